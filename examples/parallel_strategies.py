@@ -2,7 +2,7 @@
 AllReduce or Reduce for the gradients, how the loss gradient is scaled, and a drawing of the SSA graph.
 Both strategies train the same model to the same numbers.
 
-    CPU_NUM=2 python examples/parallel_strategies.py [--graph ssa.dot]
+    CPU_NUM=2 python examples/parallel_strategies.py [--graph ssa]     # writes ssa_multi_devices_graph
 """
 import argparse
 import os
@@ -14,8 +14,8 @@ import pe_cli.fluid as fluid
 
 os.environ.setdefault("CPU_NUM", str(2))
 parser = argparse.ArgumentParser()
-parser.add_argument("--graph", default=os.path.join(tempfile.gettempdir(), "pe_parallel_ssa.dot"),
-                    help="where to write the SSA graph (DOT)")
+parser.add_argument("--graph", default=os.path.join(tempfile.gettempdir(), "pe_parallel_ssa"),
+                    help="where to write the SSA graph (DOT): a prefix, as Fluid's debug_graphviz_path")
 args = parser.parse_args()
 
 
@@ -56,6 +56,7 @@ print(f"AllReduce: loss per device {all_reduce_loss}")
 print(f"Reduce:    loss per device {reduce_loss}")
 for name, value in all_reduce_params.items():
     assert numpy.allclose(reduce_params[name], value, rtol=1e-5, atol=1e-6), name
-with open(args.graph) as f:
+graph = args.graph + "_multi_devices_graph"          # Fluid's file name after the prefix
+with open(graph) as f:
     dot = f.read()
-print(f"SSA graph: {args.graph} ({dot.count('all_reduce')} all-reduce nodes); draw it with dot -Tsvg")
+print(f"SSA graph: {graph} ({dot.count('all_reduce')} all-reduce nodes); draw it with dot -Tsvg")

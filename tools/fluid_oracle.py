@@ -30,10 +30,23 @@ def lstm_program(fluid, hidden, dtype="float32", train=True):
         h, _ = fluid.layers.dynamic_lstm(proj, 4 * hidden, param_attr=fluid.ParamAttr(name="lstm_w"),
                                          bias_attr=fluid.ParamAttr(name="lstm_b"), use_peepholes=False,
                                          dtype=dtype)
-        loss = fluid.layers.mean(fluid.layers.sequence_pool(h, "sum"))
+        loss = fluid.layers.mean(_sum_pool(fluid, h))
         if train:
             fluid.optimizer.SGD(0.5).minimize(loss)
     return main, startup, loss
+
+
+def _sum_pool(fluid, h):
+    """sequence_pool(h, "sum"); of a float64 h by its op (Fluid 1.8's layer takes float32 only, its op
+    float64 too: the finite differences run in float64)."""
+    if h.dtype in ("float32", fluid.core.VarDesc.VarType.FP32):
+        return fluid.layers.sequence_pool(h, "sum")
+    block = fluid.default_main_program().current_block()
+    out = block.create_var(name=h.name + ".pooled", dtype=h.dtype, shape=[-1, h.shape[-1]])
+    index = block.create_var(name=h.name + ".pool_index", dtype="int32")
+    block.append_op(type="sequence_pool", inputs={"X": [h]}, outputs={"Out": [out], "MaxIndex": [index]},
+                    attrs={"pooltype": "SUM", "is_test": False, "pad_value": 0.0})
+    return out
 
 
 def lstm_data(hidden, seed=7):
@@ -114,6 +127,35 @@ def run_bilinear(fluid):
     with fluid.scope_guard(scope):
         fluid.Executor(fluid.CPUPlace()).run(startup)
         return np.array(scope.find_var(w.name).get_tensor()).tolist()
+
+
+def run_sigmoid_bits(fluid):
+    """The float32 bits of fluid.layers.sigmoid of [11, 17] values in [-8, 8] (187: 23 eights and a tail
+    of 3, which Fluid's Eigen computes apart)."""
+    x = np.random.RandomState(123).uniform(-8, 8, (11, 17)).astype("float32")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        y = fluid.layers.sigmoid(fluid.data("x", [11, 17], "float32"))
+    out = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x}, fetch_list=[y], scope=fluid.Scope())[0]
+    return np.asarray(out, "float32").view(np.int32).reshape(-1).tolist()
+
+
+def run_row_conv_bits(fluid):
+    """The float32 bits of fluid.layers.row_conv over two sequences (lengths 5 and 3, 7 features) with a
+    future context of 3 (Fluid's sums in float32, from the first step)."""
+    rng = np.random.RandomState(7)
+    x, w = rng.uniform(-1, 1, (8, 7)).astype("float32"), rng.uniform(-1, 1, (4, 7)).astype("float32")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        data = fluid.data("x", [-1, 7], "float32", lod_level=1)
+        out = fluid.layers.row_conv(data, 3, param_attr=fluid.ParamAttr(
+            name="w", initializer=fluid.initializer.NumpyArrayInitializer(w)))
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        got = exe.run(main, feed={"x": fluid.create_lod_tensor(x, [[5, 3]], fluid.CPUPlace())}, fetch_list=[out],
+                      return_numpy=False)[0]
+    return np.array(got).astype("float32").view(np.int32).reshape(-1).tolist()
 
 
 DETECTION_BATCHES = [
@@ -206,8 +248,7 @@ def case_concat_not_a_list(fluid):
 
 
 def case_one_hot_float_ids(fluid):
-    """fluid.one_hot of float32 ids: Fluid builds it and fails when it runs (no float kernel); pe says
-    so when it builds."""
+    """fluid.one_hot of float32 ids: Fluid builds it and fails when it runs (no float kernel); pe too."""
     return _run_one(fluid, lambda: [fluid.one_hot(fluid.data("x", [-1, 1], dtype="float32"), 4)],
                     {"x": np.array([[0.0], [2.0]], "float32")})
 
@@ -272,7 +313,9 @@ def main():
     _write("detection_map.json", dict(source, maps={f"{ap}-{difficult}": run_detection_map(fluid, ap, difficult)
                                                     for ap in ("integral", "11point") for difficult in (True, False)}))
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json")
+    _write("sigmoid.json", dict(source, bits=run_sigmoid_bits(fluid)))
+    _write("row_conv.json", dict(source, bits=run_row_conv_bits(fluid)))
+    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, row_conv.json")
 
 
 if __name__ == "__main__":

@@ -58,13 +58,19 @@ class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 
 
-class OpError(PeError):
-    """An op failed while running; names the op, its device and where it was built."""
+class OpError(EnforceNotMet):
+    """An op failed while running; names the op, its device and where it was built (Fluid's EnforceNotMet,
+    which every failure of a C++ op raises)."""
 
     def __init__(self, message, op=None, device=None):
         super().__init__(message)
         self.op = op
         self.device = device
+
+
+class OpEnforceError(OpError, EnforceNotMet):
+    """An op's check failed when it ran (its values' dtypes, a missing LoD: kernels/run_checks.py), which
+    Fluid's C++ core raises as EnforceNotMet: scripts catch it by that name."""
 
 
 def closest(name, candidates):

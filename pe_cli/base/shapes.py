@@ -109,12 +109,11 @@ def unsqueeze_shape(x_shape, axes):
 # -- split and slice -------------------------------------------------------------------------------
 
 def split_sizes(x_shape, axis, num, sections):
-    """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts, or
-    ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's dim is unknown."""
+    """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts (``sections``
+    then unread, as Fluid's), or ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's
+    dim is unknown."""
     dim = x_shape[axis]
     sections = list(sections)
-    if num and sections:
-        return None, f"give num={num} or sections={sections}, not both"
     if not num and not sections:
         return None, "split needs num > 0 or a list of sections"
     if num:
@@ -177,7 +176,7 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
     [h, w], or two, [t, b, l, r]); VALID pads nothing;
     SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
     if algorithm == "VALID":
-        return [0, 0] * len(in_hw), list(dilations)
+        return [0, 0] * len(in_hw), list(dilations)[:len(in_hw)]
     if algorithm == "SAME":
         pads = []
         for size, k, s in zip(in_hw, ksize, strides):
@@ -191,14 +190,16 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
     p = list(paddings)
     if len(p) == len(in_hw):       # one padding per dim: the same before and after
         p = [v for pad in p for v in (pad, pad)]
-    return p, list(dilations)
+    return p, list(dilations)[:len(in_hw)]          # Fluid reads one dilation per dim, the first ones
 
 
 def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
-    """Output length along one dim (-1 when the input length is unknown)."""
+    """Output length along one dim (-1 when the input length is unknown), Fluid's: its C++ division rounds
+    toward zero (an extent past the padded input by less than a stride still gives one output)."""
     if size is None or size < 0:
         return -1
-    return (size + pad_before + pad_after - (dilation * (k - 1) + 1)) // stride + 1
+    span = size + pad_before + pad_after - (dilation * (k - 1) + 1)
+    return (span // stride if span >= 0 else -(-span // stride)) + 1
 
 
 def unfold_blocks(x_shape, attrs):
@@ -234,10 +235,17 @@ def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
 
 
 def pool_out_size(size, k, pad_before, pad_after, stride, ceil_mode):
+    """Fluid's PoolOutputSize: its C++ division rounds toward zero."""
     if size is None or size < 0:
         return -1
-    span = size + pad_before + pad_after - k
-    return (span + stride - 1) // stride + 1 if ceil_mode else span // stride + 1
+    span = size + pad_before + pad_after - k + (stride - 1 if ceil_mode else 0)
+    return (span // stride if span >= 0 else -(-span // stride)) + 1
+
+
+def adaptive_size(attrs, in_sizes):
+    """An adaptive pooling's output size: ksize, or the input's own with global_pooling (Fluid sets ksize to
+    the input's size first)."""
+    return list(in_sizes) if attrs["global_pooling"] else list(attrs["ksize"])
 
 
 def pool_geometry(attrs, in_hw):
@@ -336,18 +344,18 @@ def pool3d_geometry(attrs, in_dhw):
 def pool3d_out(attrs, in_dhw):
     """[out_d, out_h, out_w] of pool3d (adaptive: ksize itself)."""
     if attrs["adaptive"]:
-        return list(attrs["ksize"])
+        return adaptive_size(attrs, in_dhw)
     ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
     return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
             for i in range(3)]
 
 
-def conv_transpose_geometry(x_shape, w_shape, attrs):
+def conv_transpose_geometry(x_shape, w_shape, attrs, check_size=True):
     """(paddings [t, b, l, r], dilations, [out_h, out_w], error or None) of conv2d_transpose on Input
     ``x_shape`` [N, C_in, H, W] with Filter ``w_shape`` [C_in, C_out/groups, kh, kw]: out = (in - 1) *
     stride - pads + dilation * (k - 1) + 1 (+ ``output_padding``, 2.x's attribute), or ``output_size``
-    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W).
-    Unknown dims give -1."""
+    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W; not checked
+    without ``check_size``: Fluid checks it when the op runs). Unknown dims give -1."""
     strides, out_size = attrs["strides"], list(attrs.get("output_size") or [])
     pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides,
                               attrs["dilations"])
@@ -358,7 +366,7 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
             out_hw.append(out_size[i] if out_size else -1)
             continue
         least = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w_shape[2 + i] - 1) + 1
-        if out_size and not least <= out_size[i] < least + strides[i]:
+        if check_size and out_size and not least <= out_size[i] < least + strides[i]:
             return pads, dil, out_hw, (f"output_size {out_size} must be in [{least}, {least + strides[i]}) along "
                                        f"dim {2 + i} for Input {fmt_shape(x_shape)} and Filter {fmt_shape(w_shape)}")
         if least <= 0:
@@ -373,11 +381,14 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
 
 
 def mask_pool_out(in_dims, attrs):
-    """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): 1 for global
-    pooling, ksize when adaptive, else (in + 2 * padding - ksize) // stride + 1 (no ceil_mode)."""
-    if attrs["global_pooling"] or attrs["adaptive"]:
-        return [1] * len(in_dims) if attrs["global_pooling"] else list(attrs["ksize"])
-    return [-1 if d is None or d < 0 else (d + 2 * p - k) // s + 1
+    """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): ksize when
+    adaptive (X's own size with global pooling too, whose ksize Fluid sets to X's), 1 for global pooling,
+    else (in + 2 * padding - ksize) / stride + 1 (no ceil_mode; Fluid's C++ division, toward zero)."""
+    if attrs["adaptive"]:
+        return [-1 if d is None else d for d in in_dims] if attrs["global_pooling"] else list(attrs["ksize"])
+    if attrs["global_pooling"]:
+        return [1] * len(in_dims)
+    return [-1 if d is None or d < 0 else pool_out_size(d, k, p, p, s, False)
             for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
 
 

@@ -7,6 +7,7 @@ from ..base.errors import ArgumentValueError, PeError
 from ..framework import Program
 from ..base.places import Place
 from .ir_graph import Graph
+from .ir_graph_program import graph_to_program
 from .strategy import check_build_strategy, check_exec_strategy
 
 
@@ -17,6 +18,7 @@ class CompiledProgram:
         # Of a Graph, as in Fluid, no Program: ``_program`` is None and the graph is ``_graph``.
         self._graph = program_or_graph if isinstance(program_or_graph, Graph) else None
         self._program = None if self._graph is not None else program_or_graph
+        self._graph_program = None      # of a Graph: the Program it converts to, made at the first run
         self._unpruned = None      # once Executor.run(use_prune=True) pruned ``_program``: what it was made of
         self._build_strategy = check_build_strategy(build_strategy)
         self._exec_strategy = None
@@ -33,6 +35,13 @@ class CompiledProgram:
 
     @property
     def program(self):
+        """What runs: the Program this was made of or, made of a core.Graph, the Program the graph
+        converts to (ir_graph_program.py), made when first asked for (at the first run: the graph
+        edited afterwards is not seen, as Fluid builds its executor of the graph once)."""
+        if self._graph is not None and self._program is None:
+            if self._graph_program is None:
+                self._graph_program = graph_to_program(self._graph)
+            return self._graph_program
         return self._program
 
     def _with_inference_optimize(self, config):

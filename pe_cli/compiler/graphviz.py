@@ -52,3 +52,25 @@ def to_dot(graph, name="ssa_graph"):
 def write_dot(graph, path):
     """Writes ``to_dot(graph)`` to ``path`` (used by BuildStrategy.debug_graphviz_path)."""
     return atomic_write(path, to_dot(graph))
+
+
+def ir_graph_dot(graph, marked=(), name="ir_graph"):
+    """DOT text for a ``core.Graph`` (ir_graph.py), as Fluid's graph_viz_pass draws it: ops are boxes
+    (``marked`` ones filled), variables ellipses (persistable ones filled), control-dependency
+    variables small dashed circles."""
+    lines = [f"digraph {_quote(name)} {{", '  node [fontname="Helvetica", fontsize=10];']
+    for node in graph.sorted_nodes():
+        if node.is_op():
+            style = "shape=box, style=filled, fillcolor=" + ("red" if node in marked else "yellow")
+        elif node.is_ctrl_var():
+            style = "shape=circle, style=dashed, label=\"\", width=0.2"
+        else:
+            var = node.var()
+            style = "shape=ellipse" + (", style=filled, fillcolor=lightgray" if var is not None and var.persistable()
+                                       else "")
+        label = "" if node.is_ctrl_var() else f"label={_quote(node.name())}, "
+        lines.append(f"  n{node.id()} [{label}{style}];")
+    for node in graph.sorted_nodes():
+        lines.extend(f"  n{node.id()} -> n{out.id()};" for out in node.outputs)
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ assignment raises, as in Fluid.
 """
 import enum
 
-from .pass_builder import PassBuilder
+from .pass_builder import MULTI_DEVICES_GRAPH, PassBuilder
 from ..base.errors import PeError, did_you_mean
 from ..base import limits
 
@@ -198,11 +198,11 @@ class BuildStrategy(_Strategy):
         return self._pass_builder
 
     def _graph_viz_paths(self):
-        """Where the data-parallel graph is written as DOT: debug_graphviz_path, or the builder's
-        graph_viz_passes."""
+        """Where the data-parallel graph is written as DOT: debug_graphviz_path's
+        ``<prefix>_multi_devices_graph``, or the builder's graph_viz_passes."""
         if self._pass_builder is not None:
             return self._pass_builder.graph_viz_paths()
-        return [self.debug_graphviz_path] if self.debug_graphviz_path else []
+        return [self.debug_graphviz_path + MULTI_DEVICES_GRAPH] if self.debug_graphviz_path else []
 
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "

@@ -114,7 +114,7 @@ OPTIMIZER_KEYS = {
 _STRATEGY_DOCS = {
     "reduce_strategy": "AllReduce (every device updates its copy) or Reduce (one owner per parameter)",
     "gradient_scale_strategy": "initial loss gradient: CoeffNumDevice (1/devices), One, or Customized (fed)",
-    "debug_graphviz_path": "write the multi-device graph as DOT to this path",
+    "debug_graphviz_path": "write the multi-device graph as DOT to <this path>_multi_devices_graph (Fluid's file name)",
     "enable_sequential_execution": "run ops one at a time in program order",
     "sync_batch_norm": "batch_norm statistics over all devices",
     "num_trainers": "trainer processes: K > 1 trains under mpiexec -n K (the mpi extra), each on its share "

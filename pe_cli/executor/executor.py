@@ -100,10 +100,7 @@ class Executor:
         devices' values instead of their concatenation."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
-        if isinstance(program, CompiledProgram) and program._program is None:
-            raise PeError("Executor.run: this CompiledProgram was made of a core.Graph; pe runs Programs: "
-                          "make it with CompiledProgram(program)")
-        source = program._program if isinstance(program, CompiledProgram) else program
+        source = program.program if isinstance(program, CompiledProgram) else program
         feed_lr_scheduler(source, scope)
         feed = known_feeds(source, feed, isinstance(program, CompiledProgram))
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
@@ -175,7 +172,7 @@ class Executor:
             raise PeError("train_from_dataset: give a dataset made by fluid.DatasetFactory().create_dataset(...)")
         program = default_main_program() if program is None else program
         if isinstance(program, CompiledProgram):
-            program = program._program
+            program = program.program
         dataset._run(program, global_scope() if scope is None else scope, thread, debug, fetch_list, fetch_info,
                      print_period, self.place)
 
@@ -283,6 +280,7 @@ def _run_steps(steps, frees, values, profile=None):
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
+    empty = None if getattr(block.program, "_follows_paddle2", False) else _fluid_empty
     results = []
     for item in fetch_list or ():
         name = item if isinstance(item, str) else item.name
@@ -298,18 +296,27 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
         if isinstance(array, list):     # a LoDTensorArray: a list of arrays, as Fluid's as_numpy gives it
-            items = [_fetched_one(a, lod, return_numpy) for a, lod in
+            items = [_fetched_one(a, lod, return_numpy, empty) for a, lod in
                      zip(array, getattr(array, "lods", None) or [None] * len(array))]
             results.append(items if return_numpy else LoDTensorArray(items))
             continue
-        results.append(_fetched_one(array, lods.get(name), return_numpy))
+        results.append(_fetched_one(array, lods.get(name), return_numpy, empty))
     return results
 
 
-def _fetched_one(array, lod, return_numpy):
-    """One fetched value: a fresh host copy, as a numpy array or a LoDTensor with its LoD."""
+def _fluid_empty(host, lod, return_numpy):
+    """Fluid 1.8's fetch of a tensor with no element (its fetch op copies none): a LoDTensor of shape [0]
+    with the LoD, and None for numpy (its ``as_numpy`` of that uninitialised tensor)."""
+    return None if return_numpy else LoDTensor(np.empty((0,), host.dtype), lod)
+
+
+def _fetched_one(array, lod, return_numpy, empty=None):
+    """One fetched value: a fresh host copy, as a numpy array or a LoDTensor with its LoD (``empty``
+    makes that of a value with no element)."""
     if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
         return (fetched(array.to_dense()) if return_numpy
                 else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
     host = array.copy_to_host() if hasattr(array, "copy_to_host") else np.array(array, copy=True)
+    if empty is not None and host.size == 0:
+        return empty(host, lod, return_numpy)
     return fetched(host) if return_numpy else LoDTensor(host, lod)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import kernels
 from . import nan_check
-from ..base.errors import OpError, PeError
+from ..base.errors import EnforceNotMet, OpEnforceError, OpError, PeError
 from ..ops import registry
 from ..base.selected_rows import SelectedRows
 from ..framework import default_generator
@@ -259,7 +259,8 @@ def run_step(step, values, profile=None):
     try:
         outs = step.kernel(ins, attrs) if profile is None else _profiled(step, ins, attrs, profile)
     except PeError as e:
-        raise OpError(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
+        kind = OpEnforceError if isinstance(e, EnforceNotMet) else OpError
+        raise kind(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
     except Exception as e:
         raise OpError(f"{step.op.describe()} on {step.device} failed: {type(e).__name__}: {e}",
                       step.op, step.device) from e

@@ -25,6 +25,11 @@ from .dygraph import (VarBase, disable_dygraph, disable_imperative, enable_dygra
                       enable_imperative)
 from .framework import cuda_pinned_places, device_guard, in_dygraph_mode, load_op_library, require_version  # noqa: F401
 from .input import embedding, one_hot  # noqa: F401
+# Fluid 1.8's fluid/__init__.py imports fluid.dygraph's names: its layer classes are fluid.NCE, fluid.BatchNorm, ...
+from .dygraph import load_dygraph, save_dygraph  # noqa: F401
+from .dygraph import (BCELoss, BatchNorm, BilinearTensorProduct, Conv2D, Conv2DTranspose, Conv3D,  # noqa: F401
+                      Conv3DTranspose, Dropout, Embedding, GRUUnit, GroupNorm, InstanceNorm, L1Loss, Layer,
+                      LayerNorm, Linear, MSELoss, NCE, NLLLoss, PRelu, Pool2D, SpectralNorm, TreeConv)
 from .trainer_desc import DistMultiTrainer, MultiTrainer, PipelineTrainer, TrainerDesc  # noqa: F401
 from .transpiler import HashName, RoundRobin  # noqa: F401
 from ..layers import learning_rate_scheduler as learning_rate_decay  # noqa: F401

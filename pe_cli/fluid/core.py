@@ -78,6 +78,10 @@ class op_proto_and_checker_maker:  # noqa: N801 -- Fluid's name
         return "op_role"
 
     @staticmethod
+    def kOpDeviceAttrName():  # noqa: N802
+        return "op_device"
+
+    @staticmethod
     def kOpRoleVarAttrName():  # noqa: N802
         return "op_role_var"
 

@@ -13,54 +13,10 @@ from ..base import profiler as _base_profiler
 from ..base.dtypes import convert_dtype
 from ..framework.operator import OpRole
 from ..framework.prune import prune_with_input
+from ..compiler.ir_graph_order import build_adjacency_list, graph_num, has_circle, topology_sort  # noqa: F401
 
 
-# -- the IR graph (pe_cli/compiler/ir_graph.py) -----------------------------------------------------
-def build_adjacency_list(graph):
-    """{node: set of the nodes it feeds} over every node of the graph."""
-    return {node: set(node.outputs) for node in graph.nodes()}
-
-
-def topology_sort(graph):
-    """The graph's op nodes in an order where each comes after the ops whose outputs it reads
-    (ties by node id); a cycle is a RuntimeError."""
-    ops = sorted((n for n in graph.nodes() if n.is_op()), key=lambda n: n.id())
-    preds = {n: {w for v in n.inputs for w in v.inputs if w.is_op()} for n in ops}
-    order, done = [], set()
-    while len(order) < len(ops):
-        ready = [n for n in ops if n not in done and preds[n] <= done]
-        if not ready:
-            raise RuntimeError("topology_sort: the graph has a circle")
-        order.append(ready[0])
-        done.add(ready[0])
-    return order
-
-
-def has_circle(graph):
-    """True when following the edges from some node leads back to it."""
-    try:
-        topology_sort(graph)
-    except RuntimeError:
-        return True
-    return False
-
-
-def graph_num(graph):
-    """The number of connected parts of the graph (edges taken both ways)."""
-    seen, parts = set(), 0
-    for start in graph.nodes():
-        if start in seen:
-            continue
-        parts += 1
-        stack = [start]
-        while stack:
-            node = stack.pop()
-            if node not in seen:
-                seen.add(node)
-                stack.extend(node.inputs + node.outputs)
-    return parts
-
-
+# -- the IR graph (pe_cli/compiler/ir_graph.py, ir_graph_order.py) ----------------------------------
 def graph_safe_remove_nodes(graph, nodes):
     """Removes ``nodes`` from the graph and from the edges of the nodes left."""
     for node in nodes:

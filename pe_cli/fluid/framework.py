@@ -14,6 +14,7 @@ from ..framework import (Block, Operator, Parameter, Program, Variable, default_
                          switch_startup_program, unique_name)
 from ..base.dtypes import VarType, var_type as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
+from ..framework import device_hint
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401
 from .dygraph import base as dygraph_base
@@ -21,6 +22,7 @@ from .dygraph.eager import Tracer, VarBase
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from .complex_variable import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
+from .ir_graph import IrGraph, IrNode, IrOpNode, IrVarNode  # noqa: F401
 from .unsupported import unsupported
 from . import version
 
@@ -121,15 +123,29 @@ def require_version(min_version, max_version=None):
                         f"{installed} installed (pe follows Fluid {FLUID_VERSION}'s API).")
 
 
+@contextlib.contextmanager
 def device_guard(device=None):
-    """Fluid's placement hint for the ops built inside (``'cpu'``, ``'gpu'``, ``''`` or None). pe runs
-    a program's ops on the executor's place, so the hint is checked and changes nothing."""
+    """Fluid's placement hint for the ops built inside (``'cpu'``, ``'gpu'``, ``''`` or None), recorded in
+    their ``op_device`` attribute as Fluid records it (framework/device_hint.py); pe runs a program's ops
+    on the executor's place, so the hint changes nothing else."""
     if device not in ["cpu", "gpu", "", None]:
         raise ValueError("The Attr(device) should be 'cpu' or 'gpu', and it can also be empty string or None "
                          f"when there is no need to specify device. But received {device}")
-    return contextlib.nullcontext()
+    previous = device_hint.switch_device(device)
+    try:
+        yield
+    finally:
+        device_hint.switch_device(previous)
 
 
 load_op_library = unsupported(
     "fluid.load_op_library", "custom C++ op libraries (.so) are not part of pe: its ops are Python "
     "kernels in one registry (pe_cli/ops); write the op there")
+
+
+def _get_var(name, program=None):
+    """The variable ``name`` of the global block of ``program`` (default: the default main program)."""
+    program = default_main_program() if program is None else program
+    assert isinstance(name, str)
+    assert isinstance(program, Program)
+    return program.global_block().var(name)

@@ -7,11 +7,14 @@ removed the old names). ``pe fluid`` (this process only, like its import hook) s
 to what it was; a name still there is left alone, and importing pe as a library changes nothing.
 numpy 1.x's ``float()``/``int()`` of any array of one element comes back too (numpy_scalars.py), and
 so do Pillow's resampling names Pillow 10 removed (``Image.ANTIALIAS``, ``LINEAR``, ``CUBIC``: the
-filters ``LANCZOS``, ``BILINEAR``, ``BICUBIC`` they always named), where Pillow is installed.
+filters ``LANCZOS``, ``BILINEAR``, ``BICUBIC`` they always named), where Pillow is installed, and
+Python 3.8's ``random.sample`` of a set (its tuple, as 3.8 sampled it; Python 3.11 refuses a set:
+test_target_assign_op.py samples one).
 """
 import builtins
 import collections
 import collections.abc
+import random
 
 import numpy as np
 
@@ -43,6 +46,21 @@ def install():
             setattr(collections, name, getattr(collections.abc, name))
     numpy_scalars.install()
     _install_pil()
+    _install_sample_of_a_set()
+
+
+def _install_sample_of_a_set():
+    sample = random.Random.sample
+    if getattr(sample, "takes_sets", False):
+        return
+
+    def sample_of_a_set(self, population, k, **kwargs):
+        if isinstance(population, collections.abc.Set):
+            population = tuple(population)      # Python 3.8's: its order
+        return sample(self, population, k, **kwargs)
+    sample_of_a_set.takes_sets = True
+    random.Random.sample = sample_of_a_set
+    random.sample = random._inst.sample     # the module's function: the shared instance's bound method
 
 
 def _install_pil():

@@ -1,10 +1,12 @@
 """``paddle.fluid.nets``: Fluid's composite networks, composed from pe's layers (no ops of their own)."""
 from .. import layers
+from ..layers.checks import fluid_checks
 
 __all__ = ["simple_img_conv_pool", "sequence_conv_pool", "glu", "scaled_dot_product_attention",
            "img_conv_group"]
 
 
+@fluid_checks("sequence_conv_pool", input=("float32", "float64"))
 def sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="sigmoid", pool_type="max",
                        bias_attr=None):
     """sequence_conv (with act) then sequence_pool over each sequence."""
@@ -74,6 +76,8 @@ def _combine_heads(x):
     return layers.reshape(x, shape=[0, 0, x.shape[2] * x.shape[3]])
 
 
+@fluid_checks("scaled_dot_product_attention", queries=("float32", "float64"), keys=("float32", "float64"),
+              values=("float32", "float64"))
 def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rate=0.0):
     """softmax(Q K^T / sqrt(d)) V over [batch, length, hidden] inputs; with ``num_heads`` > 1 the
     inputs are first projected (fc with a bias, as Fluid 1.8.5's) and split into heads, and the heads joined after."""

@@ -30,8 +30,6 @@ MKLDNN = "an MKL-DNN (oneDNN) int8 pass; pe's CPU kernels are numba's, with no M
 NATIVE = "a native part of Fluid's C++ core with no counterpart in pe"
 DYGRAPH = ("pe runs static graphs only (Program + Executor); dygraph (imperative) mode is not part of it: "
            "build a Program and run it with an Executor")
-SLIM = ("Paddle's slim compression framework (IR-graph passes, NAS searchers and their servers), which pe "
-        "does not have; pe runs the programs such a pass writes")
 
 
 def user_modules(module, names):

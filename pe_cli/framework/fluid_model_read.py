@@ -7,9 +7,12 @@
 - as the program itself (``loaded=False``: ``Program.parse_from_string``, Fluid's): every op, feed and
   fetch included, and every variable, as Fluid's ``_sync_with_cpp`` makes them.
 
-Either way, an attribute that pe's op does not declare is dropped when it only steers a backend pe does
-not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack); any other is
-refused with the op named, since running without it could give other numbers."""
+Either way, an attribute that pe's op does not declare is dropped: silently when it only steers a backend
+pe does not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack), with a
+warning otherwise, as Fluid 1.8.5 ignores an attribute its op does not have (a later Paddle's save may hold
+one); the quantization notes Fluid's slim passes put on ops are kept on them."""
+import warnings
+
 from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
@@ -28,6 +31,11 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
                   "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
+# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
+# the op keeps them, as Fluid's does, so a model saved again still has them
+_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
+                     "quantize_weight_bits"}
 # attributes a later Fluid added whose value here means "as before" (no layout, no cast)
 _NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
 
@@ -51,26 +59,34 @@ def _attr_value(attr, program, where, block_idx):
     return value
 
 
+def _quant_info(name):
+    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
+
+
 def _op_attrs(op, program, where, block_idx, loaded):
-    """The op's attributes; Fluid's common ones (its role, name scope...) kept in a program read as itself."""
+    """(the attributes pe's op declares, the quantization notes it keeps besides); Fluid's common ones (its
+    role, name scope...) kept in a program read as itself."""
     declared = registry.get(op.type).attrs
-    attrs = {}
+    attrs, notes = {}, {}
     for attr in op.attrs:
         value = _attr_value(attr, program, where, block_idx)
         if attr.name not in declared:
             if not loaded and attr.name in registry.COMMON_ATTRS and attr.name != "op_callstack":
                 attrs[attr.name] = value
                 continue
-            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()):
-                continue
-            raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
-                          f"pe cannot run this model the way Fluid would")
+            if _quant_info(attr.name):
+                notes[attr.name] = value
+            elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
+                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
+                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
+                              stacklevel=2)
+            continue
         if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
             if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
                 raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
             value = DTYPES[value]
         attrs[attr.name] = value
-    return attrs
+    return attrs, notes
 
 
 def _declare_vars(block, desc_block, feeds, where, loaded):
@@ -131,11 +147,11 @@ def read_program_desc(program, desc, where, loaded=True):
             at = f"{where}: block {i} op {n} ({op.type})"
             if op.type not in registry.all_op_types():
                 raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
-            attrs = _op_attrs(op, program, at, i, loaded)
+            attrs, notes = _op_attrs(op, program, at, i, loaded)
             if any(EMPTY in v.arguments for v in list(op.inputs) + list(op.outputs)) and not block.has_var(EMPTY):
                 block.create_var(name=EMPTY)      # (Fluid's "no variable" in a list: a scratch pe's kernels write)
             try:
-                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs)
+                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:
                 raise PeError(f"{at}: {e}") from None
     if loaded:

@@ -5,8 +5,18 @@ from ..ops import registry
 from .desc_view import DescView
 
 
+# the attributes Fluid gives every op (its OpProtoAndCheckerMaker's)
+GENERATED_ATTRS = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device")
+
+
 class OpDesc(DescView):
-    """The desc-level methods of Fluid's core.OpDesc over one Operator."""
+    """The desc-level methods of Fluid's core.OpDesc over one Operator; ``OpDesc()``, as Fluid's
+    ``core.OpDesc()``, is the desc of a new op of no block and no type yet."""
+    # operator.py sets it: an Operator of no block (OpDesc imports no Operator)
+    new_operator = None
+
+    def __init__(self, viewed=None):
+        super().__init__(self.new_operator() if viewed is None else viewed)
 
     @property
     def _op(self):
@@ -66,11 +76,21 @@ class OpDesc(DescView):
         self._changed()
 
     # -- attributes ----------------------------------------------------------------------------
+    # Fluid keeps an op's role in its attribute ``op_role``; pe in ``Operator.role``, which the desc reads
+    # and writes under that name.
     def attr(self, name):
-        return self._op.attrs.get(name, "/" if name == "op_namescope" else None)
+        """The attribute's value; one of the attributes Fluid gives every op (op_device, op_role, ...) has
+        its default where the op does not set it, as Fluid's."""
+        if name == "op_role":
+            return int(self._op.role)
+        if name in self._op.attrs:
+            return self._op.attrs[name]
+        return "/" if name == "op_namescope" else registry.COMMON_ATTRS.get(name)
 
     def has_attr(self, name):
-        return name in self._op.attrs
+        """Whether the op has the attribute; every op has those Fluid generates for all (its
+        ``generated_op_attr_names``: op_role, op_role_var, op_namescope, op_callstack, op_device)."""
+        return name in self._op.attrs or name in GENERATED_ATTRS
 
     def attr_names(self):
         return list(self._op.attrs)
@@ -79,7 +99,10 @@ class OpDesc(DescView):
         return self._op.attr_type(name)
 
     def _set_attr(self, name, value):
-        self._op._set_attr(name, value)
+        if name == "op_role":
+            self._op.role = int(value)
+        else:
+            self._op._set_attr(name, value)
         self._changed()
 
     set_attr = _set_attr

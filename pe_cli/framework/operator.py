@@ -1,5 +1,7 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
+from ..base.errors import ArgumentTypeError
 from .op_desc import OpDesc
+from .variable import Variable
 
 
 class AttrType:
@@ -152,3 +154,28 @@ class Operator:
 
     def __repr__(self):
         return f"<Operator {self.type}>"
+
+
+OpDesc.new_operator = staticmethod(lambda: Operator(None, None, {}, {}, {}))
+
+
+def input_slot_names(op_type, slots):
+    """``slot_names`` of an op's inputs, each a Variable or a variable's name, else a TypeError (Fluid's
+    Operator, whatever layer appends the op: a numpy array or a number given for a tensor)."""
+    for slot, value in (slots or {}).items():
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if item is not None and not isinstance(item, (str, bytes, Variable)):
+                raise ArgumentTypeError(f"op '{op_type}': input {slot} must be a Variable (or a variable's "
+                                        f"name), got {type(item).__name__}")
+    return slot_names(slots)
+
+
+def slot_names(slots):
+    """{slot: Variable | name | [Variable | name]} -> {slot: [name]}"""
+    out = {}
+    for slot, value in (slots or {}).items():
+        if value is None:
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        out[slot] = [v if isinstance(v, str) else v.decode() if isinstance(v, bytes) else v.name for v in values]
+    return out

@@ -9,8 +9,8 @@ import warnings
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
 from ..ops import registry
-from . import attribute_variables, program_release, unique_name
-from .operator import Operator, OpRole
+from . import attribute_variables, device_hint, program_release, unique_name
+from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, block_attr, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
 from .prune import prune_with_input
@@ -122,7 +122,9 @@ class Block:
     def _make_op(self, type, inputs, outputs, attrs, role):
         attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
-        op = Operator(self, type, _names(inputs), _names(outputs), attrs,
+        if device_hint.current_device() is not None:
+            device_hint.mark(type, attrs, registry.get(type))
+        op = Operator(self, type, input_slot_names(type, inputs), slot_names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
         op.attr_vars = attr_vars
@@ -155,12 +157,6 @@ class Block:
         return "\n".join(lines)
 
 
-def _names(slots):
-    """{slot: Variable | name | [Variable | name]} -> {slot: [name]}"""
-    return {slot: [v if isinstance(v, str) else v.name for v in (value if isinstance(value, (list, tuple)) else [value])]
-            for slot, value in (slots or {}).items() if value is not None}
-
-
 class Program:
     def __init__(self):
         self.blocks = [Block(self, 0)]
@@ -171,6 +167,7 @@ class Program:
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False
         self._py_readers = []     # the py_readers read_file reads in this program (layers/readers.py)
+        self._appending_grad_times = 0      # Fluid's count of append_backward/gradients calls
 
     def _bump(self):
         self._version += 1
@@ -317,6 +314,7 @@ class Program:
         new._is_test = for_test or self._is_test
         new._follows_paddle2 = self._follows_paddle2
         new._py_readers = list(self._py_readers)    # a clone reads the same readers
+        new._appending_grad_times = 0 if for_test else self._appending_grad_times   # as Fluid's clone
         if hasattr(self, "lr_scheduler"):           # and a paddle.optimizer.lr schedule's value, as Paddle's
             new.lr_scheduler = self.lr_scheduler
         new.blocks = []

@@ -1,19 +1,29 @@
 """``var.desc``: Fluid's VarDesc face of a Variable, a view (its setters change the Variable; two
 views of one variable are equal). Dtypes are pe's names, which equal ``VarDesc.VarType.FP32`` and
-the rest; a Fluid VarType number given to ``set_dtype`` is taken as well."""
+the rest; a Fluid VarType number given to ``set_dtype`` is taken as well. ``VarDesc(name)``, as
+Fluid's ``core.VarDesc(name)``, is the desc of a new variable of no block (an IR graph's node holds
+such copies: pe_cli/compiler/ir_graph.py)."""
 from ..base.dtypes import VarType, convert_dtype
 from .desc_view import DescView
 
 
 class VarDesc(DescView):
     VarType = VarType
+    # variable.py sets it: a Variable of no block named ``name`` (VarDesc imports no Variable)
+    new_variable = None
+
+    def __init__(self, viewed):
+        if isinstance(viewed, (str, bytes)):
+            viewed = self.new_variable(viewed.decode() if isinstance(viewed, bytes) else viewed)
+        super().__init__(viewed)
 
     @property
     def _var(self):
         return self._viewed
 
     def _changed(self):
-        self._var.block.program._bump()
+        if self._var.block is not None:
+            self._var.block.program._bump()
 
     def name(self):
         return self._var.name
@@ -21,7 +31,8 @@ class VarDesc(DescView):
     def set_name(self, name):
         """Renames the variable in its block (the ops naming it are the caller's, as in Fluid)."""
         block, old = self._var.block, self._var.name
-        block.vars = {(name if k == old else k): v for k, v in block.vars.items()}
+        if block is not None:
+            block.vars = {(name if k == old else k): v for k, v in block.vars.items()}
         self._var.name = name
         self._changed()
 

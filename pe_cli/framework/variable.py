@@ -83,6 +83,9 @@ class Variable:
     # layers.math_op_patch does: the operators build layers, and the IR sits below the layers.
 
 
+VarDesc.new_variable = staticmethod(lambda name: Variable(None, name=name))
+
+
 class Parameter(Variable):
     """A trainable, persistable variable with its initializer, regularizer and learning-rate scale."""
 

@@ -61,6 +61,20 @@ def _scaled_targets(program, target_vars):
     return out
 
 
+def target_names(program, fetches):
+    """The names a user knows an inference model's fetch targets by: Fluid's save_inference_model
+    saves each target Variable as ``save_infer_model/scale_<i>``, a scale by 1 of the variable itself,
+    which gives the name here (``logits.tmp_1``); any other target keeps its own (as does a variable
+    two targets scale)."""
+    writers = {n: op for op in program.global_block().ops for n in op.output_arg_names}
+    names = []
+    for var in fetches:
+        op = writers.get(var.name)
+        saved = var.name.startswith("save_infer_model/scale_") and op is not None and op.input_arg_names
+        names.append(op.input_arg_names[0] if saved else var.name)
+    return [n if names.count(n) == 1 else v.name for n, v in zip(names, fetches)]
+
+
 def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     """(the ProgramDesc bytes of the forward ops computing ``target_vars`` from ``feeded_var_names``,
     the persistable variables they read, the target names): what save_inference_model writes and

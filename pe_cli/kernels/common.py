@@ -71,7 +71,10 @@ def gather_rows(index, n):
 
 
 def one_hot_ids(x, depth, allow_out_of_range):
-    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to."""
+    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to (and to end in
+    a dim of 1: Fluid builds one that ends in more, whose kernel then writes past Out)."""
+    if x.shape[-1:] != (1,):
+        raise PeError(f"one_hot: X {list(x.shape)} must end in a dim of size 1 (ids shaped [N, 1])")
     ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
     outside = (ids < 0) | (ids >= depth)
     if outside.any() and not allow_out_of_range:
@@ -126,7 +129,7 @@ class PoolGeometry:
     """pool2d's geometry from the shape of X and the op's attributes (checked); the numpy paths'
     slices."""
 
-    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent")
+    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent", "regular")
 
     def __init__(self, x_shape, attrs):
         h, w = x_shape[2:]
@@ -139,6 +142,10 @@ class PoolGeometry:
         if self.ho <= 0 or self.wo <= 0:
             raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
+        # the windows the fast kernels take: each of ksize >= 1, paddings in [0, ksize), none empty; Fluid runs
+        # any other (kernels/cpu/pooling.py pools them as its loops do)
+        self.regular = min(ksize) >= 1 and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw))) \
+            and all((o - 1) * s - p < n for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w)))
 
     def is_2x2_inside(self, x_shape):
         """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
@@ -297,6 +304,24 @@ def matmul_v1_attrs(attrs):
     ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
     return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0,
             "_vector_transpose": False}
+
+
+def matmul_fused_out(attrs, out_shape):
+    """matmul's Out shape under Fluid's oneDNN fuse of a transpose and a reshape into it (fused_transpose_Out
+    and fused_reshape_Out both set, as its inference pass writes them): the product's [B, H, M, N] permuted
+    by fused_transpose_Out ([0, 2, 1, 3], the one Fluid takes), then reshaped to fused_reshape_Out (3 dims;
+    0 copies the permuted dim, -1 the rest). None when not fused; an error string when the fuse does not fit."""
+    perm, shape = list(attrs.get("fused_transpose_Out") or []), list(attrs.get("fused_reshape_Out") or [])
+    if not perm or not shape:
+        return None
+    if perm != [0, 2, 1, 3] or len(shape) != 3 or len(out_shape) != 4:
+        return (f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
+                f"fuse), over a 4-D product, not {list(out_shape)}")
+    moved = [out_shape[i] for i in perm]
+    out = [moved[i] if s == 0 else s for i, s in enumerate(shape)]
+    if out.count(-1) == 1 and min(out_shape) >= 0:
+        out[out.index(-1)] = math.prod(out_shape) // max(1, -math.prod(out))
+    return out
 
 
 def matmul_flag(attrs, is_x, ndim):

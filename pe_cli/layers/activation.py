@@ -5,12 +5,15 @@ prelu (a learned slope for x < 0) and maxout."""
 import inspect
 import warnings
 
+import numpy as np
+
 from ..base.activations import TABLE
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..training.initializer import ConstantInitializer
 from ..framework.variable import Variable
-from .checks import FLOATS, check_variable_and_dtype
+from .checks import FLOATS, check_variable_and_dtype, fluid_checks
+from .creation import assign
 from .helper import LayerHelper
 from .helper import _single
 from .manipulation import cast
@@ -20,10 +23,18 @@ __all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu", "max
 
 # Layers whose Fluid 1.8 check takes more than the floats its generated activations take.
 _CHECKED_DTYPES = {"pow": ("int32", "int64", "float32", "float64")}
+# Layers Fluid 1.8.5 builds without a dtype check (abs, exp and square run on integers there; gelu and
+# erf have no integer kernels, which a run says)
+_UNCHECKED = ("abs", "exp", "square", "gelu", "erf")
+# Layers that take a numpy array for x too, as a constant (Fluid 1.8's sign assigns it).
+_TAKES_ARRAYS = {"sign"}
 
 
 def _append(op_type, x, name, attrs=None):
-    check_variable_and_dtype(x, "x", _CHECKED_DTYPES.get(op_type, FLOATS), op_type)   # as Fluid 1.8's layers
+    if op_type in _TAKES_ARRAYS and isinstance(x, np.ndarray):
+        x = assign(x)
+    if op_type not in _UNCHECKED:
+        check_variable_and_dtype(x, "x", _CHECKED_DTYPES.get(op_type, FLOATS), op_type)   # as Fluid 1.8's layers
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, attrs or {})
@@ -104,6 +115,7 @@ def softmax(input, use_cudnn=False, name=None, axis=-1):
     return out
 
 
+@fluid_checks("log_softmax", input=("float16", "float32", "float64"))
 def log_softmax(input, axis=None, dtype=None, name=None):
     """Out = log(softmax(input)) along ``axis`` (None: the last), ``input`` cast to ``dtype`` first when
     given: a softmax op and a log op, as Fluid 1.8.5's layer builds it (Paddle 2.x's

@@ -1,9 +1,13 @@
 """Fluid's ``beam_search``, ``beam_search_decode`` and ``sampling_id`` layers (pe_cli/ops/beam_search.py)."""
+from ..framework.variable import Variable
+from .checks import fluid_checks, optional
 from .helper import LayerHelper
 
 __all__ = ["beam_search", "beam_search_decode", "sampling_id"]
 
 
+@fluid_checks("beam_search", pre_ids=("int64",), pre_scores=("float32", "float64"), ids=optional(Variable),
+              scores=("float32", "float64"))
 def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is_accumulated=True, name=None,
                 return_parent_idx=False):
     """(selected_ids, selected_scores[, parent_idx]) of one decoding step; see the op's doc."""
@@ -20,6 +24,7 @@ def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is
     return (selected_ids, selected_scores, parent_idx) if return_parent_idx else (selected_ids, selected_scores)
 
 
+@fluid_checks("beam_search_decode", ids=("int64",), scores=("float32",))
 def beam_search_decode(ids, scores, beam_size, end_id, name=None):
     """(sentence ids, sentence scores) back-traced through the arrays of the steps' selections."""
     helper = LayerHelper("beam_search_decode", name=name)

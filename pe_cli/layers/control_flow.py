@@ -11,7 +11,7 @@ from ..framework.variable import Variable
 from ..ops import registry
 from .fluid_module import resolver
 from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's layers.control_flow has them
-from .checks import check_type, check_variable_and_dtype
+from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 from .utils import flatten, is_sequence, pack_sequence_as
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
@@ -28,6 +28,7 @@ __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", 
 # Fluid's layers.control_flow also holds ConditionalBlock, outside its __all__
 
 
+@fluid_checks("is_empty", x=("float32", "float64", "int32", "int64"), cond=optional(("bool",)))
 def is_empty(x, cond=None):
     """A bool [1] variable: whether ``x`` holds no element (``cond=`` writes an existing one)."""
     helper = LayerHelper("is_empty")
@@ -37,6 +38,7 @@ def is_empty(x, cond=None):
     return cond
 
 
+@fluid_checks("increment", x=("float32", "float64", "int32", "int64"))
 def increment(x, value=1.0, in_place=True):
     """x + value for a one-value x; in place by default, as Fluid's (a loop counter)."""
     if not isinstance(x, Variable):
@@ -56,6 +58,7 @@ def create_array(dtype):
     return helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
 
 
+@fluid_checks("array_write", i=("int64",), x=Variable)
 def array_write(x, i, array=None):
     """``array[i] = x`` (a new array when None); returns the array."""
     helper = LayerHelper("array_write")
@@ -65,6 +68,7 @@ def array_write(x, i, array=None):
     return array
 
 
+@fluid_checks("array_read", i=("int64",))
 def array_read(array, i):
     helper = LayerHelper("array_read")
     out = helper.create_variable_for_type_inference(array.dtype)
@@ -72,6 +76,7 @@ def array_read(array, i):
     return out
 
 
+@fluid_checks("tensor_array_to_tensor", input=(list, Variable))
 def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
     """(the array's tensors concatenated, or stacked, along ``axis``; each one's size along it)."""
     helper = LayerHelper("tensor_array_to_tensor", name=name)

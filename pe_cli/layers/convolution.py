@@ -2,7 +2,7 @@
 conv2d_transpose (NCHW or NHWC) and deformable_conv. The padding and pair helpers here serve the
 pooling and normalization layers too."""
 __all__ = ["conv2d", "conv2d_transpose", "deformable_conv"]
-from ..base.errors import ArgumentValueError, PeError, ShapeError
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError
 from ..framework.source import current_source
 from ..training.initializer import NormalInitializer
 from ..ops.registry import fmt_shape
@@ -209,7 +209,7 @@ def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, pad
     inputs = {"Input": [input], "Offset": [offset], "Filter": [weight]}
     if modulated:
         if mask is None:
-            raise PeError("deformable_conv: modulated=True needs a mask")
+            raise ArgumentAssertionError("deformable_conv: modulated=True needs a mask")     # Fluid's Operator
         inputs["Mask"] = [mask]
     pre_bias = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("deformable_conv" if modulated else "deformable_conv_v1", inputs, {"Output": [pre_bias]}, attrs)

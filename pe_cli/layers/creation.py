@@ -18,7 +18,7 @@ from ..training.initializer import ConstantInitializer, Initializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
-from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .manipulation import cast, reshape, tiled
 from .shape_tensor import shape_inputs
@@ -39,6 +39,7 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, *, zero_dim=Fa
     dtype = check_dtype(dtype, "dtype", _FILL_DTYPES + (("int8", "int16", "uint8") if zero_dim else ()), "fill_constant")
     check_type(shape, "shape", (Variable, list, tuple), "fill_constant")
     if out is not None:
+        check_type(out, "out", Variable, "fill_constant")
         check_dtype(dtype, "dtype", (convert_dtype(out.dtype),), "fill_constant")
     attrs = {"dtype": dtype, "force_cpu": force_cpu}
     inputs = shape_inputs("fill_constant", shape, {}, attrs, zero_dim=zero_dim)
@@ -62,6 +63,8 @@ def ones(shape, dtype, force_cpu=False):
     return fill_constant(shape, dtype, 1.0, force_cpu)
 
 
+@fluid_checks("zeros_like", x=("bool", "float32", "float64", "int32", "int64"),
+              out=optional(("bool", "float32", "float64", "int32", "int64")))
 def zeros_like(x, out=None):
     """Zeros shaped like ``x``."""
     helper = LayerHelper("zeros_like", x=x)
@@ -149,6 +152,7 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
 _RANGE_DTYPES = ("float32", "float64", "int32", "int64")
 
 
+@fluid_checks("range", start=(float, int, Variable), end=(float, int, Variable), step=(float, int, Variable))
 def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
     """The 1-D tensor [start, start + step, ...) stopping before ``end``; each of start, end and
     step is a number or a one-element Variable of ``dtype``. No gradient."""
@@ -173,6 +177,8 @@ def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
     return out
 
 
+@fluid_checks("ones_like", x=("bool", "float32", "float64", "int32", "int64"),
+              out=optional(("bool", "float32", "float64", "int32", "int64")))
 def ones_like(x, out=None):
     """Ones shaped like ``x``, of its dtype (no gradient flows through)."""
     helper = LayerHelper("ones_like", x=x)
@@ -204,6 +210,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     return out
 
 
+@fluid_checks("diag", diagonal=(Variable, np.ndarray))
 def diag(diagonal):
     """The square matrix with ``diagonal`` (a 1-D Variable or numpy array) on its main diagonal."""
     if not isinstance(diagonal, Variable):

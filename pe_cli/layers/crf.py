@@ -2,16 +2,21 @@
 crf_decoding (Viterbi), sharing the transition parameter by its ParamAttr name."""
 from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 __all__ = ["linear_chain_crf", "crf_decoding"]
 
 
+@fluid_checks("linear_chain_crf", input=("float32", "float64"), label=("int64",))
 def linear_chain_crf(input, label, param_attr=None, length=None):
     """Per sequence, -log p(label | input) under a linear-chain CRF whose transition parameter
     [D + 2, D] (start row, end row, tag-to-tag rows) this layer creates (or shares by
     ``param_attr``'s name). ``input`` is [N, D] over LoD sequences, or [B, T, D] padded with
     ``length`` [B] (then ``label`` is [B, T] or [B, T, 1]). Returns [num_sequences, 1]."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "linear_chain_crf")    # Fluid 1.8's TypeErrors
+    check_variable_and_dtype(label, "label", ("int64",), "linear_chain_crf")
     helper = LayerHelper("linear_chain_crf", input=input, param_attr=param_attr)
     shape = input.shape or ()
     if len(shape) != (3 if length is not None else 2):

@@ -1,7 +1,7 @@
 """CTC layers of Fluid 1.8's ``fluid.layers``: warpctc (the CTC loss) and ctc_greedy_decoder (the best
 class per step, top_k, then ctc_align: blanks dropped, repeats merged)."""
 __all__ = ["ctc_greedy_decoder", "warpctc"]
-from .checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 from .indexing import topk
 from .manipulation import squeeze
@@ -25,6 +25,8 @@ def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=No
     return out, length
 
 
+@fluid_checks("warpctc", input=("float32",), label=("int32",), input_length=optional(("int64",)),
+              label_length=optional(("int64",)))
 def warpctc(input, label, blank=0, norm_by_times=False, input_length=None, label_length=None):
     """The CTC loss [sequences, 1] of unscaled logits ``input`` against ``label``: LoD sequences
     ([steps, classes] and [length, 1] int32), or time-major padded [max_time, batch, classes] logits

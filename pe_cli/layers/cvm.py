@@ -1,8 +1,10 @@
 """The continuous_value_model layer (ops/cvm.py) with Fluid 1.8's signature."""
 __all__ = ["continuous_value_model"]
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 
+@fluid_checks("continuous_value_model", input=("float16", "float32", "float64"))
 def continuous_value_model(input, cvm, use_cvm=True):
     """CTR features whose first two columns are show and click counts: with ``use_cvm`` they become
     log(show + 1) and log(click + 1) - log(show + 1), else they are dropped. The gradient is

@@ -26,10 +26,12 @@ from .indexing import one_hot
 from .linalg import matmul
 from .manipulation import cast, reshape, tiled, transpose, unsqueeze
 from .reduction import reduce_sum
+from .checks import fluid_checks
 
 __all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]   # decode_loop: paddle.nn's too
 
 
+@fluid_checks("gather_tree", ids=("int32", "int64"), parents=("int32", "int64"))
 def gather_tree(ids, parents):
     """The full beam-search sequences [max_time, batch, beam] from each step's selected ``ids``
     and their ``parents`` (beam indices), back-traced from the last step."""

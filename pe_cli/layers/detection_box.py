@@ -3,7 +3,7 @@ signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_
 polygon_box_transform, box_decoder_and_assign."""
 from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
-from .checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 
 __all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip",
@@ -115,6 +115,7 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     return out
 
 
+@fluid_checks("box_clip", input=("float32", "float64"), im_info=("float32", "float64"))
 def box_clip(input, im_info, name=None):
     """Clips each image's boxes (input [..., 4], a LoDTensor over the images) to its size: [0, w - 1]
     x [0, h - 1], from im_info [N, 3] (height, width, scale) as round(size / scale)."""

@@ -5,6 +5,7 @@ from ..base.errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
 from .indexing import gather
 from .manipulation import reshape
+from .checks import fluid_checks
 
 
 def _float_var(layer, what, var):
@@ -14,6 +15,8 @@ def _float_var(layer, what, var):
                                 f"{getattr(var, 'dtype', type(var).__name__)}")
 
 
+@fluid_checks("generate_proposals", scores=("float32",), bbox_deltas=("float32",), im_info=("float32", "float64"),
+              anchors=("float32",), variances=("float32",))
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
                        nms_thresh=0.5, min_size=0.1, eta=1.0, name=None, return_rois_num=False):
     """Faster R-CNN's proposals: per image the best-scored anchors (``scores`` [N, A, H, W]) moved by

@@ -8,7 +8,7 @@ __all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_
 import numbers
 
 from ..base.errors import ArgumentTypeError
-from .checks import check_type, check_variable_and_dtype
+from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .elementwise import elementwise_sub
 from .helper import LayerHelper
 from .manipulation import cast, slice
@@ -66,6 +66,7 @@ def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, ro
                       _rois_per_image(rois_lod, rois_num), name, argmax=True)
 
 
+@fluid_checks("roi_align", input=("float32", "float64"), rois=("float32", "float64"))
 def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, sampling_ratio=-1, name=None,
               rois_lod=None, *, rois_num=None):
     """RoIAlign: each bin the mean of sampling_ratio^2 bilinear samples (sampling_ratio <= 0:
@@ -106,6 +107,8 @@ def _pair(layer, what, v):
     return [int(i) for i in v]
 
 
+@fluid_checks("deformable_roi_pooling", input=("float32", "float64"), rois=("float32", "float64"), trans=("float32", "float64"),
+              group_size=(list, tuple), part_size=optional((list, tuple)))
 def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0, group_size=(1, 1), pooled_height=1,
                            pooled_width=1, part_size=None, sample_per_part=1, trans_std=0.1, position_sensitive=False,
                            name=None):

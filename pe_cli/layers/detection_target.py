@@ -5,12 +5,15 @@ generate_proposal_labels (Fast R-CNN's sampled rois with their labels and box ta
 generate_mask_labels (Mask R-CNN's mask targets)."""
 __all__ = ["rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels", "generate_mask_labels"]
 from ..base.errors import PeError
-from .checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .indexing import gather
 from .manipulation import reshape
 
 
+@fluid_checks("rpn_target_assign", bbox_pred=("float32", "float64"), cls_logits=("float32", "float64"),
+              anchor_box=("float32", "float64"), anchor_var=("float32", "float64"), gt_boxes=("float32", "float64"),
+              is_crowd=("int32",), im_info=("float32", "float64"))
 def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
                       rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
                       rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
@@ -33,6 +36,9 @@ def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, i
     return scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"]
 
 
+@fluid_checks("retinanet_target_assign", bbox_pred=("float32", "float64"), cls_logits=("float32", "float64"), anchor_box=("float32", "float64"),
+              anchor_var=("float32", "float64"), gt_boxes=("float32", "float64"), gt_labels=("int32",), is_crowd=("int32",),
+              im_info=("float32", "float64"))
 def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, gt_labels, is_crowd, im_info,
                             num_classes=1, positive_overlap=0.5, negative_overlap=0.4):
     """RetinaNet's targets: every foreground anchor (best for a gt box, or overlapping one by
@@ -61,6 +67,7 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
             outs["ForegroundNumber"])
 
 
+@fluid_checks("generate_proposal_labels", rpn_rois=("float32", "float64"), gt_classes=("int32",), is_crowd=("int32",))
 def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, batch_size_per_im=256,
                              fg_fraction=0.25, fg_thresh=0.25, bg_thresh_hi=0.5, bg_thresh_lo=0.0,
                              bbox_reg_weights=(0.1, 0.1, 0.2, 0.2), class_nums=None, use_random=True,

@@ -7,7 +7,7 @@ __all__ = ["clip", "sums", "sum", "scale", "clip_by_norm", "elementwise_add", "e
 import numpy as np
 
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_type, check_variable_and_dtype, each, fluid_checks, given, optional
 from .creation import assign
 from .helper import LayerHelper, _as_list, _single
 from .manipulation import cast
@@ -20,6 +20,7 @@ def clip(x, min, max, name=None):
 
 
 def _elementwise(op_type):
+    @fluid_checks(op_type, x=given(), y=given())
     def layer(x, y, axis=-1, act=None, name=None):
         check_variable_and_dtype(x, "x", NUMBERS, op_type)
         check_variable_and_dtype(y, "y", NUMBERS, op_type)
@@ -39,6 +40,7 @@ elementwise_min = _elementwise("elementwise_min")
 elementwise_pow = _elementwise("elementwise_pow")
 
 
+@fluid_checks("sums", out=optional(("float32", "float64", "int32", "int64")))
 def sums(input, out=None):
     """The sum of a list of variables of one shape."""
     check_type(input, "input", (Variable, list, tuple), "sums")       # Fluid 1.8's TypeErrors
@@ -52,6 +54,7 @@ def sums(input, out=None):
     return out
 
 
+@fluid_checks("sum", x=each(("float32", "float64", "int32", "int64")))
 def sum(x):   # noqa: A001 -- Fluid's name; it shadows the builtin in this module, which never calls it
     """Fluid's ``layers.sum``: the ``sum`` op over a variable or a list of variables of one shape."""
     return sums(x)
@@ -77,6 +80,7 @@ elementwise_floordiv = _elementwise("elementwise_floordiv")
 elementwise_mod = _elementwise("elementwise_mod")
 
 
+@fluid_checks("scale", x=("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8"))
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     """scale * x + bias (or scale * (x + bias)); ``scale`` a number or a one-element Variable (Fluid 1.8's)."""
     check_type(x, "x", Variable, "scale")
@@ -89,6 +93,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     return helper.append_activation(out)
 
 
+@fluid_checks("clip_by_norm", x=("float32",), max_norm=float)
 def clip_by_norm(x, max_norm, name=None):
     """x * max_norm / ||x||_2 where the L2 norm of all of x exceeds ``max_norm``, else x (the
     ``clip_by_norm`` op, which gradient clipping uses too; no gradient flows through it, as in Fluid)."""

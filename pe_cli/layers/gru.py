@@ -3,6 +3,7 @@ LoD input) and gru_unit (one step)."""
 from ..base.errors import PeError
 from .checks import check_recurrent_inputs
 from .helper import LayerHelper
+from .checks import fluid_checks, optional
 
 __all__ = ["dynamic_gru", "gru_unit"]
 
@@ -12,6 +13,7 @@ def _bias(helper, bias_attr, size, dtype):
     return None if bias_attr is False else helper.create_parameter(bias_attr, [1, size], dtype, is_bias=True)
 
 
+@fluid_checks("dynamic_gru", input=("float32", "float64"), h_0=optional(("float32", "float64")))
 def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",
                 candidate_activation="tanh", h_0=None, origin_mode=False, *, name=None):
     """A GRU over each sequence of ``input`` [T, 3 x size] (an fc of the steps to 3 x size: update,
@@ -41,6 +43,7 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, 
 _UNIT_CODES = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
 
 
+@fluid_checks("gru_unit", input=("float32", "float64"), hidden=("float32", "float64"), size=int)
 def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh", gate_activation="sigmoid",
              origin_mode=False, *, name=None):
     """One GRU step: ``input`` [N, size] (an fc to 3 x the hidden size; ``size`` is 3 x the hidden

@@ -10,16 +10,18 @@ import numbers
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
-from .checks import FLOAT32_64, check_variable_and_dtype
+from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
 from .helper import _as_list, _check_ints, _single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
+@fluid_checks("pixel_shuffle", x=("float32", "float64"))
 def pixel_shuffle(x, upscale_factor):
     """[N, C*r^2, H, W] -> [N, C, H*r, W*r] (r = upscale_factor), sub-pixel convolution's shuffle."""
     return _single("pixel_shuffle", x, {"X": [x]}, {"upscale_factor": upscale_factor})
 
 
+@fluid_checks("space_to_depth", x=("float16", "float32", "float64", "int32", "int64"))
 def space_to_depth(x, blocksize, name=None):
     """[N, C, H, W] -> [N, C*b^2, H/b, W/b] (b = blocksize) in Fluid's (Darknet reorg) order."""
     return _single("space_to_depth", x, {"X": [x]}, {"blocksize": blocksize}, name=name)
@@ -41,12 +43,17 @@ def fsp_matrix(x, y):
     return out
 
 
+@fluid_checks("affine_grid", theta=("float32", "float64"))
 def affine_grid(theta, out_shape, name=None):
     """The [N, H, W, 2] sampling grid of affine transforms ``theta`` [N, 2, 3] over an output of
     ``out_shape`` [N, C, H, W] (a list, or an int32 Variable read at run time)."""
+    if not isinstance(out_shape, (list, tuple, Variable)):      # Fluid 1.8's ValueError
+        raise ArgumentValueError(f"affine_grid: out_shape must be a list, a tuple or a Variable, got "
+                                 f"{type(out_shape).__name__}")
     helper = LayerHelper("affine_grid", theta=theta, name=name)
     inputs, attrs = {"Theta": [theta]}, {}
     if isinstance(out_shape, Variable):
+        check_variable_and_dtype(out_shape, "out_shape", ("int32",), "affine_grid")
         inputs["OutputShape"] = [out_shape]
     else:
         attrs["output_shape"] = _check_ints("affine_grid", "out_shape", _as_list(out_shape))
@@ -55,6 +62,7 @@ def affine_grid(theta, out_shape, name=None):
     return out
 
 
+@fluid_checks("grid_sampler", x=("float32", "float64"), grid=("float32", "float64"))
 def grid_sampler(x, grid, name=None):
     """``x`` [N, C, H, W] sampled bilinearly at ``grid`` [N, H_out, W_out, 2] ((x, y) in [-1, 1];
     outside points read zeros)."""
@@ -64,6 +72,7 @@ def grid_sampler(x, grid, name=None):
     return out
 
 
+@fluid_checks("similarity_focus", input=("float32", "float64"), axis=int, indexes=list)
 def similarity_focus(input, axis, indexes, name=None):
     """A 0/1 mask shaped like ``input`` [N, A, B, C]: for each of ``indexes`` along ``axis`` (1, 2
     or 3), the largest values of that 2-D slice, taken greedily one per row and column, marked
@@ -183,6 +192,7 @@ def _pair(what, v, n=2):
     return _check_ints("unfold", what, v)
 
 
+@fluid_checks("unfold", x=("float32", "float64"))
 def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """im2col: each sliding block of x [N, C, H, W] as a column of the result [N, C * kh * kw, L].
     ``kernel_sizes``, ``strides`` and ``dilations``: an int or [h, w]; ``paddings``: an int, [h, w]

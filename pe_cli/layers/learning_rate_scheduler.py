@@ -26,7 +26,7 @@ import math
 from ..framework import default_main_program
 from ..framework.variable import Variable
 from .activation import ceil, cos, exp, floor
-from .checks import check_type
+from .checks import check_type, fluid_checks
 from .control_flow import Switch
 from .creation import assign, create_global_var, fill_constant
 from .elementwise import elementwise_min
@@ -116,6 +116,7 @@ def piecewise_decay(boundaries, values):
         return lr
 
 
+@fluid_checks("cosine_decay", learning_rate=(float, Variable))
 def cosine_decay(learning_rate, step_each_epoch, epochs):
     check_type(learning_rate, "learning_rate", (float, Variable), "cosine_decay")
     with default_main_program()._lr_schedule_guard():

@@ -4,10 +4,11 @@ __all__ = ["matmul", "mul", "fc", "spectral_norm", "bilinear_tensor_product"]
 import numpy as np
 
 from ..base.errors import PeError
+from ..framework.variable import Variable
 from ..training.initializer import NormalInitializer
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper, _single
-from .checks import FLOAT32_64, check_dtype, check_type, check_variable_and_dtype
+from .checks import FLOAT32_64, check_dtype, check_type, check_variable_and_dtype, each, fluid_checks
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
@@ -28,6 +29,7 @@ def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
                    {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 
 
+@fluid_checks("fc", input=each(Variable))
 def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None, name=None, *, is_test=False):
     """Fully connected: Out = act(sum_i flatten(input_i) @ W_i + b). Several inputs each get
     their own weight and are summed before the bias. ``is_test`` (Fluid 1.x before 1.8; it changes

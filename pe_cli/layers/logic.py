@@ -1,7 +1,8 @@
 """Comparison and logical layers with Fluid 1.x signatures: less_than, less_equal, greater_than,
 greater_equal, equal, not_equal (bool results, elementwise; Fluid's layers.control_flow has them)
 and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn); elementwise_equal."""
-from .checks import check_variable_and_dtype
+from ..framework.variable import Variable
+from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 
 _COMPARABLE = ("bool", "float16", "float32", "float64", "int32", "int64")
@@ -13,10 +14,14 @@ __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", 
 def _append_compare(op_type, x, y, cond, force_cpu, name):
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, _COMPARABLE, op_type)
+    check_type(cond, "cond", (Variable, type(None)), op_type)
+    if force_cpu is not None:
+        check_type(force_cpu, "force_cpu", bool, op_type)
     helper = LayerHelper(op_type, name=name)
     if cond is None:
         cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
-    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
+    # force_cpu set only when given, as Fluid's (inside device_guard a given one warns: device_hint.py)
+    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {} if force_cpu is None else {"force_cpu": force_cpu})
     cond.stop_gradient = True
     return cond
 
@@ -44,12 +49,14 @@ def _append_logical(op_type, inputs, out, name):
 
 
 def _logical(op_type):
+    @fluid_checks(op_type, x=("bool",), y=("bool",), out=optional(Variable))
     def layer(x, y, out=None, name=None):
         return _append_logical(op_type, {"X": [x], "Y": [y]}, out, name)
     layer.__name__ = op_type
     return layer
 
 
+@fluid_checks("logical_not", x=("bool",), out=optional(Variable))
 def logical_not(x, out=None, name=None):
     """``not x``, elementwise, a bool variable (Fluid's layers.logical_not)."""
     return _append_logical("logical_not", {"X": [x]}, out, name)

@@ -8,7 +8,7 @@ from .helper import LayerHelper
 from .indexing import one_hot
 from .manipulation import reshape
 from .reduction import reduce_mean, reduce_sum
-from .checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype, fluid_checks
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -47,6 +47,7 @@ def cross_entropy(input, label, soft_label=False, ignore_index=-100):
     return out
 
 
+@fluid_checks("sigmoid_cross_entropy_with_logits", x=("float16", "float32", "float64"))
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -55,6 +56,7 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
     return out
 
 
+@fluid_checks("label_smooth", label=("float32", "float64"))
 def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
     """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / classes without it), for one-hot
     labels."""
@@ -69,6 +71,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None
     return out
 
 
+@fluid_checks("kldiv_loss", x=("float32", "float64"), target=("float32", "float64"), reduction=str)
 def kldiv_loss(x, target, reduction="mean", name=None):
     """The Kullback-Leibler divergence of ``target`` from exp(x) (x holds log-probabilities), reduced
     by ``reduction``: 'none', 'batchmean', 'mean' or 'sum'."""

@@ -8,9 +8,10 @@ from .logic import equal
 from .loss_classification import _outputs, softmax_with_cross_entropy
 from .manipulation import cast, reshape, tiled, transpose
 from .reduction import reduce_mean, reduce_sum
-from .checks import FLOAT32_64, check_variable_and_dtype
+from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
 
 
+@fluid_checks("margin_rank_loss", label=("float32",))
 def margin_rank_loss(label, left, right, margin=0.1, name=None):
     """max(0, -label * (left - right) + margin) per pair; label is 1 (left should rank higher) or -1."""
     helper = LayerHelper("margin_rank_loss", left=left, name=name)
@@ -20,6 +21,7 @@ def margin_rank_loss(label, left, right, margin=0.1, name=None):
     return out
 
 
+@fluid_checks("rank_loss", label=("float32",), left=("float32",), right=("float32",))
 def rank_loss(label, left, right, name=None):
     """RankNet's loss: log(1 + exp(left - right)) - label * (left - right), shapes [N, 1]."""
     helper = LayerHelper("rank_loss", left=left, name=name)
@@ -28,6 +30,7 @@ def rank_loss(label, left, right, name=None):
     return out
 
 
+@fluid_checks("bpr_loss", input=("float16", "float32", "float64"))
 def bpr_loss(input, label, name=None):
     """Bayesian personalized ranking: per row of item scores ``input`` and its positive item
     ``label`` (int64 [N, 1]), the mean over the other items of log(1 + exp(score - positive's))."""

@@ -8,7 +8,7 @@ from ..framework.source import current_source
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..ops.registry import fmt_shape
-from .checks import FLOATS, check_variable_and_dtype
+from .checks import FLOATS, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .loss_classification import _outputs
 from .reduction import reduce_mean
@@ -34,6 +34,7 @@ def square_error_cost(input, label):
     return square
 
 
+@fluid_checks("huber_loss", input=("float32", "float64"), label=("float32", "float64"))
 def huber_loss(input, label, delta):
     helper = LayerHelper("huber_loss", input=input)
     residual = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)

@@ -129,9 +129,19 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     check_variable_and_dtype(label, "label", ("int64",), "nce")
     helper = LayerHelper("nce", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     weight = helper.create_parameter(param_attr, [num_total_classes, input.shape[1]], input.dtype)
+    bias = None if bias_attr is False else helper.create_parameter(bias_attr, [num_total_classes, 1], input.dtype,
+                                                                   is_bias=True)
+    return append_nce(helper, input, label, weight, bias, num_total_classes, sample_weight, num_neg_samples,
+                      sampler, custom_dist, seed, is_sparse)
+
+
+def append_nce(helper, input, label, weight, bias, num_total_classes, sample_weight=None, num_neg_samples=None,
+               sampler="uniform", custom_dist=None, seed=0, is_sparse=False):
+    """Appends the nce op of ``input`` and ``label`` with parameters ``weight`` and ``bias`` (None: none):
+    the cost divided by num_neg_samples + 1 (layers.nce's and fluid.dygraph.NCE's)."""
     inputs = {"Input": [input], "Label": [label], "Weight": [weight]}
-    if bias_attr is not False:
-        inputs["Bias"] = [helper.create_parameter(bias_attr, [num_total_classes, 1], input.dtype, is_bias=True)]
+    if bias is not None:
+        inputs["Bias"] = [bias]
     if sample_weight is not None:
         inputs["SampleWeight"] = [sample_weight]
     samplers = {"uniform": 0, "log_uniform": 1, "custom_dist": 2}

@@ -6,10 +6,13 @@ from .checks import check_recurrent_inputs
 from .helper import LayerHelper
 from .linalg import fc
 from .manipulation import concat
+from .checks import fluid_checks, optional
 
 __all__ = ["dynamic_lstm", "lstm_unit"]
 
 
+@fluid_checks("dynamic_lstm", input=("float32", "float64"), h_0=optional(("float32", "float64")),
+              c_0=optional(("float32", "float64")))
 def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=None, use_peepholes=True,
                  is_reverse=False, gate_activation="sigmoid", cell_activation="tanh",
                  candidate_activation="tanh", dtype="float32", name=None):
@@ -38,6 +41,8 @@ def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=Non
     return hidden, cell
 
 
+@fluid_checks("lstm_unit", x_t=("float32", "float64"), hidden_t_prev=("float32", "float64"),
+              cell_t_prev=("float32", "float64"))
 def lstm_unit(x_t, hidden_t_prev, cell_t_prev, forget_bias=0.0, param_attr=None, bias_attr=None, name=None):
     """One LSTM step as Fluid builds it: an fc of [x_t, hidden_t_prev] to 4 x the cell size (gates
     i, f, o, candidate), then the lstm_unit op: c = sigmoid(f + forget_bias) cell_t_prev +

@@ -3,7 +3,7 @@ its weights one flat parameter in cuDNN's layout, as Fluid builds it. Dropout be
 training is cuDNN's random stream, which the op cannot reproduce: that network is built as cells
 stepped by StaticRNNs with dropout ops between the layers (rnn_api.unrolled_lstm) instead."""
 from ..base.dtypes import VarType
-from .checks import FLOAT32_64, check_variable_and_dtype
+from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .rnn_api import check_lstm, unrolled_lstm
 
@@ -17,6 +17,8 @@ def _weight_size(input_size, hidden, num_layers, dirs):
     return size + num_layers * dirs * 8 * hidden
 
 
+@fluid_checks("lstm", input=("float32", "float64"), init_h=("float32", "float64"), init_c=("float32", "float64"),
+              max_len=int, hidden_size=int, num_layers=int)
 def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False, is_test=False,
          name=None, default_initializer=None, seed=-1):
     """Fluid's cudnn LSTM on a padded time-major batch: ``input`` [seq_len, batch, input_size],

@@ -6,6 +6,7 @@ from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from .checks import check_recurrent_inputs
 from .helper import LayerHelper
+from .checks import fluid_checks, optional
 
 __all__ = ["dynamic_lstmp"]
 
@@ -20,6 +21,8 @@ def _proj_attr(param_attr):
     return attr
 
 
+@fluid_checks("dynamic_lstmp", input=("float32", "float64"), h_0=optional(("float32", "float64")),
+              c_0=optional(("float32", "float64")))
 def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True, is_reverse=False,
                   gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
                   proj_activation="tanh", dtype="float32", name=None, h_0=None, c_0=None, cell_clip=None,

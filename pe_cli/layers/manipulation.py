@@ -11,7 +11,7 @@ import numbers
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
@@ -149,6 +149,7 @@ def transpose(x, perm, name=None):
                         "transpose", name=name)
 
 
+@fluid_checks("flatten", x=("float32", "float64", "int8", "int32", "int64"))
 def flatten(x, axis=1, name=None):
     """``x`` as a matrix: dims before ``axis`` make the rows, the others the columns."""
     return _with_xshape("flatten2", x, {"X": [x]}, {"axis": axis}, "flatten", name=name)
@@ -288,11 +289,14 @@ def unbind(input, axis=0):
     return outs
 
 
+@fluid_checks("reverse", x=("float32", "float64", "int32", "int64", "uint8"), axis=(int, tuple, list))
 def reverse(x, axis):
     """``x`` with its elements in reverse order along ``axis`` (an int or a list of ints)."""
     return _single("reverse", x, {"X": [x]}, {"axis": _check_ints("reverse", "axis", _as_list(axis))})
 
 
+@fluid_checks("expand_as", x=("float32", "float64", "int32", "int64", "bool"),
+              target_tensor=("float32", "float64", "int32", "int64", "bool"))
 def expand_as(x, target_tensor, name=None):
     """``x`` tiled to ``target_tensor``'s shape (each of its dims a multiple of x's)."""
     return _single("expand_as", x, {"X": [x], "target_tensor": [target_tensor]}, {}, name=name)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..kernels.matrix_rules import CROSS_DEFAULT_DIM
-from .checks import NUMBERS, check_variable_and_dtype
+from .checks import NUMBERS, check_variable_and_dtype, fluid_checks, given
 from .creation import assign
 from .helper import LayerHelper, _single
 from .manipulation import transpose
@@ -43,6 +43,7 @@ def bmm(x, y, name=None):
     return _op("bmm", {"X": [x], "Y": [y]}, {}, x, name)
 
 
+@fluid_checks("dot", x=given(), y=given())
 def dot(x, y, name=None):
     """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
     for what, v in (("x", x), ("y", y)):
@@ -50,6 +51,7 @@ def dot(x, y, name=None):
     return _op("dot", {"X": [x], "Y": [y]}, {}, x, name)
 
 
+@fluid_checks("transpose", input=("float16", "float32", "float64", "int32", "int64"))
 def t(input, name=None):
     """The transpose of a matrix; a 1-D (or 0-D) tensor is returned as it is."""
     if len(input.shape) > 2:

@@ -3,7 +3,7 @@ Their outputs carry no gradient."""
 __all__ = ["accuracy", "auc", "mean_iou"]
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
-from .checks import FLOATS, check_variable_and_dtype
+from .checks import FLOATS, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .indexing import topk
 
@@ -24,6 +24,7 @@ def accuracy(input, label, k=1, correct=None, total=None):
     return acc
 
 
+@fluid_checks("auc", input=("float32", "float64"), label=("int32", "int64"))
 def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_steps=1):
     """Fluid 1.8's auc: the area under the ROC curve of ``input``'s positive-class probabilities
     (its last column) against the int64 ``label``. Returns (auc over every batch so far, auc over

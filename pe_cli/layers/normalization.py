@@ -3,13 +3,13 @@ instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signat
 (names, shapes and initial values as Fluid's)."""
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
            "l2_normalize", "data_norm"]
-from ..base.errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
 from .activation import _known_shape, elu, leaky_relu
-from .checks import FLOATS, check_type, check_variable_and_dtype
+from .checks import FLOATS, check_type, check_variable_and_dtype, fluid_checks
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
@@ -31,33 +31,39 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     if channels is None or channels < 0:
         raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
     dtype = helper.input_dtype()
-    if dtype == "float16":
-        dtype = "float32"
-    scale = helper.create_parameter(param_attr, [channels], dtype, default_initializer=ConstantInitializer(1.0))
-    bias = helper.create_parameter(bias_attr, [channels], dtype, is_bias=True)
-    mean = helper.create_parameter(
-        ParamAttr(name=moving_mean_name, initializer=ConstantInitializer(0.0), trainable=False,
-                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
-    mean.stop_gradient = True
-    variance = helper.create_parameter(
-        ParamAttr(name=moving_variance_name, initializer=ConstantInitializer(1.0), trainable=False,
-                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
-    variance.stop_gradient = True
-    saved_mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    saved_variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    out = helper.create_variable_for_type_inference(input.dtype)
+    inputs, outputs = _bn_variables(helper, input, "float32" if dtype == "float16" else dtype, channels, param_attr,
+                                    bias_attr, moving_mean_name, moving_variance_name,
+                                    do_model_average_for_mean_and_var)
+    out = outputs["Y"][0] = helper.create_variable_for_type_inference(input.dtype)
     attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_global_stats": use_global_stats}
-    inputs = {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]}
     if isinstance(momentum, Variable):      # Fluid 1.8: a one-value Variable, read each step
         inputs["MomentumTensor"] = [momentum]
     else:
         attrs["momentum"] = momentum
-    helper.append_op("batch_norm", inputs,
-                     {"Y": [out], "MeanOut": [mean], "VarianceOut": [variance], "SavedMean": [saved_mean],
-                      "SavedVariance": [saved_variance]}, attrs)
+    helper.append_op("batch_norm", inputs, outputs, attrs)
     return helper.append_activation(out)
 
 
+def _bn_variables(helper, input, dtype, channels, param_attr, bias_attr, moving_mean_name, moving_variance_name,
+                  model_average):
+    """batch_norm's and inplace_abn's parameters (Scale 1, Bias 0, the moving Mean 0 and Variance 1, those two
+    persistable and not trained) and outputs (MeanOut and VarianceOut the moving ones, SavedMean and
+    SavedVariance new; Y None, for the layer to fill) as Fluid's layers make them."""
+    scale = helper.create_parameter(param_attr, [channels], dtype, default_initializer=ConstantInitializer(1.0))
+    bias = helper.create_parameter(bias_attr, [channels], dtype, is_bias=True)
+    moving = []
+    for name, value in ((moving_mean_name, 0.0), (moving_variance_name, 1.0)):
+        var = helper.create_parameter(ParamAttr(name=name, initializer=ConstantInitializer(value), trainable=False,
+                                                do_model_average=model_average), [channels], dtype)
+        var.stop_gradient = True
+        moving.append(var)
+    saved = [helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(2)]
+    return ({"X": [input], "Scale": [scale], "Bias": [bias], "Mean": moving[:1], "Variance": moving[1:]},
+            {"Y": [None], "MeanOut": moving[:1], "VarianceOut": moving[1:], "SavedMean": saved[:1],
+             "SavedVariance": saved[1:]})
+
+
+@fluid_checks("layer_norm", input=("float32", "float64"))
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
                act=None, name=None):
     """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
@@ -152,7 +158,7 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
     check_type(scale, "scale", (Variable, type(None)), "affine_channel")
     check_type(bias, "bias", (Variable, type(None)), "affine_channel")
     if scale is None or bias is None:
-        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
+        raise ArgumentAssertionError("affine_channel needs both scale and bias ([C] Variables)")  # Fluid's Operator
     return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
                    {"data_layout": data_layout}, name=name, act=act)
 
@@ -176,23 +182,31 @@ def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW")
 def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
                 data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
                 do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
-    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``):
-    Fluid's in-place activated batch norm computes the same values and gradients (pe keeps X rather
-    than recomputing it from the output); its parameters are named after 'inplace_abn'."""
+    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``), as
+    Fluid 1.8.5's layer: one inplace_abn op whose Y is ``input`` itself (written over it; the layer returns
+    ``input``), SavedMean and SavedVariance named inplace_abn_<k>.tmp_0 / tmp_1. A Variable ``momentum`` is
+    dropped, as Fluid's layer drops it (it passes it as 'MomemtumTensor', which the op lacks): 0.9 then."""
     if act not in (None, "identity", "leaky_relu", "elu"):
-        raise PeError(f"inplace_abn: act={act!r} must be None, 'identity', 'leaky_relu' or 'elu'")
-    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout,
-                     name=name or unique_name.generate("inplace_abn"), moving_mean_name=moving_mean_name,
-                     moving_variance_name=moving_variance_name,
-                     do_model_average_for_mean_and_var=do_model_average_for_mean_and_var,
-                     use_global_stats=use_global_stats)
-    if act == "leaky_relu":
-        return leaky_relu(out, alpha=act_alpha)
-    if act == "elu":
-        return elu(out, alpha=act_alpha)
-    return out
+        raise ArgumentValueError("inplace_abn only support act as None, 'identity', 'leaky_relu', 'elu' currently")
+    if bias_attr is False:
+        raise ArgumentValueError("bias_attr should not be False in inplace_abn.")
+    helper = LayerHelper("inplace_abn", input=input, name=name)
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "inplace_abn")
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ArgumentValueError("unsupported data layout:" + data_layout)
+    channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    inputs, outputs = _bn_variables(helper, input, helper.input_dtype(), channels, param_attr, bias_attr,
+                                    moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var)
+    outputs["Y"] = [input]
+    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_mkldnn": False,
+             "fuse_with_relu": False, "use_global_stats": use_global_stats, "activation": act, "alpha": act_alpha}
+    if not isinstance(momentum, Variable):
+        attrs["momentum"] = momentum
+    helper.append_op("inplace_abn", inputs, outputs, attrs)
+    return input
 
 
+@fluid_checks("norm", x=("float32", "float64"))
 def l2_normalize(x, axis, epsilon=1e-12, name=None):
     """x / sqrt(sum(x^2 along axis) + epsilon) (a 1-D x along its only dim)."""
     if len(x.shape or ()) == 1:

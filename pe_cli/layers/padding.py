@@ -7,7 +7,7 @@ import numbers
 
 from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_type, check_variable_and_dtype, fluid_checks
 from .helper import _as_list, _check_ints, _single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
@@ -18,12 +18,14 @@ def _ints(layer, what, value):
     return _check_ints(layer, what, _as_list(value))
 
 
+@fluid_checks("pad", x=("float16", "float32", "float64", "int32", "int64"))
 def pad(x, paddings, pad_value=0.0, name=None):
     """``x`` with paddings[2i] values before and paddings[2i+1] after it along each dim i."""
     return _single("pad", x, {"X": [x]}, {"paddings": _ints("pad", "paddings", paddings),
                                           "pad_value": float(pad_value)}, name=name)
 
 
+@fluid_checks("pad2d", input=("float16", "float32", "float64", "int32", "int64"))
 def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_format="NCHW", name=None):  # noqa: B006
     """Images padded by [top, bottom, left, right]: with pad_value ('constant'), mirrored without
     the edge ('reflect') or with the edge repeated ('edge'). ``paddings`` may be an int32 Variable of
@@ -57,6 +59,7 @@ def _crop(op_type, x, shape, offsets, name):
     return _single(op_type, x, inputs, attrs, name=name)
 
 
+@fluid_checks("crop", x=("float32",), shape=(list, tuple, Variable))
 def crop(x, shape=None, offsets=None, name=None):
     """The window of ``x`` at ``offsets`` (default 0) of ``shape``: a list of ints (-1: x's dim less
     its offset) or a Variable whose shape it takes."""

@@ -8,6 +8,7 @@ from .helper import LayerHelper
 from .checks import check_type, check_variable_and_dtype
 from .helper import _as_list, _check_ints
 from .manipulation import transpose
+from .checks import fluid_checks
 
 
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
@@ -105,11 +106,15 @@ def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
     return _append(input, attrs, data_format, name)
 
 
+@fluid_checks("adaptive_pool3d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
+              require_index=bool)
 def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...] (``_adaptive``)."""
     return _adaptive(3, input, pool_size, pool_type, require_index, name)
 
 
+@fluid_checks("adaptive_pool2d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
+              require_index=bool)
 def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...] (``_adaptive``)."""
     return _adaptive(2, input, pool_size, pool_type, require_index, name)

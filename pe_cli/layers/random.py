@@ -14,7 +14,7 @@ from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
-from .checks import check_type, check_variable_and_dtype
+from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .creation import assign
 from .helper import LayerHelper, _as_list, _check_ints
 from .shape_tensor import shape_inputs
@@ -33,6 +33,7 @@ def _random(op_type, shape, dtype, attrs, name):
     return out
 
 
+@fluid_checks("uniform_random", shape=(list, tuple, Variable))
 def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, *, name=None):
     """A tensor of ``shape`` drawn from U[min, max)."""
     return _random("uniform_random", shape, dtype, {"min": float(min), "max": float(max), "seed": int(seed)}, name)
@@ -130,6 +131,7 @@ def _randop(op_type, inputs, attrs, out, dtype, stop_gradient):
     return out
 
 
+@fluid_checks("randint", shape=optional((list, tuple, Variable)))
 def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_gradient=False, seed=0, name=None):
     """Integers uniform in [low, high) (only ``low``: [0, low)), of ``shape`` (None: [1]; a Variable, or a list
     holding Variables, gives it at run time) and ``dtype`` (None: int64): Fluid 1.8's randint op."""

@@ -6,8 +6,9 @@ __all__ = ["cumsum", "mean", "reduce_sum", "reduce_mean", "reduce_max", "reduce_
 import numbers
 
 from ..base.errors import ArgumentTypeError
+from ..framework.variable import Variable
 from .activation import exp, log
-from .checks import check_type, check_variable_and_dtype
+from .checks import check_type, check_variable_and_dtype, fluid_checks, given, optional
 from .creation import assign
 from .elementwise import elementwise_add, elementwise_sub
 from .helper import LayerHelper, _as_list, _single
@@ -64,6 +65,7 @@ def _dims(x, dim):
         sorted({d % len(x.shape) for d in _as_list(dim)})
 
 
+@fluid_checks("logsumexp", x=given(("float32", "float64")), out=optional(Variable))
 def logsumexp(x, dim=None, keepdim=False, out=None, name=None):
     """log(sum(exp(x))) over ``dim`` (an int or a list; None: all of x, shape [1] unless keepdim),
     computed shifted by the max so that it neither overflows nor underflows."""

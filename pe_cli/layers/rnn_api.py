@@ -22,6 +22,7 @@ from .elementwise import elementwise_add, elementwise_mul, elementwise_sub, scal
 from .linalg import matmul
 from .manipulation import cast, concat, reshape, slice, split, squeeze, stack, transpose, unsqueeze
 from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
+from .checks import fluid_checks, optional
 
 __all__ = ["rnn", "birnn"]
 
@@ -80,6 +81,8 @@ def _step_mask(inputs, sequence_length, dtype):
     return squeeze(cast(less_than(_time_index(x, dtype), lengths), dtype), [2])
 
 
+@fluid_checks("rnn", inputs=(Variable, list, tuple), initial_states=optional((Variable, list, tuple)),
+              sequence_length=optional(Variable))
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False, **kwargs):
     """Runs ``cell`` over the time steps of ``inputs`` ([batch, time, ...], or [time, batch, ...]
     with ``time_major``; a nested structure of such). Returns (outputs, final_states): outputs stack

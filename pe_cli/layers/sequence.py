@@ -2,12 +2,14 @@
 (and its first and last steps) and sequence_softmax."""
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 __all__ = ["sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax"]
 
 _POOL_TYPES = ("average", "sum", "sqrt", "max", "last", "first")
 
 
+@fluid_checks("sequence_pool", input=("float32",))
 def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     """One row per sequence of the input's last LoD level: its average, sum, sum / sqrt(length),
     max, last or first row (pad_value for an empty sequence); the output has the LoD levels above."""
@@ -22,16 +24,19 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     return out
 
 
+@fluid_checks("sequence_first_step", input=("float32", "float64"))
 def sequence_first_step(input):
     """The first time step of each sequence."""
     return sequence_pool(input, "first")
 
 
+@fluid_checks("sequence_last_step", input=("float32", "float64"))
 def sequence_last_step(input):
     """The last time step of each sequence."""
     return sequence_pool(input, "last")
 
 
+@fluid_checks("sequence_softmax", input=("float32", "float64"))
 def sequence_softmax(input, use_cudnn=False, name=None):
     """Softmax over the time steps of each sequence ([N, 1] or [N] scores); keeps the LoD."""
     helper = LayerHelper("sequence_softmax", input=input, name=name)

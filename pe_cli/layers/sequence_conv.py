@@ -2,10 +2,12 @@
 LoD sequence through one filter parameter)."""
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 __all__ = ["sequence_conv"]
 
 
+@fluid_checks("sequence_conv", input=("float32", "float64"))
 def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=True, padding_start=None,
                   bias_attr=None, param_attr=None, act=None, name=None):
     """A convolution along each sequence's steps: each step sees filter_size steps from

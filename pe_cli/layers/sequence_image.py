@@ -1,6 +1,7 @@
 """im2sequence with Fluid 1.x's signature: each image's patches as one sequence."""
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 __all__ = ["im2sequence"]
 
@@ -13,6 +14,7 @@ def _pair(value, what, helper):
     raise PeError(f"im2sequence layer '{helper.name}': {what} must be an int or [h, w], got {value!r}")
 
 
+@fluid_checks("im2sequence", input=("float32",))
 def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None, out_stride=1, name=None):
     """Patches of filter_size (at stride, zero padding: an int, [h, w] or [up, left, down, right]) of
     each image [N, C, H, W] as one sequence of oh * ow rows of C * kh * kw values (LoD level 1)."""

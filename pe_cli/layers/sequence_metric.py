@@ -4,8 +4,10 @@ the sequence_erase op first). Their outputs carry no gradient."""
 __all__ = ["chunk_eval", "edit_distance"]
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 
+@fluid_checks("chunk_eval", input=("int64",), label=("int64",))
 def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None, seq_length=None):
     """Chunk precision, recall and F1 of predicted tags ``input`` against ``label`` (int64 [N, 1]
     LoD sequences, or padded [B, T] with ``seq_length``), tags encoded by ``chunk_scheme`` (IOB,
@@ -23,6 +25,7 @@ def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types
     return tuple(outs)
 
 
+@fluid_checks("edit_distance", input=("int64",), label=("int64",))
 def edit_distance(input, label, normalized=True, ignored_tokens=None, input_length=None, label_length=None):
     """Levenshtein distance between each hypothesis sequence of ``input`` and the reference of
     ``label`` (int64 LoD sequences, or padded [B, T] with ``input_length`` and ``label_length``),

@@ -2,7 +2,7 @@
 signatures: sequence_reverse, sequence_expand, sequence_pad, sequence_unpad, sequence_mask."""
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_variable_and_dtype
+from .checks import NUMBERS, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 
 __all__ = ["sequence_reverse", "sequence_expand", "sequence_pad", "sequence_unpad", "sequence_mask"]
@@ -22,6 +22,7 @@ def sequence_reverse(x, name=None):
     return _one("sequence_reverse", {"X": x}, "Y", name=name)
 
 
+@fluid_checks("sequence_expand", x=("float32", "float64", "int32", "int64"))
 def sequence_expand(x, y, ref_level=-1, name=None):
     """x's sequence i (row i when x has no LoD) repeated as often as y's sequence i is long."""
     return _one("sequence_expand", {"X": x, "Y": y}, attrs={"ref_level": ref_level}, name=name)
@@ -42,6 +43,7 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
 sequence_pad.variable_arguments = frozenset({"pad_value"})    # a model file names the layer holding it
 
 
+@fluid_checks("sequence_unpad", x=("float32", "float64", "int32", "int64"), length=("int64",))
 def sequence_unpad(x, length, name=None):
     """The first length[i] steps of each padded sequence i, as a LoDTensor."""
     return _one("sequence_unpad", {"X": x, "Length": length}, name=name)

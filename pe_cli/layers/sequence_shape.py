@@ -3,13 +3,14 @@ sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset
 (a LoD given to a tensor's rows)."""
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import Variable
-from .checks import check_type, check_variable_and_dtype
+from .checks import check_type, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .sequence_rows import _one
 
 __all__ = ["sequence_expand_as", "sequence_concat", "sequence_slice", "sequence_reshape", "lod_reset", "lod_append"]
 
 
+@fluid_checks("sequence_expand_as", x=("float32", "float64", "int32", "int64"), y=Variable)
 def sequence_expand_as(x, y, name=None):
     """Row i of x repeated as many times as y's sequence i is long; the output has y's LoD."""
     return _one("sequence_expand_as", {"X": x, "Y": y}, name=name)
@@ -29,6 +30,8 @@ def sequence_concat(input, name=None):
     return out
 
 
+@fluid_checks("sequence_slice", input=("float32", "float64", "int32", "int64"), offset=("int32", "int64"),
+              length=("int32", "int64"))
 def sequence_slice(input, offset, length, name=None):
     """Steps offset[i] .. offset[i] + length[i] - 1 of each sequence i; offset and length are int
     tensors [num_sequences, 1]."""
@@ -37,6 +40,7 @@ def sequence_slice(input, offset, length, name=None):
     return _one("sequence_slice", {"X": input, "Offset": offset, "Length": length}, name=name)
 
 
+@fluid_checks("sequence_reshape", input=("float32", "float64", "int32", "int64"))
 def sequence_reshape(input, new_dim):
     """Each sequence's values re-cut into rows of new_dim ([steps, D] -> [steps * D / new_dim, new_dim])."""
     return _one("sequence_reshape", {"X": input}, attrs={"new_dim": new_dim})
@@ -62,7 +66,7 @@ def lod_reset(x, y=None, target_lod=None):
         check_type(target_lod, "target_lod", (list, tuple), "lod_reset")
     helper = LayerHelper("lod_reset")
     if y is None and target_lod is None:
-        raise PeError(f"lod_reset layer '{helper.name}': give y or target_lod (offsets such as [0, 2, 5])")
+        raise ArgumentValueError(f"lod_reset layer '{helper.name}': give y or target_lod (offsets such as [0, 2, 5])")
     if y is None and not isinstance(target_lod, (list, tuple)):
         raise PeError(f"lod_reset layer '{helper.name}': target_lod must be a list of offsets, got {target_lod!r}")
     return _lod_op(helper, x, y, target_lod, False)

@@ -3,10 +3,12 @@ sequence_scatter, row_conv."""
 from ..base.errors import PeError
 from .helper import LayerHelper
 from .sequence_rows import _one
+from .checks import fluid_checks
 
 __all__ = ["sequence_enumerate", "sequence_scatter", "row_conv"]
 
 
+@fluid_checks("sequence_enumerate", input=("int32", "int64"))
 def sequence_enumerate(input, win_size, pad_value=0, name=None):
     """For each step of an id sequence ([steps, 1], int), the ids of the win_size steps from it,
     pad_value past its sequence's end: [steps, win_size], with the input's LoD."""
@@ -15,12 +17,15 @@ def sequence_enumerate(input, win_size, pad_value=0, name=None):
     return out
 
 
+@fluid_checks("sequence_scatter", input=("float32", "float64", "int32", "int64"), index=("int32", "int64"),
+              updates=("float32", "float64", "int32", "int64"))
 def sequence_scatter(input, index, updates, name=None):
     """A copy of input where, for sequence i of index (int ids, a LoDTensor) and each of its steps
     j, input[i, index[j]] += updates[j] (updates has index's LoD)."""
     return _one("sequence_scatter", {"X": input, "Ids": index, "Updates": updates}, name=name)
 
 
+@fluid_checks("row_conv", input=("float32",))
 def row_conv(input, future_context_size, param_attr=None, act=None):
     """Lookahead convolution (DeepSpeech2): each step is the elementwise-weighted sum of itself and
     the next future_context_size steps of its sequence, through a [future_context_size + 1, D]

@@ -8,17 +8,14 @@ from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
 from ..base.shapes import known_numel
 from .convolution import _known
-from .image import _POS_INT, _div, _divides, _four_d
+from .image import _POS_INT, _div, _divides
 from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
-def _infer_elementwise(name, dtypes):
-    def infer(ctx):
-        dtype = ctx.dtype("X")
-        if dtypes is not None and dtype not in dtypes:
-            ctx.fail(f"X is {dtype}, but {name} takes {', '.join(dtypes)}; cast it first")
-        ctx.set_output("Out", ctx.shape("X"), dtype, lod_level=ctx.input_var("X").lod_level)
-    return infer
+def _infer_elementwise(ctx):
+    """Out as X: the dtypes an activation takes are checked when it runs (its ``run_dtypes``), as
+    Fluid's kernels are looked up by X's dtype at run time (its InferShape checks none)."""
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
@@ -37,7 +34,8 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
         g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
-    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
+    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise,
+             run_dtypes={"X": dtypes} if dtypes is not None else None,
              grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
              grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
              kernel_module="activation",
@@ -234,10 +232,14 @@ register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GR
 # -- maxout --------------------------------------------------------------------------------------
 
 def _infer_maxout(ctx):
-    x, g, axis = _four_d(ctx), ctx.attrs["groups"], ctx.attrs["axis"]
+    x, g, axis = list(ctx.shape("X")), ctx.attrs["groups"], ctx.attrs["axis"]
     if axis not in (1, -1, 3):
         ctx.fail(f"axis={axis} must be 1 (NCHW) or -1 / 3 (NHWC)")
     axis %= 4
+    # Fluid builds it on X of any rank (its InferShape reads dims past X's: an Out of garbage dims) and its
+    # kernel takes 4-D X
+    if len(x) <= axis or (ctx.is_runtime and len(x) != 4):
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W] (NCHW) or [N, H, W, C] (axis -1 / 3)")
     _divides(ctx, x, axis, g, f"groups = {g}")
     out = list(x)
     out[axis] = _div(x[axis], g)
@@ -250,7 +252,7 @@ def _grad_maxout(g):
 
 
 _MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
-register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS,
+register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS, run_infer=True,
          infer=_infer_maxout, grad=_grad_maxout, grad_reads=("Out", "X"),
          doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
              "the gradient goes to the first maximum.")

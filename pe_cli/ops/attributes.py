@@ -14,18 +14,33 @@ from ..base.errors import ArgumentValueError, PeError
 @dataclass(frozen=True)
 class Attr:
     """An attribute's default, and an optional check: ``check(value) -> True`` or a string
-    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values."""
+    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values. ``long``: Fluid
+    declares it LONG or LONGS (int64), which its attribute checker fills from a float given for it,
+    truncated toward zero (``as_long``); an INT attribute it refuses as a float."""
     default: object = None
     check: object = None
     expect: str = ""
     choices: tuple = ()
+    long: bool = False
 
     def validate(self, op, name, value):
+        """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
         if self.choices and value not in self.choices:
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
+                                     f"(InvalidArgumentError)")
         if self.check is not None and not self.check(_as_stored(self.default, value)):
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
-                                     f"{self.expect}")
+                                     f"{self.expect} (InvalidArgumentError)")
+
+
+def as_long(value):
+    """A LONG (LONGS) attribute's value as Fluid's checker makes it from a float (floats): Python's float,
+    stored as a float32, truncated toward zero (``eye(num_rows=2.0)`` has 2 rows); other values as they are."""
+    def one(v):
+        return int(np.float32(v)) if isinstance(v, float) and np.isfinite(np.float32(v)) else v
+    if isinstance(value, (list, tuple)) and any(isinstance(v, float) for v in value):
+        return [one(float(v)) if isinstance(v, numbers.Real) and not isinstance(v, bool) else v for v in value]
+    return one(value)
 
 
 def _as_stored(default, value):
@@ -62,8 +77,9 @@ BACKEND_ATTRS = {
 
 
 def backend_attrs(*names):
-    """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check."""
-    return {n: Attr(BACKEND_ATTRS[n]) for n in names}
+    """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check (height_sections:
+    Fluid's LONGS)."""
+    return {n: Attr(BACKEND_ATTRS[n], long=n == "height_sections") for n in names}
 
 
 def positive(x):

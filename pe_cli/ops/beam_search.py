@@ -40,12 +40,11 @@ def _infer_gather_tree(ctx):
     ids, parents = ctx.shape("Ids"), ctx.shape("Parents")
     if len(ids) != 3 or len(parents) != 3 or any(a != b and a >= 0 and b >= 0 for a, b in zip(ids, parents)):
         ctx.fail(f"Ids {fmt_shape(ids)} and Parents {fmt_shape(parents)} must both be [max_time, batch, beam]")
-    if ctx.dtype("Ids") not in ("int32", "int64") or ctx.dtype("Parents") != ctx.dtype("Ids"):
-        ctx.fail(f"Ids ({ctx.dtype('Ids')}) and Parents ({ctx.dtype('Parents')}) must be both int32 or both int64")
     ctx.set_output("Out", ids, ctx.dtype("Ids"))
 
 
 register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", "Parents"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64"), "Parents": ("int32", "int64")},
          infer=_infer_gather_tree,
          doc="The full sequences of a beam search from each step's selected ids and their parent beams "
              "([max_time, batch, beam] each): Out[T-1] = Ids[T-1], and going back, Out[t, b, k] = "

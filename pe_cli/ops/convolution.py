@@ -19,14 +19,23 @@ from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads
 
 # -- attribute checks ------------------------------------------------------------------------------
 
-def _ints(n, lo, allowed=None):
-    """check: a list of ``n`` (or any of ``allowed`` counts) ints, each >= lo."""
+def _ints(n, lo, allowed=None, at_least=False):
+    """check: a list of ``n`` (or any of ``allowed`` counts; ``at_least``: n or more) ints, each >= lo
+    (lo None: any)."""
     counts = allowed or (n,)
 
     def check(v):
-        return isinstance(v, (list, tuple)) and len(v) in counts and all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
+        return isinstance(v, (list, tuple)) and (len(v) >= n if at_least else len(v) in counts) and all(
+            isinstance(x, int) and not isinstance(x, bool) and (lo is None or x >= lo) for x in v)
     return check
+
+
+# Fluid's im2col reads x[o * stride - pad + t * dilation], zero outside x, whatever their signs: a negative
+# padding crops, a dilation of 0 reads one element for every tap, a negative one runs the taps backwards
+# (kernels/cpu/_conv_regular.py); a longer dilations list has its first entries read
+PADDINGS = Attr([0, 0], _ints(2, None, (2, 4)), "a list of 2 or 4 ints ([pad_h, pad_w] or [top, bottom, left, "
+                                              "right]; < 0 crops)")
+DILATIONS = Attr([1, 1], _ints(2, None, at_least=True), "a list of 2 (or more: the first 2 read) ints")
 
 
 def _expect(what, counts, lo):
@@ -55,8 +64,8 @@ def layout_attr(default):
 
 _CONV_ATTRS = {
     "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
-    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
-    "dilations": Attr([1, 1], _ints(2, 1), _expect("dilations", (2,), 1)),
+    "paddings": PADDINGS,
+    "dilations": DILATIONS,
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": PADDING_ALGORITHM,
     "data_format": layout_attr("NCHW"),
@@ -169,8 +178,8 @@ def _transpose_ints(n, lo, counts=None):
 
 _TRANSPOSE_ATTRS = {
     "strides": Attr([1, 1], _transpose_ints(2, 1), "a list of 2 ints >= 1"),
-    "paddings": Attr([0, 0], _transpose_ints(2, 0, (2, 4)), "[pad_h, pad_w] or [top, bottom, left, right], ints >= 0"),
-    "dilations": Attr([1, 1], _transpose_ints(2, 1), "a list of 2 ints >= 1"),
+    "paddings": PADDINGS,
+    "dilations": DILATIONS,
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "output_size": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                         all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
@@ -195,9 +204,9 @@ def _infer_transpose(ctx):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
     if _known(x[1]) and _known(w[0]) and x[1] != w[0]:
         ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
-    if _known(w[0]) and w[0] % a["groups"]:
-        ctx.fail(f"groups={a['groups']} must divide the {w[0]} input channels of Filter {fmt_shape(w)}")
-    _, _, out_hw, error = conv_transpose_geometry(x, w, a)
+    if _known(w[0]) and w[0] < a["groups"]:     # fewer than C_in // groups * groups take part (Fluid's kernel)
+        ctx.fail(f"groups={a['groups']} is more than the {w[0]} input channels of Filter {fmt_shape(w)}")
+    _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)    # (output_size: the kernels')
     if error:
         ctx.fail(error)
     out_c = w[1] * a["groups"] if _known(w[1]) else -1
@@ -254,12 +263,13 @@ def _infer_deformable(ctx):
     out = [conv_out_size(x[2 + i], w[2 + i], a["paddings"][i], a["paddings"][i], a["strides"][i],
                          a["dilations"][i]) for i in range(2)]
     taps = w[2] * w[3]
-    if list(off[2:]) != out and all(d >= 0 for d in list(off[2:]) + out) or (off[1] >= 0 and off[1] != 2 * dg * taps):
+    # (Fluid compares Offset's and Mask's dims with the output's only when it runs)
+    if ctx.is_runtime and (list(off[2:]) != out or off[1] != 2 * dg * taps):
         ctx.fail(f"Offset {fmt_shape(off)} must be [N, 2 * deformable_groups * kh * kw = {2 * dg * taps}, "
                  f"{out[0]}, {out[1]}]")
-    if ctx.has_input("Mask"):
+    if ctx.is_runtime and ctx.has_input("Mask"):
         m = ctx.shape("Mask")
-        if len(m) != 4 or (m[1] >= 0 and m[1] != dg * taps):
+        if len(m) != 4 or list(m[2:]) != out or m[1] != dg * taps:
             ctx.fail(f"Mask {fmt_shape(m)} must be [N, deformable_groups * kh * kw = {dg * taps}, {out[0]}, {out[1]}]")
     ctx.set_output("Output", [x[0], w[0]] + out, ctx.dtype("Input"))
 
@@ -278,12 +288,14 @@ def _infer_deformable_grad(ctx):
 
 
 _DEFORM_ATTRS = {"strides": Attr(lambda: [1, 1], _pair, "2 ints"), "paddings": Attr(lambda: [0, 0], _pair, "2 ints"),
-          "dilations": Attr(lambda: [1, 1], _pair, "2 ints"), "groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
+          "dilations": Attr(lambda: [1, 1], lambda v: int_list(v) and len(v) >= 2 and min(v) > 0,
+                            "2 (or more: the first 2 read) ints > 0"), "groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
           "deformable_groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"), "im2col_step": 64}
 for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
     _slots = ["Input", "Offset"] + (["Mask"] if _mask else []) + ["Filter"]
     register(_type, kernel_module="convolution", kernel="deformable_conv", inputs=_slots, outputs=["Output"],
-             attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable, grad_reads=tuple(sorted(_slots)), lod="drop",
+             run_infer=True, attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable,
+             grad_reads=tuple(sorted(_slots)), lod="drop",
              doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
                  f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
                  "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "

@@ -5,21 +5,15 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
-from .convolution import PADDING_ALGORITHM, layout_attr
+from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
-
-
-def _ints(n, lo, counts=None):
-    def check(v):
-        return isinstance(v, (list, tuple)) and len(v) in (counts or (n,)) and all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
-    return check
 
 
 _ATTRS = {
     "strides": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
-    "paddings": Attr([0, 0, 0], _ints(3, 0, (3, 6)), "a list of 3 or 6 ints >= 0"),
-    "dilations": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
+    # any signs, as Fluid's vol2col reads them (conv2d's PADDINGS and DILATIONS)
+    "paddings": Attr([0, 0, 0], _ints(3, None, (3, 6)), "a list of 3 or 6 ints (< 0 crops)"),
+    "dilations": Attr([1, 1, 1], _ints(3, None, at_least=True), "a list of 3 (or more: the first 3 read) ints"),
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": PADDING_ALGORITHM,
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
@@ -74,8 +68,9 @@ def _infer_conv3d(ctx):
     ctx.set_output("Output", _layout([x[0], w[0]] + out, a), ctx.dtype("Input"))
 
 
-def transpose_out(x, w, a):
-    """conv3d_transpose's output size per spatial dim (-1 unknown), or an error string."""
+def transpose_out(x, w, a, check_size=True):
+    """conv3d_transpose's output size per spatial dim (-1 unknown), or an error string (output_size checked
+    with ``check_size``: Fluid checks it when the op runs)."""
     pads, dil = geometry(x, w, a)
     out, sizes = [], list(a["output_size"] or [])
     for i in range(3):
@@ -83,7 +78,7 @@ def transpose_out(x, w, a):
             out.append(sizes[i] if sizes else -1)
             continue
         least = (x[2 + i] - 1) * a["strides"][i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w[2 + i] - 1) + 1
-        if sizes and not least <= sizes[i] < least + a["strides"][i]:
+        if check_size and sizes and not least <= sizes[i] < least + a["strides"][i]:
             return f"output_size {sizes} must be in [{least}, {least + a['strides'][i]}) along dim {2 + i}"
         if least <= 0:
             return f"Filter {fmt_shape(w)} (paddings {pads}) leaves no output for Input {fmt_shape(x)}"
@@ -97,7 +92,7 @@ def _infer_transpose(ctx):
     _check(ctx, x, w)
     if is_known([x[1], w[0]]) and x[1] != w[0]:
         ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} takes {w[0]}")
-    out = transpose_out(x, w, a)
+    out = transpose_out(x, w, a, check_size=ctx.is_runtime)
     if isinstance(out, str):
         ctx.fail(out)
     ctx.set_output("Output", _layout([x[0], w[1] * a["groups"]] + out, a), ctx.dtype("Input"))
@@ -129,7 +124,7 @@ for _type, _attrs, _infer, _doc in (
     register(_type, kernel_module="convolution3d", inputs=["Input", "Filter"] + (["ResidualData?"] if _type == "conv3d"
                                                                                     else []), outputs=["Output"], attrs=_attrs,
              infer=_infer, grad=_grad(_type), grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
-             doc=_doc)
+             run_infer=_type == "conv3d_transpose", doc=_doc)
     register(f"{_type}_grad", kernel_module="convolution3d", inputs=["Input", "Filter", "Output@GRAD"],
              outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_attrs, infer=_infer_grad,
              grad=grad_of_bilinear_grad(_type, "Input", "Filter", "Output", {"Input": f"{_type}_grad",

@@ -25,7 +25,7 @@ def _infer_fill(ctx):
 # ShapeTensorList, one int32 [1] tensor per dim; either replaces the shape attribute.
 SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*?"]
 register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SHAPE_INPUTS, outputs=["Out"],
-         attrs={"shape": Attr([]), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False, "str_value": ""},
+         attrs={"shape": Attr([], long=True), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False, "str_value": ""},
          infer=_infer_fill, doc="Out = value (or the one value of ValueTensor), of the given shape (or "
                                 "the run-time shape of ShapeTensor or ShapeTensorList) and dtype. str_value, "
                                 "when set, gives the value instead, read as Fluid 1.8 reads it: an int64 Out "
@@ -33,7 +33,7 @@ register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SH
                                 "without one ('inf' and 'nan' too) gives 0.")
 
 register("fake_init", kernel_module="creation", inputs=[], outputs=["Out"],
-         attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0")},
+         attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0", long=True)},
          infer=lambda ctx: ctx.set_output("Out", ctx.attrs["shape"], "float32"),
          doc="Out = a float32 tensor of the given shape whose values are not meant to be read (a "
              "parameter-server trainer's stand-in for a table the servers hold; Fluid leaves them "
@@ -58,7 +58,7 @@ def values_attr(dtype):
 
 register("assign_value", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_fill,
          attrs={"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "fp32_values": Attr(list), "int32_values": Attr(list),
-                "int64_values": Attr(list), "bool_values": Attr(list)},
+                "int64_values": Attr(list, long=True), "bool_values": Attr(list)},
          doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes, "
              "int32_values, int64_values or bool_values for the others (Fluid's attributes).")
 
@@ -101,8 +101,8 @@ def _infer_eye(ctx):
 
 
 register("eye", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_eye,
-         attrs={"num_rows": Attr(None, lambda v: is_int(v) and v >= 0, "an int >= 0"),
-                "num_columns": Attr(-1, lambda v: is_int(v) and v >= -1, "an int >= 0 (-1: num_rows)"),
+         attrs={"num_rows": Attr(None, lambda v: is_int(v) and v >= 0, "an int >= 0", long=True),
+                "num_columns": Attr(-1, lambda v: is_int(v) and v >= -1, "an int >= 0 (-1: num_rows)", long=True),
                 "dtype": Attr("float32", dtype_or_none, "a dtype name")},
          doc="Out = the [num_rows, num_columns] identity matrix (ones on the main diagonal).")
 
@@ -199,12 +199,11 @@ def _infer_linspace(ctx):
     for slot in ("Start", "Stop", "Num"):
         if list(ctx.shape(slot)) not in ([1], [-1]):
             ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be of shape [1]")
-    if ctx.dtype("Num") not in ("int32", "int64"):
-        ctx.fail(f"Num is {ctx.dtype('Num')}; it takes an int32 count")
     ctx.set_output("Out", [-1], ctx.dtype("Start"))
 
 
 register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"],
+         run_dtypes={"Num": ("int32", "int64")},
          infer=_infer_linspace, lod="drop",
          doc="Out = Num evenly spaced values from Start to Stop, both included (tensors of shape [1]), in Start's "
              "dtype: on the CPU start, start + step, ... summed one step at a time (Fluid's CPU kernel), on a GPU "

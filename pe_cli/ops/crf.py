@@ -10,18 +10,16 @@ def _known(d):
 
 
 def _check_emission(ctx, op_name):
-    """The tag count D, after checking Emission against Transition and the sequence mode."""
+    """The tag count D, after checking Emission against Transition and the sequence mode (a sequence
+    Emission's LoD, or its Label's, is the kernels' to check when the op runs, as Fluid's)."""
     em, tr = ctx.input_var("Emission"), ctx.shape("Transition")
     padded = ctx.has_input("Length")
     rank = 3 if padded else 2
     if em.shape is None or len(em.shape) != rank:
         how = "[B, T, D] (padded, with Length)" if padded else "[N, D] (a sequence of N steps over D tags)"
         ctx.fail(f"Emission {fmt_shape(em.shape)} must be {how}")
-    if not padded and em.lod_level < 1 and (not ctx.has_input("Label") or ctx.input_var("Label").lod_level < 1):
-        ctx.fail(f"Emission '{em.name}' is a plain tensor (lod_level 0); {op_name} needs sequences: "
-                 f"declare the input with lod_level=1, or pass length= for padded [B, T, D] input")
     d = em.shape[-1]
-    if tr is None or len(tr) != 2 or (_known(d) and tuple(tr) != (d + 2, d)):
+    if tr is None or len(tr) != 2 or (_known(d) and any(t >= 0 and t != want for t, want in zip(tr, (d + 2, d)))):
         ctx.fail(f"Transition {fmt_shape(tr)} must be [D + 2, D] = [{d + 2}, {d}] for Emission "
                  f"{fmt_shape(em.shape)} (start row, end row, then one row per tag)")
     return em, padded
@@ -29,8 +27,6 @@ def _check_emission(ctx, op_name):
 
 def _check_label(ctx, em, padded, slot="Label"):
     lab = ctx.input_var(slot)
-    if lab.dtype not in ("int64", "int32"):
-        ctx.fail(f"{slot} '{lab.name}' must hold int64 tag ids, got {lab.dtype}")
     shape = lab.shape
     if padded:
         ok = shape is not None and len(shape) in (2, 3) and (len(shape) == 2 or shape[2] == 1)
@@ -76,7 +72,7 @@ def _infer_crf_grad(ctx):
 register("linear_chain_crf", kernel_module="crf", inputs=["Emission", "Transition", "Label", "Length?"],
          outputs=["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"], infer=_infer_crf,
          grad=_grad_crf, grad_reads=("Alpha", "Emission", "EmissionExps", "Transition", "TransitionExps", "Label", "Length"),
-         lod=_crf_lod, needs_lod=True,
+         lod=_crf_lod, needs_lod=True, run_dtypes={"Label": ("int64", "int32")},
          doc="Per sequence, the negative log-likelihood -log p(Label | Emission) of a linear-chain CRF: "
              "log Z (forward recursion over Alpha, each row normalized to sum 1) minus the score of the "
              "label path (start + emissions + transitions + end). EmissionExps = exp(Emission - row max), "
@@ -104,6 +100,7 @@ def _decoding_lod(in_lods, attrs):
 
 register("crf_decoding", kernel_module="crf", inputs=["Emission", "Transition", "Label?", "Length?"],
          outputs=["ViterbiPath"], infer=_infer_decoding, lod=_decoding_lod, needs_lod=True,
+         run_dtypes={"Label": ("int64", "int32")},
          doc="The highest-scoring tag path of each sequence (Viterbi over start, emission, transition and "
              "end scores; ties keep the lowest tag). With Label: 1 where the path equals the label, else 0. "
              "Padded input (Length) gives [B, T] with 0 past each length.")

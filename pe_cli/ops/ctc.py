@@ -8,8 +8,6 @@ from .define import Attr, fmt_shape, grads_like, is_int, register
 
 def _infer_ctc_align(ctx):
     x, var = ctx.shape("Input"), ctx.input_var("Input")
-    if var.dtype not in ("int32", "int64"):
-        ctx.fail(f"Input is {var.dtype}; it holds int ids (top_k's indices)")
     if ctx.has_input("InputLength"):
         if len(x) != 2:
             ctx.fail(f"Input {fmt_shape(x)} must be [N, T] padded ids with InputLength")
@@ -23,7 +21,7 @@ def _infer_ctc_align(ctx):
 
 register("ctc_align", kernel_module="ctc", inputs=["Input", "InputLength?"], outputs=["Output", "OutputLength?"],
          attrs={"blank": 0, "merge_repeated": True, "padding_value": 0}, infer=_infer_ctc_align, lod="drop",
-         needs_lod=True,
+         needs_lod=True, run_dtypes={"Input": ("int32", "int64")},
          doc="Output = each sequence of Input without its blank ids and, with merge_repeated, without ids "
              "equal to the step before (a blank between two equal ids keeps both). LoD input: Output's LoD "
              "counts what is left (all sequences empty: Output is [[-1]], as Fluid); padded input: Output "
@@ -34,8 +32,6 @@ register("ctc_align", kernel_module="ctc", inputs=["Input", "InputLength?"], out
 
 def _infer(ctx):
     logits, label = ctx.shape("Logits"), ctx.shape("Label")
-    if ctx.dtype("Label") not in ("int32", "int64"):
-        ctx.fail(f"Label is {ctx.dtype('Label')}; it holds int32 class ids")
     padded = ctx.has_input("LogitsLength")
     if padded != ctx.has_input("LabelLength"):
         ctx.fail("padded input needs both LogitsLength and LabelLength")
@@ -45,7 +41,7 @@ def _infer(ctx):
                      f"{fmt_shape(label)} [batch, max_label_length]")
         batch = logits[1]
     else:
-        if len(logits) != 2 or ctx.input_var("Logits").lod_level < 1 or ctx.input_var("Label").lod_level < 1:
+        if len(logits) != 2:        # (their LoD is checked when the op runs: run_lod)
             ctx.fail(f"Logits {fmt_shape(logits)} and Label {fmt_shape(label)} must be sequences (LoD) of "
                      f"[steps, classes] and [length, 1], or padded with LogitsLength and LabelLength")
         batch = -1
@@ -67,6 +63,7 @@ _ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "norm
 register("warpctc", kernel_module="ctc", inputs=["Logits", "Label", "LogitsLength?", "LabelLength?"],
          outputs=["WarpCTCGrad", "Loss"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=("Logits", "LogitsLength", "WarpCTCGrad"), lod="drop", needs_lod=True,
+         run_dtypes={"Label": ("int32", "int64")}, run_lod={"Logits": "LogitsLength", "Label": "LabelLength"},
          doc="Loss = -log p(Label | Logits) per sequence under CTC (softmax over the classes at each step, "
              "the blank class between and around labels, repeats merged), by the forward-backward "
              "recursions in log space; WarpCTCGrad = its gradient wrt the logits (softmax - posterior), "

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
-from .attributes import (BACKEND_ATTRS, Attr, backend_attrs, dtype_or_none, in_range, int_list,  # noqa: F401
-                         is_int, positive)     # (re-exported: op families declare attributes with them)
+from .attributes import (BACKEND_ATTRS, Attr, as_long, backend_attrs, dtype_or_none, in_range,  # noqa: F401
+                         int_list, is_int, positive)     # (re-exported: op families declare attributes with them)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"
@@ -75,6 +75,9 @@ class OpDef:
     attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
     last_axis: tuple = ()       # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
     reads_outputs: tuple = ()   # output slots whose value before the op (if any) its kernel gets as an input
+    run_dtypes: dict = field(default_factory=dict)    # slot -> the dtypes its kernels take, checked when run
+    run_lod: dict = field(default_factory=dict)       # slot -> None, or the slot that stands in for its LoD
+    run_infer: bool = False     # its infer rule runs again on the values (ctx.is_runtime) before its kernel
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -104,6 +107,8 @@ class OpDef:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
             if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
+            if self.run_dtypes or self.run_lod or self.run_infer:
+                fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
             self._kernels[(device, blocked)] = fn
         return fn
 
@@ -123,6 +128,7 @@ TRAITS = {
                      "executor densifies one for every other op",
     "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
               "(prune_read_op) removes",
+    "force_cpu_given": "its force_cpu attribute, set only when given: inside device_guard, False too warns",
     "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
                    "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
@@ -160,7 +166,8 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), reads_outputs=()):
+             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), reads_outputs=(),
+             run_dtypes=None, run_lod=None, run_infer=False):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -181,7 +188,12 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     kernels get the attribute from the tensor when the slot is given (pe_cli/kernels/tensor_attrs.py).
     ``reads_outputs``: output slots the op updates in place, as Fluid's write_to_array its array: the
     kernel gets the variable's value before the op (when it has one) under the slot's name in its inputs,
-    and a block op's inputs list it (layers/control_flow.block_io)."""
+    and a block op's inputs list it (layers/control_flow.block_io). ``run_dtypes`` {slot: dtypes} and
+    ``run_lod`` {slot: None or the slot that gives lengths instead}: what Fluid checks when the op runs, not
+    when it is built (a declared dtype or lod_level is no fact yet): the values' dtypes and LoD, checked
+    before the kernel (pe_cli/kernels/run_checks.py; ``run_lod`` needs ``needs_lod``). ``run_infer``: the
+    infer rule runs again on the values' shapes before the kernel, ``ctx.is_runtime`` true, for the checks
+    Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -200,11 +212,14 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': channels_last / last_axis {sorted(set(channels_last + last_axis) - slots)} are not its slots")
     if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
         raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
+    if set(run_dtypes or {}) - slots or set(run_lod or {}) - slots or (run_lod and not needs_lod):
+        raise RuntimeError(f"op '{type}': run_dtypes / run_lod name slots it lacks (run_lod needs needs_lod)")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
                   tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(reads_outputs))
+                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(reads_outputs),
+                  dict(run_dtypes or {}), dict(run_lod or {}), run_infer)
     _REGISTRY[type] = opdef
     return opdef
 

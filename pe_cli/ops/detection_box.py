@@ -79,7 +79,7 @@ def _infer_density(ctx):
     if len(a["variances"]) != 4 or any(v <= 0 for v in a["variances"]):
         ctx.fail(f"variances {list(a['variances'])} must be 4 values > 0")
     for i, what in ((2, "height"), (3, "width")):
-        if shape[i] >= 0 and image[i] >= 0 and shape[i] >= image[i]:
+        if ctx.is_runtime and shape[i] >= image[i]:        # (Fluid compares them when it runs)
             ctx.fail(f"Input's {what} {shape[i]} must be smaller than Image's {image[i]}")
     _set_boxes(ctx, shape[2], shape[3], density_priors(a), flatten=a["flatten_to_2d"])
 
@@ -91,7 +91,7 @@ register("density_prior_box", kernel_module="detection_box", inputs=["Input", "I
                 "fixed_sizes": Attr([], _floats, "a list of floats > 0"),
                 "fixed_ratios": Attr([], _floats, "a list of floats > 0"),
                 "densities": Attr([], int_list, "a list of ints > 0")},
-         infer=_infer_density, lod="drop",
+         infer=_infer_density, lod="drop", run_infer=True,
          doc="Density prior boxes [H, W, num_priors, 4] (or [H*W*num_priors, 4] with flatten_to_2d): per size, "
              "ratio and density d, a d x d grid of boxes in each cell; and their variances.")
 
@@ -125,7 +125,7 @@ register("anchor_generator", kernel_module="detection_box", inputs=["Input"], ou
 
 def _boxes(ctx, slot):
     shape = ctx.shape(slot)
-    if len(shape) != 2 or shape[1] != 4:
+    if len(shape) != 2 or shape[1] not in (4, -1):
         ctx.fail(f"{slot} {fmt_shape(shape)} must be boxes [N, 4] (xmin, ymin, xmax, ymax)")
     return shape
 
@@ -146,31 +146,32 @@ register("iou_similarity", kernel_module="detection_box", inputs=["X", "Y"], out
 # -- box_coder -----------------------------------------------------------------------------------
 
 def _infer_box_coder(ctx):
-    prior, target = _boxes(ctx, "PriorBox"), ctx.shape("TargetBox")
+    # (Fluid checks PriorBox, PriorBoxVar, the variance and the sizes decoding compares when it runs)
+    prior, target = _boxes(ctx, "PriorBox") if ctx.is_runtime else ctx.shape("PriorBox"), ctx.shape("TargetBox")
     a = ctx.attrs
-    if ctx.has_input("PriorBoxVar"):
+    if ctx.is_runtime and ctx.has_input("PriorBoxVar"):
         if a["variance"]:
             ctx.fail("give the variance as PriorBoxVar or as the variance attribute, not both")
         if list(ctx.shape("PriorBoxVar")) != list(prior):
             ctx.fail(f"PriorBoxVar {fmt_shape(ctx.shape('PriorBoxVar'))} must have PriorBox's shape {fmt_shape(prior)}")
-    elif a["variance"] and len(a["variance"]) != 4:
+    elif ctx.is_runtime and a["variance"] and len(a["variance"]) != 4:
         ctx.fail(f"variance {list(a['variance'])} must hold 4 values")
     if a["code_type"] == "encode_center_size":
-        if len(target) != 2 or target[1] != 4:
+        if len(target) != 2 or target[1] not in (4, -1):
             ctx.fail(f"TargetBox {fmt_shape(target)} must be boxes [N, 4] to encode")
-        out = [target[0], prior[0], 4]
+        out = [target[0], prior[0] if prior else -1, 4]
     else:
-        if len(target) != 3 or target[2] != 4:
+        if len(target) != 3 or (ctx.is_runtime and target[2] != 4):
             ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, M, 4] to decode")
         along = target[1] if a["axis"] == 0 else target[0]
-        if along >= 0 and prior[0] >= 0 and along != prior[0]:
+        if ctx.is_runtime and along != prior[0]:
             ctx.fail(f"PriorBox has {prior[0]} boxes but TargetBox {fmt_shape(target)} has {along} along "
                      f"axis {1 - a['axis']} (axis={a['axis']})")
         out = list(target)
     ctx.set_output("OutputBox", out, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
 
 
-register("box_coder", kernel_module="detection_box", inputs=["PriorBox", "PriorBoxVar?", "TargetBox"],
+register("box_coder", kernel_module="detection_box", inputs=["PriorBox", "PriorBoxVar?", "TargetBox"], run_infer=True,
          outputs=["OutputBox"],
          attrs={"code_type": Attr("encode_center_size", choices=("encode_center_size", "decode_center_size")),
                 "box_normalized": True, "axis": Attr(0, choices=(0, 1)),
@@ -185,15 +186,16 @@ register("box_coder", kernel_module="detection_box", inputs=["PriorBox", "PriorB
 
 def _infer_box_clip(ctx):
     shape, info = ctx.shape("Input"), ctx.shape("ImInfo")
-    if not shape or shape[-1] != 4:
+    # (Fluid checks both when it runs)
+    if ctx.is_runtime and (not shape or shape[-1] != 4):
         ctx.fail(f"Input {fmt_shape(shape)} must end in 4 (xmin, ymin, xmax, ymax)")
-    if len(info) != 2 or info[1] != 3:
+    if ctx.is_runtime and (len(info) != 2 or info[1] != 3):
         ctx.fail(f"ImInfo {fmt_shape(info)} must be [N, 3] (height, width, scale)")
     ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
 
 
 register("box_clip", kernel_module="detection_box", inputs=["Input", "ImInfo"], outputs=["Output"],
-         infer=_infer_box_clip, needs_lod=True,
+         infer=_infer_box_clip, needs_lod=True, run_infer=True,
          doc="Clips each image's boxes (a sequence of Input's LoD, or a row without one) to [0, w - 1] x "
              "[0, h - 1], w and h its ImInfo width and height over scale, rounded.")
 
@@ -216,14 +218,17 @@ def _infer_decode_assign(ctx):
         ctx.fail(f"PriorBox {fmt_shape(prior)} must be boxes [N, 4]")
     if not ctx.has_input("PriorBoxVar") or list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):      # (Fluid's kernel
         ctx.fail(f"PriorBoxVar must hold 4 variances, got {ctx.op.input('PriorBoxVar') or 'none'}")  # reads it too)
-    if len(score) != 2 or len(target) != 2 or (target[1] >= 0 and score[1] >= 0 and target[1] != 4 * score[1]):
-        ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C]")
+    # (Fluid compares their sizes when it runs)
+    if len(score) != 2 or len(target) != 2 or ctx.is_runtime and (target[1] != 4 * score[1] or not
+                                                                   prior[0] == target[0] == score[0]):
+        ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C] "
+                 f"and PriorBox {fmt_shape(prior)} [N, 4]")
     ctx.set_output("DecodeBox", target, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
     ctx.set_output("OutputAssignBox", prior, ctx.dtype("TargetBox"),
                    lod_level=ctx.input_var("TargetBox").lod_level)
 
 
-register("box_decoder_and_assign", kernel_module="detection_box",
+register("box_decoder_and_assign", kernel_module="detection_box", run_infer=True,
          inputs=["PriorBox", "PriorBoxVar?", "TargetBox", "BoxScore"], outputs=["DecodeBox", "OutputAssignBox"],
          attrs={"box_clip": 4.135}, infer=_infer_decode_assign,
          doc="Decodes each RoI's per-class deltas (pixel boxes, log sizes clipped at box_clip); OutputAssignBox is "

@@ -8,11 +8,9 @@ def _infer_focal(ctx):
     x, label, fg = ctx.shape("X"), ctx.shape("Label"), ctx.shape("FgNum")
     if len(x) != 2:
         ctx.fail(f"X {fmt_shape(x)} must be [N, C] logits")
-    if len(label) != 2 or label[1] != 1 or (label[0] >= 0 and x[0] >= 0 and label[0] != x[0]):
+    if len(label) != 2 or label[1] not in (1, -1) or (label[0] >= 0 and x[0] >= 0 and label[0] != x[0]):
         ctx.fail(f"Label {fmt_shape(label)} must be [N, 1] for X {fmt_shape(x)}")
-    if ctx.dtype("Label") != "int32" or ctx.dtype("FgNum") != "int32":
-        ctx.fail(f"Label ({ctx.dtype('Label')}) and FgNum ({ctx.dtype('FgNum')}) must be int32")
-    if [d for d in fg if d != 1]:
+    if [d for d in fg if d not in (1, -1)]:
         ctx.fail(f"FgNum {fmt_shape(fg)} must hold one number")
     ctx.set_output("Out", x, ctx.dtype("X"))
 
@@ -24,6 +22,7 @@ def _grad_focal(g):
 
 
 register("sigmoid_focal_loss", kernel_module="detection_loss", inputs=["X", "Label", "FgNum"], outputs=["Out"],
+         run_dtypes={"Label": ("int32",), "FgNum": ("int32",)},
          attrs={"gamma": 2.0, "alpha": 0.25}, infer=_infer_focal, grad=_grad_focal,
          grad_reads=("X", "Label", "FgNum"), lod="drop",
          doc="Out[i, d] = the focal loss of class d + 1 for sample i (Label 0: background, -1: ignored), "

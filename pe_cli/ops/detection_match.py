@@ -31,16 +31,13 @@ def _infer_assign(ctx):
         ctx.fail(f"X {fmt_shape(x)} must be 3-D [rows, P, K] with a LoD over the images")
     if len(match) != 2:
         ctx.fail(f"MatchIndices {fmt_shape(match)} must be 2-D [N, M]")
-    if ctx.dtype("MatchIndices") != "int32":
-        ctx.fail(f"MatchIndices is {ctx.dtype('MatchIndices')}; it must be int32 (bipartite_match's output)")
-    if ctx.has_input("NegIndices") and ctx.dtype("NegIndices") != "int32":
-        ctx.fail(f"NegIndices is {ctx.dtype('NegIndices')}; it must be int32")
     ctx.set_output("Out", [match[0], match[1], x[2]], ctx.dtype("X"), lod_level=0)
     ctx.set_output("OutWeight", [match[0], match[1], 1], "float32", lod_level=0)
 
 
 register("target_assign", kernel_module="detection_match", inputs=["X", "MatchIndices", "NegIndices?"],
          outputs=["Out", "OutWeight"], attrs={"mismatch_value": 0}, infer=_infer_assign, lod="drop", needs_lod=True,
+         run_dtypes={"MatchIndices": ("int32",), "NegIndices": ("int32",)},
          doc="Out[i, j] = X[lod[i] + MatchIndices[i, j], j % P] with weight 1 where matched, else mismatch_value "
              "with weight 0; each NegIndices column of image i: mismatch_value with weight 1.")
 
@@ -51,6 +48,10 @@ def _infer_mine(ctx):
     if any(len(s) != 2 for s in shapes):
         ctx.fail(f"ClsLoss {fmt_shape(cls)}, MatchIndices {fmt_shape(match)} and MatchDist {fmt_shape(dist)} "
                  "(and LocLoss) must all be [N, Np]")
+    if ctx.is_runtime and (any(list(s) != list(cls) for s in shapes[1:2] + shapes[3:]) or dist[0] != cls[0]):
+        named = ", ".join(f"{n} {fmt_shape(ctx.shape(n))}" for n in ("MatchIndices", "MatchDist", "LocLoss")
+                          if ctx.has_input(n))       # (Fluid compares them when it runs)
+        ctx.fail(f"{named}: must be ClsLoss's [N, Np] = {fmt_shape(cls)} (MatchDist's N)")
     a = ctx.attrs
     if a["mining_type"] == "max_negative" and not (a["neg_pos_ratio"] > 0 and 0 < a["neg_dist_threshold"] < 1):
         ctx.fail("max_negative mining needs neg_pos_ratio > 0 and neg_dist_threshold in (0, 1)")
@@ -64,7 +65,7 @@ register("mine_hard_examples", kernel_module="detection_match",
          inputs=["ClsLoss", "LocLoss?", "MatchIndices", "MatchDist"], outputs=["NegIndices", "UpdatedMatchIndices"],
          attrs={"neg_pos_ratio": 1.0, "neg_dist_threshold": 0.5, "sample_size": 0,
                 "mining_type": Attr("max_negative", choices=("max_negative", "hard_example"))},
-         infer=_infer_mine, lod="drop", needs_lod=True,
+         infer=_infer_mine, lod="drop", needs_lod=True, run_infer=True,
          doc="Per image, the highest-loss eligible priors as negatives (max_negative: unmatched with MatchDist "
              "below neg_dist_threshold, at most neg_pos_ratio per positive; hard_example: any, at most "
              "sample_size, unselected positives unmatched): NegIndices [Neg, 1] with a LoD over the images.")

@@ -7,18 +7,20 @@ give both."""
 from .define import Attr, fmt_shape, register
 
 
+# (Fluid's InferShape checks the boxes' width and count when the op runs: pe checks the ranks it reads when
+# built, the rest when it runs)
 def _infer_nms(ctx):
-    boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
+    boxes, scores, run = ctx.shape("BBoxes"), ctx.shape("Scores"), ctx.is_runtime
     if len(scores) == 3:
-        if len(boxes) != 3 or boxes[2] != 4:
+        if len(boxes) != 3 or run and boxes[2] != 4:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] for Scores [N, C, M] (polygon boxes are not "
                      "supported)")
-        if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+        if run and boxes[1] != scores[2]:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
     elif len(scores) == 2:
-        if len(boxes) != 3 or boxes[2] != 4:
+        if len(boxes) != 3 or run and boxes[2] != 4:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [M, C, 4] (a LoDTensor) for Scores [M, C]")
-        if boxes[1] >= 0 and scores[1] >= 0 and boxes[1] != scores[1]:
+        if run and boxes[1] != scores[1]:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must have the same C classes")
     else:
         ctx.fail(f"Scores {fmt_shape(scores)} must be [N, C, M], or [M, C] with a LoD")
@@ -35,18 +37,18 @@ _NMS_DOC = ("Per image and class (but background_label), greedy NMS of the boxes
             "kept.")
 
 register("multiclass_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],
-         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True, doc=_NMS_DOC)
+         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True, run_infer=True, doc=_NMS_DOC)
 register("multiclass_nms2", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out", "Index"],
-         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True,
+         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True, run_infer=True,
          doc="multiclass_nms's Out and LoD (nothing kept: Out [0, 6]); Index [No, 1]: each kept box's row in "
              "the batch (Scores [N, C, M]: i * M + m; [M, C]: its row * C + its class).")
 
 
 def _infer_matrix(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
-    if len(scores) != 3 or len(boxes) != 3 or boxes[2] != 4:
+    if len(scores) != 3 or len(boxes) != 3 or ctx.is_runtime and boxes[2] != 4:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] and Scores {fmt_shape(scores)} [N, C, M]")
-    if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+    if ctx.is_runtime and boxes[1] != scores[2]:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
     ctx.set_output("Out", [-1, 6], ctx.dtype("BBoxes"), lod_level=1)
     ctx.set_output("Index", [-1, 1], "int32", lod_level=1)
@@ -57,7 +59,7 @@ register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"
                                                                                              "RoisNum?"],
          attrs={"background_label": 0, "score_threshold": Attr(0.0), "post_threshold": 0.0, "nms_top_k": Attr(-1),
                 "keep_top_k": Attr(-1), "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0},
-         infer=_infer_matrix, lod="drop", needs_lod=True,
+         infer=_infer_matrix, lod="drop", needs_lod=True, run_infer=True,
          doc="Matrix NMS per image and class (but background_label): the nms_top_k boxes above score_threshold "
              "keep their score times a decay from their overlaps with better boxes (linear, or gaussian); those "
              "above post_threshold, the keep_top_k best per image, as Out [No, 6] rows (label, decayed score, box) "
@@ -66,16 +68,17 @@ register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"
 
 def _infer_locality(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
-    if len(scores) != 3 or len(boxes) != 3 or boxes[2] not in (4, 8, 16, 24, 32):
+    if len(scores) != 3 or len(boxes) != 3 or ctx.is_runtime and boxes[2] not in (4, 8, 16, 24, 32):
         ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] (boxes) or [N, M, 8|16|24|32] (polygons of 4 to "
                  f"16 points) and Scores {fmt_shape(scores)} [N, C, M]")
-    if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+    if ctx.is_runtime and boxes[1] != scores[2]:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
-    ctx.set_output("Out", [-1, boxes[2] + 2], ctx.dtype("BBoxes"), lod_level=1)
+    ctx.set_output("Out", [-1, boxes[2] + 2 if boxes[2] >= 0 else -1], ctx.dtype("BBoxes"), lod_level=1)
 
 
 register("locality_aware_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],
          attrs={**_NMS_ATTRS, "background_label": -1}, infer=_infer_locality, lod="drop", needs_lod=True,
+         run_infer=True,
          doc="EAST's locality-aware NMS per image and class: consecutive boxes overlapping by more than "
              "nms_threshold merge (score-weighted, scores added), then multiclass_nms's greedy NMS and keep_top_k; "
              "Out [No, 6] with a LoD over the images, [[-1]] (LoD [0, 1]) when nothing is kept.")
@@ -87,11 +90,11 @@ def _infer_retinanet(ctx):
         ctx.fail(f"BBoxes ({n}), Scores ({ctx.num_inputs('Scores')}) and Anchors ({ctx.num_inputs('Anchors')}) "
                  f"must list the same FPN levels")
     for b, s, a in zip(ctx.shapes("BBoxes"), ctx.shapes("Scores"), ctx.shapes("Anchors")):
-        if len(b) != 3 or b[2] != 4 or len(s) != 3 or len(a) != 2 or a[1] != 4 or (
-                b[1] >= 0 and s[1] >= 0 and b[1] != s[1]):
+        if ctx.is_runtime and (len(b) != 3 or b[2] != 4 or len(s) != 3 or len(a) != 2 or a[1] != 4 or
+                               not a[0] == b[1] == s[1]):      # (Fluid checks the shapes when it runs)
             ctx.fail(f"each level's BBoxes {fmt_shape(b)} must be [N, M, 4], Scores {fmt_shape(s)} [N, M, C] and "
                      f"Anchors {fmt_shape(a)} [M, 4]")
-    if len(ctx.shape("ImInfo")) != 2:
+    if ctx.is_runtime and len(ctx.shape("ImInfo")) != 2:
         ctx.fail(f"ImInfo {fmt_shape(ctx.shape('ImInfo'))} must be [N, 3] (height, width, scale)")
     ctx.set_output("Out", [-1, 6], ctx.dtype("Scores"), lod_level=1)
 
@@ -99,7 +102,7 @@ def _infer_retinanet(ctx):
 register("retinanet_detection_output", kernel_module="detection_nms",
          inputs=["BBoxes*", "Scores*", "Anchors*", "ImInfo"], outputs=["Out"],
          attrs={"score_threshold": 0.05, "nms_top_k": 1000, "nms_threshold": 0.3, "nms_eta": 1.0, "keep_top_k": 100},
-         infer=_infer_retinanet, lod="drop", needs_lod=True,
+         infer=_infer_retinanet, lod="drop", needs_lod=True, run_infer=True,
          doc="Out [K, 6]: rows [label + 1, score, x1, y1, x2, y2] with a LoD sequence per image: per level the "
              "nms_top_k scores above score_threshold (the last level: above 0), decoded from their anchors and "
              "clipped to the image (ImInfo: height, width, scale; boxes in the original image), greedy NMS per "

@@ -12,7 +12,7 @@ def _infer_generate(ctx):
     if len(info) != 2 or info[1] not in (3, -1):
         ctx.fail(f"ImInfo {fmt_shape(info)} must be [N, 3] (height, width, scale)")
     for slot in ("Anchors", "Variances"):
-        if list(ctx.shape(slot)[-1:]) != [4]:
+        if list(ctx.shape(slot)[-1:]) not in ([4], [-1]):
             ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be [H, W, A, 4]")
     dtype = ctx.dtype("Scores")
     ctx.set_output("RpnRois", [-1, 4], dtype, lod_level=1)

@@ -17,12 +17,11 @@ def _check(ctx, counts_slot=None):
     x, rois = ctx.shape("X"), ctx.shape("ROIs")
     if len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W]")
-    if len(rois) != 2 or rois[1] not in (4, -1):
+    width_at_run = ctx.opdef.type == "roi_align"        # (Fluid's roi_align checks the width when it runs)
+    if len(rois) != 2 or rois[1] not in (4, -1) and (ctx.is_runtime or not width_at_run):
         ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
     if ctx.dtype("ROIs") not in ("float32", "float64"):
         ctx.fail(f"ROIs must be float32 or float64, not {ctx.dtype('ROIs')}")
-    if counts_slot and ctx.has_input(counts_slot) and ctx.dtype(counts_slot) not in ("int32", "int64"):
-        ctx.fail(f"{counts_slot} (rois per image) must be int32 or int64, not {ctx.dtype(counts_slot)}")
     if not ctx.attrs["spatial_scale"] > 0:
         ctx.fail(f"spatial_scale={ctx.attrs['spatial_scale']} must be > 0")
     return x, rois
@@ -91,7 +90,8 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
     _counts = [s.rstrip("?") for s in _extra_in]
     register(_type, kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in, outputs=["Out"] + _extra_out,
              attrs=_attrs, infer=_infer, grad=_grad_maker(tuple(_extra_out)),
-             grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc)
+             grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc,
+             run_dtypes={s: ("int32", "int64") for s in _counts if s != "RoisLod"}, run_infer=_type == "roi_align")
     register(_type + "_grad", kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in + _extra_out
              + ["Out@GRAD"], outputs=["X@GRAD?"], attrs=_attrs, infer=_infer_grad, lod="drop", needs_lod=True)
 
@@ -106,15 +106,19 @@ def _infer_deform(ctx):
     if len(rois) != 2 or rois[1] not in (4, -1):
         ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
     od, (gh, gw) = a["output_dim"], a["group_size"]
-    if x[1] >= 0 and x[1] != od * gh * gw:
+    # Fluid's kernel reads channel (k * group_h + gi) * group_w + gj of the roi's image, Trans flat as [R,
+    # classes, 2, part_size...]: more channels, or a larger Trans, are read as it reads them; fewer it reads
+    # past the image (or Trans)
+    if x[1] >= 0 and x[1] < od * gh * gw:
         ctx.fail(f"Input has {x[1]} channels; it needs output_dim * group_size = {od} * {gh} * {gw} = {od * gh * gw}")
     if not a["no_trans"]:
         if not ctx.has_input("Trans"):
             ctx.fail("Trans is needed unless no_trans")
         t = ctx.shape("Trans")
-        if len(t) != 4 or (t[1] >= 0 and (t[1] % 2 or od % (t[1] // 2))) or list(t[2:]) != list(a["part_size"]):
+        if len(t) != 4 or (t[1] >= 0 and (t[1] % 2 or od % (t[1] // 2))) or \
+                any(d >= 0 and d < p for d, p in zip(t[2:], a["part_size"])):
             ctx.fail(f"Trans {fmt_shape(t)} must be [num_rois, 2 * classes, part_size...] = [R, 2 * classes, "
-                     f"{a['part_size'][0]}, {a['part_size'][1]}], classes dividing output_dim={od}")
+                     f">= {a['part_size'][0]}, >= {a['part_size'][1]}], classes dividing output_dim={od}")
     shape = [rois[0], od, a["pooled_height"], a["pooled_width"]]
     ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=0)
     ctx.set_output("TopCount", shape, ctx.dtype("Input"), lod_level=0)

@@ -13,9 +13,9 @@ from .define import Attr, fmt_shape, is_int, register
 def _infer(ctx):
     """Both ops' outputs (retinanet's ForegroundNumber too)."""
     anchor, gt, info = ctx.shape("Anchor"), ctx.shape("GtBoxes"), ctx.shape("ImInfo")
-    if len(anchor) != 2 or anchor[1] != 4:
+    if len(anchor) != 2 or anchor[1] not in (4, -1):
         ctx.fail(f"Anchor {fmt_shape(anchor)} must be [H * W * A, 4]")
-    if len(gt) != 2 or gt[1] != 4:
+    if len(gt) != 2 or gt[1] not in (4, -1):
         ctx.fail(f"GtBoxes {fmt_shape(gt)} must be [G, 4] with a LoD sequence per image")
     if len(info) != 2:
         ctx.fail(f"ImInfo {fmt_shape(info)} must be [N, 3] (height, width, scale)")

@@ -17,11 +17,10 @@ def _infer(ctx):
         ctx.fail(f"anchor_mask {mask} must pick anchors 0..{len(anchors) // 2 - 1}")
     if len(x) != 4 or (x[1] >= 0 and x[1] != len(mask) * (5 + c)):
         ctx.fail(f"X {fmt_shape(x)} must be [N, len(anchor_mask) * (5 + class_num) = {len(mask) * (5 + c)}, H, W]")
-    if len(box) != 3 or box[2] != 4:
+    if len(box) != 3 or box[2] not in (4, -1):
         ctx.fail(f"GTBox {fmt_shape(box)} must be [N, B, 4] (x, y, w, h relative to the image)")
-    if len(label) != 2 or ctx.dtype("GTLabel") not in ("int32", "int64") or (
-            all(d >= 0 for d in list(label) + list(box[:2])) and list(label) != list(box[:2])):
-        ctx.fail(f"GTLabel {fmt_shape(label)} ({ctx.dtype('GTLabel')}) must be int32 [N, B] as GTBox {fmt_shape(box)}")
+    if len(label) != 2 or (all(d >= 0 for d in list(label) + list(box[:2])) and list(label) != list(box[:2])):
+        ctx.fail(f"GTLabel {fmt_shape(label)} must be int32 [N, B] as GTBox {fmt_shape(box)}")
     if ctx.has_input("GTScore") and len(ctx.shape("GTScore")) != 2:
         ctx.fail(f"GTScore {fmt_shape(ctx.shape('GTScore'))} must be [N, B]")
     dtype = ctx.dtype("X")
@@ -47,9 +46,10 @@ def _infer_grad(ctx):
 _ATTRS = {"anchors": Attr(lambda: [], int_list, "a list of ints"),
           "anchor_mask": Attr(lambda: [], int_list, "a list of ints"),
           "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, lambda v: is_int(v) and v > 0, "an int > 0"),
+          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, is_int, "an int"),
           "use_label_smooth": True, "scale_x_y": 1.0}
 register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"],
+         run_dtypes={"GTLabel": ("int32", "int64")},
          outputs=["Loss", "ObjectnessMask", "GTMatchMask"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=_READS + ("ObjectnessMask", "GTMatchMask"), lod="drop",
          doc="Loss[n]: YOLOv3's loss of image n (Fluid 1.8's yolov3_loss); ObjectnessMask: per prediction the "
@@ -69,20 +69,21 @@ def _infer_yolo(ctx):
     if len(x) != 4 or (x[1] >= 0 and x[1] != anchors * (5 + a["class_num"])):
         ctx.fail(f"X {fmt_shape(x)} must be [N, anchors * (5 + class_num), H, W] = [N, "
                  f"{anchors * (5 + a['class_num'])}, H, W]")
-    if len(size) != 2 or size[1] != 2:
+    if len(size) != 2 or size[1] not in (2, -1):
         ctx.fail(f"ImgSize {fmt_shape(size)} must be [N, 2] (height, width)")
-    if ctx.dtype("ImgSize") != "int32":
-        ctx.fail(f"ImgSize is {ctx.dtype('ImgSize')}; it must be int32")
     boxes = anchors * x[2] * x[3] if x[2] >= 0 and x[3] >= 0 else -1
     ctx.set_output("Boxes", [x[0], boxes, 4], ctx.dtype("X"), lod_level=0)
     ctx.set_output("Scores", [x[0], boxes, a["class_num"]], ctx.dtype("X"), lod_level=0)
 
 
 register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"],
+         run_dtypes={"ImgSize": ("int32",)},
          attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
                 "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
-                "downsample_ratio": Attr(32, lambda v: v > 0, "> 0"), "clip_bbox": True,
+                "downsample_ratio": Attr(32, is_int, "an int"), "clip_bbox": True,
                 "scale_x_y": 1.0},
          infer=_infer_yolo, lod="drop",
-         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels and the class "
-             "scores (objectness times each class's sigmoid); zeros where the objectness is below conf_thresh.")
+         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels (centres on a grid "
+             "of X's height along both axes, sizes over downsample_ratio * height, as Fluid's kernel computes "
+             "them) and the class scores (objectness times each class's sigmoid); zeros where the objectness "
+             "is below conf_thresh.")

@@ -17,7 +17,7 @@ _HOST = "127.0.0.1:6164"      # Fluid's default endpoint
 _WHO = {"endpoints": Attr([_HOST], _EPS.check, _EPS.expect), "trainer_id": 0, "trainers": 1}
 # Fluid's gRPC parameter-server attributes, which pe's MPI exchange has no use for: a program of Fluid's
 # own DistributeTranspiler (no ``tags``) builds, and its send and recv say at run time that pe runs its own
-_GRPC = {"sections": Attr([]), "send_varnames": Attr([]), "num": 0, "merge_add": False, "use_send_handler": True,
+_GRPC = {"sections": Attr([], long=True), "send_varnames": Attr([]), "num": 0, "merge_add": False, "use_send_handler": True,
          "with_barrier": True, "varnames": Attr([]), "recv_varnames": Attr([]), "do_not_run": 0, "half_async": False}
 
 
@@ -110,7 +110,7 @@ register("merge_ids", kernel_module="distributed", inputs=["Ids*", "Rows*", "X*"
 register("ref_by_trainer_id", kernel_module="distributed", inputs=["X*", "TrainerId"], outputs=["Out"],
          infer=_infer_ref, lod="drop", doc="Out = X[TrainerId] (a copy).")
 register("lookup_sparse_table", kernel_module="distributed", inputs=["W", "Ids"], outputs=["Out"],
-         attrs={"padding_idx": -1, "auto_grown_table": True, "is_test": False}, infer=_infer_lookup_sparse,
+         attrs={"padding_idx": Attr(-1, long=True), "auto_grown_table": True, "is_test": False}, infer=_infer_lookup_sparse,
          traits=("selected_rows",),
          doc="Out row i = the row of the table W (SelectedRows: its rows are the ids it holds) for Ids[i]. An id "
              "W lacks takes W's next free value row, W's rows growing by it (the table is state, as in "
@@ -133,8 +133,9 @@ def _infer_prefetch(ctx):
 
 _GRPC = {"trainer_id": 0}
 register("distributed_lookup_table", kernel_module="distributed", inputs=["Ids*", "W"], outputs=["Outputs*"],
-         attrs=dict(_GRPC, table_names=Attr(lambda: [""]), height_sections=Attr(list, int_list, "a list of ints"),
-                    endpoints=Attr(lambda: ["127.0.0.1:6164"]), lookup_table_version="lookup_table", padding_idx=-1,
+         attrs=dict(_GRPC, table_names=Attr(lambda: [""]), height_sections=Attr(list, int_list, "a list of ints", long=True),
+                    endpoints=Attr(lambda: ["127.0.0.1:6164"]), lookup_table_version="lookup_table",
+                    padding_idx=Attr(-1, long=True),
                     dtype=Attr("float32", dtype_or_none, "a dtype name")),
          infer=_infer_remote_rows,
          doc="Outputs[i] = the rows of the table W for Ids[i], fetched from the parameter servers at endpoints "
@@ -147,7 +148,7 @@ register("checkpoint_notify", kernel_module="distributed", inputs=[], outputs=[]
          doc="Asks each server of epmap to save its part of lookup_table under dir; with no server, nothing to do.")
 register("recv_save", kernel_module="distributed", inputs=[], outputs=[],
          attrs=dict(_GRPC, dtype=Attr("float32", dtype_or_none, "a dtype name"), overwrite=True, file_path="",
-                    shape=Attr(list, int_list, "a list of ints"), slice_varnames=Attr(list), remote_varnames=Attr(list),
+                    shape=Attr(list, int_list, "a list of ints", long=True), slice_varnames=Attr(list), remote_varnames=Attr(list),
                     slice_shapes=Attr(list), endpoints=Attr(list)),
          doc="Receives the slices remote_varnames of a variable from the servers at endpoints and saves the whole "
              "variable (shape) to file_path.")

@@ -152,24 +152,19 @@ register("elementwise_div_grad_grad", kernel_module="elementwise", inputs=["Y", 
              "Y@GRAD = -(DX t / Y) summed to Y's shape, DOut = -DX * DDY (pe_cli/kernels/common.py).")
 
 
-def _integer_op(float_too):
-    allowed = ("int32", "int64") + (("float32", "float64") if float_too else ())
-
-    def infer(ctx):
-        if ctx.dtype("X") not in allowed:
-            ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} takes {' or '.join(allowed)}")
-        _infer(ctx)
-    return infer
+def _integer_dtypes(float_too):
+    """The dtypes of floordiv's (mod's) X, checked when the op runs (Fluid picks its kernel then)."""
+    return {"X": ("int32", "int64") + (("float32", "float64") if float_too else ())}
 
 
 # Fluid 1.8's integer division and remainder, which have no gradient: floordiv truncates towards
 # zero (C's int division); mod of ints is C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y).
 register("elementwise_floordiv", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs=_EW_ATTRS, infer=_integer_op(False),
+         attrs=_EW_ATTRS, infer=_infer, run_dtypes=_integer_dtypes(False),
          doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
              "dim `axis`. A zero in Y is an error. No gradient.")
 register("elementwise_mod", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs=_EW_ATTRS, infer=_integer_op(True),
+         attrs=_EW_ATTRS, infer=_infer, run_dtypes=_integer_dtypes(True),
          doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
              "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.")
 

@@ -10,7 +10,7 @@ from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 _LOOKUP_ATTRS = {
     # the id whose rows are zeros (-1: none); as in Fluid's kernel, one that is no row of W changes nothing
-    "padding_idx": Attr(-1, is_int, "an int: the id of the zero rows, -1 for none"),
+    "padding_idx": Attr(-1, is_int, "an int: the id of the zero rows, -1 for none", long=True),
     "is_sparse": False,
     "is_distributed": False,
     "grad_inplace": False,
@@ -24,8 +24,6 @@ def _infer_lookup(ctx, out_shape=lookup_out_shape):
     w, ids = ctx.shape("W"), ctx.shape("Ids")
     if w is None or len(w) != 2:
         ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim] for Ids {fmt_shape(ids)}")
-    if ctx.dtype("Ids") not in ("int64", "int32"):
-        ctx.fail(f"Ids {fmt_shape(ids)} must be int64 ids (got {ctx.dtype('Ids')}) to look up W {fmt_shape(w)}")
     ctx.set_output("Out", out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
 
 
@@ -34,13 +32,13 @@ def _grad_lookup(g):
          {"W@GRAD": g.in_grad("W")}, g.attrs)
 
 
-register("lookup_table", kernel_module="embedding", grad_reads=("Ids", "W"),
+register("lookup_table", kernel_module="embedding", grad_reads=("Ids", "W"), run_dtypes={"Ids": ("int64", "int32")},
          inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
          grad=_grad_lookup,
          doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
              "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
              "kept, padding_idx left out) and the rows of Out@GRAD.")
-register("lookup_table_v2", kernel_module="embedding", grad_reads=("Ids", "W"),
+register("lookup_table_v2", kernel_module="embedding", grad_reads=("Ids", "W"), run_dtypes={"Ids": ("int64", "int32")},
          inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS,
          infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]), grad=_grad_lookup,
          doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
@@ -69,7 +67,7 @@ def _infer_dequant(ctx):
 
 
 register("lookup_table_dequant", kernel_module="embedding", inputs=["W", "Ids"], outputs=["Out"],
-         attrs={"padding_idx": -1}, infer=_infer_dequant,
+         attrs={"padding_idx": Attr(-1, long=True)}, infer=_infer_dequant,
          doc="An embedding whose rows are quantized to 8 bits: row r of W [rows, 2 + K] (float32) holds min, max "
              "and 4 * K uint8 codes c in its other K floats' bytes; Out = [Ids' dims but the last, 4 * K] with "
              "row r decoded as (max - min) / 256 * c + min, zeros for padding_idx.")

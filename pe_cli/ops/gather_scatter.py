@@ -9,11 +9,6 @@ from .manipulation import axis_in
 _INDEX_TYPES = ("int32", "int64")
 
 
-def _index_dtype(ctx, slot, what=None):
-    if ctx.dtype(slot) not in _INDEX_TYPES:
-        ctx.fail(f"{what or slot} is {ctx.dtype(slot)}; it takes int32 or int64 indices")
-
-
 # -- index_select -------------------------------------------------------------------------------
 
 def _infer_index_select(ctx):
@@ -21,13 +16,13 @@ def _infer_index_select(ctx):
     dim = axis_in(ctx, ctx.attrs["dim"], len(x), "dim")
     if not (len(index) == 1 or (len(index) == 2 and index[1] in (1, -1))):
         ctx.fail(f"Index {fmt_shape(index)} must be 1-D (or [N, 1])")
-    _index_dtype(ctx, "Index")
     x[dim] = index[0]
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
 _DIM = {"dim": Attr(0, is_int, "an int")}
 register("index_select", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"], attrs=_DIM,
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_index_select, grad=grad_of("index_select_grad", ("X", "Index")), grad_reads=("X", "Index"),
          doc="Out = the slices of X along dim at Index (1-D, ids in [0, X.shape[dim]); repeats allowed).")
 register("index_select_grad", kernel_module="gather_scatter", inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"],
@@ -40,13 +35,13 @@ def _infer_index_sample(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
     if len(x) != 2 or len(index) != 2:
         ctx.fail(f"X {fmt_shape(x)} and Index {fmt_shape(index)} must be 2-D")
-    if x[0] >= 0 and index[0] >= 0 and x[0] != index[0]:
+    if ctx.is_runtime and x[0] != index[0]:         # (Fluid compares them when it runs)
         ctx.fail(f"X {fmt_shape(x)} and Index {fmt_shape(index)} must have as many rows")
-    _index_dtype(ctx, "Index")
     ctx.set_output("Out", index, ctx.dtype("X"))
 
 
 register("index_sample", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")}, run_infer=True,
          infer=_infer_index_sample, grad=grad_of("index_sample_grad", ("X", "Index")), grad_reads=("X", "Index"),
          doc="Out[i, j] = X[i, Index[i, j]] for X [N, D] and Index [N, K].")
 register("index_sample_grad", kernel_module="gather_scatter", inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"],
@@ -64,7 +59,6 @@ def _infer_multiplex(ctx):
     if len(shapes[0]) < 2 or any(len(s) != len(shapes[0]) or any(a >= 0 and b >= 0 and a != b
                                                                  for a, b in zip(s, shapes[0])) for s in shapes):
         ctx.fail(f"the candidates X {[fmt_shape(s) for s in shapes]} must be of one shape, of at least 2 dims")
-    _index_dtype(ctx, "Ids")
     ctx.set_output("Out", shapes[0], ctx.dtype("X"))
 
 
@@ -78,6 +72,7 @@ def _infer_multiplex_grad(ctx):
 
 
 register("multiplex", kernel_module="gather_scatter", inputs=["Ids", "X*"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64")},
          infer=_infer_multiplex, grad=_grad_multiplex, grad_reads=("Ids",),
          doc="Out[i] = X[Ids[i]][i]: row i from the candidate Ids[i] names (every candidate of one shape).")
 register("multiplex_grad", kernel_module="gather_scatter", inputs=["Ids", "Out@GRAD"], outputs=["X@GRAD*"],
@@ -98,11 +93,11 @@ def _infer_scatter_nd_add(ctx):
                  f"but its last, then X's dims from Index.shape[-1])")
     if ctx.dtype("X") != ctx.dtype("Updates"):
         ctx.fail(f"X is {ctx.dtype('X')} but Updates is {ctx.dtype('Updates')}: they must have the same type")
-    _index_dtype(ctx, "Index")
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
 register("scatter_nd_add", kernel_module="gather_scatter", inputs=["X", "Index", "Updates"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_scatter_nd_add,
          grad=grad_of("scatter_nd_add_grad", ("Index", "Updates"), in_grads=("X", "Updates")),
          grad_reads=("Index", "Updates"),
@@ -117,11 +112,11 @@ register("scatter_nd_add_grad", kernel_module="gather_scatter", inputs=["Index",
 # -- shard_index --------------------------------------------------------------------------------
 
 def _infer_shard_index(ctx):
-    _index_dtype(ctx, "X")
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 register("shard_index", kernel_module="gather_scatter", inputs=["X"], outputs=["Out"], infer=_infer_shard_index,
+         run_dtypes={"X": ("int32", "int64")},
          attrs={"index_num": Attr(None, is_int, "an int"), "nshards": Attr(None, is_int, "an int"),
                 "shard_id": Attr(None, is_int, "an int"), "ignore_value": Attr(-1, is_int, "an int")},
          doc="Out = X % shard_size where X // shard_size == shard_id, else ignore_value (shard_size = "

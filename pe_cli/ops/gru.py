@@ -18,15 +18,16 @@ _UNIT_ATTRS = {"activation": Attr(2, choices=(0, 1, 2, 3)), "gate_activation": A
 _BATCH_OUTPUTS = {"BatchGate": 3, "BatchResetHiddenPrev": 1, "BatchHidden": 1}
 
 
-def _check_weights(ctx, what):
-    """D from Weight [D, 3D]; Bias, when given, must be [1, 3D]."""
+def _check_weights(ctx, what, input_at_run=False):
+    """D from Weight [D, 3D]; Bias, when given, must be [1, 3D]; Input [what, 3D] (``input_at_run``: only when
+    the op runs, as Fluid's gru)."""
     w = ctx.shape("Weight")
     if not w or len(w) != 2 or w[1] != 3 * w[0]:
         ctx.fail(f"Weight {list(w or [])} must be [D, 3D] (update and reset gates [D, 2D], then candidate "
                  f"[D, D])")
     d = w[0]
     x = ctx.input_var("Input")
-    if x.shape and x.shape[-1] not in (-1, 3 * d):
+    if x.shape and x.shape[-1] not in (-1, 3 * d) and (ctx.is_runtime or not input_at_run):
         ctx.fail(f"Input {list(x.shape)} must be [{what}, 3D] = [{what}, {3 * d}] (an fc to 3 x size)")
     if ctx.has_input("Bias") and [int(v) for v in ctx.shape("Bias")] != [1, 3 * d]:
         ctx.fail(f"Bias {list(ctx.shape('Bias'))} must be [1, {3 * d}] (update, reset, candidate)")
@@ -35,7 +36,7 @@ def _check_weights(ctx, what):
 
 def _infer_gru(ctx):
     _need_lod(ctx, "Input", "dynamic_gru")
-    x, d = _check_weights(ctx, "T")
+    x, d = _check_weights(ctx, "T", input_at_run=True)
     if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
         ctx.fail(f"H0 {list(ctx.shape('H0'))} must be [N, {d}]: one initial hidden state per sequence")
     ctx.set_output("Hidden", [-1, d], x.dtype, lod_level=x.lod_level)
@@ -97,7 +98,8 @@ def _infer_unit_grad(ctx):
 register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
          outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"], attrs=_GRU_ATTRS,
          infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
-         needs_lod=True, traits=("optional_outputs",), lod=lods_like({"Hidden": "Input"}),    # (Fluid's ShareLoD)
+         needs_lod=True, run_infer=True, run_lod={"Input": None}, traits=("optional_outputs",),
+         lod=lods_like({"Hidden": "Input"}),    # (Fluid's ShareLoD)
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
              "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
              "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "

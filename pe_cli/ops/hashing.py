@@ -5,8 +5,6 @@ from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 def _infer(ctx):
     x = ctx.shape("X")
-    if ctx.dtype("X") not in ("int32", "int64"):
-        ctx.fail(f"X is {ctx.dtype('X')}; hash takes int32 or int64 ids")
     if len(x) != 2:
         ctx.fail(f"X {fmt_shape(x)} must be [N, ids per row] (e.g. [N, 1])")
     ctx.set_output("Out", [x[0], ctx.attrs["num_hash"], 1], ctx.dtype("X"),
@@ -14,8 +12,11 @@ def _infer(ctx):
 
 
 register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer,
+         run_dtypes={"X": ("int32", "int64")},
          attrs={"num_hash": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "mod_by": Attr(100000, lambda v: is_int(v) and v > 0, "an int > 0"),
+                # Fluid's uint64 hash % int64 mod_by: a negative mod_by works as its uint64 (-1: the hash itself)
+                "mod_by": Attr(100000, lambda v: is_int(v) and v != 0, "an int != 0", long=True),
                 **backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@")},
          doc="Out[i, k, 0] = XXH64(the bytes of row i of X, seed k) % mod_by for k < num_hash, of X's dtype "
-             "(as Fluid's op, which hashes the row's bytes in X's own int width). No gradient.")
+             "(as Fluid's op, which hashes the row's bytes in X's own int width, and takes the uint64 of a "
+             "negative mod_by). No gradient.")

@@ -37,13 +37,13 @@ def _div(d, k):
     return d // k if d >= 0 else -1
 
 
-def _register_permutation(name, attr, infer, doc, default):
+def _register_permutation(name, attr, infer, doc, default, long=False):
     """An op that moves X's elements to fixed places (its grad op moves them back); ``attr`` (Fluid's
     ``default``) sizes the blocks."""
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect)}
+    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect, long=long)}
     register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
              grad_reads=("X",), doc=doc)
     register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
@@ -71,7 +71,7 @@ def _infer_space_to_depth(ctx):
 
 _register_permutation("space_to_depth", "blocksize", _infer_space_to_depth,
                       "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
-                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2)
+                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2, long=True)
 
 
 def _infer_shuffle_channel(ctx):
@@ -129,9 +129,9 @@ def _infer_interp(ctx):
             out[ax] = -1
     elif ctx.has_input("OutSize"):
         size = ctx.shape("OutSize")
-        if ctx.dtype("OutSize") != "int32" or size not in ((len(axes),), (-1,)):
+        if size not in ((len(axes),), (-1,)):        # (its dtype, int32, is checked when the op runs)
             ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
-                     f"{ctx.dtype('OutSize')} {fmt_shape(size)}")
+                     f"{fmt_shape(size)}")
         for ax in axes:
             out[ax] = -1
     else:
@@ -189,7 +189,7 @@ for _type, _doc in (
          "to X; align_mode is not used.")):
     register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
              doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
                         " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
                         "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.")
@@ -199,7 +199,7 @@ for _type, _doc in (
     _v2 = _type + "_v2"
     register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(v2=True), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
              doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
                  f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
     register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
@@ -245,7 +245,8 @@ register("affine_grid_grad", kernel_module="image", inputs=["Theta", "OutputShap
 
 def _infer_grid_sampler(ctx):
     x, grid = ctx.shape("X"), ctx.shape("Grid")
-    if len(x) != 4 or len(grid) != 4 or grid[3] not in (2, -1) or (x[0] >= 0 and grid[0] >= 0 and x[0] != grid[0]):
+    # (Fluid compares the batches when it runs; and Grid's H_out, W_out with X's H, W, where pe takes others)
+    if len(x) != 4 or len(grid) != 4 or grid[3] not in (2, -1) or (ctx.is_runtime and x[0] != grid[0]):
         ctx.fail(f"X {fmt_shape(x)} must be [N, C, H, W] and Grid {fmt_shape(grid)} [N, H_out, W_out, 2]")
     if ctx.dtype("Grid") != ctx.dtype("X"):
         ctx.fail(f"Grid is {ctx.dtype('Grid')} but X is {ctx.dtype('X')}")
@@ -260,6 +261,7 @@ def _grad_grid_sampler(g):
 _GS_ATTRS = {"use_cudnn": True, "align_corners": Attr(True, choices=(False, True)),
              "mode": Attr("bilinear", choices=("bilinear",)), "padding_mode": Attr("zeros", choices=("zeros",))}
 register("grid_sampler", kernel_module="image", inputs=["X", "Grid"], outputs=["Output"], attrs=_GS_ATTRS,
+         run_infer=True,
          infer=_infer_grid_sampler, grad=_grad_grid_sampler, grad_reads=("Grid", "X"), lod="drop",
          doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
              "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "
@@ -272,9 +274,11 @@ register("grid_sampler_grad", kernel_module="image", inputs=["X", "Grid", "Outpu
 
 def _infer_unfold(ctx):
     x, a = _four_d(ctx), ctx.attrs
-    for key, n in (("kernel_sizes", 2), ("strides", 2), ("paddings", 4), ("dilations", 2)):
-        if len(a[key]) != n or min(a[key]) < (0 if key == "paddings" else 1):
-            ctx.fail(f"{key}={a[key]} must be {n} ints, " + ("each >= 0" if key == "paddings" else "each > 0"))
+    # paddings and dilations of any sign, as Fluid's im2col reads them (a tap outside X reads 0); a kernel
+    # size below 1 leaves its columns unwritten in Fluid, strides below 1 divide by them
+    for key, n, lo in (("kernel_sizes", 2, 1), ("strides", 2, 1), ("paddings", 4, None), ("dilations", 2, None)):
+        if len(a[key]) != n or (lo is not None and min(a[key]) < lo):
+            ctx.fail(f"{key}={a[key]} must be {n} ints" + (f", each >= {lo}" if lo is not None else ""))
     oh, ow = unfold_blocks(x, a)
     if oh == 0 or ow == 0 or min(oh, ow) < -1:
         ctx.fail(f"X {fmt_shape(x)} with kernel_sizes {a['kernel_sizes']}, paddings {a['paddings']} and dilations "
@@ -294,7 +298,8 @@ register("unfold", kernel_module="image", inputs=["X"], outputs=["Y"], attrs=_UN
          grad=_grad_unfold, grad_reads=("X",), lod="drop",
          doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "
              "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
-             "in the order (channel, kernel row, kernel column). The gradient adds each column back (col2im).")
+             "in the order (channel, kernel row, kernel column); any signs of paddings and dilations read as "
+             "Fluid's im2col reads them (0 outside X). The gradient adds each column back (col2im).")
 register("unfold_grad", kernel_module="image", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_UNFOLD_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 

@@ -94,8 +94,6 @@ _INDEX_DTYPES = ("int32", "int64")
 
 def _infer_gather(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
-    if ctx.dtype("Index") not in _INDEX_DTYPES:
-        ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
     if not (len(index) == 1 or (len(index) == 2 and index[1] in (1, -1))):
         ctx.fail(f"Index {fmt_shape(index)} must be 1-D or [N, 1] to gather rows of X {fmt_shape(x)}")
     if not x:
@@ -108,7 +106,7 @@ def _grad_gather(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("gather", kernel_module="indexing", grad_reads=("Index", "X"),
+register("gather", kernel_module="indexing", grad_reads=("Index", "X"), run_dtypes={"Index": ("int32", "int64")},
          inputs=["X", "Index"], outputs=["Out"], attrs={"overwrite": Attr(True, choices=(False, True))},
          infer=_infer_gather, grad=_grad_gather,
          doc="Out = X[Index] (rows of X). The gradient adds Out@GRAD into the gathered rows, repeated "
@@ -124,9 +122,7 @@ def _infer_one_hot(ctx, v2=False):
         depth = -1
     elif depth is None or depth <= 0:
         ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
-    if ctx.dtype("X") not in _INDEX_DTYPES:
-        ctx.fail(f"X is {ctx.dtype('X')}; one_hot takes int64 (or int32) ids")
-    if not v2 and (not x or x[-1] not in (1, -1)):
+    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):     # Fluid's check at build time (1: when run)
         ctx.fail(f"X {fmt_shape(x)} must end in a dim of size 1 (ids shaped [N, 1])")
     ctx.set_output("Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
@@ -135,11 +131,13 @@ _ONE_HOT_ATTRS = {"depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)")
                   "allow_out_of_range": Attr(False, choices=(False, True)),
                   "dtype": Attr("float32", dtype_or_none, "a dtype name")}
 register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+         run_dtypes={"X": ("int64", "int32")},
          infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
          doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
              "1.8's depth_tensor (one int) gives the depth at run time.")
 register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+         run_dtypes={"X": ("int64", "int32")},
          infer=lambda ctx: _infer_one_hot(ctx, v2=True), attr_tensors={"depth_tensor": "depth"},
          doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
              "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
@@ -191,8 +189,7 @@ def _infer_top_k(ctx):
     k = -1 if ctx.has_input("K") else ctx.attrs["k"]      # Fluid 1.8's K: the k comes at run time
     if x is None or len(x) < 1:
         ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
-    if x[-1] is not None and x[-1] >= 0 and k > x[-1]:
-        ctx.fail(f"k={k} is larger than the last dim of X {fmt_shape(x)}")
+    # (k larger than X's last dim: Fluid's check, and the kernels', when it runs)
     out = list(x[:-1]) + [k]
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
     ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
@@ -216,7 +213,7 @@ register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GR
 def _infer_arg(ctx):
     x = ctx.shape("X")
     a = ctx.attrs
-    dtype = "int64" if a["dtype"] == -1 else convert_dtype(a["dtype"])     # Fluid's: Out's VarType, -1: int64
+    dtype = "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])   # Fluid's VarType; < 0: int64
     if a["flatten"]:
         ctx.set_output("Out", [1], dtype)
         return
@@ -227,14 +224,14 @@ def _infer_arg(ctx):
     if a["keepdims"]:
         out = [1 if i == axis else d for i, d in enumerate(x)]
     else:
-        out = [d for i, d in enumerate(x) if i != axis] or [1]
+        out = [d for i, d in enumerate(x) if i != axis]      # [] for a 1-D X: 0-D, as Fluid 1.8.5's InferShape
     ctx.set_output("Out", out, dtype)
 
 
 for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
     register(_name, kernel_module="indexing", inputs=["X"], outputs=["Out"],
-             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
-                    "dtype": Attr(-1, lambda v: v == -1 or dtype_or_none(v), "-1 (int64) or a dtype")},
+             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int", long=True), "keepdims": False, "flatten": False,
+                    "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype")},
              infer=_infer_arg, doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of "
                                    f"dtype (-1: int64).")
 
@@ -290,8 +287,6 @@ register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@G
 
 def _infer_scatter(ctx):
     x, ids, upd = ctx.shape("X"), ctx.shape("Ids"), ctx.shape("Updates")
-    if ctx.dtype("Ids") not in _INDEX_DTYPES:
-        ctx.fail(f"Ids is {ctx.dtype('Ids')}; it must be int32 or int64")
     if not (len(ids) == 1 or (len(ids) == 2 and ids[1] in (1, -1))):
         ctx.fail(f"Ids {fmt_shape(ids)} must be 1-D")
     if len(upd) != len(x) or any(a != b and a >= 0 and b >= 0 for a, b in zip(upd[1:], x[1:])) or (
@@ -315,6 +310,7 @@ def _infer_scatter_grad(ctx):
 
 _SCATTER_ATTRS = {"overwrite": Attr(True, choices=(False, True))}
 register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64")},
          attrs=_SCATTER_ATTRS, infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"),
          doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
              "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
@@ -325,11 +321,12 @@ register("scatter_grad", kernel_module="indexing", inputs=["Ids", "Updates", "Ou
 
 def _infer_gather_nd(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
-    if ctx.dtype("Index") not in _INDEX_DTYPES:
-        ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
-    if not index or not 0 <= index[-1] <= len(x):      # Fluid's words, which scripts match
-        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank (and known): Index "
+    if not index or index[-1] > len(x):      # Fluid's words, which scripts match
+        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank: Index "
                  f"{fmt_shape(index)}, X {fmt_shape(x)} of rank {len(x)}")
+    if index[-1] < 0:           # known when the op runs (Fluid builds it)
+        ctx.set_output("Out", list(index[:-1]) + [-1], ctx.dtype("X"))
+        return
     ctx.set_output("Out", list(index[:-1]) + list(x[index[-1]:]) or [1], ctx.dtype("X"))
 
 
@@ -339,6 +336,7 @@ def _grad_gather_nd(g):
 
 
 register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_gather_nd, grad=_grad_gather_nd, grad_reads=("Index", "X"),
          doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
              "element (k = rank) or a slice of X. The gradient adds into the picked places.")

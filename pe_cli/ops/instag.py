@@ -7,10 +7,7 @@ def _infer(ctx):
     ins, tag, filt = ctx.shape("Ins"), ctx.input_var("Ins_tag"), ctx.shape("Filter_tag")
     if len(ins) != 2:
         ctx.fail(f"Ins {fmt_shape(ins)} must be [instances (or their rows), width]")
-    if tag.lod_level < 1 or tag.dtype != "int64" or ctx.dtype("Filter_tag") != "int64":
-        ctx.fail("Ins_tag must be int64 tags per instance (lod_level 1) and Filter_tag an int64 list")
-    if ctx.attrs["is_lod"] and ctx.input_var("Ins").lod_level < 1:
-        ctx.fail("is_lod=True needs Ins with a LoD (one sequence per instance)")
+    # Ins_tag's LoD (and Ins's with is_lod) and the tags' int64 are checked when the op runs, as Fluid's
     if len(filt) != 1 and not (len(filt) == 2 and filt[1] in (1, -1)):
         ctx.fail(f"Filter_tag {fmt_shape(filt)} must be a 1-D list of tags")
     ctx.set_output("Out", [-1, ins[1]], ctx.dtype("Ins"), lod_level=1)
@@ -29,10 +26,11 @@ def _infer_grad(ctx):
     ctx.set_output("Ins@GRAD", var.shape, var.dtype, lod_level=var.lod_level)
 
 
-_ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int")}
+_ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int", long=True)}
 register("filter_by_instag", kernel_module="instag", inputs=["Ins", "Ins_tag", "Filter_tag"],
          outputs=["Out", "LossWeight", "IndexMap"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=("IndexMap", "Ins", "LossWeight"), lod="drop", needs_lod=True,
+         run_dtypes={"Ins_tag": ("int64",), "Filter_tag": ("int64",)},
          doc="Out = the instances of Ins (its rows, or its sequences with is_lod) having a tag in Filter_tag, "
              "in order, with a LoD over them; IndexMap rows (Out's first row, Ins's first row, rows) and "
              "LossWeight 1 per kept instance. None kept: Out is one row of out_val_if_empty and LossWeight 0. "

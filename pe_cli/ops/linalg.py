@@ -2,7 +2,7 @@
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
 from ..base.activations import real_number
 from ..base.shapes import known_numel
-from ..kernels.common import matmul_flag, matmul_v1_attrs
+from ..kernels.common import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
 
@@ -77,10 +77,6 @@ def _infer_matmul(ctx):
         ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
-    if a.get("fused_reshape_Out") and a.get("fused_transpose_Out"):
-        ctx.fail(f"fused_transpose_Out {list(a['fused_transpose_Out'])} / fused_reshape_Out {list(a['fused_reshape_Out'])} "
-                 f"come from Fluid's oneDNN matmul + transpose + reshape fuse pass (its inference engine), which pe "
-                 f"does not run: give the unfused program (transpose2 and reshape2 after the matmul)")
     xm, ym = matmul_operand_shapes(x, y, a)
     desc = f"X {fmt_shape(x)}{' (transposed)' if tx and len(x) > 1 else ''} and " \
            f"Y {fmt_shape(y)}{' (transposed)' if ty and len(y) > 1 else ''}"
@@ -96,7 +92,10 @@ def _infer_matmul(ctx):
         del out[-2]
     if len(y) == 1 and out[-1] == 1:
         del out[-1]
-    ctx.set_output("Out", out or [1], ctx.dtype("X"))
+    fused = matmul_fused_out(a, out)
+    if isinstance(fused, str):
+        ctx.fail(fused)
+    ctx.set_output("Out", fused or out or [1], ctx.dtype("X"))
 
 
 def _infer_matmul_heads(ctx, xm, ym, desc):
@@ -105,7 +104,10 @@ def _infer_matmul_heads(ctx, xm, ym, desc):
     h = ctx.attrs["head_number"]
     if len(xm) != len(ym) or len(xm) not in (2, 3) or len(ctx.shape("X")) == 1 or len(ctx.shape("Y")) == 1:
         ctx.fail(f"head_number={h}: {desc} must both be of rank 2 or both of rank 3")
-    if xm[-1] < 0 or ym[-2] < 0 or xm[-1] % h or (ym[-2] != xm[-1] and (ym[-2] * h != xm[-1] or ym[-1] % h)):
+    if min(xm[-1], ym[-2], ym[-1]) < 0:     # (Fluid checks the heads when the op runs)
+        ctx.set_output("Out", xm[:-1] + [-1], ctx.dtype("X"))
+        return
+    if xm[-1] % h or (ym[-2] != xm[-1] and (ym[-2] * h != xm[-1] or ym[-1] % h)):
         ctx.fail(f"head_number={h}: {desc} cannot multiply by heads: X's columns ({xm[-1]}) must split in "
                  f"{h} and Y's rows be as many ({ym[-2]}) or one block's, with Y's columns ({ym[-1]}) split in {h}")
     if len(xm) == 3 and xm[0] >= 0 and ym[0] >= 0 and xm[0] != ym[0]:
@@ -126,19 +128,23 @@ _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(
                  "alpha": Attr(1.0, real_number, "a number"),
                  # Fluid 1.8's multi-head matmul (_infer_matmul_heads)
                  "head_number": Attr(1, is_int, "an int (> 1: heads; else one)"),
-                 # Fluid's oneDNN kernel's: a fused transpose + reshape of Out (empty: none; pe refuses them
-                 # set, _infer_matmul), int8 scales
+                 # Fluid's oneDNN inference pass's: a transpose + reshape of Out fused in (empty: none;
+                 # kernels/common.py matmul_fused_out), int8 scales (nothing, as in Fluid's plain kernel)
                  "fused_reshape_Out": Attr([]), "fused_transpose_Out": Attr([]),
-                 **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output", "use_mkldnn")}
+                 # declared (not a backend switch here): with the fused transpose it moves Out's values
+                 "use_mkldnn": Attr(False, choices=_BOOL),
+                 **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
              "is removed from Out. head_number > 1: X's columns in that many blocks, each times Y's block "
-             "of rows (Out's columns head_number times Y's) or of columns (as many as Y's). The int8 attributes "
-             "of Fluid's oneDNN kernel (use_quantizer, Scale_*, force_fp32_output) change nothing, as in its "
-             "plain CPU kernel.")
+             "of rows (Out's columns head_number times Y's) or of columns (as many as Y's). fused_transpose_Out "
+             "[0, 2, 1, 3] with fused_reshape_Out (Fluid's oneDNN fuse): Out is the [B, H, M, N] product "
+             "transposed to [B, M, H, N] (with use_mkldnn, as Fluid's oneDNN kernel; without it Fluid's plain "
+             "kernel leaves it in place) and reshaped (0 copies a dim). The int8 attributes of Fluid's oneDNN "
+             "kernel (use_quantizer, Scale_*, force_fp32_output) change nothing, as in its plain CPU kernel.")
 register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
          attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
          infer=_infer_matmul, grad=_grad_matmul,

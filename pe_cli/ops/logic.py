@@ -20,6 +20,7 @@ for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", 
                      ("greater_equal", ">="), ("equal", "=="), ("not_equal", "!=")):
     register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], lod="drop",
              attrs={"axis": -1, "force_cpu": False}, infer=_infer_compare,
+             traits=("force_cpu_given",) if _type == "less_than" else (),
              doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.")
 
 

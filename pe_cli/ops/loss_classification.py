@@ -11,13 +11,16 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
     if soft:
         if len(label) != len(logits) or any(a != b and a >= 0 and b >= 0 for a, b in zip(label, logits)):
             ctx.fail(f"soft_label needs Label shaped like {name} {fmt_shape(logits)}, got {fmt_shape(label)}")
-    elif len(label) != len(logits) or label[-1] != 1 or any(
+    elif len(label) != len(logits) or label[-1] not in (1, -1) or any(
             a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], logits[:-1])):
         ctx.fail(f"Label must be {fmt_shape(list(logits[:-1]) + [1])} (int64 class ids) for "
                  f"{name} {fmt_shape(logits)}, got {fmt_shape(label)}")
-    elif ctx.dtype("Label") not in ("int64", "int32"):
-        ctx.fail(f"Label {fmt_shape(label)} must hold int64 class ids for {name} {fmt_shape(logits)}, "
-                 f"got {ctx.dtype('Label')}; use soft_label=True for probabilities")
+
+
+def hard_labels(attrs):
+    """The dtypes a hard Label holds, checked when the op runs (``run_dtypes``): int64 class ids (or int32);
+    a soft one any."""
+    return None if attrs.get("soft_label") else ("int64", "int32")
 
 
 def _infer_swce(ctx):
@@ -45,7 +48,7 @@ def _grad_swce(g):
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1,
                # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
                "use_softmax": Attr(True, choices=(True,))}
-register("softmax_with_cross_entropy", kernel_module="loss_classification",
+register("softmax_with_cross_entropy", kernel_module="loss_classification", run_dtypes={"Label": hard_labels},
          grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
          attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce, last_axis=("Logits", "Label", "Softmax", "Loss"),
          doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the "
@@ -74,6 +77,7 @@ def _grad_cross_entropy(g):
 
 _CE_ATTRS = {"soft_label": False, "ignore_index": -100}
 register("cross_entropy", kernel_module="loss_classification", grad_reads=("Label", "X"),
+         run_dtypes={"Label": hard_labels},
          inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
          grad=_grad_cross_entropy,
          doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
@@ -107,6 +111,7 @@ def _infer_cross_entropy2(ctx):
 
 
 register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "MatchX", "XShape", "X"),
+         run_dtypes={"Label": hard_labels},
          inputs=["X", "Label"], outputs=["Y", "XShape", "MatchX"], attrs=_CE2_ATTRS,
          infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
          doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
@@ -177,6 +182,31 @@ def _infer_pairwise(slots, outs):
     return infer
 
 
+def _all_known_same(ctx, a, b):
+    """Fluid's check of two inputs' shapes: equal where every dim is known (or the op runs)."""
+    x, y = ctx.shape(a), ctx.shape(b)
+    if (ctx.is_runtime or min(list(x) + list(y) + [0]) >= 0) and list(x) != list(y):
+        ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
+
+
+def _infer_teacher_student(ctx):
+    x, label = ctx.shape("X"), ctx.shape("Label")
+    if len(x) != 2 or len(label) != 2:
+        ctx.fail(f"X {fmt_shape(x)} and Label {fmt_shape(label)} must be 2-D")
+    if ctx.is_runtime and (x[0] != label[0] or label[1] != 1 or x[1] != 1):   # (Fluid: when it runs)
+        ctx.fail(f"X {fmt_shape(x)} and Label {fmt_shape(label)} must be [batch_size, 1]")
+    ctx.set_output("Y", [x[0], 1], ctx.dtype("X"))
+
+
+def _infer_modified_huber(ctx):
+    x = ctx.shape("X")
+    if len(x) != 2 or (ctx.is_runtime and x[1] != 1):               # (its width when it runs, as Fluid's)
+        ctx.fail(f"X {fmt_shape(x)} must be [batch_size, 1]")
+    _all_known_same(ctx, "X", "Y")
+    ctx.set_output("IntermediateVal", x, ctx.dtype("X"))
+    ctx.set_output("Out", [x[0], 1], ctx.dtype("X"))
+
+
 # -- label_smooth ---------------------------------------------------------------------------------
 
 def _infer_label_smooth(ctx):
@@ -221,7 +251,7 @@ register("kldiv_loss_grad", kernel_module="loss_classification", inputs=["X", "T
 
 _TS_ATTRS = {"soft_max_up_bound": 15.0, "soft_max_lower_bound": -15.0}
 register("teacher_student_sigmoid_loss", kernel_module="loss_classification", inputs=["X", "Label"], outputs=["Y"],
-         attrs=_TS_ATTRS, infer=_infer_pairwise(("X", "Label"), ("Y",)),
+         attrs=_TS_ATTRS, infer=_infer_teacher_student, run_infer=True,
          grad=_grad_of("teacher_student_sigmoid_loss_grad", ("X", "Label"), out_grads=("Y",)),
          grad_reads=("Label", "X"), lod="drop",
          doc="Y = the sigmoid cross-entropy of logit X with the click z and, when given, a teacher's value q, "
@@ -235,15 +265,16 @@ register("teacher_student_sigmoid_loss_grad", kernel_module="loss_classification
 # -- log_loss -------------------------------------------------------------------------------------------
 
 def _infer_log_loss(ctx):
-    _same_shape(ctx, "Predicted", "Labels")
+    _all_known_same(ctx, "Predicted", "Labels")
     p = ctx.shape("Predicted")
-    if len(p) != 2 or p[1] not in (1, -1):
+    if len(p) != 2 or (ctx.is_runtime and p[1] != 1):             # (its width when it runs, as Fluid's)
         ctx.fail(f"Predicted {fmt_shape(p)} must be [batch_size, 1] (one probability per row)")
-    ctx.set_output("Loss", p, ctx.dtype("Predicted"))
+    ctx.set_output("Loss", [p[0], 1], ctx.dtype("Predicted"))
 
 
 _LOG_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0")}
 register("log_loss", kernel_module="loss_classification", inputs=["Predicted", "Labels"], outputs=["Loss"],
+         run_infer=True,
          attrs=_LOG_ATTRS, infer=_infer_log_loss, lod="drop",
          grad=_grad_of("log_loss_grad", ("Predicted", "Labels"), out_grads=("Loss",), in_grads=("Predicted",)),
          grad_reads=("Labels", "Predicted"),
@@ -283,7 +314,7 @@ def _infer_nll(ctx):
     ctx.set_output("Total_weight", [1], ctx.dtype("X"))
 
 
-_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int"),
+_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int", long=True),
               "reduction": Attr("mean", choices=("mean", "sum", "none"))}
 register("nll_loss", kernel_module="loss_classification", inputs=["X", "Label", "Weight?"],
          outputs=["Out", "Total_weight"], attrs=_NLL_ATTRS, infer=_infer_nll, lod="drop",
@@ -305,7 +336,7 @@ register("hinge_loss_grad", kernel_module="loss_classification", inputs=["Logits
          outputs=["Logits@GRAD"], infer=grads_like({"Logits@GRAD": "Logits"}))
 
 register("modified_huber_loss", kernel_module="loss_classification", inputs=["X", "Y"],
-         outputs=["IntermediateVal", "Out"], infer=_infer_pairwise(("X", "Y"), ("IntermediateVal", "Out")),
+         outputs=["IntermediateVal", "Out"], infer=_infer_modified_huber, run_infer=True,
          grad=_grad_of("modified_huber_loss_grad", ("Y",), ("IntermediateVal",)), grad_reads=("Y", "IntermediateVal"),
          doc="IntermediateVal = X * (2 * Y - 1) = v; Out = -4 v where v < -1, (1 - v)^2 where v < 1, else 0; "
              "[N, 1] scores and 0/1 labels (Fluid checks neither's values).")

@@ -44,12 +44,11 @@ def _infer_bpr(ctx):
             a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], x[:-1])):
         ctx.fail(f"Label {fmt_shape(label)} must be {fmt_shape(list(x[:-1]) + [1])} (int64 positive items) for "
                  f"X {fmt_shape(x)}")
-    if ctx.dtype("Label") not in ("int32", "int64"):
-        ctx.fail(f"Label is {ctx.dtype('Label')}; it holds int64 item ids")
     ctx.set_output("Y", list(x[:-1]) + [1], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 register("bpr_loss", kernel_module="loss_ranking", inputs=["X", "Label"], outputs=["Y"], infer=_infer_bpr,
+         run_dtypes={"Label": ("int32", "int64")},
          grad=_grad_of("bpr_loss_grad", ("X", "Label"), out_grads=("Y",)), grad_reads=("Label", "X"),
          doc="Y = mean over the items j other than the row's positive item p = Label of "
              "log(1 + exp(X[j] - X[p])) (Bayesian personalized ranking; X holds scores per item).")

@@ -62,8 +62,8 @@ def _infer_center_loss(ctx):
     x, label, centers = ctx.shape("X"), ctx.shape("Label"), ctx.shape("Centers")
     if len(x) != 2 or len(centers) != 2 or (x[1] >= 0 and centers[1] >= 0 and x[1] != centers[1]):
         ctx.fail(f"X {fmt_shape(x)} must be [N, D] and Centers {fmt_shape(centers)} [cluster_num, D]")
-    if ctx.dtype("Label") not in ("int32", "int64") or len(label) not in (1, 2):
-        ctx.fail(f"Label must be int64 [N, 1] class ids, got {ctx.dtype('Label')} {fmt_shape(label)}")
+    if len(label) not in (1, 2):
+        ctx.fail(f"Label must be int64 [N, 1] class ids, got {fmt_shape(label)}")
     ctx.set_output("SampleCenterDiff", x, ctx.dtype("X"))
     ctx.set_output("Loss", [x[0], 1], ctx.dtype("X"))
     ctx.set_output("CentersOut", centers, ctx.dtype("Centers"))
@@ -72,6 +72,7 @@ def _infer_center_loss(ctx):
 _CL_ATTRS = {"cluster_num": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"), "need_update": False}
 register("center_loss", kernel_module="loss_regression", inputs=["X", "Label", "Centers", "CenterUpdateRate"],
          outputs=["SampleCenterDiff", "Loss", "CentersOut"], attrs=_CL_ATTRS, infer=_infer_center_loss,
+         run_dtypes={"Label": ("int32", "int64")},
          grad=_grad_of("center_loss_grad", ("X",), ("SampleCenterDiff",), out_grads=("Loss",)),
          grad_reads=("SampleCenterDiff", "X"), lod="drop",
          doc="SampleCenterDiff = X - Centers[Label]; Loss = half its squared norm per row. With need_update, "

@@ -122,9 +122,8 @@ def _infer_nce(ctx):
     a = ctx.attrs
     if len(x) != 2 or len(w) != 2 or (x[1] >= 0 and w[1] >= 0 and x[1] != w[1]):
         ctx.fail(f"Input {fmt_shape(x)} must be [N, D] and Weight {fmt_shape(w)} [num_total_classes, D]")
-    if ctx.dtype("Label") != "int64" or len(label) != 2 or (x[0] >= 0 and label[0] >= 0 and x[0] != label[0]):
-        ctx.fail(f"Label must be int64 [N, num_true] for Input {fmt_shape(x)}, got {ctx.dtype('Label')} "
-                 f"{fmt_shape(label)}")
+    if len(label) != 2 or (x[0] >= 0 and label[0] >= 0 and x[0] != label[0]):
+        ctx.fail(f"Label must be int64 [N, num_true] for Input {fmt_shape(x)}, got {fmt_shape(label)}")
     if a["custom_neg_classes"] and len(a["custom_neg_classes"]) != a["num_neg_samples"]:
         ctx.fail(f"custom_neg_classes {a['custom_neg_classes']} must hold num_neg_samples={a['num_neg_samples']} ids")
     if a["sampler"] == 2 and not all(ctx.has_input(s) for s in ("CustomDistProbs", "CustomDistAlias",
@@ -157,7 +156,7 @@ _NCE_ATTRS = {"num_total_classes": Attr(None, lambda v: is_int(v) and v > 1, "an
               "num_neg_samples": Attr(10, lambda v: is_int(v) and v > 0, "an int > 0"),
               "sampler": Attr(0, choices=_NCE_SAMPLERS), "seed": Attr(0, is_int, "an int"),
               "custom_neg_classes": [], "is_sparse": False, "is_test": False, **_REMOTE}
-register("nce", kernel_module="loss_sampled",
+register("nce", kernel_module="loss_sampled", run_dtypes={"Label": ("int64",)},
          inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
                  "CustomDistAliasProbs?"],
          outputs=["Cost", "SampleLogits", "SampleLabels"], attrs=_NCE_ATTRS, infer=_infer_nce, grad=_grad_nce,

@@ -54,7 +54,8 @@ def _infer_lstm_grad(ctx):
 register("lstm", kernel_module="lstm", inputs=["Input", "H0?", "C0?", "Weight", "Bias"],
          outputs=["Hidden", "Cell", "BatchGate", "BatchCellPreAct"], attrs=_LSTM_ATTRS, infer=_infer_lstm,
          grad=_grad_lstm, grad_reads=_GRAD_SLOTS + ("Hidden", "Cell", "BatchGate", "BatchCellPreAct"),
-         needs_lod=True, traits=("optional_outputs",), lod=lods_like({"Hidden": "Input", "Cell": "Input"}),
+         needs_lod=True, run_lod={"Input": None}, traits=("optional_outputs",),
+         lod=lods_like({"Hidden": "Input", "Cell": "Input"}),      # (Fluid's ShareLoD)
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
              "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
              "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "
@@ -76,12 +77,12 @@ def _infer_lstm_unit(ctx):
     x, c = ctx.shape("X"), ctx.shape("C_prev")
     if not x or len(x) != 2 or not c or len(c) != 2:
         ctx.fail(f"X {list(x or [])} and C_prev {list(c or [])} must both be 2-D: [N, 4D] and [N, D]")
-    if x[1] != -1 and c[1] != -1 and x[1] != 4 * c[1]:
+    if ctx.is_runtime and x[1] != 4 * c[1]:        # (Fluid compares X with C_prev when it runs)
         ctx.fail(f"X {list(x)} must be [N, 4D] = [N, {4 * c[1]}] for C_prev {list(c)} (gates i, f, o, candidate)")
-    if -1 not in (x[0], c[0]) and x[0] != c[0]:
+    if ctx.is_runtime and x[0] != c[0]:
         ctx.fail(f"X {list(x)} and C_prev {list(c)} must have the same number of rows")
     for slot in ("C", "H"):
-        ctx.set_output(slot, [x[0], c[1]], ctx.dtype("X"))
+        ctx.set_output(slot, [c[0], c[1]], ctx.dtype("X"))
 
 
 def _grad_lstm_unit(g):
@@ -96,7 +97,7 @@ def _infer_lstm_unit_grad(ctx):
         ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
 
 
-register("lstm_unit", kernel_module="lstm", inputs=["X", "C_prev"], outputs=["C", "H"],
+register("lstm_unit", kernel_module="lstm", inputs=["X", "C_prev"], outputs=["C", "H"], run_infer=True,
          attrs={"forget_bias": 0.0}, infer=_infer_lstm_unit, grad=_grad_lstm_unit, grad_reads=("X", "C_prev", "C"),
          doc="One LSTM step over rows: X [N, 4D] split into (i, f, o, j), C_prev [N, D]; "
              "C = sigmoid(f + forget_bias) C_prev + sigmoid(i) tanh(j), H = sigmoid(o) tanh(C).")

@@ -59,7 +59,8 @@ def _infer_grad(ctx):
 
 register("lstmp", kernel_module="lstmp", inputs=["Input", "H0?", "C0?", "Weight", "ProjWeight", "Bias"],
          outputs=["Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden"], attrs=_ATTRS, infer=_infer,
-         grad=_grad, grad_reads=_SLOTS + _OUTPUTS, needs_lod=True, traits=("optional_outputs",),
+         grad=_grad, grad_reads=_SLOTS + _OUTPUTS, needs_lod=True,
+         run_lod={"Input": None}, traits=("optional_outputs",),
          lod=lods_like({"Projection": "Input", "Cell": "Input"}),      # (Fluid's ShareLoD: the batch outputs have none)
          doc="LSTM with a recurrent projection over each sequence of Input [T, 4D] (gates candidate/input/"
              "forget/output as dynamic_lstm): g = x + r' Weight + b (peepholes as dynamic_lstm), "

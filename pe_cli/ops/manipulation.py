@@ -301,8 +301,8 @@ register("split", kernel_module="manipulation", inputs=["X", "AxisTensor?", "Sec
                 "sections": Attr(list, int_list, "a list of ints")},
          infer=_infer_split, grad=_grad_split, grad_reads=("AxisTensor",),
          attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},
-         doc="Out = X cut along `axis` into `num` equal parts, or parts of the given `sections` "
-             "(one may be -1: the rest). Fluid 1.8's AxisTensor (a one-value int tensor) gives the axis, "
+         doc="Out = X cut along `axis` into `num` equal parts (num > 0 wins over sections, as in Fluid), or "
+             "parts of the given `sections` (one may be -1: the rest). Fluid 1.8's AxisTensor (a one-value int tensor) gives the axis, "
              "SectionsTensorList (one int [1] tensor per section) the sections, at run time.")
 
 
@@ -364,20 +364,31 @@ def _infer_unbind(ctx):
     if not -len(x) <= axis < len(x):
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
     axis %= len(x)
-    if x[axis] >= 0 and x[axis] != ctx.num_outputs("Out"):
+    if x[axis] >= 0 and x[axis] < ctx.num_outputs("Out"):      # fewer: the first slices, as Fluid's kernel
         ctx.fail(f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
-                 f"outputs were given")
+                 f"outputs were given (at most one per slice)")
     for i in range(ctx.num_outputs("Out")):
         ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
 
 
 def _grad_unbind(g):
-    g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+    x = g.fwd.block.var(g.input("X")[0]).shape
+    if len(g.output("Out")) == x[g.attrs["axis"] % len(x)]:
+        g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+    else:       # fewer outputs than slices: each gradient back where the output read X (Fluid has no
+        # unbind_grad op, and Paddle's op tests read one as unbind's own gradient kernel)
+        g.op("unbind_leading_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+             {"axis": g.attrs["axis"]})
 
 
-register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
-         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind,
-         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice.")
+register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"], grad_reads=("X",),
+         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind, traits=("output_counts",),
+         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
+             "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
+             "rest] (the first k slices along a leading axis), the others' gradient 0.")
+register("unbind_leading_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD*"], outputs=["X@GRAD"],
+         attrs={"axis": Attr(0, is_int, "an int")}, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",),
+         traits=("output_counts",))
 
 
 # -- size, shape ---------------------------------------------------------------------------------

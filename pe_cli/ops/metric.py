@@ -5,9 +5,10 @@ from .define import Attr, fmt_shape, register
 
 def _infer_accuracy(ctx):
     out, idx, label = ctx.shape("Out"), ctx.shape("Indices"), ctx.shape("Label")
-    if len(out) != 2 or len(idx) != 2 or any(a != b and a >= 0 and b >= 0 for a, b in zip(out, idx)):
+    # (Fluid checks Label's rank when the op is built, the rest when it runs)
+    if ctx.is_runtime and (len(out) != 2 or list(out) != list(idx)):
         ctx.fail(f"Out {fmt_shape(out)} and Indices {fmt_shape(idx)} must both be [N, k] (top_k's outputs)")
-    if len(label) != 2 or label[1] != 1 or (label[0] >= 0 and idx[0] >= 0 and label[0] != idx[0]):
+    if len(label) != 2 or ctx.is_runtime and (label[1] != 1 or label[0] != idx[0]):
         ctx.fail(f"Label must be [{idx[0]}, 1] (int64 class ids) for the predictions {fmt_shape(idx)}, "
                  f"got {fmt_shape(label)}")
     ctx.set_output("Accuracy", [1], "float32")
@@ -17,7 +18,7 @@ def _infer_accuracy(ctx):
 
 register("accuracy", kernel_module="metric",
          inputs=["Out", "Indices", "Label"], outputs=["Accuracy", "Correct", "Total"],
-         infer=_infer_accuracy, traits=("metric",),
+         infer=_infer_accuracy, run_infer=True, traits=("metric",),
          doc="Correct = rows whose Label is among their top-k Indices; Total = rows; "
              "Accuracy = Correct / Total (float32).")
 
@@ -26,7 +27,7 @@ def _infer_auc(ctx):
     pred, label, a = ctx.shape("Predict"), ctx.shape("Label"), ctx.attrs
     if len(pred) != 2:      # (its width, 1 or 2, is checked when it runs, as Fluid's)
         ctx.fail(f"Predict {fmt_shape(pred)} must be [N, 2] (the positive class's probability last) or [N, 1]")
-    if label[0] >= 0 and pred[0] >= 0 and label[0] != pred[0]:
+    if ctx.is_runtime and label[0] != pred[0]:          # (Fluid compares them when it runs)
         ctx.fail(f"Label {fmt_shape(label)} must have Predict's {pred[0]} rows")
     # Fluid's shapes of the counts, whatever StatPos/StatNeg were declared as: its layer declares the
     # window's [(1 + slide_steps) * buckets + 1] for slide_steps=0 too, and its kernel reads the first
@@ -38,7 +39,7 @@ def _infer_auc(ctx):
 
 
 register("auc", kernel_module="metric", inputs=["Predict", "Label", "StatPos", "StatNeg"],
-         outputs=["AUC", "StatPosOut", "StatNegOut"], infer=_infer_auc, traits=("metric",), lod="drop",
+         outputs=["AUC", "StatPosOut", "StatNegOut"], infer=_infer_auc, run_infer=True, traits=("metric",), lod="drop",
          # (curve: Fluid's kernel computes the ROC area whatever it names)
          attrs={"curve": Attr("ROC", lambda v: isinstance(v, str), "a string"),
                 "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
@@ -55,9 +56,6 @@ def _infer_mean_iou(ctx):
     pred, label = ctx.shape("Predictions"), ctx.shape("Labels")
     if len(pred) != len(label) or any(a != b and a >= 0 and b >= 0 for a, b in zip(pred, label)):
         ctx.fail(f"Labels {fmt_shape(label)} must have the shape of Predictions {fmt_shape(pred)}")
-    for slot in ("Predictions", "Labels"):
-        if ctx.dtype(slot) not in ("int32", "int64"):
-            ctx.fail(f"{slot} must hold int32 or int64 class ids, got {ctx.dtype(slot)}")
     n = ctx.attrs["num_classes"]
     ctx.set_output("OutMeanIou", [1], "float32")
     ctx.set_output("OutWrong", [n], "int32")
@@ -65,6 +63,7 @@ def _infer_mean_iou(ctx):
 
 
 register("mean_iou", kernel_module="metric",
+         run_dtypes={"Predictions": ("int32", "int64"), "Labels": ("int32", "int64")},
          inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
          outputs=["OutMeanIou", "OutWrong", "OutCorrect"], infer=_infer_mean_iou, traits=("metric",), lod="drop",
          attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
@@ -100,15 +99,27 @@ register("positive_negative_pair", kernel_module="metric",
 
 def _infer_precision_recall(ctx):
     n = ctx.attrs["class_number"]
-    if ctx.has_input("StatesInfo") and list(ctx.shape("StatesInfo")) not in ([n, 4], [-1, 4]):
-        ctx.fail(f"StatesInfo {fmt_shape(ctx.shape('StatesInfo'))} must be [class_number, 4] = [{n}, 4]")
+    if ctx.is_runtime:              # (Fluid checks the shapes when it runs)
+        _precision_recall_shapes(ctx, n)
     ctx.set_output("BatchMetrics", [6], "float64")
     ctx.set_output("AccumMetrics", [6], "float64")
     ctx.set_output("AccumStatesInfo", [n, 4], ctx.dtype("MaxProbs"))
 
 
+def _precision_recall_shapes(ctx, n):
+    probs, labels = list(ctx.shape("MaxProbs")), list(ctx.shape("Labels"))
+    if len(probs) != 2 or probs[1] != 1 or list(ctx.shape("Indices")) != probs:
+        ctx.fail(f"MaxProbs {fmt_shape(probs)} and Indices {fmt_shape(ctx.shape('Indices'))} must be [N, 1]")
+    if len(labels) != 2 or labels != probs:
+        ctx.fail(f"Labels {fmt_shape(labels)} must be [N, 1] = {fmt_shape(probs)}")
+    if ctx.has_input("Weights") and list(ctx.shape("Weights")) != probs:
+        ctx.fail(f"Weights {fmt_shape(ctx.shape('Weights'))} must be [N, 1] = {fmt_shape(probs)}")
+    if ctx.has_input("StatesInfo") and list(ctx.shape("StatesInfo")) != [n, 4]:
+        ctx.fail(f"StatesInfo {fmt_shape(ctx.shape('StatesInfo'))} must be [class_number, 4] = [{n}, 4]")
+
+
 register("precision_recall", kernel_module="metric", inputs=["MaxProbs", "Indices", "Labels", "Weights?", "StatesInfo?"],
-         outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"], infer=_infer_precision_recall,
+         outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"], infer=_infer_precision_recall, run_infer=True,
          attrs={"class_number": Attr(2, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
          traits=("metric",), lod="drop",
          doc="Per class the weighted TP, FP, TN, FN of the predicted Indices against Labels (AccumStatesInfo: "

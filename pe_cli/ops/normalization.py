@@ -89,7 +89,7 @@ def _infer_layer_norm(ctx):
     for slot in ("Scale", "Bias"):
         if ctx.has_input(slot):
             s = ctx.shape(slot)
-            if len(s) != 1 or (right >= 0 and _known(s[0]) and s[0] != right):
+            if len(s) != 1 or (ctx.is_runtime and s[0] != right):    # (Fluid compares the size when it runs)
                 ctx.fail(f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} "
                          f"from begin_norm_axis={b}")
     dtype = ctx.dtype("X")
@@ -106,7 +106,7 @@ def _grad_layer_norm(g):
                                   "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
 
 
-register("layer_norm", kernel_module="normalization", grad_reads=("Bias", "Mean", "Scale", "Variance", "X"),
+register("layer_norm", kernel_module="normalization", grad_reads=("Bias", "Mean", "Scale", "Variance", "X"), run_infer=True,
          inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
          infer=_infer_layer_norm, grad=_grad_layer_norm,
          doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
@@ -293,14 +293,16 @@ _STATS = ("BatchSize", "BatchSum", "BatchSquareSum")
 
 def _infer_data_norm(ctx):
     x = ctx.shape("X")
-    if len(x) != 2:
-        ctx.fail(f"X {fmt_shape(x)} must be 2-D [N, C] (Fluid's data_norm)")
-    c = x[1]
+    if not 2 <= len(x) <= 5 or (ctx.is_runtime and len(x) != 2):    # (Fluid's kernel takes 2-D only)
+        ctx.fail(f"X {fmt_shape(x)} must be 2-D [N, C] (Fluid's data_norm builds with 2 to 5 dims)")
+    c = x[1] if ctx.attrs["data_layout"] == "NCHW" else x[-1]
     for slot in _STATS + (("scale_w", "bias") if ctx.attrs["enable_scale_and_shift"] else ()):
         if not ctx.has_input(slot):
             ctx.fail(f"missing input {slot}")
         s = ctx.shape(slot)
-        if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
+        # (Fluid compares the statistics' sizes with C only when it runs; scale_w's and bias' when known)
+        compared = ctx.is_runtime or slot in ("scale_w", "bias")
+        if len(s) != 1 or (compared and _known(c) and _known(s[0]) and s[0] != c):
             ctx.fail(f"{slot} {fmt_shape(s)} must be [C] = [{c}] for X {fmt_shape(x)}")
     if ctx.attrs["slot_dim"] > 0 and _known(c) and c % ctx.attrs["slot_dim"]:
         ctx.fail(f"slot_dim={ctx.attrs['slot_dim']} must divide X's {c} columns")
@@ -330,7 +332,7 @@ _DN_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-
              "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
              "enable_scale_and_shift": False, "sync_stats": False, **backend_attrs("use_mkldnn"),
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
-register("data_norm", kernel_module="normalization",
+register("data_norm", kernel_module="normalization", run_infer=True,
          inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],
          outputs=["Y", "Means", "Scales", "BatchSize?", "BatchSum?", "BatchSquareSum?"], attrs=_DN_ATTRS,
          infer=_infer_data_norm, grad=_grad_data_norm, grad_reads=("X", "scale_w", "Means", "Scales") + _STATS,

@@ -5,6 +5,7 @@ variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, .
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
 from ..base.activations import real_number
+from ..base.dtypes import VarType
 from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, register
 
@@ -16,8 +17,10 @@ def _infer_update(state_pairs=(), scalars=(), lr=True):
         p = ctx.shape("Param")
         for slot in ["Grad"] + [i for _, i in state_pairs if i not in scalars]:
             if ctx.has_input(slot):
-                s = ctx.shape(slot)
-                if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
+                s, want = ctx.shape(slot), p
+                if slot == "Grad" and ctx.input_var(slot).type == VarType.SELECTED_ROWS:
+                    s, want = s[1:], p[1:]      # a row-sparse Grad's height is its own (Fluid checks none)
+                if len(s) != len(want) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, want)):
                     ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
         for slot in ("LearningRate",) * lr + tuple(scalars):
             if ctx.has_input(slot) and known_numel(ctx.shape(slot)) not in (1, -1):
@@ -63,7 +66,7 @@ register("adam", kernel_module="optimizer",
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut"],
          attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER),
                 "epsilon": Attr(1e-8, *_NUMBER), "lazy_mode": False, "epsilon_scaled": False,
-                "min_row_size_to_use_multithread": 1000},
+                "min_row_size_to_use_multithread": Attr(1000, long=True)},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
                              scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor")),
@@ -192,8 +195,8 @@ register("average_accumulates", kernel_module="optimizer",
          inputs=["param"] + [f"in_{n}" for n in _SUMS + _COUNTS],
          outputs=[f"out_{n}" for n in _SUMS + _COUNTS],
          attrs={"average_window": Attr(0.0, *_NUMBER),
-                "min_average_window": Attr(10000, *_NUMBER),
-                "max_average_window": Attr(10000, *_NUMBER)},
+                "min_average_window": Attr(10000, *_NUMBER, long=True),
+                "max_average_window": Attr(10000, *_NUMBER, long=True)},
          infer=_infer_average_accumulates,
          doc="ModelAverage's sliding-window sums, as Fluid's op (outputs are the input variables): "
              "num_updates and num_accumulates += 1; sum_1 += param; every 16384 updates sum_2 += sum_1 and "

@@ -52,6 +52,8 @@ def _infer_pad2d(ctx):
     out = list(x)
     out[h] = x[h] + pads[0] + pads[1] if x[h] >= 0 else -1
     out[w] = x[w] + pads[2] + pads[3] if x[w] >= 0 else -1
+    if (x[h] >= 0 and out[h] < 1) or (x[w] >= 0 and out[w] < 1):
+        ctx.fail(f"paddings {pads} leave no output of X {fmt_shape(x)} (each padded size must be >= 1)")
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
@@ -61,15 +63,19 @@ def _grad_pad2d(g):
          g.attrs)
 
 
-_PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], _nonneg_list, "[top, bottom, left, right], ints >= 0"),
-                "mode": Attr("constant", choices=("constant", "reflect", "edge")), "pad_value": 0.0,
-                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
+# Fluid's kernel reads mode and data_format unchecked: reflect, edge, else constant; NCHW, else
+# channels last (its NHWC); a negative padding crops (checked at run time against the Paddings tensor)
+_PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], int_list, "[top, bottom, left, right], ints (< 0 crops)"),
+                "mode": Attr("constant", lambda v: isinstance(v, str), "a string: reflect, edge, else constant"),
+                "pad_value": 0.0,
+                "data_format": Attr("NCHW", lambda v: isinstance(v, str), "a string: NCHW, else channels last")}
 register("pad2d", kernel_module="padding", inputs=["X", "Paddings?"], outputs=["Out"], attrs=_PAD2D_ATTRS,
          infer=_infer_pad2d, grad=_grad_pad2d, grad_reads=("X", "Paddings"), attr_tensors={"Paddings": "paddings"},
-         doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant), "
-             "their mirror without the edge (reflect) or the edge repeated (edge). The gradient sums "
-             "Out@GRAD back onto the pixels each padded one copies. Fluid 1.8's Paddings, an int32 [4] "
-             "tensor, gives the paddings at run time.")
+         doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant, or any "
+             "mode other than reflect and edge, as Fluid's kernel), their mirror without the edge (reflect) or "
+             "the edge repeated (edge); a negative padding crops. data_format NCHW, any other value channels "
+             "last (Fluid's). The gradient sums Out@GRAD back onto the pixels each padded one copies. Fluid "
+             "1.8's Paddings, an int32 [4] tensor, gives the paddings at run time.")
 register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD", "Paddings?"], outputs=["X@GRAD"],
          attrs=_PAD2D_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Paddings": "paddings"})
 
@@ -155,6 +161,8 @@ def _infer_crop(ctx):
         ctx.set_output("Out", out, ctx.dtype("X"))
         return
     shape = list(ctx.shape("Y")) if ctx.has_input("Y") else list(ctx.attrs["shape"])
+    if ctx.op.type == "crop_tensor":        # a size <= 0 in the attribute: X's dim less the offset (Fluid's)
+        shape = [n if n > 0 else -1 for n in shape]
     window, error = crop_window(x, shape, ctx.attrs["offsets"])
     if error:
         ctx.fail(f"cannot crop X {fmt_shape(x)}: {error}")
@@ -180,11 +188,12 @@ register("crop", kernel_module="padding", inputs=["X", "Y?", "Offsets?"], output
 register("crop_grad", kernel_module="padding", inputs=["X", "Y?", "Out@GRAD", "Offsets?"], outputs=["X@GRAD"],
          attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Offsets": "offsets"})
 _CROP_SLOTS = ["Shape?", "ShapeTensor*?", "Offsets?", "OffsetsTensor*?"]
-register("crop_tensor", kernel_module="padding", kernel="crop", inputs=["X"] + _CROP_SLOTS, outputs=["Out"],
+register("crop_tensor", kernel_module="padding", inputs=["X"] + _CROP_SLOTS, outputs=["Out"],
          attrs=_CROP_ATTRS, infer=_infer_crop, grad=_grad_crop("crop_tensor_grad"),
          grad_reads=("X",) + tuple(_CROP_FROM), attr_tensors=_CROP_FROM,
-         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1: X's dim less its offset); "
+         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1, or any size <= 0 of the "
+             "attribute: X's dim less its offset); "
              "Fluid 1.8's Shape / Offsets (int tensors of the lists) or ShapeTensor / OffsetsTensor (one "
              "int [1] tensor per dim) give them at run time.")
-register("crop_tensor_grad", kernel_module="padding", kernel="crop_grad", inputs=["X", "Out@GRAD"] + _CROP_SLOTS,
+register("crop_tensor_grad", kernel_module="padding", inputs=["X", "Out@GRAD"] + _CROP_SLOTS,
          outputs=["X@GRAD"], attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors=_CROP_FROM)

@@ -1,8 +1,9 @@
 """Pooling ops: pool2d (NCHW or NHWC, whose NCHW kernels run between transposes) and pool3d (Fluid 1.8):
-max or average pooling over windows, or over adaptive windows (adaptive=True: adaptive_pool2d,
-adaptive_pool3d). Kernels in kernels/<device>/pooling.py."""
-from ..base.shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
-from .convolution import PADDING_ALGORITHM, _as_nchw, _expect, _ints, _known, _to_layout, layout_attr
+max or average pooling over windows, or average pooling over adaptive windows (adaptive=True:
+adaptive_pool2d, adaptive_pool3d; max with adaptive=True pools plain ksize windows, as Fluid's kernels
+do). Kernels in kernels/<device>/pooling.py."""
+from ..base.shapes import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
+from .convolution import PADDING_ALGORITHM, _as_nchw, _ints, _known, _to_layout, layout_attr
 from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
@@ -11,11 +12,13 @@ from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_l
 _POOL_ATTRS = {
     "pooling_type": Attr("max", choices=("max", "avg")),
     # (a global pooling ignores ksize and strides: Fluid's layer writes ksize [-1, -1] there; _infer_pool2d
-    # wants them >= 1 otherwise)
-    "ksize": Attr([1, 1], _ints(2, -(1 << 31)), "a list of 2 ints"),
+    # wants strides >= 1 otherwise). Fluid's loops clip each window to X whatever ksize and paddings are: a
+    # ksize below 1 or a window in the padding is empty (max -FLT_MAX, avg 0 over its size), a negative
+    # padding crops (kernels/cpu/pooling.py)
+    "ksize": Attr([1, 1], _ints(2, None), "a list of 2 ints"),
     "global_pooling": False,
-    "strides": Attr([1, 1], _ints(2, -(1 << 31)), "a list of 2 ints"),
-    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
+    "strides": Attr([1, 1], _ints(2, None), "a list of 2 ints"),
+    "paddings": Attr([0, 0], _ints(2, None, (2, 4)), "[pad_h, pad_w] or [top, bottom, left, right], ints"),
     "exclusive": True,
     "adaptive": Attr(False, choices=(False, True)),
     "ceil_mode": False,
@@ -31,21 +34,19 @@ def _infer_pool2d(ctx):
     x = _as_nchw(ctx.shape("X"), a)
     if x is None or len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D {a['data_format']} for pool2d")
-    if not a["global_pooling"] and (min(a["ksize"]) < 1 or min(a["strides"]) < 1):
-        ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
-    if a["adaptive"]:        # ksize is the output's size; windows cover X (adaptive_pool2d)
-        if a["global_pooling"]:
-            ctx.fail("adaptive pooling takes no global_pooling")
-        ctx.set_output("Out", _to_layout(list(x[:2]) + list(a["ksize"]), a), ctx.dtype("X"))
+    if not a["global_pooling"] and min(a["strides"]) < 1:
+        ctx.fail(f"strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
+    if a["adaptive"]:        # ksize is the output's size (X's own with global_pooling); windows cover X
+        ctx.set_output("Out", _to_layout(list(x[:2]) + adaptive_size(a, x[2:]), a), ctx.dtype("X"))
         return
     ksize, strides, pads = pool_geometry(a, x[2:])
     out_hw = [pool_out_size(x[2 + i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], a["ceil_mode"])
               for i in range(2)]
     if not a["global_pooling"]:
         for i in range(2):
-            if _known(x[2 + i]) and (out_hw[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
-                ctx.fail(f"ksize {ksize} with paddings {pads} does not fit X {fmt_shape(x)} "
-                         f"(output {out_hw[0]}x{out_hw[1]}; each padding must be < ksize)")
+            if _known(x[2 + i]) and out_hw[i] <= 0:
+                ctx.fail(f"ksize {ksize} with paddings {pads} and strides {strides} leaves no output of X "
+                         f"{fmt_shape(x)} (output {out_hw[0]}x{out_hw[1]})")
     ctx.set_output("Out", _to_layout(list(x[:2]) + out_hw, a), ctx.dtype("X"))
 
 
@@ -67,7 +68,10 @@ register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_po
          channels_last=("X", "Out"),
          doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
              "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
-             "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
+             "big (X's size with global_pooling), window i spanning floor(i * H / ksize) to ceil((i + 1) * H / "
+             "ksize) for avg; max pools plain ksize windows at strides from 0 then, as Fluid's kernels do "
+             "(max_pool2d_with_index pools max adaptively). Any ksize and paddings pool as Fluid's loops do: "
+             "windows clipped to X, an empty one max -FLT_MAX and avg 0 over its size.")
 register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
          blocked=_pool_blocked, grad=grad_of_linear_grad("pool2d", "X", "Out"),
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
@@ -84,14 +88,13 @@ def _infer(ctx):
         x = [x[0], x[4], x[1], x[2], x[3]]
     if len(a["ksize"]) != 3 or len(a["strides"]) != 3 or len(a["paddings"]) not in (3, 6):
         ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} need 3 entries, paddings 3 or 6")
-    if not a["global_pooling"] and (min(a["ksize"]) < 1 or min(a["strides"]) < 1):
-        ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
+    if not a["global_pooling"] and min(a["strides"]) < 1:
+        ctx.fail(f"strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
     out = pool3d_out(a, x[2:])
     ksize, _, pads = pool3d_geometry(a, x[2:]) if not a["adaptive"] else (a["ksize"], None, [0] * 6)
-    for i in range(3):
-        if x[2 + i] >= 0 and (out[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
-            ctx.fail(f"ksize {list(ksize)} with paddings {pads} does not fit X {fmt_shape(x)} (output {out}; "
-                     f"each padding must be < ksize)")
+    for i in range(3):          # any ksize and paddings: Fluid's loops clip the windows (pool2d's)
+        if x[2 + i] >= 0 and out[i] <= 0:
+            ctx.fail(f"ksize {list(ksize)} with paddings {pads} leaves no output of X {fmt_shape(x)} (output {out})")
     ctx.set_output("Out", [x[0]] + out + [x[1]] if last else list(x[:2]) + out, ctx.dtype("X"))
 
 
@@ -107,7 +110,7 @@ def _three(v):
 _ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
           "ksize": Attr(lambda: [1, 1, 1], _three, "3 ints"), "global_pooling": False,     # (>= 1 but global: _infer)
           "strides": Attr(lambda: [1, 1, 1], _three, "3 ints"),
-          "paddings": Attr(lambda: [0, 0, 0], lambda v: int_list(v) and all(p >= 0 for p in v), "ints >= 0"),
+          "paddings": Attr(lambda: [0, 0, 0], int_list, "ints"),
           "exclusive": True, "adaptive": Attr(False, choices=(False, True)), "ceil_mode": False,
           "padding_algorithm": PADDING_ALGORITHM, "data_format": layout_attr("NCDHW"),
           **backend_attrs("use_cudnn", "use_mkldnn")}
@@ -116,7 +119,7 @@ register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs
          doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
              "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
              "ksize volume. adaptive: Out is ksize big, window i spanning floor(i * n / k) to "
-             "ceil((i + 1) * n / k). Max's gradient goes to the window's first maximum (row-major). NDHWC "
+             "ceil((i + 1) * n / k) for avg (max: plain ksize windows at strides from 0, as Fluid's kernels). Max's gradient goes to the window's first maximum (row-major). NDHWC "
              "(data_format) runs the NCDHW kernels between transposes.")
 register("pool3d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))

@@ -23,8 +23,10 @@ def _any_ints(n):
 
 
 def _pool_attrs(n):
-    # (ksize and strides >= 1 but with global_pooling, which ignores them: _infer_pool)
-    return {"ksize": _any_ints(n), "strides": _any_ints(n), "paddings": _ints(n, 0), "global_pooling": False,
+    # (strides >= 1 but with global_pooling, which ignores them: _infer_pool; any ksize and paddings, whose
+    # windows Fluid's loop clips to X: an empty one is -FLT_MAX with Mask -1)
+    return {"ksize": _any_ints(n), "strides": _any_ints(n),
+            "paddings": Attr([0] * n, lambda v: int_list(v) and len(v) == n, f"{n} ints"), "global_pooling": False,
             "adaptive": Attr(False, choices=(False, True)), "pooling_type": "max", "ceil_mode": False,
             "exclusive": True, "padding_algorithm": "EXPLICIT", "use_cudnn": True, "use_mkldnn": False,
             "data_format": "NCHW" if n == 2 else "NCDHW"}
@@ -35,13 +37,12 @@ def _infer_pool(n):
         x, a = ctx.shape("X"), ctx.attrs
         if x is None or len(x) != n + 2:
             ctx.fail(f"X {fmt_shape(x)} must be {n + 2}-D ({'NCHW' if n == 2 else 'NCDHW'})")
-        if not a["global_pooling"] and min(list(a["ksize"]) + list(a["strides"])) < 1:
-            ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
+        if not a["global_pooling"] and min(a["strides"]) < 1:
+            ctx.fail(f"strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
         out = pool_out(x[2:], a)
-        if any(o == 0 or o < -1 for o in out) or (not a["adaptive"] and not a["global_pooling"] and any(
-                p >= k for p, k in zip(a["paddings"], a["ksize"]))):
+        if any(o <= 0 and d >= 0 for o, d in zip(out, x[2:])):        # Fluid's would hold no data
             ctx.fail(f"ksize {list(a['ksize'])} with strides {list(a['strides'])} and paddings "
-                     f"{list(a['paddings'])} does not fit X {fmt_shape(x)} (each padding must be < ksize)")
+                     f"{list(a['paddings'])} leaves no output of X {fmt_shape(x)} (output {out})")
         ctx.set_output("Out", list(x[:2]) + out, ctx.dtype("X"))
         ctx.set_output("Mask", list(x[:2]) + out, "int32")
     return infer
@@ -59,7 +60,8 @@ for _n, _type in ((2, "max_pool2d_with_index"), (3, "max_pool3d_with_index")):
              infer=_infer_pool(_n), grad=_grad_pool(_type), grad_reads=("X", "Mask"),
              doc=f"Max pooling of {_n + 2}-D NC... X over windows (o * stride - padding, clipped to X; adaptive: "
                  f"floor(i * n / k) to ceil((i + 1) * n / k)); Mask (int32) = the flat position of each window's "
-                 f"first maximum (row-major) in its plane of X.")
+                 f"first maximum (row-major) in its plane of X. An empty window (any ksize and paddings run, as "
+                 f"in Fluid's loop) gives -FLT_MAX and Mask -1, and no gradient.")
     register(_type + "_grad", kernel_module="pooling_mask", inputs=["X", "Mask", "Out@GRAD"], outputs=["X@GRAD"],
              attrs=_pool_attrs(_n), infer=grads_like({"X@GRAD": "X"}))
 

@@ -5,8 +5,8 @@ from .define import fmt_shape, register
 
 def _infer(ctx):
     x, var = ctx.shape("X"), ctx.input_var("X")
-    if var.lod_level > 1 or (var.lod_level == 1 and len(x) != 2) or (var.lod_level == 0 and len(x) != 3):
-        ctx.fail(f"X {fmt_shape(x)} must be a 3-D [batch, length, size] tensor or a 2-D LoDTensor of level 1")
+    if var.lod_level > 1 or len(x) not in (2, 3) or (var.lod_level == 1 and len(x) != 2):   # (a 2-D one's LoD:
+        ctx.fail(f"X {fmt_shape(x)} must be a 3-D [batch, length, size] tensor or a 2-D LoDTensor of level 1")  # run time)
     if x[-1] >= 0 and x[-1] % 2:
         ctx.fail(f"X {fmt_shape(x)}: the encoding size (last dim) must be even")
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=var.lod_level)

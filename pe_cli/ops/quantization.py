@@ -44,7 +44,7 @@ def _infer_quantize(ctx):
 def _infer_range(ctx):
     if not ctx.attrs["is_test"] and not ctx.has_input("Iter"):
         ctx.fail("training (is_test=False) needs the step counter Iter")
-    if ctx.has_input("InScales") and list(ctx.shape("InScales")) != [ctx.attrs["window_size"]]:
+    if ctx.has_input("InScales") and list(ctx.shape("InScales")) not in ([ctx.attrs["window_size"]], [-1]):
         ctx.fail(f"InScales {fmt_shape(ctx.shape('InScales'))} must be [window_size] = "
                  f"[{ctx.attrs['window_size']}]")
     _infer_quantize(ctx)

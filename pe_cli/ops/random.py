@@ -7,7 +7,7 @@ from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
-_RANDOM_ATTRS = {"shape": Attr([]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
+_RANDOM_ATTRS = {"shape": Attr([], long=True), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
 _DIAGONAL = {"diag_num": 0, "diag_step": 0, "diag_val": 1.0}
 register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
@@ -19,7 +19,7 @@ register("gaussian_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs
              "ShapeTensorList).")
 register("truncated_gaussian_random", kernel_module="random",
          inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
+         attrs=dict(_RANDOM_ATTRS, shape=Attr([]), mean=0.0, std=1.0),     # Fluid: INTS here
          doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.")
 
 register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"seed": Attr(0, is_int, "an int")},
@@ -43,13 +43,12 @@ def _infer_random_crop(ctx):
     k = len(x) - len(shape)
     if not shape or k < 0 or any(n <= 0 or (d >= 0 and n > d) for n, d in zip(shape, x[k:])):
         ctx.fail(f"shape={shape} must give sizes > 0 no larger than X {fmt_shape(x)}'s last {len(shape)} dims")
-    if ctx.dtype("Seed") != "int64":
-        ctx.fail(f"Seed is {ctx.dtype('Seed')}; it must be an int64 [1] variable")
     ctx.set_output("Out", list(x[:k]) + shape, ctx.dtype("X"))
     ctx.set_output("SeedOut", [1], "int64")
 
 
 register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"],
+         run_dtypes={"Seed": ("int64",)},
          attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
          infer=_infer_random_crop, lod="drop",
          doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "
@@ -70,7 +69,7 @@ def _infer_randint(ctx):
 
 register("randint", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_randint,
          needs_rng=True, lod="drop",
-         attrs={"shape": Attr(list, int_list, "a list of ints"), "low": Attr(None, is_int, "an int"),
+         attrs={"shape": Attr(list, int_list, "a list of ints", long=True), "low": Attr(None, is_int, "an int"),
                 "high": Attr(None, is_int, "an int"), "dtype": Attr("int64", dtype_or_none, "a dtype name"),
                 "seed": Attr(0, is_int, "an int")},
          doc="Out ~ integers uniform in [low, high), of `shape` (or ShapeTensor's values, or one value per "

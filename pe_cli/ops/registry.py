@@ -14,8 +14,9 @@ import warnings
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
+from ..base.errors import (ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError,
+                           did_you_mean)
+from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
@@ -83,10 +84,10 @@ def prepare(op):
     opdef = get(op.type)
     for slot in opdef.inputs:
         names = op.inputs.get(slot.name)
-        if not names and not slot.optional and not slot.duplicable:
-            raise PeError(f"{_where(op)}: missing input '{slot.name}'")
+        if not names and not slot.optional and not slot.duplicable:     # Fluid's Operator: an assert, a ValueError
+            raise ArgumentAssertionError(f"{_where(op)}: missing input '{slot.name}'")
         if names and len(names) > 1 and not slot.duplicable:
-            raise PeError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
+            raise ArgumentValueError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
     known_in = {s.name for s in opdef.inputs}
     known_out = {s.name for s in opdef.outputs}
     for slot in op.inputs:
@@ -114,6 +115,8 @@ def check_attrs(op):
         if value is None and not _accepts(op, spec, name, None):
             del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
             continue
+        if spec.long:
+            op.attrs[name] = value = as_long(value)
         if value == -1 and spec.check is dtype_or_none and spec.default is None and not isinstance(value, bool):
             op.attrs[name] = value = None       # Fluid's VarType -1: "the input's dtype" (fill_any_like)
         if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
@@ -152,9 +155,35 @@ def infer_shape(op):
     dtypes and LoD levels."""
     opdef = get(op.type)
     if opdef.infer is not None:
-        opdef.infer(InferContext(op, opdef))
+        try:
+            opdef.infer(InferContext(op, opdef))
+        except (TypeError, ValueError, PeError) as e:
+            # a plain TypeError is the inference meeting an input's unknown shape (len(None)); a check
+            # that failed counts as that only when the op's first input is the one without a shape
+            plain = isinstance(e, TypeError) and not isinstance(e, PeError)
+            if not _has_unknown_input(op, None if plain else opdef.inputs[:1]):
+                raise
+            _unknown_outputs(op)
     if opdef.lod == "keep":
         _keep_lod_level(op)
+
+
+def _has_unknown_input(op, slots=None):
+    """True where an input variable (of ``slots``, default all) has no shape yet (``create_tensor``,
+    a variable only a later ``assign`` or the feed fills)."""
+    names = [n for s in slots for n in op.inputs.get(s.name, ())] if slots is not None else \
+        [n for ns in op.inputs.values() for n in ns]
+    return any(n in op.block.vars and op.block.vars[n].shape is None for n in names)
+
+
+def _unknown_outputs(op):
+    """Fluid 1.8.5 builds an op over a variable created without a shape (its VarDesc dims are [],
+    which compile-time inference passes through) and the run takes the shapes of the values: the
+    outputs' shapes are unknown until then, as their inputs'."""
+    for names in op.outputs.values():
+        for n in names:
+            if n in op.block.vars:
+                op.block.vars[n].shape = None
 
 
 def _keep_lod_level(op):
@@ -181,7 +210,10 @@ COMMON_ATTRS = {"op_role": 4096, "op_role_var": [], "op_namescope": "", "op_call
 
 
 class InferContext:
-    """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs."""
+    """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs. Built when
+    the op is (``is_runtime`` false); an op registered with run_infer runs its rule again when it runs,
+    on its values (kernels/run_checks.RunInferContext), for the checks Fluid makes only then."""
+    is_runtime = False
 
     def __init__(self, op, opdef):
         self.op = op

@@ -17,8 +17,8 @@ def _is_block(value):
 _GLOBAL_BLOCK = Attr(None, lambda v: (is_int(v) and v > 0) or _is_block(v),
                      "the index of a block of its program (> 0), or a block of another program")
 _ATTRS = {"global_block": _GLOBAL_BLOCK,
-          "start_op_index": Attr(None, lambda v: is_int(v) and v >= 0, "an op index (>= 0)"),
-          "end_op_index": Attr(None, lambda v: is_int(v) and v >= 0, "an op index (>= 0)"),
+          "start_op_index": Attr(None, lambda v: is_int(v) and v >= 0, "an op index (>= 0)", long=True),
+          "end_op_index": Attr(None, lambda v: is_int(v) and v >= 0, "an op index (>= 0)", long=True),
           "is_test": False}
 
 

@@ -43,7 +43,7 @@ register("get_tensor_from_selected_rows", kernel_module="selected_rows", inputs=
          infer=_infer_values, traits=("selected_rows",), lod="drop",
          doc="Out = the values of the SelectedRows X ([K, ...], one row per row X lists), a dense tensor.")
 register("split_selected_rows", kernel_module="selected_rows", inputs=["X"], outputs=["Out*"],
-         attrs={"height_sections": Attr(list, int_list, "a list of ints")}, infer=_infer_split,
+         attrs={"height_sections": Attr(list, int_list, "a list of ints", long=True)}, infer=_infer_split,
          traits=("selected_rows",), lod="drop",
          doc="Out[i] = the rows of the SelectedRows X that fall in the i-th run of height_sections[i] rows, "
              "numbered from that run's first row, with their values (a SelectedRows of height "

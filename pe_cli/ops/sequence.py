@@ -5,16 +5,19 @@ from .define import Attr, backend_attrs, grads_like, lods_like, register
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
 
-def _need_lod(ctx, slot, op_name):
+def _need_lod(ctx, slot, op_name, at_build=False):
+    """The sequence input ``slot``. Fluid checks a sequence op's LoD when it runs (the op's ``run_lod``), a
+    declared lod_level being no fact yet; ``at_build``: its InferShape checks the lod_level too (sequence_pool,
+    sequence_pad)."""
     var = ctx.input_var(slot)
-    if var.lod_level < 1:
+    if at_build and var.lod_level < 1:
         ctx.fail(f"{slot} '{var.name}' is a plain tensor (lod_level 0); {op_name} needs a sequence "
                  f"(a LoDTensor: declare it with lod_level=1)")
     return var
 
 
 def _infer_pool(ctx):
-    x = _need_lod(ctx, "X", "sequence_pool")
+    x = _need_lod(ctx, "X", "sequence_pool", at_build=True)
     shape = [-1] + list(x.shape[1:]) if x.shape else None
     ctx.set_output("Out", shape, x.dtype, lod_level=x.lod_level - 1)
     if ctx.attrs["pooltype"].upper() == "MAX":     # (declared as the layer made it, as Fluid: int32 when run)
@@ -62,7 +65,7 @@ def _grad_softmax(g):
 # Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
 _SOFTMAX_ATTRS = {"data_format": "AnyLayout", **backend_attrs("use_cudnn")}
 register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
-         grad=_grad_softmax, grad_reads=("Out", "X"), needs_lod=True, attrs=_SOFTMAX_ATTRS,
+         grad=_grad_softmax, grad_reads=("Out", "X"), needs_lod=True, attrs=_SOFTMAX_ATTRS, run_lod={"X": None},
          doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
 register("sequence_softmax_grad", kernel_module="sequence", inputs=["X?", "Out", "Out@GRAD"], outputs=["X@GRAD"],
          no_need_buffer=("X",),

@@ -37,6 +37,7 @@ def _grad(g):
 
 register("sequence_conv", kernel_module="sequence_conv", inputs=["X", "Filter", "PaddingData?"], outputs=["Out"],
          attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Filter", "PaddingData"), needs_lod=True,
+         run_lod={"X": None},
          doc="Out[t] = concat(X[t + contextStart + k] for k < contextLength, zeros outside t's sequence, or "
              "PaddingData's rows with paddingTrainable) @ Filter.")
 register("sequence_conv_grad", kernel_module="sequence_conv", inputs=["X", "Filter", "PaddingData?", "Out@GRAD"],

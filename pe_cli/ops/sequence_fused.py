@@ -26,8 +26,6 @@ def _infer_emb(ctx):
         ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim]")
     if not ids or ids[-1] != 1:
         ctx.fail(f"Ids {fmt_shape(ids)} must end in a dimension of 1 (Fluid's ids layout)")
-    if ctx.dtype("Ids") not in ("int64", "int32"):
-        ctx.fail(f"Ids is {ctx.dtype('Ids')}; it must hold int64 ids")
     width = _ids_width(ids)
     ctx.set_output("Out", [-1, -1 if width < 0 else w[1] * width], ctx.dtype("W"), lod_level=0)
 
@@ -43,10 +41,11 @@ def _infer_emb_grad(ctx):
                    var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
 
 
-_EMB_ATTRS = {"combiner": Attr("sum", choices=("sum",)), "padding_idx": -1, "grad_inplace": False,
+_EMB_ATTRS = {"combiner": Attr("sum", choices=("sum",)), "padding_idx": Attr(-1, long=True), "grad_inplace": False,
               "is_sparse": False, "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True}
 register("fused_embedding_seq_pool", kernel_module="sequence_fused", inputs=["W", "Ids"], outputs=["Out"],
          attrs=_EMB_ATTRS, infer=_infer_emb, grad=_grad_emb, grad_reads=("W", "Ids"), lod="drop", needs_lod=True,
+         run_dtypes={"Ids": ("int64", "int32")},
          doc="Ids [T, k, ..., 1] (one LoD level): Out [N, k * emb_dim], row n the sum over sequence n's rows of "
              "W[ids] for each of the k id columns side by side; ids equal to padding_idx add nothing. The "
              "gradient of W is dense, or with is_sparse a SelectedRows of every id (padding_idx's too, as "

@@ -7,22 +7,17 @@ from .define import Attr, fmt_shape, int_list, is_int, register
 CHUNK_SCHEMES = ("IOB", "IOE", "IOBES", "plain")
 
 
-def _ids(ctx, slot):
-    var = ctx.input_var(slot)
-    if var.dtype not in ("int64", "int32"):
-        ctx.fail(f"{slot} '{var.name}' must hold int64 ids, got {var.dtype}")
-    return var
+# int ids, and their LoD unless padded with lengths: checked when the op runs (run_dtypes, run_lod), as
+# Fluid's kernels check them
+IDS = ("int64", "int32")
 
 
 def _check_seq(ctx, slot, length_slot):
-    var = _ids(ctx, slot)
+    var = ctx.input_var(slot)
     shape = var.shape
     if ctx.has_input(length_slot):
-        if shape is None or len(shape) not in (2, 3) or (len(shape) == 3 and shape[2] != 1):
+        if shape is None or len(shape) not in (2, 3) or (len(shape) == 3 and shape[2] not in (1, -1)):
             ctx.fail(f"{slot} {fmt_shape(shape)} must be [B, T] or [B, T, 1] (padded, with {length_slot})")
-    elif var.lod_level < 1:
-        ctx.fail(f"{slot} '{var.name}' is a plain tensor (lod_level 0): give sequences (lod_level=1), "
-                 f"or padded [B, T] ids with {length_slot}")
     elif shape is None or not (len(shape) == 1 or (len(shape) == 2 and shape[1] in (1, -1))):
         ctx.fail(f"{slot} {fmt_shape(shape)} must be [N, 1]: one id per step")
     return var
@@ -43,6 +38,7 @@ register("chunk_eval", kernel_module="sequence_metric", inputs=["Inference", "La
                 "chunk_scheme": Attr("IOB", choices=CHUNK_SCHEMES),
                 "excluded_chunk_types": Attr([], int_list, "a list of ints")},
          infer=_infer_chunk, lod="drop", needs_lod=True,
+         run_dtypes={"Inference": IDS, "Label": IDS}, run_lod={"Inference": "SeqLength", "Label": "SeqLength"},
          doc="Chunks of the predicted and the true tags of each sequence (tag id = chunk type * tag kinds + "
              "tag kind, kinds per scheme: IOB B,I; IOE I,E; IOBES B,I,E,S; plain one; num_chunk_types * kinds "
              "is 'outside'), compared: a chunk is correct when its begin, end and type all match. "
@@ -62,7 +58,7 @@ def _infer_edit(ctx):
 
 register("edit_distance", kernel_module="sequence_metric", inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
          outputs=["Out", "SequenceNum"], attrs={"normalized": False}, infer=_infer_edit, lod="drop",
-         needs_lod=True,
+         needs_lod=True, run_dtypes={"Hyps": IDS, "Refs": IDS}, run_lod={"Hyps": "HypsLength", "Refs": "RefsLength"},
          doc="Out[i] = the Levenshtein distance (insertions, deletions, substitutions, each 1) between "
              "hypothesis i and reference i, divided by the reference's length when normalized (which then "
              "must not be empty); float32 [num_sequences, 1]. SequenceNum = num_sequences (int64 [1]).")

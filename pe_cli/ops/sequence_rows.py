@@ -24,7 +24,7 @@ def _grad_reverse(g):
 
 
 register("sequence_reverse", kernel_module="sequence_rows", inputs=["X"], outputs=["Y"], infer=_infer_reverse,
-         grad=_grad_reverse, needs_lod=True,
+         grad=_grad_reverse, needs_lod=True, run_lod={"X": None},
          doc="Each sequence's time steps in reverse order; Y keeps X's LoD.")
 # (pe's earlier gradient op, in the programs it saved before)
 register("sequence_reverse_grad", kernel_module="sequence_rows", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"],
@@ -34,7 +34,7 @@ register("sequence_reverse_grad", kernel_module="sequence_rows", inputs=["X", "Y
 def _infer_expand(ctx):
     _need_lod(ctx, "Y", "sequence_expand")
     levels = ctx.input_var("Y").lod_level
-    if not -1 <= ctx.attrs["ref_level"] < levels:
+    if levels and not -1 <= ctx.attrs["ref_level"] < levels:       # (Fluid checks the run-time LoD's levels)
         ctx.fail(f"ref_level={ctx.attrs['ref_level']} is not one of Y's {levels} LoD levels (-1: the last)")
     x = ctx.input_var("X")
     ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=min(x.lod_level, 1))
@@ -42,7 +42,7 @@ def _infer_expand(ctx):
 
 register("sequence_expand", kernel_module="sequence_rows", inputs=["X", "Y"], outputs=["Out"],
          attrs={"ref_level": -1}, infer=_infer_expand, grad=_row_grad("sequence_expand_grad", ("X", "Y"), "Out"),
-         grad_reads=("X", "Y"), lod="drop", needs_lod=True,
+         grad_reads=("X", "Y"), lod="drop", needs_lod=True, run_lod={"Y": None},
          doc="X's sequence i (row i when X has no LoD) repeated as many times as Y's sequence i is long "
              "at Y's LoD level ref_level (-1: the last); Out has one sequence per repeat, or no LoD when X "
              "has none (as Fluid).")
@@ -51,7 +51,7 @@ register("sequence_expand_grad", kernel_module="sequence_rows", inputs=["X", "Y"
 
 
 def _infer_pad(ctx):
-    x = _need_lod(ctx, "X", "sequence_pad")
+    x = _need_lod(ctx, "X", "sequence_pad", at_build=True)
     n = ctx.attrs["padded_length"]
     ctx.set_output("Out", [-1, n] + list(x.shape[1:]), x.dtype, lod_level=0)
     ctx.set_output("Length", [-1], "int64", lod_level=0)
@@ -102,4 +102,5 @@ def _infer_erase(ctx):
 
 register("sequence_erase", kernel_module="sequence_rows", inputs=["X"], outputs=["Out"],
          attrs={"tokens": Attr([], int_list, "a list of ints")}, infer=_infer_erase, lod="drop", needs_lod=True,
+         run_dtypes={"X": ("int64", "int32")}, run_lod={"X": None},
          doc="X's sequences without the steps whose id is in tokens; Out's LoD counts what is left.")

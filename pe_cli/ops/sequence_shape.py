@@ -26,7 +26,7 @@ def _expand_as_lod(in_lods, attrs):
 
 register("sequence_expand_as", kernel_module="sequence_shape", inputs=["X", "Y"], outputs=["Out"],
          infer=_infer_expand_as, grad=_row_grad("sequence_expand_as_grad", ("X", "Y")), grad_reads=("X", "Y"),
-         lod=_expand_as_lod, needs_lod=True,
+         lod=_expand_as_lod, needs_lod=True, run_lod={"Y": None},
          doc="Row i of X repeated as many times as Y's sequence i is long (X's LoD is not used); "
              "Out has Y's LoD.")
 register("sequence_expand_as_grad", kernel_module="sequence_shape", inputs=["X", "Y", "Out@GRAD"],
@@ -37,8 +37,6 @@ def _infer_concat(ctx):
     n = ctx.num_inputs("X")
     xs = [_need_lod(ctx, "X", "sequence_concat") if i == 0 else ctx.input_var("X", i) for i in range(n)]
     for i, x in enumerate(xs):
-        if x.lod_level < 1:
-            ctx.fail(f"X #{i} '{x.name}' is a plain tensor (lod_level 0); sequence_concat needs sequences")
         if x.shape and xs[0].shape and (len(x.shape) != len(xs[0].shape) or any(
                 a != b and a >= 0 and b >= 0 for a, b in zip(x.shape[1:], xs[0].shape[1:]))):
             ctx.fail(f"X #{i} {list(x.shape)} does not match X #0 {list(xs[0].shape)} past the first dim")
@@ -53,7 +51,7 @@ def _grad_concat(g):
 
 
 register("sequence_concat", kernel_module="sequence_shape", inputs=["X*"], outputs=["Out"], infer=_infer_concat,
-         grad=_grad_concat, grad_reads=("X",), lod="drop", needs_lod=True,
+         grad=_grad_concat, grad_reads=("X",), lod="drop", needs_lod=True, run_lod={"X": None},
          doc="Sequence i of Out = sequence i of X #0, then of X #1, ...: the inputs joined along time, "
              "sequence by sequence (all inputs have as many sequences).")
 register("sequence_concat_grad", kernel_module="sequence_shape", inputs=["X*", "Out@GRAD"], outputs=["X@GRAD*"],
@@ -62,15 +60,13 @@ register("sequence_concat_grad", kernel_module="sequence_shape", inputs=["X*", "
 
 def _infer_slice(ctx):
     x = _need_lod(ctx, "X", "sequence_slice")
-    for slot in ("Offset", "Length"):
-        if ctx.dtype(slot) not in ("int32", "int64"):
-            ctx.fail(f"{slot} is {ctx.dtype(slot)}; it must be int32 or int64 (one value per sequence)")
     ctx.set_output("Out", [-1] + list(x.shape[1:]) if x.shape else None, x.dtype, lod_level=x.lod_level)
 
 
 register("sequence_slice", kernel_module="sequence_shape", inputs=["X", "Offset", "Length"], outputs=["Out"],
          infer=_infer_slice, grad=_row_grad("sequence_slice_grad", ("X", "Offset", "Length")),
          grad_reads=("X", "Offset", "Length"), lod="drop", needs_lod=True,
+         run_dtypes={"Offset": ("int32", "int64"), "Length": ("int32", "int64")}, run_lod={"X": None},
          doc="Sequence i of Out = steps Offset[i] .. Offset[i] + Length[i] - 1 of X's sequence i.")
 register("sequence_slice_grad", kernel_module="sequence_shape", inputs=["X", "Offset", "Length", "Out@GRAD"],
          outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
@@ -86,7 +82,7 @@ def _infer_reshape(ctx):
 register("sequence_reshape", kernel_module="sequence_shape", inputs=["X"], outputs=["Out"],
          attrs={"new_dim": Attr(1, lambda v: isinstance(v, int) and v > 0, "an int > 0")},
          infer=_infer_reshape, grad=_row_grad("sequence_reshape_grad", ("X",)), grad_reads=("X",),
-         lod="drop", needs_lod=True,
+         lod="drop", needs_lod=True, run_lod={"X": None},
          doc="Each sequence of X [steps, D] read as rows of new_dim values (its steps * D must divide "
              "by new_dim); the offsets scale by D / new_dim.")
 register("sequence_reshape_grad", kernel_module="sequence_shape", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],

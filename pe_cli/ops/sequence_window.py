@@ -9,15 +9,13 @@ def _infer_enumerate(ctx):
     x = _need_lod(ctx, "X", "sequence_enumerate")
     if x.shape is not None and (len(x.shape) != 2 or x.shape[1] not in (1, -1)):
         ctx.fail(f"X {list(x.shape)} must be [steps, 1]: one id per step")
-    if x.dtype not in ("int32", "int64"):
-        ctx.fail(f"X is {x.dtype}; sequence_enumerate enumerates ids (int32 or int64)")
     ctx.set_output("Out", [-1, ctx.attrs["win_size"]], x.dtype, lod_level=x.lod_level)
 
 
 register("sequence_enumerate", kernel_module="sequence_window", inputs=["X"], outputs=["Out"],
          attrs={"win_size": Attr(2, lambda v: isinstance(v, int) and v >= 2, "an int >= 2"), "pad_value": 0,
                 **backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@")},
-         infer=_infer_enumerate, needs_lod=True,
+         infer=_infer_enumerate, needs_lod=True, run_lod={"X": None}, run_dtypes={"X": ("int32", "int64")},
          doc="Out[t] = X[t], X[t + 1], ..., X[t + win_size - 1] within t's sequence, pad_value past its end; "
              "Out keeps X's LoD.")
 
@@ -25,8 +23,6 @@ register("sequence_enumerate", kernel_module="sequence_window", inputs=["X"], ou
 def _infer_scatter(ctx):
     x = ctx.input_var("X")
     ids = _need_lod(ctx, "Ids", "sequence_scatter")
-    if ids.dtype not in ("int32", "int64"):
-        ctx.fail(f"Ids is {ids.dtype}; it must be int32 or int64 (column indices)")
     upd = ctx.input_var("Updates")
     if upd.dtype != x.dtype:
         ctx.fail(f"Updates is {upd.dtype} but X is {x.dtype}; they must have one dtype")
@@ -43,6 +39,7 @@ def _grad_scatter(g):
 
 register("sequence_scatter", kernel_module="sequence_window", inputs=["X", "Ids", "Updates"], outputs=["Out"],
          infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"), lod="drop", needs_lod=True,
+         run_dtypes={"Ids": ("int32", "int64")}, run_lod={"Ids": None},
          doc="Out = X, then for sequence i of Ids and each of its steps j: Out[i, Ids[j]] += Updates[j] "
              "(columns of row i counted over its flattened values).")
 register("sequence_scatter_grad", kernel_module="sequence_window", inputs=["Ids", "Updates", "Out@GRAD"],
@@ -53,11 +50,9 @@ register("sequence_scatter_grad", kernel_module="sequence_window", inputs=["Ids"
 def _infer_row_conv(ctx):
     x = ctx.input_var("X")
     f = ctx.shape("Filter")
-    if x.lod_level < 1 and x.shape is not None and len(x.shape) != 3:
-        ctx.fail(f"X {list(x.shape)} is a plain tensor; row_conv needs a sequence (lod_level 1, [steps, D]) "
-                 f"or a padded batch [batch, steps, D]")
-    if x.lod_level >= 1 and x.shape is not None and len(x.shape) != 2:
-        ctx.fail(f"X {list(x.shape)} must be 2-D [steps, D] over a LoD")
+    # a 2-D X takes its sequences from the LoD it has when the op runs (checked then, as Fluid's kernel does)
+    if x.shape is not None and (len(x.shape) not in (2, 3) or (x.lod_level >= 1 and len(x.shape) != 2)):
+        ctx.fail(f"X {list(x.shape)} must be a sequence [steps, D] (LoD) or a padded batch [batch, steps, D]")
     if not f or len(f) != 2 or (x.shape and x.shape[-1] > 0 and f[1] != x.shape[-1]):
         ctx.fail(f"Filter {list(f or [])} must be [future_context_size + 1, D] with D = X's last dim "
                  f"({x.shape[-1] if x.shape else '?'})")

@@ -1,7 +1,7 @@
 """The tree ops of TDM (Tree-based Deep Model retrieval; Fluid 1.8's contrib tdm_child and
 tdm_sampler), reading a tree kept in int parameters. No gradients (kernels in kernels/<device>/tdm.py).
 
-tdm_child: TreeInfo [node_nums, 3 + child_nums] holds per node (item_id, layer_id, parent_id,
+tdm_child: TreeInfo [node_nums, 3 + child_nums] (or wider: its first children read) holds per node (item_id, layer_id, parent_id,
 children...); for each node id in X, Child = its children (zeros for node 0 or a childless node)
 and LeafMask = 1 where the child is an item (item_id != 0).
 tdm_sampler: Travel [leaf_num, layers] holds each item's path (a node per layer, 0 for none), Layer
@@ -16,9 +16,11 @@ _INT_DTYPE = Attr("int32", choices=("int32", "int64"))
 
 def _infer_child(ctx):
     x, info = ctx.shape("X"), ctx.shape("TreeInfo")
-    if len(info) != 2 or (info[1] >= 0 and info[1] != 3 + ctx.attrs["child_nums"]):
-        ctx.fail(f"TreeInfo {fmt_shape(info)} must be [node_nums, 3 + child_nums] = [node_nums, "
-                 f"{3 + ctx.attrs['child_nums']}]")
+    # a wider TreeInfo is read as Fluid's kernel reads it (a node's first child_nums children); a narrower
+    # one Fluid's kernel reads past a node's row into the next node's, or past TreeInfo's end
+    if len(info) != 2 or (info[1] >= 0 and info[1] < 3 + ctx.attrs["child_nums"]):
+        ctx.fail(f"TreeInfo {fmt_shape(info)} must be [node_nums, >= 3 + child_nums] = [node_nums, "
+                 f">= {3 + ctx.attrs['child_nums']}]")
     for slot in ("Child", "LeafMask"):
         ctx.set_output(slot, list(x) + [ctx.attrs["child_nums"]], ctx.attrs["dtype"])
 

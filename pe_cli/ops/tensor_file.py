@@ -23,7 +23,7 @@ def _infer_save(ctx):
 
 
 register("load", kernel_module="tensor_file", inputs=[], outputs=["Out"],
-         attrs={"file_path": "", "load_as_fp16": False, "model_from_memory": False, "seek": -1, "shape": Attr([])},
+         attrs={"file_path": "", "load_as_fp16": False, "model_from_memory": False, "seek": Attr(-1, long=True), "shape": Attr([], long=True)},
          infer=_infer_load,
          # (it has no input: needs_lod makes the executor pass the LoD the kernel read from the file on)
          needs_lod=True, lod="drop",

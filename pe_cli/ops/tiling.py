@@ -46,7 +46,7 @@ def _infer_expand_as(ctx):
     if len(x) != len(t):
         ctx.fail(f"X {fmt_shape(x)} and target_tensor {fmt_shape(t)} must have one rank")
     for a, b in zip(x, t):
-        if a > 0 and b >= 0 and b % a:
+        if ctx.is_runtime and (a <= 0 or b % a):        # (Fluid's kernel checks it when it runs)
             ctx.fail(f"target_tensor {fmt_shape(t)} is not X {fmt_shape(x)} tiled: each of its dims must be "
                      f"a multiple of X's")
     ctx.set_output("Out", t, ctx.dtype("X"))
@@ -59,7 +59,7 @@ def _grad_expand_as(g):
 
 
 register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"], outputs=["Out"],
-         infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X", "target_tensor"),
+         run_infer=True, infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X", "target_tensor"),
          doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
              "flows to target_tensor.")
 register("expand_as_grad", kernel_module="manipulation", inputs=["X", "target_tensor?", "Out@GRAD"], outputs=["X@GRAD"],

@@ -13,7 +13,7 @@ def _infer(ctx):
     if len(nodes) != 3 or len(edges) != 3 or edges[2] not in (2, -1):
         ctx.fail(f"NodesVector {fmt_shape(nodes)} and EdgeSet {fmt_shape(edges)} must be [batch, nodes, features] "
                  f"and [batch, edges, 2]")
-    if len(filt) != 4 or filt[1] != 3 or (nodes[2] >= 0 and filt[0] != nodes[2]):
+    if len(filt) != 4 or filt[1] not in (3, -1) or (nodes[2] >= 0 and filt[0] >= 0 and filt[0] != nodes[2]):
         ctx.fail(f"Filter {fmt_shape(filt)} must be [feature_size={nodes[2]}, 3, output_size, num_filters]")
     ctx.set_output("Out", [nodes[0], nodes[1], filt[2], filt[3]], ctx.dtype("NodesVector"))
 

@@ -9,8 +9,9 @@ array is cast to its feed's dtype and, where its sample shape differs only in si
 from a run with data.preprocessing holds its preprocessing.json: it is applied first (tables by
 column name, image files, a folder of images). No other preprocessing is applied: the config's
 data.transforms are the user's to apply before. Every fetch target's values for all
-samples go to one .npz, named by the target variables; a target that is sequences has its lengths beside
-it in the same form (``NAME_lengths`` for one LoD level, ``NAME_lengths_0``, ... for more).
+samples go to one .npz, named by the target variables (a target Fluid's save_inference_model saved as
+``save_infer_model/scale_<i>`` by the variable it scales); a target that is sequences has its lengths
+beside it in the same form (``NAME_lengths`` for one LoD level, ``NAME_lengths_0``, ... for more).
 """
 import io
 import os
@@ -20,6 +21,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
+from ..io.inference import target_names
 from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
 from ..data.preprocessing import lengths_feeds
@@ -86,13 +88,13 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
             raise PeError(f"{data_path} holds no samples")
         parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches,
                          return_numpy=False) for s in range(0, n, batch_size)]
-    values = {}
-    for i, v in enumerate(fetches):
-        values[v.name] = np.concatenate([np.asarray(p[i]) for p in parts])
+    values, names = {}, target_names(program, fetches)
+    for i, name in enumerate(names):
+        values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
         lods = [p[i].recursive_sequence_lengths() for p in parts]
         if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):     # sequences out: their lengths beside them
-            values.update(level_arrays(v.name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))
+            values.update(level_arrays(name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))
     buf = io.BytesIO()
     np.savez(buf, **values)
     atomic_write(out, buf.getvalue())
-    return {"out": out, "samples": n, "feeds": feeds, "fetches": [v.name for v in fetches]}
+    return {"out": out, "samples": n, "feeds": feeds, "fetches": names}

@@ -9,6 +9,7 @@ from ..framework.variable import Parameter, Variable
 from ..ops import registry
 from . import recompute
 from .clip import append_error_clips
+from .grad_builder import _BackwardBuilder
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.shapes import numel
 
@@ -87,103 +88,18 @@ class GradContext:
         return self.builder.temp_var(like, suffix)
 
 
-class _BackwardBuilder:
-    """``renames``: the names that ops of the block already write (gradients() of a gradient: a second
-    backward's ``x@GRAD`` is not the first one's); a gradient it would name so gets a fresh name."""
-
-    def __init__(self, block, renames=frozenset()):
-        self.block = block
-        self.renames = renames
-        self.pending = {}    # var name -> [names of gradient contributions not yet summed]
-        self.counter = 0
-        # A name written by several ops (a loop's carried variable) has one gradient per value:
-        # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
-        self.frozen = {}
-        self.targets = {}    # gradient contribution name -> the forward variable it is the gradient of
-        self.finished = {}   # name -> its gradient, once the grad ops of the op that wrote it are made
-
-    def has_grad(self, name):
-        return name in self.frozen or name in self.pending
-
-    def new_grad_target(self, name):
-        """Name for the next contribution to d(loss)/d(name)."""
-        contributions = self.pending.setdefault(name, [])
-        target = self._fresh(grad_var_name(name) if not contributions else
-                             f"{grad_var_name(name)}@RENAME@{len(contributions)}")
-        contributions.append(target)
-        self._declare(target, name)
-        self.targets[target] = name
-        return target
-
-    def read_grad(self, name):
-        """The summed gradient of ``name``; appends the sum op if several contributions wait."""
-        if name in self.frozen:
-            return self.frozen[name]
-        if name not in self.pending:
-            return self._zeros_like(name)
-        contributions = self.pending[name]
-        if len(contributions) > 1:
-            total = self._fresh(grad_var_name(name))
-            self.append("sum", {"X": list(contributions)}, {"Out": [total]})
-            self.pending[name] = [total]
-        return self.pending[name][0]
-
-    def _zeros_like(self, name):
-        target = self._fresh(grad_var_name(name))
-        self._declare(target, name)
-        self.append("fill_zeros_like", {"X": [name]}, {"Out": [target]})
-        self.pending[name] = [target]
-        return target
-
-    def _fresh(self, name):
-        """``name``, or where an op of the block wrote it before this backward, a new name (as Fluid's
-        name@RENAME@block<i>@<k>)."""
-        if name not in self.renames:
-            return name
-        k = 0
-        while self.block.has_var(f"{name}@RENAME@block{self.block.idx}@{k}"):
-            k += 1
-        return f"{name}@RENAME@block{self.block.idx}@{k}"
-
-    def scratch_name(self, fwd):
-        self.counter += 1
-        return f"{fwd.type}@GRAD@DISCARD@{self.counter}"
-
-    def temp_var(self, like, suffix):
-        """A new variable (a name no earlier backward of the block took: gradients() of gradients)."""
-        self.counter += 1
-        while self.block.has_var(f"{like}@GRAD@{suffix}@{self.counter}"):
-            self.counter += 1
-        name = f"{like}@GRAD@{suffix}@{self.counter}"
-        self._declare(name, like)
-        return name
-
-    def _declare(self, grad_name, fwd_name):
-        fwd = self.block.var(fwd_name)
-        self.block.create_var(name=grad_name, shape=fwd.shape, dtype=fwd.dtype, lod_level=fwd.lod_level)
-
-    def append(self, type, inputs, outputs, attrs=None):
-        for names in outputs.values():
-            for n in names:
-                if not self.block.has_var(n):
-                    self.block.create_var(name=n)
-        return self.block.append_op(type, inputs, outputs, attrs or {}, role=OpRole.Backward)
-
-
 def _requires_grad(block, ops, no_grad):
     """Variables whose value depends on something trainable, walking the ops forward."""
     live = set()
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
-              and carries_grad(var.dtype)):
+        elif _differentiable(var) and _is_leaf(block, var) and var.name not in no_grad:
             live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
-                var = block.var(n)
-                if not var.stop_gradient and n not in no_grad and carries_grad(var.dtype):
+                if n not in no_grad and _differentiable(block.var(n)):
                     live.add(n)
     return live
 
@@ -242,6 +158,8 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     between them. Returns (builder, no_grad names)."""
     block = targets[0][0].block
     program = block.program
+    if who != "append_backward" or program.current_block_idx == 0:    # Fluid's count (not in a sub-block)
+        program._appending_grad_times += 1
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
 
@@ -355,7 +273,9 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
 
 
 def _differentiable(var):
-    return not var.stop_gradient and carries_grad(var.dtype)
+    """Not stop_gradient and float or complex; of any dtype in fluid.dygraph's eager program (Fluid's dygraph's)."""
+    return not var.stop_gradient and (carries_grad(var.dtype) or getattr(var.block.program, "grads_of_any_dtype",
+                                                                         False))
 
 
 def _as_list(value, what, kinds=(Variable,)):

@@ -272,13 +272,20 @@ def test_num_iteration_per_run(cpu2):
         np.testing.assert_array_equal(value, scope2.get_array(name))
 
 
-def test_debug_graphviz_path_writes_the_graph(cpu2, tmp_path):
+def test_debug_graphviz_path_is_a_prefix_as_fluids(cpu2, tmp_path, monkeypatch):
+    """Fluid 1.8.5 writes <path>_multi_devices_graph (and its single-device graphs), so "./" is a
+    path it takes: chenwhql/PaddleScripts' fuse_test_diff.py sets it."""
     (main, _, loss), scope = started()
     bs = fluid.BuildStrategy()
-    bs.debug_graphviz_path = str(tmp_path / "ssa.dot")
+    bs.debug_graphviz_path = str(tmp_path / "ssa")
     fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs, scope=scope)
-    text = (tmp_path / "ssa.dot").read_text()
+    text = (tmp_path / "ssa_multi_devices_graph").read_text()
     assert text.startswith("digraph") and "reduce" in text and "broadcast" in text
+    monkeypatch.chdir(tmp_path)
+    bs = fluid.BuildStrategy()
+    bs.debug_graphviz_path = "./"
+    fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs, scope=scope)
+    assert (tmp_path / "_multi_devices_graph").read_text().startswith("digraph")
 
 
 def test_cpu_devices_update_each_parameter_once_with_the_numbers_of_all_reduce(cpu2):

@@ -100,3 +100,20 @@ def test_program_desc_copies():
     assert parsed.block(0).find_var(b"x2").shape() == [10, 20]
     with pytest.raises(ValueError):
         core.ProgramDesc(b"not a program")
+
+
+def test_descs_of_no_block_and_the_op_role():
+    """core.VarDesc(name) and core.OpDesc() are descs of a new variable / op of no block (what IR-graph
+    passes build nodes from); an op's role reads and writes as Fluid's attribute op_role."""
+    var = core.VarDesc("w.int8")
+    var.set_shape([2, 3])
+    var.set_dtype(core.VarDesc.VarType.INT8)
+    var.set_persistable(True)
+    assert (var.name(), var.shape(), var.dtype(), var.persistable()) == ("w.int8", [2, 3], "int8", True)
+    op = core.OpDesc()
+    op.set_type("relu")
+    op.set_input("X", ["x"])
+    op._set_attr("op_role", 1)
+    assert (op.type(), op.input("X"), op.attr("op_role"), op.has_attr("op_role")) == ("relu", ["x"], 1, True)
+    _, _, sum_op, _ = _sum_block()
+    assert sum_op.attr("op_role") == 0 and sum_op.attr("op_namescope") == "/"

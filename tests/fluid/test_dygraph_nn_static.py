@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import FluidUnsupported
 
 
 def _run(build, feed):
@@ -83,11 +82,22 @@ def test_a_bad_input_is_fluids_type_error(make, bad):
             layer(fluid.data(*bad))
 
 
-def test_inside_guard_they_say_pe_has_no_user_level_dygraph():
+def test_inside_guard_they_run_at_once_with_their_initial_parameters():
+    """test_batch_norm_op.py's test_dygraph: a layer made inside fluid.dygraph.guard() has its parameters'
+    initial values at once (the startup program runs eagerly too) and its call runs its ops; the values
+    are Fluid 1.8.5's on the same input; fluid.NCE (fluid's name of the dygraph class) trains nce there."""
+    x = np.arange(24, dtype="float32").reshape(2, 3, 2, 2) / 10
     with fluid.dygraph.guard():
-        bn = fluid.dygraph.BatchNorm(3)
-        with pytest.raises(FluidUnsupported, match="guard"):
-            bn(fluid.dygraph.to_variable(np.ones((2, 3), "float32")))
+        y = fluid.dygraph.BatchNorm(3)(fluid.dygraph.to_variable(x))
+        lin = fluid.dygraph.Linear(4, 2, param_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(0.5)),
+                                   bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(0.25)))
+        z = lin(fluid.dygraph.to_variable(x.reshape(6, 4)))
+        nce = fluid.NCE(20, 4)
+        cost = nce(fluid.dygraph.to_variable(x.reshape(6, 4)), fluid.dygraph.to_variable(np.arange(6).reshape(6, 1)))
+    np.testing.assert_allclose(y.numpy().reshape(-1)[:6], [-1.22883, -1.06499, -0.90114, -0.73730, -1.22883, -1.06499],
+                               atol=1e-5)
+    np.testing.assert_allclose(z.numpy()[:2], [[0.55, 0.55], [1.35, 1.35]], rtol=1e-6)
+    assert cost.numpy().shape == (6, 1) and np.all(cost.numpy() > 0)
 
 
 def test_a_numpy_initializer_of_as_many_values_fills_the_parameter_row_major():

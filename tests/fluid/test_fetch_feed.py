@@ -127,3 +127,23 @@ def test_a_fed_persistable_stays_in_the_scope_and_later_runs_read_it():
     np.testing.assert_array_equal(out, [[3.0, 15.0], [3.0, 3.0]])
     np.testing.assert_array_equal(fed, np.ones((2, 2)))       # the fed array itself is not the scope's
 
+
+
+def test_a_fetched_tensor_with_no_element_is_fluids_empty_fetch():
+    """Fluid 1.8's fetch op copies no tensor without elements: the fetched LoDTensor has shape [0] (its LoD
+    kept) and return_numpy gives None (as_numpy of that uninitialised tensor); a Paddle 2.x program
+    fetches the array with its shape (test_matrix_nms_op.py's nothing-kept case compares Out to [0])."""
+    from pe_cli.framework import program_release
+    for paddle2, want in ((False, (None, (0,))), (True, ((0, 6), (0, 6)))):
+        old = program_release.follow_paddle2(paddle2)
+        try:
+            with fluid.program_guard(fluid.Program(), fluid.Program()):
+                x = fluid.data("x", [-1, 6], "float32")
+                y = fluid.layers.scale(x, 2.0)
+                exe, feed = fluid.Executor(fluid.CPUPlace()), {"x": np.zeros((0, 6), "float32")}
+                as_numpy, = exe.run(feed=feed, fetch_list=[y])
+                tensor, = exe.run(feed=feed, fetch_list=[y], return_numpy=False)
+        finally:
+            program_release.follow_paddle2(old)
+        assert (None if as_numpy is None else as_numpy.shape) == want[0]
+        assert np.array(tensor).shape == want[1]

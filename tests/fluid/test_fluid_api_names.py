@@ -148,8 +148,10 @@ def test_one_hot_keeps_the_ids_shape_and_device_guard_checks():
     assert out.shape == (-1, 2, 4)
     (value,), _ = _run(main, startup, {"ids": np.array([[0, 3], [2, 2]], "int64")}, [out])
     np.testing.assert_array_equal(value, np.eye(4, dtype="float32")[[[0, 3], [2, 2]]])
+    guard = fluid.device_guard("tpu")       # Fluid's context manager checks the device when entered
     with pytest.raises(ValueError, match="'cpu' or 'gpu'"):
-        fluid.device_guard("tpu")
+        with guard:
+            pass
 
 
 def _profile_message(data):

@@ -126,3 +126,20 @@ def test_bad_input_raises_what_fluid_raises(case):
     assert got["raises"] == recorded["raises"], (got, recorded)
     if recorded["raises"] is None:
         assert got["returns"] == recorded["returns"]
+
+
+def test_float32_sigmoid_has_fluids_bits():
+    """Fluid's float32 sigmoid (Eigen: exps eight at a time by Cephes' polynomial, the tail by libm):
+    pe's gives the same bits, on which op_test's float32 finite differences of test_activation_op.py's
+    TestSigmoid depend (1 % off with a last bit changed in the tail)."""
+    want = np.asarray(_recorded("sigmoid.json")["bits"], np.int32)
+    got = np.asarray(oracle.run_sigmoid_bits(fluid), np.int32)
+    assert got.size == 187
+    np.testing.assert_array_equal(got, want)
+
+
+def test_float32_row_conv_has_fluids_bits():
+    """row_conv sums in float32 from the first step, as Fluid's kernel: the same bits (test_row_conv_op.py's
+    float32 Filter gradient check, within 0.5 %, was 0.64 % off with the sums in float64)."""
+    want = np.asarray(_recorded("row_conv.json")["bits"], np.int32)
+    np.testing.assert_array_equal(np.asarray(oracle.run_row_conv_bits(fluid), np.int32), want)

@@ -96,6 +96,19 @@ def test_eager_backward_of_many_values_starts_from_ones_and_variables_take_pow()
         np.testing.assert_allclose(y.gradient(), np.log(x_) * x_ ** y_)
 
 
+def test_eager_backward_differentiates_int_tensors_as_fluids_dygraph():
+    """TestElementwisePowGradOpInt itself: Fluid's dygraph gives int64 ``x ** y`` int64 gradients (its
+    grad kernels' values cast to int64: dy = int(log(x) x ** y)); a static program's backward does not."""
+    x_, y_ = np.array([1, 3, 6]), np.array([1, 1, 1])
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        x, y = fluid.dygraph.to_variable(x_), fluid.dygraph.to_variable(y_)
+        x.stop_gradient = y.stop_gradient = False
+        res = x ** y
+        res.backward()
+        for got, want in ((res.gradient(), [1, 1, 1]), (x.gradient(), [1, 1, 1]), (y.gradient(), [0, 3, 10])):
+            assert got.dtype == np.int64 and got.tolist() == want
+
+
 def test_selected_rows_face_of_a_scope_variable():
     scope = core.Scope()
     sparse = scope.var("in").get_selected_rows()
@@ -294,3 +307,52 @@ def test_gradient_of_cholesky_is_fluids_one_cholesky_grad_op():
     (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
     assert grad.type() == "cholesky_grad" and grad.attr("upper") is True
     assert (grad.input("Out"), grad.input("Out@GRAD"), grad.output("X@GRAD")) == (["out"], ["out@GRAD"], ["x@GRAD"])
+
+
+def test_device_guard_records_op_device_as_fluid():
+    """test_device_guard.py: an op built inside device_guard has op_device set (core's kOpDeviceAttrName);
+    every op has the attribute (\"\" unset); a control-flow op warns it is not placed, a force_cpu that the
+    guard wins; a device other than cpu and gpu is a ValueError."""
+    import warnings
+    name = core.op_proto_and_checker_maker.kOpDeviceAttrName()
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = fluid.layers.fill_constant([1], "float32", 1.0)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with fluid.device_guard("gpu"):
+                y = fluid.layers.fill_constant([1], "float32", 2.0, force_cpu=True)
+                cond = fluid.layers.less_than(x, y)
+                loop = fluid.layers.While(cond=cond)
+                with loop.block():
+                    fluid.layers.less_than(x=y, y=x, cond=cond)
+        ops = fluid.default_main_program().global_block().ops
+    assert [op.desc.attr(name) for op in ops] == ["", "gpu", "gpu", ""]
+    assert all(op.desc.has_attr(name) for op in ops)
+    said = [str(w.message) for w in seen]
+    assert "The Op(while) is not support to set device." in said
+    assert sum("'device_guard' has higher priority" in s for s in said) == 1
+    with pytest.raises(ValueError):
+        with fluid.device_guard("cpu1"):
+            pass
+
+
+def test_sgd_of_a_row_sparse_parameter_moves_the_rows_the_gradient_names():
+    """test_sgd_op.py's TestSGDOpOptimizeSelectedRows: Param a SelectedRows (rows 0..7 of a table), Grad a
+    SelectedRows of height 10 at rows [0, 4, 7]: each of those Param rows moves by -lr * its Grad row."""
+    scope, place = core.Scope(), core.CPUPlace()
+    grad = scope.var("Grad").get_selected_rows()
+    grad.set_height(10)
+    grad.set_rows([0, 4, 7])
+    g = np.ones((3, 12), "float32")
+    g[2, 8] = 4.0
+    grad.get_tensor().set(g, place)
+    param = scope.var("Param").get_selected_rows()
+    param.set_height(8)
+    param.set_rows(list(range(8)))
+    w = np.arange(8, dtype="float32")[:, None] * np.ones((8, 12), "float32")
+    param.get_tensor().set(w, place)
+    scope.var("LearningRate").get_tensor().set(np.full(1, 0.1, "float32"), place)
+    Operator("sgd", Param="Param", Grad="Grad", ParamOut="Param", LearningRate="LearningRate").run(scope, place)
+    want = w.copy()
+    want[[0, 4, 7]] -= 0.1 * g
+    np.testing.assert_array_equal(np.array(scope.find_var("Param").get_selected_rows().get_tensor()), want)

@@ -1,5 +1,8 @@
-"""tools/optest_table.py reads a unittest -v run as it is: cases, passing, skipped and the first
-failure's cause; it finds the op types a Paddle test file tests from its OpTest cases."""
+"""tools/optest_runner.py records each case of a unittest file as it ends (what C++ logs and warnings
+print between a case's name and its outcome cannot spoil the count); tools/optest_table.py finds every
+OpTest-based file of a directory and its sequence/ and ir/ subfolders, counts the files Fluid 1.8.5
+passes on CPU and those of them pe passes wholly, and runs no (engine, file) its cache holds."""
+import json
 import os
 import subprocess
 import sys
@@ -8,7 +11,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import optest_table  # noqa: E402
 
-CASES = '''import unittest
+CASES = '''import sys
+import unittest
 
 class OpTest(unittest.TestCase):
     pass
@@ -17,7 +21,8 @@ class TestMulOp(OpTest):
     def setUp(self):
         self.op_type = "mul"
     def test_ok(self):
-        pass
+        sys.stderr.write("W1128 build_strategy.cc:170] a C++ log line\\n")
+        sys.stdout.write("printed by the case\\n")
     def test_fails(self):
         self.assertTrue(False, "Output (Out) has diff")
     @unittest.skipIf(True, "core is not compiled with CUDA")
@@ -26,8 +31,8 @@ class TestMulOp(OpTest):
 
 def create_test_class(parent):
     class TestMade(parent):
-        def test_made_fails(self):
-            self.assertTrue(False, "made in a function")
+        def test_made_errs(self):
+            raise KeyError("made in a function")
     globals()["TestMade"] = TestMade
 
 
@@ -36,44 +41,65 @@ create_test_class(unittest.TestCase)
 
 class TestBroken(unittest.TestCase):
     @classmethod
-    def setUpClass(cls):
-        raise KeyError("FLAGS_x")
-    def test_never(self):
+    def tearDownClass(cls):
+        raise AssertionError("This test do not have op_type in class attrs")
+    def test_passes_first(self):
         pass
-
-if __name__ == "__main__":
-    unittest.main()
 '''
 
 
-def test_parse_counts_a_real_unittest_run(tmp_path):
-    path = tmp_path / "test_mul_op.py"
-    path.write_text(CASES)
-    run = subprocess.run([sys.executable, str(path), "-v"], capture_output=True, text=True)
-    cases, passing, skipped, cause = optest_table.parse(run.stdout + run.stderr)
-    assert (cases, passing, skipped) == (5, 1, 1)     # TestMade's case is __main__.create_test_class.<locals>.TestMade
-    assert cause == "TestBroken: KeyError: 'FLAGS_x'"        # unittest prints errors before failures
-    assert optest_table.ops_of(str(path), {"mul", "relu"}) == ["mul"]
-    assert optest_table.ops_of(str(path), {"relu"}) == []
+def _records(tmp_path, text, name="test_mul_op.py"):
+    (tmp_path / name).write_text(text)
+    results = tmp_path / "cases.jsonl"
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "optest_runner.py"), str(results),
+                    str(tmp_path / name), "-v"], capture_output=True, text=True, timeout=120)
+    return [json.loads(line) for line in results.read_text().splitlines()]
 
 
-def test_cached_only_writes_the_cached_rows_with_their_notes(tmp_path):
-    """--cached-only runs no file: rows come from the cache, a NOTES file's cause says its Paddle-only detail."""
-    import json
-    for name in ("test_adam_op.py", "test_mul_op.py"):
-        (tmp_path / name).write_text(CASES.replace('"mul"', '"adam"' if "adam" in name else '"mul"'))
-    (tmp_path / "sources.json").write_text(json.dumps(
-        [{"repo": "PaddlePaddle/Paddle", "path": f"u/{n}", "commit": "c" * 40}
-         for n in ("test_adam_op.py", "test_mul_op.py")]))
-    cache = tmp_path / "cache.jsonl"
-    cache.write_text(json.dumps({"file": "test_adam_op.py", "result": [6, 5, 0, "TestSparseAdamOp: boom"]}) + "\n")
-    rows = optest_table.collect(str(tmp_path), [], 1, 10, cache=str(cache), cached_only=True)
-    assert [r[1] for r in rows] == ["test_adam_op.py"]
-    assert rows[0][3:6] == (6, 5, 0) and rows[0][6].startswith("TestSparseAdamOp: boom [Paddle-only: ")
+def test_the_runner_records_every_case_and_class_error(tmp_path):
+    records = _records(tmp_path, CASES + 'if __name__ == "__main__":\n    unittest.main()\n')
+    outcomes = {r["case"].replace("__main__.", ""): r["outcome"] for r in records if "case" in r}
+    assert outcomes == {"TestMulOp.test_ok": "ok", "TestMulOp.test_fails": "fail", "TestMulOp.test_cuda": "skipped",
+                        "create_test_class.<locals>.TestMade.test_made_errs": "error",
+                        "TestBroken.test_passes_first": "ok", "tearDownClass (TestBroken)": "error"}
+    assert records[-1] == {"end": 1}
+    summary = optest_table.summarize(records)
+    assert (summary["cases"], summary["passing"], summary["skipped"], summary["failing"]) == (6, 2, 1, 3)
+    # the first failure in run order (unittest runs the classes by name)
+    assert summary["first_failure"] == "tearDownClass (TestBroken): AssertionError: This test do not have op_type in class attrs"
+    failed = next(r for r in records if r.get("outcome") == "fail")
+    assert failed["error"] == "AssertionError: False is not true : Output (Out) has diff"
 
 
 def test_a_file_without_unittest_main_runs_its_cases_by_unittest(tmp_path):
     """As Paddle's CI (python -m unittest): test_teacher_student_sigmoid_loss_op.py calls no unittest.main()."""
-    (tmp_path / "test_mul_op.py").write_text(CASES.split('if __name__')[0])
-    cases, passing, skipped, _ = optest_table.run_file(str(tmp_path), "test_mul_op.py", [], 120)
-    assert (cases, passing, skipped) == (5, 1, 1)     # with TestMade, made in a function
+    records = _records(tmp_path, CASES)
+    assert sum("case" in r for r in records) == 6 and records[-1] == {"end": 1}
+
+
+def test_the_table_counts_files_fluid_passes_and_runs_nothing_cached(tmp_path):
+    for sub in ("", "sequence", "ir", "mkldnn"):
+        (tmp_path / sub).mkdir(exist_ok=True)
+        (tmp_path / sub / "test_a_op.py").write_text("from op_test import OpTest\n")
+    (tmp_path / "test_not_an_op_test.py").write_text("import unittest\n")
+    files = optest_table.test_files(str(tmp_path))
+    assert files == ["test_a_op.py", "sequence/test_a_op.py", "ir/test_a_op.py"]      # not mkldnn/, not plain tests
+
+    def result(engine, name, cases, passing, skipped=0, first=""):
+        return {"engine": engine, "file": name, "cases": cases, "passing": passing, "skipped": skipped,
+                "failing": cases - passing - skipped, "first_failure": first, "seconds": 1.0}
+    cache = tmp_path / "runs.jsonl"
+    cache.write_text("\n".join(json.dumps(r) for r in [
+        result("fluid", "test_a_op.py", 3, 3), result("pe", "test_a_op.py", 3, 2, first="TestX.test_y: boom"),
+        result("fluid", "sequence/test_a_op.py", 2, 0, skipped=2),        # CUDA only: not passed on CPU
+        result("pe", "sequence/test_a_op.py", 2, 0, skipped=2),
+        result("fluid", "ir/test_a_op.py", 1, 1), result("pe", "ir/test_a_op.py", 1, 1)]) + "\n")
+    done = optest_table.load_cache(str(cache))
+    text = optest_table.table(files, done, "8e1712a7" + "0" * 32)
+    assert text.startswith("**1 of the 2 files Fluid 1.8.5 passes on CPU pass wholly on pe (50.0 %)**")
+    assert "| test_a_op.py | 3 | 2 | 0 | passes | 1.0 | TestX.test_y: boom |" in text
+    assert "| sequence/test_a_op.py | 2 | 0 | 2 | all skipped (CUDA only) | 1.0 | no case passed |" in text
+    before = cache.read_text()
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "optest_table.py"), str(tmp_path), "--cache",
+                          str(cache), "--fluid", "/nonexistent/python"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "1 of the 2 files" in out.stdout and cache.read_text() == before

@@ -17,7 +17,6 @@ with open(os.path.join(os.path.dirname(__file__), "..", "data", "fluid_program_o
 # call -> why pe's program differs from Fluid's (the test fails when one of these starts to match, so
 # the list stays true)
 DIFFERENT = {
-    "inplace_abn": "pe lacks Fluid's op of this name; its layer builds the result from other ops (the op is h76-ops-math's / h76-ops-misc's part of issue 76)",
     "contrib_fused_elemwise_activation": "pe lacks Fluid's op of this name; its layer builds the result from other ops (the op is h76-ops-math's / h76-ops-misc's part of issue 76)",
     "sampled_softmax_with_cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "logsumexp": "pe's logsumexp subtracts the max first (exp, reduce_sum, log overflow in float32 past x = 88)",

@@ -181,6 +181,7 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
                       "from PIL import Image\n"     # Pillow 10 removed the name the book's programs resize with
                       "assert Image.ANTIALIAS == Image.LANCZOS and Image.CUBIC == Image.BICUBIC\n"
                       "assert collections.Sequence is collections.abc.Sequence\n"
+                      "import random\nassert sorted(random.sample({3, 1, 2}, 3)) == [1, 2, 3]\n"
                       "import paddle.fluid.backward as b\n"
                       "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n"
                       # numpy 1.x: an array of one element, of any rank, is a number (float(loss), "%f" % row)
@@ -198,6 +199,8 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
     untouched = subprocess.run([sys.executable, "-c", "import collections, numpy, pe_cli.fluid\n"
                                 "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')\n"
                                 "from PIL import Image\nassert not hasattr(Image, 'ANTIALIAS')\n"
+                                "import random\ntry:\n    random.sample({1, 2}, 1)\n    raise SystemExit('random')\n"
+                                "except TypeError:\n    pass\n"
                                 "try:\n    float(numpy.ones(1))\n    raise SystemExit('numpy changed')\n"
                                 "except TypeError:\n    pass\n"],
                                capture_output=True, text=True, env={**os.environ, "PYTHONPATH": repo}, timeout=120)

@@ -100,6 +100,40 @@ def test_shape_mismatch_caught_at_build_time_names_layer_and_shapes():
     assert "test_program.py" in message
 
 
+def test_ops_over_a_variable_created_without_a_shape_build_and_run_on_the_values():
+    """Fluid 1.8.5 builds sum, concat, reduce_sum, stack, ... over create_tensor's variables (no shape
+    yet: kylezhang/learn_paddlepaddle's P002/index.001.py) and computes with the fed values' shapes;
+    the outputs' shapes are unknown until then. A declared shape keeps its build-time check."""
+    import numpy as np
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        a = fluid.layers.create_tensor(dtype="int64", name="a")
+        b = fluid.layers.create_tensor(dtype="int64", name="b")
+        outs = [fluid.layers.sum([a, b]), fluid.layers.concat([a, b]), fluid.layers.reduce_sum(a),
+                fluid.layers.stack([a, b]), fluid.layers.equal(a, b)]
+    assert all(o.shape is None for o in outs)
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": np.array([3, 2], "int64"),
+                                                          "b": np.array([1, 2], "int64")}, fetch_list=outs)
+    assert [g.tolist() for g in got] == [[4, 4], [3, 2, 1, 2], [5], [[3, 2], [1, 2]], [False, True]]
+
+
+def test_appending_grad_times_counts_backward_passes_as_fluids():
+    """Program._appending_grad_times, which programs print (chenwhql/PaddleScripts' prune_block.py):
+    each append_backward of a global-block loss and each gradients() call; clone() keeps it,
+    clone(for_test=True) starts at 0, as Fluid 1.8.5's."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.layers.data("x", [4])
+        loss = fluid.layers.mean(fluid.layers.fc(x, 1))
+        assert main._appending_grad_times == 0
+        fluid.optimizer.SGD(0.1).minimize(loss)
+        fluid.gradients([loss], [x])
+    assert main._appending_grad_times == 2
+    assert main.clone()._appending_grad_times == 2
+    with pytest.warns(UserWarning, match="already has optimize ops"):
+        assert main.clone(for_test=True)._appending_grad_times == 0
+
+
 def test_unknown_op_type_suggests_closest():
     main = fluid.Program()
     with pytest.raises(PeError, match="did you mean 'relu'"):

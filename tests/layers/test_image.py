@@ -105,9 +105,14 @@ def test_image_resize_short_scales_the_short_side(prog):
 
 
 def test_inplace_abn_is_batch_norm_then_its_activation(prog):
+    """Fluid 1.8.5's layer: one inplace_abn op writing Y over its input, which the layer returns (a
+    batch_norm of x built after it would read Y: the plain one is built first)."""
     x = layers.data("x", [2, 3, 3])
-    abn = layers.inplace_abn(x, act="leaky_relu", act_alpha=0.1)
     plain = layers.leaky_relu(layers.batch_norm(x), alpha=0.1)
+    abn = layers.inplace_abn(x, act="leaky_relu", act_alpha=0.1)
+    op = prog.global_block().ops[-1]
+    assert abn is x and op.type == "inplace_abn" and op.output("Y") == ["x"]
+    assert op.output("SavedMean") == ["inplace_abn_0.tmp_0"] and op.output("SavedVariance") == ["inplace_abn_0.tmp_1"]
     names = sorted(p.name for p in prog.global_block().all_parameters())
     assert any(n.startswith("inplace_abn_0.") for n in names)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
@@ -116,7 +121,7 @@ def test_inplace_abn_is_batch_norm_then_its_activation(prog):
     got_abn, got_plain = exe.run(prog, feed={"x": xv}, fetch_list=[abn, plain], scope=scope)
     np.testing.assert_allclose(got_abn, got_plain, rtol=1e-6)
     assert (got_abn < 0).any()
-    with pytest.raises(PeError, match="act='relu' must be None"):
+    with pytest.raises(PeError, match="inplace_abn only support act"):
         layers.inplace_abn(x, act="relu")
 
 

@@ -125,17 +125,26 @@ def test_classifier_on_two_devices_matches_one(kind, params):
 
 
 def test_dynamic_gru_on_a_plain_tensor_is_one_error():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
-        x = layers.data("x", [3 * H], dtype="float32")
-        with pytest.raises(PeError, match=r"plain tensor.*dynamic_gru"):
-            layers.dynamic_gru(x, H)
+    """Fluid builds it (its InferShape does not check the LoD) and its kernel wants the LoD when it runs."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        out = layers.dynamic_gru(layers.data("x", [3 * H], dtype="float32"), H)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    with pytest.raises(PeError, match=r"gru: Input has no LoD; it takes sequences"):
+        exe.run(main, feed={"x": np.zeros((2, 3 * H), "float32")}, fetch_list=[out])
 
 
-def test_dynamic_gru_input_of_the_wrong_width_is_one_error():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
+def test_dynamic_gru_input_of_the_wrong_width_is_one_error_when_it_runs():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
         x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
-        with pytest.raises(PeError, match=r"Input \[-1, 12\] must be \[T, 3D\] = \[T, 9\]"):
-            layers.dynamic_gru(x, H)
+        hidden = layers.dynamic_gru(x, H)          # Fluid 1.8.5 builds it: its gru compares the widths when run
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    feed = {"x": fluid.create_lod_tensor(np.ones((5, 4 * H), "float32"), [[2, 3]], fluid.CPUPlace())}
+    with pytest.raises(fluid.core.EnforceNotMet, match=r"Input \[5, 12\] must be \[T, 3D\] = \[T, 9\]"):
+        exe.run(main, feed=feed, fetch_list=[hidden])
 
 
 def _sig(v):

@@ -204,7 +204,7 @@ def test_get_initial_states_and_errors():
         x = layers.data("x", [T, D])
         h, c = layers.LSTMCell(H).get_initial_states(x, init_value=0.5)
         assert list(h.shape) == [-1, H] and list(c.shape) == [-1, H]
-        with pytest.raises(PeError, match="must be a Variable"):
+        with pytest.raises(PeError, match="inputs must be Variable"):       # Fluid 1.8's TypeError
             layers.rnn(layers.GRUCell(H), np.zeros((2, 3, 4)))
         with pytest.raises(PeError, match="states are \\[hidden, cell\\]"):
             layers.rnn(layers.LSTMCell(H), x, layers.data("h", [H]))

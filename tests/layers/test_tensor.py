@@ -113,8 +113,7 @@ def test_attribute_checks(prog):
         layers.squeeze(x, [1])
     with pytest.raises(ShapeError, match=r"\[5:7\] along axis 1 \(size 3\) is empty"):
         layers.slice(x, axes=[1], starts=[5], ends=[7])
-    with pytest.raises(ShapeError, match=r"Index is float32; it must be int32 or int64"):
-        layers.gather(x, layers.data("i", [1]))
+    layers.gather(x, layers.data("i", [1]))     # a float index builds, as in Fluid: its dtype is checked when run
     with pytest.raises(TypeError, match=r"sigmoid: x 'n' is int64; it must be one of float16, float32, float64"):
         layers.sigmoid(layers.data("n", [3], dtype="int64"))     # Fluid's layer checks the dtype first
 
@@ -268,7 +267,7 @@ def test_float32_in_float32_out(case64, case):
     """Forward outputs and gradients stay float32, and the gradients match the float64 ones."""
     from op_test import analytic_grads, run_forward
     for slot, value in run_forward(case).items():
-        if value.dtype.kind == "f":
+        if value is not None and value.dtype.kind == "f":      # None: an empty XShape, fetched as Fluid's
             assert value.dtype == np.float32, f"{case.id}: output {slot} is {value.dtype}"
     if case.grad:
         grads32 = analytic_grads(case)[0]

@@ -144,11 +144,9 @@ CASES += [
 
 def _maxout_ref(i, a):
     x, g = i["X"], a["groups"]
-    if a["axis"] % 4 == 3:
-        n, h, w, c = x.shape
-        return {"Out": x.reshape(n, h, w, c // g, g).max(axis=4)}
-    n, c, h, w = x.shape
-    return {"Out": x.reshape(n, c // g, g, h, w).max(axis=2)}
+    axis = a["axis"] % x.ndim      # the channels: each run of g of them gives its max
+    shape = x.shape[:axis] + (x.shape[axis] // g, g) + x.shape[axis + 1:]
+    return {"Out": x.reshape(shape).max(axis=axis + 1)}
 
 
 _distinct = rng.permutation(96).reshape(2, 12, 2, 2) / 10.0     # no ties for maxout's gradient

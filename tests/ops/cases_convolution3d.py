@@ -6,6 +6,7 @@ import itertools
 import numpy as np
 
 from op_test import OpCase
+from tests.ops.cases_convolution_geometry import conv_ref, conv_transpose_ref
 
 rng = np.random.default_rng(303)
 
@@ -78,4 +79,19 @@ CASES = [
     OpCase("conv3d_transpose", {"Input": r(1, 4, 2, 2, 3), "Filter": r(4, 1, 3, 2, 2)}, _conv3d_transpose_ref,
            attrs={"strides": [2, 1, 2], "paddings": [1, 0, 1], "dilations": [1, 2, 1], "groups": 2,
                   "output_size": [4, 4, 5]}, grad=_G, name="conv3d_transpose_strides_groups_output_size"),
+]
+
+
+# the geometry Fluid 1.8.5's vol2col / col2vol run unchecked (negative paddings, dilations of 0 or below, a
+# longer dilation list), against references that read as they do (cases_convolution_geometry.py)
+_A3 = {"strides": [1, 1, 1], "groups": 1, "paddings": [0, 0, 0], "dilations": [1, 1, 1]}
+_geo_rng = np.random.default_rng(7678)
+CASES += [
+    OpCase("conv3d", {"Input": _geo_rng.normal(size=(2, 2, 3, 4, 3)), "Filter": _geo_rng.normal(size=(3, 2, 2, 2, 2))},
+           conv_ref, grad=_G, attrs=dict(_A3, paddings=[-1, 1, 0, 2, 1, -1], dilations=[0, -1, 1, 1]),
+           name="conv3d_any_geometry"),
+    OpCase("conv3d_transpose", {"Input": _geo_rng.normal(size=(2, 2, 2, 3, 2)),
+                                "Filter": _geo_rng.normal(size=(2, 3, 2, 2, 2))},
+           conv_transpose_ref, grad=_G, attrs=dict(_A3, paddings=[-1, -1, 0], dilations=[0, -1, 2]),
+           name="conv3d_transpose_any_geometry"),
 ]

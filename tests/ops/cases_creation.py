@@ -59,6 +59,9 @@ CASES = [
            attrs={"num_rows": 2, "num_columns": 4, "dtype": "int64"}, name="eye_wide_int64"),
     OpCase("eye", {}, lambda i, a: {"Out": np.eye(4, 2, dtype=np.float64)},
            attrs={"num_rows": 4, "num_columns": 2, "dtype": "float64"}, name="eye_tall"),
+    # num_rows and num_columns are Fluid's LONG attributes: a float is truncated, as Fluid's checker does
+    OpCase("eye", {}, lambda i, a: {"Out": np.eye(2, 3, dtype=np.float32)},
+           attrs={"num_rows": 2.0, "num_columns": 3.7}, name="eye_float_sizes"),
     OpCase("diag", {"Diagonal": r(4)}, lambda i, a: {"Out": np.diag(i["Diagonal"])}),
     OpCase("diag", {"Diagonal": np.array([3, -1], dtype=np.int32)},
            lambda i, a: {"Out": np.array([[3, 0], [0, -1]], dtype=np.int32)}, name="diag_int32"),

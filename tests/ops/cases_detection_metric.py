@@ -26,3 +26,13 @@ CASES = [
     OpCase("detection_map", {"DetectRes": _DETS, "Label": _GTS}, _detection_map_ref,
            attrs={"class_num": 3, "overlap_threshold": 0.5, "ap_type": "integral"}),
 ]
+
+# A class with ground truth but no detection counts with AP 0, as in Fluid's kernel (test_detection_map_op.py's
+# TestDetectionMAPOp11PointWithClassNoTP): class 1's one detection matches its box (AP 1), class 2 has a box
+# and no detection: mAP = (1 + 0) / 2.
+_NO_TP_GTS = LoDTensor(np.array([[2, 0, 0.3, 0.3, 0.6, 0.5], [1, 0, 0.7, 0.1, 0.9, 0.3]], "float32"), [[0, 2]])
+_NO_TP_DETS = LoDTensor(np.array([[1, 0.2, 0.8, 0.1, 1.0, 0.3]], "float32"), [[0, 1]])
+CASES.append(OpCase("detection_map", {"DetectRes": _NO_TP_DETS, "Label": _NO_TP_GTS},
+                    lambda i, a: {"MAP": np.array([0.5], "float32")}, outputs=("MAP",),
+                    attrs={"class_num": 3, "overlap_threshold": 0.3, "ap_type": "11point", "evaluate_difficult": True},
+                    name="detection_map_class_without_detections"))

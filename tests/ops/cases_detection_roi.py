@@ -245,6 +245,8 @@ def deform_ref(i, a):
     (gh, gw), (pth, ptw) = a["group_size"], a["part_size"]
     no_trans = a["no_trans"]
     ncls = 1 if no_trans else trans.shape[1] // 2
+    if not no_trans:        # Fluid reads Trans flat as [R, 2 * classes, part_size...] (a larger one: its start)
+        trans = trans.reshape(-1)[:len(rois) * 2 * ncls * pth * ptw].reshape(len(rois), 2 * ncls, pth, ptw)
     out, count = np.zeros((len(rois), od, ph, pw)), np.zeros((len(rois), od, ph, pw))
     for r, roi in enumerate(rois):
         sw, sh = _c_round(roi[0]) * s - 0.5, _c_round(roi[1]) * s - 0.5
@@ -285,6 +287,14 @@ DEFORM_CASES = [
     OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS},
            deform_ref, attrs=dict(_DEFORM_ATTRS, no_trans=True, output_dim=3, spatial_scale=0.25), grad=("Input",),
            loss_outputs=("Output",), name="deformable_psroi_pooling_no_trans"),
+]
+# more channels than output_dim * group_size and a Trans larger than part_size: read as Fluid 1.8.5's kernel
+# reads them (the first channels; Trans's first values as [R, 2 * classes, part_size...])
+DEFORM_CASES += [
+    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS,
+                                        "Trans": _deform_rng.uniform(-1, 1, (3, 2, 3, 3))},
+           deform_ref, attrs=dict(_DEFORM_ATTRS, part_size=[2, 2]), grad=("Input", "Trans"), loss_outputs=("Output",),
+           name="deformable_psroi_pooling_wider_input_and_trans"),
 ]
 CASES += DEFORM_CASES
 

@@ -115,7 +115,7 @@ def yolo_ref(i, a):
                     conf = _sig(v[4])
                     if conf < a["conf_thresh"]:
                         continue
-                    cx, cy = (col + _sig(v[0])) * iw / w, (k + _sig(v[1])) * ih / h
+                    cx, cy = (col + _sig(v[0])) * iw / h, (k + _sig(v[1])) * ih / h      # Fluid's kernel: H
                     bw = math.exp(v[2]) * a["anchors"][2 * j] * iw / (a["downsample_ratio"] * h)
                     bh = math.exp(v[3]) * a["anchors"][2 * j + 1] * ih / (a["downsample_ratio"] * h)
                     box = [cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2]
@@ -134,4 +134,7 @@ CASES += [
     OpCase("yolo_box", {"X": rng.normal(size=(1, 16, 4, 4)).astype("float32"),
                         "ImgSize": np.array([[30, 20]], np.int32)}, yolo_ref, rtol=1e-5, atol=1e-5,
            attrs={**_YOLO, "clip_bbox": False, "conf_thresh": 0.3}, name="yolo_box_no_clip"),
+    # a downsample_ratio <= 0 computes as in Fluid 1.8.5's kernel (negative sizes; 0 gives inf ones)
+    OpCase("yolo_box", {"X": rng.normal(size=(1, 16, 2, 3)), "ImgSize": np.array([[20, 24]], np.int32)},
+           yolo_ref, attrs={**_YOLO, "clip_bbox": False, "downsample_ratio": -2}, name="yolo_box_negative_ratio"),
 ]

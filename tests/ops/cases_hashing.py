@@ -23,4 +23,12 @@ CASES = [
            _expect([[709, 685], [426, 620]], np.int64), attrs={"num_hash": 2, "mod_by": 1000}, name="hash_int64_rows"),
     OpCase("hash", {"X": np.array([[42]], dtype=np.int64)}, _expect([[65587, 52723, 45439]], np.int64),
            attrs={"num_hash": 3, "mod_by": 100000}, name="hash_int64_one"),
+    # Fluid 1.8.5's values: a negative mod_by is taken as its uint64 (-1 keeps the whole hash); a float one
+    # (a LONG attribute) is truncated
+    OpCase("hash", {"X": np.array([[5, -1], [0, 7], [2 ** 40, 3]], dtype=np.int64)},
+           _expect([[3574616890949985326, -4061618334066241696], [-8827430924072549365, 1512765193504722081],
+                    [5288763112604891334, 1747473570044677576]], np.int64),
+           attrs={"num_hash": 2, "mod_by": -1}, name="hash_negative_mod_by"),
+    OpCase("hash", {"X": np.array([[5, -1], [0, 7], [2 ** 40, 3]], dtype=np.int64)}, _expect([[5], [6], [2]], np.int64),
+           attrs={"num_hash": 1, "mod_by": 7.9}, name="hash_float_mod_by"),
 ]

@@ -179,4 +179,8 @@ CASES += [
            lambda i, a: {"Out": np.eye(3, dtype=np.float32)[i["X"]]}, name="one_hot_v2_depth_tensor"),
     OpCase("arg_max", {"X": np.array([[1.0, 3.0, 2.0]])}, lambda i, a: {"Out": np.array([1], np.int32)},
            attrs={"axis": 1, "dtype": 2}, name="arg_max_int32"),
+    # Fluid's kernel takes any dtype < 0 as int64, and its axis is a LONG (a float is truncated)
+    OpCase("arg_min", {"X": np.array([[1.0, 3.0, 0.5], [2.0, -1.0, 4.0]])},
+           lambda i, a: {"Out": np.array([2, 1], np.int64)}, attrs={"axis": 1.0, "dtype": -2},
+           name="arg_min_negative_dtype_float_axis"),
 ]

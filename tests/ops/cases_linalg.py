@@ -131,3 +131,21 @@ CASES += [
     OpCase("matmul_v2", {"X": _vx, "Y": _vx}, lambda i, a: {"Out": np.array([i["X"] @ i["Y"]])},
            attrs={"trans_x": True, "trans_y": True}, grad=("X", "Y"), name="matmul_v2_vectors_ignore_flags"),
 ]
+
+
+def _fused_ref(i, a):
+    """Fluid's oneDNN matmul + transpose + reshape fuse: the product [B, H, M, N] times alpha, transposed to
+    [B, M, H, N] by its oneDNN kernel (use_mkldnn; its plain kernel leaves the values in place), reshaped."""
+    out = a["alpha"] * np.matmul(i["X"], i["Y"])
+    b, m = out.shape[0], out.shape[2]                 # Out is [B, M, H * N] either way
+    return {"Out": (out.transpose(0, 2, 1, 3) if a.get("use_mkldnn") else out).reshape(b, m, -1)}
+
+
+_FUSED = {"fused_transpose_Out": [0, 2, 1, 3], "fused_reshape_Out": [0, 0, 12], "alpha": 0.5}
+_fx, _fy = np.random.default_rng(55).normal(size=(2, 3, 4, 5)), np.random.default_rng(56).normal(size=(2, 3, 5, 4))
+CASES += [
+    OpCase("matmul", {"X": _fx, "Y": _fy}, _fused_ref, attrs=dict(_FUSED, use_mkldnn=True), grad=("X", "Y"),
+           name="matmul_fused_transpose_reshape_onednn"),
+    OpCase("matmul", {"X": _fx, "Y": _fy}, _fused_ref, attrs=dict(_FUSED, use_mkldnn=False), grad=("X", "Y"),
+           name="matmul_fused_reshape_plain_kernel"),
+]

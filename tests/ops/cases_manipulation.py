@@ -151,3 +151,21 @@ CASES += [
     OpCase("unstack", {"X": np.arange(6).reshape(3, 2)}, _unstack, attrs={"axis": -1, "num": 2},
            num_outputs={"Y": 2}, name="unstack_int64_last_axis"),
 ]
+
+# Attribute values Fluid 1.8.5's kernels run (checked against it): split's num wins over sections, unbind
+# with k outputs for more slices reads X's first elements as [rows before the axis, k, the rest] (the first
+# slices along axis 0), and reverse reverses a dim named twice once
+_attr_rng = np.random.default_rng(76)
+_X26, _X324 = _attr_rng.normal(size=(2, 6)), _attr_rng.normal(size=(3, 2, 4))
+CASES += [
+    OpCase("split", {"X": _X26}, lambda i, a: {"Out": np.split(i["X"], 3, axis=1)},
+           attrs={"num": 3, "sections": [3, 3, 3], "axis": 1}, num_outputs={"Out": 3}, grad=("X",),
+           name="split_num_over_sections"),
+    OpCase("unbind", {"X": _X324}, lambda i, a: {"Out": [i["X"][0], i["X"][1]]},
+           attrs={"axis": 0}, num_outputs={"Out": 2}, grad=("X",), name="unbind_first_slices"),
+    OpCase("unbind", {"X": _X324},
+           lambda i, a: {"Out": [i["X"].reshape(-1)[:12].reshape(6, 2)[:, k].reshape(3, 2) for k in range(2)]},
+           attrs={"axis": -1}, num_outputs={"Out": 2}, grad=("X",), name="unbind_fewer_outputs_flat"),
+    OpCase("reverse", {"X": _X324}, lambda i, a: {"Out": i["X"][:, ::-1]}, attrs={"axis": [1, 1, -2]}, grad=("X",),
+           name="reverse_axis_named_twice"),
+]

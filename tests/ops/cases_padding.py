@@ -97,3 +97,37 @@ CASES += [
            lambda i, a: {"X@GRAD": i["Out@GRAD"][1:3, 2:5]}, attrs={"paddings": [1, 0, 2, 0]},
            grad=("Out@GRAD",), name="pad_grad_double"),
 ]
+
+# pad2d as Fluid's kernel reads its attributes: a negative padding crops, any mode but reflect and edge is
+# constant, any data_format but NCHW is channels last (checked against Fluid 1.8.5, gradients included)
+
+
+def _pad2d_crop_ref(mode, value=0.0, nhwc=False):
+    def ref(i, a):
+        x, (t, b, left, right) = i["X"], a["paddings"]
+        h, w = (1, 2) if nhwc else (2, 3)
+        x = x[(slice(None),) * h + (slice(max(-t, 0), x.shape[h] - max(-b, 0)),)]
+        x = x[(slice(None),) * w + (slice(max(-left, 0), x.shape[w] - max(-right, 0)),)]
+        widths = [(0, 0)] * 4
+        widths[h], widths[w] = (max(t, 0), max(b, 0)), (max(left, 0), max(right, 0))
+        if mode == "constant":
+            return {"Out": np.pad(x, widths, constant_values=value)}
+        return {"Out": np.pad(x, widths, mode=mode)}
+    return ref
+
+
+CASES += [
+    OpCase("pad2d", {"X": r(2, 3, 4, 5)}, _pad2d_crop_ref("constant", 0.5),
+           attrs={"paddings": [-1, 2, 0, -2], "pad_value": 0.5}, grad=("X",), name="pad2d_negative_paddings"),
+    OpCase("pad2d", {"X": r(1, 4, 3, 2)}, _pad2d_crop_ref("edge", nhwc=True),
+           attrs={"paddings": [1, -1, -1, 2], "mode": "edge", "data_format": "AnyLayout"}, grad=("X",),
+           name="pad2d_edge_crop_any_layout"),
+    OpCase("pad2d", {"X": r(1, 2, 3, 3)}, _pad2d_crop_ref("constant", 2.0),
+           attrs={"paddings": [1, 0, 2, 1], "mode": "x", "pad_value": 2.0}, name="pad2d_unknown_mode_constant"),
+]
+
+# crop_tensor's shape attribute: a size <= 0 is X's dim less the offset, as Fluid's kernel reads it
+CASES += [
+    OpCase("crop_tensor", {"X": r(3, 4, 5)}, lambda i, a: {"Out": i["X"][1:, :, 2:]},
+           attrs={"shape": [0, -2, 0], "offsets": [1, 0, 2]}, grad=("X",), name="crop_tensor_nonpositive_shape"),
+]

@@ -16,3 +16,9 @@ CASES = [
     OpCase("partial_sum", {"X": _XS[:1]}, lambda i, a: {"Out": i["X"][0][:, 2:]}, attrs={"start_index": 2},
            grad=("X",), name="partial_sum_one_input"),
 ]
+
+# partial_concat's kernel takes any negative length to the end (Fluid 1.8.5's; partial_sum's only -1)
+CASES += [
+    OpCase("partial_concat", {"X": _XS[:2]}, lambda i, a: {"Out": np.concatenate([x[:, 1:] for x in i["X"]], 1)},
+           attrs={"start_index": 1, "length": -2}, grad=("X",), name="partial_concat_negative_length"),
+]

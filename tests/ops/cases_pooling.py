@@ -30,7 +30,9 @@ def _ref(i, a):
     for o in np.ndindex(*outs):
         box, volume = [], 1
         for k in range(3):
-            if a["adaptive"]:
+            if a["adaptive"] and a["pooling_type"] == "max":      # Fluid's kernels: plain windows (_adaptive_ref)
+                s, e = o[k] * ss[k], min(o[k] * ss[k] + outs[k], dims[k])
+            elif a["adaptive"]:
                 s, e = int(math.floor(o[k] * dims[k] / outs[k])), int(math.ceil((o[k] + 1) * dims[k] / outs[k]))
             else:
                 start = o[k] * ss[k] - pads[2 * k]
@@ -149,13 +151,18 @@ CASES += [
 # -- pool2d with adaptive=True (adaptive_pool2d) ------------------------------------------------------
 
 def _adaptive_ref(i, a):
+    """Adaptive windows for avg; max pools plain ksize windows at strides from 0, as the kernels of Fluid
+    1.8.5 and Paddle 2.6 do with adaptive=True (both oracles checked)."""
     x, (oh, ow) = i["X"], a["ksize"]
     n, c, h, w = x.shape
+    (sh, sw), plain = a["strides"], a["pooling_type"] == "max"
     out = np.zeros((n, c, oh, ow))
     for p in range(oh):
         for q in range(ow):
             hs, he = int(np.floor(p * h / oh)), int(np.ceil((p + 1) * h / oh))
             ws, we = int(np.floor(q * w / ow)), int(np.ceil((q + 1) * w / ow))
+            if plain:
+                hs, he, ws, we = p * sh, min(p * sh + oh, h), q * sw, min(q * sw + ow, w)
             win = x[:, :, hs:he, ws:we]
             out[:, :, p, q] = win.max(axis=(2, 3)) if a["pooling_type"] == "max" else win.mean(axis=(2, 3))
     return {"Out": out}
@@ -211,3 +218,56 @@ CASES += [
 # global pooling ignores ksize and strides: Fluid's pool2d layer writes ksize [-1, -1] there
 CASES.append(_pool_case(r(1, 2, 3, 4), {"pooling_type": "avg", "global_pooling": True, "ksize": [-1, -1],
                                         "strides": [-1, -1]}, name="pool2d_global_ksize_minus_one"))
+
+
+# -- windows Fluid 1.8.5's loops run unchecked (checked against the oracle): a ksize below 1 or a window in
+# the padding is empty (max -FLT_MAX, the loop's start; avg 0 over the window's size, the product of its
+# clipped extents or ksize's), a negative padding crops; adaptive with global_pooling is X's own size
+
+def fluid_pool_ref(i, a):
+    x = i["X"]
+    dims, rank = x.shape[2:], x.ndim - 2
+    ks, ss, p = list(a["ksize"]), list(a["strides"]), list(a["paddings"])
+    pads = [v for q in p for v in (q, q)] if len(p) == rank else p
+    if a["global_pooling"]:
+        ks, pads = list(dims), [0] * (2 * rank)
+    outs = [int((n + pads[2 * k] + pads[2 * k + 1] - ks[k]) / ss[k]) + 1 for k, n in enumerate(dims)]
+    if a["adaptive"]:
+        outs, pads = list(ks), [0] * (2 * rank)
+    out = np.zeros(x.shape[:2] + tuple(outs))
+    for o in np.ndindex(*outs):
+        box, size = [], 1
+        for k in range(rank):
+            start = o[k] * ss[k] - pads[2 * k]
+            s, e = max(start, 0), min(start + ks[k], dims[k])
+            box.append(slice(s, max(e, s)))
+            size *= (e - s) if a["exclusive"] else ks[k]
+        win = x[(slice(None), slice(None)) + tuple(box)].reshape(x.shape[:2] + (-1,))
+        at = (slice(None), slice(None)) + o
+        if a["pooling_type"] == "max":
+            out[at] = win.max(axis=-1) if win.shape[-1] else -3.4028234663852886e38
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[at] = win.sum(axis=-1) / size
+    return {"Out": out}
+
+
+_F = np.random.default_rng(7677)
+_MAX, _AVG = {"pooling_type": "max"}, {"pooling_type": "avg"}
+CASES += [
+    OpCase("pool2d", {"X": _F.permutation(60).reshape(1, 2, 5, 6) / 10.0}, fluid_pool_ref, grad=("X",),
+           attrs=dict(_MAX, ksize=[2, 2], strides=[1, 2], paddings=[-1, 0, 1, -2]), name="pool2d_negative_paddings"),
+    OpCase("pool2d", {"X": _F.normal(size=(2, 3, 4, 4))}, fluid_pool_ref, grad=("X",),
+           attrs=dict(_AVG, ksize=[2, 2], strides=[2, 2], paddings=[2, 2], exclusive=False),
+           name="pool2d_windows_in_padding"),
+    OpCase("pool2d", {"X": _F.normal(size=(1, 2, 4, 4))}, fluid_pool_ref,
+           attrs=dict(_MAX, ksize=[0, -1], strides=[2, 2]), name="pool2d_ksize_below_1"),
+    OpCase("pool2d", {"X": _F.normal(size=(1, 2, 4, 4))}, fluid_pool_ref,
+           attrs=dict(_AVG, ksize=[-1, -1], strides=[2, 2], paddings=[2, 2]), name="pool2d_avg_empty_windows"),
+    OpCase("pool3d", {"X": _F.normal(size=(1, 2, 3, 4, 4))}, fluid_pool_ref,
+           attrs=dict(_AVG, ksize=[0, 2, -1], strides=[1, 1, 1], paddings=[0, 0, 0], exclusive=False),
+           name="pool3d_ksize_below_1"),
+    OpCase("pool2d", {"X": _F.permutation(40).reshape(2, 1, 4, 5) / 10.0}, fluid_pool_ref, grad=("X",),
+           attrs=dict(_MAX, ksize=[2, 2], strides=[1, 1], paddings=[0, 0], adaptive=True, global_pooling=True),
+           name="pool2d_adaptive_global_max"),
+]

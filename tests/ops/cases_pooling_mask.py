@@ -17,10 +17,12 @@ def _distinct(*shape):
 def _pool_ref(i, a):
     x = i["X"]
     dims = x.shape[2:]
+    if a.get("global_pooling"):         # Fluid's ksize: X's size, no padding
+        a = dict(a, ksize=list(dims), paddings=[0] * len(dims))
     if a.get("adaptive"):
         outs = list(a["ksize"])
-    else:
-        outs = [(d + 2 * p - k) // s + 1 for d, k, s, p in zip(dims, a["ksize"], a["strides"], a["paddings"])]
+    else:           # Fluid's C++ division rounds toward zero
+        outs = [int((d + 2 * p - k) / s) + 1 for d, k, s, p in zip(dims, a["ksize"], a["strides"], a["paddings"])]
     out = np.zeros(x.shape[:2] + tuple(outs))
     mask = np.zeros(out.shape, np.int32)
     for n, c in np.ndindex(*x.shape[:2]):
@@ -32,7 +34,7 @@ def _pool_ref(i, a):
                 else:
                     start = o[d] * a["strides"][d] - a["paddings"][d]
                     box.append(range(max(start, 0), min(start + a["ksize"][d], dims[d])))
-            best, at = -np.inf, -1
+            best, at = -3.4028234663852886e38, -1           # Fluid's loop starts from -FLT_MAX
             for pos in np.ndindex(*[len(r) for r in box]):
                 coord = tuple(r[q] for r, q in zip(box, pos))
                 if x[(n, c) + coord] > best:
@@ -79,4 +81,20 @@ CASES = [
            _unpool_ref, grad=("X",), attrs=dict(_P2, output_size=[5, 7]), name="unpool_output_size"),
     OpCase("unpool3d", {"X": rng.normal(size=(1, 2, 2, 2, 2)), "Indices": _mask_of(_X3, _P3)}, _unpool_ref,
            grad=("X",), attrs=dict(_P3)),
+]
+
+# ksize and paddings Fluid 1.8.5's loop runs unchecked: a window left empty (here by ksize 1 at padding 1) is
+# -FLT_MAX with Mask -1 and takes no gradient; a negative padding crops (checked against the oracle)
+_MASK_RNG = np.random.default_rng(84)
+CASES += [
+    OpCase("max_pool2d_with_index", {"X": _MASK_RNG.permutation(60).reshape(2, 2, 3, 5) / 10.0}, _pool_ref,
+           attrs={"ksize": [1, 1], "strides": [2, 1], "paddings": [1, 0]}, name="max_pool2d_with_index_empty_windows"),
+    OpCase("max_pool3d_with_index", {"X": _MASK_RNG.permutation(100).reshape(1, 2, 5, 2, 5) / 10.0}, _pool_ref,
+           grad=("X",), loss_outputs=("Out",), attrs={"ksize": [3, 2, 2], "strides": [2, 2, 1], "paddings": [-1, 0, -1]},
+           name="max_pool3d_with_index_negative_paddings"),
+    # global pooling's ksize is X's size: adaptive, Out is X's size, one element a window (Paddle's
+    # test_pool_max_op.py TestCastAdaptive2d; pe pooled to 1x1)
+    OpCase("max_pool2d_with_index", {"X": _distinct(2, 3, 4, 5)}, _pool_ref, grad=("X",), loss_outputs=("Out",),
+           attrs={"ksize": [3, 3], "strides": [2, 2], "global_pooling": True, "adaptive": True},
+           name="max_pool2d_with_index_global_adaptive"),
 ]

@@ -58,3 +58,16 @@ CASES = [
            attrs={"neg_samples_num_list": [0, 1, 2, 3], "layer_offset_lod": _OFFSETS, "seed": 5},
            name="tdm_sampler_negatives"),
 ]
+
+
+def _first_children(i, a):
+    """child_nums below TreeInfo's width: each node's first child_nums children (Fluid 1.8.5's kernel)."""
+    info, k = np.array(_TREE), a["child_nums"]
+    child = np.array([[info[n, 3:3 + k] if n != 0 and info[n, 3] != 0 else [0] * k for n in row] for row in i["X"]])
+    return {"Child": child.astype(np.int32), "LeafMask": ((info[child, 0] != 0) & (child != 0)).astype(np.int32)}
+
+
+CASES += [
+    OpCase("tdm_child", {"X": _X, "TreeInfo": np.array(_TREE, dtype=np.int32)}, _first_children,
+           attrs={"child_nums": 1}, name="tdm_child_first_children"),
+]

@@ -122,6 +122,19 @@ def test_every_fluid_attribute_is_declared_with_fluids_default():
     assert not problems, "\n".join(problems)
 
 
+def test_long_attributes_take_floats_as_fluid_does():
+    """Fluid's LONG and LONGS attributes (and only those) are ``long`` in pe: a float given for one is
+    truncated toward zero, as Fluid's attribute checker converts it (it refuses a float for an INT)."""
+    problems = []
+    for t in _registered():
+        opdef = registry.get(t)
+        for name, fluid_type, *_ in MANIFEST[t]["attrs"]:
+            spec = opdef.attrs.get(name)
+            if spec is not None and spec.long != (fluid_type in ("LONG", "LONGS")):
+                problems.append(f"{t}: attribute {name} is {fluid_type} in Fluid but long={spec.long} in pe")
+    assert not problems, "\n".join(problems)
+
+
 def test_fluids_defaults_pass_pes_checks():
     """A check no stricter than Fluid's accepts at least Fluid's own defaults (as Fluid stores them)."""
     problems = []

@@ -10,6 +10,7 @@ from pe_cli.paddle.dataset import uci_housing
 @pytest.fixture
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PADDLE_DATA_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)         # uci_housing draws ./image/ranges.png, as Paddle's loader
     uci_housing._loaded.clear()
     yield tmp_path
     uci_housing._loaded.clear()
@@ -28,6 +29,17 @@ def test_uci_housing_normalizes_each_feature_and_splits_80_20(data_home):
     np.testing.assert_allclose(np.array([f for f, _ in train + test]), features, rtol=1e-12)
     np.testing.assert_array_equal(np.array([p for _, p in train + test]), rows[:, 13:])
     np.testing.assert_allclose(uci_housing.predict_reader()[0], features[8])
+
+
+def test_uci_housing_draws_the_feature_ranges_into_image_as_paddle(data_home):
+    """Paddle's train()/test() load the file when called and draw ./image/ranges.png: programs then
+    save their own charts into ./image (cournnnnnn/train_test_daily's line_regression.py)."""
+    (data_home / "uci_housing").mkdir()
+    np.savetxt(data_home / "uci_housing" / "housing.data", np.arange(28.0).reshape(2, 14))
+    uci_housing.test()
+    assert (data_home / "image").is_dir()
+    pytest.importorskip("matplotlib")
+    assert (data_home / "image" / "ranges.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_uci_housing_without_its_file_names_it(data_home):

@@ -4,6 +4,7 @@ Paddle's ValueErrors; what pe lacks is a one-line refusal. One program holds eve
 import numpy as np
 import pytest
 
+from pe_cli.framework import program_release
 from pe_cli import paddle
 from pe_cli.base.errors import FluidUnsupported
 from pe_cli.executor.scope import Scope
@@ -19,7 +20,11 @@ P_ALL = ("fro", "nuc", 1, -1, np.inf, -np.inf, None, 2, -2)
 
 @pytest.fixture(scope="module")
 def results():
-    main, startup = S.Program(), S.Program()
+    old = program_release.follow_paddle2(True)      # Paddle 2.x programs (an empty fetch keeps its shape)
+    try:
+        main, startup = S.Program(), S.Program()
+    finally:
+        program_release.follow_paddle2(old)
     with S.program_guard(main, startup):
         a, tall = S.data("a", [2, 4, 4], "float64"), S.data("tall", [6, 3], "float64")
         low, b = S.data("low", [5, 4], "float64"), S.data("b", [6, 2], "float64")

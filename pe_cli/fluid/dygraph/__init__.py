@@ -1,10 +1,10 @@
 """``paddle.fluid.dygraph``: the eager execution Fluid's op tests use (``base.guard``, ``to_variable``,
 ``backward()`` and ``gradient()`` on what ops made, pe_cli/fluid/dygraph/eager.py), and ``Layer`` and the
-layer classes of ``fluid.dygraph.nn`` (Conv2D, Pool2D, Linear, BatchNorm, ...) in static programs, as
-Fluid's work there; its loss classes BCELoss and NLLLoss (losses.py) there and inside ``guard()``. pe
-builds static graphs (Program, Executor); any other name of this module, Fluid's dygraph switches and
-classes (``enable_dygraph``, ``VarBase``, ...), and the other layer classes called
-inside ``guard()``, say so in one error."""
+layer classes of ``fluid.dygraph.nn`` (Conv2D, Pool2D, Linear, BatchNorm, NCE, ...) and its loss classes
+BCELoss and NLLLoss (losses.py) in static programs, as Fluid's work there, and inside ``guard()``, where
+their ops run as they are appended (their parameters initialized at once). pe builds static graphs
+(Program, Executor); any other name of this module, Fluid's dygraph switches and classes
+(``enable_dygraph``, ``VarBase``, ...), say so in one error."""
 from ..unsupported import unsupported, unsupported_module
 from . import base  # noqa: F401
 from . import layers, nn  # noqa: F401

@@ -22,9 +22,12 @@ def enabled():
 @contextlib.contextmanager
 def guard(place=None):
     """Within it, ``fluid.default_main_program()`` is an eager program: each op appended to its block
-    runs at once by its kernels on ``place`` (default CPUPlace())."""
+    runs at once by its kernels on ``place`` (default CPUPlace()); so is the startup program, on the
+    same scope: a layer's parameters (fluid.dygraph.BatchNorm's) hold their initial values as soon as
+    the layer is made."""
     program = EagerProgram(place if place is not None else CPUPlace())
-    old_main, old_startup = switch_main_program(program), switch_startup_program(Program())
+    startup = EagerProgram(program.place, program.scope)
+    old_main, old_startup = switch_main_program(program), switch_startup_program(startup)
     _active.append(program)
     try:
         yield

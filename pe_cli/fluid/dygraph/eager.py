@@ -83,6 +83,13 @@ class EagerBlock(Block):
 
     def append_op(self, type=None, inputs=None, outputs=None, attrs=None, role=None):
         op = super().append_op(type, inputs, outputs, {k: v for k, v in (attrs or {}).items() if v is not None}, role)
+        return self._run(op)
+
+    def _insert_op(self, index, type, inputs=None, outputs=None, attrs=None, role=None):
+        """An op inserted (an initializer's, prepended to the startup program) runs at once too."""
+        return self._run(super()._insert_op(index, type, inputs, outputs, attrs, role))
+
+    def _run(self, op):
         slots = dict(op.inputs, **op.outputs)
         Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
             self.program.scope, self.program.place)
@@ -94,11 +101,12 @@ class EagerBlock(Block):
 
 
 class EagerProgram(Program):
-    def __init__(self, place):
+    def __init__(self, place, scope=None):
         super().__init__()
         self.blocks = [EagerBlock(self, 0)]
         self.place = place
-        self.scope = Scope()
+        self.scope = Scope() if scope is None else scope
+        self.grads_of_any_dtype = True      # Fluid's dygraph differentiates int tensors too
 
 
 def _eager_block(who):

@@ -11,14 +11,13 @@ import re
 
 import numpy as np
 
-from ...base.errors import FluidUnsupported, PeError
+from ...base.errors import PeError
 from ...executor import global_scope
 from ...framework import default_main_program, default_startup_program, unique_name
 from ...framework.variable import Parameter, Variable
 from ...layers.helper import LayerHelper
 from ...training.param_attr import ParamAttr
 from ...training.initializer import global_initializer
-from . import base
 
 __all__ = ["Layer", "FluidLayer"]
 
@@ -311,15 +310,9 @@ class Layer:
 
 
 class FluidLayer(Layer):
-    """The base of ``fluid.dygraph.nn``'s classes (pe_cli/fluid/dygraph/nn.py): a static-graph Layer that
-    appends its ops to the current program and refuses to run inside ``guard()`` (no user-level dygraph)."""
-
-    def __call__(self, *inputs, **kwargs):
-        if base.enabled():
-            raise FluidUnsupported(f"fluid.dygraph.{type(self).__name__} inside fluid.dygraph.guard()",
-                                   "pe runs static graphs (Program + Executor); call the layer in a static "
-                                   "program (outside guard())")
-        return super().__call__(*inputs, **kwargs)
+    """The base of ``fluid.dygraph.nn``'s classes (pe_cli/fluid/dygraph/nn.py): a Layer that appends its
+    ops to the current program; inside ``guard()`` that program runs each op as it is appended (the eager
+    execution of pe_cli/fluid/dygraph/eager.py, its parameters initialized by the eager startup program)."""
 
     def _append(self, op_type, inputs, outputs, attrs=None):
         self._helper.append_op(op_type, inputs, outputs, attrs or {})

@@ -2,13 +2,14 @@
 its constructor parameters, in a static program. As in Fluid, a class makes its parameters in the current
 programs when it is made (pe_cli/fluid/dygraph/layers.py) and its call appends the ops to the current
 program, after Fluid's checks of the input (a TypeError for a value that is no Variable or of a dtype the
-op does not take). pe has no user-level dygraph: called inside ``fluid.dygraph.guard()`` they say so.
+op does not take); inside ``fluid.dygraph.guard()`` those ops run as they are appended (eager.py).
 The normalization layers are in pe_cli/fluid/dygraph/normalization.py."""
 import numpy as np
 
-from ...base.errors import PeError, unsupported
+from ...base.errors import PeError
 from ..unsupported import DYGRAPH, refuse
 from ...layers.dropout import dropout
+from ...layers.loss_sampled import append_nce
 from ...layers.pooling import pool2d
 from ...layers.checks import check_type, check_variable_and_dtype
 from ...framework.variable import Variable
@@ -19,7 +20,7 @@ from .normalization import BatchNorm, GroupNorm, InstanceNorm, LayerNorm, Spectr
 
 __all__ = ["Conv2D", "Conv3D", "Pool2D", "Linear", "BatchNorm", "Dropout", "Embedding", "GRUUnit", "InstanceNorm",
            "LayerNorm", "PRelu", "BilinearTensorProduct", "Conv2DTranspose", "Conv3DTranspose", "GroupNorm",
-           "SpectralNorm", "TreeConv", "BCELoss", "NLLLoss"]
+           "SpectralNorm", "TreeConv", "BCELoss", "NLLLoss", "NCE"]
 
 FLOATS = ("float16", "float32", "float64")
 _GRU_ACTIVATIONS = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
@@ -170,6 +171,30 @@ class Embedding(FluidLayer):
         return out
 
 
+class NCE(FluidLayer):
+    """Fluid 1.8's NCE layer: its Weight [num_total_classes, dim] and Bias [num_total_classes, 1] made
+    with the layer, each call the nce op (layers.nce's: the cost / (num_neg_samples + 1))."""
+
+    def __init__(self, num_total_classes, dim, sample_weight=None, param_attr=None, bias_attr=None,
+                 num_neg_samples=None, sampler="uniform", custom_dist=None, seed=0, is_sparse=False,
+                 dtype="float32"):
+        super().__init__(dtype=dtype)
+        if sampler not in ("uniform", "log_uniform", "custom_dist"):
+            raise Exception("Unsupported sampler type.")
+        self._num_total_classes, self._sample_weight = num_total_classes, sample_weight
+        self._options = {"num_neg_samples": num_neg_samples, "sampler": sampler, "custom_dist": custom_dist,
+                         "seed": seed, "is_sparse": is_sparse}
+        self.weight = self.create_parameter([num_total_classes, dim], param_attr)
+        self.bias = self.create_parameter([num_total_classes, 1], bias_attr, is_bias=True)
+
+    def forward(self, input, label, sample_weight=None):
+        check_variable_and_dtype(input, "input", ("float32", "float64"), "NCE")
+        check_variable_and_dtype(label, "label", ("int64",), "NCE")
+        check_type(sample_weight, "sample_weight", (Variable, type(None)), "NCE")
+        return append_nce(self._helper, input, label, self.weight, self.bias, self._num_total_classes,
+                          sample_weight if sample_weight is not None else self._sample_weight, **self._options)
+
+
 class GRUUnit(FluidLayer):
     """One GRU step; ``size`` is 3 times the hidden width. Returns (hidden, reset hidden, gate)."""
 
@@ -263,5 +288,4 @@ class TreeConv(FluidLayer):
         return self._helper.append_activation(self._add_bias(out, self.bias, 1), act=self._act)
 
 
-NCE = unsupported("fluid.dygraph.NCE", "not in pe yet; fluid.layers.nce builds the same op in a static program")
 refuse(globals(), "fluid.dygraph.nn", ["L1Loss", "MSELoss"], DYGRAPH)

@@ -6,11 +6,12 @@ import numba
 
 from ._yolo_elems import make
 
-_E = make(numba.njit(nogil=True))
+# IEEE arithmetic, as Fluid's kernel: a downsample_ratio of 0 divides by 0 into inf (error_model numpy)
+_E = make(numba.njit(nogil=True, error_model="numpy"))
 _image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def yolov3_loss(x, gt, label, score, anchors, amask, b, c, h, w, input_size, thresh, sxy, pos, neg, loss, obj,
                 matched):
     for i in range(loss.size):
@@ -18,7 +19,7 @@ def yolov3_loss(x, gt, label, score, anchors, amask, b, c, h, w, input_size, thr
                               neg, obj, matched)
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def yolov3_loss_grad(x, gt, label, score, anchors, amask, b, c, h, w, input_size, pos, neg, obj, matched, dloss,
                      dx):
     for i in range(dloss.size):

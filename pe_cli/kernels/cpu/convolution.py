@@ -26,7 +26,7 @@ import numpy as np
 
 from ..fused_math import both_grads, relu_first
 from . import activation, threads
-from . import _cblas, _conv, _onednn, _winograd
+from . import _cblas, _conv, _conv_regular, _onednn, _winograd
 from ...base.errors import PeError
 from ...base.shapes import conv_out_size, conv_transpose_geometry
 from ..common import ConvGeometry
@@ -37,9 +37,18 @@ _loops = lazy("_conv_loops")
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
+def _regular(x, w, geo):
+    """The regular convolution this one maps onto (kernels/cpu/_conv_regular.py), None when it is one."""
+    return _conv_regular.plan(x.shape[2:], w.shape[2:], (geo.sh, geo.sw), geo.pads, (geo.dh, geo.dw), (geo.ho, geo.wo))
+
+
 def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
+    if reg := _regular(x, w, geo):
+        if reg.empty():
+            return {"Output": np.zeros((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)}
+        return _conv2d({"Input": reg.input(x), "Filter": reg.filter(w)}, reg.attrs(attrs))
     if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
         return {"Output": out}
     if is_float(x, w):
@@ -65,6 +74,11 @@ def _conv2d(ins, attrs):
 def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
+    if reg := _regular(x, w, geo):
+        if reg.empty():
+            return {"Filter@GRAD": np.zeros(w.shape, dtype=w.dtype)}
+        dw = _conv2d_grad_filter({"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs))
+        return {"Filter@GRAD": reg.filter_grad(dw["Filter@GRAD"])}
     if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
         return {"Filter@GRAD": dw}
     if is_float(x, w, dout):
@@ -90,6 +104,11 @@ def _conv2d_grad_filter(ins, attrs):
 def _conv2d_grad_input(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
+    if reg := _regular(x, w, geo):
+        if reg.empty():
+            return {"Input@GRAD": np.zeros(x.shape, dtype=x.dtype)}
+        dx = _conv2d_grad_input({"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs))
+        return {"Input@GRAD": reg.input_grad(dx["Input@GRAD"], x.shape)}
     n = x.shape[0]
     m = w.shape[0]
     if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
@@ -146,24 +165,48 @@ def conv_plan(x_shape, w_shape, attrs):
     return (x_shape[0], w_shape[1] * attrs["groups"], *out_hw), conv_attrs
 
 
-def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter):
-    """conv2d_transpose's three kernels from one device's conv2d kernels."""
+def take_channels(a, k, axis):
+    """a's first k entries along ``axis`` (0 or 1), contiguous."""
+    return np.ascontiguousarray(a[:k] if axis == 0 else a[:, :k])
+
+
+def put_channels(a, shape, axis):
+    """a in zeros of ``shape``, at the start of ``axis`` (0 or 1)."""
+    full = np.zeros(shape, dtype=a.dtype)
+    full[(slice(None),) * axis + (slice(0, a.shape[axis]),)] = a
+    return full
+
+
+def _used_channels(ins, attrs, take):
+    """(Input, Filter, channels): Fluid's kernel convolves groups * (C_in // groups) input channels (C_in //
+    groups per group); those the groups leave over take no part (their gradients are 0)."""
+    x, w = ins["Input"], ins["Filter"]
+    k = w.shape[0] // attrs["groups"] * attrs["groups"]
+    if k == w.shape[0] or k == 0:
+        return x, w, w.shape[0]
+    return take(x, k, 1), take(w, k, 0), k
+
+
+def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter, take=take_channels, put=put_channels):
+    """conv2d_transpose's three kernels from one device's conv2d kernels (``take`` / ``put``: that
+    device's take_channels / put_channels)."""
     def forward(ins, attrs):
-        x, w = ins["Input"], ins["Filter"]
+        x, w, _ = _used_channels(ins, attrs, take)
         out_shape, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
         like = ShapeOf(out_shape, x.dtype)
         return {"Output": conv2d_grad_input({"Input": like, "Filter": w, "Output@GRAD": x}, conv_attrs)["Input@GRAD"]}
 
     def grad_input(ins, attrs):
-        x, w = ins["Input"], ins["Filter"]
+        x, w, k = _used_channels(ins, attrs, take)
         _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
-        return {"Input@GRAD": conv2d({"Input": ins["Output@GRAD"], "Filter": w}, conv_attrs)["Output"]}
+        dx = conv2d({"Input": ins["Output@GRAD"], "Filter": w}, conv_attrs)["Output"]
+        return {"Input@GRAD": dx if k == ins["Input"].shape[1] else put(dx, tuple(ins["Input"].shape), 1)}
 
     def grad_filter(ins, attrs):
-        x, w = ins["Input"], ins["Filter"]
+        x, w, k = _used_channels(ins, attrs, take)
         _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
-        dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)
-        return {"Filter@GRAD": dw["Filter@GRAD"]}
+        dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)["Filter@GRAD"]
+        return {"Filter@GRAD": dw if k == ins["Filter"].shape[0] else put(dw, tuple(ins["Filter"].shape), 0)}
     return forward, grad_input, grad_filter
 
 

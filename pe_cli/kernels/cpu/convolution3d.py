@@ -8,12 +8,44 @@ import itertools
 
 import numpy as np
 
-from ...base.shapes import conv_paddings
+from ...base.shapes import conv_out_size, conv_paddings
+from . import _conv_regular
 
 
 def _geometry(x_shape, w_shape, attrs):
     return conv_paddings(attrs["paddings"], attrs["padding_algorithm"], list(x_shape[2:]), list(w_shape[2:]),
                          attrs["strides"], attrs["dilations"])
+
+
+class _Plan:
+    """A convolution of input spatial sizes ``in_sizes`` to ``outs`` as a regular one (_conv_regular.py;
+    itself when it is one): the input cropped, the filter folded, paddings and dilations >= 0 and 1."""
+
+    def __init__(self, in_sizes, w, attrs, pads, dil, outs):
+        self.reg = _conv_regular.plan(list(in_sizes), list(w.shape[2:]), attrs["strides"], pads, dil, outs)
+        self.w = self.reg.filter(w) if self.reg else w
+        self.pads, self.dil = (self.reg.pads, self.reg.dils) if self.reg else (pads, dil)
+
+    def input(self, x):
+        return self.reg.input(x) if self.reg else x
+
+    def shape(self, x_shape):
+        """The input shape the regular convolution sees."""
+        return tuple(x_shape[:2]) + tuple(hi - lo for lo, hi in self.reg.windows) if self.reg else tuple(x_shape)
+
+    def input_grad(self, dx, x_shape):
+        return self.reg.input_grad(dx, tuple(x_shape)) if self.reg else dx
+
+    def filter_grad(self, dw):
+        return self.reg.filter_grad(dw) if self.reg else dw
+
+
+def _plan(x_shape, w, attrs):
+    """(plan, strides) of conv3d on Input ``x_shape``."""
+    pads, dil = _geometry(x_shape, w.shape, attrs)
+    outs = [conv_out_size(x_shape[2 + i], w.shape[2 + i], pads[2 * i], pads[2 * i + 1], attrs["strides"][i], dil[i])
+            for i in range(len(x_shape) - 2)]
+    return _Plan(x_shape[2:], w, attrs, pads, dil, outs), attrs["strides"]
 
 
 def _windows(ksize, dil, strides, out):
@@ -66,18 +98,20 @@ def conv_grad_filter(x, dy, w_shape, strides, pads, dil, groups):
 
 def conv3d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
-    pads, dil = _geometry(x.shape, w.shape, attrs)
-    return {"Output": conv_forward(x, w, attrs["strides"], pads, dil, attrs["groups"])}
+    p, strides = _plan(x.shape, w, attrs)
+    return {"Output": conv_forward(p.input(x), p.w, strides, p.pads, p.dil, attrs["groups"])}
 
 
 def conv3d_grad(ins, attrs):
     x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    pads, dil = _geometry(x.shape, w.shape, attrs)
+    p, strides = _plan(x.shape, w, attrs)
     wanted, outs = attrs.get("_outputs", {"Input@GRAD", "Filter@GRAD"}), {}
     if "Input@GRAD" in wanted:
-        outs["Input@GRAD"] = conv_grad_input(dy, w, x.shape, attrs["strides"], pads, dil, attrs["groups"])
+        dx = conv_grad_input(dy, p.w, p.shape(x.shape), strides, p.pads, p.dil, attrs["groups"])
+        outs["Input@GRAD"] = p.input_grad(dx, x.shape)
     if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = conv_grad_filter(x, dy, w.shape, attrs["strides"], pads, dil, attrs["groups"])
+        outs["Filter@GRAD"] = p.filter_grad(conv_grad_filter(p.input(x), dy, p.w.shape, strides, p.pads, p.dil,
+                                                             attrs["groups"]))
     return outs
 
 
@@ -89,19 +123,27 @@ def transpose_out_shape(x, w, attrs, pads, dil):
     return (x.shape[0], w.shape[1] * attrs["groups"]) + tuple(sizes or least)
 
 
-def conv3d_transpose(ins, attrs):
-    x, w = ins["Input"], ins["Filter"]
+def _transpose_plan(x, w, attrs):
+    """(plan of the conv3d whose input gradient this transpose is, its input (our Output) shape, strides)."""
     pads, dil = _geometry(x.shape, w.shape, attrs)
     shape = transpose_out_shape(x, w, attrs, pads, dil)
-    return {"Output": conv_grad_input(x, w, shape, attrs["strides"], pads, dil, attrs["groups"])}
+    return _Plan(shape[2:], w, attrs, pads, dil, list(x.shape[2:])), shape, attrs["strides"]
+
+
+def conv3d_transpose(ins, attrs):
+    x, w = ins["Input"], ins["Filter"]
+    p, shape, strides = _transpose_plan(x, w, attrs)
+    return {"Output": p.input_grad(conv_grad_input(x, p.w, p.shape(shape), strides, p.pads, p.dil, attrs["groups"]),
+                                   shape)}
 
 
 def conv3d_transpose_grad(ins, attrs):
     x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    pads, dil = _geometry(x.shape, w.shape, attrs)
+    p, _, strides = _transpose_plan(x, w, attrs)
     wanted, outs = attrs.get("_outputs", {"Input@GRAD", "Filter@GRAD"}), {}
     if "Input@GRAD" in wanted:
-        outs["Input@GRAD"] = conv_forward(dy, w, attrs["strides"], pads, dil, attrs["groups"])
+        outs["Input@GRAD"] = conv_forward(p.input(dy), p.w, strides, p.pads, p.dil, attrs["groups"])
     if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = conv_grad_filter(dy, x, w.shape, attrs["strides"], pads, dil, attrs["groups"])
+        outs["Filter@GRAD"] = p.filter_grad(conv_grad_filter(p.input(dy), x, p.w.shape, strides, p.pads, p.dil,
+                                                             attrs["groups"]))
     return outs

@@ -71,21 +71,35 @@ def _average_precision(tps, fps, positives, ap_type):
     return float(np.sum(precision * np.where(np.abs(steps) > 1e-6, np.abs(steps), 0.0)))
 
 
+def _mean_ap(pos, tp, fp, attrs, carried):
+    """The mean of the classes' average precisions as Fluid's kernel takes it: over the classes its count of
+    positives holds (all, with a carried state; else those with positives in this batch), a class without
+    detections counting 0; it skips a class whose count equals background_label (it compares the count)."""
+    counted = range(len(pos)) if carried else [c for c in range(len(pos)) if pos[c] > 0]
+    total, n = 0.0, 0
+    for c in counted:
+        if pos[c] == attrs["background_label"]:
+            continue
+        n += 1
+        if c in tp:
+            total += _average_precision(tp[c], fp[c], pos[c], attrs["ap_type"])
+    return total / n if n else 0.0
+
+
 def detection_map(ins, attrs):
     classes, lods = attrs["class_num"], attrs.get("_lod") or {}
     pos, tp, fp = _state(ins, attrs, classes)
+    carried = ins.get("HasState") is not None and int(np.asarray(ins["HasState"]).reshape(-1)[0]) != 0
     dets = _groups(np.asarray(ins["DetectRes"], np.float64), lods.get("DetectRes"))
     gts = _groups(np.asarray(ins["Label"], np.float64), lods.get("Label"))
     if len(dets) != len(gts):
         raise PeError(f"detection_map: DetectRes holds {len(dets)} images, Label {len(gts)}")
     for image_dets, image_gts in zip(dets, gts):
         _match_image(image_dets.reshape(-1, 6), image_gts, attrs, pos, tp, fp)
-    aps = [_average_precision(tp[c], fp[c], pos[c], attrs["ap_type"]) for c in range(classes)
-           if c != attrs["background_label"] and pos[c] > 0 and tp.get(c)]
     dtype = np.asarray(ins["DetectRes"]).dtype
     rows = lambda table: [table.get(c, []) for c in range(classes)]     # noqa: E731
     offsets = lambda table: [int(v) for v in np.cumsum([0] + [len(r) for r in rows(table)])]   # noqa: E731
     flat = lambda table: np.array([p for r in rows(table) for p in r], dtype).reshape(-1, 2)  # noqa: E731
     return {"AccumPosCount": pos.astype(np.int32).reshape(-1, 1), "AccumTruePos": flat(tp),
-            "AccumFalsePos": flat(fp), "MAP": np.array([np.mean(aps) if aps else 0.0], np.float32),
+            "AccumFalsePos": flat(fp), "MAP": np.array([_mean_ap(pos, tp, fp, attrs, carried)], np.float32),
             "@LOD": {"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]}}

@@ -62,10 +62,10 @@ def yolo_box(ins, attrs):
     a = anchors.shape[0]
     v = x.reshape(n, a, 5 + classes, h, w)
     img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
-    input_size = attrs["downsample_ratio"] * h
+    input_size = np.float64(attrs["downsample_ratio"] * h)        # 0: inf boxes, as Fluid's kernel
     sxy = float(attrs["scale_x_y"])
     bias = -0.5 * (sxy - 1.0)
-    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / w
+    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / h      # Fluid: grid H
     cy = (np.arange(h)[None, None, :, None] + _sigmoid(v[:, :, 1]) * sxy + bias) * img_h / h
     bw = np.exp(v[:, :, 2]) * anchors[:, 0].reshape(1, a, 1, 1) * img_w / input_size
     bh = np.exp(v[:, :, 3]) * anchors[:, 1].reshape(1, a, 1, 1) * img_h / input_size

@@ -59,6 +59,12 @@ def _add_act(shape, x, y, act, keep):
     code = getattr(_loops(), act.upper())
     args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, code, parts)
     twin(getattr(_loops(), name), getattr(_loops(), name + "_parallel"), parts > 1, *args)(*args)
+    tail = x.size % 8
+    if act == "sigmoid" and tail:       # the last size % 8 as the sigmoid kernel's (activation._libm_tail)
+        at = np.arange(x.size - tail, x.size)
+        rows = at // (x.shape[1] * x.shape[2]) if y.size > x.shape[2] else 0
+        ys = y.reshape(-1)[rows * x.shape[2] + at % x.shape[2]]
+        out.reshape(-1)[-tail:] = activation.libm_sigmoid(x.reshape(-1)[-tail:] + ys)
     outs = {"Out": out.reshape(shape)}
     if keep:
         outs["IntermediateOut"] = inter.reshape(shape)

@@ -101,6 +101,6 @@ def xxh32(rows, seed):
 def hash(ins, attrs):  # noqa: A001 -- the op's name
     x = np.ascontiguousarray(ins["X"])
     rows = x.view(np.uint8).reshape(x.shape[0], -1)
-    mod = np.uint64(attrs["mod_by"])
+    mod = np.uint64(attrs["mod_by"] & 0xFFFFFFFFFFFFFFFF)      # Fluid's uint64 hash % int64: a negative one as uint64
     out = np.stack([xxh64(rows, k) % mod for k in range(attrs["num_hash"])], axis=1)
     return {"Out": out.astype(x.dtype).reshape(x.shape[0], attrs["num_hash"], 1)}

@@ -326,39 +326,39 @@ def grid_sampler_grad(ins, attrs):
 
 # -- unfold (im2col) ---------------------------------------------------------------------------------
 
-def _blocks(x_shape, attrs):
-    """(out_h, out_w, [(tap row slice, tap column slice) per kernel tap]) over the padded input."""
+def _unfold_taps(x_shape, attrs):
+    """(rows [kh, out_h], columns [kw, out_w]): the X row and column each kernel tap reads for each block, as
+    Fluid's im2col reads them whatever the paddings' and dilations' signs (o * stride - padding + tap *
+    dilation); X's size (a zero row or column appended) where that falls outside X."""
     oh, ow = unfold_blocks(x_shape, attrs)
     (kh, kw), (sh, sw), (dh, dw) = attrs["kernel_sizes"], attrs["strides"], attrs["dilations"]
-    taps = [(slice(i * dh, i * dh + sh * (oh - 1) + 1, sh), slice(j * dw, j * dw + sw * (ow - 1) + 1, sw))
-            for i in range(kh) for j in range(kw)]
-    return oh, ow, taps
+    pu, pl = attrs["paddings"][:2]
+    h, w = x_shape[2:]
+    rows = np.arange(oh)[None, :] * sh - pu + np.arange(kh)[:, None] * dh
+    cols = np.arange(ow)[None, :] * sw - pl + np.arange(kw)[:, None] * dw
+    return np.where((rows >= 0) & (rows < h), rows, h), np.where((cols >= 0) & (cols < w), cols, w)
 
 
-def _pad_widths(attrs):
-    pu, pl, pd, pr = attrs["paddings"]
-    return ((0, 0), (0, 0), (pu, pd), (pl, pr))
+def _unfold_at(rows, cols):
+    """The index of the taps' elements [N, C, kh, kw, out_h, out_w] in the zero-extended X."""
+    return (slice(None), slice(None), rows[:, None, :, None], cols[None, :, None, :])
 
 
 def unfold(ins, attrs):
     x = np.asarray(ins["X"])
     n, c = x.shape[:2]
-    oh, ow, taps = _blocks(x.shape, attrs)
-    padded = np.pad(x, _pad_widths(attrs))
-    cols = np.stack([padded[:, :, rows, columns] for rows, columns in taps], axis=2)     # [n, c, taps, oh, ow]
-    return {"Y": cols.reshape(n, c * len(taps), oh * ow)}
+    rows, cols = _unfold_taps(x.shape, attrs)
+    padded = np.pad(x, ((0, 0), (0, 0), (0, 1), (0, 1)))
+    return {"Y": np.ascontiguousarray(padded[_unfold_at(rows, cols)]).reshape(n, c * rows.shape[0] * cols.shape[0], -1)}
 
 
 def unfold_grad(ins, attrs):
     x, dy = ins["X"], np.asarray(ins["Y@GRAD"])
     n, c, h, w = x.shape
-    oh, ow, taps = _blocks(x.shape, attrs)
-    pu, pl, pd, pr = attrs["paddings"]
-    dxp = np.zeros((n, c, h + pu + pd, w + pl + pr), dtype=dy.dtype)
-    cols = dy.reshape(n, c, len(taps), oh, ow)
-    for t, (rows, columns) in enumerate(taps):
-        dxp[:, :, rows, columns] += cols[:, :, t]
-    return {"X@GRAD": np.ascontiguousarray(dxp[:, :, pu:pu + h, pl:pl + w])}
+    rows, cols = _unfold_taps(x.shape, attrs)
+    dxp = np.zeros((n, c, h + 1, w + 1), dtype=dy.dtype)
+    np.add.at(dxp, _unfold_at(rows, cols), dy.reshape(n, c, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))
+    return {"X@GRAD": np.ascontiguousarray(dxp[:, :, :h, :w])}
 
 
 # -- fsp: Out[n] = X[n] (as [C1, H*W]) @ Y[n] (as [C2, H*W])^T / (H * W) ----------------------------------

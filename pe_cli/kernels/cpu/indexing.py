@@ -8,7 +8,7 @@ import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ...base.errors import PeError
-from ...base.shapes import strided_window
+from ...base.shapes import SLICE_END, strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast
@@ -19,9 +19,19 @@ _top_k_loops = lazy("_top_k_loops")
 
 # -- strided_slice ------------------------------------------------------------------------------------
 
+def _var_index_ends(attrs):
+    """The ends, with Fluid's kernel's reading of ``var[i]`` for a Variable ``i`` holding -1 (its end,
+    i + 1, is 0: start -1 and end 0 from tensors on a decreased axis take the last element)."""
+    ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
+    for i, (a, s, e, step) in enumerate(zip(attrs["axes"], attrs["starts"], ends, attrs["strides"])):
+        if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
+            ends[i] = SLICE_END if step > 0 else -2
+    return ends
+
+
 def strided_geometry(x_shape, attrs):
     """(first, sizes, steps) per dim, checked not to be empty."""
-    first, sizes, steps = strided_window(tuple(x_shape), attrs["axes"], attrs["starts"], attrs["ends"],
+    first, sizes, steps = strided_window(tuple(x_shape), attrs["axes"], attrs["starts"], _var_index_ends(attrs),
                                          attrs["strides"])
     if 0 in sizes:
         raise PeError(f"strided_slice of Input {list(x_shape)} with axes={list(attrs['axes'])}, "
@@ -317,8 +327,9 @@ def top_k_grad(ins, attrs):
 
 
 def arg_dtype(attrs):
-    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), -1: int64."""
-    return np.dtype(np.int64 if attrs.get("dtype", -1) == -1 else convert_dtype(attrs["dtype"]))
+    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), any code < 0: int64."""
+    dtype = attrs.get("dtype", -1)
+    return np.dtype(np.int64 if isinstance(dtype, int) and dtype < 0 else convert_dtype(dtype))
 
 
 def _arg(fn):
@@ -328,7 +339,7 @@ def _arg(fn):
             return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
         out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
-        return {"Out": out.reshape(out.shape or (1,))}
+        return {"Out": np.asarray(out)}     # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
     return kernel
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from ..common import matmul_flag, matmul_v1_attrs
 from ...base.errors import PeError
 from . import _cblas, _replicas, threads
+from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin
 from .elementwise import unbroadcast
 
@@ -224,47 +225,10 @@ def _stacked_products(a, b, trans_a, trans_b):
     return out
 
 
-def _head_views(xm, ym, h):
-    """Fluid 1.8's multi-head matmul (head_number h > 1): X's columns in h blocks, each times Y's block of
-    rows (Y [K, N]: Out [M, h * N]) or of columns (Y [K / h, N]: Out [M, N]). The operands as [..., h, M, K/h]
-    and [..., h, K/h, N'], and whether Y's rows are split."""
-    k = xm.shape[-1] // h
-    xh = np.moveaxis(xm.reshape(xm.shape[:-1] + (h, k)), -2, -3)
-    rows = ym.shape[-2] == xm.shape[-1]
-    yh = (ym.reshape(ym.shape[:-2] + (h, k, ym.shape[-1])) if rows
-          else np.moveaxis(ym.reshape(ym.shape[:-1] + (h, ym.shape[-1] // h)), -2, -3))
-    return xh, yh, rows
-
-
-def _heads_joined(a):
-    """[..., h, M, N'] -> [..., M, h * N'] (the heads side by side)."""
-    a = np.moveaxis(a, -3, -2)
-    return a.reshape(a.shape[:-2] + (-1,))
-
-
-def _matmul_heads(ins, attrs, want):
-    """Out, X@GRAD or Y@GRAD (``want``) of matmul with head_number > 1 (X and Y of rank 2 or 3 alike)."""
-    x, y = ins["X"], ins["Y"]
-    xm, ym = _matmul_operands(x, y, attrs)
-    xh, yh, rows = _head_views(xm, ym, attrs["head_number"])
-    alpha = x.dtype.type(attrs["alpha"])
-    if want == "Out":
-        return np.ascontiguousarray(_heads_joined(np.matmul(xh, yh)) * alpha, dtype=x.dtype)
-    dout = ins["Out@GRAD"] * alpha
-    dh = np.moveaxis(dout.reshape(dout.shape[:-1] + (attrs["head_number"], -1)), -2, -3)
-    if want == "X":
-        grad, flag, like = _heads_joined(np.matmul(dh, np.swapaxes(yh, -1, -2))), "transpose_X", x
-    else:
-        gh = np.matmul(np.swapaxes(xh, -1, -2), dh)
-        grad, flag, like = (gh.reshape(ym.shape) if rows else _heads_joined(gh)), "transpose_Y", y
-    grad = np.swapaxes(grad, -1, -2) if attrs[flag] else grad
-    return np.ascontiguousarray(grad.reshape(like.shape), dtype=like.dtype)
-
-
 def matmul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     if attrs.get("head_number", 1) > 1:
-        return {"Out": _matmul_heads(ins, attrs, "Out")}
+        return {"Out": _matmul_heads(ins, attrs, "Out", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
     out = _product(xm, ym)
     if attrs["alpha"] != 1.0:
@@ -273,14 +237,15 @@ def matmul(ins, attrs):
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
     if y.ndim == 1 and out.shape[-1] == 1:
         out = out.reshape(out.shape[:-1])
-    return {"Out": out.reshape(out.shape or (1,)).astype(x.dtype, copy=False)}
+    return {"Out": fused_output(out.reshape(out.shape or (1,)).astype(x.dtype, copy=False), attrs)}
 
 
-def _matmul_dout(xm, ym, dout, alpha):
-    """Out@GRAD as [..., M, N] (the dims a 1-D input dropped put back), times alpha."""
-    batch = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2])
-    d = dout.reshape(batch + (xm.shape[-2], ym.shape[-1]))
-    return d * d.dtype.type(alpha) if alpha != 1.0 else d
+def _matmul_dout(xm, ym, dout, attrs):
+    """Out@GRAD as [..., M, N] (the dims a 1-D input dropped put back; a fused Out's transpose undone),
+    times alpha."""
+    shape = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2]) + (xm.shape[-2], ym.shape[-1])
+    d = product_grad(dout, attrs, shape).reshape(shape)
+    return d * d.dtype.type(attrs["alpha"]) if attrs["alpha"] != 1.0 else d
 
 
 def matmul_v2(ins, attrs):
@@ -300,9 +265,9 @@ def matmul_grad(ins, attrs):
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
-        return {"X@GRAD": _matmul_heads(ins, attrs, "X")}
+        return {"X@GRAD": _matmul_heads(ins, attrs, "X", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
-    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    d = _matmul_dout(xm, ym, dout, attrs)
     dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
@@ -312,9 +277,9 @@ def matmul_grad_x(ins, attrs):
 def matmul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
-        return {"Y@GRAD": _matmul_heads(ins, attrs, "Y")}
+        return {"Y@GRAD": _matmul_heads(ins, attrs, "Y", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
-    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    d = _matmul_dout(xm, ym, dout, attrs)
     if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:     # the sum over X's leading dims: one GEMM
         dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:

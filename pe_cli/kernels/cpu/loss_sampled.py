@@ -162,7 +162,8 @@ def nce(ins, attrs):
     if ins.get("Bias") is not None:
         logits = logits + ins["Bias"].reshape(-1)[labels]
     o = 1.0 / (1.0 + np.exp(-logits))
-    b = nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]
+    # in X's dtype, as Fluid's kernel (op_test's float32 finite differences of test_nce.py depend on it)
+    b = (nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]).astype(x.dtype)
     with np.errstate(divide="ignore"):      # np.where computes both sides; a true class may have P = 0
         cost = np.where(np.arange(labels.shape[1]) < num_true, -np.log(o / (o + b)), -np.log(b / (o + b)))
     weight = ins["SampleWeight"].reshape(-1, 1) if ins.get("SampleWeight") is not None else 1.0

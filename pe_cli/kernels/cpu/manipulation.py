@@ -168,14 +168,35 @@ def tile_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
+def unbind_view(x_shape, axis, k):
+    """(rows, cols, output shape): unbind's k outputs read X's first rows * k * cols elements as [rows, k,
+    cols], rows the dims before ``axis``, cols those after (Fluid's split functor; k = X's dim: its slices)."""
+    rows, cols = math.prod(x_shape[:axis]), math.prod(x_shape[axis + 1:])
+    return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or (1,)
+
+
 def unbind(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    shape = tuple(d for k, d in enumerate(x.shape) if k != axis) or (1,)
-    return {"Out": [np.ascontiguousarray(np.take(x, i, axis=axis)).reshape(shape) for i in range(x.shape[axis])]}
+    k = attrs.get("_output_counts", {}).get("Out", x.shape[axis])
+    rows, cols, shape = unbind_view(x.shape, axis, k)
+    parts = x.reshape(-1)[:rows * k * cols].reshape(rows, k, cols)
+    return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
+
+
+def unbind_leading_grad(ins, attrs):
+    x, grads = ins["X"], ins["Out@GRAD"]
+    rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
+    dx = np.zeros(x.size, dtype=grads[0].dtype)
+    dx[:rows * len(grads) * cols] = np.stack([g.reshape(rows, cols) for g in grads], axis=1).reshape(-1)
+    return {"X@GRAD": dx.reshape(x.shape)}
 
 
 def reverse_axes(ndim, attrs):
+    """The axes reverse flips; Fluid's kernels take tensors of rank 1 to 6 (test_reverse_op.py's TestCase4
+    wants its EnforceNotMet for rank 7)."""
+    if ndim > 6:
+        raise PeError(f"reverse: X has rank {ndim}; Fluid's reverse takes ranks up to 6")
     return tuple(sorted({a % max(ndim, 1) for a in attrs["axis"]}))
 
 

@@ -71,6 +71,8 @@ def dpsgd(ins, attrs):
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
+    if isinstance(p, SelectedRows):     # a row-sparse parameter (Fluid's sparse table) updated at g's rows
+        return sparse.sgd_of_rows(p, g, lr)
     if isinstance(g, SelectedRows):
         return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
     if is_float(p, g) and p.shape == g.shape and _in_place(attrs, (p,), g):

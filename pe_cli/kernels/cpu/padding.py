@@ -43,14 +43,14 @@ def pad_geometry(op, x_shape, attrs, paddings=None):
     bottom, left, right]) or pad3d ([left, right, top, bottom, front, back], or the Paddings tensor's
     values), checked."""
     fmt = attrs["data_format"]
-    last = fmt in ("NHWC", "NDHWC")
+    last = fmt != "NCHW" if op == "pad2d" else fmt == "NDHWC"      # Fluid's pad2d: NCHW, else channels last
     sizes = list(x_shape[1:-1] if last else x_shape[2:])
     p = [int(v) for v in (attrs["paddings"] if paddings is None else np.asarray(paddings).reshape(-1))]
     pairs = [(p[0], p[1]), (p[2], p[3])] if op == "pad2d" else [(p[4], p[5]), (p[2], p[3]), (p[0], p[1])]
     if attrs["mode"] == "reflect" and any(max(pr) >= n for pr, n in zip(pairs, sizes)):
         raise PeError(f"{op}: reflect padding {p} must be smaller than X's spatial sizes {sizes} ({fmt})")
-    if min(p) < 0:
-        raise PeError(f"{op}: paddings {p} must be >= 0")
+    if any(n + b + e < 1 for n, (b, e) in zip(sizes, pairs)):
+        raise PeError(f"{op}: paddings {p} leave no output of X's spatial sizes {sizes} (each padded size must be >= 1)")
     return sizes, pairs, last
 
 
@@ -73,21 +73,24 @@ def _pad(op, ins, attrs, value):
     out = _first(ins["X"], last)
     for k, m in enumerate(maps):
         out = np.take(out, np.maximum(m, 0), axis=2 + k)
-        if attrs["mode"] == "constant":
+        if (m < 0).any():             # constant padding (pad2d's any mode but reflect and edge)
             out[(slice(None),) * (2 + k) + (m < 0,)] = value
     return {"Out": _back(out, last)}
 
 
 def _pad_grad(op, ins, attrs):
-    """Along each spatial dim: the window over X copied, then each padded position added onto the
-    position it copies (a loop over the paddings only)."""
+    """Along each spatial dim: the run of output positions that copy X's own (all of X, or what a
+    negative padding leaves of it) copied, then each other position added onto the position it copies
+    (a loop over the paddings only); X's cropped positions get 0."""
     x = ins["X"]
     maps, pairs, last = pad_maps(op, x.shape, attrs, ins.get("Paddings"))
     d = _first(ins["Out@GRAD"], last)
     for k, (m, (before, after)) in enumerate(zip(maps, pairs)):
         at, n = (slice(None),) * (2 + k), m.size - before - after
-        acc = d[at + (slice(before, before + n),)].copy()
-        for j in np.flatnonzero((np.arange(m.size) < before) | (np.arange(m.size) >= before + n)):
+        lo, hi = max(before, 0), min(before + n, m.size)        # the output positions j copying X[j - before]
+        acc = np.zeros(d.shape[:2 + k] + (n,) + d.shape[3 + k:], dtype=d.dtype)
+        acc[at + (slice(lo - before, hi - before),)] = d[at + (slice(lo, hi),)]
+        for j in np.flatnonzero((np.arange(m.size) < lo) | (np.arange(m.size) >= hi)):
             if m[j] >= 0:
                 acc[at + (m[j],)] += d[at + (j,)]
         d = acc
@@ -145,3 +148,19 @@ def crop_grad(ins, attrs):
     dx = np.zeros(x.shape, dtype=x.dtype)
     dx[tuple(slice(o, o + n) for o, n in zip(offsets, out))] = ins["Out@GRAD"]
     return {"X@GRAD": dx}
+
+
+def crop_tensor_attrs(ins, attrs):
+    """crop_tensor's attributes as its kernel reads them: a size <= 0 of the shape attribute is -1 (X's dim
+    less the offset), as Fluid's run-time shape inference leaves it; a Shape / ShapeTensor's are as given."""
+    if "Shape" in ins or ins.get("ShapeTensor"):
+        return attrs
+    return dict(attrs, shape=[n if n > 0 else -1 for n in attrs["shape"]])
+
+
+def crop_tensor(ins, attrs):
+    return crop(ins, crop_tensor_attrs(ins, attrs))
+
+
+def crop_tensor_grad(ins, attrs):
+    return crop_grad(ins, crop_tensor_attrs(ins, attrs))

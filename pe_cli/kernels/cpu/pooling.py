@@ -8,11 +8,15 @@ positions (whichever is fewer) vectorised over the batch and channels. Adaptive 
 pool3d: a box window is a product of one interval per dim, so pooling runs one dim at a time: a
 loop over that dim's output positions, each reducing a slice (sums with a running sum). Max keeps
 where each maximum came from, dim by dim, which finds each window's first maximum in row-major
-order; its gradient is one bincount. ``windows`` is shared with the CUDA kernels."""
+order; its gradient is one bincount. ``windows`` is shared with the CUDA kernels. A pool2d window
+geometry the fast loops do not take (PoolGeometry.regular: a ksize below 1, a padding below 0 or not
+below ksize, an empty window), all of which Fluid 1.8's loops run, pools as pool3d does (a depth of 1),
+with Fluid's values for an empty window: max -FLT_MAX (its loop's start), avg 0 over the window's size
+(the product of its clipped extents, which may be 0 or negative)."""
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ...base.shapes import pool3d_geometry, pool3d_out
+from ...base.shapes import adaptive_size, pool3d_geometry, pool3d_out
 from ..common import PoolGeometry
 from ._numba import is_float, lazy, parallel_parts, twin
 
@@ -21,12 +25,53 @@ _pool_loops = lazy("_pool_loops")
 
 # -- pool2d -----------------------------------------------------------------------------------------
 
+_LOWEST = -3.4028234663852886e38          # -FLT_MAX: Fluid's max pooling of an empty window
+
+
+def adaptive_attrs(x_shape, attrs):
+    """An adaptive pool2d's attributes with ksize its output size (the input's own with global_pooling)."""
+    return dict(attrs, ksize=adaptive_size(attrs, x_shape[2:]))
+
+
+def box_windows(sizes, ksize, strides, pads, outs, inclusive):
+    """Per dim: the windows' (starts, ends) clipped to X, as Fluid's loops clip them (an end may fall at or
+    before its start: an empty window), and the divisor per output position (ksize with ``inclusive``)."""
+    result = []
+    for i, (n, k, s, m) in enumerate(zip(sizes, ksize, strides, outs)):
+        start = np.arange(m, dtype=np.int64) * s - pads[2 * i]
+        end = np.minimum(start + k, n)
+        start = np.maximum(start, 0)
+        result.append((start, end, np.full(m, float(k)) if inclusive else (end - start).astype(np.float64)))
+    return result
+
+
+def _pool2d_boxes(x_shape, attrs, geo):
+    """pool2d's windows as a depth-1 pool3d's."""
+    depth = (np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1))
+    if geo is None:                 # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
+        return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
+    inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
+    return [depth] + box_windows(x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive)
+
+
+def adaptive_max_boxes(sizes, attrs):
+    """Fluid's pool kernels (1.8.5's and Paddle 2.6's) run max pooling with adaptive=True as a plain one:
+    windows of ksize (X's size with global_pooling) at strides from 0, clipped to X; only Out's size,
+    ksize, is adaptive pooling's (max_pool2d_with_index pools adaptively)."""
+    ksize = adaptive_size(attrs, sizes)
+    return box_windows(sizes, ksize, attrs["strides"], [0] * (2 * len(sizes)), ksize, False)
+
+
 def pool2d(ins, attrs):
-    if attrs["adaptive"]:
-        return _adaptive_pool.pool2d(ins, attrs)
     x = ins["X"]
+    if attrs["adaptive"] and attrs["pooling_type"] == "max":
+        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, None), True)[:, :, 0]}
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d(ins, adaptive_attrs(x.shape, attrs))
     geo = PoolGeometry(x.shape, attrs)
     is_max = attrs["pooling_type"] == "max"
+    if not geo.regular:
+        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, geo), is_max)[:, :, 0]}
     if is_float(x):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
@@ -47,10 +92,15 @@ def pool2d(ins, attrs):
 
 
 def pool2d_grad(ins, attrs):
-    if attrs["adaptive"]:
-        return _adaptive_pool.pool2d_grad(ins, attrs)
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    geo = PoolGeometry(x.shape, attrs)
+    adaptive_max = attrs["adaptive"] and attrs["pooling_type"] == "max"
+    if attrs["adaptive"] and not adaptive_max:
+        return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(x.shape, attrs))
+    geo = None if adaptive_max else PoolGeometry(x.shape, attrs)
+    if adaptive_max or not geo.regular:
+        dx = _pool_boxes_grad(x[:, :, None], dout[:, :, None], _pool2d_boxes(x.shape, attrs, geo),
+                              attrs["pooling_type"] == "max")
+        return {"X@GRAD": dx[:, :, 0]}
     t, l = geo.pads[0], geo.pads[2]
     is_max = attrs["pooling_type"] == "max"
     if is_float(x, out, dout):
@@ -80,6 +130,8 @@ def windows(x_shape, attrs):
     dhw = list(x_shape[2:])
     out = pool3d_out(attrs, dhw)
     result = []
+    if attrs["adaptive"] and attrs["pooling_type"] == "max":
+        return adaptive_max_boxes(dhw, attrs)
     if attrs["adaptive"]:
         for n, k in zip(dhw, out):
             i = np.arange(k, dtype=np.int64)
@@ -87,19 +139,19 @@ def windows(x_shape, attrs):
             result.append((s, e, (e - s).astype(np.float64)))
         return result
     ksize, strides, pads = pool3d_geometry(attrs, dhw)
-    inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
-    for i, (n, k, s, m) in enumerate(zip(dhw, ksize, strides, out)):
-        start = np.arange(m, dtype=np.int64) * s - pads[2 * i]
-        end = np.minimum(start + k, n)
-        start = np.maximum(start, 0)
-        result.append((start, end, np.full(m, float(k)) if inclusive else (end - start).astype(np.float64)))
-    return result
+    return box_windows(dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"])
 
 
 def _max_along(a, where, axis, starts, ends):
-    """Max over each window along ``axis``, and the flat X index of each maximum (from ``where``)."""
+    """Max over each window along ``axis``, and the flat X index of each maximum (from ``where``; -1 and
+    -FLT_MAX for an empty window)."""
     vals, idx = [], []
     for s, e in zip(starts, ends):
+        if e <= s:
+            shape = a.shape[:axis] + (1,) + a.shape[axis + 1:]
+            vals.append(np.full(shape, _LOWEST, dtype=a.dtype))
+            idx.append(np.full(shape, -1, dtype=np.int64))
+            continue
         part = np.take(a, np.arange(s, e), axis=axis)
         arg = np.expand_dims(part.argmax(axis=axis), axis)
         vals.append(np.take_along_axis(part, arg, axis))
@@ -116,9 +168,13 @@ def _max_pool(x, wins):
 
 
 def _sum_along(a, axis, starts, ends):
+    """Sum over each window along ``axis`` (0 for an empty one)."""
+    n = a.shape[axis]
     run = np.cumsum(a, axis=axis, dtype=np.float64)
     run = np.concatenate([np.zeros_like(np.take(run, [0], axis=axis)), run], axis=axis)
-    return np.take(run, ends, axis=axis) - np.take(run, starts, axis=axis)
+    sums = np.take(run, np.clip(ends, 0, n), axis=axis) - np.take(run, np.clip(starts, 0, n), axis=axis)
+    sums[(slice(None),) * axis + (ends <= starts,)] = 0
+    return sums
 
 
 def _divisor(wins):
@@ -126,15 +182,19 @@ def _divisor(wins):
     return d[:, None, None] * h[None, :, None] * w[None, None, :]
 
 
-def pool3d(ins, attrs):
-    x = ins["X"]
-    wins = windows(x.shape, attrs)
-    if attrs["pooling_type"] == "max":
-        return {"Out": _max_pool(x, wins)[0]}
+def _pool_boxes(x, wins, is_max):
+    if is_max:
+        return _max_pool(x, wins)[0]
     a = x
     for axis in (2, 3, 4):
         a = _sum_along(a, axis, *wins[axis - 2][:2])
-    return {"Out": (a / _divisor(wins)).astype(x.dtype)}
+    with np.errstate(divide="ignore", invalid="ignore"):         # Fluid's 0 / 0 of an empty window: NaN
+        return (a / _divisor(wins)).astype(x.dtype)
+
+
+def pool3d(ins, attrs):
+    x = ins["X"]
+    return {"Out": _pool_boxes(x, windows(x.shape, attrs), attrs["pooling_type"] == "max")}
 
 
 def _spread_along(g, axis, starts, ends, size):
@@ -144,23 +204,31 @@ def _spread_along(g, axis, starts, ends, size):
     diff = np.zeros(shape, dtype=np.float64)
     lead = (slice(None),) * axis
     for i, (s, e) in enumerate(zip(starts, ends)):
+        if e <= s:
+            continue
         one = np.take(g, [i], axis=axis)
         diff[lead + (slice(s, s + 1),)] += one
         diff[lead + (slice(e, e + 1),)] -= one
     return np.take(np.cumsum(diff, axis=axis), np.arange(size), axis=axis)
 
 
-def pool3d_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    wins = windows(x.shape, attrs)
-    if attrs["pooling_type"] == "max":
+def _pool_boxes_grad(x, dout, wins, is_max):
+    if is_max:
         _, where = _max_pool(x, wins)
-        dx = np.bincount(where.reshape(-1), weights=dout.reshape(-1).astype(np.float64), minlength=x.size)
-        return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype)}
-    g = dout / _divisor(wins)
+        hit = where.reshape(-1) >= 0                          # an empty window's gradient goes nowhere
+        dx = np.bincount(where.reshape(-1)[hit], weights=dout.reshape(-1)[hit].astype(np.float64), minlength=x.size)
+        return dx.reshape(x.shape).astype(x.dtype)
+    div = _divisor(wins)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(div != 0, dout / div, 0.0)                # a divisor of 0 is an empty window's
     for axis in (2, 3, 4):
         g = _spread_along(g, axis, *wins[axis - 2][:2], x.shape[axis])
-    return {"X@GRAD": g.astype(x.dtype)}
+    return g.astype(x.dtype)
+
+
+def pool3d_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": _pool_boxes_grad(x, dout, windows(x.shape, attrs), attrs["pooling_type"] == "max")}
 
 
 # -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------

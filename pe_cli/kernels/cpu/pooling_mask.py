@@ -18,11 +18,11 @@ def windows(in_dims, attrs):
     result = []
     for d, n in enumerate(in_dims):
         o = np.arange(out[d])
-        if attrs["global_pooling"]:
-            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
-        elif attrs["adaptive"]:
+        if attrs["adaptive"]:         # (with global_pooling: out is X's size, one element a window)
             s = np.array([math.floor(i * n / out[d]) for i in o], np.int64)
             e = np.array([math.ceil((i + 1) * n / out[d]) for i in o], np.int64)
+        elif attrs["global_pooling"]:
+            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
         else:
             start = o * attrs["strides"][d] - attrs["paddings"][d]
             s, e = np.maximum(start, 0), np.minimum(start + attrs["ksize"][d], n)
@@ -57,6 +57,9 @@ def _by_kernel_position(x, attrs):
     return best, mask
 
 
+_LOWEST = -3.4028234663852886e38          # -FLT_MAX: Fluid's value of an empty window
+
+
 def _by_output_position(x, attrs):
     dims = x.shape[2:]
     wins = windows(dims, attrs)
@@ -65,6 +68,9 @@ def _by_output_position(x, attrs):
     mask = np.empty(best.shape, np.int32)
     for o in np.ndindex(*out_shape):
         box = tuple(slice(w[0][i], w[1][i]) for w, i in zip(wins, o))
+        if any(b.stop <= b.start for b in box):
+            best[(slice(None), slice(None)) + o], mask[(slice(None), slice(None)) + o] = _LOWEST, -1
+            continue
         win = x[(slice(None), slice(None)) + box].reshape(x.shape[:2] + (-1,))
         arg = np.argmax(win, axis=-1)
         sizes = [b.stop - b.start for b in box]
@@ -74,9 +80,14 @@ def _by_output_position(x, attrs):
     return best, mask
 
 
+def _regular(attrs):
+    """Fixed windows the padded steps take: ksize >= 1, 0 <= padding < ksize (none empty)."""
+    return all(k >= 1 and 0 <= p < k for k, p in zip(attrs["ksize"], attrs["paddings"]))
+
+
 def _pool(ins, attrs):
     x = np.asarray(ins["X"])
-    if attrs["adaptive"] or attrs["global_pooling"]:
+    if attrs["adaptive"] or attrs["global_pooling"] or not _regular(attrs):
         out, mask = _by_output_position(x, attrs)
     else:
         out, mask = _by_kernel_position(x, attrs)
@@ -87,7 +98,8 @@ def _scatter_add(shape, mask, values):
     """zeros of ``shape`` [N, C, ...] plus ``values`` added at their ``mask`` positions in each plane."""
     planes, size = shape[0] * shape[1], int(np.prod(shape[2:]))
     at = (np.arange(planes).reshape(shape[:2] + (1,) * (mask.ndim - 2)) * size + mask).reshape(-1)
-    return np.bincount(at, weights=values.reshape(-1), minlength=planes * size).astype(values.dtype).reshape(shape)
+    hit = mask.reshape(-1) >= 0           # an empty window (Mask -1) has no X position
+    return np.bincount(at[hit], weights=values.reshape(-1)[hit], minlength=planes * size).astype(values.dtype).reshape(shape)
 
 
 def _pool_grad(ins, attrs):

@@ -64,6 +64,20 @@ def sgd(p, g, lr, in_place=False):
     return {"ParamOut": p_out}
 
 
+def sgd_of_rows(p, g, lr):
+    """sgd of a row-sparse Param (the rows of a table it holds): each row of the row-sparse Grad moves
+    the Param row of that id, as Fluid's kernel (an id the Param does not hold is an error)."""
+    at = {int(r): i for i, r in enumerate(np.asarray(p.rows).reshape(-1))}
+    rows, values = g.merged() if isinstance(g, SelectedRows) else (np.arange(len(g)), np.asarray(g))
+    missing = [int(r) for r in rows if int(r) not in at]
+    if missing:
+        raise PeError(f"sgd: Grad row {missing[0]} is not a row of the row-sparse Param (rows {list(at)[:8]}...)")
+    out = np.array(p.values, copy=True)
+    index = np.array([at[int(r)] for r in rows], np.int64)
+    out[index] = out[index] - lr * values
+    return {"ParamOut": p.with_arrays(p.rows, out)}
+
+
 def adagrad(p, g, m, lr, eps, in_place=False):
     """Fluid's sparse adagrad: only the rows the gradient holds change (elsewhere the dense update
     would leave them as they are too)."""

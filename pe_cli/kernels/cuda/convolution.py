@@ -16,7 +16,8 @@ from . import activation
 from . import runtime as rt
 from . import _conv
 from ._host import on_host as _on_host
-from ._launch import flat, grid
+from ._launch import flat, grid, zeros
+from ._strided import contiguous_strides, copy_window
 from ._matmul import matmul
 from .launcher import jit_kernel
 
@@ -62,8 +63,24 @@ conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter)
 
 # -- conv2d_transpose: the CPU's role swap over the CUDA conv2d kernels -----------------------------
 
+def _take_channels(a, k, axis):
+    """As the CPU's take_channels: a's first k entries along ``axis``, a new contiguous array."""
+    shape = tuple(a.shape)
+    out_shape = shape[:axis] + (k,) + shape[axis + 1:]
+    out = rt.empty(out_shape, a.dtype)
+    copy_window(a, out, out_shape, contiguous_strides(shape), contiguous_strides(out_shape))
+    return out
+
+
+def _put_channels(a, shape, axis):
+    """As the CPU's put_channels: a in zeros of ``shape``, at the start of ``axis``."""
+    out = zeros(shape, a.dtype)
+    copy_window(a, out, tuple(a.shape), contiguous_strides(tuple(a.shape)), contiguous_strides(shape))
+    return out
+
+
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
-    conv2d, conv2d_grad_input, conv2d_grad_filter)
+    conv2d, conv2d_grad_input, conv2d_grad_filter, _take_channels, _put_channels)
 conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 

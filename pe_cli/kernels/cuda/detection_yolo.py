@@ -87,7 +87,7 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
         img_h = size[2 * i]
         img_w = size[2 * i + 1]
         keep = conf >= thresh
-        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / w
+        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / h      # Fluid's kernel: grid size H
         cy = (k + sxy / (1.0 + math.exp(-x[base + hw])) + bias) * img_h / h
         bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
         bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size

@@ -372,7 +372,7 @@ def _arg(is_max):
         out = rt.empty(out_shape or (1,), np.int64)
         if out.size:
             _arg_extreme[grid(out.size)](flat(x), flat(out), n, inner, is_max)
-        return {"Out": _as_arg_dtype(out, attrs)}
+        return {"Out": _as_arg_dtype(out if out_shape else out.reshape(()), attrs)}   # a 1-D X: 0-D, as Fluid
     return kernel
 
 

@@ -99,8 +99,8 @@ def _math_shapes(x, y, attrs):
 
 
 def matmul(ins, attrs):
-    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
-        return _HEADS_ON_HOST["matmul"](ins, attrs)
+    if _on_host_form(attrs):
+        return _FORMS_ON_HOST["matmul"](ins, attrs)
     x, y = ins["X"], ins["Y"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
@@ -133,8 +133,8 @@ def matmul_grad(ins, attrs):
 
 
 def matmul_grad_x(ins, attrs):
-    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
-        return _HEADS_ON_HOST["matmul_grad_x"](ins, attrs)
+    if _on_host_form(attrs):
+        return _FORMS_ON_HOST["matmul_grad_x"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -147,8 +147,8 @@ def matmul_grad_x(ins, attrs):
 
 
 def matmul_grad_y(ins, attrs):
-    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
-        return _HEADS_ON_HOST["matmul_grad_y"](ins, attrs)
+    if _on_host_form(attrs):
+        return _FORMS_ON_HOST["matmul_grad_y"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -262,7 +262,13 @@ def cholesky(ins, attrs):
     return {"Out": out}
 
 
-_HEADS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
+def _on_host_form(attrs):
+    """Fluid 1.8's multi-head matmul and the oneDNN fused transpose + reshape of Out (kernels/cpu/_matmul_forms.py):
+    the CPU kernels, on the host."""
+    return attrs.get("head_number", 1) > 1 or bool(attrs.get("fused_transpose_Out") and attrs.get("fused_reshape_Out"))
+
+
+_FORMS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
 
 
 # cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)

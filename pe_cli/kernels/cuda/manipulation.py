@@ -173,18 +173,35 @@ def tile_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
 
+def _unbind_strides(x_shape, axis, k):
+    """(output shape, where output j's elements lie in X: strides, offset of j = 1): X read as [rows, k,
+    cols] (kernels/cpu/manipulation.unbind_view)."""
+    rows, cols, shape = _cpu.unbind_view(x_shape, axis, k)
+    pre, post = contiguous_strides(x_shape[:axis]), contiguous_strides(x_shape[axis + 1:])
+    strides = [s * k * cols for s in pre] + list(post)
+    return shape, strides or [0], cols
+
+
 def unbind(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    xstr = contiguous_strides(x.shape)
-    dims = tuple(d for k, d in enumerate(x.shape) if k != axis)
-    src = [s for k, s in enumerate(xstr) if k != axis]
+    k = attrs.get("_output_counts", {}).get("Out", x.shape[axis])
+    shape, strides, step = _unbind_strides(tuple(x.shape), axis, k)
     outs = []
-    for i in range(x.shape[axis]):
-        out = rt.empty(dims or (1,), x.dtype)
-        copy_window(x, out, dims or (1,), src or [0], contiguous_strides(dims or (1,)), i * xstr[axis])
+    for j in range(k):
+        out = rt.empty(shape, x.dtype)
+        copy_window(x, out, shape, strides, contiguous_strides(shape), j * step)
         outs.append(out)
     return {"Out": outs}
+
+
+def unbind_leading_grad(ins, attrs):
+    x, grads = ins["X"], ins["Out@GRAD"]
+    shape, strides, step = _unbind_strides(tuple(x.shape), attrs["axis"] % x.ndim, len(grads))
+    dx = full(tuple(x.shape), 0, grads[0].dtype)
+    for j, g in enumerate(grads):
+        copy_window(g, dx, shape, contiguous_strides(shape), strides, 0, j * step)
+    return {"X@GRAD": dx}
 
 
 def reverse(ins, attrs):

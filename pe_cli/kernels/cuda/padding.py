@@ -153,3 +153,11 @@ def crop_grad(ins, attrs):
     x = ins["X"]
     offsets, _ = _cpu.crop_geometry(ins, attrs)
     return {"X@GRAD": _place(ins["Out@GRAD"], zeros(x.shape, x.dtype), offsets)}
+
+
+def crop_tensor(ins, attrs):
+    return crop(ins, _cpu.crop_tensor_attrs(ins, attrs))
+
+
+def crop_tensor_grad(ins, attrs):
+    return crop_grad(ins, _cpu.crop_tensor_attrs(ins, attrs))

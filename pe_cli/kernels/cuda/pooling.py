@@ -10,6 +10,7 @@ from ..common import PoolGeometry
 from ..cpu import pooling as _cpu
 from . import runtime as rt
 from . import _adaptive_pool, _pool, elementwise, manipulation
+from ._host import on_host
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -23,10 +24,14 @@ def _pool_args(x, attrs):
 
 
 def pool2d(ins, attrs):
+    if attrs["adaptive"] and attrs["pooling_type"] == "max":     # Fluid's plain windows (the CPU's)
+        return on_host(_cpu.pool2d)(ins, attrs)
     if attrs["adaptive"]:
-        return _adaptive_pool.pool2d(ins, attrs)
+        return _adaptive_pool.pool2d(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
     x = ins["X"]
     geo, args = _pool_args(x, attrs)
+    if not geo.regular:         # Fluid's windows the device loop does not take: the CPU's, on the host
+        return on_host(_cpu.pool2d)(ins, attrs)
     out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
     if out.size:
         _pool.pool[grid(out.size)](flat(x), flat(out), *args, attrs["pooling_type"] == "max", bool(attrs["exclusive"]))
@@ -34,10 +39,14 @@ def pool2d(ins, attrs):
 
 
 def pool2d_grad(ins, attrs):
+    if attrs["adaptive"] and attrs["pooling_type"] == "max":
+        return on_host(_cpu.pool2d_grad)(ins, attrs)
     if attrs["adaptive"]:
-        return _adaptive_pool.pool2d_grad(ins, attrs)
+        return _adaptive_pool.pool2d_grad(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     geo, args = _pool_args(x, attrs)
+    if not geo.regular:
+        return on_host(_cpu.pool2d_grad)(ins, attrs)
     if attrs["pooling_type"] == "max":
         dx = zeros(x.shape, x.dtype)
         if out.size:
@@ -93,8 +102,16 @@ def _pool3d(x, out, dout, dx, ds, de, dd, hs, he, hd, ws, we, wd, d, h, w, od, o
         i += step
 
 
+def _regular_boxes(x, attrs):
+    """Whether every window has elements and a positive divisor (the device loop's windows); Fluid's
+    others pool on the host, by the CPU's kernels."""
+    return all((e > s).all() and (div > 0).all() for s, e, div in _cpu.windows(tuple(x.shape), attrs))
+
+
 def pool3d(ins, attrs):
     x = ins["X"]
+    if not _regular_boxes(x, attrs):
+        return on_host(_cpu.pool3d)(ins, attrs)
     wins, (od, oh, ow) = _device_windows(x, attrs)
     out = rt.empty(tuple(x.shape[:2]) + (od, oh, ow), x.dtype)
     if out.size:
@@ -105,6 +122,8 @@ def pool3d(ins, attrs):
 
 def pool3d_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    if not _regular_boxes(x, attrs):
+        return on_host(_cpu.pool3d_grad)(ins, attrs)
     wins, (od, oh, ow) = _device_windows(x, attrs)
     dx = zeros(x.shape, x.dtype)
     if out.size:

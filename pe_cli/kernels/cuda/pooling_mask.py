@@ -22,6 +22,11 @@ def _pool(x, out, mask, ds, de, hs, he, ws, we, d_in, h_in, w_in, do, ho, wo):
         a = (i // (wo * ho)) % do
         plane = i // (wo * ho * do)
         base = plane * d_in * h_in * w_in
+        if de[a] <= ds[a] or he[b] <= hs[b] or we[c] <= ws[c]:      # an empty window: Fluid's -FLT_MAX, Mask -1
+            out[i] = -3.4028234663852886e38
+            mask[i] = -1
+            i += step
+            continue
         best = x[base + (ds[a] * h_in + hs[b]) * w_in + ws[c]]
         at = (ds[a] * h_in + hs[b]) * w_in + ws[c]
         for z in range(ds[a], de[a]):
@@ -41,7 +46,8 @@ def _pool_grad(mask, dout, dx, plane_size, out_plane):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < dout.size:
-        cuda.atomic.add(dx, (i // out_plane) * plane_size + mask[i], dout[i])
+        if mask[i] >= 0:
+            cuda.atomic.add(dx, (i // out_plane) * plane_size + mask[i], dout[i])
         i += step
 
 

@@ -3,8 +3,13 @@
 features, then the price). Each feature is centred on its mean and divided by its range, over the
 whole file; the first 80% of the houses are the training set, the rest the test set. Samples are
 (float64[13] features, float64[1] price). Nothing downloads: a missing file is one error naming it.
+As Paddle's, ``train()`` and ``test()`` load the file when called, and the first load draws each
+feature's range into ``./image/ranges.png`` (creating ``./image`` under the working directory), which
+programs that later save their own charts into ``./image`` rely on.
 """
 import os
+
+import warnings
 
 import numpy as np
 
@@ -35,6 +40,7 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
             raise PeError(f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "
                           f"{feature_num} (13 features and the price per house)")
         data = data.reshape(-1, feature_num)
+        feature_range(data.max(axis=0)[:-1], data.min(axis=0)[:-1])
         spans = data.max(axis=0) - data.min(axis=0)
         means = data.sum(axis=0) / data.shape[0]
         for i in range(feature_num - 1):
@@ -44,7 +50,34 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
     return _loaded[key]
 
 
+def feature_range(maximums, minimums):
+    """Paddle's bar chart of each feature's range (maximum - minimum), saved as ``image/ranges.png``
+    under the working directory (48 dpi, 10 x 6 inches; ``./image`` is created if absent). Without
+    matplotlib the directory is still made and a warning says the chart is not drawn."""
+    os.makedirs("image", exist_ok=True)
+    try:
+        import matplotlib
+    except ImportError:
+        warnings.warn("paddle.dataset.uci_housing: matplotlib is not installed, so image/ranges.png (each "
+                      "feature's range, as Paddle draws it) is not written (pip install matplotlib)")
+        return
+    matplotlib.use("Agg")           # as Paddle's loader: no screen, draw into the file
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    count = len(maximums)
+    ax.bar(list(range(count)), np.asarray(maximums) - np.asarray(minimums), color="r", align="center")
+    ax.set_title("feature scale")
+    plt.xticks(list(range(count)), feature_names[:count])
+    plt.xlim([-1, count])
+    fig.set_figheight(6)
+    fig.set_figwidth(10)
+    fig.savefig(os.path.join("image", "ranges.png"), dpi=48)
+    plt.close(fig)
+
+
 def _reader(part):
+    load_data()                     # when the reader is made, as Paddle's train()/test()
+
     def reader():
         for row in load_data()[part]:
             yield row[:-1], row[-1:]

@@ -11,7 +11,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.fluid.contrib.slim.core import Compressor
-from pe_cli.fluid.contrib.slim.core.graph_wrapper import GraphWrapper
+from pe_cli.fluid.contrib.slim.graph.graph_wrapper import GraphWrapper
 
 _YAML = """version: 1.0
 pruners:

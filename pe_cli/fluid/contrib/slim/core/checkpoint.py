@@ -40,7 +40,8 @@ def save_checkpoint(path, epoch_id, scope, programs, eval_results, save_eval_mod
     if save_eval_model is not None:
         save_eval_model(os.path.join(directory, "eval_model"))
     state = {"epoch_id": epoch_id, "eval_results": eval_results, "shapes": _shapes(programs)}
-    atomic_write(os.path.join(directory, _CONTEXT), json.dumps(state, indent=1))
+    # eval results may be numpy numbers (an eval_func's np.mean): written as the numbers they are
+    atomic_write(os.path.join(directory, _CONTEXT), json.dumps(state, indent=1, default=lambda v: np.asarray(v).tolist()))
     return directory
 
 

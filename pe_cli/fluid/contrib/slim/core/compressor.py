@@ -12,7 +12,8 @@ from ....io import save_inference_model
 from .....base.places import CPUPlace
 from .checkpoint import latest_checkpoint, load_checkpoint, read_state, save_checkpoint
 from .config import ConfigFactory
-from .graph_wrapper import GraphWrapper
+from ..graph.executor import SlimGraphExecutor
+from ..graph.graph_wrapper import GraphWrapper
 
 __all__ = ["Compressor", "Context"]
 
@@ -45,9 +46,9 @@ class Context:
     def run_eval_graph(self, sampled_rate=None, cached_id=0):
         """Runs the eval graph over the whole eval reader: (per-output means, output names)."""
         graph = self.eval_graph
-        exe, feeder, sums, count = Executor(self.place), graph.feeder(self.place), None, 0
+        exe, sums, count = SlimGraphExecutor(self.place), None, 0
         for data in self.eval_reader():
-            outs = exe.run(graph.program, feed=feeder.feed(data), fetch_list=graph.fetch_vars(), scope=self.scope)
+            outs = exe.run(graph, self.scope, data)
             means = [float(np.mean(o)) for o in outs]
             sums = means if sums is None else [a + b for a, b in zip(sums, means)]
             count += 1
@@ -168,14 +169,14 @@ class Compressor:
             _logger.info("saved checkpoint to %s", directory)
 
     def _train_one_epoch(self, context):
-        if context.skip_training or self.train_reader is None:
+        if context.skip_training or context.train_reader is None:
             return
         graph = context.optimize_graph
-        exe, feeder = Executor(context.place), graph.feeder(context.place)
+        exe = SlimGraphExecutor(context.place)
         for data in context.train_reader():
             for strategy in self.strategies:
                 strategy.on_batch_begin(context)
-            outs = exe.run(graph.program, feed=feeder.feed(data), fetch_list=graph.fetch_vars(), scope=context.scope)
+            outs = exe.run(graph, context.scope, data)
             if context.batch_id % self.log_period == 0:
                 values = [round(float(np.mean(o)), 4) for o in outs]
                 _logger.info("epoch:%d; batch_id:%d; %s = %s", context.epoch_id, context.batch_id,

@@ -7,7 +7,7 @@ import os
 import yaml
 
 from .....base.errors import PeError, suggest
-from .. import distillation, prune, quantization
+from .. import distillation, nas, prune, quantization, searcher
 
 __all__ = ["ConfigFactory"]
 
@@ -21,7 +21,8 @@ class SlimConfigError(PeError, ValueError):
 
 
 def _classes():
-    return {name: getattr(module, name) for module in (prune, quantization, distillation)
+    modules = (prune, quantization, distillation, nas, searcher)
+    return {name: getattr(module, name) for module in modules
             for name in module.__all__ if inspect.isclass(getattr(module, name))}
 
 

@@ -8,7 +8,7 @@ import logging
 
 from ....executor import Executor
 from ....framework import Program, program_guard, unique_name
-from ..core.graph_wrapper import GraphWrapper
+from ..graph.graph_wrapper import GraphWrapper
 from ..core.strategy import Strategy
 
 __all__ = ["DistillationStrategy"]

@@ -1,6 +1,6 @@
-"""Fluid 1.8's ``contrib.slim.quantization``: the Compressor's QuantizationStrategy (pe's, over
-contrib.QuantizeTranspiler), and Fluid's IrGraph passes, post-training quantization and MKL-DNN int8
-passes, which pe does not have (each refuses in one line)."""
+"""Fluid 1.8's ``contrib.slim.quantization``: Fluid's IrGraph passes (quantization_pass.py), the
+Compressor's QuantizationStrategy (pe's, over contrib.QuantizeTranspiler), post-training quantization,
+and the MKL-DNN int8 passes, which pe does not have (each refuses in one line)."""
 from . import (mkldnn_post_training_strategy, post_training_quantization, qat2_int8_mkldnn_pass,  # noqa: F401
                qat_int8_mkldnn_pass, quantization_pass, quantization_strategy)
 from .mkldnn_post_training_strategy import *  # noqa: F401,F403

@@ -1,0 +1,123 @@
+"""The checks of an op's inputs that Fluid 1.8 makes when the op runs, not when it is built: its compile-time
+InferShape skips them (a declared dtype or lod_level is no fact yet: a program may declare an index float64
+and feed int64, or declare a sequence input without its lod_level and feed a LoDTensor; and its checks
+under ``ctx->IsRuntime()`` compare dims only when the op runs). An op registered with
+``run_dtypes={slot: dtypes, or attrs -> dtypes / None}``, ``run_lod={slot: None or a lengths slot}`` or
+``run_infer=True`` (ops/define.py) runs its kernel, on every device, after its values' dtypes and LoD are
+checked here and (run_infer) its shape inference rule has run again on its values' shapes with
+``ctx.is_runtime`` true, as Fluid's run-time InferShape; each refusal one line naming the slot and what it
+takes (an EnforceNotMet, as Fluid's core raises)."""
+from ..base.dtypes import convert_dtype
+from ..base.errors import EnforceNotMet
+
+
+_NAMES = {}      # a value's dtype -> its name (numpy's dtype.name takes microseconds)
+
+
+def _dtype_name(value):
+    dtype = getattr(value, "dtype", None)
+    name = _NAMES.get(dtype)
+    if name is None and dtype is not None:
+        name = _NAMES[dtype] = getattr(dtype, "name", str(dtype))
+    return name
+
+
+def _check_dtypes(opdef, ins, attrs):
+    for slot, allowed in opdef.run_dtypes.items():
+        allowed = allowed(attrs) if callable(allowed) else allowed       # (per attributes: soft_label's)
+        value = ins.get(slot) if allowed else None
+        for v in value if isinstance(value, list) else [value]:
+            name = _dtype_name(v)
+            if name is not None and name not in allowed:
+                raise EnforceNotMet(f"{opdef.type}: {slot} holds {name} values; it takes {' or '.join(allowed)}")
+
+
+def _check_lod(opdef, ins, attrs):
+    lods = attrs.get("_lod") or {}
+    for slot, lengths in opdef.run_lod.items():
+        if ins.get(slot) is None or (lengths and ins.get(lengths) is not None):
+            continue
+        lod = lods.get(slot)
+        if not lod or (isinstance(lod, list) and not all(lod)):
+            raise EnforceNotMet(f"{opdef.type}: {slot} has no LoD; it takes sequences (feed a LoDTensor"
+                                + (f", or give {lengths}" if lengths else "") + ")")
+
+
+_DTYPES = {}     # a value's dtype -> pe's name of it
+
+
+class _Var:
+    __slots__ = ("shape", "lod_level", "_value")
+
+    def __init__(self, value, lod):
+        self.shape = tuple(getattr(value, "shape", ()))
+        self.lod_level = len(lod or ())
+        self._value = value
+
+    @property
+    def dtype(self):
+        dtype = getattr(self._value, "dtype", None)
+        if dtype not in _DTYPES:
+            name = _dtype_name(self._value)
+            _DTYPES[dtype] = convert_dtype(name) if name is not None else None
+        return _DTYPES[dtype]
+
+
+class RunInferContext:
+    """What an op's shape inference rule sees when the op runs (``is_runtime``): its values' shapes and
+    dtypes, its attributes; outputs are not set (the kernel makes them) and ``fail`` raises EnforceNotMet."""
+    is_runtime = True
+
+    def __init__(self, opdef, ins, attrs):
+        self.opdef, self.attrs, self._ins = opdef, attrs, ins
+        self._lods = attrs.get("_lod") or {}
+
+    def _values(self, slot):
+        value = self._ins.get(slot)
+        return [] if value is None else value if isinstance(value, list) else [value]
+
+    def has_input(self, slot):
+        return bool(self._values(slot))
+
+    def has_output(self, slot):
+        return True
+
+    def input_var(self, slot, i=0):
+        values = self._values(slot)
+        if i >= len(values):
+            raise EnforceNotMet(f"{self.opdef.type}: input {slot} #{i} is missing")
+        return _Var(values[i], self._lods.get(slot) if i == 0 else None)
+
+    def shape(self, slot, i=0):
+        return self.input_var(slot, i).shape
+
+    def dtype(self, slot, i=0):
+        return self.input_var(slot, i).dtype
+
+    def shapes(self, slot):
+        return [self.input_var(slot, i).shape for i in range(len(self._values(slot)))]
+
+    def num_inputs(self, slot):
+        return len(self._values(slot))
+
+    def set_output(self, *args, **kwargs):
+        pass
+
+    def scalar_shape(self):
+        return [1]
+
+    def fail(self, message):
+        raise EnforceNotMet(f"{self.opdef.type}: {message}")
+
+
+def checked(kernel, opdef):
+    """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
+    def run(ins, attrs):
+        _check_dtypes(opdef, ins, attrs)
+        if opdef.run_lod:
+            _check_lod(opdef, ins, attrs)
+        if opdef.run_infer:
+            opdef.infer(RunInferContext(opdef, ins, attrs))
+        return kernel(ins, attrs)
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    return run
