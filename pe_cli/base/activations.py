@@ -54,7 +54,7 @@ class Activation:
     doc: str
     forward: object                     # forward(x, *params) on arrays -> Out
     derivative: object = None           # derivative(a, dout, *params) -> X@GRAD; None: no gradient
-    reads: str = "X"                    # what the gradient reads besides Out@GRAD: "X" or "Out"
+    reads: str = "X"                    # what the gradient reads besides Out@GRAD: "X", "Out" or "" (nothing)
     params: tuple = ()                  # Param per attribute, in the order the functions take them
     dtypes: tuple = FLOATS              # input dtypes accepted; None: any
     scalar_forward: object = None       # forward on one scalar (device code); None: ``forward`` is
@@ -256,9 +256,9 @@ TABLE = (
     # Fluid 1.8's formulas, which differ from the usual ones for alpha > 1 or < 0 (leaky_relu) and
     # alpha < 0 (elu); the gradient of leaky_relu is 1 where Out > 0, else alpha, as Fluid's
     A("leaky_relu", "Out = max(X, alpha * X) (X where X > 0, alpha * X elsewhere, for alpha in [0, 1]).",
-      params=(_number("alpha", 0.02),),
-      forward=lambda x, a: np.fmax(x, x * a), derivative=lambda x, d, a: np.where(np.fmax(x, x * a) > 0, d, d * a),
-      scalar_forward=lambda x, a: max(x, x * a), scalar_derivative=lambda x, d, a: d if max(x, x * a) > 0 else d * a),
+      params=(_number("alpha", 0.02),), reads="Out",
+      forward=lambda x, a: np.fmax(x, x * a), derivative=lambda o, d, a: np.where(o > 0, d, d * a),
+      scalar_forward=lambda x, a: max(x, x * a), scalar_derivative=lambda o, d, a: d if o > 0 else d * a),
     A("elu", "Out = max(X, 0) + min(alpha * (exp(X) - 1), 0) (for alpha >= 0: X where X > 0, alpha * (exp(X) - "
       "1) elsewhere).", params=(_number("alpha", 1.0),),
       # exp of positive values only where alpha < 0 needs them: no overflow otherwise
@@ -323,12 +323,12 @@ TABLE = (
       derivative=lambda x, d: d * 0, scalar_forward=lambda x: 1 if x > 0 else (-1 if x < 0 else 0)),
     A("pow", "Out = X ** factor (factor in X's dtype).", params=(_number("factor", 1.0),), dtypes=None,
       forward=lambda x, f: x ** f, derivative=lambda x, d, f: d * f * x ** (f - 1)),
-    A("floor", "Out = the largest integer <= X; the gradient is 0.", forward=np.floor,
-      derivative=lambda x, d: d * 0, scalar_forward=lambda x: math.floor(x)),
-    A("ceil", "Out = the smallest integer >= X; the gradient is 0.", forward=np.ceil,
-      derivative=lambda x, d: d * 0, scalar_forward=lambda x: math.ceil(x)),
-    A("round", "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.",
-      forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)), derivative=lambda x, d: d * 0,
+    A("floor", "Out = the largest integer <= X; the gradient is 0.", forward=np.floor, reads="",
+      derivative=lambda d, d_: d * 0, scalar_forward=lambda x: math.floor(x)),
+    A("ceil", "Out = the smallest integer >= X; the gradient is 0.", forward=np.ceil, reads="",
+      derivative=lambda d, d_: d * 0, scalar_forward=lambda x: math.ceil(x)),
+    A("round", "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.", reads="",
+      forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)), derivative=lambda d, d_: d * 0,
       scalar_forward=lambda x: math.copysign(math.floor(abs(x) + 0.5), x)),
     A("erf", "Out = erf(X), the Gauss error function.", forward=lambda x: _erf(x),
       derivative=lambda x, d: d * _c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
@@ -349,10 +349,10 @@ TABLE = (
       scalar_forward=lambda x: math.sinh(x), scalar_derivative=lambda x, d: d * math.cosh(x)),
     A("selu", "Out = scale * X where X > 0, scale * alpha * (exp(X) - 1) elsewhere.",
       params=(_number("scale", 1.0507009873554805), _number("alpha", 1.6732632423543772)),
-      forward=lambda x, s, a: np.where(x > 0, x * s, (np.exp(x) - 1) * (a * s)),
-      derivative=lambda x, d, s, a: np.where(x > 0, d * s, d * (a * s) * np.exp(x)),
+      forward=lambda x, s, a: np.where(x > 0, x * s, (np.exp(x) - 1) * (a * s)), reads="Out",   # (Fluid's: from Out)
+      derivative=lambda o, d, s, a: np.where(o > 0, d * s, d * (o + a * s)),
       scalar_forward=lambda x, s, a: x * s if x > 0 else (math.exp(x) - 1) * (a * s),
-      scalar_derivative=lambda x, d, s, a: d * s if x > 0 else d * (a * s) * math.exp(x)),
+      scalar_derivative=lambda o, d, s, a: d * s if o > 0 else d * (o + a * s)),
     A("stanh", "Out = scale_b * tanh(scale_a * X).", params=(_number("scale_a", 0.67), _number("scale_b", 1.7159)),
       forward=lambda x, a, b: np.tanh(x * a) * b, derivative=lambda x, d, a, b: d * (a * b) * (1 - np.tanh(x * a) ** 2),
       scalar_forward=lambda x, a, b: math.tanh(x * a) * b,
@@ -361,11 +361,13 @@ TABLE = (
       forward=lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), derivative=lambda x, d, lo, hi: d * ((x > lo) & (x < hi)),
       scalar_forward=lambda x, lo, hi: min(max(x, lo), hi),
       scalar_derivative=lambda x, d, lo, hi: d if (x > lo and x < hi) else 0 * d),
-    A("soft_relu", "Out = log(1 + exp(min(max(X, -threshold), threshold))).", params=(_number("threshold", 40.0),),
+    # Fluid's gradient from Out: dOut (1 - exp(-Out)) where -threshold < Out < threshold (its mask, on Out)
+    A("soft_relu", "Out = log(1 + exp(min(max(X, -threshold), threshold))); the gradient is Fluid's: Out@GRAD * "
+      "(1 - exp(-Out)) where -threshold < Out < threshold, else 0.", params=(_number("threshold", 40.0),), reads="Out",
       forward=lambda x, t: np.log1p(np.exp(np.minimum(np.maximum(x, -t), t))),
-      derivative=lambda x, d, t: d * _sigmoid_array(x) * ((x > -t) & (x < t)),
+      derivative=lambda o, d, t: d * -np.expm1(-o) * ((o > -t) & (o < t)),
       scalar_forward=lambda x, t: math.log1p(math.exp(min(max(x, -t), t))),
-      scalar_derivative=lambda x, d, t: d * _sigmoid(x) if (x > -t and x < t) else 0 * d),
+      scalar_derivative=lambda o, d, t: d * -math.expm1(-o) if (o > -t and o < t) else 0 * d),
     A("thresholded_relu", "Out = X where X > threshold, 0 elsewhere.", params=(_number("threshold", 1.0),),
       forward=lambda x, t: np.where(x > t, x, x * 0), derivative=lambda x, d, t: d * (x > t),
       scalar_forward=lambda x, t: x if x > t else 0 * x, scalar_derivative=lambda x, d, t: d if x > t else 0 * d),

@@ -5,7 +5,7 @@ each a uint64 byte count and that many bytes of uint64 offsets; uint32 version 0
 
 Reading checks every count against the bytes that are there, so a truncated or hostile file is a
 one-line error, never a huge allocation. The ``VarType`` message (Fluid's framework.proto field
-numbers) is declared here once; pe_cli/io/fluid_proto.py's ProgramDesc schema includes it.
+numbers) is declared here once; pe_cli/base/fluid_proto.py's ProgramDesc schema includes it.
 """
 import functools
 import struct

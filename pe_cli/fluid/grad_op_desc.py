@@ -31,7 +31,8 @@ def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block=()):
     block = fwd.block
     builder = _BackwardBuilder(block)
     for name in fwd.output_arg_names:
-        block.create_var(name=grad_var_name(name), shape=block.var(name).shape, dtype=block.var(name).dtype)
+        var = block.var(name)
+        block.create_var(name=grad_var_name(name), shape=var.shape, dtype=var.dtype, lod_level=var.lod_level)
         builder.pending[name] = [grad_var_name(name)]
     no_grad = set(no_grad_set or ())
     needed = {slot: [n not in no_grad and is_float(block.var(n).dtype) for n in names]

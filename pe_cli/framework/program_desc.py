@@ -1,24 +1,18 @@
 """``program.desc`` and ``block.desc``: Fluid's ProgramDesc and BlockDesc faces of a Program and a
 Block. They are views: what Paddle's tests build at desc level (``block.var(b"x")``,
 ``block.append_op()`` then ``set_type``/``set_input``...) is built in the Program itself, and two
-views of one block are equal. ``serialize_to_string()`` gives pe's own form (JSON of every block's
-variables and ops, bytes), not Fluid's protobuf: enough to store, compare and restore programs
-(``parse_program``, behind ``Program.parse_from_string``)."""
+views of one block are equal. ``serialize_to_string()`` gives Fluid's ProgramDesc bytes (protobuf, as
+``fluid.save``'s ``.pdmodel``: pe_cli/framework/fluid_model_write.py), which ``Program.parse_from_string``
+(``parse_program``) reads back, as it reads Fluid's own; pe's earlier form of those bytes (JSON of every
+block's variables and ops) still reads."""
 import json
 
-from ..base.dtypes import convert_dtype
-from ..base.errors import ArgumentValueError
+from ..base.errors import ArgumentValueError, PeError
+from ..base.fluid_proto import looks_like_program_desc, parse_program_desc
 from .desc_view import DescView
+from .fluid_model_read import read_program_desc
+from .fluid_model_write import whole_program_desc
 from .operator import Operator
-
-
-def _attr(value):
-    """An attribute as JSON: a sub-block as ``{"block": idx}``; what JSON lacks as its repr."""
-    if hasattr(value, "ops") and hasattr(value, "idx"):
-        return {"block": value.idx}
-    if isinstance(value, (list, tuple)):
-        return [_attr(v) for v in value]
-    return value
 
 
 def block_attr(program, value):
@@ -67,30 +61,36 @@ class ProgramDesc(DescView):
         return [op.input("X")[0] for op in self._program.global_block().ops if op.type == "fetch"]
 
     def serialize_to_string(self):
-        blocks = []
-        for block in self._program.blocks:
-            blocks.append({
-                "idx": block.idx, "parent_idx": block.parent_idx,
-                "vars": [{"name": v.name, "shape": None if v.shape is None else list(v.shape), "dtype": v.dtype,
-                          "lod_level": v.lod_level, "persistable": bool(v.persistable)} for v in block.vars.values()],
-                "ops": [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
-                         "attrs": {k: _attr(v) for k, v in op.attrs.items() if not k.startswith("_")}}
-                        for op in block.ops]})
-        return json.dumps({"format": "pe-program", "blocks": blocks}, default=repr).encode()
+        """The program as Fluid's ProgramDesc bytes (every block, variable and op, feed and fetch ops included)."""
+        return whole_program_desc(self._program, "program.desc.serialize_to_string()")
 
 
 def parse_program(program, data):
-    """Fills the empty ``program`` with the blocks, variables and ops ``data`` (what
-    ``serialize_to_string`` gave) holds; a ValueError names what is wrong with ``data``."""
+    """Fills the empty ``program`` with the blocks, variables and ops ``data`` holds: Fluid's ProgramDesc
+    bytes (``serialize_to_string``'s, Fluid's ``__model__`` or ``.pdmodel``) or pe's earlier JSON of them; a
+    ValueError names what is wrong with ``data``."""
+    data = bytes(data)
+    where = "Program.parse_from_string"
+    if looks_like_program_desc(data):
+        try:
+            desc = parse_program_desc(data, where)
+        except PeError as e:
+            raise ArgumentValueError(f"{e}: these bytes are not a program (Fluid's ProgramDesc)") from None
+        read_program_desc(program, desc, where, loaded=False)
+        return program
     try:
-        text = json.loads(bytes(data).decode("utf-8"))
+        text = json.loads(data.decode("utf-8"))
         blocks = text["blocks"] if text.get("format") == "pe-program" else None
     except (ValueError, TypeError, AttributeError, KeyError):
         blocks = None
     if blocks is None:
-        raise ArgumentValueError("Program.parse_from_string: these bytes are not a program serialized by pe "
-                                 "(program.desc.serialize_to_string()); a Fluid __model__ file loads with "
-                                 "fluid.io.load_inference_model")
+        raise ArgumentValueError(f"{where}: these bytes are not a program (Fluid's ProgramDesc, as "
+                                 f"program.desc.serialize_to_string() or a __model__ file holds)")
+    return _from_json(program, blocks)
+
+
+def _from_json(program, blocks):
+    """pe's earlier serialization (JSON: every block's variables and ops)."""
     for b in blocks[1:]:
         program._create_block(b["parent_idx"])
     program.current_block_idx = 0

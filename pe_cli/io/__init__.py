@@ -5,7 +5,8 @@
   loads checked first. ``save_npy_persistables``: pe's run directories' own ``.npy`` checkpoints.
 - atomic.py: the atomic writes behind them (a crash never leaves a half-written checkpoint).
 - inference.py: ``save_inference_model``/``load_inference_model`` (Fluid's protobuf program and
-  LoDTensor parameter files: fluid_model.py reads, fluid_model_write.py writes, fluid_proto.py).
+  LoDTensor parameter files: fluid_model.py reads, pe_cli/framework/fluid_model_write.py writes,
+  pe_cli/base/fluid_proto.py).
 - static_io.py: Paddle 2.x's ``paddle.static`` model files (``save_inference_model(path_prefix)``,
   ``serialize_*``/``deserialize_*``, ``save_to_file``/``load_from_file``), the same formats.
 - program_state.py: Fluid 1.8's ``save``/``load``/``load_program_state``/``set_program_state``

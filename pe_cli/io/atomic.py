@@ -8,7 +8,7 @@ checkpoint untouched; a crash inside the swap leaves it complete under ``.<name>
 ``dirname`` (``interrupted_hint`` names it when loading).
 
 Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive; a
-directory's files may also be given as bytes (Fluid's formats: pe_cli/io/fluid_proto.py)."""
+directory's files may also be given as bytes (Fluid's formats: pe_cli/base/fluid_proto.py)."""
 import errno
 import glob
 import os

@@ -1,154 +1,19 @@
 """Inference models that PaddlePaddle Fluid saved (``save_inference_model``: ``__model__`` a protobuf
-ProgramDesc, the parameters in Fluid's LoDTensor files), loaded into a pe Program.
-
-The ``feed`` and ``fetch`` ops Fluid adds give the feed names (by their ``col``) and the fetch
-targets; they and their holder variables are left out, as Fluid's loader leaves them to the
-executor. An attribute that pe's op does not declare is dropped when it only steers a backend pe
-does not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack);
-any other is refused with the op named, since running without it could give other numbers.
-Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
-named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
+ProgramDesc, the parameters in Fluid's LoDTensor files), loaded into a pe Program to run: the ProgramDesc
+read by pe_cli/framework/fluid_model_read.py (feed and fetch ops left to the executor). Parameters are the
+persistable variables, which ``load_vars`` reads from Fluid's files (one each, named as the variable, or
+``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
-import warnings
-
-from ..base.dtypes import VarType
-from ..base.errors import PeError
-from ..base.limits import check_blocks, check_dims
+from ..base.fluid_proto import looks_like_program_desc, parse_program_desc  # noqa: F401 (re-exported)
 from ..framework import Program
-from ..framework.program import Block
-from ..ops import registry
-from .fluid_proto import DTYPES, parse_program_desc
-
-_HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
-# Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)
-_VAR_TYPES = {8: VarType.SELECTED_ROWS, 11: VarType.STEP_SCOPES, 12: VarType.LOD_RANK_TABLE,
-              13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER, 17: VarType.RAW}
-# attributes that only steer backends, placement or debugging (never the numbers on a CPU or GPU)
-_BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
-                  "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
-                  "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
-                  "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
-# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
-# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
-# the op keeps them, as Fluid's does, so a model saved again still has them
-_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
-                     "quantize_weight_bits"}
-# attributes a later Fluid added whose value here means "as before" (no layout, no cast)
-_NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
-_DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
-
-
-def looks_like_program_desc(data):
-    """True for a protobuf ProgramDesc (its first field is ``blocks``), False for pe's JSON."""
-    return data[:1] == b"\x0a"
-
-
-# OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
-# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
-_ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
-_BLOCK_KINDS = (8, 10)
-
-
-def _attr_value(attr, program, where, block_idx):
-    if not 0 <= attr.type < len(_ATTR_FIELDS):
-        raise PeError(f"{where}: attribute '{attr.name}' has type {attr.type}, which Fluid 1.x does not define")
-    value = getattr(attr, _ATTR_FIELDS[attr.type])
-    if not isinstance(value, (int, float, str, bool)):
-        value = list(value)                  # a repeated field
-    if attr.type in _BLOCK_KINDS:
-        for idx in value if isinstance(value, list) else [value]:
-            if not 0 < idx < len(program.blocks):
-                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which the model does not have")
-            if idx <= block_idx:
-                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which is not a later block than "
-                              f"the op's own ({block_idx}): the op would run itself; the model file is damaged")
-    return value
-
-
-def _quant_info(name):
-    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
-
-
-def _op_attrs(op, program, where, block_idx):
-    """(the attributes pe's op declares, the quantization notes it keeps besides)."""
-    declared = registry.get(op.type).attrs
-    attrs, notes = {}, {}
-    for attr in op.attrs:
-        value = _attr_value(attr, program, where, block_idx)
-        if attr.name not in declared:
-            if _quant_info(attr.name):
-                notes[attr.name] = value
-            elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
-                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
-                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
-                              stacklevel=2)
-            continue
-        if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
-            if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
-                raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
-            value = DTYPES[value]
-        attrs[attr.name] = value
-    return attrs, notes
-
-
-def _declare_vars(block, desc_block, feeds, where):
-    for v in desc_block.vars:
-        kind = v.type.type
-        if kind in _HOLDERS:
-            continue
-        if kind == 8:                        # SELECTED_ROWS: a TensorDesc, no LoD
-            tensor, lod_level = v.type.selected_rows, 0
-        else:
-            holder = v.type.lod_tensor if v.type.HasField("lod_tensor") else v.type.tensor_array
-            tensor, lod_level = holder.tensor, holder.lod_level
-        persistable = bool(v.persistable) and kind == 7
-        shape = [int(d) for d in tensor.dims]
-        if persistable or v.name in feeds:
-            check_dims(shape, f"{where}: block {block.idx} variable '{v.name}'", known=persistable)
-        block.create_var(name=v.name, shape=shape, dtype=DTYPES.get(tensor.data_type, "float32"),
-                         lod_level=lod_level,
-                         persistable=persistable, is_data=v.name in feeds,
-                         need_check_feed=bool(v.need_check_feed), stop_gradient=True,
-                         type=_VAR_TYPES.get(kind))
-
-
-def _slots(desc_vars):
-    """An OpDesc's inputs or outputs as pe's {slot: [names]}; a slot with no argument is left out."""
-    return {v.parameter: list(v.arguments) for v in desc_vars if v.arguments}
+from ..framework.fluid_model_read import read_program_desc
 
 
 def program_from_desc(desc, where):
     """(Program, feed names in ``col`` order, fetch names in ``col`` order) of a ProgramDesc."""
-    check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where)
     program = Program()
-    feeds, fetches = {}, {}
-    for op in desc.blocks[0].ops:
-        col = next((a.i for a in op.attrs if a.name == "col"), 0)
-        if op.type == "feed":
-            feeds[col] = op.outputs[0].arguments[0]
-        elif op.type == "fetch":
-            fetches[col] = op.inputs[0].arguments[0]
-    for i, b in enumerate(desc.blocks):
-        if b.idx != i:
-            raise PeError(f"{where}: block {b.idx} is stored at position {i}")
-        if i:
-            program.blocks.append(Block(program, i, b.parent_idx))
-        _declare_vars(program.blocks[i], b, set(feeds.values()), where)
-    for i in reversed(range(len(desc.blocks))):        # nested blocks first: their ops' variables exist
-        block = program.blocks[i]
-        for n, op in enumerate(desc.blocks[i].ops):
-            if op.type in ("feed", "fetch"):
-                continue
-            at = f"{where}: block {i} op {n} ({op.type})"
-            if op.type not in registry.all_op_types():
-                raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
-            attrs, notes = _op_attrs(op, program, at, i)
-            try:
-                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
-            except PeError as e:
-                raise PeError(f"{at}: {e}") from None
-    program._is_test = True
-    return program, [feeds[c] for c in sorted(feeds)], [fetches[c] for c in sorted(fetches)]
+    feeds, fetches = read_program_desc(program, desc, where)
+    return program, feeds, fetches
 
 
 def load_program_desc(path, data):

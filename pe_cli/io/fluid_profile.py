@@ -12,7 +12,7 @@ schema below gives the message classes (``paddle.fluid.proto.profiler.profiler_p
 import functools
 
 from ..base.atomic_file import atomic_write
-from .fluid_proto import proto_module
+from ..base.fluid_proto import proto_module
 
 __all__ = ["profile_bytes", "write_profile"]
 

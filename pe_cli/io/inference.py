@@ -17,7 +17,7 @@ from ..layers.elementwise import scale
 from ..ops import registry
 from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
 from .fluid_model import load_program_desc, looks_like_program_desc
-from .fluid_model_write import program_to_desc, whole_program_desc
+from ..framework.fluid_model_write import program_to_desc, whole_program_desc
 from .inference_blocks import rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]

@@ -2,8 +2,8 @@
 
 ``save(program, model_path)`` writes ``model_path.pdparams`` (the parameters), ``.pdopt`` (the other
 persistable variables: optimizer moments, beta powers, learning rates, counters) as Fluid 1.8 writes
-them (pdparams_write.py), and ``.pdmodel``: the whole program as Fluid's ProgramDesc (fluid_model_write.py).
-Each file is written atomically. Loading parses the files without unpickling (pdparams.py), checks
+them (pdparams_write.py), and ``.pdmodel``: the whole program as Fluid's ProgramDesc
+(pe_cli/framework/fluid_model_write.py). Each file is written atomically. Loading parses the files without unpickling (pdparams.py), checks
 every variable's presence, shape and dtype first, and only then sets the values in the global scope,
 so a bad file changes nothing. As in Fluid, when ``model_path.pdparams`` is absent ``load`` and
 ``load_program_state`` read what ``save_vars`` / ``save_params`` / ``save_persistables`` wrote."""
@@ -17,7 +17,7 @@ from ..executor.scope import global_scope
 from .atomic import write_file
 from .checkpoint import (as_program, check_value, is_parameter, is_persistable, load_vars, read_saved, saved_names,
                          variable_values)
-from .fluid_model_write import whole_program_desc
+from ..framework.fluid_model_write import whole_program_desc
 from .pdparams import read_state
 from .pdparams_write import write_state
 

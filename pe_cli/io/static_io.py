@@ -18,7 +18,7 @@ from ..framework.variable import Variable
 from .atomic import write_file
 from .checkpoint import combined_values, fluid_files, is_persistable, variable_tensors
 from .fluid_model import program_from_desc
-from .fluid_proto import parse_program_desc
+from ..base.fluid_proto import parse_program_desc
 from .inference import inference_model, load_inference_model as _load_dir, save_inference_model as _save_dir
 
 __all__ = ["save_inference_model", "load_inference_model", "serialize_program", "serialize_persistables",

@@ -130,9 +130,15 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
 
 def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
     """conv2d_grad's kernel (Fluid's one op for both gradients, pe_cli/ops/convolution.py) of one device from
-    its two kernels; ``shared``: ins, attrs -> (Input@GRAD, Filter@GRAD) or None, a path computing
-    both at once, tried first where the relu-first attribute is off."""
+    its two kernels: the gradients the op writes (``attrs['_outputs']``); ``shared``: ins, attrs ->
+    (Input@GRAD, Filter@GRAD) or None, a path computing both at once, tried first where both are written
+    and the relu-first attribute is off."""
     def conv2d_grad(ins, attrs):
+        wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
+        if "Input@GRAD" not in wanted:
+            return conv2d_grad_filter(ins, attrs)
+        if "Filter@GRAD" not in wanted:
+            return conv2d_grad_input(ins, attrs)
         if shared is not None and not attrs.get(RELU_FIRST) and (both := shared(ins, attrs)) is not None:
             return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
         return dict(conv2d_grad_input(ins, attrs), **conv2d_grad_filter(ins, attrs))

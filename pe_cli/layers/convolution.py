@@ -78,7 +78,8 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     C/groups, kh, kw] in both layouts, initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr
     says otherwise."""
     op_type = "depthwise_conv2d" if _depthwise(input, data_format, groups, use_cudnn, num_filters) else "conv2d"
-    helper = LayerHelper(op_type, input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    helper = LayerHelper(op_type, input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name,
+                         use_cudnn=use_cudnn)
     check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "conv2d")   # Fluid 1.8's, first
     if not isinstance(use_cudnn, bool):     # ValueErrors, as Fluid's
         raise ArgumentValueError(f"conv2d layer '{helper.name}': use_cudnn should be True or False, got {use_cudnn!r}")
@@ -139,7 +140,7 @@ def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     None). As Fluid's, groups == C == num_filters without cuDNN builds depthwise_conv2d_transpose."""
     depthwise = _depthwise(input, data_format, groups, use_cudnn, num_filters, transpose=True)
     helper = LayerHelper("depthwise_conv2d_transpose" if depthwise else "conv2d_transpose", input=input,
-                         param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+                         param_attr=param_attr, bias_attr=bias_attr, act=act, name=name, use_cudnn=use_cudnn)
     if data_format not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} must be "
                                  f"'NCHW' or 'NHWC'")

@@ -71,7 +71,8 @@ def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     if groups is not None and channels % groups:
         raise ArgumentValueError(f"conv3d: the number of input channels must be divisible by groups; got "
                                  f"{channels} channels, groups={groups}")
-    helper = LayerHelper("conv3d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    helper = LayerHelper("conv3d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name,
+                         use_cudnn=use_cudnn)
     size = _three(filter_size, "filter_size", "conv3d")
     paddings, algorithm = _padding(padding, data_format, "conv3d")
     std = (2.0 / (size[0] * size[1] * size[2] * channels)) ** 0.5
@@ -110,7 +111,7 @@ def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, pad
         raise ArgumentTypeError("Input of conv3d_transpose must be Variable")
     channels = _check(input, data_format, use_cudnn, "conv3d_transpose")
     helper = LayerHelper("conv3d_transpose", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
-                         name=name)
+                         name=name, use_cudnn=use_cudnn)
     stride, dilation = _three(stride, "stride", "conv3d_transpose"), _three(dilation, "dilation", "conv3d_transpose")
     paddings, algorithm = _padding(padding, data_format, "conv3d_transpose")
     if filter_size is None:

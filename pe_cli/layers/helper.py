@@ -103,8 +103,9 @@ class LayerHelper:
         return self.block.create_var(**kwargs)
 
     def create_global_variable(self, name=None, persistable=False, **kwargs):
-        return self.main_program.global_block().create_var(
-            name=name or unique_name.generate(f"{self.name}.global"), persistable=persistable, **kwargs)
+        """A variable of the main program's global block; without a name, the block's (``_generated_var_N``, as
+        Fluid's helper names it: a checkpoint of auc's state loads by name on both)."""
+        return self.main_program.global_block().create_var(name=name, persistable=persistable, **kwargs)
 
     def set_variable_initializer(self, var, initializer):
         """Declares ``var`` persistable in the startup program and appends its initializer there."""
@@ -177,6 +178,10 @@ class LayerHelper:
             act_type, attrs = act.pop("type"), act
         else:
             act_type, attrs = act, {}
+        if self.kwargs.get("use_cudnn"):            # (a conv layer's use_cudnn=True, as Fluid's helper passes it on)
+            attrs["use_cudnn"] = True
+        if "use_mkldnn" in self.kwargs:
+            attrs["use_mkldnn"] = self.kwargs["use_mkldnn"]
         out = self.create_variable_for_type_inference(input_var.dtype)
         self.append_op(act_type, {"X": [input_var]}, {"Out": [out]}, attrs)
         return out

@@ -34,14 +34,16 @@ def cross_entropy(input, label, soft_label=False, ignore_index=-100):
         rank = len(label.shape)
         out = cross_entropy(input, reshape(label, [0] * rank + [1]), soft_label, ignore_index)
         return reshape(out, [0] * (rank - 1) + [-1])
+    if not soft_label:
+        helper = LayerHelper("cross_entropy2", input=input)
+        out, xshape, match_x = (helper.create_variable_for_type_inference(input.dtype) for _ in range(3))
+        helper.append_op("cross_entropy2", {"X": [input], "Label": [label]},
+                         {"Y": [out], "MatchX": [match_x], "XShape": [xshape]}, {"ignore_index": ignore_index})
+        return out
     helper = LayerHelper("cross_entropy", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
-    if soft_label:
-        helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
-                         {"soft_label": True, "ignore_index": ignore_index})
-    else:
-        helper.append_op("cross_entropy2", {"X": [input], "Label": [label]}, {"Y": [out]},
-                         {"ignore_index": ignore_index})
+    helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
+                     {"soft_label": True, "ignore_index": ignore_index})
     return out
 
 

@@ -25,7 +25,7 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
     if input.shape is None or len(input.shape) != 4:
         raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
                                    f"for a {pool_size} pool window")
-    ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
+    ksize = _pair(pool_size, "pool_size", helper)     # (-1: [-1, -1], as Fluid writes a global pool's)
     paddings, algorithm = _paddings(pool_padding, helper, "pool_padding", data_format)
     if algorithm == "VALID" and ceil_mode:
         raise ArgumentValueError(f"pool2d layer '{helper.name}': ceil_mode must be False with pool_padding='VALID'")

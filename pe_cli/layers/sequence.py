@@ -17,7 +17,8 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     if str(pool_type).lower() not in _POOL_TYPES:
         raise PeError(f"sequence_pool layer '{helper.name}': pool_type {pool_type!r} is not one of {list(_POOL_TYPES)}")
     out = helper.create_variable_for_type_inference(input.dtype)
-    max_index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    # (declared as Fluid's layer declares it, of the input's dtype; the kernel writes int32 indices)
+    max_index = helper.create_variable_for_type_inference(input.dtype, stop_gradient=str(pool_type).lower() == "max")
     helper.append_op("sequence_pool", {"X": [input]}, {"Out": [out], "MaxIndex": [max_index]},
                      {"pooltype": pool_type.upper(), "is_test": is_test, "pad_value": pad_value})
     return out

@@ -19,27 +19,29 @@ def _infer_elementwise(ctx):
 
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
-                attr_tensors=None):
-    """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``) and Out@GRAD.
+                attr_tensors=None, grad_as=None):
+    """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
-    ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor)."""
+    ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor).
+    ``grad_as``: a grad maker of other ops, as Fluid's (sign's: a scale by 0); ``name_grad`` is registered all
+    the same (pe's earlier saves hold it)."""
     attrs, tensors = attrs or {}, dict(attr_tensors or {})
 
     def grad(g):
         given = {slot: g.input(slot) for slot in tensors if g.input(slot)}
-        g.op(f"{name}_grad", {uses: g.input("X") if uses == "X" else g.output("Out"),
-                              "Out@GRAD": g.out_grad("Out"), **given},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+        read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+        g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
     register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise,
              run_dtypes={"X": dtypes} if dtypes is not None else None,
-             grad=grad if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
-             grad_reads=(uses,) + tuple(tensors) if differentiable else (), kernel_module="activation",
+             grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
+             grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
+             kernel_module="activation",
              inplace=inplace[0] if inplace else ())
     if differentiable:
-        register(f"{name}_grad", inputs=[uses, "Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
+        register(f"{name}_grad", inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
                  kernel_module="activation", inplace=inplace[1] if inplace else (), attr_tensors=tensors,
                  grad=_grad_grad(name, uses)[0], grad_reads=_grad_grad(name, uses)[1])
@@ -132,11 +134,30 @@ def _grad_grad(name, uses):
 
 # Attributes of table rows that a tensor may give at run time (Fluid 1.8's)
 _ROW_TENSORS = {"pow": {"FactorTensor": "factor"}}
+# The activations whose Fluid 1.8 protos declare which library's kernel runs them (BACKEND_ATTRS)
+_ONEDNN_ONLY = ("leaky_relu", "swish")
+_ONEDNN_AND_CUDNN = ("abs", "ceil", "cos", "exp", "floor", "gelu", "log", "log1p", "logsigmoid", "reciprocal", "relu",
+                     "round", "rsqrt", "sigmoid", "sin", "softplus", "softsign", "sqrt", "square", "tanh", "tanh_shrink")
+
+
+def _backend(name):
+    return backend_attrs(*("use_mkldnn",) * (name in _ONEDNN_ONLY + _ONEDNN_AND_CUDNN),
+                         *("use_cudnn",) * (name in _ONEDNN_AND_CUDNN))
+
+
+def _grad_sign(g):
+    """Fluid's gradient of sign: Out@GRAD scaled by 0."""
+    g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"scale": 0.0})
+
+
+_GRADS_AS = {"sign": _grad_sign}
 
 
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                attrs={p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
+                grad_as=_GRADS_AS.get(row.name),
+                attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
+                       **_backend(row.name)},
                 inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
                 attr_tensors=_ROW_TENSORS.get(row.name))
 
@@ -160,7 +181,8 @@ def _infer_softmax(name):
 _AXIS = {"axis": Attr(-1, lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool), "an int")}
 _activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
                        "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.", uses="Out",
-            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test")), infer=_infer_softmax("softmax"))
+            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
+            infer=_infer_softmax("softmax"))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
 

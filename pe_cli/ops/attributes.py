@@ -58,6 +58,9 @@ def _as_stored(default, value):
 # with them, and neither do pe's: an op declares the ones Fluid declares for it, with Fluid's
 # defaults, so that a program Fluid saved loads as it is (``backend_attrs("fuse_relu", "Scale_in")``).
 BACKEND_ATTRS = {
+    # which library's kernel Fluid runs: an op whose proto declares them carries them (its grad op copies
+    # them, and Fluid's grad kernels read them when they pick their kernel)
+    "use_mkldnn": False, "use_cudnn": False,
     # oneDNN: int8 quantization scales, fused activations and residual adds, its layouts
     "use_quantizer": False, "force_fp32_output": False, "Scale_in": 1.0, "Scale_out": 1.0,
     "Scale_in_eltwise": 1.0, "Scale_weights": [1.0], "Scale_x": 1.0, "Scale_y": 1.0, "scale_x": 1.0,

@@ -72,7 +72,8 @@ _CONV_ATTRS = {
     "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
     **backend_attrs("is_test", "use_quantizer", "fuse_relu", "fuse_brelu", "fuse_brelu_threshold", "fuse_activation",
                     "fuse_alpha", "fuse_beta", "fuse_residual_connection", "Scale_in", "Scale_out", "Scale_in_eltwise",
-                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search"),
+                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search", "use_cudnn",
+                    "use_mkldnn"),
 }
 # Fluid's oneDNN kernels alone read these (its fused bias, residual add and activation, int8 scales);
 # its plain CPU kernel ignores them, as pe's kernels do
@@ -112,6 +113,13 @@ def _infer_conv2d(ctx):
     ctx.set_output("Output", _to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
 
 
+def _conv_grad_blocked(op):
+    """conv2d_grad's blocked slots: of an op writing the filter's gradient alone, the output side only (as
+    conv2d_grad_filter's kernel, which its kernel then runs, takes them); else _conv_blocked's."""
+    sides = _conv_blocked(op)
+    return tuple(s for s in sides if s[0] in ("Output", "Output@GRAD")) if sides and not op.output("Input@GRAD") else sides
+
+
 def _conv_blocked(op):
     """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
     layout): NCHW, one group. Of a convolution on an input too narrow for oneDNN's input gradient
@@ -126,15 +134,10 @@ def _conv_blocked(op):
 
 
 def _grad_conv2d(g, type_):
+    """Fluid's one grad op (conv2d_grad, depthwise_conv2d_grad): the gradients of Input and Filter that are
+    wanted (its kernels compute those)."""
     ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
-    if type_ == "conv2d" and g.needs("Input") and g.needs("Filter"):
-        # both in one op, as Fluid's conv2d_grad: oneDNN then converts Output@GRAD to its layout once
-        g.op("conv2d_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
-        return
-    if g.needs("Input"):
-        g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
-    if g.needs("Filter"):
-        g.op(f"{type_}_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+    g.op(f"{type_}_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
 
 
 for _type in ("conv2d", "depthwise_conv2d"):
@@ -148,7 +151,12 @@ for _type in ("conv2d", "depthwise_conv2d"):
                  "and GEMMs." + _ONEDNN_NOTE)
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     _grad_grad = grad_of_bilinear_grad(_type, "Input", "Filter", "Output",
-                                       {"Input": f"{_type}_grad_input", "Filter": f"{_type}_grad_filter"})
+                                       {"Input": f"{_type}_grad", "Filter": f"{_type}_grad"})
+    register(f"{_type}_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD?", "Filter@GRAD?"],
+             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}),
+             kernel_module="convolution", grad=_grad_grad, kernel="conv2d_grad", traits=("optional_outputs",),
+             channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_grad_blocked if _type == "conv2d" else None)
+    # (each half of it, as pe wrote them in programs it saved before)
     register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], grad=_grad_grad,
              attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="convolution",
              kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"),
@@ -157,13 +165,6 @@ for _type in ("conv2d", "depthwise_conv2d"):
              attrs=_CONV_ATTRS, grad=_grad_grad, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="convolution",
              kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"),
              blocked=_conv_blocked if _type == "conv2d" else None)
-
-
-register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
-         attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="convolution",
-         grad=grad_of_bilinear_grad("conv2d", "Input", "Filter", "Output",
-                                    {"Input": "conv2d_grad_input", "Filter": "conv2d_grad_filter"}),
-         kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_blocked)
 
 
 # -- conv2d_transpose: conv2d's input gradient, so its kernels are conv2d's with the roles swapped --------
@@ -187,8 +188,8 @@ _TRANSPOSE_ATTRS = {
     "data_format": layout_attr("NCHW"),
     "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                            all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
-    "use_cudnn": False,
-    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB"),
+    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB", "use_cudnn",
+                    "use_mkldnn"),
 }
 
 
@@ -213,12 +214,10 @@ def _infer_transpose(ctx):
 
 
 def _grad_transpose(type_):
+    """Fluid's one grad op (conv2d_transpose_grad, ...): the gradients of Input and Filter that are wanted."""
     def grad(g):
         ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
-        if g.needs("Input"):
-            g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
-        if g.needs("Filter"):
-            g.op(f"{type_}_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+        g.op(f"{type_}_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
     return grad
 
 
@@ -233,6 +232,11 @@ for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
                  "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
                  "pads + dilation * (kh - 1) + 1, ...] or output_size. As Fluid's plain CPU kernel, it ignores the "
                  "Bias input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, workspace_size_MB).")
+    register(f"{_type}_grad", kernel_module="convolution", kernel="conv2d_transpose_grad",
+             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_TRANSPOSE_ATTRS,
+             infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), traits=("optional_outputs",),
+             channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+    # (each half of it, as pe wrote them in programs it saved before)
     register(f"{_type}_grad_input", kernel_module="convolution", kernel="conv2d_transpose_grad_input",
              inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS,
              infer=grads_like({"Input@GRAD": "Input"}), channels_last=("Input", "Output@GRAD", "Input@GRAD"))
@@ -274,7 +278,7 @@ def _grad_deformable(g):
     ins = {s: g.input(s) for s in ("Input", "Offset", "Mask", "Filter") if g.input(s)}
     ins["Output@GRAD"] = g.out_grad("Output")
     outs = {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Offset", "Mask", "Filter") if g.input(s)}
-    g.op(g.fwd.type + "_grad_deformable", ins, outs, g.attrs)
+    g.op(g.fwd.type + "_grad", ins, outs, g.attrs)
 
 
 def _infer_deformable_grad(ctx):
@@ -296,9 +300,10 @@ for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
                  f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
                  "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "
                  "Offset holding (h, w) per deformable group and tap.")
-    register(_type + "_grad_deformable", kernel_module="convolution", kernel="deformable_conv_grad",
-             inputs=_slots + ["Output@GRAD"], outputs=[s + "@GRAD?" for s in _slots], attrs=_DEFORM_ATTRS,
-             infer=_infer_deformable_grad)
+    for _grad_type in (_type + "_grad", _type + "_grad_deformable"):     # (the second: pe's earlier saves' name)
+        register(_grad_type, kernel_module="convolution", kernel="deformable_conv_grad",
+                 inputs=_slots + ["Output@GRAD"], outputs=[s + "@GRAD?" for s in _slots], attrs=_DEFORM_ATTRS,
+                 infer=_infer_deformable_grad)
 
 
 # -- conv_shift (Fluid 1.8): circular convolution of each row of X with the row of Y -------------------

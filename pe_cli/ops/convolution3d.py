@@ -19,7 +19,7 @@ _ATTRS = {
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
     "data_format": layout_attr("NCDHW"),
     **backend_attrs("is_test", "fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "fuse_residual_connection",
-                    "force_fp32_output", "workspace_size_MB", "exhaustive_search"),
+                    "force_fp32_output", "workspace_size_MB", "exhaustive_search", "use_cudnn", "use_mkldnn"),
 }
 _LAST = ("NDHWC", "NHWC")
 # Fluid's conv3d_transpose declares data_format NCHW (channels first) by default

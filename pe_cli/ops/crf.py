@@ -55,7 +55,8 @@ def _crf_lod(in_lods, attrs):
 
 def _grad_crf(g):
     ins = {s: g.output(s) for s in ("Alpha", "EmissionExps", "TransitionExps")}
-    ins.update({"Label": g.input("Label"), "LogLikelihood@GRAD": g.out_grad("LogLikelihood")})
+    ins.update({"Emission": g.input("Emission"), "Transition": g.input("Transition"), "Label": g.input("Label"),
+                "LogLikelihood@GRAD": g.out_grad("LogLikelihood")})      # (Emission, Transition: Fluid's, unread)
     if g.input("Length"):
         ins["Length"] = g.input("Length")
     g.op("linear_chain_crf_grad", ins,
@@ -70,14 +71,15 @@ def _infer_crf_grad(ctx):
 
 register("linear_chain_crf", kernel_module="crf", inputs=["Emission", "Transition", "Label", "Length?"],
          outputs=["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"], infer=_infer_crf,
-         grad=_grad_crf, grad_reads=("Alpha", "EmissionExps", "TransitionExps", "Label", "Length"),
+         grad=_grad_crf, grad_reads=("Alpha", "Emission", "EmissionExps", "Transition", "TransitionExps", "Label", "Length"),
          lod=_crf_lod, needs_lod=True, run_dtypes={"Label": ("int64", "int32")},
          doc="Per sequence, the negative log-likelihood -log p(Label | Emission) of a linear-chain CRF: "
              "log Z (forward recursion over Alpha, each row normalized to sum 1) minus the score of the "
              "label path (start + emissions + transitions + end). EmissionExps = exp(Emission - row max), "
              "TransitionExps = exp(Transition). An empty sequence costs 0.")
 register("linear_chain_crf_grad", kernel_module="crf",
-         inputs=["Alpha", "EmissionExps", "TransitionExps", "Label", "Length?", "LogLikelihood@GRAD"],
+         inputs=["Emission?", "Transition?", "Alpha", "EmissionExps", "TransitionExps", "Label", "Length?",
+                 "LogLikelihood@GRAD"], no_need_buffer=("Emission", "Transition"),
          outputs=["Emission@GRAD?", "Transition@GRAD?"], infer=_infer_crf_grad, lod="drop", needs_lod=True)
 
 

@@ -287,8 +287,9 @@ def grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("
 
 
 def lods_like(pairs):
-    """A LoD rule for grad ops (``register(lod=...)``): each output slot has the LoD of the forward
-    input slot it is the gradient of, as Fluid's ShareLoD(X, X@GRAD). ``pairs``: output -> input slot."""
+    """A LoD rule (``register(lod=...)``): each output slot of ``pairs`` has the LoD of its input slot, as
+    Fluid's ShareLoD(X, X@GRAD) (a grad op's) or ShareLoD(Input, Hidden) (gru's, whose other outputs get none);
+    ``pairs``: output -> input slot."""
     def lod(in_lods, attrs):
         return {out_slot: in_lods.get(in_slot) for out_slot, in_slot in pairs.items()}
     return lod

@@ -60,7 +60,7 @@ register("prior_box", kernel_module="detection_box", inputs=["Input", "Image"], 
                 "aspect_ratios": Attr([], _floats, "a list of floats"),
                 "variances": Attr([], _floats, "4 floats"),
                 "flip": True, "clip": True, "step_w": _STEP, "step_h": _STEP, "offset": 0.5,
-                "min_max_aspect_ratios_order": False, **backend_attrs("use_quantizer")},
+                "min_max_aspect_ratios_order": False, **backend_attrs("use_quantizer", "use_mkldnn")},
          infer=_infer_prior_box, lod="drop",
          doc="SSD prior boxes [H, W, num_priors, 4] (normalized xmin, ymin, xmax, ymax) per cell of Input, "
              "and their variances of the same shape. use_quantizer (Fluid's oneDNN int8) changes nothing.")

@@ -53,7 +53,10 @@ def _infer(ctx):
 
 
 def _grad(g):
-    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    """Fluid's grad op: X, Y and Out@GRAD, and Out for div's (its Y@GRAD is -Out@GRAD * Out / Y)."""
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
+    if g.fwd.type == "elementwise_div":
+        ins["Out"] = g.output("Out")
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
@@ -74,7 +77,7 @@ def _ew(g, op, x, y, out=None, like=None):
 
 def _reduced_product(g, x, y, slot, out):
     """``out`` = (dOut * x * y) summed to the shape of ``slot``'s value, by elementwise_mul_grad."""
-    g.op("elementwise_mul_grad", {"X": x, "Y": y, "Out": g.input("Out"), "Out@GRAD": g.input("Out@GRAD")},
+    g.op("elementwise_mul_grad", {"X": x, "Y": y, "Out@GRAD": g.input("Out@GRAD")},
          {slot + "@GRAD": out}, {"axis": g.attrs["axis"]})
 
 
@@ -128,15 +131,15 @@ GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mu
 
 # axis, and the layouts of Fluid's oneDNN kernels (x_data_format, y_data_format), which its plain CPU
 # kernels, as pe's, ignore
-_EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format")}
+_EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format", "use_mkldnn")}
 
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
-    register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
-             inputs=["X", "Y"], outputs=["Out"], attrs=_EW_ATTRS,
+    register(f"elementwise_{_name}", kernel_module="elementwise", inputs=["X", "Y"],
+             grad_reads=("Out", "X", "Y") if _name == "div" else ("X", "Y"), outputs=["Out"], attrs=_EW_ATTRS,
              inplace=("Out", "X") if _name == "add" else (), traits=("elementwise",),
              infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
-    register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
+    register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out?", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs=_EW_ATTRS,
              no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
              infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name),
@@ -184,6 +187,7 @@ def _grad_sum(g):
 
 
 register("sum", kernel_module="elementwise", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
+         attrs=backend_attrs("use_mkldnn"),
          blocked=one_shape_blocked, traits=("selected_rows",),
          doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
              "values end to end; mixed with dense X -> dense.")

@@ -28,7 +28,7 @@ def _infer_lookup(ctx, out_shape=lookup_out_shape):
 
 
 def _grad_lookup(g):
-    g.op("lookup_table_grad", {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
+    g.op(f"{g.fwd.type}_grad", {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
          {"W@GRAD": g.in_grad("W")}, g.attrs)
 
 
@@ -51,8 +51,9 @@ def _infer_lookup_grad(ctx):
                    var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
 
 
-register("lookup_table_grad", kernel_module="embedding",
-         inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)
+for _type in ("lookup_table_grad", "lookup_table_v2_grad"):
+    register(_type, kernel_module="embedding", kernel="lookup_table_grad",
+             inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)
 
 
 def _infer_dequant(ctx):

@@ -212,7 +212,8 @@ register(grad_type(FUSED_GEMM), kernel_module="fused", inputs=["DOut", "X", "Y"]
 RELU = "relu"
 DEPTHWISE_CONV = "depthwise_conv2d"
 RELU_FIRST = "fuse_relu_before_depthwise_conv"
-DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad_input", DEPTHWISE_CONV + "_grad_filter")
+# its grad ops: Fluid's one (both gradients), then its halves (pe's earlier programs); the first two write Input@GRAD
+DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad", DEPTHWISE_CONV + "_grad_input", DEPTHWISE_CONV + "_grad_filter")
 
 
 # -- fusion_group (the enable_auto_fusion pass) -----------------------------------------------------

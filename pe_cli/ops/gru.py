@@ -1,7 +1,7 @@
 """GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
 batch as kernels/gru_math.py runs it), gru_unit (one step over a batch of rows) and fusion_gru (Fluid's
 CPU inference fusion of an fc and gru)."""
-from .define import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, lods_like, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -99,6 +99,7 @@ register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
          outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"], attrs=_GRU_ATTRS,
          infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
          needs_lod=True, run_infer=True, run_lod={"Input": None}, traits=("optional_outputs",),
+         lod=lods_like({"Hidden": "Input"}),    # (Fluid's ShareLoD)
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
              "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
              "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "

@@ -1,4 +1,4 @@
-"""Linear algebra: matrix products (mul, matmul, matmul_v2, bilinear_tensor_product), square matrices' inverse and
+"""Linear algebra: matrix products (mul, matmul, matmul_v2), square matrices' inverse and
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
 from ..base.activations import real_number
 from ..base.shapes import known_numel
@@ -27,7 +27,7 @@ def _grad_mul(g):
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
               "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
-              **backend_attrs("scale_x", "scale_y", "scale_out", "force_fp32_output")}
+              **backend_attrs("scale_x", "scale_y", "scale_out", "force_fp32_output", "use_mkldnn")}
 register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back. The int8 attributes "
@@ -117,12 +117,10 @@ def _infer_matmul_heads(ctx, xm, ym, desc):
 
 
 def _grad_matmul(g):
+    """Fluid's one ``matmul_grad``: X@GRAD and Y@GRAD, each written where that input needs a gradient."""
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
     attrs = g.attrs if "transpose_X" in g.attrs else matmul_v1_attrs(g.attrs)     # matmul_v2's
-    if g.needs("X"):
-        g.op("matmul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, attrs)
-    if g.needs("Y"):
-        g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, attrs)
+    g.op("matmul_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, attrs)
 
 
 _BOOL = (False, True)
@@ -152,7 +150,11 @@ register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X"
          infer=_infer_matmul, grad=_grad_matmul,
          doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
              "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.")
-_MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad_x", "Y": "matmul_grad_y"})
+_MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad", "Y": "matmul_grad"})
+register("matmul_grad", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         attrs=_MATMUL_ATTRS, infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), traits=("optional_outputs",),
+         grad=_MATMUL_GRAD_GRAD)
+# (matmul_grad_x / matmul_grad_y: each half of it, as pe wrote them in programs it saved before)
 register("matmul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}), grad=_MATMUL_GRAD_GRAD)
 register("matmul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
@@ -237,38 +239,3 @@ register("spectral_norm", kernel_module="linalg", inputs=["Weight", "U", "V"], o
              "takes u and v as constants: (Out@GRAD - sum(Out@GRAD * Out) u v^T) / sigma.")
 register("spectral_norm_grad", kernel_module="linalg", inputs=["Weight", "U", "V", "Out@GRAD"],
          outputs=["Weight@GRAD"], attrs=_SN_ATTRS, infer=grads_like({"Weight@GRAD": "Weight"}))
-
-
-# -- bilinear_tensor_product (Fluid 1.8) -----------------------------------------------------------------
-
-def _infer_bilinear(ctx):
-    x, y, w = ctx.shape("X"), ctx.shape("Y"), ctx.shape("Weight")
-    if len(x) != 2 or len(y) != 2 or len(w) != 3:
-        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be 2-D and Weight {fmt_shape(w)} [size, M, N]")
-    for a, b, what in ((x[1], w[1], "X's width and Weight's dim 1"), (y[1], w[2], "Y's width and Weight's dim 2"),
-                       (x[0], y[0], "X's and Y's batch sizes")):
-        if a >= 0 and b >= 0 and a != b:
-            ctx.fail(f"{what} differ: X {fmt_shape(x)}, Y {fmt_shape(y)}, Weight {fmt_shape(w)}")
-    if ctx.has_input("Bias") and list(ctx.shape("Bias")) not in ([1, w[0]], [w[0]]):
-        ctx.fail(f"Bias {fmt_shape(ctx.shape('Bias'))} must be [1, {w[0]}]")
-    ctx.set_output("Out", [x[0], w[0]], ctx.dtype("X"))
-
-
-def _grad_bilinear(g):
-    ins = {"X": g.input("X"), "Y": g.input("Y"), "Weight": g.input("Weight"), "Out@GRAD": g.out_grad("Out")}
-    g.op("bilinear_tensor_product_grad", ins,
-         {f"{s}@GRAD": g.in_grad(s) for s in ("X", "Y", "Weight", "Bias")}, g.attrs)
-
-
-def _infer_bilinear_grad(ctx):
-    for slot in ("X", "Y", "Weight"):
-        ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
-    ctx.set_output("Bias@GRAD", [1, ctx.shape("Weight")[0]], ctx.dtype("Weight"))
-
-
-register("bilinear_tensor_product", kernel_module="linalg", inputs=["X", "Y", "Weight", "Bias?"], outputs=["Out"],
-         infer=_infer_bilinear, grad=_grad_bilinear, grad_reads=("Weight", "X", "Y"), lod="drop",
-         doc="Out[b, k] = X[b] Weight[k] Y[b]^T + Bias[0, k].")
-register("bilinear_tensor_product_grad", kernel_module="linalg", inputs=["X", "Y", "Weight", "Out@GRAD"],
-         outputs=["X@GRAD?", "Y@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], infer=_infer_bilinear_grad,
-         traits=("optional_outputs",))

@@ -88,29 +88,44 @@ register("cross_entropy_grad", kernel_module="loss_classification",
 
 
 # cross_entropy2: Fluid 1.x's op for hard labels (what layers.cross_entropy builds unless soft_label),
-# with Fluid's extra outputs MatchX (X at each row's label, 0 where ignored) and XShape; pe's gradient
-# reads X itself.
+# with Fluid's extra outputs MatchX (X at each row's label, 0 where ignored) and XShape (X's shape and a
+# trailing 0, no data). Its gradient is Fluid's: -Y@GRAD / MatchX at each row's label, X's shape read from
+# XShape; an op without them (a program pe saved before it wrote them) reads X instead.
 def _grad_cross_entropy2(g):
-    g.op("cross_entropy_grad2", {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    if g.output("MatchX") and g.output("XShape"):
+        ins = {"Label": g.input("Label"), "MatchX": g.output("MatchX"), "XShape": g.output("XShape")}
+    else:
+        ins = {"X": g.input("X"), "Label": g.input("Label")}
+    g.op("cross_entropy_grad2", dict(ins, **{"Y@GRAD": g.out_grad("Y")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_CE2_ATTRS = {"soft_label": Attr(False, choices=(False,)), "ignore_index": -100}
+_CE2_ATTRS = {"ignore_index": -100}
+
+
 def _infer_cross_entropy2(ctx):
+    ctx.attrs = dict(ctx.attrs, soft_label=False)
     _infer_cross_entropy(ctx)
     x = list(ctx.shape("X"))
     ctx.set_output("MatchX", x[:-1] + [1], ctx.dtype("X"))
-    ctx.set_output("XShape", [0] + x, ctx.dtype("X"))
+    ctx.set_output("XShape", x + [0], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "X"),
+register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "MatchX", "XShape", "X"),
          run_dtypes={"Label": hard_labels},
          inputs=["X", "Label"], outputs=["Y", "XShape", "MatchX"], attrs=_CE2_ATTRS,
          infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
          doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
-register("cross_entropy_grad2", kernel_module="loss_classification", kernel="cross_entropy_grad",
-         inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE2_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_cross_entropy_grad2(ctx):
+    like = ctx.input_var("X") if ctx.has_input("X") else ctx.input_var("XShape")
+    shape = like.shape if ctx.has_input("X") else (like.shape[:-1] if like.shape is not None else None)
+    ctx.set_output("X@GRAD", shape, like.dtype, lod_level=like.lod_level)
+
+
+register("cross_entropy_grad2", kernel_module="loss_classification",
+         inputs=["Label", "MatchX?", "XShape?", "Y@GRAD", "X?"], outputs=["X@GRAD"], attrs=_CE2_ATTRS,
+         infer=_infer_cross_entropy_grad2)
 
 
 # -- sigmoid_cross_entropy_with_logits --------------------------------------------------------------

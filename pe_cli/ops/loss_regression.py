@@ -73,10 +73,10 @@ _CL_ATTRS = {"cluster_num": Attr(None, lambda v: is_int(v) and v > 0, "an int > 
 register("center_loss", kernel_module="loss_regression", inputs=["X", "Label", "Centers", "CenterUpdateRate"],
          outputs=["SampleCenterDiff", "Loss", "CentersOut"], attrs=_CL_ATTRS, infer=_infer_center_loss,
          run_dtypes={"Label": ("int32", "int64")},
-         grad=_grad_of("center_loss_grad", (), ("SampleCenterDiff",), out_grads=("Loss",)),
-         grad_reads=("SampleCenterDiff",), lod="drop",
+         grad=_grad_of("center_loss_grad", ("X",), ("SampleCenterDiff",), out_grads=("Loss",)),
+         grad_reads=("SampleCenterDiff", "X"), lod="drop",
          doc="SampleCenterDiff = X - Centers[Label]; Loss = half its squared norm per row. With need_update, "
              "CentersOut[j] = Centers[j] + alpha * (sum of the diffs of class j) / (1 + their count), alpha = "
              "CenterUpdateRate. The gradient flows to X only.")
-register("center_loss_grad", kernel_module="loss_regression", inputs=["SampleCenterDiff", "Loss@GRAD"],
-         outputs=["X@GRAD"], attrs=_CL_ATTRS, infer=grads_like({"X@GRAD": "SampleCenterDiff"}))
+register("center_loss_grad", kernel_module="loss_regression", inputs=["X?", "SampleCenterDiff", "Loss@GRAD"],
+         outputs=["X@GRAD"], attrs=_CL_ATTRS, infer=grads_like({"X@GRAD": "SampleCenterDiff"}), no_need_buffer=("X",))

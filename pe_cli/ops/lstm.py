@@ -3,7 +3,7 @@ sequence batch, kernels/lstm_math.py: sequences ordered by length, one GEMM per 
 lstm_unit (Fluid's op behind layers.lstm_unit: one LSTM step over a batch of rows, after the layer's
 fc of [x_t, hidden_t_prev]). pe registered lstm as ``dynamic_lstm`` before; a program saved with that
 name loads as lstm (define.renamed)."""
-from .define import Attr, register, renamed
+from .define import Attr, lods_like, register, renamed
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -55,6 +55,7 @@ register("lstm", kernel_module="lstm", inputs=["Input", "H0?", "C0?", "Weight", 
          outputs=["Hidden", "Cell", "BatchGate", "BatchCellPreAct"], attrs=_LSTM_ATTRS, infer=_infer_lstm,
          grad=_grad_lstm, grad_reads=_GRAD_SLOTS + ("Hidden", "Cell", "BatchGate", "BatchCellPreAct"),
          needs_lod=True, run_lod={"Input": None}, traits=("optional_outputs",),
+         lod=lods_like({"Hidden": "Input", "Cell": "Input"}),      # (Fluid's ShareLoD)
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
              "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
              "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "

@@ -1,7 +1,7 @@
 """lstmp (Fluid's op behind layers.dynamic_lstmp): an LSTM over LoD input whose recurrent state is
 a projection of the hidden state, with optional cell and projection clipping; the recurrence runs
 per sequence batch (kernels/lstmp_math.py)."""
-from .define import Attr, register
+from .define import Attr, lods_like, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -61,6 +61,7 @@ register("lstmp", kernel_module="lstmp", inputs=["Input", "H0?", "C0?", "Weight"
          outputs=["Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden"], attrs=_ATTRS, infer=_infer,
          grad=_grad, grad_reads=_SLOTS + _OUTPUTS, needs_lod=True,
          run_lod={"Input": None}, traits=("optional_outputs",),
+         lod=lods_like({"Projection": "Input", "Cell": "Input"}),      # (Fluid's ShareLoD: the batch outputs have none)
          doc="LSTM with a recurrent projection over each sequence of Input [T, 4D] (gates candidate/input/"
              "forget/output as dynamic_lstm): g = x + r' Weight + b (peepholes as dynamic_lstm), "
              "c = clip(f c' + i cand, cell_clip), h = o cell(c), r = clip(proj(h ProjWeight), proj_clip), proj "

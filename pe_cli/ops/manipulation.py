@@ -1,6 +1,7 @@
 """Shape manipulation: reshaping (reshape, flatten, squeeze, unsqueeze, transpose, each with Fluid's
 ``*2`` twin, an extra XShape output, and grad ops served by one kernel, ``reshape_grad``: Out@GRAD
-reshaped to X), joining and splitting (concat, split, stack, unbind), reverse, cast, and a tensor's shape and size as tensors (shape, size).
+reshaped to X), joining and splitting (concat, split, stack, unbind), cast, and a tensor's shape and size as
+tensors (shape, size); reverse is with its twin flip in rearranging.py.
 
 The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
@@ -9,19 +10,30 @@ from ..base.shapes import is_known, numel, reshape_target, split_sizes, squeeze_
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 
-def _reshape_grad_op(name):
-    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...). Its
-    own gradient (a gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
+def _reshape_grad_op(name, attrs):
+    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...), X's shape
+    read from X, or from XShape (Fluid's ``*2_grad`` ops: XShape is X's shape behind a 0). Its own gradient (a
+    gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
     def grad(g):
         if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
             g.op(name, {"X": g.input("Out@GRAD"), "Out@GRAD": g.out_grad("X@GRAD")}, {"X@GRAD": g.in_grad("Out@GRAD")})
-    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             infer=grads_like({"X@GRAD": "X"}), grad=grad)
+    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X?", "XShape?", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=attrs, infer=_infer_reshape_grad, grad=grad)
+
+
+def _infer_reshape_grad(ctx):
+    like = ctx.input_var("X") if ctx.has_input("X") else ctx.input_var("XShape")
+    shape = like.shape if ctx.has_input("X") or like.shape is None else like.shape[1:]
+    ctx.set_output("X@GRAD", shape, like.dtype, lod_level=like.lod_level)
 
 
 def _grad_reshape_like(grad_op):
+    """Fluid's grad op of reshape2, flatten2, ... (XShape, Out@GRAD), or of reshape, flatten, ... (X, Out@GRAD);
+    where a ``*2`` op writes no XShape (a program pe saved before it wrote them), X instead."""
     def grad(g):
-        g.op(grad_op, {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+        shape = {"XShape": g.output("XShape")} if grad_op.endswith("2_grad") and g.output("XShape") else \
+            {"X": g.input("X")}
+        g.op(grad_op, dict(shape, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
     return grad
 
 
@@ -32,9 +44,9 @@ def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=N
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape"]
         register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
-                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc,
-                 attr_tensors=attr_tensors)
-        _reshape_grad_op(f"{op_type}_grad")
+                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), doc=doc, attr_tensors=attr_tensors,
+                 grad_reads=("X",) if op_type == name else ("X", "XShape"))
+        _reshape_grad_op(f"{op_type}_grad", attrs)
 
 
 def _set_reshaped(ctx, out):
@@ -139,18 +151,38 @@ def _infer_transpose(ctx):
 
 
 def _grad_transpose(g):
-    perm = list(g.attrs["axis"])
-    inverse = [perm.index(i) for i in range(len(perm))]
-    g.op("transpose", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": inverse})
+    """Fluid's transpose_grad (X, Out, Out@GRAD) and transpose2_grad (XShape, Out@GRAD): X@GRAD = Out@GRAD
+    permuted back; a transpose2 without XShape (pe's earlier saves) gives none."""
+    ins = {"X": g.input("X"), "Out": g.output("Out")} if g.fwd.type == "transpose" else \
+        ({"XShape": g.output("XShape")} if g.output("XShape") else {})
+    g.op(f"{g.fwd.type}_grad", dict(ins, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape"])):
+def _grad_transpose_grad(g):
+    """ddOut = ddX permuted as the forward op permutes X."""
+    if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
+        g.op("transpose", {"X": g.out_grad("X@GRAD")}, {"Out": g.in_grad("Out@GRAD")}, {"axis": list(g.attrs["axis"])})
+
+
+def _infer_transpose_grad(ctx):
+    d_out = ctx.input_var("Out@GRAD")
+    perm = list(ctx.attrs["axis"])
+    shape = None if d_out.shape is None else [d_out.shape[perm.index(i)] for i in range(len(perm))]
+    ctx.set_output("X@GRAD", shape, d_out.dtype)
+
+
+_TRANSPOSE_ATTRS = {"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
+                    **backend_attrs("use_quantizer", "use_mkldnn")}
+for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transpose2", ["Out", "XShape"], ["XShape?"])):
     register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
-             attrs={"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
-                    **backend_attrs("use_quantizer")},
-             infer=_infer_transpose, grad=_grad_transpose,
+             attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose,
+             grad_reads=("Out", "X") if _type == "transpose" else ("XShape",),
              doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
                  "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.")
+    register(_type + "_grad", kernel_module="manipulation", kernel="transpose_grad", inputs=_grad_ins + ["Out@GRAD"],
+             outputs=["X@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose_grad, grad=_grad_transpose_grad,
+             no_need_buffer=tuple(s.rstrip("?") for s in _grad_ins),
+             doc="X@GRAD = Out@GRAD with the dims permuted back (Fluid's transpose_grad / transpose2_grad).")
 
 
 _INT = Attr(0, is_int, "an int")
@@ -218,7 +250,7 @@ def _grad_concat(g):
          g.attrs)
 
 
-_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer")}      # Fluid's oneDNN kernel's: ignored
+_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer", "use_mkldnn")}      # Fluid's oneDNN kernel's: ignored
 register("concat", kernel_module="manipulation",
          grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"],
          attrs=_CONCAT_ATTRS,
@@ -325,59 +357,6 @@ _DTYPE = Attr(None, dtype_or_none, "a dtype name such as 'float32', 'float64', '
 register("cast", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs={"in_dtype": _DTYPE, "out_dtype": _DTYPE},
          infer=_infer_cast, grad=_grad_cast,
          doc="Out = X converted to out_dtype (floats to ints truncate toward 0). The gradient is cast back.")
-
-
-def _infer_unbind(ctx):
-    x, axis = ctx.shape("X"), ctx.attrs["axis"]
-    if not -len(x) <= axis < len(x):
-        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
-    axis %= len(x)
-    if x[axis] >= 0 and x[axis] < ctx.num_outputs("Out"):      # fewer: the first slices, as Fluid's kernel
-        ctx.fail(f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
-                 f"outputs were given (at most one per slice)")
-    for i in range(ctx.num_outputs("Out")):
-        ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
-
-
-def _grad_unbind(g):
-    x = g.fwd.block.var(g.input("X")[0]).shape
-    if len(g.output("Out")) == x[g.attrs["axis"] % len(x)]:
-        g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
-    else:       # fewer outputs than slices: each gradient back where the output read X (Fluid has no
-        # unbind_grad op, and Paddle's op tests read one as unbind's own gradient kernel)
-        g.op("unbind_leading_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-             {"axis": g.attrs["axis"]})
-
-
-register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"], grad_reads=("X",),
-         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind, traits=("output_counts",),
-         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
-             "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
-             "rest] (the first k slices along a leading axis), the others' gradient 0.")
-register("unbind_leading_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD*"], outputs=["X@GRAD"],
-         attrs={"axis": Attr(0, is_int, "an int")}, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",),
-         traits=("output_counts",))
-
-
-# -- reverse ---------------------------------------------------------------------------------
-
-def _infer_reverse(ctx):
-    x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
-    if not axes:
-        ctx.fail("reverse needs at least one axis")
-    for a in axes:          # a dim named twice is reversed once, as in Fluid's kernel
-        axis_in(ctx, a, len(x))
-    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
-
-
-def _grad_reverse(g):
-    g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
-
-
-register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
-         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
-         doc="Out = X with the order of its elements reversed along each dim `axis` names (negative: from the "
-             "end; a dim named twice is reversed once, as Fluid's kernel does).")
 
 
 # -- size, shape ---------------------------------------------------------------------------------

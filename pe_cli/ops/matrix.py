@@ -2,9 +2,10 @@
 names (its layers in layers/matrix.py; kernels in kernels/<device>/matrix.py): addmm (Alpha * X @ Y +
 Beta * Input, Input [1 or M, 1 or N] broadcast), bmm (a batch of products of 3-D tensors), dot (the
 inner product along the last dim), cross (the cross product along a dim of size 3), kron (the
-Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims)."""
+Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
+bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 from ..kernels.matrix_rules import CROSS_DEFAULT_DIM, kron_shape, trace_dims
-from .define import Attr, fmt_shape, grad_of, grads_like, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -32,7 +33,7 @@ def _infer_addmm(ctx):
     ctx.set_output("Out", [x[0], y[1]], ctx.dtype("X"))
 
 
-_ADDMM_ATTRS = {"Alpha": 1.0, "Beta": 1.0}
+_ADDMM_ATTRS = {"Alpha": 1.0, "Beta": 1.0, **backend_attrs("use_mkldnn")}
 register("addmm", kernel_module="matrix", inputs=["Input", "X", "Y"], outputs=["Out"], attrs=_ADDMM_ATTRS,
          infer=_infer_addmm, grad=grad_of("addmm_grad", ("Input", "X", "Y"), in_grads=("Input", "X", "Y")),
          grad_reads=("Input", "X", "Y"),
@@ -138,3 +139,38 @@ register("trace", kernel_module="matrix", inputs=["Input"], outputs=["Out"], att
              "the smaller dim first (offset > 0 moves along the larger one), whatever their order.")
 register("trace_grad", kernel_module="matrix", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"],
          attrs=_TRACE_ATTRS, no_need_buffer=("Input",), infer=grads_like({"Input@GRAD": "Input"}))
+
+
+# -- bilinear_tensor_product (Fluid 1.8) -----------------------------------------------------------------
+
+def _infer_bilinear(ctx):
+    x, y, w = ctx.shape("X"), ctx.shape("Y"), ctx.shape("Weight")
+    if len(x) != 2 or len(y) != 2 or len(w) != 3:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be 2-D and Weight {fmt_shape(w)} [size, M, N]")
+    for a, b, what in ((x[1], w[1], "X's width and Weight's dim 1"), (y[1], w[2], "Y's width and Weight's dim 2"),
+                       (x[0], y[0], "X's and Y's batch sizes")):
+        if a >= 0 and b >= 0 and a != b:
+            ctx.fail(f"{what} differ: X {fmt_shape(x)}, Y {fmt_shape(y)}, Weight {fmt_shape(w)}")
+    if ctx.has_input("Bias") and list(ctx.shape("Bias")) not in ([1, w[0]], [w[0]]):
+        ctx.fail(f"Bias {fmt_shape(ctx.shape('Bias'))} must be [1, {w[0]}]")
+    ctx.set_output("Out", [x[0], w[0]], ctx.dtype("X"))
+
+
+def _grad_bilinear(g):
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Weight": g.input("Weight"), "Out@GRAD": g.out_grad("Out")}
+    g.op("bilinear_tensor_product_grad", ins,
+         {f"{s}@GRAD": g.in_grad(s) for s in ("X", "Y", "Weight", "Bias")}, g.attrs)
+
+
+def _infer_bilinear_grad(ctx):
+    for slot in ("X", "Y", "Weight"):
+        ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+    ctx.set_output("Bias@GRAD", [1, ctx.shape("Weight")[0]], ctx.dtype("Weight"))
+
+
+register("bilinear_tensor_product", kernel_module="matrix", inputs=["X", "Y", "Weight", "Bias?"], outputs=["Out"],
+         infer=_infer_bilinear, grad=_grad_bilinear, grad_reads=("Weight", "X", "Y"), lod="drop",
+         doc="Out[b, k] = X[b] Weight[k] Y[b]^T + Bias[0, k].")
+register("bilinear_tensor_product_grad", kernel_module="matrix", inputs=["X", "Y", "Weight", "Out@GRAD"],
+         outputs=["X@GRAD?", "Y@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], infer=_infer_bilinear_grad,
+         traits=("optional_outputs",))

@@ -7,7 +7,7 @@ from ..base.shapes import bn_channel_axis, known_numel
 from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of
-from .define import Attr, fmt_shape, grads_like, in_range, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grads_like, in_range, is_int, register
 from .norm_double_grad import BN_ATTRS as _BN_ATTRS, EPSILON as _EPS, grad_batch_norm_grad, grad_instance_norm_grad
 
 
@@ -30,8 +30,12 @@ def _infer_batch_norm(ctx):
 
 
 def _grad_batch_norm(g):
-    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
+    """Fluid's batch_norm_grad, with Fluid's inputs (Bias, and the moving statistics with use_global_stats, which
+    its kernels do not read); batch_norm_grad_param (pe's) where X needs no gradient."""
+    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "Bias": g.input("Bias"), "SavedMean": g.output("SavedMean"),
            "SavedVariance": g.output("SavedVariance"), "Y@GRAD": g.out_grad("Y")}
+    if g.attrs.get("use_global_stats"):
+        ins.update(Mean=g.output("MeanOut"), Variance=g.output("VarianceOut"))
     outs = {"Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}
     if g.needs("X"):
         g.op("batch_norm_grad", ins, {"X@GRAD": g.in_grad("X"), **outs}, g.attrs)
@@ -49,9 +53,10 @@ def bn_blocked(op):
 
 
 register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
-         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
+         grad_reads=("Bias", "MeanOut", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
          inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
-         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"], attrs=_BN_ATTRS,
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
+         attrs=dict(_BN_ATTRS, **backend_attrs("use_mkldnn")),
          attr_tensors={"MomentumTensor": "momentum"},
          infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
          doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
@@ -59,7 +64,7 @@ register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
              "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps). A "
              "one-value MomentumTensor, when given, is the momentum (Fluid 1.8's); ReserveSpace (cuDNN's "
              "workspace in Fluid) is accepted and not written.")
-_BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
+_BN_GRAD_INS = ["X", "Scale", "Bias?", "SavedMean", "SavedVariance", "Y@GRAD", "Mean?", "Variance?"]
 register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
          grad=grad_batch_norm_grad)
@@ -96,13 +101,12 @@ def _infer_layer_norm(ctx):
 def _grad_layer_norm(g):
     ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"),
            "Y@GRAD": g.out_grad("Y")}
-    if g.input("Scale"):
-        ins["Scale"] = g.input("Scale")
+    ins.update((slot, g.input(slot)) for slot in ("Scale", "Bias") if g.input(slot))     # (Bias as Fluid's: unread)
     g.op("layer_norm_grad", ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
                                   "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
 
 
-register("layer_norm", kernel_module="normalization", grad_reads=("Mean", "Scale", "Variance", "X"), run_infer=True,
+register("layer_norm", kernel_module="normalization", grad_reads=("Bias", "Mean", "Scale", "Variance", "X"), run_infer=True,
          inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
          infer=_infer_layer_norm, grad=_grad_layer_norm,
          doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
@@ -117,7 +121,8 @@ def _infer_layer_norm_grad(ctx):
     ctx.set_output("Bias@GRAD", [right], x.dtype)
 
 
-register("layer_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+register("layer_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Bias?", "Mean", "Variance", "Y@GRAD"],
+         no_need_buffer=("Bias",),
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
 
 
@@ -249,7 +254,7 @@ def _grad_lrn(g):
 
 
 _LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
-              "is_test": False,
+              "is_test": False, **backend_attrs("use_mkldnn"),
               "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("lrn", kernel_module="normalization", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
          infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
@@ -325,7 +330,7 @@ def _infer_data_norm_grad(ctx):
 
 _DN_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
              "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
-             "enable_scale_and_shift": False, "sync_stats": False,
+             "enable_scale_and_shift": False, "sync_stats": False, **backend_attrs("use_mkldnn"),
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("data_norm", kernel_module="normalization", run_infer=True,
          inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],

@@ -3,7 +3,7 @@ CTR models): each input X[i] [batch, n] gives its columns [start_index, start_in
 (start_index < 0 counts from the end; length -1: to the end, partial_concat's any length < 0); partial_concat joins the windows
 along the columns, partial_sum adds them. Kernels in kernels/<device>/partial_columns.py."""
 from ..base.shapes import column_window
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, backend_attrs, fmt_shape, grads_like, register
 
 _ATTRS = {"start_index": Attr(0), "length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (to the end) or > 0")}
 # partial_concat's kernel takes any length < 0 to the end (partial_sum's only -1)
@@ -45,7 +45,8 @@ def _grad_maker(grad_type):
 
 for _type, _infer, _attrs, _doc in [
         ("partial_concat", _infer_concat, _CONCAT_ATTRS, "Out = concat([X[i][:, start:start + length] for i], axis=1)."),
-        ("partial_sum", _infer_sum, _ATTRS, "Out = sum(X[i][:, start:start + length] for i).")]:
+        ("partial_sum", _infer_sum, dict(_ATTRS, **backend_attrs("use_mkldnn")),
+         "Out = sum(X[i][:, start:start + length] for i).")]:
     register(_type, kernel_module="partial_columns", inputs=["X*"], outputs=["Out"], attrs=_attrs, infer=_infer,
              grad=_grad_maker(_type + "_grad"), grad_reads=("X",), lod="drop", doc=_doc)
     register(_type + "_grad", kernel_module="partial_columns", inputs=["X*", "Out@GRAD"], outputs=["X@GRAD*"],

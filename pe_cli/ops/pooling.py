@@ -24,7 +24,8 @@ _POOL_ATTRS = {
     "ceil_mode": False,
     "padding_algorithm": PADDING_ALGORITHM,
     "data_format": layout_attr("NCHW"),
-    **backend_attrs("use_quantizer", "is_test"),     # Fluid's oneDNN kernel's; its plain CPU kernel, as pe's, ignores them
+    # Fluid's oneDNN and cuDNN kernels' (its plain CPU kernel, as pe's, ignores them)
+    **backend_attrs("use_quantizer", "is_test", "use_cudnn", "use_mkldnn"),
 }
 
 
@@ -111,7 +112,8 @@ _ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
           "strides": Attr(lambda: [1, 1, 1], _three, "3 ints"),
           "paddings": Attr(lambda: [0, 0, 0], int_list, "ints"),
           "exclusive": True, "adaptive": Attr(False, choices=(False, True)), "ceil_mode": False,
-          "padding_algorithm": PADDING_ALGORITHM, "data_format": layout_attr("NCDHW"), "use_cudnn": True}
+          "padding_algorithm": PADDING_ALGORITHM, "data_format": layout_attr("NCDHW"),
+          **backend_attrs("use_cudnn", "use_mkldnn")}
 register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=("Out", "X"), channels_last=("X", "Out"),
          doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "

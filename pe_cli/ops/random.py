@@ -4,7 +4,7 @@ recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8
 and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
 the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
-from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
+from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
 _RANDOM_ATTRS = {"shape": Attr([], long=True), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
@@ -14,7 +14,7 @@ register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=
          doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
              "i < diag_num hold diag_val.")
 register("gaussian_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill,
-         needs_rng=True, attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
+         needs_rng=True, attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0, **backend_attrs("use_mkldnn")),
          doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
              "ShapeTensorList).")
 register("truncated_gaussian_random", kernel_module="random",

@@ -1,7 +1,7 @@
-"""Fluid 1.8's ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the
-family of reverse, stack and unbind, whose kernels serve them): flip (reversed along dims, reverse's
-twin; its gradient is a flip), roll (circularly shifted along dims) and unstack (the slices along an
-axis, unbind's twin with Fluid's num; its gradient stacks them)."""
+"""The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
+reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
+(reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
+axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them)."""
 from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import axis_in
 
@@ -50,6 +50,40 @@ register("roll_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], ou
          no_need_buffer=("X",), infer=grads_like({"X@GRAD": "X"}))
 
 
+# -- unbind -------------------------------------------------------------------------------------
+
+def _infer_unbind(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    axis %= len(x)
+    if x[axis] >= 0 and x[axis] < ctx.num_outputs("Out"):      # fewer: the first slices, as Fluid's kernel
+        ctx.fail(f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
+                 f"outputs were given (at most one per slice)")
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
+
+
+def _grad_unbind(g):
+    x = g.fwd.block.var(g.input("X")[0]).shape
+    if len(g.output("Out")) == x[g.attrs["axis"] % len(x)]:
+        g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+    else:       # fewer outputs than slices: each gradient back where the output read X (Fluid has no
+        # unbind_grad op, and Paddle's op tests read one as unbind's own gradient kernel)
+        g.op("unbind_leading_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+             {"axis": g.attrs["axis"]})
+
+
+register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"], grad_reads=("X",),
+         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind, traits=("output_counts",),
+         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
+             "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
+             "rest] (the first k slices along a leading axis), the others' gradient 0.")
+register("unbind_leading_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD*"], outputs=["X@GRAD"],
+         attrs={"axis": Attr(0, is_int, "an int")}, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",),
+         traits=("output_counts",))
+
+
 # -- unstack ------------------------------------------------------------------------------------
 
 def _infer_unstack(ctx):
@@ -79,3 +113,24 @@ register("unstack", kernel_module="manipulation", inputs=["X"], outputs=["Y*"], 
          doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).")
 register("unstack_grad", kernel_module="manipulation", inputs=["Y@GRAD*"], outputs=["X@GRAD"], attrs=_UNSTACK_ATTRS,
          infer=_infer_unstack_grad)
+
+
+# -- reverse ---------------------------------------------------------------------------------
+
+def _infer_reverse(ctx):
+    x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
+    if not axes:
+        ctx.fail("reverse needs at least one axis")
+    for a in axes:          # a dim named twice is reversed once, as in Fluid's kernel
+        axis_in(ctx, a, len(x))
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_reverse(g):
+    g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
+
+
+register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
+         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
+         doc="Out = X with the order of its elements reversed along each dim `axis` names (negative: from the "
+             "end; a dim named twice is reversed once, as Fluid's kernel does).")

@@ -54,14 +54,15 @@ def _reduce(name, doc, grad_kernel=None):
     def infer(ctx):
         ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+    def grad(g):    # (Fluid's: Out for max's and min's alone)
+        out = {"Out": g.output("Out")} if grad_kernel else {}
+        g.op(f"{name}_grad", {"X": g.input("X"), **out, "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+             g.attrs)
 
     attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
     register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("Out", "X"), traits=("scalar_0d_in_paddle2",), doc=doc)
-    register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
+             grad_reads=("Out", "X") if grad_kernel else ("X",), traits=("scalar_0d_in_paddle2",), doc=doc)
+    register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out?", "Out@GRAD"],
              outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}),
              grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"))   # sum, mean: linear in Out@GRAD
 
@@ -105,16 +106,17 @@ def _infer_prod(ctx):
 
 
 def _grad_prod(g):
-    g.op("reduce_prod_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    """Fluid's reduce_prod_grad, reading Out too (pe's kernel does not: it divides by nothing)."""
+    g.op("reduce_prod_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 register("reduce_prod", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
-         infer=_infer_prod, grad=_grad_prod, grad_reads=("X",), lod="drop", traits=("scalar_0d_in_paddle2",),
+         infer=_infer_prod, grad=_grad_prod, grad_reads=("Out", "X"), lod="drop", traits=("scalar_0d_in_paddle2",),
          doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
              "Out@GRAD times the product of the other elements of its group (exact where X has zeros).")
-register("reduce_prod_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_REDUCE_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register("reduce_prod_grad", kernel_module="reduction", inputs=["X", "Out?", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_REDUCE_ATTRS, no_need_buffer=("Out",), infer=grads_like({"X@GRAD": "X"}))
 
 
 def _infer_logical_reduce(ctx):

@@ -1,6 +1,6 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
-from .define import Attr, grads_like, lods_like, register
+from .define import Attr, backend_attrs, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
@@ -20,7 +20,8 @@ def _infer_pool(ctx):
     x = _need_lod(ctx, "X", "sequence_pool", at_build=True)
     shape = [-1] + list(x.shape[1:]) if x.shape else None
     ctx.set_output("Out", shape, x.dtype, lod_level=x.lod_level - 1)
-    ctx.set_output("MaxIndex", shape, "int32", lod_level=0)
+    if ctx.attrs["pooltype"].upper() == "MAX":     # (declared as the layer made it, as Fluid: int32 when run)
+        ctx.set_output("MaxIndex", shape)
 
 
 def _pool_lod(in_lods, attrs):
@@ -57,14 +58,15 @@ def _infer_softmax(ctx):
 
 
 def _grad_softmax(g):
-    g.op("sequence_softmax_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op("sequence_softmax_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)        # (X: Fluid's, for its LoD; pe's kernel reads Out's)
 
 
 # Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
-_SOFTMAX_ATTRS = {"data_format": "AnyLayout"}
+_SOFTMAX_ATTRS = {"data_format": "AnyLayout", **backend_attrs("use_cudnn")}
 register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
-         grad=_grad_softmax, grad_reads=("Out",), needs_lod=True, attrs=_SOFTMAX_ATTRS, run_lod={"X": None},
+         grad=_grad_softmax, grad_reads=("Out", "X"), needs_lod=True, attrs=_SOFTMAX_ATTRS, run_lod={"X": None},
          doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
-register("sequence_softmax_grad", kernel_module="sequence", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+register("sequence_softmax_grad", kernel_module="sequence", inputs=["X?", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         no_need_buffer=("X",),
          infer=grads_like({"X@GRAD": "Out"}), needs_lod=True, attrs=_SOFTMAX_ATTRS)

@@ -18,9 +18,15 @@ def _infer_reverse(ctx):
     ctx.set_output("Y", x.shape, x.dtype, lod_level=x.lod_level)
 
 
+def _grad_reverse(g):
+    """Fluid's: the gradient reversed back, by sequence_reverse itself (of Y@GRAD, which has X's LoD)."""
+    g.op("sequence_reverse", {"X": g.out_grad("Y")}, {"Y": g.in_grad("X")})
+
+
 register("sequence_reverse", kernel_module="sequence_rows", inputs=["X"], outputs=["Y"], infer=_infer_reverse,
-         grad=_row_grad("sequence_reverse_grad", ("X",), "Y"), grad_reads=("X",), needs_lod=True, run_lod={"X": None},
+         grad=_grad_reverse, needs_lod=True, run_lod={"X": None},
          doc="Each sequence's time steps in reverse order; Y keeps X's LoD.")
+# (pe's earlier gradient op, in the programs it saved before)
 register("sequence_reverse_grad", kernel_module="sequence_rows", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
 

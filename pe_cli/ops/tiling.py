@@ -53,15 +53,17 @@ def _infer_expand_as(ctx):
 
 
 def _grad_expand_as(g):
-    g.op("expand_as_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+    """Fluid's expand_as_grad: X, target_tensor (its shape only) and Out@GRAD."""
+    g.op("expand_as_grad", {"X": g.input("X"), "target_tensor": g.input("target_tensor"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")})
 
 
 register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"], outputs=["Out"],
-         run_infer=True, infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X",),
+         run_infer=True, infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X", "target_tensor"),
          doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
              "flows to target_tensor.")
-register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
+register("expand_as_grad", kernel_module="manipulation", inputs=["X", "target_tensor?", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("target_tensor",))
 
 
 def _infer_tile(ctx):

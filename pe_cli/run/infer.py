@@ -2,15 +2,16 @@
 2.x's ``.pdmodel``/``.pdiparams``) or by pe, run on a data file, without a config.
 
 The data file gives the model's feeds (.npy or IDX for a single feed, .npz by feed name, .csv; in an
-.npz, ``NAME`` with ``NAME_lengths`` beside it is one sequence per sample, for a sequence feed); each
+.npz, ``NAME`` with ``NAME_lengths`` beside it is one sequence per sample, for a sequence feed, and with
+``NAME_lengths_0``, ``NAME_lengths_1``, ... a LoD of that many levels, outermost first); each
 array is cast to its feed's dtype and, where its sample shape differs only in size-1 dims (IDX images
 [N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. A model directory that pe export wrote
 from a run with data.preprocessing holds its preprocessing.json: it is applied first (tables by
 column name, image files, a folder of images). No other preprocessing is applied: the config's
 data.transforms are the user's to apply before. Every fetch target's values for all
 samples go to one .npz, named by the target variables (a target Fluid's save_inference_model saved as
-``save_infer_model/scale_<i>`` by the variable it scales); a target that is sequences (a one-level LoD)
-has ``NAME_lengths`` beside it.
+``save_infer_model/scale_<i>`` by the variable it scales); a target that is sequences has its lengths
+beside it in the same form (``NAME_lengths`` for one LoD level, ``NAME_lengths_0``, ... for more).
 """
 import io
 import os
@@ -24,7 +25,7 @@ from ..io.inference import target_names
 from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
 from ..data.preprocessing import lengths_feeds
-from ..data.ragged import Ragged, plain_for_sequences
+from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
 from .predict import read_feeds
 from .preprocessing import saved_preprocessing
@@ -90,9 +91,9 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     values, names = {}, target_names(program, fetches)
     for i, name in enumerate(names):
         values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
-        lods = [p[i].lod() for p in parts]
-        if lods[0] and all(len(lod) == 1 for lod in lods):     # sequences out: their lengths beside them
-            values[name + "_lengths"] = np.concatenate([np.diff(lod[0]) for lod in lods]).astype(np.int64)
+        lods = [p[i].recursive_sequence_lengths() for p in parts]
+        if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):     # sequences out: their lengths beside them
+            values.update(level_arrays(name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))
     buf = io.BytesIO()
     np.savez(buf, **values)
     atomic_write(out, buf.getvalue())

@@ -181,7 +181,7 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     builder = _BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:
-            builder.pending.setdefault(target.name, []).append(_seed(block, target, seed))
+            builder.pending.setdefault(target.name, []).append(_seed(block, target, seed, who))
         start = len(block.ops)
         if checkpoints:
             recompute.append_recomputing_grads(block, fwd_ops, targets[0][0].name, checkpoints,
@@ -194,15 +194,21 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     return builder, no_grad
 
 
-def _seed(block, target, seed):
-    """The name of the gradient flowing into ``target``: ``seed``'s, or ones shaped like it."""
+def _seed(block, target, seed, who):
+    """The name of the gradient flowing into ``target``: ``seed``'s, or ones shaped like it: for gradients(),
+    as Fluid's calc_gradient writes them, ``shape`` of the target and a fill_constant of that ShapeTensor."""
     if seed is not None:
         return seed.name
     name = grad_var_name(target.name)
     block.create_var(name=name, shape=target.shape, dtype=target.dtype)
     role = OpRole.Backward | OpRole.Loss
     with built_like(getattr(target, "op", None)):
-        if target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
+        if who == "gradients" and target.shape is not None:
+            shape = block.create_var(name=target.name + "_shape", dtype="int32", shape=[len(target.shape)])
+            block.append_op("shape", {"Input": [target.name]}, {"Out": [shape.name]}, role=OpRole.Backward)
+            block.append_op("fill_constant", {"ShapeTensor": [shape.name]}, {"Out": [name]},
+                            {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=OpRole.Backward)
+        elif target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
             block.append_op("fill_constant", {}, {"Out": [name]},
                             {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=role)
         else:

@@ -16,7 +16,7 @@ from tests.cli.test_helpers import REPO, pe
 ENV = {"PYTHONPATH": REPO}
 
 _CYCLE = """
-    from pe_cli.io.fluid_proto import messages
+    from pe_cli.base.fluid_proto import messages
     main, start = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, start):
         y = fluid.layers.fc(fluid.layers.data("x", [4]), 3)

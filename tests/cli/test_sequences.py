@@ -50,3 +50,17 @@ def test_ragged_column_picks_whole_sequences():
     assert len(r) == 3 and len(part) == 2
     assert part.lod() == [[0, 3, 5]]
     np.testing.assert_array_equal(np.array(part)[:, 0], [6, 8, 10, 0, 2])
+
+
+def test_ragged_column_of_two_levels_picks_whole_samples():
+    """An .npz's NAME_lengths_0 / NAME_lengths_1 (beam search's candidates per source): a sample is an
+    entry of the outer level, with its inner sequences and their rows."""
+    from pe_cli.data.ragged import npz_column
+    from pe_cli.data.readers import DataError
+    arrays = {"x": np.arange(7), "x_lengths_0": np.array([2, 1, 1]), "x_lengths_1": np.array([2, 1, 3, 1])}
+    r = npz_column(arrays, "x")
+    part = r[np.array([2, 0])]
+    assert len(r) == 3 and part.recursive_sequence_lengths() == [[1, 2], [1, 2, 1]]
+    np.testing.assert_array_equal(np.array(part), [6, 0, 1, 2])
+    with pytest.raises(DataError, match="'x_lengths_0' sums to 5 but 'x_lengths_1' has entries: 4"):
+        npz_column(dict(arrays, x_lengths_0=np.array([2, 2, 1])), "x")

@@ -13,7 +13,7 @@ from pe_cli.base.selected_rows import SelectedRows
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
-SUMMING = {"mul", "mul_grad", "matmul", "matmul_grad_x", "matmul_grad_y", "mean",
+SUMMING = {"mul", "mul_grad", "matmul", "matmul_grad", "matmul_grad_x", "matmul_grad_y", "mean",
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax",
            "softmax_with_cross_entropy", "cross_entropy", "cross_entropy2", "sigmoid_cross_entropy_with_logits",
            "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",

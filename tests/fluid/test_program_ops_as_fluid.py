@@ -18,7 +18,6 @@ with open(os.path.join(os.path.dirname(__file__), "..", "data", "fluid_program_o
 # the list stays true)
 DIFFERENT = {
     "contrib_fused_elemwise_activation": "pe lacks Fluid's op of this name; its layer builds the result from other ops (the op is h76-ops-math's / h76-ops-misc's part of issue 76)",
-    "cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "sampled_softmax_with_cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "logsumexp": "pe's logsumexp subtracts the max first (exp, reduce_sum, log overflow in float32 past x = 88)",
 }

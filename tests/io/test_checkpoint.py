@@ -11,7 +11,7 @@ import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
 from pe_cli.io import atomic as pio, checkpoint   # the atomic writes the crash tests break
 from pe_cli.io.checkpoint import save_npy_persistables
-from pe_cli.io.fluid_proto import parse_program_desc, read_lod_tensors, write_lod_tensor
+from pe_cli.base.fluid_proto import parse_program_desc, read_lod_tensors, write_lod_tensor
 
 RNG = np.random.default_rng(21)
 BATCHES = [(RNG.normal(size=(8, 5)).astype("float32"), RNG.integers(0, 3, size=(8, 1)).astype("int64"))

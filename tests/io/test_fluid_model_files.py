@@ -1,4 +1,4 @@
-"""Models saved by PaddlePaddle Fluid load in pe (pe_cli/io/fluid_model.py, fluid_proto.py): a
+"""Models saved by PaddlePaddle Fluid load in pe (pe_cli/io/fluid_model.py, pe_cli/base/fluid_proto.py): a
 ``__model__`` ProgramDesc as Fluid writes it (feed and fetch ops with their holder variables, the
 attributes Fluid puts on every op) and the parameters in Fluid's LoDTensor files, one per variable
 or combined. The parameter files here are assembled byte by byte from the format's description, not
@@ -12,7 +12,7 @@ import pytest
 
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
-from pe_cli.io.fluid_proto import messages, read_lod_tensors, write_lod_tensor
+from pe_cli.base.fluid_proto import messages, read_lod_tensors, write_lod_tensor
 
 FP32, INT64, LOD_TENSOR, FEED, FETCH = 5, 3, 7, 9, 10
 

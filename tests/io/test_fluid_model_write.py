@@ -11,8 +11,8 @@ from op_test import _out_vars, build_program
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
 from pe_cli.io.fluid_model import program_from_desc
-from pe_cli.io.fluid_model_write import program_to_desc
-from pe_cli.io.fluid_proto import parse_program_desc
+from pe_cli.framework.fluid_model_write import program_to_desc
+from pe_cli.base.fluid_proto import parse_program_desc
 from tests.ops.test_ops import CASES
 
 

@@ -26,8 +26,7 @@ PLACE = fluid.CPUPlace()
 # (family, how it is loaded) that fail for a cause another part of issue 76 owns: each turns green
 # (and its strict mark fails, to be removed) when that part lands
 NAMES = "h76-program-names: {}"
-AUC_NAMES = NAMES.format("Fluid's auc names its state _generated_var_N, pe's auc_0.global_N")
-CAUSES = {("ctr", "persistables"): AUC_NAMES, ("ctr", "fluid_load"): AUC_NAMES}
+CAUSES = {}
 # Fluid 1.8.5 trains these otherwise than their gradients say: the next step's parameters differ
 TRAINS_OTHERWISE = {
     "while_loop": "Fluid 1.8.5's while_loop passes no gradient to the loop's initial values (fc_0 before the "
@@ -129,8 +128,36 @@ def test_the_next_step_where_fluid_trains_otherwise(family):
     _check_params(rec, params)
 
 
+# Fluid's training programs pe cannot run as Fluid wrote them (its grad ops of control flow)
+CONTROL_FLOW_GRADS = "Fluid's {} (its attributes and slots; the grad block's parent is the forward block's parent), " \
+                     "which pe's gradient of a {} does not take"
+PDMODEL_CAUSES = {"while_loop": CONTROL_FLOW_GRADS.format("while_grad", "While"),
+                  "dynamic_rnn": CONTROL_FLOW_GRADS.format("while_grad", "While"),
+                  "static_rnn": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN"),
+                  "gru_cell": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN")}
+
+
+@pytest.mark.parametrize("family", [pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PDMODEL_CAUSES[f])]
+                                                 if f in PDMODEL_CAUSES else []) for f in FAMILIES])
+def test_fluid_pdmodel_parses_and_trains_as_fluids(family):
+    """``Program.parse_from_string`` of the whole training program Fluid saved (``.pdmodel``: its forward,
+    grad and optimizer ops as Fluid built them), its state set from ``.pdparams`` / ``.pdopt``: one more
+    step gives Fluid's loss."""
+    rec = Recorded(family)
+    with open(os.path.join(rec.dir, "checkpoint.pdmodel"), "rb") as f:
+        program = fluid.Program.parse_from_string(f.read())
+    if not rec.meta["train"]:
+        return
+    exe = fluid.Executor(PLACE)
+    with fluid.scope_guard(fluid.core.Scope()):
+        for name, value in fluid.io.load_program_state(os.path.join(rec.dir, "checkpoint")).items():
+            fluid.global_scope().var(name).get_tensor().set(value, PLACE)
+        loss, = exe.run(program, feed=rec.feed("train1"), fetch_list=[rec.meta["loss"]])
+    _close(loss, rec.arrays["next:loss"], "the next step's loss")
+
+
 # -- pe's saves of the same programs with the same values: Fluid's files ----------------------------
-BYTES_CAUSES = {"ctr": AUC_NAMES}
+BYTES_CAUSES = {}
 
 
 def _pe_saves(family, out):
@@ -172,7 +199,7 @@ def _canonical(path):
     the machine's libstdc++, which Fluid 1.8.5's core_avx.so loads at run time), op attributes by
     name, a call stack's frames (file paths) left out. The attributes pe's op does not declare are
     left out too, and returned (the registry's part of issue 76)."""
-    from pe_cli.io.fluid_proto import parse_program_desc
+    from pe_cli.base.fluid_proto import parse_program_desc
     from pe_cli.ops import registry
     desc = parse_program_desc(open(path, "rb").read(), path)
     lines, undeclared = [f"version {desc.version.version} compatible {desc.op_compatible_map}"], set()
@@ -203,16 +230,12 @@ def _without_defaults(var):
 
 SHAPES = "build-time shape inference ({}): Fluid's declared dims, LoD levels and dtypes differ"
 PROGRAM_CAUSES = {
-    "conv": "layers: a global pool2d's ksize, Fluid's layer writes [-1, -1], pe's [1, 1]",
-    "ctr": AUC_NAMES,
-    "lod_rnn": SHAPES.format("gru's and lstm's intermediate outputs, sequence_pool's MaxIndex"),
     "beam_search": SHAPES.format("tensor arrays, beam_search_decode") + "; " + NAMES.format(
         "the step-scopes variable (_generated_var_N)"),
     "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
         "While's X / Out order and its step-scopes variable (_generated_var_N)"),
     "dynamic_rnn": "layers: fill_constant's str_value; " + NAMES.format(
-        "While's X / Out order and its step-scopes variable (_generated_var_N)") + "; " + SHAPES.format(
-        "sequence_pool's MaxIndex"),
+        "While's X / Out order and its step-scopes variable (_generated_var_N)"),
     "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order") +
     "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
     "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order") +
@@ -234,23 +257,21 @@ def test_pe_writes_fluids_programs(family, tmp_path):
 
 
 # -- pe infer MODEL_DIR on Fluid's inference models --------------------------------------------------
-INFER_CAUSES = dict.fromkeys([("beam_search", "inference"), ("beam_search", "inference_combined")],
-                             "pe infer has no data format for a 2-level LoD feed (init_ids)")
 
-
-@pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}", marks=[pytest.mark.xfail(
-    strict=True, reason=INFER_CAUSES[(f, fmt)])] if (f, fmt) in INFER_CAUSES else [])
-    for f in FAMILIES for fmt in ("inference", "inference_combined")])
+@pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}")
+                                        for f in FAMILIES for fmt in ("inference", "inference_combined")])
 def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
     """``pe infer`` (its command function) on the model directory Fluid wrote, its feeds in an .npz
-    (a sequence feed as NAME + NAME_lengths): Fluid's outputs, sequences with their lengths."""
+    (a sequence feed as NAME + NAME_lengths, beam search's 2-level ones as NAME + NAME_lengths_0 and
+    NAME_lengths_1): Fluid's outputs, sequences with their lengths in the same form."""
+    from pe_cli.data.ragged import level_arrays
     from pe_cli.run.infer import infer
     rec = Recorded(family)
     data = {}
     for name, (array, lod) in rec.batch("infer", rec.meta["feeds"]).items():
         data[name] = array
         if lod:
-            data[name + "_lengths"] = np.asarray(lod[-1], np.int64)
+            data.update(level_arrays(name, lod))
     np.savez(tmp_path / "feeds.npz", **data)
     kwargs = dict(model_filename="model", params_filename="params") if fmt == "inference_combined" else {}
     result = infer(os.path.join(rec.dir, fmt), str(tmp_path / "feeds.npz"), str(tmp_path / "out.npz"), **kwargs)
@@ -258,4 +279,6 @@ def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
         for fetched, target in zip(result["fetches"], rec.meta["targets"]):
             _close(out[fetched], rec.arrays["out:" + target], target)
             if target in rec.meta["lod"]:
-                assert out[fetched + "_lengths"].tolist() == np.diff(rec.meta["lod"][target][-1]).tolist()
+                levels = [np.diff(offsets).tolist() for offsets in rec.meta["lod"][target]]
+                assert {k: v.tolist() for k, v in level_arrays(fetched, levels).items()} == \
+                    {k: out[k].tolist() for k in level_arrays(fetched, levels)}

@@ -13,7 +13,7 @@ from pe_cli import fluid
 from pe_cli.paddle import static as paddle_static
 from pe_cli.base.errors import PeError
 from pe_cli.base.limits import LimitError
-from pe_cli.io.fluid_proto import messages
+from pe_cli.base.fluid_proto import messages
 
 
 @pytest.fixture(scope="module")

@@ -143,7 +143,7 @@ def _fluid_op(block, op_type, inputs, outputs, **attrs):
 def test_a_fluid_model_with_these_ops_loads(tmp_path):
     """A ProgramDesc as Fluid 1.8 saves it (its op types, slots and attributes, defaults included)
     loads and computes what the ops' numpy references say."""
-    from pe_cli.io.fluid_proto import messages
+    from pe_cli.base.fluid_proto import messages
     from tests.ops.cases_convolution_transpose import _conv_transpose_ref
     from tests.ops.cases_activation import _prelu_ref
     from tests.ops.cases_normalization import _group_norm_ref, _instance_norm_ref

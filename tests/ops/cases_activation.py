@@ -176,8 +176,8 @@ def _grad_case(op, inputs, derivative, grad, attrs=None):
 CASES += [
     _grad_case("relu", {"Out": np.maximum(_X, 0), "Out@GRAD": _DOUT}, lambda i, a: i["Out@GRAD"] * (i["Out"] > 0),
                ("Out@GRAD",)),
-    _grad_case("leaky_relu", {"X": _X, "Out@GRAD": _DOUT},
-               lambda i, a: np.where(i["X"] > 0, 1, a["alpha"]) * i["Out@GRAD"], ("Out@GRAD",), {"alpha": 0.3}),
+    _grad_case("leaky_relu", {"Out": np.fmax(_X, 0.3 * _X), "Out@GRAD": _DOUT},
+               lambda i, a: np.where(i["Out"] > 0, 1, a["alpha"]) * i["Out@GRAD"], ("Out@GRAD",), {"alpha": 0.3}),
     _grad_case("elu", {"X": _X, "Out@GRAD": _DOUT},
                lambda i, a: np.where(i["X"] > 0, 1, a["alpha"] * np.exp(i["X"])) * i["Out@GRAD"],
                ("X", "Out@GRAD"), {"alpha": 0.7}),

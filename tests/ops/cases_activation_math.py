@@ -4,6 +4,7 @@ hard_shrink, tanh_shrink, hard_swish, softshrink. References are written here in
 formulas (erf from math.erf)."""
 import numpy as np
 
+from op_test import OpCase
 from tests.ops.cases_activation import _erf, pos, r, unary
 
 
@@ -17,6 +18,7 @@ def _off_half(x):
     return np.where(np.abs(frac - 0.5) < 0.1, x + 0.2, np.where((frac < 0.1) | (frac > 0.9), x + 0.3, x))
 
 
+_SOFT_X = np.array([-3.0, -1.0, 1.9, 2.5])
 CASES = [
     unary("pow", lambda x, a: x ** 3.0, r(3, 4), attrs={"factor": 3.0}),
     unary("pow", lambda x, a: x ** 0.5, pos(3, 4), name="pow_sqrt", attrs={"factor": 0.5}),
@@ -42,7 +44,13 @@ CASES = [
     unary("brelu", lambda x, a: np.clip(x, 1.0, 3.0), np.array([[-1.0, 0.5, 1.5, 2.0], [2.9, 3.5, 5.0, 1.2]]),
           attrs={"t_min": 1.0, "t_max": 3.0}),
     unary("soft_relu", lambda x, a: np.log1p(np.exp(np.clip(x, -2.0, 2.0))),
-          np.array([[-3.0, -1.5, -0.2, 0.4], [1.1, 1.9, 2.5, 4.0]]), attrs={"threshold": 2.0}),
+          np.array([[-1.7, -1.5, -0.2, 0.4], [1.1, 1.5, 2.5, 4.0]]), attrs={"threshold": 2.0}),
+    # Fluid's gradient, from Out: Out@GRAD (1 - e^-Out) where -threshold < Out < threshold, which is not X's
+    # clip: at X = -3 it is sigmoid(-3) = 0.119 (the loss does not move), at X = 1.9 it is 0 (the loss moves
+    # 0.87): checked on Fluid 1.8.5, docs/COMPAT.md
+    OpCase("soft_relu_grad", {"Out": np.log1p(np.exp(np.clip(_SOFT_X, -2.0, 2.0))), "Out@GRAD": np.ones(4)},
+           lambda i, a: {"X@GRAD": (1 - np.exp(-i["Out"])) * (i["Out"] < 2.0)}, attrs={"threshold": 2.0},
+           name="soft_relu_grad_as_fluid"),
     unary("thresholded_relu", lambda x, a: np.where(x > 1.0, x, 0), np.array([[-2.0, 0.3, 0.8, 1.3], [1.7, 2.5, -0.4, 3.0]])),
     unary("hard_shrink", lambda x, a: np.where(np.abs(x) > 0.5, x, 0), np.array([[-2.0, -0.7, -0.3, 0.1], [0.4, 0.6, 1.5, -1.1]])),
     unary("tanh_shrink", lambda x, a: x - np.tanh(x), r(3, 4)),

@@ -44,7 +44,7 @@ def swce_axis_ref(i, a):
 
 def ce_ref(i, a):
     x, label = i["X"], i["Label"]
-    if a["soft_label"]:
+    if a.get("soft_label"):        # (cross_entropy2 has hard labels only)
         return {"Y": -(label * np.log(x)).sum(axis=-1, keepdims=True)}
     y = np.zeros(label.shape)
     for row in range(label.shape[0]):
@@ -99,11 +99,13 @@ CASES = [
            grad=("X",), outputs=("Y",), name="cross_entropy2_label_without_last_dim"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",), outputs=("Y",),
            attrs={"ignore_index": -1}, name="cross_entropy2_ignore_index"),
-    # Fluid's MatchX output: X at each row's label, 0 where ignored (test_cross_entropy2_op.py checks it)
+    # Fluid's MatchX output: X at each row's label, 0 where ignored (test_cross_entropy2_op.py checks it), and
+    # XShape (X's shape and a 0, no data); the gradient then reads them, as Fluid's cross_entropy_grad2 does
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE},
            lambda i, a: {**ce_ref(i, a), "MatchX": np.where(i["Label"] == -1, 0, np.take_along_axis(
-               i["X"], np.maximum(i["Label"], 0), axis=-1))}, grad=("X",), outputs=("Y", "MatchX"),
-           loss_outputs=("Y",), attrs={"ignore_index": -1}, name="cross_entropy2_match_x"),
+               i["X"], np.maximum(i["Label"], 0), axis=-1)), "XShape": np.empty(i["X"].shape + (0,))}, grad=("X",),
+           outputs=("Y", "MatchX", "XShape"), loss_outputs=("Y",), attrs={"ignore_index": -1},
+           name="cross_entropy2_match_x"),
 
     OpCase("sigmoid_cross_entropy_with_logits", {"X": r(4, 3), "Label": rng.random((4, 3))}, sce_ref, grad=("X",),
            name="sigmoid_cross_entropy_with_logits"),

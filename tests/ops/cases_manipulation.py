@@ -45,6 +45,13 @@ CASES = [
            attrs={"shape": [3, 4]}, grad=("X",), name="reshape_shape_input"),
     OpCase("reshape2", {"X": r(2, 3, 4)}, _reshape((2, 3, 2, 2)), attrs={"shape": [0, 0, 2, 2]},
            outputs=("Out", "XShape"), loss_outputs=("Out",), grad=("X",)),
+    # without XShape (as pe saved programs before it wrote it): the gradient reads X's shape from X
+    OpCase("reshape2", {"X": r(2, 3, 4)}, _reshape((4, 6)), attrs={"shape": [4, 6]}, outputs=("Out",), grad=("X",),
+           name="reshape2_without_xshape"),
+    OpCase("flatten2", {"X": r(2, 3, 2)}, _reshape((6, 2)), attrs={"axis": 2}, outputs=("Out",), grad=("X",),
+           name="flatten2_without_xshape"),
+    OpCase("squeeze2", {"X": r(2, 1, 3)}, _reshape((2, 3)), attrs={"axes": [1]}, outputs=("Out",), grad=("X",),
+           name="squeeze2_without_xshape"),
     OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((6, 4)), attrs={"axis": 2}, grad=("X",)),
     OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((1, 24)), attrs={"axis": 0}, name="flatten_axis0"),
     OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((24, 1)), attrs={"axis": 3}, name="flatten_axis_rank"),

@@ -54,7 +54,7 @@ def softmax_ref(i, a):
 CASES = [
     OpCase("sequence_pool", {"X": lod_tensor([3, 1, 4], 5)}, pool_ref, attrs={"pooltype": kind},
            grad=("X",), name=f"sequence_pool_{kind.lower()}",
-           outputs=("Out", "MaxIndex") if kind == "MAX" else None)
+           outputs=("Out", "MaxIndex") if kind == "MAX" else None, loss_outputs=("Out",))
     for kind in ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 ] + [
     OpCase("sequence_pool", {"X": lod_tensor([2, 0, 3], 4)}, pool_ref, attrs={"pooltype": "SUM", "pad_value": 0.5},

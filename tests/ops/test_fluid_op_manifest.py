@@ -107,7 +107,9 @@ def test_every_fluid_attribute_is_declared_with_fluids_default():
                 continue
             spec = opdef.attrs.get(name)
             if spec is None:
-                if name not in COMMON_ATTRS:
+                # (use_mkldnn / use_cudnn: any op takes them, and one whose proto declares them carries them,
+                # so its grad op, which Fluid's grad kernels read them from, gets them)
+                if name not in COMMON_ATTRS or name in ("use_mkldnn", "use_cudnn"):
                     problems.append(f"{t}: attribute {name} ({fluid_type}) is not declared")
                 elif default and not _same(COMMON_ATTRS[name], default[0], fluid_type):
                     problems.append(f"{t}: common attribute {name}: {COMMON_ATTRS[name]!r} != Fluid's {default[0]!r}")

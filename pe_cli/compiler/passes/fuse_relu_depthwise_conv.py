@@ -2,8 +2,8 @@
 fuse_relu_depthwise_conv_pass: a ``relu`` whose output only a ``depthwise_conv2d`` (as its Input)
 and their gradient ops read is folded into that conv, which gets the attribute
 ``fuse_relu_before_depthwise_conv`` and reads relu's input; in the backward part relu_grad is folded
-into ``depthwise_conv2d_grad_input``, which then writes relu's input gradient, and
-``depthwise_conv2d_grad_filter`` reads relu's input too. relu's output and its gradient are no
+into ``depthwise_conv2d_grad`` (or pe's earlier ``depthwise_conv2d_grad_input``), which then writes relu's
+input gradient, and the filter's gradient reads relu's input too. relu's output and its gradient are no
 longer kept (the kernels recompute relu from its input: pe_cli/kernels/fused_math.py relu_first).
 Fluid applies it on GPUs only (its fused kernel is CUDA's); pe's kernels of both devices honour the
 attribute, so it applies on both. The kernels run relu, the conv kernels and relu_grad as the
@@ -84,12 +84,14 @@ def _backward(ops, readers, writers, x, y):
         return found if not writers[y + GRAD_SUFFIX] else None
     m = relu_grads[0]
     dy = y + GRAD_SUFFIX
-    producers = [n for n in grads if ops[n].type == DEPTHWISE_GRADS[0] and ops[n].output("Input@GRAD") == [dy]]
+    producers = [n for n in grads if ops[n].type in DEPTHWISE_GRADS[:2] and ops[n].output("Input@GRAD") == [dy]]
     if (ops[m].input("Out") != [y] or ops[m].input("Out@GRAD") != [dy] or writers[dy] != producers
             or len(producers) != 1 or readers[dy] != [m] or producers[0] > m):
         return None
     k = producers[0]
     if writes_between(ops, k, m) & set(ops[k].input_arg_names) - {y}:
         return None
+    if any(k < n < m for name in ops[k].output_arg_names if name != dy for n in readers[name]):
+        return None         # (its other output, the filter's gradient, moves to relu_grad's place with it)
     found.update(conv_grad=k, act_grad=m)
     return found

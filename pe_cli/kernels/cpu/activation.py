@@ -72,7 +72,7 @@ def _grad_kernel(row):
     loop = row.cpu_loop and row.cpu_loop + "_grad"
 
     def kernel(ins, attrs):
-        a, dout = ins[reads], ins["Out@GRAD"]
+        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]      # (reads nothing: dOut twice)
         if loop and is_float(dout, a) and a.shape == dout.shape:
             return {"X@GRAD": _run_loop(loop, out_buffer(attrs, dout, dout.shape, dout.dtype), flat(a), flat(dout))}
         return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}

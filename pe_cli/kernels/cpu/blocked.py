@@ -76,6 +76,11 @@ def conv2d(ins, attrs):
 
 
 def conv2d_grad(ins, attrs):
+    wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
+    if "Input@GRAD" not in wanted:         # (the one gradient it writes: its own kernel, its own blocked sides)
+        return conv2d_grad_filter(ins, attrs)
+    if "Filter@GRAD" not in wanted:
+        return conv2d_grad_input(ins, attrs)
     blocked, geo, applies = _conv_call(ins, attrs)
     if applies and (both := _onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
         return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}

@@ -212,6 +212,7 @@ def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter, take=take_c
 
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
     conv2d, conv2d_grad_input, conv2d_grad_filter)
+conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
 # -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at

@@ -179,13 +179,14 @@ elementwise_pow = _binary(np.power)
 
 
 def _grad(local_grads):
-    """local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape."""
+    """local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape (out: Out, which only div's grad op
+    reads, as Fluid's; None for the others)."""
     def kernel(ins, attrs):
-        x, y, out, dout = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"]
+        x, y, out, dout = ins["X"], ins["Y"], ins.get("Out"), ins["Out@GRAD"]
         xa, ya = align_both(x, y, attrs["axis"])
         dx, dy = local_grads(xa, ya, out, dout)
-        return {"X@GRAD": _reduce_to(dx, out.shape, xa).reshape(x.shape),
-                "Y@GRAD": _reduce_to(dy, out.shape, ya).reshape(y.shape)}
+        return {"X@GRAD": _reduce_to(dx, dout.shape, xa).reshape(x.shape),
+                "Y@GRAD": _reduce_to(dy, dout.shape, ya).reshape(y.shape)}
     return kernel
 
 
@@ -205,7 +206,7 @@ elementwise_div_grad = _grad(lambda x, y, out, d: (d / y, -d * out / y))
 elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
 elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))
 elementwise_pow_grad = _grad(lambda x, y, out, d: (d * y * np.power(x, y - 1),
-                                                   d * out * np.log(np.where(x > 0, x, 1))))
+                                                   d * np.power(x, y) * np.log(np.where(x > 0, x, 1))))
 
 
 # -- integer division and remainder (no gradient) ------------------------------------------------

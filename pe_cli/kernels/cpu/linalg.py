@@ -252,6 +252,16 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
+def matmul_grad(ins, attrs):
+    """X@GRAD and Y@GRAD, the ones the op writes."""
+    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
+    if "X@GRAD" in wanted:
+        outs.update(matmul_grad_x(ins, attrs))
+    if "Y@GRAD" in wanted:
+        outs.update(matmul_grad_y(ins, attrs))
+    return outs
+
+
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
@@ -340,23 +350,3 @@ def spectral_norm_grad(ins, attrs):
     dout = ins["Out@GRAD"].transpose(perm).reshape(mat.shape)
     dmat = (dout - (dout * (mat / sigma)).sum() * np.outer(u, v)) / sigma
     return {"Weight@GRAD": _unpermute(dmat, ins["Weight"], perm).astype(ins["Weight"].dtype, copy=False)}
-
-
-# -- bilinear_tensor_product --------------------------------------------------------------------------------
-
-def bilinear_tensor_product(ins, attrs):
-    x, y, w = ins["X"], ins["Y"], ins["Weight"]
-    out = np.einsum("bm,kmn,bn->bk", x, w, y)
-    if ins.get("Bias") is not None:
-        out = out + ins["Bias"].reshape(1, -1)
-    return {"Out": out.astype(x.dtype, copy=False)}
-
-
-def bilinear_tensor_product_grad(ins, attrs):
-    x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
-    wanted = attrs.get("_outputs", {"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
-    grads = {"X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
-             "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
-             "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
-             "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True)}
-    return {k: f().astype(x.dtype, copy=False) for k, f in grads.items() if k in wanted}

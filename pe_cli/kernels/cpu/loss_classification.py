@@ -93,9 +93,10 @@ def softmax_with_cross_entropy_grad(ins, attrs):
 _APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
 
-def _hard_ids(label, ignore_index, x):
-    """X's class ids [..., 1] (Label [..., 1], or [...] without the trailing 1) and where they are ignore_index."""
-    ids = label.reshape(x.shape[:-1] + (1,)).astype(np.int64, copy=False)
+def _hard_ids(label, ignore_index, shape):
+    """The class ids [..., 1] of an X shaped ``shape`` (Label [..., 1], or [...] without the trailing 1) and
+    where they are ignore_index."""
+    ids = label.reshape(tuple(shape[:-1]) + (1,)).astype(np.int64, copy=False)
     ignore = ids == ignore_index
     return np.where(ignore, 0, ids), ignore
 
@@ -107,7 +108,7 @@ def cross_entropy(ins, attrs):
             log_x = np.clip(np.log(x), -_APPROX_INF, _APPROX_INF)
             y = -(label * log_x).sum(axis=-1, keepdims=True)
         else:
-            ids, ignore = _hard_ids(label, attrs["ignore_index"], x)
+            ids, ignore = _hard_ids(label, attrs["ignore_index"], x.shape)
             y = -np.clip(np.log(np.take_along_axis(x, ids, axis=-1)), -_APPROX_INF, _APPROX_INF)
             y[ignore] = 0
             y = y.reshape(label.shape) if label.ndim == x.ndim - 1 else y
@@ -116,11 +117,12 @@ def cross_entropy(ins, attrs):
 
 def cross_entropy2(ins, attrs):
     """cross_entropy of hard labels, with Fluid's extra outputs: MatchX, X's value at each row's label
-    (0 where ignored), and XShape."""
+    (0 where ignored), and XShape (X's shape and a trailing 0)."""
     x = ins["X"]
-    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], x)
+    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], x.shape)
     match = np.where(ignore, 0, np.take_along_axis(x, ids, axis=-1)).astype(x.dtype, copy=False)
-    return {**cross_entropy(ins, attrs), "MatchX": match, "XShape": np.empty((0,) + x.shape, dtype=x.dtype)}
+    return {**cross_entropy(ins, dict(attrs, soft_label=False)), "MatchX": match,
+            "XShape": np.empty(x.shape + (0,), dtype=x.dtype)}
 
 
 def cross_entropy_grad(ins, attrs):
@@ -128,13 +130,28 @@ def cross_entropy_grad(ins, attrs):
     if attrs["soft_label"]:
         dx = -dy * label / x
     else:
-        ids, ignore = _hard_ids(label, attrs["ignore_index"], x)
-        dy = dy.reshape(ids.shape)
-        dx = np.zeros_like(x)
+        ids, ignore = _hard_ids(label, attrs["ignore_index"], x.shape)
         with np.errstate(divide="ignore", invalid="ignore"):
-            picked = -dy / np.take_along_axis(x, ids, axis=-1)
-        np.put_along_axis(dx, ids, np.where(ignore, 0, picked), axis=-1)
+            picked = -dy.reshape(ids.shape) / np.take_along_axis(x, ids, axis=-1)
+        dx = _at_labels(x.shape, x.dtype, ids, np.where(ignore, 0, picked))
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+def _at_labels(shape, dtype, ids, values):
+    dx = np.zeros(shape, dtype)
+    np.put_along_axis(dx, ids, values, axis=-1)
+    return dx
+
+
+def cross_entropy_grad2(ins, attrs):
+    """Fluid's: -Y@GRAD / MatchX at each row's label, X's shape from XShape (or from X, without them)."""
+    if ins.get("MatchX") is None:
+        return cross_entropy_grad(ins, dict(attrs, soft_label=False))
+    match, dy, shape = ins["MatchX"], ins["Y@GRAD"], ins["XShape"].shape[:-1]
+    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        picked = -dy.reshape(ids.shape) / match.reshape(ids.shape)
+    return {"X@GRAD": _at_labels(shape, match.dtype, ids, np.where(ignore, 0, picked))}
 
 
 # -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------

@@ -70,8 +70,9 @@ def reshape_target_at_run(ins, attrs, host=np.asarray):
 
 
 def reshape_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": np.ascontiguousarray(dout).reshape(x.shape)}
+    """X@GRAD = Out@GRAD in X's shape: X's, or XShape's behind its leading 0 (Fluid's *2_grad ops)."""
+    shape = ins["X"].shape if ins.get("X") is not None else ins["XShape"].shape[1:]
+    return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(shape)}
 
 
 def flatten(ins, attrs):
@@ -101,6 +102,13 @@ def transpose(ins, attrs):
         run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(swap),
                      out.reshape(swap[0], swap[2], swap[1], swap[3]), least=SWAP_LOOP_MIN)
     return {"Out": out, "XShape": _xshape(x)}
+
+
+def transpose_grad(ins, attrs):
+    """X@GRAD = Out@GRAD permuted back (Fluid's transpose_grad / transpose2_grad)."""
+    perm = [a % len(attrs["axis"]) for a in attrs["axis"]]
+    back = [perm.index(i) for i in range(len(perm))]
+    return {"X@GRAD": transpose({"X": ins["Out@GRAD"]}, dict(attrs, axis=back))["Out"]}
 
 
 # elements below which numpy's copy of the view is as fast; from here the parallel twin is faster
@@ -249,3 +257,4 @@ def unstack(ins, attrs):
 
 def unstack_grad(ins, attrs):
     return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
+

@@ -1,5 +1,5 @@
 """The matrix family on the CPU (ops/matrix.py): addmm and bmm through linalg's matmul kernels (one GEMM,
-or a stack of them), dot, cross, kron and trace with numpy."""
+or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with numpy."""
 import numpy as np
 
 from ...base.errors import PeError
@@ -116,3 +116,23 @@ def trace_grad(ins, attrs):
     planes = np.moveaxis(dx, dims, (-2, -1))
     planes[..., rows, cols] = dout.reshape(planes.shape[:-2] + (1,))
     return {"Input@GRAD": dx}
+
+
+# -- bilinear_tensor_product --------------------------------------------------------------------------------
+
+def bilinear_tensor_product(ins, attrs):
+    x, y, w = ins["X"], ins["Y"], ins["Weight"]
+    out = np.einsum("bm,kmn,bn->bk", x, w, y)
+    if ins.get("Bias") is not None:
+        out = out + ins["Bias"].reshape(1, -1)
+    return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def bilinear_tensor_product_grad(ins, attrs):
+    x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
+    wanted = attrs.get("_outputs", {"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
+    grads = {"X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
+             "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
+             "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
+             "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True)}
+    return {k: f().astype(x.dtype, copy=False) for k, f in grads.items() if k in wanted}

@@ -68,7 +68,7 @@ def _grad_kernel(row):
     op, reads = Binary(_device(row.device_derivative, 2, row)), row.reads
 
     def kernel(ins, attrs):
-        a, dout = ins[reads], ins["Out@GRAD"]
+        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]      # (reads nothing: dOut twice)
         return {"X@GRAD": op(a, dout, *_pq(row, attrs, dout.dtype), dtype=dout.dtype)}
     return kernel
 

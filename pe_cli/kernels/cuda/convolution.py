@@ -81,6 +81,7 @@ def _put_channels(a, shape, axis):
 
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
     conv2d, conv2d_grad_input, conv2d_grad_filter, _take_channels, _put_channels)
+conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
 # -- deformable_conv: the CPU kernels run on the host, the results copied over (a device im2col for

@@ -107,9 +107,10 @@ class _Grad:
         self.fy = _local_grad_kernel(fy) if fy is not None else None
 
     def __call__(self, ins, attrs):
-        x, y, out, dout = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"]
+        x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+        out = ins["Out"] if ins.get("Out") is not None else dout     # (Out: div's grad op alone reads it, as Fluid's)
         xa, ya = align_both(x, y, attrs["axis"])
-        shape = tuple(out.shape)
+        shape = tuple(dout.shape)
         dims, xs, ys, _ = merge_dims(shape, [broadcast_strides(xa.shape, shape),
                                              broadcast_strides(ya.shape, shape),
                                              broadcast_strides(shape, shape)])
@@ -150,7 +151,7 @@ def _pow_dx(x, y, o, d):
 
 @cuda.jit(device=True, inline=True)
 def _pow_dy(x, y, o, d):
-    return d * o * math.log(x) if x > 0 else 0 * d
+    return d * x ** y * math.log(x) if x > 0 else 0 * d
 
 
 elementwise_pow_grad = _Grad(_pow_dx, _pow_dy)

@@ -122,6 +122,16 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
+def matmul_grad(ins, attrs):
+    """X@GRAD and Y@GRAD, the ones the op writes."""
+    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
+    if "X@GRAD" in wanted:
+        outs.update(matmul_grad_x(ins, attrs))
+    if "Y@GRAD" in wanted:
+        outs.update(matmul_grad_y(ins, attrs))
+    return outs
+
+
 def matmul_grad_x(ins, attrs):
     if _on_host_form(attrs):
         return _FORMS_ON_HOST["matmul_grad_x"](ins, attrs)
@@ -261,10 +271,7 @@ def _on_host_form(attrs):
 _FORMS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
 
 
-# cholesky_grad, spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not
-# written yet)
+# cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)
 cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
 spectral_norm = on_host(_cpu_linalg.spectral_norm)
 spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
-bilinear_tensor_product = on_host(_cpu_linalg.bilinear_tensor_product)
-bilinear_tensor_product_grad = on_host(_cpu_linalg.bilinear_tensor_product_grad)

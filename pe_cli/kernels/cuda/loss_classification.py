@@ -185,14 +185,16 @@ def cross_entropy(ins, attrs, match=None):
 
 
 def cross_entropy2(ins, attrs):
-    """cross_entropy of hard labels with Fluid's MatchX (X at each row's label, 0 where ignored) and XShape."""
+    """cross_entropy of hard labels with Fluid's MatchX (X at each row's label, 0 where ignored) and XShape
+    (X's shape and a trailing 0)."""
     x = ins["X"]
     match = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
-    return {**cross_entropy(ins, attrs, match), "MatchX": match, "XShape": rt.empty((0,) + tuple(x.shape), x.dtype)}
+    return {**cross_entropy(ins, dict(attrs, soft_label=False), match), "MatchX": match,
+            "XShape": rt.empty(tuple(x.shape) + (0,), x.dtype)}
 
 
 @jit_kernel
-def _ce_grad_hard(x, label, dy, dx, n, ignore):
+def _ce_grad_hard(x, label, dy, dx, n, ignore, picked):   # picked: X at the label (x's size: x[i], else MatchX[r])
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < dx.size:
@@ -203,7 +205,7 @@ def _ce_grad_hard(x, label, dy, dx, n, ignore):
         elif k < 0 or k >= n:
             dx[i] = math.nan
         else:
-            dx[i] = -dy[r] / x[i]
+            dx[i] = -dy[r] / (x[i] if picked else x[r])
         i += step
 
 
@@ -224,7 +226,19 @@ def cross_entropy_grad(ins, attrs):
         if attrs["soft_label"]:
             _ce_grad_soft[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n)
         else:
-            _ce_grad_hard[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n, attrs["ignore_index"])
+            _ce_grad_hard[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n, attrs["ignore_index"], True)
+    return {"X@GRAD": dx}
+
+
+def cross_entropy_grad2(ins, attrs):
+    """Fluid's: -Y@GRAD / MatchX at each row's label, X's shape from XShape (or from X, without them)."""
+    if ins.get("MatchX") is None:
+        return cross_entropy_grad(ins, dict(attrs, soft_label=False))
+    match, shape = ins["MatchX"], tuple(ins["XShape"].shape[:-1])
+    dx = rt.empty(shape, match.dtype)
+    if dx.size:
+        _ce_grad_hard[grid(dx.size)](flat(match), flat(ins["Label"]), flat(ins["Y@GRAD"]), flat(dx), shape[-1],
+                                     attrs["ignore_index"], False)
     return {"X@GRAD": dx}
 
 

@@ -86,8 +86,9 @@ def reshape(ins, attrs):
 
 
 def reshape_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout.reshape(tuple(x.shape))}
+    """X@GRAD = Out@GRAD in X's shape: X's, or XShape's behind its leading 0 (Fluid's *2_grad ops)."""
+    shape = tuple(ins["X"].shape) if ins.get("X") is not None else tuple(ins["XShape"].shape)[1:]
+    return {"X@GRAD": ins["Out@GRAD"].reshape(shape)}
 
 
 def flatten(ins, attrs):
@@ -118,6 +119,13 @@ def transpose(ins, attrs):
     out = rt.empty(shape, x.dtype)
     copy_window(x, out, shape, [xstr[p] for p in perm], contiguous_strides(shape))
     return {"Out": out, "XShape": _xshape(x)}
+
+
+def transpose_grad(ins, attrs):
+    """X@GRAD = Out@GRAD permuted back (Fluid's transpose_grad / transpose2_grad)."""
+    perm = [a % len(attrs["axis"]) for a in attrs["axis"]]
+    back = [perm.index(i) for i in range(len(perm))]
+    return {"X@GRAD": transpose({"X": ins["Out@GRAD"]}, dict(attrs, axis=back))["Out"]}
 
 
 def cast(ins, attrs):
@@ -277,3 +285,4 @@ def unstack(ins, attrs):
 
 def unstack_grad(ins, attrs):
     return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
+

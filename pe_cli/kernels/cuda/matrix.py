@@ -1,9 +1,10 @@
 """The matrix family on a GPU (ops/matrix.py): addmm and bmm through the tiled matmul kernel (_matmul.py),
 dot as a product and a row sum, cross one thread per 3-vector, kron one thread per output element (its
 gradient one thread per input element, summing that element's block), trace a strided copy of the
-diagonals (_strided.py) and a row sum."""
+diagonals (_strided.py) and a row sum; bilinear_tensor_product the CPU kernels on the host."""
 from numba import cuda
 
+from ..cpu import matrix as _cpu_matrix
 from ..cpu.matrix import addmm_check
 from ..matrix_rules import cross_dim, diagonal
 from . import runtime as rt
@@ -11,6 +12,7 @@ from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._reduce import reduce, sum_to_shape
+from ._host import on_host
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
 
@@ -197,3 +199,8 @@ def trace_grad(ins, attrs):
     dx = zeros(shape, dout.dtype)
     src = contiguous_strides(dims[:-1]) + (0,)
     return {"Input@GRAD": copy_window(dout, dx, dims, src, strides, 0, base)}
+
+
+# bilinear_tensor_product: the CPU kernels on the host (device twins are not written yet)
+bilinear_tensor_product = on_host(_cpu_matrix.bilinear_tensor_product)
+bilinear_tensor_product_grad = on_host(_cpu_matrix.bilinear_tensor_product_grad)

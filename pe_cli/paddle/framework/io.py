@@ -34,12 +34,10 @@ from ...framework import Program
 from ...framework.lod_tensor import LoDTensor
 from ...base.npy import read_npy
 from ...io.checkpoint import file_name, is_parameter
-from ...io.fluid_model import looks_like_program_desc
 from ...io.inference import load_inference_model
 from ...io.pdparams_write import write_object
 from ...io.pickle_data import Refused, parse_data
 from ...io.program_state import is_belong_to_optimizer
-from ...io.static_io import deserialize_program
 from ...io.tensor_files import (is_file_path, is_memory_buffer, load_lod_tensor, load_selected_rows, read_bytes,
                                 save_lod_tensor, save_selected_rows, write_bytes)
 from ..nn.layer import Layer
@@ -160,8 +158,8 @@ def _load_bytes(path, data, config):
 
 
 def _program(data):
-    """The Program of pe's desc bytes, or of a Fluid/Paddle ProgramDesc (Paddle's paddle.save of a Program)."""
-    return deserialize_program(data) if looks_like_program_desc(data) else Program.parse_from_string(data)
+    """The Program of a ProgramDesc's bytes (Paddle's paddle.save of a Program; pe's earlier JSON of it too)."""
+    return Program.parse_from_string(data)
 
 
 def load(path, **configs):

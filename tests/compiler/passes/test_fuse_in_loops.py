@@ -101,13 +101,16 @@ def test_the_fused_loop_computes_the_unfused_numbers(read_sum_after):
 
 
 def test_values_the_gradient_block_reads_are_not_fused_away():
-    """With a gradient through the loop, its gradient block reads the body's product and sum (the
-    bias add's gradient): neither pass changes the body, and the gradients are the unfused ones."""
+    """With a gradient through the loop, its gradient block reads the body's product (the bias add's X,
+    which the add's gradient reads, as Fluid's): the gemm epilogue pass leaves the body as it is; the
+    add + tanh fusion keeps what the gradient block reads (the add's inputs and tanh's output), and the
+    gradients are the unfused ones."""
     main, startup, fetched = _decoder()
     with fluid.program_guard(main, startup):
         fluid.backward.append_backward(fluid.layers.mean(fetched[0]))
     assert _types(main.blocks[2])["elementwise_add_grad"] == 2       # the loop's gradient block
-    assert fuse_gemm_epilogue(main) == (main, []) and fuse_elewise_add_act(main) == (main, [])
+    assert fuse_gemm_epilogue(main) == (main, [])
+    assert [c.split(" -> ")[0] for c in fuse_elewise_add_act(main)[1]] == ["elementwise_add (elementwise_add_0) + tanh"]
     strategy = fluid.BuildStrategy()
     strategy.fuse_elewise_add_act_ops = strategy.fuse_gemm_epilogue = True
     grads = ["att.w@GRAD", "att.b@GRAD"]

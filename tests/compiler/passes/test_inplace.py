@@ -43,8 +43,12 @@ def test_training_keeps_forward_values_the_gradients_read():
     strategy.enable_inplace = True
     graph = build_ssa_graph(main, [fluid.CPUPlace()] * 2, strategy, loss.name).with_fetches([loss.name])
     _, [(_, changes)] = passes.apply(graph, [loss.name], strategy)
-    # elementwise_add_grad reads the add's X and Out, so only the gradient ops may write over a value
-    assert changes and all(line.startswith("relu_grad on device ") for line in changes)
+    # relu writes over its input, the bias add's Out, which no gradient op reads (elementwise_add_grad reads
+    # X, Y and Out@GRAD, as Fluid's); nothing writes over a value a gradient op reads (relu_grad over dOut)
+    read = {n for op in main.global_block().ops if op.type.endswith("_grad") for n in op.input_arg_names}
+    assert changes and all(line.startswith("relu_grad on device ") or line.split(" over ")[1] not in read
+                           for line in changes)
+    assert any(line.startswith("relu on device ") for line in changes)
 
 
 def test_the_kernel_writes_over_a_dead_input_at_run_time():

@@ -22,8 +22,6 @@ from .....data.feeder import DataFeeder
 from .....executor.scope import Scope
 from .....framework.lod_tensor import create_lod_tensor
 from .....io.checkpoint import is_persistable
-from .....io.fluid_model import looks_like_program_desc, program_from_desc
-from .....io.fluid_proto import parse_program_desc
 from .....io.inference import load_inference_model
 
 __all__ = ["load_program", "save_program", "program_type_trans", "check_saved_vars_try_dump", "parse_program",
@@ -35,20 +33,15 @@ feed_fetch_type_list = [core.VarDesc.VarType.FEED_MINIBATCH, core.VarDesc.VarTyp
 not_expected_op_types = ["lookup_table"]
 
 
-def _from_bytes(data, where):
-    if looks_like_program_desc(data):               # Fluid's ProgramDesc (a __model__ file)
-        return program_from_desc(parse_program_desc(data, where), where)[0]
-    return Program.parse_from_string(data)          # pe's own serialization
-
-
 def load_program(model_filename, is_text=False):
-    """The Program in ``model_filename``: a ProgramDesc (or pe's serialization), or its protobuf text."""
+    """The Program in ``model_filename``: its ProgramDesc's bytes (or pe's earlier JSON of them), or its protobuf
+    text (Fluid's: Program.parse_from_string of either)."""
     if is_text:
         with open(model_filename) as f:
             desc = text_format.Merge(f.read(), framework_pb2.ProgramDesc())
-        return program_from_desc(desc, model_filename)[0]
+        return Program.parse_from_string(desc.SerializeToString())
     with open(model_filename, "rb") as f:
-        return _from_bytes(f.read(), model_filename)
+        return Program.parse_from_string(f.read())
 
 
 def save_program(program, model_filename="__model__", is_text=False):

@@ -12,9 +12,15 @@ one-line error, never a huge allocation. Nothing here is ever unpickled or execu
 """
 import functools
 
-from ..base.errors import PeError
-from ..base.lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
+from .errors import PeError
+from .lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
                                     read_lod_tensor, read_lod_tensors, write_lod_tensor)
+
+# OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
+# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
+ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
+# the attributes Fluid stores a dtype in, as its VarType code
+DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
 _SCHEMA = """
 name: "pe_fluid_framework.proto" package: "paddle.framework.proto" syntax: "proto2"
@@ -110,6 +116,11 @@ def proto_module(schema):
 
 
 @functools.lru_cache(maxsize=1)
+def looks_like_program_desc(data):
+    """True for a protobuf ProgramDesc (its first field is ``blocks``), False for pe's JSON."""
+    return data[:1] == b"\x0a"
+
+
 def messages():
     """{name: message class or enum} of Fluid's framework.proto (the schema above; built once, on
     first use): what ``paddle.fluid.proto.framework_pb2`` holds."""

@@ -4,9 +4,9 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError
+from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPE_CODES, messages
 from ..ops import registry
-from .fluid_model import _ATTR_FIELDS, _DTYPE_ATTRS
-from .fluid_proto import DTYPE_CODES, messages
+from .fluid_model_read import EMPTY
 
 _INT32 = range(-2 ** 31, 2 ** 31)
 _BLOCK_ATTRS = {"sub_block": 8, "global_block": 8, "sub_blocks": 10}    # AttrType BLOCK, BLOCKS
@@ -262,7 +262,8 @@ def whole_program_desc(program, where):
     for block in program.blocks:
         b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
         for name in block.vars:
-            _var_desc(b.vars.add(), block.var(name))
+            if name != EMPTY:                # (Fluid's "no variable", which has no VarDesc)
+                _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(block.ops):
             _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
     _versioned(desc)

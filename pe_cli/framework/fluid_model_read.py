@@ -1,0 +1,159 @@
+"""A ProgramDesc Fluid wrote (protobuf: pe_cli/base/fluid_proto.py) into a pe Program, two ways:
+
+- as a model to run (``loaded=True``: ``load_inference_model``, pe_cli/io/fluid_model.py): the ``feed`` and
+  ``fetch`` ops Fluid adds give the feed names (by their ``col``) and the fetch targets; they and their
+  holder variables are left out, as Fluid's loader leaves them to the executor; every variable stops the
+  gradient and the program is a test program;
+- as the program itself (``loaded=False``: ``Program.parse_from_string``, Fluid's): every op, feed and
+  fetch included, and every variable, as Fluid's ``_sync_with_cpp`` makes them.
+
+Either way, an attribute that pe's op does not declare is dropped: silently when it only steers a backend
+pe does not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack), with a
+warning otherwise, as Fluid 1.8.5 ignores an attribute its op does not have (a later Paddle's save may hold
+one); the quantization notes Fluid's slim passes put on ops are kept on them."""
+import warnings
+
+from ..base.dtypes import VarType
+from ..base.errors import PeError
+from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
+from ..base.limits import check_blocks, check_dims
+from ..ops import registry
+
+# Fluid's kEmptyVarName: the place of a gradient no one wants in a grad op's list of outputs
+EMPTY = "@EMPTY@"
+_HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
+# Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)
+_VAR_TYPES = {8: VarType.SELECTED_ROWS, 9: VarType.FEED_MINIBATCH, 10: VarType.FETCH_LIST, 11: VarType.STEP_SCOPES,
+              12: VarType.LOD_RANK_TABLE, 13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER,
+              17: VarType.RAW}
+# attributes that only steer backends, placement or debugging (never the numbers on a CPU or GPU)
+_BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
+                  "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
+                  "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
+                  "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
+# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
+# the op keeps them, as Fluid's does, so a model saved again still has them
+_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
+                     "quantize_weight_bits"}
+# attributes a later Fluid added whose value here means "as before" (no layout, no cast)
+_NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
+
+
+_BLOCK_KINDS = (8, 10)
+
+
+def _attr_value(attr, program, where, block_idx):
+    if not 0 <= attr.type < len(_ATTR_FIELDS):
+        raise PeError(f"{where}: attribute '{attr.name}' has type {attr.type}, which Fluid 1.x does not define")
+    value = getattr(attr, _ATTR_FIELDS[attr.type])
+    if not isinstance(value, (int, float, str, bool)):
+        value = list(value)                  # a repeated field
+    if attr.type in _BLOCK_KINDS:
+        for idx in value if isinstance(value, list) else [value]:
+            if not 0 < idx < len(program.blocks):
+                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which the model does not have")
+            if idx <= block_idx:
+                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which is not a later block than "
+                              f"the op's own ({block_idx}): the op would run itself; the model file is damaged")
+    return value
+
+
+def _quant_info(name):
+    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
+
+
+def _op_attrs(op, program, where, block_idx, loaded):
+    """(the attributes pe's op declares, the quantization notes it keeps besides); Fluid's common ones (its
+    role, name scope...) kept in a program read as itself."""
+    declared = registry.get(op.type).attrs
+    attrs, notes = {}, {}
+    for attr in op.attrs:
+        value = _attr_value(attr, program, where, block_idx)
+        if attr.name not in declared:
+            if not loaded and attr.name in registry.COMMON_ATTRS and attr.name != "op_callstack":
+                attrs[attr.name] = value
+                continue
+            if _quant_info(attr.name):
+                notes[attr.name] = value
+            elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
+                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
+                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
+                              stacklevel=2)
+            continue
+        if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
+            if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
+                raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
+            value = DTYPES[value]
+        attrs[attr.name] = value
+    return attrs, notes
+
+
+def _declare_vars(block, desc_block, feeds, where, loaded):
+    for v in desc_block.vars:
+        kind = v.type.type
+        if kind in _HOLDERS:
+            if not loaded:
+                block.create_var(name=v.name, persistable=bool(v.persistable), type=_VAR_TYPES[kind])
+            continue
+        if kind == 8:                        # SELECTED_ROWS: a TensorDesc, no LoD
+            tensor, lod_level = v.type.selected_rows, 0
+        else:
+            holder = v.type.lod_tensor if v.type.HasField("lod_tensor") else v.type.tensor_array
+            tensor, lod_level = holder.tensor, holder.lod_level
+        persistable = bool(v.persistable) and kind == 7
+        shape = [int(d) for d in tensor.dims]
+        if persistable or v.name in feeds:
+            check_dims(shape, f"{where}: block {block.idx} variable '{v.name}'", known=persistable)
+        block.create_var(name=v.name, shape=shape, dtype=DTYPES.get(tensor.data_type, "float32"),
+                         lod_level=lod_level, persistable=persistable if loaded else bool(v.persistable),
+                         is_data=v.name in feeds, need_check_feed=bool(v.need_check_feed), stop_gradient=loaded,
+                         type=_VAR_TYPES.get(kind))
+
+
+def _slots(desc_vars):
+    """An OpDesc's inputs or outputs as pe's {slot: [names]}; a slot with no argument is left out."""
+    return {v.parameter: list(v.arguments) for v in desc_vars if v.arguments}
+
+
+def _feeds_and_fetches(desc):
+    feeds, fetches = {}, {}
+    for op in desc.blocks[0].ops:
+        col = next((a.i for a in op.attrs if a.name == "col"), 0)
+        if op.type == "feed":
+            feeds[col] = op.outputs[0].arguments[0]
+        elif op.type == "fetch":
+            fetches[col] = op.inputs[0].arguments[0]
+    return feeds, fetches
+
+
+def read_program_desc(program, desc, where, loaded=True):
+    """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
+    (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
+    check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where)
+    feeds, fetches = _feeds_and_fetches(desc)
+    for i, b in enumerate(desc.blocks):
+        if b.idx != i:
+            raise PeError(f"{where}: block {b.idx} is stored at position {i}")
+        if i:
+            program._create_block(b.parent_idx)
+        _declare_vars(program.blocks[i], b, set(feeds.values()) if loaded else set(), where, loaded)
+    program.current_block_idx = 0
+    for i in reversed(range(len(desc.blocks))):        # nested blocks first: their ops' variables exist
+        block = program.blocks[i]
+        for n, op in enumerate(desc.blocks[i].ops):
+            if loaded and op.type in ("feed", "fetch"):
+                continue
+            at = f"{where}: block {i} op {n} ({op.type})"
+            if op.type not in registry.all_op_types():
+                raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
+            attrs, notes = _op_attrs(op, program, at, i, loaded)
+            if any(EMPTY in v.arguments for v in list(op.inputs) + list(op.outputs)) and not block.has_var(EMPTY):
+                block.create_var(name=EMPTY)      # (Fluid's "no variable" in a list: a scratch pe's kernels write)
+            try:
+                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
+            except PeError as e:
+                raise PeError(f"{at}: {e}") from None
+    if loaded:
+        program._is_test = True
+    return [feeds[c] for c in sorted(feeds)], [fetches[c] for c in sorted(fetches)]
