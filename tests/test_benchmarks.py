@@ -115,7 +115,7 @@ def test_fluid_programs_build_and_train_every_model_on_pe(monkeypatch):
     """benchmarks/fluid_programs.py (the program fluid_bench.py runs on Fluid 1.8.5 and on pe): every model
     builds and trains a step on pe from the seeded weights (the seq2seq model and its beam-search decoding
     at small sizes), and 2 CPU places follow 1 device on the MLP."""
-    monkeypatch.delenv("CPU_NUM", raising=False)     # the module sets CPU_NUM=2 for itself: unset again after
+    monkeypatch.setenv("CPU_NUM", "2")     # as the module sets it for itself on import; restored after the test
     import math
     import pe_cli.fluid as fluid
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))

@@ -242,7 +242,7 @@ def test_an_output_its_kernel_leaves_unwritten_stays_uninitialised():
 
 @pytest.mark.parametrize("act, slots", [
     ("relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
-    ("leaky_relu", {"X": "x", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ("leaky_relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),    # Out: Fluid 1.8.5's
     ("elu", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
     ("sqrt", {"Out": "out", "DX": "x@GRAD", "DDX": "x@GRAD@GRAD", "DOut": "out@GRAD", "DDOut": "out@GRAD@GRAD"}),
     ("square", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),

@@ -103,20 +103,11 @@ def _spectral_ref(i, a):
     return {"Out": w / np.linalg.svd(mat, compute_uv=False)[0]}
 
 
-def _bilinear_ref(i, a):
-    out = np.einsum("bm,kmn,bn->bk", i["X"], i["Weight"], i["Y"])
-    return {"Out": out + i["Bias"] if "Bias" in i else out}
-
-
 CASES += [
     OpCase("spectral_norm", {"Weight": r(3, 4), "U": r(3), "V": r(4)}, _spectral_ref,
            attrs={"power_iters": 60}, grad=("Weight",), rtol=1e-9),
     OpCase("spectral_norm", {"Weight": r(2, 3, 2), "U": r(3), "V": r(4)}, _spectral_ref,
            attrs={"dim": 1, "power_iters": 60}, grad=("Weight",), rtol=1e-9, name="spectral_norm_dim1"),
-    OpCase("bilinear_tensor_product", {"X": r(3, 4), "Y": r(3, 2), "Weight": r(5, 4, 2), "Bias": r(1, 5)},
-           _bilinear_ref, grad=("X", "Y", "Weight", "Bias")),
-    OpCase("bilinear_tensor_product", {"X": r(2, 3), "Y": r(2, 3), "Weight": r(2, 3, 3)}, _bilinear_ref,
-           grad=("X", "Y"), name="bilinear_tensor_product_no_bias"),
 ]
 
 

@@ -1,5 +1,6 @@
 """Op cases for family matrix: addmm (Input broadcast, a 1-D Input as Paddle 2.x's, Alpha, Beta), bmm, dot (1-D and 2-D, ints), cross (the
-default dim and a given one), kron (ranks that differ) and trace (offsets, dim1 after dim2 as Fluid takes it)."""
+default dim and a given one), kron (ranks that differ), trace (offsets, dim1 after dim2 as Fluid takes it) and
+bilinear_tensor_product (with and without Bias)."""
 import numpy as np
 
 from op_test import OpCase
@@ -55,4 +56,17 @@ CASES = [
            name="trace_offset_dims_reversed"),
     OpCase("trace", {"Input": r(4, 3, 2)}, _trace, attrs={"offset": -2, "dim1": 0, "dim2": 1}, grad=("Input",),
            name="trace_negative_offset"),
+]
+
+
+def _bilinear_ref(i, a):
+    out = np.einsum("bm,kmn,bn->bk", i["X"], i["Weight"], i["Y"])
+    return {"Out": out + i["Bias"] if "Bias" in i else out}
+
+
+CASES += [
+    OpCase("bilinear_tensor_product", {"X": r(3, 4), "Y": r(3, 2), "Weight": r(5, 4, 2), "Bias": r(1, 5)},
+           _bilinear_ref, grad=("X", "Y", "Weight", "Bias")),
+    OpCase("bilinear_tensor_product", {"X": r(2, 3), "Y": r(2, 3), "Weight": r(2, 3, 3)}, _bilinear_ref,
+           grad=("X", "Y"), name="bilinear_tensor_product_no_bias"),
 ]
