@@ -14,9 +14,9 @@ from .build_blocks import block_arguments
 from ..config import registries
 from ..config.errors import ConfigError
 from ..config.model import PARAM_ATTR_ARGS, ModelSpec, check_model, parse_ref, variable_arguments
-from ..config.run import with_type
-from ..config.typed import parameters, resolve
-from ..config.values import make_typed, param_attr
+from ..config.resolved import Typed
+from ..config.typed import parameters
+from ..config.values import param_attr
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
 from ..data.preprocessing import lengths_feeds
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
@@ -152,42 +152,28 @@ def _check_loss(built):
 
 # -- the optimizer ------------------------------------------------------------------------------
 
-def make_optimizer(cfg):
-    """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
-    doc, value = cfg.doc, cfg.data["optimizer"]
-    path = ("optimizer",)
-    name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
-    kwargs = dict(args)
-    lr = kwargs.get("learning_rate")
-    if isinstance(lr, dict):
-        kwargs["learning_rate"] = _make_schedule(doc, path + ("learning_rate",), lr)
-    elif lr is not None:
-        kwargs["learning_rate"] = float(lr)
-    if kwargs.get("regularization") is not None:
-        kwargs["regularization"] = make_typed(doc, path + ("regularization",), kwargs["regularization"],
-                                              registries.regularizers())
-    if kwargs.get("grad_clip") is not None:
-        kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
-    if "epsilon_scaled" in inspect.signature(cls).parameters:
-        kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
-    if "bias_correction" in inspect.signature(cls).parameters:
-        kwargs.setdefault("bias_correction", True)  # a run config's lamb: Paddle 2.x's moments
+def make_optimizer(spec):
+    """The optimizer of an OptimizerSpec (config/run.py's resolve_optimizer), made now: a schedule
+    appends its ops to the current program."""
+    kwargs = {key: _make(value) for key, value in spec.kwargs.items()}
     try:
-        return cls(**kwargs)
+        return spec.cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:
-        raise doc.error(path, f"optimizer '{name}': {e}") from None
+        raise spec.doc.error(spec.path, f"optimizer '{spec.name}': {e}") from None
 
 
-def _make_schedule(doc, path, value):
-    """A schedule, after the schedules among its arguments (mappings, alone or in a list)."""
-    args = {}
-    for key, arg in value.items():
-        if isinstance(arg, dict):
-            arg = _make_schedule(doc, path + (key,), arg)
-        elif isinstance(arg, list):
-            arg = [_make_schedule(doc, path + (key, j), x) if isinstance(x, dict) else x for j, x in enumerate(arg)]
-        args[key] = arg
-    return make_typed(doc, path, args, registries.schedules())
+def _make(value):
+    """A Typed value (config/resolved.py) made, after the Typed values among its arguments (alone or
+    in a list); any other value as it is."""
+    if isinstance(value, list):
+        return [_make(v) for v in value]
+    if not isinstance(value, Typed):
+        return value
+    args = {key: _make(arg) for key, arg in value.args.items()}
+    try:
+        return value.fn(**args)
+    except (PeError, TypeError, ValueError) as e:
+        raise value.doc.error(value.path, f"{value.what} '{value.name}': {e}") from None
 
 
 # -- the programs -------------------------------------------------------------------------------
@@ -219,7 +205,7 @@ def build_programs(model_spec, cfg=None, seed=None, with_optimizer=True):
         model = build_model(model_spec)
         test = main.clone(for_test=True)
         if with_optimizer and model_spec.loss is not None:
-            optimizer = make_optimizer(cfg) if cfg is not None else SGD(learning_rate=0.01)
+            optimizer = make_optimizer(cfg.optimizer) if cfg is not None else SGD(learning_rate=0.01)
             _minimize(optimizer, model, cfg)
     return Programs(main, startup, test, model, optimizer)
 
