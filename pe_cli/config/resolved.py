@@ -34,6 +34,11 @@ class Ref:
         return cls(name, index, text)
 
 
+def refs(value):
+    """A reference argument as the build takes it: a Ref, or a list of them."""
+    return [Ref.of(v) for v in value] if isinstance(value, list) else Ref.of(value)
+
+
 @dataclass
 class Typed:
     what: str       # "initializer", "learning-rate schedule", "ParamAttr", ...

@@ -22,7 +22,7 @@ from ..data.transforms import check_transform
 from . import registries
 from .errors import ConfigError, suggest
 from .keys import RUN
-from .model import ModelSpec, check_model, default_fetches, load_model
+from .model import ModelSpec, default_fetches, load_model
 from .overrides import ArgMark, apply_overrides, split_model_overrides
 from .resolved import OptimizerSpec, Typed
 from .schema import _describe, validate
@@ -78,7 +78,6 @@ def load_config(path, overrides=()):
     if not os.path.exists(model_path):
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
     model = load_model(model_path, overrides=model_overrides)
-    check_model(model)
     cfg = RunConfig(path, doc, data, model, given)
     _resolve_defaults(cfg)
     cfg.optimizer = resolve_optimizer(doc, data["optimizer"])
