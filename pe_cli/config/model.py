@@ -54,16 +54,13 @@ class FeedSpec:
     doc: object
     path: tuple
     location: str = field(init=False)   # 'lenet.yaml:3 feeds.image', what its ops remember
+    full_shape: list = field(init=False)    # the variable's shape as fluid.layers.data makes it (batch -1 first)
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
         self.location = f"{os.path.basename(mark.file)}:{mark.line} feeds.{self.name}"
-
-    @property
-    def full_shape(self):
-        """The variable's shape as fluid.layers.data makes it (batch dimension -1 first)."""
         shape = list(self.shape)
-        return [-1] + shape if self.append_batch_size and -1 not in shape else shape
+        self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
 
 
 @dataclass
