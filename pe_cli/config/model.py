@@ -96,7 +96,7 @@ class ModelSpec:
     fetches: list = None
     loss_doc: object = None
     fetches_doc: object = None
-    loss_ref: Ref = None        # set when checked, as every layer's resolution
+    refs: dict = field(default_factory=dict)  # the loss and fetches as written -> Ref, set when checked
     resolved: bool = False      # check_model passed: the build may read it
 
     def names(self):
@@ -236,7 +236,7 @@ def check_model(spec):
         except ConfigError as e:
             errors += flatten(e)
     collected(errors)
-    spec.loss_ref = Ref.of(spec.loss) if spec.loss is not None else None
+    spec.refs.update({text: Ref.of(text) for text in [spec.loss] + list(spec.fetches or []) if text is not None})
     spec.resolved = True
 
 

@@ -24,7 +24,7 @@ from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
 from .overrides import ArgMark, apply_overrides, split_model_overrides
-from .resolved import OptimizerSpec, Typed
+from .resolved import OptimizerSpec, Ref, Typed
 from .schema import _describe, validate
 from .typed import check_arguments, resolve
 from .values import typed_value
@@ -42,19 +42,12 @@ class RunConfig:
     model: ModelSpec
     overrides: tuple = ()     # the key.path=value arguments it was loaded with, in order
     optimizer: OptimizerSpec = None
+    train_fetches: list = None    # fetch.names, the model's fetches by default (data's own list)
+    eval_fetches: list = None     # eval.fetches, likewise
 
     @property
     def name(self):
         return os.path.splitext(os.path.basename(self.path))[0]
-
-    # -- fetches -----------------------------------------------------------------------------
-    @property
-    def train_fetches(self):
-        return self.data["fetch"]["names"]
-
-    @property
-    def eval_fetches(self):
-        return self.data["eval"]["fetches"]
 
     def to_data(self):
         return self.data
@@ -120,6 +113,7 @@ def _resolve_defaults(cfg):
         data["fetch"]["names"] = default_fetches(cfg.model)
     if data["eval"]["fetches"] is None:
         data["eval"]["fetches"] = default_fetches(cfg.model)
+    cfg.train_fetches, cfg.eval_fetches = data["fetch"]["names"], data["eval"]["fetches"]
     if data["output"]["dir"] is None:
         data["output"]["dir"] = os.path.join("runs", cfg.name)
 
@@ -260,8 +254,9 @@ def _check_fetches(cfg):
         for j, name in enumerate(cfg.data[key[0]][key[1]]):
             base = name.split("[", 1)[0]
             if base not in names:
-                    raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
+                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
                                     suggest(name, names))
+            cfg.model.refs.setdefault(name, Ref.of(name))
 
 
 __all__ = ["ConfigError", "RunConfig", "load_config", "resolve_optimizer", "with_type"]

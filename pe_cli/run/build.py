@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .. import layers as L
 from .build_blocks import block_arguments
 from ..config.errors import ConfigError
-from ..config.resolved import Ref, Typed, parse_ref
+from ..config.resolved import Ref, Typed
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
 from ..data.preprocessing import lengths_feeds
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
@@ -28,14 +28,16 @@ class BuiltModel:
     feeds: list         # feed Variables, in declaration order
 
     def var(self, ref):
-        """The variable of a Ref, or of a reference as written ('conv', 'both[1]': a fetch name)."""
-        name, index = parse_ref(ref) if isinstance(ref, str) else (ref.name, ref.index)
-        value = self.vars[name]
-        return value if index is None else value[index]
+        """The variable of a Ref, of a loss or fetch as the config wrote it ('both[1]': the spec's refs),
+        or of a feed or layer name."""
+        if isinstance(ref, str):
+            ref = self.spec.refs.get(ref) or Ref(ref)
+        value = self.vars[ref.name]
+        return value if ref.index is None else value[ref.index]
 
     @property
     def loss(self):
-        return self.var(self.spec.loss_ref) if self.spec.loss else None
+        return self.var(self.spec.loss) if self.spec.loss else None
 
     def fetch_vars(self, names):
         return {name: self.var(name) for name in names}
