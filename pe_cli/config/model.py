@@ -3,9 +3,12 @@
 A model file names its feeds, its layers in order (each a layer type of ``pe_cli.layers`` with that
 builder's arguments), the loss and the default fetches. Checking happens before any op exists:
 types, arguments (read from the builders' signatures), references to feeds and earlier layers,
-activation names (read from the op registry). pe_cli.run.build then builds the spec through the
-same builders as the Python API.
+activation names (read from the op registry). Checking also resolves each layer for the build
+(config/resolved.py): its builder, its arguments typed (references as Refs, param attributes as
+Typed values), its place in the file. pe_cli.run.build then builds the spec through the same
+builders as the Python API, without calling back here.
 """
+import inspect
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,10 +19,11 @@ from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
-from .model_blocks import BLOCK_TYPES, check_block
+from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
+from .resolved import REF_PATTERN, Ref, parse_ref, refs
 from .schema import _describe, validate
-from .typed import check_arguments
+from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
 
@@ -38,7 +42,6 @@ def variable_arguments(fn):
 
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)(?:\[(\d+)\])?$")
 
 
 @dataclass
@@ -50,12 +53,14 @@ class FeedSpec:
     append_batch_size: bool
     doc: object
     path: tuple
+    location: str = field(init=False)   # 'lenet.yaml:3 feeds.image', what its ops remember
+    full_shape: list = field(init=False)    # the variable's shape as fluid.layers.data makes it (batch -1 first)
 
-    @property
-    def full_shape(self):
-        """The variable's shape as fluid.layers.data makes it (batch dimension -1 first)."""
+    def __post_init__(self):
+        mark = self.doc.mark(self.path, key=True)
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} feeds.{self.name}"
         shape = list(self.shape)
-        return [-1] + shape if self.append_batch_size and -1 not in shape else shape
+        self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
 
 
 @dataclass
@@ -68,11 +73,16 @@ class LayerSpec:
     path: tuple     # ("layers", index, name)
     label: str = None   # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
     block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
+    location: str = field(init=False)   # 'lenet.yaml:6 layers[0] conv1', what its ops remember
+    # set when checked (check_model), all the build reads:
+    fn: object = None           # the layer function
+    kwargs: dict = None         # its arguments: Ref (or a list of them), Typed param attributes, YAML values
+    takes_name: bool = False    # the function takes name= (the layer's name)
+    suspect: tuple = None       # (key, value): a required argument given as a string, named if it fails
 
-    @property
-    def location(self):
+    def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        return f"{os.path.basename(mark.file)}:{mark.line} {self.label or f'layers[{self.index}]'} {self.name}"
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} {self.label or f'layers[{self.index}]'} {self.name}"
 
 
 @dataclass
@@ -86,6 +96,8 @@ class ModelSpec:
     fetches: list = None
     loss_doc: object = None
     fetches_doc: object = None
+    refs: dict = field(default_factory=dict)  # the loss and fetches as written -> Ref, set when checked
+    resolved: bool = False      # check_model passed: the build may read it
 
     def names(self):
         return list(self.feeds) + [l.name for l in self.layers]
@@ -104,9 +116,16 @@ class ModelSpec:
 
 # -- loading ------------------------------------------------------------------------------------
 
-def load_model(path, _stack=(), overrides=()):
-    """Loads a model file and the files it includes; checks keys and types (not references).
+def load_model(path, overrides=()):
+    """Loads a model file and the files it includes, and checks and resolves it (check_model).
     ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys)."""
+    spec = _load_model(path, (), overrides)
+    check_model(spec)
+    return spec
+
+
+def _load_model(path, _stack, overrides=()):
+    """A model file and the files it includes, keys and types checked (not references)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
     if overrides:
@@ -130,7 +149,7 @@ def load_model(path, _stack=(), overrides=()):
         if not os.path.exists(inc_path):
             raise doc.error(where, f"included model file '{inc}' does not exist",
                             f"the path is relative to {os.path.dirname(doc.file) or '.'}/")
-        base = load_model(inc_path, (*_stack, real))
+        base = _load_model(inc_path, (*_stack, real))
         spec.feeds.update(base.feeds)
         spec.layers += base.layers
         spec.loss, spec.loss_doc = base.loss, base.loss_doc
@@ -217,6 +236,8 @@ def check_model(spec):
         except ConfigError as e:
             errors += flatten(e)
     collected(errors)
+    spec.refs.update({text: Ref.of(text) for text in [spec.loss] + list(spec.fetches or []) if text is not None})
+    spec.resolved = True
 
 
 def _check_layer(layer, n, layer_types, defined, positions):
@@ -233,17 +254,29 @@ def _check_layer(layer, n, layer_types, defined, positions):
     check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
     if type_name in BLOCK_TYPES:
         check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
+        _resolve(layer, fn, block_arguments(layer.args))
         return
-    variables = variable_arguments(fn)
+    variables, kwargs = variable_arguments(fn), dict(layer.args)
     for key, value in layer.args.items():
         if key in variables:
             _check_refs(doc, path + (key,), value, layer.name, defined, positions, n)
+            kwargs[key] = refs(value)
         elif key in PARAM_ATTR_ARGS:
-            param_attr(doc, path + (key,), value)
+            kwargs[key] = param_attr(doc, path + (key,), value)
         elif key == "act" and value is not None:
             _check_act(doc, path + (key,), value)
         elif key in ("dtype", "out_dtype") and value is not None:
             _check_dtype(doc, path + (key,), value)
+    _resolve(layer, fn, kwargs)
+
+
+def _resolve(layer, fn, kwargs):
+    """What the build reads of a checked layer."""
+    named = parameters(fn)[0]
+    layer.fn, layer.kwargs, layer.takes_name = fn, kwargs, "name" in named
+    layer.suspect = next(((key, value) for key, value in layer.args.items()
+                          if key in named and named[key].default is inspect.Parameter.empty
+                          and key not in variable_arguments(fn) and isinstance(value, str)), None)
 
 
 def _check_refs(doc, path, value, own, defined, positions, n):
@@ -253,7 +286,7 @@ def _check_refs(doc, path, value, own, defined, positions, n):
         if not isinstance(ref, str):
             raise doc.error(where, f"expected the name of a feed or an earlier layer, got {_describe(ref)}",
                             f"known so far: {', '.join(defined) or 'none'}")
-        m = _REF.match(ref)
+        m = REF_PATTERN.match(ref)
         base = m.group(1) if m else ref
         if base == own:
             raise doc.error(where, f"layer '{own}' refers to itself (a cycle)", "take an earlier layer or a feed")
@@ -266,7 +299,7 @@ def _check_refs(doc, path, value, own, defined, positions, n):
 
 
 def _check_ref_name(doc, path, name, defined, what):
-    m = _REF.match(name) if isinstance(name, str) else None
+    m = REF_PATTERN.match(name) if isinstance(name, str) else None
     if not m or m.group(1) not in defined:
         raise doc.error(path, f"{what} '{name}' is not a feed or layer of the model",
                         suggest(name, list(defined)))
@@ -291,12 +324,6 @@ def _check_dtype(doc, path, value):
 
 _BLOCK_HELPERS = {"layer_entry": _layer_entry, "check_layer": _check_layer, "check_refs": _check_refs,
                   "tensor_args": TENSOR_ARGS}
-
-
-def parse_ref(ref):
-    """'conv[1]' -> ('conv', 1); 'fc1' -> ('fc1', None): a reference to a feed or layer output."""
-    m = _REF.match(ref)
-    return m.group(1), None if m.group(2) is None else int(m.group(2))
 
 
 def default_fetches(spec):

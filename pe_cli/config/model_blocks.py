@@ -15,6 +15,7 @@ Inside ``step`` a layer sees the step inputs, static inputs, memories and the st
 names outside the block are passed in through step_inputs/static_inputs or a memory's init. Checked
 here (every mistake at its key); built by pe_cli/run/build_blocks.py."""
 from .errors import ConfigError, collected, flatten, suggest
+from .resolved import refs
 from .schema import _describe
 
 BLOCK_TYPES = frozenset({"static_rnn", "dynamic_rnn"})
@@ -53,6 +54,17 @@ def check_block(layer, n, layer_types, defined, positions, helpers):
                                         f"'{update}', which is not a layer of the step", suggest(update, made)))
         attempt(_check_outputs, doc, path + ("outputs",), args.get("outputs"), made + list(inner))
     collected(errors)
+
+
+def block_arguments(args):
+    """A checked block layer's arguments as the build takes them (less ``step``, which it builds from
+    the layer's ``block``): the outer references as Refs."""
+    kwargs = {"step_inputs": {k: refs(v) for k, v in args["step_inputs"].items()}, "outputs": args["outputs"]}
+    if args.get("static_inputs"):
+        kwargs["static_inputs"] = {k: refs(v) for k, v in args["static_inputs"].items()}
+    kwargs["memories"] = {name: dict(spec, init=refs(spec["init"])) if "init" in spec else dict(spec)
+                          for name, spec in (args.get("memories") or {}).items()}
+    return kwargs
 
 
 def _check_steps(layer, layer_types, defined, inner, helpers):

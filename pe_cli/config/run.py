@@ -3,10 +3,12 @@ model, the optimizer and the data against each other, all before anything runs.
 
     cfg = load_config("configs/mnist_lenet.yaml", ["optimizer.learning_rate=0.05"])
     cfg.data            # the resolved run config as plain data (what --print-config prints)
-    cfg.model           # the ModelSpec (includes expanded, references checked)
+    cfg.model           # the ModelSpec (includes expanded, references checked, values typed)
+    cfg.optimizer       # the OptimizerSpec (config/resolved.py: class, arguments, schedule, defaults)
 
 Nothing is built or loaded here: pe_cli.run.build makes the programs, the optimizer and the data.
 """
+import inspect
 import os
 from dataclasses import dataclass
 
@@ -20,36 +22,32 @@ from ..data.transforms import check_transform
 from . import registries
 from .errors import ConfigError, suggest
 from .keys import RUN
-from .model import ModelSpec, check_model, default_fetches, load_model
+from .model import ModelSpec, default_fetches, load_model
 from .overrides import ArgMark, apply_overrides, split_model_overrides
+from .resolved import OptimizerSpec, Ref, Typed
 from .schema import _describe, validate
 from .typed import check_arguments, resolve
-from .values import make_typed
+from .values import typed_value
 from .yamlfile import _missing_hint, display_path, load_yaml
 
 
 @dataclass
 class RunConfig:
     """A checked run config: ``data`` is the resolved config as plain data (what --print-config
-    prints), ``model`` the checked ModelSpec, ``doc`` the YAML document errors are reported in."""
+    prints), ``model`` the checked ModelSpec, ``optimizer`` the OptimizerSpec the build makes the
+    optimizer from, ``doc`` the YAML document errors are reported in."""
     path: str
     doc: object
     data: dict
     model: ModelSpec
     overrides: tuple = ()     # the key.path=value arguments it was loaded with, in order
+    optimizer: OptimizerSpec = None
+    train_fetches: list = None    # fetch.names, the model's fetches by default (data's own list)
+    eval_fetches: list = None     # eval.fetches, likewise
 
     @property
     def name(self):
         return os.path.splitext(os.path.basename(self.path))[0]
-
-    # -- fetches -----------------------------------------------------------------------------
-    @property
-    def train_fetches(self):
-        return self.data["fetch"]["names"]
-
-    @property
-    def eval_fetches(self):
-        return self.data["eval"]["fetches"]
 
     def to_data(self):
         return self.data
@@ -73,10 +71,9 @@ def load_config(path, overrides=()):
     if not os.path.exists(model_path):
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
     model = load_model(model_path, overrides=model_overrides)
-    check_model(model)
     cfg = RunConfig(path, doc, data, model, given)
     _resolve_defaults(cfg)
-    _check_optimizer(doc, data["optimizer"])
+    cfg.optimizer = resolve_optimizer(doc, data["optimizer"])
     _check_data(cfg)
     _check_fetches(cfg)
     return cfg
@@ -116,39 +113,55 @@ def _resolve_defaults(cfg):
         data["fetch"]["names"] = default_fetches(cfg.model)
     if data["eval"]["fetches"] is None:
         data["eval"]["fetches"] = default_fetches(cfg.model)
+    cfg.train_fetches, cfg.eval_fetches = data["fetch"]["names"], data["eval"]["fetches"]
     if data["output"]["dir"] is None:
         data["output"]["dir"] = os.path.join("runs", cfg.name)
 
 
-def _check_optimizer(doc, value):
+def resolve_optimizer(doc, value):
+    """The run config's ``optimizer`` checked and typed: an OptimizerSpec whose arguments the build
+    passes to the class as they are (a schedule a Typed, epsilon_scaled / bias_correction filled)."""
     path = ("optimizer",)
     if not isinstance(value, dict):
         raise doc.error(path, f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
                         "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}")
     name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
+    kwargs = dict(args)
     lr = args.get("learning_rate")
     if isinstance(lr, dict):
-        _check_schedule(doc, path + ("learning_rate",), lr)
+        kwargs["learning_rate"] = _resolve_schedule(doc, path + ("learning_rate",), lr)
     elif lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0):
         raise doc.error(path + ("learning_rate",), f"expected a number >= 0 or a schedule, got {_describe(lr)}",
                         "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}")
+    elif lr is not None:
+        kwargs["learning_rate"] = float(lr)
     for key, ns in (("regularization", registries.regularizers()), ("grad_clip", registries.clips())):
         if args.get(key) is not None:
-            make_typed(doc, path + (key,), args[key], ns)
+            kwargs[key] = typed_value(doc, path + (key,), args[key], ns)
     rest = {k: v for k, v in args.items() if k not in ("learning_rate", "regularization", "grad_clip")}
     check_arguments(doc, path, cls, rest, f"optimizer '{name}'", reserved=("name",),
                     skip_required=("learning_rate",) if lr is not None else ())
+    taken = inspect.signature(cls).parameters
+    if "epsilon_scaled" in taken:
+        kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
+    if "bias_correction" in taken:
+        kwargs.setdefault("bias_correction", True)  # a run config's lamb: Paddle 2.x's moments
+    return OptimizerSpec(name, cls, kwargs, doc, path)
 
 
-def _check_schedule(doc, path, value):
-    """A schedule ``{type: ..., arguments}``; an argument or a list item that is a mapping is a schedule
-    too (switch_schedule's values, linear_lr_warmup's learning_rate)."""
+def _resolve_schedule(doc, path, value):
+    """A schedule ``{type: ..., arguments}`` as a Typed; an argument or a list item that is a mapping is
+    a schedule too (switch_schedule's values, linear_lr_warmup's learning_rate)."""
     sname, fn, sargs = resolve(doc, path, value, registries.schedules(), allow_string=False)
     check_arguments(doc, path, fn, sargs, f"learning-rate schedule '{sname}'")
+    args = {}
     for key, arg in sargs.items():
-        for where, item in ([((key, j), x) for j, x in enumerate(arg)] if isinstance(arg, list) else [((key,), arg)]):
-            if isinstance(item, dict):
-                _check_schedule(doc, path + where, item)
+        if isinstance(arg, dict):
+            arg = _resolve_schedule(doc, path + (key,), arg)
+        elif isinstance(arg, list):
+            arg = [_resolve_schedule(doc, path + (key, j), x) if isinstance(x, dict) else x for j, x in enumerate(arg)]
+        args[key] = arg
+    return Typed(registries.schedules().what, sname, fn, args, doc, path)
 
 
 def with_type(value):
@@ -241,8 +254,9 @@ def _check_fetches(cfg):
         for j, name in enumerate(cfg.data[key[0]][key[1]]):
             base = name.split("[", 1)[0]
             if base not in names:
-                    raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
+                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
                                     suggest(name, names))
+            cfg.model.refs.setdefault(name, Ref.of(name))
 
 
-__all__ = ["ConfigError", "RunConfig", "load_config", "with_type"]
+__all__ = ["ConfigError", "RunConfig", "load_config", "resolve_optimizer", "with_type"]

@@ -1,27 +1,42 @@
 """YAML values that stand for small Python value objects: a ``{type: Name, args}`` mapping of an
-initializer, regularizer or clip, and a layer's ``param_attr``. They are made here, while the
-config is checked, because their constructors are the check (e.g. a negative coefficient); they
-touch no program. Programs, optimizers and data are built by pe_cli.run.build.
+initializer, regularizer or clip, and a layer's ``param_attr``. They are checked here, while the
+config is checked, by making them once (their constructors are part of the check, e.g. a negative
+coefficient), and handed to the build as ``Typed`` values (config/resolved.py), which
+pe_cli.run.build makes again for each program it builds.
 """
 from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from . import registries
+from .resolved import Typed
 from .schema import _describe
 from .typed import check_arguments, resolve
 
 
-def make_typed(doc, path, value, namespace, **extra):
-    """Makes ``{type: Name, args}`` from ``namespace``, reporting bad arguments at their keys."""
+def typed_value(doc, path, value, namespace):
+    """``{type: Name, args}`` from ``namespace``, checked (bad arguments reported at their keys) and
+    made once; returns it as a Typed."""
+    return _checked(doc, path, value, namespace)[0]
+
+
+def _checked(doc, path, value, namespace):
+    """(the Typed value, the object made from it)."""
     name, fn, args = resolve(doc, path, value, namespace)
-    check_arguments(doc, path, fn, args, f"{namespace.what} '{name}'", reserved=tuple(extra))
+    what = f"{namespace.what} '{name}'"
+    check_arguments(doc, path, fn, args, what)
     try:
-        return fn(**args, **extra)
+        made = fn(**args)
     except (PeError, TypeError, ValueError) as e:
-        raise doc.error(path, f"{namespace.what} '{name}': {e}") from None
+        raise doc.error(path, f"{what}: {e}") from None
+    return Typed(namespace.what, name, fn, args, doc, path), made
+
+
+_PARAM_ATTR_VALUES = (("initializer", registries.initializers), ("regularizer", registries.regularizers),
+                      ("gradient_clip", registries.clips))
 
 
 def param_attr(doc, path, value):
-    """A YAML param_attr/bias_attr -> what the builder takes: None, False, a name, or a ParamAttr."""
+    """A YAML param_attr/bias_attr -> what the builder takes: None, False, a name, or a Typed ParamAttr
+    (its initializer, regularizer and gradient_clip Typed too)."""
     if value is None or value is False or isinstance(value, str):
         return value
     if value is True:
@@ -30,14 +45,9 @@ def param_attr(doc, path, value):
         raise doc.error(path, f"expected a mapping of ParamAttr arguments, a name, or false, got {_describe(value)}",
                         "e.g. {initializer: {type: Normal, scale: 0.01}}")
     check_arguments(doc, path, ParamAttr, value, "ParamAttr")
-    kwargs = dict(value)
-    if kwargs.get("initializer") is not None:
-        kwargs["initializer"] = make_typed(doc, path + ("initializer",), kwargs["initializer"],
-                                           registries.initializers())
-    if kwargs.get("regularizer") is not None:
-        kwargs["regularizer"] = make_typed(doc, path + ("regularizer",), kwargs["regularizer"],
-                                           registries.regularizers())
-    if kwargs.get("gradient_clip") is not None:
-        kwargs["gradient_clip"] = make_typed(doc, path + ("gradient_clip",), kwargs["gradient_clip"],
-                                             registries.clips())
-    return ParamAttr(**kwargs)
+    args, made = dict(value), dict(value)
+    for key, namespace in _PARAM_ATTR_VALUES:
+        if args.get(key) is not None:
+            args[key], made[key] = _checked(doc, path + (key,), args[key], namespace())
+    ParamAttr(**made)
+    return Typed("ParamAttr", "ParamAttr", ParamAttr, args, doc, path)

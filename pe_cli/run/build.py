@@ -5,18 +5,12 @@ the data (a Batcher over the columns, transformed and conformed to the feeds).
 Every layer is built inside ``source_guard("lenet.yaml:12 layers[3] fc1")`` so its ops remember
 their line, and the errors builders or data files raise are reported at the YAML key to fix.
 """
-import inspect
-import os
 from dataclasses import dataclass
 
 from .. import layers as L
 from .build_blocks import block_arguments
-from ..config import registries
 from ..config.errors import ConfigError
-from ..config.model import PARAM_ATTR_ARGS, ModelSpec, check_model, parse_ref, variable_arguments
-from ..config.run import with_type
-from ..config.typed import parameters, resolve
-from ..config.values import make_typed, param_attr
+from ..config.resolved import Ref, Typed
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
 from ..data.preprocessing import lengths_feeds
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
@@ -29,14 +23,17 @@ from ..training.optimizer import SGD
 
 @dataclass
 class BuiltModel:
-    spec: ModelSpec
+    spec: object        # the checked ModelSpec (pe_cli/config/model.py)
     vars: dict          # feed or layer name -> Variable (or a tuple for multi-output layers)
     feeds: list         # feed Variables, in declaration order
 
     def var(self, ref):
-        name, index = parse_ref(ref)
-        value = self.vars[name]
-        return value if index is None else value[index]
+        """The variable of a Ref, of a loss or fetch as the config wrote it ('both[1]': the spec's refs),
+        or of a feed or layer name."""
+        if isinstance(ref, str):
+            ref = self.spec.refs.get(ref) or Ref(ref)
+        value = self.vars[ref.name]
+        return value if ref.index is None else value[ref.index]
 
     @property
     def loss(self):
@@ -47,49 +44,48 @@ class BuiltModel:
 
 
 def build_model(spec):
-    """Builds the model into the current default main/startup programs. Returns a BuiltModel."""
-    check_model(spec)
+    """Builds a checked model spec (pe_cli.config's load_model, load_config) into the current default
+    main/startup programs. Returns a BuiltModel."""
+    if not spec.resolved:
+        raise PeError(f"the model spec '{spec.name}' is not checked; load it with pe_cli.config.load_model "
+                      f"(or pass it to check_model) before building it")
     built = BuiltModel(spec, {}, [])
     for feed in spec.feeds.values():
-        mark = feed.doc.mark(feed.path, key=True)
-        with source_guard(f"{os.path.basename(mark.file)}:{mark.line} feeds.{feed.name}"):
+        with source_guard(feed.location):
             var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
                          append_batch_size=feed.append_batch_size, check_feed=True)
         built.vars[feed.name] = var
         built.feeds.append(var)
-    layer_types = registries.layers()
     for layer in spec.layers:
-        built.vars[layer.name] = _build_layer(built, layer, layer_types.members[layer.type])
+        built.vars[layer.name] = _build_layer(built, layer)
     _check_loss(built)
     return built
 
 
-def _arguments(built, layer, fn):
-    kwargs, variables = {}, variable_arguments(fn)
-    for key, value in layer.args.items():
-        if key in variables:
+def _arguments(built, layer):
+    kwargs = {}
+    for key, value in layer.kwargs.items():
+        if isinstance(value, Ref) or (isinstance(value, list) and value and isinstance(value[0], Ref)):
             kwargs[key] = _deref(built, layer, key, value)
-        elif key in PARAM_ATTR_ARGS:
-            kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
         else:
-            kwargs[key] = value
+            kwargs[key] = _make(value) if isinstance(value, Typed) else value
     return kwargs
 
 
-def _build_layer(built, layer, fn):
+def _build_layer(built, layer):
     if layer.block is not None:       # a recurrent block: its step builds its layers through this function
-        kwargs = block_arguments(built, layer, _build_layer, registries.layers())
+        kwargs = block_arguments(built, layer, _build_layer)
     else:
-        kwargs = _arguments(built, layer, fn)
-    if "name" in parameters(fn)[0]:
+        kwargs = _arguments(built, layer)
+    if layer.takes_name:
         kwargs["name"] = layer.name
     with source_guard(layer.location):
         try:
-            out = fn(**kwargs)
+            out = layer.fn(**kwargs)
         except ConfigError:
             raise
         except (PeError, TypeError, ValueError) as e:
-            suspect = _suspect_argument(fn, layer) if isinstance(e, TypeError) else None
+            suspect = layer.suspect if isinstance(e, TypeError) else None
             if suspect is not None:
                 key, value = suspect
                 raise layer.doc.error(layer.path + (key,), f"layer type '{layer.type}' failed with {key}: "
@@ -107,25 +103,14 @@ def _deref(built, layer, key, value):
         return [built.var(v) for v in value]
     var = built.var(value)
     if isinstance(var, (tuple, list)) and key not in ("input", "inputs", "x"):
-        raise layer.doc.error(layer.path + (key,), f"'{value}' has {len(var)} outputs",
-                              f"pick one: {value}[0] ... {value}[{len(var) - 1}]")
+        raise layer.doc.error(layer.path + (key,), f"'{value.text}' has {len(var)} outputs",
+                              f"pick one: {value.text}[0] ... {value.text}[{len(var) - 1}]")
     return var
 
 
 def _strip_location(message, location):
     """The error line already starts with file:line:col; drop the builder's copy of it."""
     return message.replace(f" built at {location}", "").replace(f" (built at {location})", "")
-
-
-def _suspect_argument(fn, layer):
-    """A required, non-variable argument given as a string: the likely cause of a TypeError."""
-    named = parameters(fn)[0]
-    for key, value in layer.args.items():
-        p = named.get(key)
-        if (p is not None and p.default is inspect.Parameter.empty and key not in variable_arguments(fn)
-                and isinstance(value, str)):
-            return key, value
-    return None
 
 
 def _hint_for(error):
@@ -152,42 +137,28 @@ def _check_loss(built):
 
 # -- the optimizer ------------------------------------------------------------------------------
 
-def make_optimizer(cfg):
-    """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
-    doc, value = cfg.doc, cfg.data["optimizer"]
-    path = ("optimizer",)
-    name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
-    kwargs = dict(args)
-    lr = kwargs.get("learning_rate")
-    if isinstance(lr, dict):
-        kwargs["learning_rate"] = _make_schedule(doc, path + ("learning_rate",), lr)
-    elif lr is not None:
-        kwargs["learning_rate"] = float(lr)
-    if kwargs.get("regularization") is not None:
-        kwargs["regularization"] = make_typed(doc, path + ("regularization",), kwargs["regularization"],
-                                              registries.regularizers())
-    if kwargs.get("grad_clip") is not None:
-        kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
-    if "epsilon_scaled" in inspect.signature(cls).parameters:
-        kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
-    if "bias_correction" in inspect.signature(cls).parameters:
-        kwargs.setdefault("bias_correction", True)  # a run config's lamb: Paddle 2.x's moments
+def make_optimizer(spec):
+    """The optimizer of an OptimizerSpec (config/run.py's resolve_optimizer), made now: a schedule
+    appends its ops to the current program."""
+    kwargs = {key: _make(value) for key, value in spec.kwargs.items()}
     try:
-        return cls(**kwargs)
+        return spec.cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:
-        raise doc.error(path, f"optimizer '{name}': {e}") from None
+        raise spec.doc.error(spec.path, f"optimizer '{spec.name}': {e}") from None
 
 
-def _make_schedule(doc, path, value):
-    """A schedule, after the schedules among its arguments (mappings, alone or in a list)."""
-    args = {}
-    for key, arg in value.items():
-        if isinstance(arg, dict):
-            arg = _make_schedule(doc, path + (key,), arg)
-        elif isinstance(arg, list):
-            arg = [_make_schedule(doc, path + (key, j), x) if isinstance(x, dict) else x for j, x in enumerate(arg)]
-        args[key] = arg
-    return make_typed(doc, path, args, registries.schedules())
+def _make(value):
+    """A Typed value (config/resolved.py) made, after the Typed values among its arguments (alone or
+    in a list); any other value as it is."""
+    if isinstance(value, list):
+        return [_make(v) for v in value]
+    if not isinstance(value, Typed):
+        return value
+    args = {key: _make(arg) for key, arg in value.args.items()}
+    try:
+        return value.fn(**args)
+    except (PeError, TypeError, ValueError) as e:
+        raise value.doc.error(value.path, f"{value.what} '{value.name}': {e}") from None
 
 
 # -- the programs -------------------------------------------------------------------------------
@@ -219,7 +190,7 @@ def build_programs(model_spec, cfg=None, seed=None, with_optimizer=True):
         model = build_model(model_spec)
         test = main.clone(for_test=True)
         if with_optimizer and model_spec.loss is not None:
-            optimizer = make_optimizer(cfg) if cfg is not None else SGD(learning_rate=0.01)
+            optimizer = make_optimizer(cfg.optimizer) if cfg is not None else SGD(learning_rate=0.01)
             _minimize(optimizer, model, cfg)
     return Programs(main, startup, test, model, optimizer)
 

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import registries
-from ..config.model import parse_ref, variable_arguments
+from ..config.resolved import Ref
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
 from ..io import load_persistables
@@ -49,13 +48,12 @@ class Inference:
 
 
 def _refs(layer):
-    """(argument key, referenced name) of every feed or layer a layer reads."""
-    variables = variable_arguments(registries.layers().members.get(layer.type))
-    for key, value in layer.args.items():
-        if key in variables:
-            for ref in (value if isinstance(value, list) else [value]):
-                if isinstance(ref, str):
-                    yield key, parse_ref(ref)[0]
+    """(argument key, referenced name) of every feed or layer a layer reads (its arguments resolved
+    to Refs when the model was checked)."""
+    for key, value in layer.kwargs.items():
+        for ref in (value if isinstance(value, list) else [value]):
+            if isinstance(ref, Ref):
+                yield key, ref.name
 
 
 def split_feeds(spec):

@@ -8,6 +8,7 @@ import pytest
 import pe_cli.fluid as fluid
 import pe_cli.paddle as paddle
 from pe_cli import layers
+from pe_cli.config.run import resolve_optimizer
 from pe_cli.run.build import make_optimizer
 
 
@@ -45,16 +46,13 @@ def test_paddle_adam_scales_epsilon():
     assert round(moved, 3) == -0.909
 
 
-class _Cfg:
-    """What make_optimizer reads of a loaded run config: its data (and its YAML document, for errors)."""
-
-    def __init__(self, optimizer):
-        self.data = {"optimizer": optimizer}
-        self.doc = None
+def _run_config_optimizer(optimizer):
+    """The optimizer a run config's ``optimizer:`` mapping makes (resolved as load_config resolves it)."""
+    return make_optimizer(resolve_optimizer(None, optimizer))
 
 
 def test_run_config_adam_keeps_paddle_2_form():
-    moved = _one_step(lambda: make_optimizer(_Cfg({"type": "adam", "learning_rate": 1.0, "epsilon": 0.1})))
+    moved = _one_step(lambda: _run_config_optimizer({"type": "adam", "learning_rate": 1.0, "epsilon": 0.1}))
     assert round(moved, 3) == -0.909
 
 
@@ -63,7 +61,7 @@ def test_lamb_moments_fluid_form_and_paddle_2_form():
     bias-correct them (Paddle 2.x): the lamb op's attribute says which (tests/ops checks both forms)."""
     for make, corrected in ((lambda: fluid.optimizer.Lamb(learning_rate=1.0), False),
                             (lambda: paddle.optimizer.Lamb(learning_rate=1.0), True),
-                            (lambda: make_optimizer(_Cfg({"type": "lamb", "learning_rate": 1.0})), True)):
+                            (lambda: _run_config_optimizer({"type": "lamb", "learning_rate": 1.0}), True)):
         main = fluid.Program()
         with fluid.program_guard(main, fluid.Program()):
             w = layers.create_parameter([2], "float64", name="w")
