@@ -145,6 +145,18 @@ def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
     return conv2d_grad
 
 
+def written_grads(kernels):
+    """One grad op's kernel (matmul_grad: Fluid's one op for X@GRAD and Y@GRAD) of one device from a
+    kernel per gradient ({slot: kernel}): the gradients the op writes (``attrs['_outputs']``)."""
+    def grad(ins, attrs):
+        wanted, outs = attrs.get("_outputs", tuple(kernels)), {}
+        for slot, kernel in kernels.items():
+            if slot in wanted:
+                outs.update(kernel(ins, attrs))
+        return outs
+    return grad
+
+
 def fusion_group_kernel(package):
     """The kernel of fusion_group (pe_cli/ops/fused.py) on the device whose kernel modules are
     ``package`` (``pe_cli.kernels.cpu``): each op of ``attrs['subgraph']`` by its own kernel, in

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ..common import matmul_flag, matmul_v1_attrs
+from ..fused_math import written_grads
 from ...base.errors import PeError
 from . import _cblas, _replicas, threads
 from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
@@ -252,16 +253,6 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
-def matmul_grad(ins, attrs):
-    """X@GRAD and Y@GRAD, the ones the op writes."""
-    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
-    if "X@GRAD" in wanted:
-        outs.update(matmul_grad_x(ins, attrs))
-    if "Y@GRAD" in wanted:
-        outs.update(matmul_grad_y(ins, attrs))
-    return outs
-
-
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
@@ -287,6 +278,9 @@ def matmul_grad_y(ins, attrs):
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
+
+
+matmul_grad = written_grads({"X@GRAD": matmul_grad_x, "Y@GRAD": matmul_grad_y})
 
 
 def inverse(ins, attrs):

@@ -9,6 +9,7 @@ from numba import cuda
 from ...base.errors import PeError
 from ...base.shapes import numel
 from ..common import matmul_flag, matmul_v1_attrs
+from ..fused_math import written_grads
 from . import runtime as rt
 from ..cpu import linalg as _cpu_linalg
 from ._elementwise import expand_to
@@ -122,16 +123,6 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
-def matmul_grad(ins, attrs):
-    """X@GRAD and Y@GRAD, the ones the op writes."""
-    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
-    if "X@GRAD" in wanted:
-        outs.update(matmul_grad_x(ins, attrs))
-    if "Y@GRAD" in wanted:
-        outs.update(matmul_grad_y(ins, attrs))
-    return outs
-
-
 def matmul_grad_x(ins, attrs):
     if _on_host_form(attrs):
         return _FORMS_ON_HOST["matmul_grad_x"](ins, attrs)
@@ -158,6 +149,9 @@ def matmul_grad_y(ins, attrs):
     else:       # dY = alpha * op(X)^T @ d
         dy = _product(xs, not tx, d, False, alpha, batch)
     return {"Y@GRAD": sum_to_shape(dy, ys.shape).reshape(y.shape)}
+
+
+matmul_grad = written_grads({"X@GRAD": matmul_grad_x, "Y@GRAD": matmul_grad_y})
 
 
 # -- clip -----------------------------------------------------------------------------------------
