@@ -16,6 +16,9 @@ LAYERS = [
     # the floor: errors, shapes, dtypes, places, the activation table, SelectedRows, the profiler;
     # imports nothing else of pe
     ("base", ["pe_cli.base"]),
+    # what runs between processes (MPI): the rank guard, collectives between trainer processes, the
+    # stall inspector, parameter-server messages, the rendezvous; knows no op, kernel or program
+    ("distributed", ["pe_cli.distributed"]),
     # device kernels and device runtimes (threads, memory, collectives): know no op registry
     ("kernels", ["pe_cli.kernels"]),
     # the op registry and the op definitions; finds kernels by the module named at registration
@@ -56,7 +59,7 @@ LAZY = {
                         "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
                         "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe",
                         "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.run.launch_cluster",
-                        "pe_cli.kernels.rendezvous"),     # pe fluid: a role started on its own
+                        "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
     "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
                          "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
                          "pe_cli.run.output_paths", "pe_cli.run.machine_info"),

@@ -18,8 +18,8 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import BuildStrategy
 from pe_cli.compiler.ssa_graph import PROCESS_ALL_REDUCE, build_ssa_graph
 from pe_cli.base.errors import PeError
-from pe_cli.kernels import processes
-from pe_cli.kernels.stall import stalled
+from pe_cli.distributed import processes
+from pe_cli.distributed.stall import stalled
 
 from parallel_nets import build
 
