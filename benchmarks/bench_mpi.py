@@ -3,7 +3,7 @@ LeNet-5, and a scaling model for many hosts.
 
     .venv/bin/python benchmarks/bench_mpi.py [--steps 20] [--json out.json]
 
-1. MPI all-reduce between 2 local ranks (pe_cli/kernels/processes.py: Allgather + rank-order sum)
+1. MPI all-reduce between 2 local ranks (pe_cli/distributed/processes.py: Allgather + rank-order sum)
    for float32 messages of 4 KB..32 MB: the median of 10 calls each, then a least-squares fit
    t = latency + bytes / bandwidth.
 2. LeNet-5 (momentum SGD, global batch 64): the median step time of 1 process x 1 device and of
@@ -84,7 +84,7 @@ def step_times(model, trainers, rank, steps, batch=64):
 
 
 def allreduce_times():
-    from pe_cli.kernels import processes
+    from pe_cli.distributed import processes
     group = processes.group(processes.world_size(), processes.world_rank())
     out = {}
     for size in SIZES:
@@ -100,7 +100,7 @@ def allreduce_times():
 
 
 def _worker(args):
-    from pe_cli.kernels import processes
+    from pe_cli.distributed import processes
     if args.worker == "allreduce":
         result, rank = allreduce_times()
     else:

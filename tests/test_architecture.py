@@ -1,6 +1,8 @@
-"""The architecture, checked: layers import only downwards, packages form no cycle, imports inside
-functions are only the listed lazy loads, executors only schedule, and files and functions stay
-small enough to read in one sitting. docs/ARCHITECTURE.md draws the same layers."""
+"""The architecture, checked: every package of pe_cli stands on one of the floors below (a new package
+fails until it is given one), layers import only downwards, packages form no cycle, MPI is loaded only
+between processes (pe_cli/distributed), imports inside functions are only the listed lazy loads,
+executors only schedule, and files and functions stay small enough to read in one sitting.
+docs/ARCHITECTURE.md draws the same floors, in the same order (checked too)."""
 import ast
 import functools
 import os
@@ -16,6 +18,9 @@ LAYERS = [
     # the floor: errors, shapes, dtypes, places, the activation table, SelectedRows, the profiler;
     # imports nothing else of pe
     ("base", ["pe_cli.base"]),
+    # what runs between processes (MPI): the rank guard, collectives between trainer processes, the
+    # stall inspector, parameter-server messages, the rendezvous; knows no op, kernel or program
+    ("distributed", ["pe_cli.distributed"]),
     # device kernels and device runtimes (threads, memory, collectives): know no op registry
     ("kernels", ["pe_cli.kernels"]),
     # the op registry and the op definitions; finds kernels by the module named at registration
@@ -45,6 +50,11 @@ LAYERS = [
     ("paddle face", ["pe_cli.paddle"]),
     ("command", ["pe_cli.cli", "pe_cli.__main__", "pe_cli"]),
 ]
+PACKAGE = "pe_cli"      # on the command's floor by its own __init__ only; every other name covers its submodules
+
+# The only floor that loads MPI (mpi4py): what runs between processes. The kernels of the
+# parameter-server ops reach it through pe_cli.distributed.pserver_link, never mpi4py itself.
+MPI_FLOOR = "pe_cli.distributed"
 
 # Imports inside functions, by (importing module, imported module): only loads that would make
 # `import pe_cli` or `pe --help` slow (numba, numba.cuda, the CUDA kernels) or that the command
@@ -56,7 +66,7 @@ LAZY = {
                         "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
                         "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe",
                         "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.run.launch_cluster",
-                        "pe_cli.kernels.rendezvous"),     # pe fluid: a role started on its own
+                        "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
     "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
                          "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
                          "pe_cli.run.output_paths", "pe_cli.run.machine_info"),
@@ -83,7 +93,7 @@ def _layer_of(module):
     best, rank = "", None
     for i, (_, prefixes) in enumerate(LAYERS):
         for p in prefixes:
-            if (module == p or module.startswith(p + ".")) and len(p) > len(best):
+            if (module == p or (p != PACKAGE and module.startswith(p + "."))) and len(p) > len(best):
                 best, rank = p, i
     return rank, best
 
@@ -143,32 +153,95 @@ def _package(module):
 
 
 def test_every_module_has_a_layer():
+    """Each module of pe_cli is on the floor of its package: a new package (a new folder of pe_cli/)
+    has none until LAYERS places it, so its imports are checked from the start."""
     assert [m for m in MODULES if _layer_of(m)[0] is None] == []
 
 
+def test_every_floor_names_packages_that_exist():
+    """LAYERS names only packages (and modules) pe_cli has, each once: no floor is left of a package gone."""
+    named = [p for _, prefixes in LAYERS for p in prefixes]
+    assert [p for p in named if p not in MODULES] == []
+    assert len(named) == len(set(named))
+
+
+def _drawn_packages():
+    """The packages docs/ARCHITECTURE.md's drawing of the floors names at the start of an entry, top down."""
+    with open(os.path.join(os.path.dirname(ROOT), "docs", "ARCHITECTURE.md"), encoding="utf-8") as f:
+        drawing = f.read().split("```")[1]
+    return ["pe_cli." + m.group(1) for m in re.finditer(r"(?m)^.{0,14}pe_cli/(\w+)/", drawing)]
+
+
+def test_the_drawing_of_the_floors_is_the_one_checked():
+    """docs/ARCHITECTURE.md draws every package of pe_cli once, from the top floor down, as LAYERS orders them."""
+    drawn = _drawn_packages()
+    packages = sorted(p for _, prefixes in LAYERS for p in prefixes if p != PACKAGE and not p.endswith("__main__"))
+    assert sorted(drawn) == packages
+    floors = [_layer_of(p)[0] for p in drawn]
+    assert floors == sorted(floors, reverse=True), [LAYERS[i][0] for i in floors]
+
+
+def _named_module(call):
+    """The module an ``importlib.import_module(...)`` or ``__import__(...)`` call names, as far as its
+    source says: a literal name, or the literal start of an f-string up to its last dot
+    (``f"pe_cli.kernels.{device}.runtime"`` names pe_cli.kernels); else None."""
+    is_import = getattr(call.func, "attr", "") == "import_module" or getattr(call.func, "id", "") == "__import__"
+    if not (is_import and call.args):
+        return None
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+        start = str(arg.values[0].value)
+        return start.rsplit(".", 1)[0] if "." in start else None
+    return None
+
+
 @functools.cache
-def _literal_import_modules():
-    """(importer, imported, line) for every ``importlib.import_module("pe_cli....")`` of a literal name."""
+def _called_imports():
+    """(importer, imported, line) for every ``importlib.import_module`` / ``__import__`` call whose
+    source names the module (``_named_module``), of pe or not."""
     found = []
-    for module, path in MODULES.items():
-        tree = _tree(module)
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args
-                    and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("pe_cli")):
-                found.append((module, node.args[0].value, node.lineno))
+    for module in MODULES:
+        for node in ast.walk(_tree(module)):
+            if isinstance(node, ast.Call) and (name := _named_module(node)):
+                found.append((module, name, node.lineno))
     return found
 
 
+def _named_pe_imports():
+    """(importer, imported, line) for every such call that names a pe module."""
+    return [(m, name, line) for m, name, line in _called_imports() if name.split(".")[0] == PACKAGE]
+
+
 def test_no_module_imports_from_a_layer_above_its_own():
-    """Import statements, and ``importlib.import_module`` of a literal pe module name, point down."""
+    """Import statements, inside functions too (a lazy load is no exception), and
+    ``importlib.import_module`` of a pe module the source names, point down or stay on their floor."""
     bad = []
-    literal = [(importer, target, False, line) for importer, target, line in _literal_import_modules()]
+    literal = [(importer, target, False, line) for importer, target, line in _named_pe_imports()]
     for importer, target, lazy, line in _imports() + literal:
-        if lazy and target in LAZY.get(importer, ()):
-            continue
         if _layer_of(target)[0] > _layer_of(importer)[0]:
             bad.append(f"{importer}:{line} imports {target} "
                        f"({LAYERS[_layer_of(importer)[0]][0]} -> {LAYERS[_layer_of(target)[0]][0]})")
+    assert bad == []
+
+
+def _mpi_imports():
+    """(importer, line) for every import of mpi4py in pe_cli: statements and named import calls."""
+    found = [(m, line) for m, name, line in _called_imports() if name.split(".")[0] == "mpi4py"]
+    for module in MODULES:
+        for node, _ in _import_statements(_tree(module)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if not getattr(node, "level", 0) and any(n.split(".")[0] == "mpi4py" for n in names):
+                found.append((module, node.lineno))
+    return found
+
+
+def test_mpi_is_loaded_only_between_processes():
+    """mpi4py is imported only on the distributed floor: kernels/ (and every other floor) imports no MPI."""
+    found = _mpi_imports()
+    assert found, "no import of mpi4py found at all: the check reads the wrong thing"
+    bad = [f"{m}:{line} imports mpi4py" for m, line in found if not m.startswith(MPI_FLOOR + ".")]
     assert bad == []
 
 
@@ -215,15 +288,9 @@ def test_no_cycle_between_packages():
 
 def _module_imports():
     """(importer, imported module) for every module-level import of a pe module, and every
-    ``importlib.import_module("pe_cli....")`` with a literal name anywhere in a module."""
+    ``importlib.import_module`` anywhere in a module whose source names a pe module (``_named_module``)."""
     found = [(importer, target) for importer, target, lazy, _ in _imports() if not lazy and target in MODULES]
-    for module, path in MODULES.items():
-        tree = _tree(module)
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args
-                    and isinstance(node.args[0], ast.Constant) and node.args[0].value in MODULES):
-                found.append((module, node.args[0].value))
-    return found
+    return found + [(importer, target) for importer, target, _ in _named_pe_imports() if target in MODULES]
 
 
 def test_no_cycle_between_modules():

@@ -15,7 +15,7 @@ import click
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .tools import export, info, infer, plot, predict, summary
 from ..base.errors import UsageError
-from ..base.rank_guard import guard, needs_guard
+from ..distributed.rank_guard import guard, needs_guard
 
 
 def _split_resume(resume, overrides):
@@ -78,7 +78,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    if needs_guard():         # each rank runs under a guard: base/rank_guard.py
+    if needs_guard():         # each rank runs under a guard: distributed/rank_guard.py
         sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..run.launch import run_ranks, train_argv, under_mpi
     from ..config import load_config
@@ -340,11 +340,11 @@ def keys(which):
 @guarded
 def fluid(module, script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle`, `paddle.fluid` resolve to pe here."""
-    from ..kernels.rendezvous import join_role, role_alone
+    from ..distributed.rendezvous import join_role, role_alone
     alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
     if alone is not None:
         sys.exit(alone)
-    if needs_guard():         # under mpiexec: each rank runs under a guard (base/rank_guard.py)
+    if needs_guard():         # under mpiexec: each rank runs under a guard (distributed/rank_guard.py)
         sys.exit(guard("pe_cli", sys.argv[1:]))
     join_role()
     from ..fluid.runner import run_module, run_script

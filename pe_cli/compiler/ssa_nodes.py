@@ -199,7 +199,7 @@ class BroadcastNode(OpNode):
 class ProcessAllReduceNode(OpNode):
     """Sums gradients over the trainer processes (after each process summed its devices): one
     contiguous buffer for ``attrs['vars']`` (a bucket), read on the first device of
-    ``attrs['holders'][var]`` and given to every holder (pe_cli/kernels/processes.py)."""
+    ``attrs['holders'][var]`` and given to every holder (pe_cli/distributed/processes.py)."""
     __slots__ = ()
     kind = PROCESS_ALL_REDUCE
     dot_style = 'shape=box, style="rounded,filled,bold", fillcolor="#e6d6f6"'

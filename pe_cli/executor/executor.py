@@ -14,7 +14,7 @@ from ..framework.lod_tensor import LoDTensor, LoDTensorArray
 from ..base.selected_rows import SelectedRows
 from ..base.dtypes import VarType
 from ..base.tensor_array import TensorArray
-from ..kernels import pserver_link
+from ..distributed import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled

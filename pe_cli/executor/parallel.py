@@ -11,7 +11,7 @@ import warnings
 
 from .. import kernels
 from ..base import profiler
-from ..kernels import processes
+from ..distributed import processes
 from ..compiler.graphviz import write_dot
 from ..compiler import passes
 from ..compiler.ssa_graph import build_ssa_graph

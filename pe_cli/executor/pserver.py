@@ -6,13 +6,13 @@ has finished. Synchronous mode waits for every trainer and sums their blocks in 
 asynchronous mode updates with each trainer's gradients as they come.
 
 It schedules and moves values only: the blocks are plain programs run by the Executor, and the
-messages are pe_cli/kernels/pserver_link.py's.
+messages are pe_cli/distributed/pserver_link.py's.
 """
 import numpy as np
 
 from ..base.dtypes import VarType
 from ..framework import Program
-from ..kernels import pserver_link
+from ..distributed import pserver_link
 from ..base.selected_rows import SelectedRows
 
 

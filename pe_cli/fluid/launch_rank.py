@@ -11,7 +11,7 @@ PE_LAUNCH_LOG_DIR its output goes to serverlog.N or workerlog.N there. Then runs
 import os
 import sys
 
-from ..base.rank_guard import guard, needs_guard
+from ..distributed.rank_guard import guard, needs_guard
 from ..run.launch import BASE_PORT
 from ..run.launch_cluster import FIRST_TRAINER_ENV, GPUS_ENV, LOG_DIR_ENV
 from .runner import run_script
@@ -45,7 +45,7 @@ def _log_to(log_dir, role, index):
 
 
 def main():
-    if needs_guard():       # the rank runs as the child of a guard (base/rank_guard.py)
+    if needs_guard():       # the rank runs as the child of a guard (distributed/rank_guard.py)
         sys.exit(guard("pe_cli.fluid.launch_rank", sys.argv[1:]))
     rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
     role, index, endpoint = _place(rank)

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..base.errors import PeError
+from ..distributed import processes
 from ..executor.feed_split import split_sizes
-from ..kernels import processes
 from ..transpiler import (HashName, PServerPlan, RoundRobin, lr_ops, pserver_program, pserver_startup,
                           rewrite_trainer_program, rewrite_trainer_startup)
 

@@ -11,7 +11,7 @@ import sys
 
 from ..base import limits
 from ..base.errors import PeError
-from ..base.rank_guard import mpiexec, under_mpi  # noqa: F401 -- where pe's commands ask them
+from ..distributed.rank_guard import mpiexec, under_mpi  # noqa: F401 -- where pe's commands ask them
 
 BASE_PORT = 6170
 

@@ -98,7 +98,7 @@ def _log(log_dir, name):
 def start(lay, script, args, env):
     """Runs this node's ranks; returns the exit status (the first failing rank's)."""
     if lay.nodes == 1:
-        rank = [sys.executable, "-m", "pe_cli.base.rank_guard", "pe_cli.fluid.launch_rank", script, *args]
+        rank = [sys.executable, "-m", "pe_cli.distributed.rank_guard", "pe_cli.fluid.launch_rank", script, *args]
         return run_ranks(lay.servers + lay.trainers, rank, env=env)
     procs = []
     for local in range(lay.trainers):           # each on its own: the rendezvous joins the nodes' trainers

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from ..base.errors import PeError
-from ..base.rank_guard import mpiexec
+from ..distributed.rank_guard import mpiexec
 from ..kernels.cpu import _cblas, _onednn, measured_choices, threads
 from ..kernels.cuda import runtime as cuda_runtime
 

@@ -1,6 +1,6 @@
 """Roles started on their own (issue 58, items 1 and 3): each role of a cluster is its own `pe fluid`
 process with Fluid's environment (no shared mpiexec); they find each other at the endpoints
-(pe_cli/kernels/rendezvous.py) and train as under one mpiexec: 1 parameter server + 2 trainers, and
+(pe_cli/distributed/rendezvous.py) and train as under one mpiexec: 1 parameter server + 2 trainers, and
 2 collective trainers, equal one process within 1e-5 after 10 steps, on loopback and with each role
 in a network namespace of its own (its own IP). A role that fails (an exception, os._exit, kill -9,
 its whole namespace killed) ends every other process within 30 s with one line naming its rank,
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
-from pe_cli.base.rank_guard import mpiexec
+from pe_cli.distributed.rank_guard import mpiexec
 from tests.cli.rendezvous_roles import (Namespaces, Roles, collective_envs, described, free_port, left_behind,
                                         netns_unavailable, none_left, pserver_envs)
 

@@ -1,5 +1,5 @@
 """The fleet API (issue 58) on processes `pe launch` starts, and on roles started on their own (each
-its own `pe fluid` process, no shared mpiexec: they join through pe_cli/kernels/rendezvous.py).
+its own `pe fluid` process, no shared mpiexec: they join through pe_cli/distributed/rendezvous.py).
 A ctr-dnn-like program trained with train_from_dataset on the parameter-server fleet (1 server + 2
 trainers, sync) equals one process on the interleaved batches; a collective-fleet program on 2
 trainers equals one process. Roles started on their own: with the role from Fluid's environment

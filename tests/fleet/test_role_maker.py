@@ -164,7 +164,7 @@ def test_init_server_from_a_model_dir_cuts_its_blocks(tmp_path):
 
 
 def test_a_role_given_in_code_that_differs_from_the_joined_environment_is_a_one_line_error(monkeypatch):
-    from pe_cli.kernels import rendezvous
+    from pe_cli.distributed import rendezvous
     joined = rendezvous.cluster_from_env(dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID="1",
                                               PADDLE_TRAINERS_NUM="2", PADDLE_PSERVER_ENDPOINTS="127.0.0.1:6170"))
     monkeypatch.setitem(rendezvous._JOINED, "comm", None)        # as pe fluid left it after joining

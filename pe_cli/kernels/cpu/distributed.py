@@ -1,9 +1,9 @@
-"""Kernels of parameter-server mode's ops (pe_cli/ops/distributed.py), over pe_cli/kernels/pserver_link.py."""
+"""Kernels of parameter-server mode's ops (pe_cli/ops/distributed.py), over pe_cli/distributed/pserver_link.py."""
 import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from .. import pserver_link
+from ...distributed import pserver_link
 
 
 def _link(attrs, op):

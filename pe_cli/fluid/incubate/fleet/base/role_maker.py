@@ -11,7 +11,7 @@ The barriers and gathers (``barrier_worker``, ``barrier_all``, ``all_gather``, `
 run over MPI between the job's processes (world.py: servers are ranks 0..P-1, worker i rank P + i;
 Fluid uses Gloo for them). pe's processes exchange everything over MPI, so the endpoints name and
 order the roles; only roles started on their own meet at one of them (the first server's, or
-worker 0's in collective mode: kernels/rendezvous.py), the user-defined role makers' ones too
+worker 0's in collective mode: distributed/rendezvous.py), the user-defined role makers' ones too
 (``_fluid_environment``, world.join).
 """
 import os

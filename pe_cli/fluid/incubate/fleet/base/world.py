@@ -7,7 +7,7 @@ only its members take part, so a worker's barrier never waits on a server busy s
 of one process needs no MPI at all.
 """
 from .....base.errors import ArgumentValueError, PeError
-from .....kernels import processes, rendezvous
+from .....distributed import processes, rendezvous
 
 _GROUPS = {}
 _CANNOT_JOIN = {}
@@ -15,7 +15,7 @@ _CANNOT_JOIN = {}
 
 def world():
     """The communicator every role of the job is in: MPI's world under one mpiexec, or the one the
-    rendezvous of roles started on their own built (kernels/rendezvous.py; joined on first use for
+    rendezvous of roles started on their own built (distributed/rendezvous.py; joined on first use for
     a role given in code, see join)."""
     if _CANNOT_JOIN:
         raise PeError(_CANNOT_JOIN["why"])

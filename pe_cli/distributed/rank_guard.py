@@ -2,7 +2,7 @@
 user's own ``mpiexec -n K pe train ...``) each rank process becomes a small guard that runs the
 real rank as its child and waits for it:
 
-- the child (``python -m pe_cli.base.rank_guard --child MODULE ARGS``) runs MODULE as ``__main__``;
+- the child (``python -m pe_cli.distributed.rank_guard --child MODULE ARGS``) runs MODULE as ``__main__``;
   when it ends with an error it hands its cause (an exception, the last line it wrote to stderr) to
   the guard through a pipe and exits at once (``fail``), never waiting in MPI's finalize for ranks
   that wait for it;
@@ -11,10 +11,10 @@ real rank as its child and waits for it:
   ends every other rank (within a second or two). The child dies with its guard (PR_SET_PDEATHSIG),
   and a signal the guard gets (mpiexec stopping the job, Ctrl-C) is passed on to the child.
 
-``python -m pe_cli.base.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
+``python -m pe_cli.distributed.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
 guard imports no more than this module (and base/errors.py), so it starts in a fraction of a second.
 
-A role started on its own (kernels/rendezvous.py: no mpiexec shared with the others) hands its guard
+A role started on its own (rendezvous.py: no mpiexec shared with the others) hands its guard
 a copy of its sockets to the other processes (``share_links``); when it fails, the guard sends its
 line there (``FAIL <line>``), so the others print it and stop; a process that stops because another
 failed tells its guard so (``stopped``), which then says nothing more.
@@ -37,7 +37,7 @@ import sys
 import threading
 import traceback
 
-from .errors import PeError
+from ..base.errors import PeError
 
 STATUS_FD = "PE_RANK_STATUS_FD"
 LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
@@ -99,7 +99,7 @@ def stopped():
 
 def share_links(links):
     """Under a rank guard: hands the guard a copy of ``links`` (the sockets to the other processes
-    of a rendezvous, kernels/peer_watch.py), on which it sends ``FAIL <line>`` when this process
+    of a rendezvous, peer_watch.py), on which it sends ``FAIL <line>`` when this process
     fails. Does nothing without a guard."""
     fd = os.environ.get(LINKS_FD, "")
     if not fd.isdigit() or not links:
@@ -154,7 +154,7 @@ def guard(module, args):
     keep.append(theirs.fileno())
     env = dict(os.environ, **{STATUS_FD: str(write_end), LINKS_FD: str(theirs.fileno())})
     env.setdefault("MPIR_CVAR_CH4_CMA_ENABLE", "0")
-    child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
+    child = subprocess.Popen([sys.executable, "-m", "pe_cli.distributed.rank_guard", "--child", module, *args], env=env,
                              pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
     os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
     theirs.close()
@@ -203,7 +203,7 @@ def _line(pid, code, cause):
     rank = os.environ.get("PE_RENDEZVOUS_RANK") or os.environ.get("PMI_RANK", "?")
     size = os.environ.get("PE_RENDEZVOUS_SIZE") or os.environ.get("PMI_SIZE", "?")
     host = socket.gethostname()
-    role = os.environ.get("PE_RENDEZVOUS_ROLE")            # a role started on its own (kernels/rendezvous.py)
+    role = os.environ.get("PE_RENDEZVOUS_ROLE")            # a role started on its own (rendezvous.py)
     pid = f"{role}, pid {pid}" if role else f"pid {pid}"
     if code < 0:
         try:
@@ -259,7 +259,7 @@ def child(module, args):
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.exit("usage: python -m pe_cli.base.rank_guard [--child] MODULE [ARGS...] (a rank under mpiexec)")
+        sys.exit("usage: python -m pe_cli.distributed.rank_guard [--child] MODULE [ARGS...] (a rank under mpiexec)")
     if sys.argv[1] == "--child":
         sys.exit(child(sys.argv[2], sys.argv[3:]))
     sys.exit(guard(sys.argv[1], sys.argv[2:]))

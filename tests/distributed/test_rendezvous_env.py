@@ -1,11 +1,11 @@
-"""Where Fluid's environment puts a role started on its own (pe_cli/kernels/rendezvous.py): its rank
+"""Where Fluid's environment puts a role started on its own (pe_cli/distributed/rendezvous.py): its rank
 among every process (servers first, in the order of their endpoints; trainer i after them; in
 collective mode trainer i is rank i), the root's endpoint, and one-line errors for an environment
 that cannot work. The rendezvous itself runs in tests/cli/test_rendezvous.py."""
 import pytest
 
 from pe_cli.base.errors import PeError
-from pe_cli.kernels.rendezvous import cluster_from_env, connect_from_env, rank_env, transport_env
+from pe_cli.distributed.rendezvous import cluster_from_env, connect_from_env, rank_env, transport_env
 
 SERVERS = "10.0.0.1:6174,10.0.0.2:6174"
 

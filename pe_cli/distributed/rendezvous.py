@@ -3,7 +3,7 @@ environment, find each other and become one MPI communicator, ranked as one ``mp
 them (parameter servers 0..P-1 in the order of their endpoints, trainer i is P + i; in collective
 mode trainer i is rank i).
 
-    from pe_cli.kernels import rendezvous
+    from pe_cli.distributed import rendezvous
     comm = rendezvous.connect_from_env(os.environ)   # an mpi4py Intracomm; None for one process
     # from now on pe's collectives and parameter-server messages use ``comm`` (processes.world())
 
@@ -39,9 +39,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..base import rank_guard
 from ..base.errors import PeError
-from . import peer_watch, processes
+from . import peer_watch, processes, rank_guard
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")

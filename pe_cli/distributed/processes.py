@@ -18,9 +18,9 @@ import traceback
 
 import numpy as np
 
-from ..base import rank_guard
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
+from . import rank_guard
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
@@ -171,7 +171,7 @@ class ProcessGroup:
         """Reports ``error`` as this rank's and stops every rank (MPI.Abort): the others would wait in
         the next collective for ever. Never returns: MPICH's Abort asks mpiexec to kill the ranks and
         may return before it does, so the process then ends at once rather than run on. Under pe's
-        rank guard (pe_cli/base/rank_guard.py) the guard says it, and mpiexec stops the others."""
+        rank guard (pe_cli/distributed/rank_guard.py) the guard says it, and mpiexec stops the others."""
         rank_guard.fail(f"{type(error).__name__}: {error}")
         sys.stderr.write(f"pe: trainer rank {self.rank} of {self.size} failed: {type(error).__name__}: "
                          f"{error}; stopping every rank\n")

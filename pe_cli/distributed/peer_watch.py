@@ -3,7 +3,7 @@ the MPI port name over stay open while they train, and carry three kinds of line
 
 - ``BYE``: this process ends normally (sent at exit); its socket closing after it means nothing;
 - ``FAIL <line>``: a process failed; ``<line>`` is the one line that names its rank, host and
-  cause. Its rank guard sends it (pe_cli/base/rank_guard.py learns the cause from the kernel, kill -9
+  cause. Its rank guard sends it (pe_cli/distributed/rank_guard.py learns the cause from the kernel, kill -9
   and os._exit too); the root passes it on to every other process;
 - nothing, then the socket closes: the process (or its host) is lost without a word.
 
@@ -18,7 +18,7 @@ import sys
 import threading
 from dataclasses import dataclass
 
-from ..base import rank_guard
+from . import rank_guard
 
 
 @dataclass
