@@ -107,8 +107,19 @@ def lengths_feeds(specs):
 class Preprocessing:
     """Fitted preprocessing: ``feeds`` maps each preprocessed feed to its saved state."""
 
-    def __init__(self, feeds, fitted_on=""):
+    def __init__(self, feeds, fitted_on="", target=None):
         self.feeds, self.fitted_on = feeds, fitted_on
+        self.target = target    # {"feed", "output"}: the output that predicts a numeric feed (an export's copy)
+
+    def with_target(self, feed, output):
+        """A copy that names ``output`` (a variable) as the prediction of the numeric feed ``feed``:
+        ``pe infer`` writes it in that feed's units."""
+        return Preprocessing(self.feeds, self.fitted_on, {"feed": feed, "output": output})
+
+    def target_unscaling(self):
+        """(output variable, its unscaling steps) of ``target``, or None."""
+        steps = unscaling(self.feeds[self.target["feed"]], []) if self.target is not None else None
+        return (self.target["output"], steps) if steps else None
 
     @classmethod
     def fit(cls, specs, raw, columns, fitted_on):
@@ -147,7 +158,8 @@ class Preprocessing:
         return state["classes"] if state and state["kind"] == "label" else None
 
     def to_text(self):
-        return json.dumps({"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}, indent=1) + "\n"
+        data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}
+        return json.dumps({**data, "target": self.target} if self.target else data, indent=1) + "\n"
 
     @classmethod
     def read(cls, path):
@@ -165,7 +177,11 @@ class Preprocessing:
         if not isinstance(feeds, dict) or any(not isinstance(s, dict) or s.get("kind") not in KINDS
                                               for s in feeds.values()):
             raise DataError(f"{path}: 'feeds' must map each feed to its preprocessing", ())
-        return cls(feeds, data.get("fitted_on", ""))
+        target = data.get("target")
+        if target is not None and not (isinstance(target, dict) and isinstance(target.get("output"), str)
+                                       and feeds.get(target.get("feed"), {}).get("kind") == "numeric"):
+            raise DataError(f"{path}: 'target' must name a numeric feed and an output variable", ())
+        return cls(feeds, data.get("fitted_on", ""), target)
 
 
 # -- numeric ------------------------------------------------------------------------------------

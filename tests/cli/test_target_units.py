@@ -119,3 +119,13 @@ def test_a_log_scaled_and_transformed_target_comes_back(tmp_path):
     assert np.median(np.abs(predicted - truth) / truth) < 0.05
     report = json.loads((tmp_path / "run" / "eval.json").read_text())["prediction"]
     assert report["mae"] == pytest.approx(np.mean(np.abs(predicted - truth)), rel=1e-4)
+
+
+def test_pe_infer_on_an_exported_directory_gives_the_targets_units(standardized):
+    root, _, predicted = standardized
+    proc = pe("export", root / "run.yaml", "-c", root / "run", "--inference-dir", root / "inference")
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("infer", root / "inference", "--data", root / "new.csv", "-o", root / "i.npz")
+    assert proc.returncode == 0, proc.stderr
+    (got,) = np.load(root / "i.npz").values()
+    np.testing.assert_allclose(got[:, 0], predicted, rtol=1e-6)
