@@ -154,8 +154,10 @@ class Preprocessing:
         return out
 
     def class_names(self, feed):
-        state = self.feeds.get(feed)
-        return state["classes"] if state and state["kind"] == "label" else None
+        """The names of a class feed's ids: a label's classes, a category's vocabulary (id 0 its
+        unknown); None for another feed."""
+        state = self.feeds.get(feed) or {}
+        return {"label": state.get("classes"), "category": state.get("vocabulary")}.get(state.get("kind"))
 
     def to_text(self):
         data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}

@@ -34,7 +34,7 @@ def preprocessing_nodes(graph, inference):
             nodes += _emit(graph, feed, steps)
             inside.append(feed)
     for feed, state in prep.items():
-        if state["kind"] == "label":
+        if state["kind"] == "label" or (state["kind"] == "category" and feed in getattr(inference, "labels", ())):
             outside.append(f"{feed}: class names (id -> name): the output's columns are the classes in that order")
     graph.nodes[:0] = nodes
     if getattr(inference, "units", None):

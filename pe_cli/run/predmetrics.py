@@ -3,8 +3,10 @@
 
 - a classifier (its label feed is an integer): top-1 accuracy (top1_accuracy) and the confusion matrix
   (rows: the true class, columns: the predicted one); an integer output of one column is taken as the
-  predicted class ids themselves (crf_decoding's tag path, an argmax);
-- a regression: MAE, RMSE and R², in the target's units (its numeric preprocessing undone) (1 - residual sum of squares / total sum of squares).
+  predicted class ids themselves (crf_decoding's tag path, an argmax); with a label (or category)
+  preprocessing of the label, ``classes``: the class names, in id order;
+- a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares), in the
+  target's units (its numeric preprocessing and transforms undone).
 
 The predictions are the output layer's values (run/inference.py: the last layer that needs no
 label), read in the same test program as the eval fetches.
@@ -62,4 +64,7 @@ def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
     if units:
         outputs, truth = unscaled(units, outputs), unscaled(units, truth.astype(np.float64))
     report = prediction_metrics(task_kind(spec), outputs, truth)
+    names = preprocessing.class_names(labels[0]) if preprocessing is not None else None
+    if report["kind"] == "classification" and names is not None:
+        report["classes"] = names       # the confusion matrix's rows and columns, by name
     return {"output": output, **report}

@@ -129,3 +129,45 @@ def test_pe_infer_on_an_exported_directory_gives_the_targets_units(standardized)
     assert proc.returncode == 0, proc.stderr
     (got,) = np.load(root / "i.npz").values()
     np.testing.assert_allclose(got[:, 0], predicted, rtol=1e-6)
+
+
+CLASSIFIER = """\
+name: species
+feeds:
+  x: {shape: [1]}
+  species: {shape: [1], dtype: int64}
+layers:
+  - logits: {type: fc, input: x, size: 3}
+  - xent: {type: softmax_with_cross_entropy, logits: logits, label: species}
+  - loss: {type: mean, x: xent}
+loss: loss
+fetches: [loss]
+"""
+
+
+@pytest.mark.parametrize("kind, classes", [("label", ["Adelie", "Chinstrap", "Gentoo"]),
+                                           ("category", ["<unknown>", "Adelie", "Gentoo", "Chinstrap"])])
+def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
+    """A label preprocessing's classes (sorted) or a category's vocabulary (most frequent first after
+    <unknown>): pe predict writes the names, eval.json names the confusion matrix's classes."""
+    x = np.arange(90) % 3 * 2.0                  # 0, 2, 4: Adelie, Gentoo, Chinstrap; the last row Adelie too
+    species = np.array(["Adelie", "Gentoo", "Chinstrap"])[(np.arange(90) % 3 + np.arange(90) // 89) % 3]
+    size = len(classes)
+    with open(tmp_path / "birds.csv", "w", newline="") as f:
+        csv.writer(f).writerows([["x", "species"], *zip(x, species)])
+    (tmp_path / "species.yaml").write_text(CLASSIFIER.replace("size: 3", f"size: {size}"))
+    (tmp_path / "run.yaml").write_text(
+        "model: species.yaml\nepochs: 20\ndata:\n"
+        "  train: {format: csv, path: birds.csv}\n  eval: {format: csv, path: birds.csv}\n  batch_size: 30\n"
+        f"  preprocessing: {{x: {{kind: numeric}}, species: {{kind: {kind}}}}}\n"
+        "optimizer: {type: Adam, learning_rate: 0.1}\noutput: {curves: false}\n")
+    proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "run", "-q")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "run" / "eval.json").read_text())["prediction"]
+    assert report["classes"] == classes and len(report["confusion_matrix"]) == size
+    np.savetxt(tmp_path / "new.csv", [[0.0], [2.0], [4.0]], header="x", comments="")
+    proc = pe("predict", tmp_path / "run.yaml", "--checkpoint", tmp_path / "run", "--data", tmp_path / "new.csv",
+              "-o", tmp_path / "p.csv", "-q")
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "p.csv", newline="") as f:
+        assert [r["class_name"] for r in csv.DictReader(f)] == ["Adelie", "Gentoo", "Chinstrap"]
