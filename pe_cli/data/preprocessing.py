@@ -107,8 +107,19 @@ def lengths_feeds(specs):
 class Preprocessing:
     """Fitted preprocessing: ``feeds`` maps each preprocessed feed to its saved state."""
 
-    def __init__(self, feeds, fitted_on=""):
+    def __init__(self, feeds, fitted_on="", target=None):
         self.feeds, self.fitted_on = feeds, fitted_on
+        self.target = target    # {"feed", "output"}: the output that predicts a numeric feed (an export's copy)
+
+    def with_target(self, feed, output):
+        """A copy that names ``output`` (a variable) as the prediction of the numeric feed ``feed``:
+        ``pe infer`` writes it in that feed's units."""
+        return Preprocessing(self.feeds, self.fitted_on, {"feed": feed, "output": output})
+
+    def target_unscaling(self):
+        """(output variable, its unscaling steps) of ``target``, or None."""
+        steps = unscaling(self.feeds[self.target["feed"]], []) if self.target is not None else None
+        return (self.target["output"], steps) if steps else None
 
     @classmethod
     def fit(cls, specs, raw, columns, fitted_on):
@@ -143,11 +154,14 @@ class Preprocessing:
         return out
 
     def class_names(self, feed):
-        state = self.feeds.get(feed)
-        return state["classes"] if state and state["kind"] == "label" else None
+        """The names of a class feed's ids: a label's classes, a category's vocabulary (id 0 its
+        unknown); None for another feed."""
+        state = self.feeds.get(feed) or {}
+        return {"label": state.get("classes"), "category": state.get("vocabulary")}.get(state.get("kind"))
 
     def to_text(self):
-        return json.dumps({"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}, indent=1) + "\n"
+        data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}
+        return json.dumps({**data, "target": self.target} if self.target else data, indent=1) + "\n"
 
     @classmethod
     def read(cls, path):
@@ -165,7 +179,11 @@ class Preprocessing:
         if not isinstance(feeds, dict) or any(not isinstance(s, dict) or s.get("kind") not in KINDS
                                               for s in feeds.values()):
             raise DataError(f"{path}: 'feeds' must map each feed to its preprocessing", ())
-        return cls(feeds, data.get("fitted_on", ""))
+        target = data.get("target")
+        if target is not None and not (isinstance(target, dict) and isinstance(target.get("output"), str)
+                                       and feeds.get(target.get("feed"), {}).get("kind") == "numeric"):
+            raise DataError(f"{path}: 'target' must name a numeric feed and an output variable", ())
+        return cls(feeds, data.get("fitted_on", ""), target)
 
 
 # -- numeric ------------------------------------------------------------------------------------
@@ -213,6 +231,42 @@ def _apply_numeric(state, raw, where):
         raise DataError(f"{where}: {x.shape[1]} value(s) per sample, fitted on {len(state['shift'])}", ())
     y = _scaled(state, x.astype(np.float32), where)
     return (y - np.asarray(state["shift"], dtype=np.float32)) / np.asarray(state["divide"], dtype=np.float32)
+
+
+def unscaling(state, transforms):
+    """[(op, constant)] that take a numeric target feed's values as the model sees them back to its
+    column's units: the inverse of its data.transforms (``scale``, ``normalize``; the last first)
+    and then of its numeric preprocessing (``state``, or None): ``* divide + shift``, and
+    ``exp(y) - 1`` for scaling: log. None when nothing changes the values (cast and reshape do not)."""
+    steps = []
+    for item in reversed(transforms or []):
+        (kind, arg), = item.items()
+        if kind == "scale":
+            steps.append(("Div", np.asarray(arg, np.float64)))
+        elif kind == "normalize":
+            steps += [("Mul", np.asarray(arg["std"], np.float64)), ("Add", np.asarray(arg["mean"], np.float64))]
+        elif kind == "one_hot":
+            return None
+    if state is not None and state["kind"] == "numeric":
+        steps += [("Mul", np.asarray(state["divide"], np.float64)), ("Add", np.asarray(state["shift"], np.float64))]
+        if state["scaling"] == "log":
+            steps += [("Exp", None), ("Sub", np.float64(1))]
+    return steps or None
+
+
+_STEP = {"Mul": np.multiply, "Add": np.add, "Div": np.divide, "Sub": np.subtract}
+
+
+def unscaled(steps, values):
+    """``values`` [N, columns] through the ``unscaling`` steps, in float64, back in their dtype."""
+    values = np.asarray(values)
+    y = values.astype(np.float64).reshape(len(values), -1)
+    for op, const in steps:
+        if const is not None and const.size not in (1, y.shape[1]):
+            raise DataError(f"the prediction has {y.shape[1]} value(s) per sample; the target was scaled "
+                            f"with {const.size}", ())
+        y = np.exp(y) if op == "Exp" else _STEP[op](y, const)
+    return y.reshape(values.shape).astype(values.dtype)
 
 
 # -- category, label, text ----------------------------------------------------------------------
@@ -289,4 +343,4 @@ _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply
           "label": _apply_label}
 
 __all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
-           "check_preprocessing", "lengths_feeds"]
+           "check_preprocessing", "lengths_feeds", "unscaled", "unscaling"]

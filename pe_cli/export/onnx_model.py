@@ -107,8 +107,9 @@ def _build(inference):
     g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
     model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
-    if inside:
-        model.doc_string = f"inputs {', '.join(inside)} take raw values: their numeric preprocessing is in the graph"
+    raw = [f for f in inside if f in inference.inputs]
+    if raw:
+        model.doc_string = f"inputs {', '.join(raw)} take raw values: their numeric preprocessing is in the graph"
     onnx.checker.check_model(model)
     return model, inside, outside
 

@@ -4,7 +4,8 @@
 graph input takes the raw column(s). What cannot go in the graph (tokenisation and vocabularies,
 categories, image decoding, other transforms) is listed, and the vocabularies and class names are
 written beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
-``<model>.preprocessing.txt``)."""
+``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
+(Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
 import os
 
 import numpy as np
@@ -33,10 +34,30 @@ def preprocessing_nodes(graph, inference):
             nodes += _emit(graph, feed, steps)
             inside.append(feed)
     for feed, state in prep.items():
-        if state["kind"] == "label":
+        if state["kind"] == "label" or (state["kind"] == "category" and feed in getattr(inference, "labels", ())):
             outside.append(f"{feed}: class names (id -> name): the output's columns are the classes in that order")
     graph.nodes[:0] = nodes
+    if getattr(inference, "units", None):
+        _unscale(graph, inference.target.name, inference.units)
+        inside.append(f"the output in {inference.labels[0]}'s units")
     return inside, outside
+
+
+def _unscale(graph, name, steps):
+    """The numeric target's unscaling (data/preprocessing.py's ``unscaling``) after the model's
+    output ``name``, which the graph still outputs (the model's own value is renamed)."""
+    scaled = f"{name}.scaled"
+    for node in graph.nodes:
+        for names in (node.input, node.output):
+            for i, n in enumerate(names):
+                if n == name:
+                    names[i] = scaled
+    current = scaled
+    for i, (op, const) in enumerate(steps):
+        out = name if i == len(steps) - 1 else graph.temp(f"{name}.{op}")
+        inputs = [current] if const is None else [current, graph.constant(np.asarray(const, np.float32))]
+        graph.nodes.append(graph.helper.make_node(op, inputs, [out], name=graph.temp(op)))
+        current = out
 
 
 def _numeric_steps(state, transforms):

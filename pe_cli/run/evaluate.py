@@ -46,7 +46,8 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
     (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
     ckpt, run_dir = checked_checkpoint(checkpoint)
-    eval_data = load_data(cfg, "eval", saved_preprocessing(cfg, run_dir))
+    preprocessing = saved_preprocessing(cfg, run_dir)
+    eval_data = load_data(cfg, "eval", preprocessing)
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
     state = read_state(ckpt)
@@ -59,7 +60,7 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
         exe.run(programs.startup)
         load_persistables(exe, ckpt, programs.test)
         means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
-        prediction = prediction_report(cfg, programs, exe, eval_data)
+        prediction = prediction_report(cfg, programs, exe, eval_data, preprocessing)
     out = out or os.path.join(run_dir, f"eval-step-{state.get('step')}.json")
     result = {"checkpoint": ckpt, "step": state.get("step"), "samples": samples, "metrics": means, "out": out}
     if prediction:

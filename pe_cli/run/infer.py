@@ -7,7 +7,8 @@ The data file gives the model's feeds (.npy or IDX for a single feed, .npz by fe
 array is cast to its feed's dtype and, where its sample shape differs only in size-1 dims (IDX images
 [N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. A model directory that pe export wrote
 from a run with data.preprocessing holds its preprocessing.json: it is applied first (tables by
-column name, image files, a folder of images). No other preprocessing is applied: the config's
+column name, image files, a folder of images), and the output it names as a numeric target's
+prediction is un-scaled to that target's units. No other preprocessing is applied: the config's
 data.transforms are the user's to apply before. Every fetch target's values for all
 samples go to one .npz, named by the target variables (a target Fluid's save_inference_model saved as
 ``save_infer_model/scale_<i>`` by the variable it scales); a target that is sequences has its lengths
@@ -24,7 +25,7 @@ from ..io import load_inference_model
 from ..io.inference import target_names
 from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
-from ..data.preprocessing import lengths_feeds
+from ..data.preprocessing import lengths_feeds, unscaled
 from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
 from .predict import read_feeds
@@ -89,8 +90,12 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
         parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches,
                          return_numpy=False) for s in range(0, n, batch_size)]
     values, names = {}, target_names(program, fetches)
+    prep = saved_preprocessing(None, model_dir)
+    units = prep.target_unscaling() if prep is not None else None
     for i, name in enumerate(names):
         values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
+        if units is not None and name == units[0]:
+            values[name] = unscaled(units[1], values[name])     # a numeric target in its own units
         lods = [p[i].recursive_sequence_lengths() for p in parts]
         if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):     # sequences out: their lengths beside them
             values.update(level_arrays(name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..base.errors import PeError
 from ..config.resolved import Ref
+from ..data.preprocessing import unscaling
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
 from ..io import load_persistables
@@ -37,6 +39,7 @@ class Inference:
     step: int
     preprocessing: object = None    # the run's saved data.preprocessing (run/preprocessing.py), or None
     transforms: dict = None         # the config's data.transforms, feed -> list
+    units: list = None              # a numeric target's unscaling steps (target_unscaling), or None
 
     def run(self, feed):
         with scope_guard(self.scope):
@@ -93,6 +96,24 @@ def output_layer(spec, wanted=None):
     return output
 
 
+def target_unscaling(cfg, preprocessing, layer):
+    """The steps (data/preprocessing.py's ``unscaling``) that take a regression's prediction, the
+    values of ``layer`` when it is the default output, back to its numeric target's units (the
+    inverse of the target's preprocessing and transforms); None for a classifier, another layer,
+    or a target the data leaves as it is."""
+    spec = cfg.model
+    _, labels = split_feeds(spec)
+    if not labels or task_kind(spec) != "regression":
+        return None
+    try:
+        if layer != output_layer(spec):
+            return None
+    except PeError:
+        return None
+    state = preprocessing.feeds.get(labels[0]) if preprocessing is not None else None
+    return unscaling(state, cfg.data["data"]["transforms"].get(labels[0]) or [])
+
+
 def _prune(program, target):
     """Keeps the forward ops ``target`` depends on (the loss and metric ops need labels)."""
     block = program.global_block()
@@ -127,4 +148,5 @@ def load_inference(cfg, checkpoint, output=None):
         raise spec.doc.error(("layers",), f"the output '{name}' needs the label feed '{missing[0]}'",
                              "name an output layer that needs no label with --output LAYER")
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, ckpt,
-                     read_state(ckpt).get("step"), preprocessing, cfg.data["data"]["transforms"])
+                     read_state(ckpt).get("step"), preprocessing, cfg.data["data"]["transforms"],
+                     target_unscaling(cfg, preprocessing, name))

@@ -302,7 +302,8 @@ class TrainLoop:
             summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
         if result.stopped_early:
             summary["stopped_early"] = result.stopped_early
-        prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data)
+        prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data,
+                                       self.setup.preprocessing)
         if prediction:
             summary["prediction"] = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")

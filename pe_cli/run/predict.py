@@ -5,7 +5,8 @@ label feed: the logits of a classifier, the prediction of a regression; run/infe
 The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table read by column
 name: .csv, .tsv, .jsonl, or a folder of images; a sequence feed as ``NAME`` + ``NAME_lengths`` in
 an .npz, as training reads it), through the run's saved preprocessing (preprocessing.json, never
-re-fitted) and the config's transforms. A classifier (its label feed is an integer) gets each
+re-fitted) and the config's transforms. A regression's values are in its target's units (the
+target's numeric preprocessing and transforms undone). A classifier (its label feed is an integer) gets each
 sample's class and the class probabilities (a softmax of the layer, unless its rows already are
 probabilities) and, with a label preprocessing, its class name; anything else gets the layer's
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..data.idx import read_idx
 from ..data.images import IMAGE_EXTENSIONS, image_files
-from ..data.preprocessing import lengths_feeds
+from ..data.preprocessing import lengths_feeds, unscaled
 from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
 from ..data.readers import DataError, read_npy, read_npz
 from ..data.sources import table_columns
@@ -101,6 +102,11 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     columns, files = _inputs(cfg, inference, data_path)
     values = _run(cfg, inference, columns, quiet)
     classifier = inference.kind == "classification"
+    if not classifier and inference.units:
+        try:
+            values = unscaled(inference.units, values)      # a numeric target in its own units
+        except DataError as e:
+            raise PeError(f"--output {inference.output}: {e.message}") from None
     result, names = {"value": values}, None
     if classifier:
         prob = _probabilities(values)

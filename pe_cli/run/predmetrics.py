@@ -3,8 +3,10 @@
 
 - a classifier (its label feed is an integer): top-1 accuracy (top1_accuracy) and the confusion matrix
   (rows: the true class, columns: the predicted one); an integer output of one column is taken as the
-  predicted class ids themselves (crf_decoding's tag path, an argmax);
-- a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares).
+  predicted class ids themselves (crf_decoding's tag path, an argmax); with a label (or category)
+  preprocessing of the label, ``classes``: the class names, in id order;
+- a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares), in the
+  target's units (its numeric preprocessing and transforms undone).
 
 The predictions are the output layer's values (run/inference.py: the last layer that needs no
 label), read in the same test program as the eval fetches.
@@ -12,7 +14,8 @@ label), read in the same test program as the eval fetches.
 import numpy as np
 
 from ..base.errors import PeError
-from .inference import output_layer, split_feeds, task_kind
+from ..data.preprocessing import unscaled
+from .inference import output_layer, split_feeds, target_unscaling, task_kind
 
 
 def prediction_metrics(kind, outputs, labels):
@@ -37,9 +40,11 @@ def prediction_metrics(kind, outputs, labels):
             "r2": 1.0 - float(np.sum(error ** 2)) / total if total > 0 else None}
 
 
-def prediction_report(cfg, programs, exe, batcher):
+def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
     """prediction_metrics of the model's output layer over ``batcher`` (data.eval), run in the
-    test program; {} for a model without a label feed or without a layer that needs none."""
+    test program; {} for a model without a label feed or without a layer that needs none. A
+    regression's predictions and labels are compared in the target's units (``preprocessing``, the
+    run's fitted data.preprocessing, and data.transforms undone: run/inference.py)."""
     spec = cfg.model
     _, labels = split_feeds(spec)
     if not labels:
@@ -54,5 +59,12 @@ def prediction_report(cfg, programs, exe, batcher):
     for _, batch in batcher.epoch(0):
         outputs.append(np.asarray(exe.run(programs.test, feed=batch, fetch_list=[target])[0]))
         truth.append(np.asarray(batch[labels[0]]))
-    report = prediction_metrics(task_kind(spec), np.concatenate(outputs), np.concatenate(truth))
+    outputs, truth = np.concatenate(outputs), np.concatenate(truth)
+    units = target_unscaling(cfg, preprocessing, output)
+    if units:
+        outputs, truth = unscaled(units, outputs), unscaled(units, truth.astype(np.float64))
+    report = prediction_metrics(task_kind(spec), outputs, truth)
+    names = preprocessing.class_names(labels[0]) if preprocessing is not None else None
+    if report["kind"] == "classification" and names is not None:
+        report["classes"] = names       # the confusion matrix's rows and columns, by name
     return {"output": output, **report}

@@ -7,7 +7,7 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.config import ConfigError, load_config
-from pe_cli.data.preprocessing import Preprocessing
+from pe_cli.data.preprocessing import Preprocessing, unscaled
 from pe_cli.data.ragged import Ragged
 from pe_cli.data.readers import DataError
 from pe_cli.data.tables import read_table
@@ -119,6 +119,22 @@ def test_a_preprocessing_file_of_another_version_is_refused(tmp_path, cfg):
     path = tmp_path / "preprocessing.json"
     path.write_text(fit_preprocessing(cfg).to_text().replace('"version": 1', '"version": 99'))
     with pytest.raises(DataError, match="version 99; this pe reads version 1"):
+        Preprocessing.read(str(path))
+
+
+def test_a_saved_target_names_a_numeric_feed(tmp_path, cfg):
+    """An export's copy names the output that predicts a numeric feed; it reads back, and a target
+    that is not a numeric feed is refused in one line."""
+    prep = fit_preprocessing(cfg).with_target("x", "pred.tmp_1")
+    path = tmp_path / "preprocessing.json"
+    path.write_text(prep.to_text())
+    output, steps = Preprocessing.read(str(path)).target_unscaling()
+    state = prep.feeds["x"]
+    assert output == "pred.tmp_1" and [op for op, _ in steps] == ["Mul", "Add"]
+    z = np.array([[-1.0, 0.5], [0.0, 2.0]], np.float32)          # x: two columns, each its own statistics
+    assert np.array_equal(unscaled(steps, z), (z * np.array(state["divide"]) + state["shift"]).astype(np.float32))
+    path.write_text(prep.to_text().replace('"feed": "x"', '"feed": "text"'))
+    with pytest.raises(DataError, match="'target' must name a numeric feed and an output variable"):
         Preprocessing.read(str(path))
 
 
