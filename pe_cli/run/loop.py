@@ -58,6 +58,7 @@ class Setup:
     run_dir: str = None     # its run directory
     trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
     preprocessing: object = None    # data.preprocessing fitted on data.train (run/preprocessing.py), or None
+    notes: list = field(default_factory=list)   # what a resume starts afresh (run/resume_state.py)
 
 
 @dataclass

@@ -18,7 +18,6 @@ import yaml
 
 from ..base.errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
-from ..io import load_persistables
 from .build import build_programs, load_data
 from .distributed import pserver_transpile, serve, trainers
 from .divergence import non_finite
@@ -33,7 +32,8 @@ from .plot import plot_at_end
 from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
-from .run_overrides import with_recorded_overrides, write_overrides
+from .resume_state import check_same_preprocessing, load_resumed
+from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      runs_of, start_branch)
@@ -79,7 +79,8 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
     with scope_guard(scope):
         exe.run(setup.programs.startup)
         if setup.ckpt is not None:
-            load_persistables(exe, setup.ckpt, setup.programs.main)
+            given = [a for a in cfg.overrides if a not in recorded_overrides(setup.run_dir)]
+            setup.notes = load_resumed(setup.ckpt, setup.programs, given)     # the overrides apply
             bad = non_finite([v.name for v in setup.programs.main.list_vars() if v.persistable])
             if bad:
                 raise PeError(f"{setup.ckpt} holds NaN or Inf in {', '.join(bad[:3])}: resume from an earlier "
@@ -168,6 +169,8 @@ def _prepare(cfg, resume, max_steps, out=None):
                       f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
+    if ckpt is not None:
+        check_same_preprocessing(cfg, run_dir)
     # fitted on data.train only; a resumed run keeps the one it saved
     prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else fit_preprocessing(cfg)
     train_data = load_data(cfg, "train", prep)
@@ -219,6 +222,8 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
         atomic_write(os.path.join(run_dir, "model.yaml"),
                      yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None))
         save_preprocessing(setup.preprocessing, run_dir)
+    for note in setup.notes:
+        progress.message(note)
     write_overrides(run_dir, cfg.overrides)
     write_graphs(cfg, setup.programs, run_dir)
 

@@ -1,0 +1,80 @@
+"""``pe train CONFIG --resume RUN key=value`` applies the override or refuses it in one line (issue 77):
+a learning rate given to the resume trains on with it (SGD's step from the same checkpoint is that
+many times larger); an override that changes a parameter's shape, or the preprocessing the run
+fitted, is refused naming it, exit status 2, the run directory untouched. Real `pe` processes."""
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+import yaml
+
+from tests.cli.test_helpers import pe, snapshot
+
+LOGREG = "configs/mnist_logreg.yaml"        # SGD, learning_rate 0.1
+SMALL = ["data.train.limit=64", "data.eval.limit=32", "data.batch_size=32", "epochs=4", "checkpoint.every_steps=2",
+         "checkpoint.every_epochs=0", "eval.every_epochs=0", "output.curves=false"]
+
+
+def _params(ckpt):
+    return {f[:-4]: np.load(ckpt / f) for f in sorted(os.listdir(ckpt)) if f.endswith(".npy")}
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """A run of 2 SGD steps at learning rate 0.1, its checkpoint at step 2."""
+    run = tmp_path_factory.mktemp("resume") / "run"
+    proc = pe("train", LOGREG, *SMALL, "--max-steps", 2, "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    return run
+
+
+def _resumed(started, tmp_path, name, *overrides):
+    run = tmp_path / name
+    shutil.copytree(started, run)
+    proc = pe("train", LOGREG, "--resume", run, *overrides, "--max-steps", 3, "-q")
+    assert proc.returncode == 0, proc.stderr
+    return run
+
+
+def test_a_learning_rate_given_to_the_resume_trains_on_with_it(started, tmp_path):
+    same = _resumed(started, tmp_path, "same")
+    faster = _resumed(started, tmp_path, "faster", "optimizer.learning_rate=0.5")
+    before = _params(started / "ckpt" / "step-2")
+    a, b = _params(same / "ckpt" / "step-3"), _params(faster / "ckpt" / "step-3")
+    assert a["learning_rate_0"][0] == np.float32(0.1) and b["learning_rate_0"][0] == np.float32(0.5)
+    for name in ("logits.w_0", "logits.b_0"):       # SGD from the same point: w - lr * g, g the same
+        step_a, step_b = a[name] - before[name], b[name] - before[name]
+        assert np.abs(step_a).max() > 1e-4, name
+        np.testing.assert_allclose(step_b, 5 * step_a, rtol=1e-3, atol=1e-6, err_msg=name)
+    rows = [json.loads(line) for line in open(faster / "metrics.jsonl")]
+    assert [r["lr"] for r in rows if r["phase"] == "train" and r["step"] == 3] == [pytest.approx(0.5)]
+    recorded = yaml.safe_load((faster / "config.resumed-step-2.yaml").read_text())
+    assert recorded["optimizer"]["learning_rate"] == 0.5            # the record says what ran
+    assert json.loads((faster / "overrides.json").read_text())[-1] == "optimizer.learning_rate=0.5"
+
+
+def _refused(run, *args):
+    before = snapshot(run)
+    proc = pe("train", *args, "--resume", run, "--max-steps", 4)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stdout == ""
+    assert snapshot(run) == before
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_an_override_that_changes_a_parameter_shape_is_refused(started):
+    error = _refused(started, LOGREG, "model.layers.logits.size=12")
+    assert "model.layers.logits.size=12" in error and "'logits.w_0' is [784, 10] in the checkpoint" in error
+    assert "cannot change" in error and "without --resume" in error
+
+
+def test_a_preprocessing_override_is_refused_naming_the_key(tmp_path):
+    config, run = "configs/reviews_shipping.yaml", tmp_path / "ship"
+    proc = pe("train", config, *SMALL[:2], "epochs=1", "checkpoint.every_steps=2", "output.curves=false",
+              "--max-steps", 2, "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    error = _refused(run, config, "data.preprocessing.distance.scaling=minmax")
+    assert 'data.preprocessing.distance.scaling is "minmax" here and "log" in the run' in error
