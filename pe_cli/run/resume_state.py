@@ -71,7 +71,7 @@ def load_resumed(ckpt, programs, changed):
     if not missing:
         return []
     names = ", ".join(v.name for v in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-    return [f"the checkpoint holds no {names} (the optimizer changed): they start as a new run starts them"]
+    return [f"the checkpoint holds no {names} (the optimizer or its learning-rate schedule changed): they start as in a new run"]
 
 
 def _because(changed):
