@@ -20,9 +20,11 @@ import json
 import os
 import types
 
+import numpy as np
 import yaml
 
-from ..base.errors import PeError, UsageError
+from ..base.errors import UsageError
+from ..base.selected_rows import SelectedRows
 from ..data.preprocessing import KIND_KEYS, with_defaults
 from ..executor.scope import global_scope
 from ..io.checkpoint import is_parameter, is_persistable
@@ -58,11 +60,9 @@ def load_resumed(ckpt, programs, changed):
     unchecked = [types.SimpleNamespace(name=v.name, shape=None, dtype=None, type=v.type) for v in present]
     values = read_dir(FN, ckpt, unchecked)          # {name: (value, lod)}, shapes compared below
     for v in present:
-        value = values[v.name][0]
-        shape = getattr(value, "shape", None)
-        if v.shape is not None and shape is not None and tuple(shape) != tuple(v.shape) and \
-                not (tuple(shape) == () and tuple(v.shape) == (1,)):
-            raise UsageError(f"{FN} {ckpt}: '{v.name}' is {list(shape)} in the checkpoint and {list(v.shape)} "
+        shape = _other_shape(v, values[v.name][0])
+        if shape is not None:
+            raise UsageError(f"{FN} {ckpt}: '{v.name}' is {shape} in the checkpoint and {list(v.shape)} "
                              f"{_because(changed)}: a resume cannot change a variable's shape; {_remedy(changed)}")
     scope = global_scope()
     for v in present:
@@ -71,7 +71,21 @@ def load_resumed(ckpt, programs, changed):
     if not missing:
         return []
     names = ", ".join(v.name for v in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-    return [f"the checkpoint holds no {names} (the optimizer or its learning-rate schedule changed): they start as in a new run"]
+    return [f"the checkpoint holds no {names} (the optimizer or its learning-rate schedule changed): "
+            f"they start as in a new run"]
+
+
+def _other_shape(var, value):
+    """The shape of the saved ``value`` where it is not ``var``'s (a 0-d value fits a [1] variable,
+    as check_value reads it), else None."""
+    if var.shape is None or isinstance(value, SelectedRows):
+        return None
+    want, got = tuple(var.shape), tuple(np.shape(value))
+    if got == () and want == (1,):
+        return None
+    if len(want) != len(got) or any(w >= 0 and w != g for w, g in zip(want, got)):
+        return list(got)
+    return None
 
 
 def _because(changed):
