@@ -212,20 +212,40 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
                          f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
                          f"is left as it is")
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
+        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))      # the model it runs
         save_preprocessing(setup.preprocessing, run_dir)
     elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
         atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
-                     resolved_config_text(cfg, run_dir))
+                     resolved_config_text(cfg, run_dir, _resumed_model(cfg, run_dir, state["step"])))
     else:
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
-        atomic_write(os.path.join(run_dir, "model.yaml"),
-                     yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None))
+        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))
         save_preprocessing(setup.preprocessing, run_dir)
     for note in setup.notes:
         progress.message(note)
     write_overrides(run_dir, cfg.overrides)
     write_graphs(cfg, setup.programs, run_dir)
+
+
+def model_text(cfg):
+    """The resolved model file (includes expanded) as YAML, as a run directory keeps it."""
+    return yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None)
+
+
+def _resumed_model(cfg, run_dir, step):
+    """The model file a resume's config record names: model.yaml when the model is the run's,
+    else ``model.resumed-step-N.yaml``, written here (an override of the model that applies)."""
+    text = model_text(cfg)
+    try:
+        with open(os.path.join(run_dir, "model.yaml"), encoding="utf-8") as f:
+            if f.read() == text:
+                return "model.yaml"
+    except OSError:
+        pass
+    name = f"model.resumed-step-{step}.yaml"
+    atomic_write(os.path.join(run_dir, name), text)
+    return name
 
 
 def write_graphs(cfg, programs, run_dir, compiled=None):
@@ -244,13 +264,14 @@ def write_ssa_graph(cfg, programs, path, devices=None):
     atomic_write(path, ssa_dot(programs, devices, cfg))
 
 
-def resolved_config_text(cfg, run_dir=None):
+def resolved_config_text(cfg, run_dir=None, model_file="model.yaml"):
     """The resolved run config as YAML. For a run directory, its paths are made relative to it
-    and the model points at the copy beside it, so ``pe eval <run dir>/config.yaml`` works."""
+    and the model points at the copy beside it (``model_file``), so ``pe eval <run dir>/config.yaml``
+    works."""
     data = json.loads(json.dumps(cfg.data))
     if run_dir is not None:
         rel = lambda p: os.path.relpath(os.path.abspath(p), os.path.abspath(run_dir)) if p else p
-        data["model"] = "model.yaml"
+        data["model"] = model_file
         for which in ("train", "eval"):
             src = data["data"][which]
             if src:
