@@ -1,7 +1,9 @@
 """``pe train CONFIG --resume RUN key=value`` applies the override or refuses it in one line (issue 77):
 a learning rate given to the resume trains on with it (SGD's step from the same checkpoint is that
 many times larger); an override that changes a parameter's shape, or the preprocessing the run
-fitted, is refused naming it, exit status 2, the run directory untouched. Real `pe` processes."""
+fitted, is refused naming it, exit status 2, the run directory untouched; a model override that keeps
+the shapes applies and the resume's config record names the model that ran; a resume watching
+another metric starts its best afresh. Real `pe` processes."""
 import json
 import os
 import shutil
@@ -53,6 +55,30 @@ def test_a_learning_rate_given_to_the_resume_trains_on_with_it(started, tmp_path
     recorded = yaml.safe_load((faster / "config.resumed-step-2.yaml").read_text())
     assert recorded["optimizer"]["learning_rate"] == 0.5            # the record says what ran
     assert json.loads((faster / "overrides.json").read_text())[-1] == "optimizer.learning_rate=0.5"
+
+
+def test_a_model_override_that_keeps_the_shapes_applies_and_is_recorded(started, tmp_path):
+    same = _resumed(started, tmp_path, "same")
+    squashed = _resumed(started, tmp_path, "squashed", "model.layers.logits.act=sigmoid")
+    assert yaml.safe_load((same / "config.resumed-step-2.yaml").read_text())["model"] == "model.yaml"
+    record = yaml.safe_load((squashed / "config.resumed-step-2.yaml").read_text())
+    assert record["model"] == "model.resumed-step-2.yaml"        # the model that ran, beside the run's own
+    model = yaml.safe_load((squashed / record["model"]).read_text())
+    assert model["layers"][0]["logits"]["act"] == "sigmoid"
+    assert "act" not in yaml.safe_load((squashed / "model.yaml").read_text())["layers"][0]["logits"]
+    a, b = _params(same / "ckpt" / "step-3"), _params(squashed / "ckpt" / "step-3")
+    assert not np.array_equal(a["logits.w_0"], b["logits.w_0"])       # it trained with the sigmoid
+
+
+def test_a_resume_watching_another_metric_starts_its_best_afresh(tmp_path):
+    run, watch = tmp_path / "watched", ["eval.every_steps=1", "checkpoint.keep_best={metric: loss, mode: min}"]
+    proc = pe("train", LOGREG, *SMALL, *watch, "--max-steps", 2, "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("train", LOGREG, "--resume", run, "checkpoint.keep_best={metric: acc, mode: max}", "--max-steps", 4, "-q")
+    assert proc.returncode == 0, proc.stderr
+    best = json.loads((run / "eval.json").read_text())["best"]
+    assert best["metric"] == "acc" and best["step"] >= 3 and 0 <= best["value"] <= 1     # not step 1's loss
+    assert (run / "ckpt" / "best").read_text().strip() == f"step-{best['step']}"
 
 
 def _refused(run, *args):
