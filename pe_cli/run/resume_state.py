@@ -97,6 +97,21 @@ def _remedy(changed):
             "resume with the config the run was trained with, or start a new run without --resume")
 
 
+def batch_in_epoch(state, batch_size, ckpt):
+    """The batch (of ``batch_size``) a resume starts its epoch at: the checkpoint's ``batch`` counts
+    batches of the size it trained with (``batch_size`` in its state; absent in older checkpoints),
+    so ``data.batch_size`` given to a resume continues at the same sample of the epoch; a position
+    that is not a whole number of the new batches is refused."""
+    before = state.get("batch_size") or batch_size
+    done = state["batch"] * before
+    if done % batch_size:
+        raise UsageError(f"{FN} {ckpt}: data.batch_size is {batch_size}, but the checkpoint is {done} samples into "
+                         f"epoch {state['epoch'] + 1} ({state['batch']} batches of {before}), not a whole number of "
+                         f"batches of {batch_size}; give a batch size that divides {done}, or resume a checkpoint "
+                         f"at an epoch's end")
+    return done // batch_size
+
+
 def check_same_preprocessing(cfg, run_dir):
     """A resume keeps the preprocessing the run fitted when it started; a ``data.preprocessing``
     that differs from the one recorded in ``run_dir/config.yaml`` is refused naming the first

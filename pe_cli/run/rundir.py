@@ -178,7 +178,7 @@ def _step_of(path):
     return int(m.group(1)) if m else -1
 
 
-_STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "samples": int, "wall_s": (int, float)}
+_STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "batch_size": int, "samples": int, "wall_s": (int, float)}
 
 
 def read_state(ckpt):

@@ -32,7 +32,7 @@ from .plot import plot_at_end
 from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
-from .resume_state import check_same_preprocessing, load_resumed
+from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
 from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
@@ -64,6 +64,7 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
     if setup.ckpt is not None:
         state.update(read_state(setup.ckpt))
+        state["batch"] = batch_in_epoch(state, setup.train_data.batch_size, setup.ckpt)
         if max_steps is not None and max_steps < state["step"]:
             raise UsageError(f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
                           f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
