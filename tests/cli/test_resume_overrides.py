@@ -81,6 +81,18 @@ def test_a_resume_watching_another_metric_starts_its_best_afresh(tmp_path):
     assert (run / "ckpt" / "best").read_text().strip() == f"step-{best['step']}"
 
 
+def test_a_batch_size_given_mid_epoch_continues_at_the_same_sample(tmp_path):
+    run, four = tmp_path / "mid", ["data.train.limit=128", "checkpoint.every_epochs=1"]    # 4 batches an epoch
+    proc = pe("train", LOGREG, *SMALL, *four, "--max-steps", 2, "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    error = _refused(run, LOGREG, "data.batch_size=48")            # 64 samples in: not whole batches of 48
+    assert "64 samples into epoch 1 (2 batches of 32)" in error and "data.batch_size is 48" in error
+    proc = pe("train", LOGREG, "--resume", run, "data.batch_size=16", "--max-steps", 6, "-q")
+    assert proc.returncode == 0, proc.stderr
+    state = json.loads((run / "ckpt" / "step-6" / "trainer_state.json").read_text())
+    assert (state["epoch"], state["batch"], state["samples"]) == (1, 0, 128)  # the other 64 in 4 steps of 16
+
+
 def _refused(run, *args):
     before = snapshot(run)
     proc = pe("train", *args, "--resume", run, "--max-steps", 4)
