@@ -13,6 +13,7 @@ given to the resume), so every override applies or is refused in one line:
   moments after SGD) starts as a new run starts it, and the resume says so;
 - a parameter the checkpoint lacks, or a variable whose shape differs from the checkpoint's
   (``model.layers.fc.size`` changed), cannot apply: refused in one line before anything is written;
+- ``data.batch_size`` given mid-epoch continues at the same sample of the epoch (``batch_in_epoch``);
 - the preprocessing is the one the run fitted at its start (its checkpoints are trained on it): a
   ``data.preprocessing`` that differs from the run's is refused naming the first differing key.
 """
