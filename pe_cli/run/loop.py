@@ -58,6 +58,7 @@ class Setup:
     run_dir: str = None     # its run directory
     trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
     preprocessing: object = None    # data.preprocessing fitted on data.train (run/preprocessing.py), or None
+    notes: list = field(default_factory=list)   # what a resume starts afresh (run/resume_state.py)
 
 
 @dataclass
@@ -249,6 +250,7 @@ class TrainLoop:
             raise PeError(f"step {self.step}: {', '.join(bad[:3])} hold NaN or Inf, so no checkpoint is "
                           f"written{kept}; lower optimizer.learning_rate")
         state = {"step": self.step, "epoch": next_epoch, "batch": next_batch,
+                 "batch_size": self.setup.train_data.batch_size,
                  "wall_s": time.monotonic() - self.wall0, "samples": self.samples, "config": self.cfg.path,
                  "model": self.cfg.model.name,
                  "watch": {"best": self.best and self.best.state(), "early": self.early and self.early.state()}}

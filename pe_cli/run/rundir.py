@@ -4,6 +4,8 @@
       config.yaml                the fully resolved run config
       model.yaml                 the resolved model (includes expanded)
       overrides.json             the command-line overrides it runs with (run_overrides.py: --resume restores them)
+      config.resumed-step-N.yaml the config a resume from step N ran with (model.resumed-step-N.yaml: its model,
+                                 when an override changed it)
       preprocessing.json         data.preprocessing fitted on data.train (run/preprocessing.py)
       metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, the learning rate,
                                  samples/s, wall time
@@ -41,7 +43,7 @@ STATE_FILE = "trainer_state.json"
 # its name here. A directory is a run directory when it holds RUN_MARKER and one of RUN_WITNESSES.
 MANAGED_FILES = ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
                  "parent.json", ".lock", "overrides.json", "preprocessing.json")
-MANAGED_PATTERNS = (r"config\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
+MANAGED_PATTERNS = (r"(config|model)\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
 MANAGED_DIRS = ("ckpt", "fetches", "tensorboard")
 RUN_MARKER = "config.yaml"
 RUN_WITNESSES = ("metrics.jsonl", "ckpt", ".lock", "model.yaml")
@@ -176,7 +178,7 @@ def _step_of(path):
     return int(m.group(1)) if m else -1
 
 
-_STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "samples": int, "wall_s": (int, float)}
+_STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "batch_size": int, "samples": int, "wall_s": (int, float)}
 
 
 def read_state(ckpt):

@@ -18,7 +18,6 @@ import yaml
 
 from ..base.errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
-from ..io import load_persistables
 from .build import build_programs, load_data
 from .distributed import pserver_transpile, serve, trainers
 from .divergence import non_finite
@@ -33,7 +32,8 @@ from .plot import plot_at_end
 from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
-from .run_overrides import with_recorded_overrides, write_overrides
+from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
+from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      runs_of, start_branch)
@@ -64,6 +64,7 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
     if setup.ckpt is not None:
         state.update(read_state(setup.ckpt))
+        state["batch"] = batch_in_epoch(state, setup.train_data.batch_size, setup.ckpt)
         if max_steps is not None and max_steps < state["step"]:
             raise UsageError(f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
                           f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
@@ -79,7 +80,8 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
     with scope_guard(scope):
         exe.run(setup.programs.startup)
         if setup.ckpt is not None:
-            load_persistables(exe, setup.ckpt, setup.programs.main)
+            given = [a for a in cfg.overrides if a not in recorded_overrides(setup.run_dir)]
+            setup.notes = load_resumed(setup.ckpt, setup.programs, given)     # the overrides apply
             bad = non_finite([v.name for v in setup.programs.main.list_vars() if v.persistable])
             if bad:
                 raise PeError(f"{setup.ckpt} holds NaN or Inf in {', '.join(bad[:3])}: resume from an earlier "
@@ -168,6 +170,8 @@ def _prepare(cfg, resume, max_steps, out=None):
                       f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
+    if ckpt is not None:
+        check_same_preprocessing(cfg, run_dir)
     # fitted on data.train only; a resumed run keeps the one it saved
     prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else fit_preprocessing(cfg)
     train_data = load_data(cfg, "train", prep)
@@ -209,18 +213,40 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
                          f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
                          f"is left as it is")
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
+        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))      # the model it runs
         save_preprocessing(setup.preprocessing, run_dir)
     elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
         atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
-                     resolved_config_text(cfg, run_dir))
+                     resolved_config_text(cfg, run_dir, _resumed_model(cfg, run_dir, state["step"])))
     else:
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
-        atomic_write(os.path.join(run_dir, "model.yaml"),
-                     yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None))
+        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))
         save_preprocessing(setup.preprocessing, run_dir)
+    for note in setup.notes:
+        progress.message(note)
     write_overrides(run_dir, cfg.overrides)
     write_graphs(cfg, setup.programs, run_dir)
+
+
+def model_text(cfg):
+    """The resolved model file (includes expanded) as YAML, as a run directory keeps it."""
+    return yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None)
+
+
+def _resumed_model(cfg, run_dir, step):
+    """The model file a resume's config record names: model.yaml when the model is the run's,
+    else ``model.resumed-step-N.yaml``, written here (an override of the model that applies)."""
+    text = model_text(cfg)
+    try:
+        with open(os.path.join(run_dir, "model.yaml"), encoding="utf-8") as f:
+            if f.read() == text:
+                return "model.yaml"
+    except OSError:
+        pass
+    name = f"model.resumed-step-{step}.yaml"
+    atomic_write(os.path.join(run_dir, name), text)
+    return name
 
 
 def write_graphs(cfg, programs, run_dir, compiled=None):
@@ -239,13 +265,14 @@ def write_ssa_graph(cfg, programs, path, devices=None):
     atomic_write(path, ssa_dot(programs, devices, cfg))
 
 
-def resolved_config_text(cfg, run_dir=None):
+def resolved_config_text(cfg, run_dir=None, model_file="model.yaml"):
     """The resolved run config as YAML. For a run directory, its paths are made relative to it
-    and the model points at the copy beside it, so ``pe eval <run dir>/config.yaml`` works."""
+    and the model points at the copy beside it (``model_file``), so ``pe eval <run dir>/config.yaml``
+    works."""
     data = json.loads(json.dumps(cfg.data))
     if run_dir is not None:
         rel = lambda p: os.path.relpath(os.path.abspath(p), os.path.abspath(run_dir)) if p else p
-        data["model"] = "model.yaml"
+        data["model"] = model_file
         for which in ("train", "eval"):
             src = data["data"][which]
             if src:

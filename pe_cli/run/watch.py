@@ -8,6 +8,8 @@ class Watch:
     def __init__(self, metric, mode, min_delta=0.0, patience=None, state=None):
         self.metric, self.mode, self.min_delta, self.patience = metric, mode, min_delta, patience
         state = state or {}
+        if (state.get("metric", metric), state.get("mode", mode)) != (metric, mode):
+            state = {}      # a resume watching another metric (or way): its best starts afresh
         self.best = state.get("best")
         self.best_step = state.get("best_step")
         self.bad = state.get("bad", 0)        # evaluations since the last improvement
@@ -32,7 +34,8 @@ class Watch:
                 f"{self.bad} evaluations (best {self.best:.6g} at step {self.best_step})")
 
     def state(self):
-        return {"best": self.best, "best_step": self.best_step, "bad": self.bad}
+        return {"metric": self.metric, "mode": self.mode, "best": self.best, "best_step": self.best_step,
+                "bad": self.bad}
 
 
 def watches(cfg, saved=None):
