@@ -43,7 +43,7 @@ class Table:
                 raise DataError(f"{self.path}: column index {name} is out of range ({len(self.names)} columns)", key)
             return name
         if str(name) not in self.names:
-            raise DataError(f"{self.path} has no column '{name}'", key,
+            raise DataError(f"{self.path} has no column '{name}'", key, _one_field_hint(self.names) or
                             suggest(str(name), self.names) + " (columns are read by the header's names)")
         return self.names.index(str(name))
 
@@ -63,6 +63,14 @@ class Table:
             for c, i in enumerate(idx):
                 out[r, c] = _number(row[i], allow_missing, self, r, self.names[i], key)
         return out
+
+
+def _one_field_hint(names):
+    """A hint where the header is one field that another delimiter would split."""
+    for d, shown in ((",", "','"), (";", "';'"), ("\t", "'\\t'"), ("|", "'|'")):
+        if len(names) == 1 and d in names[0]:
+            return f"the header is one field, {names[0][:60]!r}: set the source's delimiter: {shown}"
+    return None
 
 
 def _number(field, allow_missing, table, r, column, key):
@@ -90,11 +98,15 @@ def read_csv(path, delimiter=",", header=True, key=("path",)):
 
 
 def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
-    """A Table from a CSV (``delimiter``, default ','), TSV or JSON Lines file."""
+    """A Table from a CSV (``delimiter``; None: sniffed, readers.csv_delimiter), TSV or JSON Lines
+    file."""
     require_file(path, key)
     if fmt == "jsonl":
         return _jsonl(path, key)
-    rows = csv_rows(path, "\t" if fmt == "tsv" else (delimiter or ","), key)
+    if fmt == "csv" and delimiter is not None and len(delimiter) != 1:
+        raise DataError(f"delimiter {delimiter!r} is not one character", ("delimiter",),
+                        "give one character (',', ';', '\\t'), or leave the key out to have it sniffed")
+    rows = csv_rows(path, "\t" if fmt == "tsv" else delimiter, key)
     if not rows:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
     names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
@@ -111,7 +123,7 @@ def _jsonl(path, key):
     check_text_size(path, 40, "a JSON Lines file", key)     # as CSV: parsed values take ~40 bytes per byte
     names, records = {}, []
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             for line_no, line in enumerate(f, 1):
                 if not line.strip():
                     continue
