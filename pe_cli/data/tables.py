@@ -45,7 +45,12 @@ class Table:
         if str(name) not in self.names:
             raise DataError(f"{self.path} has no column '{name}'", key, _one_field_hint(self.names) or
                             suggest(str(name), self.names) + " (columns are read by the header's names)")
-        return self.names.index(str(name))
+        places = [i + 1 for i, n in enumerate(self.names) if n == str(name)]
+        if len(places) > 1:
+            shown = ", ".join(map(str, places[:-1])) + f" and {places[-1]}"
+            raise DataError(f"{self.path}: {len(places)} columns are named '{name}' (columns {shown} of the header)",
+                            key, "rename all but one in the file's header, so that pe reads the one you mean")
+        return places[0] - 1
 
     def raw(self, name, key=("columns",)):
         """One column as an object array, the fields as written."""
@@ -83,8 +88,12 @@ def _number(field, allow_missing, table, r, column, key):
             value = float(field)
         except (TypeError, ValueError):
             value = None
+    shown = str(field)[:40]
+    if value is not None and math.isinf(value):
+        raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a finite "
+                        "number", key, "replace it with a number, or leave it empty and give the feed a numeric "
+                        "data.preprocessing (its fill replaces missing values)")
     if value is None or (math.isnan(value) and not allow_missing):
-        shown = str(field)[:40]
         raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
                         key, "give numbers, or preprocess the column (data.preprocessing: numeric fills missing "
                              "values; category and text take strings)")
@@ -109,6 +118,8 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     rows = csv_rows(path, "\t" if fmt == "tsv" else delimiter, key)
     if not rows:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
+    if header and len(rows) == 1:
+        raise DataError(f"{path}: a header and no rows of data", key, "give it at least one row under the header")
     names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
     body = rows[1:] if header else rows
     first = 2 if header else 1
