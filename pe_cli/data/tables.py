@@ -11,6 +11,7 @@ names its columns 0, 1, ...; a JSON Lines file has one object per line, its keys
 import json
 import math
 import os
+import re
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*$")    # 1,5: a spreadsheet's number in a ';' file
 MISSING = ("", "na", "n/a", "nan", "null", "none")     # numeric fields read as missing (case ignored)
 
 
@@ -94,9 +96,12 @@ def _number(field, allow_missing, table, r, column, key):
                         "number", key, "replace it with a number, or leave it empty and give the feed a numeric "
                         "data.preprocessing (its fill replaces missing values)")
     if value is None or (math.isnan(value) and not allow_missing):
+        hint = ("a decimal comma: pe reads a decimal point (1.5); export the file with '.' as the decimal "
+                "separator" if
+                _DECIMAL_COMMA.match(shown) else "give numbers, or preprocess the column (data.preprocessing: "
+                "numeric fills missing values; category and text take strings)")
         raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
-                        key, "give numbers, or preprocess the column (data.preprocessing: numeric fills missing "
-                             "values; category and text take strings)")
+                        key, hint)
     return value
 
 
