@@ -58,7 +58,8 @@ SOURCE = Section({
                      "feed -> source column: npz array name, csv column name(s)/index(es), "
                      "mnist image|label (default: the feed's own name)", key_doc="feed"),
     "header": Field("bool", True, "csv: the first line names the columns"),
-    "delimiter": Field("str", ",", "csv: the field separator"),
+    "delimiter": Field("str|null", None, "csv: the field separator (default: sniffed: ',' where the first line "
+                       "splits on it, else ; tab or |)"),
     "start": Field("int", 0, "first sample used", min=0),
     "stop": Field("int|null", None, "one past the last sample used (default: the end)", min=0),
     "limit": Field("int|null", None, "use at most this many samples (after start/stop)", min=1),

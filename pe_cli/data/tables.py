@@ -11,6 +11,7 @@ names its columns 0, 1, ...; a JSON Lines file has one object per line, its keys
 import json
 import math
 import os
+import re
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*$")    # 1,5: a spreadsheet's number in a ';' file
 MISSING = ("", "na", "n/a", "nan", "null", "none")     # numeric fields read as missing (case ignored)
 
 
@@ -43,9 +45,14 @@ class Table:
                 raise DataError(f"{self.path}: column index {name} is out of range ({len(self.names)} columns)", key)
             return name
         if str(name) not in self.names:
-            raise DataError(f"{self.path} has no column '{name}'", key,
+            raise DataError(f"{self.path} has no column '{name}'", key, _one_field_hint(self.names) or
                             suggest(str(name), self.names) + " (columns are read by the header's names)")
-        return self.names.index(str(name))
+        places = [i + 1 for i, n in enumerate(self.names) if n == str(name)]
+        if len(places) > 1:
+            shown = ", ".join(map(str, places[:-1])) + f" and {places[-1]}"
+            raise DataError(f"{self.path}: {len(places)} columns are named '{name}' (columns {shown} of the header)",
+                            key, "rename all but one in the file's header, so that pe reads the one you mean")
+        return places[0] - 1
 
     def raw(self, name, key=("columns",)):
         """One column as an object array, the fields as written."""
@@ -65,6 +72,14 @@ class Table:
         return out
 
 
+def _one_field_hint(names):
+    """A hint where the header is one field that another delimiter would split."""
+    for d, shown in ((",", "','"), (";", "';'"), ("\t", "'\\t'"), ("|", "'|'")):
+        if len(names) == 1 and d in names[0]:
+            return f"the header is one field, {names[0][:60]!r}: set the source's delimiter: {shown}"
+    return None
+
+
 def _number(field, allow_missing, table, r, column, key):
     if isinstance(field, (int, float)) and not isinstance(field, bool):
         value = float(field)
@@ -75,11 +90,18 @@ def _number(field, allow_missing, table, r, column, key):
             value = float(field)
         except (TypeError, ValueError):
             value = None
+    shown = str(field)[:40]
+    if value is not None and math.isinf(value):
+        raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a finite "
+                        "number", key, "replace it with a number, or leave it empty and give the feed a numeric "
+                        "data.preprocessing (its fill replaces missing values)")
     if value is None or (math.isnan(value) and not allow_missing):
-        shown = str(field)[:40]
+        hint = ("a decimal comma: pe reads a decimal point (1.5); export the file with '.' as the decimal "
+                "separator" if
+                _DECIMAL_COMMA.match(shown) else "give numbers, or preprocess the column (data.preprocessing: "
+                "numeric fills missing values; category and text take strings)")
         raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
-                        key, "give numbers, or preprocess the column (data.preprocessing: numeric fills missing "
-                             "values; category and text take strings)")
+                        key, hint)
     return value
 
 
@@ -90,13 +112,19 @@ def read_csv(path, delimiter=",", header=True, key=("path",)):
 
 
 def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
-    """A Table from a CSV (``delimiter``, default ','), TSV or JSON Lines file."""
+    """A Table from a CSV (``delimiter``; None: sniffed, readers.csv_delimiter), TSV or JSON Lines
+    file."""
     require_file(path, key)
     if fmt == "jsonl":
         return _jsonl(path, key)
-    rows = csv_rows(path, "\t" if fmt == "tsv" else (delimiter or ","), key)
+    if fmt == "csv" and delimiter is not None and len(delimiter) != 1:
+        raise DataError(f"delimiter {delimiter!r} is not one character", ("delimiter",),
+                        "give one character (',', ';', '\\t'), or leave the key out to have it sniffed")
+    rows = csv_rows(path, "\t" if fmt == "tsv" else delimiter, key)
     if not rows:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
+    if header and len(rows) == 1:
+        raise DataError(f"{path}: a header and no rows of data", key, "give it at least one row under the header")
     names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
     body = rows[1:] if header else rows
     first = 2 if header else 1
@@ -111,7 +139,7 @@ def _jsonl(path, key):
     check_text_size(path, 40, "a JSON Lines file", key)     # as CSV: parsed values take ~40 bytes per byte
     names, records = {}, []
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             for line_no, line in enumerate(f, 1):
                 if not line.strip():
                     continue

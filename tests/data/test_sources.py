@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from pe_cli.data import DataError, load_source, read_csv, write_idx
+from pe_cli.data import DataError, load_source, read_csv, read_table, write_idx
+from pe_cli.data.readers import csv_delimiter
 
 
 def src(**kw):
@@ -77,6 +78,18 @@ def test_csv_columns(tmp_path):
     out = load_source(src(format="csv", path=str(headless), header=False, delimiter=";", columns={"v": [0, 1]}),
                       ["v"])
     assert out["v"].tolist() == [[1, 2], [3, 4]]
+
+
+def test_the_delimiter_sniffer_keeps_commas_unless_the_first_line_splits_on_another(tmp_path):
+    assert csv_delimiter("review\ngreat; loved it\nbad; late\n") == ","
+    assert csv_delimiter("a;b\n1,5;2\n3;4\n") == ";"
+    assert csv_delimiter("a\tb\n1\t2\n") == "\t"
+    assert csv_delimiter("") == ","
+    european = tmp_path / "e.csv"
+    european.write_text("a;b\n1,5;2\n")
+    with pytest.raises(DataError, match="not a number") as e:
+        read_table(str(european), "csv").numbers(["a"])
+    assert "decimal comma" in e.value.hint
 
 
 def test_mismatched_lengths_and_empty_slices(tmp_path):
