@@ -58,3 +58,19 @@ def test_a_config_that_disagrees_with_the_run_is_refused_naming_the_key(run, tmp
               "--inference-dir", tmp_path / "inf")
     assert proc.returncode == 0, proc.stderr
     assert "(step 10)" in proc.stdout
+
+
+def test_a_checkpoint_after_a_resume_that_changed_the_model_is_checked_against_that_record(tmp_path):
+    proc = pe("train", CONFIG, *SMALL, "--out", tmp_path / "run", "-q")
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("train", CONFIG, SIGMOID, "epochs=2", "--resume", tmp_path / "run", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "run" / "model.resumed-step-10.yaml").is_file()
+    export = ["--inference-dir", tmp_path / "inf"]
+    before = pe("export", CONFIG, "--checkpoint", tmp_path / "run" / "ckpt" / "step-10", *export)
+    assert before.returncode == 0 and "(step 10)" in before.stdout, before.stderr
+    after = pe("export", CONFIG, "--checkpoint", tmp_path / "run", *export)
+    assert after.returncode == 2 and 'model.layers.fc1.act "sigmoid"' in after.stderr
+    assert "config.resumed-step-10.yaml" in after.stderr
+    after = pe("export", CONFIG, SIGMOID, "--checkpoint", tmp_path / "run", *export)
+    assert after.returncode == 0 and "(step 20)" in after.stdout, after.stderr
