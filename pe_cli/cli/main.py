@@ -131,7 +131,7 @@ def _print_result(cfg, result):
         for name in _accuracy_fetches(cfg, result.eval):
             click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
     if result.checkpoint:
-        click.echo(f"checkpoint: {result.checkpoint}")
+        click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
 

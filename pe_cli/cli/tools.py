@@ -6,14 +6,15 @@ from .errors import CONTEXT, EPILOG, debug_option, guarded
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @debug_option
 @guarded
 def summary(file, overrides):
     """Print a model as a table: each feed and layer, its output shape, its parameters, its line.
 
-    FILE is a run config (overrides apply) or a model file.
+    FILE is a run config (overrides apply), a model file, or a run directory or checkpoint (the
+    model the run trained: its best checkpoint's, else its newest's).
     """
     from ..run.summary import summary as model_summary
     click.echo(model_summary(file, overrides), nl=False)

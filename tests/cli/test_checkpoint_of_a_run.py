@@ -22,6 +22,7 @@ def run(tmp_path_factory):
     np.save(root / "images.npy", images[:100])
     best = (root / "run" / "ckpt" / "best").read_text().strip()
     assert best != (root / "run" / "ckpt" / "last").read_text().strip()    # the highest loss: an early step
+    assert f"; best: {root / 'run' / 'ckpt' / best} (loss " in proc.stdout    # pe train's last lines say it
     return root, best
 
 
@@ -74,3 +75,7 @@ def test_a_checkpoint_after_a_resume_that_changed_the_model_is_checked_against_t
     assert "config.resumed-step-10.yaml" in after.stderr
     after = pe("export", CONFIG, SIGMOID, "--checkpoint", tmp_path / "run", *export)
     assert after.returncode == 0 and "(step 20)" in after.stdout, after.stderr
+    table = pe("summary", tmp_path / "run")
+    assert table.returncode == 0, table.stderr
+    assert f"(step 20); model from {tmp_path / 'run' / 'config.resumed-step-10.yaml'}" in table.stdout
+    assert "model.resumed-step-10.yaml:" in table.stdout
