@@ -131,7 +131,7 @@ def _print_result(cfg, result):
         for name in _accuracy_fetches(cfg, result.eval):
             click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
     if result.checkpoint:
-        click.echo(f"checkpoint: {result.checkpoint}")
+        click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
 
@@ -154,7 +154,7 @@ def _accuracy_fetches(cfg, values):
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
-              help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
+              help="ckpt/step-N, ckpt/last, ckpt/best or a run directory (its best checkpoint, else its newest).")
 @click.option("--out", "-o", metavar="FILE",
               help="Where to write the results (default: eval-step-N.json in the checkpoint's run directory, "
                    "N its step; the run's own eval.json is never overwritten).")

@@ -6,14 +6,15 @@ from .errors import CONTEXT, EPILOG, debug_option, guarded
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @debug_option
 @guarded
 def summary(file, overrides):
     """Print a model as a table: each feed and layer, its output shape, its parameters, its line.
 
-    FILE is a run config (overrides apply) or a model file.
+    FILE is a run config (overrides apply), a model file, or a run directory or checkpoint (the
+    model the run trained: its best checkpoint's, else its newest's).
     """
     from ..run.summary import summary as model_summary
     click.echo(model_summary(file, overrides), nl=False)
@@ -22,7 +23,9 @@ def summary(file, overrides):
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", required=True, metavar="PATH", help="A run directory, ckpt/last, ckpt/best or ckpt/step-N.")
+@click.option("--checkpoint", required=True, metavar="PATH",
+              help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
+                   "or ckpt/step-N.")
 @click.option("--data", "data_path", required=True, metavar="FILE",
               help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
                    "column name (.csv, .tsv, .jsonl), or a folder of images.")
@@ -49,6 +52,7 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     cfg = load_config(config, overrides)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
     kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
+    click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
 
 
@@ -93,7 +97,8 @@ def plot(run_dir, out, metric):
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
-              help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
+              help="A ckpt/step-N directory, ckpt/last, ckpt/best or a run directory (its best checkpoint where it "
+                   "kept one, else its newest).")
 @click.option("--onnx", "onnx_path", metavar="FILE",
               help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
 @click.option("--inference-dir", metavar="DIR",
@@ -114,7 +119,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
     check_output(onnx_path, "pe export --onnx", "model.onnx")
     check_output(inference_dir, "pe export --inference-dir", "inference", directory=True)
-    inference = load_inference(load_config(config, overrides), checkpoint, output_layer)
+    inference = load_inference(load_config(config, overrides), checkpoint, output_layer, "export")
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:

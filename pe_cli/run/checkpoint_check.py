@@ -10,10 +10,10 @@ from ..io.manifest import manifest_problem, read_manifest
 from .rundir import Checkpoints, _step_of, read_state, resolve_checkpoint
 
 
-def checked_checkpoint(path):
-    """``resolve_checkpoint(path)`` (the checkpoint and its run directory), once the checkpoint is
+def checked_checkpoint(path, prefer_best=False):
+    """``resolve_checkpoint(path, prefer_best)`` (the checkpoint and its run directory), once the checkpoint is
     checked; a damaged one is a PeError naming the newest intact checkpoint before it."""
-    ckpt, run_dir = resolve_checkpoint(path)
+    ckpt, run_dir = resolve_checkpoint(path, prefer_best)
     read_state(ckpt)        # a damaged trainer state said field by field
     problem = manifest_problem(ckpt)
     if problem is None:

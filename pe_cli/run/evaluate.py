@@ -11,9 +11,9 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
 from .predmetrics import prediction_report
-from .checkpoint_check import checked_checkpoint
 from .preprocessing import saved_preprocessing
 from .rundir import atomic_write, read_state
+from .run_record import run_checkpoint
 
 
 def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
@@ -45,7 +45,7 @@ def _concat(arrays):
 def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
     (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
-    ckpt, run_dir = checked_checkpoint(checkpoint)
+    ckpt, run_dir = run_checkpoint(cfg, checkpoint, "eval")     # best where the run kept one
     preprocessing = saved_preprocessing(cfg, run_dir)
     eval_data = load_data(cfg, "eval", preprocessing)
     place = make_place(cfg)

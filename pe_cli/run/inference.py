@@ -18,7 +18,7 @@ from ..framework import OpRole
 from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
-from .checkpoint_check import checked_checkpoint
+from .run_record import run_checkpoint
 from .preprocessing import saved_preprocessing
 from .rundir import read_state
 
@@ -126,8 +126,10 @@ def _prune(program, target):
     return needed
 
 
-def load_inference(cfg, checkpoint, output=None):
-    """Builds the test program of ``cfg``, prunes it to the output and loads ``checkpoint``."""
+def load_inference(cfg, checkpoint, output=None, command="predict"):
+    """Builds the test program of ``cfg``, prunes it to the output and loads ``checkpoint`` (``best``
+    where its run kept one; a CONFIG that disagrees with the run is refused: run/run_record.py)."""
+    ckpt, run_dir = run_checkpoint(cfg, checkpoint, command)
     spec = cfg.model
     name = output_layer(spec, output)
     inputs, labels = split_feeds(spec)
@@ -135,7 +137,6 @@ def load_inference(cfg, checkpoint, output=None):
     target = programs.model.var(name)
     if isinstance(target, (tuple, list)):
         target = target[0]
-    ckpt, run_dir = checked_checkpoint(checkpoint)
     preprocessing = saved_preprocessing(cfg, run_dir)
     exe, scope = Executor(make_place(cfg)), Scope()
     with scope_guard(scope):

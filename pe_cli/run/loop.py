@@ -43,6 +43,7 @@ class TrainResult:
     rank: int = 0               # this trainer's rank (several processes: only rank 0 reports)
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
     curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
+    best: str = None            # keep_best: the best checkpoint and its metric, as pe train prints it
     role: str = "trainer"       # "pserver": a parameter server of pserver mode, which reports nothing
 
 
@@ -302,6 +303,9 @@ class TrainLoop:
                    "metrics": result.eval}
         if self.best is not None:
             summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
+            best = self.out.checkpoints.pointed("best")
+            if best is not None and self.best.best is not None:
+                result.best = f"{best} ({self.best.metric} {self.best.best:.4f}; --checkpoint {result.run_dir} means it)"
         if result.stopped_early:
             summary["stopped_early"] = result.stopped_early
         prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data,

@@ -94,7 +94,7 @@ def _probabilities(values):
 
 
 def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, probabilities=True):
-    """Runs the prediction; returns {"out", "samples", "output", "classifier"}."""
+    """Runs the prediction; returns {"out", "samples", "output", "classifier", "checkpoint", "step"}."""
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
@@ -119,7 +119,8 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
     _write(out, result, names)
-    return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier}
+    return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier,
+            "checkpoint": inference.checkpoint, "step": inference.step}
 
 
 def _inputs(cfg, inference, data_path):

@@ -249,9 +249,11 @@ class RunLock:
         self.fd = None
 
 
-def resolve_checkpoint(path):
-    """A checkpoint directory from what users type: a checkpoint (ckpt/step-N), a ckpt/last file,
-    the ckpt directory or a run directory (its newest checkpoint). Returns (checkpoint, run dir)."""
+def resolve_checkpoint(path, prefer_best=False):
+    """A checkpoint directory from what users type: a checkpoint (ckpt/step-N), a ckpt/last or
+    ckpt/best file, the ckpt directory or a run directory: its newest checkpoint, or with
+    ``prefer_best`` (pe eval, predict, export) the one ckpt/best names where the run kept one.
+    Returns (checkpoint, run dir)."""
     if not os.path.exists(path):
         raise PeError(f"checkpoint {path} does not exist")
     path = os.path.normpath(path)
@@ -263,6 +265,9 @@ def resolve_checkpoint(path):
     if os.path.isfile(os.path.join(path, STATE_FILE)):
         return path, os.path.dirname(os.path.dirname(path)) or "."
     run_dir = os.path.dirname(path) if os.path.basename(path) == "ckpt" else path
+    best = Checkpoints(run_dir).pointed("best") if prefer_best else None
+    if best:
+        return best, run_dir
     last = Checkpoints(run_dir).last()
     if last:
         return last, run_dir

@@ -5,6 +5,7 @@ with sequences of different lengths in one batch and junk past each length. An o
 mapping is one line naming the op and its layer. One short training run per model, shared; the other
 forms of the sequence ops (and the bundled dynamic_rnn and token models) in-process."""
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +134,10 @@ def test_an_op_without_onnx_mapping_is_one_line_naming_it_and_its_layer(runs, tm
                           '  - soft:   {type: sequence_reverse, x: "lstm[0]"}\n'
                           '  - pooled: {type: sequence_pool, input: soft')
     (tmp_path / "soft.yaml").write_text(model)
-    proc = pe("export", CONFIG, f"model={tmp_path / 'soft.yaml'}", "--checkpoint", runs["root"] / "lstm",
+    ckpt = runs["root"] / "lstm" / "ckpt"
+    weights = tmp_path / "weights" / "step"      # copied out of its run, whose model this is not
+    shutil.copytree(ckpt / (ckpt / "last").read_text().strip(), weights)
+    proc = pe("export", CONFIG, f"model={tmp_path / 'soft.yaml'}", "--checkpoint", weights,
               "--onnx", tmp_path / "soft.onnx")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     (line,) = proc.stderr.strip().splitlines()

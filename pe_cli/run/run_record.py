@@ -1,0 +1,82 @@
+"""The run is the truth: a checkpoint inside a run directory holds the model its run trained, so
+``pe eval``, ``pe predict`` and ``pe export`` check CONFIG against the run's records before loading it.
+
+The record in force at a checkpoint of step S is ``config.resumed-step-M.yaml`` for the largest M < S
+(a resume from step M wrote it, and ``model.resumed-step-M.yaml`` when it changed the model), else
+``config.yaml``; its ``model:`` names the model file that ran. A CONFIG whose model (layers, feeds,
+loss) or ``data.preprocessing`` differs from the record is refused in one line naming the first
+differing key and both values, before anything is built or written; a run without records (a
+checkpoint copied out of its run) is taken as CONFIG says.
+"""
+import json
+import os
+import re
+
+import yaml
+
+from ..base.errors import UsageError
+from .checkpoint_check import checked_checkpoint
+from .resume_state import _effective, _first_difference, _show
+from .rundir import read_state
+
+_RESUMED = re.compile(r"config\.resumed-step-(\d+)\.yaml$")
+
+
+def config_record(run_dir, step):
+    """The run's config record in force at ``step`` (see the module docstring), or None."""
+    try:
+        names = os.listdir(run_dir)
+    except OSError:
+        return None
+    resumes = [(int(m.group(1)), n) for n in names for m in [_RESUMED.match(n)] if m and int(m.group(1)) < step]
+    if resumes:
+        return os.path.join(run_dir, max(resumes)[1])
+    path = os.path.join(run_dir, "config.yaml")
+    return path if os.path.isfile(path) else None
+
+
+def run_checkpoint(cfg, checkpoint, command):
+    """The checkpoint ``checkpoint`` names (``best`` where its run kept one) and its run directory,
+    once checked (run/checkpoint_check.py) and CONFIG found to agree with the run's records."""
+    ckpt, run_dir = checked_checkpoint(checkpoint, prefer_best=True)
+    step = read_state(ckpt).get("step") or 0
+    record = config_record(run_dir, step)
+    recorded = _read(record)
+    if recorded is None:
+        return ckpt, run_dir
+    model = _read(os.path.join(run_dir, str(recorded.get("model") or "model.yaml")))
+    found = None
+    if isinstance(model, dict):
+        found = _first_difference(_comparable(model), _comparable(json.loads(json.dumps(cfg.model.to_data()))),
+                                  ("model",))
+    if found is None:
+        was = (recorded.get("data") or {}).get("preprocessing")
+        found = _first_difference(_effective(was), _effective(json.loads(json.dumps(cfg.data["data"]["preprocessing"]))),
+                                  ("data", "preprocessing"))
+    if found is not None:
+        key, was, now = found
+        raise UsageError(f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {_show(was)} "
+                         f"({record}), CONFIG gives {_show(now)}: the checkpoint is that run's; drop the "
+                         f"difference, or give the run's record as CONFIG: pe {command} {record} --checkpoint {ckpt} ...")
+    return ckpt, run_dir
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return yaml.safe_load(f)
+    except (OSError, TypeError, yaml.YAMLError):
+        return None
+
+
+def _comparable(model):
+    """A model record with its layers by name (so a difference names the layer and its key); its
+    name is left out (it names nothing the checkpoint holds)."""
+    layers = model.get("layers") if isinstance(model.get("layers"), list) else []
+    by_name = {}
+    for layer in layers:
+        if isinstance(layer, dict) and len(layer) == 1:
+            by_name.update(layer)
+    order = list(by_name)
+    return {"feeds": model.get("feeds"), "layers": by_name, "layer order": order,
+            "loss": model.get("loss"), "fetches": model.get("fetches")}
