@@ -5,19 +5,9 @@ import csv
 
 import pytest
 
-from tests.cli.test_helpers import pe
+from tests.cli.test_helpers import line_model, pe
 
-MODEL = """\
-name: line
-feeds:
-  x: {shape: [2]}
-  y: {shape: [1]}
-layers:
-  - pred: {type: fc, input: x, size: 1}
-  - cost: {type: square_error_cost, input: pred, label: y}
-  - loss: {type: mean, x: cost}
-loss: loss
-"""
+MODEL = line_model(2)
 
 CONFIG = """\
 model: line.yaml

@@ -33,3 +33,20 @@ def snapshot(directory):
             with open(path, "rb") as f:
                 out[rel] = (st.st_size, st.st_mtime_ns, hashlib.sha1(f.read()).hexdigest())
     return out
+
+
+def line_model(width):
+    """The model file of a linear regression: feeds x [width] and y [1], an fc to 1, mean squared error
+    (the CLI tests' smallest regression)."""
+    return f"""\
+name: line
+feeds:
+  x: {{shape: [{width}]}}
+  y: {{shape: [1]}}
+layers:
+  - pred: {{type: fc, input: x, size: 1}}
+  - cost: {{type: square_error_cost, input: pred, label: y}}
+  - loss: {{type: mean, x: cost}}
+loss: loss
+fetches: [loss]
+"""

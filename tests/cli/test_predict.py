@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data.idx import load_mnist
-from tests.cli.test_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, line_model, pe
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
@@ -70,18 +70,7 @@ def test_eval_json_holds_accuracy_and_the_confusion_matrix(trained):
         assert (confusion == want).all()
 
 
-REGRESSION_MODEL = """\
-name: line
-feeds:
-  x: {shape: [3]}
-  y: {shape: [1]}
-layers:
-  - pred: {type: fc, input: x, size: 1}
-  - cost: {type: square_error_cost, input: pred, label: y}
-  - loss: {type: mean, x: cost}
-loss: loss
-fetches: [loss]
-"""
+REGRESSION_MODEL = line_model(3)
 
 REGRESSION_CONFIG = """\
 model: line.yaml

@@ -8,20 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from tests.cli.test_helpers import pe
+from tests.cli.test_helpers import line_model, pe
 
-MODEL = """\
-name: line
-feeds:
-  x: {shape: [1]}
-  y: {shape: [1]}
-layers:
-  - pred: {type: fc, input: x, size: 1}
-  - cost: {type: square_error_cost, input: pred, label: y}
-  - loss: {type: mean, x: cost}
-loss: loss
-fetches: [loss]
-"""
+MODEL = line_model(1)
 
 CONFIG = """\
 model: line.yaml
