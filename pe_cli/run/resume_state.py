@@ -124,16 +124,16 @@ def check_same_preprocessing(cfg, run_dir):
     except (OSError, yaml.YAMLError, AttributeError):
         return
     now = json.loads(json.dumps(cfg.data["data"]["preprocessing"]))
-    where = _first_difference(_effective(recorded), _effective(now), ("data", "preprocessing"))
+    where = first_difference(effective_preprocessing(recorded), effective_preprocessing(now), ("data", "preprocessing"))
     if where is None:
         return
     key, was, is_now = where
-    raise UsageError(f"{FN} {run_dir}: {'.'.join(key)} is {_show(is_now)} here and {_show(was)} in the run "
+    raise UsageError(f"{FN} {run_dir}: {'.'.join(key)} is {shown(is_now)} here and {shown(was)} in the run "
                      f"({path}): a resume keeps the preprocessing the run fitted on data.train when it started, "
                      f"which its checkpoints are trained on; drop that change, or start a new run without --resume")
 
 
-def _effective(specs):
+def effective_preprocessing(specs):
     """Each feed's preprocessing with its kind's defaults filled in (an unset key and its default
     are the same preprocessing)."""
     if not isinstance(specs, dict):
@@ -142,15 +142,15 @@ def _effective(specs):
             for feed, s in specs.items()}
 
 
-def _first_difference(a, b, path):
+def first_difference(a, b, path):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
-            found = _first_difference(a.get(k), b.get(k), path + (str(k),))
+            found = first_difference(a.get(k), b.get(k), path + (str(k),))
             if found is not None:
                 return found
         return None
     return None if a == b else (path, a, b)
 
 
-def _show(value):
+def shown(value):
     return "unset" if value is None else json.dumps(value)

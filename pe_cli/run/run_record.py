@@ -16,7 +16,7 @@ import yaml
 
 from ..base.errors import UsageError
 from .checkpoint_check import checked_checkpoint
-from .resume_state import _effective, _first_difference, _show
+from .resume_state import effective_preprocessing, first_difference, shown
 from .rundir import read_state
 
 _RESUMED = re.compile(r"config\.resumed-step-(\d+)\.yaml$")
@@ -47,16 +47,16 @@ def run_checkpoint(cfg, checkpoint, command):
     model = _read(os.path.join(run_dir, str(recorded.get("model") or "model.yaml")))
     found = None
     if isinstance(model, dict):
-        found = _first_difference(_comparable(model), _comparable(json.loads(json.dumps(cfg.model.to_data()))),
+        found = first_difference(_comparable(model), _comparable(json.loads(json.dumps(cfg.model.to_data()))),
                                   ("model",))
     if found is None:
         was = (recorded.get("data") or {}).get("preprocessing")
-        found = _first_difference(_effective(was), _effective(json.loads(json.dumps(cfg.data["data"]["preprocessing"]))),
-                                  ("data", "preprocessing"))
+        now = json.loads(json.dumps(cfg.data["data"]["preprocessing"]))
+        found = first_difference(effective_preprocessing(was), effective_preprocessing(now), ("data", "preprocessing"))
     if found is not None:
         key, was, now = found
-        raise UsageError(f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {_show(was)} "
-                         f"({record}), CONFIG gives {_show(now)}: the checkpoint is that run's; drop the "
+        raise UsageError(f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {shown(was)} "
+                         f"({record}), CONFIG gives {shown(now)}: the checkpoint is that run's; drop the "
                          f"difference, or give the run's record as CONFIG: pe {command} {record} --checkpoint {ckpt} ...")
     return ckpt, run_dir
 
