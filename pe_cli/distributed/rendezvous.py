@@ -16,8 +16,9 @@ a one-line error (see below). A role given in code (fleet's UserDefinedRoleMaker
 
 How: the root (the first parameter-server endpoint, or trainer 0's in collective mode) listens on
 its endpoint's TCP port; every other process connects there and says who it is (``HELLO rank size
-endpoint host pid``). The root opens an MPI port (``MPI.Open_port``) and hands its name to rank 1,
-2, ... in turn (``PORT host pid name``); the processes joined so far ``Accept`` together, the newcomer
+endpoint host pid``); the root answers at once how long it will wait for the others (``WAIT
+seconds``), opens an MPI port (``MPI.Open_port``) and hands its name to rank 1, 2, ... in turn
+(``PORT host pid name``); the processes joined so far ``Accept`` together, the newcomer
 ``Connect``s, and ``Intercomm.Merge`` (the newcomer high) gives it the next rank. Nothing but the
 port name and the liveness lines below crosses these sockets: MPI carries the training.
 
@@ -30,22 +31,32 @@ has its guard send ``FAIL <line>`` (the line names its rank, host and cause); a 
 socket closes without ``BYE`` is lost. The root passes a failure on to the others, and every
 process then prints that one line and ends (within a second or two). A role that never shows up
 ends the others after ``PE_RENDEZVOUS_SECONDS`` (default 60) with one line naming its endpoint.
+
+Bounds: the environment is checked before any wait (cluster_env.py: ports, duplicates, counts; the
+hosts of the root's endpoint and this process's own resolve). Connecting to the root, the root's
+first line (``WAIT``), each HELLO and the admission of every role take at most
+``PE_RENDEZVOUS_SECONDS`` each; MPI's joins 30 s more (a watchdog). A root that accepts and then says
+nothing (another program on that port) is one line saying so.
 """
 import os
 import socket
 import subprocess
 import sys
+import select
 import threading
 import time
 
 from ..base.errors import PeError
 from . import peer_watch, processes, rank_guard
-from .cluster_env import cluster_from_env, host_port  # noqa: F401 -- cluster_from_env: rendezvous's API
+from .cluster_env import check_hosts, cluster_from_env, host_port, single_process_note
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
 _COMMAND = {}
+_MPI_SLACK_S = 30           # MPI's Accept/Connect of the roles, after the last one has come
+_RESOLVE_S = 10             # the resolver's answer for a host, at most
+_HELLO_S = 5                # a connected process's HELLO line, at most (pe's roles send it at once)
 
 
 def rank_env(cluster):
@@ -79,12 +90,13 @@ def connect_from_env(env=os.environ):
         raise PeError(f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
                       f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
                       f"does so")
-    mpi = processes._mpi()
     wait = timeout_s(env)
-    done = threading.Event()
-    threading.Thread(target=_watchdog, args=(cluster, wait + 30, done), daemon=True).start()
+    check_hosts(cluster, min(wait, _RESOLVE_S))
+    mpi = processes._mpi()
+    done, clock = threading.Event(), {"start": time.monotonic(), "until": time.monotonic() + wait + _MPI_SLACK_S}
+    threading.Thread(target=_watchdog, args=(cluster, clock, done), daemon=True).start()
     try:
-        comm, links = (_root if cluster.rank == 0 else _peer)(mpi, cluster, wait)
+        comm, links = (_root if cluster.rank == 0 else _peer)(mpi, cluster, wait, clock)
     except PeError as e:
         peer_watch.stop(f"pe: {e}")
     done.set()
@@ -105,7 +117,11 @@ def role_alone(argv, env=os.environ):
         return None
     cluster = cluster_from_env(env)
     if cluster is None:
+        note = single_process_note(env)
+        if note:
+            print(note, file=sys.stderr)
         return None
+    check_hosts(cluster, min(timeout_s(env), _RESOLVE_S))
     try:
         return subprocess.run(_alone_command(argv), env=_alone_env(env, cluster)).returncode
     except KeyboardInterrupt:
@@ -183,14 +199,17 @@ def join_role(env=os.environ):
         connect_from_env(env)
 
 
-def _watchdog(cluster, seconds, done):
-    """MPI's Accept/Connect have no timeout: a process lost in the middle of one ends the wait here."""
-    if not done.wait(seconds):
-        peer_watch.stop(f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
-                        f"{seconds:.0f} s (a process was lost while MPI connected them); stopping")
+def _watchdog(cluster, clock, done):
+    """MPI's Accept/Connect have no timeout: a process lost in the middle of one ends the wait here,
+    at ``clock["until"]`` (which a peer moves when the root says how long it waits)."""
+    while not done.wait(0.5):
+        if time.monotonic() > clock["until"]:
+            peer_watch.stop(f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
+                            f"{time.monotonic() - clock['start']:.0f} s (a process was lost while MPI connected "
+                            f"them); stopping")
 
 
-def _root(mpi, cluster, wait):
+def _root(mpi, cluster, wait, clock):
     """Rank 0: listens at its endpoint, admits ranks 1, 2, ... in order."""
     _, port = host_port(cluster.endpoints[0], cluster.names[0])
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -200,14 +219,14 @@ def _root(mpi, cluster, wait):
     except OSError as e:
         raise PeError(f"rendezvous: {cluster.who(0)} cannot listen on port {port}: {e.strerror}") from None
     server.listen(cluster.size)
-    links = {}
+    links, silent = {}, []
     deadline = time.monotonic() + wait
     port_name = mpi.Open_port()
     comm = mpi.COMM_SELF
     try:
         for rank in range(1, cluster.size):
             while rank not in links:
-                _admit(server, cluster, links, deadline, wait)
+                _admit(server, cluster, links, deadline, wait, silent)
             peer_watch.send(links[rank].sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
             comm = comm.Accept(port_name, root=0).Merge(high=False)
     except PeError as e:
@@ -220,22 +239,26 @@ def _root(mpi, cluster, wait):
     return comm, links
 
 
-def _admit(server, cluster, links, deadline, wait):
-    """Takes one HELLO (a PeError naming the missing endpoints when the deadline passes)."""
+def _admit(server, cluster, links, deadline, wait, silent):
+    """Takes one HELLO and answers WAIT (a PeError naming the missing endpoints when the deadline
+    passes, and the connections that said nothing: ``silent``, their addresses)."""
     left = deadline - time.monotonic()
     if left <= 0:
         missing = ", ".join(cluster.who(r) for r in range(1, cluster.size) if r not in links)
+        strangers = (f"; {len(silent)} connection(s) said no HELLO (from {', '.join(silent[:3])}: another "
+                     f"program?)" if silent else "")
         raise PeError(f"rendezvous: {missing} never connected to {cluster.endpoints[0]} within "
-                      f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping")
+                      f"{wait:g} s (PE_RENDEZVOUS_SECONDS){strangers}; stopping")
     server.settimeout(left)
     try:
-        link, _ = server.accept()
+        link, address = server.accept()
     except socket.timeout:
         return
-    link.settimeout(max(1.0, left))
+    link.settimeout(min(left, _HELLO_S))
     words = peer_watch.read_line(link).split(" ")
     if len(words) < 3 or words[0] != "HELLO" or not words[1].isdigit() or not words[2].isdigit():
         link.close()                                 # not one of ours (a port scan): ignore it
+        silent.append(f"{address[0]}:{address[1]}")
         return
     rank, size = int(words[1]), int(words[2])
     if size != cluster.size or not 0 < rank < cluster.size or rank in links:
@@ -246,32 +269,66 @@ def _admit(server, cluster, links, deadline, wait):
                       + (f" and rank {rank} has come already" if rank in links else "")
                       + ": every role needs the same PADDLE_* endpoints and counts")
     link.settimeout(None)
+    peer_watch.send(link, f"WAIT {max(0.0, deadline - time.monotonic()):.1f}")
     links[rank] = peer_watch.Link(link, *(words[4:6] if len(words) >= 6 else ("?", "?")))
 
 
-def _peer(mpi, cluster, wait):
-    """Rank > 0: connects to the root, says who it is, waits for the port, joins."""
+def _connect(cluster, wait):
+    """The socket to the root, connected within ``wait`` s (a PeError naming it otherwise)."""
     host, port = host_port(cluster.endpoints[0], cluster.names[0])
     deadline = time.monotonic() + wait
-    link = None
-    while link is None:
+    while True:
         try:
-            link = socket.create_connection((host, port), timeout=2)
+            return socket.create_connection((host, port), timeout=max(0.1, min(2.0, deadline - time.monotonic())))
         except OSError:
             if time.monotonic() > deadline:
                 raise PeError(f"rendezvous: {cluster.who(0)} never answered at {cluster.endpoints[0]} within "
                               f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping") from None
             time.sleep(0.2)
+
+
+def _next_line(link, seconds):
+    """The root's next line within ``seconds`` (None when nothing came; '' when it closed)."""
+    ready, _, _ = select.select([link], [], [], seconds)
+    if not ready:
+        return None
+    link.settimeout(max(1.0, seconds))
+    line = peer_watch.read_line(link)
+    link.settimeout(None)
+    return line
+
+
+def _port_line(cluster, link, wait, clock):
+    """The root's PORT line: its WAIT first, within ``wait`` s, then PORT before its wait ends (the
+    watchdog's ``clock`` moves to match); a root's FAIL ends this process with its line."""
+    line = _next_line(link, wait)
+    if line is None:
+        raise PeError(f"rendezvous: {cluster.who(0)} accepted the connection but sent nothing in {wait:g} s "
+                      f"(PE_RENDEZVOUS_SECONDS): another program may be listening on that port; stopping")
+    if line.startswith("WAIT "):
+        words = line.split(" ")
+        left = min(float(words[1]), wait) if len(words) == 2 and words[1].replace(".", "", 1).isdigit() else wait
+        clock["until"] = time.monotonic() + left + _MPI_SLACK_S
+        line = _next_line(link, left + _MPI_SLACK_S)
+        if line is None:
+            raise PeError(f"rendezvous: {cluster.who(0)} admitted this process but sent nothing more in "
+                          f"{left + _MPI_SLACK_S:.0f} s ({left:.0f} s of PE_RENDEZVOUS_SECONDS and "
+                          f"{_MPI_SLACK_S} s for MPI); stopping")
+    if line.startswith("FAIL "):
+        peer_watch.stop(line[5:])
+    if not line.startswith("PORT ") or len(line.split(" ", 3)) < 4:
+        peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
+                        f"({cluster.who(cluster.rank)}) joined; stopping")
+    return line
+
+
+def _peer(mpi, cluster, wait, clock):
+    """Rank > 0: connects to the root, says who it is, waits for the port, joins."""
+    link = _connect(cluster, wait)
     link.settimeout(None)
     peer_watch.send(link, f"HELLO {cluster.rank} {cluster.size} {cluster.endpoints[cluster.rank]} "
                           f"{socket.gethostname()} {os.getpid()}")
-    line = peer_watch.read_line(link)
-    if line.startswith("FAIL "):
-        peer_watch.stop(line[5:])
-    if not line.startswith("PORT "):
-        peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
-                        f"({cluster.who(cluster.rank)}) joined; stopping")
-    _, host, pid, port_name = line.split(" ", 3)
+    _, host, pid, port_name = _port_line(cluster, link, wait, clock).split(" ", 3)
     links = {0: peer_watch.Link(link, host, pid)}
     peer_watch.watch(cluster, links)    # the root's FAIL reaches this process while it waits in MPI below
     comm = mpi.COMM_SELF.Connect(port_name, root=0).Merge(high=True)
