@@ -48,6 +48,7 @@ import time
 
 from ..base.errors import PeError
 from . import peer_watch, processes, rank_guard
+from .admission import Admission
 from .cluster_env import check_hosts, cluster_from_env, host_port, single_process_note
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
@@ -56,7 +57,6 @@ _JOINED = {}
 _COMMAND = {}
 _MPI_SLACK_S = 30           # MPI's Accept/Connect of the roles, after the last one has come
 _RESOLVE_S = 10             # the resolver's answer for a host, at most
-_HELLO_S = 5                # a connected process's HELLO line, at most (pe's roles send it at once)
 
 
 def rank_env(cluster):
@@ -219,58 +219,23 @@ def _root(mpi, cluster, wait, clock):
     except OSError as e:
         raise PeError(f"rendezvous: {cluster.who(0)} cannot listen on port {port}: {e.strerror}") from None
     server.listen(cluster.size)
-    links, silent = {}, []
-    deadline = time.monotonic() + wait
+    admission = Admission(server, cluster, time.monotonic() + wait, wait)
     port_name = mpi.Open_port()
     comm = mpi.COMM_SELF
     try:
         for rank in range(1, cluster.size):
-            while rank not in links:
-                _admit(server, cluster, links, deadline, wait, silent)
-            peer_watch.send(links[rank].sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
+            peer_watch.send(admission.link(rank).sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
             comm = comm.Accept(port_name, root=0).Merge(high=False)
     except PeError as e:
-        for link in links.values():
+        admission.stop()
+        for link in admission.links.values():
             peer_watch.send(link.sock, f"FAIL pe: {e}")
         raise
     finally:
+        admission.stop()
         server.close()
     mpi.Close_port(port_name)
-    return comm, links
-
-
-def _admit(server, cluster, links, deadline, wait, silent):
-    """Takes one HELLO and answers WAIT (a PeError naming the missing endpoints when the deadline
-    passes, and the connections that said nothing: ``silent``, their addresses)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        missing = ", ".join(cluster.who(r) for r in range(1, cluster.size) if r not in links)
-        strangers = (f"; {len(silent)} connection(s) said no HELLO (from {', '.join(silent[:3])}: another "
-                     f"program?)" if silent else "")
-        raise PeError(f"rendezvous: {missing} never connected to {cluster.endpoints[0]} within "
-                      f"{wait:g} s (PE_RENDEZVOUS_SECONDS){strangers}; stopping")
-    server.settimeout(left)
-    try:
-        link, address = server.accept()
-    except socket.timeout:
-        return
-    link.settimeout(min(left, _HELLO_S))
-    words = peer_watch.read_line(link).split(" ")
-    if len(words) < 3 or words[0] != "HELLO" or not words[1].isdigit() or not words[2].isdigit():
-        link.close()                                 # not one of ours (a port scan): ignore it
-        silent.append(f"{address[0]}:{address[1]}")
-        return
-    rank, size = int(words[1]), int(words[2])
-    if size != cluster.size or not 0 < rank < cluster.size or rank in links:
-        peer_watch.send(link, f"FAIL pe: rendezvous: {cluster.who(0)} counts {cluster.size} processes, this one "
-                              f"{size}: every role needs the same PADDLE_* endpoints and counts")
-        raise PeError(f"rendezvous: a process at {words[3] if len(words) > 3 else '?'} says it is rank {rank} of "
-                      f"{size}, but {cluster.who(0)} counts {cluster.size} processes"
-                      + (f" and rank {rank} has come already" if rank in links else "")
-                      + ": every role needs the same PADDLE_* endpoints and counts")
-    link.settimeout(None)
-    peer_watch.send(link, f"WAIT {max(0.0, deadline - time.monotonic()):.1f}")
-    links[rank] = peer_watch.Link(link, *(words[4:6] if len(words) >= 6 else ("?", "?")))
+    return comm, dict(admission.links)
 
 
 def _connect(cluster, wait):

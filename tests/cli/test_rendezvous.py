@@ -211,3 +211,22 @@ def test_a_trainer_count_alone_runs_the_script_as_one_process_as_paddle_does(tmp
     assert out.strip() == "[[0, 1], [4, 5]]"        # trainer 0's share of 2, as Paddle 2.6.2 prints
     assert err.strip().startswith("pe: PADDLE_TRAINERS_NUM=2 without PADDLE_TRAINER_ENDPOINTS") and \
         len(err.strip().splitlines()) == 1, err
+
+
+def test_a_connection_that_says_nothing_to_the_root_is_named_when_the_root_gives_up(tmp_path):
+    port = free_port()
+    roles = Roles(collective_envs(LOOPBACK[:2], port)[:1], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "3"})
+    deadline, stranger = time.monotonic() + 30, None
+    while stranger is None and time.monotonic() < deadline:      # trainer 1 never comes; a stranger does
+        try:
+            stranger = socket.create_connection(("127.0.0.1", port), timeout=1)
+        except OSError:
+            time.sleep(0.1)
+    try:
+        outputs = roles.wait(60)
+    finally:
+        stranger and stranger.close()
+    _one_line_each(outputs, rf"pe: rendezvous: trainer 1 at 127\.0\.0\.1:{port + 1} never connected to "
+                            rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); 1 connection\(s\) said no "
+                            r"HELLO \(from 127\.0\.0\.1:\d+: another program\?\); stopping")
+    assert none_left(roles.mark)
