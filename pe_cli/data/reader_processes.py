@@ -115,8 +115,8 @@ def _pipe_reader(readers, context):
 
 def _timed_out(timeout, workers):
     return WaitTimeout(f"DataLoader: no batch came from its {workers} worker process(es) within timeout={timeout:g} s "
-                       f"(DataLoader's timeout); the workers are stopped: give a dataset or collate_fn that slow a "
-                       f"larger timeout (0 waits without a bound)")
+                       f"(DataLoader's timeout); the workers are stopped (a dataset or collate_fn slower than that "
+                       f"needs a larger timeout; 0 waits without a bound)")
 
 
 def _queue_reader(readers, queue_size, context, timeout=0):
