@@ -54,6 +54,12 @@ class ArgumentAssertionError(PeError, AssertionError):
     """A layer argument Fluid checks with an assert (reshape's shape with two -1): an AssertionError too."""
 
 
+class WaitTimeout(PeError, RuntimeError):
+    """A bounded wait ended without what it waited for (a DataLoader's ``timeout``, a peer that never
+    answers): the message names what was awaited and the bound that ran out (a RuntimeError too, as
+    Paddle's DataLoader raises on its workers' failures)."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

@@ -3,14 +3,15 @@
 order or shuffled), ``default_collate_fn`` (samples of fields into one array per field) and
 ``dataset_batches``, the batches themselves, read in the calling process or, with
 ``num_workers > 0``, by that many forked worker processes (batch k by worker k % num_workers,
-``worker_init_fn(worker_id)`` first in each), delivered in order. In a worker, ``get_worker_info()``
+``worker_init_fn(worker_id)`` first in each), delivered in order (``timeout`` bounds the wait for
+each batch: reader_processes.workers_reader). In a worker, ``get_worker_info()``
 says which (``id``, ``num_workers``, ``dataset``, ``seed``); in the reading process it is None."""
 import numbers
 
 import numpy as np
 
 from .reader_decorators import in_order
-from .reader_processes import multiprocess_reader
+from .reader_processes import workers_reader
 
 __all__ = ["Dataset", "BatchSampler", "default_collate_fn", "dataset_batches", "get_worker_info", "WorkerInfo"]
 
@@ -100,8 +101,9 @@ def _worker_reader(dataset, index_batches, collate_fn, worker_id, workers, worke
     return reader
 
 
-def dataset_batches(dataset, batch_sampler, collate_fn=None, num_workers=0, worker_init_fn=None):
-    """A reader (a function returning a generator) of the collated batches of ``dataset``."""
+def dataset_batches(dataset, batch_sampler, collate_fn=None, num_workers=0, worker_init_fn=None, timeout=0):
+    """A reader (a function returning a generator) of the collated batches of ``dataset``; with
+    workers, ``timeout`` seconds without a batch from any of them ends it (workers_reader)."""
     collate_fn = collate_fn or default_collate_fn
 
     def batches():
@@ -112,5 +114,5 @@ def dataset_batches(dataset, batch_sampler, collate_fn=None, num_workers=0, work
         index_batches = list(batch_sampler)         # one epoch's indices, shared by the workers
         readers = [_worker_reader(dataset, index_batches, collate_fn, w, num_workers, worker_init_fn)
                    for w in range(num_workers)]
-        yield from in_order(multiprocess_reader(readers, use_pipe=False, queue_size=2 * num_workers)(), True)
+        yield from in_order(workers_reader(readers, 2 * num_workers, timeout)(), True)
     return batches

@@ -7,12 +7,22 @@ put their samples, as Python objects, into one ``multiprocessing.Queue`` of ``qu
 A reader that raises ends the merged reader with a ValueError naming the reader and its error (as
 Fluid's "multiprocess reader raises an exception", with the cause); a process that dies without a
 word (killed, crashed) is the same error with its exit status: never a wait without end. The
-processes are ended when the merged reader ends or is dropped."""
+processes are ended when the merged reader ends or is dropped.
+
+``workers_reader`` is the same queue for DataLoader's workers, with its ``timeout``: no message from
+any worker in that many seconds ends the reader with a WaitTimeout naming the bound (Paddle 2.6.2 and
+Fluid 1.8.5 take ``timeout`` as their poll interval and wait for ever). ``capped_workers`` caps a
+worker count by the CPUs this process may use, with a warning."""
 import json
 import multiprocessing
 import queue as _queue
+import time
+import warnings
 
-__all__ = ["multiprocess_reader"]
+from ..base import limits
+from ..base.errors import WaitTimeout
+
+__all__ = ["multiprocess_reader", "workers_reader", "capped_workers"]
 
 _POLL_S = 0.2
 
@@ -103,7 +113,13 @@ def _pipe_reader(readers, context):
     return reader
 
 
-def _queue_reader(readers, queue_size, context):
+def _timed_out(timeout, workers):
+    return WaitTimeout(f"DataLoader: no batch came from its {workers} worker process(es) within timeout={timeout:g} s "
+                       f"(DataLoader's timeout); the workers are stopped (a dataset or collate_fn slower than that "
+                       f"needs a larger timeout; 0 waits without a bound)")
+
+
+def _queue_reader(readers, queue_size, context, timeout=0):
     def reader():
         q, processes = context.Queue(queue_size), []
         try:
@@ -112,6 +128,7 @@ def _queue_reader(readers, queue_size, context):
                 p.start()
                 processes.append(p)
             active = set(range(len(readers)))
+            last = time.monotonic()
             while active:
                 try:
                     kind, index, value = q.get(timeout=_POLL_S)
@@ -119,7 +136,10 @@ def _queue_reader(readers, queue_size, context):
                     for index in active:
                         if not processes[index].is_alive() and q.empty():
                             raise _died(index, processes[index]) from None
+                    if timeout and time.monotonic() - last > timeout:
+                        raise _timed_out(timeout, len(readers)) from None
                     continue
+                last = time.monotonic()
                 if kind == "sample":
                     yield value
                 elif kind == "end":
@@ -140,3 +160,21 @@ def multiprocess_reader(readers, use_pipe=True, queue_size=1000):
     if use_pipe:
         return _pipe_reader(readers, context)
     return _queue_reader(readers, queue_size, context)
+
+
+def workers_reader(readers, queue_size, timeout=0):
+    """``multiprocess_reader(readers, use_pipe=False, queue_size)`` that ends with a WaitTimeout when
+    no reader's process sends anything for ``timeout`` seconds (0: no bound)."""
+    assert type(readers) is list and len(readers) > 0
+    return _queue_reader(readers, queue_size, multiprocessing.get_context("fork"), timeout)
+
+
+def capped_workers(num_workers, what="DataLoader"):
+    """``num_workers`` capped by the CPUs this process may use (limits.cores()), with a one-line
+    warning when it is more."""
+    cpus = limits.cores()
+    if num_workers <= cpus:
+        return num_workers
+    warnings.warn(f"{what}: num_workers={num_workers} is more than the {cpus} CPU(s) this process may use; "
+                  f"{cpus} worker processes are started", stacklevel=3)
+    return cpus

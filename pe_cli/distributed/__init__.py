@@ -9,7 +9,8 @@ those processes together:
 - stall: the stall inspector of those collectives (a rank waiting where the others never arrive);
 - pserver_link: the messages of parameter-server mode, point to point;
 - rendezvous: roles started on their own (no shared mpiexec) joining one MPI communicator at their
-  endpoints, with peer_watch: their liveness (a lost or failing role stops every role).
+  endpoints (cluster_env: where Fluid's environment puts each; admission: the root admitting the
+  others), with peer_watch: their liveness (a lost or failing role stops every role).
 
 It imports only pe_cli.base. The kernels of the parameter-server ops (kernels/<kind>/distributed.py),
 the executors, run/ and the Fluid face (fleet) import it. Import the modules themselves; this package

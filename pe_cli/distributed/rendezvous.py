@@ -16,8 +16,9 @@ a one-line error (see below). A role given in code (fleet's UserDefinedRoleMaker
 
 How: the root (the first parameter-server endpoint, or trainer 0's in collective mode) listens on
 its endpoint's TCP port; every other process connects there and says who it is (``HELLO rank size
-endpoint host pid``). The root opens an MPI port (``MPI.Open_port``) and hands its name to rank 1,
-2, ... in turn (``PORT host pid name``); the processes joined so far ``Accept`` together, the newcomer
+endpoint host pid``); the root answers at once how long it will wait for the others (``WAIT
+seconds``), opens an MPI port (``MPI.Open_port``) and hands its name to rank 1, 2, ... in turn
+(``PORT host pid name``); the processes joined so far ``Accept`` together, the newcomer
 ``Connect``s, and ``Intercomm.Merge`` (the newcomer high) gives it the next rank. Nothing but the
 port name and the liveness lines below crosses these sockets: MPI carries the training.
 
@@ -30,99 +31,32 @@ has its guard send ``FAIL <line>`` (the line names its rank, host and cause); a 
 socket closes without ``BYE`` is lost. The root passes a failure on to the others, and every
 process then prints that one line and ends (within a second or two). A role that never shows up
 ends the others after ``PE_RENDEZVOUS_SECONDS`` (default 60) with one line naming its endpoint.
+
+Bounds: the environment is checked before any wait (cluster_env.py: ports, duplicates, counts; the
+hosts of the root's endpoint and this process's own resolve). Connecting to the root, the root's
+first line (``WAIT``), each HELLO and the admission of every role take at most
+``PE_RENDEZVOUS_SECONDS`` each; MPI's joins 30 s more (a watchdog). A root that accepts and then says
+nothing (another program on that port) is one line saying so.
 """
 import os
 import socket
 import subprocess
 import sys
+import select
 import threading
 import time
-from dataclasses import dataclass
 
 from ..base.errors import PeError
 from . import peer_watch, processes, rank_guard
+from .admission import Admission
+from .cluster_env import check_hosts, cluster_from_env, host_port, single_process_note
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
 _COMMAND = {}
-
-
-@dataclass(frozen=True)
-class Cluster:
-    """Where this process stands: ``endpoints`` in rank order, ``names`` (``pserver 0``,
-    ``trainer 1``) likewise; this process is ``rank``; rank 0 is the root."""
-    endpoints: tuple
-    names: tuple
-    rank: int
-
-    @property
-    def size(self):
-        return len(self.endpoints)
-
-    def who(self, rank):
-        """``trainer 1 at 10.0.0.2:6170`` (the name alone where the endpoint is not known)."""
-        return self.names[rank] if self.endpoints[rank] == "?" else f"{self.names[rank]} at {self.endpoints[rank]}"
-
-
-def _listed(value):
-    return [e.strip() for e in (value or "").split(",") if e.strip()]
-
-
-def _count(env, *names):
-    for name in names:
-        value = env.get(name, "").strip()
-        if value.isdigit():
-            return int(value)
-    return None
-
-
-def cluster_from_env(env):
-    """The Cluster Fluid's environment describes, or None for a single process. Reads
-    PADDLE_TRAINING_ROLE (or TRAINING_ROLE), PADDLE_PSERVER_ENDPOINTS (or PADDLE_PSERVERS_IP_PORT_LIST,
-    or PADDLE_PSERVERS ips + PADDLE_PORT), PADDLE_CURRENT_ENDPOINT (or POD_IP + PADDLE_PORT),
-    PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM (or PADDLE_TRAINERS) and PADDLE_TRAINER_ENDPOINTS."""
-    role = (env.get("PADDLE_TRAINING_ROLE") or env.get("TRAINING_ROLE") or "TRAINER").upper()
-    port = env.get("PADDLE_PORT", "").strip()
-    pservers = _listed(env.get("PADDLE_PSERVER_ENDPOINTS") or env.get("PADDLE_PSERVERS_IP_PORT_LIST"))
-    if not pservers and port and env.get("PADDLE_PSERVERS"):
-        pservers = [f"{ip}:{port}" for ip in _listed(env["PADDLE_PSERVERS"])]
-    current = env.get("PADDLE_CURRENT_ENDPOINT", "").strip()
-    if not current and env.get("POD_IP") and port:
-        current = f"{env['POD_IP'].strip()}:{port}"
-    trainer_eps = _listed(env.get("PADDLE_TRAINER_ENDPOINTS"))
-    trainers = _count(env, "PADDLE_TRAINERS_NUM", "PADDLE_TRAINERS") or len(trainer_eps) or 1
-    trainer_id = _count(env, "PADDLE_TRAINER_ID") or 0
-    if role not in ("PSERVER", "TRAINER"):
-        raise PeError(f"PADDLE_TRAINING_ROLE={role!r}: it must be PSERVER or TRAINER")
-    if pservers:
-        names = [f"pserver {i}" for i in range(len(pservers))] + [f"trainer {i}" for i in range(trainers)]
-        endpoints = pservers + (trainer_eps if len(trainer_eps) == trainers else ["?"] * trainers)
-        if role == "PSERVER":
-            if current not in pservers:
-                raise PeError(f"PADDLE_CURRENT_ENDPOINT={current!r} is not one of PADDLE_PSERVER_ENDPOINTS="
-                              f"{','.join(pservers)}: a parameter server's endpoint must be listed there")
-            rank = pservers.index(current)
-        else:
-            rank = len(pservers) + trainer_id
-            if endpoints[rank] == "?" and current:
-                endpoints[rank] = current
-    elif role == "PSERVER":
-        raise PeError("PADDLE_TRAINING_ROLE=PSERVER but PADDLE_PSERVER_ENDPOINTS is not set: it lists the "
-                      "parameter servers' ip:port, in order")
-    else:
-        if trainers > 1 and len(trainer_eps) != trainers:
-            raise PeError(f"PADDLE_TRAINERS_NUM={trainers} but PADDLE_TRAINER_ENDPOINTS lists {len(trainer_eps)} "
-                          f"endpoint(s): collective mode needs one ip:port per trainer, trainer 0's first")
-        names, endpoints, rank = [f"trainer {i}" for i in range(trainers)], trainer_eps or ["?"], trainer_id
-        if current and trainers > 1 and trainer_id < trainers and current != trainer_eps[trainer_id]:
-            raise PeError(f"PADDLE_CURRENT_ENDPOINT={current} but PADDLE_TRAINER_ENDPOINTS names "
-                          f"{trainer_eps[trainer_id]} as trainer {trainer_id} (PADDLE_TRAINER_ID)")
-    if not 0 <= rank < len(endpoints):
-        raise PeError(f"PADDLE_TRAINER_ID={trainer_id} is not below PADDLE_TRAINERS_NUM={trainers}")
-    if len(endpoints) < 2:
-        return None
-    return Cluster(tuple(endpoints), tuple(names), rank)
+_MPI_SLACK_S = 30           # MPI's Accept/Connect of the roles, after the last one has come
+_RESOLVE_S = 10             # the resolver's answer for a host, at most
 
 
 def rank_env(cluster):
@@ -156,12 +90,13 @@ def connect_from_env(env=os.environ):
         raise PeError(f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
                       f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
                       f"does so")
-    mpi = processes._mpi()
     wait = timeout_s(env)
-    done = threading.Event()
-    threading.Thread(target=_watchdog, args=(cluster, wait + 30, done), daemon=True).start()
+    check_hosts(cluster, min(wait, _RESOLVE_S))
+    mpi = processes._mpi()
+    done, clock = threading.Event(), {"start": time.monotonic(), "until": time.monotonic() + wait + _MPI_SLACK_S}
+    threading.Thread(target=_watchdog, args=(cluster, clock, done), daemon=True).start()
     try:
-        comm, links = (_root if cluster.rank == 0 else _peer)(mpi, cluster, wait)
+        comm, links = (_root if cluster.rank == 0 else _peer)(mpi, cluster, wait, clock)
     except PeError as e:
         peer_watch.stop(f"pe: {e}")
     done.set()
@@ -182,7 +117,11 @@ def role_alone(argv, env=os.environ):
         return None
     cluster = cluster_from_env(env)
     if cluster is None:
+        note = single_process_note(env)
+        if note:
+            print(note, file=sys.stderr)
         return None
+    check_hosts(cluster, min(timeout_s(env), _RESOLVE_S))
     try:
         return subprocess.run(_alone_command(argv), env=_alone_env(env, cluster)).returncode
     except KeyboardInterrupt:
@@ -260,23 +199,19 @@ def join_role(env=os.environ):
         connect_from_env(env)
 
 
-def _watchdog(cluster, seconds, done):
-    """MPI's Accept/Connect have no timeout: a process lost in the middle of one ends the wait here."""
-    if not done.wait(seconds):
-        peer_watch.stop(f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
-                        f"{seconds:.0f} s (a process was lost while MPI connected them); stopping")
+def _watchdog(cluster, clock, done):
+    """MPI's Accept/Connect have no timeout: a process lost in the middle of one ends the wait here,
+    at ``clock["until"]`` (which a peer moves when the root says how long it waits)."""
+    while not done.wait(0.5):
+        if time.monotonic() > clock["until"]:
+            peer_watch.stop(f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
+                            f"{time.monotonic() - clock['start']:.0f} s (a process was lost while MPI connected "
+                            f"them); stopping")
 
 
-def _host_port(endpoint, what):
-    host, _, port = endpoint.rpartition(":")
-    if not host or not port.isdigit():
-        raise PeError(f"{what} endpoint {endpoint!r}: write it as ip:port")
-    return host, int(port)
-
-
-def _root(mpi, cluster, wait):
+def _root(mpi, cluster, wait, clock):
     """Rank 0: listens at its endpoint, admits ranks 1, 2, ... in order."""
-    _, port = _host_port(cluster.endpoints[0], cluster.names[0])
+    _, port = host_port(cluster.endpoints[0], cluster.names[0])
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -284,78 +219,81 @@ def _root(mpi, cluster, wait):
     except OSError as e:
         raise PeError(f"rendezvous: {cluster.who(0)} cannot listen on port {port}: {e.strerror}") from None
     server.listen(cluster.size)
-    links = {}
-    deadline = time.monotonic() + wait
+    admission = Admission(server, cluster, time.monotonic() + wait, wait)
     port_name = mpi.Open_port()
     comm = mpi.COMM_SELF
     try:
         for rank in range(1, cluster.size):
-            while rank not in links:
-                _admit(server, cluster, links, deadline, wait)
-            peer_watch.send(links[rank].sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
+            peer_watch.send(admission.link(rank).sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
             comm = comm.Accept(port_name, root=0).Merge(high=False)
     except PeError as e:
-        for link in links.values():
+        admission.stop()
+        for link in admission.links.values():
             peer_watch.send(link.sock, f"FAIL pe: {e}")
         raise
     finally:
+        admission.stop()
         server.close()
     mpi.Close_port(port_name)
-    return comm, links
+    return comm, dict(admission.links)
 
 
-def _admit(server, cluster, links, deadline, wait):
-    """Takes one HELLO (a PeError naming the missing endpoints when the deadline passes)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        missing = ", ".join(cluster.who(r) for r in range(1, cluster.size) if r not in links)
-        raise PeError(f"rendezvous: {missing} never connected to {cluster.endpoints[0]} within "
-                      f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping")
-    server.settimeout(left)
-    try:
-        link, _ = server.accept()
-    except socket.timeout:
-        return
-    link.settimeout(max(1.0, left))
-    words = peer_watch.read_line(link).split(" ")
-    if len(words) < 3 or words[0] != "HELLO" or not words[1].isdigit() or not words[2].isdigit():
-        link.close()                                 # not one of ours (a port scan): ignore it
-        return
-    rank, size = int(words[1]), int(words[2])
-    if size != cluster.size or not 0 < rank < cluster.size or rank in links:
-        peer_watch.send(link, f"FAIL pe: rendezvous: {cluster.who(0)} counts {cluster.size} processes, this one "
-                              f"{size}: every role needs the same PADDLE_* endpoints and counts")
-        raise PeError(f"rendezvous: a process at {words[3] if len(words) > 3 else '?'} says it is rank {rank} of "
-                      f"{size}, but {cluster.who(0)} counts {cluster.size} processes"
-                      + (f" and rank {rank} has come already" if rank in links else "")
-                      + ": every role needs the same PADDLE_* endpoints and counts")
-    link.settimeout(None)
-    links[rank] = peer_watch.Link(link, *(words[4:6] if len(words) >= 6 else ("?", "?")))
-
-
-def _peer(mpi, cluster, wait):
-    """Rank > 0: connects to the root, says who it is, waits for the port, joins."""
-    host, port = _host_port(cluster.endpoints[0], cluster.names[0])
+def _connect(cluster, wait):
+    """The socket to the root, connected within ``wait`` s (a PeError naming it otherwise)."""
+    host, port = host_port(cluster.endpoints[0], cluster.names[0])
     deadline = time.monotonic() + wait
-    link = None
-    while link is None:
+    while True:
         try:
-            link = socket.create_connection((host, port), timeout=2)
+            return socket.create_connection((host, port), timeout=max(0.1, min(2.0, deadline - time.monotonic())))
         except OSError:
             if time.monotonic() > deadline:
                 raise PeError(f"rendezvous: {cluster.who(0)} never answered at {cluster.endpoints[0]} within "
                               f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping") from None
             time.sleep(0.2)
+
+
+def _next_line(link, seconds):
+    """The root's next line within ``seconds`` (None when nothing came; '' when it closed)."""
+    ready, _, _ = select.select([link], [], [], seconds)
+    if not ready:
+        return None
+    link.settimeout(max(1.0, seconds))
+    line = peer_watch.read_line(link)
+    link.settimeout(None)
+    return line
+
+
+def _port_line(cluster, link, wait, clock):
+    """The root's PORT line: its WAIT first, within ``wait`` s, then PORT before its wait ends (the
+    watchdog's ``clock`` moves to match); a root's FAIL ends this process with its line."""
+    line = _next_line(link, wait)
+    if line is None:
+        raise PeError(f"rendezvous: {cluster.who(0)} accepted the connection but sent nothing in {wait:g} s "
+                      f"(PE_RENDEZVOUS_SECONDS): another program may be listening on that port; stopping")
+    if line.startswith("WAIT "):
+        words = line.split(" ")
+        left = min(float(words[1]), wait) if len(words) == 2 and words[1].replace(".", "", 1).isdigit() else wait
+        clock["until"] = time.monotonic() + left + _MPI_SLACK_S
+        line = _next_line(link, left + _MPI_SLACK_S)
+        if line is None:
+            raise PeError(f"rendezvous: {cluster.who(0)} admitted this process but sent nothing more in "
+                          f"{left + _MPI_SLACK_S:.0f} s ({left:.0f} s of PE_RENDEZVOUS_SECONDS and "
+                          f"{_MPI_SLACK_S} s for MPI); stopping")
+    if line.startswith("FAIL "):
+        peer_watch.stop(line[5:])
+    if not line.startswith("PORT ") or len(line.split(" ", 3)) < 4:
+        peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
+                        f"({cluster.who(cluster.rank)}) joined; stopping")
+    return line
+
+
+def _peer(mpi, cluster, wait, clock):
+    """Rank > 0: connects to the root, says who it is, waits for the port, joins."""
+    link = _connect(cluster, wait)
     link.settimeout(None)
     peer_watch.send(link, f"HELLO {cluster.rank} {cluster.size} {cluster.endpoints[cluster.rank]} "
                           f"{socket.gethostname()} {os.getpid()}")
-    line = peer_watch.read_line(link)
-    if line.startswith("FAIL "):
-        peer_watch.stop(line[5:])
-    if not line.startswith("PORT "):
-        peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
-                        f"({cluster.who(cluster.rank)}) joined; stopping")
-    _, host, pid, port_name = line.split(" ", 3)
+    _, host, pid, port_name = _port_line(cluster, link, wait, clock).split(" ", 3)
     links = {0: peer_watch.Link(link, host, pid)}
     peer_watch.watch(cluster, links)    # the root's FAIL reaches this process while it waits in MPI below
     comm = mpi.COMM_SELF.Connect(port_name, root=0).Merge(high=True)

@@ -19,6 +19,7 @@ from ..layers.readers import PyReader as _Reader
 from ..base.places import Place
 from ..data.dataset import _Dataset
 from ..data.dataset_loading import BatchSampler, Dataset, dataset_batches, default_collate_fn
+from ..data.reader_processes import capped_workers
 from .unsupported import unsupported
 
 __all__ = ["DataLoader", "PyReader", "GeneratorLoader", "default_collate_fn", "Dataset", "BatchSampler"]
@@ -170,7 +171,9 @@ class DataLoader:
     """Fluid 1.8's DataLoader: ``DataLoader(dataset, ...)`` reads a map-style ``Dataset`` in batches
     (pe_cli/data/dataset_loading.py) and feeds them as ``from_generator``'s iterable loader does
     (one feed per place and step); ``DataLoader.from_generator`` builds a loader over a Python
-    generator. ``use_buffer_reader``, ``use_shared_memory`` and ``timeout`` are taken and change
+    generator. ``timeout`` > 0: a WaitTimeout when no batch comes from the workers in that many seconds
+    (Fluid 1.8.5 and Paddle 2.6.2 wait for ever); ``num_workers`` is capped by the CPUs this process
+    may use, with a warning. ``use_buffer_reader`` and ``use_shared_memory`` are taken and change
     nothing in pe (batches are always read ahead into the loader's queue)."""
 
     def __init__(self, dataset, feed_list=None, places=None, return_list=False, batch_sampler=None, batch_size=1,
@@ -193,6 +196,7 @@ class DataLoader:
                                          drop_last=drop_last)
         self.dataset, self.feed_list, self.places = dataset, feed_list, _convert_places(places)
         self.return_list, self.batch_sampler, self.collate_fn = return_list, batch_sampler, collate_fn
+        num_workers = capped_workers(num_workers)
         self.num_workers, self.worker_init_fn, self.timeout = num_workers, worker_init_fn, timeout
         self.use_buffer_reader, self.use_shared_memory = use_buffer_reader, use_shared_memory and num_workers > 0
 
@@ -201,7 +205,7 @@ class DataLoader:
 
     def _batches(self):
         return dataset_batches(self.dataset, self.batch_sampler, self.collate_fn, self.num_workers,
-                               self.worker_init_fn)
+                               self.worker_init_fn, self.timeout)
 
     def __iter__(self):
         if self.feed_list is None:          # return_list without variables: the batches per place

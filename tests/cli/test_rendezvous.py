@@ -4,9 +4,12 @@ process with Fluid's environment (no shared mpiexec); they find each other at th
 2 collective trainers, equal one process within 1e-5 after 10 steps, on loopback and with each role
 in a network namespace of its own (its own IP). A role that fails (an exception, os._exit, kill -9,
 its whole namespace killed) ends every other process within 30 s with one line naming its rank,
-host and cause; a role that never comes ends the others, naming its endpoint."""
+host and cause; a role that never comes ends the others, naming its endpoint. Issue 78: a root that
+accepts and never answers ends the role within PE_RENDEZVOUS_SECONDS, naming that cause; endpoints
+that cannot work are refused before any wait; PADDLE_TRAINERS_NUM alone is one process, as in Paddle."""
 import re
 import socket
+import threading
 import time
 
 import numpy as np
@@ -154,4 +157,76 @@ def test_a_namespace_killed_ends_the_roles_in_the_others_naming_it(namespaces, t
     assert time.monotonic() - killed < 30
     _one_line_each(outputs, rf"pe: rank 0 of 3 \(pserver 0 at 10\.213\.0\.1:6174, pid \d+ on {HOST}\) was lost: "
                             r"its connection closed without a word .*; stopping every rank", skip=(0,))
+    assert none_left(roles.mark)
+
+
+def _silent_listener(port):
+    """A program at the root's port that accepts every connection and never says a word (issue 78)."""
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", port))
+    server.listen(8)
+    held = []
+    threading.Thread(target=lambda: [held.append(server.accept()) for _ in iter(int, 1)], daemon=True).start()
+    return server
+
+
+def test_a_root_that_accepts_and_never_answers_ends_the_role_within_the_bound_naming_it(tmp_path):
+    port = free_port()
+    server = _silent_listener(port)
+    try:
+        start = time.monotonic()
+        roles = Roles(collective_envs(LOOPBACK[:2], port)[1:], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "2"})
+        outputs = roles.wait(60)
+        took = time.monotonic() - start
+    finally:
+        server.close()
+    _one_line_each(outputs, rf"pe: rendezvous: trainer 0 at 127\.0\.0\.1:{port} accepted the connection but sent "
+                            r"nothing in 2 s \(PE_RENDEZVOUS_SECONDS\): another program may be listening on that "
+                            r"port; stopping")
+    assert took < 15, took          # the bound (2 s) and two starts of pe, not 2 + 30 s of the MPI watchdog
+    assert none_left(roles.mark)
+
+
+def test_endpoints_that_cannot_work_are_refused_before_any_wait(tmp_path):
+    envs = collective_envs(LOOPBACK[:2], 6170)
+    envs[1]["PADDLE_TRAINER_ENDPOINTS"] = "127.0.0.1:99999,127.0.0.1:6171"
+    start = time.monotonic()
+    outputs = Roles(envs[1:], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "60"}).wait(60)
+    assert time.monotonic() - start < 20            # not the 60 s bound
+    (code, _, err), = outputs
+    assert code != 0 and err.strip() == ("pe: error: PADDLE_TRAINER_ENDPOINTS endpoint 127.0.0.1:99999: port 99999 "
+                                         "is not a TCP port (1 to 65535)"), err
+
+
+def test_a_trainer_count_alone_runs_the_script_as_one_process_as_paddle_does(tmp_path):
+    script = tmp_path / "share.py"
+    script.write_text("import numpy as np\nimport paddle\n"
+                      "class D(paddle.io.Dataset):\n"
+                      "    def __getitem__(self, i):\n        return np.array([i], 'float32')\n"
+                      "    def __len__(self):\n        return 8\n"
+                      "print(list(paddle.io.DistributedBatchSampler(D(), batch_size=2)))\n")
+    (code, out, err), = Roles([{"PADDLE_TRAINERS_NUM": "2"}], None, argvs=[["fluid", script]]).wait(60)
+    assert code == 0, err
+    assert out.strip() == "[[0, 1], [4, 5]]"        # trainer 0's share of 2, as Paddle 2.6.2 prints
+    assert err.strip().startswith("pe: PADDLE_TRAINERS_NUM=2 without PADDLE_TRAINER_ENDPOINTS") and \
+        len(err.strip().splitlines()) == 1, err
+
+
+def test_a_connection_that_says_nothing_to_the_root_is_named_when_the_root_gives_up(tmp_path):
+    port = free_port()
+    roles = Roles(collective_envs(LOOPBACK[:2], port)[:1], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "3"})
+    deadline, stranger = time.monotonic() + 30, None
+    while stranger is None and time.monotonic() < deadline:      # trainer 1 never comes; a stranger does
+        try:
+            stranger = socket.create_connection(("127.0.0.1", port), timeout=1)
+        except OSError:
+            time.sleep(0.1)
+    try:
+        outputs = roles.wait(60)
+    finally:
+        stranger and stranger.close()
+    _one_line_each(outputs, rf"pe: rendezvous: trainer 1 at 127\.0\.0\.1:{port + 1} never connected to "
+                            rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); 1 connection\(s\) said no "
+                            r"HELLO \(from 127\.0\.0\.1:\d+: another program\?\); stopping")
     assert none_left(roles.mark)

@@ -1,10 +1,18 @@
 """paddle.io (Paddle 2.x): datasets, samplers and batch samplers as Paddle 2.6 defines them (the
 DistributedBatchSampler's deal across ranks), and the DataLoader's batches of map-style and
-iterable datasets (workers splitting by get_worker_info), fed to a static program."""
+iterable datasets (workers splitting by get_worker_info), fed to a static program; its workers'
+``timeout`` honoured (one line naming it) and their number capped by the CPUs (issue 78)."""
+import contextlib
+import multiprocessing
+import signal
+import time
+
 import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base import limits
+from pe_cli.base.errors import PeError
 from pe_cli.paddle import io
 
 
@@ -126,3 +134,50 @@ def test_batch_size_none_takes_each_sample_as_a_batch():
             return np.full((3, 1), i, "float32"), np.full((3, 1), i, "int64")
     got = [[a.shape for a in b] + [int(b[1][0, 0])] for b in io.DataLoader(Batches(), batch_size=None)]
     assert got == [[(3, 1), (3, 1), 0], [(3, 1), (3, 1), 1]]
+
+
+class Stuck(io.Dataset):
+    """Samples 0 and 1, then a worker that never answers."""
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        if i >= 2:
+            time.sleep(600)
+        return np.array([i], "float32")
+
+
+@contextlib.contextmanager
+def _at_most(seconds):
+    """Fails the test instead of hanging when the block takes longer than ``seconds``."""
+    def expire(*_):
+        raise AssertionError(f"still waiting after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_dataloader_timeout_ends_a_worker_that_never_answers():
+    start, got = time.monotonic(), []
+    with _at_most(30), pytest.raises(RuntimeError) as e:
+        for b in io.DataLoader(Stuck(), batch_size=1, num_workers=1, timeout=1):
+            got.append(b[0].item())
+    assert got == [0, 1] and time.monotonic() - start < 15
+    assert isinstance(e.value, PeError) and "\n" not in str(e.value)
+    assert "no batch came from its 1 worker process(es) within timeout=1 s" in str(e.value)
+    assert not multiprocessing.active_children()         # the stuck worker is stopped
+
+
+def test_dataloader_caps_num_workers_by_the_cpus():
+    cpus = limits.cores()
+    with pytest.warns(UserWarning, match=rf"num_workers=10000 is more than the {cpus} CPU\(s\) this process may use; "
+                                         rf"{cpus} worker processes are started") as said:
+        loader = io.DataLoader(Squares(5), batch_size=2, num_workers=10000)
+    assert len(said) == 1 and "\n" not in str(said[0].message)
+    assert loader.num_workers == cpus
+    assert [b[0].ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4]]

@@ -4,14 +4,15 @@ consecutive samples of an ``IterableDataset`` (each worker iterates it whole: sp
 ``get_worker_info()``), fed to a static program through ``feed_list`` (one dict per place and step,
 ``exe.run(feed=data)``) or, with ``return_list`` (the default), a list of arrays per step (per
 place when there are several). ``places`` defaults to the CPU;
-``batch_size=None`` takes each sample as a batch. ``prefetch_factor`` and
+``batch_size=None`` takes each sample as a batch. ``timeout`` > 0 bounds the wait for each batch
+from the workers, whose number is capped by the CPUs (fluid.io.DataLoader). ``prefetch_factor`` and
 ``persistent_workers`` are taken and change nothing in pe."""
 import numpy as np
 
 from ...base.places import CPUPlace
 from ...data import dataset_loading
 from ...data.batch import batch
-from ...data.reader_processes import multiprocess_reader
+from ...data.reader_processes import workers_reader
 from ...fluid import reader as _fluid_reader
 from .datasets import IterableDataset
 
@@ -64,7 +65,7 @@ class DataLoader(_fluid_reader.DataLoader):
                     yield collate(batch)
                 return
             readers = [_stream_worker(sampler, collate, w, workers, self.worker_init_fn) for w in range(workers)]
-            yield from multiprocess_reader(readers, use_pipe=False, queue_size=2 * workers)()
+            yield from workers_reader(readers, 2 * workers, self.timeout)()
         return stream
 
     def __iter__(self):
