@@ -1,9 +1,11 @@
 """The inference program as an ONNX model, built with the ``onnx`` package's helper API (an
 optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
-dimension (a sequence feed: padded plus ``NAME_lengths``, export/onnx_sequence.py), parameters
-initializers, the output layer the graph output; each op goes through its converter in
-onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and
-dense batches; docs/ONNX.md lists them)."""
+dimension (a sequence feed of ids: padded plus ``NAME_lengths``, export/onnx_sequence.py; a category
+or text feed: its strings, export/onnx_vocabularies.py), parameters initializers, the output layer
+the first graph output (a classifier's ``prob``, ``class`` and ``class_name`` after it:
+export/onnx_classes.py); each op goes through its converter in onnx_ops.CONVERTERS or
+onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and dense batches;
+docs/ONNX.md lists them)."""
 import numpy as np
 
 from ..base.atomic_file import write_file
