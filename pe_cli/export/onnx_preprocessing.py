@@ -54,25 +54,25 @@ def preprocessing_nodes(graph, inference, inputs):
 
 def _strings(graph, model_nodes, feed, state):
     """The nodes from a category or text feed's strings to the ids (and lengths) the model reads;
-    returns the graph inputs the strings replace."""
+    returns (the string input's dims or None for the feed's own, the inputs the nodes fill)."""
     ids = f"{feed}.ids"
     _rename(model_nodes, feed, ids)
     if state["kind"] == "category":
         category_nodes(graph, feed, state, ids)
-        return [feed]
+        return None, []
     lengths = state.get("lengths_feed") or feed + LENGTHS_SUFFIX
     text_nodes(graph, feed, state, ids, lengths)
-    return [feed, lengths]
+    return ["N", 1], [lengths]
 
 
 def _raw_inputs(inputs, raw):
-    """The graph's inputs: a feed whose strings go in is a string input [N, ...] (a text: [N, 1])
-    in its place; the inputs it fills (a text's lengths) are gone."""
-    gone = {name for names in raw.values() for name in names[1:]}
+    """The graph's inputs: a feed whose strings go in is a string input in its place (a text: [N, 1]);
+    the inputs its nodes fill (a text's lengths) are gone."""
+    gone = {name for _, filled in raw.values() for name in filled}
     out = []
     for name, dims, dtype in inputs:
         if name in raw:
-            out.append((name, ["N", 1] if len(raw[name]) > 1 else dims, "string"))
+            out.append((name, raw[name][0] or dims, "string"))
         elif name not in gone:
             out.append((name, dims, dtype))
     return out

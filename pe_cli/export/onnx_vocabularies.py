@@ -36,11 +36,12 @@ def text_in_graph(state):
 
 
 def _ids(graph, strings, vocabulary, default, out, extra=()):
-    """LabelEncoder: each string its index in ``vocabulary`` (``extra``: more (key, id)), else ``default``."""
-    keys = list(vocabulary) + [k for k, _ in extra]
-    values = list(range(len(vocabulary))) + [v for _, v in extra]
-    graph.node("LabelEncoder", [strings], [out], domain=ML_DOMAIN, keys_strings=keys, values_int64s=values,
-               default_int64=default)
+    """LabelEncoder: each string its index in ``vocabulary`` (the last, where an entry repeats, as
+    data/vocabulary.py's ``lookup``), ``extra`` (key, id) pairs over those, else ``default``."""
+    index = {t: i for i, t in enumerate(vocabulary)}
+    index.update(extra)
+    graph.node("LabelEncoder", [strings], [out], domain=ML_DOMAIN, keys_strings=list(index),
+               values_int64s=list(index.values()), default_int64=default)
     return out
 
 
