@@ -2,8 +2,9 @@
 (missing values filled, ln(1 + x), (x - shift) / divide) and the config's ``scale`` and scalar
 ``normalize`` transforms become IsNaN/Where/Add/Log/Sub/Div/Mul nodes before the model, so the
 graph input takes the raw column(s); category and text feeds take their strings, the vocabularies
-and tokenizer in the graph (onnx_vocabularies.py). What cannot go in the graph (a regex tokenizer,
-image decoding, other transforms) is listed, and the vocabularies and class names are written
+and tokenizer in the graph (onnx_vocabularies.py); an image feed its pixel values as decoded (the
+scale, mean and std in the graph). What cannot go in the graph (a regex tokenizer, image decoding,
+other transforms) is listed, and the vocabularies and class names are written
 beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
 ``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
 (Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
@@ -17,7 +18,9 @@ from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes
 
 _OUTSIDE = {"category": "category vocabulary (value -> id)",
             "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
-            "image": "image decoding, resize, crop and normalisation (files -> NCHW)"}
+            "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
+                     "data/images.py without its scale, mean and std, which are in the graph)",
+            "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)"}
 
 
 def preprocessing_nodes(graph, inference, inputs):
@@ -36,11 +39,13 @@ def preprocessing_nodes(graph, inference, inputs):
             raw[feed] = _strings(graph, model_nodes, feed, state)
             inside.append(feed)
             continue
-        if kind != "numeric":
+        if kind not in ("numeric", "image"):
             outside.append(f"{feed}: {_OUTSIDE[kind]}")
             continue
         steps, rest = _numeric_steps(state, transforms.get(feed) or [])
-        outside += [f"{feed}: data.transforms {kind}" for kind in rest]
+        if kind == "image":
+            outside.append(f"{feed}: {_OUTSIDE['image' if not rest else 'image, all']}")
+        outside += [f"{feed}: data.transforms {name}" for name in rest]
         if steps and not rest:
             _rename(model_nodes, feed, f"{feed}.preprocessed")
             graph.nodes += _emit(graph, feed, steps)
@@ -103,10 +108,14 @@ def _unscale(graph, name, steps):
 
 
 def _numeric_steps(state, transforms):
-    """[(op, constant)] of a feed's numeric preprocessing and transforms; the kinds of transforms
-    that have no place in the graph."""
+    """[(op, constant)] of a feed's numeric preprocessing (an image's scale, mean and std) and
+    transforms; the kinds of transforms that have no place in the graph."""
     steps = []
-    if state is not None:
+    if state is not None and state["kind"] == "image":     # data/images.py's load_images after decoding
+        steps.append(("Mul", np.float32(state["scale"])))
+        steps += [(op, np.asarray(state[key], np.float32).reshape(-1, 1, 1))
+                  for key, op in (("mean", "Sub"), ("std", "Div")) if state[key] is not None]
+    elif state is not None:
         steps.append(("fill", np.asarray(state["fill_value"], np.float32)))
         if state["scaling"] == "log":
             steps += [("Add", np.float32(1)), ("Log", None)]

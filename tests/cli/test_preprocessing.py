@@ -165,6 +165,22 @@ def test_raw_image_files_in_class_names_out(tmp_path):
     assert inferred.returncode == 0, inferred.stderr
     with np.load(tmp_path / "i.npz") as z:
         assert (z["logits.tmp_1"].argmax(axis=1) == predicted["class"]).all()
+    _onnx_on_decoded_pixels(run, predicted, tmp_path)
+
+
+def _onnx_on_decoded_pixels(run, predicted, tmp_path):
+    """The ONNX export takes the pixel values as decoded (mode L, 28x28, 0..255): the config's scale,
+    mean and std are in the graph; its prob and class_name are pe predict's."""
+    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    from pe_cli.data.images import load_images
+    exported = pe("export", PNG, "-c", run, "--onnx", tmp_path / "png.onnx")
+    assert exported.returncode == 0, exported.stderr
+    pixels = load_images([f"{REPO}/data/mnist_png/eval/{p}" for p in predicted["path"]], [28, 28], None, "L", 1)
+    assert pixels.shape == (100, 1, 28, 28) and pixels.max() > 200
+    session = ort.InferenceSession(str(tmp_path / "png.onnx"))
+    prob, names = session.run(["prob", "class_name"], {"image": pixels})
+    np.testing.assert_allclose(prob, predicted["prob"], rtol=0, atol=1e-5)
+    assert names.tolist() == predicted["class_name"].tolist()
 
 
 def test_an_image_config_without_pillow_is_one_line(tmp_path):
