@@ -123,10 +123,11 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:
-        inputs, _, inside, outside = export_onnx(inference, onnx_path)
+        inputs, outputs, inside, outside = export_onnx(inference, onnx_path)
         if inside or outside:
             click.echo(summary_line(inside, outside))
         click.echo(f"wrote {onnx_path} (inputs {', '.join(inputs)})")
+        click.echo(f"outputs: {', '.join(outputs)} (docs/ONNX.md)")
     if inference_dir:
         export_inference_dir(inference, inference_dir)
         click.echo(f"wrote {inference_dir}")

@@ -1,20 +1,25 @@
 """The inference program as an ONNX model, built with the ``onnx`` package's helper API (an
 optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
-dimension (a sequence feed: padded plus ``NAME_lengths``, export/onnx_sequence.py), parameters
-initializers, the output layer the graph output; each op goes through its converter in
-onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and
-dense batches; docs/ONNX.md lists them)."""
+dimension (a sequence feed of ids: padded plus ``NAME_lengths``, export/onnx_sequence.py; a category
+or text feed: its strings, export/onnx_vocabularies.py), parameters initializers, the output layer
+the first graph output (a classifier's ``prob``, ``class`` and ``class_name`` after it:
+export/onnx_classes.py); each op goes through its converter in onnx_ops.CONVERTERS or
+onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and dense batches;
+docs/ONNX.md lists them)."""
 import numpy as np
 
 from ..base.atomic_file import write_file
 from ..base.errors import PeError
+from .onnx_classes import CLASS_NAME, class_outputs
 from .onnx_ops import CONVERTERS
 from .onnx_preprocessing import preprocessing_nodes, write_beside
 from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_inputs
+from .onnx_vocabularies import ML_DOMAIN, MS_DOMAIN
 
 OPSET = 17
 IR_VERSION = 8          # the oldest IR of opset 17: the widest range of runtimes reads it
-_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11}   # onnx.TensorProto codes
+_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "string": 8}   # onnx.TensorProto codes
+_DOMAINS = {ML_DOMAIN: 3, MS_DOMAIN: 1}     # ai.onnx.ml 3 goes with opset 17; onnxruntime's contrib ops
 
 
 def missing_onnx_message():
@@ -39,8 +44,11 @@ class _Graph:
         self._count = 0
         self.op = None
         self.sequences = {}     # padded sequence variable -> its lengths (export/onnx_sequence.py)
+        self.domains = set()    # the operator sets beside ONNX's own that the nodes use
 
     def node(self, op_type, inputs, outputs, **attrs):
+        if attrs.get("domain"):
+            self.domains.add(attrs["domain"])
         self.nodes.append(self.helper.make_node(op_type, inputs, outputs, name=self.temp(op_type), **attrs))
 
     def temp(self, base):
@@ -91,8 +99,7 @@ def _build(inference):
             raise PeError(f"cannot export to ONNX: {op.describe()} has no ONNX mapping "
                           f"(ops that export: {', '.join(exportable_ops())}; docs/ONNX.md)")
     graph = _Graph(block, helper, numpy_helper)
-    inputs = [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in
-              padded_inputs(graph, inference.inputs)]
+    inputs = padded_inputs(graph, inference.inputs)
     # parameters and batch_norm's moving statistics (which its op also names as outputs)
     params = sorted({n for op in block.ops for n in op.input_arg_names
                      if block.var(n).persistable and n not in inference.inputs})
@@ -100,26 +107,32 @@ def _build(inference):
         graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
     for op in block.ops:
         convert_op(graph, op)
-    inside, outside = preprocessing_nodes(graph, inference)     # the raw numeric columns in: onnx_preprocessing.py
+    # the raw columns in (onnx_preprocessing.py), a classifier's probabilities and classes out (onnx_classes.py)
+    inputs, inside, outside = preprocessing_nodes(graph, inference, inputs)
     target = inference.target
-    outputs = [helper.make_tensor_value_info(target.name, _DTYPES.get(str(target.dtype), 1),
-                                             output_dims(graph, target))]
-    g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
-    model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
+    outputs = [(target.name, _DTYPES.get(str(target.dtype), 1), output_dims(graph, target))]
+    outputs += class_outputs(graph, inference)
+    if any(name == CLASS_NAME for name, _, _ in outputs):
+        inside.append("the class names (output class_name)")
+    g = helper.make_graph(graph.nodes, inference.output,
+                          [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in inputs],
+                          [helper.make_tensor_value_info(*output) for output in outputs], graph.initializers)
+    opsets = [helper.make_opsetid("", OPSET)] + [helper.make_opsetid(d, _DOMAINS[d]) for d in sorted(graph.domains)]
+    model = helper.make_model(g, producer_name="pe", opset_imports=opsets)
     model.ir_version = IR_VERSION
     raw = [f for f in inside if f in inference.inputs]
     if raw:
-        model.doc_string = f"inputs {', '.join(raw)} take raw values: their numeric preprocessing is in the graph"
+        model.doc_string = f"inputs {', '.join(raw)} take raw values: their preprocessing is in the graph"
     onnx.checker.check_model(model)
     return model, inside, outside
 
 
 def export_onnx(inference, path):
     """Writes the ONNX model to ``path`` (atomically) and, when the run has preprocessing, the
-    files beside it (onnx_preprocessing.py); returns (input names, output name, feeds preprocessed
-    in the graph, steps left outside it). A sequence feed is two inputs, ``NAME`` padded and
-    ``NAME_lengths`` (export/onnx_sequence.py)."""
+    files beside it (onnx_preprocessing.py); returns (input names, output names, feeds preprocessed
+    in the graph, steps left outside it). A sequence feed that takes ids is two inputs, ``NAME``
+    padded and ``NAME_lengths`` (export/onnx_sequence.py); a text feed one, its strings."""
     model, inside, outside = _build(inference)
     write_file(path, lambda f: f.write(model.SerializeToString()))
     write_beside(inference, path, inside, outside)
-    return [i.name for i in model.graph.input], inference.target.name, inside, outside
+    return [i.name for i in model.graph.input], [o.name for o in model.graph.output], inside, outside

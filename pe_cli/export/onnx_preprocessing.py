@@ -1,46 +1,93 @@
 """The run's preprocessing in an exported ONNX graph, where it can go: numeric preprocessing
 (missing values filled, ln(1 + x), (x - shift) / divide) and the config's ``scale`` and scalar
 ``normalize`` transforms become IsNaN/Where/Add/Log/Sub/Div/Mul nodes before the model, so the
-graph input takes the raw column(s). What cannot go in the graph (tokenisation and vocabularies,
-categories, image decoding, other transforms) is listed, and the vocabularies and class names are
-written beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
+graph input takes the raw column(s); category and text feeds take their strings, the vocabularies
+and tokenizer in the graph (onnx_vocabularies.py); an image feed its pixel values as decoded (the
+scale, mean and std in the graph). What cannot go in the graph (a regex tokenizer, image decoding,
+other transforms) is listed, and the vocabularies and class names are written
+beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
 ``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
 (Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
 import os
 
 import numpy as np
 
+from ..data.ragged import LENGTHS_SUFFIX
 from ..run.rundir import atomic_write
+from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes
 
-_OUTSIDE = {"category": "category vocabulary (value -> id)", "text": "tokenisation and vocabulary (text -> ids)",
-            "image": "image decoding, resize, crop and normalisation (files -> NCHW)"}
+_OUTSIDE = {"category": "category vocabulary (value -> id)",
+            "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
+            "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
+                     "data/images.py without its scale, mean and std, which are in the graph)",
+            "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)"}
 
 
-def preprocessing_nodes(graph, inference):
+def preprocessing_nodes(graph, inference, inputs):
     """Prepends the in-graph preprocessing to ``graph.nodes`` (renaming what the model reads);
-    returns (feeds preprocessed in the graph, one line per step left outside it)."""
+    ``inputs`` are the model's [(name, dims, dtype)]. Returns (the graph's inputs, feeds preprocessed
+    in the graph, one line per step left outside it)."""
     prep = getattr(inference, "preprocessing", None)
     prep = prep.feeds if prep is not None else {}
     transforms = getattr(inference, "transforms", None) or {}
-    inside, outside, nodes = [], [], []
+    model_nodes, graph.nodes = graph.nodes, []
+    inside, outside, raw = [], [], {}
     for feed in inference.inputs:
         state = prep.get(feed)
-        if state is not None and state["kind"] != "numeric":
-            outside.append(f"{feed}: {_OUTSIDE[state['kind']]}")
+        kind = state["kind"] if state is not None else "numeric"
+        if kind in ("category", "text") and not transforms.get(feed) and (kind == "category" or text_in_graph(state)):
+            raw[feed] = _strings(graph, model_nodes, feed, state)
+            inside.append(feed)
+            continue
+        if kind not in ("numeric", "image"):
+            outside.append(f"{feed}: {_OUTSIDE[kind]}")
             continue
         steps, rest = _numeric_steps(state, transforms.get(feed) or [])
-        outside += [f"{feed}: data.transforms {kind}" for kind in rest]
+        if kind == "image":
+            outside.append(f"{feed}: {_OUTSIDE['image' if not rest else 'image, all']}")
+        outside += [f"{feed}: data.transforms {name}" for name in rest]
         if steps and not rest:
-            nodes += _emit(graph, feed, steps)
+            _rename(model_nodes, feed, f"{feed}.preprocessed")
+            graph.nodes += _emit(graph, feed, steps)
             inside.append(feed)
-    for feed, state in prep.items():
-        if state["kind"] == "label" or (state["kind"] == "category" and feed in getattr(inference, "labels", ())):
-            outside.append(f"{feed}: class names (id -> name): the output's columns are the classes in that order")
-    graph.nodes[:0] = nodes
+    graph.nodes += model_nodes
     if getattr(inference, "units", None):
         _unscale(graph, inference.target.name, inference.units)
         inside.append(f"the output in {inference.labels[0]}'s units")
-    return inside, outside
+    return _raw_inputs(inputs, raw), inside, outside
+
+
+def _strings(graph, model_nodes, feed, state):
+    """The nodes from a category or text feed's strings to the ids (and lengths) the model reads;
+    returns (the string input's dims or None for the feed's own, the inputs the nodes fill)."""
+    ids = f"{feed}.ids"
+    _rename(model_nodes, feed, ids)
+    if state["kind"] == "category":
+        category_nodes(graph, feed, state, ids)
+        return None, []
+    lengths = state.get("lengths_feed") or feed + LENGTHS_SUFFIX
+    text_nodes(graph, feed, state, ids, lengths)
+    return ["N", 1], [lengths]
+
+
+def _raw_inputs(inputs, raw):
+    """The graph's inputs: a feed whose strings go in is a string input in its place (a text: [N, 1]);
+    the inputs its nodes fill (a text's lengths) are gone."""
+    gone = {name for _, filled in raw.values() for name in filled}
+    out = []
+    for name, dims, dtype in inputs:
+        if name in raw:
+            out.append((name, raw[name][0] or dims, "string"))
+        elif name not in gone:
+            out.append((name, dims, dtype))
+    return out
+
+
+def _rename(nodes, old, new):
+    for node in nodes:
+        for i, name in enumerate(node.input):
+            if name == old:
+                node.input[i] = new
 
 
 def _unscale(graph, name, steps):
@@ -61,10 +108,14 @@ def _unscale(graph, name, steps):
 
 
 def _numeric_steps(state, transforms):
-    """[(op, constant)] of a feed's numeric preprocessing and transforms; the kinds of transforms
-    that have no place in the graph."""
+    """[(op, constant)] of a feed's numeric preprocessing (an image's scale, mean and std) and
+    transforms; the kinds of transforms that have no place in the graph."""
     steps = []
-    if state is not None:
+    if state is not None and state["kind"] == "image":     # data/images.py's load_images after decoding
+        steps.append(("Mul", np.float32(state["scale"])))
+        steps += [(op, np.asarray(state[key], np.float32).reshape(-1, 1, 1))
+                  for key, op in (("mean", "Sub"), ("std", "Div")) if state[key] is not None]
+    elif state is not None:
         steps.append(("fill", np.asarray(state["fill_value"], np.float32)))
         if state["scaling"] == "log":
             steps += [("Add", np.float32(1)), ("Log", None)]
@@ -84,10 +135,6 @@ def _numeric_steps(state, transforms):
 def _emit(graph, feed, steps):
     """The nodes from the raw input ``feed`` to the tensor the model reads (renamed in its nodes)."""
     preprocessed = f"{feed}.preprocessed"
-    for node in graph.nodes:
-        for i, name in enumerate(node.input):
-            if name == feed:
-                node.input[i] = preprocessed
     helper, nodes, current = graph.helper, [], feed
     for i, (op, const) in enumerate(steps):
         out = preprocessed if i == len(steps) - 1 else graph.temp(f"{feed}.{op}")

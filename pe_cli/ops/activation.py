@@ -19,13 +19,13 @@ def _infer_elementwise(ctx):
 
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
-                attr_tensors=None, grad_as=None):
+                attr_tensors=None, grad_as=None, traits=()):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
     ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor).
     ``grad_as``: a grad maker of other ops, as Fluid's (sign's: a scale by 0); ``name_grad`` is registered all
-    the same (pe's earlier saves hold it)."""
+    the same (pe's earlier saves hold it). ``traits``: more than "activation" (define.TRAITS)."""
     attrs, tensors = attrs or {}, dict(attr_tensors or {})
 
     def grad(g):
@@ -36,7 +36,8 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
     slots = [f"{slot}?" for slot in tensors]
     register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise,
              run_dtypes={"X": dtypes} if dtypes is not None else None,
-             grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
+             grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",) + traits,
+             attr_tensors=tensors,
              grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
              kernel_module="activation",
              inplace=inplace[0] if inplace else ())
@@ -182,7 +183,7 @@ _AXIS = {"axis": Attr(-1, lambda v: isinstance(v, numbers.Integral) and not isin
 _activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
                        "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.", uses="Out",
             attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
-            infer=_infer_softmax("softmax"))
+            infer=_infer_softmax("softmax"), traits=("probabilities",))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
 

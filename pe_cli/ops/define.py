@@ -123,6 +123,8 @@ TRAITS = {
     "elementwise": "each output element comes from the input elements at its (broadcast) position, one output "
                    "(enable_auto_fusion chains these with the activations)",
     "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
+    "probabilities": "its Out holds probabilities along its axis (a classifier's output it writes is taken as "
+                     "the class probabilities by pe predict and the ONNX export, never put through a softmax again)",
     "metric": "computes an evaluation metric (its first output is the metric's value)",
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",

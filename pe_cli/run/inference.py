@@ -15,6 +15,7 @@ from ..config.resolved import Ref
 from ..data.preprocessing import unscaling
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
+from ..ops.registry import with_trait
 from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
@@ -40,6 +41,7 @@ class Inference:
     preprocessing: object = None    # the run's saved data.preprocessing (run/preprocessing.py), or None
     transforms: dict = None         # the config's data.transforms, feed -> list
     units: list = None              # a numeric target's unscaling steps (target_unscaling), or None
+    rows_are_probabilities: bool = False    # the output is a softmax's: a classifier's probabilities as they are
 
     def run(self, feed):
         with scope_guard(self.scope):
@@ -114,6 +116,14 @@ def target_unscaling(cfg, preprocessing, layer):
     return unscaling(state, cfg.data["data"]["transforms"].get(labels[0]) or [])
 
 
+def writes_probabilities(program, name):
+    """Whether the variable ``name`` is written by an op of the registry's trait "probabilities" (a
+    softmax): pe predict and the ONNX export take a classifier's rows as they are; any other
+    classifier output gets a softmax."""
+    ops = with_trait("probabilities")
+    return any(op.type in ops and name in op.output_arg_names for op in program.global_block().ops)
+
+
 def _prune(program, target):
     """Keeps the forward ops ``target`` depends on (the loss and metric ops need labels)."""
     block = program.global_block()
@@ -150,4 +160,4 @@ def load_inference(cfg, checkpoint, output=None, command="predict"):
                              "name an output layer that needs no label with --output LAYER")
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, ckpt,
                      read_state(ckpt).get("step"), preprocessing, cfg.data["data"]["transforms"],
-                     target_unscaling(cfg, preprocessing, name))
+                     target_unscaling(cfg, preprocessing, name), writes_probabilities(program, target.name))

@@ -7,8 +7,8 @@ name: .csv, .tsv, .jsonl, or a folder of images; a sequence feed as ``NAME`` + `
 an .npz, as training reads it), through the run's saved preprocessing (preprocessing.json, never
 re-fitted) and the config's transforms. A regression's values are in its target's units (the
 target's numeric preprocessing and transforms undone). A classifier (its label feed is an integer) gets each
-sample's class and the class probabilities (a softmax of the layer, unless its rows already are
-probabilities) and, with a label preprocessing, its class name; anything else gets the layer's
+sample's class and the class probabilities (a softmax of the layer, unless the layer is a
+softmax) and, with a label preprocessing, its class name; anything else gets the layer's
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
 """
 import csv
@@ -86,8 +86,10 @@ def _source_columns(cfg):
     return out
 
 
-def _probabilities(values):
-    if values.ndim == 2 and np.all(values >= 0) and np.allclose(values.sum(axis=1), 1, atol=1e-4):
+def _probabilities(values, already):
+    """The class probabilities: the values where the output layer is a softmax (``already``), else
+    their softmax over axis 1 (the ONNX export's ``prob`` is the same: export/onnx_classes.py)."""
+    if already:
         return values
     shifted = np.exp(values - values.max(axis=1, keepdims=True))
     return shifted / shifted.sum(axis=1, keepdims=True)
@@ -109,7 +111,7 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
             raise PeError(f"--output {inference.output}: {e.message}") from None
     result, names = {"value": values}, None
     if classifier:
-        prob = _probabilities(values)
+        prob = _probabilities(values, inference.rows_are_probabilities)
         result = {"class": prob.argmax(axis=1), **({"prob": prob} if probabilities else {})}
         names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
         if names is not None:

@@ -121,34 +121,31 @@ def test_raw_text_in_class_names_out(sentiment):
     assert set(only[0]) == {"class", "class_name"} and [p["class_name"] for p in only] == names
 
 
-def test_the_text_model_exports_taking_padded_ids_and_raw_numbers(sentiment):
-    """Tokenisation stays outside the graph (its vocabulary is written beside the model); the
-    exported model takes the review's ids padded plus review_lengths, the category's id and the raw
-    price (its standardisation and fill are nodes), and equals pe predict."""
+def test_the_text_model_exports_taking_raw_strings_and_numbers(sentiment):
+    """The exported model takes the raw review text (lowercased, split on whitespace, cut at
+    max_length and looked up in its vocabulary in the graph; a ragged sequence), the category's
+    string and the raw price (its standardisation and fill are nodes), and gives pe predict's
+    probabilities, classes and class names: an empty review, a review past max_length, capitals,
+    tabs and a category the training split lacked included."""
     ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
-    from pe_cli.data.preprocessing import Preprocessing
-    from pe_cli.run.predict import read_feeds
     root, run = sentiment
     rows = _rows(40)
+    rows[0]["review"], rows[1]["review"] = "", "  Love\tthe PRODUCT  " + " perfect" * 20
+    rows[2]["category"] = "no-such-category"
     _write_csv(root / "text.csv", rows, ["review", "price", "category"])
-    want = _predict(SENTIMENT, run, root / "text.csv", root / "text.npz")["prob"]
+    want = _predict(SENTIMENT, run, root / "text.csv", root / "text.npz")
     proc = pe("export", SENTIMENT, "-c", run, "--onnx", root / "text.onnx")
     assert proc.returncode == 0, proc.stderr
-    assert "(inputs review, review_lengths, category, price)" in proc.stdout
-    assert "vocabulary" in (root / "text.preprocessing.txt").read_text()
-    prep = Preprocessing.read(str(run / "preprocessing.json"))
-    ids = prep.apply(read_feeds(str(root / "text.csv"), ["review", "category"], prep.columns(), prep.kinds()), "t")
-    review, lengths = ids["review"], ids["review"].lengths
-    padded = np.full((len(lengths), lengths.max(), 1), 7, np.int64)      # junk past each length
-    offsets = np.concatenate([[0], np.cumsum(lengths)])
-    for i, n in enumerate(lengths):
-        padded[i, :n] = review.values[offsets[i]:offsets[i + 1]]
-    price = np.array([[float(r["price"]) if r["price"] else np.nan] for r in rows], np.float32)
-    feeds = {"review": padded, "review_lengths": lengths.astype(np.int64),
-             "category": np.asarray(ids["category"], np.int64).reshape(-1, 1), "price": price}
-    logits = ort.InferenceSession(str(root / "text.onnx")).run(None, feeds)[0]
-    got = np.exp(logits - logits.max(axis=1, keepdims=True))
-    np.testing.assert_allclose(got / got.sum(axis=1, keepdims=True), want, rtol=0, atol=1e-5)
+    assert "(inputs review, category, price)" in proc.stdout
+    assert "in the graph (the input takes raw values): review, category, price" in (root / "text.preprocessing.txt").read_text()
+    feeds = {"review": np.array([[r["review"]] for r in rows], dtype=object),
+             "category": np.array([[r["category"]] for r in rows], dtype=object),
+             "price": np.array([[float(r["price"]) if r["price"] else np.nan] for r in rows], np.float32)}
+    session = ort.InferenceSession(str(root / "text.onnx"))
+    got = dict(zip([o.name for o in session.get_outputs()], session.run(None, feeds)))
+    np.testing.assert_allclose(got["prob"], want["prob"], rtol=0, atol=1e-5)
+    assert got["class"].tolist() == want["class"].tolist()
+    assert got["class_name"].tolist() == want["class_name"].tolist()
 
 
 def test_raw_image_files_in_class_names_out(tmp_path):
@@ -168,6 +165,22 @@ def test_raw_image_files_in_class_names_out(tmp_path):
     assert inferred.returncode == 0, inferred.stderr
     with np.load(tmp_path / "i.npz") as z:
         assert (z["logits.tmp_1"].argmax(axis=1) == predicted["class"]).all()
+    _onnx_on_decoded_pixels(run, predicted, tmp_path)
+
+
+def _onnx_on_decoded_pixels(run, predicted, tmp_path):
+    """The ONNX export takes the pixel values as decoded (mode L, 28x28, 0..255): the config's scale,
+    mean and std are in the graph; its prob and class_name are pe predict's."""
+    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    from pe_cli.data.images import load_images
+    exported = pe("export", PNG, "-c", run, "--onnx", tmp_path / "png.onnx")
+    assert exported.returncode == 0, exported.stderr
+    pixels = load_images([f"{REPO}/data/mnist_png/eval/{p}" for p in predicted["path"]], [28, 28], None, "L", 1)
+    assert pixels.shape == (100, 1, 28, 28) and pixels.max() > 200
+    session = ort.InferenceSession(str(tmp_path / "png.onnx"))
+    prob, names = session.run(["prob", "class_name"], {"image": pixels})
+    np.testing.assert_allclose(prob, predicted["prob"], rtol=0, atol=1e-5)
+    assert names.tolist() == predicted["class_name"].tolist()
 
 
 def test_an_image_config_without_pillow_is_one_line(tmp_path):
