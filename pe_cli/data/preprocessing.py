@@ -27,7 +27,8 @@ from .images import MODES, load_images
 from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, read_preprocessing_file
 from .ragged import Ragged
 from .readers import DataError
-from .vocabulary import PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer
+from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
+                         vocabulary_index)
 
 FILE_NAME = "preprocessing.json"
 VERSION = 1
@@ -278,7 +279,7 @@ def _fit_category(spec, raw):
 
 
 def _apply_category(state, raw, where):
-    return lookup(state["vocabulary"], _strings(raw), unknown=0)
+    return lookup(vocabulary_index(state["vocabulary"]), _strings(raw), unknown=0)
 
 
 def _class_key(name):
@@ -312,8 +313,8 @@ def _fit_text(spec, raw):
 
 def _apply_text(state, raw, where):
     """A Ragged of ids [rows, 1] (an empty text is one <pad>), or (ids [N, max_length], lengths [N])."""
-    seqs = [lookup(state["vocabulary"], tokens) if tokens else np.zeros(1, np.int64)
-            for tokens in _tokens(state, raw)]
+    index = vocabulary_index(state["vocabulary"])
+    seqs = [lookup(index, tokens) if tokens else np.zeros(1, np.int64) for tokens in _tokens(state, raw)]
     lengths = np.array([len(s) for s in seqs], dtype=np.int64)
     if state["sequence"] == "ragged":
         values = np.concatenate(seqs) if seqs else np.zeros(0, np.int64)

@@ -28,8 +28,14 @@ def build_vocabulary(items, reserved, min_count=1, max_size=None):
     return list(reserved) + kept
 
 
-def lookup(vocabulary, items, unknown=1):
-    index = {t: i for i, t in enumerate(vocabulary)}
+def vocabulary_index(vocabulary):
+    """{entry: id} of a vocabulary: build it once per batch of lookups (a million entries take a
+    second; once per sample, 320 samples took 111 s)."""
+    return {t: i for i, t in enumerate(vocabulary)}
+
+
+def lookup(index, items, unknown=1):
+    """The ids of ``items`` in ``index`` (``vocabulary_index``), ``unknown`` for an item not in it."""
     return np.fromiter((index.get(t, unknown) for t in items), dtype=np.int64, count=len(items))
 
 
