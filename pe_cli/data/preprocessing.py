@@ -24,7 +24,7 @@ import numpy as np
 
 from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
-from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, read_preprocessing_file
+from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
 from .readers import DataError
 from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
@@ -132,8 +132,13 @@ class Preprocessing:
         feeds = {}
         for feed, spec in specs.items():
             spec = with_defaults(spec)
-            state = _FIT[spec["kind"]](spec, raw[feed])
+            with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below, in one line
+                state = _FIT[spec["kind"]](spec, raw[feed])
             feeds[feed] = {"kind": spec["kind"], "column": columns.get(feed, feed), **state}
+        problem = fitted_problem(feeds, VERSION, KINDS)     # what pe could not read back is not saved
+        if problem is not None:
+            raise DataError(f"the fitted {problem[1]}", (problem[0],) if problem[0] else (),
+                            "does the training column hold infinite or huge values?")
         return cls(feeds, fitted_on)
 
     def kinds(self):

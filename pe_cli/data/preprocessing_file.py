@@ -19,7 +19,7 @@ from .vocabulary import PAD, TOKENIZERS, UNKNOWN
 FILLS = ("mean", "median", "zero")
 SCALINGS = ("standardize", "minmax", "log", "none")
 SEQUENCES = ("ragged", "padded")
-HINT = "pe train writes it; train again to rewrite it (or restore the run's own copy)"
+HINT = "pe writes this file (pe train, pe export --inference-dir): write it again that way rather than edit it"
 
 
 class _Bad(Exception):
@@ -42,6 +42,18 @@ def read_preprocessing_file(path, version, kinds):
         key, message = e.args
         raise DataError(f"{path}: {key}: {message}", (), HINT) from None
     return data
+
+
+def fitted_problem(feeds, version, kinds):
+    """(feed, "key: what is wrong") of the first fitted state pe would refuse to read back (an
+    infinite value in a column makes a NaN std), or None."""
+    try:
+        _check_top({"version": version, "feeds": feeds}, version, kinds)
+    except _Bad as e:
+        key, message = e.args
+        feed = next((f for f in feeds if key.startswith(f"feeds.{f}.") or key == f"feeds.{f}"), None)
+        return feed, f"{key.split('.', 2)[-1] if feed is not None else key}: {message}"
+    return None
 
 
 def _check_top(data, version, kinds):

@@ -124,3 +124,12 @@ def test_a_vocabulary_above_the_limit_is_refused(run, tmp_path):
               cwd=run, env={"PE_MAX_VOCABULARY": "1000"})
     _refused(proc, "preprocessing.json: feeds.text.vocabulary: 2,016 entries, above pe's limit of 1,000",
              "PE_MAX_VOCABULARY")
+
+
+def test_statistics_that_overflow_are_refused_before_they_are_saved(run, tmp_path):
+    (tmp_path / "m.yaml").write_text(MODEL)
+    (tmp_path / "t.csv").write_text("x,text,y\n1,a b,a\n1e300,c,b\n3,d,a\n")     # beyond float32: inf
+    (tmp_path / "run.yaml").write_text(CONFIG % "")
+    proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    _refused(proc, "run.yaml:7", "data.preprocessing.x: the fitted shift[0]: inf is not a finite number")
+    assert not (tmp_path / "run").exists()
