@@ -20,9 +20,14 @@ def test_space_punct_splits_punctuation_and_whitespace_keeps_it():
 
 
 @pytest.mark.parametrize("pattern", [r"[a-z]+", r"\w+|[^\w\s]", r"[a-z]+(?:'[a-z]+)?", r"\d+(?:\.\d+)?",
-                                     r"\w+(?:-\w+)*", r"\S+", r"(?i)[a-z]+", r"\b\w+\b", r"[^\s!-&(-/:-@\[-`{-~]+"])
-def test_token_patterns_pass(pattern):
-    assert safe_pattern(pattern).pattern == pattern
+                                     r"\w+(?:-\w+)*", r"\S+", r"(?i)[a-z]+", r"#\w+", r"[a-f0-9]{32}",
+                                     r"[^\s!-&(-/:-@\[-`{-~]+"])
+def test_token_patterns_pass_and_run_in_linear_time(pattern):
+    compiled = safe_pattern(pattern)
+    start = time.monotonic()
+    for unit in ("a", "a'", "1.", "a-", "#", "ab", "aaaaaaab"):
+        compiled.findall(unit * (50_000 // len(unit)))
+    assert compiled.pattern == pattern and time.monotonic() - start < 2
 
 
 @pytest.mark.parametrize("pattern, construct", [
@@ -37,6 +42,9 @@ def test_token_patterns_pass(pattern):
     (r"(?i:a)+", "sets flags for part of the pattern"),
     ("a?" * 30 + "a" * 30, "a repeat can be followed"),
     ("x" * 501, "at most 500"),
+    (r"[a-z]+1", "a repeat is followed by something that can fail to match"),      # quadratic: 15 s on 10^5 letters
+    (r"\b\w+\b", "a repeat is followed by something that can fail to match"),
+    (r"a{100}", "a repeat must match 100 times"),
 ])
 def test_backtracking_patterns_are_refused_naming_the_construct(pattern, construct):
     with pytest.raises(UnsafePattern, match=__import__("re").escape(construct)):
