@@ -35,7 +35,9 @@ def vocabulary_index(vocabulary):
 
 
 def lookup(index, items, unknown=1):
-    """The ids of ``items`` in ``index`` (``vocabulary_index``), ``unknown`` for an item not in it."""
+    """The ids of ``items`` in ``index`` (``vocabulary_index``; a vocabulary list is indexed first),
+    ``unknown`` for an item not in it."""
+    index = index if isinstance(index, dict) else vocabulary_index(index)
     return np.fromiter((index.get(t, unknown) for t in items), dtype=np.int64, count=len(items))
 
 
