@@ -119,12 +119,12 @@ class _Check:
         both = self.overlap(chars, follow) if hi > lo and op != getattr(sre, "POSSESSIVE_REPEAT", None) else None
         if both is not None:
             raise UnsafePattern(f"a repeat can be followed by a character it also matches ({both}), as in (a+)+, "
-                                f"\\w+\\w or .*x, which can backtrack for polynomial or exponential time; end each "
-                                f"repeat at a character it cannot match ([^,]*,), or make it possessive (*+)")
+                                f"\\w+\\w or .*x, which can backtrack for exponential or polynomial time; start what "
+                                f"follows a repeat with a character it cannot match ([a-z]+(?:'[a-z]+)?)")
         if most > MAX_SPAN and not sure:
-            raise UnsafePattern("a repeat is followed by something that can fail to match (\\w+x, [a-z]+$, \\d+\\.\\d+), "
-                                "which takes time quadratic in a long text's length; end the pattern with the repeat "
-                                "and optional parts (\\d+(?:\\.\\d+)?, [a-z]+(?:'[a-z]+)?)")
+            raise UnsafePattern("a repeat is followed by something that can fail to match (\\w+x, [a-z]+$, "
+                                "\\d+\\.\\d+), which takes time quadratic in a long text's length; end the pattern "
+                                "with the repeat and optional parts (\\d+(?:\\.\\d+)?)")
 
     def cannot_fail(self, node):
         """Whether ``node`` always matches (the empty string at least): an optional part, a group of them."""
