@@ -133,3 +133,10 @@ def test_statistics_that_overflow_are_refused_before_they_are_saved(run, tmp_pat
     proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "run", cwd=tmp_path)
     _refused(proc, "run.yaml:7", "data.preprocessing.x: the fitted shift[0]: inf is not a finite number")
     assert not (tmp_path / "run").exists()
+
+
+def test_a_class_list_the_model_outgrows_is_one_line(run, tmp_path):
+    copy = _copy(run, tmp_path, lambda d: d["feeds"]["y"].update(classes=["a"]))
+    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
+              cwd=run)
+    _refused(proc, "class 1 has no name: the run's preprocessing.json names 1 for 'y'")
