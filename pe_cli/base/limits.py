@@ -83,6 +83,16 @@ LIMITS = {
     "processes": Limit("PE_MAX_PROCESSES", lambda: max(1, min(max(8, 4 * cores()), usable_memory() // (256 << 20))),
                        "processes one command starts (--np, pe launch), trainers (num_trainers)",
                        "4 per core, at least 8, at most one per 256 MiB of memory"),
+    "vocabulary": Limit("PE_MAX_VOCABULARY", 1_000_000,
+                        "entries of one fitted vocabulary (a category or text feed's, in preprocessing.json)",
+                        "far above a real vocabulary (a large language's is a few hundred thousand words)"),
+    "classes": Limit("PE_MAX_CLASSES", 100_000, "classes of one label feed (in preprocessing.json)",
+                     "far above a real classifier's"),
+    "feed_columns": Limit("PE_MAX_FEED_COLUMNS", 100_000,
+                          "values per sample of one numeric feed (its columns and statistics in preprocessing.json)",
+                          "far above a real table's width"),
+    "text_length": Limit("PE_MAX_TEXT_LENGTH", 100_000, "tokens kept per text sample (max_length)",
+                         "far above a real model's sequence length"),
 }
 
 

@@ -73,7 +73,8 @@ PREPROCESSING = MapOf(Section({
                   "or a number"),
     "min_count": Field("int|null", None, "category, text: keep values seen this often in training (default 1)", min=1),
     "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
-    "tokenizer": Field("str|null", None, "text: whitespace (default), character or regex",
+    "tokenizer": Field("str|null", None, "text: space_punct (default: words and punctuation marks), whitespace, "
+                       "character or regex",
                        choices=preprocessing.TOKENIZERS),
     "pattern": Field("str|null", None, "text: the tokens are this regular expression's matches (tokenizer: regex)"),
     "lowercase": Field("bool|null", None, "text: lowercase before splitting (default true)"),

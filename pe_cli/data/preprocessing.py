@@ -8,7 +8,8 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
               divide = std; minmax: shift = min, divide = max - min; log, none: 0 and 1.
     category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never),
               then the vocabulary, most frequent first.
-    text      tokens (whitespace, character, or a regex's matches; lowercased unless told) -> ids
+    text      tokens (words and punctuation marks, whitespace-separated, characters, or a safe regex's
+              matches (patterns.py); lowercased unless told) -> ids
               (0 <pad>, 1 <unknown>, then the vocabulary), at most max_length per sample; a ragged
               sequence (a lod_level 1 feed) or padded [N, max_length] with the lengths in
               another feed (``lengths_feed``).
@@ -21,17 +22,17 @@ import json
 
 import numpy as np
 
+from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
+from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
 from .readers import DataError
-from .vocabulary import PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer
+from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
+                         vocabulary_index)
 
 FILE_NAME = "preprocessing.json"
 VERSION = 1
 KINDS = ("numeric", "category", "text", "image", "label")
-SCALINGS = ("standardize", "minmax", "log", "none")
-FILLS = ("mean", "median", "zero")
-SEQUENCES = ("ragged", "padded")
 KIND_KEYS = {
     "numeric": ("scaling", "fill"),
     "category": ("min_count", "max_vocabulary"),
@@ -40,7 +41,7 @@ KIND_KEYS = {
     "image": ("size", "crop", "mode", "scale", "mean", "std"),
     "label": (),
 }
-DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "whitespace", "lowercase": True,
+DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "space_punct", "lowercase": True,
             "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255}
 
 
@@ -84,6 +85,9 @@ def _check_kind(feed, spec, feeds):
                 tokenizer("regex", spec["pattern"])
             except DataError as e:
                 raise DataError(e.message, (feed,) + e.key) from None
+        if spec["max_length"] > limit("text_length"):
+            raise DataError(f"max_length {spec['max_length']:,} is above pe's limit of {limit('text_length'):,} "
+                            f"tokens per sample ({LIMITS['text_length'].env} raises it)", (feed, "max_length"))
         lf = spec["lengths_feed"]
         if (spec["sequence"] == "padded") != (lf is not None):
             raise DataError("sequence: padded takes lengths_feed (the feed that gets each sample's length), "
@@ -128,8 +132,13 @@ class Preprocessing:
         feeds = {}
         for feed, spec in specs.items():
             spec = with_defaults(spec)
-            state = _FIT[spec["kind"]](spec, raw[feed])
+            with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below, in one line
+                state = _FIT[spec["kind"]](spec, raw[feed])
             feeds[feed] = {"kind": spec["kind"], "column": columns.get(feed, feed), **state}
+        problem = fitted_problem(feeds, VERSION, KINDS)     # what pe could not read back is not saved
+        if problem is not None:
+            raise DataError(f"the fitted {problem[1]}", (problem[0],) if problem[0] else (),
+                            "does the training column hold infinite or huge values?")
         return cls(feeds, fitted_on)
 
     def kinds(self):
@@ -165,25 +174,9 @@ class Preprocessing:
 
     @classmethod
     def read(cls, path):
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError) as e:
-            raise DataError(f"{path}: not a readable preprocessing file ({e})", (),
-                            "it is written by pe train; train again to rewrite it") from None
-        version = data.get("version") if isinstance(data, dict) else None
-        if version != VERSION:
-            raise DataError(f"{path}: preprocessing file version {version!r}; this pe reads version {VERSION}", (),
-                            "use the pe that trained the run, or train again")
-        feeds = data.get("feeds")
-        if not isinstance(feeds, dict) or any(not isinstance(s, dict) or s.get("kind") not in KINDS
-                                              for s in feeds.values()):
-            raise DataError(f"{path}: 'feeds' must map each feed to its preprocessing", ())
-        target = data.get("target")
-        if target is not None and not (isinstance(target, dict) and isinstance(target.get("output"), str)
-                                       and feeds.get(target.get("feed"), {}).get("kind") == "numeric"):
-            raise DataError(f"{path}: 'target' must name a numeric feed and an output variable", ())
-        return cls(feeds, data.get("fitted_on", ""), target)
+        """The preprocessing saved in ``path``, every value checked (preprocessing_file.py)."""
+        data = read_preprocessing_file(path, VERSION, KINDS)
+        return cls(data["feeds"], data.get("fitted_on", ""), data.get("target"))
 
 
 # -- numeric ------------------------------------------------------------------------------------
@@ -275,13 +268,23 @@ def _strings(raw):
     return [as_text(v).strip() for v in np.asarray(raw, dtype=object).reshape(-1)]
 
 
+def _bounded(values, name, key, hint):
+    """``values`` (a fitted vocabulary or class list) within pe's limit ``name``, else a DataError."""
+    most = limit(name)
+    if len(values) > most:
+        raise DataError(f"the training data gives {len(values):,} {key}, above pe's limit of {most:,} "
+                        f"({LIMITS[name].env} raises it)", (key,), hint)
+    return values
+
+
 def _fit_category(spec, raw):
     vocab = build_vocabulary(_strings(raw), [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
-    return {"min_count": spec["min_count"], "vocabulary": vocab}
+    return {"min_count": spec["min_count"],
+            "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
 
 
 def _apply_category(state, raw, where):
-    return lookup(state["vocabulary"], _strings(raw), unknown=0)
+    return lookup(vocabulary_index(state["vocabulary"]), _strings(raw), unknown=0)
 
 
 def _class_key(name):
@@ -292,7 +295,8 @@ def _class_key(name):
 
 
 def _fit_label(spec, raw):
-    return {"classes": sorted(set(_strings(raw)), key=_class_key)}
+    classes = sorted(set(_strings(raw)), key=_class_key)
+    return {"classes": _bounded(classes, "classes", "classes", "is the label column the right one?")}
 
 
 def _apply_label(state, raw, where):
@@ -307,14 +311,15 @@ def _tokens(state, raw):
 def _fit_text(spec, raw):
     state = {k: spec[k] for k in ("tokenizer", "pattern", "lowercase", "max_length", "sequence", "lengths_feed")}
     items = [t for tokens in _tokens(state, raw) for t in tokens]
+    vocab = build_vocabulary(items, [PAD, UNKNOWN], spec["min_count"], spec["max_vocabulary"])
     return {**state, "min_count": spec["min_count"],
-            "vocabulary": build_vocabulary(items, [PAD, UNKNOWN], spec["min_count"], spec["max_vocabulary"])}
+            "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
 
 
 def _apply_text(state, raw, where):
     """A Ragged of ids [rows, 1] (an empty text is one <pad>), or (ids [N, max_length], lengths [N])."""
-    seqs = [lookup(state["vocabulary"], tokens) if tokens else np.zeros(1, np.int64)
-            for tokens in _tokens(state, raw)]
+    index = vocabulary_index(state["vocabulary"])
+    seqs = [lookup(index, tokens) if tokens else np.zeros(1, np.int64) for tokens in _tokens(state, raw)]
     lengths = np.array([len(s) for s in seqs], dtype=np.int64)
     if state["sequence"] == "ragged":
         values = np.concatenate(seqs) if seqs else np.zeros(0, np.int64)

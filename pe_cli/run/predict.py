@@ -114,6 +114,10 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
         prob = _probabilities(values, inference.rows_are_probabilities)
         result = {"class": prob.argmax(axis=1), **({"prob": prob} if probabilities else {})}
         names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
+        if names is not None and len(result["class"]) and result["class"].max() >= len(names):
+            raise PeError(f"--output {inference.output} gives {prob.shape[1]} class scores, and its class "
+                          f"{int(result['class'].max())} has no name: the run's preprocessing.json names "
+                          f"{len(names)} for '{inference.labels[0]}' (the model and the file disagree)")
         if names is not None:
             result["class_name"] = np.array(names)[result["class"]]
     if files is not None:

@@ -4,6 +4,7 @@
 import os
 
 from ..base.errors import PeError
+from ..base.limits import file_kind
 from ..data.preprocessing import FILE_NAME, Preprocessing
 from ..data.readers import DataError
 from .build import source_columns
@@ -34,7 +35,7 @@ def save_preprocessing(preprocessing, run_dir):
 def saved_preprocessing(cfg, run_dir):
     """The Preprocessing a run saved (None when it has none and the config asks for none)."""
     path = os.path.join(run_dir, FILE_NAME)
-    if os.path.isfile(path):
+    if file_kind(path) != "missing":     # a FIFO or a device is refused by the reader, never skipped
         try:
             return Preprocessing.read(path)
         except DataError as e:

@@ -118,7 +118,7 @@ def test_padded_text_fills_its_lengths_feed(tmp_path):
 def test_a_preprocessing_file_of_another_version_is_refused(tmp_path, cfg):
     path = tmp_path / "preprocessing.json"
     path.write_text(fit_preprocessing(cfg).to_text().replace('"version": 1', '"version": 99'))
-    with pytest.raises(DataError, match="version 99; this pe reads version 1"):
+    with pytest.raises(DataError, match="version: 99; this pe reads version 1"):
         Preprocessing.read(str(path))
 
 
@@ -134,7 +134,7 @@ def test_a_saved_target_names_a_numeric_feed(tmp_path, cfg):
     z = np.array([[-1.0, 0.5], [0.0, 2.0]], np.float32)          # x: two columns, each its own statistics
     assert np.array_equal(unscaled(steps, z), (z * np.array(state["divide"]) + state["shift"]).astype(np.float32))
     path.write_text(prep.to_text().replace('"feed": "x"', '"feed": "text"'))
-    with pytest.raises(DataError, match="'target' must name a numeric feed and an output variable"):
+    with pytest.raises(DataError, match="target: must name a numeric feed and an output variable"):
         Preprocessing.read(str(path))
 
 
