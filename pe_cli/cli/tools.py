@@ -23,7 +23,7 @@ def summary(file, overrides):
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", required=True, metavar="PATH",
+@click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
                    "or ckpt/step-N.")
 @click.option("--data", "data_path", required=True, metavar="FILE",
