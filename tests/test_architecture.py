@@ -72,6 +72,7 @@ LAZY = {
                          "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
                          "pe_cli.run.output_paths", "pe_cli.run.machine_info"),
     "pe_cli.cli.errors": ("pe_cli.config",),
+    "pe_cli.cli.options": ("pe_cli.run.thread_count",),
 }
 
 MAX_FILE_LINES = 400

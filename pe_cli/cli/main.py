@@ -13,6 +13,7 @@ import sys
 import click
 
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
+from .options import check_threads, threads_option, use_threads
 from .scripts import fluid, launch
 from .tools import export, info, infer, plot, predict, summary
 from ..base.errors import UsageError
@@ -68,9 +69,10 @@ def main():
 @click.option("--np", "nprocs", type=click.IntRange(min=1), metavar="K",
               help="Train on K processes: runs mpiexec -n K for you (build_strategy.num_trainers=K; needs the mpi "
                    "extra); in pserver mode (distributed.mode) mpiexec -n P+K with the P servers first.")
+@threads_option
 @debug_option
 @guarded
-def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs):
+def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs, threads):
     """Train the model of a run config.
 
     The model's summary table (as pe summary prints it) and the progress go to stderr: a bar with loss and throughput on a terminal, plain lines every
@@ -85,6 +87,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     from ..config import load_config
     from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
+    check_threads(threads)
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
@@ -97,6 +100,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
                   f"of a run that could start)", 2)
         click.echo(resolved_config_text(resumed_config(cfg, resume, out)), nl=False)
         return
+    use_threads(threads, cfg)
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
         return
@@ -161,9 +165,10 @@ def _accuracy_fetches(cfg, values):
                    "N its step; the run's own eval.json is never overwritten).")
 @click.option("--save-fetches", is_flag=True,
               help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
+@threads_option
 @debug_option
 @guarded
-def eval_(config, overrides, checkpoint, out, save_fetches):
+def eval_(config, overrides, checkpoint, out, save_fetches, threads):
     """Evaluate a checkpoint on the config's data.eval.
 
     Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode),
@@ -175,6 +180,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     from ..run.output_paths import check_output
     check_output(out, "pe eval --out", "eval-result.json")
     cfg = load_config(config, overrides)
+    use_threads(threads, cfg)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
     click.echo(f"data.eval: {result['samples']} samples")
@@ -261,9 +267,10 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
 @click.option("--samples", type=click.IntRange(min=1), default=512, show_default=True,
               help="Training samples per config (the first N of data.train).")
 @click.option("--keep", is_flag=True, help="Keep the run directories (in a temporary folder, printed).")
+@threads_option
 @debug_option
 @guarded
-def smoke(configs, steps, samples, keep):
+def smoke(configs, steps, samples, keep, threads):
     """Check that configs build and learn: each runs a few steps on a small slice of its data.
 
     Passes when the config is valid, the programs build, every loss is finite and the loss falls
@@ -273,6 +280,7 @@ def smoke(configs, steps, samples, keep):
     early_stopping are checked as well.
     """
     from ..run.smoke import run_smoke
+    use_threads(threads)
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
         sys.exit(1)

@@ -7,6 +7,7 @@ import sys
 import click
 
 from .errors import CONTEXT, EPILOG, debug_option, guarded
+from .options import threads_option, use_threads
 from ..base.errors import UsageError
 from ..distributed.rank_guard import guard, needs_guard
 
@@ -16,10 +17,12 @@ from ..distributed.rank_guard import guard, needs_guard
               help="Run a module as `python -m` does (`-m paddle.distributed.launch --selected_gpus 0,1 train.py`).")
 @click.argument("script", type=click.Path(dir_okay=False), required=False)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@threads_option
 @guarded
-def fluid(module, script, args):
+def fluid(module, script, args, threads):
     """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle`, `paddle.fluid` resolve to pe here."""
     from ..distributed.rendezvous import join_role, role_alone
+    use_threads(threads)         # before any role or rank starts: they inherit it (run/thread_count.py)
     alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
     if alone is not None:
         sys.exit(alone)
@@ -51,15 +54,17 @@ def fluid(module, script, args):
 @click.option("--log_level", type=int, default=20, hidden=True)
 @click.argument("script", type=click.Path(dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@threads_option
 @debug_option
 @guarded
-def launch(trainers, pservers, script, args, **cluster):
+def launch(trainers, pservers, script, args, threads, **cluster):
     """Run a Fluid SCRIPT.py on P parameter servers and K trainers (mpiexec -n P+K), each with the
     environment Fluid's distributed scripts read: PADDLE_TRAINING_ROLE (PSERVER or TRAINER),
     PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_PSERVER_ENDPOINTS,
     PADDLE_CURRENT_ENDPOINT (endpoints name the ranks in order: servers first). Takes
     paddle.distributed.launch's flags too (docs/DISTRIBUTED.md)."""
     from ..run import launch_cluster
+    use_threads(threads)         # each rank's: inherited through PE_NUM_THREADS (run/thread_count.py)
     if not os.path.isfile(script):
         raise UsageError(f"{script}: no such script")
     if cluster.pop("print_config"):
