@@ -11,7 +11,8 @@ import zipfile
 import zlib
 
 NPY, NPZ, IDX, GZIP_IDX = "an NPY array", "an NPZ archive", "an IDX file", "a gzip-compressed IDX file"
-EMPTY, TEXT = "an empty file", "a text file"
+EMPTY, TEXT, UNKNOWN = "an empty file", "a text file", "a binary file of no kind pe knows"
+ZIPS = (NPZ, "a zip archive", "a damaged zip archive")
 IMAGES = ("a PNG image", "a JPEG image", "a GIF image", "a WebP image", "a BMP image")
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
@@ -51,7 +52,14 @@ def sniff(path):
         return "a Python pickle"
     if _is_idx(head):
         return IDX
-    return TEXT if _is_text(head) else "a binary file of no kind pe knows"
+    return TEXT if _is_text(head) else UNKNOWN
+
+
+def refusal(path, accepted, what):
+    """``"x.png is a PNG image, not <what>"`` where the file's bytes are none of the kinds
+    ``accepted``; else None (the reader then reads it, and words its own errors)."""
+    found = sniff(path)
+    return None if found in accepted else f"{path} is {found}, not {what}"
 
 
 def _is_idx(head):
