@@ -24,9 +24,15 @@ def test_the_flag_sizes_pe_and_numbas_pool_before_any_kernel(tmp_path):
     proc = pe("fluid", "--threads", "1", tmp_path / "t.py", env={"PE_NUM_THREADS": "2"})
     assert proc.returncode == 0, proc.stderr
     assert "threads 1 1 1" in proc.stdout
-    many = pe("fluid", "--threads", str(10 ** 6), tmp_path / "t.py")
-    assert many.returncode == 0 and f"threads {cores()} {cores()} {cores()}" in many.stdout, many.stderr
-    assert f"--threads 1000000 is more than the {cores()} CPU(s)" in many.stderr
+
+
+def test_more_than_the_cpus_is_lowered_with_a_warning(monkeypatch):
+    monkeypatch.setenv("PE_NUM_THREADS", "1")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", os.environ.get("NUMBA_NUM_THREADS", str(cores())))
+    said = []
+    assert use_threads(str(10 ** 6), warn=said.append) == cores() == int(os.environ["PE_NUM_THREADS"])
+    assert said == [f"pe: warning: --threads 1000000 is more than the {cores()} CPU(s) this process may run on; "
+                    f"using {cores()} (more threads than CPUs wait on each other's time slices)"]
 
 
 def test_a_count_below_one_is_one_line(tmp_path):
