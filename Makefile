@@ -3,20 +3,32 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+# `make train` installs what the main job uses: the base package (numpy, numba, pyyaml, click,
+# threadpoolctl, protobuf). MKL's GEMM and oneDNN's convolutions only on an Intel CPU, where pe
+# measured them faster and picks them (docs/PERFORMANCE.md, "Which BLAS"); elsewhere pe would not
+# call MKL, and its wheels are about 0.9 GB of the 1.8 GB a venv with every extra takes.
+VENDOR := $(shell grep -qs GenuineIntel /proc/cpuinfo && echo '[mkl,onednn]')
 
 .PHONY: train test smoke bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl,onednn]'
+	$(PY) -m pip install -q -e '.$(VENDOR)'
 	@# bytecode now: where PYTHONDONTWRITEBYTECODE is set, Python reads .pyc files but never writes
 	@# them, and compiling pe's ~280 modules from source cost each process 0.4-0.6 s (docs/PERFORMANCE.md)
 	$(PY) -m compileall -q pe_cli
-	@echo "compiling pe's kernels for this machine into numba's cache (once, about half a minute)"
+	touch $(STAMP)
+
+# The tests check every extra (ONNX through onnxruntime, MPI, the CUDA simulator, MKL and oneDNN
+# where their wheels exist), so `make test` (CI) installs them all.
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl,onednn]'
+	@echo "compiling pe's kernels for this machine into numba's cache (once, a few minutes)"
 	@# a warm-up only: 4 steps are too few for every config's loss to fall (`make smoke` is the check)
 	@$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null || true
-	touch $(STAMP)
+	touch $(TEST_STAMP)
 
 train: $(STAMP)
 	$(VENV)/bin/pe train configs/mnist_lenet.yaml
@@ -31,16 +43,16 @@ train: $(STAMP)
 # The slowest files go first (tests/file_order.py), so the run does not end on one of them.
 # --durations: the 25 slowest tests close the report (the suite's time budget is 15 minutes on 2 cores).
 TEST_WORKERS ?= 3
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
-smoke: $(STAMP)
+smoke: $(TEST_STAMP)
 	$(VENV)/bin/pe smoke
 
 # PyTorch is the benchmark's yardstick only: installed here, never a dependency of pe or of `make test`.
 # The +cpu build (pinned: never a newer torch, never the CUDA packages).
 BENCH_STAMP := $(VENV)/.bench-installed
-$(BENCH_STAMP): $(STAMP)
+$(BENCH_STAMP): $(TEST_STAMP)
 	$(PY) -m pip install -q 'torch==2.13.0+cpu'
 	touch $(BENCH_STAMP)
 

@@ -62,15 +62,17 @@ MPI_FLOOR = "pe_cli.distributed"
 LAZY = {
     # The command shell: each command loads the engine in its body, so that `pe --help` and
     # `pe CMD --help` load click alone (issue 17: under 0.3 s); `pe fluid` alone needs the Fluid face
-    "pe_cli.cli.main": ("pe_cli.fluid.runner", "pe_cli.config", "pe_cli.run.launch", "pe_cli.run.trainer",
+    "pe_cli.cli.main": ("pe_cli.config", "pe_cli.run.launch", "pe_cli.run.trainer",
                         "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
                         "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe",
-                        "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.run.launch_cluster",
-                        "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
+                        "pe_cli.run.output_paths", "pe_cli.base.atomic_file"),
+    "pe_cli.cli.scripts": ("pe_cli.fluid.runner", "pe_cli.run.launch_cluster",
+                           "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
     "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
                          "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
                          "pe_cli.run.output_paths", "pe_cli.run.machine_info"),
     "pe_cli.cli.errors": ("pe_cli.config",),
+    "pe_cli.cli.options": ("pe_cli.run.thread_count",),
 }
 
 MAX_FILE_LINES = 400

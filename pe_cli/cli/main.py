@@ -13,6 +13,8 @@ import sys
 import click
 
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
+from .options import check_threads, threads_option, use_threads
+from .scripts import fluid, launch
 from .tools import export, info, infer, plot, predict, summary
 from ..base.errors import UsageError
 from ..distributed.rank_guard import guard, needs_guard
@@ -67,9 +69,10 @@ def main():
 @click.option("--np", "nprocs", type=click.IntRange(min=1), metavar="K",
               help="Train on K processes: runs mpiexec -n K for you (build_strategy.num_trainers=K; needs the mpi "
                    "extra); in pserver mode (distributed.mode) mpiexec -n P+K with the P servers first.")
+@threads_option
 @debug_option
 @guarded
-def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs):
+def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs, threads):
     """Train the model of a run config.
 
     The model's summary table (as pe summary prints it) and the progress go to stderr: a bar with loss and throughput on a terminal, plain lines every
@@ -84,6 +87,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     from ..config import load_config
     from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
+    check_threads(threads)
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
@@ -96,6 +100,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
                   f"of a run that could start)", 2)
         click.echo(resolved_config_text(resumed_config(cfg, resume, out)), nl=False)
         return
+    use_threads(threads, cfg)
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
         return
@@ -160,9 +165,10 @@ def _accuracy_fetches(cfg, values):
                    "N its step; the run's own eval.json is never overwritten).")
 @click.option("--save-fetches", is_flag=True,
               help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
+@threads_option
 @debug_option
 @guarded
-def eval_(config, overrides, checkpoint, out, save_fetches):
+def eval_(config, overrides, checkpoint, out, save_fetches, threads):
     """Evaluate a checkpoint on the config's data.eval.
 
     Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode),
@@ -174,6 +180,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     from ..run.output_paths import check_output
     check_output(out, "pe eval --out", "eval-result.json")
     cfg = load_config(config, overrides)
+    use_threads(threads, cfg)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
     click.echo(f"data.eval: {result['samples']} samples")
@@ -260,9 +267,10 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
 @click.option("--samples", type=click.IntRange(min=1), default=512, show_default=True,
               help="Training samples per config (the first N of data.train).")
 @click.option("--keep", is_flag=True, help="Keep the run directories (in a temporary folder, printed).")
+@threads_option
 @debug_option
 @guarded
-def smoke(configs, steps, samples, keep):
+def smoke(configs, steps, samples, keep, threads):
     """Check that configs build and learn: each runs a few steps on a small slice of its data.
 
     Passes when the config is valid, the programs build, every loss is finite and the loss falls
@@ -272,6 +280,7 @@ def smoke(configs, steps, samples, keep):
     early_stopping are checked as well.
     """
     from ..run.smoke import run_smoke
+    use_threads(threads)
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
         sys.exit(1)
@@ -330,69 +339,8 @@ def keys(which):
     click.echo(describe_keys(which), nl=False)
 
 
-# -- Fluid scripts ---------------------------------------------------------------------------------
-
-@main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))
-@click.option("-m", "module", default=None, metavar="MODULE",
-              help="Run a module as `python -m` does (`-m paddle.distributed.launch --selected_gpus 0,1 train.py`).")
-@click.argument("script", type=click.Path(dir_okay=False), required=False)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@guarded
-def fluid(module, script, args):
-    """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle`, `paddle.fluid` resolve to pe here."""
-    from ..distributed.rendezvous import join_role, role_alone
-    alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
-    if alone is not None:
-        sys.exit(alone)
-    if needs_guard():         # under mpiexec: each rank runs under a guard (distributed/rank_guard.py)
-        sys.exit(guard("pe_cli", sys.argv[1:]))
-    join_role()
-    from ..fluid.runner import run_module, run_script
-    if module is not None:
-        sys.exit(run_module(module, ([script] if script else []) + list(args)))
-    if script is None:
-        raise UsageError("pe fluid: give a SCRIPT.py to run, or -m MODULE")
-    sys.exit(run_script(script, args))
-
-
-@main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True), epilog=EPILOG)
-@click.option("--trainers", type=click.IntRange(min=1), default=None, metavar="K",
-              help="Trainer processes (on each node; default: one per --selected_gpus entry, else 1).")
-@click.option("--pservers", type=click.IntRange(min=0), default=0, show_default=True, metavar="P",
-              help="Parameter-server processes (ranks 0..P-1; the trainers follow).")
-@click.option("--cluster_node_ips", default="127.0.0.1", show_default=True, help="paddle.distributed.launch's: "
-              "the nodes' addresses; this node starts its share of the trainers.")
-@click.option("--node_ip", default="127.0.0.1", show_default=True, help="This node's address (one of --cluster_node_ips).")
-@click.option("--started_port", type=int, default=6170, show_default=True, help="The first endpoint's port.")
-@click.option("--log_dir", type=click.Path(file_okay=False), default=None,
-              help="Each rank's output into LOG_DIR/workerlog.N (serverlog.N for servers).")
-@click.option("--selected_gpus", default=None, help="Devices, one trainer each (FLAGS_selected_gpus of the rank).")
-@click.option("--print_config", type=click.BOOL, default=False, show_default=True, help="Print the arguments first.")
-@click.option("--use_paddlecloud", is_flag=True, help="Take the nodes from PADDLE_TRAINERS, POD_IP and PADDLE_PORT.")
-@click.option("--log_level", type=int, default=20, hidden=True)
-@click.argument("script", type=click.Path(dir_okay=False))
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@debug_option
-@guarded
-def launch(trainers, pservers, script, args, **cluster):
-    """Run a Fluid SCRIPT.py on P parameter servers and K trainers (mpiexec -n P+K), each with the
-    environment Fluid's distributed scripts read: PADDLE_TRAINING_ROLE (PSERVER or TRAINER),
-    PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_PSERVER_ENDPOINTS,
-    PADDLE_CURRENT_ENDPOINT (endpoints name the ranks in order: servers first). Takes
-    paddle.distributed.launch's flags too (docs/DISTRIBUTED.md)."""
-    from ..run import launch_cluster
-    if not os.path.isfile(script):
-        raise UsageError(f"{script}: no such script")
-    if cluster.pop("print_config"):
-        launch_cluster.print_config(dict(cluster, trainers=trainers, pservers=pservers, training_script=script,
-                                         training_script_args=list(args)))
-    lay = launch_cluster.layout(trainers, pservers, cluster["cluster_node_ips"], cluster["node_ip"],
-                                cluster["started_port"], cluster["selected_gpus"], cluster["use_paddlecloud"])
-    env = lay.env(os.environ, cluster["log_dir"], cluster["selected_gpus"])
-    sys.exit(launch_cluster.start(lay, script, args, env))
-
-
-for _command in (summary, predict, infer, plot, export, info):      # beside training: pe_cli/cli/tools.py
+for _command in (summary, predict, infer, plot, export, info,      # beside training: pe_cli/cli/tools.py
+                 fluid, launch):                                   # Fluid scripts: pe_cli/cli/scripts.py
     main.add_command(_command)
 
 

@@ -3,6 +3,7 @@
 import click
 
 from .errors import CONTEXT, EPILOG, debug_option, guarded
+from .options import threads_option, use_threads
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
@@ -23,7 +24,7 @@ def summary(file, overrides):
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", required=True, metavar="PATH",
+@click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
                    "or ckpt/step-N.")
 @click.option("--data", "data_path", required=True, metavar="FILE",
@@ -36,9 +37,10 @@ def summary(file, overrides):
 @click.option("--probabilities/--no-probabilities", default=True, show_default=True,
               help="A classifier: write each class's probability beside the class (and its name).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@threads_option
 @debug_option
 @guarded
-def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet):
+def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet, threads):
     """Predict with a checkpoint on data without labels.
 
     A classifier (an integer label feed) writes each sample's class, its name (with a label
@@ -50,6 +52,7 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     from ..run.predict import predict as run_predict
     check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz")
     cfg = load_config(config, overrides)
+    use_threads(threads, cfg)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
     kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
@@ -66,15 +69,17 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
               help="The parameters' single file in MODEL_DIR (default: one file per parameter).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
               help="Samples per run (a model that reduces over its batch gives per-batch values).")
+@threads_option
 @debug_option
 @guarded
-def infer(model_dir, data_path, out, model_filename, params_filename, batch_size):
+def infer(model_dir, data_path, out, model_filename, params_filename, batch_size, threads):
     """Run an inference model directory on a data file: one that PaddlePaddle saved (Fluid's
     save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved. No config is needed;
     the data must already be preprocessed as the model expects."""
     from ..run.infer import infer as run_infer
     from ..run.output_paths import check_output
     check_output(out, "pe infer -o", "values.npz")
+    use_threads(threads)
     result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
     click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
                f"{', '.join(result['fetches'])}: {result['out']}")
@@ -106,9 +111,10 @@ def plot(run_dir, out, metric):
                    "pe's and PaddlePaddle's load_inference_model read it).")
 @click.option("--output", "output_layer", metavar="LAYER",
               help="The layer to export as the output (default: the last layer that needs no label).")
+@threads_option
 @debug_option
 @guarded
-def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer):
+def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer, threads):
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
     from ..config import load_config
@@ -119,7 +125,9 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
     check_output(onnx_path, "pe export --onnx", "model.onnx")
     check_output(inference_dir, "pe export --inference-dir", "inference", directory=True)
-    inference = load_inference(load_config(config, overrides), checkpoint, output_layer, "export")
+    cfg = load_config(config, overrides)
+    use_threads(threads, cfg)
+    inference = load_inference(cfg, checkpoint, output_layer, "export")
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:
@@ -134,10 +142,12 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
+@threads_option
 @debug_option
 @guarded
-def info():
+def info(threads):
     """Show what pe runs on here and what it chose: the CPU, the BLAS its loops call (measured on
     this CPU at first use and kept beside numba's cache), oneDNN, threads, CUDA and MPI."""
     from ..run.machine_info import report
+    use_threads(threads)
     click.echo("\n".join(report()))

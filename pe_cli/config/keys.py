@@ -188,6 +188,8 @@ RUN = Section({
     "seed": Field("int", 1, "random seed of the programs and the data order", min=0, max=SEED_MAX),
     "place": Field("str", "cpu", "cpu or cuda", choices=("cpu", "cuda")),
     "devices": Field("int", 1, "devices to train on in parallel (data parallelism)", min=1),
+    "threads": Field("int|null", None, "threads pe's kernels use in all (default: PE_NUM_THREADS, else every CPU "
+                     "this process may run on); --threads N overrides it", min=1),
     "epochs": Field("int", 1, "passes over the training data", min=1, max=STEPS_MAX),
     "max_steps": Field("int|null", None, "stop after this many steps (batches) in all", min=1, max=STEPS_MAX),
     "check_nan_inf": Field("bool", False, "check every op's float outputs; stop at the first NaN or Inf"),

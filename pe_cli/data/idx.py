@@ -13,6 +13,7 @@ import numpy as np
 from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
 from ..base.limits import check_bytes, regular_file
+from . import file_kinds
 
 # type byte -> big-endian numpy dtype
 _TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
@@ -67,7 +68,8 @@ def _read_at_most(f, n, chunk=16 << 20):
 def _read_header(path, f):
     head = f.read(4)
     if len(head) < 4 or head[0] != 0 or head[1] != 0:
-        raise PeError(f"{path}: not an IDX file (the first two bytes must be zero)")
+        raise PeError(f"{path} is {file_kinds.sniff(path)}, not an IDX file (MNIST's format: a header of two zero "
+                      f"bytes, the value type and the number of dimensions)")
     type_byte, ndim = head[2], head[3]
     dtype = _TYPES.get(type_byte)
     if dtype is None:

@@ -8,6 +8,7 @@ import numpy as np
 from ..base import npy
 from ..base.errors import PeError
 from ..base.limits import LimitError, check_bytes, file_kind
+from . import file_kinds
 
 
 class DataError(PeError):
@@ -35,6 +36,9 @@ def require_file(path, key=("path",)):
 def read_npy(path, key=("path",)):
     """The array of an .npy file (header checked first: base/npy.py)."""
     require_file(path, key)
+    wrong = file_kinds.refusal(path, (file_kinds.NPY,), "an NPY array")
+    if wrong:
+        raise DataError(wrong, key, "save arrays with numpy.save")
     try:
         return npy.read_npy(path)
     except PeError as e:
@@ -44,6 +48,9 @@ def read_npy(path, key=("path",)):
 def read_npz(path, key=("path",)):
     """All arrays of an .npz archive, by name (headers checked first: base/npy.py)."""
     require_file(path, key)
+    wrong = file_kinds.refusal(path, file_kinds.ZIPS, "an NPZ archive")
+    if wrong:
+        raise DataError(wrong, key, "save arrays with numpy.savez")
     try:
         return npy.read_npz(path)
     except PeError as e:

@@ -16,6 +16,7 @@ import re
 import numpy as np
 
 from ..base.errors import suggest
+from . import file_kinds
 from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
@@ -115,6 +116,9 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     """A Table from a CSV (``delimiter``; None: sniffed, readers.csv_delimiter), TSV or JSON Lines
     file."""
     require_file(path, key)
+    wrong = file_kinds.refusal(path, (file_kinds.TEXT, file_kinds.EMPTY, file_kinds.UNKNOWN), f"a {fmt.upper()} table")
+    if wrong:
+        raise DataError(wrong, key, "a table is a text file: CSV, TSV or JSON Lines")
     if fmt == "jsonl":
         return _jsonl(path, key)
     if fmt == "csv" and delimiter is not None and len(delimiter) != 1:

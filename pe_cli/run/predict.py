@@ -17,6 +17,7 @@ import os
 
 import numpy as np
 
+from ..data import file_kinds
 from ..data.idx import read_idx
 from ..data.images import IMAGE_EXTENSIONS, image_files
 from ..data.preprocessing import lengths_feeds, unscaled
@@ -26,6 +27,7 @@ from ..data.sources import table_columns
 from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
+from ..base.limits import regular_file
 from .inference import load_inference
 from .progress import Progress
 from .rundir import atomic_write
@@ -47,9 +49,10 @@ def read_feeds(path, feeds, columns=None, kinds=None):
     try:
         if fmt is not None:
             return table_columns({"format": fmt, "path": path}, feeds, columns or {}, kinds)
-        if path.endswith(".npy"):
+        kind = _array_kind(path)
+        if kind == file_kinds.NPY:
             arrays = {"": read_npy(path)}
-        elif path.endswith(".npz"):
+        elif kind == file_kinds.NPZ:
             arrays = read_npz(path)
         else:
             arrays = {"": read_idx(path)}
@@ -65,6 +68,27 @@ def read_feeds(path, feeds, columns=None, kinds=None):
         raise PeError(f"{path}: {e.message}") from None
     raise PeError(f"{path} must hold the feeds {sorted(feeds)} (an .npz with those names, or one array "
                   f"for a single feed); it holds {sorted(k for k in arrays if k) or 'one array'}")
+
+
+DATA_KINDS = "a CSV/TSV/JSONL table, an NPY/NPZ array, an IDX file (gzip or not) or a folder of images"
+
+
+def _array_kind(path):
+    """NPY, NPZ or IDX, by the file's bytes (data/file_kinds.py); a name that says otherwise, or any
+    other content, is one error naming what the file is and what --data takes."""
+    regular_file(path, "data file")
+    found = file_kinds.sniff(path)
+    said = {".npy": file_kinds.NPY, ".npz": file_kinds.NPZ}.get(os.path.splitext(path)[1].lower())
+    if found in (file_kinds.NPY, file_kinds.NPZ, file_kinds.IDX, file_kinds.GZIP_IDX) and said in (None, found):
+        return found
+    if said is not None:
+        raise PeError(f"{path} is {found}, not {said} as its name says; --data takes {DATA_KINDS}")
+    hint = ""
+    if found == file_kinds.TEXT:
+        hint = "; a table is read by its extension: name it .csv, .tsv or .jsonl"
+    elif found in file_kinds.IMAGES:
+        hint = "; for images, give the folder that holds them (a model whose one input is an image feed)"
+    raise PeError(f"{path} is {found}; --data takes {DATA_KINDS}{hint}")
 
 
 def _image_folder(path, feeds, kinds):
@@ -99,6 +123,8 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     """Runs the prediction; returns {"out", "samples", "output", "classifier", "checkpoint", "step"}."""
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
+    if os.path.isfile(data_path) and table_format(data_path) is None:
+        _array_kind(data_path)          # a file of another kind is refused before the model is built
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
     prep = inference.preprocessing
     columns, files = _inputs(cfg, inference, data_path)

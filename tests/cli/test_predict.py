@@ -41,7 +41,7 @@ def test_predictions_agree_with_eval(trained):
 def test_predictions_as_csv_and_bad_input(trained, tmp_path):
     root, _ = trained
     out = tmp_path / "p.csv"
-    proc = pe("predict", CONFIG, "--checkpoint", root / "run", "--data", root / "images.npy", "-o", out, "-q")
+    proc = pe("predict", CONFIG, "-c", root / "run", "--data", root / "images.npy", "-o", out, "-q")   # -c as eval's
     assert proc.returncode == 0, proc.stderr
     lines = out.read_text().splitlines()
     assert lines[0].startswith("class,prob_0") and len(lines) == 201
@@ -51,6 +51,20 @@ def test_predictions_as_csv_and_bad_input(trained, tmp_path):
     np.save(tmp_path / "wrong.npy", np.zeros((5, 3), "float32"))
     bad = pe("predict", CONFIG, "--checkpoint", root / "run", "--data", tmp_path / "wrong.npy")
     assert bad.returncode == 1 and "takes samples of shape" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_data_file_of_another_kind_is_named(trained, tmp_path):
+    root, _ = trained
+    (tmp_path / "x.txt").write_text("a,b\n1,2\n")
+    (tmp_path / "one.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (tmp_path / "fake.npy").write_bytes(b"\xff\xd8\xff\xe0" + bytes(64))
+    for name, found, hint in (("x.txt", "is a text file; --data takes a CSV/TSV/JSONL table", "name it .csv"),
+                              ("one.png", "is a PNG image; --data takes", "give the folder that holds them"),
+                              ("fake.npy", "is a JPEG image, not an NPY array as its name says", "an IDX file")):
+        bad = pe("predict", CONFIG, "-c", root / "run", "--data", tmp_path / name)
+        lines = bad.stderr.strip().splitlines()
+        assert bad.returncode == 1 and len(lines) == 1, bad.stderr
+        assert f"{tmp_path / name} {found}" in lines[0] and hint in lines[0], bad.stderr
 
 
 def test_eval_json_holds_accuracy_and_the_confusion_matrix(trained):

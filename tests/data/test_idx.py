@@ -44,6 +44,10 @@ def test_broken_files(tmp_path):
     bad.write_bytes(b"\x01\x02\x08\x01")
     with pytest.raises(PeError, match="not an IDX file"):
         read_idx(str(bad))
+    image = tmp_path / "t10k-images-idx3-ubyte"           # what was found is named (issue 77)
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(32))
+    with pytest.raises(PeError, match="is a PNG image, not an IDX file"):
+        read_idx(str(image))
     short = tmp_path / "short.idx"
     short.write_bytes(bytes([0, 0, 8, 1]) + np.asarray([10], ">u4").tobytes() + b"abc")
     with pytest.raises(PeError, match="holds 3"):
