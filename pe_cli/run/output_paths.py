@@ -7,7 +7,7 @@ works."""
 import os
 import re
 
-from ..base.atomic_file import check_nul, check_output as check_writable
+from ..base.output_rule import check_nul, check_output as check_writable
 from ..base.errors import PeError
 from .rundir import STATE_FILE, is_managed, is_run_dir
 

@@ -31,7 +31,8 @@ import sys
 
 import numpy as np
 
-from ..base.atomic_file import atomic_write, check_output, write_error, write_file
+from ..base.atomic_file import atomic_write, write_error, write_file
+from ..base.output_rule import check_output
 from ..base.errors import PeError
 from ..io import save_npy_persistables
 from ..io.manifest import write_manifest
@@ -57,8 +58,7 @@ def is_run_dir(path):
 
 def is_managed(name):
     """True when the entry ``name`` of a run directory is one pe manages."""
-    return (name in MANAGED_FILES or name in MANAGED_DIRS
-            or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS))
+    return name in MANAGED_FILES or name in MANAGED_DIRS or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS)
 
 
 def new_run_dir(wanted):
