@@ -12,7 +12,7 @@ import stat
 import tempfile
 
 from .errors import PeError
-from .output_rule import check_nul, output_problem
+from .output_rule import check_nul, check_write, output_problem
 
 
 class OutputError(PeError, OSError):
@@ -50,22 +50,26 @@ def fsync_dir(path):
 
 
 def new_mode(path, default=0o666):
-    """The mode to give what replaces ``path``: its own where it exists, else ``default`` & ~umask."""
+    """The mode to give what replaces ``path``: its own where it exists, else (missing, or a symlink,
+    which is replaced itself) ``default`` & ~umask."""
     try:
-        return stat.S_IMODE(os.stat(path).st_mode)
+        if not os.path.islink(path):
+            return stat.S_IMODE(os.stat(path).st_mode)
     except (OSError, ValueError):
-        return default & ~UMASK
+        pass
+    return default & ~UMASK
 
 
 def write_file(path, write):
     """Calls ``write(f)`` on a temporary sibling of ``path`` (a binary file), fsyncs it, renames it
-    onto ``path``. Missing parent directories are made. A symlink stays and its target is replaced;
-    a device or a pipe (``/dev/null``, ``/dev/stdout``) is written as it is. Returns ``path``."""
+    onto ``path``. Missing parent directories are made. A symlink is replaced itself, never written
+    through to its target (output_rule); a device or a pipe (``/dev/null``, ``/dev/stdout``) is
+    written as it is. Returns ``path``."""
     shown = path = os.fspath(path)
     check_nul(path)
+    check_write(path)
     if _is_special(path):
         return _write_special(path, write, shown)
-    path = os.path.realpath(path) if os.path.islink(path) else path
     parent = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
