@@ -56,15 +56,22 @@ def _read_only(path):
         return False
 
 
-def check_output(path, option, directory=False, example="out", inputs=()):
-    """Raises a one-line PeError (``option``, e.g. "pe plot -o", and the path first) when ``path``
-    cannot take an output or is one of ``inputs`` ((path, what it is) pairs, e.g. (data_path, "the
-    data file")); else claims it as an output of this command (``check_write`` guards it from then)."""
+def check_place(path, option, directory=False, example="out"):
+    """Raises a one-line PeError when ``path`` cannot take a file (``directory``: a directory) at all;
+    claims nothing (a run directory pe makes itself)."""
     path = os.fspath(path)
     check_nul(path, option)
     reason = output_problem(path, directory, example)
     if reason:
         raise PeError(f"{option} {path}: {reason}")
+
+
+def check_output(path, option, directory=False, example="out", inputs=()):
+    """Raises a one-line PeError (``option``, e.g. "pe plot -o", and the path first) when ``path``
+    cannot take an output or is one of ``inputs`` ((path, what it is) pairs, e.g. (data_path, "the
+    data file")); else claims it as an output of this command (``check_write`` guards it from then)."""
+    path = os.fspath(path)
+    check_place(path, option, directory, example)
     _OUTPUTS[_real(path)] = (option, example)
     for given, what in inputs:
         if given is not None:

@@ -32,7 +32,7 @@ import sys
 import numpy as np
 
 from ..base.atomic_file import atomic_write, write_error, write_file
-from ..base.output_rule import check_output
+from ..base.output_rule import check_place
 from ..base.errors import PeError
 from ..io import save_npy_persistables
 from ..io.manifest import write_manifest
@@ -64,7 +64,7 @@ def is_managed(name):
 def new_run_dir(wanted):
     """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
     if not os.path.lexists(wanted):             # an existing one: a numbered sibling is made
-        check_output(wanted, "output directory", directory=True)
+        check_place(wanted, "output directory", directory=True)
     candidate, n = wanted, 1
     try:
         os.makedirs(os.path.dirname(os.path.abspath(wanted)), exist_ok=True)
