@@ -69,7 +69,8 @@ def test_export_onto_the_model_file_the_config_names_is_refused(root):
     """The model file is not on the command line: it is refused as a file the command read."""
     pytest.importorskip("onnx", reason="the onnx extra writes ONNX")
     _refused(root, ["export", "g/pre.yaml", "-c", "run", "--onnx", "g/line.yaml"],
-             "pe export --onnx g/line.yaml: that is", [root / "g"])
+             "pe export --onnx g/line.yaml: that is the model file this command reads; write elsewhere, e.g. "
+             "g/model.onnx", [root / "g"])
 
 
 def test_predict_onto_its_data_is_refused_through_any_spelling(root):
