@@ -1,6 +1,6 @@
 """How pe writes every file: to a temporary sibling, fsynced, then renamed over the old one, so a full
 disk, a kill or a crash leaves the earlier file whole (``write_file``, ``atomic_write``); and why a
-path cannot take an output, said in one line before any work is done (``check_output``).
+path cannot take an output is pe_cli/base/output_rule.py's (the rule every writer follows).
 
 A new file gets the mode the umask gives (0666 & ~umask); a file written over keeps its mode. Every
 ``OSError`` of a write becomes a ``PeError`` naming the path and what to do (``write_error``).
@@ -12,6 +12,7 @@ import stat
 import tempfile
 
 from .errors import PeError
+from .output_rule import check_nul, check_write, output_problem
 
 
 class OutputError(PeError, OSError):
@@ -49,22 +50,26 @@ def fsync_dir(path):
 
 
 def new_mode(path, default=0o666):
-    """The mode to give what replaces ``path``: its own where it exists, else ``default`` & ~umask."""
+    """The mode to give what replaces ``path``: its own where it exists, else (missing, or a symlink,
+    which is replaced itself) ``default`` & ~umask."""
     try:
-        return stat.S_IMODE(os.stat(path).st_mode)
+        if not os.path.islink(path):
+            return stat.S_IMODE(os.stat(path).st_mode)
     except (OSError, ValueError):
-        return default & ~UMASK
+        pass
+    return default & ~UMASK
 
 
 def write_file(path, write):
     """Calls ``write(f)`` on a temporary sibling of ``path`` (a binary file), fsyncs it, renames it
-    onto ``path``. Missing parent directories are made. A symlink stays and its target is replaced;
-    a device or a pipe (``/dev/null``, ``/dev/stdout``) is written as it is. Returns ``path``."""
+    onto ``path``. Missing parent directories are made. A symlink is replaced itself, never written
+    through to its target (output_rule); a device or a pipe (``/dev/null``, ``/dev/stdout``) is
+    written as it is. Returns ``path``."""
     shown = path = os.fspath(path)
     check_nul(path)
+    check_write(path)
     if _is_special(path):
         return _write_special(path, write, shown)
-    path = os.path.realpath(path) if os.path.islink(path) else path
     parent = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
@@ -139,46 +144,3 @@ def write_error(error, path, directory=False):
     if code in (errno.EACCES, errno.EPERM, errno.EROFS):
         return OutputError(f"cannot write {path}: {os.strerror(code).lower()}; write somewhere you may write", code)
     return OutputError(f"cannot write {path}: {error.strerror or error}; write elsewhere", code)
-
-
-def check_nul(path, option=None):
-    if "\0" in path:
-        raise PeError(f"{option + ' ' if option else ''}{path!r}: a path cannot hold a NUL character; "
-                      f"give one without it")
-
-
-def output_problem(path, directory=False, example="out"):
-    """Why ``path`` cannot be written as a file (``directory``: as a directory), or None; ``example``
-    is a file name to suggest inside a directory given for a file."""
-    if "\0" in path:
-        return "a path cannot hold a NUL character; give one without it"
-    if os.path.isdir(path) and not directory:
-        return f"that is a directory; give a file name, e.g. {os.path.join(path, example)}"
-    if directory and os.path.lexists(path) and not os.path.isdir(path):
-        return "that is a file, not a directory; give a directory (new or existing)"
-    probe = os.path.dirname(os.path.abspath(path))
-    while not os.path.lexists(probe):
-        probe = os.path.dirname(probe)
-    if not os.path.isdir(probe):
-        return f"{probe} is a file, not a directory; give a path whose folders are directories"
-    if not os.access(probe, os.W_OK | os.X_OK):
-        why = "is on a read-only file system" if _read_only(probe) else "is not writable"
-        return f"{probe} {why}; write somewhere you may write"
-    return None
-
-
-def _read_only(path):
-    try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
-
-
-def check_output(path, option, directory=False, example="out"):
-    """Raises a one-line PeError (``option``, e.g. "pe plot -o", and the path first) when ``path``
-    cannot take an output."""
-    path = os.fspath(path)
-    check_nul(path, option)
-    reason = output_problem(path, directory, example)
-    if reason:
-        raise PeError(f"{option} {path}: {reason}")

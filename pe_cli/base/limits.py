@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass
 
 from .errors import PeError
+from .output_rule import note_read
 
 try:
     import resource
@@ -145,7 +146,9 @@ def _size(n):
 
 def file_kind(path):
     """None for a regular file (after symlinks); else what it is: 'a directory', 'a FIFO',
-    'a device', 'a socket', 'a symlink loop', 'missing'."""
+    'a device', 'a socket', 'a symlink loop', 'missing'. Every reader asks this first, so the path
+    is noted as an input of the command here (output_rule.note_read: no output may replace it)."""
+    note_read(path)
     try:
         mode = os.stat(path).st_mode
     except OSError as e:
@@ -165,6 +168,7 @@ def regular_file(path, what="file"):
     """``path`` when it is a regular file (or a symlink to one); else NotRegularFile, one line
     saying what it is. A missing path raises FileNotFoundError, for the caller to word."""
     kind = file_kind(path)
+    note_read(path, what)
     if kind == "missing":
         raise FileNotFoundError(errno.ENOENT, f"no such {what}", path)
     if kind is not None:

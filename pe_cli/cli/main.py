@@ -178,7 +178,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches, threads):
     from ..config import load_config
     from ..run.evaluate import evaluate
     from ..run.output_paths import check_output
-    check_output(out, "pe eval --out", "eval-result.json")
+    check_output(out, "pe eval --out", "eval-result.json", inputs=[(config, "the config")])
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
@@ -221,10 +221,10 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
-    from ..run.graphcmd import graph_output, passes_output, render_dot
+    from ..run.graphcmd import graph_output, passes_output, write_rendered
     from ..base.atomic_file import atomic_write
     from ..run.output_paths import check_output
-    check_output(output, "pe graph -o", "graph.dot")
+    check_output(output, "pe graph -o", "graph.dot", inputs=[(file, "the config or model file")])
     if show_passes:
         click.echo(passes_output(file, overrides, devices), nl=False)
         return
@@ -239,21 +239,14 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     if level is None:
         level = "layer" if not ssa and fmt == "dot" and phase in (None, "forward") else "op"
     text, default_name = graph_output(file, overrides, fmt, phase or "forward", ssa, devices, level)
-    if render and not output:
-        output = default_name
-    if not output:
-        click.echo(text, nl=False)
-        return
     if render:
-        dot_path = output if output.endswith(".dot") else os.path.splitext(output)[0] + ".dot"
-        check_output(dot_path, "pe graph -o", "graph.dot")
-        atomic_write(dot_path, text)
-        image = os.path.splitext(output)[0] + "." + render
-        check_output(image, "pe graph --render", "graph." + render)
-        ok, message = render_dot(dot_path, image, render)
+        ok, message = write_rendered(file, output, default_name, text, render)
         click.echo(message, err=not ok)
         if not ok:
             sys.exit(1)
+        return
+    if not output:
+        click.echo(text, nl=False)
         return
     atomic_write(output, text)
     click.echo(f"wrote {output}", err=True)

@@ -1,5 +1,7 @@
 """The commands beside training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export``, ``pe plot`` and
 ``pe info`` (registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
+import os
+
 import click
 
 from .errors import CONTEXT, EPILOG, debug_option, guarded
@@ -50,7 +52,8 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     from ..config import load_config
     from ..run.output_paths import check_output
     from ..run.predict import predict as run_predict
-    check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz")
+    check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz",
+                 inputs=[(config, "the config"), (data_path, "the data file")])
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
@@ -78,7 +81,10 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
     the data must already be preprocessed as the model expects."""
     from ..run.infer import infer as run_infer
     from ..run.output_paths import check_output
-    check_output(out, "pe infer -o", "values.npz")
+    model = os.path.join(model_dir, model_filename or "__model__")
+    params = params_filename and os.path.join(model_dir, params_filename)
+    check_output(out, "pe infer -o", "values.npz", inputs=[(data_path, "the data file"), (model, "the model file"),
+                                                         (params, "the parameters file")])
     use_threads(threads)
     result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
     click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
@@ -123,8 +129,9 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     from ..run.output_paths import check_output
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
-    check_output(onnx_path, "pe export --onnx", "model.onnx")
-    check_output(inference_dir, "pe export --inference-dir", "inference", directory=True)
+    read = [(config, "the config")]
+    check_output(onnx_path, "pe export --onnx", "model.onnx", inputs=read)
+    check_output(inference_dir, "pe export --inference-dir", "inference", directory=True, inputs=read)
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     inference = load_inference(cfg, checkpoint, output_layer, "export")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from ..base.limits import file_kind
+from ..base.output_rule import note_read
 from .errors import ConfigError, suggest
 
 _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
@@ -96,6 +97,7 @@ MAX_SCALAR_CHARS = 10_000        # one string
 def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
+    note_read(path, what)               # an input of the command: no output may replace it
     if file_kind(path) == "a symlink loop":
         raise ConfigError(f"{shown} is a symlink loop (its links lead back to themselves), not a {what}", None, None,
                           "point the link at the .yaml file (ls -l shows where it leads)")

@@ -8,11 +8,12 @@ onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and dense 
 docs/ONNX.md lists them)."""
 import numpy as np
 
-from ..base.atomic_file import write_file
+from ..base.atomic_file import atomic_write, write_file
 from ..base.errors import PeError
+from ..base.output_rule import check_side_file
 from .onnx_classes import CLASS_NAME, class_outputs
 from .onnx_ops import CONVERTERS
-from .onnx_preprocessing import preprocessing_nodes, write_beside
+from .onnx_preprocessing import files_beside, preprocessing_nodes
 from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_inputs
 from .onnx_vocabularies import ML_DOMAIN, MS_DOMAIN
 
@@ -127,12 +128,17 @@ def _build(inference):
     return model, inside, outside
 
 
-def export_onnx(inference, path):
+def export_onnx(inference, path, option="pe export --onnx"):
     """Writes the ONNX model to ``path`` (atomically) and, when the run has preprocessing, the
-    files beside it (onnx_preprocessing.py); returns (input names, output names, feeds preprocessed
+    files beside it (onnx_preprocessing.py; each checked first: never a file already there with other
+    bytes, pe_cli/base/output_rule.py); returns (input names, output names, feeds preprocessed
     in the graph, steps left outside it). A sequence feed that takes ids is two inputs, ``NAME``
     padded and ``NAME_lengths`` (export/onnx_sequence.py); a text feed one, its strings."""
     model, inside, outside = _build(inference)
+    beside = files_beside(inference, path, inside, outside)
+    for side, text in beside.items():
+        check_side_file(side, text, option, path)
     write_file(path, lambda f: f.write(model.SerializeToString()))
-    write_beside(inference, path, inside, outside)
+    for side, text in beside.items():
+        atomic_write(side, text)
     return [i.name for i in model.graph.input], [o.name for o in model.graph.output], inside, outside

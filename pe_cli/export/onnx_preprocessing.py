@@ -13,7 +13,6 @@ import os
 import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
-from ..run.rundir import atomic_write
 from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes
 
 _OUTSIDE = {"category": "category vocabulary (value -> id)",
@@ -151,20 +150,22 @@ def _emit(graph, feed, steps):
     return nodes
 
 
-def write_beside(inference, path, inside, outside):
-    """<model>.preprocessing.json (the run's preprocessing: vocabularies, class names, statistics)
-    and <model>.preprocessing.txt (what the graph does and what is left to the caller), when the
-    run has preprocessing or transforms."""
+def files_beside(inference, path, inside, outside):
+    """{path: text} of the files beside the model ``path``: <model>.preprocessing.json (the run's
+    preprocessing: vocabularies, class names, statistics) and <model>.preprocessing.txt (what the
+    graph does and what is left to the caller), when the run has preprocessing or transforms."""
     if not inside and not outside:
-        return
+        return {}
     stem = os.path.splitext(path)[0]
+    files = {}
     if getattr(inference, "preprocessing", None) is not None:
-        atomic_write(stem + ".preprocessing.json", inference.preprocessing.to_text())
+        files[stem + ".preprocessing.json"] = inference.preprocessing.to_text()
     lines = [f"{os.path.basename(path)}: preprocessing of the run's inputs",
              "in the graph (the input takes raw values): " + (", ".join(inside) or "nothing"),
              "NOT in the graph (apply it before the model; vocabularies and class names are in "
              f"{os.path.basename(stem)}.preprocessing.json):"] + [f"  {line}" for line in outside or ["nothing"]]
-    atomic_write(stem + ".preprocessing.txt", "\n".join(lines) + "\n")
+    files[stem + ".preprocessing.txt"] = "\n".join(lines) + "\n"
+    return files
 
 
 def summary_line(inside, outside):

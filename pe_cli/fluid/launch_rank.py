@@ -11,6 +11,7 @@ PE_LAUNCH_LOG_DIR its output goes to serverlog.N or workerlog.N there. Then runs
 import os
 import sys
 
+from ..base.output_rule import open_append
 from ..distributed.rank_guard import guard, needs_guard
 from ..run.launch import BASE_PORT
 from ..run.launch_cluster import FIRST_TRAINER_ENV, GPUS_ENV, LOG_DIR_ENV
@@ -36,7 +37,7 @@ def _log_to(log_dir, role, index):
     """This rank's stdout and stderr into LOG_DIR/workerlog.N (serverlog.N for a server)."""
     os.makedirs(log_dir, exist_ok=True)
     name = f"{'serverlog' if role == 'PSERVER' else 'workerlog'}.{index}"
-    fd = os.open(os.path.join(log_dir, name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = open_append(os.path.join(log_dir, name))
     sys.stdout.flush()
     sys.stderr.flush()
     os.dup2(fd, 1)

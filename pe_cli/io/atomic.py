@@ -18,9 +18,9 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import (OutputError, check_nul, fsync_dir as _fsync_dir, is_short_write, new_mode,
-                                write_error, write_file)
+from ..base.atomic_file import OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_error, write_file
 from ..base.errors import PeError
+from ..base.output_rule import check_nul, check_write
 
 
 def _write_npy(path, array):
@@ -67,7 +67,9 @@ def _link_or_copy(src, dst):
 
 def write_dir(dirname, files):
     """Writes ``files`` (file name -> array, or bytes) as the directory ``dirname``, atomically (see the
-    module doc). Other entries of an existing ``dirname`` are kept, and so is its mode."""
+    module doc). Other entries of an existing ``dirname`` are kept, and so is its mode. A symlink
+    ``dirname`` is replaced itself by the new directory (its target's entries kept, as links, and the
+    target untouched), never written through (pe_cli/base/output_rule.py)."""
     try:
         _write_dir(dirname, files)
     except OSError as e:
@@ -76,12 +78,14 @@ def write_dir(dirname, files):
 
 def _write_dir(dirname, files):
     check_nul(os.fspath(dirname))
+    for fname in files:
+        check_write(os.path.join(dirname, fname))
     target = os.path.abspath(dirname)
     parent, base = os.path.dirname(target), os.path.basename(target)
     if os.path.exists(target) and not os.path.isdir(target):
         raise PeError(f"cannot save into '{dirname}': it exists and is not a directory")
     cwd = os.path.realpath(os.getcwd())
-    if os.path.isdir(target) and (cwd == os.path.realpath(target) or
+    if os.path.isdir(target) and not os.path.islink(target) and (cwd == os.path.realpath(target) or
                                   cwd.startswith(os.path.realpath(target) + os.sep)):
         return _files_in_place(target, files)   # never swap the directory the process runs in
     os.makedirs(parent, exist_ok=True)
@@ -105,13 +109,21 @@ def _write_dir(dirname, files):
                 os.rename(backup, target)   # put the old checkpoint back
                 raise
             _fsync_dir(parent)
-            shutil.rmtree(backup, ignore_errors=True)
+            _remove(backup)
         else:
             os.rename(tmp, target)
         _fsync_dir(parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _remove(path):
+    """Removes the old directory renamed aside (or the symlink that stood for it, not its target)."""
+    if os.path.islink(path):
+        os.unlink(path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _keep_old_entries(target, tmp, files):

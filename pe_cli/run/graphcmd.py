@@ -2,12 +2,16 @@
 import shutil
 import subprocess
 
+import os
+
 from ..base.atomic_file import atomic_write
+from ..base.output_rule import check_side_file
 from ..config import ConfigError, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
+from .output_paths import check_output
 from ..base.limits import check
 
 
@@ -62,3 +66,20 @@ def render_dot(dot_path, image_path, fmt):
         return False, f"dot failed on {dot_path}: {proc.stderr.decode(errors='replace').strip()}"
     atomic_write(image_path, proc.stdout)
     return True, f"wrote {dot_path} and {image_path}"
+
+
+def write_rendered(path, output, default_name, text, fmt):
+    """``pe graph --render FMT [-o OUTPUT]``: the DOT ``text`` of ``path`` written (OUTPUT, or its .dot
+    beside an image OUTPUT, or ``default_name``) and drawn into the image beside it. A DOT file the
+    user did not name is a side file: never one already there with other bytes (output_rule).
+    Returns (ok, message)."""
+    read = [(path, "the config or model file")]
+    named, output = output, output or default_name
+    dot_path = output if output.endswith(".dot") else os.path.splitext(output)[0] + ".dot"
+    check_output(dot_path, "pe graph -o", "graph.dot", inputs=read)
+    if dot_path != named:
+        check_side_file(dot_path, text, "pe graph --render" if named is None else "pe graph -o", named or dot_path)
+    image = os.path.splitext(output)[0] + "." + fmt
+    check_output(image, "pe graph --render", "graph." + fmt, inputs=read)
+    atomic_write(dot_path, text)
+    return render_dot(dot_path, image, fmt)

@@ -15,7 +15,9 @@ import sys
 from dataclasses import dataclass
 
 from ..base.errors import PeError
+from ..base.output_rule import open_append
 from .launch import run_ranks
+from .output_paths import check_output
 
 LOG_DIR_ENV, FIRST_TRAINER_ENV, GPUS_ENV = "PE_LAUNCH_LOG_DIR", "PE_LAUNCH_FIRST_TRAINER", "PE_LAUNCH_SELECTED_GPUS"
 
@@ -38,7 +40,8 @@ class Layout:
         env[FIRST_TRAINER_ENV] = str(self.first_trainer)
         if servers:
             env.update(PADDLE_PSERVER_ENDPOINTS=servers, PADDLE_PSERVERS_IP_PORT_LIST=servers)
-        if log_dir:
+        if log_dir:         # where -o may not go, neither do logs (a checkpoint, a file a run keeps)
+            check_output(log_dir, "--log_dir", "logs", directory=True)
             env[LOG_DIR_ENV] = os.path.abspath(log_dir)
         if selected_gpus:
             env[GPUS_ENV] = selected_gpus
@@ -92,7 +95,7 @@ def _log(log_dir, name):
     if not log_dir:
         return None
     os.makedirs(log_dir, exist_ok=True)
-    return open(os.path.join(log_dir, name), "ab")
+    return os.fdopen(open_append(os.path.join(log_dir, name)), "ab")
 
 
 def start(lay, script, args, env):

@@ -1,5 +1,7 @@
 """Where an output a user names may go (``pe predict -o``, ``pe eval --out``, ``pe export``, ``pe graph
--o``, ``pe plot -o``, ``pe infer -o``): a path that can take a file (pe_cli/base/atomic_file.py), never
+-o``, ``pe plot -o``, ``pe infer -o``, ``--log_dir``): the rule every writer follows
+(pe_cli/base/output_rule.py: a path that can take a file, never an input of the command, never
+through a symlink), and on top of it, what only runs know: never
 over a file pe manages in a run directory (rundir.MANAGED_FILES and the others), never inside a
 checkpoint, and an inference directory never a run directory itself. Paths are compared resolved
 (symlinks, ``..``), so no spelling gets around the rule. Each refusal is one line naming a place that
@@ -7,18 +9,19 @@ works."""
 import os
 import re
 
-from ..base.atomic_file import check_nul, check_output as check_writable
+from ..base.output_rule import check_nul, check_output as check_writable
 from ..base.errors import PeError
 from .rundir import STATE_FILE, is_managed, is_run_dir
 
 
-def check_output(path, option, example, directory=False):
+def check_output(path, option, example, directory=False, inputs=()):
     """Raises a one-line PeError when ``path`` may not take the output of ``option`` (e.g. "pe predict
-    -o"); ``example`` is a name that would work beside the run (e.g. "predictions.npz")."""
+    -o"); ``example`` is a name that would work beside the run (e.g. "predictions.npz"); ``inputs``:
+    (path, what it is) of the files the command reads (output_rule.check_output)."""
     if path is None:
         return
     path = os.fspath(path)
-    check_writable(path, option, directory, example)
+    check_writable(path, option, directory, example, inputs)
     found = _protected(os.path.realpath(path), directory)
     if found:
         what, place = found

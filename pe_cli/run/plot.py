@@ -29,7 +29,7 @@ def load_rows(run_dir):
 
 def plot(run_dir, out=None, metrics=None):
     """Draws the curves of ``run_dir`` into ``out`` (default: <run>/curves.png); returns the path."""
-    check_output(out, "pe plot -o", "curves.png")
+    check_output(out, "pe plot -o", "curves.png", inputs=[(os.path.join(run_dir, "metrics.jsonl"), "the metrics file")])
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -31,7 +31,8 @@ import sys
 
 import numpy as np
 
-from ..base.atomic_file import atomic_write, check_output, write_error, write_file
+from ..base.atomic_file import atomic_write, write_error, write_file
+from ..base.output_rule import check_place
 from ..base.errors import PeError
 from ..io import save_npy_persistables
 from ..io.manifest import write_manifest
@@ -57,14 +58,13 @@ def is_run_dir(path):
 
 def is_managed(name):
     """True when the entry ``name`` of a run directory is one pe manages."""
-    return (name in MANAGED_FILES or name in MANAGED_DIRS
-            or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS))
+    return name in MANAGED_FILES or name in MANAGED_DIRS or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS)
 
 
 def new_run_dir(wanted):
     """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
     if not os.path.lexists(wanted):             # an existing one: a numbered sibling is made
-        check_output(wanted, "output directory", directory=True)
+        check_place(wanted, "output directory", directory=True)
     candidate, n = wanted, 1
     try:
         os.makedirs(os.path.dirname(os.path.abspath(wanted)), exist_ok=True)

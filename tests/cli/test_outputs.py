@@ -144,11 +144,13 @@ def test_kill_9_while_writing_leaves_the_earlier_file_whole(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curves.png.tmp-")]   # the partial one
 
 
-def test_a_symlink_stays_and_a_device_is_written_not_replaced(tmp_path):
+def test_a_symlink_is_replaced_its_target_kept_and_a_device_is_written_not_replaced(tmp_path):
+    """The rule every writer follows (pe_cli/base/output_rule.py): a write never goes through a link."""
     (tmp_path / "real.npz").write_bytes(b"old")
     os.symlink("real.npz", tmp_path / "link.npz")
     atomic_write(str(tmp_path / "link.npz"), b"new")
-    assert os.readlink(tmp_path / "link.npz") == "real.npz" and (tmp_path / "real.npz").read_bytes() == b"new"
+    assert not os.path.islink(tmp_path / "link.npz") and (tmp_path / "link.npz").read_bytes() == b"new"
+    assert (tmp_path / "real.npz").read_bytes() == b"old"
     atomic_write(os.devnull, b"discarded")                      # -o /dev/null: still the device
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 

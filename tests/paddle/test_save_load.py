@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.fluid import core
+from pe_cli.fluid import core, io as fluid_io
 from pe_cli.io.program_state import load as static_load
 
 
@@ -145,3 +145,29 @@ def test_an_inference_model_prefix_loads_as_a_state_dict(trained, tmp_path):
         np.testing.assert_array_equal(got[name], array)
     with pytest.raises(ValueError, match="not exists"):
         paddle.load(str(tmp_path / "nothing"))
+
+
+def test_saves_onto_a_symlink_replace_the_link_and_keep_its_target(trained, tmp_path):
+    """paddle.save, paddle.static.save and save_persistables (a whole directory) onto a symlink: the
+    link is replaced by what is saved, the file or folder it pointed to is the user's and stays as it
+    was (pe_cli/base/output_rule.py); saving into the same directory again still works."""
+    main, scope = trained
+    (tmp_path / "mine.pdparams").write_bytes(b"the user's file")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes").write_text("keep\n")
+    for link, target in (("a.pdparams", "mine.pdparams"), ("m.pdparams", "mine.pdparams"), ("dir", "mine")):
+        os.symlink(tmp_path / target, tmp_path / link)
+    with paddle.static.scope_guard(scope):
+        names = set(main.state_dict())
+        paddle.save(main.state_dict(), str(tmp_path / "a.pdparams"))
+        paddle.static.save(main, str(tmp_path / "m"))
+        exe = paddle.static.Executor()
+        for _ in range(2):
+            fluid_io.save_persistables(exe, str(tmp_path / "dir"), main)
+    assert (tmp_path / "mine.pdparams").read_bytes() == b"the user's file"
+    assert sorted(os.listdir(tmp_path / "mine")) == ["notes"]
+    for name in ("a.pdparams", "m.pdparams", "dir"):
+        assert not os.path.islink(tmp_path / name)
+    assert set(paddle.load(str(tmp_path / "a.pdparams"))) == names
+    assert (tmp_path / "dir" / "notes").read_text() == "keep\n" and len(os.listdir(tmp_path / "dir")) > 2
+    assert not [p for p in os.listdir(tmp_path) if ".old-" in p or ".tmp-" in p]

@@ -15,6 +15,8 @@ import sys
 import time
 from contextlib import closing
 
+from ...base.output_rule import open_append
+
 logger = logging.getLogger("root")
 logger.propagate = False
 
@@ -189,7 +191,7 @@ def start_local_trainers(cluster, pod, training_script, training_script_args, lo
         tp = TrainerProc()
         if log_dir is not None:
             os.makedirs(log_dir, exist_ok=True)
-            tp.log_fn = open(os.path.join(log_dir, f"workerlog.{idx}"), "a")
+            tp.log_fn = os.fdopen(open_append(os.path.join(log_dir, f"workerlog.{idx}")), "a")
         tp.proc = subprocess.Popen(cmd, env=dict(env), stdout=tp.log_fn, stderr=tp.log_fn)
         tp.rank, tp.cmd = t.rank, cmd
         procs.append(tp)
