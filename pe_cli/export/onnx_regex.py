@@ -17,6 +17,8 @@ alternative before another, a pattern that can match nothing at all (pe keeps it
 ``$`` without ``(?m)`` (Python's also matches before a final newline), ``\\b``/``\\B`` (RE2's are
 ASCII), or a count above RE2's 1000.
 """
+import functools
+
 import numpy as np
 
 from ..data.patterns import char_mask, safe_pattern, sre, sre_parse
@@ -30,6 +32,7 @@ class NotInGraph(ValueError):
     """A pattern RE2 cannot run as Python does; the message names the construct."""
 
 
+@functools.lru_cache(maxsize=16)
 def re2_pattern(pattern):
     """The RE2 pattern that tokenizes as ``re.finditer(pattern)``'s whole matches do (the pattern in
     the safe subset: UnsafePattern otherwise), or NotInGraph."""
