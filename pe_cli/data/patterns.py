@@ -171,7 +171,7 @@ class _Check:
         """A character both char-node lists can match (as shown in a message), or None."""
         for x in _unique(a):
             for y in _unique(b):
-                both = np.flatnonzero(_mask(self.state, x) & _mask(self.state, y))
+                both = np.flatnonzero(char_mask(self.state, x) & char_mask(self.state, y))
                 if both.size:
                     return ascii(chr(both[0]))
         return None
@@ -184,8 +184,9 @@ def _unique(nodes):
 _MASKS = {}
 
 
-def _mask(state, node):
-    """Which code points the one-character node matches: a bool array over all of Unicode (cached)."""
+def char_mask(state, node):
+    """Which code points the one-character node (a literal, ``.``, a class, under the pattern's flags
+    ``state.flags``) matches, as Python's ``re`` decides: a bool array over all of Unicode (cached)."""
     key = (repr(node), state.flags)
     if key not in _MASKS:
         if len(_MASKS) > 256:

@@ -3,7 +3,7 @@
 ``normalize`` transforms become IsNaN/Where/Add/Log/Sub/Div/Mul nodes before the model, so the
 graph input takes the raw column(s); category and text feeds take their strings, the vocabularies
 and tokenizer in the graph (onnx_vocabularies.py); an image feed its pixel values as decoded (the
-scale, mean and std in the graph). What cannot go in the graph (a regex tokenizer, image decoding,
+scale, mean and std in the graph). What cannot go in the graph (a regex pattern RE2 runs otherwise, image decoding,
 other transforms) is listed, and the vocabularies and class names are written
 beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
 ``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
-from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes
+from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes, text_outside
 
 _OUTSIDE = {"category": "category vocabulary (value -> id)",
             "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
@@ -39,7 +39,8 @@ def preprocessing_nodes(graph, inference, inputs):
             inside.append(feed)
             continue
         if kind not in ("numeric", "image"):
-            outside.append(f"{feed}: {_OUTSIDE[kind]}")
+            why = text_outside(state) if kind == "text" and not transforms.get(feed) else None
+            outside.append(f"{feed}: {_OUTSIDE[kind]}" + (f" ({why})" if why else ""))
             continue
         steps, rest = _numeric_steps(state, transforms.get(feed) or [])
         if kind == "image":

@@ -5,10 +5,14 @@ strings and the model reads the ids ``pe predict`` gives it (data/preprocessing.
 ``_apply_category`` and ``_apply_text``): unknown values the unknown id, tokens cut at max_length,
 an empty text one <pad>, a padded text's lengths in its lengths feed.
 
-A tokenizer is in the graph when TOKENIZER_RULES maps it; one that cannot be written faithfully in
-these ops (``regex``: Python's ``re`` and onnxruntime's RE2 differ) stays outside, its feed taking
-ids as before (docs/ONNX.md)."""
+A tokenizer is in the graph when TOKENIZER_RULES maps it and its rule can be written faithfully in
+these ops: ``space_punct`` and ``regex`` patterns as RE2 patterns of explicit Unicode classes
+(onnx_regex.py); a pattern RE2 would run otherwise stays outside, its feed taking ids as before
+(docs/ONNX.md)."""
 import numpy as np
+
+from ..data.vocabulary import SPACE_PUNCT
+from .onnx_regex import NotInGraph, re2_pattern
 
 ML_DOMAIN, MS_DOMAIN = "ai.onnx.ml", "com.microsoft"
 _INT64 = 7      # onnx.TensorProto.INT64
@@ -27,12 +31,25 @@ def _whitespace():
 TOKENIZER_RULES = {
     "whitespace": lambda state: {"separators": [_whitespace()]},    # str.split(): runs of whitespace
     "character": lambda state: {"separators": [""]},                # list(s): one token per code point
+    "space_punct": lambda state: {"tokenexp": re2_pattern(SPACE_PUNCT.pattern)},    # SPACE_PUNCT.findall
+    "regex": lambda state: {"tokenexp": re2_pattern(state["pattern"])},  # finditer's whole matches
 }
 
 
+def text_outside(state):
+    """Why a text feed's tokenizer has no ONNX form (TOKENIZER_RULES), or None where it has one."""
+    if state["tokenizer"] not in TOKENIZER_RULES:
+        return f"tokenizer {state['tokenizer']} has no ONNX form"
+    try:
+        TOKENIZER_RULES[state["tokenizer"]](state)
+    except NotInGraph as e:
+        return f"pattern {state['pattern']!r} stays outside: {e}"
+    return None
+
+
 def text_in_graph(state):
-    """Whether a text feed's tokenizer has an ONNX form (TOKENIZER_RULES)."""
-    return state["tokenizer"] in TOKENIZER_RULES
+    """Whether a text feed's tokenizer has an ONNX form."""
+    return text_outside(state) is None
 
 
 def _ids(graph, strings, vocabulary, default, out, extra=()):

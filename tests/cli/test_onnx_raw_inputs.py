@@ -1,13 +1,17 @@
 """ONNX exports that take raw rows (issue 77, item 11), through real `pe` processes on generated
-data: a table of a category, a number and a short code (a character-tokenized text) with a class
-label, trained a few steps and exported with `pe export --onnx`; onnxruntime on the raw strings and
-numbers gives `pe predict`'s probabilities (1e-5), classes and class names, and a category value
-the training split lacked gets the unknown id (0)."""
+data: a table of a category, a number, a short code (a character-tokenized text), a note (the
+default tokenizer, space_punct: punctuation, Unicode letters and digits, underscores, capitals,
+empty notes) and a tag (a regex tokenizer) with a class label, trained a few steps and exported
+with `pe export --onnx`; onnxruntime on the raw strings and numbers gives `pe predict`'s
+probabilities (1e-5), classes and class names, the text feeds the ids pe's tokenizers give, and a
+category value the training split lacked gets the unknown id (0)."""
 import csv
+import json
 
 import numpy as np
 import pytest
 
+from pe_cli.data.vocabulary import lookup, tokenizer
 from tests.cli.test_helpers import pe
 
 MODEL = """\
@@ -16,13 +20,19 @@ feeds:
   color:  {shape: [1], dtype: int64}
   weight: {shape: [1], dtype: float32}
   code:   {shape: [1], dtype: int64, lod_level: 1}
+  note:   {shape: [1], dtype: int64, lod_level: 1}
+  tag:    {shape: [1], dtype: int64, lod_level: 1}
   size:   {shape: [1], dtype: int64}
 layers:
   - col:     {type: embedding, input: color, size: [4, 3]}
   - col_vec: {type: reshape, x: col, shape: [-1, 3]}
   - chars:   {type: embedding, input: code, size: [8, 3]}
   - pooled:  {type: sequence_pool, input: chars, pool_type: sum}
-  - joined:  {type: concat, input: [col_vec, weight, pooled], axis: 1}
+  - words:   {type: embedding, input: note, size: [40, 3]}
+  - wpooled: {type: sequence_pool, input: words, pool_type: sum}
+  - tags:    {type: embedding, input: tag, size: [8, 2]}
+  - tpooled: {type: sequence_pool, input: tags, pool_type: sum}
+  - joined:  {type: concat, input: [col_vec, weight, pooled, wpooled, tpooled], axis: 1}
   - hidden:  {type: fc, input: joined, size: 8, act: tanh}
   - logits:  {type: fc, input: hidden, size: 3}
   - xent:    {type: softmax_with_cross_entropy, logits: logits, label: size}
@@ -42,10 +52,19 @@ data:
     color:  {kind: category, max_vocabulary: 4}
     weight: {kind: numeric, fill: median}
     code:   {kind: text, tokenizer: character, max_length: 4, max_vocabulary: 8}
+    note:   {kind: text, max_length: 7, max_vocabulary: 40}
+    tag:    {kind: text, tokenizer: regex, pattern: "[a-z]+(?:'[a-z]+)?", max_length: 3, max_vocabulary: 8}
     size:   {kind: label}
 optimizer: {type: SGD, learning_rate: 0.5}
 output: {curves: false}
 """
+
+
+# the note's words: punctuation on and between words, Unicode letters (a capital, a mark that is no
+# word character: "e\u0301"), digits (Arabic-Indic, a superscript), underscores, an emoji, a no-break space
+WORDS = ["match", "match.", "Match!", "café", "CAFÉ,", "naïve", "Straße", "日本語", "x²", "a_b", "3.14", "١٢٣",
+         "e\u0301t\u00e9", "(ok)", "don't", "--", "👍", "snake_case_2", "\u00a0", "σας", "q&a", "Ünïcödé"]
+TAGS = ["it's", "ok", "Don't", "x-y", "a1b", "''"]
 
 
 def _rows(n, seed, colors=("red", "green", "blue")):
@@ -54,8 +73,10 @@ def _rows(n, seed, colors=("red", "green", "blue")):
     for i in range(n):
         weight = rng.uniform(0, 30)
         code = "".join(rng.choice(list("abcdef"), rng.integers(0, 7)))
+        note = " ".join(rng.choice(WORDS, rng.integers(0, 9))) if i % 9 != 4 else ""
         rows.append({"color": colors[i % len(colors)], "weight": "" if i % 7 == 3 else f"{weight:.3f}",
-                     "code": code.upper() if i % 2 else code,
+                     "code": code.upper() if i % 2 else code, "note": note,
+                     "tag": " ".join(rng.choice(TAGS, rng.integers(0, 4))),
                      "size": ["small", "medium", "large"][min(int(weight // 10), 2)]})
     return rows
 
@@ -72,23 +93,25 @@ def exported(tmp_path_factory):
     root = tmp_path_factory.mktemp("raw_inputs")
     (root / "parcels.yaml").write_text(MODEL)
     (root / "run.yaml").write_text(CONFIG)
-    _write(root / "parcels.csv", _rows(96, 0), ["color", "weight", "code", "size"])
+    _write(root / "parcels.csv", _rows(96, 0), ["color", "weight", "code", "note", "tag", "size"])
     proc = pe("train", root / "run.yaml", "--out", root / "run", "-q")
     assert proc.returncode == 0, proc.stderr
     proc = pe("export", root / "run.yaml", "-c", root / "run", "--onnx", root / "m.onnx")
     assert proc.returncode == 0, proc.stderr
-    assert "(inputs color, weight, code)" in proc.stdout
+    assert "(inputs color, weight, code, note, tag)" in proc.stdout
     assert "outputs: logits.tmp_1, prob, class, class_name" in proc.stdout
     # new rows: colors the training split never had (and an empty one), codes longer than max_length
     new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red"))
     new[0]["code"] = "abcdefabc"
-    _write(root / "new.csv", new, ["color", "weight", "code"])
+    new[1]["note"] = "Match! match... " * 3      # more tokens than max_length
+    new[2]["note"], new[3]["note"] = "ZEBRA? ǅungla_9 ok", ""      # words training never saw; an empty note
+    _write(root / "new.csv", new, ["color", "weight", "code", "note", "tag"])
     proc = pe("predict", root / "run.yaml", "--checkpoint", root / "run", "--data", root / "new.csv",
               "-o", root / "p.npz", "-q")
     assert proc.returncode == 0, proc.stderr
     feeds = {"color": np.array([[r["color"]] for r in new], dtype=object),
              "weight": np.array([[float(r["weight"]) if r["weight"] else np.nan] for r in new], np.float32),
-             "code": np.array([[r["code"]] for r in new], dtype=object)}
+             **{k: np.array([[r[k]] for r in new], dtype=object) for k in ("code", "note", "tag")}}
     return root, feeds, dict(np.load(root / "p.npz"))
 
 
@@ -117,3 +140,28 @@ def test_an_unknown_category_gets_the_unknown_id(exported):
     known = {c: ids[colors == c][0] for c in ("red", "green", "blue")}
     assert sorted(known.values()) == [1, 2, 3]
     assert (ids[np.isin(colors, ["purple", "", "Red"])] == 0).all()     # never seen in training: <unknown>
+
+
+def test_the_text_feeds_get_pe_tokenizers_ids_in_the_graph(exported):
+    """The default tokenizer (space_punct) and a regex one run in the graph: each note's and tag's ids
+    and lengths are those pe's own tokenizers and the run's vocabularies give (max_length cut, an
+    empty text one <pad>)."""
+    onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
+    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    root, feeds, _ = exported
+    model = onnx.load(str(root / "m.onnx"))
+    names = ["note.ids", "note_lengths", "tag.ids", "tag_lengths"]
+    model.graph.output.extend(onnx.helper.make_empty_tensor_value_info(n) for n in names)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = dict(zip(names, session.run(names, feeds)))
+    states = json.loads((root / "run" / "preprocessing.json").read_text(encoding="utf-8"))["feeds"]
+    for feed in ("note", "tag"):
+        state = states[feed]
+        split = tokenizer(state["tokenizer"], state["pattern"], state["lowercase"])
+        want = [lookup(state["vocabulary"], split(t)[:state["max_length"]]) for t in feeds[feed][:, 0]]
+        want = [w if len(w) else np.zeros(1, np.int64) for w in want]
+        assert got[f"{feed}_lengths"].tolist() == [len(w) for w in want]
+        assert [g[:len(w)].reshape(-1).tolist() for g, w in zip(got[f"{feed}.ids"], want)] == [w.tolist() for w in want]
+    vocabulary = states["note"]["vocabulary"]
+    assert {"match", ".", "!", "café", "日本語", "a_b", "x²", "\u0301"} <= set(vocabulary)
+    assert 1 in np.concatenate(want) and 1 in got["note_lengths"]        # unknown words; an empty note
