@@ -182,6 +182,7 @@ def _unique(nodes):
 
 
 _MASKS = {}
+_MAX_MASKS = 32     # 1.1 MB each: at most ~36 MB held, whatever the patterns
 
 
 def char_mask(state, node):
@@ -189,7 +190,7 @@ def char_mask(state, node):
     ``state.flags``) matches, as Python's ``re`` decides: a bool array over all of Unicode (cached)."""
     key = (repr(node), state.flags)
     if key not in _MASKS:
-        if len(_MASKS) > 256:
+        if len(_MASKS) >= _MAX_MASKS:
             _MASKS.clear()
         _MASKS[key] = _class_mask(sre_compile.compile(sre_parse.SubPattern(state, [node])))
     return _MASKS[key]
