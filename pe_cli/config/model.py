@@ -58,7 +58,8 @@ class FeedSpec:
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} feeds.{self.name}"
+        where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)   # or data.preprocessing's
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
         shape = list(self.shape)
         self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
 
@@ -73,6 +74,7 @@ class LayerSpec:
     path: tuple     # ("layers", index, name)
     label: str = None   # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
     block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
+    batch_mean: bool = False    # the loss written in place (loss: {type: ...}): built as its mean over the batch
     location: str = field(init=False)   # 'lenet.yaml:6 layers[0] conv1', what its ops remember
     # set when checked (check_model), all the build reads:
     fn: object = None           # the layer function
@@ -82,7 +84,8 @@ class LayerSpec:
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} {self.label or f'layers[{self.index}]'} {self.name}"
+        where = "loss" if self.batch_mean else f"{self.label or f'layers[{self.index}]'} {self.name}"
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
 
 
 @dataclass
@@ -110,21 +113,24 @@ class ModelSpec:
         return {"name": self.name,
                 "feeds": {f.name: {"shape": list(f.shape), "dtype": f.dtype, "lod_level": f.lod_level,
                                    "append_batch_size": f.append_batch_size} for f in self.feeds.values()},
-                "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers],
-                "loss": self.loss, "fetches": list(self.fetches or [])}
+                "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers if not l.batch_mean],
+                "loss": next(({"type": l.type, **l.args} for l in self.layers if l.batch_mean), self.loss),
+                "fetches": list(self.fetches or [])}
 
 
 # -- loading ------------------------------------------------------------------------------------
 
-def load_model(path, overrides=()):
+def load_model(path, overrides=(), implied=None, implied_doc=None):
     """Loads a model file and the files it includes, and checks and resolves it (check_model).
-    ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys)."""
-    spec = _load_model(path, (), overrides)
+    ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys);
+    ``implied``: {feed: (shape, dtype, lod_level)} declared where the files do not declare the feed,
+    at ``data.preprocessing.<feed>`` of the run config ``implied_doc`` (config/data_feeds.py)."""
+    spec = _load_model(path, (), overrides, implied or {}, implied_doc)
     check_model(spec)
     return spec
 
 
-def _load_model(path, _stack, overrides=()):
+def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
@@ -168,13 +174,20 @@ def _load_model(path, _stack, overrides=()):
         spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
                                     doc, path_)
 
+    for name, (shape, dtype, lod_level) in (implied or {}).items():
+        if name not in spec.feeds:
+            spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
+                                        ("data", "preprocessing", name))
     layers = data["layers"]
     if not isinstance(layers, list):
         raise doc.error(("layers",), f"expected a list of layers, got {_describe(layers)}",
                         "write each layer as '- name: {type: ..., arguments}'")
     for i, entry in enumerate(layers):
         spec.layers.append(_layer_entry(doc, i, entry))
-    if data["loss"] is not None:
+    if isinstance(data["loss"], dict):       # a loss layer written in place: the layer 'loss', its batch mean
+        spec.layers.append(_loss_entry(doc, data["loss"], len(layers)))
+        spec.loss, spec.loss_doc = "loss", doc
+    elif data["loss"] is not None:
         spec.loss, spec.loss_doc = data["loss"], doc
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
@@ -211,6 +224,14 @@ def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
                         "e.g. type: fc")
     return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,),
                      label)
+
+
+def _loss_entry(doc, body, index):
+    if not isinstance(body.get("type"), str):
+        raise doc.error(("loss",), "a loss written in place needs the type of its layer",
+                        "e.g. loss: {type: softmax_with_cross_entropy, logits: out, label: y}")
+    return LayerSpec("loss", body["type"], {k: v for k, v in body.items() if k != "type"}, index, doc, ("loss",),
+                     batch_mean=True)
 
 
 # -- checking -----------------------------------------------------------------------------------
