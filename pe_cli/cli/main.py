@@ -133,24 +133,22 @@ def _print_result(cfg, result):
     if result.eval:
         metrics = "  ".join(f"{k} {v:.4f}" for k, v in result.eval.items())
         click.echo(f"held-out (data.eval, {result.eval_samples} samples): {metrics}")
-        for name in _accuracy_fetches(cfg, result.eval):
-            click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
+        for value in _accuracies(cfg, result):
+            click.echo(f"held-out accuracy: {100 * value:.2f}%")
     if result.checkpoint:
         click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
 
 
-def _accuracy_fetches(cfg, values):
-    """The fetches made by a metric layer (accuracy), printed again as a percentage."""
+def _accuracies(cfg, result):
+    """The fetches made by a metric layer (accuracy), printed again as a percentage; else the output
+    layer's top-1 accuracy on data.eval (eval.json's prediction), for a classifier."""
     from ..ops import registry
     metrics = set(registry.with_trait("metric"))
-    names = []
-    for name in values:
-        layer = cfg.model.layer(name.split("[")[0])
-        if layer is not None and layer.type in metrics:
-            names.append(name)
-    return names
+    found = [v for name, v in result.eval.items()
+             if getattr(cfg.model.layer(name.split("[")[0]), "type", "") in metrics]
+    return found or [v for v in [(result.prediction or {}).get("top1_accuracy")] if v is not None]
 
 
 # -- eval ------------------------------------------------------------------------------------------

@@ -48,7 +48,8 @@ DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer
 def with_defaults(spec):
     """A config entry (schema-validated: unset keys are None) with its kind's defaults filled in."""
     keys = KIND_KEYS[spec["kind"]]
-    return {"kind": spec["kind"], "columns": spec.get("columns"), **{k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}}
+    filled = {k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}
+    return {"kind": spec["kind"], "columns": spec.get("columns"), **filled}
 
 
 def check_preprocessing(specs, feeds):
