@@ -89,11 +89,13 @@ def test_auto_sizes_train_and_the_run_predicts_exports_and_summarises(tmp_path):
 
 
 @pytest.mark.parametrize("sizes, where, says", [
-    ({"rows": 3}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
-    ({"classes": 2}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
-    ({"hidden": "auto"}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
+    ({"rows": 3, "classes": 3}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
+    ({"rows": 4, "classes": 2}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
+    ({"rows": 4, "hidden": "auto", "classes": 3}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
 ], ids=["embedding-rows", "output-size", "auto-without-a-rule"])
 def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path, sizes, where, says):
+    """The other sizes written right: on its own, each mistake used to fail at step 1 (Ids hold 3,
+    outside the table of 3 rows) or train a wrong model."""
     _setup(tmp_path, **sizes)
     proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout + proc.stderr
