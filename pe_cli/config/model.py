@@ -23,6 +23,7 @@ from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
 from .schema import _describe, validate
+from .sizes import omittable
 from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
@@ -272,7 +273,8 @@ def _check_layer(layer, n, layer_types, defined, positions):
     if fn is None:
         raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
                         suggest(layer.type, layer_types.names()))
-    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
+    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",),
+                    skip_required=omittable(fn) if layer.label is None else ())     # the data's (config/sizes.py)
     if type_name in BLOCK_TYPES:
         check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
         _resolve(layer, fn, block_arguments(layer.args))

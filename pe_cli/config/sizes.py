@@ -94,7 +94,9 @@ def fill_sizes(spec, counts):
         if len({n for n, _ in sizes}) > 1:
             raise layer.doc.error(path, f"the data gives this layer two sizes: {sizes[0][1]}, {sizes[1][1]}",
                                   "write the size, or give each use a layer of its own")
-        if value == AUTO:
+        if _omitted(layer, slot) and sizes:     # left out where a rule decides it: as auto
+            _set(layer, slot, sizes[0][0])
+        elif value == AUTO:
             if not sizes:
                 raise layer.doc.error(path, _no_rule(slot, counts), "write the number")
             _set(layer, slot, sizes[0][0])
@@ -105,6 +107,10 @@ def fill_sizes(spec, counts):
                 raise layer.doc.error(path, f"{what} the data's {n}: {why}, as fitted on data.train",
                                       f"write auto (or {n})")
     check_filled(spec)
+
+
+_RULES = {"ids": "an embedding over a category or text feed of data.preprocessing",
+          "classes": "the logits of a label feed of data.preprocessing"}
 
 
 def _no_rule(slot, counts):
@@ -127,7 +133,19 @@ def _set(layer, slot, n):
 
 
 def has_auto(spec):
-    return any(_autos(layer) for layer in spec.layers)
+    """The model leaves a size to the data: ``auto``, or a size argument left out."""
+    return any(_autos(layer) or _omitted(layer, SLOTS.get(function_name(layer))) for layer in spec.layers)
+
+
+def omittable(fn):
+    """The size arguments of layer function ``fn`` a model file may leave out for the data to decide
+    (an fc's size; not an embedding's [rows, width], whose width the data cannot give)."""
+    slot = SLOTS.get(getattr(fn, "__name__", None))
+    return (slot.argument,) if slot is not None and slot.index is None else ()
+
+
+def _omitted(layer, slot):
+    return slot is not None and slot.index is None and slot.argument not in layer.args
 
 
 def _autos(layer):
@@ -143,6 +161,11 @@ def check_filled(spec):
     """Raises at the first ``auto`` no rule filled (a layer without a size slot, or a model built
     without fitted preprocessing)."""
     for layer in spec.layers:
+        slot = SLOTS.get(function_name(layer))
+        if _omitted(layer, slot) and slot.argument not in (layer.kwargs or {}):
+            raise layer.doc.error(layer.path, f"missing argument '{slot.argument}' of layer type '{layer.type}'",
+                                  f"add '{slot.argument}: ...' (the data decides it, as auto, only for "
+                                  f"{_RULES[slot.rule]})")
         autos = _autos(layer)
         if autos:
             slot = SLOTS.get(function_name(layer))
@@ -155,4 +178,4 @@ def check_filled(spec):
                                   "give the run config (or the run), or write the number")
 
 
-__all__ = ["AUTO", "check_filled", "data_sizes", "fill_sizes", "has_auto"]
+__all__ = ["AUTO", "check_filled", "data_sizes", "fill_sizes", "has_auto", "omittable"]

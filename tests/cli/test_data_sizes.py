@@ -32,7 +32,7 @@ layers:
   - isl: {{type: embedding, input: island, size: [{rows}, 3]}}
   - joined: {{type: concat, input: [measures, isl], axis: 1}}
   - hidden: {{type: fc, input: joined, size: {hidden}, act: relu}}
-  - out: {{type: fc, input: hidden, size: {classes}}}
+  - out: {{type: fc, input: hidden{classes}}}
   - xent: {{type: softmax_with_cross_entropy, logits: out, label: species}}
   - loss: {{type: mean, x: xent}}
 loss: loss
@@ -56,13 +56,15 @@ output: {curves: false}
 """
 
 
-def _setup(root, rows="auto", hidden=8, classes="auto"):
+def _setup(root, rows="auto", hidden=8, classes=""):
+    """The model, its config and 120 penguins in ``root``; ``classes``: the output layer's size
+    argument (left out by default: the data decides it as it does for auto)."""
     _penguins(root / "penguins.csv", 120)
     (root / "model.yaml").write_text(MODEL.format(rows=rows, hidden=hidden, classes=classes))
     (root / "run.yaml").write_text(CONFIG)
 
 
-def test_auto_sizes_train_and_the_run_predicts_exports_and_summarises(tmp_path):
+def test_auto_and_left_out_sizes_train_and_the_run_predicts_exports_and_summarises(tmp_path):
     _setup(tmp_path)
     proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -89,9 +91,9 @@ def test_auto_sizes_train_and_the_run_predicts_exports_and_summarises(tmp_path):
 
 
 @pytest.mark.parametrize("sizes, where, says", [
-    ({"rows": 3, "classes": 3}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
-    ({"rows": 4, "classes": 2}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
-    ({"rows": 4, "hidden": "auto", "classes": 3}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
+    ({"rows": 3, "classes": ", size: 3"}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
+    ({"rows": 4, "classes": ", size: 2"}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
+    ({"rows": 4, "hidden": "auto", "classes": ", size: 3"}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
 ], ids=["embedding-rows", "output-size", "auto-without-a-rule"])
 def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path, sizes, where, says):
     """The other sizes written right: on its own, each mistake used to fail at step 1 (Ids hold 3,
