@@ -23,7 +23,7 @@ from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
 from .schema import _describe, validate
-from .sizes import omittable
+from .sizes import check_filled, omittable
 from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
@@ -125,9 +125,12 @@ def load_model(path, overrides=(), implied=None, implied_doc=None):
     """Loads a model file and the files it includes, and checks and resolves it (check_model).
     ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys);
     ``implied``: {feed: (shape, dtype, lod_level)} declared where the files do not declare the feed,
-    at ``data.preprocessing.<feed>`` of the run config ``implied_doc`` (config/data_feeds.py)."""
+    at ``data.preprocessing.<feed>`` of the run config ``implied_doc`` (config/data_feeds.py). A
+    model file loaded without a run config has no data to decide its sizes: ``auto`` is an error."""
     spec = _load_model(path, (), overrides, implied or {}, implied_doc)
     check_model(spec)
+    if implied_doc is None:
+        check_filled(spec)
     return spec
 
 

@@ -173,8 +173,8 @@ def check_filled(spec):
                 raise layer.doc.error(autos[0], f"auto stands only for a size the data decides (an embedding's rows, "
                                       f"a classifier's outputs), not for this argument of '{layer.type}'",
                                       "write the number")
-            raise layer.doc.error(autos[0], "auto is filled from the fitted preprocessing of a run config's "
-                                  "data.preprocessing, which this build has not got",
+            raise layer.doc.error(autos[0], "auto is filled from what a run config's data.preprocessing fits "
+                                  "on its data; a model file alone has none",
                                   "give the run config (or the run), or write the number")
 
 

@@ -4,7 +4,7 @@ import subprocess
 
 from ..base.atomic_file import atomic_write
 from ..config import ConfigError, load_config, load_model
-from ..config.sizes import check_filled, has_auto
+from ..config.sizes import has_auto
 from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import passes_text, program_dot, program_text, ssa_dot
@@ -26,9 +26,7 @@ def load_spec(path, overrides, run_dir=None):
     if overrides:
         raise ConfigError("overrides apply to run configs, not model files", None, None,
                           f"give a run config, or drop {' '.join(overrides)}")
-    spec = load_model(path)
-    check_filled(spec)      # auto needs a run config's data
-    return spec, None
+    return load_model(path), None      # auto is an error there: no data to decide it
 
 
 def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
