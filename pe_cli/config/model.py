@@ -165,23 +165,7 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
         spec.loss, spec.loss_doc = base.loss, base.loss_doc
         spec.fetches, spec.fetches_doc = base.fetches, base.fetches_doc
 
-    for name, f in data["feeds"].items():
-        path_ = ("feeds", name)
-        _check_name(doc, path_, name)
-        if name in spec.feeds:
-            raise doc.error(path_, f"feed '{name}' is already declared in an included file", "rename one", key=True)
-        if not f["shape"]:
-            raise doc.error(path_ + ("shape",), "a feed needs a shape with at least one dimension", "e.g. [784]")
-        if any(d == 0 or d < -1 for d in f["shape"]):
-            raise doc.error(path_ + ("shape",), f"dimensions must be positive or -1, got {f['shape']}",
-                            "use -1 only for the batch")
-        spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
-                                    doc, path_)
-
-    for name, (shape, dtype, lod_level) in (implied or {}).items():
-        if name not in spec.feeds:
-            spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
-                                        ("data", "preprocessing", name))
+    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
     layers = data["layers"]
     if not isinstance(layers, list):
         raise doc.error(("layers",), f"expected a list of layers, got {_describe(layers)}",
@@ -200,6 +184,26 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     if not spec.layers and not _stack:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
     return spec
+
+
+def _add_feeds(spec, doc, feeds, implied, implied_doc):
+    """The file's feeds, then those data.preprocessing implies that no file declares."""
+    for name, f in feeds.items():
+        path_ = ("feeds", name)
+        _check_name(doc, path_, name)
+        if name in spec.feeds:
+            raise doc.error(path_, f"feed '{name}' is already declared in an included file", "rename one", key=True)
+        if not f["shape"]:
+            raise doc.error(path_ + ("shape",), "a feed needs a shape with at least one dimension", "e.g. [784]")
+        if any(d == 0 or d < -1 for d in f["shape"]):
+            raise doc.error(path_ + ("shape",), f"dimensions must be positive or -1, got {f['shape']}",
+                            "use -1 only for the batch")
+        spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
+                                    doc, path_)
+    for name, (shape, dtype, lod_level) in (implied or {}).items():
+        if name not in spec.feeds:
+            spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
+                                        ("data", "preprocessing", name))
 
 
 def _check_name(doc, path, name):
