@@ -133,24 +133,21 @@ def _print_result(cfg, result):
     if result.eval:
         metrics = "  ".join(f"{k} {v:.4f}" for k, v in result.eval.items())
         click.echo(f"held-out (data.eval, {result.eval_samples} samples): {metrics}")
-        for name in _accuracy_fetches(cfg, result.eval):
-            click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
+        for value in _accuracies(cfg, result.eval, result.prediction):
+            click.echo(f"held-out accuracy: {100 * value:.2f}%")
     if result.checkpoint:
         click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
 
 
-def _accuracy_fetches(cfg, values):
-    """The fetches made by a metric layer (accuracy), printed again as a percentage."""
+def _accuracies(cfg, metrics, prediction):
+    """The fetches made by a metric layer (accuracy), printed again as a percentage; else the output
+    layer's top-1 accuracy on data.eval (eval.json's prediction), for a classifier."""
     from ..ops import registry
-    metrics = set(registry.with_trait("metric"))
-    names = []
-    for name in values:
-        layer = cfg.model.layer(name.split("[")[0])
-        if layer is not None and layer.type in metrics:
-            names.append(name)
-    return names
+    kinds = set(registry.with_trait("metric"))
+    found = [v for name, v in metrics.items() if getattr(cfg.model.layer(name.split("[")[0]), "type", "") in kinds]
+    return found or [v for v in [(prediction or {}).get("top1_accuracy")] if v is not None]
 
 
 # -- eval ------------------------------------------------------------------------------------------
@@ -186,8 +183,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches, threads):
     click.echo(f"data.eval: {result['samples']} samples")
     for name, value in result["metrics"].items():
         click.echo(f"  {name}: {value:.6f}")
-    for name in _accuracy_fetches(cfg, result["metrics"]):
-        click.echo(f"accuracy: {100 * result['metrics'][name]:.2f}%")
+    for value in _accuracies(cfg, result["metrics"], result.get("prediction")):
+        click.echo(f"accuracy: {100 * value:.2f}%")
     click.echo(f"wrote {result['out']}" + (f" and {result['fetches']}" if result.get("fetches") else ""))
 
 

@@ -43,7 +43,9 @@ MODEL = Section({
         "append_batch_size": Field("bool", True, "put a -1 batch dimension first unless shape has -1"),
     }), "the variables the program is fed through (fluid.layers.data)", key_doc="feed"),
     "layers": Custom("the layers, in order: '- name: {type: ..., arguments}'", LAYER_KEYS, default=[]),
-    "loss": Field("str|null", None, "the layer whose (scalar) output training minimizes"),
+    "loss": Field("str|map|null", None, "the layer whose (scalar) output training minimizes, or a loss layer "
+                  "written in place ({type: softmax_with_cross_entropy, logits: out, label: y}): the layer "
+                  "'loss', its mean over the batch"),
     "fetches": Field("list[str]|null", None, "layers and feeds reported by default (default: [loss])"),
 })
 
@@ -67,6 +69,8 @@ SOURCE = Section({
 
 PREPROCESSING = MapOf(Section({
     "kind": Field("str", REQUIRED, "numeric, category, text, image or label", choices=preprocessing.KINDS),
+    "columns": Field("str|list[str]|null", None, "the table column this feed reads in every source (numeric: a "
+                     "list of columns side by side); default: the feed's name"),
     "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
                      choices=preprocessing.SCALINGS),
     "fill": Field("str|float|null", None, "numeric: a missing value's replacement: mean (default), median, zero "

@@ -23,6 +23,7 @@ from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
 from .schema import _describe, validate
+from .sizes import check_filled, omittable
 from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
@@ -58,7 +59,8 @@ class FeedSpec:
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} feeds.{self.name}"
+        where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)   # or data.preprocessing's
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
         shape = list(self.shape)
         self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
 
@@ -73,6 +75,7 @@ class LayerSpec:
     path: tuple     # ("layers", index, name)
     label: str = None   # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
     block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
+    batch_mean: bool = False    # the loss written in place (loss: {type: ...}): built as its mean over the batch
     location: str = field(init=False)   # 'lenet.yaml:6 layers[0] conv1', what its ops remember
     # set when checked (check_model), all the build reads:
     fn: object = None           # the layer function
@@ -82,7 +85,8 @@ class LayerSpec:
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} {self.label or f'layers[{self.index}]'} {self.name}"
+        where = "loss" if self.batch_mean else f"{self.label or f'layers[{self.index}]'} {self.name}"
+        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
 
 
 @dataclass
@@ -110,21 +114,27 @@ class ModelSpec:
         return {"name": self.name,
                 "feeds": {f.name: {"shape": list(f.shape), "dtype": f.dtype, "lod_level": f.lod_level,
                                    "append_batch_size": f.append_batch_size} for f in self.feeds.values()},
-                "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers],
-                "loss": self.loss, "fetches": list(self.fetches or [])}
+                "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers if not l.batch_mean],
+                "loss": next(({"type": l.type, **l.args} for l in self.layers if l.batch_mean), self.loss),
+                "fetches": list(self.fetches or [])}
 
 
 # -- loading ------------------------------------------------------------------------------------
 
-def load_model(path, overrides=()):
+def load_model(path, overrides=(), implied=None, implied_doc=None):
     """Loads a model file and the files it includes, and checks and resolves it (check_model).
-    ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys)."""
-    spec = _load_model(path, (), overrides)
+    ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys);
+    ``implied``: {feed: (shape, dtype, lod_level)} declared where the files do not declare the feed,
+    at ``data.preprocessing.<feed>`` of the run config ``implied_doc`` (config/data_feeds.py). A
+    model file loaded without a run config has no data to decide its sizes: ``auto`` is an error."""
+    spec = _load_model(path, (), overrides, implied or {}, implied_doc)
     check_model(spec)
+    if implied_doc is None:
+        check_filled(spec)
     return spec
 
 
-def _load_model(path, _stack, overrides=()):
+def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
@@ -155,7 +165,30 @@ def _load_model(path, _stack, overrides=()):
         spec.loss, spec.loss_doc = base.loss, base.loss_doc
         spec.fetches, spec.fetches_doc = base.fetches, base.fetches_doc
 
-    for name, f in data["feeds"].items():
+    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
+    layers = data["layers"]
+    if not isinstance(layers, list):
+        raise doc.error(("layers",), f"expected a list of layers, got {_describe(layers)}",
+                        "write each layer as '- name: {type: ..., arguments}'")
+    for i, entry in enumerate(layers):
+        spec.layers.append(_layer_entry(doc, i, entry))
+    if isinstance(data["loss"], dict):       # a loss layer written in place: the layer 'loss', its batch mean
+        spec.layers.append(_loss_entry(doc, data["loss"], len(layers)))
+        spec.loss, spec.loss_doc = "loss", doc
+    elif data["loss"] is not None:
+        spec.loss, spec.loss_doc = data["loss"], doc
+    if data["fetches"] is not None:
+        spec.fetches, spec.fetches_doc = data["fetches"], doc
+    if not spec.feeds and not _stack:
+        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'")
+    if not spec.layers and not _stack:
+        raise doc.error((), "the model has no layers", "add a 'layers:' list")
+    return spec
+
+
+def _add_feeds(spec, doc, feeds, implied, implied_doc):
+    """The file's feeds, then those data.preprocessing implies that no file declares."""
+    for name, f in feeds.items():
         path_ = ("feeds", name)
         _check_name(doc, path_, name)
         if name in spec.feeds:
@@ -167,22 +200,10 @@ def _load_model(path, _stack, overrides=()):
                             "use -1 only for the batch")
         spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
                                     doc, path_)
-
-    layers = data["layers"]
-    if not isinstance(layers, list):
-        raise doc.error(("layers",), f"expected a list of layers, got {_describe(layers)}",
-                        "write each layer as '- name: {type: ..., arguments}'")
-    for i, entry in enumerate(layers):
-        spec.layers.append(_layer_entry(doc, i, entry))
-    if data["loss"] is not None:
-        spec.loss, spec.loss_doc = data["loss"], doc
-    if data["fetches"] is not None:
-        spec.fetches, spec.fetches_doc = data["fetches"], doc
-    if not spec.feeds and not _stack:
-        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'")
-    if not spec.layers and not _stack:
-        raise doc.error((), "the model has no layers", "add a 'layers:' list")
-    return spec
+    for name, (shape, dtype, lod_level) in (implied or {}).items():
+        if name not in spec.feeds:
+            spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
+                                        ("data", "preprocessing", name))
 
 
 def _check_name(doc, path, name):
@@ -211,6 +232,14 @@ def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
                         "e.g. type: fc")
     return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,),
                      label)
+
+
+def _loss_entry(doc, body, index):
+    if not isinstance(body.get("type"), str):
+        raise doc.error(("loss",), "a loss written in place needs the type of its layer",
+                        "e.g. loss: {type: softmax_with_cross_entropy, logits: out, label: y}")
+    return LayerSpec("loss", body["type"], {k: v for k, v in body.items() if k != "type"}, index, doc, ("loss",),
+                     batch_mean=True)
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -251,7 +280,8 @@ def _check_layer(layer, n, layer_types, defined, positions):
     if fn is None:
         raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
                         suggest(layer.type, layer_types.names()))
-    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
+    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",),
+                    skip_required=omittable(fn) if layer.label is None else ())     # the data's (config/sizes.py)
     if type_name in BLOCK_TYPES:
         check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
         _resolve(layer, fn, block_arguments(layer.args))

@@ -20,6 +20,7 @@ from ..data.preprocessing import check_preprocessing
 from ..data.sources import PATH_FORMATS
 from ..data.transforms import check_transform
 from . import registries
+from .data_feeds import implied_feeds, source_columns
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
@@ -70,7 +71,8 @@ def load_config(path, overrides=()):
     model_path = data["model"]
     if not os.path.exists(model_path):
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
-    model = load_model(model_path, overrides=model_overrides)
+    source_columns(data)
+    model = load_model(model_path, overrides=model_overrides, implied=implied_feeds(data), implied_doc=doc)
     cfg = RunConfig(path, doc, data, model, given)
     _resolve_defaults(cfg)
     cfg.optimizer = resolve_optimizer(doc, data["optimizer"])

@@ -48,7 +48,8 @@ DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer
 def with_defaults(spec):
     """A config entry (schema-validated: unset keys are None) with its kind's defaults filled in."""
     keys = KIND_KEYS[spec["kind"]]
-    return {"kind": spec["kind"], **{k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}}
+    filled = {k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}
+    return {"kind": spec["kind"], "columns": spec.get("columns"), **filled}
 
 
 def check_preprocessing(specs, feeds):
@@ -59,8 +60,11 @@ def check_preprocessing(specs, feeds):
         if feed not in feeds:
             raise DataError(f"'{feed}' is not a feed of the model", (feed,), f"the feeds are {', '.join(feeds)}")
         kind = spec["kind"]
+        if isinstance(spec.get("columns"), list) and (kind != "numeric" or not spec["columns"]):
+            raise DataError(f"a list of columns is a numeric feed's; a {kind} feed reads one column", (feed, "columns"),
+                            "e.g. columns: island" if kind != "numeric" else "e.g. columns: [weight_kg, price]")
         for key, value in spec.items():
-            if key != "kind" and value is not None and key not in KIND_KEYS[kind]:
+            if key not in ("kind", "columns") and value is not None and key not in KIND_KEYS[kind]:
                 raise DataError(f"'{key}' does not apply to a {kind} feed", (feed, key),
                                 f"a {kind} feed takes {', '.join(KIND_KEYS[kind]) or 'no other keys'}")
         _check_kind(feed, with_defaults(spec), feeds)
@@ -167,6 +171,16 @@ class Preprocessing:
         unknown); None for another feed."""
         state = self.feeds.get(feed) or {}
         return {"label": state.get("classes"), "category": state.get("vocabulary")}.get(state.get("kind"))
+
+    def id_counts(self):
+        """{feed: (kind, ids)} of the feeds whose values are ids: a category's or a text's vocabulary
+        size (its reserved ids included), a label's number of classes (pe_cli/config/sizes.py)."""
+        counts = {}
+        for feed, state in self.feeds.items():
+            values = state.get("classes") if state["kind"] == "label" else state.get("vocabulary")
+            if state["kind"] in ("category", "text", "label") and isinstance(values, list):
+                counts[feed] = (state["kind"], len(values))
+        return counts
 
     def to_text(self):
         data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}

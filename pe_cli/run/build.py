@@ -95,6 +95,9 @@ def _build_layer(built, layer):
     if out is None:
         raise layer.doc.error(layer.path, f"layer type '{layer.type}' returned nothing to refer to",
                               "it cannot be used in a model file")
+    if layer.batch_mean and not isinstance(out, (tuple, list)) and any(d != 1 for d in out.shape or []):
+        with source_guard(layer.location):
+            out = L.mean(out)       # a loss written in place: its mean over the batch
     return out
 
 
@@ -180,7 +183,8 @@ def build_programs(model_spec, cfg=None, seed=None, with_optimizer=True):
     config always gives the same variable names, which checkpoints rely on), and clones the test
     program before the optimizer is added, as a Fluid script would. With a run config ``cfg`` and
     ``with_optimizer``, its optimizer's minimize(loss) is appended to the main program (SGD with
-    learning rate 0.01 for a bare model file)."""
+    learning rate 0.01 for a bare model file). The sizes the data decides are filled first
+    (run/preprocessing.py's ``fill_data_sizes``)."""
     main, startup = Program(), Program()
     if seed is None:
         seed = cfg.data["seed"] if cfg is not None else 1

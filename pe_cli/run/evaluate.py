@@ -11,7 +11,7 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
 from .predmetrics import prediction_report
-from .preprocessing import saved_preprocessing
+from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import atomic_write, read_state
 from .run_record import run_checkpoint
 
@@ -49,6 +49,7 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     preprocessing = saved_preprocessing(cfg, run_dir)
     eval_data = load_data(cfg, "eval", preprocessing)
     place = make_place(cfg)
+    fill_data_sizes(cfg, preprocessing)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
     state = read_state(ckpt)
     names = cfg.eval_fetches

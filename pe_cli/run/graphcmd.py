@@ -7,24 +7,30 @@ import os
 from ..base.atomic_file import atomic_write
 from ..base.output_rule import check_side_file
 from ..config import ConfigError, load_config, load_model
+from ..config.sizes import has_auto
 from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
 from .output_paths import check_output
+from .preprocessing import fill_data_sizes, fit_preprocessing, saved_preprocessing
 from ..base.limits import check
 
 
-def load_spec(path, overrides):
-    """(model spec, run config or None) of ``path``, a run config or a model file."""
+def load_spec(path, overrides, run_dir=None):
+    """(model spec, run config or None) of ``path``, a run config or a model file. A run config's
+    ``auto`` sizes are filled from ``run_dir``'s preprocessing.json (a run's record), else from its
+    data.preprocessing fitted on data.train now (config/sizes.py)."""
     doc = load_yaml(path, "file")
     if isinstance(doc.data, dict) and "model" in doc.data:
         cfg = load_config(path, overrides)
+        if run_dir is not None or has_auto(cfg.model):
+            fill_data_sizes(cfg, saved_preprocessing(cfg, run_dir) if run_dir is not None else fit_preprocessing(cfg))
         return cfg.model, cfg
     if overrides:
         raise ConfigError("overrides apply to run configs, not model files", None, None,
                           f"give a run config, or drop {' '.join(overrides)}")
-    return load_model(path), None
+    return load_model(path), None      # auto is an error there: no data to decide it
 
 
 def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):

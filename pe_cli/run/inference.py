@@ -20,7 +20,7 @@ from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
 from .run_record import run_checkpoint
-from .preprocessing import saved_preprocessing
+from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import read_state
 
 LABEL_ARGS = ("label",)
@@ -143,11 +143,12 @@ def load_inference(cfg, checkpoint, output=None, command="predict"):
     spec = cfg.model
     name = output_layer(spec, output)
     inputs, labels = split_feeds(spec)
+    preprocessing = saved_preprocessing(cfg, run_dir)
+    fill_data_sizes(cfg, preprocessing)
     programs = build_programs(spec, cfg, with_optimizer=False)
     target = programs.model.var(name)
     if isinstance(target, (tuple, list)):
         target = target[0]
-    preprocessing = saved_preprocessing(cfg, run_dir)
     exe, scope = Executor(make_place(cfg)), Scope()
     with scope_guard(scope):
         exe.run(programs.startup)

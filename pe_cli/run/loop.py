@@ -45,6 +45,7 @@ class TrainResult:
     curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
     best: str = None            # keep_best: the best checkpoint and its metric, as pe train prints it
     role: str = "trainer"       # "pserver": a parameter server of pserver mode, which reports nothing
+    prediction: dict = None     # eval.json's prediction: the output layer against data.eval's labels
 
 
 @dataclass
@@ -311,7 +312,7 @@ class TrainLoop:
         prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data,
                                        self.setup.preprocessing)
         if prediction:
-            summary["prediction"] = prediction
+            summary["prediction"] = result.prediction = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")
 
 

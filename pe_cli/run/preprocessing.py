@@ -6,6 +6,7 @@ import os
 from ..base.errors import PeError
 from ..base.limits import file_kind
 from ..data.preprocessing import FILE_NAME, Preprocessing
+from ..config.sizes import fill_sizes
 from ..data.readers import DataError
 from .build import source_columns
 from .rundir import atomic_write
@@ -44,3 +45,9 @@ def saved_preprocessing(cfg, run_dir):
         raise PeError(f"{run_dir} has no {FILE_NAME}, which data.preprocessing needs: the run was trained "
                       f"without it; train it with this config")
     return None
+
+
+def fill_data_sizes(cfg, preprocessing):
+    """Fills the ``auto`` sizes of the config's model from the fitted ``preprocessing`` (or None) and
+    checks the sizes written where the data decides them (config/sizes.py), before any build."""
+    fill_sizes(cfg.model, preprocessing.id_counts() if preprocessing is not None else {})

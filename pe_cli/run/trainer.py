@@ -29,7 +29,7 @@ from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
 from .plot import plot_at_end
-from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
+from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
 from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
@@ -158,9 +158,6 @@ def _prepare(cfg, resume, max_steps, out=None):
     if processes.pserver_mode and resume is not None:
         raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "
                             "the servers, not in the trainers' checkpoints", "resume in collective mode")
-    programs = build_programs(cfg.model, cfg)
-    if processes.pserver_mode:
-        processes.plan = pserver_transpile(cfg, programs, processes)
     if cfg.model.loss is None:
         raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
                                   "add 'loss: <layer name>' to the model file")
@@ -172,8 +169,13 @@ def _prepare(cfg, resume, max_steps, out=None):
         ckpt, run_dir = _find_resume(cfg, resume, out)
     if ckpt is not None:
         check_same_preprocessing(cfg, run_dir)
-    # fitted on data.train only; a resumed run keeps the one it saved
+    # fitted on data.train only; a resumed run keeps the one it saved. The sizes it decides (auto)
+    # are filled before the build.
     prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else fit_preprocessing(cfg)
+    fill_data_sizes(cfg, prep)
+    programs = build_programs(cfg.model, cfg)
+    if processes.pserver_mode:
+        processes.plan = pserver_transpile(cfg, programs, processes)
     train_data = load_data(cfg, "train", prep)
     eval_data = load_data(cfg, "eval", prep) if cfg.data["data"]["eval"] is not None else None
     place = make_place(cfg)

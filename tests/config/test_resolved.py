@@ -9,7 +9,9 @@ import pytest
 
 from pe_cli.config import load_config
 from pe_cli.config.resolved import OptimizerSpec, Ref, Typed
+from pe_cli.config.sizes import has_auto
 from pe_cli.run.build import build_programs, load_data
+from pe_cli.run.preprocessing import fill_data_sizes, fit_preprocessing
 from tests.paths import REPO
 
 CONFIG_DIR = os.path.join(REPO, "pe_cli", "config") + os.sep
@@ -76,6 +78,8 @@ def _typed_config(tmp_path):
                          ids=os.path.basename)
 def test_building_a_bundled_config_runs_no_config_code(path):
     cfg = load_config(path)
+    if has_auto(cfg.model):     # the sizes the data decides are filled before the build, as pe train does
+        fill_data_sizes(cfg, fit_preprocessing(cfg))
     programs, ran = _config_code_run(build_programs, cfg.model, cfg)
     assert ran == set() and programs.optimizer is not None
 

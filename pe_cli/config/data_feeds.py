@@ -1,0 +1,50 @@
+"""Feeds from data.preprocessing: a feed the model file does not declare, which the run config's
+``data.preprocessing`` names, is declared as its kind gives it (docs/CONFIG.md, "Feeds from the
+preprocessing"), so a model over raw columns need not repeat their shapes and dtypes:
+
+    numeric           float32 [k], k the number of its columns (``columns: [a, b, c]``; else 1)
+    category, label   int64 [1]
+    text              int64 [1], lod_level 1 (a ragged sequence); sequence: padded: int64
+                      [max_length], and its lengths_feed int64 [1]
+    image             float32 [channels, height, width] when crop or size gives the height and width
+                      (channels: 1 for mode L, else 3); else the model file must declare it
+
+A source's own ``columns.<feed>`` wins over the preprocessing's ``columns`` (see ``source_columns``).
+"""
+
+
+def implied_feeds(data):
+    """{feed: (shape, dtype, lod_level)} of the feeds ``data`` (the validated run config) implies."""
+    d = data["data"]
+    out = {}
+    for feed, spec in d["preprocessing"].items():
+        kind = spec["kind"]
+        if kind == "numeric":
+            columns = spec.get("columns") or ((d["train"] or {}).get("columns") or {}).get(feed)
+            out[feed] = ([len(columns) if isinstance(columns, list) else 1], "float32", 0)
+        elif kind in ("category", "label"):
+            out[feed] = ([1], "int64", 0)
+        elif kind == "text" and spec.get("sequence") == "padded":
+            out[feed] = ([spec.get("max_length") or 64], "int64", 0)
+            if spec.get("lengths_feed"):
+                out[spec["lengths_feed"]] = ([1], "int64", 0)
+        elif kind == "text":
+            out[feed] = ([1], "int64", 1)
+        elif kind == "image" and (spec.get("crop") or spec.get("size")):
+            out[feed] = ([1 if spec.get("mode") == "L" else 3] + list(spec.get("crop") or spec["size"]), "float32", 0)
+    return out
+
+
+def source_columns(data):
+    """Each table source's ``columns`` with the preprocessing's ``columns`` where it names none."""
+    d = data["data"]
+    for which in ("train", "eval"):
+        src = d[which]
+        if src is None:
+            continue
+        for feed, spec in d["preprocessing"].items():
+            if spec.get("columns") is not None:
+                src["columns"].setdefault(feed, spec["columns"])
+
+
+__all__ = ["implied_feeds", "source_columns"]

@@ -1,0 +1,126 @@
+"""Sizes from the data (issue 77): a model file writes `auto` where the fitted preprocessing decides
+a size (an embedding's rows: the vocabulary of its category feed; the output layer's size: the
+label's classes), pe fills it before the build in `pe train` and, from the run's
+preprocessing.json, in `pe predict`, `export` and `summary`; a size written that disagrees with
+the data is one config line at its file:line before anything trains; and the newcomer's penguins
+classifier (configs/penguins.yaml + models/penguins.yaml) is at most 12 lines of YAML. Through real
+`pe` processes on generated penguins-like CSVs (data/penguins/make_penguins.py)."""
+import csv
+import importlib.util
+import json
+import os
+
+import pytest
+
+from tests.cli.test_helpers import REPO, pe
+
+
+def _penguins(path, rows, seed=3):
+    spec = importlib.util.spec_from_file_location("make_penguins",
+                                                  os.path.join(REPO, "data", "penguins", "make_penguins.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.write(str(path), rows, seed)
+
+
+MODEL = """\
+feeds:
+  measures: {{shape: [4]}}
+  island: {{shape: [1], dtype: int64}}
+  species: {{shape: [1], dtype: int64}}
+layers:
+  - isl: {{type: embedding, input: island, size: [{rows}, 3]}}
+  - joined: {{type: concat, input: [measures, isl], axis: 1}}
+  - hidden: {{type: fc, input: joined, size: {hidden}, act: relu}}
+  - out: {{type: fc, input: hidden{classes}}}
+  - xent: {{type: softmax_with_cross_entropy, logits: out, label: species}}
+  - loss: {{type: mean, x: xent}}
+loss: loss
+"""
+
+CONFIG = """\
+model: model.yaml
+epochs: 2
+optimizer: {type: Adam, learning_rate: 0.05}
+data:
+  train: {format: csv, path: penguins.csv, stop: 80, columns: {measures: [bill_length_mm, bill_depth_mm,
+          flipper_length_mm, body_mass_g]}}
+  eval: {format: csv, path: penguins.csv, start: 80, columns: {measures: [bill_length_mm, bill_depth_mm,
+         flipper_length_mm, body_mass_g]}}
+  batch_size: 40
+  preprocessing:
+    measures: {kind: numeric}
+    island: {kind: category}
+    species: {kind: label}
+output: {curves: false}
+"""
+
+
+def _setup(root, rows="auto", hidden=8, classes=""):
+    """The model, its config and 120 penguins in ``root``; ``classes``: the output layer's size
+    argument (left out by default: the data decides it as it does for auto)."""
+    _penguins(root / "penguins.csv", 120)
+    (root / "model.yaml").write_text(MODEL.format(rows=rows, hidden=hidden, classes=classes))
+    (root / "run.yaml").write_text(CONFIG)
+
+
+def test_auto_and_left_out_sizes_train_and_the_run_predicts_exports_and_summarises(tmp_path):
+    _setup(tmp_path)
+    proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "size: [auto, 3]" in (tmp_path / "run" / "model.yaml").read_text()   # the run keeps what was written
+    table = pe("summary", "run", cwd=tmp_path)
+    assert table.returncode == 0, table.stderr
+    rows = {line.split()[0]: line for line in table.stdout.splitlines() if "(" in line}
+    assert "[-1, 3]" in rows["isl"] and " 12 " in rows["isl"]       # 4 ids (3 islands and <unknown>) x 3
+    assert "[-1, 3]" in rows["out"] and " 27 " in rows["out"]       # 3 species: 8 x 3 + 3
+    with open(tmp_path / "penguins.csv", newline="") as f:
+        raw = list(csv.DictReader(f))[100:105]
+    with open(tmp_path / "new.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, [k for k in raw[0] if k != "species"], extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(raw)
+    proc = pe("predict", "run.yaml", "--checkpoint", "run", "--data", "new.csv", "-o", "pred.csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "pred.csv", newline="") as f:
+        predicted = list(csv.DictReader(f))
+    assert len(predicted) == 5 and {p["class_name"] for p in predicted} <= {"Adelie", "Chinstrap", "Gentoo"}
+    proc = pe("export", "run/config.yaml", "-c", "run", "--inference-dir", "exported", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.isfile(tmp_path / "exported" / "__model__")
+
+
+@pytest.mark.parametrize("sizes, where, says", [
+    ({"rows": 3, "classes": ", size: 3"}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
+    ({"rows": 4, "classes": ", size: 2"}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
+    ({"rows": 4, "hidden": "auto", "classes": ", size: 3"}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
+], ids=["embedding-rows", "output-size", "auto-without-a-rule"])
+def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path, sizes, where, says):
+    """The other sizes written right: on its own, each mistake used to fail at step 1 (Ids hold 3,
+    outside the table of 3 rows) or train a wrong model."""
+    _setup(tmp_path, **sizes)
+    proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = proc.stderr.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith(f"model.yaml:{where}: ") and says in err, err
+    assert ("write auto (or " in err) != ("hidden" in sizes), err
+    assert not (tmp_path / "run").exists() and "step" not in proc.stdout
+
+
+def _yaml_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return [line for line in f if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_penguins_classifier_is_twelve_lines_of_yaml_and_learns(tmp_path):
+    config = os.path.join(REPO, "configs", "penguins.yaml")
+    model = os.path.join(REPO, "models", "penguins.yaml")
+    assert len(_yaml_lines(config)) + len(_yaml_lines(model)) <= 12
+    assert "feeds" not in open(model).read()        # from data.preprocessing
+    proc = pe("train", config, "--out", tmp_path / "run", "eval.every_epochs=0", cwd=tmp_path)   # one evaluation
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "run" / "eval.json") as f:
+        accuracy = json.load(f)["prediction"]["top1_accuracy"]
+    assert accuracy >= 0.9
+    assert f"held-out accuracy: {100 * accuracy:.2f}%" in proc.stdout
