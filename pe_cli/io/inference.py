@@ -184,7 +184,8 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
 def _json_program(model, path):
     """The Program of a JSON ``__model__`` that pe wrote, its blocks and dims checked first."""
     blocks = model.get("blocks", [])
-    check_blocks([-1] + [b["parent"] for b in blocks], [len(model["ops"])] + [len(b["ops"]) for b in blocks], path)
+    check_blocks([-1] + [b["parent"] for b in blocks], [len(model["ops"])] + [len(b["ops"]) for b in blocks], path,
+                 len(model["vars"]) + sum(len(b.get("vars", ())) for b in blocks))
     program = Program()
     block = program.global_block()
     for v in model["vars"]:
