@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
+from pe_cli.base.limits import LimitError
 from pe_cli.data.idx import write_idx
 from pe_cli.paddle.dataset import cifar, conll05, flowers, imdb, mnist, sentiment, wmt14, wmt16
 
@@ -76,6 +77,26 @@ def test_cifar100_fine_labels_and_a_hostile_pickle(home):
     assert [label for _, label in cifar.train100()()] == [41, 99]
     with pytest.raises(PeError, match=r"member cifar-100-python/test is not a CIFAR batch of plain data: .*'os\.system'"):
         list(cifar.test100()())
+
+
+def test_a_cifar_member_is_checked_by_its_declared_size_before_it_is_read(home, monkeypatch):
+    """A small gzip can hold a batch of gigabytes (zeros): it was read whole (3.1 GiB RSS). Its tar
+    header's size is checked against pe's data limit first; a header claiming more than follows is a
+    damaged archive, one line too (tarfile's ReadError before)."""
+    path = str(home / "cifar" / "cifar-10-python.tar.gz")
+    write_tar(path, {"cifar-10-batches-py/data_batch_1": b"\0" * 5000})
+    monkeypatch.setenv("PE_MAX_DATA_BYTES", "4096")
+    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1, of 5,000 bytes by its header, "
+                                         r"needs 4.9 KiB of memory, above pe's limit of 4.0 KiB"):
+        next(cifar.train10()())
+    raw = bytearray(gzip.decompress(open(path, "rb").read()))
+    info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+    info.size = 3 << 30                                        # the header lies: 3 GiB, 5,000 bytes follow
+    raw[:512] = info.tobuf(format=tarfile.GNU_FORMAT)[:512]
+    with open(path, "wb") as f:
+        f.write(gzip.compress(bytes(raw)))
+    with pytest.raises(PeError, match="cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data"):
+        next(cifar.train10()())
 
 
 def test_mnist_reads_paddles_idx_files_scaled_to_minus_one_one(home):

@@ -6,13 +6,17 @@ names of this module, which programs call themselves; so are ``split`` (a reader
 files of ``line_count`` samples) and ``cluster_files_reader`` (a trainer's share of those files). Their
 default dumper and loader are pickle's, as Paddle's: load only files you wrote (pickle runs what a
 file holds). Files are written and read in binary (Paddle 1.8.5's text mode fails on Python 3).)"""
+import contextlib
 import glob
+import gzip
 import hashlib
+import io
 import os
 import pickle
 import tarfile
 
 from ...base.errors import PeError
+from ...base.limits import check_bytes, limit
 
 
 class DownloadRefused(PeError, RuntimeError):
@@ -64,23 +68,46 @@ def cached_file(module, folder, filename, url, also=()):
                   f"put {filename} in {where} (Paddle downloads it from {url})")
 
 
+@contextlib.contextmanager
 def open_tar(module, path):
-    """``path`` opened as a tar archive (gzip or not); one error line when it is not one."""
+    """``with open_tar(module, path) as tf``: ``path`` opened as a tar archive (gzip or not); one error
+    line when it is not one, or when it turns out damaged as it is read within the block (a member
+    whose header claims more bytes than follow: tarfile's "unexpected end of data")."""
     try:
-        return tarfile.open(path)
+        tf = tarfile.open(path)
     except (tarfile.TarError, OSError) as e:
         raise PeError(f"paddle.dataset.{module}: {path} is not a readable tar archive ({e})") from None
+    with tf:
+        try:
+            yield tf
+        except (tarfile.TarError, EOFError) as e:
+            raise PeError(f"paddle.dataset.{module}: {path} is a damaged tar archive ({e})") from None
 
 
 def member(module, tf, name):
-    """The bytes of the archive member ``name``; one error line naming the archive when it lacks it."""
+    """The bytes of the archive member ``name`` (or TarInfo); one error line naming the archive when it lacks it, or
+    when the size its header declares is beyond pe's data limit (checked before a byte is read: a small
+    gzip of zeros can declare gigabytes)."""
     try:
-        data = tf.extractfile(name)
+        info = name if isinstance(name, tarfile.TarInfo) else tf.getmember(name)
+        data = tf.extractfile(info)
     except KeyError:
         data = None
     if data is None:
         raise PeError(f"paddle.dataset.{module}: {tf.name} has no member {name}")
+    check_bytes(info.size, f"paddle.dataset.{module}: {tf.name}: member {info.name}, of {info.size:,} bytes by its "
+                           f"header,")
     return data.read()
+
+
+def gunzip(module, data, where):
+    """The bytes the gzip ``data`` holds, read no further than pe's data limit (a gzip of zeros
+    holds a thousand times its size)."""
+    most = limit("data_bytes")
+    out = gzip.GzipFile(fileobj=io.BytesIO(data)).read(most + 1)
+    if len(out) > most:
+        check_bytes(len(out), f"paddle.dataset.{module}: {where}, unzipped,")
+    return out
 
 
 def split(reader, line_count, suffix="%05d.pickle", dumper=pickle.dump):

@@ -11,7 +11,7 @@ import collections
 import re
 import string
 
-from .common import cached_file, open_tar
+from .common import cached_file, member, open_tar
 
 __all__ = ["build_dict", "train", "test", "word_dict", "tokenize", "fetch"]
 
@@ -28,7 +28,7 @@ def tokenize(pattern):
     with open_tar("imdb", _archive()) as tf:
         for info in tf:
             if pattern.match(info.name):
-                text = tf.extractfile(info).read()
+                text = member("imdb", tf, info)
                 yield text.rstrip(b"\n\r").translate(None, _PUNCTUATION).lower().split()
 
 
