@@ -179,6 +179,16 @@ def regular_file(path, what="file"):
     return path
 
 
+def refuse_special(path, what="file"):
+    """NotRegularFile when ``path`` is a FIFO, a device, a socket or a symlink loop; nothing when it is
+    a regular file, a directory or missing. Called before a reader says "does not exist" of a path it
+    tested with ``os.path.isfile`` / ``isdir`` (false for those too), so the message says what it is."""
+    kind = file_kind(path)
+    if kind not in (None, "missing", "a directory"):
+        raise NotRegularFile(f"{path} is {kind}, not a regular file or a directory, so pe does not read it as a "
+                             f"{what}")
+
+
 def read_regular_file(path, what, label):
     """The bytes of the regular file ``path`` (a FIFO or a device is refused unread: NotRegularFile),
     its size checked against pe's data limit first (``label`` names it in that error). A missing

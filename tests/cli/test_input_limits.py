@@ -147,6 +147,7 @@ CASES = [
     (["train", "run.yaml", "epochs=0"], 2, "epochs: must be >= 1, got 0"),
     (["train", "run.yaml", "--max-steps", str(10 ** 23)], 2, "'--max-steps'"),
     (["infer", "CYCLE", "--data", "text.npy", "-o", "out.npz"], 1, "/__model__: block 1 names block 2"),
+    (["infer", "/dev/null", "--data", "text.npy", "-o", "out.npz"], 1, "/dev/null is a device, not a regular file"),
     (["infer", "DAMAGED/long", "--data", "text.npy", "-o", "out.npz"], 1, "characters cut ...] qqq"),
     (["infer", "DAMAGED/huge", "--data", "text.npy", "-o", "out.npz"], 1,
      "variable 'fc_0.w_0': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB of memory"),
@@ -155,7 +156,7 @@ CASES = [
 
 @pytest.mark.parametrize("args, status, message", CASES, ids=["np", "launch", "graph-devices", "epochs-0",
                                                               "max-steps-1e23", "infer-cycle",
-                                                              "infer-long-message", "infer-dims-beyond-int64"])
+                                                              "infer-device", "infer-long-message", "infer-dims-beyond-int64"])
 def test_a_value_beyond_the_limits_is_one_line_naming_it(workdir, cyclic_model, damaged_models, args, status,
                                                          message):
     args = [cyclic_model[0] if a == "CYCLE" else a.replace("DAMAGED", damaged_models) for a in args]

@@ -192,3 +192,21 @@ def test_a_fifo_is_refused_unread_by_the_other_model_readers(tmp_path, name, loa
     os.mkfifo(tmp_path / name)
     with pytest.raises(PeError, match=f"{name} is (a FIFO, not a regular file|not a file .a FIFO)"):
         load(str(tmp_path))
+
+
+@pytest.mark.parametrize("make, load, message", [
+    (lambda d: os.mkfifo(os.path.join(d, "m")), lambda d: fluid.io.load_program_state(os.path.join(d, "m")),
+     "m is a FIFO, not a regular file or a directory, so pe does not read it as a checkpoint file"),
+    (lambda d: None, lambda d: fluid.io.load_program_state("/dev/null"), "/dev/null is a device"),
+    (lambda d: None, lambda d: _load("/dev/null"), "/dev/null is a device, not a regular file or a directory, so "
+                                                    "pe does not read it as a model directory"),
+    (lambda d: os.mkfifo(os.path.join(d, "w")), lambda d: fluid.io.load_vars(
+        fluid.Executor(fluid.CPUPlace()), d, vars=[fluid.Program().global_block().create_var(name="w", shape=[1])]),
+     "w is a FIFO, not a regular file or a directory, so pe does not read it as a variable file of 'w'"),
+], ids=["load_program_state-fifo", "load_program_state-device", "load_inference_model-device", "load_vars-fifo"])
+def test_a_fifo_or_a_device_is_said_to_be_one_not_missing(tmp_path, make, load, message):
+    """They were "does not exist" (os.path.isfile is false for them): the message says what they are."""
+    make(str(tmp_path))
+    with pytest.raises(PeError, match="is (a FIFO|a device), not a regular file or a directory") as e:
+        load(str(tmp_path))
+    assert message in str(e.value)
