@@ -21,6 +21,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
 from . import rank_guard
+from .agreement import agree, layout
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
@@ -128,17 +129,22 @@ class ProcessGroup:
         self.size = comm.Get_size()
         _abort_on_uncaught(self)
         self.watch = StallWatch(_mpi(), comm, report_and_abort(comm)) if watch else None
+        self.agreed = set()
 
-    def _enter(self, label):
+    def _enter(self, label, host, names):
         if self.watch is not None:
             self.watch.enter(label)
+        if label not in self.agreed:
+            agree(self.comm, label, layout(host, names))
+            self.agreed.add(label)
 
-    def all_reduce(self, arrays, label="all_reduce"):
+    def all_reduce(self, arrays, label="all_reduce", names=None):
         """The sums over the processes of ``arrays`` (host or device arrays of one dtype each), in rank
         order: one buffer per dtype, one Allgather each. Returns host arrays, in ``arrays`` order.
-        ``label`` names the collective in a stall report."""
-        self._enter(label)
+        ``label`` names the collective in a stall report, ``names`` the arrays where the ranks'
+        programs differ (``agree``)."""
         host = [_host(a) for a in arrays]
+        self._enter(label, host, names)
         out = [None] * len(host)
         by_dtype = {}
         for i, a in enumerate(host):
@@ -157,12 +163,13 @@ class ProcessGroup:
                 offset += n
         return [_every_row(o) if isinstance(a, SelectedRows) else o for a, o in zip(arrays, out)]
 
-    def broadcast(self, arrays, root=0, label="broadcast"):
+    def broadcast(self, arrays, root=0, label="broadcast", names=None):
         """``arrays`` as rank ``root`` holds them, on every rank (host arrays, same shapes on all)."""
-        self._enter(label)
+        host = [_host(a) for a in arrays]
+        self._enter(label, host, names)
         out = []
-        for a in arrays:
-            buf = _host(a).copy() if self.rank != root else _host(a)
+        for a in host:
+            buf = a.copy() if self.rank != root else a
             self.comm.Bcast(buf, root=root)
             out.append(buf)
         return out
