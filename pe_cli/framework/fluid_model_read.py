@@ -178,11 +178,34 @@ def _feeds_and_fetches(desc, where):
     return found["feed"], found["fetch"]
 
 
+def _check_text(desc, where):
+    """Every name and text of ``desc`` is UTF-8: protobuf hands invalid bytes back as ``bytes``, which
+    failed deep inside (a TypeError, a UnicodeDecodeError); one line naming the place instead."""
+    def text(value, what):
+        if isinstance(value, bytes):
+            raise PeError(f"{where}: {what} {value[:60]!r} is not UTF-8 text, so the model file is damaged")
+    for b in desc.blocks:
+        for v in b.vars:
+            text(v.name, f"block {b.idx}: a variable name")
+        for n, op in enumerate(b.ops):
+            at = f"block {b.idx} op {n}"
+            text(op.type, f"{at}: the op type")
+            for slot in list(op.inputs) + list(op.outputs):
+                text(slot.parameter, f"{at}: a slot name")
+                for arg in slot.arguments:
+                    text(arg, f"{at}: slot {slot.parameter!r}: a variable name")
+            for attr in op.attrs:
+                text(attr.name, f"{at}: an attribute name")
+                for s in [attr.s] + list(attr.strings):
+                    text(s, f"{at}: attribute {attr.name!r}: its text")
+
+
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
     check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where,
                  sum(len(b.vars) for b in desc.blocks))
+    _check_text(desc, where)
     feeds, fetches = _feeds_and_fetches(desc, where)
     for i, b in enumerate(desc.blocks):
         if b.idx != i:

@@ -210,3 +210,15 @@ def test_a_fifo_or_a_device_is_said_to_be_one_not_missing(tmp_path, make, load, 
     with pytest.raises(PeError, match="is (a FIFO|a device), not a regular file or a directory") as e:
         load(str(tmp_path))
     assert message in str(e.value)
+
+
+def test_a_name_that_is_not_utf8_is_one_error_naming_the_place(saved, tmp_path):
+    """protobuf hands invalid UTF-8 back as bytes: a TypeError or UnicodeDecodeError deep inside before."""
+    d = _edit(saved, tmp_path, lambda desc: None)
+    path = os.path.join(d, "__model__")
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path, "wb") as f:
+        f.write(data.replace(b"fc_0.tmp_0", b"fc\xe70.tmp_0"))
+    with pytest.raises(PeError, match=r"__model__: block 0: a variable name b'fc\\xe70.tmp_0' is not UTF-8 text"):
+        _load(d)
