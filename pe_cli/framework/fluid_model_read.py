@@ -19,7 +19,8 @@ import numpy as np
 from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
-from ..base.limits import check_blocks, check_dims
+from ..base.limits import check_blocks, check_bytes, check_dims
+from ..base.shapes import numel
 from ..base.lod_tensor_file import data_type_code
 from ..ops import registry
 
@@ -200,6 +201,21 @@ def _check_text(desc, where):
                     text(s, f"{at}: attribute {attr.name!r}: its text")
 
 
+def _check_sizes(program, where):
+    """Every variable's known dims (as declared, or as an op's shape attribute made them: a
+    fill_constant of [2^32, 2^32]) hold no more than pe's data limit, their product in Python's ints."""
+    for block in program.blocks:
+        for name, var in block.vars.items():
+            dims = [d for d in (var.shape or ()) if isinstance(d, int) and d >= 0]
+            if len(dims) > 1 or dims and dims[0] > 1 << 20:
+                try:
+                    itemsize = np.dtype(var.dtype).itemsize
+                except TypeError:
+                    itemsize = 1
+                check_bytes(numel(dims) * itemsize, f"{where}: block {block.idx} variable '{name}': an array of "
+                                                    f"dims {list(var.shape)}")
+
+
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
@@ -229,6 +245,7 @@ def read_program_desc(program, desc, where, loaded=True):
                 block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:
                 raise PeError(f"{at}: {e}") from None
+    _check_sizes(program, where)
     if loaded:
         program._is_test = True
     return [feeds[c] for c in sorted(feeds)], [fetches[c] for c in sorted(fetches)]

@@ -98,6 +98,14 @@ def _huge_weight(desc):                 # 2^64 elements: int64's product is 0, w
     tensor.dims.extend([2 ** 32, 2 ** 32])
 
 
+def _huge_fill(desc):                   # an op's shape attribute: fill_constant's [2^32, 2^32] output
+    op = desc.blocks[0].ops.add(type="fill_constant")
+    op.outputs.add(parameter="Out", arguments=["filled"])
+    op.attrs.add(name="shape", type=11, longs=[2 ** 32, 2 ** 32])
+    desc.blocks[0].vars.add().CopyFrom(_var(desc, "fc_0.tmp_0"))
+    desc.blocks[0].vars[-1].name = "filled"
+
+
 def _dtype_99(desc):                    # protobuf reads a number its enum lacks as bool (0)
     tensor = _var(desc, "fc_0.w_0").type.lod_tensor.tensor
     tensor.ClearField("data_type")
@@ -129,6 +137,7 @@ def _text_attribute(desc):              # mul's x_num_col_dims as text: a ValueE
 
 @pytest.mark.parametrize("change, env, message", [
     (_huge_weight, {}, "dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
+    (_huge_fill, {}, "variable 'filled': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
     (_dtype_99, {}, "variable 'fc_0.w_0': data type 99 is not one of Fluid's (0 bool"),
     (_declared_twice, {}, "variable 'fc_0.w_0' is declared twice"),
     (_without("fetch"), {}, "the model has no fetch op"),
@@ -141,7 +150,7 @@ def _text_attribute(desc):              # mul's x_num_col_dims as text: a ValueE
     (_negative_weight, {}, "variable 'fc_0.w_0': dims [-4, 3] hold -4"),
     (_many_ops, {"PE_MAX_MODEL_OPS": "40"}, "the op count is 5"),
     (_many_ops, {"PE_MAX_MODEL_BLOCKS": "0"}, "PE_MAX_MODEL_BLOCKS='0' is not a positive integer"),
-], ids=["dims-product-beyond-int64", "unknown-dtype", "variable-declared-twice", "no-fetch-op",
+], ids=["dims-product-beyond-int64", "op-shape-beyond-int64", "unknown-dtype", "variable-declared-twice", "no-fetch-op",
         "fetch-column", "attribute-of-wrong-kind", "variable-count", "parent-cycle", "op-runs-its-own-block", "nesting-depth", "negative-parameter-dim", "op-count",
         "bad-limit-variable"])
 def test_a_damaged_or_oversized_model_is_one_error_naming_the_file(saved, tmp_path, monkeypatch, change, env, message):
