@@ -10,6 +10,7 @@ A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, s
 stop instead of waiting for it in a collective; a rank that never reaches a collective the others
 wait in is reported by the stall inspector (stall.py), and every rank stops.
 """
+import contextlib
 import importlib
 import os
 import sys
@@ -152,7 +153,8 @@ class ProcessGroup:
         for dtype, idx in by_dtype.items():
             flat = np.concatenate([host[i].ravel() for i in idx]) if len(idx) > 1 else host[idx[0]].ravel()
             gathered = np.empty((self.size, flat.size), dtype)
-            self.comm.Allgather(flat, gathered)
+            with _mpi_errors(label):
+                self.comm.Allgather(flat, gathered)
             total = gathered[0].copy()
             for r in range(1, self.size):
                 np.add(total, gathered[r], out=total)       # rank order: the same bits on every rank
@@ -170,7 +172,8 @@ class ProcessGroup:
         out = []
         for a in host:
             buf = a.copy() if self.rank != root else a
-            self.comm.Bcast(buf, root=root)
+            with _mpi_errors(label):
+                self.comm.Bcast(buf, root=root)
             out.append(buf)
         return out
 
@@ -187,6 +190,24 @@ class ProcessGroup:
         time.sleep(0.3)         # mpiexec forwards the ranks' output through pipes: let it read this first
         self.comm.Abort(1)
         os._exit(1)
+
+
+@contextlib.contextmanager
+def _mpi_errors(label):
+    """mpi4py's error (MPICH's stack of internal calls, one per line) as one PeError naming the
+    collective: the call that failed and the innermost reason."""
+    try:
+        yield
+    except _mpi().Exception as e:
+        raise PeError(f"{label}: MPI failed between the trainers: {mpi_cause(e)}") from None
+
+
+def mpi_cause(error):
+    """``MPI_Bcast_c(...) failed: message sizes do not match ...`` of MPICH's error stack
+    (``func(line)....: text`` lines): the first text and the last."""
+    texts = [line.split(": ", 1)[1].strip() for line in str(error).splitlines() if ": " in line]
+    texts = [t for t in texts if t]
+    return ": ".join(dict.fromkeys([texts[0], texts[-1]])) if texts else " ".join(str(error).split())
 
 
 def _abort_on_uncaught(group):
