@@ -89,13 +89,41 @@ def test_a_cifar_member_is_checked_by_its_declared_size_before_it_is_read(home, 
     with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1, of 5,000 bytes by its header, "
                                          r"needs 4.9 KiB of memory, above pe's limit of 4.0 KiB"):
         next(cifar.train10()())
+    monkeypatch.delenv("PE_MAX_DATA_BYTES")
     raw = bytearray(gzip.decompress(open(path, "rb").read()))
-    info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
-    info.size = 3 << 30                                        # the header lies: 3 GiB, 5,000 bytes follow
-    raw[:512] = info.tobuf(format=tarfile.GNU_FORMAT)[:512]
-    with open(path, "wb") as f:
-        f.write(gzip.compress(bytes(raw)))
-    with pytest.raises(PeError, match="cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data"):
+    for size, message in [(3 << 30, "its 3,221,225,472 bytes over the archive's"),    # refused at its header
+                          (10_000, "cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data")]:
+        info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+        info.size = size                                        # the header lies: 5,000 bytes follow
+        raw[:512] = info.tobuf(format=tarfile.GNU_FORMAT)[:512]
+        with open(path, "wb") as f:
+            f.write(gzip.compress(bytes(raw)))
+        with pytest.raises(PeError, match=message):
+            next(cifar.train10()())
+
+
+class _Zeros(io.RawIOBase):
+    def __init__(self, n):
+        self.left = n
+
+    def readinto(self, buf):
+        n = min(len(buf), self.left)
+        buf[:n] = bytes(n)
+        self.left -= n
+        return n
+
+
+def test_a_member_unpacking_to_more_than_100_times_its_archive_is_refused_unread(home):
+    """80 MiB of zeros in a 80 KB archive: within the memory limit of any machine pe runs on, but a bomb
+    (the corpus's 14 MB archive declared 3 GiB and was read whole on a machine with more)."""
+    path = home / "cifar" / "cifar-10-python.tar.gz"
+    os.makedirs(path.parent)
+    with tarfile.open(path, "w:gz") as tf:
+        info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+        info.size = 80 << 20
+        tf.addfile(info, _Zeros(info.size))
+    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1: its 83,886,080 bytes over the "
+                                         r"archive's [\d,]+ is [\d,]+, above pe's limit of 100 times"):
         next(cifar.train10()())
 
 

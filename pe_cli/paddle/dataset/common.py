@@ -16,7 +16,10 @@ import pickle
 import tarfile
 
 from ...base.errors import PeError
-from ...base.limits import check_bytes, limit
+from ...base.limits import check, check_bytes, limit
+
+
+_RATIO_FLOOR = 64 << 20        # members smaller than this are not held to the unpack ratio
 
 
 class DownloadRefused(PeError, RuntimeError):
@@ -95,18 +98,40 @@ def member(module, tf, name):
         data = None
     if data is None:
         raise PeError(f"paddle.dataset.{module}: {tf.name} has no member {name}")
-    check_bytes(info.size, f"paddle.dataset.{module}: {tf.name}: member {info.name}, of {info.size:,} bytes by its "
-                           f"header,")
+    check_member(module, tf, info)
     return data.read()
+
+
+def members(module, tf):
+    """The archive's members in order, each checked (``check_member``) as its header is read, before
+    the archive is read past it: a bomb is refused at its header, not after unpacking it to skip it."""
+    for info in tf:
+        check_member(module, tf, info)
+        yield info
+
+
+def check_member(module, tf, info):
+    """The size a member's header declares, against pe's data limit and the unpack ratio."""
+    where = f"paddle.dataset.{module}: {tf.name}: member {info.name}"
+    check_bytes(info.size, f"{where}, of {info.size:,} bytes by its header,")
+    _check_ratio(info.size, os.path.getsize(tf.name), where)
+
+
+def _check_ratio(size, packed, where):
+    """A member above 64 MiB unpacks to at most PE_MAX_UNPACK_RATIO times its archive's size: a few MB
+    of gzip holding gigabytes of zeros is a bomb, whatever the machine's memory."""
+    if size > _RATIO_FLOOR:
+        check("unpack_ratio", size // max(packed, 1), f"{where}: its {size:,} bytes over the archive's {packed:,}")
 
 
 def gunzip(module, data, where):
     """The bytes the gzip ``data`` holds, read no further than pe's data limit (a gzip of zeros
     holds a thousand times its size)."""
-    most = limit("data_bytes")
+    most = min(limit("data_bytes"), max(_RATIO_FLOOR, limit("unpack_ratio") * len(data)))
     out = gzip.GzipFile(fileobj=io.BytesIO(data)).read(most + 1)
     if len(out) > most:
         check_bytes(len(out), f"paddle.dataset.{module}: {where}, unzipped,")
+        _check_ratio(len(out), len(data), f"paddle.dataset.{module}: {where}, unzipped,")
     return out
 
 
