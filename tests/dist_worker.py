@@ -1,12 +1,12 @@
 """One trainer of the multi-process tests (tests/transpiler/test_distributed.py), run by mpiexec or alone:
 
-    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [hang] [transpiler]
+    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [hang] [differ] [transpiler]
 
 Trains MODEL (mlp or lenet) 10 steps on the same global batches; trainer r takes rows
 [r*B/K, (r+1)*B/K) of each and runs them on DEVICES CPU devices. Each trainer writes OUT.<rank>.npz:
 its per-step mean loss and the parameters. ``fail``: trainer 1 feeds a wrong shape at step 3;
 ``kill``: trainer 1 kills itself (SIGKILL) at step 3; ``hang``: trainer 1 sleeps at step 3.
-``transpiler``: the trainer program comes from DistributeTranspiler (nccl2 mode) and runs through
+``differ``: trainer 1's program differs (its last fc has 5 classes, not 4). ``transpiler``: the trainer program comes from DistributeTranspiler (nccl2 mode) and runs through
 CompiledProgram.with_data_parallel."""
 import os
 import sys
@@ -20,9 +20,12 @@ os.environ["CPU_NUM"] = str(devices)
 sys.path.insert(0, os.path.dirname(__file__))
 
 import pe_cli.fluid as fluid  # noqa: E402
+import parallel_nets  # noqa: E402
 from parallel_nets import batch, build, params  # noqa: E402
 
 rank = int(os.environ.get("PMI_RANK", "0"))
+if "differ" in flags and rank == 1:            # trainer 1's program has 5 classes where trainer 0's has 4
+    parallel_nets.mlp = lambda x, label, mlp=parallel_nets.mlp: mlp(x, label, classes=5)
 main, startup, loss = build(model, optimizer="momentum" if "momentum" in flags else "sgd",
                             seed=7 if rank == 0 else 100 + rank)     # other ranks start elsewhere
 exe = fluid.Executor(fluid.CPUPlace())

@@ -79,6 +79,23 @@ class OpEnforceError(OpError, EnforceNotMet):
     Fluid's C++ core raises as EnforceNotMet: scripts catch it by that name."""
 
 
+MESSAGE_CHARS = 1200      # the most of one error a command prints (its start names the file or key)
+MESSAGE_LINES = 6
+
+
+def shortened(message):
+    """``message`` as a command prints it: whole when it is short, else its first lines and characters
+    (where the file or key is named) and its end, with how much was cut between them. An error quoting
+    a 3 MB line of data stays a few lines."""
+    lines = message.splitlines()
+    if len(message) <= MESSAGE_CHARS and len(lines) <= MESSAGE_LINES:
+        return message
+    head = "\n".join(lines[:MESSAGE_LINES - 1])[:MESSAGE_CHARS * 3 // 4]
+    tail = lines[-1][-(MESSAGE_CHARS // 5):]
+    cut = len(message) - len(head) - len(tail)
+    return f"{head} [... {cut:,} characters cut ...] {tail}".rstrip()
+
+
 def closest(name, candidates):
     """The candidate nearest a misspelt ``name`` (difflib's ratio, cutoff 0.6), or None when none
     is near. The one home of pe's "did you mean" suggestions."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .errors import PeError
 from .output_rule import note_read
+from .shapes import numel
 
 try:
     import resource
@@ -71,8 +72,13 @@ LIMITS = {
     "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: usable_memory() // 2,
                         "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
                         "half this machine's usable memory"),
+    "unpack_ratio": Limit("PE_MAX_UNPACK_RATIO", 100,
+                          "times its archive's size that an archive member above 64 MiB may unpack to",
+                          "real datasets' members unpack to at most a few times their archive"),
     "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)",
                        "far above any real model"),
+    "model_vars": Limit("PE_MAX_MODEL_VARS", 300_000, "variables in one model file (all blocks)",
+                        "far above any real model"),
     "model_blocks": Limit("PE_MAX_MODEL_BLOCKS", 10_000, "blocks in one model file", "far above any real model"),
     "block_depth": Limit("PE_MAX_BLOCK_DEPTH", 64, "nesting of a model's sub-blocks (a While in an IfElse ...)",
                          "far above any real model"),
@@ -176,6 +182,16 @@ def regular_file(path, what="file"):
     return path
 
 
+def refuse_special(path, what="file"):
+    """NotRegularFile when ``path`` is a FIFO, a device, a socket or a symlink loop; nothing when it is
+    a regular file, a directory or missing. Called before a reader says "does not exist" of a path it
+    tested with ``os.path.isfile`` / ``isdir`` (false for those too), so the message says what it is."""
+    kind = file_kind(path)
+    if kind not in (None, "missing", "a directory"):
+        raise NotRegularFile(f"{path} is {kind}, not a regular file or a directory, so pe does not read it as a "
+                             f"{what}")
+
+
 def read_regular_file(path, what, label):
     """The bytes of the regular file ``path`` (a FIFO or a device is refused unread: NotRegularFile),
     its size checked against pe's data limit first (``label`` names it in that error). A missing
@@ -186,13 +202,14 @@ def read_regular_file(path, what, label):
         return f.read()
 
 
-def check_blocks(parents, ops, where):
+def check_blocks(parents, ops, where, variables=0):
     """The block tree of a model file read from disk: ``parents`` holds each block's parent index
-    (block 0's is ignored), ``ops`` each block's op count. Every parent must come before its block
-    (so parents never form a cycle, which would make variable lookups loop forever), and the counts
-    and the nesting stay within the limits."""
+    (block 0's is ignored), ``ops`` each block's op count, ``variables`` the variables of all blocks.
+    Every parent must come before its block (so parents never form a cycle, which would make variable
+    lookups loop forever), and the counts and the nesting stay within the limits."""
     check("model_blocks", len(parents), f"{where}: the block count")
     check("model_ops", sum(ops), f"{where}: the op count")
+    check("model_vars", variables, f"{where}: the variable count")
     depth = [0] * len(parents)
     for i in range(1, len(parents)):
         p = parents[i]
@@ -203,14 +220,17 @@ def check_blocks(parents, ops, where):
         check("block_depth", depth[i], f"{where}: the nesting depth of block {i}")
 
 
-def check_dims(dims, where, known=False):
+def check_dims(dims, where, known=False, itemsize=4):
     """A variable's dims from a model file: sizes >= 0, or -1 (unknown: the batch) unless ``known``
     (a parameter's). Paddle stores other negative dims for temporaries whose shape is a product
-    with an unknown one (-4 for -1 x 4); only parameters and feeds are checked."""
+    with an unknown one (-4 for -1 x 4); only parameters and feeds are checked. The product of the
+    known dims (in Python's ints: [2^32, 2^32] is 2^64, not int64's 0) times ``itemsize`` is
+    within pe's data limit."""
     lowest = 0 if known else -1
     bad = [d for d in dims if not isinstance(d, int) or isinstance(d, bool) or d < lowest]
     if bad:
         raise PeError(f"{where}: dims {list(dims)} hold {bad[0]}; {'a parameter' if known else 'a feed'}'s "
                       f"dimension is {'a size >= 0' if known else '-1 (unknown) or a size >= 0'}, "
                       f"so the model file is damaged")
+    check_bytes(numel(d for d in dims if d >= 0) * itemsize, f"{where}: an array of dims {list(dims)}")
     return dims

@@ -13,6 +13,7 @@ import struct
 import numpy as np
 
 from .errors import PeError
+from .shapes import numel
 
 VAR_TYPE_SCHEMA = """
 message_type { name: "VarType"
@@ -96,17 +97,34 @@ def _tensor_desc(reader):
     size = reader.unpack("<i", "the tensor description's size")
     if not 0 <= size <= MAX_HEADER_BYTES:
         raise PeError(f"{where}: a tensor description of {size} bytes is not a real one")
+    from google.protobuf.message import DecodeError
     desc = var_type().TensorDesc()
-    desc.ParseFromString(bytes(reader.take(size, "the tensor description")))
-    if desc.data_type not in DTYPES:
-        raise PeError(f"{where}: data type {desc.data_type} is not one pe reads ({sorted(DTYPES.values())})")
-    return np.dtype(DTYPES[desc.data_type]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+    try:
+        desc.ParseFromString(bytes(reader.take(size, "the tensor description")))
+    except DecodeError as e:
+        raise PeError(f"{where}: the tensor description is damaged ({e})") from None
+    code = data_type_code(desc)
+    if code not in DTYPES:
+        known = ", ".join(f"{k} {v}" for k, v in sorted(DTYPES.items()))
+        raise PeError(f"{where}: data type {code} is not one pe reads ({known})")
+    return np.dtype(DTYPES[code]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+
+
+def data_type_code(tensor_desc):
+    """The data type number a TensorDesc holds, as written: protobuf reads a number its enum does not
+    name (99) as an unknown field and leaves ``data_type`` at its default (0, bool); that number is
+    returned, so a reader refuses it by number instead of reading bool. None when the field is absent."""
+    if tensor_desc.HasField("data_type"):
+        return tensor_desc.data_type
+    from google.protobuf.unknown_fields import UnknownFieldSet
+    written = [f.data for f in UnknownFieldSet(tensor_desc) if f.field_number == 1 and f.wire_type == 0]
+    return written[-1] if written else None
 
 
 def _take_array(reader, dtype, dims):
     if any(d < 0 for d in dims):
         raise PeError(f"{reader.where}: the tensor's dims {list(dims)} are negative")
-    count = int(np.prod(dims, dtype=np.int64)) if dims else 1
+    count = numel(dims)         # Python's ints: [2^32, 2^32] is 2^64 elements, not int64's 0
     data = reader.take(count * dtype.itemsize, f"a {dtype.name} tensor {list(dims)}")
     return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
 

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..base.errors import PeError, UsageError
+from ..base.errors import PeError, UsageError, shortened
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs/*.yaml, models/*.yaml."
@@ -18,7 +18,7 @@ EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs
 # -- error handling ----------------------------------------------------------------------------
 
 def _fail(message, code):
-    click.echo(message, err=True)
+    click.echo(shortened(message), err=True)
     sys.exit(code)
 
 

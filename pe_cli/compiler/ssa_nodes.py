@@ -220,7 +220,8 @@ class ProcessAllReduceNode(OpNode):
 
         def run(values, results):
             try:
-                totals = processes.all_reduce([values[holders[n][0]][n] for n in names], label=self.describe())
+                totals = processes.all_reduce([values[holders[n][0]][n] for n in names], label=self.describe(),
+                                              names=names)
             except Exception as e:
                 raise self._failed(e) from e
             for name, total in zip(names, totals):

@@ -10,6 +10,7 @@ import zlib
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.shapes import numel
 
 __all__ = ["read_mat", "MatError"]
 
@@ -63,7 +64,7 @@ def _matrix(payload, order, where):
     if mx_class not in _CLASS_DTYPES or len(parts) < 4 or int(flags[0]) & 0x0800:   # not numeric, or complex
         return name, None
     real = _numeric(*parts[3], order, where)
-    if any(d < 0 for d in dims) or int(np.prod(dims)) != real.size:
+    if any(d < 0 for d in dims) or numel(dims) != real.size:      # Python's ints: no int64 wrap to 0
         raise MatError(f"{where}: variable '{name}': dimensions {dims} do not match its {real.size} values")
     return name, real.astype(_CLASS_DTYPES[mx_class]).reshape(dims, order="F")
 

@@ -10,6 +10,7 @@ A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, s
 stop instead of waiting for it in a collective; a rank that never reaches a collective the others
 wait in is reported by the stall inspector (stall.py), and every rank stops.
 """
+import contextlib
 import importlib
 import os
 import sys
@@ -21,6 +22,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
 from . import rank_guard
+from .agreement import agree, layout
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
@@ -128,17 +130,22 @@ class ProcessGroup:
         self.size = comm.Get_size()
         _abort_on_uncaught(self)
         self.watch = StallWatch(_mpi(), comm, report_and_abort(comm)) if watch else None
+        self.agreed = set()
 
-    def _enter(self, label):
+    def _enter(self, label, host, names):
         if self.watch is not None:
             self.watch.enter(label)
+        if label not in self.agreed:
+            agree(self.comm, label, layout(host, names))
+            self.agreed.add(label)
 
-    def all_reduce(self, arrays, label="all_reduce"):
+    def all_reduce(self, arrays, label="all_reduce", names=None):
         """The sums over the processes of ``arrays`` (host or device arrays of one dtype each), in rank
         order: one buffer per dtype, one Allgather each. Returns host arrays, in ``arrays`` order.
-        ``label`` names the collective in a stall report."""
-        self._enter(label)
+        ``label`` names the collective in a stall report, ``names`` the arrays where the ranks'
+        programs differ (``agree``)."""
         host = [_host(a) for a in arrays]
+        self._enter(label, host, names)
         out = [None] * len(host)
         by_dtype = {}
         for i, a in enumerate(host):
@@ -146,7 +153,8 @@ class ProcessGroup:
         for dtype, idx in by_dtype.items():
             flat = np.concatenate([host[i].ravel() for i in idx]) if len(idx) > 1 else host[idx[0]].ravel()
             gathered = np.empty((self.size, flat.size), dtype)
-            self.comm.Allgather(flat, gathered)
+            with _mpi_errors(label):
+                self.comm.Allgather(flat, gathered)
             total = gathered[0].copy()
             for r in range(1, self.size):
                 np.add(total, gathered[r], out=total)       # rank order: the same bits on every rank
@@ -157,13 +165,15 @@ class ProcessGroup:
                 offset += n
         return [_every_row(o) if isinstance(a, SelectedRows) else o for a, o in zip(arrays, out)]
 
-    def broadcast(self, arrays, root=0, label="broadcast"):
+    def broadcast(self, arrays, root=0, label="broadcast", names=None):
         """``arrays`` as rank ``root`` holds them, on every rank (host arrays, same shapes on all)."""
-        self._enter(label)
+        host = [_host(a) for a in arrays]
+        self._enter(label, host, names)
         out = []
-        for a in arrays:
-            buf = _host(a).copy() if self.rank != root else _host(a)
-            self.comm.Bcast(buf, root=root)
+        for a in host:
+            buf = a.copy() if self.rank != root else a
+            with _mpi_errors(label):
+                self.comm.Bcast(buf, root=root)
             out.append(buf)
         return out
 
@@ -180,6 +190,24 @@ class ProcessGroup:
         time.sleep(0.3)         # mpiexec forwards the ranks' output through pipes: let it read this first
         self.comm.Abort(1)
         os._exit(1)
+
+
+@contextlib.contextmanager
+def _mpi_errors(label):
+    """mpi4py's error (MPICH's stack of internal calls, one per line) as one PeError naming the
+    collective: the call that failed and the innermost reason."""
+    try:
+        yield
+    except _mpi().Exception as e:
+        raise PeError(f"{label}: MPI failed between the trainers: {mpi_cause(e)}") from None
+
+
+def mpi_cause(error):
+    """``MPI_Bcast_c(...) failed: message sizes do not match ...`` of MPICH's error stack
+    (``func(line)....: text`` lines): the first text and the last."""
+    texts = [line.split(": ", 1)[1].strip() for line in str(error).splitlines() if ": " in line]
+    texts = [t for t in texts if t]
+    return ": ".join(dict.fromkeys([texts[0], texts[-1]])) if texts else " ".join(str(error).split())
 
 
 def _abort_on_uncaught(group):

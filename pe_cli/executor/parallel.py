@@ -202,7 +202,7 @@ class DataParallelEngine:
         scope = self.scopes.scope
         names = sorted(n for n in self.scopes.persistable if scope.get_array(n) is not None)
         for name, array in zip(names, self.processes.broadcast([scope.get_array(n) for n in names],
-                                                               label="parameters from trainer 0")):
+                                                               label="parameters from trainer 0", names=names)):
             scope.set_array(name, array)
         self._broadcast_done = True
 

@@ -206,6 +206,7 @@ def _run(call, script):
             line = _script_line(e.__traceback__, script)
             where = f"{os.path.basename(script)}:{line}" if line else os.path.basename(script)
             said = f"not supported by pe: {name}" if name is not None else f"error: {e}"
-            print(f"pe fluid: {where}: {said}", file=sys.stderr)
+            print(errors.shortened(f"pe fluid: {where}: {said}") if errors else f"pe fluid: {where}: {said}",
+                  file=sys.stderr)
         return 1
     return 0

@@ -8,6 +8,7 @@ import warnings
 # ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
+from ..base.errors import ArgumentValueError
 from ..ops import registry
 from . import attribute_variables, device_hint, program_release, unique_name
 from .operator import Operator, OpRole, input_slot_names, slot_names
@@ -64,7 +65,7 @@ class Block:
             if name in block.vars:
                 return block.vars[name]
             block = self.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
-        raise ValueError(f"no variable named {name!r} in block {self.idx}")
+        raise ArgumentValueError(f"no variable named {name!r} in block {self.idx}")   # a ValueError, as Fluid's
 
     def has_var(self, name):
         return name in self.vars

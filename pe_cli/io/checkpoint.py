@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import refuse_special
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
@@ -202,6 +203,7 @@ def read_saved(fn, dirname, names=None, filename=None):
     ``filename``), without a program: the variables ``names``, or with ``names=None`` every file of
     ``dirname`` (checkpoint_files.saved_names)."""
     if filename is None and names is None:
+        refuse_special(dirname, "checkpoint directory")
         if not os.path.isdir(dirname):
             raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
         names = list(saved_names(dirname))

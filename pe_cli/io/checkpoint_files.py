@@ -16,7 +16,7 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError
-from ..base.limits import read_regular_file
+from ..base.limits import read_regular_file, refuse_special
 from ..base.lod_tensor_file import read_lod_tensors, read_selected_rows, write_lod_tensor, write_selected_rows
 from ..base.npy import read_npy
 from ..base.selected_rows import SelectedRows
@@ -128,12 +128,14 @@ def _newer(path, other):
 def read_dir(fn, dirname, vars):
     """{name: (value, lod)} of ``vars`` from a directory of one file per variable (Fluid's, or pe's
     earlier ``.npy``); a variable without a file is an error naming it."""
+    refuse_special(dirname, "checkpoint directory")
     if not os.path.isdir(dirname):
         raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
     out = {}
     for v in vars:
         npy = os.path.join(dirname, file_name(v.name))
         fluid = os.path.join(dirname, fluid_path(fn, v.name))
+        refuse_special(fluid, f"variable file of '{v.name}'")
         if _newer(fluid, npy):
             out[v.name] = _read_fluid_file(fn, fluid, v)
             continue
@@ -159,6 +161,7 @@ def combined_values(fn, data, where, vars):
 def read_combined(fn, path, vars):
     """{name: (array, lod)} of ``vars`` from the one file ``path``: Fluid's combined file, or pe's
     earlier ``.npz`` archive (a zip)."""
+    refuse_special(path, "checkpoint file")
     if not os.path.isfile(path):
         raise PeError(f"{fn}: checkpoint file '{path}' does not exist")
     data = _read_file(fn, path)

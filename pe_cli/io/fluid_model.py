@@ -5,6 +5,7 @@ persistable variables, which ``load_vars`` reads from Fluid's files (one each, n
 ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
 from ..base.fluid_proto import looks_like_program_desc, parse_program_desc  # noqa: F401 (re-exported)
+from ..base.errors import PeError
 from ..framework import Program
 from ..framework.fluid_model_read import read_program_desc
 
@@ -17,4 +18,12 @@ def program_from_desc(desc, where):
 
 
 def load_program_desc(path, data):
-    return program_from_desc(parse_program_desc(data, path), path)
+    """(Program, feed names, fetch names) of an inference model file: it has fetch ops, as Fluid's
+    save_inference_model writes them (it refuses to save a model without a target), unless it is the
+    whole program that save_inference_model(export_for_deployment=False) writes to
+    ``<model file>.main_program``, without feed or fetch ops."""
+    program, feeds, fetches = program_from_desc(parse_program_desc(data, path), path)
+    if not fetches and not str(path).endswith(".main_program"):
+        raise PeError(f"{path}: the model has no fetch op, so it has no output to give: an inference model "
+                      f"(save_inference_model's __model__, a .pdmodel) fetches its targets with fetch ops")
+    return program, feeds, fetches

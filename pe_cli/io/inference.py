@@ -8,7 +8,7 @@ import os
 import warnings
 
 from ..base.errors import PeError
-from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, regular_file
+from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, refuse_special, regular_file
 from ..framework import OpRole, Program, program_guard
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
@@ -155,6 +155,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     if dirname is None:                     # Fluid's load from memory: the model's and the parameters' bytes
         return _load_from_memory(fn, executor, model_filename, params_filename)
     path = os.path.join(dirname, model_filename or _MODEL_FILE)
+    refuse_special(dirname, "model directory")
     if file_kind(path) == "missing":
         raise PeError(f"{fn}: '{path}' does not exist{interrupted_hint(dirname)}")
     regular_file(path, "model file")
@@ -184,7 +185,8 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
 def _json_program(model, path):
     """The Program of a JSON ``__model__`` that pe wrote, its blocks and dims checked first."""
     blocks = model.get("blocks", [])
-    check_blocks([-1] + [b["parent"] for b in blocks], [len(model["ops"])] + [len(b["ops"]) for b in blocks], path)
+    check_blocks([-1] + [b["parent"] for b in blocks], [len(model["ops"])] + [len(b["ops"]) for b in blocks], path,
+                 len(model["vars"]) + sum(len(b.get("vars", ())) for b in blocks))
     program = Program()
     block = program.global_block()
     for v in model["vars"]:

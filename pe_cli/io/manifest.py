@@ -16,6 +16,7 @@ import stat
 
 import numpy as np
 
+from ..base.shapes import numel
 from .atomic import write_file
 
 MANIFEST = "manifest.json"
@@ -99,7 +100,7 @@ def _npy_problem(path, name):
         return f"{name} is not an .npy file ({type(e).__name__}: {str(e)[:80]})"
     if dtype.hasobject:
         return f"{name} holds Python objects (a pickle), not a tensor"
-    want = offset + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    want = offset + numel(shape) * dtype.itemsize        # Python's ints: no int64 wrap to 0
     if os.path.getsize(path) != want:
         return f"{name}: {os.path.getsize(path)} bytes, its header says {want}"
     return None

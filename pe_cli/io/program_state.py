@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
+from ..base.limits import refuse_special
 from ..executor.scope import global_scope
 from .atomic import write_file
 from .checkpoint import (as_program, check_value, is_parameter, is_persistable, load_vars, read_saved, saved_names,
@@ -125,6 +126,11 @@ def _load_saved_vars(fn, program, model_path, executor, var_list):
                                f"there), nor does '{model_path}' (what save_vars writes)")
 
 
+def _refuse_special(*paths):
+    for path in paths:
+        refuse_special(os.fspath(path), "checkpoint file")
+
+
 def load(program, model_path, executor=None, var_list=None):
     """Sets the parameters and optimizer state of ``program`` in the global scope from what
     ``save(program, model_path)`` wrote (or, without ``.pdparams``, from save_vars' files)."""
@@ -132,6 +138,7 @@ def load(program, model_path, executor=None, var_list=None):
     program = as_program(program, fn)
     prefix = _prefix(fn, model_path)
     params_path, opt_path = prefix + ".pdparams", prefix + ".pdopt"
+    _refuse_special(model_path, params_path, opt_path)
     if not os.path.exists(params_path):
         return _load_saved_vars(fn, program, os.fspath(model_path), executor, var_list)
     arrays = _checked(fn, _unique(program, is_parameter), read_state(params_path, "parameters"), params_path)
@@ -152,6 +159,7 @@ def load_program_state(model_path, var_list=None):
     fn = "load_program_state"
     prefix = _prefix(fn, model_path)
     params_path, opt_path = prefix + ".pdparams", prefix + ".pdopt"
+    _refuse_special(model_path, params_path, opt_path)
     if os.path.exists(params_path):
         state = read_state(params_path, "parameters")
         if os.path.exists(opt_path):

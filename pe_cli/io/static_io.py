@@ -11,7 +11,7 @@
 import os
 
 from ..base.errors import PeError
-from ..base.limits import regular_file
+from ..base.limits import refuse_special, regular_file
 from ..executor.scope import global_scope
 from ..framework import Program
 from ..framework.variable import Variable
@@ -129,6 +129,7 @@ def save_to_file(path, content):
 
 def load_from_file(path):
     """The bytes of the file ``path``."""
+    refuse_special(path, "file")
     if not os.path.exists(path):
         raise PeError(f"load_from_file: '{path}' does not exist")
     regular_file(path, "file")

@@ -20,6 +20,7 @@ import os
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import refuse_special
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
 from ..io.inference import target_names
@@ -72,6 +73,7 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
     if not out.endswith(".npz"):
         raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
+    refuse_special(model_dir, "model directory")
     if not os.path.isdir(model_dir):
         raise PeError(f"model directory {model_dir} does not exist")
     problem = manifest_problem(model_dir) if read_manifest(model_dir) is not None else None   # pe export's

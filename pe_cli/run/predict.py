@@ -27,7 +27,7 @@ from ..data.sources import table_columns
 from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
-from ..base.limits import regular_file
+from ..base.limits import refuse_special, regular_file
 from .inference import load_inference
 from .progress import Progress
 from .rundir import atomic_write
@@ -43,6 +43,7 @@ def read_feeds(path, feeds, columns=None, kinds=None):
     kinds = kinds or {}
     if os.path.isdir(path):
         return _image_folder(path, feeds, kinds)
+    refuse_special(path, "data file")
     if not os.path.isfile(path):
         raise PeError(f"data file {path} does not exist")
     fmt = table_format(path)

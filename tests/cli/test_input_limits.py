@@ -57,6 +57,36 @@ _FIFO = """
 """
 
 
+_DAMAGED = """
+    from pe_cli.base.fluid_proto import messages
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        y = fluid.layers.scale(fluid.layers.fc(fluid.layers.data("x", [4]), 3), 2.0)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(start)
+    fluid.io.save_inference_model(d + "/long", ["x"], [y], exe, main_program=main)
+    fluid.io.save_inference_model(d + "/huge", ["x"], [y], exe, main_program=main)
+    for name, change in [("long", lambda desc: setattr(next(o for o in desc.blocks[0].ops if o.type == "scale"),
+                                                       "type", "q" * 300_000)),
+                         ("huge", lambda desc: next(v for v in desc.blocks[0].vars if v.name == "fc_0.w_0")
+                          .type.lod_tensor.tensor.dims.__setitem__(slice(None), [2 ** 32, 2 ** 32]))]:
+        desc = messages()["ProgramDesc"]()
+        desc.ParseFromString(open(d + f"/{name}/__model__", "rb").read())
+        change(desc)
+        open(d + f"/{name}/__model__", "wb").write(desc.SerializeToString())
+    print("written")
+"""
+
+
+@pytest.fixture(scope="module")
+def damaged_models(tmp_path_factory):
+    """Saved models, one with an op type of 300,000 characters (its error was 600 KB on one line), one
+    whose weight has dims [2^32, 2^32] (int64's product, 0, passed the size check: internal error)."""
+    d = str(tmp_path_factory.mktemp("damaged"))
+    assert _python(_DAMAGED, d) == "written"
+    return d
+
+
 @pytest.fixture(scope="module")
 def cyclic_model(tmp_path_factory):
     """A saved model whose blocks 1 and 2 name each other as parent; the script times the load."""
@@ -117,16 +147,23 @@ CASES = [
     (["train", "run.yaml", "epochs=0"], 2, "epochs: must be >= 1, got 0"),
     (["train", "run.yaml", "--max-steps", str(10 ** 23)], 2, "'--max-steps'"),
     (["infer", "CYCLE", "--data", "text.npy", "-o", "out.npz"], 1, "/__model__: block 1 names block 2"),
+    (["infer", "/dev/null", "--data", "text.npy", "-o", "out.npz"], 1, "/dev/null is a device, not a regular file"),
+    (["infer", "DAMAGED/long", "--data", "text.npy", "-o", "out.npz"], 1, "characters cut ...] qqq"),
+    (["infer", "DAMAGED/huge", "--data", "text.npy", "-o", "out.npz"], 1,
+     "variable 'fc_0.w_0': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB of memory"),
 ]
 
 
 @pytest.mark.parametrize("args, status, message", CASES, ids=["np", "launch", "graph-devices", "epochs-0",
-                                                              "max-steps-1e23", "infer-cycle"])
-def test_a_value_beyond_the_limits_is_one_line_naming_it(workdir, cyclic_model, args, status, message):
-    args = [cyclic_model[0] if a == "CYCLE" else a for a in args]
+                                                              "max-steps-1e23", "infer-cycle",
+                                                              "infer-device", "infer-long-message", "infer-dims-beyond-int64"])
+def test_a_value_beyond_the_limits_is_one_line_naming_it(workdir, cyclic_model, damaged_models, args, status,
+                                                         message):
+    args = [cyclic_model[0] if a == "CYCLE" else a.replace("DAMAGED", damaged_models) for a in args]
     proc = pe(*args, cwd=workdir, timeout=120, env=ENV)
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == status, proc.stderr
     assert message in lines[-1] and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     assert len(lines) == 1 or lines[0].startswith("Usage:"), proc.stderr     # click's usage line for --max-steps
+    assert len(proc.stderr) < 1500, proc.stderr[:1500]
     assert not (workdir / "out.npz").exists()

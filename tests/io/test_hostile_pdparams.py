@@ -68,3 +68,17 @@ def test_hostile_pdparams(tmp_path, name, data, expect):
     assert "m.pdparams" in proc.stderr and expect in proc.stderr, proc.stderr
     assert sorted(os.listdir(case)) == listing, "something was run or left behind"
     shutil.rmtree(case)
+
+
+def test_paddle_load_refusing_a_file_is_one_line_under_pe_fluid(tmp_path):
+    """paddle.load's refusal (a ValueError, as Paddle's) is one of pe's errors: one line naming the script's
+    line and the file, not the sentence and then a 15-line traceback."""
+    (tmp_path / "load.py").write_text("import paddle\n\nstate = paddle.load('m.pdparams')\n")
+    (tmp_path / "m.pdparams").write_bytes(_w(_Evil(os.system, "touch pwned")))
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=REPO)
+    env.pop("PE_DEBUG", None)
+    proc = subprocess.run(PE + ["fluid", "load.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=TIME_LIMIT, env=env, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("pe fluid: load.py:3: error: `paddle.load` can not parse the file:m.pdparams")
+    assert proc.stderr.count("\n") == 1 and not (tmp_path / "pwned").exists()

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
+from pe_cli.base.limits import LimitError
 from pe_cli.data.idx import write_idx
 from pe_cli.paddle.dataset import cifar, conll05, flowers, imdb, mnist, sentiment, wmt14, wmt16
 
@@ -76,6 +77,54 @@ def test_cifar100_fine_labels_and_a_hostile_pickle(home):
     assert [label for _, label in cifar.train100()()] == [41, 99]
     with pytest.raises(PeError, match=r"member cifar-100-python/test is not a CIFAR batch of plain data: .*'os\.system'"):
         list(cifar.test100()())
+
+
+def test_a_cifar_member_is_checked_by_its_declared_size_before_it_is_read(home, monkeypatch):
+    """A small gzip can hold a batch of gigabytes (zeros): it was read whole (3.1 GiB RSS). Its tar
+    header's size is checked against pe's data limit first; a header claiming more than follows is a
+    damaged archive, one line too (tarfile's ReadError before)."""
+    path = str(home / "cifar" / "cifar-10-python.tar.gz")
+    write_tar(path, {"cifar-10-batches-py/data_batch_1": b"\0" * 5000})
+    monkeypatch.setenv("PE_MAX_DATA_BYTES", "4096")
+    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1, of 5,000 bytes by its header, "
+                                         r"needs 4.9 KiB of memory, above pe's limit of 4.0 KiB"):
+        next(cifar.train10()())
+    monkeypatch.delenv("PE_MAX_DATA_BYTES")
+    raw = bytearray(gzip.decompress(open(path, "rb").read()))
+    for size, message in [(3 << 30, "its 3,221,225,472 bytes over the archive's"),    # refused at its header
+                          (10_000, "cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data")]:
+        info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+        info.size = size                                        # the header lies: 5,000 bytes follow
+        raw[:512] = info.tobuf(format=tarfile.GNU_FORMAT)[:512]
+        with open(path, "wb") as f:
+            f.write(gzip.compress(bytes(raw)))
+        with pytest.raises(PeError, match=message):
+            next(cifar.train10()())
+
+
+class _Zeros(io.RawIOBase):
+    def __init__(self, n):
+        self.left = n
+
+    def readinto(self, buf):
+        n = min(len(buf), self.left)
+        buf[:n] = bytes(n)
+        self.left -= n
+        return n
+
+
+def test_a_member_unpacking_to_more_than_100_times_its_archive_is_refused_unread(home):
+    """80 MiB of zeros in a 80 KB archive: within the memory limit of any machine pe runs on, but a bomb
+    (the corpus's 14 MB archive declared 3 GiB and was read whole on a machine with more)."""
+    path = home / "cifar" / "cifar-10-python.tar.gz"
+    os.makedirs(path.parent)
+    with tarfile.open(path, "w:gz") as tf:
+        info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+        info.size = 80 << 20
+        tf.addfile(info, _Zeros(info.size))
+    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1: its 83,886,080 bytes over the "
+                                         r"archive's [\d,]+ is [\d,]+, above pe's limit of 100 times"):
+        next(cifar.train10()())
 
 
 def test_mnist_reads_paddles_idx_files_scaled_to_minus_one_one(home):

@@ -5,11 +5,13 @@ pickle runs nothing); a pickle naming anything else is refused and runs nothing.
 import io
 import os
 import pickle
+import struct
 
 import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import core, io as fluid_io
 from pe_cli.io.program_state import load as static_load
 
@@ -171,3 +173,25 @@ def test_saves_onto_a_symlink_replace_the_link_and_keep_its_target(trained, tmp_
     assert set(paddle.load(str(tmp_path / "a.pdparams"))) == names
     assert (tmp_path / "dir" / "notes").read_text() == "keep\n" and len(os.listdir(tmp_path / "dir")) > 2
     assert not [p for p in os.listdir(tmp_path) if ".old-" in p or ".tmp-" in p]
+
+
+def _tensor_file(path, data_type=b"\x08\x05", dims=b"\x10\x02\x10\x03"):
+    """A LoDTensor file of a float32 [2, 3] array whose TensorDesc says ``data_type`` and ``dims``."""
+    desc = data_type + dims
+    path.write_bytes(struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc + np.ones(6, "<f4").tobytes())
+    return str(path)
+
+
+@pytest.mark.parametrize("make, message", [
+    # protobuf reads a number its enum lacks as bool: 99 read a bool tensor, then "version is not 0"
+    (lambda p: _tensor_file(p, data_type=b"\x08\x63"), r"as a LoDTensor: .*data type 99 is not one pe reads"),
+    # 2^32 x 2^32 elements: int64's product is 0, which read a 0-byte tensor and failed to reshape it
+    (lambda p: _tensor_file(p, dims=b"\x10\x80\x80\x80\x80\x10" * 2),
+     r"a float32 tensor \[4294967296, 4294967296\] needs 73786976294838206464 bytes at byte 34, 24 left"),
+    (lambda p: os.mkfifo(p) or str(p), "is a FIFO, not a regular file"),           # was "not exists"
+], ids=["unknown-dtype", "dims-beyond-int64", "fifo"])
+def test_a_hostile_file_is_one_of_pes_errors_naming_it(tmp_path, make, message):
+    path = make(tmp_path / "t.pdtensor")
+    with pytest.raises(PeError, match=message) as e:          # a PeError (and a ValueError, as Paddle's)
+        paddle.load(path)
+    assert "t.pdtensor" in str(e.value)

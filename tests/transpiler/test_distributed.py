@@ -159,6 +159,21 @@ def test_a_stalled_trainer_is_reported_by_the_stall_inspector_and_every_rank_sto
 
 
 @needs_mpi
+def test_trainers_whose_programs_differ_stop_with_one_line_naming_the_rank_and_the_variable(tmp_path):
+    """Trainer 1's last fc has 5 classes where trainer 0's has 4: the broadcast of the parameters failed
+    inside MPI ("message sizes do not match", a stack of MPICH's internals, MPICH's banner); under pe's
+    rank guard it is one line naming the rank and the variable, and nothing else."""
+    from tests.cli.test_helpers import PE
+    done = subprocess.run([MPIEXEC, "-n", "2", *PE, "fluid", str(WORKER), "mlp", "2", "1", str(tmp_path / "x"),
+                           "differ"], env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith("pe: trainer rank 1 of 2 failed: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "the trainers' programs differ: in parameters from trainer 0, rank 0 has 'fc_1.b_0' [4] float32 " \
+           "where rank 1 has 'fc_1.b_0' [5] float32" in done.stderr
+    assert "MPI" not in done.stdout + done.stderr
+
+
+@needs_mpi
 def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
     done = subprocess.run([MPIEXEC, "-n", "3", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x")],
                           env=_env(), capture_output=True, text=True, timeout=60)

@@ -12,6 +12,7 @@ from ...base.limits import read_regular_file
 from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_selected_rows
 from ...base.npy import read_npy
 from ...base.selected_rows import SelectedRows
+from ...base.shapes import numel
 
 
 def _mtime(path):
@@ -42,7 +43,7 @@ def _part(array, attrs):
     seek, shape = attrs.get("seek", -1), list(attrs.get("shape") or [])
     if seek == -1:
         return array
-    count = int(np.prod(shape, dtype=np.int64))
+    count = numel(shape)                # Python's ints: int64 wrapped [2^32, 2^32] to 0
     if seek < 0 or any(d < 0 for d in shape) or seek + count > array.size:
         raise PeError(f"load: seek={seek} with shape={shape} asks for values {seek}..{seek + count - 1} of "
                       f"{attrs['file_path']}, which holds {array.size}: give seek >= 0 and a shape that fits")

@@ -9,7 +9,7 @@ which takes only dicts, lists, text and numpy arrays. Nothing downloads.
 order; ``cycle`` starts again at the end, without end."""
 from ...base.errors import PeError
 from ...io.pickle_data import Refused, parse_data
-from .common import cached_file, member, open_tar
+from .common import cached_file, member, members, open_tar
 
 __all__ = ["train100", "test100", "train10", "test10", "fetch", "convert"]
 
@@ -41,13 +41,15 @@ def _batch(path, name, data):
 def reader_creator(filename, sub_name, cycle=False):
     def reader():
         while True:
+            found = False
             with open_tar("cifar", filename) as tf:
-                names = [m.name for m in tf.getmembers() if sub_name in m.name]
-                for name in names:
-                    images, labels = _batch(filename, name, member("cifar", tf, name))
-                    for image, label in zip(images, labels):
-                        yield (image / 255.0).astype("float32"), int(label)
-            if not cycle or not names:
+                for info in members("cifar", tf):       # each checked at its header, before it is read
+                    if sub_name in info.name:
+                        found = True
+                        images, labels = _batch(filename, info.name, member("cifar", tf, info))
+                        for image, label in zip(images, labels):
+                            yield (image / 255.0).astype("float32"), int(label)
+            if not cycle or not found:
                 return
     return reader
 

@@ -6,13 +6,20 @@ names of this module, which programs call themselves; so are ``split`` (a reader
 files of ``line_count`` samples) and ``cluster_files_reader`` (a trainer's share of those files). Their
 default dumper and loader are pickle's, as Paddle's: load only files you wrote (pickle runs what a
 file holds). Files are written and read in binary (Paddle 1.8.5's text mode fails on Python 3).)"""
+import contextlib
 import glob
+import gzip
 import hashlib
+import io
 import os
 import pickle
 import tarfile
 
 from ...base.errors import PeError
+from ...base.limits import check, check_bytes, limit
+
+
+_RATIO_FLOOR = 64 << 20        # members smaller than this are not held to the unpack ratio
 
 
 class DownloadRefused(PeError, RuntimeError):
@@ -64,23 +71,68 @@ def cached_file(module, folder, filename, url, also=()):
                   f"put {filename} in {where} (Paddle downloads it from {url})")
 
 
+@contextlib.contextmanager
 def open_tar(module, path):
-    """``path`` opened as a tar archive (gzip or not); one error line when it is not one."""
+    """``with open_tar(module, path) as tf``: ``path`` opened as a tar archive (gzip or not); one error
+    line when it is not one, or when it turns out damaged as it is read within the block (a member
+    whose header claims more bytes than follow: tarfile's "unexpected end of data")."""
     try:
-        return tarfile.open(path)
+        tf = tarfile.open(path)
     except (tarfile.TarError, OSError) as e:
         raise PeError(f"paddle.dataset.{module}: {path} is not a readable tar archive ({e})") from None
+    with tf:
+        try:
+            yield tf
+        except (tarfile.TarError, EOFError) as e:
+            raise PeError(f"paddle.dataset.{module}: {path} is a damaged tar archive ({e})") from None
 
 
 def member(module, tf, name):
-    """The bytes of the archive member ``name``; one error line naming the archive when it lacks it."""
+    """The bytes of the archive member ``name`` (or TarInfo); one error line naming the archive when it lacks it, or
+    when the size its header declares is beyond pe's data limit (checked before a byte is read: a small
+    gzip of zeros can declare gigabytes)."""
     try:
-        data = tf.extractfile(name)
+        info = name if isinstance(name, tarfile.TarInfo) else tf.getmember(name)
+        data = tf.extractfile(info)
     except KeyError:
         data = None
     if data is None:
         raise PeError(f"paddle.dataset.{module}: {tf.name} has no member {name}")
+    check_member(module, tf, info)
     return data.read()
+
+
+def members(module, tf):
+    """The archive's members in order, each checked (``check_member``) as its header is read, before
+    the archive is read past it: a bomb is refused at its header, not after unpacking it to skip it."""
+    for info in tf:
+        check_member(module, tf, info)
+        yield info
+
+
+def check_member(module, tf, info):
+    """The size a member's header declares, against pe's data limit and the unpack ratio."""
+    where = f"paddle.dataset.{module}: {tf.name}: member {info.name}"
+    check_bytes(info.size, f"{where}, of {info.size:,} bytes by its header,")
+    _check_ratio(info.size, os.path.getsize(tf.name), where)
+
+
+def _check_ratio(size, packed, where):
+    """A member above 64 MiB unpacks to at most PE_MAX_UNPACK_RATIO times its archive's size: a few MB
+    of gzip holding gigabytes of zeros is a bomb, whatever the machine's memory."""
+    if size > _RATIO_FLOOR:
+        check("unpack_ratio", size // max(packed, 1), f"{where}: its {size:,} bytes over the archive's {packed:,}")
+
+
+def gunzip(module, data, where):
+    """The bytes the gzip ``data`` holds, read no further than pe's data limit (a gzip of zeros
+    holds a thousand times its size)."""
+    most = min(limit("data_bytes"), max(_RATIO_FLOOR, limit("unpack_ratio") * len(data)))
+    out = gzip.GzipFile(fileobj=io.BytesIO(data)).read(most + 1)
+    if len(out) > most:
+        check_bytes(len(out), f"paddle.dataset.{module}: {where}, unzipped,")
+        _check_ratio(len(out), len(data), f"paddle.dataset.{module}: {where}, unzipped,")
+    return out
 
 
 def split(reader, line_count, suffix="%05d.pickle", dumper=pickle.dump):

@@ -11,12 +11,10 @@ tags in a set's iteration order, which changes between Python processes; pe numb
 ``test()``: a reader of 9 fields per (sentence, predicate): word ids, the ids of the predicate's
 context words -2..+2 (each repeated over the sentence), the predicate id, the context mark, the
 label ids."""
-import gzip
-import io
 import os
 
 from ...base.errors import PeError
-from .common import cached_file, member, open_tar
+from .common import cached_file, gunzip, member, open_tar
 
 __all__ = ["get_dict", "get_embedding", "test", "fetch"]
 
@@ -72,8 +70,8 @@ def corpus_reader(data_path, words_name, props_name):
     """A reader of (sentence words, predicate, labels), one per predicate of each sentence."""
     def reader():
         with open_tar("conll05", data_path) as tf:
-            words = gzip.GzipFile(fileobj=io.BytesIO(member("conll05", tf, words_name))).read().splitlines()
-            props = gzip.GzipFile(fileobj=io.BytesIO(member("conll05", tf, props_name))).read().splitlines()
+            words = gunzip("conll05", member("conll05", tf, words_name), words_name).splitlines()
+            props = gunzip("conll05", member("conll05", tf, props_name), props_name).splitlines()
         sentence, rows = [], []
         for word, prop in zip(words, props):
             word, prop = word.strip().decode(), prop.strip().decode().split()

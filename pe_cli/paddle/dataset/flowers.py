@@ -19,7 +19,7 @@ from ...base.errors import PeError
 from ...data.images import decode_image_bytes, pillow
 from ...data.matfile import read_mat
 from ...data.reader_decorators import map_readers, xmap_readers
-from .common import cached_file, open_tar
+from .common import cached_file, member, members, open_tar
 
 __all__ = ["train", "test", "valid", "fetch"]
 
@@ -87,9 +87,9 @@ def reader_creator(data_file, label_file, setid_file, dataset_name, mapper, buff
     def reader():
         while True:
             with open_tar("flowers", data_file) as tf:
-                for info in tf:
+                for info in members("flowers", tf):
                     if info.name in img2label:
-                        yield tf.extractfile(info).read(), img2label[info.name] - 1
+                        yield member("flowers", tf, info), img2label[info.name] - 1
             if not cycle:
                 return
     if use_xmap:

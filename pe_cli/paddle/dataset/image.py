@@ -13,6 +13,7 @@ import tarfile
 import numpy as np
 
 from ...fluid.unsupported import MissingModule, optional_module
+from .common import member
 
 __all__ = ["load_image_bytes", "load_image", "resize_short", "to_chw", "center_crop", "random_crop",
            "left_right_flip", "simple_transform", "load_and_transform", "batch_images_from_tar"]
@@ -45,7 +46,7 @@ def batch_images_from_tar(data_file, dataset_name, img2label, num_per_batch=1024
         for mem in tf.getmembers():
             if mem.name not in img2label:
                 continue
-            data.append(tf.extractfile(mem).read())
+            data.append(member("image", tf, mem))
             labels.append(img2label[mem.name])
             if len(data) == num_per_batch:
                 with open(f"{out_path}/batch_{file_id}", "wb") as f:

@@ -11,7 +11,7 @@ import collections
 import re
 import string
 
-from .common import cached_file, open_tar
+from .common import cached_file, member, members, open_tar
 
 __all__ = ["build_dict", "train", "test", "word_dict", "tokenize", "fetch"]
 
@@ -26,9 +26,9 @@ def _archive():
 def tokenize(pattern):
     """The tokenized reviews of the archive members whose names match ``pattern``."""
     with open_tar("imdb", _archive()) as tf:
-        for info in tf:
+        for info in members("imdb", tf):
             if pattern.match(info.name):
-                text = tf.extractfile(info).read()
+                text = member("imdb", tf, info)
                 yield text.rstrip(b"\n\r").translate(None, _PUNCTUATION).lower().split()
 
 

@@ -13,7 +13,7 @@ import collections
 import tarfile
 
 from ...base.errors import PeError
-from .common import cached_file
+from .common import cached_file, member as read_member
 
 URL = "http://www.fit.vutbr.cz/~imikolov/rnnlm/simple-examples.tgz"
 TRAIN = "./simple-examples/data/ptb.train.txt"
@@ -35,10 +35,8 @@ def _lines(member):
     path = archive()
     try:
         with tarfile.open(path) as tf:
-            data = tf.extractfile(member)
-            if data is None:
-                raise KeyError(member)
-            return [line.decode("utf-8", "replace").split() for line in data.read().splitlines()]
+            data = read_member("imikolov", tf, member)
+            return [line.decode("utf-8", "replace").split() for line in data.splitlines()]
     except (tarfile.TarError, KeyError) as e:
         raise PeError(f"paddle.dataset.imikolov: {path} has no {member} ({type(e).__name__}: {e})") from None
 

@@ -8,7 +8,7 @@ import tarfile
 
 import numpy as np
 
-from .common import cached_file, download  # noqa: F401
+from .common import cached_file, download, member  # noqa: F401
 from .image import *  # noqa: F401,F403 -- Paddle's module has image's names
 from ...fluid.unsupported import optional_module
 
@@ -26,10 +26,10 @@ def reader_creator(filename, sub_name):
     """A reader of the images and masks the list ``sub_name`` names in the archive ``filename``."""
     def reader():
         with tarfile.open(filename) as tar:
-            names = tar.extractfile(SET_FILE.format(sub_name)).read().decode().split()
+            names = member("voc2012", tar, SET_FILE.format(sub_name)).decode().split()
             for name in names:
-                data = tar.extractfile(DATA_FILE.format(name)).read()
-                label = tar.extractfile(LABEL_FILE.format(name)).read()
+                data = member("voc2012", tar, DATA_FILE.format(name))
+                label = member("voc2012", tar, LABEL_FILE.format(name))
                 yield np.array(Image.open(io.BytesIO(data))), np.array(Image.open(io.BytesIO(label)))
     return reader
 

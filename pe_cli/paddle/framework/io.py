@@ -25,7 +25,8 @@ import warnings
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...base.errors import ArgumentValueError, PeError
+from ...base.limits import file_kind, regular_file
 from ...base.lod_tensor_file import read_lod_tensors
 from ...executor import Executor
 from ...executor.scope import Scope, global_scope, scope_guard
@@ -142,7 +143,9 @@ def _load_bytes(path, data, config):
     for reader in (load_selected_rows, load_lod_tensor):
         try:
             value, _ = reader(_io.BytesIO(data))
-        except (PeError, ValueError, TypeError):
+        except (PeError, ValueError, TypeError) as e:
+            if data[:4] == b"\0\0\0\0":      # a LoDTensor's version 0, not a pickle: its reader's error
+                refused = e
             continue
         if is_memory_buffer(path):
             path.seek(path.tell() + len(data))
@@ -150,8 +153,9 @@ def _load_bytes(path, data, config):
     try:
         program = _program(data)
     except Exception:       # noqa: BLE001 -- any failure: the bytes are none of the forms
-        raise ValueError(f"`paddle.load` can not parse the file:{where}. It is none of what paddle.save writes "
-                         f"(as a pickle of plain data and arrays: {refused})") from None
+        form = "a LoDTensor" if data[:4] == b"\0\0\0\0" else "a pickle of plain data and arrays"
+        raise ArgumentValueError(f"`paddle.load` can not parse the file:{where}. It is none of what paddle.save "
+                                 f"writes (as {form}: {refused})") from None
     if is_memory_buffer(path):
         path.seek(path.tell() + len(data))
     return program
@@ -168,6 +172,8 @@ def load(path, **configs):
     unknown = set(configs) - set(_LOAD_CONFIGS)
     if unknown:
         raise ValueError(f"The additional config ({sorted(unknown)[0]}) of `paddle.load` is not supported.")
+    if not is_memory_buffer(path) and file_kind(path) not in (None, "missing", "a directory"):
+        regular_file(path, "paddle.load file")          # a FIFO, a device: said so, unread
     if is_memory_buffer(path) or os.path.isfile(path):
         return _load_bytes(path, read_bytes(path, "paddle.load file"), configs)
     saved_var = os.path.join(os.path.dirname(os.fspath(path)), file_name(os.path.basename(os.fspath(path))))
@@ -186,7 +192,7 @@ def _inference_state(path, model_filename, params_filename):
         raise ValueError(f"The {path}.pdmodel and {path} directory exist at the same time, don't know which one "
                          f"to load, please make sure that the specified target of ``path`` is unique.")
     if not prefix and not directory:
-        raise ValueError(f"The ``path`` ({path}) to load model not exists.")
+        raise ArgumentValueError(f"The ``path`` ({path}) to load model not exists.")
     if prefix:
         dirname, base = os.path.split(path)
         dirname, model_filename, params_filename = dirname or ".", base + ".pdmodel", base + ".pdiparams"
