@@ -31,7 +31,7 @@ $(TEST_STAMP): $(STAMP)
 	touch $(TEST_STAMP)
 
 train: $(STAMP)
-	$(VENV)/bin/pe train configs/mnist_lenet.yaml
+	$(VENV)/bin/pe train configs/mnist_lenet.yaml output.curves=true
 	@echo "(pe is installed in $(VENV)/bin: 'source $(VENV)/bin/activate' puts it on your PATH)"
 
 # Three pytest workers (pytest-xdist) on the 2-core VM: with two, 1.79 of the 2 cores were busy over a

@@ -258,6 +258,7 @@ RUN = Section({
         "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
         "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),
                         choices=GRAPH_KINDS),
-        "curves": Field("bool", True, "draw curves.png at the end of pe train (when matplotlib is installed)"),
+        "curves": Field("bool", False, "draw curves.png at the end of pe train (needs matplotlib; pe plot RUN_DIR "
+                        "draws them at any time)"),
     }, "where results go"),
 })

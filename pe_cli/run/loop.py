@@ -42,7 +42,7 @@ class TrainResult:
     branch_of: str = None       # the run an older checkpoint of which this run continues
     rank: int = 0               # this trainer's rank (several processes: only rank 0 reports)
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
-    curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
+    curves: str = None          # <run dir>/curves.png, drawn at the end where output.curves asks
     best: str = None            # keep_best: the best checkpoint and its metric, as pe train prints it
     role: str = "trainer"       # "pserver": a parameter server of pserver mode, which reports nothing
     prediction: dict = None     # eval.json's prediction: the output layer against data.eval's labels

@@ -69,14 +69,25 @@ def plot(run_dir, out=None, metrics=None):
     return out
 
 
-def plot_at_end(run_dir):
-    """curves.png at the end of ``pe train`` when matplotlib is installed (else None, silently: the
-    plot extra is optional). A failure to draw is a warning, never a failed run."""
+def check_curves(cfg):
+    """Fails before the run starts when output.curves asks for curves.png and matplotlib (the
+    optional plot extra) is not installed."""
+    if cfg.data["output"]["curves"] and not _matplotlib_installed():
+        raise PeError("output.curves needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib), "
+                      "or drop output.curves=true")
+
+
+def _matplotlib_installed():
     try:
-        if importlib.util.find_spec("matplotlib") is None:
-            return None
+        return importlib.util.find_spec("matplotlib") is not None
     except ValueError:          # a module entry without a spec: treated as not installed
-        return None
+        return False
+
+
+def plot_at_end(run_dir):
+    """curves.png at the end of ``pe train``, where output.curves asks for it (matplotlib's import
+    and the drawing cost a run about half a CPU-second: docs/PERFORMANCE.md). A failure to draw is
+    a warning, never a failed run."""
     try:
         return plot(run_dir)
     except Exception as e:      # the run itself is done and recorded: say why, keep going

@@ -28,7 +28,7 @@ from .checkpoint_check import check_values, checked_checkpoint
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
-from .plot import plot_at_end
+from .plot import check_curves, plot_at_end
 from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
@@ -182,6 +182,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     program = train_program(cfg, programs, place, processes.rank)
     check_watches(cfg)
     check_loggers(cfg)
+    check_curves(cfg)
     check_async(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")

@@ -1,6 +1,7 @@
 """`logger: tensorboard` and curves.png at the end of `pe train` (issue 18, item 5): the event files
-read back with TensorBoard's own reader hold what metrics.jsonl holds; the PNG opens with a real
-image reader; without tensorboardX one line says what to install and no run directory is left."""
+read back with TensorBoard's own reader hold what metrics.jsonl holds; the PNG, drawn where
+output.curves asks (issue 79: not by default), opens with a real image reader; without tensorboardX
+one line says what to install and no run directory is left."""
 import json
 import subprocess
 import sys
@@ -24,7 +25,7 @@ def scheduled(step):
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("loggers") / "run"
-    proc = pe("train", CONFIG, *SMALL, SCHEDULE, "logger=tensorboard", "--out", out, "-q")
+    proc = pe("train", CONFIG, *SMALL, SCHEDULE, "logger=tensorboard", "output.curves=true", "--out", out, "-q")
     assert proc.returncode == 0, proc.stderr
     assert f"curves: {out / 'curves.png'}" in proc.stdout
     return out
@@ -64,14 +65,29 @@ def test_the_scheduled_learning_rate_is_logged_at_every_report(run):
     assert [float(v) for v in lrs] == pytest.approx([scheduled(r["step"]) for r in rows], rel=1e-5)
 
 
-def test_train_draws_curves_at_the_end(run, tmp_path):
+def test_train_draws_curves_where_asked_and_never_loads_matplotlib_otherwise(run, tmp_path):
     image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
     pixels = image.imread(run / "curves.png")
     assert pixels.ndim == 3 and pixels.shape[0] > 300 and pixels.std() > 0.05
     assert pixels.shape[0] == 3 * 260                   # loss, acc and lr: 2.6 inches a panel at 100 dpi
-    off = pe("train", CONFIG, *SMALL, "max_steps=2", "output.curves=false", "--out", tmp_path / "off", "-q")
+    # by default: no curves.png, no "curves:" line, and the whole run never imports matplotlib
+    code = ("import atexit, sys\natexit.register(lambda: print('matplotlib loaded:', 'matplotlib' in sys.modules))\n"
+            "from pe_cli.cli.main import main\nmain()")
+    off = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=2", "--out",
+                          str(tmp_path / "off"), "-q"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert off.returncode == 0, off.stderr
     assert not (tmp_path / "off" / "curves.png").exists() and "curves:" not in off.stdout
+    assert off.stdout.strip().endswith("matplotlib loaded: False"), off.stdout
+
+
+def test_curves_asked_without_matplotlib_is_one_line_before_the_run(tmp_path):
+    code = "import sys; sys.modules['matplotlib'] = None; from pe_cli.cli.main import main; main()"
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=1", "output.curves=true",
+                           "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and not out.exists(), proc.stderr
+    assert proc.stderr.strip() == "pe: error: output.curves needs matplotlib: pip install 'pe-cli[plot]' " \
+                                  "(or pip install matplotlib), or drop output.curves=true", proc.stderr
 
 
 def test_without_tensorboardx_one_line_and_no_run_dir(tmp_path):

@@ -28,7 +28,7 @@ SMALL = ["data.train.limit=64", "data.eval.limit=32", "data.batch_size=32", "dat
 def trained(tmp_path_factory):
     """A finished 2-step run (checkpoint ckpt/step-2, curves.png) and 5 unlabeled images."""
     root = tmp_path_factory.mktemp("outputs")
-    proc = pe("train", CONFIG, *SMALL, "--out", root / "run", "-q")
+    proc = pe("train", CONFIG, *SMALL, "output.curves=true", "--out", root / "run", "-q")
     assert proc.returncode == 0, proc.stderr
     assert (root / "run" / "ckpt" / "step-2" / "trainer_state.json").is_file()
     images, _ = load_mnist(f"{REPO}/data/mnist", "eval")
