@@ -61,7 +61,8 @@ def _raw_feeds(model_dir, data_path, feeds):
     if prep is None:
         return read_feeds(data_path, feeds)
     lengths = lengths_feeds(prep.feeds)
-    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds())
+    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(),
+                     prep.missing())
     try:
         raw.update(prep.apply(raw, data_path))
     except DataError as e:
