@@ -23,7 +23,7 @@ def fit_preprocessing(cfg, raw=None, part="data.train"):
     raw = source_columns(cfg, "train") if raw is None else raw
     columns = {f: (source.get("columns") or {}).get(f, f) for f in specs}
     n = len(next(iter(raw.values())))
-    fitted_on = f"data.train: {source.get('path')}" + ("" if part == "data.train" else f" ({part})")
+    fitted_on = f"data.train: {source.get('path')}" + ("" if part == "data.train" else f", {part}")
     try:
         return Preprocessing.fit(specs, raw, columns, f"{fitted_on} ({n} samples)",
                                  source.get("path") or "data.train", cfg.data["data"]["missing"])

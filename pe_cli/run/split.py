@@ -39,7 +39,7 @@ def has_part(cfg, part):
 def part_name(cfg, part):
     """How messages name the rows of ``part``: data.eval, or data.split's eval part."""
     split = cfg.data["data"]["split"] or {}
-    return f"data.split's {part} part" if split.get(part) else f"data.{part}"
+    return f"data.split's {part} part" if split.get(part) or (split and part == "train") else f"data.{part}"
 
 
 class Split:
