@@ -20,7 +20,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..data.ragged import Ragged
 from .build import source_columns
-from .rundir import atomic_write
+from .rundir import atomic_write, is_run_dir
 
 FILE_NAME = "split.json"
 VERSION = 1
@@ -58,19 +58,26 @@ def save_split(split, run_dir):
 
 class Rows:
     """The raw columns (source_columns) of each part a run reads: with data.split, data.train read
-    once and split (afresh, or as ``run_dir``'s split.json says); else data.train and data.eval."""
+    once and split (afresh, or as ``run_dir``'s split.json says: a run without one, or a config
+    without data.split for a run with one, is refused); else data.train and data.eval."""
 
     def __init__(self, cfg, run_dir=None):
         self.cfg, self.split, self._whole = cfg, None, None
         settings = cfg.data["data"]["split"]
+        recorded = os.path.join(run_dir, FILE_NAME) if run_dir else None
         if settings is None:
+            if recorded and os.path.isfile(recorded):
+                raise PeError(f"{run_dir} split data.train into parts ({recorded}); this config has no data.split, "
+                              f"so it would read other rows: give the run's data.split")
             return
+        if recorded and not os.path.isfile(recorded) and is_run_dir(run_dir):
+            raise PeError(f"{run_dir} was trained without data.split (it has no {FILE_NAME}), so its data.train "
+                          f"rows were all trained on; drop data.split, or start a new run with it")
         stratify = settings["stratify"]
         extra = stratify if stratify is not None and stratify not in cfg.model.feeds else None
         whole = source_columns(cfg, "train", extra and (_STRATUM, extra))
         values = whole.pop(_STRATUM, None) if extra else (whole[stratify] if stratify else None)
         source = cfg.data["data"]["train"]
-        recorded = os.path.join(run_dir, FILE_NAME) if run_dir else None
         if recorded and os.path.isfile(recorded):
             self.split = _read(recorded, settings, source, len(next(iter(whole.values()))))
         else:
