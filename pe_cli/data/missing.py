@@ -44,6 +44,13 @@ class Missing:
         return marker_set(self.default if own is None else own)
 
 
+def category_fill(fill):
+    """The value a category's ``fill`` names, as text (a YAML 3 or 3.0: '3'), or None."""
+    if isinstance(fill, float) and fill.is_integer():
+        fill = int(fill)
+    return None if fill is None else str(fill)
+
+
 def note(text):
     """A line the user should see whatever -q says (a dropped row count, a constant column)."""
     print(f"pe: {text}", file=sys.stderr, flush=True)

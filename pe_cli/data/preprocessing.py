@@ -29,7 +29,7 @@ import numpy as np
 
 from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
-from .missing import EMPTY_HINT, MISSING, Missing, Where, check_numbers, check_values
+from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
 from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
 from .readers import DataError
@@ -327,9 +327,8 @@ def _bounded(values, name, key, hint):
 
 def _filled(values, fill):
     """A category's values with the missing ones as its ``fill`` value (None: the unknown id)."""
-    if isinstance(fill, float) and fill.is_integer():
-        fill = int(fill)
-    return values if fill is None else [str(fill) if v is None else v for v in values]
+    fill = category_fill(fill)
+    return values if fill is None else [fill if v is None else v for v in values]
 
 
 def _fit_category(spec, raw, where):
