@@ -211,6 +211,25 @@ def _minimize(optimizer, model, cfg):
 
 # -- the data -----------------------------------------------------------------------------------
 
+LABEL_ARGS = ("label",)     # the layer arguments that take a label feed
+
+
+def layer_refs(layer):
+    """(argument key, referenced name) of every feed or layer a checked layer reads (its arguments
+    resolved to Refs)."""
+    for key, value in layer.kwargs.items():
+        for ref in (value if isinstance(value, list) else [value]):
+            if isinstance(ref, Ref):
+                yield key, ref.name
+
+
+def split_feeds(spec):
+    """(input feeds, label feeds) of a checked model spec."""
+    labels = {name for layer in spec.layers for key, name in layer_refs(layer)
+              if key in LABEL_ARGS and name in spec.feeds}
+    return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
+
+
 def source_columns(cfg, which, extra=None):
     """{feed: array} of data.train or data.eval as the source gives them: the feeds
     data.preprocessing names still raw (strings, image paths, numbers with NaN where missing);
