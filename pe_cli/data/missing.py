@@ -4,8 +4,9 @@ A field is missing when it is JSON null or, stripped and with case ignored, one 
 ``data.missing`` (default: empty, NA, N/A, NaN, null, None, ?), or a preprocessed feed's own
 ``missing:`` list. Each kind then handles it (data/preprocessing.py): numeric fills it, category
 maps it to its ``fill`` value or the unknown id 0, text reads it as empty text, image refuses it, and
-a row whose label is missing is dropped (``data.on_missing_label: drop``, counted on stderr) or
-refused (``error``). A feed without preprocessing refuses a missing field.
+a row whose label is missing (a ``label`` feed's, or any feed a layer takes as its ``label``: a
+regression's numeric target too) is dropped (``data.on_missing_label: drop``, counted on stderr) or
+refused (``error``). Another feed without preprocessing refuses a missing field.
 
 Columns that teach nothing, found when preprocessing is fitted on the training rows: one missing in
 every row is refused naming the column and the file; one of a single value gets a warning.
@@ -34,10 +35,12 @@ def is_missing(value, markers):
 @dataclass(frozen=True)
 class Missing:
     """What a table source reads as missing: ``default`` markers, ``feeds`` {feed: its own markers};
-    ``on_label`` drop or error for a row whose label (a label feed) is missing."""
+    ``on_label`` drop or error for a row whose label is missing: a ``label`` feed's, or one of
+    ``labels`` (the feeds the model takes as a label: a regression's numeric target too)."""
     default: tuple = MISSING
     feeds: dict = field(default_factory=dict)
     on_label: str = "drop"
+    labels: frozenset = frozenset()
 
     def markers(self, feed):
         own = self.feeds.get(feed)
@@ -61,22 +64,29 @@ def drop_missing_labels(out, labels, table, policy):
     missing (None): dropped with a count on stderr, or refused (``policy`` error)."""
     gone = np.zeros(len(table), dtype=bool)
     for feed, column in labels.items():
-        lost = np.array([v is None for v in out[feed]], dtype=bool)
+        lost = _lost(out[feed])
         if lost.any() and policy == "error":
             r = int(np.argmax(lost))
-            raise DataError(f"{table.path}:{table.first + r}: the label '{column}' is missing ({int(lost.sum())} "
+            raise DataError(f"{table.path}:{table.first + r}: the label {column} is missing ({int(lost.sum())} "
                             f"of {len(lost)} rows)", ("columns", feed),
                             "fill it in, or set data.on_missing_label: drop to train without those rows")
         gone |= lost
     if not gone.any():
         return out
-    names = ", ".join(f"'{c}'" for c in labels.values())
+    names = ", ".join(labels.values())
     if gone.all():
         raise DataError(f"{table.path}: every one of its {len(gone)} rows has no {names}", ("columns",),
                         "give the label column values (missing markers: data.missing)")
     note(f"dropped {int(gone.sum())} of {len(gone)} rows of {table.path}: no {names}")
     keep = ~gone
     return {f: v[keep] for f, v in out.items()}
+
+
+def _lost(values):
+    """Per row: is the field missing (None in fields as written, NaN in numbers)?"""
+    if values.dtype == object:
+        return np.array([v is None for v in values], dtype=bool)
+    return np.isnan(values.reshape(len(values), -1)).any(axis=1)
 
 
 class Where:

@@ -176,8 +176,11 @@ def table_columns(source, feeds, columns, raw, missing=None):
         try:
             kind = raw.get(feed)
             markers = missing.markers(feed)
+            if kind == "label" or feed in missing.labels:
+                labels[feed] = ", ".join(f"'{n}'" for n in names)
             if kind in (None, "numeric"):
-                values = table.numbers(names, key, allow_missing=kind == "numeric", missing=markers)
+                allowed = kind == "numeric" or feed in missing.labels       # a missing label drops its row
+                values = table.numbers(names, key, allow_missing=allowed, missing=markers)
                 out[feed] = values[:, 0] if single else values
             else:
                 if not single:
@@ -185,8 +188,6 @@ def table_columns(source, feeds, columns, raw, missing=None):
                 out[feed] = table.raw(names[0], key, markers)
                 if kind == "image":
                     out[feed] = _image_paths(table, names[0], out[feed], key)
-                if kind == "label":
-                    labels[feed] = names[0]
         except DataError as e:
             raise DataError(f"{e.message} for feed '{feed}'" if "has no column" in e.message else e.message, e.key,
                             e.hint) from None

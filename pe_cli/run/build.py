@@ -256,10 +256,11 @@ def source_columns(cfg, which, extra=None):
 
 
 def missing_of(cfg):
-    """The missing fields of data.missing, data.preprocessing's own lists and data.on_missing_label."""
+    """The missing fields of data.missing, data.preprocessing's own lists and data.on_missing_label
+    (for the label feeds of the model: a class label's and a regression target's rows)."""
     d = cfg.data["data"]
     own = {f: s["missing"] for f, s in d["preprocessing"].items() if s.get("missing") is not None}
-    return Missing(tuple(d["missing"]), own, d["on_missing_label"])
+    return Missing(tuple(d["missing"]), own, d["on_missing_label"], frozenset(split_feeds(cfg.model)[1]))
 
 
 def load_columns(cfg, which, preprocessing=None, columns=None):

@@ -1,7 +1,7 @@
 """Missing values in tables (issue 77): declared markers in every column kind, rows without a label
 dropped with a count (or refused), a training column missing in every row refused, a constant one
-warned of, and a number beyond float32 refused in a feed without preprocessing; through real `pe`
-processes on generated CSVs of a few rows (2 training steps)."""
+warned of, a number beyond float32 refused in a feed without preprocessing, and a regression's row
+without its target dropped; through real `pe` processes on generated CSVs of a few rows."""
 import csv
 import json
 
@@ -91,3 +91,12 @@ def test_a_number_beyond_float32_in_a_raw_feed_is_refused_by_predict(tmp_path):
     (tmp_path / "new.csv").write_text("a,b\n1,2\n3,1e39\n")
     proc = pe("predict", "run.yaml", "--checkpoint", "run", "--data", "new.csv", "-o", "p.csv", cwd=tmp_path)
     assert proc.returncode != 0 and "feed 'x': sample 1 holds 1e+39, which is not a finite float32" in proc.stderr
+
+
+def test_a_regression_row_without_its_target_is_dropped_not_filled(tmp_path):
+    (tmp_path / "line.yaml").write_text(line_model(1))
+    (tmp_path / "run.yaml").write_text("model: line.yaml\ndata:\n  train: {format: csv, path: t.csv, columns: "
+                                       "{x: a, y: c}}\n  batch_size: 4\noutput: {curves: false}\n")
+    (tmp_path / "t.csv").write_text("a,c\n" + "".join(f"{i},{'NA' if i in (2, 5) else i + 2}\n" for i in range(8)))
+    proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
+    assert proc.returncode == 0 and "dropped 2 of 8 rows of t.csv: no 'c'" in proc.stderr, proc.stderr
