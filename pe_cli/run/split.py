@@ -24,7 +24,6 @@ from .rundir import atomic_write, is_run_dir
 
 FILE_NAME = "split.json"
 VERSION = 1
-PARTS = ("train", "eval", "test")
 SETTINGS = ("eval", "test", "seed", "stratify")
 _STRATUM = "\0stratify"        # the pseudo feed a stratify column that is no feed is read through
 
@@ -47,7 +46,6 @@ class Split:
 
     def __init__(self, rows, record):
         self.rows, self.record = rows, record
-
 
 
 def save_split(split, run_dir):
