@@ -32,6 +32,7 @@ from .images import MODES, load_images
 from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
 from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
+from .unscaling import unscaling
 from .readers import DataError
 from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
                          vocabulary_index)
@@ -273,42 +274,6 @@ def _apply_numeric(state, raw, where):
     return (y - np.asarray(state["shift"], dtype=np.float32)) / np.asarray(state["divide"], dtype=np.float32)
 
 
-def unscaling(state, transforms):
-    """[(op, constant)] that take a numeric target feed's values as the model sees them back to its
-    column's units: the inverse of its data.transforms (``scale``, ``normalize``; the last first)
-    and then of its numeric preprocessing (``state``, or None): ``* divide + shift``, and
-    ``exp(y) - 1`` for scaling: log. None when nothing changes the values (cast and reshape do not)."""
-    steps = []
-    for item in reversed(transforms or []):
-        (kind, arg), = item.items()
-        if kind == "scale":
-            steps.append(("Div", np.asarray(arg, np.float64)))
-        elif kind == "normalize":
-            steps += [("Mul", np.asarray(arg["std"], np.float64)), ("Add", np.asarray(arg["mean"], np.float64))]
-        elif kind == "one_hot":
-            return None
-    if state is not None and state["kind"] == "numeric":
-        steps += [("Mul", np.asarray(state["divide"], np.float64)), ("Add", np.asarray(state["shift"], np.float64))]
-        if state["scaling"] == "log":
-            steps += [("Exp", None), ("Sub", np.float64(1))]
-    return steps or None
-
-
-_STEP = {"Mul": np.multiply, "Add": np.add, "Div": np.divide, "Sub": np.subtract}
-
-
-def unscaled(steps, values):
-    """``values`` [N, columns] through the ``unscaling`` steps, in float64, back in their dtype."""
-    values = np.asarray(values)
-    y = values.astype(np.float64).reshape(len(values), -1)
-    for op, const in steps:
-        if const is not None and const.size not in (1, y.shape[1]):
-            raise DataError(f"the prediction has {y.shape[1]} value(s) per sample; the target was scaled "
-                            f"with {const.size}", ())
-        y = np.exp(y) if op == "Exp" else _STEP[op](y, const)
-    return y.reshape(values.shape).astype(values.dtype)
-
-
 # -- category, label, text ----------------------------------------------------------------------
 
 def _strings(raw):
@@ -409,4 +374,4 @@ _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply
           "label": _apply_label}
 
 __all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
-           "check_preprocessing", "lengths_feeds", "unscaled", "unscaling"]
+           "check_preprocessing", "lengths_feeds"]

@@ -26,7 +26,8 @@ from ..io import load_inference_model
 from ..io.inference import target_names
 from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
-from ..data.preprocessing import lengths_feeds, unscaled
+from ..data.preprocessing import lengths_feeds
+from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
 from .predict import read_feeds

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.errors import PeError
-from ..data.preprocessing import unscaling
+from ..data.unscaling import unscaling
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
 from ..ops.registry import with_trait

@@ -20,7 +20,8 @@ import numpy as np
 from ..data import file_kinds
 from ..data.idx import read_idx
 from ..data.images import IMAGE_EXTENSIONS, image_files
-from ..data.preprocessing import lengths_feeds, unscaled
+from ..data.preprocessing import lengths_feeds
+from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
 from ..data.readers import DataError, read_npy, read_npz
 from ..data.missing import Missing

@@ -7,7 +7,8 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.config import ConfigError, load_config
-from pe_cli.data.preprocessing import Preprocessing, unscaled
+from pe_cli.data.preprocessing import Preprocessing
+from pe_cli.data.unscaling import unscaled
 from pe_cli.data.ragged import Ragged
 from pe_cli.data.readers import DataError
 from pe_cli.data.tables import read_table
