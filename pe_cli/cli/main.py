@@ -132,7 +132,8 @@ def _print_result(cfg, result):
     click.echo(f"trained {result.step} steps" + (f"; last train {train_part}" if train_part else ""))
     if result.eval:
         metrics = "  ".join(f"{k} {v:.4f}" for k, v in result.eval.items())
-        click.echo(f"held-out (data.eval, {result.eval_samples} samples): {metrics}")
+        rows = "data.split's eval part" if (cfg.data["data"]["split"] or {}).get("eval") else "data.eval"
+        click.echo(f"held-out ({rows}, {result.eval_samples} samples): {metrics}")
         for value in _accuracies(cfg, result.eval, result.prediction):
             click.echo(f"held-out accuracy: {100 * value:.2f}%")
     if result.checkpoint:
@@ -162,25 +163,25 @@ def _accuracies(cfg, metrics, prediction):
                    "N its step; the run's own eval.json is never overwritten).")
 @click.option("--save-fetches", is_flag=True,
               help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
+@click.option("--split", "part", type=click.Choice(["eval", "test"]), default="eval", show_default=True,
+              help="data.eval (or data.split's eval part), or data.split's test part (the run's split.json rows).")
 @threads_option
 @debug_option
 @guarded
-def eval_(config, overrides, checkpoint, out, save_fetches, threads):
-    """Evaluate a checkpoint on the config's data.eval.
+def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
+    """Evaluate a checkpoint on the config's data.eval (or a part of data.split: --split).
 
-    Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode),
-    loads the checkpoint's parameters and reports each of eval.fetches averaged over the whole
-    eval set.
-    """
+    Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode), loads
+    the checkpoint's parameters and reports each of eval.fetches averaged over those rows."""
     from ..config import load_config
     from ..run.evaluate import evaluate
     from ..run.output_paths import check_output
     check_output(out, "pe eval --out", "eval-result.json", inputs=[(config, "the config")])
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
-    result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
+    result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches, part=part)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
-    click.echo(f"data.eval: {result['samples']} samples")
+    click.echo(f"{result['part']}: {result['samples']} samples")
     for name, value in result["metrics"].items():
         click.echo(f"  {name}: {value:.6f}")
     for value in _accuracies(cfg, result["metrics"], result.get("prediction")):

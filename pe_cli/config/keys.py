@@ -9,6 +9,7 @@ import enum
 
 from ..compiler import strategy
 from ..data import preprocessing
+from ..data.missing import LABEL_POLICIES, MISSING
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
 LOGGERS = ("tensorboard",)      # run/loggers.py writes each
@@ -74,7 +75,9 @@ PREPROCESSING = MapOf(Section({
     "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
                      choices=preprocessing.SCALINGS),
     "fill": Field("str|float|null", None, "numeric: a missing value's replacement: mean (default), median, zero "
-                  "or a number"),
+                  "or a number; category: the value a missing field stands for (default: the unknown id 0)"),
+    "missing": Field("list[str]|null", None, "the fields of this feed's column(s) read as missing (default: "
+                     "data.missing)"),
     "min_count": Field("int|null", None, "category, text: keep values seen this often in training (default 1)", min=1),
     "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
     "tokenizer": Field("str|null", None, "text: space_punct (default: words and punctuation marks), whitespace, "
@@ -208,6 +211,20 @@ RUN = Section({
         "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS), "this feed's transforms, in order"),
                             "per-feed transforms applied in order", key_doc="feed"),
         "preprocessing": PREPROCESSING,
+        "missing": Field("list[str]", list(MISSING), "table fields read as missing (stripped, case ignored; "
+                         "JSON null too): numeric fills them, category and text as said, a label drops the row"),
+        "split": Section({
+            "eval": Field("float|null", None, "the fraction of data.train's rows held out as the eval part "
+                          "(instead of a data.eval source)", min=0, max=1),
+            "test": Field("float|null", None, "the fraction held out as the test part (pe eval --split test)",
+                          min=0, max=1),
+            "seed": Field("int|null", None, "seed of the split (default: data.seed)", min=0, max=SEED_MAX),
+            "stratify": Field("str|null", None, "a feed or column: each of its values is split in the same "
+                              "fractions (a class-sorted file gives every class to every part)"),
+        }, "data.train split at random into train / eval / test rows, recorded in <run dir>/split.json "
+           "(not data.train.split, the mnist format's fixed parts)", default=None),
+        "on_missing_label": Field("str", "drop", "a row whose label is missing: drop (counted on stderr) or error",
+                                  choices=LABEL_POLICIES),
     }, "where the samples come from and how they are batched"),
     "optimizer": Custom("the optimizer and its schedule", OPTIMIZER_KEYS,
                         default={"type": "SGD", "learning_rate": 0.01}),

@@ -111,6 +111,8 @@ def _resolve_defaults(cfg):
         d["seed"] = data["seed"]
     if d["eval_batch_size"] is None:
         d["eval_batch_size"] = d["batch_size"]
+    if d["split"] is not None and d["split"]["seed"] is None:
+        d["split"]["seed"] = d["seed"]
     if data["fetch"]["names"] is None:
         data["fetch"]["names"] = default_fetches(cfg.model)
     if data["eval"]["fetches"] is None:
@@ -216,6 +218,7 @@ def _check_data(cfg):
         check_preprocessing(d["preprocessing"], feeds)
     except DataError as e:
         raise doc.error(("data", "preprocessing") + e.key, e.message, e.hint, key=len(e.key) == 1) from None
+    _check_split(doc, d)
     devices = data["devices"]
     _check_limits(cfg, d, devices)
     for key in ("batch_size", "eval_batch_size"):
@@ -248,6 +251,28 @@ def _check_data(cfg):
             what = 'directory' if fmt in ('mnist', 'folders') else 'file'
             raise doc.error(where, f"data {what} {missing[0]} does not exist",
                             "check the path (relative to the config file)")
+
+
+def _check_split(doc, d):
+    """data.split: fractions of data.train that leave it rows, and no second source of eval rows."""
+    split = d["split"]
+    if split is None:
+        return
+    path = ("data", "split")
+    for part in ("eval", "test"):
+        if split[part] is not None and not 0 < split[part] < 1:
+            raise doc.error(path + (part,), f"a fraction of the rows is above 0 and below 1, got {split[part]}",
+                            "e.g. 0.2, or leave the key out")
+    if not split["eval"] and not split["test"]:
+        raise doc.error(path, "data.split holds out nothing", "give eval: 0.2 (and/or test: 0.1)")
+    if (split["eval"] or 0) + (split["test"] or 0) >= 1:
+        raise doc.error(path, f"eval + test is {split['eval'] + split['test']:g}, which leaves no training rows",
+                        "keep eval + test below 1 (e.g. eval: 0.2, test: 0.1)")
+    if split["eval"] and d["eval"] is not None:
+        raise doc.error(path + ("eval",), "data.eval and data.split.eval both give the eval rows",
+                        "drop data.eval, or drop data.split.eval (data.split.test may stay)")
+    if d["train"] is None:
+        raise doc.error(path, "data.split splits data.train, which is not given", "add a data.train source")
 
 
 def _check_fetches(cfg):

@@ -3,20 +3,25 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
 ``preprocessing.json`` (versioned, human-readable) and applied, never re-fitted, by ``pe eval``,
 ``pe predict``, ``pe infer`` and ``pe export``.
 
-    numeric   y = (f(x) - shift) / divide per column; missing values (empty, NA, null) get
+    numeric   y = (f(x) - shift) / divide per column; missing values (missing.py) get
               ``fill`` first; f is ln(1 + x) for scaling: log. standardize: shift = mean,
-              divide = std; minmax: shift = min, divide = max - min; log, none: 0 and 1.
-    category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never),
-              then the vocabulary, most frequent first.
-    text      tokens (words and punctuation marks, whitespace-separated, characters, or a safe regex's
+              divide = std; minmax: shift = min, divide = max - min; log, none: 0 and 1. A
+              column of one value (std or max - min 0) is divided by 1, with a warning.
+    category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never,
+              and a missing value unless ``fill`` names the value it stands for), then the
+              vocabulary, most frequent first.
+    text      (a missing field is empty text) tokens (words and punctuation marks, whitespace-separated, characters, or a safe regex's
               matches (patterns.py); lowercased unless told) -> ids
               (0 <pad>, 1 <unknown>, then the vocabulary), at most max_length per sample; a ragged
               sequence (a lod_level 1 feed) or padded [N, max_length] with the lengths in
               another feed (``lengths_feed``).
     image     the column holds image files (relative to the table's folder), decoded by Pillow:
-              resize, centre crop, scale, per-channel mean/std -> float32 [N, C, H, W] (images.py).
+              resize, centre crop, scale, per-channel mean/std -> float32 [N, C, H, W] (images.py);
+              a missing file name is refused.
     label     class names <-> ids (the names sorted; numbers in numeric order); pe predict writes
-              the names.
+              the names. A row whose label is missing is dropped (missing.py).
+
+A training column that is missing in every row is refused naming the column and the file.
 """
 import json
 
@@ -24,8 +29,10 @@ import numpy as np
 
 from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
+from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
 from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
+from .unscaling import unscaling
 from .readers import DataError
 from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
                          vocabulary_index)
@@ -34,12 +41,12 @@ FILE_NAME = "preprocessing.json"
 VERSION = 1
 KINDS = ("numeric", "category", "text", "image", "label")
 KIND_KEYS = {
-    "numeric": ("scaling", "fill"),
-    "category": ("min_count", "max_vocabulary"),
+    "numeric": ("scaling", "fill", "missing"),
+    "category": ("min_count", "max_vocabulary", "fill", "missing"),
     "text": ("tokenizer", "pattern", "lowercase", "min_count", "max_vocabulary", "max_length", "sequence",
-             "lengths_feed"),
-    "image": ("size", "crop", "mode", "scale", "mean", "std"),
-    "label": (),
+             "lengths_feed", "missing"),
+    "image": ("size", "crop", "mode", "scale", "mean", "std", "missing"),
+    "label": ("missing",),
 }
 DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "space_punct", "lowercase": True,
             "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255}
@@ -47,9 +54,13 @@ DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer
 
 def with_defaults(spec):
     """A config entry (schema-validated: unset keys are None) with its kind's defaults filled in."""
-    keys = KIND_KEYS[spec["kind"]]
-    filled = {k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}
-    return {"kind": spec["kind"], "columns": spec.get("columns"), **filled}
+    kind = spec["kind"]
+    filled = {k: spec.get(k) if spec.get(k) is not None else _default(kind, k) for k in KIND_KEYS[kind]}
+    return {"kind": kind, "columns": spec.get("columns"), **filled}
+
+
+def _default(kind, key):
+    return None if (kind, key) == ("category", "fill") else DEFAULTS.get(key)
 
 
 def check_preprocessing(specs, feeds):
@@ -130,15 +141,23 @@ class Preprocessing:
         return (self.target["output"], steps) if steps else None
 
     @classmethod
-    def fit(cls, specs, raw, columns, fitted_on):
+    def fit(cls, specs, raw, columns, fitted_on, source="the training data", missing=MISSING):
         """Fits every entry of ``specs`` on the training split's raw columns ``raw`` {feed: array};
-        ``columns`` {feed: the table column(s) it was read from} is saved for pe predict and infer."""
+        ``columns`` {feed: the table column(s) it was read from} is saved for pe predict and infer,
+        with each feed's missing markers (its own, else ``missing``: data.missing). ``source``
+        names the training file in errors and warnings."""
         feeds = {}
         for feed, spec in specs.items():
             spec = with_defaults(spec)
-            with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below, in one line
-                state = _FIT[spec["kind"]](spec, raw[feed])
-            feeds[feed] = {"kind": spec["kind"], "column": columns.get(feed, feed), **state}
+            column = columns.get(feed, feed)
+            where = Where(source, column if isinstance(column, list) else [column])
+            try:
+                with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below, in one line
+                    state = _FIT[spec["kind"]](spec, raw[feed], where)
+            except DataError as e:
+                raise DataError(e.message, (feed,) + e.key, e.hint) from None
+            markers = list(spec["missing"] if spec["missing"] is not None else missing)
+            feeds[feed] = {"kind": spec["kind"], "column": column, **state, "missing": markers}
         problem = fitted_problem(feeds, VERSION, KINDS)     # what pe could not read back is not saved
         if problem is not None:
             raise DataError(f"the fitted {problem[1]}", (problem[0],) if problem[0] else (),
@@ -150,6 +169,11 @@ class Preprocessing:
 
     def columns(self):
         return {f: s["column"] for f, s in self.feeds.items()}
+
+    def missing(self, default=MISSING):
+        """The missing fields of the data this preprocessing reads: each feed's saved markers, else
+        ``default`` (data.missing)."""
+        return Missing(tuple(default), {f: s["missing"] for f, s in self.feeds.items() if s.get("missing") is not None})
 
     def apply(self, raw, where):
         """{feed: array or Ragged} of the preprocessed feeds in ``raw`` (and their lengths feeds)."""
@@ -195,13 +219,23 @@ class Preprocessing:
 
 # -- numeric ------------------------------------------------------------------------------------
 
-def _numbers(raw):
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _numbers(raw, where):
     x = np.asarray(raw, dtype=np.float64)
-    return x.reshape(len(x), -1)
+    x = x.reshape(len(x), -1)
+    big = np.abs(np.where(np.isnan(x), 0.0, x)) > _F32_MAX
+    if big.any():
+        r, c = (int(i[0]) for i in np.nonzero(big))
+        raise DataError(f"{where}: sample {r} holds {x[r, c]:g}, beyond float32's range (±3.4e38), which the "
+                        "feed computes in", (), "scale the column down, or mark the value missing (data.missing)")
+    return x
 
 
-def _fit_numeric(spec, raw):
-    x = _numbers(raw)
+def _fit_numeric(spec, raw, where):
+    x = _numbers(raw, where.source)
+    check_numbers(x, spec["scaling"], where)
     fill = spec["fill"]
     if fill == "mean":
         fills = [float(np.nanmean(c)) if np.isfinite(c).any() else 0.0 for c in x.T]
@@ -233,53 +267,18 @@ def _scaled(state, x, where):
 
 
 def _apply_numeric(state, raw, where):
-    x = _numbers(raw)
+    x = _numbers(raw, where)
     if x.shape[1] != len(state["shift"]):
         raise DataError(f"{where}: {x.shape[1]} value(s) per sample, fitted on {len(state['shift'])}", ())
     y = _scaled(state, x.astype(np.float32), where)
     return (y - np.asarray(state["shift"], dtype=np.float32)) / np.asarray(state["divide"], dtype=np.float32)
 
 
-def unscaling(state, transforms):
-    """[(op, constant)] that take a numeric target feed's values as the model sees them back to its
-    column's units: the inverse of its data.transforms (``scale``, ``normalize``; the last first)
-    and then of its numeric preprocessing (``state``, or None): ``* divide + shift``, and
-    ``exp(y) - 1`` for scaling: log. None when nothing changes the values (cast and reshape do not)."""
-    steps = []
-    for item in reversed(transforms or []):
-        (kind, arg), = item.items()
-        if kind == "scale":
-            steps.append(("Div", np.asarray(arg, np.float64)))
-        elif kind == "normalize":
-            steps += [("Mul", np.asarray(arg["std"], np.float64)), ("Add", np.asarray(arg["mean"], np.float64))]
-        elif kind == "one_hot":
-            return None
-    if state is not None and state["kind"] == "numeric":
-        steps += [("Mul", np.asarray(state["divide"], np.float64)), ("Add", np.asarray(state["shift"], np.float64))]
-        if state["scaling"] == "log":
-            steps += [("Exp", None), ("Sub", np.float64(1))]
-    return steps or None
-
-
-_STEP = {"Mul": np.multiply, "Add": np.add, "Div": np.divide, "Sub": np.subtract}
-
-
-def unscaled(steps, values):
-    """``values`` [N, columns] through the ``unscaling`` steps, in float64, back in their dtype."""
-    values = np.asarray(values)
-    y = values.astype(np.float64).reshape(len(values), -1)
-    for op, const in steps:
-        if const is not None and const.size not in (1, y.shape[1]):
-            raise DataError(f"the prediction has {y.shape[1]} value(s) per sample; the target was scaled "
-                            f"with {const.size}", ())
-        y = np.exp(y) if op == "Exp" else _STEP[op](y, const)
-    return y.reshape(values.shape).astype(values.dtype)
-
-
 # -- category, label, text ----------------------------------------------------------------------
 
 def _strings(raw):
-    return [as_text(v).strip() for v in np.asarray(raw, dtype=object).reshape(-1)]
+    """The fields as stripped text; a missing one (None) stays None."""
+    return [None if v is None else as_text(v).strip() for v in np.asarray(raw, dtype=object).reshape(-1)]
 
 
 def _bounded(values, name, key, hint):
@@ -291,14 +290,23 @@ def _bounded(values, name, key, hint):
     return values
 
 
-def _fit_category(spec, raw):
-    vocab = build_vocabulary(_strings(raw), [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
-    return {"min_count": spec["min_count"],
+def _filled(values, fill):
+    """A category's values with the missing ones as its ``fill`` value (None: the unknown id)."""
+    fill = category_fill(fill)
+    return values if fill is None else [fill if v is None else v for v in values]
+
+
+def _fit_category(spec, raw, where):
+    values = _strings(raw)
+    check_values(values, where)
+    items = [v for v in _filled(values, spec["fill"]) if v is not None]
+    vocab = build_vocabulary(items, [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
+    return {"min_count": spec["min_count"], "fill": spec["fill"],
             "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
 
 
 def _apply_category(state, raw, where):
-    return lookup(vocabulary_index(state["vocabulary"]), _strings(raw), unknown=0)
+    return lookup(vocabulary_index(state["vocabulary"]), _filled(_strings(raw), state.get("fill")), unknown=0)
 
 
 def _class_key(name):
@@ -308,13 +316,15 @@ def _class_key(name):
         return (1, 0.0, name)
 
 
-def _fit_label(spec, raw):
-    classes = sorted(set(_strings(raw)), key=_class_key)
+def _fit_label(spec, raw, where):
+    classes = sorted({v for v in _strings(raw) if v is not None}, key=_class_key)
+    if not classes:
+        raise DataError(f"{where.column()} is missing in every row", (), "give the label column values")
     return {"classes": _bounded(classes, "classes", "classes", "is the label column the right one?")}
 
 
 def _apply_label(state, raw, where):
-    return class_ids(state["classes"], _strings(raw), where)
+    return class_ids(state["classes"], [as_text(v) for v in _strings(raw)], where)
 
 
 def _tokens(state, raw):
@@ -322,9 +332,11 @@ def _tokens(state, raw):
     return [split(as_text(v))[:state["max_length"]] for v in np.asarray(raw, dtype=object).reshape(-1)]
 
 
-def _fit_text(spec, raw):
+def _fit_text(spec, raw, where):
     state = {k: spec[k] for k in ("tokenizer", "pattern", "lowercase", "max_length", "sequence", "lengths_feed")}
     items = [t for tokens in _tokens(state, raw) for t in tokens]
+    if not items:
+        raise DataError(f"{where.column()} has no text in any row (empty or missing)", (), EMPTY_HINT)
     vocab = build_vocabulary(items, [PAD, UNKNOWN], spec["min_count"], spec["max_vocabulary"])
     return {**state, "min_count": spec["min_count"],
             "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
@@ -346,7 +358,7 @@ def _apply_text(state, raw, where):
 
 # -- image --------------------------------------------------------------------------------------
 
-def _fit_image(spec, raw):
+def _fit_image(spec, raw, where):
     return {k: spec[k] for k in KIND_KEYS["image"]}
 
 
@@ -362,4 +374,4 @@ _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply
           "label": _apply_label}
 
 __all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
-           "check_preprocessing", "lengths_feeds", "unscaled", "unscaling"]
+           "check_preprocessing", "lengths_feeds"]

@@ -71,6 +71,9 @@ def _check_top(data, version, kinds):
             raise _Bad(key, f"must be a mapping whose 'kind' is one of {', '.join(kinds)}")
         _column(state.get("column"), f"{key}.column")
         _KIND[state["kind"]](state, key)
+        markers = state.get("missing")
+        if markers is not None and not (isinstance(markers, list) and all(isinstance(m, str) for m in markers)):
+            raise _Bad(f"{key}.missing", "the missing markers must be a list of strings")
     target = data.get("target")
     if target is not None and not (isinstance(target, dict) and isinstance(target.get("output"), str)
                                    and (feeds.get(target.get("feed")) or {}).get("kind") == "numeric"):
@@ -89,6 +92,8 @@ def _numeric(state, key):
 
 def _category(state, key):
     _count(state.get("min_count"), f"{key}.min_count")
+    if not (state.get("fill") is None or isinstance(state["fill"], str) or _is_number(state["fill"])):
+        raise _Bad(f"{key}.fill", "a category's fill is a value (a string or a number) or null")
     _vocabulary(state.get("vocabulary"), f"{key}.vocabulary", [UNKNOWN], "vocabulary")
 
 

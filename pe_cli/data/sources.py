@@ -22,6 +22,7 @@ from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
 from .multislot import MultiSlotReader
 from .ragged import Ragged, npz_column
 from .images import class_folders
+from .missing import Missing, drop_missing_labels
 from .readers import DataError, read_npy, read_npz, require_file
 from .tables import TABLE_FORMATS, read_table
 from .vocabulary import as_text
@@ -30,11 +31,12 @@ _MNIST_COLUMNS = {"image": "images", "label": "labels"}
 PATH_FORMATS = ("mnist", "npz", "multislot", "folders") + TABLE_FORMATS    # the formats read from 'path'
 
 
-def load_source(source, feeds, feed_specs=None, raw=None):
+def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
     """``source``: a validated data-source mapping (paths resolved); ``feeds``: feed names
     (``feed_specs``: their specs, for the multislot format's slot types); ``raw``: feed -> kind of
-    the feeds data.preprocessing turns from raw fields into arrays (preprocessing.py). Returns
-    {feed: array} with every array sliced to the same samples."""
+    the feeds data.preprocessing turns from raw fields into arrays (preprocessing.py); ``missing``:
+    a table's missing fields (missing.Missing). Returns {feed: array} with every array sliced to
+    the same samples."""
     fmt = source["format"]
     columns = dict(source.get("columns") or {})
     files = dict(source.get("files") or {})
@@ -77,7 +79,7 @@ def load_source(source, feeds, feed_specs=None, raw=None):
                                 suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
             out[feed] = npz_column(arrays, name)
     elif fmt in TABLE_FORMATS:
-        out = table_columns(source, feeds, columns, raw or {})
+        out = table_columns(source, feeds, columns, raw or {}, missing)
     elif fmt == "folders":
         out = _folders(source, feeds, columns)
     elif fmt == "multislot":
@@ -157,12 +159,15 @@ class _Slots:
         self.slots, self.batch_size, self.proto_file = slots, 1, where
 
 
-def table_columns(source, feeds, columns, raw):
+def table_columns(source, feeds, columns, raw, missing=None):
     """csv, tsv, jsonl: each feed's column(s) by name (or, in a CSV without a header, by index).
     A feed without preprocessing gets numbers; a preprocessed one (``raw``: feed -> kind) its fields
-    as written (numbers with NaN where missing for numeric; paths beside the table for image)."""
+    as written (numbers with NaN where missing for numeric, None where missing for the others;
+    paths beside the table for image). A row whose label feed is missing is dropped or refused
+    (missing.py)."""
     table = read_table(source["path"], source["format"], source.get("delimiter"), source.get("header", True))
-    out = {}
+    missing = missing or Missing()
+    out, labels = {}, {}
     for feed in feeds:
         wanted = columns.get(feed, feed)
         key = ("columns", feed) if feed in columns else ("columns",)
@@ -170,20 +175,34 @@ def table_columns(source, feeds, columns, raw):
         names = [wanted] if single else wanted
         try:
             kind = raw.get(feed)
+            markers = missing.markers(feed)
+            if kind == "label" or feed in missing.labels:
+                labels[feed] = ", ".join(f"'{n}'" for n in names)
             if kind in (None, "numeric"):
-                values = table.numbers(names, key, allow_missing=kind == "numeric")
+                allowed = kind == "numeric" or feed in missing.labels       # a missing label drops its row
+                values = table.numbers(names, key, allow_missing=allowed, missing=markers)
                 out[feed] = values[:, 0] if single else values
             else:
                 if not single:
                     raise DataError(f"a {kind} feed reads one column, got {len(names)}", key)
-                out[feed] = table.raw(names[0], key)
+                out[feed] = table.raw(names[0], key, markers)
                 if kind == "image":
-                    base = os.path.dirname(source["path"])
-                    out[feed] = np.array([os.path.join(base, as_text(p)) for p in out[feed]], dtype=object)
+                    out[feed] = _image_paths(table, names[0], out[feed], key)
         except DataError as e:
             raise DataError(f"{e.message} for feed '{feed}'" if "has no column" in e.message else e.message, e.key,
                             e.hint) from None
-    return out
+    return drop_missing_labels(out, labels, table, missing.on_label) if labels else out
+
+
+def _image_paths(table, column, fields, key):
+    """An image column's files, beside the table; a missing one is refused (an image cannot be filled)."""
+    lost = [r for r, p in enumerate(fields) if p is None]
+    if lost:
+        raise DataError(f"{table.path}:{table.first + lost[0]}: the image of column '{column}' is missing "
+                        f"({len(lost)} of {len(fields)} rows)", key,
+                        "give every row an image file, or remove those rows (pe fills no missing image)")
+    base = os.path.dirname(table.path)
+    return np.array([os.path.join(base, as_text(p)) for p in fields], dtype=object)
 
 
 def _folders(source, feeds, columns):

@@ -2,7 +2,7 @@
 
     table = read_table("data/reviews/reviews.csv", "csv")
     table.raw("review")            # the column as written (strings; JSON values for .jsonl)
-    table.numbers(["a", "b"])      # float64 [rows, 2]; empty, NA and null are NaN when allowed
+    table.numbers(["a", "b"])      # float64 [rows, 2]; missing fields (missing.py) NaN when allowed
 
 Columns are picked by the header's names, so extra columns are ignored and their order does not
 matter; a missing column is a DataError naming the file and the column. A CSV/TSV without a header
@@ -17,12 +17,13 @@ import numpy as np
 
 from ..base.errors import suggest
 from . import file_kinds
+from .missing import MISSING, is_missing, marker_set
 from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 _DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*$")    # 1,5: a spreadsheet's number in a ';' file
-MISSING = ("", "na", "n/a", "nan", "null", "none")     # numeric fields read as missing (case ignored)
+_MARKERS = marker_set(MISSING)
 
 
 def table_format(path):
@@ -55,21 +56,22 @@ class Table:
                             key, "rename all but one in the file's header, so that pe reads the one you mean")
         return places[0] - 1
 
-    def raw(self, name, key=("columns",)):
-        """One column as an object array, the fields as written."""
+    def raw(self, name, key=("columns",), missing=_MARKERS):
+        """One column as an object array, the fields as written; a missing one (``missing``: a
+        missing.marker_set) is None."""
         i = self.index(name, key)
         out = np.empty(len(self.rows), dtype=object)
-        out[:] = [row[i] for row in self.rows]
+        out[:] = [None if is_missing(row[i], missing) else row[i] for row in self.rows]
         return out
 
-    def numbers(self, names, key=("columns",), allow_missing=False):
+    def numbers(self, names, key=("columns",), allow_missing=False, missing=_MARKERS):
         """float64 [rows, len(names)]; a field that is not a number is a DataError naming its line
-        (missing fields are NaN with ``allow_missing``)."""
+        (missing fields, ``missing`` a missing.marker_set, are NaN with ``allow_missing``)."""
         idx = [self.index(n, key) for n in names]
         out = np.empty((len(self.rows), len(idx)), dtype=np.float64)
         for r, row in enumerate(self.rows):
             for c, i in enumerate(idx):
-                out[r, c] = _number(row[i], allow_missing, self, r, self.names[i], key)
+                out[r, c] = _number(row[i], allow_missing, self, r, self.names[i], key, missing)
         return out
 
 
@@ -81,10 +83,14 @@ def _one_field_hint(names):
     return None
 
 
-def _number(field, allow_missing, table, r, column, key):
+def _number(field, allow_missing, table, r, column, key, missing=_MARKERS):
     if isinstance(field, (int, float)) and not isinstance(field, bool):
         value = float(field)
-    elif field is None or (isinstance(field, str) and field.strip().lower() in MISSING):
+    elif is_missing(field, missing):
+        if not allow_missing:
+            raise DataError(f"{table.path}:{table.first + r}: the field {str(field)[:40]!r} of column '{column}' is "
+                            "missing", key, "give the feed a data.preprocessing (numeric fills a missing value, "
+                            "label drops its row), or fill the field in")
         value = math.nan
     else:
         try:
@@ -100,7 +106,8 @@ def _number(field, allow_missing, table, r, column, key):
         hint = ("a decimal comma: pe reads a decimal point (1.5); export the file with '.' as the decimal "
                 "separator" if
                 _DECIMAL_COMMA.match(shown) else "give numbers, or preprocess the column (data.preprocessing: "
-                "numeric fills missing values; category and text take strings)")
+                "numeric fills missing values; category and text take strings); a marker of a missing value goes in "
+                "data.missing")
         raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
                         key, hint)
     return value

@@ -112,7 +112,8 @@ def _per_channel(array, value, i, key):
 
 
 def conform(array, name, shape, dtype):
-    """Fits a column to a feed of per-batch ``shape`` (with -1 for the batch) and ``dtype``."""
+    """Fits a column to a feed of per-batch ``shape`` (with -1 for the batch) and ``dtype``; a float
+    value that is not finite in ``dtype`` (NaN, Inf, 1e39 in float32) is refused."""
     sample = list(shape[1:]) if shape and shape[0] == -1 else list(shape)
     have = list(array.shape[1:])
     if -1 not in sample and have != sample:
@@ -127,5 +128,12 @@ def conform(array, name, shape, dtype):
             if not np.all(array == np.round(array)):
                 raise DataError(f"feed '{name}' is {dtype} but the data has fractional values", (),
                                 f"change the feed's dtype or the data")
-        array = array.astype(dtype)
+        before, array = array, array.astype(dtype)
+    else:
+        before = array
+    if np.issubdtype(array.dtype, np.floating) and not np.isfinite(array).all():
+        at = np.unravel_index(int(np.argmin(np.isfinite(array))), array.shape)
+        raise DataError(f"feed '{name}': sample {at[0]} holds {float(before[at]):g}, which is not a finite {dtype} "
+                        f"(NaN, Inf, or beyond {np.finfo(dtype).max:.3g})", (),
+                        "fix or drop that sample, or give the feed a numeric data.preprocessing (it fills missing values)")
     return np.ascontiguousarray(array)

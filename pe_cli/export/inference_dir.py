@@ -6,7 +6,8 @@ un-scales to the target's units), and ``manifest.json``
 (each file's size and sha256: pe infer checks them; pe_cli/io/manifest.py)."""
 import os
 
-from ..data.preprocessing import FILE_NAME, unscaling
+from ..data.preprocessing import FILE_NAME
+from ..data.unscaling import unscaling
 from ..executor import scope_guard
 from ..io import save_inference_model
 from ..io.manifest import write_manifest

@@ -11,6 +11,7 @@ these ops: ``space_punct`` and ``regex`` patterns as RE2 patterns of explicit Un
 (docs/ONNX.md)."""
 import numpy as np
 
+from ..data.missing import category_fill
 from ..data.vocabulary import SPACE_PUNCT
 from .onnx_regex import NotInGraph, re2_pattern
 
@@ -72,8 +73,12 @@ def _cast(graph, name, dtype, out):
 
 def category_nodes(graph, feed, state, read_as):
     """The category feed's string input ``feed`` (the feed's shape) -> its ids as ``read_as``
-    (0, <unknown>, for a value the vocabulary lacks)."""
-    ids = _ids(graph, feed, state["vocabulary"], 0, graph.temp(f"{feed}.ids"))
+    (0, <unknown>, for a value the vocabulary lacks; a missing marker, as written, in lower, upper or
+    title case, its ``fill`` value's id, as data/missing.py reads it)."""
+    fill = category_fill(state.get("fill"))
+    fill_id = state["vocabulary"].index(fill) if fill in state["vocabulary"] else 0
+    markers = {v: fill_id for m in state.get("missing") or () for v in (m, m.lower(), m.upper(), m.title())}
+    ids = _ids(graph, feed, state["vocabulary"], 0, graph.temp(f"{feed}.ids"), markers.items())
     _cast(graph, ids, str(graph.block.var(feed).dtype), read_as)
 
 

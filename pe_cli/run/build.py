@@ -12,6 +12,7 @@ from .build_blocks import block_arguments
 from ..config.errors import ConfigError
 from ..config.resolved import Ref, Typed
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
+from ..data.missing import Missing
 from ..data.preprocessing import lengths_feeds
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
 from ..base.errors import PeError, ShapeError
@@ -210,9 +211,29 @@ def _minimize(optimizer, model, cfg):
 
 # -- the data -----------------------------------------------------------------------------------
 
-def source_columns(cfg, which):
+LABEL_ARGS = ("label",)     # the layer arguments that take a label feed
+
+
+def layer_refs(layer):
+    """(argument key, referenced name) of every feed or layer a checked layer reads (its arguments
+    resolved to Refs)."""
+    for key, value in layer.kwargs.items():
+        for ref in (value if isinstance(value, list) else [value]):
+            if isinstance(ref, Ref):
+                yield key, ref.name
+
+
+def split_feeds(spec):
+    """(input feeds, label feeds) of a checked model spec."""
+    labels = {name for layer in spec.layers for key, name in layer_refs(layer)
+              if key in LABEL_ARGS and name in spec.feeds}
+    return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
+
+
+def source_columns(cfg, which, extra=None):
     """{feed: array} of data.train or data.eval as the source gives them: the feeds
-    data.preprocessing names still raw (strings, image paths, numbers with NaN where missing)."""
+    data.preprocessing names still raw (strings, image paths, numbers with NaN where missing);
+    ``extra`` (name, column): one more column, raw, under that name (data.split's stratify column)."""
     doc, model = cfg.doc, cfg.model
     source = cfg.data["data"][which]
     if source is None:
@@ -220,18 +241,36 @@ def source_columns(cfg, which):
     specs = cfg.data["data"]["preprocessing"]
     lengths = lengths_feeds(specs)
     feeds = [f for f in model.feeds if f not in lengths]
+    kinds = {f: s["kind"] for f, s in specs.items()}
+    if extra is not None:
+        name, column = extra
+        source = {**source, "columns": {**(source.get("columns") or {}), name: column}}
+        feeds, kinds = feeds + [name], {**kinds, name: "category"}
     try:
-        return load_source(source, feeds, model.feeds, {f: s["kind"] for f, s in specs.items()})
+        return load_source(source, feeds, model.feeds, kinds, missing_of(cfg))
     except DataError as e:
+        if extra is not None and extra[0] in e.key:
+            raise doc.error(("data", "split", "stratify"), e.message.replace(f" for feed '{extra[0]}'", ""),
+                            "name a feed or a column of data.train") from None
         raise doc.error(("data", which) + e.key, e.message, e.hint) from None
 
 
-def load_columns(cfg, which, preprocessing=None):
-    """{feed: array} for data.train or data.eval, preprocessed (with the fitted ``preprocessing``
-    that data.preprocessing needs: run/preprocessing.py), transformed and conformed to the feeds;
-    the data's errors are reported at the config key to fix."""
+def missing_of(cfg):
+    """The missing fields of data.missing, data.preprocessing's own lists and data.on_missing_label
+    (for the label feeds of the model: a class label's and a regression target's rows)."""
+    d = cfg.data["data"]
+    own = {f: s["missing"] for f, s in d["preprocessing"].items() if s.get("missing") is not None}
+    return Missing(tuple(d["missing"]), own, d["on_missing_label"], frozenset(split_feeds(cfg.model)[1]))
+
+
+def load_columns(cfg, which, preprocessing=None, columns=None):
+    """{feed: array} for data.train or data.eval (or ``columns``, a part's raw columns:
+    run/split.py), preprocessed (with the fitted ``preprocessing`` that data.preprocessing needs:
+    run/preprocessing.py), transformed and conformed to the feeds; the data's errors are reported
+    at the config key to fix."""
     doc, model = cfg.doc, cfg.model
-    columns = source_columns(cfg, which)
+    columns = dict(columns) if columns is not None else source_columns(cfg, which)
+    at = ("data", which) if which in ("train", "eval") else ("data", "split")
     if cfg.data["data"]["preprocessing"] and preprocessing is None:
         raise PeError("data.preprocessing needs the preprocessing fitted on data.train (pe train writes it as "
                       "<run dir>/preprocessing.json)")
@@ -239,7 +278,7 @@ def load_columns(cfg, which, preprocessing=None):
         try:
             columns.update(preprocessing.apply(columns, f"data.{which}"))
         except DataError as e:
-            raise doc.error(("data", which), e.message, e.hint) from None
+            raise doc.error(at, e.message, e.hint) from None
     out = {}
     for name in model.feeds:
         feed = model.feeds[name]
@@ -255,7 +294,7 @@ def load_columns(cfg, which, preprocessing=None):
         try:
             array = conform(array, name, feed.full_shape, feed.dtype)
         except DataError as e:
-            raise doc.error(("data", which), e.message, e.hint) from None
+            raise doc.error(at, e.message, e.hint) from None
         out[name] = column.with_values(array) if ragged else array
     return out
 
@@ -271,11 +310,11 @@ def _lod_mismatch(feed, name, ragged):
                           f".npz source, or use lod_level: 0")
 
 
-def load_data(cfg, which, preprocessing=None):
-    """A Batcher over data.train (shuffled as data says) or data.eval (in order), checked against
-    the batch size and the devices."""
+def load_data(cfg, which, preprocessing=None, columns=None):
+    """A Batcher over data.train (shuffled as data says) or data.eval (in order), or a part of
+    data.split (``columns``: its raw columns), checked against the batch size and the devices."""
     d, doc = cfg.data["data"], cfg.doc
-    columns = load_columns(cfg, which, preprocessing)
+    columns = load_columns(cfg, which, preprocessing, columns)
     n = len(next(iter(columns.values())))
     if which == "train":
         batcher = Batcher(columns, d["batch_size"], d["shuffle"], d["drop_last"], d["seed"])

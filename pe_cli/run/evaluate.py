@@ -14,6 +14,7 @@ from .predmetrics import prediction_report
 from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import atomic_write, read_state
 from .run_record import run_checkpoint
+from .split import Rows, part_name
 
 
 def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
@@ -42,12 +43,14 @@ def _concat(arrays):
     return np.stack(arrays)
 
 
-def evaluate(cfg, checkpoint, out=None, save_fetches=False):
-    """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
-    (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
+def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
+    """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches", "part"} and writes
+    ``out`` (default: eval-step-N.json, or test-step-N.json for data.split's test ``part``, in the
+    checkpoint's run directory, never the run's own eval.json)."""
     ckpt, run_dir = run_checkpoint(cfg, checkpoint, "eval")     # best where the run kept one
     preprocessing = saved_preprocessing(cfg, run_dir)
-    eval_data = load_data(cfg, "eval", preprocessing)
+    rows = Rows(cfg, run_dir)           # data.split: the rows the run recorded
+    eval_data = load_data(cfg, part, preprocessing, rows.columns(part))
     place = make_place(cfg)
     fill_data_sizes(cfg, preprocessing)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
@@ -62,8 +65,9 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
         load_persistables(exe, ckpt, programs.test)
         means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
         prediction = prediction_report(cfg, programs, exe, eval_data, preprocessing)
-    out = out or os.path.join(run_dir, f"eval-step-{state.get('step')}.json")
-    result = {"checkpoint": ckpt, "step": state.get("step"), "samples": samples, "metrics": means, "out": out}
+    out = out or os.path.join(run_dir, f"{part}-step-{state.get('step')}.json")
+    result = {"checkpoint": ckpt, "step": state.get("step"), "part": part_name(cfg, part), "samples": samples,
+              "metrics": means, "out": out}
     if prediction:
         result["prediction"] = prediction
     if save_fetches:

@@ -26,7 +26,8 @@ from ..io import load_inference_model
 from ..io.inference import target_names
 from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
-from ..data.preprocessing import lengths_feeds, unscaled
+from ..data.preprocessing import lengths_feeds
+from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
 from .predict import read_feeds
@@ -61,7 +62,8 @@ def _raw_feeds(model_dir, data_path, feeds):
     if prep is None:
         return read_feeds(data_path, feeds)
     lengths = lengths_feeds(prep.feeds)
-    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds())
+    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(),
+                     prep.missing())
     try:
         raw.update(prep.apply(raw, data_path))
     except DataError as e:

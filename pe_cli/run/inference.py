@@ -11,20 +11,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base.errors import PeError
-from ..config.resolved import Ref
-from ..data.preprocessing import unscaling
+from ..data.unscaling import unscaling
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
 from ..ops.registry import with_trait
 from ..io import load_persistables
-from .build import build_programs
+from .build import build_programs, layer_refs, split_feeds
 from .placement import make_place
 from .run_record import run_checkpoint
 from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import read_state
-
-LABEL_ARGS = ("label",)
-
 
 @dataclass
 class Inference:
@@ -52,22 +48,6 @@ class Inference:
         return np.asarray(self.scope.get_array(name))
 
 
-def _refs(layer):
-    """(argument key, referenced name) of every feed or layer a layer reads (its arguments resolved
-    to Refs when the model was checked)."""
-    for key, value in layer.kwargs.items():
-        for ref in (value if isinstance(value, list) else [value]):
-            if isinstance(ref, Ref):
-                yield key, ref.name
-
-
-def split_feeds(spec):
-    """(input feeds, label feeds) of a model spec."""
-    labels = {name for layer in spec.layers for key, name in _refs(layer)
-              if key in LABEL_ARGS and name in spec.feeds}
-    return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
-
-
 def task_kind(spec):
     """"classification" when the (first) label feed holds integers, else "regression"."""
     _, labels = split_feeds(spec)
@@ -88,7 +68,7 @@ def output_layer(spec, wanted=None):
     tainted = set(labels)
     output = None
     for layer in spec.layers:
-        if any(name in tainted for _, name in _refs(layer)):
+        if any(name in tainted for _, name in layer_refs(layer)):
             tainted.add(layer.name)
         else:
             output = layer.name

@@ -61,6 +61,7 @@ class Setup:
     trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
     preprocessing: object = None    # data.preprocessing fitted on data.train (run/preprocessing.py), or None
     notes: list = field(default_factory=list)   # what a resume starts afresh (run/resume_state.py)
+    split: object = None        # data.split's rows (run/split.py), or None
 
 
 @dataclass

@@ -20,9 +20,11 @@ import numpy as np
 from ..data import file_kinds
 from ..data.idx import read_idx
 from ..data.images import IMAGE_EXTENSIONS, image_files
-from ..data.preprocessing import lengths_feeds, unscaled
+from ..data.preprocessing import lengths_feeds
+from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
 from ..data.readers import DataError, read_npy, read_npz
+from ..data.missing import Missing
 from ..data.sources import table_columns
 from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
@@ -33,10 +35,11 @@ from .progress import Progress
 from .rundir import atomic_write
 
 
-def read_feeds(path, feeds, columns=None, kinds=None):
+def read_feeds(path, feeds, columns=None, kinds=None, missing=None):
     """{feed: array} from a data file for the ``feeds`` the prediction needs. A table (.csv, .tsv,
     .jsonl) is read by column NAME: ``columns`` maps a feed to its column(s) (default: the feed's
-    name), extra columns are ignored; ``kinds`` (feed -> preprocessing kind) leaves those feeds raw.
+    name), extra columns are ignored; ``kinds`` (feed -> preprocessing kind) leaves those feeds raw;
+    ``missing`` (data/missing.py) says which fields are missing.
     A directory gives its image files (recursively) to the one image feed. In an .npz, an array
     ``NAME`` with ``NAME_lengths`` beside it is ragged (a Ragged: one sequence per sample), as in
     training's npz sources (data/ragged.py)."""
@@ -49,7 +52,7 @@ def read_feeds(path, feeds, columns=None, kinds=None):
     fmt = table_format(path)
     try:
         if fmt is not None:
-            return table_columns({"format": fmt, "path": path}, feeds, columns or {}, kinds)
+            return table_columns({"format": fmt, "path": path}, feeds, columns or {}, kinds, missing)
         kind = _array_kind(path)
         if kind == file_kinds.NPY:
             arrays = {"": read_npy(path)}
@@ -163,8 +166,9 @@ def _inputs(cfg, inference, data_path):
     columns = _source_columns(cfg)
     columns.update(prep.columns() if prep else {})
     lengths = lengths_feeds(prep.feeds if prep else {})
+    markers = cfg.data["data"]["missing"]
     raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
-                     prep.kinds() if prep else {})
+                     prep.kinds() if prep else {}, prep.missing(markers) if prep else Missing(tuple(markers)))
     files = None
     if os.path.isdir(data_path):
         files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])

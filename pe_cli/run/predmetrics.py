@@ -14,7 +14,7 @@ label), read in the same test program as the eval fetches.
 import numpy as np
 
 from ..base.errors import PeError
-from ..data.preprocessing import unscaled
+from ..data.unscaling import unscaled
 from .inference import output_layer, split_feeds, target_unscaling, task_kind
 
 

@@ -12,18 +12,21 @@ from .build import source_columns
 from .rundir import atomic_write
 
 
-def fit_preprocessing(cfg):
+def fit_preprocessing(cfg, raw=None, part="data.train"):
     """The Preprocessing of data.preprocessing fitted on data.train's samples (after its
-    start/stop/limit), or None when the config has none."""
+    start/stop/limit; ``raw``: its raw columns, or those of data.split's train ``part``), or None
+    when the config has none."""
     specs = cfg.data["data"]["preprocessing"]
     if not specs:
         return None
     source = cfg.data["data"]["train"]
-    raw = source_columns(cfg, "train")
+    raw = source_columns(cfg, "train") if raw is None else raw
     columns = {f: (source.get("columns") or {}).get(f, f) for f in specs}
     n = len(next(iter(raw.values())))
+    fitted_on = f"data.train: {source.get('path')}" + ("" if part == "data.train" else f", {part}")
     try:
-        return Preprocessing.fit(specs, raw, columns, f"data.train: {source.get('path')} ({n} samples)")
+        return Preprocessing.fit(specs, raw, columns, f"{fitted_on} ({n} samples)",
+                                 source.get("path") or "data.train", cfg.data["data"]["missing"])
     except DataError as e:
         raise cfg.doc.error(("data", "preprocessing") + e.key[:1], e.message, e.hint) from None
 

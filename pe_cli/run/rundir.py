@@ -43,7 +43,7 @@ STATE_FILE = "trainer_state.json"
 # one of the folders (run/output_paths.py). A module that writes a new file into run directories adds
 # its name here. A directory is a run directory when it holds RUN_MARKER and one of RUN_WITNESSES.
 MANAGED_FILES = ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
-                 "parent.json", ".lock", "overrides.json", "preprocessing.json")
+                 "parent.json", ".lock", "overrides.json", "preprocessing.json", "split.json")
 MANAGED_PATTERNS = (r"(config|model)\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
 MANAGED_DIRS = ("ckpt", "fetches", "tensorboard")
 RUN_MARKER = "config.yaml"

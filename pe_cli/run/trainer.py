@@ -30,6 +30,7 @@ from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401
 from .output_paths import check_run_out
 from .plot import check_curves, plot_at_end
 from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
+from .split import Rows, has_part, save_split
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
 from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
@@ -169,15 +170,18 @@ def _prepare(cfg, resume, max_steps, out=None):
         ckpt, run_dir = _find_resume(cfg, resume, out)
     if ckpt is not None:
         check_same_preprocessing(cfg, run_dir)
-    # fitted on data.train only; a resumed run keeps the one it saved. The sizes it decides (auto)
-    # are filled before the build.
-    prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else fit_preprocessing(cfg)
+    rows = Rows(cfg, run_dir if ckpt is not None else None)      # data.split: the run's rows when resuming
+    train_raw = rows.columns("train")
+    # fitted on data.train (or its train part) only; a resumed run keeps the one it saved. The sizes
+    # it decides (auto) are filled before the build.
+    prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else \
+        fit_preprocessing(cfg, train_raw, rows.describe("train"))
     fill_data_sizes(cfg, prep)
     programs = build_programs(cfg.model, cfg)
     if processes.pserver_mode:
         processes.plan = pserver_transpile(cfg, programs, processes)
-    train_data = load_data(cfg, "train", prep)
-    eval_data = load_data(cfg, "eval", prep) if cfg.data["data"]["eval"] is not None else None
+    train_data = load_data(cfg, "train", prep, train_raw)
+    eval_data = load_data(cfg, "eval", prep, rows.columns("eval")) if has_part(cfg, "eval") else None
     place = make_place(cfg)
     program = train_program(cfg, programs, place, processes.rank)
     check_watches(cfg)
@@ -186,7 +190,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     check_async(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
-    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes, prep)
+    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes, prep, split=rows.split)
 
 
 def resumed_config(cfg, resume, out=None):
@@ -218,6 +222,7 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
         atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))      # the model it runs
         save_preprocessing(setup.preprocessing, run_dir)
+        save_split(setup.split, run_dir)
     elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
         atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
@@ -226,6 +231,7 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
         atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))
         save_preprocessing(setup.preprocessing, run_dir)
+        save_split(setup.split, run_dir)
     for note in setup.notes:
         progress.message(note)
     write_overrides(run_dir, cfg.overrides)

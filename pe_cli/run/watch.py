@@ -2,6 +2,7 @@
 ``ckpt/best``; ``early_stopping`` stops a run once it has not improved for ``patience`` evaluations.
 Both follow the metric's mean over data.eval, as each evaluation reports it, and their state goes
 into every checkpoint, so a resumed run watches exactly as one run straight through would."""
+from .split import has_part
 
 
 class Watch:
@@ -58,7 +59,7 @@ def check_watches(cfg):
         metric = section[key[-1]]
         if metric is None:
             continue
-        if cfg.data["data"]["eval"] is None:
+        if not has_part(cfg, "eval"):
             raise cfg.doc.error(key, f"'{metric}' is watched but there is no data.eval to evaluate it on",
                                 "add a data.eval source")
         if metric not in cfg.eval_fetches:

@@ -3,8 +3,9 @@ data: a table of a category, a number, a short code (a character-tokenized text)
 default tokenizer, space_punct: punctuation, Unicode letters and digits, underscores, capitals,
 empty notes) and a tag (a regex tokenizer) with a class label, trained a few steps and exported
 with `pe export --onnx`; onnxruntime on the raw strings and numbers gives `pe predict`'s
-probabilities (1e-5), classes and class names, the text feeds the ids pe's tokenizers give, and a
-category value the training split lacked gets the unknown id (0)."""
+probabilities (1e-5), classes and class names, the text feeds the ids pe's tokenizers give, a
+category value the training split lacked gets the unknown id (0) and a missing one (empty, NA)
+its fill value's id."""
 import csv
 import json
 
@@ -49,7 +50,7 @@ data:
   train: {format: csv, path: parcels.csv}
   batch_size: 16
   preprocessing:
-    color:  {kind: category, max_vocabulary: 4}
+    color:  {kind: category, max_vocabulary: 4, fill: red}
     weight: {kind: numeric, fill: median}
     code:   {kind: text, tokenizer: character, max_length: 4, max_vocabulary: 8}
     note:   {kind: text, max_length: 7, max_vocabulary: 40}
@@ -101,7 +102,7 @@ def exported(tmp_path_factory):
     assert "(inputs color, weight, code, note, tag)" in proc.stdout
     assert "outputs: logits.tmp_1, prob, class, class_name" in proc.stdout
     # new rows: colors the training split never had (and an empty one), codes longer than max_length
-    new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red"))
+    new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red", "NA"))
     new[0]["code"] = "abcdefabc"
     new[1]["note"] = "Match! match... " * 3      # more tokens than max_length
     new[2]["note"], new[3]["note"] = "ZEBRA? ǅungla_9 ok", ""      # words training never saw; an empty note
@@ -139,7 +140,8 @@ def test_an_unknown_category_gets_the_unknown_id(exported):
     colors = feeds["color"][:, 0]
     known = {c: ids[colors == c][0] for c in ("red", "green", "blue")}
     assert sorted(known.values()) == [1, 2, 3]
-    assert (ids[np.isin(colors, ["purple", "", "Red"])] == 0).all()     # never seen in training: <unknown>
+    assert (ids[np.isin(colors, ["purple", "Red"])] == 0).all()     # never seen in training: <unknown>
+    assert (ids[np.isin(colors, ["", "NA"])] == known["red"]).all()     # missing: the feed's fill, red
 
 
 def test_the_text_feeds_get_pe_tokenizers_ids_in_the_graph(exported):

@@ -7,7 +7,8 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.config import ConfigError, load_config
-from pe_cli.data.preprocessing import Preprocessing, unscaled
+from pe_cli.data.preprocessing import Preprocessing
+from pe_cli.data.unscaling import unscaled
 from pe_cli.data.ragged import Ragged
 from pe_cli.data.readers import DataError
 from pe_cli.data.tables import read_table
@@ -192,3 +193,15 @@ def test_class_folders_take_the_classes_in_turn(tmp_path):
     paths, names = class_folders(str(tmp_path))
     assert names == ["cat", "dog", "eel", "cat", "eel", "cat"]
     assert [p.split("/")[-1] for p in paths] == ["0.png", "0.png", "0.png", "1.png", "1.png", "2.png"]
+
+
+@pytest.mark.parametrize("fill, want", [(None, 0), ("red", 1)])
+def test_a_missing_category_is_its_fill_value_or_the_unknown_id_and_missing_text_is_empty(tmp_path, cfg, fill,
+                                                                                           want):
+    (tmp_path / "t.csv").write_text(TABLE.replace("3,30,blue,a cat ran far away", "3,30,?,NA"))
+    cfg = load_config(str(tmp_path / "run.yaml"), [f"data.preprocessing.kind.fill={fill}"] if fill else [])
+    prep = fit_preprocessing(cfg)
+    assert prep.feeds["kind"]["vocabulary"] == ["<unknown>", "red"]       # '?' is no value (blue: once, min_count 2)
+    train = load_columns(cfg, "train", prep)
+    assert train["kind"].ravel()[2] == want
+    assert train["text"].lengths.tolist()[2] == 1 and "na" not in prep.feeds["text"]["vocabulary"]
