@@ -74,7 +74,7 @@ def data_sizes(spec, counts):
                 else None
             if target_slot is not None and target_slot.rule == "classes":
                 kind, n = counts[feed]
-                why = (f"the {kind} feed '{feed}' has {n} classes ('{layer.name}' takes this layer's output as its "
+                why = (f"the {kind} feed '{feed}' has {n} class{'' if n == 1 else 'es'} ('{layer.name}' takes this layer's output as its "
                        f"{logits})")
                 found.setdefault(target.name, []).append((n, why))
     return found

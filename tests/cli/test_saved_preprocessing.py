@@ -139,4 +139,4 @@ def test_a_class_list_the_model_outgrows_is_one_line(run, tmp_path):
     copy = _copy(run, tmp_path, lambda d: d["feeds"]["y"].update(classes=["a"]))
     proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
               cwd=run)
-    _refused(proc, "class 1 has no name: the run's preprocessing.json names 1 for 'y'")
+    _refused(proc, "logits.size: 2 outputs, but the data's 1: the label feed 'y' has 1 class ('xent' takes")
