@@ -157,6 +157,36 @@ def test_use_devices_sizes_blas_and_the_kernels_share(monkeypatch):
         threads.refresh()
 
 
+def test_one_device_runs_its_loops_on_every_core_it_is_given_and_two_devices_split_them(monkeypatch):
+    """PE_NUM_THREADS=2 on a quiet machine: one device's kernels split their work in 2 parts and run
+    numba's loops on 2 threads (issue 79: a single device uses the cores it is given); 2 devices get
+    1 each. Another process's load takes threads away, never parts: a run's numbers do not follow
+    the load (threads.work_parts)."""
+    import numba
+    from pe_cli.kernels.cpu import _numba
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PE_NUM_THREADS", "2")
+    threads.refresh()
+    taken = [0]
+    monkeypatch.setattr(threads, "_taken_by_others", lambda: taken[0])
+    _numba._choose_layer()
+    # numba's loops run parallel where pe's pool calls BLAS and a thread-safe layer exists (else 1)
+    pool = 2 if threads.pool_calls_blas() and _numba._layer_ok and numba.config.NUMBA_NUM_THREADS >= 2 else 1
+    try:
+        seen = {}
+        for devices in (1, 2, 1):
+            threads.use_devices(devices)
+            seen[devices] = (threads.kernel_threads(), threads.work_parts(), _numba.parallel_threads())
+        assert seen == {1: (2, 2, pool), 2: (1, 1, 1)}
+        assert numba.get_num_threads() == pool          # set for this thread by parallel_threads
+        taken[0] = 1                        # another process keeps a core busy
+        threads.use_devices(1)
+        assert (threads.kernel_threads(), threads.work_parts(), _numba.parallel_threads()) == (1, 2, 1)
+    finally:
+        threads.refresh()
+
+
 def _blas_threads(threadpoolctl):
     return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"][0]
 
