@@ -220,7 +220,8 @@ class Preprocessing:
 
     def one_hot_widths(self):
         """{feed: values per sample} of the one-hot category feeds (config/sizes.py: fill_feed_widths)."""
-        return {f: width(s) for f, s in self.feeds.items() if s.get("encoding") == "one_hot"}
+        return {f: width(s) for f, s in self.feeds.items()
+                if s["kind"] == "category" and s.get("encoding") == "one_hot"}
 
     def to_text(self):
         data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}
