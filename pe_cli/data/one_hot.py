@@ -12,6 +12,15 @@ from .missing import Where
 from .readers import DataError
 
 
+COLUMNS_HINT = {"numeric": "e.g. columns: [weight_kg, price]",
+                "category": "e.g. columns: island, or encoding: one_hot for a list: [island, sex]"}
+
+
+def many_columns(spec):
+    """Whether a config entry may read a list of columns: numeric, category with encoding: one_hot."""
+    return spec["kind"] == "numeric" or (spec["kind"] == "category" and spec.get("encoding") == "one_hot")
+
+
 def fields(raw):
     """The raw fields as [N, columns] (a single column's [N] as one column)."""
     x = np.asarray(raw, dtype=object)
@@ -57,4 +66,4 @@ def apply_one_hot(state, raw, where, apply_ids):
     return out
 
 
-__all__ = ["apply_one_hot", "fields", "fit_one_hot", "one_column", "width"]
+__all__ = ["COLUMNS_HINT", "apply_one_hot", "fields", "fit_one_hot", "many_columns", "one_column", "width"]

@@ -32,7 +32,7 @@ import numpy as np
 from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
 from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
-from .one_hot import apply_one_hot, fit_one_hot, one_column, width
+from .one_hot import COLUMNS_HINT, apply_one_hot, fit_one_hot, many_columns, one_column, width
 from .preprocessing_file import ENCODINGS, FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
 from .unscaling import unscaling
@@ -76,7 +76,7 @@ def check_preprocessing(specs, feeds):
         kind = spec["kind"]
         if isinstance(spec.get("columns"), list) and (not many_columns(spec) or not spec["columns"]):
             raise DataError(f"a list of columns is a numeric feed's or a one-hot category's; a {kind} feed reads one "
-                            "column", (feed, "columns"), _COLUMNS_HINT.get(kind, "e.g. columns: island"))
+                            "column", (feed, "columns"), COLUMNS_HINT.get(kind, "e.g. columns: island"))
         for key, value in spec.items():
             if key not in ("kind", "columns") and value is not None and key not in KIND_KEYS[kind]:
                 raise DataError(f"'{key}' does not apply to a {kind} feed", (feed, key),
@@ -119,15 +119,6 @@ def _check_kind(feed, spec, feeds):
             raise DataError(f"{key} is [height, width], got {value}", (feed, key), f"e.g. {key}: [28, 28]")
     if kind == "image" and spec["mode"] not in MODES:
         raise DataError(f"mode '{spec['mode']}' is not one of {', '.join(MODES)}", (feed, "mode"))
-
-
-_COLUMNS_HINT = {"numeric": "e.g. columns: [weight_kg, price]",
-                 "category": "e.g. columns: island, or encoding: one_hot for a list: [island, sex]"}
-
-
-def many_columns(spec):
-    """Whether a config entry may read a list of columns: numeric, category with encoding: one_hot."""
-    return spec["kind"] == "numeric" or (spec["kind"] == "category" and spec.get("encoding") == "one_hot")
 
 
 def lengths_feeds(specs):
@@ -396,4 +387,4 @@ _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply
           "label": _apply_label}
 
 __all__ = ["ENCODINGS", "FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
-           "check_preprocessing", "lengths_feeds", "many_columns"]
+           "check_preprocessing", "lengths_feeds"]
