@@ -1,7 +1,8 @@
 """Writes data/penguins/penguins.csv: 344 made-up penguins shaped like the Palmer penguins table
 (species, island, four measurements, sex, year; the per-species means and spreads of the real
-table, a few values missing as 'NA'), rows in random order, for configs/penguins.yaml. Nothing is
-downloaded: every value is drawn here.
+table, a few values missing as 'NA'), the rows sorted by species as the real table's are (Adelie,
+Gentoo, Chinstrap: a split must stratify), for configs/penguins.yaml. Nothing is downloaded: every
+value is drawn here.
 
     python data/penguins/make_penguins.py            # deterministic (seed 3): the same file every time
     python data/penguins/make_penguins.py OUT.csv --rows 90 --seed 5
@@ -20,6 +21,7 @@ SPECIES = {
     "Chinstrap": (0.20, {"Dream": 1.0}, (48.8, 3.3), (18.4, 1.1), (195.8, 7.1), (3733.0, 384.0)),
     "Gentoo": (0.36, {"Biscoe": 1.0}, (47.5, 3.1), (15.0, 1.0), (217.2, 6.5), (5076.0, 504.0)),
 }
+ORDER = ["Adelie", "Gentoo", "Chinstrap"]       # the real table's order of its rows
 COLUMNS = ["species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "sex",
            "year"]
 
@@ -41,7 +43,7 @@ def rows(n, seed):
         out[i][2:7] = ["NA"] * 5
     for i in rng.choice(n, size=max(1, n // 40), replace=False):    # a few of unknown sex
         out[i][6] = "NA"
-    return out
+    return sorted(out, key=lambda row: ORDER.index(row[0]))     # stable: each species' rows as drawn
 
 
 def write(path, n=344, seed=3):

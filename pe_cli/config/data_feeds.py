@@ -3,7 +3,8 @@
 preprocessing"), so a model over raw columns need not repeat their shapes and dtypes:
 
     numeric           float32 [k], k the number of its columns (``columns: [a, b, c]``; else 1)
-    category, label   int64 [1]
+    category, label   int64 [1]; a category with encoding: one_hot float32 [auto], its width (the
+                      vocabulary sizes summed) filled once fitted (sizes.py's fill_feed_widths)
     text              int64 [1], lod_level 1 (a ragged sequence); sequence: padded: int64
                       [max_length], and its lengths_feed int64 [1]
     image             float32 [channels, height, width] when crop or size gives the height and width
@@ -11,6 +12,7 @@ preprocessing"), so a model over raw columns need not repeat their shapes and dt
 
 A source's own ``columns.<feed>`` wins over the preprocessing's ``columns`` (see ``source_columns``).
 """
+from .sizes import AUTO
 
 
 def implied_feeds(data):
@@ -22,6 +24,8 @@ def implied_feeds(data):
         if kind == "numeric":
             columns = spec.get("columns") or ((d["train"] or {}).get("columns") or {}).get(feed)
             out[feed] = ([len(columns) if isinstance(columns, list) else 1], "float32", 0)
+        elif kind == "category" and spec.get("encoding") == "one_hot":
+            out[feed] = ([AUTO], "float32", 0)
         elif kind in ("category", "label"):
             out[feed] = ([1], "int64", 0)
         elif kind == "text" and spec.get("sequence") == "padded":

@@ -70,14 +70,17 @@ SOURCE = Section({
 
 PREPROCESSING = MapOf(Section({
     "kind": Field("str", REQUIRED, "numeric, category, text, image or label", choices=preprocessing.KINDS),
-    "columns": Field("str|list[str]|null", None, "the table column this feed reads in every source (numeric: a "
-                     "list of columns side by side); default: the feed's name"),
+    "columns": Field("str|list[str]|null", None, "the table column this feed reads in every source (numeric and a "
+                     "one-hot category: a list of columns side by side); default: the feed's name"),
     "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
                      choices=preprocessing.SCALINGS),
     "fill": Field("str|float|null", None, "numeric: a missing value's replacement: mean (default), median, zero "
                   "or a number; category: the value a missing field stands for (default: the unknown id 0)"),
     "missing": Field("list[str]|null", None, "the fields of this feed's column(s) read as missing (default: "
                      "data.missing)"),
+    "encoding": Field("str|null", None, "category: ids (default: int64 [1], for an embedding) or one_hot (float32 "
+                      "[the vocabulary sizes summed], each column one-hot side by side, for an fc)",
+                      choices=preprocessing.ENCODINGS),
     "min_count": Field("int|null", None, "category, text: keep values seen this often in training (default 1)", min=1),
     "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
     "tokenizer": Field("str|null", None, "text: space_punct (default: words and punctuation marks), whitespace, "

@@ -196,7 +196,7 @@ def feed_bytes(feed):
     """Bytes of one sample of ``feed`` (a sequence counts as one step)."""
     n = 1
     for d in feed.shape:
-        n *= d if d > 0 else 1
+        n *= d if isinstance(d, int) and d > 0 else 1     # -1, and auto (a one-hot width, data_feeds.py)
     return n * np.dtype(feed.dtype).itemsize
 
 

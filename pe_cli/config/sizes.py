@@ -15,6 +15,10 @@ Two rules, each traced through the layer graph as the model file writes it:
   whose label is that feed. A number must equal it.
 
 ``auto`` anywhere else, or where the rules give two sizes, is an error at its key.
+
+A one-hot category feed (``encoding: one_hot``) that data.preprocessing declares has the shape
+``[auto]`` until its vocabularies are fitted: its width, the vocabulary sizes summed, is filled
+here too (``fill_feed_widths``); a model file that declares the feed must give that width.
 """
 from ..layers.data_sizes import CLASS_LAYERS, KEEP_CLASSES, KEEP_IDS, SLOTS, SOURCE_ARGUMENTS
 
@@ -80,10 +84,28 @@ def data_sizes(spec, counts):
     return found
 
 
-def fill_sizes(spec, counts):
+def fill_feed_widths(spec, widths):
+    """Gives each one-hot feed (``widths`` {feed: values per sample}) its width: an implied ``[auto]``
+    shape is filled, a declared one checked; an ``[auto]`` left without a width is an error."""
+    for name, feed in spec.feeds.items():
+        n = widths.get(name)
+        if AUTO in feed.shape and n is None:
+            raise feed.doc.error(feed.path, "a one-hot feed's width comes from its fitted vocabularies; "
+                                 "there are none here", "give the run config (or the run)")
+        if AUTO in feed.shape:
+            feed.shape, feed.full_shape = [n], [-1, n]
+        elif n is not None and (list(feed.shape) not in ([n], [-1, n]) or feed.dtype != "float32"):
+            raise feed.doc.error(feed.path, f"{feed.dtype} {list(feed.shape)}, but the one-hot category feed "
+                                 f"'{name}' is float32 [{n}] (its vocabulary sizes summed, as fitted on data.train)",
+                                 "leave the feed out of the model file: data.preprocessing declares it")
+
+
+def fill_sizes(spec, counts, widths=None):
     """Fills every ``auto`` size of ``spec``'s layers from ``counts`` (in the layers' build
-    arguments; the model as written keeps ``auto``) and checks every number written where the data
-    decides it. Raises the model file's ConfigError at the size's key."""
+    arguments; the model as written keeps ``auto``) and the one-hot feeds' ``widths``, and checks
+    every number written where the data decides it. Raises the model file's ConfigError at the
+    size's key."""
+    fill_feed_widths(spec, widths or {})
     found = data_sizes(spec, counts)
     for layer in spec.layers:
         slot = SLOTS.get(function_name(layer))
@@ -178,4 +200,4 @@ def check_filled(spec):
                                   "give the run config (or the run), or write the number")
 
 
-__all__ = ["AUTO", "check_filled", "data_sizes", "fill_sizes", "has_auto", "omittable"]
+__all__ = ["AUTO", "check_filled", "data_sizes", "fill_feed_widths", "fill_sizes", "has_auto", "omittable"]

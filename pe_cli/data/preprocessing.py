@@ -9,7 +9,9 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
               column of one value (std or max - min 0) is divided by 1, with a warning.
     category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never,
               and a missing value unless ``fill`` names the value it stands for), then the
-              vocabulary, most frequent first.
+              vocabulary, most frequent first. encoding: one_hot: each of its columns (one, or a
+              list side by side) its own vocabulary, the ids as one-hot rows -> float32 [N, the
+              vocabulary sizes summed] (one_hot.py).
     text      (a missing field is empty text) tokens (words and punctuation marks, whitespace-separated, characters, or a safe regex's
               matches (patterns.py); lowercased unless told) -> ids
               (0 <pad>, 1 <unknown>, then the vocabulary), at most max_length per sample; a ragged
@@ -30,7 +32,8 @@ import numpy as np
 from ..base.limits import LIMITS, limit
 from .images import MODES, load_images
 from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
-from .preprocessing_file import FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
+from .one_hot import COLUMNS_HINT, apply_one_hot, fit_one_hot, many_columns, one_column, width
+from .preprocessing_file import ENCODINGS, FILLS, SCALINGS, SEQUENCES, fitted_problem, read_preprocessing_file
 from .ragged import Ragged
 from .unscaling import unscaling
 from .readers import DataError
@@ -42,14 +45,14 @@ VERSION = 1
 KINDS = ("numeric", "category", "text", "image", "label")
 KIND_KEYS = {
     "numeric": ("scaling", "fill", "missing"),
-    "category": ("min_count", "max_vocabulary", "fill", "missing"),
+    "category": ("min_count", "max_vocabulary", "fill", "missing", "encoding"),
     "text": ("tokenizer", "pattern", "lowercase", "min_count", "max_vocabulary", "max_length", "sequence",
              "lengths_feed", "missing"),
     "image": ("size", "crop", "mode", "scale", "mean", "std", "missing"),
     "label": ("missing",),
 }
 DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "space_punct", "lowercase": True,
-            "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255}
+            "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255, "encoding": "ids"}
 
 
 def with_defaults(spec):
@@ -71,9 +74,9 @@ def check_preprocessing(specs, feeds):
         if feed not in feeds:
             raise DataError(f"'{feed}' is not a feed of the model", (feed,), f"the feeds are {', '.join(feeds)}")
         kind = spec["kind"]
-        if isinstance(spec.get("columns"), list) and (kind != "numeric" or not spec["columns"]):
-            raise DataError(f"a list of columns is a numeric feed's; a {kind} feed reads one column", (feed, "columns"),
-                            "e.g. columns: island" if kind != "numeric" else "e.g. columns: [weight_kg, price]")
+        if isinstance(spec.get("columns"), list) and (not many_columns(spec) or not spec["columns"]):
+            raise DataError(f"a list of columns is a numeric feed's or a one-hot category's; a {kind} feed reads one "
+                            "column", (feed, "columns"), COLUMNS_HINT.get(kind, "e.g. columns: island"))
         for key, value in spec.items():
             if key not in ("kind", "columns") and value is not None and key not in KIND_KEYS[kind]:
                 raise DataError(f"'{key}' does not apply to a {kind} feed", (feed, key),
@@ -206,6 +209,11 @@ class Preprocessing:
                 counts[feed] = (state["kind"], len(values))
         return counts
 
+    def one_hot_widths(self):
+        """{feed: values per sample} of the one-hot category feeds (config/sizes.py: fill_feed_widths)."""
+        return {f: width(s) for f, s in self.feeds.items()
+                if s["kind"] == "category" and s.get("encoding") == "one_hot"}
+
     def to_text(self):
         data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}
         return json.dumps({**data, "target": self.target} if self.target else data, indent=1) + "\n"
@@ -297,7 +305,9 @@ def _filled(values, fill):
 
 
 def _fit_category(spec, raw, where):
-    values = _strings(raw)
+    if spec["encoding"] == "one_hot":
+        return fit_one_hot(spec, raw, where, _fit_category)
+    values = _strings(one_column(raw))
     check_values(values, where)
     items = [v for v in _filled(values, spec["fill"]) if v is not None]
     vocab = build_vocabulary(items, [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
@@ -306,7 +316,10 @@ def _fit_category(spec, raw, where):
 
 
 def _apply_category(state, raw, where):
-    return lookup(vocabulary_index(state["vocabulary"]), _filled(_strings(raw), state.get("fill")), unknown=0)
+    if state.get("encoding") == "one_hot":
+        return apply_one_hot(state, raw, where, _apply_category)
+    return lookup(vocabulary_index(state["vocabulary"]), _filled(_strings(one_column(raw)), state.get("fill")),
+                  unknown=0)
 
 
 def _class_key(name):
@@ -373,5 +386,5 @@ _FIT = {"numeric": _fit_numeric, "category": _fit_category, "text": _fit_text, "
 _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply_text, "image": _apply_image,
           "label": _apply_label}
 
-__all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
+__all__ = ["ENCODINGS", "FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
            "check_preprocessing", "lengths_feeds"]

@@ -19,6 +19,7 @@ from .vocabulary import PAD, TOKENIZERS, UNKNOWN
 FILLS = ("mean", "median", "zero")
 SCALINGS = ("standardize", "minmax", "log", "none")
 SEQUENCES = ("ragged", "padded")
+ENCODINGS = ("ids", "one_hot")
 HINT = "pe writes this file (pe train, pe export --inference-dir): write it again that way rather than edit it"
 
 
@@ -94,7 +95,15 @@ def _category(state, key):
     _count(state.get("min_count"), f"{key}.min_count")
     if not (state.get("fill") is None or isinstance(state["fill"], str) or _is_number(state["fill"])):
         raise _Bad(f"{key}.fill", "a category's fill is a value (a string or a number) or null")
-    _vocabulary(state.get("vocabulary"), f"{key}.vocabulary", [UNKNOWN], "vocabulary")
+    if _choice(state.get("encoding", "ids"), ENCODINGS, f"{key}.encoding") == "ids":
+        _vocabulary(state.get("vocabulary"), f"{key}.vocabulary", [UNKNOWN], "vocabulary")
+        return
+    vocabularies, columns = state.get("vocabularies"), state.get("column")     # one-hot: one list per column
+    if not isinstance(vocabularies, list) or len(vocabularies) != (len(columns) if isinstance(columns, list) else 1):
+        raise _Bad(f"{key}.vocabularies", "must hold one vocabulary per column")
+    for i, vocabulary in enumerate(vocabularies):
+        _vocabulary(vocabulary, f"{key}.vocabularies[{i}]", [UNKNOWN], "vocabulary")
+    _within(sum(map(len, vocabularies)), "feed_columns", f"{key}.vocabularies")
 
 
 def _text(state, key):

@@ -183,9 +183,10 @@ def table_columns(source, feeds, columns, raw, missing=None):
                 values = table.numbers(names, key, allow_missing=allowed, missing=markers)
                 out[feed] = values[:, 0] if single else values
             else:
-                if not single:
+                if not single and kind != "category":       # a one-hot category reads a list side by side
                     raise DataError(f"a {kind} feed reads one column, got {len(names)}", key)
-                out[feed] = table.raw(names[0], key, markers)
+                fields = [table.raw(name, key, markers) for name in names]
+                out[feed] = fields[0] if single else np.stack(fields, axis=1)
                 if kind == "image":
                     out[feed] = _image_paths(table, names[0], out[feed], key)
         except DataError as e:

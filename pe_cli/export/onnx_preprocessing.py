@@ -1,7 +1,8 @@
 """The run's preprocessing in an exported ONNX graph, where it can go: numeric preprocessing
 (missing values filled, ln(1 + x), (x - shift) / divide) and the config's ``scale`` and scalar
 ``normalize`` transforms become IsNaN/Where/Add/Log/Sub/Div/Mul nodes before the model, so the
-graph input takes the raw column(s); category and text feeds take their strings, the vocabularies
+graph input takes the raw column(s); category and text feeds take their strings (a one-hot category
+its columns' strings side by side, [N, columns], one-hot in the graph), the vocabularies
 and tokenizer in the graph (onnx_vocabularies.py); an image feed its pixel values as decoded (the
 scale, mean and std in the graph). What cannot go in the graph (a regex pattern RE2 runs otherwise, image decoding,
 other transforms) is listed, and the vocabularies and class names are written
@@ -13,7 +14,7 @@ import os
 import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
-from .onnx_vocabularies import category_nodes, text_in_graph, text_nodes, text_outside
+from .onnx_vocabularies import category_nodes, one_hot_nodes, text_in_graph, text_nodes, text_outside
 
 _OUTSIDE = {"category": "category vocabulary (value -> id)",
             "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
@@ -61,6 +62,10 @@ def _strings(graph, model_nodes, feed, state):
     """The nodes from a category or text feed's strings to the ids (and lengths) the model reads;
     returns (the string input's dims or None for the feed's own, the inputs the nodes fill)."""
     ids = f"{feed}.ids"
+    if state.get("encoding") == "one_hot":      # the columns' strings [N, columns] side by side
+        _rename(model_nodes, feed, f"{feed}.one_hot")
+        one_hot_nodes(graph, feed, state, f"{feed}.one_hot")
+        return ["N", len(state["vocabularies"])], []
     _rename(model_nodes, feed, ids)
     if state["kind"] == "category":
         category_nodes(graph, feed, state, ids)

@@ -71,15 +71,35 @@ def _cast(graph, name, dtype, out):
         graph.node("Identity", [name], [out])
 
 
+def _missing_ids(state, vocabulary):
+    """(marker, id) pairs: a missing marker, as written, in lower, upper or title case, is its
+    ``fill`` value's id (0 where the vocabulary lacks it), as data/missing.py reads it."""
+    fill = category_fill(state.get("fill"))
+    fill_id = vocabulary.index(fill) if fill in vocabulary else 0
+    return {v: fill_id for m in state.get("missing") or () for v in (m, m.lower(), m.upper(), m.title())}.items()
+
+
 def category_nodes(graph, feed, state, read_as):
     """The category feed's string input ``feed`` (the feed's shape) -> its ids as ``read_as``
-    (0, <unknown>, for a value the vocabulary lacks; a missing marker, as written, in lower, upper or
-    title case, its ``fill`` value's id, as data/missing.py reads it)."""
-    fill = category_fill(state.get("fill"))
-    fill_id = state["vocabulary"].index(fill) if fill in state["vocabulary"] else 0
-    markers = {v: fill_id for m in state.get("missing") or () for v in (m, m.lower(), m.upper(), m.title())}
-    ids = _ids(graph, feed, state["vocabulary"], 0, graph.temp(f"{feed}.ids"), markers.items())
+    (0, <unknown>, for a value the vocabulary lacks; a missing marker its ``fill`` value's id)."""
+    vocabulary = state["vocabulary"]
+    ids = _ids(graph, feed, vocabulary, 0, graph.temp(f"{feed}.ids"), _missing_ids(state, vocabulary))
     _cast(graph, ids, str(graph.block.var(feed).dtype), read_as)
+
+
+def one_hot_nodes(graph, feed, state, read_as):
+    """A one-hot category's string input ``feed`` [N, columns] -> float32 [N, the vocabulary sizes
+    summed] as ``read_as`` (data/one_hot.py): per column a LabelEncoder of its vocabulary (as
+    category_nodes), a OneHot of its size, the columns side by side (Concat)."""
+    parts = []
+    for i, vocabulary in enumerate(state["vocabularies"]):
+        column, hot = graph.temp(f"{feed}.{i}"), graph.temp(f"{feed}.{i}.hot")
+        graph.node("Slice", [feed] + [graph.constant(np.array([v], np.int64)) for v in (i, i + 1, 1)], [column])
+        ids = _ids(graph, column, vocabulary, 0, graph.temp(f"{feed}.{i}.ids"), _missing_ids(state, vocabulary))
+        graph.node("OneHot", [ids, graph.constant(np.array(len(vocabulary), np.int64)),
+                              graph.constant(np.array([0, 1], np.float32))], [hot], axis=-1)    # [N, 1, size]
+        parts.append(graph.reshape(hot, [0, len(vocabulary)]))
+    graph.node("Concat", parts, [read_as], axis=1)
 
 
 def _lowercase_locale(vocabulary):

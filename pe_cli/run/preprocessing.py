@@ -53,4 +53,7 @@ def saved_preprocessing(cfg, run_dir):
 def fill_data_sizes(cfg, preprocessing):
     """Fills the ``auto`` sizes of the config's model from the fitted ``preprocessing`` (or None) and
     checks the sizes written where the data decides them (config/sizes.py), before any build."""
-    fill_sizes(cfg.model, preprocessing.id_counts() if preprocessing is not None else {})
+    if preprocessing is None:
+        fill_sizes(cfg.model, {})
+    else:
+        fill_sizes(cfg.model, preprocessing.id_counts(), preprocessing.one_hot_widths())

@@ -15,6 +15,7 @@ import re
 import yaml
 
 from ..base.errors import UsageError
+from ..config.sizes import AUTO
 from .checkpoint_check import checked_checkpoint
 from .resume_state import effective_preprocessing, first_difference, shown
 from .rundir import read_state
@@ -47,8 +48,8 @@ def run_checkpoint(cfg, checkpoint, command):
     model = _read(os.path.join(run_dir, str(recorded.get("model") or "model.yaml")))
     found = None
     if isinstance(model, dict):
-        found = first_difference(_comparable(model), _comparable(json.loads(json.dumps(cfg.model.to_data()))),
-                                  ("model",))
+        now = _widths_as_recorded(json.loads(json.dumps(cfg.model.to_data())), model)
+        found = first_difference(_comparable(model), _comparable(now), ("model",))
     if found is None:
         was = (recorded.get("data") or {}).get("preprocessing")
         now = json.loads(json.dumps(cfg.data["data"]["preprocessing"]))
@@ -67,6 +68,16 @@ def _read(path):
             return yaml.safe_load(f)
     except (OSError, TypeError, yaml.YAMLError):
         return None
+
+
+def _widths_as_recorded(now, recorded):
+    """CONFIG's model (plain data) with each one-hot feed's ``[auto]`` width as the run recorded it:
+    the run's own preprocessing.json fills it before the build (config/sizes.py), so it is the run's."""
+    feeds = recorded.get("feeds") if isinstance(recorded.get("feeds"), dict) else {}
+    for name, feed in (now.get("feeds") or {}).items():
+        if AUTO in feed["shape"] and isinstance(feeds.get(name), dict):
+            feed["shape"] = feeds[name].get("shape")
+    return now
 
 
 def _comparable(model):

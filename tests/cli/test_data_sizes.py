@@ -3,7 +3,8 @@ a size (an embedding's rows: the vocabulary of its category feed; the output lay
 label's classes), pe fills it before the build in `pe train` and, from the run's
 preprocessing.json, in `pe predict`, `export` and `summary`; a size written that disagrees with
 the data is one config line at its file:line before anything trains; and the newcomer's penguins
-classifier (configs/penguins.yaml + models/penguins.yaml) is at most 12 lines of YAML. Through real
+classifier (configs/penguins.yaml + models/penguins.yaml: every column, island and sex one-hot,
+held out by a stratified data.split of a file sorted by species) is at most 12 lines of YAML. Through real
 `pe` processes on generated penguins-like CSVs (data/penguins/make_penguins.py)."""
 import csv
 import importlib.util
@@ -43,10 +44,9 @@ model: model.yaml
 epochs: 2
 optimizer: {type: Adam, learning_rate: 0.05}
 data:
-  train: {format: csv, path: penguins.csv, stop: 80, columns: {measures: [bill_length_mm, bill_depth_mm,
+  train: {format: csv, path: penguins.csv, columns: {measures: [bill_length_mm, bill_depth_mm,
           flipper_length_mm, body_mass_g]}}
-  eval: {format: csv, path: penguins.csv, start: 80, columns: {measures: [bill_length_mm, bill_depth_mm,
-         flipper_length_mm, body_mass_g]}}
+  split: {eval: 0.33, stratify: species}
   batch_size: 40
   preprocessing:
     measures: {kind: numeric}
@@ -114,12 +114,24 @@ def _yaml_lines(path):
 
 
 def test_the_penguins_classifier_is_twelve_lines_of_yaml_and_learns(tmp_path):
+    """Every column of the table but the year (island and sex one-hot), from a file sorted by species
+    as the real one is, held out by data.split stratified by species: no outside preprocessing."""
     config = os.path.join(REPO, "configs", "penguins.yaml")
     model = os.path.join(REPO, "models", "penguins.yaml")
     assert len(_yaml_lines(config)) + len(_yaml_lines(model)) <= 12
     assert "feeds" not in open(model).read()        # from data.preprocessing
+    text = "".join(_yaml_lines(config))
+    assert "start:" not in text and "stop:" not in text and "eval:" in text     # held out by data.split
+    with open(os.path.join(REPO, "data", "penguins", "penguins.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    species = [r["species"] for r in rows]
+    assert species == sorted(species, key=["Adelie", "Gentoo", "Chinstrap"].index)     # sorted, as the real file
+    assert sum(r["sex"] == "NA" for r in rows) >= 3 and sum(r["body_mass_g"] == "NA" for r in rows) >= 2
     proc = pe("train", config, "--out", tmp_path / "run", "eval.every_epochs=0", cwd=tmp_path)   # one evaluation
     assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "run" / "preprocessing.json") as f:
+        columns = [state["column"] for state in json.load(f)["feeds"].values()]
+    assert ["island", "sex"] in columns and "data.split's eval part" in proc.stdout
     with open(tmp_path / "run" / "eval.json") as f:
         accuracy = json.load(f)["prediction"]["top1_accuracy"]
     assert accuracy >= 0.9

@@ -5,7 +5,8 @@ empty notes) and a tag (a regex tokenizer) with a class label, trained a few ste
 with `pe export --onnx`; onnxruntime on the raw strings and numbers gives `pe predict`'s
 probabilities (1e-5), classes and class names, the text feeds the ids pe's tokenizers give, a
 category value the training split lacked gets the unknown id (0) and a missing one (empty, NA)
-its fill value's id."""
+its fill value's id; a one-hot category over two columns (color and box, each its own vocabulary)
+is one-hot in the graph as pe predict makes it."""
 import csv
 import json
 
@@ -33,7 +34,7 @@ layers:
   - wpooled: {type: sequence_pool, input: words, pool_type: sum}
   - tags:    {type: embedding, input: tag, size: [8, 2]}
   - tpooled: {type: sequence_pool, input: tags, pool_type: sum}
-  - joined:  {type: concat, input: [col_vec, weight, pooled, wpooled, tpooled], axis: 1}
+  - joined:  {type: concat, input: [col_vec, weight, pooled, wpooled, tpooled, where], axis: 1}
   - hidden:  {type: fc, input: joined, size: 8, act: tanh}
   - logits:  {type: fc, input: hidden, size: 3}
   - xent:    {type: softmax_with_cross_entropy, logits: logits, label: size}
@@ -55,6 +56,7 @@ data:
     code:   {kind: text, tokenizer: character, max_length: 4, max_vocabulary: 8}
     note:   {kind: text, max_length: 7, max_vocabulary: 40}
     tag:    {kind: text, tokenizer: regex, pattern: "[a-z]+(?:'[a-z]+)?", max_length: 3, max_vocabulary: 8}
+    where:  {kind: category, encoding: one_hot, columns: [color, box]}
     size:   {kind: label}
 optimizer: {type: SGD, learning_rate: 0.5}
 output: {curves: false}
@@ -68,7 +70,7 @@ WORDS = ["match", "match.", "Match!", "café", "CAFÉ,", "naïve", "Straße", "�
 TAGS = ["it's", "ok", "Don't", "x-y", "a1b", "''"]
 
 
-def _rows(n, seed, colors=("red", "green", "blue")):
+def _rows(n, seed, colors=("red", "green", "blue"), boxes=("crate", "bag", "tube", "bag")):
     rng = np.random.default_rng(seed)
     rows = []
     for i in range(n):
@@ -77,7 +79,7 @@ def _rows(n, seed, colors=("red", "green", "blue")):
         note = " ".join(rng.choice(WORDS, rng.integers(0, 9))) if i % 9 != 4 else ""
         rows.append({"color": colors[i % len(colors)], "weight": "" if i % 7 == 3 else f"{weight:.3f}",
                      "code": code.upper() if i % 2 else code, "note": note,
-                     "tag": " ".join(rng.choice(TAGS, rng.integers(0, 4))),
+                     "tag": " ".join(rng.choice(TAGS, rng.integers(0, 4))), "box": boxes[i % len(boxes)],
                      "size": ["small", "medium", "large"][min(int(weight // 10), 2)]})
     return rows
 
@@ -94,25 +96,27 @@ def exported(tmp_path_factory):
     root = tmp_path_factory.mktemp("raw_inputs")
     (root / "parcels.yaml").write_text(MODEL)
     (root / "run.yaml").write_text(CONFIG)
-    _write(root / "parcels.csv", _rows(96, 0), ["color", "weight", "code", "note", "tag", "size"])
+    _write(root / "parcels.csv", _rows(96, 0), ["color", "weight", "code", "note", "tag", "box", "size"])
     proc = pe("train", root / "run.yaml", "--out", root / "run", "-q")
     assert proc.returncode == 0, proc.stderr
     proc = pe("export", root / "run.yaml", "-c", root / "run", "--onnx", root / "m.onnx")
     assert proc.returncode == 0, proc.stderr
-    assert "(inputs color, weight, code, note, tag)" in proc.stdout
+    assert "(inputs color, weight, code, note, tag, where)" in proc.stdout
     assert "outputs: logits.tmp_1, prob, class, class_name" in proc.stdout
     # new rows: colors the training split never had (and an empty one), codes longer than max_length
-    new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red", "NA"))
+    new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red", "NA"), boxes=("bag", "crate", "NA", "tube",
+                                                                                           "sack"))
     new[0]["code"] = "abcdefabc"
     new[1]["note"] = "Match! match... " * 3      # more tokens than max_length
     new[2]["note"], new[3]["note"] = "ZEBRA? ǅungla_9 ok", ""      # words training never saw; an empty note
-    _write(root / "new.csv", new, ["color", "weight", "code", "note", "tag"])
+    _write(root / "new.csv", new, ["color", "weight", "code", "note", "tag", "box"])
     proc = pe("predict", root / "run.yaml", "--checkpoint", root / "run", "--data", root / "new.csv",
               "-o", root / "p.npz", "-q")
     assert proc.returncode == 0, proc.stderr
     feeds = {"color": np.array([[r["color"]] for r in new], dtype=object),
              "weight": np.array([[float(r["weight"]) if r["weight"] else np.nan] for r in new], np.float32),
-             **{k: np.array([[r[k]] for r in new], dtype=object) for k in ("code", "note", "tag")}}
+             **{k: np.array([[r[k]] for r in new], dtype=object) for k in ("code", "note", "tag")},
+             "where": np.array([[r["color"], r["box"]] for r in new], dtype=object)}
     return root, feeds, dict(np.load(root / "p.npz"))
 
 
@@ -127,6 +131,25 @@ def test_onnxruntime_on_raw_rows_gives_pe_predicts_answer(exported):
     assert (got["class"] == want["class"]).all()
     assert got["class_name"].tolist() == want["class_name"].tolist()
     assert set(want["class_name"]) <= {"small", "medium", "large"}
+
+
+def test_a_one_hot_category_is_one_hot_in_the_graph(exported):
+    """color and box side by side: per column its vocabulary's slot; a value training never saw
+    (purple, Red, sack) or a missing one (empty, NA: this feed has no fill) its column's unknown slot."""
+    onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
+    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    root, feeds, _ = exported
+    model = onnx.load(str(root / "m.onnx"))
+    model.graph.output.append(onnx.helper.make_empty_tensor_value_info("where.one_hot"))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = session.run(["where.one_hot"], feeds)[0]
+    colors, boxes = json.loads((root / "run" / "preprocessing.json").read_text())["feeds"]["where"]["vocabularies"]
+    assert got.dtype == np.float32 and got.shape == (40, len(colors) + len(boxes)) == (40, 4 + 4)
+    for (color, box), row in zip(feeds["where"], got):
+        want = np.zeros(8, np.float32)
+        want[colors.index(color) if color in colors else 0] = 1
+        want[4 + (boxes.index(box) if box in boxes else 0)] = 1
+        assert row.tolist() == want.tolist(), (color, box)
 
 
 def test_an_unknown_category_gets_the_unknown_id(exported):

@@ -39,8 +39,9 @@ def test_bundled_configs_load(path):
         assert train["path"] != held_out["path"] and os.path.isdir(train["path"])   # (data/mnist_png): held out apart
     elif train["path"].endswith("reviews.csv"):       # generated (data/reviews): 1,200 to train on, 300 held out
         assert train["stop"] == held_out["start"] == 1200
-    elif train["path"].endswith("penguins.csv"):      # generated (data/penguins): 272 to train on, 72 held out
-        assert train["stop"] == held_out["start"] == 272
+    elif train["path"].endswith("penguins.csv"):      # generated (data/penguins), sorted by species: a fifth of
+        assert held_out is None and cfg.data["data"]["split"] == {"eval": 0.2, "test": None, "seed": 1,
+                                                                  "stratify": "species"}      # each held out
     else:       # derived data in MNIST's order (data/mnist_rows): the same 8,000 / 2,000 split by start/stop
         assert train["stop"] == held_out["start"] == 8000
     assert os.path.exists(cfg.data["model"])

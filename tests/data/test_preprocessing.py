@@ -14,7 +14,7 @@ from pe_cli.data.readers import DataError
 from pe_cli.data.tables import read_table
 from pe_cli.run.build import load_columns
 from pe_cli.run.predict import read_feeds
-from pe_cli.run.preprocessing import fit_preprocessing
+from pe_cli.run.preprocessing import fill_data_sizes, fit_preprocessing
 
 MODEL = """\
 feeds:
@@ -160,6 +160,7 @@ def test_tables_by_column_name(tmp_path):
     ("{kind: text, sequence: padded}", "data.preprocessing.x.lengths_feed", "takes lengths_feed"),
     ("{kind: image, size: [28]}", "data.preprocessing.x.size", "size is [height, width]"),
     ("{kind: pixels}", "data.preprocessing.x.kind", "'pixels' is not one of numeric"),
+    ("{kind: category, columns: [a, b]}", "data.preprocessing.x.columns", "or encoding: one_hot for a list"),
 ])
 def test_config_mistakes_are_named_at_their_key(tmp_path, entry, where, message):
     (tmp_path / "m.yaml").write_text(MODEL)
@@ -205,3 +206,40 @@ def test_a_missing_category_is_its_fill_value_or_the_unknown_id_and_missing_text
     train = load_columns(cfg, "train", prep)
     assert train["kind"].ravel()[2] == want
     assert train["text"].lengths.tolist()[2] == 1 and "na" not in prep.feeds["text"]["vocabulary"]
+
+
+def test_a_one_hot_category_reads_its_columns_side_by_side(tmp_path):
+    """encoding: one_hot over [kind, unused, y]: each column its own vocabulary (<unknown> first), a row
+    the columns' one-hot rows side by side, float32, the feed declared [9] for an fc once fitted; a value
+    training never saw (purple) and a missing one (?) are the unknown slot of their column."""
+    (tmp_path / "m.yaml").write_text("feeds:\n  y: {shape: [1], dtype: int64}\nlayers:\n"
+                                     "  - out: {type: fc, input: [where], size: auto}\n"
+                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: y}\n")
+    (tmp_path / "t.csv").write_text(TABLE.replace("6,60,red", "6,60,?"))
+    (tmp_path / "run.yaml").write_text("model: m.yaml\ndata:\n  train: {format: csv, path: t.csv, stop: 6}\n"
+                                       "  preprocessing:\n    where: {kind: category, encoding: one_hot, "
+                                       "columns: [kind, unused, y]}\n    y: {kind: label}\n")
+    cfg = load_config(str(tmp_path / "run.yaml"))
+    prep = fit_preprocessing(cfg)
+    state = prep.feeds["where"]
+    assert state["vocabularies"] == [["<unknown>", "blue", "red", "green"], ["<unknown>", "z"],
+                                     ["<unknown>", "no", "yes"]] and "vocabulary" not in state
+    path = tmp_path / "preprocessing.json"
+    path.write_text(prep.to_text())
+    assert Preprocessing.read(str(path)).feeds == prep.feeds         # the saved file passes the load checks
+    fill_data_sizes(cfg, prep)
+    assert cfg.model.feeds["where"].shape == [9] and cfg.model.feeds["where"].dtype == "float32"
+    got = load_columns(cfg, "train", prep)["where"]
+    assert got.dtype == np.float32 and got.shape == (6, 9)
+    ids = [[2, 1, 2], [2, 1, 1], [1, 1, 2], [1, 1, 1], [3, 1, 2], [0, 1, 1]]      # row 6's kind is missing: '?'
+    want = np.zeros((6, 9), np.float32)
+    for r, (a, b, c) in enumerate(ids):
+        want[r, [a, 4 + b, 6 + c]] = 1
+    assert got.tolist() == want.tolist()
+    assert prep.apply({"where": np.array([["purple", "z", "maybe"]], dtype=object)}, "new")["where"].tolist() == \
+        [[1, 0, 0, 0, 0, 1, 1, 0, 0]]
+    bad = json.loads(path.read_text())
+    bad["feeds"]["where"]["vocabularies"].pop()
+    path.write_text(json.dumps(bad))
+    with pytest.raises(DataError, match="feeds.where.vocabularies: must hold one vocabulary per column"):
+        Preprocessing.read(str(path))
