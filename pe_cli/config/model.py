@@ -180,7 +180,9 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
     if not spec.feeds and not _stack:
-        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'")
+        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'" + (
+            ", or give the command the run config whose data.preprocessing declares them, not the model file"
+            if implied_doc is None else ", or name them in the run config's data.preprocessing"))
     if not spec.layers and not _stack:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
     return spec

@@ -108,6 +108,17 @@ def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path
     assert not (tmp_path / "run").exists() and "step" not in proc.stdout
 
 
+def test_a_model_whose_feeds_the_preprocessing_implies_given_alone_points_at_the_run_config(tmp_path):
+    """pe summary of a model file without feeds (a run config's data.preprocessing declares them):
+    the error used to say only 'declare its inputs under feeds:'."""
+    (tmp_path / "model.yaml").write_text("layers:\n  - out: {type: fc, input: measures, size: auto}\n"
+                                         "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
+    proc = pe("summary", "model.yaml", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        "model.yaml:1:1: the model has no feeds; declare its inputs under 'feeds:', or give the command the run "
+        "config whose data.preprocessing declares them, not the model file"), proc.stderr
+
+
 def _yaml_lines(path):
     with open(path, encoding="utf-8") as f:
         return [line for line in f if line.strip() and not line.lstrip().startswith("#")]
