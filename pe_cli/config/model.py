@@ -60,7 +60,7 @@ class FeedSpec:
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
         where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)   # or data.preprocessing's
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
+        self.location = f"{_place(mark)} {where}"
         shape = list(self.shape)
         self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
 
@@ -86,7 +86,13 @@ class LayerSpec:
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
         where = "loss" if self.batch_mean else f"{self.label or f'layers[{self.index}]'} {self.name}"
-        self.location = f"{os.path.basename(mark.file)}:{mark.line} {where}"
+        self.location = f"{_place(mark)} {where}"
+
+
+def _place(mark):
+    """'lenet.yaml:3' for a file's position; the argument (command line '...') for a value an
+    override gave whole (data.preprocessing.city={kind: category} implies a feed there)."""
+    return f"{os.path.basename(mark.file)}:{mark.line}" if hasattr(mark, "file") else str(mark)
 
 
 @dataclass
@@ -180,7 +186,9 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
     if not spec.feeds and not _stack:
-        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'")
+        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'" + (
+            ", or give the command the run config whose data.preprocessing declares them, not the model file"
+            if implied_doc is None else ", or name them in the run config's data.preprocessing"))
     if not spec.layers and not _stack:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
     return spec

@@ -108,6 +108,7 @@ def type_name(kind):
 def check_leaf(doc, path, value, spec):
     kinds = spec.type.split("|")
     if not any(_is(value, k) for k in kinds):
+        _check_items(doc, path, value, kinds)
         example = f" (default {spec.default!r})" if spec.default not in (None, REQUIRED) else ""
         raise doc.error(path, f"expected {type_name(spec.type)}, got {_describe(value)}",
                         f"write {type_name(spec.type)}{example}")
@@ -121,6 +122,20 @@ def check_leaf(doc, path, value, spec):
     if spec.max is not None and isinstance(value, (int, float)) and value > spec.max:
         raise doc.error(path, f"must be <= {spec.max:,}, got {value:,}", f"use a value from {spec.min} to {spec.max:,}")
     return value
+
+
+def _check_items(doc, path, value, kinds):
+    """A list where a list of one item type is expected: the first item of another type, at its
+    index (``data.missing: [1]`` is a number where a name goes: quote it)."""
+    inner = [k[5:-1] for k in kinds if k.startswith("list[")]
+    if not isinstance(value, list) or len(inner) != 1:
+        return
+    for i, item in enumerate(value):
+        if not _is(item, inner[0]):
+            quote = inner[0] in ("str", "path") and isinstance(item, (int, float)) and item is not None
+            raise doc.error(path + (i,), f"expected {_NAMES[inner[0]]} (an item of {type_name('|'.join(kinds))}), "
+                            f"got {_describe(item)}",
+                            f"quote it: '{item}'" if quote else f"write {_NAMES[inner[0]]}")
 
 
 # -- walking a schema ---------------------------------------------------------------------------

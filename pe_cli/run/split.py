@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import PeError, UsageError
 from ..data.ragged import Ragged
 from .build import source_columns
 from .rundir import atomic_write, is_run_dir
@@ -65,11 +65,11 @@ class Rows:
         recorded = os.path.join(run_dir, FILE_NAME) if run_dir else None
         if settings is None:
             if recorded and os.path.isfile(recorded):
-                raise PeError(f"{run_dir} split data.train into parts ({recorded}); this config has no data.split, "
+                raise UsageError(f"{run_dir} split data.train into parts ({recorded}); this config has no data.split, "
                               f"so it would read other rows: give the run's data.split")
             return
         if recorded and not os.path.isfile(recorded) and is_run_dir(run_dir):
-            raise PeError(f"{run_dir} was trained without data.split (it has no {FILE_NAME}), so its data.train "
+            raise UsageError(f"{run_dir} was trained without data.split (it has no {FILE_NAME}), so its data.train "
                           f"rows were all trained on; drop data.split, or start a new run with it")
         stratify = settings["stratify"]
         extra = stratify if stratify is not None and stratify not in cfg.model.feeds else None
@@ -115,12 +115,21 @@ def _make(settings, source, whole, values):
     for part, got in (("train", train), ("eval", eval_rows), ("test", test_rows)):
         if not len(got) and (part == "train" or settings[part]):
             raise PeError(f"data.split gives the {part} part none of the {n} rows of data.train; "
-                          f"{'lower' if part == 'train' else 'raise'} data.split's fractions, or give more rows")
+                          + (_few_per_value(settings["stratify"], keys) if values is not None and part != "train"
+                             else f"{'lower' if part == 'train' else 'raise'} data.split's fractions, or give more rows"))
     rows = {"train": train, "eval": eval_rows, "test": test_rows}
     record = {"version": VERSION, **{k: settings[k] for k in SETTINGS}, "source": _where(source),
               "rows": n, "sha256": _digest(source), "sizes": {p: len(r) for p, r in rows.items()},
               "eval_rows": eval_rows.tolist(), "test_rows": test_rows.tolist()}
     return Split({p: r for p, r in rows.items() if p == "train" or settings[p]}, record)
+
+
+def _few_per_value(stratify, keys):
+    """Why a stratified split left a held-out part empty: too few rows of each value."""
+    counts = sorted(np.unique(keys, return_counts=True)[1])
+    return (f"data.split.stratify '{stratify}' has {len(counts)} values of at most {counts[-1]} rows each, and a "
+            f"value's rows reach a held-out part only where it has 2 or more (3 for eval and test): stratify by a "
+            f"column of classes (few values, many rows each), or drop data.split.stratify")
 
 
 def _held_out(order, fractions, stratified):
@@ -149,7 +158,7 @@ def _read(path, settings, source, n):
         raise PeError(f"{path}: not a readable split record ({e}); it is written by pe train") from None
     for key in SETTINGS:
         if record.get(key) != settings[key]:
-            raise PeError(f"data.split.{key} is {json.dumps(settings[key])} here and {json.dumps(record.get(key))} "
+            raise UsageError(f"data.split.{key} is {json.dumps(settings[key])} here and {json.dumps(record.get(key))} "
                           f"in the run ({path}): a run keeps the rows it was split into; drop that change, or "
                           f"start a new run")
     digest = _digest(source)

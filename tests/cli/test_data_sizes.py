@@ -108,6 +108,32 @@ def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path
     assert not (tmp_path / "run").exists() and "step" not in proc.stdout
 
 
+def test_a_model_whose_feeds_the_preprocessing_implies_given_alone_points_at_the_run_config(tmp_path):
+    """pe summary of a model file without feeds (a run config's data.preprocessing declares them):
+    the error used to say only 'declare its inputs under feeds:'."""
+    (tmp_path / "model.yaml").write_text("layers:\n  - out: {type: fc, input: measures, size: auto}\n"
+                                         "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
+    proc = pe("summary", "model.yaml", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        "model.yaml:1:1: the model has no feeds; declare its inputs under 'feeds:', or give the command the run "
+        "config whose data.preprocessing declares them, not the model file"), proc.stderr
+
+
+def test_a_feed_and_a_layer_given_whole_on_the_command_line_build(tmp_path):
+    """data.preprocessing.x={kind: numeric} as an override declares the feed x at the command line,
+    and model.layers.out={...} gives a layer whole there (their ops remember that place): each
+    stopped with 'internal error: AttributeError: 'ArgMark' object has no attribute 'file''."""
+    (tmp_path / "m.yaml").write_text("layers:\n  - out: {type: fc, input: x, size: auto}\n"
+                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: y}\n")
+    (tmp_path / "run.yaml").write_text("model: m.yaml\ndata:\n  train: {format: csv, path: t.csv}\n"
+                                       "  preprocessing:\n    y: {kind: label}\n")
+    (tmp_path / "t.csv").write_text("x,y\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(6)))
+    proc = pe("summary", "run.yaml", "data.preprocessing.x={kind: numeric}",
+              "model.layers.out={type: fc, input: x, size: auto, act: tanh}", cwd=tmp_path)
+    assert proc.returncode == 0 and "x (feed)" in proc.stdout, proc.stderr
+    assert "[-1, 2]" in next(line for line in proc.stdout.splitlines() if line.startswith("out "))
+
+
 def _yaml_lines(path):
     with open(path, encoding="utf-8") as f:
         return [line for line in f if line.strip() and not line.lstrip().startswith("#")]

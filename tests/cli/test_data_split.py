@@ -78,3 +78,17 @@ def test_data_eval_and_a_split_eval_fraction_together_are_a_config_error(tmp_pat
     proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
     assert proc.returncode == 2 and "data.split.eval: data.eval and data.split.eval both give the eval rows" \
         in proc.stderr
+
+
+def test_a_config_that_drops_the_runs_split_exits_2_and_a_stratum_per_row_is_named(tmp_path):
+    _setup(tmp_path)
+    proc = pe("train", "run.yaml", "--out", "run", "-q", "--max-steps", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("eval", "run.yaml", "--checkpoint", "run", "data.split=null",
+              "data.eval={format: csv, path: t.csv, columns: {x: [a, b], y: species}}", cwd=tmp_path)
+    assert proc.returncode == 2 and "this config has no data.split" in proc.stderr, proc.stderr   # a config error, as a differing model is
+    # x's (a, b) pairs are all different: a stratum per row leaves the held-out parts empty, and the error says why
+    proc = pe("train", "run.yaml", "--out", "run2", "data.split.stratify=x", cwd=tmp_path)
+    assert proc.returncode == 1 and "data.split.stratify 'x' has 30 values of at most 1 rows each" in proc.stderr, \
+        proc.stderr
+    assert not (tmp_path / "run2").exists()

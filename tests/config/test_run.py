@@ -83,6 +83,13 @@ def test_overrides(base):
         load_config(base, ["devices=0"])
 
 
+def test_a_list_item_of_the_wrong_type_is_named_at_its_index(base):
+    """data.missing: [NA, 1]: the error used to say 'expected a list of names, got a list'."""
+    with pytest.raises(ConfigError, match=r"data\.missing\[1\]: expected a string \(an item of a list of names\), "
+                                          r"got 1 \(a number\); quote it: '1'"):
+        load_config(base, ["data.missing=[NA, 1]"])
+
+
 def test_optimizers_and_schedules_are_built_from_their_classes(base):
     from pe_cli.training import optimizer as O
     from pe_cli.run.build import build_programs
