@@ -79,21 +79,26 @@ class OpEnforceError(OpError, EnforceNotMet):
     Fluid's C++ core raises as EnforceNotMet: scripts catch it by that name."""
 
 
-MESSAGE_CHARS = 1200      # the most of one error a command prints (its start names the file or key)
-MESSAGE_LINES = 6
+MESSAGE_CHARS = 1200      # the most of one line of an error a command prints (its start names the file or key)
+MESSAGE_LINES = 24        # the most lines (a config's mistakes are listed 20 at most, then a count)
 
 
 def shortened(message):
-    """``message`` as a command prints it: whole when it is short, else its first lines and characters
-    (where the file or key is named) and its end, with how much was cut between them. An error quoting
-    a 3 MB line of data stays a few lines."""
-    lines = message.splitlines()
-    if len(message) <= MESSAGE_CHARS and len(lines) <= MESSAGE_LINES:
-        return message
-    head = "\n".join(lines[:MESSAGE_LINES - 1])[:MESSAGE_CHARS * 3 // 4]
-    tail = lines[-1][-(MESSAGE_CHARS // 5):]
-    cut = len(message) - len(head) - len(tail)
-    return f"{head} [... {cut:,} characters cut ...] {tail}".rstrip()
+    """``message`` as a command prints it: whole when it is short, else at most MESSAGE_LINES lines
+    (the first ones, how many were cut, the last one) of at most MESSAGE_CHARS characters each (a
+    line's start, where the file or key is named, how much was cut, its end). An error quoting a 3 MB
+    line of data stays one line."""
+    lines = message.splitlines() or [message]
+    if len(lines) > MESSAGE_LINES:
+        lines = lines[:MESSAGE_LINES - 2] + [f"[... {len(lines) - MESSAGE_LINES + 1:,} lines cut ...]", lines[-1]]
+    return "\n".join(_cut(line) for line in lines)
+
+
+def _cut(line):
+    if len(line) <= MESSAGE_CHARS:
+        return line
+    head, tail = line[:MESSAGE_CHARS * 3 // 4], line[-(MESSAGE_CHARS // 5):]
+    return f"{head} [... {len(line) - len(head) - len(tail):,} characters cut ...] {tail}"
 
 
 def closest(name, candidates):

@@ -170,14 +170,18 @@ def _prepare(cfg, resume, max_steps, out=None):
         ckpt, run_dir = _find_resume(cfg, resume, out)
     if ckpt is not None:
         check_same_preprocessing(cfg, run_dir)
+    # The preprocessing is fitted on data.train (or its train part) only; a resumed run keeps the one
+    # it saved. The sizes it decides (auto) are filled before the build; the model is built before the
+    # data is read wherever the data decides no size, so a model's mistake is told before a data one.
+    fitted = cfg.data["data"]["preprocessing"] and ckpt is None
+    if not fitted:
+        prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else None
+        programs = _built(cfg, prep)
     rows = Rows(cfg, run_dir if ckpt is not None else None)      # data.split: the run's rows when resuming
     train_raw = rows.columns("train")
-    # fitted on data.train (or its train part) only; a resumed run keeps the one it saved. The sizes
-    # it decides (auto) are filled before the build.
-    prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else \
-        fit_preprocessing(cfg, train_raw, rows.describe("train"))
-    fill_data_sizes(cfg, prep)
-    programs = build_programs(cfg.model, cfg)
+    if fitted:
+        prep = fit_preprocessing(cfg, train_raw, rows.describe("train"))
+        programs = _built(cfg, prep)
     if processes.pserver_mode:
         processes.plan = pserver_transpile(cfg, programs, processes)
     train_data = load_data(cfg, "train", prep, train_raw)
@@ -191,6 +195,11 @@ def _prepare(cfg, resume, max_steps, out=None):
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes, prep, split=rows.split)
+
+
+def _built(cfg, prep):
+    fill_data_sizes(cfg, prep)
+    return build_programs(cfg.model, cfg)
 
 
 def resumed_config(cfg, resume, out=None):
