@@ -13,6 +13,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
+from pe_cli.distributed.pserver_link import poll, wait_seconds
 from pe_cli.transpiler import slice_variable
 
 from pserver_worker import GLOBAL_BATCH, batches, build, names
@@ -132,6 +133,18 @@ def test_a_server_alive_and_silent_stops_the_trainer_within_twice_the_bound():
             "the first step (the initial parameters); stopping")
     assert rc != 0 and line in out, out[-3000:]
     assert seconds < 30, seconds
+
+
+def test_the_wait_bound_is_read_checked_and_waited_without_spinning():
+    assert wait_seconds({}) == 900 and wait_seconds({"PE_PSERVER_WAIT_SECONDS": "2.5"}) == 2.5
+    for bad in ("soon", "0", "-1", "inf", "nan"):
+        with pytest.raises(PeError, match=f"PE_PSERVER_WAIT_SECONDS='{bad}': give the longest wait"):
+            wait_seconds({"PE_PSERVER_WAIT_SECONDS": bad})
+    calls, start = [], time.monotonic()
+    assert not poll(lambda: calls.append(1), start + 0.2)        # never ready: False at the deadline
+    assert 0.2 <= time.monotonic() - start < 1.0
+    assert len(calls) < 150, len(calls)                          # naps of up to 2 ms, not a spin
+    assert poll(lambda: calls.append(1) or len(calls) > 160, None)   # no deadline: until ready
 
 
 def test_a_program_without_an_optimizer_or_with_a_global_norm_clip_is_refused():
