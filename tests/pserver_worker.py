@@ -7,10 +7,12 @@ initial parameters, losses and final parameters to OUT.trainer<i>.npz.
 OPTIMIZER: sgd, momentum, adam, or sgd_sparse / adagrad_sparse (the model also looks up a row of an
 embedding [10, 4] with is_sparse=True, by the argmax of x's features: a row-sparse gradient, which two
 servers hold 5 rows each).
-``fail``: trainer 1 feeds a wrong shape at step 3.
+``fail``: trainer 1 feeds a wrong shape at step 3. ``hang``: trainer 1 sleeps for ever after its first
+step, alive and silent.
 """
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -58,7 +60,7 @@ def batches(steps):
 
 def main():
     servers, trainers, mode, slicing, optimizer, steps, out = sys.argv[1:8]
-    fail = "fail" in sys.argv[8:]
+    fail, hang = "fail" in sys.argv[8:], "hang" in sys.argv[8:]
     servers, trainers, steps = int(servers), int(trainers), int(steps)
     rank = int(os.environ["PMI_RANK"])
     endpoints = ",".join(f"127.0.0.1:{6174 + i}" for i in range(servers))
@@ -86,6 +88,8 @@ def main():
         rows = slice(trainer_id * share, (trainer_id + 1) * share)
         if fail and trainer_id == 1 and step == 3:
             x = x[:, :3]
+        while hang and trainer_id == 1 and step == 1:
+            time.sleep(60)
         losses.append(exe.run(t.get_trainer_program(), feed={"x": x[rows], "y": y[rows]}, fetch_list=[loss])[0])
     result.update({f"final/{n}": np.array(scope.find_var(n).get_tensor()) for n in names(optimizer)})
     exe.close()

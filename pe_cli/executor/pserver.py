@@ -78,7 +78,7 @@ class _Server:
                     if got is not None:
                         arrived[trainer] = got
             else:
-                trainer = self.link.any_sender()
+                trainer = self.link.any_sender(bounded=bool(self.shapes))
                 got = self.link.receive(trainer, self.shapes)
                 arrived = {} if got is None else {trainer: got}
             if not arrived:

@@ -3,6 +3,7 @@ makes, and real ``mpiexec -n P+K`` runs of tests/pserver_worker.py (P servers, K
 one process training on the same global batches from the same initial parameters."""
 from paths import TESTS
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
+from pe_cli.distributed.pserver_link import poll, wait_seconds
 from pe_cli.transpiler import slice_variable
 
 from pserver_worker import GLOBAL_BATCH, batches, build, names
@@ -79,6 +81,70 @@ def test_a_failing_trainer_stops_the_servers_and_the_other_trainers(tmp_path):
     assert done.returncode != 0 and not os.path.exists(f"{out}.trainer0.npz")
     text = done.stdout + done.stderr
     assert "pe: trainer rank 3 of 4 failed: " in text and "stopping every rank" in text, text[-2000:]
+
+
+def _bounded_run(cmd, wait, limit=40):
+    """Runs ``cmd`` (an mpiexec) with PE_PSERVER_WAIT_SECONDS=``wait``: (seconds, rc, output). Every
+    process of the run is killed when it outlives ``limit`` (the test then fails)."""
+    start = time.monotonic()
+    run = subprocess.Popen(cmd, env=dict(_env(), PE_PSERVER_WAIT_SECONDS=str(wait)), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = run.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        pytest.fail(f"{' '.join(cmd[-3:])} still waited after {limit} s")
+    return time.monotonic() - start, run.returncode, out
+
+
+@needs_mpi
+def test_a_trainer_alive_and_silent_stops_the_server_within_the_bound(tmp_path):
+    """Issue 78: a server's wait for a trainer is bounded (PE_PSERVER_WAIT_SECONDS): trainer 1 sleeps
+    after its first step; the server names it, its step and the bound, and every rank stops. The
+    model's kernels are compiled here first: a first step's compilation (seconds on a cold cache)
+    counts in the bound, which is short here."""
+    main, startup, loss = build("sgd")
+    exe, (x, y) = fluid.Executor(fluid.CPUPlace()), next(batches(1))
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        exe.run(main, feed={"x": x[:6], "y": y[:6]}, fetch_list=[loss])
+    cmd = [MPIEXEC, "-n", "3", sys.executable, WORKER, "1", "2", "sync", "slice", "sgd", "4", str(tmp_path / "o"), "hang"]
+    seconds, rc, out = _bounded_run(cmd, 1.5)
+    line = "pserver 0 (127.0.0.1:6174): trainer 1 sent nothing for 1.5 s (PE_PSERVER_WAIT_SECONDS) in step 2; stopping"
+    assert rc != 0 and line in out, out[-3000:]
+    assert seconds < 30, seconds
+
+
+_SILENT_SERVER = """
+import time
+from mpi4py import MPI
+if MPI.COMM_WORLD.Get_rank() == 0:      # the server: alive, never serving
+    time.sleep(600)
+from pe_cli.distributed.pserver_link import trainer_link
+trainer_link(["127.0.0.1:6174"], 0, 1).recv("127.0.0.1:6174", 1, (2,), "float32")
+"""
+
+
+@needs_mpi
+def test_a_server_alive_and_silent_stops_the_trainer_within_twice_the_bound():
+    seconds, rc, out = _bounded_run([MPIEXEC, "-n", "2", sys.executable, "-c", _SILENT_SERVER], 0.5)
+    line = ("trainer 0: server 0 (127.0.0.1:6174) sent nothing for 1 s (twice PE_PSERVER_WAIT_SECONDS) before "
+            "the first step (the initial parameters); stopping")
+    assert rc != 0 and line in out, out[-3000:]
+    assert seconds < 30, seconds
+
+
+def test_the_wait_bound_is_read_checked_and_waited_without_spinning():
+    assert wait_seconds({}) == 900 and wait_seconds({"PE_PSERVER_WAIT_SECONDS": "2.5"}) == 2.5
+    for bad in ("soon", "0", "-1", "inf", "nan"):
+        with pytest.raises(PeError, match=f"PE_PSERVER_WAIT_SECONDS='{bad}': give the longest wait"):
+            wait_seconds({"PE_PSERVER_WAIT_SECONDS": bad})
+    calls, start = [], time.monotonic()
+    assert not poll(lambda: calls.append(1), start + 0.2)        # never ready: False at the deadline
+    assert 0.2 <= time.monotonic() - start < 1.0
+    assert len(calls) < 150, len(calls)                          # naps of up to 2 ms, not a spin
+    assert poll(lambda: calls.append(1) or len(calls) > 160, None)   # no deadline: until ready
 
 
 def test_a_program_without_an_optimizer_or_with_a_global_norm_clip_is_refused():
