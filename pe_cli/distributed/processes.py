@@ -183,8 +183,9 @@ class ProcessGroup:
         may return before it does, so the process then ends at once rather than run on. Under pe's
         rank guard (pe_cli/distributed/rank_guard.py) the guard says it, and mpiexec stops the others."""
         rank_guard.fail(f"{type(error).__name__}: {error}")
-        sys.stderr.write(f"pe: trainer rank {self.rank} of {self.size} failed: {type(error).__name__}: "
-                         f"{error}; stopping every rank\n")
+        said = str(error).removesuffix("; stopping")     # a wait's line already says it stops
+        sys.stderr.write(f"pe: rank {self.rank} of {self.size} failed: {type(error).__name__}: "
+                         f"{said}; stopping every rank\n")
         sys.stderr.flush()
         sys.stdout.flush()
         time.sleep(0.3)         # mpiexec forwards the ranks' output through pipes: let it read this first

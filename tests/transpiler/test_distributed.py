@@ -141,7 +141,7 @@ def _stopped(tmp_path, flag, **env):
 @needs_mpi
 def test_a_failing_trainer_stops_every_rank_with_its_name(tmp_path):
     out = _stopped(tmp_path, "fail")
-    assert "pe: trainer rank 1 of 2 failed: " in out and "stopping every rank" in out
+    assert "pe: rank 1 of 2 failed: " in out and "stopping every rank" in out
 
 
 @needs_mpi

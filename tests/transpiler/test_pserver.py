@@ -80,7 +80,7 @@ def test_a_failing_trainer_stops_the_servers_and_the_other_trainers(tmp_path):
     assert time.monotonic() - start < 30
     assert done.returncode != 0 and not os.path.exists(f"{out}.trainer0.npz")
     text = done.stdout + done.stderr
-    assert "pe: trainer rank 3 of 4 failed: " in text and "stopping every rank" in text, text[-2000:]
+    assert "pe: rank 3 of 4 failed: " in text and "stopping every rank" in text, text[-2000:]
 
 
 def _bounded_run(cmd, wait, limit=40):
