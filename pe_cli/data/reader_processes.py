@@ -20,7 +20,7 @@ import time
 import warnings
 
 from ..base import limits
-from ..base.errors import WaitTimeout
+from ..base.errors import ReaderError, WaitTimeout
 
 __all__ = ["multiprocess_reader", "workers_reader", "capped_workers"]
 
@@ -58,7 +58,7 @@ def _read_into_queue(index, reader, q):
 
 
 def _failed(index, why):
-    return ValueError(f"multiprocess reader raises an exception: reader {index} {why}")
+    return ReaderError(f"multiprocess reader raises an exception: reader {index} {why}")
 
 
 def _died(index, process):
