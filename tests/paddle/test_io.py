@@ -179,6 +179,7 @@ def test_dataloader_caps_num_workers_by_the_cpus():
                                          rf"{cpus} worker processes are started") as said:
         loader = io.DataLoader(Squares(5), batch_size=2, num_workers=10000)
     assert len(said) == 1 and "\n" not in str(said[0].message)
+    assert said[0].filename == __file__         # the caller's line, not pe's
     assert loader.num_workers == cpus
     assert [b[0].ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4]]
 
