@@ -60,6 +60,11 @@ class WaitTimeout(PeError, RuntimeError):
     Paddle's DataLoader raises on its workers' failures)."""
 
 
+class ReaderError(PeError, ValueError):
+    """A reader's process (a DataLoader worker) raised or died: the message names it and the cause (a
+    ValueError too, as Fluid's multiprocess_reader raises)."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base import limits
+from ..base.output_rule import note_read
 from ..data import DataError
 from ..data.preprocessing import check_preprocessing
 from ..data.sources import PATH_FORMATS
@@ -100,8 +101,10 @@ def _resolve_paths(doc, data):
             continue
         if src.get("path"):
             src["path"] = _join(doc, ("data", which, "path"), src["path"])
+            note_read(src["path"], "data file of the config")   # no output of the command may replace it
         for feed, p in (src.get("files") or {}).items():
             src["files"][feed] = _join(doc, ("data", which, "files", feed), p)
+            note_read(src["files"][feed], "data file of the config")
 
 
 def _resolve_defaults(cfg):

@@ -15,12 +15,16 @@ Fluid 1.8.5 take ``timeout`` as their poll interval and wait for ever). ``capped
 worker count by the CPUs this process may use, with a warning."""
 import json
 import multiprocessing
+import os
 import queue as _queue
+import sys
 import time
 import warnings
 
 from ..base import limits
-from ..base.errors import WaitTimeout
+from ..base.errors import ReaderError, WaitTimeout
+
+_PE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["multiprocess_reader", "workers_reader", "capped_workers"]
 
@@ -58,7 +62,7 @@ def _read_into_queue(index, reader, q):
 
 
 def _failed(index, why):
-    return ValueError(f"multiprocess reader raises an exception: reader {index} {why}")
+    return ReaderError(f"multiprocess reader raises an exception: reader {index} {why}")
 
 
 def _died(index, process):
@@ -176,5 +180,13 @@ def capped_workers(num_workers, what="DataLoader"):
     if num_workers <= cpus:
         return num_workers
     warnings.warn(f"{what}: num_workers={num_workers} is more than the {cpus} CPU(s) this process may use; "
-                  f"{cpus} worker processes are started", stacklevel=3)
+                  f"{cpus} worker processes are started", stacklevel=_caller_level())
     return cpus
+
+
+def _caller_level():
+    """warnings.warn's stacklevel for the first frame outside pe_cli: the script's line, not pe's."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level

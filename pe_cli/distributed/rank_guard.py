@@ -247,6 +247,8 @@ def child(module, args):
         code = e.code if isinstance(e.code, int) or e.code is None else 1
         if isinstance(e.code, str):
             cause = e.code
+    except PeError as e:            # pe's own refusal (a log that is a symlink): its line, no traceback
+        code, cause = 1, str(e)
     except BaseException as e:      # noqa: BLE001 -- the rank's end, whatever it is, goes to the guard
         traceback.print_exc()
         code, cause = (130 if isinstance(e, KeyboardInterrupt) else 1), f"{type(e).__name__}: {e}"

@@ -38,6 +38,7 @@ first line (``WAIT``), each HELLO and the admission of every role take at most
 ``PE_RENDEZVOUS_SECONDS`` each; MPI's joins 30 s more (a watchdog). A root that accepts and then says
 nothing (another program on that port) is one line saying so.
 """
+import math
 import os
 import socket
 import subprocess
@@ -72,9 +73,12 @@ def joined():
 def timeout_s(env=os.environ):
     value = env.get("PE_RENDEZVOUS_SECONDS", "60")
     try:
-        return max(1.0, float(value))
+        seconds = float(value)
     except ValueError:
-        raise PeError(f"PE_RENDEZVOUS_SECONDS={value!r}: give the rendezvous's wait in seconds, e.g. 60") from None
+        seconds = math.nan
+    if not math.isfinite(seconds):      # inf (or nan) would be a wait without a bound
+        raise PeError(f"PE_RENDEZVOUS_SECONDS={value!r}: give the rendezvous's wait in seconds, e.g. 60")
+    return max(1.0, seconds)
 
 
 def connect_from_env(env=os.environ):

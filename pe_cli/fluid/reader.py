@@ -11,7 +11,7 @@ py_reader machinery of pe_cli/layers/readers.py (its queue, feeding thread and b
 """
 import numpy as np
 
-from ..base.errors import EOFException, PeError
+from ..base.errors import ArgumentAssertionError, EOFException, PeError
 from ..framework import unique_name
 from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
@@ -179,19 +179,19 @@ class DataLoader:
     def __init__(self, dataset, feed_list=None, places=None, return_list=False, batch_sampler=None, batch_size=1,
                  shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
                  use_shared_memory=True, timeout=0, worker_init_fn=None):
-        assert isinstance(dataset, Dataset), "dataset should be subclass instance of paddle.io.Dataset"
-        assert return_list or feed_list is not None, "feed_list should be set when return_list=False"
-        assert places is not None, "places cannot be None"
-        assert num_workers >= 0, "num_workers should be a non-negative value"
-        assert timeout >= 0, "timeout should be a non-negative value"
+        _require(isinstance(dataset, Dataset), "dataset should be subclass instance of paddle.io.Dataset")
+        _require(return_list or feed_list is not None, "feed_list should be set when return_list=False")
+        _require(places is not None, "places cannot be None")
+        _require(num_workers >= 0, "num_workers should be a non-negative value")
+        _require(timeout >= 0, "timeout should be a non-negative value")
         if batch_sampler is not None:
-            assert isinstance(batch_sampler, BatchSampler), \
-                "batch_sampler should be None or subclass instance of paddle.io.BatchSampler"
-            assert batch_size == 1 and not shuffle and not drop_last, \
-                "batch_size/shuffle/drop_last should not be set when batch_sampler is given"
+            _require(isinstance(batch_sampler, BatchSampler),
+                     "batch_sampler should be None or subclass instance of paddle.io.BatchSampler")
+            _require(batch_size == 1 and not shuffle and not drop_last,
+                     "batch_size/shuffle/drop_last should not be set when batch_sampler is given")
         else:
-            assert batch_size is not None and batch_size > 0, \
-                "batch_size should be a positive value when batch_sampler is not given"
+            _require(batch_size is not None and batch_size > 0,
+                     "batch_size should be a positive value when batch_sampler is not given")
             batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size, shuffle=shuffle,
                                          drop_last=drop_last)
         self.dataset, self.feed_list, self.places = dataset, feed_list, _convert_places(places)
@@ -286,3 +286,9 @@ class PyReader:
 
     def decorate_batch_generator(self, reader, places=None):
         self._loader.set_batch_generator(reader, places)
+
+
+def _require(condition, message):
+    """Paddle's assert on a DataLoader argument, as pe's one-line error (an AssertionError too)."""
+    if not condition:
+        raise ArgumentAssertionError(message)

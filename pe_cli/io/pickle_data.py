@@ -291,7 +291,7 @@ def _stop(r):
 
 _OPS = {
     0x80: _protocol,
-    0x95: lambda r: r.unpack("<Q"),                                        # FRAME: a length hint
+    0x95: lambda r: setattr(r, "pos", -len(r.take(r.unpack("<Q"))) + r.pos),  # FRAME: within the file
     ord("."): _stop,
     ord("}"): lambda r: r.stack.append({}),
     ord("d"): _dict,

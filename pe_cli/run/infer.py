@@ -85,6 +85,9 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     exe = Executor(CPUPlace())
     with scope_guard(Scope()):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
+        if not feeds:
+            raise PeError(f"model directory {model_dir}: its program has no feed targets (no feed op), so no data "
+                          f"can go in; save the model with its inputs (save_inference_model's feeded_var_names)")
         block = program.global_block()
         columns = {n: _fit(n, a, block.var(n), data_path)
                    for n, a in _raw_feeds(model_dir, data_path, feeds).items()}

@@ -41,3 +41,21 @@ def test_images_are_reshaped_to_the_feed_and_mistakes_are_one_line(tmp_path):
     assert not (tmp_path / "w.npz").exists()
     missing = pe("infer", str(tmp_path / "nowhere"), "--data", str(tmp_path / "images.npy"), "-o", str(tmp_path / "m.npz"))
     assert missing.returncode == 1 and "model directory" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_a_model_without_feed_ops_is_one_line(tmp_path):
+    """A program whose feed ops were taken out has no inputs: one line, not 'internal error: StopIteration'."""
+    from pe_cli.base.fluid_proto import messages
+    desc = messages()["ProgramDesc"]()
+    desc.ParseFromString((MODELS / "mlp_relu6.pdmodel").read_bytes())
+    ops = [op for op in desc.blocks[0].ops if op.type != "feed"]
+    del desc.blocks[0].ops[:]
+    desc.blocks[0].ops.extend(ops)
+    (tmp_path / "m.pdmodel").write_bytes(desc.SerializeToString())
+    (tmp_path / "m.pdiparams").write_bytes((MODELS / "mlp_relu6.pdiparams").read_bytes())
+    with np.load(MODELS / "mlp_relu6_io.npz") as io:
+        np.savez(tmp_path / "feeds.npz", a=io["a"], b=io["b"])
+    proc = pe("infer", str(tmp_path), "--model-filename", "m.pdmodel", "--params-filename", "m.pdiparams",
+              "--data", str(tmp_path / "feeds.npz"), "-o", str(tmp_path / "out.npz"))
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "its program has no feed targets (no feed op)" in proc.stderr and not (tmp_path / "out.npz").exists()

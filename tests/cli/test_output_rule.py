@@ -137,6 +137,27 @@ def test_launch_log_dir_inside_a_checkpoint_is_refused_as_o_is(root):
              [root / "run"])
 
 
+def test_launch_onto_a_symlinked_log_is_one_line(root, tmp_path):
+    """The rank that finds its workerlog.0 a symlink says so in the guard's one line (no traceback)."""
+    (tmp_path / "precious").write_text("keep\n")
+    (root / "logs").mkdir()
+    os.symlink(tmp_path / "precious", root / "logs" / "workerlog.0")
+    (root / "train.py").write_text("print('never run')\n")
+    proc = pe("launch", "--log_dir", "logs", "train.py", cwd=root)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().count("\n") == 0 and "workerlog.0 is a symlink" in proc.stderr, proc.stderr
+    assert (tmp_path / "precious").read_text() == "keep\n"
+
+
+def test_export_and_graph_onto_the_data_file_of_the_config_are_refused(root):
+    """Neither command reads the data, but the config names it: no output may replace it."""
+    pytest.importorskip("onnx", reason="the onnx extra writes ONNX")
+    _refused(root, ["export", "g/pre.yaml", "-c", "run", "--onnx", "g/points.csv"],
+             "pe export --onnx g/points.csv: that is the data file of the config this command reads", [root / "g"])
+    _refused(root, ["graph", "g/pre.yaml", "--text", "-o", "g/points.csv"],
+             "pe graph -o g/points.csv: that is the data file of the config this command reads", [root / "g"])
+
+
 def test_a_log_that_is_a_symlink_is_refused(tmp_path):
     from pe_cli.base.errors import PeError
     from pe_cli.base.output_rule import open_append

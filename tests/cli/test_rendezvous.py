@@ -230,3 +230,12 @@ def test_a_connection_that_says_nothing_to_the_root_is_named_when_the_root_gives
                             rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); 1 connection\(s\) said no "
                             r"HELLO \(from 127\.0\.0\.1:\d+: another program\?\); stopping")
     assert none_left(roles.mark)
+
+
+def test_a_rendezvous_wait_without_a_bound_is_refused():
+    """PE_RENDEZVOUS_SECONDS=inf (or nan) was a wait for ever; it is refused in one line (in-process)."""
+    from pe_cli.distributed.rendezvous import timeout_s
+    assert timeout_s({"PE_RENDEZVOUS_SECONDS": "0.2"}) == 1.0 and timeout_s({}) == 60.0
+    for value in ("inf", "-inf", "nan", "soon"):
+        with pytest.raises(PeError, match=f"PE_RENDEZVOUS_SECONDS='{value}': give the rendezvous's wait in seconds"):
+            timeout_s({"PE_RENDEZVOUS_SECONDS": value})

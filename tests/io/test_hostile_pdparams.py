@@ -82,3 +82,13 @@ def test_paddle_load_refusing_a_file_is_one_line_under_pe_fluid(tmp_path):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith("pe fluid: load.py:3: error: `paddle.load` can not parse the file:m.pdparams")
     assert proc.stderr.count("\n") == 1 and not (tmp_path / "pwned").exists()
+
+
+def test_a_frame_longer_than_the_file_is_truncated():
+    """Protocol 4's FRAME declares its length: one past the file's end is refused as Python's pickle
+    refuses it ('pickle data was truncated'), not read as an empty dict (in-process, < 0.1 s)."""
+    from pe_cli.io.pickle_data import Refused, parse_pickle
+    good = pickle.dumps({"w": np.ones(2, "float32")}, protocol=4)
+    assert list(parse_pickle(good)) == ["w"]
+    with pytest.raises(Refused, match="truncated"):
+        parse_pickle(b"\x80\x04\x95" + (2 ** 60).to_bytes(8, "little") + b"}.")

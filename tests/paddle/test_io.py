@@ -179,5 +179,26 @@ def test_dataloader_caps_num_workers_by_the_cpus():
                                          rf"{cpus} worker processes are started") as said:
         loader = io.DataLoader(Squares(5), batch_size=2, num_workers=10000)
     assert len(said) == 1 and "\n" not in str(said[0].message)
+    assert said[0].filename == __file__         # the caller's line, not pe's
     assert loader.num_workers == cpus
     assert [b[0].ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4]]
+
+
+class Dies(io.Dataset):
+    def __getitem__(self, i):
+        import os
+        os._exit(3)
+
+    def __len__(self):
+        return 4
+
+
+def test_a_worker_that_dies_and_a_wrong_argument_are_pe_one_line_errors():
+    """pe fluid prints pe's errors in one line: a worker's death is a PeError (still Fluid's ValueError)
+    and the DataLoader's argument checks are (still Paddle's AssertionError), not bare Python ones."""
+    with _at_most(30), pytest.raises(ValueError, match=r"reader 0 ended without finishing \(.*status 3\)") as e:
+        list(io.DataLoader(Dies(), batch_size=1, num_workers=1, timeout=10))
+    assert isinstance(e.value, PeError)
+    with pytest.raises(AssertionError, match="num_workers should be a non-negative value") as e:
+        io.DataLoader(Squares(5), batch_size=2, num_workers=-1)
+    assert isinstance(e.value, PeError)
