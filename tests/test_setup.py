@@ -22,6 +22,8 @@ def test_make_train_installs_the_base_package_only(tmp_path):
     installs, plan = _plan("train", tmp_path)
     assert len(installs) == 1 and installs[0].endswith(("-e '.'", "-e '.[mkl,onednn]'")), installs
     assert "pe smoke" not in plan and "pe train configs/mnist_lenet.yaml" in plan
+    # nothing the base package lacks: curves need the plot extra (matplotlib), which it does not install
+    assert "output.curves=true" not in plan, plan
 
 
 def test_make_test_installs_every_extra_the_tests_check(tmp_path):
