@@ -73,17 +73,23 @@ def needs_guard():
     return under_mpi() and not under_guard()
 
 
+def flush_output():
+    """Flushes stdout and stderr before this process ends without Python's exit (os._exit, execve); a
+    closed or broken stream is passed over."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
 def fail(cause, code=1):
     """Under a rank guard: hands ``cause`` (one line) to the guard and ends this process with ``code``
     at once (no atexit, no MPI finalize, which would wait for the ranks that wait for this one).
     Returns without a guard."""
     if not under_guard():
         return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+    flush_output()
     try:
         os.write(int(os.environ[STATUS_FD]), " ".join(str(cause).split()).encode("utf-8", "replace")[:2000])
     except OSError:

@@ -177,11 +177,7 @@ def _join_given(env, cluster):
     if rank_guard.under_mpi():
         connect_from_env(env)
         return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+    rank_guard.flush_output()
     command = _alone_command(_COMMAND["argv"])
     os.execve(command[0], command, _alone_env(env, cluster))
 
