@@ -3,20 +3,9 @@ in the run so that --resume and pe eval see the same rows, and a data file chang
 refused; through real `pe` processes on a generated class-sorted CSV of 30 rows."""
 import json
 
-from tests.cli.test_helpers import pe
+from tests.cli.test_helpers import class_model, pe
 
-MODEL = """\
-name: cls
-feeds:
-  x: {shape: [2]}
-  y: {shape: [1], dtype: int64}
-layers:
-  - logits: {type: fc, input: x, size: 3}
-  - xent: {type: softmax_with_cross_entropy, logits: logits, label: y}
-  - loss: {type: mean, x: xent}
-loss: loss
-fetches: [loss]
-"""
+MODEL = class_model(2)
 
 CONFIG = """\
 model: m.yaml

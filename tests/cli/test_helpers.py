@@ -50,3 +50,20 @@ layers:
 loss: loss
 fetches: [loss]
 """
+
+
+def class_model(width, label="y", classes=3):
+    """The model file of a softmax classifier: feeds x [width] and ``label`` (int64), an fc to
+    ``classes`` logits, the mean softmax cross entropy (the CLI tests' smallest classifier)."""
+    return f"""\
+name: cls
+feeds:
+  x: {{shape: [{width}]}}
+  {label}: {{shape: [1], dtype: int64}}
+layers:
+  - logits: {{type: fc, input: x, size: {classes}}}
+  - xent: {{type: softmax_with_cross_entropy, logits: logits, label: {label}}}
+  - loss: {{type: mean, x: xent}}
+loss: loss
+fetches: [loss]
+"""

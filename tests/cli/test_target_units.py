@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.cli.test_helpers import line_model, pe
+from tests.cli.test_helpers import class_model, line_model, pe
 
 MODEL = line_model(1)
 
@@ -120,20 +120,6 @@ def test_pe_infer_on_an_exported_directory_gives_the_targets_units(standardized)
     np.testing.assert_allclose(got[:, 0], predicted, rtol=1e-6)
 
 
-CLASSIFIER = """\
-name: species
-feeds:
-  x: {shape: [1]}
-  species: {shape: [1], dtype: int64}
-layers:
-  - logits: {type: fc, input: x, size: 3}
-  - xent: {type: softmax_with_cross_entropy, logits: logits, label: species}
-  - loss: {type: mean, x: xent}
-loss: loss
-fetches: [loss]
-"""
-
-
 @pytest.mark.parametrize("kind, classes", [("label", ["Adelie", "Chinstrap", "Gentoo"]),
                                            ("category", ["<unknown>", "Adelie", "Gentoo", "Chinstrap"])])
 def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
@@ -144,7 +130,7 @@ def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
     size = len(classes)
     with open(tmp_path / "birds.csv", "w", newline="") as f:
         csv.writer(f).writerows([["x", "species"], *zip(x, species)])
-    (tmp_path / "species.yaml").write_text(CLASSIFIER.replace("size: 3", f"size: {size}"))
+    (tmp_path / "species.yaml").write_text(class_model(1, "species", size))
     (tmp_path / "run.yaml").write_text(
         "model: species.yaml\nepochs: 20\ndata:\n"
         "  train: {format: csv, path: birds.csv}\n  eval: {format: csv, path: birds.csv}\n  batch_size: 30\n"
