@@ -56,7 +56,12 @@ def _numpy_blas():
 
 def _cuda():
     reason = cuda_runtime.unavailable_reason()
-    return f"{cuda_runtime.device_count()} GPU(s)" if reason is None else f"not available: {reason}"
+    if reason is not None:
+        return f"not available: {reason}"
+    from ..kernels.cuda import _blas
+    why = _blas.unavailable_reason()
+    return f"{cuda_runtime.device_count()} GPU(s); GEMMs on " + \
+        ("cuBLAS (nvmath-python)" if why is None else f"pe's kernel ({why})")
 
 
 def _mpi():
