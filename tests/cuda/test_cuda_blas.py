@@ -3,9 +3,12 @@
 Here (the simulator): the switch keeps pe's kernel and never imports nvmath, PE_CUDA_GEMM is checked,
 and the cuBLAS arguments _blas.plan derives from shapes and strides, run through a numpy model of a
 column-major (strided-batched) GEMM on the operands' own memory, give numpy's row-major product for
-every layout pe hands it (transposes, transposed views, padded rows, batches, a broadcast batch of 1).
+every layout pe hands it (transposes, transposed views, padded rows, batches, a broadcast batch of 1);
+and _matmul.matmul's calls, into a numpy stand-in for cuBLAS's four gemm entry points reading the
+simulator's host memory, give numpy's product (operands in cuBLAS's order, alpha and beta pointers).
 On a real GPU (PE_REAL_GPU=1, nvmath-python installed): cuBLAS and pe's kernel agree on every op case
 of tests/ops whose CUDA kernel multiplies matrices, forward and gradients."""
+import ctypes
 import os
 import sys
 
@@ -126,6 +129,95 @@ def test_a_contiguous_product_is_the_textbook_call():
 @pytest.mark.parametrize("a_strides", [(96, 16, 16), (96, -32, 8), (96, 32, 4)], ids=["no unit stride", "negative", "misaligned"])
 def test_layouts_cublas_cannot_address_keep_pe_kernel(a_strides):
     assert _blas.plan((1, 3, 4), a_strides, (1, 4, 5), (160, 40, 8), False, False, 8) is None
+
+
+# -- _matmul.matmul's calls, into a numpy cuBLAS ------------------------------------------------------
+
+class _HostCublas:
+    """cuBLAS's gemm entry points computed by numpy on host pointers, by BLAS's column-major
+    definition (the simulator's device arrays live in host memory), counting the calls."""
+    class Operation:
+        N, T = 0, 1
+
+    def __init__(self):
+        self.calls = 0
+
+    def create(self):
+        return 1
+
+    def set_stream(self, handle, stream):
+        pass
+
+    def set_workspace(self, handle, pointer, size):
+        pass
+
+    def _gemm(self, dtype, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch):
+        self.calls += 1
+        ctype, item = (ctypes.c_float, 4) if dtype == np.float32 else (ctypes.c_double, 8)
+
+        def matrix(pointer, rows, cols, ld):
+            memory = (ctype * (rows + (cols - 1) * ld)).from_address(pointer)
+            return _colmajor(np.ctypeslib.as_array(memory), 0, rows, cols, ld)
+        alpha, beta = ctype.from_address(alpha).value, ctype.from_address(beta).value
+        for i in range(batch):
+            op_a = matrix(a + i * sa * item, *((k, m) if ta else (m, k)), lda)
+            op_b = matrix(b + i * sb * item, *((n, k) if tb else (k, n)), ldb)
+            out = matrix(c + i * sc * item, m, n, ldc)
+            product = alpha * (op_a.T if ta else op_a) @ (op_b.T if tb else op_b)
+            out[...] = product if beta == 0 else product + beta * out      # beta 0: C is not read
+
+    def sgemm(self, h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+        self._gemm(np.float32, ta, tb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1)
+
+    def dgemm(self, h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+        self._gemm(np.float64, ta, tb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1)
+
+    def sgemm_strided_batched(self, h, *args):
+        self._gemm(np.float32, *args)
+
+    def dgemm_strided_batched(self, h, *args):
+        self._gemm(np.float64, *args)
+
+
+@pytest.fixture
+def host_cublas(monkeypatch):
+    """_blas with the numpy cuBLAS in place of nvmath's (and host pointers for device ones)."""
+    lib = _HostCublas()
+    monkeypatch.setitem(_blas._state, "lib", lib)
+    monkeypatch.setitem(_blas._state, "mode", "auto")
+    monkeypatch.setattr(_blas, "unavailable_reason", lambda: None)
+    monkeypatch.setattr(_blas, "_pointer", lambda array: array.ctypes.data)
+    monkeypatch.setattr(_blas, "_stream_handle", lambda stream: 0)
+    monkeypatch.setattr(_blas, "_handles", {})
+    monkeypatch.setattr(_blas, "WORKSPACE_BYTES", 512)
+    return lib
+
+
+@pytest.mark.skipif(REAL, reason="the simulator's arrays are host memory")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_matmul_hands_cublas_pe_operands_in_its_order(host_cublas, dtype):
+    rng = np.random.default_rng(5)
+    with rt.device(0):
+        for a_shape, b_shape, ta, tb, view in [((3, 4), (4, 5), False, False, False), ((4, 3), (5, 4), True, True, False),
+                                                ((2, 3, 4), (2, 5, 4), False, True, False), ((3, 4), (2, 4, 5), False, False, False),
+                                                ((4, 3), (4, 5), False, False, True)]:
+            a, b = rng.standard_normal(a_shape).astype(dtype), rng.standard_normal(b_shape).astype(dtype)
+            da, db = rt.to_device(a), rt.to_device(b)
+            if view:                # a transposed view: column-major storage, read in place
+                da, a = da.T, a.T
+            calls = host_cublas.calls
+            got = rt.to_host(_matmul.matmul(da, db, ta, tb, alpha=0.5))
+            assert host_cublas.calls == calls + 1
+            want = 0.5 * np.matmul(np.swapaxes(a, -1, -2) if ta else a, np.swapaxes(b, -1, -2) if tb else b)
+            np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6)
+
+
+@pytest.mark.skipif(REAL, reason="the simulator's arrays are host memory")
+def test_integer_products_keep_pe_kernel(host_cublas):
+    with rt.device(0):
+        got = rt.to_host(_matmul.matmul(rt.to_device(np.arange(6).reshape(2, 3)), rt.to_device(np.ones((3, 2), np.int64))))
+    np.testing.assert_array_equal(got, np.arange(6).reshape(2, 3) @ np.ones((3, 2), np.int64))
+    assert host_cublas.calls == 0
 
 
 # -- on a real GPU: cuBLAS against pe's kernel ------------------------------------------------------
