@@ -220,6 +220,23 @@ def test_integer_products_keep_pe_kernel(host_cublas):
     assert host_cublas.calls == 0
 
 
+@pytest.mark.skipif(REAL, reason="the simulator's arrays are host memory")
+def test_a_cublas_that_cannot_start_leaves_pe_kernel_running(host_cublas, monkeypatch):
+    def no_library():
+        raise RuntimeError("libcublas.so.12: cannot open shared object file")
+    monkeypatch.setattr(host_cublas, "create", no_library)
+    monkeypatch.setitem(_blas._state, "why", None)
+    monkeypatch.setattr(_blas, "unavailable_reason", lambda: _blas._state["why"])
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(3, 2)
+    with rt.device(0):
+        np.testing.assert_allclose(rt.to_host(_matmul.matmul(rt.to_device(a), rt.to_device(b))), a @ b)
+        assert _blas._state["why"] == "cuBLAS could not start (RuntimeError: libcublas.so.12: cannot open shared object file)"
+        monkeypatch.setitem(_blas._state, "mode", "cublas")
+        with pytest.raises(PeError, match="PE_CUDA_GEMM=cublas but cuBLAS cannot run here: cuBLAS could not start"):
+            _matmul.matmul(rt.to_device(a), rt.to_device(b))
+    assert host_cublas.calls == 0
+
+
 # -- on a real GPU: cuBLAS against pe's kernel ------------------------------------------------------
 
 GEMM_OPS = {"mul", "matmul", "matmul_v2", "conv2d", "conv2d_transpose", "depthwise_conv2d", "bmm", "addmm",

@@ -136,14 +136,19 @@ def _stream_handle(stream):
 
 
 def _handle(cublas):
-    """(handle, lock) for the current device, made on first use."""
+    """(handle, lock, workspace) for the current device, made on first use; None where cuBLAS
+    cannot start (its library missing: the reason is kept and pe's kernel runs from then on)."""
     dev = rt.current()
     held = _handles.get(dev.id)
     if held is None:
         with _handles_lock:
             held = _handles.get(dev.id)
             if held is None:
-                handle = cublas.create()
+                try:
+                    handle = cublas.create()
+                except Exception as e:      # noqa: BLE001 - libcublas not found, no driver: say which
+                    _state["why"] = f"cuBLAS could not start ({type(e).__name__}: {str(e)[:100]})"
+                    return None
                 cublas.set_stream(handle, _stream_handle(dev.stream))
                 workspace = rt.empty((WORKSPACE_BYTES,), np.uint8)
                 cublas.set_workspace(handle, _pointer(workspace), WORKSPACE_BYTES)
@@ -151,13 +156,18 @@ def _handle(cublas):
     return held
 
 
+def _unavailable():
+    """False for pe's kernel, or a PeError where PE_CUDA_GEMM=cublas requires the library."""
+    if _state["mode"] == "cublas":
+        raise PeError(f"PE_CUDA_GEMM=cublas but cuBLAS cannot run here: {unavailable_reason()}")
+    return False
+
+
 def gemm(a3, b3, c3, trans_a, trans_b, alpha):
     """C3[batch, M, N] (contiguous) = alpha * op(a3) @ op(b3) through cuBLAS on pe's stream; False
     where cuBLAS is not used for it (then the caller runs pe's kernel)."""
     if unavailable_reason() is not None:
-        if _state["mode"] == "cublas":
-            raise PeError(f"PE_CUDA_GEMM=cublas but cuBLAS cannot run here: {unavailable_reason()}")
-        return False
+        return _unavailable()
     dtype = np.dtype(c3.dtype)
     if dtype not in (np.float32, np.float64) or a3.dtype != dtype or b3.dtype != dtype \
             or not c3.is_c_contiguous():
@@ -165,13 +175,17 @@ def gemm(a3, b3, c3, trans_a, trans_b, alpha):
     p = plan(a3.shape, a3.strides, b3.shape, b3.strides, trans_a, trans_b, dtype.itemsize)
     if p is None:
         return False
-    _call(_state["lib"], p, _pointer(b3), _pointer(a3), _pointer(c3), dtype, alpha)
+    cublas = _state["lib"]
+    held = _handle(cublas)
+    if held is None:
+        return _unavailable()
+    _call(cublas, held, p, _pointer(b3), _pointer(a3), _pointer(c3), dtype, alpha)
     return True
 
 
-def _call(cublas, p, a_ptr, b_ptr, c_ptr, dtype, alpha):
+def _call(cublas, held, p, a_ptr, b_ptr, c_ptr, dtype, alpha):
     """One cuBLAS call for a Plan (A: pe's B, B: pe's A)."""
-    handle, lock, _ = _handle(cublas)
+    handle, lock, _ = held
     scalars = np.array([alpha, 0.0], dtype)             # host alpha and beta, read during the call
     ta = cublas.Operation.T if p.trans_a else cublas.Operation.N
     tb = cublas.Operation.T if p.trans_b else cublas.Operation.N
