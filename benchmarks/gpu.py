@@ -1,6 +1,6 @@
-"""pe on a GPU, side by side with pe on the CPU and PyTorch on the same GPU.
+"""pe on a GPU, side by side with pe on the CPU and PyTorch on the same GPU, eager and CUDA-graphed.
 
-    python benchmarks/gpu.py                       # MLP at batch 128 and 1024, LeNet-5 at batch 256
+    python benchmarks/gpu.py                       # MLP 128 and 1024, LeNet-5 256, ResNet 64, Transformer 32
     python benchmarks/gpu.py --steps 100 --warmup 10
     python benchmarks/gpu.py --skip-cpu            # the CPU column takes the longest
     python benchmarks/gpu.py --profile             # and where pe's CUDA steps go (host side)
@@ -8,16 +8,23 @@
     PE_CUDA_SYNC=1 python benchmarks/gpu.py --models lenet:256 --skip-cpu --profile --matmul-size 0
                                                    # ops timed with their GPU time (each op waits)
     PE_CUDA_LAUNCH=numba python benchmarks/gpu.py  # kernels launched through numba's own path
+    python benchmarks/gpu.py --models mlp:128 --steps 2 --cpu-steps 2   # no GPU: the pe CPU column alone
 
-One training step = the batch copied from host memory to the device, forward, backward, SGD update
-of every parameter, and the loss copied back (the same work for every column: PyTorch copies its
-batch with .to("cuda") and reads the loss with .item()). Times are medians over --steps steps after
---warmup steps (pe's first CUDA steps compile its kernels). Then the matrix product kernel alone
-(pe_cli/kernels/cuda/_matmul.py) on N x N float32 matrices, as TFLOP/s and as a fraction of the
-device's float32 peak (SMs x FP32 lanes per SM x 2 x clock, read through numba.cuda), next to
-torch.mm in float32 (TF32 off).
+The models are gpu_models.py's. One training step = the batch copied from host memory to the device,
+forward, backward, the optimizer's update of every parameter, and the loss copied back (the same work
+for every column: PyTorch copies its batch with .to("cuda"), or into its graph's static inputs, and
+reads the loss with .item()). Columns: pe on the GPU with its matrix products on cuBLAS and on pe's
+own kernel (PE_CUDA_GEMM=cublas / numba, timed in alternating rounds in one process; the cuBLAS
+column is n/a, with one line saying why, where nvmath-python is not installed), pe on the CPU,
+PyTorch CUDA eager and with the whole step captured as one CUDA graph (torch.cuda.CUDAGraph), and
+pe's better GPU column over each PyTorch column. Times are medians over --steps steps after --warmup
+steps (pe's first CUDA steps compile its kernels). Then the matrix product alone on N x N float32
+matrices, pe's kernel (pe_cli/kernels/cuda/_matmul.py) and cuBLAS through the same call, as TFLOP/s
+and as a fraction of the device's float32 peak (SMs x FP32 lanes per SM x 2 x clock, read through
+numba.cuda), next to torch.mm in float32 (TF32 off).
 
-Needs a CUDA GPU, pe installed with the [cuda] extra, and (for its column) torch.
+Needs a CUDA GPU, pe installed with the [cuda] extra (cuBLAS: [cuda-libs]), and (for its columns)
+torch. Without a GPU it says why in one line and times the pe CPU column alone.
 """
 import argparse
 import os
@@ -28,54 +35,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_models import pe_program, torch_step  # noqa: E402
 from timing import call_times  # noqa: E402
 
-MODELS = [("mlp", 128), ("mlp", 1024), ("lenet", 256)]
+MODELS = [("mlp", 128), ("mlp", 1024), ("lenet", 256), ("resnet", 64), ("transformer", 32)]
 
 # FP32 lanes per SM by compute capability (major, minor); major alone as the fallback.
 _FP32_LANES = {(6, 0): 64, (7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64}
 _FP32_LANES_MAJOR = {3: 192, 5: 128, 6: 128, 7: 64, 8: 128, 9: 128, 10: 128, 12: 128}
-
-
-# -- the models, in pe (the Fluid API) and in PyTorch -------------------------------------------
-
-def pe_program(model, lr=0.01):
-    import pe_cli.fluid as fluid
-    main, startup = fluid.Program(), fluid.Program()
-    main.random_seed = startup.random_seed = 1
-    with fluid.program_guard(main, startup):
-        shape = [1, 28, 28] if model == "lenet" else [784]
-        image = fluid.layers.data(name="image", shape=shape)
-        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-        if model == "lenet":
-            conv1 = fluid.layers.conv2d(image, num_filters=6, filter_size=5, padding=2, act="relu")
-            pool1 = fluid.layers.pool2d(conv1, pool_size=2, pool_stride=2)
-            conv2 = fluid.layers.conv2d(pool1, num_filters=16, filter_size=5, act="relu")
-            pool2 = fluid.layers.pool2d(conv2, pool_size=2, pool_stride=2)
-            fc1 = fluid.layers.fc(pool2, size=120, act="relu")
-            hidden = fluid.layers.fc(fc1, size=84, act="relu")
-        else:
-            hidden = fluid.layers.fc(image, size=512, act="relu")
-            hidden = fluid.layers.fc(hidden, size=512, act="relu")
-        logits = fluid.layers.fc(hidden, size=10)
-        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-        fluid.optimizer.SGD(learning_rate=lr).minimize(loss)
-    return main, startup, loss
-
-
-def torch_model(torch, model):
-    nn = torch.nn
-    if model == "lenet":
-        return nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2, 2),
-                             nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2, 2), nn.Flatten(),
-                             nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
-    return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
-
-
-def batch(model, n, seed=0):
-    rng = np.random.default_rng(seed)
-    shape = (n, 1, 28, 28) if model == "lenet" else (n, 784)
-    return rng.standard_normal(shape).astype("float32"), rng.integers(0, 10, (n, 1)).astype("int64")
 
 
 # -- timing ---------------------------------------------------------------------------------------
@@ -84,19 +51,32 @@ def timed(step, steps, warmup):
     return statistics.median(call_times(step, steps, warmup))
 
 
-def time_pe(model, n, place, steps, warmup):
+def pe_step(model, n, place):
     import pe_cli.fluid as fluid
-    main, startup, loss = pe_program(model)
+    main, startup, loss, feed = pe_program(model, n)
     scope = fluid.Scope()
     exe = fluid.Executor(place)
     exe.run(startup, scope=scope)
-    x, y = batch(model, n)
-    feed = {"image": x, "label": y}
+    return lambda: exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
 
-    def step():
-        exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
-    median = timed(step, steps, warmup)
-    return median, step
+
+def time_pe_gemms(step, steps, warmup, modes, rounds=4):
+    """{PE_CUDA_GEMM mode: median step} for one pe CUDA step, the modes timed in alternating rounds
+    (so that a change of the machine's state falls on each)."""
+    from pe_cli.kernels.cuda import _blas
+    old = _blas.mode()
+    times = {m: [] for m in modes}
+    try:
+        for m in modes:                     # compiles each path's kernels
+            _blas.set_mode(m)
+            call_times(step, 0, warmup)
+        for _ in range(rounds):
+            for m in modes:
+                _blas.set_mode(m)
+                times[m] += call_times(step, max(1, steps // rounds), 1)
+    finally:
+        _blas.set_mode(old)
+    return {m: statistics.median(t) for m, t in times.items()}
 
 
 def profile_pe(step, steps=10):
@@ -107,24 +87,6 @@ def profile_pe(step, steps=10):
         for _ in range(steps):
             step()
     return prof.summary(), prof.table("total")
-
-
-def time_torch(torch, model, n, steps, warmup):
-    torch.manual_seed(1)
-    net = torch_model(torch, model).cuda()
-    opt = torch.optim.SGD(net.parameters(), lr=0.01)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    x, y = batch(model, n)
-    x, y = torch.from_numpy(x), torch.from_numpy(y.reshape(-1))
-
-    def step():
-        xd, yd = x.to("cuda"), y.to("cuda")
-        opt.zero_grad(set_to_none=True)
-        loss = loss_fn(net(xd), yd)
-        loss.backward()
-        opt.step()
-        loss.item()
-    return timed(step, steps, warmup)
 
 
 # -- the matrix product kernel -------------------------------------------------------------------
@@ -146,12 +108,16 @@ def device_info(peak_override=None):
     return name, cc, sms, lanes, peak
 
 
-def time_matmul(size, steps):
+def time_matmul(size, steps, mode="numba"):
+    """(TFLOP/s, max relative error) of _matmul.matmul on size x size float32 matrices with
+    PE_CUDA_GEMM=``mode`` (numba: pe's kernel; cublas: the library through pe's path)."""
     from numba import cuda
 
-    from pe_cli.kernels.cuda import _matmul
+    from pe_cli.kernels.cuda import _blas, _matmul
     from pe_cli.kernels.cuda import runtime as rt
     rng = np.random.default_rng(0)
+    old = _blas.mode()
+    _blas.set_mode(mode)
     with rt.device(0) as dev:
         a = rt.to_device(rng.standard_normal((size, size)).astype("float32"))
         b = rt.to_device(rng.standard_normal((size, size)).astype("float32"))
@@ -168,6 +134,7 @@ def time_matmul(size, steps):
         host = rt.to_host(out)
         want = rt.to_host(a)[:64] @ rt.to_host(b)
         error = float(np.max(np.abs(host[:64] - want)) / np.max(np.abs(want)))
+    _blas.set_mode(old)
     return _matmul.flops(size, size, size) / seconds / 1e12, error
 
 
@@ -192,7 +159,7 @@ def ms(seconds):
     return "n/a" if seconds is None else f"{seconds * 1e3:9.2f}"
 
 
-def main(argv=None):
+def _arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=5)
@@ -204,51 +171,86 @@ def main(argv=None):
     parser.add_argument("--matmul-size", type=int, default=4096, help="0 skips the matrix product kernel")
     parser.add_argument("--peak-tflops", type=float, default=None,
                         help="the device's float32 peak, if it cannot be derived from numba.cuda")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
+
+def cuda_columns():
+    """(why the CUDA columns cannot run here or None, torch or None, the GEMM modes pe is timed in)."""
     from pe_cli.base.errors import PeError
-    from pe_cli.kernels.cuda import runtime
-    from pe_cli.base.places import CPUPlace, CUDAPlace
+    from pe_cli.base.places import CUDAPlace
+    from pe_cli.kernels.cuda import _blas, runtime
     if runtime.simulated():
-        print("gpu.py: NUMBA_ENABLE_CUDASIM=1 is set; this benchmark needs a real GPU (unset it)")
-        return 2
+        return "NUMBA_ENABLE_CUDASIM=1 is set (the simulator is no GPU)", None, ()
     try:
         runtime.require(CUDAPlace(0))
     except PeError as e:
-        print(f"gpu.py: {e}")
-        return 2
+        return str(e), None, ()
+    modes = ("cublas", "numba")
+    if _blas.unavailable_reason() is not None:
+        print(f"gpu.py: cuBLAS column n/a: {_blas.unavailable_reason()}")
+        modes = ("numba",)
     try:
         import torch
         if not torch.cuda.is_available():
-            print("gpu.py: torch is installed but sees no GPU; its column is n/a")
+            print("gpu.py: torch is installed but sees no GPU; its columns are n/a")
             torch = None
     except ImportError:
-        print("gpu.py: torch is not installed; its column is n/a")
+        print("gpu.py: torch is not installed; its columns are n/a")
         torch = None
+    return None, torch, modes
 
-    name, cc, sms, lanes, peak = device_info(args.peak_tflops)
-    print(f"device: {name} (compute capability {cc[0]}.{cc[1]}, {sms} SMs x {lanes} FP32 lanes)")
-    print(f"timing: median of {args.steps} steps after {args.warmup} warm-up steps "
-          f"(pe CPU: {args.cpu_steps} steps); batch copied in and loss copied out every step\n")
 
-    header = f"{'model':<8}{'batch':>6}  {'pe CUDA ms':>10}  {'pe CPU ms':>10}  {'torch CUDA ms':>13}  " \
-             f"{'pe CUDA / torch':>15}  {'pe CPU / pe CUDA':>16}"
-    print(header)
-    print("-" * len(header))
+COLUMNS = [("pe cuBLAS", 10), ("pe numba", 9), ("pe CPU", 9), ("torch", 8), ("torch graph", 11),
+           ("pe/torch", 8), ("pe/graph", 8)]
+
+
+def _row(model, n, args, torch, modes):
+    """One model's cells (seconds or ratios, None for n/a) and pe's CUDA step for the profile."""
+    from pe_cli.base.places import CPUPlace, CUDAPlace
+    pe, gpu_step = {}, None
+    if modes:
+        gpu_step = pe_step(model, n, CUDAPlace(0))
+        pe = time_pe_gemms(gpu_step, args.steps, args.warmup, modes)
+    cpu = None if args.skip_cpu else timed(pe_step(model, n, CPUPlace()), args.cpu_steps, 1)
+    eager = graph = None
+    if torch is not None:
+        eager = timed(torch_step(torch, model, n), args.steps, args.warmup)
+        try:
+            graph = timed(torch_step(torch, model, n, graphed=True), args.steps, args.warmup)
+        except Exception as e:      # noqa: BLE001 - a capture PyTorch refuses: say so, keep the row
+            print(f"gpu.py: {model}: torch CUDA graph failed: {type(e).__name__}: {str(e)[:200]}")
+    best = min(pe.values()) if pe else None
+    ratio = lambda a, b: None if a is None or b is None else a / b      # noqa: E731
+    return [pe.get("cublas"), pe.get("numba"), cpu, eager, graph, ratio(best, eager), ratio(best, graph)], gpu_step
+
+
+def _cell(value, width, is_ratio):
+    if value is None:
+        return f"{'n/a':>{width}}"
+    return f"{value:>{width - 1}.2f}x" if is_ratio else f"{value * 1e3:>{width}.2f}"
+
+
+def main(argv=None):
+    args = _arguments(argv)
+    why, torch, modes = cuda_columns()
+    if why:
+        print(f"gpu.py: the CUDA columns are skipped: {why}")
+        if args.skip_cpu:
+            return 2
+    else:
+        name, cc, sms, lanes, peak = device_info(args.peak_tflops)
+        print(f"device: {name} (compute capability {cc[0]}.{cc[1]}, {sms} SMs x {lanes} FP32 lanes)")
+    print(f"timing: median of {args.steps} steps after {args.warmup} warm-up steps (pe CPU: {args.cpu_steps} "
+          f"steps; pe's GEMM paths in alternating rounds); batch copied in and loss copied out every step; ms\n")
+    header = f"{'model':<12}{'batch':>6}" + "".join(f"  {c:>{w}}" for c, w in COLUMNS)
+    print(header + "\n" + "-" * len(header))
     ratios, profiles = {}, {}
-    models = [(m, int(n)) for m, n in (pair.split(":") for pair in args.models.split(","))]
-    for model, n in models:
-        gpu, gpu_step = time_pe(model, n, CUDAPlace(0), args.steps, args.warmup)
-        if args.profile:
+    for model, n in [(m, int(b)) for m, b in (pair.split(":") for pair in args.models.split(","))]:
+        cells, gpu_step = _row(model, n, args, torch, modes)
+        ratios[(model, n)] = cells[5]
+        print(f"{model:<12}{n:>6}" + "".join(f"  {_cell(v, w, i >= 5)}" for i, (v, (_, w)) in enumerate(zip(cells, COLUMNS))))
+        if args.profile and gpu_step is not None:
             profiles[(model, n)] = profile_pe(gpu_step)
-        cpu = None if args.skip_cpu else time_pe(model, n, CPUPlace(), args.cpu_steps, 1)[0]
-        ref = None if torch is None else time_torch(torch, model, n, args.steps, args.warmup)
-        ratio = None if ref is None else gpu / ref
-        ratios[(model, n)] = ratio
-        print(f"{model:<8}{n:>6}  {ms(gpu):>10}  {ms(cpu):>10}  {ms(ref):>13}  "
-              f"{'n/a' if ratio is None else f'{ratio:.2f}x':>15}  "
-              f"{'n/a' if cpu is None else f'{cpu / gpu:.1f}x':>16}")
-
     for (model, n), (summary, table) in profiles.items():
         print(f"\npe CUDA, {model} batch {n}: step {summary['step_ms']:.3f} ms = kernels (host side) "
               f"{summary['kernel_ms']:.3f} + dispatch {summary['dispatch_ms']:.3f} "
@@ -256,27 +258,29 @@ def main(argv=None):
               f"+ data {summary['data_ms']:.3f}")
         for line in table.splitlines()[:10]:
             print("    " + line)
-
-    if not args.matmul_size:
-        return 0
-    tflops, error = time_matmul(args.matmul_size, 20)
-    size = args.matmul_size
-    print(f"\nmatrix product kernel, {size}x{size} @ {size}x{size} float32: {tflops:.2f} TFLOP/s "
-          f"(max relative error {error:.1e})")
-    if peak:
-        print(f"  = {tflops / peak:.1%} of the device's float32 peak ({peak:.1f} TFLOP/s)")
-    else:
-        print("  the device's float32 peak is unknown here: pass --peak-tflops")
-    if torch is not None:
-        ref = time_torch_mm(torch, size, 20)
-        print(f"  torch.mm (cuBLAS, TF32 off): {ref:.2f} TFLOP/s"
-              + (f" = {ref / peak:.1%} of peak" if peak else ""))
-
+    if why is None and args.matmul_size:
+        report_matmul(args.matmul_size, torch, peak, modes)
     target = ratios.get(("mlp", 1024))
     if target is not None:
         verdict = "met" if target <= 2.0 else "NOT met"
         print(f"\ntarget (pe CUDA within 2x of PyTorch CUDA, MLP batch 1024): {target:.2f}x, {verdict}")
     return 0
+
+
+def report_matmul(size, torch, peak, modes):
+    for mode in reversed(modes):
+        tflops, error = time_matmul(size, 20, mode)
+        what = "pe's matrix product kernel" if mode == "numba" else "cuBLAS through pe's matmul"
+        print(f"\n{what}, {size}x{size} @ {size}x{size} float32: {tflops:.2f} TFLOP/s "
+              f"(max relative error {error:.1e})")
+        if peak:
+            print(f"  = {tflops / peak:.1%} of the device's float32 peak ({peak:.1f} TFLOP/s)")
+        else:
+            print("  the device's float32 peak is unknown here: pass --peak-tflops")
+    if torch is not None:
+        ref = time_torch_mm(torch, size, 20)
+        print(f"  torch.mm (cuBLAS, TF32 off): {ref:.2f} TFLOP/s"
+              + (f" = {ref / peak:.1%} of peak" if peak else ""))
 
 
 if __name__ == "__main__":

@@ -39,3 +39,24 @@ echo "tests exit: $?" >>"$OUT/tests.log"
 grep -cE ' PASSED ' "$OUT/tests.log" | sed 's/^/passed: /'
 grep -E ' (FAILED|ERROR) ' "$OUT/tests.log" | head -60
 tail -25 "$OUT/tests.log"
+
+# -- cuBLAS for the matrix products (pe_cli/kernels/cuda/_blas.py, docs/CUDA.md "Library GEMMs") --------
+# nvmath-python from the machine's image, or from a wheel carried in .whl/ (pip download --no-deps
+# --only-binary=:all: --python-version 3.12 nvmath-python -d .whl); cuBLAS itself from the image (torch's
+# nvidia-cublas-cu12 wheel). Then cuBLAS against pe's kernel on every GEMM op case, the op cases of those
+# ops against the CPU with cuBLAS on, and the benchmark's rows with PE_CUDA_GEMM numba vs cuBLAS.
+{
+  if ! python3 -c 'import nvmath.bindings.cublas' 2>/dev/null && ls "${PE_WHEELS:-.whl}"/nvmath_python-*.whl >/dev/null 2>&1; then
+    libs=$(mktemp -d)
+    python3 -m pip install -q --no-deps --no-index --target "$libs" "${PE_WHEELS:-.whl}"/nvmath_python-*.whl
+    export PYTHONPATH="$PYTHONPATH:$libs"
+  fi
+  python3 -c 'from pe_cli.run.machine_info import _cuda; print("pe info:", _cuda())'
+  timeout "${BLAS_TEST_S:-240}" python3 -m pytest tests/cuda/test_cuda_blas.py -v -n "${JOBS:-14}" -p no:cacheprovider \
+    --timeout 120 -rfEs 2>&1 | tail -40
+  PE_CUDA_GEMM=cublas timeout "${BLAS_TEST_S:-240}" python3 -m pytest tests/cuda/test_cuda_ops.py -q -n "${JOBS:-14}" \
+    -p no:cacheprovider --timeout 120 -rfE -k "mul or matmul or conv2d or bmm or addmm or fc or gemm" 2>&1 | tail -15
+  timeout "${BLAS_BENCH_S:-300}" python3 benchmarks/gpu.py --models resnet:64,transformer:32,mlp:1024 --steps 30 \
+    --warmup 8 --skip-cpu --matmul-size 4096 2>&1
+  echo "library benchmark exit: $?"
+} 2>&1 | tee "$OUT/blas.log"

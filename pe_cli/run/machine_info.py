@@ -12,6 +12,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..distributed.rank_guard import mpiexec
 from ..kernels.cpu import _cblas, _onednn, measured_choices, threads
+from ..kernels.cuda import _blas as cuda_blas
 from ..kernels.cuda import runtime as cuda_runtime
 
 
@@ -56,7 +57,11 @@ def _numpy_blas():
 
 def _cuda():
     reason = cuda_runtime.unavailable_reason()
-    return f"{cuda_runtime.device_count()} GPU(s)" if reason is None else f"not available: {reason}"
+    if reason is not None:
+        return f"not available: {reason}"
+    why = cuda_blas.unavailable_reason()
+    return f"{cuda_runtime.device_count()} GPU(s); GEMMs on " + \
+        ("cuBLAS (nvmath-python)" if why is None else f"pe's kernel ({why})")
 
 
 def _mpi():

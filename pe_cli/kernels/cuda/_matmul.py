@@ -11,10 +11,14 @@ A product with few output tiles and a long K (a convolution's filter gradient: a
 outputs, K = batch x output pixels) would leave all but a block or two of the GPU idle while they
 walk K alone (29 ms of LeNet's 42 ms step on an H200). There grid z also splits K: each block sums
 one slice of K into its own partial tile, and the partials are summed after (split-K).
+
+On a real GPU with nvmath-python installed, ``matmul`` hands float32/float64 products to cuBLAS
+first (_blas.py decides; ``PE_CUDA_GEMM=numba`` keeps this kernel for every product).
 """
 import numpy as np
 from numba import cuda
 
+from . import _blas
 from . import runtime as rt
 from ._launch import SIM, full, per_dtype
 from ._reduce import reduce
@@ -128,6 +132,8 @@ def matmul(a, b, trans_a=False, trans_b=False, alpha=1.0, out=None):
         return out
     if K == 0:
         return full(shape, 0, a.dtype)
+    if _blas.gemm(a3, b3, out.reshape((batch, M, N)), trans_a, trans_b, alpha):
+        return out
     tiles = ((N + BN - 1) // BN, (M + BM - 1) // BM)
     splits, kc = split_k(tiles[0] * tiles[1] * batch, K)
     c3 = out.reshape((batch, M, N)) if splits == 1 else rt.empty((batch, splits, M, N), out.dtype)
