@@ -18,6 +18,13 @@ from .define import Attr, fmt_shape, grads_like, register
 SDPA = "scaled_dot_product_attention"
 SDPA_GRAD = SDPA + "_grad"
 
+# what the fuse_attention pass looks for (op types are named only here): the heads' transposes, the
+# queries' scale, the two products (Paddle 2's and Fluid 1's), the mask's add, softmax; their gradient ops
+CHAIN = {"heads": "transpose2", "scale": "scale", "products": ("matmul_v2", "matmul"), "mask": "elementwise_add",
+         "weights": "softmax"}
+CHAIN_GRADS = {"heads": "transpose2_grad", "product": "matmul_grad", "mask": "elementwise_add_grad",
+               "weights": "softmax_grad", "scale": "scale"}
+
 
 def _infer(ctx):
     q, k, v = ctx.shape("Q"), ctx.shape("K"), ctx.shape("V")

@@ -18,13 +18,12 @@ The numbers: the products, the softmax and its gradient as the ops compute them,
 by the GEMM (the same numbers where alpha is a power of 2, as 1 / sqrt(head_dim) for head_dim 4, 16,
 64, ...) and, in float32, the softmax's exponentials by a polynomial within 2 ulp of numpy's
 (pe_cli/kernels/cpu/_attention_loops.py): within float32 rounding of the unfused chain."""
-from ...ops.attention import SDPA, SDPA_GRAD
+from ...ops.attention import CHAIN, CHAIN_GRADS, SDPA, SDPA_GRAD
 from .rewrite import fused_op, read_elsewhere, removable, rewritten, uses
 
 NAME = "fuse_attention"
 _HEADS = [0, 2, 1, 3]
-_PRODUCTS = ("matmul_v2", "matmul")
-_PRODUCT_GRAD = "matmul_grad"
+_PRODUCTS = CHAIN["products"]
 
 
 def fuse_attention(program):
@@ -34,7 +33,7 @@ def fuse_attention(program):
         ops = block.ops
         readers, writers = uses(ops)
         elsewhere = read_elsewhere(program, block) if len(program.blocks) > 1 else set()
-        chains = [c for c in (_chain(ops, readers, writers, i) for i in range(len(ops)) if ops[i].type == "softmax")
+        chains = [c for c in (_chain(ops, readers, writers, i) for i in range(len(ops)) if ops[i].type == CHAIN["weights"])
                   if c is not None and removable(block, c["gone"], elsewhere)]
         if chains:
             found[block.idx] = chains
@@ -74,7 +73,7 @@ def _only_writer(ops, writers, name, types):
 
 def _heads_transpose(ops, writers, name):
     """The index of the transpose2 by [0, 2, 1, 3] of a 4-D value that alone writes ``name``, or None."""
-    t = _only_writer(ops, writers, name, ("transpose2",))
+    t = _only_writer(ops, writers, name, (CHAIN["heads"],))
     if t is None or list(ops[t].attrs.get("axis", ())) != _HEADS or _one(ops[t].input("X")) is None:
         return None
     x = ops[t].block.var(ops[t].input("X")[0])
@@ -83,7 +82,7 @@ def _heads_transpose(ops, writers, name):
 
 def _product_alpha(op, trans_y):
     """A product op's alpha where it is a plain product of two stacks (Y transposed where ``trans_y``), or None."""
-    if op.type == "matmul_v2":
+    if op.type == _PRODUCTS[0]:
         ok = not op.attrs.get("trans_x", False) and bool(op.attrs.get("trans_y", False)) == trans_y
         return 1.0 if ok else None
     ok = (not op.attrs.get("transpose_X", False) and bool(op.attrs.get("transpose_Y", False)) == trans_y
@@ -126,9 +125,9 @@ def _forward(ops, readers, writers, s):
     x, w = _one(sm.input("X")), _one(sm.output("Out"))
     if x is None or w is None or sm.attrs.get("axis", -1) not in (-1, 3):
         return None
-    p = _only_writer(ops, writers, x, ("elementwise_add",) + _PRODUCTS)
+    p = _only_writer(ops, writers, x, (CHAIN["mask"],) + _PRODUCTS)
     add = mask = None
-    if p is not None and ops[p].type == "elementwise_add":
+    if p is not None and ops[p].type == CHAIN["mask"]:
         add, mask = p, _one(ops[p].input("Y"))
         if ops[add].attrs.get("axis", -1) != -1 or mask is None:
             return None
@@ -136,7 +135,7 @@ def _forward(ops, readers, writers, s):
     if p is None:
         return None
     alpha, qs, kt = _product_alpha(ops[p], True), _one(ops[p].input("X")), _one(ops[p].input("Y"))
-    sc = _only_writer(ops, writers, qs, ("scale",))
+    sc = _only_writer(ops, writers, qs, (CHAIN["scale"],))
     if sc is not None and ops[sc].attrs.get("bias", 0.0) == 0.0:
         alpha, qt = None if alpha is None else alpha * float(ops[sc].attrs.get("scale", 1.0)), _one(ops[sc].input("X"))
     else:
@@ -148,7 +147,7 @@ def _forward(ops, readers, writers, s):
     vt, o = _one(ops[m2].input("Y")), _one(ops[m2].output("Out"))
     t_out = readers.get(o, [])
     tq, tk, tv = (_heads_transpose(ops, writers, n) for n in (qt, kt, vt))
-    if None in (tq, tk, tv) or len(t_out) != 1 or ops[t_out[0]].type != "transpose2" \
+    if None in (tq, tk, tv) or len({tq, tk, tv}) != 3 or len(t_out) != 1 or ops[t_out[0]].type != CHAIN["heads"] \
             or list(ops[t_out[0]].attrs.get("axis", ())) != _HEADS:
         return None
     to = t_out[0]
@@ -178,39 +177,39 @@ def _backward(ops, readers, writers, f):
     the gradients between them added to f["gone"]; no gradient ops: an empty list; None where they do not fuse."""
     c = f["ops"]
     xs = ops[c["to"]].output("XShape")
-    first = [r for r in readers.get(_one(xs), []) if ops[r].type == "transpose2_grad"]
+    first = [r for r in readers.get(_one(xs), []) if ops[r].type == CHAIN_GRADS["heads"]]
     if not first:
         return {"backward": [], "grads": {}, "d_out": None}
     tg = first[0]
     d_out, d_o = _one(ops[tg].input("Out@GRAD")), _one(ops[tg].output("X@GRAD"))
     w, m2, p = f["weights"], ops[c["m2"]], ops[c["p"]]
-    m2g = _next(ops, readers, writers, d_o, _PRODUCT_GRAD, X=[w], Y=m2.input("Y"))
+    m2g = _next(ops, readers, writers, d_o, CHAIN_GRADS["product"], X=[w], Y=m2.input("Y"))
     if m2g is None or d_out is None:
         return None
     d_w, d_vt = _one(ops[m2g].output("X@GRAD")), _one(ops[m2g].output("Y@GRAD"))
-    smg = _next(ops, readers, writers, d_w, "softmax_grad", Out=[w])
+    smg = _next(ops, readers, writers, d_w, CHAIN_GRADS["weights"], Out=[w])
     if smg is None:
         return None
     d_p = d_x = _one(ops[smg].output("X@GRAD"))
     ag = None
     if c["add"] is not None:
         add = ops[c["add"]]
-        ag = _next(ops, readers, writers, d_x, "elementwise_add_grad", X=add.input("X"), Y=add.input("Y"))
+        ag = _next(ops, readers, writers, d_x, CHAIN_GRADS["mask"], X=add.input("X"), Y=add.input("Y"))
         if ag is None or ops[ag].output("Y@GRAD"):
             return None
         d_p = _one(ops[ag].output("X@GRAD"))
-    m1g = _next(ops, readers, writers, d_p, _PRODUCT_GRAD, X=p.input("X"), Y=p.input("Y"))
+    m1g = _next(ops, readers, writers, d_p, CHAIN_GRADS["product"], X=p.input("X"), Y=p.input("Y"))
     if m1g is None:
         return None
     d_qt, d_kt = _one(ops[m1g].output("X@GRAD")), _one(ops[m1g].output("Y@GRAD"))
     d_qs, scg = d_qt, None
     if c["sc"] is not None:
-        scg = _next(ops, readers, writers, d_qs, "scale", X=[d_qs])
+        scg = _next(ops, readers, writers, d_qs, CHAIN_GRADS["scale"], X=[d_qs])
         if scg is None or ops[scg].attrs.get("scale") != ops[c["sc"]].attrs.get("scale") \
                 or ops[scg].attrs.get("bias", 0.0) != 0.0:
             return None
         d_qt = _one(ops[scg].output("Out"))
-    heads = [_next(ops, readers, writers, d, "transpose2_grad", XShape=ops[c[t]].output("XShape"))
+    heads = [_next(ops, readers, writers, d, CHAIN_GRADS["heads"], XShape=ops[c[t]].output("XShape"))
              for d, t in ((d_qt, "tq"), (d_kt, "tk"), (d_vt, "tv"))]
     if None in heads:
         return None

@@ -75,6 +75,15 @@ def _softmax_tile(w, mask, has_mask, b, h, floor, fast, bits, powers):
             row[j] = row[j] * inv
 
 
+@_inline
+def _pair(pair, heads, sq, sk, dh, size):
+    """(sample, head, byte offset of its first query row, of its first key row) of the pair ``pair``."""
+    b = pair // heads
+    h = pair - b * heads
+    ld = heads * dh
+    return b, h, uintp((b * sq * ld + h * dh) * size), uintp((b * sk * ld + h * dh) * size)
+
+
 def _forward(blocks):
     """Out[b, :, h] = softmax(alpha Q[b, :, h] K[b, :, h]^T + Mask[b, h]) V[b, :, h] over the pairs;
     the softmax written to W [batch, heads, Sq, Sk]."""
@@ -85,10 +94,7 @@ def _forward(blocks):
         pairs = batch * heads
         for p in blocks(parts):
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
-                b = pair // heads
-                h = pair - b * heads
-                qo = uintp((b * sq * ld + h * dh) * size)
-                ko = uintp((b * sk * ld + h * dh) * size)
+                b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
                 gemm(ROW_MAJOR, NO_TRANS, TRANS, sq, sk, dh, alpha, q.ctypes.data + qo, ld,
                      k.ctypes.data + ko, ld, 0.0, tile.ctypes.data, sk)
@@ -109,10 +115,7 @@ def _backward(blocks):
         for p in blocks(parts):
             ds = scratch[p]
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
-                b = pair // heads
-                h = pair - b * heads
-                qo = uintp((b * sq * ld + h * dh) * size)
-                ko = uintp((b * sk * ld + h * dh) * size)
+                b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
                 gemm(ROW_MAJOR, NO_TRANS, TRANS, sq, sk, dh, 1.0, dout.ctypes.data + qo, ld,
                      v.ctypes.data + ko, ld, 0.0, ds.ctypes.data, sk)

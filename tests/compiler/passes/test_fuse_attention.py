@@ -18,7 +18,7 @@ def counts(program):
     return collections.Counter(op.type for op in program.global_block().ops)
 
 
-def _encoder(length=False, attn_dropout=0.0, fluid_chain=False):
+def _encoder(length=False, attn_dropout=0.0, fluid_chain=False, train=True):
     """x [SEQ, D_MODEL] -> one post-norm encoder layer (or, ``fluid_chain``, Fluid 1.x's own attention:
     fc, reshape2, transpose2, matmul with alpha, softmax, matmul, transpose2, reshape2) -> the mean over
     the steps -> fc 3, softmax cross-entropy, momentum."""
@@ -35,7 +35,8 @@ def _encoder(length=False, attn_dropout=0.0, fluid_chain=False):
                                                  length=lengths)
         logits = fluid.layers.fc(fluid.layers.reduce_mean(h, dim=1), 3)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-        fluid.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+        if train:
+            fluid.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
     return main, startup, loss
 
 
@@ -79,6 +80,8 @@ def test_the_padding_mask_and_fluids_matmul_with_alpha_fuse_a_dropout_does_not()
         == pytest.approx(0.5)
     main = _encoder(attn_dropout=0.1)[0]
     assert fuse_attention(main) == (main, [])
+    fused, changes = fuse_attention(_encoder(train=False)[0])      # no backward: the forward alone
+    assert counts(fused)["scaled_dot_product_attention"] == 1 and len(changes) == 1
 
 
 def _train(main, startup, loss, fuse, devices, length):
