@@ -139,6 +139,9 @@ _STRATEGY_DOCS = {
     "fuse_gemm_epilogue": "a fully connected layer (mul + bias add + relu, and their gradient ops) becomes one "
                           "fused_gemm_epilogue op that adds the bias and applies relu to each block of the product "
                           "in cache (a program pass; numbers unchanged; docs/PARALLEL.md)",
+    "fuse_attention": "an attention's heads, scores, mask, softmax and product by the values (and their gradient "
+                      "ops) become one scaled_dot_product_attention op, each (sample, head) in cache, no "
+                      "transposed copies (a program pass; within float32 rounding; docs/PARALLEL.md)",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",

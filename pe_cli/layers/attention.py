@@ -120,7 +120,9 @@ def padding_mask(length, input):
     seq = input.shape[1]
     maxlen = seq if seq not in (None, -1) else slice(shape(input), axes=[0], starts=[1], ends=[2])
     keep = sequence_mask(reshape(length, [-1]), maxlen=maxlen, dtype=input.dtype)
-    return scale(unsqueeze(keep, [1, 2]), 1e9, -1e9)
+    mask = scale(unsqueeze(keep, [1, 2]), 1e9, -1e9)
+    mask.stop_gradient = True       # made of the lengths: no gradient flows into it (nor its ops' backward)
+    return mask
 
 
 def transformer_encoder(input, num_layers, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",

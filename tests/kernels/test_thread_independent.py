@@ -7,7 +7,7 @@ bits follow the thread count)."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import (convolution, detection_roi, elementwise, fused, linalg as kmath, normalization, _numba, _onednn, optimizer, pooling, threads)
+from pe_cli.kernels.cpu import (attention, convolution, detection_roi, elementwise, fused, linalg as kmath, normalization, _numba, _onednn, optimizer, pooling, threads)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -49,6 +49,10 @@ BN_INS = {"X": X, "Scale": rng.normal(size=3).astype(np.float32), "Bias": rng.no
 LN_X = rng.normal(size=(600, 64)).astype(np.float32)      # enough values for layer_norm's parallel runs
 LN_INS = {"X": LN_X, "Scale": rng.uniform(0.5, 1.5, 64).astype(np.float32), "Bias": rng.normal(size=64).astype(np.float32)}
 
+# an attention of 32 (sample, head) pairs of [33, 16] queries and keys: over SPLIT_GEMM_MACS, so split
+QKV = {s: rng.normal(size=(8, 33, 4, 16)).astype(np.float32) for s in ("Q", "K", "V")}
+SDPA = attention.scaled_dot_product_attention(QKV, {"alpha": 0.25})
+
 KERNELS = {
     "conv2d": lambda: convolution.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
     "conv2d_grad_filter": lambda: convolution.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
@@ -71,6 +75,9 @@ KERNELS = {
     "sum": lambda: elementwise.sum({"X": [X, X[:, ::-1]]}, {}),
     "fused_add_relu": lambda: fused.fused_elemwise_activation({"X": X, "Y": X[::-1]},
                                                               attrs_of("fused_elemwise_activation")),
+    "attention": lambda: attention.scaled_dot_product_attention(QKV, {"alpha": 0.25}),
+    "attention_grad": lambda: attention.scaled_dot_product_attention_grad(
+        dict(QKV, Weights=SDPA["Weights"], **{"Out@GRAD": QKV["Q"][::-1] * 0.5}), {"alpha": 0.25}),
     "momentum": lambda: optimizer.momentum({"Param": P, "Grad": P * 0.5, "Velocity": P * 0.1,
                                             "LearningRate": np.array([0.1], np.float32)}, attrs_of("momentum")),
 }

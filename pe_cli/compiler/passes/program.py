@@ -2,6 +2,7 @@
 device runs their result): the fusion passes, each on when its BuildStrategy option is."""
 from ...base.errors import PeError
 from .auto_fusion import auto_fusion
+from .fuse_attention import fuse_attention
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
 from .fuse_gemm_epilogue import fuse_gemm_epilogue
@@ -11,11 +12,13 @@ from ..strategy import ReduceStrategy
 
 # fuse_relu_depthwise_conv first, as in Fluid (a relu the others would fuse away stays for it)
 # fuse_gemm_epilogue before fuse_elewise_add_act_ops (it takes a layer's bias add and relu with its GEMM)
+# fuse_attention before the elementwise fusions (it takes the mask's add with the scores)
 # enable_auto_fusion after the pattern fusions (it takes the elementwise ops they leave)
-PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_gemm_epilogue", "fuse_elewise_add_act_ops",
+PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_gemm_epilogue", "fuse_attention",
+                 "fuse_elewise_add_act_ops",
                  "enable_auto_fusion", "fuse_all_optimizer_ops")
 _PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
-           "fuse_gemm_epilogue": fuse_gemm_epilogue,
+           "fuse_gemm_epilogue": fuse_gemm_epilogue, "fuse_attention": fuse_attention,
            "fuse_elewise_add_act_ops": fuse_elewise_add_act, "enable_auto_fusion": auto_fusion,
            "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)

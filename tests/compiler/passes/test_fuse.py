@@ -143,7 +143,8 @@ def test_pe_graph_passes_shows_the_fused_ops():
     assert lines[1] == "fuse_relu_depthwise_conv: off (build_strategy.fuse_relu_depthwise_conv)"
     assert lines[2] == "fuse_bn_act_ops: off (build_strategy.fuse_bn_act_ops)"
     assert lines[3] == "fuse_gemm_epilogue: off (build_strategy.fuse_gemm_epilogue)"
-    assert re.fullmatch(r"fuse_elewise_add_act_ops: [1-9]\d* changes", lines[4])
+    assert lines[4] == "fuse_attention: off (build_strategy.fuse_attention)"
+    assert re.fullmatch(r"fuse_elewise_add_act_ops: [1-9]\d* changes", lines[5])
     assert any("-> fused_elemwise_activation writing" in line for line in lines)
     assert any("-> fused_elemwise_activation_grad writing" in line for line in lines)
 
