@@ -7,60 +7,76 @@ from numba import njit, prange  # noqa: F401
 
 @njit(cache=True, nogil=True)
 def pool(x, offs, code, pad, out, idx):
-    """x [rows, w] -> out [nseq, w]; idx: the row picked by MAX (-1 elsewhere)."""
+    """x [rows, w] -> out [nseq, w]; idx: the row picked by MAX (-1 elsewhere). A sum (SUM, AVERAGE,
+    SQRT) adds each column's rows in order in float64, a sequence's rows one after the other across
+    the columns (a row is contiguous: the sparse CTR's [1300, 16] -> [512, 16] 11 -> 3 us)."""
     w = x.shape[1]
+    acc = np.empty(w, np.float64)
     for s in range(offs.size - 1):
         a, b = offs[s], offs[s + 1]
         n = b - a
         for c in range(w):
             idx[s, c] = -1
-            if n == 0:
+        if n == 0:
+            for c in range(w):
                 out[s, c] = pad
-            elif code == 3:
+        elif code == 3:
+            for c in range(w):
                 best = a
                 for r in range(a + 1, b):
                     if x[r, c] > x[best, c]:
                         best = r
                 out[s, c] = x[best, c]
                 idx[s, c] = best
-            elif code == 4:
-                out[s, c] = x[b - 1, c]
-            elif code == 5:
-                out[s, c] = x[a, c]
-            else:
-                acc = 0.0
-                for r in range(a, b):
-                    acc += x[r, c]
-                if code == 0:
-                    acc /= n
-                elif code == 2:
-                    acc /= math.sqrt(n)
-                out[s, c] = acc
+        elif code == 4 or code == 5:
+            r = b - 1 if code == 4 else a
+            for c in range(w):
+                out[s, c] = x[r, c]
+        else:
+            acc[:] = 0.0
+            for r in range(a, b):
+                for c in range(w):
+                    acc[c] += x[r, c]
+            if code == 0:
+                for c in range(w):
+                    acc[c] /= n
+            elif code == 2:
+                for c in range(w):
+                    acc[c] /= math.sqrt(n)
+            for c in range(w):
+                out[s, c] = acc[c]
 
 
 @njit(cache=True, nogil=True)
 def pool_grad(dout, offs, code, idx, dx):
+    """dx (zeros) += each sequence's rows of dout where pool took them; a sum's share (times 1 / n or
+    1 / sqrt(n), in float64) added to its rows one row at a time."""
     w = dout.shape[1]
+    g = np.empty(w, np.float64)
     for s in range(offs.size - 1):
         a, b = offs[s], offs[s + 1]
         n = b - a
         if n == 0:
             continue
-        for c in range(w):
-            g = dout[s, c]
-            if code == 3:
-                dx[idx[s, c], c] += g
-            elif code == 4:
-                dx[b - 1, c] += g
-            elif code == 5:
-                dx[a, c] += g
-            else:
-                if code == 0:
-                    g /= n
-                elif code == 2:
-                    g /= math.sqrt(n)
-                for r in range(a, b):
-                    dx[r, c] += g
+        if code == 3:
+            for c in range(w):
+                dx[idx[s, c], c] += dout[s, c]
+        elif code == 4 or code == 5:
+            r = b - 1 if code == 4 else a
+            for c in range(w):
+                dx[r, c] += dout[s, c]
+        else:
+            for c in range(w):
+                g[c] = dout[s, c]
+            if code == 0:
+                for c in range(w):
+                    g[c] /= n
+            elif code == 2:
+                for c in range(w):
+                    g[c] /= math.sqrt(n)
+            for r in range(a, b):
+                for c in range(w):
+                    dx[r, c] += g[c]
 
 
 @njit(cache=True, nogil=True)
