@@ -80,6 +80,25 @@ def pool_grad(dout, offs, code, idx, dx):
 
 
 @njit(cache=True, nogil=True)
+def embedding_sums(w, ids, offs, pad, out):
+    """out [nseq, k * width]: for each sequence, each of the k id columns' rows of the table w [rows,
+    width] summed as pool sums them (each column in order, in float64), ids equal to ``pad`` left out
+    (a zero row adds nothing to a float64 sum that starts at +0.0); no row is copied first."""
+    width, k = w.shape[1], ids.shape[1]
+    acc = np.empty(k * width, np.float64)
+    for s in range(offs.size - 1):
+        acc[:] = 0.0
+        for r in range(offs[s], offs[s + 1]):
+            for j in range(k):
+                i = ids[r, j]
+                if i != pad:
+                    for c in range(width):
+                        acc[j * width + c] += w[i, c]
+        for m in range(k * width):
+            out[s, m] = acc[m]
+
+
+@njit(cache=True, nogil=True)
 def softmax(x, offs, out):
     for s in range(offs.size - 1):
         a, b = offs[s], offs[s + 1]

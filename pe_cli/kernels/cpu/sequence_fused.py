@@ -8,8 +8,11 @@ from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from ..common import seq_offsets
 from ..lstm_math import VEC_ACTS
+from ._numba import is_float, lazy
 from .embedding import add_rows
 from .sequence import sequence_pool
+
+_loops = lazy("_seq_loops")
 
 
 def _sums(x, offs):
@@ -33,6 +36,10 @@ def _ids(ins, attrs, w):
 def fused_embedding_seq_pool(ins, attrs):
     w = np.asarray(ins["W"])
     ids, offs = _ids(ins, attrs, w)
+    if w.ndim == 2 and is_float(w):     # the table's rows summed where they are (the same sums)
+        out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
+        _loops().embedding_sums(np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
+        return {"Out": out}
     rows = np.where((ids != attrs["padding_idx"])[..., None], w[np.clip(ids, 0, w.shape[0] - 1)], 0)
     return {"Out": _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)}
 
