@@ -14,33 +14,15 @@ executor's in-place updates); outputs never overlap another input.
 """
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import prange
+
+from ._prefetch import prefetch_row
 
 # numpy's error model: a float division by zero gives inf or NaN as numpy's does, where Python's
 # raises; its check is a branch in the loop that kept LLVM from vectorising the division and the
 # square root ([400, 400] float32: 470 -> 80 us, the AMD EPYC VM)
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _pjit = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)
-
-
-@intrinsic
-def _prefetch_row(typingctx, array, row):
-    """A hint to the CPU (LLVM's llvm.prefetch, for a write, kept in every cache level) to start
-    loading the first line of row ``row`` of the 2-D ``array``; it computes nothing and never faults."""
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        row = context.cast(builder, args[1], signature.args[1], types.intp)
-        offset = builder.mul(row, builder.extract_value(ary.strides, 0))
-        line = builder.gep(builder.bitcast(ary.data, i8p), [offset])
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                            "llvm.prefetch.p0i8")
-        builder.call(fn, [line, ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return types.void(array, row), codegen
 
 
 # rows ahead whose lines lazy mode asks for before it reaches them: a run of duplicates ends at a branch
@@ -113,9 +95,9 @@ def _lazy_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, 
     while k < end:
         if k + PREFETCH_ROWS < n:
             ahead = rows[order[k + PREFETCH_ROWS]]
-            _prefetch_row(p, ahead)
-            _prefetch_row(m1, ahead)
-            _prefetch_row(m2, ahead)
+            prefetch_row(p, ahead)
+            prefetch_row(m1, ahead)
+            prefetch_row(m2, ahead)
         first = order[k]
         r = rows[first]
         for j in range(width):

@@ -4,6 +4,12 @@ import math
 import numpy as np
 from numba import njit, prange  # noqa: F401
 
+from ._prefetch import prefetch_row
+
+# ids ahead whose table rows embedding_sums asks for (a slot of the CTR bench, 8 tables of [100,000, 16],
+# 614 cold ids each: 16 ahead 0.58-0.79 of the time without, 32 0.63-0.74, 8 0.77, 4 0.84; load 2)
+PREFETCH_IDS = 16
+
 
 @njit(cache=True, nogil=True)
 def pool(x, offs, code, pad, out, idx):
@@ -84,11 +90,14 @@ def embedding_sums(w, ids, offs, pad, out):
     """out [nseq, k * width]: for each sequence, each of the k id columns' rows of the table w [rows,
     width] summed as pool sums them (each column in order, in float64), ids equal to ``pad`` left out
     (a zero row adds nothing to a float64 sum that starts at +0.0); no row is copied first."""
-    width, k = w.shape[1], ids.shape[1]
+    width, k, rows = w.shape[1], ids.shape[1], ids.shape[0]
     acc = np.empty(k * width, np.float64)
     for s in range(offs.size - 1):
         acc[:] = 0.0
         for r in range(offs[s], offs[s + 1]):
+            if r + PREFETCH_IDS < rows:
+                for j in range(k):
+                    prefetch_row(w, ids[r + PREFETCH_IDS, j])
             for j in range(k):
                 i = ids[r, j]
                 if i != pad:
