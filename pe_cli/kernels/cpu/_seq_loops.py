@@ -90,9 +90,24 @@ def embedding_sums(w, ids, offs, pad, out):
     """out [nseq, k * width]: for each sequence, each of the k id columns' rows of the table w [rows,
     width] summed as pool sums them (each column in order, in float64), ids equal to ``pad`` left out
     (a zero row adds nothing to a float64 sum that starts at +0.0); no row is copied first."""
+    _embedding_sums(w, ids, offs, pad, out, 0, offs.size - 1)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def embedding_sums_parallel(w, ids, offs, pad, out, parts):
+    """embedding_sums over ``parts`` blocks of sequences on numba's threads (each output row by one
+    thread: the same bits); two cores keep twice as many of the table's cold rows in flight."""
+    nseq = offs.size - 1
+    for q in prange(parts):
+        _embedding_sums(w, ids, offs, pad, out, nseq * q // parts, nseq * (q + 1) // parts)
+
+
+@njit(inline="always")
+def _embedding_sums(w, ids, offs, pad, out, first, last):
+    """embedding_sums of sequences ``first`` to ``last`` - 1."""
     width, k, rows = w.shape[1], ids.shape[1], ids.shape[0]
     acc = np.empty(k * width, np.float64)
-    for s in range(offs.size - 1):
+    for s in range(first, last):
         acc[:] = 0.0
         for r in range(offs[s], offs[s + 1]):
             if r + PREFETCH_IDS < rows:

@@ -8,7 +8,7 @@ from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from ..common import seq_offsets
 from ..lstm_math import VEC_ACTS
-from ._numba import is_float, lazy
+from ._numba import is_float, lazy, run_in_parts
 from .embedding import add_rows
 from .sequence import sequence_pool
 
@@ -19,6 +19,10 @@ def _sums(x, offs):
     """Each sequence's rows of the 2-D ``x`` summed in order (an empty one: 0)."""
     return sequence_pool({"X": np.ascontiguousarray(x)}, {"_lod": {"X": [offs]}, "pooltype": "SUM",
                                                           "pad_value": 0.0})["Out"]
+
+
+# ids from which a lookup's rows are summed on the device's threads (lookup_table's gather's threshold)
+PARALLEL_MIN_IDS = 256
 
 
 def _ids(ins, attrs, w):
@@ -38,7 +42,8 @@ def fused_embedding_seq_pool(ins, attrs):
     ids, offs = _ids(ins, attrs, w)
     if w.ndim == 2 and is_float(w):     # the table's rows summed where they are (the same sums)
         out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
-        _loops().embedding_sums(np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
+        args = (np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
+        run_in_parts(_loops(), "embedding_sums", ids.size, *args, least=PARALLEL_MIN_IDS)
         return {"Out": out}
     rows = np.where((ids != attrs["padding_idx"])[..., None], w[np.clip(ids, 0, w.shape[0] - 1)], 0)
     return {"Out": _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)}
