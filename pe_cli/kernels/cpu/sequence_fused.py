@@ -31,6 +31,8 @@ def _ids(ins, attrs, w):
     offs = seq_offsets(attrs, "Ids", ids.shape[0])
     flat = ids.reshape(ids.shape[0], -1).astype(np.int64, copy=False)
     pad = attrs["padding_idx"]
+    if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):     # (two passes, no temporaries)
+        return flat, offs
     bad = ((flat < 0) | (flat >= w.shape[0])) & (flat != pad)
     if bad.any():
         raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w.shape[0]} rows (W {list(w.shape)})")
