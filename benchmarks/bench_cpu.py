@@ -42,8 +42,10 @@ from bench_models import (BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel,
 
 GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
 # the fused configuration's build strategy: each fc layer's bias and relu in its GEMM, and each batch
-# norm's relu in its passes, and each residual add with its relu one pass, each attention one op (docs/PARALLEL.md)
-FUSED = {"fuse_gemm_epilogue": True, "fuse_bn_act_ops": True, "fuse_elewise_add_act_ops": True, "fuse_attention": True}
+# norm's relu in its passes, and each residual add with its relu one pass, each attention one op, and each
+# embedding summed over its sequences one op, as PyTorch's nn.EmbeddingBag (docs/PARALLEL.md)
+FUSED = {"fuse_gemm_epilogue": True, "fuse_bn_act_ops": True, "fuse_elewise_add_act_ops": True, "fuse_attention": True,
+         "fuse_embedding_seq_pool": True}
 
 
 def matmul_gflops(threads, n=1024, reps=10):

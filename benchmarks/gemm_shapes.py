@@ -14,6 +14,13 @@ choices; benchmarks/weight_rows.py measures the third, by blocks of the inner di
 and which one pe takes.
 
     .venv/bin/python benchmarks/gemm_shapes.py --split --threads 2
+
+``--model ctr``: the same on the sparse CTR model's dense tower (bench_ctr.py: 128-400-400-400-2, batch
+512; the first layer's input gradient too, which the embeddings' gradients need), each shape as often
+as a step runs it, with the step's total and its GFLOP/s against numpy's 1024^3 matmul on as many
+threads (the ceiling bench_cpu.py reports).
+
+    .venv/bin/python benchmarks/gemm_shapes.py --model ctr --threads 2
 """
 import argparse
 import os
@@ -29,6 +36,12 @@ SHAPES = [(b, i, o, False, False) for b in (128, 512) for i, o in ((784, 256), (
          [(i, b, o, True, False) for b in (128, 512) for i, o in ((784, 256), (256, 256), (256, 10))] + \
          [(b, o, i, False, True) for b in (128, 512) for i, o in ((256, 256), (256, 10))]
 
+# the sparse CTR's dense tower at batch 512 (bench_ctr.py): (rows, inner, columns, transposes, calls a step)
+_CTR_DIMS = (128, 400, 400, 400, 2)
+CTR_SHAPES = [(512, i, o, False, False) for i, o in zip(_CTR_DIMS, _CTR_DIMS[1:])] + \
+             [(i, 512, o, True, False) for i, o in zip(_CTR_DIMS, _CTR_DIMS[1:])] + \
+             [(512, o, i, False, True) for i, o in zip(_CTR_DIMS, _CTR_DIMS[1:])]
+
 # the wide MLP 4096-4096-4096-10's large GEMMs at batch 256: forward, weight and input gradients
 WIDE = [(256, 4096, 4096, False, False), (4096, 256, 4096, True, False), (256, 4096, 4096, False, True)]
 
@@ -42,6 +55,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--split", action="store_true", help="rows against columns, pe alone")
+    parser.add_argument("--model", choices=("mlp", "ctr"), default="mlp", help="whose shapes (default: the MLP's)")
     args = parser.parse_args()
     os.environ["PE_DEVICE_THREADS"] = str(args.threads)
     if args.split:
@@ -54,7 +68,7 @@ def main():
     rng = np.random.default_rng(0)
     print(f"{args.threads} thread(s); p25 of {args.reps} calls; pe / torch")
     total = {"pe": 0.0, "torch": 0.0}
-    for m, k, n, ta, tb in SHAPES:
+    for m, k, n, ta, tb in (CTR_SHAPES if args.model == "ctr" else SHAPES):
         a = rng.random((k, m) if ta else (m, k), dtype=np.float32)
         b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
         ta_, tb_ = torch.from_numpy(a), torch.from_numpy(b)
@@ -70,6 +84,14 @@ def main():
               f"torch {1e6 * pt:8.1f} us {flop / pt / 1e9:5.1f} GFLOP/s   {pe / pt:5.2f}")
     print(f"all shapes: pe {1e3 * total['pe']:.3f} ms, torch {1e3 * total['torch']:.3f} ms, "
           f"{total['pe'] / total['torch']:.2f}")
+    if args.model == "ctr":
+        from bench_cpu import matmul_gflops
+        flop = sum(2 * m * k * n for m, k, n, _, _ in CTR_SHAPES)
+        ceiling = matmul_gflops(args.threads)
+        print(f"a step's dense tower: {flop / 1e9:.3f} GFLOP; at numpy's 1024^3 ceiling ({ceiling:.0f} GFLOP/s on "
+              f"{args.threads} thread(s)) {1e3 * flop / ceiling / 1e9:.3f} ms; pe's GEMMs alone "
+              f"{flop / total['pe'] / 1e9:.0f} GFLOP/s ({100 * flop / total['pe'] / 1e9 / ceiling:.0f}%), "
+              f"torch's {flop / total['torch'] / 1e9:.0f} GFLOP/s")
 
 
 def split_main(args):

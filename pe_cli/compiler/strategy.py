@@ -173,6 +173,7 @@ class BuildStrategy(_Strategy):
         "fuse_bn_act_ops": (False, _check_bool),
         "fuse_gemm_epilogue": (False, _check_bool),      # passes/fuse_gemm_epilogue.py (Paddle 2.3's)
         "fuse_attention": (False, _check_bool),          # passes/fuse_attention.py (pe's)
+        "fuse_embedding_seq_pool": (False, _check_bool),  # passes/fuse_embedding_seq_pool.py (pe's own)
         "fuse_all_reduce_ops": (False, _check_bool),    # compiler/fused_all_reduce.py
         "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
         "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py

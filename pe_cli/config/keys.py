@@ -142,6 +142,9 @@ _STRATEGY_DOCS = {
     "fuse_attention": "an attention's heads, scores, mask, softmax and product by the values (and their gradient "
                       "ops) become one scaled_dot_product_attention op, each (sample, head) in cache, no "
                       "transposed copies (a program pass; within float32 rounding; docs/PARALLEL.md)",
+    "fuse_embedding_seq_pool": "an embedding (lookup_table) summed over each sequence by sequence_pool, and their "
+                               "gradient ops, become one fused_embedding_seq_pool (_grad) op (pe's own program pass; "
+                               "numbers unchanged; docs/PARALLEL.md)",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",

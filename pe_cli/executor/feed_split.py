@@ -22,7 +22,7 @@ def _slice_lod(lod, start, end):
     lo, hi = start, end
     for level in lod:
         offs = list(level[lo:hi + 1])
-        new.append([o - offs[0] for o in offs])
+        new.append(offs if offs[0] == 0 else [o - offs[0] for o in offs])     # (the first device's: as they are)
         lo, hi = offs[0], offs[-1]
     return new, lo, hi
 

@@ -9,6 +9,8 @@ the program, run when the graph is built (program.py), so every device runs thei
   - ``fuse_relu_depthwise_conv`` (fuse_relu_depthwise_conv.py, first): relu folded into the
     depthwise_conv2d (and its gradient ops) that alone reads it.
   - ``fuse_bn_act_ops`` (fuse_bn_act.py): batch_norm + relu -> fused_batch_norm_act (_grad).
+  - ``fuse_embedding_seq_pool`` (fuse_embedding_seq_pool.py, pe's own option): lookup_table + its
+    sequence_pool of type SUM (and their two gradient ops) -> fused_embedding_seq_pool (_grad).
   - ``enable_auto_fusion`` (auto_fusion.py): runs of consecutive elementwise ops and activations
     -> one fusion_group op.
   - ``fuse_all_optimizer_ops`` (fuse_optimizer.py, last): the sgd / momentum / adam updates with

@@ -5,6 +5,7 @@ from .auto_fusion import auto_fusion
 from .fuse_attention import fuse_attention
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
+from .fuse_embedding_seq_pool import fuse_embedding_seq_pool
 from .fuse_gemm_epilogue import fuse_gemm_epilogue
 from .fuse_optimizer import fuse_all_optimizer_ops
 from .fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
@@ -15,11 +16,12 @@ from ..strategy import ReduceStrategy
 # fuse_attention before the elementwise fusions (it takes the mask's add with the scores)
 # enable_auto_fusion after the pattern fusions (it takes the elementwise ops they leave)
 PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_gemm_epilogue", "fuse_attention",
-                 "fuse_elewise_add_act_ops",
+                 "fuse_elewise_add_act_ops", "fuse_embedding_seq_pool",
                  "enable_auto_fusion", "fuse_all_optimizer_ops")
 _PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
            "fuse_gemm_epilogue": fuse_gemm_epilogue, "fuse_attention": fuse_attention,
-           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "enable_auto_fusion": auto_fusion,
+           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "fuse_embedding_seq_pool": fuse_embedding_seq_pool,
+           "enable_auto_fusion": auto_fusion,
            "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
 _ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}

@@ -20,7 +20,14 @@ def concat(ins, attrs):
 def concat_grad(ins, attrs):
     xs, dout = ins["X"], ins["Out@GRAD"]
     axis = attrs["axis"] % dout.ndim
-    bounds = np.cumsum([x.shape[axis] for x in xs])[:-1]
+    sizes = [x.shape[axis] for x in xs]
+    if len(xs) > 1 and len(set(sizes)) == 1 and dout.flags.c_contiguous:
+        # parts of one size: one copy with the parts' axis first, each part a contiguous block of it (the
+        # sparse CTR's [512, 128] -> 8 x [512, 16] in its step: 104-113 -> 60-86 us, one pass not eight)
+        shape = dout.shape
+        parts = dout.reshape(shape[:axis] + (len(xs), sizes[0]) + shape[axis + 1:])
+        return {"X@GRAD": list(np.ascontiguousarray(np.moveaxis(parts, axis, 0)))}
+    bounds = np.cumsum(sizes)[:-1]
     return {"X@GRAD": [np.ascontiguousarray(part) for part in np.split(dout, bounds, axis=axis)]}
 
 

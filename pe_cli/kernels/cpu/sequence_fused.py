@@ -8,8 +8,11 @@ from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from ..common import seq_offsets
 from ..lstm_math import VEC_ACTS
+from ._numba import is_float, lazy, run_in_parts
 from .embedding import add_rows
 from .sequence import sequence_pool
+
+_loops = lazy("_seq_loops")
 
 
 def _sums(x, offs):
@@ -18,12 +21,18 @@ def _sums(x, offs):
                                                           "pad_value": 0.0})["Out"]
 
 
+# ids from which a lookup's rows are summed on the device's threads (lookup_table's gather's threshold)
+PARALLEL_MIN_IDS = 256
+
+
 def _ids(ins, attrs, w):
     """(Ids as [T, k] int64, the offsets of its sequences), the ids checked against W's rows."""
     ids = np.asarray(ins["Ids"])
     offs = seq_offsets(attrs, "Ids", ids.shape[0])
     flat = ids.reshape(ids.shape[0], -1).astype(np.int64, copy=False)
     pad = attrs["padding_idx"]
+    if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):     # (two passes, no temporaries)
+        return flat, offs
     bad = ((flat < 0) | (flat >= w.shape[0])) & (flat != pad)
     if bad.any():
         raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w.shape[0]} rows (W {list(w.shape)})")
@@ -33,6 +42,11 @@ def _ids(ins, attrs, w):
 def fused_embedding_seq_pool(ins, attrs):
     w = np.asarray(ins["W"])
     ids, offs = _ids(ins, attrs, w)
+    if w.ndim == 2 and is_float(w):     # the table's rows summed where they are (the same sums)
+        out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
+        args = (np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
+        run_in_parts(_loops(), "embedding_sums", ids.size, *args, least=PARALLEL_MIN_IDS)
+        return {"Out": out}
     rows = np.where((ids != attrs["padding_idx"])[..., None], w[np.clip(ids, 0, w.shape[0] - 1)], 0)
     return {"Out": _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)}
 
