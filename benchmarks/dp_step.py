@@ -14,7 +14,9 @@ order each round: a change of the machine's load falls on all, and no configurat
 the same one (in a rotated order, two identical configurations differed by 3-7%, the one right after
 the 1-device configuration the slower). Printed: each round's ms a step and the load; per
 configuration the best and median round and the process's CPU time a step (getrusage, all threads);
-the medians of the per-round ratios against the 1-device configuration and the first N-device one.
+the medians of the per-round ratios against the 1-device configuration and the first N-device one,
+over all rounds and over the quiet ones (the first 1-device configuration within ``QUIET`` of its
+best round: on a shared machine, rounds where another process took a core measure another regime).
 
 ``--variants``: the N-device program is also timed under variants of the executor (``variant()``:
 the calibrated heavy nodes chosen again at another threshold, the caller alone, the code a change
@@ -91,6 +93,7 @@ def _old_allow_updates(self, values, shared_updates):
 GEMMS = {"mul", "mul_grad", "matmul", "matmul_v2", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
 
 
+QUIET = 1.15       # a round counts as quiet when its 1-device time is within this of the best one
 EXTRA = {"far": "fuse_all_reduce_ops", "fao": "fuse_all_optimizer_ops"}
 
 
@@ -245,6 +248,15 @@ def measure(model, devices, rounds, steps, strategies, names, show_timeline, kin
         print(f"  {_name(c)}: best {min(t):.2f} ms, median {statistics.median(t):.2f}; "
               f"CPU {statistics.median(cpu[c]):.2f} ms a step")
     one = configs[0]
+    best = min(times[one])
+    quiet = [r for r, t in enumerate(times[one]) if t <= QUIET * best]
+    print(f"  quiet rounds (1d {one[1]} within {QUIET}x of its best): {len(quiet)} of {rounds}")
+    for c in configs[1:]:
+        if quiet and c[0] != 1:
+            ratios = [times[c][r] / times[one][r] for r in quiet]
+            print(f"  {_name(c)} / {_name(one)}, quiet rounds: median {statistics.median(ratios):.3f}"
+                  + "".join(f"; / {_name(ref)} {statistics.median(times[c][r] / times[ref][r] for r in quiet):.3f}"
+                            for ref in configs[1:] if ref != c and ref[0] == c[0] and ref == configs[len(strategies)]))
     for c in configs[1:]:
         base = one if c[0] == 1 else (1, c[1], "")
         for ref in dict.fromkeys([base, one, (devices, strategies[0], names[0])]):
