@@ -50,13 +50,18 @@ def variant(name):
     """A function switching a built N-device program to the executor variant ``name``: ``base`` (pe's
     calibrated schedule), ``heavyUS`` (nodes of at least US microseconds, calibrated, run without the
     token), ``gemmUS`` (as base, and the GEMM nodes of at least US microseconds too), ``alone`` (the
-    caller runs every node, no second thread), ``oldholders`` (as base, with the update check's
+    caller runs every node, no second thread), ``perdevice`` (a thread per device whatever the
+    other processes' load, as before 2026-11-28's ``threads.run_threads``), ``oldholders`` (as base, with the update check's
     reference count by the generator sums it had before 2026-11-28)."""
     from pe_cli.executor import parallel_scheduler as ps
     from pe_cli.executor.device_scopes import DeviceScopes
-    match = re.fullmatch(r"(base|oldholders|alone|heavy|gemm)(\d*)", name)
-    if not match or bool(match.group(2)) == (match.group(1) in ("base", "oldholders", "alone")):
-        raise ValueError(f"unknown variant {name!r}: base, oldholders, alone, heavyUS or gemmUS")
+    global _RUN_THREADS
+    from pe_cli.kernels.cpu import runtime
+    if _RUN_THREADS is None:
+        _RUN_THREADS = runtime.run_threads
+    match = re.fullmatch(r"(base|oldholders|alone|perdevice|heavy|gemm)(\d*)", name)
+    if not match or bool(match.group(2)) == (match.group(1) in ("base", "oldholders", "alone", "perdevice")):
+        raise ValueError(f"unknown variant {name!r}: base, oldholders, alone, perdevice, heavyUS or gemmUS")
     kind, us = match.group(1), float(match.group(2) or 0) * 1e-6
 
     def apply(pe_model):
@@ -69,6 +74,7 @@ def variant(name):
             heavy = [h or (t >= us and _label(n) in GEMMS) for h, t, n in zip(heavy, seconds, sched.nodes)]
         sched.heavy = heavy
         sched.shared = any(heavy) and kind != "alone"
+        runtime.run_threads = _one_per_device if kind == "perdevice" else _RUN_THREADS
         scopes = pe_model.program._engine.scopes
         scopes.allow_updates = _old_allow_updates.__get__(scopes) if kind == "oldholders" else \
             DeviceScopes.allow_updates.__get__(scopes)
@@ -88,6 +94,13 @@ def _old_allow_updates(self, values, shared_updates):
         return count
     for vals in values:
         vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
+
+
+def _one_per_device(devices):
+    return devices
+
+
+_RUN_THREADS = None     # pe's runtime.run_threads, kept by variant() before it swaps one in
 
 
 GEMMS = {"mul", "mul_grad", "matmul", "matmul_v2", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
