@@ -5,6 +5,7 @@ and where a 2-device step's time goes.
     python benchmarks/dp_step.py --models transformer --variants base,heavy60,alone
     python benchmarks/dp_step.py --models mlp --strategies fused,fused+far,fused+far+fao
     python benchmarks/dp_step.py --models transformer --rounds 4 --timeline 30 --node-kinds 30
+    python benchmarks/dp_step.py --models mlp --rounds 2 --timeline 100 --trace
 
 The models are bench_models.py's (``PeModel``: the bench's batches, weights and feeds), built with
 ``bench_cpu.FUSED``'s build strategy (``--strategies``: also with fuse_all_reduce_ops, +far, and
@@ -25,7 +26,8 @@ replaced), switched between rounds on the same built program.
 ``--timeline K``: K steps of the N-device program with every node's start and end recorded (per
 thread); printed for the best step: each thread's time in heavy nodes (run without the token) and in
 the others, the time both threads were in a heavy node at once, the node kinds' summed time, and the
-reduces' start after their inputs. ``--node-kinds K``: each node kind's summed time a step with the
+reduces' start after their inputs; with ``--trace`` every node of the best step two threads ran,
+one column per thread. ``--node-kinds K``: each node kind's summed time a step with the
 caller alone and with the threads (how much slower kernels run beside the other device's).
 """
 import argparse
@@ -206,6 +208,20 @@ def report_timeline(sched, per_step):
               f"{statistics.median(lags) * 1e6:.0f} us, max {max(lags) * 1e6:.0f} us")
 
 
+def trace(sched, per_step):
+    """Every node of the best step that two threads ran (else the best step): its start (us from the
+    step's), its thread as a column, kind, device and us; H: a heavy node."""
+    shared = [p for p in per_step if len({e[0] for e in p[2]}) > 1]
+    wall, t0, events = min(shared or per_step, key=lambda p: p[0])
+    events = sorted(events, key=lambda e: e[2])
+    threads = list(dict.fromkeys(e[0] for e in events))
+    print(f"  trace of a {wall * 1e3:.2f} ms step:")
+    for tid, i, s, e in events:
+        node = sched.nodes[i]
+        print(f"  {(s - t0) * 1e6:8.0f} {'':{threads.index(tid) * 40}}{_label(node)[:24]:24s} "
+              f"d{node.device if node.device is not None else '*'} {(e - s) * 1e6:6.0f}{' H' if sched.heavy[i] else ''}")
+
+
 def node_kinds(pe_model, steps):
     """Per node kind (H: heavy), the median over ``steps`` profiled steps of its summed ms, with the
     caller alone and with the threads (the variants ``alone`` and ``base``, twice each, in turn)."""
@@ -230,7 +246,7 @@ def node_kinds(pe_model, steps):
               f"{sum(v for k, v in threads.items() if k[0] == flag) * 1e3:.2f}")
 
 
-def measure(model, devices, rounds, steps, strategies, names, show_timeline, kinds=0):
+def measure(model, devices, rounds, steps, strategies, names, show_timeline, kinds=0, show_trace=False):
     runs = {}
     for strategy in strategies:
         for n in (1, devices):
@@ -284,7 +300,10 @@ def measure(model, devices, rounds, steps, strategies, names, show_timeline, kin
         c = (devices, strategies[0], names[0])
         switch[c[2]](runs[c[:2]])
         print(f"  timeline, {_name(c)}:")
-        report_timeline(*timeline(runs[c[:2]], show_timeline))
+        sched, per_step = timeline(runs[c[:2]], show_timeline)
+        report_timeline(sched, per_step)
+        if show_trace:
+            trace(sched, per_step)
     return times
 
 
@@ -304,6 +323,7 @@ def main():
                              "(fuse_all_reduce_ops), +fao (fuse_all_optimizer_ops), e.g. fused,fused+far+fao")
     parser.add_argument("--variants", default="base", help="comma-separated executor variants (variant())")
     parser.add_argument("--timeline", type=int, default=0, metavar="K")
+    parser.add_argument("--trace", action="store_true", help="with --timeline: every node of its best step")
     parser.add_argument("--node-kinds", type=int, default=0, metavar="K",
                         help="each node kind's ms a step, the caller alone against the threads (K steps each)")
     args = parser.parse_args()
@@ -317,7 +337,8 @@ def main():
     except ValueError as e:
         parser.error(str(e))
     for model in args.models.split(","):
-        measure(model, args.devices, args.rounds, args.steps, strategies, names, args.timeline, args.node_kinds)
+        measure(model, args.devices, args.rounds, args.steps, strategies, names, args.timeline, args.node_kinds,
+                args.trace)
 
 
 if __name__ == "__main__":
