@@ -141,14 +141,24 @@ class DeviceScopes:
         """Devices of one memory: lets an update write a persistable array in place (plan._may_update)
         when it is held only by the scopes, the last run's values, and, for a name in
         ``shared_updates`` (one device updates it after every device's readers), the devices' values."""
-        scopes, pending, seen = [self.scope] + self.param_scopes[1:], self._pending, self._seen
+        scope_vars = [s.vars for s in [self.scope] + self.param_scopes[1:]]
+        last = [p[0] for p in self._pending if p is not None]
+        seen = self._seen
 
-        def holders(name, array):
-            count = sum(1 for s in scopes if (v := s.vars.get(name)) is not None and v.tensor._array is array)
-            count += sum(1 for p in pending if p is not None and p[0].get(name) is array)
-            count += seen.get(name) is array
+        def holders(name, array):       # (plain loops: an update of every parameter asks, a step)
+            count = seen.get(name) is array
+            for held in scope_vars:
+                v = held.get(name)
+                if v is not None and v.tensor._array is array:
+                    count += 1
+            for vals in last:
+                if vals.get(name) is array:
+                    count += 1
             if name in shared_updates:
-                count += sum(1 for vals in values if vals.get(name) is array) - 1
+                for vals in values:
+                    if vals.get(name) is array:
+                        count += 1
+                count -= 1
             return count
         for vals in values:
             vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders

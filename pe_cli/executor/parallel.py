@@ -246,7 +246,8 @@ class DataParallelEngine:
                 self.scopes.allow_updates(values, self.graph.shared_updates)
             results = [None] * len(unique)
             loop_start = profiler.clock()
-            self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS)
+            self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS,
+                           limit=self.runtime.run_threads(self.n))
             loop += profiler.clock() - loop_start
             lods = [v.lods for v in values]     # the feeds' LoD and what the ops computed
             self.scopes.save(values, lods)

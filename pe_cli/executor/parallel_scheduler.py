@@ -238,17 +238,19 @@ class ThreadPool:
     def close(self):
         self._closer()
 
-    def run(self, schedule, values, results, token=True):
+    def run(self, schedule, values, results, token=True, limit=None):
         """Runs every node of ``schedule``; raises the first node's exception, once the nodes
         already running have finished. ``token``: threads share the ready nodes and take turns
-        holding the token (CPU devices, module docstring); False: device-affine tasks all running at
-        once (CUDA devices, whose kernels are asynchronous launches)."""
+        holding the token (CPU devices, module docstring), at most ``limit`` of them (None: one per
+        device); False: device-affine tasks all running at once (CUDA devices, whose kernels are
+        asynchronous launches)."""
         if self.closed:
             raise RuntimeError("this executor was closed")
         with self._busy:     # one run at a time per pool (per executor)
             threads = min(self.num_threads, schedule.num_devices)
             if token and threads > 1:
-                return self._run_shared(schedule, values, results, threads if schedule.shared else 1)
+                count = threads if limit is None else max(1, min(threads, limit))
+                return self._run_shared(schedule, values, results, count if schedule.shared else 1)
             run = _Run(schedule, values, results, self._tasks.put)
             try:
                 first = run.start(self._inline)

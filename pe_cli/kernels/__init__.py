@@ -15,6 +15,8 @@ its kernels, behind one interface, so executors never ask which kind a device is
   dense array of this device, for an op without the ``selected_rows`` trait;
 - ``prepare_run(num_devices)``: called before each run, in the thread running it (the CPU sizes its
   threads per device and flushes denormals: cpu/denormals.py); returns a state for ``end_run``;
+- ``run_threads(num_devices)``: called after ``prepare_run``: how many threads a run of that many
+  devices takes turns on (the CPU: fewer while other processes keep cores busy);
 - ``end_run(state)``: called after each run (error or not), in that thread (the CPU restores its
   floating-point mode);
 - ``worker_started()``: called by each worker thread of an executor's pool when it starts;

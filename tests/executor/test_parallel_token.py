@@ -12,6 +12,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import OpError
 from pe_cli.executor import parallel_scheduler
+from pe_cli.kernels.cpu import threads
 
 from parallel_nets import batch, build, params
 
@@ -27,10 +28,16 @@ def watchdog():
 
 @pytest.fixture
 def every_node_heavy(monkeypatch):
-    """Calibrate on the first run and call every node heavy: the token changes hands at every node."""
+    """Calibrate on the first run and call every node heavy: the token changes hands at every node,
+    between a thread per device whatever the machine's load (threads fixed: PE_DEVICE_THREADS)."""
     monkeypatch.setattr(parallel_scheduler, "WARM_RUNS", 0)
     monkeypatch.setattr(parallel_scheduler, "CALIBRATION_RUNS", 1)
     monkeypatch.setattr(parallel_scheduler, "HEAVY_SECONDS", 0.0)
+    monkeypatch.setenv("PE_DEVICE_THREADS", "1")
+    threads.refresh()
+    yield
+    monkeypatch.undo()
+    threads.refresh()
 
 
 def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITERATIONS):
@@ -128,3 +135,32 @@ def test_workers_join_once_and_stay_parked_between_runs(every_node_heavy, watchd
     while token_threads.workers and time.monotonic() < deadline:
         time.sleep(0.01)
     assert token_threads.workers == 0                 # close() sends the parked workers home
+
+
+def test_a_run_takes_turns_on_no_more_threads_than_the_free_cores(every_node_heavy, monkeypatch, watchdog):
+    """With another process on all but one core (the load reading, threads._taken_by_others), a run
+    of several devices goes on the caller alone: no worker joins, and the numbers stay those of one
+    thread; with its threads fixed by PE_DEVICE_THREADS, a run does not follow the load."""
+    data = [batch(n=16, seed=i) for i in range(3)]
+    want, want_losses, _ = train("AllReduce", data, threads=1, iterations=6)
+    monkeypatch.delenv("PE_DEVICE_THREADS")
+    monkeypatch.setenv("PE_NUM_THREADS", "2")
+    threads.refresh()
+    monkeypatch.setattr(threads, "_taken_by_others", lambda: 1)
+    assert threads.run_threads(DEVICES) == DEVICES      # (no run yet: nothing read)
+    main, startup, loss = build("mlp", lr=0.05)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, places=[fluid.CPUPlace()] * DEVICES)
+    exe = fluid.Executor(fluid.CPUPlace())
+    losses = [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(6)]
+    assert threads.run_threads(DEVICES) == 1
+    assert pe._engine._pool._token_threads.workers == 0
+    np.testing.assert_array_equal(np.concatenate(losses), want_losses)
+    for name, value in want.items():
+        np.testing.assert_array_equal(params(main, scope)[name], value)
+    pe._engine.close()
+    monkeypatch.setenv("PE_DEVICE_THREADS", "1")
+    threads.refresh()
+    threads.use_devices(DEVICES)
+    assert threads.run_threads(DEVICES) == DEVICES

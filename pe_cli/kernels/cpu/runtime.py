@@ -60,6 +60,10 @@ def prepare_run(num_devices):
     return denormals.enter()            # the calling thread flushes denormals until end_run
 
 
+def run_threads(num_devices):
+    return threads.run_threads(num_devices)
+
+
 def end_run(state):
     denormals.leave(state)
 

@@ -52,6 +52,7 @@ _planned = {}           # devices -> device_threads(devices): the environment is
 _share = 1              # threads per device of the devices now running
 _quiet_share = 1        # the same on a quiet machine: what work is divided by (see work_parts)
 _blas_share = None      # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
+_free = None            # cores the other processes left at the last use_devices (None: not followed)
 _pool_blas = None       # pool_calls_blas(), found once
 LOAD_EVERY_S = 0.25     # how often the other processes' load is read again
 _load = None            # cpu_load.OtherLoad, made on first use
@@ -93,7 +94,7 @@ def use_devices(devices):
     """Sizes the threads for ``devices`` CPU devices running at once. Called by the executors before
     each run; a dict lookup when nothing changes (the environment is read on the first call for
     each device count; ``refresh()`` reads it again)."""
-    global _share, _quiet_share, _blas_share
+    global _share, _quiet_share, _blas_share, _free
     plan = _planned.get(devices)
     if plan is None:
         share = device_threads(devices)
@@ -107,8 +108,10 @@ def use_devices(devices):
         plan = _planned[devices] = (share, blas, cores() if follow else None)
     _share, _blas_share, machine = plan
     _quiet_share = _share
+    _free = None
     if machine is not None:
-        _share = max(1, min(_share, (machine - _taken_by_others()) // max(1, devices)))
+        _free = machine - _taken_by_others()
+        _share = max(1, min(_share, _free // max(1, devices)))
     if _blas_share is not None and (_applied is None or (_blas_share == 1 and _applied != 1)):
         _set_blas(_blas_share)
 
@@ -130,6 +133,14 @@ def _taken_by_others():
                 _cores_taken = int(_load.cores_in_use() + 0.5)
             _load_read_at = now
     return _cores_taken
+
+
+def run_threads(devices):
+    """Threads a run of ``devices`` devices takes turns on (the data-parallel scheduler's token):
+    one per device, or as many as the cores the other processes left free at the last
+    ``use_devices`` (at least 1): a thread without a core of its own waits for one while holding or
+    wanting the token (docs/PERFORMANCE.md, 2026-11-28 "two CPU devices against one")."""
+    return devices if _free is None else max(1, min(devices, _free))
 
 
 def kernel_threads():
@@ -165,9 +176,9 @@ def for_gemm(macs):
 
 def refresh():
     """Forgets what was read from the environment and set, so the next run applies the rule anew."""
-    global _applied, _share, _quiet_share, _blas_share, _cores_taken, _load, _load_read_at
+    global _applied, _share, _quiet_share, _blas_share, _cores_taken, _load, _load_read_at, _free
     _planned.clear()
-    _applied, _share, _quiet_share, _blas_share = None, 1, 1, None
+    _applied, _share, _quiet_share, _blas_share, _free = None, 1, 1, None, None
     _cores_taken, _load, _load_read_at = 0, None, 0.0
 
 
