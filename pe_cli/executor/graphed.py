@@ -1,0 +1,150 @@
+"""Steps on a CUDA place run as recorded wholes (kernels/cuda/step_graph.py), when step graphs are on.
+
+A plan keeps one entry per signature: the scope, the plan's steps and frees, the fetches, and the
+feeds' names, shapes, dtypes and LoD. The first step of a signature runs op by op (it compiles the
+kernels and warms the pool); the second is captured, then replayed; later ones replay after a
+check that the scope still holds the very arrays the recording reads (a replaced parameter makes
+it record again). A signature whose capture is refused (a host read, a random or control-flow op,
+NaN checks) runs op by op from then on. The executor only asks for a step's values.
+"""
+import numpy as np
+
+from . import nan_check
+from .feeding import as_feed_array
+from .plan import run_steps
+
+_SEEN = "seen"
+
+
+class Refused(str):
+    """Why a signature runs op by op."""
+
+
+def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
+    """One step of ``plan`` through its recording: (values, LoDs) holding at least the fetches."""
+    fed = {}
+    for name, value in feed.items():
+        name = name if isinstance(name, str) else name.name
+        fed[name] = as_feed_array(plan.block, name, value)
+    fetches = tuple(f if isinstance(f, str) else f.name for f in fetch_list or ())
+    key = _signature(scope, steps, frees, fed, fetches)
+    entry = plan.graphs.get(key)
+    if hasattr(entry, "replay"):
+        if _scope_unchanged(entry, scope):
+            host = {name: np.ascontiguousarray(array) for name, (array, _) in fed.items()}
+            return _replayed(executor, entry, host, scope)
+        entry = _SEEN           # the scope holds other arrays now: record again
+    if entry is _SEEN:
+        entry = _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope)
+        plan.graphs[key] = entry
+        if hasattr(entry, "replay"):
+            return _replayed(executor, entry, None, scope)     # the captured step runs now
+    else:
+        plan.graphs[key] = entry or _SEEN
+    return executor._step(plan, steps, frees, feed, scope)
+
+
+def refusals(plan):
+    """The reasons this plan's signatures run op by op (what tests and users can inspect)."""
+    return [entry for entry in plan.graphs.values() if isinstance(entry, Refused)]
+
+
+def _signature(scope, steps, frees, fed, fetches):
+    feeds = tuple((name, getattr(a, "shape", None), str(getattr(a, "dtype", type(a).__name__)),
+                   tuple(tuple(level) for level in lod or ())) for name, (a, lod) in fed.items())
+    return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds
+
+
+def _scope_unchanged(recording, scope):
+    for name, array in recording.reads.items():
+        held = scope.find_var(name)
+        if held is None or held.tensor._array is not array or held.tensor._lod != recording.read_lods[name]:
+            return False
+    return True
+
+
+def _replayed(executor, recording, host_feeds, scope):
+    recording.replay(host_feeds)
+    for name, (array, lod) in recording.state.items():
+        scope.set_array(name, array, lod)
+    executor._memory.finish()
+    return recording.outputs, recording.lods
+
+
+def _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope):
+    """A recording of this step (not run yet), or the Refused reason it cannot be one."""
+    reason = _static_refusal(steps, fed, plan.block)
+    if reason is not None:
+        return Refused(reason)
+    for name in plan.persistable_writes:
+        scope.var(name)
+    values, lods = executor._gather_inputs(plan, feed, scope)
+    recording = graphs.recording(executor._memory.device)
+    reason = _take_inputs(recording, values, fed, scope)
+    if reason is not None:
+        return Refused(reason)
+    try:
+        with recording:
+            run_steps(steps, frees, values)
+            _write_back(recording, plan, values)
+    except Exception:
+        if recording.refused is None:
+            raise
+    if recording.refused is not None:
+        return Refused(recording.refused)
+    for name in fetches:
+        if not hasattr(values.get(name), "copy_to_host"):
+            return Refused(f"the fetch '{name}' is not a dense value of the step")
+        recording.outputs[name] = values[name]
+        if lods.get(name):
+            recording.lods[name] = lods[name]
+    for name in plan.persistable_writes:
+        if name in values:
+            recording.state[name] = (recording.reads.get(name, values[name]), lods.get(name))
+    return recording
+
+
+def _static_refusal(steps, fed, block):
+    if nan_check.ENABLED:
+        return "NaN checks read every output on the host"
+    for step in steps:
+        if "_rng" in step.attrs:
+            return f"{step.op.type} draws random numbers on the host"
+        if "_block" in step.attrs:
+            return f"{step.op.type} runs a block decided on the host"
+    for name, (array, _) in fed.items():
+        if type(array) is not np.ndarray:
+            return f"the feed '{name}' is not a dense tensor"
+        var = block.vars.get(name)
+        if var is not None and var.persistable:
+            return f"the feed '{name}' is a persistable variable"
+    return None
+
+
+def _take_inputs(recording, values, fed, scope):
+    """The feed buffers and the scope's arrays the recording reads; a reason when one is unfit."""
+    for name, array in values.items():
+        if name in fed:
+            recording.feeds[name] = array
+            continue
+        held = scope.find_var(name)
+        if held is None or held.tensor._array is not array or not hasattr(array, "copy_to_host"):
+            return Refused(f"'{name}' is not a device array held by the scope")
+        recording.reads[name] = array
+        recording.read_lods[name] = held.tensor._lod
+    return None
+
+
+def _write_back(recording, plan, values):
+    """Records copies that put each updated persistable back in the buffer the step read it from, so
+    that the next replay reads it there (the scope keeps that buffer)."""
+    for name in plan.persistable_writes:
+        new = values.get(name)
+        if new is None:
+            continue
+        old = recording.reads.get(name)
+        if not hasattr(new, "copy_to_host") or \
+                old is not None and (old.shape != new.shape or old.dtype != new.dtype):
+            recording.refuse(f"the update of '{name}' (not a dense array of its shape)")
+        if old is not None and new is not old:
+            recording.copy(old, new)
