@@ -56,6 +56,7 @@ class Recording:
         self.held = []          # GPU: what the captured launches point at, kept alive
         self.graph = None
         self.refused = None     # why the capture was refused
+        self.replays = 0
         self.feeds, self.reads, self.read_lods, self.state, self.outputs, self.lods = {}, {}, {}, {}, {}, {}
         self._saved_pool = self._builder = self._stream = None
 
@@ -115,6 +116,7 @@ class Recording:
         """Copies ``host_feeds`` (name -> numpy array of the recorded shape) into the feed buffers,
         then runs the recorded step on the device's stream."""
         dev = self.device
+        self.replays += 1
         with dev:
             for name, host in (host_feeds or {}).items():
                 if host.size:

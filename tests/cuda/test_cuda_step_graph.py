@@ -1,0 +1,175 @@
+"""Whole-step CUDA graphs (kernels/cuda/step_graph.py, executor/graphed.py): a step recorded once
+per feed signature and replayed gives bitwise the losses and parameters of op-by-op steps; steps
+that cannot be recorded run op by op; a new signature records again; replays allocate nothing.
+Under the simulator the replay runs the recorded launches; with PE_REAL_GPU=1 on a GPU the last
+test compares graphs on and off on the driver."""
+import os
+
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.base.places import CUDAPlace
+from pe_cli.executor import Executor, Scope, graphed
+from pe_cli.framework import Program, program_guard
+from pe_cli.kernels.cuda import runtime, step_graph
+
+from test_cuda_training import _batches, _mlp
+
+
+@pytest.fixture
+def graphs(monkeypatch):
+    """Step graphs on for executors made in the test (off again after it)."""
+    monkeypatch.setattr(step_graph, "_enabled", True)
+    return step_graph
+
+
+def _lenet():
+    main, startup = Program(), Program()
+    main.random_seed = startup.random_seed = 3
+    with program_guard(main, startup):
+        img = fluid.layers.data("img", [1, 6, 6])
+        label = fluid.layers.data("label", [1], dtype="int64")
+        conv = fluid.layers.conv2d(img, num_filters=2, filter_size=3, act="relu")
+        pool = fluid.layers.pool2d(conv, pool_size=2, pool_stride=2)
+        logits = fluid.layers.fc(pool, 3)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        fluid.optimizer.Momentum(0.1, 0.9).minimize(loss)
+    return main, startup, loss
+
+
+def _lenet_batches(n, batch=2):
+    rng = np.random.default_rng(1)
+    return [{"img": rng.normal(size=(batch, 1, 6, 6)).astype("float32"),
+             "label": rng.integers(0, 3, size=(batch, 1)).astype("int64")} for _ in range(n)]
+
+
+def _gathered():
+    """A data-dependent op: gather checks its indices on the host (a capture must refuse it)."""
+    main, startup = Program(), Program()
+    main.random_seed = startup.random_seed = 4
+    with program_guard(main, startup):
+        x = fluid.layers.data("x", [12])
+        index = fluid.layers.data("index", [1], dtype="int64", append_batch_size=False)
+        h = fluid.layers.fc(x, 5)
+        loss = fluid.layers.mean(fluid.layers.gather(h, index))
+        fluid.optimizer.SGD(0.2).minimize(loss)
+    return main, startup, loss
+
+
+def _gathered_batches(n):
+    return [dict(b, index=np.array([i % 8, 3], dtype="int64")) for i, b in enumerate(_batches(n))]
+
+
+def _train(model, batches, on, monkeypatch=None):
+    step_graph.enable(on)
+    try:
+        main, startup, loss = model()
+        scope, exe = Scope(), Executor(CUDAPlace(0))
+        exe.run(startup, scope=scope)
+        losses = [exe.run(main, feed=b, fetch_list=[loss], scope=scope)[0] for b in batches]
+        params = [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
+        return losses, params, exe._plans[id(main)]
+    finally:
+        step_graph.enable(False)
+
+
+def _assert_bitwise(off, on):
+    for a, b in zip(off[0] + off[1], on[0] + on[1]):
+        assert a.dtype == b.dtype and np.array_equal(a, b), (a, b)
+
+
+def _recordings(plan):
+    return [e for e in plan.graphs.values() if hasattr(e, "replay")]
+
+
+@pytest.mark.parametrize("model, batches", [
+    (lambda: _mlp(fluid.optimizer.SGD(0.5)), lambda: _batches(5)),
+    (lambda: _mlp(fluid.optimizer.Adam(0.05)), lambda: _batches(5)),
+    (_lenet, lambda: _lenet_batches(4))], ids=["mlp-sgd", "mlp-adam", "lenet-momentum"])
+def test_replayed_steps_are_bitwise_op_by_op_steps(model, batches):
+    off = _train(model, batches(), False)
+    on = _train(model, batches(), True)
+    _assert_bitwise(off, on)
+    (recording,) = _recordings(on[2])
+    assert recording.replays == len(batches()) - 1        # the first step of the signature ran op by op
+
+
+def test_a_data_dependent_op_runs_its_signature_op_by_op():
+    off = _train(_gathered, _gathered_batches(4), False)
+    on = _train(_gathered, _gathered_batches(4), True)
+    _assert_bitwise(off, on)
+    assert _recordings(on[2]) == []
+    assert graphed.refusals(on[2]) == ["a read on the host"]
+
+
+def test_random_ops_are_refused_before_capture(graphs):
+    main, startup = Program(), Program()
+    with program_guard(main, startup):
+        x = fluid.layers.data("x", [12])
+        loss = fluid.layers.mean(fluid.layers.dropout(fluid.layers.fc(x, 4), 0.5))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    scope, exe = Scope(), Executor(CUDAPlace(0))
+    exe.run(startup, scope=scope)
+    for b in _batches(3):
+        exe.run(main, feed={"x": b["x"]}, fetch_list=[loss], scope=scope)
+    assert graphed.refusals(exe._plans[id(main)]) == ["dropout draws random numbers on the host"]
+
+
+def test_a_new_feed_shape_records_again():
+    big, small = _batches(3, batch=8), _batches(3, batch=4)
+    batches = big + small + big[:2]
+    off = _train(lambda: _mlp(fluid.optimizer.SGD(0.5)), batches, False)
+    on = _train(lambda: _mlp(fluid.optimizer.SGD(0.5)), batches, True)
+    _assert_bitwise(off, on)
+    # batch 4's first step ran op by op and gave the scope new parameter arrays: batch 8 recorded again
+    assert sorted(r.replays for r in _recordings(on[2])) == [2, 2]
+
+
+def _replacing_a_parameter(on):
+    """Three steps, a parameter set to zeros from the host, two more steps: the losses."""
+    step_graph.enable(on)
+    try:
+        main, startup, loss = _mlp(fluid.optimizer.SGD(0.5))
+        scope, exe = Scope(), Executor(CUDAPlace(0))
+        exe.run(startup, scope=scope)
+        losses = []
+        for i, b in enumerate(_batches(5)):
+            if i == 3:
+                w = scope.find_var(main.global_block().all_parameters()[0].name).get_tensor()
+                w.set(np.zeros_like(np.array(w)), CUDAPlace(0))
+            losses += exe.run(main, feed=b, fetch_list=[loss], scope=scope)
+        return losses, _recordings(exe._plans[id(main)])
+    finally:
+        step_graph.enable(False)
+
+
+def test_a_parameter_replaced_in_the_scope_is_read_by_the_next_step():
+    off, _ = _replacing_a_parameter(False)
+    on, (recording,) = _replacing_a_parameter(True)
+    assert [a.tobytes() for a in on] == [a.tobytes() for a in off]
+    assert recording.replays == 2           # recorded again at step 4 (the scope held a new array)
+
+
+def test_replays_allocate_nothing(graphs):
+    main, startup, loss = _mlp(fluid.optimizer.Adam(0.05))
+    scope, exe = Scope(), Executor(CUDAPlace(0))
+    exe.run(startup, scope=scope)
+    pool = runtime.device(0).pool
+    counts = []
+    for b in _batches(6):
+        exe.run(main, feed=b, fetch_list=[loss], scope=scope)
+        (recording,) = _recordings(exe._plans[id(main)]) or [None]
+        counts.append((pool.allocations, recording and recording.pool.allocations))
+    assert counts[2:] == [counts[2]] * 4, counts
+    assert counts[2][1] > 0         # the capture allocated its intermediates from its private pool
+
+
+@pytest.mark.skipif(os.environ.get("PE_REAL_GPU") != "1", reason="stream capture needs a GPU (PE_REAL_GPU=1)")
+def test_graphs_on_a_gpu_train_as_op_by_op():
+    for model, batches in [(lambda: _mlp(fluid.optimizer.Adam(0.05)), _batches(5)), (_lenet, _lenet_batches(4))]:
+        off = _train(model, batches, False)
+        on = _train(model, batches, True)
+        for a, b in zip(off[0] + off[1], on[0] + on[1]):
+            np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-7)
+        assert _recordings(on[2])[0].graph is not None
