@@ -83,6 +83,7 @@ class Executor:
         # go to the device, fetches come back, and what the run writes to the scope stays there.
         self._runtime = kernels.runtime(self.place)
         self._memory = self._runtime.memory(self.place)
+        self._graphs = getattr(self._runtime, "step_graph", None)   # whole-step recordings (CUDA)
         self._plans = {}
         self._prunes = {}           # use_prune: (program, feeds, fetches) -> (program, its pruned copy)
         self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
@@ -154,7 +155,7 @@ class Executor:
             profile = profiler.active()
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
-            graphs = getattr(self._memory, "step_graphs", None)
+            graphs = self._graphs
             if graphs is not None and graphs.enabled():     # a CUDA place replaying recorded steps
                 values, lods = graphed.run(self, graphs, plan, steps, frees, feed or {}, fetch_list, scope)
             else:

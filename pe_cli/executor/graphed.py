@@ -50,9 +50,10 @@ def refusals(plan):
 
 
 def _signature(scope, steps, frees, fed, fetches):
-    feeds = tuple((name, getattr(a, "shape", None), str(getattr(a, "dtype", type(a).__name__)),
-                   tuple(tuple(level) for level in lod or ())) for name, (a, lod) in fed.items())
-    return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds
+    feeds = tuple((name, a.shape, a.dtype.str) if type(a) is np.ndarray else (name, type(a).__name__)
+                  for name, (a, _) in fed.items())
+    lods = tuple(tuple(tuple(level) for level in lod) for _, lod in fed.values() if lod)
+    return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds, lods
 
 
 def _scope_unchanged(recording, scope):

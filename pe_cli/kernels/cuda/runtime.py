@@ -19,7 +19,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from .. import cuda_places
-from . import _simulator, step_graph
+from . import _simulator
 from .allocator import Pool
 
 _cuda = None
@@ -317,7 +317,7 @@ def worker_started():
 
 def __getattr__(name):
     # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
-    if name in ("collectives", "selected_rows"):
+    if name in ("collectives", "selected_rows", "step_graph"):   # (step_graph: whole-step recordings)
         return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -326,7 +326,6 @@ class PlaceMemory:
     """An executor's adapter for one CUDA place: feeds go in, fetches come out, values written to
     the scope stay on the device."""
     keeps_parameters = True
-    step_graphs = step_graph    # whole-step recordings, when step_graph.enabled() (executor/graphed.py)
 
     def __init__(self, place):
         require(place)
