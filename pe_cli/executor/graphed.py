@@ -30,10 +30,11 @@ def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
     key = _signature(scope, steps, frees, fed, fetches)
     entry = plan.graphs.get(key)
     if hasattr(entry, "replay"):
-        if _scope_unchanged(entry, scope):
+        refills = _refills(entry, scope)
+        if refills is not None:
             host = {name: np.ascontiguousarray(array) for name, (array, _) in fed.items()}
-            return _replayed(executor, entry, host, scope)
-        entry = _SEEN           # the scope holds other arrays now: record again
+            return _replayed(executor, entry, dict(host, **refills), scope)
+        entry = _SEEN           # the scope holds arrays of other shapes now: record again
     if entry is _SEEN:
         entry = _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope)
         plan.graphs[key] = entry
@@ -56,16 +57,28 @@ def _signature(scope, steps, frees, fed, fetches):
     return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds, lods
 
 
-def _scope_unchanged(recording, scope):
+def _refills(recording, scope):
+    """The values to copy into the recording's buffers before a replay: those the scope holds in
+    place of the buffers it read (a learning rate set from the host each step, a parameter loaded),
+    of the same shape, dtype and LoD; None when one differs (the step must be recorded again)."""
+    refills = {}
     for name, array in recording.reads.items():
         held = scope.find_var(name)
-        if held is None or held.tensor._array is not array or held.tensor._lod != recording.read_lods[name]:
-            return False
-    return True
+        value = None if held is None else held.tensor._array
+        if value is array:
+            continue
+        if held.tensor._lod != recording.read_lods[name] or getattr(value, "shape", None) != array.shape \
+                or getattr(value, "dtype", None) != array.dtype or type(value) is not np.ndarray and \
+                not hasattr(value, "copy_to_host"):
+            return None
+        refills[name] = np.ascontiguousarray(value) if type(value) is np.ndarray else value
+    return refills
 
 
-def _replayed(executor, recording, host_feeds, scope):
-    recording.replay(host_feeds)
+def _replayed(executor, recording, copied_in, scope):
+    recording.replay(copied_in)
+    for name in recording.kept.intersection(copied_in or ()):   # a persistable: its scope holds the buffer again
+        scope.set_array(name, recording.reads[name])
     for name, (array, lod) in recording.state.items():
         scope.set_array(name, array, lod)
     executor._memory.finish()
@@ -81,18 +94,15 @@ def _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope):
         scope.var(name)
     values, lods = executor._gather_inputs(plan, feed, scope)
     recording = graphs.recording(executor._memory.device)
-    reason = _take_inputs(recording, values, fed, scope)
+    reason = _take_inputs(recording, values, fed, scope, plan.block)
     if reason is not None:
         return Refused(reason)
     try:
         with recording:
             run_steps(steps, frees, values)
             _write_back(recording, plan, values)
-    except Exception:
-        if recording.refused is None:
-            raise
-    if recording.refused is not None:
-        return Refused(recording.refused)
+    except Exception as e:      # nothing ran: the step runs op by op (and raises there if it fails there)
+        return Refused(recording.refused or f"the capture failed: {type(e).__name__}: {str(e).splitlines()[0]}")
     for name in fetches:
         if not hasattr(values.get(name), "copy_to_host"):
             return Refused(f"the fetch '{name}' is not a dense value of the step")
@@ -122,7 +132,7 @@ def _static_refusal(steps, fed, block):
     return None
 
 
-def _take_inputs(recording, values, fed, scope):
+def _take_inputs(recording, values, fed, scope, block):
     """The feed buffers and the scope's arrays the recording reads; a reason when one is unfit."""
     for name, array in values.items():
         if name in fed:
@@ -133,6 +143,8 @@ def _take_inputs(recording, values, fed, scope):
             return Refused(f"'{name}' is not a device array held by the scope")
         recording.reads[name] = array
         recording.read_lods[name] = held.tensor._lod
+        if name in block.vars and block.vars[name].persistable:
+            recording.kept.add(name)
     return None
 
 

@@ -122,19 +122,23 @@ def test_a_new_feed_shape_records_again():
     off = _train(lambda: _mlp(fluid.optimizer.SGD(0.5)), batches, False)
     on = _train(lambda: _mlp(fluid.optimizer.SGD(0.5)), batches, True)
     _assert_bitwise(off, on)
-    # batch 4's first step ran op by op and gave the scope new parameter arrays: batch 8 recorded again
-    assert sorted(r.replays for r in _recordings(on[2])) == [2, 2]
+    # batch 4's first step ran op by op and gave the scope new parameter arrays: batch 8's recording
+    # copies them into its buffers and replays on
+    assert sorted(r.replays for r in _recordings(on[2])) == [2, 4]
 
 
-def _replacing_a_parameter(on):
-    """Three steps, a parameter set to zeros from the host, two more steps: the losses."""
+def _replacing_scope_values(on):
+    """Five steps, the learning rate set from the host before each (as Paddle 2.x's LR schedulers
+    do), a parameter set to zeros before the fourth: the losses."""
     step_graph.enable(on)
     try:
         main, startup, loss = _mlp(fluid.optimizer.SGD(0.5))
         scope, exe = Scope(), Executor(CUDAPlace(0))
         exe.run(startup, scope=scope)
         losses = []
+        lr = next(v.name for v in main.global_block().vars.values() if v.persistable and "learning_rate" in v.name)
         for i, b in enumerate(_batches(5)):
+            scope.set_array(lr, np.array([0.5 / (i + 1)], dtype="float32"))
             if i == 3:
                 w = scope.find_var(main.global_block().all_parameters()[0].name).get_tensor()
                 w.set(np.zeros_like(np.array(w)), CUDAPlace(0))
@@ -144,11 +148,11 @@ def _replacing_a_parameter(on):
         step_graph.enable(False)
 
 
-def test_a_parameter_replaced_in_the_scope_is_read_by_the_next_step():
-    off, _ = _replacing_a_parameter(False)
-    on, (recording,) = _replacing_a_parameter(True)
+def test_values_replaced_in_the_scope_are_copied_in_before_a_replay():
+    off, _ = _replacing_scope_values(False)
+    on, (recording,) = _replacing_scope_values(True)
     assert [a.tobytes() for a in on] == [a.tobytes() for a in off]
-    assert recording.replays == 2           # recorded again at step 4 (the scope held a new array)
+    assert recording.replays == 4
 
 
 def test_replays_allocate_nothing(graphs):

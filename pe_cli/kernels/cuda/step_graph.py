@@ -58,6 +58,7 @@ class Recording:
         self.refused = None     # why the capture was refused
         self.replays = 0
         self.feeds, self.reads, self.read_lods, self.state, self.outputs, self.lods = {}, {}, {}, {}, {}, {}
+        self.kept = set()       # the reads that are persistable (the scope keeps their buffers)
         self._saved_pool = self._builder = self._stream = None
 
     # -- capturing ------------------------------------------------------------------------------
@@ -112,15 +113,17 @@ class Recording:
 
     # -- replaying ------------------------------------------------------------------------------
 
-    def replay(self, host_feeds=None):
-        """Copies ``host_feeds`` (name -> numpy array of the recorded shape) into the feed buffers,
-        then runs the recorded step on the device's stream."""
+    def replay(self, copied_in=None):
+        """Copies ``copied_in`` (name -> a host or device array of the recorded shape) into the
+        feed buffers and the buffers read from the scope, then runs the recorded step on the
+        device's stream."""
         dev = self.device
         self.replays += 1
         with dev:
-            for name, host in (host_feeds or {}).items():
-                if host.size:
-                    self.feeds[name].copy_to_device(host, stream=dev.stream)
+            for name, value in (copied_in or {}).items():
+                if value.size:
+                    buffer = self.feeds.get(name)
+                    (self.reads[name] if buffer is None else buffer).copy_to_device(value, stream=dev.stream)
             if self.graph is not None:
                 self.graph.launch(self._stream)
                 return
