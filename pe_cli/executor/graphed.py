@@ -102,7 +102,8 @@ def _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope):
             run_steps(steps, frees, values)
             _write_back(recording, plan, values)
     except Exception as e:      # nothing ran: the step runs op by op (and raises there if it fails there)
-        return Refused(recording.refused or f"the capture failed: {type(e).__name__}: {str(e).splitlines()[0]}")
+        first = (str(e).splitlines() or [""])[0]
+        return Refused(recording.refused or f"the capture failed: {type(e).__name__}: {first}")
     for name in fetches:
         if not hasattr(values.get(name), "copy_to_host"):
             return Refused(f"the fetch '{name}' is not a dense value of the step")

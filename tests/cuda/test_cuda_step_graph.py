@@ -61,7 +61,8 @@ def _gathered_batches(n):
     return [dict(b, index=np.array([i % 8, 3], dtype="int64")) for i, b in enumerate(_batches(n))]
 
 
-def _train(model, batches, on, monkeypatch=None):
+def _train(model, batches, on):
+    was = step_graph.enabled()
     step_graph.enable(on)
     try:
         main, startup, loss = model()
@@ -71,12 +72,18 @@ def _train(model, batches, on, monkeypatch=None):
         params = [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
         return losses, params, exe._plans[id(main)]
     finally:
-        step_graph.enable(False)
+        step_graph.enable(was)
 
 
 def _assert_bitwise(off, on):
+    """Bitwise under the simulator; within float32 rounding on a GPU (kernels summing with atomics
+    may add in another order on each run, graphs or not)."""
     for a, b in zip(off[0] + off[1], on[0] + on[1]):
-        assert a.dtype == b.dtype and np.array_equal(a, b), (a, b)
+        assert a.dtype == b.dtype
+        if runtime.simulated():
+            assert np.array_equal(a, b), (a, b)
+        else:
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
 
 
 def _recordings(plan):
@@ -130,6 +137,7 @@ def test_a_new_feed_shape_records_again():
 def _replacing_scope_values(on):
     """Five steps, the learning rate set from the host before each (as Paddle 2.x's LR schedulers
     do), a parameter set to zeros before the fourth: the losses."""
+    was = step_graph.enabled()
     step_graph.enable(on)
     try:
         main, startup, loss = _mlp(fluid.optimizer.SGD(0.5))
@@ -145,13 +153,13 @@ def _replacing_scope_values(on):
             losses += exe.run(main, feed=b, fetch_list=[loss], scope=scope)
         return losses, _recordings(exe._plans[id(main)])
     finally:
-        step_graph.enable(False)
+        step_graph.enable(was)
 
 
 def test_values_replaced_in_the_scope_are_copied_in_before_a_replay():
     off, _ = _replacing_scope_values(False)
     on, (recording,) = _replacing_scope_values(True)
-    assert [a.tobytes() for a in on] == [a.tobytes() for a in off]
+    _assert_bitwise((off, []), (on, []))
     assert recording.replays == 4
 
 
@@ -174,6 +182,5 @@ def test_graphs_on_a_gpu_train_as_op_by_op():
     for model, batches in [(lambda: _mlp(fluid.optimizer.Adam(0.05)), _batches(5)), (_lenet, _lenet_batches(4))]:
         off = _train(model, batches, False)
         on = _train(model, batches, True)
-        for a, b in zip(off[0] + off[1], on[0] + on[1]):
-            np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-7)
+        _assert_bitwise(off, on)
         assert _recordings(on[2])[0].graph is not None
