@@ -2,26 +2,65 @@
 
 A plan keeps one entry per signature: the scope, the plan's steps and frees, the fetches, and the
 feeds' names, shapes, dtypes and LoD. The first step of a signature runs op by op (it compiles the
-kernels and warms the pool); the second is captured, then replayed; later ones replay after a
-check that the scope still holds the very arrays the recording reads (a replaced parameter makes
-it record again). A signature whose capture is refused (a host read, a random or control-flow op,
-NaN checks) runs op by op from then on. The executor only asks for a step's values.
+kernels and warms the pool). The second is captured: its ops are captured into segments, each run
+as soon as it is captured; an op that cannot be captured (it reads on the host, copies from the
+host, draws random numbers or runs a block decided on the host) runs between two segments, on
+every replay, its outputs copied into the buffers the next segments read. An op found out only
+while capturing ends that step op by op from the start of its segment, and the next step is
+captured with it outside. Later steps replay after checking the scope: values it holds in place of
+the recording's buffers (a learning rate set from the host, a loaded parameter) are copied in, and
+other shapes make it record again. A signature whose ops between segments change their outputs'
+shapes, or that NaN checks read, runs op by op from then on. The executor only asks for values.
 """
 import numpy as np
 
 from . import nan_check
 from .feeding import as_feed_array
-from .plan import run_steps
-
-_SEEN = "seen"
+from .plan import Values, run_step
 
 
 class Refused(str):
     """Why a signature runs op by op."""
 
 
+class _Pending:
+    """A signature seen before and not recorded: the ops to run between segments when it is."""
+    __slots__ = ("eager",)
+
+    def __init__(self, eager):
+        self.eager = eager
+
+
+class _Eager:
+    """An op that runs on every replay between two segments: its step, the values before it
+    (name -> the recording's arrays) and the buffers the later parts read its outputs from."""
+    __slots__ = ("index", "step", "values", "lods", "outputs", "out_lods")
+
+    def __init__(self, index, step, values):
+        self.index, self.step = index, step
+        self.values, self.lods = dict(values), dict(values.lods)
+
+    def took(self, values):
+        names = [n for _, names, _ in self.step.outputs for n in names if n in values]
+        self.outputs = {n: values[n] for n in names}
+        self.out_lods = {n: values.lods.get(n) for n in names}
+
+    def rerun(self, recording):
+        """Runs the op again; None when its outputs went to the recorded buffers, else the values
+        after it (the rest of the step must run op by op)."""
+        values = Values(self.values, self.lods)
+        run_step(self.step, values)
+        for name, buffer in self.outputs.items():
+            new = values.get(name)
+            if new is buffer:
+                continue
+            if values.lods.get(name) != self.out_lods[name] or not recording.copy_into(buffer, new):
+                return values
+        return None
+
+
 def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
-    """One step of ``plan`` through its recording: (values, LoDs) holding at least the fetches."""
+    """One step of ``plan``: (values, LoDs) holding at least the fetches."""
     fed = {}
     for name, value in feed.items():
         name = name if isinstance(name, str) else name.name
@@ -29,20 +68,16 @@ def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
     fetches = tuple(f if isinstance(f, str) else f.name for f in fetch_list or ())
     key = _signature(scope, steps, frees, fed, fetches)
     entry = plan.graphs.get(key)
-    if hasattr(entry, "replay"):
+    if entry is None or isinstance(entry, Refused):
+        plan.graphs[key] = entry or _Pending(_eager_ops(steps))
+        return executor._step(plan, steps, frees, feed, scope)
+    if hasattr(entry, "parts"):
         refills = _refills(entry, scope)
         if refills is not None:
             host = {name: np.ascontiguousarray(array) for name, (array, _) in fed.items()}
-            return _replayed(executor, entry, dict(host, **refills), scope)
-        entry = _SEEN           # the scope holds arrays of other shapes now: record again
-    if entry is _SEEN:
-        entry = _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope)
-        plan.graphs[key] = entry
-        if hasattr(entry, "replay"):
-            return _replayed(executor, entry, None, scope)     # the captured step runs now
-    else:
-        plan.graphs[key] = entry or _SEEN
-    return executor._step(plan, steps, frees, feed, scope)
+            return _replayed(executor, plan, key, entry, steps, frees, dict(host, **refills), scope)
+        entry = _Pending(entry.eager)       # the scope holds arrays of other shapes now: record again
+    return _captured(executor, graphs, plan, key, entry.eager, steps, frees, feed, fed, fetches, scope)
 
 
 def refusals(plan):
@@ -57,10 +92,14 @@ def _signature(scope, steps, frees, fed, fetches):
     return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds, lods
 
 
+def _eager_ops(steps):
+    """The ops known to run on the host whatever their inputs: random draws, blocks."""
+    return frozenset(i for i, step in enumerate(steps) if "_rng" in step.attrs or "_block" in step.attrs)
+
+
 def _refills(recording, scope):
     """The values to copy into the recording's buffers before a replay: those the scope holds in
-    place of the buffers it read (a learning rate set from the host each step, a parameter loaded),
-    of the same shape, dtype and LoD; None when one differs (the step must be recorded again)."""
+    place of the buffers it read, of the same shape, dtype and LoD; None when one differs."""
     refills = {}
     for name, array in recording.reads.items():
         held = scope.find_var(name)
@@ -75,55 +114,108 @@ def _refills(recording, scope):
     return refills
 
 
-def _replayed(executor, recording, copied_in, scope):
-    recording.replay(copied_in)
-    for name in recording.kept.intersection(copied_in or ()):   # a persistable: its scope holds the buffer again
+def _replayed(executor, plan, key, recording, steps, frees, copied_in, scope):
+    recording.copy_in(copied_in)
+    for name in recording.kept.intersection(copied_in):    # a persistable: its scope holds the buffer again
         scope.set_array(name, recording.reads[name])
+    for part in recording.parts:
+        if type(part) is not _Eager:
+            part.run()
+            continue
+        values = part.rerun(recording)
+        if values is not None:
+            plan.graphs[key] = Refused(f"the outputs of {part.step.op.type} change between steps")
+            return _op_by_op(executor, plan, steps, frees, part.index + 1, values, scope, {})
+    recording.replays += 1
+    return _finished(executor, recording, scope)
+
+
+def _finished(executor, recording, scope):
     for name, (array, lod) in recording.state.items():
         scope.set_array(name, array, lod)
     executor._memory.finish()
     return recording.outputs, recording.lods
 
 
-def _capture(executor, graphs, plan, steps, frees, feed, fed, fetches, scope):
-    """A recording of this step (not run yet), or the Refused reason it cannot be one."""
-    reason = _static_refusal(steps, fed, plan.block)
+def _op_by_op(executor, plan, steps, frees, start, values, scope, feed):
+    """The step from op ``start`` on, op by op, then its values stored as a run stores them."""
+    for i in range(start, len(steps)):
+        _run_one(steps, frees, i, values)
+    executor._store(plan, values, scope, feed)
+    return values, values.lods
+
+
+def _run_one(steps, frees, i, values):
+    run_step(steps[i], values)
+    for name in () if frees is None else frees[i]:
+        values.pop(name, None)
+
+
+def _captured(executor, graphs, plan, key, eager, steps, frees, feed, fed, fetches, scope):
+    """The step captured (and run) as a recording, or op by op where it cannot be."""
+    reason = _static_refusal(fed, plan.block)
     if reason is not None:
-        return Refused(reason)
+        plan.graphs[key] = Refused(reason)
+        return executor._step(plan, steps, frees, feed, scope)
     for name in plan.persistable_writes:
         scope.var(name)
     values, lods = executor._gather_inputs(plan, feed, scope)
     recording = graphs.recording(executor._memory.device)
+    recording.eager = eager
     reason = _take_inputs(recording, values, fed, scope, plan.block)
     if reason is not None:
-        return Refused(reason)
-    try:
-        with recording:
-            run_steps(steps, frees, values)
-            _write_back(recording, plan, values)
-    except Exception as e:      # nothing ran: the step runs op by op (and raises there if it fails there)
-        first = (str(e).splitlines() or [""])[0]
-        return Refused(recording.refused or f"the capture failed: {type(e).__name__}: {first}")
-    for name in fetches:
-        if not hasattr(values.get(name), "copy_to_host"):
-            return Refused(f"the fetch '{name}' is not a dense value of the step")
-        recording.outputs[name] = values[name]
-        if lods.get(name):
-            recording.lods[name] = lods[name]
-    for name in plan.persistable_writes:
-        if name in values:
-            recording.state[name] = (recording.reads.get(name, values[name]), lods.get(name))
-    return recording
+        plan.graphs[key] = Refused(reason)
+        return _op_by_op(executor, plan, steps, frees, 0, values, scope, feed)
+    stopped = _run_parts(recording, eager, plan, steps, frees, values)
+    if stopped is not None:         # op ``index`` cannot be captured: outside the segments next time
+        start, index, reason = stopped
+        plan.graphs[key] = _Pending(eager | {index}) if index < len(steps) else Refused(reason)
+        return _op_by_op(executor, plan, steps, frees, start, values, scope, feed)
+    reason = _take_outputs(recording, plan, values, fetches)
+    if reason is not None:          # (the step has run: it is stored as a run stores it)
+        plan.graphs[key] = Refused(reason)
+        executor._store(plan, values, scope, feed)
+        return values, lods
+    plan.graphs[key] = recording
+    return _finished(executor, recording, scope)
 
 
-def _static_refusal(steps, fed, block):
+def _run_parts(recording, eager, plan, steps, frees, values):
+    """Captures and runs the step's segments in turn, the ``eager`` ops between them. None when
+    the whole step is recorded; else (the first op not run, the op that cannot be captured, why),
+    ``values`` as they were before that op's segment (nothing of the segment ran)."""
+    i, n = 0, len(steps)
+    while True:
+        start, saved, saved_lods = i, dict(values), dict(values.lods)
+        segment = recording.segment()
+        try:
+            with segment:
+                while i < n and i not in eager:
+                    _run_one(steps, frees, i, values)
+                    i += 1
+                if i == n:
+                    _write_back(segment, recording, plan, values)
+        except Exception as e:
+            values.clear()
+            values.update(saved)
+            values.lods.clear()
+            values.lods.update(saved_lods)
+            first = (str(e).splitlines() or [""])[0]
+            return start, i, segment.refused or f"the capture failed: {type(e).__name__}: {first}"
+        segment.run()
+        recording.parts.append(segment)
+        if i == n:
+            return None
+        part = _Eager(i, steps[i], values)
+        _run_one(steps, frees, i, values)
+        part.took(values)
+        recording.parts.append(part)
+        i += 1
+
+
+def _static_refusal(fed, block):
     if nan_check.ENABLED:
         return "NaN checks read every output on the host"
-    for step in steps:
-        if "_rng" in step.attrs:
-            return f"{step.op.type} draws random numbers on the host"
-        if "_block" in step.attrs:
-            return f"{step.op.type} runs a block decided on the host"
     for name, (array, _) in fed.items():
         if type(array) is not np.ndarray:
             return f"the feed '{name}' is not a dense tensor"
@@ -141,7 +233,7 @@ def _take_inputs(recording, values, fed, scope, block):
             continue
         held = scope.find_var(name)
         if held is None or held.tensor._array is not array or not hasattr(array, "copy_to_host"):
-            return Refused(f"'{name}' is not a device array held by the scope")
+            return f"'{name}' is not a device array held by the scope"
         recording.reads[name] = array
         recording.read_lods[name] = held.tensor._lod
         if name in block.vars and block.vars[name].persistable:
@@ -149,7 +241,21 @@ def _take_inputs(recording, values, fed, scope, block):
     return None
 
 
-def _write_back(recording, plan, values):
+def _take_outputs(recording, plan, values, fetches):
+    """The fetches' arrays and the state the scope keeps; a reason when a fetch is not a device array."""
+    for name in fetches:
+        if not hasattr(values.get(name), "copy_to_host"):
+            return f"the fetch '{name}' is not a dense value of the step"
+        recording.outputs[name] = values[name]
+        if values.lods.get(name):
+            recording.lods[name] = values.lods[name]
+    for name in plan.persistable_writes:
+        if name in values:
+            recording.state[name] = (recording.reads.get(name, values[name]), values.lods.get(name))
+    return None
+
+
+def _write_back(segment, recording, plan, values):
     """Records copies that put each updated persistable back in the buffer the step read it from, so
     that the next replay reads it there (the scope keeps that buffer)."""
     for name in plan.persistable_writes:
@@ -159,6 +265,6 @@ def _write_back(recording, plan, values):
         old = recording.reads.get(name)
         if not hasattr(new, "copy_to_host") or \
                 old is not None and (old.shape != new.shape or old.dtype != new.dtype):
-            recording.refuse(f"the update of '{name}' (not a dense array of its shape)")
+            segment.refuse(f"the update of '{name}' (not a dense array of its shape)")
         if old is not None and new is not old:
-            recording.copy(old, new)
+            segment.copy(old, new)

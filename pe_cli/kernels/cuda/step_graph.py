@@ -44,21 +44,60 @@ class CaptureUnsupported(PeError):
 
 
 class Recording:
-    """One step's launches on one device, the buffers they use, and what the executor needs to
-    replay it: ``feeds`` (name -> feed buffer), ``reads`` (name -> the array the scope must still
-    hold), ``state`` (name -> (array, LoD) the scope holds after a step), ``outputs`` and ``lods``
-    (the step's values for the fetches)."""
+    """One step on one device: its ``parts`` in order (captured ``Segment``s, and between them the
+    executor's ops that run on every replay), its private pool, and what the executor needs to
+    replay it: ``feeds`` (name -> feed buffer), ``reads`` (name -> the array the scope held),
+    ``state`` (name -> (array, LoD) the scope holds after a step), ``outputs`` and ``lods`` (the
+    step's values for the fetches)."""
 
     def __init__(self, device):
         self.device = device
         self.pool = _CapturePool(device, rt._numba_cuda(), rt.simulated())
+        self.parts = []
+        self.replays = 0
+        self.feeds, self.reads, self.read_lods, self.state, self.outputs, self.lods = {}, {}, {}, {}, {}, {}
+        self.kept = set()       # the reads that are persistable (the scope keeps their buffers)
+        self.eager = frozenset()    # the executor's indices of the ops run between segments
+
+    def segment(self):
+        """A new segment of this step, to capture (``with segment:``) and then ``run``."""
+        return Segment(self)
+
+    def copy_in(self, values):
+        """Copies ``values`` (name -> a host or device array of the recorded shape) into the feed
+        buffers and the buffers read from the scope, on the device's stream."""
+        dev = self.device
+        with dev:
+            for name, value in values.items():
+                if value.size:
+                    buffer = self.feeds.get(name)
+                    (self.reads[name] if buffer is None else buffer).copy_to_device(value, stream=dev.stream)
+
+
+    def copy_into(self, buffer, value):
+        """Copies ``value`` (a device array an op run between segments made) into the recorded
+        ``buffer`` the later segments read; False where it does not fit there."""
+        if not (rt.is_device_array(value) and rt.is_device_array(buffer)) or value.shape != buffer.shape \
+                or value.dtype != buffer.dtype:
+            return False
+        if value.size:
+            with self.device:
+                try:
+                    buffer.copy_to_device(value, stream=self.device.stream)
+                except ValueError:      # (a view that is not contiguous)
+                    return False
+        return True
+
+
+class Segment:
+    """Consecutive launches of a step, captured once and run on the device's stream."""
+
+    def __init__(self, recording):
+        self.recording, self.device = recording, recording.device
         self.ops = []           # simulator: (kernel, config, args) or (None, dst, src) for a copy
         self.held = []          # GPU: what the captured launches point at, kept alive
         self.graph = None
         self.refused = None     # why the capture was refused
-        self.replays = 0
-        self.feeds, self.reads, self.read_lods, self.state, self.outputs, self.lods = {}, {}, {}, {}, {}, {}
-        self.kept = set()       # the reads that are persistable (the scope keeps their buffers)
         self._saved_pool = self._builder = self._stream = None
 
     # -- capturing ------------------------------------------------------------------------------
@@ -67,7 +106,7 @@ class Recording:
         dev = self.device
         if dev.capture is not None:
             raise PeError(f"{dev} is already capturing a step")
-        self._saved_pool, dev.pool, dev.capture = dev.pool, self.pool, self
+        self._saved_pool, dev.pool, dev.capture = dev.pool, self.recording.pool, self
         if not rt.simulated():
             try:
                 with dev:
@@ -111,21 +150,15 @@ class Recording:
             self.held.append((dst, src))
             dst.copy_to_device(src, stream=self.device.stream)
 
-    # -- replaying ------------------------------------------------------------------------------
+    # -- running --------------------------------------------------------------------------------
 
-    def replay(self, copied_in=None):
-        """Copies ``copied_in`` (name -> a host or device array of the recorded shape) into the
-        feed buffers and the buffers read from the scope, then runs the recorded step on the
-        device's stream."""
+    def run(self):
+        """Runs the captured launches on the device's stream (the simulator: in order, here)."""
         dev = self.device
-        self.replays += 1
         with dev:
-            for name, value in (copied_in or {}).items():
-                if value.size:
-                    buffer = self.feeds.get(name)
-                    (self.reads[name] if buffer is None else buffer).copy_to_device(value, stream=dev.stream)
-            if self.graph is not None:
-                self.graph.launch(self._stream)
+            if not rt.simulated():
+                if self.graph is not None:      # (None: a segment that captured nothing)
+                    self.graph.launch(self._stream)
                 return
             with rt._sim_lock:
                 for kernel, config, args in self.ops:
@@ -150,7 +183,7 @@ class Recording:
             except Exception:
                 if not failed:
                     raise
-            if not failed:
+            if not failed and self.held:
                 self.graph = builder.complete()
                 self.graph.upload(self._stream)
         finally:
