@@ -156,7 +156,7 @@ class Executor:
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
             graphs = self._graphs
-            if graphs is not None and graphs.enabled():     # a CUDA place replaying recorded steps
+            if graphs is not None and graphs.enabled() and self._concurrent == 1:    # CUDA: recorded steps
                 values, lods = graphed.run(self, graphs, plan, steps, frees, feed or {}, fetch_list, scope)
             else:
                 values, lods = self._step(plan, steps, frees, feed or {}, scope)

@@ -106,7 +106,7 @@ def _refills(recording, scope):
         value = None if held is None else held.tensor._array
         if value is array:
             continue
-        if held.tensor._lod != recording.read_lods[name] or getattr(value, "shape", None) != array.shape \
+        if held.tensor._lod != recording.read_lods[name] or np.shape(value) != array.shape \
                 or getattr(value, "dtype", None) != array.dtype or type(value) is not np.ndarray and \
                 not hasattr(value, "copy_to_host"):
             return None
