@@ -178,16 +178,19 @@ class Segment:
     def _end_stream_capture(self, failed):
         builder, self._builder = self._builder, None
         try:
-            try:
-                builder.end_building()      # (a refused or failed capture may have been invalidated)
-            except Exception:
-                if not failed:
-                    raise
+            builder.end_building()      # (raises where an illegal call invalidated the capture)
             if not failed and self.held:
                 self.graph = builder.complete()
                 self.graph.upload(self._stream)
+        except Exception:
+            if not failed:
+                raise
         finally:
-            builder.close()
+            try:
+                builder.close()         # (ends a capture left invalidated)
+            except Exception:
+                if not failed:
+                    raise
 
 
 def device_copy(dst, src):
