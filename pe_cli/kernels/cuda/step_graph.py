@@ -1,23 +1,22 @@
 """Whole-step CUDA graphs: a step's kernel launches recorded once and replayed.
 
-A ``Recording`` is made by the executor (executor/graphed.py) for one feed signature of one plan.
-While it captures, the device it runs on points at it (``Device.capture``):
+A ``Recording`` is made by the executor (executor/graphed.py) for one signature of one plan: the
+step's ``Segment``s, captured one after another, and between them the ops the executor runs on
+every replay. While a segment captures, the device it runs on points at it (``Device.capture``):
 
 - every kernel launch goes through pe's launcher (``launcher.Kernel.launch``), which hands it to
-  the recording: under numba's simulator the launch is recorded (kernel, configuration, argument
-  objects) and not run; on a GPU it is captured by stream capture on pe's stream
-  (cuda.core's ``GraphBuilder`` in "global" mode: a CUDA call that is illegal during capture
-  fails loudly) and its arguments are kept alive as long as the graph;
+  the segment: under numba's simulator the launch is recorded (kernel, configuration, argument
+  objects) and not run; on a GPU it is captured by stream capture on pe's stream (cuda.core's
+  ``GraphBuilder`` in "global" mode: a CUDA call that is illegal during capture fails loudly) and
+  its arguments are kept alive as long as the graph;
 - allocations come from the recording's own pool (a private ``Pool``): no buffer the recorded
-  launches write is ever handed to anything outside the recording, and nothing is allocated
-  after the capture;
+  launches use is ever handed to anything outside the recording, and a replay allocates nothing;
 - a host read or wait (``to_host``, ``synchronize``), a host-to-device copy and a copy between
-  devices refuse the capture (``refuse``: a ``CaptureUnsupported`` error): such a step cannot be
-  replayed without its host work, so the executor runs that signature op by op from then on.
+  devices refuse the capture (``refuse``: a ``CaptureUnsupported`` error): the op that did it must
+  run outside the segments.
 
-Nothing runs while capturing, on the GPU or the simulator: a refused capture leaves every buffer as
-it was, and ``replay`` runs the step (the first time right after the capture). Feeds are copied
-into the recording's feed buffers before a replay, outside the graph.
+Nothing runs while a segment captures, on the GPU or the simulator: a refused capture leaves every
+buffer as it was. ``Segment.run`` runs it (the first time right after its capture).
 """
 import os
 
