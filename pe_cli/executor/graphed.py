@@ -19,6 +19,10 @@ from .feeding import as_feed_array
 from .plan import Values, run_step
 
 
+_RECORDINGS = 8         # per plan: more signatures run op by op (each recording holds its buffers)
+_SIGNATURES = 1024      # per plan: more are forgotten (a new LoD is a new signature)
+
+
 class Refused(str):
     """Why a signature runs op by op."""
 
@@ -69,6 +73,8 @@ def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
     key = _signature(scope, steps, frees, fed, fetches)
     entry = plan.graphs.get(key)
     if entry is None or isinstance(entry, Refused):
+        if len(plan.graphs) >= _SIGNATURES:
+            plan.graphs.clear()
         plan.graphs[key] = entry or _Pending(_eager_ops(steps))
         return executor._step(plan, steps, frees, feed, scope)
     if hasattr(entry, "parts"):
@@ -77,6 +83,9 @@ def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
             host = {name: np.ascontiguousarray(array) for name, (array, _) in fed.items()}
             return _replayed(executor, plan, key, entry, steps, frees, dict(host, **refills), scope)
         entry = _Pending(entry.eager)       # the scope holds arrays of other shapes now: record again
+        plan.graphs[key] = entry
+    elif sum(hasattr(e, "parts") for e in plan.graphs.values()) >= _RECORDINGS:
+        return executor._step(plan, steps, frees, feed, scope)
     return _captured(executor, graphs, plan, key, entry.eager, steps, frees, feed, fed, fetches, scope)
 
 
