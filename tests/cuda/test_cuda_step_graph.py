@@ -207,6 +207,40 @@ def test_values_replaced_in_the_scope_are_copied_in_before_a_replay():
     assert recording.replays == 3
 
 
+def test_a_compiled_program_with_batch_norm_and_a_decaying_rate():
+    """memory_optimize's frees, batch_norm's running statistics and the decay's step counter (state
+    the step updates besides the parameters) replay as op by op."""
+    def model():
+        main, startup = Program(), Program()
+        main.random_seed = startup.random_seed = 2
+        with program_guard(main, startup):
+            img = fluid.layers.data("img", [1, 6, 6])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.batch_norm(fluid.layers.conv2d(img, 2, 3), act="relu")
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(h, 3), label))
+            fluid.optimizer.Adam(fluid.layers.exponential_decay(0.1, 2, 0.5, staircase=True)).minimize(loss)
+        strategy = fluid.BuildStrategy()
+        strategy.memory_optimize = True
+        return fluid.CompiledProgram(main, build_strategy=strategy), startup, loss
+
+    def run(on):
+        was = step_graph.enabled()
+        step_graph.enable(on)
+        try:
+            compiled, startup, loss = model()
+            scope, exe = Scope(), Executor(CUDAPlace(0))
+            exe.run(startup, scope=scope)
+            losses = [exe.run(compiled, feed=b, fetch_list=[loss], scope=scope)[0] for b in _lenet_batches(5, 3)]
+            held = [scope.find_var(v.name) for v in compiled.program.global_block().vars.values() if v.persistable]
+            state = [np.array(h.get_tensor()) for h in held if h is not None and h.tensor._array is not None]
+            return losses, state, [e for p in exe._plans.values() for e in p.graphs.values() if hasattr(e, "parts")]
+        finally:
+            step_graph.enable(was)
+    off, on = run(False), run(True)
+    _assert_bitwise(off[:2], on[:2])
+    assert len(off[1]) > 10 and [r.replays for r in on[2]] == [3]
+
+
 def test_replays_allocate_nothing(graphs):
     main, startup, loss = _mlp(fluid.optimizer.Adam(0.05))
     scope, exe = Scope(), Executor(CUDAPlace(0))
