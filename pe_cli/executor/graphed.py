@@ -210,7 +210,8 @@ def _run_parts(recording, eager, plan, steps, frees, values):
             values.lods.clear()
             values.lods.update(saved_lods)
             first = (str(e).splitlines() or [""])[0]
-            return start, i, segment.refused or f"the capture failed: {type(e).__name__}: {first}"
+            return start, n if segment.unstartable else i, \
+                segment.refused or f"the capture failed: {type(e).__name__}: {first}"
         segment.run()
         recording.parts.append(segment)
         if i == n:

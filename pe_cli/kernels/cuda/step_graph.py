@@ -97,6 +97,7 @@ class Segment:
         self.held = []          # GPU: what the captured launches point at, kept alive
         self.graph = None
         self.refused = None     # why the capture was refused
+        self.unstartable = False    # True where stream capture cannot start at all
         self._saved_pool = self._builder = self._stream = None
 
     # -- capturing ------------------------------------------------------------------------------
@@ -110,9 +111,10 @@ class Segment:
             try:
                 with dev:
                     self._begin_stream_capture()
-            except BaseException:
+            except Exception as e:      # (a cuda.core without graph builders, a driver refusing)
                 dev.pool, dev.capture = self._saved_pool, None
-                raise
+                self.unstartable = True
+                self.refuse(f"stream capture (it cannot start here: {type(e).__name__}: {e})")
         return self
 
     def __exit__(self, kind, error, tb):
