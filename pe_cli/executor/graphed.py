@@ -180,7 +180,7 @@ def _captured(executor, graphs, plan, key, eager, steps, frees, feed, fed, fetch
         start, index, reason = stopped
         plan.graphs[key] = _Pending(eager | {index}) if index < len(steps) else Refused(reason)
         return _op_by_op(executor, plan, steps, frees, start, values, scope, feed)
-    reason = _take_outputs(recording, plan, values, fetches)
+    reason = _take_outputs(recording, plan, values, fetches) or _not_dense(recording)
     if reason is not None:          # (the step has run: it is stored as a run stores it)
         plan.graphs[key] = Refused(reason)
         executor._store(plan, values, scope, feed)
@@ -262,6 +262,16 @@ def _take_outputs(recording, plan, values, fetches):
     for name in plan.persistable_writes:
         if name in values:
             recording.state[name] = (recording.reads.get(name, values[name]), values.lods.get(name))
+    return None
+
+
+def _not_dense(recording):
+    """Why the recording cannot be replayed where an op between segments makes a value that is not
+    a device array (row-sparse gradients, tensor arrays): its replays could not put it in place."""
+    for part in recording.parts:
+        for name, value in getattr(part, "outputs", {}).items():
+            if not hasattr(value, "copy_to_host"):
+                return f"{part.step.op.type} makes '{name}', not a dense device array"
     return None
 
 

@@ -3,6 +3,7 @@ per feed signature and replayed gives bitwise the losses and parameters of op-by
 that cannot be recorded run op by op; a new signature records again; replays allocate nothing.
 Under the simulator the replay runs the recorded launches; with PE_REAL_GPU=1 on a GPU the last
 test compares graphs on and off on the driver."""
+import fnmatch
 import os
 
 import numpy as np
@@ -165,6 +166,48 @@ def test_outputs_changing_shape_between_steps_run_the_signature_op_by_op():
     on = _train(_selected, _selected_batches(kept), True)
     _assert_bitwise(off, on)
     assert graphed.refusals(on[2]) == ["the outputs of where_index change between steps"]
+
+
+def _sparse_embedding():
+    main, startup = Program(), Program()
+    main.random_seed = startup.random_seed = 2
+    with program_guard(main, startup):
+        ids = fluid.layers.data("ids", [1], dtype="int64")
+        loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.embedding(ids, [10, 4], is_sparse=True), 2))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    return main, startup, loss
+
+
+def _fed_rate():
+    """A learning rate that is a persistable variable, fed each step."""
+    main, startup = Program(), Program()
+    main.random_seed = startup.random_seed = 2
+    with program_guard(main, startup):
+        x = fluid.layers.data("x", [12])
+        rate = fluid.layers.create_global_var([1], 0.5, "float32", persistable=True, name="rate")
+        loss = fluid.layers.mean(fluid.layers.fc(x, 3))
+        fluid.optimizer.SGD(rate).minimize(loss)
+    return main, startup, loss
+
+
+@pytest.mark.parametrize("case", ["sparse", "fed-persistable", "nan-checks"])
+def test_refused_signatures_run_op_by_op(case, monkeypatch):
+    if case == "sparse":
+        model, batches = _sparse_embedding, [{"ids": np.array([[i % 10], [3]], "int64")} for i in range(5)]
+        why = "lookup_table_grad makes 'embedding_*.w_0@GRAD', not a dense device array"
+    elif case == "fed-persistable":
+        model = _fed_rate
+        batches = [{"x": b["x"], "rate": np.array([0.5 / (i + 1)], "float32")} for i, b in enumerate(_batches(4))]
+        why = "the feed 'rate' is a persistable variable"
+    else:
+        monkeypatch.setattr(graphed.nan_check, "ENABLED", True)
+        model, batches = lambda: _mlp(fluid.optimizer.SGD(0.5)), _batches(4)
+        why = "NaN checks read every output on the host"
+    off = _train(model, batches, False)
+    on = _train(model, batches, True)
+    _assert_bitwise(off, on)
+    (refusal,) = graphed.refusals(on[2])
+    assert fnmatch.fnmatchcase(refusal, why) and _recordings(on[2]) == []
 
 
 def test_a_new_feed_shape_records_again():
