@@ -28,8 +28,9 @@ _enabled = os.environ.get("PE_CUDA_GRAPHS") == "1"
 
 
 def enabled():
-    """True when steps on a CUDA place are recorded and replayed (PE_CUDA_GRAPHS=1, or ``enable``)."""
-    return _enabled
+    """True when steps on a CUDA place are recorded and replayed (PE_CUDA_GRAPHS=1, or ``enable``),
+    unless PE_CUDA_SYNC=1 makes every op wait for the device."""
+    return _enabled and not rt._sync_each_op
 
 
 def enable(on=True):
