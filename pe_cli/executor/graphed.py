@@ -112,7 +112,9 @@ def _refills(recording, scope):
     refills = {}
     for name, array in recording.reads.items():
         held = scope.find_var(name)
-        value = None if held is None else held.tensor._array
+        if held is None:
+            return None
+        value = held.tensor._array
         if value is array:
             continue
         if held.tensor._lod != recording.read_lods[name] or np.shape(value) != array.shape \
