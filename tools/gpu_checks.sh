@@ -70,3 +70,7 @@ PE_CUDA_GRAPHS=1 timeout "${GRAPH_TEST_S:-300}" python3 -m pytest tests/cuda -q 
   --timeout 120 -rfEs >"$OUT/tests_graphs.log" 2>&1
 echo "tests with graphs exit: $?" >>"$OUT/tests_graphs.log"
 tail -25 "$OUT/tests_graphs.log"
+# every op case's gradient program stepped five times with graphs off and on (recording and replay on the driver)
+timeout "${GRAPH_CHECK_S:-300}" python3 tests/cuda/graph_check.py >"$OUT/graph_check.log" 2>&1
+echo "graph check exit: $?" >>"$OUT/graph_check.log"
+tail -30 "$OUT/graph_check.log"
