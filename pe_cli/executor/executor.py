@@ -156,7 +156,8 @@ class Executor:
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
             graphs = self._graphs
-            if graphs is not None and graphs.enabled() and self._concurrent == 1:    # CUDA: recorded steps
+            if graphs is not None and self._concurrent == 1 and \
+                    graphs.enabled(getattr(build_strategy, "allow_cuda_graph_capture", False)):     # CUDA
                 values, lods = graphed.run(self, graphs, plan, steps, frees, feed or {}, fetch_list, scope)
             else:
                 values, lods = self._step(plan, steps, frees, feed or {}, scope)

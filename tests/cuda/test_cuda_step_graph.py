@@ -284,6 +284,20 @@ def test_a_compiled_program_with_batch_norm_and_a_decaying_rate():
     assert len(off[1]) > 10 and [r.replays for r in on[2]] == [3]
 
 
+def test_a_build_strategy_turns_graphs_on_for_its_program():
+    main, startup, loss = _mlp(fluid.optimizer.SGD(0.5))
+    strategy = fluid.BuildStrategy()
+    strategy.allow_cuda_graph_capture = True
+    compiled = fluid.CompiledProgram(main, build_strategy=strategy)
+    scope, exe = Scope(), Executor(CUDAPlace(0))
+    exe.run(startup, scope=scope)
+    for b in _batches(4):
+        exe.run(compiled, feed=b, fetch_list=[loss], scope=scope)
+        exe.run(main, feed=b, fetch_list=[loss], scope=scope)      # the plain program: op by op
+    (recording,) = [r for plan in exe._plans.values() for r in _recordings(plan)]
+    assert recording.replays == 2
+
+
 def test_replays_allocate_nothing(graphs):
     main, startup, loss = _mlp(fluid.optimizer.Adam(0.05))
     scope, exe = Scope(), Executor(CUDAPlace(0))

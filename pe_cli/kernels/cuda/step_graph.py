@@ -27,10 +27,11 @@ from .allocator import Pool
 _enabled = os.environ.get("PE_CUDA_GRAPHS") == "1"
 
 
-def enabled():
-    """True when steps on a CUDA place are recorded and replayed (PE_CUDA_GRAPHS=1, or ``enable``),
-    unless PE_CUDA_SYNC=1 makes every op wait for the device."""
-    return _enabled and not rt._sync_each_op
+def enabled(asked=False):
+    """True when steps on a CUDA place are recorded and replayed (PE_CUDA_GRAPHS=1, ``enable``, or
+    ``asked``: a BuildStrategy's allow_cuda_graph_capture), unless PE_CUDA_SYNC=1 makes every op
+    wait for the device."""
+    return (_enabled or asked) and not rt._sync_each_op
 
 
 def enable(on=True):
