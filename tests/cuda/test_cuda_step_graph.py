@@ -298,6 +298,19 @@ def test_a_build_strategy_turns_graphs_on_for_its_program():
     assert recording.replays == 2
 
 
+def test_the_run_configs_key_reaches_a_one_device_program():
+    """build_strategy.allow_cuda_graph_capture in a run config: pe train runs a CompiledProgram on one
+    device (not the data-parallel engine), which the Executor records."""
+    from types import SimpleNamespace
+    from pe_cli.run.placement import train_program
+    main, _, _ = _mlp(fluid.optimizer.SGD(0.5))
+    options = dict(fluid.BuildStrategy().to_dict(), allow_cuda_graph_capture=True)
+    cfg = SimpleNamespace(data={"devices": 1, "build_strategy": options, "exec_strategy": {},
+                                "distributed": {"mode": "collective"}})
+    program = train_program(cfg, SimpleNamespace(main=main), CUDAPlace(0))
+    assert not program._is_data_parallel and program._build_strategy.allow_cuda_graph_capture
+
+
 def test_replays_allocate_nothing(graphs):
     main, startup, loss = _mlp(fluid.optimizer.Adam(0.05))
     scope, exe = Scope(), Executor(CUDAPlace(0))
