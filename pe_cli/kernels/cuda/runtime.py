@@ -5,7 +5,6 @@ On the CUDA path the values an executor holds are numba device arrays. Kernels a
 outputs with ``empty()`` from the current device's pool; a buffer goes back to the pool when the
 last array viewing it dies, so a warm training loop allocates nothing. Every launch and copy goes
 through the device's one stream: a reused buffer is never written before earlier readers are done.
-A step may also be recorded once and replayed as a whole (step_graph.py).
 
 Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) all of this runs on the CPU: that is how
 CI tests the kernels. The simulator is not thread-safe, so there kernels run one at a time.
@@ -215,8 +214,7 @@ def to_device(array, dtype=None):
 
 
 def to_host(array):
-    """A device array copied to a new numpy array (after the work queued on its stream);
-    host arrays are returned as they are."""
+    """A device array copied to a new numpy array (after its stream's queued work); a host array as is."""
     if not is_device_array(array):
         return array
     if array.size == 0:
