@@ -210,6 +210,43 @@ def test_refused_signatures_run_op_by_op(case, monkeypatch):
     assert fnmatch.fnmatchcase(refusal, why) and _recordings(on[2]) == []
 
 
+def test_a_sequence_model_fetches_its_lod():
+    """A LoD feed (part of the signature): the sequence ops, which copy its offsets in, run between
+    segments; a fetched value keeps its LoD."""
+    def model():
+        main, startup = Program(), Program()
+        main.random_seed = startup.random_seed = 2
+        with program_guard(main, startup):
+            x = fluid.layers.data("x", [3], lod_level=1)
+            h = fluid.layers.fc(x, 4)
+            loss = fluid.layers.mean(fluid.layers.sequence_pool(h, "sum"))
+            fluid.optimizer.SGD(0.1).minimize(loss)
+        return main, startup, loss, h
+
+    def run(on):
+        was = step_graph.enabled()
+        step_graph.enable(on)
+        try:
+            main, startup, loss, h = model()
+            scope, exe = Scope(), Executor(CUDAPlace(0))
+            exe.run(startup, scope=scope)
+            rng, out = np.random.default_rng(0), []
+            for _ in range(5):
+                x = fluid.LoDTensor()
+                x.set(rng.normal(size=(5, 3)).astype("float32"), fluid.CPUPlace())
+                x.set_recursive_sequence_lengths([[2, 3]])
+                out.append(exe.run(main, feed={"x": x}, fetch_list=[loss, h], scope=scope, return_numpy=False))
+            return out, _recordings(exe._plans[id(main)])
+        finally:
+            step_graph.enable(was)
+    off, _ = run(False)
+    on, (recording,) = run(True)
+    for (loss_a, h_a), (loss_b, h_b) in zip(off, on):
+        assert np.array_equal(np.array(loss_a), np.array(loss_b)) and np.array_equal(np.array(h_a), np.array(h_b))
+        assert h_b.recursive_sequence_lengths() == h_a.recursive_sequence_lengths() == [[2, 3]]
+    assert "sequence_pool" in _between_segments(recording) and recording.replays >= 1
+
+
 def test_a_new_feed_shape_records_again():
     big, small = _batches(3, batch=8), _batches(3, batch=4)
     batches = big + small + big[:2]
