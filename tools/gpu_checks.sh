@@ -1,6 +1,7 @@
 #!/bin/bash
 # The checks to run first on a machine with an NVIDIA GPU (docs/CUDA.md, "On a real GPU"):
-# benchmarks/gpu.py and gpu_launch.py, then every test of tests/cuda on the real driver instead of the simulator.
+# benchmarks/gpu.py (also with whole-step CUDA graphs) and gpu_launch.py, then every test of tests/cuda on the
+# real driver instead of the simulator, with graphs off and then on.
 #
 #     bash tools/gpu_checks.sh              # logs to $OUT (default /tmp/pe-gpu-checks)
 #     BENCH_S=180 TEST_S=380 JOBS=14 bash tools/gpu_checks.sh
@@ -29,6 +30,9 @@ PE_CUDA_LAUNCH=numba timeout 90 python3 benchmarks/gpu.py --skip-cpu --matmul-si
   2>&1 | tee "$OUT/bench_numba_launch.log"
 PE_CUDA_SYNC=1 timeout 90 python3 benchmarks/gpu.py --models lenet:256 --skip-cpu --profile --matmul-size 0 \
   --steps 10 --warmup 3 2>&1 | tee "$OUT/bench_lenet_sync.log"
+# the same steps replayed as whole-step CUDA graphs (PE_CUDA_GRAPHS=1; --profile would run them op by op)
+PE_CUDA_GRAPHS=1 timeout 90 python3 benchmarks/gpu.py --skip-cpu --matmul-size 0 --steps 40 --warmup 8 \
+  2>&1 | tee "$OUT/bench_graphs.log"
 timeout "${LAUNCH_S:-90}" python3 benchmarks/gpu_launch.py --profile >"$OUT/launch.log" 2>&1
 echo "launch benchmark exit: $?" >>"$OUT/launch.log"
 PE_CUDA_LAUNCH=numba timeout 60 python3 benchmarks/gpu_launch.py >>"$OUT/launch.log" 2>&1
@@ -60,3 +64,13 @@ tail -25 "$OUT/tests.log"
     --warmup 8 --skip-cpu --matmul-size 4096 2>&1
   echo "library benchmark exit: $?"
 } 2>&1 | tee "$OUT/blas.log"
+
+# tests/cuda again with whole-step graphs on (test_cuda_step_graph.py compares them with op-by-op steps on the driver)
+PE_CUDA_GRAPHS=1 timeout "${GRAPH_TEST_S:-300}" python3 -m pytest tests/cuda -q -n "${JOBS:-14}" -p no:cacheprovider \
+  --timeout 120 -rfEs >"$OUT/tests_graphs.log" 2>&1
+echo "tests with graphs exit: $?" >>"$OUT/tests_graphs.log"
+tail -25 "$OUT/tests_graphs.log"
+# every op case's gradient program stepped five times with graphs off and on (recording and replay on the driver)
+timeout "${GRAPH_CHECK_S:-300}" python3 tests/cuda/graph_check.py >"$OUT/graph_check.log" 2>&1
+echo "graph check exit: $?" >>"$OUT/graph_check.log"
+tail -30 "$OUT/graph_check.log"

@@ -179,6 +179,7 @@ class BuildStrategy(_Strategy):
         "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py
         "fuse_relu_depthwise_conv": (False, _check_bool),    # passes/fuse_relu_depthwise_conv.py
         "enable_auto_fusion": (False, _check_bool),          # passes/auto_fusion.py
+        "allow_cuda_graph_capture": (False, _check_bool),    # kernels/cuda/step_graph.py (Paddle 2.x's)
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
         "fuse_broadcast_ops": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),

@@ -158,6 +158,8 @@ _STRATEGY_DOCS = {
                                 "program pass; numbers unchanged; docs/PARALLEL.md)",
     "enable_auto_fusion": "runs of consecutive elementwise ops and activations become one fusion_group op (a "
                           "program pass; numbers unchanged; docs/PARALLEL.md)",
+    "allow_cuda_graph_capture": "on one CUDA device: each step recorded once and replayed as CUDA graphs (as "
+                                "PE_CUDA_GRAPHS=1; numbers unchanged; docs/CUDA.md)",
     "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",

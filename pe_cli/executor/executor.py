@@ -22,8 +22,8 @@ from .feed_fetch_ops import holds_feed_fetch_ops, without_feed_fetch_ops
 from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
                       reader_feeds)
 from .fetched import fetched
-from . import nan_check
-from .plan import OpStep, Values, prior_reads, run_step, scope_traffic
+from . import graphed, nan_check
+from .plan import OpStep, Values, prior_reads, run_steps, scope_traffic
 from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
 from .scope import global_scope
@@ -44,6 +44,7 @@ class _Plan:
         self.place = place
         self._frees = {}
         self._blocked = {}
+        self.graphs = {}        # a CUDA place's step recordings by signature (graphed.py)
 
     def frees(self, fetch_list, build_strategy=None):
         """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
@@ -82,6 +83,7 @@ class Executor:
         # go to the device, fetches come back, and what the run writes to the scope stays there.
         self._runtime = kernels.runtime(self.place)
         self._memory = self._runtime.memory(self.place)
+        self._graphs = getattr(self._runtime, "step_graph", None)   # whole-step recordings (CUDA)
         self._plans = {}
         self._prunes = {}           # use_prune: (program, feeds, fetches) -> (program, its pruned copy)
         self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
@@ -153,14 +155,24 @@ class Executor:
             profile = profiler.active()
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
-            for name in plan.persistable_writes:     # as Fluid: the run's persistables exist in the scope
-                scope.var(name)                       # from its start (set when it ends), even if it fails
-            values, lods = self._gather_inputs(plan, feed or {}, scope)
-            _run_steps(steps, frees, values)
-            self._store(plan, values, scope, feed or {})
+            graphs = self._graphs
+            if graphs is not None and self._concurrent == 1 and \
+                    graphs.enabled(getattr(build_strategy, "allow_cuda_graph_capture", False)):     # CUDA
+                values, lods = graphed.run(self, graphs, plan, steps, frees, feed or {}, fetch_list, scope)
+            else:
+                values, lods = self._step(plan, steps, frees, feed or {}, scope)
             return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
         finally:
             self._runtime.end_run(state)
+
+    def _step(self, plan, steps, frees, feed, scope):
+        """One run of ``steps``, op by op: (values, LoDs)."""
+        for name in plan.persistable_writes:     # as Fluid: the run's persistables exist in the scope
+            scope.var(name)                       # from its start (set when it ends), even if it fails
+        values, lods = self._gather_inputs(plan, feed, scope)
+        run_steps(steps, frees, values)
+        self._store(plan, values, scope, feed)
+        return values, lods
 
     def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
                            fetch_list=None, fetch_info=None, print_period=100):
@@ -197,7 +209,7 @@ class Executor:
         start = profiler.clock()
         values, lods = self._gather_inputs(plan, feed or {}, scope)
         loop_start = profiler.clock()
-        _run_steps(steps, frees, values, profile)
+        run_steps(steps, frees, values, profile)
         loop = profiler.clock() - loop_start
         self._store(plan, values, scope, feed or {})
         results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
@@ -265,18 +277,6 @@ class Executor:
             if name not in values and held is not None and held.tensor._array is not None:
                 values[name] = memory.to_device(held.tensor._array)
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
-
-
-def _run_steps(steps, frees, values, profile=None):
-    """Runs ``steps`` in order; after step i drops the names ``frees[i]`` (memory_optimize) when given."""
-    if frees is None:
-        for step in steps:
-            run_step(step, values, profile)
-        return
-    for step, names in zip(steps, frees):
-        run_step(step, values, profile)
-        for name in names:
-            values.pop(name, None)
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):

@@ -277,3 +277,15 @@ def run_step(step, values, profile=None):
         _pass_lod(step, values, lods, in_lods or {}, outs)     # (a LoD the kernel made, from no LoD input)
     if nan_check.ENABLED:
         nan_check.check_outputs(step, values)
+
+
+def run_steps(steps, frees, values, profile=None):
+    """Runs ``steps`` in order; after step i drops the names ``frees[i]`` (memory_optimize) when given."""
+    if frees is None:
+        for step in steps:
+            run_step(step, values, profile)
+        return
+    for step, names in zip(steps, frees):
+        run_step(step, values, profile)
+        for name in names:
+            values.pop(name, None)

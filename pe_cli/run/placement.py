@@ -76,10 +76,10 @@ def _changed(cfg, key, cls):
     return {k for k, v in cfg.data[key].items() if v != defaults.get(k) and not (key == "exec_strategy" and k in ASYNC_ONLY)}
 
 
-# what a CompiledProgram without data parallelism honours (executor/compiled.py): the program passes
-# and memory_optimize; the sequential executor runs it on one device, without the parallel executor's
-# scheduling (the MLP's step: 1.04 ms that way, 1.27 through with_data_parallel on one place)
-ONE_DEVICE_OPTIONS = frozenset(PROGRAM_ORDER) | {"memory_optimize"}
+# what a CompiledProgram without data parallelism honours (executor/compiled.py): the program passes,
+# memory_optimize and allow_cuda_graph_capture; the sequential executor runs it on one device, without
+# the parallel executor's scheduling (the MLP's step: 1.04 ms that way, 1.27 through with_data_parallel)
+ONE_DEVICE_OPTIONS = frozenset(PROGRAM_ORDER) | {"memory_optimize", "allow_cuda_graph_capture"}
 
 
 def train_program(cfg, programs, place, trainer_id=0):

@@ -80,6 +80,7 @@ class ShapeArray:
 class ShapeDevice:
     id = 0
     stream = 0
+    capture = None      # (never recording a step: see step_graph.py)
 
     def __init__(self, runtime):
         self._rt = runtime

@@ -13,7 +13,11 @@ short path. Anything the short path does not know (an argument type numba marsha
 a launch-configuration-sensitive kernel, numba's default stream, a numba-cuda without cuda.core
 launches) takes numba's path every time, so behaviour never differs, only speed.
 ``PE_CUDA_LAUNCH=numba`` turns the short path off (benchmarks compare the two). Under the
-simulator (CI), ``@jit_kernel`` is ``cuda.jit``.
+simulator (CI) every launch takes numba's path.
+
+While a step is being recorded (step_graph.py) each launch is handed to the recording first: under
+the simulator it records the launch instead of running it; on a GPU the launch goes on and stream
+capture records it.
 """
 import ctypes
 import os
@@ -24,14 +28,12 @@ from numba import cuda
 from . import runtime as rt
 
 _enabled = os.environ.get("PE_CUDA_LAUNCH", "pe") != "numba"
+_SIM = rt.simulated()
 
 
 def jit_kernel(fn):
     """``@cuda.jit`` for a kernel, launched through the short path on a real GPU."""
-    dispatcher = cuda.jit(fn)
-    if rt.simulated():
-        return dispatcher
-    return Kernel(dispatcher)
+    return Kernel(cuda.jit(fn))
 
 
 class Kernel:
@@ -49,14 +51,19 @@ class Kernel:
         return getattr(self.dispatcher, name)
 
     def launch(self, config, args):
+        dev = rt.current()
+        if dev.capture is not None and dev.capture.launch(self.dispatcher, config, args):
+            return          # recorded (the simulator's step recording)
+        if _SIM:
+            self.dispatcher[config](*args)
+            return
         key = _signature(args)
         entry = None
         if key is not None and _enabled:
-            dev = rt.current().id
-            entry = self.launches.get((dev, key), False)
+            entry = self.launches.get((dev.id, key), False)
             if entry is False:          # first launch of this signature here: numba's path
                 self.dispatcher[config](*args)
-                self.launches[(dev, key)] = _Launch.build(self.dispatcher, args)
+                self.launches[(dev.id, key)] = _Launch.build(self.dispatcher, args)
                 return
         if entry is None or len(config) < 3 or isinstance(config[2], int) or type(config[0]) is list \
                 or type(config[1]) is list:
@@ -126,7 +133,7 @@ def _core_launch():
         return None
 
 
-_CORE = _core_launch() if not rt.simulated() else None
+_CORE = _core_launch() if not _SIM else None
 _streams = {}           # id(numba stream) -> (numba stream, cuda.core stream)
 _configs = {}           # (grid, block, shared memory) -> cuda.core LaunchConfig
 

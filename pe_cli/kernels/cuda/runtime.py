@@ -2,10 +2,9 @@
 device, moving arrays between the host and the devices, and running a kernel on its device.
 
 On the CUDA path the values an executor holds are numba device arrays. Kernels allocate their
-outputs with ``empty()``, which takes buffers from the current device's pool; a buffer goes back to
-the pool when the last array viewing it dies (the executor drops its values at the end of a run),
-so after the first iteration a training loop allocates nothing. Every launch and copy goes through
-the device's one stream, so a reused buffer is never written before earlier readers are done.
+outputs with ``empty()`` from the current device's pool; a buffer goes back to the pool when the
+last array viewing it dies, so a warm training loop allocates nothing. Every launch and copy goes
+through the device's one stream: a reused buffer is never written before earlier readers are done.
 
 Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) all of this runs on the CPU: that is how
 CI tests the kernels. The simulator is not thread-safe, so there kernels run one at a time.
@@ -94,8 +93,7 @@ def available():
 
 
 def device_count():
-    """GPUs this process may use (those CUDA_VISIBLE_DEVICES lists); 0 without CUDA. The simulator
-    has as many devices as CUDA_VISIBLE_DEVICES lists (default 1), all sharing the host."""
+    """GPUs this process may use (those CUDA_VISIBLE_DEVICES lists, default 1 under the simulator)."""
     if not available():
         return 0
     if _sim:
@@ -121,13 +119,13 @@ def require(place=None):
 # -- devices ----------------------------------------------------------------------------------
 
 class Device:
-    """One GPU: its stream and its buffer pool. ``with device:`` makes it current in this thread
-    (kernels allocate on and launch to the current device)."""
+    """One GPU: its stream and its buffer pool. ``with device:`` makes it current in this thread."""
 
     def __init__(self, device_id):
         cuda = _numba_cuda()
         self.id = device_id
         self.pool = Pool(self, cuda, _sim)
+        self.capture = None     # the step recording capturing this device's launches (step_graph.py)
         if _sim:
             self.stream = cuda.stream()
         else:
@@ -150,6 +148,8 @@ class Device:
             _cuda.gpus[self.id].__exit__(*exc)
 
     def synchronize(self):
+        if self.capture is not None:
+            self.capture.refuse("a wait for the device")
         self.stream.synchronize()
 
     def __repr__(self):
@@ -205,6 +205,8 @@ def to_device(array, dtype=None):
         return array
     host = np.ascontiguousarray(array, dtype=dtype)
     dev = current()
+    if dev.capture is not None:
+        dev.capture.refuse("a host-to-device copy")
     out = dev.pool.empty(host.shape, host.dtype)
     if host.size:
         out.copy_to_device(host, stream=dev.stream)
@@ -212,12 +214,13 @@ def to_device(array, dtype=None):
 
 
 def to_host(array):
-    """A device array copied to a new numpy array (after the work queued on its stream);
-    host arrays are returned as they are."""
+    """A device array copied to a new numpy array (after its stream's queued work); a host array as is."""
     if not is_device_array(array):
         return array
     if array.size == 0:
         return np.empty(array.shape, array.dtype)
+    if current().capture is not None:
+        current().capture.refuse("a read on the host")
     stream = getattr(array, "stream", 0)
     host = array.copy_to_host(stream=stream)
     if stream:
@@ -230,6 +233,8 @@ def copy_to(array, dst_device):
     other, else staged through the host. Used by the multi-device all-reduce and broadcast."""
     dst = device(dst_device)
     src = _device_of(array)
+    if current().capture is not None:
+        current().capture.refuse("a copy between devices")
     with dst:
         out = empty(array.shape, array.dtype)
         if array.size == 0:
@@ -274,9 +279,7 @@ def _device_of(array):
     return device(dev_id) if dev_id is not None else current()
 
 
-# -- what executors use -----------------------------------------------------------------------
-
-# The interface every device kind's runtime offers executors (pe_cli/kernels/__init__.py).
+# -- what executors use: the interface every device kind's runtime offers (kernels/__init__.py) --
 SHARED_THREADS = False      # kernels are asynchronous launches: one task per device
 SHARED_MEMORY = False       # each GPU holds its own copy of a value
 
@@ -312,7 +315,7 @@ def worker_started():
 
 def __getattr__(name):
     # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
-    if name in ("collectives", "selected_rows"):
+    if name in ("collectives", "selected_rows", "step_graph"):   # (step_graph: whole-step recordings)
         return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -360,10 +363,8 @@ _sync_each_op = os.environ.get("PE_CUDA_SYNC") == "1"
 
 def _on_device(ins):
     """The op's inputs with any host array copied to the current device. Values made on the host
-    (a tensor array stacked by the control-flow ops, a zero gradient the backward pass filled in)
-    reach kernels as numpy arrays; numba-cuda would copy one implicitly, which the simulator
-    accepts and a real driver refuses on a non-default stream ("NumPy only supports
-    stream=None")."""
+    (a tensor array the control-flow ops stacked, a zero gradient the backward pass filled in) reach
+    kernels as numpy arrays, which a real driver refuses on a non-default stream."""
     moved = None
     for name, value in ins.items():
         if type(value) is np.ndarray:
@@ -376,9 +377,8 @@ def _on_device(ins):
 
 
 def bind_kernel(kernel, place):
-    """The kernel run on ``place``'s device: allocations and launches go to that device and its
-    stream. With PE_CUDA_SYNC=1 each op waits for its kernels, so a failing launch is reported by
-    the op that made it (the executor adds the op's name and where it was built)."""
+    """The kernel run on ``place``'s device (its pool and stream). With PE_CUDA_SYNC=1 each op waits
+    for its kernels, so a failing launch is reported by the op that made it."""
     dev = device(getattr(place, "device_id", 0))
     if _sim:
         def run(ins, attrs):

@@ -9,7 +9,7 @@ from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ..cpu import selected_rows as _cpu
-from . import runtime as rt
+from . import runtime as rt, step_graph
 from ._launch import copy, flat, grid
 from .sequence_rows import _gather, _scatter
 from .launcher import jit_kernel
@@ -61,7 +61,7 @@ def concat(parts):
     for p in parts:
         n = len(p.rows)
         if n:
-            out[start:start + n].copy_to_device(p.values, stream=rt.stream())
+            step_graph.device_copy(out[start:start + n], p.values)
         start += n
     return parts[0].with_arrays(rows, out)
 
