@@ -88,6 +88,11 @@ def torch_step(torch, w, batch):
         layers += [linear, nn.ReLU()] if i < len(HIDDEN) else [linear]
     dense = nn.Sequential(*layers)
     sparse_opt = torch.optim.SparseAdam(list(tables.parameters()), lr=LR)
+    # Fluid 1.8's sparse Adam bias-corrects with the next step's beta powers (its optimizer writes
+    # Beta1PowOut, Beta1Pow's own variable, before the kernel reads it: docs/COMPAT.md), and pe's
+    # lazy Adam computes what Fluid does; SparseAdam starting one step on does the same arithmetic
+    for p in tables.parameters():
+        sparse_opt.state[p].update(step=1, exp_avg=torch.zeros_like(p), exp_avg_sq=torch.zeros_like(p))
     dense_opt = torch.optim.Adam(dense.parameters(), lr=LR)
     data = batch_of(batch)
     inputs = [(t(ids), t(np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)))
