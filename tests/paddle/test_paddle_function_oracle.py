@@ -57,6 +57,9 @@ def _close(mine, theirs, what, rtol, atol):
                          ids=lambda v: v)
 def test_function_equals_paddle(source, name, recorded):
     cases = SOURCES[source][0]
+    # the sampled cases' moments of 4,000 draws are within their tolerance of Paddle's for all but a
+    # rare draw (Laplace's std: 4.5 standard errors out once in a suite run): a seed makes them one draw
+    paddle.seed(2026)
     got, want = oracle.run_case(paddle, name, cases), recorded[source][name]
     rtol, atol = cases[name].get("tolerance", (2e-6, 1e-6))
     assert len(got["outputs"]) == len(want["outputs"]), name
