@@ -167,15 +167,15 @@ def softmax(ins, attrs):
     axis = attrs["axis"]
     if _last_axis_rows(x, axis):
         out, rows = np.empty_like(x), (-1, x.shape[-1])
-        run_in_parts(_softmax(), "softmax_shift", x.size, x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
+        run_in_parts(_softmax(), "softmax_shift", x.size, x.reshape(rows), SOFTMAX_FLOOR, out.reshape(rows))
         np.exp(out, out=out)
         run_in_parts(_softmax(), "softmax_scale", x.size, out.reshape(rows))
         return {"Out": out}
-    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), _SOFTMAX_FLOOR))
+    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), SOFTMAX_FLOOR))
     return {"Out": e / e.sum(axis=axis, keepdims=True)}
 
 
-_SOFTMAX_FLOOR = -64.0
+SOFTMAX_FLOOR = -64.0
 
 
 def _last_axis_rows(x, axis, *others):

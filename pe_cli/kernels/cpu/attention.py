@@ -7,9 +7,9 @@ import numpy as np
 
 from . import _cblas, threads
 from ._numba import is_float, lazy, parallel_threads, twin
+from .activation import SOFTMAX_FLOOR, softmax, softmax_grad
 
 _loops = lazy("_attention_loops")
-SOFTMAX_FLOOR = -64.0       # the softmax op's clip of the shifted logits (activation.py, Fluid's)
 
 
 def _parts(q, k):
@@ -58,31 +58,25 @@ def scaled_dot_product_attention_grad(ins, attrs):
     return {slot: g for slot, g in zip(("Q@GRAD", "K@GRAD", "V@GRAD"), grads) if slot in wanted}
 
 
-# -- numpy: the same formulas, by batched matmuls over [batch, heads, seq, head_dim] ------------------
+# -- numpy: the unfused chain's formulas, by batched matmuls over [batch, heads, seq, head_dim], and
+# the softmax op's own kernels ------------------------------------------------------------------------
 
 def _heads(x):
     return np.swapaxes(x, 1, 2)
-
-
-def softmax_rows(scores):
-    """The softmax op's softmax along the last axis (the shift, the clip, float64 sums)."""
-    e = np.exp(np.maximum(scores - scores.max(axis=-1, keepdims=True), SOFTMAX_FLOOR))
-    return (e * (1.0 / e.sum(axis=-1, keepdims=True, dtype=np.float64))).astype(scores.dtype)
 
 
 def _numpy_forward(q, k, v, mask, alpha):
     scores = np.matmul(_heads(q), np.swapaxes(_heads(k), -1, -2)) * q.dtype.type(alpha)
     if mask is not None:
         scores = scores + mask
-    w = softmax_rows(scores.astype(q.dtype, copy=False))
+    w = softmax({"X": np.ascontiguousarray(scores, q.dtype)}, {"axis": -1})["Out"]
     return {"Out": np.ascontiguousarray(_heads(np.matmul(w, _heads(v)))), "Weights": w}
 
 
 def _numpy_grad(q, k, v, w, dout, alpha):
     do = _heads(dout)
-    dw = np.matmul(do, np.swapaxes(_heads(v), -1, -2))
-    ds = w * (dw - (dw * w).sum(axis=-1, keepdims=True, dtype=np.float64)).astype(w.dtype, copy=False)
-    ds = ds * w.dtype.type(alpha)
+    dw = np.ascontiguousarray(np.matmul(do, np.swapaxes(_heads(v), -1, -2)), w.dtype)
+    ds = softmax_grad({"Out": w, "Out@GRAD": dw}, {"axis": -1})["X@GRAD"] * w.dtype.type(alpha)
     dq = np.matmul(ds, _heads(k))
     dk = np.matmul(np.swapaxes(ds, -1, -2), _heads(q))
     dv = np.matmul(np.swapaxes(w, -1, -2), do)

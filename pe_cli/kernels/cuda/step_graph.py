@@ -74,7 +74,6 @@ class Recording:
                     buffer = self.feeds.get(name)
                     (self.reads[name] if buffer is None else buffer).copy_to_device(value, stream=dev.stream)
 
-
     def copy_into(self, buffer, value):
         """Copies ``value`` (a device array an op run between segments made) into the recorded
         ``buffer`` the later segments read; False where it does not fit there."""
