@@ -103,7 +103,7 @@ class SensitivePruneStrategy(PruneStrategy):
     remove ``target_ratio`` of the FLOPs is searched; ``num_steps`` such prunings, the first at
     ``start_epoch``, each later one once the metric converges."""
 
-    _MAX_SEARCH = 100       # Fluid's bisection of the loss level can loop forever; pe stops here
+    _MAX_SEARCH = 100       # Fluid's bisection of the loss level can loop forever; pe stops here at most
 
     def __init__(self, pruner=None, start_epoch=0, end_epoch=0, delta_rate=0.20, target_ratio=0.5,
                  metric_name="top1_acc", pruned_params="conv.*_weights", sensitivities_file="./sensitivities.data",
@@ -184,17 +184,24 @@ class SensitivePruneStrategy(PruneStrategy):
         return ratios
 
     def _get_best_ratios(self, context, sensitivities, target_ratio):
-        """(params, ratios) removing ``target_ratio`` of the eval graph's FLOPs (within 0.015)."""
+        """(params, ratios) removing ``target_ratio`` of the eval graph's FLOPs (within 0.015), or, where
+        whole filters cannot come that close, the ratios tried that came closest (the first of equals).
+
+        Fluid bisects the loss level until a pruning lands within 0.015 and returns the last one tried,
+        looping forever where none can. Near a level where one more filter goes, the FLOPs jump (0.24
+        to 0.48 of this net's in tests/fluid/contrib/test_prune_strategies.py), and which side a level
+        falls on is decided by float rounding (an AVX2 and an AVX-512 GEMM disagreed): the last one
+        tried was either. The closest one is the same on every host."""
         coefficients, max_loss, min_loss = {}, 0.0, 0.0
         for param in sensitivities:
             losses = np.array([0] * 5 + sensitivities[param]["loss"])
             coefficients[param] = _cubic([0] * 5 + sensitivities[param]["pruned_percent"], losses)
             max_loss = np.max([max_loss, np.max(losses)])
-        flops, ratios = context.eval_graph.flops(), []
+        flops, best, best_gap = context.eval_graph.flops(), [], None
         for _ in range(self._MAX_SEARCH):
-            if not min_loss < max_loss:
-                break
             loss = (max_loss + min_loss) / 2
+            if not min_loss < loss < max_loss:      # the interval cannot be halved any more
+                break
             ratios = self._ratios_at(coefficients, loss)
             shapes = {}
             self._prune_parameters(context.eval_graph, context.scope, list(sensitivities), ratios, context.place,
@@ -203,10 +210,13 @@ class SensitivePruneStrategy(PruneStrategy):
             restore([context.eval_graph.program], context.scope, context.place, shape_backup=shapes)
             _logger.info("loss %.4f: ratios %s prune %.4f of the FLOPs", loss, [round(r, 3) for r in ratios],
                          pruned_flops)
-            if abs(pruned_flops - target_ratio) < 0.015:
+            gap = abs(pruned_flops - target_ratio)
+            if best_gap is None or gap < best_gap:
+                best, best_gap = ratios, gap
+            if gap < 0.015:
                 break
             max_loss, min_loss = (loss, min_loss) if pruned_flops > target_ratio else (max_loss, loss)
-        return list(sensitivities), ratios
+        return list(sensitivities), best
 
     def _current_pruning_target(self, context):
         if self.num_steps <= 0:
