@@ -1,5 +1,5 @@
 """``pe info``: what pe runs on here and what it chose for it, as lines of text: the CPU and its cores,
-the BLAS pe's loops call (and, where it was measured on this CPU, the times behind the choice:
+its vector width and the code paths numba and OpenBLAS take on it (kernels/cpu/vector_width.py), the BLAS pe's loops call (and, where it was measured on this CPU, the times behind the choice:
 pe_cli/kernels/cpu/measured_choices.py), numpy's own BLAS, oneDNN's convolutions, the thread
 layout for 1 and 2 CPU devices, numba and its cache, CUDA and MPI."""
 import os
@@ -11,7 +11,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..distributed.rank_guard import mpiexec
-from ..kernels.cpu import _cblas, _onednn, measured_choices, threads
+from ..kernels.cpu import _cblas, _onednn, measured_choices, threads, vector_width
 from ..kernels.cuda import _blas as cuda_blas
 from ..kernels.cuda import runtime as cuda_runtime
 
@@ -19,7 +19,8 @@ from ..kernels.cuda import runtime as cuda_runtime
 def report():
     """The lines ``pe info`` prints."""
     lines = [f"pe {sys.modules['pe_cli'].__version__}: Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
-             f"CPU: {measured_choices.cpu_model()} ({platform.machine()}), {threads.cores()} core(s) for pe"]
+             f"CPU: {measured_choices.cpu_model()} ({platform.machine()}), {threads.cores()} core(s) for pe",
+             vector_width.describe()]
     lines.append(f"GEMMs of pe's loops: {_cblas.source() or 'numpy (no CBLAS GEMM found)'}, "
                  f"{_blas_reason(_cblas, measured_choices)}")
     lines += [f"numpy's BLAS: {b}" for b in _numpy_blas()]
