@@ -242,7 +242,8 @@ def main():
         print(f"  {what:<22} {'n/a' if seconds is None else f'{seconds:.3f}'}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"report": report, "startup": start, "threads": thread_notes,
+            from pe_cli.run.machine_info import report as machine      # the CPU, its vector width, the BLAS
+            json.dump({"machine": machine(), "report": report, "startup": start, "threads": thread_notes,
                        "profiles": {f"{m} / {c}": p["summary"] for (m, c), p in profiles.items()}}, f, indent=1)
     failed = [m for m in models if report["models"][m].get("ok") is False]
     if failed:

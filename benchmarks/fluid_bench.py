@@ -32,6 +32,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 from pe_cli.executor.parallel_scheduler import CALIBRATION_RUNS  # noqa: E402
 from pe_cli.kernels.cpu.measured_choices import cpu_model  # noqa: E402
+from pe_cli.kernels.cpu.vector_width import describe as vector_width  # noqa: E402
 
 DENSE = ("mlp", "lenet")
 # (warm-up, timed steps) of the models whose step takes seconds (seq2seq's training step 1-10 s, a beam
@@ -136,6 +137,7 @@ def main():
           f"{args.reps} repetitions x ({args.warmup} warm-up + {args.steps} timed steps"
           + "".join(f"; {m} {w} + {n}" for m, (w, n) in FEW_STEPS.items() if m in models) + "), engines alternating",
           flush=True)
+    print(f"fluid_bench: pe's {vector_width()}", flush=True)
     for model in models:           # numba's cache, the page cache: warm before anything is timed
         for engine in ("pe", "fluid"):
             run_program(engine, args.fluid_python, model, args, 1, 0 if model in FEW_STEPS else 1)
@@ -156,7 +158,7 @@ def main():
           + ", ".join(f"{m} {d:.1e}" for m, d in diffs.items()))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"cpu": cpu_model(), "phases": {p: summary(r) for p, r in phases.items()},
+            json.dump({"cpu": cpu_model(), "vector_width": vector_width(), "phases": {p: summary(r) for p, r in phases.items()},
                        "loss_diffs": diffs}, f, indent=1)
     bad = [m for m in DENSE if diffs.get(m, 0.0) > LOSS_RTOL]
     if bad:
