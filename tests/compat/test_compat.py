@@ -29,7 +29,7 @@ def test_every_script_names_its_source():
         assert first.startswith("# after: PaddlePaddle/Paddle ") and " @ " in first, f
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=XFAIL[c], strict=True))
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=XFAIL[c], strict=True, raises=AssertionError))
                                   if c in XFAIL else c for c in CASES])
 def test_script_runs_under_pe_fluid(case, tmp_path):
     script, *args = case.split()

@@ -142,7 +142,7 @@ def _compare(op_type):
     assert not missing, f"{op_type}: pe's grad ops lack Fluid's attributes {missing}"
 
 
-@pytest.mark.parametrize("op_type", [pytest.param(t, marks=[pytest.mark.xfail(strict=True, reason=DIFFERENT[t])]
+@pytest.mark.parametrize("op_type", [pytest.param(t, marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=DIFFERENT[t])]
                                                   if t in DIFFERENT else []) for t in sorted(_CASES)])
 def test_grad_ops_are_fluids(op_type):
     _compare(op_type)
