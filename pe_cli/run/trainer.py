@@ -36,7 +36,8 @@ from .progress import Progress
 from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
 from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
-from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
+from .run_metrics import FetchStore, Metrics
+from .rundir import (Checkpoints, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      runs_of, start_branch)
 
 
