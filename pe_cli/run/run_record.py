@@ -6,7 +6,9 @@ The record in force at a checkpoint of step S is ``config.resumed-step-M.yaml`` 
 ``config.yaml``; its ``model:`` names the model file that ran. A CONFIG whose model (layers, feeds,
 loss) or ``data.preprocessing`` differs from the record is refused in one line naming the first
 differing key and both values, before anything is built or written; a run without records (a
-checkpoint copied out of its run) is taken as CONFIG says.
+checkpoint copied out of its run) is taken as CONFIG says. A record that is there but cannot be read
+(not a regular file, over 1 MiB, not YAML, a Python tag, not a mapping) refuses the command naming
+it: no check is skipped because its input is damaged.
 """
 import json
 import os
@@ -15,6 +17,7 @@ import re
 import yaml
 
 from ..base.errors import UsageError
+from ..base.limits import file_kind
 from ..config.sizes import AUTO
 from .checkpoint_check import checked_checkpoint
 from .resume_state import effective_preprocessing, first_difference, shown
@@ -33,7 +36,7 @@ def config_record(run_dir, step):
     if resumes:
         return os.path.join(run_dir, max(resumes)[1])
     path = os.path.join(run_dir, "config.yaml")
-    return path if os.path.isfile(path) else None
+    return path if os.path.lexists(path) else None
 
 
 def run_checkpoint(cfg, checkpoint, command):
@@ -42,14 +45,16 @@ def run_checkpoint(cfg, checkpoint, command):
     ckpt, run_dir = checked_checkpoint(checkpoint, prefer_best=True)
     step = read_state(ckpt).get("step") or 0
     record = config_record(run_dir, step)
-    recorded = _read(record)
-    if recorded is None:
+    if record is None:
         return ckpt, run_dir
-    model = _read(os.path.join(run_dir, str(recorded.get("model") or "model.yaml")))
-    found = None
-    if isinstance(model, dict):
-        now = _widths_as_recorded(json.loads(json.dumps(cfg.model.to_data())), model)
-        found = first_difference(_comparable(model), _comparable(now), ("model",))
+    recorded = read_record(record, command, ckpt)
+    model_file = recorded.get("model") or "model.yaml"
+    if not isinstance(model_file, str) or os.path.basename(model_file) != model_file:
+        raise UsageError(f"pe {command}: {record}: 'model' is {shown(model_file)}, not a file of the run; the run's "
+                         f"records are damaged, so {ckpt} cannot be checked against CONFIG")
+    model = read_record(os.path.join(run_dir, model_file), command, ckpt)
+    now = _widths_as_recorded(json.loads(json.dumps(cfg.model.to_data())), model)
+    found = first_difference(_comparable(model), _comparable(now), ("model",))
     if found is None:
         was = (recorded.get("data") or {}).get("preprocessing")
         now = json.loads(json.dumps(cfg.data["data"]["preprocessing"]))
@@ -62,12 +67,33 @@ def run_checkpoint(cfg, checkpoint, command):
     return ckpt, run_dir
 
 
-def _read(path):
+MAX_RECORD_BYTES = 1 << 20        # a run's config.yaml or model.yaml (pe writes a few KiB)
+
+
+def read_record(path, command, ckpt):
+    """The mapping the run record ``path`` holds; a record pe cannot read, parse or trust refuses the
+    command in one line naming it (fail closed: the check it feeds is never skipped)."""
+    def refused(why):
+        return UsageError(f"pe {command}: the run record {path} {why}, so {ckpt} cannot be checked against "
+                          f"CONFIG; restore the record, or copy the checkpoint out of its run to use it as CONFIG says")
+    kind = file_kind(path)
+    if kind is not None:
+        raise refused("is missing" if kind == "missing" else f"is {kind}, not a regular file")
+    size = os.path.getsize(path)
+    if size > MAX_RECORD_BYTES:
+        raise refused(f"is {size:,} bytes, above the {MAX_RECORD_BYTES:,} a record may have")
     try:
-        with open(path, encoding="utf-8") as f:
-            return yaml.safe_load(f)
-    except (OSError, TypeError, yaml.YAMLError):
-        return None
+        with open(path, "rb") as f:
+            data = yaml.safe_load(f.read(MAX_RECORD_BYTES + 1).decode("utf-8"))
+    except OSError as e:
+        raise refused(f"cannot be read ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise refused("is not UTF-8 text") from None
+    except yaml.YAMLError as e:
+        raise refused(f"is not YAML pe wrote ({str(e).splitlines()[0][:120]})") from None
+    if not isinstance(data, dict):
+        raise refused(f"holds {type(data).__name__}, not a mapping")
+    return data
 
 
 def _widths_as_recorded(now, recorded):
