@@ -213,6 +213,9 @@ def read_saved(fn, dirname, names=None, filename=None):
         if not os.path.isdir(dirname):
             raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
         names = list(saved_names(dirname))
+        if not names:
+            raise PeError(f"{fn}: checkpoint directory '{dirname}' holds no saved variable, so there is nothing to "
+                          f"load; give the directory save_vars / save_persistables wrote")
     wanted = [types.SimpleNamespace(name=n, shape=None, dtype=None) for n in names]   # no checks
     if filename is None:
         values = read_dir(fn, dirname, wanted)
