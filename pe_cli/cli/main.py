@@ -46,6 +46,10 @@ def main():
       pe graph models/lenet.yaml --text
       pe smoke
     """
+    from ..base.knobs import environment_problem      # here: `pe --help` loads no engine module
+    problem = environment_problem()
+    if problem:
+        _fail(f"pe: error: {problem}", 2)
 
 
 # -- train -----------------------------------------------------------------------------------------
