@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import sys
 
 from ..base.atomic_file import OutputError, atomic_write, write_error, write_file
 from ..base.output_rule import check_place
@@ -130,13 +131,15 @@ class Checkpoints:
         atomic_write(os.path.join(self.dir, "best"), os.path.basename(path) + "\n")
 
     def pointed(self, pointer):
-        """The complete checkpoint ckpt/<pointer> (last, best) names, or None."""
+        """The complete checkpoint ckpt/<pointer> (last, best) names, or None (what it holds must be
+        a checkpoint's name, ``step-N``: never a path out of the run)."""
         path = os.path.join(self.dir, pointer)
         if not os.path.isfile(path):
             return None
-        with open(path) as f:
-            target = os.path.join(self.dir, f.read(200).strip())
-        return target if os.path.isfile(os.path.join(target, STATE_FILE)) else None
+        with open(path, "rb") as f:
+            name = f.read(200).decode("utf-8", "replace").strip()
+        target = os.path.join(self.dir, name)
+        return target if re.fullmatch(r"step-\d+", name) and os.path.isfile(os.path.join(target, STATE_FILE)) else None
 
     def remove_interrupted(self):
         """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
@@ -164,7 +167,16 @@ class Checkpoints:
         if path is not None:
             return path
         complete = sorted(self.complete(), key=_step_of)
-        return complete[-1] if complete else None
+        newest = complete[-1] if complete else None
+        pointer = os.path.join(self.dir, "last")
+        if os.path.lexists(pointer) and pointer not in _WARNED:
+            _WARNED.add(pointer)
+            print(f"pe: warning: {pointer} names no complete checkpoint (a save was cut short, or it was edited); "
+                  f"{f'taking the newest complete one, {newest}' if newest else 'the run has none'}", file=sys.stderr)
+        return newest
+
+
+_WARNED = set()         # the ckpt/last pointers already said to name nothing (once a process)
 
 
 def _written_at(path):
