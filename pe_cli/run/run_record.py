@@ -14,12 +14,10 @@ import json
 import os
 import re
 
-import yaml
-
 from ..base.errors import UsageError
-from ..base.limits import file_kind
 from ..config.sizes import AUTO
 from .checkpoint_check import checked_checkpoint
+from .record_file import load_record
 from .resume_state import effective_preprocessing, first_difference, shown
 from .rundir import read_state
 
@@ -43,10 +41,18 @@ def run_checkpoint(cfg, checkpoint, command):
     """The checkpoint ``checkpoint`` names (``best`` where its run kept one) and its run directory,
     once checked (run/checkpoint_check.py) and CONFIG found to agree with the run's records."""
     ckpt, run_dir = checked_checkpoint(checkpoint, prefer_best=True)
+    check_record(cfg, ckpt, run_dir, command, f"pe {command} {{record}} --checkpoint {ckpt} ...")
+    return ckpt, run_dir
+
+
+def check_record(cfg, ckpt, run_dir, command, usage):
+    """Refuses (one line) a CONFIG whose model or preprocessing differs from the records of the run
+    ``run_dir`` in force at the checkpoint ``ckpt``; ``usage`` (with ``{record}``) says how to give
+    the run's record instead."""
     step = read_state(ckpt).get("step") or 0
     record = config_record(run_dir, step)
     if record is None:
-        return ckpt, run_dir
+        return
     recorded = read_record(record, command, ckpt)
     model_file = recorded.get("model") or "model.yaml"
     if not isinstance(model_file, str) or os.path.basename(model_file) != model_file:
@@ -63,11 +69,7 @@ def run_checkpoint(cfg, checkpoint, command):
         key, was, now = found
         raise UsageError(f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {shown(was)} "
                          f"({record}), CONFIG gives {shown(now)}: the checkpoint is that run's; drop the "
-                         f"difference, or give the run's record as CONFIG: pe {command} {record} --checkpoint {ckpt} ...")
-    return ckpt, run_dir
-
-
-MAX_RECORD_BYTES = 1 << 20        # a run's config.yaml or model.yaml (pe writes a few KiB)
+                         f"difference, or give the run's record as CONFIG: {usage.format(record=record)}")
 
 
 def read_record(path, command, ckpt):
@@ -76,21 +78,7 @@ def read_record(path, command, ckpt):
     def refused(why):
         return UsageError(f"pe {command}: the run record {path} {why}, so {ckpt} cannot be checked against "
                           f"CONFIG; restore the record, or copy the checkpoint out of its run to use it as CONFIG says")
-    kind = file_kind(path)
-    if kind is not None:
-        raise refused("is missing" if kind == "missing" else f"is {kind}, not a regular file")
-    size = os.path.getsize(path)
-    if size > MAX_RECORD_BYTES:
-        raise refused(f"is {size:,} bytes, above the {MAX_RECORD_BYTES:,} a record may have")
-    try:
-        with open(path, "rb") as f:
-            data = yaml.safe_load(f.read(MAX_RECORD_BYTES + 1).decode("utf-8"))
-    except OSError as e:
-        raise refused(f"cannot be read ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise refused("is not UTF-8 text") from None
-    except yaml.YAMLError as e:
-        raise refused(f"is not YAML pe wrote ({str(e).splitlines()[0][:120]})") from None
+    data = load_record(path, refused)
     if not isinstance(data, dict):
         raise refused(f"holds {type(data).__name__}, not a mapping")
     return data

@@ -32,6 +32,7 @@ from ..base.output_rule import check_place
 from ..base.errors import PeError
 from ..io import save_npy_persistables
 from ..io.manifest import manifest_problem, seal
+from .record_file import load_record
 
 STATE_FILE = "trainer_state.json"
 
@@ -194,11 +195,8 @@ _STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "batch_size": int, "sa
 def read_state(ckpt):
     """The trainer state of a checkpoint, checked field by field before anything uses it."""
     path = os.path.join(ckpt, STATE_FILE)
-    try:
-        with open(path) as f:
-            state = json.load(f)
-    except (OSError, ValueError) as e:
-        raise PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is unreadable ({e})") from None
+    state = load_record(path, lambda why: PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is "
+                                                  f"unreadable (it {why})"), "json")
     if not isinstance(state, dict):
         raise PeError(f"{path}: not a trainer state (a JSON object); the checkpoint is damaged")
     for name, kind in _STATE_FIELDS.items():
@@ -235,11 +233,18 @@ class RunLock:
     """One pe process per run directory: an exclusive ``fcntl`` lock on ``<run>/.lock``, released
     by the kernel when the process ends (kill -9 too), so no stale lock is ever left behind."""
 
+    _held = {}      # real path of a .lock -> [fd, depth]: this process holds it (a resume took it first)
+
     def __init__(self, run_dir):
         self.path = os.path.join(run_dir, ".lock")
         self.fd = None
 
     def __enter__(self):
+        held = self._held.get(os.path.realpath(self.path))
+        if held is not None:            # this process holds it already: entered again, released by the first
+            held[1] += 1
+            self.fd = held[0]
+            return self
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -251,11 +256,17 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self.fd = fd
+        self._held[os.path.realpath(self.path)] = [fd, 1]
         return self
 
     def __exit__(self, *exc):
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
+        key = os.path.realpath(self.path)
+        held = self._held[key]
+        held[1] -= 1
+        if held[1] == 0:
+            del self._held[key]
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
         self.fd = None
 
 
