@@ -24,6 +24,13 @@ def _seconds(value):
     return seconds
 
 
+def _finite(value):
+    seconds = float(value)          # the rendezvous takes any finite wait (at least 1 s is waited)
+    if not math.isfinite(seconds):
+        raise ValueError
+    return seconds
+
+
 def _choice(*choices):
     def check(value):
         if value.strip().lower() not in choices:
@@ -39,7 +46,7 @@ _WORDS = _choice("0", "1", "false", "true", "no", "yes", "off", "on")
 KNOBS = {
     "PE_NUM_THREADS": (_count, "the threads pe's kernels use, as --threads: a whole number of at least 1"),
     "PE_DEVICE_THREADS": (_count, "the threads of each CPU device: a whole number of at least 1"),
-    "PE_RENDEZVOUS_SECONDS": (_seconds, "the rendezvous's wait in seconds, above 0, e.g. 60"),
+    "PE_RENDEZVOUS_SECONDS": (_finite, "the rendezvous's wait in seconds, e.g. 60"),
     "PE_PSERVER_WAIT_SECONDS": (_seconds, "a parameter server's wait for a trainer in seconds, above 0, e.g. 900"),
     "PE_STALL_SECONDS": (_seconds, "how long a rank may wait on the others before its stall is reported, "
                                    "in seconds above 0, e.g. 120"),

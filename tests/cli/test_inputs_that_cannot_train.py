@@ -46,7 +46,7 @@ def test_a_label_of_one_class_is_refused(tmp_path):
     ("PE_NUM_THREADS", "1.5", "as --threads: a whole number of at least 1"),
     ("PE_DEVICE_THREADS", "-2", "a whole number of at least 1"),
     ("PE_STALL_SECONDS", "abc", "in seconds above 0"),
-    ("PE_RENDEZVOUS_SECONDS", "inf", "in seconds, above 0"),
+    ("PE_RENDEZVOUS_SECONDS", "inf", "the rendezvous's wait in seconds, e.g. 60"),
     ("PE_CUDA_GRAPHS", "yes", "1 (on) or 0"),
     ("PE_ASYNC_WORKERS", "fork", "processes or threads"),
     ("PE_MAX_DATA_BYTES", "-1", "is not a positive integer"),
