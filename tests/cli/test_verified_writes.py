@@ -154,3 +154,46 @@ def test_a_failing_disk_fails_the_resume_and_keeps_the_last_checkpoint(base, tmp
     env = {"LD_PRELOAD": shim, "SHIM_MODE": mode, "SHIM_MATCH": ".step-4.tmp-"}
     run, line = _resumed_under(base, tmp_path, env)
     assert said in line.lower() and f"{run}/ckpt/step-4/" in line, line
+
+
+def test_sigkill_at_random_moments_always_leaves_a_last_that_loads(tmp_path):
+    """kill -9 of `pe train` (then of its resumes) at random moments while it checkpoints every step
+    (keep: 2): after each kill, ckpt/last names a checkpoint whose files match its manifest and whose
+    state reads, and the run resumes from it to the end."""
+    import random
+    import signal
+    import time
+
+    from pe_cli.io.manifest import manifest_problem
+    from pe_cli.run.rundir import Checkpoints, read_state
+    rng = random.Random(88)
+    run = tmp_path / "run"
+    args = ["configs/mnist_mlp.yaml", "data.train.limit=256", "data.eval.limit=32", "data.batch_size=32",
+            "epochs=400", "checkpoint.every_steps=1", "checkpoint.every_epochs=0", "checkpoint.keep=2",
+            "eval.every_epochs=0", "fetch.every=1", "output.curves=false", "-q"]
+    env = dict(os.environ)
+    env.pop("PE_DEBUG", None)
+    steps = []
+    for attempt in range(6):
+        argv = ["train", *args, "--out", run] if attempt == 0 else ["train", *args, "--resume", run]
+        proc = subprocess.Popen(PE + [str(a) for a in argv], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        first = steps[-1] if steps else 0
+        while time.monotonic() < deadline and proc.poll() is None:      # wait for a checkpoint of this process
+            last = Checkpoints(run).last() if run.exists() else None
+            if last is not None and read_state(last)["step"] > first:
+                break
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.6))                                 # then a random moment
+        proc.send_signal(signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == -9, err
+        last = Checkpoints(run).last()
+        assert last is not None and manifest_problem(last) is None, (attempt, last)
+        assert (run / "ckpt" / "last").read_text().strip() == os.path.basename(last)
+        steps.append(read_state(last)["step"])
+    assert steps == sorted(steps) and steps[-1] > steps[0], steps
+    done = _pe(["train", *args, "--resume", run, "--max-steps", str(steps[-1] + 3)])
+    assert done.returncode == 0, done.stderr
+    assert (run / "ckpt" / "last").read_text().strip() == f"step-{steps[-1] + 3}"
