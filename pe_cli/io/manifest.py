@@ -46,11 +46,16 @@ def write_manifest(dirname, pending=None, meant=None):
 
 def seal(dirname, written, shown=None):
     """A checkpoint's seal (atomic.write_dir): its manifest, built from what was meant to be written,
-    then the directory read back against it; a mismatch is an OutputError and the directory is never
-    swapped in."""
-    missing = sorted(n for n in written if os.sep not in n and not os.path.isfile(os.path.join(dirname, n)))
+    then the directory's files checked against it by size (their contents were read back as they were
+    written; the caller reads the whole checkpoint back where it lies); a mismatch is an OutputError
+    and the directory is never swapped in."""
     write_manifest(dirname, meant=written)
-    problem = f"{missing[0]} is missing" if missing else manifest_problem(dirname)
+    files = read_manifest(dirname)      # each file's content was read back as it was written: sizes here
+    problem = files if isinstance(files, str) else next(
+        (p for n, e in sorted(files.items()) for p in [_file_problem(os.path.join(dirname, n), n, e["bytes"])] if p),
+        None)
+    missing = sorted(n for n in written if os.sep not in n and n not in (files if isinstance(files, dict) else {}))
+    problem = problem or (f"{missing[0]} is not in its manifest" if missing else None)
     if problem:
         raise OutputError(f"cannot write the checkpoint {shown or dirname}: read back, {problem}; the "
                           f"earlier checkpoint is unchanged")

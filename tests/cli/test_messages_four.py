@@ -64,3 +64,22 @@ def test_plot_skips_lines_that_are_not_rows_with_their_count(run, tmp_path):
     (copy / "metrics.jsonl").write_text("\n".join(bad[:4]) + "\n")
     proc = pe("plot", copy, "-o", tmp_path / "d.png")
     assert proc.returncode == 1 and "has no rows yet" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_warnings_are_one_line_per_kind_with_a_count(tmp_path):
+    """100,000 warnings raised at one place (as a model file's 100,000 ignored attributes were: 31 MB of
+    stderr) are the first one and a count."""
+    import os
+    import subprocess
+    from tests.cli.test_helpers import PE, REPO
+    (tmp_path / "s.py").write_text("import warnings\nimport paddle.fluid as fluid\nfor i in range(100000):\n"
+                                   "    warnings.warn(f'attribute a{i} ignored')\nwarnings.warn('another kind')\n"
+                                   "print('ran')\n")
+    env = dict(os.environ, PYTHONPATH=REPO)
+    env.pop("PE_DEBUG", None)
+    proc = subprocess.run(PE + ["fluid", "s.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout == "ran\n", proc.stderr[-2000:]
+    assert len(proc.stderr) < 1000, len(proc.stderr)
+    assert "UserWarning: attribute a0 ignored" in proc.stderr and "attribute a1 ignored" not in proc.stderr
+    assert "UserWarning: another kind" in proc.stderr
+    assert "pe: warning: 99,999 more UserWarnings like the one above (s.py:4) not shown" in proc.stderr
