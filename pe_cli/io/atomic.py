@@ -18,8 +18,8 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import (OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_checked, write_error,
-                                write_file)
+from ..base.atomic_file import (OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_checked,
+                                write_error, write_file)
 from ..base.errors import PeError
 from ..base.output_rule import check_nul, check_write
 

@@ -18,8 +18,9 @@
       eval.json                  the last evaluation (pe train's final one, or pe eval's)
       graph-<kind>.dot/.txt      graph dumps (output.graphs)
 
-Each file is written through a temporary name (pe_cli/base/atomic_file.py); metrics rows are appended
-whole. (run/run_metrics.py writes the metrics and fetches.) MANAGED_FILES and the others below are what no output a user names may replace."""
+Each file is written through a temporary name and checked there (pe_cli/base/atomic_file.py); metrics
+rows are appended whole (run/run_metrics.py writes the metrics and fetches). MANAGED_FILES and the
+others below are what no output a user names may replace."""
 import fcntl
 import json
 import os
@@ -111,6 +112,7 @@ class Checkpoints:
                               lambda tmp, written: seal(tmp, written, path))     # manifest (io/manifest.py)
         problem = manifest_problem(path)         # read back where it lies before anything names it
         if problem:
+            shutil.rmtree(path, ignore_errors=True)
             raise OutputError(f"cannot write the checkpoint {path}: read back, {problem}; ckpt/last still "
                               f"names the earlier one")
         atomic_write(os.path.join(self.dir, "last"), os.path.basename(path) + "\n")

@@ -91,8 +91,8 @@ def test_pe_eval_of_a_split_run_with_one_hot_categories(tmp_path):
     (tmp_path / "m.yaml").write_text("layers:\n  - logits: {type: fc, input: x, size: auto}\n"
                                      "  - xent: {type: softmax_with_cross_entropy, logits: logits, label: y}\n"
                                      "  - loss: {type: mean, x: xent}\nloss: loss\n")
-    (tmp_path / "run.yaml").write_text(CONFIG.replace("columns: {x: [a, b], y: species}", "columns: {x: [c, d], y: species}")
-                                       .replace("x: {kind: numeric}", "x: {kind: category, encoding: one_hot}"))
+    config = CONFIG.replace("columns: {x: [a, b], y: species}", "columns: {x: [c, d], y: species}")
+    (tmp_path / "run.yaml").write_text(config.replace("x: {kind: numeric}", "x: {kind: category, encoding: one_hot}"))
     (tmp_path / "t.csv").write_text("c,d,species\n" + "".join(f"{'pqr'[i % 3]},{'uv'[i % 2]},{s}\n"
                                                              for i, s in enumerate(SPECIES)))
     proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
