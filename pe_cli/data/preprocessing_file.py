@@ -6,9 +6,9 @@ infinite mean, a std <= 0 are refused), vocabularies and class lists of unique s
 pe's limits (pe_cli/base/limits.py), tokenizers pe runs (a regex only from the safe subset,
 patterns.py). A refusal is a DataError naming the file and the key path (``feeds.x.divide[0]``).
 """
-import json
 import math
 
+from ..base import json_once
 from ..base.errors import PeError
 from ..base.limits import LIMITS, limit, read_regular_file
 from .images import MODES
@@ -25,20 +25,6 @@ HINT = "pe writes this file (pe train, pe export --inference-dir): write it agai
 
 class _Bad(Exception):
     """A value that is wrong: (key path, what is wrong)."""
-
-
-class _Twice(ValueError):
-    """A key given twice in one JSON object: (the key, shown)."""
-
-
-def _once_each(pairs):
-    """json's object_pairs_hook: the object, refusing a key given twice (json.loads keeps the last)."""
-    data = {}
-    for key, value in pairs:
-        if key in data:
-            raise _Twice(_shown(key))
-        data[key] = value
-    return data
 
 
 def _shown(text):
@@ -67,12 +53,11 @@ def read_preprocessing_file(path, version, kinds):
     """The checked content ({"version", "fitted_on", "feeds", "target"}) of the preprocessing file ``path``."""
     try:
         text = read_regular_file(path, "preprocessing file", path).decode("utf-8")
-        data = json.loads(text, object_pairs_hook=_once_each)
+        data = json_once.loads(text)
     except PeError as e:
         raise DataError(str(e), (), HINT) from None
-    except _Twice as e:
-        raise DataError(f"{path}: the key {e.args[0]} appears twice in one object (JSON keeps the last, which is "
-                        f"not what pe wrote)", (), HINT) from None
+    except json_once.KeyTwice as e:
+        raise DataError(f"{path}: {e}", (), HINT) from None
     except (OSError, ValueError, RecursionError) as e:
         raise DataError(f"{path}: not a readable preprocessing file ({type(e).__name__}: {str(e)[:120]})", (),
                         HINT) from None

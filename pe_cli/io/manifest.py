@@ -16,6 +16,7 @@ import stat
 
 import numpy as np
 
+from ..base import json_once
 from ..base.atomic_file import OutputError, sha256_file as _sha256_file
 from ..base.shapes import numel
 from .atomic import write_file
@@ -73,7 +74,7 @@ def read_manifest(dirname):
         return f"{MANIFEST} is not a regular file of a sane size"
     try:
         with open(path, encoding="utf-8") as f:
-            files = json.load(f)["files"]
+            files = json_once.load(f)["files"]
         if not all(isinstance(e.get("bytes"), int) and isinstance(e.get("sha256"), str) for e in files.values()):
             raise ValueError("an entry lacks its size or sha256")
         if any(os.path.basename(n) != n or n in ("", ".", "..") for n in files):

@@ -2,11 +2,11 @@
 on disk that anyone may have edited, cut short or replaced, so it is bounded before it is parsed (a
 record pe writes is a few KiB; 1 MiB at most is read) and a problem is one phrase for the caller's
 one-line error, which refuses the command: no check is skipped because its input is damaged."""
-import json
 import os
 
 import yaml
 
+from ..base import json_once
 from ..base.limits import file_kind
 
 MAX_RECORD_BYTES = 1 << 20
@@ -24,7 +24,7 @@ def load_record(path, refused, kind="yaml"):
     try:
         with open(path, "rb") as f:
             text = f.read(MAX_RECORD_BYTES + 1).decode("utf-8")
-        return yaml.safe_load(text) if kind == "yaml" else json.loads(text)
+        return yaml.safe_load(text) if kind == "yaml" else json_once.loads(text)
     except OSError as e:
         raise refused(f"cannot be read ({e.strerror or e})") from None
     except UnicodeDecodeError:

@@ -17,6 +17,7 @@ import os
 
 import numpy as np
 
+from ..base import json_once
 from ..base.errors import PeError, UsageError
 from ..base.limits import file_kind
 from ..data.ragged import Ragged
@@ -166,7 +167,7 @@ def _read(path, settings, source, n):
                       f"pe train: restore it, or start a new run")
     try:
         with open(path, encoding="utf-8") as f:
-            record = json.load(f)
+            record = json_once.load(f)
         listed = [record[f"{p}_rows"] for p in ("eval", "test")]
         if not all(isinstance(r, list) and all(type(i) is int for i in r) for r in listed):
             raise ValueError("the row numbers are not lists of whole numbers")

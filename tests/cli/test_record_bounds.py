@@ -72,3 +72,17 @@ def test_a_record_a_resume_reads_is_bounded_and_fails_closed(split_run, tmp_path
     proc = pe("train", "run.yaml", "--resume", "run", "-q", cwd=tmp_path)
     _refused(proc, os.path.basename(name), said)
     assert snapshot(run) == before
+
+
+@pytest.mark.parametrize("name", ["ckpt/step-1/trainer_state.json", "split.json", "ckpt/step-1/manifest.json"])
+def test_a_record_with_a_key_twice_is_refused(split_run, tmp_path, name):
+    """JSON keeps the last of a key given twice; a record pe reads back refuses it (main read on)."""
+    run = _copy(split_run, tmp_path)
+    path = run / name
+    text = path.read_text().rstrip()
+    key = {"trainer_state.json": "step", "split.json": "seed", "manifest.json": "manifest"}[path.name]
+    path.write_text(text[:-1] + f', "{key}": {json.dumps(json.loads(text)[key])}}}\n')
+    before = snapshot(run)
+    proc = pe("train", "run.yaml", "--resume", "run", "-q", cwd=tmp_path)
+    _refused(proc, f"the key '{key}' appears twice in one object")
+    assert snapshot(run) == before
