@@ -16,6 +16,7 @@ from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .options import check_threads, threads_option, use_threads
 from .scripts import fluid, launch
 from .tools import export, info, infer, plot, predict, summary
+from .warning_kinds import collapse_warnings
 from ..base.errors import UsageError
 from ..distributed.rank_guard import guard, needs_guard
 
@@ -46,6 +47,11 @@ def main():
       pe graph models/lenet.yaml --text
       pe smoke
     """
+    from ..base.knobs import environment_problem      # here: `pe --help` loads no engine module
+    problem = environment_problem()
+    if problem:
+        _fail(f"pe: error: {problem}", 2)
+    collapse_warnings()
 
 
 # -- train -----------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ something that can match nothing (``(a*)*``); a repeat followed by a character i
 (``(a+)+``, ``\\w+\\w``, ``.*x``); alternatives that can start with the same character (``a|ab``:
 write ``ab?``); a repeat followed by something that can fail (``\\d+\\.\\d+``: write
 ``\\d+(?:\\.\\d+)?``; ``\\b\\w+\\b``: ``\\w+``); local flags (``(?i:...)``; ``(?i)`` for the whole
-pattern is fine); patterns over MAX_LENGTH characters. Token patterns pass: ``[a-z]+``,
+pattern is fine); patterns over MAX_LENGTH characters; a pattern that can match the empty string
+(``''``, ``a*``: every text would be empty tokens). Token patterns pass: ``[a-z]+``,
 ``\\w+|[^\\w\\s]``, ``[a-z]+(?:'[a-z]+)?``, ``\\d+(?:\\.\\d+)?``, ``\\w+(?:-\\w+)*``, ``\\S+``, ``#\\w+``.
 
 The sets of characters are compared over all of Unicode: each class is matched against a string of
@@ -59,6 +60,9 @@ def safe_pattern(pattern):
     compiled = re.compile(pattern)
     parsed = sre_parse.parse(pattern)
     _Check(parsed.state).sequence(list(parsed), [], True, (1, 1))
+    if parsed.getwidth()[0] == 0:
+        raise UnsafePattern("it can match the empty string, so a text would become empty tokens; make every "
+                            "token at least one character ('a+', not 'a*')")
     return compiled
 
 

@@ -333,6 +333,9 @@ def _fit_label(spec, raw, where):
     classes = sorted({v for v in _strings(raw) if v is not None}, key=_class_key)
     if not classes:
         raise DataError(f"{where.column()} is missing in every row", (), "give the label column values")
+    if len(classes) == 1:           # a classifier of one class learns nothing and scores 100 %
+        raise DataError(f"{where.column()} holds one class ({str(classes[0])[:40]!r}) in every row, so there is "
+                        f"nothing to classify", (), "give rows of at least two classes (is it the right column?)")
     return {"classes": _bounded(classes, "classes", "classes", "is the label column the right one?")}
 
 

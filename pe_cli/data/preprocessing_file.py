@@ -6,9 +6,9 @@ infinite mean, a std <= 0 are refused), vocabularies and class lists of unique s
 pe's limits (pe_cli/base/limits.py), tokenizers pe runs (a regex only from the safe subset,
 patterns.py). A refusal is a DataError naming the file and the key path (``feeds.x.divide[0]``).
 """
-import json
 import math
 
+from ..base import json_once
 from ..base.errors import PeError
 from ..base.limits import LIMITS, limit, read_regular_file
 from .images import MODES
@@ -27,13 +27,37 @@ class _Bad(Exception):
     """A value that is wrong: (key path, what is wrong)."""
 
 
+def _shown(text):
+    """``text`` quoted, printable whatever it holds (a lone surrogate as \\ud800), cut at 60 characters."""
+    return repr(text[:60]) if isinstance(text, str) else repr(text)[:60]
+
+
+def _text_only(value, key):
+    """Every string of ``value`` (keys too) is text UTF-8 can hold: a lone surrogate (``\\ud800``, legal
+    in JSON) is refused naming its key, where it ended the ONNX export in a UnicodeEncodeError."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise _Bad(key, f"{_shown(value)} holds a lone surrogate ({value[e.start]!r}), which is not text") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _text_only(k, f"{key}: a key")
+            _text_only(v, f"{key}.{k}" if key else k)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _text_only(v, f"{key}[{i}]")
+
+
 def read_preprocessing_file(path, version, kinds):
     """The checked content ({"version", "fitted_on", "feeds", "target"}) of the preprocessing file ``path``."""
     try:
         text = read_regular_file(path, "preprocessing file", path).decode("utf-8")
-        data = json.loads(text)
+        data = json_once.loads(text)
     except PeError as e:
         raise DataError(str(e), (), HINT) from None
+    except json_once.KeyTwice as e:
+        raise DataError(f"{path}: {e}", (), HINT) from None
     except (OSError, ValueError, RecursionError) as e:
         raise DataError(f"{path}: not a readable preprocessing file ({type(e).__name__}: {str(e)[:120]})", (),
                         HINT) from None
@@ -60,6 +84,7 @@ def fitted_problem(feeds, version, kinds):
 def _check_top(data, version, kinds):
     if not isinstance(data, dict):
         raise _Bad("(the file)", f"a JSON object, got {type(data).__name__}")
+    _text_only(data, "")
     if data.get("version") != version:
         raise _Bad("version", f"{data.get('version')!r}; this pe reads version {version}")
     _string(data.get("fitted_on", ""), "fitted_on")

@@ -41,10 +41,12 @@ from ..base.errors import PeError
 
 STATUS_FD = "PE_RANK_STATUS_FD"
 LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
+RANKS_DIR = "PE_RANKS_DIR"          # where each guard notes its rank, pid and host, and its end
 _STOPPED = "(stopped: another process failed)"  # the child ended because another process failed (said already)
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
 _INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
+_SAID = []                  # the line this guard said, once said
 
 
 def under_mpi():
@@ -149,7 +151,31 @@ def _die_with_parent(parent):
 
 def guard(module, args):
     """Runs ``python -m MODULE ARGS`` as this rank's child and returns the rank's exit status, after
-    one line on stderr when it failed."""
+    one line on stderr when it failed. Under ``pe train --np`` / ``pe launch`` (``RANKS_DIR`` set) the
+    guard notes its rank, pid and host there as it starts and ``end`` as it ends, so a guard killed
+    before its line (kill -9, the OOM killer) is named by pe (run/rank_deaths.py)."""
+    _note("")
+    try:
+        return _guard(module, args)
+    finally:
+        _note(" end said" if _SAID else " end")
+
+
+def _note(tail):
+    folder = os.environ.get(RANKS_DIR)
+    if not folder:
+        return
+    rank = os.environ.get("PMI_RANK", "?")
+    path = os.path.join(folder, f"rank-{rank}")
+    try:
+        with open(path + ".tmp", "w") as f:
+            f.write(f"{rank} {os.environ.get('PMI_SIZE', '?')} {os.getpid()} {socket.gethostname()}{tail}\n")
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass            # a note lost: pe says less, the rank runs as it would
+
+
+def _guard(module, args):
     import subprocess
     read_end, write_end = os.pipe()
     keep = [write_end]
@@ -181,6 +207,7 @@ def guard(module, args):
     if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
+        _SAID.append(line)
     _tell_links(links, line)
     return code if code > 0 else 128 - code
 

@@ -167,7 +167,11 @@ def _feeds_and_fetches(desc, where):
         if op.type not in found:
             continue
         at = f"{where}: block 0 op {n} ({op.type})"
-        col = next((a.i for a in op.attrs if a.name == "col"), 0)
+        attr = next((a for a in op.attrs if a.name == "col"), None)
+        if attr is not None and attr.type != 0:            # AttrType INT: a FLOAT's .i read 0
+            raise PeError(f"{at}: attribute 'col' is of attribute type {attr.type}, not INT (0), so the model "
+                          f"file is damaged")
+        col = attr.i if attr is not None else 0
         args = (op.outputs if op.type == "feed" else op.inputs)
         if not args or not args[0].arguments:
             raise PeError(f"{at} names no variable, so the model file is damaged")

@@ -18,23 +18,27 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_error, write_file
+from ..base.atomic_file import (OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_checked,
+                                write_error, write_file)
 from ..base.errors import PeError
 from ..base.output_rule import check_nul, check_write
 
 
-def _write_npy(path, array):
-    """Writes ``array`` as an ``.npy`` file, or ``bytes`` as they are (a file in Fluid's formats)."""
+def _write_npy(path, array, shown=None):
+    """Writes ``array`` as an ``.npy`` file, or ``bytes`` as they are (a file in Fluid's formats),
+    checked on disk against what was meant (base/atomic_file.py's ``write_checked``). Returns the
+    ``Written``."""
+    if isinstance(array, bytes):
+        def write(f):
+            f.write(array)
+    else:
+        def write(f):
+            np.save(f, array, allow_pickle=False)
     try:
         with open(path, "wb") as f:
-            if isinstance(array, bytes):
-                f.write(array)
-            else:
-                np.save(f, array, allow_pickle=False)
-            f.flush()
-            os.fsync(f.fileno())
+            return write_checked(f, write, path, shown)
     except OSError as e:
-        raise _disk_error(e, path) from None
+        raise _disk_error(e, shown or path) from None
 
 
 def _disk_error(error, path):
@@ -65,18 +69,21 @@ def _link_or_copy(src, dst):
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
-def write_dir(dirname, files):
+def write_dir(dirname, files, seal=None):
     """Writes ``files`` (file name -> array, or bytes) as the directory ``dirname``, atomically (see the
-    module doc). Other entries of an existing ``dirname`` are kept, and so is its mode. A symlink
-    ``dirname`` is replaced itself by the new directory (its target's entries kept, as links, and the
-    target untouched), never written through (pe_cli/base/output_rule.py)."""
+    module doc), each file checked on disk against what was meant. Other entries of an existing
+    ``dirname`` are kept, and so is its mode. A symlink ``dirname`` is replaced itself by the new
+    directory (its target's entries kept, as links, and the target untouched), never written through
+    (pe_cli/base/output_rule.py). ``seal(tmp, written)``, where given, is called on the complete
+    temporary directory before it is swapped in (a checkpoint's manifest, written and checked there),
+    with ``written`` {file name: Written}. Returns ``written``."""
     try:
-        _write_dir(dirname, files)
+        return _write_dir(dirname, files, seal)
     except OSError as e:
         raise write_error(e, dirname, directory=True) from None
 
 
-def _write_dir(dirname, files):
+def _write_dir(dirname, files, seal):
     check_nul(os.fspath(dirname))
     for fname in files:
         check_write(os.path.join(dirname, fname))
@@ -87,17 +94,20 @@ def _write_dir(dirname, files):
     cwd = os.path.realpath(os.getcwd())
     if os.path.isdir(target) and not os.path.islink(target) and (cwd == os.path.realpath(target) or
                                   cwd.startswith(os.path.realpath(target) + os.sep)):
-        return _files_in_place(target, files)   # never swap the directory the process runs in
+        return _files_in_place(target, files, seal)   # never swap the directory the process runs in
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{base}.tmp-", dir=parent)
+    written = {}
     try:
         os.chmod(tmp, new_mode(target, 0o777))       # mkdtemp's 0700 would replace the old mode
         for fname, array in files.items():
             path = os.path.join(tmp, fname)
             os.makedirs(os.path.dirname(path), exist_ok=True)     # a variable named 'a/b' (Fluid's layout)
-            _write_npy(path, array)
+            written[fname] = _write_npy(path, array, os.path.join(dirname, fname))
         if os.path.isdir(target):
             _keep_old_entries(target, tmp, files)
+        if seal is not None:
+            seal(tmp, written)
         _fsync_dir(tmp)
         if os.path.isdir(target):
             backup = tempfile.mkdtemp(prefix=f".{base}.old-", dir=parent)
@@ -116,6 +126,7 @@ def _write_dir(dirname, files):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    return written
 
 
 def _remove(path):
@@ -141,10 +152,10 @@ def _keep_old_entries(target, tmp, files):
             _link_or_copy(src, dst)
 
 
-def _files_in_place(target, files):
+def _files_in_place(target, files, seal):
     """Each file written to a temporary name, fsynced, then renamed into place (all renames after
     all writes): used only when ``dirname`` holds the working directory and cannot be swapped."""
-    tmps = {}
+    tmps, written = {}, {}
     try:
         for fname, array in files.items():
             folder = os.path.dirname(os.path.join(target, fname))
@@ -152,16 +163,19 @@ def _files_in_place(target, files):
             fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(fname)}.tmp-", dir=folder)
             os.close(fd)
             tmps[fname] = tmp
-            _write_npy(tmp, array)
+            written[fname] = _write_npy(tmp, array, os.path.join(target, fname))
             os.chmod(tmp, new_mode(os.path.join(target, fname)))
         for fname, tmp in tmps.items():
             os.replace(tmp, os.path.join(target, fname))
+        if seal is not None:
+            seal(target, written)
         _fsync_dir(target)
     except BaseException:
         for tmp in tmps.values():
             if os.path.exists(tmp):
                 os.unlink(tmp)
         raise
+    return written
 
 
 def interrupted_hint(dirname):

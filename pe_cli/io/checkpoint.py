@@ -143,9 +143,11 @@ def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
     return None
 
 
-def save_npy_persistables(executor, dirname, main_program=None):
+def save_npy_persistables(executor, dirname, main_program=None, extra=None, seal=None):
     """Saves every persistable variable as pe's own checkpoint format: one ``.npy`` per variable in
-    ``dirname`` (what pe's run directories hold, ``ckpt/step-N/``; the Fluid API writes Fluid's)."""
+    ``dirname`` (what pe's run directories hold, ``ckpt/step-N/``; the Fluid API writes Fluid's),
+    with the files ``extra`` ({name: bytes}) beside them, sealed by ``seal`` (atomic.write_dir).
+    Returns {file name: Written}."""
     fn = "save_persistables"
     chosen = _select(fn, main_program, None, is_persistable)
     files = {}
@@ -154,7 +156,11 @@ def save_npy_persistables(executor, dirname, main_program=None):
         if fname in files:
             raise PeError(f"{fn}: variables '{name}' and another map to the same file '{fname}'")
         files[fname] = array
-    write_dir(os.fspath(dirname), files)
+    for fname, data in (extra or {}).items():
+        if fname in files:
+            raise PeError(f"{fn}: a variable maps to the file '{fname}' the checkpoint keeps for itself")
+        files[fname] = data
+    return write_dir(os.fspath(dirname), files, seal)
 
 
 def save_params(executor, dirname, main_program=None, filename=None):
@@ -207,6 +213,9 @@ def read_saved(fn, dirname, names=None, filename=None):
         if not os.path.isdir(dirname):
             raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
         names = list(saved_names(dirname))
+        if not names:
+            raise PeError(f"{fn}: checkpoint directory '{dirname}' holds no saved variable, so there is nothing to "
+                          f"load; give the directory save_vars / save_persistables wrote")
     wanted = [types.SimpleNamespace(name=n, shape=None, dtype=None) for n in names]   # no checks
     if filename is None:
         values = read_dir(fn, dirname, wanted)

@@ -3,10 +3,10 @@ that compute the targets and the parameters they use, in Fluid's formats (a prot
 and Fluid's LoDTensor files: pe_cli/io/fluid_model.py), so that pe and PaddlePaddle load each
 other's models. ``load_inference_model`` still reads the JSON ``__model__`` and ``.npy`` parameters
 that pe wrote before it wrote Fluid's format."""
-import json
 import os
 import warnings
 
+from ..base import json_once
 from ..base.errors import PeError
 from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, refuse_special, regular_file
 from ..framework import OpRole, Program, program_guard
@@ -166,7 +166,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     if looks_like_program_desc(data):          # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
         return _load_fluid_model(dirname, path, data, executor, params_filename)
     try:
-        model = json.loads(data.decode())
+        model = json_once.loads(data.decode())
         if not isinstance(model, dict) or model.get("format") != _FORMAT:
             raise ValueError(f"format is {model.get('format') if isinstance(model, dict) else None!r}")
     except Exception as e:

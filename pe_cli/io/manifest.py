@@ -16,34 +16,50 @@ import stat
 
 import numpy as np
 
+from ..base import json_once
+from ..base.atomic_file import OutputError, sha256_file as _sha256_file
 from ..base.shapes import numel
 from .atomic import write_file
 
 MANIFEST = "manifest.json"
-_CHUNK = 1 << 20
 
 
-def _sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(_CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def write_manifest(dirname, pending=None):
+def write_manifest(dirname, pending=None, meant=None):
     """Writes ``dirname/manifest.json`` listing every regular file of ``dirname`` and the files of
-    ``pending`` ({name: bytes}) that the caller writes next."""
+    ``pending`` ({name: bytes}) that the caller writes next. A file of ``meant`` ({name: Written},
+    what a write meant: base/atomic_file.py) is listed as meant, never as found on disk, so a file
+    cut short is a mismatch, never a record of the short file."""
+    meant = meant or {}
     files = {}
     for name in sorted(os.listdir(dirname)):
         path = os.path.join(dirname, name)
         if name == MANIFEST or name.startswith(".") or not stat.S_ISREG(os.lstat(path).st_mode):
             continue
-        files[name] = {"bytes": os.path.getsize(path), "sha256": _sha256_file(path)}
+        if getattr(meant.get(name), "sha256", None) is not None:
+            files[name] = meant[name].entry()
+        else:
+            files[name] = {"bytes": os.path.getsize(path), "sha256": _sha256_file(path)}
     for name, data in (pending or {}).items():
         files[name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     text = json.dumps({"manifest": 1, "files": files}, indent=1) + "\n"
     write_file(os.path.join(dirname, MANIFEST), lambda f: f.write(text.encode("utf-8")))
+
+
+def seal(dirname, written, shown=None):
+    """A checkpoint's seal (atomic.write_dir): its manifest, built from what was meant to be written,
+    then the directory's files checked against it by size (their contents were read back as they were
+    written; the caller reads the whole checkpoint back where it lies); a mismatch is an OutputError
+    and the directory is never swapped in."""
+    write_manifest(dirname, meant=written)
+    files = read_manifest(dirname)      # each file's content was read back as it was written: sizes here
+    problem = files if isinstance(files, str) else next(
+        (p for n, e in sorted(files.items()) for p in [_file_problem(os.path.join(dirname, n), n, e["bytes"])] if p),
+        None)
+    missing = sorted(n for n in written if os.sep not in n and n not in (files if isinstance(files, dict) else {}))
+    problem = problem or (f"{missing[0]} is not in its manifest" if missing else None)
+    if problem:
+        raise OutputError(f"cannot write the checkpoint {shown or dirname}: read back, {problem}; the "
+                          f"earlier checkpoint is unchanged")
 
 
 def read_manifest(dirname):
@@ -58,7 +74,7 @@ def read_manifest(dirname):
         return f"{MANIFEST} is not a regular file of a sane size"
     try:
         with open(path, encoding="utf-8") as f:
-            files = json.load(f)["files"]
+            files = json_once.load(f)["files"]
         if not all(isinstance(e.get("bytes"), int) and isinstance(e.get("sha256"), str) for e in files.values()):
             raise ValueError("an entry lacks its size or sha256")
         if any(os.path.basename(n) != n or n in ("", ".", "..") for n in files):

@@ -143,6 +143,8 @@ def load(program, model_path, executor=None, var_list=None):
         return _load_saved_vars(fn, program, os.fspath(model_path), executor, var_list)
     arrays = _checked(fn, _unique(program, is_parameter), read_state(params_path, "parameters"), params_path)
     others = _unique(program, is_belong_to_optimizer)
+    if not others and os.path.exists(opt_path):
+        read_state(opt_path, "optimizer state")      # read even when unused: a payload is refused, never skipped
     if others:
         if not os.path.exists(opt_path):
             raise ArgumentAssertionError(f"{fn}: '{opt_path}' does not exist: the program has optimizer variables "

@@ -4,9 +4,7 @@ A damaged one is one line naming the newest intact checkpoint of the run to go o
 import os
 
 from ..base.errors import PeError
-from ..executor import Scope, scope_guard
-from ..io import load_persistables
-from ..io.manifest import manifest_problem, read_manifest
+from ..io.manifest import manifest_problem
 from .rundir import Checkpoints, _step_of, read_state, resolve_checkpoint
 
 
@@ -34,11 +32,3 @@ def _previous_good(ckpt, run_dir):
     ordered = sorted((c for c in others if _step_of(c) < step), key=_step_of, reverse=True) + \
         sorted((c for c in others if _step_of(c) > step), key=_step_of, reverse=True)
     return next((c for c in ordered if manifest_problem(c) is None), None)
-
-
-def check_values(ckpt, program):
-    """A checkpoint written before manifests existed, read and checked against ``program`` (each
-    variable's file, shape and dtype) into a scratch scope: what loading it would find."""
-    if read_manifest(ckpt) is None:
-        with scope_guard(Scope()):
-            load_persistables(None, ckpt, program)

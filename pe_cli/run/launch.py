@@ -12,6 +12,7 @@ import sys
 from ..base import limits
 from ..base.errors import PeError
 from ..distributed.rank_guard import mpiexec, under_mpi  # noqa: F401 -- where pe's commands ask them
+from .rank_deaths import RankWatch
 
 BASE_PORT = 6170
 
@@ -21,10 +22,17 @@ def run_ranks(k, argv, env=None):
     if k < 1:
         raise PeError(f"the number of processes must be >= 1, got {k}")
     limits.check("processes", k, "the process count (--np, or pe launch's --trainers + --pservers)")
+    command = [mpiexec(), "-n", str(k)] + list(argv)
+    watch = RankWatch()         # a rank killed before its guard's line: named here (rank_deaths.py)
     try:
-        return subprocess.run([mpiexec(), "-n", str(k)] + list(argv), env=env).returncode
+        code = subprocess.run(command, env=watch.env(env)).returncode
     except KeyboardInterrupt:
+        watch.finish(0)
         return 130
+    line = watch.finish(code)
+    if line:
+        print(line, file=sys.stderr, flush=True)
+    return code
 
 
 def train_argv(argv, k):

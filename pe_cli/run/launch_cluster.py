@@ -14,6 +14,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from ..base import limits
 from ..base.errors import PeError
 from ..base.output_rule import open_append
 from .launch import run_ranks
@@ -76,6 +77,8 @@ def layout(trainers, pservers, cluster_node_ips, node_ip, started_port, selected
     if pservers and len(ips) > 1:
         raise PeError("pe launch: --pservers runs on one node; across nodes start each role with pe fluid and "
                       "Fluid's environment (docs/DISTRIBUTED.md)")
+    limits.check("processes", pservers + trainers,       # this node's processes first: they are the limit
+                 "the process count (pe launch's --trainers + --pservers)")
     if not 1 <= started_port <= 65535 - pservers - trainers:
         raise PeError(f"pe launch: --started_port {started_port} leaves no room for {pservers + trainers} ports")
     servers = [f"{ips[0]}:{started_port + r}" for r in range(pservers)]

@@ -3,28 +3,68 @@ extra: ``pip install 'pe-cli[plot]'``). One panel per metric, training rows as a
 rows as points on the same steps axis."""
 import importlib.util
 import json
+import math
 import os
 import sys
 
 from ..base.atomic_file import write_file
 from ..base.errors import PeError
+from ..base.limits import file_kind, regular_file
 from .output_paths import check_output
 
 
+MAX_METRICS_BYTES = 1 << 30     # a metrics.jsonl (a row per report: a long run's is a few MB)
+
+
 def load_rows(run_dir):
+    """The rows of ``run_dir``'s metrics.jsonl that pe could have written: a JSON object with a
+    phase, a whole step >= 0 and finite numbers. A line that is not one (cut short by a kill, edited:
+    a step that is text, a list, NaN) is skipped, and so is a value that is not a finite number; the
+    skips are one warning with their count, never an error from deep inside the drawing."""
     path = os.path.join(run_dir, "metrics.jsonl")
-    if not os.path.isfile(path):
+    if file_kind(path) == "missing":
         raise PeError(f"{run_dir} has no metrics.jsonl: give a run directory made by pe train")
-    rows = []
-    with open(path) as f:
-        for line in f:
-            try:
-                rows.append(json.loads(line))
-            except ValueError:
-                continue        # a line cut short by an interrupted run
+    regular_file(path, "metrics file")
+    if os.path.getsize(path) > MAX_METRICS_BYTES:
+        raise PeError(f"{path} is {os.path.getsize(path):,} bytes, above the {MAX_METRICS_BYTES:,} pe plot reads; "
+                      f"is it a metrics file pe train wrote?")
+    rows, skipped, first, values = [], 0, None, 0
+    with open(path, "rb") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            row, why = _row(line)
+            if row is None:
+                skipped += 1
+                first = first or f"line {n}: {why}"
+            else:
+                rows.append({k: v for k, v in row.items() if k in ("phase", "step") or _number(v)})
+                values += len(row) - len(rows[-1])
+    if skipped or values:
+        lines = f"{skipped} line(s) that are not rows pe wrote ({first})" if skipped else ""
+        print(f"pe: warning: {path}: skipped {lines}{' and ' if skipped and values else ''}"
+              f"{f'{values} value(s) that are not finite numbers' if values else ''}", file=sys.stderr)
     if not rows:
         raise PeError(f"{path} has no rows yet")
     return rows
+
+
+def _row(line):
+    """(the row the metrics line holds, None) or (None, why it is not one)."""
+    try:
+        row = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None, "not a JSON line"
+    if not isinstance(row, dict) or row.get("phase") not in ("train", "eval"):
+        return None, "not a row with a phase (train or eval)"
+    step = row.get("step")
+    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+        return None, f"the step is {str(step)[:20]!r}, not a whole number >= 0"
+    return row, None
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def plot(run_dir, out=None, metrics=None):

@@ -22,14 +22,14 @@ import os
 import types
 
 import numpy as np
-import yaml
 
-from ..base.errors import UsageError
+from ..base.errors import PeError, UsageError
 from ..base.selected_rows import SelectedRows
 from ..data.preprocessing import KIND_KEYS, with_defaults
 from ..executor.scope import global_scope
 from ..io.checkpoint import is_parameter, is_persistable
 from ..io.checkpoint_files import check_value, read_dir, saved_names
+from .record_file import load_record
 
 FN = "--resume"
 
@@ -118,11 +118,15 @@ def check_same_preprocessing(cfg, run_dir):
     that differs from the one recorded in ``run_dir/config.yaml`` is refused naming the first
     difference (nothing to compare in a run without that file)."""
     path = os.path.join(run_dir, "config.yaml")
-    try:
-        with open(path, encoding="utf-8") as f:
-            recorded = (yaml.safe_load(f) or {}).get("data", {}).get("preprocessing")
-    except (OSError, yaml.YAMLError, AttributeError):
+    if not os.path.lexists(path):
         return
+
+    def refused(why):
+        return PeError(f"{path} {why}; a resume checks data.preprocessing against the run's record: restore it")
+    record = load_record(path, refused)
+    if not isinstance(record, dict) or not isinstance(record.get("data") or {}, dict):
+        raise refused("is not the config record pe wrote (a mapping)")
+    recorded = (record.get("data") or {}).get("preprocessing")
     now = json.loads(json.dumps(cfg.data["data"]["preprocessing"]))
     where = first_difference(effective_preprocessing(recorded), effective_preprocessing(now), ("data", "preprocessing"))
     if where is None:

@@ -13,6 +13,7 @@ import os
 
 from ..base.errors import PeError
 from ..config import ConfigError, load_config
+from .record_file import load_record
 from .rundir import atomic_write
 
 OVERRIDES_FILE = "overrides.json"
@@ -25,14 +26,11 @@ def write_overrides(run_dir, overrides):
 def recorded_overrides(run_dir):
     """The overrides ``run_dir`` records (an empty list when it has no record)."""
     path = os.path.join(run_dir, OVERRIDES_FILE)
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         return []
-    try:
-        with open(path) as f:
-            record = json.load(f)
-    except (OSError, ValueError) as e:
-        raise PeError(f"{path} is unreadable ({e}); write the run's overrides there as a JSON list of "
-                      f"\"key.path=value\" strings, or [] for none") from None
+    record = load_record(path, lambda why: PeError(
+        f"{path} {why}; write the run's overrides there as a JSON list of \"key.path=value\" strings, or [] "
+        f"for none"), "json")
     if not isinstance(record, list) or not all(isinstance(a, str) and "=" in a for a in record):
         raise PeError(f"{path}: not a JSON list of \"key.path=value\" strings; write the run's overrides "
                       f"that way, or [] for none")

@@ -18,24 +18,22 @@
       eval.json                  the last evaluation (pe train's final one, or pe eval's)
       graph-<kind>.dot/.txt      graph dumps (output.graphs)
 
-Each file is written through a temporary name (pe_cli/base/atomic_file.py); metrics rows are appended
-whole. MANAGED_FILES and the others below are what no output a user names may replace."""
-import csv
+Each file is written through a temporary name and checked there (pe_cli/base/atomic_file.py); metrics
+rows are appended whole (run/run_metrics.py writes the metrics and fetches). MANAGED_FILES and the
+others below are what no output a user names may replace."""
 import fcntl
-import io
 import json
 import os
 import re
 import shutil
 import sys
 
-import numpy as np
-
-from ..base.atomic_file import atomic_write, write_error, write_file
+from ..base.atomic_file import OutputError, atomic_write, write_error, write_file
 from ..base.output_rule import check_place
 from ..base.errors import PeError
 from ..io import save_npy_persistables
-from ..io.manifest import write_manifest
+from ..io.manifest import manifest_problem, seal
+from .record_file import load_record
 
 STATE_FILE = "trainer_state.json"
 
@@ -109,10 +107,14 @@ class Checkpoints:
         ckpt/last at it. Returns the checkpoint directory."""
         os.makedirs(self.dir, exist_ok=True)
         path = self.path(state["step"])
-        save_npy_persistables(exe, path, program)
-        state_text = json.dumps(state, indent=1) + "\n"
-        write_manifest(path, {STATE_FILE: state_text.encode("utf-8")})     # sizes and sha256 (io/manifest.py)
-        atomic_write(os.path.join(path, STATE_FILE), state_text)
+        state_bytes = (json.dumps(state, indent=1) + "\n").encode("utf-8")
+        save_npy_persistables(exe, path, program, {STATE_FILE: state_bytes},      # one swap, sealed by its
+                              lambda tmp, written: seal(tmp, written, path))     # manifest (io/manifest.py)
+        problem = manifest_problem(path)         # read back where it lies before anything names it
+        if problem:
+            shutil.rmtree(path, ignore_errors=True)
+            raise OutputError(f"cannot write the checkpoint {path}: read back, {problem}; ckpt/last still "
+                              f"names the earlier one")
         atomic_write(os.path.join(self.dir, "last"), os.path.basename(path) + "\n")
         self._prune()
         return path
@@ -132,13 +134,15 @@ class Checkpoints:
         atomic_write(os.path.join(self.dir, "best"), os.path.basename(path) + "\n")
 
     def pointed(self, pointer):
-        """The complete checkpoint ckpt/<pointer> (last, best) names, or None."""
+        """The complete checkpoint ckpt/<pointer> (last, best) names, or None (what it holds must be
+        a checkpoint's name, ``step-N``: never a path out of the run)."""
         path = os.path.join(self.dir, pointer)
         if not os.path.isfile(path):
             return None
-        with open(path) as f:
-            target = os.path.join(self.dir, f.read(200).strip())
-        return target if os.path.isfile(os.path.join(target, STATE_FILE)) else None
+        with open(path, "rb") as f:
+            name = f.read(200).decode("utf-8", "replace").strip()
+        target = os.path.join(self.dir, name)
+        return target if re.fullmatch(r"step-\d+", name) and os.path.isfile(os.path.join(target, STATE_FILE)) else None
 
     def remove_interrupted(self):
         """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
@@ -166,7 +170,16 @@ class Checkpoints:
         if path is not None:
             return path
         complete = sorted(self.complete(), key=_step_of)
-        return complete[-1] if complete else None
+        newest = complete[-1] if complete else None
+        pointer = os.path.join(self.dir, "last")
+        if os.path.lexists(pointer) and pointer not in _WARNED:
+            _WARNED.add(pointer)
+            print(f"pe: warning: {pointer} names no complete checkpoint (a save was cut short, or it was edited); "
+                  f"{f'taking the newest complete one, {newest}' if newest else 'the run has none'}", file=sys.stderr)
+        return newest
+
+
+_WARNED = set()         # the ckpt/last pointers already said to name nothing (once a process)
 
 
 def _written_at(path):
@@ -184,11 +197,8 @@ _STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "batch_size": int, "sa
 def read_state(ckpt):
     """The trainer state of a checkpoint, checked field by field before anything uses it."""
     path = os.path.join(ckpt, STATE_FILE)
-    try:
-        with open(path) as f:
-            state = json.load(f)
-    except (OSError, ValueError) as e:
-        raise PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is unreadable ({e})") from None
+    state = load_record(path, lambda why: PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is "
+                                                  f"unreadable (it {why})"), "json")
     if not isinstance(state, dict):
         raise PeError(f"{path}: not a trainer state (a JSON object); the checkpoint is damaged")
     for name, kind in _STATE_FIELDS.items():
@@ -225,11 +235,18 @@ class RunLock:
     """One pe process per run directory: an exclusive ``fcntl`` lock on ``<run>/.lock``, released
     by the kernel when the process ends (kill -9 too), so no stale lock is ever left behind."""
 
+    _held = {}      # real path of a .lock -> [fd, depth]: this process holds it (a resume took it first)
+
     def __init__(self, run_dir):
         self.path = os.path.join(run_dir, ".lock")
         self.fd = None
 
     def __enter__(self):
+        held = self._held.get(os.path.realpath(self.path))
+        if held is not None:            # this process holds it already: entered again, released by the first
+            held[1] += 1
+            self.fd = held[0]
+            return self
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -241,11 +258,17 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self.fd = fd
+        self._held[os.path.realpath(self.path)] = [fd, 1]
         return self
 
     def __exit__(self, *exc):
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
+        key = os.path.realpath(self.path)
+        held = self._held[key]
+        held[1] -= 1
+        if held[1] == 0:
+            del self._held[key]
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
         self.fd = None
 
 
@@ -272,129 +295,3 @@ def resolve_checkpoint(path, prefer_best=False):
     if last:
         return last, run_dir
     raise PeError(f"{path} holds no complete checkpoint (a ckpt/step-N directory with {STATE_FILE})")
-
-
-# -- metrics and fetched values -------------------------------------------------------------------
-
-class Metrics:
-    """metrics.csv and metrics.jsonl, appended row by row (flushed, so a crash keeps the rows)."""
-
-    def __init__(self, run_dir, fetch_names, resume_step=None):
-        self.columns = ["phase", "step", "epoch"] + list(fetch_names) + ["lr", "samples_per_s", "wall_s"]
-        self.csv_path = os.path.join(run_dir, "metrics.csv")
-        self.jsonl_path = os.path.join(run_dir, "metrics.jsonl")
-        if resume_step is not None:
-            self._truncate(resume_step)
-        new = not os.path.exists(self.csv_path)
-        self._csv = open(self.csv_path, "a", newline="")
-        self._jsonl = open(self.jsonl_path, "a")
-        self._writer = csv.DictWriter(self._csv, self.columns, extrasaction="ignore")
-        if new:
-            self._writer.writeheader()
-            self._csv.flush()
-
-    def _truncate(self, step):
-        """Drops rows written after the checkpoint we resume from (they will be produced again)."""
-        rows = []
-        if os.path.exists(self.jsonl_path):
-            with open(self.jsonl_path) as f:
-                lines = [line for line in f if line.strip()]
-            for n, line in enumerate(lines):
-                try:
-                    rows.append(json.loads(line))
-                except ValueError:      # a line cut short (a full disk, a kill): dropped, said once
-                    print(f"pe: warning: {self.jsonl_path}:{n + 1} is a partly written line; dropped",
-                          file=sys.stderr)
-        rows = [r for r in rows if isinstance(r, dict) and r.get("step", 0) <= step]
-        atomic_write(self.jsonl_path, "".join(json.dumps(r) + "\n" for r in rows))
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, self.columns, extrasaction="ignore")
-        writer.writeheader()
-        for r in rows:
-            writer.writerow({k: _csv_value(r.get(k)) for k in self.columns})
-        atomic_write(self.csv_path, buf.getvalue())
-
-    def write(self, row):
-        """Appends one row to both files, each as one whole line written at once."""
-        line = io.StringIO()
-        csv.DictWriter(line, self.columns, extrasaction="ignore").writerow(
-            {k: _csv_value(row.get(k)) for k in self.columns})
-        self._csv.write(line.getvalue())
-        self._csv.flush()
-        self._jsonl.write(json.dumps(row) + "\n")
-        self._jsonl.flush()
-
-    def close(self):
-        self._csv.close()
-        self._jsonl.close()
-
-
-def _csv_value(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    return v
-
-
-class FetchStore:
-    """Fetched values at each report: ``fetches.npz`` (``step`` plus one stacked array per fetch;
-    fetches whose shape changes between steps are stored as ``<name>@step-N``) or one
-    ``fetches/<name>-step-N.npy`` per value."""
-
-    def __init__(self, run_dir, mode, resume_step=None):
-        self.mode = mode
-        self.run_dir = run_dir
-        self.records = []     # [(step, {name: array})]
-        if mode == "npz" and resume_step is not None:
-            self._load_previous(resume_step)
-        if mode == "npy":
-            os.makedirs(os.path.join(run_dir, "fetches"), exist_ok=True)
-
-    def _load_previous(self, resume_step):
-        path = os.path.join(self.run_dir, "fetches.npz")
-        if not os.path.exists(path):
-            return
-        with np.load(path, allow_pickle=False) as z:
-            steps = list(z["step"]) if "step" in z.files else []
-            stacked = {k: z[k] for k in z.files if k != "step" and "@step-" not in k}
-            single = {k: z[k] for k in z.files if "@step-" in k}
-        for i, step in enumerate(steps):
-            if step > resume_step:
-                continue
-            values = {k: v[i] for k, v in stacked.items()}
-            values.update({k.split("@step-")[0]: v for k, v in single.items() if k.endswith(f"@step-{step}")})
-            self.records.append((int(step), values))
-
-    def add(self, step, values):
-        if self.mode == "none":
-            return
-        if self.mode == "npy":
-            for name, value in values.items():
-                write_file(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"),
-                           lambda f, v=value: np.save(f, v, allow_pickle=False))
-            return
-        self.records.append((step, values))
-
-    def flush(self):
-        if self.mode != "npz" or not self.records:
-            return
-        arrays = {"step": np.asarray([s for s, _ in self.records], dtype=np.int64)}
-        names = []
-        for _, values in self.records:
-            names += [n for n in values if n not in names]
-        for name in names:
-            items = [(s, v[name]) for s, v in self.records if name in v]
-            shapes = {np.shape(a) for _, a in items}
-            if len(shapes) == 1 and len(items) == len(self.records):
-                arrays[name] = np.stack([a for _, a in items])
-            else:
-                for s, a in items:
-                    arrays[f"{name}@step-{s}"] = a
-        buf = io.BytesIO()
-        np.savez(buf, **arrays)
-        atomic_write(os.path.join(self.run_dir, "fetches.npz"), buf.getvalue())
-
-
-def _safe(name):
-    return re.sub(r"[^A-Za-z0-9_.\-]", "_", name)

@@ -17,7 +17,9 @@ import os
 
 import numpy as np
 
+from ..base import json_once
 from ..base.errors import PeError, UsageError
+from ..base.limits import file_kind
 from ..data.ragged import Ragged
 from .build import source_columns
 from .rundir import atomic_write, is_run_dir
@@ -149,13 +151,29 @@ def _key(value):
     return str(value.tolist() if isinstance(value, np.ndarray) else value)
 
 
+def most_bytes(n):
+    """The most bytes the split record of ``n`` rows can hold as pe writes it (each row number once,
+    with its indent and comma), checked before it is parsed: a 160 MB one was read whole (1.1 GB)."""
+    return 4096 + n * (len(str(n)) + 8)
+
+
 def _read(path, settings, source, n):
+    kind = file_kind(path)
+    if kind is not None:
+        raise PeError(f"{path} is {kind}, not a split record; it is written by pe train")
+    size, most = os.path.getsize(path), most_bytes(n)
+    if size > most:
+        raise PeError(f"{path} is {size:,} bytes, above the {most:,} a split of {n:,} rows takes; it is written by "
+                      f"pe train: restore it, or start a new run")
     try:
         with open(path, encoding="utf-8") as f:
-            record = json.load(f)
-        rows = {p: np.asarray(record[f"{p}_rows"], dtype=np.int64) for p in ("eval", "test")}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise PeError(f"{path}: not a readable split record ({e}); it is written by pe train") from None
+            record = json_once.load(f)
+        listed = [record[f"{p}_rows"] for p in ("eval", "test")]
+        if not all(isinstance(r, list) and all(type(i) is int for i in r) for r in listed):
+            raise ValueError("the row numbers are not lists of whole numbers")
+        rows = {p: np.asarray(r, dtype=np.int64) for p, r in zip(("eval", "test"), listed)}
+    except (OSError, ValueError, KeyError, TypeError, OverflowError, RecursionError) as e:
+        raise PeError(f"{path}: not a readable split record ({str(e)[:200]}); it is written by pe train") from None
     for key in SETTINGS:
         if record.get(key) != settings[key]:
             raise UsageError(f"data.split.{key} is {json.dumps(settings[key])} here and {json.dumps(record.get(key))} "

@@ -24,7 +24,7 @@ from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
 from .async_epoch import check_async
-from .checkpoint_check import check_values, checked_checkpoint
+from .checkpoint_check import checked_checkpoint
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
@@ -33,11 +33,13 @@ from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessin
 from .split import Rows, has_part, save_split
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
+from .resume_checks import check_finished, latest_run, resume_lock
 from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
 from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
-from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
-                     runs_of, start_branch)
+from .run_metrics import FetchStore, Metrics
+from .rundir import (Checkpoints, RunLock, atomic_write, is_newest, new_run_dir, read_state,
+                     start_branch)
 
 
 def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
@@ -46,19 +48,20 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     overrides the config's. Resuming a run's newest checkpoint continues the run in its directory;
     resuming an older one starts a branch beside it (``start_branch``), so nothing the run wrote
     after that checkpoint is lost. Returns a TrainResult."""
-    cfg = resumed_config(cfg, resume, out)
-    setup = _prepare(cfg, resume, max_steps, out)
-    try:
-        if setup.trainers.server is not None:       # pserver mode: this process is a parameter server
-            with scope_guard(Scope()):
-                serve(setup.trainers.plan, setup.trainers, Executor(setup.place))
-            return TrainResult(None, 0, 0, rank=setup.trainers.rank, role="pserver")
-        return _train(cfg, setup, out, max_steps, quiet or not setup.trainers.writes, stream)
-    except Exception as e:
-        setup.trainers.abort(e)        # several trainers: the others would wait for this one
-        raise
-    finally:
-        setup.trainers.cleanup()
+    with resume_lock(cfg, resume, out):             # the run's lock before anything of it is read
+        cfg = resumed_config(cfg, resume, out)
+        setup = _prepare(cfg, resume, max_steps, out)
+        try:
+            if setup.trainers.server is not None:       # pserver mode: this process is a parameter server
+                with scope_guard(Scope()):
+                    serve(setup.trainers.plan, setup.trainers, Executor(setup.place))
+                return TrainResult(None, 0, 0, rank=setup.trainers.rank, role="pserver")
+            return _train(cfg, setup, out, max_steps, quiet or not setup.trainers.writes, stream)
+        except Exception as e:
+            setup.trainers.abort(e)        # several trainers: the others would wait for this one
+            raise
+        finally:
+            setup.trainers.cleanup()
 
 
 def _train(cfg, setup, out, max_steps, quiet, stream):
@@ -71,7 +74,7 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
                           f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
     max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
     if setup.ckpt is not None and _finished(cfg, state, max_steps):
-        check_values(setup.ckpt, setup.programs.main)       # no manifest: the program's checks
+        check_finished(cfg, setup)          # this config's run's checkpoint, before "nothing to do"
         return TrainResult(setup.run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
                            checkpoint=setup.ckpt, nothing_to_do=True)
     # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
@@ -212,11 +215,10 @@ def resumed_config(cfg, resume, out=None):
 
 def _find_resume(cfg, resume, out=None):
     if resume == "last":
-        wanted = out or cfg.data["output"]["dir"]
-        candidates = [r for r in runs_of(wanted) if Checkpoints(r).last()]
-        if not candidates:
-            raise PeError(f"--resume last: no run of {wanted} has a checkpoint; start one without --resume")
-        latest = max(candidates, key=lambda r: os.path.getmtime(Checkpoints(r).last()))
+        latest = latest_run(cfg, out)
+        if latest is None:
+            raise PeError(f"--resume last: no run of {out or cfg.data['output']['dir']} has a checkpoint; start "
+                          f"one without --resume")
         return checked_checkpoint(Checkpoints(latest).last())
     return checked_checkpoint(resume)
 

@@ -2,6 +2,7 @@
 in the run so that --resume and pe eval see the same rows, and a data file changed under the run
 refused; through real `pe` processes on a generated class-sorted CSV of 30 rows."""
 import json
+import re
 
 from tests.cli.test_helpers import class_model, pe
 
@@ -81,3 +82,24 @@ def test_a_config_that_drops_the_runs_split_exits_2_and_a_stratum_per_row_is_nam
     assert proc.returncode == 1 and "data.split.stratify 'x' has 30 values of at most 1 rows each" in proc.stderr, \
         proc.stderr
     assert not (tmp_path / "run2").exists()
+
+
+def test_pe_eval_of_a_split_run_with_one_hot_categories(tmp_path):
+    """A one-hot feed's width is decided by the data (auto): pe eval filled it only after conforming the
+    data to the feeds, and died in conform() (`internal error: UFuncTypeError`, issue 88); it gives the
+    loss pe train gave on the same eval part."""
+    (tmp_path / "m.yaml").write_text("layers:\n  - logits: {type: fc, input: x, size: auto}\n"
+                                     "  - xent: {type: softmax_with_cross_entropy, logits: logits, label: y}\n"
+                                     "  - loss: {type: mean, x: xent}\nloss: loss\n")
+    config = CONFIG.replace("columns: {x: [a, b], y: species}", "columns: {x: [c, d], y: species}")
+    (tmp_path / "run.yaml").write_text(config.replace("x: {kind: numeric}", "x: {kind: category, encoding: one_hot}"))
+    (tmp_path / "t.csv").write_text("c,d,species\n" + "".join(f"{'pqr'[i % 3]},{'uv'[i % 2]},{s}\n"
+                                                             for i, s in enumerate(SPECIES)))
+    proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    trained = re.search(r"held-out \(data.split's eval part, 6 samples\): loss (\S+)", proc.stdout).group(1)
+    proc = pe("eval", "run.yaml", "--checkpoint", "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "data.split's eval part: 6 samples" in proc.stdout
+    evaluated = float(re.search(r"^\s*loss: (\S+)$", proc.stdout, re.M).group(1))
+    assert abs(evaluated - float(trained)) < 1e-4, (evaluated, trained)

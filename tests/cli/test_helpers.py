@@ -20,11 +20,16 @@ def pe(*args, cwd=REPO, timeout=300, env=None):
 
 
 def snapshot(directory):
-    """{relative path: (size, mtime_ns, sha1)} of every file under ``directory``."""
+    """{relative path: (size, mtime_ns, sha1)} of every file under ``directory``; a run's ``.lock``
+    only by its presence (it holds the pid of the pe process that last took the run's lock, which a
+    resume takes before it reads, and refuses, anything)."""
     out = {}
     for root, dirs, files in os.walk(directory):
         for name in dirs + files:
             path = os.path.join(root, name)
+            if name == ".lock":
+                out[os.path.relpath(path, directory)] = "lock"
+                continue
             rel = os.path.relpath(path, directory)
             if os.path.isdir(path):
                 out[rel + "/"] = None

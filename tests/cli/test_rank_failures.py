@@ -81,3 +81,41 @@ def test_a_failing_rank_stops_every_rank_and_is_named(how, fault, tmp_path):
     while _left_behind(mark) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _left_behind(mark) == []
+
+
+def test_a_rank_killed_before_its_guard_speaks_is_named(tmp_path):
+    """kill -9 of a rank's guard itself (what the OOM killer does): main's `pe train --np 2` ended with
+    mpiexec's exit code 9 and not a word (issue 88); now one line names the rank, its pid and host."""
+    import glob
+    import signal
+    import subprocess
+    mark = f"PE_TEST_MARK={uuid.uuid4().hex}"
+    env = dict(os.environ, TMPDIR=str(tmp_path), **{mark.split("=")[0]: mark.split("=")[1]})
+    env.pop("PE_DEBUG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pe_cli", "train", *LONG, "--np", "2", "--out",
+                             str(tmp_path / "run")], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline, note = time.monotonic() + 90, None
+        while time.monotonic() < deadline and proc.poll() is None:
+            notes = glob.glob(str(tmp_path / "pe-ranks-*" / "rank-1"))
+            if notes and (tmp_path / "run" / "metrics.jsonl").exists():     # training: both ranks are up
+                note = open(notes[0]).read().split()
+                break
+            time.sleep(0.1)
+        assert note is not None, "no rank noted itself"
+        os.kill(int(note[2]), signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)        # what this test started, mpiexec and its ranks with it
+            proc.wait(timeout=30)
+    lines = err.strip().splitlines()
+    assert proc.returncode != 0 and len(lines) == 1, err
+    assert lines[0].startswith(f"pe: rank 1 of 2 (pid {note[2]} on {socket.gethostname()}) ended without a word: "
+                               f"its process was killed (SIGKILL"), lines[0]
+    assert glob.glob(str(tmp_path / "pe-ranks-*")) == []
+    deadline = time.monotonic() + 5
+    while _left_behind(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _left_behind(mark) == []

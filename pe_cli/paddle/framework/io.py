@@ -216,6 +216,10 @@ def _params_dir(dirname):
             full = os.path.join(root, name)
             (array, _), = read_lod_tensors(read_bytes(full), full, count=1)
             state[os.path.relpath(full, dirname).replace(os.sep, "/")] = array
+    if not state:           # {} would let set_state_dict keep the random weights without a word
+        raise ArgumentValueError(f"paddle.load: {dirname} is a directory holding no model (__model__) and no saved "
+                                 f"variable file, so there is nothing to load; give the file or prefix that "
+                                 f"paddle.save / save_inference_model wrote")
     return state
 
 
