@@ -49,10 +49,10 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
     checkpoint's run directory, never the run's own eval.json)."""
     ckpt, run_dir = run_checkpoint(cfg, checkpoint, "eval")     # best where the run kept one
     preprocessing = saved_preprocessing(cfg, run_dir)
+    fill_data_sizes(cfg, preprocessing)  # before the data: a one-hot feed's width is fitted
     rows = Rows(cfg, run_dir)           # data.split: the rows the run recorded
     eval_data = load_data(cfg, part, preprocessing, rows.columns(part))
     place = make_place(cfg)
-    fill_data_sizes(cfg, preprocessing)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
     state = read_state(ckpt)
     names = cfg.eval_fetches
