@@ -209,9 +209,23 @@ def _add_feeds(spec, doc, feeds, implied, implied_doc):
         spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
                                     doc, path_)
     for name, (shape, dtype, lod_level) in (implied or {}).items():
-        if name not in spec.feeds:
+        if name not in spec.feeds and shape is None and _uses(doc.data, name):
+            raise implied_doc.error(("data", "preprocessing", name), f"the image feed '{name}' has no shape: its "
+                                    "height and width come from size (or crop), which it does not give",
+                                    f"add size: [28, 28] (your images' height and width) to "
+                                    f"data.preprocessing.{name}, or declare feeds.{name} in the model file")
+        if name not in spec.feeds and shape is not None:
             spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
                                         ("data", "preprocessing", name))
+
+
+def _uses(data, name):
+    """Whether a model file's layers (or loss) name ``name`` anywhere in their values."""
+    if isinstance(data, dict):
+        return any(_uses(v, name) for k, v in data.items() if k != "feeds")
+    if isinstance(data, list):
+        return any(_uses(v, name) for v in data)
+    return isinstance(data, str) and (data == name or data.startswith(name + "["))
 
 
 def _check_name(doc, path, name):
@@ -333,7 +347,8 @@ def _check_refs(doc, path, value, own, defined, positions, n):
                 raise doc.error(where, f"'{base}' is defined later (layers[{positions[base]}]); layers are built "
                                 f"in order, so a reference forward is a cycle or a misordering",
                                 f"move '{base}' above layers[{n}]")
-            raise doc.error(where, f"no feed or earlier layer named '{base}'", suggest(base, list(defined)))
+            raise doc.error(where, f"no feed or earlier layer named '{base}'",
+                            suggest(base, [d for d in defined if d != own]))
 
 
 def _check_ref_name(doc, path, name, defined, what):
