@@ -282,6 +282,10 @@ RUN = Section({
     }, "stop when an evaluation metric stops improving"),
     "logger": Field("str|list[str]|null", None, "loggers beside metrics.csv and metrics.jsonl: tensorboard "
                     "(event files in <run dir>/tensorboard; needs the tensorboard extra)", choices=LOGGERS),
+    "predict": Section({
+        "keep_columns": Field("list[str]", [], "columns of pe predict's --data table copied into the predictions "
+                              "(ids to join on; --keep adds more)"),
+    }, "what pe predict writes beside the predictions"),
     "output": Section({
         "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
         "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),
