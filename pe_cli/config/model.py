@@ -19,6 +19,7 @@ from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
+from .features import expand_features, has_features
 from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
@@ -144,6 +145,8 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
+    if has_features(doc.data) and not _stack:
+        expand_features(doc)          # input_features / output_features: the layers they stand for
     if overrides:
         apply_model_overrides(doc, overrides)
     if not isinstance(doc.data, dict):

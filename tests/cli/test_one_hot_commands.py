@@ -3,19 +3,13 @@ through the commands after training (issue 87): ``pe eval`` stopped with 'intern
 UFuncTypeError' (the data met the feed's unfilled ``[auto]`` shape), and ``pe summary`` / ``pe graph``
 of a model whose sizes are all written (no ``auto`` layer) with "'<' not supported between instances
 of 'str' and 'int'". Real ``pe`` processes on generated penguins (data/penguins/make_penguins.py)."""
-import importlib.util
 import json
-import os
 
-from tests.cli.test_helpers import REPO, pe
+from tests.cli.test_helpers import data_maker, pe
 
 
 def _setup(root, size):
-    spec = importlib.util.spec_from_file_location("make_penguins",
-                                                  os.path.join(REPO, "data", "penguins", "make_penguins.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.write(str(root / "penguins.csv"), 90, 4)
+    data_maker("penguins").write(str(root / "penguins.csv"), 90, 4)
     (root / "model.yaml").write_text(f"layers: [out: {{type: fc, input: [measures, where], size: {size}}}]\n"
                                      "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
     (root / "run.yaml").write_text("""\
