@@ -20,6 +20,7 @@ HEAVY_SECONDS = {
     "tests/test_other_code_path.py": 150,
     "tests/kernels/test_cpu_loops.py": 122,
     "tests/kernels/test_blocked.py": 117,
+    "tests/cli/test_every_config.py": 110,     # 19 configs: 127 CPU-s, two at a time (2026-11-28, issue 87)
     "tests/cli/test_sequences.py": 45,
     "tests/cli/test_train.py": 40,
     "tests/cli/test_first_run.py": 39,

@@ -65,7 +65,8 @@ LAZY = {
     "pe_cli.cli.main": ("pe_cli.config", "pe_cli.run.launch", "pe_cli.run.trainer",
                         "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
                         "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe",
-                        "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.base.knobs"),
+                        "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.base.knobs",
+                        "pe_cli.run.predmetrics"),
     "pe_cli.cli.scripts": ("pe_cli.fluid.runner", "pe_cli.run.launch_cluster",
                            "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
     "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",

@@ -142,10 +142,17 @@ def _print_result(cfg, result):
         click.echo(f"held-out ({rows}, {result.eval_samples} samples): {metrics}")
         for value in _accuracies(cfg, result.eval, result.prediction):
             click.echo(f"held-out accuracy: {100 * value:.2f}%")
+        if _regression(result.prediction):
+            click.echo(f"held-out {_regression(result.prediction)}")
     if result.checkpoint:
         click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
+
+
+def _regression(prediction):
+    from ..run.predmetrics import regression_line
+    return regression_line(prediction)
 
 
 def _accuracies(cfg, metrics, prediction):
@@ -192,6 +199,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
         click.echo(f"  {name}: {value:.6f}")
     for value in _accuracies(cfg, result["metrics"], result.get("prediction")):
         click.echo(f"accuracy: {100 * value:.2f}%")
+    if _regression(result.get("prediction")):
+        click.echo(_regression(result.get("prediction")))
     click.echo(f"wrote {result['out']}" + (f" and {result['fetches']}" if result.get("fetches") else ""))
 
 

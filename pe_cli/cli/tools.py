@@ -29,11 +29,13 @@ def summary(file, overrides):
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
                    "or ckpt/step-N.")
-@click.option("--data", "data_path", required=True, metavar="FILE",
+@click.option("--data", "data_path", required=True, metavar="FILE", multiple=True,
               help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
-                   "column name (.csv, .tsv, .jsonl), or a folder of images.")
+                   "column name (.csv, .tsv, .jsonl), a folder of images, or image files (--data a.png --data b.png).")
 @click.option("-o", "--out", metavar="FILE",
               help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
+@click.option("--keep", multiple=True, metavar="COLUMN",
+              help="A column of the --data table to copy into the predictions (an id to join on); with predict.keep_columns.")
 @click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
                                                "does not read the label, e.g. the logits).")
 @click.option("--probabilities/--no-probabilities", default=True, show_default=True,
@@ -42,7 +44,7 @@ def summary(file, overrides):
 @threads_option
 @debug_option
 @guarded
-def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet, threads):
+def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet, threads, keep):
     """Predict with a checkpoint on data without labels.
 
     A classifier (an integer label feed) writes each sample's class, its name (with a label
@@ -53,10 +55,10 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     from ..run.output_paths import check_output
     from ..run.predict import predict as run_predict
     check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz",
-                 inputs=[(config, "the config"), (data_path, "the data file")])
+                 inputs=[(config, "the config")] + [(path, "the data file") for path in data_path])
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
-    result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
+    result = run_predict(cfg, checkpoint, list(data_path), out, output, quiet, probabilities, keep)
     kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")

@@ -3,15 +3,18 @@
 preprocessing"), so a model over raw columns need not repeat their shapes and dtypes:
 
     numeric           float32 [k], k the number of its columns (``columns: [a, b, c]``; else 1)
+    date              float32 [13]: year, month, day, weekday, hour and their cyclic parts
     category, label   int64 [1]; a category with encoding: one_hot float32 [auto], its width (the
                       vocabulary sizes summed) filled once fitted (sizes.py's fill_feed_widths)
     text              int64 [1], lod_level 1 (a ragged sequence); sequence: padded: int64
                       [max_length], and its lengths_feed int64 [1]
     image             float32 [channels, height, width] when crop or size gives the height and width
-                      (channels: 1 for mode L, else 3); else the model file must declare it
+                      (channels: 1 for mode L, else 3); else the model file must declare it (a
+                      model that uses it undeclared is told to give size, at its key)
 
 A source's own ``columns.<feed>`` wins over the preprocessing's ``columns`` (see ``source_columns``).
 """
+from ..data.dates import WIDTH as DATE_WIDTH
 from .sizes import AUTO
 
 
@@ -34,8 +37,12 @@ def implied_feeds(data):
                 out[spec["lengths_feed"]] = ([1], "int64", 0)
         elif kind == "text":
             out[feed] = ([1], "int64", 1)
+        elif kind == "date":
+            out[feed] = ([DATE_WIDTH], "float32", 0)
         elif kind == "image" and (spec.get("crop") or spec.get("size")):
             out[feed] = ([1 if spec.get("mode") == "L" else 3] + list(spec.get("crop") or spec["size"]), "float32", 0)
+        elif kind == "image":
+            out[feed] = (None, "float32", 0)        # no height and width: the model file must declare it
     return out
 
 

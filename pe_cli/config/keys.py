@@ -48,6 +48,21 @@ MODEL = Section({
                   "written in place ({type: softmax_with_cross_entropy, logits: out, label: y}): the layer "
                   "'loss', its mean over the batch"),
     "fetches": Field("list[str]|null", None, "layers and feeds reported by default (default: [loss])"),
+    "input_features": Custom("instead of layers: the input columns and their kinds, which pe expands into layers and "
+                             "data.preprocessing entries", {
+        "[].column": "the table column (a folder source: image); numeric: a list of columns side by side",
+        "[].kind": "numeric, category, binary, text, sequence, set, image or date",
+        "[].name": "the feed's name (default: the column's)",
+        "[].encoder": "category: {type: embed|one_hot, size}; text, sequence, set: {type: pooled|rnn, size, pool}; "
+                      "image: {type: cnn, filters, size}",
+        "[].preprocessing": "keys of the feed's data.preprocessing entry (image: size, mode)"}),
+    "output_features": Custom("with input_features: the columns to predict, one head each", {
+        "[].column": "the table column (a folder source: label)",
+        "[].kind": "category or binary (a classifier), numeric (a regression)",
+        "[].name": "the feed's name (default: the column's)",
+        "[].preprocessing": "keys of the feed's data.preprocessing entry"}),
+    "combiner": Custom("with input_features: the fc layers between the joined inputs and the heads", {
+        "size": "their width (default 32)", "layers": "how many (default 1; 0: none)"}),
 })
 
 SOURCE = Section({
@@ -69,7 +84,7 @@ SOURCE = Section({
 }, "a data source", default=None)
 
 PREPROCESSING = MapOf(Section({
-    "kind": Field("str", REQUIRED, "numeric, category, text, image or label", choices=preprocessing.KINDS),
+    "kind": Field("str", REQUIRED, "numeric, category, text, image, label or date", choices=preprocessing.KINDS),
     "columns": Field("str|list[str]|null", None, "the table column this feed reads in every source (numeric and a "
                      "one-hot category: a list of columns side by side); default: the feed's name"),
     "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
@@ -282,6 +297,10 @@ RUN = Section({
     }, "stop when an evaluation metric stops improving"),
     "logger": Field("str|list[str]|null", None, "loggers beside metrics.csv and metrics.jsonl: tensorboard "
                     "(event files in <run dir>/tensorboard; needs the tensorboard extra)", choices=LOGGERS),
+    "predict": Section({
+        "keep_columns": Field("list[str]", [], "columns of pe predict's --data table copied into the predictions "
+                              "(ids to join on; --keep adds more)"),
+    }, "what pe predict writes beside the predictions"),
     "output": Section({
         "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
         "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),

@@ -19,6 +19,7 @@ from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
+from .features import expand_features, has_features
 from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
@@ -144,6 +145,8 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
+    if has_features(doc.data) and not _stack:
+        expand_features(doc)          # input_features / output_features: the layers they stand for
     if overrides:
         apply_model_overrides(doc, overrides)
     if not isinstance(doc.data, dict):
@@ -209,9 +212,23 @@ def _add_feeds(spec, doc, feeds, implied, implied_doc):
         spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
                                     doc, path_)
     for name, (shape, dtype, lod_level) in (implied or {}).items():
-        if name not in spec.feeds:
+        if name not in spec.feeds and shape is None and _uses(doc.data, name):
+            raise implied_doc.error(("data", "preprocessing", name), f"the image feed '{name}' has no shape: its "
+                                    "height and width come from size (or crop), which it does not give",
+                                    f"add size: [28, 28] (your images' height and width) to "
+                                    f"data.preprocessing.{name}, or declare feeds.{name} in the model file")
+        if name not in spec.feeds and shape is not None:
             spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
                                         ("data", "preprocessing", name))
+
+
+def _uses(data, name):
+    """Whether a model file's layers (or loss) name ``name`` anywhere in their values."""
+    if isinstance(data, dict):
+        return any(_uses(v, name) for k, v in data.items() if k != "feeds")
+    if isinstance(data, list):
+        return any(_uses(v, name) for v in data)
+    return isinstance(data, str) and (data == name or data.startswith(name + "["))
 
 
 def _check_name(doc, path, name):
@@ -333,7 +350,8 @@ def _check_refs(doc, path, value, own, defined, positions, n):
                 raise doc.error(where, f"'{base}' is defined later (layers[{positions[base]}]); layers are built "
                                 f"in order, so a reference forward is a cycle or a misordering",
                                 f"move '{base}' above layers[{n}]")
-            raise doc.error(where, f"no feed or earlier layer named '{base}'", suggest(base, list(defined)))
+            raise doc.error(where, f"no feed or earlier layer named '{base}'",
+                            suggest(base, [d for d in defined if d != own]))
 
 
 def _check_ref_name(doc, path, name, defined, what):

@@ -22,6 +22,7 @@ from ..data.sources import PATH_FORMATS
 from ..data.transforms import check_transform
 from . import registries
 from .data_feeds import implied_feeds, source_columns
+from .features import feature_preprocessing, has_features
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
@@ -67,6 +68,7 @@ def load_config(path, overrides=()):
     given = tuple(overrides)
     overrides, model_overrides = split_model_overrides(given)
     apply_overrides(doc, overrides)
+    _feature_preprocessing(doc)
     data = validate(doc, (), doc.data, RUN)
     _resolve_paths(doc, data)
     model_path = data["model"]
@@ -80,6 +82,23 @@ def load_config(path, overrides=()):
     _check_data(cfg)
     _check_fetches(cfg)
     return cfg
+
+
+def _feature_preprocessing(doc):
+    """The data.preprocessing entries of the model file's input and output features (config/features.py),
+    merged under the run config's own (whose keys win), before the run config is validated."""
+    model, data = doc.data.get("model"), doc.data.get("data")
+    path = os.path.join(_base(doc, ("model",)), model) if isinstance(model, str) else None
+    if path is None or not isinstance(data, dict) or not os.path.isfile(path) or limits.file_kind(path) is not None:
+        return
+    model_doc = load_yaml(path, "model file")
+    if not has_features(model_doc.data):
+        return
+    own = data.get("preprocessing") or {}
+    if isinstance(own, dict):
+        specs = feature_preprocessing(model_doc)
+        data["preprocessing"] = {**{f: {**s, **(own.get(f) or {})} for f, s in specs.items()},
+                                 **{f: s for f, s in own.items() if f not in specs}}
 
 
 def _base(doc, path):

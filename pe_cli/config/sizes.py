@@ -155,8 +155,9 @@ def _set(layer, slot, n):
 
 
 def has_auto(spec):
-    """The model leaves a size to the data: ``auto``, or a size argument left out."""
-    return any(_autos(layer) or _omitted(layer, SLOTS.get(function_name(layer))) for layer in spec.layers)
+    """The model leaves a size to the data: ``auto``, or a size argument left out, or a one-hot
+    feed's width."""
+    return any(AUTO in feed.shape for feed in spec.feeds.values()) or any(_autos(layer) or _omitted(layer, SLOTS.get(function_name(layer))) for layer in spec.layers)
 
 
 def omittable(fn):

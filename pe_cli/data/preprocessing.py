@@ -22,6 +22,7 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
               a missing file name is refused.
     label     class names <-> ids (the names sorted; numbers in numeric order); pe predict writes
               the names. A row whose label is missing is dropped (missing.py).
+    date      ISO dates or datetimes -> year, month, day, weekday, hour and cyclic parts (dates.py).
 
 A training column that is missing in every row is refused naming the column and the file.
 """
@@ -30,6 +31,7 @@ import json
 import numpy as np
 
 from ..base.limits import LIMITS, limit
+from .dates import apply_date, fit_date
 from .images import MODES, load_images
 from .missing import EMPTY_HINT, MISSING, Missing, Where, category_fill, check_numbers, check_values
 from .one_hot import COLUMNS_HINT, apply_one_hot, fit_one_hot, many_columns, one_column, width
@@ -42,7 +44,7 @@ from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, cl
 
 FILE_NAME = "preprocessing.json"
 VERSION = 1
-KINDS = ("numeric", "category", "text", "image", "label")
+KINDS = ("numeric", "category", "text", "image", "label", "date")
 KIND_KEYS = {
     "numeric": ("scaling", "fill", "missing"),
     "category": ("min_count", "max_vocabulary", "fill", "missing", "encoding"),
@@ -50,6 +52,7 @@ KIND_KEYS = {
              "lengths_feed", "missing"),
     "image": ("size", "crop", "mode", "scale", "mean", "std", "missing"),
     "label": ("missing",),
+    "date": ("missing",),
 }
 DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "space_punct", "lowercase": True,
             "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255, "encoding": "ids"}
@@ -385,9 +388,9 @@ def _apply_image(state, raw, where):
 
 
 _FIT = {"numeric": _fit_numeric, "category": _fit_category, "text": _fit_text, "image": _fit_image,
-        "label": _fit_label}
+        "label": _fit_label, "date": fit_date}
 _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply_text, "image": _apply_image,
-          "label": _apply_label}
+          "label": _apply_label, "date": apply_date}
 
 __all__ = ["ENCODINGS", "FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
            "check_preprocessing", "lengths_feeds"]

@@ -6,6 +6,7 @@ infinite mean, a std <= 0 are refused), vocabularies and class lists of unique s
 pe's limits (pe_cli/base/limits.py), tokenizers pe runs (a regex only from the safe subset,
 patterns.py). A refusal is a DataError naming the file and the key path (``feeds.x.divide[0]``).
 """
+import datetime
 import math
 
 from ..base import json_once
@@ -172,7 +173,16 @@ def _label(state, key):
     _vocabulary(state.get("classes"), f"{key}.classes", [], "classes")
 
 
-_KIND = {"numeric": _numeric, "category": _category, "text": _text, "image": _image, "label": _label}
+def _date(state, key):
+    _numbers([state.get("year_mean")], f"{key}.year_mean")
+    _numbers([state.get("year_std")], f"{key}.year_std", True)
+    try:
+        datetime.datetime.fromisoformat(state.get("fill"))
+    except (TypeError, ValueError):
+        raise _Bad(f"{key}.fill", "must be an ISO date") from None
+
+
+_KIND = {"numeric": _numeric, "category": _category, "text": _text, "image": _image, "label": _label, "date": _date}
 
 
 def _vocabulary(values, key, reserved, limit_name):

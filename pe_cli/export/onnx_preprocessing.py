@@ -20,7 +20,9 @@ _OUTSIDE = {"category": "category vocabulary (value -> id)",
             "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
             "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
                      "data/images.py without its scale, mean and std, which are in the graph)",
-            "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)"}
+            "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)",
+            "date": "date parsing (ISO dates -> float32 [N, 13]: year, month, day, weekday, hour and cyclic parts, "
+                    "data/dates.py)"}
 
 
 def preprocessing_nodes(graph, inference, inputs):

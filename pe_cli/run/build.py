@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .. import layers as L
 from .build_blocks import block_arguments
+from .build_checks import check_layer
 from ..config.errors import ConfigError
 from ..config.resolved import Ref, Typed
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
@@ -80,6 +81,8 @@ def _build_layer(built, layer):
         kwargs = _arguments(built, layer)
     if layer.takes_name:
         kwargs["name"] = layer.name
+    if layer.block is None and layer.label is None:     # a layer of the file (not of a block's step)
+        check_layer(built.spec, layer, kwargs)
     with source_guard(layer.location):
         try:
             out = layer.fn(**kwargs)
@@ -252,7 +255,21 @@ def source_columns(cfg, which, extra=None):
         if extra is not None and extra[0] in e.key:
             raise doc.error(("data", "split", "stratify"), e.message.replace(f" for feed '{extra[0]}'", ""),
                             "name a feed or a column of data.train") from None
-        raise doc.error(("data", which) + e.key, e.message, e.hint) from None
+        raise doc.error(_column_key(cfg, which, e), e.message, e.hint) from None
+
+
+def _column_key(cfg, which, error):
+    """Where a source's column error belongs: data.<which>.columns.<feed>, or, where the feed's
+    columns come from data.preprocessing.<feed>.columns (the source names none), that key's item."""
+    key = error.key
+    if len(key) >= 2 and key[0] == "columns" and ("data", which, "columns", key[1]) not in cfg.doc.marks:
+        spec = cfg.data["data"]["preprocessing"].get(key[1]) or {}
+        if spec.get("columns") is not None:
+            wanted = spec["columns"] if isinstance(spec["columns"], list) else [spec["columns"]]
+            named = next((i for i, c in enumerate(wanted) if f"no column '{c}'" in error.message), None)
+            at = ("data", "preprocessing", key[1], "columns")
+            return at + ((named,) if named is not None and isinstance(spec["columns"], list) else ())
+    return ("data", which) + key
 
 
 def missing_of(cfg):

@@ -11,6 +11,7 @@ from ..base.atomic_file import write_file
 from ..base.errors import PeError
 from ..base.limits import file_kind, regular_file
 from .output_paths import check_output
+from .predmetrics import regression_line
 
 
 MAX_METRICS_BYTES = 1 << 30     # a metrics.jsonl (a row per report: a long run's is a few MB)
@@ -73,6 +74,7 @@ def plot(run_dir, out=None, metrics=None):
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"        # an SVG's words stay text
         import matplotlib.pyplot as plt
     except ImportError:
         raise PeError("pe plot needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib)") from None
@@ -95,7 +97,7 @@ def plot(run_dir, out=None, metrics=None):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="best")
     axes[-1, 0].set_xlabel("step")
-    fig.suptitle(os.path.basename(os.path.normpath(run_dir)))
+    fig.suptitle(os.path.basename(os.path.normpath(run_dir)) + _held_out(run_dir))
     fig.tight_layout()
     out = out or os.path.join(run_dir, "curves.png")
     fmt = os.path.splitext(out)[1][1:].lower() or "png"
@@ -107,6 +109,16 @@ def plot(run_dir, out=None, metrics=None):
     finally:
         plt.close(fig)
     return out
+
+
+def _held_out(run_dir):
+    """' (held out: temp_max: RMSE ...)' of a regression run's eval.json (its last evaluation), or ''."""
+    try:
+        with open(os.path.join(run_dir, "eval.json")) as f:
+            line = regression_line(json.load(f).get("prediction"))
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return f"\nheld out: {line}" if line else ""
 
 
 def check_curves(cfg):

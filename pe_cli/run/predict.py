@@ -26,10 +26,12 @@ from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
 from ..data.readers import DataError, read_npy, read_npz
 from ..data.missing import Missing
 from ..data.sources import table_columns
-from ..data.tables import table_format
+from ..data.missing import note
+from ..data.tables import read_table, table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
 from ..base.limits import refuse_special, regular_file
+from .data_notes import input_notes
 from .inference import load_inference
 from .progress import Progress
 from .rundir import atomic_write
@@ -44,6 +46,8 @@ def read_feeds(path, feeds, columns=None, kinds=None, missing=None):
     ``NAME`` with ``NAME_lengths`` beside it is ragged (a Ragged: one sequence per sample), as in
     training's npz sources (data/ragged.py)."""
     kinds = kinds or {}
+    if isinstance(path, (list, tuple)):         # image files named one by one
+        return _image_list(path, feeds, kinds)
     if os.path.isdir(path):
         return _image_folder(path, feeds, kinds)
     refuse_special(path, "data file")
@@ -106,6 +110,32 @@ def _image_folder(path, feeds, kinds):
     return {images[0]: np.array(files, dtype=object)}
 
 
+def _image_list(paths, feeds, kinds):
+    """The image files ``paths`` (pe predict --data a.png --data b.png) for the one image feed."""
+    for path in paths:
+        refuse_special(path, "data file")
+        if not os.path.isfile(path):
+            raise PeError(f"data file {path} does not exist")
+        found = file_kinds.sniff(path)
+        if found not in file_kinds.IMAGES:
+            raise PeError(f"{path} is {found}; several --data files must each be an image (PNG, JPEG, ...)")
+    images = [f for f in feeds if kinds.get(f) == "image"]
+    if len(feeds) != 1 or len(images) != 1:
+        found = file_kinds.sniff(paths[0])
+        raise PeError(f"{paths[0]} is {found}; image files go to a model whose one input is an image feed "
+                      f"(data.preprocessing kind: image), and this one takes {', '.join(feeds)} without one; "
+                      f"--data takes {DATA_KINDS}")
+    return {images[0]: np.array(list(paths), dtype=object)}
+
+
+def _images_given(data_path):
+    """Whether --data names image files (one or several) rather than one table, array or folder."""
+    paths = data_path if isinstance(data_path, (list, tuple)) else [data_path]
+    return len(paths) > 1 or (os.path.isfile(paths[0]) and table_format(paths[0]) is None
+                              and not paths[0].lower().endswith((".npy", ".npz"))
+                              and file_kinds.sniff(paths[0]) in file_kinds.IMAGES)
+
+
 def _source_columns(cfg):
     """feed -> table column(s), as the config's data sources map them (data.train's first)."""
     out = {}
@@ -123,12 +153,18 @@ def _probabilities(values, already):
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, probabilities=True):
-    """Runs the prediction; returns {"out", "samples", "output", "classifier", "checkpoint", "step"}."""
+def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, probabilities=True, keep=()):
+    """Runs the prediction; returns {"out", "samples", "output", "classifier", "checkpoint", "step"}.
+    ``data_path``: a path, or a list of image files; ``keep``: table columns copied into the output
+    (with predict.keep_columns)."""
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
-    if os.path.isfile(data_path) and table_format(data_path) is None:
+    paths = list(data_path) if isinstance(data_path, (list, tuple)) else [data_path]
+    data_path = paths if _images_given(paths) else paths[0]
+    if isinstance(data_path, str) and os.path.isfile(data_path) and table_format(data_path) is None:
         _array_kind(data_path)          # a file of another kind is refused before the model is built
+    keep = list(dict.fromkeys([*(cfg.data.get("predict") or {}).get("keep_columns", []), *keep]))
+    kept = kept_columns(data_path, keep) if keep else {}
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
     prep = inference.preprocessing
     columns, files = _inputs(cfg, inference, data_path)
@@ -152,9 +188,10 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
             result["class_name"] = np.array(names)[result["class"]]
     if files is not None:
         result["path"] = files
+    result = {**{k: v for k, v in kept.items() if k not in result}, **result}
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
-    _write(out, result, names)
+    _write(out, result, names, inference.labels[0] if inference.labels else None)
     return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier,
             "checkpoint": inference.checkpoint, "step": inference.step}
 
@@ -169,8 +206,13 @@ def _inputs(cfg, inference, data_path):
     markers = cfg.data["data"]["missing"]
     raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
                      prep.kinds() if prep else {}, prep.missing(markers) if prep else Missing(tuple(markers)))
+    for line in input_notes(prep, raw):
+        note(f"{data_path if isinstance(data_path, str) else 'the image files'}: {line}")
     files = None
-    if os.path.isdir(data_path):
+    if isinstance(data_path, list):
+        files = np.array([str(p) for p in next(iter(raw.values()))])
+        data_path = data_path[0]
+    elif os.path.isdir(data_path):
         files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
     try:
         raw.update(prep.apply(raw, data_path) if prep else {})
@@ -204,11 +246,25 @@ def _run(cfg, inference, columns, quiet):
     return np.concatenate(parts)
 
 
-def _write(out, result, names=None):
+def kept_columns(data_path, names):
+    """{column: its fields as text} of a table's columns ``names`` (pe predict --keep)."""
+    fmt = table_format(data_path) if isinstance(data_path, str) else None
+    if fmt is None:
+        raise PeError(f"--keep {names[0]}: columns are kept from a table (.csv, .tsv, .jsonl); --data gives "
+                      f"{data_path if isinstance(data_path, str) else 'image files'}")
+    try:
+        table = read_table(data_path, fmt)
+        return {name: np.array(["" if v is None else str(v) for v in table.raw(name, ("keep",), ())], dtype=str)
+                for name in names}
+    except DataError as e:
+        raise PeError(f"--keep: {e.message}" + (f"; {e.hint}" if e.hint else "")) from None
+
+
+def _write(out, result, names=None, target=None):
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
-        header, columns = _csv_columns(result, names)
+        header, columns = _csv_columns(result, names, target)
         writer.writerow(header)
         writer.writerows(zip(*columns))
         atomic_write(out, buf.getvalue())
@@ -218,24 +274,31 @@ def _write(out, result, names=None):
     atomic_write(out, buf.getvalue())
 
 
-def _csv_columns(result, names):
-    """(header, one list per column) of the predictions as CSV."""
+def _csv_columns(result, names, target=None):
+    """(header, one list per column) of the predictions as CSV, named after the ``target`` (the label
+    feed): a regression's ``temp_max`` (``temp_max_0``, ... for several values), a classifier's
+    ``species`` (the class name, else its id), ``species_id`` beside a name, ``species_prob_<class>``;
+    without a label feed ``value_<j>``, ``class``, ``prob_<j>``. Kept columns and ``path`` first."""
     header, columns = [], []
-    if "path" in result:
-        header.append("path")
-        columns.append(result["path"].tolist())
+    for key, value in result.items():
+        if key not in ("value", "class", "class_name", "prob"):
+            header.append(key)
+            columns.append(value.tolist())
     if "class" not in result:
         flat = result["value"].reshape(len(result["value"]), -1)
-        header += [f"value_{j}" for j in range(flat.shape[1])]
+        stem = target or "value"
+        header += [stem] if target and flat.shape[1] == 1 else [f"{stem}_{j}" for j in range(flat.shape[1])]
         return header, columns + [[f"{v:.6g}" for v in c] for c in flat.T]
-    header.append("class")
-    columns.append(result["class"].tolist())
+    stem = target or "class"
     if "class_name" in result:
-        header.append("class_name")
-        columns.append(result["class_name"].tolist())
+        header += [stem, f"{stem}_id"]
+        columns += [result["class_name"].tolist(), result["class"].tolist()]
+    else:
+        header.append(stem)
+        columns.append(result["class"].tolist())
     prob = result.get("prob")
     if prob is not None:
         labels = names if names is not None and len(names) == prob.shape[1] else range(prob.shape[1])
-        header += [f"prob_{j}" for j in labels]
+        header += [f"{target}_prob_{j}" if target else f"prob_{j}" for j in labels]
         columns += [[f"{p:.6g}" for p in c] for c in prob.T]
     return header, columns

@@ -40,6 +40,17 @@ def prediction_metrics(kind, outputs, labels):
             "r2": 1.0 - float(np.sum(error ** 2)) / total if total > 0 else None}
 
 
+def regression_line(prediction):
+    """'temp_max: RMSE 2.92  MAE 2.31  R² 0.712 (in temp_max's units)' of a regression's eval.json
+    prediction, or '' for another."""
+    if (prediction or {}).get("kind") != "regression":
+        return ""
+    r2 = prediction.get("r2")
+    target = prediction.get("target", "the target")
+    return (f"{target}: RMSE {prediction['rmse']:.4g}  MAE {prediction['mae']:.4g}  R² "
+            f"{'n/a' if r2 is None else f'{r2:.3f}'} (in {target}'s units)")
+
+
 def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
     """prediction_metrics of the model's output layer over ``batcher`` (data.eval), run in the
     test program; {} for a model without a label feed or without a layer that needs none. A
@@ -64,6 +75,8 @@ def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
     if units:
         outputs, truth = unscaled(units, outputs), unscaled(units, truth.astype(np.float64))
     report = prediction_metrics(task_kind(spec), outputs, truth)
+    if report["kind"] == "regression":
+        report["target"] = labels[0]
     names = preprocessing.class_names(labels[0]) if preprocessing is not None else None
     if report["kind"] == "classification" and names is not None:
         report["classes"] = names       # the confusion matrix's rows and columns, by name

@@ -29,6 +29,8 @@ from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
 from .plot import check_curves, plot_at_end
+from ..data.missing import note as tell
+from .data_notes import label_leaks
 from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
 from .split import Rows, has_part, save_split
 from .placement import in_run_dir, make_place, train_program
@@ -158,6 +160,8 @@ def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
     check_run_out(out or cfg.data["output"]["dir"], "pe train --out" if out else "output.dir")
+    for line in label_leaks(cfg):
+        tell(f"warning: {line}")
     processes = trainers(cfg)       # first: a wrong launch fails before anything is built
     if processes.pserver_mode and resume is not None:
         raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "

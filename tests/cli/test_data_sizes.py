@@ -84,7 +84,7 @@ def test_auto_and_left_out_sizes_train_and_the_run_predicts_exports_and_summaris
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "pred.csv", newline="") as f:
         predicted = list(csv.DictReader(f))
-    assert len(predicted) == 5 and {p["class_name"] for p in predicted} <= {"Adelie", "Chinstrap", "Gentoo"}
+    assert len(predicted) == 5 and {p["species"] for p in predicted} <= {"Adelie", "Chinstrap", "Gentoo"}
     proc = pe("export", "run/config.yaml", "-c", "run", "--inference-dir", "exported", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert os.path.isfile(tmp_path / "exported" / "__model__")

@@ -72,3 +72,13 @@ layers:
 loss: loss
 fetches: [loss]
 """
+
+
+def data_maker(name):
+    """The module of data/<name>/make_<name>.py (its ``write(path, rows, seed)`` makes a table like the
+    bundled one), loaded from the repository."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"make_{name}", os.path.join(REPO, "data", name, f"make_{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -44,7 +44,7 @@ def test_predictions_as_csv_and_bad_input(trained, tmp_path):
     proc = pe("predict", CONFIG, "-c", root / "run", "--data", root / "images.npy", "-o", out, "-q")   # -c as eval's
     assert proc.returncode == 0, proc.stderr
     lines = out.read_text().splitlines()
-    assert lines[0].startswith("class,prob_0") and len(lines) == 201
+    assert lines[0].startswith("label,label_prob_0") and len(lines) == 201
     bad = pe("predict", CONFIG, "--checkpoint", root / "run", "--data", root / "images.npy", "-o", tmp_path / "p.txt")
     assert bad.returncode == 1 and "written as .npz or .csv" in bad.stderr
     (tmp_path / "wrong.npy").write_bytes(np.zeros((5, 3), "float32").tobytes())
@@ -59,7 +59,8 @@ def test_a_data_file_of_another_kind_is_named(trained, tmp_path):
     (tmp_path / "one.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     (tmp_path / "fake.npy").write_bytes(b"\xff\xd8\xff\xe0" + bytes(64))
     for name, found, hint in (("x.txt", "is a text file; --data takes a CSV/TSV/JSONL table", "name it .csv"),
-                              ("one.png", "is a PNG image; --data takes", "give the folder that holds them"),
+                              ("one.png", "is a PNG image; image files go to a model whose one input is an image "
+                               "feed (data.preprocessing kind: image)", "--data takes a CSV/TSV/JSONL table"),
                               ("fake.npy", "is a JPEG image, not an NPY array as its name says", "an IDX file")):
         bad = pe("predict", CONFIG, "-c", root / "run", "--data", tmp_path / name)
         lines = bad.stderr.strip().splitlines()

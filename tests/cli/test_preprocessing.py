@@ -113,12 +113,12 @@ def test_raw_text_in_class_names_out(sentiment):
     rows = _rows(60)
     _write_csv(tmp_path / "new.csv", rows, ["review", "price", "category"])     # no sentiment column
     predicted = _predict(SENTIMENT, run, tmp_path / "new.csv", tmp_path / "p.csv")
-    assert len(predicted) == 60 and set(predicted[0]) == {"class", "class_name", "prob_negative", "prob_positive"}
-    names = [p["class_name"] for p in predicted]
-    assert all(saved["sentiment"]["classes"][int(p["class"])] == p["class_name"] for p in predicted)
+    assert len(predicted) == 60 and set(predicted[0]) == {"sentiment", "sentiment_id", "sentiment_prob_negative", "sentiment_prob_positive"}
+    names = [p["sentiment"] for p in predicted]
+    assert all(saved["sentiment"]["classes"][int(p["sentiment_id"])] == p["sentiment"] for p in predicted)
     assert np.mean([n == r["sentiment"] for n, r in zip(names, rows)]) > 0.6
     only = _predict(SENTIMENT, run, tmp_path / "new.csv", tmp_path / "q.csv", "--no-probabilities")
-    assert set(only[0]) == {"class", "class_name"} and [p["class_name"] for p in only] == names
+    assert set(only[0]) == {"sentiment", "sentiment_id"} and [p["sentiment"] for p in only] == names
 
 
 def test_the_text_model_exports_taking_raw_strings_and_numbers(sentiment):

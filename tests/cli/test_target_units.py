@@ -53,7 +53,7 @@ def _predict(root, out):
     if out.endswith(".npz"):
         return np.load(root / out)
     with open(root / out, newline="") as f:
-        return np.array([float(r["value_0"]) for r in csv.DictReader(f)])
+        return np.array([float(r["y"]) for r in csv.DictReader(f)])
 
 
 @pytest.fixture(scope="module")
@@ -145,4 +145,4 @@ def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
               "-o", tmp_path / "p.csv", "-q")
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "p.csv", newline="") as f:
-        assert [r["class_name"] for r in csv.DictReader(f)] == ["Adelie", "Gentoo", "Chinstrap"]
+        assert [r["species"] for r in csv.DictReader(f)] == ["Adelie", "Gentoo", "Chinstrap"]

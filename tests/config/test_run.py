@@ -42,6 +42,8 @@ def test_bundled_configs_load(path):
     elif train["path"].endswith("penguins.csv"):      # generated (data/penguins), sorted by species: a fifth of
         assert held_out is None and cfg.data["data"]["split"] == {"eval": 0.2, "test": None, "seed": 1,
                                                                   "stratify": "species"}      # each held out
+    elif train["path"].endswith("weather.csv"):       # generated (data/weather): a fifth held out at random
+        assert held_out is None and cfg.data["data"]["split"]["eval"] == 0.2
     else:       # derived data in MNIST's order (data/mnist_rows): the same 8,000 / 2,000 split by start/stop
         assert train["stop"] == held_out["start"] == 8000
     assert os.path.exists(cfg.data["model"])

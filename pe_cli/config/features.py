@@ -1,0 +1,196 @@
+"""Features in, a model out: a model file may give ``input_features`` and ``output_features`` (each
+a table column, or a folder's ``image``/``label``, with its kind) instead of ``layers``, as Ludwig's
+config does. pe expands them, before anything else reads the model file, into the layers a user
+would write (the expansion is the truth: ``pe summary``, ``pe graph`` and the run's ``model.yaml``
+show them, to copy out and edit) and into the run config's ``data.preprocessing`` entries of their
+feeds (docs/CONFIG.md, "Features instead of layers"):
+
+    numeric            a standardized feed (a list of columns side by side: give ``name``)
+    category           an embedding of its ids (encoder: {type: embed, size: 8}), or one-hot
+                       (encoder: {type: one_hot})
+    binary             one-hot (its two values and <unknown>)
+    text               token ids, an embedding, pooled over the tokens (encoder: {type: pooled,
+                       size: 16, pool: average|max|sum}) or an LSTM's states max-pooled (type: rnn)
+    sequence, set      text split on whitespace, case kept (a set: summed, order ignored)
+    image              a small CNN: conv 3x3 + relu + 2x2 max pool per ``filters`` (encoder:
+                       {type: cnn, filters: [8, 16], size: 64}); ``preprocessing: {size: [H, W]}``
+    date               year, month, day, weekday and their cyclic parts (data.preprocessing kind: date)
+
+The encoded inputs are joined (``concat``), passed through the ``combiner`` (``{size: 32, layers:
+1}``: fc + relu layers; ``layers: 0`` none) and into one head per output: category and binary a
+classifier (fc to the classes, softmax cross entropy, accuracy), numeric a regression (fc to 1,
+squared error, the target standardized and predicted in its units). Sizes come from the data
+(``auto``). A feature's ``preprocessing`` map goes to its data.preprocessing entry as written.
+"""
+import re
+
+from ..layers.feature_layers import combiner_layers, encoder_layers, head_layers, summed_losses
+from .errors import suggest
+
+INPUT_KINDS = ("numeric", "category", "binary", "text", "sequence", "set", "image", "date")
+OUTPUT_KINDS = ("numeric", "category", "binary")
+FEATURE_KEYS = ("column", "kind", "name", "encoder", "preprocessing")
+ENCODERS = {"category": {"type": ("embed", "one_hot"), "size": int},
+            "text": {"type": ("pooled", "rnn"), "size": int, "pool": ("average", "max", "sum")},
+            "image": {"type": ("cnn",), "filters": list, "size": int}}
+ENCODERS["sequence"] = ENCODERS["set"] = ENCODERS["text"]
+COMBINER = {"size": int, "layers": int}
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+def _near(value, choices):
+    hint = suggest(str(value), choices)
+    return hint if hint.startswith("did you mean") else None
+
+
+def has_features(data):
+    return isinstance(data, dict) and ("input_features" in data or "output_features" in data)
+
+
+class _Expansion:
+    def __init__(self, doc):
+        self.doc, self.layers, self.marks = doc, [], []
+
+    def add(self, at, name, body):
+        self.layers.append({name: body})
+        self.marks.append(at)
+        return name
+
+
+def _feature(doc, path, entry, kinds):
+    """(feed name, columns, kind, encoder, preprocessing) of one entry, checked."""
+    if not isinstance(entry, dict):
+        raise doc.error(path, "a feature is a mapping {column: ..., kind: ...}", "e.g. {column: island, kind: category}")
+    for key in entry:
+        if key not in FEATURE_KEYS:
+            raise doc.error(path + (key,), f"unknown key '{key}' of a feature", suggest(str(key), FEATURE_KEYS),
+                            key=True)
+    column, kind = entry.get("column"), entry.get("kind")
+    if kind not in kinds:
+        raise doc.error(path + ("kind",) if "kind" in entry else path, f"a feature's kind is one of {', '.join(kinds)}"
+                        f"{'' if kind is None else f', not {kind!r}'}", _near(kind, kinds))
+    if not (isinstance(column, str) or (isinstance(column, list) and column and kind == "numeric"
+                                        and all(isinstance(c, str) for c in column))):
+        raise doc.error(path + ("column",) if "column" in entry else path, "a feature names its column (a numeric "
+                        "feature: a list of columns, side by side, with a name)", "e.g. column: island")
+    name = entry.get("name", column if isinstance(column, str) else None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise doc.error(path + ("name",) if "name" in entry else path, f"the feature's feed needs a usable name, "
+                        f"not {name!r}", "add name: <letters, digits, _ and ->")
+    encoder = entry.get("encoder") or {}
+    allowed = ENCODERS.get(kind, {})
+    if not isinstance(encoder, dict):
+        raise doc.error(path + ("encoder",), "encoder is a mapping", "e.g. encoder: {type: embed, size: 8}")
+    for key, value in encoder.items():
+        want = allowed.get(key)
+        if want is None:
+            raise doc.error(path + ("encoder", key), f"a {kind} feature's encoder takes "
+                            f"{', '.join(allowed) or 'no keys'}", suggest(str(key), list(allowed)) if allowed else None,
+                            key=True)
+        if isinstance(want, tuple) and value not in want or want is int and (not isinstance(value, int) or value < 0) \
+                or want is list and not (isinstance(value, list) and value and all(isinstance(v, int) and v > 0
+                                                                                   for v in value)):
+            raise doc.error(path + ("encoder", key), f"encoder.{key} is "
+                            f"{' or '.join(want) if isinstance(want, tuple) else want.__name__ + ('s' if want is list else '')}"
+                            f", not {value!r}")
+    prep = entry.get("preprocessing") or {}
+    if not isinstance(prep, dict):
+        raise doc.error(path + ("preprocessing",), "preprocessing is a mapping of data.preprocessing keys",
+                        "e.g. preprocessing: {size: [28, 28], mode: L}")
+    return name, column, kind, encoder, prep
+
+
+def _features(doc, key, kinds):
+    entries = doc.data.get(key) or []
+    if not isinstance(entries, list) or not entries:
+        raise doc.error((key,), f"{key} is a list of features, at least one", "e.g. [{column: island, kind: category}]")
+    out, seen = [], set()
+    for j, entry in enumerate(entries):
+        feature = _feature(doc, (key, j), entry, kinds)
+        if feature[0] in seen:
+            raise doc.error((key, j), f"two features make the feed '{feature[0]}'", "give one a name: ...")
+        seen.add(feature[0])
+        out.append(((key, j),) + feature)
+    return out
+
+
+def _input_preprocessing(name, column, kind, prep):
+    base = {"numeric": {"kind": "numeric"}, "category": {"kind": "category"}, "date": {"kind": "date"},
+            "binary": {"kind": "category", "encoding": "one_hot"}, "text": {"kind": "text"},
+            "sequence": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
+            "set": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
+            "image": {"kind": "image"}}[kind]
+    return {**base, **({} if column == name else {"columns": column}), **prep}
+
+
+def feature_preprocessing(doc):
+    """{feed: data.preprocessing entry} of a model file's features (``doc``: its YamlDoc)."""
+    out = {}
+    for _, name, column, kind, encoder, prep in _features(doc, "input_features", INPUT_KINDS):
+        spec = _input_preprocessing(name, column, kind, prep)
+        if kind == "category" and encoder.get("type") == "one_hot":
+            spec["encoding"] = "one_hot"
+        out[name] = spec
+    for _, name, column, kind, _, prep in _features(doc, "output_features", OUTPUT_KINDS):
+        spec = {"kind": "numeric"} if kind == "numeric" else {"kind": "label"}
+        out[name] = {**spec, **({} if column == name else {"columns": column}), **prep}
+    return out
+
+
+def expand_features(doc):
+    """Replaces a model file's ``input_features``/``output_features``/``combiner`` by the layers,
+    loss and fetches they stand for (in ``doc.data``, each new key marked at its feature's line)."""
+    data = doc.data
+    if "layers" in data:
+        raise doc.error(("layers",), "a model file gives its layers or its input_features and output_features, "
+                        "not both", "drop one (pe summary CONFIG shows the layers the features make)", key=True)
+    for key in ("input_features", "output_features"):
+        if key not in data:
+            raise doc.error((), f"input_features goes with output_features; {key} is missing",
+                            "e.g. output_features: [{column: species, kind: category}]")
+    combiner = data.get("combiner") or {}
+    for key, value in (combiner.items() if isinstance(combiner, dict) else [(None, combiner)]):
+        if key not in COMBINER or not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise doc.error(("combiner",) + ((key,) if key is not None else ()),
+                            "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
+                            "e.g. combiner: {size: 32, layers: 1}")
+    x = _Expansion(doc)
+    encoded = []
+    for at, name, _, kind, encoder, _ in _features(doc, "input_features", INPUT_KINDS):
+        encoded.append(_added(x, at, encoder_layers(name, kind, encoder)) or name)
+    at = ("combiner",) if "combiner" in data else ("input_features",)
+    prev = _added(x, at, combiner_layers(encoded, combiner.get("layers", 1), combiner.get("size", 32))) or encoded[0]
+    losses, fetches = [], []
+    for at, name, _, kind, _, _ in _features(doc, "output_features", OUTPUT_KINDS):
+        layers = head_layers(name, kind, prev)
+        _added(x, at, layers)
+        losses.append(f"{name}_loss")
+        fetches += [n for n, _ in layers if n.endswith("_acc")]
+    loss = losses[0]
+    if len(losses) > 1:
+        loss = _added(x, ("output_features",), summed_losses(losses))
+    _replace(doc, x, loss, [loss] + fetches)
+
+
+def _added(x, at, layers):
+    """Adds [(name, body)] at the feature ``at``; returns the last name (None for none)."""
+    for name, body in layers:
+        x.add(at, name, body)
+    return layers[-1][0] if layers else None
+
+
+def _replace(doc, x, loss, fetches):
+    """The expanded layers into ``doc`` in place of the features, each key marked at its feature."""
+    for key in ("input_features", "output_features", "combiner"):
+        doc.data.pop(key, None)
+    doc.data.update({"layers": x.layers, "loss": loss, "fetches": fetches})
+    for i, (layer, at) in enumerate(zip(x.layers, x.marks)):
+        (name, body), = layer.items()
+        mark = doc.mark(at, key=True)
+        for path in [("layers", i), ("layers", i, name)] + [("layers", i, name, k) for k in body]:
+            doc.marks[path] = doc.key_marks[path] = mark
+    for path in (("loss",), ("fetches",)):
+        doc.marks[path] = doc.key_marks[path] = doc.mark(("output_features",), key=True)
+
+
+__all__ = ["INPUT_KINDS", "OUTPUT_KINDS", "expand_features", "feature_preprocessing", "has_features"]
