@@ -10,7 +10,7 @@ import warnings
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentValueError
 from ..ops import registry
-from . import attribute_variables, device_hint, program_release, unique_name
+from . import attribute_variables, device_hint, program_release, static_mode, unique_name
 from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, block_attr, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
@@ -121,6 +121,7 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
+        static_mode.check_building(type)
         attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         if device_hint.current_device() is not None:
