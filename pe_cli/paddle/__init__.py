@@ -10,7 +10,7 @@ importing pe never does."""
 import sys as _sys
 
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
-from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
+from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, text, vision  # noqa: F401
 from . import autograd, framework, geometric, hapi, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from . import complex, distributed, sysconfig  # noqa: F401 -- Paddle 1.8's modules
 from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
