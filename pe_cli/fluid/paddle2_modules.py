@@ -65,9 +65,11 @@ MODULES = {
     "paddle.text.datasets.conll05": "pe_cli.paddle.text.datasets.conll",
     "paddle.text.datasets.wmt14": "pe_cli.paddle.text.datasets.wmt_fr_en",
     "paddle.text.datasets.wmt16": "pe_cli.paddle.text.datasets.wmt_multi30k",
+    "paddle.static.amp.bf16": "pe_cli.paddle.static.amp.bfloat",
 }
 
 # Paddle packages whose prefix maps onto a pe package (``paddle.nn.layer.conv`` -> nn/layers/conv.py)
-PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers."}
+PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
+            "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat."}
 
 PACKAGES = frozenset({"paddle.nn.initializer", "paddle.metric"})
