@@ -47,8 +47,10 @@ def check_eager_call(call):
     if _left_at is not None:
         _after_leaving(call)
     if not _entered:
-        refuse(call, "this program never called paddle.enable_static(), so in Paddle 2.x it runs eagerly; call "
-                     "paddle.enable_static() first and feed data through paddle.static.data and exe.run(feed=...)")
+        raise FluidUnsupported(call, f"a dygraph (eager) call; {STATIC_ONLY}: this program never called "
+                                     f"paddle.enable_static(), so in Paddle 2.x it runs eagerly; call "
+                                     f"paddle.enable_static() first and feed data through paddle.static.data and "
+                                     f"exe.run(feed=...)")
 
 
 def _after_leaving(call):
@@ -58,5 +60,9 @@ def _after_leaving(call):
 
 
 def refuse(call, instead):
-    """The one line for an eager-only call (``Tensor.numpy()``) in pe: what to use instead."""
-    raise FluidUnsupported(call, f"a dygraph (eager) call; {STATIC_ONLY}: {instead}")
+    """The one line for an eager-only call (``Tensor.numpy()``) in pe: what to use instead (and, in a
+    program not in static mode, that Paddle runs this part eagerly)."""
+    if _left_at is not None:
+        _after_leaving(call)
+    mode = "" if _entered else " (this program has not called paddle.enable_static(): Paddle 2.x runs it eagerly)"
+    raise FluidUnsupported(call, f"a dygraph (eager) call{mode}; {STATIC_ONLY}: {instead}")

@@ -116,3 +116,12 @@ def test_dataloader_feeds_a_static_program_from_a_dataset_of_pairs(tmp_path):
     # of batches [0..3], [4..7], [8, 9]: 4 * 6 + (0+1+2+0), 4 * 22 + (1+2+0+1), 4 * 17 + (2+0)
     expected = "{} 27.0; {} 92.0; {} 70.0; "
     assert proc.stdout.splitlines() == [expected.format(1, 1, 1), expected.format(2, 2, 2)]
+
+
+def test_a_dygraph_program_stops_at_its_first_eager_call_saying_so(tmp_path):
+    """A Paddle 2.x program written for dygraph (no enable_static: Paddle's optimizer.lr docs' first
+    example) runs until its first eager-only call, which says the program runs eagerly in Paddle."""
+    line = _one_line(_pe_fluid(tmp_path, "import paddle\nlinear = paddle.nn.Linear(10, 10)\n"
+                                         "loss = paddle.mean(linear(paddle.uniform([10, 10])))\nloss.backward()\n"))
+    assert line.startswith("pe fluid: prog.py:4: not supported by pe: Tensor.backward(): a dygraph (eager) call "
+                           "(this program has not called paddle.enable_static(): Paddle 2.x runs it eagerly)"), line
