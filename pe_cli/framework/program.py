@@ -3,7 +3,6 @@ slots and attributes and infers output shapes at once, so mistakes surface where
 import contextlib
 import copy
 import numbers
-import warnings
 
 # ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
@@ -289,12 +288,20 @@ class Program:
 
     def clone(self, for_test=False):
         """A deep copy. With ``for_test=True`` every op that has an ``is_test`` attribute (dropout,
-        batch_norm, ...) gets it set. As the Fluid docs say, no op is removed: clone the test program
-        before ``minimize`` so it holds no backward or optimize ops."""
-        if for_test and any(op.role & ~OpRole.Loss == OpRole.Optimize for b in self.blocks for op in b.ops):
-            warnings.warn("clone(for_test=True) of a program that already has optimize ops: running the "
-                          "clone will train; clone the test program before minimize()", stacklevel=2)
-        return self._copy(for_test)
+        batch_norm, ...) gets it set, and in a program holding the loss's gradient op (its role
+        Backward | Loss) the backward, optimize and learning-rate ops go, with the variables no op
+        left uses, as Fluid 1.8.5's and Paddle 2.6's ``core.prune_backward``: a clone made after
+        ``minimize`` evaluates, it does not train."""
+        new = self._copy(for_test)
+        if for_test and any(op.role == OpRole.Backward | OpRole.Loss for b in new.blocks for op in b.ops):
+            drop = OpRole.Backward | OpRole.Optimize | OpRole.LRSched
+            for block in new.blocks:
+                block.ops = [op for op in block.ops if not op.role & drop]
+            used = {n for b in new.blocks for op in b.ops for n in op.input_arg_names + op.output_arg_names}
+            for block in new.blocks:
+                block.vars = {n: v for n, v in block.vars.items() if n in used}
+            new._bump()
+        return new
 
     def _inference_optimize(self, prune_read_op=True):
         """Fluid's: a copy whose every op with an ``is_test`` attribute has it set; with
