@@ -66,10 +66,18 @@ MODULES = {
     "paddle.text.datasets.wmt14": "pe_cli.paddle.text.datasets.wmt_fr_en",
     "paddle.text.datasets.wmt16": "pe_cli.paddle.text.datasets.wmt_multi30k",
     "paddle.static.amp.bf16": "pe_cli.paddle.static.amp.bfloat",
+    # Fluid's transpilers and parameter-server helpers, which Paddle 2.6 moved under paddle.distributed
+    "paddle.distributed.transpiler": "pe_cli.fluid.transpiler",
+    "paddle.distributed.communicator": "pe_cli.fluid.communicator",
+    "paddle.distributed.distribute_lookup_table": "pe_cli.fluid.distribute_lookup_table",
+    # paddle.vision.transforms' backends: pe's functional.py takes PIL images and arrays alike
+    **{f"paddle.vision.transforms.functional_{m}": "pe_cli.paddle.vision.transforms.functional"
+       for m in ("cv2", "pil", "tensor")},
 }
 
 # Paddle packages whose prefix maps onto a pe package (``paddle.nn.layer.conv`` -> nn/layers/conv.py)
 PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
-            "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat."}
+            "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat.",
+            "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler."}
 
 PACKAGES = frozenset({"paddle.nn.initializer", "paddle.metric"})

@@ -6,6 +6,7 @@ import os
 
 from ....base.errors import PeError
 from ...dataset.common import dataset_dir
+from ..image import get_image_backend
 
 
 def local_file(dataset, path, url, module, download):
@@ -26,8 +27,9 @@ def local_file(dataset, path, url, module, download):
 
 
 def check_backend(dataset, backend):
+    """``backend``, or paddle.vision's image backend (set_image_backend) when None: 'pil' or 'cv2'."""
     if backend is None:
-        return "pil"
+        backend = get_image_backend()
     if backend not in ("pil", "cv2"):
         raise ValueError(f"Expected backend are one of ['pil', 'cv2'], but got {backend}")
     return backend
