@@ -13,7 +13,7 @@ from . import attribute_variables, device_hint, program_release, static_mode, un
 from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, block_attr, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
-from .prune import prune_with_input
+from .prune import prune_backward, prune_with_input
 from .name_scope import current_name_scope, name_scope  # noqa: F401 (name_scope re-exported)
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
@@ -293,14 +293,8 @@ class Program:
         left uses, as Fluid 1.8.5's and Paddle 2.6's ``core.prune_backward``: a clone made after
         ``minimize`` evaluates, it does not train."""
         new = self._copy(for_test)
-        if for_test and any(op.role == OpRole.Backward | OpRole.Loss for b in new.blocks for op in b.ops):
-            drop = OpRole.Backward | OpRole.Optimize | OpRole.LRSched
-            for block in new.blocks:
-                block.ops = [op for op in block.ops if not op.role & drop]
-            used = {n for b in new.blocks for op in b.ops for n in op.input_arg_names + op.output_arg_names}
-            for block in new.blocks:
-                block.vars = {n: v for n, v in block.vars.items() if n in used}
-            new._bump()
+        if for_test:
+            prune_backward(new)
         return new
 
     def _inference_optimize(self, prune_read_op=True):
