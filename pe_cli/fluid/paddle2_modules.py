@@ -70,6 +70,11 @@ MODULES = {
     "paddle.distributed.transpiler": "pe_cli.fluid.transpiler",
     "paddle.distributed.communicator": "pe_cli.fluid.communicator",
     "paddle.distributed.distribute_lookup_table": "pe_cli.fluid.distribute_lookup_table",
+    # paddle.geometric's submodules and paddle.inference.wrapper: pe's one module each holds their names
+    **{f"paddle.geometric.{m}": "pe_cli.paddle.geometric"
+       for m in ("math", "message_passing", "message_passing.send_recv", "reindex", "sampling",
+                 "sampling.neighbors")},
+    "paddle.inference.wrapper": "pe_cli.paddle.inference",
     # paddle.vision.transforms' backends: pe's functional.py takes PIL images and arrays alike
     **{f"paddle.vision.transforms.functional_{m}": "pe_cli.paddle.vision.transforms.functional"
        for m in ("cv2", "pil", "tensor")},
@@ -80,4 +85,5 @@ PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
             "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat.",
             "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler."}
 
-PACKAGES = frozenset({"paddle.nn.initializer", "paddle.metric"})
+PACKAGES = frozenset({"paddle.nn.initializer", "paddle.metric", "paddle.geometric", "paddle.geometric.message_passing",
+                      "paddle.geometric.sampling", "paddle.inference"})
