@@ -125,3 +125,11 @@ def test_a_dygraph_program_stops_at_its_first_eager_call_saying_so(tmp_path):
                                          "loss = paddle.mean(linear(paddle.uniform([10, 10])))\nloss.backward()\n"))
     assert line.startswith("pe fluid: prog.py:4: not supported by pe: Tensor.backward(): a dygraph (eager) call "
                            "(this program has not called paddle.enable_static(): Paddle 2.x runs it eagerly)"), line
+
+
+def test_in_dynamic_mode_reports_paddles_mode(tmp_path):
+    """Paddle's docs example of enable_static/disable_static (vatsalchheda/FreeFuzz's copy of it): True
+    by default (Paddle 2.x starts eager), False after enable_static, True after disable_static."""
+    proc = _pe_fluid(tmp_path, "import paddle\nprint(paddle.in_dynamic_mode())\npaddle.enable_static()\n"
+                               "print(paddle.in_dynamic_mode())\npaddle.disable_static()\nprint(paddle.in_dynamic_mode())\n")
+    assert proc.returncode == 0 and proc.stdout.split() == ["True", "False", "True"], proc.stderr
