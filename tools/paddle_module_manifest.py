@@ -100,8 +100,6 @@ LEFT_OUT = {
     "paddle.vision.models.densenet": "not built yet (the other architectures are)",
     "paddle.vision.models.googlenet": "not built yet (the other architectures are)",
     "paddle.vision.models.inceptionv3": "not built yet (the other architectures are)",
-    "paddle.vision.models.mobilenetv3": "not built yet (the other architectures are)",
-    "paddle.vision.models.shufflenetv2": "not built yet (the other architectures are)",
 }
 
 

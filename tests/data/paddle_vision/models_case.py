@@ -19,6 +19,10 @@ CASES = {  # name: (builder, input shape); num_classes=0 cases print the channel
     "alexnet": (lambda: models.alexnet(num_classes=0), [1, 3, 224, 224]),
     "squeezenet1_0": (lambda: models.squeezenet1_0(num_classes=10), [1, 3, 96, 96]),
     "squeezenet1_1": (lambda: models.squeezenet1_1(num_classes=10), [1, 3, 96, 96]),
+    "mobilenet_v3_small": (lambda: models.mobilenet_v3_small(scale=0.5, num_classes=10), [2, 3, 64, 64]),
+    "mobilenet_v3_large": (lambda: models.mobilenet_v3_large(scale=0.35, num_classes=10), [1, 3, 64, 64]),
+    "shufflenet_v2_x0_25": (lambda: models.shufflenet_v2_x0_25(num_classes=10), [2, 3, 64, 64]),
+    "shufflenet_v2_swish": (lambda: models.shufflenet_v2_swish(num_classes=0), [1, 3, 64, 64]),
 }
 
 paddle.enable_static()
