@@ -47,3 +47,16 @@ def test_paddles_module_paths_and_pretrained_weights(tmp_path):
     assert proc.returncode == 1 and len(lines) == 1, proc.stderr
     assert lines[0].startswith("pe fluid: prog.py:12: error: paddle.vision.models.vgg16(pretrained=True): pe downloads "
                                "nothing"), lines[0]
+
+
+def test_fluid_style_batch_norm_ignores_eval_in_static_mode_as_paddle():
+    """Paddle 2.6.2 (checked on the wheel): nn.BatchNorm builds its batch_norm op from is_test alone, so
+    after eval() it still normalizes by the batch (DenseNet's layers are these); BatchNorm2D follows eval()."""
+    from pe_cli import paddle
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [None, 3, 4, 4])
+        for layer in (paddle.nn.BatchNorm(3, act="relu"), paddle.nn.BatchNorm2D(3), paddle.nn.BatchNorm(3, is_test=True)):
+            layer.eval()
+            layer(x)
+    assert [op.attr("is_test") for op in main.global_block().ops if op.type == "batch_norm"] == [False, True, True]

@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 import paddle
+from paddle import concat
 from paddle.vision import models
 
 CASES = {  # name: (builder, input shape); num_classes=0 cases print the channel means
@@ -23,6 +24,8 @@ CASES = {  # name: (builder, input shape); num_classes=0 cases print the channel
     "mobilenet_v3_large": (lambda: models.mobilenet_v3_large(scale=0.35, num_classes=10), [1, 3, 64, 64]),
     "shufflenet_v2_x0_25": (lambda: models.shufflenet_v2_x0_25(num_classes=10), [2, 3, 64, 64]),
     "shufflenet_v2_swish": (lambda: models.shufflenet_v2_swish(num_classes=0), [1, 3, 64, 64]),
+    "densenet121": (lambda: models.densenet121(num_classes=10), [2, 3, 64, 64]),
+    "googlenet": (lambda: models.googlenet(num_classes=10), [1, 3, 192, 192]),
 }
 
 paddle.enable_static()
@@ -36,6 +39,7 @@ for name in sys.argv[1:] or CASES:
         model.eval()
         x = paddle.static.data("x", shape, "float32")
         y = model(x)
+        y = concat(y, axis=1) if isinstance(y, (list, tuple)) else y     # GoogLeNet: [out, out1, out2]
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)
