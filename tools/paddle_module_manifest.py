@@ -97,7 +97,6 @@ LEFT_OUT = {
     "paddle.utils.layers_utils": "Paddle-internal helper, not built yet",
     "paddle.utils.lazy_import": "Paddle-internal helper, not built yet",
     "paddle.utils.op_version": "Paddle's op-version registry queries (issue 85 owns op versions)",
-    "paddle.vision.models.inceptionv3": "not built yet (the other architectures are)",
 }
 
 

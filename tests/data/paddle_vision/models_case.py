@@ -26,6 +26,7 @@ CASES = {  # name: (builder, input shape); num_classes=0 cases print the channel
     "shufflenet_v2_swish": (lambda: models.shufflenet_v2_swish(num_classes=0), [1, 3, 64, 64]),
     "densenet121": (lambda: models.densenet121(num_classes=10), [2, 3, 64, 64]),
     "googlenet": (lambda: models.googlenet(num_classes=10), [1, 3, 192, 192]),
+    "inception_v3": (lambda: models.inception_v3(num_classes=10), [2, 3, 75, 75]),
 }
 
 paddle.enable_static()

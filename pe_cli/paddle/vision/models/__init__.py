@@ -1,8 +1,9 @@
 """``paddle.vision.models``: the image classification architectures of Paddle 2.6, built in static
 mode from pe's ``paddle.nn`` with Paddle's sublayer names (its state dicts load); ``pretrained=True``
-is refused in one line (pe downloads nothing). Not yet here: InceptionV3 (docs/COMPAT.md)."""
+is refused in one line (pe downloads nothing)."""
 from . import alexnet as _alexnet_module, lenet, mobilenet_one, mobilenet_three, mobilenet_two, resnet  # noqa: F401
-from . import densenet, googlenet, shufflenet_two, squeezenet, vgg  # noqa: F401
+from . import densenet, googlenet, inception_three, shufflenet_two, squeezenet, vgg  # noqa: F401
+from .inception_three import InceptionV3, inception_v3  # noqa: F401
 from .densenet import DenseNet, densenet121, densenet161, densenet169, densenet201, densenet264  # noqa: F401
 from .googlenet import GoogLeNet  # noqa: F401
 from .alexnet import AlexNet, alexnet  # noqa: F401
@@ -22,6 +23,7 @@ __all__ = ["AlexNet", "LeNet", "MobileNetV1", "MobileNetV2", "ResNet", "SqueezeN
            "vgg13", "vgg16", "vgg19", "MobileNetV3Small", "MobileNetV3Large", "mobilenet_v3_small", "mobilenet_v3_large",
            "ShuffleNetV2", "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0",
            "shufflenet_v2_x1_5", "shufflenet_v2_x2_0", "shufflenet_v2_swish", "DenseNet", "densenet121",
-           "densenet161", "densenet169", "densenet201", "densenet264", "GoogLeNet", "googlenet"]
+           "densenet161", "densenet169", "densenet201", "densenet264", "GoogLeNet", "googlenet", "InceptionV3",
+           "inception_v3"]
 
 googlenet = googlenet.googlenet     # the function, as Paddle's package binds it over its module
