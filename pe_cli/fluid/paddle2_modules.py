@@ -75,6 +75,11 @@ MODULES = {
        for m in ("math", "message_passing", "message_passing.send_recv", "reindex", "sampling",
                  "sampling.neighbors")},
     "paddle.inference.wrapper": "pe_cli.paddle.inference",
+    # paddle.distributed.fleet's parts pe has: Fluid 1.8's role makers and data generators (the same API)
+    "paddle.distributed.fleet.base": "pe_cli.fluid.incubate.fleet.base",
+    "paddle.distributed.fleet.base.distributed_strategy": "pe_cli.paddle.distributed.fleet.strategy",
+    "paddle.distributed.fleet.data_generator": "pe_cli.fluid.incubate.data_generator",
+    "paddle.distributed.fleet.data_generator.data_generator": "pe_cli.fluid.incubate.data_generator",
     # paddle.vision.transforms' backends: pe's functional.py takes PIL images and arrays alike
     **{f"paddle.vision.transforms.functional_{m}": "pe_cli.paddle.vision.transforms.functional"
        for m in ("cv2", "pil", "tensor")},
@@ -83,7 +88,8 @@ MODULES = {
 # Paddle packages whose prefix maps onto a pe package (``paddle.nn.layer.conv`` -> nn/layers/conv.py)
 PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
             "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat.",
-            "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler."}
+            "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler.",
+            "paddle.distributed.fleet.base.": "pe_cli.fluid.incubate.fleet.base."}
 
-PACKAGES = frozenset({"paddle.nn.initializer", "paddle.metric", "paddle.geometric", "paddle.geometric.message_passing",
+PACKAGES = frozenset({"paddle.distributed.fleet.data_generator", "paddle.nn.initializer", "paddle.metric", "paddle.geometric", "paddle.geometric.message_passing",
                       "paddle.geometric.sampling", "paddle.inference"})
