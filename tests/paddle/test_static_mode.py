@@ -133,3 +133,13 @@ def test_in_dynamic_mode_reports_paddles_mode(tmp_path):
     proc = _pe_fluid(tmp_path, "import paddle\nprint(paddle.in_dynamic_mode())\npaddle.enable_static()\n"
                                "print(paddle.in_dynamic_mode())\npaddle.disable_static()\nprint(paddle.in_dynamic_mode())\n")
     assert proc.returncode == 0 and proc.stdout.split() == ["True", "False", "True"], proc.stderr
+
+
+def test_paddle_framework_holds_the_places(tmp_path):
+    """Paddle's paddle.static.data docs example (yuehaoshi/FreeFuzz's copy) makes its executor with
+    paddle.framework.CPUPlace(), which Paddle 2.6's paddle.framework holds."""
+    proc = _pe_fluid(tmp_path, "import numpy as np\nimport paddle\npaddle.enable_static()\n"
+                               "x = paddle.static.data(name='x', shape=[3, 2, 1])\nz = x + x\n"
+                               "exe = paddle.static.Executor(paddle.framework.CPUPlace())\n"
+                               "print(exe.run(feed={'x': np.ones([3, 2, 1], 'float32')}, fetch_list=[z.name])[0].sum())\n")
+    assert proc.returncode == 0 and proc.stdout.split() == ["12.0"], proc.stderr

@@ -2,6 +2,7 @@
 pe has one program representation and builds static graphs only: ``in_pir_mode()`` is False;
 ``in_dynamic_mode()`` says which mode Paddle 2.x would be in (True until ``paddle.enable_static()`` and
 after ``paddle.disable_static()``), which pe refuses eager calls in (framework/static_mode.py). ``manual_seed``: Paddle 2.0's early spelling of ``paddle.seed``."""
+from ...base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 -- Paddle 2.6's paddle.framework has them
 from ...fluid import core  # noqa: F401
 from ...fluid.framework import in_pir_mode  # noqa: F401
 from ...framework import Program, default_main_program, default_startup_program, static_mode
