@@ -57,7 +57,10 @@ def run_threads(program, parts, batches_of, thread_num, place, scope, fetch, sho
     def show(t, part, k, values):
         if not shown or k % period:
             return None
-        source = os.path.basename(part) if isinstance(part, str) else f"part {part}"
+        if isinstance(part, tuple):             # a thread's files, read as one stream
+            source = ",".join(os.path.basename(p) for p in part)
+        else:
+            source = os.path.basename(part) if isinstance(part, str) else f"part {part}"
         return f"thread {t} {source} batch {k}: " + "  ".join(f"{name}={_show(v)}" for name, v in zip(shown, values))
     hogwild.run(hogwild.Job(program, parts, batches_of, place, scope, fetch, show), thread_num)
 

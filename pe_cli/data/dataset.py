@@ -125,10 +125,13 @@ def _shaped(value, shape):
 
 
 class QueueDataset(_Dataset):
-    """Streams the files: each thread reads whole files, one after another."""
+    """Streams the files: each thread reads its files one after another as one stream of samples
+    (a batch runs on across a file's end, as Fluid 1.8.5's DataFeed), the files dealt out in turn."""
 
     def _parts(self, reader, threads):
-        return self.filelist, lambda path: reader.batches(path, self.pipe_command)
+        threads = max(1, min(threads or 1, len(self.filelist)))
+        groups = [tuple(self.filelist[t::threads]) for t in range(threads)]
+        return groups, lambda files: reader.batches_across(files, self.pipe_command)
 
     def local_shuffle(self):
         raise _CannotShuffle(f"{type(self).__name__} does not support local shuffle, please use InMemoryDataset "

@@ -44,9 +44,32 @@ class MultiSlotReader:
         ``pipe_command``, of what that shell command prints given the file on its input. The bytes
         are parsed by numba loops that release the GIL (_multislot_loops.py)."""
         columns, counts = self.parse_file(path, pipe_command)
-        offsets = {name: np.concatenate([[0], np.cumsum(counts[:, s])]) for s, name in self._used_index()}
-        for a in range(0, counts.shape[0], self.batch_size):
-            b = min(a + self.batch_size, counts.shape[0])
+        yield from self._batches(columns, counts, path, 0, counts.shape[0])
+
+    def batches_across(self, paths, pipe_command=None):
+        """Yields the batches of several files read one after another as one stream of samples, as
+        Fluid 1.8.5's MultiSlotDataFeed does for a thread's files: a batch that a file ends short of
+        full takes its remaining samples from the next file; only the stream's last batch may be smaller."""
+        carry = None                        # (columns, counts, path) of the samples not yet batched
+        for path in paths:
+            columns, counts = self.parse_file(path, pipe_command)
+            if carry is not None:
+                columns = {n: np.concatenate([carry[0][n], columns[n]]) for n in columns}
+                counts = np.concatenate([carry[1], counts])
+            full = counts.shape[0] - counts.shape[0] % self.batch_size
+            yield from self._batches(columns, counts, path, 0, full)
+            offsets = self._offsets(counts)
+            carry = ({n: columns[n][offsets[n][full]:] for n in columns}, counts[full:], path)
+        if carry is not None and carry[1].shape[0]:
+            yield from self._batches(carry[0], carry[1], carry[2], 0, carry[1].shape[0])
+
+    def _offsets(self, counts):
+        return {name: np.concatenate([[0], np.cumsum(counts[:, s])]) for s, name in self._used_index()}
+
+    def _batches(self, columns, counts, path, start, stop):
+        offsets = self._offsets(counts)
+        for a in range(start, stop, self.batch_size):
+            b = min(a + self.batch_size, stop)
             yield {name: self._slot_batch(name, columns[name][offsets[name][a]:offsets[name][b]],
                                           counts[a:b, s], path) for s, name in self._used_index()}
 

@@ -8,8 +8,8 @@ as ``__main__`` with its own directory first on ``sys.path``, as ``python SCRIPT
 reaches a Fluid name pe lacks, one line names it, and one of pe's own errors (a PeError: a bad
 file, shapes that cannot work) is one line too (the traceback follows under ``PE_DEBUG=1``).
 
-This module imports no pe module at load time (the targets are imported by name when the script
-asks), so ``pe --help`` stays fast.
+This module imports no pe module at load time but the table of Paddle 2.6's module paths
+(paddle2_modules.py; the targets are imported by name when the script asks), so ``pe --help`` stays fast.
 """
 import importlib
 import importlib.abc
@@ -19,6 +19,8 @@ import re
 import runpy
 import sys
 import traceback
+
+from .paddle2_modules import MODULES as PADDLE2_MODULES, PACKAGES as PADDLE2_PACKAGES, PREFIXES as PADDLE2_PREFIXES
 
 # Fluid module -> pe module, for names that do not follow the paddle.X -> pe_cli.paddle.X and
 # paddle.fluid.X -> pe_cli.fluid.X rules.
@@ -50,6 +52,11 @@ def pe_module_for(fullname):
     """The pe module a ``paddle...`` module name resolves to (None for names outside paddle)."""
     if fullname in SPECIAL:
         return SPECIAL[fullname]
+    if fullname in PADDLE2_MODULES:
+        return PADDLE2_MODULES[fullname]
+    for prefix, pe_prefix in PADDLE2_PREFIXES.items():
+        if fullname.startswith(prefix):
+            return pe_prefix + fullname[len(prefix):]
     if fullname.startswith("paddle.base."):     # Paddle 2.6's paddle.base.X is Fluid's paddle.fluid.X
         return pe_module_for("paddle.fluid." + fullname[len("paddle.base."):])
     if fullname.startswith("paddle.fluid.layers."):
@@ -78,6 +85,8 @@ class _AliasLoader(importlib.abc.Loader):
     def create_module(self, spec):
         module = importlib.import_module(self.target)
         self.own_spec = module.__spec__
+        if spec.name in PADDLE2_PACKAGES and not hasattr(module, "__path__"):
+            module.__path__ = []        # a package in Paddle: its submodules are found by the hook
         return module
 
     def exec_module(self, module):
@@ -104,6 +113,7 @@ def install():
     importlib.import_module("paddle.fluid")
     importlib.import_module("paddle.base")      # Paddle 2.6's ``from paddle import base``
     _register_loaded()
+    _register_paddle2()
 
 
 def _register_loaded():
@@ -119,6 +129,24 @@ def _register_loaded():
             parent, _, child = alias.rpartition(".")      # a submodule is its package's attribute
             if parent in sys.modules and not hasattr(sys.modules[parent], child):
                 setattr(sys.modules[parent], child, module)
+
+
+def _register_paddle2():
+    """Paddle 2.6's module paths onto pe modules already loaded where the import system would spoil
+    the parent: a submodule named as a function or class of its package (``paddle.tensor.einsum``,
+    ``paddle.nn.initializer.Bilinear``) would replace it there when imported; in Paddle the package
+    imports the submodule first and binds the name after. Paddle's packages that are plain modules
+    in pe get a ``__path__`` so their submodules resolve."""
+    for name in PADDLE2_PACKAGES:
+        module = sys.modules.get(name)
+        if module is not None and not hasattr(module, "__path__"):
+            module.__path__ = []
+    for alias, target in PADDLE2_MODULES.items():
+        parent, _, child = alias.rpartition(".")
+        held = getattr(sys.modules.get(parent), child, None)
+        if alias not in sys.modules and target in sys.modules and held is not None \
+                and not isinstance(held, type(sys)):
+            sys.modules[alias] = sys.modules[target]
 
 
 def export_to_children():

@@ -68,12 +68,9 @@ class OpDesc(DescView):
 
     def _rename_input(self, old, new):
         self._op._rename_input(old, new)
-        self._changed()
 
     def _rename_output(self, old, new):
-        for names in self._op.outputs.values():
-            names[:] = [new if n == old else n for n in names]
-        self._changed()
+        self._op._rename_output(old, new)
 
     # -- attributes ----------------------------------------------------------------------------
     # Fluid keeps an op's role in its attribute ``op_role``; pe in ``Operator.role``, which the desc reads

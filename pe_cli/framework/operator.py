@@ -121,6 +121,17 @@ class Operator:
         """Every input slot's ``old`` name becomes ``new`` (Fluid's Operator._rename_input)."""
         for names in self.inputs.values():
             names[:] = [new if n == old else n for n in names]
+        self._renamed()
+
+    def _rename_output(self, old, new):
+        """Every output slot's ``old`` name becomes ``new`` (Fluid's Operator._rename_output)."""
+        for names in self.outputs.values():
+            names[:] = [new if n == old else n for n in names]
+        self._renamed()
+
+    def _renamed(self):
+        if self.block is not None:          # a plan made of the program before is out of date
+            self.block.program._bump()
 
     @property
     def attr_names(self):

@@ -3,18 +3,17 @@ slots and attributes and infers output shapes at once, so mistakes surface where
 import contextlib
 import copy
 import numbers
-import warnings
 
 # ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentValueError
 from ..ops import registry
-from . import attribute_variables, device_hint, program_release, unique_name
+from . import attribute_variables, device_hint, program_release, static_mode, unique_name
 from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, block_attr, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
-from .prune import prune_with_input
+from .prune import prune_backward, prune_with_input
 from .name_scope import current_name_scope, name_scope  # noqa: F401 (name_scope re-exported)
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
@@ -121,6 +120,7 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
+        static_mode.check_building(type)
         attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         if device_hint.current_device() is not None:
@@ -288,12 +288,14 @@ class Program:
 
     def clone(self, for_test=False):
         """A deep copy. With ``for_test=True`` every op that has an ``is_test`` attribute (dropout,
-        batch_norm, ...) gets it set. As the Fluid docs say, no op is removed: clone the test program
-        before ``minimize`` so it holds no backward or optimize ops."""
-        if for_test and any(op.role & ~OpRole.Loss == OpRole.Optimize for b in self.blocks for op in b.ops):
-            warnings.warn("clone(for_test=True) of a program that already has optimize ops: running the "
-                          "clone will train; clone the test program before minimize()", stacklevel=2)
-        return self._copy(for_test)
+        batch_norm, ...) gets it set, and in a program holding the loss's gradient op (its role
+        Backward | Loss) the backward, optimize and learning-rate ops go, with the variables no op
+        left uses, as Fluid 1.8.5's and Paddle 2.6's ``core.prune_backward``: a clone made after
+        ``minimize`` evaluates, it does not train."""
+        new = self._copy(for_test)
+        if for_test:
+            prune_backward(new)
+        return new
 
     def _inference_optimize(self, prune_read_op=True):
         """Fluid's: a copy whose every op with an ``is_test`` attribute has it set; with

@@ -1,8 +1,23 @@
 """Pruning a program to what some targets need (Fluid's ``Program._prune`` and
 ``_prune_with_input``: what inference runs, without the loss and metrics, and what
-``Executor.run(use_prune=True)`` runs)."""
-from .operator import Operator
+``Executor.run(use_prune=True)`` runs), and a test clone's backward (``prune_backward``)."""
+from .operator import Operator, OpRole
 from .variable import Variable
+
+
+def prune_backward(program):
+    """Fluid 1.8.5's and Paddle 2.6's ``core.prune_backward``, in place: when the program holds the loss's
+    gradient op (role Backward | Loss), its backward, optimize and learning-rate ops go, and every
+    variable no remaining op reads or writes."""
+    if not any(op.role == OpRole.Backward | OpRole.Loss for b in program.blocks for op in b.ops):
+        return
+    drop = OpRole.Backward | OpRole.Optimize | OpRole.LRSched
+    for block in program.blocks:
+        block.ops = [op for op in block.ops if not op.role & drop]
+    used = {n for b in program.blocks for op in b.ops for n in op.input_arg_names + op.output_arg_names}
+    for block in program.blocks:
+        block.vars = {n: v for n, v in block.vars.items() if n in used}
+    program._bump()
 
 
 def _checked(feeded_var_names, targets):

@@ -74,3 +74,23 @@ def called_api():
             return entry.f_globals.get("__name__") if entry is not None else None
         frame = frame.f_back
     return None
+
+
+def called_function():
+    """The pe function or class the user's code called (``to_tensor``, ``Linear``) for messages: the
+    outermost pe frame below the innermost frame outside pe_cli; None when there is none."""
+    frame, entry = sys._getframe(1), None
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if path.startswith(_PKG_DIR):
+            entry = frame
+        elif "importlib" not in path and not path.endswith(("contextlib.py", "functools.py")):
+            break
+        frame = frame.f_back
+    if entry is None:
+        return None
+    name = entry.f_code.co_qualname
+    for tail in (".__init__", ".__call__", ".forward", ".__new__"):
+        if name.endswith(tail):
+            return name[:-len(tail)]
+    return name

@@ -9,10 +9,9 @@ are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle
 importing pe never does."""
 import sys as _sys
 
-from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
-from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
-from . import autograd, framework, geometric, hapi, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
+from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, text, vision  # noqa: F401
+from . import autograd, framework, geometric, hapi, incubate, inference, jit, linalg, pir, pir_utils, utils  # noqa: F401
 from . import complex, distributed, sysconfig  # noqa: F401 -- Paddle 1.8's modules
 from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
 from .framework import in_dynamic_mode  # noqa: F401
@@ -22,6 +21,7 @@ from ..layers.checks import check_shape  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
 from ..framework import program_release as _program_release
+from ..framework import static_mode as _static_mode
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -55,8 +55,14 @@ globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in 
 def enable_static():
     """pe always builds static graphs; programs made from now on follow Paddle 2.6 where it differs
     from Fluid 1.8 (integer ``/`` in float32, type promotion, ...: pe_cli/framework/program_release.py)."""
+    _static_mode.enter_static()
     _program_release.follow_paddle2(True, (static.default_main_program(), static.default_startup_program()))
 
 
 def disable_static(place=None):
-    raise PeError("paddle.disable_static: pe runs static graphs only (dygraph is not supported)")
+    """Leaves static mode, as Paddle 2.x programs do on their last line once the static work ran: what
+    the program builds after it would run eagerly in Paddle, and pe refuses that in one line naming the
+    call (pe_cli/framework/static_mode.py); what it built and ran before stands."""
+    if place is not None and not isinstance(place, (CPUPlace, CUDAPlace, str)):
+        raise TypeError(f"paddle.disable_static: place should be a CPUPlace or CUDAPlace, got {type(place).__name__}")
+    _static_mode.leave_static()

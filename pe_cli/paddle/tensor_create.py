@@ -12,6 +12,8 @@ from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
+from ..framework import static_mode
+from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper, _single
@@ -135,7 +137,11 @@ def assign(x, output=None):
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Paddle 2.x's to_tensor in static mode: a Variable holding ``data`` (an assign op); python
     floats take the default dtype and python ints int64, numpy arrays keep theirs; a Variable is
-    cast to ``dtype``; a list mixing Variables and numbers is stacked."""
+    cast to ``dtype``; a list mixing Variables and numbers is stacked. Called by a program that never
+    entered static mode (``paddle.enable_static()``), it would make an eager tensor in Paddle: refused
+    in one line."""
+    if called_function() == "to_tensor":
+        static_mode.check_eager_call("paddle.to_tensor")
     if isinstance(data, Variable):
         out = data if dtype is None or convert_dtype(dtype) == convert_dtype(data.dtype) else L.cast(data, dtype)
         out.stop_gradient = stop_gradient

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..executor.scope import Scope, global_scope
+from ..framework import static_mode
 from ..framework.variable import Variable
 from .. import layers as L
 
@@ -102,6 +103,24 @@ def _item(self):
     return self
 
 
+def _eager_only(name, instead):
+    def method(self, *args, **kwargs):
+        static_mode.refuse(f"Tensor.{name}()", instead)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Eager only (Paddle 2.x's static Variable refuses it too): {instead}."
+    return method
+
+
+_FETCH = "fetch its value with exe.run(program, feed=..., fetch_list=[variable]), which returns numpy arrays"
+# Paddle 2.6's static Variable refuses these (``fake_interface_only``); pe says in one line what to use.
+_EAGER_ONLY = {
+    "numpy": _FETCH, "tolist": _FETCH,
+    "backward": "build the gradients with optimizer.minimize(loss) or paddle.static.append_backward(loss), "
+                "then exe.run(...) computes them",
+    "gradient": "fetch the gradient variable (the parameter's name + '@GRAD') after minimize/append_backward",
+    "clear_gradient": "a static program computes its gradients afresh on every exe.run(...)",
+    "clear_grad": "a static program computes its gradients afresh on every exe.run(...)"}
+
 _OWN = {"T": property(_transposed), "item": _item, "clone": _clone, "detach": _detach, "size": _size,
         "element_size": _element_size, "get_value": _get_value, "set_value": _set_value, "cpu": _cpu,
         "place": _place}
@@ -125,5 +144,8 @@ def patch_variable(tensor_module):
     for name, method in _OWN.items():
         if name not in vars(Variable):
             setattr(Variable, name, method)
+    for name, instead in _EAGER_ONLY.items():
+        if name not in vars(Variable):
+            setattr(Variable, name, _eager_only(name, instead))
     for dunder, fn_name in _OPERATORS.items():
         setattr(Variable, dunder, getattr(tensor_module, fn_name))

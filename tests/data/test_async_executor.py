@@ -2,6 +2,7 @@
 reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
 from paths import REPO
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -350,9 +351,8 @@ def test_one_thread_dataset_equals_the_sequential_executor(tmp_path):
     exe.train_from_dataset(main, dataset, scope=a, thread=1)
     exe.run(startup, scope=b)
     reader = MultiSlotReader(dataset)
-    for path in files:
-        for batch in reader.batches(path):
-            exe.run(main, feed=batch, fetch_list=[loss], scope=b)
+    for batch in reader.batches_across(files):
+        exe.run(main, feed=batch, fetch_list=[loss], scope=b)
     for name, value in _params(b, main).items():
         np.testing.assert_array_equal(_params(a, main)[name], value, err_msg=name)
 
@@ -411,3 +411,34 @@ def test_the_seeds_async_example_learns_with_one_and_two_threads(tmp_path):
     # Hogwild's interleaving is the machine's: over 4 passes the best AUCs of 2 worker processes
     # were 0.7854-0.7901 in 60 runs, against 0.7873 on 1 thread (the issue asks for 0.01)
     assert abs(max(one) - max(two)) < 0.01
+
+
+QUEUE_ACROSS_FILES = """\
+import paddle.fluid as fluid
+open("a.txt", "w").write("".join(f"1 {v}\\n" for v in (1, 2, 3)))
+open("b.txt", "w").write("".join(f"1 {v}\\n" for v in (4, 5, 6, 7)))
+x = fluid.layers.data(name="x", shape=[1], dtype="float32")
+n = fluid.layers.reduce_sum(fluid.layers.fill_constant_batch_size_like(x, [1, 1], "float32", 1.0))
+s = fluid.layers.reduce_sum(x)
+dataset = fluid.DatasetFactory().create_dataset("QueueDataset")
+dataset.set_use_var([x])
+dataset.set_batch_size(7)
+dataset.set_thread(1)
+dataset.set_filelist(["a.txt", "b.txt"])
+exe = fluid.Executor(fluid.CPUPlace())
+exe.run(fluid.default_startup_program())
+exe.infer_from_dataset(fluid.default_main_program(), dataset, fetch_list=[n, s], fetch_info=["n", "s"],
+                       print_period=1)
+"""
+
+
+def test_a_queue_dataset_batch_runs_on_across_a_files_end(tmp_path):
+    """Fluid 1.8.5's DataFeed reads a thread's files as one stream: batch size 7 over files of 3 and 4
+    lines is one batch of 7 (pe had made two, of 3 and 4: other steps, other losses, no error)."""
+    (tmp_path / "prog.py").write_text(QUEUE_ACROSS_FILES)
+    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", "prog.py"], capture_output=True, text=True,
+                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=REPO), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    batches = [line for line in proc.stdout.splitlines() if " batch " in line]
+    assert len(batches) == 1 and batches[0].endswith("n=7  s=28"), proc.stdout
+

@@ -1,10 +1,15 @@
 """What Paddle's op tests (op_test.py of Fluid 1.8) call, on pe (issue 53): ``fluid.op.Operator`` run on a
 scope, op protos from the registry, grad op descs from its gradient makers, LoDTensor element access,
 and the eager ``dygraph.guard`` with ``backward()``."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from paths import REPO
 from pe_cli import layers
 from pe_cli.fluid import core
 from pe_cli.fluid.framework import OpProtoHolder
@@ -356,3 +361,28 @@ def test_sgd_of_a_row_sparse_parameter_moves_the_rows_the_gradient_names():
     want = w.copy()
     want[[0, 4, 7]] -= 0.1 * g
     np.testing.assert_array_equal(np.array(scope.find_var("Param").get_selected_rows().get_tensor()), want)
+
+
+RENAME_OUTPUT = """\
+import numpy as np
+import paddle.fluid as fluid
+x = fluid.layers.data(name="x", shape=[2], dtype="float32")
+y = fluid.layers.relu(x)
+block = fluid.default_main_program().global_block()
+out = block.create_var(name="renamed", shape=y.shape, dtype=y.dtype)
+relu = block.ops[-1]
+relu._rename_output(y.name, "renamed")
+exe = fluid.Executor(fluid.CPUPlace())
+print(relu.output("Out"), exe.run(feed={"x": np.array([[-1.0, 2.0]], "float32")}, fetch_list=["renamed"])[0])
+relu._rename_input("x", "x")
+"""
+
+
+def test_operator_rename_output_beside_rename_input(tmp_path):
+    """Fluid 1.8.5's ``Operator._rename_output(old, new)``, which its transpilers call beside
+    ``_rename_input``: the op writes the new name."""
+    (tmp_path / "prog.py").write_text(RENAME_OUTPUT)
+    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", "prog.py"], capture_output=True, text=True,
+                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=REPO), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["['renamed']", "[[0.", "2.]]"], proc.stdout

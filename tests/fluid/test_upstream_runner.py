@@ -21,6 +21,7 @@ class TestStatic(unittest.TestCase):
 class TestDygraph(unittest.TestCase):
     def test_dygraph(self):
         paddle.disable_static()
+        self.assertEqual(paddle.to_tensor([1.0]).shape, [1])
 '''
 
 

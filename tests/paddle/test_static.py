@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import PeError
 
 ROOT = REPO
 
@@ -74,8 +73,6 @@ def test_optimizers_take_2x_arguments():
     assert out.shape == (1,)
     with pytest.raises(TypeError, match="parameters= takes a list of parameters"):
         paddle.optimizer.Adam(parameters=[object()])
-    with pytest.raises(PeError, match="static graphs only"):
-        paddle.disable_static()
 
 
 def test_static_data_takes_the_default_dtype_and_create_parameter_checks_types():

@@ -233,7 +233,7 @@ def test_function_matches_numpy(name, build, inputs, want):
             np.testing.assert_allclose(g.reshape(w.shape), w, rtol=2e-5, atol=2e-6, err_msg=name)
 
 
-def test_to_tensor_in_static_mode_gives_paddles_dtypes_and_values():
+def test_to_tensor_in_static_mode_gives_paddles_dtypes_and_values(paddle2):
     """Paddle 2.6.2 in static mode (checked on the wheel): python floats take the default dtype,
     python ints int64, numpy arrays keep theirs, a list holding Variables is stacked."""
     cases = [(np.array([1.0, 2.0]), "float64", (2,)), (2.5, "float32", ()), (True, "bool", ()),

@@ -5,7 +5,7 @@ guards, executors, strategies, scopes, ``data`` (shape with the batch dimension,
 ``py_func``, ``InputSpec``, ``Print``, ``ctr_metric_bundle``, ``normalize_program``, ``nn`` (nn.py: the
 layer builders) and the device names (devices.py). Thin names only: every object is pe's own."""
 from ... import layers as _layers
-from . import io, nn  # noqa: F401
+from . import amp, io, nn  # noqa: F401
 from .devices import *  # noqa: F401,F403
 from ...fluid.contrib.layers.metric_op import ctr_metric_bundle as _ctr_metric_bundle
 from ...layers.printing import Print as _Print

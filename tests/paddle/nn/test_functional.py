@@ -110,7 +110,7 @@ def _cases():
     yield "pixel_shuffle", F.pixel_shuffle(paddle.reshape(x, [-1, 12, 2, 2]), 2), \
         X.reshape(2, 3, 2, 2, 2, 2).transpose(0, 1, 4, 2, 5, 3).reshape(2, 3, 4, 4)
     yield "dropout_eval", F.dropout(x, 0.5, training=False), X
-    yield "dropout_downgrade_eval", F.dropout(x, 0.4, training=False, mode="downgrade_in_infer"), X * 0.6
+    yield "dropout_downgrade_eval", F.dropout(x, 0.4, training=False, mode="downscale_in_infer"), X * 0.6
     yield from _loss_cases(v, lab, p, t, const)
 
 

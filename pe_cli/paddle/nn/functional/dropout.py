@@ -1,5 +1,6 @@
 """``paddle.nn.functional``'s dropouts with 2.x's defaults: ``mode`` 'upscale_in_train' (kept values
-scaled by 1 / (1 - p) while training, identity otherwise) or 'downgrade_in_infer'; ``training``
+scaled by 1 / (1 - p) while training, identity otherwise) or 'downscale_in_infer' (Paddle 2.x's name
+for Fluid's 'downgrade_in_infer', which Paddle 2.6 refuses: scaled by 1 - p at inference); ``training``
 False builds the inference form. Over pe's dropout op; with ``axis`` (dropout2d/3d: whole channels)
 one mask over those dims is drawn by uniform_random and broadcast; alpha_dropout keeps SELU's
 mean and variance."""
@@ -17,8 +18,9 @@ def _check(fn, p, mode="upscale_in_train"):
             raise TypeError(f"Required p.shape == [1] if type(p) is Variable, but received p.shape = {list(p.shape)}")
     elif not 0 <= p <= 1:
         raise ValueError(f"{fn}: p={p} must be in [0, 1]")
-    if mode not in ("upscale_in_train", "downgrade_in_infer"):
-        raise ValueError(f"{fn}: mode={mode!r} must be 'upscale_in_train' or 'downgrade_in_infer'")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"{fn}: mode argument should be 'downscale_in_infer' or 'upscale_in_train', got {mode!r}")
+    return "downgrade_in_infer" if mode == "downscale_in_infer" else mode      # the dropout op's name
 
 
 def keep_mask(x, p, axes):
@@ -35,7 +37,7 @@ def keep_mask(x, p, axes):
 
 def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
     """Zeroes elements (or, with ``axis``, whole slices along the other dims) with probability p."""
-    _check("dropout", p, mode)
+    mode = _check("dropout", p, mode)
     if axis is None:
         return L.dropout(x, p if isinstance(p, Variable) else float(p), is_test=not training, name=name, dropout_implementation=mode)
     axes = [axis] if isinstance(axis, int) else list(axis)

@@ -78,7 +78,9 @@ class SyncBatchNorm(_BatchNormBase):
 
 
 class BatchNorm(_BatchNormBase):
-    """2.x's Fluid-style batch norm: ``act`` after it; ``is_test`` fixes the running statistics."""
+    """2.x's Fluid-style batch norm: ``act`` after it; ``is_test`` fixes the running statistics. In static
+    mode Paddle 2.6 builds it from ``is_test`` alone: ``eval()`` leaves it on the batch's statistics
+    (checked on the wheel: its batch_norm op has is_test False after eval(); BatchNorm2D's True)."""
     _formats = ("NCHW", "NHWC")
 
     def __init__(self, num_channels, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
@@ -91,7 +93,7 @@ class BatchNorm(_BatchNormBase):
         self._act, self._is_test, self._trainable_statistics = act, is_test, trainable_statistics
 
     def forward(self, x):
-        training = self.training and not self._is_test
+        training = not self._is_test
         out = F.batch_norm(x, self._mean, self._variance, self.weight, self.bias, training, self._momentum,
                            self._epsilon, self._data_format, self._use_global_stats)
         return out if self._act is None else getattr(F, self._act)(out)

@@ -1,0 +1,2 @@
+"""``paddle.jit.translated_layer``: TranslatedLayer (eager), refused in one line (api.py)."""
+from .api import TranslatedLayer  # noqa: F401
