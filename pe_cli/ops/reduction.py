@@ -169,13 +169,16 @@ def _infer_p_norm(ctx):
     x, a = list(ctx.shape("X")), ctx.attrs
     if not 0 < a["porder"] < float("inf"):
         ctx.fail(f"porder={a['porder']} must be > 0 and finite (Fluid 1.8's p_norm takes no 0 or inf)")
+    if a.get("asvector"):       # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
+        ctx.set_output("Out", [1] * len(x) if a["keepdim"] else [], ctx.dtype("X"))
+        return
     axis = axis_in(ctx, a["axis"], len(x))
     out = [1 if i == axis else n for i, n in enumerate(x)] if a["keepdim"] else x[:axis] + x[axis + 1:]
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
 _P_NORM_ATTRS = {"porder": Attr(2.0), "axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-12),
-                 "keepdim": Attr(False, choices=_BOOL)}
+                 "keepdim": Attr(False, choices=_BOOL), "asvector": Attr(False, choices=_BOOL, fill=False)}
 register("p_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_P_NORM_ATTRS,
          infer=_infer_p_norm, grad=grad_of("p_norm_grad", ("X",), ("Out",)), grad_reads=("X", "Out"), lod="drop",
          doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "
