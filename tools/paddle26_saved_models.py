@@ -166,7 +166,25 @@ def _static_linspace_norm(paddle):
     return x, outs, [_x([2, 3, 4], 5)]
 
 
-STATIC = {"static_fc": _static_fc, "static_float64": _static_float64, "static_linspace_norm": _static_linspace_norm}
+def _static_activations(paddle):
+    """The activations whose op version Paddle 2.x raised (leaky_relu, hard_shrink, softplus, mish), at
+    attribute values where 1.8 and 2.x may differ."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 8], "float32")
+    outs = [F.leaky_relu(x, 0.3), F.leaky_relu(x, -0.5), F.hardshrink(x, 0.3), F.softplus(x, beta=2.0, threshold=1.5),
+            F.mish(x * 10), F.elu(x, 0.5), F.softshrink(x, 0.3)]
+    return x, outs, [_x([3, 8], 6) * 2]
+
+
+def _static_activations_2x(paddle):
+    """The values where Paddle 2.x's formula differs from Fluid 1.8's (pe refuses them in a 2.x model)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 8], "float32")
+    return x, [F.leaky_relu(x, 2.0), F.hardshrink(x, -0.5), F.elu(x, -0.5)], [_x([3, 8], 6) * 2]
+
+
+STATIC = {"static_fc": _static_fc, "static_activations": _static_activations,
+          "static_activations_2x": _static_activations_2x, "static_float64": _static_float64, "static_linspace_norm": _static_linspace_norm}
 
 
 def record_static(paddle, name, out):

@@ -79,6 +79,14 @@ def _attr_value(attr, program, where, block_idx):
     return value
 
 
+def _placed(error, where):
+    """``error`` (a PeError) with the file, block and op in front, of its own class where it can be."""
+    try:
+        return type(error)(f"{where}: {error}")
+    except TypeError:
+        return PeError(f"{where}: {error}")
+
+
 def _op_attrs(op, program, where, block_idx, loaded):
     """(the attributes pe's op declares, the quantization notes it keeps besides); Fluid's common ones (its
     role, name scope...) kept in a program read as itself. An attribute the op does not declare is
@@ -94,7 +102,7 @@ def _op_attrs(op, program, where, block_idx, loaded):
             try:
                 kind = registry.refuse_undeclared(op.type, attr.name, value)
             except PeError as e:
-                raise PeError(f"{where}: {e}") from None
+                raise _placed(e, where) from None
             if kind == "quant":
                 notes[attr.name] = value
             continue
@@ -269,7 +277,7 @@ def read_program_desc(program, desc, where, loaded=True):
             try:
                 block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:
-                raise PeError(f"{at}: {e}") from None
+                raise _placed(e, at) from None
     _check_sizes(program, where)
     if loaded:
         program._is_test = True
