@@ -86,6 +86,23 @@ def _layer_cases(paddle):
                                 [_x([4, 3, 3, 8])]),
         "upsample_bilinear_nhwc": (lambda: nn.Upsample(scale_factor=2, mode="bilinear", data_format="NHWC"),
                                    [_x([1, 4, 5, 2])]),
+        "conv_transpose": (lambda: nn.Conv2DTranspose(3, 2, 3, stride=2, padding=1, output_padding=1), [img]),
+        "instance_group_norm": (lambda: nn.Sequential(nn.InstanceNorm2D(3), nn.Conv2D(3, 4, 1), nn.GroupNorm(2, 4)),
+                                [img]),
+        "affine_grid_sample": (lambda: Fn(lambda s, x: F.grid_sample(x, F.affine_grid(
+            paddle.to_tensor([[[0.9, 0.2, 0.1], [-0.1, 0.8, 0.05]]] * 2, "float32"), [2, 3, 5, 6], align_corners=False),
+            align_corners=False)), [img]),
+        "cumsum_clip": (lambda: Fn(lambda s, x: paddle.clip(paddle.cumsum(x).reshape([3, 4]), -3.0, 4.0) + paddle.cumsum(x, axis=1)),
+                        [_x([3, 4])]),
+        "softplus_embedding": (lambda: Fn(lambda s, i: F.softplus(s.sub[0](i), beta=2.0, threshold=1.5),
+                                          nn.Embedding(10, 4, padding_idx=2)), [np.array([[1, 2, 9], [2, 0, 5]], "int64")]),
+        "max_pool_mask": (lambda: Fn(lambda s, x: s.sub[0](x)[0] + s.sub[0](x)[1].astype("float32"),
+                                     nn.MaxPool2D(2, stride=2, return_mask=True)), [_x([1, 2, 6, 6])]),
+        "upsample_trilinear": (lambda: Fn(lambda s, x: F.interpolate(x, size=[4, 6, 5], mode="trilinear", data_format="NCDHW")),
+                               [_x([1, 2, 3, 4, 5])]),
+        "dropout_eval": (lambda: nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.3), nn.Dropout(0.2, mode="downscale_in_infer")),
+                         [_x([2, 4])]),
+        "avg_pool_divisor": (lambda: nn.AvgPool2D(3, stride=2, padding=1, divisor_override=4), [img]),
         "flatten": (lambda: nn.Sequential(nn.Conv2D(3, 2, 3), nn.Flatten(), nn.Linear(98, 3)), [img]),
         "lstm_seq_len": (lambda: Fn2(lambda s, x, n: s.sub[0](x, sequence_length=n)[0], nn.LSTM(4, 6)),
                          [_x([2, 5, 4]), np.array([5, 3], "int64")]),
@@ -207,12 +224,23 @@ def record_static(paddle, name, out):
     return feeds, got, prefix, inputs
 
 
-def main(names):
+# the full-size architectures (--full DIR: outside CI, figures in docs/COMPAT.md)
+FULL = ("resnet18", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "shufflenet_v2_x1_0", "densenet121",
+        "googlenet", "alexnet")
+
+
+def _full_cases(paddle):
+    models = paddle.vision.models
+    return {name: ((lambda name=name: getattr(models, name)(pretrained=False)), [_x([1, 3, 224, 224])])
+            for name in FULL}
+
+
+def main(names, root=OUT, full=False):
     import paddle
-    cases = _layer_cases(paddle)
-    names = names or list(cases) + list(STATIC)
+    cases = _full_cases(paddle) if full else _layer_cases(paddle)
+    names = names or list(cases) + ([] if full else list(STATIC))
     for name in names:
-        out = os.path.join(OUT, name)
+        out = os.path.join(root, name)
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
         if name in STATIC:
@@ -235,4 +263,7 @@ def main(names):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--full"]:
+        main(sys.argv[3:], os.path.abspath(sys.argv[2]), full=True)
+    else:
+        main(sys.argv[1:])

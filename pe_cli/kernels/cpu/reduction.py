@@ -96,6 +96,8 @@ def reduce_extreme_grad(ins, attrs):
 
 def cumsum(ins, attrs):
     x = ins["X"]
+    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+        return cumsum({"X": x.reshape(-1)}, dict(attrs, flatten=False, axis=0))
     axis = attrs["axis"] % max(x.ndim, 1)
     x = x.reshape(x.shape or (1,))
     if attrs["reverse"]:

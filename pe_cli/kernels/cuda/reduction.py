@@ -114,6 +114,8 @@ def _cumsum(x, out, n, post, lines, zero, exclusive, backward):
 
 def cumsum(ins, attrs):
     x = ins["X"]
+    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+        return cumsum({"X": x.reshape(x.size)}, dict(attrs, flatten=False, axis=0))
     shape = tuple(x.shape) or (1,)
     axis = attrs["axis"] % len(shape)
     n = shape[axis]
