@@ -55,9 +55,9 @@ def _scalar(s, where, name):
 
 
 def _attr_value(attr, program, where, block_idx):
-    if not 0 <= attr.type < len(_ATTR_FIELDS):
-        try:
-            registry.refuse_undeclared(None, attr.name, None, kind=attr.type)
+    if not attr.HasField("type") or not 0 <= attr.type < len(_ATTR_FIELDS):
+        try:        # (protobuf keeps a type number framework.proto lacks as an unknown field: no type at all)
+            registry.refuse_undeclared(None, attr.name, None, kind=attr.type if attr.HasField("type") else "unknown")
         except PeError as e:
             raise PeError(f"{where}: {e}") from None
     if attr.type in _VAR_KINDS:

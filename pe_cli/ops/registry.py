@@ -163,7 +163,7 @@ def refuse_undeclared(op_type, name, value, kind=None):
     known = undeclared_kind(name, value)
     if known is not None and kind is None:
         return known
-    what = f"has type {kind}, which framework.proto does not define" if kind is not None else \
+    what = f"has a type ({kind}) that framework.proto does not define" if kind is not None else \
         f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
     raise UnsupportedAttributeError(f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather "
                                     f"than run {op_type} without it")

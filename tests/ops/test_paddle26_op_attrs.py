@@ -177,3 +177,22 @@ def test_flip_roll_trace_take_paddle2s_attribute_names():
     np.testing.assert_array_equal(r, np.roll(xv, 1, 2))
     np.testing.assert_array_equal(r0, np.roll(xv.reshape(-1), 5).reshape(2, 3, 4))
     np.testing.assert_array_equal(t, np.trace(xv, 1, 1, 2))
+
+
+def test_an_attribute_of_a_type_framework_proto_lacks_is_refused(tmp_path):
+    """A type number framework.proto does not define (99): protobuf keeps it as an unknown field, so the
+    attribute has no type; refused by name, never read as an INT (softmax's axis here)."""
+    def edit(desc):
+        op = _op(desc, "softmax")
+        keep = [a for a in op.attrs if a.name != "axis"]
+        del op.attrs[:]
+        op.attrs.extend(keep)
+        op.attrs.add(name="axis", type=0, i=77)
+    prefix = _model(tmp_path, "linear", edit)
+    raw = Path(prefix + ".pdmodel").read_bytes()
+    needle = b"\x0a\x04axis\x10\x00\x18\x4d"         # name, type INT, i 77
+    assert raw.count(needle) == 1
+    Path(prefix + ".pdmodel").write_bytes(raw.replace(needle, b"\x0a\x04axis\x10\x63\x18\x4d"))     # type 99
+    with pytest.raises(PeError, match=r"\(softmax\): attribute axis has a type \(unknown\) that framework.proto "
+                                      r"does not define"):
+        _load(prefix)
