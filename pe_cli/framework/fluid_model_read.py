@@ -34,6 +34,10 @@ _VAR_TYPES = {8: VarType.SELECTED_ROWS, 9: VarType.FEED_MINIBATCH, 10: VarType.F
               12: VarType.LOD_RANK_TABLE, 13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER,
               17: VarType.RAW}
 _BLOCK_KINDS = (8, 10)
+# the variable types Paddle 2.x added (framework.proto's VarType.Type), which pe has no values for
+_PADDLE2_VAR_TYPES = {25: "Paddle 2.x's STRING", 26: "Paddle 2.x's STRINGS", 27: "Paddle 2.x's VOCAB",
+                      28: "Paddle 2.x's FEED_LIST", 29: "Paddle 2.x's PSTRING", 30: "Paddle 2.x's SPARSE_COO",
+                      31: "Paddle 2.x's SPARSE_CSR"}
 
 
 _VAR_KINDS = (13, 14)                 # Paddle 2.x's VAR, VARS: an attribute a variable gives
@@ -142,6 +146,11 @@ def _declare_vars(block, desc_block, feeds, where, loaded):
                           f"damaged")
         seen.add(v.name)
         kind = v.type.type
+        if not v.type.HasField("type") or kind not in _VAR_TYPES and kind != 7:
+            what = _PADDLE2_VAR_TYPES.get(kind, "one pe does not have") if v.type.HasField("type") else \
+                "a number framework.proto does not define"
+            raise PeError(f"{at} is of variable type {kind if v.type.HasField('type') else '?'} ({what}), so pe "
+                          f"cannot run this model")
         if kind in _HOLDERS:
             if not loaded:
                 block.create_var(name=v.name, persistable=bool(v.persistable), type=_VAR_TYPES[kind])

@@ -196,3 +196,12 @@ def test_an_attribute_of_a_type_framework_proto_lacks_is_refused(tmp_path):
     with pytest.raises(PeError, match=r"\(softmax\): attribute axis has a type \(unknown\) that framework.proto "
                                       r"does not define"):
         _load(prefix)
+
+
+def test_a_variable_of_a_type_pe_lacks_is_refused(tmp_path):
+    """Paddle 2.x's variable types pe has no values for (STRINGS, VOCAB, SPARSE_COO...): one line naming it."""
+    def edit(desc):
+        var = next(v for v in desc.blocks[0].vars if v.name == "x0")
+        var.type.type = 27          # VOCAB
+    with pytest.raises(PeError, match=r"block 0 variable 'x0' is of variable type 27 \(Paddle 2.x's VOCAB\)"):
+        _load(_model(tmp_path, "linear", edit))
