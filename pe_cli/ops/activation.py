@@ -6,6 +6,7 @@ import numbers
 
 from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
+from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.shapes import known_numel
 from .convolution import _known
 from .image import _POS_INT, _div, _divides
@@ -154,30 +155,9 @@ def _grad_sign(g):
 _GRADS_AS = {"sign": _grad_sign}
 
 
-# Where Paddle 2.x's formula differs from Fluid 1.8's (the table's): in a program that follows Paddle 2.6 (a model
-# it saved, program_release.mark_paddle2) these values are refused in one line, never run with 1.8's formula
-# (checked on the 2.6.2 oracle: tests/data/paddle26_saved/static_activations; docs/COMPAT.md, "Every attribute")
-_PADDLE2_DIFFERS = {
-    "leaky_relu": (lambda a: a["alpha"] > 1, "alpha > 1: Paddle 2.x computes X where X > 0, alpha * X elsewhere"),
-    "elu": (lambda a: a["alpha"] < 0, "alpha < 0: Paddle 2.x computes X where X > 0, alpha * (exp(X) - 1) elsewhere"),
-    "hard_shrink": (lambda a: a["threshold"] < 0, "threshold < 0: Paddle 2.x keeps X where |X| > threshold, once"),
-}
-
-
-def _infer_paddle2_differs(name):
-    differs, what = _PADDLE2_DIFFERS[name]
-
-    def infer(ctx):
-        if ctx.attrs.get("_paddle2") and differs(ctx.attrs):
-            ctx.fail(f"{what}; pe computes Fluid 1.8's formula (the op's doc), so it refuses this model's {name}")
-        _infer_elementwise(ctx)
-    return infer
-
-
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                grad_as=_GRADS_AS.get(row.name), traits=("paddle2_semantics",) * (row.name in _PADDLE2_DIFFERS),
-                infer=_infer_paddle2_differs(row.name) if row.name in _PADDLE2_DIFFERS else None,
+                grad_as=_GRADS_AS.get(row.name), traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS),
                 attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
                        **_backend(row.name)},
                 inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),

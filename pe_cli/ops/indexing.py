@@ -116,7 +116,7 @@ def _grad_gather(g):
 
 # Paddle 2.x's axis (or Axis tensor): moved first around the row kernels on every device (kernels/layout.py)
 _GATHER_AXIS = {"axis": Attr(0, is_int, "an int", fill=False)}
-register("gather", kernel_module="indexing", grad_reads=("Index", "X"), inputs=["X", "Index", "Axis?"], outputs=["Out"],
+register("gather", kernel_module="indexing", grad_reads=("Index", "X", "Axis"), inputs=["X", "Index", "Axis?"], outputs=["Out"],
          run_dtypes={"Index": ("int32", "int64"), "Axis": ("int32", "int64")}, infer=_infer_gather, grad=_grad_gather,
          attrs=dict(_GATHER_AXIS, overwrite=Attr(True, choices=(False, True))), first_axis=("X", "Out"),
          attr_tensors={"Axis": "axis"}, doc="Out = X[Index] along axis (rows: 0; Paddle 2.x's `axis`, or its `Axis` "

@@ -102,7 +102,8 @@ register("cumsum", kernel_module="reduction", inputs=["X"], outputs=["Out"], inf
                 "flatten": Attr(False, choices=_BOOL)},
          doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
              "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
-             "axis=None): over X flattened, Out 1-D. The gradient is the cumsum of Out@GRAD in the other direction.")
+             "axis=None): over X flattened, Out 1-D (no gradient in pe). The gradient is the cumsum of Out@GRAD in "
+             "the other direction.")
 
 
 _REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}

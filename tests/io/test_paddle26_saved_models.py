@@ -28,9 +28,9 @@ MISSING = {"flatten": "flatten_contiguous_range", "lenet": "flatten_contiguous_r
 RTOL, ATOL = 1e-5, 1e-5
 
 
-# the models holding attribute values where Paddle 2.x's formula is not Fluid 1.8's, which pe refuses in a 2.x
-# model (ops/activation.py's _PADDLE2_DIFFERS): leaky_relu alpha > 1, hard_shrink threshold < 0, elu alpha < 0
-REFUSED = {"static_activations_2x": "pe computes Fluid 1.8's leaky_relu / hard_shrink / elu formulas only"}
+# the models pe refuses in one line (none now: a value where Paddle 2.x's formula differs from Fluid 1.8's,
+# leaky_relu alpha > 1, hard_shrink threshold < 0, elu alpha < 0, computes 2.x's in a 2.x model)
+REFUSED = {}
 
 
 def _params(case):
