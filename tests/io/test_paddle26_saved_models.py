@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from pe_cli.base.errors import ShapeError, UnknownOpError
+from pe_cli.base.errors import UnknownOpError
 
 # PE_PADDLE26_SAVED: another recording's directory (the full-size architectures, tools/paddle26_saved_models.py --full)
 ROOT = os.environ.get("PE_PADDLE26_SAVED") or os.path.join(REPO, "tests", "data", "paddle26_saved")
@@ -28,9 +28,6 @@ MISSING = {"flatten": "flatten_contiguous_range", "lenet": "flatten_contiguous_r
 RTOL, ATOL = 1e-5, 1e-5
 
 
-# the models pe refuses in one line (none now: a value where Paddle 2.x's formula differs from Fluid 1.8's,
-# leaky_relu alpha > 1, hard_shrink threshold < 0, elu alpha < 0, computes 2.x's in a 2.x model)
-REFUSED = {}
 
 
 def _params(case):
@@ -38,8 +35,6 @@ def _params(case):
     if case in MISSING:
         marks.append(pytest.mark.xfail(strict=True, raises=UnknownOpError,
                                        reason=f"pe has no op '{MISSING[case]}' yet (issue 85's op types)"))
-    if case in REFUSED:
-        marks.append(pytest.mark.xfail(strict=True, raises=ShapeError, reason=REFUSED[case]))
     return pytest.param(case, marks=marks, id=case)
 
 
@@ -77,7 +72,7 @@ def test_the_recorded_cases_are_there():
                  "avg_pool_ceil_pad_inclusive", "avg_pool3d_ceil_inclusive", "adaptive_avg_pool", "adaptive_max_pool",
                  "pixel_shuffle", "pixel_shuffle_nhwc", "upsample_bilinear", "upsample_bicubic", "upsample_nearest",
                  "gather_axis", "gather_axis_tensor", "lstm_seq_len", "gru_seq_len", "transformer_encoder",
-                 "multihead_attention", "lenet", "static_fc", "static_float64"):
+                 "multihead_attention", "lenet", "static_fc", "static_float64", "static_activations_2x"):
         assert case in CASES
     assert sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(ROOT) for f in fs) < 4 << 20
 
