@@ -1,9 +1,9 @@
 """Models Fluid 1.8.5 saved, in every format it saves, and the reverse: Fluid loading pe's saves.
 
     /work/fluid185/bin/python tools/fluid_saved_models.py               # writes tests/data/fluid_saved/
-    .venv/bin/python tools/fluid_saved_models.py pe-save DIR            # pe saves the same models in DIR
-    /work/fluid185/bin/python tools/fluid_saved_models.py fluid-check DIR   # Fluid loads them: pe's outputs?
-    /work/paddle262/bin/python tools/fluid_saved_models.py paddle-check DIR # Paddle 2.6.2's inference loader
+    .venv/bin/python tools/fluid_saved_reverse.py pe-save DIR           # pe saves the same models in DIR
+    /work/fluid185/bin/python tools/fluid_saved_reverse.py fluid-check DIR   # Fluid loads them: pe's outputs?
+    /work/paddle262/bin/python tools/fluid_saved_reverse.py paddle-check DIR # Paddle 2.6.2's inference loader
 
 One small model of each layer family users save (FAMILIES), built by the same code on both engines
 (every builder takes the ``fluid`` module), is trained one step, then saved by Fluid as
@@ -165,8 +165,6 @@ def main_record(families):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if not args or args[0] not in ("pe-save", "fluid-check", "paddle-check"):
-        main_record(args or list(FAMILIES))
-    else:
-        from fluid_saved_reverse import main as reverse_main
-        reverse_main(args)
+    if args and args[0] in ("pe-save", "fluid-check", "paddle-check"):       # (tools/fluid_saved_reverse.py imports
+        sys.exit(f"{args[0]} is tools/fluid_saved_reverse.py's: python tools/fluid_saved_reverse.py {' '.join(args)}")
+    main_record(args or list(FAMILIES))                                     # this module, never the reverse)

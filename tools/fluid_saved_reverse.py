@@ -2,9 +2,9 @@
 (and Paddle 2.6.2's ``paddle.static.load_inference_model``) loads pe's saves and must compute pe's
 outputs (<= 1e-5 + 1e-5 |ref|) and, from pe's saved state, pe's next training step.
 
-    .venv/bin/python tools/fluid_saved_models.py pe-save DIR          # pe: DIR/<family>/ + record.*
-    /work/fluid185/bin/python tools/fluid_saved_models.py fluid-check DIR
-    /work/paddle262/bin/python tools/fluid_saved_models.py paddle-check DIR
+    .venv/bin/python tools/fluid_saved_reverse.py pe-save DIR          # pe: DIR/<family>/ + record.*
+    /work/fluid185/bin/python tools/fluid_saved_reverse.py fluid-check DIR
+    /work/paddle262/bin/python tools/fluid_saved_reverse.py paddle-check DIR
 
 Each check prints one line per family and format (ok, or what failed) and the counts, and writes
 them to DIR/<mode>.json. Nothing here is committed output: docs/COMPAT.md records a run."""
@@ -16,7 +16,9 @@ import traceback
 
 import numpy as np
 
-from fluid_saved_families import FAMILIES, feed_dict
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fluid_saved_models as tool  # noqa: E402  (this module imports it; it never imports this one)
+from fluid_saved_families import FAMILIES, feed_dict  # noqa: E402
 
 CHECKS = ("inference", "inference_combined", "persistables", "persistables_combined", "params", "fluid_load",
           "fluid_load_dir", "program_state", "pdmodel")     # (program_state_dir: Fluid reads a directory so too)
@@ -30,7 +32,6 @@ def pe_save(out):
     """pe builds, trains one step, saves every format and records its outputs (tool.record)."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import pe_cli.fluid as fluid
-    import fluid_saved_models as tool
     results = {}
     for family in FAMILIES:
         target = os.path.join(out, family)
@@ -115,7 +116,6 @@ def _pdmodel(fluid, d, meta, rec):
 
 def fluid_check(out):
     import paddle.fluid as fluid
-    import fluid_saved_models as tool
     results = {}
     for family in FAMILIES:
         d = os.path.join(out, family)
@@ -192,3 +192,7 @@ def main(args):
     mode, out = args[0], os.path.abspath(args[1] if len(args) > 1 else "/tmp/pe_fluid_saved")
     os.makedirs(out, exist_ok=True)
     {"pe-save": pe_save, "fluid-check": fluid_check, "paddle-check": paddle_check}[mode](out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

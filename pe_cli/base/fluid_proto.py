@@ -3,7 +3,9 @@
 - ``ProgramDesc``, the protobuf message of ``__model__`` (paddle/fluid/framework/framework.proto of
   Fluid 1.6-1.8: ProgramDesc > BlockDesc > VarDesc, OpDesc). Its message types are declared below
   with protobuf's descriptor API, as a FileDescriptorProto in text format, with Fluid's field
-  numbers; fields a later Fluid added are skipped by the parser as unknown fields.
+  numbers, and what Paddle 2.6's framework.proto added that a reader needs: the attribute types
+  FLOAT64S, VAR, VARS, FLOAT64, SCALAR, SCALARS (and their Scalar message) and the ProgramDesc's
+  ``op_version_map``; other fields a later Paddle added are skipped by the parser as unknown fields.
 - a LoDTensor's serialization (what ``save_vars`` writes): pe_cli/base/lod_tensor_file.py, which the
   ``load`` op reads too; its names are re-exported here.
 
@@ -17,8 +19,11 @@ from .lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SC
                                     read_lod_tensor, read_lod_tensors, write_lod_tensor)
 
 # OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
-# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
-ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
+# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS, then Paddle 2.x's FLOAT64S VAR VARS FLOAT64 SCALAR SCALARS
+ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs",
+               "float64s", "var_name", "vars_name", "float64", "scalar", "scalars")
+ATTR_TYPE_NAMES = ("INT", "FLOAT", "STRING", "INTS", "FLOATS", "STRINGS", "BOOLEAN", "BOOLEANS", "BLOCK", "LONG",
+                   "BLOCKS", "LONGS", "FLOAT64S", "VAR", "VARS", "FLOAT64", "SCALAR", "SCALARS")
 # the attributes Fluid stores a dtype in, as its VarType code
 DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
@@ -28,8 +33,21 @@ enum_type { name: "AttrType"
   value { name: "INT" number: 0 } value { name: "FLOAT" number: 1 } value { name: "STRING" number: 2 }
   value { name: "INTS" number: 3 } value { name: "FLOATS" number: 4 } value { name: "STRINGS" number: 5 }
   value { name: "BOOLEAN" number: 6 } value { name: "BOOLEANS" number: 7 } value { name: "BLOCK" number: 8 }
-  value { name: "LONG" number: 9 } value { name: "BLOCKS" number: 10 } value { name: "LONGS" number: 11 } }
+  value { name: "LONG" number: 9 } value { name: "BLOCKS" number: 10 } value { name: "LONGS" number: 11 }
+  value { name: "FLOAT64S" number: 12 } value { name: "VAR" number: 13 } value { name: "VARS" number: 14 }
+  value { name: "FLOAT64" number: 15 } value { name: "SCALAR" number: 16 } value { name: "SCALARS" number: 17 } }
 message_type { name: "Version" field { name: "version" number: 1 label: LABEL_OPTIONAL type: TYPE_INT64 } }
+message_type { name: "Complex"
+  field { name: "r" number: 1 label: LABEL_OPTIONAL type: TYPE_DOUBLE }
+  field { name: "i" number: 2 label: LABEL_OPTIONAL type: TYPE_DOUBLE } }
+message_type { name: "Scalar"
+  enum_type { name: "Type" value { name: "BOOLEAN" number: 1 } value { name: "LONG" number: 2 }
+    value { name: "FLOAT64" number: 3 } value { name: "COMPLEX128" number: 4 } }
+  field { name: "type" number: 1 label: LABEL_REQUIRED type: TYPE_ENUM type_name: ".paddle.framework.proto.Scalar.Type" }
+  field { name: "b" number: 2 label: LABEL_OPTIONAL type: TYPE_BOOL }
+  field { name: "i" number: 3 label: LABEL_OPTIONAL type: TYPE_INT64 }
+  field { name: "r" number: 4 label: LABEL_OPTIONAL type: TYPE_DOUBLE }
+  field { name: "c" number: 5 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Complex" } }
 message_type { name: "OpDesc"
   nested_type { name: "Attr"
     field { name: "name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
@@ -45,7 +63,13 @@ message_type { name: "OpDesc"
     field { name: "block_idx" number: 12 label: LABEL_OPTIONAL type: TYPE_INT32 }
     field { name: "l" number: 13 label: LABEL_OPTIONAL type: TYPE_INT64 }
     field { name: "blocks_idx" number: 14 label: LABEL_REPEATED type: TYPE_INT32 }
-    field { name: "longs" number: 15 label: LABEL_REPEATED type: TYPE_INT64 } }
+    field { name: "longs" number: 15 label: LABEL_REPEATED type: TYPE_INT64 }
+    field { name: "float64s" number: 16 label: LABEL_REPEATED type: TYPE_DOUBLE }
+    field { name: "var_name" number: 17 label: LABEL_OPTIONAL type: TYPE_STRING }
+    field { name: "vars_name" number: 18 label: LABEL_REPEATED type: TYPE_STRING }
+    field { name: "float64" number: 19 label: LABEL_OPTIONAL type: TYPE_DOUBLE }
+    field { name: "scalar" number: 20 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Scalar" }
+    field { name: "scalars" number: 21 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Scalar" } }
   nested_type { name: "Var"
     field { name: "parameter" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
     field { name: "arguments" number: 2 label: LABEL_REPEATED type: TYPE_STRING } }
@@ -74,10 +98,17 @@ message_type { name: "OpCompatibleMap"
     field { name: "compatible_info" number: 2 label: LABEL_REQUIRED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.CompatibleInfo" } }
   field { name: "pair" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpCompatibleMap.OpCompatiblePair" }
   field { name: "default_required_version" number: 2 label: LABEL_OPTIONAL type: TYPE_STRING } }
+message_type { name: "OpVersion" field { name: "version" number: 1 label: LABEL_REQUIRED type: TYPE_INT32 } }
+message_type { name: "OpVersionMap"
+  nested_type { name: "OpVersionPair"
+    field { name: "op_name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "op_version" number: 2 label: LABEL_REQUIRED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpVersion" } }
+  field { name: "pair" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpVersionMap.OpVersionPair" } }
 message_type { name: "ProgramDesc"
   field { name: "blocks" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.BlockDesc" }
   field { name: "op_compatible_map" number: 3 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpCompatibleMap" }
-  field { name: "version" number: 4 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Version" } }
+  field { name: "version" number: 4 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Version" }
+  field { name: "op_version_map" number: 5 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpVersionMap" } }
 message_type { name: "OpProto"
   nested_type { name: "Var"
     field { name: "name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }

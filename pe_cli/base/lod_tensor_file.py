@@ -27,7 +27,9 @@ message_type { name: "VarType"
     value { name: "FETCH_LIST" number: 10 } value { name: "STEP_SCOPES" number: 11 }
     value { name: "LOD_RANK_TABLE" number: 12 } value { name: "LOD_TENSOR_ARRAY" number: 13 }
     value { name: "PLACE_LIST" number: 14 } value { name: "READER" number: 15 } value { name: "RAW" number: 17 }
-    value { name: "TUPLE" number: 18 } }
+    value { name: "TUPLE" number: 18 } value { name: "STRING" number: 25 } value { name: "STRINGS" number: 26 }
+    value { name: "VOCAB" number: 27 } value { name: "FEED_LIST" number: 28 } value { name: "PSTRING" number: 29 }
+    value { name: "SPARSE_COO" number: 30 } value { name: "SPARSE_CSR" number: 31 } }
   nested_type { name: "TensorDesc"
     field { name: "data_type" number: 1 label: LABEL_REQUIRED type: TYPE_ENUM type_name: ".paddle.framework.proto.VarType.Type" }
     field { name: "dims" number: 2 label: LABEL_REPEATED type: TYPE_INT64 } }

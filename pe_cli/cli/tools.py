@@ -65,7 +65,7 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("model_dir", type=click.Path(file_okay=False), metavar="MODEL_DIR")
+@click.argument("model_dir", type=click.Path(file_okay=False), metavar="MODEL_DIR|PREFIX")
 @click.option("--data", "data_path", required=True, metavar="FILE",
               help="The feeds: .npy or IDX (one feed), .npz (arrays named after the feeds), .csv.")
 @click.option("-o", "--out", required=True, metavar="FILE.npz", help="Where to write each fetch target's values.")
@@ -79,10 +79,12 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
 @guarded
 def infer(model_dir, data_path, out, model_filename, params_filename, batch_size, threads):
     """Run an inference model directory on a data file: one that PaddlePaddle saved (Fluid's
-    save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved. No config is needed;
-    the data must already be preprocessed as the model expects."""
-    from ..run.infer import infer as run_infer
+    save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved; or Paddle 2.x's path
+    prefix (paddle.jit.save's, save_inference_model's: PREFIX.pdmodel), as paddle.jit.load takes it.
+    No config is needed; the data must already be preprocessed as the model expects."""
+    from ..run.infer import infer as run_infer, saved_model_files
     from ..run.output_paths import check_output
+    model_dir, model_filename, params_filename = saved_model_files(model_dir, model_filename, params_filename)
     model = os.path.join(model_dir, model_filename or "__model__")
     params = params_filename and os.path.join(model_dir, params_filename)
     check_output(out, "pe infer -o", "values.npz", inputs=[(data_path, "the data file"), (model, "the model file"),

@@ -7,18 +7,20 @@
 - as the program itself (``loaded=False``: ``Program.parse_from_string``, Fluid's): every op, feed and
   fetch included, and every variable, as Fluid's ``_sync_with_cpp`` makes them.
 
-Either way, an attribute that pe's op does not declare is dropped: silently when it only steers a backend
-pe does not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack), with a
-warning otherwise, as Fluid 1.8.5 ignores an attribute its op does not have (a later Paddle's save may hold
-one); the quantization notes Fluid's slim passes put on ops are kept on them."""
-import warnings
+Either way, no attribute is ignored (docs/COMPAT.md, "Every attribute"): one the op does not declare
+(neither Fluid 1.8.5 nor Paddle 2.6.2 has it) is refused in one line naming the file, block, op,
+attribute and value (registry.refuse_undeclared), but for what only steers a backend pe does not have
+(MKL-DNN, cuDNN, device placement, the op's call stack), which is dropped, and the quantization notes
+Fluid's slim passes put on ops, which are kept on them; one pe declares but does not compute with is
+refused when its value is not Paddle's default (registry.refuse_unsupported); an attribute of a type
+framework.proto does not define, or given by a variable (Paddle 2.x's VAR / VARS), is refused too."""
 from numbers import Real
 
 import numpy as np
 
 from ..base.dtypes import VarType
-from ..base.errors import PeError
-from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
+from ..base.errors import PeError, UnknownOpError
+from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, ATTR_TYPE_NAMES, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
 from ..base.limits import check_blocks, check_bytes, check_dims
 from ..base.shapes import numel
 from ..base.lod_tensor_file import data_type_code
@@ -31,28 +33,45 @@ _HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
 _VAR_TYPES = {8: VarType.SELECTED_ROWS, 9: VarType.FEED_MINIBATCH, 10: VarType.FETCH_LIST, 11: VarType.STEP_SCOPES,
               12: VarType.LOD_RANK_TABLE, 13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER,
               17: VarType.RAW}
-# attributes that only steer backends, placement or debugging (never the numbers on a CPU or GPU)
-_BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
-                  "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
-                  "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
-                  "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
-# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
-# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
-# the op keeps them, as Fluid's does, so a model saved again still has them
-_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
-                     "quantize_weight_bits"}
-# attributes a later Fluid added whose value here means "as before" (no layout, no cast)
-_NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
-
-
 _BLOCK_KINDS = (8, 10)
+# the variable types Paddle 2.x added (framework.proto's VarType.Type), which pe has no values for
+_PADDLE2_VAR_TYPES = {25: "Paddle 2.x's STRING", 26: "Paddle 2.x's STRINGS", 27: "Paddle 2.x's VOCAB",
+                      28: "Paddle 2.x's FEED_LIST", 29: "Paddle 2.x's PSTRING", 30: "Paddle 2.x's SPARSE_COO",
+                      31: "Paddle 2.x's SPARSE_CSR"}
+
+
+_VAR_KINDS = (13, 14)                 # Paddle 2.x's VAR, VARS: an attribute a variable gives
+_SCALAR_KINDS = (16, 17)
+
+
+def _scalar(s, where, name):
+    """A Paddle 2.x Scalar message's value (BOOLEAN, LONG, FLOAT64, COMPLEX128)."""
+    if s.type == 1:
+        return bool(s.b)
+    if s.type == 2:
+        return int(s.i)
+    if s.type == 3:
+        return float(s.r)
+    if s.type == 4:
+        return complex(s.c.r, s.c.i)
+    raise PeError(f"{where}: attribute '{name}' holds a scalar of type {s.type}, which framework.proto does not "
+                  f"define, so the model file is damaged")
 
 
 def _attr_value(attr, program, where, block_idx):
-    if not 0 <= attr.type < len(_ATTR_FIELDS):
-        raise PeError(f"{where}: attribute '{attr.name}' has type {attr.type}, which Fluid 1.x does not define")
+    if not attr.HasField("type") or not 0 <= attr.type < len(_ATTR_FIELDS):
+        try:        # (protobuf keeps a type number framework.proto lacks as an unknown field: no type at all)
+            registry.refuse_undeclared(None, attr.name, None, kind=attr.type if attr.HasField("type") else "unknown")
+        except PeError as e:
+            raise PeError(f"{where}: {e}") from None
+    if attr.type in _VAR_KINDS:
+        names = [attr.var_name] if attr.type == 13 else list(attr.vars_name)
+        raise PeError(f"{where}: attribute '{attr.name}' is given by the variable(s) {names} (framework.proto's "
+                      f"{ATTR_TYPE_NAMES[attr.type]}), which pe does not implement: pe takes it only as a value")
     value = getattr(attr, _ATTR_FIELDS[attr.type])
-    if not isinstance(value, (int, float, str, bool)):
+    if attr.type in _SCALAR_KINDS:
+        value = _scalar(value, where, attr.name) if attr.type == 16 else [_scalar(s, where, attr.name) for s in value]
+    elif not isinstance(value, (int, float, str, bool)):
         value = list(value)                  # a repeated field
     if attr.type in _BLOCK_KINDS:
         for idx in value if isinstance(value, list) else [value]:
@@ -64,13 +83,18 @@ def _attr_value(attr, program, where, block_idx):
     return value
 
 
-def _quant_info(name):
-    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
+def _placed(error, where):
+    """``error`` (a PeError) with the file, block and op in front, of its own class where it can be."""
+    try:
+        return type(error)(f"{where}: {error}")
+    except TypeError:
+        return PeError(f"{where}: {error}")
 
 
 def _op_attrs(op, program, where, block_idx, loaded):
     """(the attributes pe's op declares, the quantization notes it keeps besides); Fluid's common ones (its
-    role, name scope...) kept in a program read as itself."""
+    role, name scope...) kept in a program read as itself. An attribute the op does not declare is
+    refused in one line (registry.refuse_undeclared), but for the notes any op may carry."""
     declared = registry.get(op.type).attrs
     attrs, notes = {}, {}
     for attr in op.attrs:
@@ -79,12 +103,12 @@ def _op_attrs(op, program, where, block_idx, loaded):
             if not loaded and attr.name in registry.COMMON_ATTRS and attr.name != "op_callstack":
                 attrs[attr.name] = value
                 continue
-            if _quant_info(attr.name):
+            try:
+                kind = registry.refuse_undeclared(op.type, attr.name, value)
+            except PeError as e:
+                raise _placed(e, where) from None
+            if kind == "quant":
                 notes[attr.name] = value
-            elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
-                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
-                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
-                              stacklevel=2)
             continue
         if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
             if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
@@ -122,6 +146,11 @@ def _declare_vars(block, desc_block, feeds, where, loaded):
                           f"damaged")
         seen.add(v.name)
         kind = v.type.type
+        if not v.type.HasField("type") or kind not in _VAR_TYPES and kind != 7:
+            what = _PADDLE2_VAR_TYPES.get(kind, "one pe does not have") if v.type.HasField("type") else \
+                "a number framework.proto does not define"
+            raise PeError(f"{at} is of variable type {kind if v.type.HasField('type') else '?'} ({what}), so pe "
+                          f"cannot run this model")
         if kind in _HOLDERS:
             if not loaded:
                 block.create_var(name=v.name, persistable=bool(v.persistable), type=_VAR_TYPES[kind])
@@ -220,12 +249,25 @@ def _check_sizes(program, where):
                                                     f"dims {list(var.shape)}")
 
 
+# the ProgramDesc version Paddle 2.0 writes first (paddle/fluid/framework/version.h: MAJOR * 1e6 + MINOR * 1e3
+# + PATCH; Fluid 1.8.5 writes 1008005, and so does pe, Paddle 2.6.2 2006002)
+PADDLE2_PROGRAM_VERSION = 2000000
+
+
+def saved_by_paddle2(desc):
+    """Whether Paddle 2.x saved the ProgramDesc: its version is 2.0's or later, or it holds an
+    op_version_map (which Fluid 1.8 did not write)."""
+    return desc.version.version >= PADDLE2_PROGRAM_VERSION or len(desc.op_version_map.pair) > 0
+
+
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
     check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where,
                  sum(len(b.vars) for b in desc.blocks))
     _check_text(desc, where)
+    if saved_by_paddle2(desc):
+        program._follows_paddle2 = True       # its ops compute as Paddle 2.x's (program_release.mark_paddle2)
     feeds, fetches = _feeds_and_fetches(desc, where)
     for i, b in enumerate(desc.blocks):
         if b.idx != i:
@@ -241,14 +283,14 @@ def read_program_desc(program, desc, where, loaded=True):
                 continue
             at = f"{where}: block {i} op {n} ({op.type})"
             if op.type not in registry.all_op_types():
-                raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
+                raise UnknownOpError(f"{at}: pe has no op '{op.type}', so it cannot run this model")
             attrs, notes = _op_attrs(op, program, at, i, loaded)
             if any(EMPTY in v.arguments for v in list(op.inputs) + list(op.outputs)) and not block.has_var(EMPTY):
                 block.create_var(name=EMPTY)      # (Fluid's "no variable" in a list: a scratch pe's kernels write)
             try:
                 block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:
-                raise PeError(f"{at}: {e}") from None
+                raise _placed(e, at) from None
     _check_sizes(program, where)
     if loaded:
         program._is_test = True

@@ -132,6 +132,7 @@ class Block:
         if current_name_scope() != "/":
             op.attrs.setdefault("op_namescope", current_name_scope())
         program_release.mark_zero_dim(op)
+        program_release.mark_paddle2(op)
         registry.prepare(op)
         return op
 
@@ -326,7 +327,7 @@ class Program:
             nb.vars = {name: var.clone_into(nb) for name, var in block.vars.items()}
             for op in block.ops:
                 nop = op.clone_into(nb)
-                if for_test and "is_test" in registry.get(op.type).attrs:
+                if for_test and getattr(registry.get(op.type).attrs.get("is_test"), "fill", False):   # (not a 2.x-only one)
                     nop.attrs["is_test"] = True
                 nb.ops.append(nop)
                 for name in nop.output_arg_names:

@@ -55,6 +55,14 @@ def _variables(block, slots):
                 yield item
 
 
+def mark_paddle2(op):
+    """An op whose meaning changed between Fluid 1.8 and Paddle 2.x (trait ``paddle2_semantics``: pool2d's
+    and pool3d's inclusive average with ceil_mode) computes Paddle 2.x's in a program that follows Paddle
+    2.6: ``op.attrs['_paddle2']``, which its kernels read (docs/COMPAT.md, "Every attribute")."""
+    if op.block.program._follows_paddle2 and op.type in registry.with_trait("paddle2_semantics"):
+        op.attrs["_paddle2"] = True
+
+
 def mark_zero_dim(op):
     """An op appended now that reduces to one value (trait ``scalar_0d_in_paddle2``) gives 0-D ([])
     rather than Fluid's [1] (``op.attrs['_zero_dim']``, which its shape inference and kernels read)

@@ -146,6 +146,10 @@ class PoolGeometry:
         # any other (kernels/cpu/pooling.py pools them as its loops do)
         self.regular = min(ksize) >= 1 and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw))) \
             and all((o - 1) * s - p < n for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w)))
+        # Paddle 2.x's inclusive average with ceil_mode divides a window reaching past the padded input by
+        # less than ksize (kernels/cpu/pooling.paddle2_window): the box path computes that
+        if ceil and attrs.get("_paddle2") and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
+            self.regular = self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]
 
     def is_2x2_inside(self, x_shape):
         """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""

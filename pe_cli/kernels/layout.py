@@ -43,21 +43,24 @@ def channels_last(kernel, device, slots):
     return run
 
 
-def along_axis(kernel, device, slots):
-    """``kernel`` (working along the last axis) wrapped to work along ``attrs['axis']``: the values of
-    ``slots`` (inputs and outputs, of one rank) transposed to have that axis last and back."""
+def along_axis(kernel, device, slots, first=False):
+    """``kernel`` (working along the last axis; ``first``: along the first) wrapped to work along
+    ``attrs['axis']`` (absent: the axis it works along): the values of ``slots`` (inputs and outputs, of
+    one rank) transposed to have that axis last (first) and back."""
     transpose = importlib.import_module(f"pe_cli.kernels.{device}.manipulation").transpose
 
     def run(ins, attrs):
         rank = len(next(ins[k] for k in slots if ins.get(k) is not None).shape)
-        axis = attrs["axis"] % rank if rank else -1
-        if axis in (-1, rank - 1):
+        home = 0 if first else rank - 1
+        axis = attrs.get("axis", home) % rank if rank else home
+        if axis == home:
             return kernel(ins, attrs)
-        to_last = [i for i in range(rank) if i != axis] + [axis]
+        others = [i for i in range(rank) if i != axis]
+        to_last = [axis] + others if first else others + [axis]
         back = [to_last.index(i) for i in range(rank)]
         moved = {k: transpose({"X": v}, {"axis": to_last})["Out"] if k in slots and v is not None else v
                  for k, v in ins.items()}
-        outs = kernel(moved, dict(attrs, axis=-1))
+        outs = kernel(moved, dict(attrs, axis=0 if first else -1))
         return {k: transpose({"X": v}, {"axis": back})["Out"] if k in slots and v is not None else v
                 for k, v in outs.items()}
     run.__name__ = getattr(kernel, "__name__", "kernel")

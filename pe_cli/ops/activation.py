@@ -6,6 +6,7 @@ import numbers
 
 from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
+from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.shapes import known_numel
 from .convolution import _known
 from .image import _POS_INT, _div, _divides
@@ -156,7 +157,7 @@ _GRADS_AS = {"sign": _grad_sign}
 
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                grad_as=_GRADS_AS.get(row.name),
+                grad_as=_GRADS_AS.get(row.name), traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS),
                 attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
                        **_backend(row.name)},
                 inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),

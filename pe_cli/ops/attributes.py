@@ -16,12 +16,21 @@ class Attr:
     """An attribute's default, and an optional check: ``check(value) -> True`` or a string
     explaining the expected values (``"> 0"``); ``choices`` lists the allowed values. ``long``: Fluid
     declares it LONG or LONGS (int64), which its attribute checker fills from a float given for it,
-    truncated toward zero (``as_long``); an INT attribute it refuses as a float."""
+    truncated toward zero (``as_long``); an INT attribute it refuses as a float. ``unsupported``: what
+    a value other than ``default`` would make Paddle compute that pe does not (an attribute Paddle 2.6
+    declares and pe does not implement): the registry refuses such a value in one line
+    (``refuse_unsupported``), wherever the op comes from. ``fill``: False for an attribute Paddle 2.x
+    added: an op not given it holds none (its kernels read the default), so pe's programs and the Fluid
+    models pe saves stay Fluid 1.8's. ``alias_of``: Paddle 2.x's name of the attribute pe keeps under
+    Fluid 1.8's name (flip's ``axis`` is Fluid's ``dims``): a value given under it is moved there."""
     default: object = None
     check: object = None
     expect: str = ""
     choices: tuple = ()
     long: bool = False
+    unsupported: str = ""
+    fill: bool = True
+    alias_of: str = ""
 
     def validate(self, op, name, value):
         """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
@@ -31,6 +40,17 @@ class Attr:
         if self.check is not None and not self.check(_as_stored(self.default, value)):
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
                                      f"{self.expect} (InvalidArgumentError)")
+
+
+def is_default(default, value):
+    """Whether ``value`` is ``default`` as Paddle stores it (a float as its float32, a list element by
+    element, an empty list as None's empty default)."""
+    if isinstance(default, (list, tuple)) or isinstance(value, (list, tuple)):
+        a, b = list(default or ()), list(value or ()) if isinstance(value, (list, tuple)) else None
+        return b is not None and len(a) == len(b) and all(is_default(x, y) for x, y in zip(a, b))
+    if isinstance(default, float) and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return bool(np.float32(default) == np.float32(value))
+    return value == default and type(value) is not bool or value is default
 
 
 def as_long(value):
@@ -110,3 +130,32 @@ def dtype_or_none(v):
         return True
     except PeError:
         return False
+
+
+# -- attributes a model file may give any op without the op declaring them ---------------------------
+# (registry.refuse_undeclared: every other undeclared attribute of a model file is refused)
+# what only steers backends, placement or debugging (never the numbers on a CPU or GPU)
+MODEL_BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
+                       "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
+                       "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
+                       "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
+# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
+# the op keeps them, as Fluid's does, so a model saved again still has them
+QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
+                    "quantize_weight_bits"}
+# attributes a later Fluid added whose value here means "as before" (no layout, no cast)
+NEUTRAL_ATTRS = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
+
+
+def undeclared_kind(name, value):
+    """What an attribute an op does not declare is, when a model file may carry it: "quant" (a
+    quantization note, kept on the op), "backend" (a backend or debugging switch, dropped) or "neutral"
+    (a value meaning "as before", dropped); None for anything else (refused)."""
+    if name in QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale"):
+        return "quant"
+    if name in MODEL_BACKEND_ATTRS:
+        return "backend"
+    if value in NEUTRAL_ATTRS.get(name, ()):
+        return "neutral"
+    return None

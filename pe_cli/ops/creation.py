@@ -58,9 +58,10 @@ def values_attr(dtype):
 
 register("assign_value", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_fill,
          attrs={"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "fp32_values": Attr(list), "int32_values": Attr(list),
-                "int64_values": Attr(list, long=True), "bool_values": Attr(list)},
-         doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes, "
-             "int32_values, int64_values or bool_values for the others (Fluid's attributes).")
+                "int64_values": Attr(list, long=True), "bool_values": Attr(list),
+                "fp64_values": Attr(list, fill=False)},      # (Paddle 2.6's, framework.proto's FLOAT64S)
+         doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes (Paddle 2.6's "
+             "fp64_values for float64, where given), int32_values, int64_values or bool_values for the others.")
 
 
 def _infer_range(ctx):
@@ -199,15 +200,18 @@ def _infer_linspace(ctx):
     for slot in ("Start", "Stop", "Num"):
         if list(ctx.shape(slot)) not in ([1], [-1]):
             ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be of shape [1]")
-    ctx.set_output("Out", [-1], ctx.dtype("Start"))
+    ctx.set_output("Out", [-1], ctx.attrs.get("dtype") or ctx.dtype("Start"))
 
 
 register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"],
          run_dtypes={"Num": ("int32", "int64")},
+         attrs={"dtype": Attr(None, dtype_or_none, "a dtype name", fill=False)},    # (Paddle 2.x's: its formula)
          infer=_infer_linspace, lod="drop",
          doc="Out = Num evenly spaced values from Start to Stop, both included (tensors of shape [1]), in Start's "
              "dtype: on the CPU start, start + step, ... summed one step at a time (Fluid's CPU kernel), on a GPU "
-             "start + i * step (Fluid's CUDA kernel), step = (stop - start) / (num - 1). No gradient.")
+             "start + i * step (Fluid's CUDA kernel), step = (stop - start) / (num - 1). Paddle 2.x's op (with "
+             "`dtype`): Out of that dtype, the first half start + i * step, the rest stop - (num - 1 - i) * step. "
+             "No gradient.")
 
 
 def _infer_meshgrid(ctx):

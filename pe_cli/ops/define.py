@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (BACKEND_ATTRS, Attr, as_long, backend_attrs, dtype_or_none, in_range,  # noqa: F401
                          int_list, is_int, positive)     # (re-exported: op families declare attributes with them)
 
@@ -74,6 +75,7 @@ class OpDef:
     no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
     attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
     last_axis: tuple = ()       # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
+    first_axis: tuple = ()      # slots transposed to have attrs['axis'] first around the kernel (kernels/layout.py)
     reads_outputs: tuple = ()   # output slots whose value before the op (if any) its kernel gets as an input
     run_dtypes: dict = field(default_factory=dict)    # slot -> the dtypes its kernels take, checked when run
     run_lod: dict = field(default_factory=dict)       # slot -> None, or the slot that stands in for its LoD
@@ -87,6 +89,8 @@ class OpDef:
         """Every attribute's default value, a fresh copy per call (a list default is never shared)."""
         out = {}
         for name, spec in self.attrs.items():
+            if not spec.fill:
+                continue
             default = spec.default() if callable(spec.default) else spec.default
             out[name] = list(default) if isinstance(default, list) else default
         return out
@@ -105,6 +109,8 @@ class OpDef:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
             if self.last_axis and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
+            if self.first_axis and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.first_axis, first=True)
             if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             if self.run_dtypes or self.run_lod or self.run_infer:
@@ -137,6 +143,9 @@ TRAITS = {
                         "attrs['_outputs'], the set of its output slots that name a variable",
     "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
                      "names (select_output writes one of several)",
+    "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes: in a program "
+                         "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
+                         "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
                             "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
                             "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
@@ -168,7 +177,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), reads_outputs=(),
+             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), first_axis=(), reads_outputs=(),
              run_dtypes=None, run_lod=None, run_infer=False):
     """Registers an op type. Called at import time of the module that defines the op.
 
@@ -180,7 +189,8 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
     image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
     which is written channels first (pe_cli/kernels/layout.py); ``last_axis``: the slots transposed to
-    have the dim ``attrs['axis']`` names last around a kernel written for the last axis. ``blocked``: ``blocked(op) -> ((slot, ...),
+    have the dim ``attrs['axis']`` names last around a kernel written for the last axis (``first_axis``:
+    first, around one written for the first). ``blocked``: ``blocked(op) -> ((slot, ...),
     ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
     take and give in oneDNN's blocked layout, each group all blocked or none (the
     onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py). ``no_need_buffer``: the
@@ -198,6 +208,22 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
+    _check_registration(type, inputs, outputs, attrs, traits, grad_reads, lod, inplace, no_need_buffer, channels_last,
+                        last_axis, first_axis, attr_tensors, run_dtypes, run_lod, needs_lod)
+    attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
+    attrs = dict(PADDLE2_ATTRS.get(type, {}), **attrs)      # Paddle 2.6's further attributes (paddle2_attrs.py)
+    opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
+                  attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
+                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(first_axis), tuple(reads_outputs),
+                  dict(run_dtypes or {}), dict(run_lod or {}), run_infer)
+    _REGISTRY[type] = opdef
+    return opdef
+
+
+def _check_registration(type, inputs, outputs, attrs, traits, grad_reads, lod, inplace, no_need_buffer, channels_last,
+                        last_axis, first_axis, attr_tensors, run_dtypes, run_lod, needs_lod):
+    """register's arguments name the op's own slots and attributes, known traits and LoD rules."""
     unknown = set(traits) - set(TRAITS)
     if unknown:
         raise RuntimeError(f"op '{type}': unknown traits {sorted(unknown)}; known: {sorted(TRAITS)}")
@@ -210,20 +236,13 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
     if set(no_need_buffer) - slots:
         raise RuntimeError(f"op '{type}': no_need_buffer {sorted(set(no_need_buffer) - slots)} are not its slots")
-    if set(channels_last) - slots or set(last_axis) - slots:
-        raise RuntimeError(f"op '{type}': channels_last / last_axis {sorted(set(channels_last + last_axis) - slots)} are not its slots")
+    if set(channels_last) - slots or set(last_axis) - slots or set(first_axis) - slots:
+        raise RuntimeError(f"op '{type}': channels_last / last_axis / first_axis "
+                           f"{sorted(set(channels_last + last_axis + first_axis) - slots)} are not its slots")
     if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
         raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     if set(run_dtypes or {}) - slots or set(run_lod or {}) - slots or (run_lod and not needs_lod):
         raise RuntimeError(f"op '{type}': run_dtypes / run_lod name slots it lacks (run_lod needs needs_lod)")
-    attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
-    opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
-                  attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(reads_outputs),
-                  dict(run_dtypes or {}), dict(run_lod or {}), run_infer)
-    _REGISTRY[type] = opdef
-    return opdef
 
 
 # old op type -> (its op type now, {old slot: new slot}, old slots dropped): names pe's programs had

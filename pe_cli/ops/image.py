@@ -37,28 +37,37 @@ def _div(d, k):
     return d // k if d >= 0 else -1
 
 
-def _register_permutation(name, attr, infer, doc, default, long=False):
+def _register_permutation(name, attr, infer, doc, default, long=False, layouts=False):
     """An op that moves X's elements to fixed places (its grad op moves them back); ``attr`` (Fluid's
-    ``default``) sizes the blocks."""
+    ``default``) sizes the blocks; ``layouts``: Paddle 2.x's ``data_format`` (NHWC: X and Out channels last,
+    transposed around the NCHW kernel, kernels/layout.py)."""
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect, long=long)}
+    if layouts:
+        attrs["data_format"] = Attr("NCHW", choices=("NCHW", "NHWC"), fill=False)
+    last = ("X", "Out") if layouts else ()
     register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("X",), doc=doc)
+             grad_reads=("X",), doc=doc, channels_last=last)
     register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+             attrs=attrs, infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out@GRAD", "X@GRAD") if layouts else ())
 
 
 def _infer_pixel_shuffle(ctx):
     x, r = _four_d(ctx), ctx.attrs["upscale_factor"]
+    nhwc = ctx.attrs.get("data_format") == "NHWC"
+    if nhwc:
+        x = [x[0], x[3], x[1], x[2]]
     _divides(ctx, x, 1, r * r, f"upscale_factor^2 = {r * r}")
-    ctx.set_output("Out", [x[0], _div(x[1], r * r), _mul(x[2], r), _mul(x[3], r)], ctx.dtype("X"))
+    out = [x[0], _div(x[1], r * r), _mul(x[2], r), _mul(x[3], r)]
+    ctx.set_output("Out", [out[0], out[2], out[3], out[1]] if nhwc else out, ctx.dtype("X"))
 
 
 _register_permutation("pixel_shuffle", "upscale_factor", _infer_pixel_shuffle,
                       "Out[n, c, h*r + i, w*r + j] = X[n, c*r*r + i*r + j, h, w], r = upscale_factor: "
-                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r].", 1)
+                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r]; Paddle 2.x's data_format NHWC: the same on "
+                      "[N, H, W, C*r^2] -> [N, H*r, W*r, C].", 1, layouts=True)
 
 
 def _infer_space_to_depth(ctx):

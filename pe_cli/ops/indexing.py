@@ -98,21 +98,32 @@ def _infer_gather(ctx):
         ctx.fail(f"Index {fmt_shape(index)} must be 1-D or [N, 1] to gather rows of X {fmt_shape(x)}")
     if not x:
         ctx.fail(f"X {fmt_shape(x)} has no rows to gather")
-    ctx.set_output("Out", [index[0]] + list(x[1:]), ctx.dtype("X"))
+    if ctx.has_input("Axis"):          # the axis comes when the op runs: that dim of Out is unknown till then
+        ctx.set_output("Out", [-1] * len(x), ctx.dtype("X"))
+        return
+    axis = ctx.attrs.get("axis", 0)
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    axis %= len(x)
+    ctx.set_output("Out", list(x[:axis]) + [index[0]] + list(x[axis + 1:]), ctx.dtype("X"))
 
 
 def _grad_gather(g):
-    g.op("gather_grad", {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")})
+    ins = {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out"), "Axis": g.input("Axis")}
+    g.op("gather_grad", {k: v for k, v in ins.items() if v}, {"X@GRAD": g.in_grad("X")},
+         {k: v for k, v in g.attrs.items() if k == "axis"})
 
 
-register("gather", kernel_module="indexing", grad_reads=("Index", "X"), run_dtypes={"Index": ("int32", "int64")},
-         inputs=["X", "Index"], outputs=["Out"], attrs={"overwrite": Attr(True, choices=(False, True))},
-         infer=_infer_gather, grad=_grad_gather,
-         doc="Out = X[Index] (rows of X). The gradient adds Out@GRAD into the gathered rows, repeated "
-             "indices accumulating (`overwrite` is accepted for Fluid compatibility).")
-register("gather_grad", kernel_module="indexing",
-         inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+# Paddle 2.x's axis (or Axis tensor): moved first around the row kernels on every device (kernels/layout.py)
+_GATHER_AXIS = {"axis": Attr(0, is_int, "an int", fill=False)}
+register("gather", kernel_module="indexing", grad_reads=("Index", "X", "Axis"), inputs=["X", "Index", "Axis?"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64"), "Axis": ("int32", "int64")}, infer=_infer_gather, grad=_grad_gather,
+         attrs=dict(_GATHER_AXIS, overwrite=Attr(True, choices=(False, True))), first_axis=("X", "Out"),
+         attr_tensors={"Axis": "axis"}, doc="Out = X[Index] along axis (rows: 0; Paddle 2.x's `axis`, or its `Axis` "
+         "tensor). The gradient adds Out@GRAD into the gathered places, repeated indices accumulating (`overwrite` is "
+         "accepted for Fluid compatibility).")
+register("gather_grad", kernel_module="indexing", attrs=dict(_GATHER_AXIS), inputs=["X", "Index", "Axis?", "Out@GRAD"],
+         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), first_axis=("X", "Out@GRAD", "X@GRAD"), attr_tensors={"Axis": "axis"})
 
 
 def _infer_one_hot(ctx, v2=False):

@@ -124,6 +124,11 @@ def _infer_trace(ctx):
     for what in ("dim1", "dim2"):
         if not -len(x) <= ctx.attrs[what] < len(x):
             ctx.fail(f"{what}={ctx.attrs[what]} is out of range [{-len(x)}, {len(x) - 1}]")
+    a, b = ctx.attrs["dim1"] % len(x), ctx.attrs["dim2"] % len(x)
+    if ctx.attrs.get("_paddle2") and ctx.attrs["offset"] and a > b:
+        ctx.fail(f"offset={ctx.attrs['offset']} with axis1={ctx.attrs['dim1']} after axis2={ctx.attrs['dim2']}: "
+                 f"Paddle 2.x moves the diagonal along axis2, Fluid 1.8 along the larger dim; pe computes only "
+                 f"Fluid 1.8's, so it refuses this (give the axes in increasing order)")
     lo, hi = trace_dims(len(x), ctx.attrs)
     if lo == hi:
         ctx.fail(f"dim1={ctx.attrs['dim1']} and dim2={ctx.attrs['dim2']} must name different dims")
@@ -132,8 +137,11 @@ def _infer_trace(ctx):
 
 
 _TRACE_ATTRS = {"offset": Attr(0, is_int, "an int"), "dim1": Attr(-2, is_int, "an int"),
-                "dim2": Attr(-1, is_int, "an int")}
+                "dim2": Attr(-1, is_int, "an int"),
+                # Paddle 2.x's names of dim1 and dim2 (its defaults 0 and 1 given only where a program sets them)
+                "axis1": Attr(0, alias_of="dim1", fill=False), "axis2": Attr(1, alias_of="dim2", fill=False)}
 register("trace", kernel_module="matrix", inputs=["Input"], outputs=["Out"], attrs=_TRACE_ATTRS, infer=_infer_trace,
+         traits=("paddle2_semantics",),
          grad=grad_of("trace_grad", ("Input",), in_grads=("Input",)), grad_reads=("Input",), lod="drop",
          doc="Out = the sums of diagonal offset of the 2-D planes of dims (dim1, dim2), as Fluid 1.8 takes them: "
              "the smaller dim first (offset > 0 moves along the larger one), whatever their order.")

@@ -63,7 +63,7 @@ def _pool_blocked(op):
     return (("X", "X@GRAD"),)
 
 
-register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_pool_blocked,
+register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_pool_blocked, traits=("paddle2_semantics",),
          inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
          channels_last=("X", "Out"),
          doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
@@ -73,6 +73,7 @@ register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_po
              "(max_pool2d_with_index pools max adaptively). Any ksize and paddings pool as Fluid's loops do: "
              "windows clipped to X, an empty one max -FLT_MAX and avg 0 over its size.")
 register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
+         traits=("paddle2_semantics",),
          blocked=_pool_blocked, grad=grad_of_linear_grad("pool2d", "X", "Out"),
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
          doc="The gradient of pool2d; linear in Out@GRAD, its own gradient is pool2d of what reaches X@GRAD "
@@ -115,6 +116,7 @@ _ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
           "padding_algorithm": PADDING_ALGORITHM, "data_format": layout_attr("NCDHW"),
           **backend_attrs("use_cudnn", "use_mkldnn")}
 register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         traits=("paddle2_semantics",),
          grad_reads=("Out", "X"), channels_last=("X", "Out"),
          doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
              "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
@@ -122,6 +124,7 @@ register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs
              "ceil((i + 1) * n / k) for avg (max: plain ksize windows at strides from 0, as Fluid's kernels). Max's gradient goes to the window's first maximum (row-major). NDHWC "
              "(data_format) runs the NCDHW kernels between transposes.")
 register("pool3d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
+         traits=("paddle2_semantics",),
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
 
 

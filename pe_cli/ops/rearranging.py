@@ -26,7 +26,7 @@ def _grad_flip(g):
 
 
 register("flip", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_flip, grad=_grad_flip,
-         attrs={"dims": Attr(list, int_list, "a list of ints")},
+         attrs={"dims": Attr(list, int_list, "a list of ints"), "axis": Attr(None, alias_of="dims", fill=False)},
          doc="Out = X with the order of its elements reversed along each of dims (negative: from the end; a dim "
              "named twice flips once, as Fluid's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).")
 
@@ -35,13 +35,17 @@ register("flip", kernel_module="manipulation", inputs=["X"], outputs=["Out"], in
 
 def _infer_roll(ctx):
     shifts, dims = list(ctx.attrs["shifts"]), list(ctx.attrs["dims"])
+    if not dims and len(shifts) == 1:       # Paddle 2.x's roll of the flattened X (no axis)
+        ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+        return
     if len(shifts) != len(dims):
         ctx.fail(f"Attr(dims).size() should be equal to Attr(shifts).size(): dims={dims}, shifts={shifts}")
     _dims_in(ctx, dims, "dims")
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints", long=True), "dims": Attr(list, int_list, "a list of ints", long=True)}
+_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints", long=True), "dims": Attr(list, int_list, "a list of ints", long=True),
+               "axis": Attr([], alias_of="dims", fill=False)}    # (Paddle 2.x's name of dims)
 register("roll", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs=_ROLL_ATTRS, infer=_infer_roll,
          grad=grad_of("roll_grad", ("X",)), grad_reads=("X",),
          doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the "

@@ -3,6 +3,8 @@ bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares), an
 dims), p_norm (along an axis) and l1_norm (of all elements)."""
 from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
+from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, grad_of, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)
@@ -77,11 +79,16 @@ _reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (firs
 
 def _infer_cumsum(ctx):
     x = ctx.shape("X")
+    if ctx.attrs["flatten"]:            # Paddle 2.x's cumsum(axis=None): over X flattened, Out 1-D
+        ctx.set_output("Out", [known_numel(x)], ctx.dtype("X"))
+        return
     axis_in(ctx, ctx.attrs["axis"], len(x))
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _grad_cumsum(g):
+    if g.attrs.get("flatten"):
+        raise PeError("cumsum with flatten=True (Paddle 2.x's axis=None) has no gradient in pe; give an axis")
     a = dict(g.attrs)
     a["reverse"] = not a["reverse"]
     g.op("cumsum", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, a)
@@ -91,11 +98,12 @@ register("cumsum", kernel_module="reduction", inputs=["X"], outputs=["Out"], inf
          grad=_grad_cumsum,
          attrs={"axis": Attr(-1, is_int, "an int"), "exclusive": Attr(False, choices=_BOOL),
                 "reverse": Attr(False, choices=_BOOL),
-                # Paddle 2.x's cumsum over the flattened X (axis=None): not supported
-                "flatten": Attr(False, choices=(False,))},
+                # Paddle 2.x's cumsum over the flattened X (axis=None; forward only)
+                "flatten": Attr(False, choices=_BOOL)},
          doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
-             "out of its own sum (the first is 0), `reverse` sums from the end. The gradient is the "
-             "cumsum of Out@GRAD in the other direction.")
+             "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
+             "axis=None): over X flattened, Out 1-D (no gradient in pe). The gradient is the cumsum of Out@GRAD in "
+             "the other direction.")
 
 
 _REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
@@ -169,13 +177,16 @@ def _infer_p_norm(ctx):
     x, a = list(ctx.shape("X")), ctx.attrs
     if not 0 < a["porder"] < float("inf"):
         ctx.fail(f"porder={a['porder']} must be > 0 and finite (Fluid 1.8's p_norm takes no 0 or inf)")
+    if a.get("asvector"):       # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
+        ctx.set_output("Out", [1] * len(x) if a["keepdim"] else [], ctx.dtype("X"))
+        return
     axis = axis_in(ctx, a["axis"], len(x))
     out = [1 if i == axis else n for i, n in enumerate(x)] if a["keepdim"] else x[:axis] + x[axis + 1:]
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
 _P_NORM_ATTRS = {"porder": Attr(2.0), "axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-12),
-                 "keepdim": Attr(False, choices=_BOOL)}
+                 "keepdim": Attr(False, choices=_BOOL), "asvector": Attr(False, choices=_BOOL, fill=False)}
 register("p_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_P_NORM_ATTRS,
          infer=_infer_p_norm, grad=grad_of("p_norm_grad", ("X",), ("Out",)), grad_reads=("X", "Out"), lod="drop",
          doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "

@@ -17,13 +17,19 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import (ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError,
                            did_you_mean)
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
+from .attributes import is_default, undeclared_kind
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
-_NOT_FAMILIES = {"attributes", "define", "registry"}
+_NOT_FAMILIES = {"attributes", "define", "registry", "paddle2_attrs"}
 
 class UndeclaredAttributeWarning(UserWarning):
     """An op was given an attribute its definition does not declare: ignored, as Fluid does."""
+
+
+class UnsupportedAttributeError(PeError, ValueError):
+    """An attribute pe does not compute with, given a value that would change what Paddle computes, or
+    an attribute a model file gives an op that has none of that name."""
 
 
 def _load_all():
@@ -112,6 +118,12 @@ def check_attrs(op):
             if not name.startswith("_") and name not in COMMON_ATTRS:
                 _drop_undeclared(op, name, opdef)
             continue
+        if spec.alias_of:                   # Paddle 2.x's name of a Fluid 1.8 attribute: kept under Fluid's
+            del op.attrs[name]
+            if value is None:
+                continue
+            name, spec = spec.alias_of, opdef.attrs[spec.alias_of]
+            op.attrs[name] = value
         if value is None and not _accepts(op, spec, name, None):
             del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
             continue
@@ -127,10 +139,39 @@ def check_attrs(op):
             if named in spec.choices:
                 op.attrs[name] = value = named
         spec.validate(op, name, value)
+        refuse_unsupported(op, name, spec, value)
         if spec.check is dtype_or_none and value is not None:
             op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
     for name, default in opdef.default_attrs().items():
         op.attrs.setdefault(name, default)
+
+
+def refuse_unsupported(op, name, spec, value):
+    """An attribute pe declares but does not compute with (``Attr.unsupported``: one Paddle 2.x added),
+    given a value other than Paddle's default, is refused in one line: pe would compute something else."""
+    if spec.unsupported and not is_default(spec.default, value):
+        raise UnsupportedAttributeError(
+            f"{_where(op)}: attribute {name}={_shown(value)} is not implemented by pe ({spec.unsupported}); "
+            f"pe runs {op.type} only with Paddle's default {name}={spec.default!r}")
+
+
+def refuse_undeclared(op_type, name, value, kind=None):
+    """The one rule for an attribute a model file gives an op that the op does not declare (neither Fluid
+    1.8.5 nor Paddle 2.6.2 has it on that op type, or its value has a type framework.proto does not
+    define): refused in one line, unless it is one of the notes any op may carry (attributes.undeclared_kind:
+    Fluid's common ones, quantization notes, backend switches, a neutral value). Returns that kind."""
+    known = undeclared_kind(name, value)
+    if known is not None and kind is None:
+        return known
+    what = f"has a type ({kind}) that framework.proto does not define" if kind is not None else \
+        f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
+    raise UnsupportedAttributeError(f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather "
+                                    f"than run {op_type} without it")
+
+
+def _shown(value):
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _drop_undeclared(op, name, opdef):
@@ -206,7 +247,8 @@ def _keep_lod_level(op):
 # device a pipeline places it on) and use_mkldnn / use_cudnn on many. An op accepts them without
 # declaring them; pe fills no default for them, so a program carries one only where it was set.
 COMMON_ATTRS = {"op_role": 4096, "op_role_var": [], "op_namescope": "", "op_callstack": [], "op_device": "",
-                "use_mkldnn": False, "use_cudnn": False, "name": None, "is_test_unused": None}
+                "use_mkldnn": False, "use_cudnn": False, "name": None, "is_test_unused": None,
+                "with_quant_attr": False}     # (Paddle 2.x puts with_quant_attr on every op: its slim passes' mark)
 
 
 class InferContext:

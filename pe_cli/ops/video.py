@@ -19,10 +19,12 @@ def _grad_temporal_shift(g):
 
 
 _TS_ATTRS = {"seg_num": Attr(None, lambda v: is_int(v) and v >= 1, "an int >= 1"),
-             "shift_ratio": Attr(0.25, lambda v: 0 <= v <= 0.5, "in [0, 0.5]")}
+             "shift_ratio": Attr(0.25, lambda v: 0 <= v <= 0.5, "in [0, 0.5]"),
+             # Paddle 2.x's: NHWC takes X channels last (transposed around the NCHW kernel, kernels/layout.py)
+             "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"), fill=False)}
 register("temporal_shift", kernel_module="video", inputs=["X"], outputs=["Out"], attrs=_TS_ATTRS, run_infer=True,
-         infer=_infer_temporal_shift, grad=_grad_temporal_shift, lod="drop",
+         infer=_infer_temporal_shift, grad=_grad_temporal_shift, lod="drop", channels_last=("X", "Out"),
          doc="X as [N, seg_num, C, H, W]: channels below c1 = int(C * shift_ratio) take the previous segment's "
              "values, channels below c2 = int(2 C shift_ratio) the next one's (0 past the ends), the rest stay.")
 register("temporal_shift_grad", kernel_module="video", inputs=["Out@GRAD"], outputs=["X@GRAD"], attrs=_TS_ATTRS,
-         infer=grads_like({"X@GRAD": "Out@GRAD"}))
+         infer=grads_like({"X@GRAD": "Out@GRAD"}), channels_last=("Out@GRAD", "X@GRAD"))

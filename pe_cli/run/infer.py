@@ -71,8 +71,20 @@ def _raw_feeds(model_dir, data_path, feeds):
     return raw
 
 
+def saved_model_files(model_dir, model_filename=None, params_filename=None):
+    """(directory, model file name, parameters file name) of what ``pe infer`` is given: a model directory
+    as it is, or, as ``paddle.jit.load`` and ``paddle.static.load_inference_model`` take it, a path prefix
+    of Paddle 2.x's ``PREFIX.pdmodel`` (and ``PREFIX.pdiparams``, where saved) that is no directory."""
+    if model_filename or params_filename or os.path.isdir(model_dir) or not os.path.isfile(model_dir + ".pdmodel"):
+        return model_dir, model_filename, params_filename
+    folder, base = os.path.split(model_dir)
+    params = base + ".pdiparams" if os.path.isfile(model_dir + ".pdiparams") else None
+    return folder or ".", base + ".pdmodel", params
+
+
 def infer(model_dir, data_path, out, model_filename=None, params_filename=None, batch_size=256):
     """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
+    model_dir, model_filename, params_filename = saved_model_files(model_dir, model_filename, params_filename)
     if not out.endswith(".npz"):
         raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
     refuse_special(model_dir, "model directory")

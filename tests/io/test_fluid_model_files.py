@@ -144,11 +144,12 @@ def test_a_damaged_parameter_file_is_named(tmp_path, damage, message):
 
 
 def test_what_pe_cannot_run_is_refused_with_the_op_named(tmp_path):
-    """An attribute Fluid 1.8.5's op does not declare (one a later Paddle wrote) is ignored with a
-    warning, as Fluid 1.8.5 ignores it (checked on the oracle); an op pe lacks is refused."""
+    """An attribute neither Fluid 1.8.5's nor Paddle 2.6.2's op declares is refused in one line naming the
+    file, block, op, attribute and value (Fluid 1.8.5 ignores it and runs; pe never runs an op without an
+    attribute it was given: docs/COMPAT.md, "Every attribute"); an op pe lacks is refused."""
     _save(tmp_path, mlp_desc(extra_attr={"use_special_softmax": True}))
-    with pytest.warns(UserWarning, match=r"__model__: block 0 op 3 \(softmax\): attribute use_special_softmax=True "
-                                         r"is not one of softmax's in Fluid 1.8.5; ignored"):
+    with pytest.raises(PeError, match=r"__model__: block 0 op 3 \(softmax\): attribute use_special_softmax=True "
+                                      r"is not an attribute of softmax"):
         fluid.io.load_inference_model(str(tmp_path), fluid.Executor(fluid.CPUPlace()))
     desc = mlp_desc()
     desc.blocks[0].ops[3].type = "fancy_softmax"

@@ -45,6 +45,9 @@ CASES = [
            attrs={"reduce_all": True}, grad=("X",)),
     OpCase("cumsum", {"X": r(3, 4)}, _cumsum_ref(1), grad=("X",)),
     OpCase("cumsum", {"X": r(3, 4, 2)}, _cumsum_ref(0), attrs={"axis": 0}, grad=("X",), name="cumsum_axis0"),
+    # Paddle 2.x's paddle.cumsum(x) (axis=None): over X flattened, Out 1-D (forward only in pe)
+    OpCase("cumsum", {"X": r(3, 4)}, lambda i, a: {"Out": np.cumsum(i["X"].reshape(-1))}, attrs={"flatten": True},
+           name="cumsum_flatten"),
     OpCase("cumsum", {"X": r(2, 5, 3)}, _cumsum_ref(1, exclusive=True), attrs={"axis": -2, "exclusive": True},
            grad=("X",), name="cumsum_exclusive"),
     OpCase("cumsum", {"X": r(2, 5)}, _cumsum_ref(1, reverse=True), attrs={"reverse": True}, grad=("X",),

@@ -99,6 +99,8 @@ CROSS_FAMILY_FILES = {
                     "scale and the selected_rows ops: one concept, several families",
     "cases_tensor_attrs": "attributes given by tensors (Fluid 1.8's AxesTensor, SectionsTensorList, Paddings, "
                           "depth_tensor, Shape/Offsets, FactorTensor): one concept, several families",
+    "cases_paddle2_attrs": "the attributes Paddle 2.x added or whose meaning it changed (gather's axis, NHWC "
+                           "pixel_shuffle, asvector, flatten, the 2.x pool divisor...): one concept, several families",
 }
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, bind, kernels
+from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from . import _replicas
 from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
 
@@ -81,6 +82,29 @@ def _grad_kernel(row):
 
 # relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
 globals().update(kernels(_forward_kernel, _grad_kernel))
+
+
+def _paddle2_forms(name):
+    """``name``'s kernels computing Paddle 2.x's formula where the op follows Paddle 2.6 and its attributes
+    are where the two differ (activations.PADDLE2_FORMS), the table's otherwise."""
+    differs, forward, derivative = PADDLE2_FORMS[name]
+    table, table_grad = globals()[name], globals()[name + "_grad"]
+
+    def kernel(ins, attrs):
+        if attrs.get("_paddle2") and differs(attrs):
+            return {"Out": forward(ins["X"], attrs).astype(ins["X"].dtype, copy=False)}
+        return table(ins, attrs)
+
+    def grad(ins, attrs):
+        if derivative is not None and attrs.get("_paddle2") and differs(attrs):
+            return {"X@GRAD": derivative(ins["X"], ins["Out@GRAD"], attrs).astype(ins["Out@GRAD"].dtype, copy=False)}
+        return table_grad(ins, attrs)
+    kernel.__name__, grad.__name__ = name, name + "_grad"
+    return kernel, grad
+
+
+for _name in PADDLE2_FORMS:
+    globals()[_name], globals()[_name + "_grad"] = _paddle2_forms(_name)
 
 
 def _float32_loop(name):

@@ -70,6 +70,8 @@ _LONG = 256
 
 def assign_value(ins, attrs):
     slot = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
+    if attrs["dtype"] == "float64" and attrs.get("fp64_values"):       # Paddle 2.6's float64 values, unrounded
+        slot = "fp64_values"
     values, dtype, shape = attrs[slot], np.dtype(attrs["dtype"]), attrs["shape"]
     if len(values) < _LONG:
         return {"Out": np.asarray(values, dtype=dtype).reshape(shape)}
@@ -175,9 +177,27 @@ def linspace_scalars(ins):
     return start, dtype.type(step), num
 
 
+def linspace_paddle2(ins, dtype):
+    """Paddle 2.x's linspace (its op has ``dtype``): Start and Stop cast to dtype, step = (stop - start) / (num - 1)
+    in double; the first half start + step * i, the rest stop - step * (num - 1 - i), each cast to dtype."""
+    t = np.dtype(dtype).type
+    start, stop = t(ins["Start"].reshape(-1)[0]), t(ins["Stop"].reshape(-1)[0])
+    num = int(ins["Num"].reshape(-1)[0])
+    if num <= 0:
+        raise PeError(f"linspace: Num is {num}; it must be larger than 0")
+    if num == 1:
+        return np.array([start], dtype)
+    step = float(t(stop - start)) / (num - 1)
+    i = np.arange(num, dtype=np.float64)
+    values = np.where(i < num // 2, float(start) + step * i, float(stop) - step * (num - 1 - i))
+    return values.astype(dtype)
+
+
 def linspace(ins, attrs):
     """Fluid's CPU kernel: start, then the previous value plus step, one step at a time (np.add.accumulate
-    runs in order, as Fluid's loop)."""
+    runs in order, as Fluid's loop); Paddle 2.x's where the op has its ``dtype`` (linspace_paddle2)."""
+    if attrs.get("dtype"):
+        return {"Out": linspace_paddle2(ins, attrs["dtype"])}
     start, step, num = linspace_scalars(ins)
     steps = np.full(num, step, ins["Start"].dtype)
     steps[0] = start

@@ -251,6 +251,8 @@ def roll(ins, attrs, sign=1):
     x = ins["X"]
     shifts = [sign * s for s in attrs["shifts"]]
     dims = [d % max(x.ndim, 1) for d in attrs["dims"]]
+    if not dims and len(shifts) == 1:       # Paddle 2.x's roll of the flattened X (no axis)
+        return {"Out": np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)}
     return {"Out": np.roll(x, shifts, dims) if dims else x.copy()}
 
 

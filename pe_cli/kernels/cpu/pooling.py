@@ -33,16 +33,29 @@ def adaptive_attrs(x_shape, attrs):
     return dict(attrs, ksize=adaptive_size(attrs, x_shape[2:]))
 
 
-def box_windows(sizes, ksize, strides, pads, outs, inclusive):
+def box_windows(sizes, ksize, strides, pads, outs, inclusive, padded_end=False):
     """Per dim: the windows' (starts, ends) clipped to X, as Fluid's loops clip them (an end may fall at or
-    before its start: an empty window), and the divisor per output position (ksize with ``inclusive``)."""
+    before its start: an empty window), and the divisor per output position (ksize with ``inclusive``;
+    with ``padded_end`` too, Paddle 2.x's: the window clipped to the padded input, start + padding
+    before, so a ceil_mode window reaching past it divides by less: docs/COMPAT.md, "pool2d")."""
     result = []
     for i, (n, k, s, m) in enumerate(zip(sizes, ksize, strides, outs)):
         start = np.arange(m, dtype=np.int64) * s - pads[2 * i]
         end = np.minimum(start + k, n)
+        if inclusive and padded_end:
+            div = (np.minimum(start + k, n + pads[2 * i]) - start).astype(np.float64)
+        else:
+            div = np.full(m, float(k)) if inclusive else None
         start = np.maximum(start, 0)
-        result.append((start, end, np.full(m, float(k)) if inclusive else (end - start).astype(np.float64)))
+        result.append((start, end, div if div is not None else (end - start).astype(np.float64)))
     return result
+
+
+def paddle2_window(attrs):
+    """Whether an average pool divides as Paddle 2.x does (the op's ``_paddle2``, set in programs that follow
+    Paddle 2.6, framework/program_release.py): inclusive windows with ceil_mode, which differ from Fluid 1.8's."""
+    return bool(attrs.get("_paddle2")) and attrs["pooling_type"] == "avg" and not attrs["exclusive"] \
+        and bool(attrs["ceil_mode"]) and not attrs["adaptive"]
 
 
 def _pool2d_boxes(x_shape, attrs, geo):
@@ -51,7 +64,8 @@ def _pool2d_boxes(x_shape, attrs, geo):
     if geo is None:                 # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
         return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
     inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
-    return [depth] + box_windows(x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive)
+    return [depth] + box_windows(x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive,
+                                 paddle2_window(attrs))
 
 
 def adaptive_max_boxes(sizes, attrs):
@@ -139,7 +153,8 @@ def windows(x_shape, attrs):
             result.append((s, e, (e - s).astype(np.float64)))
         return result
     ksize, strides, pads = pool3d_geometry(attrs, dhw)
-    return box_windows(dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"])
+    return box_windows(dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"],
+                       paddle2_window(attrs))
 
 
 def _max_along(a, where, axis, starts, ends):

@@ -96,6 +96,8 @@ def reduce_extreme_grad(ins, attrs):
 
 def cumsum(ins, attrs):
     x = ins["X"]
+    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+        return cumsum({"X": x.reshape(-1)}, dict(attrs, flatten=False, axis=0))
     axis = attrs["axis"] % max(x.ndim, 1)
     x = x.reshape(x.shape or (1,))
     if attrs["reverse"]:
@@ -177,6 +179,9 @@ def _norm_axis(x, attrs):
 
 def p_norm(ins, attrs):
     x, p = ins["X"], attrs["porder"]
+    if attrs.get("asvector"):           # Paddle 2.x's: the norm of all of X, 0-D (keepdim: all dims 1)
+        out = p_norm({"X": x.reshape(-1)}, dict(attrs, asvector=False, axis=0, keepdim=True))["Out"]
+        return {"Out": out.reshape((1,) * x.ndim if attrs["keepdim"] else ())}
     axis = _norm_axis(x, attrs)
     out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), x.dtype.type(1.0 / p))
     shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1:]
@@ -185,6 +190,9 @@ def p_norm(ins, attrs):
 
 def p_norm_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    if attrs.get("asvector"):
+        flat = {"X": x.reshape(-1), "Out": out.reshape(1), "Out@GRAD": dout.reshape(1)}
+        return {"X@GRAD": p_norm_grad(flat, dict(attrs, asvector=False, axis=0, keepdim=True))["X@GRAD"].reshape(x.shape)}
     p = x.dtype.type(attrs["porder"])
     axis = _norm_axis(x, attrs)
     kept = x.shape[:axis] + (1,) + x.shape[axis + 1:]

@@ -12,7 +12,10 @@ from numba import cuda
 
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, SCALAR_HELPERS, bind, kernels
+from ...base.activations_paddle2_forms import PADDLE2_FORMS
+from ..cpu import activation as _cpu
 from . import runtime as rt
+from ._host import on_host
 from ._elementwise import Binary, Ternary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
@@ -75,6 +78,25 @@ def _grad_kernel(row):
 
 # relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
 globals().update(kernels(_forward_kernel, _grad_kernel))
+
+
+def _paddle2_forms(name):
+    """Paddle 2.x's formula where it differs (activations.PADDLE2_FORMS): the CPU's, on the host."""
+    differs = PADDLE2_FORMS[name][0]
+    table, table_grad = globals()[name], globals()[name + "_grad"]
+
+    def kernel(ins, attrs):
+        return (on_host(getattr(_cpu, name)) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
+
+    def grad(ins, attrs):
+        return (on_host(getattr(_cpu, name + "_grad")) if attrs.get("_paddle2") and differs(attrs)
+                else table_grad)(ins, attrs)
+    kernel.__name__, grad.__name__ = name, name + "_grad"
+    return kernel, grad
+
+
+for _name in PADDLE2_FORMS:
+    globals()[_name], globals()[_name + "_grad"] = _paddle2_forms(_name)
 
 
 def _grad_grad_kernel(second):

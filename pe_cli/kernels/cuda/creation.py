@@ -147,7 +147,11 @@ def fill_zeros_like2(ins, attrs):
 
 
 def linspace(ins, attrs):
-    """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time)."""
+    """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time); Paddle 2.x's (its
+    op has ``dtype``) computed on the host."""
+    if attrs.get("dtype"):
+        return {"Out": rt.to_device(_cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")},
+                                                          attrs["dtype"]))}
     start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)

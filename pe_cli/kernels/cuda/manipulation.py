@@ -270,6 +270,8 @@ def _rolled(x, dim, shift):
 
 def roll(ins, attrs, sign=1):
     x = out = ins["X"]
+    if not attrs["dims"] and len(attrs["shifts"]) == 1:      # Paddle 2.x's roll of the flattened X (no axis)
+        return {"Out": _rolled(x.reshape(x.size), 0, sign * attrs["shifts"][0]).reshape(x.shape)}
     for shift, dim in zip(attrs["shifts"], attrs["dims"]):
         out = _rolled(out, dim % max(x.ndim, 1), sign * shift)
     return {"Out": copy(x) if out is x else out}

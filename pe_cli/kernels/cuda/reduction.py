@@ -6,6 +6,7 @@ from numba import cuda
 from ...base.dtypes import convert_dtype
 from ..cpu import reduction as _cpu
 from . import runtime as rt
+from ._host import on_host
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
@@ -113,6 +114,8 @@ def _cumsum(x, out, n, post, lines, zero, exclusive, backward):
 
 def cumsum(ins, attrs):
     x = ins["X"]
+    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+        return cumsum({"X": x.reshape(x.size)}, dict(attrs, flatten=False, axis=0))
     shape = tuple(x.shape) or (1,)
     axis = attrs["axis"] % len(shape)
     n = shape[axis]
@@ -256,6 +259,8 @@ def _norm_kept(x, attrs):
 
 
 def p_norm(ins, attrs):
+    if attrs.get("asvector"):           # Paddle 2.x's norm of all of X: the CPU's, on the host
+        return on_host(_cpu.p_norm)(ins, attrs)
     x, p = ins["X"], attrs["porder"]
     axis, kept = _norm_kept(x, attrs)
     out = _ROOT(reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True), scalar_arg(x.dtype, 1 / p))
@@ -263,6 +268,8 @@ def p_norm(ins, attrs):
 
 
 def p_norm_grad(ins, attrs):
+    if attrs.get("asvector"):
+        return on_host(_cpu.p_norm_grad)(ins, attrs)
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     _, kept = _norm_kept(x, attrs)
     norm, d = expand_to(out.reshape(kept), x.shape), expand_to(dout.reshape(kept), x.shape)

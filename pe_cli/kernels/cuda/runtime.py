@@ -203,8 +203,8 @@ def to_device(array, dtype=None):
     """A host array (or scalar) copied to the current device; a device array is returned as is."""
     if is_device_array(array):
         return array
-    host = np.ascontiguousarray(array, dtype=dtype)
-    dev = current()
+    host = np.ascontiguousarray(array, dtype=dtype).reshape(np.shape(array))     # (0-D stays 0-D: ascontiguousarray
+    dev = current()                                                               # makes it 1-D)
     if dev.capture is not None:
         dev.capture.refuse("a host-to-device copy")
     out = dev.pool.empty(host.shape, host.dtype)
