@@ -1,0 +1,75 @@
+"""pe's gradients of the op types added from Paddle 2.6's op set against Paddle 2.6.2's recorded ones
+(tests/data/paddle_oracle/ops26.json, tools/paddle26_op_oracle.py): the gradient of sum(Out * W) for W the
+recorder's fixed weights, through the op's registered grad maker, equals what Paddle's grad op gave (where a
+grad op is no derivative, at a kink or a clip, Paddle's value is the one pe must give)."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+from pe_cli.executor import Executor, Scope
+from pe_cli.framework import Program
+from pe_cli.base.places import CPUPlace
+from pe_cli.training.backward import append_backward
+from tests.ops.paddle26 import RECORDED, array, op_case
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location("paddle26_op_cases", os.path.join(ROOT, "tools", "paddle26_op_cases.py"))
+_cases = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_cases)
+
+GRAD_CASES = sorted(n for n, r in RECORDED.items() if r["grads"])
+
+
+def test_every_case_recorded():
+    assert sorted(RECORDED) == sorted(_cases.CASES), "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
+
+
+def pe_grads(name):
+    case = op_case(name, RECORDED[name])
+    program = Program()
+    block = program.global_block()
+    feed, names = {}, {}
+    for slot, value in case.inputs.items():
+        values = value if isinstance(value, list) else [value]
+        names[slot] = [f"{slot}_{i}" for i in range(len(values))]
+        for n, v in zip(names[slot], values):
+            block.create_var(name=n, shape=v.shape, dtype=v.dtype.name, is_data=True, stop_gradient=slot not in case.grad)
+            feed[n] = v
+    outs = {}
+    for slot in [o if isinstance(o, str) else o[0] for o in _cases.CASES[name]["outputs"]]:
+        count = (case.num_outputs or {}).get(slot)
+        outs[slot] = [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
+        for n in outs[slot]:
+            block.create_var(name=n)
+    block.append_op(case.op, names, outs, dict(case.attrs))
+    terms = []
+    for slot, ns in outs.items():
+        if slot == "XShape":
+            continue
+        for n in ns:
+            w = _cases.weights(block.var(n).shape)
+            block.create_var(name=f"w_{n}", shape=w.shape, dtype="float64", is_data=True, stop_gradient=True)
+            feed[f"w_{n}"] = w
+            for op, ins, out, attrs in (("elementwise_mul", {"X": [n], "Y": [f"w_{n}"]}, f"p_{n}", {}),
+                                        ("reduce_sum", {"X": [f"p_{n}"]}, f"t_{n}", {"reduce_all": True})):
+                block.create_var(name=out)
+                block.append_op(op, ins, {"Out": [out]}, attrs)
+            terms.append(f"t_{n}")
+    block.create_var(name="loss")
+    block.append_op("sum", {"X": terms}, {"Out": ["loss"]})
+    append_backward(block.var("loss"), parameter_list=[])
+    fetch = [f"{n}@GRAD" for s in case.grad for n in names[s]]
+    return dict(zip(fetch, Executor(CPUPlace()).run(program, feed=feed, fetch_list=fetch, scope=Scope())))
+
+
+@pytest.mark.parametrize("name", GRAD_CASES)
+def test_gradient_equals_paddle(name):
+    got = pe_grads(name)
+    for slot, recs in RECORDED[name]["grads"].items():
+        for i, rec in enumerate(recs):
+            want = array(rec)
+            mine = got[f"{slot}_{i}@GRAD"]
+            assert mine.shape == want.shape, f"{name}: {slot}#{i} gradient shape {mine.shape}, Paddle's {want.shape}"
+            np.testing.assert_allclose(mine, want, rtol=1e-9, atol=1e-12, err_msg=f"{name}: {slot}#{i} gradient")

@@ -1,0 +1,96 @@
+"""Paddle 2.6.2 as the oracle of the op types pe added from Paddle 2.6's op set (issue 85): each case of
+tools/paddle26_op_cases.py is one op appended to a static program as Paddle's saved programs hold it
+(``block.append_op`` with the case's slots and attributes), run on Paddle's CPU executor; its outputs and the
+gradients of sum(Out * W) (``paddle.static.gradients``) go to tests/data/paddle_oracle/ops26.json with the
+inputs. tests/ops/paddle26.py makes pe's op cases of them (cases_<family>.py) and
+tests/ops/test_paddle26_grads.py compares pe's gradients with Paddle's. CI never needs Paddle.
+
+    /root/.pyenv/versions/3.11.7/bin/python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install paddlepaddle==2.6.2
+    /tmp/paddle26/bin/python tools/paddle26_op_oracle.py [CASE ...]
+"""
+import json
+import os
+import sys
+
+import numpy.random  # noqa: F401  (before paddle, as the guide says)
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paddle26_op_cases import CASES, weights  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle",
+                   "ops26.json")
+
+
+def as_json(a):
+    a = np.asarray(a)
+    return {"dtype": str(a.dtype), "shape": list(a.shape), "values": [None if isinstance(v, float) and np.isnan(v)
+                                                                      else v for v in a.reshape(-1).tolist()]}
+
+
+def _out_names(spec):
+    for out in spec["outputs"]:
+        slot, count = (out, None) if isinstance(out, str) else out
+        yield slot, [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
+
+
+def record(paddle, name, spec):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        block = main.global_block()
+        feed, ins = {}, {}
+        for slot, value in spec["inputs"].items():
+            values = value if isinstance(value, list) else [value]
+            ins[slot] = []
+            for i, v in enumerate(values):
+                var = paddle.static.data(f"{slot}_{i}", list(v.shape), str(v.dtype))
+                var.stop_gradient = slot not in spec["grad"]
+                ins[slot].append(var)
+                feed[var.name] = v
+        outs = {slot: [block.create_var(name=n) for n in names] for slot, names in _out_names(spec)}
+        block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
+        fetch = [v for vs in outs.values() for v in vs]
+        grads = []
+        if spec["grad"]:
+            terms = []
+            for v in [v for slot, vs in outs.items() if slot != "XShape" for v in vs]:
+                w = paddle.static.data(f"w_{v.name}", list(v.shape), "float64")   # fed: exact float64 weights
+                feed[w.name] = weights(v.shape)
+                terms.append(paddle.sum(v * w))
+            loss = paddle.add_n(terms) if len(terms) > 1 else terms[0]
+            targets = [v for s in spec["grad"] for v in ins[s]]
+            grads = paddle.static.gradients([loss], targets)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    values = exe.run(main, feed=feed, fetch_list=fetch + grads)
+    got = dict(zip([v.name for v in fetch], values[:len(fetch)]))
+    result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
+              "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
+              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s != "XShape"},
+              "grads": {}}
+    for (s, i, _), g in zip([(s, i, v) for s in spec["grad"] for i, v in enumerate(ins[s])], values[len(fetch):]):
+        result["grads"].setdefault(s, []).append(as_json(g))
+    return result
+
+
+def main(names):
+    import paddle
+    paddle.enable_static()
+    data = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {}}
+    if names and os.path.exists(OUT):
+        with open(OUT, encoding="utf-8") as f:
+            data["cases"] = json.load(f)["cases"]
+    for name in names or sorted(CASES):
+        try:
+            data["cases"][name] = record(paddle, name, CASES[name])
+        except Exception as e:      # noqa: BLE001  (a case Paddle refuses: named, the rest recorded)
+            print(f"{name}: FAILED {type(e).__name__}: {str(e).strip().splitlines()[0][:300]}")
+    data["cases"] = {n: data["cases"][n] for n in sorted(data["cases"]) if n in CASES}
+    tmp = OUT + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, separators=(",", ":"))
+    os.replace(tmp, OUT)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
