@@ -20,8 +20,10 @@ def weights(shape):
     return (0.5 + (np.arange(n) % 7) / 7.0).reshape(shape)
 
 
-def case(op, inputs, attrs=None, outputs=("Out",), grad=()):
-    return dict(op=op, inputs=inputs, attrs=attrs or {}, outputs=list(outputs), grad=list(grad))
+def case(op, inputs, attrs=None, outputs=("Out",), grad=(), kink=False):
+    """``kink``: the inputs sit where the op is not differentiable (ties of a max): its gradient is compared
+    with Paddle's only, not with finite differences."""
+    return dict(op=op, inputs=inputs, attrs=attrs or {}, outputs=list(outputs), grad=list(grad), kink=kink)
 
 
 def _unary(op, x, attrs=None, grad=True):
@@ -71,3 +73,51 @@ CASES = {
     "broadcast_tensors": case("broadcast_tensors", {"X": [u(3, 1), u(4), u(2, 1, 1)]},
                               outputs=(("Out", 3),), grad=("X",)),
 }
+
+_TIES = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, 0.5, 0.5], [-1.0, 2.0, 0.0, 2.0]])
+CASES.update({
+    # reduction
+    "reduce_amax": case("reduce_amax", {"X": _TIES}, {"dim": [1]}, grad=("X",), kink=True),
+    "reduce_amax_all": case("reduce_amax", {"X": _TIES}, {"dim": [0, 1], "reduce_all": True}, grad=("X",), kink=True),
+    "reduce_amax_distinct": case("reduce_amax", {"X": u(3, 4, 2)}, {"dim": [-1, 0]}, grad=("X",)),
+    "reduce_amin": case("reduce_amin", {"X": u(2, 3, 4)}, {"dim": [0, 2], "keep_dim": True}, grad=("X",)),
+    "reduce_amin_ties": case("reduce_amin", {"X": _TIES}, {"dim": [0]}, grad=("X",), kink=True),
+    "logsumexp": case("logsumexp", {"X": u(3, 4, 5)}, {"axis": [1]}, grad=("X",)),
+    "logsumexp_keepdim": case("logsumexp", {"X": u(3, 4, 5)}, {"axis": [0, 2], "keepdim": True}, grad=("X",)),
+    "logsumexp_all": case("logsumexp", {"X": u(3, 4)}, {"axis": [], "reduce_all": True}, grad=("X",)),
+    "logsumexp_large": case("logsumexp", {"X": np.array([[1000.0, 1000.0], [-1000.0, 5.0]])}, {"axis": [-1]}),
+})
+
+_SPECIAL = np.array([[1.0, np.inf, -np.inf, np.nan], [0.0, -2.5, 1e300, np.nan]])
+CASES.update({
+    # logic
+    "isclose": case("isclose", {"Input": np.array([1.0, 1.00001, 1.1, np.nan, np.inf, 0.0]),
+                                "Other": np.array([1.0, 1.0, 1.0, np.nan, np.inf, 1e-9])}),
+    "isclose_equal_nan": case("isclose", {"Input": np.array([[1.0, np.nan], [2.0, 3.0]]),
+                                          "Other": np.array([[1.05, np.nan], [2.5, 3.0]])},
+                              {"rtol": "0.1", "atol": "0.0", "equal_nan": True}),
+    "isfinite_v2": case("isfinite_v2", {"X": _SPECIAL}),
+    "isinf_v2": case("isinf_v2", {"X": _SPECIAL}),
+    "isnan_v2": case("isnan_v2", {"X": _SPECIAL}),
+    "equal_all": case("equal_all", {"X": np.array([[1, 2], [3, 4]], np.int32), "Y": np.array([[1, 2], [3, 4]], np.int32)}),
+    "equal_all_differ": case("equal_all", {"X": np.array([1.0, 2.0]), "Y": np.array([1.0, 2.5])}),
+    # selecting
+    "top_k_v2": case("top_k_v2", {"X": u(3, 6)}, {"k": 3}, outputs=("Out", "Indices"), grad=("X",)),
+    "top_k_v2_axis_smallest": case("top_k_v2", {"X": u(4, 3, 2)}, {"k": 2, "axis": 0, "largest": False},
+                                   outputs=("Out", "Indices"), grad=("X",)),
+    "top_k_v2_ties": case("top_k_v2", {"X": np.array([[2.0, 5.0, 2.0, 5.0, 1.0], [3.0, 3.0, 3.0, 0.0, 3.0]])},
+                          {"k": 3}, outputs=("Out", "Indices")),
+    "top_k_v2_ties_partial_sort": case("top_k_v2", {"X": rng.integers(0, 5, (3, 200)).astype(np.float32)}, {"k": 3},
+                                       outputs=("Out", "Indices")),
+    "top_k_v2_ties_introsort": case("top_k_v2", {"X": rng.integers(0, 6, (4, 40)).astype(np.int64)},
+                                    {"k": 30, "largest": False}, outputs=("Out", "Indices")),
+    "top_k_v2_nan": case("top_k_v2", {"X": np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, 0.0, np.nan, -1.0]])},
+                         {"k": 3}, outputs=("Out", "Indices")),
+    "top_k_v2_nan_smallest": case("top_k_v2", {"X": np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, 0.0, np.nan, -1.0]])},
+                                  {"k": 3, "largest": False}, outputs=("Out", "Indices")),
+    "top_k_v2_k_tensor": case("top_k_v2", {"X": u(2, 5), "K": np.array([2], np.int32)}, {"k": 1},
+                              outputs=("Out", "Indices")),
+    "masked_select": case("masked_select", {"X": u(3, 4), "Mask": u(3, 4) > 0}, outputs=("Y",), grad=("X",)),
+    "masked_select_broadcast": case("masked_select", {"X": u(3, 4), "Mask": np.array([True, False, True, True])},
+                                    outputs=("Y",), grad=("X",)),
+})

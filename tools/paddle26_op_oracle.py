@@ -34,7 +34,9 @@ def _out_names(spec):
         yield slot, [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
 
 
-def record(paddle, name, spec):
+def build(paddle, spec, shapes=None):
+    """(program, feed, fetched outputs, gradient variables): the case's op, and with ``shapes`` (output name ->
+    its shape, from a forward run) the gradients of sum(Out * W) over the float outputs."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         block = main.global_block()
@@ -44,32 +46,41 @@ def record(paddle, name, spec):
             ins[slot] = []
             for i, v in enumerate(values):
                 var = paddle.static.data(f"{slot}_{i}", list(v.shape), str(v.dtype))
-                var.stop_gradient = slot not in spec["grad"]
+                var.stop_gradient = slot not in spec["grad"] or shapes is None
                 ins[slot].append(var)
                 feed[var.name] = v
         outs = {slot: [block.create_var(name=n) for n in names] for slot, names in _out_names(spec)}
         block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
         fetch = [v for vs in outs.values() for v in vs]
         grads = []
-        if spec["grad"]:
+        if shapes is not None:
             terms = []
             for v in [v for slot, vs in outs.items() if slot != "XShape" for v in vs]:
-                w = paddle.static.data(f"w_{v.name}", list(v.shape), "float64")   # fed: exact float64 weights
-                feed[w.name] = weights(v.shape)
+                if "float" not in str(v.dtype).lower():
+                    continue
+                w = paddle.static.data(f"w_{v.name}", list(shapes[v.name]), "float64")   # fed: exact float64
+                feed[w.name] = weights(shapes[v.name])
                 terms.append(paddle.sum(v * w))
             loss = paddle.add_n(terms) if len(terms) > 1 else terms[0]
-            targets = [v for s in spec["grad"] for v in ins[s]]
-            grads = paddle.static.gradients([loss], targets)
+            grads = paddle.static.gradients([loss], [v for s in spec["grad"] for v in ins[s]])
+    return main, feed, fetch, grads, ins
+
+
+def record(paddle, name, spec):
     exe = paddle.static.Executor(paddle.CPUPlace())
-    exe.run(startup)
-    values = exe.run(main, feed=feed, fetch_list=fetch + grads)
-    got = dict(zip([v.name for v in fetch], values[:len(fetch)]))
+    main, feed, fetch, _, _ = build(paddle, spec)
+    values = exe.run(main, feed=feed, fetch_list=fetch)
+    got = dict(zip([v.name for v in fetch], values))
     result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
+              "kink": spec["kink"],
               "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
               "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s != "XShape"},
               "grads": {}}
-    for (s, i, _), g in zip([(s, i, v) for s in spec["grad"] for i, v in enumerate(ins[s])], values[len(fetch):]):
-        result["grads"].setdefault(s, []).append(as_json(g))
+    if spec["grad"]:
+        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.shape(v) for n, v in got.items()})
+        values = exe.run(main, feed=feed, fetch_list=grads)
+        for s, g in zip([s for s in spec["grad"] for _ in ins[s]], values):
+            result["grads"].setdefault(s, []).append(as_json(g))
     return result
 
 

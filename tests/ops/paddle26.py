@@ -42,9 +42,12 @@ def op_case(name, rec):
     want = {s: v if s in listed else v[0] for s, v in outs.items()}
     if "XShape" in rec["slots"]:        # X's shape behind a 0, holding no data (Paddle's fetch has none)
         want["XShape"] = np.empty((0,) + inputs["X"].shape, inputs["X"].dtype)
-    grad = tuple(s for s in rec["grads"])
+    grad = () if rec["kink"] else tuple(s for s in rec["grads"])     # at a kink: Paddle's gradient only
+    attrs = dict(rec["attrs"])
+    if registry.get(rec["op"]).has("scalar_0d_in_paddle2"):
+        attrs["_zero_dim"] = True       # built in a Paddle 2.x program: no dim left is 0-D
     single = all(a.dtype != np.float32 for v in outs.values() for a in v)
-    return OpCase(rec["op"], inputs, lambda i, a, want=want: want, attrs=dict(rec["attrs"]), grad=grad,
+    return OpCase(rec["op"], inputs, lambda i, a, want=want: want, attrs=attrs, grad=grad,
                   outputs=tuple(want), name=f"paddle26_{name}", num_outputs=listed or None,
                   rtol=1e-9 if single else 1e-6, atol=1e-12 if single else 1e-7)
 

@@ -28,6 +28,7 @@ def test_every_case_recorded():
 
 def pe_grads(name):
     case = op_case(name, RECORDED[name])
+    grad_slots = tuple(RECORDED[name]["grads"])
     program = Program()
     block = program.global_block()
     feed, names = {}, {}
@@ -35,7 +36,7 @@ def pe_grads(name):
         values = value if isinstance(value, list) else [value]
         names[slot] = [f"{slot}_{i}" for i in range(len(values))]
         for n, v in zip(names[slot], values):
-            block.create_var(name=n, shape=v.shape, dtype=v.dtype.name, is_data=True, stop_gradient=slot not in case.grad)
+            block.create_var(name=n, shape=v.shape, dtype=v.dtype.name, is_data=True, stop_gradient=slot not in grad_slots)
             feed[n] = v
     outs = {}
     for slot in [o if isinstance(o, str) else o[0] for o in _cases.CASES[name]["outputs"]]:
@@ -48,8 +49,10 @@ def pe_grads(name):
     for slot, ns in outs.items():
         if slot == "XShape":
             continue
-        for n in ns:
-            w = _cases.weights(block.var(n).shape)
+        for n, rec in zip(ns, RECORDED[name]["outputs"][slot]):
+            if "float" not in rec["dtype"]:
+                continue
+            w = _cases.weights(tuple(rec["shape"]))       # the recorded Out's shape (known at run time only)
             block.create_var(name=f"w_{n}", shape=w.shape, dtype="float64", is_data=True, stop_gradient=True)
             feed[f"w_{n}"] = w
             for op, ins, out, attrs in (("elementwise_mul", {"X": [n], "Y": [f"w_{n}"]}, f"p_{n}", {}),
@@ -60,7 +63,7 @@ def pe_grads(name):
     block.create_var(name="loss")
     block.append_op("sum", {"X": terms}, {"Out": ["loss"]})
     append_backward(block.var("loss"), parameter_list=[])
-    fetch = [f"{n}@GRAD" for s in case.grad for n in names[s]]
+    fetch = [f"{n}@GRAD" for s in grad_slots for n in names[s]]
     return dict(zip(fetch, Executor(CPUPlace()).run(program, feed=feed, fetch_list=fetch, scope=Scope())))
 
 
