@@ -121,3 +121,32 @@ CASES.update({
     "masked_select_broadcast": case("masked_select", {"X": u(3, 4), "Mask": np.array([True, False, True, True])},
                                     outputs=("Y",), grad=("X",)),
 })
+
+
+def _set_value(inputs, axes, starts, ends, steps=(), grad=(), **kw):
+    attrs = {"axes": list(axes), "starts": list(starts), "ends": list(ends), "steps": list(steps),
+             "decrease_axes": [], "none_axes": [], "values": [], "shape": [], "dtype": 6}
+    attrs.update(kw)
+    return case("set_value", inputs, attrs, grad=grad)
+
+
+CASES.update({
+    # slice_assignment: x[1:3, ::2] = v, x[:, 1] = 2.5, x[::-1] = v, x[-2:] = v (decrease, none axes)
+    "set_value": _set_value({"Input": u(4, 5), "ValueTensor": u(2, 3)}, [0, 1], [1, 0], [3, 5], [1, 2],
+                            grad=("Input", "ValueTensor")),
+    "set_value_scalar_decrease": _set_value({"Input": u(3, 4)}, [1], [1], [2], [1], decrease_axes=[1],
+                                            values=[2.5], shape=[1], grad=("Input",)),
+    # x[::-1] = v: Paddle's forward sets every row; its Input@GRAD (strided_slice's clamping) zeroes all but
+    # row 0 (docs/COMPAT.md): forward only here, the gradient below on a range both read alike
+    "set_value_negative_step": _set_value({"Input": u(4, 3), "ValueTensor": u(3)}, [0], [-1], [-5], [-1]),
+    "set_value_negative_step_grad": _set_value({"Input": u(4, 3), "ValueTensor": u(3)}, [0], [-1], [0], [-1],
+                                               grad=("Input", "ValueTensor")),
+    "set_value_clamped": _set_value({"Input": u(5, 2), "ValueTensor": u(1, 2)}, [0], [-2], [100], [1],
+                                    grad=("Input", "ValueTensor")),
+    "set_value_decrease_broadcast": _set_value({"Input": u(3, 4, 2), "ValueTensor": u(2)}, [0, 1], [2, 1], [3, 3],
+                                               [1, 1], decrease_axes=[0], grad=("Input", "ValueTensor")),
+    "set_value_int_values": _set_value({"Input": np.arange(12, dtype=np.int64).reshape(3, 4)}, [1], [0], [4], [3],
+                                       values=[7, -7, 9], shape=[3, 1], dtype=3),
+    "set_value_tensor_starts": _set_value({"Input": u(4, 4), "ValueTensor": u(1),
+                                           "StartsTensorList": [np.array([1], np.int64)]}, [0], [0], [3], [1]),
+})

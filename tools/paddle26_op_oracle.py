@@ -36,7 +36,7 @@ def _out_names(spec):
 
 def build(paddle, spec, shapes=None):
     """(program, feed, fetched outputs, gradient variables): the case's op, and with ``shapes`` (output name ->
-    its shape, from a forward run) the gradients of sum(Out * W) over the float outputs."""
+    its value from a forward run, for its shape and dtype) the gradients of sum(Out * W) over the float outputs."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         block = main.global_block()
@@ -49,17 +49,18 @@ def build(paddle, spec, shapes=None):
                 var.stop_gradient = slot not in spec["grad"] or shapes is None
                 ins[slot].append(var)
                 feed[var.name] = v
-        outs = {slot: [block.create_var(name=n) for n in names] for slot, names in _out_names(spec)}
+        outs = {slot: [block.create_var(name=n, **({"dtype": str(shapes[n].dtype)} if shapes and n in shapes else {}))
+                       for n in names] for slot, names in _out_names(spec)}
         block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
         fetch = [v for vs in outs.values() for v in vs]
         grads = []
         if shapes is not None:
             terms = []
             for v in [v for slot, vs in outs.items() if slot != "XShape" for v in vs]:
-                if "float" not in str(v.dtype).lower():
+                if shapes[v.name].dtype.kind != "f":      # (the forward run's dtype: set_value infers none)
                     continue
-                w = paddle.static.data(f"w_{v.name}", list(shapes[v.name]), "float64")   # fed: exact float64
-                feed[w.name] = weights(shapes[v.name])
+                w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
+                feed[w.name] = weights(shapes[v.name].shape)
                 terms.append(paddle.sum(v * w))
             loss = paddle.add_n(terms) if len(terms) > 1 else terms[0]
             grads = paddle.static.gradients([loss], [v for s in spec["grad"] for v in ins[s]])
@@ -77,7 +78,7 @@ def record(paddle, name, spec):
               "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s != "XShape"},
               "grads": {}}
     if spec["grad"]:
-        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.shape(v) for n, v in got.items()})
+        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.asarray(v) for n, v in got.items() if not n.startswith("out_XShape")})
         values = exe.run(main, feed=feed, fetch_list=grads)
         for s, g in zip([s for s in spec["grad"] for _ in ins[s]], values):
             result["grads"].setdefault(s, []).append(as_json(g))
