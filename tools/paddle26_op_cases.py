@@ -148,5 +148,40 @@ CASES.update({
     "set_value_int_values": _set_value({"Input": np.arange(12, dtype=np.int64).reshape(3, 4)}, [1], [0], [4], [3],
                                        values=[7, -7, 9], shape=[3, 1], dtype=3),
     "set_value_tensor_starts": _set_value({"Input": u(4, 4), "ValueTensor": u(1),
-                                           "StartsTensorList": [np.array([1], np.int64)]}, [0], [0], [3], [1]),
+                                           "StartsTensorList": [np.array([1], np.int64)],
+                                           "EndsTensorList": [np.array([4], np.int64)],
+                                           "StepsTensorList": [np.array([2], np.int64)]}, [0], [0], [3], [1],
+                                          grad=("Input", "ValueTensor")),
+})
+
+GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn(mode, T=4, N=3, I=3, H=2, layers=1, bidirec=False, lengths=None, grad=True):
+    dirs = 2 if bidirec else 1
+    g = GATES[mode]
+    weights, biases = [], []
+    for layer in range(layers):
+        width = I if layer == 0 else H * dirs
+        for _ in range(dirs):
+            weights += [u(g * H, width, low=-0.6, high=0.6), u(g * H, H, low=-0.6, high=0.6)]
+            biases += [u(g * H, low=-0.3, high=0.3), u(g * H, low=-0.3, high=0.3)]
+    states = [u(layers * dirs, N, H, low=-0.5, high=0.5) for _ in range(2 if mode == "LSTM" else 1)]
+    inputs = {"Input": u(T, N, I), "PreState": states, "WeightList": weights + biases}
+    if lengths is not None:
+        inputs["SequenceLength"] = np.array(lengths, np.int32)
+    attrs = {"mode": mode, "input_size": I, "hidden_size": H, "num_layers": layers, "is_bidirec": bidirec,
+             "dropout_prob": 0.0, "is_test": False, "seed": 0}
+    return case("rnn", inputs, attrs, outputs=("Out", ("State", len(states)), "Reserve", "DropoutState"),
+                grad=("Input", "PreState", "WeightList") if grad else ())
+
+
+CASES.update({
+    # rnn: what paddle.nn.LSTM / GRU / SimpleRNN save
+    "rnn_lstm": _rnn("LSTM"),
+    "rnn_lstm_bidirec_lengths": _rnn("LSTM", layers=2, bidirec=True, lengths=[4, 2, 3]),
+    "rnn_gru_lengths": _rnn("GRU", layers=2, lengths=[1, 4, 3]),
+    "rnn_gru_bidirec": _rnn("GRU", bidirec=True),
+    "rnn_tanh": _rnn("RNN_TANH", lengths=[3, 4, 2]),
+    "rnn_relu_bidirec": _rnn("RNN_RELU", bidirec=True, layers=2),
 })

@@ -22,6 +22,10 @@ OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
                    "ops26.json")
 
 
+# outputs that hold a kernel's workspace, not values (XShape: a shape; Reserve, DropoutState: rnn's)
+WORKSPACE = ("XShape", "Reserve", "DropoutState")
+
+
 def as_json(a):
     a = np.asarray(a)
     return {"dtype": str(a.dtype), "shape": list(a.shape), "values": [None if isinstance(v, float) and np.isnan(v)
@@ -56,7 +60,7 @@ def build(paddle, spec, shapes=None):
         grads = []
         if shapes is not None:
             terms = []
-            for v in [v for slot, vs in outs.items() if slot != "XShape" for v in vs]:
+            for v in [v for slot, vs in outs.items() if slot not in WORKSPACE for v in vs]:
                 if shapes[v.name].dtype.kind != "f":      # (the forward run's dtype: set_value infers none)
                     continue
                 w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
@@ -75,10 +79,11 @@ def record(paddle, name, spec):
     result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
               "kink": spec["kink"],
               "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
-              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s != "XShape"},
+              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s not in WORKSPACE},
               "grads": {}}
     if spec["grad"]:
-        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.asarray(v) for n, v in got.items() if not n.startswith("out_XShape")})
+        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.asarray(v) for n, v in got.items()
+                                                         if not any(n.startswith(f"out_{w}") for w in WORKSPACE)})
         values = exe.run(main, feed=feed, fetch_list=grads)
         for s, g in zip([s for s in spec["grad"] for _ in ins[s]], values):
             result["grads"].setdefault(s, []).append(as_json(g))

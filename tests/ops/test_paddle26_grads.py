@@ -21,6 +21,12 @@ _spec.loader.exec_module(_cases)
 
 GRAD_CASES = sorted(n for n, r in RECORDED.items() if r["grads"])
 
+# (case, input slot, index) where Paddle 2.6.2's grad op is not the derivative of its forward and pe's is (pe's
+# checked against finite differences by test_ops.py; docs/COMPAT.md): the reversed direction's W_hh of an LSTM
+# over sequences of different lengths (layers 0 and 1; every other gradient of the case is Paddle's to 1e-15)
+NOT_PADDLES = {("rnn_lstm_bidirec_lengths", "WeightList", i): "Paddle's rnn_grad, reversed direction, padded steps"
+               for i in (3, 7)}
+
 
 def test_every_case_recorded():
     assert sorted(RECORDED) == sorted(_cases.CASES), "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
@@ -47,7 +53,7 @@ def pe_grads(name):
     block.append_op(case.op, names, outs, dict(case.attrs))
     terms = []
     for slot, ns in outs.items():
-        if slot == "XShape":
+        if slot not in RECORDED[name]["outputs"]:       # a workspace (XShape, rnn's Reserve): no values
             continue
         for n, rec in zip(ns, RECORDED[name]["outputs"][slot]):
             if "float" not in rec["dtype"]:
@@ -72,6 +78,8 @@ def test_gradient_equals_paddle(name):
     got = pe_grads(name)
     for slot, recs in RECORDED[name]["grads"].items():
         for i, rec in enumerate(recs):
+            if (name, slot, i) in NOT_PADDLES:
+                continue
             want = array(rec)
             mine = got[f"{slot}_{i}@GRAD"]
             assert mine.shape == want.shape, f"{name}: {slot}#{i} gradient shape {mine.shape}, Paddle's {want.shape}"
