@@ -185,3 +185,34 @@ CASES.update({
     "rnn_tanh": _rnn("RNN_TANH", lengths=[3, 4, 2]),
     "rnn_relu_bidirec": _rnn("RNN_RELU", bidirec=True, layers=2),
 })
+
+
+def _well(*shape):
+    """Well-conditioned square matrices: the identity times 3 plus noise."""
+    return u(*shape, low=-0.5, high=0.5) + 3 * np.eye(shape[-1])
+
+
+CASES.update({
+    # linalg_solve
+    "mv": case("mv", {"X": u(3, 4), "Vec": u(4)}, grad=("X", "Vec")),
+    "determinant": case("determinant", {"Input": _well(2, 3, 3)}, grad=("Input",)),
+    "slogdeterminant": case("slogdeterminant", {"Input": _well(2, 3, 3) - 6 * np.eye(3)}, grad=("Input",)),
+    "solve": case("solve", {"X": _well(2, 3, 3), "Y": u(2, 3, 2)}, grad=("X", "Y")),
+    "solve_vector": case("solve", {"X": _well(3, 3), "Y": u(3)}, grad=("X", "Y")),
+    "solve_broadcast": case("solve", {"X": _well(3, 3), "Y": u(2, 3, 2)}, grad=("X", "Y")),
+    "triangular_solve": case("triangular_solve", {"X": _well(2, 3, 3), "Y": u(2, 3, 2)}, grad=("X", "Y")),
+    "triangular_solve_lower_t_unit": case("triangular_solve", {"X": _well(3, 3), "Y": u(3, 4)},
+                                          {"upper": False, "transpose": True, "unitriangular": True}, grad=("X", "Y")),
+    "triangular_solve_lower_t": case("triangular_solve", {"X": _well(3, 3), "Y": u(3, 4)},
+                                     {"upper": False, "transpose": True}, grad=("X", "Y")),
+    "triangular_solve_unit": case("triangular_solve", {"X": _well(3, 3), "Y": u(3, 4)}, {"unitriangular": True},
+                                  grad=("X", "Y")),
+    "cholesky_solve": case("cholesky_solve", {"X": u(3, 2), "Y": np.tril(_well(3, 3))}, grad=("X", "Y")),
+    "cholesky_solve_upper": case("cholesky_solve", {"X": u(2, 3, 2), "Y": np.triu(_well(2, 3, 3))}, {"upper": True},
+                                 grad=("X", "Y")),
+    "multi_dot": case("multi_dot", {"X": [u(2, 3), u(3, 4), u(4, 2)]}, grad=("X",)),
+    "multi_dot_vectors": case("multi_dot", {"X": [u(3), u(3, 4), u(4)]}, grad=("X",)),
+    "matrix_power": case("matrix_power", {"X": u(2, 3, 3, low=-1, high=1)}, {"n": 3}, grad=("X",)),
+    "matrix_power_negative": case("matrix_power", {"X": _well(3, 3)}, {"n": -2}, grad=("X",)),
+    "matrix_power_zero": case("matrix_power", {"X": u(3, 3)}, {"n": 0}, grad=("X",)),
+})

@@ -65,6 +65,7 @@ def build(paddle, spec, shapes=None):
                     continue
                 w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
                 feed[w.name] = weights(shapes[v.name].shape)
+                v.desc.set_shape(list(shapes[v.name].shape))   # the value's (determinant's build-time is wrong)
                 terms.append(paddle.sum(v * w))
             loss = paddle.add_n(terms) if len(terms) > 1 else terms[0]
             grads = paddle.static.gradients([loss], [v for s in spec["grad"] for v in ins[s]])
