@@ -216,3 +216,60 @@ CASES.update({
     "matrix_power_negative": case("matrix_power", {"X": _well(3, 3)}, {"n": -2}, grad=("X",)),
     "matrix_power_zero": case("matrix_power", {"X": u(3, 3)}, {"n": 0}, grad=("X",)),
 })
+
+CASES.update({
+    # diagonals
+    "diag_v2_vector": case("diag_v2", {"X": u(3)}, {"offset": 1, "padding_value": -1.5}, grad=("X",)),
+    "diag_v2_vector_below": case("diag_v2", {"X": u(2)}, {"offset": -2}, grad=("X",)),
+    "diag_v2_matrix": case("diag_v2", {"X": u(3, 4)}, {"offset": 1}, grad=("X",)),
+    "diag_v2_matrix_below": case("diag_v2", {"X": u(4, 3)}, {"offset": -1}, grad=("X",)),
+    "diagonal": case("diagonal", {"Input": u(2, 3, 4)}, {"offset": 1, "axis1": 1, "axis2": 2}, grad=("Input",)),
+    "diagonal_axes": case("diagonal", {"Input": u(3, 2, 4)}, {"offset": -1, "axis1": 2, "axis2": 0},
+                          grad=("Input",)),
+    "fill_diagonal": case("fill_diagonal", {"X": u(3, 4)}, {"value": 2.5, "offset": 1}, grad=("X",)),
+    "fill_diagonal_wrap": case("fill_diagonal", {"X": u(7, 3)}, {"value": -1.0, "wrap": True}, grad=("X",)),
+    "fill_diagonal_tall": case("fill_diagonal", {"X": u(7, 3)}, {"value": 4.0, "offset": -1}),
+    "fill_diagonal_cube": case("fill_diagonal", {"X": u(3, 3, 3)}, {"value": 9.0}, grad=("X",)),
+})
+
+CASES.update({
+    # filling
+    "fill_any": case("fill_any", {"X": u(2, 3)}, {"value": 1.7}, grad=("X",)),
+    "fill_any_int": case("fill_any", {"X": np.arange(4, dtype=np.int64)}, {"value": 3.0}),
+    "tril_indices": case("tril_indices", {}, {"rows": 4, "cols": 3, "offset": 0, "dtype": 3}, outputs=("out",)),
+    "tril_indices_offset": case("tril_indices", {}, {"rows": 3, "cols": 5, "offset": 2, "dtype": 2}, outputs=("out",)),
+    "triu_indices": case("triu_indices", {}, {"row": 4, "col": 4, "offset": -1, "dtype": 3}, outputs=("out",)),
+    "triu_indices_offset": case("triu_indices", {}, {"row": 3, "col": 5, "offset": 2, "dtype": 3}, outputs=("out",)),
+    "logspace": case("logspace", {"Start": np.array([0.0], np.float32), "Stop": np.array([3.0], np.float32),
+                                  "Num": np.array([7], np.int32), "Base": np.array([2.0], np.float32)},
+                     {"dtype": 5}),
+    "logspace_float64": case("logspace", {"Start": np.array([-1.0]), "Stop": np.array([2.5]),
+                                          "Num": np.array([6], np.int32), "Base": np.array([10.0])}, {"dtype": 6}),
+    # (full_int_array: Paddle 2.6.2's static executor crashes on it, a PIR op: tests/ops/cases_filling.py)
+})
+
+_SORTED = np.array([[1.0, 3.0, 3.0, 5.0, 9.0], [-2.0, 0.0, 0.0, 0.5, 4.0]])
+CASES.update({
+    # channel_rearranging
+    "pixel_unshuffle": case("pixel_unshuffle", {"X": u(2, 3, 4, 6)}, {"downscale_factor": 2}, grad=("X",)),
+    "pixel_unshuffle_nhwc": case("pixel_unshuffle", {"X": u(1, 6, 3, 2)}, {"downscale_factor": 3,
+                                                                           "data_format": "NHWC"}, grad=("X",)),
+    "channel_shuffle": case("channel_shuffle", {"X": u(2, 6, 2, 3)}, {"groups": 3}, grad=("X",)),
+    "channel_shuffle_nhwc": case("channel_shuffle", {"X": u(1, 2, 3, 4)}, {"groups": 2, "data_format": "NHWC"},
+                                 grad=("X",)),
+    # bucketing
+    "searchsorted": case("searchsorted", {"SortedSequence": _SORTED, "Values": np.array([[3.0, 0.0, 10.0],
+                                                                                         [0.0, -5.0, 4.0]])}),
+    "searchsorted_right_1d": case("searchsorted", {"SortedSequence": _SORTED[0], "Values": np.array([[3.0, 5.0],
+                                                                                                     [1.0, 0.0]])},
+                                  {"right": True, "out_int32": True}),
+    "histogram": case("histogram", {"X": np.array([[1.0, 2.0, 1.0], [3.5, 4.0, -1.0]])}, {"bins": 4, "min": 0,
+                                                                                          "max": 4}),
+    "histogram_data_range": case("histogram", {"X": u(20)}, {"bins": 5}),
+    "histogram_int": case("histogram", {"X": np.array([1, 2, 1, 7, 3, 4], np.int64)}, {"bins": 3, "min": 1,
+                                                                                       "max": 4}),
+    "repeat_interleave": case("repeat_interleave", {"X": u(2, 3)}, {"Repeats": 2, "dim": 1}, grad=("X",)),
+    "repeat_interleave_tensor": case("repeat_interleave", {"X": u(3, 2), "RepeatsTensor": np.array([1, 0, 3],
+                                                                                                   np.int64)},
+                                     {"dim": 0}, grad=("X",)),
+})
