@@ -273,3 +273,50 @@ CASES.update({
                                                                                                    np.int64)},
                                      {"dim": 0}, grad=("X",)),
 })
+
+
+def _adamw(with_decay=True, skip=None, dtype=np.float32, **attrs):
+    p = u(3, 4).astype(dtype)
+    inputs = {"Param": p, "Grad": u(3, 4).astype(dtype), "LearningRate": np.array([0.01], dtype),
+              "Moment1": u(3, 4, low=-0.1, high=0.1).astype(dtype), "Moment2": u(3, 4, low=0, high=0.2).astype(dtype),
+              "Beta1Pow": np.array([0.9 ** 3], dtype), "Beta2Pow": np.array([0.999 ** 3], dtype)}
+    if skip is not None:
+        inputs["SkipUpdate"] = np.array([skip])
+    return dict(case("adamw", inputs, {"with_decay": with_decay, "coeff": 0.05, "lr_ratio": 0.5, **attrs},
+                     outputs=("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")),
+                inplace={"ParamOut": "Param", "Moment1Out": "Moment1", "Moment2Out": "Moment2",
+                         "Beta1PowOut": "Beta1Pow", "Beta2PowOut": "Beta2Pow"})
+
+
+_GRADS = [np.array([[1.0, 2.0], [3.0, 4.0]], np.float32), np.array([8.0, -2.0], np.float32)]
+CASES.update({
+    # adamw, loss scaling
+    "adamw": _adamw(),
+    "adamw_float64_no_decay": _adamw(False, dtype=np.float64, beta1=0.8, epsilon=1e-6),
+    "adamw_global_beta_pow": _adamw(use_global_beta_pow=True),
+    "adamw_skip": _adamw(skip=True),
+    "check_finite_and_unscale": case("check_finite_and_unscale", {"X": _GRADS, "Scale": np.array([4.0], np.float32)},
+                                     outputs=(("Out", 2), "FoundInfinite")),
+    "check_finite_and_unscale_inf": case("check_finite_and_unscale", {
+        "X": [_GRADS[0], np.array([np.inf, 1.0], np.float32)], "Scale": np.array([2.0], np.float32)},
+        outputs=(("Out", 2), "FoundInfinite")),
+})
+
+
+def _scaling(found, good, bad, **attrs):
+    inputs = {"X": _GRADS, "FoundInfinite": np.array([found]), "PrevLossScaling": np.array([1024.0], np.float32),
+              "InGoodSteps": np.array([good], np.int32), "InBadSteps": np.array([bad], np.int32)}
+    attrs = {"incr_every_n_steps": 3, "decr_every_n_nan_or_inf": 2, "incr_ratio": 2.0, "decr_ratio": 0.5, **attrs}
+    return dict(case("update_loss_scaling", inputs, attrs, outputs=(("Out", 2), "LossScaling", "OutGoodSteps",
+                                                                     "OutBadSteps")),
+                inplace={"Out": "X", "LossScaling": "PrevLossScaling", "OutGoodSteps": "InGoodSteps",
+                         "OutBadSteps": "InBadSteps"})
+
+
+CASES.update({
+    "update_loss_scaling_grow": _scaling(False, 2, 0),
+    "update_loss_scaling_count": _scaling(False, 0, 1),
+    "update_loss_scaling_shrink": _scaling(True, 1, 1),
+    "update_loss_scaling_bad": _scaling(True, 5, 0),
+    "update_loss_scaling_stop": _scaling(True, 1, 1, stop_update=True),
+})

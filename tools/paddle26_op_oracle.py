@@ -55,6 +55,8 @@ def build(paddle, spec, shapes=None):
                 feed[var.name] = v
         outs = {slot: [block.create_var(name=n, **({"dtype": str(shapes[n].dtype)} if shapes and n in shapes else {}))
                        for n in names] for slot, names in _out_names(spec)}
+        for slot, src in spec.get("inplace", {}).items():   # an update's outputs are its inputs, as in Paddle's programs
+            outs[slot] = ins[src]
         block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
         fetch = [v for vs in outs.values() for v in vs]
         grads = []
@@ -76,7 +78,7 @@ def record(paddle, name, spec):
     exe = paddle.static.Executor(paddle.CPUPlace())
     main, feed, fetch, _, _ = build(paddle, spec)
     values = exe.run(main, feed=feed, fetch_list=fetch)
-    got = dict(zip([v.name for v in fetch], values))
+    got = dict(zip([n for _, names in _out_names(spec) for n in names], values))
     result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
               "kink": spec["kink"],
               "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
