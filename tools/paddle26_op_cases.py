@@ -320,3 +320,21 @@ CASES.update({
     "update_loss_scaling_bad": _scaling(True, 5, 0),
     "update_loss_scaling_stop": _scaling(True, 1, 1, stop_update=True),
 })
+
+_TIE = np.array([[2.5, -3.5, 0.5, 126.6], [-127.5, 130.0, -1.5, 3.0]], np.float32)     # with Scale 127: ties
+
+
+def _qlinear(op, x, scale, **attrs):
+    return case(op, {"X": x, "Scale": np.asarray(scale, np.float32), "ZeroPoint": np.zeros(np.size(scale), np.float32)},
+                {"quant_axis": -1, "bit_length": 8, "is_test": True, **attrs}, outputs=("Y",))
+
+
+CASES.update({
+    # quantization_linear
+    "quantize_linear": _qlinear("quantize_linear", _TIE, [127.0]),
+    "quantize_linear_away": _qlinear("quantize_linear", _TIE, [127.0], round_type=1),
+    "quantize_linear_channel": _qlinear("quantize_linear", u(2, 3, 2).astype(np.float32), [0.5, 2.0], quant_axis=0),
+    "dequantize_linear": _qlinear("dequantize_linear", np.array([[-128.0, 5.0], [127.0, 0.0]], np.float32), [2.0]),
+    "dequantize_linear_channel": _qlinear("dequantize_linear", np.array([[-12.0, 5.0, 100.0], [1.0, 0.0, -7.0]],
+                                                                        np.float32), [0.5, 1.0, 4.0], quant_axis=1),
+})
