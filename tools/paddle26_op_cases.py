@@ -338,3 +338,21 @@ CASES.update({
     "dequantize_linear_channel": _qlinear("dequantize_linear", np.array([[-12.0, 5.0, 100.0], [1.0, 0.0, -7.0]],
                                                                         np.float32), [0.5, 1.0, 4.0], quant_axis=1),
 })
+
+
+def _linear(op, x, **attrs):
+    base = {"interp_method": "linear", "align_corners": False, "align_mode": 0, "data_layout": "NCHW"}
+    return case(op, {"X": x} if "OutSize" not in attrs else {"X": x, "OutSize": attrs.pop("OutSize")},
+                {**base, **attrs}, grad=("X",))
+
+
+CASES.update({
+    # linear_resize: F.interpolate(mode='linear') of [N, C, W]
+    "linear_interp_v2": _linear("linear_interp_v2", u(2, 3, 5), out_w=8),
+    "linear_interp_v2_align_corners": _linear("linear_interp_v2", u(1, 2, 4), out_w=7, align_corners=True),
+    "linear_interp_v2_scale": _linear("linear_interp_v2", u(1, 2, 4), scale=[1.5], out_w=0),
+    "linear_interp_v2_mode1": _linear("linear_interp_v2", u(1, 2, 6), out_w=4, align_mode=1),
+    "linear_interp_v2_nwc": _linear("linear_interp_v2", u(2, 5, 3), out_w=3, data_layout="NHWC"),
+    "linear_interp_v2_outsize": _linear("linear_interp_v2", u(1, 2, 3), out_w=2, OutSize=np.array([5], np.int32)),
+    "linear_interp": _linear("linear_interp", u(2, 2, 4), out_w=6),
+})
