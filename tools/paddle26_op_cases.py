@@ -366,3 +366,38 @@ CASES.update({
                                           {"interp_method": "linear", "align_corners": False, "align_mode": 1,
                                            "out_w": 2}, grad=("X",)),
 })
+
+CASES.update({
+    "conj": _unary("conj", u(2, 3)),
+    "conj_complex": case("conj", {"X": (u(2, 2) + 1j * u(2, 2)).astype(np.complex128)}),
+})
+
+CASES.update({
+    # framing
+    "frame": case("frame", {"X": u(2, 10)}, {"frame_length": 4, "hop_length": 3, "axis": -1}, grad=("X",)),
+    "frame_axis0": case("frame", {"X": u(9, 2)}, {"frame_length": 3, "hop_length": 2, "axis": 0}, grad=("X",)),
+    "overlap_add": case("overlap_add", {"X": u(2, 4, 3)}, {"hop_length": 2, "axis": -1}, grad=("X",)),
+    "overlap_add_axis0": case("overlap_add", {"X": u(3, 4, 2)}, {"hop_length": 3, "axis": 0}, grad=("X",)),
+})
+
+_SEG = np.array([0, 0, 2, 2, 2, 3], np.int64)
+CASES.update({
+    # segment_pooling (segment 1 empty)
+    **{f"segment_pool_{k.lower()}": case("segment_pool", {"X": u(6, 3), "SegmentIds": _SEG}, {"pooltype": k},
+                                         outputs=("Out", "SummedIds"), grad=("X",)) for k in ("SUM", "MEAN", "MAX", "MIN")},
+})
+
+_RUNS = np.array([[1, 1, 2], [2, 2, 3], [2, 2, 3], [1, 1, 1]], np.int64)
+CASES.update({
+    # unique_runs
+    "unique_consecutive": case("unique_consecutive", {"X": _RUNS}, {"return_inverse": True, "return_counts": True,
+                                                                    "axis": [], "dtype": 3},
+                               outputs=("Out", "Index", "Counts")),
+    "unique_consecutive_axis": case("unique_consecutive", {"X": _RUNS.astype(np.float32)},
+                                    {"return_inverse": True, "return_counts": True, "axis": [0], "dtype": 2},
+                                    outputs=("Out", "Index", "Counts")),
+    # renormalizing, loss_identity
+    "renorm": case("renorm", {"X": u(3, 4, 2)}, {"p": 2.0, "axis": 1, "max_norm": 1.5}, grad=("X",)),
+    "renorm_p1": case("renorm", {"X": u(4, 3)}, {"p": 1.0, "axis": 0, "max_norm": 2.0}, grad=("X",)),
+    **{f"identity_loss_{r}": case("identity_loss", {"X": u(3, 4)}, {"reduction": r}, grad=("X",)) for r in (0, 1, 2)},
+})

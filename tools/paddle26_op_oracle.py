@@ -28,6 +28,9 @@ WORKSPACE = ("XShape", "Reserve", "DropoutState")
 
 def as_json(a):
     a = np.asarray(a)
+    if a.dtype.kind == "c":         # complex: [real, imaginary] pairs
+        return {"dtype": str(a.dtype), "shape": list(a.shape),
+                "values": [[v.real, v.imag] for v in a.reshape(-1).tolist()]}
     return {"dtype": str(a.dtype), "shape": list(a.shape), "values": [None if isinstance(v, float) and np.isnan(v)
                                                                       else v for v in a.reshape(-1).tolist()]}
 
@@ -62,7 +65,7 @@ def build(paddle, spec, shapes=None):
         grads = []
         if shapes is not None:
             terms = []
-            for v in [v for slot, vs in outs.items() if slot not in WORKSPACE for v in vs]:
+            for v in [v for slot, vs in outs.items() if slot not in WORKSPACE for v in vs if v.name in shapes]:
                 if shapes[v.name].dtype.kind != "f":      # (the forward run's dtype: set_value infers none)
                     continue
                 w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
@@ -82,11 +85,13 @@ def record(paddle, name, spec):
     result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
               "kink": spec["kink"],
               "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
-              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec) if s not in WORKSPACE},
+              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec)
+                          if s not in WORKSPACE and all(np.asarray(got[n]).dtype != object for n in names)},
               "grads": {}}
     if spec["grad"]:
         main, feed, fetch, grads, ins = build(paddle, spec, {n: np.asarray(v) for n, v in got.items()
-                                                         if not any(n.startswith(f"out_{w}") for w in WORKSPACE)})
+                                                         if not any(n.startswith(f"out_{w}") for w in WORKSPACE)
+                                                         and np.asarray(v).dtype != object})
         values = exe.run(main, feed=feed, fetch_list=grads)
         for s, g in zip([s for s in spec["grad"] for _ in ins[s]], values):
             result["grads"].setdefault(s, []).append(as_json(g))

@@ -1,5 +1,5 @@
 """Pointwise math Paddle 2.x adds to Fluid 1.8's activations, under Paddle 2.6's op types and attributes:
-unary (silu, celu, tan, acosh, asinh, atanh, log2, log10, trunc, logit: Out = f(X), the gradient reading X)
+unary (silu, celu, tan, acosh, asinh, atanh, log2, log10, trunc, conj, logit: Out = f(X), the gradient reading X)
 and binary or ternary with numpy broadcasting (atan2 of X1, X2; elementwise_fmax / elementwise_fmin, NaN
 losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their kernels (numpy, both devices:
 kernels/<device>/pointwise_math.py) and the formulas of each are there."""
@@ -14,14 +14,14 @@ def _same(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-def _unary(name, doc, attrs=None, differentiable=True):
+def _unary(name, doc, attrs=None, differentiable=True, dtypes=FLOATS):
     attrs = {**(attrs or {}), **QUANT}
 
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
     register(name, kernel_module="pointwise_math", inputs=["X"], outputs=["Out"], attrs=attrs, infer=_same,
              grad=grad if differentiable else None, grad_reads=("X",) if differentiable else (),
-             run_dtypes={"X": FLOATS}, doc=doc)
+             run_dtypes={"X": dtypes} if dtypes else None, doc=doc)
     if differentiable:
         register(f"{name}_grad", kernel_module="pointwise_math", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
                  attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
@@ -37,6 +37,8 @@ _unary("atanh", "Out = atanh(X) (NaN outside [-1, 1]).")
 _unary("log2", "Out = log2(X).")
 _unary("log10", "Out = log10(X).")
 _unary("trunc", "Out = X rounded toward zero; its gradient is 0 everywhere.")
+_unary("conj", "Out = the complex conjugate of X (X itself when real); the gradient: Out@GRAD's conjugate.",
+       dtypes=None)
 _unary("logit", "Out = log(p / (1 - p)), p = X clipped to [eps, 1 - eps]; the gradient is 0 where X lies "
                 "outside [eps, 1 - eps].", {"eps": Attr(1e-6)})
 

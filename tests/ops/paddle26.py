@@ -15,6 +15,8 @@ PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 
 def array(rec):
+    if "complex" in rec["dtype"]:
+        return np.array([complex(*v) for v in rec["values"]], dtype=rec["dtype"]).reshape(rec["shape"])
     values = [np.nan if v is None else v for v in rec["values"]]
     return np.array(values, dtype=rec["dtype"]).reshape(rec["shape"])
 

@@ -58,6 +58,7 @@ UNARY = {
     "log2": (lambda x, a: np.log2(x), lambda x, d, a: d / (x * _c(x, np.log(2.0)))),
     "log10": (lambda x, a: np.log10(x), lambda x, d, a: d / (x * _c(x, np.log(10.0)))),
     "trunc": (lambda x, a: np.trunc(x), lambda x, d, a: np.zeros_like(d)),
+    "conj": (lambda x, a: np.conj(x), lambda x, d, a: np.conj(d)),
     "logit": (_logit, _logit_grad),
 }
 
