@@ -401,3 +401,33 @@ CASES.update({
     "renorm_p1": case("renorm", {"X": u(4, 3)}, {"p": 1.0, "axis": 0, "max_norm": 2.0}, grad=("X",)),
     **{f"identity_loss_{r}": case("identity_loss", {"X": u(3, 4)}, {"reduction": r}, grad=("X",)) for r in (0, 1, 2)},
 })
+
+_SYM = u(2, 3, 3)
+_LOWRANK = u(2, 4, 2) @ u(2, 2, 3)
+CASES.update({
+    # linalg_decomposing
+    "matrix_rank": case("matrix_rank", {"X": _LOWRANK}),
+    "matrix_rank_tol": case("matrix_rank", {"X": _well(3, 3) * np.array([1.0, 1e-3, 1.0])}, {"tol": 0.01,
+                                                                                           "use_default_tol": False}),
+    "matrix_rank_hermitian": case("matrix_rank", {"X": _SYM + np.swapaxes(_SYM, -1, -2)},
+                                  {"hermitian": True}),
+    # batched, Paddle's eigvalsh_grad mixes the matrices' eigenvalue gradients (docs/COMPAT.md): one matrix
+    "eigvalsh": case("eigvalsh", {"X": _SYM}, {"UPLO": "L"}, outputs=("Eigenvalues", "Eigenvectors")),
+    "eigvalsh_grad": dict(case("eigvalsh", {"X": _SYM[0]}, {"UPLO": "L"}, outputs=("Eigenvalues", "Eigenvectors"),
+                               grad=("X",), kink=True), loss=["Eigenvalues"]),
+    "eigvalsh_symmetric": case("eigvalsh", {"X": _SYM + np.swapaxes(_SYM, -1, -2)}, {"UPLO": "L"},
+                               outputs=("Eigenvalues", "Eigenvectors")),
+    # (the gradient, Paddle's symmetric formula, is no partial derivative of one triangle: Paddle's only)
+    "eigh_upper": dict(case("eigh", {"X": _SYM}, {"UPLO": "U"}, outputs=("Eigenvalues", "Eigenvectors"),
+                            grad=("X",), kink=True), loss=["Eigenvalues"]),
+    "eigh_vectors": case("eigh", {"X": _SYM}, {"UPLO": "L"}, outputs=("Eigenvalues", "Eigenvectors"), grad=("X",),
+                         kink=True),
+    "qr": case("qr", {"X": u(2, 4, 3)}, outputs=("Q", "R"), grad=("X",)),
+    "qr_complete": case("qr", {"X": u(3, 4)}, {"mode": "complete"}, outputs=("Q", "R")),
+    "lu": case("lu", {"X": u(2, 3, 3)}, outputs=("Out", "Pivots", "Infos")),
+    "lu_wide": case("lu", {"X": u(3, 4)}, outputs=("Out", "Pivots", "Infos")),
+    "lu_unpack": case("lu_unpack", {"X": u(2, 3, 3), "Pivots": np.array([[2, 3, 3], [1, 3, 3]], np.int32)},
+                      outputs=("Pmat", "L", "U")),
+    "lu_unpack_wide": case("lu_unpack", {"X": u(3, 4), "Pivots": np.array([3, 2, 3], np.int32)},
+                           outputs=("Pmat", "L", "U")),
+})

@@ -65,7 +65,8 @@ def build(paddle, spec, shapes=None):
         grads = []
         if shapes is not None:
             terms = []
-            for v in [v for slot, vs in outs.items() if slot not in WORKSPACE for v in vs if v.name in shapes]:
+            loss_slots = spec.get("loss", [s for s in outs if s not in WORKSPACE])
+            for v in [v for slot, vs in outs.items() if slot in loss_slots for v in vs if v.name in shapes]:
                 if shapes[v.name].dtype.kind != "f":      # (the forward run's dtype: set_value infers none)
                     continue
                 w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
@@ -83,7 +84,7 @@ def record(paddle, name, spec):
     values = exe.run(main, feed=feed, fetch_list=fetch)
     got = dict(zip([n for _, names in _out_names(spec) for n in names], values))
     result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
-              "kink": spec["kink"],
+              "kink": spec["kink"], "loss": spec.get("loss"),
               "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
               "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec)
                           if s not in WORKSPACE and all(np.asarray(got[n]).dtype != object for n in names)},

@@ -49,7 +49,8 @@ def op_case(name, rec):
     if registry.get(rec["op"]).has("scalar_0d_in_paddle2"):
         attrs["_zero_dim"] = True       # built in a Paddle 2.x program: no dim left is 0-D
     single = all(a.dtype != np.float32 for v in outs.values() for a in v)
-    return OpCase(rec["op"], inputs, lambda i, a, want=want: want, attrs=attrs, grad=grad,
+    loss = tuple(rec["loss"]) if rec.get("loss") else None
+    return OpCase(rec["op"], inputs, lambda i, a, want=want: want, attrs=attrs, grad=grad, loss_outputs=loss,
                   outputs=tuple(want), name=f"paddle26_{name}", num_outputs=listed or None,
                   rtol=1e-9 if single else 1e-6, atol=1e-12 if single else 1e-7)
 

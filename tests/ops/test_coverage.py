@@ -55,6 +55,10 @@ COVERED_ELSEWHERE = {
           "of complex ops against Paddle 2.6.2 (tests/paddle/test_paddle_function_oracle.py) and finite differences "
           "(tests/paddle/test_tensor_complex.py)"
        for t in ("complex", "as_complex", "as_real", "real", "imag")},
+    **{t: "forward: cases_linalg_decomposing.py; the gradient is Paddle's symmetric formula, no partial derivative "
+          "of the one triangle read (finite differences do not apply): tests/ops/test_paddle26_grads.py checks it "
+          "against Paddle 2.6.2's"
+       for t in ("eigh", "eigvalsh")},
     "pylayer": "tests/paddle/test_static_pylayer.py: its forward block's values, and its gradient, which is not "
                "derived (no finite differences): the backward block Python built, by hand and by static_pylayer",
     "run_program": "tests/fluid/test_run_program.py: a static program holding it (forward and run_program_grad) "

@@ -30,6 +30,10 @@ NOT_PADDLES = {**{("rnn_lstm_bidirec_lengths", "WeightList", i): "Paddle's rnn_g
                # superdiagonal (each of the three alone is Paddle's: triangular_solve_lower_t, _unit)
                ("triangular_solve_lower_t_unit", "X", 0): "Paddle's triangular_solve_grad's mask"}
 
+# batched eigh: Paddle 2.6.2's eigh_grad gives every matrix of the batch the first one's eigenvalue gradient
+# (the later matrices' X@GRAD off by V diag(dw_0 - dw_i) V^T): compared on the first matrix alone
+FIRST_MATRIX_ONLY = {"eigh_upper", "eigh_vectors"}
+
 
 def test_every_case_recorded():
     assert sorted(RECORDED) == sorted(_cases.CASES), "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
@@ -56,8 +60,8 @@ def pe_grads(name):
     block.append_op(case.op, names, outs, dict(case.attrs))
     terms = []
     for slot, ns in outs.items():
-        if slot not in RECORDED[name]["outputs"]:       # a workspace (XShape, rnn's Reserve): no values
-            continue
+        if slot not in RECORDED[name]["outputs"] or slot not in (RECORDED[name].get("loss") or [slot]):
+            continue        # a workspace (XShape, rnn's Reserve), or an output the case's loss leaves out
         for n, rec in zip(ns, RECORDED[name]["outputs"][slot]):
             if "float" not in rec["dtype"]:
                 continue
@@ -85,5 +89,7 @@ def test_gradient_equals_paddle(name):
                 continue
             want = array(rec)
             mine = got[f"{slot}_{i}@GRAD"]
+            if name in FIRST_MATRIX_ONLY:
+                want, mine = want[:1], mine[:1]
             assert mine.shape == want.shape, f"{name}: {slot}#{i} gradient shape {mine.shape}, Paddle's {want.shape}"
             np.testing.assert_allclose(mine, want, rtol=1e-9, atol=1e-12, err_msg=f"{name}: {slot}#{i} gradient")
