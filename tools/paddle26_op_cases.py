@@ -431,3 +431,14 @@ CASES.update({
     "lu_unpack_wide": case("lu_unpack", {"X": u(3, 4), "Pivots": np.array([3, 2, 3], np.int32)},
                            outputs=("Pmat", "L", "U")),
 })
+
+CASES.update({
+    # sampling: the inference forms (deterministic)
+    "rrelu_test": case("rrelu", {"X": u(3, 4)}, {"is_test": True, "lower": 0.1, "upper": 0.3},
+                       outputs=("Out", "Noise"), grad=("X",)),
+    "dropout_nd_test": case("dropout_nd", {"X": u(3, 4)}, {"is_test": True, "dropout_prob": 0.3, "axis": [1]},
+                            outputs=("Out", "Mask"), grad=("X",)),
+    "dropout_nd_test_upscale": case("dropout_nd", {"X": u(3, 4)}, {"is_test": True, "dropout_prob": 0.3, "axis": [0],
+                                                                   "dropout_implementation": "upscale_in_train"},
+                                    outputs=("Out", "Mask"), grad=("X",)),
+})
