@@ -442,3 +442,21 @@ CASES.update({
                                                                    "dropout_implementation": "upscale_in_train"},
                                     outputs=("Out", "Mask"), grad=("X",)),
 })
+
+
+def _boxes(n, m):
+    lo = rng.uniform(0, 0.6, (n, m, 2))
+    return np.concatenate([lo, lo + rng.uniform(0.1, 0.4, (n, m, 2))], axis=-1).astype(np.float32)
+
+
+_NMS3 = {"score_threshold": 0.2, "nms_top_k": 10, "keep_top_k": 6, "nms_threshold": 0.4, "background_label": 0}
+CASES.update({
+    # detection_nms: multiclass_nms3 (what PaddleDetection's exported models hold)
+    "multiclass_nms3": case("multiclass_nms3", {"BBoxes": _boxes(2, 8), "Scores": u(2, 3, 8, low=0, high=1).astype(
+        np.float32)}, _NMS3, outputs=("Out", "Index", "NmsRoisNum")),
+    "multiclass_nms3_rois_num": case("multiclass_nms3", {
+        "BBoxes": _boxes(7, 3), "Scores": u(7, 3, low=0, high=1).astype(np.float32),
+        "RoisNum": np.array([4, 3], np.int32)}, {**_NMS3, "background_label": -1}, outputs=("Out", "Index", "NmsRoisNum")),
+    "multiclass_nms3_none": case("multiclass_nms3", {"BBoxes": _boxes(1, 4), "Scores": u(1, 2, 4, low=0, high=0.1).astype(
+        np.float32)}, _NMS3, outputs=("Out", "Index", "NmsRoisNum")),
+})

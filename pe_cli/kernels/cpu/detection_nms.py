@@ -215,3 +215,16 @@ def retinanet_detection_output(ins, attrs):
         offsets.append(offsets[-1] + len(rows))
     result = np.asarray(out, dtype=scores[0].dtype).reshape(-1, 6)
     return {"Out": result, "@LOD": {"Out": [offsets]}}
+
+
+def multiclass_nms3(ins, attrs):
+    """multiclass_nms2's rows; RoisNum, where given, the images' rows of 2-D Scores; NmsRoisNum per image."""
+    if ins.get("RoisNum") is not None:
+        counts = np.asarray(ins["RoisNum"]).reshape(-1).astype(np.int64)
+        attrs = dict(attrs, _lod={"BBoxes": [[0] + np.cumsum(counts).tolist()]})
+    rows, index, starts = _nms(ins, attrs)
+    width = ins["BBoxes"].shape[-1] + 2
+    return {"Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
+            "Index": np.asarray(index, np.int32).reshape(-1, 1),
+            "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
+            "@LOD": {"Out": [starts], "Index": [starts]}}
