@@ -460,3 +460,10 @@ CASES.update({
     "multiclass_nms3_none": case("multiclass_nms3", {"BBoxes": _boxes(1, 4), "Scores": u(1, 2, 4, low=0, high=0.1).astype(
         np.float32)}, _NMS3, outputs=("Out", "Index", "NmsRoisNum")),
 })
+
+CASES.update({
+    "nms": case("nms", {"Boxes": (_boxes(1, 12)[0] * 10).astype(np.float32)}, {"iou_threshold": 0.3},
+                outputs=("KeepBoxesIdxs",)),
+    "nms_loose": case("nms", {"Boxes": (_boxes(1, 12)[0] * 10).astype(np.float32)}, {"iou_threshold": 0.7},
+                      outputs=("KeepBoxesIdxs",)),
+})

@@ -127,3 +127,11 @@ register("multiclass_nms3", kernel_module="detection_nms", inputs=["BBoxes", "Sc
          infer=_infer_nms3, lod="drop", needs_lod=True, run_infer=True,
          doc="Paddle 2.x's multiclass_nms2: RoisNum (int32 [N]) gives each image's rows of 2-D Scores [M, C] "
              "instead of a LoD; NmsRoisNum = how many rows each image kept; nothing kept: Out [0, 6], Index [0, 1].")
+
+
+register("nms", kernel_module="detection_nms", inputs=["Boxes"], outputs=["KeepBoxesIdxs"], lod="drop",
+         attrs={"iou_threshold": Attr(1.0), "with_quant_attr": Attr(False)},
+         infer=lambda ctx: ctx.set_output("KeepBoxesIdxs", [-1], "int64"),
+         doc="KeepBoxesIdxs = the rows of Boxes [N, 4] (x1, y1, x2, y2; paddle.vision.ops.nms sorts them by score "
+             "first) kept by greedy NMS in their order: a box is dropped when its IoU with a kept one exceeds "
+             "iou_threshold.")

@@ -228,3 +228,22 @@ def multiclass_nms3(ins, attrs):
             "Index": np.asarray(index, np.int32).reshape(-1, 1),
             "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
             "@LOD": {"Out": [starts], "Index": [starts]}}
+
+
+def nms(ins, attrs):
+    """Paddle 2.6's NMSKernel: boxes in their order, IoU of unnormalized corner boxes (no +1), strictly above
+    iou_threshold drops."""
+    b = np.asarray(ins["Boxes"], np.float64)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    thr = float(np.float32(attrs["iou_threshold"]))
+    kept, dead = [], np.zeros(len(b), bool)
+    for i in range(len(b)):
+        if dead[i]:
+            continue
+        kept.append(i)
+        w = np.maximum(0, np.minimum(b[i, 2], b[i + 1:, 2]) - np.maximum(b[i, 0], b[i + 1:, 0]))
+        h = np.maximum(0, np.minimum(b[i, 3], b[i + 1:, 3]) - np.maximum(b[i, 1], b[i + 1:, 1]))
+        inter = w * h
+        iou = inter / (area[i] + area[i + 1:] - inter)
+        dead[i + 1:] |= iou > thr
+    return {"KeepBoxesIdxs": np.array(kept, np.int64)}

@@ -17,3 +17,4 @@ def retinanet_detection_output(ins, attrs):
     outs = _cpu.retinanet_detection_output(host, attrs)
     return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}
 multiclass_nms3 = _on_host(_cpu.multiclass_nms3)
+nms = _on_host(_cpu.nms)
