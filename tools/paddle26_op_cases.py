@@ -467,3 +467,13 @@ CASES.update({
     "nms_loose": case("nms", {"Boxes": (_boxes(1, 12)[0] * 10).astype(np.float32)}, {"iou_threshold": 0.7},
                       outputs=("KeepBoxesIdxs",)),
 })
+
+CASES.update({
+    # viterbi
+    "viterbi_decode": case("viterbi_decode", {"Input": u(3, 5, 4).astype(np.float32),
+                                              "Transition": u(4, 4).astype(np.float32),
+                                              "Length": np.array([5, 2, 4], np.int64)}, outputs=("Scores", "Path")),
+    "viterbi_decode_no_tags": case("viterbi_decode", {"Input": u(2, 4, 3), "Transition": u(3, 3),
+                                                      "Length": np.array([3, 1], np.int64)},
+                                   {"include_bos_eos_tag": False}, outputs=("Scores", "Path")),
+})
