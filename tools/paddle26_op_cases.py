@@ -477,3 +477,16 @@ CASES.update({
                                                       "Length": np.array([3, 1], np.int64)},
                                    {"include_bos_eos_tag": False}, outputs=("Scores", "Path")),
 })
+
+CASES.update({
+    # fused: fused_elemwise_add_activation (the fuse_elewise_add_act pass's op)
+    # (the loss over Out alone: the grad op, Fluid's and Paddle's, takes no IntermediateOut@GRAD)
+    "fused_elemwise_add_activation": dict(case("fused_elemwise_add_activation", {"X": u(3, 4), "Y": u(3, 4)},
+                                               {"functor_list": ["relu", "elementwise_add"],
+                                                "save_intermediate_out": True},
+                                               outputs=("Out", "IntermediateOut"), grad=("X", "Y")), loss=["Out"]),
+    "fused_elemwise_add_activation_scale": case("fused_elemwise_add_activation", {"X": u(3, 4), "Y": u(4)},
+                                                {"functor_list": ["elementwise_add", "scale"], "scale": 0.5,
+                                                 "save_intermediate_out": True},
+                                                outputs=("Out", "IntermediateOut"), grad=("X", "Y")) | {"loss": ["Out"]},
+})
