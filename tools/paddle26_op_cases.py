@@ -490,3 +490,18 @@ CASES.update({
                                                  "save_intermediate_out": True},
                                                 outputs=("Out", "IntermediateOut"), grad=("X", "Y")) | {"loss": ["Out"]},
 })
+
+CASES.update({
+    # folding: F.fold
+    "fold": case("fold", {"X": u(2, 3 * 4, 9)}, {"output_sizes": [4, 4], "kernel_sizes": [2, 2], "strides": [1, 1],
+                                                 "paddings": [0, 0, 0, 0], "dilations": [1, 1]}, outputs=("Y",),
+                 grad=("X",)),
+    "fold_strided_padded": case("fold", {"X": u(1, 2 * 6, 6)}, {"output_sizes": [5, 6], "kernel_sizes": [2, 3],
+                                                                "strides": [2, 1], "paddings": [1, 0, 1, 0],
+                                                                "dilations": [1, 2]}, outputs=("Y",), grad=("X",)),
+})
+
+CASES.update({
+    "grad_add": case("grad_add", {"X": u(3, 4), "Y": u(3, 4)}),
+    "grad_add_broadcast": case("grad_add", {"X": u(2, 3, 4), "Y": u(4)}),
+})

@@ -5,6 +5,7 @@ losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their kern
 kernels/<device>/pointwise_math.py) and the formulas of each are there."""
 from ..base.broadcast_shapes import broadcast
 from .define import Attr, fmt_shape, grads_like, register
+from .elementwise import broadcast_shape
 
 FLOATS = ("float16", "float32", "float64")
 QUANT = {"with_quant_attr": Attr(False)}      # every Paddle 2.6 op carries it; a flag, nothing computed
@@ -78,3 +79,18 @@ _binary("elementwise_heaviside", ("X", "Y"), "Out = 0 where X < 0, Y where X == 
                                              "to X, Out@GRAD where X == 0 to Y.")
 _binary("lerp", ("X", "Y", "Weight"), "Out = X + Weight (Y - X), broadcast together; no gradient flows to Weight "
                                       "(Paddle 2.6's lerp_grad writes X's and Y's only).", grads=("X", "Y"))
+
+
+# grad_add: what Paddle's backward writes to sum two gradients (elementwise_add's kernel, no gradient of its own)
+def _infer_grad_add(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    out = broadcast_shape(x, y, ctx.attrs["axis"])
+    if out is None:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']})")
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+register("grad_add", kernel_module="elementwise", kernel="elementwise_add", inputs=["X", "Y"], outputs=["Out"],
+         attrs={"axis": Attr(-1, choices=(-1,)), **QUANT}, infer=_infer_grad_add,     # (Paddle 2.6.2 adds numpy-style)
+         doc="Out = X + Y (numpy's broadcast; Paddle 2.6.2's kernel takes axis -1 alone): the sum of two gradients Paddle's "
+             "backward writes.")
