@@ -505,3 +505,24 @@ CASES.update({
     "grad_add": case("grad_add", {"X": u(3, 4), "Y": u(3, 4)}),
     "grad_add_broadcast": case("grad_add", {"X": u(2, 3, 4), "Y": u(4)}),
 })
+
+_Z = (u(3, 4) + 1j * u(3, 4))
+CASES.update({
+    # fft: paddle.fft
+    **{f"fft_c2c_{n}_{'f' if f else 'i'}": case("fft_c2c", {"X": _Z}, {"axes": [0, 1], "normalization": n,
+                                                                        "forward": f})
+       for n in ("backward", "ortho", "forward") for f in (True, False)},
+    "fft_c2c_axis_complex64": case("fft_c2c", {"X": _Z.astype(np.complex64)}, {"axes": [1], "normalization": "backward",
+                                                                               "forward": True}),
+    "fft_r2c": case("fft_r2c", {"X": u(3, 6)}, {"axes": [1], "normalization": "backward", "forward": True,
+                                                "onesided": True}),
+    "fft_r2c_full_ortho": case("fft_r2c", {"X": u(4, 3)}, {"axes": [0, 1], "normalization": "ortho", "forward": True,
+                                                           "onesided": False}),
+    "fft_r2c_ihfft": case("fft_r2c", {"X": u(5).astype(np.float32)}, {"axes": [0], "normalization": "backward",
+                                                                      "forward": False, "onesided": True}),
+    "fft_c2r": case("fft_c2r", {"X": _Z}, {"axes": [1], "normalization": "backward", "forward": False}),
+    "fft_c2r_size": case("fft_c2r", {"X": _Z}, {"axes": [0, 1], "normalization": "forward", "forward": False,
+                                                "last_dim_size": 7}),
+    "fft_c2r_hfft": case("fft_c2r", {"X": _Z[0]}, {"axes": [0], "normalization": "ortho", "forward": True,
+                                                   "last_dim_size": 6}),
+})

@@ -48,7 +48,7 @@ def op_case(name, rec):
     attrs = dict(rec["attrs"])
     if registry.get(rec["op"]).has("scalar_0d_in_paddle2"):
         attrs["_zero_dim"] = True       # built in a Paddle 2.x program: no dim left is 0-D
-    single = all(a.dtype != np.float32 for v in outs.values() for a in v)
+    single = all(a.dtype not in (np.float32, np.complex64) for v in outs.values() for a in v)
     loss = tuple(rec["loss"]) if rec.get("loss") else None
     # outputs Paddle left unwritten (dropout_nd's Mask with is_test): built, not compared, out of the loss
     unwritten = tuple(s for s in rec["slots"] if s not in want and s not in ("Reserve", "DropoutState"))
