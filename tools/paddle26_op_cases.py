@@ -526,3 +526,17 @@ CASES.update({
     "fft_c2r_hfft": case("fft_c2r", {"X": _Z[0]}, {"axes": [0], "normalization": "ortho", "forward": True,
                                                    "last_dim_size": 6}),
 })
+
+CASES.update({
+    # index_assignment: paddle.index_put
+    "index_put": case("index_put", {"x": u(4, 3), "indices": [np.array([0, 2], np.int64), np.array([1, 0], np.int64)],
+                                    "value": u(2)}, outputs=("out",), grad=("x", "value")),
+    "index_put_rows_broadcast": case("index_put", {"x": u(4, 3), "indices": [np.array([3, 1], np.int64)],
+                                                   "value": u(3)}, outputs=("out",), grad=("x", "value")),
+    "index_put_accumulate": case("index_put", {"x": u(4, 3), "indices": [np.array([0, 0, 2], np.int64),
+                                                                         np.array([1, 1, 2], np.int64)],
+                                               "value": u(3)}, {"accumulate": True}, outputs=("out",),
+                                 grad=("x", "value")),
+    "index_put_mask": case("index_put", {"x": u(3, 4), "indices": [u(3, 4) > 0], "value": np.array([9.0])},
+                           outputs=("out",)),
+})
