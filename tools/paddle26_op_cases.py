@@ -540,3 +540,10 @@ CASES.update({
     "index_put_mask": case("index_put", {"x": u(3, 4), "indices": [u(3, 4) > 0], "value": np.array([9.0])},
                            outputs=("out",)),
 })
+
+CASES.update({
+    "stft": case("stft", {"X": u(2, 20), "Window": np.hanning(8)}, {"n_fft": 8, "hop_length": 3, "normalized": False,
+                                                                    "onesided": True}),
+    "stft_normalized": case("stft", {"X": u(1, 16).astype(np.float32), "Window": np.hanning(6).astype(np.float32)},
+                            {"n_fft": 6, "hop_length": 2, "normalized": True, "onesided": True}),
+})

@@ -65,3 +65,26 @@ for _name, _infer, _extra, _doc in (
     register(_name, kernel_module="fft", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer, grad=_refuse(_name),
              attrs={"axes": _AXES, "normalization": _NORM, "forward": Attr(True, choices=(True, False)), **_extra,
                     **QUANT}, doc=_doc)
+
+
+def _infer_stft(ctx):
+    x, w, a = ctx.shape("X"), ctx.shape("Window"), ctx.attrs
+    if len(x) not in (1, 2) or list(w) not in ([a["n_fft"]], [-1]) or (x[-1] >= 0 and x[-1] < a["n_fft"]):
+        ctx.fail(f"X {fmt_shape(x)} must be [B, T] (T >= n_fft = {a['n_fft']}) and Window {fmt_shape(w)} [n_fft]")
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}: stft takes float32 or float64 X (Paddle 2.6.2's kernels)")
+    frames = 1 + (x[-1] - a["n_fft"]) // a["hop_length"] if x[-1] >= 0 else -1
+    bins = a["n_fft"] // 2 + 1 if a["onesided"] else a["n_fft"]
+    ctx.set_output("Out", list(x[:-1]) + [bins, frames], _complex(ctx.dtype("X")))
+
+
+register("stft", kernel_module="fft", inputs=["X", "Window"], outputs=["Out"], lod="drop", infer=_infer_stft,
+         grad=_refuse("stft"),
+         attrs={"n_fft": Attr(512, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
+                "hop_length": Attr(128, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
+                "normalized": Attr(False, choices=(False, True)),
+                # a two-sided stft of real X fails in Paddle 2.6.2's kernel (a float32 buffer read as complex)
+                "onesided": Attr(True, choices=(True,)),
+                **QUANT},
+         doc="Out [B, bins, frames] = the DFT of each windowed frame of X (frames n_fft long, hop_length apart; "
+             "bins n_fft // 2 + 1: onesided), ortho-normalized with normalized (paddle.signal.stft pads X first).")

@@ -33,3 +33,14 @@ def fft_c2r(ins, attrs):
     if attrs["forward"]:
         return {"Out": np.fft.irfftn(np.conj(x), s=shape, axes=axes, norm=_SWAP[norm]).astype(real)}
     return {"Out": np.fft.irfftn(x, s=shape, axes=axes, norm=norm).astype(real)}
+
+
+def stft(ins, attrs):
+    x, w = ins["X"], ins["Window"]
+    n, hop = attrs["n_fft"], attrs["hop_length"]
+    frames = 1 + (x.shape[-1] - n) // hop
+    idx = np.arange(n)[:, None] + hop * np.arange(frames)[None, :]
+    windowed = x[..., idx] * w[:, None]                                        # [..., n_fft, frames]
+    norm = "ortho" if attrs["normalized"] else "backward"
+    out = np.fft.rfft(windowed, axis=-2, norm=norm) if attrs["onesided"] else np.fft.fft(windowed, axis=-2, norm=norm)
+    return {"Out": out.astype(_complex_of(x))}
