@@ -79,3 +79,25 @@ register("dropout_nd", kernel_module="sampling", inputs=["X", "Seed?"], outputs=
              "dropout_prob).")
 register("dropout_nd_grad", kernel_module="sampling", inputs=["X", "Mask", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_DROPOUT_ND, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+
+
+def _infer_gumbel(ctx):
+    x, a = ctx.shape("X"), ctx.attrs
+    if not -max(len(x), 1) <= a["axis"] < max(len(x), 1):
+        ctx.fail(f"axis={a['axis']} is out of range for X {fmt_shape(x)}")
+    _like(ctx)
+
+
+def _grad_gumbel(g):
+    g.op("gumbel_softmax_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
+
+
+_GUMBEL = {"temperature": Attr(1.0, lambda v: v > 0, "> 0"), "hard": Attr(False, choices=(False, True)),
+           "axis": Attr(-1, is_int, "an int"), **QUANT}
+register("gumbel_softmax", kernel_module="sampling", inputs=["X"], outputs=["Out"], attrs=_GUMBEL, infer=_infer_gumbel,
+         needs_rng=True, grad=_grad_gumbel, grad_reads=("Out",),
+         doc="Out = softmax((X + g) / temperature) along axis, g ~ Gumbel(0, 1) per element; hard: the one-hot of "
+             "its largest. The gradient (Paddle's, hard or not): Out (Out@GRAD - sum(Out@GRAD Out)) / temperature.")
+register("gumbel_softmax_grad", kernel_module="sampling", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_GUMBEL, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out"), ctx.dtype("Out")))

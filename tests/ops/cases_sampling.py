@@ -47,7 +47,27 @@ def _dropout_nd_train(outs, inputs):
     assert abs(mask.mean() - 0.75) < 0.05
 
 
+def _gumbel(outs, inputs):
+    out = outs["Out"]
+    assert out.shape == (2000, 4)
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, rtol=1e-6)
+    # the argmax of X + Gumbel noise is a draw from softmax(X): its frequencies
+    freq = np.bincount(out.argmax(axis=1), minlength=4) / 2000
+    want = np.exp(inputs["X"][0]) / np.exp(inputs["X"][0]).sum()
+    np.testing.assert_allclose(freq, want, atol=0.05)
+
+
+def _gumbel_hard(outs, inputs):
+    out = outs["Out"]
+    assert set(np.unique(out)) <= {0.0, 1.0} and np.all(out.sum(axis=0) == 1)
+
+
+_LOGITS = np.tile(np.log([0.1, 0.2, 0.3, 0.4]), (2000, 1))
 CASES = recorded_cases("sampling") + [
+    OpCase("gumbel_softmax", {"X": _LOGITS}, outputs=("Out",), check=_gumbel, attrs={"temperature": 0.5},
+           name="gumbel_softmax"),
+    OpCase("gumbel_softmax", {"X": rng.uniform(-1, 1, (3, 5))}, outputs=("Out",), check=_gumbel_hard,
+           attrs={"hard": True, "axis": 0}, name="gumbel_softmax_hard"),
     OpCase("bernoulli", {"X": _P}, outputs=("Out",), check=_bernoulli, name="bernoulli"),
     OpCase("exponential", {"X": np.zeros((100, 200))}, attrs={"lambda": 2.0}, outputs=("Out",), check=_exponential,
            name="exponential"),

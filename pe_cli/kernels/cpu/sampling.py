@@ -69,3 +69,24 @@ def dropout_nd_grad(ins, attrs):
         up = attrs["dropout_implementation"] == "upscale_in_train"
         return {"X@GRAD": d if up else (d * d.dtype.type(1 - p)).astype(d.dtype)}
     return {"X@GRAD": (d * mask * _scale(attrs, d.dtype)).astype(d.dtype, copy=False)}
+
+
+def gumbel_softmax(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % max(x.ndim, 1)
+    g = -np.log(-np.log(_rng(attrs).uniform(np.finfo(np.float64).tiny, 1.0, x.shape)))
+    z = (x + g) / np.float32(attrs["temperature"])
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    out = e / e.sum(axis=axis, keepdims=True)
+    if attrs["hard"]:
+        hot = np.zeros_like(out)
+        np.put_along_axis(hot, np.expand_dims(np.argmax(out, axis=axis), axis), 1, axis=axis)
+        out = hot
+    return {"Out": out.astype(x.dtype)}
+
+
+def gumbel_softmax_grad(ins, attrs):
+    out, d = ins["Out"], ins["Out@GRAD"]
+    axis = attrs["axis"] % max(out.ndim, 1)
+    dx = out * (d - np.sum(d * out, axis=axis, keepdims=True)) / out.dtype.type(np.float32(attrs["temperature"]))
+    return {"X@GRAD": dx.astype(out.dtype, copy=False)}

@@ -3,5 +3,6 @@ draws; correct on a GPU place, not fast)."""
 from ..cpu import sampling as _cpu
 from ._host import on_host
 
-for _name in ("bernoulli", "exponential", "multinomial", "rrelu", "rrelu_grad", "dropout_nd", "dropout_nd_grad"):
+for _name in ("bernoulli", "exponential", "multinomial", "rrelu", "rrelu_grad", "dropout_nd", "dropout_nd_grad",
+              "gumbel_softmax", "gumbel_softmax_grad"):
     globals()[_name] = on_host(getattr(_cpu, _name))
