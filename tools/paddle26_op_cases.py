@@ -547,3 +547,11 @@ CASES.update({
     "stft_normalized": case("stft", {"X": u(1, 16).astype(np.float32), "Window": np.hanning(6).astype(np.float32)},
                             {"n_fft": 6, "hop_length": 2, "normalized": True, "onesided": True}),
 })
+
+CASES.update({
+    # numerics: check_numerics
+    "check_numerics": case("check_numerics", {"tensor": np.array([[1.0, 0.0, -2.5], [0.0, 4.0, 0.5]], np.float32)},
+                           {"op_type": "scale", "var_name": "x"}, outputs=("stats", "values")),
+    "check_numerics_level3": case("check_numerics", {"tensor": np.array([1.0, np.nan, np.inf, 0.0, -3.0])},
+                                  {"check_nan_inf_level": 3}, outputs=("stats", "values")),
+})
