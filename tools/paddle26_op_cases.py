@@ -555,3 +555,8 @@ CASES.update({
     "check_numerics_level3": case("check_numerics", {"tensor": np.array([1.0, np.nan, np.inf, 0.0, -3.0])},
                                   {"check_nan_inf_level": 3}, outputs=("stats", "values")),
 })
+
+CASES.update({
+    "eig": case("eig", {"X": u(2, 3, 3)}, outputs=("Eigenvalues", "Eigenvectors")),
+    "eigvals": case("eigvals", {"X": u(4, 4).astype(np.float32)}),
+})

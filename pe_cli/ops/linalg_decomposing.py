@@ -1,8 +1,10 @@
 """Paddle 2.x's matrix decompositions over batches, under Paddle 2.6's op types: matrix_rank (singular values
 above tol, or max(m, n) * the largest * float eps by default; hermitian: eigenvalues), eigh / eigvalsh (of the
-symmetric matrix from the lower or upper triangle, UPLO; ascending), qr (reduced / complete / r), lu (partial
+symmetric matrix from the lower or upper triangle, UPLO; ascending), eig / eigvals (general matrices,
+complex results), qr (reduced / complete / r), lu (partial
 pivoting, LAPACK's getrf: Out holds L below the diagonal and U, Pivots 1-based) and lu_unpack (P, L, U back).
 numpy's LAPACK (kernels/<device>/linalg_decomposing.py); gradients: eigh's, eigvalsh's and qr's."""
+from ..base.errors import PeError
 from .define import Attr, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
@@ -107,3 +109,26 @@ register("lu_unpack", kernel_module="linalg_decomposing", inputs=["X", "Pivots"]
          lod="drop", attrs={"unpack_ludata": Attr(True, choices=(True,)), "unpack_pivots": Attr(True, choices=(True,)),
                             **QUANT},
          infer=_infer_lu_unpack, doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.")
+
+
+def _infer_eig(ctx):
+    x = _matrices(ctx, square=True)
+    dtype = {"float32": "complex64", "float64": "complex128"}.get(ctx.dtype("X"), ctx.dtype("X"))
+    if ctx.op.type == "eigvals":
+        ctx.set_output("Out", x[:-1], dtype)
+        return
+    ctx.set_output("Eigenvalues", x[:-1], dtype)
+    ctx.set_output("Eigenvectors", x, dtype)
+
+
+def _refuse_eig(g):
+    raise PeError("eig: pe does not compute its gradient (complex eigenvectors); keep it out of the backward pass "
+                  "(stop_gradient)")
+
+
+register("eig", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Eigenvalues", "Eigenvectors"],
+         attrs=dict(QUANT), infer=_infer_eig, grad=_refuse_eig, lod="drop",
+         doc="Eigenvalues and (unit, LAPACK geev's) Eigenvectors of general square matrices, complex; the "
+             "gradient is refused.")
+register("eigvals", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Out"], attrs=dict(QUANT),
+         infer=_infer_eig, lod="drop", doc="Out = the eigenvalues of general square matrices (complex, LAPACK's order).")

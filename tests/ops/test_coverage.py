@@ -64,6 +64,8 @@ COVERED_ELSEWHERE = {
        for t in ("fft_c2c", "fft_r2c", "fft_c2r", "stft")},
     "gumbel_softmax": "forward: cases_sampling.py (the draws' frequencies); its gradient (of a random Out, so no "
                       "finite differences) against Paddle's formula on the run's Out: tests/ops/test_gumbel_softmax_grad.py",
+    "eig": "forward: cases_linalg_decomposing.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the "
+           "grad maker raises, as fft's: tests/ops/test_fft_grad_refused.py shows the form)",
     "pylayer": "tests/paddle/test_static_pylayer.py: its forward block's values, and its gradient, which is not "
                "derived (no finite differences): the backward block Python built, by hand and by static_pylayer",
     "run_program": "tests/fluid/test_run_program.py: a static program holding it (forward and run_program_grad) "

@@ -116,3 +116,18 @@ def lu_unpack(ins, attrs):
             order[[j, r - 1]] = order[[r - 1, j]]
         perms.append(np.eye(m, dtype=x.dtype)[:, order])
     return {"Pmat": np.stack(perms).reshape(x.shape[:-2] + (m, m)), "L": lower, "U": upper}
+
+
+def _complex(x):
+    return np.complex64 if x.dtype == np.float32 else np.complex128
+
+
+def eig(ins, attrs):
+    x = ins["X"]
+    w, v = np.linalg.eig(x)
+    return {"Eigenvalues": w.astype(_complex(x)), "Eigenvectors": v.astype(_complex(x))}
+
+
+def eigvals(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.linalg.eigvals(x).astype(_complex(x))}

@@ -3,5 +3,6 @@ LAPACK; correct on a GPU place, not fast)."""
 from ..cpu import linalg_decomposing as _cpu
 from ._host import on_host
 
-for _name in ("matrix_rank", "eigh", "eigvalsh", "eigh_grad", "eigvalsh_grad", "qr", "qr_grad", "lu", "lu_unpack"):
+for _name in ("matrix_rank", "eigh", "eigvalsh", "eigh_grad", "eigvalsh_grad", "qr", "qr_grad", "lu", "lu_unpack",
+              "eig", "eigvals"):
     globals()[_name] = on_host(getattr(_cpu, _name))
