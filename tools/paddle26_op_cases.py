@@ -560,3 +560,22 @@ CASES.update({
     "eig": case("eig", {"X": u(2, 3, 3)}, outputs=("Eigenvalues", "Eigenvectors")),
     "eigvals": case("eigvals", {"X": u(4, 4).astype(np.float32)}),
 })
+
+
+def _anchors(h, w, a, size=16.0):
+    cy, cx = np.meshgrid(np.arange(h) * 8.0 + 4, np.arange(w) * 8.0 + 4, indexing="ij")
+    half = size * (1 + np.arange(a)) / 2
+    boxes = np.stack([cx[..., None] - half, cy[..., None] - half, cx[..., None] + half, cy[..., None] + half], -1)
+    return boxes.astype(np.float32)
+
+
+CASES.update({
+    # detection_proposals: generate_proposals_v2 (PaddleDetection's RPN)
+    "generate_proposals_v2": case("generate_proposals_v2", {
+        "Scores": u(2, 2, 4, 4, low=0, high=1).astype(np.float32),
+        "BboxDeltas": u(2, 8, 4, 4, low=-0.3, high=0.3).astype(np.float32),
+        "ImShape": np.array([[32.0, 32.0], [28.0, 30.0]], np.float32), "Anchors": _anchors(4, 4, 2),
+        "Variances": np.ones((4, 4, 2, 4), np.float32)},
+        {"pre_nms_topN": 20, "post_nms_topN": 8, "nms_thresh": 0.6, "min_size": 2.0, "eta": 1.0},
+        outputs=("RpnRois", "RpnRoiProbs", "RpnRoisNum")),
+})
