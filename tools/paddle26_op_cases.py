@@ -579,3 +579,30 @@ CASES.update({
         {"pre_nms_topN": 20, "post_nms_topN": 8, "nms_thresh": 0.6, "min_size": 2.0, "eta": 1.0},
         outputs=("RpnRois", "RpnRoiProbs", "RpnRoisNum")),
 })
+
+
+def _merged_adam():
+    ps, gs, m1, m2 = [u(3, 2).astype(np.float32), u(4).astype(np.float32)], [u(3, 2).astype(np.float32),
+                                                                              u(4).astype(np.float32)], [], []
+    for p in ps:
+        m1.append(u(*p.shape, low=-0.1, high=0.1).astype(np.float32))
+        m2.append(u(*p.shape, low=0, high=0.2).astype(np.float32))
+    pows = [np.array([0.9 ** 2], np.float32), np.array([0.9 ** 5], np.float32)]
+    inputs = {"Param": ps, "Grad": gs, "LearningRate": [np.array([0.01], np.float32), np.array([0.02], np.float32)],
+              "Moment1": m1, "Moment2": m2, "Beta1Pow": pows, "Beta2Pow": [p * 1.1 for p in pows]}
+    return dict(case("merged_adam", inputs, {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8},
+                     outputs=(("ParamOut", 2), ("Moment1Out", 2), ("Moment2Out", 2), ("Beta1PowOut", 2),
+                              ("Beta2PowOut", 2))),
+                inplace={"ParamOut": "Param", "Moment1Out": "Moment1", "Moment2Out": "Moment2",
+                         "Beta1PowOut": "Beta1Pow", "Beta2PowOut": "Beta2Pow"})
+
+
+def _pow2(step):
+    return dict(case("pow2_decay_with_linear_warmup", {"LearningRate": np.array([0.5], np.float32),
+                                                       "Step": np.array([step], np.int64)},
+                     {"warmup_steps": 4, "total_steps": 10, "base_lr": 0.1, "end_lr": 0.001},
+                     outputs=("LearningRateOut", "StepOut")),
+                inplace={"LearningRateOut": "LearningRate", "StepOut": "Step"})
+
+
+CASES.update({"merged_adam": _merged_adam(), **{f"pow2_decay_step{s}": _pow2(s) for s in (0, 3, 6, 12)}})

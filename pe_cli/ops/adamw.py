@@ -73,3 +73,40 @@ register("update_loss_scaling", kernel_module="adamw",
          doc="A non-finite step (FoundInfinite): Out = zeros, bad steps + 1, and the scale times decr_ratio (at "
              "least 1) every decr_every_n_nan_or_inf of them; a finite one: Out = X, good steps + 1, the scale "
              "times incr_ratio (where that stays finite) every incr_every_n_steps; stop_update: only Out.")
+
+
+def _infer_merged_adam(ctx):
+    n = ctx.num_inputs("Param")
+    for slot in ("Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"):
+        if ctx.num_inputs(slot) not in (n, 1 if slot == "LearningRate" else n):
+            ctx.fail(f"{slot} holds {ctx.num_inputs(slot)} tensors for {n} Param")
+    for i in range(n):
+        ctx.set_output("ParamOut", ctx.shape("Param", i), ctx.dtype("Param", i), i=i)
+        for out, src in _STATES:
+            ctx.set_output(out, ctx.shape(src, i), ctx.dtype(src, i), i=i)
+
+
+register("merged_adam", kernel_module="adamw",
+         inputs=["Param*", "Grad*", "LearningRate*", "Moment1*", "Moment2*", "Beta1Pow*", "Beta2Pow*", "MasterParam*?"],
+         outputs=["ParamOut*", "Moment1Out*", "Moment2Out*", "Beta1PowOut*", "Beta2PowOut*", "MasterParamOut*?"],
+         attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER), "epsilon": Attr(1e-8, *_NUMBER),
+                "multi_precision": Attr(False, choices=(False,)),
+                "use_global_beta_pow": Attr(False, choices=(False, True)), **QUANT},
+         infer=_infer_merged_adam, traits=("updates_in_place",),
+         doc="adamw without decay on each Param of the list (one LearningRate, or one per Param): what "
+             "paddle.optimizer.Adam(use_multi_tensor=True) writes.")
+
+
+def _infer_pow2_decay(ctx):
+    ctx.set_output("LearningRateOut", ctx.shape("LearningRate"), ctx.dtype("LearningRate"))
+    ctx.set_output("StepOut", ctx.shape("Step"), ctx.dtype("Step"))
+
+
+register("pow2_decay_with_linear_warmup", kernel_module="adamw", inputs=["LearningRate", "Step"],
+         outputs=["LearningRateOut", "StepOut"], infer=_infer_pow2_decay, traits=("updates_in_place",),
+         attrs={"warmup_steps": Attr(0, lambda v: v >= 0, ">= 0", long=True),
+                "total_steps": Attr(1, lambda v: v > 0, "> 0", long=True), "base_lr": Attr(0.0),
+                "end_lr": Attr(0.0), **QUANT},
+         doc="StepOut = Step + 1; LearningRateOut = base_lr * StepOut / warmup_steps while StepOut <= warmup_steps, "
+             "then end_lr + (base_lr - end_lr) (1 - (StepOut - warmup) / (total - warmup))^2, end_lr past "
+             "total_steps (paddle.incubate's schedule).")

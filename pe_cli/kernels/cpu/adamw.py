@@ -64,3 +64,32 @@ def update_loss_scaling(ins, attrs):
             s, n_good = (grown if np.isfinite(grown) else s), 0
     return {"Out": outs, "LossScaling": np.full(scale.shape, s, scale.dtype),
             "OutGoodSteps": np.full(good.shape, n_good, good.dtype), "OutBadSteps": np.full(bad.shape, n_bad, bad.dtype)}
+
+
+def merged_adam(ins, attrs):
+    outs = {k: [] for k in ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")}
+    lrs = ins["LearningRate"]
+    for i, p in enumerate(ins["Param"]):
+        one = {"Param": p, "Grad": ins["Grad"][i], "LearningRate": lrs[i if len(lrs) > 1 else 0],
+               "Moment1": ins["Moment1"][i], "Moment2": ins["Moment2"][i], "Beta1Pow": ins["Beta1Pow"][i],
+               "Beta2Pow": ins["Beta2Pow"][i]}
+        got = adamw(one, {**attrs, "lr_ratio": 1.0, "coeff": 0.0, "with_decay": False})
+        for k in outs:
+            outs[k].append(got[k])
+    return outs
+
+
+def pow2_decay_with_linear_warmup(ins, attrs):
+    """Paddle 2.6's Pow2DecayWithLinearWarmupKernel, in double, stored in LearningRate's dtype."""
+    lr, step = ins["LearningRate"], ins["Step"]
+    n = int(np.asarray(step).reshape(-1)[0]) + 1
+    warm, total = attrs["warmup_steps"], attrs["total_steps"]
+    base, end = float(np.float32(attrs["base_lr"])), float(np.float32(attrs["end_lr"]))
+    if n <= warm:
+        value = base * n / warm
+    elif n <= total:
+        factor = 1 - (n - warm) / (total - warm)
+        value = (base - end) * factor * factor + end
+    else:
+        value = end
+    return {"LearningRateOut": np.full(lr.shape, value, lr.dtype), "StepOut": np.full(step.shape, n, step.dtype)}
