@@ -606,3 +606,9 @@ def _pow2(step):
 
 
 CASES.update({"merged_adam": _merged_adam(), **{f"pow2_decay_step{s}": _pow2(s) for s in (0, 3, 6, 12)}})
+
+CASES.update({
+    # ring_collectives: c_embedding (a vocabulary slice from start_index; ids outside give zeros)
+    "c_embedding": case("c_embedding", {"W": u(5, 3), "Ids": np.array([[4, 7, 5], [9, 8, 3]], np.int64)},
+                        {"start_index": 4, "vocab_size": 10}, grad=("W",)),
+})
