@@ -101,3 +101,18 @@ register("gumbel_softmax", kernel_module="sampling", inputs=["X"], outputs=["Out
              "its largest. The gradient (Paddle's, hard or not): Out (Out@GRAD - sum(Out@GRAD Out)) / temperature.")
 register("gumbel_softmax_grad", kernel_module="sampling", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_GUMBEL, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out"), ctx.dtype("Out")))
+
+
+register("uniform_random_inplace", kernel_module="sampling", inputs=["X"], outputs=["Out"], needs_rng=True,
+         attrs={"min": Attr(-1.0), "max": Attr(1.0), "seed": Attr(0, is_int, "an int"),
+                "diag_num": Attr(0, is_int, "an int"), "diag_step": Attr(0, is_int, "an int"), "diag_val": Attr(1.0),
+                **QUANT},
+         infer=_like, lod="drop", grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
+                                                       {"value": 0.0}),
+         doc="Out = X's shape and dtype ~ U[min, max) (paddle.Tensor.uniform_); diag_num > 0: the flat positions "
+             "i * (diag_step + 1), i < diag_num, hold diag_val. Its gradient to X: zeros.")
+register("gaussian_inplace", kernel_module="sampling", inputs=["x"], outputs=["out"], needs_rng=True,
+         attrs={"mean": Attr(0.0), "std": Attr(1.0), "seed": Attr(0, is_int, "an int"), **QUANT},
+         infer=lambda ctx: ctx.set_output("out", ctx.shape("x"), ctx.dtype("x")), lod="drop",
+         grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("out")}, {"Out": g.in_grad("x")}, {"value": 0.0}),
+         doc="out = x's shape and dtype ~ N(mean, std^2) (paddle.Tensor.normal_). Its gradient to x: zeros.")

@@ -62,8 +62,24 @@ def _gumbel_hard(outs, inputs):
     assert set(np.unique(out)) <= {0.0, 1.0} and np.all(out.sum(axis=0) == 1)
 
 
+def _inplace_uniform(outs, inputs):
+    out = outs["Out"]
+    assert out.shape == (100, 200) and np.all(out.reshape(-1)[[0, 4, 8]] == 9.0)
+    rest = np.delete(out.reshape(-1), [0, 4, 8])
+    assert rest.min() >= -2 and rest.max() < 3 and abs(rest.mean() - 0.5) < 0.05
+
+
+def _inplace_gaussian(outs, inputs):
+    out = outs["out"]
+    assert out.shape == (100, 200) and abs(out.mean() - 1.0) < 0.05 and abs(out.std() - 2.0) < 0.05
+
+
 _LOGITS = np.tile(np.log([0.1, 0.2, 0.3, 0.4]), (2000, 1))
 CASES = recorded_cases("sampling") + [
+    OpCase("uniform_random_inplace", {"X": np.zeros((100, 200))}, outputs=("Out",), check=_inplace_uniform,
+           attrs={"min": -2.0, "max": 3.0, "diag_num": 3, "diag_step": 3, "diag_val": 9.0}, name="uniform_random_inplace"),
+    OpCase("gaussian_inplace", {"x": np.zeros((100, 200))}, outputs=("out",), check=_inplace_gaussian,
+           attrs={"mean": 1.0, "std": 2.0}, name="gaussian_inplace"),
     OpCase("gumbel_softmax", {"X": _LOGITS}, outputs=("Out",), check=_gumbel, attrs={"temperature": 0.5},
            name="gumbel_softmax"),
     OpCase("gumbel_softmax", {"X": rng.uniform(-1, 1, (3, 5))}, outputs=("Out",), check=_gumbel_hard,

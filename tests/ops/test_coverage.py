@@ -66,6 +66,9 @@ COVERED_ELSEWHERE = {
                       "finite differences) against Paddle's formula on the run's Out: tests/ops/test_gumbel_softmax_grad.py",
     "eig": "forward: cases_linalg_decomposing.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the "
            "grad maker raises, as fft's: tests/ops/test_fft_grad_refused.py shows the form)",
+    **{t: "forward: cases_sampling.py (the draws' distribution); the gradient to the overwritten input is zeros "
+          "(a fill, Paddle's), not a derivative of a draw"
+       for t in ("uniform_random_inplace", "gaussian_inplace")},
     "pylayer": "tests/paddle/test_static_pylayer.py: its forward block's values, and its gradient, which is not "
                "derived (no finite differences): the backward block Python built, by hand and by static_pylayer",
     "run_program": "tests/fluid/test_run_program.py: a static program holding it (forward and run_program_grad) "

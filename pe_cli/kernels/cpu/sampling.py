@@ -90,3 +90,18 @@ def gumbel_softmax_grad(ins, attrs):
     axis = attrs["axis"] % max(out.ndim, 1)
     dx = out * (d - np.sum(d * out, axis=axis, keepdims=True)) / out.dtype.type(np.float32(attrs["temperature"]))
     return {"X@GRAD": dx.astype(out.dtype, copy=False)}
+
+
+def uniform_random_inplace(ins, attrs):
+    x = ins["X"]
+    out = _rng(attrs).uniform(float(np.float32(attrs["min"])), float(np.float32(attrs["max"])), x.shape)
+    out = out.astype(x.dtype).reshape(-1)
+    if attrs["diag_num"] > 0:
+        out[np.arange(attrs["diag_num"]) * (attrs["diag_step"] + 1)] = np.float32(attrs["diag_val"])
+    return {"Out": out.reshape(x.shape)}
+
+
+def gaussian_inplace(ins, attrs):
+    x = ins["x"]
+    return {"out": _rng(attrs).normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])),
+                                      x.shape).astype(x.dtype)}

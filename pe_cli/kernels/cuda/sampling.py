@@ -4,5 +4,5 @@ from ..cpu import sampling as _cpu
 from ._host import on_host
 
 for _name in ("bernoulli", "exponential", "multinomial", "rrelu", "rrelu_grad", "dropout_nd", "dropout_nd_grad",
-              "gumbel_softmax", "gumbel_softmax_grad"):
+              "gumbel_softmax", "gumbel_softmax_grad", "uniform_random_inplace", "gaussian_inplace"):
     globals()[_name] = on_host(getattr(_cpu, _name))
