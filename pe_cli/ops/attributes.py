@@ -110,3 +110,9 @@ def dtype_or_none(v):
         return True
     except PeError:
         return False
+
+
+def dtype_code(v):
+    """check: a dtype Paddle's VarType code (or any spelling convert_dtype knows) names, kept as given (an INT
+    attribute of Paddle 2.x's ops: set_value's dtype, transfer_dtype's out_dtype, ...)."""
+    return v is not None and dtype_or_none(v)

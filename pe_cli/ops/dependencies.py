@@ -4,16 +4,8 @@ depend (Out is X, after the ops writing Dep: an order, no data), share_data and 
 memcpy_d2h, memcpy_h2d: pe's executor places values itself), npu_identity, and transfer_dtype (a cast). Their
 gradients pass Out@GRAD to X."""
 from ..base.dtypes import convert_dtype
-from .define import Attr, is_int, register
+from .define import Attr, dtype_code, is_int, register
 from .pointwise_math import QUANT
-
-
-def _dtype_code(v):
-    try:
-        convert_dtype(v)
-        return True
-    except Exception:       # noqa: BLE001  (any value convert_dtype cannot name)
-        return False
 
 
 def _same(ctx):
@@ -70,6 +62,6 @@ def _infer_transfer_dtype(ctx):
 
 
 register("transfer_dtype", kernel_module="dependencies", inputs=["X"], outputs=["Out"], infer=_infer_transfer_dtype,
-         attrs={"out_dtype": Attr(5, _dtype_code, "a dtype (VarType code)"), "in_dtype": Attr(5, _dtype_code, "a dtype"),
+         attrs={"out_dtype": Attr(5, dtype_code, "a dtype (VarType code)"), "in_dtype": Attr(5, dtype_code, "a dtype"),
                 "use_mkldnn": Attr(False), **QUANT},
          doc="Out = X cast to out_dtype (what Paddle's executor inserts where a kernel takes another dtype).")

@@ -4,20 +4,12 @@ zeros), full_int_array (the ints of `value`), tril_indices / triu_indices (the [
 indices of a rows x cols matrix's lower / upper triangle from diagonal `offset`) and logspace (Num numbers
 Base^t for t evenly from Start to Stop, each a 1-element tensor). ``dtype`` attributes are Paddle's VarType codes."""
 from ..base.dtypes import convert_dtype
-from .define import Attr, int_list, is_int, register
+from .define import Attr, dtype_code, int_list, is_int, register
 from .pointwise_math import QUANT
 
 
-def _dtype(v):
-    try:
-        convert_dtype(v)
-        return True
-    except Exception:       # noqa: BLE001  (any value convert_dtype cannot name)
-        return False
-
-
 def _dtype_attr(default):
-    return Attr(default, _dtype, "a dtype (Paddle's VarType code)")
+    return Attr(default, dtype_code, "a dtype (Paddle's VarType code)")
 
 
 def _grad_fill_any(g):

@@ -4,26 +4,18 @@ or to ``values`` (a list of numbers of ``dtype``, in ``shape``), broadcast to th
 decrease_axes dropped and a 1 put at each of none_axes. Starts, ends and steps clamp as Paddle's
 CheckAndUpdateSliceAttrs clamps them; StartsTensorList / EndsTensorList / StepsTensorList give them at run
 time. The gradient: Out@GRAD with the region zeroed to Input, the region summed to ValueTensor's shape to it."""
-from ..base.dtypes import convert_dtype
-from .define import Attr, grads_like, int_list, register
+from ..base.shapes import numel
+from .define import Attr, dtype_code, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 _FROM = {"StartsTensorList": "starts", "EndsTensorList": "ends", "StepsTensorList": "steps"}
-
-
-def _dtype_code(v):
-    try:
-        convert_dtype(v)
-        return True
-    except Exception:       # noqa: BLE001  (any value convert_dtype cannot name)
-        return False
 
 
 def _numbers(v):
     return isinstance(v, list) and all(isinstance(x, (int, float, bool, complex)) for x in v)
 
 
-_ATTRS = {"dtype": Attr(5, _dtype_code, "a dtype (Paddle's VarType code)"),
+_ATTRS = {"dtype": Attr(5, dtype_code, "a dtype (Paddle's VarType code)"),
           "axes": Attr(list, int_list, "a list of ints", long=True),
           "starts": Attr(list, int_list, "a list of ints", long=True),
           "ends": Attr(list, int_list, "a list of ints", long=True),
@@ -45,16 +37,9 @@ def _infer(ctx):
         ctx.fail(f"axes {list(a['axes'])} are not all axes of Input {list(x)}")
     if any(s == 0 for s in a["steps"]):
         ctx.fail("a step of 0 slices nothing (steps must not be 0)")
-    if not ctx.has_input("ValueTensor") and len(a["values"]) != max(1, _numel(a["shape"])):
+    if not ctx.has_input("ValueTensor") and len(a["values"]) != max(1, numel(a["shape"])):
         ctx.fail(f"values holds {len(a['values'])} numbers for shape {list(a['shape'])}")
     ctx.set_output("Out", x, ctx.dtype("Input"))
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _grad(g):
