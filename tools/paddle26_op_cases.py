@@ -612,3 +612,9 @@ CASES.update({
     "c_embedding": case("c_embedding", {"W": u(5, 3), "Ids": np.array([[4, 7, 5], [9, 8, 3]], np.int64)},
                         {"start_index": 4, "vocab_size": 10}, grad=("W",)),
 })
+
+CASES.update({
+    # masked_softmax: paddle.incubate.softmax_mask_fuse
+    "fused_softmax_mask": case("fused_softmax_mask", {"X": u(2, 3, 4, 4), "Mask": np.where(u(2, 1, 4, 4) > 0, 0.0,
+                                                                                           -1e4)}, grad=("X",)),
+})
