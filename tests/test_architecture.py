@@ -342,8 +342,9 @@ EXECUTORS = [m for m in MODULES if m.startswith("pe_cli.executor")]
 ATTRIBUTE_WORDS = {"seed"}      # op types that are also the name of an attribute (random ops' seed)
 # op types of Fluid 1.8 whose names mean something else where they appear: numpy's dtype kinds "fc" (float,
 # complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node; and Paddle 2.x's
-# op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader
-OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1"}
+# op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader; Paddle 2.x's collective ops reduce
+# and all_reduce, which are also the SSA graph's reduce and all-reduce nodes and an MPI process's all-reduce
+OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1", "reduce", "all_reduce"}
 HOLDER_WORDS = {"feed", "fetch"}    # op types that are also the names of Fluid's feed and fetch holder variables
 
 

@@ -159,3 +159,9 @@ def undeclared_kind(name, value):
     if value in NEUTRAL_ATTRS.get(name, ()):
         return "neutral"
     return None
+
+
+def dtype_code(v):
+    """check: a dtype Paddle's VarType code (or any spelling convert_dtype knows) names, kept as given (an INT
+    attribute of Paddle 2.x's ops: set_value's dtype, transfer_dtype's out_dtype, ...)."""
+    return v is not None and dtype_or_none(v)

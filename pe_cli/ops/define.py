@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
-from .attributes import (BACKEND_ATTRS, Attr, as_long, backend_attrs, dtype_or_none, in_range,  # noqa: F401
-                         int_list, is_int, positive)     # (re-exported: op families declare attributes with them)
+from .attributes import (BACKEND_ATTRS, Attr, as_long, backend_attrs, dtype_code, dtype_or_none,  # noqa: F401
+                         in_range, int_list, is_int, positive)     # (re-exported: op families declare attributes with them)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"

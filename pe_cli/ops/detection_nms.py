@@ -107,3 +107,31 @@ register("retinanet_detection_output", kernel_module="detection_nms",
              "nms_top_k scores above score_threshold (the last level: above 0), decoded from their anchors and "
              "clipped to the image (ImInfo: height, width, scale; boxes in the original image), greedy NMS per "
              "class (nms_threshold, nms_eta), then the keep_top_k best of the image.")
+
+
+def _infer_nms3(ctx):
+    if ctx.has_input("RoisNum") and len(ctx.shape("Scores")) == 2:
+        boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
+        if len(boxes) != 3:
+            ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [M, C, 4] for Scores {fmt_shape(scores)} with RoisNum")
+        ctx.set_output("Out", [-1, boxes[-1] + 2], ctx.dtype("BBoxes"), lod_level=1)
+        ctx.set_output("Index", [-1, 1], "int32", lod_level=1)
+    else:
+        _infer_nms(ctx)
+    n = ctx.shape("RoisNum")[0] if ctx.has_input("RoisNum") else ctx.shape("Scores")[0]
+    ctx.set_output("NmsRoisNum", [n if len(ctx.shape("Scores")) == 3 or ctx.has_input("RoisNum") else -1], "int32")
+
+
+register("multiclass_nms3", kernel_module="detection_nms", inputs=["BBoxes", "Scores", "RoisNum?"],
+         outputs=["Out", "Index", "NmsRoisNum?"], attrs={**_NMS_ATTRS, "with_quant_attr": Attr(False)},
+         infer=_infer_nms3, lod="drop", needs_lod=True, run_infer=True,
+         doc="Paddle 2.x's multiclass_nms2: RoisNum (int32 [N]) gives each image's rows of 2-D Scores [M, C] "
+             "instead of a LoD; NmsRoisNum = how many rows each image kept; nothing kept: Out [0, 6], Index [0, 1].")
+
+
+register("nms", kernel_module="detection_nms", inputs=["Boxes"], outputs=["KeepBoxesIdxs"], lod="drop",
+         attrs={"iou_threshold": Attr(1.0), "with_quant_attr": Attr(False)},
+         infer=lambda ctx: ctx.set_output("KeepBoxesIdxs", [-1], "int64"),
+         doc="KeepBoxesIdxs = the rows of Boxes [N, 4] (x1, y1, x2, y2; paddle.vision.ops.nms sorts them by score "
+             "first) kept by greedy NMS in their order: a box is dropped when its IoU with a kept one exceeds "
+             "iou_threshold.")

@@ -72,3 +72,26 @@ register("collect_fpn_proposals", kernel_module="detection_proposals",
          infer=_infer_collect, lod="drop", needs_lod=True,
          doc="The post_nms_topN best-scored rois of all levels and images together (ties in level order), "
              "grouped by image in score order: FpnRois [K, 4] with a LoD sequence per image.")
+
+
+def _infer_generate_v2(ctx):
+    s, d, shape = ctx.shape("Scores"), ctx.shape("BboxDeltas"), ctx.shape("ImShape")
+    if len(s) != 4 or len(d) != 4 or (s[1] >= 0 and d[1] >= 0 and d[1] != 4 * s[1]):
+        ctx.fail(f"Scores {fmt_shape(s)} must be [N, A, H, W] and BboxDeltas {fmt_shape(d)} [N, 4 * A, H, W]")
+    if len(shape) != 2 or shape[1] not in (2, -1):
+        ctx.fail(f"ImShape {fmt_shape(shape)} must be [N, 2] (height, width)")
+    dtype = ctx.dtype("Scores")
+    ctx.set_output("RpnRois", [-1, 4], dtype, lod_level=1)
+    ctx.set_output("RpnRoiProbs", [-1, 1], dtype, lod_level=1)
+    ctx.set_output("RpnRoisNum", [s[0]], "int32", lod_level=0)
+
+
+register("generate_proposals_v2", kernel_module="detection_proposals",
+         inputs=["Scores", "BboxDeltas", "ImShape", "Anchors", "Variances"],
+         outputs=["RpnRois", "RpnRoiProbs", "RpnRoisNum?"],
+         attrs={"pre_nms_topN": 6000, "post_nms_topN": 1000, "nms_thresh": 0.5, "min_size": 0.1, "eta": 1.0,
+                # pixel_offset False (boxes without Fluid's +1 in their sizes) is not computed
+                "pixel_offset": Attr(True, choices=(True,)), "with_quant_attr": Attr(False)},
+         infer=_infer_generate_v2, lod="drop", needs_lod=True,
+         doc="generate_proposals with ImShape [N, 2] (height, width) for ImInfo: min_size in the image's own "
+             "pixels (what PaddleDetection's exported two-stage models hold).")

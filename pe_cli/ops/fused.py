@@ -98,6 +98,32 @@ register("fused_elemwise_activation_grad", kernel_module="fused", blocked=one_sh
          infer=_infer_grad)
 
 
+def _add_functors(value):
+    return _functors(value) and "elementwise_add" in value
+
+
+# Paddle 2.x's name for the elementwise_add forms (its fuse_elewise_add_act pass writes this type)
+_ADD_ATTRS = {**_ATTRS, "functor_list": Attr(["relu", "elementwise_add"], _add_functors,
+                                             "[unary, elementwise_add] or [elementwise_add, unary]"),
+              "with_quant_attr": Attr(False)}
+
+
+def _grad_add_act(g):
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    if reads_intermediate(g.attrs["functor_list"]):
+        ins["IntermediateOut"] = g.output("IntermediateOut")
+    g.op("fused_elemwise_add_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+
+
+register("fused_elemwise_add_activation", kernel_module="fused", kernel="fused_elemwise_activation",
+         inputs=["X", "Y"], outputs=["Out", "IntermediateOut"], attrs=_ADD_ATTRS, infer=_infer, grad=_grad_add_act,
+         grad_reads=("X", "Y", "IntermediateOut", "Out"), traits=("optional_outputs",),
+         doc="fused_elemwise_activation with elementwise_add as its binary functor (Paddle 2.x's op type).")
+register("fused_elemwise_add_activation_grad", kernel_module="fused", kernel="fused_elemwise_activation_grad",
+         inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ADD_ATTRS,
+         infer=_infer_grad)
+
+
 # -- fused_batch_norm_act (the fuse_bn_act_ops pass) ------------------------------------------------
 # Y = act(batch_norm(X)) with batch_norm's inputs, statistics outputs and attributes; the value
 # before the activation is not kept (nothing reads it: batch_norm_grad does not, nor does the

@@ -85,3 +85,49 @@ register("allclose", kernel_module="logic", inputs=["Input", "Other"], outputs=[
          infer=_infer_allclose,
          doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]), computed in Input's dtype; with "
              "equal_nan a NaN equals a NaN at the same place.")
+
+
+# -- Paddle 2.x's: isclose (elementwise, its tolerances as strings or tensors), isfinite_v2 / isinf_v2 /
+# isnan_v2 (elementwise, unlike Fluid's isfinite: one bool of the whole tensor), equal_all (one 0-D bool)
+
+def _tolerance(v):
+    try:
+        float(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _infer_isclose(ctx):
+    x, y = ctx.shape("Input"), ctx.shape("Other")
+    if len(x) != len(y) or any(a >= 0 and b >= 0 and a != b for a, b in zip(x, y)):
+        ctx.fail(f"Input {fmt_shape(x)} and Other {fmt_shape(y)} must have the same shape")
+    ctx.set_output("Out", x, "bool")
+
+
+_QUANT = {"with_quant_attr": Attr(False)}
+register("isclose", kernel_module="logic", inputs=["Input", "Other", "Rtol?", "Atol?"], outputs=["Out"], lod="drop",
+         attrs={"rtol": Attr("1e-5", _tolerance, "a number (Paddle writes it as a string)"),
+                "atol": Attr("1e-8", _tolerance, "a number (Paddle writes it as a string)"),
+                "equal_nan": Attr(False, choices=(False, True)), **_QUANT},
+         infer=_infer_isclose, attr_tensors={"Rtol": "rtol", "Atol": "atol"},
+         doc="Out = |Input - Other| <= atol + rtol * |Other| elementwise (Paddle's rule: equal values, or within "
+             "1e-15 of the bound, count too); a NaN is close to a NaN only with equal_nan.")
+
+
+def _infer_elementwise_flag(ctx):
+    ctx.set_output("Out", ctx.shape("X"), "bool")
+
+
+for _type, _doc in (("isfinite_v2", "finite (neither inf nor NaN)"), ("isinf_v2", "+-inf"), ("isnan_v2", "NaN")):
+    register(_type, kernel_module="logic", inputs=["X"], outputs=["Out"], attrs=dict(_QUANT), lod="drop",
+             infer=_infer_elementwise_flag, doc=f"Out = whether each element of X is {_doc} (bool, X's shape).")
+
+
+def _infer_equal_all(ctx):
+    ctx.set_output("Out", [], "bool")
+
+
+register("equal_all", kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], attrs=dict(_QUANT), lod="drop",
+         infer=_infer_equal_all,
+         doc="Out = whether X and Y have one shape and equal elements (a 0-D bool; shapes that differ: False).")

@@ -200,3 +200,59 @@ register("l1_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"],
          doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.")
 register("l1_norm_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- Paddle 2.x's reductions: reduce_amax / reduce_amin (the gradient shared by every extreme) and logsumexp
+
+def _reduce_evenly(name, doc):
+    """reduce_amax / reduce_amin: reduce_max's / reduce_min's values (their kernels), the gradient split evenly
+    over every element equal to the extreme (Paddle 2.6's amax_grad / amin_grad); AxisTensor (one int tensor)
+    or AxisTensorList (one per dim) give `dim` at run time."""
+    def infer(ctx):
+        if ctx.has_input("AxisTensor") or ctx.has_input("AxisTensorList"):
+            ctx.fail("the dims given by AxisTensor / AxisTensorList decide Out's rank: pe takes `dim` as an attribute")
+        ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
+
+    def grad(g):
+        g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+             {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+    attrs = {**_REDUCE_ATTRS, "with_quant_attr": Attr(False)}
+    register(name, kernel_module="reduction", kernel=name.replace("_a", "_"), inputs=["X", "AxisTensor?",
+                                                                                     "AxisTensorList*?"],
+             outputs=["Out"], attrs=attrs, infer=infer, grad=grad, grad_reads=("Out", "X"),
+             traits=("scalar_0d_in_paddle2",), doc=doc)
+    register(f"{name}_grad", kernel_module="reduction", kernel="reduce_even_extreme_grad",
+             inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+
+
+_reduce_evenly("reduce_amax", "Out = max of X over `dim`; the gradient is shared evenly by the elements equal to it.")
+_reduce_evenly("reduce_amin", "Out = min of X over `dim`; the gradient is shared evenly by the elements equal to it.")
+
+
+def _infer_logsumexp(ctx):
+    shape, a = list(ctx.shape("X")), ctx.attrs
+    every = a["reduce_all"] or not a["axis"] or len(a["axis"]) == len(shape)
+    for d in a["axis"]:
+        if not -max(len(shape), 1) <= d < max(len(shape), 1):
+            ctx.fail(f"axis {d} is out of range for X {fmt_shape(shape)}")
+    dims = set(range(len(shape))) if every else {d % len(shape) for d in a["axis"]}
+    out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keepdim"] else \
+        [n for i, n in enumerate(shape) if i not in dims]
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_logsumexp(g):
+    g.op("logsumexp_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_LOGSUMEXP_ATTRS = {"axis": Attr([0], lambda v: isinstance(v, list) and all(is_int(d) for d in v), "a list of ints"),
+                    "keepdim": Attr(False, choices=_BOOL), "reduce_all": Attr(False, choices=_BOOL),
+                    "with_quant_attr": Attr(False)}
+register("logsumexp", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_LOGSUMEXP_ATTRS,
+         infer=_infer_logsumexp, grad=_grad_logsumexp, grad_reads=("X", "Out"),
+         doc="Out = log(sum(exp(X))) over `axis` (every dim with reduce_all, an empty axis or all of them), "
+             "computed as max + log(sum(exp(X - max))); 0-D when no dim is left.")
+register("logsumexp_grad", kernel_module="reduction", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_LOGSUMEXP_ATTRS, infer=grads_like({"X@GRAD": "X"}))

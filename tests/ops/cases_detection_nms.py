@@ -282,3 +282,8 @@ RETINANET_CASES = [
                         "keep_top_k": 12}),
 ]
 CASES += RETINANET_CASES
+
+# multiclass_nms3 (Paddle 2.x's): Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("detection_nms")

@@ -150,3 +150,8 @@ CASES = [
             "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in _SPLITS]},
            _collect_ref, attrs={"post_nms_topN": 7}),
 ]
+
+# generate_proposals_v2 (Paddle 2.x's): Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("detection_proposals")

@@ -173,3 +173,8 @@ CASES += [
            attrs={"max_norm": 2.0, "rampup_begin_step": 5.0}, name="dgc_clip_by_norm_before_rampup"),
 ]
 CASES.append(OpCase("minus", {"X": r(2, 3), "Y": r(2, 3)}, lambda i, a: {"Out": i["X"] - i["Y"]}, grad=("X", "Y")))
+
+# grad_add (Paddle 2.x's, elementwise_add's kernel): Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("elementwise")

@@ -186,3 +186,8 @@ CASES += [
            lambda i, a: {"Out": (i["Input"].reshape(6, 4) @ _FW[:4, :3]).reshape(2, 3, 3)},
            attrs={"in_num_col_dims": 2, "padding_weights": True}, name="fc_padding_weights"),
 ]
+
+# fused_elemwise_add_activation (Paddle 2.x's type): Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("fused")

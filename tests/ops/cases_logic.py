@@ -55,3 +55,8 @@ CASES += [
            name="allclose_equal_nan"),
     OpCase("allclose", {"Input": _NAN, "Other": _NAN}, _allclose, name="allclose_nan_not_equal"),
 ]
+
+# Paddle 2.x's isclose, isfinite_v2, isinf_v2, isnan_v2, equal_all: Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("logic")

@@ -78,3 +78,8 @@ CASES = [
 CASES.append(OpCase("reduce_sum", {"X": np.array([[1.5, 2.5], [3.0, -1.0]], np.float32)},
                     lambda i, a: {"Out": np.array([4.0, 2.0])}, attrs={"dim": [1], "out_dtype": 6},
                     name="reduce_sum_out_dtype_float64"))
+
+# Paddle 2.x's reductions (reduce_amax, reduce_amin, logsumexp): Paddle 2.6.2's recorded values
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("reduction")

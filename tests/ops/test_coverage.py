@@ -55,6 +55,20 @@ COVERED_ELSEWHERE = {
           "of complex ops against Paddle 2.6.2 (tests/paddle/test_paddle_function_oracle.py) and finite differences "
           "(tests/paddle/test_tensor_complex.py)"
        for t in ("complex", "as_complex", "as_real", "real", "imag")},
+    **{t: "forward: cases_linalg_decomposing.py; the gradient is Paddle's symmetric formula, no partial derivative "
+          "of the one triangle read (finite differences do not apply): tests/ops/test_paddle26_grads.py checks it "
+          "against Paddle 2.6.2's"
+       for t in ("eigh", "eigvalsh")},
+    **{t: "forward: cases_fft.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the grad maker "
+          "raises): tests/ops/test_fft_grad_refused.py"
+       for t in ("fft_c2c", "fft_r2c", "fft_c2r", "stft")},
+    "gumbel_softmax": "forward: cases_sampling.py (the draws' frequencies); its gradient (of a random Out, so no "
+                      "finite differences) against Paddle's formula on the run's Out: tests/ops/test_gumbel_softmax_grad.py",
+    "eig": "forward: cases_linalg_decomposing.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the "
+           "grad maker raises, as fft's: tests/ops/test_fft_grad_refused.py shows the form)",
+    **{t: "forward: cases_sampling.py (the draws' distribution); the gradient to the overwritten input is zeros "
+          "(a fill, Paddle's), not a derivative of a draw"
+       for t in ("uniform_random_inplace", "gaussian_inplace")},
     "pylayer": "tests/paddle/test_static_pylayer.py: its forward block's values, and its gradient, which is not "
                "derived (no finite differences): the backward block Python built, by hand and by static_pylayer",
     "run_program": "tests/fluid/test_run_program.py: a static program holding it (forward and run_program_grad) "

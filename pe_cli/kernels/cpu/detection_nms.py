@@ -215,3 +215,35 @@ def retinanet_detection_output(ins, attrs):
         offsets.append(offsets[-1] + len(rows))
     result = np.asarray(out, dtype=scores[0].dtype).reshape(-1, 6)
     return {"Out": result, "@LOD": {"Out": [offsets]}}
+
+
+def multiclass_nms3(ins, attrs):
+    """multiclass_nms2's rows; RoisNum, where given, the images' rows of 2-D Scores; NmsRoisNum per image."""
+    if ins.get("RoisNum") is not None:
+        counts = np.asarray(ins["RoisNum"]).reshape(-1).astype(np.int64)
+        attrs = dict(attrs, _lod={"BBoxes": [[0] + np.cumsum(counts).tolist()]})
+    rows, index, starts = _nms(ins, attrs)
+    width = ins["BBoxes"].shape[-1] + 2
+    return {"Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
+            "Index": np.asarray(index, np.int32).reshape(-1, 1),
+            "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
+            "@LOD": {"Out": [starts], "Index": [starts]}}
+
+
+def nms(ins, attrs):
+    """Paddle 2.6's NMSKernel: boxes in their order, IoU of unnormalized corner boxes (no +1), strictly above
+    iou_threshold drops."""
+    b = np.asarray(ins["Boxes"], np.float64)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    thr = float(np.float32(attrs["iou_threshold"]))
+    kept, dead = [], np.zeros(len(b), bool)
+    for i in range(len(b)):
+        if dead[i]:
+            continue
+        kept.append(i)
+        w = np.maximum(0, np.minimum(b[i, 2], b[i + 1:, 2]) - np.maximum(b[i, 0], b[i + 1:, 0]))
+        h = np.maximum(0, np.minimum(b[i, 3], b[i + 1:, 3]) - np.maximum(b[i, 1], b[i + 1:, 1]))
+        inter = w * h
+        iou = inter / (area[i] + area[i + 1:] - inter)
+        dead[i + 1:] |= iou > thr
+    return {"KeepBoxesIdxs": np.array(kept, np.int64)}

@@ -134,3 +134,12 @@ def collect_fpn_proposals(ins, attrs):
     counts = np.bincount(image[top], minlength=batch or 0)
     out = np.ascontiguousarray(all_rois[top]).reshape(-1, 4).astype(rois[0].dtype)
     return {"FpnRois": out, "@LOD": {"FpnRois": [[0] + np.cumsum(counts).tolist()]}}
+
+
+def generate_proposals_v2(ins, attrs):
+    """generate_proposals with ImInfo (height, width, scale 1) from ImShape."""
+    shape = np.asarray(ins["ImShape"], dtype=np.float64).reshape(-1, 2)
+    info = np.concatenate([shape, np.ones((shape.shape[0], 1))], axis=1).astype(np.asarray(ins["ImShape"]).dtype)
+    outs = generate_proposals({**ins, "ImInfo": info}, attrs)
+    outs.pop("RpnRoisLod")
+    return outs

@@ -80,3 +80,37 @@ def allclose(ins, attrs):
     else:
         result = bool(np.all(close))
     return {"Out": np.array([result])}
+
+
+def isclose(ins, attrs):
+    """Paddle 2.6's IscloseFunctor, in Input's dtype: a == b, or |a - b| <= atol + rtol |b|, or within 1e-15 of
+    that bound; a NaN on either side: close only with equal_nan, both NaN."""
+    a, b = ins["Input"], ins["Other"]
+    if a.shape != b.shape:
+        raise PeError(f"isclose: Input {list(a.shape)} and Other {list(b.shape)} must have the same shape")
+    t = a.dtype.type if a.dtype.kind == "f" else np.float64
+    rtol, atol = t(float(attrs["rtol"])), t(float(attrs["atol"]))
+    with np.errstate(invalid="ignore", over="ignore"):
+        left = np.abs(a - b)
+        right = atol + rtol * np.abs(b)
+        close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    either = nan_a | nan_b
+    return {"Out": np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)}
+
+
+def isfinite_v2(ins, attrs):
+    return {"Out": np.isfinite(ins["X"])}
+
+
+def isinf_v2(ins, attrs):
+    return {"Out": np.isinf(ins["X"])}
+
+
+def isnan_v2(ins, attrs):
+    return {"Out": np.isnan(ins["X"])}
+
+
+def equal_all(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    return {"Out": np.array(x.shape == y.shape and bool(np.all(x == y)))}

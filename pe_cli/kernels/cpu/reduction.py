@@ -210,3 +210,32 @@ def l1_norm(ins, attrs):
 def l1_norm_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     return {"X@GRAD": (np.sign(x) * dout.reshape(-1)[0]).astype(x.dtype, copy=False)}
+
+
+def reduce_even_extreme_grad(ins, attrs):
+    """reduce_amax's and reduce_amin's gradient: Out@GRAD shared evenly by the elements equal to Out."""
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    hit = x == _expand_back(x, attrs, out)
+    count = hit.sum(axis=_axes(x, attrs), keepdims=True)
+    return {"X@GRAD": (hit * (_expand_back(x, attrs, dout) / count)).astype(x.dtype, copy=False)}
+
+
+def _logsumexp_axes(x, attrs):
+    every = attrs["reduce_all"] or not attrs["axis"] or len(attrs["axis"]) == x.ndim
+    return tuple(range(x.ndim)) if every else tuple(d % x.ndim for d in attrs["axis"])
+
+
+def logsumexp(ins, attrs):
+    x = ins["X"]
+    axes = _logsumexp_axes(x, attrs)
+    top = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros([1] * x.ndim, x.dtype)
+    top = np.where(np.isfinite(top), top, x.dtype.type(0))
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - top), axis=axes, keepdims=True)) + top
+    return {"Out": (out if attrs["keepdim"] else np.squeeze(out, axis=axes)).astype(x.dtype, copy=False)}
+
+
+def logsumexp_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    kept = [1 if i in _logsumexp_axes(x, attrs) else n for i, n in enumerate(x.shape)]
+    return {"X@GRAD": (dout.reshape(kept) * np.exp(x - out.reshape(kept))).astype(x.dtype, copy=False)}

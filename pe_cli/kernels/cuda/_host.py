@@ -25,7 +25,8 @@ def _device(key, value):
         return value
     if isinstance(value, list):
         return _moved(value, rt.to_device)
-    return rt.to_device(value)
+    out = rt.to_device(value)
+    return out.reshape(()) if getattr(value, "ndim", None) == 0 else out     # a 0-D value stays 0-D
 
 
 def on_host(cpu_kernel):

@@ -16,3 +16,5 @@ def retinanet_detection_output(ins, attrs):
     host = {k: [rt.to_host(a) for a in v] if isinstance(v, list) else rt.to_host(v) for k, v in ins.items()}
     outs = _cpu.retinanet_detection_output(host, attrs)
     return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}
+multiclass_nms3 = _on_host(_cpu.multiclass_nms3)
+nms = _on_host(_cpu.nms)

@@ -7,3 +7,4 @@ from ._host import on_host as _on_host
 generate_proposals = _on_host(_cpu.generate_proposals)
 distribute_fpn_proposals = _on_host(_cpu.distribute_fpn_proposals)
 collect_fpn_proposals = _on_host(_cpu.collect_fpn_proposals)
+generate_proposals_v2 = _on_host(_cpu.generate_proposals_v2)

@@ -8,6 +8,7 @@ from ..cpu import reduction as _cpu
 from . import runtime as rt
 from ._host import on_host
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
+from ._host import on_host
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
@@ -285,3 +286,9 @@ def l1_norm(ins, attrs):
 def l1_norm_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     return {"X@GRAD": _SIGNED(x, expand_to(dout.reshape((1,) * max(x.ndim, 1)), x.shape))}
+
+
+# Paddle 2.x's reductions: reduce_amax / reduce_amin run reduce_max's / reduce_min's kernels (their registered
+# kernel); their shared gradient and logsumexp run their CPU twins on the host (kernels/cuda/_host.py)
+reduce_even_extreme_grad = on_host(_cpu.reduce_even_extreme_grad)
+logsumexp, logsumexp_grad = on_host(_cpu.logsumexp), on_host(_cpu.logsumexp_grad)

@@ -1,0 +1,133 @@
+"""Kernels of pe_cli/ops/linalg_decomposing.py: numpy's LAPACK, batches matrix by matrix where it has no
+batched form (lu)."""
+import numpy as np
+
+
+def _t(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def matrix_rank(ins, attrs):
+    x = ins["X"]
+    s = np.abs(np.linalg.eigvalsh(x)) if attrs["hermitian"] else np.linalg.svd(x, compute_uv=False)
+    if attrs["use_default_tol"]:
+        tol = s.max(axis=-1, keepdims=True) * max(x.shape[-2:]) * np.finfo(x.dtype).eps
+    else:
+        tol = x.dtype.type(np.float32(attrs["tol"]))
+    return {"Out": np.sum(s > tol, axis=-1).astype(np.int64)}
+
+
+def eigh(ins, attrs):
+    """LAPACK's syevd on the UPLO triangle (numpy's eigh passes it through): Paddle's eigenvectors, signs too."""
+    x = ins["X"]
+    w, v = np.linalg.eigh(x, UPLO=attrs["UPLO"])
+    return {"Eigenvalues": w.astype(x.dtype), "Eigenvectors": v.astype(x.dtype)}
+
+
+eigvalsh = eigh
+
+
+def eigh_grad(ins, attrs):
+    """dX = V (diag(dw) + F * (V^T dV)) V^T, F_ij = 1 / (w_j - w_i) off the diagonal, symmetrized (Paddle's
+    EighGradKernel)."""
+    w, v = ins["Eigenvalues"], ins["Eigenvectors"]
+    dw, dv = ins.get("Eigenvalues@GRAD"), ins.get("Eigenvectors@GRAD")
+    inner = np.zeros(v.shape, v.dtype)
+    if dv is not None:
+        diff = w[..., None, :] - w[..., :, None]
+        with np.errstate(divide="ignore"):
+            f = np.where(np.eye(w.shape[-1], dtype=bool), 0, 1 / np.where(diff == 0, np.inf, diff))
+        inner = inner + f * (_t(v) @ dv)
+    if dw is not None:
+        inner = inner + dw[..., None, :] * np.eye(w.shape[-1], dtype=v.dtype)
+    g = v @ inner @ _t(v)
+    return {"X@GRAD": ((g + _t(g)) / 2).astype(v.dtype)}       # symmetrized, as Paddle's
+
+
+def eigvalsh_grad(ins, attrs):
+    """V diag(dw) V^T: Paddle's eigvalsh_grad reads the eigenvalues' gradient alone."""
+    return eigh_grad({k: v for k, v in ins.items() if k != "Eigenvectors@GRAD"}, attrs)
+
+
+def qr(ins, attrs):
+    x = ins["X"]
+    mode = attrs["mode"]
+    if mode == "r":
+        return {"Q": np.zeros((0,), x.dtype), "R": np.linalg.qr(x, mode="r").astype(x.dtype)}
+    q, r = np.linalg.qr(x, mode="complete" if mode == "complete" else "reduced")
+    return {"Q": q.astype(x.dtype), "R": r.astype(x.dtype)}
+
+
+def qr_grad(ins, attrs):
+    """The reduced QR's gradient for m >= n (Paddle's QrGradKernel): M = R dR^T - dQ^T Q, copyltu(M) = tril(M) +
+    tril(M, -1)^T; dX = (dQ + Q copyltu(M)) R^-T."""
+    q, r = ins["Q"], ins["R"]
+    dq = ins.get("Q@GRAD")
+    dr = ins.get("R@GRAD")
+    dq = np.zeros_like(q) if dq is None else dq
+    dr = np.zeros_like(r) if dr is None else dr
+    m = r @ _t(dr) - _t(dq) @ q
+    sym = np.tril(m) + _t(np.tril(m, -1))
+    b = dq + q @ sym
+    dx = _t(np.linalg.solve(r, _t(b)))
+    return {"X@GRAD": dx.astype(q.dtype)}
+
+
+def _getrf(a):
+    """(LU in one matrix, 1-based pivots, info) of LAPACK's getrf, partial pivoting on the largest |value|."""
+    a = a.astype(np.float64, copy=True)
+    m, n = a.shape
+    piv = np.zeros(min(m, n), np.int32)
+    info = 0
+    for j in range(min(m, n)):
+        p = j + int(np.argmax(np.abs(a[j:, j])))
+        piv[j] = p + 1
+        if a[p, j] == 0:
+            info = info or j + 1
+            continue
+        if p != j:
+            a[[j, p]] = a[[p, j]]
+        a[j + 1:, j] /= a[j, j]
+        a[j + 1:, j + 1:] -= np.outer(a[j + 1:, j], a[j, j + 1:])
+    return a, piv, info
+
+
+def lu(ins, attrs):
+    x = ins["X"]
+    flat = x.reshape((-1,) + x.shape[-2:])
+    results = [_getrf(a) for a in flat]
+    k = min(x.shape[-2:])
+    return {"Out": np.stack([r[0] for r in results]).reshape(x.shape).astype(x.dtype),
+            "Pivots": np.stack([r[1] for r in results]).reshape(x.shape[:-2] + (k,)),
+            "Infos": np.array([r[2] for r in results], np.int32).reshape(x.shape[:-2] or (1,))}
+
+
+def lu_unpack(ins, attrs):
+    x, piv = ins["X"], ins["Pivots"]
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    lower = np.tril(x[..., :, :k], -1) + np.eye(m, k, dtype=x.dtype)
+    upper = np.triu(x[..., :k, :])
+    flat_piv = piv.reshape(-1, piv.shape[-1])
+    perms = []
+    for p in flat_piv:
+        order = np.arange(m)
+        for j, r in enumerate(p):
+            order[[j, r - 1]] = order[[r - 1, j]]
+        perms.append(np.eye(m, dtype=x.dtype)[:, order])
+    return {"Pmat": np.stack(perms).reshape(x.shape[:-2] + (m, m)), "L": lower, "U": upper}
+
+
+def _complex(x):
+    return np.complex64 if x.dtype == np.float32 else np.complex128
+
+
+def eig(ins, attrs):
+    x = ins["X"]
+    w, v = np.linalg.eig(x)
+    return {"Eigenvalues": w.astype(_complex(x)), "Eigenvectors": v.astype(_complex(x))}
+
+
+def eigvals(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.linalg.eigvals(x).astype(_complex(x))}

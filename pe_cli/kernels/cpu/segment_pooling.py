@@ -1,0 +1,41 @@
+"""Kernels of pe_cli/ops/segment_pooling.py (numpy; the ids sorted, as Paddle requires)."""
+import numpy as np
+
+from ...base.errors import PeError
+
+
+def _ids(ins):
+    ids = np.asarray(ins["SegmentIds"]).reshape(-1).astype(np.int64)
+    if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
+        raise PeError("segment_pool: SegmentIds must be sorted and >= 0")
+    return ids
+
+
+def segment_pool(ins, attrs):
+    x, ids = ins["X"], _ids(ins)
+    n = int(ids[-1]) + 1 if ids.size else 0
+    kind = attrs["pooltype"]
+    counts = np.bincount(ids, minlength=n).astype(x.dtype)
+    out = np.zeros((n,) + x.shape[1:], x.dtype)
+    if kind in ("SUM", "MEAN"):
+        np.add.at(out, ids, x)
+        if kind == "MEAN":
+            out /= np.maximum(counts, 1).reshape((-1,) + (1,) * (x.ndim - 1))
+    else:
+        fill = -np.inf if kind == "MAX" else np.inf
+        out[:] = fill
+        (np.maximum if kind == "MAX" else np.minimum).at(out, ids, x)
+        out[counts == 0] = 0
+    return {"Out": out, "SummedIds": counts.reshape(-1, 1)}
+
+
+def segment_pool_grad(ins, attrs):
+    x, ids, out, d = ins["X"], _ids(ins), ins["Out"], ins["Out@GRAD"]
+    kind = attrs["pooltype"]
+    dx = d[ids].astype(x.dtype, copy=True)
+    if kind == "MEAN":
+        counts = np.bincount(ids, minlength=out.shape[0]).astype(x.dtype)
+        dx /= counts[ids].reshape((-1,) + (1,) * (x.ndim - 1))
+    elif kind in ("MAX", "MIN"):
+        dx *= x == out[ids]
+    return {"X@GRAD": dx}

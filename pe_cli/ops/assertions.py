@@ -1,0 +1,16 @@
+"""assert (paddle.static.nn.control_flow.Assert): the run stops with an error when Cond (one bool) is false,
+the error showing the first `summarize` values (-1: all) of each of Data."""
+from ..base.shapes import known_numel
+from .define import Attr, fmt_shape, is_int, register
+from .pointwise_math import QUANT
+
+
+def _infer(ctx):
+    cond = ctx.shape("Cond")
+    if ctx.dtype("Cond") != "bool" or known_numel(cond) not in (1, -1):
+        ctx.fail(f"Cond ({ctx.dtype('Cond')} {fmt_shape(cond)}) must be one bool")
+
+
+register("assert", kernel_module="assertions", inputs=["Cond", "Data*?"], outputs=[], lod="drop",
+         attrs={"summarize": Attr(-1, is_int, "an int (-1: every value)"), **QUANT}, infer=_infer,
+         doc="Stops the run with an error when Cond is false, showing the first `summarize` values of each Data.")
