@@ -343,8 +343,9 @@ ATTRIBUTE_WORDS = {"seed"}      # op types that are also the name of an attribut
 # op types of Fluid 1.8 whose names mean something else where they appear: numpy's dtype kinds "fc" (float,
 # complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node; and Paddle 2.x's
 # op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader; Paddle 2.x's collective ops reduce
-# and all_reduce, which are also the SSA graph's reduce and all-reduce nodes and an MPI process's all-reduce
-OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1", "reduce", "all_reduce"}
+# and all_reduce, which are also the SSA graph's reduce and all-reduce nodes and an MPI process's all-reduce;
+# Paddle 2.x's rnn op, also the name of a text feature's recurrent encoder (config/features.py)
+OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1", "reduce", "all_reduce", "rnn"}
 HOLDER_WORDS = {"feed", "fetch"}    # op types that are also the names of Fluid's feed and fetch holder variables
 
 

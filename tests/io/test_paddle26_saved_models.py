@@ -2,8 +2,7 @@
 oracle: ``paddle.jit.save`` of paddle.nn blocks and narrow paddle.vision.models, and
 ``paddle.static.save_inference_model``) load in pe and give Paddle's outputs, to float32 rounding, through
 ``paddle.static.load_inference_model(PREFIX)`` and ``pe infer PREFIX``. A model holding an op type pe lacks
-is refused in one line naming it: those cases are marked xfail (strict) with that error, and turn green
-when the op type is added (issue 85's op types)."""
+is refused in one line naming it (a recorded model with its LSTM's op renamed to one pe lacks)."""
 from paths import REPO
 import json
 import os
@@ -13,29 +12,18 @@ import sys
 import numpy as np
 import pytest
 
-from pe_cli.base.errors import UnknownOpError
 
 # PE_PADDLE26_SAVED: another recording's directory (the full-size architectures, tools/paddle26_saved_models.py --full)
 ROOT = os.environ.get("PE_PADDLE26_SAVED") or os.path.join(REPO, "tests", "data", "paddle26_saved")
 CASES = sorted(d for d in os.listdir(ROOT) if os.path.isfile(os.path.join(ROOT, d, "record.json")))
-# the op types pe lacks that these models hold (issue 85's other half adds them)
-MISSING = {"flatten": "flatten_contiguous_range", "lenet": "flatten_contiguous_range",
-           "mobilenet_v1_narrow": "flatten_contiguous_range", "shufflenet_v2_x0_25": "flatten_contiguous_range",
-           "lstm_seq_len": "rnn", "gru_seq_len": "rnn"}
 # float32 rounding, as tests/io/test_fluid_saved_models.py compares Fluid's: what Paddle's and pe's kernels differ
 # by in summation order (grid_sample's bilinear weights from affine_grid's coordinates: 1.2e-6 at an output of
 # 3.7e-3; a bicubic resize's 16 taps 2e-7)
 RTOL, ATOL = 1e-5, 1e-5
 
 
-
-
 def _params(case):
-    marks = []
-    if case in MISSING:
-        marks.append(pytest.mark.xfail(strict=True, raises=UnknownOpError,
-                                       reason=f"pe has no op '{MISSING[case]}' yet (issue 85's op types)"))
-    return pytest.param(case, marks=marks, id=case)
+    return pytest.param(case, id=case)
 
 
 def _record(case):
@@ -106,12 +94,24 @@ def test_pe_infer_takes_a_saved_prefix(case, tmp_path):
 
 
 def test_pe_infer_names_the_missing_op_in_one_line(tmp_path):
+    """lstm_seq_len's model with its ``rnn`` op renamed ``multi_gru`` (an op type of Paddle 2.6.2 that its
+    oneDNN passes write, which pe lacks)."""
+    from pe_cli.base.fluid_proto import parse_program_desc
     meta, rec = _record("lstm_seq_len")
+    source = os.path.join(ROOT, "lstm_seq_len", "model")
+    with open(source + ".pdmodel", "rb") as f:
+        desc = parse_program_desc(f.read(), "model.pdmodel")
+    renamed = [op for op in desc.blocks[0].ops if op.type == "rnn"]
+    assert renamed, "the recorded model holds no rnn op"
+    renamed[0].type = "multi_gru"
+    prefix = tmp_path / "model"
+    (tmp_path / "model.pdmodel").write_bytes(desc.SerializeToString())
+    with open(source + ".pdiparams", "rb") as f:
+        (tmp_path / "model.pdiparams").write_bytes(f.read())
     data = tmp_path / "in.npz"
     np.savez(data, **{f: rec["in:" + f] for f in meta["feeds"]})
-    run = subprocess.run([sys.executable, "-m", "pe_cli", "infer", os.path.join(ROOT, "lstm_seq_len", "model"),
-                          "--data", str(data), "-o", str(tmp_path / "out.npz")], capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run([sys.executable, "-m", "pe_cli", "infer", str(prefix), "--data", str(data), "-o",
+                          str(tmp_path / "out.npz")], capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
-    assert "model.pdmodel: block 0 op" in run.stderr and "pe has no op 'rnn'" in run.stderr
+    assert "model.pdmodel: block 0 op" in run.stderr and "pe has no op 'multi_gru'" in run.stderr
