@@ -177,8 +177,19 @@ _COMPATIBLE_SINCE_1_6 = ("bilinear_interp:2 center_loss:1 chunk_eval:2 coalesce_
                          "unique_with_counts:1 var_conv_2d:1 warpctc:2 ").split()
 
 
-def _versioned(desc):
-    """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name."""
+# Paddle 2.6.2's program version (2.6.2 -> 2006002): what pe writes for a program whose ops compute as
+# Paddle 2.x's (Program._follows_paddle2: built after paddle.enable_static(), or loaded from a model Paddle
+# 2.x saved), so that a model read back, by pe or by Paddle, keeps those meanings (fluid_model_read's
+# saved_by_paddle2); a Fluid 1.8 program keeps Fluid 1.8.5's version and table
+PADDLE2_VERSION = 2006002
+
+
+def _versioned(desc, program):
+    """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name;
+    Paddle 2.6.2's version for a program that follows Paddle 2.x (which writes no such table)."""
+    if getattr(program, "_follows_paddle2", False):
+        desc.version.version = PADDLE2_VERSION
+        return
     table = desc.op_compatible_map
     for entry in _COMPATIBLE_SINCE_1_6:
         op_name, kind = entry.split(":")
@@ -251,7 +262,7 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
             _holder(b.vars.add(), "fetch", 10)
             for col, name in enumerate(fetches):
                 _op_desc(b.ops.add(), "fetch", {"X": [name]}, {"Out": ["fetch"]}, {"col": col}, None, where)
-    _versioned(desc)
+    _versioned(desc, program)
     return desc.SerializeToString()
 
 
@@ -266,5 +277,5 @@ def whole_program_desc(program, where):
                 _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(block.ops):
             _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
-    _versioned(desc)
+    _versioned(desc, program)
     return desc.SerializeToString()

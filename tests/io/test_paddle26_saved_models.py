@@ -115,3 +115,25 @@ def test_pe_infer_names_the_missing_op_in_one_line(tmp_path):
     assert run.returncode != 0
     assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert "model.pdmodel: block 0 op" in run.stderr and "pe has no op 'multi_gru'" in run.stderr
+
+
+@pytest.mark.parametrize("case", ["avg_pool_ceil_inclusive", "static_activations_2x"])
+def test_a_model_pe_saves_again_keeps_paddle26s_meaning(case, tmp_path):
+    """A Paddle 2.6.2 model whose ops compute otherwise than Fluid 1.8's (pool2d's inclusive ceil-mode
+    divisor, leaky_relu's alpha > 1) saved again by pe (save_inference_model) still gives Paddle's outputs
+    when read back: pe writes Paddle 2.6.2's program version for it, not Fluid 1.8.5's."""
+    import pe_cli.paddle as paddle
+    meta, rec = _record(case)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, fetches = paddle.static.load_inference_model(os.path.join(ROOT, case, "model"), exe)
+        block = program.global_block()
+        paddle.static.save_inference_model(str(tmp_path / "again"), [block.var(f) for f in feeds], fetches, exe,
+                                           program=program)
+    data = tmp_path / "in.npz"
+    np.savez(data, **{f: rec["in:" + f] for f in meta["feeds"]})
+    run = subprocess.run([sys.executable, "-m", "pe_cli", "infer", str(tmp_path / "again"), "--data", str(data),
+                          "-o", str(tmp_path / "out.npz")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    got = np.load(tmp_path / "out.npz")
+    np.testing.assert_allclose(got[got.files[0]], rec["out:0"], rtol=RTOL, atol=ATOL)
