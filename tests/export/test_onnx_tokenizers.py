@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from pe_cli.data.patterns import UnsafePattern
 from pe_cli.data.vocabulary import SPACE_PUNCT, tokenizer
 from pe_cli.export.onnx_regex import NotInGraph, re2_pattern
 
@@ -62,8 +63,14 @@ def test_a_regex_pattern_in_the_graph_finds_pes_tokens(pattern):
 
 
 @pytest.mark.parametrize("pattern, why", [(r"[a-z]+?", "lazy"), (r"x(?:|a)", "alternative that can match nothing"),
-                                          (r"[a-z]*", "empty string"), (r"a$", "\\$ without \\(\\?m\\)"),
+                                          (r"a$", "\\$ without \\(\\?m\\)"),
                                           (r"\bx", "\\\\b"), (r"ba{0,2000}", "above RE2's 1000")])
 def test_a_pattern_re2_runs_otherwise_stays_outside(pattern, why):
     with pytest.raises(NotInGraph, match=why):
         re2_pattern(pattern)
+
+
+def test_a_pattern_that_can_match_the_empty_string_never_reaches_the_graph():
+    # refused as a tokenizer at all (every text would become empty tokens), before RE2's reading of it
+    with pytest.raises(UnsafePattern, match="can match the empty string"):
+        re2_pattern(r"[a-z]*")
