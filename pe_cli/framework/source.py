@@ -60,33 +60,33 @@ def built_like(op):
         yield
 
 
-def called_api():
-    """The module of pe that the user's code called into (``pe_cli.paddle.tensor_math`` for
-    ``paddle.mean(x)``, ``pe_cli.layers.reduction`` for ``fluid.layers.mean(x)``): the outermost pe
-    frame below the innermost frame outside pe_cli. None when nothing outside pe_cli is on the stack
-    (pe's own builders: the YAML compiler, ``pe train``)."""
-    frame, entry = sys._getframe(1), None
+def _entry_frame(frame, or_outermost=False):
+    """The outermost pe frame below the innermost frame outside pe_cli, walking out from ``frame``
+    (importlib's, contextlib's and functools' frames count as pe's). Where no frame outside pe_cli is on
+    the stack: the outermost pe frame if ``or_outermost``, else None."""
+    entry = None
     while frame is not None:
         path = frame.f_code.co_filename
         if path.startswith(_PKG_DIR):
             entry = frame
         elif "importlib" not in path and not path.endswith(("contextlib.py", "functools.py")):
-            return entry.f_globals.get("__name__") if entry is not None else None
+            return entry
         frame = frame.f_back
-    return None
+    return entry if or_outermost else None
+
+
+def called_api():
+    """The module of pe that the user's code called into (``pe_cli.paddle.tensor_math`` for
+    ``paddle.mean(x)``, ``pe_cli.layers.reduction`` for ``fluid.layers.mean(x)``). None when nothing
+    outside pe_cli is on the stack (pe's own builders: the YAML compiler, ``pe train``)."""
+    entry = _entry_frame(sys._getframe(1))
+    return entry.f_globals.get("__name__") if entry is not None else None
 
 
 def called_function():
-    """The pe function or class the user's code called (``to_tensor``, ``Linear``) for messages: the
-    outermost pe frame below the innermost frame outside pe_cli; None when there is none."""
-    frame, entry = sys._getframe(1), None
-    while frame is not None:
-        path = frame.f_code.co_filename
-        if path.startswith(_PKG_DIR):
-            entry = frame
-        elif "importlib" not in path and not path.endswith(("contextlib.py", "functools.py")):
-            break
-        frame = frame.f_back
+    """The pe function or class the user's code called (``to_tensor``, ``Linear``) for messages (the
+    outermost pe function where no user code is on the stack); None when there is none."""
+    entry = _entry_frame(sys._getframe(1), or_outermost=True)
     if entry is None:
         return None
     name = entry.f_code.co_qualname
