@@ -18,7 +18,7 @@ class BasicBlock(nn.Layer):
         super().__init__()
         norm_layer = norm_layer or nn.BatchNorm2D
         if dilation > 1:
-            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")
+            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")     # Paddle 2.6.2 refuses it so
         self.conv1 = nn.Conv2D(inplanes, planes, 3, padding=1, stride=stride, bias_attr=False)
         self.bn1 = norm_layer(planes)
         self.relu = nn.ReLU()

@@ -66,7 +66,7 @@ class ShuffleNetV2(nn.Layer):
         super().__init__()
         self.scale, self.num_classes, self.with_pool = scale, num_classes, with_pool
         if scale not in _WIDTHS:
-            raise NotImplementedError(f"This scale size:[{scale}] is not implemented!")
+            raise NotImplementedError(f"This scale size:[{scale}] is not implemented!")  # as Paddle 2.6.2 refuses
         widths, act_layer = _WIDTHS[scale], create_activation_layer(act)
         self._conv1 = _cna(3, widths[1], 3, 2, 1, act_layer)
         self._max_pool = nn.MaxPool2D(kernel_size=3, stride=2, padding=1)
