@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # call MKL, and its wheels are about 0.9 GB of the 1.8 GB a venv with every extra takes.
 VENDOR := $(shell grep -qs GenuineIntel /proc/cpuinfo && echo '[mkl,onednn]')
 
-.PHONY: train test smoke bench clean
+.PHONY: train test smoke bench clean format
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ train: $(STAMP)
 TEST_WORKERS ?= 3
 test: $(TEST_STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
+
+# ruff (pinned in pyproject.toml's dev extra) formats the tree; tests/test_formatting.py checks it in CI
+format: $(TEST_STAMP)
+	$(VENV)/bin/ruff format .
 
 smoke: $(TEST_STAMP)
 	$(VENV)/bin/pe smoke

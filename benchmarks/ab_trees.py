@@ -7,6 +7,7 @@ trains the MLP 784-256-256-10 (batch 128) and LeNet-5 (batch 64) on 1 device and
 (ParallelExecutor, CPU_NUM=2), and prints the median step time of each; the table gives the best
 round of each tree and their ratio (new / old). A tree is a checkout (``git worktree add``).
 """
+
 import argparse
 import json
 import os
@@ -67,8 +68,9 @@ print(json.dumps(out))
 
 def run_tree(tree, steps):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), CPU_NUM="2")
-    result = subprocess.run([sys.executable, "-c", CHILD, str(steps)], env=env, cwd=tree,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(steps)], env=env, cwd=tree, capture_output=True, text=True, check=False
+    )
     if result.returncode != 0:
         sys.exit(f"{tree}: the benchmark failed:\n{result.stderr[-2000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])
@@ -83,7 +85,7 @@ def main():
     args = parser.parse_args()
     best = {args.old: {}, args.new: {}}
     for r in range(args.rounds):
-        for tree in ((args.old, args.new) if r % 2 == 0 else (args.new, args.old)):
+        for tree in (args.old, args.new) if r % 2 == 0 else (args.new, args.old):
             for case, seconds in run_tree(tree, args.steps).items():
                 best[tree][case] = min(seconds, best[tree].get(case, float("inf")))
     print(f"{'case':<18}{'old ms':>10}{'new ms':>10}{'new/old':>10}")

@@ -13,6 +13,7 @@ it up; each round asks every worker in turn for ``--steps`` steps (wall time ove
 summary gives each configuration's median and best round and, for each ``--ratios`` pair A/B, the
 median of the per-round ratios A / B (a busy moment falls on both) and A's best over B's best.
 """
+
 import argparse
 import json
 import os
@@ -57,9 +58,13 @@ def main():
             label, _, rest = spec.partition("=")
             tree, _, config = rest.rpartition(":")
             env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
-            workers[label] = subprocess.Popen([sys.executable, "-c", WORKER, os.path.abspath(tree), args.model, config,
-                                               str(args.warmup)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                              text=True, env=env)
+            workers[label] = subprocess.Popen(
+                [sys.executable, "-c", WORKER, os.path.abspath(tree), args.model, config, str(args.warmup)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
             json.loads(workers[label].stdout.readline())
         times, loads = {label: [] for label in workers}, []
         for _ in range(args.rounds):
@@ -72,14 +77,18 @@ def main():
         for worker in workers.values():
             worker.stdin.close()
             worker.wait()
-    print(f"{args.model}: {args.rounds} rounds of {args.steps} steps, one-minute load {min(loads):.2f}-{max(loads):.2f}")
+    print(
+        f"{args.model}: {args.rounds} rounds of {args.steps} steps, one-minute load {min(loads):.2f}-{max(loads):.2f}"
+    )
     for label, values in times.items():
         print(f"  {label:<12} median {statistics.median(values):8.2f} ms  best {min(values):8.2f} ms")
     for pair in filter(None, args.ratios.split(",")):
         a, b = pair.split("/")
         ratios = [x / y for x, y in zip(times[a], times[b])]
-        print(f"  {a}/{b}: median of the rounds' ratios {statistics.median(ratios):.3f} "
-              f"({min(ratios):.3f}-{max(ratios):.3f}), best / best {min(times[a]) / min(times[b]):.3f}")
+        print(
+            f"  {a}/{b}: median of the rounds' ratios {statistics.median(ratios):.3f} "
+            f"({min(ratios):.3f}-{max(ratios):.3f}), best / best {min(times[a]) / min(times[b]):.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ speed hits all of them; each figure is the best of ``--rounds`` passes, after a 
 
     .venv/bin/python benchmarks/async_threads.py [--files 4] [--lines 20000] [--rounds 5]
 """
+
 import argparse
 import os
 import subprocess
@@ -42,7 +43,7 @@ class Trainer:
         fluid.Executor(fluid.CPUPlace()).run(startup, scope=self.scope)
         self.runner = fluid.AsyncExecutor()
         self.lines = sum(sum(1 for _ in open(f)) for f in files)
-        self.one_pass(1)                                      # warm-up: kernels compiled
+        self.one_pass(1)  # warm-up: kernels compiled
 
     def one_pass(self, threads, workers="threads"):
         """Seconds for one pass over the files on ``threads`` Hogwild workers (threads or processes)."""
@@ -62,7 +63,7 @@ class Trainer:
             if pid == 0:
                 code = 1
                 try:
-                    cpu_threads.one_thread_after_fork()         # as each Hogwild worker computes
+                    cpu_threads.one_thread_after_fork()  # as each Hogwild worker computes
                     self.one_pass(1)
                     code = 0
                 finally:
@@ -77,8 +78,12 @@ class Trainer:
 def measure(trainer, rounds):
     best = {"1 thread": None, "2 threads": None, "2 processes": None, "ceiling": None}
     for _ in range(rounds):
-        for key, took in (("1 thread", trainer.one_pass(1)), ("2 threads", trainer.one_pass(2)),
-                          ("2 processes", trainer.one_pass(2, "processes")), ("ceiling", trainer.two_copies() / 2)):
+        for key, took in (
+            ("1 thread", trainer.one_pass(1)),
+            ("2 threads", trainer.one_pass(2)),
+            ("2 processes", trainer.one_pass(2, "processes")),
+            ("ceiling", trainer.two_copies() / 2),
+        ):
             best[key] = took if best[key] is None else min(best[key], took)
     return {key: trainer.lines / took for key, took in best.items()}
 
@@ -94,10 +99,14 @@ def main():
         feed = fluid.DataFeedDesc(os.path.join(d, "data.proto"))
         feed.set_batch_size(256)
         trainer = Trainer(files, feed)
-        print(f"CTR model, batch 256, {args.files} files x {args.lines} lines, examples/s "
-              f"(best of {args.rounds}; {os.cpu_count()} cores):")
-        print(f"{'machine':<7} {'1 thread':>10} {'2 threads':>18} {'2 processes':>18} "
-              f"{'ceiling: 2 independent copies':>32}")
+        print(
+            f"CTR model, batch 256, {args.files} files x {args.lines} lines, examples/s "
+            f"(best of {args.rounds}; {os.cpu_count()} cores):"
+        )
+        print(
+            f"{'machine':<7} {'1 thread':>10} {'2 threads':>18} {'2 processes':>18} "
+            f"{'ceiling: 2 independent copies':>32}"
+        )
         for busy in (False, True):
             competitor = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
             try:
@@ -108,8 +117,11 @@ def main():
                     competitor.kill()
                     competitor.wait()
             one, two, procs, ceiling = r["1 thread"], r["2 threads"], r["2 processes"], r["ceiling"]
-            print(f"{'busy' if busy else 'quiet':<7} {one:>10,.0f} {two:>10,.0f} ({two / one:.2f}x)"
-                  f" {procs:>10,.0f} ({procs / one:.2f}x) {ceiling:>23,.0f} ({ceiling / one:.2f}x)", flush=True)
+            print(
+                f"{'busy' if busy else 'quiet':<7} {one:>10,.0f} {two:>10,.0f} ({two / one:.2f}x)"
+                f" {procs:>10,.0f} ({procs / one:.2f}x) {ceiling:>23,.0f} ({ceiling / one:.2f}x)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ measures numpy's float32 matmul (1 and N threads) in the same run, as the ceilin
 and PyTorch's losses match over the warm-up steps, profiles pe's steps (kernels, dispatch, data;
 the top ops), and times pe's start-up.
 """
+
 import argparse
 import json
 import os
@@ -37,20 +38,34 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_models import (BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel, TorchModel,  # noqa: E402
-                          model_flops, strategy_of)
+from bench_models import (
+    BATCH_NORM_MODELS,
+    MODELS,
+    NETS,
+    STEPS_SCALE,
+    PeModel,
+    TorchModel,  # noqa: E402
+    model_flops,
+    strategy_of,
+)
 
-GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
+GEMM_BOUND = ("mlp", "wide")  # models whose step is GEMMs and little else: the report gives their floor
 # the fused configuration's build strategy: each fc layer's bias and relu in its GEMM, and each batch
 # norm's relu in its passes, and each residual add with its relu one pass, each attention one op, and each
 # embedding summed over its sequences one op, as PyTorch's nn.EmbeddingBag (docs/PARALLEL.md)
-FUSED = {"fuse_gemm_epilogue": True, "fuse_bn_act_ops": True, "fuse_elewise_add_act_ops": True, "fuse_attention": True,
-         "fuse_embedding_seq_pool": True}
+FUSED = {
+    "fuse_gemm_epilogue": True,
+    "fuse_bn_act_ops": True,
+    "fuse_elewise_add_act_ops": True,
+    "fuse_attention": True,
+    "fuse_embedding_seq_pool": True,
+}
 
 
 def matmul_gflops(threads, n=1024, reps=10):
     import numpy as np
     import threadpoolctl
+
     a = np.random.default_rng(0).random((n, n), dtype=np.float32)
     with threadpoolctl.threadpool_limits(threads, user_api="blas"):
         a @ a
@@ -59,7 +74,7 @@ def matmul_gflops(threads, n=1024, reps=10):
             start = time.perf_counter()
             a @ a
             times.append(time.perf_counter() - start)
-    return 2 * n ** 3 / statistics.median(times) / 1e9
+    return 2 * n**3 / statistics.median(times) / 1e9
 
 
 def worker(kind, arg, options):
@@ -67,7 +82,7 @@ def worker(kind, arg, options):
     ``options``: pe's BuildStrategy options ({} for none)."""
     models = {}
     out = sys.stdout
-    sys.stdout = sys.stderr            # anything printed by libraries stays off the protocol
+    sys.stdout = sys.stderr  # anything printed by libraries stays off the protocol
     for line in sys.stdin:
         cmd = json.loads(line)
         reply = {}
@@ -78,12 +93,14 @@ def worker(kind, arg, options):
         elif cmd["cmd"] == "run":
             name, batch = cmd["model"], MODELS[cmd["model"]]
             if name not in models:
-                models[name] = PeModel(name, batch, arg, strategy_of(options)) if kind == "pe" \
-                    else TorchModel(name, batch, arg)
+                models[name] = (
+                    PeModel(name, batch, arg, strategy_of(options)) if kind == "pe" else TorchModel(name, batch, arg)
+                )
             m = models[name]
             losses = [m.step() for _ in range(cmd["warmup"])]
-            if kind == "pe":        # the parallel loops a first run compiles in the background: ready now
+            if kind == "pe":  # the parallel loops a first run compiles in the background: ready now
                 from pe_cli.kernels import finish_compiling
+
                 finish_compiling()
                 m.step()
             times = []
@@ -92,14 +109,20 @@ def worker(kind, arg, options):
                 start = time.perf_counter()
                 m.step()
                 times.append(time.perf_counter() - start)
-            reply = {"per_step": (time.perf_counter() - first) / len(times), "median": statistics.median(times),
-                     "losses": losses, "threads": m.threads}
-        elif cmd["cmd"] == "prepare":     # compile what the model needs, on a copy the timed runs never see
+            reply = {
+                "per_step": (time.perf_counter() - first) / len(times),
+                "median": statistics.median(times),
+                "losses": losses,
+                "threads": m.threads,
+            }
+        elif cmd["cmd"] == "prepare":  # compile what the model needs, on a copy the timed runs never see
             PeModel(cmd["model"], MODELS[cmd["model"]], arg, strategy_of(options)).step()
             from pe_cli.kernels import finish_compiling
+
             finish_compiling()
         elif cmd["cmd"] == "profile":
             from pe_cli.base import profiler
+
             m = models[cmd["model"]]
             with profiler.collect() as prof:
                 for _ in range(cmd["steps"]):
@@ -113,8 +136,13 @@ class Worker:
     def __init__(self, label, kind, arg, env=None, options=None):
         self.label = label
         env = dict(os.environ, PE_QUIET="1", **(env or {}))
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(arg), json.dumps(options or {})],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker", kind, str(arg), json.dumps(options or {})],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
 
     def ask(self, **cmd):
         self.proc.stdin.write(json.dumps(cmd) + "\n")
@@ -135,6 +163,7 @@ class Worker:
 
 # -- start-up ---------------------------------------------------------------------------------------
 
+
 def startup_times(reps=5, cold_reps=2):
     """Best wall times (s) of: importing pe_cli, `pe --help`, and a fresh process up to the end of
     its first training step (LeNet-5 batch 64), numba's cache warm, then empty (a first run on a
@@ -142,9 +171,11 @@ def startup_times(reps=5, cold_reps=2):
     helper off (``PE_COMPILE_HELPER=0``: the step waits for numba, as before the helper)."""
     py = sys.executable
     pe = os.path.join(os.path.dirname(py), "pe")
-    first_step = ("import time, sys; t0 = float(sys.argv[1]); sys.argv = sys.argv[:1]; "
-                  "import runpy; g = runpy.run_path(%r); "
-                  "m = g['PeModel']('lenet', 64, 1); m.step(); print(time.time() - t0)") % os.path.abspath(__file__)
+    first_step = (
+        "import time, sys; t0 = float(sys.argv[1]); sys.argv = sys.argv[:1]; "
+        "import runpy; g = runpy.run_path(%r); "
+        "m = g['PeModel']('lenet', 64, 1); m.step(); print(time.time() - t0)"
+    ) % os.path.abspath(__file__)
 
     def best(cmd, parse=False, n=reps, **env):
         times = []
@@ -152,24 +183,33 @@ def startup_times(reps=5, cold_reps=2):
             start = time.time()
             if "NUMBA_CACHE_DIR" in env:
                 env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="pe-cold-")
-            out = subprocess.run(cmd + ([repr(start)] if parse else []), capture_output=True, text=True,
-                                 env=dict(os.environ, PE_QUIET="1", **env))
+            out = subprocess.run(
+                cmd + ([repr(start)] if parse else []),
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, PE_QUIET="1", **env),
+            )
             if env.get("NUMBA_CACHE_DIR"):
                 shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
             if out.returncode:
                 return None
             times.append(float(out.stdout.strip().splitlines()[-1]) if parse else time.time() - start)
         return min(times)
-    subprocess.run([py, "-c", first_step, repr(time.time())], capture_output=True)   # fills numba's cache
-    return {"import pe_cli": best([py, "-c", "import pe_cli"]),
-            "pe --help": best([pe, "--help"]) if os.path.exists(pe) else None,
-            "first LeNet-5 step": best([py, "-c", first_step], parse=True),
-            "first step, cold": best([py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR=""),
-            "  without the helper": best([py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR="",
-                                         PE_COMPILE_HELPER="0")}
+
+    subprocess.run([py, "-c", first_step, repr(time.time())], capture_output=True)  # fills numba's cache
+    return {
+        "import pe_cli": best([py, "-c", "import pe_cli"]),
+        "pe --help": best([pe, "--help"]) if os.path.exists(pe) else None,
+        "first LeNet-5 step": best([py, "-c", first_step], parse=True),
+        "first step, cold": best([py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR=""),
+        "  without the helper": best(
+            [py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR="", PE_COMPILE_HELPER="0"
+        ),
+    }
 
 
 # -- the driver ---------------------------------------------------------------------------------------
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -177,8 +217,12 @@ def main():
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--models", default="mlp,mlp512,lenet,seed,resnet,wide,lstm,transformer,ctr,seq2seq,beam")
-    parser.add_argument("--devices", type=int, default=None, help="N for 'pe N devices' and 'torch N threads' "
-                        "(default: the cores pe uses)")
+    parser.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="N for 'pe N devices' and 'torch N threads' (default: the cores pe uses)",
+    )
     parser.add_argument("--no-torch", action="store_true", help="measure pe only")
     parser.add_argument("--quiet-only", action="store_true", help="skip the phase with a competing busy process")
     parser.add_argument("--json", help="also write the results here")
@@ -188,27 +232,40 @@ def main():
         return worker(args.worker[0], int(args.worker[1]), json.loads(args.worker[2]))
 
     from pe_cli.kernels.cpu import threads
+
     n = args.devices or max(2, threads.cores())
     models = [m for m in args.models.split(",") if m]
     if not args.no_torch:
         try:
             import importlib.util
+
             if importlib.util.find_spec("torch") is None:
                 raise ImportError
         except ImportError:
-            raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
-                             "into .venv) or pass --no-torch")
+            raise SystemExit(
+                "bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
+                "into .venv) or pass --no-torch"
+            )
     # (label, kind, devices or torch threads, threads in use, environment); "pe 1 dev" is pe's default,
     # "fused" a CompiledProgram whose BuildStrategy fuses each fully connected layer and batch norm + relu (FUSED)
-    configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
-               ("pe 1 dev fused", "pe", 1, n, {}), (f"pe {n} dev", "pe", n, n, {}),
-               (f"pe {n} dev fused", "pe", n, n, {})]
+    configs = [
+        ("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}),
+        ("pe 1 dev", "pe", 1, n, {}),
+        ("pe 1 dev fused", "pe", 1, n, {}),
+        (f"pe {n} dev", "pe", n, n, {}),
+        (f"pe {n} dev fused", "pe", n, n, {}),
+    ]
     if not args.no_torch:
         configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]
-    print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
-          f"({args.warmup} warm-up + {args.steps} timed steps); configurations interleaved", flush=True)
-    workers = {label: Worker(label, kind, arg, env, FUSED if label.endswith("fused") else None)
-               for label, kind, arg, _, env in configs}
+    print(
+        f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
+        f"({args.warmup} warm-up + {args.steps} timed steps); configurations interleaved",
+        flush=True,
+    )
+    workers = {
+        label: Worker(label, kind, arg, env, FUSED if label.endswith("fused") else None)
+        for label, kind, arg, _, env in configs
+    }
     ceiling_worker = Worker("numpy", "pe", 1)
     try:
         # every pe worker compiles its loops first: a helper process compiling for one worker while
@@ -227,8 +284,12 @@ def main():
             finally:
                 competitor.kill()
                 competitor.wait()
-        profiles = {(model, label): workers[label].ask(cmd="profile", model=model, steps=_steps(args, model))
-                    for model in models for label, kind, *_ in configs if kind == "pe"}
+        profiles = {
+            (model, label): workers[label].ask(cmd="profile", model=model, steps=_steps(args, model))
+            for model in models
+            for label, kind, *_ in configs
+            if kind == "pe"
+        }
     finally:
         for w in list(workers.values()) + [ceiling_worker]:
             w.close()
@@ -242,9 +303,19 @@ def main():
         print(f"  {what:<22} {'n/a' if seconds is None else f'{seconds:.3f}'}")
     if args.json:
         with open(args.json, "w") as f:
-            from pe_cli.run.machine_info import report as machine      # the CPU, its vector width, the BLAS
-            json.dump({"machine": machine(), "report": report, "startup": start, "threads": thread_notes,
-                       "profiles": {f"{m} / {c}": p["summary"] for (m, c), p in profiles.items()}}, f, indent=1)
+            from pe_cli.run.machine_info import report as machine  # the CPU, its vector width, the BLAS
+
+            json.dump(
+                {
+                    "machine": machine(),
+                    "report": report,
+                    "startup": start,
+                    "threads": thread_notes,
+                    "profiles": {f"{m} / {c}": p["summary"] for (m, c), p in profiles.items()},
+                },
+                f,
+                indent=1,
+            )
     failed = [m for m in models if report["models"][m].get("ok") is False]
     if failed:
         print(f"\nbench: losses of pe and PyTorch differ for {', '.join(failed)}")
@@ -285,8 +356,11 @@ def busy_summary(models, results, medians):
         best = {label: min(times) for label, times in results[model].items()}
         pe_best = min(v for k, v in best.items() if k.startswith("pe"))
         torch = [v for k, v in best.items() if k.startswith("torch")]
-        out[model] = {"best_s": best, "best_median_s": {label: min(t) for label, t in medians[model].items()},
-                      "pe_default_over_pe_best": best["pe 1 dev"] / pe_best}
+        out[model] = {
+            "best_s": best,
+            "best_median_s": {label: min(t) for label, t in medians[model].items()},
+            "pe_default_over_pe_best": best["pe 1 dev"] / pe_best,
+        }
         if torch:
             out[model]["pe_over_torch"] = pe_best / min(torch)
             out[model]["pe_over_torch_reps"] = ratio_per_rep(results[model])
@@ -297,18 +371,27 @@ def ratio_per_rep(times):
     """pe's best over PyTorch's best within each repetition (``times``: label -> one time a
     repetition): how far the machine's noise moves the ratio between runs minutes apart."""
     reps = min(len(t) for t in times.values())
-    return [min(t[r] for k, t in times.items() if k.startswith("pe")) /
-            min(t[r] for k, t in times.items() if k.startswith("torch")) for r in range(reps)]
+    return [
+        min(t[r] for k, t in times.items() if k.startswith("pe"))
+        / min(t[r] for k, t in times.items() if k.startswith("torch"))
+        for r in range(reps)
+    ]
 
 
 def summarize(models, configs, results, medians, losses, ceilings, n):
     import numpy as np
+
     ceiling = {t: max(v) for t, v in ceilings.items()}
     out = {"ceiling_gflops": ceiling, "models": {}}
     for model in models:
         best = {label: min(times) for label, times in results[model].items()}
-        entry = {"batch": MODELS[model], "mflop": model_flops(model, MODELS[model]) / 1e6, "best_s": best,
-                 "per_step_s": results[model], "medians_s": medians[model]}
+        entry = {
+            "batch": MODELS[model],
+            "mflop": model_flops(model, MODELS[model]) / 1e6,
+            "best_s": best,
+            "per_step_s": results[model],
+            "medians_s": medians[model],
+        }
         pe_best = min(v for k, v in best.items() if k.startswith("pe"))
         torch = [v for k, v in best.items() if k.startswith("torch")]
         if torch:
@@ -338,17 +421,22 @@ def summarize(models, configs, results, medians, losses, ceilings, n):
 
 
 def print_report(report, configs, thread_notes, profiles, n):
-    from pe_cli.run.machine_info import report as machine      # the CPU and what pe chose on it (pe info)
+    from pe_cli.run.machine_info import report as machine  # the CPU and what pe chose on it (pe info)
+
     print("\n" + "\n".join(machine()))
     ceiling = report["ceiling_gflops"]
-    print(f"\nnumpy float32 matmul 1024^3 (the ceiling): 1 thread {ceiling[1]:.0f} GFLOP/s, "
-          f"{n} threads {ceiling[n]:.0f} GFLOP/s")
+    print(
+        f"\nnumpy float32 matmul 1024^3 (the ceiling): 1 thread {ceiling[1]:.0f} GFLOP/s, "
+        f"{n} threads {ceiling[n]:.0f} GFLOP/s"
+    )
     for label, *_ in configs:
         print(f"  {label:<15} {thread_notes.get(label, '')}")
     labels = [label for label, *_ in configs]
     ref_label = "torch 1 thr" if "torch 1 thr" in labels else "pe 1 dev"
-    print("\nbest time per step, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
-          "for that thread count)")
+    print(
+        "\nbest time per step, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
+        "for that thread count)"
+    )
     head = f"{'model (batch)':<16}" + "".join(f"{label:>22}" for label in labels) + f"{'pe / torch':>12}"
     print(head)
     for model, e in report["models"].items():
@@ -358,21 +446,30 @@ def print_report(report, configs, thread_notes, profiles, n):
             t = e["best_s"][label]
             gflops = e["mflop"] / 1e3 / t
             pct = 100 * gflops / ceiling[used]
-            cells.append(f"{1e3 * t:8.3f} ({t / ref:4.2f}) {gflops:4.0f}/{pct:2.0f}%" if model != "seed"
-                         else f"{1e3 * t:8.3f} ({t / ref:4.2f})      ")
+            cells.append(
+                f"{1e3 * t:8.3f} ({t / ref:4.2f}) {gflops:4.0f}/{pct:2.0f}%"
+                if model != "seed"
+                else f"{1e3 * t:8.3f} ({t / ref:4.2f})      "
+            )
         ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else ""
         print(f"{model + ' (' + str(e['batch']) + ')':<16}" + "".join(f"{c:>22}" for c in cells) + ratio)
     if "busy" in report:
-        print("\nwith one competing busy process: best time per step, ms; pe's best over PyTorch's best, "
-              "and pe's default (pe 1 dev) over pe's best")
-        print(f"{'model (batch)':<16}" + "".join(f"{label:>16}" for label in labels) + f"{'pe / torch':>12}"
-              f"{'default/best':>14}")
+        print(
+            "\nwith one competing busy process: best time per step, ms; pe's best over PyTorch's best, "
+            "and pe's default (pe 1 dev) over pe's best"
+        )
+        print(
+            f"{'model (batch)':<16}" + "".join(f"{label:>16}" for label in labels) + f"{'pe / torch':>12}"
+            f"{'default/best':>14}"
+        )
         for model, e in report["busy"].items():
             cells = "".join(f"{1e3 * e['best_s'][label]:16.3f}" for label in labels)
             ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else " " * 12
             quiet = report["models"][model].get("pe_over_torch")
-            print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}{ratio}"
-                  f"{e['pe_default_over_pe_best']:14.2f}" + (f"   (quiet pe / torch {quiet:.2f})" if quiet else ""))
+            print(
+                f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}{ratio}"
+                f"{e['pe_default_over_pe_best']:14.2f}" + (f"   (quiet pe / torch {quiet:.2f})" if quiet else "")
+            )
         print("the same, best median step (the steps without a stall; not what a run takes)")
         for model, e in report["busy"].items():
             cells = "".join(f"{1e3 * e['best_median_s'][label]:16.3f}" for label in labels)
@@ -381,27 +478,40 @@ def print_report(report, configs, thread_notes, profiles, n):
     for model, e in report["models"].items():
         phases = [e] + ([report["busy"][model]] if "busy" in report else [])
         if all("pe_over_torch_reps" in p for p in phases):
-            per_rep.append(f"{model} " + " | ".join(" ".join(f"{r:.2f}" for r in p["pe_over_torch_reps"])
-                                                    for p in phases))
+            per_rep.append(
+                f"{model} " + " | ".join(" ".join(f"{r:.2f}" for r in p["pe_over_torch_reps"]) for p in phases)
+            )
     if per_rep:
-        print("pe / torch within each repetition (quiet" + (" | busy" if "busy" in report else "") + "): "
-              + "; ".join(per_rep))
+        print(
+            "pe / torch within each repetition (quiet"
+            + (" | busy" if "busy" in report else "")
+            + "): "
+            + "; ".join(per_rep)
+        )
     for model, e in report["models"].items():
         if "floor_s" in e:
-            print(f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "
-                  f"{e['floor_over_torch']:.2f} of PyTorch's best step (the least any pe / torch ratio can be)")
+            print(
+                f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "
+                f"{e['floor_over_torch']:.2f} of PyTorch's best step (the least any pe / torch ratio can be)"
+            )
     for model, e in report["models"].items():
         if "max_loss_rel_diff" in e:
-            print(f"losses over the warm-up steps, pe vs torch 1 thread, {model}: max difference "
-                  f"{e['max_loss_abs_diff']:.1e} (relative {e['max_loss_rel_diff']:.1e}; "
-                  f"{'ok' if e['ok'] else 'MISMATCH'}: within 1e-5 relative + 1e-6)")
-    print("\nwhere a pe step goes (profiled runs; with N devices, kernels and dispatch are summed over the "
-          "devices' threads)")
+            print(
+                f"losses over the warm-up steps, pe vs torch 1 thread, {model}: max difference "
+                f"{e['max_loss_abs_diff']:.1e} (relative {e['max_loss_rel_diff']:.1e}; "
+                f"{'ok' if e['ok'] else 'MISMATCH'}: within 1e-5 relative + 1e-6)"
+            )
+    print(
+        "\nwhere a pe step goes (profiled runs; with N devices, kernels and dispatch are summed over the "
+        "devices' threads)"
+    )
     for (model, label), p in profiles.items():
         s = p["summary"]
-        print(f"  {model:<6} {label:<15} step {s['step_ms']:7.3f} ms = kernels {s['kernel_ms']:7.3f} + dispatch "
-              f"{s['dispatch_ms']:6.3f} ({s['dispatch_us_per_op']:4.1f} us/op x {s['ops_per_run']:.0f} ops) "
-              f"+ data {s['data_ms']:6.3f}")
+        print(
+            f"  {model:<6} {label:<15} step {s['step_ms']:7.3f} ms = kernels {s['kernel_ms']:7.3f} + dispatch "
+            f"{s['dispatch_ms']:6.3f} ({s['dispatch_us_per_op']:4.1f} us/op x {s['ops_per_run']:.0f} ops) "
+            f"+ data {s['data_ms']:6.3f}"
+        )
     for (model, label), p in profiles.items():
         if label == "pe 1 dev":
             top = p["table"].splitlines()

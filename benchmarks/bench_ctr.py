@@ -11,6 +11,7 @@ slot, lazy Adam for the tables and Adam for the rest, one backward pass. PyTorch
 for the rest. Epsilon sits where each PyTorch optimizer puts it: SparseAdam beside sqrt(v) as Fluid
 1.8's Adam, Adam scaled by sqrt(1 - beta2^t) as Paddle 2.x's (``epsilon_scaled``); rows of tiny
 gradients move differently under the two."""
+
 VOCAB, DIM, SLOTS, HIDDEN, LR = 100_000, 16, 8, (400, 400, 400), 0.001
 
 
@@ -18,8 +19,12 @@ def weights(uniform):
     """{key: (weight, bias or None)}: the tables [VOCAB, DIM], fc weights [in, out]."""
     w = {f"emb{i}": (uniform((VOCAB, DIM), DIM), None) for i in range(SLOTS)}
     dims = [SLOTS * DIM, *HIDDEN, 2]
-    w.update({f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
-              for i in range(len(dims) - 1)})
+    w.update(
+        {
+            f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
+            for i in range(len(dims) - 1)
+        }
+    )
     return w
 
 
@@ -32,6 +37,7 @@ def flops(batch):
 def batch_of(batch, seed=1):
     """{"ids": [SLOTS arrays of ids], "lengths": [SLOTS arrays], "label": [batch, 1]}."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
     lengths = [rng.integers(1, 5, batch) for _ in range(SLOTS)]
     ids = [rng.integers(0, VOCAB, int(n.sum())).astype(np.int64) for n in lengths]
@@ -64,8 +70,10 @@ def pe_program(fluid, fc, names):
 
 def pe_feed(fluid, batch):
     data = batch_of(batch)
-    feed = {f"s{i}": fluid.create_lod_tensor(ids.reshape(-1, 1), [n.tolist()], fluid.CPUPlace())
-            for i, (ids, n) in enumerate(zip(data["ids"], data["lengths"]))}
+    feed = {
+        f"s{i}": fluid.create_lod_tensor(ids.reshape(-1, 1), [n.tolist()], fluid.CPUPlace())
+        for i, (ids, n) in enumerate(zip(data["ids"], data["lengths"]))
+    }
     feed["label"] = data["label"]
     return feed
 
@@ -73,8 +81,9 @@ def pe_feed(fluid, batch):
 def torch_step(torch, w, batch):
     """A function running one training step of the PyTorch model, returning the loss."""
     import numpy as np
+
     nn = torch.nn
-    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))      # noqa: E731
+    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))  # noqa: E731
     tables = nn.ModuleList()
     for i in range(SLOTS):
         bag = nn.EmbeddingBag(VOCAB, DIM, mode="sum", sparse=True)
@@ -95,8 +104,10 @@ def torch_step(torch, w, batch):
         sparse_opt.state[p].update(step=1, exp_avg=torch.zeros_like(p), exp_avg_sq=torch.zeros_like(p))
     dense_opt = torch.optim.Adam(dense.parameters(), lr=LR)
     data = batch_of(batch)
-    inputs = [(t(ids), t(np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)))
-              for ids, n in zip(data["ids"], data["lengths"])]
+    inputs = [
+        (t(ids), t(np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)))
+        for ids, n in zip(data["ids"], data["lengths"])
+    ]
     label, loss_fn = t(data["label"].reshape(-1)), nn.CrossEntropyLoss()
 
     def step():
@@ -108,4 +119,5 @@ def torch_step(torch, w, batch):
         sparse_opt.step()
         dense_opt.step()
         return loss.item()
+
     return step

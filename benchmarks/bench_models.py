@@ -22,6 +22,7 @@
           decoder, 10,000 words) trained with teacher forcing, and decoding its batch with beam search
 All but ctr train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
 """
+
 import os
 import sys
 
@@ -31,10 +32,21 @@ import bench_lstm  # noqa: E402
 import bench_seq2seq  # noqa: E402
 import bench_transformer  # noqa: E402
 
-MODELS = {"mlp": 128, "mlp512": 512, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64,
-          "transformer": 64, "ctr": 512, "seq2seq": bench_seq2seq.BATCH, "beam": bench_seq2seq.BATCH}
-NETS = {"mlp512": "mlp"}         # a model measured at a second batch size: the network it is
-STEPS_SCALE = {"resnet": 0.2, "wide": 0.1, "seq2seq": 0.1, "beam": 0.06}   # large models: fewer timed steps
+MODELS = {
+    "mlp": 128,
+    "mlp512": 512,
+    "lenet": 64,
+    "seed": 10,
+    "resnet": 64,
+    "wide": 256,
+    "lstm": 64,
+    "transformer": 64,
+    "ctr": 512,
+    "seq2seq": bench_seq2seq.BATCH,
+    "beam": bench_seq2seq.BATCH,
+}
+NETS = {"mlp512": "mlp"}  # a model measured at a second batch size: the network it is
+STEPS_SCALE = {"resnet": 0.2, "wide": 0.1, "seq2seq": 0.1, "beam": 0.06}  # large models: fewer timed steps
 SEQ2SEQ = ("seq2seq", "beam")
 LR, MU = 0.01, 0.9
 STAGES = (16, 32, 64)
@@ -57,22 +69,28 @@ def _resnet_convs():
 
 # -- what a step costs: analytic FLOPs (multiply-add = 2) ---------------------------------------------
 
+
 def model_flops(model, batch):
     """FLOPs of one training step: forward, weight gradients, and the input gradients of every
     layer but the first (whose input is data)."""
     model = NETS.get(model, model)
-    if model == "beam":             # inference: the forward only
+    if model == "beam":  # inference: the forward only
         return sum(bench_seq2seq.flops(batch, decode=True))
     if model in ("mlp", "wide"):
         dims = [784, 256, 256, 10] if model == "mlp" else [4096, 4096, 4096, 10]
         fwd = [2 * batch * i * o for i, o in zip(dims, dims[1:])]
     elif model == "lenet":
-        fwd = [2 * batch * 6 * 28 * 28 * 25, 2 * batch * 16 * 10 * 10 * 150,
-               2 * batch * 400 * 120, 2 * batch * 120 * 84, 2 * batch * 84 * 10]
+        fwd = [
+            2 * batch * 6 * 28 * 28 * 25,
+            2 * batch * 16 * 10 * 10 * 150,
+            2 * batch * 400 * 120,
+            2 * batch * 120 * 84,
+            2 * batch * 84 * 10,
+        ]
     elif model == "resnet":
         fwd, size = [], 32
         for name, ci, co, k, stride in _resnet_convs():
-            if name.endswith("sc"):         # the shortcut reads the block's input, of the size before c0
+            if name.endswith("sc"):  # the shortcut reads the block's input, of the size before c0
                 out = size
             else:
                 out = size // stride
@@ -95,74 +113,101 @@ def model_flops(model, batch):
 
 def sequence_lengths(batch, seed=1):
     import numpy as np
+
     return np.random.default_rng(seed).integers(LENGTHS[0], LENGTHS[1] + 1, batch)
 
 
 def initial_weights(model, seed=0):
     """{name: (weight, bias or None)} shared by pe and PyTorch; fc weights are [in, out] (pe's layout)."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
 
     def uniform(shape, fan_in):
-        bound = 1.0 / fan_in ** 0.5
+        bound = 1.0 / fan_in**0.5
         return rng.uniform(-bound, bound, size=shape).astype(np.float32)
 
     def fcs(dims):
-        return {f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
-                for i in range(len(dims) - 1)}
+        return {
+            f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
+            for i in range(len(dims) - 1)
+        }
+
     if model == "mlp":
         return fcs([784, 256, 256, 10])
     if model == "wide":
         return fcs([4096, 4096, 4096, 10])
     if model == "lenet":
-        return {"conv0": (uniform((6, 1, 5, 5), 25), uniform((6,), 25)),
-                "conv1": (uniform((16, 6, 5, 5), 150), uniform((16,), 150)),
-                "fc0": (uniform((400, 120), 400), uniform((120,), 400)),
-                "fc1": (uniform((120, 84), 120), uniform((84,), 120)),
-                "fc2": (uniform((84, 10), 84), uniform((10,), 84))}
+        return {
+            "conv0": (uniform((6, 1, 5, 5), 25), uniform((6,), 25)),
+            "conv1": (uniform((16, 6, 5, 5), 150), uniform((16,), 150)),
+            "fc0": (uniform((400, 120), 400), uniform((120,), 400)),
+            "fc1": (uniform((120, 84), 120), uniform((84,), 120)),
+            "fc2": (uniform((84, 10), 84), uniform((10,), 84)),
+        }
     if model == "resnet":
         weights = {name: (uniform((co, ci, k, k), ci * k * k), None) for name, ci, co, k, _ in _resnet_convs()}
         weights["fc0"] = (uniform((64, 10), 64), uniform((10,), 64))
         return weights
     if model == "lstm":
-        return {"proj": (uniform((FEATURES, 4 * HIDDEN), HIDDEN), uniform((4 * HIDDEN,), HIDDEN)),
-                "lstm": (uniform((HIDDEN, 4 * HIDDEN), HIDDEN), uniform((1, 4 * HIDDEN), HIDDEN)),
-                "fc0": (uniform((HIDDEN, 10), HIDDEN), uniform((10,), HIDDEN))}
+        return {
+            "proj": (uniform((FEATURES, 4 * HIDDEN), HIDDEN), uniform((4 * HIDDEN,), HIDDEN)),
+            "lstm": (uniform((HIDDEN, 4 * HIDDEN), HIDDEN), uniform((1, 4 * HIDDEN), HIDDEN)),
+            "fc0": (uniform((HIDDEN, 10), HIDDEN), uniform((10,), HIDDEN)),
+        }
     if model == "transformer":
         return bench_transformer.weights(uniform)
     if model == "ctr":
         return bench_ctr.weights(uniform)
-    if model in SEQ2SEQ:            # bench_seq2seq.weights(), by Fluid's parameter names
+    if model in SEQ2SEQ:  # bench_seq2seq.weights(), by Fluid's parameter names
         return {}
     return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
 
 
 def synthetic_batch(model, batch, seed=1):
     import numpy as np
+
     rng = np.random.default_rng(seed)
     if model == "seed":
         return {"x": rng.random((batch, 1), dtype=np.float32)}
     if model == "lstm":
         lengths = sequence_lengths(batch)
-        return {"x": rng.uniform(-1, 1, (int(lengths.sum()), FEATURES)).astype(np.float32), "lengths": lengths,
-                "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
-    shape = {"mlp": (batch, 784), "wide": (batch, 4096), "lenet": (batch, 1, 28, 28),
-             "resnet": (batch, 3, 32, 32), "transformer": (batch, bench_transformer.STEPS, bench_transformer.FEATURES)}[model]
+        return {
+            "x": rng.uniform(-1, 1, (int(lengths.sum()), FEATURES)).astype(np.float32),
+            "lengths": lengths,
+            "label": rng.integers(0, 10, (batch, 1)).astype(np.int64),
+        }
+    shape = {
+        "mlp": (batch, 784),
+        "wide": (batch, 4096),
+        "lenet": (batch, 1, 28, 28),
+        "resnet": (batch, 3, 32, 32),
+        "transformer": (batch, bench_transformer.STEPS, bench_transformer.FEATURES),
+    }[model]
     return {"x": rng.random(shape, dtype=np.float32), "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
 
 
 def feed_shape(model):
-    return {"seed": [1], "mlp": [784], "wide": [4096], "lenet": [1, 28, 28], "resnet": [3, 32, 32],
-            "lstm": [FEATURES], "transformer": [bench_transformer.STEPS, bench_transformer.FEATURES]}[model]
+    return {
+        "seed": [1],
+        "mlp": [784],
+        "wide": [4096],
+        "lenet": [1, 28, 28],
+        "resnet": [3, 32, 32],
+        "lstm": [FEATURES],
+        "transformer": [bench_transformer.STEPS, bench_transformer.FEATURES],
+    }[model]
 
 
 # -- pe ----------------------------------------------------------------------------------------------
+
 
 def strategy_of(options):
     """A fluid.BuildStrategy with ``options`` ({name: value}) set, or None for none."""
     if not options:
         return None
     import pe_cli.fluid as fluid
+
     strategy = fluid.BuildStrategy()
     for name, value in options.items():
         setattr(strategy, name, value)
@@ -172,16 +217,18 @@ def strategy_of(options):
 class PeModel:
     def __init__(self, model, batch, devices, build_strategy=None):
         import numpy as np
+
         model = NETS.get(model, model)
         import pe_cli.fluid as fluid
         from pe_cli.kernels.cpu import threads
+
         self.fluid, self.np = fluid, np
         main, startup = fluid.Program(), fluid.Program()
         names = {}
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
             if model == "ctr":
                 loss = bench_ctr.pe_program(fluid, _pe_fc, names)
-            elif model in SEQ2SEQ:      # the loss, or the decoding's [ids, log-probabilities]
+            elif model in SEQ2SEQ:  # the loss, or the decoding's [ids, log-probabilities]
                 loss, self.fetch = bench_seq2seq.outputs(fluid, model == "beam")
             else:
                 loss = self._program(fluid, model, names)
@@ -192,12 +239,16 @@ class PeModel:
             for name, value in zip(names[key], values):
                 if value is not None:
                     self.scope.find_var(name).get_tensor().set(value, fluid.CPUPlace())
-        if devices == 1:        # one device: the Program, or a CompiledProgram running the strategy's passes
-            self.program = main if build_strategy is None else fluid.CompiledProgram(main, build_strategy=build_strategy)
+        if devices == 1:  # one device: the Program, or a CompiledProgram running the strategy's passes
+            self.program = (
+                main if build_strategy is None else fluid.CompiledProgram(main, build_strategy=build_strategy)
+            )
         else:
             self.program = fluid.CompiledProgram(main).with_data_parallel(
-                loss_name=loss.name if loss is not None else None, build_strategy=build_strategy,
-                places=[fluid.CPUPlace()] * devices)
+                loss_name=loss.name if loss is not None else None,
+                build_strategy=build_strategy,
+                places=[fluid.CPUPlace()] * devices,
+            )
         self.loss, self.model = loss, model
         self.threads = threads.describe(devices)
         if model in SEQ2SEQ:
@@ -226,9 +277,10 @@ class PeModel:
 
     def step(self):
         if self.model == "beam":
-            return bench_seq2seq.best_scores(self.exe.run(self.program, feed=self.feed, fetch_list=self.fetch,
-                                                          scope=self.scope)[1])
-        out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
+            return bench_seq2seq.best_scores(
+                self.exe.run(self.program, feed=self.feed, fetch_list=self.fetch, scope=self.scope)[1]
+            )
+        (out,) = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
         # the loss as a float, as TorchModel.step's loss.item(): the one value, or the devices' mean
         # (numpy's mean of one value cost 30 us of the tiny model's 0.24 ms step on the Zen 1 VM)
         return out.item() if out.size == 1 else float(self.np.mean(out))
@@ -236,8 +288,14 @@ class PeModel:
 
 def _pe_fc(fluid, names, x, key, size, act=None, num_flatten_dims=1):
     names[key] = (f"{key}.w", f"{key}.b")
-    return fluid.layers.fc(x, size, num_flatten_dims, act=act, param_attr=fluid.ParamAttr(name=f"{key}.w"),
-                           bias_attr=fluid.ParamAttr(name=f"{key}.b"))
+    return fluid.layers.fc(
+        x,
+        size,
+        num_flatten_dims,
+        act=act,
+        param_attr=fluid.ParamAttr(name=f"{key}.w"),
+        bias_attr=fluid.ParamAttr(name=f"{key}.b"),
+    )
 
 
 def _pe_mlp(fluid, names, x, dims):
@@ -249,9 +307,16 @@ def _pe_mlp(fluid, names, x, dims):
 def _pe_lenet(fluid, names, x):
     def conv(x, key, filters, padding):
         names[key] = (f"{key}.w", f"{key}.b")
-        return fluid.layers.conv2d(x, filters, 5, padding=padding, act="relu",
-                                   param_attr=fluid.ParamAttr(name=f"{key}.w"),
-                                   bias_attr=fluid.ParamAttr(name=f"{key}.b"))
+        return fluid.layers.conv2d(
+            x,
+            filters,
+            5,
+            padding=padding,
+            act="relu",
+            param_attr=fluid.ParamAttr(name=f"{key}.w"),
+            bias_attr=fluid.ParamAttr(name=f"{key}.b"),
+        )
+
     h = fluid.layers.pool2d(conv(x, "conv0", 6, 2), 2, pool_stride=2)
     h = fluid.layers.pool2d(conv(h, "conv1", 16, 0), 2, pool_stride=2)
     return _pe_mlp(fluid, names, h, [120, 84, 10])
@@ -260,9 +325,11 @@ def _pe_lenet(fluid, names, x):
 def _pe_resnet(fluid, names, x):
     def conv_bn(x, name, co, k, stride, act):
         names[name] = (f"{name}.w", None)
-        h = fluid.layers.conv2d(x, co, k, stride=stride, padding=k // 2, bias_attr=False,
-                                param_attr=fluid.ParamAttr(name=f"{name}.w"))
+        h = fluid.layers.conv2d(
+            x, co, k, stride=stride, padding=k // 2, bias_attr=False, param_attr=fluid.ParamAttr(name=f"{name}.w")
+        )
         return fluid.layers.batch_norm(h, act=act)
+
     convs = {name: (co, k, stride) for name, _, co, k, stride in _resnet_convs()}
     h = conv_bn(x, "stem", 16, 3, 1, "relu")
     for s in range(len(STAGES)):
@@ -279,23 +346,33 @@ def _pe_resnet(fluid, names, x):
 def _pe_lstm(fluid, names, x):
     gates = _pe_fc(fluid, names, x, "proj", 4 * HIDDEN)
     names["lstm"] = ("lstm.w", "lstm.b")
-    hidden, _ = fluid.layers.dynamic_lstm(gates, 4 * HIDDEN, use_peepholes=False,
-                                          param_attr=fluid.ParamAttr(name="lstm.w"),
-                                          bias_attr=fluid.ParamAttr(name="lstm.b"))
+    hidden, _ = fluid.layers.dynamic_lstm(
+        gates,
+        4 * HIDDEN,
+        use_peepholes=False,
+        param_attr=fluid.ParamAttr(name="lstm.w"),
+        bias_attr=fluid.ParamAttr(name="lstm.b"),
+    )
     return _pe_fc(fluid, names, fluid.layers.sequence_last_step(hidden), "fc0", 10)
 
 
-_PE_NETS = {"mlp": lambda f, n, x: _pe_mlp(f, n, x, [256, 256, 10]),
-            "wide": lambda f, n, x: _pe_mlp(f, n, x, [4096, 4096, 10]),
-            "lenet": _pe_lenet, "resnet": _pe_resnet, "lstm": _pe_lstm,
-            "transformer": lambda f, n, x: bench_transformer.pe_net(f, n, x, _pe_fc)}
+_PE_NETS = {
+    "mlp": lambda f, n, x: _pe_mlp(f, n, x, [256, 256, 10]),
+    "wide": lambda f, n, x: _pe_mlp(f, n, x, [4096, 4096, 10]),
+    "lenet": _pe_lenet,
+    "resnet": _pe_resnet,
+    "lstm": _pe_lstm,
+    "transformer": lambda f, n, x: bench_transformer.pe_net(f, n, x, _pe_fc),
+}
 
 
 # -- PyTorch -----------------------------------------------------------------------------------------
 
+
 class TorchModel:
     def __init__(self, model, batch, num_threads):
         import torch
+
         model = NETS.get(model, model)
         torch.set_num_threads(num_threads)
         w = initial_weights(model)
@@ -306,11 +383,18 @@ class TorchModel:
         if model in SEQ2SEQ:
             self.step = bench_seq2seq.torch_step(torch, model == "beam")
             return
-        self.net = bench_lstm.torch_net(torch, w) if model == "lstm" else bench_transformer.torch_net(torch, w) \
-            if model == "transformer" else _torch_net(torch, model, w)
+        self.net = (
+            bench_lstm.torch_net(torch, w)
+            if model == "lstm"
+            else bench_transformer.torch_net(torch, w)
+            if model == "transformer"
+            else _torch_net(torch, model, w)
+        )
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
         data = synthetic_batch(model, batch)
-        self.x = torch.from_numpy(data["x"]) if model != "lstm" else bench_lstm.packed(torch, data["x"], data["lengths"])
+        self.x = (
+            torch.from_numpy(data["x"]) if model != "lstm" else bench_lstm.packed(torch, data["x"], data["lengths"])
+        )
         self.label = torch.from_numpy(data["label"].reshape(-1)) if "label" in data else None
         self.loss_fn = torch.nn.CrossEntropyLoss()
         self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
@@ -347,11 +431,20 @@ def _torch_net(torch, model, w):
         for i in range(n):
             layers += [linear(f"fc{i}")] + ([nn.ReLU()] if i + 1 < n else [])
         return layers
+
     if model in ("mlp", "wide"):
         return nn.Sequential(*mlp(3))
     if model == "lenet":
-        return nn.Sequential(conv("conv0", 2), nn.ReLU(), nn.MaxPool2d(2), conv("conv1", 0), nn.ReLU(),
-                             nn.MaxPool2d(2), nn.Flatten(), *mlp(3))
+        return nn.Sequential(
+            conv("conv0", 2),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            conv("conv1", 0),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Flatten(),
+            *mlp(3),
+        )
     if model == "resnet":
         return _TorchResNet(torch, conv, linear)
     return linear("fc0")
@@ -362,8 +455,9 @@ def _TorchResNet(torch, conv, linear):
 
     def conv_bn(name, stride):
         k = 3 if not name.endswith("sc") else 1
-        return nn.Sequential(conv(name, k // 2, bias=False, stride=stride),
-                             nn.BatchNorm2d(conv(name, 0, bias=False).out_channels))
+        return nn.Sequential(
+            conv(name, k // 2, bias=False, stride=stride), nn.BatchNorm2d(conv(name, 0, bias=False).out_channels)
+        )
 
     class Block(nn.Module):
         def __init__(self, block, stride, shortcut):
@@ -373,8 +467,11 @@ def _TorchResNet(torch, conv, linear):
 
         def forward(self, x):
             return torch.relu(self.c1(torch.relu(self.c0(x))) + self.sc(x))
+
     names = {name for name, *_ in _resnet_convs()}
-    blocks = [Block(f"s{s}b{b}", 2 if s > 0 and b == 0 else 1, f"s{s}b{b}sc" in names)
-              for s in range(len(STAGES)) for b in range(2)]
-    return nn.Sequential(conv_bn("stem", 1), nn.ReLU(), *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                         linear("fc0"))
+    blocks = [
+        Block(f"s{s}b{b}", 2 if s > 0 and b == 0 else 1, f"s{s}b{b}sc" in names)
+        for s in range(len(STAGES))
+        for b in range(2)
+    ]
+    return nn.Sequential(conv_bn("stem", 1), nn.ReLU(), *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(), linear("fc0"))

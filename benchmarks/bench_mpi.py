@@ -17,6 +17,7 @@ LeNet-5, and a scaling model for many hosts.
 Each measurement runs in its own process (the driver starts mpiexec), so ranks that wait in MPI
 (which polls) never share the machine with a single-process measurement.
 """
+
 import argparse
 import json
 import os
@@ -37,6 +38,7 @@ HOSTS = [2, 4, 8, 16, 32, 64]
 
 def _net(model):
     import pe_cli.fluid as fluid
+
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 1
     with fluid.program_guard(main, startup):
@@ -62,18 +64,22 @@ def _net(model):
 def step_times(model, trainers, rank, steps, batch=64):
     """Median step time of ``model`` on this process's share of a global batch of ``batch``."""
     import pe_cli.fluid as fluid
+
     main, startup, loss, shape, classes, params = _net(model)
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     strategy = fluid.BuildStrategy()
     strategy.fuse_all_reduce_ops = True
     os.environ["CPU_NUM"] = "1"
-    pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=strategy,
-                                num_trainers=trainers, trainer_id=rank)
+    pe = fluid.ParallelExecutor(
+        False, loss_name=loss.name, main_program=main, build_strategy=strategy, num_trainers=trainers, trainer_id=rank
+    )
     rng = np.random.default_rng(rank)
     share = batch // trainers
-    feed = {"x": rng.standard_normal((share, *shape)).astype("float32"),
-            "label": rng.integers(0, classes, (share, 1)).astype("int64")}
+    feed = {
+        "x": rng.standard_normal((share, *shape)).astype("float32"),
+        "label": rng.integers(0, classes, (share, 1)).astype("int64"),
+    }
     times = []
     for i in range(steps + 3):
         start = time.perf_counter()
@@ -85,6 +91,7 @@ def step_times(model, trainers, rank, steps, batch=64):
 
 def allreduce_times():
     from pe_cli.distributed import processes
+
     group = processes.group(processes.world_size(), processes.world_rank())
     out = {}
     for size in SIZES:
@@ -101,6 +108,7 @@ def allreduce_times():
 
 def _worker(args):
     from pe_cli.distributed import processes
+
     if args.worker == "allreduce":
         result, rank = allreduce_times()
     else:
@@ -113,10 +121,24 @@ def _worker(args):
 
 def _mpi(what, steps, n=2, threads=None):
     mpiexec = Path(sys.executable).parent / "mpiexec"
-    cmd = [str(mpiexec if mpiexec.exists() else "mpiexec"), "-n", str(n), sys.executable, __file__,
-           "--worker", what, "--steps", str(steps)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT), **({"PE_NUM_THREADS": str(threads)} if threads else {})))
+    cmd = [
+        str(mpiexec if mpiexec.exists() else "mpiexec"),
+        "-n",
+        str(n),
+        sys.executable,
+        __file__,
+        "--worker",
+        what,
+        "--steps",
+        str(steps),
+    ]
+    done = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), **({"PE_NUM_THREADS": str(threads)} if threads else {})),
+    )
     if done.returncode:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -137,7 +159,7 @@ def main():
     measured = {int(k): v for k, v in _mpi("allreduce", args.steps).items()}
     x = np.array(list(measured), float)
     y = np.array(list(measured.values()))
-    slope, latency = np.polyfit(x, y, 1, w=1 / y)      # relative errors: small and large messages alike
+    slope, latency = np.polyfit(x, y, 1, w=1 / y)  # relative errors: small and large messages alike
     print("MPI all-reduce, 2 local ranks (Allgather + rank-order sum):")
     for size, t in measured.items():
         print(f"  {size / 1024:>8.0f} KB  {t * 1e3:8.3f} ms  {size / t / 1e9:6.2f} GB/s")
@@ -146,9 +168,11 @@ def main():
     runs = [{k: _mpi("lenet", args.steps, n, t) for k, (n, t) in configs.items()} for _ in range(3)]  # alternating
     lenet = {k: min((r[k] for r in runs), key=lambda r: r["step_s"]) for k in configs}
     one = lenet["1 process, 1 thread"]
-    print(f"LeNet-5, global batch 64 (os.sched_getaffinity: {len(os.sched_getaffinity(0))} cores), ms/step: " +
-          ", ".join(f"{k} {v['step_s'] * 1e3:.1f}" for k, v in lenet.items()) +
-          f"; 2 processes vs 1 process, 1 thread: {one['step_s'] / lenet['2 processes']['step_s']:.2f}x")
+    print(
+        f"LeNet-5, global batch 64 (os.sched_getaffinity: {len(os.sched_getaffinity(0))} cores), ms/step: "
+        + ", ".join(f"{k} {v['step_s'] * 1e3:.1f}" for k, v in lenet.items())
+        + f"; 2 processes vs 1 process, 1 thread: {one['step_s'] / lenet['2 processes']['step_s']:.2f}x"
+    )
     mlp = _mpi("mlp", max(3, args.steps // 4), 1, 1)
     models = {"LeNet-5": one, "MLP 25M": mlp}
     print("Scaling model (weak scaling, batch 64 per host, ring all-reduce, no overlap): step ms / efficiency")
@@ -163,8 +187,19 @@ def main():
             table[f"{name} {link}"] = cells
             print(f"  {name:<9}{m['params']:>11,}  {link:<9}" + "".join(f"{s * 1e3:>8.1f} {e:>4.0%}" for s, e in cells))
     if args.json:
-        Path(args.json).write_text(json.dumps({"allreduce": measured, "latency_s": latency, "bandwidth_Bps": 1 / slope,
-                                               "lenet": lenet, "mlp": mlp, "model": table}, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "allreduce": measured,
+                    "latency_s": latency,
+                    "bandwidth_Bps": 1 / slope,
+                    "lenet": lenet,
+                    "mlp": mlp,
+                    "model": table,
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -20,31 +20,44 @@ with the end id at no cost; its state is kept). The LSTMs' gates are reordered b
 (dynamic_lstm: c, i, f, o; LSTMCell: i, j, f, o with forget_bias 1.0 added; PyTorch: i, f, g, o).
 Written for Python 3.8 and numpy 1.23 too (fluid_programs.py runs it under Fluid 1.8.5).
 """
+
 VOCAB, EMB, HIDDEN, BATCH, LENGTHS, MAX_LEN, BEAM, START, END = 10000, 256, 256, 64, (10, 40), 40, 4, 0, 1
 LR, MU = 0.01, 0.9
 
 
 def params():
     """[(Fluid's parameter name, shape, fan-in)]: each starts uniform in +-1/sqrt(fan-in)."""
-    return [("src_emb", (VOCAB, EMB), EMB), ("enc.proj.w", (EMB, 4 * HIDDEN), HIDDEN),
-            ("enc.proj.b", (4 * HIDDEN,), HIDDEN), ("enc.lstm.w", (HIDDEN, 4 * HIDDEN), HIDDEN),
-            ("enc.lstm.b", (1, 4 * HIDDEN), HIDDEN), ("init.w", (HIDDEN, HIDDEN), HIDDEN), ("init.b", (HIDDEN,), HIDDEN),
-            ("att.enc.w", (HIDDEN, HIDDEN), HIDDEN), ("att.dec.w", (HIDDEN, HIDDEN), HIDDEN),
-            ("att.v.w", (HIDDEN, 1), HIDDEN), ("trg_emb", (VOCAB, EMB), EMB),
-            ("dec.w", (EMB + 2 * HIDDEN, 4 * HIDDEN), HIDDEN), ("dec.b", (4 * HIDDEN,), HIDDEN),
-            ("out.w", (HIDDEN, VOCAB), HIDDEN), ("out.b", (VOCAB,), HIDDEN)]
+    return [
+        ("src_emb", (VOCAB, EMB), EMB),
+        ("enc.proj.w", (EMB, 4 * HIDDEN), HIDDEN),
+        ("enc.proj.b", (4 * HIDDEN,), HIDDEN),
+        ("enc.lstm.w", (HIDDEN, 4 * HIDDEN), HIDDEN),
+        ("enc.lstm.b", (1, 4 * HIDDEN), HIDDEN),
+        ("init.w", (HIDDEN, HIDDEN), HIDDEN),
+        ("init.b", (HIDDEN,), HIDDEN),
+        ("att.enc.w", (HIDDEN, HIDDEN), HIDDEN),
+        ("att.dec.w", (HIDDEN, HIDDEN), HIDDEN),
+        ("att.v.w", (HIDDEN, 1), HIDDEN),
+        ("trg_emb", (VOCAB, EMB), EMB),
+        ("dec.w", (EMB + 2 * HIDDEN, 4 * HIDDEN), HIDDEN),
+        ("dec.b", (4 * HIDDEN,), HIDDEN),
+        ("out.w", (HIDDEN, VOCAB), HIDDEN),
+        ("out.b", (VOCAB,), HIDDEN),
+    ]
 
 
 def weights(seed=0):
     """{name: float32 array} for every parameter of params()."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
-    return dict((name, rng.uniform(-fan ** -0.5, fan ** -0.5, shape).astype("float32")) for name, shape, fan in params())
+    return dict((name, rng.uniform(-(fan**-0.5), fan**-0.5, shape).astype("float32")) for name, shape, fan in params())
 
 
 def batch_of(seed=1):
     """{"src": ids, "src_len", "trg": [BATCH, MAX_LEN] padded with END, "label": the next words, "trg_len"}."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
     src_len = rng.integers(LENGTHS[0], LENGTHS[1] + 1, BATCH)
     trg_len = rng.integers(LENGTHS[0], LENGTHS[1] + 1, BATCH)
@@ -52,22 +65,34 @@ def batch_of(seed=1):
     words = rng.integers(2, VOCAB, (BATCH, MAX_LEN + 1)).astype("int64")
     words[:, 0] = START
     for i, n in enumerate(trg_len):
-        words[i, n:] = END               # the word after the last is the end id; past it, padding
-    return {"src": src, "src_len": src_len.astype("int64"), "trg": words[:, :-1].copy(),
-            "label": words[:, 1:].copy(), "trg_len": trg_len.astype("int64")}
+        words[i, n:] = END  # the word after the last is the end id; past it, padding
+    return {
+        "src": src,
+        "src_len": src_len.astype("int64"),
+        "trg": words[:, :-1].copy(),
+        "label": words[:, 1:].copy(),
+        "trg_len": trg_len.astype("int64"),
+    }
 
 
 def flops(batch, decode=False):
     """Multiply-adds x 2 of the training forward (bench_models.model_flops's list form), or of the
     decoding (its 41 steps over the batch's beams; the encoder's share counted once)."""
     rows = batch * (BEAM * (MAX_LEN + 1) if decode else MAX_LEN)
-    encoder = [2 * batch * MAX_LEN * EMB * 4 * HIDDEN, 2 * batch * MAX_LEN * HIDDEN * 4 * HIDDEN,
-               2 * batch * MAX_LEN * HIDDEN * HIDDEN]
-    return encoder + [2 * rows * (HIDDEN + 2 * MAX_LEN * HIDDEN), 2 * rows * (EMB + 2 * HIDDEN) * 4 * HIDDEN,
-                      2 * rows * HIDDEN * VOCAB]
+    encoder = [
+        2 * batch * MAX_LEN * EMB * 4 * HIDDEN,
+        2 * batch * MAX_LEN * HIDDEN * 4 * HIDDEN,
+        2 * batch * MAX_LEN * HIDDEN * HIDDEN,
+    ]
+    return encoder + [
+        2 * rows * (HIDDEN + 2 * MAX_LEN * HIDDEN),
+        2 * rows * (EMB + 2 * HIDDEN) * 4 * HIDDEN,
+        2 * rows * HIDDEN * VOCAB,
+    ]
 
 
 # -- the Fluid 1.8 program (pe and Fluid 1.8.5) --------------------------------------------------------
+
 
 def _attr(fluid, name):
     return fluid.ParamAttr(name=name)
@@ -80,15 +105,25 @@ def _encoder(fluid):
     src = layers.data("src", [1], dtype="int64", lod_level=1)
     emb = layers.embedding(src, [VOCAB, EMB], param_attr=_attr(fluid, "src_emb"))
     gates = layers.fc(emb, 4 * HIDDEN, param_attr=_attr(fluid, "enc.proj.w"), bias_attr=_attr(fluid, "enc.proj.b"))
-    hidden, _ = layers.dynamic_lstm(gates, 4 * HIDDEN, use_peepholes=False, param_attr=_attr(fluid, "enc.lstm.w"),
-                                    bias_attr=_attr(fluid, "enc.lstm.b"))
+    hidden, _ = layers.dynamic_lstm(
+        gates,
+        4 * HIDDEN,
+        use_peepholes=False,
+        param_attr=_attr(fluid, "enc.lstm.w"),
+        bias_attr=_attr(fluid, "enc.lstm.b"),
+    )
     zero = layers.fill_constant([1], "float32", 0.0)
     enc_out, src_len = layers.sequence_pad(hidden, zero, maxlen=MAX_LEN)
     enc_proj = layers.fc(enc_out, HIDDEN, num_flatten_dims=2, param_attr=_attr(fluid, "att.enc.w"), bias_attr=False)
     mask = layers.sequence_mask(layers.reshape(src_len, [-1]), maxlen=MAX_LEN, dtype="float32")
-    mask = layers.scale(mask, 1e9, -1.0, bias_after_scale=False)          # (mask - 1) * 1e9
-    h0 = layers.fc(layers.sequence_last_step(hidden), HIDDEN, act="tanh", param_attr=_attr(fluid, "init.w"),
-                   bias_attr=_attr(fluid, "init.b"))
+    mask = layers.scale(mask, 1e9, -1.0, bias_after_scale=False)  # (mask - 1) * 1e9
+    h0 = layers.fc(
+        layers.sequence_last_step(hidden),
+        HIDDEN,
+        act="tanh",
+        param_attr=_attr(fluid, "init.w"),
+        bias_attr=_attr(fluid, "init.b"),
+    )
     c0 = layers.fill_constant_batch_size_like(h0, [-1, HIDDEN], "float32", 0.0)
     # the states nested one level ([[h, c]]): Fluid 1.8.5's rnn() loops forever checking a flat list of
     # several states (it iterates over the first state's Variable)
@@ -107,8 +142,9 @@ def _cell(fluid):
             h = states[0][0]
             query = layers.unsqueeze(layers.fc(h, HIDDEN, param_attr=_attr(fluid, "att.dec.w"), bias_attr=False), [1])
             mixed = layers.tanh(layers.elementwise_add(enc_proj, layers.expand(query, [1, MAX_LEN, 1])))
-            scores = layers.squeeze(layers.fc(mixed, 1, num_flatten_dims=2, param_attr=_attr(fluid, "att.v.w"),
-                                              bias_attr=False), [2])
+            scores = layers.squeeze(
+                layers.fc(mixed, 1, num_flatten_dims=2, param_attr=_attr(fluid, "att.v.w"), bias_attr=False), [2]
+            )
             weights = layers.softmax(layers.elementwise_add(scores, mask))
             context = layers.reduce_sum(layers.elementwise_mul(enc_out, weights, axis=0), dim=1)
             output, new_states = self.lstm(layers.concat([step_input, context], axis=1), states[0])
@@ -117,12 +153,14 @@ def _cell(fluid):
         @property
         def state_shape(self):
             return [[[HIDDEN], [HIDDEN]]]
+
     return AttentionCell()
 
 
 def _output(fluid, x):
-    return fluid.layers.fc(x, VOCAB, num_flatten_dims=len(x.shape) - 1, param_attr=_attr(fluid, "out.w"),
-                           bias_attr=_attr(fluid, "out.b"))
+    return fluid.layers.fc(
+        x, VOCAB, num_flatten_dims=len(x.shape) - 1, param_attr=_attr(fluid, "out.w"), bias_attr=_attr(fluid, "out.b")
+    )
 
 
 def _trg_embedding(fluid, ids):
@@ -136,12 +174,14 @@ def train_program(fluid):
     trg = layers.data("trg", [MAX_LEN], dtype="int64")
     label = layers.data("label", [MAX_LEN], dtype="int64")
     trg_len = layers.data("trg_len", [1], dtype="int64")
-    dec_out, _ = layers.rnn(_cell(fluid), _trg_embedding(fluid, trg), inits, enc_out=enc_out, enc_proj=enc_proj,
-                            mask=mask)
+    dec_out, _ = layers.rnn(
+        _cell(fluid), _trg_embedding(fluid, trg), inits, enc_out=enc_out, enc_proj=enc_proj, mask=mask
+    )
     logits = layers.reshape(_output(fluid, dec_out), [-1, VOCAB])
     xent = layers.softmax_with_cross_entropy(logits, layers.reshape(label, [-1, 1]))
-    words = layers.reshape(layers.sequence_mask(layers.reshape(trg_len, [-1]), maxlen=MAX_LEN, dtype="float32"),
-                           [-1, 1])
+    words = layers.reshape(
+        layers.sequence_mask(layers.reshape(trg_len, [-1]), maxlen=MAX_LEN, dtype="float32"), [-1, 1]
+    )
     loss = layers.elementwise_div(layers.reduce_sum(layers.elementwise_mul(xent, words)), layers.reduce_sum(words))
     fluid.optimizer.Momentum(LR, MU).minimize(loss)
     return [f.name for f in feeds] + ["trg", "label", "trg_len"], loss
@@ -152,10 +192,22 @@ def decode_program(fluid):
     layers = fluid.layers
     feeds, enc_out, enc_proj, mask, inits = _encoder(fluid)
     tile = layers.BeamSearchDecoder.tile_beam_merge_with_batch
-    decoder = layers.BeamSearchDecoder(_cell(fluid), START, END, BEAM, embedding_fn=lambda ids: _trg_embedding(fluid, ids),
-                                       output_fn=lambda x: _output(fluid, x))
-    ids, states = layers.dynamic_decode(decoder, inits, max_step_num=MAX_LEN, enc_out=tile(enc_out, BEAM),
-                                        enc_proj=tile(enc_proj, BEAM), mask=tile(mask, BEAM))
+    decoder = layers.BeamSearchDecoder(
+        _cell(fluid),
+        START,
+        END,
+        BEAM,
+        embedding_fn=lambda ids: _trg_embedding(fluid, ids),
+        output_fn=lambda x: _output(fluid, x),
+    )
+    ids, states = layers.dynamic_decode(
+        decoder,
+        inits,
+        max_step_num=MAX_LEN,
+        enc_out=tile(enc_out, BEAM),
+        enc_proj=tile(enc_proj, BEAM),
+        mask=tile(mask, BEAM),
+    )
     return [f.name for f in feeds], [ids, states.log_probs]
 
 
@@ -169,8 +221,11 @@ def outputs(fluid, decode):
 
 def fluid_feed(fluid, data, decode=False):
     """The feed of ``batch_of``'s data (a LoD tensor for the sources)."""
-    feed = {"src": fluid.create_lod_tensor(data["src"].reshape(-1, 1), [[int(n) for n in data["src_len"]]],
-                                           fluid.CPUPlace())}
+    feed = {
+        "src": fluid.create_lod_tensor(
+            data["src"].reshape(-1, 1), [[int(n) for n in data["src_len"]]], fluid.CPUPlace()
+        )
+    }
     if not decode:
         feed.update(trg=data["trg"], label=data["label"], trg_len=data["trg_len"].reshape(-1, 1))
     return feed
@@ -188,13 +243,15 @@ def best_scores(log_probs):
 
 # -- PyTorch -------------------------------------------------------------------------------------------
 
+
 def torch_net(torch, w):
     """The model as an nn.Module holding ``w`` (Fluid's layouts turned into PyTorch's)."""
     import numpy as np
     from bench_lstm import torch_gates
+
     nn = torch.nn
-    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))      # noqa: E731
-    lstm_gates, cell_gates = (1, 2, 0, 3), (0, 2, 1, 3)     # dynamic_lstm's c,i,f,o / LSTMCell's i,j,f,o -> i,f,g,o
+    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))  # noqa: E731
+    lstm_gates, cell_gates = (1, 2, 0, 3), (0, 2, 1, 3)  # dynamic_lstm's c,i,f,o / LSTMCell's i,j,f,o -> i,f,g,o
 
     def linear(name, bias=None):
         weight = w[name]
@@ -218,15 +275,16 @@ def torch_net(torch, w):
             self.att_enc, self.att_dec, self.att_v = linear("att.enc.w"), linear("att.dec.w"), linear("att.v.w")
             self.cell = nn.LSTMCell(EMB + HIDDEN, HIDDEN)
             gates = torch_gates(w["dec.w"], cell_gates)
-            self.cell.weight_ih.data, self.cell.weight_hh.data = t(gates[:EMB + HIDDEN].T), t(gates[EMB + HIDDEN:].T)
+            self.cell.weight_ih.data, self.cell.weight_hh.data = t(gates[: EMB + HIDDEN].T), t(gates[EMB + HIDDEN :].T)
             forget = np.zeros(4 * HIDDEN, np.float32)
-            forget[HIDDEN:2 * HIDDEN] = 1.0                         # LSTMCell's forget_bias
+            forget[HIDDEN : 2 * HIDDEN] = 1.0  # LSTMCell's forget_bias
             self.cell.bias_ih.data = t(torch_gates(w["dec.b"], cell_gates) + forget)
             self.cell.bias_hh.data = torch.zeros(4 * HIDDEN)
 
         def encode(self, src, src_len):
-            packed = nn.utils.rnn.pack_padded_sequence(self.src_emb(src), src_len, batch_first=True,
-                                                       enforce_sorted=False)
+            packed = nn.utils.rnn.pack_padded_sequence(
+                self.src_emb(src), src_len, batch_first=True, enforce_sorted=False
+            )
             out, (h, _) = self.enc(packed)
             enc_out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=MAX_LEN)
             mask = (torch.arange(MAX_LEN)[None, :] < src_len[:, None]).float()
@@ -246,15 +304,17 @@ def torch_net(torch, w):
                 state = self.step(emb[:, i], state, enc_out, enc_proj, mask)
                 outs.append(state[0])
             return self.out(torch.stack(outs, dim=1))
+
     return Net()
 
 
 def _torch_inputs(torch, data):
     import numpy as np
+
     src = np.full((BATCH, MAX_LEN), END, np.int64)
     starts = np.concatenate([[0], np.cumsum(data["src_len"])])
     for i, n in enumerate(data["src_len"]):
-        src[i, :n] = data["src"][starts[i]:starts[i + 1]]
+        src[i, :n] = data["src"][starts[i] : starts[i + 1]]
     return torch.from_numpy(src), torch.from_numpy(data["src_len"])
 
 
@@ -273,6 +333,7 @@ def torch_train_step(torch, w):
         loss.backward()
         opt.step()
         return loss.item()
+
     return step
 
 
@@ -309,12 +370,13 @@ def torch_decode_step(torch, w):
             parents.append(beam)
             if bool(finished.all()):
                 break
-        best = tokens[-1]                       # gather_tree: back-trace the beams' tokens
+        best = tokens[-1]  # gather_tree: back-trace the beams' tokens
         beam = torch.arange(BEAM).repeat(BATCH, 1)
         for token, parent in zip(reversed(tokens), reversed(parents)):
             best = token.gather(1, beam)
             beam = parent.gather(1, beam)
         return best_scores(log_probs.numpy())
+
     return step
 
 

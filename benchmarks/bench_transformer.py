@@ -7,6 +7,7 @@ configs/mnist_rows_transformer.yaml, built the same way in pe and in PyTorch fro
 
 pe builds it with the layer function a model file's ``transformer_encoder`` layer uses; PyTorch with
 nn.TransformerEncoderLayer(batch_first=True), its q/k/v weights packed in in_proj_weight."""
+
 STEPS, FEATURES, D_MODEL, HEADS, FFN, LAYERS = 28, 28, 64, 4, 128, 2
 _LINEARS = ("q_proj", "k_proj", "v_proj", "out_proj", "linear1", "linear2")
 
@@ -18,6 +19,7 @@ def _layer_keys(i):
 def weights(uniform):
     """{key: (weight [in, out], bias)}; layer norms start at 1 and 0."""
     import numpy as np
+
     w = {"embed": (uniform((FEATURES, D_MODEL), FEATURES), uniform((D_MODEL,), FEATURES))}
     for i in range(LAYERS):
         for name in _LINEARS:
@@ -34,8 +36,12 @@ def flops(batch):
     tokens = batch * STEPS
     fwd = [2 * tokens * FEATURES * D_MODEL]
     for _ in range(LAYERS):
-        fwd += [2 * tokens * D_MODEL * 3 * D_MODEL, 2 * 2 * batch * STEPS * STEPS * D_MODEL,
-                2 * tokens * D_MODEL * D_MODEL, 2 * 2 * tokens * D_MODEL * FFN]
+        fwd += [
+            2 * tokens * D_MODEL * 3 * D_MODEL,
+            2 * 2 * batch * STEPS * STEPS * D_MODEL,
+            2 * tokens * D_MODEL * D_MODEL,
+            2 * 2 * tokens * D_MODEL * FFN,
+        ]
     return fwd + [2 * batch * D_MODEL * 10]
 
 
@@ -54,8 +60,9 @@ def pe_net(fluid, names, x, fc):
 
 def torch_net(torch, w):
     import numpy as np
+
     nn = torch.nn
-    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))      # noqa: E731
+    t = lambda a: torch.from_numpy(np.ascontiguousarray(a))  # noqa: E731
 
     def linear(key):
         weight, bias = w[key]
@@ -86,12 +93,14 @@ def torch_net(torch, w):
             for layer in self.layers:
                 h = layer(h)
             return self.fc(h.mean(dim=1))
+
     return Net()
 
 
 def _positions():
     """pe's add_position_encoding: sin then cos of pos / 10000^(k / (d/2 - 1)), [STEPS, D_MODEL]."""
     import numpy as np
+
     half = D_MODEL // 2
     val = np.arange(STEPS, dtype=np.float64)[:, None] / np.power(10000.0, np.arange(half) / (half - 1))
     return np.concatenate([np.sin(val), np.cos(val)], axis=1).astype(np.float32)

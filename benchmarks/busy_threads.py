@@ -9,6 +9,7 @@ the stalls a busy core causes count) of one worker process (bench_cpu.py's model
 784-256-256-10 batch 128, LeNet-5 batch 64, momentum SGD) after 20 warm-up steps, and in brackets
 the median step, which leaves the stalls out.
 """
+
 import argparse
 import json
 import os
@@ -19,8 +20,11 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VARIANTS = {"default (follows free cores)": {}, "1 thread": {"PE_DEVICE_THREADS": "1"},
-            "2 threads": {"PE_DEVICE_THREADS": "2"}}
+VARIANTS = {
+    "default (follows free cores)": {},
+    "1 thread": {"PE_DEVICE_THREADS": "1"},
+    "2 threads": {"PE_DEVICE_THREADS": "2"},
+}
 
 
 def worker(model, steps):
@@ -38,8 +42,12 @@ def worker(model, steps):
 
 
 def measure(model, steps, env):
-    out = subprocess.run([sys.executable, __file__, "--worker", model, "--steps", str(steps)],
-                         env=dict(os.environ, PE_QUIET="1", **env), capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", model, "--steps", str(steps)],
+        env=dict(os.environ, PE_QUIET="1", **env),
+        capture_output=True,
+        text=True,
+    )
     if out.returncode:
         raise SystemExit(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -60,9 +68,11 @@ def main():
             time.sleep(0.5)
             for model in args.models.split(","):
                 cells = [measure(model, args.steps, env) for env in VARIANTS.values()]
-                print(f"{'busy' if busy else 'quiet':<7} {model:<6} " + "  ".join(f"{c:>14.2f} ms ({m:6.2f} ms)"
-                                                                        for c, m in cells),
-                      flush=True)
+                print(
+                    f"{'busy' if busy else 'quiet':<7} {model:<6} "
+                    + "  ".join(f"{c:>14.2f} ms ({m:6.2f} ms)" for c, m in cells),
+                    flush=True,
+                )
         finally:
             if competitor:
                 competitor.kill()

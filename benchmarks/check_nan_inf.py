@@ -3,6 +3,7 @@ one process, alternating rounds; prints the best median of each and their ratio.
 
     python benchmarks/check_nan_inf.py
 """
+
 import time
 
 import numpy as np
@@ -42,8 +43,10 @@ def main():
                     exe.run(program, feed=feed, fetch_list=[loss])
                     times.append(time.perf_counter() - start)
             best[on] = min(best[on], float(np.median(times)))
-    print(f"LeNet-5 batch 64 step: check off {best[False] * 1e3:.3f} ms, on {best[True] * 1e3:.3f} ms, "
-          f"ratio {best[True] / best[False]:.2f}")
+    print(
+        f"LeNet-5 batch 64 step: check off {best[False] * 1e3:.3f} ms, on {best[True] * 1e3:.3f} ms, "
+        f"ratio {best[True] / best[False]:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ CPU seconds of the `pe` process itself (user + system: what a quiet machine's wa
 near; the compile helper, which outlives it, is not counted) and the median one-minute load average
 at the start of the runs (the machine's other work: on a shared 2-core VM it multiplies wall time).
 """
+
 import argparse
 import os
 import resource
@@ -37,8 +38,14 @@ def once(config, helper):
     cache = tempfile.mkdtemp(prefix="pe-cold-")
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, PE_COMPILE_HELPER="1" if helper else "0")
     start = time.time()
-    proc = subprocess.Popen([PE, "train", config, "--max-steps", "1", "--out", os.path.join(cache, "run")], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proc = subprocess.Popen(
+        [PE, "train", config, "--max-steps", "1", "--out", os.path.join(cache, "run")],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     first = None
     for line in proc.stdout:
         if first is None and line.startswith("train epoch"):
@@ -62,8 +69,14 @@ def end_to_end(tree, config, cold):
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.time()
-    proc = subprocess.run([PE, "train", config, "--max-steps", "1", "--out", os.path.join(scratch, "run")], cwd=tree,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.run(
+        [PE, "train", config, "--max-steps", "1", "--out", os.path.join(scratch, "run")],
+        cwd=tree,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     wall = time.time() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     shutil.rmtree(scratch, ignore_errors=True)
@@ -80,9 +93,11 @@ def main_end_to_end(args):
             runs[key].append(end_to_end(key[0], args.config, key[1]))
     for (tree, cold), got in runs.items():
         walls = "  ".join(f"{w:.2f}" for w, _, _ in got)
-        print(f"{'cold' if cold else 'warm'} {tree}: wall median {statistics.median(w for w, _, _ in got):.2f} s "
-              f"({walls}), CPU median {statistics.median(c for _, c, _ in got):.2f} s, "
-              f"load {statistics.median(x for _, _, x in got):.1f}")
+        print(
+            f"{'cold' if cold else 'warm'} {tree}: wall median {statistics.median(w for w, _, _ in got):.2f} s "
+            f"({walls}), CPU median {statistics.median(c for _, c, _ in got):.2f} s, "
+            f"load {statistics.median(x for _, _, x in got):.1f}"
+        )
 
 
 def main():

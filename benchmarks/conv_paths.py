@@ -8,6 +8,7 @@ process (the machine is shared: compare the ratios, which are over im2col's time
 
     .venv/bin/python benchmarks/conv_paths.py [--reps 8] [--shapes 16,16,32 8,8,32 6,16,14,5,0]
 """
+
 import argparse
 import os
 import sys
@@ -17,8 +18,16 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from timing import call_times  # noqa: E402
 
-SHAPES = [(16, 16, 32), (32, 32, 16), (64, 64, 8), (8, 8, 32), (4, 16, 32),    # (C, M, H = W[, k, padding])
-          (1, 6, 28, 5, 2), (6, 16, 14, 5, 0), (3, 16, 32)]
+SHAPES = [
+    (16, 16, 32),
+    (32, 32, 16),
+    (64, 64, 8),
+    (8, 8, 32),
+    (4, 16, 32),  # (C, M, H = W[, k, padding])
+    (1, 6, 28, 5, 2),
+    (6, 16, 14, 5, 0),
+    (3, 16, 32),
+]
 PATHS = ("im2col", "wide", "winograd")
 
 
@@ -29,6 +38,7 @@ def best_ms(fn, reps):
 def measure(c, m, hw, reps, k=3, padding=1, batch=64):
     from pe_cli.kernels.cpu import _conv, _winograd, convolution, threads
     from pe_cli.ops import registry
+
     rng = np.random.default_rng(0)
     x = rng.normal(size=(batch, c, hw, hw)).astype(np.float32)
     w = rng.normal(size=(m, c, k, k)).astype(np.float32)
@@ -41,8 +51,8 @@ def measure(c, m, hw, reps, k=3, padding=1, batch=64):
     rows, share_before = {}, threads._share
     for share in (1, 2):
         threads._share = share
-        for path in PATHS if k == 3 else PATHS[:2]:         # each path forced, whatever the rules
-            _winograd.MIN_CHANNELS = _winograd.MIN_TILES = 1 if path == "winograd" else 10 ** 9
+        for path in PATHS if k == 3 else PATHS[:2]:  # each path forced, whatever the rules
+            _winograd.MIN_CHANNELS = _winograd.MIN_TILES = 1 if path == "winograd" else 10**9
             _conv.WIDE_MAX_SPAN = 10.0 if path == "wide" else 0.0
             rows[path, share] = [best_ms(lambda f=f: f(ins, attrs), reps) for f in kernels]
     _winograd.MIN_CHANNELS, _winograd.MIN_TILES, _conv.WIDE_MAX_SPAN = rule
@@ -53,16 +63,19 @@ def measure(c, m, hw, reps, k=3, padding=1, batch=64):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=8)
-    parser.add_argument("--shapes", nargs="*", default=[",".join(map(str, s)) for s in SHAPES],
-                        help="C,M,H[,k,padding]: channels in and out, input size, the filter (3) and "
-                             "padding (1); stride 1, batch 64")
+    parser.add_argument(
+        "--shapes",
+        nargs="*",
+        default=[",".join(map(str, s)) for s in SHAPES],
+        help="C,M,H[,k,padding]: channels in and out, input size, the filter (3) and padding (1); stride 1, batch 64",
+    )
     args = parser.parse_args()
     import threadpoolctl
     from pe_cli.kernels.cpu import _numba
-    _numba.EAGER = True                                  # compile the loops now, not in a helper
+
+    _numba.EAGER = True  # compile the loops now, not in a helper
     threadpoolctl.threadpool_limits(1)
-    print("ms, best of %d: forward / input gradient / filter gradient; in parentheses, over im2col's"
-          % args.reps)
+    print("ms, best of %d: forward / input gradient / filter gradient; in parentheses, over im2col's" % args.reps)
     for text in args.shapes:
         c, m, hw, *rest = map(int, text.split(","))
         rows = measure(c, m, hw, args.reps, *rest)
@@ -73,8 +86,13 @@ def main():
             for path in PATHS:
                 if (path, share) in rows:
                     times = rows[path, share]
-                    cells.append(f"{path} " + " / ".join(f"{t:6.2f}" for t in times)
-                                 + " (" + " / ".join(f"{t / b:4.2f}" for t, b in zip(times, base)) + ")")
+                    cells.append(
+                        f"{path} "
+                        + " / ".join(f"{t:6.2f}" for t in times)
+                        + " ("
+                        + " / ".join(f"{t / b:4.2f}" for t, b in zip(times, base))
+                        + ")"
+                    )
             print(f"C {c:3d} M {m:3d} {hw:2d}x{hw:<2d} {k}x{k} {share} thr   " + "   ".join(cells))
 
 

@@ -13,6 +13,7 @@ calibrated), printed:
 - the engine's work outside the graph a step (feeds split, scope values gathered, saved, the last
   run's values freed, fetches merged), timed around those calls over ``--steps`` steps.
 """
+
 import argparse
 import collections
 import os
@@ -38,8 +39,10 @@ def scheduling(pe_model, repeats=200):
                 engine._pool.run(sched, [{} for _ in range(engine.n)], [None] * 8)
                 times.append(time.perf_counter() - start)
             median = sorted(times)[len(times) // 2]
-            print(f"  scheduling, {label}: {len(runners)} nodes, {median * 1e6:.0f} us a run, "
-                  f"{median / len(runners) * 1e6:.2f} us a node")
+            print(
+                f"  scheduling, {label}: {len(runners)} nodes, {median * 1e6:.0f} us a run, "
+                f"{median / len(runners) * 1e6:.2f} us a node"
+            )
     finally:
         sched.heavy = heavy
         sched.runners[:] = runners
@@ -47,6 +50,7 @@ def scheduling(pe_model, repeats=200):
 
 def per_op(pe_model):
     from pe_cli.executor import plan
+
     engine = pe_model.program._engine
     last, lods = engine.scopes._pending[0]
     glue, whole = collections.defaultdict(list), collections.defaultdict(list)
@@ -57,6 +61,7 @@ def per_op(pe_model):
 
         def call(step=step, values=values):
             plan.run_step(step, values, None)
+
         kernel = step.kernel
         step.kernel = lambda ins, attrs: {}
         try:
@@ -68,12 +73,15 @@ def per_op(pe_model):
     print("  op type (device 0)                 calls   run_step alone us   with its kernel, hot us")
     for op, t in sorted(glue.items(), key=lambda kv: -sum(whole.get(kv[0], kv[1]))):
         w = whole.get(op)
-        print(f"  {op:34s} {len(t):5d} {sum(t) / len(t) * 1e6:12.2f} {sum(w) / len(w) * 1e6 if w else float('nan'):18.2f}")
+        print(
+            f"  {op:34s} {len(t):5d} {sum(t) / len(t) * 1e6:12.2f} {sum(w) / len(w) * 1e6 if w else float('nan'):18.2f}"
+        )
     print(f"  all ops but the updates, hot: {sum(sum(w) for w in whole.values()) * 1e3:.3f} ms a device")
 
 
 def outside(pe_model, steps):
     from pe_cli.executor import parallel
+
     engine = pe_model.program._engine
     spent = collections.defaultdict(float)
 
@@ -86,14 +94,17 @@ def outside(pe_model, steps):
                 return original(*args, **kwargs)
             finally:
                 spent[label] += time.perf_counter() - start
+
         setattr(owner, name, wrapper)
         return original
 
     scopes = engine.scopes
-    saved = {"split_feed": timed(parallel, "split_feed", "feeds split"),
-             "merge": timed(engine, "_merge", "fetches merged"),
-             "gather": timed(scopes, "gather", "values gathered"),
-             "prepare_params": timed(scopes, "prepare_params", "parameters checked")}
+    saved = {
+        "split_feed": timed(parallel, "split_feed", "feeds split"),
+        "merge": timed(engine, "_merge", "fetches merged"),
+        "gather": timed(scopes, "gather", "values gathered"),
+        "prepare_params": timed(scopes, "prepare_params", "parameters checked"),
+    }
     save = scopes.save
 
     def save_then_free(values, lods):
@@ -104,6 +115,7 @@ def outside(pe_model, steps):
         del previous[:]
         spent["values saved"] += middle - start
         spent["the last run's values freed"] += time.perf_counter() - middle
+
     scopes.save = save_then_free
     try:
         start = time.perf_counter()
@@ -114,8 +126,10 @@ def outside(pe_model, steps):
         parallel.split_feed = saved["split_feed"]
         for owner, name in ((engine, "merge"), (scopes, "gather"), (scopes, "prepare_params"), (scopes, "save")):
             vars(owner).pop("_merge" if name == "merge" else name, None)
-    print(f"  outside the graph, a step of {total / steps * 1e3:.2f} ms: "
-          + ", ".join(f"{label} {t / steps * 1e6:.0f} us" for label, t in spent.items()))
+    print(
+        f"  outside the graph, a step of {total / steps * 1e3:.2f} ms: "
+        + ", ".join(f"{label} {t / steps * 1e6:.0f} us" for label, t in spent.items())
+    )
 
 
 def main():

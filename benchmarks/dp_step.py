@@ -30,6 +30,7 @@ reduces' start after their inputs; with ``--trace`` every node of the best step 
 one column per thread. ``--node-kinds K``: each node kind's summed time a step with the
 caller alone and with the threads (how much slower kernels run beside the other device's).
 """
+
 import argparse
 import collections
 import os
@@ -57,8 +58,10 @@ def variant(name):
     reference count by the generator sums it had before 2026-11-28)."""
     from pe_cli.executor import parallel_scheduler as ps
     from pe_cli.executor.device_scopes import DeviceScopes
+
     global _RUN_THREADS
     from pe_cli.kernels.cpu import runtime
+
     if _RUN_THREADS is None:
         _RUN_THREADS = runtime.run_threads
     match = re.fullmatch(r"(base|oldholders|alone|perdevice|heavy|gemm)(\d*)", name)
@@ -78,8 +81,10 @@ def variant(name):
         sched.shared = any(heavy) and kind != "alone"
         runtime.run_threads = _one_per_device if kind == "perdevice" else _RUN_THREADS
         scopes = pe_model.program._engine.scopes
-        scopes.allow_updates = _old_allow_updates.__get__(scopes) if kind == "oldholders" else \
-            DeviceScopes.allow_updates.__get__(scopes)
+        scopes.allow_updates = (
+            _old_allow_updates.__get__(scopes) if kind == "oldholders" else DeviceScopes.allow_updates.__get__(scopes)
+        )
+
     return apply
 
 
@@ -94,6 +99,7 @@ def _old_allow_updates(self, values, shared_updates):
         if name in shared_updates:
             count += sum(1 for vals in values if vals.get(name) is array) - 1
         return count
+
     for vals in values:
         vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
 
@@ -102,13 +108,13 @@ def _one_per_device(devices):
     return devices
 
 
-_RUN_THREADS = None     # pe's runtime.run_threads, kept by variant() before it swaps one in
+_RUN_THREADS = None  # pe's runtime.run_threads, kept by variant() before it swaps one in
 
 
 GEMMS = {"mul", "mul_grad", "matmul", "matmul_v2", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
 
 
-QUIET = 1.15       # a round counts as quiet when its 1-device time is within this of the best one
+QUIET = 1.15  # a round counts as quiet when its 1-device time is within this of the best one
 EXTRA = {"far": "fuse_all_reduce_ops", "fao": "fuse_all_optimizer_ops"}
 
 
@@ -133,6 +139,7 @@ def _schedule(pe_model):
 def timeline(pe_model, steps):
     """Per step: [(thread, node index, start, end)]; the schedule's runners wrapped while it runs."""
     import threading
+
     sched = _schedule(pe_model)
     original = list(sched.runners)
     events = []
@@ -142,7 +149,9 @@ def timeline(pe_model, steps):
             start = time.perf_counter()
             run(values, results)
             events.append((threading.get_ident(), i, start, time.perf_counter()))
+
         return timed
+
     sched.runners[:] = [wrap(i, r) for i, r in enumerate(original)]
     per_step = []
     try:
@@ -176,10 +185,12 @@ def report_timeline(sched, per_step):
         if s > covered_to:
             idle += s - covered_to
         covered_to = max(covered_to, e)
-    print(f"  best of {len(per_step)} steps: {wall * 1e3:.2f} ms, {len(events)} nodes; before the first "
-          f"node {(first - t0) * 1e3:.2f} ms, after the last {(t0 + wall - last) * 1e3:.2f} ms; no node "
-          f"running {idle * 1e3:.2f} ms")
-    both = 0.0          # time with both threads inside a heavy node
+    print(
+        f"  best of {len(per_step)} steps: {wall * 1e3:.2f} ms, {len(events)} nodes; before the first "
+        f"node {(first - t0) * 1e3:.2f} ms, after the last {(t0 + wall - last) * 1e3:.2f} ms; no node "
+        f"running {idle * 1e3:.2f} ms"
+    )
+    both = 0.0  # time with both threads inside a heavy node
     heavy_spans = {tid: [(s, e) for t, i, s, e in events if t == tid and sched.heavy[i]] for tid in busy}
     if len(heavy_spans) == 2:
         a, b = heavy_spans.values()
@@ -187,13 +198,18 @@ def report_timeline(sched, per_step):
     for tid, b in busy.items():
         mine = [(i, e - s) for t, i, s, e in events if t == tid]
         heavy = sum(d for i, d in mine if sched.heavy[i])
-        print(f"  thread {tid % 100000:5d}: {len(mine)} nodes, {b * 1e3:.2f} ms in nodes: heavy "
-              f"{heavy * 1e3:.2f} ms, the others (with the token) {(b - heavy) * 1e3:.2f} ms; "
-              f"outside nodes {(last - first - b) * 1e3:.2f} ms")
+        print(
+            f"  thread {tid % 100000:5d}: {len(mine)} nodes, {b * 1e3:.2f} ms in nodes: heavy "
+            f"{heavy * 1e3:.2f} ms, the others (with the token) {(b - heavy) * 1e3:.2f} ms; "
+            f"outside nodes {(last - first - b) * 1e3:.2f} ms"
+        )
     print(f"  both threads in a heavy node at once: {both * 1e3:.2f} ms")
     small = [(e - s) for _, i, s, e in events if e - s < 100e-6]
-    print(f"  nodes under 100 us: {len(small)}, {sum(small) * 1e3:.2f} ms; median {statistics.median(small) * 1e6:.1f} us"
-          if small else "  no node under 100 us")
+    print(
+        f"  nodes under 100 us: {len(small)}, {sum(small) * 1e3:.2f} ms; median {statistics.median(small) * 1e6:.1f} us"
+        if small
+        else "  no node under 100 us"
+    )
     for name, (n, t) in sorted(kinds.items(), key=lambda kv: -kv[1][1])[:18]:
         print(f"  {name:34s} {n:4d} {t * 1e3:8.3f} ms")
     end = {i: e for _, i, _, e in events}
@@ -204,8 +220,10 @@ def report_timeline(sched, per_step):
             ready = max(end.get(sched.nodes.index(v.producer), s) for v in node.inputs if v.producer is not None)
             lags.append(s - ready)
     if lags:
-        print(f"  all-reduce / reduce: {len(lags)} nodes, their start after their inputs' median "
-              f"{statistics.median(lags) * 1e6:.0f} us, max {max(lags) * 1e6:.0f} us")
+        print(
+            f"  all-reduce / reduce: {len(lags)} nodes, their start after their inputs' median "
+            f"{statistics.median(lags) * 1e6:.0f} us, max {max(lags) * 1e6:.0f} us"
+        )
 
 
 def trace(sched, per_step):
@@ -218,8 +236,10 @@ def trace(sched, per_step):
     print(f"  trace of a {wall * 1e3:.2f} ms step:")
     for tid, i, s, e in events:
         node = sched.nodes[i]
-        print(f"  {(s - t0) * 1e6:8.0f} {'':{threads.index(tid) * 40}}{_label(node)[:24]:24s} "
-              f"d{node.device if node.device is not None else '*'} {(e - s) * 1e6:6.0f}{' H' if sched.heavy[i] else ''}")
+        print(
+            f"  {(s - t0) * 1e6:8.0f} {'':{threads.index(tid) * 40}}{_label(node)[:24]:24s} "
+            f"d{node.device if node.device is not None else '*'} {(e - s) * 1e6:6.0f}{' H' if sched.heavy[i] else ''}"
+        )
 
 
 def node_kinds(pe_model, steps):
@@ -242,8 +262,10 @@ def node_kinds(pe_model, steps):
     for key in sorted(alone, key=lambda k: -alone[k])[:16]:
         print(f"  {key:36s} alone {alone[key] * 1e3:7.3f} ms, with the threads {threads.get(key, 0) * 1e3:7.3f}")
     for flag, what in (("H", "heavy nodes"), (" ", "the others")):
-        print(f"  {what}: alone {sum(v for k, v in alone.items() if k[0] == flag) * 1e3:.2f} ms, with the threads "
-              f"{sum(v for k, v in threads.items() if k[0] == flag) * 1e3:.2f}")
+        print(
+            f"  {what}: alone {sum(v for k, v in alone.items() if k[0] == flag) * 1e3:.2f} ms, with the threads "
+            f"{sum(v for k, v in threads.items() if k[0] == flag) * 1e3:.2f}"
+        )
 
 
 def measure(model, devices, rounds, steps, strategies, names, show_timeline, kinds=0, show_trace=False):
@@ -252,17 +274,17 @@ def measure(model, devices, rounds, steps, strategies, names, show_timeline, kin
         for n in (1, devices):
             runs[(n, strategy)] = build(model, n, strategy)
             for _ in range(8):
-                runs[(n, strategy)].step()      # warm-up, and the N-device schedule's calibration
+                runs[(n, strategy)].step()  # warm-up, and the N-device schedule's calibration
     switch = {v: variant(v) for v in names}
     configs = [(1, st, "") for st in strategies] + [(devices, st, v) for st in strategies for v in names]
     times, cpu = {c: [] for c in configs}, {c: [] for c in configs}
     order = random.Random(0)
     for r in range(rounds):
-        for c in order.sample(configs, len(configs)):   # a new order each round (see the module's docstring)
+        for c in order.sample(configs, len(configs)):  # a new order each round (see the module's docstring)
             run = runs[c[:2]]
             if c[2]:
                 switch[c[2]](run)
-            run.step()       # untimed: a configuration never times the step after another's
+            run.step()  # untimed: a configuration never times the step after another's
             used = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             for _ in range(steps):
@@ -270,12 +292,18 @@ def measure(model, devices, rounds, steps, strategies, names, show_timeline, kin
             times[c].append((time.perf_counter() - start) / steps * 1e3)
             after = resource.getrusage(resource.RUSAGE_SELF)
             cpu[c].append((after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime) / steps * 1e3)
-        print(f"{model} r{r}: " + ", ".join(f"{_name(c)} {times[c][-1]:.2f}" for c in configs)
-              + f" ms, load {os.getloadavg()[0]:.2f}", flush=True)
+        print(
+            f"{model} r{r}: "
+            + ", ".join(f"{_name(c)} {times[c][-1]:.2f}" for c in configs)
+            + f" ms, load {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
     print(f"== {model} (load {os.getloadavg()[0]:.2f}):")
     for c, t in times.items():
-        print(f"  {_name(c)}: best {min(t):.2f} ms, median {statistics.median(t):.2f}; "
-              f"CPU {statistics.median(cpu[c]):.2f} ms a step")
+        print(
+            f"  {_name(c)}: best {min(t):.2f} ms, median {statistics.median(t):.2f}; "
+            f"CPU {statistics.median(cpu[c]):.2f} ms a step"
+        )
     one = configs[0]
     best = min(times[one])
     quiet = [r for r, t in enumerate(times[one]) if t <= QUIET * best]
@@ -283,16 +311,23 @@ def measure(model, devices, rounds, steps, strategies, names, show_timeline, kin
     for c in configs[1:]:
         if quiet and c[0] != 1:
             ratios = [times[c][r] / times[one][r] for r in quiet]
-            print(f"  {_name(c)} / {_name(one)}, quiet rounds: median {statistics.median(ratios):.3f}"
-                  + "".join(f"; / {_name(ref)} {statistics.median(times[c][r] / times[ref][r] for r in quiet):.3f}"
-                            for ref in configs[1:] if ref != c and ref[0] == c[0] and ref == configs[len(strategies)]))
+            print(
+                f"  {_name(c)} / {_name(one)}, quiet rounds: median {statistics.median(ratios):.3f}"
+                + "".join(
+                    f"; / {_name(ref)} {statistics.median(times[c][r] / times[ref][r] for r in quiet):.3f}"
+                    for ref in configs[1:]
+                    if ref != c and ref[0] == c[0] and ref == configs[len(strategies)]
+                )
+            )
     for c in configs[1:]:
         base = one if c[0] == 1 else (1, c[1], "")
         for ref in dict.fromkeys([base, one, (devices, strategies[0], names[0])]):
             if ref != c and (ref[0] == 1 or c[0] != 1):
                 ratios = [a / b for a, b in zip(times[c], times[ref])]
-                print(f"  {_name(c)} / {_name(ref)}: median of the per-round ratios "
-                      f"{statistics.median(ratios):.3f}, best / best {min(times[c]) / min(times[ref]):.3f}")
+                print(
+                    f"  {_name(c)} / {_name(ref)}: median of the per-round ratios "
+                    f"{statistics.median(ratios):.3f}, best / best {min(times[c]) / min(times[ref]):.3f}"
+                )
     if kinds:
         print(f"  node kinds, {devices}d {strategies[0]}:")
         node_kinds(runs[(devices, strategies[0])], kinds)
@@ -318,14 +353,22 @@ def main():
     parser.add_argument("--devices", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--strategies", default="fused",
-                        help="comma-separated build strategies: fused (bench_cpu.FUSED), +far "
-                             "(fuse_all_reduce_ops), +fao (fuse_all_optimizer_ops), e.g. fused,fused+far+fao")
+    parser.add_argument(
+        "--strategies",
+        default="fused",
+        help="comma-separated build strategies: fused (bench_cpu.FUSED), +far "
+        "(fuse_all_reduce_ops), +fao (fuse_all_optimizer_ops), e.g. fused,fused+far+fao",
+    )
     parser.add_argument("--variants", default="base", help="comma-separated executor variants (variant())")
     parser.add_argument("--timeline", type=int, default=0, metavar="K")
     parser.add_argument("--trace", action="store_true", help="with --timeline: every node of its best step")
-    parser.add_argument("--node-kinds", type=int, default=0, metavar="K",
-                        help="each node kind's ms a step, the caller alone against the threads (K steps each)")
+    parser.add_argument(
+        "--node-kinds",
+        type=int,
+        default=0,
+        metavar="K",
+        help="each node kind's ms a step, the caller alone against the threads (K steps each)",
+    )
     args = parser.parse_args()
     names = args.variants.split(",")
     strategies = args.strategies.split(",")
@@ -337,8 +380,9 @@ def main():
     except ValueError as e:
         parser.error(str(e))
     for model in args.models.split(","):
-        measure(model, args.devices, args.rounds, args.steps, strategies, names, args.timeline, args.node_kinds,
-                args.trace)
+        measure(
+            model, args.devices, args.rounds, args.steps, strategies, names, args.timeline, args.node_kinds, args.trace
+        )
 
 
 if __name__ == "__main__":

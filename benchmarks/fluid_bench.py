@@ -20,6 +20,7 @@ configuration. The losses of the warm-up steps must agree on the dense models (M
 from the same weights on the same batches; the others' difference is printed (Fluid 1.8.5's
 dynamic_lstm gradient disagrees with central differences on this model: docs/PERFORMANCE.md).
 """
+
 import argparse
 import json
 import os
@@ -47,10 +48,10 @@ LOSS_RTOL = 1e-4
 def run_program(engine, fluid_python, model, args, warmup, steps):
     """The JSON records of one engine's process running ``model`` in every configuration."""
     command = [sys.executable, "-m", "pe_cli", "fluid"] if engine == "pe" else [fluid_python]
-    command += [PROGRAM, "--models", model, "--configs", args.configs, "--warmup", str(warmup),
-                "--steps", str(steps)]
-    env = dict(os.environ, PE_QUIET="1", CPU_NUM=str(max(int(d) for d in args.configs.split(","))),
-               GLOG_minloglevel="2")
+    command += [PROGRAM, "--models", model, "--configs", args.configs, "--warmup", str(warmup), "--steps", str(steps)]
+    env = dict(
+        os.environ, PE_QUIET="1", CPU_NUM=str(max(int(d) for d in args.configs.split(","))), GLOG_minloglevel="2"
+    )
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "") if engine == "pe" else ""
     proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=HERE)
     if proc.returncode:
@@ -65,7 +66,7 @@ def run_phase(args, fluid_python, models):
     for rep in range(args.reps):
         for model in models:
             warmup, steps = FEW_STEPS.get(model, (args.warmup, args.steps))
-            for engine in (("pe", "fluid") if rep % 2 == 0 else ("fluid", "pe")):
+            for engine in ("pe", "fluid") if rep % 2 == 0 else ("fluid", "pe"):
                 for record in run_program(engine, fluid_python, model, args, warmup, steps):
                     results.setdefault((model, record["devices"]), {}).setdefault(engine, []).append(record)
         print(f"  repetition {rep + 1} of {args.reps} done", flush=True)
@@ -83,8 +84,11 @@ def loss_check(results):
 
 
 def table(results, models, title):
-    lines = [title, f"  {'model':6s} {'config':10s} {'pe ms':>8s} {'spread':>7s} {'Fluid ms':>9s} {'spread':>7s} "
-                    f"{'pe/Fluid':>9s} {'per rep':>11s}"]
+    lines = [
+        title,
+        f"  {'model':6s} {'config':10s} {'pe ms':>8s} {'spread':>7s} {'Fluid ms':>9s} {'spread':>7s} "
+        f"{'pe/Fluid':>9s} {'per rep':>11s}",
+    ]
     rows = {}
     for model in models:
         for (m, devices), by_engine in sorted(results.items()):
@@ -95,14 +99,18 @@ def table(results, models, title):
             per_rep = [a / b for a, b in zip(pe, fl)]
             rows[(model, devices)] = (pe, fl)
             config = "1 device" if devices == 1 else f"{devices} devices"
-            lines.append(f"  {model:6s} {config:10s} {min(pe):8.2f} {max(pe) / min(pe):6.2f}x {min(fl):9.2f} "
-                         f"{max(fl) / min(fl):6.2f}x {min(pe) / min(fl):9.2f} "
-                         f"{min(per_rep):5.2f}-{max(per_rep):4.2f}")
+            lines.append(
+                f"  {model:6s} {config:10s} {min(pe):8.2f} {max(pe) / min(pe):6.2f}x {min(fl):9.2f} "
+                f"{max(fl) / min(fl):6.2f}x {min(pe) / min(fl):9.2f} "
+                f"{min(per_rep):5.2f}-{max(per_rep):4.2f}"
+            )
         # each engine's best configuration, over all repetitions and within each one
         pe, fl = ([min(times) for times in zip(*[v[i] for (m, _), v in rows.items() if m == model])] for i in (0, 1))
         per_rep = [a / b for a, b in zip(pe, fl)]
-        lines.append(f"  {model:6s} {'best conf':10s} {min(pe):8.2f} {'':7s} {min(fl):9.2f} {'':7s} "
-                     f"{min(pe) / min(fl):9.2f} {min(per_rep):5.2f}-{max(per_rep):4.2f}")
+        lines.append(
+            f"  {model:6s} {'best conf':10s} {min(pe):8.2f} {'':7s} {min(fl):9.2f} {'':7s} "
+            f"{min(pe) / min(fl):9.2f} {min(per_rep):5.2f}-{max(per_rep):4.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -116,8 +124,11 @@ def summary(results):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fluid-python", default=os.environ.get("PE_FLUID_PYTHON"),
-                        help="Python of a Fluid 1.8.5 environment (default: $PE_FLUID_PYTHON)")
+    parser.add_argument(
+        "--fluid-python",
+        default=os.environ.get("PE_FLUID_PYTHON"),
+        help="Python of a Fluid 1.8.5 environment (default: $PE_FLUID_PYTHON)",
+    )
     parser.add_argument("--models", default="lstm,gru,ctr,mlp,lenet,seq2seq,beam")
     parser.add_argument("--configs", default="1,2", help="devices of each configuration")
     parser.add_argument("--reps", type=int, default=3)
@@ -127,18 +138,23 @@ def main():
     parser.add_argument("--json", help="also write the times here")
     args = parser.parse_args()
     if not args.fluid_python:
-        print("fluid_bench: no Fluid 1.8.5 to compare with; give its Python 3.8 with --fluid-python PY or "
-              "PE_FLUID_PYTHON=PY (a venv with paddlepaddle==1.8.5)")
+        print(
+            "fluid_bench: no Fluid 1.8.5 to compare with; give its Python 3.8 with --fluid-python PY or "
+            "PE_FLUID_PYTHON=PY (a venv with paddlepaddle==1.8.5)"
+        )
         return 0
     if not os.path.isfile(args.fluid_python):
         raise SystemExit(f"fluid_bench: {args.fluid_python}: no such file (--fluid-python / PE_FLUID_PYTHON)")
     models = [m for m in args.models.split(",") if m]
-    print(f"fluid_bench: {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
-          f"{args.reps} repetitions x ({args.warmup} warm-up + {args.steps} timed steps"
-          + "".join(f"; {m} {w} + {n}" for m, (w, n) in FEW_STEPS.items() if m in models) + "), engines alternating",
-          flush=True)
+    print(
+        f"fluid_bench: {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
+        f"{args.reps} repetitions x ({args.warmup} warm-up + {args.steps} timed steps"
+        + "".join(f"; {m} {w} + {n}" for m, (w, n) in FEW_STEPS.items() if m in models)
+        + "), engines alternating",
+        flush=True,
+    )
     print(f"fluid_bench: pe's {vector_width()}", flush=True)
-    for model in models:           # numba's cache, the page cache: warm before anything is timed
+    for model in models:  # numba's cache, the page cache: warm before anything is timed
         for engine in ("pe", "fluid"):
             run_program(engine, args.fluid_python, model, args, 1, 0 if model in FEW_STEPS else 1)
     phases = {"quiet": run_phase(args, args.fluid_python, models)}
@@ -151,15 +167,32 @@ def main():
             competitor.kill()
             competitor.wait()
     for phase, results in phases.items():
-        print("\n" + table(results, models, f"{phase}: best time per step (ms) over {args.reps} repetitions; "
-                                             f"spread = slowest / best; pe/Fluid best over best, and per repetition"))
+        print(
+            "\n"
+            + table(
+                results,
+                models,
+                f"{phase}: best time per step (ms) over {args.reps} repetitions; "
+                f"spread = slowest / best; pe/Fluid best over best, and per repetition",
+            )
+        )
     diffs = loss_check(phases["quiet"])
-    print("\nwarm-up losses, largest relative difference pe / Fluid: "
-          + ", ".join(f"{m} {d:.1e}" for m, d in diffs.items()))
+    print(
+        "\nwarm-up losses, largest relative difference pe / Fluid: "
+        + ", ".join(f"{m} {d:.1e}" for m, d in diffs.items())
+    )
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"cpu": cpu_model(), "vector_width": vector_width(), "phases": {p: summary(r) for p, r in phases.items()},
-                       "loss_diffs": diffs}, f, indent=1)
+            json.dump(
+                {
+                    "cpu": cpu_model(),
+                    "vector_width": vector_width(),
+                    "phases": {p: summary(r) for p, r in phases.items()},
+                    "loss_diffs": diffs,
+                },
+                f,
+                indent=1,
+            )
     bad = [m for m in DENSE if diffs.get(m, 0.0) > LOSS_RTOL]
     if bad:
         print(f"fluid_bench: the losses of pe and Fluid differ on {', '.join(bad)} (same weights, same batches)")

@@ -25,6 +25,7 @@ an array drawn the same way (in the order the program creates them), so both eng
 numbers from the same start. Per model and configuration one JSON line: the time per step (wall time of
 the timed steps over their number), the median step, and the losses of the warm-up steps.
 """
+
 import argparse
 import json
 import os
@@ -35,12 +36,19 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_seq2seq  # noqa: E402
 
-os.environ.setdefault("CPU_NUM", "2")     # Fluid's data-parallel CPU places (set before Paddle loads)
+os.environ.setdefault("CPU_NUM", "2")  # Fluid's data-parallel CPU places (set before Paddle loads)
 
 MODELS = ("lstm", "gru", "ctr", "mlp", "lenet", "seq2seq", "beam")
-SEQ2SEQ = ("seq2seq", "beam")      # their weights and batch: bench_seq2seq.py's (PyTorch's too)
-BATCH = {"lstm": 64, "gru": 64, "ctr": 512, "mlp": 128, "lenet": 64, "seq2seq": bench_seq2seq.BATCH,
-         "beam": bench_seq2seq.BATCH}
+SEQ2SEQ = ("seq2seq", "beam")  # their weights and batch: bench_seq2seq.py's (PyTorch's too)
+BATCH = {
+    "lstm": 64,
+    "gru": 64,
+    "ctr": 512,
+    "mlp": 128,
+    "lenet": 64,
+    "seq2seq": bench_seq2seq.BATCH,
+    "beam": bench_seq2seq.BATCH,
+}
 VOCAB, EMB, HIDDEN = 10000, 128, 128
 CTR_VOCAB, CTR_DIM, CTR_SLOTS = 100000, 16, 8
 BATCHES = 4
@@ -61,8 +69,10 @@ def _text_net(fluid, rnn):
 def _ctr_net(fluid):
     slots = [fluid.layers.data("s%d" % i, [1], dtype="int64", lod_level=1) for i in range(CTR_SLOTS)]
     label = fluid.layers.data("label", [1], dtype="int64")
-    pooled = [fluid.layers.sequence_pool(fluid.layers.embedding(s, [CTR_VOCAB, CTR_DIM], is_sparse=True), "sum")
-              for s in slots]
+    pooled = [
+        fluid.layers.sequence_pool(fluid.layers.embedding(s, [CTR_VOCAB, CTR_DIM], is_sparse=True), "sum")
+        for s in slots
+    ]
     hidden = fluid.layers.concat(pooled, axis=1)
     for _ in range(3):
         hidden = fluid.layers.fc(hidden, 400, act="relu")
@@ -95,8 +105,9 @@ def _lod(fluid, rng, lengths, high):
 def batches(fluid, model, seed=1):
     """The ``BATCHES`` feeds of ``model``, the same on every engine."""
     import numpy as np
+
     rng, n = np.random.default_rng(seed), BATCH[model]
-    if model in SEQ2SEQ:         # one batch, fed every step (as bench_cpu.py's rows)
+    if model in SEQ2SEQ:  # one batch, fed every step (as bench_cpu.py's rows)
         return [bench_seq2seq.fluid_feed(fluid, bench_seq2seq.batch_of(seed), model == "beam")] * BATCHES
     feeds = []
     for _ in range(BATCHES):
@@ -116,6 +127,7 @@ def batches(fluid, model, seed=1):
 def initial_value(index, shape):
     """Parameter ``index``'s starting array: uniform in +-1/sqrt(fan-in) (biases: +-0.1), seeded by index."""
     import numpy as np
+
     rng = np.random.default_rng(1000 + index)
     if len(shape) == 4:
         fan_in = int(np.prod(shape[1:]))
@@ -131,12 +143,17 @@ class Program:
     """One model on ``devices`` CPU places, built, initialized and ready to step."""
 
     def __init__(self, fluid, model, devices):
-        nets = {"lstm": lambda: _text_net(fluid, "lstm"), "gru": lambda: _text_net(fluid, "gru"),
-                "ctr": lambda: _ctr_net(fluid), "mlp": lambda: _mlp_net(fluid), "lenet": lambda: _lenet_net(fluid)}
+        nets = {
+            "lstm": lambda: _text_net(fluid, "lstm"),
+            "gru": lambda: _text_net(fluid, "gru"),
+            "ctr": lambda: _ctr_net(fluid),
+            "mlp": lambda: _mlp_net(fluid),
+            "lenet": lambda: _lenet_net(fluid),
+        }
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 1
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
-            if model in SEQ2SEQ:        # the loss (None for beam) and what a step fetches
+            if model in SEQ2SEQ:  # the loss (None for beam) and what a step fetches
                 self.loss, self.fetch = bench_seq2seq.outputs(fluid, model == "beam")
             else:
                 logits, label, optimizer = nets[model]()
@@ -151,8 +168,13 @@ class Program:
             self.scope.find_var(name).get_tensor().set(initial_value(index, shape), place)
         if model in SEQ2SEQ:
             bench_seq2seq.set_weights(fluid, self.scope, bench_seq2seq.weights())
-        self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=self.loss.name if self.loss is not None else None, places=fluid.cpu_places(devices))
+        self.program = (
+            main
+            if devices == 1
+            else fluid.CompiledProgram(main).with_data_parallel(
+                loss_name=self.loss.name if self.loss is not None else None, places=fluid.cpu_places(devices)
+            )
+        )
         self.feeds, self.k, self.model = batches(fluid, model), 0, model
 
     def step(self):
@@ -173,21 +195,31 @@ def measure(fluid, model, devices, warmup, steps):
         program.step()
         times.append(time.perf_counter() - start)
     per_step = (time.perf_counter() - first) / max(1, steps)
-    return {"model": model, "devices": devices, "batch": BATCH[model], "per_step_ms": per_step * 1e3,
-            "median_ms": statistics.median(times) * 1e3 if times else None, "losses": losses,
-            "params": [list(p[1]) for p in program.params]}
+    return {
+        "model": model,
+        "devices": devices,
+        "batch": BATCH[model],
+        "per_step_ms": per_step * 1e3,
+        "median_ms": statistics.median(times) * 1e3 if times else None,
+        "losses": losses,
+        "params": [list(p[1]) for p in program.params],
+    }
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--configs", default="1,2", help="devices of each configuration (1: an Executor; "
-                        "N: CompiledProgram.with_data_parallel on N CPU places)")
+    parser.add_argument(
+        "--configs",
+        default="1,2",
+        help="devices of each configuration (1: an Executor; N: CompiledProgram.with_data_parallel on N CPU places)",
+    )
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--steps", type=int, default=20)
     args = parser.parse_args(argv)
     import paddle
     import paddle.fluid as fluid
+
     engine = "pe" if fluid.__name__.startswith("pe_cli") else "fluid " + paddle.__version__
     for model in [m for m in args.models.split(",") if m]:
         if model not in MODELS:

@@ -17,6 +17,7 @@ net (two conv 3x3 + batch_norm(relu) + pool blocks, 16 and 32 channels, then fc)
 threads per device are fixed (PE_DEVICE_THREADS: cores / devices unless set), not following the
 machine's load, so that every setting sums in the same chunks and the losses compare to the bit.
 """
+
 import argparse
 import os
 import statistics
@@ -28,11 +29,23 @@ import numpy as np
 import pe_cli.fluid as fluid
 from pe_cli.kernels.cpu import threads
 
-FLAGS = {"gemm": ("fuse_gemm_epilogue",), "add+act": ("fuse_elewise_add_act_ops",), "bn+act": ("fuse_bn_act_ops",),
-         "allreduce": ("fuse_all_reduce_ops",), "optimizer": ("fuse_all_optimizer_ops",),
-         "auto": ("enable_auto_fusion",), "opdeps": ("enable_backward_optimizer_op_deps",),
-         "all": ("fuse_gemm_epilogue", "fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops",
-                 "fuse_all_optimizer_ops", "enable_auto_fusion")}
+FLAGS = {
+    "gemm": ("fuse_gemm_epilogue",),
+    "add+act": ("fuse_elewise_add_act_ops",),
+    "bn+act": ("fuse_bn_act_ops",),
+    "allreduce": ("fuse_all_reduce_ops",),
+    "optimizer": ("fuse_all_optimizer_ops",),
+    "auto": ("enable_auto_fusion",),
+    "opdeps": ("enable_backward_optimizer_op_deps",),
+    "all": (
+        "fuse_gemm_epilogue",
+        "fuse_elewise_add_act_ops",
+        "fuse_bn_act_ops",
+        "fuse_all_reduce_ops",
+        "fuse_all_optimizer_ops",
+        "enable_auto_fusion",
+    ),
+}
 
 
 def mlp(x):
@@ -90,11 +103,14 @@ def prepare(model, devices, name):
     strategy = fluid.BuildStrategy()
     for flag in FLAGS.get(name, ()):
         setattr(strategy, flag, True)
-    program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
-                                                             places=fluid.cpu_places(devices))
+    program = fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, build_strategy=strategy, places=fluid.cpu_places(devices)
+    )
     rng = np.random.default_rng(0)
-    feed = {"x": rng.standard_normal([batch] + shape).astype("float32"),
-            "y": rng.integers(0, 10, (batch, 1)).astype("int64")}
+    feed = {
+        "x": rng.standard_normal([batch] + shape).astype("float32"),
+        "y": rng.integers(0, 10, (batch, 1)).astype("int64"),
+    }
     return lambda: exe.run(program, feed=feed, fetch_list=[loss], scope=scope)[0]
 
 
@@ -121,15 +137,16 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     fixed = os.environ.get("PE_DEVICE_THREADS")
-    print("median step time (ms) per setting, and its ratio to 'off'; same: every setting gave the "
-          "same losses, to the bit")
+    print(
+        "median step time (ms) per setting, and its ratio to 'off'; same: every setting gave the "
+        "same losses, to the bit"
+    )
     for model in args.models:
         for devices in args.devices:
             os.environ["PE_DEVICE_THREADS"] = fixed or str(max(1, threads.cores() // devices))
             threads.refresh()
             medians, same = measure(model, devices, args.steps)
-            cells = "  ".join(f"{name} {ms * 1e3:7.1f} ({ms / medians['off']:.2f})"
-                              for name, ms in medians.items())
+            cells = "  ".join(f"{name} {ms * 1e3:7.1f} ({ms / medians['off']:.2f})" for name, ms in medians.items())
             print(f"{model:<8} {devices} dev  {cells}  same={same}")
 
 

@@ -26,6 +26,7 @@ numba.cuda), next to torch.mm in float32 (TF32 off).
 Needs a CUDA GPU, pe installed with the [cuda] extra (cuBLAS: [cuda-libs]), and (for its columns)
 torch. Without a GPU it says why in one line and times the pe CPU column alone.
 """
+
 import argparse
 import os
 import statistics
@@ -47,12 +48,14 @@ _FP32_LANES_MAJOR = {3: 192, 5: 128, 6: 128, 7: 64, 8: 128, 9: 128, 10: 128, 12:
 
 # -- timing ---------------------------------------------------------------------------------------
 
+
 def timed(step, steps, warmup):
     return statistics.median(call_times(step, steps, warmup))
 
 
 def pe_step(model, n, place):
     import pe_cli.fluid as fluid
+
     main, startup, loss, feed = pe_program(model, n)
     scope = fluid.Scope()
     exe = fluid.Executor(place)
@@ -64,10 +67,11 @@ def time_pe_gemms(step, steps, warmup, modes, rounds=4):
     """{PE_CUDA_GEMM mode: median step} for one pe CUDA step, the modes timed in alternating rounds
     (so that a change of the machine's state falls on each)."""
     from pe_cli.kernels.cuda import _blas
+
     old = _blas.mode()
     times = {m: [] for m in modes}
     try:
-        for m in modes:                     # compiles each path's kernels
+        for m in modes:  # compiles each path's kernels
             _blas.set_mode(m)
             call_times(step, 0, warmup)
         for _ in range(rounds):
@@ -83,6 +87,7 @@ def profile_pe(step, steps=10):
     """Where a warm pe step's host time goes (pe_cli.base.profiler): kernels are timed as the host sees
     them (a CUDA launch returns before the GPU is done; copies back to the host wait for it)."""
     from pe_cli.base import profiler
+
     with profiler.collect() as prof:
         for _ in range(steps):
             step()
@@ -91,8 +96,10 @@ def profile_pe(step, steps=10):
 
 # -- the matrix product kernel -------------------------------------------------------------------
 
+
 def device_info(peak_override=None):
     from numba import cuda
+
     dev = cuda.get_current_device()
     name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
     cc = tuple(dev.compute_capability)
@@ -103,7 +110,7 @@ def device_info(peak_override=None):
         try:
             clock_khz = dev.CLOCK_RATE
             peak = sms * lanes * 2 * clock_khz * 1e3 / 1e12
-        except Exception:       # noqa: BLE001 - the attribute is gone from newer drivers
+        except Exception:  # noqa: BLE001 - the attribute is gone from newer drivers
             peak = None
     return name, cc, sms, lanes, peak
 
@@ -115,6 +122,7 @@ def time_matmul(size, steps, mode="numba"):
 
     from pe_cli.kernels.cuda import _blas, _matmul
     from pe_cli.kernels.cuda import runtime as rt
+
     rng = np.random.default_rng(0)
     old = _blas.mode()
     _blas.set_mode(mode)
@@ -122,7 +130,7 @@ def time_matmul(size, steps, mode="numba"):
         a = rt.to_device(rng.standard_normal((size, size)).astype("float32"))
         b = rt.to_device(rng.standard_normal((size, size)).astype("float32"))
         out = rt.empty((size, size), "float32")
-        _matmul.matmul(a, b, out=out)          # compile
+        _matmul.matmul(a, b, out=out)  # compile
         dev.synchronize()
         start, end = cuda.event(), cuda.event()
         start.record(dev.stream)
@@ -150,10 +158,11 @@ def time_torch_mm(torch, size, steps):
         torch.mm(a, b)
     end.record()
     end.synchronize()
-    return 2.0 * size ** 3 / (start.elapsed_time(end) / 1e3 / steps) / 1e12
+    return 2.0 * size**3 / (start.elapsed_time(end) / 1e3 / steps) / 1e12
 
 
 # -- the report -------------------------------------------------------------------------------------
+
 
 def ms(seconds):
     return "n/a" if seconds is None else f"{seconds * 1e3:9.2f}"
@@ -166,11 +175,16 @@ def _arguments(argv):
     parser.add_argument("--cpu-steps", type=int, default=10, help="steps timed for the (slow) pe CPU column")
     parser.add_argument("--skip-cpu", action="store_true")
     parser.add_argument("--profile", action="store_true", help="also print where pe's CUDA steps go")
-    parser.add_argument("--models", default=",".join(f"{m}:{n}" for m, n in MODELS),
-                        help="model:batch pairs to time, comma-separated")
+    parser.add_argument(
+        "--models", default=",".join(f"{m}:{n}" for m, n in MODELS), help="model:batch pairs to time, comma-separated"
+    )
     parser.add_argument("--matmul-size", type=int, default=4096, help="0 skips the matrix product kernel")
-    parser.add_argument("--peak-tflops", type=float, default=None,
-                        help="the device's float32 peak, if it cannot be derived from numba.cuda")
+    parser.add_argument(
+        "--peak-tflops",
+        type=float,
+        default=None,
+        help="the device's float32 peak, if it cannot be derived from numba.cuda",
+    )
     return parser.parse_args(argv)
 
 
@@ -179,6 +193,7 @@ def cuda_columns():
     from pe_cli.base.errors import PeError
     from pe_cli.base.places import CUDAPlace
     from pe_cli.kernels.cuda import _blas, runtime
+
     if runtime.simulated():
         return "NUMBA_ENABLE_CUDASIM=1 is set (the simulator is no GPU)", None, ()
     try:
@@ -191,6 +206,7 @@ def cuda_columns():
         modes = ("numba",)
     try:
         import torch
+
         if not torch.cuda.is_available():
             print("gpu.py: torch is installed but sees no GPU; its columns are n/a")
             torch = None
@@ -200,13 +216,21 @@ def cuda_columns():
     return None, torch, modes
 
 
-COLUMNS = [("pe cuBLAS", 10), ("pe numba", 9), ("pe CPU", 9), ("torch", 8), ("torch graph", 11),
-           ("pe/torch", 8), ("pe/graph", 8)]
+COLUMNS = [
+    ("pe cuBLAS", 10),
+    ("pe numba", 9),
+    ("pe CPU", 9),
+    ("torch", 8),
+    ("torch graph", 11),
+    ("pe/torch", 8),
+    ("pe/graph", 8),
+]
 
 
 def _row(model, n, args, torch, modes):
     """One model's cells (seconds or ratios, None for n/a) and pe's CUDA step for the profile."""
     from pe_cli.base.places import CPUPlace, CUDAPlace
+
     pe, gpu_step = {}, None
     if modes:
         gpu_step = pe_step(model, n, CUDAPlace(0))
@@ -217,10 +241,10 @@ def _row(model, n, args, torch, modes):
         eager = timed(torch_step(torch, model, n), args.steps, args.warmup)
         try:
             graph = timed(torch_step(torch, model, n, graphed=True), args.steps, args.warmup)
-        except Exception as e:      # noqa: BLE001 - a capture PyTorch refuses: say so, keep the row
+        except Exception as e:  # noqa: BLE001 - a capture PyTorch refuses: say so, keep the row
             print(f"gpu.py: {model}: torch CUDA graph failed: {type(e).__name__}: {str(e)[:200]}")
     best = min(pe.values()) if pe else None
-    ratio = lambda a, b: None if a is None or b is None else a / b      # noqa: E731
+    ratio = lambda a, b: None if a is None or b is None else a / b  # noqa: E731
     return [pe.get("cublas"), pe.get("numba"), cpu, eager, graph, ratio(best, eager), ratio(best, graph)], gpu_step
 
 
@@ -240,22 +264,29 @@ def main(argv=None):
     else:
         name, cc, sms, lanes, peak = device_info(args.peak_tflops)
         print(f"device: {name} (compute capability {cc[0]}.{cc[1]}, {sms} SMs x {lanes} FP32 lanes)")
-    print(f"timing: median of {args.steps} steps after {args.warmup} warm-up steps (pe CPU: {args.cpu_steps} "
-          f"steps; pe's GEMM paths in alternating rounds); batch copied in and loss copied out every step; ms\n")
+    print(
+        f"timing: median of {args.steps} steps after {args.warmup} warm-up steps (pe CPU: {args.cpu_steps} "
+        f"steps; pe's GEMM paths in alternating rounds); batch copied in and loss copied out every step; ms\n"
+    )
     header = f"{'model':<12}{'batch':>6}" + "".join(f"  {c:>{w}}" for c, w in COLUMNS)
     print(header + "\n" + "-" * len(header))
     ratios, profiles = {}, {}
     for model, n in [(m, int(b)) for m, b in (pair.split(":") for pair in args.models.split(","))]:
         cells, gpu_step = _row(model, n, args, torch, modes)
         ratios[(model, n)] = cells[5]
-        print(f"{model:<12}{n:>6}" + "".join(f"  {_cell(v, w, i >= 5)}" for i, (v, (_, w)) in enumerate(zip(cells, COLUMNS))))
+        print(
+            f"{model:<12}{n:>6}"
+            + "".join(f"  {_cell(v, w, i >= 5)}" for i, (v, (_, w)) in enumerate(zip(cells, COLUMNS)))
+        )
         if args.profile and gpu_step is not None:
             profiles[(model, n)] = profile_pe(gpu_step)
     for (model, n), (summary, table) in profiles.items():
-        print(f"\npe CUDA, {model} batch {n}: step {summary['step_ms']:.3f} ms = kernels (host side) "
-              f"{summary['kernel_ms']:.3f} + dispatch {summary['dispatch_ms']:.3f} "
-              f"({summary['dispatch_us_per_op']:.1f} us/op x {summary['ops_per_run']:.0f} ops) "
-              f"+ data {summary['data_ms']:.3f}")
+        print(
+            f"\npe CUDA, {model} batch {n}: step {summary['step_ms']:.3f} ms = kernels (host side) "
+            f"{summary['kernel_ms']:.3f} + dispatch {summary['dispatch_ms']:.3f} "
+            f"({summary['dispatch_us_per_op']:.1f} us/op x {summary['ops_per_run']:.0f} ops) "
+            f"+ data {summary['data_ms']:.3f}"
+        )
         for line in table.splitlines()[:10]:
             print("    " + line)
     if why is None and args.matmul_size:
@@ -271,16 +302,14 @@ def report_matmul(size, torch, peak, modes):
     for mode in reversed(modes):
         tflops, error = time_matmul(size, 20, mode)
         what = "pe's matrix product kernel" if mode == "numba" else "cuBLAS through pe's matmul"
-        print(f"\n{what}, {size}x{size} @ {size}x{size} float32: {tflops:.2f} TFLOP/s "
-              f"(max relative error {error:.1e})")
+        print(f"\n{what}, {size}x{size} @ {size}x{size} float32: {tflops:.2f} TFLOP/s (max relative error {error:.1e})")
         if peak:
             print(f"  = {tflops / peak:.1%} of the device's float32 peak ({peak:.1f} TFLOP/s)")
         else:
             print("  the device's float32 peak is unknown here: pass --peak-tflops")
     if torch is not None:
         ref = time_torch_mm(torch, size, 20)
-        print(f"  torch.mm (cuBLAS, TF32 off): {ref:.2f} TFLOP/s"
-              + (f" = {ref / peak:.1%} of peak" if peak else ""))
+        print(f"  torch.mm (cuBLAS, TF32 off): {ref:.2f} TFLOP/s" + (f" = {ref / peak:.1%} of peak" if peak else ""))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ dispatcher with one to eight arguments (arrays, scalars, a tuple), and pe's whol
 and mul kernels (what an op costs before the executor adds its dispatch), with pe's launcher
 (pe_cli/kernels/cuda/launcher.py) unless PE_CUDA_LAUNCH=numba.
 """
+
 import argparse
 import os
 import statistics
@@ -53,6 +54,7 @@ def launch_rows(batch=1024, width=512):
 
     def eight_short(a, b, c, n, shape, xs, ys, p):
         pass
+
     one_short, four_short, eight_short = (jit_kernel(f) for f in (one_short, four_short, eight_short))
 
     dev = rt.device(0)
@@ -65,28 +67,71 @@ def launch_rows(batch=1024, width=512):
         bias = rt.empty((width,), np.float32)
         fa = flat(a)
         stream = rt.stream()
-        rows.append(("with device: (context made current and released)", us(lambda: dev.__enter__() or dev.__exit__(None, None, None))))
-        rows.append(("cuda.gpus[0] enter + exit (numba-cuda)", us(lambda: cuda.gpus[0].__enter__() or cuda.gpus[0].__exit__(None, None, None))))
-        rows.append((f"pool lease of a {batch}x{width} float32 array, released", us(lambda: rt.empty((batch, width), np.float32))))
+        rows.append(
+            (
+                "with device: (context made current and released)",
+                us(lambda: dev.__enter__() or dev.__exit__(None, None, None)),
+            )
+        )
+        rows.append(
+            (
+                "cuda.gpus[0] enter + exit (numba-cuda)",
+                us(lambda: cuda.gpus[0].__enter__() or cuda.gpus[0].__exit__(None, None, None)),
+            )
+        )
+        rows.append(
+            (
+                f"pool lease of a {batch}x{width} float32 array, released",
+                us(lambda: rt.empty((batch, width), np.float32)),
+            )
+        )
         rows.append(("flat(a): 1-D view of a device array", us(lambda: flat(a))))
         rows.append(("grid(n): launch configuration", us(lambda: grid(fa.size))))
         rows.append(("empty kernel, 1 array argument", us(lambda: one[1, 32, stream](fa))))
         rows.append(("empty kernel, 3 arrays + int", us(lambda: four[1, 32, stream](fa, fa, fa, 7))))
-        rows.append(("empty kernel, 3 arrays, int, 3 tuples, float", us(lambda: eight[1, 32, stream](fa, fa, fa, 7, (2, 3), (3, 1), (0, 1), 1.5))))
+        rows.append(
+            (
+                "empty kernel, 3 arrays, int, 3 tuples, float",
+                us(lambda: eight[1, 32, stream](fa, fa, fa, 7, (2, 3), (3, 1), (0, 1), 1.5)),
+            )
+        )
         cfg = one[1, 32, stream]
         rows.append(("empty kernel, 1 array, configuration made once", us(lambda: cfg(fa))))
         spec = one.specialize(fa)
         rows.append(("empty kernel, 1 array, specialized dispatcher", us(lambda: spec[1, 32, stream](fa))))
-        rows.append((f"pe elementwise_add ({batch}x{width} + {width}, broadcast)", us(lambda: elementwise.elementwise_add({"X": a, "Y": bias}, {"axis": -1}), 500)))
+        rows.append(
+            (
+                f"pe elementwise_add ({batch}x{width} + {width}, broadcast)",
+                us(lambda: elementwise.elementwise_add({"X": a, "Y": bias}, {"axis": -1}), 500),
+            )
+        )
         rows.append(("empty kernel, 1 array argument, pe's launcher", us(lambda: one_short[1, 32, stream](fa))))
-        rows.append(("empty kernel, 3 arrays + int, pe's launcher", us(lambda: four_short[1, 32, stream](fa, fa, fa, 7))))
-        rows.append(("empty kernel, 3 arrays, int, 3 tuples, float, pe's launcher",
-                     us(lambda: eight_short[1, 32, stream](fa, fa, fa, 7, (2, 3), (3, 1), (0, 1), 1.5))))
-        rows.append(("pe elementwise_add (same shapes)", us(lambda: elementwise.elementwise_add({"X": a, "Y": b}, {"axis": -1}), 500)))
-        rows.append((f"pe mul ({batch}x{width} @ {width}x{width})", us(lambda: linalg.mul({"X": a, "Y": w}, {"x_num_col_dims": 1, "y_num_col_dims": 1}), 500)))
+        rows.append(
+            ("empty kernel, 3 arrays + int, pe's launcher", us(lambda: four_short[1, 32, stream](fa, fa, fa, 7)))
+        )
+        rows.append(
+            (
+                "empty kernel, 3 arrays, int, 3 tuples, float, pe's launcher",
+                us(lambda: eight_short[1, 32, stream](fa, fa, fa, 7, (2, 3), (3, 1), (0, 1), 1.5)),
+            )
+        )
+        rows.append(
+            (
+                "pe elementwise_add (same shapes)",
+                us(lambda: elementwise.elementwise_add({"X": a, "Y": b}, {"axis": -1}), 500),
+            )
+        )
+        rows.append(
+            (
+                f"pe mul ({batch}x{width} @ {width}x{width})",
+                us(lambda: linalg.mul({"X": a, "Y": w}, {"x_num_col_dims": 1, "y_num_col_dims": 1}), 500),
+            )
+        )
         dev.synchronize()
     bound = rt.bind_kernel(elementwise.elementwise_add, rt._IdPlace(0))
-    rows.append(("pe elementwise_add through bind_kernel (with device)", us(lambda: bound({"X": a, "Y": b}, {"axis": -1}), 500)))
+    rows.append(
+        ("pe elementwise_add through bind_kernel (with device)", us(lambda: bound({"X": a, "Y": b}, {"axis": -1}), 500))
+    )
     dev.synchronize()
     return rows
 
@@ -96,6 +141,7 @@ def profile_step(top):
     import pstats
     import pe_cli.fluid as fluid
     from gpu import batch, pe_program
+
     main, startup, loss = pe_program("mlp")
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CUDAPlace(0))

@@ -15,6 +15,7 @@ captured once as a CUDA graph and replayed, as PyTorch's docs capture a whole ne
 tensors the batch is copied into, warm-up iterations on a side stream, gradients set to None before
 capture, and a capturable optimizer (Adam(capturable=True); SGD has no step count on the host).
 """
+
 import numpy as np
 
 LR = 0.01
@@ -23,11 +24,13 @@ LR = 0.01
 def pe_program(model, n):
     """(main, startup, loss, feed) for ``model`` at batch ``n``."""
     import pe_cli.fluid as fluid
+
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 1
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         if model == "transformer":
             import one_device_threads
+
             loss, optimizer, make_feed = one_device_threads._transformer()
             feed = make_feed(np.random.default_rng(0), n)
         else:
@@ -46,6 +49,7 @@ def pe_program(model, n):
 def _pe_logits(fluid, model, image):
     if model == "resnet":
         import bench_models
+
         return bench_models._PE_NETS["resnet"](fluid, {}, image)
     if model == "lenet":
         conv1 = fluid.layers.conv2d(image, num_filters=6, filter_size=5, padding=2, act="relu")
@@ -65,6 +69,7 @@ def batch(model, n, seed=0):
     rng = np.random.default_rng(seed)
     if model == "transformer":
         import one_device_threads as odt
+
         return rng.integers(0, odt.VOCAB, (n, odt.SEQ)), rng.integers(0, 2, (n, 1))
     shape = {"lenet": (n, 1, 28, 28), "resnet": (n, 3, 32, 32)}.get(model, (n, 784))
     return rng.standard_normal(shape).astype("float32"), rng.integers(0, 10, (n, 1)).astype("int64")
@@ -72,22 +77,36 @@ def batch(model, n, seed=0):
 
 # -- PyTorch --------------------------------------------------------------------------------------------
 
+
 def torch_model(torch, model):
     nn = torch.nn
     if model == "resnet":
         import bench_models
+
         return bench_models._torch_net(torch, "resnet", bench_models.initial_weights("resnet"))
     if model == "transformer":
         return _torch_transformer(torch)
     if model == "lenet":
-        return nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2, 2),
-                             nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2, 2), nn.Flatten(),
-                             nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+        return nn.Sequential(
+            nn.Conv2d(1, 6, 5, padding=2),
+            nn.ReLU(),
+            nn.MaxPool2d(2, 2),
+            nn.Conv2d(6, 16, 5),
+            nn.ReLU(),
+            nn.MaxPool2d(2, 2),
+            nn.Flatten(),
+            nn.Linear(400, 120),
+            nn.ReLU(),
+            nn.Linear(120, 84),
+            nn.ReLU(),
+            nn.Linear(84, 10),
+        )
     return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
 
 
 def _torch_transformer(torch):
     import one_device_threads as odt
+
     nn = torch.nn
     half = odt.D_MODEL // 2
     angle = np.arange(odt.SEQ, dtype=np.float64)[:, None] / np.power(10000.0, np.arange(half) / (half - 1))
@@ -97,8 +116,12 @@ def _torch_transformer(torch):
         def __init__(self):
             super().__init__()
             self.embed = nn.Embedding(odt.VOCAB, odt.D_MODEL)
-            self.layers = nn.ModuleList([nn.TransformerEncoderLayer(odt.D_MODEL, odt.HEADS, odt.FFN, dropout=0.0,
-                                                                    batch_first=True) for _ in range(2)])
+            self.layers = nn.ModuleList(
+                [
+                    nn.TransformerEncoderLayer(odt.D_MODEL, odt.HEADS, odt.FFN, dropout=0.0, batch_first=True)
+                    for _ in range(2)
+                ]
+            )
             self.fc = nn.Linear(odt.D_MODEL, 2)
             self.register_buffer("positions", positions)
 
@@ -107,6 +130,7 @@ def _torch_transformer(torch):
             for layer in self.layers:
                 h = layer(h)
             return self.fc(h.mean(dim=1))
+
     return Net()
 
 
@@ -116,12 +140,16 @@ def torch_step(torch, model, n, graphed=False):
     torch.manual_seed(1)
     net = torch_model(torch, model).cuda()
     params = net.parameters()
-    opt = torch.optim.Adam(params, lr=0.001, capturable=graphed) if model == "transformer" else \
-        torch.optim.SGD(params, lr=LR)
+    opt = (
+        torch.optim.Adam(params, lr=0.001, capturable=graphed)
+        if model == "transformer"
+        else torch.optim.SGD(params, lr=LR)
+    )
     loss_fn = torch.nn.CrossEntropyLoss()
     x, y = batch(model, n)
     x, y = torch.from_numpy(x), torch.from_numpy(y.reshape(-1))
     if not graphed:
+
         def step():
             xd, yd = x.to("cuda"), y.to("cuda")
             opt.zero_grad(set_to_none=True)
@@ -129,11 +157,12 @@ def torch_step(torch, model, n, graphed=False):
             loss.backward()
             opt.step()
             return loss.item()
+
         return step
     static_x, static_y = x.cuda(), y.cuda()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):               # warm-up before capture, on a side stream
+    with torch.cuda.stream(side):  # warm-up before capture, on a side stream
         for _ in range(3):
             opt.zero_grad(set_to_none=True)
             loss_fn(net(static_x), static_y).backward()
@@ -151,4 +180,5 @@ def torch_step(torch, model, n, graphed=False):
         static_y.copy_(y)
         graph.replay()
         return static_loss.item()
+
     return replay

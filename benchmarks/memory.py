@@ -10,6 +10,7 @@ peak resident set growth over the steps (VmHWM minus VmRSS before them) and the 
 Cases: the 10-layer MLP of width 1024 at batch 2048, forward only and training (SGD), and LeNet-5
 training at batch 512. Linux only (it reads /proc).
 """
+
 import argparse
 import json
 import os
@@ -82,26 +83,37 @@ CASES = ("mlp-forward", "mlp-train", "lenet-train")
 
 def measure(kind, mode, steps, devices):
     env = dict(os.environ, CPU_NUM=str(devices))
-    out = subprocess.run([sys.executable, "-c", CHILD, kind, mode, str(steps), str(devices)],
-                         capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, kind, mode, str(steps), str(devices)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=8)   # past the scheduler's calibration runs
+    parser.add_argument("--steps", type=int, default=8)  # past the scheduler's calibration runs
     parser.add_argument("--devices", type=int, default=1)
     args = parser.parse_args()
-    print("peak: resident set growth during the steps (MB); step: median seconds; 'memory': "
-          "memory_optimize, '+inplace': memory_optimize and enable_inplace")
-    print(f"{'case':<14}{'off':>8}{'memory':>8}{'ratio':>7}{'+inplace':>9}{'ratio':>7}"
-          f"{'step off':>10}{'memory':>8}{'+inplace':>9}  same losses")
+    print(
+        "peak: resident set growth during the steps (MB); step: median seconds; 'memory': "
+        "memory_optimize, '+inplace': memory_optimize and enable_inplace"
+    )
+    print(
+        f"{'case':<14}{'off':>8}{'memory':>8}{'ratio':>7}{'+inplace':>9}{'ratio':>7}"
+        f"{'step off':>10}{'memory':>8}{'+inplace':>9}  same losses"
+    )
     for kind in CASES:
         off, on, both = (measure(kind, mode, args.steps, args.devices) for mode in ("off", "memory", "inplace"))
         mb = [r["peak"] / 2**20 for r in (off, on, both)]
-        print(f"{kind:<14}{mb[0]:>8.1f}{mb[1]:>8.1f}{mb[1] / mb[0]:>7.2f}{mb[2]:>9.1f}{mb[2] / mb[0]:>7.2f}"
-              f"{off['step']:>10.3f}{on['step']:>8.3f}{both['step']:>9.3f}"
-              f"  {off['losses'] == on['losses'] == both['losses']}")
+        print(
+            f"{kind:<14}{mb[0]:>8.1f}{mb[1]:>8.1f}{mb[1] / mb[0]:>7.2f}{mb[2]:>9.1f}{mb[2] / mb[0]:>7.2f}"
+            f"{off['step']:>10.3f}{on['step']:>8.3f}{both['step']:>9.3f}"
+            f"  {off['losses'] == on['losses'] == both['losses']}"
+        )
 
 
 if __name__ == "__main__":

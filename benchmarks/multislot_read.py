@@ -3,6 +3,7 @@ generated file of CTR-like samples (1-19 sparse ids, 4 dense floats, a label per
 
     .venv/bin/python benchmarks/multislot_read.py [--lines 100000]
 """
+
 import argparse
 import os
 import tempfile
@@ -33,7 +34,7 @@ def main():
         lines = []
         for i in range(args.lines):
             k = int(rng.integers(1, 20))
-            lines.append(f"{k} {' '.join(map(str, rng.integers(0, 10 ** 6, k)))} 4 0.1 0.2 0.3 0.4 1 {i % 2}\n")
+            lines.append(f"{k} {' '.join(map(str, rng.integers(0, 10**6, k)))} 4 0.1 0.2 0.3 0.4 1 {i % 2}\n")
         data = os.path.join(d, "part-0")
         with open(data, "w") as f:
             f.write("".join(lines))
@@ -44,8 +45,10 @@ def main():
             n = sum(len(batch["label"]) for batch in reader.batches(data))
             took = time.perf_counter() - start
             best = took if best is None else min(best, took)
-        print(f"{n} lines, {os.path.getsize(data) / 1e6:.1f} MB: {n / best:,.0f} lines/s, "
-              f"{os.path.getsize(data) / best / 1e6:.1f} MB/s (best of 3)")
+        print(
+            f"{n} lines, {os.path.getsize(data) / 1e6:.1f} MB: {n / best:,.0f} lines/s, "
+            f"{os.path.getsize(data) / best / 1e6:.1f} MB/s (best of 3)"
+        )
 
 
 if __name__ == "__main__":

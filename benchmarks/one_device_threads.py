@@ -14,6 +14,7 @@ both; each round prints the load average, and the summary the median and best of
 median of the per-round ratios (1 device / 2 devices). The thread rule (pe_cli/kernels/cpu/threads.py)
 is pe's default unless PE_DEVICE_THREADS is set.
 """
+
 import argparse
 import os
 import statistics
@@ -42,8 +43,9 @@ def _fluid_encoder_layer(x):
 
     def heads(t):
         return L.transpose(L.reshape(t, [0, 0, HEADS, dk]), [0, 2, 1, 3])
+
     q, k, v = (heads(L.fc(x, D_MODEL, num_flatten_dims=2)) for _ in range(3))
-    w = L.softmax(L.matmul(q, k, transpose_y=True, alpha=dk ** -0.5))
+    w = L.softmax(L.matmul(q, k, transpose_y=True, alpha=dk**-0.5))
     a = L.reshape(L.transpose(L.matmul(w, v), [0, 2, 1, 3]), [0, 0, D_MODEL])
     x = L.layer_norm(L.elementwise_add(x, L.fc(a, D_MODEL, num_flatten_dims=2)), begin_norm_axis=2)
     f = L.fc(L.fc(x, FFN, num_flatten_dims=2, act="relu"), D_MODEL, num_flatten_dims=2)
@@ -56,12 +58,18 @@ def _transformer():
     h = fluid.layers.embedding(ids, size=[VOCAB, D_MODEL])
     h = fluid.layers.add_position_encoding(h, 1.0, 1.0)
     for _ in range(2):
-        h = _fluid_encoder_layer(h) if FLUID_LAYERS else \
-            fluid.layers.transformer_encoder(h, 1, D_MODEL, HEADS, FFN, dropout=0.0)
+        h = (
+            _fluid_encoder_layer(h)
+            if FLUID_LAYERS
+            else fluid.layers.transformer_encoder(h, 1, D_MODEL, HEADS, FFN, dropout=0.0)
+        )
     logits = fluid.layers.fc(fluid.layers.reduce_mean(h, dim=1), 2)
     loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-    return loss, fluid.optimizer.Adam(0.001), lambda rng, b: {
-        "ids": rng.integers(0, VOCAB, (b, SEQ)), "label": rng.integers(0, 2, (b, 1))}
+    return (
+        loss,
+        fluid.optimizer.Adam(0.001),
+        lambda rng, b: {"ids": rng.integers(0, VOCAB, (b, SEQ)), "label": rng.integers(0, 2, (b, 1))},
+    )
 
 
 def _dense(model):
@@ -80,8 +88,11 @@ def _dense(model):
         h = fluid.layers.fc(h, size=size, act="relu")
     logits = fluid.layers.fc(h, size=10)
     loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-    return loss, fluid.optimizer.Momentum(0.01, 0.9), lambda rng, b: {
-        "image": rng.random([b] + shape, dtype="float32"), "label": rng.integers(0, 10, (b, 1))}
+    return (
+        loss,
+        fluid.optimizer.Momentum(0.01, 0.9),
+        lambda rng, b: {"image": rng.random([b] + shape, dtype="float32"), "label": rng.integers(0, 10, (b, 1))},
+    )
 
 
 BATCH = {"transformer": 32, "mlp": 128, "lenet": 64}
@@ -97,14 +108,18 @@ def trainer(model, devices):
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
-    program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    program = (
+        main
+        if devices == 1
+        else fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    )
     feed = batch(np.random.default_rng(0), BATCH[model])
     return lambda: exe.run(program, feed=feed, fetch_list=[loss.name], scope=scope)
 
 
 def _profile(steps, n):
     from pe_cli.base import profiler
+
     for devices, step in steps.items():
         _configure(devices)
         with profiler.collect() as prof:
@@ -121,6 +136,7 @@ def _coverage(step, n):
     import collections
     from pe_cli.base import profiler
     from pe_cli.kernels.cpu import _numba
+
     ready, parallel = _numba.parallel_ready, collections.Counter()
 
     def counted(twin, *args):
@@ -129,6 +145,7 @@ def _coverage(step, n):
         if ok and stack:
             parallel[stack[-1]] += 1
         return ok
+
     for module in [m for name, m in sys.modules.items() if name.startswith("pe_cli.kernels.cpu")]:
         if getattr(module, "parallel_ready", None) is ready:
             module.parallel_ready = counted
@@ -160,13 +177,22 @@ def main():
     parser.add_argument("--model", choices=sorted(BATCH), default="transformer")
     parser.add_argument("--steps", type=int, default=5, help="steps per round")
     parser.add_argument("--rounds", type=int, default=8, help="alternating rounds")
-    parser.add_argument("--configs", default="1,2",
-                        help="devices under pe's rule (1, 2) or with fixed threads (1x2: PE_DEVICE_THREADS=2)")
+    parser.add_argument(
+        "--configs",
+        default="1,2",
+        help="devices under pe's rule (1, 2) or with fixed threads (1x2: PE_DEVICE_THREADS=2)",
+    )
     parser.add_argument("--profile", action="store_true", help="print each configuration's op table")
-    parser.add_argument("--coverage", action="store_true",
-                        help="which ops of one device's step (2 threads) ran a parallel loop, and their ms")
-    parser.add_argument("--fluid-layers", action="store_true",
-                        help="the Transformer's layers from Fluid 1.8's ops, not transformer_encoder")
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="which ops of one device's step (2 threads) ran a parallel loop, and their ms",
+    )
+    parser.add_argument(
+        "--fluid-layers",
+        action="store_true",
+        help="the Transformer's layers from Fluid 1.8's ops, not transformer_encoder",
+    )
     args = parser.parse_args()
     global FLUID_LAYERS
     FLUID_LAYERS = args.fluid_layers
@@ -176,22 +202,26 @@ def main():
     for c, step in steps.items():
         _configure(c)
         for _ in range(5):
-            step()                      # warm-up (and the data-parallel scheduler's calibration)
+            step()  # warm-up (and the data-parallel scheduler's calibration)
     if args.profile or args.coverage:
         _coverage(steps[configs[0]], args.steps) if args.coverage else _profile(steps, args.steps)
         return
     times = {c: [] for c in configs}
     for r in range(args.rounds):
         shares = {}
-        for c in (configs if r % 2 == 0 else configs[::-1]):
+        for c in configs if r % 2 == 0 else configs[::-1]:
             _configure(c)
             start = time.perf_counter()
             for _ in range(args.steps):
                 steps[c]()
             times[c].append((time.perf_counter() - start) / args.steps * 1e3)
             shares[c] = threads.kernel_threads()
-        print(f"round {r}: " + ", ".join(f"{c} {times[c][-1]:7.2f} ms ({shares[c]} thr)" for c in configs)
-              + f", load {os.getloadavg()[0]:.2f}", flush=True)
+        print(
+            f"round {r}: "
+            + ", ".join(f"{c} {times[c][-1]:7.2f} ms ({shares[c]} thr)" for c in configs)
+            + f", load {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
     os.environ.pop("PE_DEVICE_THREADS", None)
     print(f"{args.model}{' (Fluid layers)' if FLUID_LAYERS else ''}: {threads.describe(1)}")
     for c, t in times.items():
@@ -199,8 +229,10 @@ def main():
     for c in configs:
         if c != configs[-1]:
             ratios = [a / b for a, b in zip(times[c], times[configs[-1]])]
-            print(f"{c} / {configs[-1]}: median of the rounds' ratios {statistics.median(ratios):.2f}, "
-                  f"best over best {min(times[c]) / min(times[configs[-1]]):.2f}")
+            print(
+                f"{c} / {configs[-1]}: median of the rounds' ratios {statistics.median(ratios):.2f}, "
+                f"best over best {min(times[c]) / min(times[configs[-1]]):.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 A measurement is the best of 3 x 8 steps after warm-up; compare the two columns of one run (the
 machine is shared and noisy).
 """
+
 import argparse
 import json
 import os
@@ -22,10 +23,12 @@ def warmed(model, fused):
     sys.path.insert(0, HERE)
     from bench_cpu import FUSED
     from bench_models import MODELS, PeModel, strategy_of
+
     m = PeModel(model, MODELS[model], 1, strategy_of(FUSED) if fused else None)
     for _ in range(4):
         m.step()
     from pe_cli.kernels import finish_compiling
+
     finish_compiling()
     m.step()
     return m
@@ -62,8 +65,10 @@ def main():
             out = subprocess.run(cmd, env=dict(env, PE_ONEDNN=flag), check=True, capture_output=True, text=True)
             times[label].append(json.loads(out.stdout.strip().splitlines()[-1])["step_ms"])
     own, dnn = min(times["pe's own paths"]), min(times["oneDNN"])
-    print(f"{args.model}, {'fused, ' if args.fused else ''}threads {args.threads or 'default'}: ms a step, "
-          f"best of {args.rounds} processes each")
+    print(
+        f"{args.model}, {'fused, ' if args.fused else ''}threads {args.threads or 'default'}: ms a step, "
+        f"best of {args.rounds} processes each"
+    )
     for label, values in times.items():
         print(f"  {label:<15} " + "  ".join(f"{v:.2f}" for v in values))
     print(f"  oneDNN / own paths: {dnn / own:.3f}")

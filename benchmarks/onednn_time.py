@@ -10,6 +10,7 @@ ms per step. The reorders are what keeping activations in oneDNN's layout betwee
 Verbose mode adds its own cost to each call (a line printed), so compare the rows with each other,
 not the total with bench_cpu.py's step times.
 """
+
 import argparse
 import collections
 import os
@@ -23,6 +24,7 @@ MARK = "=== timed steps ==="
 def child(model, steps, fused):
     sys.path.insert(0, HERE)
     from onednn_ab import warmed
+
     m = warmed(model, fused)
     print(MARK, flush=True)
     for _ in range(steps):
@@ -46,7 +48,7 @@ def kind_of(fields):
 
 def summarize(lines, steps):
     """{row: (calls a step, ms a step)} of the ``exec`` lines after the mark."""
-    after = lines[lines.index(MARK) + 1:] if MARK in lines else []
+    after = lines[lines.index(MARK) + 1 :] if MARK in lines else []
     calls, ms = collections.Counter(), collections.Counter()
     for line in after:
         fields = line.split(",")
@@ -67,13 +69,20 @@ def main():
     if args.child:
         return child(args.model, args.steps, args.fused)
     cmd = [sys.executable, __file__, "--child", "--model", args.model, "--steps", str(args.steps)]
-    out = subprocess.run(cmd + (["--fused"] if args.fused else []), env=dict(os.environ, ONEDNN_VERBOSE="1"),
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        cmd + (["--fused"] if args.fused else []),
+        env=dict(os.environ, ONEDNN_VERBOSE="1"),
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     rows = summarize(out.splitlines(), args.steps)
     if not rows:
         sys.exit("onednn_time: oneDNN ran nothing (not installed, PE_ONEDNN=0, or no convolution it takes)")
-    print(f"{args.model}{', fused' if args.fused else ''}: oneDNN's primitives, calls and ms a step "
-          f"(its verbose timings, {args.steps} steps)")
+    print(
+        f"{args.model}{', fused' if args.fused else ''}: oneDNN's primitives, calls and ms a step "
+        f"(its verbose timings, {args.steps} steps)"
+    )
     for kind, (n, ms) in rows.items():
         print(f"  {kind:<44} {n:6.1f} {ms:9.2f}")
     reorders = sum(ms for kind, (_, ms) in rows.items() if kind.startswith("reorder"))

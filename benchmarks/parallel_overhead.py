@@ -16,6 +16,7 @@ load moves little are printed beside the times, from getrusage over the timed ro
 CPU time a step (all threads) and its voluntary context switches a step (a thread blocking: a
 hand-over between the executor's threads, or a wait for the GIL).
 """
+
 import argparse
 import os
 import resource
@@ -35,13 +36,16 @@ class CtrModel:
     def __init__(self, devices):
         import numpy as np
         import pe_cli.fluid as fluid
+
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 1
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
             slots = [fluid.layers.data(f"s{i}", [1], dtype="int64", lod_level=1) for i in range(CTR_SLOTS)]
             label = fluid.layers.data("label", [1], dtype="int64")
-            pooled = [fluid.layers.sequence_pool(fluid.layers.embedding(s, [CTR_VOCAB, CTR_DIM], is_sparse=True),
-                                                 "sum") for s in slots]
+            pooled = [
+                fluid.layers.sequence_pool(fluid.layers.embedding(s, [CTR_VOCAB, CTR_DIM], is_sparse=True), "sum")
+                for s in slots
+            ]
             hidden = fluid.layers.concat(pooled, axis=1)
             for _ in range(3):
                 hidden = fluid.layers.fc(hidden, 400, act="relu")
@@ -49,8 +53,13 @@ class CtrModel:
             fluid.optimizer.Adam(0.001, lazy_mode=True).minimize(self.loss)
         self.scope, self.exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
         self.exe.run(startup, scope=self.scope)
-        self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=self.loss.name, places=[fluid.CPUPlace()] * devices)
+        self.program = (
+            main
+            if devices == 1
+            else fluid.CompiledProgram(main).with_data_parallel(
+                loss_name=self.loss.name, places=[fluid.CPUPlace()] * devices
+            )
+        )
         rng = np.random.default_rng(0)
         self.feeds, self.k = [], 0
         for _ in range(4):
@@ -72,6 +81,7 @@ def build(model, devices):
 
 def measure(models, devices, rounds, steps=5):
     from pe_cli.base import profiler
+
     for model in models:
         runs = {n: build(model, n) for n in (1, devices)}
         for run in runs.values():
@@ -85,8 +95,12 @@ def measure(models, devices, rounds, steps=5):
                     run.step()
                 times[n].append((time.perf_counter() - start) / steps * 1e3)
                 after = resource.getrusage(resource.RUSAGE_SELF)
-                usage[n].append(((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / steps * 1e3,
-                                 (after.ru_nvcsw - before.ru_nvcsw) / steps))
+                usage[n].append(
+                    (
+                        (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / steps * 1e3,
+                        (after.ru_nvcsw - before.ru_nvcsw) / steps,
+                    )
+                )
         ops = {}
         for n, run in runs.items():
             with profiler.collect() as prof:
@@ -94,16 +108,20 @@ def measure(models, devices, rounds, steps=5):
                     run.step()
             ops[n] = {op: total / steps * 1e3 for op, (_, total, _, _) in prof.ops.items()}
         best = {n: min(t) for n, t in times.items()}
-        print(f"\n{model}: step ms, best / median of {rounds} rounds: 1 device {best[1]:.2f} / "
-              f"{statistics.median(times[1]):.2f}, {devices} devices {best[devices]:.2f} / "
-              f"{statistics.median(times[devices]):.2f}; {devices} devices / 1: {best[devices] / best[1]:.2f}x")
+        print(
+            f"\n{model}: step ms, best / median of {rounds} rounds: 1 device {best[1]:.2f} / "
+            f"{statistics.median(times[1]):.2f}, {devices} devices {best[devices]:.2f} / "
+            f"{statistics.median(times[devices]):.2f}; {devices} devices / 1: {best[devices] / best[1]:.2f}x"
+        )
         ratios = [b / a for a, b in zip(times[1], times[devices])]
-        print(f"  per round, {devices} devices / 1: median {statistics.median(ratios):.2f}x "
-              f"({min(ratios):.2f}-{max(ratios):.2f}); median a step: CPU ms 1 device "
-              f"{statistics.median(u[0] for u in usage[1]):.2f}, {devices} devices "
-              f"{statistics.median(u[0] for u in usage[devices]):.2f}; voluntary context switches 1 device "
-              f"{statistics.median(u[1] for u in usage[1]):.1f}, {devices} devices "
-              f"{statistics.median(u[1] for u in usage[devices]):.1f}")
+        print(
+            f"  per round, {devices} devices / 1: median {statistics.median(ratios):.2f}x "
+            f"({min(ratios):.2f}-{max(ratios):.2f}); median a step: CPU ms 1 device "
+            f"{statistics.median(u[0] for u in usage[1]):.2f}, {devices} devices "
+            f"{statistics.median(u[0] for u in usage[devices]):.2f}; voluntary context switches 1 device "
+            f"{statistics.median(u[1] for u in usage[1]):.1f}, {devices} devices "
+            f"{statistics.median(u[1] for u in usage[devices]):.1f}"
+        )
         print(f"  {'op kind':34s} {'1 device':>9s} {f'{devices} devices':>10s}   kernel ms a step, all threads")
         for op in sorted(ops[devices], key=lambda o: -ops[devices][o])[:10]:
             print(f"  {op:34s} {ops[1].get(op, 0.0):9.2f} {ops[devices][op]:10.2f}")
@@ -117,6 +135,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     import platform
+
     print(f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), load {os.getloadavg()[0]:.1f}")
     measure(args.models.split(","), args.devices, args.rounds)
 

@@ -8,6 +8,7 @@ imported), so N devices use N cores and nothing is oversubscribed; the machine n
 The 1- and 2-device executors are built once and measured in short alternating rounds; the best
 round of each is kept, so other processes briefly sharing the machine do not decide the result.
 """
+
 import os
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
@@ -61,10 +62,10 @@ def trainer(model, devices, batch, reduce_strategy="AllReduce"):
     build_strategy = fluid.BuildStrategy()
     build_strategy.reduce_strategy = reduce_strategy
     compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices
+    )
     rng = np.random.default_rng(0)
-    feed = {"image": rng.random([batch] + shape, dtype="float32"),
-            "label": rng.integers(0, 10, (batch, 1))}
+    feed = {"image": rng.random([batch] + shape, dtype="float32"), "label": rng.integers(0, 10, (batch, 1))}
     return lambda: exe.run(compiled, feed=feed, fetch_list=[loss.name], scope=scope)
 
 
@@ -74,8 +75,9 @@ def main():
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--steps", type=int, default=5, help="steps per round")
     parser.add_argument("--rounds", type=int, default=30, help="alternating rounds per device count")
-    parser.add_argument("--strategy", choices=["AllReduce", "Reduce"], default="AllReduce",
-                        help="BuildStrategy.reduce_strategy")
+    parser.add_argument(
+        "--strategy", choices=["AllReduce", "Reduce"], default="AllReduce", help="BuildStrategy.reduce_strategy"
+    )
     args = parser.parse_args()
     model = args.model or ("lenet" if has_lenet_layers() else "mlp")
     if model == "lenet" and not has_lenet_layers():
@@ -83,7 +85,7 @@ def main():
     steps = {n: trainer(model, n, args.batch, args.strategy) for n in (1, 2)}
     for step in steps.values():
         for _ in range(3):
-            step()                       # warm-up
+            step()  # warm-up
     best = {n: 0.0 for n in steps}
     for _ in range(args.rounds):
         for n, step in steps.items():
@@ -91,8 +93,10 @@ def main():
             for _ in range(args.steps):
                 step()
             best[n] = max(best[n], args.batch * args.steps / (time.perf_counter() - start))
-    print(f"model {model}, global batch {args.batch}, {args.strategy}, best of {args.rounds} alternating rounds of {args.steps} "
-          f"steps, BLAS threads 1 per device, {os.cpu_count()} cores")
+    print(
+        f"model {model}, global batch {args.batch}, {args.strategy}, best of {args.rounds} alternating rounds of {args.steps} "
+        f"steps, BLAS threads 1 per device, {os.cpu_count()} cores"
+    )
     for n, rate in best.items():
         print(f"{n} device(s): {rate:8.1f} samples/s")
     print(f"speed-up with 2 devices: {best[2] / best[1]:.2f}x")

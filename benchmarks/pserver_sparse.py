@@ -14,6 +14,7 @@ on both alike; it prints each mode's median step time on trainer 0 after 3 warm-
 ratio, and whether the two trainings gave the same losses (they must: SGD's sparse update equals
 the dense one).
 """
+
 import argparse
 import json
 import os
@@ -34,8 +35,10 @@ SEQS, LENGTH, WARMUP = 64, 20, 3
 def worker(sparse, steps, out):
     """One rank: rank 0 serves, ranks 1 and 2 train on their halves of the global batches."""
     import pe_cli.fluid as fluid
+
     sys.path.insert(0, str(HERE))
     from sparse_embedding import build, feeds
+
     rank = int(os.environ["PMI_RANK"])
     main, startup, loss = build(sparse, "sgd")
     t = fluid.DistributeTranspiler()
@@ -50,9 +53,11 @@ def worker(sparse, steps, out):
     half = SEQS // 2
     times, losses = [], []
     for feed in feeds(WARMUP + steps, fluid.CPUPlace()):
-        ids = np.array(feed["ids"]).reshape(SEQS, LENGTH)[(rank - 1) * half:rank * half].reshape(-1, 1)
-        mine = {"ids": fluid.create_lod_tensor(ids, [[LENGTH] * half], fluid.CPUPlace()),
-                "label": feed["label"][(rank - 1) * half:rank * half]}
+        ids = np.array(feed["ids"]).reshape(SEQS, LENGTH)[(rank - 1) * half : rank * half].reshape(-1, 1)
+        mine = {
+            "ids": fluid.create_lod_tensor(ids, [[LENGTH] * half], fluid.CPUPlace()),
+            "label": feed["label"][(rank - 1) * half : rank * half],
+        }
         start = time.perf_counter()
         losses.append(float(exe.run(t.get_trainer_program(), feed=mine, fetch_list=[loss])[0]))
         times.append(time.perf_counter() - start)
@@ -65,10 +70,18 @@ def run(sparse, steps):
     mpiexec = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "trainer0.json")
-        env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join([str(HERE.parent),
-                                                                                 os.environ.get("PYTHONPATH", "")]))
-        done = subprocess.run([mpiexec, "-n", "3", sys.executable, __file__, "--worker", str(int(sparse)),
-                               str(steps), out], env=env, capture_output=True, text=True, timeout=900)
+        env = dict(
+            os.environ,
+            OMP_NUM_THREADS="1",
+            PYTHONPATH=os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")]),
+        )
+        done = subprocess.run(
+            [mpiexec, "-n", "3", sys.executable, __file__, "--worker", str(int(sparse)), str(steps), out],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if done.returncode:
             sys.exit(f"mpiexec failed:\n{done.stderr[-3000:]}")
         return json.loads(Path(out).read_text())
@@ -83,8 +96,11 @@ def phase(args):
             losses[name] = result["losses"]
     medians = {n: statistics.median(t) for n, t in times.items()}
     same = bool(np.allclose(losses["dense"], losses["sparse"], rtol=1e-5))
-    print(f"  dense {medians['dense'] * 1e3:8.1f} ms   sparse {medians['sparse'] * 1e3:8.1f} ms   "
-          f"dense/sparse {medians['dense'] / medians['sparse']:5.2f}   same losses={same}", flush=True)
+    print(
+        f"  dense {medians['dense'] * 1e3:8.1f} ms   sparse {medians['sparse'] * 1e3:8.1f} ms   "
+        f"dense/sparse {medians['dense'] / medians['sparse']:5.2f}   same losses={same}",
+        flush=True,
+    )
 
 
 def main():
@@ -96,8 +112,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--quiet-only", action="store_true", help="skip the phase with a competing busy process")
     args = parser.parse_args()
-    print(f"1 server x 2 trainers, vocabulary 100,000, embedding 64, {SEQS} sequences x {LENGTH} ids a step; "
-          f"median step time of trainer 0 after {WARMUP} warm-up steps ({args.steps} steps x {args.rounds} rounds)")
+    print(
+        f"1 server x 2 trainers, vocabulary 100,000, embedding 64, {SEQS} sequences x {LENGTH} ids a step; "
+        f"median step time of trainer 0 after {WARMUP} warm-up steps ({args.steps} steps x {args.rounds} rounds)"
+    )
     print("quiet machine:")
     phase(args)
     if args.quiet_only:

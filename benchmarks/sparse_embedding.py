@@ -11,6 +11,7 @@ alike. It prints the median step time of each after 3 warm-up steps, dense / spa
 the two trainings gave the same losses (they must for SGD, Adagrad and Adam without lazy_mode;
 lazy Adam moves fewer rows by design, so its losses differ).
 """
+
 import argparse
 import statistics
 import subprocess
@@ -23,9 +24,13 @@ import numpy as np
 import pe_cli.fluid as fluid
 
 VOCAB, DIM, SEQS, LENGTH = 100_000, 64, 64, 20
-OPTIMIZERS = {"sgd": lambda: fluid.optimizer.SGD(0.1), "adagrad": lambda: fluid.optimizer.Adagrad(0.1),
-              "adam_lazy": lambda: fluid.optimizer.Adam(0.01, lazy_mode=True),
-              "adam": lambda: fluid.optimizer.Adam(0.01), "momentum": lambda: fluid.optimizer.Momentum(0.1, 0.9)}
+OPTIMIZERS = {
+    "sgd": lambda: fluid.optimizer.SGD(0.1),
+    "adagrad": lambda: fluid.optimizer.Adagrad(0.1),
+    "adam_lazy": lambda: fluid.optimizer.Adam(0.01, lazy_mode=True),
+    "adam": lambda: fluid.optimizer.Adam(0.01),
+    "momentum": lambda: fluid.optimizer.Momentum(0.1, 0.9),
+}
 
 
 def build(sparse, optimizer):
@@ -43,9 +48,15 @@ def build(sparse, optimizer):
 
 def feeds(steps, place):
     rng = np.random.default_rng(0)
-    return [{"ids": fluid.create_lod_tensor(rng.integers(0, VOCAB, (SEQS * LENGTH, 1)).astype("int64"),
-                                            [[LENGTH] * SEQS], place),
-             "label": rng.integers(0, 2, (SEQS, 1)).astype("int64")} for _ in range(steps)]
+    return [
+        {
+            "ids": fluid.create_lod_tensor(
+                rng.integers(0, VOCAB, (SEQS * LENGTH, 1)).astype("int64"), [[LENGTH] * SEQS], place
+            ),
+            "label": rng.integers(0, 2, (SEQS, 1)).astype("int64"),
+        }
+        for _ in range(steps)
+    ]
 
 
 def measure(optimizer, steps, place):
@@ -54,7 +65,9 @@ def measure(optimizer, steps, place):
         main, startup, loss = build(sparse, optimizer)
         scope, exe = fluid.Scope(), fluid.Executor(place)
         exe.run(startup, scope=scope)
-        runs[name] = (lambda m=main, s=scope, e=exe, l=loss: lambda feed: e.run(m, feed=feed, fetch_list=[l], scope=s)[0])()
+        runs[name] = (
+            lambda m=main, s=scope, e=exe, l=loss: lambda feed: e.run(m, feed=feed, fetch_list=[l], scope=s)[0]
+        )()
     times, losses = {n: [] for n in runs}, {n: [] for n in runs}
     for step, feed in enumerate(feeds(3 + steps, place)):
         for name, run in runs.items():
@@ -69,8 +82,11 @@ def measure(optimizer, steps, place):
 def phase(args, place):
     for optimizer in args.optimizers.split(","):
         medians, same = measure(optimizer, args.steps, place)
-        print(f"  {optimizer:<10} dense {medians['dense'] * 1e3:8.2f} ms   sparse {medians['sparse'] * 1e3:8.2f} ms   "
-              f"dense/sparse {medians['dense'] / medians['sparse']:5.2f}   same losses={same}", flush=True)
+        print(
+            f"  {optimizer:<10} dense {medians['dense'] * 1e3:8.2f} ms   sparse {medians['sparse'] * 1e3:8.2f} ms   "
+            f"dense/sparse {medians['dense'] / medians['sparse']:5.2f}   same losses={same}",
+            flush=True,
+        )
 
 
 def main():
@@ -82,8 +98,10 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     place = fluid.CUDAPlace(0) if args.place == "cuda" else fluid.CPUPlace()
-    print(f"vocabulary {VOCAB:,}, embedding {DIM}, {SEQS} sequences x {LENGTH} ids; median step time after 3 "
-          f"warm-up steps ({args.steps} steps) on {args.place}")
+    print(
+        f"vocabulary {VOCAB:,}, embedding {DIM}, {SEQS} sequences x {LENGTH} ids; median step time after 3 "
+        f"warm-up steps ({args.steps} steps) on {args.place}"
+    )
     print("quiet machine:")
     phase(args, place)
     if args.quiet_only:

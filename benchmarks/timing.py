@@ -1,5 +1,6 @@
 """The one timer of the micro-benchmarks (conv_paths.py, gemm_shapes.py, gpu.py): each takes the
 statistic it reports from these times."""
+
 import time
 
 

@@ -11,6 +11,7 @@ kernels, as a step calls them.
 The update writes the weight in place; where the other core read it during the forward product, its
 lines must first be taken from that core's cache (linalg.split_mode's docstring has the figures).
 """
+
 import argparse
 import os
 import sys
@@ -27,6 +28,7 @@ def main():
     batch, k, n = (int(v) for v in args.shape.split(","))
     import numpy as np
     from pe_cli.kernels.cpu import linalg as kmath, optimizer, threads
+
     threads.use_devices(1)
     rng = np.random.default_rng(0)
     x = rng.random((batch, k), dtype=np.float32)
@@ -37,12 +39,15 @@ def main():
     update = {"mu": 0.9, "use_nesterov": False, "_update_in_place": True}
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     rule = kmath.split_mode
-    print(f"layer [{batch}, {k}] x [{k}, {n}], {threads.kernel_threads()} thread(s); pe's forward splits "
-          f"{rule(batch, n, k, kmath.INNER)}; medians over {args.reps} sequences, us")
+    print(
+        f"layer [{batch}, {k}] x [{k}, {n}], {threads.kernel_threads()} thread(s); pe's forward splits "
+        f"{rule(batch, n, k, kmath.INNER)}; medians over {args.reps} sequences, us"
+    )
 
-    def forced(inner):      # linalg.split_mode, with the forward's choice made here
-        return lambda m_, n_, k_, weight_rows=None: \
+    def forced(inner):  # linalg.split_mode, with the forward's choice made here
+        return lambda m_, n_, k_, weight_rows=None: (
             (kmath.INNER if inner else kmath.ROWS) if weight_rows == kmath.INNER else rule(m_, n_, k_, weight_rows)
+        )
 
     def sequence(inner):
         kmath.split_mode = forced(inner)
@@ -57,15 +62,17 @@ def main():
         return t1 - t0, t2 - t1, t3 - t2
 
     times = {False: [], True: []}
-    for _ in range(args.reps // 10 + 1):       # warm-up, compiling
+    for _ in range(args.reps // 10 + 1):  # warm-up, compiling
         sequence(False), sequence(True)
-    for _ in range(args.reps):                  # alternating, so that a busy moment hits both
+    for _ in range(args.reps):  # alternating, so that a busy moment hits both
         for inner in (False, True):
             times[inner].append(sequence(inner))
     for inner, label in ((False, "forward by rows of the batch"), (True, "forward by blocks of k     ")):
         fwd, grad, upd = (1e6 * np.median(col) for col in zip(*times[inner]))
-        print(f"{label}  forward {fwd:8.1f}  weight gradient {grad:8.1f}  momentum {upd:8.1f}  "
-              f"sum {fwd + grad + upd:8.1f}")
+        print(
+            f"{label}  forward {fwd:8.1f}  weight gradient {grad:8.1f}  momentum {upd:8.1f}  "
+            f"sum {fwd + grad + upd:8.1f}"
+        )
 
 
 if __name__ == "__main__":

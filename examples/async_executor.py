@@ -8,6 +8,7 @@ The model is a click-through-rate one: the sparse ids are embedded and summed pe
 The data is written first by examples/ctr_data.py (deterministic); the last file is held out, and
 the held-out AUC is printed after each epoch.
 """
+
 import argparse
 import os
 import sys
@@ -45,9 +46,10 @@ def auc(scores, labels):
 
 def held_out_auc(exe, test_program, predict, data_feed, path):
     from pe_cli.data.multislot import MultiSlotReader
+
     scores, labels = [], []
     for batch in MultiSlotReader(data_feed).batches(path):
-        out, = exe.run(test_program, feed=batch, fetch_list=[predict])
+        (out,) = exe.run(test_program, feed=batch, fetch_list=[predict])
         scores.append(np.asarray(out)[:, 1])
         labels.append(np.asarray(batch["label"]).reshape(-1))
     return auc(np.concatenate(scores), np.concatenate(labels))

@@ -4,6 +4,7 @@ and, on the same parameters, the same results.
 
     python examples/clone_for_test.py
 """
+
 import numpy as np
 
 import pe_cli.fluid as fluid
@@ -15,7 +16,8 @@ def network(is_test):
     hidden = fluid.layers.dropout(hidden, dropout_prob=0.5, is_test=is_test)
     loss = fluid.layers.cross_entropy(
         input=fluid.layers.fc(hidden, size=10, act="softmax"),
-        label=fluid.layers.data(name="label", shape=[1], dtype="int64"))
+        label=fluid.layers.data(name="label", shape=[1], dtype="int64"),
+    )
     return fluid.layers.mean(loss)
 
 
@@ -36,7 +38,7 @@ exe.run(startup_program)
 rng = np.random.default_rng(0)
 feed = {"image": rng.random((16, 784), dtype="float32"), "label": rng.integers(0, 10, (16, 1))}
 exe.run(train_program, feed=feed, fetch_list=[loss.name])
-a, = exe.run(cloned_test_program, feed=feed, fetch_list=[loss.name])
-b, = exe.run(built_test_program, feed=feed, fetch_list=[test_loss.name])
+(a,) = exe.run(cloned_test_program, feed=feed, fetch_list=[loss.name])
+(b,) = exe.run(built_test_program, feed=feed, fetch_list=[test_loss.name])
 print(f"cloned test program: {float(a[0]):.6f}, rebuilt test program: {float(b[0]):.6f}")
 assert np.allclose(a, b), "both test programs must compute the same loss"

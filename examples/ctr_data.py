@@ -8,6 +8,7 @@ clicked). The click probability is a logistic function of the sum of per-id weig
 clicks likely, others unlikely) and the position, so a model that embeds and pools the ids can learn
 it. Also writes ``data.proto``, the DataFeedDesc of these files. Deterministic for a given seed.
 """
+
 import argparse
 import os
 
@@ -39,7 +40,7 @@ def write(out_dir, files=4, n=2000, seed=0):
     """Writes OUT_DIR/part-0 ... part-(files-1) and OUT_DIR/data.proto; returns the file paths."""
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(seed)
-    weights = rng.normal(0, 1.2, VOCAB) * (rng.random(VOCAB) < 0.3)     # 30% of ids matter
+    weights = rng.normal(0, 1.2, VOCAB) * (rng.random(VOCAB) < 0.3)  # 30% of ids matter
     paths = []
     for f in range(files):
         path = os.path.join(out_dir, f"part-{f}")

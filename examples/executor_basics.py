@@ -1,7 +1,8 @@
 """The Executor example of the Fluid docs: X[N, 1] -> fc 10 -> assign -> mean, trained with Adam.
 
-    python examples/executor_basics.py
+python examples/executor_basics.py
 """
+
 import numpy
 
 import pe_cli.fluid as fluid
@@ -23,7 +24,7 @@ exe = fluid.Executor(cpu)
 exe.run(startup)
 
 x = numpy.random.random(size=(10, 1)).astype("float32")
-first, = exe.run(main, feed={"X": x}, fetch_list=[loss.name])
+(first,) = exe.run(main, feed={"X": x}, fetch_list=[loss.name])
 for _ in range(20):
     outs = exe.run(main, feed={"X": x}, fetch_list=[loss.name])
 print(f"loss {float(first[0]):.4f} -> {float(outs[0][0]):.4f}")

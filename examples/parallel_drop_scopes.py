@@ -4,6 +4,7 @@ temporaries in a local scope between runs and drops them every num_iteration_per
 
     CPU_NUM=2 python examples/parallel_drop_scopes.py
 """
+
 import os
 
 import numpy
@@ -25,16 +26,17 @@ exe.run(startup_program)
 
 exec_strategy = fluid.ExecutionStrategy()
 exec_strategy.num_iteration_per_drop_scope = 100
-parallel_exe = fluid.ParallelExecutor(use_cuda=False, main_program=train_program, loss_name=loss.name,
-                                      exec_strategy=exec_strategy)
+parallel_exe = fluid.ParallelExecutor(
+    use_cuda=False, main_program=train_program, loss_name=loss.name, exec_strategy=exec_strategy
+)
 
 x = numpy.random.random(size=(10, 1)).astype("float32")
-loss_data, = parallel_exe.run(feed={"X": x}, fetch_list=[loss.name])
+(loss_data,) = parallel_exe.run(feed={"X": x}, fetch_list=[loss.name])
 
 # Drop every device's temporaries now, rather than after 100 runs.
 parallel_exe.drop_local_exe_scopes()
 
 # The parameters live in the scope of the devices, not in the dropped local scopes: runs go on.
-loss_again, = parallel_exe.run(feed={"X": x}, fetch_list=[loss.name])
+(loss_again,) = parallel_exe.run(feed={"X": x}, fetch_list=[loss.name])
 assert numpy.allclose(loss_data, loss_again)
 print(f"loss per device {loss_data}, after drop_local_exe_scopes() {loss_again}")

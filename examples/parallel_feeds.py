@@ -6,6 +6,7 @@
 
     CPU_NUM=2 python examples/parallel_feeds.py
 """
+
 import os
 
 import numpy
@@ -29,22 +30,22 @@ n = train_exe.device_count
 
 # A dict: split over the devices; each device computes its own loss, fetched side by side.
 x = numpy.random.random(size=(10, 1)).astype("float32")
-loss_data, = train_exe.run(feed={"X": x}, fetch_list=[loss.name])
+(loss_data,) = train_exe.run(feed={"X": x}, fetch_list=[loss.name])
 print(f"dict feed of 10 samples on {n} devices: losses {loss_data}")
 assert loss_data.shape == (n,)
 
 # A list: one dict per device; here the devices get 10 and 9 samples.
 feeds = [{"X": numpy.random.random(size=(10 - i, 1)).astype("float32")} for i in range(n)]
-loss_data, = train_exe.run(feed=feeds, fetch_list=[loss.name])
+(loss_data,) = train_exe.run(feed=feeds, fetch_list=[loss.name])
 print(f"list feed of {[len(f['X']) for f in feeds]} samples: losses {loss_data}")
 
 # Fetching the fed variable shows the split: the devices' parts concatenated back in order.
 x3 = numpy.arange(2 * n + 1, dtype="float32").reshape(-1, 1)
-back, = train_exe.run(feed={"X": x3}, fetch_list=["X"])
+(back,) = train_exe.run(feed={"X": x3}, fetch_list=["X"])
 assert (back == x3).all()
 
 # Mistakes are caught before anything runs.
-for bad in ([{"X": x}] * (n + 1), [{"X": x}] * (n - 1) + ["X"], {"X": x[:n - 1]}):
+for bad in ([{"X": x}] * (n + 1), [{"X": x}] * (n - 1) + ["X"], {"X": x[: n - 1]}):
     try:
         train_exe.run(feed=bad, fetch_list=[loss.name])
     except Exception as e:

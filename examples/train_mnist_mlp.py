@@ -3,6 +3,7 @@ startup once, then training steps fetching by name. Only the import differs from
 
     python examples/train_mnist_mlp.py [--epochs 3]
 """
+
 import argparse
 import os
 
@@ -29,7 +30,7 @@ def network():
 def batches(images, labels, batch_size, rng):
     order = rng.permutation(len(images))
     for start in range(0, len(order) - batch_size + 1, batch_size):
-        idx = order[start:start + batch_size]
+        idx = order[start : start + batch_size]
         yield {"image": images[idx], "label": labels[idx]}
 
 
@@ -56,9 +57,8 @@ def main():
     rng = np.random.default_rng(0)
     for epoch in range(args.epochs):
         for feed in batches(x_train, y_train, 64, rng):
-            train_loss, = exe.run(train_program, feed=feed, fetch_list=[loss.name])
-        test_acc, = exe.run(test_program, feed={"image": x_eval, "label": y_eval},
-                            fetch_list=[accuracy.name])
+            (train_loss,) = exe.run(train_program, feed=feed, fetch_list=[loss.name])
+        (test_acc,) = exe.run(test_program, feed={"image": x_eval, "label": y_eval}, fetch_list=[accuracy.name])
         print(f"epoch {epoch}: train loss {float(train_loss[0]):.4f}, held-out accuracy {float(test_acc[0]):.4f}")
 
 

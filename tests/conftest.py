@@ -13,15 +13,17 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
 
-_PROGRAM_RELEASE = []    # turns pe_cli.framework.program_release to Fluid 1.8's, set once collection is done
+_PROGRAM_RELEASE = []  # turns pe_cli.framework.program_release to Fluid 1.8's, set once collection is done
 
 
 def pytest_collection_finish(session):
     """Test modules that call ``paddle.enable_static()`` on import switch new programs to Paddle 2.6
     operator rules (pe_cli/framework/program_release.py); the tests start from Fluid 1.8's."""
     from pe_cli.framework import default_main_program, default_startup_program, program_release
-    _PROGRAM_RELEASE.append(lambda: program_release.follow_paddle2(False, (default_main_program(),
-                                                                           default_startup_program())))
+
+    _PROGRAM_RELEASE.append(
+        lambda: program_release.follow_paddle2(False, (default_main_program(), default_startup_program()))
+    )
     _PROGRAM_RELEASE[0]()
 
 
@@ -38,4 +40,5 @@ def pytest_runtest_teardown(item):
 def pytest_xdist_make_scheduler(config, log):
     """`make test`'s workers take the slowest files first (tests/file_order.py)."""
     from file_order import scheduler
+
     return scheduler(config, log)

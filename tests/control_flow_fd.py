@@ -1,4 +1,5 @@
 """Central finite differences for the control-flow gradient tests (float64 values by name)."""
+
 import numpy as np
 
 

@@ -8,6 +8,7 @@ slowest go first, heaviest first (longest-processing-time-first: the tail is the
 and every other file follows in xdist's own order. A file missing from the table (new, renamed)
 only keeps xdist's place for it; the table never changes which tests run.
 """
+
 from collections import OrderedDict
 
 # Seconds of each file's tests among the 25 slowest of `make test` in CI (a clean clone, an empty
@@ -20,7 +21,7 @@ HEAVY_SECONDS = {
     "tests/test_other_code_path.py": 150,
     "tests/kernels/test_cpu_loops.py": 122,
     "tests/kernels/test_blocked.py": 117,
-    "tests/cli/test_every_config.py": 110,     # 19 configs: 127 CPU-s, two at a time (2026-11-28, issue 87)
+    "tests/cli/test_every_config.py": 110,  # 19 configs: 127 CPU-s, two at a time (2026-11-28, issue 87)
     "tests/cli/test_sequences.py": 45,
     "tests/cli/test_train.py": 40,
     "tests/cli/test_first_run.py": 39,
@@ -62,8 +63,9 @@ def scheduler(config, log):
         ordered = False
 
         def _assign_work_unit(self, node):
-            if not self.ordered:        # the work queue is complete before the first file is dealt
+            if not self.ordered:  # the work queue is complete before the first file is dealt
                 self.ordered = True
                 self.workqueue = OrderedDict((s, self.workqueue[s]) for s in heaviest_first(list(self.workqueue)))
             super()._assign_work_unit(node)
+
     return HeaviestFirst(config, log)

@@ -1,6 +1,7 @@
 """One helper for every op: forward against a numpy reference, gradient against float64 central
 finite differences, on any device kind. Op tests are data (``OpCase`` lists in ``tests/ops/``),
 so the same cases run on the CPU, on CUDA (the simulator in CI) and in the coverage check."""
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,19 +17,19 @@ from pe_cli.base.selected_rows import SelectedRows
 @dataclass
 class OpCase:
     op: str
-    inputs: dict                    # slot -> array, or list of arrays for a duplicable slot
-    ref: object = None              # ref(inputs, attrs) -> {slot: array}; None: check(outs) below
+    inputs: dict  # slot -> array, or list of arrays for a duplicable slot
+    ref: object = None  # ref(inputs, attrs) -> {slot: array}; None: check(outs) below
     attrs: dict = field(default_factory=dict)
-    grad: tuple = ()                # input slots whose gradient is checked
-    outputs: tuple = None           # output slots to compute (default: every slot ref returns)
-    loss_outputs: tuple = None      # outputs that feed the gradient check (default: float outputs)
-    check: object = None            # check(outs, inputs) for ops without a reference (random ops)
+    grad: tuple = ()  # input slots whose gradient is checked
+    outputs: tuple = None  # output slots to compute (default: every slot ref returns)
+    loss_outputs: tuple = None  # outputs that feed the gradient check (default: float outputs)
+    check: object = None  # check(outs, inputs) for ops without a reference (random ops)
     rtol: float = 1e-6
     atol: float = 1e-8
     grad_rtol: float = 1e-5
     grad_atol: float = 1e-7
     name: str = ""
-    num_outputs: dict = None        # duplicable output slot -> how many variables (ref gives a list)
+    num_outputs: dict = None  # duplicable output slot -> how many variables (ref gives a list)
 
     @property
     def id(self):
@@ -78,6 +79,7 @@ def build_program(case, out_slots, with_loss):
     """A program with data variables for every input, the op, and optionally a scalar loss
     (sum of each float output times fixed random weights) with its backward ops."""
     from pe_cli.training.backward import append_backward
+
     program = Program()
     block = program.global_block()
     names = _feed_names(case)
@@ -85,9 +87,15 @@ def build_program(case, out_slots, with_loss):
         for name, array in zip(names[slot], value if isinstance(value, list) else [value]):
             lod_level = len(array.lod()) if isinstance(array, LoDTensor) else 0
             array = array if isinstance(array, SelectedRows) else np.asarray(array)
-            block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
-                             stop_gradient=slot not in case.grad, lod_level=lod_level,
-                             type=VarType.SELECTED_ROWS if isinstance(array, SelectedRows) else None)
+            block.create_var(
+                name=name,
+                shape=array.shape,
+                dtype=array.dtype.name,
+                is_data=True,
+                stop_gradient=slot not in case.grad,
+                lod_level=lod_level,
+                type=VarType.SELECTED_ROWS if isinstance(array, SelectedRows) else None,
+            )
     outputs = {slot: [f"out_{v}" for v in _out_vars(case, slot)] for slot in out_slots}
     for names_ in outputs.values():
         for n in names_:
@@ -103,7 +111,7 @@ def build_program(case, out_slots, with_loss):
         if var.dtype not in ("float32", "float64"):
             continue
         shape = var.shape
-        if any(d < 0 for d in shape):       # dims known at run time only (sequence ops): the reference's
+        if any(d < 0 for d in shape):  # dims known at run time only (sequence ops): the reference's
             ref = case.ref(case.inputs, _attrs_with_defaults(case))[s]
             shape = np.shape(ref[i] if slot != s else ref)
         w = rng.uniform(0.5, 1.5, size=shape).astype(var.dtype)
@@ -131,8 +139,13 @@ def run_forward(case, device="cpu", return_numpy=True):
     program, names, _, _ = build_program(case, out_slots, with_loss=False)
     exe = Executor(place_for(device))
     out_vars = [v for s in out_slots for v in _out_vars(case, s)]
-    fetched = exe.run(program, feed=_feeds(case, names), fetch_list=[f"out_{v}" for v in out_vars],
-                      scope=Scope(), return_numpy=return_numpy)
+    fetched = exe.run(
+        program,
+        feed=_feeds(case, names),
+        fetch_list=[f"out_{v}" for v in out_vars],
+        scope=Scope(),
+        return_numpy=return_numpy,
+    )
     return dict(zip(out_vars, fetched))
 
 
@@ -141,12 +154,18 @@ def _check_selected_rows(case, slot, got, want, rtol, atol):
     assert isinstance(got, SelectedRows), f"{case.id}: {slot} is {type(got).__name__}, not SelectedRows"
     assert got.height == want.height, f"{case.id}: {slot} height {got.height} != reference {want.height}"
     np.testing.assert_array_equal(got.rows, want.rows, err_msg=f"{case.id}: {slot} rows differ")
-    np.testing.assert_allclose(got.values, want.values, rtol=rtol, atol=atol,
-                               err_msg=f"{case.id}: {slot} values differ from the numpy reference")
+    np.testing.assert_allclose(
+        got.values,
+        want.values,
+        rtol=rtol,
+        atol=atol,
+        err_msg=f"{case.id}: {slot} values differ from the numpy reference",
+    )
 
 
 def _attrs_with_defaults(case):
     from pe_cli.ops import registry
+
     opdef = registry.get(case.op)
     attrs = opdef.default_attrs()
     attrs.update(case.attrs)
@@ -159,8 +178,10 @@ def check_forward(case, device="cpu", rtol=None, atol=None):
         case.check(outs, case.inputs)
         return outs
     expected = case.ref(case.inputs, _attrs_with_defaults(case))
-    listed = {slot: [(v, w) for v, w in zip(_out_vars(case, slot), want if slot in (case.num_outputs or {})
-                                            else [want])] for slot, want in expected.items()}
+    listed = {
+        slot: [(v, w) for v, w in zip(_out_vars(case, slot), want if slot in (case.num_outputs or {}) else [want])]
+        for slot, want in expected.items()
+    }
     if any(isinstance(w, SelectedRows) for pairs in listed.values() for _, w in pairs):
         raw = run_forward(case, device, return_numpy=False)
         for var, want in [pair for pairs in listed.values() for pair in pairs]:
@@ -171,12 +192,17 @@ def check_forward(case, device="cpu", rtol=None, atol=None):
         for slot, want in zip(_out_vars(case, slot_), wants):
             got = outs[slot]
             want = want.to_dense() if isinstance(want, SelectedRows) else want
-            if got is None:     # Fluid's fetch of a tensor with no element (executor.py's _fluid_empty)
+            if got is None:  # Fluid's fetch of a tensor with no element (executor.py's _fluid_empty)
                 assert np.size(want) == 0, f"{case.id}: {slot} fetched empty, the reference has {np.shape(want)}"
                 continue
             assert got.shape == np.shape(want), f"{case.id}: {slot} shape {got.shape} != reference {np.shape(want)}"
-            np.testing.assert_allclose(got, want, rtol=rtol or case.rtol, atol=atol or case.atol,
-                                       err_msg=f"{case.id}: output {slot} differs from the numpy reference")
+            np.testing.assert_allclose(
+                got,
+                want,
+                rtol=rtol or case.rtol,
+                atol=atol or case.atol,
+                err_msg=f"{case.id}: output {slot} differs from the numpy reference",
+            )
     return outs
 
 
@@ -210,8 +236,11 @@ def numeric_grads(case, names, weights, out_slots, eps=1e-6, max_elems=64):
     scope = Scope()
 
     def loss_at(inputs):
-        return float(exe.run(forward, feed={**_feeds(case, fnames, inputs), **weights},
-                             fetch_list=["loss"], scope=scope)[0].sum())
+        return float(
+            exe.run(forward, feed={**_feeds(case, fnames, inputs), **weights}, fetch_list=["loss"], scope=scope)[
+                0
+            ].sum()
+        )
 
     rng = np.random.default_rng(3)
     grads = {}
@@ -228,7 +257,9 @@ def numeric_grads(case, names, weights, out_slots, eps=1e-6, max_elems=64):
                 plus, minus = base.copy(), base.copy()
                 plus[idx] += eps
                 minus[idx] -= eps
-                grad[idx] = (loss_at(_replace(case, slot, i, plus)) - loss_at(_replace(case, slot, i, minus))) / (2 * eps)
+                grad[idx] = (loss_at(_replace(case, slot, i, plus)) - loss_at(_replace(case, slot, i, minus))) / (
+                    2 * eps
+                )
             grads[f"{names[slot][i]}@GRAD"] = grad
     return grads
 
@@ -251,13 +282,19 @@ def check_grad(case, device="cpu"):
     """Analytic gradients (the registered grad maker's ops) against float64 finite differences."""
     for slot in case.grad:
         values = case.inputs[slot] if isinstance(case.inputs[slot], list) else [case.inputs[slot]]
-        assert all(np.asarray(v).dtype == np.float64 for v in values), \
+        assert all(np.asarray(v).dtype == np.float64 for v in values), (
             f"{case.id}: gradient checks run in float64; make input {slot} float64"
+        )
     analytic, _, names, weights, out_slots = analytic_grads(case, device)
     numeric = numeric_grads(case, names, weights, out_slots)
     for key, num in numeric.items():
         got = analytic[key]
         assert got.shape == num.shape, f"{case.id}: {key} shape {got.shape} != {num.shape}"
         mask = ~np.isnan(num)
-        np.testing.assert_allclose(got[mask], num[mask], rtol=case.grad_rtol, atol=case.grad_atol,
-                                   err_msg=f"{case.id}: analytic gradient {key} differs from finite differences")
+        np.testing.assert_allclose(
+            got[mask],
+            num[mask],
+            rtol=case.grad_rtol,
+            atol=case.grad_atol,
+            err_msg=f"{case.id}: analytic gradient {key} differs from finite differences",
+        )

@@ -1,4 +1,5 @@
 """Small networks and helpers shared by the tests/test_parallel_*.py files."""
+
 import numpy as np
 
 import pe_cli.fluid as fluid
@@ -40,9 +41,11 @@ def build(model="mlp", lr=0.1, optimizer="sgd", seed=7, with_test=False):
             label = fluid.layers.data(name="label", shape=[1], dtype="int64")
             loss = lenet5(x, label)
         test = main.clone(for_test=True) if with_test else None
-        opt = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=lr),
-               "momentum": lambda: fluid.optimizer.Momentum(learning_rate=lr, momentum=0.9),
-               "adam": lambda: fluid.optimizer.Adam(learning_rate=lr)}[optimizer]()
+        opt = {
+            "sgd": lambda: fluid.optimizer.SGD(learning_rate=lr),
+            "momentum": lambda: fluid.optimizer.Momentum(learning_rate=lr, momentum=0.9),
+            "adam": lambda: fluid.optimizer.Adam(learning_rate=lr),
+        }[optimizer]()
         opt.minimize(loss)
     return (main, startup, loss, test) if with_test else (main, startup, loss)
 
@@ -51,8 +54,10 @@ def batch(model="mlp", n=12, seed=0):
     rng = np.random.default_rng(seed)
     shape = (n, 8) if model == "mlp" else (n, 1, 28, 28)
     classes = 4 if model == "mlp" else 10
-    return {"x": rng.standard_normal(shape).astype("float32"),
-            "label": rng.integers(0, classes, (n, 1)).astype("int64")}
+    return {
+        "x": rng.standard_normal(shape).astype("float32"),
+        "label": rng.integers(0, classes, (n, 1)).astype("int64"),
+    }
 
 
 def params(program, scope):

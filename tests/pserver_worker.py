@@ -10,6 +10,7 @@ servers hold 5 rows each).
 ``fail``: trainer 1 feeds a wrong shape at step 3. ``hang``: trainer 1 sleeps for ever after its first
 step, alive and silent.
 """
+
 import os
 import sys
 import time
@@ -32,19 +33,22 @@ def build(optimizer):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data(name="x", shape=[10], dtype="float32")
         y = fluid.layers.data(name="y", shape=[1], dtype="int64")
-        h = fluid.layers.fc(x, 16, act="relu",
-                            param_attr=fluid.ParamAttr(name="w1", regularizer=fluid.regularizer.L2Decay(1e-3)))
+        h = fluid.layers.fc(
+            x, 16, act="relu", param_attr=fluid.ParamAttr(name="w1", regularizer=fluid.regularizer.L2Decay(1e-3))
+        )
         if optimizer.endswith("_sparse"):
             ids = fluid.layers.reshape(fluid.layers.argmax(x, axis=1), [-1, 1])
             emb = fluid.layers.embedding(ids, size=[10, 4], is_sparse=True, param_attr="emb")
             h = fluid.layers.concat([h, emb], axis=1)
         out = fluid.layers.fc(h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"))
         loss = fluid.layers.mean(fluid.layers.cross_entropy(out, y))
-        opt = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(0.5, 4, 0.8)),
-               "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.2, momentum=0.9),
-               "adam": lambda: fluid.optimizer.Adam(learning_rate=0.05),
-               "sgd_sparse": lambda: fluid.optimizer.SGD(learning_rate=0.5),
-               "adagrad_sparse": lambda: fluid.optimizer.Adagrad(learning_rate=0.2)}[optimizer]()
+        opt = {
+            "sgd": lambda: fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(0.5, 4, 0.8)),
+            "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.2, momentum=0.9),
+            "adam": lambda: fluid.optimizer.Adam(learning_rate=0.05),
+            "sgd_sparse": lambda: fluid.optimizer.SGD(learning_rate=0.5),
+            "adagrad_sparse": lambda: fluid.optimizer.Adagrad(learning_rate=0.2),
+        }[optimizer]()
         opt.minimize(loss)
     return main, startup, loss
 
@@ -70,8 +74,14 @@ def main():
     config.min_block_size = 16
     t = fluid.DistributeTranspiler(config=config)
     trainer_id = max(rank - servers, 0)
-    t.transpile(trainer_id, program=prog, startup_program=startup, pservers=endpoints, trainers=trainers,
-                sync_mode=mode == "sync")
+    t.transpile(
+        trainer_id,
+        program=prog,
+        startup_program=startup,
+        pservers=endpoints,
+        trainers=trainers,
+        sync_mode=mode == "sync",
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     if rank < servers:
         endpoint = endpoints.split(",")[rank]

@@ -6,6 +6,7 @@ Trains tests/training/test_sparse_embedding.py's model (embedding is_sparse=True
 batches as one process; trainer r takes whole sequences [r*S/K, (r+1)*S/K) of each batch, runs them
 on one CPU device through ParallelExecutor(num_trainers=K), and writes OUT.<rank>.npz (losses,
 parameters). The processes sum dense buffers, so the sparse gradient crosses them densified."""
+
 import os
 import sys
 
@@ -27,10 +28,19 @@ for feed in batches(4):
     share = len(lengths) // trainers
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     lo, hi = offsets[rank * share], offsets[(rank + 1) * share]
-    ids = fluid.create_lod_tensor(np.array(feed["ids"])[lo:hi], [lengths[rank * share:(rank + 1) * share]],
-                                  fluid.CPUPlace())
-    losses.append(float(np.mean(pe.run([loss.name], feed={"ids": ids,
-                                                           "label": feed["label"][rank * share:(rank + 1) * share]})[0])))
+    ids = fluid.create_lod_tensor(
+        np.array(feed["ids"])[lo:hi], [lengths[rank * share : (rank + 1) * share]], fluid.CPUPlace()
+    )
+    losses.append(
+        float(
+            np.mean(
+                pe.run([loss.name], feed={"ids": ids, "label": feed["label"][rank * share : (rank + 1) * share]})[0]
+            )
+        )
+    )
 scope = fluid.global_scope()
-np.savez(f"{out}.{rank}.npz", losses=np.array(losses),
-         **{p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()})
+np.savez(
+    f"{out}.{rank}.npz",
+    losses=np.array(losses),
+    **{p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()},
+)

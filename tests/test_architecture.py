@@ -3,6 +3,7 @@ fails until it is given one), layers import only downwards, packages form no cyc
 between processes (pe_cli/distributed), imports inside functions are only the listed lazy loads,
 executors only schedule, and files and functions stay small enough to read in one sitting.
 docs/ARCHITECTURE.md draws the same floors, in the same order (checked too)."""
+
 import ast
 import functools
 import os
@@ -50,7 +51,7 @@ LAYERS = [
     ("paddle face", ["pe_cli.paddle"]),
     ("command", ["pe_cli.cli", "pe_cli.__main__", "pe_cli"]),
 ]
-PACKAGE = "pe_cli"      # on the command's floor by its own __init__ only; every other name covers its submodules
+PACKAGE = "pe_cli"  # on the command's floor by its own __init__ only; every other name covers its submodules
 
 # The only floor that loads MPI (mpi4py): what runs between processes. The kernels of the
 # parameter-server ops reach it through pe_cli.distributed.pserver_link, never mpi4py itself.
@@ -62,16 +63,38 @@ MPI_FLOOR = "pe_cli.distributed"
 LAZY = {
     # The command shell: each command loads the engine in its body, so that `pe --help` and
     # `pe CMD --help` load click alone (issue 17: under 0.3 s); `pe fluid` alone needs the Fluid face
-    "pe_cli.cli.main": ("pe_cli.config", "pe_cli.run.launch", "pe_cli.run.trainer",
-                        "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
-                        "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe",
-                        "pe_cli.run.output_paths", "pe_cli.base.atomic_file", "pe_cli.base.knobs",
-                        "pe_cli.run.predmetrics"),
-    "pe_cli.cli.scripts": ("pe_cli.fluid.runner", "pe_cli.run.launch_cluster",
-                           "pe_cli.distributed.rendezvous"),     # pe fluid: a role started on its own
-    "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
-                         "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
-                         "pe_cli.run.output_paths", "pe_cli.run.machine_info"),
+    "pe_cli.cli.main": (
+        "pe_cli.config",
+        "pe_cli.run.launch",
+        "pe_cli.run.trainer",
+        "pe_cli.ops.registry",
+        "pe_cli.run.evaluate",
+        "pe_cli.run.graphcmd",
+        "pe_cli.run.smoke",
+        "pe_cli.config.errors",
+        "pe_cli.config.registries",
+        "pe_cli.config.describe",
+        "pe_cli.run.output_paths",
+        "pe_cli.base.atomic_file",
+        "pe_cli.base.knobs",
+        "pe_cli.run.predmetrics",
+    ),
+    "pe_cli.cli.scripts": (
+        "pe_cli.fluid.runner",
+        "pe_cli.run.launch_cluster",
+        "pe_cli.distributed.rendezvous",
+    ),  # pe fluid: a role started on its own
+    "pe_cli.cli.tools": (
+        "pe_cli.run.summary",
+        "pe_cli.config",
+        "pe_cli.run.predict",
+        "pe_cli.run.plot",
+        "pe_cli.export",
+        "pe_cli.run.inference",
+        "pe_cli.run.infer",
+        "pe_cli.run.output_paths",
+        "pe_cli.run.machine_info",
+    ),
     "pe_cli.cli.errors": ("pe_cli.config",),
     "pe_cli.cli.options": ("pe_cli.run.thread_count",),
 }
@@ -86,7 +109,7 @@ def _modules():
             if f.endswith(".py"):
                 path = os.path.join(folder, f)
                 rel = os.path.relpath(path, os.path.dirname(ROOT))[:-3].replace(os.sep, ".")
-                yield (rel[:-len(".__init__")] if rel.endswith(".__init__") else rel), path
+                yield (rel[: -len(".__init__")] if rel.endswith(".__init__") else rel), path
 
 
 MODULES = dict(_modules())
@@ -109,7 +132,7 @@ def _resolve(module, path, node):
     if node.level:
         package = module if path.endswith("__init__.py") else module.rsplit(".", 1)[0]
         parts = package.split(".")
-        parts = parts[:len(parts) - node.level + 1]
+        parts = parts[: len(parts) - node.level + 1]
         base = ".".join(parts + ([base] if base else []))
     if base.split(".")[0] != "pe_cli":
         return []
@@ -147,8 +170,6 @@ def _imports():
             for target in _resolve(module, path, node):
                 found.append((module, target, lazy, node.lineno))
     return found
-
-
 
 
 def _package(module):
@@ -224,8 +245,10 @@ def test_no_module_imports_from_a_layer_above_its_own():
     literal = [(importer, target, False, line) for importer, target, line in _named_pe_imports()]
     for importer, target, lazy, line in _imports() + literal:
         if _layer_of(target)[0] > _layer_of(importer)[0]:
-            bad.append(f"{importer}:{line} imports {target} "
-                       f"({LAYERS[_layer_of(importer)[0]][0]} -> {LAYERS[_layer_of(target)[0]][0]})")
+            bad.append(
+                f"{importer}:{line} imports {target} "
+                f"({LAYERS[_layer_of(importer)[0]][0]} -> {LAYERS[_layer_of(target)[0]][0]})"
+            )
     assert bad == []
 
 
@@ -249,8 +272,11 @@ def test_mpi_is_loaded_only_between_processes():
 
 
 def test_imports_inside_functions_are_only_the_listed_lazy_loads():
-    bad = [f"{importer}:{line} imports {target} inside a function"
-           for importer, target, lazy, line in _imports() if lazy and target not in LAZY.get(importer, ())]
+    bad = [
+        f"{importer}:{line} imports {target} inside a function"
+        for importer, target, lazy, line in _imports()
+        if lazy and target not in LAZY.get(importer, ())
+    ]
     assert bad == []
 
 
@@ -266,7 +292,7 @@ def _cycles(edges):
         state[node] = "open"
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == "open":
-                cycles.append(trail[trail.index(nxt):] + [nxt])
+                cycles.append(trail[trail.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, trail + [nxt])
         state[node] = "done"
@@ -285,8 +311,6 @@ def test_no_cycle_between_packages():
             edges.setdefault(a, set()).add(b)
     cycles = _cycles(edges)
     assert cycles == []
-
-
 
 
 def _module_imports():
@@ -335,18 +359,19 @@ def _string_constants(path):
 
 def _op_types():
     from pe_cli.ops import registry
+
     return set(registry.all_op_types())
 
 
 EXECUTORS = [m for m in MODULES if m.startswith("pe_cli.executor")]
-ATTRIBUTE_WORDS = {"seed"}      # op types that are also the name of an attribute (random ops' seed)
+ATTRIBUTE_WORDS = {"seed"}  # op types that are also the name of an attribute (random ops' seed)
 # op types of Fluid 1.8 whose names mean something else where they appear: numpy's dtype kinds "fc" (float,
 # complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node; and Paddle 2.x's
 # op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader; Paddle 2.x's collective ops reduce
 # and all_reduce, which are also the SSA graph's reduce and all-reduce nodes and an MPI process's all-reduce;
 # Paddle 2.x's rnn op, also the name of a text feature's recurrent encoder (config/features.py)
 OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1", "reduce", "all_reduce", "rnn"}
-HOLDER_WORDS = {"feed", "fetch"}    # op types that are also the names of Fluid's feed and fetch holder variables
+HOLDER_WORDS = {"feed", "fetch"}  # op types that are also the names of Fluid's feed and fetch holder variables
 
 
 def test_executors_name_no_op_type():
@@ -356,8 +381,7 @@ def test_executors_name_no_op_type():
 
 
 def test_executors_do_not_branch_on_device_kind():
-    bad = [f"{m}:{line} '{s}'" for m in EXECUTORS for s, line in _string_constants(MODULES[m])
-           if s in ("cpu", "cuda")]
+    bad = [f"{m}:{line} '{s}'" for m in EXECUTORS for s, line in _string_constants(MODULES[m]) if s in ("cpu", "cuda")]
     assert bad == []
 
 
@@ -366,15 +390,39 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
     kernels and the layer that appends it; anywhere else it is a hand list the registry should
     answer (a trait)."""
     types = _op_types()
-    allowed = ("pe_cli.ops", "pe_cli.base.activations", "pe_cli.kernels", "pe_cli.export", "pe_cli.layers",
-               "pe_cli.training", "pe_cli.fluid", "pe_cli.paddle", "pe_cli.transpiler")
+    allowed = (
+        "pe_cli.ops",
+        "pe_cli.base.activations",
+        "pe_cli.kernels",
+        "pe_cli.export",
+        "pe_cli.layers",
+        "pe_cli.training",
+        "pe_cli.fluid",
+        "pe_cli.paddle",
+        "pe_cli.transpiler",
+    )
     # names that are also ordinary words in configs and commands (one_hot is also a data transform)
-    common_words = {"mean", "scale", "sum", "concat", "reshape", "transpose", "split", "cast", "assign",
-                    "fill_constant", "one_hot", "shape", "log", "size", "crop",  # the last three: data.preprocessing keys
-                    "load",     # also fluid.io.load / paddle.static.load, functions of the io modules
-                    "dot",      # also Graphviz's dot (pe graph's format), Fluid 1.8's op of the inner product
-                    "mode",     # Paddle 2.x's op (the most frequent value); a config key (checkpoint.keep_best's)
-                    "save"}     # also fluid.save, and the fetch.save key of a run config
+    common_words = {
+        "mean",
+        "scale",
+        "sum",
+        "concat",
+        "reshape",
+        "transpose",
+        "split",
+        "cast",
+        "assign",
+        "fill_constant",
+        "one_hot",
+        "shape",
+        "log",
+        "size",
+        "crop",  # the last three: data.preprocessing keys
+        "load",  # also fluid.io.load / paddle.static.load, functions of the io modules
+        "dot",  # also Graphviz's dot (pe graph's format), Fluid 1.8's op of the inner product
+        "mode",  # Paddle 2.x's op (the most frequent value); a config key (checkpoint.keep_best's)
+        "save",
+    }  # also fluid.save, and the fetch.save key of a run config
     bad = []
     for m, path in MODULES.items():
         if m.startswith(allowed):
@@ -385,18 +433,23 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
     assert bad == []
 
 
-
 def test_the_map_of_op_families_is_current():
     """docs/ARCHITECTURE.md's map of op families is the one the registry gives (tools/op_families.py),
     and every family has its kernels under the same name on both devices."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location(
-        "op_families", os.path.join(os.path.dirname(ROOT), "tools", "op_families.py"))
+        "op_families", os.path.join(os.path.dirname(ROOT), "tools", "op_families.py")
+    )
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert tool.written() == tool.table(), "run: python tools/op_families.py --write"
-    missing = [f"kernels/{device}/{family}.py" for family in tool.families() for device in ("cpu", "cuda")
-               if not os.path.exists(os.path.join(ROOT, "kernels", device, f"{family}.py"))]
+    missing = [
+        f"kernels/{device}/{family}.py"
+        for family in tool.families()
+        for device in ("cpu", "cuda")
+        if not os.path.exists(os.path.join(ROOT, "kernels", device, f"{family}.py"))
+    ]
     assert missing == []
 
 
@@ -404,8 +457,10 @@ def test_no_module_is_named_for_when_it_was_written():
     bad = [m for m in MODULES if re.search(r"(_extra|_more|_v2|_new|_old|\d)$", m.rsplit(".", 1)[-1])]
     assert bad == []
 
-if __name__ == "__main__":      # a report of every violation: python tests/test_architecture.py
+
+if __name__ == "__main__":  # a report of every violation: python tests/test_architecture.py
     import sys
+
     sys.path.insert(0, os.path.dirname(ROOT))
     for name, check in sorted(globals().items()):
         if name.startswith("test_") and callable(check):

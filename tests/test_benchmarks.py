@@ -1,5 +1,6 @@
 """The benchmarks still run against the code (they are not run in full here: they measure speed,
 which tests never assert): every script loads, and bench_cpu.py's pe model trains a few steps."""
+
 import glob
 import json
 import os
@@ -17,15 +18,20 @@ SCRIPTS = sorted(glob.glob(os.path.join(REPO, "benchmarks", "*.py")))
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=os.path.basename)
 def test_script_loads(script):
-    with mock.patch.dict(os.environ):   # a script may set thread variables at import: not for later tests
-        runpy.run_path(script, run_name="loaded_by_a_test")   # top-level imports and definitions
+    with mock.patch.dict(os.environ):  # a script may set thread variables at import: not for later tests
+        runpy.run_path(script, run_name="loaded_by_a_test")  # top-level imports and definitions
 
 
 def test_bench_cpu_models_train_through_the_busy_threads_worker():
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "busy_threads.py"), "--worker", "seed",
-                           "--steps", "3"], capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(REPO, "benchmarks", "busy_threads.py"), "--worker", "seed", "--steps", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
-    per_step_ms, median_ms = json.loads(proc.stdout.strip().splitlines()[-1])   # time per step, median step
+    per_step_ms, median_ms = json.loads(proc.stdout.strip().splitlines()[-1])  # time per step, median step
     assert per_step_ms > 0 and median_ms > 0
 
 
@@ -64,17 +70,32 @@ def test_bench_fused_configuration_trains_as_the_default_one():
 def test_op_gap_groups_pe_kernel_times_by_kind():
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))
     import op_gap
+
     with mock.patch.dict(os.environ):
         times = op_gap.side("pe", "seed", 1, 2, False)
     assert {"mul", "momentum", "mean"} <= set(times) and all(ms > 0 for ms in times.values())
     kinds = op_gap.by_kind(times, 0)
     assert kinds["GEMMs (fc)"] >= times["mul"] > 0 and kinds["optimizer"] == times["momentum"]
-    assert abs(sum(kinds.values()) - sum(times.values())) < 1e-9      # every op counted once
+    assert abs(sum(kinds.values()) - sum(times.values())) < 1e-9  # every op counted once
 
 
 def test_onednn_ab_times_a_model_on_both_convolution_paths():
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "onednn_ab.py"), "--model", "lenet",
-                           "--rounds", "1", "--threads", "1"], capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(REPO, "benchmarks", "onednn_ab.py"),
+            "--model",
+            "lenet",
+            "--rounds",
+            "1",
+            "--threads",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any(line.strip().startswith("pe's own paths") for line in lines)
@@ -82,13 +103,18 @@ def test_onednn_ab_times_a_model_on_both_convolution_paths():
     assert float(lines[-1].split(":")[1]) > 0
 
 
-
 def test_onednn_time_sums_the_resnets_primitives_by_kind():
     from pe_cli.kernels.cpu import _onednn
+
     if _onednn.library() is None:
         pytest.skip("oneDNN is not installed here (the onednn extra)")
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "onednn_time.py"), "--model", "resnet",
-                           "--steps", "1"], capture_output=True, text=True, timeout=600, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(REPO, "benchmarks", "onednn_time.py"), "--model", "resnet", "--steps", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     rows = {line[:46].strip(): [float(v) for v in line[46:].split()] for line in proc.stdout.splitlines()[1:]}
     # the ResNet's 12 block convolutions and 2 shortcuts (its 3-channel stem stays on pe's paths)
@@ -115,20 +141,22 @@ def test_fluid_programs_build_and_train_every_model_on_pe(monkeypatch):
     """benchmarks/fluid_programs.py (the program fluid_bench.py runs on Fluid 1.8.5 and on pe): every model
     builds and trains a step on pe from the seeded weights (the seq2seq model and its beam-search decoding
     at small sizes), and 2 CPU places follow 1 device on the MLP."""
-    monkeypatch.setenv("CPU_NUM", "2")     # as the module sets it for itself on import; restored after the test
+    monkeypatch.setenv("CPU_NUM", "2")  # as the module sets it for itself on import; restored after the test
     import math
     import pe_cli.fluid as fluid
+
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))
     try:
         import fluid_programs
     finally:
         sys.path.pop(0)
     import bench_seq2seq
-    tiny = dict(VOCAB=30, EMB=8, HIDDEN=8, BATCH=6, LENGTHS=(2, 5), MAX_LEN=5)    # the seq2seq rows, small
+
+    tiny = dict(VOCAB=30, EMB=8, HIDDEN=8, BATCH=6, LENGTHS=(2, 5), MAX_LEN=5)  # the seq2seq rows, small
     with mock.patch.multiple(bench_seq2seq, **tiny), mock.patch.dict(fluid_programs.BATCH, seq2seq=6, beam=6):
         for model in fluid_programs.MODELS:
             loss = fluid_programs.Program(fluid, model, 1).step()
-            if model == "beam":     # the best beams' log-probabilities summed over the sources
+            if model == "beam":  # the best beams' log-probabilities summed over the sources
                 assert math.isfinite(loss) and loss < 0
             else:
                 assert math.isfinite(loss) and loss > 0, model
@@ -136,14 +164,20 @@ def test_fluid_programs_build_and_train_every_model_on_pe(monkeypatch):
                 assert loss == pytest.approx(math.log(30), rel=0.05)
     one, two = fluid_programs.Program(fluid, "mlp", 1), fluid_programs.Program(fluid, "mlp", 2)
     losses_one, losses_two = [one.step() for _ in range(3)], [two.step() for _ in range(3)]
-    assert losses_one[0] == pytest.approx(math.log(10), rel=0.05)     # 10 classes, small initial weights
+    assert losses_one[0] == pytest.approx(math.log(10), rel=0.05)  # 10 classes, small initial weights
     assert losses_two == pytest.approx(losses_one, rel=1e-5)
 
 
 def test_fluid_bench_without_a_fluid_python_says_how_to_give_one():
     env = {k: v for k, v in os.environ.items() if k != "PE_FLUID_PYTHON"}
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "fluid_bench.py")], capture_output=True,
-                          text=True, timeout=60, cwd=REPO, env=env)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(REPO, "benchmarks", "fluid_bench.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env=env,
+    )
     assert proc.returncode == 0 and proc.stderr == ""
     assert len(proc.stdout.splitlines()) == 1 and "PE_FLUID_PYTHON" in proc.stdout
 

@@ -1,4 +1,5 @@
 """The single-device Fluid-style examples run as users would run them."""
+
 import os
 import subprocess
 import sys
@@ -9,8 +10,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_example(name, *args):
-    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", name), *args],
-                            capture_output=True, text=True, timeout=300, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "examples", name), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, f"{name} failed:\n{result.stdout}\n{result.stderr}"
     return result.stdout
 

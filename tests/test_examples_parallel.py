@@ -1,4 +1,5 @@
 """The data-parallel Fluid-style examples run as users would run them, on 2 CPU devices."""
+
 import os
 import subprocess
 import sys
@@ -8,9 +9,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_example(name, *args, cpu_num="2"):
-    env = dict(os.environ, CPU_NUM=cpu_num, PYTHONPATH=ROOT)     # this checkout's pe_cli
-    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", name), *args],
-                            capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    env = dict(os.environ, CPU_NUM=cpu_num, PYTHONPATH=ROOT)  # this checkout's pe_cli
+    result = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "examples", name), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env=env,
+    )
     assert result.returncode == 0, f"{name} failed:\n{result.stdout}\n{result.stderr}"
     return result.stdout
 
@@ -31,7 +38,7 @@ def test_drop_local_exe_scopes():
 
 
 def test_compiled_program_with_data_parallel_places():
-    out = run_example("parallel_compiled_program.py", cpu_num="1")     # places=[CPUPlace()] * 2 wins
+    out = run_example("parallel_compiled_program.py", cpu_num="1")  # places=[CPUPlace()] * 2 wins
     assert "test loss per device" in out
 
 

@@ -10,6 +10,7 @@ here is green on both kinds of host. The op cases' gradients are left out: they 
 float64 finite differences at tolerances far above float32 rounding, and compiling them for a second
 target would double the pass.
 """
+
 import os
 import subprocess
 import sys
@@ -44,8 +45,9 @@ def _env():
 @pytest.mark.skipif(not OTHER, reason="this CPU has no narrower code path to take")
 def test_the_second_path_is_the_one_asked_for():
     probe = "from pe_cli.kernels.cpu import vector_width as v; print(v.numba_target()[0]); print(v.blas_kernel())"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=_env(),
-                         cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=_env(), cwd=REPO
+    )
     assert out.returncode == 0, out.stderr
     target, kernel = out.stdout.splitlines()
     assert target == OTHER["NUMBA_CPU_NAME"]
@@ -55,8 +57,14 @@ def test_the_second_path_is_the_one_asked_for():
 
 @pytest.mark.skipif(not OTHER, reason="this CPU has no narrower code path to take")
 def test_numerics_sensitive_tests_pass_on_the_other_code_path():
-    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-k", ONLY,
-                          *NUMERICS], capture_output=True, text=True, timeout=1500, env=_env(), cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-k", ONLY, *NUMERICS],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        env=_env(),
+        cwd=REPO,
+    )
     settings = " ".join(f"{k}={v}" for k, v in OTHER.items())
     assert out.returncode == 0, f"under {settings}:\n" + out.stdout[-6000:] + out.stderr[-2000:]
     assert " passed" in out.stdout.splitlines()[-1], out.stdout[-2000:]

@@ -1,6 +1,7 @@
 """The set-up (issue 77): `make train` installs what the main job uses, not the 1.8 GB of extras the
 tests check (MKL alone was about 0.9 GB, on an AMD CPU where pe does not call it), and compiles only
 what it trains; `make test` (CI) still installs every extra. Read from `make -n` (nothing runs)."""
+
 import shutil
 import subprocess
 
@@ -11,11 +12,13 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make
 
 
 def _plan(target, tmp_path):
-    proc = subprocess.run(["make", "-n", target, f"VENV={tmp_path}/venv"], cwd=REPO, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        ["make", "-n", target, f"VENV={tmp_path}/venv"], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
-    return [line for line in proc.stdout.splitlines() if "pip install" in line and "--upgrade pip" not in line], \
-        proc.stdout
+    return [
+        line for line in proc.stdout.splitlines() if "pip install" in line and "--upgrade pip" not in line
+    ], proc.stdout
 
 
 def test_make_train_installs_the_base_package_only(tmp_path):

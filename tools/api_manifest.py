@@ -20,6 +20,7 @@ tests/paddle/test_api_manifest.py asserts 0 missing of Paddle 2.6.2's 850 names,
 002's paddle.nn (190 names, tests/data/paddle-2.6.2-seed002.json) and paddle.vision.transforms (38) all
 implemented, and no bad signature.
 """
+
 import collections
 import importlib
 import inspect
@@ -33,8 +34,14 @@ PADDLE_MANIFEST = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-api.json")
 PADDLE_SEED = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-seed002.json")
 
 REFUSED = {
-    "paddle.fluid": ["VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
-                     "disable_imperative", "load_op_library"],
+    "paddle.fluid": [
+        "VarBase",
+        "enable_dygraph",
+        "disable_dygraph",
+        "enable_imperative",
+        "disable_imperative",
+        "load_op_library",
+    ],
     "paddle.fluid.framework": ["load_op_library"],
 }
 # Paddle 2.6.2's names pe refuses, each with the line it raises after "<module>.<name>: ": dygraph (eager)
@@ -43,14 +50,40 @@ REFUSED = {
 STATIC_ONLY = "pe runs static graphs only"
 _IPU = "pe has no IPU kernels (Graphcore IPUs are not supported)"
 PADDLE_REFUSED = {
-    "paddle": {**{n: STATIC_ONLY for n in ("Tensor", "grad", "DataParallel", "Model", "summary", "flops", "LazyGuard",
-                                           "tolist", "as_strided", "cauchy_", "geometric_", "normal_", "unfold", "view",
-                                           "view_as")},
-               "bfloat16": "pe has no bfloat16 dtype (numpy has none; pe computes in float16, float32 and float64)"},
-    "paddle.static": {"xpu_places": "pe has no XPU kernels", "IpuCompiledProgram": _IPU, "IpuStrategy": _IPU,
-                      "ipu_shard_guard": _IPU, "set_ipu_shard": _IPU},
-    "paddle.nn.functional": {"sparse_attention": "Paddle 2.6.2 has its op only in CUDA >= 11.3 builds (its CPU build "
-                                                 "refuses it too); pe has no kernel for it"},
+    "paddle": {
+        **{
+            n: STATIC_ONLY
+            for n in (
+                "Tensor",
+                "grad",
+                "DataParallel",
+                "Model",
+                "summary",
+                "flops",
+                "LazyGuard",
+                "tolist",
+                "as_strided",
+                "cauchy_",
+                "geometric_",
+                "normal_",
+                "unfold",
+                "view",
+                "view_as",
+            )
+        },
+        "bfloat16": "pe has no bfloat16 dtype (numpy has none; pe computes in float16, float32 and float64)",
+    },
+    "paddle.static": {
+        "xpu_places": "pe has no XPU kernels",
+        "IpuCompiledProgram": _IPU,
+        "IpuStrategy": _IPU,
+        "ipu_shard_guard": _IPU,
+        "set_ipu_shard": _IPU,
+    },
+    "paddle.nn.functional": {
+        "sparse_attention": "Paddle 2.6.2 has its op only in CUDA >= 11.3 builds (its CPU build "
+        "refuses it too); pe has no kernel for it"
+    },
 }
 
 
@@ -62,10 +95,13 @@ def _signature_problem(obj, fluid_params):
         return "no signature"
     want = [p for p in fluid_params if p != "self"]
     have = [p.name for p in params]
-    if have[:len(want)] != want:
+    if have[: len(want)] != want:
         return f"fluid {want}, pe {have}"
-    extra = [p.name for p in params[len(want):]
-             if p.kind not in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD)]
+    extra = [
+        p.name
+        for p in params[len(want) :]
+        if p.kind not in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD)
+    ]
     return f"pe-only parameters not keyword-only: {extra}" if extra else None
 
 
@@ -74,6 +110,7 @@ def measure(manifest=MANIFEST, refused=None):
     name, problem)]} for every name of the manifest (``refused``: module -> names; REFUSED by default)."""
     sys.path.insert(0, ROOT) if ROOT not in sys.path else None
     from pe_cli.fluid import runner
+
     runner.install()
     with open(manifest, encoding="utf-8") as f:
         modules = json.load(f)["modules"]
@@ -131,8 +168,10 @@ def main(argv=None):
     paddle = (sys.argv[1:] if argv is None else argv)[:1] == ["paddle"]
     result = measure(PADDLE_MANIFEST, PADDLE_REFUSED) if paddle else measure()
     missing = sum(len(v) for v in result["missing"].values())
-    print(f"{len(result['implemented'])} implemented, {len(result['refused'])} refused, {missing} missing; "
-          f"{len(result['signatures'])} implemented names without {'Paddle' if paddle else 'Fluid'}'s parameters")
+    print(
+        f"{len(result['implemented'])} implemented, {len(result['refused'])} refused, {missing} missing; "
+        f"{len(result['signatures'])} implemented names without {'Paddle' if paddle else 'Fluid'}'s parameters"
+    )
     for section, (done, total, lacking) in (seed_sections(result) if paddle else {}).items():
         print(f"seed 002 {section}: {done}/{total}" + (f" (not: {' '.join(lacking)})" if lacking else ""))
     for module_name, names in sorted(result["missing"].items(), key=lambda kv: -len(kv[1])):

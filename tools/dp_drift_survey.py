@@ -9,6 +9,7 @@ mean of 4 devices against the single-device Executor's. Runs on pe and on Fluid 
 
 It prints the seeds whose last losses differ by more than 1e-6 (docs/PARALLEL.md, "One device
 against N: float32 rounding")."""
+
 import os
 import sys
 
@@ -39,10 +40,15 @@ def last_loss(parallel, img, label, steps=7):
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     build, execution = set_strategy(True, False, False, False, False, False, False, False, False, False)
-    program = compiler.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=build, exec_strategy=execution) if parallel else main
+    program = (
+        compiler.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=build, exec_strategy=execution
+        )
+        if parallel
+        else main
+    )
     for _ in range(steps):
-        value, = exe.run(program, feed={"image": img, "label": label}, fetch_list=[loss.name])
+        (value,) = exe.run(program, feed={"image": img, "label": label}, fetch_list=[loss.name])
     return float(np.mean(value))
 
 
@@ -53,8 +59,10 @@ def main(first, last):
         gap = abs(last_loss(True, img, label) - last_loss(False, img, label))
         if gap > 1e-6:
             apart.append((seed, gap))
-    print(f"{len(apart)} of {last - first} seeds end more than 1e-6 apart: "
-          + ", ".join(f"seed {s}: {g:.2g}" for s, g in apart))
+    print(
+        f"{len(apart)} of {last - first} seeds end more than 1e-6 apart: "
+        + ", ".join(f"seed {s}: {g:.2g}" for s, g in apart)
+    )
 
 
 if __name__ == "__main__":

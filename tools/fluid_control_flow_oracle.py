@@ -14,14 +14,16 @@ pe's ``fluid``) on pe and compares. CI never needs Fluid.
 
 Nothing here imports paddle or pe at load time: every program takes the ``fluid`` module to build
 with, so the same code runs on both engines."""
+
 import json
 import os
 import sys
 
 import numpy as np
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle",
-                   "control_flow.json")
+OUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle", "control_flow.json"
+)
 DRNN_STEPS, LENGTHS, D, H = 4, [2, 4, 1], 3, 4
 DRNN_PARAMS = ("wx", "wm", "wn", "ws", "b")
 
@@ -36,11 +38,15 @@ def dynamic_rnn_program(fluid):
         with drnn.block():
             xt = drnn.step_input(x)
             st = drnn.static_input(s)
-            m = drnn.memory(init=h0)                       # rows in the rank table's order
+            m = drnn.memory(init=h0)  # rows in the rank table's order
             n = drnn.memory(shape=[H], value=0.1)
-            h = fluid.layers.fc([xt, m, n, st], H, act="tanh",
-                                param_attr=[fluid.ParamAttr(name=p) for p in DRNN_PARAMS[:4]],
-                                bias_attr=fluid.ParamAttr(name="b"))
+            h = fluid.layers.fc(
+                [xt, m, n, st],
+                H,
+                act="tanh",
+                param_attr=[fluid.ParamAttr(name=p) for p in DRNN_PARAMS[:4]],
+                bias_attr=fluid.ParamAttr(name="b"),
+            )
             drnn.update_memory(m, h)
             drnn.update_memory(n, fluid.layers.scale(h, 0.5))
             drnn.output(h)
@@ -55,8 +61,10 @@ def dynamic_rnn_data(seed=5):
     shapes = {"wx": (D, H), "wm": (H, H), "wn": (H, H), "ws": (2, H), "b": (H,)}
     weights = {name: rng.uniform(-0.5, 0.5, shape) for name, shape in shapes.items()}
     n, tokens = len(LENGTHS), sum(LENGTHS)
-    batches = [(rng.uniform(-1, 1, (tokens, D)), rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, (n, H)))
-               for _ in range(DRNN_STEPS)]
+    batches = [
+        (rng.uniform(-1, 1, (tokens, D)), rng.uniform(-1, 1, (n, 2)), rng.uniform(-1, 1, (n, H)))
+        for _ in range(DRNN_STEPS)
+    ]
     return weights, batches
 
 
@@ -71,10 +79,14 @@ def run_dynamic_rnn(fluid):
         for name, value in weights.items():
             scope.find_var(name).get_tensor().set(np.asarray(value, "float32"), place)
         for step, (x, s, h0) in enumerate(batches):
-            feed = {"x": fluid.create_lod_tensor(x.astype("float32"), [LENGTHS], place), "s": s.astype("float32"),
-                    "h0": h0.astype("float32")}
-            values = exe.run(main, feed=feed, fetch_list=[loss, out] + [p + "@GRAD" for p in DRNN_PARAMS],
-                             return_numpy=False)
+            feed = {
+                "x": fluid.create_lod_tensor(x.astype("float32"), [LENGTHS], place),
+                "s": s.astype("float32"),
+                "h0": h0.astype("float32"),
+            }
+            values = exe.run(
+                main, feed=feed, fetch_list=[loss, out] + [p + "@GRAD" for p in DRNN_PARAMS], return_numpy=False
+            )
             record["loss"].append(float(np.array(values[0]).reshape(-1)[0]))
             if step == 0:
                 record["out"] = np.array(values[1]).tolist()
@@ -120,10 +132,18 @@ def run_lr_schedule(fluid, name):
 def main():
     import paddle
     import paddle.fluid as fluid
-    source = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
-              "numpy": np.__version__, "recorded_by": "tools/fluid_control_flow_oracle.py"}
-    data = dict(source, dynamic_rnn=run_dynamic_rnn(fluid),
-                lr_schedules={name: run_lr_schedule(fluid, name) for name in LR_SCHEDULES})
+
+    source = {
+        "engine": f"paddlepaddle {paddle.__version__}",
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "recorded_by": "tools/fluid_control_flow_oracle.py",
+    }
+    data = dict(
+        source,
+        dynamic_rnn=run_dynamic_rnn(fluid),
+        lr_schedules={name: run_lr_schedule(fluid, name) for name in LR_SCHEDULES},
+    )
     with open(OUT + ".tmp", "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -8,6 +8,7 @@ with the same initial weights and batches, and compares; CI never needs Fluid.
 Nothing here imports paddle or pe at load time: every program takes the ``fluid`` module to build
 with, so the same code runs on both engines.
 """
+
 import json
 import os
 import sys
@@ -25,11 +26,17 @@ def lstm_program(fluid, hidden, dtype="float32", train=True):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = fluid.layers.data("x", [3], dtype=dtype, lod_level=1)
-        proj = fluid.layers.fc(x, 4 * hidden, param_attr=fluid.ParamAttr(name="fc_w"),
-                               bias_attr=fluid.ParamAttr(name="fc_b"))
-        h, _ = fluid.layers.dynamic_lstm(proj, 4 * hidden, param_attr=fluid.ParamAttr(name="lstm_w"),
-                                         bias_attr=fluid.ParamAttr(name="lstm_b"), use_peepholes=False,
-                                         dtype=dtype)
+        proj = fluid.layers.fc(
+            x, 4 * hidden, param_attr=fluid.ParamAttr(name="fc_w"), bias_attr=fluid.ParamAttr(name="fc_b")
+        )
+        h, _ = fluid.layers.dynamic_lstm(
+            proj,
+            4 * hidden,
+            param_attr=fluid.ParamAttr(name="lstm_w"),
+            bias_attr=fluid.ParamAttr(name="lstm_b"),
+            use_peepholes=False,
+            dtype=dtype,
+        )
         loss = fluid.layers.mean(_sum_pool(fluid, h))
         if train:
             fluid.optimizer.SGD(0.5).minimize(loss)
@@ -44,16 +51,23 @@ def _sum_pool(fluid, h):
     block = fluid.default_main_program().current_block()
     out = block.create_var(name=h.name + ".pooled", dtype=h.dtype, shape=[-1, h.shape[-1]])
     index = block.create_var(name=h.name + ".pool_index", dtype="int32")
-    block.append_op(type="sequence_pool", inputs={"X": [h]}, outputs={"Out": [out], "MaxIndex": [index]},
-                    attrs={"pooltype": "SUM", "is_test": False, "pad_value": 0.0})
+    block.append_op(
+        type="sequence_pool",
+        inputs={"X": [h]},
+        outputs={"Out": [out], "MaxIndex": [index]},
+        attrs={"pooltype": "SUM", "is_test": False, "pad_value": 0.0},
+    )
     return out
 
 
 def lstm_data(hidden, seed=7):
     rng = np.random.RandomState(seed + hidden)
-    weights = {"fc_w": rng.uniform(-0.5, 0.5, (3, 4 * hidden)), "fc_b": rng.uniform(-0.5, 0.5, (4 * hidden,)),
-               "lstm_w": rng.uniform(-0.5, 0.5, (hidden, 4 * hidden)),
-               "lstm_b": rng.uniform(-0.5, 0.5, (1, 4 * hidden))}
+    weights = {
+        "fc_w": rng.uniform(-0.5, 0.5, (3, 4 * hidden)),
+        "fc_b": rng.uniform(-0.5, 0.5, (4 * hidden,)),
+        "lstm_w": rng.uniform(-0.5, 0.5, (hidden, 4 * hidden)),
+        "lstm_b": rng.uniform(-0.5, 0.5, (1, 4 * hidden)),
+    }
     batches = [rng.uniform(-1, 1, (5, 3)) for _ in range(LSTM_STEPS)]
     return weights, batches, [[2, 3]]
 
@@ -64,10 +78,12 @@ def mlp_program(fluid):
     with fluid.program_guard(main, startup):
         x = fluid.layers.data("x", [4])
         label = fluid.layers.data("label", [1], dtype="int64")
-        h = fluid.layers.fc(x, 8, act="relu", param_attr=fluid.ParamAttr(name="w1"),
-                            bias_attr=fluid.ParamAttr(name="b1"))
-        prob = fluid.layers.fc(h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"),
-                               bias_attr=fluid.ParamAttr(name="b2"))
+        h = fluid.layers.fc(
+            x, 8, act="relu", param_attr=fluid.ParamAttr(name="w1"), bias_attr=fluid.ParamAttr(name="b1")
+        )
+        prob = fluid.layers.fc(
+            h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"), bias_attr=fluid.ParamAttr(name="b2")
+        )
         loss = fluid.layers.mean(fluid.layers.cross_entropy(prob, label))
         fluid.optimizer.Adam(0.05).minimize(loss)
     return main, startup, loss
@@ -75,8 +91,12 @@ def mlp_program(fluid):
 
 def mlp_data(seed=3):
     rng = np.random.RandomState(seed)
-    weights = {"w1": rng.uniform(-0.5, 0.5, (4, 8)), "b1": np.zeros(8), "w2": rng.uniform(-0.5, 0.5, (8, 3)),
-               "b2": np.zeros(3)}
+    weights = {
+        "w1": rng.uniform(-0.5, 0.5, (4, 8)),
+        "b1": np.zeros(8),
+        "w2": rng.uniform(-0.5, 0.5, (8, 3)),
+        "b2": np.zeros(3),
+    }
     batches = [(rng.uniform(-1, 1, (6, 4)), rng.randint(0, 3, (6, 1))) for _ in range(ADAM_STEPS)]
     return weights, batches
 
@@ -112,8 +132,14 @@ def run_mlp(fluid):
     with fluid.scope_guard(scope):
         exe.run(startup)
         set_weights(fluid, scope, weights)
-        losses = [float(np.asarray(exe.run(main, feed={"x": x.astype("float32"), "label": y.astype("int64")},
-                                           fetch_list=[loss])[0]).reshape(-1)[0]) for x, y in batches]
+        losses = [
+            float(
+                np.asarray(
+                    exe.run(main, feed={"x": x.astype("float32"), "label": y.astype("int64")}, fetch_list=[loss])[0]
+                ).reshape(-1)[0]
+            )
+            for x, y in batches
+        ]
         final = {n: np.asarray(scope.find_var(n).get_tensor()).tolist() for n in sorted(weights)}
     return {"loss": losses, "final_weights": final}
 
@@ -148,24 +174,37 @@ def run_row_conv_bits(fluid):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         data = fluid.data("x", [-1, 7], "float32", lod_level=1)
-        out = fluid.layers.row_conv(data, 3, param_attr=fluid.ParamAttr(
-            name="w", initializer=fluid.initializer.NumpyArrayInitializer(w)))
+        out = fluid.layers.row_conv(
+            data, 3, param_attr=fluid.ParamAttr(name="w", initializer=fluid.initializer.NumpyArrayInitializer(w))
+        )
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        got = exe.run(main, feed={"x": fluid.create_lod_tensor(x, [[5, 3]], fluid.CPUPlace())}, fetch_list=[out],
-                      return_numpy=False)[0]
+        got = exe.run(
+            main,
+            feed={"x": fluid.create_lod_tensor(x, [[5, 3]], fluid.CPUPlace())},
+            fetch_list=[out],
+            return_numpy=False,
+        )[0]
     return np.array(got).astype("float32").view(np.int32).reshape(-1).tolist()
 
 
 DETECTION_BATCHES = [
     # per batch: detections per image (label, score, box) and ground truth per image (label, difficult, box)
-    ([[[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.12, 0.1, 0.5, 0.52], [2, 0.7, 0.6, 0.6, 0.9, 0.9]],
-      [[2, 0.6, 0.0, 0.0, 0.3, 0.3], [1, 0.3, 0.5, 0.5, 0.8, 0.8]]],
-     [[[1, 0, 0.1, 0.1, 0.5, 0.5], [2, 0, 0.6, 0.62, 0.9, 0.9]],
-      [[2, 1, 0.0, 0.05, 0.3, 0.3], [1, 0, 0.2, 0.2, 0.4, 0.4]]]),
-    ([[[1, 0.95, 0.3, 0.3, 0.6, 0.6], [2, 0.4, 0.1, 0.1, 0.2, 0.2]]],
-     [[[1, 0, 0.3, 0.32, 0.6, 0.6], [2, 0, 0.5, 0.5, 0.7, 0.7], [1, 0, 0.0, 0.0, 0.1, 0.1]]]),
+    (
+        [
+            [[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.12, 0.1, 0.5, 0.52], [2, 0.7, 0.6, 0.6, 0.9, 0.9]],
+            [[2, 0.6, 0.0, 0.0, 0.3, 0.3], [1, 0.3, 0.5, 0.5, 0.8, 0.8]],
+        ],
+        [
+            [[1, 0, 0.1, 0.1, 0.5, 0.5], [2, 0, 0.6, 0.62, 0.9, 0.9]],
+            [[2, 1, 0.0, 0.05, 0.3, 0.3], [1, 0, 0.2, 0.2, 0.4, 0.4]],
+        ],
+    ),
+    (
+        [[[1, 0.95, 0.3, 0.3, 0.6, 0.6], [2, 0.4, 0.1, 0.1, 0.2, 0.2]]],
+        [[[1, 0, 0.3, 0.32, 0.6, 0.6], [2, 0, 0.5, 0.5, 0.7, 0.7], [1, 0, 0.0, 0.0, 0.1, 0.1]]],
+    ),
 ]
 
 
@@ -177,8 +216,16 @@ def run_detection_map(fluid, ap_version, evaluate_difficult):
         gt_label = fluid.layers.data("gt_label", [1], lod_level=1)
         difficult = fluid.layers.data("difficult", [1], lod_level=1)
         gt_box = fluid.layers.data("gt_box", [4], lod_level=1)
-        metric = fluid.metrics.DetectionMAP(det, gt_label, gt_box, difficult, class_num=3, overlap_threshold=0.5,
-                                            evaluate_difficult=evaluate_difficult, ap_version=ap_version)
+        metric = fluid.metrics.DetectionMAP(
+            det,
+            gt_label,
+            gt_box,
+            difficult,
+            class_num=3,
+            overlap_threshold=0.5,
+            evaluate_difficult=evaluate_difficult,
+            ap_version=ap_version,
+        )
         cur, accum = metric.get_map_var()
     exe, scope, place = fluid.Executor(fluid.CPUPlace()), fluid.Scope(), fluid.CPUPlace()
     maps = []
@@ -186,11 +233,17 @@ def run_detection_map(fluid, ap_version, evaluate_difficult):
         exe.run(startup)
         metric.reset(exe)
         for dets, gts in DETECTION_BATCHES:
+
             def lod(groups, cols):
                 rows = np.array([r for g in groups for r in g], "float32")[:, cols]
                 return fluid.create_lod_tensor(rows, [[len(g) for g in groups]], place)
-            feed = {"det": lod(dets, slice(0, 6)), "gt_label": lod(gts, slice(0, 1)),
-                    "difficult": lod(gts, slice(1, 2)), "gt_box": lod(gts, slice(2, 6))}
+
+            feed = {
+                "det": lod(dets, slice(0, 6)),
+                "gt_label": lod(gts, slice(0, 1)),
+                "difficult": lod(gts, slice(1, 2)),
+                "gt_box": lod(gts, slice(2, 6)),
+            }
             values = exe.run(main, feed=feed, fetch_list=[cur, accum])
             maps.append([round(float(np.asarray(v).reshape(-1)[0]), 6) for v in values])
     return maps
@@ -214,12 +267,15 @@ def _run_one(fluid, build, feed):
 
 def case_cross_entropy_flat_label(fluid):
     """cross_entropy with a [-1] label (no trailing 1): Fluid takes it; the loss has the label's shape."""
+
     def build():
         prob = fluid.data("p", [-1, 3])
         label = fluid.data("l", [-1], dtype="int64")
         return [fluid.layers.cross_entropy(prob, label)]
-    return _run_one(fluid, build, {"p": np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1]], "float32"),
-                                   "l": np.array([2, 1], "int64")})
+
+    return _run_one(
+        fluid, build, {"p": np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1]], "float32"), "l": np.array([2, 1], "int64")}
+    )
 
 
 def case_invalid_recursive_lengths(fluid):
@@ -249,8 +305,11 @@ def case_concat_not_a_list(fluid):
 
 def case_one_hot_float_ids(fluid):
     """fluid.one_hot of float32 ids: Fluid builds it and fails when it runs (no float kernel); pe too."""
-    return _run_one(fluid, lambda: [fluid.one_hot(fluid.data("x", [-1, 1], dtype="float32"), 4)],
-                    {"x": np.array([[0.0], [2.0]], "float32")})
+    return _run_one(
+        fluid,
+        lambda: [fluid.one_hot(fluid.data("x", [-1, 1], dtype="float32"), 4)],
+        {"x": np.array([[0.0], [2.0]], "float32")},
+    )
 
 
 def case_feed_wrong_shape(fluid):
@@ -259,17 +318,20 @@ def case_feed_wrong_shape(fluid):
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [-1, 4])
         y = fluid.layers.scale(x, 2.0)
-    fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.zeros((2, 5), "float32")}, fetch_list=[y],
-                                         scope=fluid.Scope())
+    fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": np.zeros((2, 5), "float32")}, fetch_list=[y], scope=fluid.Scope()
+    )
 
 
 def case_softmax_with_cross_entropy_float_label(fluid):
     """Hard labels fed as float32: Fluid builds it and fails when it runs (EnforceNotMet); pe says so
     when it builds."""
+
     def build():
         logits = fluid.data("z", [-1, 3])
         label = fluid.data("l", [-1, 1], dtype="float32")
         return [fluid.layers.softmax_with_cross_entropy(logits, label)]
+
     return _run_one(fluid, build, {"z": np.zeros((2, 3), "float32"), "l": np.array([[2], [1]], "float32")})
 
 
@@ -277,9 +339,18 @@ def case_uniform_random_bad_shape(fluid):
     _in_program(fluid, lambda: fluid.layers.uniform_random(shape="3"))
 
 
-CASES = [case_cross_entropy_flat_label, case_invalid_recursive_lengths, case_fc_on_numpy, case_mean_on_numpy,
-         case_reshape_two_unknowns, case_concat_not_a_list, case_one_hot_float_ids, case_feed_wrong_shape,
-         case_softmax_with_cross_entropy_float_label, case_uniform_random_bad_shape]
+CASES = [
+    case_cross_entropy_flat_label,
+    case_invalid_recursive_lengths,
+    case_fc_on_numpy,
+    case_mean_on_numpy,
+    case_reshape_two_unknowns,
+    case_concat_not_a_list,
+    case_one_hot_float_ids,
+    case_feed_wrong_shape,
+    case_softmax_with_cross_entropy_float_label,
+    case_uniform_random_bad_shape,
+]
 KINDS = (AssertionError, TypeError, ValueError, NotImplementedError, IndexError, KeyError)
 
 
@@ -304,18 +375,34 @@ def _write(name, data):
 def main():
     import paddle
     import paddle.fluid as fluid
+
     os.makedirs(OUT, exist_ok=True)
-    source = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
-              "numpy": np.__version__, "recorded_by": "tools/fluid_oracle.py"}
+    source = {
+        "engine": f"paddlepaddle {paddle.__version__}",
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "recorded_by": "tools/fluid_oracle.py",
+    }
     _write("lstm.json", dict(source, runs={str(h): run_lstm(fluid, h) for h in (6, 8)}))
     _write("mlp_adam.json", dict(source, run=run_mlp(fluid)))
     _write("bilinear.json", dict(source, kernel=run_bilinear(fluid)))
-    _write("detection_map.json", dict(source, maps={f"{ap}-{difficult}": run_detection_map(fluid, ap, difficult)
-                                                    for ap in ("integral", "11point") for difficult in (True, False)}))
+    _write(
+        "detection_map.json",
+        dict(
+            source,
+            maps={
+                f"{ap}-{difficult}": run_detection_map(fluid, ap, difficult)
+                for ap in ("integral", "11point")
+                for difficult in (True, False)
+            },
+        ),
+    )
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
     _write("sigmoid.json", dict(source, bits=run_sigmoid_bits(fluid)))
     _write("row_conv.json", dict(source, bits=run_row_conv_bits(fluid)))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, row_conv.json")
+    print(
+        f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, row_conv.json"
+    )
 
 
 if __name__ == "__main__":

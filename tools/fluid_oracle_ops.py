@@ -8,6 +8,7 @@ with the same weights and batches and compares. tools/fluid_oracle.py is the pat
 
 Nothing here imports paddle or pe at load time: every program takes the ``fluid`` module to build with.
 """
+
 import importlib
 import json
 import os
@@ -41,8 +42,11 @@ def run_auc(fluid):
             p = rng.rand(8, 1).astype("float32")
             label = (rng.rand(8, 1) > 0.5).astype("int64")
             label[0] = -1
-            got = exe.run(main, feed={"x": np.hstack([1 - p, p]), "y": label},
-                          fetch_list=[whole[0], whole[1], window[0], window[1]])
+            got = exe.run(
+                main,
+                feed={"x": np.hstack([1 - p, p]), "y": label},
+                fetch_list=[whole[0], whole[1], window[0], window[1]],
+            )
             steps.append([float(np.asarray(g).reshape(-1)[0]) for g in got])
     return {"state_shapes": shapes, "steps": steps}
 
@@ -83,8 +87,14 @@ def run_lazy_adam_op(fluid):
     operator = importlib.import_module(fluid.__name__ + ".op").Operator
     core = fluid.core
     scope, place = core.Scope(), fluid.CPUPlace()
-    inputs = {"Param": np.full((5, 2), 5.0), "Moment1": np.full((5, 2), 0.5), "Moment2": np.full((5, 2), 0.25),
-              "Beta1Pow": np.array([0.9 ** 3]), "Beta2Pow": np.array([0.999 ** 3]), "LearningRate": np.array([0.1])}
+    inputs = {
+        "Param": np.full((5, 2), 5.0),
+        "Moment1": np.full((5, 2), 0.5),
+        "Moment2": np.full((5, 2), 0.25),
+        "Beta1Pow": np.array([0.9**3]),
+        "Beta2Pow": np.array([0.999**3]),
+        "LearningRate": np.array([0.1]),
+    }
     args = {"lazy_mode": True, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "Grad": "Grad"}
     for name, value in inputs.items():
         scope.var(name).get_tensor().set(value.astype("float32"), place)
@@ -110,36 +120,58 @@ def run_beam_decode(fluid, parameters=None):
         enc = fluid.data("enc", [None, 4], "float32")
         cell = layers.GRUCell(4, param_attr=fluid.ParamAttr(name="gw"), bias_attr=fluid.ParamAttr(name="gb"))
         decoder = layers.BeamSearchDecoder(
-            cell, start_token=0, end_token=1, beam_size=3,
+            cell,
+            start_token=0,
+            end_token=1,
+            beam_size=3,
             embedding_fn=lambda ids: fluid.embedding(ids, [6, 4], param_attr=fluid.ParamAttr(name="emb")),
-            output_fn=lambda x: layers.fc(x, 6, num_flatten_dims=len(x.shape) - 1, param_attr=fluid.ParamAttr(name="ow"),
-                                          bias_attr=fluid.ParamAttr(name="ob")))
-        ids, _, lengths = layers.dynamic_decode(decoder, inits=cell.get_initial_states(enc), max_step_num=6,
-                                                return_length=True, is_test=True)
+            output_fn=lambda x: layers.fc(
+                x,
+                6,
+                num_flatten_dims=len(x.shape) - 1,
+                param_attr=fluid.ParamAttr(name="ow"),
+                bias_attr=fluid.ParamAttr(name="ob"),
+            ),
+        )
+        ids, _, lengths = layers.dynamic_decode(
+            decoder, inits=cell.get_initial_states(enc), max_step_num=6, return_length=True, is_test=True
+        )
     exe, scope, rng = fluid.Executor(fluid.CPUPlace()), fluid.Scope(), np.random.RandomState(4)
     with fluid.scope_guard(scope):
         exe.run(startup)
         for p in sorted(main.global_block().all_parameters(), key=lambda p: p.name):
             value = rng.uniform(-1.5, 1.5, p.shape).astype("float32")
-            value[1] += 1.2 if p.name == "ob" else 0.0        # the end token: likely, so beams end early
+            value[1] += 1.2 if p.name == "ob" else 0.0  # the end token: likely, so beams end early
             scope.find_var(p.name).get_tensor().set(value, fluid.CPUPlace())
         got = exe.run(main, feed={"enc": np.zeros((2, 4), "float32")}, fetch_list=[ids, lengths])
     return [np.asarray(g).tolist() for g in got]
 
 
 def record(fluid):
-    return {"auc": run_auc(fluid), "swish": run_swish(fluid),
-            "sparse_adam": {f"{sparse}-{lazy}": run_sparse_adam(fluid, sparse, lazy)
-                            for sparse, lazy in ((False, False), (True, False), (True, True))},
-            "lazy_adam_op": run_lazy_adam_op(fluid), "beam_decode": run_beam_decode(fluid)}
+    return {
+        "auc": run_auc(fluid),
+        "swish": run_swish(fluid),
+        "sparse_adam": {
+            f"{sparse}-{lazy}": run_sparse_adam(fluid, sparse, lazy)
+            for sparse, lazy in ((False, False), (True, False), (True, True))
+        },
+        "lazy_adam_op": run_lazy_adam_op(fluid),
+        "beam_decode": run_beam_decode(fluid),
+    }
 
 
 def main():
     import paddle
     import paddle.fluid as fluid
+
     os.makedirs(OUT, exist_ok=True)
-    data = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
-            "numpy": np.__version__, "recorded_by": "tools/fluid_oracle_ops.py", "runs": record(fluid)}
+    data = {
+        "engine": f"paddlepaddle {paddle.__version__}",
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "recorded_by": "tools/fluid_oracle_ops.py",
+        "runs": record(fluid),
+    }
     path = os.path.join(OUT, "ops.json")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, sort_keys=True)

@@ -10,6 +10,7 @@ fetched, with its LoD). tests/fluid/test_programs_as_fluid_builds.py loads them 
     /work/fluid185/bin/python tools/fluid_program_models.py [OUT_DIR]
 
 Program structure only: whole-model saves in every format are tools/fluid_saved_models.py's."""
+
 import json
 import os
 import sys
@@ -19,8 +20,11 @@ import paddle.fluid as fluid
 import paddle.fluid.layers as L
 from paddle.fluid.proto import framework_pb2
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "data",
-                                                         "fluid_programs")
+OUT = (
+    sys.argv[1]
+    if len(sys.argv) > 1
+    else os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fluid_programs")
+)
 DICT, WORD, HIDDEN, BEAM, MAX_LEN, END = 12, 4, 6, 2, 3, 1
 
 
@@ -36,8 +40,7 @@ def static_rnn():
         rnn.step_output(h)
     out = rnn()
     rng = np.random.RandomState(1)
-    return [out], {"x": (rng.randn(3, 2, 4).astype("float32"), None),
-                   "h0": (rng.randn(2, 5).astype("float32"), None)}
+    return [out], {"x": (rng.randn(3, 2, 4).astype("float32"), None), "h0": (rng.randn(2, 5).astype("float32"), None)}
 
 
 def dynamic_rnn():
@@ -46,27 +49,28 @@ def dynamic_rnn():
     drnn = L.DynamicRNN()
     with drnn.block():
         w = drnn.step_input(x)
-        m = drnn.memory(init=h0)       # one row per sequence, in the batch's order: reorder_lod_tensor_by_rank
+        m = drnn.memory(init=h0)  # one row per sequence, in the batch's order: reorder_lod_tensor_by_rank
         h = L.fc([w, m], 5, act="tanh")
         drnn.update_memory(m, h)
         drnn.output(h)
     out = drnn()
     last = L.sequence_last_step(out)
     rng = np.random.RandomState(2)
-    return [out, last], {"x": (rng.randn(7, 4).astype("float32"), [[0, 2, 6, 7]]),
-                         "h0": (rng.randn(3, 5).astype("float32"), None)}
+    return [out, last], {
+        "x": (rng.randn(7, 4).astype("float32"), [[0, 2, 6, 7]]),
+        "h0": (rng.randn(3, 5).astype("float32"), None),
+    }
 
 
 def beam_search():
     """The book's machine translation decoder (Paddle's book/test_machine_translation.py), tiny."""
     src = fluid.data("src_word_id", [None, 1], "int64", lod_level=1)
-    table = L.create_parameter([DICT, WORD], "float32", name="words")      # (gather: lookup_table's
-    emb = L.lod_reset(L.gather(table, L.squeeze(src, [1])), y=src)          # attributes are another part's)
+    table = L.create_parameter([DICT, WORD], "float32", name="words")  # (gather: lookup_table's
+    emb = L.lod_reset(L.gather(table, L.squeeze(src, [1])), y=src)  # attributes are another part's)
     context = L.fc(L.sequence_last_step(L.fc(emb, HIDDEN, act="tanh")), HIDDEN, act="tanh")
     counter = L.zeros([1], "int64", force_cpu=True)
     array_len = L.fill_constant([1], "int64", MAX_LEN)
-    state_array, ids_array, scores_array = L.create_array("float32"), L.create_array("int64"), \
-        L.create_array("float32")
+    state_array, ids_array, scores_array = L.create_array("float32"), L.create_array("int64"), L.create_array("float32")
     init_ids = fluid.data("init_ids", [None, 1], "int64", lod_level=2)
     init_scores = fluid.data("init_scores", [None, 1], "float32", lod_level=2)
     L.array_write(context, array=state_array, i=counter)
@@ -92,17 +96,22 @@ def beam_search():
         L.array_write(sel_scores, array=scores_array, i=counter)
         L.logical_and(L.less_than(counter, array_len), L.logical_not(L.is_empty(sel_ids)), out=cond)
     ids, scores = L.beam_search_decode(ids_array, scores_array, BEAM, END)
-    feeds = {"src_word_id": (np.array([[3], [5], [7], [2], [9]], "int64"), [[0, 3, 5]]),
-             "init_ids": (np.zeros((2, 1), "int64"), [[0, 1, 2], [0, 1, 2]]),
-             "init_scores": (np.ones((2, 1), "float32"), [[0, 1, 2], [0, 1, 2]])}
+    feeds = {
+        "src_word_id": (np.array([[3], [5], [7], [2], [9]], "int64"), [[0, 3, 5]]),
+        "init_ids": (np.zeros((2, 1), "int64"), [[0, 1, 2], [0, 1, 2]]),
+        "init_scores": (np.ones((2, 1), "float32"), [[0, 1, 2], [0, 1, 2]]),
+    }
     return [ids, scores], feeds
 
 
 def cond():
     x = fluid.data("x", [None, 3], "float32")
     s = L.reduce_sum(x)
-    out = L.cond(L.less_than(s, L.fill_constant([1], "float32", 0.0)),
-                 lambda: L.fc(x, 2, name="neg"), lambda: L.scale(x[:, :2], 2.0))
+    out = L.cond(
+        L.less_than(s, L.fill_constant([1], "float32", 0.0)),
+        lambda: L.fc(x, 2, name="neg"),
+        lambda: L.scale(x[:, :2], 2.0),
+    )
     return [out], {"x": (np.array([[1, 2, 3], [-1, 0.5, 2]], "float32"), None)}
 
 
@@ -142,13 +151,18 @@ def record(name, build, infer_ops=False):
         if infer_ops:
             _as_inference_ops(out_dir)
         program, feed_names, fetches = fluid.io.load_inference_model(out_dir, exe, params_filename="params")
-        results = exe.run(program, feed={n: _tensor(v, lod, place) for n, (v, lod) in feeds.items()},
-                          fetch_list=fetches, return_numpy=False)
+        results = exe.run(
+            program,
+            feed={n: _tensor(v, lod, place) for n, (v, lod) in feeds.items()},
+            fetch_list=fetches,
+            return_numpy=False,
+        )
     ops = sorted({op.type for b in program.blocks for op in b.ops})
-    io = {"ops": ops,
-          "feeds": {n: {"data": v.tolist(), "dtype": str(v.dtype), "lod": lod} for n, (v, lod) in feeds.items()},
-          "fetches": [{"data": np.array(r).tolist(), "dtype": str(np.array(r).dtype), "lod": r.lod()}
-                      for r in results]}
+    io = {
+        "ops": ops,
+        "feeds": {n: {"data": v.tolist(), "dtype": str(v.dtype), "lod": lod} for n, (v, lod) in feeds.items()},
+        "fetches": [{"data": np.array(r).tolist(), "dtype": str(np.array(r).dtype), "lod": r.lod()} for r in results],
+    }
     with open(os.path.join(out_dir, "io.json"), "w") as f:
         json.dump(io, f, indent=None, separators=(",", ":"))
         f.write("\n")

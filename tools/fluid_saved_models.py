@@ -13,6 +13,7 @@ it, the next training batch, and the loss and parameters after one more step fro
 (``record.npz``, ``record.json``). tests/io/test_fluid_saved_models.py loads each save in pe and
 compares. The reverse modes are a recorded run (docs/COMPAT.md): CI has no Fluid.
 """
+
 import json
 import os
 import sys
@@ -50,18 +51,26 @@ def save_all(fluid, exe, main, spec, out):
     fluid.save(main, os.path.join(out, "checkpoint"))
     targets = [main.global_block().var(n) for n in names]
     fluid.io.save_inference_model(os.path.join(out, "inference"), spec["feeds"], targets, exe, main)
-    fluid.io.save_inference_model(os.path.join(out, "inference_combined"), spec["feeds"], targets, exe, main,
-                                  **COMBINED)
+    fluid.io.save_inference_model(
+        os.path.join(out, "inference_combined"), spec["feeds"], targets, exe, main, **COMBINED
+    )
 
 
 # the ways a checkpoint is loaded back into the program built again (beside load_inference_model)
-LOADERS = ("persistables", "persistables_combined", "params", "fluid_load", "fluid_load_dir", "program_state",
-           "program_state_dir")
+LOADERS = (
+    "persistables",
+    "persistables_combined",
+    "params",
+    "fluid_load",
+    "fluid_load_dir",
+    "program_state",
+    "program_state_dir",
+)
 
 
 def load_state(fluid, exe, out, how, main):
     """Loads the state saved in ``out`` into ``main`` the way ``how`` (one of LOADERS) names."""
-    at = lambda name: os.path.join(out, name)     # noqa: E731
+    at = lambda name: os.path.join(out, name)  # noqa: E731
     if how == "persistables":
         fluid.io.load_persistables(exe, at("persistables"), main)
     elif how == "persistables_combined":
@@ -90,9 +99,11 @@ def run_outputs(fluid, exe, program, spec, feed):
 
 def train_step(fluid, exe, main, spec, feed):
     """The loss of one training step on ``feed``, then the parameters' values after it."""
-    loss, = exe.run(main, feed=feed, fetch_list=[spec["loss"]])
-    params = {p.name: np.array(fluid.global_scope().find_var(p.name).get_tensor())
-              for p in main.global_block().all_parameters()}
+    (loss,) = exe.run(main, feed=feed, fetch_list=[spec["loss"]])
+    params = {
+        p.name: np.array(fluid.global_scope().find_var(p.name).get_tensor())
+        for p in main.global_block().all_parameters()
+    }
     return np.array(loss), params
 
 
@@ -101,13 +112,20 @@ def record(fluid, family, out):
     place = fluid.CPUPlace()
     exe = fluid.Executor(place)
     scope = fluid.core.Scope()
-    with fluid.scope_guard(scope), fluid.unique_name.guard():      # each family's names as if it ran alone
+    with fluid.scope_guard(scope), fluid.unique_name.guard():  # each family's names as if it ran alone
         main, startup, test, spec = build(fluid, family)
         exe.run(startup)
         data = spec["data"]
-        arrays, meta = {}, {"feeds": spec["feeds"], "targets": [t.name for t in spec["targets"]],
-                            "train": bool(spec.get("optimizer")), "lod": {},
-                            "loss": spec["loss"].name if spec.get("optimizer") else None}
+        arrays, meta = (
+            {},
+            {
+                "feeds": spec["feeds"],
+                "targets": [t.name for t in spec["targets"]],
+                "train": bool(spec.get("optimizer")),
+                "lod": {},
+                "loss": spec["loss"].name if spec.get("optimizer") else None,
+            },
+        )
         if meta["train"]:
             exe.run(main, feed=feed_dict(fluid, place, data["train0"]), fetch_list=[spec["loss"]])
         save_all(fluid, exe, main, spec, out)
@@ -145,16 +163,17 @@ def check_loaded(fluid, family, out, outs):
             program, feeds, fetches = fluid.io.load_inference_model(os.path.join(out, fmt), exe, **kwargs)
             got = exe.run(program, feed=feed_dict(fluid, place, feed), fetch_list=fetches, return_numpy=False)
             for name, value in zip(meta["targets"], got):
-                np.testing.assert_allclose(np.array(value), outs[name], rtol=1e-5, atol=1e-5,
-                                           err_msg=f"{family}/{fmt}")
+                np.testing.assert_allclose(np.array(value), outs[name], rtol=1e-5, atol=1e-5, err_msg=f"{family}/{fmt}")
 
 
 def main_record(families):
     import paddle.fluid as fluid
+
     for family in families:
         out = os.path.join(OUT, family)
         if os.path.isdir(out):
             import shutil
+
             shutil.rmtree(out)
         os.makedirs(out)
         outs = record(fluid, family, out)
@@ -165,6 +184,6 @@ def main_record(families):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if args and args[0] in ("pe-save", "fluid-check", "paddle-check"):       # (tools/fluid_saved_reverse.py imports
+    if args and args[0] in ("pe-save", "fluid-check", "paddle-check"):  # (tools/fluid_saved_reverse.py imports
         sys.exit(f"{args[0]} is tools/fluid_saved_reverse.py's: python tools/fluid_saved_reverse.py {' '.join(args)}")
-    main_record(args or list(FAMILIES))                                     # this module, never the reverse)
+    main_record(args or list(FAMILIES))  # this module, never the reverse)

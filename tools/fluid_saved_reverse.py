@@ -8,6 +8,7 @@ outputs (<= 1e-5 + 1e-5 |ref|) and, from pe's saved state, pe's next training st
 
 Each check prints one line per family and format (ok, or what failed) and the counts, and writes
 them to DIR/<mode>.json. Nothing here is committed output: docs/COMPAT.md records a run."""
+
 import json
 import os
 import shutil
@@ -20,8 +21,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluid_saved_models as tool  # noqa: E402  (this module imports it; it never imports this one)
 from fluid_saved_families import FAMILIES, feed_dict  # noqa: E402
 
-CHECKS = ("inference", "inference_combined", "persistables", "persistables_combined", "params", "fluid_load",
-          "fluid_load_dir", "program_state", "pdmodel")     # (program_state_dir: Fluid reads a directory so too)
+CHECKS = (
+    "inference",
+    "inference_combined",
+    "persistables",
+    "persistables_combined",
+    "params",
+    "fluid_load",
+    "fluid_load_dir",
+    "program_state",
+    "pdmodel",
+)  # (program_state_dir: Fluid reads a directory so too)
 
 
 def _close(got, want, what):
@@ -32,6 +42,7 @@ def pe_save(out):
     """pe builds, trains one step, saves every format and records its outputs (tool.record)."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import pe_cli.fluid as fluid
+
     results = {}
     for family in FAMILIES:
         target = os.path.join(out, family)
@@ -40,7 +51,7 @@ def pe_save(out):
         try:
             tool.record(fluid, family, target)
             results[family] = "ok"
-        except Exception as e:             # a family pe cannot build or run: said, and the others go on
+        except Exception as e:  # a family pe cannot build or run: said, and the others go on
             results[family] = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
         print(f"{family}: {results[family]}")
     _write(out, "pe-save", results)
@@ -69,8 +80,12 @@ def _inference(fluid, d, meta, rec, fmt, load):
     with fluid.scope_guard(fluid.core.Scope()):
         kwargs = {"model_filename": "model", "params_filename": "params"} if fmt == "inference_combined" else {}
         program, feeds, fetches = load(os.path.join(d, fmt), exe, **kwargs)
-        got = exe.run(program, feed=feed_dict(fluid, place, _batch(meta, rec, "infer", meta["feeds"])),
-                      fetch_list=fetches, return_numpy=False)
+        got = exe.run(
+            program,
+            feed=feed_dict(fluid, place, _batch(meta, rec, "infer", meta["feeds"])),
+            fetch_list=fetches,
+            return_numpy=False,
+        )
     _check_outputs(meta, rec, got)
 
 
@@ -82,8 +97,12 @@ def _checkpoint(fluid, tool, family, d, meta, rec, how):
         main, startup, test, spec = tool.build(fluid, family)
         exe.run(startup)
         tool.load_state(fluid, exe, d, how, main)
-        got = exe.run(test, feed=feed_dict(fluid, place, _batch(meta, rec, "infer")), fetch_list=meta["targets"],
-                      return_numpy=False)
+        got = exe.run(
+            test,
+            feed=feed_dict(fluid, place, _batch(meta, rec, "infer")),
+            fetch_list=meta["targets"],
+            return_numpy=False,
+        )
         _check_outputs(meta, rec, got)
         if meta["train"]:
             loss, params = tool.train_step(fluid, exe, main, spec, feed_dict(fluid, place, _batch(meta, rec, "train1")))
@@ -104,18 +123,19 @@ def _pdmodel(fluid, d, meta, rec):
     if not meta["train"]:
         return
     with fluid.scope_guard(fluid.core.Scope()):
-        for var in program.list_vars():           # (set_program_state sets variables that hold a value)
+        for var in program.list_vars():  # (set_program_state sets variables that hold a value)
             if var.persistable:
                 fluid.global_scope().var(var.name)
         state = fluid.io.load_program_state(os.path.join(d, "checkpoint"))
         for name, value in state.items():
             fluid.global_scope().var(name).get_tensor().set(value, place)
-        loss, = exe.run(program, feed=feed_dict(fluid, place, _batch(meta, rec, "train1")), fetch_list=[meta["loss"]])
+        (loss,) = exe.run(program, feed=feed_dict(fluid, place, _batch(meta, rec, "train1")), fetch_list=[meta["loss"]])
     _close(loss, rec["next:loss"], "the .pdmodel program's next-step loss")
 
 
 def fluid_check(out):
     import paddle.fluid as fluid
+
     results = {}
     for family in FAMILIES:
         d = os.path.join(out, family)
@@ -124,10 +144,15 @@ def fluid_check(out):
             continue
         meta, rec = _record(d)
         for check in CHECKS:
-            results[f"{family}/{check}"] = _outcome(lambda: (
-                _inference(fluid, d, meta, rec, check, fluid.io.load_inference_model) if check.startswith("inference")
-                else _pdmodel(fluid, d, meta, rec) if check == "pdmodel"
-                else _checkpoint(fluid, tool, family, d, meta, rec, check)))
+            results[f"{family}/{check}"] = _outcome(
+                lambda: (
+                    _inference(fluid, d, meta, rec, check, fluid.io.load_inference_model)
+                    if check.startswith("inference")
+                    else _pdmodel(fluid, d, meta, rec)
+                    if check == "pdmodel"
+                    else _checkpoint(fluid, tool, family, d, meta, rec, check)
+                )
+            )
             print(f"{family}/{check}: {results[family + '/' + check]}", flush=True)
     _write(out, "fluid-check", results)
 
@@ -148,6 +173,7 @@ class _Paddle2Fluid:
 
 def paddle_check(out):
     import paddle
+
     paddle.enable_static()
     fluid = _Paddle2Fluid(paddle)
     results = {}
@@ -159,9 +185,10 @@ def paddle_check(out):
                 continue
             meta, rec = _record(d)
 
-            def load(path, exe, **kwargs):        # (filenames given, even None: Fluid 1.x's directory layout)
+            def load(path, exe, **kwargs):  # (filenames given, even None: Fluid 1.x's directory layout)
                 kwargs = kwargs or {"model_filename": None, "params_filename": None}
                 return paddle.static.load_inference_model(path, exe, **kwargs)
+
             results[f"{family}/{fmt}"] = _outcome(lambda: _inference(fluid, d, meta, rec, fmt, load))
             print(f"{family}/{fmt}: {results[family + '/' + fmt]}", flush=True)
     _write(out, "paddle-check", results)
@@ -174,8 +201,11 @@ def _outcome(check):
     except Exception as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip() and not line.strip().startswith("---")]
         summary = lines.index("Error Message Summary:") + 1 if "Error Message Summary:" in lines else None
-        hint = lines[summary] if summary is not None and summary < len(lines) else \
-            next((line for line in lines if "Error" in line or "Hint" in line or "Mismatch" in line), "")
+        hint = (
+            lines[summary]
+            if summary is not None and summary < len(lines)
+            else next((line for line in lines if "Error" in line or "Hint" in line or "Mismatch" in line), "")
+        )
         where = traceback.extract_tb(e.__traceback__)[-1]
         return f"{type(e).__name__}: {(hint or (lines[0] if lines else ''))[:300]} ({os.path.basename(where.filename)})"
 

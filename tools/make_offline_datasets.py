@@ -12,6 +12,7 @@ task), conll05st (its archive, three dictionaries and an embedding) and corpora/
 (NLTK's movie reviews). The real files are far larger; nothing here is a sample of them.
 Used by tools/run_upstream.py.
 """
+
 import gzip
 import io
 import os
@@ -48,7 +49,7 @@ def mnist(out, rng):
         images = rng.integers(0, 40, size=(n, 28, 28)).astype(np.uint8)
         for i, label in enumerate(labels):
             r, c = divmod(int(label), 5)
-            images[i, 4 + 10 * r:12 + 10 * r, 2 + 5 * c:6 + 5 * c] = 250
+            images[i, 4 + 10 * r : 12 + 10 * r, 2 + 5 * c : 6 + 5 * c] = 250
         header = np.array([2051, n, 28, 28], ">i4").tobytes()
         with gzip.open(os.path.join(out, f"{prefix}-images-idx3-ubyte.gz"), "wb") as f:
             f.write(header + images.tobytes())
@@ -61,13 +62,20 @@ def _py2_cifar_batch(images, labels):
     (SHORT_BINSTRING), a uint8 array through numpy 1's ``numpy.core.multiarray._reconstruct``. Python
     3's pickler cannot write py2 strings, and numpy 2 names its module ``numpy._core``, which Fluid
     1.8.5's numpy lacks."""
+
     def text(s):
         return b"U" + bytes([len(s)]) + s
+
     n, width = images.shape
-    out = (b"\x80\x02}q\x00(" + text(b"data") + b"q\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\n"
-           b"ndarray\nq\x03K\x00\x85U\x01b\x87Rq\x04(K\x01J" + struct.pack("<i", n) + b"M" + struct.pack("<H", width)
-           + b"\x86cnumpy\ndtype\nq\x05U\x02u1K\x00K\x01\x87Rq\x06(K\x03U\x01|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xff"
-           b"K\x00tb\x89T" + struct.pack("<i", images.size) + images.tobytes() + b"tb")
+    out = (
+        b"\x80\x02}q\x00(" + text(b"data") + b"q\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\n"
+        b"ndarray\nq\x03K\x00\x85U\x01b\x87Rq\x04(K\x01J"
+        + struct.pack("<i", n)
+        + b"M"
+        + struct.pack("<H", width)
+        + b"\x86cnumpy\ndtype\nq\x05U\x02u1K\x00K\x01\x87Rq\x06(K\x03U\x01|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xff"
+        b"K\x00tb\x89T" + struct.pack("<i", images.size) + images.tobytes() + b"tb"
+    )
     out += text(b"labels") + b"]q\x07(" + b"".join(b"K" + bytes([int(v)]) for v in labels) + b"e"
     return out + text(b"batch_label") + text(b"training batch 1 of 5") + b"u."
 
@@ -78,7 +86,7 @@ def cifar(out, rng):
         labels = rng.integers(0, 10, size=n)
         data = rng.integers(0, 60, size=(n, 3072)).astype(np.uint8)
         for i, label in enumerate(labels):
-            data[i, 1024 * (label % 3):1024 * (label % 3 + 1)] += np.uint8(20 * label)
+            data[i, 1024 * (label % 3) : 1024 * (label % 3 + 1)] += np.uint8(20 * label)
         members[f"cifar-10-batches-py/{name}"] = _py2_cifar_batch(data, labels)
     _tar(os.path.join(out, "cifar-10-python.tar.gz"), members)
 
@@ -114,8 +122,10 @@ def imikolov(out, rng):
 
 def movielens(out, rng):
     genres = ["Action", "Comedy", "Drama", "Horror"]
-    movies = [f"{m}::{' '.join(rng.choice(WORDS, size=3))} (1995)::{'|'.join(rng.choice(genres, size=2, replace=False))}"
-              for m in range(1, 61)]
+    movies = [
+        f"{m}::{' '.join(rng.choice(WORDS, size=3))} (1995)::{'|'.join(rng.choice(genres, size=2, replace=False))}"
+        for m in range(1, 61)
+    ]
     ages = [1, 18, 25, 35, 45, 50, 56]
     users = [f"{u}::{'MF'[u % 2]}::{ages[u % 7]}::{u % 21}::12345" for u in range(1, 41)]
     # 7000 ratings: book 05.recommender_system saves its model at its 21st batch of 256. A user rates
@@ -125,8 +135,22 @@ def movielens(out, rng):
     ratings = [f"{u}::{m}::{1 + u % 5}::978300760" for u, m, _ in pairs]
     # Movies no one rated, up to the one it infers for (783), give the real set's sizes (18 genres, over
     # 5000 title words): its inference feeds category ids up to 10 and title word ids up to 4140.
-    more = ["Adventure", "Animation", "Children's", "Crime", "Documentary", "Fantasy", "Film-Noir",
-            "Musical", "Mystery", "Romance", "Sci-Fi", "Thriller", "War", "Western"]
+    more = [
+        "Adventure",
+        "Animation",
+        "Children's",
+        "Crime",
+        "Documentary",
+        "Fantasy",
+        "Film-Noir",
+        "Musical",
+        "Mystery",
+        "Romance",
+        "Sci-Fi",
+        "Thriller",
+        "War",
+        "Western",
+    ]
     movies += [f"{m}::{' '.join(f't{m}_{k}' for k in range(7))} (1996)::{more[m % 14]}" for m in range(61, 784)]
     with zipfile.ZipFile(os.path.join(out, "movielens%2Fml-1m.zip"), "w") as z:
         z.writestr("ml-1m/movies.dat", "\n".join(movies) + "\n")
@@ -141,9 +165,13 @@ def wmt14(out, rng):
         words = rng.choice(WORDS, size=rng.integers(3, 9))
         lines.append(" ".join(words) + "\t" + " ".join(words))
     text = ("\n".join(lines) + "\n").encode()
-    members = {"wmt14/src.dict": ("\n".join(vocab) + "\n").encode(),
-               "wmt14/trg.dict": ("\n".join(vocab) + "\n").encode(),
-               "wmt14/train/train": text, "wmt14/test/test": text[:4000], "wmt14/gen/gen": text[:2000]}
+    members = {
+        "wmt14/src.dict": ("\n".join(vocab) + "\n").encode(),
+        "wmt14/trg.dict": ("\n".join(vocab) + "\n").encode(),
+        "wmt14/train/train": text,
+        "wmt14/test/test": text[:4000],
+        "wmt14/gen/gen": text[:2000],
+    }
     _tar(os.path.join(out, "wmt14.tgz"), members)
 
 
@@ -168,14 +196,17 @@ def wmt16(out, rng):
 def conll05(out, rng):
     verbs = ["run", "eat", "see"]
     words_lines, props_lines = [], []
-    for _ in range(200):   # Paddle's test_parallel_executor_crf reads 10 batches of 16
+    for _ in range(200):  # Paddle's test_parallel_executor_crf reads 10 batches of 16
         n = int(rng.integers(5, 10))
         sentence = list(rng.choice(WORDS, size=n))
         v = int(rng.integers(1, n - 1))
         sentence[v] = verbs[v % 3]
         for i, word in enumerate(sentence):
-            tag = "(A0*)" if i == v - 1 else ("(V*)" if i == v else ("(A1*" if i == v + 1 else
-                                                                    ("*)" if i == n - 1 and v + 1 < n - 1 else "*")))
+            tag = (
+                "(A0*)"
+                if i == v - 1
+                else ("(V*)" if i == v else ("(A1*" if i == v + 1 else ("*)" if i == n - 1 and v + 1 < n - 1 else "*")))
+            )
             if i == v + 1 and v + 1 == n - 1:
                 tag = "(A1*)"
             words_lines.append(word)
@@ -186,14 +217,16 @@ def conll05(out, rng):
     for name, lines in (("words/test.wsj.words.gz", words_lines), ("props/test.wsj.props.gz", props_lines)):
         gz["conll05st-release/test.wsj/" + name] = gzip.compress(("\n".join(lines) + "\n").encode())
     _tar(os.path.join(out, "conll05st-tests.tar.gz"), gz)
-    with open(os.path.join(out, "conll05st%2FwordDict.txt"), "w") as f:   # the names Paddle saves them by
+    with open(os.path.join(out, "conll05st%2FwordDict.txt"), "w") as f:  # the names Paddle saves them by
         f.write("\n".join(["<unk>"] + WORDS + verbs) + "\n")
     with open(os.path.join(out, "conll05st%2FverbDict.txt"), "w") as f:
         f.write("\n".join(verbs) + "\n")
     with open(os.path.join(out, "conll05st%2FtargetDict.txt"), "w") as f:
         f.write("\n".join(["B-A0", "I-A0", "B-A1", "I-A1", "B-V", "I-V", "O"]) + "\n")
-    with open(os.path.join(out, "conll05st%2Femb"), "wb") as f:   # Paddle's parameter file: a 16-byte header, float32
-        f.write(np.zeros(4, np.int32).tobytes() + rng.normal(0, 0.1, (len(WORDS) + 4) * 32).astype(np.float32).tobytes())
+    with open(os.path.join(out, "conll05st%2Femb"), "wb") as f:  # Paddle's parameter file: a 16-byte header, float32
+        f.write(
+            np.zeros(4, np.int32).tobytes() + rng.normal(0, 0.1, (len(WORDS) + 4) * 32).astype(np.float32).tobytes()
+        )
 
 
 def movie_reviews(out, rng):
@@ -204,14 +237,23 @@ def movie_reviews(out, rng):
     with zipfile.ZipFile(os.path.join(out, "movie_reviews.zip"), "w", zipfile.ZIP_DEFLATED) as z:
         for k, category in enumerate(("neg", "pos")):
             for i in range(1000):
-                start = (k * 1000 + i) * 20   # each word once, then a few frequent ones
-                words = vocab[start:start + 20] + list(rng.choice(vocab[:50], size=10))
+                start = (k * 1000 + i) * 20  # each word once, then a few frequent ones
+                words = vocab[start : start + 20] + list(rng.choice(vocab[:50], size=10))
                 z.writestr(f"movie_reviews/{category}/cv{i:03d}_{i * 7 % 10000:05d}.txt", " ".join(words) + " .\n")
 
 
-DATASETS = {"uci_housing": uci_housing, "mnist": mnist, "cifar": cifar, "imdb": imdb, "imikolov": imikolov,
-            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05,
-            "corpora": movie_reviews}
+DATASETS = {
+    "uci_housing": uci_housing,
+    "mnist": mnist,
+    "cifar": cifar,
+    "imdb": imdb,
+    "imikolov": imikolov,
+    "movielens": movielens,
+    "wmt14": wmt14,
+    "wmt16": wmt16,
+    "conll05st": conll05,
+    "corpora": movie_reviews,
+}
 
 
 def main(argv):

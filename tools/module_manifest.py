@@ -14,6 +14,7 @@ FLUID_LACKS lists the names of the manifest that Fluid 1.8.5 itself does not res
 
 tests/fluid/test_module_manifest.py asserts every module imports with every name.
 """
+
 import contextlib
 import importlib
 import io
@@ -29,13 +30,26 @@ FLUID_LACKS = {
     "paddle.complex.tensor.math": ["matmul", "reshape", "transpose"],
     "paddle.dataset.conll05": ["test, get_dict"],
     "paddle.distributed": ["fs_wrapper"],
-    "paddle.fluid": ["DistMultiTrainer", "HashName", "MultiTrainer", "PipelineTrainer", "RoundRobin",
-                     "TrainerDesc", "VarBase", "append_backward", "learning_rate_decay"],
+    "paddle.fluid": [
+        "DistMultiTrainer",
+        "HashName",
+        "MultiTrainer",
+        "PipelineTrainer",
+        "RoundRobin",
+        "TrainerDesc",
+        "VarBase",
+        "append_backward",
+        "learning_rate_decay",
+    ],
     "paddle.fluid.contrib.slim.distillation.distiller": ["DistillationStrategy"],
     "paddle.fluid.contrib.slim.graph.executor": ["OpWrapper", "VarWrapper"],
     "paddle.fluid.contrib.slim.nas.light_nas_strategy": ["SearchSpace"],
-    "paddle.fluid.contrib.slim.prune.pruner": ["AutoPruneStrategy", "PruneStrategy", "SensitivePruneStrategy",
-                                               "UniformPruneStrategy"],
+    "paddle.fluid.contrib.slim.prune.pruner": [
+        "AutoPruneStrategy",
+        "PruneStrategy",
+        "SensitivePruneStrategy",
+        "UniformPruneStrategy",
+    ],
     "paddle.fluid.trainer_factory": ["FetchHandler"],
     "paddle.incubate": ["distributed", "vision"],
     "paddle.utils": ["dump_config"],
@@ -50,6 +64,7 @@ def measure(manifest=MANIFEST):
     """{"modules": n, "failed": {module: error}, "missing": {module: [names]}}."""
     sys.path.insert(0, ROOT) if ROOT not in sys.path else None
     from pe_cli.fluid import runner
+
     runner.install()
     with open(manifest, encoding="utf-8") as f:
         modules = json.load(f)["modules"]
@@ -58,7 +73,7 @@ def measure(manifest=MANIFEST):
         try:
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 loaded[name] = importlib.import_module(name)
-        except Exception as e:   # noqa: BLE001 -- any failure to import is what this measures
+        except Exception as e:  # noqa: BLE001 -- any failure to import is what this measures
             failed[name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
     for name, module in loaded.items():
         lacks = [n for n in modules[name] if n not in FLUID_LACKS.get(name, ()) and not _resolves(module, n)]
@@ -70,7 +85,7 @@ def measure(manifest=MANIFEST):
 def _resolves(module, name):
     try:
         getattr(module, name)
-    except Exception:   # noqa: BLE001 -- AttributeError, or a module __getattr__ refusing the name
+    except Exception:  # noqa: BLE001 -- AttributeError, or a module __getattr__ refusing the name
         return False
     return True
 
@@ -83,8 +98,10 @@ def main():
             names = [m for m in json.load(f)["modules"] if test(m)]
         bad_import = [m for m in names if m in failed]
         lacking = [m for m in names if m in missing]
-        print(f"{kind}: {len(names)} modules, {len(names) - len(bad_import) - len(lacking)} with every name, "
-              f"{len(lacking)} lacking names, {len(bad_import)} not importing")
+        print(
+            f"{kind}: {len(names)} modules, {len(names) - len(bad_import) - len(lacking)} with every name, "
+            f"{len(lacking)} lacking names, {len(bad_import)} not importing"
+        )
     for name, error in failed.items():
         print(f"no import {name}: {error}")
     for name, lacks in missing.items():

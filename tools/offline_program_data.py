@@ -20,6 +20,7 @@ tools/run_upstream.py calls ``write(name, cwd)`` for a program whose manifest en
   held-out item and 99 items they did not rate) and ``Data/train_data.csv`` (``user,item,label``: each
   rated item, then 4 unrated ones: ``get_train_data.py --num_neg 4``).
 """
+
 import os
 import sys
 
@@ -40,16 +41,16 @@ def word2vec_text8(cwd, rng):
     counts = {}
     for w in words:
         counts[w] = counts.get(w, 0) + 1
-    kept = {w: c for w, c in counts.items() if c > 5}   # preprocess.py's --min_count 5
+    kept = {w: c for w, c in counts.items() if c > 5}  # preprocess.py's --min_count 5
     kept["<UNK>"] = sum(c for c in counts.values() if c <= 5)
     ordered = sorted(kept.items(), key=lambda wc: -wc[1])
     _write(os.path.join(cwd, "data", "test_build_dict"), "".join(f"{w} {c}\n" for w, c in ordered))
     ids = {w: i for i, (w, _) in enumerate(ordered)}
     _write(os.path.join(cwd, "data", "test_build_dict_word_to_id_"), "".join(f"{w} {i}\n" for w, i in ids.items()))
     total, lines = sum(kept.values()), []
-    for start in range(0, len(words), 1000):   # --downsample 0.001 keeps a frequent word with this probability
+    for start in range(0, len(words), 1000):  # --downsample 0.001 keeps a frequent word with this probability
         line = []
-        for w in words[start:start + 1000]:
+        for w in words[start : start + 1000]:
             idx = ids.get(w, ids["<UNK>"])
             keep = ((ordered[idx][1] / (0.001 * total)) ** 0.5 + 1) * (0.001 * total) / ordered[idx][1]
             if rng.random() <= keep:
@@ -58,33 +59,81 @@ def word2vec_text8(cwd, rng):
     _write(os.path.join(cwd, "data", "convert_text8", "convert_text8"), "\n".join(lines) + "\n")
 
 
-CENSUS_NUMERIC = ["age", "wage_per_hour", "capital_gains", "capital_losses", "stock_dividends",
-                  "instance_weight", "num_emp", "own_or_self", "vet_benefits", "weeks_worked", "year"]
+CENSUS_NUMERIC = [
+    "age",
+    "wage_per_hour",
+    "capital_gains",
+    "capital_losses",
+    "stock_dividends",
+    "instance_weight",
+    "num_emp",
+    "own_or_self",
+    "vet_benefits",
+    "weeks_worked",
+    "year",
+]
 # The census's categorical columns with their number of values, 488 in all (the real set's 499 features).
 CENSUS_CATEGORIES = {
-    "class_worker": 9, "det_ind_code": 52, "det_occ_code": 47, "education": 17, "hs_college": 3,
-    "major_ind_code": 24, "major_occ_code": 15, "race": 5, "hisp_origin": 10, "sex": 2, "union_member": 3,
-    "unemp_reason": 6, "full_or_part_emp": 8, "tax_filer_stat": 6, "region_prev_res": 6,
-    "state_prev_res": 51, "det_hh_fam_stat": 38, "det_hh_summ": 8, "mig_chg_msa": 10, "mig_chg_reg": 9,
-    "mig_move_reg": 10, "mig_same": 3, "mig_prev_sunbelt": 4, "fam_under_18": 5, "country_father": 43,
-    "country_mother": 43, "country_self": 43, "citizenship": 5, "vet_question": 3}
+    "class_worker": 9,
+    "det_ind_code": 52,
+    "det_occ_code": 47,
+    "education": 17,
+    "hs_college": 3,
+    "major_ind_code": 24,
+    "major_occ_code": 15,
+    "race": 5,
+    "hisp_origin": 10,
+    "sex": 2,
+    "union_member": 3,
+    "unemp_reason": 6,
+    "full_or_part_emp": 8,
+    "tax_filer_stat": 6,
+    "region_prev_res": 6,
+    "state_prev_res": 51,
+    "det_hh_fam_stat": 38,
+    "det_hh_summ": 8,
+    "mig_chg_msa": 10,
+    "mig_chg_reg": 9,
+    "mig_move_reg": 10,
+    "mig_same": 3,
+    "mig_prev_sunbelt": 4,
+    "fam_under_18": 5,
+    "country_father": 43,
+    "country_mother": 43,
+    "country_self": 43,
+    "citizenship": 5,
+    "vet_question": 3,
+}
 
 
 def census_income(cwd, rng):
-    header = ["marital_stat", "income_50k"] + CENSUS_NUMERIC + [
-        f"{col}_ v{k}" for col, n in CENSUS_CATEGORIES.items() for k in range(n)]
+    header = (
+        ["marital_stat", "income_50k"]
+        + CENSUS_NUMERIC
+        + [f"{col}_ v{k}" for col, n in CENSUS_CATEGORIES.items() for k in range(n)]
+    )
     for folder, n in (("train_data", 640), ("test_data", 320)):
         rows = []
         for i in range(n):
-            numeric = [rng.integers(0, 90), rng.integers(0, 2000), rng.integers(0, 5000), 0, rng.integers(0, 300),
-                       round(float(rng.uniform(500, 3000)), 2), rng.integers(0, 7), rng.integers(0, 3),
-                       2, rng.integers(0, 53), 94 + i % 2]
+            numeric = [
+                rng.integers(0, 90),
+                rng.integers(0, 2000),
+                rng.integers(0, 5000),
+                0,
+                rng.integers(0, 300),
+                round(float(rng.uniform(500, 3000)), 2),
+                rng.integers(0, 7),
+                rng.integers(0, 3),
+                2,
+                rng.integers(0, 53),
+                94 + i % 2,
+            ]
             onehot = []
             for n_values in CENSUS_CATEGORIES.values():
                 hot = [0] * n_values
-                hot[(i + int(rng.integers(0, 2))) % n_values] = 1   # every value in both files
+                hot[(i + int(rng.integers(0, 2))) % n_values] = 1  # every value in both files
                 onehot += hot
-            income = int(numeric[2] > 2500)           # labels a model can learn from the features
+            income = int(numeric[2] > 2500)  # labels a model can learn from the features
             marital = int(numeric[0] < 30)
             rows.append(",".join(str(v) for v in [marital, income] + numeric + onehot))
         _write(os.path.join(cwd, folder, f"{folder}.csv"), ",".join(header) + "\n" + "\n".join(rows) + "\n")
@@ -104,8 +153,12 @@ def ncf_ml1m(cwd, rng):
             samples.append(f"{u},{i},1")
             samples += [f"{u},{int(j)},0" for j in rng.choice(unrated, 4)]
     data = os.path.join(cwd, "Data")
-    for name, lines in (("ml-1m.train.rating", train), ("ml-1m.test.rating", test),
-                        ("ml-1m.test.negative", negative), ("train_data.csv", samples)):
+    for name, lines in (
+        ("ml-1m.train.rating", train),
+        ("ml-1m.test.rating", test),
+        ("ml-1m.test.negative", negative),
+        ("train_data.csv", samples),
+    ):
         _write(os.path.join(data, name), "\n".join(lines) + "\n")
 
 

@@ -8,6 +8,7 @@ any, ``pe_cli/layers/<family>.py``.
 
 tests/test_architecture.py checks that the document holds the table this prints.
 """
+
 import argparse
 import importlib
 import os
@@ -22,7 +23,7 @@ END = "<!-- end of op families -->"
 def _summary(module):
     doc = (module.__doc__ or "").strip().replace("\n", " ")
     end = doc.find(". ")
-    return (doc if end < 0 else doc[:end + 1]).replace("|", "/")
+    return (doc if end < 0 else doc[: end + 1]).replace("|", "/")
 
 
 def families():
@@ -30,10 +31,11 @@ def families():
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
     from pe_cli.ops import registry
+
     found = {}
     for op_type in registry.all_op_types():
         opdef = registry.get(op_type)
-        if "_grad" in op_type:          # a gradient op lives with its forward op
+        if "_grad" in op_type:  # a gradient op lives with its forward op
             continue
         found.setdefault(opdef.kernel_module, []).append(op_type)
     table = {}
@@ -63,7 +65,7 @@ def written():
         text = f.read()
     if BEGIN not in text or END not in text:
         return ""
-    return text[text.index(BEGIN):text.index(END) + len(END)]
+    return text[text.index(BEGIN) : text.index(END) + len(END)]
 
 
 def write():

@@ -14,6 +14,7 @@ setUpClass / tearDownClass / a module counts as a case of its own (unittest repo
 last line is ``{"end": exit status}`` when the file ran to its end. Engine-neutral: it imports
 neither Paddle nor pe, and runs on Python 3.8 (Fluid 1.8.5's) as on pe's.
 """
+
 import json
 import os
 import runpy
@@ -29,7 +30,7 @@ def error_line(err):
     kind, value = err[0], err[1]
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
     text = str(value).strip().splitlines()
-    if not text:        # an assert with no message: the line of the test that failed
+    if not text:  # an assert with no message: the line of the test that failed
         frames = traceback.extract_tb(err[2])
         text = [frames[-1].line or ""] if frames else [""]
     return f"{name}: {text[0].strip()}"[:300] if text[0].strip() else name
@@ -41,12 +42,13 @@ class Recorder:
         open(path, "w").close()
 
     def write(self, record):
-        with open(self.path, "a") as out:       # a line at a time: a file killed for time keeps its cases
+        with open(self.path, "a") as out:  # a line at a time: a file killed for time keeps its cases
             out.write(json.dumps(record) + "\n")
 
 
 def recording_result(recorder):
     """A TextTestResult class that also writes each outcome through ``recorder``."""
+
     class RecordingResult(unittest.TextTestResult):
         def startTest(self, test):
             self._started = time.time()
@@ -54,7 +56,7 @@ def recording_result(recorder):
 
         def _record(self, test, outcome, err=None):
             started = getattr(self, "_started", None) if isinstance(test, unittest.TestCase) else None
-            seconds = round(time.time() - started, 3) if started else 0     # a class's error: no case timed
+            seconds = round(time.time() - started, 3) if started else 0  # a class's error: no case timed
             record = {"case": test.id(), "outcome": outcome, "seconds": seconds}
             if err is not None:
                 record["error"] = error_line(err)
@@ -86,8 +88,9 @@ def recording_result(recorder):
 
         def addSubTest(self, test, subtest, err):
             super().addSubTest(test, subtest, err)
-            if err is not None:     # a failing subtest fails its case (unittest counts it so)
+            if err is not None:  # a failing subtest fails its case (unittest counts it so)
                 self._record(subtest, "fail" if issubclass(err[0], test.failureException) else "error", err)
+
     return RecordingResult
 
 
@@ -104,13 +107,14 @@ def main(argv):
             sys.argv = [script, *args]
             runpy.run_path(script, run_name="__main__")
         else:
-            name = os.path.basename(script)[:-len(".py")]
+            name = os.path.basename(script)[: -len(".py")]
             unittest.main(module=name, argv=[script, *args])
     except SystemExit as e:
-        status = int(e.code) if isinstance(e.code, int) else (0 if e.code is None else 1)   # unittest: a bool
-    except BaseException as e:      # noqa: BLE001 -- an error outside any case (the module's import)
-        recorder.write({"case": os.path.basename(script), "outcome": "error",
-                        "error": error_line(sys.exc_info()), "seconds": 0})
+        status = int(e.code) if isinstance(e.code, int) else (0 if e.code is None else 1)  # unittest: a bool
+    except BaseException as e:  # noqa: BLE001 -- an error outside any case (the module's import)
+        recorder.write(
+            {"case": os.path.basename(script), "outcome": "error", "error": error_line(sys.exc_info()), "seconds": 0}
+        )
         traceback.print_exc()
         status = 1
     recorder.write({"end": status})

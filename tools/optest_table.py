@@ -20,6 +20,7 @@ files were written for numpy 1.x: docs/OPTEST.md). Without ``--write`` the table
 it, it replaces the table in docs/OPTEST.md. NOTES marks failures that come from a Paddle-only
 detail, each checked against Fluid 1.8.5.
 """
+
 import argparse
 import concurrent.futures
 import json
@@ -41,14 +42,14 @@ SUBFOLDERS = ("", "sequence", "ir")
 # count leaves none of them out. file -> the note (each checked against the files at 8e1712a7 and Fluid).
 NOTES = {
     "test_var_conv_2d.py": "Paddle-only: TestVarConv2dApi feeds sequences of 60 and 56 values where its channels, "
-                           "rows and columns make 90 and 84; Fluid's kernel reads past them (memory it does not "
-                           "own, undefined values), pe refuses them",
+    "rows and columns make 90 and 84; Fluid's kernel reads past them (memory it does not "
+    "own, undefined values), pe refuses them",
     "test_uniform_random_op.py": "Paddle-only: the SelectedRows cases want each histogram bin of one seeded draw of "
-                                 "3136 values within 0.01 of 0.1 (about 2 standard deviations: Fluid's minstd_rand "
-                                 "draw passes, pe's numpy one does not)",
+    "3136 values within 0.01 of 0.1 (about 2 standard deviations: Fluid's minstd_rand "
+    "draw passes, pe's numpy one does not)",
     "sequence/test_sequence_enumerate_op.py": "environment: the test's reference makes np.array() of rows mixing "
-                                              "1-element arrays and ints, which numpy >= 1.24 (every numpy pe "
-                                              "takes) refuses; Fluid 1.8.5's numpy 1.23 made an object array",
+    "1-element arrays and ints, which numpy >= 1.24 (every numpy pe "
+    "takes) refuses; Fluid 1.8.5's numpy 1.23 made an object array",
 }
 
 
@@ -75,11 +76,18 @@ def summarize(records, timed_out=None):
     bad = [r for r in cases if r["outcome"] not in ("ok", "expected failure", "skipped")]
     first = f"{_short(bad[0]['case'])}: {bad[0].get('error', bad[0]['outcome'])}" if bad else ""
     if timed_out:
-        first = f"timed out after {timed_out} s ({len(cases)} cases ran)" + (f"; first failure {first}" if first else "")
+        first = f"timed out after {timed_out} s ({len(cases)} cases ran)" + (
+            f"; first failure {first}" if first else ""
+        )
     elif not any("end" in r for r in records):
         first = first or "the process ended before its cases did"
-    return {"cases": len(cases), "passing": passing, "skipped": skipped, "failing": len(bad),
-            "first_failure": first[:240].replace("|", "/").replace("\n", " ")}
+    return {
+        "cases": len(cases),
+        "passing": passing,
+        "skipped": skipped,
+        "failing": len(bad),
+        "first_failure": first[:240].replace("|", "/").replace("\n", " "),
+    }
 
 
 def _short(case):
@@ -93,17 +101,26 @@ def run_file(directory, name, command, env, timeout):
         results = os.path.join(tmp, "cases.jsonl")
         path = os.path.join(directory, name)
         start = time.time()
-        proc = subprocess.Popen([*command, RUNNER, results, path, "-v"], cwd=os.path.dirname(path), env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            [*command, RUNNER, results, path, "-v"],
+            cwd=os.path.dirname(path),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         timed_out = None
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)     # the test's own children too
+            os.killpg(proc.pid, signal.SIGKILL)  # the test's own children too
             proc.wait()
             timed_out = timeout
-        records = [json.loads(line) for line in open(results).read().splitlines() if line.strip()] \
-            if os.path.exists(results) else []
+        records = (
+            [json.loads(line) for line in open(results).read().splitlines() if line.strip()]
+            if os.path.exists(results)
+            else []
+        )
     return dict(summarize(records, timed_out), seconds=round(time.time() - start, 1))
 
 
@@ -146,9 +163,13 @@ def collect(args):
         if args.cache:
             with open(args.cache, "a") as out:
                 out.write(json.dumps(record) + "\n")
-        print(f"{engine:5} {name}: {record['passing']}/{record['cases']} {record['first_failure'][:100]}",
-              file=sys.stderr, flush=True)
+        print(
+            f"{engine:5} {name}: {record['passing']}/{record['cases']} {record['first_failure'][:100]}",
+            file=sys.stderr,
+            flush=True,
+        )
         done[key] = record
+
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(run, todo))
     return files, done
@@ -156,8 +177,13 @@ def collect(args):
 
 def passes(result):
     """Whether a file passes wholly: cases ran, none failed, and not every one was skipped."""
-    return bool(result) and result["cases"] > 0 and result["failing"] == 0 and result["passing"] > 0 \
+    return (
+        bool(result)
+        and result["cases"] > 0
+        and result["failing"] == 0
+        and result["passing"] > 0
         and "timed out" not in result["first_failure"]
+    )
 
 
 def fluid_column(result):
@@ -183,13 +209,19 @@ def table(files, done, commit):
         pe_cells = "not run | | |" if pe is None else f"{pe['cases']} | {pe['passing']} | {pe['skipped']} |"
         rows.append(f"| {f} | {pe_cells} {fluid_column(fluid)} | {'' if pe is None else pe['seconds']} | {cause} |")
     ran = [done[("pe", f)] for f in files if ("pe", f) in done]
-    header = (f"**{both} of the {fluid_passes} files Fluid 1.8.5 passes on CPU pass wholly on pe "
-              f"({100 * both / max(fluid_passes, 1):.1f} %)**; {len(files)} OpTest-based files at {commit[:10]}, "
-              f"{len(ran)} run on pe, {sum(passes(r) for r in ran)} of them pass wholly; "
-              f"{sum(r['passing'] for r in ran)} of {sum(r['cases'] for r in ran)} cases pass on pe, "
-              f"{sum(r['skipped'] for r in ran)} skipped (CUDA or float16 only).")
-    lines = [header, "", "| file | cases | passing on pe | skipped | Fluid 1.8.5 | seconds on pe | pe's first failure |",
-             "|---|---|---|---|---|---|---|"]
+    header = (
+        f"**{both} of the {fluid_passes} files Fluid 1.8.5 passes on CPU pass wholly on pe "
+        f"({100 * both / max(fluid_passes, 1):.1f} %)**; {len(files)} OpTest-based files at {commit[:10]}, "
+        f"{len(ran)} run on pe, {sum(passes(r) for r in ran)} of them pass wholly; "
+        f"{sum(r['passing'] for r in ran)} of {sum(r['cases'] for r in ran)} cases pass on pe, "
+        f"{sum(r['skipped'] for r in ran)} skipped (CUDA or float16 only)."
+    )
+    lines = [
+        header,
+        "",
+        "| file | cases | passing on pe | skipped | Fluid 1.8.5 | seconds on pe | pe's first failure |",
+        "|---|---|---|---|---|---|---|",
+    ]
     return "\n".join(lines + rows)
 
 
@@ -209,8 +241,13 @@ def main(argv=None):
     parser.add_argument("--fluid", help="Fluid 1.8.5's Python: each file also runs there (the other column)")
     parser.add_argument("--python", default=sys.executable, help="the Python pe runs on")
     parser.add_argument("--pythonpath", action="append", default=[])
-    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                        help="an environment variable of every run (both engines); docs/OPTEST.md gives the run's")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable of every run (both engines); docs/OPTEST.md gives the run's",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=600, help="seconds per test file")
     parser.add_argument("--only", nargs="*", help="run these files (again), paths relative to DIR")

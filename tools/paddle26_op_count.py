@@ -5,6 +5,7 @@ asks pe's registry.
 
     .venv/bin/python tools/paddle26_op_count.py [--missing] [--write-types] [MANIFEST]
 """
+
 import json
 import os
 import sys
@@ -27,6 +28,7 @@ def manifest_types(path=None):
 def count(types):
     """(registered, missing) of ``types`` in pe's registry."""
     from pe_cli.ops import registry
+
     known = set(registry.all_op_types())
     return [t for t in types if t in known], [t for t in types if t not in known]
 
@@ -40,8 +42,10 @@ def main(argv):
         os.replace(TYPES + ".tmp", TYPES)
     have, missing = count(types)
     xpu = [t for t in missing if "xpu" in t]
-    print(f"{len(have)} of {len(types)} op types of Paddle 2.6.2 registered under Paddle's names; "
-          f"{len(missing)} missing ({len(xpu)} of them XPU-only)")
+    print(
+        f"{len(have)} of {len(types)} op types of Paddle 2.6.2 registered under Paddle's names; "
+        f"{len(missing)} missing ({len(xpu)} of them XPU-only)"
+    )
     if "--missing" in argv:
         print(" ".join(t for t in missing if "xpu" not in t))
 

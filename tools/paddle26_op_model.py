@@ -6,6 +6,7 @@ outputs). tests/ops/test_paddle26_saved_model.py loads it in pe and compares; CI
 
     /tmp/paddle26/bin/python tools/paddle26_op_model.py
 """
+
 import os
 
 import numpy.random  # noqa: F401  (before paddle, as the guide says)
@@ -20,7 +21,7 @@ def build(paddle):
     x = paddle.static.data("x", [2, 3, 4, 5], "float32")
     seq = paddle.static.data("seq", [2, 6, 4], "float32")
     lengths = paddle.static.data("lengths", [2], "int64")
-    f = paddle.flatten(x, 1, 2)                                           # [2, 12, 5]
+    f = paddle.flatten(x, 1, 2)  # [2, 12, 5]
     e = paddle.expand(paddle.unsqueeze(f, 1), [2, 3, 12, 5])
     v, idx = paddle.topk(f, k=3, axis=1)
     # (set_value is left out: its `values` attribute is framework.proto's SCALARS, which pe's model reader does
@@ -28,15 +29,22 @@ def build(paddle):
     y = paddle.scale(x, 2.0)
     lstm = paddle.nn.LSTM(4, 3, num_layers=2, direction="bidirect")
     out, (h, c) = lstm(seq, sequence_length=lengths)
-    up = F.interpolate(paddle.transpose(out, [0, 2, 1]), size=[9], mode="linear", align_corners=False,
-                       data_format="NCW")
-    feats = [paddle.flatten(F.silu(v), 1), paddle.flatten(paddle.logsumexp(e, axis=[1, 3]), 1),
-             paddle.flatten(paddle.amax(y, axis=[2]), 1), paddle.flatten(up, 1), paddle.flatten(paddle.transpose(h, [1, 0, 2]), 1)]
+    up = F.interpolate(
+        paddle.transpose(out, [0, 2, 1]), size=[9], mode="linear", align_corners=False, data_format="NCW"
+    )
+    feats = [
+        paddle.flatten(F.silu(v), 1),
+        paddle.flatten(paddle.logsumexp(e, axis=[1, 3]), 1),
+        paddle.flatten(paddle.amax(y, axis=[2]), 1),
+        paddle.flatten(up, 1),
+        paddle.flatten(paddle.transpose(h, [1, 0, 2]), 1),
+    ]
     return [x, seq, lengths], [paddle.concat(feats, axis=1), idx]
 
 
 def main():
     import paddle
+
     paddle.enable_static()
     paddle.seed(85)
     main_prog, startup = paddle.static.Program(), paddle.static.Program()
@@ -45,8 +53,11 @@ def main():
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
     rng = np.random.default_rng(85)
-    inputs = {"x": rng.uniform(-1, 1, (2, 3, 4, 5)).astype("float32"),
-              "seq": rng.uniform(-1, 1, (2, 6, 4)).astype("float32"), "lengths": np.array([6, 3], "int64")}
+    inputs = {
+        "x": rng.uniform(-1, 1, (2, 3, 4, 5)).astype("float32"),
+        "seq": rng.uniform(-1, 1, (2, 6, 4)).astype("float32"),
+        "lengths": np.array([6, 3], "int64"),
+    }
     outs = exe.run(main_prog, feed=inputs, fetch_list=fetches)
     prefix = os.path.join(OUT, "ops26_graph")
     paddle.static.save_inference_model(prefix, feeds, fetches, exe, program=main_prog)

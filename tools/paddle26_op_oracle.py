@@ -8,6 +8,7 @@ tests/ops/test_paddle26_grads.py compares pe's gradients with Paddle's. CI never
     /root/.pyenv/versions/3.11.7/bin/python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install paddlepaddle==2.6.2
     /tmp/paddle26/bin/python tools/paddle26_op_oracle.py [CASE ...]
 """
+
 import json
 import os
 import sys
@@ -18,8 +19,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from paddle26_op_cases import CASES, weights  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle",
-                   "ops26.json")
+OUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle", "ops26.json"
+)
 
 
 # outputs that hold a kernel's workspace, not values (XShape: a shape; Reserve, DropoutState: rnn's)
@@ -28,11 +30,17 @@ WORKSPACE = ("XShape", "Reserve", "DropoutState")
 
 def as_json(a):
     a = np.asarray(a)
-    if a.dtype.kind == "c":         # complex: [real, imaginary] pairs
-        return {"dtype": str(a.dtype), "shape": list(a.shape),
-                "values": [[v.real, v.imag] for v in a.reshape(-1).tolist()]}
-    return {"dtype": str(a.dtype), "shape": list(a.shape), "values": [None if isinstance(v, float) and np.isnan(v)
-                                                                      else v for v in a.reshape(-1).tolist()]}
+    if a.dtype.kind == "c":  # complex: [real, imaginary] pairs
+        return {
+            "dtype": str(a.dtype),
+            "shape": list(a.shape),
+            "values": [[v.real, v.imag] for v in a.reshape(-1).tolist()],
+        }
+    return {
+        "dtype": str(a.dtype),
+        "shape": list(a.shape),
+        "values": [None if isinstance(v, float) and np.isnan(v) else v for v in a.reshape(-1).tolist()],
+    }
 
 
 def _out_names(spec):
@@ -56,9 +64,14 @@ def build(paddle, spec, shapes=None):
                 var.stop_gradient = slot not in spec["grad"] or shapes is None
                 ins[slot].append(var)
                 feed[var.name] = v
-        outs = {slot: [block.create_var(name=n, **({"dtype": str(shapes[n].dtype)} if shapes and n in shapes else {}))
-                       for n in names] for slot, names in _out_names(spec)}
-        for slot, src in spec.get("inplace", {}).items():   # an update's outputs are its inputs, as in Paddle's programs
+        outs = {
+            slot: [
+                block.create_var(name=n, **({"dtype": str(shapes[n].dtype)} if shapes and n in shapes else {}))
+                for n in names
+            ]
+            for slot, names in _out_names(spec)
+        }
+        for slot, src in spec.get("inplace", {}).items():  # an update's outputs are its inputs, as in Paddle's programs
             outs[slot] = ins[src]
         block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
         fetch = [v for vs in outs.values() for v in vs]
@@ -67,11 +80,11 @@ def build(paddle, spec, shapes=None):
             terms = []
             loss_slots = spec.get("loss", [s for s in outs if s not in WORKSPACE])
             for v in [v for slot, vs in outs.items() if slot in loss_slots for v in vs if v.name in shapes]:
-                if shapes[v.name].dtype.kind != "f":      # (the forward run's dtype: set_value infers none)
+                if shapes[v.name].dtype.kind != "f":  # (the forward run's dtype: set_value infers none)
                     continue
-                w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")   # fed: exact float64
+                w = paddle.static.data(f"w_{v.name}", list(shapes[v.name].shape), "float64")  # fed: exact float64
                 feed[w.name] = weights(shapes[v.name].shape)
-                v.desc.set_shape(list(shapes[v.name].shape))   # the value's (determinant's build-time is wrong)
+                v.desc.set_shape(list(shapes[v.name].shape))  # the value's (determinant's build-time is wrong)
                 terms.append(paddle.sum(v * w))
             loss = paddle.add_n(terms) if len(terms) > 1 else terms[0]
             grads = paddle.static.gradients([loss], [v for s in spec["grad"] for v in ins[s]])
@@ -83,16 +96,30 @@ def record(paddle, name, spec):
     main, feed, fetch, _, _ = build(paddle, spec)
     values = exe.run(main, feed=feed, fetch_list=fetch)
     got = dict(zip([n for _, names in _out_names(spec) for n in names], values))
-    result = {"op": spec["op"], "attrs": spec["attrs"], "slots": [s for s, _ in _out_names(spec)],
-              "kink": spec["kink"], "loss": spec.get("loss"),
-              "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
-              "outputs": {s: [as_json(got[n]) for n in names] for s, names in _out_names(spec)
-                          if s not in WORKSPACE and all(np.asarray(got[n]).dtype != object for n in names)},
-              "grads": {}}
+    result = {
+        "op": spec["op"],
+        "attrs": spec["attrs"],
+        "slots": [s for s, _ in _out_names(spec)],
+        "kink": spec["kink"],
+        "loss": spec.get("loss"),
+        "inputs": {s: [as_json(v) for v in (x if isinstance(x, list) else [x])] for s, x in spec["inputs"].items()},
+        "outputs": {
+            s: [as_json(got[n]) for n in names]
+            for s, names in _out_names(spec)
+            if s not in WORKSPACE and all(np.asarray(got[n]).dtype != object for n in names)
+        },
+        "grads": {},
+    }
     if spec["grad"]:
-        main, feed, fetch, grads, ins = build(paddle, spec, {n: np.asarray(v) for n, v in got.items()
-                                                         if not any(n.startswith(f"out_{w}") for w in WORKSPACE)
-                                                         and np.asarray(v).dtype != object})
+        main, feed, fetch, grads, ins = build(
+            paddle,
+            spec,
+            {
+                n: np.asarray(v)
+                for n, v in got.items()
+                if not any(n.startswith(f"out_{w}") for w in WORKSPACE) and np.asarray(v).dtype != object
+            },
+        )
         values = exe.run(main, feed=feed, fetch_list=grads)
         for s, g in zip([s for s in spec["grad"] for _ in ins[s]], values):
             result["grads"].setdefault(s, []).append(as_json(g))
@@ -101,6 +128,7 @@ def record(paddle, name, spec):
 
 def main(names):
     import paddle
+
     paddle.enable_static()
     data = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {}}
     if names and os.path.exists(OUT):
@@ -109,7 +137,7 @@ def main(names):
     for name in names or sorted(CASES):
         try:
             data["cases"][name] = record(paddle, name, CASES[name])
-        except Exception as e:      # noqa: BLE001  (a case Paddle refuses: named, the rest recorded)
+        except Exception as e:  # noqa: BLE001  (a case Paddle refuses: named, the rest recorded)
             print(f"{name}: FAILED {type(e).__name__}: {str(e).strip().splitlines()[0][:300]}")
     data["cases"] = {n: data["cases"][n] for n in sorted(data["cases"]) if n in CASES}
     tmp = OUT + ".tmp"

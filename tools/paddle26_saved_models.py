@@ -9,6 +9,7 @@ eval mode, saved by ``paddle.jit.save`` (``<case>/model.pdmodel`` + ``.pdiparams
 ``record.npz`` (the inputs ``in:<feed>`` and Paddle's outputs ``out:<i>``, from ``paddle.jit.load`` of the
 saved files, checked against the layer's own dygraph outputs) and ``record.json`` (feeds in order, the op
 types of the saved program and the program's op_version_map). Nothing here runs in CI."""
+
 import json
 import os
 import shutil
@@ -49,10 +50,18 @@ def _layer_cases(paddle):
     img = _x([2, 3, 9, 9])
     cases = {
         "linear": (lambda: nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4), nn.Softmax()), [_x([3, 8])]),
-        "conv_bn": (lambda: nn.Sequential(nn.Conv2D(3, 4, 3, padding=1), nn.BatchNorm2D(4), nn.ReLU(),
-                                          nn.Conv2D(4, 4, 3, stride=2, groups=2)), [img]),
-        "conv_nhwc": (lambda: nn.Sequential(nn.Conv2D(3, 4, 3, padding=1, data_format="NHWC"),
-                                            nn.BatchNorm2D(4, data_format="NHWC")), [_x([2, 9, 9, 3])]),
+        "conv_bn": (
+            lambda: nn.Sequential(
+                nn.Conv2D(3, 4, 3, padding=1), nn.BatchNorm2D(4), nn.ReLU(), nn.Conv2D(4, 4, 3, stride=2, groups=2)
+            ),
+            [img],
+        ),
+        "conv_nhwc": (
+            lambda: nn.Sequential(
+                nn.Conv2D(3, 4, 3, padding=1, data_format="NHWC"), nn.BatchNorm2D(4, data_format="NHWC")
+            ),
+            [_x([2, 9, 9, 3])],
+        ),
         "layer_norm": (lambda: nn.Sequential(nn.Linear(6, 6), nn.LayerNorm(6)), [_x([2, 5, 6])]),
         "max_pool": (lambda: nn.MaxPool2D(3, stride=2, padding=1), [img]),
         "max_pool_ceil": (lambda: nn.MaxPool2D(2, stride=2, ceil_mode=True), [img]),
@@ -60,10 +69,14 @@ def _layer_cases(paddle):
         "avg_pool_inclusive": (lambda: nn.AvgPool2D(3, stride=2, padding=1, exclusive=False), [img]),
         "avg_pool_ceil_inclusive": (lambda: nn.AvgPool2D(2, stride=2, ceil_mode=True, exclusive=False), [img]),
         "avg_pool_ceil": (lambda: nn.AvgPool2D(2, stride=2, ceil_mode=True), [img]),
-        "avg_pool_ceil_pad_inclusive": (lambda: nn.AvgPool2D(3, stride=2, padding=1, ceil_mode=True, exclusive=False),
-                                        [_x([2, 3, 10, 10])]),
-        "avg_pool3d_ceil_inclusive": (lambda: nn.AvgPool3D(2, stride=2, ceil_mode=True, exclusive=False),
-                                      [_x([1, 2, 5, 5, 5])]),
+        "avg_pool_ceil_pad_inclusive": (
+            lambda: nn.AvgPool2D(3, stride=2, padding=1, ceil_mode=True, exclusive=False),
+            [_x([2, 3, 10, 10])],
+        ),
+        "avg_pool3d_ceil_inclusive": (
+            lambda: nn.AvgPool3D(2, stride=2, ceil_mode=True, exclusive=False),
+            [_x([1, 2, 5, 5, 5])],
+        ),
         "avg_pool_nhwc": (lambda: nn.AvgPool2D(3, stride=2, padding=1, data_format="NHWC"), [_x([2, 9, 9, 3])]),
         "adaptive_avg_pool": (lambda: nn.AdaptiveAvgPool2D(4), [img]),
         "adaptive_max_pool": (lambda: nn.AdaptiveMaxPool2D(4), [img]),
@@ -72,50 +85,102 @@ def _layer_cases(paddle):
         "pixel_shuffle": (lambda: nn.PixelShuffle(2), [_x([2, 8, 3, 4])]),
         "pixel_shuffle_nhwc": (lambda: nn.PixelShuffle(2, data_format="NHWC"), [_x([2, 3, 4, 8])]),
         "upsample_bilinear": (lambda: nn.Upsample(scale_factor=2, mode="bilinear"), [_x([1, 2, 4, 5])]),
-        "upsample_bilinear_corners": (lambda: nn.Upsample(size=[7, 9], mode="bilinear", align_corners=True),
-                                      [_x([1, 2, 4, 5])]),
+        "upsample_bilinear_corners": (
+            lambda: nn.Upsample(size=[7, 9], mode="bilinear", align_corners=True),
+            [_x([1, 2, 4, 5])],
+        ),
         "upsample_nearest": (lambda: nn.Upsample(scale_factor=2, mode="nearest"), [_x([1, 2, 4, 5])]),
         "upsample_bicubic": (lambda: nn.Upsample(size=[6, 7], mode="bicubic"), [_x([1, 2, 4, 5])]),
-        "gather_axis": (lambda: Fn(lambda s, x: paddle.gather(x, paddle.to_tensor([2, 0, 2]), axis=1)),
-                        [_x([2, 4, 3])]),
-        "gather_axis_tensor": (lambda: Fn(lambda s, x: paddle.gather(x, paddle.to_tensor([1, 1, 0]),
-                                                                     axis=paddle.to_tensor(2))), [_x([2, 3, 4])]),
-        "roll_flip": (lambda: Fn(lambda s, x: paddle.roll(x, 2) + paddle.flip(paddle.roll(x, [1, -1], [0, 2]), [1, 2])),
-                      [_x([2, 3, 4])]),
-        "temporal_shift_nhwc": (lambda: Fn(lambda s, x: F.temporal_shift(x, 2, 0.25, data_format="NHWC")),
-                                [_x([4, 3, 3, 8])]),
-        "upsample_bilinear_nhwc": (lambda: nn.Upsample(scale_factor=2, mode="bilinear", data_format="NHWC"),
-                                   [_x([1, 4, 5, 2])]),
+        "gather_axis": (
+            lambda: Fn(lambda s, x: paddle.gather(x, paddle.to_tensor([2, 0, 2]), axis=1)),
+            [_x([2, 4, 3])],
+        ),
+        "gather_axis_tensor": (
+            lambda: Fn(lambda s, x: paddle.gather(x, paddle.to_tensor([1, 1, 0]), axis=paddle.to_tensor(2))),
+            [_x([2, 3, 4])],
+        ),
+        "roll_flip": (
+            lambda: Fn(lambda s, x: paddle.roll(x, 2) + paddle.flip(paddle.roll(x, [1, -1], [0, 2]), [1, 2])),
+            [_x([2, 3, 4])],
+        ),
+        "temporal_shift_nhwc": (
+            lambda: Fn(lambda s, x: F.temporal_shift(x, 2, 0.25, data_format="NHWC")),
+            [_x([4, 3, 3, 8])],
+        ),
+        "upsample_bilinear_nhwc": (
+            lambda: nn.Upsample(scale_factor=2, mode="bilinear", data_format="NHWC"),
+            [_x([1, 4, 5, 2])],
+        ),
         "conv_transpose": (lambda: nn.Conv2DTranspose(3, 2, 3, stride=2, padding=1, output_padding=1), [img]),
-        "instance_group_norm": (lambda: nn.Sequential(nn.InstanceNorm2D(3), nn.Conv2D(3, 4, 1), nn.GroupNorm(2, 4)),
-                                [img]),
-        "affine_grid_sample": (lambda: Fn(lambda s, x: F.grid_sample(x, F.affine_grid(
-            paddle.to_tensor([[[0.9, 0.2, 0.1], [-0.1, 0.8, 0.05]]] * 2, "float32"), [2, 3, 5, 6], align_corners=False),
-            align_corners=False)), [img]),
-        "cumsum_clip": (lambda: Fn(lambda s, x: paddle.clip(paddle.cumsum(x).reshape([3, 4]), -3.0, 4.0) + paddle.cumsum(x, axis=1)),
-                        [_x([3, 4])]),
-        "softplus_embedding": (lambda: Fn(lambda s, i: F.softplus(s.sub[0](i), beta=2.0, threshold=1.5),
-                                          nn.Embedding(10, 4, padding_idx=2)), [np.array([[1, 2, 9], [2, 0, 5]], "int64")]),
-        "max_pool_mask": (lambda: Fn(lambda s, x: s.sub[0](x)[0] + s.sub[0](x)[1].astype("float32"),
-                                     nn.MaxPool2D(2, stride=2, return_mask=True)), [_x([1, 2, 6, 6])]),
-        "upsample_trilinear": (lambda: Fn(lambda s, x: F.interpolate(x, size=[4, 6, 5], mode="trilinear", data_format="NCDHW")),
-                               [_x([1, 2, 3, 4, 5])]),
-        "dropout_eval": (lambda: nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.3), nn.Dropout(0.2, mode="downscale_in_infer")),
-                         [_x([2, 4])]),
+        "instance_group_norm": (
+            lambda: nn.Sequential(nn.InstanceNorm2D(3), nn.Conv2D(3, 4, 1), nn.GroupNorm(2, 4)),
+            [img],
+        ),
+        "affine_grid_sample": (
+            lambda: Fn(
+                lambda s, x: F.grid_sample(
+                    x,
+                    F.affine_grid(
+                        paddle.to_tensor([[[0.9, 0.2, 0.1], [-0.1, 0.8, 0.05]]] * 2, "float32"),
+                        [2, 3, 5, 6],
+                        align_corners=False,
+                    ),
+                    align_corners=False,
+                )
+            ),
+            [img],
+        ),
+        "cumsum_clip": (
+            lambda: Fn(
+                lambda s, x: paddle.clip(paddle.cumsum(x).reshape([3, 4]), -3.0, 4.0) + paddle.cumsum(x, axis=1)
+            ),
+            [_x([3, 4])],
+        ),
+        "softplus_embedding": (
+            lambda: Fn(
+                lambda s, i: F.softplus(s.sub[0](i), beta=2.0, threshold=1.5), nn.Embedding(10, 4, padding_idx=2)
+            ),
+            [np.array([[1, 2, 9], [2, 0, 5]], "int64")],
+        ),
+        "max_pool_mask": (
+            lambda: Fn(
+                lambda s, x: s.sub[0](x)[0] + s.sub[0](x)[1].astype("float32"),
+                nn.MaxPool2D(2, stride=2, return_mask=True),
+            ),
+            [_x([1, 2, 6, 6])],
+        ),
+        "upsample_trilinear": (
+            lambda: Fn(lambda s, x: F.interpolate(x, size=[4, 6, 5], mode="trilinear", data_format="NCDHW")),
+            [_x([1, 2, 3, 4, 5])],
+        ),
+        "dropout_eval": (
+            lambda: nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.3), nn.Dropout(0.2, mode="downscale_in_infer")),
+            [_x([2, 4])],
+        ),
         "avg_pool_divisor": (lambda: nn.AvgPool2D(3, stride=2, padding=1, divisor_override=4), [img]),
         "flatten": (lambda: nn.Sequential(nn.Conv2D(3, 2, 3), nn.Flatten(), nn.Linear(98, 3)), [img]),
-        "lstm_seq_len": (lambda: Fn2(lambda s, x, n: s.sub[0](x, sequence_length=n)[0], nn.LSTM(4, 6)),
-                         [_x([2, 5, 4]), np.array([5, 3], "int64")]),
-        "gru_seq_len": (lambda: Fn2(lambda s, x, n: s.sub[0](x, sequence_length=n)[0], nn.GRU(4, 6, direction="bidirect")),
-                        [_x([2, 5, 4]), np.array([4, 2], "int64")]),
-        "transformer_encoder": (lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2),
-                                [_x([2, 5, 16])]),
-        "multihead_attention": (lambda: Fn2(lambda s, q, k: s.sub[0](q, k, k), nn.MultiHeadAttention(8, 2)),
-                                [_x([2, 3, 8]), _x([2, 4, 8], 1)]),
+        "lstm_seq_len": (
+            lambda: Fn2(lambda s, x, n: s.sub[0](x, sequence_length=n)[0], nn.LSTM(4, 6)),
+            [_x([2, 5, 4]), np.array([5, 3], "int64")],
+        ),
+        "gru_seq_len": (
+            lambda: Fn2(lambda s, x, n: s.sub[0](x, sequence_length=n)[0], nn.GRU(4, 6, direction="bidirect")),
+            [_x([2, 5, 4]), np.array([4, 2], "int64")],
+        ),
+        "transformer_encoder": (
+            lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2),
+            [_x([2, 5, 16])],
+        ),
+        "multihead_attention": (
+            lambda: Fn2(lambda s, q, k: s.sub[0](q, k, k), nn.MultiHeadAttention(8, 2)),
+            [_x([2, 3, 8]), _x([2, 4, 8], 1)],
+        ),
         "lenet": (lambda: paddle.vision.models.LeNet(num_classes=10), [_x([2, 1, 28, 28])]),
         "shufflenet_v2_x0_25": (lambda: paddle.vision.models.shufflenet_v2_x0_25(num_classes=10), [_x([1, 3, 64, 64])]),
-        "mobilenet_v1_narrow": (lambda: paddle.vision.models.mobilenet_v1(scale=0.25, num_classes=10),
-                                [_x([1, 3, 64, 64])]),
+        "mobilenet_v1_narrow": (
+            lambda: paddle.vision.models.mobilenet_v1(scale=0.25, num_classes=10),
+            [_x([1, 3, 64, 64])],
+        ),
     }
     return cases
 
@@ -123,6 +188,7 @@ def _layer_cases(paddle):
 def _program_info(prefix, paddle):
     """(op types, op_version_map) of the saved program."""
     from paddle.base.proto import framework_pb2
+
     desc = framework_pb2.ProgramDesc()
     with open(prefix + ".pdmodel", "rb") as f:
         desc.ParseFromString(f.read())
@@ -168,18 +234,28 @@ def _static_fc(paddle):
 def _static_float64(paddle):
     """assign_value of float64 values (Paddle 2.6's fp64_values, framework.proto's FLOAT64S)."""
     x = paddle.static.data("x", [-1, 3], "float64")
-    c = paddle.assign(np.array([1 / 3, 2 ** -40, 1e300], "float64"))
-    w = paddle.static.create_parameter([3], "float64", name="w64", default_initializer=paddle.nn.initializer.Assign(
-        np.array([1 / 3, 2 ** -40, 1e300], "float64")))       # its startup program holds fp64_values
+    c = paddle.assign(np.array([1 / 3, 2**-40, 1e300], "float64"))
+    w = paddle.static.create_parameter(
+        [3],
+        "float64",
+        name="w64",
+        default_initializer=paddle.nn.initializer.Assign(np.array([1 / 3, 2**-40, 1e300], "float64")),
+    )  # its startup program holds fp64_values
     return x, x * c + w, [_x([2, 3], 4, "float64")]
 
 
 def _static_linspace_norm(paddle):
     """Paddle 2.x's linspace (its dtype attribute and formula) and p_norm's asvector (paddle.linalg.norm)."""
     x = paddle.static.data("x", [2, 3, 4], "float32")
-    outs = [paddle.linalg.norm(x, p=3), paddle.linalg.norm(x, p=3, keepdim=True), paddle.linalg.norm(x, p=3, axis=1),
-            paddle.linspace(0.1, 1.3, 7, dtype="float32"), paddle.linspace(0, 10, 6, dtype="int32"),
-            paddle.linspace(-1.7, 2.9, 11, dtype="float64"), paddle.linspace(0.3, 1.9, 1000, dtype="float32")]
+    outs = [
+        paddle.linalg.norm(x, p=3),
+        paddle.linalg.norm(x, p=3, keepdim=True),
+        paddle.linalg.norm(x, p=3, axis=1),
+        paddle.linspace(0.1, 1.3, 7, dtype="float32"),
+        paddle.linspace(0, 10, 6, dtype="int32"),
+        paddle.linspace(-1.7, 2.9, 11, dtype="float64"),
+        paddle.linspace(0.3, 1.9, 1000, dtype="float32"),
+    ]
     return x, outs, [_x([2, 3, 4], 5)]
 
 
@@ -188,8 +264,15 @@ def _static_activations(paddle):
     attribute values where 1.8 and 2.x may differ."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [3, 8], "float32")
-    outs = [F.leaky_relu(x, 0.3), F.leaky_relu(x, -0.5), F.hardshrink(x, 0.3), F.softplus(x, beta=2.0, threshold=1.5),
-            F.mish(x * 10), F.elu(x, 0.5), F.softshrink(x, 0.3)]
+    outs = [
+        F.leaky_relu(x, 0.3),
+        F.leaky_relu(x, -0.5),
+        F.hardshrink(x, 0.3),
+        F.softplus(x, beta=2.0, threshold=1.5),
+        F.mish(x * 10),
+        F.elu(x, 0.5),
+        F.softshrink(x, 0.3),
+    ]
     return x, outs, [_x([3, 8], 6) * 2]
 
 
@@ -200,8 +283,13 @@ def _static_activations_2x(paddle):
     return x, [F.leaky_relu(x, 2.0), F.hardshrink(x, -0.5), F.elu(x, -0.5)], [_x([3, 8], 6) * 2]
 
 
-STATIC = {"static_fc": _static_fc, "static_activations": _static_activations,
-          "static_activations_2x": _static_activations_2x, "static_float64": _static_float64, "static_linspace_norm": _static_linspace_norm}
+STATIC = {
+    "static_fc": _static_fc,
+    "static_activations": _static_activations,
+    "static_activations_2x": _static_activations_2x,
+    "static_float64": _static_float64,
+    "static_linspace_norm": _static_linspace_norm,
+}
 
 
 def record_static(paddle, name, out):
@@ -216,7 +304,7 @@ def record_static(paddle, name, out):
             exe.run(startup)
             prefix = os.path.join(out, "model")
             paddle.static.save_inference_model(prefix, [x], y if isinstance(y, list) else [y], exe, program=main)
-            with open(os.path.join(out, "startup.pdmodel"), "wb") as f:      # (what initializes the parameters)
+            with open(os.path.join(out, "startup.pdmodel"), "wb") as f:  # (what initializes the parameters)
                 f.write(startup.desc.serialize_to_string())
     finally:
         paddle.disable_static()
@@ -225,18 +313,28 @@ def record_static(paddle, name, out):
 
 
 # the full-size architectures (--full DIR: outside CI, figures in docs/COMPAT.md)
-FULL = ("resnet18", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "shufflenet_v2_x1_0", "densenet121",
-        "googlenet", "alexnet")
+FULL = (
+    "resnet18",
+    "mobilenet_v2",
+    "mobilenet_v3_small",
+    "squeezenet1_1",
+    "shufflenet_v2_x1_0",
+    "densenet121",
+    "googlenet",
+    "alexnet",
+)
 
 
 def _full_cases(paddle):
     models = paddle.vision.models
-    return {name: ((lambda name=name: getattr(models, name)(pretrained=False)), [_x([1, 3, 224, 224])])
-            for name in FULL}
+    return {
+        name: ((lambda name=name: getattr(models, name)(pretrained=False)), [_x([1, 3, 224, 224])]) for name in FULL
+    }
 
 
 def main(names, root=OUT, full=False):
     import paddle
+
     cases = _full_cases(paddle) if full else _layer_cases(paddle)
     names = names or list(cases) + ([] if full else list(STATIC))
     for name in names:
@@ -255,8 +353,19 @@ def main(names, root=OUT, full=False):
         arrays.update((f"out:{i}", np.asarray(g)) for i, g in enumerate(got))
         np.savez_compressed(os.path.join(out, "record.npz"), **arrays)
         with open(os.path.join(out, "record.json"), "w") as f:
-            json.dump({"saved_by": how, "feeds": feeds, "ops": ops, "op_version_map": versions,
-                       "program_version": program_version, "paddle": paddle.__version__}, f, indent=1, sort_keys=True)
+            json.dump(
+                {
+                    "saved_by": how,
+                    "feeds": feeds,
+                    "ops": ops,
+                    "op_version_map": versions,
+                    "program_version": program_version,
+                    "paddle": paddle.__version__,
+                },
+                f,
+                indent=1,
+                sort_keys=True,
+            )
             f.write("\n")
         size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
         print(f"{name}: {how}, {len(ops)} op types, {size / 1024:.0f} KB", flush=True)

@@ -13,6 +13,7 @@ import succeeds. LEFT_OUT names the modules pe does not give, each with why (doc
 
 tests/paddle/test_module_manifest.py asserts the count and that every failing module is one of LEFT_OUT.
 """
+
 import contextlib
 import importlib
 import io
@@ -24,20 +25,39 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(os.path.dirname(ROOT)), "shared", "api", "paddle-2.6.2-modules.json")
 STATIC = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-static-modules.json")
 
-STATIC_LEAVES_OUT = ["paddle.jit.dy2static", "paddle.jit.sot", "paddle.pir", "paddle.pir_utils",
-                     "paddle.decomposition", "paddle.incubate"] + [
-    "paddle.distributed." + p for p in (
-        "auto_parallel", "fleet.meta_parallel", "fleet.meta_optimizers.dygraph_optimizer", "fleet.recompute",
-        "fleet.utils", "fleet.layers", "fleet.elastic", "passes", "launch", "rpc", "communication", "sharding",
-        "ps")]
+STATIC_LEAVES_OUT = [
+    "paddle.jit.dy2static",
+    "paddle.jit.sot",
+    "paddle.pir",
+    "paddle.pir_utils",
+    "paddle.decomposition",
+    "paddle.incubate",
+] + [
+    "paddle.distributed." + p
+    for p in (
+        "auto_parallel",
+        "fleet.meta_parallel",
+        "fleet.meta_optimizers.dygraph_optimizer",
+        "fleet.recompute",
+        "fleet.utils",
+        "fleet.layers",
+        "fleet.elastic",
+        "passes",
+        "launch",
+        "rpc",
+        "communication",
+        "sharding",
+        "ps",
+    )
+]
 
 # Static-graph modules pe does not give, by prefix (the module itself and those under it), with why
 # (docs/COMPAT.md, "Paddle 2.6.2's modules"; tests/paddle/test_module_manifest.py holds every failing
 # module to one of these).
 LEFT_OUT = {
     "paddle.distributed.fleet": "Paddle 2.x fleet's meta-optimizers, runtimes, datasets, metrics and launcher "
-                                "are not built yet (pe's paddle.distributed.fleet runs one worker); pe has Fluid "
-                                "1.8's fleet (paddle.fluid.incubate.fleet) and pe launch",
+    "are not built yet (pe's paddle.distributed.fleet runs one worker); pe has Fluid "
+    "1.8's fleet (paddle.fluid.incubate.fleet) and pe launch",
     "paddle.distributed.auto_tuner": "the auto-tuner searches hybrid-parallel configurations pe does not run",
     "paddle.distributed.checkpoint": "sharded state dicts of dygraph hybrid parallelism",
     "paddle.distributed.models": "mixture-of-experts layers over collective all-to-all, which pe lacks",
@@ -52,7 +72,7 @@ LEFT_OUT = {
     "paddle.distributed.entry_attr": "the parameter-server entry attributes of Paddle 2.x's fleet (not built yet)",
     "paddle.distributed.io": "parameter-server persistables of Paddle 2.x's fleet (not built yet)",
     "paddle.quantization": "Paddle 2.x quantization (QAT, PTQ, observers, quanters) is not built; pe has Fluid 1.8's "
-                           "slim quantization (paddle.fluid.contrib.slim)",
+    "slim quantization (paddle.fluid.contrib.slim)",
     "paddle.nn.quant": "quantized layers of Paddle 2.x quantization (not built; see paddle.quantization)",
     "paddle.static.quantization": "Paddle 2.x's static quantization passes (not built; pe has Fluid 1.8's slim passes)",
     "paddle.audio": "audio features and datasets need stft/frame ops and audio back ends pe lacks",
@@ -60,7 +80,7 @@ LEFT_OUT = {
     "paddle.signal": "stft/istft: pe lacks the frame and overlap_add ops",
     "paddle.fft": "pe lacks the fft_c2c / fft_r2c / fft_c2r ops",
     "paddle.amp": "dygraph AMP (auto_cast, GradScaler, decorate of Layers) runs eagerly; static programs use "
-                  "paddle.static.amp",
+    "paddle.static.amp",
     "paddle.autograd.autograd": "eager jacobian/hessian objects",
     "paddle.autograd.backward_utils": "PIR backward helpers",
     "paddle.autograd.py_layer": "PyLayer runs eagerly (static programs: paddle.static.nn.static_pylayer)",
@@ -111,14 +131,14 @@ def static_modules(manifest=SHARED):
     """The module names of the 2.6.2 manifest a static-graph program can import, in the manifest's order."""
     with open(manifest, encoding="utf-8") as f:
         modules = json.load(f)["modules"]
-    return [m for m in modules
-            if not any(m == p or m.startswith(p + ".") for p in STATIC_LEAVES_OUT)]
+    return [m for m in modules if not any(m == p or m.startswith(p + ".") for p in STATIC_LEAVES_OUT)]
 
 
 def measure():
     """{"modules": n, "imported": [...], "failed": {module: error}}."""
     sys.path.insert(0, ROOT) if ROOT not in sys.path else None
     from pe_cli.fluid import runner
+
     runner.install()
     with open(STATIC, encoding="utf-8") as f:
         names = json.load(f)["modules"]
@@ -128,7 +148,7 @@ def measure():
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 importlib.import_module(name)
             imported.append(name)
-        except Exception as e:   # noqa: BLE001 -- any failure to import is what this measures
+        except Exception as e:  # noqa: BLE001 -- any failure to import is what this measures
             failed[name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
     return {"modules": len(names), "imported": imported, "failed": failed, "lacking": _lacking(imported)}
 
@@ -152,7 +172,7 @@ def _lacking(imported):
 def _resolves(module, name):
     try:
         getattr(module, name)
-    except Exception:   # noqa: BLE001 -- AttributeError, or a module __getattr__ refusing the name
+    except Exception:  # noqa: BLE001 -- AttributeError, or a module __getattr__ refusing the name
         return False
     return True
 
@@ -161,8 +181,14 @@ def main(argv):
     if "--write" in argv:
         names = static_modules()
         with open(STATIC + ".tmp", "w", encoding="utf-8") as f:
-            json.dump({"source": "paddle-2.6.2-modules.json less STATIC_LEAVES_OUT (tools/paddle_module_manifest.py)",
-                       "modules": names}, f, indent=0)
+            json.dump(
+                {
+                    "source": "paddle-2.6.2-modules.json less STATIC_LEAVES_OUT (tools/paddle_module_manifest.py)",
+                    "modules": names,
+                },
+                f,
+                indent=0,
+            )
             f.write("\n")
         os.replace(STATIC + ".tmp", STATIC)
         print(f"wrote {len(names)} module names to {STATIC}")
@@ -170,8 +196,10 @@ def main(argv):
     result = measure()
     print(f"{len(result['imported'])} of {result['modules']} static-graph modules of Paddle 2.6.2 import under pe")
     lacking = result["lacking"]
-    print(f"{len(result['imported']) - len(lacking)} of them with every public name of Paddle's "
-          f"(lacking {sum(map(len, lacking.values()))} names in {len(lacking)} modules)")
+    print(
+        f"{len(result['imported']) - len(lacking)} of them with every public name of Paddle's "
+        f"(lacking {sum(map(len, lacking.values()))} names in {len(lacking)} modules)"
+    )
     for name, lacks in lacking.items():
         print(f"lacks {name} ({len(lacks)}): {' '.join(lacks[:12])}{' ...' if len(lacks) > 12 else ''}")
     for name, error in result["failed"].items():
@@ -180,7 +208,9 @@ def main(argv):
     if "--markdown" in argv:
         print()
         for prefix, why in LEFT_OUT.items():
-            names = [m for m in result["failed"] if left_out_why(m) == why and (m == prefix or m.startswith(prefix + "."))]
+            names = [
+                m for m in result["failed"] if left_out_why(m) == why and (m == prefix or m.startswith(prefix + "."))
+            ]
             print(f"- `{prefix}`" + (f" ({len(names)} modules)" if len(names) > 1 else "") + f": {why}.")
     return 0
 

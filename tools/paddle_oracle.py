@@ -14,6 +14,7 @@ Nothing here imports paddle or pe at load time: every program takes the ``paddle
 with, so the same code runs on both engines. Parameters are recorded as samples (12 fixed entries,
 the sum and the norm) to keep the files small.
 """
+
 import json
 import os
 import sys
@@ -31,9 +32,20 @@ def lenet(paddle):
     nn, F = paddle.nn, paddle.nn.functional
     x = paddle.static.data("x", [None, 1, 28, 28], "float32")
     y = paddle.static.data("y", [None, 1], "int64")
-    net = nn.Sequential(nn.Conv2D(1, 6, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2, 2),
-                        nn.Conv2D(6, 16, 5), nn.ReLU(), nn.MaxPool2D(2, 2), nn.Flatten(),
-                        nn.Linear(16 * 5 * 5, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+    net = nn.Sequential(
+        nn.Conv2D(1, 6, 3, padding=1),
+        nn.ReLU(),
+        nn.MaxPool2D(2, 2),
+        nn.Conv2D(6, 16, 5),
+        nn.ReLU(),
+        nn.MaxPool2D(2, 2),
+        nn.Flatten(),
+        nn.Linear(16 * 5 * 5, 120),
+        nn.ReLU(),
+        nn.Linear(120, 84),
+        nn.ReLU(),
+        nn.Linear(84, 10),
+    )
     logits = net(x)
     loss = F.cross_entropy(logits, y)
     schedule = paddle.optimizer.lr.CosineAnnealingDecay(0.01, 10)
@@ -59,6 +71,7 @@ class _LSTMClassifier:
                 _, (h, _) = self.lstm(self.embedding(ids), sequence_length=lengths)
                 last = paddle.concat([h[-2], h[-1]], axis=-1)
                 return self.fc(last)
+
         return Net()
 
 
@@ -75,8 +88,7 @@ def lstm(paddle):
     net = _LSTMClassifier(paddle)
     logits = net(ids, lengths)
     loss = paddle.nn.functional.cross_entropy(logits, y)
-    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01,
-                                 grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))
+    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01, grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))
     return logits, loss, net, opt, None
 
 
@@ -97,11 +109,12 @@ class _EncoderClassifier:
                 self.fc = nn.Linear(16, 3)
 
             def forward(self, ids):
-                keep = paddle.not_equal(ids, paddle.zeros_like(ids))                    # [N, T] bool
+                keep = paddle.not_equal(ids, paddle.zeros_like(ids))  # [N, T] bool
                 h = self.encoder(self.embedding(ids) + self.position, src_mask=paddle.unsqueeze(keep, [1, 2]))
                 weight = paddle.unsqueeze(paddle.cast(keep, "float32"), [2])
                 pooled = paddle.sum(h * weight, axis=1) / paddle.sum(weight, axis=1)
                 return self.fc(pooled)
+
         return Net()
 
 
@@ -112,8 +125,9 @@ def transformer(paddle):
     logits = net(ids)
     loss = paddle.nn.functional.cross_entropy(logits, y)
     decayed = {p.name for n, p in net.named_parameters() if n.endswith("weight") and "norm" not in n}
-    opt = paddle.optimizer.AdamW(learning_rate=0.005, weight_decay=0.1,
-                                 apply_decay_param_fun=lambda name: name in decayed)
+    opt = paddle.optimizer.AdamW(
+        learning_rate=0.005, weight_decay=0.1, apply_decay_param_fun=lambda name: name in decayed
+    )
     return logits, loss, net, opt, None
 
 
@@ -140,6 +154,7 @@ class _GRUPreNorm:
                 keep = paddle.cast(paddle.not_equal(ids, paddle.zeros_like(ids)), "float32")
                 h = self.encoder(out, src_mask=(paddle.unsqueeze(keep, [1, 2]) - 1.0) * 1e4)
                 return self.fc(paddle.mean(h, axis=1))
+
         return Net()
 
 
@@ -160,7 +175,7 @@ MODELS = {"lenet": lenet, "lstm": lstm, "transformer": transformer, "gru_prenorm
 # -- weights and batches ---------------------------------------------------------------------------
 def initial_value(name, shape):
     """The value every engine starts parameter ``name`` (its structured name) at."""
-    rng = np.random.RandomState(zlib.crc32(name.encode()) % (2 ** 31))
+    rng = np.random.RandomState(zlib.crc32(name.encode()) % (2**31))
     if len(shape) == 1:
         base = 1.0 if "norm" in name and name.endswith("weight") else 0.0
         return (base + rng.uniform(-0.1, 0.1, shape)).astype("float32")
@@ -174,8 +189,9 @@ def batches(model, seed=11):
     out = []
     for _ in range(STEPS):
         if model == "lenet":
-            out.append({"x": rng.rand(BATCH, 1, 28, 28).astype("float32"),
-                        "y": rng.randint(0, 10, (BATCH, 1)).astype("int64")})
+            out.append(
+                {"x": rng.rand(BATCH, 1, 28, 28).astype("float32"), "y": rng.randint(0, 10, (BATCH, 1)).astype("int64")}
+            )
             continue
         lengths = rng.randint(2, T + 1, BATCH)
         lengths[0] = T
@@ -192,19 +208,24 @@ def sample(value):
     """12 fixed entries, the sum and the norm of ``value`` (float64 lists)."""
     flat = np.asarray(value, "float64").reshape(-1)
     idx = np.unique(np.linspace(0, flat.size - 1, min(flat.size, 12)).astype(int))
-    return {"at": flat[idx].tolist(), "sum": float(flat.sum()), "norm": float(np.sqrt((flat ** 2).sum()))}
+    return {"at": flat[idx].tolist(), "sum": float(flat.sum()), "norm": float(np.sqrt((flat**2).sum()))}
 
 
 def _stats(value):
     v = np.asarray(value, "float64")
-    return {"shape": list(v.shape), "mean": float(v.mean()), "std": float(v.std()), "min": float(v.min()),
-            "max": float(v.max())}
+    return {
+        "shape": list(v.shape),
+        "mean": float(v.mean()),
+        "std": float(v.std()),
+        "min": float(v.min()),
+        "max": float(v.max()),
+    }
 
 
 # -- running -------------------------------------------------------------------------------------
 def build(paddle, model):
     """(main, startup, logits, loss, {structured name: parameter name}, scheduler)."""
-    paddle.seed(2024)            # Paddle's own initial values (recorded as statistics) the same on every run
+    paddle.seed(2024)  # Paddle's own initial values (recorded as statistics) the same on every run
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         logits, loss, net, opt, schedule = MODELS[model](paddle)
@@ -222,8 +243,7 @@ def run(paddle, model, devices=1):
     exe, scope = paddle.static.Executor(place), paddle.static.Scope()
     program = main
     if devices > 1:
-        program = paddle.static.CompiledProgram(main).with_data_parallel(loss_name=loss.name,
-                                                                         places=[place] * devices)
+        program = paddle.static.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[place] * devices)
     out = {"forward": None, "loss": [], "init": {}, "grads": {}, "params": []}
     with paddle.static.scope_guard(scope):
         exe.run(startup)
@@ -232,7 +252,7 @@ def run(paddle, model, devices=1):
             out["init"][structured] = _stats(np.array(tensor))
             tensor.set(initial_value(structured, np.array(tensor).shape), place)
         for step, feed in enumerate(batches(model)):
-            grads = step == 0 and devices == 1       # on several places a fetched gradient is each place's, joined
+            grads = step == 0 and devices == 1  # on several places a fetched gradient is each place's, joined
             fetch = [loss, logits] + ([names[n] + "@GRAD" for n in sorted(names)] if grads else [])
             values = exe.run(program, feed=feed, fetch_list=fetch)
             out["loss"].append(float(np.mean(np.asarray(values[0], "float64"))))
@@ -256,28 +276,62 @@ def _unpool_case(pool, unpool):
     def build(paddle, x):
         out, mask = pool(paddle)(x)
         return None, [out, mask, unpool(paddle)(out, mask)]
+
     return build
 
 
-LAYERS = {   # name -> (input shape, build(paddle, x) -> (layer with parameters or None, [outputs]))
-    "conv3d": ((2, 2, 4, 5, 4), lambda paddle, x: (lambda m: (m, [m(x)]))(
-        paddle.nn.Conv3D(2, 3, (2, 3, 2), stride=(1, 2, 1), padding=1))),
-    "conv3d_transpose": ((1, 2, 3, 4, 3), lambda paddle, x: (lambda m: (m, [m(x)]))(
-        paddle.nn.Conv3DTranspose(2, 3, 3, stride=2, padding=1, output_padding=1))),
-    "spectral_norm": ((3, 4, 2), lambda paddle, x: (lambda m: (m, [m(x)]))(
-        paddle.nn.SpectralNorm([3, 4, 2], dim=1, power_iters=3))),
-    "max_unpool2d": ((2, 3, 6, 8), lambda paddle, x: (None, [*(lambda o, m: (o, m, paddle.nn.functional.max_unpool2d(
-        o, m, 2, 2, output_size=[7, 9])))(*paddle.nn.functional.max_pool2d(x, 2, 2, return_mask=True))])),
-    "max_unpool1d": ((2, 3, 9), _unpool_case(lambda paddle: paddle.nn.MaxPool1D(3, 2, padding=1, return_mask=True),
-                                             lambda paddle: paddle.nn.MaxUnPool1D(3, 2, padding=1))),
-    "max_unpool3d": ((1, 2, 4, 6, 4), _unpool_case(lambda paddle: paddle.nn.MaxPool3D(2, return_mask=True),
-                                                   lambda paddle: paddle.nn.MaxUnPool3D(2))),
-    "adaptive_max_pool2d_mask": ((1, 2, 5, 7), lambda paddle, x: (None, list(
-        paddle.nn.functional.adaptive_max_pool2d(x, [2, 3], return_mask=True)))),
-    "batch_norm2d": ((4, 3, 3, 5), lambda paddle, x: (lambda m: (m, [m(x), m._mean, m._variance]))(
-        paddle.nn.BatchNorm2D(3, momentum=0.8))),
-    "rnnt_loss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.functional.rnnt_loss(
-        x, *_rnnt_targets(paddle), blank=0, fastemit_lambda=0.0, reduction="none")])),
+LAYERS = {  # name -> (input shape, build(paddle, x) -> (layer with parameters or None, [outputs]))
+    "conv3d": (
+        (2, 2, 4, 5, 4),
+        lambda paddle, x: (lambda m: (m, [m(x)]))(paddle.nn.Conv3D(2, 3, (2, 3, 2), stride=(1, 2, 1), padding=1)),
+    ),
+    "conv3d_transpose": (
+        (1, 2, 3, 4, 3),
+        lambda paddle, x: (lambda m: (m, [m(x)]))(
+            paddle.nn.Conv3DTranspose(2, 3, 3, stride=2, padding=1, output_padding=1)
+        ),
+    ),
+    "spectral_norm": (
+        (3, 4, 2),
+        lambda paddle, x: (lambda m: (m, [m(x)]))(paddle.nn.SpectralNorm([3, 4, 2], dim=1, power_iters=3)),
+    ),
+    "max_unpool2d": (
+        (2, 3, 6, 8),
+        lambda paddle, x: (
+            None,
+            [
+                *(lambda o, m: (o, m, paddle.nn.functional.max_unpool2d(o, m, 2, 2, output_size=[7, 9])))(
+                    *paddle.nn.functional.max_pool2d(x, 2, 2, return_mask=True)
+                )
+            ],
+        ),
+    ),
+    "max_unpool1d": (
+        (2, 3, 9),
+        _unpool_case(
+            lambda paddle: paddle.nn.MaxPool1D(3, 2, padding=1, return_mask=True),
+            lambda paddle: paddle.nn.MaxUnPool1D(3, 2, padding=1),
+        ),
+    ),
+    "max_unpool3d": (
+        (1, 2, 4, 6, 4),
+        _unpool_case(lambda paddle: paddle.nn.MaxPool3D(2, return_mask=True), lambda paddle: paddle.nn.MaxUnPool3D(2)),
+    ),
+    "adaptive_max_pool2d_mask": (
+        (1, 2, 5, 7),
+        lambda paddle, x: (None, list(paddle.nn.functional.adaptive_max_pool2d(x, [2, 3], return_mask=True))),
+    ),
+    "batch_norm2d": (
+        (4, 3, 3, 5),
+        lambda paddle, x: (lambda m: (m, [m(x), m._mean, m._variance]))(paddle.nn.BatchNorm2D(3, momentum=0.8)),
+    ),
+    "rnnt_loss": (
+        (3, 5, 4, 6),
+        lambda paddle, x: (
+            None,
+            [paddle.nn.functional.rnnt_loss(x, *_rnnt_targets(paddle), blank=0, fastemit_lambda=0.0, reduction="none")],
+        ),
+    ),
     "RNNTLoss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.RNNTLoss(blank=5)(x, *_rnnt_targets(paddle, 5))])),
 }
 
@@ -304,12 +358,15 @@ def run_layer(paddle, name):
     exe, scope, place = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope(), paddle.CPUPlace()
     with paddle.static.scope_guard(scope):
         exe.run(startup)
-        for structured, param in ([] if layer is None else layer.named_parameters()):
+        for structured, param in [] if layer is None else layer.named_parameters():
             scope.find_var(param.name).get_tensor().set(initial_value(structured, param.shape), place)
-        values = exe.run(main, feed={"x": _distinct(np.random.RandomState(len(name)), *shape)},
-                         fetch_list=outs + [grad])
-    return {"outputs": [np.round(np.asarray(v, "float64"), 6).tolist() for v in values[:-1]],
-            "grad_x": np.round(np.asarray(values[-1], "float64"), 6).tolist()}
+        values = exe.run(
+            main, feed={"x": _distinct(np.random.RandomState(len(name)), *shape)}, fetch_list=outs + [grad]
+        )
+    return {
+        "outputs": [np.round(np.asarray(v, "float64"), 6).tolist() for v in values[:-1]],
+        "grad_x": np.round(np.asarray(values[-1], "float64"), 6).tolist(),
+    }
 
 
 def _write(name, data):
@@ -322,9 +379,14 @@ def _write(name, data):
 
 def main():
     import paddle
+
     os.makedirs(OUT, exist_ok=True)
-    source = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
-              "numpy": np.__version__, "recorded_by": "tools/paddle_oracle.py"}
+    source = {
+        "engine": f"paddlepaddle {paddle.__version__}",
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "recorded_by": "tools/paddle_oracle.py",
+    }
     for model in MODELS:
         _write(f"{model}.json", dict(source, run=run(paddle, model)))
     _write("layers.json", dict(source, layers={name: run_layer(paddle, name) for name in LAYERS}))

@@ -4,6 +4,7 @@ which tests/paddle/test_vision_models.py compares pe's against. Run with the ora
 
     /tmp/paddle26/bin/python tools/paddle_vision_oracle.py
 """
+
 import json
 import os
 import runpy
@@ -17,6 +18,7 @@ HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 def main():
     import contextlib
     import io
+
     buf = io.StringIO()
     sys.argv = ["models_case.py"]
     with contextlib.redirect_stdout(buf):

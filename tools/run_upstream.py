@@ -41,6 +41,7 @@ that trains and saves the model the program loads; if it fails, so does the prog
 Without one, every
 ``*.py`` directly in DIR is a program with no arguments.
 """
+
 import argparse
 import concurrent.futures
 import json
@@ -63,7 +64,7 @@ unittest.main(module=None, argv=[sys.argv[0]] + ([module + "." + n for n in name
 """
 # Imported at start-up of every program's interpreter (it is on PYTHONPATH): fixed seeds, and under
 # a real Fluid, the cached dataset file taken as it is (no md5 compare, so no download).
-SITECUSTOMIZE_TEXT = '''import os, random, sys
+SITECUSTOMIZE_TEXT = """import os, random, sys
 random.seed(0)
 try:
     import numpy
@@ -94,7 +95,7 @@ if os.environ.get("UPSTREAM_FLUID") == "1":
             spec.loader.exec_module = exec_module
             return spec
     sys.meta_path.insert(0, _Hook())
-'''
+"""
 
 
 def load_manifest(suite):
@@ -117,8 +118,12 @@ def is_unittest_file(path):
 def _copy_in(suite, rel, opts, work):
     """Copies the program's directory (and the manifest's ``copy`` items) under ``work``."""
     rel_dir = os.path.dirname(rel)
-    shutil.copytree(os.path.join(suite, rel_dir) if rel_dir else suite, os.path.join(work, rel_dir),
-                    dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "suite.json"))
+    shutil.copytree(
+        os.path.join(suite, rel_dir) if rel_dir else suite,
+        os.path.join(work, rel_dir),
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns("__pycache__", "suite.json"),
+    )
     for item in opts.get("copy", []):
         src, dst = os.path.join(suite, item), os.path.join(work, item)
         if os.path.isdir(src):
@@ -145,7 +150,7 @@ def first_error(output):
     lines = output.splitlines()
     for line in lines:
         if line.startswith("pe fluid: "):
-            return line[len("pe fluid: "):]
+            return line[len("pe fluid: ") :]
     in_tb = False
     for line in lines:
         if line.startswith("Traceback (most recent call last)"):
@@ -183,14 +188,27 @@ def _execute(suite, rel, opts, python, fluid, home, site, work):
         offline_program_data.write(opts["data"], cwd)
     cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
-    extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
+    extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]  # the program's own needs
     path = site[:1] + ([] if fluid else [ROOT]) + extra + site[1:]
-    env.update(HOME=home, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(path),
-               CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", UPSTREAM_FLUID="1" if fluid else "0")
+    env.update(
+        HOME=home,
+        PYTHONHASHSEED="0",
+        PYTHONPATH=os.pathsep.join(path),
+        CUDA_VISIBLE_DEVICES="",
+        OMP_NUM_THREADS="1",
+        UPSTREAM_FLUID="1" if fluid else "0",
+    )
     env.update({k: str(v) for k, v in opts.get("env", {}).items()})
     try:
-        done = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, timeout=opts.get("timeout", 300))
+        done = subprocess.run(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            timeout=opts.get("timeout", 300),
+        )
         return done.returncode, done.stdout.decode("utf-8", "replace"), False, unittest_file
     except subprocess.TimeoutExpired as e:
         return -1, (e.stdout or b"").decode("utf-8", "replace"), True, unittest_file
@@ -229,8 +247,14 @@ def with_prerequisites(manifest, rel, opts):
 def make_home(where):
     """A HOME whose Paddle cache holds the generated offline datasets."""
     home = os.path.join(where, "home")
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_offline_datasets.py"),
-                    os.path.join(home, ".cache", "paddle", "dataset")], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            os.path.join(ROOT, "tools", "make_offline_datasets.py"),
+            os.path.join(home, ".cache", "paddle", "dataset"),
+        ],
+        check=True,
+    )
     return home
 
 
@@ -256,8 +280,10 @@ def check_inputs(args, programs):
             raise SystemExit(f"run_upstream: {deps}: no such folder of the programs' packages (--deps, --fluid-deps)")
     for rel, opts in programs.items():
         if opts.get("data") and opts["data"] not in offline_program_data.DATA:
-            raise SystemExit(f"suite.json: {rel}: 'data': no offline dataset {opts['data']!r} "
-                             f"(there are: {', '.join(offline_program_data.DATA)})")
+            raise SystemExit(
+                f"suite.json: {rel}: 'data': no offline dataset {opts['data']!r} "
+                f"(there are: {', '.join(offline_program_data.DATA)})"
+            )
 
 
 def main(argv=None):
@@ -265,8 +291,9 @@ def main(argv=None):
     suite = os.path.abspath(args.suite)
     only = args.only.split(",") if args.only else None
     manifest = load_manifest(suite)
-    programs = {r: with_prerequisites(manifest, r, o) for r, o in manifest.items()
-                if not only or any(o_ in r for o_ in only)}
+    programs = {
+        r: with_prerequisites(manifest, r, o) for r, o in manifest.items() if not only or any(o_ in r for o_ in only)
+    }
     check_inputs(args, programs)
     scratch = tempfile.mkdtemp(prefix="upstream-run-")
     site = os.path.join(scratch, "site")

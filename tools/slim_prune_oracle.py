@@ -9,6 +9,7 @@ tests/fluid/contrib/test_prune_strategies.py replays it on pe.
 
     /work/fluid185/bin/python tools/slim_prune_oracle.py      # Python 3.8 with paddlepaddle==1.8.5
 """
+
 import importlib
 import json
 import os
@@ -17,8 +18,9 @@ import tempfile
 
 import numpy as np
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle",
-                   "slim_prune.json")
+OUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle", "slim_prune.json"
+)
 
 
 def net(fluid):
@@ -47,10 +49,19 @@ def compressor(fluid, strategy, epochs):
         tensor.set(weights.uniform(-0.5, 0.5, np.array(tensor).shape).astype("float32"), place)
     core = importlib.import_module(fluid.__name__ + ".contrib.slim.core")
     feeds = [("x", "x"), ("y", "y")]
-    run = core.Compressor(place, scope, main, train_reader=lambda: iter([batch]), train_feed_list=feeds,
-                          train_fetch_list=[("loss", loss.name)], eval_program=test,
-                          eval_reader=lambda: iter([batch]), eval_feed_list=feeds,
-                          eval_fetch_list=[("metric", metric.name)], train_optimizer=fluid.optimizer.SGD(0.1))
+    run = core.Compressor(
+        place,
+        scope,
+        main,
+        train_reader=lambda: iter([batch]),
+        train_feed_list=feeds,
+        train_fetch_list=[("loss", loss.name)],
+        eval_program=test,
+        eval_reader=lambda: iter([batch]),
+        eval_feed_list=feeds,
+        eval_fetch_list=[("metric", metric.name)],
+        train_optimizer=fluid.optimizer.SGD(0.1),
+    )
     run.strategies.append(strategy)
     run.epoch = epochs
     return run
@@ -58,14 +69,21 @@ def compressor(fluid, strategy, epochs):
 
 def run_sensitive(fluid, directory):
     prune = importlib.import_module(fluid.__name__ + ".contrib.slim.prune")
-    strategy = prune.SensitivePruneStrategy(prune.StructurePruner({"*": 0}, {"*": "l1_norm"}), delta_rate=0.25,
-                                            target_ratio=0.3, metric_name="metric", pruned_params="conv.*_weights",
-                                            sensitivities_file=os.path.join(directory, "sensitivities.data"))
+    strategy = prune.SensitivePruneStrategy(
+        prune.StructurePruner({"*": 0}, {"*": "l1_norm"}),
+        delta_rate=0.25,
+        target_ratio=0.3,
+        metric_name="metric",
+        pruned_params="conv.*_weights",
+        sensitivities_file=os.path.join(directory, "sensitivities.data"),
+    )
     strategy._get_best_ratios = lambda context, sensitivities, ratio: (list(sensitivities), [0.0] * len(sensitivities))
     compressor(fluid, strategy, 1).run()
     found = strategy._load_sensitivities(os.path.join(directory, "sensitivities.data"))
-    return {name: {"pruned_percent": list(v["pruned_percent"]), "loss": [float(l) for l in v["loss"]]}
-            for name, v in sorted(found.items())}
+    return {
+        name: {"pruned_percent": list(v["pruned_percent"]), "loss": [float(l) for l in v["loss"]]}
+        for name, v in sorted(found.items())
+    }
 
 
 def run_auto(fluid):
@@ -79,22 +97,39 @@ def run_auto(fluid):
     def recorded(tokens, reward):
         update(tokens, reward)
         trace.append({"tokens": list(tokens), "reward": float(reward)})
+
     controller.update = recorded
-    strategy = prune.AutoPruneStrategy(prune.StructurePruner({"*": 0}, {"*": "l1_norm"}), controller, start_epoch=0,
-                                       end_epoch=2, min_ratio=0.2, max_ratio=0.5, metric_name="metric",
-                                       pruned_params="conv.*_weights", retrain_epoch=1)
-    run = compressor(fluid, strategy, 2)      # end_epoch's branch is left out: Fluid 1.8.5's fails there
+    strategy = prune.AutoPruneStrategy(
+        prune.StructurePruner({"*": 0}, {"*": "l1_norm"}),
+        controller,
+        start_epoch=0,
+        end_epoch=2,
+        min_ratio=0.2,
+        max_ratio=0.5,
+        metric_name="metric",
+        pruned_params="conv.*_weights",
+        retrain_epoch=1,
+    )
+    run = compressor(fluid, strategy, 2)  # end_epoch's branch is left out: Fluid 1.8.5's fails there
     run.run()
-    return {"init_tokens": list(strategy._range_table), "updates": trace,
-            "best_tokens": list(controller._best_tokens), "next_tokens": list(strategy._current_tokens)}
+    return {
+        "init_tokens": list(strategy._range_table),
+        "updates": trace,
+        "best_tokens": list(controller._best_tokens),
+        "next_tokens": list(strategy._current_tokens),
+    }
 
 
 def main():
     import paddle
     import paddle.fluid as fluid
+
     with tempfile.TemporaryDirectory() as tmp:
-        result = {"engine": f"paddlepaddle {paddle.__version__}", "sensitive": run_sensitive(fluid, tmp),
-                  "auto": run_auto(fluid)}
+        result = {
+            "engine": f"paddlepaddle {paddle.__version__}",
+            "sensitive": run_sensitive(fluid, tmp),
+            "auto": run_auto(fluid),
+        }
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, sort_keys=True)
     print(f"wrote {OUT}")

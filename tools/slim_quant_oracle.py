@@ -10,6 +10,7 @@ same code on pe's ``fluid`` with the same starting weights and batches and compa
 
 Nothing here imports paddle or pe at load time: ``run(fluid, name)`` takes the module to build with.
 """
+
 import importlib
 import json
 import os
@@ -18,18 +19,23 @@ import sys
 
 import numpy as np
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle",
-                   "slim_quant.json")
+OUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "fluid_oracle", "slim_quant.json"
+)
 STEPS, BATCH = 3, 4
 # activation quantize type, weight quantize type, with AddQuantDequantPass and the out-scale passes
-CASES = {"abs_max": ("abs_max", "abs_max", False),
-         "moving_average_channel_wise": ("moving_average_abs_max", "channel_wise_abs_max", True),
-         "range_abs_max": ("range_abs_max", "abs_max", False)}
+CASES = {
+    "abs_max": ("abs_max", "abs_max", False),
+    "moving_average_channel_wise": ("moving_average_abs_max", "channel_wise_abs_max", True),
+    "range_abs_max": ("range_abs_max", "abs_max", False),
+}
 _QUANT_OP_ATTRS = ("bit_length", "moving_rate", "is_test", "window_size", "max_range", "quant_bits", "step")
-_MARKS = ("quantization_type", "activation_bits", "out_threshold", "skip_quant")    # on the ops quantized
+_MARKS = ("quantization_type", "activation_bits", "out_threshold", "skip_quant")  # on the ops quantized
 # names the passes draw from unique_name (Fluid's order of drawing them is its set order): kept apart
-_DRAWN = re.compile(r"^(state|accum|scales|channel_scale|scale_state@|scale_accum@|quant_dequant\.state|"
-                    r"quant_dequant\.accum)_\d+$")
+_DRAWN = re.compile(
+    r"^(state|accum|scales|channel_scale|scale_state@|scale_accum@|quant_dequant\.state|"
+    r"quant_dequant\.accum)_\d+$"
+)
 
 
 def net(fluid, is_test):
@@ -50,31 +56,50 @@ def net(fluid, is_test):
 
 def data():
     rng = np.random.RandomState(7)
-    weights = {"conv_w": rng.uniform(-0.5, 0.5, (2, 1, 3, 3)), "conv_b": rng.uniform(-0.1, 0.1, (2,)),
-               "fc_w": rng.uniform(-0.5, 0.5, (8, 3)), "fc_b": np.zeros(3)}
+    weights = {
+        "conv_w": rng.uniform(-0.5, 0.5, (2, 1, 3, 3)),
+        "conv_b": rng.uniform(-0.1, 0.1, (2,)),
+        "fc_w": rng.uniform(-0.5, 0.5, (8, 3)),
+        "fc_b": np.zeros(3),
+    }
     batches = [(rng.uniform(-1, 1, (BATCH, 1, 6, 6)), rng.randint(0, 3, (BATCH, 1))) for _ in range(STEPS + 1)]
-    return ({k: v.astype("float32") for k, v in weights.items()},
-            [{"image": x.astype("float32"), "label": y.astype("int64")} for x, y in batches])
+    return (
+        {k: v.astype("float32") for k, v in weights.items()},
+        [{"image": x.astype("float32"), "label": y.astype("int64")} for x, y in batches],
+    )
 
 
 def _op_record(op):
     """An inserted or quantized op: type, slots (drawn names as their prefix) and recorded attributes."""
+
     def slots(names_of, slot_names):
         return {s: [_DRAWN.sub(r"\1_N", n) for n in names_of(s)] for s in sorted(slot_names) if names_of(s)}
+
     desc = op.op()
-    recorded = _QUANT_OP_ATTRS if "quant" in op.name() or op.name() in ("increment", "moving_average_abs_max_scale") \
+    recorded = (
+        _QUANT_OP_ATTRS
+        if "quant" in op.name() or op.name() in ("increment", "moving_average_abs_max_scale")
         else _MARKS
+    )
     attrs = {a: desc.attr(a) for a in recorded if desc.has_attr(a)}
-    return {"type": op.name(), "inputs": slots(desc.input, desc.input_names()),
-            "outputs": slots(desc.output, desc.output_names()),
-            "attrs": {k: (round(v, 6) if isinstance(v, float) else v) for k, v in sorted(attrs.items())}}
+    return {
+        "type": op.name(),
+        "inputs": slots(desc.input, desc.input_names()),
+        "outputs": slots(desc.output, desc.output_names()),
+        "attrs": {k: (round(v, 6) if isinstance(v, float) else v) for k, v in sorted(attrs.items())},
+    }
 
 
 def _graph_record(graph):
     """The records of the quantization ops and the ops they quantize, sorted."""
-    ops = [_op_record(op) for op in graph.all_op_nodes()
-           if "quant" in op.name() or op.name() in ("increment", "moving_average_abs_max_scale")
-           or op.op().has_attr("quantization_type") or op.op().has_attr("out_threshold")]
+    ops = [
+        _op_record(op)
+        for op in graph.all_op_nodes()
+        if "quant" in op.name()
+        or op.name() in ("increment", "moving_average_abs_max_scale")
+        or op.op().has_attr("quantization_type")
+        or op.op().has_attr("out_threshold")
+    ]
     return sorted(ops, key=lambda r: json.dumps(r, sort_keys=True))
 
 
@@ -88,8 +113,9 @@ def _scale_names(graph):
 
 def _transform(fluid, slim, scope, place, case, main_graph, test_graph):
     act, weight, more = CASES[case]
-    transform = slim.QuantizationTransformPass(scope=scope, place=place, activation_quantize_type=act,
-                                               weight_quantize_type=weight, window_size=8)
+    transform = slim.QuantizationTransformPass(
+        scope=scope, place=place, activation_quantize_type=act, weight_quantize_type=weight, window_size=8
+    )
     transform.apply(main_graph)
     transform.apply(test_graph)
     if more:
@@ -168,10 +194,19 @@ def _program_record(program):
     for op in program.global_block().ops:
         if op.type in ("feed", "fetch") or not all(_ours(n) for n in op.output_arg_names):
             continue
-        notes = {a: op.attr(a) for a in op.attr_names
-                 if a in _MARKS + ("out_min", "out_max", "quantize_weight_bits") or a.endswith((".min", ".max", "_quant_scale"))}
-        out.append({"type": op.type, "inputs": {s: op.input(s) for s in sorted(op.input_names) if op.input(s)},
-                    "notes": {k: (np.array(v).tolist()) for k, v in sorted(notes.items())}})
+        notes = {
+            a: op.attr(a)
+            for a in op.attr_names
+            if a in _MARKS + ("out_min", "out_max", "quantize_weight_bits")
+            or a.endswith((".min", ".max", "_quant_scale"))
+        }
+        out.append(
+            {
+                "type": op.type,
+                "inputs": {s: op.input(s) for s in sorted(op.input_names) if op.input(s)},
+                "notes": {k: (np.array(v).tolist()) for k, v in sorted(notes.items())},
+            }
+        )
     return out
 
 
@@ -184,15 +219,27 @@ def run_ptq(fluid, algo, directory):
     pred = _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
     samples = [(x,) for b in batches[:2] for x in b["image"]]
     with fluid.scope_guard(scope):
-        ptq = slim.PostTrainingQuantization(executor=exe, model_dir=os.path.join(directory, "fp32"),
-                                            sample_generator=lambda: iter(samples), batch_size=4, batch_nums=2,
-                                            algo=algo, quantizable_op_type=["conv2d", "mul", "pool2d"])
+        ptq = slim.PostTrainingQuantization(
+            executor=exe,
+            model_dir=os.path.join(directory, "fp32"),
+            sample_generator=lambda: iter(samples),
+            batch_size=4,
+            batch_nums=2,
+            algo=algo,
+            quantizable_op_type=["conv2d", "mul", "pool2d"],
+        )
         program = ptq.quantize()
         feed = {"image": batches[-1]["image"]}
-        out = {"program": _program_record(program), "pred": exe.run(program, feed=feed, fetch_list=ptq._fetch_list)[0].tolist(),
-               "weights": _values(scope, ["conv_w", "fc_w"])}
-        thresholds = {"KL": ptq._quantized_var_kl_threshold, "abs_max": ptq._quantized_var_abs_max,
-                      "min_max": {"min": ptq._quantized_var_min, "max": ptq._quantized_var_max}}[algo]
+        out = {
+            "program": _program_record(program),
+            "pred": exe.run(program, feed=feed, fetch_list=ptq._fetch_list)[0].tolist(),
+            "weights": _values(scope, ["conv_w", "fc_w"]),
+        }
+        thresholds = {
+            "KL": ptq._quantized_var_kl_threshold,
+            "abs_max": ptq._quantized_var_abs_max,
+            "min_max": {"min": ptq._quantized_var_min, "max": ptq._quantized_var_max},
+        }[algo]
         out["thresholds"] = json.loads(json.dumps(thresholds, default=lambda v: np.array(v).tolist()))
         for table in (out["thresholds"]["min"], out["thresholds"]["max"]) if algo == "min_max" else [out["thresholds"]]:
             for name in [n for n in table if not _ours(n)]:
@@ -215,27 +262,33 @@ def run_weight_quantization(fluid, weight_type, directory):
             scope = fluid.global_scope()
             _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
             slim.WeightQuantization(os.path.join(directory, "fp32")).quantize_weight_to_int(
-                os.path.join(directory, str(test_model)), weight_quantize_type=weight_type,
-                generate_test_model=test_model)
+                os.path.join(directory, str(test_model)),
+                weight_quantize_type=weight_type,
+                generate_test_model=test_model,
+            )
             if not test_model:
-                out["int8"] = {n: {"dtype": str(v.dtype), "values": v.tolist()} for n, v in
-                               ((n, np.array(scope.find_var(n).get_tensor())) for n in ("conv_w", "fc_w"))}
+                out["int8"] = {
+                    n: {"dtype": str(v.dtype), "values": v.tolist()}
+                    for n, v in ((n, np.array(scope.find_var(n).get_tensor())) for n in ("conv_w", "fc_w"))
+                }
         if test_model:
             with fluid.scope_guard(fluid.Scope()):
-                program, _, fetches = fluid.io.load_inference_model(
-                    os.path.join(directory, "True", "test_model"), exe)
-                out["test_model"] = {"program": _program_record(program),
-                                     "weights": _values(fluid.global_scope(), ["conv_w", "fc_w"]),
-                                     "pred": exe.run(program, feed={"image": batches[-1]["image"]},
-                                                     fetch_list=fetches)[0].tolist()}
+                program, _, fetches = fluid.io.load_inference_model(os.path.join(directory, "True", "test_model"), exe)
+                out["test_model"] = {
+                    "program": _program_record(program),
+                    "weights": _values(fluid.global_scope(), ["conv_w", "fc_w"]),
+                    "pred": exe.run(program, feed={"image": batches[-1]["image"]}, fetch_list=fetches)[0].tolist(),
+                }
     return out
 
 
 def main():
     import paddle
     import paddle.fluid as fluid
+
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     import tempfile
+
     result = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {c: run(fluid, c) for c in CASES}}
     with tempfile.TemporaryDirectory() as tmp:
         result["ptq"] = {a: run_ptq(fluid, a, os.path.join(tmp, "ptq_" + a)) for a in PTQ_ALGOS}

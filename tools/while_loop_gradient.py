@@ -9,6 +9,7 @@ steps of h = tanh(loop_fc(h)), softmax and cross entropy. It prints, for fc_0.b_
 initial value depends on) and loop_b (one inside the loop), the gradient backward gives (fetched as
 NAME@GRAD after append_backward) and the central finite difference (1e-3 steps, float64 sums of the
 engine's own float32 forward pass) of the mean loss, element by element."""
+
 import os
 import sys
 

@@ -8,6 +8,7 @@ train/ takes the first PER_CLASS images of each digit among the first 8,000 (pe'
 split), eval/ the first PER_CLASS / 2 of each digit among the last 2,000 (its held-out split), so
 the two never share an image. <index> is the image's position in the IDX file. Deterministic.
 """
+
 import argparse
 import os
 import sys

@@ -9,6 +9,7 @@ eval = last 2,000.
 
     python data/mnist_rows/make_mnist_rows.py      (from the repository root; deterministic)
 """
+
 import os
 
 import numpy as np
@@ -21,16 +22,19 @@ MNIST = os.path.join(HERE, "..", "mnist")
 
 def trimmed(image):
     ink = np.nonzero(image.any(axis=1))[0]
-    return image[ink[0]:ink[-1] + 1] if ink.size else image[:1]
+    return image[ink[0] : ink[-1] + 1] if ink.size else image[:1]
 
 
 def main():
     images = read_idx(os.path.join(MNIST, "t10k-images-idx3-ubyte.gz"))
     labels = read_idx(os.path.join(MNIST, "t10k-labels-idx1-ubyte.gz"))
     seqs = [trimmed(im) for im in images]
-    np.savez_compressed(os.path.join(HERE, "mnist_rows.npz"), rows=np.concatenate(seqs).astype(np.uint8),
-                        rows_lengths=np.array([len(s) for s in seqs], dtype=np.int64),
-                        label=labels.astype(np.int64))
+    np.savez_compressed(
+        os.path.join(HERE, "mnist_rows.npz"),
+        rows=np.concatenate(seqs).astype(np.uint8),
+        rows_lengths=np.array([len(s) for s in seqs], dtype=np.int64),
+        label=labels.astype(np.int64),
+    )
 
 
 if __name__ == "__main__":

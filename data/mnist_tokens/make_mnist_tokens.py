@@ -12,6 +12,7 @@ ragged feed ``tokens`` (docs/CONFIG.md). Same order as data/mnist, so the same s
 
     python data/mnist_tokens/make_mnist_tokens.py      (from the repository root; deterministic)
 """
+
 import os
 
 import numpy as np
@@ -21,12 +22,12 @@ from pe_cli.data.idx import read_idx
 HERE = os.path.dirname(os.path.abspath(__file__))
 MNIST = os.path.join(HERE, "..", "mnist")
 GROUPS, THRESHOLD = 7, 64
-VOCAB = 2 ** GROUPS
+VOCAB = 2**GROUPS
 
 
 def trimmed(image):
     ink = np.nonzero(image.any(axis=1))[0]
-    return image[ink[0]:ink[-1] + 1] if ink.size else image[:1]
+    return image[ink[0] : ink[-1] + 1] if ink.size else image[:1]
 
 
 def tokens(rows):
@@ -39,10 +40,12 @@ def main():
     images = read_idx(os.path.join(MNIST, "t10k-images-idx3-ubyte.gz"))
     labels = read_idx(os.path.join(MNIST, "t10k-labels-idx1-ubyte.gz"))
     seqs = [tokens(trimmed(im)) for im in images]
-    np.savez_compressed(os.path.join(HERE, "mnist_tokens.npz"),
-                        tokens=np.concatenate(seqs).astype(np.int64).reshape(-1, 1),
-                        tokens_lengths=np.array([len(s) for s in seqs], dtype=np.int64),
-                        label=labels.astype(np.int64))
+    np.savez_compressed(
+        os.path.join(HERE, "mnist_tokens.npz"),
+        tokens=np.concatenate(seqs).astype(np.int64).reshape(-1, 1),
+        tokens_lengths=np.array([len(s) for s in seqs], dtype=np.int64),
+        label=labels.astype(np.int64),
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ value), weight_kg, distance_km, category (5 names), review (4 to 12 lowercase wo
 sentiment (positive / negative: which kind of word the review has more of, the product's category
 tipping a tie) and shipping_cost (2 + 1.5 weight + 0.8 ln(1 + distance) + 0.01 price + noise).
 """
+
 import csv
 import math
 import os
@@ -32,20 +33,31 @@ def rows(seed=7):
         if n_pos == n_neg:
             n_pos += category in ("books", "toys")
             n_neg += category not in ("books", "toys")
-        words = list(rng.choice(POSITIVE, n_pos)) + list(rng.choice(NEGATIVE, n_neg)) + \
-            list(rng.choice(NEUTRAL, rng.integers(2, 6)))
+        words = (
+            list(rng.choice(POSITIVE, n_pos))
+            + list(rng.choice(NEGATIVE, n_neg))
+            + list(rng.choice(NEUTRAL, rng.integers(2, 6)))
+        )
         rng.shuffle(words)
         cost = 2 + 1.5 * weight + 0.8 * math.log1p(distance) + 0.01 * price + float(rng.normal(0, 0.2))
-        yield {"id": f"r{i:04d}", "price": "" if rng.random() < 0.04 else price, "weight_kg": weight,
-               "distance_km": distance, "category": category, "review": " ".join(words),
-               "sentiment": "positive" if n_pos > n_neg else "negative", "shipping_cost": round(cost, 3)}
+        yield {
+            "id": f"r{i:04d}",
+            "price": "" if rng.random() < 0.04 else price,
+            "weight_kg": weight,
+            "distance_km": distance,
+            "category": category,
+            "review": " ".join(words),
+            "sentiment": "positive" if n_pos > n_neg else "negative",
+            "shipping_cost": round(cost, 3),
+        }
 
 
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reviews.csv")
     with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, ["id", "price", "weight_kg", "distance_km", "category", "review", "sentiment",
-                                    "shipping_cost"])
+        writer = csv.DictWriter(
+            f, ["id", "price", "weight_kg", "distance_km", "category", "review", "sentiment", "shipping_cost"]
+        )
         writer.writeheader()
         writer.writerows(rows())
     print(f"wrote {path} ({ROWS} rows)")

@@ -7,6 +7,7 @@ value is drawn here.
     python data/weather/make_weather.py            # deterministic (seed 7): the same file every time
     python data/weather/make_weather.py OUT.csv --days 200 --seed 5
 """
+
 import argparse
 import csv
 import datetime
@@ -15,7 +16,7 @@ import os
 
 import numpy as np
 
-STATIONS = {"coast": 2.0, "valley": 0.0, "hills": -4.0}      # degrees above the valley's
+STATIONS = {"coast": 2.0, "valley": 0.0, "hills": -4.0}  # degrees above the valley's
 
 
 def rows(days, seed):
@@ -29,8 +30,15 @@ def rows(days, seed):
             humidity = float(np.clip(rng.normal(65 - season, 12), 15, 100))
             rain = bool(rng.random() < humidity / 250)
             temp = 16.0 + season + offset - 0.06 * (humidity - 65) - 2.5 * rain + rng.normal(0, 1.5)
-            out.append([day.isoformat(), station, "NA" if rng.random() < 0.01 else f"{humidity:.0f}",
-                        "yes" if rain else "no", f"{temp:.1f}"])
+            out.append(
+                [
+                    day.isoformat(),
+                    station,
+                    "NA" if rng.random() < 0.01 else f"{humidity:.0f}",
+                    "yes" if rain else "no",
+                    f"{temp:.1f}",
+                ]
+            )
     return out
 
 
@@ -43,7 +51,9 @@ def write(path, days=730, seed=7):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "weather.csv"))
+    parser.add_argument(
+        "out", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "weather.csv")
+    )
     parser.add_argument("--days", type=int, default=730)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()

@@ -14,6 +14,7 @@ A few helpers are not the table's to supply: the array forms call ``_erf`` (nump
 scalar forms call ``_sigmoid`` and ``_softplus``, which device code must compile; each device binds
 its own in their place with ``bind``. softmax and log_softmax (along an axis) are not rows.
 """
+
 import math
 import numbers
 import types
@@ -32,12 +33,13 @@ def real_number(v):
 @dataclass(frozen=True)
 class Param:
     """An attribute: its default and check, as pe_cli.ops.define.Attr takes them."""
+
     name: str
     default: object
     check: object = None
     expect: str = ""
     choices: tuple = ()
-    keyword: str = ""                   # the layer's keyword where Fluid names it otherwise (softshrink)
+    keyword: str = ""  # the layer's keyword where Fluid names it otherwise (softshrink)
 
     @property
     def layer_keyword(self):
@@ -52,14 +54,14 @@ def _number(name, default):
 class Activation:
     name: str
     doc: str
-    forward: object                     # forward(x, *params) on arrays -> Out
-    derivative: object = None           # derivative(a, dout, *params) -> X@GRAD; None: no gradient
-    reads: str = "X"                    # what the gradient reads besides Out@GRAD: "X", "Out" or "" (nothing)
-    params: tuple = ()                  # Param per attribute, in the order the functions take them
-    dtypes: tuple = FLOATS              # input dtypes accepted; None: any
-    scalar_forward: object = None       # forward on one scalar (device code); None: ``forward`` is
+    forward: object  # forward(x, *params) on arrays -> Out
+    derivative: object = None  # derivative(a, dout, *params) -> X@GRAD; None: no gradient
+    reads: str = "X"  # what the gradient reads besides Out@GRAD: "X", "Out" or "" (nothing)
+    params: tuple = ()  # Param per attribute, in the order the functions take them
+    dtypes: tuple = FLOATS  # input dtypes accepted; None: any
+    scalar_forward: object = None  # forward on one scalar (device code); None: ``forward`` is
     scalar_derivative: object = None
-    cpu_loop: str = ""                  # a numba loop in kernels/cpu/_pointwise_loops.py for float32/64
+    cpu_loop: str = ""  # a numba loop in kernels/cpu/_pointwise_loops.py for float32/64
 
     @property
     def device_forward(self):
@@ -75,12 +77,11 @@ class Activation:
 
 def bind(fn, **helpers):
     """``fn`` with the helpers it calls by name replaced by a device's own (compiled) versions."""
-    code = getattr(fn, "__code__", None)          # numpy ufuncs call no helper
+    code = getattr(fn, "__code__", None)  # numpy ufuncs call no helper
     used = {name: h for name, h in helpers.items() if code is not None and name in code.co_names}
     if not used:
         return fn
-    return types.FunctionType(fn.__code__, {**fn.__globals__, **used}, fn.__name__, fn.__defaults__,
-                              fn.__closure__)
+    return types.FunctionType(fn.__code__, {**fn.__globals__, **used}, fn.__name__, fn.__defaults__, fn.__closure__)
 
 
 def kernels(forward_kernel, grad_kernel):
@@ -97,6 +98,7 @@ def kernels(forward_kernel, grad_kernel):
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
 
 def _c(a, value):
     """A constant in a's dtype, so float32 arrays stay float32 whatever numpy's casting rules."""
@@ -243,154 +245,371 @@ def _mish_grad(x, d, t):
     return d * (tsp + x * (1 - tsp * tsp) * dsp)
 
 
-SCALAR_HELPERS["_mish_softplus"] = _mish_softplus      # (a helper _mish and _mish_grad call on a device)
+SCALAR_HELPERS["_mish_softplus"] = _mish_softplus  # (a helper _mish and _mish_grad call on a device)
 
 
 # -- the table --------------------------------------------------------------------------------------
 
 A = Activation
 TABLE = (
-    A("relu", "Out = max(X, 0).", reads="Out", dtypes=None, cpu_loop="relu",
-      forward=lambda x: np.maximum(x, 0, dtype=x.dtype), derivative=lambda o, d: d * (o > 0),
-      scalar_forward=lambda x: x if x > 0 else 0 * x, scalar_derivative=lambda o, d: d if o > 0 else 0 * d),
+    A(
+        "relu",
+        "Out = max(X, 0).",
+        reads="Out",
+        dtypes=None,
+        cpu_loop="relu",
+        forward=lambda x: np.maximum(x, 0, dtype=x.dtype),
+        derivative=lambda o, d: d * (o > 0),
+        scalar_forward=lambda x: x if x > 0 else 0 * x,
+        scalar_derivative=lambda o, d: d if o > 0 else 0 * d,
+    ),
     # Fluid 1.8's formulas, which differ from the usual ones for alpha > 1 or < 0 (leaky_relu) and
     # alpha < 0 (elu); the gradient of leaky_relu is 1 where Out > 0, else alpha, as Fluid's
-    A("leaky_relu", "Out = max(X, alpha * X) (X where X > 0, alpha * X elsewhere, for alpha in [0, 1]).",
-      params=(_number("alpha", 0.02),), reads="Out",
-      forward=lambda x, a: np.fmax(x, x * a), derivative=lambda o, d, a: np.where(o > 0, d, d * a),
-      scalar_forward=lambda x, a: max(x, x * a), scalar_derivative=lambda o, d, a: d if o > 0 else d * a),
-    A("elu", "Out = max(X, 0) + min(alpha * (exp(X) - 1), 0) (for alpha >= 0: X where X > 0, alpha * (exp(X) - "
-      "1) elsewhere).", params=(_number("alpha", 1.0),),
-      # exp of positive values only where alpha < 0 needs them: no overflow otherwise
-      forward=lambda x, a: np.maximum(x, 0) + np.minimum(a * np.expm1(x if a < 0 else np.minimum(x, 0)), 0),
-      derivative=lambda x, d, a: np.where(x > 0, d, d * a * np.exp(np.minimum(x, 0))),
-      scalar_forward=lambda x, a: max(x, 0 * x) + min(a * math.expm1(x if a < 0 else min(x, 0)), 0 * x),
-      scalar_derivative=lambda x, d, a: d if x > 0 else d * a * math.exp(min(x, 0))),
-    A("relu6", "Out = min(max(X, 0), threshold).", reads="Out",
-      params=(_number("threshold", 6.0),),
-      forward=lambda x, t: np.clip(x, _c(x, 0), t), derivative=lambda o, d, t: d * ((o > 0) & (o < t)),
-      scalar_forward=lambda x, t: 0 * x if x < 0 else (t if x > t else x),
-      scalar_derivative=lambda o, d, t: d if (o > 0 and o < t) else 0 * d),
-    A("sigmoid", "Out = 1 / (1 + exp(-X)).", reads="Out", forward=_sigmoid_array,
-      derivative=lambda o, d: d * o * (1 - o), scalar_forward=_sigmoid),
-    A("logsigmoid", "Out = log(1 / (1 + exp(-X))) = -softplus(-X).",
-      forward=lambda x: -_softplus_array(-x), derivative=lambda x, d: d * _sigmoid_array(-x),
-      scalar_forward=lambda x: -_softplus(-x), scalar_derivative=lambda x, d: d * _sigmoid(-x)),
-    A("hard_sigmoid", "Out = clip(slope * X + offset, 0, 1).", reads="Out",
-      params=(_number("slope", 0.2), _number("offset", 0.5)),
-      forward=lambda x, s, b: np.clip(x * s + b, _c(x, 0), _c(x, 1)),
-      derivative=lambda o, d, s, b: d * ((o > 0) & (o < 1)) * s,
-      scalar_forward=lambda x, s, b: min(max(x * s + b, 0), 1),
-      scalar_derivative=lambda o, d, s, b: d * s if (o > 0 and o < 1) else 0 * d),
-    A("swish", "Out = X * sigmoid(beta * X).", params=(_number("beta", 1.0),),
-      forward=lambda x, b: x * _sigmoid_array(x * b), derivative=_swish_grad_array,
-      scalar_forward=lambda x, b: x * _sigmoid(x * b), scalar_derivative=_swish_grad),
-    A("tanh", "Out = tanh(X).", reads="Out", forward=np.tanh, derivative=lambda o, d: d * (1 - o * o),
-      scalar_forward=lambda x: math.tanh(x)),
-    A("gelu", "Out = X * Phi(X): 0.5 X (1 + erf(X / sqrt 2)), or with approximate=True "
-      "0.5 X (1 + tanh(sqrt(2 / pi) (X + 0.044715 X^3))).",
-      params=(Param("approximate", False, choices=(False, True)),),
-      forward=_gelu_array, derivative=_gelu_grad_array, scalar_forward=_gelu, scalar_derivative=_gelu_grad),
-    A("softplus", "Out = log(1 + exp(beta * X)) / beta, computed without overflow, or X where beta * X > "
-      "threshold (Paddle 2.x's attributes; the defaults, beta 1 and no threshold, are Fluid 1.8's softplus).",
-      params=(Param("beta", 1.0, lambda v: real_number(v) and v > 0, "a number > 0"),
-              Param("threshold", math.inf, lambda v: isinstance(v, numbers.Real) and v > 0, "a number > 0")),
-      forward=lambda x, b, t: np.where(x * b > t, x, _softplus_array(x * b) / b),
-      derivative=lambda x, d, b, t: np.where(x * b > t, d, d * _sigmoid_array(x * b)),
-      scalar_forward=lambda x, b, t: x if x * b > t else _softplus(x * b) / b,
-      scalar_derivative=lambda x, d, b, t: d if x * b > t else d * _sigmoid(x * b)),
-    A("mish", "Out = X * tanh(softplus(X)), softplus(X) taken as X above threshold and exp(X) below -threshold "
-      "(Fluid 1.8's mish).", params=(_number("threshold", 20.0),),
-      forward=_mish_array, derivative=_mish_grad_array, scalar_forward=_mish, scalar_derivative=_mish_grad),
+    A(
+        "leaky_relu",
+        "Out = max(X, alpha * X) (X where X > 0, alpha * X elsewhere, for alpha in [0, 1]).",
+        params=(_number("alpha", 0.02),),
+        reads="Out",
+        forward=lambda x, a: np.fmax(x, x * a),
+        derivative=lambda o, d, a: np.where(o > 0, d, d * a),
+        scalar_forward=lambda x, a: max(x, x * a),
+        scalar_derivative=lambda o, d, a: d if o > 0 else d * a,
+    ),
+    A(
+        "elu",
+        "Out = max(X, 0) + min(alpha * (exp(X) - 1), 0) (for alpha >= 0: X where X > 0, alpha * (exp(X) - "
+        "1) elsewhere).",
+        params=(_number("alpha", 1.0),),
+        # exp of positive values only where alpha < 0 needs them: no overflow otherwise
+        forward=lambda x, a: np.maximum(x, 0) + np.minimum(a * np.expm1(x if a < 0 else np.minimum(x, 0)), 0),
+        derivative=lambda x, d, a: np.where(x > 0, d, d * a * np.exp(np.minimum(x, 0))),
+        scalar_forward=lambda x, a: max(x, 0 * x) + min(a * math.expm1(x if a < 0 else min(x, 0)), 0 * x),
+        scalar_derivative=lambda x, d, a: d if x > 0 else d * a * math.exp(min(x, 0)),
+    ),
+    A(
+        "relu6",
+        "Out = min(max(X, 0), threshold).",
+        reads="Out",
+        params=(_number("threshold", 6.0),),
+        forward=lambda x, t: np.clip(x, _c(x, 0), t),
+        derivative=lambda o, d, t: d * ((o > 0) & (o < t)),
+        scalar_forward=lambda x, t: 0 * x if x < 0 else (t if x > t else x),
+        scalar_derivative=lambda o, d, t: d if (o > 0 and o < t) else 0 * d,
+    ),
+    A(
+        "sigmoid",
+        "Out = 1 / (1 + exp(-X)).",
+        reads="Out",
+        forward=_sigmoid_array,
+        derivative=lambda o, d: d * o * (1 - o),
+        scalar_forward=_sigmoid,
+    ),
+    A(
+        "logsigmoid",
+        "Out = log(1 / (1 + exp(-X))) = -softplus(-X).",
+        forward=lambda x: -_softplus_array(-x),
+        derivative=lambda x, d: d * _sigmoid_array(-x),
+        scalar_forward=lambda x: -_softplus(-x),
+        scalar_derivative=lambda x, d: d * _sigmoid(-x),
+    ),
+    A(
+        "hard_sigmoid",
+        "Out = clip(slope * X + offset, 0, 1).",
+        reads="Out",
+        params=(_number("slope", 0.2), _number("offset", 0.5)),
+        forward=lambda x, s, b: np.clip(x * s + b, _c(x, 0), _c(x, 1)),
+        derivative=lambda o, d, s, b: d * ((o > 0) & (o < 1)) * s,
+        scalar_forward=lambda x, s, b: min(max(x * s + b, 0), 1),
+        scalar_derivative=lambda o, d, s, b: d * s if (o > 0 and o < 1) else 0 * d,
+    ),
+    A(
+        "swish",
+        "Out = X * sigmoid(beta * X).",
+        params=(_number("beta", 1.0),),
+        forward=lambda x, b: x * _sigmoid_array(x * b),
+        derivative=_swish_grad_array,
+        scalar_forward=lambda x, b: x * _sigmoid(x * b),
+        scalar_derivative=_swish_grad,
+    ),
+    A(
+        "tanh",
+        "Out = tanh(X).",
+        reads="Out",
+        forward=np.tanh,
+        derivative=lambda o, d: d * (1 - o * o),
+        scalar_forward=lambda x: math.tanh(x),
+    ),
+    A(
+        "gelu",
+        "Out = X * Phi(X): 0.5 X (1 + erf(X / sqrt 2)), or with approximate=True "
+        "0.5 X (1 + tanh(sqrt(2 / pi) (X + 0.044715 X^3))).",
+        params=(Param("approximate", False, choices=(False, True)),),
+        forward=_gelu_array,
+        derivative=_gelu_grad_array,
+        scalar_forward=_gelu,
+        scalar_derivative=_gelu_grad,
+    ),
+    A(
+        "softplus",
+        "Out = log(1 + exp(beta * X)) / beta, computed without overflow, or X where beta * X > "
+        "threshold (Paddle 2.x's attributes; the defaults, beta 1 and no threshold, are Fluid 1.8's softplus).",
+        params=(
+            Param("beta", 1.0, lambda v: real_number(v) and v > 0, "a number > 0"),
+            Param("threshold", math.inf, lambda v: isinstance(v, numbers.Real) and v > 0, "a number > 0"),
+        ),
+        forward=lambda x, b, t: np.where(x * b > t, x, _softplus_array(x * b) / b),
+        derivative=lambda x, d, b, t: np.where(x * b > t, d, d * _sigmoid_array(x * b)),
+        scalar_forward=lambda x, b, t: x if x * b > t else _softplus(x * b) / b,
+        scalar_derivative=lambda x, d, b, t: d if x * b > t else d * _sigmoid(x * b),
+    ),
+    A(
+        "mish",
+        "Out = X * tanh(softplus(X)), softplus(X) taken as X above threshold and exp(X) below -threshold "
+        "(Fluid 1.8's mish).",
+        params=(_number("threshold", 20.0),),
+        forward=_mish_array,
+        derivative=_mish_grad_array,
+        scalar_forward=_mish,
+        scalar_derivative=_mish_grad,
+    ),
     A("softsign", "Out = X / (1 + |X|).", forward=lambda x: x / (1 + abs(x)), derivative=_softsign_grad),
-    A("sqrt", "Out = sqrt(X).", reads="Out", forward=np.sqrt, derivative=lambda o, d: d * _c(o, 0.5) / o,
-      scalar_forward=lambda x: math.sqrt(x), scalar_derivative=lambda o, d: d * 0.5 / o),
-    A("rsqrt", "Out = 1 / sqrt(X).", reads="Out",
-      forward=lambda x: 1 / np.sqrt(x), derivative=lambda o, d: d * _c(o, -0.5) * o * o * o,
-      scalar_forward=lambda x: 1 / math.sqrt(x), scalar_derivative=lambda o, d: d * -0.5 * o * o * o),
+    A(
+        "sqrt",
+        "Out = sqrt(X).",
+        reads="Out",
+        forward=np.sqrt,
+        derivative=lambda o, d: d * _c(o, 0.5) / o,
+        scalar_forward=lambda x: math.sqrt(x),
+        scalar_derivative=lambda o, d: d * 0.5 / o,
+    ),
+    A(
+        "rsqrt",
+        "Out = 1 / sqrt(X).",
+        reads="Out",
+        forward=lambda x: 1 / np.sqrt(x),
+        derivative=lambda o, d: d * _c(o, -0.5) * o * o * o,
+        scalar_forward=lambda x: 1 / math.sqrt(x),
+        scalar_derivative=lambda o, d: d * -0.5 * o * o * o,
+    ),
     A("reciprocal", "Out = 1 / X.", reads="Out", forward=lambda x: 1 / x, derivative=lambda o, d: -d * o * o),
-    A("exp", "Out = exp(X) (an integer X: truncated to its dtype, as Fluid 1.8.5's kernel).", reads="Out",
-      dtypes=None, forward=np.exp, derivative=lambda o, d: d * o,
-      scalar_forward=lambda x: math.exp(x)),
+    A(
+        "exp",
+        "Out = exp(X) (an integer X: truncated to its dtype, as Fluid 1.8.5's kernel).",
+        reads="Out",
+        dtypes=None,
+        forward=np.exp,
+        derivative=lambda o, d: d * o,
+        scalar_forward=lambda x: math.exp(x),
+    ),
     A("log", "Out = ln(X).", forward=np.log, derivative=lambda x, d: d / x, scalar_forward=lambda x: math.log(x)),
-    A("log1p", "Out = ln(1 + X), exact for small X.", forward=np.log1p, derivative=lambda x, d: d / (1 + x),
-      scalar_forward=lambda x: math.log1p(x)),
+    A(
+        "log1p",
+        "Out = ln(1 + X), exact for small X.",
+        forward=np.log1p,
+        derivative=lambda x, d: d / (1 + x),
+        scalar_forward=lambda x: math.log1p(x),
+    ),
     A("square", "Out = X * X.", dtypes=None, forward=lambda x: x * x, derivative=lambda x, d: d * x * 2),
-    A("abs", "Out = |X|; the gradient at 0 is 0.", dtypes=None,
-      forward=np.abs, derivative=lambda x, d: d * np.sign(x),
-      scalar_forward=lambda x: -x if x < 0 else x, scalar_derivative=_abs_grad),
-    A("sign", "Out = -1, 0 or 1 by the sign of X; the gradient is 0 (Fluid's).", dtypes=None, forward=np.sign,
-      derivative=lambda x, d: d * 0, scalar_forward=lambda x: 1 if x > 0 else (-1 if x < 0 else 0)),
-    A("pow", "Out = X ** factor (factor in X's dtype).", params=(_number("factor", 1.0),), dtypes=None,
-      forward=lambda x, f: x ** f, derivative=lambda x, d, f: d * f * x ** (f - 1)),
-    A("floor", "Out = the largest integer <= X; the gradient is 0.", forward=np.floor, reads="",
-      derivative=lambda d, d_: d * 0, scalar_forward=lambda x: math.floor(x)),
-    A("ceil", "Out = the smallest integer >= X; the gradient is 0.", forward=np.ceil, reads="",
-      derivative=lambda d, d_: d * 0, scalar_forward=lambda x: math.ceil(x)),
-    A("round", "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.", reads="",
-      forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)), derivative=lambda d, d_: d * 0,
-      scalar_forward=lambda x: math.copysign(math.floor(abs(x) + 0.5), x)),
-    A("erf", "Out = erf(X), the Gauss error function.", forward=lambda x: _erf(x),
-      derivative=lambda x, d: d * _c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
-      scalar_forward=lambda x: math.erf(x), scalar_derivative=lambda x, d: d * _TWO_OVER_SQRT_PI * math.exp(-(x * x))),
-    A("cos", "Out = cos(X).", forward=np.cos, derivative=lambda x, d: -d * np.sin(x),
-      scalar_forward=lambda x: math.cos(x), scalar_derivative=lambda x, d: -d * math.sin(x)),
-    A("sin", "Out = sin(X).", forward=np.sin, derivative=lambda x, d: d * np.cos(x),
-      scalar_forward=lambda x: math.sin(x), scalar_derivative=lambda x, d: d * math.cos(x)),
-    A("acos", "Out = arccos(X).", forward=np.arccos, derivative=lambda x, d: -d / np.sqrt(1 - x * x),
-      scalar_forward=lambda x: math.acos(x), scalar_derivative=lambda x, d: -d / math.sqrt(1 - x * x)),
-    A("asin", "Out = arcsin(X).", forward=np.arcsin, derivative=lambda x, d: d / np.sqrt(1 - x * x),
-      scalar_forward=lambda x: math.asin(x), scalar_derivative=lambda x, d: d / math.sqrt(1 - x * x)),
-    A("atan", "Out = arctan(X).", forward=np.arctan, derivative=lambda x, d: d / (1 + x * x),
-      scalar_forward=lambda x: math.atan(x)),
-    A("cosh", "Out = cosh(X).", forward=np.cosh, derivative=lambda x, d: d * np.sinh(x),
-      scalar_forward=lambda x: math.cosh(x), scalar_derivative=lambda x, d: d * math.sinh(x)),
-    A("sinh", "Out = sinh(X).", forward=np.sinh, derivative=lambda x, d: d * np.cosh(x),
-      scalar_forward=lambda x: math.sinh(x), scalar_derivative=lambda x, d: d * math.cosh(x)),
-    A("selu", "Out = scale * X where X > 0, scale * alpha * (exp(X) - 1) elsewhere.",
-      params=(_number("scale", 1.0507009873554805), _number("alpha", 1.6732632423543772)),
-      forward=lambda x, s, a: np.where(x > 0, x * s, (np.exp(x) - 1) * (a * s)), reads="Out",   # (Fluid's: from Out)
-      derivative=lambda o, d, s, a: np.where(o > 0, d * s, d * (o + a * s)),
-      scalar_forward=lambda x, s, a: x * s if x > 0 else (math.exp(x) - 1) * (a * s),
-      scalar_derivative=lambda o, d, s, a: d * s if o > 0 else d * (o + a * s)),
-    A("stanh", "Out = scale_b * tanh(scale_a * X).", params=(_number("scale_a", 0.67), _number("scale_b", 1.7159)),
-      forward=lambda x, a, b: np.tanh(x * a) * b, derivative=lambda x, d, a, b: d * (a * b) * (1 - np.tanh(x * a) ** 2),
-      scalar_forward=lambda x, a, b: math.tanh(x * a) * b,
-      scalar_derivative=lambda x, d, a, b: d * (a * b) * (1 - math.tanh(x * a) ** 2)),
-    A("brelu", "Out = min(max(X, t_min), t_max).", params=(_number("t_min", 0.0), _number("t_max", 24.0)),
-      forward=lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), derivative=lambda x, d, lo, hi: d * ((x > lo) & (x < hi)),
-      scalar_forward=lambda x, lo, hi: min(max(x, lo), hi),
-      scalar_derivative=lambda x, d, lo, hi: d if (x > lo and x < hi) else 0 * d),
+    A(
+        "abs",
+        "Out = |X|; the gradient at 0 is 0.",
+        dtypes=None,
+        forward=np.abs,
+        derivative=lambda x, d: d * np.sign(x),
+        scalar_forward=lambda x: -x if x < 0 else x,
+        scalar_derivative=_abs_grad,
+    ),
+    A(
+        "sign",
+        "Out = -1, 0 or 1 by the sign of X; the gradient is 0 (Fluid's).",
+        dtypes=None,
+        forward=np.sign,
+        derivative=lambda x, d: d * 0,
+        scalar_forward=lambda x: 1 if x > 0 else (-1 if x < 0 else 0),
+    ),
+    A(
+        "pow",
+        "Out = X ** factor (factor in X's dtype).",
+        params=(_number("factor", 1.0),),
+        dtypes=None,
+        forward=lambda x, f: x**f,
+        derivative=lambda x, d, f: d * f * x ** (f - 1),
+    ),
+    A(
+        "floor",
+        "Out = the largest integer <= X; the gradient is 0.",
+        forward=np.floor,
+        reads="",
+        derivative=lambda d, d_: d * 0,
+        scalar_forward=lambda x: math.floor(x),
+    ),
+    A(
+        "ceil",
+        "Out = the smallest integer >= X; the gradient is 0.",
+        forward=np.ceil,
+        reads="",
+        derivative=lambda d, d_: d * 0,
+        scalar_forward=lambda x: math.ceil(x),
+    ),
+    A(
+        "round",
+        "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.",
+        reads="",
+        forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)),
+        derivative=lambda d, d_: d * 0,
+        scalar_forward=lambda x: math.copysign(math.floor(abs(x) + 0.5), x),
+    ),
+    A(
+        "erf",
+        "Out = erf(X), the Gauss error function.",
+        forward=lambda x: _erf(x),
+        derivative=lambda x, d: d * _c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
+        scalar_forward=lambda x: math.erf(x),
+        scalar_derivative=lambda x, d: d * _TWO_OVER_SQRT_PI * math.exp(-(x * x)),
+    ),
+    A(
+        "cos",
+        "Out = cos(X).",
+        forward=np.cos,
+        derivative=lambda x, d: -d * np.sin(x),
+        scalar_forward=lambda x: math.cos(x),
+        scalar_derivative=lambda x, d: -d * math.sin(x),
+    ),
+    A(
+        "sin",
+        "Out = sin(X).",
+        forward=np.sin,
+        derivative=lambda x, d: d * np.cos(x),
+        scalar_forward=lambda x: math.sin(x),
+        scalar_derivative=lambda x, d: d * math.cos(x),
+    ),
+    A(
+        "acos",
+        "Out = arccos(X).",
+        forward=np.arccos,
+        derivative=lambda x, d: -d / np.sqrt(1 - x * x),
+        scalar_forward=lambda x: math.acos(x),
+        scalar_derivative=lambda x, d: -d / math.sqrt(1 - x * x),
+    ),
+    A(
+        "asin",
+        "Out = arcsin(X).",
+        forward=np.arcsin,
+        derivative=lambda x, d: d / np.sqrt(1 - x * x),
+        scalar_forward=lambda x: math.asin(x),
+        scalar_derivative=lambda x, d: d / math.sqrt(1 - x * x),
+    ),
+    A(
+        "atan",
+        "Out = arctan(X).",
+        forward=np.arctan,
+        derivative=lambda x, d: d / (1 + x * x),
+        scalar_forward=lambda x: math.atan(x),
+    ),
+    A(
+        "cosh",
+        "Out = cosh(X).",
+        forward=np.cosh,
+        derivative=lambda x, d: d * np.sinh(x),
+        scalar_forward=lambda x: math.cosh(x),
+        scalar_derivative=lambda x, d: d * math.sinh(x),
+    ),
+    A(
+        "sinh",
+        "Out = sinh(X).",
+        forward=np.sinh,
+        derivative=lambda x, d: d * np.cosh(x),
+        scalar_forward=lambda x: math.sinh(x),
+        scalar_derivative=lambda x, d: d * math.cosh(x),
+    ),
+    A(
+        "selu",
+        "Out = scale * X where X > 0, scale * alpha * (exp(X) - 1) elsewhere.",
+        params=(_number("scale", 1.0507009873554805), _number("alpha", 1.6732632423543772)),
+        forward=lambda x, s, a: np.where(x > 0, x * s, (np.exp(x) - 1) * (a * s)),
+        reads="Out",  # (Fluid's: from Out)
+        derivative=lambda o, d, s, a: np.where(o > 0, d * s, d * (o + a * s)),
+        scalar_forward=lambda x, s, a: x * s if x > 0 else (math.exp(x) - 1) * (a * s),
+        scalar_derivative=lambda o, d, s, a: d * s if o > 0 else d * (o + a * s),
+    ),
+    A(
+        "stanh",
+        "Out = scale_b * tanh(scale_a * X).",
+        params=(_number("scale_a", 0.67), _number("scale_b", 1.7159)),
+        forward=lambda x, a, b: np.tanh(x * a) * b,
+        derivative=lambda x, d, a, b: d * (a * b) * (1 - np.tanh(x * a) ** 2),
+        scalar_forward=lambda x, a, b: math.tanh(x * a) * b,
+        scalar_derivative=lambda x, d, a, b: d * (a * b) * (1 - math.tanh(x * a) ** 2),
+    ),
+    A(
+        "brelu",
+        "Out = min(max(X, t_min), t_max).",
+        params=(_number("t_min", 0.0), _number("t_max", 24.0)),
+        forward=lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+        derivative=lambda x, d, lo, hi: d * ((x > lo) & (x < hi)),
+        scalar_forward=lambda x, lo, hi: min(max(x, lo), hi),
+        scalar_derivative=lambda x, d, lo, hi: d if (x > lo and x < hi) else 0 * d,
+    ),
     # Fluid's gradient from Out: dOut (1 - exp(-Out)) where -threshold < Out < threshold (its mask, on Out)
-    A("soft_relu", "Out = log(1 + exp(min(max(X, -threshold), threshold))); the gradient is Fluid's: Out@GRAD * "
-      "(1 - exp(-Out)) where -threshold < Out < threshold, else 0.", params=(_number("threshold", 40.0),), reads="Out",
-      forward=lambda x, t: np.log1p(np.exp(np.minimum(np.maximum(x, -t), t))),
-      derivative=lambda o, d, t: d * -np.expm1(-o) * ((o > -t) & (o < t)),
-      scalar_forward=lambda x, t: math.log1p(math.exp(min(max(x, -t), t))),
-      scalar_derivative=lambda o, d, t: d * -math.expm1(-o) if (o > -t and o < t) else 0 * d),
-    A("thresholded_relu", "Out = X where X > threshold, 0 elsewhere.", params=(_number("threshold", 1.0),),
-      forward=lambda x, t: np.where(x > t, x, x * 0), derivative=lambda x, d, t: d * (x > t),
-      scalar_forward=lambda x, t: x if x > t else 0 * x, scalar_derivative=lambda x, d, t: d if x > t else 0 * d),
+    A(
+        "soft_relu",
+        "Out = log(1 + exp(min(max(X, -threshold), threshold))); the gradient is Fluid's: Out@GRAD * "
+        "(1 - exp(-Out)) where -threshold < Out < threshold, else 0.",
+        params=(_number("threshold", 40.0),),
+        reads="Out",
+        forward=lambda x, t: np.log1p(np.exp(np.minimum(np.maximum(x, -t), t))),
+        derivative=lambda o, d, t: d * -np.expm1(-o) * ((o > -t) & (o < t)),
+        scalar_forward=lambda x, t: math.log1p(math.exp(min(max(x, -t), t))),
+        scalar_derivative=lambda o, d, t: d * -math.expm1(-o) if (o > -t and o < t) else 0 * d,
+    ),
+    A(
+        "thresholded_relu",
+        "Out = X where X > threshold, 0 elsewhere.",
+        params=(_number("threshold", 1.0),),
+        forward=lambda x, t: np.where(x > t, x, x * 0),
+        derivative=lambda x, d, t: d * (x > t),
+        scalar_forward=lambda x, t: x if x > t else 0 * x,
+        scalar_derivative=lambda x, d, t: d if x > t else 0 * d,
+    ),
     # hard_shrink and softshrink as Fluid sums their two sides (both hold where the threshold is < 0)
-    A("hard_shrink", "Out = X (X < -threshold) + X (X > threshold): X where |X| > threshold >= 0, else 0.",
-      params=(_number("threshold", 0.5),),
-      forward=lambda x, t: x * (x < -t) + x * (x > t), derivative=lambda x, d, t: d * (x < -t) + d * (x > t),
-      scalar_forward=lambda x, t: (x if x < -t else 0 * x) + (x if x > t else 0 * x),
-      scalar_derivative=lambda x, d, t: (d if x < -t else 0 * d) + (d if x > t else 0 * d)),
-    A("softshrink", "Out = (X - lambda)(X > lambda) + (X + lambda)(X < -lambda): 0 within [-lambda, lambda] "
-      "for lambda >= 0 (the layer's keyword is alpha, as Fluid's).",
-      params=(Param("lambda", 0.5, real_number, "a number", keyword="alpha"),),
-      forward=lambda x, t: (x - t) * (x > t) + (x + t) * (x < -t), derivative=lambda x, d, t: d * (x > t) + d * (x < -t),
-      scalar_forward=lambda x, t: (x - t if x > t else 0 * x) + (x + t if x < -t else 0 * x),
-      scalar_derivative=lambda x, d, t: (d if x > t else 0 * d) + (d if x < -t else 0 * d)),
-    A("hard_swish", "Out = X * min(max(X + offset, 0), threshold) / scale.",
-      params=(_number("threshold", 6.0), _number("scale", 6.0), _number("offset", 3.0)),
-      forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, _c(x, 0)), t) / s,
-      derivative=lambda x, d, t, s, o: d * np.where(x + o >= t, t / s, np.where(x + o > 0, (x * 2 + o) / s, x * 0)),
-      scalar_forward=lambda x, t, s, o: x * min(max(x + o, 0), t) / s,
-      scalar_derivative=lambda x, d, t, s, o: d * t / s if x + o >= t else (d * (2 * x + o) / s if x + o > 0 else 0 * d)),
-    A("tanh_shrink", "Out = X - tanh(X).", forward=lambda x: x - np.tanh(x), derivative=lambda x, d: d * np.tanh(x) ** 2,
-      scalar_forward=lambda x: x - math.tanh(x), scalar_derivative=lambda x, d: d * math.tanh(x) ** 2),
+    A(
+        "hard_shrink",
+        "Out = X (X < -threshold) + X (X > threshold): X where |X| > threshold >= 0, else 0.",
+        params=(_number("threshold", 0.5),),
+        forward=lambda x, t: x * (x < -t) + x * (x > t),
+        derivative=lambda x, d, t: d * (x < -t) + d * (x > t),
+        scalar_forward=lambda x, t: (x if x < -t else 0 * x) + (x if x > t else 0 * x),
+        scalar_derivative=lambda x, d, t: (d if x < -t else 0 * d) + (d if x > t else 0 * d),
+    ),
+    A(
+        "softshrink",
+        "Out = (X - lambda)(X > lambda) + (X + lambda)(X < -lambda): 0 within [-lambda, lambda] "
+        "for lambda >= 0 (the layer's keyword is alpha, as Fluid's).",
+        params=(Param("lambda", 0.5, real_number, "a number", keyword="alpha"),),
+        forward=lambda x, t: (x - t) * (x > t) + (x + t) * (x < -t),
+        derivative=lambda x, d, t: d * (x > t) + d * (x < -t),
+        scalar_forward=lambda x, t: (x - t if x > t else 0 * x) + (x + t if x < -t else 0 * x),
+        scalar_derivative=lambda x, d, t: (d if x > t else 0 * d) + (d if x < -t else 0 * d),
+    ),
+    A(
+        "hard_swish",
+        "Out = X * min(max(X + offset, 0), threshold) / scale.",
+        params=(_number("threshold", 6.0), _number("scale", 6.0), _number("offset", 3.0)),
+        forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, _c(x, 0)), t) / s,
+        derivative=lambda x, d, t, s, o: d * np.where(x + o >= t, t / s, np.where(x + o > 0, (x * 2 + o) / s, x * 0)),
+        scalar_forward=lambda x, t, s, o: x * min(max(x + o, 0), t) / s,
+        scalar_derivative=lambda x, d, t, s, o: (
+            d * t / s if x + o >= t else (d * (2 * x + o) / s if x + o > 0 else 0 * d)
+        ),
+    ),
+    A(
+        "tanh_shrink",
+        "Out = X - tanh(X).",
+        forward=lambda x: x - np.tanh(x),
+        derivative=lambda x, d: d * np.tanh(x) ** 2,
+        scalar_forward=lambda x: x - math.tanh(x),
+        scalar_derivative=lambda x, d: d * math.tanh(x) ** 2,
+    ),
 )
 del A
 ROWS = {row.name: row for row in TABLE}

@@ -12,6 +12,7 @@ Given DDX, the gradient reaching X@GRAD, its gradients are
 them); ``slot``: its output slot. ``first(u, given, ddx, *params)`` on numpy arrays (the CPU kernels)
 and ``scalar_first`` on scalars (device code), the row's attributes in ``params``.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -20,9 +21,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class SecondOrder:
-    name: str                   # the activation (a row of the table)
-    given: str = ""             # "DOut" or "DX": what the gradient of u reads; "" where there is none
-    slot: str = ""              # "DX" or "DOut": the gradient of u (X or Out); ""
+    name: str  # the activation (a row of the table)
+    given: str = ""  # "DOut" or "DX": what the gradient of u reads; "" where there is none
+    slot: str = ""  # "DX" or "DOut": the gradient of u (X or Out); ""
     first: object = None
     scalar_first: object = None
 
@@ -31,7 +32,7 @@ class SecondOrder:
         return self.scalar_first or self.first
 
 
-def _elu(x, dout, ddx, a):       # Fluid's: only where x < 0
+def _elu(x, dout, ddx, a):  # Fluid's: only where x < 0
     return np.where(x < 0, ddx * dout * a * np.exp(np.minimum(x, 0)), 0 * ddx)
 
 

@@ -6,6 +6,7 @@ A new file gets the mode the umask gives (0666 & ~umask); a file written over ke
 ``OSError`` of a write becomes a ``PeError`` naming the path and what to do (``write_error``).
 Directories written as a whole (checkpoints, inference models) are pe_cli/io/atomic.py's, built on
 these."""
+
 import errno
 import hashlib
 import os
@@ -127,7 +128,7 @@ class _Meant:
         if self._hash is not None and at == self._end:
             self._hash.update(view)
         else:
-            self._hash = None            # written out of order (a zip's headers): its size is checked
+            self._hash = None  # written out of order (a zip's headers): its size is checked
         self._end = max(self._end, at + len(view))
         return len(view)
 
@@ -166,12 +167,18 @@ def verify_file(path, written, shown):
     """Raises an OutputError unless the file ``path`` holds ``written``'s size (and sha256) on disk."""
     size = os.stat(path).st_size
     if size != written.size:
-        raise OutputError(f"cannot write {shown}: {size} of {written.size} bytes reached the disk (a file-size "
-                          f"limit, a quota or a full disk?); nothing was replaced: free space or raise the "
-                          f"limit and write it again", errno.EFBIG)
+        raise OutputError(
+            f"cannot write {shown}: {size} of {written.size} bytes reached the disk (a file-size "
+            f"limit, a quota or a full disk?); nothing was replaced: free space or raise the "
+            f"limit and write it again",
+            errno.EFBIG,
+        )
     if written.sha256 is not None and sha256_file(path) != written.sha256:
-        raise OutputError(f"cannot write {shown}: what was read back differs from what was written (a "
-                          f"failing disk?); nothing was replaced: write it elsewhere", errno.EIO)
+        raise OutputError(
+            f"cannot write {shown}: what was read back differs from what was written (a "
+            f"failing disk?); nothing was replaced: write it elsewhere",
+            errno.EIO,
+        )
 
 
 def sha256_file(path):
@@ -227,12 +234,18 @@ def write_error(error, path, directory=False):
         return error
     code = getattr(error, "errno", None)
     if code == errno.ENOSPC or code == errno.EDQUOT or is_short_write(error):
-        return OutputError(f"no space left on device writing {path}; free some space and write it again "
-                       f"(an earlier {os.path.basename(path)} there is unchanged)", errno.ENOSPC)
+        return OutputError(
+            f"no space left on device writing {path}; free some space and write it again "
+            f"(an earlier {os.path.basename(path)} there is unchanged)",
+            errno.ENOSPC,
+        )
     if code == errno.EFBIG:
-        return OutputError(f"cannot write {path}: file too large for this process's file-size limit (ulimit -f) "
-                           f"or the filesystem; raise the limit or write elsewhere (an earlier "
-                           f"{os.path.basename(path)} there is unchanged)", code)
+        return OutputError(
+            f"cannot write {path}: file too large for this process's file-size limit (ulimit -f) "
+            f"or the filesystem; raise the limit or write elsewhere (an earlier "
+            f"{os.path.basename(path)} there is unchanged)",
+            code,
+        )
     reason = output_problem(path, directory)
     if reason:
         return OutputError(f"cannot write {path}: {reason}", code)

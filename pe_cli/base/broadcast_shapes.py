@@ -1,6 +1,7 @@
 """Shape rules of Paddle 2.x's broadcasting ops, shared by their shape inference (pe_cli/ops) and their
 kernels: numpy's broadcast of several shapes, expand_v2's target, flatten_contiguous_range's merged dims.
 An unknown dim is -1."""
+
 from .shapes import is_known, numel
 
 
@@ -19,8 +20,9 @@ def broadcast(shapes):
 def _axes(rank, a):
     """(start, stop) of flatten_contiguous_range, negative axes counted from the end (a 0-D X as [1])."""
     rank = max(rank, 1)
-    return a["start_axis"] % rank if -rank <= a["start_axis"] < rank else None, \
-        a["stop_axis"] % rank if -rank <= a["stop_axis"] < rank else None
+    return a["start_axis"] % rank if -rank <= a["start_axis"] < rank else None, a["stop_axis"] % rank if -rank <= a[
+        "stop_axis"
+    ] < rank else None
 
 
 def flattened_shape(x, a):
@@ -29,8 +31,8 @@ def flattened_shape(x, a):
     start, stop = _axes(len(x), a)
     if start is None or stop is None or start > stop:
         return None
-    mid = x[start:stop + 1]
-    return x[:start] + [numel(mid) if is_known(mid) else -1] + x[stop + 1:]
+    mid = x[start : stop + 1]
+    return x[:start] + [numel(mid) if is_known(mid) else -1] + x[stop + 1 :]
 
 
 def expanded_shape(x, shape):

@@ -1,28 +1,54 @@
 """Data types: numpy names are canonical; Fluid's spellings are accepted everywhere."""
+
 import numpy as np
 
 from .errors import UnknownDtypeError
 
 _ALIASES = {
-    "float32": "float32", "fp32": "float32", "float": "float32",
-    "float64": "float64", "fp64": "float64", "double": "float64",
-    "float16": "float16", "fp16": "float16",
-    "int64": "int64", "long": "int64",
-    "int32": "int32", "int": "int32",
-    "int16": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
-    "complex64": "complex64", "complex128": "complex128",     # Paddle 2.x's (the complex family's ops)
+    "float32": "float32",
+    "fp32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "fp64": "float64",
+    "double": "float64",
+    "float16": "float16",
+    "fp16": "float16",
+    "int64": "int64",
+    "long": "int64",
+    "int32": "int32",
+    "int": "int32",
+    "int16": "int16",
+    "int8": "int8",
+    "uint8": "uint8",
+    "bool": "bool",
+    "complex64": "complex64",
+    "complex128": "complex128",  # Paddle 2.x's (the complex family's ops)
 }
 
-DTYPE_NAMES = frozenset(_ALIASES.values())       # the canonical names (Fluid's data_feeder.convert_dtype takes only these)
-COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}       # a real dtype's complex twin
+DTYPE_NAMES = frozenset(_ALIASES.values())  # the canonical names (Fluid's data_feeder.convert_dtype takes only these)
+COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}  # a real dtype's complex twin
 REAL_OF = {v: k for k, v in COMPLEX_OF.items()}
 
 # Fluid's VarType enum numbers of the dtypes (``int(core.VarDesc.VarType.FP32)`` is 5)
-_ENUM = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6,
-         "uint8": 20, "int8": 21, "bfloat16": 22, "complex64": 23, "complex128": 24}
+_ENUM = {
+    "bool": 0,
+    "int16": 1,
+    "int32": 2,
+    "int64": 3,
+    "float16": 4,
+    "float32": 5,
+    "float64": 6,
+    "uint8": 20,
+    "int8": 21,
+    "bfloat16": 22,
+    "complex64": 23,
+    "complex128": 24,
+}
 # dtypes Paddle 2.x names that pe refuses, with the line it raises
-_REFUSED = {"bfloat16": "paddle.bfloat16: pe has no bfloat16 dtype (numpy has none; pe computes in float16, "
-                        "float32 and float64)"}
+_REFUSED = {
+    "bfloat16": "paddle.bfloat16: pe has no bfloat16 dtype (numpy has none; pe computes in float16, "
+    "float32 and float64)"
+}
 _BY_ENUM = {v: k for k, v in _ENUM.items()}
 
 
@@ -38,17 +64,29 @@ class _DTypeName(str):
 
 class VarType:
     """``fluid.core.VarDesc.VarType`` spellings."""
+
     FP16, FP32, FP64 = _DTypeName("float16"), _DTypeName("float32"), _DTypeName("float64")
-    INT8, UINT8, INT32, INT64, BOOL = (_DTypeName("int8"), _DTypeName("uint8"), _DTypeName("int32"),
-                                       _DTypeName("int64"), _DTypeName("bool"))
+    INT8, UINT8, INT32, INT64, BOOL = (
+        _DTypeName("int8"),
+        _DTypeName("uint8"),
+        _DTypeName("int32"),
+        _DTypeName("int64"),
+        _DTypeName("bool"),
+    )
     INT16 = _DTypeName("int16")
-    BF16 = _DTypeName("bfloat16")       # refused where it is used (convert_dtype)
+    BF16 = _DTypeName("bfloat16")  # refused where it is used (convert_dtype)
     COMPLEX64, COMPLEX128 = _DTypeName("complex64"), _DTypeName("complex128")
     LOD_TENSOR = "lod_tensor"
-    SELECTED_ROWS = "selected_rows"     # a row-sparse value (pe_cli/base/selected_rows.py)
-    LOD_TENSOR_ARRAY, LOD_RANK_TABLE = "lod_tensor_array", "LOD_RANK_TABLE"   # Fluid's other variable kinds
-    FEED_MINIBATCH, FETCH_LIST, STEP_SCOPES, READER, RAW = "feed_minibatch", "fetch_list", "step_scopes", "reader", "raw"
-    PLACE_LIST = "place_list"           # get_places' output: the places a program may run on
+    SELECTED_ROWS = "selected_rows"  # a row-sparse value (pe_cli/base/selected_rows.py)
+    LOD_TENSOR_ARRAY, LOD_RANK_TABLE = "lod_tensor_array", "LOD_RANK_TABLE"  # Fluid's other variable kinds
+    FEED_MINIBATCH, FETCH_LIST, STEP_SCOPES, READER, RAW = (
+        "feed_minibatch",
+        "fetch_list",
+        "step_scopes",
+        "reader",
+        "raw",
+    )
+    PLACE_LIST = "place_list"  # get_places' output: the places a program may run on
 
 
 def convert_dtype(dtype):
@@ -56,7 +94,7 @@ def convert_dtype(dtype):
     if dtype is None:
         return None
     if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool) and int(dtype) in _BY_ENUM:
-        dtype = _BY_ENUM[int(dtype)]         # Fluid's VarType number (a ProgramDesc's, an op test's attribute)
+        dtype = _BY_ENUM[int(dtype)]  # Fluid's VarType number (a ProgramDesc's, an op test's attribute)
     if not isinstance(dtype, str):
         dtype = np.dtype(dtype).name
     if dtype.lower() in _REFUSED:

@@ -1,4 +1,5 @@
 """Errors users see. Each carries enough context to be printed as one line."""
+
 import difflib
 import importlib
 import types
@@ -84,8 +85,8 @@ class OpEnforceError(OpError, EnforceNotMet):
     Fluid's C++ core raises as EnforceNotMet: scripts catch it by that name."""
 
 
-MESSAGE_CHARS = 1200      # the most of one line of an error a command prints (its start names the file or key)
-MESSAGE_LINES = 24        # the most lines (a config's mistakes are listed 20 at most, then a count)
+MESSAGE_CHARS = 1200  # the most of one line of an error a command prints (its start names the file or key)
+MESSAGE_LINES = 24  # the most lines (a config's mistakes are listed 20 at most, then a count)
 
 
 def shortened(message):
@@ -95,14 +96,14 @@ def shortened(message):
     line of data stays one line."""
     lines = message.splitlines() or [message]
     if len(lines) > MESSAGE_LINES:
-        lines = lines[:MESSAGE_LINES - 2] + [f"[... {len(lines) - MESSAGE_LINES + 1:,} lines cut ...]", lines[-1]]
+        lines = lines[: MESSAGE_LINES - 2] + [f"[... {len(lines) - MESSAGE_LINES + 1:,} lines cut ...]", lines[-1]]
     return "\n".join(_cut(line) for line in lines)
 
 
 def _cut(line):
     if len(line) <= MESSAGE_CHARS:
         return line
-    head, tail = line[:MESSAGE_CHARS * 3 // 4], line[-(MESSAGE_CHARS // 5):]
+    head, tail = line[: MESSAGE_CHARS * 3 // 4], line[-(MESSAGE_CHARS // 5) :]
     return f"{head} [... {len(line) - len(head) - len(tail):,} characters cut ...] {tail}"
 
 
@@ -150,12 +151,15 @@ def unsupported(name, why="pe does not support it yet"):
     short = name.rsplit(".", 1)[-1]
     doc = f"Not in pe: {why}."
     if short[:1].isupper():
+
         def __new__(cls, *args, **kwargs):
             raise FluidUnsupported(name, why)
+
         return type(short, (), {"__new__": __new__, "__doc__": doc, "_pe_not_yet": True, "_pe_why": why})
 
     def stand_in(*args, **kwargs):
         raise FluidUnsupported(name, why)
+
     stand_in.__name__ = stand_in.__qualname__ = short
     stand_in.__doc__ = doc
     stand_in._pe_not_yet = True

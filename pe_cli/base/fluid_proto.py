@@ -12,22 +12,67 @@
 Reading checks every count against the bytes that are there, so a truncated or hostile file is a
 one-line error, never a huge allocation. Nothing here is ever unpickled or executed.
 """
+
 import functools
 
 from .errors import PeError
-from .lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
-                                    read_lod_tensor, read_lod_tensors, write_lod_tensor)
+from .lod_tensor_file import (
+    DTYPE_CODES,
+    DTYPES,
+    MAX_HEADER_BYTES,
+    VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
+    read_lod_tensor,
+    read_lod_tensors,
+    write_lod_tensor,
+)
 
 # OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
 # BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS, then Paddle 2.x's FLOAT64S VAR VARS FLOAT64 SCALAR SCALARS
-ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs",
-               "float64s", "var_name", "vars_name", "float64", "scalar", "scalars")
-ATTR_TYPE_NAMES = ("INT", "FLOAT", "STRING", "INTS", "FLOATS", "STRINGS", "BOOLEAN", "BOOLEANS", "BLOCK", "LONG",
-                   "BLOCKS", "LONGS", "FLOAT64S", "VAR", "VARS", "FLOAT64", "SCALAR", "SCALARS")
+ATTR_FIELDS = (
+    "i",
+    "f",
+    "s",
+    "ints",
+    "floats",
+    "strings",
+    "b",
+    "bools",
+    "block_idx",
+    "l",
+    "blocks_idx",
+    "longs",
+    "float64s",
+    "var_name",
+    "vars_name",
+    "float64",
+    "scalar",
+    "scalars",
+)
+ATTR_TYPE_NAMES = (
+    "INT",
+    "FLOAT",
+    "STRING",
+    "INTS",
+    "FLOATS",
+    "STRINGS",
+    "BOOLEAN",
+    "BOOLEANS",
+    "BLOCK",
+    "LONG",
+    "BLOCKS",
+    "LONGS",
+    "FLOAT64S",
+    "VAR",
+    "VARS",
+    "FLOAT64",
+    "SCALAR",
+    "SCALARS",
+)
 # the attributes Fluid stores a dtype in, as its VarType code
 DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 name: "pe_fluid_framework.proto" package: "paddle.framework.proto" syntax: "proto2"
 enum_type { name: "AttrType"
   value { name: "INT" number: 0 } value { name: "FLOAT" number: 1 } value { name: "STRING" number: 2 }
@@ -78,7 +123,9 @@ message_type { name: "OpDesc"
   field { name: "outputs" number: 2 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpDesc.Var" }
   field { name: "attrs" number: 4 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpDesc.Attr" }
   field { name: "is_target" number: 5 label: LABEL_OPTIONAL type: TYPE_BOOL } }
-""" + VAR_TYPE_SCHEMA + """message_type { name: "VarDesc"
+"""
+    + VAR_TYPE_SCHEMA
+    + """message_type { name: "VarDesc"
   field { name: "name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
   field { name: "type" number: 2 label: LABEL_REQUIRED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.VarType" }
   field { name: "persistable" number: 3 label: LABEL_OPTIONAL type: TYPE_BOOL }
@@ -127,6 +174,7 @@ message_type { name: "OpProto"
   field { name: "attrs" number: 4 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpProto.Attr" }
   field { name: "comment" number: 5 label: LABEL_REQUIRED type: TYPE_STRING } }
 """
+)
 
 
 def proto_module(schema):
@@ -135,13 +183,18 @@ def proto_module(schema):
     plus each top-level enum's values by name."""
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
     from google.protobuf.internal import enum_type_wrapper
+
     file_proto = text_format.Parse(schema, descriptor_pb2.FileDescriptorProto())
     pool = descriptor_pool.DescriptorPool()
     pool.Add(file_proto)
-    names = {m.name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{file_proto.package}.{m.name}"))
-             for m in file_proto.message_type}
+    names = {
+        m.name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{file_proto.package}.{m.name}"))
+        for m in file_proto.message_type
+    }
     for enum in file_proto.enum_type:
-        names[enum.name] = enum_type_wrapper.EnumTypeWrapper(pool.FindEnumTypeByName(f"{file_proto.package}.{enum.name}"))
+        names[enum.name] = enum_type_wrapper.EnumTypeWrapper(
+            pool.FindEnumTypeByName(f"{file_proto.package}.{enum.name}")
+        )
         names.update((v.name, v.number) for v in enum.value)
     return names
 
@@ -161,6 +214,7 @@ def messages():
 def parse_program_desc(data, where):
     """The ProgramDesc message of ``data`` (bytes); ``where`` names the file in the error."""
     from google.protobuf.message import DecodeError
+
     desc = messages()["ProgramDesc"]()
     try:
         desc.ParseFromString(data)

@@ -1,6 +1,7 @@
 """JSON that pe reads back (a manifest, a trainer state, a split, a preprocessing.json, a pe model):
 a key given twice in one object is refused, never the last one kept as ``json.loads`` keeps it (a
 ``"feeds"`` twice kept the second, empty one, and the data was blamed later)."""
+
 import json
 
 
@@ -9,8 +10,9 @@ class KeyTwice(ValueError):
 
     def __init__(self, key):
         self.key = repr(key[:60]) if isinstance(key, str) else repr(key)[:60]
-        super().__init__(f"the key {self.key} appears twice in one object (JSON keeps the last, which is not "
-                         f"what pe wrote)")
+        super().__init__(
+            f"the key {self.key} appears twice in one object (JSON keeps the last, which is not what pe wrote)"
+        )
 
 
 def _once_each(pairs):

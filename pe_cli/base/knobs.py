@@ -4,6 +4,7 @@ as ``--threads 0`` is, never ignored until (or unless) a kernel reads it. The re
 check them again where they read them (kernels/cpu/threads.py, distributed/, ...), for processes
 not started by ``pe``; the limits' ``PE_MAX_*`` are base/limits.py's. Variables not listed here
 (the ones pe sets for the processes it starts, a test's own) are left alone."""
+
 import math
 import os
 
@@ -11,7 +12,7 @@ from .limits import LIMITS, LimitError, limit
 
 
 def _count(value):
-    n = int(value)                  # ValueError for '1.5', 'abc', ''
+    n = int(value)  # ValueError for '1.5', 'abc', ''
     if n < 1:
         raise ValueError
     return n
@@ -25,7 +26,7 @@ def _seconds(value):
 
 
 def _finite(value):
-    seconds = float(value)          # the rendezvous takes any finite wait (at least 1 s is waited)
+    seconds = float(value)  # the rendezvous takes any finite wait (at least 1 s is waited)
     if not math.isfinite(seconds):
         raise ValueError
     return seconds
@@ -36,6 +37,7 @@ def _choice(*choices):
         if value.strip().lower() not in choices:
             raise ValueError
         return value
+
     check.choices = choices
     return check
 
@@ -48,8 +50,10 @@ KNOBS = {
     "PE_DEVICE_THREADS": (_count, "the threads of each CPU device: a whole number of at least 1"),
     "PE_RENDEZVOUS_SECONDS": (_finite, "the rendezvous's wait in seconds, e.g. 60"),
     "PE_PSERVER_WAIT_SECONDS": (_seconds, "a parameter server's wait for a trainer in seconds, above 0, e.g. 900"),
-    "PE_STALL_SECONDS": (_seconds, "how long a rank may wait on the others before its stall is reported, "
-                                   "in seconds above 0, e.g. 120"),
+    "PE_STALL_SECONDS": (
+        _seconds,
+        "how long a rank may wait on the others before its stall is reported, in seconds above 0, e.g. 120",
+    ),
     "PE_ASYNC_WORKERS": (_choice("processes", "threads"), "processes or threads"),
     "PE_BLAS": (_choice("auto", "mkl", "numpy", ""), "auto, mkl or numpy"),
     "PE_CUDA_GEMM": (_choice("auto", "numba", "cublas", ""), "auto, numba or cublas"),

@@ -7,6 +7,7 @@ the variable that raises the limit, never a hang or a MemoryError.
 Also the one test of what pe may read at all: a regular file (``regular_file``). A FIFO blocks the
 reader forever, a device never ends, a directory is not data.
 """
+
 import errno
 import os
 import stat
@@ -18,7 +19,7 @@ from .shapes import numel
 
 try:
     import resource
-except ImportError:       # not Unix
+except ImportError:  # not Unix
     resource = None
 
 
@@ -61,45 +62,76 @@ def usable_memory():
 
 @dataclass(frozen=True)
 class Limit:
-    env: str           # the environment variable that sets it
-    default: object    # an int, or a function of nothing giving one
-    what: str          # what it bounds, for messages and docs/LIMITS.md
-    derived: str       # how the default is derived
+    env: str  # the environment variable that sets it
+    default: object  # an int, or a function of nothing giving one
+    what: str  # what it bounds, for messages and docs/LIMITS.md
+    derived: str  # how the default is derived
 
 
 GiB = 1 << 30
 LIMITS = {
-    "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: usable_memory() // 2,
-                        "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
-                        "half this machine's usable memory"),
-    "unpack_ratio": Limit("PE_MAX_UNPACK_RATIO", 100,
-                          "times its archive's size that an archive member above 64 MiB may unpack to",
-                          "real datasets' members unpack to at most a few times their archive"),
-    "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)",
-                       "far above any real model"),
-    "model_vars": Limit("PE_MAX_MODEL_VARS", 300_000, "variables in one model file (all blocks)",
-                        "far above any real model"),
+    "data_bytes": Limit(
+        "PE_MAX_DATA_BYTES",
+        lambda: usable_memory() // 2,
+        "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
+        "half this machine's usable memory",
+    ),
+    "unpack_ratio": Limit(
+        "PE_MAX_UNPACK_RATIO",
+        100,
+        "times its archive's size that an archive member above 64 MiB may unpack to",
+        "real datasets' members unpack to at most a few times their archive",
+    ),
+    "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)", "far above any real model"),
+    "model_vars": Limit(
+        "PE_MAX_MODEL_VARS", 300_000, "variables in one model file (all blocks)", "far above any real model"
+    ),
     "model_blocks": Limit("PE_MAX_MODEL_BLOCKS", 10_000, "blocks in one model file", "far above any real model"),
-    "block_depth": Limit("PE_MAX_BLOCK_DEPTH", 64, "nesting of a model's sub-blocks (a While in an IfElse ...)",
-                         "far above any real model"),
-    "devices": Limit("PE_MAX_DEVICES", lambda: max(64, 8 * cores()),
-                     "devices of one process (devices, --devices, CPU_NUM)", "8 per core, at least 64"),
-    "threads": Limit("PE_MAX_THREADS", lambda: max(64, 16 * cores()),
-                     "threads of one executor (exec_strategy.num_threads, thread_num, a Dataset's threads)",
-                     "16 per core, at least 64"),
-    "processes": Limit("PE_MAX_PROCESSES", lambda: max(1, min(max(8, 4 * cores()), usable_memory() // (256 << 20))),
-                       "processes one command starts (--np, pe launch), trainers (num_trainers)",
-                       "4 per core, at least 8, at most one per 256 MiB of memory"),
-    "vocabulary": Limit("PE_MAX_VOCABULARY", 1_000_000,
-                        "entries of one fitted vocabulary (a category or text feed's, in preprocessing.json)",
-                        "far above a real vocabulary (a large language's is a few hundred thousand words)"),
-    "classes": Limit("PE_MAX_CLASSES", 100_000, "classes of one label feed (in preprocessing.json)",
-                     "far above a real classifier's"),
-    "feed_columns": Limit("PE_MAX_FEED_COLUMNS", 100_000,
-                          "values per sample of one numeric feed (its columns and statistics in preprocessing.json)",
-                          "far above a real table's width"),
-    "text_length": Limit("PE_MAX_TEXT_LENGTH", 100_000, "tokens kept per text sample (max_length)",
-                         "far above a real model's sequence length"),
+    "block_depth": Limit(
+        "PE_MAX_BLOCK_DEPTH",
+        64,
+        "nesting of a model's sub-blocks (a While in an IfElse ...)",
+        "far above any real model",
+    ),
+    "devices": Limit(
+        "PE_MAX_DEVICES",
+        lambda: max(64, 8 * cores()),
+        "devices of one process (devices, --devices, CPU_NUM)",
+        "8 per core, at least 64",
+    ),
+    "threads": Limit(
+        "PE_MAX_THREADS",
+        lambda: max(64, 16 * cores()),
+        "threads of one executor (exec_strategy.num_threads, thread_num, a Dataset's threads)",
+        "16 per core, at least 64",
+    ),
+    "processes": Limit(
+        "PE_MAX_PROCESSES",
+        lambda: max(1, min(max(8, 4 * cores()), usable_memory() // (256 << 20))),
+        "processes one command starts (--np, pe launch), trainers (num_trainers)",
+        "4 per core, at least 8, at most one per 256 MiB of memory",
+    ),
+    "vocabulary": Limit(
+        "PE_MAX_VOCABULARY",
+        1_000_000,
+        "entries of one fitted vocabulary (a category or text feed's, in preprocessing.json)",
+        "far above a real vocabulary (a large language's is a few hundred thousand words)",
+    ),
+    "classes": Limit(
+        "PE_MAX_CLASSES", 100_000, "classes of one label feed (in preprocessing.json)", "far above a real classifier's"
+    ),
+    "feed_columns": Limit(
+        "PE_MAX_FEED_COLUMNS",
+        100_000,
+        "values per sample of one numeric feed (its columns and statistics in preprocessing.json)",
+        "far above a real table's width",
+    ),
+    "text_length": Limit(
+        "PE_MAX_TEXT_LENGTH",
+        100_000,
+        "tokens kept per text sample (max_length)",
+        "far above a real model's sequence length",
+    ),
 }
 
 
@@ -124,8 +156,10 @@ def check(name, value, what):
     most = limit(name)
     if value > most:
         spec = LIMITS[name]
-        raise LimitError(f"{what} is {value:,}, above pe's limit of {most:,} {spec.what.split(' (')[0]} "
-                         f"({_source(spec)}); lower it, or if it is meant, raise the limit with {spec.env}=N")
+        raise LimitError(
+            f"{what} is {value:,}, above pe's limit of {most:,} {spec.what.split(' (')[0]} "
+            f"({_source(spec)}); lower it, or if it is meant, raise the limit with {spec.env}=N"
+        )
     return value
 
 
@@ -133,9 +167,11 @@ def check_bytes(nbytes, what):
     """``check("data_bytes")`` with the sizes in readable units."""
     most = limit("data_bytes")
     if nbytes > most:
-        raise LimitError(f"{what} needs {_size(nbytes)} of memory, above pe's limit of {_size(most)} for one data "
-                         f"file or batch ({_source(LIMITS['data_bytes'])}); if that is meant, raise the limit with "
-                         f"PE_MAX_DATA_BYTES=N")
+        raise LimitError(
+            f"{what} needs {_size(nbytes)} of memory, above pe's limit of {_size(most)} for one data "
+            f"file or batch ({_source(LIMITS['data_bytes'])}); if that is meant, raise the limit with "
+            f"PE_MAX_DATA_BYTES=N"
+        )
     return nbytes
 
 
@@ -188,8 +224,7 @@ def refuse_special(path, what="file"):
     tested with ``os.path.isfile`` / ``isdir`` (false for those too), so the message says what it is."""
     kind = file_kind(path)
     if kind not in (None, "missing", "a directory"):
-        raise NotRegularFile(f"{path} is {kind}, not a regular file or a directory, so pe does not read it as a "
-                             f"{what}")
+        raise NotRegularFile(f"{path} is {kind}, not a regular file or a directory, so pe does not read it as a {what}")
 
 
 def read_regular_file(path, what, label):
@@ -214,8 +249,10 @@ def check_blocks(parents, ops, where, variables=0):
     for i in range(1, len(parents)):
         p = parents[i]
         if not isinstance(p, int) or not 0 <= p < i:
-            raise PeError(f"{where}: block {i} names block {p} as its parent; a parent must be an earlier block "
-                          f"(a cycle or a missing block): the model file is damaged")
+            raise PeError(
+                f"{where}: block {i} names block {p} as its parent; a parent must be an earlier block "
+                f"(a cycle or a missing block): the model file is damaged"
+            )
         depth[i] = depth[p] + 1
         check("block_depth", depth[i], f"{where}: the nesting depth of block {i}")
 
@@ -229,8 +266,10 @@ def check_dims(dims, where, known=False, itemsize=4):
     lowest = 0 if known else -1
     bad = [d for d in dims if not isinstance(d, int) or isinstance(d, bool) or d < lowest]
     if bad:
-        raise PeError(f"{where}: dims {list(dims)} hold {bad[0]}; {'a parameter' if known else 'a feed'}'s "
-                      f"dimension is {'a size >= 0' if known else '-1 (unknown) or a size >= 0'}, "
-                      f"so the model file is damaged")
+        raise PeError(
+            f"{where}: dims {list(dims)} hold {bad[0]}; {'a parameter' if known else 'a feed'}'s "
+            f"dimension is {'a size >= 0' if known else '-1 (unknown) or a size >= 0'}, "
+            f"so the model file is damaged"
+        )
     check_bytes(numel(d for d in dims if d >= 0) * itemsize, f"{where}: an array of dims {list(dims)}")
     return dims

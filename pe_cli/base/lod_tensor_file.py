@@ -7,6 +7,7 @@ Reading checks every count against the bytes that are there, so a truncated or h
 one-line error, never a huge allocation. The ``VarType`` message (Fluid's framework.proto field
 numbers) is declared here once; pe_cli/base/fluid_proto.py's ProgramDesc schema includes it.
 """
+
 import functools
 import struct
 
@@ -43,18 +44,28 @@ message_type { name: "VarType"
 """
 
 # VarType.Type's data types <-> numpy
-DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
-          20: "uint8", 21: "int8", 23: "complex64", 24: "complex128"}      # (the complex types: Paddle 2.x's)
+DTYPES = {
+    0: "bool",
+    1: "int16",
+    2: "int32",
+    3: "int64",
+    4: "float16",
+    5: "float32",
+    6: "float64",
+    20: "uint8",
+    21: "int8",
+    23: "complex64",
+    24: "complex128",
+}  # (the complex types: Paddle 2.x's)
 DTYPE_CODES = {v: k for k, v in DTYPES.items()}
-MAX_HEADER_BYTES = 1 << 20       # a TensorDesc or a LoD level larger than this is not a real file
-
-
+MAX_HEADER_BYTES = 1 << 20  # a TensorDesc or a LoD level larger than this is not a real file
 
 
 @functools.lru_cache(maxsize=1)
 def var_type():
     """Fluid's ``VarType`` message class (its TensorDesc is a LoDTensor file's header), built once."""
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
+
     pool = descriptor_pool.DescriptorPool()
     schema = 'name: "pe_fluid_var_type.proto" package: "paddle.framework.proto" syntax: "proto2"' + VAR_TYPE_SCHEMA
     pool.Add(text_format.Parse(schema, descriptor_pb2.FileDescriptorProto()))
@@ -67,9 +78,11 @@ class _Reader:
 
     def take(self, n, what):
         if n < 0 or self.at + n > len(self.data):
-            raise PeError(f"{self.where}: truncated LoDTensor: {what} needs {n} bytes at byte {self.at}, "
-                          f"{len(self.data) - self.at} left")
-        out = self.data[self.at:self.at + n]
+            raise PeError(
+                f"{self.where}: truncated LoDTensor: {what} needs {n} bytes at byte {self.at}, "
+                f"{len(self.data) - self.at} left"
+            )
+        out = self.data[self.at : self.at + n]
         self.at += n
         return out
 
@@ -100,6 +113,7 @@ def _tensor_desc(reader):
     if not 0 <= size <= MAX_HEADER_BYTES:
         raise PeError(f"{where}: a tensor description of {size} bytes is not a real one")
     from google.protobuf.message import DecodeError
+
     desc = var_type().TensorDesc()
     try:
         desc.ParseFromString(bytes(reader.take(size, "the tensor description")))
@@ -119,6 +133,7 @@ def data_type_code(tensor_desc):
     if tensor_desc.HasField("data_type"):
         return tensor_desc.data_type
     from google.protobuf.unknown_fields import UnknownFieldSet
+
     written = [f.data for f in UnknownFieldSet(tensor_desc) if f.field_number == 1 and f.wire_type == 0]
     return written[-1] if written else None
 
@@ -126,7 +141,7 @@ def data_type_code(tensor_desc):
 def _take_array(reader, dtype, dims):
     if any(d < 0 for d in dims):
         raise PeError(f"{reader.where}: the tensor's dims {list(dims)} are negative")
-    count = numel(dims)         # Python's ints: [2^32, 2^32] is 2^64 elements, not int64's 0
+    count = numel(dims)  # Python's ints: [2^32, 2^32] is 2^64 elements, not int64's 0
     data = reader.take(count * dtype.itemsize, f"a {dtype.name} tensor {list(dims)}")
     return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
 

@@ -3,6 +3,7 @@ checked first, against the bytes the file holds and pe's memory limit (limits.py
 that claims 10^12 rows or a zip bomb costs nothing. Never unpickled (object arrays are refused);
 text, complex, structured and date arrays are refused too, as no feed or parameter holds them (a
 complex array cast to float would silently drop its imaginary part)."""
+
 import zipfile
 
 import numpy as np
@@ -11,12 +12,15 @@ from .errors import PeError
 from .limits import check_bytes, regular_file
 
 _KINDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "float"}
-_REFUSED = {"c": "complex numbers (pe computes in real numbers; save the real and imaginary parts as two arrays)",
-            "U": "text (feeds hold numbers; encode the strings as integer ids)",
-            "S": "bytes (feeds hold numbers; encode them as integers)",
-            "O": "Python objects (pe never unpickles; save a numeric array)",
-            "V": "a structured record (save one plain array per field)",
-            "M": "dates (save them as integers)", "m": "time spans (save them as integers)"}
+_REFUSED = {
+    "c": "complex numbers (pe computes in real numbers; save the real and imaginary parts as two arrays)",
+    "U": "text (feeds hold numbers; encode the strings as integer ids)",
+    "S": "bytes (feeds hold numbers; encode them as integers)",
+    "O": "Python objects (pe never unpickles; save a numeric array)",
+    "V": "a structured record (save one plain array per field)",
+    "M": "dates (save them as integers)",
+    "m": "time spans (save them as integers)",
+}
 
 
 class NpyError(PeError):
@@ -54,8 +58,10 @@ def read_npy(path):
         shape, _, nbytes = array_header(f, path)
         left = _left(f)
         if nbytes != left:
-            raise NpyError(f"{path}: its header says shape {list(shape)} ({nbytes:,} bytes of data) but the file "
-                           f"holds {left:,}; the file is truncated or not what numpy.save wrote")
+            raise NpyError(
+                f"{path}: its header says shape {list(shape)} ({nbytes:,} bytes of data) but the file "
+                f"holds {left:,}; the file is truncated or not what numpy.save wrote"
+            )
         f.seek(0)
         return np.lib.format.read_array(f, allow_pickle=False)
 
@@ -93,4 +99,3 @@ def _member(f, path, member):
         return np.lib.format.read_array(f, allow_pickle=False)
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise NpyError(f"{path} [{member.filename}]: truncated or damaged ({e})") from None
-

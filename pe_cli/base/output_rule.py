@@ -18,6 +18,7 @@ pe_cli/io/atomic.py's write_dir call it). A path
   a symlink there is refused.
 Run directories and checkpoints are the run layer's: pe_cli/run/output_paths.py adds them on top.
 Each refusal is one PeError line: the option and the path, what the path is, a place that works."""
+
 import os
 
 from .errors import PeError
@@ -25,8 +26,9 @@ from .errors import PeError
 
 def check_nul(path, option=None):
     if "\0" in path:
-        raise PeError(f"{option + ' ' if option else ''}{path!r}: a path cannot hold a NUL character; "
-                      f"give one without it")
+        raise PeError(
+            f"{option + ' ' if option else ''}{path!r}: a path cannot hold a NUL character; give one without it"
+        )
 
 
 def output_problem(path, directory=False, example="out"):
@@ -111,8 +113,9 @@ def check_write(path):
     owner = next((o for o in _OUTPUTS if real == o or real.startswith(o.rstrip(os.sep) + os.sep)), None)
     if what and owner is not None:
         option, example = _OUTPUTS[owner]
-        raise PeError(f"{option} {path}: that is {what} this command reads; write elsewhere, e.g. "
-                      f"{_elsewhere(path, example)}")
+        raise PeError(
+            f"{option} {path}: that is {what} this command reads; write elsewhere, e.g. {_elsewhere(path, example)}"
+        )
 
 
 def _elsewhere(path, example):
@@ -131,9 +134,11 @@ def check_side_file(path, data, option, main):
     directory): the user never named it. The same bytes again (the same export repeated) are fine."""
     path, main = os.fspath(path), os.fspath(main)
     if os.path.lexists(path) and not _same_bytes(path, data):
-        raise PeError(f"{option} {main}: {path} is already there and is not what pe writes there now (a file "
-                      f"beside the one you named); pe replaces no file you did not name: move it away, or give "
-                      f"another name, e.g. {_free_name(main, path)}")
+        raise PeError(
+            f"{option} {main}: {path} is already there and is not what pe writes there now (a file "
+            f"beside the one you named); pe replaces no file you did not name: move it away, or give "
+            f"another name, e.g. {_free_name(main, path)}"
+        )
     _OUTPUTS[_real(path)] = (option, os.path.basename(path))
     check_write(path)
 
@@ -153,7 +158,7 @@ def _same_bytes(path, data):
 def _free_name(main, side):
     """``main`` numbered (x-2.onnx, x-3.onnx, ...) where neither it nor its ``side`` file exists."""
     stem, ext = os.path.splitext(main)
-    suffix = side[len(stem):] if side.startswith(stem) else None
+    suffix = side[len(stem) :] if side.startswith(stem) else None
     for n in range(2, 1000):
         candidate = f"{stem}-{n}{ext}"
         if not os.path.lexists(candidate) and not (suffix and os.path.lexists(f"{stem}-{n}{suffix}")):
@@ -168,6 +173,8 @@ def open_append(path):
         return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
     except OSError as e:
         if os.path.islink(path):
-            raise PeError(f"{path} is a symlink; pe appends its log to a file of its own, never through a "
-                          f"link (to {os.readlink(path)}): remove the link, or give another log directory") from None
+            raise PeError(
+                f"{path} is a symlink; pe appends its log to a file of its own, never through a "
+                f"link (to {os.readlink(path)}): remove the link, or give another log directory"
+            ) from None
         raise

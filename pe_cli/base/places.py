@@ -2,6 +2,7 @@
 
 Several CPU devices come from ``CPU_NUM`` and several GPUs from ``CUDA_VISIBLE_DEVICES``.
 """
+
 import os
 import sys
 
@@ -12,7 +13,7 @@ from .limits import check
 class Place:
     kind = "cpu"
     device_id = 0
-    _TYPE_INDEX = 1       # Fluid's place variant: CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2
+    _TYPE_INDEX = 1  # Fluid's place variant: CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2
 
     def __eq__(self, other):
         return type(self) is type(other) and self.device_id == other.device_id
@@ -70,8 +71,7 @@ def cpu_device_count():
     if value is None:
         if not _warned_cpu_num:
             _warned_cpu_num = True
-            print("pe: CPU_NUM is not set, using 1 CPU device; set CPU_NUM=N to run on N.",
-                  file=sys.stderr)
+            print("pe: CPU_NUM is not set, using 1 CPU device; set CPU_NUM=N to run on N.", file=sys.stderr)
         return 1
     try:
         n = int(value)

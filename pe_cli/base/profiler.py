@@ -17,6 +17,7 @@ and for tools (the benchmark)::
 
 Nothing is timed while no profile is collecting: the executors check ``active()`` once per run.
 """
+
 import contextlib
 import threading
 import time
@@ -32,21 +33,21 @@ _current = None
 class Profile:
     """Times of the runs made while it collects; safe to fill from several executor threads."""
 
-    MAX_EVENTS = 200_000     # the timeline keeps the first kernel runs; the totals count every one
+    MAX_EVENTS = 200_000  # the timeline keeps the first kernel runs; the totals count every one
 
     def __init__(self):
         self._lock = threading.Lock()
-        self.events = []         # (op type, start ns, end ns, thread index): the timeline of kernel runs
+        self.events = []  # (op type, start ns, end ns, thread index): the timeline of kernel runs
         self._threads = {}
         self.start_ns = time.time_ns()
         self.end_ns = None
-        self.ops = {}            # op type -> [calls, total s, min s, max s]
+        self.ops = {}  # op type -> [calls, total s, min s, max s]
         self.runs = 0
         self.ops_run = 0
-        self.total = 0.0         # seconds inside executor runs
-        self.loop = 0.0          # of which running the ops (kernels + dispatch)
-        self.kernels = 0.0       # of which inside kernels
-        self._local = threading.local()     # each thread's kernels running now, outermost first
+        self.total = 0.0  # seconds inside executor runs
+        self.loop = 0.0  # of which running the ops (kernels + dispatch)
+        self.kernels = 0.0  # of which inside kernels
+        self._local = threading.local()  # each thread's kernels running now, outermost first
 
     def enter(self, op_type):
         """Opens a kernel run of ``op_type`` on this thread, to be recorded (by ``leave``) as the op
@@ -118,12 +119,16 @@ class Profile:
         lines = [f"{'op':<36}{'calls/run':>10}{'ms/run':>10}{'ave us':>10}{'min us':>10}{'max us':>10}{'%':>7}"]
         for name, calls, total, lo, hi in rows:
             share = 100.0 * total / self.kernels if self.kernels else 0.0
-            lines.append(f"{name:<36}{calls / runs:>10.1f}{1e3 * total / runs:>10.3f}{1e6 * total / calls:>10.1f}"
-                         f"{1e6 * lo:>10.1f}{1e6 * hi:>10.1f}{share:>7.1f}")
+            lines.append(
+                f"{name:<36}{calls / runs:>10.1f}{1e3 * total / runs:>10.3f}{1e6 * total / calls:>10.1f}"
+                f"{1e6 * lo:>10.1f}{1e6 * hi:>10.1f}{share:>7.1f}"
+            )
         s = self.summary()
-        lines.append(f"per run ({s['runs']} runs, {s['ops_per_run']:.0f} ops): {s['step_ms']:.3f} ms = kernels "
-                     f"{s['kernel_ms']:.3f} + dispatch {s['dispatch_ms']:.3f} ({s['dispatch_us_per_op']:.1f} us/op) "
-                     f"+ data {s['data_ms']:.3f}")
+        lines.append(
+            f"per run ({s['runs']} runs, {s['ops_per_run']:.0f} ops): {s['step_ms']:.3f} ms = kernels "
+            f"{s['kernel_ms']:.3f} + dispatch {s['dispatch_ms']:.3f} ({s['dispatch_us_per_op']:.1f} us/op) "
+            f"+ data {s['data_ms']:.3f}"
+        )
         return "\n".join(lines)
 
 

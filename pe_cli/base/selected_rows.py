@@ -4,6 +4,7 @@ lookup_table_grad with is_sparse=True writes one as W@GRAD; the optimizer ops th
 ``selected_rows`` trait (sgd, momentum, adam, adagrad, sum) read it, the devices' all-reduce
 concatenates it, and every other op gets it densified by the executor (docs/SPARSE.md).
 """
+
 import numpy as np
 
 
@@ -12,6 +13,7 @@ class SelectedRows:
     ``values`` ([K, ...]); every other row is zero, and the values of a row listed twice add up.
     ``rows`` and ``values`` are both host numpy arrays or both arrays of one device; a kernel never
     modifies them (a new SelectedRows is made instead)."""
+
     __slots__ = ("rows", "values", "height")
 
     def __init__(self, rows, values, height):
@@ -62,7 +64,7 @@ def merge_rows(rows, values, order):
     if len(starts) == len(rows):
         return ordered, values[order]
     sorted_values = values[order]
-    sums = sorted_values[starts]            # (np.add.reduceat adds a run in another order)
+    sums = sorted_values[starts]  # (np.add.reduceat adds a run in another order)
     later = ~first
     np.add.at(sums, np.cumsum(first)[later] - 1, sorted_values[later])
     return ordered[starts], sums

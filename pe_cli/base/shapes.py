@@ -5,10 +5,12 @@ A leaf: imports nothing of pe. Shapes are sequences of ints; at build time a dim
 (-1 or None), at run time every dim is known. Rules that can fail return ``(result, error)`` with
 ``error`` a sentence (or None): the caller adds where it happened (the layer, or the kernel) and raises.
 """
+
 import math
 
 
 # -- sizes ------------------------------------------------------------------------------------------
+
 
 def numel(dims):
     """The product of ``dims`` (1 for no dims); every dim must be known."""
@@ -39,6 +41,7 @@ def fmt_shape(shape):
 
 # -- reshape, squeeze, unsqueeze ------------------------------------------------------------------
 
+
 def reshape_target(x_shape, shape):
     """Fluid's reshape rule: 0 copies X's dim at that index, one -1 takes what is left.
     Returns (shape, error message or None). Where X has unknown (-1) dims that are not copied
@@ -50,7 +53,7 @@ def reshape_target(x_shape, shape):
             return None, f"shape[{i}] is 0 (copy X's dim {i}), but X has only {len(x_shape)} dims"
         out.append(x_shape[i] if d == 0 else d)
     copied = {i for i, d in enumerate(shape) if d == 0}
-    x_rest = [d for j, d in enumerate(x_shape) if j not in copied]   # copied dims cancel out
+    x_rest = [d for j, d in enumerate(x_shape) if j not in copied]  # copied dims cancel out
     if not is_known(x_rest):
         return out, None
     size = numel(x_rest)
@@ -108,6 +111,7 @@ def unsqueeze_shape(x_shape, axes):
 
 # -- split and slice -------------------------------------------------------------------------------
 
+
 def split_sizes(x_shape, axis, num, sections):
     """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts (``sections``
     then unread, as Fluid's), or ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's
@@ -118,8 +122,10 @@ def split_sizes(x_shape, axis, num, sections):
         return None, "split needs num > 0 or a list of sections"
     if num:
         if dim >= 0 and dim % num:
-            return None, (f"X {fmt_shape(x_shape)} cannot split into {num} equal parts along axis {axis} "
-                          f"({dim} is not divisible by {num})")
+            return None, (
+                f"X {fmt_shape(x_shape)} cannot split into {num} equal parts along axis {axis} "
+                f"({dim} is not divisible by {num})"
+            )
         return [dim // num if dim >= 0 else -1] * num, None
     if sections.count(-1) > 1 or any(s < -1 or s == 0 for s in sections):
         return None, f"sections={sections}: each section must be > 0, with at most one -1 (inferred)"
@@ -128,8 +134,9 @@ def split_sizes(x_shape, axis, num, sections):
     known = sum(s for s in sections if s > 0)
     if -1 in sections:
         if known >= dim:
-            return None, (f"sections={sections} leave nothing for the -1 section of X {fmt_shape(x_shape)} "
-                          f"along axis {axis}")
+            return None, (
+                f"sections={sections} leave nothing for the -1 section of X {fmt_shape(x_shape)} along axis {axis}"
+            )
         sections[sections.index(-1)] = dim - known
     elif known != dim:
         return None, f"sections={sections} sum to {known}, but X {fmt_shape(x_shape)} has {dim} along axis {axis}"
@@ -155,7 +162,7 @@ def column_window(n, start_index, length):
     return start, stop
 
 
-SLICE_END = 10000000        # Fluid's "to the end" of a dim in slice bounds
+SLICE_END = 10000000  # Fluid's "to the end" of a dim in slice bounds
 
 
 def slice_window(shape, axes, starts, ends):
@@ -170,13 +177,14 @@ def slice_window(shape, axes, starts, ends):
 
 # -- conv2d and pool2d geometry --------------------------------------------------------------------
 
+
 def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
     """Explicit paddings [top, bottom, left, right] (two per spatial dim: 3-D convolution has six) and
     the dilations to use, under Fluid's ``padding_algorithm``: EXPLICIT takes ``paddings`` (one per dim,
     [h, w], or two, [t, b, l, r]); VALID pads nothing;
     SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
     if algorithm == "VALID":
-        return [0, 0] * len(in_hw), list(dilations)[:len(in_hw)]
+        return [0, 0] * len(in_hw), list(dilations)[: len(in_hw)]
     if algorithm == "SAME":
         pads = []
         for size, k, s in zip(in_hw, ksize, strides):
@@ -188,9 +196,9 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
             pads += [total // 2, total - total // 2]
         return pads, [1] * len(in_hw)
     p = list(paddings)
-    if len(p) == len(in_hw):       # one padding per dim: the same before and after
+    if len(p) == len(in_hw):  # one padding per dim: the same before and after
         p = [v for pad in p for v in (pad, pad)]
-    return p, list(dilations)[:len(in_hw)]          # Fluid reads one dilation per dim, the first ones
+    return p, list(dilations)[: len(in_hw)]  # Fluid reads one dilation per dim, the first ones
 
 
 def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
@@ -204,8 +212,9 @@ def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
 
 def unfold_blocks(x_shape, attrs):
     """(out_h, out_w): how many sliding blocks unfold (im2col) takes along H and W of x [N, C, H, W]."""
-    (kh, kw), (sh, sw), (pu, pl, pd, pr), (dh, dw) = (attrs[k] for k in ("kernel_sizes", "strides", "paddings",
-                                                                      "dilations"))
+    (kh, kw), (sh, sw), (pu, pl, pd, pr), (dh, dw) = (
+        attrs[k] for k in ("kernel_sizes", "strides", "paddings", "dilations")
+    )
     return conv_out_size(x_shape[2], kh, pu, pd, sh, dh), conv_out_size(x_shape[3], kw, pl, pr, sw, dw)
 
 
@@ -213,10 +222,13 @@ def conv_geometry(x_shape, w_shape, attrs):
     """(paddings [t, b, l, r], dilations, [out_h, out_w]) of conv2d on Input ``x_shape`` [N, C, H, W]
     with Filter ``w_shape`` [M, C/groups, kh, kw]."""
     strides = attrs["strides"]
-    pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:],
-                              strides, attrs["dilations"])
-    out_hw = [conv_out_size(x_shape[2 + i], w_shape[2 + i], pads[2 * i], pads[2 * i + 1], strides[i], dil[i])
-              for i in range(2)]
+    pads, dil = conv_paddings(
+        attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides, attrs["dilations"]
+    )
+    out_hw = [
+        conv_out_size(x_shape[2 + i], w_shape[2 + i], pads[2 * i], pads[2 * i + 1], strides[i], dil[i])
+        for i in range(2)
+    ]
     return pads, dil, out_hw
 
 
@@ -224,13 +236,17 @@ def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
     """Why Input and Filter cannot convolve (channels, groups, fit), or None. Unknown dims pass."""
     x, w = x_shape, w_shape
     if is_known([x[1], w[1]]) and x[1] != w[1] * groups:
-        return (f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={groups} "
-                f"expects {w[1] * groups}")
+        return (
+            f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={groups} "
+            f"expects {w[1] * groups}"
+        )
     if is_known([w[0]]) and w[0] % groups:
         return f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={groups}"
     if any(is_known([x[2 + i]]) and out_hw[i] <= 0 for i in range(2)):
-        return (f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "
-                f"the output would be {out_hw[0]}x{out_hw[1]}")
+        return (
+            f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "
+            f"the output would be {out_hw[0]}x{out_hw[1]}"
+        )
     return None
 
 
@@ -258,6 +274,7 @@ def pool_geometry(attrs, in_hw):
 
 
 # -- normalization and embedding lookup ------------------------------------------------------------
+
 
 def bn_channel_axis(ndim, layout):
     """The channel axis of batch_norm's X: last for NHWC, else 1."""
@@ -326,6 +343,7 @@ def crop_window(x_shape, shape, offsets):
 
 # -- pool3d ------------------------------------------------------------------------------------------
 
+
 def pool3d_geometry(attrs, in_dhw):
     """(ksize, strides, paddings [front, back, top, bottom, left, right]) for spatial size ``in_dhw``."""
     if attrs["global_pooling"]:
@@ -346,8 +364,10 @@ def pool3d_out(attrs, in_dhw):
     if attrs["adaptive"]:
         return adaptive_size(attrs, in_dhw)
     ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
-    return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
-            for i in range(3)]
+    return [
+        pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
+        for i in range(3)
+    ]
 
 
 def conv_transpose_geometry(x_shape, w_shape, attrs, check_size=True):
@@ -357,8 +377,9 @@ def conv_transpose_geometry(x_shape, w_shape, attrs, check_size=True):
     when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W; not checked
     without ``check_size``: Fluid checks it when the op runs). Unknown dims give -1."""
     strides, out_size = attrs["strides"], list(attrs.get("output_size") or [])
-    pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides,
-                              attrs["dilations"])
+    pads, dil = conv_paddings(
+        attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides, attrs["dilations"]
+    )
     out_hw = []
     for i in range(2):
         size = x_shape[2 + i]
@@ -367,15 +388,33 @@ def conv_transpose_geometry(x_shape, w_shape, attrs, check_size=True):
             continue
         least = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w_shape[2 + i] - 1) + 1
         if check_size and out_size and not least <= out_size[i] < least + strides[i]:
-            return pads, dil, out_hw, (f"output_size {out_size} must be in [{least}, {least + strides[i]}) along "
-                                       f"dim {2 + i} for Input {fmt_shape(x_shape)} and Filter {fmt_shape(w_shape)}")
+            return (
+                pads,
+                dil,
+                out_hw,
+                (
+                    f"output_size {out_size} must be in [{least}, {least + strides[i]}) along "
+                    f"dim {2 + i} for Input {fmt_shape(x_shape)} and Filter {fmt_shape(w_shape)}"
+                ),
+            )
         if least <= 0:
-            return pads, dil, out_hw, (f"Filter {fmt_shape(w_shape)} (paddings {pads}) leaves no output for Input "
-                                       f"{fmt_shape(x_shape)}")
+            return (
+                pads,
+                dil,
+                out_hw,
+                (f"Filter {fmt_shape(w_shape)} (paddings {pads}) leaves no output for Input {fmt_shape(x_shape)}"),
+            )
         extra = list(attrs.get("output_padding") or [0, 0])[i]
         if extra and not extra < max(strides[i], dil[i]):
-            return pads, dil, out_hw, (f"output_padding {list(attrs['output_padding'])} must be less than the "
-                                       f"stride or the dilation along dim {2 + i}")
+            return (
+                pads,
+                dil,
+                out_hw,
+                (
+                    f"output_padding {list(attrs['output_padding'])} must be less than the "
+                    f"stride or the dilation along dim {2 + i}"
+                ),
+            )
         out_hw.append(out_size[i] if out_size else least + extra)
     return pads, dil, out_hw, None
 
@@ -388,13 +427,17 @@ def mask_pool_out(in_dims, attrs):
         return [-1 if d is None else d for d in in_dims] if attrs["global_pooling"] else list(attrs["ksize"])
     if attrs["global_pooling"]:
         return [1] * len(in_dims)
-    return [-1 if d is None or d < 0 else pool_out_size(d, k, p, p, s, False)
-            for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
+    return [
+        -1 if d is None or d < 0 else pool_out_size(d, k, p, p, s, False)
+        for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])
+    ]
 
 
 def unpool_out(in_dims, attrs):
     """unpool/unpool3d's output size: output_size, else (in - 1) * stride - 2 * padding + ksize per dim."""
     if attrs["output_size"]:
         return list(attrs["output_size"])
-    return [-1 if d is None or d < 0 else (d - 1) * s - 2 * p + k
-            for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
+    return [
+        -1 if d is None or d < 0 else (d - 1) * s - 2 * p + k
+        for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])
+    ]

@@ -5,6 +5,7 @@ the LoD each was written with. The array ops' kernels make and read it; a scope 
 
 class TensorArray(list):
     """A LoDTensorArray's value: its tensors, and the LoD each was written with (``lods``)."""
+
     __slots__ = ("lods",)
 
     def __init__(self, items=(), lods=None):

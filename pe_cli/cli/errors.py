@@ -1,6 +1,7 @@
 """How the ``pe`` command fails: every error is one line on stderr and an exit status (2 for a
 config or usage error, 1 for a runtime error, 130 for Ctrl-C); ``--debug`` (or PE_DEBUG=1) shows the
 traceback instead. Used by every command of pe_cli/cli/main.py."""
+
 import contextlib
 import errno
 import functools
@@ -17,6 +18,7 @@ EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs
 
 # -- error handling ----------------------------------------------------------------------------
 
+
 def _fail(message, code):
     click.echo(shortened(message), err=True)
     sys.exit(code)
@@ -31,15 +33,16 @@ def guarded(fn):
         try:
             return fn(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, BrokenPipeError):
-            raise                   # a closed pipe: PeGroup ends pe quietly
+            raise  # a closed pipe: PeGroup ends pe quietly
         except KeyboardInterrupt:
             if debug:
                 raise
             _fail("pe: interrupted", 130)
-        except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
+        except Exception as e:  # noqa: BLE001 -- the one place every error becomes a line
             if debug:
                 raise
-            from ..config import ConfigError     # here: `pe --help` loads no engine module
+            from ..config import ConfigError  # here: `pe --help` loads no engine module
+
             if isinstance(e, ConfigError):
                 _fail(e.line(), 2)
             if isinstance(e, UsageError):
@@ -48,9 +51,13 @@ def guarded(fn):
                 _fail(f"pe: error: {e}", 1)
             if isinstance(e, OSError) and e.errno == errno.ENOSPC:
                 where = f" writing {e.filename}" if e.filename else ""
-                _fail(f"pe: error: no space left on device{where}; free some space, then --resume the run "
-                      f"(its last checkpoint is complete)", 1)
+                _fail(
+                    f"pe: error: no space left on device{where}; free some space, then --resume the run "
+                    f"(its last checkpoint is complete)",
+                    1,
+                )
             _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
+
     return wrapper
 
 
@@ -68,7 +75,7 @@ class PeGroup(click.Group):
             try:
                 return super().invoke(ctx)
             finally:
-                sys.stdout.flush()      # what is still buffered meets the closed pipe here, not at exit
+                sys.stdout.flush()  # what is still buffered meets the closed pipe here, not at exit
 
 
 @contextlib.contextmanager
@@ -76,7 +83,7 @@ def _quiet_on_closed_pipe():
     try:
         yield
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)      # Python flushes the streams at exit: into nothing
+        devnull = os.open(os.devnull, os.O_WRONLY)  # Python flushes the streams at exit: into nothing
         os.dup2(devnull, sys.stdout.fileno())
         os.dup2(devnull, sys.stderr.fileno())
         sys.exit(141)

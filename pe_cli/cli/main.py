@@ -5,6 +5,7 @@ Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to
 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead
 (pe_cli/cli/errors.py).
 """
+
 import inspect
 import os
 import shlex
@@ -30,6 +31,7 @@ def _split_resume(resume, overrides):
 
 # -- the group -----------------------------------------------------------------------------------
 
+
 @click.group(cls=PeGroup, context_settings=CONTEXT, epilog=EPILOG)
 @click.version_option(package_name="pe-cli", prog_name="pe")
 def main():
@@ -47,7 +49,8 @@ def main():
       pe graph models/lenet.yaml --text
       pe smoke
     """
-    from ..base.knobs import environment_problem      # here: `pe --help` loads no engine module
+    from ..base.knobs import environment_problem  # here: `pe --help` loads no engine module
+
     problem = environment_problem()
     if problem:
         _fail(f"pe: error: {problem}", 2)
@@ -56,25 +59,48 @@ def main():
 
 # -- train -----------------------------------------------------------------------------------------
 
+
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
-              help="Run directory (default: output.dir, i.e. runs/<config name>). Never overwritten: "
-                   "when it exists, DIR-2, DIR-3, ... is made.")
-@click.option("--resume", is_flag=False, flag_value="last", default=None, metavar="[PATH|last]",
-              help="Continue a run from its newest checkpoint: 'last' (the default value) picks the newest "
-                   "run of this config; PATH is a run directory or a ckpt/step-N directory.")
-@click.option("--max-steps", type=click.IntRange(min=1, max=10 ** 12), metavar="N",
-              help="Stop after N steps in all (overrides max_steps).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Run directory (default: output.dir, i.e. runs/<config name>). Never overwritten: "
+    "when it exists, DIR-2, DIR-3, ... is made.",
+)
+@click.option(
+    "--resume",
+    is_flag=False,
+    flag_value="last",
+    default=None,
+    metavar="[PATH|last]",
+    help="Continue a run from its newest checkpoint: 'last' (the default value) picks the newest "
+    "run of this config; PATH is a run directory or a ckpt/step-N directory.",
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1, max=10**12),
+    metavar="N",
+    help="Stop after N steps in all (overrides max_steps).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the final summary.")
 @click.option("--print-config", is_flag=True, help="Print the fully resolved config as YAML and exit.")
-@click.option("--check-nan-inf", is_flag=True,
-              help="Check every op's float outputs and stop at the first NaN or Inf, naming the op, its layer "
-                   "and the model file's line (check_nan_inf: true; FLAGS_check_nan_inf=1).")
-@click.option("--np", "nprocs", type=click.IntRange(min=1), metavar="K",
-              help="Train on K processes: runs mpiexec -n K for you (build_strategy.num_trainers=K; needs the mpi "
-                   "extra); in pserver mode (distributed.mode) mpiexec -n P+K with the P servers first.")
+@click.option(
+    "--check-nan-inf",
+    is_flag=True,
+    help="Check every op's float outputs and stop at the first NaN or Inf, naming the op, its layer "
+    "and the model file's line (check_nan_inf: true; FLAGS_check_nan_inf=1).",
+)
+@click.option(
+    "--np",
+    "nprocs",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Train on K processes: runs mpiexec -n K for you (build_strategy.num_trainers=K; needs the mpi "
+    "extra); in pserver mode (distributed.mode) mpiexec -n P+K with the P servers first.",
+)
 @threads_option
 @debug_option
 @guarded
@@ -87,12 +113,13 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    if needs_guard():         # each rank runs under a guard: distributed/rank_guard.py
+    if needs_guard():  # each rank runs under a guard: distributed/rank_guard.py
         sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..run.launch import run_ranks, train_argv, under_mpi
     from ..config import load_config
     from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
+
     check_threads(threads)
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
@@ -102,31 +129,39 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     cfg = load_config(config, overrides)
     if print_config:
         if resume not in (None, "last") and not os.path.exists(resume):
-            _fail(f"pe: error: --resume {resume}: no such run or checkpoint (--print-config prints the config "
-                  f"of a run that could start)", 2)
+            _fail(
+                f"pe: error: --resume {resume}: no such run or checkpoint (--print-config prints the config "
+                f"of a run that could start)",
+                2,
+            )
         click.echo(resolved_config_text(resumed_config(cfg, resume, out)), nl=False)
         return
     use_threads(threads, cfg)
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
-    if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
+    if result.rank or result.role != "trainer":  # several processes: trainer 0 reports
         return
     if result.nothing_to_do:
-        click.echo(f"nothing to do: {result.run_dir} already finished at step {result.step} ({result.checkpoint}); "
-                   f"raise epochs or --max-steps to train further")
+        click.echo(
+            f"nothing to do: {result.run_dir} already finished at step {result.step} ({result.checkpoint}); "
+            f"raise epochs or --max-steps to train further"
+        )
         return
     _print_result(cfg, result)
     if result.stopped_early:
         click.echo(result.stopped_early)
     if result.interrupted:
-        click.echo(f"interrupted at step {result.step}; checkpoint {result.checkpoint}\n"
-                   f"continue with: {shlex.join(['pe', 'train', config, *overrides, '--resume', str(result.run_dir)])}",
-                   err=True)
+        click.echo(
+            f"interrupted at step {result.step}; checkpoint {result.checkpoint}\n"
+            f"continue with: {shlex.join(['pe', 'train', config, *overrides, '--resume', str(result.run_dir)])}",
+            err=True,
+        )
         sys.exit(130)
 
 
 def _pservers(config, overrides):
     """The parameter servers --np adds to the K trainers (distributed.mode: pserver), else 0."""
     from ..config import load_config
+
     d = load_config(config, overrides).data["distributed"]
     return d["pservers"] if d["mode"] == "pserver" else 0
 
@@ -152,6 +187,7 @@ def _print_result(cfg, result):
 
 def _regression(prediction):
     from ..run.predmetrics import regression_line
+
     return regression_line(prediction)
 
 
@@ -159,6 +195,7 @@ def _accuracies(cfg, metrics, prediction):
     """The fetches made by a metric layer (accuracy), printed again as a percentage; else the output
     layer's top-1 accuracy on data.eval (eval.json's prediction), for a classifier."""
     from ..ops import registry
+
     kinds = set(registry.with_trait("metric"))
     found = [v for name, v in metrics.items() if getattr(cfg.model.layer(name.split("[")[0]), "type", "") in kinds]
     return found or [v for v in [(prediction or {}).get("top1_accuracy")] if v is not None]
@@ -166,18 +203,37 @@ def _accuracies(cfg, metrics, prediction):
 
 # -- eval ------------------------------------------------------------------------------------------
 
+
 @main.command(name="eval", context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", "-c", required=True, metavar="PATH",
-              help="ckpt/step-N, ckpt/last, ckpt/best or a run directory (its best checkpoint, else its newest).")
-@click.option("--out", "-o", metavar="FILE",
-              help="Where to write the results (default: eval-step-N.json in the checkpoint's run directory, "
-                   "N its step; the run's own eval.json is never overwritten).")
-@click.option("--save-fetches", is_flag=True,
-              help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
-@click.option("--split", "part", type=click.Choice(["eval", "test"]), default="eval", show_default=True,
-              help="data.eval (or data.split's eval part), or data.split's test part (the run's split.json rows).")
+@click.option(
+    "--checkpoint",
+    "-c",
+    required=True,
+    metavar="PATH",
+    help="ckpt/step-N, ckpt/last, ckpt/best or a run directory (its best checkpoint, else its newest).",
+)
+@click.option(
+    "--out",
+    "-o",
+    metavar="FILE",
+    help="Where to write the results (default: eval-step-N.json in the checkpoint's run directory, "
+    "N its step; the run's own eval.json is never overwritten).",
+)
+@click.option(
+    "--save-fetches",
+    is_flag=True,
+    help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.",
+)
+@click.option(
+    "--split",
+    "part",
+    type=click.Choice(["eval", "test"]),
+    default="eval",
+    show_default=True,
+    help="data.eval (or data.split's eval part), or data.split's test part (the run's split.json rows).",
+)
 @threads_option
 @debug_option
 @guarded
@@ -189,6 +245,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
     from ..config import load_config
     from ..run.evaluate import evaluate
     from ..run.output_paths import check_output
+
     check_output(out, "pe eval --out", "eval-result.json", inputs=[(config, "the config")])
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
@@ -206,26 +263,45 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
 
 # -- graph -----------------------------------------------------------------------------------------
 
+
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--dot", "fmt", flag_value="dot", default=True, help="Graphviz DOT (the default).")
 @click.option("--text", "fmt", flag_value="text", help="Readable text: feeds, parameters, one line per op.")
-@click.option("--phase", type=click.Choice(["forward", "train"]), default=None,
-              help="forward (the default): the model's ops (the test program); train: with backward and "
-                   "optimizer ops.")
-@click.option("--level", type=click.Choice(["layer", "op"]), default=None,
-              help="layer (the default for the forward DOT): one box per layer of the model file, shapes on "
-                   "the edges; op: every op and variable.")
+@click.option(
+    "--phase",
+    type=click.Choice(["forward", "train"]),
+    default=None,
+    help="forward (the default): the model's ops (the test program); train: with backward and optimizer ops.",
+)
+@click.option(
+    "--level",
+    type=click.Choice(["layer", "op"]),
+    default=None,
+    help="layer (the default for the forward DOT): one box per layer of the model file, shapes on "
+    "the edges; op: every op and variable.",
+)
 @click.option("--ssa", is_flag=True, help="The multi-device graph the parallel executor runs (DOT).")
-@click.option("--devices", type=click.IntRange(min=1), metavar="N",
-              help="Devices of the --ssa graph (default: the config's devices, or 2).")
-@click.option("--passes", "show_passes", is_flag=True,
-              help="Print what each graph pass of the build strategy changes (text), in their fixed order.")
+@click.option(
+    "--devices",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Devices of the --ssa graph (default: the config's devices, or 2).",
+)
+@click.option(
+    "--passes",
+    "show_passes",
+    is_flag=True,
+    help="Print what each graph pass of the build strategy changes (text), in their fixed order.",
+)
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE (default: stdout).")
-@click.option("--render", type=click.Choice(["svg", "png"]),
-              help="Also draw the DOT into an .svg/.png image with graphviz's dot program (installed "
-                   "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).")
+@click.option(
+    "--render",
+    type=click.Choice(["svg", "png"]),
+    help="Also draw the DOT into an .svg/.png image with graphviz's dot program (installed "
+    "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).",
+)
 @debug_option
 @guarded
 def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output, render):
@@ -237,6 +313,7 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     from ..run.graphcmd import graph_output, passes_output, write_rendered
     from ..base.atomic_file import atomic_write
     from ..run.output_paths import check_output
+
     check_output(output, "pe graph -o", "graph.dot", inputs=[(file, "the config or model file")])
     if show_passes:
         click.echo(passes_output(file, overrides, devices), nl=False)
@@ -244,11 +321,15 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     if ssa and fmt == "text":
         raise UsageError("--ssa draws the multi-device graph as DOT only; drop --text")
     if ssa and phase is not None:
-        raise UsageError("--ssa always shows the training graph (forward, backward, optimizer and the nodes "
-                         "between devices); drop --phase")
+        raise UsageError(
+            "--ssa always shows the training graph (forward, backward, optimizer and the nodes "
+            "between devices); drop --phase"
+        )
     if level == "layer" and (ssa or fmt == "text" or phase == "train"):
-        raise UsageError("--level layer draws the model file's layers (the forward phase, as DOT); "
-                         "use --level op with --ssa, --text or --phase train")
+        raise UsageError(
+            "--level layer draws the model file's layers (the forward phase, as DOT); "
+            "use --level op with --ssa, --text or --phase train"
+        )
     if level is None:
         level = "layer" if not ssa and fmt == "dot" and phase in (None, "forward") else "op"
     text, default_name = graph_output(file, overrides, fmt, phase or "forward", ssa, devices, level)
@@ -267,11 +348,17 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
 
 # -- smoke -----------------------------------------------------------------------------------------
 
+
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("configs", nargs=-1, type=click.Path(dir_okay=False), metavar="[CONFIG]...")
 @click.option("--steps", type=click.IntRange(min=4), default=20, show_default=True, help="Steps per config.")
-@click.option("--samples", type=click.IntRange(min=1), default=512, show_default=True,
-              help="Training samples per config (the first N of data.train).")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=512,
+    show_default=True,
+    help="Training samples per config (the first N of data.train).",
+)
 @click.option("--keep", is_flag=True, help="Keep the run directories (in a temporary folder, printed).")
 @threads_option
 @debug_option
@@ -286,6 +373,7 @@ def smoke(configs, steps, samples, keep, threads):
     early_stopping are checked as well.
     """
     from ..run.smoke import run_smoke
+
     use_threads(threads)
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
@@ -293,6 +381,7 @@ def smoke(configs, steps, samples, keep, threads):
 
 
 # -- reference -------------------------------------------------------------------------------------
+
 
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("names", nargs=-1)
@@ -308,10 +397,12 @@ def layers(names):
     from ..config.errors import suggest
     from ..config.registries import layers as layer_types
     from ..config.registries import schedules as lr_schedules
+
     namespaces = (layer_types(), lr_schedules())
     if not names:
-        for ns, title in zip(namespaces, ("layer types", "learning-rate schedules (optimizer.learning_rate: "
-                                                        "{type: NAME, ...})")):
+        for ns, title in zip(
+            namespaces, ("layer types", "learning-rate schedules (optimizer.learning_rate: {type: NAME, ...})")
+        ):
             click.echo(f"# {title}")
             for name in ns.names():
                 _describe_function(name, ns.members[name], False)
@@ -342,11 +433,20 @@ def keys(which):
     (docs/CONFIG.md documents the same keys).
     """
     from ..config.describe import describe_keys
+
     click.echo(describe_keys(which), nl=False)
 
 
-for _command in (summary, predict, infer, plot, export, info,      # beside training: pe_cli/cli/tools.py
-                 fluid, launch):                                   # Fluid scripts: pe_cli/cli/scripts.py
+for _command in (
+    summary,
+    predict,
+    infer,
+    plot,
+    export,
+    info,  # beside training: pe_cli/cli/tools.py
+    fluid,
+    launch,
+):  # Fluid scripts: pe_cli/cli/scripts.py
     main.add_command(_command)
 
 

@@ -1,5 +1,6 @@
 """The commands beside training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export``, ``pe plot`` and
 ``pe info`` (registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
+
 import os
 
 import click
@@ -20,26 +21,53 @@ def summary(file, overrides):
     model the run trained: its best checkpoint's, else its newest's).
     """
     from ..run.summary import summary as model_summary
+
     click.echo(model_summary(file, overrides), nl=False)
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", "-c", required=True, metavar="PATH",
-              help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
-                   "or ckpt/step-N.")
-@click.option("--data", "data_path", required=True, metavar="FILE", multiple=True,
-              help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
-                   "column name (.csv, .tsv, .jsonl), a folder of images, or image files (--data a.png --data b.png).")
-@click.option("-o", "--out", metavar="FILE",
-              help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
-@click.option("--keep", multiple=True, metavar="COLUMN",
-              help="A column of the --data table to copy into the predictions (an id to join on); with predict.keep_columns.")
-@click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
-                                               "does not read the label, e.g. the logits).")
-@click.option("--probabilities/--no-probabilities", default=True, show_default=True,
-              help="A classifier: write each class's probability beside the class (and its name).")
+@click.option(
+    "--checkpoint",
+    "-c",
+    required=True,
+    metavar="PATH",
+    help="A run directory (its best checkpoint where it kept one, else its newest), ckpt/last, ckpt/best "
+    "or ckpt/step-N.",
+)
+@click.option(
+    "--data",
+    "data_path",
+    required=True,
+    metavar="FILE",
+    multiple=True,
+    help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
+    "column name (.csv, .tsv, .jsonl), a folder of images, or image files (--data a.png --data b.png).",
+)
+@click.option(
+    "-o",
+    "--out",
+    metavar="FILE",
+    help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).",
+)
+@click.option(
+    "--keep",
+    multiple=True,
+    metavar="COLUMN",
+    help="A column of the --data table to copy into the predictions (an id to join on); with predict.keep_columns.",
+)
+@click.option(
+    "--output",
+    metavar="LAYER",
+    help="The layer to predict with (default: the one nearest the loss that does not read the label, e.g. the logits).",
+)
+@click.option(
+    "--probabilities/--no-probabilities",
+    default=True,
+    show_default=True,
+    help="A classifier: write each class's probability beside the class (and its name).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @threads_option
 @debug_option
@@ -54,8 +82,13 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     from ..config import load_config
     from ..run.output_paths import check_output
     from ..run.predict import predict as run_predict
-    check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz",
-                 inputs=[(config, "the config")] + [(path, "the data file") for path in data_path])
+
+    check_output(
+        out,
+        "pe predict -o",
+        "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz",
+        inputs=[(config, "the config")] + [(path, "the data file") for path in data_path],
+    )
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     result = run_predict(cfg, checkpoint, list(data_path), out, output, quiet, probabilities, keep)
@@ -66,14 +99,27 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("model_dir", type=click.Path(file_okay=False), metavar="MODEL_DIR|PREFIX")
-@click.option("--data", "data_path", required=True, metavar="FILE",
-              help="The feeds: .npy or IDX (one feed), .npz (arrays named after the feeds), .csv.")
+@click.option(
+    "--data",
+    "data_path",
+    required=True,
+    metavar="FILE",
+    help="The feeds: .npy or IDX (one feed), .npz (arrays named after the feeds), .csv.",
+)
 @click.option("-o", "--out", required=True, metavar="FILE.npz", help="Where to write each fetch target's values.")
 @click.option("--model-filename", metavar="NAME", help="The program's file in MODEL_DIR (default: __model__).")
-@click.option("--params-filename", metavar="NAME",
-              help="The parameters' single file in MODEL_DIR (default: one file per parameter).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Samples per run (a model that reduces over its batch gives per-batch values).")
+@click.option(
+    "--params-filename",
+    metavar="NAME",
+    help="The parameters' single file in MODEL_DIR (default: one file per parameter).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Samples per run (a model that reduces over its batch gives per-batch values).",
+)
 @threads_option
 @debug_option
 @guarded
@@ -84,15 +130,22 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
     No config is needed; the data must already be preprocessed as the model expects."""
     from ..run.infer import infer as run_infer, saved_model_files
     from ..run.output_paths import check_output
+
     model_dir, model_filename, params_filename = saved_model_files(model_dir, model_filename, params_filename)
     model = os.path.join(model_dir, model_filename or "__model__")
     params = params_filename and os.path.join(model_dir, params_filename)
-    check_output(out, "pe infer -o", "values.npz", inputs=[(data_path, "the data file"), (model, "the model file"),
-                                                         (params, "the parameters file")])
+    check_output(
+        out,
+        "pe infer -o",
+        "values.npz",
+        inputs=[(data_path, "the data file"), (model, "the model file"), (params, "the parameters file")],
+    )
     use_threads(threads)
     result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
-    click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
-               f"{', '.join(result['fetches'])}: {result['out']}")
+    click.echo(
+        f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
+        f"{', '.join(result['fetches'])}: {result['out']}"
+    )
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
@@ -104,6 +157,7 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
 def plot(run_dir, out, metric):
     """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
     from ..run.plot import plot as plot_curves
+
     path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
     click.echo(f"wrote {path}")
 
@@ -111,16 +165,32 @@ def plot(run_dir, out, metric):
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", "-c", required=True, metavar="PATH",
-              help="A ckpt/step-N directory, ckpt/last, ckpt/best or a run directory (its best checkpoint where it "
-                   "kept one, else its newest).")
-@click.option("--onnx", "onnx_path", metavar="FILE",
-              help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
-@click.option("--inference-dir", metavar="DIR",
-              help="Write save_inference_model's directory (__model__ and the parameters, in Fluid's formats: "
-                   "pe's and PaddlePaddle's load_inference_model read it).")
-@click.option("--output", "output_layer", metavar="LAYER",
-              help="The layer to export as the output (default: the last layer that needs no label).")
+@click.option(
+    "--checkpoint",
+    "-c",
+    required=True,
+    metavar="PATH",
+    help="A ckpt/step-N directory, ckpt/last, ckpt/best or a run directory (its best checkpoint where it "
+    "kept one, else its newest).",
+)
+@click.option(
+    "--onnx",
+    "onnx_path",
+    metavar="FILE",
+    help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').",
+)
+@click.option(
+    "--inference-dir",
+    metavar="DIR",
+    help="Write save_inference_model's directory (__model__ and the parameters, in Fluid's formats: "
+    "pe's and PaddlePaddle's load_inference_model read it).",
+)
+@click.option(
+    "--output",
+    "output_layer",
+    metavar="LAYER",
+    help="The layer to export as the output (default: the last layer that needs no label).",
+)
 @threads_option
 @debug_option
 @guarded
@@ -131,6 +201,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     from ..export import export_inference_dir, export_onnx, summary_line
     from ..run.inference import load_inference
     from ..run.output_paths import check_output
+
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
     read = [(config, "the config")]
@@ -139,8 +210,10 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     inference = load_inference(cfg, checkpoint, output_layer, "export")
-    click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
-               f"output '{inference.output}' ({inference.target.name})")
+    click.echo(
+        f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
+        f"output '{inference.output}' ({inference.target.name})"
+    )
     if onnx_path:
         inputs, outputs, inside, outside = export_onnx(inference, onnx_path)
         if inside or outside:
@@ -160,5 +233,6 @@ def info(threads):
     """Show what pe runs on here and what it chose: the CPU, the BLAS its loops call (measured on
     this CPU at first use and kept beside numba's cache), oneDNN, threads, CUDA and MPI."""
     from ..run.machine_info import report
+
     use_threads(threads)
     click.echo("\n".join(report()))

@@ -2,12 +2,13 @@
 and line: one kind) is shown as Python shows it; the others of that kind are counted, and their count
 is one line when the command ends (``pe: warning: 99,999 more UserWarnings like the one above ...``).
 A model file with 100,000 attributes pe ignores printed 31 MB of warnings, one per attribute."""
+
 import atexit
 import os
 import sys
 import warnings
 
-_KINDS = {}         # (category, file, line) -> warnings raised there
+_KINDS = {}  # (category, file, line) -> warnings raised there
 
 
 def collapse_warnings():
@@ -21,6 +22,7 @@ def collapse_warnings():
         _KINDS[key] = _KINDS.get(key, 0) + 1
         if _KINDS[key] == 1:
             shown(message, category, filename, lineno, file, line)
+
     show.pe_collapsing = True
     warnings.showwarning = show
     atexit.register(_counts)
@@ -30,7 +32,11 @@ def _counts():
     for (category, filename, lineno), n in _KINDS.items():
         if n > 1:
             try:
-                print(f"pe: warning: {n - 1:,} more {category.__name__}s like the one above "
-                      f"({os.path.basename(filename)}:{lineno}) not shown", file=sys.stderr, flush=True)
+                print(
+                    f"pe: warning: {n - 1:,} more {category.__name__}s like the one above "
+                    f"({os.path.basename(filename)}:{lineno}) not shown",
+                    file=sys.stderr,
+                    flush=True,
+                )
             except (OSError, ValueError):
                 pass

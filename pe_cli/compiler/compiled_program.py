@@ -3,6 +3,7 @@
 ``Executor.run`` runs it (pe_cli/executor/compiled.py), keeping the engine it builds for it in
 ``_engine``; ``_compile(scope, place)`` (which every run calls first) pins the scope and place
 of its first run."""
+
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import Program
 from ..base.places import Place
@@ -18,8 +19,8 @@ class CompiledProgram:
         # Of a Graph, as in Fluid, no Program: ``_program`` is None and the graph is ``_graph``.
         self._graph = program_or_graph if isinstance(program_or_graph, Graph) else None
         self._program = None if self._graph is not None else program_or_graph
-        self._graph_program = None      # of a Graph: the Program it converts to, made at the first run
-        self._unpruned = None      # once Executor.run(use_prune=True) pruned ``_program``: what it was made of
+        self._graph_program = None  # of a Graph: the Program it converts to, made at the first run
+        self._unpruned = None  # once Executor.run(use_prune=True) pruned ``_program``: what it was made of
         self._build_strategy = check_build_strategy(build_strategy)
         self._exec_strategy = None
         self._loss_name = None
@@ -27,11 +28,11 @@ class CompiledProgram:
         self._places = None
         self._is_data_parallel = False
         self._engine = None
-        self._passed = None         # one device: (program, version, after the passes, report, fetches checked)
+        self._passed = None  # one device: (program, version, after the passes, report, fetches checked)
         self._compiled = False
         self._scope = None
         self._place = None
-        self._infer_config = None     # _with_inference_optimize's config: runs go through its predictor
+        self._infer_config = None  # _with_inference_optimize's config: runs go through its predictor
 
     @property
     def program(self):
@@ -50,7 +51,9 @@ class CompiledProgram:
         if self._is_data_parallel:
             raise PeError("_with_inference_optimize: this CompiledProgram already runs data-parallel")
         if not hasattr(config, "_files"):
-            raise TypeError(f"_with_inference_optimize takes a NativeConfig or AnalysisConfig, got {type(config).__name__}")
+            raise TypeError(
+                f"_with_inference_optimize takes a NativeConfig or AnalysisConfig, got {type(config).__name__}"
+            )
         self._infer_config = config
         self._predictor = None
         return self
@@ -65,8 +68,9 @@ class CompiledProgram:
             self._predictor = self._infer_config._create_predictor()
         return self._predictor.run(inputs)
 
-    def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None, share_vars_from=None,
-                           places=None):
+    def with_data_parallel(
+        self, loss_name=None, build_strategy=None, exec_strategy=None, share_vars_from=None, places=None
+    ):
         """Runs the program on several devices: a dict feed is split along dim 0 over them, fetches are
         concatenated along dim 0. ``places`` defaults to CPU_NUM CPU devices (or the visible GPUs when
         the Executor's place is a CUDAPlace). Returns self."""
@@ -86,8 +90,8 @@ class CompiledProgram:
             if not places:
                 raise PeError("with_data_parallel: places is empty")
         self._is_data_parallel = True
-        self._loss_name = loss_name or None     # Fluid: an empty name is no loss
-        if build_strategy is not None:      # overrides the one given to CompiledProgram(), as in Fluid
+        self._loss_name = loss_name or None  # Fluid: an empty name is no loss
+        if build_strategy is not None:  # overrides the one given to CompiledProgram(), as in Fluid
             self._build_strategy = build_strategy
         self._exec_strategy = exec_strategy
         self._share_vars_from = share_vars_from
@@ -102,27 +106,36 @@ class CompiledProgram:
         run. The engine itself is built at the first run. Returns self."""
         if self._compiled:
             if scope is not None and scope is not self._scope:
-                raise ArgumentValueError("Cannot compile program with different scope: a CompiledProgram runs "
-                                         "in the scope of its first run; make a new CompiledProgram for another")
+                raise ArgumentValueError(
+                    "Cannot compile program with different scope: a CompiledProgram runs "
+                    "in the scope of its first run; make a new CompiledProgram for another"
+                )
             if place is not None and place != self._place:
-                raise ArgumentValueError(f"Cannot compile program with different place: it was compiled for "
-                                         f"{self._place!r}, not {place!r}; make a new CompiledProgram for another")
+                raise ArgumentValueError(
+                    f"Cannot compile program with different place: it was compiled for "
+                    f"{self._place!r}, not {place!r}; make a new CompiledProgram for another"
+                )
             return self
         source = self._share_vars_from
         if source is not None:
             if not source._is_data_parallel:
-                raise ArgumentValueError("share_vars_from: only a data-parallel CompiledProgram (with_data_parallel) "
-                                         "has variables on the devices to share")
+                raise ArgumentValueError(
+                    "share_vars_from: only a data-parallel CompiledProgram (with_data_parallel) "
+                    "has variables on the devices to share"
+                )
             if source._engine is None:
-                raise ArgumentValueError("share_vars_from: the CompiledProgram this one shares variables with has "
-                                         "not run yet, so there is no variable to share; run it (the training "
-                                         "program) first: it copies the parameters to the devices at its first run")
+                raise ArgumentValueError(
+                    "share_vars_from: the CompiledProgram this one shares variables with has "
+                    "not run yet, so there is no variable to share; run it (the training "
+                    "program) first: it copies the parameters to the devices at its first run"
+                )
         self._compiled, self._scope, self._place = True, scope, place
         return self
 
     def with_inference_optimize(self, config):
-        raise PeError("with_inference_optimize is not available: run the program (or its clone(for_test=True)) "
-                      "with an Executor")
+        raise PeError(
+            "with_inference_optimize is not available: run the program (or its clone(for_test=True)) with an Executor"
+        )
 
     @property
     def device_count(self):

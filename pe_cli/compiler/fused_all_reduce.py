@@ -10,6 +10,7 @@ overflow it, before the first op that reads one of its gradients, and at the end
 
 With ``Reduce`` or several trainer processes the device all-reduce stays per gradient (the
 processes' own all-reduce is bucketed by the same option, pe_cli/compiler/ssa_graph.py)."""
+
 import math
 
 import numpy as np
@@ -35,6 +36,7 @@ def set_memory_size(megabytes):
 
 class FusedAllReduceNode(OpNode):
     """Sums the gradients ``attrs['vars']`` over the devices in one collective call."""
+
     __slots__ = ()
     kind = FUSED_ALL_REDUCE
     dot_style = 'shape=box, style="rounded,filled,bold", fillcolor="#f6e6c4"'
@@ -61,6 +63,7 @@ class FusedAllReduceNode(OpNode):
             for d, arrays in zip(devices, totals):
                 for name, total in zip(names, arrays):
                     values[d][name] = total
+
         return run
 
 
@@ -94,8 +97,11 @@ class AllReduceBuckets:
             return
         g, devices = self.builder.g, self.builder.devices
         grads = [grad for _, grad in self.pending]
-        node = g._add(FusedAllReduceNode(g._new_id(), None, None, {
-            "vars": grads, "params": [p for p, _ in self.pending], "devices": devices}))
+        node = g._add(
+            FusedAllReduceNode(
+                g._new_id(), None, None, {"vars": grads, "params": [p for p, _ in self.pending], "devices": devices}
+            )
+        )
         for d in devices:
             for grad in grads:
                 g._read(d, grad, node)

@@ -1,6 +1,7 @@
 """DOT text for an SSA graph (``to_dot``): ops are boxes, variable versions ellipses, control
 dependencies dashed edges; nodes of one device are grouped in a cluster. No graphviz needed to
 write it; ``dot -Tsvg graph.dot -o graph.svg`` draws it where graphviz is installed."""
+
 from ..base.atomic_file import atomic_write
 
 
@@ -10,8 +11,12 @@ def _quote(text):
 
 def to_dot(graph, name="ssa_graph"):
     """The graph as DOT text."""
-    lines = [f"digraph {_quote(name)} {{", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=9];']
+    lines = [
+        f"digraph {_quote(name)} {{",
+        "  rankdir=TB;",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=9];',
+    ]
     places = graph.places
     by_device = {d: [] for d in range(graph.num_devices)}
     shared = []
@@ -42,7 +47,7 @@ def to_dot(graph, name="ssa_graph"):
         for v in op.outputs:
             if v.is_dep:
                 for c in v.consumers:
-                    lines.append(f'  op{op.id} -> op{c.id} [style=dashed, color=gray50, arrowhead=empty];')
+                    lines.append(f"  op{op.id} -> op{c.id} [style=dashed, color=gray50, arrowhead=empty];")
             else:
                 lines.append(f"  op{op.id} -> var{v.id};")
     lines.append("}")
@@ -63,11 +68,12 @@ def ir_graph_dot(graph, marked=(), name="ir_graph"):
         if node.is_op():
             style = "shape=box, style=filled, fillcolor=" + ("red" if node in marked else "yellow")
         elif node.is_ctrl_var():
-            style = "shape=circle, style=dashed, label=\"\", width=0.2"
+            style = 'shape=circle, style=dashed, label="", width=0.2'
         else:
             var = node.var()
-            style = "shape=ellipse" + (", style=filled, fillcolor=lightgray" if var is not None and var.persistable()
-                                       else "")
+            style = "shape=ellipse" + (
+                ", style=filled, fillcolor=lightgray" if var is not None and var.persistable() else ""
+            )
         label = "" if node.is_ctrl_var() else f"label={_quote(node.name())}, "
         lines.append(f"  n{node.id()} [{label}{style}];")
     for node in graph.sorted_nodes():

@@ -5,6 +5,7 @@ holds its own copy of the op's or variable's desc (a desc of no block: editing t
 program as it was), and the graph adds control-dependency variables where one op must wait for
 another that reads what it overwrites (``resolve_hazard``). ``to_program`` (ir_graph_program.py)
 makes a Program of it again; a CompiledProgram of a graph runs that program."""
+
 from ..base.errors import PeError
 from ..framework.op_desc import OpDesc
 from ..framework.program_desc import ProgramDesc
@@ -94,12 +95,20 @@ class Graph:
 
     def __init__(self, program_desc, start_op_index=0, end_op_index=None):
         if not isinstance(program_desc, ProgramDesc):
-            raise TypeError(f"core.Graph takes a ProgramDesc (program.desc or core.ProgramDesc()), "
-                            f"got {type(program_desc).__name__}")
+            raise TypeError(
+                f"core.Graph takes a ProgramDesc (program.desc or core.ProgramDesc()), "
+                f"got {type(program_desc).__name__}"
+            )
         self._program_desc = program_desc
         self._nodes, self._next_id, self._attrs = {}, 0, {}
-        self.resolve_hazard(self._init_from_block(program_desc._program.global_block(), start_op_index,
-                                                  end_op_index, start_op_index == 0 and end_op_index is None))
+        self.resolve_hazard(
+            self._init_from_block(
+                program_desc._program.global_block(),
+                start_op_index,
+                end_op_index,
+                start_op_index == 0 and end_op_index is None,
+            )
+        )
 
     def _init_from_block(self, block, start, end, whole):
         """Fluid's InitFromProgram: {variable name: its nodes, one per value, in order}."""

@@ -15,7 +15,7 @@ def _by_id(nodes):
 
 def _find_circle(adj):
     """True when some op, through its predecessors, reaches itself."""
-    state = {}          # node -> 1 on the current path, 2 done
+    state = {}  # node -> 1 on the current path, 2 done
     for start in _by_id(adj):
         if start in state:
             continue

@@ -5,6 +5,7 @@ sub-blocks of control-flow ops), so a graph of a program with loops runs as the 
 Variables come back as plain variables (a Parameter's training attributes stay with the program
 the graph was made of), as Fluid's do. An op a pass made with some of its attributes gets the
 others' defaults, as Fluid's executor fills them when it creates the op."""
+
 from ..framework import Program
 from ..framework.program import Block
 from ..framework.variable import Variable

@@ -5,6 +5,7 @@ builder adds is Fluid's ``graph_viz_pass``: with ``set("graph_viz_path", path)``
 graph is written there as DOT when it is built. ``debug_graphviz_path`` is a prefix, as Fluid's: the
 graph goes to ``<prefix>_multi_devices_graph`` (Fluid 1.8.5 writes that file, and its single-device
 ``_original_graph`` and ``_fused_graph``, which pe's one graph has no counterpart of)."""
+
 from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
 from .graphviz import ir_graph_dot
@@ -60,8 +61,10 @@ class Pass:
             marked = graph.get("__graphviz__marked_node__") if graph.has("__graphviz__marked_node__") else ()
             atomic_write(self._required("graph_viz_path"), ir_graph_dot(graph, marked))
         else:
-            raise PeError(f"Pass.apply: pe applies '{self._type}' through its BuildStrategy option, not on a "
-                          f"core.Graph; the passes applied one by one are graph_to_program_pass and {GRAPH_VIZ}")
+            raise PeError(
+                f"Pass.apply: pe applies '{self._type}' through its BuildStrategy option, not on a "
+                f"core.Graph; the passes applied one by one are graph_to_program_pass and {GRAPH_VIZ}"
+            )
         return graph
 
     def _required(self, name):
@@ -87,8 +90,10 @@ class PassBuilder:
 
     def insert_pass(self, index, pass_type):
         if pass_type != GRAPH_VIZ:
-            raise PeError(f"PassBuilder: pe adds no pass '{pass_type}' by name; its passes are turned on by "
-                          f"BuildStrategy options ({', '.join(sorted(OPTION_PASSES))}); '{GRAPH_VIZ}' can be added")
+            raise PeError(
+                f"PassBuilder: pe adds no pass '{pass_type}' by name; its passes are turned on by "
+                f"BuildStrategy options ({', '.join(sorted(OPTION_PASSES))}); '{GRAPH_VIZ}' can be added"
+            )
         new = Pass(pass_type)
         self._passes.insert(index, new)
         return new
@@ -96,8 +101,10 @@ class PassBuilder:
     def remove_pass(self, index):
         option = self._passes[index]._option
         if option is not None:
-            raise PeError(f"PassBuilder: '{self._passes[index].type()}' is the pass of BuildStrategy.{option}: "
-                          "set that option to False instead")
+            raise PeError(
+                f"PassBuilder: '{self._passes[index].type()}' is the pass of BuildStrategy.{option}: "
+                "set that option to False instead"
+            )
         if self._passes[index].type() != GRAPH_VIZ:
             raise PeError(f"PassBuilder: '{self._passes[index].type()}' is part of every data-parallel graph")
         del self._passes[index]

@@ -25,6 +25,7 @@ Then the nodes are ordered beyond their values (write after read, write after wr
 read by devices of one memory: pe_cli/compiler/ssa_order.py).
 The program is first rewritten by the passes over the program the strategy turns on (fusion).
 """
+
 import collections
 import copy
 
@@ -33,13 +34,29 @@ from ..framework import OpRole
 from ..framework.operator import Operator
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX
-from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,  # noqa: F401
-                        PROCESS_ALL_REDUCE, AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode,
-                        ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
+from .ssa_nodes import (
+    ALL_REDUCE,
+    BROADCAST,
+    COMPUTE,
+    FETCH,
+    REDUCE,
+    SCALE_LOSS_GRAD,  # noqa: F401
+    PROCESS_ALL_REDUCE,
+    AllReduceNode,
+    BroadcastNode,
+    ComputeNode,
+    FetchNode,
+    OpNode,
+    ProcessAllReduceNode,
+    ReduceNode,
+    ScaleLossGradNode,
+    VarNode,
+)
 from .fused_all_reduce import AllReduceBuckets
 from .passes.program import program_passes
 from .ssa_order import order_hazards, sequential
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
+
 
 class SSAGraph:
     """The graph of one program on ``num_devices`` devices. ``ops`` are in build order, which is a
@@ -54,10 +71,10 @@ class SSAGraph:
         self.ops = []
         self.vars = {}
         self.deps = []
-        self.param_grads = []       # [(parameter name, gradient name)] aggregated between devices
-        self.owners = {}            # parameter name -> owning device (Reduce)
-        self.fed_loss_grad = None   # '<loss>@GRAD' when the user feeds it (Customized)
-        self.final_owned = {}       # var name -> the only device holding its final value (Reduce)
+        self.param_grads = []  # [(parameter name, gradient name)] aggregated between devices
+        self.owners = {}  # parameter name -> owning device (Reduce)
+        self.fed_loss_grad = None  # '<loss>@GRAD' when the user feeds it (Customized)
+        self.final_owned = {}  # var name -> the only device holding its final value (Reduce)
         self.shared_updates = set()  # devices of one memory: names whose one array one device updates
         self._next_id = 0
 
@@ -72,13 +89,15 @@ class SSAGraph:
 
     def scope_reads(self, device):
         """Names read on ``device`` before anything writes them there: fed or from a scope."""
-        return [name for (d, name), versions in self.vars.items()
-                if d == device and versions[0].producer is None]
+        return [name for (d, name), versions in self.vars.items() if d == device and versions[0].producer is None]
 
     def writes(self, device):
         """Names some node writes on ``device``."""
-        return [name for (d, name), versions in self.vars.items()
-                if d == device and any(v.producer is not None for v in versions)]
+        return [
+            name
+            for (d, name), versions in self.vars.items()
+            if d == device and any(v.producer is not None for v in versions)
+        ]
 
     def count(self, kind=None):
         return sum(1 for op in self.ops if kind is None or op.kind == kind)
@@ -106,8 +125,7 @@ class SSAGraph:
         for index, name in enumerate(names):
             root = self.final_owned.get(name)
             if root is not None and self.num_devices > 1:
-                node = g._add(BroadcastNode(g._new_id(), None, None,
-                                            {"var": name, "root": root, "devices": devices}))
+                node = g._add(BroadcastNode(g._new_id(), None, None, {"var": name, "root": root, "devices": devices}))
                 node.inputs.append(g.latest(root, name))
                 for d in devices:
                     if d != root:
@@ -116,7 +134,7 @@ class SSAGraph:
             node = g._add(FetchNode(g._new_id(), None, None, {"var": name, "index": index, "devices": devices}))
             for d in devices:
                 var = g.latest(d, name)
-                if var is None:     # never written nor read on d: it comes from the feed or a scope
+                if var is None:  # never written nor read on d: it comes from the feed or a scope
                     var = VarNode(g._new_id(), name, d, 0)
                     g.vars[(d, name)] = [var]
                 node.inputs.append(var)
@@ -181,19 +199,19 @@ def build_ssa_graph(program, places, build_strategy=None, loss_name=None, shared
 
 class _Builder:
     def __init__(self, program, places, strategy, loss_name, shared=False):
-        self.program, report = program_passes(program, strategy)   # fusion, before the devices' copies
+        self.program, report = program_passes(program, strategy)  # fusion, before the devices' copies
         self.block = self.program.global_block()
         self.strategy = strategy
         self.n = len(places)
         self.devices = list(range(self.n))
         self.loss_name = loss_name
         self.g = SSAGraph(self.program, places, loss_name, strategy)
-        self.g.program_passes = report      # [(pass name, changes)]: shown by pe graph --passes
-        self.owned = {}       # var name -> the only device holding its current value (Reduce)
+        self.g.program_passes = report  # [(pass name, changes)]: shown by pe graph --passes
+        self.owned = {}  # var name -> the only device holding its current value (Reduce)
         self.shared = shared
         self.reduce = shared or strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
-        self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
+        self.pending = []  # gradients summed in this process, waiting for the processes' all-reduce
         self.last_process_node = None
         self.buckets = AllReduceBuckets(self, strategy.fuse_all_reduce_ops and not self.reduce and self.trainers == 1)
 
@@ -243,8 +261,10 @@ class _Builder:
         if s.trainer_id >= s.num_trainers:
             raise PeError(f"BuildStrategy: trainer_id={s.trainer_id} must be < num_trainers={s.num_trainers}")
         if s.sync_batch_norm and any(registry.get(op.type).has("batch_statistics") for op in self.block.ops):
-            raise PeError("BuildStrategy.sync_batch_norm is not available yet: batch_norm normalizes over "
-                          "each device's part of the batch; set sync_batch_norm = False")
+            raise PeError(
+                "BuildStrategy.sync_batch_norm is not available yet: batch_norm normalizes over "
+                "each device's part of the batch; set sync_batch_norm = False"
+            )
 
     def _loss_grad_op(self):
         """Index of the op that fills '<loss>@GRAD' (role Backward|Loss), or None."""
@@ -262,9 +282,11 @@ class _Builder:
             if op.role & OpRole.Loss and _base_role(op) == OpRole.Backward:
                 outs = op.output_arg_names
                 if wanted not in outs:
-                    raise PeError(f"loss_name '{self.loss_name}' is not the loss this program was "
-                                  f"differentiated for ({', '.join(o[:-len(GRAD_SUFFIX)] for o in outs)}); "
-                                  f"pass loss_name=<the variable given to minimize()>.name")
+                    raise PeError(
+                        f"loss_name '{self.loss_name}' is not the loss this program was "
+                        f"differentiated for ({', '.join(o[: -len(GRAD_SUFFIX)] for o in outs)}); "
+                        f"pass loss_name=<the variable given to minimize()>.name"
+                    )
                 found = index
         return found
 
@@ -280,14 +302,14 @@ class _Builder:
             grad = p.name + GRAD_SUFFIX
             if getattr(p, "trainable", True) and grad in last_writer:
                 pairs.append((p.name, grad, last_writer[grad]))
-        pairs.sort(key=lambda t: t[2])    # the order gradients become final; stable for ties
+        pairs.sort(key=lambda t: t[2])  # the order gradients become final; stable for ties
         return pairs
 
     def _assign_owners(self, pairs):
         """Largest parameter first, each to the device with the least parameter size so far."""
         load = [0] * self.n
         sizes = {p: _balance_size(self.block.vars[p].shape) for p, _, _ in pairs}
-        for p in sorted(sizes, key=lambda p: -sizes[p]):     # stable: ties keep gradient order
+        for p in sorted(sizes, key=lambda p: -sizes[p]):  # stable: ties keep gradient order
             device = min(self.devices, key=lambda d: (load[d], d))
             self.g.owners[p] = device
             load[device] += sizes[p]
@@ -305,7 +327,7 @@ class _Builder:
                 self.owned[name] = device
             return [device]
         for name in dict.fromkeys(n for n in inputs if n in self.owned):
-            self._broadcast(name, self.owned[name])     # values from several owners: share them first
+            self._broadcast(name, self.owned[name])  # values from several owners: share them first
         for name in op.output_arg_names:
             self.owned.pop(name, None)
         return self.devices
@@ -323,27 +345,39 @@ class _Builder:
         if how == GradientScaleStrategy.Customized:
             self.g.fed_loss_grad = op.output_arg_names[0]
             return
-        shares = self.n * self.trainers     # every device of every trainer holds a share of the batch
+        shares = self.n * self.trainers  # every device of every trainer holds a share of the batch
         scale = 1.0 / shares if how == GradientScaleStrategy.CoeffNumDevice else 1.0
         value = op.attrs.get("value", 1.0)
         attrs = dict(op.attrs, value=value / shares if how == GradientScaleStrategy.CoeffNumDevice else value)
-        scaled = Operator(op.block, op.type, {k: list(v) for k, v in op.inputs.items()},
-                          {k: list(v) for k, v in op.outputs.items()}, attrs, op.role, op.source, op.layer)
+        scaled = Operator(
+            op.block,
+            op.type,
+            {k: list(v) for k, v in op.inputs.items()},
+            {k: list(v) for k, v in op.outputs.items()},
+            attrs,
+            op.role,
+            op.source,
+            op.layer,
+        )
         for d in self.devices:
             self._compute(scaled, d, ScaleLossGradNode, {"scale": scale})
 
     def _aggregate(self, param, grad):
         if self.reduce:
             root = self.g.owners[param]
-            node = self.g._add(ReduceNode(self.g._new_id(), None, None,
-                                          {"var": grad, "param": param, "root": root, "devices": self.devices}))
+            node = self.g._add(
+                ReduceNode(
+                    self.g._new_id(), None, None, {"var": grad, "param": param, "root": root, "devices": self.devices}
+                )
+            )
             for d in self.devices:
                 self.g._read(d, grad, node)
             self.g._write(root, grad, node)
             self.owned[grad] = root
         elif not self.buckets.add(param, grad):
-            node = self.g._add(AllReduceNode(self.g._new_id(), None, None,
-                                             {"var": grad, "param": param, "devices": self.devices}))
+            node = self.g._add(
+                AllReduceNode(self.g._new_id(), None, None, {"var": grad, "param": param, "devices": self.devices})
+            )
             for d in self.devices:
                 self.g._read(d, grad, node)
             for d in self.devices:
@@ -362,22 +396,33 @@ class _Builder:
         if not self.pending:
             return
         holders = {g: [self.owned[g]] if g in self.owned else list(self.devices) for g in self.pending}
-        node = self.g._add(ProcessAllReduceNode(self.g._new_id(), None, None, {
-            "vars": list(self.pending), "holders": holders, "trainers": self.trainers,
-            "devices": sorted({d for ds in holders.values() for d in ds})}))
+        node = self.g._add(
+            ProcessAllReduceNode(
+                self.g._new_id(),
+                None,
+                None,
+                {
+                    "vars": list(self.pending),
+                    "holders": holders,
+                    "trainers": self.trainers,
+                    "devices": sorted({d for ds in holders.values() for d in ds}),
+                },
+            )
+        )
         for g, ds in holders.items():
             for d in ds:
                 self.g._read(d, g, node)
             for d in ds:
                 self.g._write(d, g, node)
-        if self.last_process_node is not None:      # every rank must call the collectives in one order
+        if self.last_process_node is not None:  # every rank must call the collectives in one order
             self.g._depend(self.last_process_node, node)
         self.last_process_node = node
         self.pending = []
 
     def _broadcast(self, name, root):
-        node = self.g._add(BroadcastNode(self.g._new_id(), None, None,
-                                         {"var": name, "root": root, "devices": self.devices}))
+        node = self.g._add(
+            BroadcastNode(self.g._new_id(), None, None, {"var": name, "root": root, "devices": self.devices})
+        )
         self.g._read(root, name, node)
         for d in self.devices:
             if d != root:

@@ -8,6 +8,7 @@ executor lends a node: ``ctx.step(op, device, inplace, blocked)`` (an op resolve
 pe_cli/kernels/<kind>/collectives.py). The scheduler knows nothing else of a node, so a new kind
 (send/recv, a sub-block, a cross-process all-reduce) is one more class here.
 """
+
 from ..base.errors import OpError
 
 COMPUTE = "compute"
@@ -24,6 +25,7 @@ _COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"
 
 class VarNode:
     """One version of a variable on one device (``is_dep``: a control dependency, no value)."""
+
     __slots__ = ("id", "name", "device", "version", "producer", "consumers", "is_dep")
 
     def __init__(self, id, name, device, version, producer=None, is_dep=False):
@@ -46,6 +48,7 @@ class OpNode:
     (``attrs['devices']``). ``op`` is the program Operator of compute and scale_loss_grad nodes.
     ``is_op``: the node runs a program op (counted as one by the profiler). ``eager``: the node only
     frees memory, so the scheduler runs it before any other ready node."""
+
     __slots__ = ("id", "device", "op", "inputs", "outputs", "attrs")
     kind = None
     is_op = False
@@ -93,6 +96,7 @@ class OpNode:
 
 class ComputeNode(OpNode):
     """One program op on one device."""
+
     __slots__ = ()
     kind = COMPUTE
     is_op = True
@@ -113,11 +117,13 @@ class ComputeNode(OpNode):
 
         def run(values, results):
             run_step(step, values[d])
+
         return run
 
 
 class ScaleLossGradNode(ComputeNode):
     """The initial gradient of the loss on one device, scaled by ``attrs['scale']``."""
+
     __slots__ = ()
     kind = SCALE_LOSS_GRAD
     dot_style = 'shape=box, style="rounded,filled", fillcolor="#fde2c4"'
@@ -134,6 +140,7 @@ class ScaleLossGradNode(ComputeNode):
 
 class AllReduceNode(OpNode):
     """Sums a gradient over the devices (in device order) and gives the sum to every device."""
+
     __slots__ = ()
     kind = ALL_REDUCE
 
@@ -153,11 +160,13 @@ class AllReduceNode(OpNode):
                 raise self._failed(e) from e
             for d, total in zip(targets, totals):
                 values[d][name] = total
+
         return run
 
 
 class ReduceNode(AllReduceNode):
     """Sums a gradient over the devices onto the device that owns its parameter."""
+
     __slots__ = ()
     kind = REDUCE
 
@@ -173,6 +182,7 @@ class ReduceNode(AllReduceNode):
 
 class BroadcastNode(OpNode):
     """Copies a value from the device that holds it to every other device."""
+
     __slots__ = ()
     kind = BROADCAST
 
@@ -193,6 +203,7 @@ class BroadcastNode(OpNode):
                 raise OpError(f"{self.describe()}: '{name}' has no value on device {root}", None, root) from None
             for d, copy in zip(others, broadcast(array, root, others)):
                 values[d][name] = copy
+
         return run
 
 
@@ -200,6 +211,7 @@ class ProcessAllReduceNode(OpNode):
     """Sums gradients over the trainer processes (after each process summed its devices): one
     contiguous buffer for ``attrs['vars']`` (a bucket), read on the first device of
     ``attrs['holders'][var]`` and given to every holder (pe_cli/distributed/processes.py)."""
+
     __slots__ = ()
     kind = PROCESS_ALL_REDUCE
     dot_style = 'shape=box, style="rounded,filled,bold", fillcolor="#e6d6f6"'
@@ -220,18 +232,21 @@ class ProcessAllReduceNode(OpNode):
 
         def run(values, results):
             try:
-                totals = processes.all_reduce([values[holders[n][0]][n] for n in names], label=self.describe(),
-                                              names=names)
+                totals = processes.all_reduce(
+                    [values[holders[n][0]][n] for n in names], label=self.describe(), names=names
+                )
             except Exception as e:
                 raise self._failed(e) from e
             for name, total in zip(names, totals):
                 for d in holders[name]:
                     values[d][name] = ctx.to_device(d, total)
+
         return run
 
 
 class FetchNode(OpNode):
     """Collects a variable's final value from every device into ``results[attrs['index']]``."""
+
     __slots__ = ()
     kind = FETCH
     dot_style = 'shape=box, style="rounded,filled", fillcolor="#e2e2e2"'
@@ -244,6 +259,7 @@ class FetchNode(OpNode):
 
         def run(values, results):
             results[index] = [values[d].get(name) for d in devices]
+
         return run
 
 
@@ -251,6 +267,7 @@ class ReleaseNode(OpNode):
     """Drops a temporary's value on one device once its last reader has run (the memory_optimize
     pass, pe_cli/compiler/passes/memory_optimize.py), so the allocator can give its buffer to the
     next value."""
+
     __slots__ = ()
     kind = RELEASE
     eager = True
@@ -264,4 +281,5 @@ class ReleaseNode(OpNode):
 
         def run(values, results):
             values[d].pop(name, None)
+
         return run

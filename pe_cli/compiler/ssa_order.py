@@ -8,6 +8,7 @@ per name and device, so no reader may see a later one.
   every device's readers of it, and may write it in place (pe_cli/executor/plan.py);
 - ``enable_sequential_execution``: on each device, nodes run in program order.
 """
+
 from .ssa_nodes import COMPUTE
 
 

@@ -6,6 +6,7 @@ that change nothing yet are listed in ``NO_EFFECT_YET``, those with nothing to d
 naming the closest one; once a graph has been built from a strategy it is frozen and any
 assignment raises, as in Fluid.
 """
+
 import enum
 
 from .pass_builder import MULTI_DEVICES_GRAPH, PassBuilder
@@ -15,15 +16,17 @@ from ..base import limits
 
 class ReduceStrategy(enum.IntEnum):
     """How gradients are aggregated across devices."""
-    AllReduce = 0   # every device gets the summed gradient and updates its own copy of each parameter
-    Reduce = 1      # each parameter has one owning device, which updates it and broadcasts it
+
+    AllReduce = 0  # every device gets the summed gradient and updates its own copy of each parameter
+    Reduce = 1  # each parameter has one owning device, which updates it and broadcasts it
 
 
 class GradientScaleStrategy(enum.IntEnum):
     """The initial gradient of the loss on each device (``loss@GRAD``)."""
-    CoeffNumDevice = 0   # 1 / number of devices: the summed gradient is the mean over devices
-    One = 1              # 1: the summed gradient is the sum over devices
-    Customized = 2       # fed by the user as ``<loss_name>@GRAD``
+
+    CoeffNumDevice = 0  # 1 / number of devices: the summed gradient is the mean over devices
+    One = 1  # 1: the summed gradient is the sum over devices
+    Customized = 2  # fed by the user as ``<loss_name>@GRAD``
 
 
 def _coerce_enum(enum_cls, owner, name, value):
@@ -54,12 +57,14 @@ def _check_optional_bool(owner, name, value):
 
 def _check_int(lo, most=None):
     """An int option >= ``lo``; ``most``: the limit (base/limits.py) it may not pass."""
+
     def check(owner, name, value):
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{owner}.{name} must be an int, got {value!r}")
         if value < lo:
             raise ValueError(f"{owner}.{name} must be >= {lo}, got {value}")
         return value if most is None else limits.check(most, value, f"{owner}.{name}")
+
     return check
 
 
@@ -83,6 +88,7 @@ class _Strategy:
     """Options are declared in ``_OPTIONS``: name -> (default, check(owner, name, value)). Their
     values live in the instance's own attributes, set only through the check, so that reading one
     is a plain attribute read (an executor reads them every run)."""
+
     _OPTIONS = {}
 
     def __init__(self, **options):
@@ -96,7 +102,7 @@ class _Strategy:
     def _values(self):
         return {name: self.__dict__[name] for name in self._OPTIONS}
 
-    def __getattr__(self, name):        # only for names that are not options
+    def __getattr__(self, name):  # only for names that are not options
         raise AttributeError(self._unknown(name))
 
     def __setattr__(self, name, value):
@@ -108,8 +114,10 @@ class _Strategy:
         if spec is None:
             raise AttributeError(self._unknown(name))
         if self._frozen:
-            raise PeError(f"{owner}.{name} cannot be changed: the strategy is frozen once a graph has "
-                          f"been built from it; make a new {owner}() for a new graph")
+            raise PeError(
+                f"{owner}.{name} cannot be changed: the strategy is frozen once a graph has "
+                f"been built from it; make a new {owner}() for a new graph"
+            )
         object.__setattr__(self, name, spec[1](owner, name, value))
 
     def _unknown(self, name):
@@ -154,6 +162,7 @@ def _enum_check(enum_cls):
 
 class BuildStrategy(_Strategy):
     """How the multi-device SSA graph is built (``fluid.BuildStrategy``)."""
+
     ReduceStrategy = ReduceStrategy
     GradientScaleStrategy = GradientScaleStrategy
 
@@ -167,19 +176,19 @@ class BuildStrategy(_Strategy):
         "num_trainers": (1, _check_int(1, "processes")),
         "trainer_id": (0, _check_int(0)),
         "trainers_endpoints": (list, _check_list),
-        "memory_optimize": (False, _check_optional_bool),     # pe_cli/compiler/passes
+        "memory_optimize": (False, _check_optional_bool),  # pe_cli/compiler/passes
         "enable_inplace": (False, _check_optional_bool),
         "fuse_elewise_add_act_ops": (False, _check_bool),
         "fuse_bn_act_ops": (False, _check_bool),
-        "fuse_gemm_epilogue": (False, _check_bool),      # passes/fuse_gemm_epilogue.py (Paddle 2.3's)
-        "fuse_attention": (False, _check_bool),          # passes/fuse_attention.py (pe's)
+        "fuse_gemm_epilogue": (False, _check_bool),  # passes/fuse_gemm_epilogue.py (Paddle 2.3's)
+        "fuse_attention": (False, _check_bool),  # passes/fuse_attention.py (pe's)
         "fuse_embedding_seq_pool": (False, _check_bool),  # passes/fuse_embedding_seq_pool.py (pe's own)
-        "fuse_all_reduce_ops": (False, _check_bool),    # compiler/fused_all_reduce.py
+        "fuse_all_reduce_ops": (False, _check_bool),  # compiler/fused_all_reduce.py
         "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
-        "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py
-        "fuse_relu_depthwise_conv": (False, _check_bool),    # passes/fuse_relu_depthwise_conv.py
-        "enable_auto_fusion": (False, _check_bool),          # passes/auto_fusion.py
-        "allow_cuda_graph_capture": (False, _check_bool),    # kernels/cuda/step_graph.py (Paddle 2.x's)
+        "enable_backward_optimizer_op_deps": (False, _check_bool),  # passes/backward_optimizer_deps.py
+        "fuse_relu_depthwise_conv": (False, _check_bool),  # passes/fuse_relu_depthwise_conv.py
+        "enable_auto_fusion": (False, _check_bool),  # passes/auto_fusion.py
+        "allow_cuda_graph_capture": (False, _check_bool),  # kernels/cuda/step_graph.py (Paddle 2.x's)
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
         "fuse_broadcast_ops": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),
@@ -209,13 +218,12 @@ class BuildStrategy(_Strategy):
 
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
-                                   "and the graph's edges order every read and write",
+        "and the graph's edges order every read and write",
         "fuse_broadcast_ops": "a broadcast between CPU devices of one process hands each device the owner's "
-                              "array; one fused broadcast would only add a copy into one buffer",
+        "array; one fused broadcast would only add a copy into one buffer",
         "cache_runtime_context": "pe resolves each op's kernel and attributes once per program version "
-                                 "(executor/plan.py) and reuses them every run",
-        "use_hierarchical_allreduce": "an NCCL option: pe sums between processes over MPI, in one Allgather "
-                                      "per bucket",
+        "(executor/plan.py) and reuses them every run",
+        "use_hierarchical_allreduce": "an NCCL option: pe sums between processes over MPI, in one Allgather per bucket",
         "hierarchical_allreduce_inter_nranks": "an NCCL option (see use_hierarchical_allreduce)",
         "nccl_comm_num": "an NCCL option: pe opens no NCCL communicators",
         "mkldnn_enabled_op_types": "pe's CPU kernels are numpy and numba loops; it has no MKL-DNN kernels to enable",
@@ -224,8 +232,9 @@ class BuildStrategy(_Strategy):
 
 class ExecutionStrategy(_Strategy):
     """How the graph is executed (``fluid.ExecutionStrategy``)."""
+
     _OPTIONS = {
-        "num_threads": (0, _check_int(0, "threads")),      # 0: devices * 4
+        "num_threads": (0, _check_int(0, "threads")),  # 0: devices * 4
         "num_iteration_per_drop_scope": (100, _check_int(1)),
         "num_iteration_per_run": (1, _check_int(1)),
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
@@ -241,7 +250,7 @@ class ExecutionStrategy(_Strategy):
         "use_thread_barrier": "each run of pe's executor already ends when every node of every device has run",
         "use_cuda": "the executor takes the device kind from the place it is given",
         "allow_op_delay": "pe's scheduler already picks among ready nodes by their measured longest path "
-                          "to the end of the step, so a collective waits whenever more urgent work is ready",
+        "to the end of the step, so a collective waits whenever more urgent work is ready",
     }
 
     # Fluid's private ``_dry_run``: the graph is built and scheduled but no op runs, so a run needs

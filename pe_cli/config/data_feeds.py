@@ -14,6 +14,7 @@ preprocessing"), so a model over raw columns need not repeat their shapes and dt
 
 A source's own ``columns.<feed>`` wins over the preprocessing's ``columns`` (see ``source_columns``).
 """
+
 from ..data.dates import WIDTH as DATE_WIDTH
 from .sizes import AUTO
 
@@ -42,7 +43,7 @@ def implied_feeds(data):
         elif kind == "image" and (spec.get("crop") or spec.get("size")):
             out[feed] = ([1 if spec.get("mode") == "L" else 3] + list(spec.get("crop") or spec["size"]), "float32", 0)
         elif kind == "image":
-            out[feed] = (None, "float32", 0)        # no height and width: the model file must declare it
+            out[feed] = (None, "float32", 0)  # no height and width: the model file must declare it
     return out
 
 

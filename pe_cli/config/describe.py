@@ -1,4 +1,5 @@
 """``pe keys``: every key of both documents, from the same schema the loader validates with."""
+
 from .keys import MODEL, RUN
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section, type_name
 

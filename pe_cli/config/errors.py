@@ -4,15 +4,16 @@
 
 ConfigErrors: the mistakes one pass over a file found, a line each (the first MAX_SHOWN).
 """
+
 from ..base.errors import PeError, suggest  # noqa: F401 -- config modules take the hint rule from here
 
 
 class ConfigError(PeError):
     def __init__(self, message, mark=None, path=None, hint=None):
         self.message = message
-        self.mark = mark          # Mark(file, line, col) or None
-        self.path = path          # "layers[3].fc1.act" or None
-        self.hint = hint          # what to do
+        self.mark = mark  # Mark(file, line, col) or None
+        self.path = path  # "layers[3].fc1.act" or None
+        self.hint = hint  # what to do
         super().__init__(self.line())
 
     def line(self):
@@ -33,7 +34,7 @@ class ConfigErrors(ConfigError):
     ConfigError (message, mark, path, hint), and ``line()`` lists up to MAX_SHOWN of them."""
 
     def __init__(self, errors):
-        self.errors = sorted(errors, key=_place)      # in the order of the file
+        self.errors = sorted(errors, key=_place)  # in the order of the file
         first = self.errors[0]
         super().__init__(first.message, first.mark, first.path, first.hint)
 

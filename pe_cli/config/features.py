@@ -22,6 +22,7 @@ classifier (fc to the classes, softmax cross entropy, accuracy), numeric a regre
 squared error, the target standardized and predicted in its units). Sizes come from the data
 (``auto``). A feature's ``preprocessing`` map goes to its data.preprocessing entry as written.
 """
+
 import re
 
 from ..layers.feature_layers import combiner_layers, encoder_layers, head_layers, summed_losses
@@ -30,9 +31,11 @@ from .errors import suggest
 INPUT_KINDS = ("numeric", "category", "binary", "text", "sequence", "set", "image", "date")
 OUTPUT_KINDS = ("numeric", "category", "binary")
 FEATURE_KEYS = ("column", "kind", "name", "encoder", "preprocessing")
-ENCODERS = {"category": {"type": ("embed", "one_hot"), "size": int},
-            "text": {"type": ("pooled", "rnn"), "size": int, "pool": ("average", "max", "sum")},
-            "image": {"type": ("cnn",), "filters": list, "size": int}}
+ENCODERS = {
+    "category": {"type": ("embed", "one_hot"), "size": int},
+    "text": {"type": ("pooled", "rnn"), "size": int, "pool": ("average", "max", "sum")},
+    "image": {"type": ("cnn",), "filters": list, "size": int},
+}
 ENCODERS["sequence"] = ENCODERS["set"] = ENCODERS["text"]
 COMBINER = {"size": int, "layers": int}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -60,23 +63,37 @@ class _Expansion:
 def _feature(doc, path, entry, kinds):
     """(feed name, columns, kind, encoder, preprocessing) of one entry, checked."""
     if not isinstance(entry, dict):
-        raise doc.error(path, "a feature is a mapping {column: ..., kind: ...}", "e.g. {column: island, kind: category}")
+        raise doc.error(
+            path, "a feature is a mapping {column: ..., kind: ...}", "e.g. {column: island, kind: category}"
+        )
     for key in entry:
         if key not in FEATURE_KEYS:
-            raise doc.error(path + (key,), f"unknown key '{key}' of a feature", suggest(str(key), FEATURE_KEYS),
-                            key=True)
+            raise doc.error(
+                path + (key,), f"unknown key '{key}' of a feature", suggest(str(key), FEATURE_KEYS), key=True
+            )
     column, kind = entry.get("column"), entry.get("kind")
     if kind not in kinds:
-        raise doc.error(path + ("kind",) if "kind" in entry else path, f"a feature's kind is one of {', '.join(kinds)}"
-                        f"{'' if kind is None else f', not {kind!r}'}", _near(kind, kinds))
-    if not (isinstance(column, str) or (isinstance(column, list) and column and kind == "numeric"
-                                        and all(isinstance(c, str) for c in column))):
-        raise doc.error(path + ("column",) if "column" in entry else path, "a feature names its column (a numeric "
-                        "feature: a list of columns, side by side, with a name)", "e.g. column: island")
+        raise doc.error(
+            path + ("kind",) if "kind" in entry else path,
+            f"a feature's kind is one of {', '.join(kinds)}{'' if kind is None else f', not {kind!r}'}",
+            _near(kind, kinds),
+        )
+    if not (
+        isinstance(column, str)
+        or (isinstance(column, list) and column and kind == "numeric" and all(isinstance(c, str) for c in column))
+    ):
+        raise doc.error(
+            path + ("column",) if "column" in entry else path,
+            "a feature names its column (a numeric feature: a list of columns, side by side, with a name)",
+            "e.g. column: island",
+        )
     name = entry.get("name", column if isinstance(column, str) else None)
     if not isinstance(name, str) or not _NAME.match(name):
-        raise doc.error(path + ("name",) if "name" in entry else path, f"the feature's feed needs a usable name, "
-                        f"not {name!r}", "add name: <letters, digits, _ and ->")
+        raise doc.error(
+            path + ("name",) if "name" in entry else path,
+            f"the feature's feed needs a usable name, not {name!r}",
+            "add name: <letters, digits, _ and ->",
+        )
     encoder = entry.get("encoder") or {}
     allowed = ENCODERS.get(kind, {})
     if not isinstance(encoder, dict):
@@ -84,19 +101,33 @@ def _feature(doc, path, entry, kinds):
     for key, value in encoder.items():
         want = allowed.get(key)
         if want is None:
-            raise doc.error(path + ("encoder", key), f"a {kind} feature's encoder takes "
-                            f"{', '.join(allowed) or 'no keys'}", suggest(str(key), list(allowed)) if allowed else None,
-                            key=True)
-        if isinstance(want, tuple) and value not in want or want is int and (not isinstance(value, int) or value < 0) \
-                or want is list and not (isinstance(value, list) and value and all(isinstance(v, int) and v > 0
-                                                                                   for v in value)):
-            raise doc.error(path + ("encoder", key), f"encoder.{key} is "
-                            f"{' or '.join(want) if isinstance(want, tuple) else want.__name__ + ('s' if want is list else '')}"
-                            f", not {value!r}")
+            raise doc.error(
+                path + ("encoder", key),
+                f"a {kind} feature's encoder takes {', '.join(allowed) or 'no keys'}",
+                suggest(str(key), list(allowed)) if allowed else None,
+                key=True,
+            )
+        if (
+            isinstance(want, tuple)
+            and value not in want
+            or want is int
+            and (not isinstance(value, int) or value < 0)
+            or want is list
+            and not (isinstance(value, list) and value and all(isinstance(v, int) and v > 0 for v in value))
+        ):
+            raise doc.error(
+                path + ("encoder", key),
+                f"encoder.{key} is "
+                f"{' or '.join(want) if isinstance(want, tuple) else want.__name__ + ('s' if want is list else '')}"
+                f", not {value!r}",
+            )
     prep = entry.get("preprocessing") or {}
     if not isinstance(prep, dict):
-        raise doc.error(path + ("preprocessing",), "preprocessing is a mapping of data.preprocessing keys",
-                        "e.g. preprocessing: {size: [28, 28], mode: L}")
+        raise doc.error(
+            path + ("preprocessing",),
+            "preprocessing is a mapping of data.preprocessing keys",
+            "e.g. preprocessing: {size: [28, 28], mode: L}",
+        )
     return name, column, kind, encoder, prep
 
 
@@ -115,11 +146,16 @@ def _features(doc, key, kinds):
 
 
 def _input_preprocessing(name, column, kind, prep):
-    base = {"numeric": {"kind": "numeric"}, "category": {"kind": "category"}, "date": {"kind": "date"},
-            "binary": {"kind": "category", "encoding": "one_hot"}, "text": {"kind": "text"},
-            "sequence": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
-            "set": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
-            "image": {"kind": "image"}}[kind]
+    base = {
+        "numeric": {"kind": "numeric"},
+        "category": {"kind": "category"},
+        "date": {"kind": "date"},
+        "binary": {"kind": "category", "encoding": "one_hot"},
+        "text": {"kind": "text"},
+        "sequence": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
+        "set": {"kind": "text", "tokenizer": "whitespace", "lowercase": False},
+        "image": {"kind": "image"},
+    }[kind]
     return {**base, **({} if column == name else {"columns": column}), **prep}
 
 
@@ -142,18 +178,27 @@ def expand_features(doc):
     loss and fetches they stand for (in ``doc.data``, each new key marked at its feature's line)."""
     data = doc.data
     if "layers" in data:
-        raise doc.error(("layers",), "a model file gives its layers or its input_features and output_features, "
-                        "not both", "drop one (pe summary CONFIG shows the layers the features make)", key=True)
+        raise doc.error(
+            ("layers",),
+            "a model file gives its layers or its input_features and output_features, not both",
+            "drop one (pe summary CONFIG shows the layers the features make)",
+            key=True,
+        )
     for key in ("input_features", "output_features"):
         if key not in data:
-            raise doc.error((), f"input_features goes with output_features; {key} is missing",
-                            "e.g. output_features: [{column: species, kind: category}]")
+            raise doc.error(
+                (),
+                f"input_features goes with output_features; {key} is missing",
+                "e.g. output_features: [{column: species, kind: category}]",
+            )
     combiner = data.get("combiner") or {}
-    for key, value in (combiner.items() if isinstance(combiner, dict) else [(None, combiner)]):
+    for key, value in combiner.items() if isinstance(combiner, dict) else [(None, combiner)]:
         if key not in COMBINER or not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise doc.error(("combiner",) + ((key,) if key is not None else ()),
-                            "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
-                            "e.g. combiner: {size: 32, layers: 1}")
+            raise doc.error(
+                ("combiner",) + ((key,) if key is not None else ()),
+                "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
+                "e.g. combiner: {size: 32, layers: 1}",
+            )
     x = _Expansion(doc)
     encoded = []
     for at, name, _, kind, encoder, _ in _features(doc, "input_features", INPUT_KINDS):
@@ -185,7 +230,7 @@ def _replace(doc, x, loss, fetches):
         doc.data.pop(key, None)
     doc.data.update({"layers": x.layers, "loss": loss, "fetches": fetches})
     for i, (layer, at) in enumerate(zip(x.layers, x.marks)):
-        (name, body), = layer.items()
+        ((name, body),) = layer.items()
         mark = doc.mark(at, key=True)
         for path in [("layers", i), ("layers", i, name)] + [("layers", i, name, k) for k in body]:
             doc.marks[path] = doc.key_marks[path] = mark

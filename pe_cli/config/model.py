@@ -8,6 +8,7 @@ activation names (read from the op registry). Checking also resolves each layer 
 Typed values), its place in the file. pe_cli.run.build then builds the spec through the same
 builders as the Python API, without calling back here.
 """
+
 import inspect
 import os
 import re
@@ -30,10 +31,37 @@ from .values import param_attr
 from .yamlfile import load_yaml
 
 # Builder arguments that take variables: their YAML values are names of feeds or earlier layers.
-TENSOR_ARGS = frozenset({"input", "inputs", "x", "y", "label", "logits", "weight", "index", "indices",
-                         "updates", "condition", "mask", "length", "target", "ids", "actual_shape",
-                         "rois", "rois_num", "batch_roi_nums", "gt_box", "gt_label", "gt_score",
-                         "queries", "keys", "values", "attn_mask", "src_mask"})
+TENSOR_ARGS = frozenset(
+    {
+        "input",
+        "inputs",
+        "x",
+        "y",
+        "label",
+        "logits",
+        "weight",
+        "index",
+        "indices",
+        "updates",
+        "condition",
+        "mask",
+        "length",
+        "target",
+        "ids",
+        "actual_shape",
+        "rois",
+        "rois_num",
+        "batch_roi_nums",
+        "gt_box",
+        "gt_label",
+        "gt_score",
+        "queries",
+        "keys",
+        "values",
+        "attn_mask",
+        "src_mask",
+    }
+)
 PARAM_ATTR_ARGS = frozenset({"param_attr", "bias_attr", "weight_attr", "moving_mean_attr", "moving_variance_attr"})
 
 
@@ -55,12 +83,12 @@ class FeedSpec:
     append_batch_size: bool
     doc: object
     path: tuple
-    location: str = field(init=False)   # 'lenet.yaml:3 feeds.image', what its ops remember
-    full_shape: list = field(init=False)    # the variable's shape as fluid.layers.data makes it (batch -1 first)
+    location: str = field(init=False)  # 'lenet.yaml:3 feeds.image', what its ops remember
+    full_shape: list = field(init=False)  # the variable's shape as fluid.layers.data makes it (batch -1 first)
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
-        where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)   # or data.preprocessing's
+        where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)  # or data.preprocessing's
         self.location = f"{_place(mark)} {where}"
         shape = list(self.shape)
         self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
@@ -71,18 +99,18 @@ class LayerSpec:
     name: str
     type: str
     args: dict
-    index: int      # position in its own file's layers list
+    index: int  # position in its own file's layers list
     doc: object
-    path: tuple     # ("layers", index, name)
-    label: str = None   # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
+    path: tuple  # ("layers", index, name)
+    label: str = None  # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
     block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
-    batch_mean: bool = False    # the loss written in place (loss: {type: ...}): built as its mean over the batch
-    location: str = field(init=False)   # 'lenet.yaml:6 layers[0] conv1', what its ops remember
+    batch_mean: bool = False  # the loss written in place (loss: {type: ...}): built as its mean over the batch
+    location: str = field(init=False)  # 'lenet.yaml:6 layers[0] conv1', what its ops remember
     # set when checked (check_model), all the build reads:
-    fn: object = None           # the layer function
-    kwargs: dict = None         # its arguments: Ref (or a list of them), Typed param attributes, YAML values
-    takes_name: bool = False    # the function takes name= (the layer's name)
-    suspect: tuple = None       # (key, value): a required argument given as a string, named if it fails
+    fn: object = None  # the layer function
+    kwargs: dict = None  # its arguments: Ref (or a list of them), Typed param attributes, YAML values
+    takes_name: bool = False  # the function takes name= (the layer's name)
+    suspect: tuple = None  # (key, value): a required argument given as a string, named if it fails
 
     def __post_init__(self):
         mark = self.doc.mark(self.path, key=True)
@@ -101,14 +129,14 @@ class ModelSpec:
     name: str
     file: str
     doc: object
-    feeds: dict = field(default_factory=dict)      # name -> FeedSpec
-    layers: list = field(default_factory=list)     # [LayerSpec]
+    feeds: dict = field(default_factory=dict)  # name -> FeedSpec
+    layers: list = field(default_factory=list)  # [LayerSpec]
     loss: str = None
     fetches: list = None
     loss_doc: object = None
     fetches_doc: object = None
     refs: dict = field(default_factory=dict)  # the loss and fetches as written -> Ref, set when checked
-    resolved: bool = False      # check_model passed: the build may read it
+    resolved: bool = False  # check_model passed: the build may read it
 
     def names(self):
         return list(self.feeds) + [l.name for l in self.layers]
@@ -118,15 +146,25 @@ class ModelSpec:
 
     def to_data(self):
         """The resolved model (includes expanded) as plain data, for the run directory."""
-        return {"name": self.name,
-                "feeds": {f.name: {"shape": list(f.shape), "dtype": f.dtype, "lod_level": f.lod_level,
-                                   "append_batch_size": f.append_batch_size} for f in self.feeds.values()},
-                "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers if not l.batch_mean],
-                "loss": next(({"type": l.type, **l.args} for l in self.layers if l.batch_mean), self.loss),
-                "fetches": list(self.fetches or [])}
+        return {
+            "name": self.name,
+            "feeds": {
+                f.name: {
+                    "shape": list(f.shape),
+                    "dtype": f.dtype,
+                    "lod_level": f.lod_level,
+                    "append_batch_size": f.append_batch_size,
+                }
+                for f in self.feeds.values()
+            },
+            "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers if not l.batch_mean],
+            "loss": next(({"type": l.type, **l.args} for l in self.layers if l.batch_mean), self.loss),
+            "fetches": list(self.fetches or []),
+        }
 
 
 # -- loading ------------------------------------------------------------------------------------
+
 
 def load_model(path, overrides=(), implied=None, implied_doc=None):
     """Loads a model file and the files it includes, and checks and resolves it (check_model).
@@ -146,12 +184,15 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
     if has_features(doc.data) and not _stack:
-        expand_features(doc)          # input_features / output_features: the layers they stand for
+        expand_features(doc)  # input_features / output_features: the layers they stand for
     if overrides:
         apply_model_overrides(doc, overrides)
     if not isinstance(doc.data, dict):
-        raise doc.error((), f"a model file must be a mapping (feeds:, layers:, ...), got {_describe(doc.data)}",
-                        "see docs/CONFIG.md, 'The model file'")
+        raise doc.error(
+            (),
+            f"a model file must be a mapping (feeds:, layers:, ...), got {_describe(doc.data)}",
+            "see docs/CONFIG.md, 'The model file'",
+        )
     data = validate(doc, (), doc.data, MODEL)
     stem = os.path.splitext(os.path.basename(path))[0]
     spec = ModelSpec(data["name"] or stem, doc.file, doc)
@@ -166,8 +207,11 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
             chain = " -> ".join(os.path.basename(p) for p in (*_stack, real, inc_real))
             raise doc.error(where, f"include cycle: {chain}", "remove one of the includes")
         if not os.path.exists(inc_path):
-            raise doc.error(where, f"included model file '{inc}' does not exist",
-                            f"the path is relative to {os.path.dirname(doc.file) or '.'}/")
+            raise doc.error(
+                where,
+                f"included model file '{inc}' does not exist",
+                f"the path is relative to {os.path.dirname(doc.file) or '.'}/",
+            )
         base = _load_model(inc_path, (*_stack, real))
         spec.feeds.update(base.feeds)
         spec.layers += base.layers
@@ -177,11 +221,14 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
     layers = data["layers"]
     if not isinstance(layers, list):
-        raise doc.error(("layers",), f"expected a list of layers, got {_describe(layers)}",
-                        "write each layer as '- name: {type: ..., arguments}'")
+        raise doc.error(
+            ("layers",),
+            f"expected a list of layers, got {_describe(layers)}",
+            "write each layer as '- name: {type: ..., arguments}'",
+        )
     for i, entry in enumerate(layers):
         spec.layers.append(_layer_entry(doc, i, entry))
-    if isinstance(data["loss"], dict):       # a loss layer written in place: the layer 'loss', its batch mean
+    if isinstance(data["loss"], dict):  # a loss layer written in place: the layer 'loss', its batch mean
         spec.layers.append(_loss_entry(doc, data["loss"], len(layers)))
         spec.loss, spec.loss_doc = "loss", doc
     elif data["loss"] is not None:
@@ -189,9 +236,16 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
     if not spec.feeds and not _stack:
-        raise doc.error((), "the model has no feeds", "declare its inputs under 'feeds:'" + (
-            ", or give the command the run config whose data.preprocessing declares them, not the model file"
-            if implied_doc is None else ", or name them in the run config's data.preprocessing"))
+        raise doc.error(
+            (),
+            "the model has no feeds",
+            "declare its inputs under 'feeds:'"
+            + (
+                ", or give the command the run config whose data.preprocessing declares them, not the model file"
+                if implied_doc is None
+                else ", or name them in the run config's data.preprocessing"
+            ),
+        )
     if not spec.layers and not _stack:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
     return spec
@@ -207,19 +261,23 @@ def _add_feeds(spec, doc, feeds, implied, implied_doc):
         if not f["shape"]:
             raise doc.error(path_ + ("shape",), "a feed needs a shape with at least one dimension", "e.g. [784]")
         if any(d == 0 or d < -1 for d in f["shape"]):
-            raise doc.error(path_ + ("shape",), f"dimensions must be positive or -1, got {f['shape']}",
-                            "use -1 only for the batch")
-        spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"],
-                                    doc, path_)
+            raise doc.error(
+                path_ + ("shape",), f"dimensions must be positive or -1, got {f['shape']}", "use -1 only for the batch"
+            )
+        spec.feeds[name] = FeedSpec(name, f["shape"], f["dtype"], f["lod_level"], f["append_batch_size"], doc, path_)
     for name, (shape, dtype, lod_level) in (implied or {}).items():
         if name not in spec.feeds and shape is None and _uses(doc.data, name):
-            raise implied_doc.error(("data", "preprocessing", name), f"the image feed '{name}' has no shape: its "
-                                    "height and width come from size (or crop), which it does not give",
-                                    f"add size: [28, 28] (your images' height and width) to "
-                                    f"data.preprocessing.{name}, or declare feeds.{name} in the model file")
+            raise implied_doc.error(
+                ("data", "preprocessing", name),
+                f"the image feed '{name}' has no shape: its "
+                "height and width come from size (or crop), which it does not give",
+                f"add size: [28, 28] (your images' height and width) to "
+                f"data.preprocessing.{name}, or declare feeds.{name} in the model file",
+            )
         if name not in spec.feeds and shape is not None:
-            spec.feeds[name] = FeedSpec(name, shape, dtype, lod_level, True, implied_doc,
-                                        ("data", "preprocessing", name))
+            spec.feeds[name] = FeedSpec(
+                name, shape, dtype, lod_level, True, implied_doc, ("data", "preprocessing", name)
+            )
 
 
 def _uses(data, name):
@@ -233,41 +291,55 @@ def _uses(data, name):
 
 def _check_name(doc, path, name):
     if not _NAME.match(name):
-        raise doc.error(path, f"'{name}' is not a usable name", "use letters, digits, '_' and '-', "
-                        "starting with a letter", key=True)
+        raise doc.error(
+            path, f"'{name}' is not a usable name", "use letters, digits, '_' and '-', starting with a letter", key=True
+        )
 
 
 def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
     path = prefix + (i,)
     if not isinstance(entry, dict) or len(entry) != 1:
         got = f"{len(entry)} keys ({', '.join(entry)})" if isinstance(entry, dict) else _describe(entry)
-        raise doc.error(path, f"expected one 'name: {{type: ..., arguments}}' entry, got {got}",
-                        "write each layer as '- fc1: {type: fc, input: image, size: 10}'")
-    (name, body), = entry.items()
+        raise doc.error(
+            path,
+            f"expected one 'name: {{type: ..., arguments}}' entry, got {got}",
+            "write each layer as '- fc1: {type: fc, input: image, size: 10}'",
+        )
+    ((name, body),) = entry.items()
     _check_name(doc, path + (name,), name)
     if isinstance(body, str):
         body = {"type": body}
     if not isinstance(body, dict):
-        raise doc.error(path + (name,), f"expected {{type: ..., arguments}}, got {_describe(body)}",
-                        "e.g. {type: fc, input: image, size: 10}")
+        raise doc.error(
+            path + (name,),
+            f"expected {{type: ..., arguments}}, got {_describe(body)}",
+            "e.g. {type: fc, input: image, size: 10}",
+        )
     if "type" not in body:
-        raise doc.error(path + (name,), f"layer '{name}' has no type", "add 'type: <layer type>' (pe layers lists them)")
+        raise doc.error(
+            path + (name,), f"layer '{name}' has no type", "add 'type: <layer type>' (pe layers lists them)"
+        )
     if not isinstance(body["type"], str):
-        raise doc.error(path + (name, "type"), f"expected a layer type name, got {_describe(body['type'])}",
-                        "e.g. type: fc")
-    return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,),
-                     label)
+        raise doc.error(
+            path + (name, "type"), f"expected a layer type name, got {_describe(body['type'])}", "e.g. type: fc"
+        )
+    return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,), label)
 
 
 def _loss_entry(doc, body, index):
     if not isinstance(body.get("type"), str):
-        raise doc.error(("loss",), "a loss written in place needs the type of its layer",
-                        "e.g. loss: {type: softmax_with_cross_entropy, logits: out, label: y}")
-    return LayerSpec("loss", body["type"], {k: v for k, v in body.items() if k != "type"}, index, doc, ("loss",),
-                     batch_mean=True)
+        raise doc.error(
+            ("loss",),
+            "a loss written in place needs the type of its layer",
+            "e.g. loss: {type: softmax_with_cross_entropy, logits: out, label: y}",
+        )
+    return LayerSpec(
+        "loss", body["type"], {k: v for k, v in body.items() if k != "type"}, index, doc, ("loss",), batch_mean=True
+    )
 
 
 # -- checking -----------------------------------------------------------------------------------
+
 
 def check_model(spec):
     """Checks layer types, arguments and references, the loss and the fetches. No ops are built.
@@ -276,13 +348,16 @@ def check_model(spec):
     layer_types = registries.layers()
     defined = {name: None for name in spec.feeds}
     positions = {l.name: n for n, l in enumerate(spec.layers)}
-    checks = [(lambda n=n, layer=layer: _check_layer(layer, n, layer_types, defined, positions))
-              for n, layer in enumerate(spec.layers)]
+    checks = [
+        (lambda n=n, layer=layer: _check_layer(layer, n, layer_types, defined, positions))
+        for n, layer in enumerate(spec.layers)
+    ]
     if spec.loss is not None:
         checks.append(lambda: _check_ref_name(spec.loss_doc, ("loss",), spec.loss, defined, "the loss"))
     for j, name in enumerate(spec.fetches or []):
-        checks.append(lambda j=j, name=name: _check_ref_name(spec.fetches_doc, ("fetches", j), name, defined,
-                                                             "a fetch"))
+        checks.append(
+            lambda j=j, name=name: _check_ref_name(spec.fetches_doc, ("fetches", j), name, defined, "a fetch")
+        )
     errors = []
     for check in checks:
         try:
@@ -297,16 +372,27 @@ def check_model(spec):
 def _check_layer(layer, n, layer_types, defined, positions):
     doc, path = layer.doc, layer.path
     if layer.name in defined:
-        raise doc.error(path, f"the name '{layer.name}' is already used by a "
-                        f"{'feed' if defined[layer.name] is None else 'layer'}", "give each layer its own name",
-                        key=True)
+        raise doc.error(
+            path,
+            f"the name '{layer.name}' is already used by a {'feed' if defined[layer.name] is None else 'layer'}",
+            "give each layer its own name",
+            key=True,
+        )
     defined[layer.name] = layer
     type_name, fn = layer_types.lookup(layer.type) if layer.type in layer_types.members else (None, None)
     if fn is None:
-        raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
-                        suggest(layer.type, layer_types.names()))
-    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",),
-                    skip_required=omittable(fn) if layer.label is None else ())     # the data's (config/sizes.py)
+        raise doc.error(
+            path + ("type",), f"unknown layer type '{layer.type}'", suggest(layer.type, layer_types.names())
+        )
+    check_arguments(
+        doc,
+        path,
+        fn,
+        layer.args,
+        f"layer type '{layer.type}'",
+        reserved=("name",),
+        skip_required=omittable(fn) if layer.label is None else (),
+    )  # the data's (config/sizes.py)
     if type_name in BLOCK_TYPES:
         check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
         _resolve(layer, fn, block_arguments(layer.args))
@@ -329,9 +415,17 @@ def _resolve(layer, fn, kwargs):
     """What the build reads of a checked layer."""
     named = parameters(fn)[0]
     layer.fn, layer.kwargs, layer.takes_name = fn, kwargs, "name" in named
-    layer.suspect = next(((key, value) for key, value in layer.args.items()
-                          if key in named and named[key].default is inspect.Parameter.empty
-                          and key not in variable_arguments(fn) and isinstance(value, str)), None)
+    layer.suspect = next(
+        (
+            (key, value)
+            for key, value in layer.args.items()
+            if key in named
+            and named[key].default is inspect.Parameter.empty
+            and key not in variable_arguments(fn)
+            and isinstance(value, str)
+        ),
+        None,
+    )
 
 
 def _check_refs(doc, path, value, own, defined, positions, n):
@@ -339,26 +433,32 @@ def _check_refs(doc, path, value, own, defined, positions, n):
     for j, ref in enumerate(values):
         where = path + (j,) if isinstance(value, list) else path
         if not isinstance(ref, str):
-            raise doc.error(where, f"expected the name of a feed or an earlier layer, got {_describe(ref)}",
-                            f"known so far: {', '.join(defined) or 'none'}")
+            raise doc.error(
+                where,
+                f"expected the name of a feed or an earlier layer, got {_describe(ref)}",
+                f"known so far: {', '.join(defined) or 'none'}",
+            )
         m = REF_PATTERN.match(ref)
         base = m.group(1) if m else ref
         if base == own:
             raise doc.error(where, f"layer '{own}' refers to itself (a cycle)", "take an earlier layer or a feed")
         if base not in defined:
             if base in positions:
-                raise doc.error(where, f"'{base}' is defined later (layers[{positions[base]}]); layers are built "
-                                f"in order, so a reference forward is a cycle or a misordering",
-                                f"move '{base}' above layers[{n}]")
-            raise doc.error(where, f"no feed or earlier layer named '{base}'",
-                            suggest(base, [d for d in defined if d != own]))
+                raise doc.error(
+                    where,
+                    f"'{base}' is defined later (layers[{positions[base]}]); layers are built "
+                    f"in order, so a reference forward is a cycle or a misordering",
+                    f"move '{base}' above layers[{n}]",
+                )
+            raise doc.error(
+                where, f"no feed or earlier layer named '{base}'", suggest(base, [d for d in defined if d != own])
+            )
 
 
 def _check_ref_name(doc, path, name, defined, what):
     m = REF_PATTERN.match(name) if isinstance(name, str) else None
     if not m or m.group(1) not in defined:
-        raise doc.error(path, f"{what} '{name}' is not a feed or layer of the model",
-                        suggest(name, list(defined)))
+        raise doc.error(path, f"{what} '{name}' is not a feed or layer of the model", suggest(name, list(defined)))
 
 
 def _check_act(doc, path, value):
@@ -368,7 +468,9 @@ def _check_act(doc, path, value):
     try:
         registry.get(kind)
     except PeError:
-        raise doc.error(path, f"unknown activation '{kind}'", suggest(kind, registry.with_trait("activation"))) from None
+        raise doc.error(
+            path, f"unknown activation '{kind}'", suggest(kind, registry.with_trait("activation"))
+        ) from None
 
 
 def _check_dtype(doc, path, value):
@@ -378,8 +480,12 @@ def _check_dtype(doc, path, value):
         raise doc.error(path, str(e)) from None
 
 
-_BLOCK_HELPERS = {"layer_entry": _layer_entry, "check_layer": _check_layer, "check_refs": _check_refs,
-                  "tensor_args": TENSOR_ARGS}
+_BLOCK_HELPERS = {
+    "layer_entry": _layer_entry,
+    "check_layer": _check_layer,
+    "check_refs": _check_refs,
+    "tensor_args": TENSOR_ARGS,
+}
 
 
 def default_fetches(spec):
@@ -388,5 +494,13 @@ def default_fetches(spec):
     return [spec.loss] if spec.loss else []
 
 
-__all__ = ["FeedSpec", "LayerSpec", "ModelSpec", "check_model", "default_fetches", "load_model", "parse_ref",
-           "variable_arguments"]
+__all__ = [
+    "FeedSpec",
+    "LayerSpec",
+    "ModelSpec",
+    "check_model",
+    "default_fetches",
+    "load_model",
+    "parse_ref",
+    "variable_arguments",
+]

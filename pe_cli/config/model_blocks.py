@@ -14,6 +14,7 @@ whose ``step`` lists layers as ``layers:`` does, over the step's own names:
 Inside ``step`` a layer sees the step inputs, static inputs, memories and the step layers above it;
 names outside the block are passed in through step_inputs/static_inputs or a memory's init. Checked
 here (every mistake at its key); built by pe_cli/run/build_blocks.py."""
+
 from .errors import ConfigError, collected, flatten, suggest
 from .resolved import refs
 from .schema import _describe
@@ -34,6 +35,7 @@ def check_block(layer, n, layer_types, defined, positions, helpers):
             return check(*a)
         except ConfigError as e:
             errors.extend(flatten(e))
+
     for key in ("step_inputs", "static_inputs"):
         refs = attempt(_mapping, doc, path + (key,), args.get(key), key, key == "step_inputs") or {}
         for name, ref in refs.items():
@@ -41,8 +43,18 @@ def check_block(layer, n, layer_types, defined, positions, helpers):
             attempt(helpers["check_refs"], doc, path + (key, name), ref, layer.name, defined, positions, n)
     memories = attempt(_mapping, doc, path + ("memories",), args.get("memories"), "memories", False) or {}
     for name, spec in memories.items():
-        attempt(_check_memory, doc, path + ("memories", name), name, spec, layer, n, defined, positions,
-                helpers["check_refs"])
+        attempt(
+            _check_memory,
+            doc,
+            path + ("memories", name),
+            name,
+            spec,
+            layer,
+            n,
+            defined,
+            positions,
+            helpers["check_refs"],
+        )
         attempt(_add_inner, doc, path + ("memories", name), name, "memory", inner)
     attempt(_check_steps, layer, layer_types, defined, inner, helpers)
     if layer.block is not None:
@@ -50,8 +62,13 @@ def check_block(layer, n, layer_types, defined, positions, helpers):
         for name, spec in memories.items():
             update = spec.get("update") if isinstance(spec, dict) else None
             if isinstance(update, str) and update not in made:
-                errors.append(doc.error(path + ("memories", name, "update"), f"memory '{name}' is updated by "
-                                        f"'{update}', which is not a layer of the step", suggest(update, made)))
+                errors.append(
+                    doc.error(
+                        path + ("memories", name, "update"),
+                        f"memory '{name}' is updated by '{update}', which is not a layer of the step",
+                        suggest(update, made),
+                    )
+                )
         attempt(_check_outputs, doc, path + ("outputs",), args.get("outputs"), made + list(inner))
     collected(errors)
 
@@ -62,25 +79,36 @@ def block_arguments(args):
     kwargs = {"step_inputs": {k: refs(v) for k, v in args["step_inputs"].items()}, "outputs": args["outputs"]}
     if args.get("static_inputs"):
         kwargs["static_inputs"] = {k: refs(v) for k, v in args["static_inputs"].items()}
-    kwargs["memories"] = {name: dict(spec, init=refs(spec["init"])) if "init" in spec else dict(spec)
-                          for name, spec in (args.get("memories") or {}).items()}
+    kwargs["memories"] = {
+        name: dict(spec, init=refs(spec["init"])) if "init" in spec else dict(spec)
+        for name, spec in (args.get("memories") or {}).items()
+    }
     return kwargs
 
 
 def _check_steps(layer, layer_types, defined, inner, helpers):
     doc, path, steps = layer.doc, layer.path, layer.args.get("step")
     if not isinstance(steps, list) or not steps:
-        raise doc.error(path + ("step",), f"expected a list of the step's layers, got {_describe(steps)}",
-                        "e.g. step: [{h_new: {type: fc, input: [x, h], size: 32, act: tanh}}]")
-    layer.block = [helpers["layer_entry"](doc, j, entry, path + ("step",), f"{layer.name}.step[{j}]")
-                   for j, entry in enumerate(steps)]
+        raise doc.error(
+            path + ("step",),
+            f"expected a list of the step's layers, got {_describe(steps)}",
+            "e.g. step: [{h_new: {type: fc, input: [x, h], size: 32, act: tanh}}]",
+        )
+    layer.block = [
+        helpers["layer_entry"](doc, j, entry, path + ("step",), f"{layer.name}.step[{j}]")
+        for j, entry in enumerate(steps)
+    ]
     errors, scope = [], {name: None for name in inner}
     step_positions = {s.name: j for j, s in enumerate(layer.block)}
     for j, step in enumerate(layer.block):
         try:
             if step.name in inner:
-                raise doc.error(step.path, f"the name '{step.name}' is already the block's {inner[step.name]}",
-                                "give each step layer its own name", key=True)
+                raise doc.error(
+                    step.path,
+                    f"the name '{step.name}' is already the block's {inner[step.name]}",
+                    "give each step layer its own name",
+                    key=True,
+                )
             _outside(step, scope, defined, helpers)
             helpers["check_layer"](step, j, layer_types, scope, step_positions)
         except ConfigError as e:
@@ -93,9 +121,11 @@ def _mapping(doc, path, value, key, required):
     if value is None and not required:
         return {}
     if not isinstance(value, dict) or not value:
-        raise doc.error(path, f"expected a mapping of step names, got {_describe(value)}",
-                        f"e.g. {key}: {{x: words}}" if key != "memories" else
-                        "e.g. memories: {h: {shape: [32], update: h_new}}")
+        raise doc.error(
+            path,
+            f"expected a mapping of step names, got {_describe(value)}",
+            f"e.g. {key}: {{x: words}}" if key != "memories" else "e.g. memories: {h: {shape: [32], update: h_new}}",
+        )
     return value
 
 
@@ -107,25 +137,41 @@ def _add_inner(doc, path, name, what, inner):
 
 def _check_memory(doc, path, name, spec, layer, n, defined, positions, check_refs):
     if not isinstance(spec, dict):
-        raise doc.error(path, f"expected a mapping (init or shape, and update), got {_describe(spec)}",
-                        f"e.g. {name}: {{shape: [32], value: 0.0, update: <step layer>}}")
+        raise doc.error(
+            path,
+            f"expected a mapping (init or shape, and update), got {_describe(spec)}",
+            f"e.g. {name}: {{shape: [32], value: 0.0, update: <step layer>}}",
+        )
     for key in spec:
         if key not in _MEMORY_KEYS:
-            raise doc.error(path + (key,), f"unknown key '{key}' of memory '{name}'", suggest(key, _MEMORY_KEYS),
-                            key=True)
+            raise doc.error(
+                path + (key,), f"unknown key '{key}' of memory '{name}'", suggest(key, _MEMORY_KEYS), key=True
+            )
     if "update" not in spec or not isinstance(spec["update"], str):
-        raise doc.error(path, f"memory '{name}' needs update: the name of the step layer that updates it",
-                        "add 'update: <step layer>'")
+        raise doc.error(
+            path,
+            f"memory '{name}' needs update: the name of the step layer that updates it",
+            "add 'update: <step layer>'",
+        )
     if ("init" in spec) == ("shape" in spec):
-        raise doc.error(path, f"memory '{name}' needs exactly one of init (a feed or earlier layer) and shape",
-                        "e.g. shape: [32] (with value: 0.0), or init: <layer>")
+        raise doc.error(
+            path,
+            f"memory '{name}' needs exactly one of init (a feed or earlier layer) and shape",
+            "e.g. shape: [32] (with value: 0.0), or init: <layer>",
+        )
     if "init" in spec:
         check_refs(doc, path + ("init",), spec["init"], layer.name, defined, positions, n)
     shape = spec.get("shape")
-    if "shape" in spec and (not isinstance(shape, list) or not shape
-                            or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape)):
-        raise doc.error(path + ("shape",), f"expected the memory's shape without the batch, positive integers, "
-                        f"got {_describe(shape)}", "e.g. shape: [32]")
+    if "shape" in spec and (
+        not isinstance(shape, list)
+        or not shape
+        or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape)
+    ):
+        raise doc.error(
+            path + ("shape",),
+            f"expected the memory's shape without the batch, positive integers, got {_describe(shape)}",
+            "e.g. shape: [32]",
+        )
     value = spec.get("value", 0.0)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise doc.error(path + ("value",), f"expected a number, got {_describe(value)}", "e.g. value: 0.0")
@@ -140,17 +186,22 @@ def _outside(step, scope, defined, helpers):
             base = ref.split("[")[0] if isinstance(ref, str) else None
             if base is not None and base not in scope and base in defined:
                 where = step.path + ((key, j) if isinstance(value, list) else (key,))
-                raise step.doc.error(where, f"'{base}' is outside the block; a step layer sees only the step's "
-                                     f"names ({', '.join(scope) or 'none'})",
-                                     f"pass it in: static_inputs: {{{base}: {base}}} (dynamic_rnn), "
-                                     f"step_inputs, or a memory's init")
+                raise step.doc.error(
+                    where,
+                    f"'{base}' is outside the block; a step layer sees only the step's "
+                    f"names ({', '.join(scope) or 'none'})",
+                    f"pass it in: static_inputs: {{{base}: {base}}} (dynamic_rnn), step_inputs, or a memory's init",
+                )
 
 
 def _check_outputs(doc, path, outputs, known):
     names = [outputs] if isinstance(outputs, str) else outputs
     if not isinstance(names, list) or not names:
-        raise doc.error(path, f"expected the names of step layers to output, got {_describe(outputs)}",
-                        f"e.g. outputs: [{known[0]}]")
+        raise doc.error(
+            path,
+            f"expected the names of step layers to output, got {_describe(outputs)}",
+            f"e.g. outputs: [{known[0]}]",
+        )
     for j, name in enumerate(names):
         if name not in known:
             where = path + (j,) if isinstance(outputs, list) else path

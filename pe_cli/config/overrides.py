@@ -4,6 +4,7 @@ The value is read as YAML (so ``0.05`` is a number, ``[1, 2]`` a list, ``null`` 
 string), with the same safe semantics as the files. Overridden values remember the argument they
 came from, so an error in one names the argument instead of a file line.
 """
+
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ _SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 @dataclass(frozen=True)
 class ArgMark:
     """Where an overridden value came from: the command-line argument."""
+
     text: str
 
     def __str__(self):
@@ -29,8 +31,9 @@ _KEY = re.compile(r"^[A-Za-z_][\w\-]*(\.[A-Za-z_<][\w\-<>]*|\[\d+\])*$")
 def parse_key(text, arg):
     """'data.transforms.image[0].scale' -> ('data', 'transforms', 'image', 0, 'scale')"""
     if not _KEY.match(text):
-        raise ConfigError(f"'{text}' is not a key path", ArgMark(arg), None,
-                          "write key.sub.key=value (list items as key[0])")
+        raise ConfigError(
+            f"'{text}' is not a key path", ArgMark(arg), None, "write key.sub.key=value (list items as key[0])"
+        )
     return tuple(m.group(1) if m.group(1) is not None else int(m.group(2)) for m in _SEGMENT.finditer(text))
 
 
@@ -38,8 +41,12 @@ def apply_overrides(doc, overrides):
     """Applies ``key.path=value`` strings to ``doc`` (a yamlfile.Doc) in order."""
     for arg in overrides:
         if "=" not in arg:
-            raise ConfigError(f"'{arg}' is not an override", ArgMark(arg), None,
-                              "write key.path=value, e.g. optimizer.learning_rate=0.05")
+            raise ConfigError(
+                f"'{arg}' is not an override",
+                ArgMark(arg),
+                None,
+                "write key.path=value, e.g. optimizer.learning_rate=0.05",
+            )
         key, text = arg.split("=", 1)
         path = parse_key(key.strip(), arg)
         value = _parse_value(text, arg)
@@ -52,7 +59,7 @@ def split_model_overrides(overrides):
     run, model = [], []
     for arg in overrides:
         key = arg.split("=", 1)[0].strip()
-        (model.append(arg.strip()[len("model."):]) if key.startswith("model.") else run.append(arg))
+        (model.append(arg.strip()[len("model.") :]) if key.startswith("model.") else run.append(arg))
     return run, model
 
 
@@ -64,12 +71,14 @@ def apply_model_overrides(doc, overrides):
         path = parse_key(key.strip(), "model." + arg)
         if len(path) >= 2 and path[0] == "layers" and isinstance(path[1], str):
             layers = doc.data.get("layers") if isinstance(doc.data, dict) else None
-            index = next((i for i, item in enumerate(layers or []) if isinstance(item, dict) and path[1] in item),
-                         None)
+            index = next((i for i, item in enumerate(layers or []) if isinstance(item, dict) and path[1] in item), None)
             if index is None:
-                raise ConfigError(f"the model file {doc.file} has no layer '{path[1]}'", ArgMark("model." + arg),
-                                  None, "name a layer of that file (a layer of an included file: override "
-                                        "it in that file)")
+                raise ConfigError(
+                    f"the model file {doc.file} has no layer '{path[1]}'",
+                    ArgMark("model." + arg),
+                    None,
+                    "name a layer of that file (a layer of an included file: override it in that file)",
+                )
             path = ("layers", index) + path[1:]
         _set(doc, path, _parse_value(text, "model." + arg), "model." + arg)
 
@@ -81,8 +90,12 @@ def _parse_value(text, arg):
         return parse_yaml(text, "command line").data
     except ConfigError as e:
         shown = text if len(text) <= 80 else text[:80] + "..."
-        raise ConfigError(f"cannot read the value '{shown}': {e.message}", ArgMark(arg), None,
-                          "quote it for the shell, e.g. key='[1, 2]'") from None
+        raise ConfigError(
+            f"cannot read the value '{shown}': {e.message}",
+            ArgMark(arg),
+            None,
+            "quote it for the shell, e.g. key='[1, 2]'",
+        ) from None
 
 
 def _set(doc, path, value, arg):
@@ -93,25 +106,37 @@ def _set(doc, path, value, arg):
         nxt = node[part] if _has(node, part) else None
         if nxt is None:
             if isinstance(part, int):
-                raise ConfigError(f"'{format_path(path[:i + 1])}' does not exist", ArgMark(arg), None,
-                                  "only existing list items can be overridden")
+                raise ConfigError(
+                    f"'{format_path(path[: i + 1])}' does not exist",
+                    ArgMark(arg),
+                    None,
+                    "only existing list items can be overridden",
+                )
             nxt = node[part] = {}
-            doc.marks[path[:i + 1]] = doc.key_marks[path[:i + 1]] = ArgMark(arg)
+            doc.marks[path[: i + 1]] = doc.key_marks[path[: i + 1]] = ArgMark(arg)
         if not isinstance(nxt, (dict, list)):
-            raise ConfigError(f"'{format_path(path[:i + 1])}' is {nxt!r}, not a mapping", ArgMark(arg),
-                              None, f"override '{format_path(path[:i + 1])}' itself")
+            raise ConfigError(
+                f"'{format_path(path[: i + 1])}' is {nxt!r}, not a mapping",
+                ArgMark(arg),
+                None,
+                f"override '{format_path(path[: i + 1])}' itself",
+            )
         node = nxt
     last = path[-1]
     if isinstance(node, list):
         if not isinstance(last, int) or last >= len(node):
-            raise ConfigError(f"'{format_path(path)}' is not an item of the list", ArgMark(arg), None,
-                              f"the list has {len(node)} items")
+            raise ConfigError(
+                f"'{format_path(path)}' is not an item of the list",
+                ArgMark(arg),
+                None,
+                f"the list has {len(node)} items",
+            )
     elif isinstance(last, int):
         raise ConfigError(f"'{format_path(path[:-1])}' is not a list", ArgMark(arg), None, "drop the [index]")
     node[last] = value
     # Positions: everything under the overridden path now comes from the argument.
     for marks in (doc.marks, doc.key_marks):
-        for p in [p for p in marks if p[:len(path)] == path]:
+        for p in [p for p in marks if p[: len(path)] == path]:
             del marks[p]
     _mark_all(doc, path, value, ArgMark(arg))
 

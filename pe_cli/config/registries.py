@@ -7,6 +7,7 @@
 - schedules: ``pe_cli.layers.lr_schedule.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
 """
+
 import functools
 import inspect
 
@@ -23,9 +24,15 @@ from .typed import Namespace
 
 
 def _classes(module, base, skip=()):
-    return {name: obj for name, obj in vars(module).items()
-            if inspect.isclass(obj) and issubclass(obj, base) and obj is not base
-            and not name.startswith("_") and name not in skip}
+    return {
+        name: obj
+        for name, obj in vars(module).items()
+        if inspect.isclass(obj)
+        and issubclass(obj, base)
+        and obj is not base
+        and not name.startswith("_")
+        and name not in skip
+    }
 
 
 @functools.lru_cache(maxsize=None)
@@ -36,10 +43,15 @@ def schedules():
 def layers():
     # the py_reader family feeds a Python script's program; a model file has feeds
     skip = {"data"} | set(schedules().members) | set(readers.__all__)
-    members = {name: fn for name, fn in vars(L).items()
-               if not name.startswith("_") and inspect.isfunction(fn) and name not in skip
-               and not getattr(fn, "_pe_not_yet", False)}     # Fluid's names pe lacks (layers/not_yet.py)
-    members.update({name: getattr(paddle_nn, name) for name in paddle_nn.__all__})     # paddle.nn's 2.x names
+    members = {
+        name: fn
+        for name, fn in vars(L).items()
+        if not name.startswith("_")
+        and inspect.isfunction(fn)
+        and name not in skip
+        and not getattr(fn, "_pe_not_yet", False)
+    }  # Fluid's names pe lacks (layers/not_yet.py)
+    members.update({name: getattr(paddle_nn, name) for name in paddle_nn.__all__})  # paddle.nn's 2.x names
     return Namespace("layer type", members)
 
 

@@ -10,6 +10,7 @@ builds and reports a builder's failure at the YAML key to fix without calling ba
 - ``OptimizerSpec``: the optimizer's class and its arguments, defaults filled, the learning rate a
   float or a ``Typed`` schedule.
 """
+
 import re
 from dataclasses import dataclass
 
@@ -24,9 +25,9 @@ def parse_ref(ref):
 
 @dataclass(frozen=True)
 class Ref:
-    name: str           # the feed or layer
-    index: int = None   # which output of a multi-output layer, or None
-    text: str = ""      # as written ('both[1]')
+    name: str  # the feed or layer
+    index: int = None  # which output of a multi-output layer, or None
+    text: str = ""  # as written ('both[1]')
 
     @classmethod
     def of(cls, text):
@@ -41,18 +42,18 @@ def refs(value):
 
 @dataclass
 class Typed:
-    what: str       # "initializer", "learning-rate schedule", "ParamAttr", ...
-    name: str       # the callable's name as pe lists it
-    fn: object      # the class or function to call
-    args: dict      # its keyword arguments: YAML values, or Typed (and lists of them) for nested values
-    doc: object     # the YAML document, for an error of the build
-    path: tuple     # the value's key path in it
+    what: str  # "initializer", "learning-rate schedule", "ParamAttr", ...
+    name: str  # the callable's name as pe lists it
+    fn: object  # the class or function to call
+    args: dict  # its keyword arguments: YAML values, or Typed (and lists of them) for nested values
+    doc: object  # the YAML document, for an error of the build
+    path: tuple  # the value's key path in it
 
 
 @dataclass
 class OptimizerSpec:
     name: str
     cls: object
-    kwargs: dict    # learning_rate a float or a Typed schedule; regularization, grad_clip Typed or None
+    kwargs: dict  # learning_rate a float or a Typed schedule; regularization, grad_clip Typed or None
     doc: object
     path: tuple = ("optimizer",)

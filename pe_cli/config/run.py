@@ -8,6 +8,7 @@ model, the optimizer and the data against each other, all before anything runs.
 
 Nothing is built or loaded here: pe_cli.run.build makes the programs, the optimizer and the data.
 """
+
 import inspect
 import os
 from dataclasses import dataclass
@@ -39,14 +40,15 @@ class RunConfig:
     """A checked run config: ``data`` is the resolved config as plain data (what --print-config
     prints), ``model`` the checked ModelSpec, ``optimizer`` the OptimizerSpec the build makes the
     optimizer from, ``doc`` the YAML document errors are reported in."""
+
     path: str
     doc: object
     data: dict
     model: ModelSpec
-    overrides: tuple = ()     # the key.path=value arguments it was loaded with, in order
+    overrides: tuple = ()  # the key.path=value arguments it was loaded with, in order
     optimizer: OptimizerSpec = None
-    train_fetches: list = None    # fetch.names, the model's fetches by default (data's own list)
-    eval_fetches: list = None     # eval.fetches, likewise
+    train_fetches: list = None  # fetch.names, the model's fetches by default (data's own list)
+    eval_fetches: list = None  # eval.fetches, likewise
 
     @property
     def name(self):
@@ -60,11 +62,17 @@ def load_config(path, overrides=()):
     """Loads and checks a run config; raises ConfigError (one line: file:line:col: key: what; fix)."""
     doc = load_yaml(path, "run config")
     if isinstance(doc.data, dict) and "model" not in doc.data and ("layers" in doc.data or "feeds" in doc.data):
-        raise doc.error((), "this is a model file, not a run config",
-                        "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file")
+        raise doc.error(
+            (),
+            "this is a model file, not a run config",
+            "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file",
+        )
     if not isinstance(doc.data, dict):
-        raise doc.error((), f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
-                        "see docs/CONFIG.md, 'The run config'")
+        raise doc.error(
+            (),
+            f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
+            "see docs/CONFIG.md, 'The run config'",
+        )
     given = tuple(overrides)
     overrides, model_overrides = split_model_overrides(given)
     apply_overrides(doc, overrides)
@@ -97,8 +105,10 @@ def _feature_preprocessing(doc):
     own = data.get("preprocessing") or {}
     if isinstance(own, dict):
         specs = feature_preprocessing(model_doc)
-        data["preprocessing"] = {**{f: {**s, **(own.get(f) or {})} for f, s in specs.items()},
-                                 **{f: s for f, s in own.items() if f not in specs}}
+        data["preprocessing"] = {
+            **{f: {**s, **(own.get(f) or {})} for f, s in specs.items()},
+            **{f: s for f, s in own.items() if f not in specs},
+        }
 
 
 def _base(doc, path):
@@ -120,7 +130,7 @@ def _resolve_paths(doc, data):
             continue
         if src.get("path"):
             src["path"] = _join(doc, ("data", which, "path"), src["path"])
-            note_read(src["path"], "data file of the config")   # no output of the command may replace it
+            note_read(src["path"], "data file of the config")  # no output of the command may replace it
         for feed, p in (src.get("files") or {}).items():
             src["files"][feed] = _join(doc, ("data", which, "files", feed), p)
             note_read(src["files"][feed], "data file of the config")
@@ -149,27 +159,40 @@ def resolve_optimizer(doc, value):
     passes to the class as they are (a schedule a Typed, epsilon_scaled / bias_correction filled)."""
     path = ("optimizer",)
     if not isinstance(value, dict):
-        raise doc.error(path, f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
-                        "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}")
+        raise doc.error(
+            path,
+            f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
+            "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}",
+        )
     name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
     kwargs = dict(args)
     lr = args.get("learning_rate")
     if isinstance(lr, dict):
         kwargs["learning_rate"] = _resolve_schedule(doc, path + ("learning_rate",), lr)
     elif lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0):
-        raise doc.error(path + ("learning_rate",), f"expected a number >= 0 or a schedule, got {_describe(lr)}",
-                        "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}")
+        raise doc.error(
+            path + ("learning_rate",),
+            f"expected a number >= 0 or a schedule, got {_describe(lr)}",
+            "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}",
+        )
     elif lr is not None:
         kwargs["learning_rate"] = float(lr)
     for key, ns in (("regularization", registries.regularizers()), ("grad_clip", registries.clips())):
         if args.get(key) is not None:
             kwargs[key] = typed_value(doc, path + (key,), args[key], ns)
     rest = {k: v for k, v in args.items() if k not in ("learning_rate", "regularization", "grad_clip")}
-    check_arguments(doc, path, cls, rest, f"optimizer '{name}'", reserved=("name",),
-                    skip_required=("learning_rate",) if lr is not None else ())
+    check_arguments(
+        doc,
+        path,
+        cls,
+        rest,
+        f"optimizer '{name}'",
+        reserved=("name",),
+        skip_required=("learning_rate",) if lr is not None else (),
+    )
     taken = inspect.signature(cls).parameters
     if "epsilon_scaled" in taken:
-        kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
+        kwargs.setdefault("epsilon_scaled", True)  # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
     if "bias_correction" in taken:
         kwargs.setdefault("bias_correction", True)  # a run config's lamb: Paddle 2.x's moments
     return OptimizerSpec(name, cls, kwargs, doc, path)
@@ -199,8 +222,11 @@ def _check_limits(cfg, d, devices):
     """Devices, trainers and threads within the machine's limits, and batches whose samples fit in
     memory (base/limits.py)."""
     data = cfg.data
-    for key, name in ((("devices",), "devices"), (("build_strategy", "num_trainers"), "processes"),
-                      (("exec_strategy", "thread_num"), "threads")):
+    for key, name in (
+        (("devices",), "devices"),
+        (("build_strategy", "num_trainers"), "processes"),
+        (("exec_strategy", "thread_num"), "threads"),
+    ):
         try:
             limits.check(name, data[key[0]] if len(key) == 1 else data[key[0]].get(key[1], 1), "the count")
         except limits.LimitError as e:
@@ -218,7 +244,7 @@ def feed_bytes(feed):
     """Bytes of one sample of ``feed`` (a sequence counts as one step)."""
     n = 1
     for d in feed.shape:
-        n *= d if isinstance(d, int) and d > 0 else 1     # -1, and auto (a one-hot width, data_feeds.py)
+        n *= d if isinstance(d, int) and d > 0 else 1  # -1, and auto (a one-hot width, data_feeds.py)
     return n * np.dtype(feed.dtype).itemsize
 
 
@@ -228,8 +254,9 @@ def _check_data(cfg):
     feeds = list(cfg.model.feeds)
     for feed in d["transforms"]:
         if feed not in feeds:
-            raise doc.error(("data", "transforms", feed), f"'{feed}' is not a feed of the model",
-                            suggest(feed, feeds), key=True)
+            raise doc.error(
+                ("data", "transforms", feed), f"'{feed}' is not a feed of the model", suggest(feed, feeds), key=True
+            )
     for feed, items in d["transforms"].items():
         for i, item in enumerate(items):
             try:
@@ -245,9 +272,11 @@ def _check_data(cfg):
     _check_limits(cfg, d, devices)
     for key in ("batch_size", "eval_batch_size"):
         if d[key] < devices:
-            raise doc.error(("data", key) if ("data", key) in doc.marks else ("devices",),
-                            f"a batch of {d[key]} cannot be split over {devices} devices",
-                            f"use {key} >= {devices} (a multiple of it splits evenly) or fewer devices")
+            raise doc.error(
+                ("data", key) if ("data", key) in doc.marks else ("devices",),
+                f"a batch of {d[key]} cannot be split over {devices} devices",
+                f"use {key} >= {devices} (a multiple of it splits evenly) or fewer devices",
+            )
     for which in ("train", "eval"):
         src = d[which]
         if src is None:
@@ -257,22 +286,33 @@ def _check_data(cfg):
         if needs_path and not src["path"]:
             raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
         if not needs_path and not src["files"]:
-            raise doc.error(("data", which), f"a {fmt} source needs 'files' (one file per feed)",
-                            "add files: {feed: path, ...}")
+            raise doc.error(
+                ("data", which), f"a {fmt} source needs 'files' (one file per feed)", "add files: {feed: path, ...}"
+            )
         if needs_path and src["files"]:
-            raise doc.error(("data", which, "files"), f"a {fmt} source reads 'path', not 'files'", "remove files",
-                            key=True)
+            raise doc.error(
+                ("data", which, "files"), f"a {fmt} source reads 'path', not 'files'", "remove files", key=True
+            )
         if not needs_path and src["path"]:
-            raise doc.error(("data", which, "path"), f"a {fmt} source reads 'files', not 'path'",
-                            "give one file per feed under files:", key=True)
-        missing = [p for p in ([src["path"]] if src["path"] else []) + list(src["files"].values())
-                   if not os.path.exists(p)]
+            raise doc.error(
+                ("data", which, "path"),
+                f"a {fmt} source reads 'files', not 'path'",
+                "give one file per feed under files:",
+                key=True,
+            )
+        missing = [
+            p for p in ([src["path"]] if src["path"] else []) + list(src["files"].values()) if not os.path.exists(p)
+        ]
         if missing:
-            where = ("data", which, "path") if src["path"] else \
-                ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
-            what = 'directory' if fmt in ('mnist', 'folders') else 'file'
-            raise doc.error(where, f"data {what} {missing[0]} does not exist",
-                            "check the path (relative to the config file)")
+            where = (
+                ("data", which, "path")
+                if src["path"]
+                else ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
+            )
+            what = "directory" if fmt in ("mnist", "folders") else "file"
+            raise doc.error(
+                where, f"data {what} {missing[0]} does not exist", "check the path (relative to the config file)"
+            )
 
 
 def _check_split(doc, d):
@@ -283,16 +323,25 @@ def _check_split(doc, d):
     path = ("data", "split")
     for part in ("eval", "test"):
         if split[part] is not None and not 0 < split[part] < 1:
-            raise doc.error(path + (part,), f"a fraction of the rows is above 0 and below 1, got {split[part]}",
-                            "e.g. 0.2, or leave the key out")
+            raise doc.error(
+                path + (part,),
+                f"a fraction of the rows is above 0 and below 1, got {split[part]}",
+                "e.g. 0.2, or leave the key out",
+            )
     if not split["eval"] and not split["test"]:
         raise doc.error(path, "data.split holds out nothing", "give eval: 0.2 (and/or test: 0.1)")
     if (split["eval"] or 0) + (split["test"] or 0) >= 1:
-        raise doc.error(path, f"eval + test is {split['eval'] + split['test']:g}, which leaves no training rows",
-                        "keep eval + test below 1 (e.g. eval: 0.2, test: 0.1)")
+        raise doc.error(
+            path,
+            f"eval + test is {split['eval'] + split['test']:g}, which leaves no training rows",
+            "keep eval + test below 1 (e.g. eval: 0.2, test: 0.1)",
+        )
     if split["eval"] and d["eval"] is not None:
-        raise doc.error(path + ("eval",), "data.eval and data.split.eval both give the eval rows",
-                        "drop data.eval, or drop data.split.eval (data.split.test may stay)")
+        raise doc.error(
+            path + ("eval",),
+            "data.eval and data.split.eval both give the eval rows",
+            "drop data.eval, or drop data.split.eval (data.split.test may stay)",
+        )
     if d["train"] is None:
         raise doc.error(path, "data.split splits data.train, which is not given", "add a data.train source")
 
@@ -303,8 +352,7 @@ def _check_fetches(cfg):
         for j, name in enumerate(cfg.data[key[0]][key[1]]):
             base = name.split("[", 1)[0]
             if base not in names:
-                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
-                                    suggest(name, names))
+                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model", suggest(name, names))
             cfg.model.refs.setdefault(name, Ref.of(name))
 
 

@@ -5,6 +5,7 @@ its type, default and one line of documentation. ``docs/CONFIG.md`` documents th
 compares the two. Values whose keys depend on a chosen class or function (``optimizer`` arguments,
 layer arguments) are ``Typed``: their ``type`` picks the callable and its signature is the schema.
 """
+
 from dataclasses import dataclass, field
 
 from .errors import ConfigError, collected, flatten, suggest
@@ -17,25 +18,28 @@ REQUIRED = object()
 class Field:
     """A leaf value. ``type``: int, float, bool, str, path, any, list[int], list[str], or
     alternatives joined by '|' (``int|list[int]``). ``null`` in the type allows None."""
+
     type: str
     default: object = None
     doc: str = ""
     choices: tuple = ()
     min: float = None
-    max: float = None       # a value above it cannot be meant (a seed of 2^64, 10^23 steps)
+    max: float = None  # a value above it cannot be meant (a seed of 2^64, 10^23 steps)
 
 
 @dataclass
 class Section:
     """A mapping with a fixed set of keys."""
+
     fields: dict
     doc: str = ""
-    default: object = field(default_factory=dict)   # a missing section is validated as {}
+    default: object = field(default_factory=dict)  # a missing section is validated as {}
 
 
 @dataclass
 class MapOf:
     """A mapping from names the user picks (feed names, columns) to values of one schema."""
+
     value: object
     doc: str = ""
     key_doc: str = "name"
@@ -52,12 +56,14 @@ class ListOf:
 @dataclass
 class Custom:
     """A value checked by code elsewhere (layers, typed objects); ``keys`` are its documented keys."""
+
     doc: str
-    keys: dict = field(default_factory=dict)   # documented sub-keys: name -> doc
+    keys: dict = field(default_factory=dict)  # documented sub-keys: name -> doc
     default: object = None
 
 
 # -- checking one leaf --------------------------------------------------------------------------
+
 
 def _describe(value):
     if value is None:
@@ -66,7 +72,7 @@ def _describe(value):
         return f"{str(value).lower()} (a boolean)"
     if isinstance(value, (int, float)):
         return f"{value!r} (a number)"
-    if isinstance(value, str):      # a short excerpt: never echo a whole file or a huge value
+    if isinstance(value, str):  # a short excerpt: never echo a whole file or a huge value
         return f"'{value[:80]}{'...' if len(value) > 80 else ''}' (a string)"
     if isinstance(value, list):
         return "a list"
@@ -95,10 +101,20 @@ def _is(value, kind):
     raise ValueError(f"schema: unknown type {kind!r}")
 
 
-_NAMES = {"int": "an integer", "float": "a number", "bool": "true or false", "str": "a string",
-          "path": "a file path", "null": "null", "any": "any value", "map": "a mapping",
-          "list[int]": "a list of integers", "list[str]": "a list of names",
-          "list[float]": "a list of numbers", "list[path]": "a list of file paths"}
+_NAMES = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+    "path": "a file path",
+    "null": "null",
+    "any": "any value",
+    "map": "a mapping",
+    "list[int]": "a list of integers",
+    "list[str]": "a list of names",
+    "list[float]": "a list of numbers",
+    "list[path]": "a list of file paths",
+}
 
 
 def type_name(kind):
@@ -110,13 +126,15 @@ def check_leaf(doc, path, value, spec):
     if not any(_is(value, k) for k in kinds):
         _check_items(doc, path, value, kinds)
         example = f" (default {spec.default!r})" if spec.default not in (None, REQUIRED) else ""
-        raise doc.error(path, f"expected {type_name(spec.type)}, got {_describe(value)}",
-                        f"write {type_name(spec.type)}{example}")
+        raise doc.error(
+            path, f"expected {type_name(spec.type)}, got {_describe(value)}", f"write {type_name(spec.type)}{example}"
+        )
     for i, item in enumerate(value if isinstance(value, list) else [value]):
         if spec.choices and item is not None and item not in spec.choices:
             where = path + (i,) if isinstance(value, list) else path
-            raise doc.error(where, f"'{item}' is not one of {', '.join(map(str, spec.choices))}",
-                            suggest(item, spec.choices))
+            raise doc.error(
+                where, f"'{item}' is not one of {', '.join(map(str, spec.choices))}", suggest(item, spec.choices)
+            )
     if spec.min is not None and isinstance(value, (int, float)) and value < spec.min:
         raise doc.error(path, f"must be >= {spec.min}, got {value}", f"use a value >= {spec.min}")
     if spec.max is not None and isinstance(value, (int, float)) and value > spec.max:
@@ -133,12 +151,15 @@ def _check_items(doc, path, value, kinds):
     for i, item in enumerate(value):
         if not _is(item, inner[0]):
             quote = inner[0] in ("str", "path") and isinstance(item, (int, float)) and item is not None
-            raise doc.error(path + (i,), f"expected {_NAMES[inner[0]]} (an item of {type_name('|'.join(kinds))}), "
-                            f"got {_describe(item)}",
-                            f"quote it: '{item}'" if quote else f"write {_NAMES[inner[0]]}")
+            raise doc.error(
+                path + (i,),
+                f"expected {_NAMES[inner[0]]} (an item of {type_name('|'.join(kinds))}), got {_describe(item)}",
+                f"quote it: '{item}'" if quote else f"write {_NAMES[inner[0]]}",
+            )
 
 
 # -- walking a schema ---------------------------------------------------------------------------
+
 
 def validate(doc, path, value, spec):
     """Checks ``value`` against ``spec``; returns it with defaults filled in. Custom values are
@@ -153,8 +174,11 @@ def validate(doc, path, value, spec):
         if value is None:
             value = {}
         if not isinstance(value, dict):
-            raise doc.error(path, f"expected a mapping of {spec.key_doc} -> value, got {_describe(value)}",
-                            "write it as 'name: value' lines")
+            raise doc.error(
+                path,
+                f"expected a mapping of {spec.key_doc} -> value, got {_describe(value)}",
+                "write it as 'name: value' lines",
+            )
         return _each(value.items(), lambda k, v: validate(doc, path + (k,), v, spec.value))
     if isinstance(spec, ListOf):
         if value is None:
@@ -180,29 +204,38 @@ def _each(items, check):
 
 def _validate_section(doc, path, value, spec):
     if value is None:
-        if spec.default is None:      # an optional section (a data source): null leaves it out
+        if spec.default is None:  # an optional section (a data source): null leaves it out
             return None
         value = {}
     if not isinstance(value, dict):
-        raise doc.error(path, f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
-                        "write it as 'key: value' lines indented under it")
+        raise doc.error(
+            path,
+            f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
+            "write it as 'key: value' lines indented under it",
+        )
     errors = []
     for key in value:
         if key not in spec.fields:
             where = f"'{format_path(path)}'" if path else "the top level"
-            errors.append(doc.error(path + (key,), f"unknown key '{key}' in {where}",
-                                    suggest(key, spec.fields), key=True))
+            errors.append(
+                doc.error(path + (key,), f"unknown key '{key}' in {where}", suggest(key, spec.fields), key=True)
+            )
     try:
-        out = _each([(k, v) for k, v in value.items() if k in spec.fields],
-                    lambda k, v: validate(doc, path + (k,), v, spec.fields[k]))
+        out = _each(
+            [(k, v) for k, v in value.items() if k in spec.fields],
+            lambda k, v: validate(doc, path + (k,), v, spec.fields[k]),
+        )
     except ConfigError as e:
         errors += flatten(e)
         out = {}
     for key, sub in spec.fields.items():
         default = getattr(sub, "default", None)
         if key not in value and default is REQUIRED:
-            errors.append(doc.error(path, f"missing required key '{key}'",
-                                    f"add '{key}:' ({sub.doc})" if sub.doc else f"add '{key}:'"))
+            errors.append(
+                doc.error(
+                    path, f"missing required key '{key}'", f"add '{key}:' ({sub.doc})" if sub.doc else f"add '{key}:'"
+                )
+            )
     collected(errors)
     for key, sub in spec.fields.items():
         if key in out:
@@ -214,7 +247,7 @@ def _validate_section(doc, path, value, spec):
             out[key] = validate(doc, path + (key,), _copy(default), sub)
         else:
             out[key] = _copy(default)
-    return {key: out[key] for key in spec.fields if key in out}   # the schema's order
+    return {key: out[key] for key in spec.fields if key in out}  # the schema's order
 
 
 def _copy(value):

@@ -20,6 +20,7 @@ A one-hot category feed (``encoding: one_hot``) that data.preprocessing declares
 ``[auto]`` until its vocabularies are fitted: its width, the vocabulary sizes summed, is filled
 here too (``fill_feed_widths``); a model file that declares the feed must give that width.
 """
+
 from ..layers.data_sizes import CLASS_LAYERS, KEEP_CLASSES, KEEP_IDS, SLOTS, SOURCE_ARGUMENTS
 
 AUTO = "auto"
@@ -66,20 +67,24 @@ def data_sizes(spec, counts):
             feed = _traced(spec, layer.args.get(slot.source), KEEP_IDS)
             if isinstance(feed, str) and counts.get(feed, ("",))[0] in ("category", "text"):
                 kind, n = counts[feed]
-                found.setdefault(layer.name, []).append((n, f"the {kind} feed '{feed}' has {n} ids, "
-                                                            f"reserved ones included"))
+                found.setdefault(layer.name, []).append(
+                    (n, f"the {kind} feed '{feed}' has {n} ids, reserved ones included")
+                )
         if name in CLASS_LAYERS:
             logits, label = CLASS_LAYERS[name]
             feed = _traced(spec, layer.args.get(label), KEEP_IDS)
             if not (isinstance(feed, str) and counts.get(feed, ("",))[0] in ("label", "category")):
                 continue
             target = _traced(spec, layer.args.get(logits), KEEP_CLASSES)
-            target_slot = SLOTS.get(function_name(target)) if target is not None and not isinstance(target, str) \
-                else None
+            target_slot = (
+                SLOTS.get(function_name(target)) if target is not None and not isinstance(target, str) else None
+            )
             if target_slot is not None and target_slot.rule == "classes":
                 kind, n = counts[feed]
-                why = (f"the {kind} feed '{feed}' has {n} class{'' if n == 1 else 'es'} ('{layer.name}' takes this layer's output as its "
-                       f"{logits})")
+                why = (
+                    f"the {kind} feed '{feed}' has {n} class{'' if n == 1 else 'es'} ('{layer.name}' takes this layer's output as its "
+                    f"{logits})"
+                )
                 found.setdefault(target.name, []).append((n, why))
     return found
 
@@ -90,14 +95,20 @@ def fill_feed_widths(spec, widths):
     for name, feed in spec.feeds.items():
         n = widths.get(name)
         if AUTO in feed.shape and n is None:
-            raise feed.doc.error(feed.path, "a one-hot feed's width comes from its fitted vocabularies; "
-                                 "there are none here", "give the run config (or the run)")
+            raise feed.doc.error(
+                feed.path,
+                "a one-hot feed's width comes from its fitted vocabularies; there are none here",
+                "give the run config (or the run)",
+            )
         if AUTO in feed.shape:
             feed.shape, feed.full_shape = [n], [-1, n]
         elif n is not None and (list(feed.shape) not in ([n], [-1, n]) or feed.dtype != "float32"):
-            raise feed.doc.error(feed.path, f"{feed.dtype} {list(feed.shape)}, but the one-hot category feed "
-                                 f"'{name}' is float32 [{n}] (its vocabulary sizes summed, as fitted on data.train)",
-                                 "leave the feed out of the model file: data.preprocessing declares it")
+            raise feed.doc.error(
+                feed.path,
+                f"{feed.dtype} {list(feed.shape)}, but the one-hot category feed "
+                f"'{name}' is float32 [{n}] (its vocabulary sizes summed, as fitted on data.train)",
+                "leave the feed out of the model file: data.preprocessing declares it",
+            )
 
 
 def fill_sizes(spec, counts, widths=None):
@@ -114,9 +125,12 @@ def fill_sizes(spec, counts, widths=None):
         value, sizes = slot_value(layer, slot), found.get(layer.name, [])
         path = _slot_path(layer, slot)
         if len({n for n, _ in sizes}) > 1:
-            raise layer.doc.error(path, f"the data gives this layer two sizes: {sizes[0][1]}, {sizes[1][1]}",
-                                  "write the size, or give each use a layer of its own")
-        if _omitted(layer, slot) and sizes:     # left out where a rule decides it: as auto
+            raise layer.doc.error(
+                path,
+                f"the data gives this layer two sizes: {sizes[0][1]}, {sizes[1][1]}",
+                "write the size, or give each use a layer of its own",
+            )
+        if _omitted(layer, slot) and sizes:  # left out where a rule decides it: as auto
             _set(layer, slot, sizes[0][0])
         elif value == AUTO:
             if not sizes:
@@ -126,23 +140,29 @@ def fill_sizes(spec, counts, widths=None):
             n, why = sizes[0]
             if (value < n) if slot.rule == "ids" else (value != n):
                 what = f"{value} rows, fewer than" if slot.rule == "ids" else f"{value} outputs, but"
-                raise layer.doc.error(path, f"{what} the data's {n}: {why}, as fitted on data.train",
-                                      f"write auto (or {n})")
+                raise layer.doc.error(
+                    path, f"{what} the data's {n}: {why}, as fitted on data.train", f"write auto (or {n})"
+                )
     check_filled(spec)
 
 
-_RULES = {"ids": "an embedding over a category or text feed of data.preprocessing",
-          "classes": "the logits of a label feed of data.preprocessing"}
+_RULES = {
+    "ids": "an embedding over a category or text feed of data.preprocessing",
+    "classes": "the logits of a label feed of data.preprocessing",
+}
 
 
 def _no_rule(slot, counts):
     if slot.rule == "ids":
         fed = ", ".join(f for f, (k, _) in counts.items() if k in ("category", "text")) or "none"
-        return (f"auto rows need ids from a category or text feed of data.preprocessing (here: {fed}) "
-                f"as the {slot.source}")
+        return (
+            f"auto rows need ids from a category or text feed of data.preprocessing (here: {fed}) as the {slot.source}"
+        )
     fed = ", ".join(f for f, (k, _) in counts.items() if k in ("label", "category")) or "none"
-    return (f"an auto output size needs this layer to give the logits of a softmax_with_cross_entropy, "
-            f"cross_entropy or accuracy whose label is a label or category feed of data.preprocessing (here: {fed})")
+    return (
+        f"an auto output size needs this layer to give the logits of a softmax_with_cross_entropy, "
+        f"cross_entropy or accuracy whose label is a label or category feed of data.preprocessing (here: {fed})"
+    )
 
 
 def _set(layer, slot, n):
@@ -157,7 +177,9 @@ def _set(layer, slot, n):
 def has_auto(spec):
     """The model leaves a size to the data: ``auto``, or a size argument left out, or a one-hot
     feed's width."""
-    return any(AUTO in feed.shape for feed in spec.feeds.values()) or any(_autos(layer) or _omitted(layer, SLOTS.get(function_name(layer))) for layer in spec.layers)
+    return any(AUTO in feed.shape for feed in spec.feeds.values()) or any(
+        _autos(layer) or _omitted(layer, SLOTS.get(function_name(layer))) for layer in spec.layers
+    )
 
 
 def omittable(fn):
@@ -186,19 +208,27 @@ def check_filled(spec):
     for layer in spec.layers:
         slot = SLOTS.get(function_name(layer))
         if _omitted(layer, slot) and slot.argument not in (layer.kwargs or {}):
-            raise layer.doc.error(layer.path, f"missing argument '{slot.argument}' of layer type '{layer.type}'",
-                                  f"add '{slot.argument}: ...' (the data decides it, as auto, only for "
-                                  f"{_RULES[slot.rule]})")
+            raise layer.doc.error(
+                layer.path,
+                f"missing argument '{slot.argument}' of layer type '{layer.type}'",
+                f"add '{slot.argument}: ...' (the data decides it, as auto, only for {_RULES[slot.rule]})",
+            )
         autos = _autos(layer)
         if autos:
             slot = SLOTS.get(function_name(layer))
             if slot is None or autos[0] != _slot_path(layer, slot):
-                raise layer.doc.error(autos[0], f"auto stands only for a size the data decides (an embedding's rows, "
-                                      f"a classifier's outputs), not for this argument of '{layer.type}'",
-                                      "write the number")
-            raise layer.doc.error(autos[0], "auto is filled from what a run config's data.preprocessing fits "
-                                  "on its data; a model file alone has none",
-                                  "give the run config (or the run), or write the number")
+                raise layer.doc.error(
+                    autos[0],
+                    f"auto stands only for a size the data decides (an embedding's rows, "
+                    f"a classifier's outputs), not for this argument of '{layer.type}'",
+                    "write the number",
+                )
+            raise layer.doc.error(
+                autos[0],
+                "auto is filled from what a run config's data.preprocessing fits "
+                "on its data; a model file alone has none",
+                "give the run config (or the run), or write the number",
+            )
 
 
 __all__ = ["AUTO", "check_filled", "data_sizes", "fill_feed_widths", "fill_sizes", "has_auto", "omittable"]

@@ -4,6 +4,7 @@ The callable's signature is the schema: unknown arguments are errors (with the c
 missing required ones are errors, and a value whose default is a bool, int, float or str must have
 that type. Used for layers, optimizers, schedules, initializers, regularizers and clips.
 """
+
 import inspect
 
 from .errors import suggest
@@ -18,9 +19,9 @@ def normalize(name, strip=()):
     for s in strip:
         s = s.lower()
         if key.startswith(s) and key != s:
-            key = key[len(s):]
+            key = key[len(s) :]
         if key.endswith(s) and key != s:
-            key = key[:-len(s)]
+            key = key[: -len(s)]
     return key
 
 
@@ -54,7 +55,7 @@ def parameters(fn):
     target = fn.__init__ if inspect.isclass(fn) else fn
     params = list(inspect.signature(target).parameters.values())
     if inspect.isclass(fn):
-        params = params[1:]   # self
+        params = params[1:]  # self
     named = {p.name: p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
     return named, any(p.kind == p.VAR_KEYWORD for p in params)
 
@@ -116,14 +117,18 @@ def resolve(doc, path, value, namespace, allow_string=True):
     else:
         type_path = path + ("type",)
     if not isinstance(value, dict):
-        raise doc.error(path, f"expected {{type: ..., arguments}} for {namespace.what}, got {_describe(value)}",
-                        f"e.g. {{type: {namespace.names()[0] if namespace.names() else '...'}}}")
+        raise doc.error(
+            path,
+            f"expected {{type: ..., arguments}} for {namespace.what}, got {_describe(value)}",
+            f"e.g. {{type: {namespace.names()[0] if namespace.names() else '...'}}}",
+        )
     if "type" not in value:
         raise doc.error(path, f"missing 'type' of {namespace.what}", suggest("", namespace.names()))
     kind = value["type"]
     if not isinstance(kind, str):
-        raise doc.error(type_path, f"expected the name of {namespace.what}, got {_describe(kind)}",
-                        suggest("", namespace.names()))
+        raise doc.error(
+            type_path, f"expected the name of {namespace.what}, got {_describe(kind)}", suggest("", namespace.names())
+        )
     name, fn = namespace.lookup(kind)
     if fn is None:
         raise doc.error(type_path, f"unknown {namespace.what} '{kind}'", suggest(kind, namespace.names()))

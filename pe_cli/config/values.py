@@ -4,6 +4,7 @@ config is checked, by making them once (their constructors are part of the check
 coefficient), and handed to the build as ``Typed`` values (config/resolved.py), which
 pe_cli.run.build makes again for each program it builds.
 """
+
 from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from . import registries
@@ -30,8 +31,11 @@ def _checked(doc, path, value, namespace):
     return Typed(namespace.what, name, fn, args, doc, path), made
 
 
-_PARAM_ATTR_VALUES = (("initializer", registries.initializers), ("regularizer", registries.regularizers),
-                      ("gradient_clip", registries.clips))
+_PARAM_ATTR_VALUES = (
+    ("initializer", registries.initializers),
+    ("regularizer", registries.regularizers),
+    ("gradient_clip", registries.clips),
+)
 
 
 def param_attr(doc, path, value):
@@ -42,8 +46,11 @@ def param_attr(doc, path, value):
     if value is True:
         return None
     if not isinstance(value, dict):
-        raise doc.error(path, f"expected a mapping of ParamAttr arguments, a name, or false, got {_describe(value)}",
-                        "e.g. {initializer: {type: Normal, scale: 0.01}}")
+        raise doc.error(
+            path,
+            f"expected a mapping of ParamAttr arguments, a name, or false, got {_describe(value)}",
+            "e.g. {initializer: {type: Normal, scale: 0.01}}",
+        )
     check_arguments(doc, path, ParamAttr, value, "ParamAttr")
     args, made = dict(value), dict(value)
     for key, namespace in _PARAM_ATTR_VALUES:

@@ -7,6 +7,7 @@ tag outside the safe set (``!!python/object``, ``!custom``) is an error, never a
 
 Positions are kept beside the data, keyed by path tuples: ``("layers", 3, "fc1", "act")``.
 """
+
 import math
 import os
 import re
@@ -18,16 +19,17 @@ from ..base.limits import file_kind
 from ..base.output_rule import note_read
 from .errors import ConfigError, suggest
 
-_SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
-              ("null", "bool", "int", "float", "str", "seq", "map", "binary", "timestamp")}
+_SAFE_TAGS = {
+    "tag:yaml.org,2002:" + t for t in ("null", "bool", "int", "float", "str", "seq", "map", "binary", "timestamp")
+}
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 @dataclass(frozen=True)
 class Mark:
     file: str
-    line: int     # 1-based
-    col: int      # 1-based
+    line: int  # 1-based
+    col: int  # 1-based
 
     def __str__(self):
         return f"{self.file}:{self.line}:{self.col}"
@@ -57,10 +59,11 @@ def display_path(path):
 @dataclass
 class Doc:
     """A loaded YAML document: ``data`` plus the position of every value and every mapping key."""
+
     data: object
     file: str
-    marks: dict = field(default_factory=dict)       # path -> Mark of the value
-    key_marks: dict = field(default_factory=dict)   # path -> Mark of the key naming it
+    marks: dict = field(default_factory=dict)  # path -> Mark of the value
+    key_marks: dict = field(default_factory=dict)  # path -> Mark of the key naming it
 
     def mark(self, path, key=False):
         """The best position for ``path``: its key (key=True) or value, else its nearest ancestor."""
@@ -88,39 +91,55 @@ class Doc:
 
 # Bounds on what a config may make pe read and build: far above any real config, far below what
 # would exhaust memory or time (a FIFO, /dev/zero, an alias bomb, a 100 MB scalar).
-MAX_FILE_BYTES = 1 << 20         # one YAML file
-MAX_NODES = 100_000              # values a file expands to, aliases counted each time they are used
-MAX_DEPTH = 64                   # nesting of maps and lists
-MAX_SCALAR_CHARS = 10_000        # one string
+MAX_FILE_BYTES = 1 << 20  # one YAML file
+MAX_NODES = 100_000  # values a file expands to, aliases counted each time they are used
+MAX_DEPTH = 64  # nesting of maps and lists
+MAX_SCALAR_CHARS = 10_000  # one string
 
 
 def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
-    note_read(path, what)               # an input of the command: no output may replace it
+    note_read(path, what)  # an input of the command: no output may replace it
     if file_kind(path) == "a symlink loop":
-        raise ConfigError(f"{shown} is a symlink loop (its links lead back to themselves), not a {what}", None, None,
-                          "point the link at the .yaml file (ls -l shows where it leads)")
+        raise ConfigError(
+            f"{shown} is a symlink loop (its links lead back to themselves), not a {what}",
+            None,
+            None,
+            "point the link at the .yaml file (ls -l shows where it leads)",
+        )
     if not os.path.exists(path):
         raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path, what))
     if os.path.isdir(path):
-        raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None,
-                          "give the path of a .yaml file")
+        raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None, "give the path of a .yaml file")
     if not path.endswith((".yaml", ".yml")):
-        raise ConfigError(f"{shown} is not a YAML file (.yaml or .yml), so pe does not read it as a {what}",
-                          None, None, f"give the path of the {what} (a .yaml file)")
+        raise ConfigError(
+            f"{shown} is not a YAML file (.yaml or .yml), so pe does not read it as a {what}",
+            None,
+            None,
+            f"give the path of the {what} (a .yaml file)",
+        )
     if file_kind(path) is not None:
-        raise ConfigError(f"{shown} is {file_kind(path)}, not a regular file, so pe does not read it",
-                          None, None, "give the path of a .yaml file")
+        raise ConfigError(
+            f"{shown} is {file_kind(path)}, not a regular file, so pe does not read it",
+            None,
+            None,
+            "give the path of a .yaml file",
+        )
     if os.path.getsize(path) > MAX_FILE_BYTES:
-        raise ConfigError(f"{shown} is {os.path.getsize(path):,} bytes; a YAML {what} may have at most "
-                          f"{MAX_FILE_BYTES:,}", None, None, "is this the right file? configs are small")
+        raise ConfigError(
+            f"{shown} is {os.path.getsize(path):,} bytes; a YAML {what} may have at most {MAX_FILE_BYTES:,}",
+            None,
+            None,
+            "is this the right file? configs are small",
+        )
     try:
         with open(path, "rb") as f:
             text = f.read(MAX_FILE_BYTES + 1).decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{shown}: not UTF-8 text ({e.reason} at byte {e.start})", None, None,
-                          "save the file as UTF-8") from None
+        raise ConfigError(
+            f"{shown}: not UTF-8 text ({e.reason} at byte {e.start})", None, None, "save the file as UTF-8"
+        ) from None
     return parse_yaml(text, shown, what)
 
 
@@ -132,12 +151,13 @@ class _Loader(yaml.SafeLoader):
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
-    list("-+0123456789."))
+    list("-+0123456789."),
+)
 
 
 def parse_yaml(text, shown, what="file"):
     try:
-        loader = _Loader(text)      # refuses control characters at once (yaml.reader.ReaderError)
+        loader = _Loader(text)  # refuses control characters at once (yaml.reader.ReaderError)
     except yaml.reader.ReaderError as e:
         raise _control_character(e, text, shown) from None
     try:
@@ -145,26 +165,32 @@ def parse_yaml(text, shown, what="file"):
     except yaml.MarkedYAMLError as e:
         raise _syntax_error(e, shown) from None
     except RecursionError:
-        raise ConfigError(f"nesting deeper than {MAX_DEPTH} levels", Mark(shown, 1, 1), None,
-                          "flatten the structure") from None
+        raise ConfigError(
+            f"nesting deeper than {MAX_DEPTH} levels", Mark(shown, 1, 1), None, "flatten the structure"
+        ) from None
     except yaml.YAMLError as e:
         raise ConfigError(f"YAML error: {e}", Mark(shown, 1, 1), None, "fix the YAML syntax") from None
     finally:
         loader.dispose()
     doc = Doc(None, shown)
     if node is None:
-        raise ConfigError(f"the {what} is empty", Mark(shown, 1, 1), None,
-                          "see docs/CONFIG.md for what it must contain")
+        raise ConfigError(
+            f"the {what} is empty", Mark(shown, 1, 1), None, "see docs/CONFIG.md for what it must contain"
+        )
     doc.data = _Walker(loader, doc).walk(node, ())
     return doc
 
 
 def _control_character(e, text, shown):
-    before = text[:e.position] if isinstance(e.position, int) else ""
+    before = text[: e.position] if isinstance(e.position, int) else ""
     where = Mark(shown, before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
     code = e.character if isinstance(e.character, int) else ord(e.character[:1] or "\0")
-    return ConfigError(f"YAML does not allow the character U+{code:04X} (a control or non-character)", where, None,
-                       "remove it (tabs, newlines and printable text are fine)")
+    return ConfigError(
+        f"YAML does not allow the character U+{code:04X} (a control or non-character)",
+        where,
+        None,
+        "remove it (tabs, newlines and printable text are fine)",
+    )
 
 
 def _syntax_error(e, shown):
@@ -178,8 +204,10 @@ def _syntax_error(e, shown):
     return ConfigError(f"YAML syntax error: {problem}{context}", where, None, hint)
 
 
-_KIND_KEYS = {"run config": re.compile(r"^model\s*:", re.M),
-              "model file": re.compile(r"^(layers|feeds|include)\s*:", re.M)}
+_KIND_KEYS = {
+    "run config": re.compile(r"^model\s*:", re.M),
+    "model file": re.compile(r"^(layers|feeds|include)\s*:", re.M),
+}
 
 
 def _missing_hint(path, what="file"):
@@ -211,8 +239,8 @@ class _Walker:
     def __init__(self, loader, doc):
         self.loader = loader
         self.doc = doc
-        self.active = set()   # node ids on the current path: a recursive alias would loop forever
-        self.nodes = 0        # values built so far, aliases counted at every use (alias bombs)
+        self.active = set()  # node ids on the current path: a recursive alias would loop forever
+        self.nodes = 0  # values built so far, aliases counted at every use (alias bombs)
 
     def mark(self, node):
         return Mark(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -221,18 +249,29 @@ class _Walker:
         self.doc.marks[path] = self.mark(node)
         if node.tag not in _SAFE_TAGS and node.tag != _MERGE_TAG:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise ConfigError(f"the tag {tag} is not allowed", self.mark(node), format_path(path) or None,
-                              "pe reads YAML with safe semantics (maps, lists, strings, numbers, "
-                              "booleans, null): remove the tag")
+            raise ConfigError(
+                f"the tag {tag} is not allowed",
+                self.mark(node),
+                format_path(path) or None,
+                "pe reads YAML with safe semantics (maps, lists, strings, numbers, booleans, null): remove the tag",
+            )
         if id(node) in self.active:
-            raise ConfigError("a YAML alias refers to itself", self.mark(node), format_path(path) or None,
-                              "remove the recursive anchor/alias")
+            raise ConfigError(
+                "a YAML alias refers to itself",
+                self.mark(node),
+                format_path(path) or None,
+                "remove the recursive anchor/alias",
+            )
         self._count(node, path)
         if isinstance(node, yaml.ScalarNode):
             value = self.loader.construct_object(node)
             if isinstance(value, float) and not math.isfinite(value):
-                raise ConfigError(f"{node.value} is not a finite number", self.mark(node), format_path(path) or None,
-                                  "pe takes no NaN or Inf from a config: give a finite value")
+                raise ConfigError(
+                    f"{node.value} is not a finite number",
+                    self.mark(node),
+                    format_path(path) or None,
+                    "pe takes no NaN or Inf from a config: give a finite value",
+                )
             return value
         self.active.add(id(node))
         try:
@@ -246,14 +285,23 @@ class _Walker:
         self.nodes += 1
         where = (format_path(path[:6]) + ("..." if len(path) > 6 else "")) or None
         if self.nodes > MAX_NODES:
-            raise ConfigError(f"the file expands to more than {MAX_NODES:,} values (aliases count at each use)",
-                              self.mark(node), where, "an alias bomb? write the values out, or use fewer aliases")
+            raise ConfigError(
+                f"the file expands to more than {MAX_NODES:,} values (aliases count at each use)",
+                self.mark(node),
+                where,
+                "an alias bomb? write the values out, or use fewer aliases",
+            )
         if len(path) > MAX_DEPTH:
-            raise ConfigError(f"nesting deeper than {MAX_DEPTH} levels", self.mark(node), where,
-                              "flatten the structure")
+            raise ConfigError(
+                f"nesting deeper than {MAX_DEPTH} levels", self.mark(node), where, "flatten the structure"
+            )
         if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_SCALAR_CHARS:
-            raise ConfigError(f"a value of {len(node.value):,} characters (at most {MAX_SCALAR_CHARS:,})",
-                              self.mark(node), where, "is this the right value?")
+            raise ConfigError(
+                f"a value of {len(node.value):,} characters (at most {MAX_SCALAR_CHARS:,})",
+                self.mark(node),
+                where,
+                "is this the right value?",
+            )
 
     def walk_mapping(self, node, path):
         out = {}
@@ -265,26 +313,40 @@ class _Walker:
                 for src in sources:
                     value = self.walk(src, path)
                     if not isinstance(value, dict):
-                        raise ConfigError("'<<' must merge a mapping", self.mark(src), format_path(path) or None,
-                                          "point the alias at a mapping")
+                        raise ConfigError(
+                            "'<<' must merge a mapping",
+                            self.mark(src),
+                            format_path(path) or None,
+                            "point the alias at a mapping",
+                        )
                     for k, v in value.items():
                         merged.setdefault(k, v)
                 continue
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ConfigError("a mapping key must be a plain name", self.mark(key_node),
-                                  format_path(path) or None, "use a string key")
+                raise ConfigError(
+                    "a mapping key must be a plain name",
+                    self.mark(key_node),
+                    format_path(path) or None,
+                    "use a string key",
+                )
             key = self.walk(key_node, path + ("<key>",))
             self.doc.marks.pop(path + ("<key>",), None)
             if not isinstance(key, str):
                 if key is None or isinstance(key, bool):
-                    raise ConfigError(f"the key {key_node.value!r} is read as {key!r}, not a name",
-                                      self.mark(key_node), format_path(path) or None,
-                                      f"quote it: \"{key_node.value}\"")
+                    raise ConfigError(
+                        f"the key {key_node.value!r} is read as {key!r}, not a name",
+                        self.mark(key_node),
+                        format_path(path) or None,
+                        f'quote it: "{key_node.value}"',
+                    )
                 key = str(key)
             if key in out:
-                raise ConfigError(f"duplicate key '{key}'", self.mark(key_node), format_path(path) or None,
-                                  f"'{key}' is already given at line {self.doc.key_marks[path + (key,)].line}; "
-                                  f"keep one")
+                raise ConfigError(
+                    f"duplicate key '{key}'",
+                    self.mark(key_node),
+                    format_path(path) or None,
+                    f"'{key}' is already given at line {self.doc.key_marks[path + (key,)].line}; keep one",
+                )
             self.doc.key_marks[path + (key,)] = self.mark(key_node)
             out[key] = self.walk(value_node, path + (key,))
         for k, v in merged.items():

@@ -1,5 +1,6 @@
 """Data for training: file readers (IDX, .npy/.npz, CSV), per-feed transforms, a seeded resumable
 batcher, and Fluid's DataFeeder. Nothing here imports the engine's kernels."""
+
 from .batcher import Batcher  # noqa: F401
 from .feeder import DataFeeder  # noqa: F401
 from .idx import load_mnist, read_idx, write_idx  # noqa: F401

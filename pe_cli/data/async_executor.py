@@ -11,6 +11,7 @@ same time despite Python's GIL (data/hogwild.py says how; PE_ASYNC_WORKERS=threa
 AsyncExecutor returns nothing). The call returns when every file is consumed; the first error of
 any thread stops the others and is raised.
 """
+
 import os
 
 import numpy as np
@@ -41,11 +42,14 @@ class AsyncExecutor:
             raise PeError(f"AsyncExecutor.run: thread_num must be a positive integer, got {thread_num!r}")
         reader = MultiSlotReader(data_feed)
         _check_slots(program, reader, data_feed)
-        fetch = [f if isinstance(f, str) else f.name for f in ([fetch] if isinstance(fetch, str) or
-                                                                 not isinstance(fetch, (list, tuple)) else fetch)
-                 if f is not None]
-        run_threads(program, files, reader.batches, thread_num, self.place, global_scope(), fetch,
-                    fetch if debug else None)
+        fetch = [
+            f if isinstance(f, str) else f.name
+            for f in ([fetch] if isinstance(fetch, str) or not isinstance(fetch, (list, tuple)) else fetch)
+            if f is not None
+        ]
+        run_threads(
+            program, files, reader.batches, thread_num, self.place, global_scope(), fetch, fetch if debug else None
+        )
 
 
 def run_threads(program, parts, batches_of, thread_num, place, scope, fetch, shown, period=1):
@@ -57,11 +61,12 @@ def run_threads(program, parts, batches_of, thread_num, place, scope, fetch, sho
     def show(t, part, k, values):
         if not shown or k % period:
             return None
-        if isinstance(part, tuple):             # a thread's files, read as one stream
+        if isinstance(part, tuple):  # a thread's files, read as one stream
             source = ",".join(os.path.basename(p) for p in part)
         else:
             source = os.path.basename(part) if isinstance(part, str) else f"part {part}"
         return f"thread {t} {source} batch {k}: " + "  ".join(f"{name}={_show(v)}" for name, v in zip(shown, values))
+
     hogwild.run(hogwild.Job(program, parts, batches_of, place, scope, fetch, show), thread_num)
 
 
@@ -87,10 +92,14 @@ def _check_slots(program, reader, desc):
     block = program.global_block()
     for name in reader.used:
         if name not in block.vars:
-            raise PeError(f"{desc.proto_file}: slot '{name}' is used but the program has no variable of that "
-                          f"name (declare it with fluid.layers.data, or set_use_slots the slots the program reads)")
+            raise PeError(
+                f"{desc.proto_file}: slot '{name}' is used but the program has no variable of that "
+                f"name (declare it with fluid.layers.data, or set_use_slots the slots the program reads)"
+            )
     for var in block.vars.values():
         if var.is_data and var.name not in reader.used and any(var.name in op.input_arg_names for op in block.ops):
             known = ", ".join(s[0] for s in desc.slots)
-            raise PeError(f"the program reads '{var.name}', which is not a used slot of {desc.proto_file} "
-                          f"(its slots: {known}); add it to the description or set_use_slots it")
+            raise PeError(
+                f"the program reads '{var.name}', which is not a used slot of {desc.proto_file} "
+                f"(its slots: {known}); add it to the description or set_use_slots it"
+            )

@@ -3,6 +3,7 @@
 Because an epoch's order is a function of its number, a run can resume at any (epoch, batch) and
 see exactly the batches a straight run would have seen.
 """
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -38,7 +39,7 @@ class Batcher:
         """Yields (batch index, {name: array}) for one epoch, starting at ``start_batch``."""
         order = self.order(epoch)
         for b in range(start_batch, len(self)):
-            idx = order[b * self.batch_size:(b + 1) * self.batch_size]
+            idx = order[b * self.batch_size : (b + 1) * self.batch_size]
             if self.shuffle:
                 yield b, {name: col[idx] for name, col in self.columns.items()}
             else:
@@ -53,4 +54,5 @@ class Batcher:
         def read():
             for _, batch in self.epoch(epoch):
                 yield list(zip(*(batch[n] for n in names)))
+
         return read

@@ -17,6 +17,7 @@ Where the seed and Fluid's code disagree the seed wins and Fluid's form is accep
 ``set_dense_slots('wd')`` and ``set_use_slots('wd')`` take one name or a list of names (Fluid's code
 iterated the string's characters).
 """
+
 import functools
 import os
 
@@ -45,16 +46,28 @@ def message_class():
                 spec.default_value = default
             if type_name:
                 spec.type_name = type_name
+
     opt, req, rep = L.LABEL_OPTIONAL, L.LABEL_REQUIRED, L.LABEL_REPEATED
-    message("Slot", ("name", T.TYPE_STRING, req, None, None), ("type", T.TYPE_STRING, req, None, None),
-            ("is_dense", T.TYPE_BOOL, opt, "false", None), ("is_used", T.TYPE_BOOL, opt, "false", None),
-            ("shape", T.TYPE_INT32, rep, None, None))
+    message(
+        "Slot",
+        ("name", T.TYPE_STRING, req, None, None),
+        ("type", T.TYPE_STRING, req, None, None),
+        ("is_dense", T.TYPE_BOOL, opt, "false", None),
+        ("is_used", T.TYPE_BOOL, opt, "false", None),
+        ("shape", T.TYPE_INT32, rep, None, None),
+    )
     message("MultiSlotDesc", ("slots", T.TYPE_MESSAGE, rep, None, ".pe.datafeed.Slot"))
-    message("DataFeedDesc", ("name", T.TYPE_STRING, opt, None, None), ("batch_size", T.TYPE_INT32, opt, "32", None),
-            ("multi_slot_desc", T.TYPE_MESSAGE, opt, None, ".pe.datafeed.MultiSlotDesc"),
-            ("pipe_command", T.TYPE_STRING, opt, None, None), ("thread_num", T.TYPE_INT32, opt, None, None),
-            ("rank_offset", T.TYPE_STRING, opt, None, None), ("pv_batch_size", T.TYPE_INT32, opt, "32", None),
-            ("input_type", T.TYPE_INT32, opt, "0", None))
+    message(
+        "DataFeedDesc",
+        ("name", T.TYPE_STRING, opt, None, None),
+        ("batch_size", T.TYPE_INT32, opt, "32", None),
+        ("multi_slot_desc", T.TYPE_MESSAGE, opt, None, ".pe.datafeed.MultiSlotDesc"),
+        ("pipe_command", T.TYPE_STRING, opt, None, None),
+        ("thread_num", T.TYPE_INT32, opt, None, None),
+        ("rank_offset", T.TYPE_STRING, opt, None, None),
+        ("pv_batch_size", T.TYPE_INT32, opt, "32", None),
+        ("input_type", T.TYPE_INT32, opt, "0", None),
+    )
     pool = descriptor_pool.DescriptorPool()
     pool.Add(f)
     return message_factory.GetMessageClass(pool.FindMessageTypeByName("pe.datafeed.DataFeedDesc"))
@@ -88,6 +101,7 @@ class DataFeedDesc:
     def desc(self):
         """The message as protobuf text (loads back into a DataFeedDesc unchanged)."""
         from google.protobuf import text_format
+
         return text_format.MessageToString(self.proto_desc)
 
     # -- what the reader uses ---------------------------------------------------------------------
@@ -106,8 +120,10 @@ class DataFeedDesc:
         by_name = {s.name: s for s in self.proto_desc.multi_slot_desc.slots}
         unknown = [n for n in names if n not in by_name]
         if unknown:
-            raise PeError(f"DataFeedDesc.{method}: {self.proto_file} has no slot {unknown[0]!r}; "
-                          f"its slots are {', '.join(by_name) or 'none'}")
+            raise PeError(
+                f"DataFeedDesc.{method}: {self.proto_file} has no slot {unknown[0]!r}; "
+                f"its slots are {', '.join(by_name) or 'none'}"
+            )
         return [by_name[n] for n in names]
 
     def _check(self):
@@ -129,8 +145,9 @@ class DataFeedDesc:
 def _read(path):
     kind = file_kind(path) if isinstance(path, (str, os.PathLike)) else "not a path"
     if kind is not None:
-        raise PeError(f"DataFeedDesc: {path} is not a file ({kind}; give the path of a text-format data feed "
-                      f"description)")
+        raise PeError(
+            f"DataFeedDesc: {path} is not a file ({kind}; give the path of a text-format data feed description)"
+        )
     if os.path.getsize(path) > MAX_DESC_BYTES:
         raise PeError(f"{path}: a data feed description over 1 MiB is not one (check the path)")
     try:
@@ -142,6 +159,7 @@ def _read(path):
 
 def _parse(text, path):
     from google.protobuf import text_format
+
     message = message_class()()
     try:
         text_format.Parse(text, message)

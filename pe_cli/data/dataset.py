@@ -10,6 +10,7 @@ thread at a time; an InMemoryDataset reads them all with ``load_into_memory`` an
 ``local_shuffle`` / ``global_shuffle`` (one process: the same) the samples, which its threads then
 share out in slices. A FileInstantDataset streams binary files (data/instant_datafeed.py).
 """
+
 import numpy as np
 
 from ..base.errors import ArgumentValueError, PeError
@@ -22,11 +23,15 @@ from .multislot import MultiSlotReader, piped_text, read_text
 
 class DatasetFactory:
     def create_dataset(self, datafeed_class="QueueDataset"):
-        kinds = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset,
-                 "FileInstantDataset": FileInstantDataset}
+        kinds = {
+            "QueueDataset": QueueDataset,
+            "InMemoryDataset": InMemoryDataset,
+            "FileInstantDataset": FileInstantDataset,
+        }
         if datafeed_class not in kinds:
-            raise ArgumentValueError(f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of "
-                          f"{', '.join(kinds)}")
+            raise ArgumentValueError(
+                f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of {', '.join(kinds)}"
+            )
         return kinds[datafeed_class]()
 
 
@@ -70,10 +75,11 @@ class _Dataset:
     def slots(self):
         """(name, type, is_dense, is_used) per used variable, as DataFeedDesc.slots."""
         if not self.use_vars:
-            raise PeError(f"{self.proto_file}: set_use_var([...]) names no variable; give the program's data "
-                          f"variables in the order of the slots of a line")
-        return [(v.name, "uint64" if "int" in str(v.dtype) else "float", not v.lod_level, True)
-                for v in self.use_vars]
+            raise PeError(
+                f"{self.proto_file}: set_use_var([...]) names no variable; give the program's data "
+                f"variables in the order of the slots of a line"
+            )
+        return [(v.name, "uint64" if "int" in str(v.dtype) else "float", not v.lod_level, True) for v in self.use_vars]
 
     def desc(self):
         return "\n".join(f"slot {n}: {t}, {'dense' if d else 'sparse'}" for n, t, d, _ in self.slots)
@@ -94,7 +100,6 @@ class _Dataset:
         parts, batches_of = self._parts(reader, threads)
         run_threads(program, parts, batches_of, threads, place, scope, fetch, shown, print_period)
 
-
     def device_batches(self, devices, drop_last=True):
         """What ``DataLoader.from_dataset`` yields: per step, one batch ({variable name: array or
         LoDTensor}) per device, each device reading its own share of the data (the files, or the
@@ -102,8 +107,10 @@ class _Dataset:
         does. ``drop_last``: a device's last batch smaller than the batch size is not read. A dense
         slot takes its variable's shape."""
         if len(self.filelist) < devices:
-            raise PeError(f"DataLoader.from_dataset: the file list names {len(self.filelist)} files for "
-                          f"{devices} places; give at least one file per place")
+            raise PeError(
+                f"DataLoader.from_dataset: the file list names {len(self.filelist)} files for "
+                f"{devices} places; give at least one file per place"
+            )
         reader = MultiSlotReader(self)
         parts, batches_of = self._parts(reader, devices)
         shapes = {v.name: v.shape for v in self.use_vars}
@@ -114,6 +121,7 @@ class _Dataset:
                     n = len(next(iter(batch.values())))
                     if n == self.batch_size or not drop_last:
                         yield {name: _shaped(value, shapes.get(name)) for name, value in batch.items()}
+
         return zip(*(stream(parts[d::devices]) for d in range(devices)))
 
 
@@ -134,12 +142,14 @@ class QueueDataset(_Dataset):
         return groups, lambda files: reader.batches_across(files, self.pipe_command)
 
     def local_shuffle(self):
-        raise _CannotShuffle(f"{type(self).__name__} does not support local shuffle, please use InMemoryDataset "
-                             f"for local_shuffle")
+        raise _CannotShuffle(
+            f"{type(self).__name__} does not support local shuffle, please use InMemoryDataset for local_shuffle"
+        )
 
     def global_shuffle(self, fleet=None):
-        raise _CannotShuffle(f"{type(self).__name__} does not support global shuffle, please use InMemoryDataset "
-                             f"for global_shuffle")
+        raise _CannotShuffle(
+            f"{type(self).__name__} does not support global shuffle, please use InMemoryDataset for global_shuffle"
+        )
 
 
 class FileInstantDataset(QueueDataset):
@@ -174,7 +184,7 @@ class InMemoryDataset(_Dataset):
         if not self.filelist:
             raise PeError(f"{self.proto_file}: the file list is empty (set_filelist)")
         lines = []
-        MultiSlotReader(self)                   # the slots are checked before any file is read
+        MultiSlotReader(self)  # the slots are checked before any file is read
         for path in self.filelist:
             text = piped_text(path, self.pipe_command) if self.pipe_command else read_text(path)
             lines += [(path, n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
@@ -192,7 +202,7 @@ class InMemoryDataset(_Dataset):
         self.queue_num = int(queue_num)
 
     def set_fleet_send_batch_size(self, fleet_send_batch_size=1024):
-        self.fleet_send_batch_size = int(fleet_send_batch_size)   # global_shuffle sends nothing here
+        self.fleet_send_batch_size = int(fleet_send_batch_size)  # global_shuffle sends nothing here
 
     def set_fleet_send_sleep_seconds(self, fleet_send_sleep_seconds=0):
         self.fleet_send_sleep_seconds = fleet_send_sleep_seconds
@@ -204,7 +214,7 @@ class InMemoryDataset(_Dataset):
         self.lines = [self.lines[i] for i in order]
 
     def global_shuffle(self, fleet=None, thread_num=12):
-        self.local_shuffle()        # one process holds all the samples: a global shuffle is a local one
+        self.local_shuffle()  # one process holds all the samples: a global shuffle is a local one
 
     def release_memory(self):
         self.lines = None

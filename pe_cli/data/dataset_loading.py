@@ -6,6 +6,7 @@ order or shuffled), ``default_collate_fn`` (samples of fields into one array per
 ``worker_init_fn(worker_id)`` first in each), delivered in order (``timeout`` bounds the wait for
 each batch: reader_processes.workers_reader). In a worker, ``get_worker_info()``
 says which (``id``, ``num_workers``, ``dataset``, ``seed``); in the reading process it is None."""
+
 import numbers
 
 import numpy as np
@@ -15,7 +16,7 @@ from .reader_processes import workers_reader
 
 __all__ = ["Dataset", "BatchSampler", "default_collate_fn", "dataset_batches", "get_worker_info", "WorkerInfo"]
 
-_WORKER = [None]        # this process's WorkerInfo when it is a DataLoader worker
+_WORKER = [None]  # this process's WorkerInfo when it is a DataLoader worker
 
 
 class WorkerInfo:
@@ -35,7 +36,7 @@ def get_worker_info():
 
 def enter_worker(worker_id, workers, dataset, worker_init_fn):
     """In a freshly forked worker: its WorkerInfo, then ``worker_init_fn(worker_id)``."""
-    _WORKER[0] = WorkerInfo(worker_id, workers, dataset, int(np.random.randint(0, 2 ** 31 - 1)) + worker_id)
+    _WORKER[0] = WorkerInfo(worker_id, workers, dataset, int(np.random.randint(0, 2**31 - 1)) + worker_id)
     if worker_init_fn is not None:
         worker_init_fn(worker_id)
 
@@ -68,7 +69,7 @@ class BatchSampler:
     def __iter__(self):
         indices = np.random.permutation(self.indices).tolist() if self.shuffle else self.indices
         for start in range(0, len(indices), self.batch_size):
-            batch = indices[start:start + self.batch_size]
+            batch = indices[start : start + self.batch_size]
             if len(batch) == self.batch_size or not self.drop_last:
                 yield batch
 
@@ -98,6 +99,7 @@ def _worker_reader(dataset, index_batches, collate_fn, worker_id, workers, worke
         for k, indices in enumerate(index_batches):
             if k % workers == worker_id:
                 yield k, collate_fn([dataset[i] for i in indices])
+
     return reader
 
 
@@ -111,8 +113,11 @@ def dataset_batches(dataset, batch_sampler, collate_fn=None, num_workers=0, work
             for indices in batch_sampler:
                 yield collate_fn([dataset[i] for i in indices])
             return
-        index_batches = list(batch_sampler)         # one epoch's indices, shared by the workers
-        readers = [_worker_reader(dataset, index_batches, collate_fn, w, num_workers, worker_init_fn)
-                   for w in range(num_workers)]
+        index_batches = list(batch_sampler)  # one epoch's indices, shared by the workers
+        readers = [
+            _worker_reader(dataset, index_batches, collate_fn, w, num_workers, worker_init_fn)
+            for w in range(num_workers)
+        ]
         yield from in_order(workers_reader(readers, 2 * num_workers, timeout)(), True)
+
     return batches

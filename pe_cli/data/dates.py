@@ -11,6 +11,7 @@ written: the local time) split into the parts a model can use, float32 [N, 13]:
 A missing field (data.missing) is the training dates' median; a field that is no ISO date is
 refused, naming the sample and the column. Fitted: the year's mean and std and the median date.
 """
+
 import datetime as dt
 import math
 
@@ -19,8 +20,21 @@ import numpy as np
 from .readers import DataError
 from .vocabulary import as_text
 
-PARTS = ("year", "month", "day", "weekday", "hour", "month_sin", "month_cos", "weekday_sin", "weekday_cos",
-         "yearday_sin", "yearday_cos", "time_sin", "time_cos")
+PARTS = (
+    "year",
+    "month",
+    "day",
+    "weekday",
+    "hour",
+    "month_sin",
+    "month_cos",
+    "weekday_sin",
+    "weekday_cos",
+    "yearday_sin",
+    "yearday_cos",
+    "time_sin",
+    "time_cos",
+)
 WIDTH = len(PARTS)
 
 
@@ -29,8 +43,11 @@ def _parse(value, where, row):
     try:
         return dt.datetime.fromisoformat(text[:-1] if text.endswith(("Z", "z")) else text).replace(tzinfo=None)
     except ValueError:
-        raise DataError(f"{where}: sample {row} holds '{text[:40]}', not an ISO date (2024-03-09, or a datetime "
-                        f"2024-03-09T14:30)", (), "fix the field, or mark it missing (data.missing)") from None
+        raise DataError(
+            f"{where}: sample {row} holds '{text[:40]}', not an ISO date (2024-03-09, or a datetime 2024-03-09T14:30)",
+            (),
+            "fix the field, or mark it missing (data.missing)",
+        ) from None
 
 
 def _dates(raw, where):
@@ -56,10 +73,19 @@ def apply_date(state, raw, where):
         d = fill if d is None else d
         yearday, hours = d.timetuple().tm_yday - 1, d.hour + d.minute / 60 + d.second / 3600
         year = d.year + yearday / 366
-        angles = (2 * math.pi * (d.month - 1) / 12, 2 * math.pi * d.weekday() / 7, 2 * math.pi * yearday / 366,
-                  2 * math.pi * hours / 24)
-        out[i] = [(year - state["year_mean"]) / state["year_std"], (d.month - 1) / 11, (d.day - 1) / 30,
-                  d.weekday() / 6, d.hour / 23] + [f(a) for a in angles for f in (math.sin, math.cos)]
+        angles = (
+            2 * math.pi * (d.month - 1) / 12,
+            2 * math.pi * d.weekday() / 7,
+            2 * math.pi * yearday / 366,
+            2 * math.pi * hours / 24,
+        )
+        out[i] = [
+            (year - state["year_mean"]) / state["year_std"],
+            (d.month - 1) / 11,
+            (d.day - 1) / 30,
+            d.weekday() / 6,
+            d.hour / 23,
+        ] + [f(a) for a in angles for f in (math.sin, math.cos)]
     return out
 
 

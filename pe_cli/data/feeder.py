@@ -9,6 +9,7 @@ tuple with one field per feed variable) into the feed dict an Executor or Parall
   device) or of lists of feed dicts (several); leftover minibatches that cannot fill every device
   are dropped with ``drop_last``, else a ValueError.
 """
+
 from ..framework import default_main_program
 from ..framework.feed_batch import FieldBatch
 from ..framework.variable import Variable
@@ -18,14 +19,14 @@ from ..base.places import CUDAPlace, cpu_device_count
 
 class DataFeeder:
     def __init__(self, feed_list, place, program=None):
-        if program is None:     # the feed variables' own program, else the default one
+        if program is None:  # the feed variables' own program, else the default one
             owner = next((v.block.program for v in feed_list if isinstance(v, Variable)), None)
             program = owner if owner is not None else default_main_program()
         block = program.global_block()
         self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level = [], [], [], []
         for item in feed_list:
             if isinstance(item, str):
-                var = block.var(item)          # ValueError when the program has no such variable
+                var = block.var(item)  # ValueError when the program has no such variable
             elif isinstance(item, Variable):
                 if not block.has_var(item.name):
                     raise ValueError(f"DataFeeder: variable '{item.name}' is not in the program")
@@ -33,18 +34,21 @@ class DataFeeder:
             else:
                 raise TypeError(f"DataFeeder: feed_list takes Variables or their names, got {type(item).__name__}")
             self.feed_names.append(var.name)
-            self.feed_shapes.append(list(var.shape or []))    # a fixed batch too, as Fluid's
+            self.feed_shapes.append(list(var.shape or []))  # a fixed batch too, as Fluid's
             self.feed_dtypes.append(var.dtype)
             self.feed_lod_level.append(var.lod_level)
         self.place = place
 
     def feed(self, iterable):
-        converters = [FieldBatch(*spec) for spec in
-                      zip(self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level)]
+        converters = [
+            FieldBatch(*spec) for spec in zip(self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level)
+        ]
         for n, sample in enumerate(iterable):
             if len(sample) != len(converters):
-                raise ValueError(f"DataFeeder: sample {n} has {len(sample)} fields but feed_list has "
-                                 f"{len(converters)} variables ({', '.join(self.feed_names)})")
+                raise ValueError(
+                    f"DataFeeder: sample {n} has {len(sample)} fields but feed_list has "
+                    f"{len(converters)} variables ({', '.join(self.feed_names)})"
+                )
             for conv, field in zip(converters, sample):
                 conv.add(field)
         return {conv.name: conv.done() for conv in converters}
@@ -60,8 +64,10 @@ class DataFeeder:
         num = self._num_places(num_places)
         batches = list(iterable)
         if len(batches) != num:
-            raise ValueError(f"DataFeeder.feed_parallel: got {len(batches)} minibatches for {num} devices; "
-                             f"it takes one minibatch per device")
+            raise ValueError(
+                f"DataFeeder.feed_parallel: got {len(batches)} minibatches for {num} devices; "
+                f"it takes one minibatch per device"
+            )
         for batch in batches:
             yield self.feed(batch)
 
@@ -79,6 +85,9 @@ class DataFeeder:
                     yield list(self.feed_parallel(group, num))
                     group = []
             if group and not drop_last:
-                raise ValueError(f"DataFeeder.decorate_reader: {len(group)} minibatches are left over for "
-                                 f"{num} devices; only drop_last=True (dropping them) is implemented")
+                raise ValueError(
+                    f"DataFeeder.decorate_reader: {len(group)} minibatches are left over for "
+                    f"{num} devices; only drop_last=True (dropping them) is implemented"
+                )
+
         return feeds

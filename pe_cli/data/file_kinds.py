@@ -5,6 +5,7 @@ error names what was found (``x.png is a PNG image; ...``) instead of the format
 The bytes decide; the name only where they cannot (a zip is an NPZ archive when its members are .npy
 files or its name ends in .npz).
 """
+
 import gzip
 import os
 import zipfile
@@ -27,7 +28,7 @@ _MAGIC = (
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
     (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
 )
-_IDX_TYPES = (0x08, 0x09, 0x0B, 0x0C, 0x0D, 0x0E)    # the IDX value types (idx.py reads each)
+_IDX_TYPES = (0x08, 0x09, 0x0B, 0x0C, 0x0D, 0x0E)  # the IDX value types (idx.py reads each)
 _PEEK = 512
 
 
@@ -91,5 +92,5 @@ def _is_text(head):
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as e:
-        return e.start >= len(head) - 3      # a character cut at the end of the peek
+        return e.start >= len(head) - 3  # a character cut at the end of the peek
     return True

@@ -23,6 +23,7 @@ With one worker, with ``PE_ASYNC_WORKERS=threads``, on other systems (fork is un
 absent on Windows), off the CPU and under MPI, the workers are threads of this process on the same
 scope. One worker is exactly a sequential Executor over the same batches.
 """
+
 import io
 import mmap
 import multiprocessing
@@ -42,8 +43,8 @@ from ..base.places import CPUPlace
 from ..kernels.cpu import threads as cpu_threads
 from ..kernels.cpu._numba import settle_background_compiles
 
-_HEADER = struct.Struct("<cQ")          # message kind, payload length
-_WHERE = struct.Struct("<QQ")           # a collected value's part index and batch number
+_HEADER = struct.Struct("<cQ")  # message kind, payload length
+_WHERE = struct.Struct("<QQ")  # a collected value's part index and batch number
 
 
 class Job:
@@ -54,7 +55,7 @@ class Job:
     def __init__(self, program, parts, batches_of, place, scope, fetch, show=None, collect=False):
         self.program, self.parts, self.batches_of = program, list(parts), batches_of
         self.place, self.scope, self.fetch, self.show, self.collect = place, scope, fetch, show, collect
-        self._taken = multiprocessing.Value("q", 0)        # parts handed out (in memory the workers share)
+        self._taken = multiprocessing.Value("q", 0)  # parts handed out (in memory the workers share)
 
     def work(self, worker, workers, emit, stopped, around_step=(None, None)):
         exe = Executor(self.place)
@@ -110,8 +111,7 @@ def _use_processes(place):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
     mpi = sys.modules.get("mpi4py.MPI")
     under_mpi = mpi is not None and mpi.Is_initialized()
-    return (choice == "processes" and sys.platform.startswith("linux") and isinstance(place, CPUPlace)
-            and not under_mpi)
+    return choice == "processes" and sys.platform.startswith("linux") and isinstance(place, CPUPlace) and not under_mpi
 
 
 def _error(worker, e):
@@ -119,6 +119,7 @@ def _error(worker, e):
 
 
 # -- threads -----------------------------------------------------------------------------------------
+
 
 def _threads(job, workers, results):
     stop, lock, errors = threading.Event(), threading.Lock(), []
@@ -138,9 +139,10 @@ def _threads(job, workers, results):
     def thread(w):
         try:
             job.work(w, workers, emit, stop.is_set, around)
-        except BaseException as e:      # noqa: BLE001 - the first error stops every thread and is raised below
+        except BaseException as e:  # noqa: BLE001 - the first error stops every thread and is raised below
             errors.append(_error(w, e))
             stop.set()
+
     pool = [threading.Thread(target=thread, args=(w,), name=f"pe-async-{w}") for w in range(workers)]
     for t in pool:
         t.start()
@@ -152,14 +154,15 @@ def _threads(job, workers, results):
 
 # -- processes ---------------------------------------------------------------------------------------
 
+
 def _processes(job, workers, results):
     shared = _Shared(job.program, job.scope)
-    landing = multiprocessing.Lock()    # held to copy the shared values in or out (``_Shared.landings``)
-    settle_background_compiles()        # no thread of this process may hold numba's lock at the fork
+    landing = multiprocessing.Lock()  # held to copy the shared values in or out (``_Shared.landings``)
+    settle_background_compiles()  # no thread of this process may hold numba's lock at the fork
     cpu_threads.before_fork()
     sys.stdout.flush()
     sys.stderr.flush()
-    children = []                       # (pid, read end of its pipe)
+    children = []  # (pid, read end of its pipe)
     try:
         for w in range(workers):
             read, write = os.pipe()
@@ -173,9 +176,9 @@ def _processes(job, workers, results):
             children.append((pid, read))
         _gather(job, children, results)
     finally:
-        for pid, read in children:      # after an error here or in a worker, none is left running
+        for pid, read in children:  # after an error here or in a worker, none is left running
             _kill(pid)
-        shared.restore()                # the caller's scope keeps the trained values
+        shared.restore()  # the caller's scope keeps the trained values
 
 
 class _Shared:
@@ -184,7 +187,7 @@ class _Shared:
     end, additive)), then those it only reads."""
 
     def __init__(self, program, scope):
-        program = getattr(program, "_program", program)        # a CompiledProgram's Program
+        program = getattr(program, "_program", program)  # a CompiledProgram's Program
         writes = {n for block in program.blocks for op in block.ops for n in op.output_arg_names}
         found, seen = [], set()
         for block in program.blocks:
@@ -195,7 +198,7 @@ class _Shared:
                     seen.add(var.name)
                     found.append((var.name in writes, held, array))
         found.sort(key=lambda entry: (not entry[0], entry[2].dtype.str))
-        end, self.entries, self.runs = 0, [], []            # entries: (var, offset, shared array, written)
+        end, self.entries, self.runs = 0, [], []  # entries: (var, offset, shared array, written)
         for written, held, array in found:
             if written and (not self.runs or self.runs[-1][0] != array.dtype):
                 self.runs.append([array.dtype, end, end, array.dtype.kind in "fiuc"])
@@ -228,8 +231,15 @@ class _Shared:
         and the addition take about 2 copies' time of the updated arrays (CTR model: ~3% of a step)."""
         end = self.runs[-1][2] if self.runs else 0
         base, mine = np.zeros(end, np.uint8), np.zeros(end, np.uint8)
-        runs = [(additive, _typed(self.memory, dtype, start, stop), _typed(base, dtype, start, stop),
-                 _typed(mine, dtype, start, stop)) for dtype, start, stop, additive in self.runs]
+        runs = [
+            (
+                additive,
+                _typed(self.memory, dtype, start, stop),
+                _typed(base, dtype, start, stop),
+                _typed(mine, dtype, start, stop),
+            )
+            for dtype, start, stop, additive in self.runs
+        ]
         own = [(held, _view(mine, offset, view)) for held, offset, view, written in self.entries if written]
 
         def before():
@@ -245,18 +255,19 @@ class _Shared:
                     np.copyto(array, held.tensor._array)
             for additive, _, was, now in runs:
                 if additive:
-                    np.subtract(now, was, out=now)      # the step's change
+                    np.subtract(now, was, out=now)  # the step's change
             with lock:
                 for additive, shared, _, now in runs:
                     if additive:
                         shared += now
                     else:
                         np.copyto(shared, now)
+
         return before, after
 
 
 def _view(buffer, offset, like):
-    return buffer[offset:offset + like.nbytes].view(like.dtype).reshape(like.shape)
+    return buffer[offset : offset + like.nbytes].view(like.dtype).reshape(like.shape)
 
 
 def _typed(buffer, dtype, start, stop):
@@ -267,22 +278,23 @@ def _child(job, worker, workers, pipe, shared, landing):
     """A worker process: runs its parts, sends what it prints and collects, and exits (never returns)."""
     code = 0
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)       # a Ctrl-C is the caller's to handle
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the caller's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         cpu_threads.one_thread_after_fork()
-        job.work(worker, workers, lambda kind, payload: _send(pipe, kind, payload), lambda: False,
-                 shared.landings(landing))
-    except BaseException as e:          # noqa: BLE001 - reported to the caller, which raises it
+        job.work(
+            worker, workers, lambda kind, payload: _send(pipe, kind, payload), lambda: False, shared.landings(landing)
+        )
+    except BaseException as e:  # noqa: BLE001 - reported to the caller, which raises it
         code = 1
         try:
             _send(pipe, b"E", str(_error(worker, e)))
-        except BaseException:           # noqa: BLE001 - the caller reports the exit status instead
+        except BaseException:  # noqa: BLE001 - the caller reports the exit status instead
             pass
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except BaseException:       # noqa: BLE001
+            except BaseException:  # noqa: BLE001
                 pass
         os._exit(code)
 
@@ -299,7 +311,7 @@ def _send(pipe, kind, payload):
         data = payload.encode()
     view = memoryview(_HEADER.pack(kind, len(data)) + data)
     while view:
-        view = view[os.write(pipe, view):]
+        view = view[os.write(pipe, view) :]
 
 
 def _gather(job, children, results):
@@ -332,7 +344,7 @@ def _read_all(selector, pending, results, children):
                 kind, size = _HEADER.unpack_from(buffer)
                 if len(buffer) < _HEADER.size + size:
                     break
-                data, buffer = buffer[_HEADER.size:_HEADER.size + size], buffer[_HEADER.size + size:]
+                data, buffer = buffer[_HEADER.size : _HEADER.size + size], buffer[_HEADER.size + size :]
                 error = _take(kind, data, results)
                 if error is not None:
                     raise error
@@ -343,8 +355,10 @@ def _ended(worker, pid):
     """Worker ``worker``'s pipe has closed: it has exited (or is about to); raises unless it finished."""
     _, status = os.waitpid(pid, 0)
     if status:
-        raise PeError(f"Hogwild worker {worker} ended without finishing ({_status(status)}); "
-                      f"run with PE_ASYNC_WORKERS=threads to see the error here")
+        raise PeError(
+            f"Hogwild worker {worker} ended without finishing ({_status(status)}); "
+            f"run with PE_ASYNC_WORKERS=threads to see the error here"
+        )
 
 
 def _take(kind, data, results):
@@ -374,5 +388,5 @@ def _kill(pid):
         if done == 0:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-    except ChildProcessError:       # already reaped by _gather
+    except ChildProcessError:  # already reaped by _gather
         pass

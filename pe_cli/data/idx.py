@@ -4,6 +4,7 @@ Header: two zero bytes, one byte for the value type, one byte for the number of 
 big-endian u32 size per dimension. Files may be gzip-compressed (``.gz``); the magic bytes decide,
 not the name.
 """
+
 import gzip
 import os
 import zlib
@@ -47,8 +48,10 @@ def read_idx(path):
     except (OSError, EOFError, zlib.error) as e:
         raise PeError(f"{path}: cannot read: {e}") from None
     if len(data) != want:
-        raise PeError(f"{path}: IDX header says shape {list(shape)} ({want} bytes of data) "
-                      f"but the file holds {'more' if len(data) > want else len(data)}")
+        raise PeError(
+            f"{path}: IDX header says shape {list(shape)} ({want} bytes of data) "
+            f"but the file holds {'more' if len(data) > want else len(data)}"
+        )
     array = np.frombuffer(data, dtype, count=count).reshape(shape)
     return array.astype(np.dtype(dtype).newbyteorder("="))
 
@@ -68,8 +71,10 @@ def _read_at_most(f, n, chunk=16 << 20):
 def _read_header(path, f):
     head = f.read(4)
     if len(head) < 4 or head[0] != 0 or head[1] != 0:
-        raise PeError(f"{path} is {file_kinds.sniff(path)}, not an IDX file (MNIST's format: a header of two zero "
-                      f"bytes, the value type and the number of dimensions)")
+        raise PeError(
+            f"{path} is {file_kinds.sniff(path)}, not an IDX file (MNIST's format: a header of two zero "
+            f"bytes, the value type and the number of dimensions)"
+        )
     type_byte, ndim = head[2], head[3]
     dtype = _TYPES.get(type_byte)
     if dtype is None:

@@ -9,6 +9,7 @@
 ``scale``, then ``(x - mean) / std`` per channel. A folder of class folders
 (``folder/<class>/<image>``) gives each image its folder's name as its class (``class_folders``).
 """
+
 import io
 import os
 
@@ -28,7 +29,7 @@ def missing_pillow_message():
 def pillow():
     """Pillow's Image module; a DataError saying how to install it when it is absent."""
     try:
-        from PIL import Image       # the optional extra
+        from PIL import Image  # the optional extra
     except ImportError:
         raise DataError(missing_pillow_message()) from None
     return Image
@@ -39,8 +40,11 @@ def image_files(directory):
     out = []
     for root, dirs, files in os.walk(directory):
         dirs.sort()
-        out += [os.path.join(root, f) for f in sorted(files)
-                if f.lower().endswith(IMAGE_EXTENSIONS) and not f.startswith(".")]
+        out += [
+            os.path.join(root, f)
+            for f in sorted(files)
+            if f.lower().endswith(IMAGE_EXTENSIONS) and not f.startswith(".")
+        ]
     return out
 
 
@@ -49,10 +53,14 @@ def class_folders(directory):
     the classes taken in turn (the first image of each, then the second, ...), so that the first N
     samples (data.train.limit, pe smoke --samples) hold every class, not the first classes only."""
     if not os.path.isdir(directory):
-        raise DataError(f"image folder {directory} does not exist", ("path",),
-                        "point path at a directory with one folder of images per class")
-    classes = sorted(d for d in os.listdir(directory)
-                     if os.path.isdir(os.path.join(directory, d)) and not d.startswith("."))
+        raise DataError(
+            f"image folder {directory} does not exist",
+            ("path",),
+            "point path at a directory with one folder of images per class",
+        )
+    classes = sorted(
+        d for d in os.listdir(directory) if os.path.isdir(os.path.join(directory, d)) and not d.startswith(".")
+    )
     per_class = {name: image_files(os.path.join(directory, name)) for name in classes}
     paths, names = [], []
     for k in range(max((len(files) for files in per_class.values()), default=0)):
@@ -61,8 +69,11 @@ def class_folders(directory):
                 paths.append(files[k])
                 names.append(name)
     if not paths:
-        raise DataError(f"{directory} holds no images in class folders", ("path",),
-                        f"lay the images out as {directory}/<class>/<image>.png")
+        raise DataError(
+            f"{directory} holds no images in class folders",
+            ("path",),
+            f"lay the images out as {directory}/<class>/<image>.png",
+        )
     return paths, names
 
 
@@ -73,14 +84,17 @@ def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=Non
     for i, path in enumerate(paths):
         array = _decode(image_module, path, size, crop, mode)
         if out is None:
-            try:                                    # every image the size of the first: bounded first
+            try:  # every image the size of the first: bounded first
                 check_bytes(len(paths) * array.nbytes, f"{len(paths):,} images of {array.shape}")
             except LimitError as e:
                 raise DataError(str(e), (), "use fewer or smaller images (size: [height, width])") from None
             out = np.empty((len(paths),) + array.shape, dtype=np.float32)
         elif array.shape != out.shape[1:]:
-            raise DataError(f"{path}: the image is {array.shape[2]}x{array.shape[1]}, the first one "
-                            f"{out.shape[3]}x{out.shape[2]}", (), "give size: [height, width] to resize them all")
+            raise DataError(
+                f"{path}: the image is {array.shape[2]}x{array.shape[1]}, the first one {out.shape[3]}x{out.shape[2]}",
+                (),
+                "give size: [height, width] to resize them all",
+            )
         out[i] = array
     if out is None:
         return np.zeros((0, channels, 1, 1), dtype=np.float32)
@@ -131,6 +145,7 @@ def _decode(image_module, path, size, crop, mode):
 def _per_channel(value, channels, key):
     values = np.asarray(value if isinstance(value, list) else [value], dtype=np.float32)
     if len(values) not in (1, channels):
-        raise DataError(f"{key} has {len(values)} values for {channels} channel(s)", (key,),
-                        f"give one number or {channels}")
+        raise DataError(
+            f"{key} has {len(values)} values for {channels} channel(s)", (key,), f"give one number or {channels}"
+        )
     return values.reshape(-1, 1, 1)

@@ -4,6 +4,7 @@ its labels and splits so): the numeric matrices, by name, as numpy arrays of the
 Compressed variables are inflated with zlib, within the limits of the file's own size. Other
 classes (cells, structs, text, sparse) are passed over; asking for one is the caller's error.
 Version 7.3 files are HDF5, which this reader refuses."""
+
 import struct
 import zlib
 
@@ -29,17 +30,17 @@ def _elements(data, order, where):
     pos = 0
     while pos + 8 <= len(data):
         kind, size = struct.unpack_from(order + "II", data, pos)
-        if kind >> 16:                                  # the small element format: both in 4 bytes
+        if kind >> 16:  # the small element format: both in 4 bytes
             kind, size = kind & 0xFFFF, kind >> 16
             if size > 4:
                 raise MatError(f"{where}: byte {pos}: a small data element of {size} bytes")
-            yield kind, data[pos + 4:pos + 4 + size]
+            yield kind, data[pos + 4 : pos + 4 + size]
             pos += 8
             continue
         end = pos + 8 + size
         if end > len(data):
             raise MatError(f"{where}: byte {pos}: an element of {size} bytes past the end of the file (truncated?)")
-        yield kind, data[pos + 8:end]
+        yield kind, data[pos + 8 : end]
         pos = end if kind == _MI_COMPRESSED else end + (-size % 8)
 
 
@@ -61,10 +62,10 @@ def _matrix(payload, order, where):
     dims = [int(d) for d in _numeric(*parts[1], order, where)]
     name = bytes(parts[2][1]).decode("ascii", "replace")
     mx_class = int(flags[0]) & 0xFF
-    if mx_class not in _CLASS_DTYPES or len(parts) < 4 or int(flags[0]) & 0x0800:   # not numeric, or complex
+    if mx_class not in _CLASS_DTYPES or len(parts) < 4 or int(flags[0]) & 0x0800:  # not numeric, or complex
         return name, None
     real = _numeric(*parts[3], order, where)
-    if any(d < 0 for d in dims) or numel(dims) != real.size:      # Python's ints: no int64 wrap to 0
+    if any(d < 0 for d in dims) or numel(dims) != real.size:  # Python's ints: no int64 wrap to 0
         raise MatError(f"{where}: variable '{name}': dimensions {dims} do not match its {real.size} values")
     return name, real.astype(_CLASS_DTYPES[mx_class]).reshape(dims, order="F")
 

@@ -11,6 +11,7 @@ refused (``error``). Another feed without preprocessing refuses a missing field.
 Columns that teach nothing, found when preprocessing is fitted on the training rows: one missing in
 every row is refused naming the column and the file; one of a single value gets a warning.
 """
+
 import sys
 from dataclasses import dataclass, field
 
@@ -37,6 +38,7 @@ class Missing:
     """What a table source reads as missing: ``default`` markers, ``feeds`` {feed: its own markers};
     ``on_label`` drop or error for a row whose label is missing: a ``label`` feed's, or one of
     ``labels`` (the feeds the model takes as a label: a regression's numeric target too)."""
+
     default: tuple = MISSING
     feeds: dict = field(default_factory=dict)
     on_label: str = "drop"
@@ -67,16 +69,22 @@ def drop_missing_labels(out, labels, table, policy):
         lost = _lost(out[feed])
         if lost.any() and policy == "error":
             r = int(np.argmax(lost))
-            raise DataError(f"{table.path}:{table.first + r}: the label {column} is missing ({int(lost.sum())} "
-                            f"of {len(lost)} rows)", ("columns", feed),
-                            "fill it in, or set data.on_missing_label: drop to train without those rows")
+            raise DataError(
+                f"{table.path}:{table.first + r}: the label {column} is missing ({int(lost.sum())} "
+                f"of {len(lost)} rows)",
+                ("columns", feed),
+                "fill it in, or set data.on_missing_label: drop to train without those rows",
+            )
         gone |= lost
     if not gone.any():
         return out
     names = ", ".join(labels.values())
     if gone.all():
-        raise DataError(f"{table.path}: every one of its {len(gone)} rows has no {names}", ("columns",),
-                        "give the label column values (missing markers: data.missing)")
+        raise DataError(
+            f"{table.path}: every one of its {len(gone)} rows has no {names}",
+            ("columns",),
+            "give the label column values (missing markers: data.missing)",
+        )
     note(f"dropped {int(gone.sum())} of {len(gone)} rows of {table.path}: no {names}")
     keep = ~gone
     return {f: v[keep] for f, v in out.items()}
@@ -100,8 +108,10 @@ class Where:
 
 
 EMPTY_HINT = "fill it in, or leave it out of the model (a column without values teaches nothing)"
-_SCALED = {"standardize": "its std is 0: pe divides by 1, so the feed is 0 in every training row",
-           "minmax": "its max is its min: pe divides by 1, so the feed is 0 in every training row"}
+_SCALED = {
+    "standardize": "its std is 0: pe divides by 1, so the feed is 0 in every training row",
+    "minmax": "its max is its min: pe divides by 1, so the feed is 0 in every training row",
+}
 
 
 def check_numbers(x, scaling, where):
@@ -112,8 +122,10 @@ def check_numbers(x, scaling, where):
         if not seen.size:
             raise DataError(f"{where.column(i)} is missing in every row", (), EMPTY_HINT)
         if seen.min() == seen.max():
-            note(f"warning: {where.column(i)} has the one value {seen[0]:g} in every training row ("
-                 f"{_SCALED.get(scaling, 'the feed is constant')}; it teaches the model nothing)")
+            note(
+                f"warning: {where.column(i)} has the one value {seen[0]:g} in every training row ("
+                f"{_SCALED.get(scaling, 'the feed is constant')}; it teaches the model nothing)"
+            )
 
 
 def check_values(values, where):
@@ -122,5 +134,7 @@ def check_values(values, where):
     if not seen:
         raise DataError(f"{where.column()} is missing in every row", (), EMPTY_HINT)
     if len(seen) == 1:
-        note(f"warning: {where.column()} has the one value {next(iter(seen))[:40]!r} in every training row "
-             "(it teaches the model nothing)")
+        note(
+            f"warning: {where.column()} has the one value {next(iter(seen))[:40]!r} in every training row "
+            "(it teaches the model nothing)"
+        )

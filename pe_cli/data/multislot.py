@@ -11,6 +11,7 @@ A file is read whole and split into tokens by Python's C-level ``split``; each l
 walked by their counts, and each batch's values are converted by numpy in one call per slot.
 A malformed line is one error naming the file, the line and the slot.
 """
+
 import os
 import subprocess
 
@@ -21,7 +22,7 @@ from ..base.limits import check_bytes, regular_file
 from ..framework.lod_tensor import LoDTensor
 from ..kernels.cpu._numba import lazy
 
-_loops = lazy("_multislot_loops")     # numba loops, imported on first use
+_loops = lazy("_multislot_loops")  # numba loops, imported on first use
 
 _DTYPES = {"uint64": np.int64, "float": np.float32}
 
@@ -50,7 +51,7 @@ class MultiSlotReader:
         """Yields the batches of several files read one after another as one stream of samples, as
         Fluid 1.8.5's MultiSlotDataFeed does for a thread's files: a batch that a file ends short of
         full takes its remaining samples from the next file; only the stream's last batch may be smaller."""
-        carry = None                        # (columns, counts, path) of the samples not yet batched
+        carry = None  # (columns, counts, path) of the samples not yet batched
         for path in paths:
             columns, counts = self.parse_file(path, pipe_command)
             if carry is not None:
@@ -59,7 +60,7 @@ class MultiSlotReader:
             full = counts.shape[0] - counts.shape[0] % self.batch_size
             yield from self._batches(columns, counts, path, 0, full)
             offsets = self._offsets(counts)
-            carry = ({n: columns[n][offsets[n][full]:] for n in columns}, counts[full:], path)
+            carry = ({n: columns[n][offsets[n][full] :] for n in columns}, counts[full:], path)
         if carry is not None and carry[1].shape[0]:
             yield from self._batches(carry[0], carry[1], carry[2], 0, carry[1].shape[0])
 
@@ -70,8 +71,10 @@ class MultiSlotReader:
         offsets = self._offsets(counts)
         for a in range(start, stop, self.batch_size):
             b = min(a + self.batch_size, stop)
-            yield {name: self._slot_batch(name, columns[name][offsets[name][a]:offsets[name][b]],
-                                          counts[a:b, s], path) for s, name in self._used_index()}
+            yield {
+                name: self._slot_batch(name, columns[name][offsets[name][a] : offsets[name][b]], counts[a:b, s], path)
+                for s, name in self._used_index()
+            }
 
     def parse_file(self, path, pipe_command=None):
         """({used slot: its values, every line's one after another}, counts [lines, slots])."""
@@ -98,7 +101,7 @@ class MultiSlotReader:
         columns = {}
         for s, name in self._used_index():
             base, values = (int_base[s], ints) if is_int[s] else (float_base[s], floats)
-            columns[name] = values[base:base + totals[s]].astype(_DTYPES[self.slots[s][1]], copy=False)
+            columns[name] = values[base : base + totals[s]].astype(_DTYPES[self.slots[s][1]], copy=False)
         return columns, counts
 
     def _raise(self, code, path, line, slot):
@@ -110,8 +113,10 @@ class MultiSlotReader:
         kind, dense = self.used[name]
         if dense:
             if counts.min() != counts.max():
-                raise PeError(f"{path}: dense slot '{name}' has {counts.min()} to {counts.max()} values per line; "
-                              f"a dense slot has the same count on every line (or declare it sparse)")
+                raise PeError(
+                    f"{path}: dense slot '{name}' has {counts.min()} to {counts.max()} values per line; "
+                    f"a dense slot has the same count on every line (or declare it sparse)"
+                )
             return values.reshape(len(counts), int(counts[0]))
         tensor = LoDTensor()
         tensor.set(values.reshape(-1, 1), None)
@@ -122,7 +127,7 @@ class MultiSlotReader:
         """Yields the batches of (source, line number, line) triples, in their order."""
         rows = {name: [] for name in self.used}
         counts = {name: [] for name in self.used}
-        where = []                  # (source, line number) of each sample of the batch
+        where = []  # (source, line number) of each sample of the batch
         for path, lineno, line in lines:
             if not line.strip():
                 continue
@@ -150,7 +155,7 @@ class MultiSlotReader:
             if p + 1 + n > len(tokens):
                 raise PeError(_message(SHORT, path, lineno, name, kind, len(self.slots)))
             if used:
-                rows[name].extend(tokens[p + 1:p + 1 + n])
+                rows[name].extend(tokens[p + 1 : p + 1 + n])
                 counts[name].append(n)
             p += 1 + n
         if p != len(tokens):
@@ -166,22 +171,25 @@ class MultiSlotReader:
                 bad = next(i for i, t in enumerate(rows[name]) if not _number(t, kind))
                 path, line = where[int(np.searchsorted(np.cumsum(counts[name]), bad, side="right"))]
                 raise PeError(_message(BAD_NUMBER, path, line, name, kind, len(self.slots))) from None
-            out[name] = self._slot_batch(name, values.astype(_DTYPES[kind], copy=False),
-                                         np.array(counts[name]), where[0][0])
+            out[name] = self._slot_batch(
+                name, values.astype(_DTYPES[kind], copy=False), np.array(counts[name]), where[0][0]
+            )
         return out
 
 
-NO_COUNT, BAD_COUNT, SHORT, EXTRA, BAD_NUMBER = 1, 2, 3, 4, 5      # as _multislot_loops's codes
+NO_COUNT, BAD_COUNT, SHORT, EXTRA, BAD_NUMBER = 1, 2, 3, 4, 5  # as _multislot_loops's codes
 
 
 def _message(code, path, line, name, kind, nslots):
     where = f"{path}:{line}"
-    return {NO_COUNT: f"{where}: slot '{name}': the line ends before it (each slot is a count, then that many values)",
-            BAD_COUNT: f"{where}: slot '{name}': its count is not a positive integer",
-            SHORT: f"{where}: slot '{name}': fewer values than its count",
-            EXTRA: f"{where}: values after the last slot '{name}' (the description has {nslots} slots)",
-            BAD_NUMBER: f"{where}: slot '{name}' ({kind}): a value is not a number of that type"
-                        + (" (ids are integers from -2^63 to 2^63-1)" if kind == "uint64" else "")}[code]
+    return {
+        NO_COUNT: f"{where}: slot '{name}': the line ends before it (each slot is a count, then that many values)",
+        BAD_COUNT: f"{where}: slot '{name}': its count is not a positive integer",
+        SHORT: f"{where}: slot '{name}': fewer values than its count",
+        EXTRA: f"{where}: values after the last slot '{name}' (the description has {nslots} slots)",
+        BAD_NUMBER: f"{where}: slot '{name}' ({kind}): a value is not a number of that type"
+        + (" (ids are integers from -2^63 to 2^63-1)" if kind == "uint64" else ""),
+    }[code]
 
 
 def _readable(path):
@@ -223,6 +231,6 @@ def piped_text(path, command):
 
 def _number(token, kind):
     try:
-        return True if kind == "float" and float(token) is not None else -2 ** 63 <= int(token) < 2 ** 63
+        return True if kind == "float" and float(token) is not None else -(2**63) <= int(token) < 2**63
     except ValueError:
         return False

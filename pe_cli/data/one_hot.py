@@ -6,14 +6,17 @@ columns before it), 0 elsewhere. An ``fc`` takes it as it is; no embedding is ne
 
 Saved as ``encoding: one_hot`` with ``vocabularies``, one list per column (preprocessing_file.py).
 """
+
 import numpy as np
 
 from .missing import Where
 from .readers import DataError
 
 
-COLUMNS_HINT = {"numeric": "e.g. columns: [weight_kg, price]",
-                "category": "e.g. columns: island, or encoding: one_hot for a list: [island, sex]"}
+COLUMNS_HINT = {
+    "numeric": "e.g. columns: [weight_kg, price]",
+    "category": "e.g. columns: island, or encoding: one_hot for a list: [island, sex]",
+}
 
 
 def many_columns(spec):
@@ -31,8 +34,11 @@ def one_column(raw):
     """A category of ids' fields [N]; more than one column (a source's ``columns`` list) is refused."""
     x = fields(raw)
     if x.shape[1] != 1:
-        raise DataError(f"a category feed of ids reads one column, got {x.shape[1]}", (),
-                        "give it one column, or encoding: one_hot to read a list of them side by side")
+        raise DataError(
+            f"a category feed of ids reads one column, got {x.shape[1]}",
+            (),
+            "give it one column, or encoding: one_hot to read a list of them side by side",
+        )
     return x[:, 0]
 
 
@@ -42,8 +48,12 @@ def fit_one_hot(spec, raw, where, fit_ids):
     x = fields(raw)
     ids = {**spec, "encoding": "ids"}
     fitted = [fit_ids(ids, x[:, i], Where(where.source, where.columns[i:] or where.columns)) for i in range(x.shape[1])]
-    return {"min_count": spec["min_count"], "fill": spec["fill"], "encoding": "one_hot",
-            "vocabularies": [state["vocabulary"] for state in fitted]}
+    return {
+        "min_count": spec["min_count"],
+        "fill": spec["fill"],
+        "encoding": "one_hot",
+        "vocabularies": [state["vocabulary"] for state in fitted],
+    }
 
 
 def width(state):

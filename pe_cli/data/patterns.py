@@ -24,25 +24,29 @@ pattern is fine); patterns over MAX_LENGTH characters; a pattern that can match 
 The sets of characters are compared over all of Unicode: each class is matched against a string of
 every code point once (a numpy mask, cached), so ``\\w`` and ``[^\\w\\s]`` are known disjoint exactly.
 """
+
 import functools
 import re
 
 import numpy as np
 
-try:                                     # Python 3.11+
+try:  # Python 3.11+
     from re import _compiler as sre_compile, _constants as sre, _parser as sre_parse
-except ImportError:                      # Python 3.8 - 3.10
+except ImportError:  # Python 3.8 - 3.10
     import sre_compile
     import sre_constants as sre
     import sre_parse
 
 MAX_LENGTH = 500
-MAX_SPAN = 64           # a repeat that may run more often than this is unbounded
+MAX_SPAN = 64  # a repeat that may run more often than this is unbounded
 _CHAR = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT) + ((sre.POSSESSIVE_REPEAT,) if hasattr(sre, "POSSESSIVE_REPEAT") else ())
-_REFUSED = {sre.GROUPREF: "a backreference (\\1, (?P=name))", sre.GROUPREF_EXISTS: "a conditional (?(1)...)",
-            sre.ASSERT: "a lookahead or lookbehind ((?=...), (?<=...))",
-            sre.ASSERT_NOT: "a negative lookahead or lookbehind ((?!...), (?<!...))"}
+_REFUSED = {
+    sre.GROUPREF: "a backreference (\\1, (?P=name))",
+    sre.GROUPREF_EXISTS: "a conditional (?(1)...)",
+    sre.ASSERT: "a lookahead or lookbehind ((?=...), (?<=...))",
+    sre.ASSERT_NOT: "a negative lookahead or lookbehind ((?!...), (?<!...))",
+}
 
 
 class UnsafePattern(ValueError):
@@ -61,8 +65,10 @@ def safe_pattern(pattern):
     parsed = sre_parse.parse(pattern)
     _Check(parsed.state).sequence(list(parsed), [], True, (1, 1))
     if parsed.getwidth()[0] == 0:
-        raise UnsafePattern("it can match the empty string, so a text would become empty tokens; make every "
-                            "token at least one character ('a+', not 'a*')")
+        raise UnsafePattern(
+            "it can match the empty string, so a text would become empty tokens; make every "
+            "token at least one character ('a+', not 'a*')"
+        )
     return compiled
 
 
@@ -75,8 +81,8 @@ class _Check:
         whether what follows cannot fail; ``bound``: (at most, at least) how often the enclosing repeats
         run it."""
         for i, node in enumerate(items):
-            rest, nullable = self.first(items[i + 1:])
-            rest_sure = sure and all(self.cannot_fail(n) for n in items[i + 1:])
+            rest, nullable = self.first(items[i + 1 :])
+            rest_sure = sure and all(self.cannot_fail(n) for n in items[i + 1 :])
             self.node(node, rest + follow if nullable else rest, rest_sure, bound)
 
     def node(self, node, follow, sure, bound):
@@ -102,33 +108,42 @@ class _Check:
             chars, nullable = self.first(list(b))
             starts.append(chars + follow if nullable else chars)
         for i, a in enumerate(starts):
-            for b in starts[i + 1:]:
+            for b in starts[i + 1 :]:
                 both = self.overlap(a, b)
                 if both is not None:
-                    raise UnsafePattern(f"two alternatives (a|b) can both start with {both}, which can backtrack "
-                                        f"for exponential time; merge them (a|ab -> ab?)")
+                    raise UnsafePattern(
+                        f"two alternatives (a|b) can both start with {both}, which can backtrack "
+                        f"for exponential time; merge them (a|ab -> ab?)"
+                    )
 
     def repeat(self, op, av, follow, sure, bound):
         lo, hi, body = av
         chars, nullable = self.first(list(body))
         if nullable and hi > 1:
-            raise UnsafePattern("it repeats something that can match nothing ((a*)*, (a?)+), which can backtrack "
-                                "for exponential time")
+            raise UnsafePattern(
+                "it repeats something that can match nothing ((a*)*, (a?)+), which can backtrack for exponential time"
+            )
         most, least = bound[0] * hi if hi != sre.MAXREPEAT else MAX_SPAN + 1, bound[1] * lo
         if least > MAX_SPAN:
-            raise UnsafePattern(f"a repeat must match {least} times (with its enclosing repeats), above pe's "
-                                f"{MAX_SPAN}: every failed try could read that far; use smaller counts")
+            raise UnsafePattern(
+                f"a repeat must match {least} times (with its enclosing repeats), above pe's "
+                f"{MAX_SPAN}: every failed try could read that far; use smaller counts"
+            )
         bound = (min(most, MAX_SPAN + 1), least)
         self.sequence(list(body), chars + follow if hi > 1 else follow, sure and lo <= 1, bound)
         both = self.overlap(chars, follow) if hi > lo and op != getattr(sre, "POSSESSIVE_REPEAT", None) else None
         if both is not None:
-            raise UnsafePattern(f"a repeat can be followed by a character it also matches ({both}), as in (a+)+, "
-                                f"\\w+\\w or .*x, which can backtrack for exponential or polynomial time; start what "
-                                f"follows a repeat with a character it cannot match ([a-z]+(?:'[a-z]+)?)")
+            raise UnsafePattern(
+                f"a repeat can be followed by a character it also matches ({both}), as in (a+)+, "
+                f"\\w+\\w or .*x, which can backtrack for exponential or polynomial time; start what "
+                f"follows a repeat with a character it cannot match ([a-z]+(?:'[a-z]+)?)"
+            )
         if most > MAX_SPAN and not sure:
-            raise UnsafePattern("a repeat is followed by something that can fail to match (\\w+x, [a-z]+$, "
-                                "\\d+\\.\\d+), which takes time quadratic in a long text's length; end the pattern "
-                                "with the repeat and optional parts (\\d+(?:\\.\\d+)?)")
+            raise UnsafePattern(
+                "a repeat is followed by something that can fail to match (\\w+x, [a-z]+$, "
+                "\\d+\\.\\d+), which takes time quadratic in a long text's length; end the pattern "
+                "with the repeat and optional parts (\\d+(?:\\.\\d+)?)"
+            )
 
     def cannot_fail(self, node):
         """Whether ``node`` always matches (the empty string at least): an optional part, a group of them."""
@@ -145,8 +160,10 @@ class _Check:
 
     def local_flags(self, av):
         if len(av) == 4 and (av[1] or av[2]):
-            raise UnsafePattern("it sets flags for part of the pattern ((?i:...)); set them for the whole pattern "
-                                "((?i) at its start) or not at all")
+            raise UnsafePattern(
+                "it sets flags for part of the pattern ((?i:...)); set them for the whole pattern "
+                "((?i) at its start) or not at all"
+            )
 
     def first(self, items):
         """(the char nodes that can start ``items``, whether ``items`` can match nothing)."""
@@ -164,7 +181,7 @@ class _Check:
             elif op in _REPEATS:
                 c, nullable = self.first(list(av[2]))
                 nullable = nullable or av[0] == 0
-            else:                           # an anchor (^, $, \b) matches no character
+            else:  # an anchor (^, $, \b) matches no character
                 c, nullable = [], True
             chars += c
             if not nullable:
@@ -186,7 +203,7 @@ def _unique(nodes):
 
 
 _MASKS = {}
-_MAX_MASKS = 32     # 1.1 MB each: at most ~36 MB held, whatever the patterns
+_MAX_MASKS = 32  # 1.1 MB each: at most ~36 MB held, whatever the patterns
 
 
 def char_mask(state, node):

@@ -26,6 +26,7 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
 
 A training column that is missing in every row is refused naming the column and the file.
 """
+
 import json
 
 import numpy as np
@@ -39,8 +40,17 @@ from .preprocessing_file import ENCODINGS, FILLS, SCALINGS, SEQUENCES, fitted_pr
 from .ragged import Ragged
 from .unscaling import unscaling
 from .readers import DataError
-from .vocabulary import (PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer,
-                         vocabulary_index)
+from .vocabulary import (
+    PAD,
+    TOKENIZERS,
+    UNKNOWN,
+    as_text,
+    build_vocabulary,
+    class_ids,
+    lookup,
+    tokenizer,
+    vocabulary_index,
+)
 
 FILE_NAME = "preprocessing.json"
 VERSION = 1
@@ -48,14 +58,33 @@ KINDS = ("numeric", "category", "text", "image", "label", "date")
 KIND_KEYS = {
     "numeric": ("scaling", "fill", "missing"),
     "category": ("min_count", "max_vocabulary", "fill", "missing", "encoding"),
-    "text": ("tokenizer", "pattern", "lowercase", "min_count", "max_vocabulary", "max_length", "sequence",
-             "lengths_feed", "missing"),
+    "text": (
+        "tokenizer",
+        "pattern",
+        "lowercase",
+        "min_count",
+        "max_vocabulary",
+        "max_length",
+        "sequence",
+        "lengths_feed",
+        "missing",
+    ),
     "image": ("size", "crop", "mode", "scale", "mean", "std", "missing"),
     "label": ("missing",),
     "date": ("missing",),
 }
-DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "space_punct", "lowercase": True,
-            "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255, "encoding": "ids"}
+DEFAULTS = {
+    "scaling": "standardize",
+    "fill": "mean",
+    "min_count": 1,
+    "tokenizer": "space_punct",
+    "lowercase": True,
+    "max_length": 64,
+    "sequence": "ragged",
+    "mode": "RGB",
+    "scale": 1 / 255,
+    "encoding": "ids",
+}
 
 
 def with_defaults(spec):
@@ -78,12 +107,18 @@ def check_preprocessing(specs, feeds):
             raise DataError(f"'{feed}' is not a feed of the model", (feed,), f"the feeds are {', '.join(feeds)}")
         kind = spec["kind"]
         if isinstance(spec.get("columns"), list) and (not many_columns(spec) or not spec["columns"]):
-            raise DataError(f"a list of columns is a numeric feed's or a one-hot category's; a {kind} feed reads one "
-                            "column", (feed, "columns"), COLUMNS_HINT.get(kind, "e.g. columns: island"))
+            raise DataError(
+                f"a list of columns is a numeric feed's or a one-hot category's; a {kind} feed reads one column",
+                (feed, "columns"),
+                COLUMNS_HINT.get(kind, "e.g. columns: island"),
+            )
         for key, value in spec.items():
             if key not in ("kind", "columns") and value is not None and key not in KIND_KEYS[kind]:
-                raise DataError(f"'{key}' does not apply to a {kind} feed", (feed, key),
-                                f"a {kind} feed takes {', '.join(KIND_KEYS[kind]) or 'no other keys'}")
+                raise DataError(
+                    f"'{key}' does not apply to a {kind} feed",
+                    (feed, key),
+                    f"a {kind} feed takes {', '.join(KIND_KEYS[kind]) or 'no other keys'}",
+                )
         _check_kind(feed, with_defaults(spec), feeds)
         if spec.get("lengths_feed"):
             lengths[spec["lengths_feed"]] = feed
@@ -99,23 +134,35 @@ def _check_kind(feed, spec, feeds):
         raise DataError(f"fill '{fill}' is neither a number nor one of {', '.join(FILLS)}", (feed, "fill"))
     if kind == "text":
         if (spec["tokenizer"] == "regex") != (spec["pattern"] is not None):
-            raise DataError("pattern goes with tokenizer: regex (and regex needs a pattern)", (feed, "pattern"),
-                            "e.g. tokenizer: regex, pattern: '[a-z]+'")
+            raise DataError(
+                "pattern goes with tokenizer: regex (and regex needs a pattern)",
+                (feed, "pattern"),
+                "e.g. tokenizer: regex, pattern: '[a-z]+'",
+            )
         if spec["pattern"] is not None:
             try:
                 tokenizer("regex", spec["pattern"])
             except DataError as e:
                 raise DataError(e.message, (feed,) + e.key) from None
         if spec["max_length"] > limit("text_length"):
-            raise DataError(f"max_length {spec['max_length']:,} is above pe's limit of {limit('text_length'):,} "
-                            f"tokens per sample ({LIMITS['text_length'].env} raises it)", (feed, "max_length"))
+            raise DataError(
+                f"max_length {spec['max_length']:,} is above pe's limit of {limit('text_length'):,} "
+                f"tokens per sample ({LIMITS['text_length'].env} raises it)",
+                (feed, "max_length"),
+            )
         lf = spec["lengths_feed"]
         if (spec["sequence"] == "padded") != (lf is not None):
-            raise DataError("sequence: padded takes lengths_feed (the feed that gets each sample's length), "
-                            "and lengths_feed needs sequence: padded", (feed, "lengths_feed"))
+            raise DataError(
+                "sequence: padded takes lengths_feed (the feed that gets each sample's length), "
+                "and lengths_feed needs sequence: padded",
+                (feed, "lengths_feed"),
+            )
         if lf is not None and lf not in feeds:
-            raise DataError(f"lengths_feed '{lf}' is not a feed of the model", (feed, "lengths_feed"),
-                            f"the feeds are {', '.join(feeds)}")
+            raise DataError(
+                f"lengths_feed '{lf}' is not a feed of the model",
+                (feed, "lengths_feed"),
+                f"the feeds are {', '.join(feeds)}",
+            )
     for key in ("size", "crop"):
         value = spec.get(key)
         if value is not None and (len(value) != 2 or min(value) < 1):
@@ -134,7 +181,7 @@ class Preprocessing:
 
     def __init__(self, feeds, fitted_on="", target=None):
         self.feeds, self.fitted_on = feeds, fitted_on
-        self.target = target    # {"feed", "output"}: the output that predicts a numeric feed (an export's copy)
+        self.target = target  # {"feed", "output"}: the output that predicts a numeric feed (an export's copy)
 
     def with_target(self, feed, output):
         """A copy that names ``output`` (a variable) as the prediction of the numeric feed ``feed``:
@@ -158,16 +205,19 @@ class Preprocessing:
             column = columns.get(feed, feed)
             where = Where(source, column if isinstance(column, list) else [column])
             try:
-                with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below, in one line
+                with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below, in one line
                     state = _FIT[spec["kind"]](spec, raw[feed], where)
             except DataError as e:
                 raise DataError(e.message, (feed,) + e.key, e.hint) from None
             markers = list(spec["missing"] if spec["missing"] is not None else missing)
             feeds[feed] = {"kind": spec["kind"], "column": column, **state, "missing": markers}
-        problem = fitted_problem(feeds, VERSION, KINDS)     # what pe could not read back is not saved
+        problem = fitted_problem(feeds, VERSION, KINDS)  # what pe could not read back is not saved
         if problem is not None:
-            raise DataError(f"the fitted {problem[1]}", (problem[0],) if problem[0] else (),
-                            "does the training column hold infinite or huge values?")
+            raise DataError(
+                f"the fitted {problem[1]}",
+                (problem[0],) if problem[0] else (),
+                "does the training column hold infinite or huge values?",
+            )
         return cls(feeds, fitted_on)
 
     def kinds(self):
@@ -214,8 +264,9 @@ class Preprocessing:
 
     def one_hot_widths(self):
         """{feed: values per sample} of the one-hot category feeds (config/sizes.py: fill_feed_widths)."""
-        return {f: width(s) for f, s in self.feeds.items()
-                if s["kind"] == "category" and s.get("encoding") == "one_hot"}
+        return {
+            f: width(s) for f, s in self.feeds.items() if s["kind"] == "category" and s.get("encoding") == "one_hot"
+        }
 
     def to_text(self):
         data = {"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}
@@ -239,8 +290,11 @@ def _numbers(raw, where):
     big = np.abs(np.where(np.isnan(x), 0.0, x)) > _F32_MAX
     if big.any():
         r, c = (int(i[0]) for i in np.nonzero(big))
-        raise DataError(f"{where}: sample {r} holds {x[r, c]:g}, beyond float32's range (±3.4e38), which the "
-                        "feed computes in", (), "scale the column down, or mark the value missing (data.missing)")
+        raise DataError(
+            f"{where}: sample {r} holds {x[r, c]:g}, beyond float32's range (±3.4e38), which the feed computes in",
+            (),
+            "scale the column down, or mark the value missing (data.missing)",
+        )
     return x
 
 
@@ -254,8 +308,13 @@ def _fit_numeric(spec, raw, where):
         fills = [float(np.nanmedian(c)) if np.isfinite(c).any() else 0.0 for c in x.T]
     else:
         fills = [0.0 if fill == "zero" else float(fill)] * x.shape[1]
-    state = {"scaling": spec["scaling"], "fill": fill, "fill_value": fills, "shift": [0.0] * x.shape[1],
-             "divide": [1.0] * x.shape[1]}
+    state = {
+        "scaling": spec["scaling"],
+        "fill": fill,
+        "fill_value": fills,
+        "shift": [0.0] * x.shape[1],
+        "divide": [1.0] * x.shape[1],
+    }
     y = _scaled(state, x.astype(np.float32), "the training data")
     if spec["scaling"] == "standardize":
         std = y.std(axis=0, dtype=np.float64)
@@ -271,8 +330,11 @@ def _scaled(state, x, where):
     x = np.where(np.isnan(x), np.asarray(state["fill_value"], dtype=np.float32), x).astype(np.float32)
     if state["scaling"] == "log":
         if (x <= -1).any():
-            raise DataError(f"{where}: scaling: log takes values above -1, got {float(x.min())}", ("scaling",),
-                            "use scaling: standardize or minmax for this feed")
+            raise DataError(
+                f"{where}: scaling: log takes values above -1, got {float(x.min())}",
+                ("scaling",),
+                "use scaling: standardize or minmax for this feed",
+            )
         x = np.log(x + np.float32(1))
     return x
 
@@ -287,6 +349,7 @@ def _apply_numeric(state, raw, where):
 
 # -- category, label, text ----------------------------------------------------------------------
 
+
 def _strings(raw):
     """The fields as stripped text; a missing one (None) stays None."""
     return [None if v is None else as_text(v).strip() for v in np.asarray(raw, dtype=object).reshape(-1)]
@@ -296,8 +359,12 @@ def _bounded(values, name, key, hint):
     """``values`` (a fitted vocabulary or class list) within pe's limit ``name``, else a DataError."""
     most = limit(name)
     if len(values) > most:
-        raise DataError(f"the training data gives {len(values):,} {key}, above pe's limit of {most:,} "
-                        f"({LIMITS[name].env} raises it)", (key,), hint)
+        raise DataError(
+            f"the training data gives {len(values):,} {key}, above pe's limit of {most:,} "
+            f"({LIMITS[name].env} raises it)",
+            (key,),
+            hint,
+        )
     return values
 
 
@@ -314,15 +381,19 @@ def _fit_category(spec, raw, where):
     check_values(values, where)
     items = [v for v in _filled(values, spec["fill"]) if v is not None]
     vocab = build_vocabulary(items, [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
-    return {"min_count": spec["min_count"], "fill": spec["fill"],
-            "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
+    return {
+        "min_count": spec["min_count"],
+        "fill": spec["fill"],
+        "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count"),
+    }
 
 
 def _apply_category(state, raw, where):
     if state.get("encoding") == "one_hot":
         return apply_one_hot(state, raw, where, _apply_category)
-    return lookup(vocabulary_index(state["vocabulary"]), _filled(_strings(one_column(raw)), state.get("fill")),
-                  unknown=0)
+    return lookup(
+        vocabulary_index(state["vocabulary"]), _filled(_strings(one_column(raw)), state.get("fill")), unknown=0
+    )
 
 
 def _class_key(name):
@@ -336,9 +407,13 @@ def _fit_label(spec, raw, where):
     classes = sorted({v for v in _strings(raw) if v is not None}, key=_class_key)
     if not classes:
         raise DataError(f"{where.column()} is missing in every row", (), "give the label column values")
-    if len(classes) == 1:           # a classifier of one class learns nothing and scores 100 %
-        raise DataError(f"{where.column()} holds one class ({str(classes[0])[:40]!r}) in every row, so there is "
-                        f"nothing to classify", (), "give rows of at least two classes (is it the right column?)")
+    if len(classes) == 1:  # a classifier of one class learns nothing and scores 100 %
+        raise DataError(
+            f"{where.column()} holds one class ({str(classes[0])[:40]!r}) in every row, so there is "
+            f"nothing to classify",
+            (),
+            "give rows of at least two classes (is it the right column?)",
+        )
     return {"classes": _bounded(classes, "classes", "classes", "is the label column the right one?")}
 
 
@@ -348,7 +423,7 @@ def _apply_label(state, raw, where):
 
 def _tokens(state, raw):
     split = tokenizer(state["tokenizer"], state["pattern"], state["lowercase"])
-    return [split(as_text(v))[:state["max_length"]] for v in np.asarray(raw, dtype=object).reshape(-1)]
+    return [split(as_text(v))[: state["max_length"]] for v in np.asarray(raw, dtype=object).reshape(-1)]
 
 
 def _fit_text(spec, raw, where):
@@ -357,8 +432,11 @@ def _fit_text(spec, raw, where):
     if not items:
         raise DataError(f"{where.column()} has no text in any row (empty or missing)", (), EMPTY_HINT)
     vocab = build_vocabulary(items, [PAD, UNKNOWN], spec["min_count"], spec["max_vocabulary"])
-    return {**state, "min_count": spec["min_count"],
-            "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count")}
+    return {
+        **state,
+        "min_count": spec["min_count"],
+        "vocabulary": _bounded(vocab, "vocabulary", "max_vocabulary", "set max_vocabulary or min_count"),
+    }
 
 
 def _apply_text(state, raw, where):
@@ -371,11 +449,12 @@ def _apply_text(state, raw, where):
         return Ragged(values.reshape(-1, 1), lengths, "text")
     ids = np.zeros((len(seqs), state["max_length"]), dtype=np.int64)
     for i, s in enumerate(seqs):
-        ids[i, :len(s)] = s
+        ids[i, : len(s)] = s
     return ids, lengths
 
 
 # -- image --------------------------------------------------------------------------------------
+
 
 def _fit_image(spec, raw, where):
     return {k: spec[k] for k in KIND_KEYS["image"]}
@@ -383,14 +462,35 @@ def _fit_image(spec, raw, where):
 
 def _apply_image(state, raw, where):
     paths = [as_text(v) for v in np.asarray(raw, dtype=object).reshape(-1)]
-    return load_images(paths, state["size"], state["crop"], state["mode"], state["scale"], state["mean"],
-                       state["std"])
+    return load_images(paths, state["size"], state["crop"], state["mode"], state["scale"], state["mean"], state["std"])
 
 
-_FIT = {"numeric": _fit_numeric, "category": _fit_category, "text": _fit_text, "image": _fit_image,
-        "label": _fit_label, "date": fit_date}
-_APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply_text, "image": _apply_image,
-          "label": _apply_label, "date": apply_date}
+_FIT = {
+    "numeric": _fit_numeric,
+    "category": _fit_category,
+    "text": _fit_text,
+    "image": _fit_image,
+    "label": _fit_label,
+    "date": fit_date,
+}
+_APPLY = {
+    "numeric": _apply_numeric,
+    "category": _apply_category,
+    "text": _apply_text,
+    "image": _apply_image,
+    "label": _apply_label,
+    "date": apply_date,
+}
 
-__all__ = ["ENCODINGS", "FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
-           "check_preprocessing", "lengths_feeds"]
+__all__ = [
+    "ENCODINGS",
+    "FILE_NAME",
+    "KINDS",
+    "MODES",
+    "SCALINGS",
+    "SEQUENCES",
+    "TOKENIZERS",
+    "Preprocessing",
+    "check_preprocessing",
+    "lengths_feeds",
+]

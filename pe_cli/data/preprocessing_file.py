@@ -6,6 +6,7 @@ infinite mean, a std <= 0 are refused), vocabularies and class lists of unique s
 pe's limits (pe_cli/base/limits.py), tokenizers pe runs (a regex only from the safe subset,
 patterns.py). A refusal is a DataError naming the file and the key path (``feeds.x.divide[0]``).
 """
+
 import datetime
 import math
 
@@ -60,8 +61,9 @@ def read_preprocessing_file(path, version, kinds):
     except json_once.KeyTwice as e:
         raise DataError(f"{path}: {e}", (), HINT) from None
     except (OSError, ValueError, RecursionError) as e:
-        raise DataError(f"{path}: not a readable preprocessing file ({type(e).__name__}: {str(e)[:120]})", (),
-                        HINT) from None
+        raise DataError(
+            f"{path}: not a readable preprocessing file ({type(e).__name__}: {str(e)[:120]})", (), HINT
+        ) from None
     try:
         _check_top(data, version, kinds)
     except _Bad as e:
@@ -102,8 +104,11 @@ def _check_top(data, version, kinds):
         if markers is not None and not (isinstance(markers, list) and all(isinstance(m, str) for m in markers)):
             raise _Bad(f"{key}.missing", "the missing markers must be a list of strings")
     target = data.get("target")
-    if target is not None and not (isinstance(target, dict) and isinstance(target.get("output"), str)
-                                   and (feeds.get(target.get("feed")) or {}).get("kind") == "numeric"):
+    if target is not None and not (
+        isinstance(target, dict)
+        and isinstance(target.get("output"), str)
+        and (feeds.get(target.get("feed")) or {}).get("kind") == "numeric"
+    ):
         raise _Bad("target", "must name a numeric feed and an output variable")
 
 
@@ -124,7 +129,7 @@ def _category(state, key):
     if _choice(state.get("encoding", "ids"), ENCODINGS, f"{key}.encoding") == "ids":
         _vocabulary(state.get("vocabulary"), f"{key}.vocabulary", [UNKNOWN], "vocabulary")
         return
-    vocabularies, columns = state.get("vocabularies"), state.get("column")     # one-hot: one list per column
+    vocabularies, columns = state.get("vocabularies"), state.get("column")  # one-hot: one list per column
     if not isinstance(vocabularies, list) or len(vocabularies) != (len(columns) if isinstance(columns, list) else 1):
         raise _Bad(f"{key}.vocabularies", "must hold one vocabulary per column")
     for i, vocabulary in enumerate(vocabularies):
@@ -142,7 +147,7 @@ def _text(state, key):
             safe_pattern(pattern)
         except UnsafePattern as e:
             raise _Bad(f"{key}.pattern", f"{pattern[:80]!r}: {e}") from None
-        except Exception as e:      # re.error, TypeError, and what sre raises on odd input
+        except Exception as e:  # re.error, TypeError, and what sre raises on odd input
             raise _Bad(f"{key}.pattern", f"not a regular expression ({type(e).__name__}: {e})") from None
     if not isinstance(state.get("lowercase"), bool):
         raise _Bad(f"{key}.lowercase", "must be true or false")
@@ -158,8 +163,9 @@ def _text(state, key):
 def _image(state, key):
     for k in ("size", "crop"):
         value = state.get(k)
-        if value is not None and not (isinstance(value, list) and len(value) == 2
-                                      and all(_is_int(v) and 1 <= v <= 1 << 16 for v in value)):
+        if value is not None and not (
+            isinstance(value, list) and len(value) == 2 and all(_is_int(v) and 1 <= v <= 1 << 16 for v in value)
+        ):
             raise _Bad(f"{key}.{k}", f"[height, width] of 1 .. 65536 or null, got {str(value)[:60]}")
     _choice(state.get("mode"), MODES, f"{key}.mode")
     _numbers([state.get("scale")], f"{key}.scale")
@@ -189,9 +195,9 @@ def _vocabulary(values, key, reserved, limit_name):
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise _Bad(key, "must be a list of strings")
     _within(len(values), limit_name, key)
-    if values[:len(reserved)] != reserved:
+    if values[: len(reserved)] != reserved:
         raise _Bad(key, f"must start with {', '.join(reserved)}")
-    if not values[len(reserved):] and not reserved:
+    if not values[len(reserved) :] and not reserved:
         raise _Bad(key, "holds no class")
     if len(set(values)) != len(values):
         seen = set()

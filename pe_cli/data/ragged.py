@@ -7,6 +7,7 @@ LoDTensor (with those levels), so a batch of it feeds a ``lod_level: N`` feed as
 In an ``.npz`` source a feed ``NAME`` is ragged when the archive also holds ``NAME_lengths`` (one level:
 the values array has sum(lengths) rows), or ``NAME_lengths_0``, ``NAME_lengths_1``, ... (one array per
 level, the outermost first; the last one's sum is the values' rows)."""
+
 import re
 
 import numpy as np
@@ -23,8 +24,11 @@ def _checked(lengths, name, count, counted):
     if lengths.size and (not np.issubdtype(lengths.dtype, np.integer) or lengths.min() < 0):
         raise DataError(f"'{name}' must hold non-negative integer lengths", ())
     if int(lengths.sum()) != count:
-        raise DataError(f"'{name}' sums to {int(lengths.sum())} but {counted} {count}", (),
-                        "each level's lengths must add up to the entries of the level below (the last: the rows)")
+        raise DataError(
+            f"'{name}' sums to {int(lengths.sum())} but {counted} {count}",
+            (),
+            "each level's lengths must add up to the entries of the level below (the last: the rows)",
+        )
     return lengths
 
 
@@ -61,7 +65,7 @@ class Ragged(LoDTensor):
     def __getitem__(self, index):
         picks = np.arange(len(self))[index]
         levels = []
-        for offs in self._lod:          # each level: the picked entries' lengths, then the entries below them
+        for offs in self._lod:  # each level: the picked entries' lengths, then the entries below them
             offs = np.asarray(offs, dtype=np.int64)
             levels.append(offs[picks + 1] - offs[picks])
             ranges = [np.arange(offs[i], offs[i + 1]) for i in picks]
@@ -96,13 +100,15 @@ def npz_column(arrays, name, feed=None):
 def is_lengths(arrays, name):
     """Whether ``name`` is the lengths array (of a level) of another array of the archive."""
     level = _LEVEL.search(name)
-    base = name[:level.start()] if level else name[:-len(LENGTHS_SUFFIX)] if name.endswith(LENGTHS_SUFFIX) else None
+    base = name[: level.start()] if level else name[: -len(LENGTHS_SUFFIX)] if name.endswith(LENGTHS_SUFFIX) else None
     return base is not None and base in arrays
-
 
 
 def plain_for_sequences(name, where):
     """The DataError of a plain array given to a ``lod_level: 1`` feed."""
-    return DataError(f"{where}: feed '{name}' takes sequences (lod_level 1) but '{name}' is a plain array", (),
-                     f"give '{name}' (every sample's steps, one after another) and '{name}{LENGTHS_SUFFIX}' "
-                     f"(the steps of each sample) in an .npz")
+    return DataError(
+        f"{where}: feed '{name}' takes sequences (lod_level 1) but '{name}' is a plain array",
+        (),
+        f"give '{name}' (every sample's steps, one after another) and '{name}{LENGTHS_SUFFIX}' "
+        f"(the steps of each sample) in an .npz",
+    )

@@ -3,13 +3,23 @@ export it). A reader is a function with no arguments returning an iterable of sa
 decorator returns a new reader. ``buffered`` and ``xmap_readers`` read on threads, as Fluid's do;
 an error raised there ends the decorated reader with that error (Fluid's would wait forever).
 ``multiprocess_reader`` (reader_processes.py) reads in processes."""
+
 import itertools
 import queue
 import random
 import threading
 
-__all__ = ["shuffle", "buffered", "cache", "compose", "chain", "firstn", "map_readers", "xmap_readers",
-           "ComposeNotAligned"]
+__all__ = [
+    "shuffle",
+    "buffered",
+    "cache",
+    "compose",
+    "chain",
+    "firstn",
+    "map_readers",
+    "xmap_readers",
+    "ComposeNotAligned",
+]
 
 
 class ComposeNotAligned(ValueError):
@@ -18,8 +28,10 @@ class ComposeNotAligned(ValueError):
 
 def map_readers(func, *readers):
     """Samples ``func(s1, s2, ...)`` of the readers' samples taken side by side."""
+
     def reader():
         return map(func, *[r() for r in readers])
+
     return reader
 
 
@@ -30,11 +42,13 @@ def cache(reader):
 
     def cached():
         yield from samples
+
     return cached
 
 
 def shuffle(reader, buf_size):
     """Shuffles within windows of ``buf_size`` samples."""
+
     def shuffled():
         buf = []
         for sample in reader():
@@ -45,13 +59,16 @@ def shuffle(reader, buf_size):
                 buf = []
         random.shuffle(buf)
         yield from buf
+
     return shuffled
 
 
 def chain(*readers):
     """The samples of each reader in turn."""
+
     def chained():
         return itertools.chain(*[r() for r in readers])
+
     return chained
 
 
@@ -75,13 +92,16 @@ def compose(*readers, **kwargs):
             if any(s is None for s in samples):
                 raise ComposeNotAligned("outputs of readers are not aligned.")
             yield sum((_flatten(s) for s in samples), ())
+
     return composed
 
 
 def firstn(reader, n):
     """The first ``n`` samples."""
+
     def first():
         return itertools.islice(reader(), n)
+
     return first
 
 
@@ -120,12 +140,13 @@ def _fill(items, q, stop):
             if not _put(q, item, stop):
                 return
         _put(q, _End(), stop)
-    except Exception as e:      # noqa: BLE001 -- handed to the consumer, which raises it
+    except Exception as e:  # noqa: BLE001 -- handed to the consumer, which raises it
         _put(q, _Failed(e), stop)
 
 
 def buffered(reader, size):
     """Reads ahead up to ``size`` samples in a background thread."""
+
     def read_ahead():
         q, stop = queue.Queue(maxsize=max(int(size), 1)), threading.Event()
         _start(_fill, reader(), q, stop)
@@ -139,6 +160,7 @@ def buffered(reader, size):
                 yield item
         finally:
             stop.set()
+
     return read_ahead
 
 
@@ -146,7 +168,7 @@ def _map_worker(mapper, in_q, out_q, stop):
     while True:
         item = in_q.get()
         if isinstance(item, (_End, _Failed)):
-            _put(in_q, item, stop)      # for the next worker
+            _put(in_q, item, stop)  # for the next worker
             _put(out_q, item if isinstance(item, _Failed) else _End(), stop)
             return
         index, sample = item
@@ -175,6 +197,7 @@ def in_order(results, ordered):
 def xmap_readers(mapper, reader, process_num, buffer_size, order=False):
     """``mapper`` applied to the samples by ``process_num`` threads, with queues of ``buffer_size``
     samples; the results come as they are ready, or in the reader's order with ``order``."""
+
     def results(out_q, workers):
         finished = 0
         while finished < workers:
@@ -196,4 +219,5 @@ def xmap_readers(mapper, reader, process_num, buffer_size, order=False):
             yield from in_order(results(out_q, workers), order)
         finally:
             stop.set()
+
     return xmapped

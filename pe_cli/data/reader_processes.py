@@ -13,6 +13,7 @@ processes are ended when the merged reader ends or is dropped.
 any worker in that many seconds ends the reader with a WaitTimeout naming the bound (Paddle 2.6.2 and
 Fluid 1.8.5 take ``timeout`` as their poll interval and wait for ever). ``capped_workers`` caps a
 worker count by the CPUs this process may use, with a warning."""
+
 import json
 import multiprocessing
 import os
@@ -114,13 +115,16 @@ def _pipe_reader(readers, context):
             for conn in conns:
                 conn.close()
             _stop(processes)
+
     return reader
 
 
 def _timed_out(timeout, workers):
-    return WaitTimeout(f"DataLoader: no batch came from its {workers} worker process(es) within timeout={timeout:g} s "
-                       f"(DataLoader's timeout); the workers are stopped (a dataset or collate_fn slower than that "
-                       f"needs a larger timeout; 0 waits without a bound)")
+    return WaitTimeout(
+        f"DataLoader: no batch came from its {workers} worker process(es) within timeout={timeout:g} s "
+        f"(DataLoader's timeout); the workers are stopped (a dataset or collate_fn slower than that "
+        f"needs a larger timeout; 0 waits without a bound)"
+    )
 
 
 def _queue_reader(readers, queue_size, context, timeout=0):
@@ -154,6 +158,7 @@ def _queue_reader(readers, queue_size, context, timeout=0):
             _stop(processes)
             q.close()
             q.cancel_join_thread()
+
     return reader
 
 
@@ -179,8 +184,11 @@ def capped_workers(num_workers, what="DataLoader"):
     cpus = limits.cores()
     if num_workers <= cpus:
         return num_workers
-    warnings.warn(f"{what}: num_workers={num_workers} is more than the {cpus} CPU(s) this process may use; "
-                  f"{cpus} worker processes are started", stacklevel=_caller_level())
+    warnings.warn(
+        f"{what}: num_workers={num_workers} is more than the {cpus} CPU(s) this process may use; "
+        f"{cpus} worker processes are started",
+        stacklevel=_caller_level(),
+    )
     return cpus
 
 

@@ -1,5 +1,6 @@
 """File readers: .npy, .npz and CSV rows (IDX lives in idx.py, tables by column name in
 tables.py). Each returns plain numpy arrays and raises DataError, which names the file and, where it helps, the config key to fix."""
+
 import csv
 import os
 
@@ -72,7 +73,7 @@ def csv_rows(path, delimiter, key):
     dropped); ``delimiter`` None: sniffed (csv_delimiter). An encoding or a field the csv module
     refuses (larger than its limit) is one DataError naming the line."""
     reader = None
-    check_text_size(path, 40, "a CSV file", key)        # measured: 20 MB of 1-digit fields took 780 MB
+    check_text_size(path, 40, "a CSV file", key)  # measured: 20 MB of 1-digit fields took 780 MB
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
             if delimiter is None:
@@ -81,8 +82,9 @@ def csv_rows(path, delimiter, key):
             reader = csv.reader(f, delimiter=delimiter)
             return [row for row in reader if row and any(c.strip() for c in row)]
     except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key,
-                        "save the file as UTF-8") from None
+        raise DataError(
+            f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key, "save the file as UTF-8"
+        ) from None
     except csv.Error as e:
         line = reader.line_num if reader is not None else "?"
         raise DataError(f"{path}:{line}: {e}", key, "check the quoting and the field sizes of that line") from None

@@ -13,6 +13,7 @@ Formats (keys as in docs/CONFIG.md):
 
 Then ``start``/``stop`` slice the samples and ``limit`` keeps at most that many.
 """
+
 import os
 
 import numpy as np
@@ -28,7 +29,7 @@ from .tables import TABLE_FORMATS, read_table
 from .vocabulary import as_text
 
 _MNIST_COLUMNS = {"image": "images", "label": "labels"}
-PATH_FORMATS = ("mnist", "npz", "multislot", "folders") + TABLE_FORMATS    # the formats read from 'path'
+PATH_FORMATS = ("mnist", "npz", "multislot", "folders") + TABLE_FORMATS  # the formats read from 'path'
 
 
 def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
@@ -42,18 +43,19 @@ def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
     files = dict(source.get("files") or {})
     for feed in columns:
         if feed not in feeds:
-            raise DataError(f"'{feed}' is not a feed of the model", ("columns", feed),
-                            f"the feeds are {', '.join(feeds)}")
+            raise DataError(
+                f"'{feed}' is not a feed of the model", ("columns", feed), f"the feeds are {', '.join(feeds)}"
+            )
     for feed in files:
         if feed not in feeds:
-            raise DataError(f"'{feed}' is not a feed of the model", ("files", feed),
-                            f"the feeds are {', '.join(feeds)}")
+            raise DataError(
+                f"'{feed}' is not a feed of the model", ("files", feed), f"the feeds are {', '.join(feeds)}"
+            )
     if fmt in PATH_FORMATS and not source.get("path"):
         raise DataError(f"a {fmt} source needs 'path'", (), "add path: <file or directory>")
     if fmt in ("idx", "npy"):
         if not files:
-            raise DataError(f"a {fmt} source needs 'files' (one file per feed)", (),
-                            "add files: {feed: path, ...}")
+            raise DataError(f"a {fmt} source needs 'files' (one file per feed)", (), "add files: {feed: path, ...}")
         missing = [f for f in feeds if f not in files]
         if missing:
             raise DataError(f"no file for feed '{missing[0]}'", ("files",), f"add files.{missing[0]}: <path>")
@@ -64,7 +66,7 @@ def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
                 out[feed] = reader(require_file(files[feed], ("files", feed)))
             except DataError:
                 raise
-            except Exception as e:   # read_idx raises PeError with the file name
+            except Exception as e:  # read_idx raises PeError with the file name
                 raise DataError(str(e), ("files", feed)) from None
     elif fmt == "mnist":
         out = _mnist(source, feeds, columns)
@@ -75,8 +77,11 @@ def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
             name = columns.get(feed, feed)
             if name not in arrays:
                 key = ("columns", feed) if feed in columns else ("columns",)
-                raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
-                                suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
+                raise DataError(
+                    f"{source['path']} has no array '{name}' for feed '{feed}'",
+                    key,
+                    suggest(name, arrays) + f" (add columns.{feed}: <array name>)",
+                )
             out[feed] = npz_column(arrays, name)
     elif fmt in TABLE_FORMATS:
         out = table_columns(source, feeds, columns, raw or {}, missing)
@@ -92,8 +97,11 @@ def load_source(source, feeds, feed_specs=None, raw=None, missing=None):
 def _mnist(source, feeds, columns):
     directory = source["path"]
     if not os.path.isdir(directory):
-        raise DataError(f"mnist data directory {directory} does not exist", ("path",),
-                        "point path at the directory holding the MNIST IDX files")
+        raise DataError(
+            f"mnist data directory {directory} does not exist",
+            ("path",),
+            "point path at the directory holding the MNIST IDX files",
+        )
     out = {}
     cache = {}
     for feed in feeds:
@@ -117,14 +125,19 @@ def _multislot(source, feeds, feed_specs):
     ``lod_level: 1`` is sparse (a sequence per sample), the others dense."""
     path = source["path"]
     if os.path.isdir(path):
-        files = sorted(os.path.join(path, f) for f in os.listdir(path)
-                       if os.path.isfile(os.path.join(path, f)) and not f.endswith(".proto") and not f.startswith("."))
+        files = sorted(
+            os.path.join(path, f)
+            for f in os.listdir(path)
+            if os.path.isfile(os.path.join(path, f)) and not f.endswith(".proto") and not f.startswith(".")
+        )
     else:
         files = [require_file(path, ("path",))]
     if not files:
         raise DataError(f"{path} holds no MultiSlot files", ("path",), "point path at a file or a directory of them")
-    slots = [(f, "uint64" if "int" in str(feed_specs[f].dtype) else "float", not feed_specs[f].lod_level, True)
-             for f in feeds]
+    slots = [
+        (f, "uint64" if "int" in str(feed_specs[f].dtype) else "float", not feed_specs[f].lod_level, True)
+        for f in feeds
+    ]
     reader = MultiSlotReader(_Slots(slots, path))
     parts = {f: [] for f in feeds}
     for file in files:
@@ -135,17 +148,26 @@ def _multislot(source, feeds, feed_specs):
         for s, f in enumerate(feeds):
             parts[f].append((columns[f], counts[:, s]))
     if not sum(len(c) for c, _ in parts[feeds[0]]):
-        raise DataError(f"{path} holds no samples (no non-blank line)", ("path",),
-                        "give MultiSlot text: a line per sample, each slot a count then its values")
+        raise DataError(
+            f"{path} holds no samples (no non-blank line)",
+            ("path",),
+            "give MultiSlot text: a line per sample, each slot a count then its values",
+        )
     out = {}
-    for f, dense, in ((f, slots[i][2]) for i, f in enumerate(feeds)):
+    for (
+        f,
+        dense,
+    ) in ((f, slots[i][2]) for i, f in enumerate(feeds)):
         values = np.concatenate([v for v, _ in parts[f]])
         lengths = np.concatenate([c for _, c in parts[f]])
         if dense:
             if lengths.min() != lengths.max():
-                raise DataError(f"{path}: feed '{f}' has {lengths.min()} to {lengths.max()} values per line; a "
-                                f"feed with lod_level 0 is a dense slot (the same count on every line)", ("path",),
-                                f"give feeds.{f} lod_level: 1 to read it as a sequence")
+                raise DataError(
+                    f"{path}: feed '{f}' has {lengths.min()} to {lengths.max()} values per line; a "
+                    f"feed with lod_level 0 is a dense slot (the same count on every line)",
+                    ("path",),
+                    f"give feeds.{f} lod_level: 1 to read it as a sequence",
+                )
             out[f] = values.reshape(len(lengths), int(lengths[0]))
         else:
             out[f] = Ragged(values.reshape(-1, 1), lengths, f)
@@ -179,19 +201,20 @@ def table_columns(source, feeds, columns, raw, missing=None):
             if kind == "label" or feed in missing.labels:
                 labels[feed] = ", ".join(f"'{n}'" for n in names)
             if kind in (None, "numeric"):
-                allowed = kind == "numeric" or feed in missing.labels       # a missing label drops its row
+                allowed = kind == "numeric" or feed in missing.labels  # a missing label drops its row
                 values = table.numbers(names, key, allow_missing=allowed, missing=markers)
                 out[feed] = values[:, 0] if single else values
             else:
-                if not single and kind != "category":       # a one-hot category reads a list side by side
+                if not single and kind != "category":  # a one-hot category reads a list side by side
                     raise DataError(f"a {kind} feed reads one column, got {len(names)}", key)
                 fields = [table.raw(name, key, markers) for name in names]
                 out[feed] = fields[0] if single else np.stack(fields, axis=1)
                 if kind == "image":
                     out[feed] = _image_paths(table, names[0], out[feed], key)
         except DataError as e:
-            raise DataError(f"{e.message} for feed '{feed}'" if "has no column" in e.message else e.message, e.key,
-                            e.hint) from None
+            raise DataError(
+                f"{e.message} for feed '{feed}'" if "has no column" in e.message else e.message, e.key, e.hint
+            ) from None
     return drop_missing_labels(out, labels, table, missing.on_label) if labels else out
 
 
@@ -199,9 +222,12 @@ def _image_paths(table, column, fields, key):
     """An image column's files, beside the table; a missing one is refused (an image cannot be filled)."""
     lost = [r for r, p in enumerate(fields) if p is None]
     if lost:
-        raise DataError(f"{table.path}:{table.first + lost[0]}: the image of column '{column}' is missing "
-                        f"({len(lost)} of {len(fields)} rows)", key,
-                        "give every row an image file, or remove those rows (pe fills no missing image)")
+        raise DataError(
+            f"{table.path}:{table.first + lost[0]}: the image of column '{column}' is missing "
+            f"({len(lost)} of {len(fields)} rows)",
+            key,
+            "give every row an image file, or remove those rows (pe fills no missing image)",
+        )
     base = os.path.dirname(table.path)
     return np.array([os.path.join(base, as_text(p)) for p in fields], dtype=object)
 
@@ -218,8 +244,11 @@ def _image_or_label(fmt, feed, columns):
     column = columns.get(feed, feed)
     if column not in ("image", "label"):
         key = ("columns", feed) if feed in columns else ("columns",)
-        raise DataError(f"feed '{feed}' has no {fmt} column '{column}'", key,
-                        f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+        raise DataError(
+            f"feed '{feed}' has no {fmt} column '{column}'",
+            key,
+            f"map it: columns: {{{feed}: image}} or {{{feed}: label}}",
+        )
     return column
 
 
@@ -227,17 +256,22 @@ def _slice(source, arrays):
     lengths = {k: len(v) for k, v in arrays.items()}
     if len(set(lengths.values())) > 1:
         detail = ", ".join(f"{k}: {n}" for k, n in lengths.items())
-        raise DataError(f"the feeds have different numbers of samples ({detail})", (),
-                        "every feed needs one entry per sample")
+        raise DataError(
+            f"the feeds have different numbers of samples ({detail})", (), "every feed needs one entry per sample"
+        )
     n = next(iter(lengths.values()), 0)
     start = source.get("start") or 0
     stop = source.get("stop")
     stop = n if stop is None else min(stop, n)
     if start >= stop:
-        raise DataError(f"start={start}, stop={stop} leaves no samples (the source has {n})", ("start",),
-                        f"use a start below {stop}")
+        raise DataError(
+            f"start={start}, stop={stop} leaves no samples (the source has {n})",
+            ("start",),
+            f"use a start below {stop}",
+        )
     limit = source.get("limit")
     if limit is not None:
         stop = min(stop, start + limit)
-    return {k: v[start:stop] if isinstance(v, Ragged) else np.ascontiguousarray(v[start:stop])
-            for k, v in arrays.items()}
+    return {
+        k: v[start:stop] if isinstance(v, Ragged) else np.ascontiguousarray(v[start:stop]) for k, v in arrays.items()
+    }

@@ -8,6 +8,7 @@ Columns are picked by the header's names, so extra columns are ignored and their
 matter; a missing column is a DataError naming the file and the column. A CSV/TSV without a header
 names its columns 0, 1, ...; a JSON Lines file has one object per line, its keys the columns.
 """
+
 import json
 import math
 import os
@@ -22,7 +23,7 @@ from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*$")    # 1,5: a spreadsheet's number in a ';' file
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*$")  # 1,5: a spreadsheet's number in a ';' file
 _MARKERS = marker_set(MISSING)
 
 
@@ -47,13 +48,20 @@ class Table:
                 raise DataError(f"{self.path}: column index {name} is out of range ({len(self.names)} columns)", key)
             return name
         if str(name) not in self.names:
-            raise DataError(f"{self.path} has no column '{name}'", key, _one_field_hint(self.names) or
-                            suggest(str(name), self.names) + " (columns are read by the header's names)")
+            raise DataError(
+                f"{self.path} has no column '{name}'",
+                key,
+                _one_field_hint(self.names)
+                or suggest(str(name), self.names) + " (columns are read by the header's names)",
+            )
         places = [i + 1 for i, n in enumerate(self.names) if n == str(name)]
         if len(places) > 1:
             shown = ", ".join(map(str, places[:-1])) + f" and {places[-1]}"
-            raise DataError(f"{self.path}: {len(places)} columns are named '{name}' (columns {shown} of the header)",
-                            key, "rename all but one in the file's header, so that pe reads the one you mean")
+            raise DataError(
+                f"{self.path}: {len(places)} columns are named '{name}' (columns {shown} of the header)",
+                key,
+                "rename all but one in the file's header, so that pe reads the one you mean",
+            )
         return places[0] - 1
 
     def raw(self, name, key=("columns",), missing=_MARKERS):
@@ -88,9 +96,12 @@ def _number(field, allow_missing, table, r, column, key, missing=_MARKERS):
         value = float(field)
     elif is_missing(field, missing):
         if not allow_missing:
-            raise DataError(f"{table.path}:{table.first + r}: the field {str(field)[:40]!r} of column '{column}' is "
-                            "missing", key, "give the feed a data.preprocessing (numeric fills a missing value, "
-                            "label drops its row), or fill the field in")
+            raise DataError(
+                f"{table.path}:{table.first + r}: the field {str(field)[:40]!r} of column '{column}' is missing",
+                key,
+                "give the feed a data.preprocessing (numeric fills a missing value, "
+                "label drops its row), or fill the field in",
+            )
         value = math.nan
     else:
         try:
@@ -99,17 +110,23 @@ def _number(field, allow_missing, table, r, column, key, missing=_MARKERS):
             value = None
     shown = str(field)[:40]
     if value is not None and math.isinf(value):
-        raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a finite "
-                        "number", key, "replace it with a number, or leave it empty and give the feed a numeric "
-                        "data.preprocessing (its fill replaces missing values)")
+        raise DataError(
+            f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a finite number",
+            key,
+            "replace it with a number, or leave it empty and give the feed a numeric "
+            "data.preprocessing (its fill replaces missing values)",
+        )
     if value is None or (math.isnan(value) and not allow_missing):
-        hint = ("a decimal comma: pe reads a decimal point (1.5); export the file with '.' as the decimal "
-                "separator" if
-                _DECIMAL_COMMA.match(shown) else "give numbers, or preprocess the column (data.preprocessing: "
-                "numeric fills missing values; category and text take strings); a marker of a missing value goes in "
-                "data.missing")
-        raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
-                        key, hint)
+        hint = (
+            "a decimal comma: pe reads a decimal point (1.5); export the file with '.' as the decimal separator"
+            if _DECIMAL_COMMA.match(shown)
+            else "give numbers, or preprocess the column (data.preprocessing: "
+            "numeric fills missing values; category and text take strings); a marker of a missing value goes in "
+            "data.missing"
+        )
+        raise DataError(
+            f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number", key, hint
+        )
     return value
 
 
@@ -129,8 +146,11 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     if fmt == "jsonl":
         return _jsonl(path, key)
     if fmt == "csv" and delimiter is not None and len(delimiter) != 1:
-        raise DataError(f"delimiter {delimiter!r} is not one character", ("delimiter",),
-                        "give one character (',', ';', '\\t'), or leave the key out to have it sniffed")
+        raise DataError(
+            f"delimiter {delimiter!r} is not one character",
+            ("delimiter",),
+            "give one character (',', ';', '\\t'), or leave the key out to have it sniffed",
+        )
     rows = csv_rows(path, "\t" if fmt == "tsv" else delimiter, key)
     if not rows:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
@@ -141,13 +161,16 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     first = 2 if header else 1
     for n, row in enumerate(body):
         if len(row) != len(names):
-            raise DataError(f"{path}:{n + first}: {len(row)} fields, expected {len(names)}", key,
-                            "every row needs the same number of fields")
+            raise DataError(
+                f"{path}:{n + first}: {len(row)} fields, expected {len(names)}",
+                key,
+                "every row needs the same number of fields",
+            )
     return Table(path, names, body, first)
 
 
 def _jsonl(path, key):
-    check_text_size(path, 40, "a JSON Lines file", key)     # as CSV: parsed values take ~40 bytes per byte
+    check_text_size(path, 40, "a JSON Lines file", key)  # as CSV: parsed values take ~40 bytes per byte
     names, records = {}, []
     try:
         with open(path, encoding="utf-8-sig") as f:
@@ -157,16 +180,21 @@ def _jsonl(path, key):
                 try:
                     record = json.loads(line)
                 except ValueError as e:
-                    raise DataError(f"{path}:{line_no}: not a JSON object ({e})", key,
-                                    "JSON Lines: one object per line") from None
+                    raise DataError(
+                        f"{path}:{line_no}: not a JSON object ({e})", key, "JSON Lines: one object per line"
+                    ) from None
                 if not isinstance(record, dict):
-                    raise DataError(f"{path}:{line_no}: a JSON {type(record).__name__}, not an object", key,
-                                    "JSON Lines: one object per line, its keys the columns")
+                    raise DataError(
+                        f"{path}:{line_no}: a JSON {type(record).__name__}, not an object",
+                        key,
+                        "JSON Lines: one object per line, its keys the columns",
+                    )
                 names.update(dict.fromkeys(record))
                 records.append(record)
     except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key,
-                        "save the file as UTF-8") from None
+        raise DataError(
+            f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key, "save the file as UTF-8"
+        ) from None
     if not records:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one line")
     names = list(names)

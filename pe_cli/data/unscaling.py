@@ -1,6 +1,7 @@
 """A numeric target's way back to its column's units: the steps that undo its data.transforms and
 its numeric preprocessing (preprocessing.py), applied to predictions by ``pe predict``, ``pe infer``
 and eval.json's metrics, and written as nodes into an ONNX export."""
+
 import numpy as np
 
 from .readers import DataError
@@ -13,7 +14,7 @@ def unscaling(state, transforms):
     ``exp(y) - 1`` for scaling: log. None when nothing changes the values (cast and reshape do not)."""
     steps = []
     for item in reversed(transforms or []):
-        (kind, arg), = item.items()
+        ((kind, arg),) = item.items()
         if kind == "scale":
             steps.append(("Div", np.asarray(arg, np.float64)))
         elif kind == "normalize":
@@ -36,7 +37,8 @@ def unscaled(steps, values):
     y = values.astype(np.float64).reshape(len(values), -1)
     for op, const in steps:
         if const is not None and const.size not in (1, y.shape[1]):
-            raise DataError(f"the prediction has {y.shape[1]} value(s) per sample; the target was scaled "
-                            f"with {const.size}", ())
+            raise DataError(
+                f"the prediction has {y.shape[1]} value(s) per sample; the target was scaled with {const.size}", ()
+            )
         y = np.exp(y) if op == "Exp" else _STEP[op](y, const)
     return y.reshape(values.shape).astype(values.dtype)

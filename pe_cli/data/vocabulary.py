@@ -4,6 +4,7 @@ A vocabulary is a list of strings; an entry's index is its id. Entries are kept 
 least ``min_count`` times in the training split, most frequent first (ties by name), at most
 ``max_size``; the reserved entries (``<pad>``, ``<unknown>``) come first.
 """
+
 import collections
 import re
 
@@ -24,7 +25,7 @@ def build_vocabulary(items, reserved, min_count=1, max_size=None):
     counts = collections.Counter(items)
     kept = sorted((t for t, c in counts.items() if c >= min_count and t not in reserved), key=lambda t: (-counts[t], t))
     if max_size is not None:
-        kept = kept[:max(0, max_size - len(reserved))]
+        kept = kept[: max(0, max_size - len(reserved))]
     return list(reserved) + kept
 
 
@@ -52,8 +53,9 @@ def tokenizer(kind, pattern=None, lowercase=True):
         try:
             compiled = safe_pattern(pattern)
         except UnsafePattern as e:
-            raise DataError(f"pattern {pattern!r}: {e}", ("pattern",),
-                            "see docs/CONFIG.md, Preprocessing, for the patterns pe runs") from None
+            raise DataError(
+                f"pattern {pattern!r}: {e}", ("pattern",), "see docs/CONFIG.md, Preprocessing, for the patterns pe runs"
+            ) from None
         except (re.error, TypeError) as e:
             raise DataError(f"pattern {pattern!r} is not a regular expression ({e})", ("pattern",)) from None
         split = _matches(compiled)
@@ -80,7 +82,10 @@ def class_ids(classes, values, where):
     for i, v in enumerate(values):
         name = as_text(v).strip()
         if name not in index:
-            raise DataError(f"{where}: class '{name[:40]}' (sample {i}) was not in the training data", (),
-                            f"the classes are {', '.join(classes[:12])}{' ...' if len(classes) > 12 else ''}")
+            raise DataError(
+                f"{where}: class '{name[:40]}' (sample {i}) was not in the training data",
+                (),
+                f"the classes are {', '.join(classes[:12])}{' ...' if len(classes) > 12 else ''}",
+            )
         out[i] = index[name]
     return out

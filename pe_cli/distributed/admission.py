@@ -1,6 +1,7 @@
 """The root's side of the rendezvous (rendezvous.py): it admits the other roles as they connect to
 its endpoint, in a thread of its own, so that each gets its ``WAIT`` line at once, also while MPI
 joins the ranks before it, and a connection that says nothing holds no one up."""
+
 import select
 import threading
 import time
@@ -8,7 +9,7 @@ import time
 from ..base.errors import PeError
 from . import peer_watch
 
-HELLO_S = 5                 # a connected process's HELLO line, at most (pe's roles send it at once)
+HELLO_S = 5  # a connected process's HELLO line, at most (pe's roles send it at once)
 
 
 class Admission:
@@ -34,23 +35,33 @@ class Admission:
                 raise self.error
             if rank in self.links:
                 return self.links[rank]
-        self.stop()                     # (the connections still silent at the deadline join ``silent``)
+        self.stop()  # (the connections still silent at the deadline join ``silent``)
         with self.cond:
             missing = ", ".join(self.cluster.who(r) for r in range(1, self.cluster.size) if r not in self.links)
-            strangers = (f"; {len(self.silent)} connection(s) said no HELLO (from {', '.join(self.silent[:3])}: "
-                         f"another program?)" if self.silent else "")
-            raise PeError(f"rendezvous: {missing} never connected to {self.cluster.endpoints[0]} within "
-                          f"{self.wait:g} s (PE_RENDEZVOUS_SECONDS){strangers}; stopping")
+            strangers = (
+                f"; {len(self.silent)} connection(s) said no HELLO (from {', '.join(self.silent[:3])}: "
+                f"another program?)"
+                if self.silent
+                else ""
+            )
+            raise PeError(
+                f"rendezvous: {missing} never connected to {self.cluster.endpoints[0]} within "
+                f"{self.wait:g} s (PE_RENDEZVOUS_SECONDS){strangers}; stopping"
+            )
 
     def stop(self):
         self.stopped.set()
         self.thread.join()
 
     def _run(self):
-        pending = {}                                 # socket -> (address, when it connected)
+        pending = {}  # socket -> (address, when it connected)
         try:
-            while not self.stopped.is_set() and self.error is None and time.monotonic() < self.deadline \
-                    and len(self.links) < self.cluster.size - 1:
+            while (
+                not self.stopped.is_set()
+                and self.error is None
+                and time.monotonic() < self.deadline
+                and len(self.links) < self.cluster.size - 1
+            ):
                 ready, _, _ = select.select([self.server, *pending], [], [], 0.2)
                 for sock in ready:
                     if sock is self.server:
@@ -84,12 +95,17 @@ class Admission:
             return
         cluster, (rank, size) = self.cluster, (int(words[1]), int(words[2]))
         if size != cluster.size or not 0 < rank < cluster.size or rank in self.links:
-            peer_watch.send(link, f"FAIL pe: rendezvous: {cluster.who(0)} counts {cluster.size} processes, this "
-                                  f"one {size}: every role needs the same PADDLE_* endpoints and counts")
-            error = PeError(f"rendezvous: a process at {words[3] if len(words) > 3 else '?'} says it is rank {rank} "
-                            f"of {size}, but {cluster.who(0)} counts {cluster.size} processes"
-                            + (f" and rank {rank} has come already" if rank in self.links else "")
-                            + ": every role needs the same PADDLE_* endpoints and counts")
+            peer_watch.send(
+                link,
+                f"FAIL pe: rendezvous: {cluster.who(0)} counts {cluster.size} processes, this "
+                f"one {size}: every role needs the same PADDLE_* endpoints and counts",
+            )
+            error = PeError(
+                f"rendezvous: a process at {words[3] if len(words) > 3 else '?'} says it is rank {rank} "
+                f"of {size}, but {cluster.who(0)} counts {cluster.size} processes"
+                + (f" and rank {rank} has come already" if rank in self.links else "")
+                + ": every role needs the same PADDLE_* endpoints and counts"
+            )
             with self.cond:
                 self.error = error
                 self.cond.notify_all()

@@ -9,6 +9,7 @@ every rank then ends at once, quietly (rank_guard.stopped): none is left for mpi
 prints no banner. Later calls of a label already agreed cost nothing.
 
 The layouts are exchanged as JSON text (never pickled), after the digests disagreed."""
+
 import hashlib
 import json
 import sys
@@ -37,16 +38,19 @@ def agree(comm, label, mine):
     counts = [int(n) for n in everyone[:, 1]]
     gathered = np.empty(sum(counts), np.uint8)
     from mpi4py import MPI
+
     comm.Allgatherv(np.frombuffer(text, np.uint8), [gathered, counts, np.cumsum([0] + counts[:-1]).tolist(), MPI.BYTE])
     texts, at = [], 0
     for n in counts:
-        texts.append(json.loads(bytes(gathered[at:at + n]).decode()))
+        texts.append(json.loads(bytes(gathered[at : at + n]).decode()))
         at += n
     rank = next(r for r in range(1, len(texts)) if texts[r] != texts[0])
-    message = (f"the trainers' programs differ: {difference(texts[0], texts[rank], rank)}; every trainer must "
-               f"build the same program (the same layers, sizes and order)")
-    if rank_guard.under_guard():        # rank says it, then every rank ends at once, quietly (no guard's line,
-        if comm.Get_rank() == rank:     # no rank left for mpiexec to kill, so no banner of its own)
+    message = (
+        f"the trainers' programs differ: {difference(texts[0], texts[rank], rank)}; every trainer must "
+        f"build the same program (the same layers, sizes and order)"
+    )
+    if rank_guard.under_guard():  # rank says it, then every rank ends at once, quietly (no guard's line,
+        if comm.Get_rank() == rank:  # no rank left for mpiexec to kill, so no banner of its own)
             sys.stderr.write(f"pe: trainer rank {rank} of {len(texts)} failed: {message}; stopping every rank\n")
             sys.stderr.flush()
         comm.Barrier()
@@ -61,8 +65,9 @@ def difference(first, other, rank):
         return f"rank 0 is at {label0[:200]} where rank {rank} is at {label[:200]}"
     for i, (a, b) in enumerate(zip(vars0, vars_)):
         if a != b:
-            return (f"in {label[:200]}, rank 0 has '{a[0]}' {a[1]} {a[2]} where rank {rank} has '{b[0]}' {b[1]} "
-                    f"{b[2]}")
+            return f"in {label[:200]}, rank 0 has '{a[0]}' {a[1]} {a[2]} where rank {rank} has '{b[0]}' {b[1]} {b[2]}"
     more, which = (vars0, 0) if len(vars0) > len(vars_) else (vars_, rank)
-    return (f"in {label[:200]}, rank 0 has {len(vars0)} variables and rank {rank} {len(vars_)}; "
-            f"rank {which} also has '{more[min(len(vars0), len(vars_))][0]}'")
+    return (
+        f"in {label[:200]}, rank 0 has {len(vars0)} variables and rank {rank} {len(vars_)}; "
+        f"rank {which} also has '{more[min(len(vars0), len(vars_))][0]}'"
+    )

@@ -1,6 +1,7 @@
 """Where Fluid's environment puts a process (``cluster_from_env``): the roles of a cluster started on
 their own (parameter servers, trainers), their endpoints in rank order, and this process's rank, or
 None for a single process. The rendezvous (rendezvous.py) joins the processes it names."""
+
 import socket
 import threading
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from ..base.errors import PeError
 class Cluster:
     """Where this process stands: ``endpoints`` in rank order, ``names`` (``pserver 0``,
     ``trainer 1``) likewise; this process is ``rank``; rank 0 is the root."""
+
     endpoints: tuple
     names: tuple
     rank: int
@@ -56,8 +58,9 @@ def _pservers(env):
     port = env.get("PADDLE_PORT", "").strip()
     if port and env.get("PADDLE_PSERVERS", "").strip():
         ips = [ip.strip() for ip in env["PADDLE_PSERVERS"].split(",") if ip.strip()]
-        return _listed({"PADDLE_PSERVERS": ",".join(f"{ip}:{port}" for ip in ips)}, "PADDLE_PSERVERS"), \
-            "PADDLE_PSERVERS"
+        return _listed(
+            {"PADDLE_PSERVERS": ",".join(f"{ip}:{port}" for ip in ips)}, "PADDLE_PSERVERS"
+        ), "PADDLE_PSERVERS"
     return [], "PADDLE_PSERVER_ENDPOINTS"
 
 
@@ -85,34 +88,45 @@ def cluster_from_env(env):
     trainer_eps = _listed(env, "PADDLE_TRAINER_ENDPOINTS")
     both = sorted(set(pservers) & set(trainer_eps))
     if both:
-        raise PeError(f"{both[0]} is both a parameter server's endpoint ({named}) and a trainer's "
-                      f"(PADDLE_TRAINER_ENDPOINTS): every role needs an endpoint of its own")
-    trainers = _count(env, ("PADDLE_TRAINERS_NUM", "PADDLE_TRAINERS"), 1, "the number of trainers") \
-        or len(trainer_eps) or 1
+        raise PeError(
+            f"{both[0]} is both a parameter server's endpoint ({named}) and a trainer's "
+            f"(PADDLE_TRAINER_ENDPOINTS): every role needs an endpoint of its own"
+        )
+    trainers = (
+        _count(env, ("PADDLE_TRAINERS_NUM", "PADDLE_TRAINERS"), 1, "the number of trainers") or len(trainer_eps) or 1
+    )
     trainer_id = _count(env, ("PADDLE_TRAINER_ID",), 0, "this trainer's index") or 0
     if pservers:
         names = [f"pserver {i}" for i in range(len(pservers))] + [f"trainer {i}" for i in range(trainers)]
         endpoints = pservers + (trainer_eps if len(trainer_eps) == trainers else ["?"] * trainers)
         if role == "PSERVER":
             if current not in pservers:
-                raise PeError(f"PADDLE_CURRENT_ENDPOINT={current!r} is not one of {named}="
-                              f"{','.join(pservers)}: a parameter server's endpoint must be listed there")
+                raise PeError(
+                    f"PADDLE_CURRENT_ENDPOINT={current!r} is not one of {named}="
+                    f"{','.join(pservers)}: a parameter server's endpoint must be listed there"
+                )
             rank = pservers.index(current)
         else:
             rank = len(pservers) + trainer_id
             if rank < len(endpoints) and endpoints[rank] == "?" and current:
                 endpoints[rank] = current
     elif role == "PSERVER":
-        raise PeError("PADDLE_TRAINING_ROLE=PSERVER but PADDLE_PSERVER_ENDPOINTS is not set: it lists the "
-                      "parameter servers' ip:port, in order")
+        raise PeError(
+            "PADDLE_TRAINING_ROLE=PSERVER but PADDLE_PSERVER_ENDPOINTS is not set: it lists the "
+            "parameter servers' ip:port, in order"
+        )
     else:
         if trainer_eps and len(trainer_eps) != trainers:
-            raise PeError(f"PADDLE_TRAINERS_NUM={trainers} but PADDLE_TRAINER_ENDPOINTS lists {len(trainer_eps)} "
-                          f"endpoint(s): collective mode needs one ip:port per trainer, trainer 0's first")
+            raise PeError(
+                f"PADDLE_TRAINERS_NUM={trainers} but PADDLE_TRAINER_ENDPOINTS lists {len(trainer_eps)} "
+                f"endpoint(s): collective mode needs one ip:port per trainer, trainer 0's first"
+            )
         names, endpoints, rank = [f"trainer {i}" for i in range(trainers)], trainer_eps or ["?"] * trainers, trainer_id
         if current and trainer_eps and trainer_id < trainers and current != trainer_eps[trainer_id]:
-            raise PeError(f"PADDLE_CURRENT_ENDPOINT={current} but PADDLE_TRAINER_ENDPOINTS names "
-                          f"{trainer_eps[trainer_id]} as trainer {trainer_id} (PADDLE_TRAINER_ID)")
+            raise PeError(
+                f"PADDLE_CURRENT_ENDPOINT={current} but PADDLE_TRAINER_ENDPOINTS names "
+                f"{trainer_eps[trainer_id]} as trainer {trainer_id} (PADDLE_TRAINER_ID)"
+            )
     if not 0 <= rank < len(endpoints):
         raise PeError(f"PADDLE_TRAINER_ID={trainer_id} is not below PADDLE_TRAINERS_NUM={trainers}")
     if len(endpoints) < 2 or not pservers and not trainer_eps:
@@ -128,9 +142,11 @@ def single_process_note(env):
     if trainers < 2 or cluster_from_env(env) is not None:
         return None
     trainer_id = _count(env, ("PADDLE_TRAINER_ID",), 0, "this trainer's index") or 0
-    return (f"pe: PADDLE_TRAINERS_NUM={trainers} without PADDLE_TRAINER_ENDPOINTS or PADDLE_PSERVER_ENDPOINTS: "
-            f"one process runs the script, as in Paddle (readers such as DistributedBatchSampler take trainer "
-            f"{trainer_id}'s share of {trainers}); set the endpoints to start it as a role of a cluster")
+    return (
+        f"pe: PADDLE_TRAINERS_NUM={trainers} without PADDLE_TRAINER_ENDPOINTS or PADDLE_PSERVER_ENDPOINTS: "
+        f"one process runs the script, as in Paddle (readers such as DistributedBatchSampler take trainer "
+        f"{trainer_id}'s share of {trainers}); set the endpoints to start it as a role of a cluster"
+    )
 
 
 def host_port(endpoint, what):
@@ -159,8 +175,10 @@ def check_hosts(cluster, seconds):
         host, port = host_port(endpoint, cluster.names[rank])
         why = _resolve(host, port, seconds)
         if why:
-            raise PeError(f"{cluster.who(rank)}: the host {host!r} does not resolve ({why}): give an IP address "
-                          f"or a host name this machine can resolve")
+            raise PeError(
+                f"{cluster.who(rank)}: the host {host!r} does not resolve ({why}): give an IP address "
+                f"or a host name this machine can resolve"
+            )
 
 
 def _resolve(host, port, seconds):
@@ -173,6 +191,7 @@ def _resolve(host, port, seconds):
             said.append("")
         except (OSError, UnicodeError) as e:
             said.append(getattr(e, "strerror", None) or str(e))
+
     thread = threading.Thread(target=look_up, daemon=True)
     thread.start()
     thread.join(seconds)

@@ -10,6 +10,7 @@ the MPI port name over stay open while they train, and carry three kinds of line
 Every process watches its sockets in a daemon thread (the root all of them, the others the root's),
 and on a failure prints the line once and ends (``stop``), so no survivor waits in MPI for ever.
 """
+
 import atexit
 import os
 import select
@@ -24,9 +25,11 @@ from . import rank_guard
 @dataclass
 class Link:
     """The socket to another process of the rendezvous, and where that process runs."""
+
     sock: socket.socket
     host: str
     pid: str
+
 
 _LIMIT = 4096
 
@@ -62,9 +65,11 @@ def stop(line):
 
 
 def _lost(cluster, rank, link):
-    return (f"pe: rank {rank} of {cluster.size} ({cluster.who(rank)}, pid {link.pid} on {link.host}) was lost: "
-            f"its connection closed without a word (its host, or the process with its guard, was killed); "
-            f"stopping every rank")
+    return (
+        f"pe: rank {rank} of {cluster.size} ({cluster.who(rank)}, pid {link.pid} on {link.host}) was lost: "
+        f"its connection closed without a word (its host, or the process with its guard, was killed); "
+        f"stopping every rank"
+    )
 
 
 def watch(cluster, links):
@@ -81,7 +86,7 @@ def _watch_peer(cluster, links):
     while True:
         line = read_line(links[0].sock)
         if line == "BYE":
-            finished = True     # the root ended normally (a server: every trainer had finished with it)
+            finished = True  # the root ended normally (a server: every trainer had finished with it)
         elif line.startswith("FAIL "):
             stop(line[5:])
         elif not line:

@@ -10,6 +10,7 @@ A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, s
 stop instead of waiting for it in a collective; a rank that never reaches a collective the others
 wait in is reported by the stall inspector (stall.py), and every rank stops.
 """
+
 import contextlib
 import importlib
 import os
@@ -33,8 +34,10 @@ def _mpi():
     try:
         return importlib.import_module("mpi4py.MPI")
     except ImportError as e:
-        raise PeError(f"training on several processes needs mpi4py ({e}); install it with "
-                      f"pip install 'pe-cli[mpi]' (mpi4py and the mpich wheel) and start under mpiexec -n K")
+        raise PeError(
+            f"training on several processes needs mpi4py ({e}); install it with "
+            f"pip install 'pe-cli[mpi]' (mpi4py and the mpich wheel) and start under mpiexec -n K"
+        )
 
 
 def world_size():
@@ -81,11 +84,15 @@ def group(num_trainers, trainer_id):
         comm = world()
         size, rank = comm.Get_size(), comm.Get_rank()
         if size != num_trainers:
-            raise PeError(f"num_trainers={num_trainers} but mpiexec started {size} process(es): start with "
-                          f"mpiexec -n {num_trainers} (each process is one trainer)")
+            raise PeError(
+                f"num_trainers={num_trainers} but mpiexec started {size} process(es): start with "
+                f"mpiexec -n {num_trainers} (each process is one trainer)"
+            )
         if rank != trainer_id:
-            raise PeError(f"trainer_id={trainer_id} but this process is MPI rank {rank}: trainer ids are the "
-                          f"MPI ranks in order (trainer_id = rank)")
+            raise PeError(
+                f"trainer_id={trainer_id} but this process is MPI rank {rank}: trainer ids are the "
+                f"MPI ranks in order (trainer_id = rank)"
+            )
         _GROUPS[key] = ProcessGroup(comm)
     return _GROUPS[key]
 
@@ -97,8 +104,10 @@ def pserver_roles(servers, trainers):
     comm = world()
     size, rank = comm.Get_size(), comm.Get_rank()
     if size != servers + trainers:
-        raise PeError(f"{servers} parameter server(s) and {trainers} trainer(s) need mpiexec -n {servers + trainers}, "
-                      f"but mpiexec started {size} process(es)")
+        raise PeError(
+            f"{servers} parameter server(s) and {trainers} trainer(s) need mpiexec -n {servers + trainers}, "
+            f"but mpiexec started {size} process(es)"
+        )
     is_server = rank < servers
     sub = comm.Split(0 if is_server else 1, rank)
     if is_server:
@@ -157,11 +166,11 @@ class ProcessGroup:
                 self.comm.Allgather(flat, gathered)
             total = gathered[0].copy()
             for r in range(1, self.size):
-                np.add(total, gathered[r], out=total)       # rank order: the same bits on every rank
+                np.add(total, gathered[r], out=total)  # rank order: the same bits on every rank
             offset = 0
             for i in idx:
                 n = host[i].size
-                out[i] = total[offset:offset + n].reshape(host[i].shape)
+                out[i] = total[offset : offset + n].reshape(host[i].shape)
                 offset += n
         return [_every_row(o) if isinstance(a, SelectedRows) else o for a, o in zip(arrays, out)]
 
@@ -183,12 +192,13 @@ class ProcessGroup:
         may return before it does, so the process then ends at once rather than run on. Under pe's
         rank guard (pe_cli/distributed/rank_guard.py) the guard says it, and mpiexec stops the others."""
         rank_guard.fail(f"{type(error).__name__}: {error}")
-        said = str(error).removesuffix("; stopping")     # a wait's line already says it stops
-        sys.stderr.write(f"pe: rank {self.rank} of {self.size} failed: {type(error).__name__}: "
-                         f"{said}; stopping every rank\n")
+        said = str(error).removesuffix("; stopping")  # a wait's line already says it stops
+        sys.stderr.write(
+            f"pe: rank {self.rank} of {self.size} failed: {type(error).__name__}: {said}; stopping every rank\n"
+        )
         sys.stderr.flush()
         sys.stdout.flush()
-        time.sleep(0.3)         # mpiexec forwards the ranks' output through pipes: let it read this first
+        time.sleep(0.3)  # mpiexec forwards the ranks' output through pipes: let it read this first
         self.comm.Abort(1)
         os._exit(1)
 
@@ -222,5 +232,6 @@ def _abort_on_uncaught(group):
         if issubclass(kind, Exception):
             group.abort(value)
         previous(kind, value, tb)
+
     hook._pe_aborts = True
     sys.excepthook = hook

@@ -17,6 +17,7 @@ whose server says so first). The waits poll (``Iprobe``, ``Test``) with naps of 
 blocking calls spin a core for the whole wait. A server that holds no block waits for the trainers'
 ``COMPLETE`` only, for as long as training takes (the servers that hold blocks bound it).
 """
+
 import atexit
 import math
 import os
@@ -28,7 +29,7 @@ from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
 from .processes import ProcessGroup, _host, _mpi, world
 
-COMPLETE = 32000            # a tag above every block number (MPI guarantees tags up to 32767)
+COMPLETE = 32000  # a tag above every block number (MPI guarantees tags up to 32767)
 _TRAINERS = {}
 _SERVERS = {}
 _WAIT_ENV = "PE_PSERVER_WAIT_SECONDS"
@@ -43,8 +44,10 @@ def wait_seconds(env=os.environ):
     except ValueError:
         seconds = math.nan
     if not 0 < seconds < math.inf:
-        raise PeError(f"{_WAIT_ENV}={value!r}: give the longest wait of a parameter server for a trainer in "
-                      f"seconds (above 0), e.g. 900")
+        raise PeError(
+            f"{_WAIT_ENV}={value!r}: give the longest wait of a parameter server for a trainer in "
+            f"seconds (above 0), e.g. 900"
+        )
     return seconds
 
 
@@ -64,20 +67,29 @@ def poll(ready, deadline, longest=_LONGEST_NAP_S):
 def _check_world(comm, servers, trainers, rank, role):
     size = comm.Get_size()
     if size != servers + trainers:
-        raise PeError(f"parameter-server mode with {servers} server(s) and {trainers} trainer(s) needs "
-                      f"mpiexec -n {servers + trainers} (servers are ranks 0..{servers - 1}, trainers after "
-                      f"them), but mpiexec started {size} process(es)")
+        raise PeError(
+            f"parameter-server mode with {servers} server(s) and {trainers} trainer(s) needs "
+            f"mpiexec -n {servers + trainers} (servers are ranks 0..{servers - 1}, trainers after "
+            f"them), but mpiexec started {size} process(es)"
+        )
     if comm.Get_rank() != rank:
-        raise PeError(f"this process is MPI rank {comm.Get_rank()} but runs as {role} (rank {rank}): servers are "
-                      f"ranks 0..{servers - 1} in the order of their endpoints, trainer i is rank {servers} + i")
+        raise PeError(
+            f"this process is MPI rank {comm.Get_rank()} but runs as {role} (rank {rank}): servers are "
+            f"ranks 0..{servers - 1} in the order of their endpoints, trainer i is rank {servers} + i"
+        )
 
 
 def pack_rows(sr):
     """A SelectedRows as one byte message (see the module's docstring)."""
     rows, values = sr.numpy()
     head = np.array([sr.height, len(rows)], np.int64)
-    return np.concatenate([head.view(np.uint8), np.ascontiguousarray(rows, np.int64).view(np.uint8),
-                           np.ascontiguousarray(values).reshape(-1).view(np.uint8)])
+    return np.concatenate(
+        [
+            head.view(np.uint8),
+            np.ascontiguousarray(rows, np.int64).view(np.uint8),
+            np.ascontiguousarray(values).reshape(-1).view(np.uint8),
+        ]
+    )
 
 
 def unpack_rows(buf, shape, dtype, where):
@@ -88,12 +100,14 @@ def unpack_rows(buf, shape, dtype, where):
         height, count = (int(v) for v in buf[:16].view(np.int64))
         size = 16 + count * (8 + width * dtype.itemsize)
         if height == shape[0] and count >= 0 and len(buf) == size:
-            rows = buf[16:16 + 8 * count].view(np.int64).copy()
+            rows = buf[16 : 16 + 8 * count].view(np.int64).copy()
             if not count or (rows.min() >= 0 and rows.max() < height):
-                values = buf[16 + 8 * count:].view(dtype).reshape((count,) + tuple(shape[1:])).copy()
+                values = buf[16 + 8 * count :].view(dtype).reshape((count,) + tuple(shape[1:])).copy()
                 return SelectedRows(rows, values, height)
-    raise PeError(f"{where}: the row-sparse message of {len(buf)} bytes does not fit the block "
-                  f"{list(shape)} {dtype.name} (a trainer and a server built from different programs?)")
+    raise PeError(
+        f"{where}: the row-sparse message of {len(buf)} bytes does not fit the block "
+        f"{list(shape)} {dtype.name} (a trainer and a server built from different programs?)"
+    )
 
 
 class TrainerLink:
@@ -102,11 +116,10 @@ class TrainerLink:
     def __init__(self, endpoints, trainer_id, trainers):
         self.comm = world()
         self.servers = list(endpoints)
-        _check_world(self.comm, len(self.servers), trainers, len(self.servers) + trainer_id,
-                     f"trainer {trainer_id}")
-        self.group = ProcessGroup(self.comm, watch=False)     # a failing rank stops every rank
+        _check_world(self.comm, len(self.servers), trainers, len(self.servers) + trainer_id, f"trainer {trainer_id}")
+        self.group = ProcessGroup(self.comm, watch=False)  # a failing rank stops every rank
         self.trainer_id, self.wait = trainer_id, 2 * wait_seconds()
-        self.step, self._sent = 0, False        # steps whose sends began; step 0: the initial parameters
+        self.step, self._sent = 0, False  # steps whose sends began; step 0: the initial parameters
         self._pending = []
         self._closed = False
         atexit.register(self.close)
@@ -144,8 +157,10 @@ class TrainerLink:
 
     def _silent(self, rank, what):
         when = f"in step {self.step}" if self.step else "before the first step (the initial parameters)"
-        return PeError(f"trainer {self.trainer_id}: server {rank} ({self.servers[rank]}) {what} for "
-                       f"{self.wait:g} s (twice {_WAIT_ENV}) {when}; stopping")
+        return PeError(
+            f"trainer {self.trainer_id}: server {rank} ({self.servers[rank]}) {what} for "
+            f"{self.wait:g} s (twice {_WAIT_ENV}) {when}; stopping"
+        )
 
     def close(self):
         """Tells every server this trainer has finished (once; also at exit)."""
@@ -172,22 +187,25 @@ class ServerLink:
         self.trainers = trainers
         self.active = list(range(trainers))
         self.wait = wait_seconds()
-        self.since = [time.monotonic()] * trainers      # each trainer's last exchange with this server
-        self.steps = [0] * trainers                     # the steps whose gradients came from each
+        self.since = [time.monotonic()] * trainers  # each trainer's last exchange with this server
+        self.steps = [0] * trainers  # the steps whose gradients came from each
 
     def trainer_rank(self, trainer):
         return self.servers + trainer
 
     def _silent(self, trainer, what, when=None):
         when = when or f"in step {self.steps[trainer] + 1}"
-        return PeError(f"pserver {self.index} ({self.endpoint}): trainer {trainer} {what} for {self.wait:g} s "
-                       f"({_WAIT_ENV}) {when}; stopping")
+        return PeError(
+            f"pserver {self.index} ({self.endpoint}): trainer {trainer} {what} for {self.wait:g} s "
+            f"({_WAIT_ENV}) {when}; stopping"
+        )
 
     def _probe(self, trainer, status):
         """Waits for trainer ``trainer``'s next message (its tag and size in ``status``)."""
         source = self.trainer_rank(trainer)
-        if not poll(lambda: self.comm.Iprobe(source=source, tag=_mpi().ANY_TAG, status=status),
-                    self.since[trainer] + self.wait):
+        if not poll(
+            lambda: self.comm.Iprobe(source=source, tag=_mpi().ANY_TAG, status=status), self.since[trainer] + self.wait
+        ):
             raise self._silent(trainer, "sent nothing")
         self.since[trainer] = time.monotonic()
 
@@ -197,7 +215,7 @@ class ServerLink:
         status = _mpi().Status()
         got = {}
         source = self.trainer_rank(trainer)
-        if not blocks:              # a server without blocks hears only that the trainer finished
+        if not blocks:  # a server without blocks hears only that the trainer finished
             poll(lambda: self.comm.Iprobe(source=source, tag=COMPLETE), None, _IDLE_NAP_S)
             self.comm.Recv(np.zeros(1, np.int64), source=source, tag=COMPLETE)
             self.active.remove(trainer)
@@ -230,8 +248,11 @@ class ServerLink:
         longer than the bound stops the wait (a server that holds blocks)."""
         status = _mpi().Status()
         deadline = min(self.since[t] for t in self.active) + self.wait if bounded else None
-        if not poll(lambda: self.comm.Iprobe(source=_mpi().ANY_SOURCE, tag=_mpi().ANY_TAG, status=status),
-                    deadline, _LONGEST_NAP_S if bounded else _IDLE_NAP_S):
+        if not poll(
+            lambda: self.comm.Iprobe(source=_mpi().ANY_SOURCE, tag=_mpi().ANY_TAG, status=status),
+            deadline,
+            _LONGEST_NAP_S if bounded else _IDLE_NAP_S,
+        ):
             raise self._silent(min(self.active, key=self.since.__getitem__), "sent nothing")
         return status.Get_source() - self.servers
 
@@ -241,8 +262,11 @@ class ServerLink:
         requests = [self.comm.Isend(buf, dest=self.trainer_rank(trainer), tag=tag) for buf, tag in bufs]
         if not poll(lambda: _mpi().Request.Testall(requests), time.monotonic() + self.wait):
             step = self.steps[trainer]
-            raise self._silent(trainer, "did not take its parameters",
-                               f"after step {step}" if step else "before its first step (the initial parameters)")
+            raise self._silent(
+                trainer,
+                "did not take its parameters",
+                f"after step {step}" if step else "before its first step (the initial parameters)",
+            )
         self.since[trainer] = time.monotonic()
 
 

@@ -29,6 +29,7 @@ another reads its buffer makes MPICH abort the reader, and the abort kills every
 rank's guard too, before it names the rank (seen once in CI). The shared-memory copy instead leaves the
 others waiting in the collective until mpiexec stops them; it costs about 0.1 ms per MB gathered.
 """
+
 import ctypes
 import os
 import signal
@@ -40,13 +41,13 @@ import traceback
 from ..base.errors import PeError
 
 STATUS_FD = "PE_RANK_STATUS_FD"
-LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
-RANKS_DIR = "PE_RANKS_DIR"          # where each guard notes its rank, pid and host, and its end
+LINKS_FD = "PE_RANK_LINKS_FD"  # a unix socket: the child hands the guard its rendezvous links
+RANKS_DIR = "PE_RANKS_DIR"  # where each guard notes its rank, pid and host, and its end
 _STOPPED = "(stopped: another process failed)"  # the child ended because another process failed (said already)
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
-_INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
-_SAID = []                  # the line this guard said, once said
+_INTERRUPTED = 130  # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
+_SAID = []  # the line this guard said, once said
 
 
 def under_mpi():
@@ -57,11 +58,14 @@ def under_mpi():
 def mpiexec():
     """The mpiexec of the mpich wheel beside this Python (the ``mpi`` extra), else the PATH's."""
     import shutil
+
     path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     found = shutil.which("mpiexec", path=path)
     if found is None:
-        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
-                      "wheel), or put an MPI's mpiexec on PATH")
+        raise PeError(
+            "several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
+            "wheel), or put an MPI's mpiexec on PATH"
+        )
     return found
 
 
@@ -144,8 +148,9 @@ def _die_with_parent(parent):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass
-        if os.getppid() != parent:       # the guard died before the line above
+        if os.getppid() != parent:  # the guard died before the line above
             os._exit(1)
+
     return set_it
 
 
@@ -172,11 +177,12 @@ def _note(tail):
             f.write(f"{rank} {os.environ.get('PMI_SIZE', '?')} {os.getpid()} {socket.gethostname()}{tail}\n")
         os.replace(path + ".tmp", path)
     except OSError:
-        pass            # a note lost: pe says less, the rank runs as it would
+        pass  # a note lost: pe says less, the rank runs as it would
 
 
 def _guard(module, args):
     import subprocess
+
     read_end, write_end = os.pipe()
     keep = [write_end]
     pmi = os.environ.get("PMI_FD", "")
@@ -186,9 +192,13 @@ def _guard(module, args):
     keep.append(theirs.fileno())
     env = dict(os.environ, **{STATUS_FD: str(write_end), LINKS_FD: str(theirs.fileno())})
     env.setdefault("MPIR_CVAR_CH4_CMA_ENABLE", "0")
-    child = subprocess.Popen([sys.executable, "-m", "pe_cli.distributed.rank_guard", "--child", module, *args], env=env,
-                             pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
-    os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pe_cli.distributed.rank_guard", "--child", module, *args],
+        env=env,
+        pass_fds=keep,
+        preexec_fn=_die_with_parent(os.getpid()),
+    )
+    os.close(write_end)  # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
     theirs.close()
     links = []
     collector = threading.Thread(target=_collect_links, args=(ours, links), daemon=True)
@@ -200,11 +210,11 @@ def _guard(module, args):
         os.set_blocking(status.fileno(), False)
         cause = (status.read(4000) or b"").decode("utf-8", "replace").strip()
     if cause == _STOPPED:
-        return code or 1        # another process failed: this one said so and stopped
+        return code or 1  # another process failed: this one said so and stopped
     if code in (0, _INTERRUPTED) and not (code and links):  # an interrupted rank stops the others itself
         return code
     line = _line(child.pid, code, cause)
-    if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
+    if not outside:  # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
         _SAID.append(line)
@@ -226,6 +236,7 @@ def _pass_signals_on(child):
                 signal.setitimer(signal.ITIMER_REAL, _GRACE_S)
         except (ProcessLookupError, OSError):
             pass
+
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(signum, handler)
     return received
@@ -236,7 +247,7 @@ def _line(pid, code, cause):
     rank = os.environ.get("PE_RENDEZVOUS_RANK") or os.environ.get("PMI_RANK", "?")
     size = os.environ.get("PE_RENDEZVOUS_SIZE") or os.environ.get("PMI_SIZE", "?")
     host = socket.gethostname()
-    role = os.environ.get("PE_RENDEZVOUS_ROLE")            # a role started on its own (rendezvous.py)
+    role = os.environ.get("PE_RENDEZVOUS_ROLE")  # a role started on its own (rendezvous.py)
     pid = f"{role}, pid {pid}" if role else f"pid {pid}"
     if code < 0:
         try:
@@ -270,6 +281,7 @@ class _LastLine:
 def child(module, args):
     """The rank itself: ``python -m MODULE ARGS``; a failure hands its cause to the guard."""
     import runpy
+
     sys.stderr = _LastLine(sys.stderr)
     sys.argv = [module, *args]
     cause = None
@@ -280,9 +292,9 @@ def child(module, args):
         code = e.code if isinstance(e.code, int) or e.code is None else 1
         if isinstance(e.code, str):
             cause = e.code
-    except PeError as e:            # pe's own refusal (a log that is a symlink): its line, no traceback
+    except PeError as e:  # pe's own refusal (a log that is a symlink): its line, no traceback
         code, cause = 1, str(e)
-    except BaseException as e:      # noqa: BLE001 -- the rank's end, whatever it is, goes to the guard
+    except BaseException as e:  # noqa: BLE001 -- the rank's end, whatever it is, goes to the guard
         traceback.print_exc()
         code, cause = (130 if isinstance(e, KeyboardInterrupt) else 1), f"{type(e).__name__}: {e}"
     if code == _INTERRUPTED:

@@ -38,6 +38,7 @@ first line (``WAIT``), each HELLO and the admission of every role take at most
 ``PE_RENDEZVOUS_SECONDS`` each; MPI's joins 30 s more (a watchdog). A root that accepts and then says
 nothing (another program on that port) is one line saying so.
 """
+
 import math
 import os
 import socket
@@ -56,8 +57,8 @@ RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_R
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
 _COMMAND = {}
-_MPI_SLACK_S = 30           # MPI's Accept/Connect of the roles, after the last one has come
-_RESOLVE_S = 10             # the resolver's answer for a host, at most
+_MPI_SLACK_S = 30  # MPI's Accept/Connect of the roles, after the last one has come
+_RESOLVE_S = 10  # the resolver's answer for a host, at most
 
 
 def rank_env(cluster):
@@ -76,7 +77,7 @@ def timeout_s(env=os.environ):
         seconds = float(value)
     except ValueError:
         seconds = math.nan
-    if not math.isfinite(seconds):      # inf (or nan) would be a wait without a bound
+    if not math.isfinite(seconds):  # inf (or nan) would be a wait without a bound
         raise PeError(f"PE_RENDEZVOUS_SECONDS={value!r}: give the rendezvous's wait in seconds, e.g. 60")
     return max(1.0, seconds)
 
@@ -91,9 +92,11 @@ def connect_from_env(env=os.environ):
     if cluster is None:
         return None
     if not rank_guard.under_mpi():
-        raise PeError(f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
-                      f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
-                      f"does so")
+        raise PeError(
+            f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
+            f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
+            f"does so"
+        )
     wait = timeout_s(env)
     check_hosts(cluster, min(wait, _RESOLVE_S))
     mpi = processes._mpi()
@@ -105,7 +108,7 @@ def connect_from_env(env=os.environ):
         peer_watch.stop(f"pe: {e}")
     done.set()
     if cluster.rank == 0:
-        peer_watch.watch(cluster, links)          # (the others watch from the moment they get the port)
+        peer_watch.watch(cluster, links)  # (the others watch from the moment they get the port)
     _JOINED.update(comm=comm, cluster=cluster)
     processes.set_world(comm)
     return comm
@@ -116,7 +119,7 @@ def role_alone(argv, env=os.environ):
     (a role started by hand, or one a pod): runs it again under an mpiexec of its own (``mpiexec -n
     1``, see above) with its place in the environment, and returns the exit status; None when pe
     runs as it is (one process, or under mpiexec already)."""
-    _COMMAND["argv"] = list(argv)         # (join_given's rerun)
+    _COMMAND["argv"] = list(argv)  # (join_given's rerun)
     if rank_guard.under_mpi() or RANK_ENV in env:
         return None
     cluster = cluster_from_env(env)
@@ -153,15 +156,19 @@ def join_given(facts, what):
     cluster = None if facts is None else cluster_from_env(facts)
     if cluster is not None and _JOINED and not _same_place(cluster, _JOINED["cluster"]):
         joined = _JOINED["cluster"]
-        raise PeError(f"{what}: this process is {cluster.names[cluster.rank]} of {cluster.size} processes, but "
-                      f"Fluid's environment (PADDLE_*) made it {joined.names[joined.rank]} of {joined.size}: give "
-                      f"the role in one place (unset the PADDLE_* variables, or use PaddleCloudRoleMaker)")
+        raise PeError(
+            f"{what}: this process is {cluster.names[cluster.rank]} of {cluster.size} processes, but "
+            f"Fluid's environment (PADDLE_*) made it {joined.names[joined.rank]} of {joined.size}: give "
+            f"the role in one place (unset the PADDLE_* variables, or use PaddleCloudRoleMaker)"
+        )
     processes.join_on_first_use(None)
     if cluster is None or processes.world_size() > 1 or _JOINED:
         return None
     if not rank_guard.under_mpi() and "argv" not in _COMMAND:
-        return (f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: run the "
-                f"script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
+        return (
+            f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: run the "
+            f"script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)"
+        )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PADDLE_") and k not in ("TRAINING_ROLE", "POD_IP")}
     env.update(facts)
     processes.join_on_first_use(lambda: _join_given(env, cluster))
@@ -180,7 +187,6 @@ def _join_given(env, cluster):
     rank_guard.flush_output()
     command = _alone_command(_COMMAND["argv"])
     os.execve(command[0], command, _alone_env(env, cluster))
-
 
 
 def transport_env(env):
@@ -204,9 +210,11 @@ def _watchdog(cluster, clock, done):
     at ``clock["until"]`` (which a peer moves when the root says how long it waits)."""
     while not done.wait(0.5):
         if time.monotonic() > clock["until"]:
-            peer_watch.stop(f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
-                            f"{time.monotonic() - clock['start']:.0f} s (a process was lost while MPI connected "
-                            f"them); stopping")
+            peer_watch.stop(
+                f"pe: rendezvous: {cluster.who(cluster.rank)} could not join the others within "
+                f"{time.monotonic() - clock['start']:.0f} s (a process was lost while MPI connected "
+                f"them); stopping"
+            )
 
 
 def _root(mpi, cluster, wait, clock):
@@ -247,8 +255,10 @@ def _connect(cluster, wait):
             return socket.create_connection((host, port), timeout=max(0.1, min(2.0, deadline - time.monotonic())))
         except OSError:
             if time.monotonic() > deadline:
-                raise PeError(f"rendezvous: {cluster.who(0)} never answered at {cluster.endpoints[0]} within "
-                              f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping") from None
+                raise PeError(
+                    f"rendezvous: {cluster.who(0)} never answered at {cluster.endpoints[0]} within "
+                    f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping"
+                ) from None
             time.sleep(0.2)
 
 
@@ -268,22 +278,28 @@ def _port_line(cluster, link, wait, clock):
     watchdog's ``clock`` moves to match); a root's FAIL ends this process with its line."""
     line = _next_line(link, wait)
     if line is None:
-        raise PeError(f"rendezvous: {cluster.who(0)} accepted the connection but sent nothing in {wait:g} s "
-                      f"(PE_RENDEZVOUS_SECONDS): another program may be listening on that port; stopping")
+        raise PeError(
+            f"rendezvous: {cluster.who(0)} accepted the connection but sent nothing in {wait:g} s "
+            f"(PE_RENDEZVOUS_SECONDS): another program may be listening on that port; stopping"
+        )
     if line.startswith("WAIT "):
         words = line.split(" ")
         left = min(float(words[1]), wait) if len(words) == 2 and words[1].replace(".", "", 1).isdigit() else wait
         clock["until"] = time.monotonic() + left + _MPI_SLACK_S
         line = _next_line(link, left + _MPI_SLACK_S)
         if line is None:
-            raise PeError(f"rendezvous: {cluster.who(0)} admitted this process but sent nothing more in "
-                          f"{left + _MPI_SLACK_S:.0f} s ({left:.0f} s of PE_RENDEZVOUS_SECONDS and "
-                          f"{_MPI_SLACK_S} s for MPI); stopping")
+            raise PeError(
+                f"rendezvous: {cluster.who(0)} admitted this process but sent nothing more in "
+                f"{left + _MPI_SLACK_S:.0f} s ({left:.0f} s of PE_RENDEZVOUS_SECONDS and "
+                f"{_MPI_SLACK_S} s for MPI); stopping"
+            )
     if line.startswith("FAIL "):
         peer_watch.stop(line[5:])
     if not line.startswith("PORT ") or len(line.split(" ", 3)) < 4:
-        peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
-                        f"({cluster.who(cluster.rank)}) joined; stopping")
+        peer_watch.stop(
+            f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
+            f"({cluster.who(cluster.rank)}) joined; stopping"
+        )
     return line
 
 
@@ -291,11 +307,13 @@ def _peer(mpi, cluster, wait, clock):
     """Rank > 0: connects to the root, says who it is, waits for the port, joins."""
     link = _connect(cluster, wait)
     link.settimeout(None)
-    peer_watch.send(link, f"HELLO {cluster.rank} {cluster.size} {cluster.endpoints[cluster.rank]} "
-                          f"{socket.gethostname()} {os.getpid()}")
+    peer_watch.send(
+        link,
+        f"HELLO {cluster.rank} {cluster.size} {cluster.endpoints[cluster.rank]} {socket.gethostname()} {os.getpid()}",
+    )
     _, host, pid, port_name = _port_line(cluster, link, wait, clock).split(" ", 3)
     links = {0: peer_watch.Link(link, host, pid)}
-    peer_watch.watch(cluster, links)    # the root's FAIL reaches this process while it waits in MPI below
+    peer_watch.watch(cluster, links)  # the root's FAIL reaches this process while it waits in MPI below
     comm = mpi.COMM_SELF.Connect(port_name, root=0).Merge(high=True)
     for _ in range(cluster.rank + 1, cluster.size):
         comm = comm.Accept(None, root=0).Merge(high=False)

@@ -9,6 +9,7 @@ longer than ``PE_STALL_SECONDS`` (default 120) at a collective that others have 
 prints one report and aborts every rank. Messages are 128 bytes: an int64 sequence number and the
 label's first 120 bytes (no pickles).
 """
+
 import atexit
 import os
 import sys
@@ -32,8 +33,8 @@ def stall_seconds():
 def _pack(seq, label):
     buf = np.zeros(_SIZE, np.uint8)
     buf[:8] = np.frombuffer(np.int64(seq).tobytes(), np.uint8)
-    text = label.encode("utf-8", "replace")[:_SIZE - 8]
-    buf[8:8 + len(text)] = np.frombuffer(text, np.uint8)
+    text = label.encode("utf-8", "replace")[: _SIZE - 8]
+    buf[8 : 8 + len(text)] = np.frombuffer(text, np.uint8)
     return buf
 
 
@@ -44,12 +45,12 @@ def _unpack(buf):
 
 class StallWatch:
     def __init__(self, mpi, comm, abort):
-        self.mpi = mpi                  # the mpi4py.MPI module
+        self.mpi = mpi  # the mpi4py.MPI module
         self.comm = comm.Dup()
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         self.seq = 0
         self._request = None
-        self._abort = abort             # abort(message): report and stop every rank
+        self._abort = abort  # abort(message): report and stop every rank
         self._stop = threading.Event()
         self.positions = {r: (0, "the start", time.monotonic()) for r in range(self.size)}
         self._thread = None
@@ -103,16 +104,19 @@ def stalled(positions, now, limit):
         return None
     _, label, _ = positions[waiting[0]]
     where = "; ".join(f"rank {r} last entered collective #{positions[r][0]} ({positions[r][1]})" for r in behind)
-    return (f"stall: rank(s) {', '.join(map(str, waiting))} have waited {now - since:.0f} s in collective #{ahead} "
-            f"({label}), which rank(s) {', '.join(map(str, behind))} never reached: {where}. Stopping every "
-            f"rank (PE_STALL_SECONDS={limit:g} sets the wait)")
+    return (
+        f"stall: rank(s) {', '.join(map(str, waiting))} have waited {now - since:.0f} s in collective #{ahead} "
+        f"({label}), which rank(s) {', '.join(map(str, behind))} never reached: {where}. Stopping every "
+        f"rank (PE_STALL_SECONDS={limit:g} sets the wait)"
+    )
 
 
 def report_and_abort(comm):
     def abort(message):
         sys.stderr.write(f"pe: {message}\n")
         sys.stderr.flush()
-        time.sleep(0.3)         # let mpiexec forward the report before it stops the ranks
+        time.sleep(0.3)  # let mpiexec forward the report before it stops the ranks
         comm.Abort(1)
         os._exit(1)
+
     return abort

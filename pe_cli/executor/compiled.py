@@ -2,6 +2,7 @@
 the DataParallelEngine built at its first run (and kept on it), a plain one as its Program after
 its build strategy's program passes (the fusions), on the executor's one device, as Fluid 1.8
 compiles a CompiledProgram for one place."""
+
 from ..compiler import passes
 from ..compiler.strategy import BuildStrategy
 from .feeding import check_feed_dict
@@ -46,8 +47,15 @@ def _engine(compiled, place, scope):
         return compiled._engine
     share = compiled._share_vars_from._engine if compiled._share_vars_from is not None else None
     places = compiled._places if compiled._places is not None else device_places(place)
-    compiled._engine = DataParallelEngine(compiled.program, places, compiled._loss_name,
-                                          _trainers_strategy(compiled), compiled._exec_strategy, scope, share)
+    compiled._engine = DataParallelEngine(
+        compiled.program,
+        places,
+        compiled._loss_name,
+        _trainers_strategy(compiled),
+        compiled._exec_strategy,
+        scope,
+        share,
+    )
     return compiled._engine
 
 

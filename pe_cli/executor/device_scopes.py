@@ -10,6 +10,7 @@ the global scope. Each device also has a local execution scope (a child of its s
 device's temporaries and feeds between runs; it is dropped every ``num_iteration_per_drop_scope``
 runs and by ``drop_local_exe_scopes()``.
 """
+
 from ..base.errors import FeedError, PeError
 from ..base.dtypes import VarType
 from .feeding import RAW_VALUE, missing_value_error
@@ -34,9 +35,9 @@ class DeviceScopes:
             self.scope = scope
             self.param_scopes = [scope] + [scope.new_scope() for _ in range(1, self.n)]
         self._exec_scopes = [s.new_scope() for s in self.param_scopes]
-        self._pending = [None] * self.n    # per device: (values, lods) of the last run, not yet in its scope
-        self.params_ready = False      # copies broadcast to the devices (first run)
-        self._seen = {}                # name -> the global array the device copies were made from
+        self._pending = [None] * self.n  # per device: (values, lods) of the last run, not yet in its scope
+        self.params_ready = False  # copies broadcast to the devices (first run)
+        self._seen = {}  # name -> the global array the device copies were made from
 
     def _plan_persistables(self):
         """Which persistable variables each device writes, and where each write is kept."""
@@ -45,7 +46,7 @@ class DeviceScopes:
             for name in self.graph.writes(d):
                 if name in self.persistable:
                     writers.setdefault(name, []).append(d)
-        self._home = {name: min(ds) for name, ds in writers.items()}   # writes to the global scope
+        self._home = {name: min(ds) for name, ds in writers.items()}  # writes to the global scope
         self._persist = [[n for n in self.graph.writes(d) if n in self.persistable] for d in range(self.n)]
         # device d > 0 keeps its own copy of what it writes, unless it is the only writer
         self._copies = {d: [n for n in self._persist[d] if self._home[n] != d] for d in range(1, self.n)}
@@ -58,9 +59,11 @@ class DeviceScopes:
         if self.share_from is not None:
             owner = self.share_from
             if not owner.params_ready:
-                raise PeError("share_vars_from: the executor this one shares parameters with has not run yet; "
-                              "run it (the training program) first: it copies the parameters to the devices "
-                              "at its first run")
+                raise PeError(
+                    "share_vars_from: the executor this one shares parameters with has not run yet; "
+                    "run it (the training program) first: it copies the parameters to the devices "
+                    "at its first run"
+                )
             owner.sync_params()
             self.params_ready = True
             return
@@ -80,8 +83,11 @@ class DeviceScopes:
         if self.share_from is not None:
             self.share_from.sync_params()
             return
-        changed = [(name, array) for name, array in
-                   ((name, self.scope.get_array(name)) for name in self._seen) if array is not self._seen[name]]
+        changed = [
+            (name, array)
+            for name, array in ((name, self.scope.get_array(name)) for name in self._seen)
+            if array is not self._seen[name]
+        ]
         for name, array in changed:
             self._seen[name] = array
             if array is None:
@@ -99,13 +105,13 @@ class DeviceScopes:
         scope, home = self.scope, self._home
         for d in range(self.n):
             vals = values[d]
-            vals.holders = None     # (allow_updates': it refers to every device's values, a cycle)
+            vals.holders = None  # (allow_updates': it refers to every device's values, a cycle)
             own = self.param_scopes[d]
             for name in self._persist[d]:
                 (scope if home[name] == d else own).set_array(name, vals[name])
             pending, lod = self._pending[d], lods[d]
             if pending is not None and (pending[0].keys() != vals.keys() or pending[1].keys() != lod.keys()):
-                self._store_local(d)     # not overwritten name for name by this run: store it first
+                self._store_local(d)  # not overwritten name for name by this run: store it first
             self._pending[d] = (vals, lod)
         for name in self._seen:
             self._seen[name] = scope.get_array(name)
@@ -145,7 +151,7 @@ class DeviceScopes:
         last = [p[0] for p in self._pending if p is not None]
         seen = self._seen
 
-        def holders(name, array):       # (plain loops: an update of every parameter asks, a step)
+        def holders(name, array):  # (plain loops: an update of every parameter asks, a step)
             count = seen.get(name) is array
             for held in scope_vars:
                 v = held.get(name)
@@ -160,6 +166,7 @@ class DeviceScopes:
                         count += 1
                 count -= 1
             return count
+
         for vals in values:
             vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
 
@@ -172,7 +179,7 @@ class DeviceScopes:
             vals = Values({n: self.to_device(d, a) for n, a in per_device[d][0].items()}, per_device[d][1])
             scope = self._exec_scopes[d]
             pending = self._pending[d]
-            last = pending[0] if pending is not None else {}     # the local scope's newest values
+            last = pending[0] if pending is not None else {}  # the local scope's newest values
             for name in scope_reads[d]:
                 if name in vals:
                     continue
@@ -181,13 +188,15 @@ class DeviceScopes:
                     raise missing_value_error(block, name)
                 if name == fed_loss_grad:
                     shape = list(var.shape or [1]) if var is not None else [1]
-                    raise FeedError(f"gradient_scale_strategy is Customized: feed '{name}', the initial gradient "
-                                    f"of the loss on each device (shape {shape})")
+                    raise FeedError(
+                        f"gradient_scale_strategy is Customized: feed '{name}', the initial gradient "
+                        f"of the loss on each device (shape {shape})"
+                    )
                 array = last.get(name) if name not in persistable else None
                 if array is None:
                     array = scope.get_array(name)
                 if array is None and var is not None and var.type == VarType.RAW:
-                    array = RAW_VALUE       # no tensor (cudnn_lstm's Cache): its readers do not read it
+                    array = RAW_VALUE  # no tensor (cudnn_lstm's Cache): its readers do not read it
                 if array is None:
                     raise missing_value_error(block, name)
                 vals[name] = self.to_device(d, array)

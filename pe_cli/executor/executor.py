@@ -3,6 +3,7 @@
 It never knows what an op computes: ops are resolved to kernels once per program version
 (``plan.OpStep``) and called through ``plan.run_step``, exactly as the parallel executor does.
 """
+
 import numpy as np
 
 from .. import kernels
@@ -19,8 +20,15 @@ from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
 from .feed_fetch_ops import holds_feed_fetch_ops, without_feed_fetch_ops
-from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
-                      reader_feeds)
+from .feeding import (
+    RAW_VALUE,
+    as_feed_array,
+    check_feed_dict,
+    feed_lr_scheduler,
+    known_feeds,
+    missing_value_error,
+    reader_feeds,
+)
 from .fetched import fetched
 from . import graphed, nan_check
 from .plan import OpStep, Values, prior_reads, run_steps, scope_traffic
@@ -44,7 +52,7 @@ class _Plan:
         self.place = place
         self._frees = {}
         self._blocked = {}
-        self.graphs = {}        # a CUDA place's step recordings by signature (graphed.py)
+        self.graphs = {}  # a CUDA place's step recordings by signature (graphed.py)
 
     def frees(self, fetch_list, build_strategy=None):
         """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
@@ -60,22 +68,27 @@ class _Plan:
     def steps_for(self, fetch_list, build_strategy=None):
         """The steps of a run fetching ``fetch_list``: with a single-device CompiledProgram's
         ``fuse_bn_act_ops``, those the onednn_blocked_layout pass marks run on blocked values."""
-        if build_strategy is None or not build_strategy.fuse_bn_act_ops or \
-                not passes.blocked_layout.applies([self.place]):
+        if (
+            build_strategy is None
+            or not build_strategy.fuse_bn_act_ops
+            or not passes.blocked_layout.applies([self.place])
+        ):
             return self.steps
         key = tuple(f if isinstance(f, str) else f.name for f in fetch_list or ())
         steps = self._blocked.get(key)
         if steps is None:
             marks = passes.blocked_layout.marks(self.block, key)
-            steps = self._blocked[key] = [OpStep(step.op, self.place, blocked=marks[i]) if i in marks else step
-                                          for i, step in enumerate(self.steps)]
+            steps = self._blocked[key] = [
+                OpStep(step.op, self.place, blocked=marks[i]) if i in marks else step
+                for i, step in enumerate(self.steps)
+            ]
         return steps
 
 
 class Executor:
     def __init__(self, place=None):
         self.place = place if place is not None else CPUPlace()
-        if isinstance(place, str):          # Paddle 2.x's 'cpu', 'gpu', 'gpu:1'
+        if isinstance(place, str):  # Paddle 2.x's 'cpu', 'gpu', 'gpu:1'
             self.place = place_named(place)
         if not isinstance(self.place, Place):
             raise TypeError(f"Executor: place must be CPUPlace() or CUDAPlace(i), got {place!r}")
@@ -83,19 +96,29 @@ class Executor:
         # go to the device, fetches come back, and what the run writes to the scope stays there.
         self._runtime = kernels.runtime(self.place)
         self._memory = self._runtime.memory(self.place)
-        self._graphs = getattr(self._runtime, "step_graph", None)   # whole-step recordings (CUDA)
+        self._graphs = getattr(self._runtime, "step_graph", None)  # whole-step recordings (CUDA)
         self._plans = {}
-        self._prunes = {}           # use_prune: (program, feeds, fetches) -> (program, its pruned copy)
-        self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
+        self._prunes = {}  # use_prune: (program, feeds, fetches) -> (program, its pruned copy)
+        self._concurrent = 1  # executors running at once in this process (AsyncExecutor's threads)
 
     def close(self):
         """Drops the cached plans; a parameter-server trainer tells its servers it has finished."""
         self._plans.clear()
         pserver_link.close_trainer_links()
 
-    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, return_merged=True,
-            use_prune=False):
+    def run(
+        self,
+        program=None,
+        feed=None,
+        fetch_list=None,
+        feed_var_name="feed",
+        fetch_var_name="fetch",
+        scope=None,
+        return_numpy=True,
+        use_program_cache=False,
+        return_merged=True,
+        use_prune=False,
+    ):
         """Runs ``program`` (a Program or CompiledProgram). ``use_prune``: only the ops the fetches
         (and, in a training program, the optimizer's updates) need, taking the feeds as given.
         ``return_merged=False`` (a data-parallel CompiledProgram): each fetch is the list of the
@@ -106,18 +129,17 @@ class Executor:
         feed_lr_scheduler(source, scope)
         feed = known_feeds(source, feed, isinstance(program, CompiledProgram))
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
-        if use_prune or optimize_ops:       # optimize ops in the fetch list turn pruning on, as in Fluid
+        if use_prune or optimize_ops:  # optimize ops in the fetch list turn pruning on, as in Fluid
             program = self._pruned(program, feed or {}, fetch_list, optimize_ops)
         if isinstance(program, CompiledProgram):
             return run_compiled(self, program, feed, fetch_list, scope, return_numpy, return_merged)
         if not isinstance(program, Program):
-            raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
-                            f"got {type(program).__name__}")
+            raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, got {type(program).__name__}")
         feed = check_feed_dict(feed)
-        if holds_feed_fetch_ops(program):       # Fluid's feed/fetch ops: they name the feeds and fetches
+        if holds_feed_fetch_ops(program):  # Fluid's feed/fetch ops: they name the feeds and fetches
             program = without_feed_fetch_ops(program, feed, fetch_list, feed_var_name, fetch_var_name)
         if getattr(program, "_listen_and_serv", None) is not None:
-            return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
+            return serve(self, program, scope)  # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
 
     @staticmethod
@@ -145,10 +167,10 @@ class Executor:
     def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
         """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""
         plan = self._plan(program)
-        batches = reader_feeds(program, 1, feed)      # fluid.layers.py_reader's next batch
+        batches = reader_feeds(program, 1, feed)  # fluid.layers.py_reader's next batch
         if batches is not None:
             feed = dict(feed or {}, **batches[0])
-        state = self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
+        state = self._runtime.prepare_run(self._concurrent)  # one device: the whole machine's threads
         try:
             frees = plan.frees(fetch_list, build_strategy)
             steps = plan.steps_for(fetch_list, build_strategy)
@@ -156,8 +178,11 @@ class Executor:
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
             graphs = self._graphs
-            if graphs is not None and self._concurrent == 1 and \
-                    graphs.enabled(getattr(build_strategy, "allow_cuda_graph_capture", False)):     # CUDA
+            if (
+                graphs is not None
+                and self._concurrent == 1
+                and graphs.enabled(getattr(build_strategy, "allow_cuda_graph_capture", False))
+            ):  # CUDA
                 values, lods = graphed.run(self, graphs, plan, steps, frees, feed or {}, fetch_list, scope)
             else:
                 values, lods = self._step(plan, steps, frees, feed or {}, scope)
@@ -167,15 +192,24 @@ class Executor:
 
     def _step(self, plan, steps, frees, feed, scope):
         """One run of ``steps``, op by op: (values, LoDs)."""
-        for name in plan.persistable_writes:     # as Fluid: the run's persistables exist in the scope
-            scope.var(name)                       # from its start (set when it ends), even if it fails
+        for name in plan.persistable_writes:  # as Fluid: the run's persistables exist in the scope
+            scope.var(name)  # from its start (set when it ends), even if it fails
         values, lods = self._gather_inputs(plan, feed, scope)
         run_steps(steps, frees, values)
         self._store(plan, values, scope, feed)
         return values, lods
 
-    def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
-                           fetch_list=None, fetch_info=None, print_period=100):
+    def train_from_dataset(
+        self,
+        program=None,
+        dataset=None,
+        scope=None,
+        thread=0,
+        debug=False,
+        fetch_list=None,
+        fetch_info=None,
+        print_period=100,
+    ):
         """Fluid 1.5+: trains ``program`` on every sample of ``dataset`` (a fluid.DatasetFactory
         dataset) on ``thread`` threads (default: the dataset's), Hogwild; prints the ``fetch_list``
         values (labelled ``fetch_info``) every ``print_period`` batches of a thread. The dataset
@@ -185,8 +219,16 @@ class Executor:
         program = default_main_program() if program is None else program
         if isinstance(program, CompiledProgram):
             program = program.program
-        dataset._run(program, global_scope() if scope is None else scope, thread, debug, fetch_list, fetch_info,
-                     print_period, self.place)
+        dataset._run(
+            program,
+            global_scope() if scope is None else scope,
+            thread,
+            debug,
+            fetch_list,
+            fetch_info,
+            print_period,
+            self.place,
+        )
 
     def _adjust_pipeline_resource(self, pipeline_opt, dataset, pipeline_num):
         """Fluid's: no more pipelines than files, no more readers per pipeline than that leaves files
@@ -199,8 +241,17 @@ class Executor:
         dataset.set_thread(pipeline_opt["concurrency_list"][0] * pipeline_num)
         return pipeline_num
 
-    def infer_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
-                           fetch_list=None, fetch_info=None, print_period=100):
+    def infer_from_dataset(
+        self,
+        program=None,
+        dataset=None,
+        scope=None,
+        thread=0,
+        debug=False,
+        fetch_list=None,
+        fetch_info=None,
+        print_period=100,
+    ):
         """As train_from_dataset, for a program without optimizer ops (a test program)."""
         self.train_from_dataset(program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period)
 
@@ -218,10 +269,10 @@ class Executor:
 
     def _store(self, plan, values, scope, feed):
         lods = values.lods
-        for name in plan.persistable_writes:       # a state's LoD (detection_map's lists) is kept too
-            if name in values:      # else an output its kernel leaves unwritten (dropout's Mask when is_test):
-                scope.set_array(name, values[name], lods.get(name))     # as Fluid's, it stays uninitialised
-        for name in feed:       # as Fluid's feed op: a fed persistable variable keeps its value in the scope
+        for name in plan.persistable_writes:  # a state's LoD (detection_map's lists) is kept too
+            if name in values:  # else an output its kernel leaves unwritten (dropout's Mask when is_test):
+                scope.set_array(name, values[name], lods.get(name))  # as Fluid's, it stays uninitialised
+        for name in feed:  # as Fluid's feed op: a fed persistable variable keeps its value in the scope
             name = name if isinstance(name, str) else name.name
             var = plan.block.vars.get(name)
             if var is not None and var.persistable and name not in plan.written_back:
@@ -249,7 +300,7 @@ class Executor:
         memory = self._memory
         for name in values:
             values[name] = memory.to_device(values[name])
-        values.scope_held = plan.written_back.difference(values)     # read from the scope, written back
+        values.scope_held = plan.written_back.difference(values)  # read from the scope, written back
         values.dense_updates = self._concurrent == 1 and not nan_check.ENABLED
         for name in plan.scope_reads:
             if name in values:
@@ -257,26 +308,26 @@ class Executor:
             held = scope.find_var(name)
             array = None if held is None else held.tensor._array
             if array is None and name in block.vars and block.vars[name].type == VarType.LOD_TENSOR_ARRAY:
-                values[name] = TensorArray()     # a declared array starts empty, as in Fluid's scope
+                values[name] = TensorArray()  # a declared array starts empty, as in Fluid's scope
                 continue
             if array is None and name in block.vars and block.vars[name].type == VarType.RAW:
-                values[name] = RAW_VALUE        # no tensor (cudnn_lstm's Cache): its readers do not read it
+                values[name] = RAW_VALUE  # no tensor (cudnn_lstm's Cache): its readers do not read it
                 continue
             if array is None:
                 raise missing_value_error(block, name)
-            if held.tensor._lod:                    # a state kept with its LoD
+            if held.tensor._lod:  # a state kept with its LoD
                 lods[name] = held.tensor._lod
             if not memory.is_device_array(array):
                 array = memory.to_device(array)
                 var = block.vars.get(name)
                 if memory.keeps_parameters and var is not None and var.persistable:
-                    held.tensor._array = array     # stays on the device
+                    held.tensor._array = array  # stays on the device
             values[name] = array
-        for name in plan.prior_reads:      # what an output held, for the kernels that read it
+        for name in plan.prior_reads:  # what an output held, for the kernels that read it
             held = scope.find_var(name)
             if name not in values and held is not None and held.tensor._array is not None:
                 values[name] = memory.to_device(held.tensor._array)
-        return values, lods     # lods: values.lods, the feeds' LoD, then every output's
+        return values, lods  # lods: values.lods, the feeds' LoD, then every output's
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
@@ -288,16 +339,20 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
         if array is None:
             array = scope.get_array(name)
         if array is None:
-            if block.has_var(name):      # declared, but no op of this run wrote it and no feed or scope holds it
-                raise PeError(f"cannot fetch '{name}': no op of this program computes it and it was not fed "
-                              f"(a variable of another program, or of a branch that did not run?)")
+            if block.has_var(name):  # declared, but no op of this run wrote it and no feed or scope holds it
+                raise PeError(
+                    f"cannot fetch '{name}': no op of this program computes it and it was not fed "
+                    f"(a variable of another program, or of a branch that did not run?)"
+                )
             known = [n for n in block.vars if not n.endswith(GRAD_SUFFIX)] + list(values)
             hint = did_you_mean(name, known)
             hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
-        if isinstance(array, list):     # a LoDTensorArray: a list of arrays, as Fluid's as_numpy gives it
-            items = [_fetched_one(a, lod, return_numpy, empty) for a, lod in
-                     zip(array, getattr(array, "lods", None) or [None] * len(array))]
+        if isinstance(array, list):  # a LoDTensorArray: a list of arrays, as Fluid's as_numpy gives it
+            items = [
+                _fetched_one(a, lod, return_numpy, empty)
+                for a, lod in zip(array, getattr(array, "lods", None) or [None] * len(array))
+            ]
             results.append(items if return_numpy else LoDTensorArray(items))
             continue
         results.append(_fetched_one(array, lods.get(name), return_numpy, empty))
@@ -313,9 +368,12 @@ def _fluid_empty(host, lod, return_numpy):
 def _fetched_one(array, lod, return_numpy, empty=None):
     """One fetched value: a fresh host copy, as a numpy array or a LoDTensor with its LoD (``empty``
     makes that of a value with no element)."""
-    if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
-        return (fetched(array.to_dense()) if return_numpy
-                else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
+    if isinstance(array, SelectedRows):  # row-sparse: dense as numpy, else itself (host copies)
+        return (
+            fetched(array.to_dense())
+            if return_numpy
+            else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy()))
+        )
     host = array.copy_to_host() if hasattr(array, "copy_to_host") else np.array(array, copy=True)
     if empty is not None and host.size == 0:
         return empty(host, lod, return_numpy)

@@ -3,12 +3,13 @@ prepends them itself) runs as Fluid's Executor runs it: its leading feed ops nam
 must give, every one (``has_feed_operators``), and its fetch ops the fetch list, in their ``col``
 order (``has_fetch_operators``); a mismatch is Fluid's error. The run then executes the program
 without them (cached per program version): the feeds are its inputs and the fetches its outputs."""
+
 import weakref
 
 from ..base.errors import PeError
 from ..ops import registry
 
-_WITHOUT = weakref.WeakKeyDictionary()     # program -> (its version, the program without feed/fetch ops)
+_WITHOUT = weakref.WeakKeyDictionary()  # program -> (its version, the program without feed/fetch ops)
 
 
 def _is_feed(op):
@@ -30,8 +31,10 @@ def _check_feeds(block, feed, feed_var_name):
             break
         count += 1
         if op.input("X")[0] != feed_var_name:
-            raise PeError(f"Executor.run: the program's feed op reads '{op.input('X')[0]}', the run's feed holder is "
-                          f"'{feed_var_name}'")
+            raise PeError(
+                f"Executor.run: the program's feed op reads '{op.input('X')[0]}', the run's feed holder is "
+                f"'{feed_var_name}'"
+            )
         if op.output("Out")[0] not in feed:
             raise PeError(f"'feed_targets' does not have {op.output('Out')[0]} variable")
     if count and count != len(feed):
@@ -47,14 +50,18 @@ def _check_fetches(block, fetch_list, fetch_var_name):
         count += 1
         target = op.input("X")[0]
         if op.output("Out")[0] != fetch_var_name:
-            raise PeError(f"Executor.run: the program's fetch op writes '{op.output('Out')[0]}', the run's fetch "
-                          f"holder is '{fetch_var_name}'")
+            raise PeError(
+                f"Executor.run: the program's fetch op writes '{op.output('Out')[0]}', the run's fetch "
+                f"holder is '{fetch_var_name}'"
+            )
         if target not in names:
             raise PeError(f"'fetch_targets' does not have {target} variable")
         col = int(op.attrs.get("col", 0))
         if col >= len(names) or names[col] != target:
-            raise PeError(f"the program fetches '{target}' at col {col}; the fetch list has "
-                          f"{names[col] if col < len(names) else 'nothing'} there")
+            raise PeError(
+                f"the program fetches '{target}' at col {col}; the fetch list has "
+                f"{names[col] if col < len(names) else 'nothing'} there"
+            )
     if count and count != len(names):
         raise PeError("Fetch operators in program desc do not match 'fetch_targets'")
 

@@ -1,5 +1,6 @@
 """Data parallelism's two ends: a feed split over the devices (along dim 0, or by whole sequences
 for a LoD feed) and the devices' fetched values merged back (concatenated along dim 0)."""
+
 import numpy as np
 
 from ..base.errors import FeedError, FeedSplitError
@@ -21,8 +22,8 @@ def _slice_lod(lod, start, end):
     new = []
     lo, hi = start, end
     for level in lod:
-        offs = list(level[lo:hi + 1])
-        new.append(offs if offs[0] == 0 else [o - offs[0] for o in offs])     # (the first device's: as they are)
+        offs = list(level[lo : hi + 1])
+        new.append(offs if offs[0] == 0 else [o - offs[0] for o in offs])  # (the first device's: as they are)
         lo, hi = offs[0], offs[-1]
     return new, lo, hi
 
@@ -56,14 +57,15 @@ def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
         for key, value in feed.items():
             name = _name(key)
             try:
-                places = 1 if name in whole else n     # checked per device
+                places = 1 if name in whole else n  # checked per device
                 converted.append((name, *as_feed_array(block, name, value, places)))
             except FeedError as e:
                 bad_feed = bad_feed or e
-        copied = {name for name, array, lod in converted
-                  if name in whole or (name in persistable and _rows(array, lod) <= 1)}
-        for name, array, lod in converted:      # checked first: Fluid's layers.data checks no shape,
-            if name not in copied and not (partial and 0 < _rows(array, lod) < n):   # the split fails there
+        copied = {
+            name for name, array, lod in converted if name in whole or (name in persistable and _rows(array, lod) <= 1)
+        }
+        for name, array, lod in converted:  # checked first: Fluid's layers.data checks no shape,
+            if name not in copied and not (partial and 0 < _rows(array, lod) < n):  # the split fails there
                 _check_split(name, array, lod, n, name in persistable)
         if bad_feed is not None:
             raise bad_feed
@@ -75,16 +77,17 @@ def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
                 _split_one(name, array, lod, per_device)
         return per_device
     if isinstance(feed, (list, tuple)):
-        if partial and 0 < len(feed) < n:      # the last devices repeat the first's data, not fetched
+        if partial and 0 < len(feed) < n:  # the last devices repeat the first's data, not fetched
             per_device.ran = len(feed)
             feed = list(feed) + [feed[0]] * (n - len(feed))
         if len(feed) != n:
-            raise ValueError(f"feed is a list of {len(feed)} dict(s) but the program runs on {n} devices: "
-                             f"give one dict per device (exe.device_count), or a dict to split")
+            raise ValueError(
+                f"feed is a list of {len(feed)} dict(s) but the program runs on {n} devices: "
+                f"give one dict per device (exe.device_count), or a dict to split"
+            )
         for d, item in enumerate(feed):
             if not isinstance(item, dict):
-                raise TypeError(f"feed[{d}] must be a dict of name -> value for device {d}, "
-                                f"got {type(item).__name__}")
+                raise TypeError(f"feed[{d}] must be a dict of name -> value for device {d}, got {type(item).__name__}")
             vals, lods = per_device[d]
             for key, value in item.items():
                 name = _name(key)
@@ -92,8 +95,9 @@ def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
                 if lod:
                     lods[name] = lod
         return per_device
-    raise ValueError(f"feed must be a dict (split over the devices) or a list of one dict per device, "
-                     f"got {type(feed).__name__}")
+    raise ValueError(
+        f"feed must be a dict (split over the devices) or a list of one dict per device, got {type(feed).__name__}"
+    )
 
 
 def _rows(array, lod):
@@ -103,24 +107,31 @@ def _rows(array, lod):
 
 def _check_split(name, array, lod, n, persistable):
     if array.ndim == 0:
-        raise FeedError(f"feed '{name}' is a scalar: a dict feed is split over the {n} devices along "
-                        f"its first dimension; give it a batch dimension or feed a list of dicts")
+        raise FeedError(
+            f"feed '{name}' is a scalar: a dict feed is split over the {n} devices along "
+            f"its first dimension; give it a batch dimension or feed a list of dicts"
+        )
     total = _rows(array, lod)
     unit = "sequence" if lod else "sample"
     if total < n and persistable:
-        raise FeedSplitError(f"feed '{name}' is a persistable variable with {total} {unit}s but the program "
-                             f"runs on {n} devices: feed one (every device gets a copy) or at least {n} "
-                             f"(split over the devices)")
+        raise FeedSplitError(
+            f"feed '{name}' is a persistable variable with {total} {unit}s but the program "
+            f"runs on {n} devices: feed one (every device gets a copy) or at least {n} "
+            f"(split over the devices)"
+        )
     if total < n:
-        raise FeedSplitError(f"feed '{name}' has {total} {unit}(s) but the program runs on {n} devices, and "
-                             f"each device needs at least one: feed at least {n} {unit}s per batch, or drop "
-                             f"the last incomplete batch (drop_last=True)")
+        raise FeedSplitError(
+            f"feed '{name}' has {total} {unit}(s) but the program runs on {n} devices, and "
+            f"each device needs at least one: feed at least {n} {unit}s per batch, or drop "
+            f"the last incomplete batch (drop_last=True)"
+        )
 
 
 class DeviceFeeds(list):
     """Per device ({name: array}, {name: lod}); ``ran``: how many devices (the first ones) have data
     of their own. After a partial feed the others repeat the first device's (their results are not
     fetched), so that every device's ops run on real rows."""
+
     ran = None
 
 
@@ -128,8 +139,8 @@ def _split_one(name, array, lod, per_device):
     start = 0
     total = _rows(array, lod)
     sizes = split_sizes(total, len(per_device))
-    if total < len(per_device):         # a partial feed: the first devices get a row each, the others
-        sizes = [1] * total + [0] * (len(per_device) - total)           # the first device's again
+    if total < len(per_device):  # a partial feed: the first devices get a row each, the others
+        sizes = [1] * total + [0] * (len(per_device) - total)  # the first device's again
         per_device.ran = min(total, per_device.ran or total)
     for d, size in enumerate(sizes):
         if size == 0:
@@ -141,7 +152,7 @@ def _split_one(name, array, lod, per_device):
             vals[name] = array[lo:hi]
             lods[name] = part
         else:
-            vals[name] = array[start:start + size]
+            vals[name] = array[start : start + size]
         start += size
 
 

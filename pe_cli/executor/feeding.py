@@ -1,4 +1,5 @@
 """Checking fed values against the program's data variables: the first place user data enters."""
+
 import warnings
 
 import numpy as np
@@ -40,15 +41,17 @@ def as_feed_array(block, name, value, num_places=1):
         if lod:
             check_lod(name, lod, len(value))
         if value.dtype != _np_dtype(var.dtype) and value.dtype.kind in "biuf":
-            value = value.astype(var.dtype)     # a LoDTensor the script built: Fluid runs it as it is
+            value = value.astype(var.dtype)  # a LoDTensor the script built: Fluid runs it as it is
     if isinstance(value, np.ndarray):
         if value.dtype != _np_dtype(var.dtype):
             same_kind = np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)
-            if var.need_check_feed and not same_kind:    # layers.data's feeds are not checked (Fluid's)
-                raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
-                                f"convert it with .astype('{var.dtype}')")
+            if var.need_check_feed and not same_kind:  # layers.data's feeds are not checked (Fluid's)
+                raise FeedError(
+                    f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
+                    f"convert it with .astype('{var.dtype}')"
+                )
             value = value.astype(var.dtype)
-    elif np.isscalar(value):    # a Python number: shape [1], as Fluid's _as_lodtensor makes it; for a
+    elif np.isscalar(value):  # a Python number: shape [1], as Fluid's _as_lodtensor makes it; for a
         # variable declared 0-D (which Fluid 1.8 has not), 0-D as Paddle 2.6's makes it
         value = np.array(value if var.shape == () else [value], dtype=var.dtype)
     else:
@@ -60,14 +63,15 @@ def as_feed_array(block, name, value, num_places=1):
         expected = var.shape
         known = type(expected) is tuple and (expected, shape) in _FITS
         if not known and _differs(shape, expected):
-            raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
-                            f"(-1 is any size), got {fmt_shape(shape)}")
+            raise FeedError(
+                f"feed '{name}': expected shape {fmt_shape(expected)} (-1 is any size), got {fmt_shape(shape)}"
+            )
         if not known and type(expected) is tuple and len(_FITS) < 4096:
             _FITS.add((expected, shape))
     return value, lod
 
 
-_FITS = set()       # (declared, fed) shapes found to match: a feed's check runs every step
+_FITS = set()  # (declared, fed) shapes found to match: a feed's check runs every step
 
 
 def _differs(shape, expected):
@@ -97,8 +101,10 @@ def _feed_selected_rows(name, var, value):
     rows = rows.astype(np.int64, copy=False)
     outside = rows.size and (rows.min() < 0 or rows.max() >= value.height)
     if rows.ndim != 1 or values.shape[:1] != rows.shape or outside:
-        raise FeedError(f"feed '{name}': a SelectedRows needs rows [K] in [0, {value.height}) and values [K, ...]; "
-                        f"got rows {list(rows)[:8]} and values {fmt_shape(values.shape)}")
+        raise FeedError(
+            f"feed '{name}': a SelectedRows needs rows [K] in [0, {value.height}) and values [K, ...]; "
+            f"got rows {list(rows)[:8]} and values {fmt_shape(values.shape)}"
+        )
     return value.with_arrays(rows, values.astype(var.dtype, copy=False))
 
 
@@ -113,8 +119,10 @@ def check_lod(name, lod, rows):
         if not level or level[0] != 0 or list(level) != sorted(level):
             raise FeedError(f"feed '{name}': LoD level {i} {list(level)} must be ascending offsets starting at 0")
         if level[-1] != below:
-            raise FeedError(f"feed '{name}': LoD level {i} ends at {level[-1]} but must end at {what} "
-                            f"(lengths {[b - a for a, b in zip(level, level[1:])]} do not sum to {below})")
+            raise FeedError(
+                f"feed '{name}': LoD level {i} ends at {level[-1]} but must end at {what} "
+                f"(lengths {[b - a for a, b in zip(level, level[1:])]} do not sum to {below})"
+            )
 
 
 # the value a RAW variable (Fluid's cudnn_lstm Cache: cuDNN's dropout states) has in a run: it holds no
@@ -127,8 +135,10 @@ def missing_value_error(block, name):
     if var is not None and var.is_data:
         shape = "?" if var.shape is None else list(var.shape)
         return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
-    return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
-                   f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
+    return PeError(
+        f"variable '{name}' has no value in the scope: run the startup program first "
+        f"(exe.run(fluid.default_startup_program())), or load a checkpoint"
+    )
 
 
 def known_feeds(program, feed, compiled=False):
@@ -141,8 +151,10 @@ def known_feeds(program, feed, compiled=False):
     names = program.global_block().vars
     unknown = [k for k in feed if (k if isinstance(k, str) else k.name) not in names]
     for k in unknown:
-        warnings.warn(f"The variable {k if isinstance(k, str) else k.name} is not found in program. "
-                      "It is not declared or is pruned.")
+        warnings.warn(
+            f"The variable {k if isinstance(k, str) else k.name} is not found in program. "
+            "It is not declared or is pruned."
+        )
     return {k: v for k, v in feed.items() if k not in unknown} if unknown else feed
 
 
@@ -152,8 +164,10 @@ def check_feed_dict(feed):
     if isinstance(feed, (list, tuple)) and len(feed) == 1 and isinstance(feed[0], dict):
         return feed[0]
     if feed is not None and not isinstance(feed, dict):
-        raise TypeError(f"Executor.run: feed must be a dict of name -> value (a list of one dict per device "
-                        f"needs a CompiledProgram with_data_parallel), got {type(feed).__name__}")
+        raise TypeError(
+            f"Executor.run: feed must be a dict of name -> value (a list of one dict per device "
+            f"needs a CompiledProgram with_data_parallel), got {type(feed).__name__}"
+        )
     return feed
 
 
@@ -165,7 +179,7 @@ def reader_feeds(program, n, feed=None):
     if not program._py_readers:
         return None
     fed = set()
-    for item in (feed if isinstance(feed, (list, tuple)) else [feed or {}]):
+    for item in feed if isinstance(feed, (list, tuple)) else [feed or {}]:
         fed.update(k if isinstance(k, str) else k.name for k in (item if isinstance(item, dict) else {}))
     readers = [r for r in program._py_readers if r.outputs is not None and not any(v.name in fed for v in r.outputs)]
     if not readers:
@@ -173,7 +187,7 @@ def reader_feeds(program, n, feed=None):
     per_device = [{} for _ in range(n)]
     for reader in readers:
         batches = reader.next_batches(n)
-        del per_device[len(batches):]      # a last, partial step (drop_last=False): the devices that have data
+        del per_device[len(batches) :]  # a last, partial step (drop_last=False): the devices that have data
         for feed, batch in zip(per_device, batches):
             feed.update(batch)
     return per_device

@@ -3,14 +3,17 @@ element, as numpy's arrays did before 2.3. ``float(loss)`` on a fetched shape-[1
 common idiom of Fluid scripts (``float(avg_cost)``, ``int(acc)``); numpy >= 2.3 refuses it for
 arrays of one or more dimensions, so pe's fetched arrays keep it working (everything else is
 numpy's ndarray: indexing, arithmetic and ``np.mean`` are unchanged)."""
+
 import numpy as np
 
 
 class Fetched(np.ndarray):
     def _one(self, convert):
         if self.size != 1:
-            raise TypeError(f"only arrays of one element can be converted to Python scalars; this fetched "
-                            f"value has shape {list(self.shape)} (index it, or reduce it first)")
+            raise TypeError(
+                f"only arrays of one element can be converted to Python scalars; this fetched "
+                f"value has shape {list(self.shape)} (index it, or reduce it first)"
+            )
         return convert(self.reshape(-1).view(np.ndarray)[0])
 
     def __float__(self):

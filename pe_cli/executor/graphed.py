@@ -12,6 +12,7 @@ the recording's buffers (a learning rate set from the host, a loaded parameter) 
 other shapes make it record again. A signature whose ops between segments change their outputs'
 shapes, or that NaN checks read, runs op by op from then on. The executor only asks for values.
 """
+
 import numpy as np
 
 from . import nan_check
@@ -19,8 +20,8 @@ from .feeding import as_feed_array
 from .plan import Values, run_step
 
 
-_RECORDINGS = 8         # per plan: more signatures run op by op (each recording holds its buffers)
-_SIGNATURES = 1024      # per plan: more are forgotten (a new LoD is a new signature)
+_RECORDINGS = 8  # per plan: more signatures run op by op (each recording holds its buffers)
+_SIGNATURES = 1024  # per plan: more are forgotten (a new LoD is a new signature)
 
 
 class Refused(str):
@@ -29,6 +30,7 @@ class Refused(str):
 
 class _Pending:
     """A signature seen before and not recorded: the ops to run between segments when it is."""
+
     __slots__ = ("eager",)
 
     def __init__(self, eager):
@@ -38,6 +40,7 @@ class _Pending:
 class _Eager:
     """An op that runs on every replay between two segments: its step, the values before it
     (name -> the recording's arrays) and the buffers the later parts read its outputs from."""
+
     __slots__ = ("index", "step", "values", "lods", "outputs", "out_lods")
 
     def __init__(self, index, step, values):
@@ -82,7 +85,7 @@ def run(executor, graphs, plan, steps, frees, feed, fetch_list, scope):
         if refills is not None:
             host = {name: np.ascontiguousarray(array) for name, (array, _) in fed.items()}
             return _replayed(executor, plan, key, entry, steps, frees, dict(host, **refills), scope)
-        entry = _Pending(entry.eager)       # the scope holds arrays of other shapes now: record again
+        entry = _Pending(entry.eager)  # the scope holds arrays of other shapes now: record again
         plan.graphs[key] = entry
     elif sum(hasattr(e, "parts") for e in plan.graphs.values()) >= _RECORDINGS:
         return executor._step(plan, steps, frees, feed, scope)
@@ -95,8 +98,10 @@ def refusals(plan):
 
 
 def _signature(scope, steps, frees, fed, fetches):
-    feeds = tuple((name, a.shape, a.dtype.str) if type(a) is np.ndarray else (name, type(a).__name__)
-                  for name, (a, _) in fed.items())
+    feeds = tuple(
+        (name, a.shape, a.dtype.str) if type(a) is np.ndarray else (name, type(a).__name__)
+        for name, (a, _) in fed.items()
+    )
     lods = tuple(tuple(tuple(level) for level in lod) for _, lod in fed.values() if lod)
     return id(scope), id(steps), None if frees is None else id(frees), fetches, feeds, lods
 
@@ -117,9 +122,13 @@ def _refills(recording, scope):
         value = held.tensor._array
         if value is array:
             continue
-        if held.tensor._lod != recording.read_lods[name] or np.shape(value) != array.shape \
-                or getattr(value, "dtype", None) != array.dtype or type(value) is not np.ndarray and \
-                not hasattr(value, "copy_to_host"):
+        if (
+            held.tensor._lod != recording.read_lods[name]
+            or np.shape(value) != array.shape
+            or getattr(value, "dtype", None) != array.dtype
+            or type(value) is not np.ndarray
+            and not hasattr(value, "copy_to_host")
+        ):
             return None
         refills[name] = np.ascontiguousarray(value) if type(value) is np.ndarray else value
     return refills
@@ -127,7 +136,7 @@ def _refills(recording, scope):
 
 def _replayed(executor, plan, key, recording, steps, frees, copied_in, scope):
     recording.copy_in(copied_in)
-    for name in recording.kept.intersection(copied_in):    # a persistable: its scope holds the buffer again
+    for name in recording.kept.intersection(copied_in):  # a persistable: its scope holds the buffer again
         scope.set_array(name, recording.reads[name])
     for part in recording.parts:
         if type(part) is not _Eager:
@@ -178,12 +187,12 @@ def _captured(executor, graphs, plan, key, eager, steps, frees, feed, fed, fetch
         plan.graphs[key] = Refused(reason)
         return _op_by_op(executor, plan, steps, frees, 0, values, scope, feed)
     stopped = _run_parts(recording, eager, plan, steps, frees, values)
-    if stopped is not None:         # op ``index`` cannot be captured: outside the segments next time
+    if stopped is not None:  # op ``index`` cannot be captured: outside the segments next time
         start, index, reason = stopped
         plan.graphs[key] = _Pending(eager | {index}) if index < len(steps) else Refused(reason)
         return _op_by_op(executor, plan, steps, frees, start, values, scope, feed)
     reason = _take_outputs(recording, plan, values, fetches) or _not_dense(recording)
-    if reason is not None:          # (the step has run: it is stored as a run stores it)
+    if reason is not None:  # (the step has run: it is stored as a run stores it)
         plan.graphs[key] = Refused(reason)
         executor._store(plan, values, scope, feed)
         return values, lods
@@ -212,8 +221,11 @@ def _run_parts(recording, eager, plan, steps, frees, values):
             values.lods.clear()
             values.lods.update(saved_lods)
             first = (str(e).splitlines() or [""])[0]
-            return start, n if segment.unstartable else i, \
-                segment.refused or f"the capture failed: {type(e).__name__}: {first}"
+            return (
+                start,
+                n if segment.unstartable else i,
+                segment.refused or f"the capture failed: {type(e).__name__}: {first}",
+            )
         segment.run()
         recording.parts.append(segment)
         if i == n:
@@ -285,8 +297,7 @@ def _write_back(segment, recording, plan, values):
         if new is None:
             continue
         old = recording.reads.get(name)
-        if not hasattr(new, "copy_to_host") or \
-                old is not None and (old.shape != new.shape or old.dtype != new.dtype):
+        if not hasattr(new, "copy_to_host") or old is not None and (old.shape != new.shape or old.dtype != new.dtype):
             segment.refuse(f"the update of '{name}' (not a dense array of its shape)")
         if old is not None and new is not old:
             segment.copy(old, new)

@@ -6,6 +6,7 @@ On with ``FLAGS_check_nan_inf=1`` in the environment, ``check_nan_inf: true`` in
 it costs nothing when off. When on, every float output is scanned once (a device array is copied
 to the host first): see README for the measured cost.
 """
+
 import contextlib
 import os
 
@@ -47,5 +48,9 @@ def check_outputs(step, values):
             if array.dtype.kind not in "fc" or np.isfinite(array).all():
                 continue
             nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
-            raise NanInfError(f"{step.op.describe()} wrote {nan} NaN and {inf} Inf of {array.size} values into "
-                              f"its output '{name}' ({slot})", step.op, step.device)
+            raise NanInfError(
+                f"{step.op.describe()} wrote {nan} NaN and {inf} Inf of {array.size} values into "
+                f"its output '{name}' ({slot})",
+                step.op,
+                step.device,
+            )

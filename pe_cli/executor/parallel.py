@@ -7,6 +7,7 @@ schedules: the graph's nodes say how they run (pe_cli/compiler/ssa_nodes.py), th
 merges fetches, and device_scopes.py keeps each device's values between runs. Ops never run
 outside ``plan.run_step``.
 """
+
 import warnings
 
 from .. import kernels
@@ -64,8 +65,9 @@ class _NodeContext:
 class DataParallelEngine:
     """Builds the SSA graph of ``program`` on ``places`` once and runs it."""
 
-    def __init__(self, program, places, loss_name=None, build_strategy=None, exec_strategy=None,
-                 scope=None, share_vars_from=None):
+    def __init__(
+        self, program, places, loss_name=None, build_strategy=None, exec_strategy=None, scope=None, share_vars_from=None
+    ):
         if not isinstance(program, Program):
             raise TypeError(f"the program must be a Program, got {type(program).__name__}")
         build_strategy = check_build_strategy(build_strategy) or BuildStrategy()
@@ -76,15 +78,17 @@ class DataParallelEngine:
         self.n = len(self.places)
         self.loss_name = loss_name
         # no gradient, no update: an inference program, which may be fed fewer samples than devices
-        self._inference = not any(op.role & ~OpRole.Loss in (OpRole.Backward, OpRole.Optimize)
-                                  for op in self.block.ops)
+        self._inference = not any(op.role & ~OpRole.Loss in (OpRole.Backward, OpRole.Optimize) for op in self.block.ops)
         self.build_strategy = build_strategy
         self.exec_strategy = exec_strategy
         self.runtime = kernels.runtime(self.places[0])
         self.runtime.require(self.places[0])
         # several trainer processes (MPI): checked before the graph, so a wrong launch fails first
-        self.processes = (processes.group(build_strategy.num_trainers, build_strategy.trainer_id)
-                          if build_strategy.num_trainers > 1 else None)
+        self.processes = (
+            processes.group(build_strategy.num_trainers, build_strategy.trainer_id)
+            if build_strategy.num_trainers > 1
+            else None
+        )
         memory = [self.runtime.memory(p) for p in self.places]
         self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name, self.runtime.SHARED_MEMORY)
         build_strategy._freeze()
@@ -92,15 +96,20 @@ class DataParallelEngine:
         for path in build_strategy._graph_viz_paths():
             write_dot(self.graph, path)
         self._warn_without_loss_name()
-        self.scopes = DeviceScopes(self.graph, self.block, memory, global_scope() if scope is None else scope,
-                                   self._shared_scopes(share_vars_from))
+        self.scopes = DeviceScopes(
+            self.graph,
+            self.block,
+            memory,
+            global_scope() if scope is None else scope,
+            self._shared_scopes(share_vars_from),
+        )
         self.share_vars_from = share_vars_from
         # fed names every device gets whole: under Customized scaling, each device's loss gradient;
         # a fed persistable variable too when it has one row (a learning rate of shape [1] is not a
         # batch), else it is split like a batch (Fluid's rule)
         self._whole = {self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set()
-        self._steps = {}            # (op id, device) -> OpStep, shared by the schedules
-        self._schedules = {}        # fetch names -> Schedule
+        self._steps = {}  # (op id, device) -> OpStep, shared by the schedules
+        self._schedules = {}  # fetch names -> Schedule
         self._node_context = _NodeContext(self)
         self.num_threads = exec_strategy.num_threads or self.n * 4
         self._pool = ThreadPool(self.num_threads, name="pe-parallel", initializer=self.runtime.worker_started)
@@ -108,11 +117,16 @@ class DataParallelEngine:
         self._broadcast_done = False
 
     def _warn_without_loss_name(self):
-        if self.loss_name is None and self.n > 1 and any(
-                op.role & ~OpRole.Loss == OpRole.Backward for op in self.block.ops):
-            warnings.warn("this program has a backward pass but no loss_name was given: gradients are not "
-                          "aggregated over the devices, so each trains its own copy; pass loss_name=loss.name",
-                          stacklevel=4)
+        if (
+            self.loss_name is None
+            and self.n > 1
+            and any(op.role & ~OpRole.Loss == OpRole.Backward for op in self.block.ops)
+        ):
+            warnings.warn(
+                "this program has a backward pass but no loss_name was given: gradients are not "
+                "aggregated over the devices, so each trains its own copy; pass loss_name=loss.name",
+                stacklevel=4,
+            )
 
     def _shared_scopes(self, share_vars_from):
         if share_vars_from is None:
@@ -120,8 +134,10 @@ class DataParallelEngine:
         if not isinstance(share_vars_from, DataParallelEngine):
             raise TypeError("share_vars_from must be a ParallelExecutor / CompiledProgram")
         if share_vars_from.n != self.n:
-            raise PeError(f"share_vars_from runs on {share_vars_from.n} devices but this one on {self.n}: "
-                          f"both must use the same devices")
+            raise PeError(
+                f"share_vars_from runs on {share_vars_from.n} devices but this one on {self.n}: "
+                f"both must use the same devices"
+            )
         return share_vars_from.scopes
 
     @property
@@ -161,8 +177,9 @@ class DataParallelEngine:
         key = (id(op), device, inplace, blocked)
         step = self._steps.get(key)
         if step is None:
-            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device, inplace=inplace,
-                                             blocked=blocked)
+            step = self._steps[key] = OpStep(
+                op, self.places[device], seed_offset=device, inplace=inplace, blocked=blocked
+            )
         return step
 
     # -- running ---------------------------------------------------------------------------------------
@@ -178,8 +195,9 @@ class DataParallelEngine:
                 raise TypeError(f"fetch_list items must be variables or names, got {item!r}")
             if name not in self.block.vars and not any(self.graph.latest(d, name) for d in range(self.n)):
                 hint = did_you_mean(name, [v for v in self.block.vars if "@GRAD" not in v])
-                raise PeError(f"cannot fetch '{name}': it is not a variable of the program"
-                              f"{'; ' + hint if hint else ''}")
+                raise PeError(
+                    f"cannot fetch '{name}': it is not a variable of the program{'; ' + hint if hint else ''}"
+                )
             if self.graph.program is not self.program and self.graph.latest(0, name) is None:
                 passes.check_not_fused_away(name, self.program, self.graph.program, self.graph.program_passes)
             names.append(name)
@@ -192,7 +210,7 @@ class DataParallelEngine:
             return self._run(feed, fetch_list, return_numpy, return_merged)
         try:
             return self._run(feed, fetch_list, return_numpy, return_merged)
-        except Exception as e:      # the other trainers would wait for this one in a collective
+        except Exception as e:  # the other trainers would wait for this one in a collective
             self.processes.abort(e)
             raise
 
@@ -201,8 +219,12 @@ class DataParallelEngine:
         optimizer state) as trainer 0 holds it, so all trainers start from the same point."""
         scope = self.scopes.scope
         names = sorted(n for n in self.scopes.persistable if scope.get_array(n) is not None)
-        for name, array in zip(names, self.processes.broadcast([scope.get_array(n) for n in names],
-                                                               label="parameters from trainer 0", names=names)):
+        for name, array in zip(
+            names,
+            self.processes.broadcast(
+                [scope.get_array(n) for n in names], label="parameters from trainer 0", names=names
+            ),
+        ):
             scope.set_array(name, array)
         self._broadcast_done = True
 
@@ -212,7 +234,7 @@ class DataParallelEngine:
         fetch_names = self._fetch_names(fetch_list)
         unique = list(dict.fromkeys(fetch_names))
         if self.exec_strategy._dry_run:
-            self._schedule(unique)      # built and scheduled; no op runs, nothing is fetched
+            self._schedule(unique)  # built and scheduled; no op runs, nothing is fetched
             return []
         state = self.runtime.prepare_run(self.n)
         try:
@@ -224,10 +246,9 @@ class DataParallelEngine:
         """_run's work, between the runtime's prepare_run and end_run."""
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
-        per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable,
-                                partial=self._inference)
-        ran = per_device.ran or self.n          # fewer after a partial feed (an inference program)
-        batches = reader_feeds(self.program, self.n, feed)    # py_readers: a batch of their own per device
+        per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable, partial=self._inference)
+        ran = per_device.ran or self.n  # fewer after a partial feed (an inference program)
+        batches = reader_feeds(self.program, self.n, feed)  # py_readers: a batch of their own per device
         if batches is not None:
             read_feeds = split_feed(self.block, batches, self.n, partial=self._inference)
             ran = min(ran, read_feeds.ran or self.n)
@@ -242,14 +263,15 @@ class DataParallelEngine:
         results = None
         for _ in range(self.exec_strategy.num_iteration_per_run):
             values = self.scopes.gather(sched.scope_reads, per_device)
-            if self.runtime.SHARED_MEMORY and not nan_check.ENABLED:     # (a failed check changes no scope)
+            if self.runtime.SHARED_MEMORY and not nan_check.ENABLED:  # (a failed check changes no scope)
                 self.scopes.allow_updates(values, self.graph.shared_updates)
             results = [None] * len(unique)
             loop_start = profiler.clock()
-            self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS,
-                           limit=self.runtime.run_threads(self.n))
+            self._pool.run(
+                sched, values, results, token=self.runtime.SHARED_THREADS, limit=self.runtime.run_threads(self.n)
+            )
             loop += profiler.clock() - loop_start
-            lods = [v.lods for v in values]     # the feeds' LoD and what the ops computed
+            lods = [v.lods for v in values]  # the feeds' LoD and what the ops computed
             self.scopes.save(values, lods)
         for memory in self.scopes.memory:
             memory.finish()
@@ -258,7 +280,7 @@ class DataParallelEngine:
             self.drop_local_exe_scopes()
         by_name = dict(zip(unique, results))
         merged = [self._merge(name, by_name[name], lods, return_numpy, return_merged, ran) for name in fetch_names]
-        if profile is not None:     # kernels are summed over the devices' threads
+        if profile is not None:  # kernels are summed over the devices' threads
             profile.record_run(profiler.clock() - start, loop, sched.num_ops * self.exec_strategy.num_iteration_per_run)
         return merged
 
@@ -266,7 +288,7 @@ class DataParallelEngine:
     def _merge(name, arrays, lods, return_numpy, return_merged=True, ran=None):
         if arrays is None or any(a is None for a in arrays):
             raise PeError(f"cannot fetch '{name}': no value was computed or stored for it")
-        arrays, lods = arrays[:ran], lods[:ran]         # a partial feed: the devices that ran
+        arrays, lods = arrays[:ran], lods[:ran]  # a partial feed: the devices that ran
         if not return_merged:
             return [merge_fetch([a], [lod.get(name)], return_numpy) for a, lod in zip(arrays, lods)]
         return merge_fetch(arrays, [lod.get(name) for lod in lods], return_numpy)
@@ -282,13 +304,24 @@ class ParallelExecutor:
     list feed gives one dict per device. Fetched values are concatenated along dim 0 over the
     devices. See docs/PARALLEL.md."""
 
-    def __init__(self, use_cuda, loss_name=None, main_program=None, share_vars_from=None, exec_strategy=None,
-                 build_strategy=None, num_trainers=1, trainer_id=0, scope=None):
+    def __init__(
+        self,
+        use_cuda,
+        loss_name=None,
+        main_program=None,
+        share_vars_from=None,
+        exec_strategy=None,
+        build_strategy=None,
+        num_trainers=1,
+        trainer_id=0,
+        scope=None,
+    ):
         if not isinstance(use_cuda, bool):
             raise TypeError(f"ParallelExecutor: use_cuda must be True or False, got {use_cuda!r}")
         if share_vars_from is not None and not isinstance(share_vars_from, ParallelExecutor):
-            raise TypeError(f"ParallelExecutor: share_vars_from must be a ParallelExecutor, "
-                            f"got {type(share_vars_from).__name__}")
+            raise TypeError(
+                f"ParallelExecutor: share_vars_from must be a ParallelExecutor, got {type(share_vars_from).__name__}"
+            )
         program = default_main_program() if main_program is None else main_program
         if not isinstance(program, Program):
             raise TypeError(f"ParallelExecutor: main_program must be a Program, got {type(program).__name__}")
@@ -299,8 +332,14 @@ class ParallelExecutor:
                     setattr(build_strategy, option, value)
         place = CUDAPlace(0) if use_cuda else CPUPlace()
         self._engine = DataParallelEngine(
-            program, device_places(place), loss_name, build_strategy, exec_strategy, scope,
-            share_vars_from._engine if share_vars_from is not None else None)
+            program,
+            device_places(place),
+            loss_name,
+            build_strategy,
+            exec_strategy,
+            scope,
+            share_vars_from._engine if share_vars_from is not None else None,
+        )
 
     @property
     def device_count(self):
@@ -309,10 +348,9 @@ class ParallelExecutor:
     def run(self, fetch_list, feed=None, feed_dict=None, return_numpy=True):
         """Runs one iteration on every device; returns the fetched values, concatenated along dim 0."""
         if feed is None and feed_dict is not None:
-            warnings.warn("ParallelExecutor.run: feed_dict is deprecated, use feed=", DeprecationWarning,
-                          stacklevel=2)
+            warnings.warn("ParallelExecutor.run: feed_dict is deprecated, use feed=", DeprecationWarning, stacklevel=2)
             feed = feed_dict
-        feed_lr_scheduler(self._engine.program, self._engine.scope)      # a paddle.optimizer.lr schedule's value
+        feed_lr_scheduler(self._engine.program, self._engine.scope)  # a paddle.optimizer.lr schedule's value
         return self._engine.run(feed, fetch_list, return_numpy)
 
     def drop_local_exe_scopes(self):

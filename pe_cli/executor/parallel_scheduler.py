@@ -32,6 +32,7 @@ thread runs the first device's task itself (it would wait anyway).
 The first exception stops the run: no new node starts, the nodes already running finish, and the
 exception is raised in the caller. Workers survive a failed run, ready for the next one.
 """
+
 import math
 import queue
 import threading
@@ -39,9 +40,9 @@ import weakref
 
 from .token_threads import TokenThreads
 
-WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
-CALIBRATION_RUNS = 5        # runs with the token held throughout, the warm ones included
-HEAVY_SECONDS = 100e-6      # nodes at least this long run without the token
+WARM_RUNS = 2  # runs timing nothing: they compile, fault pages in, fill caches
+CALIBRATION_RUNS = 5  # runs with the token held throughout, the warm ones included
+HEAVY_SECONDS = 100e-6  # nodes at least this long run without the token
 
 
 class Schedule:
@@ -78,9 +79,9 @@ class Schedule:
         self.roots = {d: list(reversed(ids)) for d, ids in sorted(roots.items())}
         self.root_ids = sorted(i for i, n in enumerate(deps) if n == 0)
         self.runs = 0
-        self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
+        self.seconds = [float("inf")] * len(nodes)  # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
-        self.shared = False         # calibrated, with a node worth another thread (see ThreadPool.run)
+        self.shared = False  # calibrated, with a node worth another thread (see ThreadPool.run)
         # smaller first: program order until calibrated (eager nodes first)
         self.priority = [-1 if self.eager[i] else i for i in range(len(nodes))]
 
@@ -97,7 +98,7 @@ class Schedule:
         if self.runs == CALIBRATION_RUNS:
             seconds = [0.0 if t == float("inf") else t for t in self.seconds]
             self.heavy = [t >= HEAVY_SECONDS for t in seconds]
-            self.shared = any(self.heavy)       # else a second thread costs more hand-overs than it gains
+            self.shared = any(self.heavy)  # else a second thread costs more hand-overs than it gains
             # the longest path from each node to the end (itself included); nodes come in a valid
             # sequential order, so one backward pass computes it
             path = list(seconds)
@@ -119,7 +120,7 @@ class _Run:
         self.lock = threading.Lock()
         self.done = threading.Event()
         self.remaining = len(schedule.runners)
-        self.outstanding = 0                 # device tasks queued or running
+        self.outstanding = 0  # device tasks queued or running
         self.active = [False] * max(schedule.num_devices, 1)
         self.mailbox = [[] for _ in self.active]
         self.error = None
@@ -193,15 +194,15 @@ def _worker(tasks, initializer):
         item = tasks.get()
         if item is None:
             return
-        if callable(item):          # a shared run's task
+        if callable(item):  # a shared run's task
             item()
         else:
             item[0].task(*item[1:])
-        del item        # an idle worker keeps no run's values: an update may then write them in place
+        del item  # an idle worker keeps no run's values: an update may then write them in place
 
 
 def _shutdown(tasks, threads, token_threads):
-    token_threads.close()       # its parked workers go back to the queue
+    token_threads.close()  # its parked workers go back to the queue
     for _ in threads:
         tasks.put(None)
     me = threading.current_thread()
@@ -222,8 +223,10 @@ class ThreadPool:
         self._inline = num_threads > 1
         workers = num_threads - 1 if self._inline else 1
         self._tasks = queue.SimpleQueue()
-        self._threads = [threading.Thread(target=_worker, args=(self._tasks, initializer), daemon=True,
-                                          name=f"{name}-worker-{i}") for i in range(workers)]
+        self._threads = [
+            threading.Thread(target=_worker, args=(self._tasks, initializer), daemon=True, name=f"{name}-worker-{i}")
+            for i in range(workers)
+        ]
         for t in self._threads:
             t.start()
         self._token_threads = TokenThreads(self._tasks.put)
@@ -246,7 +249,7 @@ class ThreadPool:
         asynchronous launches)."""
         if self.closed:
             raise RuntimeError("this executor was closed")
-        with self._busy:     # one run at a time per pool (per executor)
+        with self._busy:  # one run at a time per pool (per executor)
             threads = min(self.num_threads, schedule.num_devices)
             if token and threads > 1:
                 count = threads if limit is None else max(1, min(threads, limit))
@@ -257,7 +260,7 @@ class ThreadPool:
                 if first is not None:
                     run.task(*first)
                 run.done.wait()
-            except BaseException as e:   # KeyboardInterrupt: stop, let running nodes finish, re-raise
+            except BaseException as e:  # KeyboardInterrupt: stop, let running nodes finish, re-raise
                 with run.lock:
                     if run.error is None:
                         run.error = e
@@ -274,5 +277,7 @@ class ThreadPool:
         if run.error is not None:
             raise run.error
         if run.remaining:
-            raise RuntimeError(f"internal error: the parallel executor stopped with {run.remaining} "
-                               f"ops not run (a cycle in the graph?)")
+            raise RuntimeError(
+                f"internal error: the parallel executor stopped with {run.remaining} "
+                f"ops not run (a cycle in the graph?)"
+            )

@@ -1,5 +1,6 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
 only place where a kernel is called, so the sequential and the parallel executor compute the same."""
+
 import sys
 from time import perf_counter
 
@@ -16,8 +17,25 @@ from .sub_block import BlockRunner, runs_block
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
-    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs", "prior", "unset")
+
+    __slots__ = (
+        "op",
+        "kernel",
+        "inputs",
+        "outputs",
+        "attrs",
+        "device",
+        "rng_seed",
+        "lod",
+        "needs_lod",
+        "inplace",
+        "inplace_attrs",
+        "densify",
+        "updates",
+        "update_attrs",
+        "prior",
+        "unset",
+    )
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
         opdef = registry.get(op.type)
@@ -27,17 +45,18 @@ class OpStep:
         runtime = kernels.runtime(device)
         self.kernel = runtime.bind_kernel(opdef.kernel(device.kind, blocked=bool(blocked)), device)
         # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
-        self.densify = None if opdef.has("selected_rows") else \
-            runtime.bind_kernel(runtime.selected_rows.densify, device)
+        self.densify = (
+            None if opdef.has("selected_rows") else runtime.bind_kernel(runtime.selected_rows.densify, device)
+        )
         dup_in = {s.name for s in opdef.inputs if s.duplicable}
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         # an in-place update (write_to_array): the value its output had before, when it had one
         self.prior = tuple((slot, op.outputs[slot][0]) for slot in opdef.reads_outputs if op.outputs.get(slot))
-        self.unset = opdef.has("unset_inputs")    # its list inputs may lack values: None for those
+        self.unset = opdef.has("unset_inputs")  # its list inputs may lack values: None for those
         self.attrs = op.attrs
-        if blocked:     # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
+        if blocked:  # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
             self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
             self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
@@ -49,14 +68,17 @@ class OpStep:
         self.rng_seed = None
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:
-            self.rng_seed = rng_seed(op, seed_offset)   # None: a stream of its own, from paddle.seed's generator
+            self.rng_seed = rng_seed(op, seed_offset)  # None: a stream of its own, from paddle.seed's generator
             first = default_generator.draw() if self.rng_seed is None else self.rng_seed
             self.attrs = dict(self.attrs, _rng=np.random.default_rng(first))
-        if runs_block(op):     # a control-flow op, run_program: its kernel runs the block it owns or names
+        if runs_block(op):  # a control-flow op, run_program: its kernel runs the block it owns or names
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
-        self.updates = tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names) \
-            if opdef.has("updates_in_place") else ()
+        self.updates = (
+            tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names)
+            if opdef.has("updates_in_place")
+            else ()
+        )
         self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
 
 
@@ -94,8 +116,10 @@ def scope_traffic(block):
                 reads.append(n)
         written.update(op.output_arg_names)
     rank = {n: i for i, n in enumerate(reads)}
-    writes = sorted((n for n in written if n in block.vars and block.vars[n].persistable),
-                    key=lambda n: (-rank.get(n, len(reads)), n))
+    writes = sorted(
+        (n for n in written if n in block.vars and block.vars[n].persistable),
+        key=lambda n: (-rank.get(n, len(reads)), n),
+    )
     return reads, writes
 
 
@@ -109,14 +133,14 @@ def rng_seed(op, seed_offset):
     fresh entropy until ``paddle.seed``)."""
     seed = op.attrs.get("seed", 0) or 0
     program_seed = op.block.program.random_seed or 0
-    if seed == program_seed:        # an initializer records its program's seed as its own: the same draw
+    if seed == program_seed:  # an initializer records its program's seed as its own: the same draw
         seed = 0
     if not seed and not program_seed:
         return None
     index = op.seed_position
     if index is None:
         index = op.block.ops.index(op) if op in op.block.ops else 0
-    return [int(s) % (1 << 64) for s in (seed, program_seed, index, seed_offset)]   # Fluid takes any int, < 0 too
+    return [int(s) % (1 << 64) for s in (seed, program_seed, index, seed_offset)]  # Fluid takes any int, < 0 too
 
 
 class Values(dict):
@@ -129,10 +153,11 @@ class Values(dict):
     NaN checks are off (a failed check leaves the scope as the run found it). ``holders``: for devices
     sharing one memory, ``holders(name, array)`` counts the references the other devices and the
     scopes hold to the array (the graph runs every reader of it before its update); None: the scope's one."""
+
     __slots__ = ("lods", "scope_held", "dense_updates", "holders")
 
     def __init__(self, arrays=(), lods=None):
-        if arrays:              # (dict.__init__ and dict(lods or {}) cost a tenth of a tiny run's gathering)
+        if arrays:  # (dict.__init__ and dict(lods or {}) cost a tenth of a tiny run's gathering)
             self.update(arrays)
         self.lods = dict(lods) if lods else {}
         self.scope_held = set()
@@ -142,8 +167,7 @@ class Values(dict):
 
 def _input_lods(step, lods):
     """slot -> LoD of the slot's first variable (a list of them for a duplicable slot), or None."""
-    return {slot: [lods.get(n) for n in names] if dup else lods.get(names[0])
-            for slot, names, dup in step.inputs}
+    return {slot: [lods.get(n) for n in names] if dup else lods.get(names[0]) for slot, names, dup in step.inputs}
 
 
 def _pass_lod(step, values, lods, in_lods, outs):
@@ -154,17 +178,20 @@ def _pass_lod(step, values, lods, in_lods, outs):
         first = next((n for _, names, _ in step.inputs for n in names[:1] if lods.get(n)), None)
         if first is not None:
             rows = np.shape(values[first])[:1]
-            computed = {slot: lods[first] for slot, _, dup in step.outputs
-                        if not dup and slot in outs and np.shape(outs[slot])[:1] == rows}
+            computed = {
+                slot: lods[first]
+                for slot, _, dup in step.outputs
+                if not dup and slot in outs and np.shape(outs[slot])[:1] == rows
+            }
     elif rule == "drop":
         computed = {}
     else:
         computed = rule(in_lods, step.attrs) or {}
-    if "@LOD" in outs:      # a LoD only the kernel knows (computed from values, as sequence_unpad's)
+    if "@LOD" in outs:  # a LoD only the kernel knows (computed from values, as sequence_unpad's)
         computed = dict(computed, **outs["@LOD"])
-    per_var = outs.get("@LODS", {})     # a duplicable output's LoD per variable, from the kernel
+    per_var = outs.get("@LODS", {})  # a duplicable output's LoD per variable, from the kernel
     for slot, names, dup in step.outputs:
-        if outs.get(slot) is None:      # not written (read's: its feeds keep their LoD)
+        if outs.get(slot) is None:  # not written (read's: its feeds keep their LoD)
             continue
         for n in names:
             lods.pop(n, None)
@@ -182,7 +209,7 @@ def _refs(values, name):
     return -1 if x is None or getattr(x, "base", None) is not None else sys.getrefcount(x)
 
 
-_ALONE = _refs({"x": np.empty(1)}, "x")     # the count of an array only ``values`` holds
+_ALONE = _refs({"x": np.empty(1)}, "x")  # the count of an array only ``values`` holds
 
 
 def _may_update(values, names, ins):
@@ -200,10 +227,10 @@ def _may_update(values, names, ins):
         for v in ins.values():
             if v is array:
                 uses += 1
-            elif type(v) is list:       # a duplicable slot (a fused update's Param list) holds it once more
+            elif type(v) is list:  # a duplicable slot (a fused update's Param list) holds it once more
                 uses += sum(1 for x in v if x is array)
         others = 1 if holders is None else holders(n, array)
-        del array, v            # (their references would count below)
+        del array, v  # (their references would count below)
         if _refs(values, n) != _ALONE + others + uses:
             return False
     return True
@@ -237,20 +264,25 @@ def run_step(step, values, profile=None):
                 value = ins[slot] = values[names[0]]
                 if type(value) is SelectedRows:
                     sparse = True
-                    if step.densify is not None:        # row-sparse, for a dense kernel
+                    if step.densify is not None:  # row-sparse, for a dense kernel
                         ins[slot] = step.densify({"X": value}, {})["Out"]
         for slot, name in step.prior:
             if name in values:
                 ins[slot] = values[name]
     except KeyError as e:
-        raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
-                      f"is it fed, or initialized by the startup program?", step.op, step.device) from None
+        raise OpError(
+            f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
+            f"is it fed, or initialized by the startup program?",
+            step.op,
+            step.device,
+        ) from None
     lods = getattr(values, "lods", None)
     # an update (a few rows of a table, or a dense parameter where the executor allows it) writes in
     # place where only values, the scope and its inputs hold the arrays
-    value = None                # (the last input's extra reference, which the count below must not see)
-    update = step.updates and (sparse or getattr(values, "dense_updates", False)) \
-        and _may_update(values, step.updates, ins)
+    value = None  # (the last input's extra reference, which the count below must not see)
+    update = (
+        step.updates and (sparse or getattr(values, "dense_updates", False)) and _may_update(values, step.updates, ins)
+    )
     attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})
@@ -262,8 +294,9 @@ def run_step(step, values, profile=None):
         kind = OpEnforceError if isinstance(e, EnforceNotMet) else OpError
         raise kind(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
     except Exception as e:
-        raise OpError(f"{step.op.describe()} on {step.device} failed: {type(e).__name__}: {e}",
-                      step.op, step.device) from e
+        raise OpError(
+            f"{step.op.describe()} on {step.device} failed: {type(e).__name__}: {e}", step.op, step.device
+        ) from e
     for slot, names, dup in step.outputs:
         value = outs.get(slot)
         if value is None:
@@ -274,7 +307,7 @@ def run_step(step, values, profile=None):
         else:
             values[names[0]] = value
     if lods is not None and (in_lods is not None or "@LOD" in outs or "@LODS" in outs):
-        _pass_lod(step, values, lods, in_lods or {}, outs)     # (a LoD the kernel made, from no LoD input)
+        _pass_lod(step, values, lods, in_lods or {}, outs)  # (a LoD the kernel made, from no LoD input)
     if nan_check.ENABLED:
         nan_check.check_outputs(step, values)
 

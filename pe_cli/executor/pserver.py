@@ -8,6 +8,7 @@ asynchronous mode updates with each trainer's gradients as they come.
 It schedules and moves values only: the blocks are plain programs run by the Executor, and the
 messages are pe_cli/distributed/pserver_link.py's.
 """
+
 import numpy as np
 
 from ..base.dtypes import VarType
@@ -47,10 +48,12 @@ class _Server:
         self.exe, self.scope, self.sync = exe, scope, a["sync_mode"]
         self.link = pserver_link.server_link(a["pserver_endpoints"], a["endpoint"], a["Fanin"])
         g0 = program.global_block()
-        self.grads = a["grad_blocks"]               # [tag, [received names], block idx]
-        self.params = dict(a["param_blocks"])       # tag -> name
-        self.shapes = {tag: (g0.var(names[0]).shape, g0.var(names[0]).dtype,
-                             g0.var(names[0]).type == VarType.SELECTED_ROWS) for tag, names, _ in self.grads}
+        self.grads = a["grad_blocks"]  # [tag, [received names], block idx]
+        self.params = dict(a["param_blocks"])  # tag -> name
+        self.shapes = {
+            tag: (g0.var(names[0]).shape, g0.var(names[0]).dtype, g0.var(names[0]).type == VarType.SELECTED_ROWS)
+            for tag, names, _ in self.grads
+        }
         blocks = ([a["lr_decay_block_id"]] if a["lr_decay_block_id"] >= 0 else []) + [i for _, _, i in self.grads]
         self.program = blocks_program(program, blocks)
 

@@ -2,6 +2,7 @@
 
 ``Scope.find_var(name).get_tensor()`` gives a LoDTensor usable with ``numpy.array(...)``.
 """
+
 import contextlib
 
 from ..base.errors import EnforceNotMet, PeError
@@ -13,6 +14,7 @@ from .tensor_array_var import TensorArrayVar
 class ScopeVariable:
     """A named slot in a scope; holds one LoDTensor, or a Python int or float (Fluid's
     ``set_int``/``set_float``, which scripts use as counters)."""
+
     __slots__ = ("name", "tensor", "_scalar", "_list", "_sparse", "_tensor_array")
 
     def __init__(self, name):
@@ -86,7 +88,7 @@ class Scope:
         self.parent = parent
         self.vars = {}
         self.kids = []
-        self._pooled = parent is None     # a root scope is in Fluid's scope pool until _remove_from_pool
+        self._pooled = parent is None  # a root scope is in Fluid's scope pool until _remove_from_pool
 
     def var(self, name):
         """The variable named ``name`` in this scope, created if it does not exist here."""

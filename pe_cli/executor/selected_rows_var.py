@@ -2,6 +2,7 @@
 tests fill a row-sparse input (``set_height``, ``set_rows``, ``get_tensor().set(values)``) and read a
 row-sparse output (``rows()``, ``height()``, ``np.array(get_tensor())``). What the variable holds for
 the kernels is a SelectedRows value in its tensor (pe_cli/base/selected_rows.py)."""
+
 import numpy as np
 
 from ..base.selected_rows import SelectedRows

@@ -7,6 +7,7 @@ the sub-block declares is local to the child, any other name is read from, and w
 parent, as Fluid's scopes resolve variables of an enclosing block. Each run of the block (each loop
 iteration, each RNN step) gets a fresh child; the recurrent op keeps its children as step scopes
 for its gradient."""
+
 from ..base import profiler
 from ..base.errors import PeError
 from ..ops import registry
@@ -24,6 +25,7 @@ def runs_block(op):
 class ChildValues(dict):
     """A child scope: names in ``local`` live here, every other name is read and written through
     ``parent`` (None: a root, everything local). ``lods`` is shared with the parent."""
+
     __slots__ = ("parent", "local", "lods")
 
     def __init__(self, parent=None, local=frozenset()):
@@ -63,7 +65,7 @@ class BlockRunner:
         attr = next(a for a in BLOCK_ATTRS if a in op.attrs)
         index = op.attrs[attr]
         if hasattr(index, "ops") and attr == "global_block":
-            self.block = index          # a block of another program (Fluid's dygraph gives run_program one)
+            self.block = index  # a block of another program (Fluid's dygraph gives run_program one)
         elif not isinstance(index, int) or not 0 < index < len(program.blocks):
             raise PeError(f"{op.describe()}: {attr}={index!r} is not a block of its program")
         else:
@@ -73,7 +75,7 @@ class BlockRunner:
         self.steps = [make_step(o, device, seed_offset) for o in self.block.ops]
         self._run_step = run_step
         self._dup = {s.name for s in registry.get(op.type).inputs if s.duplicable}
-        self._read = None        # the names the program's ops read (output_read)
+        self._read = None  # the names the program's ops read (output_read)
 
     def env(self, ins, attrs=None):
         """A root scope holding the owning op's inputs by name, with their LoD."""
@@ -114,8 +116,9 @@ class BlockRunner:
         search over 10,000 words kept every iteration's values: 6.2 GB where 1.5 GB do."""
         if self._read is None:
             program = self.op.block.program
-            self._read = {n for block in program.blocks for o in block.ops for names in o.inputs.values()
-                          for n in names}
+            self._read = {
+                n for block in program.blocks for o in block.ops for names in o.inputs.values() for n in names
+            }
         return any(n in self._read for n in self.op.outputs.get(slot, []))
 
     def names(self, slot):
@@ -124,4 +127,3 @@ class BlockRunner:
     def outputs(self, env, slot):
         """The values of the owning op's output slot ``slot``, read from ``env``."""
         return [env[n] for n in self.op.outputs.get(slot, [])]
-

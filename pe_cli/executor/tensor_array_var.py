@@ -2,6 +2,7 @@
 its op tests fill an array input (``append(lod_tensor)``) and read one back (``len``, ``[i]``).
 What the variable holds for the kernels is a TensorArray value in its tensor
 (pe_cli/base/tensor_array.py): the arrays and the LoD each was given."""
+
 import numpy as np
 
 from ..base.tensor_array import TensorArray

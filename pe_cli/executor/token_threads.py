@@ -10,6 +10,7 @@ to end (its caller goes on as soon as the last node has run: it never waits for 
 and exactly one per hand-over. A parked worker holds no reference to a finished run, so an update of
 the next run may still write its arrays in place (plan._may_update counts references).
 """
+
 import heapq
 import threading
 from time import perf_counter
@@ -20,12 +21,12 @@ class TokenThreads:
 
     def __init__(self, submit):
         self.token = threading.Lock()
-        self.cond = threading.Condition(self.token)     # parked workers wait here
+        self.cond = threading.Condition(self.token)  # parked workers wait here
         self.caller_cond = threading.Condition(self.token)  # a run's caller waits here (one run at a time)
-        self.submit = submit        # queues a callable on one of the pool's workers
-        self.run = None             # the run being served
-        self.workers = 0            # workers that joined (parked, or serving a run)
-        self.parked = 0             # of which waiting on ``cond``
+        self.submit = submit  # queues a callable on one of the pool's workers
+        self.run = None  # the run being served
+        self.workers = 0  # workers that joined (parked, or serving a run)
+        self.parked = 0  # of which waiting on ``cond``
         self.closed = False
 
     def execute(self, schedule, values, results, threads):
@@ -42,7 +43,7 @@ class TokenThreads:
                     run.fail(e)
                 run.check_done()
                 run.wait_done()
-            except BaseException as e:      # interrupted while waiting: stop, let running nodes finish
+            except BaseException as e:  # interrupted while waiting: stop, let running nodes finish
                 run.fail(e)
                 run.wait_done(interruptible=False)
                 raise
@@ -62,7 +63,7 @@ class TokenThreads:
                         except BaseException as e:  # noqa: B036 - reaches the run's caller
                             run.fail(e)
                         run.check_done()
-                    del run             # a parked worker keeps no run's values
+                    del run  # a parked worker keeps no run's values
                     self.parked += 1
                     self.cond.wait()
                     self.parked -= 1
@@ -85,14 +86,14 @@ class TokenRun:
         self.values = values
         self.results = results
         self.token = threads.token
-        self.caller_cond = threads.caller_cond      # the caller waits here for ready nodes, or the end
+        self.caller_cond = threads.caller_cond  # the caller waits here for ready nodes, or the end
         self.caller_waiting = False
-        self.spare = count - 1      # workers this run may use
+        self.spare = count - 1  # workers this run may use
         priority = schedule.priority
         self.ready = [(priority[i], i) for i in schedule.root_ids]
         heapq.heapify(self.ready)
         self.remaining = len(schedule.runners)
-        self.running = 0            # heavy nodes running without the token
+        self.running = 0  # heavy nodes running without the token
         self.done = not self.remaining
         self.error = None
 
@@ -126,7 +127,7 @@ class TokenRun:
         """Called with the token held, before letting it go for a heavy node while nodes are ready:
         an idle thread (the caller, a parked worker, else a new worker) carries on with them."""
         threads = self.threads
-        if not self.spare:          # a run on the caller alone (no node worth a second thread)
+        if not self.spare:  # a run on the caller alone (no node worth a second thread)
             return
         if self.caller_waiting:
             self.caller_cond.notify()
@@ -148,7 +149,7 @@ class TokenRun:
         while self.error is None and self.remaining and not self.done:
             if not ready:
                 if not self.running or not caller:
-                    return      # (the caller: nothing ready and nothing running, check_done says why)
+                    return  # (the caller: nothing ready and nothing running, check_done says why)
                 self.caller_waiting = True
                 self.caller_cond.wait()
                 self.caller_waiting = False

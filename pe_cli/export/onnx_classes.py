@@ -2,11 +2,12 @@
 after the output layer's values, ``prob`` (a Softmax over axis 1, or the values themselves where the
 layer is a softmax: Inference.rows_are_probabilities), ``class`` (the first ArgMax of ``prob``) and,
 where the run has the label's class names, ``class_name`` (an ai.onnx.ml LabelEncoder id -> name)."""
+
 from ..base.errors import PeError
 from .onnx_vocabularies import ML_DOMAIN
 
 PROB, CLASS, CLASS_NAME = "prob", "class", "class_name"
-_FLOAT, _INT64, _STRING = 1, 7, 8      # onnx.TensorProto codes
+_FLOAT, _INT64, _STRING = 1, 7, 8  # onnx.TensorProto codes
 
 
 def class_names(inference):
@@ -21,8 +22,10 @@ def class_outputs(graph, inference):
         return []
     for name in (PROB, CLASS, CLASS_NAME):
         if graph.block.has_var(name):
-            raise PeError(f"cannot export to ONNX: the model has a variable named '{name}', the name of a "
-                          f"classifier's output in the graph (docs/ONNX.md); rename its layer")
+            raise PeError(
+                f"cannot export to ONNX: the model has a variable named '{name}', the name of a "
+                f"classifier's output in the graph (docs/ONNX.md); rename its layer"
+            )
     values = inference.target.name
     dims = ["N"] + [d for d in graph.shape(values)[1:]]
     if inference.rows_are_probabilities:
@@ -33,8 +36,14 @@ def class_outputs(graph, inference):
     outputs = [(PROB, _FLOAT, dims), (CLASS, _INT64, ["N"])]
     names = class_names(inference)
     if names is not None:
-        graph.node("LabelEncoder", [CLASS], [CLASS_NAME], domain=ML_DOMAIN, keys_int64s=list(range(len(names))),
-                   values_strings=[str(n) for n in names], default_string="")
+        graph.node(
+            "LabelEncoder",
+            [CLASS],
+            [CLASS_NAME],
+            domain=ML_DOMAIN,
+            keys_int64s=list(range(len(names))),
+            values_strings=[str(n) for n in names],
+            default_string="",
+        )
         outputs.append((CLASS_NAME, _STRING, ["N"]))
     return outputs
-

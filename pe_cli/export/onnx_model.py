@@ -6,6 +6,7 @@ the first graph output (a classifier's ``prob``, ``class`` and ``class_name`` af
 export/onnx_classes.py); each op goes through its converter in onnx_ops.CONVERTERS or
 onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and dense batches;
 docs/ONNX.md lists them)."""
+
 import numpy as np
 
 from ..base.atomic_file import atomic_write, write_file
@@ -18,9 +19,9 @@ from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_
 from .onnx_vocabularies import ML_DOMAIN, MS_DOMAIN
 
 OPSET = 17
-IR_VERSION = 8          # the oldest IR of opset 17: the widest range of runtimes reads it
-_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "string": 8}   # onnx.TensorProto codes
-_DOMAINS = {ML_DOMAIN: 3, MS_DOMAIN: 1}     # ai.onnx.ml 3 goes with opset 17; onnxruntime's contrib ops
+IR_VERSION = 8  # the oldest IR of opset 17: the widest range of runtimes reads it
+_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "string": 8}  # onnx.TensorProto codes
+_DOMAINS = {ML_DOMAIN: 3, MS_DOMAIN: 1}  # ai.onnx.ml 3 goes with opset 17; onnxruntime's contrib ops
 
 
 def missing_onnx_message():
@@ -29,7 +30,7 @@ def missing_onnx_message():
 
 def _import_onnx():
     try:
-        import onnx             # the optional extra: only `pe export --onnx` loads it
+        import onnx  # the optional extra: only `pe export --onnx` loads it
         from onnx import helper, numpy_helper
     except ImportError:
         raise PeError(missing_onnx_message()) from None
@@ -44,8 +45,8 @@ class _Graph:
         self.nodes, self.initializers = [], []
         self._count = 0
         self.op = None
-        self.sequences = {}     # padded sequence variable -> its lengths (export/onnx_sequence.py)
-        self.domains = set()    # the operator sets beside ONNX's own that the nodes use
+        self.sequences = {}  # padded sequence variable -> its lengths (export/onnx_sequence.py)
+        self.domains = set()  # the operator sets beside ONNX's own that the nodes use
 
     def node(self, op_type, inputs, outputs, **attrs):
         if attrs.get("domain"):
@@ -97,13 +98,16 @@ def _build(inference):
     block = inference.program.global_block()
     for op in block.ops:
         if op.type not in CONVERTERS and op.type not in SEQUENCE_CONVERTERS:
-            raise PeError(f"cannot export to ONNX: {op.describe()} has no ONNX mapping "
-                          f"(ops that export: {', '.join(exportable_ops())}; docs/ONNX.md)")
+            raise PeError(
+                f"cannot export to ONNX: {op.describe()} has no ONNX mapping "
+                f"(ops that export: {', '.join(exportable_ops())}; docs/ONNX.md)"
+            )
     graph = _Graph(block, helper, numpy_helper)
     inputs = padded_inputs(graph, inference.inputs)
     # parameters and batch_norm's moving statistics (which its op also names as outputs)
-    params = sorted({n for op in block.ops for n in op.input_arg_names
-                     if block.var(n).persistable and n not in inference.inputs})
+    params = sorted(
+        {n for op in block.ops for n in op.input_arg_names if block.var(n).persistable and n not in inference.inputs}
+    )
     for name in params:
         graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
     for op in block.ops:
@@ -115,9 +119,13 @@ def _build(inference):
     outputs += class_outputs(graph, inference)
     if any(name == CLASS_NAME for name, _, _ in outputs):
         inside.append("the class names (output class_name)")
-    g = helper.make_graph(graph.nodes, inference.output,
-                          [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in inputs],
-                          [helper.make_tensor_value_info(*output) for output in outputs], graph.initializers)
+    g = helper.make_graph(
+        graph.nodes,
+        inference.output,
+        [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in inputs],
+        [helper.make_tensor_value_info(*output) for output in outputs],
+        graph.initializers,
+    )
     opsets = [helper.make_opsetid("", OPSET)] + [helper.make_opsetid(d, _DOMAINS[d]) for d in sorted(graph.domains)]
     model = helper.make_model(g, producer_name="pe", opset_imports=opsets)
     model.ir_version = IR_VERSION

@@ -1,6 +1,7 @@
 """One converter per pe op type: ``convert(ctx, op)`` appends the ONNX nodes computing the op's
 outputs (named as pe names its variables) to ``ctx``. The table at the bottom is the whole list of
 ops pe can export; an op missing from it is refused by name."""
+
 import numpy as np
 
 from ..kernels.cpu.position import encoding
@@ -18,6 +19,7 @@ def _out(op, slot="Out"):
 def _unary(onnx_type):
     def convert(ctx, op):
         ctx.node(onnx_type, [_x(op)], [_out(op)])
+
     return convert
 
 
@@ -27,6 +29,7 @@ def _softmax(ctx, op):
 
 def _elementwise(onnx_type):
     """Fluid broadcasts Y from ``axis`` of X; ONNX from the right: Y gets trailing ones."""
+
     def convert(ctx, op):
         x, y = _x(op), _x(op, "Y")
         rank_x, shape_y = ctx.rank(x), ctx.shape(y)
@@ -36,6 +39,7 @@ def _elementwise(onnx_type):
         if trailing > 0:
             y = ctx.reshape(y, list(shape_y) + [1] * trailing)
         ctx.node(onnx_type, [x, y], [_out(op)])
+
     return convert
 
 
@@ -49,8 +53,9 @@ def _pads(op, rank):
 
 def _channels_first_only(ctx, op):
     if op.attrs.get("data_format") == "NHWC":
-        ctx.refuse(op, "data_format NHWC is not exported (ONNX's Conv and pools are channels first); build "
-                       "the model NCHW")
+        ctx.refuse(
+            op, "data_format NHWC is not exported (ONNX's Conv and pools are channels first); build the model NCHW"
+        )
 
 
 def _conv2d(ctx, op):
@@ -72,13 +77,18 @@ def _pool2d(ctx, op):
     if op.attrs.get("global_pooling"):
         ctx.node("GlobalMaxPool" if kind == "max" else "GlobalAveragePool", [_x(op)], [_out(op)])
         return
-    kwargs = {"kernel_shape": op.attrs["ksize"], "strides": op.attrs["strides"], "pads": _pads(op, 2),
-              "ceil_mode": int(bool(op.attrs.get("ceil_mode")))}
+    kwargs = {
+        "kernel_shape": op.attrs["ksize"],
+        "strides": op.attrs["strides"],
+        "pads": _pads(op, 2),
+        "ceil_mode": int(bool(op.attrs.get("ceil_mode"))),
+    }
     if kind == "max":
         ctx.node("MaxPool", [_x(op)], [_out(op)], **kwargs)
     else:
-        ctx.node("AveragePool", [_x(op)], [_out(op)],
-                 count_include_pad=0 if op.attrs.get("exclusive", True) else 1, **kwargs)
+        ctx.node(
+            "AveragePool", [_x(op)], [_out(op)], count_include_pad=0 if op.attrs.get("exclusive", True) else 1, **kwargs
+        )
 
 
 def _mul(ctx, op):
@@ -91,7 +101,7 @@ def _mul(ctx, op):
         y = ctx.flatten(y, yd)
     out = _out(op)
     if xd == 1 or (xd == ctx.rank(_x(op)) - 1 and yd == 1 and len(ctx.shape(_x(op, "Y"))) == 2):
-        ctx.node("MatMul", [_x(op) if xd > 1 else x, y], [out])    # [..., K] @ [K, M]: over the leading dims
+        ctx.node("MatMul", [_x(op) if xd > 1 else x, y], [out])  # [..., K] @ [K, M]: over the leading dims
         return
     flat = ctx.temp(out)
     ctx.node("MatMul", [x, y], [flat])
@@ -108,7 +118,7 @@ def _batch_norm(ctx, op):
 def _dropout(ctx, op):
     if op.attrs.get("dropout_implementation") == "upscale_in_train":
         ctx.node("Identity", [_x(op)], [_out(op)])
-    else:   # downgrade_in_infer: inference scales by the keep probability
+    else:  # downgrade_in_infer: inference scales by the keep probability
         keep = ctx.constant(np.array(1.0 - op.attrs["dropout_prob"], dtype=np.float32))
         ctx.node("Mul", [_x(op), keep], [_out(op)])
 
@@ -203,8 +213,9 @@ def _layer_norm(ctx, op):
     ins = [x]
     for slot, fill in (("Scale", 1.0), ("Bias", 0.0)):
         given = slot in op.input_names and op.input(slot)
-        ins.append(ctx.reshape(op.input(slot)[0], normalized) if given
-                   else ctx.constant(np.full(normalized, fill, np.float32)))
+        ins.append(
+            ctx.reshape(op.input(slot)[0], normalized) if given else ctx.constant(np.full(normalized, fill, np.float32))
+        )
     ctx.node("LayerNormalization", ins, [_out(op, "Y")], axis=axis, epsilon=float(op.attrs.get("epsilon", 1e-5)))
 
 
@@ -221,18 +232,20 @@ def _add_position_encoding(ctx, op):
 
 def _reduce(onnx_type):
     """Over ``dim`` (every dim with reduce_all); where every dim goes, Fluid keeps a [1]."""
+
     def convert(ctx, op):
         x, out = _x(op), _out(op)
         rank = ctx.rank(x)
         dims = list(range(rank)) if op.attrs.get("reduce_all") else sorted({d % rank for d in op.attrs.get("dim", [0])})
         keep = int(bool(op.attrs.get("keep_dim")))
         target = out if keep or len(dims) < rank else ctx.temp(out)
-        if onnx_type == "ReduceSum":            # opset 17: ReduceSum's axes an input, the others' an attribute
+        if onnx_type == "ReduceSum":  # opset 17: ReduceSum's axes an input, the others' an attribute
             ctx.node(onnx_type, [x, ctx.constant(np.array(dims, np.int64))], [target], keepdims=keep)
         else:
             ctx.node(onnx_type, [x], [target], axes=dims, keepdims=keep)
         if target != out:
             ctx.reshape(target, [1], out)
+
     return convert
 
 

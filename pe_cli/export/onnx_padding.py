@@ -2,6 +2,7 @@
 onnx_sequence.py, as a dense [batch, maxlen, ...] batch and its lengths), sequence_unpad (a dense
 batch and lengths into that layout) and sequence_mask (lengths as a 0/1 mask), and the step mask the
 sequence converters share."""
+
 import numpy as np
 
 ONNX_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9, "uint8": 2, "int8": 3}  # TensorProto
@@ -71,7 +72,8 @@ def sequence_pad(ctx, op):
         pads[rank + 1] = maxlen
         ctx.node("Pad", [x, ctx.constant(pads)], [source])
     cut = ctx.temp(x)
-    ctx.node("Slice", [source, ctx.constant(np.array([0], np.int64)), end, ctx.constant(np.array([1], np.int64))],
-             [cut])
+    ctx.node(
+        "Slice", [source, ctx.constant(np.array([0], np.int64)), end, ctx.constant(np.array([1], np.int64))], [cut]
+    )
     ctx.node("Where", [step_mask(ctx, lengths, rank, cut), cut, op.input("PadValue")[0]], [out])
     ctx.node("Identity", [lengths], [op.output("Length")[0]])

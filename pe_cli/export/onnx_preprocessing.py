@@ -9,6 +9,7 @@ other transforms) is listed, and the vocabularies and class names are written
 beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
 ``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
 (Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
+
 import os
 
 import numpy as np
@@ -16,13 +17,15 @@ import numpy as np
 from ..data.ragged import LENGTHS_SUFFIX
 from .onnx_vocabularies import category_nodes, one_hot_nodes, text_in_graph, text_nodes, text_outside
 
-_OUTSIDE = {"category": "category vocabulary (value -> id)",
-            "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
-            "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
-                     "data/images.py without its scale, mean and std, which are in the graph)",
-            "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)",
-            "date": "date parsing (ISO dates -> float32 [N, 13]: year, month, day, weekday, hour and cyclic parts, "
-                    "data/dates.py)"}
+_OUTSIDE = {
+    "category": "category vocabulary (value -> id)",
+    "text": "tokenisation and vocabulary (text -> ids: the feed takes ids)",
+    "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
+    "data/images.py without its scale, mean and std, which are in the graph)",
+    "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)",
+    "date": "date parsing (ISO dates -> float32 [N, 13]: year, month, day, weekday, hour and cyclic parts, "
+    "data/dates.py)",
+}
 
 
 def preprocessing_nodes(graph, inference, inputs):
@@ -64,7 +67,7 @@ def _strings(graph, model_nodes, feed, state):
     """The nodes from a category or text feed's strings to the ids (and lengths) the model reads;
     returns (the string input's dims or None for the feed's own, the inputs the nodes fill)."""
     ids = f"{feed}.ids"
-    if state.get("encoding") == "one_hot":      # the columns' strings [N, columns] side by side
+    if state.get("encoding") == "one_hot":  # the columns' strings [N, columns] side by side
         _rename(model_nodes, feed, f"{feed}.one_hot")
         one_hot_nodes(graph, feed, state, f"{feed}.one_hot")
         return ["N", len(state["vocabularies"])], []
@@ -118,10 +121,13 @@ def _numeric_steps(state, transforms):
     """[(op, constant)] of a feed's numeric preprocessing (an image's scale, mean and std) and
     transforms; the kinds of transforms that have no place in the graph."""
     steps = []
-    if state is not None and state["kind"] == "image":     # data/images.py's load_images after decoding
+    if state is not None and state["kind"] == "image":  # data/images.py's load_images after decoding
         steps.append(("Mul", np.float32(state["scale"])))
-        steps += [(op, np.asarray(state[key], np.float32).reshape(-1, 1, 1))
-                  for key, op in (("mean", "Sub"), ("std", "Div")) if state[key] is not None]
+        steps += [
+            (op, np.asarray(state[key], np.float32).reshape(-1, 1, 1))
+            for key, op in (("mean", "Sub"), ("std", "Div"))
+            if state[key] is not None
+        ]
     elif state is not None:
         steps.append(("fill", np.asarray(state["fill_value"], np.float32)))
         if state["scaling"] == "log":
@@ -129,7 +135,7 @@ def _numeric_steps(state, transforms):
         steps += [("Sub", np.asarray(state["shift"], np.float32)), ("Div", np.asarray(state["divide"], np.float32))]
     rest = []
     for item in transforms:
-        (kind, arg), = item.items()
+        ((kind, arg),) = item.items()
         if kind == "scale":
             steps.append(("Mul", np.float32(arg)))
         elif kind == "normalize" and not isinstance(arg["mean"], list) and not isinstance(arg["std"], list):
@@ -148,8 +154,9 @@ def _emit(graph, feed, steps):
         if op == "fill":
             mask = graph.temp(f"{feed}.isnan")
             nodes.append(helper.make_node("IsNaN", [current], [mask], name=graph.temp("IsNaN")))
-            nodes.append(helper.make_node("Where", [mask, graph.constant(const), current], [out],
-                                          name=graph.temp("Where")))
+            nodes.append(
+                helper.make_node("Where", [mask, graph.constant(const), current], [out], name=graph.temp("Where"))
+            )
         elif op == "Log":
             nodes.append(helper.make_node("Log", [current], [out], name=graph.temp("Log")))
         else:
@@ -168,10 +175,12 @@ def files_beside(inference, path, inside, outside):
     files = {}
     if getattr(inference, "preprocessing", None) is not None:
         files[stem + ".preprocessing.json"] = inference.preprocessing.to_text()
-    lines = [f"{os.path.basename(path)}: preprocessing of the run's inputs",
-             "in the graph (the input takes raw values): " + (", ".join(inside) or "nothing"),
-             "NOT in the graph (apply it before the model; vocabularies and class names are in "
-             f"{os.path.basename(stem)}.preprocessing.json):"] + [f"  {line}" for line in outside or ["nothing"]]
+    lines = [
+        f"{os.path.basename(path)}: preprocessing of the run's inputs",
+        "in the graph (the input takes raw values): " + (", ".join(inside) or "nothing"),
+        "NOT in the graph (apply it before the model; vocabularies and class names are in "
+        f"{os.path.basename(stem)}.preprocessing.json):",
+    ] + [f"  {line}" for line in outside or ["nothing"]]
     files[stem + ".preprocessing.txt"] = "\n".join(lines) + "\n"
     return files
 

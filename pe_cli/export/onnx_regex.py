@@ -17,6 +17,7 @@ alternative before another, a pattern that can match nothing at all (pe keeps it
 ``$`` without ``(?m)`` (Python's also matches before a final newline), ``\\b``/``\\B`` (RE2's are
 ASCII), or a count above RE2's 1000.
 """
+
 import functools
 
 import numpy as np
@@ -25,7 +26,7 @@ from ..data.patterns import char_mask, safe_pattern, sre, sre_parse
 
 RE2_MAX_COUNT = 1000
 _CHAR = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
-_NEVER = "[^\\x{0}-\\x{10ffff}]"          # a class no character is in (Python's [^\s\S])
+_NEVER = "[^\\x{0}-\\x{10ffff}]"  # a class no character is in (Python's [^\s\S])
 
 
 class NotInGraph(ValueError):
@@ -52,8 +53,9 @@ def character_class(mask):
     edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.view(np.int8), [0]])))
     if not edges.size:
         return _NEVER
-    parts = (f"\\x{{{a:x}}}" if a == b - 1 else f"\\x{{{a:x}}}-\\x{{{b - 1:x}}}"
-             for a, b in zip(edges[::2], edges[1::2]))
+    parts = (
+        f"\\x{{{a:x}}}" if a == b - 1 else f"\\x{{{a:x}}}-\\x{{{b - 1:x}}}" for a, b in zip(edges[::2], edges[1::2])
+    )
     return "[" + "".join(parts) + "]"
 
 
@@ -72,7 +74,7 @@ def _node_nullable(op, av):
         return av[0] == 0 or _nullable(list(av[2]))
     if op == getattr(sre, "ATOMIC_GROUP", None):
         return _nullable(list(av))
-    return True         # an anchor matches no character
+    return True  # an anchor matches no character
 
 
 class _Writer:
@@ -99,8 +101,10 @@ class _Writer:
     def branch(self, alternatives):
         for b in alternatives[:-1]:
             if _nullable(b):
-                raise NotInGraph("an alternative that can match nothing comes before another (x(?:|a)): Python "
-                                 "takes it first, RE2 the longer; put it last")
+                raise NotInGraph(
+                    "an alternative that can match nothing comes before another (x(?:|a)): Python "
+                    "takes it first, RE2 the longer; put it last"
+                )
         return "(?:" + "|".join(self.sequence(b) for b in alternatives) + ")"
 
     def repeat(self, lo, hi, body):
@@ -127,5 +131,10 @@ class _Writer:
 
 
 _NAMES = {sre.MIN_REPEAT: "a lazy repeat (+?, *?, ??)"}
-_NAMES.update({getattr(sre, k): v for k, v in (("POSSESSIVE_REPEAT", "a possessive repeat (a++)"),
-                                              ("ATOMIC_GROUP", "an atomic group ((?>...))")) if hasattr(sre, k)})
+_NAMES.update(
+    {
+        getattr(sre, k): v
+        for k, v in (("POSSESSIVE_REPEAT", "a possessive repeat (a++)"), ("ATOMIC_GROUP", "an atomic group ((?>...))"))
+        if hasattr(sre, k)
+    }
+)

@@ -9,6 +9,7 @@ are; the ops that read the sequence structure convert through SEQUENCE_CONVERTER
 and GRU with ``sequence_lens``, or to masked reductions. Steps past a sample's length never reach a
 result (the recurrences stop at the length, pooling masks them).
 """
+
 import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
@@ -16,10 +17,25 @@ from .onnx_ops import CONVERTERS
 from .onnx_padding import ONNX_DTYPES, sequence_pad, step_mask
 
 # ops that treat each row (step) alone: their converters work on the padded layout as they are
-ROW_WISE = ("mul", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "relu",
-            "sigmoid", "tanh", "exp", "softmax", "scale", "dropout", "lookup_table", "lookup_table_v2", "sum")
+ROW_WISE = (
+    "mul",
+    "elementwise_add",
+    "elementwise_sub",
+    "elementwise_mul",
+    "elementwise_div",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "exp",
+    "softmax",
+    "scale",
+    "dropout",
+    "lookup_table",
+    "lookup_table_v2",
+    "sum",
+)
 _ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
-_LSTM_ORDER = (1, 3, 2, 0)     # ONNX's gates i, o, f, c as blocks of Fluid's c, i, f, o
+_LSTM_ORDER = (1, 3, 2, 0)  # ONNX's gates i, o, f, c as blocks of Fluid's c, i, f, o
 _INT64_MAX = np.iinfo(np.int64).max
 
 
@@ -57,8 +73,11 @@ def convert_op(ctx, op):
         return
     if seq_inputs:
         if op.type not in ROW_WISE:
-            ctx.refuse(op, f"it reads the sequence '{seq_inputs[0]}' and has no padded-sequence form in ONNX "
-                           f"(sequence ops that export: {', '.join(sorted(SEQUENCE_CONVERTERS))})")
+            ctx.refuse(
+                op,
+                f"it reads the sequence '{seq_inputs[0]}' and has no padded-sequence form in ONNX "
+                f"(sequence ops that export: {', '.join(sorted(SEQUENCE_CONVERTERS))})",
+            )
         _check_row_wise(ctx, op, seq_inputs[0])
         lengths = ctx.sequences[seq_inputs[0]]
         for name in op.output_arg_names:
@@ -67,8 +86,7 @@ def convert_op(ctx, op):
 
 
 def _check_row_wise(ctx, op, seq):
-    if op.type == "mul" and (op.input("X")[0] != seq or op.attrs.get("x_num_col_dims", 1) != 1
-                             or ctx.rank(seq) != 2):
+    if op.type == "mul" and (op.input("X")[0] != seq or op.attrs.get("x_num_col_dims", 1) != 1 or ctx.rank(seq) != 2):
         ctx.refuse(op, "only an fc over the steps of a sequence [rows, D] exports (x_num_col_dims 1)")
     if op.type.startswith("elementwise_") and op.input("Y")[0] not in ctx.sequences and op.attrs.get("axis", -1) == 0:
         ctx.refuse(op, "a Y per row (axis 0) of a sequence has no padded form")
@@ -77,6 +95,7 @@ def _check_row_wise(ctx, op, seq):
 
 
 # -- helpers over the padded layout -----------------------------------------------------------
+
 
 def _lengths(ctx, op, slot):
     return ctx.sequences[op.input(slot)[0]]
@@ -127,11 +146,12 @@ def _gather_columns(ctx, name, columns, out=None):
 
 def _seq_lens(ctx, op, slot):
     out = ctx.temp("seq_lens")
-    ctx.node("Cast", [_lengths(ctx, op, slot)], [out], to=6)       # int32
+    ctx.node("Cast", [_lengths(ctx, op, slot)], [out], to=6)  # int32
     return out
 
 
 # -- recurrences ------------------------------------------------------------------------------
+
 
 def _lstm(ctx, op):
     """Fluid's Input is the gates already projected (an fc to 4H, blocks c, i, f, o): ONNX's W is the
@@ -150,15 +170,28 @@ def _lstm(ctx, op):
     r3 = ctx.reshape(r, [1, 4 * h, h])
     b = ctx.temp(bias)
     ctx.node("Concat", [_gather_columns(ctx, bias, cols), ctx.constant(np.zeros((1, 4 * h), np.float32))], [b], axis=1)
-    inputs = [_time_major(ctx, x), ctx.constant(w), r3, b, _seq_lens(ctx, op, "Input"),
-              _initial_state(ctx, op, "H0"), _initial_state(ctx, op, "C0")]
+    inputs = [
+        _time_major(ctx, x),
+        ctx.constant(w),
+        r3,
+        b,
+        _seq_lens(ctx, op, "Input"),
+        _initial_state(ctx, op, "H0"),
+        _initial_state(ctx, op, "C0"),
+    ]
     if op.attrs.get("use_peepholes", True):
         peep = np.concatenate([np.arange(h) + k * h for k in (4, 6, 5)])
         inputs.append(_gather_columns(ctx, bias, peep))
     y = ctx.temp("lstm_y")
     acts = _activations(ctx, op, ("gate_activation", "candidate_activation", "cell_activation"))
-    ctx.node("LSTM", inputs, [y], hidden_size=h, activations=acts,
-             direction="reverse" if op.attrs.get("is_reverse") else "forward")
+    ctx.node(
+        "LSTM",
+        inputs,
+        [y],
+        hidden_size=h,
+        activations=acts,
+        direction="reverse" if op.attrs.get("is_reverse") else "forward",
+    )
     out = op.output("Hidden")[0]
     _batch_major(ctx, y, out)
     ctx.sequences[out] = _lengths(ctx, op, "Input")
@@ -183,8 +216,9 @@ def _gru(ctx, op):
     parts = []
     for start, end, shape in ((0, 2 * h * h, [h, 2 * h]), (2 * h * h, 3 * h * h, [h, h])):
         piece = ctx.temp(weight)
-        ctx.node("Slice", [flat, ctx.constant(np.array([start], np.int64)), ctx.constant(np.array([end], np.int64))],
-                 [piece])
+        ctx.node(
+            "Slice", [flat, ctx.constant(np.array([start], np.int64)), ctx.constant(np.array([end], np.int64))], [piece]
+        )
         parts.append(ctx.reshape(piece, shape))
     joined, signed, r = ctx.temp(weight), ctx.temp(weight), ctx.temp(weight)
     ctx.node("Concat", parts, [joined], axis=1)
@@ -199,14 +233,22 @@ def _gru(ctx, op):
         b = ""
     inputs += [b, _seq_lens(ctx, op, "Input"), _initial_state(ctx, op, "H0")]
     y = ctx.temp("gru_y")
-    ctx.node("GRU", inputs, [y], hidden_size=h, activations=_activations(ctx, op, ("gate_activation", "activation")),
-             direction="reverse" if op.attrs.get("is_reverse") else "forward", linear_before_reset=0)
+    ctx.node(
+        "GRU",
+        inputs,
+        [y],
+        hidden_size=h,
+        activations=_activations(ctx, op, ("gate_activation", "activation")),
+        direction="reverse" if op.attrs.get("is_reverse") else "forward",
+        linear_before_reset=0,
+    )
     out = op.output("Hidden")[0]
     _batch_major(ctx, y, out)
     ctx.sequences[out] = _lengths(ctx, op, "Input")
 
 
 # -- reductions and windows over the steps ----------------------------------------------------
+
 
 def _sequence_pool(ctx, op):
     """One row per sample over its first ``length`` steps; an empty sequence gives pad_value."""
@@ -231,7 +273,7 @@ def _sequence_pool(ctx, op):
         kept = ctx.temp(x)
         ctx.node("Where", [mask, x, ctx.constant(np.array(fill, np.float32))], [kept])
         reduced = pooled if kind in ("MAX", "SUM") else ctx.temp(out)
-        if kind == "MAX":       # opset 17: ReduceMax's axes an attribute, ReduceSum's an input
+        if kind == "MAX":  # opset 17: ReduceMax's axes an attribute, ReduceSum's an input
             ctx.node("ReduceMax", [kept], [reduced], axes=[1], keepdims=0)
         else:
             ctx.node("ReduceSum", [kept, ctx.constant(np.array([1], np.int64))], [reduced], keepdims=0)
@@ -268,11 +310,19 @@ def _sequence_conv(ctx, op):
     ctx.node("Pad", [zeroed, ctx.constant(np.array([0, before, 0, 0, after, 0], np.int64))], [padded])
     windows = []
     for k in range(size):
-        begin = before + start + k                       # of T + before + after rows, T of them
+        begin = before + start + k  # of T + before + after rows, T of them
         end = begin - before - after if begin - before - after < 0 else _INT64_MAX
         piece = ctx.temp(x)
-        ctx.node("Slice", [padded, ctx.constant(np.array([begin], np.int64)), ctx.constant(np.array([end], np.int64)),
-                           ctx.constant(np.array([1], np.int64))], [piece])
+        ctx.node(
+            "Slice",
+            [
+                padded,
+                ctx.constant(np.array([begin], np.int64)),
+                ctx.constant(np.array([end], np.int64)),
+                ctx.constant(np.array([1], np.int64)),
+            ],
+            [piece],
+        )
         windows.append(piece)
     joined = ctx.temp(x)
     ctx.node("Concat", windows, [joined], axis=2)
@@ -281,6 +331,7 @@ def _sequence_conv(ctx, op):
 
 
 # -- a recurrent block (dynamic_rnn) -----------------------------------------------------------
+
 
 def _dynamic_recurrent(ctx, op):
     """DynamicRNN's step block as the body of an ONNX Scan over the padded steps (axis 1): the
@@ -292,7 +343,7 @@ def _dynamic_recurrent(ctx, op):
     if any(ctx.sequences.get(n) != lengths for n in step_inputs):
         ctx.refuse(op, "its step inputs are not all sequences of the same lengths")
     body = type(ctx)(ctx.block.program.block(a["sub_block"]), ctx.helper, ctx.numpy_helper)
-    body.temp, body.initializers = ctx.temp, ctx.initializers     # names unique across the graphs
+    body.temp, body.initializers = ctx.temp, ctx.initializers  # names unique across the graphs
     mask = step_mask(ctx, lengths, 2, step_inputs[0])
     body_mask = body.temp("step_mask")
     for outer, inner in zip(op.input("static_inputs"), a["static_inputs"]):
@@ -311,17 +362,25 @@ def _dynamic_recurrent(ctx, op):
         body.node("Identity", [name], [out])
     info = ctx.helper.make_tensor_value_info
     graph = ctx.helper.make_graph(
-        body.nodes, ctx.temp("dynamic_rnn_step"),
+        body.nodes,
+        ctx.temp("dynamic_rnn_step"),
         [info(n, ONNX_DTYPES[str(body.block.var(n).dtype)], None) for n in a["ex_states"]]
         + [info(n, ONNX_DTYPES[str(body.block.var(n).dtype)], None) for n in a["step_inputs"]]
         + [info(body_mask, 9, None)],
         [info(n, ONNX_DTYPES[str(body.block.var(s).dtype)], None) for n, s in zip(states, a["states"])]
-        + [info(n, ONNX_DTYPES[str(body.block.var(s).dtype)], None) for n, s in zip(outs, a["step_outputs"])])
+        + [info(n, ONNX_DTYPES[str(body.block.var(s).dtype)], None) for n, s in zip(outs, a["step_outputs"])],
+    )
     finals = [ctx.temp("final_state") for _ in states]
     n_scan = len(step_inputs) + 1
-    ctx.node("Scan", _initial_memories(ctx, op, step_inputs[0]) + step_inputs + [mask], finals + op.output("outputs"),
-             body=graph, num_scan_inputs=n_scan, scan_input_axes=[1] * n_scan,
-             scan_output_axes=[1] * len(outs))
+    ctx.node(
+        "Scan",
+        _initial_memories(ctx, op, step_inputs[0]) + step_inputs + [mask],
+        finals + op.output("outputs"),
+        body=graph,
+        num_scan_inputs=n_scan,
+        scan_input_axes=[1] * n_scan,
+        scan_output_axes=[1] * len(outs),
+    )
     for name in op.output("outputs"):
         ctx.sequences[name] = lengths
 
@@ -331,7 +390,7 @@ def _initial_memories(ctx, op, like):
     [N, memory_dims...] (memory_ranks[i] of the dims belong to memory i)."""
     a, out, at = op.attrs, [], 0
     for i, boot in enumerate(a["boots"]):
-        dims = list(a["memory_dims"][at:at + a["memory_ranks"][i]])
+        dims = list(a["memory_dims"][at : at + a["memory_ranks"][i]])
         at += a["memory_ranks"][i]
         if boot >= 0:
             out.append(op.input("initial_states")[boot])

@@ -9,6 +9,7 @@ A tokenizer is in the graph when TOKENIZER_RULES maps it and its rule can be wri
 these ops: ``space_punct`` and ``regex`` patterns as RE2 patterns of explicit Unicode classes
 (onnx_regex.py); a pattern RE2 would run otherwise stays outside, its feed taking ids as before
 (docs/ONNX.md)."""
+
 import numpy as np
 
 from ..data.missing import category_fill
@@ -16,9 +17,9 @@ from ..data.vocabulary import SPACE_PUNCT
 from .onnx_regex import NotInGraph, re2_pattern
 
 ML_DOMAIN, MS_DOMAIN = "ai.onnx.ml", "com.microsoft"
-_INT64 = 7      # onnx.TensorProto.INT64
+_INT64 = 7  # onnx.TensorProto.INT64
 _CASTS = {"int32": 6, "float32": 1, "float64": 11}
-_PAD = ""       # what the Tokenizer pads its rows with: never a token (every token has a character)
+_PAD = ""  # what the Tokenizer pads its rows with: never a token (every token has a character)
 
 
 def _whitespace():
@@ -30,9 +31,9 @@ def _whitespace():
 # tokenizer (data/vocabulary.py's TOKENIZERS) -> the com.microsoft Tokenizer attributes that split
 # the (lowercased) text exactly as it does; a new tokenizer rule that RE2 can express goes here.
 TOKENIZER_RULES = {
-    "whitespace": lambda state: {"separators": [_whitespace()]},    # str.split(): runs of whitespace
-    "character": lambda state: {"separators": [""]},                # list(s): one token per code point
-    "space_punct": lambda state: {"tokenexp": re2_pattern(SPACE_PUNCT.pattern)},    # SPACE_PUNCT.findall
+    "whitespace": lambda state: {"separators": [_whitespace()]},  # str.split(): runs of whitespace
+    "character": lambda state: {"separators": [""]},  # list(s): one token per code point
+    "space_punct": lambda state: {"tokenexp": re2_pattern(SPACE_PUNCT.pattern)},  # SPACE_PUNCT.findall
     "regex": lambda state: {"tokenexp": re2_pattern(state["pattern"])},  # finditer's whole matches
 }
 
@@ -58,8 +59,15 @@ def _ids(graph, strings, vocabulary, default, out, extra=()):
     data/vocabulary.py's ``lookup``), ``extra`` (key, id) pairs over those, else ``default``."""
     index = {t: i for i, t in enumerate(vocabulary)}
     index.update(extra)
-    graph.node("LabelEncoder", [strings], [out], domain=ML_DOMAIN, keys_strings=list(index),
-               values_int64s=list(index.values()), default_int64=default)
+    graph.node(
+        "LabelEncoder",
+        [strings],
+        [out],
+        domain=ML_DOMAIN,
+        keys_strings=list(index),
+        values_int64s=list(index.values()),
+        default_int64=default,
+    )
     return out
 
 
@@ -96,8 +104,12 @@ def one_hot_nodes(graph, feed, state, read_as):
         column, hot = graph.temp(f"{feed}.{i}"), graph.temp(f"{feed}.{i}.hot")
         graph.node("Slice", [feed] + [graph.constant(np.array([v], np.int64)) for v in (i, i + 1, 1)], [column])
         ids = _ids(graph, column, vocabulary, 0, graph.temp(f"{feed}.{i}.ids"), _missing_ids(state, vocabulary))
-        graph.node("OneHot", [ids, graph.constant(np.array(len(vocabulary), np.int64)),
-                              graph.constant(np.array([0, 1], np.float32))], [hot], axis=-1)    # [N, 1, size]
+        graph.node(
+            "OneHot",
+            [ids, graph.constant(np.array(len(vocabulary), np.int64)), graph.constant(np.array([0, 1], np.float32))],
+            [hot],
+            axis=-1,
+        )  # [N, 1, size]
         parts.append(graph.reshape(hot, [0, len(vocabulary)]))
     graph.node("Concat", parts, [read_as], axis=1)
 
@@ -113,19 +125,40 @@ def _tokens(graph, feed, state):
     flat = graph.reshape(feed, [-1], graph.temp(f"{feed}.flat"))
     if state["lowercase"]:
         lowered = graph.temp(f"{feed}.lower")
-        graph.node("StringNormalizer", [flat], [lowered], case_change_action="LOWER",
-                   locale=_lowercase_locale(state["vocabulary"]))
+        graph.node(
+            "StringNormalizer",
+            [flat],
+            [lowered],
+            case_change_action="LOWER",
+            locale=_lowercase_locale(state["vocabulary"]),
+        )
         flat = lowered
     tokens = graph.temp(f"{feed}.tokens")
-    graph.node("Tokenizer", [flat], [tokens], domain=MS_DOMAIN, mark=0, mincharnum=1, pad_value=_PAD,
-               **TOKENIZER_RULES[state["tokenizer"]](state))
+    graph.node(
+        "Tokenizer",
+        [flat],
+        [tokens],
+        domain=MS_DOMAIN,
+        mark=0,
+        mincharnum=1,
+        pad_value=_PAD,
+        **TOKENIZER_RULES[state["tokenizer"]](state),
+    )
     return _slice(graph, tokens, state["max_length"])
 
 
 def _slice(graph, name, end):
     out = graph.temp(f"{name}.cut")
-    graph.node("Slice", [name, graph.constant(np.array([0], np.int64)), graph.constant(np.array([end], np.int64)),
-                         graph.constant(np.array([1], np.int64))], [out])
+    graph.node(
+        "Slice",
+        [
+            name,
+            graph.constant(np.array([0], np.int64)),
+            graph.constant(np.array([end], np.int64)),
+            graph.constant(np.array([1], np.int64)),
+        ],
+        [out],
+    )
     return out
 
 
@@ -135,12 +168,16 @@ def text_nodes(graph, feed, state, read_as, lengths_out):
     of tokens as ``lengths_out`` (ragged: ``NAME_lengths`` [N]; padded: the lengths feed)."""
     var = graph.block.var(feed)
     ragged = state["sequence"] == "ragged"
-    coded = _ids(graph, _tokens(graph, feed, state), state["vocabulary"], 1, graph.temp(f"{feed}.coded"),
-                 extra=[(_PAD, -1)])
-    width = 1 if ragged else state["max_length"]     # an empty text is one <pad>: at least one column
+    coded = _ids(
+        graph, _tokens(graph, feed, state), state["vocabulary"], 1, graph.temp(f"{feed}.coded"), extra=[(_PAD, -1)]
+    )
+    width = 1 if ragged else state["max_length"]  # an empty text is one <pad>: at least one column
     padded = graph.temp(f"{feed}.padded")
-    graph.node("Pad", [coded, graph.constant(np.array([0, 0, 0, width], np.int64)),
-                       graph.constant(np.array(-1, np.int64))], [padded])
+    graph.node(
+        "Pad",
+        [coded, graph.constant(np.array([0, 0, 0, width], np.int64)), graph.constant(np.array(-1, np.int64))],
+        [padded],
+    )
     if not ragged:
         padded = _slice(graph, padded, width)
     mask, counts, lengths = graph.temp(f"{feed}.mask"), graph.temp(f"{feed}.counts"), graph.temp(f"{feed}.len")

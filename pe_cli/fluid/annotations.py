@@ -1,4 +1,5 @@
 """``paddle.fluid.annotations``: the ``deprecated`` decorator of Fluid 1.8."""
+
 import functools
 import sys
 
@@ -9,6 +10,7 @@ def deprecated(since, instead, extra_message=""):
     """A decorator: each call prints "API <name> is deprecated since <since>. Please use <instead>
     instead." (and ``extra_message`` on the next line) to stderr, then calls the function, whose
     docstring gets the same note."""
+
     def decorator(func):
         message = f"API {func.__name__} is deprecated since {since}. Please use {instead} instead."
         if extra_message:
@@ -18,6 +20,8 @@ def deprecated(since, instead, extra_message=""):
         def wrapper(*args, **kwargs):
             print(message, file=sys.stderr)
             return func(*args, **kwargs)
+
         wrapper.__doc__ = (wrapper.__doc__ or "") + "\n    " + message
         return wrapper
+
     return decorator

@@ -1,5 +1,6 @@
 """``paddle.fluid.average``: ``WeightedAverage``, a running weighted mean of numbers or arrays
 (the values a training loop fetches), computed in Python as Fluid's."""
+
 import numbers
 
 import numpy as np
@@ -8,8 +9,9 @@ __all__ = ["WeightedAverage"]
 
 
 def _is_number_or_array(value):
-    return isinstance(value, (numbers.Number, np.ndarray)) and not isinstance(value, bool) or \
-        isinstance(value, np.generic)
+    return (
+        isinstance(value, (numbers.Number, np.ndarray)) and not isinstance(value, bool) or isinstance(value, np.generic)
+    )
 
 
 def _is_number(value):

@@ -3,6 +3,7 @@
 ``calc_gradient`` is Fluid's older name for ``gradients``; both append grad ops to the targets'
 program and return the gradient variables of ``inputs`` (None where an input gets none).
 """
+
 import warnings
 
 from ..training.backward import append_backward, gradients
@@ -39,8 +40,9 @@ def _strip_grad_suffix_(name):
 
 def _get_stop_gradients_(program):
     """{block index: the gradient names of the block's stop_gradient variables} (Fluid's helper)."""
-    return {block.idx: {grad_var_name(v.name) for v in block.vars.values() if v.stop_gradient}
-            for block in program.blocks}
+    return {
+        block.idx: {grad_var_name(v.name) for v in block.vars.values() if v.stop_gradient} for block in program.blocks
+    }
 
 
 def _has_grad(op):
@@ -54,7 +56,7 @@ def _target_names(block, targets):
     names = {t.name for t in targets}
     while here.idx != block.idx:
         if here.parent_idx < 0:
-            return set()          # ``block`` is below the targets' block
+            return set()  # ``block`` is below the targets' block
         parent, reads = here.program.block(here.parent_idx), set()
         for op in reversed(here.ops):
             if set(op.output_arg_names) & names:
@@ -84,8 +86,9 @@ def _find_op_path_(block, outputs, inputs, no_grad_set):
         keep[i] = keep[i] and hit
     path = [op for op, k in zip(block.ops, keep) if k]
     if inputs:
-        no_grad_set.update(n for op in path for n in op.input_arg_names
-                           if n not in reach and block.vars[n].stop_gradient)
+        no_grad_set.update(
+            n for op in path for n in op.input_arg_names if n not in reach and block.vars[n].stop_gradient
+        )
     return path
 
 
@@ -95,8 +98,11 @@ def _find_no_grad_vars(block, op_path, targets, no_grad_set):
     used, unused = _target_names(block, targets), set()
     for op in reversed(op_path):
         if "sub_block" not in op.attrs:
-            unused.update(n for n in op.output_arg_names if n not in used and n not in op.input_arg_names
-                          and not block.vars[n].stop_gradient)
+            unused.update(
+                n
+                for n in op.output_arg_names
+                if n not in used and n not in op.input_arg_names and not block.vars[n].stop_gradient
+            )
         used.update(n for n in op.input_arg_names if n not in no_grad_set)
     return unused
 
@@ -109,6 +115,5 @@ def _infer_var_data_type_shape_(grad_var_name, block):
     if forward is not None:
         grad_var.dtype, grad_var.shape = forward.dtype, forward.shape
         return
-    warnings.warn(f"Set grad var: {grad_var_name} dtype to default FP32, since we can't find its related "
-                  f"forward var")
+    warnings.warn(f"Set grad var: {grad_var_name} dtype to default FP32, since we can't find its related forward var")
     grad_var.dtype = "float32"

@@ -7,8 +7,12 @@ so it works on eager (dygraph.guard) variables only."""
 
 class ComplexVariable:
     def __init__(self, real, imag):
-        assert real.shape == imag.shape, "The real part and imaginary part of a ComplexVariable should have the same shape!"
-        assert real.dtype == imag.dtype, "The real part and imaginary part of a ComplexVariable should have the same data type!"
+        assert real.shape == imag.shape, (
+            "The real part and imaginary part of a ComplexVariable should have the same shape!"
+        )
+        assert real.dtype == imag.dtype, (
+            "The real part and imaginary part of a ComplexVariable should have the same data type!"
+        )
         self.real, self.imag = real, imag
         self._dtype = "complex64" if str(real.dtype) in ("float16", "float32") else "complex128"
         self._shape = real.shape
@@ -32,8 +36,10 @@ class ComplexVariable:
         elif isinstance(name, (tuple, list)) and len(name) == 2:
             self.real.name, self.imag.name = name[0], name[1]
         else:
-            raise ValueError("An invalid name assigned to the ComplexVariable, "
-                             "which must be a string, or a tuple or a list with length 2!")
+            raise ValueError(
+                "An invalid name assigned to the ComplexVariable, "
+                "which must be a string, or a tuple or a list with length 2!"
+            )
 
     def numpy(self):
         return self.real.numpy() + 1j * self.imag.numpy()

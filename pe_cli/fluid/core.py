@@ -1,5 +1,6 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module (the rest of them in
 core_classes.py, core_functions.py and core_names.py)."""
+
 import os
 
 import numpy as np
@@ -26,8 +27,14 @@ from .standalone_op import Operator  # noqa: F401 -- Operator.create(op_desc byt
 from .op_proto_messages import get_all_op_protos as _op_protos
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
-from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
-                            create_paddle_predictor)
+from .inference_api import (
+    AnalysisConfig,
+    NativeConfig,
+    PaddleBuf,
+    PaddleDType,
+    PaddleTensor,  # noqa: F401
+    create_paddle_predictor,
+)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 from .core_classes import *  # noqa: F401,F403 -- the rest of Fluid core's classes,
 from .core_functions import *  # noqa: F401,F403 -- its functions,
@@ -37,6 +44,7 @@ from .core_names import print_function  # noqa: F401
 
 class DataType:
     """Paddle 2.6's second spelling of the dtypes (its PIR's): the same values as VarDesc.VarType's."""
+
     FLOAT16, FLOAT32, FLOAT64 = VarType.FP16, VarType.FP32, VarType.FP64
     INT8, INT16, INT32, INT64 = VarType.INT8, VarType.INT16, VarType.INT32, VarType.INT64
     UINT8, BOOL = VarType.UINT8, VarType.BOOL
@@ -71,6 +79,7 @@ def _set_fuse_parameter_group_size(size):
 
 class op_proto_and_checker_maker:  # noqa: N801 -- Fluid's name
     """Fluid's attribute names for an op's role (``kOpRoleAttrName()``) and its roles."""
+
     OpRole = OpRole
 
     @staticmethod
@@ -150,7 +159,7 @@ def __unittest_throw_exception__():
     raise _TestException("test exception: This is a test of exception")
 
 
-def globals():   # noqa: A001 -- Fluid's name
+def globals():  # noqa: A001 -- Fluid's name
     """Fluid's flags as a mapping: ``core.globals()['FLAGS_check_nan_inf'] = True``."""
     return FlagsView()
 
@@ -162,7 +171,7 @@ def op_support_gpu(op_type):
         return False
     try:
         registry.get(op_type).kernel("cuda")
-    except Exception:   # noqa: BLE001 -- no CUDA runtime here, or no kernel for the op
+    except Exception:  # noqa: BLE001 -- no CUDA runtime here, or no kernel for the op
         return False
     return True
 
@@ -176,11 +185,13 @@ def _get_all_register_op_kernels():
     """{op type: [its kernel keys]}: every op type of the registry, gradients included, with a CPU
     kernel key (and a CUDA one where it has a CUDA kernel), in Fluid's spelling."""
     key = "{{data_type[float]; data_layout[Undef(AnyLayout)]; place[{}]; library_type[PLAIN]}}"
-    return {t: [key.format("CPUPlace")] + ([key.format("CUDAPlace(0)")] if op_support_gpu(t) else [])
-            for t in registry.all_op_types()}
+    return {
+        t: [key.format("CPUPlace")] + ([key.format("CUDAPlace(0)")] if op_support_gpu(t) else [])
+        for t in registry.all_op_types()
+    }
 
 
-def ProgramDesc(source=None):   # noqa: N802 -- Fluid's class name
+def ProgramDesc(source=None):  # noqa: N802 -- Fluid's class name
     """``core.ProgramDesc()``: the desc of a new, empty Program; given a ProgramDesc, the desc of a
     copy of its program; given bytes (``serialize_to_string()``), the desc of the program they hold."""
     if source is None:
@@ -227,6 +238,7 @@ class SelectedRows(metaclass=_SelectedRowsType):
 def _binary_io(name, save):
     """Fluid core's save_lod_tensor / load_lod_tensor / save_selected_rows / load_selected_rows
     (pe_cli/io/tensor_files.py); a file in a folder that does not exist is a RuntimeError, as Fluid's."""
+
     def call(value, path):
         if not os.path.isdir(os.path.dirname(os.path.abspath(path))) or (not save and not os.path.isfile(path)):
             raise RuntimeError(f"{name}: cannot open '{path}'")
@@ -241,6 +253,7 @@ def _binary_io(name, save):
             value.set_height(loaded.height())
             value.get_tensor().set(np.asarray(loaded.get_tensor()))
         return end
+
     call.__name__ = name
     return call
 

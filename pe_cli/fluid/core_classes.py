@@ -4,6 +4,7 @@ registry), plain data where Fluid's is plain data (FetchList, ParallelStrategy, 
 inference pass strategies), and one-line refusals for the native parts pe has no counterpart of
 (pslib's BoxPS and Fleet, Gloo, the C++ executors and readers, dygraph's tracer; its VarBase but
 inside fluid.dygraph.guard(), where Paddle's op tests make them: pe_cli/fluid/dygraph/eager.py)."""
+
 import enum
 import types
 
@@ -129,13 +130,46 @@ ops = _Refusing("ops", "core.ops: the dygraph op functions (pe runs ops in stati
 
 refuse(globals(), "core", ["BoxPS", "Fleet"], PSLIB)
 refuse(globals(), "core", ["MkldnnQuantizerConfig"], MKLDNN)
-refuse(globals(), "core", ["BackwardStrategy", "Layer", "ProgramDescTracer", "Tracer", "dygraph_partial_grad",
-                           "start_imperative_gperf_profiler", "stop_imperative_gperf_profiler"], DYGRAPH)
-refuse(globals(), "core", ["Dataset", "DistCommunicator", "Executor", "ExecutorPrepareContext", "Gloo",
-                           "IterableDatasetWrapper", "LodRankTable", "MultiDeviceFeedReader",
-                           "OrderedMultiDeviceFeedReader", "OrderedMultiDeviceLoDTensorBlockingQueue",
-                           "ParallelExecutor", "Reader", "TrainerBase", "ZeroCopyTensor", "create_py_reader",
-                           "init_lod_tensor_blocking_queue"],
-       NATIVE + " (fluid.Executor, fluid.ParallelExecutor, fluid.DatasetFactory and fluid.io.DataLoader are pe's)")
-refuse(globals(), "core", ["load_op_library"], "custom C++ op libraries (.so) are not part of pe: its ops are "
-       "Python, registered in pe_cli/ops")
+refuse(
+    globals(),
+    "core",
+    [
+        "BackwardStrategy",
+        "Layer",
+        "ProgramDescTracer",
+        "Tracer",
+        "dygraph_partial_grad",
+        "start_imperative_gperf_profiler",
+        "stop_imperative_gperf_profiler",
+    ],
+    DYGRAPH,
+)
+refuse(
+    globals(),
+    "core",
+    [
+        "Dataset",
+        "DistCommunicator",
+        "Executor",
+        "ExecutorPrepareContext",
+        "Gloo",
+        "IterableDatasetWrapper",
+        "LodRankTable",
+        "MultiDeviceFeedReader",
+        "OrderedMultiDeviceFeedReader",
+        "OrderedMultiDeviceLoDTensorBlockingQueue",
+        "ParallelExecutor",
+        "Reader",
+        "TrainerBase",
+        "ZeroCopyTensor",
+        "create_py_reader",
+        "init_lod_tensor_blocking_queue",
+    ],
+    NATIVE + " (fluid.Executor, fluid.ParallelExecutor, fluid.DatasetFactory and fluid.io.DataLoader are pe's)",
+)
+refuse(
+    globals(),
+    "core",
+    ["load_op_library"],
+    "custom C++ op libraries (.so) are not part of pe: its ops are Python, registered in pe_cli/ops",
+)

@@ -1,6 +1,7 @@
 """Functions of Fluid's core (``paddle.fluid.core``) that are pe's to do: the IR graph helpers over
 ``core.Graph`` (topology_sort, has_circle, graph_num, ...), the profiler switches, tensor and dtype
 helpers, the feed shape check, program pruning by op index, gflags, and the shell command runner."""
+
 import subprocess
 
 import numpy as np
@@ -29,8 +30,14 @@ def graph_safe_remove_nodes(graph, nodes):
 
 # -- the profiler (pe_cli/fluid/profiler.py) --------------------------------------------------------
 _STATES = {ProfilerState.kCPU: "CPU", ProfilerState.kCUDA: "GPU", ProfilerState.kAll: "All"}
-_KEYS = {EventSortingKey.kDefault: None, EventSortingKey.kCalls: "calls", EventSortingKey.kTotal: "total",
-         EventSortingKey.kMin: "min", EventSortingKey.kMax: "max", EventSortingKey.kAve: "ave"}
+_KEYS = {
+    EventSortingKey.kDefault: None,
+    EventSortingKey.kCalls: "calls",
+    EventSortingKey.kTotal: "total",
+    EventSortingKey.kMin: "min",
+    EventSortingKey.kMax: "max",
+    EventSortingKey.kAve: "ave",
+}
 _TRACER = {"option": TracerOption.kDefault}
 
 
@@ -147,13 +154,19 @@ def init_devices(init_p2p=False):
 def set_num_threads(num_threads):
     """The threads numba's parallel CPU kernels use (Fluid: its math library's threads)."""
     import numba
+
     numba.set_num_threads(max(1, min(int(num_threads), numba.config.NUMBA_NUM_THREADS)))
 
 
 def run_cmd(cmd, time_out=-1, sleep_inter=-1):
     """The standard output of a shell command (Fluid's helper for its HDFS commands)."""
-    done = subprocess.run(cmd, shell=True, capture_output=True, text=True,
-                          timeout=None if time_out is None or time_out < 0 else time_out / 1000.0)
+    done = subprocess.run(
+        cmd,
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=None if time_out is None or time_out < 0 else time_out / 1000.0,
+    )
     return done.stdout
 
 

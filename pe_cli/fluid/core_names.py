@@ -2,6 +2,7 @@
 EventSortingKey, TracerOption) and their members at module level, the special variable names
 (``kEmptyVarName()`` is ``@EMPTY@``), what this build has (``is_compiled_with_*``), and the helpers
 of the Python loader of Fluid's core (core.py: ``avx_supported``, ``get_glibc_ver``, ...)."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's core module has these names
 
 import enum
@@ -118,8 +119,10 @@ def get_glibc_ver():
 
 def less_than_ver(a, b):
     """True when version string ``a`` is below ``b`` (dotted numbers)."""
+
     def parts(v):
         return [int(p) for p in str(v).split(".") if p.isdigit()]
+
     return parts(a) < parts(b)
 
 
@@ -136,6 +139,7 @@ def load_dso(dso_absolute_path):
     """Loads a shared library into the process (ctypes), as the loader preloads libgomp."""
     if dso_absolute_path:
         import ctypes
+
         ctypes.CDLL(dso_absolute_path, mode=ctypes.RTLD_GLOBAL)
 
 

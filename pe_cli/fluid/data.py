@@ -5,6 +5,7 @@ the rank and every fixed (non -1) dimension are checked, as in Fluid; a fed inte
 integer dtype is converted (Fluid refuses it). What is fed to ``layers.data`` is not checked, as in
 Fluid (a value of another dtype is converted to the declared one).
 """
+
 from ..layers.io import static_data as data
 
 __all__ = ["data"]

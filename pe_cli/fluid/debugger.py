@@ -4,6 +4,7 @@ the ones ``pe graph`` prints). ``repr_var`` and ``repr_op`` read Fluid's VarDesc
 messages (framework_pb2's) as Fluid's do; ``prepare_fast_nan_inf_debug`` turns on pe's check of every
 op's outputs, and ``run_fast_nan_inf_debug`` runs a program and, when it fails, saves its
 persistables into ``./core<N>.pdckpt``."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import os  # noqa: F401
@@ -40,8 +41,11 @@ def pprint_program_codes(program_desc):
 
 def pprint_block_codes(block_desc, show_backward=False):
     """One line per op of the block; without ``show_backward``, its gradient ops left out."""
-    lines = [line for line in program_text(block_desc.program).splitlines()
-             if show_backward or "@GRAD" not in line and "_grad(" not in line]
+    lines = [
+        line
+        for line in program_text(block_desc.program).splitlines()
+        if show_backward or "@GRAD" not in line and "_grad(" not in line
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -67,8 +71,11 @@ def repr_lodtensor(proto):
     if proto.type.type != framework_pb2.VarType.LOD_TENSOR:
         return None
     level, reprs = proto.type.lod_tensor.lod_level, repr_tensor(proto.type.lod_tensor.tensor)
-    return reprtpl.format(ttype="LoDTensor" if level > 0 else "Tensor", name=proto.name,
-                          reprs=f"level={level}, {reprs}" if level > 0 else reprs)
+    return reprtpl.format(
+        ttype="LoDTensor" if level > 0 else "Tensor",
+        name=proto.name,
+        reprs=f"level={level}, {reprs}" if level > 0 else reprs,
+    )
 
 
 def repr_selected_rows(proto):
@@ -80,8 +87,11 @@ def repr_selected_rows(proto):
 def repr_tensor_array(proto):
     if proto.type.type != framework_pb2.VarType.LOD_TENSOR_ARRAY:
         return None
-    return reprtpl.format(ttype="TensorArray", name=proto.name, reprs=f"level={proto.type.tensor_array.lod_level}, "
-                                                                        f"{repr_tensor(proto.type.lod_tensor.tensor)}")
+    return reprtpl.format(
+        ttype="TensorArray",
+        name=proto.name,
+        reprs=f"level={proto.type.tensor_array.lod_level}, {repr_tensor(proto.type.lod_tensor.tensor)}",
+    )
 
 
 type_handlers = [repr_lodtensor, repr_selected_rows, repr_tensor_array]
@@ -119,8 +129,10 @@ op_repr_handlers = [_repr_op_fill_constant]
 
 def repr_op(opdesc):
     """An OpDesc message as one line: ``outputs = type(inputs) [attrs]``."""
+
     def args(a):
         return a[0] if len(a) == 1 else str(list(a))
+
     inputs = [f"{v.parameter}={args(v.arguments)}" for v in opdesc.inputs]
     outputs = [args(v.arguments) for v in opdesc.outputs]
     pairs = [repr_attr(a) for a in opdesc.attrs]
@@ -138,16 +150,32 @@ def prepare_fast_nan_inf_debug(_program):
     set_flags({"FLAGS_check_nan_inf": True})
 
 
-def run_fast_nan_inf_debug(executor, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-                           fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False,
-                           dump_core=True):
+def run_fast_nan_inf_debug(
+    executor,
+    program=None,
+    feed=None,
+    fetch_list=None,
+    feed_var_name="feed",
+    fetch_var_name="fetch",
+    scope=None,
+    return_numpy=True,
+    use_program_cache=False,
+    dump_core=True,
+):
     """``executor.run`` of the program; when it raises, the error is printed and the program's
     persistables are saved in ``./core<N>.pdckpt`` (one file) and None is returned, as Fluid does."""
     assert executor is not None
     try:
-        return executor.run(program=program, feed=feed, fetch_list=fetch_list, feed_var_name=feed_var_name,
-                            fetch_var_name=fetch_var_name, scope=scope, return_numpy=return_numpy,
-                            use_program_cache=use_program_cache)
+        return executor.run(
+            program=program,
+            feed=feed,
+            fetch_list=fetch_list,
+            feed_var_name=feed_var_name,
+            fetch_var_name=fetch_var_name,
+            scope=scope,
+            return_numpy=return_numpy,
+            use_program_cache=use_program_cache,
+        )
     except Exception as e:
         print("catch an exception:")
         print(e)

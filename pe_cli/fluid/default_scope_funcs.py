@@ -2,6 +2,7 @@
 ``get_cur_scope()`` is the innermost, ``enter_local_scope()`` pushes a child of it,
 ``leave_local_scope()`` drops it again, ``var(name)`` / ``find_var(name)`` create or find a variable
 there, and ``scoped_function(fn)`` runs ``fn`` in a fresh local scope."""
+
 import threading
 
 from ..executor.scope import global_scope

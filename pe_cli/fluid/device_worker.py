@@ -3,6 +3,7 @@ worker's protobuf with it; pe's dataset runs execute the program themselves (pe_
 so a device worker records its settings and names itself in the trainer desc: Hogwild (lock-free
 threads, pe's hogwild.py), Section (a pipeline section); DownpourSGD and DownpourSGDOPT fill
 pslib's tables, which pe does not have, and say so."""
+
 from .unsupported import PSLIB, FluidUnsupported
 
 __all__ = ["DeviceWorker", "Hogwild", "DownpourSGD", "Section", "DownpourSGDOPT"]
@@ -23,8 +24,9 @@ class DeviceWorker:
         self._program = program
 
     def _gen_worker_desc(self, trainer_desc):
-        raise NotImplementedError("DeviceWorker does not implement gen_worker_desc, "
-                                  "please use Hogwild or DownpourSGD, etc.")
+        raise NotImplementedError(
+            "DeviceWorker does not implement gen_worker_desc, please use Hogwild or DownpourSGD, etc."
+        )
 
 
 class Hogwild(DeviceWorker):
@@ -36,6 +38,7 @@ class Hogwild(DeviceWorker):
 
 class DownpourSGD(DeviceWorker):
     """pslib's worker (sparse tables pulled and pushed around each step)."""
+
     _name = "DownpourWorker"
 
     def _gen_worker_desc(self, trainer_desc):

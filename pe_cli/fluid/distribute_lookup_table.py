@@ -1,5 +1,6 @@
 """``paddle.fluid.distribute_lookup_table``: the distributed embedding table of a program (a
 ``lookup_table`` op with ``is_distributed``), its ids and its outputs."""
+
 LOOKUP_TABLE_TYPE = "lookup_table"
 
 

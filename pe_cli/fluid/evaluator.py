@@ -2,6 +2,7 @@
 running totals live in persistable variables of the program. Building one appends the metric's ops
 and ops that add each batch's counts to its states; ``eval(executor)`` reads the states and gives
 the metric over every batch since ``reset(executor)``."""
+
 import numpy as np
 
 from .. import layers
@@ -21,8 +22,9 @@ class Evaluator:
         self._program = default_main_program()
 
     def _create_state(self, suffix, dtype, shape):
-        state = layers.create_global_var(shape=shape, value=0, dtype=dtype, persistable=True,
-                                         name=f"{self._name}_{suffix}_{len(self.states)}")
+        state = layers.create_global_var(
+            shape=shape, value=0, dtype=dtype, persistable=True, name=f"{self._name}_{suffix}_{len(self.states)}"
+        )
         self.states.append(state)
         return state
 
@@ -49,9 +51,13 @@ class ChunkEvaluator(Evaluator):
     def __init__(self, input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None):
         super().__init__("chunk_eval")
         precision, recall, f1, num_infer, num_label, num_correct = layers.chunk_eval(
-            input, label, chunk_scheme, num_chunk_types, excluded_chunk_types)
-        for suffix, batch in (("num_infer_chunks", num_infer), ("num_label_chunks", num_label),
-                              ("num_correct_chunks", num_correct)):
+            input, label, chunk_scheme, num_chunk_types, excluded_chunk_types
+        )
+        for suffix, batch in (
+            ("num_infer_chunks", num_infer),
+            ("num_label_chunks", num_label),
+            ("num_correct_chunks", num_correct),
+        ):
             self._accumulate(self._create_state(suffix, "int64", [1]), batch)
         self.metrics += [precision, recall, f1]
 
@@ -70,8 +76,9 @@ class EditDistance(Evaluator):
     def __init__(self, input, label, ignored_tokens=None, **kwargs):
         super().__init__("edit_distance", **kwargs)
         distances, seq_num = layers.edit_distance(input, label, ignored_tokens=ignored_tokens)
-        errors = layers.reduce_sum(layers.cast(layers.greater_than(
-            distances, layers.fill_constant([1], distances.dtype, 0.0)), "int64"))
+        errors = layers.reduce_sum(
+            layers.cast(layers.greater_than(distances, layers.fill_constant([1], distances.dtype, 0.0)), "int64")
+        )
         self._accumulate(self._create_state("total_distance", "float32", [1]), layers.reduce_sum(distances))
         self._accumulate(self._create_state("seq_num", "int64", [1]), seq_num)
         self._accumulate(self._create_state("instance_error", "int64", [1]), errors)

@@ -1,4 +1,5 @@
 """``paddle.fluid.executor``: pe's Executor and scopes."""
+
 import numpy as np
 
 from ..executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
@@ -13,8 +14,10 @@ def _fetch_var(name, scope=None, return_numpy=True):
     scope = scope or global_scope()
     var = scope.find_var(name)
     if var is None:
-        raise ValueError(f"_fetch_var: no variable named '{name}' in the scope; run the program that "
-                         f"makes it first, or make it persistable")
+        raise ValueError(
+            f"_fetch_var: no variable named '{name}' in the scope; run the program that "
+            f"makes it first, or make it persistable"
+        )
     tensor = var.get_tensor()
     return np.array(tensor) if return_numpy else tensor
 
@@ -24,8 +27,10 @@ def _as_lodtensor(data, place, dtype=None):
     LoDTensor. A list may hold sequences of several lengths, so it is refused (RuntimeError), and a
     number without a dtype fails an assertion, as in Fluid."""
     if isinstance(data, list):
-        raise RuntimeError("_as_lodtensor: a list may hold LoD information; make a LoDTensor of it "
-                           "(fluid.create_lod_tensor) and feed that")
+        raise RuntimeError(
+            "_as_lodtensor: a list may hold LoD information; make a LoDTensor of it "
+            "(fluid.create_lod_tensor) and feed that"
+        )
     if not isinstance(data, np.ndarray) and np.isscalar(data):
         assert dtype is not None, "_as_lodtensor: dtype should be given when casting a Python scalar to a tensor"
         data = np.array([data]).astype(dtype)
@@ -42,6 +47,8 @@ def as_numpy(tensor):
     if not isinstance(tensor, LoDTensor):
         raise TypeError(f"as_numpy: expects a LoDTensor or a list of them, got {type(tensor).__name__}")
     if tensor.lod():
-        raise RuntimeError("as_numpy: this tensor holds LoD information, which a numpy array cannot keep; "
-                           "fetch it with return_numpy=False and read its lod() and np.array() yourself")
+        raise RuntimeError(
+            "as_numpy: this tensor holds LoD information, which a numpy array cannot keep; "
+            "fetch it with return_numpy=False and read its lod() and np.array() yourself"
+        )
     return None if tensor._array is None else np.array(tensor)

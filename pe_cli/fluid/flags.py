@@ -7,34 +7,51 @@ returns what was set) and change nothing: pe frees each value when its last read
 garbage-collection threshold), holds no GPU memory pool, and its kernels and collectives are
 deterministic already (Paddle 2.6's ``FLAGS_enable_pir_in_executor`` likewise: pe has one program
 representation; ``FLAGS_call_stack_level``: pe's errors have no C++ stack). Any other flag is refused, as Fluid refuses one it does not export."""
+
 from ..compiler import fused_all_reduce
 from ..executor import nan_check
 
-_NO_EFFECT = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_fast_eager_deletion_mode": True,
-              "FLAGS_memory_fraction_of_eager_deletion": 1.0, "FLAGS_fraction_of_gpu_memory_to_use": 0.92,
-              "FLAGS_initial_gpu_memory_in_mb": 0, "FLAGS_reallocate_gpu_memory_in_mb": 0,
-              "FLAGS_allocator_strategy": "auto_growth", "FLAGS_cudnn_deterministic": False,
-              "FLAGS_cpu_deterministic": False, "FLAGS_benchmark": False, "FLAGS_use_mkldnn": False,
-              "FLAGS_enable_parallel_graph": False, "FLAGS_sync_nccl_allreduce": True,
-              "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False,
-              "FLAGS_gpu_memory_limit_mb": 0, "FLAGS_use_system_allocator": False,
-              "FLAGS_enable_pir_in_executor": False,     # Paddle 2.6's: pe has one program representation
-              "FLAGS_call_stack_level": 1}               # Paddle 2.x's: pe's errors are one line, no C++ stack
+_NO_EFFECT = {
+    "FLAGS_eager_delete_tensor_gb": 0.0,
+    "FLAGS_fast_eager_deletion_mode": True,
+    "FLAGS_memory_fraction_of_eager_deletion": 1.0,
+    "FLAGS_fraction_of_gpu_memory_to_use": 0.92,
+    "FLAGS_initial_gpu_memory_in_mb": 0,
+    "FLAGS_reallocate_gpu_memory_in_mb": 0,
+    "FLAGS_allocator_strategy": "auto_growth",
+    "FLAGS_cudnn_deterministic": False,
+    "FLAGS_cpu_deterministic": False,
+    "FLAGS_benchmark": False,
+    "FLAGS_use_mkldnn": False,
+    "FLAGS_enable_parallel_graph": False,
+    "FLAGS_sync_nccl_allreduce": True,
+    "FLAGS_conv_workspace_size_limit": 512,
+    "FLAGS_cudnn_exhaustive_search": False,
+    "FLAGS_gpu_memory_limit_mb": 0,
+    "FLAGS_use_system_allocator": False,
+    "FLAGS_enable_pir_in_executor": False,  # Paddle 2.6's: pe has one program representation
+    "FLAGS_call_stack_level": 1,
+}  # Paddle 2.x's: pe's errors are one line, no C++ stack
 _kept = dict(_NO_EFFECT)
 
 _ACTIVE = {
     "FLAGS_check_nan_inf": (lambda: nan_check.ENABLED, lambda v: nan_check.enable(bool(v))),
-    "FLAGS_fuse_parameter_groups_size": (lambda: fused_all_reduce.LIMITS["group_size"],
-                                         fused_all_reduce.set_group_size),
-    "FLAGS_fuse_parameter_memory_size": (lambda: fused_all_reduce.LIMITS["memory_bytes"] / (1 << 20),
-                                         fused_all_reduce.set_memory_size),
+    "FLAGS_fuse_parameter_groups_size": (
+        lambda: fused_all_reduce.LIMITS["group_size"],
+        fused_all_reduce.set_group_size,
+    ),
+    "FLAGS_fuse_parameter_memory_size": (
+        lambda: fused_all_reduce.LIMITS["memory_bytes"] / (1 << 20),
+        fused_all_reduce.set_memory_size,
+    ),
 }
 
 
 def _check(name):
     if name not in _ACTIVE and name not in _kept:
-        raise ValueError(f"Flag {name} cannot set its value through this function: pe knows "
-                         f"{sorted(set(_ACTIVE) | set(_kept))}")
+        raise ValueError(
+            f"Flag {name} cannot set its value through this function: pe knows {sorted(set(_ACTIVE) | set(_kept))}"
+        )
 
 
 def set_flags(flags):
@@ -77,8 +94,13 @@ class FlagsView:
 def set_eager_deletion_mode(threshold, fraction, fast_mode):
     """``core._set_eager_deletion_mode``: Fluid's three garbage-collection flags at once (kept; pe
     frees each value after its last reader whatever they say)."""
-    set_flags({"FLAGS_eager_delete_tensor_gb": threshold, "FLAGS_memory_fraction_of_eager_deletion": fraction,
-               "FLAGS_fast_eager_deletion_mode": fast_mode})
+    set_flags(
+        {
+            "FLAGS_eager_delete_tensor_gb": threshold,
+            "FLAGS_memory_fraction_of_eager_deletion": fraction,
+            "FLAGS_fast_eager_deletion_mode": fast_mode,
+        }
+    )
 
 
 def known_flags():

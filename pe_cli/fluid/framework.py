@@ -3,15 +3,27 @@
 pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name (its ``int()``
 Fluid's VarType number), which equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
+
 import contextlib
 import functools
 import re
 import warnings
 
 from ..training.backward import grad_var_name
-from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
-                         default_startup_program, name_scope, program_guard, switch_main_program,
-                         switch_startup_program, unique_name)
+from ..framework import (
+    Block,
+    Operator,
+    Parameter,
+    Program,
+    Variable,
+    default_main_program,  # noqa: F401
+    default_startup_program,
+    name_scope,
+    program_guard,
+    switch_main_program,
+    switch_startup_program,
+    unique_name,
+)
 from ..base.dtypes import VarType, var_type as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..framework import device_hint
@@ -30,12 +42,33 @@ from . import version
 GRAD_VAR_SUFFIX, ZERO_VAR_SUFFIX = "@GRAD", "@ZERO"
 EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__control_var"
 
-__all__ = ["Block", "ComplexVariable", "OpProtoHolder", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
-           "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
-           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode", "in_pir_mode",
-           "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
+__all__ = [
+    "Block",
+    "ComplexVariable",
+    "OpProtoHolder",
+    "Operator",
+    "device_guard",
+    "get_flags",
+    "load_op_library",
+    "set_flags",
+    "Parameter",
+    "Program",
+    "Variable",
+    "convert_np_dtype_to_dtype_",
+    "cuda_pinned_places",
+    "default_main_program",
+    "default_startup_program",
+    "grad_var_name",
+    "in_dygraph_mode",
+    "in_pir_mode",
+    "name_scope",
+    "program_guard",
+    "require_version",
+    "switch_main_program",
+    "switch_startup_program",
+]
 
-FLUID_VERSION = version.full_version     # the Fluid release whose API pe follows
+FLUID_VERSION = version.full_version  # the Fluid release whose API pe follows
 _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
@@ -48,11 +81,15 @@ def in_dygraph_mode():
 def dygraph_only(func):
     """Fluid's decorator of functions that work in dygraph mode only: outside ``dygraph.guard()`` a
     call fails its assertion, as Fluid's does."""
+
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        assert in_dygraph_mode(), (f"We Only support {func.__name__} in imperative mode, please use "
-                                   f"fluid.dygraph.guard() as context to run it in imperative Mode")
+        assert in_dygraph_mode(), (
+            f"We Only support {func.__name__} in imperative mode, please use "
+            f"fluid.dygraph.guard() as context to run it in imperative Mode"
+        )
         return func(*args, **kwargs)
+
     return wrapper
 
 
@@ -64,8 +101,13 @@ def _dygraph_tracer():
 
 def _varbase_creator(type=VarType.LOD_TENSOR, name=None, shape=None, dtype=None, persistable=None, **kwargs):
     """Fluid's: a ``core.VarBase`` holding no value yet (inside ``fluid.dygraph.guard()``)."""
-    return VarBase(convert_np_dtype_to_dtype_(dtype) if dtype is not None else VarType.FP32,
-                   list(shape) if shape else [], name, type or VarType.LOD_TENSOR, bool(persistable))
+    return VarBase(
+        convert_np_dtype_to_dtype_(dtype) if dtype is not None else VarType.FP32,
+        list(shape) if shape else [],
+        name,
+        type or VarType.LOD_TENSOR,
+        bool(persistable),
+    )
 
 
 def in_pir_mode():
@@ -85,8 +127,10 @@ def _dygraph_guard(tracer):
 def cuda_pinned_places(device_count=None):
     """``device_count`` CUDAPinnedPlaces (default: one per GPU), as Fluid's; a GPU is needed."""
     if not is_compiled_with_cuda():
-        raise PeError("cuda_pinned_places: this machine has no CUDA device (pinned host memory is for feeding "
-                      "GPUs); use cpu_places()")
+        raise PeError(
+            "cuda_pinned_places: this machine has no CUDA device (pinned host memory is for feeding "
+            "GPUs); use cpu_places()"
+        )
     return [CUDAPinnedPlace()] * (len(cuda_places()) if device_count is None else int(device_count))
 
 
@@ -95,8 +139,10 @@ def _version_parts(name, value):
     if not isinstance(value, str):
         raise TypeError(f"The type of '{name}' in require_version must be str, but received {type(value)}.")
     if not _VERSION.fullmatch(value):
-        raise ValueError(f"The value of '{name}' in require_version must be in format '\\d+(\\.\\d+){{0,3}}', "
-                         f"like '1.5.2.0', but received {value}")
+        raise ValueError(
+            f"The value of '{name}' in require_version must be in format '\\d+(\\.\\d+){{0,3}}', "
+            f"like '1.5.2.0', but received {value}"
+        )
     parts = [int(p) for p in value.split(".")]
     return parts + [0] * (4 - len(parts))
 
@@ -111,16 +157,23 @@ def require_version(min_version, max_version=None):
     have = [int(p) for p in (version.major, version.minor, version.patch, version.rc)]
     installed = version.full_version
     if have == [0, 0, 0, 0]:
-        wanted = f"version in [{min_version}, {max_version}]" if high is not None else f"version {min_version} or higher"
-        warnings.warn(f"PaddlePaddle {wanted} required, but {installed} installed. Maybe you are using a develop "
-                      "version, please make sure the version is good with your code.")
+        wanted = (
+            f"version in [{min_version}, {max_version}]" if high is not None else f"version {min_version} or higher"
+        )
+        warnings.warn(
+            f"PaddlePaddle {wanted} required, but {installed} installed. Maybe you are using a develop "
+            "version, please make sure the version is good with your code."
+        )
         return
     if high is not None and not low <= have <= high:
-        raise Exception(f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, "
-                        f"but {installed} installed.")
+        raise Exception(
+            f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, but {installed} installed."
+        )
     if have < low:
-        raise Exception(f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
-                        f"{installed} installed (pe follows Fluid {FLUID_VERSION}'s API).")
+        raise Exception(
+            f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
+            f"{installed} installed (pe follows Fluid {FLUID_VERSION}'s API)."
+        )
 
 
 @contextlib.contextmanager
@@ -129,8 +182,10 @@ def device_guard(device=None):
     their ``op_device`` attribute as Fluid records it (framework/device_hint.py); pe runs a program's ops
     on the executor's place, so the hint changes nothing else."""
     if device not in ["cpu", "gpu", "", None]:
-        raise ValueError("The Attr(device) should be 'cpu' or 'gpu', and it can also be empty string or None "
-                         f"when there is no need to specify device. But received {device}")
+        raise ValueError(
+            "The Attr(device) should be 'cpu' or 'gpu', and it can also be empty string or None "
+            f"when there is no need to specify device. But received {device}"
+        )
     previous = device_hint.switch_device(device)
     try:
         yield
@@ -139,8 +194,10 @@ def device_guard(device=None):
 
 
 load_op_library = unsupported(
-    "fluid.load_op_library", "custom C++ op libraries (.so) are not part of pe: its ops are Python "
-    "kernels in one registry (pe_cli/ops); write the op there")
+    "fluid.load_op_library",
+    "custom C++ op libraries (.so) are not part of pe: its ops are Python "
+    "kernels in one registry (pe_cli/ops); write the op there",
+)
 
 
 def _get_var(name, program=None):

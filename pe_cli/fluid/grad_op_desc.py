@@ -4,6 +4,7 @@ gradient maker of an op makes, and which forward variable each gradient name sta
 The maker runs on a scratch copy of the op and the variables it reads and writes, as pe's autodiff
 runs it when the op's outputs all have a gradient (``Out@GRAD``) and each float input not in
 ``no_grad_set`` wants one; the op's own block is left as it was."""
+
 from ..base.dtypes import is_float
 from ..framework.program import Program
 from ..ops import registry
@@ -35,8 +36,9 @@ def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block=()):
         block.create_var(name=grad_var_name(name), shape=var.shape, dtype=var.dtype, lod_level=var.lod_level)
         builder.pending[name] = [grad_var_name(name)]
     no_grad = set(no_grad_set or ())
-    needed = {slot: [n not in no_grad and is_float(block.var(n).dtype) for n in names]
-              for slot, names in fwd.inputs.items()}
+    needed = {
+        slot: [n not in no_grad and is_float(block.var(n).dtype) for n in names] for slot, names in fwd.inputs.items()
+    }
     start = len(block.ops)
     opdef.grad(GradContext(builder, fwd, needed))
     grad_ops = block.ops[start:]
@@ -46,5 +48,5 @@ def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block=()):
     for op in grad_ops:
         for name in op.input_arg_names + op.output_arg_names:
             if GRAD_SUFFIX in name and name not in own:
-                to_var[name] = name[:name.rindex(GRAD_SUFFIX)]
+                to_var[name] = name[: name.rindex(GRAD_SUFFIX)]
     return [op.desc for op in grad_ops], to_var

@@ -1,6 +1,7 @@
 """``paddle.fluid.graphviz``: a small DOT writer (Graph, Node, Edge, Rank) and GraphPreviewGenerator,
 which draws parameters, arguments and ops as styled boxes (fluid.debugger and net_drawer use it).
 ``compile(path)`` writes the DOT file and, where graphviz's ``dot`` is installed, a PDF next to it."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import functools  # noqa: F401
@@ -110,8 +111,10 @@ class Graph:
 
 
 def _table(name, data_type):
-    return (f'<<table cellpadding="5">\n  <tr>\n    <td bgcolor="#2b787e">\n    <b>\n{name}\n    </b>\n'
-            f'    </td>\n  </tr>\n  <tr>\n    <td>\n{data_type}\n    </td>  </tr>\n</table>>')
+    return (
+        f'<<table cellpadding="5">\n  <tr>\n    <td bgcolor="#2b787e">\n    <b>\n{name}\n    </b>\n'
+        f"    </td>\n  </tr>\n  <tr>\n    <td>\n{data_type}\n    </td>  </tr>\n</table>>"
+    )
 
 
 class GraphPreviewGenerator:
@@ -128,18 +131,43 @@ class GraphPreviewGenerator:
         return self.graph.show(path) if show else self.graph.compile(path)
 
     def add_param(self, name, data_type, highlight=False):
-        return self.graph.node(_table(name, data_type), prefix="param", description=name, shape="none",
-                               style="rounded,filled,bold", width="1.3", color="orange" if highlight else "#148b97",
-                               fontcolor="#ffffff", fontname="Arial")
+        return self.graph.node(
+            _table(name, data_type),
+            prefix="param",
+            description=name,
+            shape="none",
+            style="rounded,filled,bold",
+            width="1.3",
+            color="orange" if highlight else "#148b97",
+            fontcolor="#ffffff",
+            fontname="Arial",
+        )
 
     def add_op(self, opType, highlight=False, **kwargs):  # noqa: N803 -- Fluid's argument name
-        return self.graph.node(f"<<B>{opType}</B>>", prefix="op", description=opType, shape="box",
-                               style="rounded, filled, bold", color="orange" if highlight else "#303A3A",
-                               fontname="Arial", fontcolor="#ffffff", width="1.3", height="0.84")
+        return self.graph.node(
+            f"<<B>{opType}</B>>",
+            prefix="op",
+            description=opType,
+            shape="box",
+            style="rounded, filled, bold",
+            color="orange" if highlight else "#303A3A",
+            fontname="Arial",
+            fontcolor="#ffffff",
+            width="1.3",
+            height="0.84",
+        )
 
     def add_arg(self, name, highlight=False):
-        return self.graph.node(crepr(name), prefix="arg", description=name, shape="box", style="rounded,filled,bold",
-                               fontname="Arial", fontcolor="#999999", color="orange" if highlight else "#dddddd")
+        return self.graph.node(
+            crepr(name),
+            prefix="arg",
+            description=name,
+            shape="box",
+            style="rounded,filled,bold",
+            fontname="Arial",
+            fontcolor="#999999",
+            color="orange" if highlight else "#dddddd",
+        )
 
     def add_edge(self, source, target, highlight=False, **kwargs):
         return self.graph.edge(source, target, color="orange" if highlight else "#00000", **kwargs)

@@ -5,6 +5,7 @@ arrays; the analysis switches (IR passes, MKL-DNN, GPU memory) are accepted and 
 since pe runs the saved program as it is. ``CompiledProgram._with_inference_optimize(config)``
 makes ``exe.run(compiled, feed=[PaddleTensor, ...])`` run through such a predictor, as Fluid's does.
 """
+
 import os
 
 import numpy as np
@@ -19,8 +20,13 @@ class PaddleDType:
     FLOAT32, INT64, INT32, UINT8, INT8 = 0, 1, 2, 3, 4
 
 
-_DTYPES = {PaddleDType.FLOAT32: "float32", PaddleDType.INT64: "int64", PaddleDType.INT32: "int32",
-           PaddleDType.UINT8: "uint8", PaddleDType.INT8: "int8"}
+_DTYPES = {
+    PaddleDType.FLOAT32: "float32",
+    PaddleDType.INT64: "int64",
+    PaddleDType.INT32: "int32",
+    PaddleDType.UINT8: "uint8",
+    PaddleDType.INT8: "int8",
+}
 _CODES = {name: code for code, name in _DTYPES.items()}
 
 
@@ -104,8 +110,11 @@ class NativeConfig:
 def _files(model_dir, prog_file, params_file):
     """(directory, model file name or None, params file name or None) of a config."""
     if prog_file:
-        return (os.path.dirname(prog_file), os.path.basename(prog_file),
-                os.path.basename(params_file) if params_file else None)
+        return (
+            os.path.dirname(prog_file),
+            os.path.basename(prog_file),
+            os.path.basename(params_file) if params_file else None,
+        )
     return model_dir, None, None
 
 
@@ -164,7 +173,8 @@ class Predictor:
         dirname, model, params = config._files()
         with scope_guard(self._scope):
             self._program, self._feeds, self._fetches = load_inference_model(
-                dirname, self._exe, model_filename=model, params_filename=params)
+                dirname, self._exe, model_filename=model, params_filename=params
+            )
         self._inputs = {}
 
     def get_input_names(self):
@@ -180,8 +190,9 @@ class Predictor:
             name = tensor.name or self._feeds[i]
             value = tensor.as_ndarray()
             feed[name] = LoDTensor(value, tensor.lod) if tensor.lod else value
-        outputs = self._exe.run(self._program, feed=feed, fetch_list=self._fetches, scope=self._scope,
-                                return_numpy=False)
+        outputs = self._exe.run(
+            self._program, feed=feed, fetch_list=self._fetches, scope=self._scope, return_numpy=False
+        )
         result = []
         for var, out in zip(self._fetches, outputs):
             tensor = PaddleTensor(np.array(out), name=var.name)
@@ -196,6 +207,7 @@ class Predictor:
 def create_paddle_predictor(config):
     """A predictor for the model ``config`` (a NativeConfig or AnalysisConfig) names."""
     if not isinstance(config, (NativeConfig, AnalysisConfig)):
-        raise TypeError(f"create_paddle_predictor: config must be a NativeConfig or AnalysisConfig, "
-                        f"got {type(config).__name__}")
+        raise TypeError(
+            f"create_paddle_predictor: config must be a NativeConfig or AnalysisConfig, got {type(config).__name__}"
+        )
     return Predictor(config)

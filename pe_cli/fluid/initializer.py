@@ -1,8 +1,26 @@
 """``paddle.fluid.initializer``: pe's initializers under Fluid's names."""
+
 from ..training.initializer import *  # noqa: F401,F403
-from ..training.initializer import (MSRA, Bilinear, BilinearInitializer, Constant, ConstantInitializer, Initializer, Kaiming, MSRAInitializer,  # noqa: F401
-                           Normal, NormalInitializer, NumpyArray, NumpyArrayInitializer, TruncatedNormal,
-                           TruncatedNormalInitializer, Uniform, UniformInitializer, Xavier, XavierInitializer)
+from ..training.initializer import (
+    MSRA,
+    Bilinear,
+    BilinearInitializer,
+    Constant,
+    ConstantInitializer,
+    Initializer,
+    Kaiming,
+    MSRAInitializer,  # noqa: F401
+    Normal,
+    NormalInitializer,
+    NumpyArray,
+    NumpyArrayInitializer,
+    TruncatedNormal,
+    TruncatedNormalInitializer,
+    Uniform,
+    UniformInitializer,
+    Xavier,
+    XavierInitializer,
+)
 
 
 def force_init_on_cpu():
@@ -20,7 +38,22 @@ class init_on_cpu:
         return False
 
 
-__all__ = ["Constant", "Uniform", "Normal", "TruncatedNormal", "Xavier", "Bilinear", "MSRA",
-           "ConstantInitializer", "UniformInitializer", "NormalInitializer", "TruncatedNormalInitializer",
-           "XavierInitializer", "BilinearInitializer", "MSRAInitializer", "NumpyArrayInitializer",
-           "force_init_on_cpu", "init_on_cpu"]
+__all__ = [
+    "Constant",
+    "Uniform",
+    "Normal",
+    "TruncatedNormal",
+    "Xavier",
+    "Bilinear",
+    "MSRA",
+    "ConstantInitializer",
+    "UniformInitializer",
+    "NormalInitializer",
+    "TruncatedNormalInitializer",
+    "XavierInitializer",
+    "BilinearInitializer",
+    "MSRAInitializer",
+    "NumpyArrayInitializer",
+    "force_init_on_cpu",
+    "init_on_cpu",
+]

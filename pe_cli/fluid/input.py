@@ -1,14 +1,14 @@
 """``paddle.fluid.input`` of Fluid 1.8: ``fluid.embedding``, whose ids need no trailing 1 (the
 ``lookup_table_v2`` op: Out is Ids' shape plus the embedding dim), where ``fluid.layers.embedding``
 (``lookup_table``) drops a trailing 1 of Ids."""
+
 from ..layers.embedding import check_ids_and_dtype, lookup
 from ..layers.helper import LayerHelper
 
 __all__ = ["embedding", "one_hot"]
 
 
-def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
-              dtype="float32"):
+def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None, dtype="float32"):
     """Rows of a [vocab_size, emb_dim] table for int64 ids of any shape: Out is [*ids.shape, emb_dim];
     padding_idx rows are zeros; is_sparse as layers.embedding."""
     check_ids_and_dtype(input, dtype, "fluid.embedding")
@@ -24,7 +24,7 @@ def one_hot(input, depth, allow_out_of_range=False):
     helper = LayerHelper("one_hot_v2", input=input)
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
     inputs = {"X": [input]}
-    if hasattr(depth, "block"):         # a Variable: the depth comes at run time (depth_tensor)
+    if hasattr(depth, "block"):  # a Variable: the depth comes at run time (depth_tensor)
         inputs["depth_tensor"], depth = [depth], -1
     helper.append_op("one_hot_v2", inputs, {"Out": [out]}, {"depth": depth, "allow_out_of_range": allow_out_of_range})
     return out

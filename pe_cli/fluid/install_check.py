@@ -1,5 +1,6 @@
 """``fluid.install_check.run_check()`` (Fluid 1.8): trains a small linear model one step on one
 device, then on every CPU device (or GPU) with data parallelism, and says that both work."""
+
 import numpy as np
 
 from .. import layers
@@ -18,7 +19,7 @@ def _step(program, startup, loss, place, parallel):
         exe.run(startup)
         target = CompiledProgram(program).with_data_parallel(loss_name=loss.name) if parallel else program
         x = np.random.default_rng(0).normal(size=(4 * max(1, parallel), 2)).astype("float32")
-        value, = exe.run(target, feed={"inp": x}, fetch_list=[loss])
+        (value,) = exe.run(target, feed={"inp": x}, fetch_list=[loss])
     if not np.all(np.isfinite(value)):
         raise RuntimeError(f"install_check: the check model's loss is {value}")
 

@@ -3,6 +3,7 @@
 ``fluid.io.batch`` (= ``paddle.batch``), the reader decorators (= ``paddle.reader``:
 pe_cli/data/reader_decorators.py, reader_processes.py), and the feeding readers ``PyReader`` and
 ``DataLoader`` with its ``Dataset``/``BatchSampler``/``default_collate_fn`` (pe_cli/fluid/reader.py)."""
+
 import logging
 import os
 
@@ -18,8 +19,11 @@ from ..data.reader_decorators import __all__ as _decorators
 from ..data.reader_processes import multiprocess_reader
 from .reader import BatchSampler, DataLoader, Dataset, PyReader, default_collate_fn
 
-__all__ = list(_pe_all) + ["batch", "PyReader", "DataLoader", "Dataset", "BatchSampler", "default_collate_fn",
-                           "multiprocess_reader"] + list(_decorators)
+__all__ = (
+    list(_pe_all)
+    + ["batch", "PyReader", "DataLoader", "Dataset", "BatchSampler", "default_collate_fn", "multiprocess_reader"]
+    + list(_decorators)
+)
 
 
 def _get_valid_program(main_program=None):
@@ -34,8 +38,7 @@ def get_parameter_value(para, executor):
     if not is_parameter(para):
         raise AssertionError(f"get_parameter_value: {getattr(para, 'name', para)!r} is not a parameter")
     program = Program()
-    var = program.global_block().create_var(name=para.name, shape=para.shape, dtype=para.dtype,
-                                            persistable=True)
+    var = program.global_block().create_var(name=para.name, shape=para.shape, dtype=para.dtype, persistable=True)
     return executor.run(program, feed={}, fetch_list=[var])[0]
 
 
@@ -56,8 +59,14 @@ def _persistable_node_vars(graph):
         if desc.name() in seen or desc.type() in (VarType.RAW, VarType.READER):
             continue
         seen.add(desc.name())
-        block.create_var(name=desc.name(), shape=desc.shape(), dtype=desc.dtype(), type=desc.type(),
-                         lod_level=desc.lod_level(), persistable=desc.persistable())
+        block.create_var(
+            name=desc.name(),
+            shape=desc.shape(),
+            dtype=desc.dtype(),
+            type=desc.type(),
+            lod_level=desc.lod_level(),
+            persistable=desc.persistable(),
+        )
     return list(block.vars.values())
 
 

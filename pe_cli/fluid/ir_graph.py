@@ -2,6 +2,7 @@
 ``core.Graph`` (pe_cli/compiler/ir_graph.py), through which its slim passes rewrite programs
 (contrib/slim/quantization/). Two wrappers of one node are equal and hash by the node's id, so the
 sets ``all_op_nodes()`` and its kin give their nodes in the same order every run."""
+
 import os
 import shutil
 import subprocess
@@ -92,8 +93,9 @@ class IrNode:
 
 class IrVarNode(IrNode):
     def __init__(self, node):
-        assert isinstance(node, Node) and node.is_var(), \
+        assert isinstance(node, Node) and node.is_var(), (
             "node must be the instance of core.Node and it must be a variable node."
+        )
         super().__init__(node)
 
     def _desc(self):
@@ -126,8 +128,9 @@ class IrVarNode(IrNode):
 
 class IrOpNode(IrNode):
     def __init__(self, node):
-        assert isinstance(node, Node) and node.is_op(), \
+        assert isinstance(node, Node) and node.is_op(), (
             "node must be the instance of core.Node and it must be a operator node."
+        )
         super().__init__(node)
 
     def _desc(self):
@@ -206,8 +209,11 @@ class IrGraph:
         return {IrVarNode(node) for node in self.graph.nodes() if node.is_var()}
 
     def all_persistable_nodes(self):
-        return {IrVarNode(node) for node in self.graph.nodes()
-                if node.is_var() and node.var() is not None and node.var().persistable()}
+        return {
+            IrVarNode(node)
+            for node in self.graph.nodes()
+            if node.is_var() and node.var() is not None and node.var().persistable()
+        }
 
     def all_op_nodes(self):
         return {IrOpNode(node) for node in self.graph.nodes() if node.is_op()}
@@ -252,8 +258,9 @@ class IrGraph:
         return all(n.node in held for n in nodes)
 
     def update_input_link(self, old_input_node, new_input_node, op_node):
-        assert self._in_graph(old_input_node, new_input_node, op_node), \
+        assert self._in_graph(old_input_node, new_input_node, op_node), (
             "The three arguments(old_input_node&new_input_node&op_node) must be in the graph nodes."
+        )
         old_input_node.remove_output(op_node)
         op_node.remove_input(old_input_node)
         new_input_node.append_output(op_node)
@@ -261,8 +268,9 @@ class IrGraph:
         op_node.rename_input(old_input_node.name(), new_input_node.name())
 
     def update_output_link(self, old_output_node, new_output_node, op_node):
-        assert self._in_graph(old_output_node, new_output_node, op_node), \
+        assert self._in_graph(old_output_node, new_output_node, op_node), (
             "The three arguments(old_output_node &new_output_node &op_node) must be in the graph nodes."
+        )
         old_output_node.remove_input(op_node)
         op_node.remove_output(old_output_node)
         new_output_node.append_input(op_node)
@@ -317,8 +325,10 @@ class IrGraph:
         viz = Pass("graph_viz_pass")
         viz.set("graph_viz_path", dot_path)
         viz.apply(self.graph)
-        if shutil.which("dot") is None or subprocess.call(
-                ["dot", "-Tpdf", dot_path, "-o", os.path.splitext(dot_path)[0] + ".pdf"]) != 0:
+        if (
+            shutil.which("dot") is None
+            or subprocess.call(["dot", "-Tpdf", dot_path, "-o", os.path.splitext(dot_path)[0] + ".pdf"]) != 0
+        ):
             print("The dot command is needed for creating pdf files.")
             print(f"The {dot_path} is saved as the dot filetype.")
 

@@ -8,6 +8,7 @@ PE_LAUNCH_LOG_DIR its output goes to serverlog.N or workerlog.N there. Then runs
 
     mpiexec -n P+K python -m pe_cli.fluid.launch_rank script.py [args]   (pe launch does this)
 """
+
 import os
 import sys
 
@@ -46,7 +47,7 @@ def _log_to(log_dir, role, index):
 
 
 def main():
-    if needs_guard():       # the rank runs as the child of a guard (distributed/rank_guard.py)
+    if needs_guard():  # the rank runs as the child of a guard (distributed/rank_guard.py)
         sys.exit(guard("pe_cli.fluid.launch_rank", sys.argv[1:]))
     rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
     role, index, endpoint = _place(rank)

@@ -1,6 +1,7 @@
 """``paddle.fluid.layers.layer_function_generator``: layer functions made from an op's proto (the
 registry's, pe_cli/layers/op_proto.py), and the docstring decorators Fluid's layers use.
 (``fluid.layers`` is pe_cli.layers; ``pe fluid`` maps this submodule here.)"""
+
 import functools
 import re
 import warnings
@@ -21,8 +22,12 @@ def _snake(name):
 
 def _doc(proto, extra=()):
     lines = [proto.comment or "", "", "Args:"]
-    lines += [f"    {_snake(s.name)}: {s.comment}" + ("  Duplicatable." if s.duplicable else "")
-              + ("  Optional." if s.dispensable else "") for s in proto.inputs]
+    lines += [
+        f"    {_snake(s.name)}: {s.comment}"
+        + ("  Duplicatable." if s.duplicable else "")
+        + ("  Optional." if s.dispensable else "")
+        for s in proto.inputs
+    ]
     skip = OpProtoHolder.generated_op_attr_names() | {"use_mkldnn", "is_test", "use_cudnn"}
     lines += [f"    {a.name}: {a.comment}" for a in proto.attrs if a.name not in skip]
     lines += [f"    {line.strip()}" for line in extra]
@@ -69,6 +74,7 @@ def generate_layer_fn(op_type):
             outputs[slot.name] = [helper.create_variable_for_type_inference(dtype)]
         helper.append_op(op_type, inputs, outputs, kwargs)
         return helper.append_activation(outputs[main][0], act)
+
     func.__name__ = func.__qualname__ = op_type
     func.__doc__ = _doc(proto)
     return func
@@ -85,6 +91,7 @@ def generate_activation_fn(op_type):
         out = helper.create_variable_for_type_inference(x.dtype)
         helper.append_op(op_type, {"X": [x]}, {"Out": [out]})
         return out
+
     func.__name__ = func.__qualname__ = op_type
     func.__doc__ = _doc(proto, ["name(str, optional): the layer's name; None: made up."])
     return func
@@ -92,24 +99,29 @@ def generate_activation_fn(op_type):
 
 def deprecated(func_or_class):
     """Marks a function or class deprecated: calling it warns (DeprecationWarning) and calls it."""
+
     @functools.wraps(func_or_class)
     def wrapper(*args, **kwargs):
         warnings.warn(f"The {func_or_class.__name__} is deprecated.", DeprecationWarning, stacklevel=2)
         return func_or_class(*args, **kwargs)
+
     return wrapper
 
 
 def autodoc(comment=""):
     """A decorator giving the function the docstring of the op of its name, then ``comment``."""
+
     def decorator(func):
         func.__doc__ = _doc(OpProtoHolder.instance().get_op_proto(func.__name__)) + comment
         return func
+
     return decorator
 
 
 def templatedoc(op_type=None):
     """A decorator filling ``${comment}``, ``${<slot>_comment}`` and ``${<attr>_type}`` in the
     function's docstring from the op's proto (the op of the function's name by default)."""
+
     def decorator(func):
         proto = OpProtoHolder.instance().get_op_proto(op_type or func.__name__)
         values = {"comment": proto.comment or ""}
@@ -121,4 +133,5 @@ def templatedoc(op_type=None):
         doc = func.__doc__ or ""
         func.__doc__ = re.sub(r"\$\{(\w+)\}", lambda m: str(values.get(m.group(1), m.group(0))), doc)
         return func
+
     return decorator

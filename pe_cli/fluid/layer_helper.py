@@ -1,6 +1,7 @@
 """``paddle.fluid.layer_helper``: LayerHelper, which programs use to append ops of their own
 (``helper.append_op``, ``create_variable_for_type_inference``, ``create_parameter``); pe's layers use
 the same one. The other names of Fluid's module are the ones it imports, and ``dtype_is_floating``."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import copy  # noqa: F401
@@ -17,7 +18,7 @@ from ..layers.helper import LayerHelper  # noqa: F401
 
 __all__ = ["LayerHelper"]
 six = optional_module("six")
-zip = zip   # noqa: A001 -- six.moves.zip in Fluid's module
+zip = zip  # noqa: A001 -- six.moves.zip in Fluid's module
 
 
 def dtype_is_floating(dtype):

@@ -1,5 +1,6 @@
 """``paddle.fluid.layer_helper_base``: LayerHelperBase, what Fluid's LayerHelper is built on (naming,
 parameters, variables, initializers); pe's LayerHelper (pe_cli/layers/helper.py) holds all of it."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import copy  # noqa: F401

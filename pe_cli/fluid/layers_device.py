@@ -1,5 +1,6 @@
 """``paddle.fluid.layers.device``: ``get_places``, the list of places a program may run on.
 (``fluid.layers`` is pe_cli.layers itself; ``pe fluid`` maps this one submodule here.)"""
+
 from ..base.dtypes import VarType
 from ..framework import unique_name
 from ..layers.helper import LayerHelper

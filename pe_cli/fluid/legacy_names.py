@@ -11,6 +11,7 @@ filters ``LANCZOS``, ``BILINEAR``, ``BICUBIC`` they always named), where Pillow 
 Python 3.8's ``random.sample`` of a set (its tuple, as 3.8 sampled it; Python 3.11 refuses a set:
 test_target_assign_op.py samples one).
 """
+
 import builtins
 import collections
 import collections.abc
@@ -21,25 +22,55 @@ import numpy as np
 from . import numpy_scalars
 
 ALIASES = {
-    "product": np.prod, "cumproduct": np.cumprod, "sometrue": np.any, "alltrue": np.all,
+    "product": np.prod,
+    "cumproduct": np.cumprod,
+    "sometrue": np.any,
+    "alltrue": np.all,
     "asscalar": lambda a: a.item(),
-    "bool": builtins.bool, "int": builtins.int, "float": builtins.float, "complex": builtins.complex,
-    "object": builtins.object, "str": builtins.str, "unicode": builtins.str,
-    "float_": np.float64, "complex_": np.complex128, "unicode_": np.str_, "string_": np.bytes_,
-    "Inf": np.inf, "Infinity": np.inf, "PINF": np.inf, "NINF": -np.inf, "NaN": np.nan, "NAN": np.nan,
+    "bool": builtins.bool,
+    "int": builtins.int,
+    "float": builtins.float,
+    "complex": builtins.complex,
+    "object": builtins.object,
+    "str": builtins.str,
+    "unicode": builtins.str,
+    "float_": np.float64,
+    "complex_": np.complex128,
+    "unicode_": np.str_,
+    "string_": np.bytes_,
+    "Inf": np.inf,
+    "Infinity": np.inf,
+    "PINF": np.inf,
+    "NINF": -np.inf,
+    "NaN": np.nan,
+    "NAN": np.nan,
 }
 
 
 PIL_ALIASES = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
 
-ABC_NAMES = ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet", "Iterable",
-             "Iterator", "Generator", "Callable", "Hashable", "Sized", "Container", "Collection")
+ABC_NAMES = (
+    "Sequence",
+    "MutableSequence",
+    "Mapping",
+    "MutableMapping",
+    "Set",
+    "MutableSet",
+    "Iterable",
+    "Iterator",
+    "Generator",
+    "Callable",
+    "Hashable",
+    "Sized",
+    "Container",
+    "Collection",
+)
 
 
 def install():
     """Sets every alias numpy and collections lack (the names they have are kept)."""
     for name, value in ALIASES.items():
-        if name not in vars(np):      # a removed name is absent (numpy's __getattr__ raises for it)
+        if name not in vars(np):  # a removed name is absent (numpy's __getattr__ raises for it)
             setattr(np, name, value)
     for name in ABC_NAMES:
         if not hasattr(collections, name):
@@ -56,11 +87,12 @@ def _install_sample_of_a_set():
 
     def sample_of_a_set(self, population, k, **kwargs):
         if isinstance(population, collections.abc.Set):
-            population = tuple(population)      # Python 3.8's: its order
+            population = tuple(population)  # Python 3.8's: its order
         return sample(self, population, k, **kwargs)
+
     sample_of_a_set.takes_sets = True
     random.Random.sample = sample_of_a_set
-    random.sample = random._inst.sample     # the module's function: the shared instance's bound method
+    random.sample = random._inst.sample  # the module's function: the shared instance's bound method
 
 
 def _install_pil():

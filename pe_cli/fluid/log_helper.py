@@ -1,4 +1,5 @@
 """``paddle.fluid.log_helper``: a logger of its own, without touching logging's basicConfig."""
+
 import logging
 
 __all__ = ["get_logger"]

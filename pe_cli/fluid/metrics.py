@@ -1,6 +1,7 @@
 """``paddle.fluid.metrics``: Fluid 1.8's Python metric accumulators, fed with fetched numpy values
 (the in-graph ``fluid.layers.accuracy``, ``chunk_eval`` and friends compute per-batch values).
 DetectionMAP builds the ``detection_map`` op into the program: its mAP per batch and accumulated."""
+
 import numbers
 
 import numpy as np
@@ -9,8 +10,17 @@ from .. import layers
 from ..framework import Program, program_guard, unique_name
 from ..layers.detection_metric import detection_map
 
-__all__ = ["MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
-           "EditDistance", "DetectionMAP", "Auc"]
+__all__ = [
+    "MetricBase",
+    "CompositeMetric",
+    "Precision",
+    "Recall",
+    "Accuracy",
+    "ChunkEvaluator",
+    "EditDistance",
+    "DetectionMAP",
+    "Auc",
+]
 
 
 def _numpy(owner, what, value):
@@ -126,8 +136,9 @@ class Accuracy(MetricBase):
 
     def eval(self):
         if self.weight == 0:
-            raise ValueError("Accuracy.eval: no data yet; update() it with the fetched layers.accuracy value "
-                             "and the batch size")
+            raise ValueError(
+                "Accuracy.eval: no data yet; update() it with the fetched layers.accuracy value and the batch size"
+            )
         return self.value / self.weight
 
 
@@ -170,14 +181,19 @@ class Auc(MetricBase):
         preds = _numpy("Auc", "preds", preds)
         labels = _numpy("Auc", "labels", labels).reshape(-1)
         if preds.ndim != 2 or preds.shape[1] < 2 or preds.shape[0] != labels.shape[0]:
-            raise ValueError(f"Auc.update: preds must be [N, 2] for N={labels.shape[0]} labels, "
-                             f"got shape {list(preds.shape)}")
+            raise ValueError(
+                f"Auc.update: preds must be [N, 2] for N={labels.shape[0]} labels, got shape {list(preds.shape)}"
+            )
         bins = (preds[:, 1] * self._num_thresholds).astype(np.int64)
         if bins.min(initial=0) < 0 or bins.max(initial=0) > self._num_thresholds:
             raise ValueError("Auc.update: positive scores must lie in [0, 1]")
         size = self._num_thresholds + 1
-        self._stat_pos = (np.asarray(self._stat_pos, np.float64) + np.bincount(bins[labels != 0], minlength=size)).tolist()
-        self._stat_neg = (np.asarray(self._stat_neg, np.float64) + np.bincount(bins[labels == 0], minlength=size)).tolist()
+        self._stat_pos = (
+            np.asarray(self._stat_pos, np.float64) + np.bincount(bins[labels != 0], minlength=size)
+        ).tolist()
+        self._stat_neg = (
+            np.asarray(self._stat_neg, np.float64) + np.bincount(bins[labels == 0], minlength=size)
+        ).tolist()
 
     def eval(self):
         pos = np.cumsum(np.asarray(self._stat_pos, np.float64)[::-1])
@@ -197,11 +213,15 @@ class ChunkEvaluator(MetricBase):
 
     def update(self, num_infer_chunks, num_label_chunks, num_correct_chunks):
         counts = []
-        for what, v in (("num_infer_chunks", num_infer_chunks), ("num_label_chunks", num_label_chunks),
-                        ("num_correct_chunks", num_correct_chunks)):
+        for what, v in (
+            ("num_infer_chunks", num_infer_chunks),
+            ("num_label_chunks", num_label_chunks),
+            ("num_correct_chunks", num_correct_chunks),
+        ):
             if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.ndarray, np.generic)):
-                raise ValueError(f"ChunkEvaluator.update: {what} must be an int or a fetched numpy value, "
-                                 f"got {type(v).__name__}")
+                raise ValueError(
+                    f"ChunkEvaluator.update: {what} must be an int or a fetched numpy value, got {type(v).__name__}"
+                )
             counts.append(int(np.asarray(v).reshape(-1)[0]))
         self.num_infer_chunks += counts[0]
         self.num_label_chunks += counts[1]
@@ -219,25 +239,45 @@ class DetectionMAP:
     """Fluid's DetectionMAP: built into the program, it gives ``get_map_var()`` -> (this batch's mAP,
     the mAP accumulated since ``reset(executor)``), both float32 [1] variables to fetch."""
 
-    def __init__(self, input, gt_label, gt_box, gt_difficult=None, class_num=None, background_label=0,
-                 overlap_threshold=0.5, evaluate_difficult=True, ap_version="integral"):
+    def __init__(
+        self,
+        input,
+        gt_label,
+        gt_box,
+        gt_difficult=None,
+        class_num=None,
+        background_label=0,
+        overlap_threshold=0.5,
+        evaluate_difficult=True,
+        ap_version="integral",
+    ):
         gt_label = layers.cast(gt_label, gt_box.dtype)
         parts = [gt_label] + ([layers.cast(gt_difficult, gt_box.dtype)] if gt_difficult is not None else []) + [gt_box]
         label = layers.concat(parts, axis=1)
-        args = dict(class_num=class_num, background_label=background_label, overlap_threshold=overlap_threshold,
-                    evaluate_difficult=evaluate_difficult, ap_version=ap_version)
+        args = dict(
+            class_num=class_num,
+            background_label=background_label,
+            overlap_threshold=overlap_threshold,
+            evaluate_difficult=evaluate_difficult,
+            ap_version=ap_version,
+        )
         self.cur_map = detection_map(input, label, **args)
-        states = [self._state("accum_pos_count", "int32", [class_num, 1]),
-                  self._state("accum_true_pos", "float32", [1, 2]), self._state("accum_false_pos", "float32", [1, 2])]
+        states = [
+            self._state("accum_pos_count", "int32", [class_num, 1]),
+            self._state("accum_true_pos", "float32", [1, 2]),
+            self._state("accum_false_pos", "float32", [1, 2]),
+        ]
         self.has_state = self._state("has_state", "int32", [1])
-        self.accum_map = detection_map(input, label, has_state=self.has_state, input_states=states,
-                                       out_states=states, **args)
+        self.accum_map = detection_map(
+            input, label, has_state=self.has_state, input_states=states, out_states=states, **args
+        )
         layers.fill_constant(shape=[1], value=1, dtype="int32", out=self.has_state)
 
     @staticmethod
     def _state(suffix, dtype, shape):
-        var = layers.create_global_var(shape, 0, dtype, persistable=True,
-                                       name=unique_name.generate(f"map_eval_{suffix}"))
+        var = layers.create_global_var(
+            shape, 0, dtype, persistable=True, name=unique_name.generate(f"map_eval_{suffix}")
+        )
         var.stop_gradient = True
         return var
 
@@ -248,7 +288,8 @@ class DetectionMAP:
         """Starts the accumulation afresh: the next batch's accumulated mAP is its own."""
         reset_program = reset_program if reset_program is not None else Program()
         with program_guard(reset_program):
-            var = reset_program.global_block().create_var(name=self.has_state.name, shape=[1], dtype="int32",
-                                                          persistable=True)
+            var = reset_program.global_block().create_var(
+                name=self.has_state.name, shape=[1], dtype="int32", persistable=True
+            )
             layers.fill_constant(shape=[1], value=0, dtype="int32", out=var)
         executor.run(reset_program)

@@ -1,5 +1,6 @@
 """``paddle.fluid.multiprocess_utils``: cleanup at exit (and on signals) for the reader processes of
 DataLoader. ``multiprocess_queue_set`` holds the queues to drain when the process ends."""
+
 import atexit
 import queue
 import signal
@@ -25,6 +26,7 @@ class CleanupFuncRegistrar:
     """``register(function, signals=[])``: ``function`` runs once, at exit or when one of ``signals``
     arrives (SIGINT then raises KeyboardInterrupt; another signal exits with its number). A handler a
     signal had before runs at exit."""
+
     _executed_func_set = set()
     _registered_func_set = set()
 
@@ -49,7 +51,8 @@ class CleanupFuncRegistrar:
         for sig in set(signals):
             before = signal.signal(sig, on_signal)
             if before in (signal.SIG_DFL, signal.SIG_IGN, None) or (
-                    sig == signal.SIGINT and before is signal.default_int_handler):
+                sig == signal.SIGINT and before is signal.default_int_handler
+            ):
                 continue
             if before not in cls._registered_func_set:
                 atexit.register(before)

@@ -3,6 +3,7 @@ first block of both programs as DOT, one oval per op (named ``<type>_<n>``), an 
 made each input (``Feed`` for what no op makes), labelled ``<slot>(<variable>)``, and writes it to
 ``filename`` (default ``<id>.gv``). (Fluid 1.8.5's own draw_graph fails with a TypeError: it calls
 the graphviz package's Graph through its own DOT writer; pe's draws.)"""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import argparse  # noqa: F401
@@ -56,7 +57,7 @@ def parse_graph(program, graph, var_dict, **kwargs):
     for block in program.blocks:
         for name in block.vars:
             var_dict.setdefault(name, "Feed")
-    nodes = graph.__dict__.setdefault("_pe_nodes", {})       # op node name -> its Node
+    nodes = graph.__dict__.setdefault("_pe_nodes", {})  # op node name -> its Node
     for op in program.global_block().ops:
         named = _Op(op, f"{op.type}_{len(nodes)}")
         attrs = draw_node(named)

@@ -15,6 +15,7 @@ generic slot functions, which call the ``__float__``/``__int__`` found on the ty
 every Python class defining them gets). The layout read is checked first (the type's name and a
 probe class); where it does not match, nothing is changed and numpy's rule stays.
 """
+
 import ctypes
 import gc
 
@@ -63,6 +64,7 @@ def _one_element(numpy_conversion):
         if self.ndim and self.size == 1:
             self = self.view(np.ndarray).reshape(())
         return numpy_conversion(self)
+
     return convert
 
 
@@ -84,7 +86,7 @@ def install():
     if not _layout_ok():
         return False
     originals = {name: _word(_number_methods(np.ndarray) + slot * _PTR).value for name, slot in _SLOTS.items()}
-    type_dict = gc.get_referents(np.ndarray.__dict__)[0]     # the dict behind the read-only mappingproxy
+    type_dict = gc.get_referents(np.ndarray.__dict__)[0]  # the dict behind the read-only mappingproxy
     for name in _SLOTS:
         type_dict[name] = _one_element(np.ndarray.__dict__[name])
     pending = [np.ndarray]

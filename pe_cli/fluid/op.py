@@ -2,6 +2,7 @@
 (``get_all_op_protos``: framework_pb2 OpProto messages of pe's registry), and Fluid's factory view of
 them: ``create_op_creation_method(proto)`` gives an OpInfo whose ``method(**slots_and_attrs)`` makes
 the Operator, and ``OperatorFactory()`` answers ``types()``, ``get_op_inputs(type)``, ..."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import numpy as np  # noqa: F401
@@ -26,14 +27,19 @@ class OpInfo:
 
 def create_op_creation_method(op_proto):
     """OpInfo of an OpProto message: ``method(**kwargs)`` makes ``Operator(type, **kwargs)``."""
+
     def method(*args, **kwargs):
         if args:
             raise ValueError("Only keyword arguments are supported.")
         return Operator(op_proto.type, **kwargs)
-    return OpInfo(name=op_proto.type, method=method,
-                  inputs=[(s.name, s.duplicable) for s in op_proto.inputs],
-                  outputs=[(s.name, s.duplicable) for s in op_proto.outputs],
-                  attrs=[a.name for a in op_proto.attrs])
+
+    return OpInfo(
+        name=op_proto.type,
+        method=method,
+        inputs=[(s.name, s.duplicable) for s in op_proto.inputs],
+        outputs=[(s.name, s.duplicable) for s in op_proto.outputs],
+        attrs=[a.name for a in op_proto.attrs],
+    )
 
 
 class OperatorFactory:
@@ -45,11 +51,11 @@ class OperatorFactory:
     def __call__(self, *args, **kwargs):
         if "type" in kwargs:
             if args:
-                raise ValueError("Except the argument \"type\", all of the other arguments should be keyword arguments.")
+                raise ValueError('Except the argument "type", all of the other arguments should be keyword arguments.')
             t = kwargs.pop("type")
         else:
             if len(args) != 1:
-                raise ValueError("Except the argument \"type\", all of the other arguments should be keyword arguments.")
+                raise ValueError('Except the argument "type", all of the other arguments should be keyword arguments.')
             t = args[0]
         return self.get_op_info(t).method(**kwargs)
 

@@ -1,6 +1,7 @@
 """Op protos and op descs as ``framework_pb2`` messages, as ``paddle.fluid.op`` gives them:
 ``get_all_op_protos()`` (one OpProto per op type of pe's registry, from the protos OpProtoHolder
 builds) and ``OpDescCreationMethod(op_proto)(**slots_and_attrs)`` (an OpDesc message)."""
+
 import numpy as np
 
 from ..framework.operator import AttrType
@@ -15,8 +16,13 @@ def op_proto_message(op_type):
     message = framework_pb2.OpProto(type=proto.type, comment=proto.comment or "")
     for slots, protos in ((message.inputs, proto.inputs), (message.outputs, proto.outputs)):
         for var in protos:
-            slots.add(name=var.name, comment=var.comment, duplicable=var.duplicable,
-                      dispensable=var.dispensable, intermediate=var.intermediate)
+            slots.add(
+                name=var.name,
+                comment=var.comment,
+                duplicable=var.duplicable,
+                dispensable=var.dispensable,
+                intermediate=var.intermediate,
+            )
     for attr in proto.attrs:
         message.attrs.add(name=attr.name, type=attr.type, comment=attr.comment or "", generated=attr.generated)
     return message
@@ -28,10 +34,18 @@ def get_all_op_protos():
 
 
 # attribute type -> (field of OpDesc.Attr, is a list)
-_ATTR_FIELDS = {AttrType.INT: ("i", False), AttrType.FLOAT: ("f", False), AttrType.STRING: ("s", False),
-                AttrType.BOOLEAN: ("b", False), AttrType.LONG: ("l", False), AttrType.INTS: ("ints", True),
-                AttrType.FLOATS: ("floats", True), AttrType.STRINGS: ("strings", True),
-                AttrType.BOOLEANS: ("bools", True), AttrType.LONGS: ("longs", True)}
+_ATTR_FIELDS = {
+    AttrType.INT: ("i", False),
+    AttrType.FLOAT: ("f", False),
+    AttrType.STRING: ("s", False),
+    AttrType.BOOLEAN: ("b", False),
+    AttrType.LONG: ("l", False),
+    AttrType.INTS: ("ints", True),
+    AttrType.FLOATS: ("floats", True),
+    AttrType.STRINGS: ("strings", True),
+    AttrType.BOOLEANS: ("bools", True),
+    AttrType.LONGS: ("longs", True),
+}
 
 
 class OpDescCreationMethod:
@@ -53,8 +67,9 @@ class OpDescCreationMethod:
                 names = kwargs.get(var.name, [])
                 names = [names] if isinstance(names, str) else list(names)
                 if not var.duplicable and len(names) > 1:
-                    raise ValueError(f"{kind.capitalize()} {var.name} expects only one {kind}, but {len(names)} "
-                                     "are given.")
+                    raise ValueError(
+                        f"{kind.capitalize()} {var.name} expects only one {kind}, but {len(names)} are given."
+                    )
                 slots.add(parameter=var.name, arguments=names)
         for attr in proto.attrs:
             value = kwargs.get(attr.name)

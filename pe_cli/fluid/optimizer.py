@@ -1,4 +1,5 @@
 """``paddle.fluid.optimizer``: pe's optimizers under Fluid's names."""
+
 from ..training.averaging import *  # noqa: F401,F403
 from ..training.averaging import __all__ as _averaging
 from ..training.optimizer import *  # noqa: F401,F403

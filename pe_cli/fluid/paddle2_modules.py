@@ -12,26 +12,44 @@ MODULES = {
     "paddle.nn.layer": "pe_cli.paddle.nn.layers",
     "paddle.nn.layer.layers": "pe_cli.paddle.nn.layer",
     "paddle.nn.layer.container": "pe_cli.paddle.nn.container",
-    "paddle.nn.layer.distance": "pe_cli.paddle.nn.layers.common",     # PairwiseDistance
-    "paddle.nn.layer.vision": "pe_cli.paddle.nn.layers.common",       # PixelShuffle, ChannelShuffle
+    "paddle.nn.layer.distance": "pe_cli.paddle.nn.layers.common",  # PairwiseDistance
+    "paddle.nn.layer.vision": "pe_cli.paddle.nn.layers.common",  # PixelShuffle, ChannelShuffle
     # paddle.optimizer's one module per class: pe's optimizers.py holds them all
-    **{f"paddle.optimizer.{m}": "pe_cli.paddle.optimizer.optimizers"
-       for m in ("adadelta", "adagrad", "adam", "adamax", "lamb", "lbfgs", "momentum", "optimizer", "rmsprop",
-                 "sgd")},
+    **{
+        f"paddle.optimizer.{m}": "pe_cli.paddle.optimizer.optimizers"
+        for m in ("adadelta", "adagrad", "adam", "adamax", "lamb", "lbfgs", "momentum", "optimizer", "rmsprop", "sgd")
+    },
     # paddle.tensor's modules: pe's tensor_*.py (paddle.tensor holds every function)
     "paddle.tensor.array": "pe_cli.paddle.tensor_array",
     "paddle.tensor.linalg": "pe_cli.paddle.tensor_linalg",
     "paddle.tensor.manipulation": "pe_cli.paddle.tensor_manip",
     "paddle.tensor.search": "pe_cli.paddle.tensor_search",
-    **{f"paddle.tensor.{m}": "pe_cli.paddle.tensor"
-       for m in ("attribute", "einsum", "logic", "ops", "tensor", "layer_function_generator")},
+    **{
+        f"paddle.tensor.{m}": "pe_cli.paddle.tensor"
+        for m in ("attribute", "einsum", "logic", "ops", "tensor", "layer_function_generator")
+    },
     # paddle.nn.functional's modules pe keeps in its other files
-    **{f"paddle.nn.functional.{m}": "pe_cli.paddle.nn.functional"
-       for m in ("distance", "extension", "input", "transformer", "vision")},
+    **{
+        f"paddle.nn.functional.{m}": "pe_cli.paddle.nn.functional"
+        for m in ("distance", "extension", "input", "transformer", "vision")
+    },
     # paddle.nn.initializer's one module per initializer
-    **{f"paddle.nn.initializer.{m}": "pe_cli.paddle.nn.initializer"
-       for m in ("Bilinear", "assign", "constant", "dirac", "initializer", "kaiming", "lazy_init", "normal",
-                 "orthogonal", "uniform", "xavier")},
+    **{
+        f"paddle.nn.initializer.{m}": "pe_cli.paddle.nn.initializer"
+        for m in (
+            "Bilinear",
+            "assign",
+            "constant",
+            "dirac",
+            "initializer",
+            "kaiming",
+            "lazy_init",
+            "normal",
+            "orthogonal",
+            "uniform",
+            "xavier",
+        )
+    },
     "paddle.static.nn.common": "pe_cli.paddle.static.nn",
     "paddle.static.nn.loss": "pe_cli.paddle.static.nn",
     "paddle.static.nn.metric": "pe_cli.paddle.static.nn",
@@ -71,9 +89,10 @@ MODULES = {
     "paddle.distributed.communicator": "pe_cli.fluid.communicator",
     "paddle.distributed.distribute_lookup_table": "pe_cli.fluid.distribute_lookup_table",
     # paddle.geometric's submodules and paddle.inference.wrapper: pe's one module each holds their names
-    **{f"paddle.geometric.{m}": "pe_cli.paddle.geometric"
-       for m in ("math", "message_passing", "message_passing.send_recv", "reindex", "sampling",
-                 "sampling.neighbors")},
+    **{
+        f"paddle.geometric.{m}": "pe_cli.paddle.geometric"
+        for m in ("math", "message_passing", "message_passing.send_recv", "reindex", "sampling", "sampling.neighbors")
+    },
     "paddle.inference.wrapper": "pe_cli.paddle.inference",
     # paddle.distributed.fleet's parts pe has: Fluid 1.8's role makers and data generators (the same API)
     "paddle.distributed.fleet.base": "pe_cli.fluid.incubate.fleet.base",
@@ -81,15 +100,28 @@ MODULES = {
     "paddle.distributed.fleet.data_generator": "pe_cli.fluid.incubate.data_generator",
     "paddle.distributed.fleet.data_generator.data_generator": "pe_cli.fluid.incubate.data_generator",
     # paddle.vision.transforms' backends: pe's functional.py takes PIL images and arrays alike
-    **{f"paddle.vision.transforms.functional_{m}": "pe_cli.paddle.vision.transforms.functional"
-       for m in ("cv2", "pil", "tensor")},
+    **{
+        f"paddle.vision.transforms.functional_{m}": "pe_cli.paddle.vision.transforms.functional"
+        for m in ("cv2", "pil", "tensor")
+    },
 }
 
 # Paddle packages whose prefix maps onto a pe package (``paddle.nn.layer.conv`` -> nn/layers/conv.py)
-PREFIXES = {"paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
-            "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat.",
-            "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler.",
-            "paddle.distributed.fleet.base.": "pe_cli.fluid.incubate.fleet.base."}
+PREFIXES = {
+    "paddle.nn.layer.": "pe_cli.paddle.nn.layers.",
+    "paddle.static.amp.bf16.": "pe_cli.paddle.static.amp.bfloat.",
+    "paddle.distributed.transpiler.": "pe_cli.fluid.transpiler.",
+    "paddle.distributed.fleet.base.": "pe_cli.fluid.incubate.fleet.base.",
+}
 
-PACKAGES = frozenset({"paddle.distributed.fleet.data_generator", "paddle.nn.initializer", "paddle.metric", "paddle.geometric", "paddle.geometric.message_passing",
-                      "paddle.geometric.sampling", "paddle.inference"})
+PACKAGES = frozenset(
+    {
+        "paddle.distributed.fleet.data_generator",
+        "paddle.nn.initializer",
+        "paddle.metric",
+        "paddle.geometric",
+        "paddle.geometric.message_passing",
+        "paddle.geometric.sampling",
+        "paddle.inference",
+    }
+)

@@ -1,4 +1,5 @@
 """``paddle.fluid.param_attr``."""
+
 from ..training.param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 
 __all__ = ["ParamAttr", "WeightNormParamAttr"]

@@ -9,6 +9,7 @@ one CPU event per kernel run, which Fluid's tools/timeline.py turns into a Chrom
 (pe_cli/io/fluid_profile.py; the first 200,000 kernel runs of a profile).
 ``cuda_profiler`` (nvprof in Fluid) collects pe's own profile of the block and writes it to
 ``output_file`` as CSV (``output_mode='csv'``, the default) or key=value lines (``'kvp'``)."""
+
 import contextlib
 
 from ..base import profiler as _base
@@ -18,8 +19,14 @@ from ..io.fluid_profile import write_profile
 __all__ = ["cuda_profiler", "reset_profiler", "profiler", "start_profiler", "stop_profiler"]
 
 _KEYS = {"default": None, "calls": "calls", "total": "total", "max": "max", "min": "min", "ave": "ave"}
-_ORDER = {None: "event first end time", "calls": "number of calls", "total": "total time",
-          "max": "maximum time", "min": "minimum time", "ave": "average time"}
+_ORDER = {
+    None: "event first end time",
+    "calls": "number of calls",
+    "total": "total time",
+    "max": "maximum time",
+    "min": "minimum time",
+    "ave": "average time",
+}
 
 
 def report(profile, sorted_key=None, place="CPU"):
@@ -30,16 +37,23 @@ def report(profile, sorted_key=None, place="CPU"):
         rows.sort(key=lambda r: -r[2] / r[1])
     elif sorted_key is not None:
         rows.sort(key=lambda r: -r[index[sorted_key]])
-    kernels = profile.kernels or 1.0     # the ops a control-flow op's block ran are inside its time
+    kernels = profile.kernels or 1.0  # the ops a control-flow op's block ran are inside its time
     width = max([28] + [len("thread0::" + r[0]) + 4 for r in rows])
-    lines = ["------------------------->     Profiling Report     <-------------------------", "",
-             f"Place: {place}", "Time unit: ms",
-             f"Sorted by {_ORDER[sorted_key]} in descending order in the same thread", "",
-             f"{'Event':<{width}}{'Calls':<12}{'Total':<12}{'Min.':<12}{'Max.':<12}{'Ave.':<12}Ratio."]
+    lines = [
+        "------------------------->     Profiling Report     <-------------------------",
+        "",
+        f"Place: {place}",
+        "Time unit: ms",
+        f"Sorted by {_ORDER[sorted_key]} in descending order in the same thread",
+        "",
+        f"{'Event':<{width}}{'Calls':<12}{'Total':<12}{'Min.':<12}{'Max.':<12}{'Ave.':<12}Ratio.",
+    ]
     for name, calls, total, lo, hi in rows:
-        lines.append(f"{'thread0::' + name:<{width}}{calls:<12}{1e3 * total:<12.6g}{1e3 * lo:<12.6g}{1e3 * hi:<12.6g}"
-                     f"{1e3 * total / calls:<12.6g}{total / kernels:.6g}")
-    lines += ["", profile.table(None).splitlines()[-1]]      # pe's split: kernels, dispatch, data
+        lines.append(
+            f"{'thread0::' + name:<{width}}{calls:<12}{1e3 * total:<12.6g}{1e3 * lo:<12.6g}{1e3 * hi:<12.6g}"
+            f"{1e3 * total / calls:<12.6g}{total / kernels:.6g}"
+        )
+    lines += ["", profile.table(None).splitlines()[-1]]  # pe's split: kernels, dispatch, data
     return "\n".join(lines) + "\n"
 
 
@@ -91,8 +105,9 @@ def cuda_profiler(output_file, output_mode=None, config=None):
     fields = ("calls", "total_ms", "min_ms", "max_ms")
     rows = [(name, calls, 1e3 * total, 1e3 * lo, 1e3 * hi) for name, (calls, total, lo, hi) in profile.ops.items()]
     if output_mode == "csv":
-        text = "op," + ",".join(fields) + "\n" + "".join(f"{r[0]},{r[1]},{r[2]:.6g},{r[3]:.6g},{r[4]:.6g}\n"
-                                                        for r in rows)
+        text = (
+            "op," + ",".join(fields) + "\n" + "".join(f"{r[0]},{r[1]},{r[2]:.6g},{r[3]:.6g},{r[4]:.6g}\n" for r in rows)
+        )
     else:
         text = "".join(f"op={r[0]} " + " ".join(f"{k}={v:.6g}" for k, v in zip(fields, r[1:])) + "\n" for r in rows)
     atomic_write(output_file, text)

@@ -9,6 +9,7 @@ py_reader machinery of pe_cli/layers/readers.py (its queue, feeding thread and b
   cannot give every place a batch is dropped. ``exe.run(feed=data)`` takes it (a one-place list on
   an Executor too, as Fluid's).
 """
+
 import numpy as np
 
 from ..base.errors import ArgumentAssertionError, EOFException, PeError
@@ -41,31 +42,41 @@ def keep_data_loader_order(*args):
 def _convert_places(places):
     places = list(places) if isinstance(places, (list, tuple)) else [places]
     if not places or not all(isinstance(p, Place) for p in places):
-        raise PeError(f"DataLoader: places must be a place or a list of places (fluid.cpu_places(), "
-                      f"fluid.cuda_places()), got {places!r}")
+        raise PeError(
+            f"DataLoader: places must be a place or a list of places (fluid.cpu_places(), "
+            f"fluid.cuda_places()), got {places!r}"
+        )
     return places
 
 
 class GeneratorLoader:
     """What ``DataLoader.from_generator`` returns."""
 
-    def __init__(self, feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False,
-                 drop_last=True):
+    def __init__(
+        self, feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False, drop_last=True
+    ):
         if not capacity:
             raise ValueError("Please give value to capacity.")
         if not feed_list or not all(isinstance(v, Variable) for v in feed_list):
-            raise PeError(f"DataLoader: feed_list must be the list of variables it feeds (fluid.data), "
-                          f"got {feed_list!r}")
+            raise PeError(
+                f"DataLoader: feed_list must be the list of variables it feeds (fluid.data), got {feed_list!r}"
+            )
         self._feed_list = list(feed_list)
         self._iterable = bool(iterable)
         self._return_list = bool(return_list)
         self._places = None
-        self._reader = _Reader(unique_name.generate("data_loader"), capacity, [v.shape for v in feed_list],
-                               [v.dtype for v in feed_list], [v.lod_level for v in feed_list],
-                               [bool(v.need_check_feed) for v in feed_list], [v.name for v in feed_list])
-        self._reader.outputs = self._feed_list      # the feed_list variables themselves are filled
+        self._reader = _Reader(
+            unique_name.generate("data_loader"),
+            capacity,
+            [v.shape for v in feed_list],
+            [v.dtype for v in feed_list],
+            [v.lod_level for v in feed_list],
+            [bool(v.need_check_feed) for v in feed_list],
+            [v.name for v in feed_list],
+        )
+        self._reader.outputs = self._feed_list  # the feed_list variables themselves are filled
         self._reader.kind = "DataLoader"
-        self._reader.keep_partial = not drop_last     # a last step may feed fewer places (an inference program)
+        self._reader.keep_partial = not drop_last  # a last step may feed fewer places (an inference program)
         if not self._iterable:
             feed_list[0].block.program._py_readers.append(self._reader)
 
@@ -81,8 +92,10 @@ class GeneratorLoader:
     def _set_places(self, places):
         if self._iterable:
             if places is None:
-                raise PeError("DataLoader: places cannot be None when the loader is iterable: pass "
-                              "places=fluid.cpu_places() (or cuda_places()), one feed per place each step")
+                raise PeError(
+                    "DataLoader: places cannot be None when the loader is iterable: pass "
+                    "places=fluid.cpu_places() (or cuda_places()), one feed per place each step"
+                )
             self._places = _convert_places(places)
         return self
 
@@ -120,8 +133,10 @@ class GeneratorLoader:
         if not self._iterable:
             raise PeError("the DataLoader is not iterable (iterable=False): start() it and run the program")
         if self._reader.tensor_provider is None:
-            raise PeError("the DataLoader has no data source: call set_sample_generator, set_sample_list_generator "
-                          "or set_batch_generator (decorate_* on a PyReader) first")
+            raise PeError(
+                "the DataLoader has no data source: call set_sample_generator, set_sample_list_generator "
+                "or set_batch_generator (decorate_* on a PyReader) first"
+            )
         self._reader.reset()
         self._reader.start()
         return self
@@ -145,9 +160,11 @@ class GeneratorLoader:
         except ValueError:
             array = np.array(item, dtype=object)
         if array.dtype == object:
-            raise TypeError("Failed to convert input data to a regular ndarray: usually the data holds nested "
-                            "lists of different lengths; check the reader passed to decorate_batch_generator, "
-                            "or make it a LoD tensor with fluid.create_lod_tensor")
+            raise TypeError(
+                "Failed to convert input data to a regular ndarray: usually the data holds nested "
+                "lists of different lengths; check the reader passed to decorate_batch_generator, "
+                "or make it a LoD tensor with fluid.create_lod_tensor"
+            )
 
 
 def _grouped(batches, n):
@@ -176,24 +193,43 @@ class DataLoader:
     may use, with a warning. ``use_buffer_reader`` and ``use_shared_memory`` are taken and change
     nothing in pe (batches are always read ahead into the loader's queue)."""
 
-    def __init__(self, dataset, feed_list=None, places=None, return_list=False, batch_sampler=None, batch_size=1,
-                 shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
-                 use_shared_memory=True, timeout=0, worker_init_fn=None):
+    def __init__(
+        self,
+        dataset,
+        feed_list=None,
+        places=None,
+        return_list=False,
+        batch_sampler=None,
+        batch_size=1,
+        shuffle=False,
+        drop_last=False,
+        collate_fn=None,
+        num_workers=0,
+        use_buffer_reader=True,
+        use_shared_memory=True,
+        timeout=0,
+        worker_init_fn=None,
+    ):
         _require(isinstance(dataset, Dataset), "dataset should be subclass instance of paddle.io.Dataset")
         _require(return_list or feed_list is not None, "feed_list should be set when return_list=False")
         _require(places is not None, "places cannot be None")
         _require(num_workers >= 0, "num_workers should be a non-negative value")
         _require(timeout >= 0, "timeout should be a non-negative value")
         if batch_sampler is not None:
-            _require(isinstance(batch_sampler, BatchSampler),
-                     "batch_sampler should be None or subclass instance of paddle.io.BatchSampler")
-            _require(batch_size == 1 and not shuffle and not drop_last,
-                     "batch_size/shuffle/drop_last should not be set when batch_sampler is given")
+            _require(
+                isinstance(batch_sampler, BatchSampler),
+                "batch_sampler should be None or subclass instance of paddle.io.BatchSampler",
+            )
+            _require(
+                batch_size == 1 and not shuffle and not drop_last,
+                "batch_size/shuffle/drop_last should not be set when batch_sampler is given",
+            )
         else:
-            _require(batch_size is not None and batch_size > 0,
-                     "batch_size should be a positive value when batch_sampler is not given")
-            batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size, shuffle=shuffle,
-                                         drop_last=drop_last)
+            _require(
+                batch_size is not None and batch_size > 0,
+                "batch_size should be a positive value when batch_sampler is not given",
+            )
+            batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
         self.dataset, self.feed_list, self.places = dataset, feed_list, _convert_places(places)
         self.return_list, self.batch_sampler, self.collate_fn = return_list, batch_sampler, collate_fn
         num_workers = capped_workers(num_workers)
@@ -204,11 +240,12 @@ class DataLoader:
         return len(self.batch_sampler)
 
     def _batches(self):
-        return dataset_batches(self.dataset, self.batch_sampler, self.collate_fn, self.num_workers,
-                               self.worker_init_fn, self.timeout)
+        return dataset_batches(
+            self.dataset, self.batch_sampler, self.collate_fn, self.num_workers, self.worker_init_fn, self.timeout
+        )
 
     def __iter__(self):
-        if self.feed_list is None:          # return_list without variables: the batches per place
+        if self.feed_list is None:  # return_list without variables: the batches per place
             return _grouped(self._batches()(), len(self.places))
         loader = GeneratorLoader(self.feed_list, max(2 * len(self.places), 2), True, True, self.return_list)
         return iter(loader.set_batch_generator(self._batches(), self.places))
@@ -217,8 +254,15 @@ class DataLoader:
         return self.__iter__()
 
     @staticmethod
-    def from_generator(feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False,
-                       use_multiprocess=False, drop_last=True):
+    def from_generator(
+        feed_list=None,
+        capacity=None,
+        use_double_buffer=True,
+        iterable=True,
+        return_list=False,
+        use_multiprocess=False,
+        drop_last=True,
+    ):
         """A loader of batches from a Python generator (see the module's doc)."""
         return GeneratorLoader(feed_list, capacity, use_double_buffer, iterable, return_list, drop_last)
 
@@ -236,14 +280,15 @@ class DatasetLoader:
     def __init__(self, dataset, places, drop_last):
         assert isinstance(dataset, _Dataset), "dataset must be type of DatasetBase"
         self._dataset, self._places, self._drop_last = dataset, _convert_places(places), drop_last
-        assert len(dataset.filelist) >= len(self._places), \
-            f"Filelist number of dataset {len(dataset.filelist)} must be not less than place number " \
-            f"{len(self._places)}"
+        assert len(dataset.filelist) >= len(self._places), (
+            f"Filelist number of dataset {len(dataset.filelist)} must be not less than place number {len(self._places)}"
+        )
 
     def __iter__(self):
         for step in self._dataset.device_batches(len(self._places), self._drop_last):
-            yield [{name: _tensor(value, place) for name, value in feed.items()}
-                   for feed, place in zip(step, self._places)]
+            yield [
+                {name: _tensor(value, place) for name, value in feed.items()} for feed, place in zip(step, self._places)
+            ]
 
     def __call__(self):
         return self.__iter__()

@@ -11,6 +11,7 @@ file, shapes that cannot work) is one line too (the traceback follows under ``PE
 This module imports no pe module at load time but the table of Paddle 2.6's module paths
 (paddle2_modules.py; the targets are imported by name when the script asks), so ``pe --help`` stays fast.
 """
+
 import importlib
 import importlib.abc
 import importlib.util
@@ -32,8 +33,8 @@ SPECIAL = {
     # submodules of fluid.layers (pe_cli.layers) whose names need the Fluid face above it (core)
     "paddle.fluid.layers.math_op_patch": "pe_cli.fluid.layers_math_op_patch",
     "paddle.fluid.layers.layer_function_generator": "pe_cli.fluid.layer_function_generator",
-    "paddle.fluid.core_avx": "pe_cli.fluid.core",       # Fluid's core is core_avx (or core_noavx) itself
-    "paddle.version": "pe_cli.fluid.version",       # the paddle face sits above the fluid face, which reads it
+    "paddle.fluid.core_avx": "pe_cli.fluid.core",  # Fluid's core is core_avx (or core_noavx) itself
+    "paddle.version": "pe_cli.fluid.version",  # the paddle face sits above the fluid face, which reads it
     # pe's module names never end in a number (tests/test_architecture.py): Fluid's datasets that do
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
@@ -41,10 +42,9 @@ SPECIAL = {
     "paddle.dataset.mq2007": "pe_cli.paddle.dataset.letor",
     "paddle.dataset.voc2012": "pe_cli.paddle.dataset.voc_segmentation",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
-    "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2":
-        "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",
+    "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2": "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
-    "paddle.base": "pe_cli.fluid",      # Paddle 2.6's name for paddle.fluid
+    "paddle.base": "pe_cli.fluid",  # Paddle 2.6's name for paddle.fluid
 }
 
 
@@ -56,15 +56,15 @@ def pe_module_for(fullname):
         return PADDLE2_MODULES[fullname]
     for prefix, pe_prefix in PADDLE2_PREFIXES.items():
         if fullname.startswith(prefix):
-            return pe_prefix + fullname[len(prefix):]
-    if fullname.startswith("paddle.base."):     # Paddle 2.6's paddle.base.X is Fluid's paddle.fluid.X
-        return pe_module_for("paddle.fluid." + fullname[len("paddle.base."):])
+            return pe_prefix + fullname[len(prefix) :]
+    if fullname.startswith("paddle.base."):  # Paddle 2.6's paddle.base.X is Fluid's paddle.fluid.X
+        return pe_module_for("paddle.fluid." + fullname[len("paddle.base.") :])
     if fullname.startswith("paddle.fluid.layers."):
-        return "pe_cli.layers." + fullname[len("paddle.fluid.layers."):]
+        return "pe_cli.layers." + fullname[len("paddle.fluid.layers.") :]
     if fullname.startswith("paddle.fluid."):
-        return "pe_cli.fluid." + fullname[len("paddle.fluid."):]
+        return "pe_cli.fluid." + fullname[len("paddle.fluid.") :]
     if fullname.startswith("paddle."):
-        return "pe_cli.paddle." + fullname[len("paddle."):]
+        return "pe_cli.paddle." + fullname[len("paddle.") :]
     return None
 
 
@@ -72,7 +72,7 @@ def fluid_name_for(pe_module):
     """The Fluid spelling of a pe module name, for messages."""
     for fluid, pe in sorted(SPECIAL.items(), key=lambda kv: -len(kv[1])):
         if pe_module == pe or pe_module.startswith(pe + "."):
-            return fluid + pe_module[len(pe):]
+            return fluid + pe_module[len(pe) :]
     return pe_module.replace("pe_cli.", "paddle.fluid.", 1)
 
 
@@ -86,11 +86,11 @@ class _AliasLoader(importlib.abc.Loader):
         module = importlib.import_module(self.target)
         self.own_spec = module.__spec__
         if spec.name in PADDLE2_PACKAGES and not hasattr(module, "__path__"):
-            module.__path__ = []        # a package in Paddle: its submodules are found by the hook
+            module.__path__ = []  # a package in Paddle: its submodules are found by the hook
         return module
 
     def exec_module(self, module):
-        module.__spec__ = self.own_spec   # the import system stamped the alias's spec on it
+        module.__spec__ = self.own_spec  # the import system stamped the alias's spec on it
 
 
 class FluidFinder(importlib.abc.MetaPathFinder):
@@ -111,7 +111,7 @@ def install():
         sys.meta_path.insert(0, FluidFinder())
     importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
-    importlib.import_module("paddle.base")      # Paddle 2.6's ``from paddle import base``
+    importlib.import_module("paddle.base")  # Paddle 2.6's ``from paddle import base``
     _register_loaded()
     _register_paddle2()
 
@@ -123,10 +123,14 @@ def _register_loaded():
     submodule is loaded already and the import leaves the attribute alone. Registered, so is pe's."""
     for name, module in list(sys.modules.items()):
         alias = fluid_name_for(name)
-        if module is not None and name.startswith(("pe_cli.fluid.", "pe_cli.paddle.", "pe_cli.layers.")) \
-                and pe_module_for(alias) == name and alias not in sys.modules:
+        if (
+            module is not None
+            and name.startswith(("pe_cli.fluid.", "pe_cli.paddle.", "pe_cli.layers."))
+            and pe_module_for(alias) == name
+            and alias not in sys.modules
+        ):
             sys.modules[alias] = module
-            parent, _, child = alias.rpartition(".")      # a submodule is its package's attribute
+            parent, _, child = alias.rpartition(".")  # a submodule is its package's attribute
             if parent in sys.modules and not hasattr(sys.modules[parent], child):
                 setattr(sys.modules[parent], child, module)
 
@@ -144,8 +148,7 @@ def _register_paddle2():
     for alias, target in PADDLE2_MODULES.items():
         parent, _, child = alias.rpartition(".")
         held = getattr(sys.modules.get(parent), child, None)
-        if alias not in sys.modules and target in sys.modules and held is not None \
-                and not isinstance(held, type(sys)):
+        if alias not in sys.modules and target in sys.modules and held is not None and not isinstance(held, type(sys)):
             sys.modules[alias] = sys.modules[target]
 
 
@@ -222,10 +225,10 @@ def _run(call, script):
         call()
     except SystemExit as e:
         if e.code is not None and not isinstance(e.code, int):
-            print(e.code, file=sys.stderr)      # sys.exit("message"): Python prints it, so does pe fluid
+            print(e.code, file=sys.stderr)  # sys.exit("message"): Python prints it, so does pe fluid
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
-        name = unsupported_name(e)        # one-line errors (a bad file, a bad shape), else the traceback
+    except Exception as e:  # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
+        name = unsupported_name(e)  # one-line errors (a bad file, a bad shape), else the traceback
         errors = sys.modules.get("pe_cli.base.errors")
         own = errors is not None and isinstance(e, errors.PeError)
         if (name is None and not own) or os.environ.get("PE_DEBUG") == "1":
@@ -234,7 +237,9 @@ def _run(call, script):
             line = _script_line(e.__traceback__, script)
             where = f"{os.path.basename(script)}:{line}" if line else os.path.basename(script)
             said = f"not supported by pe: {name}" if name is not None else f"error: {e}"
-            print(errors.shortened(f"pe fluid: {where}: {said}") if errors else f"pe fluid: {where}: {said}",
-                  file=sys.stderr)
+            print(
+                errors.shortened(f"pe fluid: {where}: {said}") if errors else f"pe fluid: {where}: {said}",
+                file=sys.stderr,
+            )
         return 1
     return 0

@@ -6,6 +6,7 @@ takes each slot as a variable name or a list of names and every other keyword as
 ``run`` builds a one-op program over the scope's current values (rebuilt when their shapes or
 dtypes change) and runs it with pe's Executor; what the op writes lands in the scope.
 """
+
 import numpy as np
 
 from ..base.dtypes import VarType
@@ -56,8 +57,10 @@ class Operator:
 
     def __str__(self):
         """Fluid's ``Op(sum), inputs:{X[a, b]}, outputs:{Out[z]}.`` (slots by name)."""
+
         def slots(d):
             return ", ".join(f"{k}[{', '.join(v)}]" for k, v in sorted(d.items()))
+
         return f"Op({self._type}), inputs:{{{slots(self.inputs)}}}, outputs:{{{slots(self.outputs)}}}."
 
     def input(self, slot):
@@ -82,14 +85,21 @@ class Operator:
                 tensor = None if var is None else var.get_tensor()
                 if tensor is None or tensor._array is None:
                     sig.append((n, None, None, 0, False))
-                elif isinstance(tensor._array, list):       # a LoDTensorArray (get_lod_tensor_array), or scopes
+                elif isinstance(tensor._array, list):  # a LoDTensorArray (get_lod_tensor_array), or scopes
                     first = next((a for a in tensor._array if a is not None), None)
-                    kind = "array" if first is None or hasattr(first, "dtype") else "scopes"   # STEP_SCOPES
+                    kind = "array" if first is None or hasattr(first, "dtype") else "scopes"  # STEP_SCOPES
                     dtype = np.dtype("float32") if first is None else getattr(first, "dtype", None)
                     sig.append((n, (), dtype, 0, kind))
                 else:
-                    sig.append((n, tuple(tensor._array.shape), tensor._array.dtype, len(tensor.lod()),
-                                isinstance(tensor._array, SelectedRows)))
+                    sig.append(
+                        (
+                            n,
+                            tuple(tensor._array.shape),
+                            tensor._array.dtype,
+                            len(tensor.lod()),
+                            isinstance(tensor._array, SelectedRows),
+                        )
+                    )
         return tuple(sig)
 
     def _build(self, signature):
@@ -97,17 +107,31 @@ class Operator:
         block = program.global_block()
         for name, shape, dtype, lod_level, sparse in signature:
             if sparse in ("array", "scopes"):
-                block.create_var(name=name, dtype=str(dtype or "float32"), persistable=True,
-                                 type=VarType.LOD_TENSOR_ARRAY if sparse == "array" else VarType.STEP_SCOPES)
+                block.create_var(
+                    name=name,
+                    dtype=str(dtype or "float32"),
+                    persistable=True,
+                    type=VarType.LOD_TENSOR_ARRAY if sparse == "array" else VarType.STEP_SCOPES,
+                )
                 continue
-            block.create_var(name=name, shape=shape, dtype=str(dtype), lod_level=lod_level, persistable=True,
-                             type=VarType.SELECTED_ROWS if sparse else None)
+            block.create_var(
+                name=name,
+                shape=shape,
+                dtype=str(dtype),
+                lod_level=lod_level,
+                persistable=True,
+                type=VarType.SELECTED_ROWS if sparse else None,
+            )
         for names in self.outputs.values():
             for n in names:
                 if not block.has_var(n):
                     block.create_var(name=n, persistable=True)
-        block.append_op(self._type, {k: list(v) for k, v in self.inputs.items()},
-                        {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs))
+        block.append_op(
+            self._type,
+            {k: list(v) for k, v in self.inputs.items()},
+            {k: list(v) for k, v in self.outputs.items()},
+            dict(self.attrs),
+        )
         return program
 
     def run(self, scope, place):

@@ -2,6 +2,7 @@
 fleet's ``_fleet_opt``: its trainer and device worker classes and dump settings; MultiTrainer with
 Hogwild by default), and FetchHandlerMonitor calls a FetchHandler every ``period_secs`` with the
 fetched variables' values, on a thread of its own, while a dataset trains."""
+
 import logging
 import threading
 import time
@@ -14,8 +15,16 @@ from .trainer_desc import DistMultiTrainer, MultiTrainer, PipelineTrainer, Train
 
 __all__ = ["TrainerFactory", "FetchHandlerMonitor"]
 _logger = logging.getLogger(__name__)
-_DEBUG_OPTIONS = ("dump_slot", "mpi_rank", "mpi_size", "dump_fields", "dump_fields_path", "dump_file_num",
-                  "dump_converter", "dump_param")
+_DEBUG_OPTIONS = (
+    "dump_slot",
+    "mpi_rank",
+    "mpi_size",
+    "dump_fields",
+    "dump_fields_path",
+    "dump_file_num",
+    "dump_converter",
+    "dump_param",
+)
 _FLEET_OPTIONS = ("use_cvm", "no_cvm", "scale_datanorm", "check_nan_var_names", "loss_names")
 
 
@@ -57,8 +66,10 @@ class FetchHandlerMonitor:
                 continue
             tensor = var.get_tensor()
             if tensor.lod():
-                raise RuntimeError("Some of your fetched tensors hold LoD information. They can not be completely "
-                                   "cast to Python ndarray. please choose another targets")
+                raise RuntimeError(
+                    "Some of your fetched tensors hold LoD information. They can not be completely "
+                    "cast to Python ndarray. please choose another targets"
+                )
             values[key] = None if tensor._array is None else np.array(tensor)
         return values
 

@@ -5,6 +5,7 @@ the kernels read its value when the op runs (kernels/tensor_attrs.py). An op bui
 for one of those attributes gets the Variable in that slot and the attribute's default; it remembers
 which (``Operator.attr_vars``), so ``all_attrs()`` and the program's text show the Variable, as
 Paddle's do. A Variable for any other attribute is a TypeError naming it."""
+
 from ..base.errors import ArgumentTypeError
 from ..ops import registry
 from .variable import Variable
@@ -21,8 +22,10 @@ def to_slots(op_type, inputs, attrs):
     inputs, attrs, moved = dict(inputs or {}), dict(attrs), {}
     for name in given:
         if name not in slots:
-            raise ArgumentTypeError(f"{op_type}: attribute '{name}' takes a value, not a Variable "
-                                    f"('{attrs[name].name}'); those a Variable may give: {sorted(slots) or 'none'}")
+            raise ArgumentTypeError(
+                f"{op_type}: attribute '{name}' takes a value, not a Variable "
+                f"('{attrs[name].name}'); those a Variable may give: {sorted(slots) or 'none'}"
+            )
         inputs[slots[name]] = [attrs.pop(name)]
         moved[name] = slots[name]
     return inputs, attrs, moved

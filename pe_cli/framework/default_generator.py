@@ -3,6 +3,7 @@ has neither a seed of its own nor its program's ``random_seed`` takes its stream
 an executor resolves the op, so that ``paddle.seed(n)`` makes two programs built and run after it
 draw the same values (the same initial weights), as in Paddle 2.6. Until something seeds it, such an
 op takes fresh entropy, as Fluid 1.8's ``std::random_device`` (executor/plan.py ``rng_seed``)."""
+
 import numpy as np
 
 _generator = None

@@ -1,6 +1,7 @@
 """One feed's field gathered over the samples of a minibatch into a batch (a LoDTensor): what
 DataFeeder (pe_cli/data/feeder.py) and the py_reader family (pe_cli/layers/readers.py) both use to
 turn a list of samples into the tensors a program is fed."""
+
 import numpy as np
 
 from .lod_tensor import LoDTensor
@@ -45,9 +46,11 @@ class FieldBatch:
             try:
                 array = array.reshape(shape)
             except ValueError:
-                raise ValueError(f"{self.who}: '{self.name}' is declared {shape} but its batch of fields has shape "
-                                 f"{list(array.shape)}, which cannot take that shape (Fluid's 'Reshape error'): "
-                                 f"give fields of {shape[1:] if shape[0] < 0 else shape} values") from None
+                raise ValueError(
+                    f"{self.who}: '{self.name}' is declared {shape} but its batch of fields has shape "
+                    f"{list(array.shape)}, which cannot take that shape (Fluid's 'Reshape error'): "
+                    f"give fields of {shape[1:] if shape[0] < 0 else shape} values"
+                ) from None
         tensor = LoDTensor(array)
         if self.lod_level:
             tensor.set_recursive_sequence_lengths(self.lengths)

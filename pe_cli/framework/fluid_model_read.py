@@ -14,6 +14,7 @@ attribute and value (registry.refuse_undeclared), but for what only steers a bac
 Fluid's slim passes put on ops, which are kept on them; one pe declares but does not compute with is
 refused when its value is not Paddle's default (registry.refuse_unsupported); an attribute of a type
 framework.proto does not define, or given by a variable (Paddle 2.x's VAR / VARS), is refused too."""
+
 from numbers import Real
 
 import numpy as np
@@ -28,19 +29,33 @@ from ..ops import registry
 
 # Fluid's kEmptyVarName: the place of a gradient no one wants in a grad op's list of outputs
 EMPTY = "@EMPTY@"
-_HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
+_HOLDERS = {9, 10}  # VarType FEED_MINIBATCH, FETCH_LIST
 # Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)
-_VAR_TYPES = {8: VarType.SELECTED_ROWS, 9: VarType.FEED_MINIBATCH, 10: VarType.FETCH_LIST, 11: VarType.STEP_SCOPES,
-              12: VarType.LOD_RANK_TABLE, 13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER,
-              17: VarType.RAW}
+_VAR_TYPES = {
+    8: VarType.SELECTED_ROWS,
+    9: VarType.FEED_MINIBATCH,
+    10: VarType.FETCH_LIST,
+    11: VarType.STEP_SCOPES,
+    12: VarType.LOD_RANK_TABLE,
+    13: VarType.LOD_TENSOR_ARRAY,
+    14: VarType.PLACE_LIST,
+    15: VarType.READER,
+    17: VarType.RAW,
+}
 _BLOCK_KINDS = (8, 10)
 # the variable types Paddle 2.x added (framework.proto's VarType.Type), which pe has no values for
-_PADDLE2_VAR_TYPES = {25: "Paddle 2.x's STRING", 26: "Paddle 2.x's STRINGS", 27: "Paddle 2.x's VOCAB",
-                      28: "Paddle 2.x's FEED_LIST", 29: "Paddle 2.x's PSTRING", 30: "Paddle 2.x's SPARSE_COO",
-                      31: "Paddle 2.x's SPARSE_CSR"}
+_PADDLE2_VAR_TYPES = {
+    25: "Paddle 2.x's STRING",
+    26: "Paddle 2.x's STRINGS",
+    27: "Paddle 2.x's VOCAB",
+    28: "Paddle 2.x's FEED_LIST",
+    29: "Paddle 2.x's PSTRING",
+    30: "Paddle 2.x's SPARSE_COO",
+    31: "Paddle 2.x's SPARSE_CSR",
+}
 
 
-_VAR_KINDS = (13, 14)                 # Paddle 2.x's VAR, VARS: an attribute a variable gives
+_VAR_KINDS = (13, 14)  # Paddle 2.x's VAR, VARS: an attribute a variable gives
 _SCALAR_KINDS = (16, 17)
 
 
@@ -54,32 +69,38 @@ def _scalar(s, where, name):
         return float(s.r)
     if s.type == 4:
         return complex(s.c.r, s.c.i)
-    raise PeError(f"{where}: attribute '{name}' holds a scalar of type {s.type}, which framework.proto does not "
-                  f"define, so the model file is damaged")
+    raise PeError(
+        f"{where}: attribute '{name}' holds a scalar of type {s.type}, which framework.proto does not "
+        f"define, so the model file is damaged"
+    )
 
 
 def _attr_value(attr, program, where, block_idx):
     if not attr.HasField("type") or not 0 <= attr.type < len(_ATTR_FIELDS):
-        try:        # (protobuf keeps a type number framework.proto lacks as an unknown field: no type at all)
+        try:  # (protobuf keeps a type number framework.proto lacks as an unknown field: no type at all)
             registry.refuse_undeclared(None, attr.name, None, kind=attr.type if attr.HasField("type") else "unknown")
         except PeError as e:
             raise PeError(f"{where}: {e}") from None
     if attr.type in _VAR_KINDS:
         names = [attr.var_name] if attr.type == 13 else list(attr.vars_name)
-        raise PeError(f"{where}: attribute '{attr.name}' is given by the variable(s) {names} (framework.proto's "
-                      f"{ATTR_TYPE_NAMES[attr.type]}), which pe does not implement: pe takes it only as a value")
+        raise PeError(
+            f"{where}: attribute '{attr.name}' is given by the variable(s) {names} (framework.proto's "
+            f"{ATTR_TYPE_NAMES[attr.type]}), which pe does not implement: pe takes it only as a value"
+        )
     value = getattr(attr, _ATTR_FIELDS[attr.type])
     if attr.type in _SCALAR_KINDS:
         value = _scalar(value, where, attr.name) if attr.type == 16 else [_scalar(s, where, attr.name) for s in value]
     elif not isinstance(value, (int, float, str, bool)):
-        value = list(value)                  # a repeated field
+        value = list(value)  # a repeated field
     if attr.type in _BLOCK_KINDS:
         for idx in value if isinstance(value, list) else [value]:
             if not 0 < idx < len(program.blocks):
                 raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which the model does not have")
             if idx <= block_idx:
-                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which is not a later block than "
-                              f"the op's own ({block_idx}): the op would run itself; the model file is damaged")
+                raise PeError(
+                    f"{where}: attribute '{attr.name}' names block {idx}, which is not a later block than "
+                    f"the op's own ({block_idx}): the op would run itself; the model file is damaged"
+                )
     return value
 
 
@@ -110,8 +131,12 @@ def _op_attrs(op, program, where, block_idx, loaded):
             if kind == "quant":
                 notes[attr.name] = value
             continue
-        if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
-            if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
+        if (
+            attr.name in _DTYPE_ATTRS
+            and isinstance(value, int)
+            and isinstance(declared[attr.name].default, (str, type(None)))
+        ):
+            if value not in DTYPES:  # Fluid stores a dtype as its VarType code; pe by name
                 raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
             value = DTYPES[value]
         _check_kind(attr.name, value, declared[attr.name].default, where)
@@ -130,11 +155,16 @@ def _check_kind(name, value, default, where):
     number, a number where it takes a list, text in a list of numbers) is a damaged model file: one line
     here, not a failure inside a kernel. Empty lists match any list."""
     want, got = _kind(default), _kind(value)
-    if want is None or want == got or (want.startswith("a list") and got.startswith("a list")
-                                       and not (default and value)):
+    if (
+        want is None
+        or want == got
+        or (want.startswith("a list") and got.startswith("a list") and not (default and value))
+    ):
         return
-    raise PeError(f"{where}: attribute '{name}' holds {got} ({str(value)[:60]}), where the op takes "
-                  f"{want} (like {default!r}), so the model file is damaged")
+    raise PeError(
+        f"{where}: attribute '{name}' holds {got} ({str(value)[:60]}), where the op takes "
+        f"{want} (like {default!r}), so the model file is damaged"
+    )
 
 
 def _declare_vars(block, desc_block, feeds, where, loaded):
@@ -142,20 +172,24 @@ def _declare_vars(block, desc_block, feeds, where, loaded):
     for v in desc_block.vars:
         at = f"{where}: block {block.idx} variable '{v.name}'"
         if v.name in seen:
-            raise PeError(f"{at} is declared twice; a block declares each variable once, so the model file is "
-                          f"damaged")
+            raise PeError(f"{at} is declared twice; a block declares each variable once, so the model file is damaged")
         seen.add(v.name)
         kind = v.type.type
         if not v.type.HasField("type") or kind not in _VAR_TYPES and kind != 7:
-            what = _PADDLE2_VAR_TYPES.get(kind, "one pe does not have") if v.type.HasField("type") else \
-                "a number framework.proto does not define"
-            raise PeError(f"{at} is of variable type {kind if v.type.HasField('type') else '?'} ({what}), so pe "
-                          f"cannot run this model")
+            what = (
+                _PADDLE2_VAR_TYPES.get(kind, "one pe does not have")
+                if v.type.HasField("type")
+                else "a number framework.proto does not define"
+            )
+            raise PeError(
+                f"{at} is of variable type {kind if v.type.HasField('type') else '?'} ({what}), so pe "
+                f"cannot run this model"
+            )
         if kind in _HOLDERS:
             if not loaded:
                 block.create_var(name=v.name, persistable=bool(v.persistable), type=_VAR_TYPES[kind])
             continue
-        if kind == 8:                        # SELECTED_ROWS: a TensorDesc, no LoD
+        if kind == 8:  # SELECTED_ROWS: a TensorDesc, no LoD
             tensor, lod_level = v.type.selected_rows, 0
         else:
             holder = v.type.lod_tensor if v.type.HasField("lod_tensor") else v.type.tensor_array
@@ -165,10 +199,17 @@ def _declare_vars(block, desc_block, feeds, where, loaded):
         shape = [int(d) for d in tensor.dims]
         if persistable or v.name in feeds:
             check_dims(shape, at, known=persistable, itemsize=np.dtype(dtype).itemsize)
-        block.create_var(name=v.name, shape=shape, dtype=dtype,
-                         lod_level=lod_level, persistable=persistable if loaded else bool(v.persistable),
-                         is_data=v.name in feeds, need_check_feed=bool(v.need_check_feed), stop_gradient=loaded,
-                         type=_VAR_TYPES.get(kind))
+        block.create_var(
+            name=v.name,
+            shape=shape,
+            dtype=dtype,
+            lod_level=lod_level,
+            persistable=persistable if loaded else bool(v.persistable),
+            is_data=v.name in feeds,
+            need_check_feed=bool(v.need_check_feed),
+            stop_gradient=loaded,
+            type=_VAR_TYPES.get(kind),
+        )
 
 
 def _dtype(tensor, where):
@@ -197,17 +238,20 @@ def _feeds_and_fetches(desc, where):
             continue
         at = f"{where}: block 0 op {n} ({op.type})"
         attr = next((a for a in op.attrs if a.name == "col"), None)
-        if attr is not None and attr.type != 0:            # AttrType INT: a FLOAT's .i read 0
-            raise PeError(f"{at}: attribute 'col' is of attribute type {attr.type}, not INT (0), so the model "
-                          f"file is damaged")
+        if attr is not None and attr.type != 0:  # AttrType INT: a FLOAT's .i read 0
+            raise PeError(
+                f"{at}: attribute 'col' is of attribute type {attr.type}, not INT (0), so the model file is damaged"
+            )
         col = attr.i if attr is not None else 0
-        args = (op.outputs if op.type == "feed" else op.inputs)
+        args = op.outputs if op.type == "feed" else op.inputs
         if not args or not args[0].arguments:
             raise PeError(f"{at} names no variable, so the model file is damaged")
         count = counts[op.type]
         if not 0 <= col < count or col in found[op.type]:
-            raise PeError(f"{at}: column {col} {'is taken twice' if col in found[op.type] else 'is out of range'}; "
-                          f"the {count} {op.type} ops' columns are 0..{count - 1}, so the model file is damaged")
+            raise PeError(
+                f"{at}: column {col} {'is taken twice' if col in found[op.type] else 'is out of range'}; "
+                f"the {count} {op.type} ops' columns are 0..{count - 1}, so the model file is damaged"
+            )
         found[op.type][col] = args[0].arguments[0]
     return found["feed"], found["fetch"]
 
@@ -215,9 +259,11 @@ def _feeds_and_fetches(desc, where):
 def _check_text(desc, where):
     """Every name and text of ``desc`` is UTF-8: protobuf hands invalid bytes back as ``bytes``, which
     failed deep inside (a TypeError, a UnicodeDecodeError); one line naming the place instead."""
+
     def text(value, what):
         if isinstance(value, bytes):
             raise PeError(f"{where}: {what} {value[:60]!r} is not UTF-8 text, so the model file is damaged")
+
     for b in desc.blocks:
         for v in b.vars:
             text(v.name, f"block {b.idx}: a variable name")
@@ -245,8 +291,10 @@ def _check_sizes(program, where):
                     itemsize = np.dtype(var.dtype).itemsize
                 except TypeError:
                     itemsize = 1
-                check_bytes(numel(dims) * itemsize, f"{where}: block {block.idx} variable '{name}': an array of "
-                                                    f"dims {list(var.shape)}")
+                check_bytes(
+                    numel(dims) * itemsize,
+                    f"{where}: block {block.idx} variable '{name}': an array of dims {list(var.shape)}",
+                )
 
 
 # the ProgramDesc version Paddle 2.0 writes first (paddle/fluid/framework/version.h: MAJOR * 1e6 + MINOR * 1e3
@@ -263,11 +311,15 @@ def saved_by_paddle2(desc):
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
-    check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where,
-                 sum(len(b.vars) for b in desc.blocks))
+    check_blocks(
+        [b.parent_idx for b in desc.blocks],
+        [len(b.ops) for b in desc.blocks],
+        where,
+        sum(len(b.vars) for b in desc.blocks),
+    )
     _check_text(desc, where)
     if saved_by_paddle2(desc):
-        program._follows_paddle2 = True       # its ops compute as Paddle 2.x's (program_release.mark_paddle2)
+        program._follows_paddle2 = True  # its ops compute as Paddle 2.x's (program_release.mark_paddle2)
     feeds, fetches = _feeds_and_fetches(desc, where)
     for i, b in enumerate(desc.blocks):
         if b.idx != i:
@@ -276,7 +328,7 @@ def read_program_desc(program, desc, where, loaded=True):
             program._create_block(b.parent_idx)
         _declare_vars(program.blocks[i], b, set(feeds.values()) if loaded else set(), where, loaded)
     program.current_block_idx = 0
-    for i in reversed(range(len(desc.blocks))):        # nested blocks first: their ops' variables exist
+    for i in reversed(range(len(desc.blocks))):  # nested blocks first: their ops' variables exist
         block = program.blocks[i]
         for n, op in enumerate(desc.blocks[i].ops):
             if loaded and op.type in ("feed", "fetch"):
@@ -286,7 +338,7 @@ def read_program_desc(program, desc, where, loaded=True):
                 raise UnknownOpError(f"{at}: pe has no op '{op.type}', so it cannot run this model")
             attrs, notes = _op_attrs(op, program, at, i, loaded)
             if any(EMPTY in v.arguments for v in list(op.inputs) + list(op.outputs)) and not block.has_var(EMPTY):
-                block.create_var(name=EMPTY)      # (Fluid's "no variable" in a list: a scratch pe's kernels write)
+                block.create_var(name=EMPTY)  # (Fluid's "no variable" in a list: a scratch pe's kernels write)
             try:
                 block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:

@@ -1,5 +1,6 @@
 """A pe Program as Fluid's ProgramDesc (``__model__``, ``.pdmodel``), so PaddlePaddle loads what pe
 saves; fluid_model.py reads them."""
+
 import numpy as np
 
 from ..base.dtypes import VarType
@@ -8,8 +9,8 @@ from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYP
 from ..ops import registry
 from .fluid_model_read import EMPTY
 
-_INT32 = range(-2 ** 31, 2 ** 31)
-_BLOCK_ATTRS = {"sub_block": 8, "global_block": 8, "sub_blocks": 10}    # AttrType BLOCK, BLOCKS
+_INT32 = range(-(2**31), 2**31)
+_BLOCK_ATTRS = {"sub_block": 8, "global_block": 8, "sub_blocks": 10}  # AttrType BLOCK, BLOCKS
 
 
 def _attr_kind(value, default):
@@ -34,7 +35,7 @@ def _attr_kind(value, default):
         if all(isinstance(v, bool) for v in items) and items:
             return 7, items
         if all(isinstance(v, int) and not isinstance(v, bool) for v in items) and not isinstance(hint, float):
-            return (3 if all(v in _INT32 for v in items) else 11), items      # [] is INTS, as Fluid stores it
+            return (3 if all(v in _INT32 for v in items) else 11), items  # [] is INTS, as Fluid stores it
         if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items):
             return 4, [float(v) for v in items]
         if all(isinstance(v, str) for v in items):
@@ -55,13 +56,25 @@ _COMMON = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device"
 _FLUID_KINDS = dict.fromkeys(
     "InputNames backward_skip_vars endpoints epmap ex_states functor_list grad_to_block_id op_callstack "
     "op_role_var prefetch_var_name_to_block_id recv_varnames remote_varnames send_varnames skip_eager_deletion_vars "
-    "slice_shapes slice_varnames sparse_grad_to_param states table_names varnames".split(), 5)          # STRINGS
-_FLUID_KINDS.update(dict.fromkeys("Scale_weights anchor_sizes aspect_ratios bbox_reg_weights fixed_ratios fixed_sizes "
-                                  "fp32_values max_sizes min_sizes scale_y stride variance variances".split(), 4))  # FLOATS
-_FLUID_KINDS.update(dict.fromkeys("blocksize end_op_index max_average_window min_average_window "
-                                  "min_row_size_to_use_multithread mod_by num_columns num_rows out_val_if_empty "
-                                  "padding_idx seek start_op_index".split(), 9))                                  # LONG
-_FLUID_KINDS.update(dict.fromkeys("height_sections int64_values shifts".split(), 11))                       # LONGS
+    "slice_shapes slice_varnames sparse_grad_to_param states table_names varnames".split(),
+    5,
+)  # STRINGS
+_FLUID_KINDS.update(
+    dict.fromkeys(
+        "Scale_weights anchor_sizes aspect_ratios bbox_reg_weights fixed_ratios fixed_sizes "
+        "fp32_values max_sizes min_sizes scale_y stride variance variances".split(),
+        4,
+    )
+)  # FLOATS
+_FLUID_KINDS.update(
+    dict.fromkeys(
+        "blocksize end_op_index max_average_window min_average_window "
+        "min_row_size_to_use_multithread mod_by num_columns num_rows out_val_if_empty "
+        "padding_idx seek start_op_index".split(),
+        9,
+    )
+)  # LONG
+_FLUID_KINDS.update(dict.fromkeys("height_sections int64_values shifts".split(), 11))  # LONGS
 
 
 def _fluid_kind(name, value):
@@ -80,9 +93,13 @@ def _fluid_kind(name, value):
 
 def _common_attrs(op):
     attrs = op.attrs if op is not None else {}
-    return {"op_role": int(attrs.get("op_role", getattr(op, "role", 0))), "op_role_var": list(attrs.get("op_role_var") or []),
-            "op_namescope": attrs.get("op_namescope") or "/", "op_callstack": [],
-            "op_device": attrs.get("op_device") or ""}
+    return {
+        "op_role": int(attrs.get("op_role", getattr(op, "role", 0))),
+        "op_role_var": list(attrs.get("op_role_var") or []),
+        "op_namescope": attrs.get("op_namescope") or "/",
+        "op_callstack": [],
+        "op_device": attrs.get("op_device") or "",
+    }
 
 
 def _set_attr(desc, name, value, default, where):
@@ -95,11 +112,13 @@ def _set_attr(desc, name, value, default, where):
             attr.blocks_idx.extend(int(v) for v in value)
         return
     if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
-        value = DTYPE_CODES[value]            # Fluid stores a dtype as its VarType code
+        value = DTYPE_CODES[value]  # Fluid stores a dtype as its VarType code
     kind = _fluid_kind(name, value) or _attr_kind(value, default)
     if kind is None:
-        raise PeError(f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
-                      f"saved in Fluid's format")
+        raise PeError(
+            f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
+            f"saved in Fluid's format"
+        )
     attr.type, value = kind
     field = getattr(attr, _ATTR_FIELDS[attr.type])
     if isinstance(value, list):
@@ -115,7 +134,7 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
     opdef = registry.get(op_type) if op_type in registry.all_op_types() else None
     declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ())}
     for slots, out in ((dict(declared, **inputs), desc.inputs), (outputs, desc.outputs)):
-        for slot in sorted(slots):             # every declared input, given or not, by slot name (Fluid's map)
+        for slot in sorted(slots):  # every declared input, given or not, by slot name (Fluid's map)
             out.add(parameter=slot, arguments=list(slots[slot]))
     defaults = opdef.default_attrs() if opdef is not None else {}
     values = dict(attrs)
@@ -123,14 +142,23 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
     for name in sorted(values):
         value = values[name]
         if name.startswith("_") or (value is None and defaults.get(name) is None):
-            continue           # pe's run-time handles, and unset optional attributes
+            continue  # pe's run-time handles, and unset optional attributes
         _set_attr(desc, name, value, defaults.get(name), f"{where}: op {op_type}")
 
 
 # pe's variable kinds as Fluid's VarType.Type
-_KINDS = {VarType.LOD_TENSOR: 7, VarType.SELECTED_ROWS: 8, VarType.FEED_MINIBATCH: 9, VarType.FETCH_LIST: 10,
-          VarType.STEP_SCOPES: 11, VarType.LOD_RANK_TABLE: 12, VarType.LOD_TENSOR_ARRAY: 13,
-          VarType.PLACE_LIST: 14, VarType.READER: 15, VarType.RAW: 17}
+_KINDS = {
+    VarType.LOD_TENSOR: 7,
+    VarType.SELECTED_ROWS: 8,
+    VarType.FEED_MINIBATCH: 9,
+    VarType.FETCH_LIST: 10,
+    VarType.STEP_SCOPES: 11,
+    VarType.LOD_RANK_TABLE: 12,
+    VarType.LOD_TENSOR_ARRAY: 13,
+    VarType.PLACE_LIST: 14,
+    VarType.READER: 15,
+    VarType.RAW: 17,
+}
 
 
 def _var_desc(desc, var):
@@ -138,7 +166,7 @@ def _var_desc(desc, var):
     set, a tensor's ``lod_level`` except on persistables (parameters and optimizer state are made
     without one)."""
     desc.name, desc.persistable = var.name, bool(var.persistable)
-    if getattr(var, "need_check_feed", False):          # fluid.data's variables (layers.data's are not)
+    if getattr(var, "need_check_feed", False):  # fluid.data's variables (layers.data's are not)
         desc.need_check_feed = True
     kind = _KINDS.get(var.type, 7)
     desc.type.type = kind
@@ -150,7 +178,7 @@ def _var_desc(desc, var):
         if not var.persistable or var.lod_level:
             holder.lod_level = int(var.lod_level or 0)
     else:
-        return                                   # holders, step scopes, rank tables, readers: their kind alone
+        return  # holders, step scopes, rank tables, readers: their kind alone
     tensor.data_type = DTYPE_CODES.get(var.dtype or "float32", DTYPE_CODES["float32"])
     tensor.dims.extend(int(d) for d in var.shape or ())
 
@@ -164,17 +192,19 @@ def _holder(desc, name, kind):
 # compatibility table it writes beside it (op_compatible_info.cc: the ops changed since 1.6.0, by name,
 # each op:CompatibleInfo type: 1 DEFINITELY_NOT, 2 POSSIBLE, 3 BUG_FIX; read from what Fluid 1.8.5 writes)
 PROGRAM_VERSION = 1008005
-_COMPATIBLE_SINCE_1_6 = ("bilinear_interp:2 center_loss:1 chunk_eval:2 coalesce_tensor:1 conditional_block:2 "
-                         "conditional_block_infer:2 conv2d:2 conv2d_transpose:2 conv3d:2 conv3d_transpose:2 crf_decoding:2 "
-                         "crop_tensor:1 ctc_align:2 data_norm:2 deformable_conv:1 deformable_conv_v1:1 depthwise_conv2d:2 "
-                         "depthwise_conv2d_transpose:2 dpsgd:1 edit_distance:2 expand:2 eye:1 fc:2 fill_any_like:1 "
-                         "filter_by_instag:1 fused_embedding_seq_pool:2 gather_nd:1 group_norm:2 hard_swish:1 hash:2 "
-                         "instance_norm:1 layer_norm:3 leaky_relu:2 linear_chain_crf:2 lod_reset:2 lookup_table_v2:1 "
-                         "match_matrix_tensor:1 matmul:2 mul:2 multiclass_nms2:1 nearest_interp:2 one_hot:2 one_hot_v2:1 "
-                         "pow:2 prior_box:2 prroi_pool:1 pull_box_sparse:1 reshape2:2 scatter_nd_add:1 sequence_pad:1 "
-                         "sequence_topk_avg_pooling:1 sequence_unpad:1 shard_index:1 size:1 slice:2 strided_slice:1 "
-                         "trilinear_interp:1 unfold:1 uniform_random:2 uniform_random_batch_size_like:2 unique:1 "
-                         "unique_with_counts:1 var_conv_2d:1 warpctc:2 ").split()
+_COMPATIBLE_SINCE_1_6 = (
+    "bilinear_interp:2 center_loss:1 chunk_eval:2 coalesce_tensor:1 conditional_block:2 "
+    "conditional_block_infer:2 conv2d:2 conv2d_transpose:2 conv3d:2 conv3d_transpose:2 crf_decoding:2 "
+    "crop_tensor:1 ctc_align:2 data_norm:2 deformable_conv:1 deformable_conv_v1:1 depthwise_conv2d:2 "
+    "depthwise_conv2d_transpose:2 dpsgd:1 edit_distance:2 expand:2 eye:1 fc:2 fill_any_like:1 "
+    "filter_by_instag:1 fused_embedding_seq_pool:2 gather_nd:1 group_norm:2 hard_swish:1 hash:2 "
+    "instance_norm:1 layer_norm:3 leaky_relu:2 linear_chain_crf:2 lod_reset:2 lookup_table_v2:1 "
+    "match_matrix_tensor:1 matmul:2 mul:2 multiclass_nms2:1 nearest_interp:2 one_hot:2 one_hot_v2:1 "
+    "pow:2 prior_box:2 prroi_pool:1 pull_box_sparse:1 reshape2:2 scatter_nd_add:1 sequence_pad:1 "
+    "sequence_topk_avg_pooling:1 sequence_unpad:1 shard_index:1 size:1 slice:2 strided_slice:1 "
+    "trilinear_interp:1 unfold:1 uniform_random:2 uniform_random_batch_size_like:2 unique:1 "
+    "unique_with_counts:1 var_conv_2d:1 warpctc:2 "
+).split()
 
 
 # Paddle 2.6.2's program version (2.6.2 -> 2006002): what pe writes for a program whose ops compute as
@@ -205,8 +235,10 @@ def _sub_blocks(op):
     for name in _BLOCK_ATTRS:
         value = op.attrs.get(name)
         if hasattr(value, "ops"):
-            raise PeError(f"{op.describe()}: its {name} is a block of another program (as Fluid's dygraph gives "
-                          f"run_program), which a model file cannot name; save that program instead")
+            raise PeError(
+                f"{op.describe()}: its {name} is a block of another program (as Fluid's dygraph gives "
+                f"run_program), which a model file cannot name; save that program instead"
+            )
         if value is not None:
             out += [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
     return out
@@ -225,6 +257,7 @@ def _kept_blocks(program, ops):
                     order.append(idx)
                     parents[idx] = parent
                     visit(program.block(idx).ops, idx)
+
     visit(ops, 0)
     return {old: new for new, old in enumerate(order)}, parents
 
@@ -253,11 +286,18 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
             _holder(b.vars.add(), "feed", 9)
             for col in reversed(range(len(feeds))):
                 _op_desc(b.ops.add(), "feed", {"X": ["feed"]}, {"Out": [feeds[col]]}, {"col": col}, None, where)
-        for name in (var_names if glob else block.vars):
+        for name in var_names if glob else block.vars:
             _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(ops if glob else block.ops):
-            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, _renumbered(op.attrs, blocks), op,
-                     f"{where}: block {old} op {n}")
+            _op_desc(
+                b.ops.add(),
+                op.type,
+                op.inputs,
+                op.outputs,
+                _renumbered(op.attrs, blocks),
+                op,
+                f"{where}: block {old} op {n}",
+            )
         if glob and fetches is not None:
             _holder(b.vars.add(), "fetch", 10)
             for col, name in enumerate(fetches):
@@ -273,7 +313,7 @@ def whole_program_desc(program, where):
     for block in program.blocks:
         b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
         for name in block.vars:
-            if name != EMPTY:                # (Fluid's "no variable", which has no VarDesc)
+            if name != EMPTY:  # (Fluid's "no variable", which has no VarDesc)
                 _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(block.ops):
             _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")

@@ -4,6 +4,7 @@ Lengths (``recursive_sequence_lengths``) and offsets (``lod``) are two views of 
 lengths [[2, 3]] are offsets [[0, 2, 5]]. Level i's lengths count entries of level i+1; the last
 level's lengths count rows of the array.
 """
+
 import numpy as np
 
 from ..base.dtypes import convert_dtype
@@ -39,7 +40,7 @@ class LoDTensor:
         if self._array is None:
             raise PeError("this LoDTensor holds no data yet: set() it or run the program that writes it")
         array = self._array
-        if hasattr(array, "copy_to_host"):     # on a GPU (a CUDA place's scope): copy to the host
+        if hasattr(array, "copy_to_host"):  # on a GPU (a CUDA place's scope): copy to the host
             array = array.copy_to_host()
         return array if dtype is None else array.astype(dtype)
 
@@ -47,7 +48,7 @@ class LoDTensor:
         return list(self._array.shape) if self._array is not None else []
 
     def _get_dims(self):
-        return self.shape()     # a list, as Fluid's
+        return self.shape()  # a list, as Fluid's
 
     def _set_dims(self, dims):
         """Fluid's resize: the array takes shape ``dims`` (its values, where the size is kept; zeros else)."""
@@ -84,7 +85,11 @@ class LoDTensor:
 
     def _own_array(self):
         """The array, a host copy this tensor owns where it was on a device or not writable."""
-        if hasattr(self._array, "copy_to_host") or not self._array.flags.writeable or not self._array.flags.c_contiguous:
+        if (
+            hasattr(self._array, "copy_to_host")
+            or not self._array.flags.writeable
+            or not self._array.flags.c_contiguous
+        ):
             self._array = np.ascontiguousarray(np.array(self))
         return self._array
 
@@ -127,9 +132,11 @@ class LoDTensor:
         for i, level in enumerate(lengths):
             below = len(lengths[i + 1]) if i + 1 < len(lengths) else rows
             if any(int(n) < 0 for n in level) or (below is not None and sum(level) != below):
-                raise EnforceNotMet(f"set_recursive_sequence_lengths: {[list(l) for l in lengths]} is not a valid "
-                                    f"LoD for this tensor ({rows if rows is not None else 'no'} rows): level {i}'s "
-                                    f"lengths must be >= 0 and add up to {below}")
+                raise EnforceNotMet(
+                    f"set_recursive_sequence_lengths: {[list(l) for l in lengths]} is not a valid "
+                    f"LoD for this tensor ({rows if rows is not None else 'no'} rows): level {i}'s "
+                    f"lengths must be >= 0 and add up to {below}"
+                )
         self._lod = lod
 
     def recursive_sequence_lengths(self):
@@ -159,13 +166,24 @@ class LoDTensor:
         kind = _CPP_TYPES.get(array.dtype.name, array.dtype.name)
         lod = "{" + "".join("{" + ", ".join(str(int(o)) for o in level) + "}" for level in self._lod) + "}"
         values = " ".join(_cpp_value(v, kind) for v in array.reshape(-1).tolist())
-        return (f"\tlod: {lod}\n\tdim: {', '.join(str(d) for d in array.shape)}\n\tlayout: NCHW\n"
-                f"\tdtype: {kind}\n\tdata: [{values}]\n")
+        return (
+            f"\tlod: {lod}\n\tdim: {', '.join(str(d) for d in array.shape)}\n\tlayout: NCHW\n"
+            f"\tdtype: {kind}\n\tdata: [{values}]\n"
+        )
 
 
 # numpy dtype -> the C++ type name Fluid's tensor text gives
-_CPP_TYPES = {"float32": "float", "float64": "double", "float16": "::paddle::platform::float16", "int32": "int",
-              "int64": "int64_t", "bool": "bool", "uint8": "uint8_t", "int16": "int16_t", "int8": "int8_t"}
+_CPP_TYPES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "::paddle::platform::float16",
+    "int32": "int",
+    "int64": "int64_t",
+    "bool": "bool",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "int8": "int8_t",
+}
 
 
 def _cpp_value(v, kind):
@@ -192,14 +210,15 @@ def create_lod_tensor(data, recursive_seq_lens, place=None):
         flat = [step for seq in data for step in seq]
         lengths = [len(seq) for seq in data]
         if recursive_seq_lens and lengths != list(recursive_seq_lens[-1]):
-            raise PeError(f"create_lod_tensor: sequence lengths {lengths} do not match "
-                          f"recursive_seq_lens {recursive_seq_lens[-1]}")
+            raise PeError(
+                f"create_lod_tensor: sequence lengths {lengths} do not match "
+                f"recursive_seq_lens {recursive_seq_lens[-1]}"
+            )
         data = np.array(flat, dtype="int64").reshape(len(flat), 1)
     tensor = LoDTensor(np.asarray(data))
     tensor.set_recursive_sequence_lengths(recursive_seq_lens)
     if not tensor.has_valid_recursive_sequence_lengths():
-        raise PeError(f"create_lod_tensor: lengths {recursive_seq_lens} do not fit data with "
-                      f"{len(tensor)} rows")
+        raise PeError(f"create_lod_tensor: lengths {recursive_seq_lens} do not fit data with {len(tensor)} rows")
     return tensor
 
 

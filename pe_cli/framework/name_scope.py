@@ -1,5 +1,6 @@
 """Name scopes: ``name_scope(prefix)`` groups the ops built inside under a path ('/outer/inner/',
 their ``op_namescope`` attribute, as in Fluid). Variable names are unchanged."""
+
 import contextlib
 
 

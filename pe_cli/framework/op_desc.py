@@ -1,6 +1,7 @@
 """``op.desc``: Fluid's OpDesc face of an Operator. It is a view: every call reads or changes the
 Operator itself, so an op built at desc level (``block.desc.append_op()`` then ``set_type``,
 ``set_input``, ...) is an op of the block like any other, and two views of one op are equal."""
+
 from ..ops import registry
 from .desc_view import DescView
 
@@ -12,6 +13,7 @@ GENERATED_ATTRS = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op
 class OpDesc(DescView):
     """The desc-level methods of Fluid's core.OpDesc over one Operator; ``OpDesc()``, as Fluid's
     ``core.OpDesc()``, is the desc of a new op of no block and no type yet."""
+
     # operator.py sets it: an Operator of no block (OpDesc imports no Operator)
     new_operator = None
 

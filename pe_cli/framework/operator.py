@@ -1,4 +1,5 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
+
 from ..base.errors import ArgumentTypeError
 from .op_desc import OpDesc
 from .variable import Variable
@@ -6,6 +7,7 @@ from .variable import Variable
 
 class AttrType:
     """Fluid's attribute types (``core.AttrType``), as ``Operator.attr_type`` reports them."""
+
     INT, FLOAT, STRING, INTS, FLOATS, STRINGS, BOOLEAN, BOOLEANS, BLOCK, LONG, BLOCKS, LONGS = range(12)
 
 
@@ -14,7 +16,7 @@ def attr_type_of(value):
     if isinstance(value, bool):
         return AttrType.BOOLEAN
     if isinstance(value, int):
-        return AttrType.INT if -2**31 <= value < 2**31 else AttrType.LONG
+        return AttrType.INT if -(2**31) <= value < 2**31 else AttrType.LONG
     if isinstance(value, float):
         return AttrType.FLOAT
     if isinstance(value, str):
@@ -34,12 +36,14 @@ def attr_type_of(value):
 
 class _VarName(str):
     """An attribute given by a Variable, in an op's text: ``Var[name]``, as Paddle's."""
+
     def __repr__(self):
         return f"Var[{self}]"
 
 
 class OpRole:
     """Fluid's op roles; ``Loss`` is a flag or-ed onto the role of the op that makes the loss."""
+
     Forward, Backward, Optimize, LRSched, Loss = 0, 1, 2, 16, 256
 
     @staticmethod
@@ -52,16 +56,16 @@ class Operator:
     def __init__(self, block, type, inputs, outputs, attrs, role=OpRole.Forward, source=None, layer=None):
         self.block = block
         self.type = type
-        self.inputs = inputs      # slot -> [variable names]
-        self.outputs = outputs    # slot -> [variable names]
+        self.inputs = inputs  # slot -> [variable names]
+        self.outputs = outputs  # slot -> [variable names]
         self.attrs = attrs
         self.role = role
-        self.source = source      # where it was built: "train.py:40" or "lenet.yaml:12 layers[3] fc1"
-        self.layer = layer        # the layer that appended it: "fc_0"
+        self.source = source  # where it was built: "train.py:40" or "lenet.yaml:12 layers[3] fc1"
+        self.layer = layer  # the layer that appended it: "fc_0"
         # Where a seeded random op draws from (executor/plan.py rng_seed), when not its position: an
         # initializer's op goes first in its block, as Fluid puts it, yet draws as if appended.
         self.seed_position = None
-        self.attr_vars = {}       # attribute -> the input slot of the Variable that gives it (attribute_variables.py)
+        self.attr_vars = {}  # attribute -> the input slot of the Variable that gives it (attribute_variables.py)
 
     def input(self, slot):
         return list(self.inputs.get(slot, []))
@@ -90,8 +94,11 @@ class Operator:
 
     def all_attrs(self):
         """The attributes; one given by a Variable is that Variable (Paddle 2.x's)."""
-        given = {a: self.block._find_var_recursive(self.inputs[s][0]) for a, s in self.attr_vars.items()
-                 if self.inputs.get(s)}
+        given = {
+            a: self.block._find_var_recursive(self.inputs[s][0])
+            for a, s in self.attr_vars.items()
+            if self.inputs.get(s)
+        }
         return dict(self.attrs, **given)
 
     def attr_type(self, name):
@@ -130,7 +137,7 @@ class Operator:
         self._renamed()
 
     def _renamed(self):
-        if self.block is not None:          # a plan made of the program before is out of date
+        if self.block is not None:  # a plan made of the program before is out of date
             self.block.program._bump()
 
     @property
@@ -138,9 +145,16 @@ class Operator:
         return list(self.attrs)
 
     def clone_into(self, block):
-        op = Operator(block, self.type, {k: list(v) for k, v in self.inputs.items()},
-                      {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs),
-                      self.role, self.source, self.layer)
+        op = Operator(
+            block,
+            self.type,
+            {k: list(v) for k, v in self.inputs.items()},
+            {k: list(v) for k, v in self.outputs.items()},
+            dict(self.attrs),
+            self.role,
+            self.source,
+            self.layer,
+        )
         op.seed_position = self.seed_position
         op.attr_vars = dict(self.attr_vars)
         return op
@@ -154,12 +168,16 @@ class Operator:
     def to_string(self):
         def slots(d):
             return ", ".join(f"{k}=[{', '.join(v)}]" for k, v in d.items())
-        shown = dict(self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items()
-                                    if self.inputs.get(s)})
+
+        shown = dict(
+            self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items() if self.inputs.get(s)}
+        )
         attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(shown.items()) if not k.startswith("_"))
         where = f"  # {self.source}" if self.source else ""
-        return (f"{{{slots(self.outputs)}}} = {self.type}({slots(self.inputs)})"
-                f"{' {' + attrs + '}' if attrs else ''} [{OpRole.name(self.role)}]{where}")
+        return (
+            f"{{{slots(self.outputs)}}} = {self.type}({slots(self.inputs)})"
+            f"{' {' + attrs + '}' if attrs else ''} [{OpRole.name(self.role)}]{where}"
+        )
 
     __str__ = to_string
 
@@ -176,8 +194,9 @@ def input_slot_names(op_type, slots):
     for slot, value in (slots or {}).items():
         for item in value if isinstance(value, (list, tuple)) else [value]:
             if item is not None and not isinstance(item, (str, bytes, Variable)):
-                raise ArgumentTypeError(f"op '{op_type}': input {slot} must be a Variable (or a variable's "
-                                        f"name), got {type(item).__name__}")
+                raise ArgumentTypeError(
+                    f"op '{op_type}': input {slot} must be a Variable (or a variable's name), got {type(item).__name__}"
+                )
     return slot_names(slots)
 
 

@@ -1,5 +1,6 @@
 """Program ▸ Block: the static graph. Building appends ops through the op registry, which checks
 slots and attributes and infers output shapes at once, so mistakes surface where they are made."""
+
 import contextlib
 import copy
 import numbers
@@ -64,7 +65,7 @@ class Block:
             if name in block.vars:
                 return block.vars[name]
             block = self.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
-        raise ArgumentValueError(f"no variable named {name!r} in block {self.idx}")   # a ValueError, as Fluid's
+        raise ArgumentValueError(f"no variable named {name!r} in block {self.idx}")  # a ValueError, as Fluid's
 
     def has_var(self, name):
         return name in self.vars
@@ -121,13 +122,20 @@ class Block:
 
     def _make_op(self, type, inputs, outputs, attrs, role):
         static_mode.check_building(type)
-        attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
+        attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}  # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         if device_hint.current_device() is not None:
             device_hint.mark(type, attrs, registry.get(type))
-        op = Operator(self, type, input_slot_names(type, inputs), slot_names(outputs), attrs,
-                      self.program._current_role if role is None else role, current_source(),
-                      current_layer())
+        op = Operator(
+            self,
+            type,
+            input_slot_names(type, inputs),
+            slot_names(outputs),
+            attrs,
+            self.program._current_role if role is None else role,
+            current_source(),
+            current_layer(),
+        )
         op.attr_vars = attr_vars
         if current_name_scope() != "/":
             op.attrs.setdefault("op_namescope", current_name_scope())
@@ -166,10 +174,10 @@ class Program:
         self._seed = _global_seed
         self._follows_paddle2 = program_release.new_programs_follow_paddle2()
         self._current_role = OpRole.Forward
-        self._version = 0   # bumped on every change; executors cache plans per version
+        self._version = 0  # bumped on every change; executors cache plans per version
         self._is_test = False
-        self._py_readers = []     # the py_readers read_file reads in this program (layers/readers.py)
-        self._appending_grad_times = 0      # Fluid's count of append_backward/gradients calls
+        self._py_readers = []  # the py_readers read_file reads in this program (layers/readers.py)
+        self._appending_grad_times = 0  # Fluid's count of append_backward/gradients calls
 
     def _bump(self):
         self._version += 1
@@ -195,15 +203,19 @@ class Program:
         """Makes the variables of this global block that are parameters of ``other``'s global block
         parameters with the same training attributes (Fluid's; a pruned or parsed copy gets them back)."""
         if not isinstance(other, Program):
-            raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
-                            f"but received {type(other)}")
+            raise TypeError(
+                "Function Program._copy_param_info_from() needs to pass in a source Program, "
+                f"but received {type(other)}"
+            )
         copy_param_info(self.global_block(), other.global_block())
 
     def _copy_dist_param_info_from(self, other):
         """Takes ``other``'s distributed (parameter-server) settings, as Fluid's."""
         if not isinstance(other, Program):
-            raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
-                            f"but received {type(other)}")
+            raise TypeError(
+                "Function Program._copy_param_info_from() needs to pass in a source Program, "
+                f"but received {type(other)}"
+            )
         copy_dist_info(self, other)
 
     _copy_data_info_from = copy_data_info
@@ -317,9 +329,9 @@ class Program:
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test
         new._follows_paddle2 = self._follows_paddle2
-        new._py_readers = list(self._py_readers)    # a clone reads the same readers
-        new._appending_grad_times = 0 if for_test else self._appending_grad_times   # as Fluid's clone
-        if hasattr(self, "lr_scheduler"):           # and a paddle.optimizer.lr schedule's value, as Paddle's
+        new._py_readers = list(self._py_readers)  # a clone reads the same readers
+        new._appending_grad_times = 0 if for_test else self._appending_grad_times  # as Fluid's clone
+        if hasattr(self, "lr_scheduler"):  # and a paddle.optimizer.lr schedule's value, as Paddle's
             new.lr_scheduler = self.lr_scheduler
         new.blocks = []
         for block in self.blocks:
@@ -327,7 +339,9 @@ class Program:
             nb.vars = {name: var.clone_into(nb) for name, var in block.vars.items()}
             for op in block.ops:
                 nop = op.clone_into(nb)
-                if for_test and getattr(registry.get(op.type).attrs.get("is_test"), "fill", False):   # (not a 2.x-only one)
+                if for_test and getattr(
+                    registry.get(op.type).attrs.get("is_test"), "fill", False
+                ):  # (not a 2.x-only one)
                     nop.attrs["is_test"] = True
                 nb.ops.append(nop)
                 for name in nop.output_arg_names:
@@ -341,8 +355,7 @@ class Program:
         each parameter's training attributes (trainable, learning rate, regularizer, clip)."""
         shown = {0}
         texts = [self.blocks[0].to_string(throw_on_error, with_details, True, shown)]
-        texts += [b.to_string(throw_on_error, with_details, True, shown) for b in self.blocks[1:]
-                  if b.idx not in shown]
+        texts += [b.to_string(throw_on_error, with_details, True, shown) for b in self.blocks[1:] if b.idx not in shown]
         return "\n".join(texts)
 
     def __str__(self):
@@ -357,7 +370,7 @@ class Program:
     copy = copy.copy
 
 
-_global_seed = 0      # what a new Program's random_seed starts at (Program.global_seed)
+_global_seed = 0  # what a new Program's random_seed starts at (Program.global_seed)
 _main_program = Program()
 _startup_program = Program()
 

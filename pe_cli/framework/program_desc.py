@@ -5,6 +5,7 @@ views of one block are equal. ``serialize_to_string()`` gives Fluid's ProgramDes
 ``fluid.save``'s ``.pdmodel``: pe_cli/framework/fluid_model_write.py), which ``Program.parse_from_string``
 (``parse_program``) reads back, as it reads Fluid's own; pe's earlier form of those bytes (JSON of every
 block's variables and ops) still reads."""
+
 import json
 
 from ..base.errors import ArgumentValueError, PeError
@@ -84,8 +85,10 @@ def parse_program(program, data):
     except (ValueError, TypeError, AttributeError, KeyError):
         blocks = None
     if blocks is None:
-        raise ArgumentValueError(f"{where}: these bytes are not a program (Fluid's ProgramDesc, as "
-                                 f"program.desc.serialize_to_string() or a __model__ file holds)")
+        raise ArgumentValueError(
+            f"{where}: these bytes are not a program (Fluid's ProgramDesc, as "
+            f"program.desc.serialize_to_string() or a __model__ file holds)"
+        )
     return _from_json(program, blocks)
 
 
@@ -97,8 +100,13 @@ def _from_json(program, blocks):
     for b in blocks:
         block = program.block(b["idx"])
         for v in b["vars"]:
-            block.create_var(name=v["name"], shape=v["shape"], dtype=v["dtype"], lod_level=v["lod_level"],
-                             persistable=v["persistable"])
+            block.create_var(
+                name=v["name"],
+                shape=v["shape"],
+                dtype=v["dtype"],
+                lod_level=v["lod_level"],
+                persistable=v["persistable"],
+            )
     for b in blocks:
         block = program.block(b["idx"])
         for op in b["ops"]:
@@ -113,6 +121,8 @@ def _restored(program, value):
     if isinstance(value, list):
         return [_restored(program, v) for v in value]
     return value
+
+
 class BlockDesc(DescView):
     """``block.desc``: names are str or bytes (Fluid's tests pass ``six.b("x")``)."""
 

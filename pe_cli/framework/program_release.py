@@ -9,6 +9,7 @@ build the same ops in both, with one difference: a reduction to one value is 0-D
 function of such a program builds it (``paddle.mean``), and [1] when ``fluid.layers`` does
 (``fluid.layers.mean`` after ``paddle.enable_static()``), as on every Paddle that runs programs mixing
 the two (2.0-2.4): ``mark_zero_dim``."""
+
 from ..ops import registry
 from .source import called_api
 
@@ -38,7 +39,7 @@ def pass_stop_gradient(block, attrs, inputs, outputs, role):
     the flag each output was made with."""
     program = block.program
     role = program._current_role if role is None else role
-    if not program._follows_paddle2 or "sub_block" in (attrs or {}) or role & ~256:   # 256: OpRole.Loss
+    if not program._follows_paddle2 or "sub_block" in (attrs or {}) or role & ~256:  # 256: OpRole.Loss
         return
     if any(getattr(var, "stop_gradient", None) is False for var in _variables(block, inputs)):
         return

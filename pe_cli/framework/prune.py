@@ -1,6 +1,7 @@
 """Pruning a program to what some targets need (Fluid's ``Program._prune`` and
 ``_prune_with_input``: what inference runs, without the loss and metrics, and what
 ``Executor.run(use_prune=True)`` runs), and a test clone's backward (``prune_backward``)."""
+
 from .operator import Operator, OpRole
 from .variable import Variable
 
@@ -27,8 +28,9 @@ def _checked(feeded_var_names, targets):
     fed, names, ops = set(), set(), []
     for n in feeds:
         if not isinstance(n, (str, Variable)):
-            raise ValueError("All feeded_var_names of Program._prune_with_input() can only be str, but "
-                             f"received {type(n)}.")
+            raise ValueError(
+                f"All feeded_var_names of Program._prune_with_input() can only be str, but received {type(n)}."
+            )
         fed.add(n if isinstance(n, str) else n.name)
     for t in targets:
         if isinstance(t, Operator):
@@ -36,8 +38,9 @@ def _checked(feeded_var_names, targets):
         elif isinstance(t, (str, Variable)):
             names.add(t if isinstance(t, str) else t.name)
         else:
-            raise ValueError("All targets of Program._prune_with_input() can only be Variable or Operator, but "
-                             f"received {type(t)}.")
+            raise ValueError(
+                f"All targets of Program._prune_with_input() can only be Variable or Operator, but received {type(t)}."
+            )
     return fed, names, ops
 
 

@@ -3,6 +3,7 @@
 The YAML compiler sets the location explicitly (``model.yaml:12 layers[3] fc1``); from Python the
 first stack frame outside pe_cli is used (``train.py:40``).
 """
+
 import contextlib
 import contextvars
 import os
@@ -92,5 +93,5 @@ def called_function():
     name = entry.f_code.co_qualname
     for tail in (".__init__", ".__call__", ".forward", ".__new__"):
         if name.endswith(tail):
-            return name[:-len(tail)]
+            return name[: -len(tail)]
     return name

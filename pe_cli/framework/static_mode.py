@@ -5,13 +5,14 @@ that call and refuses, in one line naming the call, what would run eagerly after
 (``Block._make_op`` asks ``check_building``). The eager-only calls themselves (``Tensor.numpy()``,
 ``loss.backward()``, ``paddle.to_tensor`` in a program that never entered static mode) say so in one
 line through ``refuse``."""
+
 from ..base.errors import FluidUnsupported
 from .source import called_function, current_source
 
 STATIC_ONLY = "pe runs static graphs only"
 
-_entered = False        # paddle.enable_static() was called in this process
-_left_at = None         # where paddle.disable_static() was called since ("train.py:40"), or None
+_entered = False  # paddle.enable_static() was called in this process
+_left_at = None  # where paddle.disable_static() was called since ("train.py:40"), or None
 
 
 def enter_static():
@@ -47,16 +48,22 @@ def check_eager_call(call):
     if _left_at is not None:
         _after_leaving(call)
     if not _entered:
-        raise FluidUnsupported(call, f"a dygraph (eager) call; {STATIC_ONLY}: this program never called "
-                                     f"paddle.enable_static(), so in Paddle 2.x it runs eagerly; call "
-                                     f"paddle.enable_static() first and feed data through paddle.static.data and "
-                                     f"exe.run(feed=...)")
+        raise FluidUnsupported(
+            call,
+            f"a dygraph (eager) call; {STATIC_ONLY}: this program never called "
+            f"paddle.enable_static(), so in Paddle 2.x it runs eagerly; call "
+            f"paddle.enable_static() first and feed data through paddle.static.data and "
+            f"exe.run(feed=...)",
+        )
 
 
 def _after_leaving(call):
-    raise FluidUnsupported(call, f"called in dygraph mode (after paddle.disable_static() at {_left_at}); "
-                                 f"{STATIC_ONLY}: build and run the static program before "
-                                 f"paddle.disable_static(), or call paddle.enable_static() again")
+    raise FluidUnsupported(
+        call,
+        f"called in dygraph mode (after paddle.disable_static() at {_left_at}); "
+        f"{STATIC_ONLY}: build and run the static program before "
+        f"paddle.disable_static(), or call paddle.enable_static() again",
+    )
 
 
 def refuse(call, instead):

@@ -1,4 +1,5 @@
 """Fluid-style unique names: ``fc_0``, ``fc_1``; ``guard()`` starts a fresh namespace."""
+
 import contextlib
 from collections import defaultdict
 
@@ -21,7 +22,7 @@ def generate(key):
     return _generator(key)
 
 
-_para_name_checker = None   # Fluid's dygraph parameter-name checker: kept and handed back, unused here
+_para_name_checker = None  # Fluid's dygraph parameter-name checker: kept and handed back, unused here
 
 
 def switch(new_generator=None, new_para_name_checker=None):

@@ -3,6 +3,7 @@ views of one variable are equal). Dtypes are pe's names, which equal ``VarDesc.V
 the rest; a Fluid VarType number given to ``set_dtype`` is taken as well. ``VarDesc(name)``, as
 Fluid's ``core.VarDesc(name)``, is the desc of a new variable of no block (an IR graph's node holds
 such copies: pe_cli/compiler/ir_graph.py)."""
+
 from ..base.dtypes import VarType, convert_dtype
 from .desc_view import DescView
 

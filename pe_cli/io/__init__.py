@@ -16,13 +16,43 @@
 Optimizer state (moments, beta powers, learning rates, ``@LR_DECAY_COUNTER@``) is persistable, so
 ``save_persistables`` then ``load_persistables`` resumes training exactly.
 """
-from .checkpoint import (is_parameter, is_persistable, load_params, load_persistables, load_vars,
-                         save_npy_persistables, save_params, save_persistables, save_vars)
-from .inference import load_inference_model, save_inference_model
-from .program_state import (get_program_parameter, get_program_persistable_vars, load, load_program_state, save,
-                            set_program_state)
 
-__all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
-           "save_inference_model", "load_inference_model", "is_parameter", "is_persistable",
-           "save", "load", "load_program_state", "set_program_state", "get_program_parameter",
-           "get_program_persistable_vars"]
+from .checkpoint import (
+    is_parameter,
+    is_persistable,
+    load_params,
+    load_persistables,
+    load_vars,
+    save_npy_persistables,
+    save_params,
+    save_persistables,
+    save_vars,
+)
+from .inference import load_inference_model, save_inference_model
+from .program_state import (
+    get_program_parameter,
+    get_program_persistable_vars,
+    load,
+    load_program_state,
+    save,
+    set_program_state,
+)
+
+__all__ = [
+    "save_vars",
+    "load_vars",
+    "save_params",
+    "load_params",
+    "save_persistables",
+    "load_persistables",
+    "save_inference_model",
+    "load_inference_model",
+    "is_parameter",
+    "is_persistable",
+    "save",
+    "load",
+    "load_program_state",
+    "set_program_state",
+    "get_program_parameter",
+    "get_program_persistable_vars",
+]

@@ -9,6 +9,7 @@ checkpoint untouched; a crash inside the swap leaves it complete under ``.<name>
 
 Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive; a
 directory's files may also be given as bytes (Fluid's formats: pe_cli/base/fluid_proto.py)."""
+
 import errno
 import glob
 import os
@@ -18,8 +19,15 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import (OutputError, fsync_dir as _fsync_dir, is_short_write, new_mode, write_checked,
-                                write_error, write_file)
+from ..base.atomic_file import (
+    OutputError,
+    fsync_dir as _fsync_dir,
+    is_short_write,
+    new_mode,
+    write_checked,
+    write_error,
+    write_file,
+)
 from ..base.errors import PeError
 from ..base.output_rule import check_nul, check_write
 
@@ -29,11 +37,14 @@ def _write_npy(path, array, shown=None):
     checked on disk against what was meant (base/atomic_file.py's ``write_checked``). Returns the
     ``Written``."""
     if isinstance(array, bytes):
+
         def write(f):
             f.write(array)
     else:
+
         def write(f):
             np.save(f, array, allow_pickle=False)
+
     try:
         with open(path, "wb") as f:
             return write_checked(f, write, path, shown)
@@ -45,8 +56,11 @@ def _disk_error(error, path):
     """A write that failed because the disk is full, said so, naming the file being written (numpy
     reports a short write without an errno); other errors as they are."""
     if error.errno == errno.ENOSPC or is_short_write(error):
-        return OutputError(f"no space left on device writing {path}; free some space and save again "
-                           f"(the earlier checkpoint is untouched)", errno.ENOSPC)
+        return OutputError(
+            f"no space left on device writing {path}; free some space and save again "
+            f"(the earlier checkpoint is untouched)",
+            errno.ENOSPC,
+        )
     return write_error(error, path)
 
 
@@ -92,17 +106,20 @@ def _write_dir(dirname, files, seal):
     if os.path.exists(target) and not os.path.isdir(target):
         raise PeError(f"cannot save into '{dirname}': it exists and is not a directory")
     cwd = os.path.realpath(os.getcwd())
-    if os.path.isdir(target) and not os.path.islink(target) and (cwd == os.path.realpath(target) or
-                                  cwd.startswith(os.path.realpath(target) + os.sep)):
-        return _files_in_place(target, files, seal)   # never swap the directory the process runs in
+    if (
+        os.path.isdir(target)
+        and not os.path.islink(target)
+        and (cwd == os.path.realpath(target) or cwd.startswith(os.path.realpath(target) + os.sep))
+    ):
+        return _files_in_place(target, files, seal)  # never swap the directory the process runs in
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{base}.tmp-", dir=parent)
     written = {}
     try:
-        os.chmod(tmp, new_mode(target, 0o777))       # mkdtemp's 0700 would replace the old mode
+        os.chmod(tmp, new_mode(target, 0o777))  # mkdtemp's 0700 would replace the old mode
         for fname, array in files.items():
             path = os.path.join(tmp, fname)
-            os.makedirs(os.path.dirname(path), exist_ok=True)     # a variable named 'a/b' (Fluid's layout)
+            os.makedirs(os.path.dirname(path), exist_ok=True)  # a variable named 'a/b' (Fluid's layout)
             written[fname] = _write_npy(path, array, os.path.join(dirname, fname))
         if os.path.isdir(target):
             _keep_old_entries(target, tmp, files)
@@ -111,12 +128,12 @@ def _write_dir(dirname, files, seal):
         _fsync_dir(tmp)
         if os.path.isdir(target):
             backup = tempfile.mkdtemp(prefix=f".{base}.old-", dir=parent)
-            os.rmdir(backup)            # a fresh unused name for the old directory
+            os.rmdir(backup)  # a fresh unused name for the old directory
             os.rename(target, backup)
             try:
                 os.rename(tmp, target)
             except BaseException:
-                os.rename(backup, target)   # put the old checkpoint back
+                os.rename(backup, target)  # put the old checkpoint back
                 raise
             _fsync_dir(parent)
             _remove(backup)
@@ -145,7 +162,7 @@ def _keep_old_entries(target, tmp, files):
         if os.path.isdir(src) and not os.path.islink(src):
             if os.path.isdir(dst):
                 prefix = entry + os.sep
-                _keep_old_entries(src, dst, {f[len(prefix):]: v for f, v in files.items() if f.startswith(prefix)})
+                _keep_old_entries(src, dst, {f[len(prefix) :]: v for f, v in files.items() if f.startswith(prefix)})
             elif entry not in files:
                 shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
         elif entry not in files and not os.path.lexists(dst):

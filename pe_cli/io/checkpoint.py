@@ -10,6 +10,7 @@ Loading reads Fluid's files and pe's earlier ``.npy``/``.npz`` ones; it reads ev
 checks that each expected variable is there with the program's shape and dtype; a mismatch is a
 one-line error naming the file and the variable, and nothing is loaded. Values (with their LoD) go
 to the current global scope (``fluid.scope_guard`` selects another)."""
+
 import os
 import types
 import warnings
@@ -23,11 +24,28 @@ from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
 from ..base.atomic_file import write_file
 from .atomic import interrupted_hint, write_dir
-from .checkpoint_files import (check_value, combined_values, file_name, fluid_files, read_combined, read_dir,  # noqa: F401
-                               saved_names, tensor_bytes)
+from .checkpoint_files import (
+    check_value,
+    combined_values,
+    file_name,
+    fluid_files,
+    read_combined,
+    read_dir,  # noqa: F401
+    saved_names,
+    tensor_bytes,
+)
 
-__all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
-           "is_parameter", "is_persistable", "save_npy_persistables"]
+__all__ = [
+    "save_vars",
+    "load_vars",
+    "save_params",
+    "load_params",
+    "save_persistables",
+    "load_persistables",
+    "is_parameter",
+    "is_persistable",
+    "save_npy_persistables",
+]
 
 _NOT_SAVED_TYPES = ("feed_minibatch", "fetch_list", "reader", "raw")
 
@@ -43,10 +61,9 @@ def is_persistable(var):
 def as_program(main_program, fn):
     """``main_program`` (default: the default main program; a CompiledProgram's own), checked."""
     program = default_main_program() if main_program is None else main_program
-    program = getattr(program, "_program", program)   # a CompiledProgram
+    program = getattr(program, "_program", program)  # a CompiledProgram
     if program is None:
-        raise TypeError(f"{fn}: this CompiledProgram was made of a core.Graph and holds no Program; "
-                        "pass the Program")
+        raise TypeError(f"{fn}: this CompiledProgram was made of a core.Graph and holds no Program; pass the Program")
     if not isinstance(program, Program):
         raise TypeError(f"{fn}: main_program must be a Program, got {type(program).__name__}")
     return program
@@ -84,7 +101,7 @@ def variable_values(fn, vars, scope):
     arrays = {}
     for v in vars:
         array = _scope_value(fn, v, scope)
-        array = np.asarray(array.copy_to_host() if hasattr(array, "copy_to_host") else array)   # GPU scopes
+        array = np.asarray(array.copy_to_host() if hasattr(array, "copy_to_host") else array)  # GPU scopes
         if array.dtype == object:
             raise PeError(f"{fn}: variable '{v.name}' holds Python objects, which checkpoints do not store")
         arrays[v.name] = array
@@ -94,8 +111,10 @@ def variable_values(fn, vars, scope):
 def _scope_value(fn, var, scope):
     array = scope.get_array(var.name)
     if array is None:
-        raise PeError(f"{fn}: variable '{var.name}' has no value in the scope: run the startup program "
-                      f"(and the program that computes it) before saving")
+        raise PeError(
+            f"{fn}: variable '{var.name}' has no value in the scope: run the startup program "
+            f"(and the program that computes it) before saving"
+        )
     return array
 
 
@@ -128,7 +147,7 @@ def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
         warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
         return None
     tensors = variable_tensors(fn, chosen, global_scope())
-    if dirname is None:                       # save_to_memory
+    if dirname is None:  # save_to_memory
         return fluid_files(fn, tensors, "memory").get("memory", b"")
     if filename is None:
         write_dir(dirname, fluid_files(fn, tensors))
@@ -183,7 +202,7 @@ def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
     chosen = [v for v in _select(fn, main_program, vars, predicate) if str(v.type).lower() != "raw"]
     if not chosen:
         return
-    if dirname is None:                       # model_from_memory: filename holds the bytes
+    if dirname is None:  # model_from_memory: filename holds the bytes
         if not isinstance(filename, (bytes, bytearray)):
             raise ValueError("The directory path and params cannot be None at the same time.")
         values = combined_values(fn, bytes(filename), "the bytes given", chosen)
@@ -214,9 +233,11 @@ def read_saved(fn, dirname, names=None, filename=None):
             raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
         names = list(saved_names(dirname))
         if not names:
-            raise PeError(f"{fn}: checkpoint directory '{dirname}' holds no saved variable, so there is nothing to "
-                          f"load; give the directory save_vars / save_persistables wrote")
-    wanted = [types.SimpleNamespace(name=n, shape=None, dtype=None) for n in names]   # no checks
+            raise PeError(
+                f"{fn}: checkpoint directory '{dirname}' holds no saved variable, so there is nothing to "
+                f"load; give the directory save_vars / save_persistables wrote"
+            )
+    wanted = [types.SimpleNamespace(name=n, shape=None, dtype=None) for n in names]  # no checks
     if filename is None:
         values = read_dir(fn, dirname, wanted)
     else:

@@ -10,6 +10,7 @@ pe's earlier format, still read: ``dirname/<name>.npy`` ('%', '/' and '\\' escap
 ``.npz`` archive ``filename``. Of a variable's Fluid file and its ``.npy`` file, the one saved last
 is read. Reading checks every count against the bytes there, and each value against the program's
 variable; nothing is unpickled."""
+
 import os
 
 import numpy as np
@@ -22,8 +23,17 @@ from ..base.npy import read_npy
 from ..base.selected_rows import SelectedRows
 from .atomic import interrupted_hint
 
-__all__ = ["file_name", "var_name", "fluid_path", "tensor_bytes", "fluid_files", "check_value", "read_dir",
-           "read_combined", "saved_names"]
+__all__ = [
+    "file_name",
+    "var_name",
+    "fluid_path",
+    "tensor_bytes",
+    "fluid_files",
+    "check_value",
+    "read_dir",
+    "read_combined",
+    "saved_names",
+]
 
 
 def file_name(name):
@@ -35,7 +45,7 @@ def file_name(name):
 
 def var_name(fname):
     """The variable name of an ``.npy`` file name (``file_name`` undone)."""
-    name = fname[:-len(".npy")]
+    name = fname[: -len(".npy")]
     for code, char in (("%2F", "/"), ("%5C", "\\"), ("%2E", "."), ("%25", "%")):
         name = name.replace(code, char)
     return name
@@ -46,8 +56,10 @@ def fluid_path(fn, name):
     name, as Fluid's save_vars joins it); a name that would leave the directory is an error."""
     path = os.path.normpath(name) if name else ""
     if not name or os.path.isabs(path) or path == "." or path.split(os.sep)[0] == "..":
-        raise PeError(f"{fn}: variable '{name}' cannot be saved as a file of its own (its name leaves the "
-                      f"directory); give filename to save the variables in one file")
+        raise PeError(
+            f"{fn}: variable '{name}' cannot be saved as a file of its own (its name leaves the "
+            f"directory); give filename to save the variables in one file"
+        )
     return path
 
 
@@ -55,7 +67,7 @@ def tensor_bytes(fn, var, value, lod=None):
     """(Fluid's bytes of one variable's value, True when it is a LoDTensor)."""
     if isinstance(value, SelectedRows):
         return write_selected_rows(value.rows, value.height, np.asarray(value.values)), False
-    value = np.asarray(value.copy_to_host() if hasattr(value, "copy_to_host") else value)   # GPU scopes
+    value = np.asarray(value.copy_to_host() if hasattr(value, "copy_to_host") else value)  # GPU scopes
     if value.dtype == object:
         raise PeError(f"{fn}: variable '{var.name}' holds Python objects, which Fluid's files do not store")
     try:
@@ -77,8 +89,10 @@ def fluid_files(fn, tensors, filename=None):
         return files
     for name, (_, dense) in tensors.items():
         if not dense:
-            raise PeError(f"{fn}: '{name}' is a SelectedRows, which Fluid's combined file (save_combine) cannot "
-                          f"hold; save it without filename")
+            raise PeError(
+                f"{fn}: '{name}' is a SelectedRows, which Fluid's combined file (save_combine) cannot "
+                f"hold; save it without filename"
+            )
     return {filename: b"".join(tensors[n][0] for n in sorted(tensors))} if tensors else {}
 
 
@@ -92,8 +106,9 @@ def check_value(fn, var, array, where):
         if array.ndim == 0 and want == (1,):
             array = array.reshape(1)
         if len(want) != array.ndim or any(w >= 0 and w != s for w, s in zip(want, array.shape)):
-            raise PeError(f"{fn}: '{var.name}' in {where} has shape {list(array.shape)}, "
-                          f"the program expects {list(want)}")
+            raise PeError(
+                f"{fn}: '{var.name}' in {where} has shape {list(array.shape)}, the program expects {list(want)}"
+            )
     if var.dtype is not None and np.dtype(var.dtype) != array.dtype:
         raise PeError(f"{fn}: '{var.name}' in {where} is {array.dtype}, the program expects {var.dtype}")
     return array
@@ -114,7 +129,7 @@ def _read_fluid_file(fn, path, var):
     if getattr(var, "type", None) == VarType.SELECTED_ROWS:
         rows, height, values = read_selected_rows(data, where)
         return SelectedRows(np.asarray(rows, np.int64), values, height), None
-    (array, lod), = read_lod_tensors(data, where, count=1)
+    ((array, lod),) = read_lod_tensors(data, where, count=1)
     return check_value(fn, var, array, where), lod or None
 
 
@@ -142,7 +157,7 @@ def read_dir(fn, dirname, vars):
         if not os.path.lexists(npy):
             raise PeError(f"{fn}: '{fluid}' is missing: the checkpoint has no variable '{v.name}'")
         try:
-            array = read_npy(npy)      # header checked against the file's size and memory first; never unpickled
+            array = read_npy(npy)  # header checked against the file's size and memory first; never unpickled
         except (PeError, OSError) as e:
             raise PeError(f"{fn}: variable '{v.name}': {e}") from None
         out[v.name] = (check_value(fn, v, array, f"'{npy}'"), None)
@@ -153,8 +168,10 @@ def combined_values(fn, data, where, vars):
     """{name: (array, lod)} of ``vars`` from bytes of Fluid's LoDTensors end to end in the order of
     their sorted names (save_combine), each checked against its variable."""
     tensors = read_lod_tensors(data, where, count=len(vars))
-    by_name = {v.name: (check_value(fn, v, array, where), lod or None)
-               for v, (array, lod) in zip(sorted(vars, key=lambda v: v.name), tensors)}
+    by_name = {
+        v.name: (check_value(fn, v, array, where), lod or None)
+        for v, (array, lod) in zip(sorted(vars, key=lambda v: v.name), tensors)
+    }
     return {v.name: by_name[v.name] for v in vars}
 
 

@@ -4,6 +4,7 @@ read by pe_cli/framework/fluid_model_read.py (feed and fetch ops left to the exe
 persistable variables, which ``load_vars`` reads from Fluid's files (one each, named as the variable, or
 ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
+
 from ..base.fluid_proto import looks_like_program_desc, parse_program_desc  # noqa: F401 (re-exported)
 from ..base.errors import PeError
 from ..framework import Program
@@ -24,6 +25,8 @@ def load_program_desc(path, data):
     ``<model file>.main_program``, without feed or fetch ops."""
     program, feeds, fetches = program_from_desc(parse_program_desc(data, path), path)
     if not fetches and not str(path).endswith(".main_program"):
-        raise PeError(f"{path}: the model has no fetch op, so it has no output to give: an inference model "
-                      f"(save_inference_model's __model__, a .pdmodel) fetches its targets with fetch ops")
+        raise PeError(
+            f"{path}: the model has no fetch op, so it has no output to give: an inference model "
+            f"(save_inference_model's __model__, a .pdmodel) fetches its targets with fetch ops"
+        )
     return program, feeds, fetches

@@ -9,6 +9,7 @@ op type; start_ns, end_ns; device_id 0; sub_device_id: the thread), with Fluid's
 
 The message is small and flat, so it is encoded here directly in protobuf's wire format; its
 schema below gives the message classes (``paddle.fluid.proto.profiler.profiler_pb2``) that read it."""
+
 import functools
 
 from ..base.atomic_file import atomic_write
@@ -43,7 +44,7 @@ def messages():
 
 
 def _varint(n):
-    n &= (1 << 64) - 1                      # int64 negatives take ten bytes, as protobuf encodes them
+    n &= (1 << 64) - 1  # int64 negatives take ten bytes, as protobuf encodes them
     out = bytearray()
     while True:
         byte, n = n & 0x7F, n >> 7
@@ -61,8 +62,14 @@ def _bytes_field(number, data):
 
 
 def _event(name, start_ns, end_ns, thread):
-    return (_bytes_field(1, name.encode("utf-8")) + _int_field(2, start_ns) + _int_field(3, end_ns)
-            + _int_field(5, 0) + _int_field(6, thread) + _int_field(8, 0))
+    return (
+        _bytes_field(1, name.encode("utf-8"))
+        + _int_field(2, start_ns)
+        + _int_field(3, end_ns)
+        + _int_field(5, 0)
+        + _int_field(6, thread)
+        + _int_field(8, 0)
+    )
 
 
 def profile_bytes(events, start_ns, end_ns):

@@ -3,6 +3,7 @@ that compute the targets and the parameters they use, in Fluid's formats (a prot
 and Fluid's LoDTensor files: pe_cli/io/fluid_model.py), so that pe and PaddlePaddle load each
 other's models. ``load_inference_model`` still reads the JSON ``__model__`` and ``.npy`` parameters
 that pe wrote before it wrote Fluid's format."""
+
 import os
 import warnings
 
@@ -88,19 +89,21 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     for name in feeds + targets:
         if not block.has_var(name):
             raise PeError(f"{fn}: '{name}' is not a variable of the program")
-    with warnings.catch_warnings():   # the optimize ops a training program holds are pruned below
+    with warnings.catch_warnings():  # the optimize ops a training program holds are pruned below
         warnings.simplefilter("ignore")
         test_program = program.clone(for_test=True)
     ops, used = _prune(test_program, targets)
     if not ops:
         raise PeError(f"{fn}: no forward op computes {targets}")
     produced = {n for op in ops for n in op.output_arg_names}
-    missing = [n for n in used if n not in produced and n not in feeds and block.has_var(n)
-               and not block.var(n).persistable]
+    missing = [
+        n for n in used if n not in produced and n not in feeds and block.has_var(n) and not block.var(n).persistable
+    ]
     if missing:
-        raise PeError(f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; "
-                      f"add them to the feeds")
-    var_names = [n for n in block.vars if n in used or n in produced]   # every value a kept op reads or writes
+        raise PeError(
+            f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; add them to the feeds"
+        )
+    var_names = [n for n in block.vars if n in used or n in produced]  # every value a kept op reads or writes
     params = [block.var(n) for n in var_names if is_persistable(block.var(n))]
     return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
 
@@ -111,14 +114,23 @@ def _warn_of_metric_states(program):
     block = program.global_block()
     for op in block.ops:
         if registry.get(op.type).has("metric") and any(
-                block.has_var(n) and block.var(n).persistable for n in op.output_arg_names):
+            block.has_var(n) and block.var(n).persistable for n in op.output_arg_names
+        ):
             warnings.warn("please ensure that you have set the auc states to zeros before saving inference model")
             return
 
 
-def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
-                         model_filename=None, params_filename=None, export_for_deployment=True,
-                         program_only=False):
+def save_inference_model(
+    dirname,
+    feeded_var_names,
+    target_vars,
+    executor,
+    main_program=None,
+    model_filename=None,
+    params_filename=None,
+    export_for_deployment=True,
+    program_only=False,
+):
     """Saves the forward ops that compute ``target_vars`` from ``feeded_var_names`` in Fluid's
     formats, which PaddlePaddle loads too: a protobuf ProgramDesc (``__model__`` or
     ``model_filename``) and the parameters they use as Fluid's LoDTensor files (one per variable,
@@ -129,20 +141,23 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     model_file = os.path.basename(model_filename) if model_filename else _MODEL_FILE
     params_filename = os.path.basename(params_filename) if params_filename else None
     if export_for_deployment:
-        model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
-                                                 os.path.join(dirname, model_file))
+        model, params, targets = inference_model(
+            fn, main_program, feeded_var_names, target_vars, os.path.join(dirname, model_file)
+        )
         files = {model_file: model}
-    else:     # as Fluid: the whole program, unpruned, in <model file>.main_program, and every persistable
+    else:  # as Fluid: the whole program, unpruned, in <model file>.main_program, and every persistable
         model_file += ".main_program"
         model, params, targets = whole_program(fn, main_program, target_vars, os.path.join(dirname, model_file))
         files = {model_file: model}
-    if not program_only and not params:     # Fluid's save_vars warns and writes no parameters file
+    if not program_only and not params:  # Fluid's save_vars warns and writes no parameters file
         warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
     elif not program_only:
         params_files = fluid_files(fn, variable_tensors(fn, params, global_scope()), params_filename)
         if model_file in params_files:
-            raise PeError(f"{fn}: the parameters' file '{model_file}' would overwrite the model; "
-                          f"give another model_filename or params_filename")
+            raise PeError(
+                f"{fn}: the parameters' file '{model_file}' would overwrite the model; "
+                f"give another model_filename or params_filename"
+            )
         files.update(params_files)
     write_dir(dirname, files)
     return targets
@@ -152,7 +167,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     """Loads what ``save_inference_model`` wrote; returns [program, feed names, fetch variables]
     with the parameters set in the global scope."""
     fn = "load_inference_model"
-    if dirname is None:                     # Fluid's load from memory: the model's and the parameters' bytes
+    if dirname is None:  # Fluid's load from memory: the model's and the parameters' bytes
         return _load_from_memory(fn, executor, model_filename, params_filename)
     path = os.path.join(dirname, model_filename or _MODEL_FILE)
     refuse_special(dirname, "model directory")
@@ -163,7 +178,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     check_bytes(os.path.getsize(path) * 20, f"{fn}: '{path}' ({os.path.getsize(path):,} bytes, parsed)")
     with open(path, "rb") as f:
         data = f.read()
-    if looks_like_program_desc(data):          # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
+    if looks_like_program_desc(data):  # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
         return _load_fluid_model(dirname, path, data, executor, params_filename)
     try:
         model = json_once.loads(data.decode())
@@ -185,19 +200,32 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
 def _json_program(model, path):
     """The Program of a JSON ``__model__`` that pe wrote, its blocks and dims checked first."""
     blocks = model.get("blocks", [])
-    check_blocks([-1] + [b["parent"] for b in blocks], [len(model["ops"])] + [len(b["ops"]) for b in blocks], path,
-                 len(model["vars"]) + sum(len(b.get("vars", ())) for b in blocks))
+    check_blocks(
+        [-1] + [b["parent"] for b in blocks],
+        [len(model["ops"])] + [len(b["ops"]) for b in blocks],
+        path,
+        len(model["vars"]) + sum(len(b.get("vars", ())) for b in blocks),
+    )
     program = Program()
     block = program.global_block()
     for v in model["vars"]:
         if v.get("parameter") or v.get("persistable") or v["name"] in model["feed"]:
-            check_dims(v["shape"], f"{path}: variable '{v['name']}'", known=bool(v.get("parameter") or v.get("persistable")))
+            check_dims(
+                v["shape"], f"{path}: variable '{v['name']}'", known=bool(v.get("parameter") or v.get("persistable"))
+            )
         if v.get("parameter"):
             block.create_parameter(v["name"], v["shape"], v["dtype"], trainable=False)
         else:
-            block.create_var(name=v["name"], shape=v["shape"], dtype=v["dtype"], lod_level=v["lod_level"],
-                             persistable=v["persistable"], is_data=v["name"] in model["feed"],
-                             need_check_feed=v["name"] in model["feed"], stop_gradient=True)
+            block.create_var(
+                name=v["name"],
+                shape=v["shape"],
+                dtype=v["dtype"],
+                lod_level=v["lod_level"],
+                persistable=v["persistable"],
+                is_data=v["name"] in model["feed"],
+                need_check_feed=v["name"] in model["feed"],
+                stop_gradient=True,
+            )
     rebuild_blocks(program, blocks)
     for op in model["ops"]:
         block.append_op(op["type"], op["inputs"], op["outputs"], op["attrs"])
@@ -209,14 +237,17 @@ def _load_from_memory(fn, executor, model, params):
     if params is None:
         raise ValueError("The path of params cannot be None when the directory path is None.")
     if not isinstance(model, (bytes, bytearray)) or not isinstance(params, (bytes, bytearray)):
-        raise TypeError(f"{fn}: with dirname None, model_filename and params_filename are the model's and the "
-                        f"parameters' bytes (save_persistables(exe, None, ...) gives the latter)")
+        raise TypeError(
+            f"{fn}: with dirname None, model_filename and params_filename are the model's and the "
+            f"parameters' bytes (save_persistables(exe, None, ...) gives the latter)"
+        )
     return _load_fluid_model(None, "the model bytes", bytes(model), executor, bytes(params))
 
 
 def _load_fluid_model(dirname, path, data, executor, params_filename):
     program, feeds, fetches = load_program_desc(path, data)
     block = program.global_block()
-    load_vars(executor, dirname, program, vars=[v for v in block.vars.values() if is_persistable(v)],
-              filename=params_filename)
+    load_vars(
+        executor, dirname, program, vars=[v for v in block.vars.values() if is_persistable(v)], filename=params_filename
+    )
     return [program, feeds, [block.var(n) for n in fetches]]

@@ -1,6 +1,7 @@
 """The sub-blocks of an inference model that pe saved as JSON (before it wrote Fluid's format): the
 blocks control-flow ops own (a StaticRNN's step, a While's body), stored beside the global block's
 ops in ``__model__`` and rebuilt with the same indices, so the ``sub_block`` attributes still name them."""
+
 from ..framework.program import Block
 
 

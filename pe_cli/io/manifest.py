@@ -9,6 +9,7 @@ without opening anything that is not a regular file (a FIFO would block). A dire
 manifests existed has none: then each ``.npy`` file's header is checked against the file's size
 (a truncated or pickled file is found; shapes and dtypes are checked against the program on load).
 """
+
 import hashlib
 import json
 import os
@@ -51,15 +52,26 @@ def seal(dirname, written, shown=None):
     written; the caller reads the whole checkpoint back where it lies); a mismatch is an OutputError
     and the directory is never swapped in."""
     write_manifest(dirname, meant=written)
-    files = read_manifest(dirname)      # each file's content was read back as it was written: sizes here
-    problem = files if isinstance(files, str) else next(
-        (p for n, e in sorted(files.items()) for p in [_file_problem(os.path.join(dirname, n), n, e["bytes"])] if p),
-        None)
+    files = read_manifest(dirname)  # each file's content was read back as it was written: sizes here
+    problem = (
+        files
+        if isinstance(files, str)
+        else next(
+            (
+                p
+                for n, e in sorted(files.items())
+                for p in [_file_problem(os.path.join(dirname, n), n, e["bytes"])]
+                if p
+            ),
+            None,
+        )
+    )
     missing = sorted(n for n in written if os.sep not in n and n not in (files if isinstance(files, dict) else {}))
     problem = problem or (f"{missing[0]} is not in its manifest" if missing else None)
     if problem:
-        raise OutputError(f"cannot write the checkpoint {shown or dirname}: read back, {problem}; the "
-                          f"earlier checkpoint is unchanged")
+        raise OutputError(
+            f"cannot write the checkpoint {shown or dirname}: read back, {problem}; the earlier checkpoint is unchanged"
+        )
 
 
 def read_manifest(dirname):
@@ -108,15 +120,16 @@ def _npy_problem(path, name):
     try:
         with open(path, "rb") as f:
             version = np.lib.format.read_magic(f)
-            read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
-                np.lib.format.read_array_header_2_0
+            read_header = (
+                np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            )
             shape, _, dtype = read_header(f)
             offset = f.tell()
-    except Exception as e:      # anything unreadable in the header, said in the message
+    except Exception as e:  # anything unreadable in the header, said in the message
         return f"{name} is not an .npy file ({type(e).__name__}: {str(e)[:80]})"
     if dtype.hasobject:
         return f"{name} holds Python objects (a pickle), not a tensor"
-    want = offset + numel(shape) * dtype.itemsize        # Python's ints: no int64 wrap to 0
+    want = offset + numel(shape) * dtype.itemsize  # Python's ints: no int64 wrap to 0
     if os.path.getsize(path) != want:
         return f"{name}: {os.path.getsize(path)} bytes, its header says {want}"
     return None
@@ -132,6 +145,7 @@ def manifest_problem(dirname):
         problems = (_npy_problem(os.path.join(dirname, n), n) for n in names)
     else:
         problems = (_file_problem(os.path.join(dirname, n), n, e["bytes"]) for n, e in sorted(files.items()))
-        problems = [p for p in problems if p] or \
-            (_file_problem(os.path.join(dirname, n), n, None, e["sha256"]) for n, e in sorted(files.items()))
+        problems = [p for p in problems if p] or (
+            _file_problem(os.path.join(dirname, n), n, None, e["sha256"]) for n, e in sorted(files.items())
+        )
     return next((p for p in problems if p), None)

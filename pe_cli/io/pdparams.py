@@ -5,6 +5,7 @@ Nothing is unpickled: ``read_state`` parses the file with pickle_data.py (plain 
 arrays only; anything else is refused with one error naming the file).
 
 pdparams_write.py writes them."""
+
 import os
 
 from ..base.errors import PeError
@@ -26,7 +27,7 @@ def read_state(path, what="parameters"):
     """The dict {variable name: ndarray} in the Fluid ``.pdparams``/``.pdopt`` file ``path``."""
     try:
         regular_file(path, f"{what} file")
-        check_bytes(os.path.getsize(path), f"'{path}'")        # the bytes, then arrays of about as many
+        check_bytes(os.path.getsize(path), f"'{path}'")  # the bytes, then arrays of about as many
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
@@ -36,5 +37,6 @@ def read_state(path, what="parameters"):
     except Refused as e:
         raise PeError(f"'{path}' is not a {what} file of plain arrays as Fluid's save writes it: {e}") from None
     except (ValueError, TypeError, MemoryError, RecursionError) as e:
-        raise PeError(f"'{path}' is not a {what} file of plain arrays as Fluid's save writes it: "
-                      f"{type(e).__name__}: {e}"[:400]) from None
+        raise PeError(
+            f"'{path}' is not a {what} file of plain arrays as Fluid's save writes it: {type(e).__name__}: {e}"[:400]
+        ) from None

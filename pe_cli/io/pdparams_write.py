@@ -9,6 +9,7 @@ it meets again as a reference (BINGET). Met again are the module globals, numpy'
 (one per built-in type), the ``b'b'`` constant of numpy's reduce, the interned ``'latin1'``, and
 what CPython caches: one-character strings (a byte order, a 1-byte array's data) and bytes of
 length 0 or 1. So pe's file of a program's state is Fluid's file of the same state, byte for byte."""
+
 import struct
 
 import numpy as np
@@ -23,7 +24,7 @@ def _w_int(n):
         return b"K" + bytes([n])
     if 0 <= n < 65536:
         return b"M" + struct.pack("<H", n)
-    if -2 ** 31 <= n < 2 ** 31:
+    if -(2**31) <= n < 2**31:
         return b"J" + struct.pack("<i", n)
     raw = n.to_bytes((n.bit_length() + 8) // 8, "little", signed=True)
     return b"\x8a" + bytes([len(raw)]) + raw
@@ -55,7 +56,7 @@ class _Pickler:
         if got:
             return got
         raw = text.encode("utf-8", "surrogatepass")
-        if len(raw) >= 2 ** 32:
+        if len(raw) >= 2**32:
             raise PeError("a value is too large for Fluid's protocol-2 .pdparams format (4 GiB of text per variable)")
         return b"X" + struct.pack("<I", len(raw)) + raw + self.put(shared)
 
@@ -66,8 +67,9 @@ class _Pickler:
         return body + self.put()
 
     def global_(self, module, name):
-        return self.get(("global", module, name)) or \
-            b"c" + module.encode() + b"\n" + name.encode() + b"\n" + self.put(("global", module, name))
+        return self.get(("global", module, name)) or b"c" + module.encode() + b"\n" + name.encode() + b"\n" + self.put(
+            ("global", module, name)
+        )
 
     def bytes_(self, raw):
         shared = ("bytes", raw) if len(raw) <= 1 else None
@@ -76,7 +78,7 @@ class _Pickler:
             return got
         if not raw:
             return self.global_("__builtin__", "bytes") + b")R" + self.put(shared)
-        func = self.global_("_codecs", "encode")         # (written, so memoized, before its arguments)
+        func = self.global_("_codecs", "encode")  # (written, so memoized, before its arguments)
         args = self.tuple([self.text(raw.decode("latin1")), self.text("latin1", interned=True)])
         return func + args + b"R" + self.put(shared)
 
@@ -97,12 +99,19 @@ class _Pickler:
         return made + state + b"b"
 
     def array(self, array):
-        array = array if array.flags.c_contiguous else array.copy(order="C")   # (ascontiguousarray makes 0-d 1-d)
+        array = array if array.flags.c_contiguous else array.copy(order="C")  # (ascontiguousarray makes 0-d 1-d)
         func = self.global_("numpy.core.multiarray", "_reconstruct")
         args = self.tuple([self.global_("numpy", "ndarray"), self.tuple([_w_int(0)]), self.bytes_(b"b")])
         head = func + args + b"R" + self.put()
-        state = self.tuple([_w_int(1), self.tuple([_w_int(int(d)) for d in array.shape]), self.dtype(array.dtype),
-                            b"\x89", self.bytes_(array.tobytes())])
+        state = self.tuple(
+            [
+                _w_int(1),
+                self.tuple([_w_int(int(d)) for d in array.shape]),
+                self.dtype(array.dtype),
+                b"\x89",
+                self.bytes_(array.tobytes()),
+            ]
+        )
         return head + state + b"b"
 
 
@@ -112,12 +121,12 @@ def write_state(f, arrays):
     body = b"}" + p.put()
     pairs = []
     for name, array in arrays.items():
-        key = p.text(str(name))       # (each pair in order: the memo numbers follow the stream)
+        key = p.text(str(name))  # (each pair in order: the memo numbers follow the stream)
         pairs.append((key, p.array(np.asarray(array))))
     if len(pairs) == 1:
         body += pairs[0][0] + pairs[0][1] + b"s"
     for start in range(0, len(pairs) if len(pairs) > 1 else 0, 1000):
-        body += b"(" + b"".join(k + v for k, v in pairs[start:start + 1000]) + b"u"
+        body += b"(" + b"".join(k + v for k, v in pairs[start : start + 1000]) + b"u"
     f.write(b"\x80\x02" + body + b".")
 
 
@@ -147,8 +156,10 @@ def _w_object(p, obj, depth=0):
         return head + (b"(" + b"".join(_w_object(p, v, depth + 1) for v in obj) + b"e" if obj else b"")
     if isinstance(obj, tuple):
         return p.tuple([_w_object(p, v, depth + 1) for v in obj])
-    raise TypeError(f"paddle.save: cannot save a {type(obj).__name__} (pe saves numbers, text, arrays and "
-                    f"tensors in dicts, lists and tuples)")
+    raise TypeError(
+        f"paddle.save: cannot save a {type(obj).__name__} (pe saves numbers, text, arrays and "
+        f"tensors in dicts, lists and tuples)"
+    )
 
 
 def write_object(f, obj):

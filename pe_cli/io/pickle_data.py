@@ -10,6 +10,7 @@ size that does not match the data) raises Refused. Memory stays within a small m
 data's size: every length is checked against the bytes that are really there.
 
 Its readers: pdparams.py (.pdparams/.pdopt), paddle.load, and paddle.dataset's CIFAR batches."""
+
 import re
 import struct
 
@@ -18,14 +19,22 @@ import numpy as np
 __all__ = ["Refused", "parse_pickle", "parse_pickle_prefix", "parse_data", "array_of"]
 
 _NAMES = {
-    ("numpy.core.multiarray", "_reconstruct"): "reconstruct", ("numpy._core.multiarray", "_reconstruct"): "reconstruct",
-    ("numpy", "ndarray"): "ndarray", ("numpy", "dtype"): "dtype",
-    ("numpy.core.numeric", "_frombuffer"): "frombuffer", ("numpy._core.numeric", "_frombuffer"): "frombuffer",
-    ("numpy.core.multiarray", "scalar"): "scalar", ("numpy._core.multiarray", "scalar"): "scalar",
-    ("_codecs", "encode"): "encode", ("__builtin__", "bytes"): "bytes", ("builtins", "bytes"): "bytes",
+    ("numpy.core.multiarray", "_reconstruct"): "reconstruct",
+    ("numpy._core.multiarray", "_reconstruct"): "reconstruct",
+    ("numpy", "ndarray"): "ndarray",
+    ("numpy", "dtype"): "dtype",
+    ("numpy.core.numeric", "_frombuffer"): "frombuffer",
+    ("numpy._core.numeric", "_frombuffer"): "frombuffer",
+    ("numpy.core.multiarray", "scalar"): "scalar",
+    ("numpy._core.multiarray", "scalar"): "scalar",
+    ("_codecs", "encode"): "encode",
+    ("__builtin__", "bytes"): "bytes",
+    ("builtins", "bytes"): "bytes",
     # paddle.save's LoDTensor eval('data', {'data': array}), Tensor tuple(((name, array),)): those shapes only
-    ("builtins", "eval"): "eval", ("__builtin__", "eval"): "eval",
-    ("builtins", "tuple"): "tuple", ("__builtin__", "tuple"): "tuple",
+    ("builtins", "eval"): "eval",
+    ("__builtin__", "eval"): "eval",
+    ("builtins", "tuple"): "tuple",
+    ("__builtin__", "tuple"): "tuple",
 }
 _DTYPE_CODE = re.compile(r"^([biufc])(1|2|4|8|16)$")
 _MAX_NDIM = 32
@@ -83,8 +92,11 @@ def _as_bytes(obj, where):
 
 
 def _shape(obj, where):
-    if not isinstance(obj, tuple) or len(obj) > _MAX_NDIM or \
-            not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2 ** 62 for d in obj):
+    if (
+        not isinstance(obj, tuple)
+        or len(obj) > _MAX_NDIM
+        or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**62 for d in obj)
+    ):
         raise Refused(f"{where}: bad array shape {obj!r}"[:200])
     return obj
 
@@ -96,10 +108,11 @@ def _array(raw, dtype, shape, fortran, where):
     for d in shape:
         count *= d
     if count * dtype.itemsize != len(raw):
-        raise Refused(f"{where}: shape {list(shape)} of {dtype} needs {count * dtype.itemsize} bytes, "
-                       f"the file holds {len(raw)}")
+        raise Refused(
+            f"{where}: shape {list(shape)} of {dtype} needs {count * dtype.itemsize} bytes, the file holds {len(raw)}"
+        )
     flat = np.frombuffer(raw, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
-    return flat.astype(dtype.newbyteorder("="), order="K")    # a writable copy in this machine's byte order
+    return flat.astype(dtype.newbyteorder("="), order="K")  # a writable copy in this machine's byte order
 
 
 def _reduce(func, args, where):
@@ -110,10 +123,16 @@ def _reduce(func, args, where):
         return _as_bytes(args[0], where)
     if tag == "bytes" and args == ():
         return b""
-    if tag == "dtype" and len(args) == 3 and all(a in (0, 1) for a in args[1:]):   # (bools; Python 2 numpy: ints)
+    if tag == "dtype" and len(args) == 3 and all(a in (0, 1) for a in args[1:]):  # (bools; Python 2 numpy: ints)
         return _DtypeStub(_dtype(args[0], where))
-    if tag == "reconstruct" and len(args) == 3 and isinstance(args[0], _Name) and args[0].tag == "ndarray" \
-            and args[1] == (0,) and bytes(_as_bytes(args[2], where)) == b"b":
+    if (
+        tag == "reconstruct"
+        and len(args) == 3
+        and isinstance(args[0], _Name)
+        and args[0].tag == "ndarray"
+        and args[1] == (0,)
+        and bytes(_as_bytes(args[2], where)) == b"b"
+    ):
         return _ArrayStub()
     if tag == "frombuffer" and len(args) == 4 and args[3] in ("C", "F"):
         return _array(args[0], _as_dtype(args[1], where), args[2], args[3] == "F", where)
@@ -123,8 +142,10 @@ def _reduce(func, args, where):
         return tuple(args[0])
     if tag == "scalar" and len(args) == 2:
         return _array(args[1], _as_dtype(args[0], where), (), False, where)
-    raise Refused(f"{where}: unexpected arguments for the name '{tag}'" + " (builtins.eval is read only as Paddle's "
-                  "eval('data', {'data': array}), never called)" * (tag == "eval"))
+    raise Refused(
+        f"{where}: unexpected arguments for the name '{tag}'" + " (builtins.eval is read only as Paddle's "
+        "eval('data', {'data': array}), never called)" * (tag == "eval")
+    )
 
 
 def _build(obj, state, where):
@@ -132,8 +153,15 @@ def _build(obj, state, where):
         version, order, subarray, names, fields, elsize, alignment, flags = state[:8]
         metadata = state[8] if len(state) == 9 else None
         order = order.decode("latin1") if isinstance(order, _Py2Str) else order
-        if version not in (3, 4) or order not in ("<", ">", "|", "=") or (subarray, names, fields) != (None,) * 3 \
-                or elsize != -1 or alignment != -1 or flags != 0 or metadata not in (None, {}):
+        if (
+            version not in (3, 4)
+            or order not in ("<", ">", "|", "=")
+            or (subarray, names, fields) != (None,) * 3
+            or elsize != -1
+            or alignment != -1
+            or flags != 0
+            or metadata not in (None, {})
+        ):
             raise Refused(f"{where}: a dtype that is not a plain numeric one")
         if order in "<>":
             obj.dtype = obj.dtype.newbyteorder(order)
@@ -160,7 +188,7 @@ class _Reader:
     def take(self, n):
         if n < 0 or self.pos + n > len(self.data):
             raise Refused(f"byte {self.pos}: the file ends before the {n} bytes it declares (truncated?)")
-        chunk = self.data[self.pos:self.pos + n]
+        chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk
 
@@ -171,8 +199,10 @@ class _Reader:
         end = self.data.find(b"\n", self.pos, self.pos + 256)
         if end < 0:
             ended = len(self.data) - self.pos < 256
-            raise Refused(f"byte {self.pos}: " + ("the file ends inside a name (truncated?)" if ended else
-                                                   "a name longer than 255 bytes"))
+            raise Refused(
+                f"byte {self.pos}: "
+                + ("the file ends inside a name (truncated?)" if ended else "a name longer than 255 bytes")
+            )
         text = self.take(end - self.pos + 1)[:-1]
         return text.decode("ascii", "replace")
 
@@ -187,8 +217,8 @@ class _Reader:
     def pop(self, n=1):
         if len(self.stack) - (self.marks[-1] if self.marks else 0) < n:
             raise Refused(f"byte {self.pos}: the stack is empty")
-        items = self.stack[len(self.stack) - n:]
-        del self.stack[len(self.stack) - n:]
+        items = self.stack[len(self.stack) - n :]
+        del self.stack[len(self.stack) - n :]
         return items
 
 
@@ -236,7 +266,7 @@ def _append(r, items):
 
 def _int_line(r):
     text = r.line()
-    if text in ("00", "01"):            # protocol 0's False and True
+    if text in ("00", "01"):  # protocol 0's False and True
         return text == "01"
     try:
         return int(text)
@@ -257,8 +287,8 @@ def _memo_get(r, index):
 
 
 def _build_top(r):
-    state, = r.pop()
-    obj, = r.pop()
+    (state,) = r.pop()
+    (obj,) = r.pop()
     _build(obj, state, f"byte {r.pos}")
     r.stack.append(obj)
 
@@ -315,16 +345,16 @@ _OPS = {
     ord("K"): lambda r: r.stack.append(r.unpack("<B")),
     ord("M"): lambda r: r.stack.append(r.unpack("<H")),
     ord("J"): lambda r: r.stack.append(r.unpack("<i")),
-    0x8a: lambda r: r.stack.append(_long1(r)),
+    0x8A: lambda r: r.stack.append(_long1(r)),
     ord("X"): lambda r: r.stack.append(_text(r, r.unpack("<I"))),
-    0x8c: lambda r: r.stack.append(_text(r, r.unpack("<B"))),
-    0x8d: lambda r: r.stack.append(_text(r, r.unpack("<Q"))),
+    0x8C: lambda r: r.stack.append(_text(r, r.unpack("<B"))),
+    0x8D: lambda r: r.stack.append(_text(r, r.unpack("<Q"))),
     ord("T"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<i")))),
     ord("U"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<B")))),
     ord("B"): lambda r: r.stack.append(bytes(r.take(r.unpack("<I")))),
     ord("C"): lambda r: r.stack.append(bytes(r.take(r.unpack("<B")))),
-    0x8e: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),
-    0x96: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),      # BYTEARRAY8
+    0x8E: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),
+    0x96: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),  # BYTEARRAY8
     ord("c"): lambda r: r.stack.append(_global(r, r.line(), r.line())),
     0x93: lambda r: r.stack.append(_stack_global(r)),
     ord("R"): lambda r: r.stack.append(_reduce(*r.pop(2), f"byte {r.pos}")),
@@ -365,8 +395,9 @@ def parse_pickle_prefix(data):
             r.pos += 1
             op = _OPS.get(code)
             if op is None:
-                raise Refused(f"byte {r.pos - 1}: opcode 0x{code:02x} ({chr(code)!r}), which a file of arrays "
-                               f"never holds")
+                raise Refused(
+                    f"byte {r.pos - 1}: opcode 0x{code:02x} ({chr(code)!r}), which a file of arrays never holds"
+                )
             op(r)
     except _Stop:
         pass

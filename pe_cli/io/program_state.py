@@ -7,6 +7,7 @@ them (pdparams_write.py), and ``.pdmodel``: the whole program as Fluid's Program
 every variable's presence, shape and dtype first, and only then sets the values in the global scope,
 so a bad file changes nothing. As in Fluid, when ``model_path.pdparams`` is absent ``load`` and
 ``load_program_state`` read what ``save_vars`` / ``save_params`` / ``save_persistables`` wrote."""
+
 import os
 import warnings
 
@@ -16,14 +17,29 @@ from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..base.limits import refuse_special
 from ..executor.scope import global_scope
 from .atomic import write_file
-from .checkpoint import (as_program, check_value, is_parameter, is_persistable, load_vars, read_saved, saved_names,
-                         variable_values)
+from .checkpoint import (
+    as_program,
+    check_value,
+    is_parameter,
+    is_persistable,
+    load_vars,
+    read_saved,
+    saved_names,
+    variable_values,
+)
 from ..framework.fluid_model_write import whole_program_desc
 from .pdparams import read_state
 from .pdparams_write import write_state
 
-__all__ = ["save", "load", "load_program_state", "set_program_state", "get_program_parameter",
-           "get_program_persistable_vars", "is_belong_to_optimizer"]
+__all__ = [
+    "save",
+    "load",
+    "load_program_state",
+    "set_program_state",
+    "get_program_parameter",
+    "get_program_persistable_vars",
+    "is_belong_to_optimizer",
+]
 
 
 def is_belong_to_optimizer(var):
@@ -56,7 +72,7 @@ def _prefix(fn, model_path):
     prefix = os.fspath(model_path)
     for ext in (".pdparams", ".pdopt", ".pdmodel"):
         if prefix.endswith(ext):
-            return prefix[:-len(ext)]
+            return prefix[: -len(ext)]
     return prefix
 
 
@@ -102,8 +118,9 @@ def _load_saved_vars(fn, program, model_path, executor, var_list):
     has a file there is loaded; files no variable names are named in a warning), or one file of
     the variables ``var_list``."""
     if executor is None:
-        raise ArgumentValueError("executor is required when loading model file saved with [ save_params, "
-                         "save_persistables, save_vars ]")
+        raise ArgumentValueError(
+            "executor is required when loading model file saved with [ save_params, save_persistables, save_vars ]"
+        )
     if os.path.isdir(model_path):
         files = saved_names(model_path)
         chosen = _unique(program, lambda v: v.name in files)
@@ -113,17 +130,25 @@ def _load_saved_vars(fn, program, model_path, executor, var_list):
         load_vars(executor, model_path, program, vars=chosen)
     elif os.path.isfile(model_path):
         if var_list is None:
-            raise ArgumentValueError("var_list is required when loading model file saved with [ save_params, "
-                             "save_persistables, save_vars ]")
+            raise ArgumentValueError(
+                "var_list is required when loading model file saved with [ save_params, save_persistables, save_vars ]"
+            )
         names = {v.name for v in program.list_vars()}
         for v in var_list:
             if v.name not in names:
                 raise LookupError(f"{fn}: loaded var [{v.name}] is not in program variable list")
-        load_vars(executor, os.path.dirname(model_path) or ".", program, vars=list(var_list),
-                  filename=os.path.basename(model_path))
+        load_vars(
+            executor,
+            os.path.dirname(model_path) or ".",
+            program,
+            vars=list(var_list),
+            filename=os.path.basename(model_path),
+        )
     else:
-        raise ModelFileMissing(f"{fn}: '{model_path}.pdparams' does not exist (fluid.save writes the parameters "
-                               f"there), nor does '{model_path}' (what save_vars writes)")
+        raise ModelFileMissing(
+            f"{fn}: '{model_path}.pdparams' does not exist (fluid.save writes the parameters "
+            f"there), nor does '{model_path}' (what save_vars writes)"
+        )
 
 
 def _refuse_special(*paths):
@@ -144,11 +169,13 @@ def load(program, model_path, executor=None, var_list=None):
     arrays = _checked(fn, _unique(program, is_parameter), read_state(params_path, "parameters"), params_path)
     others = _unique(program, is_belong_to_optimizer)
     if not others and os.path.exists(opt_path):
-        read_state(opt_path, "optimizer state")      # read even when unused: a payload is refused, never skipped
+        read_state(opt_path, "optimizer state")  # read even when unused: a payload is refused, never skipped
     if others:
         if not os.path.exists(opt_path):
-            raise ArgumentAssertionError(f"{fn}: '{opt_path}' does not exist: the program has optimizer variables "
-                          f"('{others[0].name}', ...) and fluid.save writes them there")
+            raise ArgumentAssertionError(
+                f"{fn}: '{opt_path}' does not exist: the program has optimizer variables "
+                f"('{others[0].name}', ...) and fluid.save writes them there"
+            )
         arrays.update(_checked(fn, others, read_state(opt_path, "optimizer state"), opt_path))
     scope = global_scope()
     for name, array in arrays.items():
@@ -171,13 +198,17 @@ def load_program_state(model_path, var_list=None):
     model_path = os.fspath(model_path)
     if os.path.isfile(model_path):
         if names is None:
-            raise ArgumentValueError(f"{fn}: var_list can not be None when model_path is a file type ('{model_path}' is "
-                             f"one file of variables: save_vars with filename)")
+            raise ArgumentValueError(
+                f"{fn}: var_list can not be None when model_path is a file type ('{model_path}' is "
+                f"one file of variables: save_vars with filename)"
+            )
         return read_saved(fn, os.path.dirname(model_path) or ".", names, os.path.basename(model_path))
     if os.path.isdir(model_path):
         return read_saved(fn, model_path, names)
-    raise ModelFileMissing(f"{fn}: '{params_path}' does not exist (fluid.save writes the parameters there), "
-                           f"nor does '{model_path}' (what save_vars writes)")
+    raise ModelFileMissing(
+        f"{fn}: '{params_path}' does not exist (fluid.save writes the parameters there), "
+        f"nor does '{model_path}' (what save_vars writes)"
+    )
 
 
 def set_program_state(program, state_dict):
@@ -198,8 +229,10 @@ def set_program_state(program, state_dict):
         new = np.asarray(state_dict[v.name])
         current = np.asarray(current.copy_to_host() if hasattr(current, "copy_to_host") else current)
         if new.shape != current.shape or new.dtype != current.dtype:
-            raise PeError(f"{fn}: '{v.name}' is {new.dtype} {list(new.shape)} in state_dict, the program's is "
-                          f"{current.dtype} {list(current.shape)}")
+            raise PeError(
+                f"{fn}: '{v.name}' is {new.dtype} {list(new.shape)} in state_dict, the program's is "
+                f"{current.dtype} {list(current.shape)}"
+            )
         chosen[v.name] = np.array(new)
     for name, array in chosen.items():
         scope.set_array(name, array)

@@ -8,6 +8,7 @@
 - ``serialize_program`` / ``serialize_persistables`` give those two files' bytes,
   ``deserialize_program`` / ``deserialize_persistables`` take them back, ``save_to_file`` /
   ``load_from_file`` write and read bytes; ``normalize_program`` is the pruned inference Program."""
+
 import os
 
 from ..base.errors import PeError
@@ -21,10 +22,19 @@ from .fluid_model import program_from_desc
 from ..base.fluid_proto import parse_program_desc
 from .inference import inference_model, load_inference_model as _load_dir, save_inference_model as _save_dir
 
-__all__ = ["save_inference_model", "load_inference_model", "serialize_program", "serialize_persistables",
-           "deserialize_program", "deserialize_persistables", "normalize_program", "save_to_file", "load_from_file"]
+__all__ = [
+    "save_inference_model",
+    "load_inference_model",
+    "serialize_program",
+    "serialize_persistables",
+    "deserialize_program",
+    "deserialize_persistables",
+    "normalize_program",
+    "save_to_file",
+    "load_from_file",
+]
 
-_IGNORED = {"clip_extra", "legacy_format"}     # Paddle 2.x options about its own format's variants
+_IGNORED = {"clip_extra", "legacy_format"}  # Paddle 2.x options about its own format's variants
 
 
 def _program(fn, kwargs):
@@ -40,8 +50,9 @@ def _split(fn, path_prefix):
     path_prefix = os.fspath(path_prefix)
     dirname, base = os.path.split(path_prefix)
     if not base or os.path.isdir(path_prefix):
-        raise PeError(f"{fn}: path_prefix '{path_prefix}' must name files (dir/model -> dir/model.pdmodel), "
-                      f"not a directory")
+        raise PeError(
+            f"{fn}: path_prefix '{path_prefix}' must name files (dir/model -> dir/model.pdmodel), not a directory"
+        )
     return dirname or ".", base
 
 
@@ -50,8 +61,15 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     fn = "save_inference_model"
     program = _program(fn, kwargs)
     dirname, base = _split(fn, path_prefix)
-    _save_dir(dirname, feed_vars, fetch_vars, executor, main_program=program, model_filename=base + ".pdmodel",
-              params_filename=base + ".pdiparams")
+    _save_dir(
+        dirname,
+        feed_vars,
+        fetch_vars,
+        executor,
+        main_program=program,
+        model_filename=base + ".pdmodel",
+        params_filename=base + ".pdiparams",
+    )
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
@@ -65,8 +83,12 @@ def load_inference_model(path_prefix, executor, **kwargs):
         return _load_dir(os.fspath(path_prefix), executor, kwargs.get("model_filename"), kwargs.get("params_filename"))
     dirname, base = _split(fn, path_prefix)
     params = base + ".pdiparams"
-    return _load_dir(dirname, executor, model_filename=base + ".pdmodel",
-                     params_filename=params if os.path.isfile(os.path.join(dirname, params)) else None)
+    return _load_dir(
+        dirname,
+        executor,
+        model_filename=base + ".pdmodel",
+        params_filename=params if os.path.isfile(os.path.join(dirname, params)) else None,
+    )
 
 
 def serialize_program(feed_vars, fetch_vars, **kwargs):
@@ -103,8 +125,10 @@ def normalize_program(program, feed_vars, fetch_vars, **kwargs):
     if unknown:
         raise TypeError(f"{fn}: unexpected keyword arguments {sorted(unknown)}")
     if kwargs.get("skip_prune_program"):
-        raise PeError(f"{fn}: skip_prune_program=True is not supported by pe (its inference programs are "
-                      f"pruned to the fetched variables)")
+        raise PeError(
+            f"{fn}: skip_prune_program=True is not supported by pe (its inference programs are "
+            f"pruned to the fetched variables)"
+        )
     return deserialize_program(inference_model(fn, program, feed_vars, fetch_vars, fn)[0])
 
 

@@ -2,6 +2,7 @@
 (pe_cli/base/lod_tensor_file.py): Fluid core's ``save_lod_tensor`` / ``load_lod_tensor`` /
 ``save_selected_rows`` / ``load_selected_rows`` and ``paddle.save(..., use_binary_format=True)``.
 A file is written atomically; reading checks every count against the bytes that are there."""
+
 import io
 import os
 
@@ -13,8 +14,17 @@ from ..executor.scope import ScopeVariable
 from ..framework.lod_tensor import LoDTensor
 from .atomic import write_file
 
-__all__ = ["is_file_path", "is_memory_buffer", "write_bytes", "read_bytes", "save_lod_tensor", "load_lod_tensor",
-           "save_selected_rows", "load_selected_rows", "new_selected_rows"]
+__all__ = [
+    "is_file_path",
+    "is_memory_buffer",
+    "write_bytes",
+    "read_bytes",
+    "save_lod_tensor",
+    "load_lod_tensor",
+    "save_selected_rows",
+    "load_selected_rows",
+    "new_selected_rows",
+]
 
 
 def is_file_path(path):
@@ -38,7 +48,7 @@ def write_bytes(path, data):
 def read_bytes(path, what="file"):
     """The bytes of the file ``path``, or what is left in the BytesIO ``path`` (its position kept)."""
     if is_memory_buffer(path):
-        return path.getvalue()[path.tell():]
+        return path.getvalue()[path.tell() :]
     if not is_file_path(path):
         raise NotImplementedError(f"Only supports load objects from file or BytesIO, but received {type(path)}")
     path = os.fspath(path)
@@ -74,7 +84,7 @@ def save_selected_rows(selected_rows, path):
 def load_lod_tensor(path):
     """(LoDTensor, bytes read) of the one LoDTensor at ``path``."""
     data = read_bytes(path, "tensor file")
-    (array, lod), = read_lod_tensors(data, f"'{path}'" if is_file_path(path) else "the buffer", count=1)
+    ((array, lod),) = read_lod_tensors(data, f"'{path}'" if is_file_path(path) else "the buffer", count=1)
     return LoDTensor(array, lod), len(data)
 
 

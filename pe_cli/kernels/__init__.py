@@ -26,6 +26,7 @@ its kernels, behind one interface, so executors never ask which kind a device is
   serves them all: the multi-device graph then updates each parameter once (compiler/ssa_graph.py);
 - ``require(place)``: a one-line PeError where the device cannot run here.
 """
+
 import importlib
 import os
 import sys

@@ -1,5 +1,6 @@
 """Device-independent pieces of the kernels: shape rules and index checks that the CPU and CUDA
 twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)."""
+
 import math
 
 import numpy as np
@@ -9,6 +10,7 @@ from ..base.errors import PeError
 
 
 # -- shapes (the rules live in pe_cli.base.shapes; here they raise at run time) --------------------------
+
 
 def reshape_shape(x_shape, size, shape):
     """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against
@@ -49,17 +51,20 @@ def slice_window(shape, attrs):
     ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
     for i, (a, s, e) in enumerate(zip(attrs["axes"], attrs["starts"], ends)):
         if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
-            ends[i] = shapes.SLICE_END     # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
+            ends[i] = shapes.SLICE_END  # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
     return shapes.slice_window(shape, attrs["axes"], attrs["starts"], ends)
 
 
 def check_slice_not_empty(x_shape, sizes, attrs):
     if int(np.prod(sizes)) == 0:
-        raise PeError(f"slice of Input of shape {list(x_shape)} with axes={list(attrs['axes'])}, "
-                      f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty")
+        raise PeError(
+            f"slice of Input of shape {list(x_shape)} with axes={list(attrs['axes'])}, "
+            f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty"
+        )
 
 
 # -- index checks (host arrays) ------------------------------------------------------------------------
+
 
 def gather_rows(index, n):
     """gather's Index as a flat int64 array, checked to lie in [0, n)."""
@@ -78,8 +83,10 @@ def one_hot_ids(x, depth, allow_out_of_range):
     ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
     outside = (ids < 0) | (ids >= depth)
     if outside.any() and not allow_out_of_range:
-        raise PeError(f"one_hot: id {ids[outside][0]} is outside [0, {depth}); "
-                      f"pass allow_out_of_range=True to get an all-zero row instead")
+        raise PeError(
+            f"one_hot: id {ids[outside][0]} is outside [0, {depth}); "
+            f"pass allow_out_of_range=True to get an all-zero row instead"
+        )
     return ids
 
 
@@ -95,6 +102,7 @@ def table_ids(ids, w_shape, pad):
 
 
 # -- conv2d and pool2d geometry ------------------------------------------------------------------------
+
 
 class ConvGeometry:
     """conv2d's geometry from the shapes of Input and Filter and the op's attributes (checked)."""
@@ -113,8 +121,20 @@ class ConvGeometry:
 
     def loop_args(self):
         """The geometry as the conv loops take it (_conv_loops.conv_*)."""
-        return (self.groups, self.kh, self.kw, self.sh, self.sw, self.pads[0], self.pads[2], self.dh, self.dw,
-                self.ho, self.wo, self.is_pointwise())
+        return (
+            self.groups,
+            self.kh,
+            self.kw,
+            self.sh,
+            self.sw,
+            self.pads[0],
+            self.pads[2],
+            self.dh,
+            self.dw,
+            self.ho,
+            self.wo,
+            self.is_pointwise(),
+        )
 
     def gemm_macs(self, w_shape):
         """Multiply-adds of one per-sample, per-group GEMM."""
@@ -144,17 +164,29 @@ class PoolGeometry:
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
         # the windows the fast kernels take: each of ksize >= 1, paddings in [0, ksize), none empty; Fluid runs
         # any other (kernels/cpu/pooling.py pools them as its loops do)
-        self.regular = min(ksize) >= 1 and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw))) \
-            and all((o - 1) * s - p < n for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w)))
+        self.regular = (
+            min(ksize) >= 1
+            and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw)))
+            and all(
+                (o - 1) * s - p < n
+                for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w))
+            )
+        )
         # Paddle 2.x's inclusive average with ceil_mode divides a window reaching past the padded input by
         # less than ksize (kernels/cpu/pooling.paddle2_window): the box path computes that
         if ceil and attrs.get("_paddle2") and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
-            self.regular = self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]
+            self.regular = (
+                self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]
+            )
 
     def is_2x2_inside(self, x_shape):
         """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
-        return (self.kh, self.kw, self.sh, self.sw) == (2, 2, 2, 2) and not any(self.pads) and \
-            (self.ho - 1) * self.sh + 2 <= x_shape[2] and (self.wo - 1) * self.sw + 2 <= x_shape[3]
+        return (
+            (self.kh, self.kw, self.sh, self.sw) == (2, 2, 2, 2)
+            and not any(self.pads)
+            and (self.ho - 1) * self.sh + 2 <= x_shape[2]
+            and (self.wo - 1) * self.sw + 2 <= x_shape[3]
+        )
 
     def by_kernel(self):
         """True: loop over kernel positions (each a strided slice over all outputs); False: loop over
@@ -181,6 +213,7 @@ class PoolGeometry:
         def along(size, k, s, pad, out):
             start = np.arange(out) * s - pad
             return np.minimum(start + k, size) - np.maximum(start, 0)
+
         ch = along(h, self.kh, self.sh, self.pads[0], self.ho)
         cw = along(w, self.kw, self.sw, self.pads[2], self.wo)
         return np.maximum(ch[:, None] * cw[None, :], 1)
@@ -202,8 +235,10 @@ def seq_offsets(attrs, slot, rows):
     plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
     lod = (attrs.get("_lod") or {}).get(slot)
     if not lod:
-        raise PeError(f"input {slot} has no LoD: this sequence op needs a LoDTensor "
-                      f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)")
+        raise PeError(
+            f"input {slot} has no LoD: this sequence op needs a LoDTensor "
+            f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)"
+        )
     offs = np.asarray(lod[-1], dtype=np.int64)
     if offs[-1] != rows:
         raise PeError(f"input {slot}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
@@ -215,11 +250,14 @@ def check_initial_states(ins, offs, slots=("H0", "C0")):
     for slot in slots:
         state = ins.get(slot)
         if state is not None and state.shape[0] != len(offs) - 1:
-            raise PeError(f"{slot} has {state.shape[0]} rows but Input holds {len(offs) - 1} sequences: give one "
-                          f"initial state per sequence")
+            raise PeError(
+                f"{slot} has {state.shape[0]} rows but Input holds {len(offs) - 1} sequences: give one "
+                f"initial state per sequence"
+            )
 
 
 # -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --
+
 
 def reverse_index(offs):
     """Each sequence's rows in reverse order."""
@@ -238,8 +276,10 @@ def expand_index(x_offs, ref_offs, x_rows=None):
         x_offs = np.arange(len(ref_offs) if x_rows is None else x_rows + 1, dtype=np.int64)
     if len(x_offs) != len(ref_offs):
         what = "rows" if plain else "sequences"
-        raise PeError(f"sequence_expand: X has {len(x_offs) - 1} {what} but Y's LoD level has "
-                      f"{len(ref_offs) - 1} sequences; they must match")
+        raise PeError(
+            f"sequence_expand: X has {len(x_offs) - 1} {what} but Y's LoD level has "
+            f"{len(ref_offs) - 1} sequences; they must match"
+        )
     rows, out_offs = [], [0]
     for i in range(len(ref_offs) - 1):
         for _ in range(int(ref_offs[i + 1] - ref_offs[i])):
@@ -254,8 +294,9 @@ def pad_index(offs, padded_length):
     lengths = np.diff(offs)
     length = int(lengths.max(initial=0)) if padded_length < 0 else padded_length
     if lengths.size and lengths.max() > length:
-        raise PeError(f"sequence_pad: padded_length {padded_length} is shorter than the longest sequence "
-                      f"({int(lengths.max())})")
+        raise PeError(
+            f"sequence_pad: padded_length {padded_length} is shorter than the longest sequence ({int(lengths.max())})"
+        )
     pos = np.arange(length)[None, :]
     idx = np.where(pos < lengths[:, None], offs[:-1, None] + pos, -1)
     return idx.reshape(-1).astype(np.int64), length
@@ -265,8 +306,9 @@ def unpad_index(lengths, padded_length):
     """sequence_unpad: the padded rows each sequence keeps, and the output's offsets."""
     lengths = np.asarray(lengths, dtype=np.int64).reshape(-1)
     if (lengths < 0).any() or (lengths > padded_length).any():
-        raise PeError(f"sequence_unpad: Length {lengths.tolist()} must be between 0 and the padded "
-                      f"length {padded_length}")
+        raise PeError(
+            f"sequence_unpad: Length {lengths.tolist()} must be between 0 and the padded length {padded_length}"
+        )
     idx = [s * padded_length + np.arange(n) for s, n in enumerate(lengths)]
     offs = [0] + np.cumsum(lengths).astype(int).tolist()
     return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
@@ -281,7 +323,7 @@ def expand_rows(attrs, x_rows, y_rows):
     x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
     ref = seq_offsets(attrs, "Y", y_rows)
     y_lod, level = attrs["_lod"]["Y"], attrs.get("ref_level", -1)
-    if level not in (-1, len(y_lod) - 1):      # an outer level: each count is of its inner sequences
+    if level not in (-1, len(y_lod) - 1):  # an outer level: each count is of its inner sequences
         ref = np.asarray(y_lod[level], dtype=np.int64)
     return expand_index(x_offs, ref, x_rows)
 
@@ -306,8 +348,12 @@ def context_index(offs, start, length, trainable=False):
 def matmul_v1_attrs(attrs):
     """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares;
     ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
-    return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0,
-            "_vector_transpose": False}
+    return {
+        "transpose_X": bool(attrs["trans_x"]),
+        "transpose_Y": bool(attrs["trans_y"]),
+        "alpha": 1.0,
+        "_vector_transpose": False,
+    }
 
 
 def matmul_fused_out(attrs, out_shape):
@@ -319,8 +365,10 @@ def matmul_fused_out(attrs, out_shape):
     if not perm or not shape:
         return None
     if perm != [0, 2, 1, 3] or len(shape) != 3 or len(out_shape) != 4:
-        return (f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
-                f"fuse), over a 4-D product, not {list(out_shape)}")
+        return (
+            f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
+            f"fuse), over a 4-D product, not {list(out_shape)}"
+        )
     moved = [out_shape[i] for i in perm]
     out = [moved[i] if s == 0 else s for i, s in enumerate(shape)]
     if out.count(-1) == 1 and min(out_shape) >= 0:
@@ -339,7 +387,7 @@ def gemm_rows(x_shape, trans_x):
     X has ``x_shape``: X flattened by its last dim ([d0 * ... * d(r-2), d(r-1)]), or, with trans_x,
     by its first ([d0, d1 * ... * d(r-1)], which the op then transposes), as Paddle flattens it."""
     x_shape = tuple(x_shape)
-    if len(x_shape) == 2:       # (already [rows, cols]: a fifth of the tiny model's forward)
+    if len(x_shape) == 2:  # (already [rows, cols]: a fifth of the tiny model's forward)
         return (x_shape[1:], x_shape) if trans_x else (x_shape[:1], x_shape)
     if trans_x:
         return x_shape[1:], (x_shape[0], math.prod(x_shape[1:]))
@@ -347,6 +395,7 @@ def gemm_rows(x_shape, trans_x):
 
 
 # -- padding (the CPU convolutions and their numpy replicas) ---------------------------------------
+
 
 def pad(x, pads, value, extent=None):
     """x [N, C, H, W] padded by [top, bottom, left, right] (bottom/right grown to ``extent``)."""
@@ -358,11 +407,12 @@ def pad(x, pads, value, extent=None):
     if (hp, wp) == (h, w):
         return x
     out = np.full((n, c, hp, wp), value, dtype=x.dtype)
-    out[:, :, t:t + h, l:l + w] = x
+    out[:, :, t : t + h, l : l + w] = x
     return out
 
 
 # -- composed kernels ------------------------------------------------------------------------------
+
 
 def div_grad_grad(k, ins, attrs):
     """Fluid's elementwise_div_grad_grad, made of a device's own elementwise kernels ``k`` (op type ->

@@ -4,6 +4,7 @@ calls ``report(count, seconds)`` as each top-level kernel compile ends, so a com
 is waiting for instead of sitting silent. Only compiles are reported: a kernel loaded from the
 cache is not one.
 """
+
 import contextlib
 import threading
 import time
@@ -46,10 +47,11 @@ def watching(report, deferred=None):
     inside the block (in whichever thread compiled it), and ``deferred(count)`` each time a loop is
     handed to the compile helper process instead (a first run's replicas run meanwhile:
     kernels/cpu/_numba.py). Yields the listener (count, seconds)."""
-    from numba.core import event      # numba loads here, not with the command (pe --help stays fast)
+    from numba.core import event  # numba loads here, not with the command (pe --help stays fast)
 
     class Listener(_Counter, event.Listener):
         pass
+
     listener = Listener(report)
     event.register("numba:compile", listener)
     if deferred is not None:

@@ -1,6 +1,7 @@
 """The box generators of prior_box, density_prior_box and anchor_generator (numpy, float64, from
 shapes and attributes alone; the ops' shape rules count priors with the same functions), and the
 clip windows of box_clip. Shared by the CPU kernels and the CUDA ones (which copy the result over)."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -88,8 +89,15 @@ def density_boxes(feat_hw, img_hw, attrs):
     dx, dy, hw, hh = (np.asarray(v, np.float64) for v in (dx, dy, hw, hh))
     img_h, img_w = img_hw
     x, y = cx + dx, cy + dy
-    boxes = np.stack([np.maximum((x - hw) / img_w, 0.0), np.maximum((y - hh) / img_h, 0.0),
-                      np.minimum((x + hw) / img_w, 1.0), np.minimum((y + hh) / img_h, 1.0)], axis=-1)
+    boxes = np.stack(
+        [
+            np.maximum((x - hw) / img_w, 0.0),
+            np.maximum((y - hh) / img_h, 0.0),
+            np.minimum((x + hw) / img_w, 1.0),
+            np.minimum((y + hh) / img_h, 1.0),
+        ],
+        axis=-1,
+    )
     if attrs["clip"]:
         boxes = np.clip(boxes, 0.0, 1.0)
     if attrs["flatten_to_2d"]:
@@ -128,13 +136,17 @@ def clip_windows(rows, im_info, lod):
         offs = np.asarray(lod[-1], np.int64)
         image = np.repeat(np.arange(offs.size - 1), np.diff(offs))
         if offs.size - 1 != info.shape[0]:
-            raise PeError(f"box_clip: Input's LoD holds {offs.size - 1} images but ImInfo has {info.shape[0]} rows; "
-                          "give one ImInfo row per image")
+            raise PeError(
+                f"box_clip: Input's LoD holds {offs.size - 1} images but ImInfo has {info.shape[0]} rows; "
+                "give one ImInfo row per image"
+            )
     elif info.shape[0] in (1, rows):
         image = np.arange(rows) if info.shape[0] != 1 else np.zeros(rows, np.int64)
     else:
-        raise PeError(f"box_clip: Input has {rows} rows and no LoD but ImInfo has {info.shape[0]} rows; give "
-                      "Input a LoD (its boxes per image), one ImInfo row per Input row, or one ImInfo row")
+        raise PeError(
+            f"box_clip: Input has {rows} rows and no LoD but ImInfo has {info.shape[0]} rows; give "
+            "Input a LoD (its boxes per image), one ImInfo row per Input row, or one ImInfo row"
+        )
     x_max = _round_half_away(info[:, 1] / info[:, 2]) - 1
     y_max = _round_half_away(info[:, 0] / info[:, 2]) - 1
     return x_max[image], y_max[image]

@@ -1,6 +1,7 @@
 """An einsum equation with its ellipses spelled out as letters (shared by the einsum op's shape
 inference and its kernels): numpy's rules, the implicit output being the broadcast dims then the
 labels seen once, in alphabetical order."""
+
 import string
 
 
@@ -18,7 +19,7 @@ def explicit(equation, ranks):
     dots = "".join(free[:width])
     out_subs = []
     for s, span, rank in zip(subs, spans, ranks):
-        full = s.replace("...", dots[width - span:]) if "..." in s else s
+        full = s.replace("...", dots[width - span :]) if "..." in s else s
         if len(full) != rank or not all(c in string.ascii_letters for c in full):
             raise ValueError(f"einsum: '{s}' of equation '{equation}' does not fit an operand of {rank} dims")
         out_subs.append(full)
@@ -28,8 +29,9 @@ def explicit(equation, ranks):
         labels = "".join(s.replace("...", "") for s in subs)
         out = dots + "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
     if any(c not in "".join(out_subs) for c in out) or len(set(out)) != len(out):
-        raise ValueError(f"einsum: the output '{rhs}' of equation '{equation}' names a label no operand has, "
-                         "or one twice")
+        raise ValueError(
+            f"einsum: the output '{rhs}' of equation '{equation}' names a label no operand has, or one twice"
+        )
     return out_subs, out
 
 

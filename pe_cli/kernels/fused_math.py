@@ -1,16 +1,18 @@
 """The fused ops' kernels (pe_cli/ops/fused.py) for one device, made from that device's kernels of
 the ops they replace (``activation``, ``elementwise``, ``normalization``: the device's kernel modules), called
 in the same order within one op, so the numbers are those of the unfused ops to the bit."""
+
 import importlib
 
 from ..base.activations import TABLE
 
-ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
-BINARY = ("elementwise_add", "elementwise_mul")      # fused_elemwise_activation's binary functors
+ACT_READS = {row.name: row.reads for row in TABLE}  # what each activation's gradient reads
+BINARY = ("elementwise_add", "elementwise_mul")  # fused_elemwise_activation's binary functors
 
 
 def fused_kernels(activation, elementwise, normalization):
     """{op type: kernel} of the fused ops and their gradient ops on one device."""
+
     def unary(name, x, attrs):
         if name == "scale":
             return elementwise.scale({"X": x}, {"scale": attrs["scale"], "bias": 0.0, "bias_after_scale": True})["Out"]
@@ -24,10 +26,10 @@ def fused_kernels(activation, elementwise, normalization):
 
     def fused_elemwise_activation(ins, attrs):
         outer, inner = attrs["functor_list"]
-        if outer in BINARY:            # Out = binary(X, unary(Y))
+        if outer in BINARY:  # Out = binary(X, unary(Y))
             inter = unary(inner, ins["Y"], attrs)
             out = getattr(elementwise, outer)({"X": ins["X"], "Y": inter}, {"axis": attrs["axis"]})["Out"]
-        else:                          # Out = unary(binary(X, Y))
+        else:  # Out = unary(binary(X, Y))
             inter = getattr(elementwise, inner)(ins, {"axis": attrs["axis"]})["Out"]
             out = unary(outer, inter, attrs)
         return {"Out": out, "IntermediateOut": inter}
@@ -65,10 +67,12 @@ def fused_kernels(activation, elementwise, normalization):
         bn_ins = {slot: ins[slot] for slot in ("X", "Scale", "SavedMean", "SavedVariance")}
         return normalization.batch_norm_grad(dict(bn_ins, **{"Y@GRAD": dy}), attrs)
 
-    return {"fused_elemwise_activation": fused_elemwise_activation,
-            "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
-            "fused_batch_norm_act": fused_batch_norm_act,
-            "fused_batch_norm_act_grad": fused_batch_norm_act_grad}
+    return {
+        "fused_elemwise_activation": fused_elemwise_activation,
+        "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
+        "fused_batch_norm_act": fused_batch_norm_act,
+        "fused_batch_norm_act_grad": fused_batch_norm_act_grad,
+    }
 
 
 # the update ops with a fused twin (pe_cli/ops/fused_optimizer.py FUSABLE_OPTIMIZERS)
@@ -80,6 +84,7 @@ def fused_update_kernels(*modules, types=FUSED_UPDATES):
     ops ``types`` on one device, from that device's update kernels (the first of ``modules`` holding
     each): each parameter's update in turn, the lists' i-th entries forming the i-th call, with the
     one learning rate."""
+
     def make(type):
         update = next(getattr(m, type) for m in modules if hasattr(m, type))
 
@@ -92,7 +97,9 @@ def fused_update_kernels(*modules, types=FUSED_UPDATES):
                 for slot, value in one.items():
                     outs.setdefault(slot, []).append(value)
             return outs
+
         return fused
+
     return {"fused_" + type: make(type) for type in types}
 
 
@@ -106,6 +113,7 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
     relu(Input), and the input gradient through relu's. relu is this device's relu kernel, recomputed
     from Input in the gradient ops (the fused program keeps no relu output), and relu's gradient its
     relu_grad kernel on that output, so the numbers are those of relu and the conv ops unfused."""
+
     def relu(x):
         return activation.relu({"X": x}, {})["Out"]
 
@@ -125,6 +133,7 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
         y = relu(ins["Input"])
         dy = conv2d_grad_input(dict(ins, Input=y), attrs)["Input@GRAD"]
         return {"Input@GRAD": activation.relu_grad({"Out": y, "Out@GRAD": dy}, {})["X@GRAD"]}
+
     return fused_conv2d, fused_grad_input, fused_grad_filter
 
 
@@ -133,6 +142,7 @@ def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
     its two kernels: the gradients the op writes (``attrs['_outputs']``); ``shared``: ins, attrs ->
     (Input@GRAD, Filter@GRAD) or None, a path computing both at once, tried first where both are written
     and the relu-first attribute is off."""
+
     def conv2d_grad(ins, attrs):
         wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
         if "Input@GRAD" not in wanted:
@@ -142,18 +152,21 @@ def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
         if shared is not None and not attrs.get(RELU_FIRST) and (both := shared(ins, attrs)) is not None:
             return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
         return dict(conv2d_grad_input(ins, attrs), **conv2d_grad_filter(ins, attrs))
+
     return conv2d_grad
 
 
 def written_grads(kernels):
     """One grad op's kernel (matmul_grad: Fluid's one op for X@GRAD and Y@GRAD) of one device from a
     kernel per gradient ({slot: kernel}): the gradients the op writes (``attrs['_outputs']``)."""
+
     def grad(ins, attrs):
         wanted, outs = attrs.get("_outputs", tuple(kernels)), {}
         for slot, kernel in kernels.items():
             if slot in wanted:
                 outs.update(kernel(ins, attrs))
         return outs
+
     return grad
 
 
@@ -175,4 +188,5 @@ def fusion_group_kernel(package):
             outs = kernel_of(module, function)({slot: values[label] for slot, label in op_ins.items()}, op_attrs)
             values.update({label: outs[slot] for slot, label in op_outs.items()})
         return {"Outs": [values[label] for label in attrs["output_names"]]}
+
     return fusion_group

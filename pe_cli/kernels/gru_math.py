@@ -9,6 +9,7 @@ Gate order in Input and Bias is (update u, reset r, candidate c). Weight [D, 3D]
 Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (candidate):
   u, r = gate(x_ur + h' W_ur + b_ur),  c = cand(x_c + (r h') W_c + b_c)
   h = u c + (1 - u) h'  (origin_mode: h = u h' + (1 - u) c)."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -28,7 +29,7 @@ def split_weight(w):
     """Weight [D, 3D] as Fluid lays it out: (W_ur [D, 2D], W_c [D, D]), views of its memory."""
     d = w.shape[0]
     flat = np.ascontiguousarray(w).reshape(-1)
-    return flat[:2 * d * d].reshape(d, 2 * d), flat[2 * d * d:].reshape(d, d)
+    return flat[: 2 * d * d].reshape(d, 2 * d), flat[2 * d * d :].reshape(d, d)
 
 
 def step_forward(xg, hp, w_ur, w_c, bias, gate, cand, origin):
@@ -36,10 +37,10 @@ def step_forward(xg, hp, w_ur, w_c, bias, gate, cand, origin):
     after activation; r * hp; h)."""
     d = hp.shape[1]
     g = xg + bias if bias is not None else np.array(xg)
-    ur = gate(g[:, :2 * d] + hp @ w_ur)
+    ur = gate(g[:, : 2 * d] + hp @ w_ur)
     u, r = ur[:, :d], ur[:, d:]
     rhp = r * hp
-    c = cand(g[:, 2 * d:] + rhp @ w_c)
+    c = cand(g[:, 2 * d :] + rhp @ w_c)
     h = u * hp + (1 - u) * c if origin else u * c + (1 - u) * hp
     return np.concatenate([ur, c], axis=1), rhp, h
 
@@ -49,14 +50,14 @@ def step_backward(gates, rhp, hp, dh, w_ur, w_c, dgate, dcand, origin, d_gates=N
     and ResetHiddenPrev outputs): (d pre-activation gates [n, 3D] (= dInput = the bias's rows),
     d hp [n, D], dW_ur, dW_c)."""
     d = hp.shape[1]
-    u, r, c = gates[:, :d], gates[:, d:2 * d], gates[:, 2 * d:]
+    u, r, c = gates[:, :d], gates[:, d : 2 * d], gates[:, 2 * d :]
     if origin:
         du, dc, dhp = dh * (hp - c), dh * (1 - u), dh * u
     else:
         du, dc, dhp = dh * (c - hp), dh * u, dh * (1 - u)
     dr = 0.0
     if d_gates is not None:
-        du, dr, dc = du + d_gates[:, :d], d_gates[:, d:2 * d], dc + d_gates[:, 2 * d:]
+        du, dr, dc = du + d_gates[:, :d], d_gates[:, d : 2 * d], dc + d_gates[:, 2 * d :]
     dgc = dc * dcand(c)
     drhp = dgc @ w_c.T
     if d_rhp is not None:
@@ -75,7 +76,7 @@ def join_weight(dw_ur, dw_c):
 def unpack(batch_gate):
     """The gru op's BatchGate [T, 5D] as views: gates u, r, c [T, 3D]; r h' [T, D]; h' [T, D]."""
     d = batch_gate.shape[1] // 5
-    return batch_gate[:, :3 * d], batch_gate[:, 3 * d:4 * d], batch_gate[:, 4 * d:]
+    return batch_gate[:, : 3 * d], batch_gate[:, 3 * d : 4 * d], batch_gate[:, 4 * d :]
 
 
 def fluid_batch(saved, hidden, offs, is_reverse):
@@ -90,9 +91,9 @@ def saved_from_batch(batch_gate, batch_rhp, hidden, h0, offs, is_reverse):
     t, d = hidden.shape
     perm = batch_index(offs, is_reverse)
     saved = np.empty((t, 5 * d), hidden.dtype)
-    saved[perm, :3 * d], saved[perm, 3 * d:4 * d] = batch_gate, batch_rhp
+    saved[perm, : 3 * d], saved[perm, 3 * d : 4 * d] = batch_gate, batch_rhp
     prev, seq = previous_rows(offs, is_reverse)
-    saved[:, 4 * d:] = previous_state(np.asarray(hidden), h0, prev, seq)
+    saved[:, 4 * d :] = previous_state(np.asarray(hidden), h0, prev, seq)
     return saved
 
 

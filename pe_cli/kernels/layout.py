@@ -10,6 +10,7 @@ NHWC models are saved in, with one rule in one place.
 In the same way an op registered with ``last_axis=(slots)`` runs its kernel, written for the last
 axis, along the axis its attribute ``axis`` names (softmax_with_cross_entropy's): the slots are
 transposed to have that axis last around the call."""
+
 import importlib
 
 _LAYOUTS = ("NHWC", "NDHWC")
@@ -39,6 +40,7 @@ def channels_last(kernel, device, slots):
         first = {k: move(v, _to_first) if k in slots and v is not None else v for k, v in ins.items()}
         outs = kernel(first, dict(attrs, **{key: "NCHW" if attrs[key] == "NHWC" else "NCDHW"}))
         return {k: move(v, _to_last) if k in slots and v is not None else v for k, v in outs.items()}
+
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run
 
@@ -58,10 +60,15 @@ def along_axis(kernel, device, slots, first=False):
         others = [i for i in range(rank) if i != axis]
         to_last = [axis] + others if first else others + [axis]
         back = [to_last.index(i) for i in range(rank)]
-        moved = {k: transpose({"X": v}, {"axis": to_last})["Out"] if k in slots and v is not None else v
-                 for k, v in ins.items()}
+        moved = {
+            k: transpose({"X": v}, {"axis": to_last})["Out"] if k in slots and v is not None else v
+            for k, v in ins.items()
+        }
         outs = kernel(moved, dict(attrs, axis=0 if first else -1))
-        return {k: transpose({"X": v}, {"axis": back})["Out"] if k in slots and v is not None else v
-                for k, v in outs.items()}
+        return {
+            k: transpose({"X": v}, {"axis": back})["Out"] if k in slots and v is not None else v
+            for k, v in outs.items()
+        }
+
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run

@@ -5,6 +5,7 @@ array_to_lod_tensor, shrink_rnn_memory, reorder_lod_tensor_by_rank) and DynamicR
 A LoD is offsets per level; "unit level" u counts the entries of level u (u = 0: the top-level
 sequences, u = len(lod): rows). Element i of unit level u spans rows [start, end) and carries the
 levels below it, re-based to 0."""
+
 import numpy as np
 
 
@@ -12,7 +13,7 @@ def span(lod, unit, i):
     """(start row, end row, sub-LoD offsets) of element ``i`` of unit level ``unit``."""
     start, end, sub = i, i + 1, []
     for offs in lod[unit:]:
-        sub.append([int(o) - int(offs[start]) for o in offs[start:end + 1]])
+        sub.append([int(o) - int(offs[start]) for o in offs[start : end + 1]])
         start, end = int(offs[start]), int(offs[end])
     return start, end, sub
 

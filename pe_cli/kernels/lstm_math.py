@@ -7,6 +7,7 @@ The kernels keep, per input row, what the backward pass reads (``saved`` [T, 6, 
 o, the previous c and h); the op's outputs BatchGate and BatchCellPreAct are Fluid's, in Fluid's
 batch order (``batch_index``): ``fluid_batch`` makes them from ``saved`` and ``saved_from_batch``
 gives ``saved`` back from them and Hidden, Cell (the gradient of a program Fluid or pe built)."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -107,18 +108,18 @@ def forward(x, w, b, h0, c0, offs, attrs, table=ACTS):
     h_state = np.zeros((nseq, d), x.dtype) if h0 is None else np.array(h0, dtype=x.dtype)
     c_state = np.zeros((nseq, d), x.dtype) if c0 is None else np.array(c0, dtype=x.dtype)
     hidden, cellv = np.empty((len(x), d), x.dtype), np.empty((len(x), d), x.dtype)
-    saved = np.empty((len(x), 6, d), x.dtype)   # i, f, candidate, o, previous c, previous h
+    saved = np.empty((len(x), 6, d), x.dtype)  # i, f, candidate, o, previous c, previous h
     bias = b.reshape(-1)
     for live, rows in schedule(offs, attrs["is_reverse"]):
         hp, cp = h_state[live], c_state[live]
-        g = x[rows] + hp @ w + bias[:4 * d]
-        gi, gf = g[:, d:2 * d], g[:, 2 * d:3 * d]
+        g = x[rows] + hp @ w + bias[: 4 * d]
+        gi, gf = g[:, d : 2 * d], g[:, 2 * d : 3 * d]
         if peep:
-            gi = gi + cp * bias[4 * d:5 * d]
-            gf = gf + cp * bias[5 * d:6 * d]
+            gi = gi + cp * bias[4 * d : 5 * d]
+            gf = gf + cp * bias[5 * d : 6 * d]
         i, f, cd = gate(gi), gate(gf), cand(g[:, :d])
         c = f * cp + i * cd
-        go = g[:, 3 * d:] + (c * bias[6 * d:7 * d] if peep else 0.0)
+        go = g[:, 3 * d :] + (c * bias[6 * d : 7 * d] if peep else 0.0)
         o = gate(go)
         h = o * cell(c)
         hidden[rows], cellv[rows] = h, c
@@ -146,18 +147,18 @@ def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
         if d_cell is not None:
             dc = dc + d_cell[rows]
         if peep:
-            dc = dc + dgo * bias[6 * d:7 * d]
+            dc = dc + dgo * bias[6 * d : 7 * d]
         dgi, dgf, dgc = dc * cd * dgate(i), dc * cp * dgate(f), dc * i * dcand(cd)
         dcp = dc * f
         if peep:
-            dcp = dcp + dgi * bias[4 * d:5 * d] + dgf * bias[5 * d:6 * d]
-            db[4 * d:5 * d] += (dgi * cp).sum(0)
-            db[5 * d:6 * d] += (dgf * cp).sum(0)
-            db[6 * d:7 * d] += (dgo * c).sum(0)
+            dcp = dcp + dgi * bias[4 * d : 5 * d] + dgf * bias[5 * d : 6 * d]
+            db[4 * d : 5 * d] += (dgi * cp).sum(0)
+            db[5 * d : 6 * d] += (dgf * cp).sum(0)
+            db[6 * d : 7 * d] += (dgo * c).sum(0)
         dg = np.concatenate([dgc, dgi, dgf, dgo], axis=1)
         dx[rows] = dg
         dw += hp.T @ dg
-        db[:4 * d] += dg.sum(0)
+        db[: 4 * d] += dg.sum(0)
         dh_state[live], dc_state[live] = dg @ w.T, dcp
     return dx, dw, db.reshape(b.shape), (dh_state, dc_state) if with_state else (None, None)
 

@@ -7,6 +7,7 @@ are dynamic_lstm's; per step, with r' the previous projection [n, P]:
 As Fluid 1.8.5's lstmp kernels (forward and backward), proj is cell_activation unless
 proj_activation is identity (the attribute only says whether there is an activation). The op's
 BatchGate, BatchCellPreAct and BatchHidden are Fluid's, in Fluid's batch order (``fluid_batch``)."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -46,20 +47,23 @@ def forward(x, w, pw, b, h0, c0, offs, attrs):
     r_state = np.zeros((nseq, p), x.dtype) if h0 is None else np.array(h0, dtype=x.dtype)
     c_state = np.zeros((nseq, d), x.dtype) if c0 is None else np.array(c0, dtype=x.dtype)
     projection, cellv = np.empty((rows, p), x.dtype), np.empty((rows, d), x.dtype)
-    saved = {"gates": np.empty((rows, 6, d), x.dtype),     # i, f, candidate, o, previous c, unclipped c
-             "rp": np.empty((rows, p), x.dtype), "h": np.empty((rows, d), x.dtype),
-             "pa": np.empty((rows, p), x.dtype)}             # proj(h W_proj) before the clip
+    saved = {
+        "gates": np.empty((rows, 6, d), x.dtype),  # i, f, candidate, o, previous c, unclipped c
+        "rp": np.empty((rows, p), x.dtype),
+        "h": np.empty((rows, d), x.dtype),
+        "pa": np.empty((rows, p), x.dtype),
+    }  # proj(h W_proj) before the clip
     bias = b.reshape(-1)
     for live, idx in schedule(offs, attrs["is_reverse"]):
         rp, cp = r_state[live], c_state[live]
-        g = x[idx] + rp @ w + bias[:4 * d]
-        gi, gf = g[:, d:2 * d], g[:, 2 * d:3 * d]
+        g = x[idx] + rp @ w + bias[: 4 * d]
+        gi, gf = g[:, d : 2 * d], g[:, 2 * d : 3 * d]
         if peep:
-            gi, gf = gi + cp * bias[4 * d:5 * d], gf + cp * bias[5 * d:6 * d]
+            gi, gf = gi + cp * bias[4 * d : 5 * d], gf + cp * bias[5 * d : 6 * d]
         i, f, cd = gate(gi), gate(gf), cand(g[:, :d])
         c_raw = f * cp + i * cd
         c = _clip(c_raw, attrs["cell_clip"])
-        o = gate(g[:, 3 * d:] + (c * bias[6 * d:7 * d] if peep else 0.0))
+        o = gate(g[:, 3 * d :] + (c * bias[6 * d : 7 * d] if peep else 0.0))
         h = o * cell(c)
         pa = proj(h @ pw)
         r = _clip(pa, attrs["proj_clip"])
@@ -76,8 +80,11 @@ def fluid_batch(saved, cellv, offs, attrs):
     perm = batch_index(offs, attrs["is_reverse"])
     d = cellv.shape[1]
     with np.errstate(over="ignore"):
-        return {"BatchGate": saved["gates"][perm][:, (2, 0, 1, 3)].reshape(len(perm), 4 * d),
-                "BatchCellPreAct": _acts(attrs)[1][0](cellv[perm]), "BatchHidden": saved["h"][perm]}
+        return {
+            "BatchGate": saved["gates"][perm][:, (2, 0, 1, 3)].reshape(len(perm), 4 * d),
+            "BatchCellPreAct": _acts(attrs)[1][0](cellv[perm]),
+            "BatchHidden": saved["h"][perm],
+        }
 
 
 def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):
@@ -102,18 +109,18 @@ def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):
         if d_cell is not None:
             dc = dc + d_cell[idx]
         if peep:
-            dc = dc + dgo * bias[6 * d:7 * d]
-            db[6 * d:7 * d] += (dgo * c).sum(0)
+            dc = dc + dgo * bias[6 * d : 7 * d]
+            db[6 * d : 7 * d] += (dgo * c).sum(0)
         dc = dc * _inside(c_raw, attrs["cell_clip"])
         dgi, dgf, dgc = dc * cd * dgate(i), dc * cp * dgate(f), dc * i * dcand(cd)
         dcp = dc * f
         if peep:
-            dcp = dcp + dgi * bias[4 * d:5 * d] + dgf * bias[5 * d:6 * d]
-            db[4 * d:5 * d] += (dgi * cp).sum(0)
-            db[5 * d:6 * d] += (dgf * cp).sum(0)
+            dcp = dcp + dgi * bias[4 * d : 5 * d] + dgf * bias[5 * d : 6 * d]
+            db[4 * d : 5 * d] += (dgi * cp).sum(0)
+            db[5 * d : 6 * d] += (dgf * cp).sum(0)
         dg = np.concatenate([dgc, dgi, dgf, dgo], axis=1)
         dx[idx] = dg
         dw += rp.T @ dg
-        db[:4 * d] += dg.sum(0)
+        db[: 4 * d] += dg.sum(0)
         dr_state[live], dc_state[live] = dg @ w.T, dcp
     return dx, dw, dpw, db.reshape(b.shape), dr_state, dc_state

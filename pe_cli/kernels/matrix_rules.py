@@ -1,5 +1,6 @@
 """The matrix family's rules that its shape inference (ops/matrix.py) and the kernels of both devices
 apply alike: cross's dim, trace's planes and diagonal, kron's shape."""
+
 from ..base.errors import PeError
 
 # cross's dim when none is given (Fluid's DDim::kMaxRank): the first dim of size 3

@@ -15,6 +15,7 @@ kernels/<device>/optimizer.py's ``momentum``): what Paddle's op adds to Fluid's,
 The terms are this device's scale / elementwise_add / cast kernels, so an update without them is
 Fluid's to the bit.
 """
+
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
 
@@ -22,19 +23,24 @@ from ..base.selected_rows import SelectedRows
 def paddle_momentum(update, scale, add, cast):
     """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
     its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
+
     def grad_terms(ins, attrs, param):
         g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
         l2 = attrs.get("regularization_method", "") == "l2_decay"
         if rescale == 1.0 and not l2:
             return g
         if isinstance(g, SelectedRows):
-            raise PeError("momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
-                          "use a dense gradient (is_sparse=False)")
+            raise PeError(
+                "momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
+                "use a dense gradient (is_sparse=False)"
+            )
         if rescale != 1.0:
             g = scale({"X": g}, {"scale": rescale, "bias": 0.0, "bias_after_scale": True})["Out"]
         if l2:
-            decay = scale({"X": param}, {"scale": float(attrs.get("regularization_coeff", 0.0)), "bias": 0.0,
-                                         "bias_after_scale": True})["Out"]
+            decay = scale(
+                {"X": param},
+                {"scale": float(attrs.get("regularization_coeff", 0.0)), "bias": 0.0, "bias_after_scale": True},
+            )["Out"]
             g = add({"X": g, "Y": decay}, {"axis": -1})["Out"]
         return g
 
@@ -42,28 +48,41 @@ def paddle_momentum(update, scale, add, cast):
         master = ins.get("MasterParam")
         on_master = master is not None and bool(attrs.get("multi_precision", False))
         param = master if on_master else ins["Param"]
-        core = {"Param": param, "Grad": grad_terms(ins, attrs, param), "Velocity": ins["Velocity"],
-                "LearningRate": ins["LearningRate"]}
-        if on_master:           # the executor's leave to write over Param does not cover MasterParam
+        core = {
+            "Param": param,
+            "Grad": grad_terms(ins, attrs, param),
+            "Velocity": ins["Velocity"],
+            "LearningRate": ins["LearningRate"],
+        }
+        if on_master:  # the executor's leave to write over Param does not cover MasterParam
             attrs = {k: v for k, v in attrs.items() if k != "_update_in_place"}
         outs = update(core, attrs)
         if on_master:
             p_dtype = ins["Param"].dtype
             p_out = outs["ParamOut"]
-            return {"ParamOut": p_out if p_out.dtype == p_dtype else cast({"X": p_out}, {"out_dtype": p_dtype})["Out"],
-                    "VelocityOut": outs["VelocityOut"], "MasterParamOut": p_out}
+            return {
+                "ParamOut": p_out if p_out.dtype == p_dtype else cast({"X": p_out}, {"out_dtype": p_dtype})["Out"],
+                "VelocityOut": outs["VelocityOut"],
+                "MasterParamOut": p_out,
+            }
         if master is not None:
             outs = dict(outs, MasterParamOut=master)
         return outs
 
     def merged_momentum(ins, attrs):
         n = len(ins["Param"])
-        lrs, methods, coeffs = ins["LearningRate"], attrs.get("regularization_method") or [], \
-            attrs.get("regularization_coeff") or []
+        lrs, methods, coeffs = (
+            ins["LearningRate"],
+            attrs.get("regularization_method") or [],
+            attrs.get("regularization_coeff") or [],
+        )
         outs = {}
         for i in range(n):
-            one_attrs = dict(attrs, regularization_method=methods[i] if methods else "",
-                             regularization_coeff=coeffs[i] if coeffs else 0.0)
+            one_attrs = dict(
+                attrs,
+                regularization_method=methods[i] if methods else "",
+                regularization_coeff=coeffs[i] if coeffs else 0.0,
+            )
             one_ins = {slot: values[i] for slot, values in ins.items() if slot != "LearningRate" and values}
             one_ins["LearningRate"] = lrs[i] if len(lrs) > 1 else lrs[0]
             for slot, value in momentum(one_ins, one_attrs).items():

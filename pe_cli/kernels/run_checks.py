@@ -7,11 +7,12 @@ under ``ctx->IsRuntime()`` compare dims only when the op runs). An op registered
 checked here and (run_infer) its shape inference rule has run again on its values' shapes with
 ``ctx.is_runtime`` true, as Fluid's run-time InferShape; each refusal one line naming the slot and what it
 takes (an EnforceNotMet, as Fluid's core raises)."""
+
 from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet
 
 
-_NAMES = {}      # a value's dtype -> its name (numpy's dtype.name takes microseconds)
+_NAMES = {}  # a value's dtype -> its name (numpy's dtype.name takes microseconds)
 
 
 def _dtype_name(value):
@@ -24,7 +25,7 @@ def _dtype_name(value):
 
 def _check_dtypes(opdef, ins, attrs):
     for slot, allowed in opdef.run_dtypes.items():
-        allowed = allowed(attrs) if callable(allowed) else allowed       # (per attributes: soft_label's)
+        allowed = allowed(attrs) if callable(allowed) else allowed  # (per attributes: soft_label's)
         value = ins.get(slot) if allowed else None
         for v in value if isinstance(value, list) else [value]:
             name = _dtype_name(v)
@@ -39,11 +40,14 @@ def _check_lod(opdef, ins, attrs):
             continue
         lod = lods.get(slot)
         if not lod or (isinstance(lod, list) and not all(lod)):
-            raise EnforceNotMet(f"{opdef.type}: {slot} has no LoD; it takes sequences (feed a LoDTensor"
-                                + (f", or give {lengths}" if lengths else "") + ")")
+            raise EnforceNotMet(
+                f"{opdef.type}: {slot} has no LoD; it takes sequences (feed a LoDTensor"
+                + (f", or give {lengths}" if lengths else "")
+                + ")"
+            )
 
 
-_DTYPES = {}     # a value's dtype -> pe's name of it
+_DTYPES = {}  # a value's dtype -> pe's name of it
 
 
 class _Var:
@@ -66,6 +70,7 @@ class _Var:
 class RunInferContext:
     """What an op's shape inference rule sees when the op runs (``is_runtime``): its values' shapes and
     dtypes, its attributes; outputs are not set (the kernel makes them) and ``fail`` raises EnforceNotMet."""
+
     is_runtime = True
 
     def __init__(self, opdef, ins, attrs):
@@ -112,6 +117,7 @@ class RunInferContext:
 
 def checked(kernel, opdef):
     """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
+
     def run(ins, attrs):
         _check_dtypes(opdef, ins, attrs)
         if opdef.run_lod:
@@ -119,5 +125,6 @@ def checked(kernel, opdef):
         if opdef.run_infer:
             opdef.infer(RunInferContext(opdef, ins, attrs))
         return kernel(ins, attrs)
+
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run

@@ -5,6 +5,7 @@ device functions (one thread per sequence), so both devices run the same arithme
 
 Rows a..b-1 of 2-D arrays are the sequence's steps; Transition ``w`` is [D + 2, D] (row 0 start,
 row 1 end, row 2 + i the weights from tag i). Also host-side helpers (numpy) that find the spans."""
+
 import math
 
 import numpy as np
@@ -214,13 +215,16 @@ def levenshtein(hyp, ha, hb, ref, ra, rb, row, base):
 
 # -- host side: where the sequences are -----------------------------------------------------------
 
+
 def lod_spans(attrs, slots, rows):
     """(starts, ends) of the sequences of the last LoD level of the first of ``slots`` that has one."""
     lods = attrs.get("_lod") or {}
     lod = next((lods[s] for s in slots if lods.get(s)), None)
     if lod is None:
-        raise PeError(f"input {slots[0]} has no LoD: feed a LoDTensor (fluid.create_lod_tensor), or pass "
-                      f"length= with padded [B, T, ...] input")
+        raise PeError(
+            f"input {slots[0]} has no LoD: feed a LoDTensor (fluid.create_lod_tensor), or pass "
+            f"length= with padded [B, T, ...] input"
+        )
     offs = np.asarray(lod[-1], dtype=np.int64)
     if offs[-1] != rows:
         raise PeError(f"input {slots[0]}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
@@ -250,8 +254,10 @@ def check_tags(label, starts, ends, num_tags, what="Label"):
     """Every tag id inside a sequence lies in [0, num_tags)."""
     inside = label[span_mask(starts, ends, label.shape[0])]
     if inside.size and (inside.min() < 0 or inside.max() >= num_tags):
-        raise PeError(f"{what} holds tag ids outside [0, {num_tags}) (the emission width): "
-                      f"{int(inside.min())}..{int(inside.max())}")
+        raise PeError(
+            f"{what} holds tag ids outside [0, {num_tags}) (the emission width): "
+            f"{int(inside.min())}..{int(inside.max())}"
+        )
 
 
 def crf_spans(x_shape, attrs, slots, length=None):
@@ -297,8 +303,10 @@ def seq_spans(attrs, slot, x_shape, length=None):
 def check_chunk_tags(tags, starts, ends, top, what):
     inside = tags[span_mask(starts, ends, tags.shape[0])]
     if inside.size and (inside.min() < 0 or inside.max() > top):
-        raise PeError(f"{what} holds tag ids outside [0, {top}] (num_chunk_types times the scheme's tag kinds; "
-                      f"{top} is 'outside'): {int(inside.min())}..{int(inside.max())}")
+        raise PeError(
+            f"{what} holds tag ids outside [0, {top}] (num_chunk_types times the scheme's tag kinds; "
+            f"{top} is 'outside'): {int(inside.min())}..{int(inside.max())}"
+        )
 
 
 def chunk_outputs(counts):
@@ -307,10 +315,16 @@ def chunk_outputs(counts):
     p = n_cor / n_inf if n_inf else 0.0
     r = n_cor / n_lab if n_lab else 0.0
     f1 = 2 * p * r / (p + r) if n_cor else 0.0
-    f32 = lambda v: np.array([v], np.float32)      # noqa: E731
-    i64 = lambda v: np.array([v], np.int64)        # noqa: E731
-    return {"Precision": f32(p), "Recall": f32(r), "F1-Score": f32(f1), "NumInferChunks": i64(n_inf),
-            "NumLabelChunks": i64(n_lab), "NumCorrectChunks": i64(n_cor)}
+    f32 = lambda v: np.array([v], np.float32)  # noqa: E731
+    i64 = lambda v: np.array([v], np.int64)  # noqa: E731
+    return {
+        "Precision": f32(p),
+        "Recall": f32(r),
+        "F1-Score": f32(f1),
+        "NumInferChunks": i64(n_inf),
+        "NumLabelChunks": i64(n_lab),
+        "NumCorrectChunks": i64(n_cor),
+    }
 
 
 def _flat_ids(x):
@@ -324,8 +338,12 @@ def chunk_prep(inference, label, attrs, seq_length=None):
     if inf.size != lab.size:
         raise PeError(f"Inference has {inf.size} tags and Label {lab.size}; they must tag the same steps")
     lods = attrs.get("_lod") or {}
-    if seq_length is None and lods.get("Inference") and lods.get("Label") and \
-            list(lods["Inference"][-1]) != list(lods["Label"][-1]):
+    if (
+        seq_length is None
+        and lods.get("Inference")
+        and lods.get("Label")
+        and list(lods["Inference"][-1]) != list(lods["Label"][-1])
+    ):
         raise PeError("Inference and Label have different LoDs; they must tag the same sequences")
     starts, ends = seq_spans(attrs, "Label", np.shape(label), seq_length)
     kinds, tb, ti, te, ts, k, excluded = chunk_scheme(attrs)
@@ -343,8 +361,10 @@ def edit_prep(hyps, refs, attrs, hyps_length=None, refs_length=None):
         raise PeError(f"Hyps has {hs.size} sequences and Refs {rs.size}; edit_distance compares them in pairs")
     if attrs.get("normalized") and np.any(re == rs):
         k = int(np.flatnonzero(re == rs)[0])
-        raise PeError(f"reference #{k} is empty: normalized=True divides by the reference's length; "
-                      f"drop empty references or use normalized=False")
+        raise PeError(
+            f"reference #{k} is empty: normalized=True divides by the reference's length; "
+            f"drop empty references or use normalized=False"
+        )
     sizes = re - rs + 1
     bases = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     return _flat_ids(hyps), _flat_ids(refs), hs, he, rs, re, bases[:-1], int(bases[-1])

@@ -1,6 +1,7 @@
 """Row maps and LoD rules of the sequence ops that compute their output's LoD
 (ops/sequence_shape.py, ops/sequence_window.py, lod_reset / lod_append), shared by the CPU and
 CUDA kernels: plain numpy on the host, from the inputs' offsets."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -9,6 +10,7 @@ from .common import seq_offsets
 
 
 # -- the ops that reshape the LoD (ops/sequence_shape.py): row maps and the output's LoD --
+
 
 def lod_of(attrs, slot, rows, i=None):
     """The whole LoD (offsets per level) of input ``slot`` (its ``i``-th variable for a duplicable
@@ -29,8 +31,10 @@ def lod_lists(lod):
 def expand_as_index(x_rows, y_offs):
     """sequence_expand_as: row i of X once per step of Y's sequence i."""
     if x_rows != len(y_offs) - 1:
-        raise PeError(f"sequence_expand_as: X has {x_rows} rows but Y has {len(y_offs) - 1} sequences; "
-                      f"X needs one row per sequence of Y")
+        raise PeError(
+            f"sequence_expand_as: X has {x_rows} rows but Y has {len(y_offs) - 1} sequences; "
+            f"X needs one row per sequence of Y"
+        )
     return np.repeat(np.arange(x_rows, dtype=np.int64), np.diff(y_offs))
 
 
@@ -39,8 +43,10 @@ def concat_index(offs_list):
     n = len(offs_list[0]) - 1
     for j, offs in enumerate(offs_list):
         if len(offs) - 1 != n:
-            raise PeError(f"sequence_concat: X #{j} has {len(offs) - 1} sequences but X #0 has {n}; "
-                          f"every input needs as many sequences")
+            raise PeError(
+                f"sequence_concat: X #{j} has {len(offs) - 1} sequences but X #0 has {n}; "
+                f"every input needs as many sequences"
+            )
     bases = np.cumsum([0] + [int(o[-1]) for o in offs_list])
     parts = [bases[j] + np.arange(offs[i], offs[i + 1]) for i in range(n) for j, offs in enumerate(offs_list)]
     lengths = sum(np.diff(offs) for offs in offs_list)
@@ -55,14 +61,18 @@ def slice_index(offs, offset, length):
     length = np.asarray(length, dtype=np.int64).reshape(-1)
     n = len(offs) - 1
     if offset.size != n or length.size != n:
-        raise PeError(f"sequence_slice: Offset has {offset.size} and Length {length.size} values but X has "
-                      f"{n} sequences; give one of each per sequence")
+        raise PeError(
+            f"sequence_slice: Offset has {offset.size} and Length {length.size} values but X has "
+            f"{n} sequences; give one of each per sequence"
+        )
     lens = np.diff(offs)
     bad = (offset < 0) | (length < 0) | (offset + length > lens)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise PeError(f"sequence_slice: sequence {i} has {int(lens[i])} steps; Offset {int(offset[i])} and "
-                      f"Length {int(length[i])} must stay within them (both >= 0)")
+        raise PeError(
+            f"sequence_slice: sequence {i} has {int(lens[i])} steps; Offset {int(offset[i])} and "
+            f"Length {int(length[i])} must stay within them (both >= 0)"
+        )
     parts = [offs[i] + offset[i] + np.arange(length[i]) for i in range(n)]
     idx = np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
     return idx, np.concatenate([[0], np.cumsum(length)]).astype(np.int64)
@@ -73,24 +83,31 @@ def reshape_offsets(offs, width, new_dim):
     scaled = np.asarray(offs, dtype=np.int64) * width
     if (scaled % new_dim).any():
         i = int(np.flatnonzero(np.diff(scaled) % new_dim)[0]) if (np.diff(scaled) % new_dim).any() else 0
-        raise PeError(f"sequence_reshape: sequence {i} holds {int(scaled[i + 1] - scaled[i])} values "
-                      f"({int(offs[i + 1] - offs[i])} steps of {width}), not a multiple of new_dim {new_dim}")
+        raise PeError(
+            f"sequence_reshape: sequence {i} holds {int(scaled[i + 1] - scaled[i])} values "
+            f"({int(offs[i + 1] - offs[i])} steps of {width}), not a multiple of new_dim {new_dim}"
+        )
     return scaled // new_dim
 
 
 # -- ops/sequence_window.py --
 
+
 def scatter_checks(x_shape, ids, offs, n_updates):
     """sequence_scatter: Ids' sequences name rows of X, its values columns of a row."""
     width = int(np.prod(x_shape[1:], dtype=np.int64))
     if len(offs) - 1 > x_shape[0]:
-        raise PeError(f"sequence_scatter: Ids has {len(offs) - 1} sequences but X only {x_shape[0]} rows; "
-                      f"sequence i scatters into row i")
+        raise PeError(
+            f"sequence_scatter: Ids has {len(offs) - 1} sequences but X only {x_shape[0]} rows; "
+            f"sequence i scatters into row i"
+        )
     if n_updates != ids.size:
         raise PeError(f"sequence_scatter: Updates has {n_updates} values but Ids {ids.size}; give one per id")
     if ids.size and (ids.min() < 0 or ids.max() >= width):
-        raise PeError(f"sequence_scatter: Ids must be columns in [0, {width}) of X's rows; got "
-                      f"{int(ids.min())} .. {int(ids.max())}")
+        raise PeError(
+            f"sequence_scatter: Ids must be columns in [0, {width}) of X's rows; got "
+            f"{int(ids.min())} .. {int(ids.max())}"
+        )
 
 
 def row_conv_offsets(attrs, x_shape):
@@ -113,14 +130,17 @@ def reset_lod(attrs, rows, y_values):
         return lod_lists(lods["Y"])
     level = [int(v) for v in (np.asarray(y_values()).reshape(-1) if y_values else attrs["target_lod"])]
     if len(level) < 2 or level[0] != 0 or level[-1] != rows or any(b < a for a, b in zip(level, level[1:])):
-        raise PeError(f"lod_reset: the new level {level} must be offsets: from 0, not decreasing, ending at "
-                      f"X's {rows} rows")
+        raise PeError(
+            f"lod_reset: the new level {level} must be offsets: from 0, not decreasing, ending at X's {rows} rows"
+        )
     x_lod = lods.get("X")
     if not attrs.get("append") or not x_lod:
         return [level]
     if int(x_lod[-1][-1]) != len(level) - 1:
-        raise PeError(f"lod_append: X's last LoD level counts {int(x_lod[-1][-1])} items but the new level has "
-                      f"{len(level) - 1} sequences; they must match")
+        raise PeError(
+            f"lod_append: X's last LoD level counts {int(x_lod[-1][-1])} items but the new level has "
+            f"{len(level) - 1} sequences; they must match"
+        )
     return lod_lists(x_lod) + [level]
 
 
@@ -129,8 +149,9 @@ def im2sequence_geometry(x_shape, attrs):
     (kh, kw), (sh, sw), (pu, pl, pd, pr) = attrs["kernels"], attrs["strides"], attrs["paddings"]
     oh, ow = conv_out_size(x_shape[2], kh, pu, pd, sh, 1), conv_out_size(x_shape[3], kw, pl, pr, sw, 1)
     if oh <= 0 or ow <= 0:
-        raise PeError(f"im2sequence: kernels {[kh, kw]} with paddings {[pu, pl, pd, pr]} do not fit images "
-                      f"{list(x_shape[2:])}")
+        raise PeError(
+            f"im2sequence: kernels {[kh, kw]} with paddings {[pu, pl, pd, pr]} do not fit images {list(x_shape[2:])}"
+        )
     return kh, kw, sh, sw, pu, pl, oh, ow
 
 
@@ -158,11 +179,11 @@ def real_size_patches(x, real_size, attrs, dout=None):
         inside = ((ys >= 0) & (ys < h))[:, :, None, None] & ((xs >= 0) & (xs < w))[None, None]
         at = (np.clip(ys, 0, h - 1)[:, :, None, None], np.clip(xs, 0, w - 1)[None, None])
         rows = ys.shape[0] * xs.shape[0]
-        if dx is not None:          # [rh*rw, c*kh*kw] rows back to [c, rh, kh, rw, kw], added where they read
-            part = dout[offs[-1]:offs[-1] + rows].reshape(ys.shape[0], xs.shape[0], c, ys.shape[1], xs.shape[1])
+        if dx is not None:  # [rh*rw, c*kh*kw] rows back to [c, rh, kh, rw, kw], added where they read
+            part = dout[offs[-1] : offs[-1] + rows].reshape(ys.shape[0], xs.shape[0], c, ys.shape[1], xs.shape[1])
             np.add.at(dx[i], (slice(None),) + at, part.transpose(2, 0, 3, 1, 4) * inside)
         else:
-            patch = x[i][(slice(None),) + at] * inside          # [c, rh, kh, rw, kw]
+            patch = x[i][(slice(None),) + at] * inside  # [c, rh, kh, rw, kw]
             outs.append(patch.transpose(1, 3, 0, 2, 4).reshape(rows, -1))
         offs.append(offs[-1] + rows)
     if dx is not None:

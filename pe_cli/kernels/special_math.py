@@ -9,6 +9,7 @@ Values at the edges follow Paddle 2.6.2's kernels (Eigen's and Cephes'): digamma
 negative integers and -inf; lgamma is +inf there; polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x) with
 Hurwitz's zeta (Euler-Maclaurin, as Cephes), +inf at those poles and NaN at +inf; erfinv is +-inf for
 |x| >= 1; I0 and I1 are NaN at +-inf while their scaled forms are 0 there."""
+
 import math
 
 from ..base.activations import bind
@@ -16,9 +17,20 @@ from ..base.activations import bind
 _INF, _NAN = math.inf, math.nan
 _EPS = 1.1102230246251565e-16
 # (2k)! / B_2k for k = 1..12: the Euler-Maclaurin corrections of Hurwitz's zeta
-_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
-           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
-           1.8152105401943546773e17, -7.1661652561756670113e18)
+_ZETA_A = (
+    12.0,
+    -720.0,
+    30240.0,
+    -1209600.0,
+    47900160.0,
+    -1.8924375803183791606e9,
+    7.47242496e10,
+    -2.950130727918164224e12,
+    1.1646782814350067249e14,
+    -4.5979787224074726105e15,
+    1.8152105401943546773e17,
+    -7.1661652561756670113e18,
+)
 
 
 def _is_pole(x):
@@ -49,8 +61,11 @@ def _digamma(x):
         result -= 1.0 / x
         x += 1.0
     f = 1.0 / (x * x)
-    tail = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132 + f * (
-        691.0 / 32760 + f * (-1.0 / 12)))))))
+    tail = f * (
+        -1.0 / 12
+        + f
+        * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132 + f * (691.0 / 32760 + f * (-1.0 / 12))))))
+    )
     return result + math.log(x) - 0.5 / x + tail
 
 
@@ -109,14 +124,30 @@ def _erfinv(x):
     if w < 5.0:
         w -= 2.5
         p = 2.81022636e-08
-        for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
-                  -0.00417768164, 0.246640727, 1.50140941):
+        for c in (
+            3.43273939e-07,
+            -3.5233877e-06,
+            -4.39150654e-06,
+            0.00021858087,
+            -0.00125372503,
+            -0.00417768164,
+            0.246640727,
+            1.50140941,
+        ):
             p = c + p * w
     else:
         w = math.sqrt(w) - 3.0
         p = -0.000200214257
-        for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
-                  0.00943887047, 1.00167406, 2.83297682):
+        for c in (
+            0.000100950558,
+            0.00134934322,
+            -0.00367342844,
+            0.00573950773,
+            -0.0076224613,
+            0.00943887047,
+            1.00167406,
+            2.83297682,
+        ):
             p = c + p * w
     y = p * a
     for _ in range(3):
@@ -187,6 +218,7 @@ def _i1(x):
 
 # -- the derivatives the gradient kernels use ----------------------------------------------------
 
+
 def _i0e_derivative(x):
     """d/dx e^-|x| I0(x) = i1e(x) - sign(x) i0e(x), -1 at 0 (the right derivative, as Paddle)."""
     s = -1.0 if x < 0.0 else 1.0
@@ -218,9 +250,24 @@ def _erfinv_derivative(out):
 
 
 # Dependency order: each function's helpers come before it.
-_ORDER = ("_is_pole", "_lgamma", "_digamma", "_zeta", "_polygamma", "_erfinv", "_bessel_scaled", "_i0e",
-          "_i1e", "_unscaled", "_i0", "_i1", "_i0e_derivative", "_i1_derivative", "_i1e_derivative",
-          "_erfinv_derivative")
+_ORDER = (
+    "_is_pole",
+    "_lgamma",
+    "_digamma",
+    "_zeta",
+    "_polygamma",
+    "_erfinv",
+    "_bessel_scaled",
+    "_i0e",
+    "_i1e",
+    "_unscaled",
+    "_i0",
+    "_i1",
+    "_i0e_derivative",
+    "_i1_derivative",
+    "_i1e_derivative",
+    "_erfinv_derivative",
+)
 
 
 def compiled(jit):

@@ -7,6 +7,7 @@ kernels read them. A duplicable slot gives a list (one item per tensor); a singl
 when the attribute is a list, else its one value; values are floats where the attribute is a float,
 else ints. A single slot overrides a list slot of the same
 attribute (Fluid's order: StartsTensor, then StartsTensorList, then the attribute)."""
+
 import importlib
 
 import numpy as np
@@ -52,5 +53,6 @@ def from_tensors(kernel, device, attr_tensors):
 
     def run(ins, attrs):
         return kernel(ins, values_of(ins, attrs, attr_tensors, host))
+
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run

@@ -7,6 +7,7 @@ for sequence b with T steps and U labels, alpha[t, u] is the log-probability of 
 labels by step t, beta[t, u] that of finishing from (t, u); -beta[0, 0] is the loss. The gradient of
 the loss wrt x (written into grad, zeros elsewhere) is minus each transition's posterior; FastEmit
 multiplies the label transitions' by 1 + fastemit_lambda (the loss itself is unchanged)."""
+
 import math
 
 NEG_INF = -math.inf
@@ -15,7 +16,7 @@ NEG_INF = -math.inf
 def rnnt_sequence(x, label, b, t_len, u_len, blank, fastemit_lambda, alpha, beta, grad):
     """Sequence b's loss (-log p(label | x)); its gradient wrt x into grad[b] (which starts at zeros).
     Self-contained (no calls): numba compiles it for both devices."""
-    for t in range(t_len):                      # alpha, forward
+    for t in range(t_len):  # alpha, forward
         for u in range(u_len + 1):
             if t == 0 and u == 0:
                 alpha[b, 0, 0] = 0.0
@@ -24,7 +25,7 @@ def rnnt_sequence(x, label, b, t_len, u_len, blank, fastemit_lambda, alpha, beta
             q = alpha[b, t, u - 1] + x[b, t, u - 1, label[b, u - 1]] if u > 0 else NEG_INF
             m = max(p, q)
             alpha[b, t, u] = m if m == NEG_INF else m + math.log(math.exp(p - m) + math.exp(q - m))
-    for t in range(t_len - 1, -1, -1):          # beta, backward
+    for t in range(t_len - 1, -1, -1):  # beta, backward
         for u in range(u_len, -1, -1):
             if t == t_len - 1 and u == u_len:
                 beta[b, t, u] = x[b, t, u, blank]
@@ -36,7 +37,7 @@ def rnnt_sequence(x, label, b, t_len, u_len, blank, fastemit_lambda, alpha, beta
     ll = beta[b, 0, 0]
     if ll == NEG_INF:
         return math.inf
-    for t in range(t_len):                      # minus each transition's posterior
+    for t in range(t_len):  # minus each transition's posterior
         for u in range(u_len + 1):
             common = alpha[b, t, u] - ll
             if t == t_len - 1 and u == u_len:

@@ -1,5 +1,6 @@
 """Layer builders with Fluid's signatures. Every builder appends ops through the op registry.
 Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
+
 from .activation import *  # noqa: F401,F403
 from .io import data, load  # noqa: F401
 from .loss_classification import *  # noqa: F401,F403
@@ -15,6 +16,7 @@ from .manipulation import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .lr_schedule import autoincreased_step_counter, switch_schedule  # noqa: F401 -- Fluid's layers.nn has
+
 #     the counter; switch_schedule is pe's (a model config's piecewise schedule)
 from .metric import *  # noqa: F401,F403
 from .sequence_metric import *  # noqa: F401,F403

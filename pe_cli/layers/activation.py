@@ -2,6 +2,7 @@
 of the activation table (pe_cli/base/activations.py) taking the row's attributes as keywords with the
 op's defaults (``leaky_relu(x, alpha=0.02, name=None)``); plus softmax and log_softmax along an axis,
 prelu (a learned slope for x < 0) and maxout."""
+
 import inspect
 import warnings
 
@@ -34,7 +35,7 @@ def _append(op_type, x, name, attrs=None):
     if op_type in _TAKES_ARRAYS and isinstance(x, np.ndarray):
         x = assign(x)
     if op_type not in _UNCHECKED:
-        check_variable_and_dtype(x, "x", _CHECKED_DTYPES.get(op_type, FLOATS), op_type)   # as Fluid 1.8's layers
+        check_variable_and_dtype(x, "x", _CHECKED_DTYPES.get(op_type, FLOATS), op_type)  # as Fluid 1.8's layers
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, attrs or {})
@@ -52,8 +53,9 @@ def _layer(row):
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
     kind = inspect.Parameter.KEYWORD_ONLY if row.name in _ATTRS_AFTER_NAME else arg
     attrs = [inspect.Parameter(p.layer_keyword, kind, default=p.default) for p in row.params]
-    name = [inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY if row.name in _NAME_BY_KEYWORD else arg,
-                              default=None)]
+    name = [
+        inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY if row.name in _NAME_BY_KEYWORD else arg, default=None)
+    ]
     signature = inspect.Signature([inspect.Parameter("x", arg)] + (name + attrs if kind != arg else attrs + name))
     attr_names = {p.name: p.layer_keyword for p in row.params}
 
@@ -62,6 +64,7 @@ def _layer(row):
         given.apply_defaults()
         values = given.arguments
         return _append(row.name, values["x"], values["name"], {a: values[k] for a, k in attr_names.items()})
+
     layer.__name__ = layer.__qualname__ = row.name
     layer.__signature__ = signature
     layer.__doc__ = f"Appends a '{row.name}' op: {row.doc}"
@@ -91,8 +94,11 @@ def swish(x, beta=1.0, name=None):
     ``slope`` the op does not have, so the op keeps beta = 1 whatever is given (docs/COMPAT.md); a
     warning says so when another beta is given."""
     if beta != 1.0:
-        warnings.warn(f"fluid.layers.swish: beta={beta} is ignored, as Fluid 1.8.5 ignores it (its layer passes "
-                      f"it as 'slope', which the swish op lacks): the op computes x * sigmoid(x)", stacklevel=2)
+        warnings.warn(
+            f"fluid.layers.swish: beta={beta} is ignored, as Fluid 1.8.5 ignores it (its layer passes "
+            f"it as 'slope', which the swish op lacks): the op computes x * sigmoid(x)",
+            stacklevel=2,
+        )
     return _append("swish", x, name, {"beta": 1.0})
 
 
@@ -122,8 +128,9 @@ def log_softmax(input, axis=None, dtype=None, name=None):
     paddle.nn.functional.log_softmax is the one log_softmax op)."""
     if dtype is not None and convert_dtype(dtype) != input.dtype:
         input = cast(input, dtype)
-    return _append("log", _append("softmax", input, None, {"axis": -1 if axis is None else axis,
-                                                             "use_cudnn": False}), name)
+    return _append(
+        "log", _append("softmax", input, None, {"axis": -1 if axis is None else axis, "use_cudnn": False}), name
+    )
 
 
 def _known_shape(layer, input, dims):

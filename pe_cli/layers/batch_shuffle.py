@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.layers.shuffle_batch`` (ops/batch_shuffle.py)."""
+
 import numpy as np
 
 from ..framework import unique_name
@@ -22,9 +23,18 @@ def shuffle_batch(x, seed=None):
     attrs = {}
     if isinstance(seed, int):
         attrs["startup_seed"] = seed
-        seed = helper.create_global_variable(name=unique_name.generate("shuffle_batch_seed"), dtype="int64",
-                                             shape=[1], persistable=True, stop_gradient=True)
+        seed = helper.create_global_variable(
+            name=unique_name.generate("shuffle_batch_seed"),
+            dtype="int64",
+            shape=[1],
+            persistable=True,
+            stop_gradient=True,
+        )
         helper.set_variable_initializer(seed, ConstantInitializer(float(attrs["startup_seed"])))
-    helper.append_op("shuffle_batch", {"X": [x], "Seed": [seed]},
-                     {"Out": [out], "ShuffleIdx": [shuffle_idx], "SeedOut": [seed]}, attrs)
+    helper.append_op(
+        "shuffle_batch",
+        {"X": [x], "Seed": [seed]},
+        {"Out": [out], "ShuffleIdx": [shuffle_idx], "SeedOut": [seed]},
+        attrs,
+    )
     return out

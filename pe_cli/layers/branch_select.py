@@ -1,5 +1,6 @@
 """Fluid 1.8's select_input and select_output (``fluid.layers.control_flow``): one of several
 variables picked at run time by an int32 [1] mask, the way Fluid's ``cond`` merges its branches."""
+
 from ..framework.variable import Variable
 from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper

@@ -1,6 +1,7 @@
 """Fluid's argument checks (its ``data_feeder.check_variable_and_dtype``, ``check_type`` and
 ``check_dtype``): a layer given a value of the wrong type or dtype raises an ArgumentTypeError, a
 TypeError as in Fluid, where the layer is built, naming the layer and the argument."""
+
 import functools
 import inspect
 
@@ -11,7 +12,7 @@ from ..framework.variable import Variable
 
 NUMBERS = ("float16", "float32", "float64", "int32", "int64")
 FLOATS = ("float16", "float32", "float64")
-FLOAT32_64 = ("float32", "float64")     # the layers whose Fluid check refuses float16
+FLOAT32_64 = ("float32", "float64")  # the layers whose Fluid check refuses float16
 
 
 def check_type(value, what, types, layer):
@@ -26,19 +27,20 @@ def check_variable_and_dtype(value, what, dtypes, layer):
     """``value`` is a Variable of one of ``dtypes``, else an ArgumentTypeError."""
     check_type(value, what, Variable, layer)
     if value.dtype not in dtypes:
-        raise ArgumentTypeError(f"{layer}: {what} '{value.name}' is {value.dtype}; it must be one of "
-                                f"{', '.join(dtypes)}")
+        raise ArgumentTypeError(
+            f"{layer}: {what} '{value.name}' is {value.dtype}; it must be one of {', '.join(dtypes)}"
+        )
     return value
 
 
 def check_dtype(dtype, what, dtypes, layer):
     """``dtype`` (any of Fluid's spellings) is one of ``dtypes``, else an ArgumentTypeError."""
-    if isinstance(dtype, str) and dtype not in DTYPE_NAMES:      # Fluid's convert_dtype: no other spelling
+    if isinstance(dtype, str) and dtype not in DTYPE_NAMES:  # Fluid's convert_dtype: no other spelling
         raise UnknownDtypeError(f"{layer}: {what} {dtype!r} is no dtype; it must be one of {', '.join(dtypes)}")
     try:
         name = convert_dtype(dtype)
     except UnknownDtypeError:
-        raise                   # a name no dtype has: a ValueError as Fluid's convert_dtype (and a TypeError)
+        raise  # a name no dtype has: a ValueError as Fluid's convert_dtype (and a TypeError)
     except ValueError:
         name = str(dtype)
     if name not in dtypes:
@@ -46,14 +48,14 @@ def check_dtype(dtype, what, dtypes, layer):
     return name
 
 
-class optional:     # noqa: N801 -- a marker read like a type: optional(FLOATS)
+class optional:  # noqa: N801 -- a marker read like a type: optional(FLOATS)
     """A ``fluid_checks`` spec that also takes None (Fluid's ``(Variable, type(None))``)."""
 
     def __init__(self, spec):
         self.spec = spec
 
 
-class given:    # noqa: N801
+class given:  # noqa: N801
     """A ``fluid_checks`` spec Fluid asserts first: None is an AssertionError (``assert x is not None``),
     anything else is checked by ``spec`` (None: not checked further)."""
 
@@ -61,7 +63,7 @@ class given:    # noqa: N801
         self.spec = spec
 
 
-class each:     # noqa: N801
+class each:  # noqa: N801
     """A ``fluid_checks`` spec of a Variable or a list / tuple of them, each checked by ``spec``."""
 
     def __init__(self, spec):
@@ -83,7 +85,7 @@ def _check(value, what, spec, layer):
             _check(item, f"{what}[{i}]", spec.spec, layer)
     elif isinstance(spec, tuple) and spec and all(isinstance(d, str) for d in spec):
         check_variable_and_dtype(value, what, spec, layer)
-    elif isinstance(spec, tuple) and any(isinstance(d, tuple) for d in spec):     # (list, tuple, dtypes)
+    elif isinstance(spec, tuple) and any(isinstance(d, tuple) for d in spec):  # (list, tuple, dtypes)
         dtypes = next(d for d in spec if isinstance(d, tuple))
         if isinstance(value, Variable):
             check_variable_and_dtype(value, what, dtypes, layer)
@@ -101,6 +103,7 @@ def fluid_checks(layer, **specs):
     ``optional(spec)`` (None passes too), ``given(spec)`` (None is an AssertionError), ``each(spec)`` (a
     list of Variables). An
     argument left out is checked at its default, as Fluid checks it."""
+
     def decorate(func):
         signature = inspect.signature(func)
         missing = set(specs) - set(signature.parameters)
@@ -113,13 +116,15 @@ def fluid_checks(layer, **specs):
                 try:
                     bound = signature.bind(*args, **kwargs)
                 except TypeError:
-                    return func(*args, **kwargs)        # Python's own error of the call
+                    return func(*args, **kwargs)  # Python's own error of the call
                 bound.apply_defaults()
                 for name, spec in specs.items():
                     _check(bound.arguments[name], name, spec, layer)
             return func(*args, **kwargs)
+
         checked.fluid_checks = specs
         return checked
+
     return decorate
 
 
@@ -133,8 +138,13 @@ def check_recurrent_inputs(layer, input, **states):
             check_variable_and_dtype(state, what, FLOAT32_64, layer)
 
 
-def check_shape(shape, op_name, expected_shape_type=(list, tuple, Variable), expected_element_type=(int, Variable),
-                expected_tensor_dtype=("int32", "int64")):
+def check_shape(
+    shape,
+    op_name,
+    expected_shape_type=(list, tuple, Variable),
+    expected_element_type=(int, Variable),
+    expected_tensor_dtype=("int32", "int64"),
+):
     """Paddle 2.x's ``data_feeder.check_shape``: ``shape`` is a list, tuple or int Tensor, its elements
     ints or int Tensors, else an ArgumentTypeError naming ``op_name``."""
     check_type(shape, "shape", expected_shape_type, op_name)

@@ -1,6 +1,7 @@
 """Fluid's control-flow layers: comparisons, tensor arrays, ``While``, ``cond``, ``Switch`` and
 ``IfElse``-free branching, built as ops that own a sub-block (pe_cli/ops/control_flow.py).
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
+
 import contextlib
 import functools
 
@@ -14,17 +15,54 @@ from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's 
 from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 from .utils import flatten, is_sequence, pack_sequence_as
-from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
-                       max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
+from .lod_rank import (
+    array_to_lod_tensor,
+    lod_rank_table,
+    lod_tensor_to_array,  # noqa: F401 -- Fluid's
+    max_sequence_len,
+    reorder_lod_tensor_by_rank,
+    shrink_memory,
+)  # layers.control_flow has them
 from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant
 from .manipulation import cast
-from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
-                    logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them
+from .logic import (
+    equal,
+    greater_equal,
+    greater_than,
+    less_equal,
+    less_than,
+    logical_and,  # noqa: F401 -- Fluid's
+    logical_not,
+    logical_or,
+    logical_xor,
+    not_equal,
+)  # layers.control_flow has them
 
-__all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
-           "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch"]
+__all__ = [
+    "less_than",
+    "less_equal",
+    "greater_than",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "logical_not",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "is_empty",
+    "increment",
+    "create_array",
+    "array_write",
+    "array_read",
+    "array_length",
+    "tensor_array_to_tensor",
+    "While",
+    "cond",
+    "case",
+    "switch_case",
+    "Switch",
+]
 # Fluid's layers.control_flow also holds ConditionalBlock, outside its __all__
 
 
@@ -50,6 +88,7 @@ def increment(x, value=1.0, in_place=True):
 
 
 # -- tensor arrays ------------------------------------------------------------------------------------
+
 
 def create_array(dtype):
     """An empty LoDTensorArray (its value: a list of tensors). As Fluid's, a variable only: the first
@@ -82,15 +121,21 @@ def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
     helper = LayerHelper("tensor_array_to_tensor", name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("tensor_array_to_tensor", {"X": [input]}, {"Out": [out], "OutIndex": [index]},
-                     {"axis": axis, "use_stack": use_stack})
+    helper.append_op(
+        "tensor_array_to_tensor",
+        {"X": [input]},
+        {"Out": [out], "OutIndex": [index]},
+        {"axis": axis, "use_stack": use_stack},
+    )
     return out, index
 
 
 def array_length(array):
     if not isinstance(array, Variable) or array.type != VarType.LOD_TENSOR_ARRAY:
-        raise TypeError(f"array_length: array must be a tensor array variable, got {type(array).__name__}"
-                        + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else ""))
+        raise TypeError(
+            f"array_length: array must be a tensor array variable, got {type(array).__name__}"
+            + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else "")
+        )
     helper = LayerHelper("array_length")
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("lod_array_length", {"X": [array]}, {"Out": [out]})
@@ -98,6 +143,7 @@ def array_length(array):
 
 
 # -- blocks ---------------------------------------------------------------------------------------------
+
 
 def block_io(block):
     """(what ``block`` and its nested blocks read from enclosing blocks before writing it, what they
@@ -157,8 +203,7 @@ class While:
 
     def __init__(self, cond, is_test=False, name=None, *, max_iterations=100000):
         if not isinstance(cond, Variable) or cond.dtype != "bool" or list(cond.shape or [1]) != [1]:
-            raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), "
-                            f"got {cond!r}")
+            raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), got {cond!r}")
         self.cond, self.is_test, self.max_iterations = cond, is_test, max_iterations
         self.helper = LayerHelper("while", name=name)
         self.source = current_source()
@@ -171,15 +216,20 @@ class While:
         reads, writes = block_io(body)
         _pass_gradients(body, writes)
         if self.cond.name not in writes:
-            raise PeError(f"While at {self.source}: the body never writes the condition '{self.cond.name}'; "
-                          f"update it inside (less_than(i, n, cond=cond))")
-        scopes = self.helper.create_variable(name=f"{self.helper.name}.step_scopes", stop_gradient=True,
-                                             type=VarType.STEP_SCOPES)
+            raise PeError(
+                f"While at {self.source}: the body never writes the condition '{self.cond.name}'; "
+                f"update it inside (less_than(i, n, cond=cond))"
+            )
+        scopes = self.helper.create_variable(
+            name=f"{self.helper.name}.step_scopes", stop_gradient=True, type=VarType.STEP_SCOPES
+        )
         with source_guard(self.source):
-            self.helper.append_op("while", {"X": reads, "Condition": [self.cond]},
-                                  {"Out": writes, "StepScopes": [scopes]},
-                                  {"sub_block": body.idx, "is_test": self.is_test,
-                                   "max_iterations": self.max_iterations})
+            self.helper.append_op(
+                "while",
+                {"X": reads, "Condition": [self.cond]},
+                {"Out": writes, "StepScopes": [scopes]},
+                {"sub_block": body.idx, "is_test": self.is_test, "max_iterations": self.max_iterations},
+            )
 
 
 @contextlib.contextmanager
@@ -194,8 +244,12 @@ def conditional(helper, conds, scalar=True, before_append=None):
     reads, writes = block_io(body)
     _pass_gradients(body, writes)
     scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True, type=VarType.STEP_SCOPES)
-    helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
-                     {"sub_block": body.idx, "is_scalar_condition": scalar})
+    helper.append_op(
+        "conditional_block",
+        {"Cond": conds, "Input": reads},
+        {"Out": writes, "Scope": [scope]},
+        {"sub_block": body.idx, "is_scalar_condition": scalar},
+    )
 
 
 class ConditionalBlock:
@@ -226,11 +280,16 @@ def _incompatible(true_out, false_out):
     """Fluid's ValueError for branches returning different structures, else None."""
     why = None
     if (true_out is None) != (false_out is None):
-        why = "true_fn returns None while false_fn returns non-None" if true_out is None else \
-            "true_fn returns non-None while false_fn returns None"
-    elif len(flatten(true_out)) != len(flatten(false_out)):    # (Paddle 2.6's words after the colon)
-        why = (f"true fn returns {len(flatten(true_out))} vars, but false fn returns {len(flatten(false_out))} "
-               f"vars, which is not equals")
+        why = (
+            "true_fn returns None while false_fn returns non-None"
+            if true_out is None
+            else "true_fn returns non-None while false_fn returns None"
+        )
+    elif len(flatten(true_out)) != len(flatten(false_out)):  # (Paddle 2.6's words after the colon)
+        why = (
+            f"true fn returns {len(flatten(true_out))} vars, but false fn returns {len(flatten(false_out))} "
+            f"vars, which is not equals"
+        )
     elif is_sequence(true_out) != is_sequence(false_out) or (is_sequence(true_out) and len(true_out) != len(false_out)):
         why = "The two structures don't have the same number of elements"
     if why is not None:
@@ -252,7 +311,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     def branch(fn, key, conds):
         with conditional(helper, conds):
             results[key] = fn()
-            if results[key] is not None:      # Paddle 2.x's branches may return nested lists, tuples, dicts
+            if results[key] is not None:  # Paddle 2.x's branches may return nested lists, tuples, dicts
                 copies[key] = [_copy_to_parent(helper, r) for r in flatten(results[key])]
 
     if true_fn is not None:
@@ -336,7 +395,7 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
     elif not callable(default):
         raise TypeError("The default in Op(case) must be callable.")
     false_fn = default
-    for index, fn in pairs:     # as Fluid nests them: the last pair's cond is the outermost
+    for index, fn in pairs:  # as Fluid nests them: the last pair's cond is the outermost
         pred = equal(branch_index, fill_constant([1], "int64", index))
         false_fn = functools.partial(cond, pred, fn, false_fn, name)
     return false_fn()
@@ -356,7 +415,7 @@ class Switch:
     def __init__(self, name=None):
         self.helper = LayerHelper("switch", name=name)
         self.inside_scope = False
-        self.pre_not_conditions = []        # after each case: "no case so far held"
+        self.pre_not_conditions = []  # after each case: "no case so far held"
 
     def __enter__(self):
         self.inside_scope = True

@@ -3,9 +3,27 @@ ones_like), copied or given (assign), ranges (range), eye and diag, and the vari
 a program creates directly (create_tensor, create_global_var, create_parameter),
 fill_constant_batch_size_like (a shape taken from a batch), and Fluid 1.8's names from paddle.tensor:
 full, full_like, arange, linspace, meshgrid."""
-__all__ = ["fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor", "create_global_var",
-           "create_parameter", "range", "ones_like", "eye", "diag", "fill_constant_batch_size_like", "full",
-           "full_like", "arange", "linspace", "meshgrid"]
+
+__all__ = [
+    "fill_constant",
+    "zeros",
+    "ones",
+    "zeros_like",
+    "assign",
+    "create_tensor",
+    "create_global_var",
+    "create_parameter",
+    "range",
+    "ones_like",
+    "eye",
+    "diag",
+    "fill_constant_batch_size_like",
+    "full",
+    "full_like",
+    "arange",
+    "linspace",
+    "meshgrid",
+]
 import numbers
 
 import numpy as np
@@ -33,10 +51,12 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, *, zero_dim=Fa
     time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable. ``zero_dim`` (pe's,
     for Paddle 2.x): an empty ``shape`` makes a 0-D tensor, and the dtypes are 2.x's. Fluid 1.8's
     TypeErrors: a shape not a list, tuple or Variable, a dtype it does not fill, an ``out`` of another."""
-    if zero_dim:    # Paddle 2.6's fill_constant makes its LayerHelper twice: its variable has the second name
+    if zero_dim:  # Paddle 2.6's fill_constant makes its LayerHelper twice: its variable has the second name
         unique_name.generate("fill_constant")
     helper = LayerHelper("fill_constant")
-    dtype = check_dtype(dtype, "dtype", _FILL_DTYPES + (("int8", "int16", "uint8") if zero_dim else ()), "fill_constant")
+    dtype = check_dtype(
+        dtype, "dtype", _FILL_DTYPES + (("int8", "int16", "uint8") if zero_dim else ()), "fill_constant"
+    )
     check_type(shape, "shape", (Variable, list, tuple), "fill_constant")
     if out is not None:
         check_type(out, "out", Variable, "fill_constant")
@@ -63,8 +83,11 @@ def ones(shape, dtype, force_cpu=False):
     return fill_constant(shape, dtype, 1.0, force_cpu)
 
 
-@fluid_checks("zeros_like", x=("bool", "float32", "float64", "int32", "int64"),
-              out=optional(("bool", "float32", "float64", "int32", "int64")))
+@fluid_checks(
+    "zeros_like",
+    x=("bool", "float32", "float64", "int32", "int64"),
+    out=optional(("bool", "float32", "float64", "int32", "int64")),
+)
 def zeros_like(x, out=None):
     """Zeros shaped like ``x``."""
     helper = LayerHelper("zeros_like", x=x)
@@ -82,8 +105,9 @@ def assign(input, output=None):
     if isinstance(input, Variable):
         check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "assign")
     elif convert_dtype(input.dtype) not in ("bool", "float32", "int32", "int64"):
-        raise ArgumentTypeError(f"assign: a numpy array given to assign must be bool, float32, int32 or int64, "
-                                f"got {input.dtype}")
+        raise ArgumentTypeError(
+            f"assign: a numpy array given to assign must be bool, float32, int32 or int64, got {input.dtype}"
+        )
     return assign_array_like(input, output)
 
 
@@ -102,8 +126,12 @@ def assign_array_like(input, output=None):
     dtype = convert_dtype(array.dtype)
     if output is None:
         output = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("assign_value", {}, {"Out": [output]},
-                     {"shape": list(array.shape), "dtype": dtype, values_attr(dtype): array.reshape(-1).tolist()})
+    helper.append_op(
+        "assign_value",
+        {},
+        {"Out": [output]},
+        {"shape": list(array.shape), "dtype": dtype, values_attr(dtype): array.reshape(-1).tolist()},
+    )
     return output
 
 
@@ -120,11 +148,14 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
         raise TypeError(f"create_global_var: shape must be a list or tuple of ints, got {shape!r}")
     helper = LayerHelper("global_var", name=name)
     if is_complex(convert_dtype(dtype)) and not getattr(helper.main_program, "_follows_paddle2", False):
-        raise ArgumentValueError(f"create_global_var: dtype {convert_dtype(dtype)}: Fluid 1.8 has no complex dtypes "
-                                 f"(a Paddle 2.x program has: paddle.enable_static())")
-    var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
-                                        stop_gradient=True)
-    if isinstance(value, np.ndarray) and value.size == 1:      # numpy 1.x's float() of a one-element array
+        raise ArgumentValueError(
+            f"create_global_var: dtype {convert_dtype(dtype)}: Fluid 1.8 has no complex dtypes "
+            f"(a Paddle 2.x program has: paddle.enable_static())"
+        )
+    var = helper.create_global_variable(
+        name=name, shape=list(shape), dtype=dtype, persistable=persistable, stop_gradient=True
+    )
+    if isinstance(value, np.ndarray) and value.size == 1:  # numpy 1.x's float() of a one-element array
         value = value.reshape(())
     helper.set_variable_initializer(var, ConstantInitializer(float(value)))
     return var
@@ -165,8 +196,10 @@ def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
         typed = [np.dtype(dtype).type(v) for v in (start, end, step)]
         length = range_length(*typed, integer=dtype.startswith("int"))
         if length is None:
-            raise PeError(f"range: step={step} does not lead from start={start} to end={end}; it must be "
-                          f"nonzero, positive when start < end and negative when start > end")
+            raise PeError(
+                f"range: step={step} does not lead from start={start} to end={end}; it must be "
+                f"nonzero, positive when start < end and negative when start > end"
+            )
     start, end, step = (v if isinstance(v, Variable) else fill_constant([1], dtype, v) for v in (start, end, step))
     helper = LayerHelper("range")
     out = helper.create_variable_for_type_inference(start.dtype, stop_gradient=True)
@@ -177,8 +210,11 @@ def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
     return out
 
 
-@fluid_checks("ones_like", x=("bool", "float32", "float64", "int32", "int64"),
-              out=optional(("bool", "float32", "float64", "int32", "int64")))
+@fluid_checks(
+    "ones_like",
+    x=("bool", "float32", "float64", "int32", "int64"),
+    out=optional(("bool", "float32", "float64", "int32", "int64")),
+)
 def ones_like(x, out=None):
     """Ones shaped like ``x``, of its dtype (no gradient flows through)."""
     helper = LayerHelper("ones_like", x=x)
@@ -199,8 +235,9 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
             raise ArgumentTypeError(f"eye: {what} must be an int >= 0, got {v!r}")
     dtype = convert_dtype(dtype)
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("eye", {}, {"Out": [out]},
-                     {"num_rows": int(num_rows), "num_columns": int(num_columns), "dtype": dtype})
+    helper.append_op(
+        "eye", {}, {"Out": [out]}, {"num_rows": int(num_rows), "num_columns": int(num_columns), "dtype": dtype}
+    )
     out.stop_gradient = True
     if batch_shape is not None:
         batch = _check_ints("eye", "batch_shape", _as_list(batch_shape))
@@ -225,9 +262,18 @@ def diag(diagonal):
 def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, output_dim_idx=0, force_cpu=False):
     helper = LayerHelper("fill_constant_batch_size_like")
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("fill_constant_batch_size_like", {"Input": [input]}, {"Out": [out]},
-                     {"shape": list(shape), "dtype": dtype, "value": float(value), "input_dim_idx": input_dim_idx,
-                      "output_dim_idx": output_dim_idx})
+    helper.append_op(
+        "fill_constant_batch_size_like",
+        {"Input": [input]},
+        {"Out": [out]},
+        {
+            "shape": list(shape),
+            "dtype": dtype,
+            "value": float(value),
+            "input_dim_idx": input_dim_idx,
+            "output_dim_idx": output_dim_idx,
+        },
+    )
     return out
 
 
@@ -246,8 +292,9 @@ def full(shape, fill_value, out=None, dtype=None, device=None, stop_gradient=Tru
     return out
 
 
-def full_like(input, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None, *,
-              dtypes=_FILL_DTYPES):
+def full_like(
+    input, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None, *, dtypes=_FILL_DTYPES
+):
     """``fill_value`` shaped like ``input``, of ``dtype`` (None: input's), one of ``dtypes`` (Paddle
     2.0-alpha's, a TypeError for another; paddle.full_like gives 2.6's)."""
     check_device("full_like", device)
@@ -276,8 +323,10 @@ def linspace(start, stop, num, dtype):
     Variable; the result has start's dtype. No gradient."""
     for what, v in (("start", start), ("stop", stop), ("num", num)):
         check_type(v, what, (Variable, float, int), "linspace")
-    if not (isinstance(start, Variable) and isinstance(stop, Variable)) and \
-            convert_dtype(dtype) not in ("float32", "float64"):      # Fluid's op has no kernel for another
+    if not (isinstance(start, Variable) and isinstance(stop, Variable)) and convert_dtype(dtype) not in (
+        "float32",
+        "float64",
+    ):  # Fluid's op has no kernel for another
         raise ArgumentTypeError(f"linspace: dtype must be float32 or float64, got {convert_dtype(dtype)}")
     ends = []
     for what, v in (("start", start), ("stop", stop)):
@@ -308,8 +357,13 @@ def evenly_spaced(start, stop, num, dtype):
         return fill_constant([1], dtype, start)
     step = (float(stop) - float(start)) / (int(num) - 1)
     steps = cast(range(0, int(num), 1, "int64"), dtype)
-    out = _single("scale", steps, {"X": [steps]}, {"scale": step, "bias": float(start), "bias_after_scale": True},
-                  stop_gradient=True)
+    out = _single(
+        "scale",
+        steps,
+        {"X": [steps]},
+        {"scale": step, "bias": float(start), "bias_after_scale": True},
+        stop_gradient=True,
+    )
     out.stop_gradient = True
     return out
 

@@ -1,4 +1,5 @@
 """The continuous_value_model layer (ops/cvm.py) with Fluid 1.8's signature."""
+
 __all__ = ["continuous_value_model"]
 from .helper import LayerHelper
 from .checks import fluid_checks

@@ -8,23 +8,58 @@
 - ``KEEP_IDS``: layers whose output holds their input's ids (the ids' vocabulary still applies).
 - ``KEEP_CLASSES``: layers whose output keeps their input's class axis.
 """
+
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Slot:
-    argument: str   # the layer function's argument holding the size
-    index: int      # the item of a list argument, or None
-    rule: str       # "ids" or "classes"
+    argument: str  # the layer function's argument holding the size
+    index: int  # the item of a list argument, or None
+    rule: str  # "ids" or "classes"
     source: str = None  # ids: the argument naming the ids
 
 
-SLOTS = {"embedding": Slot("size", 0, "ids", "input"), "Embedding": Slot("num_embeddings", None, "ids", "x"),
-         "fc": Slot("size", None, "classes"), "Linear": Slot("out_features", None, "classes")}
-CLASS_LAYERS = {"softmax_with_cross_entropy": ("logits", "label"), "cross_entropy": ("input", "label"),
-                "accuracy": ("input", "label")}
-KEEP_IDS = frozenset({"reshape", "reshape2", "squeeze", "squeeze2", "unsqueeze", "unsqueeze2", "cast", "flatten",
-                      "lod_reset", "slice", "transpose"})
-KEEP_CLASSES = frozenset({"softmax", "log_softmax", "dropout", "reshape", "reshape2", "squeeze", "squeeze2",
-                          "unsqueeze", "unsqueeze2", "flatten", "scale", "cast"})
-SOURCE_ARGUMENTS = ("input", "x")   # the argument a KEEP_ layer takes its values from
+SLOTS = {
+    "embedding": Slot("size", 0, "ids", "input"),
+    "Embedding": Slot("num_embeddings", None, "ids", "x"),
+    "fc": Slot("size", None, "classes"),
+    "Linear": Slot("out_features", None, "classes"),
+}
+CLASS_LAYERS = {
+    "softmax_with_cross_entropy": ("logits", "label"),
+    "cross_entropy": ("input", "label"),
+    "accuracy": ("input", "label"),
+}
+KEEP_IDS = frozenset(
+    {
+        "reshape",
+        "reshape2",
+        "squeeze",
+        "squeeze2",
+        "unsqueeze",
+        "unsqueeze2",
+        "cast",
+        "flatten",
+        "lod_reset",
+        "slice",
+        "transpose",
+    }
+)
+KEEP_CLASSES = frozenset(
+    {
+        "softmax",
+        "log_softmax",
+        "dropout",
+        "reshape",
+        "reshape2",
+        "squeeze",
+        "squeeze2",
+        "unsqueeze",
+        "unsqueeze2",
+        "flatten",
+        "scale",
+        "cast",
+    }
+)
+SOURCE_ARGUMENTS = ("input", "x")  # the argument a KEEP_ layer takes its values from

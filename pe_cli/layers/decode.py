@@ -7,6 +7,7 @@ Beams live as [batch, beam, ...] tensors; BeamSearchDecoder picks a beam's rows 
 [batch, beam, beam] matrix product (Fluid uses gather_nd), and splits top-k's flat indices into
 beam and token with float64 division (exact for these sizes; Fluid uses floor_divide and
 remainder)."""
+
 import collections
 
 import numpy as np
@@ -28,7 +29,7 @@ from .manipulation import cast, reshape, tiled, transpose, unsqueeze
 from .reduction import reduce_sum
 from .checks import fluid_checks
 
-__all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]   # decode_loop: paddle.nn's too
+__all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]  # decode_loop: paddle.nn's too
 
 
 @fluid_checks("gather_tree", ids=("int32", "int64"), parents=("int32", "int64"))
@@ -89,10 +90,10 @@ class BeamSearchDecoder(Decoder):
         """[batch, ...] -> [batch * beam_size, ...], each entry repeated beam_size times in a row."""
         if not isinstance(x, Variable):
             raise PeError(f"BeamSearchDecoder.tile_beam_merge_with_batch: x must be a Variable, got {x!r}")
-        beams = tiled(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))    # [batch, beam, ...]
+        beams = tiled(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))  # [batch, beam, ...]
         rank = len(beams.shape)
-        beams = transpose(beams, list(range(2, rank)) + [0, 1])           # [..., batch, beam]: the rest first,
-        beams = reshape(beams, [0] * (rank - 2) + [-1])                   # so that 0 keeps an unknown dim
+        beams = transpose(beams, list(range(2, rank)) + [0, 1])  # [..., batch, beam]: the rest first,
+        beams = reshape(beams, [0] * (rank - 2) + [-1])  # so that 0 keeps an unknown dim
         return transpose(beams, [rank - 2] + list(range(rank - 2)))
 
     def _split_batch_beams(self, x):
@@ -114,12 +115,19 @@ class BeamSearchDecoder(Decoder):
         noend[self.end_token] = 0.0
         noend = assign(noend)
         noend = noend if logits.dtype == "float32" else cast(noend, logits.dtype)
-        pre = beam_state.log_probs if beam_state.log_probs.dtype == logits.dtype else cast(beam_state.log_probs,
-                                                                                           logits.dtype)
+        pre = (
+            beam_state.log_probs
+            if beam_state.log_probs.dtype == logits.dtype
+            else cast(beam_state.log_probs, logits.dtype)
+        )
         helper = LayerHelper("beam_log_probs")
         out = helper.create_variable_for_type_inference(logits.dtype, stop_gradient=True)
-        helper.append_op("beam_log_probs", {"Logits": [logits], "Finished": [beam_state.finished], "NoEnd": [noend],
-                                            "PreScores": [pre]}, {"Out": [out]}, {})
+        helper.append_op(
+            "beam_log_probs",
+            {"Logits": [logits], "Finished": [beam_state.finished], "NoEnd": [noend], "PreScores": [pre]},
+            {"Out": [out]},
+            {},
+        )
         return out
 
     def _gather(self, x, indices):
@@ -139,8 +147,9 @@ class BeamSearchDecoder(Decoder):
         init_cell_states = map_structure(self._expand_to_beam_size, initial_cell_states)
         init_inputs = fill_constant_batch_size_like(state, [-1, self.beam_size], "int64", self.start_token)
         start = np.array([0.0] + [-self.kinf] * (self.beam_size - 1), "float32")
-        log_probs = elementwise_add(fill_constant_batch_size_like(state, [-1, self.beam_size], "float32", 0.0),
-                                    assign(start))
+        log_probs = elementwise_add(
+            fill_constant_batch_size_like(state, [-1, self.beam_size], "float32", 0.0), assign(start)
+        )
         finished = fill_constant_batch_size_like(state, [-1, self.beam_size], "bool", 0)
         lengths = zeros_like(init_inputs)
         if self.embedding_fn is not None:
@@ -150,8 +159,9 @@ class BeamSearchDecoder(Decoder):
     def _beam_search_step(self, time, logits, next_cell_states, beam_state):
         vocab, k = logits.shape[-1], self.beam_size
         if vocab is None or vocab < 1:
-            raise PeError(f"BeamSearchDecoder: the logits' last dimension (the vocabulary) must be known, "
-                          f"got {logits.shape}")
+            raise PeError(
+                f"BeamSearchDecoder: the logits' last dimension (the vocabulary) must be known, got {logits.shape}"
+            )
         log_probs = self._scores(logits, beam_state)
         scores, flat_idx = topk(reshape(log_probs, [-1, k * vocab]), k)
         flat = cast(flat_idx, "float64")
@@ -161,8 +171,9 @@ class BeamSearchDecoder(Decoder):
         beam = cast(beam, "int64")
         next_cell_states = map_structure(lambda x: self._gather(x, beam), next_cell_states)
         next_finished = self._gather(beam_state.finished, beam)
-        next_lengths = elementwise_add(self._gather(beam_state.lengths, beam),
-                                       cast(logical_not(next_finished), beam_state.lengths.dtype))
+        next_lengths = elementwise_add(
+            self._gather(beam_state.lengths, beam), cast(logical_not(next_finished), beam_state.lengths.dtype)
+        )
         end = fill_constant([1], "int64", self.end_token)
         next_finished = logical_or(next_finished, equal(token, end))
         output = self.OutputWrapper(scores, token, beam)
@@ -218,7 +229,9 @@ def _array_in(program, dtype):
 
 def _check_decode(decoder, max_step_num):
     if not isinstance(decoder, Decoder) and not callable(getattr(decoder, "step", None)):
-        raise PeError(f"dynamic_decode: decoder must be a Decoder (BeamSearchDecoder, ...), got {type(decoder).__name__}")
+        raise PeError(
+            f"dynamic_decode: decoder must be a Decoder (BeamSearchDecoder, ...), got {type(decoder).__name__}"
+        )
     if max_step_num is not None and (not isinstance(max_step_num, int) or max_step_num < 0):
         raise PeError(f"dynamic_decode: max_step_num must be an int >= 0 or None, got {max_step_num!r}")
 
@@ -240,8 +253,16 @@ def _time_major(x):
     return transpose(x, [1, 0] + list(range(2, len(x.shape))))
 
 
-def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=False, impute_finished=False,
-                   is_test=False, return_length=False, **kwargs):
+def dynamic_decode(
+    decoder,
+    inits=None,
+    max_step_num=None,
+    output_time_major=False,
+    impute_finished=False,
+    is_test=False,
+    return_length=False,
+    **kwargs,
+):
     """Runs ``decoder.step`` in a While loop from ``decoder.initialize(inits)`` until every entry
     is finished, or after step ``max_step_num`` (from 0). Returns (final_outputs, final_states[,
     sequence_lengths]): the steps' outputs stacked ([batch, time, ...]; [time, batch, ...] with
@@ -250,12 +271,14 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
     As Fluid 1.8.5's: a step's finished flags are ORed with the last step's per slot, and the lengths
     counted per slot, for a BeamSearchDecoder too (whose beams change slots: docs/COMPAT.md);
     paddle.nn.dynamic_decode leaves both to a decoder that tracks its own (Paddle 2.x's)."""
-    return decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length,
-                       False, kwargs)
+    return decode_loop(
+        decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length, False, kwargs
+    )
 
 
-def decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length,
-                own_finished, kwargs):
+def decode_loop(
+    decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length, own_finished, kwargs
+):
     """dynamic_decode's loop; ``own_finished``: a decoder's ``tracks_own_finished`` is honoured."""
     _check_decode(decoder, max_step_num)
     program = LayerHelper("dynamic_decode").main_program
@@ -279,8 +302,8 @@ def decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished
             inputs = map_structure(lambda a: array_read(a, step_idx), inputs_arrays)
             states = map_structure(lambda a: array_read(a, step_idx), states_arrays)
         outputs, next_states, next_inputs, next_finished, next_lengths = _step(
-            decoder, step_idx, inputs, states, global_finished, sequence_lengths, impute_finished, own_finished,
-            kwargs)
+            decoder, step_idx, inputs, states, global_finished, sequence_lengths, impute_finished, own_finished, kwargs
+        )
         outputs_arrays = map_structure(lambda x: _array_in(program, x.dtype), outputs)
         map_structure(lambda x, a: array_write(x, step_idx, array=a), outputs, outputs_arrays)
         increment(step_idx, 1.0, in_place=True)

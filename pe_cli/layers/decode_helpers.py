@@ -2,6 +2,7 @@
 helper decides, ``TrainingHelper`` (teacher forcing: the next step of given sequences, finished
 at their lengths), ``GreedyEmbeddingHelper`` (the argmax id, embedded; finished at end_token) and
 ``SampleEmbeddingHelper`` (an id drawn from softmax(logits / temperature))."""
+
 import collections
 
 from ..base.errors import PeError
@@ -64,8 +65,9 @@ class TrainingHelper(DecodeHelper):
 
     def next_inputs(self, time, outputs, states, sample_ids):
         next_time = elementwise_add(time, fill_constant([1], time.dtype, 1))
-        lengths = self.sequence_length if self.sequence_length.dtype == time.dtype else \
-            cast(self.sequence_length, time.dtype)
+        lengths = (
+            self.sequence_length if self.sequence_length.dtype == time.dtype else cast(self.sequence_length, time.dtype)
+        )
         finished = less_equal(lengths, next_time)
         next_inputs = map_structure(lambda x: squeeze(gather(x, next_time), [0]), self.inputs_)
         return finished, next_inputs, states
@@ -77,7 +79,9 @@ class GreedyEmbeddingHelper(DecodeHelper):
 
     def __init__(self, embedding_fn, start_tokens, end_token):
         if not isinstance(start_tokens, Variable):
-            raise PeError(f"GreedyEmbeddingHelper: start_tokens must be an int64 Variable [batch], got {start_tokens!r}")
+            raise PeError(
+                f"GreedyEmbeddingHelper: start_tokens must be an int64 Variable [batch], got {start_tokens!r}"
+            )
         self.embedding_fn, self.start_tokens = embedding_fn, start_tokens
         self.end_token = fill_constant([1], "int64", int(end_token))
 
@@ -130,6 +134,7 @@ class BasicDecoder(Decoder):
             cell_outputs = self.output_fn(cell_outputs)
         sample_ids = self.helper.sample(time=time, outputs=cell_outputs, states=cell_states)
         sample_ids.stop_gradient = True
-        finished, next_inputs, next_states = self.helper.next_inputs(time=time, outputs=cell_outputs,
-                                                                     states=cell_states, sample_ids=sample_ids)
+        finished, next_inputs, next_states = self.helper.next_inputs(
+            time=time, outputs=cell_outputs, states=cell_states, sample_ids=sample_ids
+        )
         return self.OutputWrapper(cell_outputs, sample_ids), next_states, next_inputs, finished

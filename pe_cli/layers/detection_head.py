@@ -1,5 +1,6 @@
 """Fluid 1.8's ``multi_box_head``: the SSD head, composed as Fluid's Python composes it of prior_box,
 conv2d, transpose, reshape, flatten and concat (python/paddle/fluid/layers/detection.py)."""
+
 import math
 
 from ..base.errors import ArgumentValueError
@@ -16,8 +17,9 @@ def _listed(v):
 
 def _same_length(value, n, what):
     if value and not (isinstance(value, (list, tuple)) and len(value) == n):
-        raise ArgumentValueError(f"multi_box_head: {what} should be list or tuple, and the length of inputs and "
-                                 f"{what} should be the same.")
+        raise ArgumentValueError(
+            f"multi_box_head: {what} should be list or tuple, and the length of inputs and {what} should be the same."
+        )
 
 
 def _sizes(num_layer, base_size, min_ratio, max_ratio, min_sizes, max_sizes):
@@ -31,21 +33,43 @@ def _sizes(num_layer, base_size, min_ratio, max_ratio, min_sizes, max_sizes):
         return min_sizes, max_sizes
     step = int(math.floor((max_ratio - min_ratio) / (num_layer - 2)))
     ratios = range(min_ratio, max_ratio + 1, step)
-    return ([base_size * .10] + [base_size * r / 100. for r in ratios],
-            [base_size * .20] + [base_size * (r + step) / 100. for r in ratios])
+    return (
+        [base_size * 0.10] + [base_size * r / 100.0 for r in ratios],
+        [base_size * 0.20] + [base_size * (r + step) / 100.0 for r in ratios],
+    )
 
 
 def _head(input, num_out, width, kernel_size, pad, stride):
     """conv2d to num_out channels, NHWC, then [N, H * W * num_out / width, width]."""
-    out = transpose(conv2d(input=input, num_filters=num_out, filter_size=kernel_size, padding=pad, stride=stride),
-                    perm=[0, 2, 3, 1])
+    out = transpose(
+        conv2d(input=input, num_filters=num_out, filter_size=kernel_size, padding=pad, stride=stride), perm=[0, 2, 3, 1]
+    )
     return reshape(out, shape=[0, -1, width])
 
 
-def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_ratio=None, max_ratio=None,
-                   min_sizes=None, max_sizes=None, steps=None, step_w=None, step_h=None, offset=0.5,
-                   variance=[0.1, 0.1, 0.2, 0.2], flip=True, clip=False, kernel_size=1, pad=0, stride=1, name=None,
-                   min_max_aspect_ratios_order=False):
+def multi_box_head(
+    inputs,
+    image,
+    base_size,
+    num_classes,
+    aspect_ratios,
+    min_ratio=None,
+    max_ratio=None,
+    min_sizes=None,
+    max_sizes=None,
+    steps=None,
+    step_w=None,
+    step_h=None,
+    offset=0.5,
+    variance=[0.1, 0.1, 0.2, 0.2],
+    flip=True,
+    clip=False,
+    kernel_size=1,
+    pad=0,
+    stride=1,
+    name=None,
+    min_max_aspect_ratios_order=False,
+):
     """SSD's head over the feature maps ``inputs``: (mbox_locs [N, priors, 4], mbox_confs [N, priors,
     num_classes], boxes, variances) -- a prior_box and two conv2d per input (box offsets and class
     scores), concatenated; boxes and variances are [priors, 4], or [H, W, P, 4] for one input."""
@@ -60,9 +84,21 @@ def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_rat
     locs, confs, boxes, variances = [], [], [], []
     for i, input in enumerate(inputs):
         ratio = _listed(aspect_ratios[i]) if aspect_ratios is not None else []
-        step = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]     # (Fluid tests step_w for both)
-        box, var = prior_box(input, image, _listed(min_sizes[i]), _listed(max_sizes[i]), ratio, variance, flip,
-                             clip, step, offset, None, min_max_aspect_ratios_order)
+        step = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]  # (Fluid tests step_w for both)
+        box, var = prior_box(
+            input,
+            image,
+            _listed(min_sizes[i]),
+            _listed(max_sizes[i]),
+            ratio,
+            variance,
+            flip,
+            clip,
+            step,
+            offset,
+            None,
+            min_max_aspect_ratios_order,
+        )
         boxes.append(box)
         variances.append(var)
         num_boxes = box.shape[2]

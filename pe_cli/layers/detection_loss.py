@@ -3,6 +3,7 @@
 iou_similarity and bipartite_match find the matches, a first softmax cross-entropy ranks the
 negatives for mine_hard_examples, target_assign gives the classification and regression targets,
 and the loss is the weighted softmax cross-entropy plus smooth L1 per image."""
+
 from ..base.errors import ArgumentValueError, PeError
 from .detection_box import box_coder, float_input, iou_similarity
 from .detection_match import bipartite_match, target_assign
@@ -19,28 +20,53 @@ __all__ = ["ssd_loss", "sigmoid_focal_loss"]
 def _mine(helper, conf_loss, matched, dist, neg_pos_ratio, neg_overlap, mining_type, sample_size):
     neg = helper.create_variable_for_type_inference("int32", stop_gradient=True)
     updated = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("mine_hard_examples", {"ClsLoss": [conf_loss], "MatchIndices": [matched], "MatchDist": [dist]},
-                     {"NegIndices": [neg], "UpdatedMatchIndices": [updated]},
-                     {"neg_pos_ratio": float(neg_pos_ratio), "neg_dist_threshold": float(neg_overlap),
-                      "mining_type": mining_type, "sample_size": int(sample_size or 0)})
+    helper.append_op(
+        "mine_hard_examples",
+        {"ClsLoss": [conf_loss], "MatchIndices": [matched], "MatchDist": [dist]},
+        {"NegIndices": [neg], "UpdatedMatchIndices": [updated]},
+        {
+            "neg_pos_ratio": float(neg_pos_ratio),
+            "neg_dist_threshold": float(neg_overlap),
+            "mining_type": mining_type,
+            "sample_size": int(sample_size or 0),
+        },
+    )
     return neg, updated
 
 
-def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=None, background_label=0,
-             overlap_threshold=0.5, neg_pos_ratio=3.0, neg_overlap=0.5, loc_loss_weight=1.0, conf_loss_weight=1.0,
-             match_type='per_prediction', mining_type='max_negative', normalize=True, sample_size=None):
+def ssd_loss(
+    location,
+    confidence,
+    gt_box,
+    gt_label,
+    prior_box,
+    prior_box_var=None,
+    background_label=0,
+    overlap_threshold=0.5,
+    neg_pos_ratio=3.0,
+    neg_overlap=0.5,
+    loc_loss_weight=1.0,
+    conf_loss_weight=1.0,
+    match_type="per_prediction",
+    mining_type="max_negative",
+    normalize=True,
+    sample_size=None,
+):
     """SSD's multi-box loss [N, 1] per image: location [N, Np, 4] and confidence [N, Np, C] predictions,
     gt_box [Ng, 4] and gt_label [Ng, 1] (LoDTensors over the images), prior_box [Np, 4] and its
     variances (a Variable [Np, 4] or a list of 4)."""
     if mining_type != "max_negative":
-        raise ArgumentValueError(f"ssd_loss: mining_type={mining_type!r}; only 'max_negative' is supported (as in "
-                                 "Fluid)")
+        raise ArgumentValueError(
+            f"ssd_loss: mining_type={mining_type!r}; only 'max_negative' is supported (as in Fluid)"
+        )
     float_input("ssd_loss", "location", location)
     float_input("ssd_loss", "confidence", confidence)
     num_prior = confidence.shape[1] if len(confidence.shape or ()) == 3 else None
     if num_prior is None or num_prior < 0:
-        raise PeError(f"ssd_loss: confidence {list(confidence.shape or ())} must be [N, Np, C] with Np known when "
-                      "the program is built")
+        raise PeError(
+            f"ssd_loss: confidence {list(confidence.shape or ())} must be [N, Np, C] with Np known when "
+            "the program is built"
+        )
     helper = LayerHelper("ssd_loss")
     # 1. match priors to ground-truth boxes
     iou = iou_similarity(x=gt_box, y=prior_box)
@@ -57,11 +83,13 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
     # 3. hard negatives
     neg, updated = _mine(helper, conf_loss, matched, dist, neg_pos_ratio, neg_overlap, mining_type, sample_size)
     # 4. targets
-    encoded = box_coder(prior_box=prior_box, prior_box_var=prior_box_var, target_box=gt_box,
-                        code_type="encode_center_size")
+    encoded = box_coder(
+        prior_box=prior_box, prior_box_var=prior_box_var, target_box=gt_box, code_type="encode_center_size"
+    )
     target_bbox, target_loc_weight = target_assign(encoded, updated, mismatch_value=background_label)
-    target_label, target_conf_weight = target_assign(gt_label, updated, negative_indices=neg,
-                                                     mismatch_value=background_label)
+    target_label, target_conf_weight = target_assign(
+        gt_label, updated, negative_indices=neg, mismatch_value=background_label
+    )
     # 5. the loss
     target_label = cast(flatten(target_label, axis=2), "int64")
     target_conf_weight = flatten(target_conf_weight, axis=2)
@@ -86,6 +114,10 @@ def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
     check_variable_and_dtype(fg_num, "fg_num", ("int32",), "sigmoid_focal_loss")
     helper = LayerHelper("sigmoid_focal_loss")
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("sigmoid_focal_loss", {"X": [x], "Label": [label], "FgNum": [fg_num]}, {"Out": [out]},
-                     {"gamma": float(gamma), "alpha": float(alpha)})
+    helper.append_op(
+        "sigmoid_focal_loss",
+        {"X": [x], "Label": [label], "FgNum": [fg_num]},
+        {"Out": [out]},
+        {"gamma": float(gamma), "alpha": float(alpha)},
+    )
     return out

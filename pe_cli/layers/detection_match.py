@@ -2,6 +2,7 @@
 its signatures: bipartite_match (priors matched to ground-truth boxes by a distance matrix) and
 target_assign (each prior's target row, or mismatch_value, and its weight); ssd_loss composes them
 (layers/detection_loss.py)."""
+
 __all__ = ["bipartite_match", "target_assign"]
 from ..base.errors import PeError
 from .helper import LayerHelper
@@ -18,8 +19,12 @@ def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None
         attrs["match_type"] = match_type
     if dist_threshold is not None:
         attrs["dist_threshold"] = float(dist_threshold)
-    helper.append_op("bipartite_match", {"DistMat": [dist_matrix]},
-                     {"ColToRowMatchIndices": [indices], "ColToRowMatchDist": [dist]}, attrs)
+    helper.append_op(
+        "bipartite_match",
+        {"DistMat": [dist_matrix]},
+        {"ColToRowMatchIndices": [indices], "ColToRowMatchDist": [dist]},
+        attrs,
+    )
     return indices, dist
 
 

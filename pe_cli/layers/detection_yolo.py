@@ -1,6 +1,7 @@
 """YOLOv3's layers of Fluid 1.8's ``fluid.layers`` with their signatures and argument type checks:
 yolov3_loss (the training loss of one output level) and yolo_box (boxes and class scores from a
 head's output)."""
+
 __all__ = ["yolov3_loss", "yolo_box"]
 import numbers
 
@@ -15,8 +16,20 @@ def _check(name, value, types, what):
         raise ArgumentTypeError(f"yolov3_loss: {name} must be {what}, got {type(value).__name__}")
 
 
-def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio, gt_score=None,
-                use_label_smooth=True, name=None, scale_x_y=1.0):
+def yolov3_loss(
+    x,
+    gt_box,
+    gt_label,
+    anchors,
+    anchor_mask,
+    class_num,
+    ignore_thresh,
+    downsample_ratio,
+    gt_score=None,
+    use_label_smooth=True,
+    name=None,
+    scale_x_y=1.0,
+):
     """YOLOv3's loss for one output level: ``x`` [N, len(anchor_mask) * (5 + class_num), H, W],
     ``gt_box`` [N, B, 4] (centre x, y, w, h relative to the image; w or h 0: no box), ``gt_label``
     [N, B] int32, ``gt_score`` [N, B] (mixup weights, default 1). Returns the loss [N]."""
@@ -36,15 +49,24 @@ def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thr
     inputs = {"X": [x], "GTBox": [gt_box], "GTLabel": [gt_label]}
     if gt_score is not None:
         inputs["GTScore"] = [gt_score]
-    helper.append_op("yolov3_loss", inputs, {"Loss": [loss], "ObjectnessMask": [objectness], "GTMatchMask": [matched]},
-                     {"anchors": list(anchors), "anchor_mask": list(anchor_mask), "class_num": class_num,
-                      "ignore_thresh": ignore_thresh, "downsample_ratio": downsample_ratio,
-                      "use_label_smooth": use_label_smooth, "scale_x_y": float(scale_x_y)})
+    helper.append_op(
+        "yolov3_loss",
+        inputs,
+        {"Loss": [loss], "ObjectnessMask": [objectness], "GTMatchMask": [matched]},
+        {
+            "anchors": list(anchors),
+            "anchor_mask": list(anchor_mask),
+            "class_num": class_num,
+            "ignore_thresh": ignore_thresh,
+            "downsample_ratio": downsample_ratio,
+            "use_label_smooth": use_label_smooth,
+            "scale_x_y": float(scale_x_y),
+        },
+    )
     return loss
 
 
-def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None,
-             scale_x_y=1.0):
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None, scale_x_y=1.0):
     """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
     output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width). ``scale_x_y``
     stretches the centres' sigmoid about the cell's middle (YOLOv4: c = cell + s * sigmoid(t) - (s - 1) / 2)."""
@@ -60,8 +82,17 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     helper = LayerHelper("yolo_box", name=name)
     boxes = helper.create_variable_for_type_inference(x.dtype)
     scores = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("yolo_box", {"X": [x], "ImgSize": [img_size]}, {"Boxes": [boxes], "Scores": [scores]},
-                     {"anchors": [int(a) for a in anchors], "class_num": class_num, "conf_thresh": float(conf_thresh),
-                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox),
-                      "scale_x_y": float(scale_x_y)})
+    helper.append_op(
+        "yolo_box",
+        {"X": [x], "ImgSize": [img_size]},
+        {"Boxes": [boxes], "Scores": [scores]},
+        {
+            "anchors": [int(a) for a in anchors],
+            "class_num": class_num,
+            "conf_thresh": float(conf_thresh),
+            "downsample_ratio": int(downsample_ratio),
+            "clip_bbox": bool(clip_bbox),
+            "scale_x_y": float(scale_x_y),
+        },
+    )
     return boxes, scores

@@ -8,6 +8,7 @@ Fluid's Uniform.sample with numbers draws ``uniform_random`` at its default rang
 returns values below ``low``; pe's draws U[low, high), as the class documents. Samples of Variable
 parameters: see ``_zeros_of_batch``.
 """
+
 import math
 import warnings
 
@@ -18,8 +19,7 @@ from ..framework.variable import Variable
 from .activation import exp, log
 from .logic import less_than
 from .creation import fill_constant_batch_size_like
-from .random import (gaussian_random, gaussian_random_batch_size_like, uniform_random,
-                     uniform_random_batch_size_like)
+from .random import gaussian_random, gaussian_random_batch_size_like, uniform_random, uniform_random_batch_size_like
 from .creation import assign_array_like, create_tensor, diag, ones, zeros
 from .elementwise import elementwise_pow
 from .linalg import matmul
@@ -65,8 +65,10 @@ class Distribution:
         for arg in args:
             array = np.zeros(1) + arg if isinstance(arg, float) else np.array(arg)
             if array.dtype != np.float32:
-                warnings.warn("data type of argument only support float32, your argument will be convert to "
-                              "float32.", stacklevel=3)
+                warnings.warn(
+                    "data type of argument only support float32, your argument will be convert to float32.",
+                    stacklevel=3,
+                )
                 array = array.astype("float32")
             arrays.append(array)
         out = []
@@ -85,8 +87,9 @@ def _zeros_of_batch(params, shape, batch_shape):
     ``shape`` equals ``batch_shape``; the shape returned is the same.)"""
     unknown = next((i for i, d in enumerate(batch_shape) if d < 0), 0)
     dims = {"input_dim_idx": len(shape) + unknown, "output_dim_idx": len(shape) + unknown}
-    zero = fill_constant_batch_size_like(params, shape + batch_shape, params.dtype, 0.0, input_dim_idx=unknown,
-                                         output_dim_idx=dims["output_dim_idx"])
+    zero = fill_constant_batch_size_like(
+        params, shape + batch_shape, params.dtype, 0.0, input_dim_idx=unknown, output_dim_idx=dims["output_dim_idx"]
+    )
     return zero, dims
 
 

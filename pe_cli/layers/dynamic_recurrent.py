@@ -17,13 +17,14 @@ Appended as one ``dynamic_recurrent`` op (pe_cli/ops/dynamic_rnn.py), plus a ``l
 where the step input has one LoD level (the op's outputs have its LoD; with more levels, a step
 holds sequences and the outputs the LoD the op gives them).
 A memory's ``init`` has one row per sequence in the batch's order (Fluid's ``need_reorder=True``)."""
+
 import contextlib
 
 from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .helper import LayerHelper
 
-__all__ = []     # not a Fluid name: rnn_blocks.py imports the class
+__all__ = []  # not a Fluid name: rnn_blocks.py imports the class
 
 
 class DynamicRecurrent:
@@ -31,7 +32,7 @@ class DynamicRecurrent:
         self.helper = LayerHelper("dynamic_rnn", name=name)
         self.inputs, self.step_inputs, self.statics, self.static_inner = [], [], [], []
         self.boots, self.memories, self.updates = [], [], []
-        self.memory_specs = []              # (boot index or -1, shape, value, dtype)
+        self.memory_specs = []  # (boot index or -1, shape, value, dtype)
         self.step_outputs, self.outputs = [], []
         self.body, self.done, self.step_idx = None, False, None
 
@@ -45,8 +46,9 @@ class DynamicRecurrent:
             raise PeError("DynamicRNN.block() can be entered once")
         with sub_block(self.helper.main_program) as body:
             self.body = body
-            self.step_idx = body.create_var(name=f"{self.helper.name}.step_idx", shape=[1], dtype="int64",
-                                            stop_gradient=True)     # the step's index t, set by the op
+            self.step_idx = body.create_var(
+                name=f"{self.helper.name}.step_idx", shape=[1], dtype="int64", stop_gradient=True
+            )  # the step's index t, set by the op
             yield
         self.done = True
         self._append_op()
@@ -55,16 +57,24 @@ class DynamicRecurrent:
         self._inside("step_input")
         if x.lod_level < 1:
             raise PeError(f"DynamicRNN.step_input: '{x.name}' is a plain tensor; give a sequence (lod_level >= 1)")
-        inner = self.body.create_var(name=f"{self.helper.name}.{x.name}@step", shape=[-1] + list(x.shape[1:]),
-                                     dtype=x.dtype, lod_level=x.lod_level - 1)   # a step: an element of level 1
+        inner = self.body.create_var(
+            name=f"{self.helper.name}.{x.name}@step",
+            shape=[-1] + list(x.shape[1:]),
+            dtype=x.dtype,
+            lod_level=x.lod_level - 1,
+        )  # a step: an element of level 1
         self.inputs.append(x)
         self.step_inputs.append(inner)
         return inner
 
     def static_input(self, x):
         self._inside("static_input")
-        inner = self.body.create_var(name=f"{self.helper.name}.{x.name}@static", shape=[-1] + list(x.shape[1:]),
-                                     dtype=x.dtype, lod_level=x.lod_level)     # its sequences keep their LoD
+        inner = self.body.create_var(
+            name=f"{self.helper.name}.{x.name}@static",
+            shape=[-1] + list(x.shape[1:]),
+            dtype=x.dtype,
+            lod_level=x.lod_level,
+        )  # its sequences keep their LoD
         self.statics.append(x)
         self.static_inner.append(inner)
         return inner
@@ -81,8 +91,9 @@ class DynamicRecurrent:
             shape, dtype = list(init.shape[1:]), init.dtype
         else:
             self.memory_specs.append((-1, list(shape), float(value), dtype))
-        pre = self.body.create_var(name=f"{self.helper.name}.mem_{len(self.memories)}", shape=[-1] + list(shape),
-                                   dtype=dtype)
+        pre = self.body.create_var(
+            name=f"{self.helper.name}.mem_{len(self.memories)}", shape=[-1] + list(shape), dtype=dtype
+        )
         self.memories.append(pre)
         self.updates.append(None)
         return pre
@@ -108,18 +119,25 @@ class DynamicRecurrent:
         raw = [helper.create_variable_for_type_inference(o.dtype) for o in self.step_outputs]
         scopes = helper.create_variable(name=f"{helper.name}.step_scopes", stop_gradient=True)
         helper.append_op(
-            "dynamic_recurrent", {"inputs": self.inputs, "initial_states": self.boots, "static_inputs": self.statics,
-                                  "parameters": reads},
+            "dynamic_recurrent",
+            {"inputs": self.inputs, "initial_states": self.boots, "static_inputs": self.statics, "parameters": reads},
             {"outputs": raw, "step_scopes": [scopes], "writes": writes},
-            {"sub_block": self.body.idx, "step_inputs": [v.name for v in self.step_inputs],
-             "static_inputs": [v.name for v in self.static_inner],
-             "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
-             "states": [u.name for u in self.updates], "step_idx": self.step_idx.name,
-             "boots": [s[0] for s in self.memory_specs],
-             "memory_dims": [d for s in self.memory_specs for d in s[1]],
-             "memory_ranks": [len(s[1]) for s in self.memory_specs], "memory_values": [s[2] for s in self.memory_specs],
-             "memory_dtypes": [s[3] for s in self.memory_specs]})
-        if self.inputs[0].lod_level > 1:         # the op gives each output its LoD (elements under the top level)
+            {
+                "sub_block": self.body.idx,
+                "step_inputs": [v.name for v in self.step_inputs],
+                "static_inputs": [v.name for v in self.static_inner],
+                "step_outputs": [v.name for v in self.step_outputs],
+                "ex_states": [m.name for m in self.memories],
+                "states": [u.name for u in self.updates],
+                "step_idx": self.step_idx.name,
+                "boots": [s[0] for s in self.memory_specs],
+                "memory_dims": [d for s in self.memory_specs for d in s[1]],
+                "memory_ranks": [len(s[1]) for s in self.memory_specs],
+                "memory_values": [s[2] for s in self.memory_specs],
+                "memory_dtypes": [s[3] for s in self.memory_specs],
+            },
+        )
+        if self.inputs[0].lod_level > 1:  # the op gives each output its LoD (elements under the top level)
             self.outputs = raw
             return
         for r in raw:

@@ -21,6 +21,7 @@ a ``while`` over the steps whose block reads step t (``read_from_array``), the m
 table's order, as Fluid's: ``need_reorder=True`` reorders it from the batch's order. The gradient is
 the ``while``'s (docs/CONTROL_FLOW.md). A model file's ``dynamic_rnn`` layer builds pe's one
 ``dynamic_recurrent`` op instead (pe_cli/layers/dynamic_recurrent.py)."""
+
 import contextlib
 
 from ..base.dtypes import VarType
@@ -56,8 +57,9 @@ class DynamicRNN:
             raise ValueError(f"{method} can only be invoked inside rnn block.")
 
     def _parent_var(self, key, var_type=VarType.LOD_TENSOR, dtype="float32", stop_gradient=False):
-        return self._parent_block().create_var(name=unique_name.generate(key), type=var_type, dtype=dtype,
-                                               stop_gradient=stop_gradient)
+        return self._parent_block().create_var(
+            name=unique_name.generate(key), type=var_type, dtype=dtype, stop_gradient=stop_gradient
+        )
 
     def step_input(self, x, level=0):
         self._assert_in_rnn_block("step_input")
@@ -70,12 +72,12 @@ class DynamicRNN:
             self.max_seq_len = self._parent_var("dynamic_rnn_max_seq_len", dtype="int64")
             parent.append_op("max_sequence_len", {"RankTable": [self.lod_rank_table]}, {"Out": [self.max_seq_len]})
             self.cond.stop_gradient = True
-            parent.append_op("less_than", {"X": [self.step_idx], "Y": [self.max_seq_len]}, {"Out": [self.cond]},
-                             {"force_cpu": True})
+            parent.append_op(
+                "less_than", {"X": [self.step_idx], "Y": [self.max_seq_len]}, {"Out": [self.cond]}, {"force_cpu": True}
+            )
         input_array = self._parent_var("dynamic_rnn_input_array", VarType.LOD_TENSOR_ARRAY, x.dtype)
         self.input_array.append((input_array, x.dtype))
-        parent.append_op("lod_tensor_to_array", {"X": [x], "RankTable": [self.lod_rank_table]},
-                         {"Out": [input_array]})
+        parent.append_op("lod_tensor_to_array", {"X": [x], "RankTable": [self.lod_rank_table]}, {"Out": [input_array]})
         return array_read(array=input_array, i=self.step_idx)
 
     def static_input(self, x):
@@ -90,8 +92,9 @@ class DynamicRNN:
     def _reordered(self, x, key):
         out = self._parent_var(key, dtype=x.dtype)
         out.shape, out.lod_level = x.shape, x.lod_level
-        self._parent_block().append_op("reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [self.lod_rank_table]},
-                                       {"Out": [out]})
+        self._parent_block().append_op(
+            "reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [self.lod_rank_table]}, {"Out": [out]}
+        )
         return out
 
     @contextlib.contextmanager
@@ -111,8 +114,7 @@ class DynamicRNN:
         helper = LayerHelper("array_to_lod_tensor")
         for array in self.output_array:
             out = helper.create_variable_for_type_inference(array.dtype)
-            helper.append_op("array_to_lod_tensor", {"X": [array], "RankTable": [self.lod_rank_table]},
-                             {"Out": [out]})
+            helper.append_op("array_to_lod_tensor", {"X": [array], "RankTable": [self.lod_rank_table]}, {"Out": [out]})
             self.outputs.append(out)
 
     def __call__(self, *args, **kwargs):
@@ -128,14 +130,16 @@ class DynamicRNN:
                 raise TypeError("The input arg `init` of memory() must be a Variable")
             if need_reorder:
                 if self.lod_rank_table is None:
-                    raise ValueError("If set need_reorder to True, make sure step_input be invoked before "
-                                     "memory(init=init, need_reordered=True, ...).")
+                    raise ValueError(
+                        "If set need_reorder to True, make sure step_input be invoked before "
+                        "memory(init=init, need_reordered=True, ...)."
+                    )
                 init = self._reordered(init, "dynamic_rnn_mem_init_reordered")
             mem_array = self._parent_var("dynamic_rnn_mem_array", VarType.LOD_TENSOR_ARRAY, init.dtype)
-            self._parent_block().append_op("write_to_array", {"X": [init], "I": [self.zero_idx]},
-                                           {"Out": [mem_array]})
-            mem = shrink_memory(x=array_read(array=mem_array, i=self.step_idx), i=self.step_idx,
-                                table=self.lod_rank_table)
+            self._parent_block().append_op("write_to_array", {"X": [init], "I": [self.zero_idx]}, {"Out": [mem_array]})
+            mem = shrink_memory(
+                x=array_read(array=mem_array, i=self.step_idx), i=self.step_idx, table=self.lod_rank_table
+            )
             self.mem_dict[mem.name] = mem_array
             return mem
         if shape is not None and not isinstance(shape, (list, tuple)):
@@ -147,8 +151,12 @@ class DynamicRNN:
         in0 = self._parent_var("in0", dtype=array_dtype)
         parent = self._parent_block()
         parent.append_op("read_from_array", {"X": [array], "I": [self.zero_idx]}, {"Out": [in0]})
-        parent.append_op("fill_constant_batch_size_like", {"Input": [in0]}, {"Out": [init]},
-                         {"shape": [-1] + list(shape), "value": float(value), "dtype": init.dtype})
+        parent.append_op(
+            "fill_constant_batch_size_like",
+            {"Input": [in0]},
+            {"Out": [init]},
+            {"shape": [-1] + list(shape), "value": float(value), "dtype": init.dtype},
+        )
         return self.memory(init=init)
 
     def update_memory(self, ex_mem, new_mem):
@@ -167,13 +175,18 @@ class DynamicRNN:
     def output(self, *outputs):
         self._assert_in_rnn_block("output")
         for each in outputs:
-            array = self._parent_var("_".join([self.helper.name, "output_array", each.name]),
-                                     VarType.LOD_TENSOR_ARRAY, each.dtype)
+            array = self._parent_var(
+                "_".join([self.helper.name, "output_array", each.name]), VarType.LOD_TENSOR_ARRAY, each.dtype
+            )
             array_write(x=each, i=self.step_idx, array=array)
             self.output_array.append(array)
 
     def _init_zero_idx(self):
         if self.zero_idx is None:
             self.zero_idx = self._parent_var("zero_idx", dtype="int64")
-            self._parent_block().append_op("fill_constant", {}, {"Out": [self.zero_idx]},
-                                           {"shape": [1], "dtype": "int64", "value": 0.0, "force_cpu": True})
+            self._parent_block().append_op(
+                "fill_constant",
+                {},
+                {"Out": [self.zero_idx]},
+                {"shape": [1], "dtype": "int64", "value": 0.0, "force_cpu": True},
+            )

@@ -1,9 +1,28 @@
 """Elementwise layers with Fluid 1.x signatures: the elementwise_* binaries (Fluid's ``axis``
 broadcasting), sums / sum of several tensors, scale, clip, clamp and clip_by_norm, addcmul, and the
 finiteness checks isfinite, has_inf, has_nan."""
-__all__ = ["clip", "sums", "sum", "scale", "clip_by_norm", "elementwise_add", "elementwise_sub",
-           "elementwise_mul", "elementwise_div", "elementwise_max", "elementwise_min", "elementwise_pow",
-           "isfinite", "has_inf", "has_nan", "elementwise_floordiv", "elementwise_mod", "clamp", "addcmul"]
+
+__all__ = [
+    "clip",
+    "sums",
+    "sum",
+    "scale",
+    "clip_by_norm",
+    "elementwise_add",
+    "elementwise_sub",
+    "elementwise_mul",
+    "elementwise_div",
+    "elementwise_max",
+    "elementwise_min",
+    "elementwise_pow",
+    "isfinite",
+    "has_inf",
+    "has_nan",
+    "elementwise_floordiv",
+    "elementwise_mod",
+    "clamp",
+    "addcmul",
+]
 import numpy as np
 
 from ..framework.variable import Variable
@@ -25,9 +44,11 @@ def _elementwise(op_type):
         check_variable_and_dtype(x, "x", NUMBERS, op_type)
         check_variable_and_dtype(y, "y", NUMBERS, op_type)
         return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": axis}, name=name, act=act)
+
     layer.__name__ = layer.__qualname__ = op_type
-    layer.__doc__ = (f"Appends '{op_type}' (then ``act``): y broadcasts into x from dim ``axis`` "
-                     f"(-1: aligned to the end).")
+    layer.__doc__ = (
+        f"Appends '{op_type}' (then ``act``): y broadcasts into x from dim ``axis`` (-1: aligned to the end)."
+    )
     return layer
 
 
@@ -43,7 +64,7 @@ elementwise_pow = _elementwise("elementwise_pow")
 @fluid_checks("sums", out=optional(("float32", "float64", "int32", "int64")))
 def sums(input, out=None):
     """The sum of a list of variables of one shape."""
-    check_type(input, "input", (Variable, list, tuple), "sums")       # Fluid 1.8's TypeErrors
+    check_type(input, "input", (Variable, list, tuple), "sums")  # Fluid 1.8's TypeErrors
     inputs = _as_list(input)
     for i, x in enumerate(inputs):
         check_variable_and_dtype(x, f"input[{i}]", ("float32", "float64", "int32", "int64"), "sums")
@@ -55,7 +76,7 @@ def sums(input, out=None):
 
 
 @fluid_checks("sum", x=each(("float32", "float64", "int32", "int64")))
-def sum(x):   # noqa: A001 -- Fluid's name; it shadows the builtin in this module, which never calls it
+def sum(x):  # noqa: A001 -- Fluid's name; it shadows the builtin in this module, which never calls it
     """Fluid's ``layers.sum``: the ``sum`` op over a variable or a list of variables of one shape."""
     return sums(x)
 
@@ -65,13 +86,18 @@ def _flag(op_type, layer, doc, dtypes=None):
         if dtypes:
             check_variable_and_dtype(x, "x", dtypes, layer)
         return _single(op_type, x, {"X": [x]}, {}, dtype="bool", stop_gradient=True)
+
     fn.__name__ = fn.__qualname__ = layer
     fn.__doc__ = doc
     return fn
 
 
-isfinite = _flag("isfinite", "isfinite", "A bool [1]: True when every element of ``x`` is finite.",
-                 ("float32", "float64", "int32", "int64"))
+isfinite = _flag(
+    "isfinite",
+    "isfinite",
+    "A bool [1]: True when every element of ``x`` is finite.",
+    ("float32", "float64", "int32", "int64"),
+)
 has_inf = _flag("isinf", "has_inf", "A bool [1]: True when some element of ``x`` is +inf or -inf.")
 has_nan = _flag("isnan", "has_nan", "A bool [1]: True when some element of ``x`` is nan.")
 
@@ -87,9 +113,16 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     helper = LayerHelper("scale", x=x, act=act, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     inputs = {"X": [x], "ScaleTensor": [scale]} if isinstance(scale, Variable) else {"X": [x]}
-    helper.append_op("scale", inputs, {"Out": [out]},
-                     {"scale": 1.0 if isinstance(scale, Variable) else float(scale), "bias": float(bias),
-                      "bias_after_scale": bias_after_scale})
+    helper.append_op(
+        "scale",
+        inputs,
+        {"Out": [out]},
+        {
+            "scale": 1.0 if isinstance(scale, Variable) else float(scale),
+            "bias": float(bias),
+            "bias_after_scale": bias_after_scale,
+        },
+    )
     return helper.append_activation(out)
 
 

@@ -17,23 +17,46 @@ def encoder_layers(name, kind, encoder):
         return []
     if kind == "category":
         size = size or 8
-        return [(f"{name}_embed", {"type": "embedding", "input": name, "size": ["auto", size]}),
-                (f"{name}_vec", {"type": "reshape", "x": f"{name}_embed", "shape": [-1, size]})]
+        return [
+            (f"{name}_embed", {"type": "embedding", "input": name, "size": ["auto", size]}),
+            (f"{name}_vec", {"type": "reshape", "x": f"{name}_embed", "shape": [-1, size]}),
+        ]
     if kind in ("text", "sequence", "set"):
         size = size or 16
         out = [(f"{name}_embed", {"type": "embedding", "input": name, "size": ["auto", size]})]
         if encoder.get("type") == "rnn":
-            return out + [(f"{name}_gates", {"type": "fc", "input": f"{name}_embed", "size": 4 * size}),
-                          (f"{name}_lstm", {"type": "dynamic_lstm", "input": f"{name}_gates", "size": 4 * size}),
-                          (f"{name}_pool", {"type": "sequence_pool", "input": f"{name}_lstm[0]", "pool_type": "max"})]
+            return out + [
+                (f"{name}_gates", {"type": "fc", "input": f"{name}_embed", "size": 4 * size}),
+                (f"{name}_lstm", {"type": "dynamic_lstm", "input": f"{name}_gates", "size": 4 * size}),
+                (f"{name}_pool", {"type": "sequence_pool", "input": f"{name}_lstm[0]", "pool_type": "max"}),
+            ]
         pool = encoder.get("pool") or ("sum" if kind == "set" else "average")
         return out + [(f"{name}_pool", {"type": "sequence_pool", "input": f"{name}_embed", "pool_type": pool})]
     out, prev = [], name
     for i, filters in enumerate(encoder.get("filters") or [8, 16]):
-        out += [(f"{name}_conv{i + 1}", {"type": "conv2d", "input": prev, "num_filters": filters, "filter_size": 3,
-                                         "padding": 1, "act": "relu"}),
-                (f"{name}_pool{i + 1}", {"type": "pool2d", "input": f"{name}_conv{i + 1}", "pool_size": 2,
-                                         "pool_stride": 2, "pool_type": "max"})]
+        out += [
+            (
+                f"{name}_conv{i + 1}",
+                {
+                    "type": "conv2d",
+                    "input": prev,
+                    "num_filters": filters,
+                    "filter_size": 3,
+                    "padding": 1,
+                    "act": "relu",
+                },
+            ),
+            (
+                f"{name}_pool{i + 1}",
+                {
+                    "type": "pool2d",
+                    "input": f"{name}_conv{i + 1}",
+                    "pool_size": 2,
+                    "pool_stride": 2,
+                    "pool_type": "max",
+                },
+            ),
+        ]
         prev = f"{name}_pool{i + 1}"
     return out + [(f"{name}_vec", {"type": "fc", "input": prev, "size": size or 64, "act": "relu"})]
 
@@ -51,13 +74,17 @@ def combiner_layers(encoded, layers, size):
 
 def head_layers(name, kind, prev):
     if kind == "numeric":
-        return [(f"{name}_pred", {"type": "fc", "input": prev, "size": 1}),
-                (f"{name}_err", {"type": "square_error_cost", "input": f"{name}_pred", "label": name}),
-                (f"{name}_loss", {"type": "mean", "x": f"{name}_err"})]
-    return [(f"{name}_logits", {"type": "fc", "input": prev, "size": "auto"}),
-            (f"{name}_err", {"type": "softmax_with_cross_entropy", "logits": f"{name}_logits", "label": name}),
+        return [
+            (f"{name}_pred", {"type": "fc", "input": prev, "size": 1}),
+            (f"{name}_err", {"type": "square_error_cost", "input": f"{name}_pred", "label": name}),
             (f"{name}_loss", {"type": "mean", "x": f"{name}_err"}),
-            (f"{name}_acc", {"type": "accuracy", "input": f"{name}_logits", "label": name})]
+        ]
+    return [
+        (f"{name}_logits", {"type": "fc", "input": prev, "size": "auto"}),
+        (f"{name}_err", {"type": "softmax_with_cross_entropy", "logits": f"{name}_logits", "label": name}),
+        (f"{name}_loss", {"type": "mean", "x": f"{name}_err"}),
+        (f"{name}_acc", {"type": "accuracy", "input": f"{name}_logits", "label": name}),
+    ]
 
 
 def summed_losses(losses):

@@ -1,5 +1,6 @@
 """The GRU layers over the gru family's ops, with Fluid 1.8's signatures: dynamic_gru (the gru op, over
 LoD input) and gru_unit (one step)."""
+
 from ..base.errors import PeError
 from .checks import check_recurrent_inputs
 from .helper import LayerHelper
@@ -14,8 +15,19 @@ def _bias(helper, bias_attr, size, dtype):
 
 
 @fluid_checks("dynamic_gru", input=("float32", "float64"), h_0=optional(("float32", "float64")))
-def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",
-                candidate_activation="tanh", h_0=None, origin_mode=False, *, name=None):
+def dynamic_gru(
+    input,
+    size,
+    param_attr=None,
+    bias_attr=None,
+    is_reverse=False,
+    gate_activation="sigmoid",
+    candidate_activation="tanh",
+    h_0=None,
+    origin_mode=False,
+    *,
+    name=None,
+):
     """A GRU over each sequence of ``input`` [T, 3 x size] (an fc of the steps to 3 x size: update,
     reset, candidate); ``size`` is the hidden size. ``h_0`` [N, size]: each sequence's initial
     hidden state (zeros when None). Returns the hidden states [T, size] with the input's LoD.
@@ -32,11 +44,24 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, 
         inputs["H0"] = [h_0]
     hidden = helper.create_variable_for_type_inference(dtype)
     batch_gate, batch_reset_hidden_prev, batch_hidden = (
-        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3))
-    helper.append_op("gru", inputs, {"Hidden": [hidden], "BatchGate": [batch_gate],
-                                     "BatchResetHiddenPrev": [batch_reset_hidden_prev], "BatchHidden": [batch_hidden]},
-                     {"is_reverse": is_reverse, "gate_activation": gate_activation,
-                      "activation": candidate_activation, "origin_mode": origin_mode})
+        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3)
+    )
+    helper.append_op(
+        "gru",
+        inputs,
+        {
+            "Hidden": [hidden],
+            "BatchGate": [batch_gate],
+            "BatchResetHiddenPrev": [batch_reset_hidden_prev],
+            "BatchHidden": [batch_hidden],
+        },
+        {
+            "is_reverse": is_reverse,
+            "gate_activation": gate_activation,
+            "activation": candidate_activation,
+            "origin_mode": origin_mode,
+        },
+    )
     return hidden
 
 
@@ -44,8 +69,18 @@ _UNIT_CODES = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
 
 
 @fluid_checks("gru_unit", input=("float32", "float64"), hidden=("float32", "float64"), size=int)
-def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh", gate_activation="sigmoid",
-             origin_mode=False, *, name=None):
+def gru_unit(
+    input,
+    hidden,
+    size,
+    param_attr=None,
+    bias_attr=None,
+    activation="tanh",
+    gate_activation="sigmoid",
+    origin_mode=False,
+    *,
+    name=None,
+):
     """One GRU step: ``input`` [N, size] (an fc to 3 x the hidden size; ``size`` is 3 x the hidden
     size, as in Fluid), ``hidden`` [N, size / 3] the previous hidden state. Returns (the new hidden
     state, reset gate x previous hidden, the gates (u, r, c) [N, size]). ``name`` (not in Fluid's
@@ -64,7 +99,14 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
     if bias is not None:
         inputs["Bias"] = [bias]
     gate, reset_hidden_pre, updated = (helper.create_variable_for_type_inference(dtype) for _ in range(3))
-    helper.append_op("gru_unit", inputs, {"Gate": [gate], "ResetHiddenPrev": [reset_hidden_pre], "Hidden": [updated]},
-                     {"activation": _UNIT_CODES[activation], "gate_activation": _UNIT_CODES[gate_activation],
-                      "origin_mode": origin_mode})
+    helper.append_op(
+        "gru_unit",
+        inputs,
+        {"Gate": [gate], "ResetHiddenPrev": [reset_hidden_pre], "Hidden": [updated]},
+        {
+            "activation": _UNIT_CODES[activation],
+            "gate_activation": _UNIT_CODES[gate_activation],
+            "origin_mode": origin_mode,
+        },
+    )
     return updated, reset_hidden_pre, gate

@@ -1,4 +1,5 @@
 """LayerHelper: what every layer builder uses to name things, create parameters and append ops."""
+
 import copy
 import numbers
 
@@ -17,7 +18,7 @@ from ..training.param_attr import ParamAttr, WeightNormParamAttr
 from .weight_norm import weight_normalized
 
 
-MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes
+MAX_NAME_BYTES = 200  # a checkpoint file is <name>.npy: file systems allow 255 bytes
 
 
 def _check_fits_in_memory(helper, shape, dtype):
@@ -28,11 +29,13 @@ def _check_fits_in_memory(helper, shape, dtype):
         nbytes *= int(d)
     ram = usable_memory()
     if ram and nbytes > ram:
-        raise PeError(f"{helper.layer_type} '{helper.name}': a parameter of shape {list(shape)} needs "
-                      f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")
+        raise PeError(
+            f"{helper.layer_type} '{helper.name}': a parameter of shape {list(shape)} needs "
+            f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes"
+        )
 
 
-_TAKE_ARRAYS = {"assign"}     # layers whose input may be a numpy array (assign copies its values in)
+_TAKE_ARRAYS = {"assign"}  # layers whose input may be a numpy array (assign copies its values in)
 
 
 def _check_not_arrays(layer_type, kwargs):
@@ -45,9 +48,11 @@ def _check_not_arrays(layer_type, kwargs):
         for i, item in enumerate(value if isinstance(value, (list, tuple)) else [value]):
             if isinstance(item, np.ndarray):
                 where = f"{key}[{i}]" if isinstance(value, (list, tuple)) else key
-                raise ArgumentTypeError(f"The type of '{where}' in {layer_type} must be Variable, but received "
-                                        f"numpy.ndarray; feed it through fluid.data or make it a variable "
-                                        f"with layers.assign")
+                raise ArgumentTypeError(
+                    f"The type of '{where}' in {layer_type} must be Variable, but received "
+                    f"numpy.ndarray; feed it through fluid.data or make it a variable "
+                    f"with layers.assign"
+                )
 
 
 def _human(nbytes):
@@ -62,7 +67,7 @@ class LayerHelper:
         self.layer_type = layer_type
         self.kwargs = kwargs
         _check_not_arrays(layer_type, kwargs)
-        for key, value in kwargs.items():       # Fluid's layers refuse a tensor's value where a Variable goes
+        for key, value in kwargs.items():  # Fluid's layers refuse a tensor's value where a Variable goes
             if isinstance(value, LoDTensor):
                 raise ArgumentTypeError(f"{layer_type}: {key} must be a Variable, got a LoDTensor")
         name = kwargs.get("name")
@@ -94,8 +99,9 @@ class LayerHelper:
             return self.block.append_op(type, inputs, outputs, attrs)
 
     def create_variable_for_type_inference(self, dtype=None, stop_gradient=False):
-        return self.block.create_var(name=unique_name.generate(f"{self.name}.tmp"), dtype=dtype or "float32",
-                                     stop_gradient=stop_gradient)
+        return self.block.create_var(
+            name=unique_name.generate(f"{self.name}.tmp"), dtype=dtype or "float32", stop_gradient=stop_gradient
+        )
 
     create_tmp_variable = create_variable_for_type_inference
 
@@ -128,31 +134,42 @@ class LayerHelper:
         ``fc_0.w_0`` for weights, ``fc_0.b_0`` for biases."""
         attr = copy.copy(ParamAttr._to_attr(attr))
         if any(d is not None and (d == 0 or d < -1) for d in shape):
-            raise PeError(f"{self.layer_type} '{self.name}': parameter shape {list(shape)} has a dimension below 1; "
-                          f"sizes, filters and channels must be >= 1")
+            raise PeError(
+                f"{self.layer_type} '{self.name}': parameter shape {list(shape)} has a dimension below 1; "
+                f"sizes, filters and channels must be >= 1"
+            )
         if any(d is None or d < 0 for d in shape):
-            raise PeError(f"{self.layer_type} '{self.name}': parameter shape {list(shape)} is not fully known; "
-                          f"does its input have an unknown dimension other than the batch?")
+            raise PeError(
+                f"{self.layer_type} '{self.name}': parameter shape {list(shape)} is not fully known; "
+                f"does its input have an unknown dimension other than the batch?"
+            )
         _check_fits_in_memory(self, shape, dtype)
         suffix = "b" if is_bias else "w"
         name = attr.name or unique_name.generate(f"{self.name}.{suffix}")
         if len(name.encode()) > MAX_NAME_BYTES:
-            raise PeError(f"{self.layer_type} '{self.name[:40]}...': the parameter name is {len(name.encode())} "
-                          f"bytes; checkpoints store one file per parameter, and names may have at most "
-                          f"{MAX_NAME_BYTES} bytes: give the layer a shorter name")
-        init = attr.initializer or default_initializer or (
-            ConstantInitializer(0.0) if is_bias else XavierInitializer())
+            raise PeError(
+                f"{self.layer_type} '{self.name[:40]}...': the parameter name is {len(name.encode())} "
+                f"bytes; checkpoints store one file per parameter, and names may have at most "
+                f"{MAX_NAME_BYTES} bytes: give the layer a shorter name"
+            )
+        init = attr.initializer or default_initializer or (ConstantInitializer(0.0) if is_bias else XavierInitializer())
         if isinstance(attr, WeightNormParamAttr):
             return weight_normalized(self, attr, name, shape, dtype, init)
         main_block = self.main_program.global_block()
         if main_block.has_var(name):
-            return main_block.var(name)   # a shared parameter (same ParamAttr name)
+            return main_block.var(name)  # a shared parameter (same ParamAttr name)
         param = main_block.create_parameter(
-            name, shape, dtype, trainable=attr.trainable,
-            regularizer=attr.regularizer, optimize_attr={"learning_rate": attr.learning_rate},
-            gradient_clip_attr=attr.gradient_clip, do_model_average=attr.do_model_average,
-            need_clip=getattr(attr, "need_clip", True))
-        param.initializer = init        # its op goes to the startup program, below
+            name,
+            shape,
+            dtype,
+            trainable=attr.trainable,
+            regularizer=attr.regularizer,
+            optimize_attr={"learning_rate": attr.learning_rate},
+            gradient_clip_attr=attr.gradient_clip,
+            do_model_average=attr.do_model_average,
+            need_clip=getattr(attr, "need_clip", True),
+        )
+        param.initializer = init  # its op goes to the startup program, below
         startup_block = self.startup_program.global_block()
         if not startup_block.has_var(name):
             svar = startup_block.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
@@ -178,7 +195,7 @@ class LayerHelper:
             act_type, attrs = act.pop("type"), act
         else:
             act_type, attrs = act, {}
-        if self.kwargs.get("use_cudnn"):            # (a conv layer's use_cudnn=True, as Fluid's helper passes it on)
+        if self.kwargs.get("use_cudnn"):  # (a conv layer's use_cudnn=True, as Fluid's helper passes it on)
             attrs["use_cudnn"] = True
         if "use_mkldnn" in self.kwargs:
             attrs["use_mkldnn"] = self.kwargs["use_mkldnn"]
@@ -199,7 +216,7 @@ def _check_ints(layer, what, values):
 
 def _single(op_type, x, inputs, attrs, name=None, act=None, dtype=None, stop_gradient=False, **helper_kwargs):
     """Appends op_type with one output 'Out' (act applied after); returns the output."""
-    check_type(x, "x", Variable, op_type)       # Fluid's layers refuse a non-Variable with a TypeError
+    check_type(x, "x", Variable, op_type)  # Fluid's layers refuse a non-Variable with a TypeError
     helper = LayerHelper(op_type, x=x, name=name, act=act, **helper_kwargs)
     out = helper.create_variable_for_type_inference(dtype or x.dtype, stop_gradient=stop_gradient)
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)

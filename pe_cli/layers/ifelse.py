@@ -12,6 +12,7 @@ block); each branch is a ``conditional_block`` whose condition is the mask itsel
 whenever the batch has rows, on the rows it gets, none included); each output is assigned to a
 variable of the enclosing block, and ``ie()`` merges each pair (``merge_lod_tensor``). Gradients flow
 through all three."""
+
 import contextlib
 
 from ..framework import unique_name
@@ -34,7 +35,7 @@ class IfElse:
         self.cond = cond
         self.input_table = {}
         self.status = IfElse.OUT_IF_ELSE_BLOCKS
-        self.output_table = ([], [])        # (false outputs, true outputs)
+        self.output_table = ([], [])  # (false outputs, true outputs)
         self.built = set()
 
     @contextlib.contextmanager
@@ -65,11 +66,21 @@ class IfElse:
             raise ValueError("input must in true/false blocks")
         if id(x) not in self.input_table:
             parent = self._parent_block()
-            out_true, out_false = (parent.create_var(name=unique_name.generate("ifelse_input" + self.helper.name),
-                                                     dtype=x.dtype, shape=x.shape, lod_level=x.lod_level)
-                                   for _ in range(2))
-            parent.append_op("split_lod_tensor", {"X": [x], "Mask": [self.cond]},
-                             {"OutTrue": [out_true], "OutFalse": [out_false]}, {"level": 0})
+            out_true, out_false = (
+                parent.create_var(
+                    name=unique_name.generate("ifelse_input" + self.helper.name),
+                    dtype=x.dtype,
+                    shape=x.shape,
+                    lod_level=x.lod_level,
+                )
+                for _ in range(2)
+            )
+            parent.append_op(
+                "split_lod_tensor",
+                {"X": [x], "Mask": [self.cond]},
+                {"OutTrue": [out_true], "OutFalse": [out_false]},
+                {"level": 0},
+            )
             self.input_table[id(x)] = (out_true, out_false)
         out_true, out_false = self.input_table[id(x)]
         return out_true if self.status == IfElse.IN_IF_ELSE_TRUE_BLOCKS else out_false
@@ -81,8 +92,12 @@ class IfElse:
         parent = self._parent_block()
         for each in outs:
             check_type(each, "each output", Variable, "fluid.layers.IfElse.output")
-            outside = parent.create_var(name=unique_name.generate(f"{self.helper.name}_output"), dtype=each.dtype,
-                                        shape=each.shape, lod_level=each.lod_level)
+            outside = parent.create_var(
+                name=unique_name.generate(f"{self.helper.name}_output"),
+                dtype=each.dtype,
+                shape=each.shape,
+                lod_level=each.lod_level,
+            )
             table.append(outside)
             assign(input=each, output=outside)
 
@@ -99,7 +114,11 @@ class IfElse:
         merged = []
         for false_var, true_var in zip(*self.output_table):
             out = self.helper.create_variable_for_type_inference(true_var.dtype)
-            self.helper.append_op("merge_lod_tensor", {"X": [self.cond], "Mask": [self.cond], "InTrue": [true_var],
-                                                        "InFalse": [false_var]}, {"Out": [out]}, {"level": 0})
+            self.helper.append_op(
+                "merge_lod_tensor",
+                {"X": [self.cond], "Mask": [self.cond], "InTrue": [true_var], "InFalse": [false_var]},
+                {"Out": [out]},
+                {"level": 0},
+            )
             merged.append(out)
         return merged

@@ -2,9 +2,23 @@
 shuffle_channel, fsp_matrix, similarity_focus (4-D feature maps), affine_grid and grid_sampler
 (spatial transformers), resizing: image_resize (also named interpolate), resize_nearest,
 resize_bilinear, resize_trilinear, image_resize_short; and unfold (im2col)."""
-__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
-           "similarity_focus", "image_resize", "resize_nearest", "resize_bilinear", "resize_trilinear",
-           "image_resize_short", "interpolate", "unfold"]
+
+__all__ = [
+    "pixel_shuffle",
+    "space_to_depth",
+    "shuffle_channel",
+    "fsp_matrix",
+    "affine_grid",
+    "grid_sampler",
+    "similarity_focus",
+    "image_resize",
+    "resize_nearest",
+    "resize_bilinear",
+    "resize_trilinear",
+    "image_resize_short",
+    "interpolate",
+    "unfold",
+]
 import numbers
 
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
@@ -47,9 +61,10 @@ def fsp_matrix(x, y):
 def affine_grid(theta, out_shape, name=None):
     """The [N, H, W, 2] sampling grid of affine transforms ``theta`` [N, 2, 3] over an output of
     ``out_shape`` [N, C, H, W] (a list, or an int32 Variable read at run time)."""
-    if not isinstance(out_shape, (list, tuple, Variable)):      # Fluid 1.8's ValueError
-        raise ArgumentValueError(f"affine_grid: out_shape must be a list, a tuple or a Variable, got "
-                                 f"{type(out_shape).__name__}")
+    if not isinstance(out_shape, (list, tuple, Variable)):  # Fluid 1.8's ValueError
+        raise ArgumentValueError(
+            f"affine_grid: out_shape must be a list, a tuple or a Variable, got {type(out_shape).__name__}"
+        )
     helper = LayerHelper("affine_grid", theta=theta, name=name)
     inputs, attrs = {"Theta": [theta]}, {}
     if isinstance(out_shape, Variable):
@@ -77,9 +92,14 @@ def similarity_focus(input, axis, indexes, name=None):
     """A 0/1 mask shaped like ``input`` [N, A, B, C]: for each of ``indexes`` along ``axis`` (1, 2
     or 3), the largest values of that 2-D slice, taken greedily one per row and column, marked
     through the whole axis."""
-    return _single("similarity_focus", input, {"X": [input]},
-                   {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
-                   name=name, stop_gradient=True)
+    return _single(
+        "similarity_focus",
+        input,
+        {"X": [input]},
+        {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
+        name=name,
+        stop_gradient=True,
+    )
 
 
 # -- resize -----------------------------------------------------------------------------------------
@@ -88,8 +108,17 @@ _METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinea
 _LAYOUTS = {4: {"NCHW": "NCHW", "NHWC": "NHWC"}, 5: {"NCDHW": "NCHW", "NDHWC": "NHWC"}}
 
 
-def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR", actual_shape=None,
-                 align_corners=True, align_mode=1, data_format="NCHW"):
+def image_resize(
+    input,
+    out_shape=None,
+    scale=None,
+    name=None,
+    resample="BILINEAR",
+    actual_shape=None,
+    align_corners=True,
+    align_mode=1,
+    data_format="NCHW",
+):
     """``input`` resized to ``out_shape`` ([out_h, out_w], or [out_d, out_h, out_w] for 'TRILINEAR'
     on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST', 'TRILINEAR' or 'BICUBIC' interpolation;
     ``actual_shape`` (an int32 Variable) overrides the size at run time. As Fluid 1.8's, out_shape may
@@ -98,8 +127,15 @@ def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEA
     _check_resize_args(input, resample, align_corners, align_mode, data_format, out_shape, scale)
     rank = 5 if resample == "TRILINEAR" else 4
     inputs = {"X": [input]}
-    attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "interp_method": _METHODS[resample],
-             "align_corners": align_corners, "align_mode": align_mode, "data_layout": _LAYOUTS[rank][data_format]}
+    attrs = {
+        "out_d": -1,
+        "out_h": -1,
+        "out_w": -1,
+        "interp_method": _METHODS[resample],
+        "align_corners": align_corners,
+        "align_mode": align_mode,
+        "data_layout": _LAYOUTS[rank][data_format],
+    }
     if out_shape is not None:
         if isinstance(out_shape, Variable):
             out_shape.stop_gradient = True
@@ -128,8 +164,9 @@ def _check_resize_args(input, resample, align_corners, align_mode, data_format, 
         raise ArgumentValueError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
     rank = 5 if resample == "TRILINEAR" else 4
     if len(input.shape or ()) != rank:
-        raise ArgumentValueError(f"image_resize: {resample} resizing takes a {rank}-D input, got "
-                                 f"{list(input.shape or ())}")
+        raise ArgumentValueError(
+            f"image_resize: {resample} resizing takes a {rank}-D input, got {list(input.shape or ())}"
+        )
     if not isinstance(align_corners, bool):
         raise ArgumentTypeError(f"image_resize: align_corners must be a bool, got {align_corners!r}")
     if align_mode not in (0, 1):
@@ -147,27 +184,44 @@ def _check_resize_args(input, resample, align_corners, align_mode, data_format, 
             raise ArgumentValueError(f"image_resize: scale={scale!r} must be > 0")
 
 
-def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
-                    align_mode=1, data_format="NCHW"):
+def resize_bilinear(
+    input,
+    out_shape=None,
+    scale=None,
+    name=None,
+    actual_shape=None,
+    align_corners=True,
+    align_mode=1,
+    data_format="NCHW",
+):
     """image_resize with bilinear interpolation."""
-    return image_resize(input, out_shape, scale, name, "BILINEAR", actual_shape, align_corners, align_mode,
-                        data_format)
+    return image_resize(input, out_shape, scale, name, "BILINEAR", actual_shape, align_corners, align_mode, data_format)
 
 
-def resize_trilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
-                     align_mode=1, data_format="NCDHW"):
+def resize_trilinear(
+    input,
+    out_shape=None,
+    scale=None,
+    name=None,
+    actual_shape=None,
+    align_corners=True,
+    align_mode=1,
+    data_format="NCDHW",
+):
     """image_resize of a 5-D input [N, C, D, H, W] with trilinear interpolation."""
-    return image_resize(input, out_shape, scale, name, "TRILINEAR", actual_shape, align_corners, align_mode,
-                        data_format)
+    return image_resize(
+        input, out_shape, scale, name, "TRILINEAR", actual_shape, align_corners, align_mode, data_format
+    )
 
 
-def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
-                   data_format="NCHW"):
+def resize_nearest(
+    input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True, data_format="NCHW"
+):
     """image_resize with nearest-neighbour interpolation."""
     return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners, 1, data_format)
 
 
-interpolate = image_resize        # Fluid 1.8's second name for it
+interpolate = image_resize  # Fluid 1.8's second name for it
 
 
 def image_resize_short(input, out_short_len, resample="BILINEAR"):
@@ -201,8 +255,12 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         raise AssertionError(f"unfold: input should be the format of [N, C, H, W], got {list(x.shape)}")
     if isinstance(paddings, list) and len(paddings) == 2:
         paddings = paddings * 2
-    attrs = {"kernel_sizes": _pair("kernel_sizes", kernel_sizes), "strides": _pair("strides", strides),
-             "paddings": _pair("paddings", paddings, 4), "dilations": _pair("dilations", dilations)}
+    attrs = {
+        "kernel_sizes": _pair("kernel_sizes", kernel_sizes),
+        "strides": _pair("strides", strides),
+        "paddings": _pair("paddings", paddings, 4),
+        "dilations": _pair("dilations", dilations),
+    }
     helper = LayerHelper("unfold", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("unfold", {"X": [x]}, {"Y": [out]}, attrs)

@@ -2,9 +2,27 @@
 one_hot, where, argsort, unique, unique_with_counts, topk, argmax, argmin; and Fluid 1.8's names from
 paddle.tensor: index_select, index_sample, scatter_nd_add, shard_index and multiplex (each its op,
 ops/gather_scatter.py), nonzero (where) and scatter_nd (scatter_nd_add on zeros)."""
-__all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "gather", "one_hot",
-           "where", "topk", "argmax", "argmin", "index_select", "index_sample", "nonzero", "scatter_nd",
-           "scatter_nd_add", "shard_index", "multiplex"]
+
+__all__ = [
+    "scatter",
+    "gather_nd",
+    "argsort",
+    "unique",
+    "unique_with_counts",
+    "gather",
+    "one_hot",
+    "where",
+    "topk",
+    "argmax",
+    "argmin",
+    "index_select",
+    "index_sample",
+    "nonzero",
+    "scatter_nd",
+    "scatter_nd_add",
+    "shard_index",
+    "multiplex",
+]
 import numbers
 
 from ..base.dtypes import convert_dtype
@@ -19,8 +37,13 @@ from .manipulation import cast, reshape, slice
 def scatter(input, index, updates, name=None, overwrite=True):
     """``input`` with the rows ``index`` replaced by the rows of ``updates`` (overwrite: a repeated
     index keeps the last), or set to the sum of their rows (overwrite=False)."""
-    return _single("scatter", input, {"X": [input], "Ids": [index], "Updates": [updates]},
-                   {"overwrite": bool(overwrite)}, name=name)
+    return _single(
+        "scatter",
+        input,
+        {"X": [input], "Ids": [index], "Updates": [updates]},
+        {"overwrite": bool(overwrite)},
+        name=name,
+    )
 
 
 def gather_nd(input, index, name=None):
@@ -31,21 +54,24 @@ def gather_nd(input, index, name=None):
 def argsort(input, axis=-1, descending=False, name=None):
     """(input sorted along ``axis``, the int64 indices it came from). As in Fluid 1.8, both outputs
     stop gradients. A non-Variable input is Fluid's TypeError."""
-    check_variable_and_dtype(input, "input", ("float16", "float32", "float64", "int16", "int32", "int64", "uint8"),
-                             "argsort")
+    check_variable_and_dtype(
+        input, "input", ("float16", "float32", "float64", "int16", "int32", "int64", "uint8"), "argsort"
+    )
     helper = LayerHelper("argsort", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
     ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("argsort", {"X": [input]}, {"Out": [out], "Indices": [ids]},
-                     {"axis": axis, "descending": bool(descending)})
+    helper.append_op(
+        "argsort", {"X": [input]}, {"Out": [out], "Indices": [ids]}, {"axis": axis, "descending": bool(descending)}
+    )
     return out, ids
 
 
 def _unique(op_type, x, dtype, slots):
     dtype = convert_dtype(dtype)
     helper = LayerHelper(op_type, x=x)
-    outs = [helper.create_variable_for_type_inference(x.dtype if s == "Out" else dtype, stop_gradient=True)
-            for s in slots]
+    outs = [
+        helper.create_variable_for_type_inference(x.dtype if s == "Out" else dtype, stop_gradient=True) for s in slots
+    ]
     helper.append_op(op_type, {"X": [x]}, {s: [v] for s, v in zip(slots, outs)}, {"dtype": dtype})
     return tuple(outs)
 
@@ -75,7 +101,7 @@ def gather(input, index, overwrite=True):
 def one_hot(input, depth, allow_out_of_range=False):
     """int ids [N, 1] -> float32 [N, depth] one-hot rows. No gradient. ``depth``: an int, or an int
     Variable of one value (Fluid 1.8's depth_tensor)."""
-    check_variable_and_dtype(input, "input", ("int32", "int64"), "one_hot")      # Fluid 1.8's TypeErrors
+    check_variable_and_dtype(input, "input", ("int32", "int64"), "one_hot")  # Fluid 1.8's TypeErrors
     check_type(depth, "depth", (numbers.Integral, Variable), "one_hot")
     helper = LayerHelper("one_hot", input=input)
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
@@ -103,7 +129,7 @@ def topk(input, k, name=None):
     values = helper.create_variable_for_type_inference(input.dtype)
     indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     inputs, attrs = {"X": [input]}, {"k": k}
-    if isinstance(k, Variable):         # Fluid 1.8's: the op's K input gives k at run time
+    if isinstance(k, Variable):  # Fluid 1.8's: the op's K input gives k at run time
         inputs["K"], attrs = [k], {}
     helper.append_op("top_k", inputs, {"Out": [values], "Indices": [indices]}, attrs)
     values.stop_gradient = True
@@ -111,8 +137,12 @@ def topk(input, k, name=None):
 
 
 def _arg(op_type, x, axis):
-    check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32", "int64"),  # Fluid 1.8's
-                             op_type.replace("_", ""))
+    check_variable_and_dtype(
+        x,
+        "x",
+        ("float32", "float64", "uint8", "int16", "int32", "int64"),  # Fluid 1.8's
+        op_type.replace("_", ""),
+    )
     helper = LayerHelper(op_type, x=x)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": axis})
@@ -175,8 +205,12 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     check_variable_and_dtype(input, "input", _INDICES, "shard_index")
     if not 0 <= shard_id < nshards:
         raise ArgumentValueError(f"shard_index: shard_id({shard_id}) should be in [0, {nshards})")
-    attrs = {"index_num": int(index_num), "nshards": int(nshards), "shard_id": int(shard_id),
-             "ignore_value": int(ignore_value)}
+    attrs = {
+        "index_num": int(index_num),
+        "nshards": int(nshards),
+        "shard_id": int(shard_id),
+        "ignore_value": int(ignore_value),
+    }
     return _single("shard_index", input, {"X": [input]}, attrs, stop_gradient=True)
 
 

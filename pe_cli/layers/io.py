@@ -1,5 +1,6 @@
 """Data layers: the variables a program is fed through (and, as Fluid's ``layers.io``, the
 py_reader family of readers.py); ``load``, a variable read from a file when the program runs."""
+
 from ..base.dtypes import convert_dtype
 from ..framework import default_main_program
 from ..framework.source import layer_guard
@@ -8,8 +9,17 @@ from .helper import LayerHelper
 from .readers import create_py_reader_by_data, double_buffer, py_reader, read_file  # noqa: F401
 
 
-def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True, *,
-         check_feed=False):
+def data(
+    name,
+    shape,
+    append_batch_size=True,
+    dtype="float32",
+    lod_level=0,
+    type=None,
+    stop_gradient=True,
+    *,
+    check_feed=False,
+):
     """A fed variable. With ``append_batch_size`` (Fluid 1.x default) a -1 batch dim is put first,
     unless the shape already has an unknown dim (None, which becomes -1, or a negative), as Fluid's.
     A ``name`` that is not a string or a ``shape`` that is not a list or tuple is a TypeError. As
@@ -30,15 +40,25 @@ def _data_var(name, shape, dtype, lod_level, stop_gradient, checked):
     block = default_main_program().global_block()
     old = block.vars.get(name)
     if old is not None and old.shape is not None and tuple(old.shape) != tuple(shape):
-        raise ValueError(f"Variable {name} has been created before. the previous shape is {tuple(old.shape)}; "
-                         f"the new shape is {tuple(shape)}. They are not matched.")
+        raise ValueError(
+            f"Variable {name} has been created before. the previous shape is {tuple(old.shape)}; "
+            f"the new shape is {tuple(shape)}. They are not matched."
+        )
     if old is not None and old.dtype is not None and convert_dtype(old.dtype) != convert_dtype(dtype):
-        raise ValueError(f"Variable {name} has been created before. The previous data type is "
-                         f"{convert_dtype(old.dtype)}; the new data type is {convert_dtype(dtype)}. They are not matched.")
+        raise ValueError(
+            f"Variable {name} has been created before. The previous data type is "
+            f"{convert_dtype(old.dtype)}; the new data type is {convert_dtype(dtype)}. They are not matched."
+        )
     with layer_guard(name):
         return block.create_var(
-            name=name, shape=shape, dtype=dtype, lod_level=lod_level, stop_gradient=stop_gradient,
-            is_data=True, need_check_feed=checked)
+            name=name,
+            shape=shape,
+            dtype=dtype,
+            lod_level=lod_level,
+            stop_gradient=stop_gradient,
+            is_data=True,
+            need_check_feed=checked,
+        )
 
 
 def static_data(name, shape, dtype="float32", lod_level=0):

@@ -21,6 +21,7 @@ With ``step`` the counter (0 at the first run; noam_decay's starts at 1):
   then ``learning_rate`` (a float or another schedule's variable)
 
 A model config's schedules (and ``switch_schedule``, pe's) are lr_schedule.py's one-op forms."""
+
 import math
 
 from ..framework import default_main_program
@@ -34,8 +35,16 @@ from .logic import equal
 from .lr_schedule import LR_COUNTER_NAME, autoincreased_step_counter, switch_schedule  # noqa: F401
 from .manipulation import cast
 
-__all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
-           "piecewise_decay", "noam_decay", "cosine_decay", "linear_lr_warmup"]
+__all__ = [
+    "exponential_decay",
+    "natural_exp_decay",
+    "inverse_time_decay",
+    "polynomial_decay",
+    "piecewise_decay",
+    "noam_decay",
+    "cosine_decay",
+    "linear_lr_warmup",
+]
 
 
 def _decay_step_counter(begin=0):
@@ -44,7 +53,7 @@ def _decay_step_counter(begin=0):
 
 
 def _divide(what, fn, x, by):
-    if not isinstance(by, Variable) and by == 0:     # (Fluid's float division by zero, named)
+    if not isinstance(by, Variable) and by == 0:  # (Fluid's float division by zero, named)
         raise ZeroDivisionError(f"{fn}: {what} is 0; the schedule divides by it")
     return x / by
 
@@ -52,9 +61,9 @@ def _divide(what, fn, x, by):
 def noam_decay(d_model, warmup_steps, learning_rate=1.0):
     with default_main_program()._lr_schedule_guard():
         global_step = _decay_step_counter(1)
-        a = global_step ** -0.5
-        b = (warmup_steps ** -1.5) * global_step
-        return learning_rate * (d_model ** -0.5) * elementwise_min(a, b)
+        a = global_step**-0.5
+        b = (warmup_steps**-1.5) * global_step
+        return learning_rate * (d_model**-0.5) * elementwise_min(a, b)
 
 
 def _ratio(fn, global_step, decay_steps, staircase):
@@ -65,7 +74,7 @@ def _ratio(fn, global_step, decay_steps, staircase):
 def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
     with default_main_program()._lr_schedule_guard():
         div_res = _ratio("exponential_decay", _decay_step_counter(), decay_steps, staircase)
-        return learning_rate * (decay_rate ** div_res)
+        return learning_rate * (decay_rate**div_res)
 
 
 def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):

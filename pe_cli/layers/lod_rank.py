@@ -1,14 +1,21 @@
 """Fluid's layers for a dynamic RNN written with While (pe_cli/ops/lod_rank.py): ``lod_rank_table``,
 ``max_sequence_len``, ``lod_tensor_to_array``, ``array_to_lod_tensor``, ``shrink_memory``,
 ``reorder_lod_tensor_by_rank``."""
+
 from ..base.dtypes import VarType
 from ..framework import unique_name
 from ..framework.variable import Variable
 from .helper import LayerHelper
 from .checks import check_type
 
-__all__ = ["lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor", "shrink_memory",
-           "reorder_lod_tensor_by_rank"]
+__all__ = [
+    "lod_rank_table",
+    "max_sequence_len",
+    "lod_tensor_to_array",
+    "array_to_lod_tensor",
+    "shrink_memory",
+    "reorder_lod_tensor_by_rank",
+]
 
 
 def _one(op_type, inputs, dtype, attrs=None, stop_gradient=False, lod_level=0):
@@ -31,8 +38,9 @@ def lod_rank_table(x, level=0):
     """The sequences of ``x``'s LoD level ``level``, longest first (a LOD_RANK_TABLE variable)."""
     xs = _variables(x, "x", "lod_rank_table")
     helper = LayerHelper("lod_rank_table")
-    table = helper.create_variable(name=unique_name.generate("lod_rank_table"), type=VarType.LOD_RANK_TABLE,
-                                   dtype="int64", stop_gradient=True)
+    table = helper.create_variable(
+        name=unique_name.generate("lod_rank_table"), type=VarType.LOD_RANK_TABLE, dtype="int64", stop_gradient=True
+    )
     helper.append_op("lod_rank_table", {"X": xs}, {"Out": [table]}, {"level": level})
     return table
 
@@ -45,8 +53,9 @@ def lod_tensor_to_array(x, table):
     """A tensor array of time steps: item t holds the t-th rows of the sequences longer than t."""
     xs, tables = _variables(x, "x", "lod_tensor_to_array"), _variables(table, "table", "lod_tensor_to_array")
     helper = LayerHelper("lod_tensor_to_array")
-    array = helper.create_variable(name=unique_name.generate("lod_tensor_to_array"), type=VarType.LOD_TENSOR_ARRAY,
-                                   dtype=xs[0].dtype)
+    array = helper.create_variable(
+        name=unique_name.generate("lod_tensor_to_array"), type=VarType.LOD_TENSOR_ARRAY, dtype=xs[0].dtype
+    )
     helper.append_op("lod_tensor_to_array", {"X": xs, "RankTable": tables}, {"Out": [array]})
     return array
 
@@ -70,6 +79,8 @@ def reorder_lod_tensor_by_rank(x, rank_table):
     check_type(x, "x", Variable, "reorder_lod_tensor_by_rank")
     check_type(rank_table, "rank_table", Variable, "reorder_lod_tensor_by_rank")
     if rank_table.type != VarType.LOD_RANK_TABLE:
-        raise TypeError("reorder_lod_tensor_by_rank: the type of rank_table should be LOD_RANK_TABLE, "
-                        f"'{rank_table.name}' is a {rank_table.type}")
+        raise TypeError(
+            "reorder_lod_tensor_by_rank: the type of rank_table should be LOD_RANK_TABLE, "
+            f"'{rank_table.name}' is a {rank_table.type}"
+        )
     return _one("reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [rank_table]}, x.dtype)

@@ -1,14 +1,26 @@
 """Comparison and logical layers with Fluid 1.x signatures: less_than, less_equal, greater_than,
 greater_equal, equal, not_equal (bool results, elementwise; Fluid's layers.control_flow has them)
 and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn); elementwise_equal."""
+
 from ..framework.variable import Variable
 from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 
 _COMPARABLE = ("bool", "float16", "float32", "float64", "int32", "int64")
 
-__all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor", "elementwise_equal"]
+__all__ = [
+    "less_than",
+    "less_equal",
+    "greater_than",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "logical_not",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "elementwise_equal",
+]
 
 
 def _append_compare(op_type, x, y, cond, force_cpu, name):
@@ -21,15 +33,19 @@ def _append_compare(op_type, x, y, cond, force_cpu, name):
     if cond is None:
         cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
     # force_cpu set only when given, as Fluid's (inside device_guard a given one warns: device_hint.py)
-    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {} if force_cpu is None else {"force_cpu": force_cpu})
+    helper.append_op(
+        op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {} if force_cpu is None else {"force_cpu": force_cpu}
+    )
     cond.stop_gradient = True
     return cond
 
 
 def _compare(op_type):
     """Fluid 1.8's signature: ``(x, y, cond=None)``; pe's ``force_cpu`` and ``name`` come after, by keyword."""
+
     def layer(x, y, cond=None, *, force_cpu=None, name=None):
         return _append_compare(op_type, x, y, cond, force_cpu, name)
+
     layer.__name__ = op_type
     layer.__doc__ = f"``{op_type}(x, y)``: a bool variable, elementwise (Fluid's layers.{op_type})."
     return layer
@@ -52,6 +68,7 @@ def _logical(op_type):
     @fluid_checks(op_type, x=("bool",), y=("bool",), out=optional(Variable))
     def layer(x, y, out=None, name=None):
         return _append_logical(op_type, {"X": [x], "Y": [y]}, out, name)
+
     layer.__name__ = op_type
     return layer
 
@@ -72,4 +89,3 @@ logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
 def elementwise_equal(x, y, name=None):
     """x == y, elementwise, a bool variable (Fluid 1.8's name for ``equal`` in paddle.tensor)."""
     return _append_compare("equal", x, y, None, False, name)
-

@@ -1,8 +1,17 @@
 """Classification loss layers of Fluid 1.8's ``fluid.layers``, with its signatures:
 softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, label_smooth,
 kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
-__all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
-           "kldiv_loss", "teacher_student_sigmoid_loss", "log_loss", "dice_loss"]
+
+__all__ = [
+    "softmax_with_cross_entropy",
+    "cross_entropy",
+    "sigmoid_cross_entropy_with_logits",
+    "label_smooth",
+    "kldiv_loss",
+    "teacher_student_sigmoid_loss",
+    "log_loss",
+    "dice_loss",
+]
 from ..base.errors import PeError
 from .helper import LayerHelper
 from .indexing import one_hot
@@ -11,15 +20,23 @@ from .reduction import reduce_mean, reduce_sum
 from .checks import check_variable_and_dtype, fluid_checks
 
 
-def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
-                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+def softmax_with_cross_entropy(
+    logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True, return_softmax=False, axis=-1
+):
     helper = LayerHelper("softmax_with_cross_entropy", logits=logits)
     softmax = helper.create_variable_for_type_inference(logits.dtype)
     loss = helper.create_variable_for_type_inference(logits.dtype)
-    helper.append_op("softmax_with_cross_entropy", {"Logits": [logits], "Label": [label]},
-                     {"Softmax": [softmax], "Loss": [loss]},
-                     {"soft_label": soft_label, "ignore_index": ignore_index,
-                      "numeric_stable_mode": numeric_stable_mode, "axis": axis})
+    helper.append_op(
+        "softmax_with_cross_entropy",
+        {"Logits": [logits], "Label": [label]},
+        {"Softmax": [softmax], "Loss": [loss]},
+        {
+            "soft_label": soft_label,
+            "ignore_index": ignore_index,
+            "numeric_stable_mode": numeric_stable_mode,
+            "axis": axis,
+        },
+    )
     return (loss, softmax) if return_softmax else loss
 
 
@@ -29,21 +46,33 @@ def cross_entropy(input, label, soft_label=False, ignore_index=-100):
     label without the trailing 1 (``[N]`` for input ``[N, C]``) is taken as Fluid 1.8 takes it: the
     loss then has the label's shape."""
     check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "cross_entropy")
-    if not soft_label and label.shape is not None and input.shape is not None \
-            and len(label.shape) == len(input.shape) - 1:
+    if (
+        not soft_label
+        and label.shape is not None
+        and input.shape is not None
+        and len(label.shape) == len(input.shape) - 1
+    ):
         rank = len(label.shape)
         out = cross_entropy(input, reshape(label, [0] * rank + [1]), soft_label, ignore_index)
         return reshape(out, [0] * (rank - 1) + [-1])
     if not soft_label:
         helper = LayerHelper("cross_entropy2", input=input)
         out, xshape, match_x = (helper.create_variable_for_type_inference(input.dtype) for _ in range(3))
-        helper.append_op("cross_entropy2", {"X": [input], "Label": [label]},
-                         {"Y": [out], "MatchX": [match_x], "XShape": [xshape]}, {"ignore_index": ignore_index})
+        helper.append_op(
+            "cross_entropy2",
+            {"X": [input], "Label": [label]},
+            {"Y": [out], "MatchX": [match_x], "XShape": [xshape]},
+            {"ignore_index": ignore_index},
+        )
         return out
     helper = LayerHelper("cross_entropy", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
-                     {"soft_label": True, "ignore_index": ignore_index})
+    helper.append_op(
+        "cross_entropy",
+        {"X": [input], "Label": [label]},
+        {"Y": [out]},
+        {"soft_label": True, "ignore_index": ignore_index},
+    )
     return out
 
 
@@ -51,8 +80,12 @@ def cross_entropy(input, label, soft_label=False, ignore_index=-100):
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("sigmoid_cross_entropy_with_logits", {"X": [x], "Label": [label]}, {"Out": [out]},
-                     {"ignore_index": ignore_index, "normalize": normalize})
+    helper.append_op(
+        "sigmoid_cross_entropy_with_logits",
+        {"X": [x], "Label": [label]},
+        {"Out": [out]},
+        {"ignore_index": ignore_index, "normalize": normalize},
+    )
     return out
 
 
@@ -85,13 +118,16 @@ def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_
     """Sigmoid cross-entropy of logits ``input`` [N, 1] with a click and an optional teacher value
     coded in ``label`` [N, 1]: -2 / -1 (no teacher, click 0 / 1), q / 1 + q (teacher q, click 0 / 1).
     The gradient is 0 where the logit lies outside (soft_max_lower_bound, soft_max_up_bound)."""
-    check_variable_and_dtype(input, "input", ("float32", "float64"), "teacher_student_sigmoid_loss")     # Fluid 1.8's
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "teacher_student_sigmoid_loss")  # Fluid 1.8's
     check_variable_and_dtype(label, "label", ("float32", "float64"), "teacher_student_sigmoid_loss")
     helper = LayerHelper("teacher_student_sigmoid_loss", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},
-                     {"soft_max_up_bound": float(soft_max_up_bound),
-                      "soft_max_lower_bound": float(soft_max_lower_bound)})
+    helper.append_op(
+        "teacher_student_sigmoid_loss",
+        {"X": [input], "Label": [label]},
+        {"Y": [out]},
+        {"soft_max_up_bound": float(soft_max_up_bound), "soft_max_lower_bound": float(soft_max_lower_bound)},
+    )
     return out
 
 

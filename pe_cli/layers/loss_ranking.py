@@ -1,5 +1,6 @@
 """Ranking loss layers of Fluid 1.8's ``fluid.layers``, with its signatures: margin_rank_loss,
 rank_loss, bpr_loss; and npair_loss (metric learning), composed of other layers as Fluid's."""
+
 __all__ = ["margin_rank_loss", "rank_loss", "bpr_loss", "npair_loss"]
 from .activation import square
 from .helper import LayerHelper
@@ -16,8 +17,12 @@ def margin_rank_loss(label, left, right, margin=0.1, name=None):
     """max(0, -label * (left - right) + margin) per pair; label is 1 (left should rank higher) or -1."""
     helper = LayerHelper("margin_rank_loss", left=left, name=name)
     out, act = _outputs(helper, left.dtype, 2)
-    helper.append_op("margin_rank_loss", {"X1": [left], "X2": [right], "Label": [label]},
-                     {"Out": [out], "Activated": [act]}, {"margin": float(margin)})
+    helper.append_op(
+        "margin_rank_loss",
+        {"X1": [left], "X2": [right], "Label": [label]},
+        {"Out": [out], "Activated": [act]},
+        {"margin": float(margin)},
+    )
     return out
 
 

@@ -1,5 +1,6 @@
 """Regression loss layers of Fluid 1.8's ``fluid.layers``, with its signatures: square_error_cost,
 mse_loss, huber_loss, smooth_l1, center_loss."""
+
 __all__ = ["square_error_cost", "huber_loss", "mse_loss", "smooth_l1", "center_loss"]
 import warnings
 
@@ -22,11 +23,14 @@ def square_error_cost(input, label):
     check_variable_and_dtype(label, "label", FLOATS, "square_error_cost")
     helper = LayerHelper("square_error_cost", input=input)
     a, b = input.shape, label.shape
-    known = a and b         # a create_tensor's shape is not known until it is fed
+    known = a and b  # a create_tensor's shape is not known until it is fed
     if known and (len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b))):
-        warnings.warn(f"square_error_cost layer '{helper.name}' built at {current_source()}: label '{label.name}' "
-                      f"{fmt_shape(b)} and input '{input.name}' {fmt_shape(a)} differ in shape, so they broadcast "
-                      f"(as in Fluid); give them one shape for an elementwise loss", stacklevel=2)
+        warnings.warn(
+            f"square_error_cost layer '{helper.name}' built at {current_source()}: label '{label.name}' "
+            f"{fmt_shape(b)} and input '{input.name}' {fmt_shape(a)} differ in shape, so they broadcast "
+            f"(as in Fluid); give them one shape for an elementwise loss",
+            stacklevel=2,
+        )
     minus = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("elementwise_sub", {"X": [input], "Y": [label]}, {"Out": [minus]}, {"axis": -1})
     square = helper.create_variable_for_type_inference(input.dtype)
@@ -39,8 +43,9 @@ def huber_loss(input, label, delta):
     helper = LayerHelper("huber_loss", input=input)
     residual = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]},
-                     {"delta": float(delta)})
+    helper.append_op(
+        "huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]}, {"delta": float(delta)}
+    )
     return out
 
 
@@ -62,8 +67,9 @@ def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
         inputs["InsideWeight"] = [inside_weight]
     if outside_weight is not None:
         inputs["OutsideWeight"] = [outside_weight]
-    helper.append_op("smooth_l1_loss", inputs, {"Diff": [diff], "Out": [loss]},
-                     {"sigma": 1.0 if sigma is None else float(sigma)})
+    helper.append_op(
+        "smooth_l1_loss", inputs, {"Diff": [diff], "Out": [loss]}, {"sigma": 1.0 if sigma is None else float(sigma)}
+    )
     return loss
 
 
@@ -85,14 +91,20 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
     else:
         block = helper.main_program.global_block()
         name = "centerloss_alpha" if not block.has_var("centerloss_alpha") else unique_name.generate("centerloss_alpha")
-        rate = helper.create_global_variable(name=name, shape=[1], dtype=input.dtype, persistable=True,
-                                             stop_gradient=True)
+        rate = helper.create_global_variable(
+            name=name, shape=[1], dtype=input.dtype, persistable=True, stop_gradient=True
+        )
         helper.set_variable_initializer(rate, ConstantInitializer(float(alpha)))
         # as Fluid's (its create_variable(initializer=...) puts the initializer in the main program)
-        helper.append_op("fill_constant", {}, {"Out": [rate]}, {"shape": [1], "dtype": input.dtype, "value": float(alpha)})
+        helper.append_op(
+            "fill_constant", {}, {"Out": [rate]}, {"shape": [1], "dtype": input.dtype, "value": float(alpha)}
+        )
     diff = helper.create_variable_for_type_inference(input.dtype)
     loss = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("center_loss", {"X": [input], "Label": [label], "Centers": [centers], "CenterUpdateRate": [rate]},
-                     {"SampleCenterDiff": [diff], "Loss": [loss], "CentersOut": [centers]},
-                     {"cluster_num": num_classes, "need_update": bool(update_center)})
+    helper.append_op(
+        "center_loss",
+        {"X": [input], "Label": [label], "Centers": [centers], "CenterUpdateRate": [rate]},
+        {"SampleCenterDiff": [diff], "Loss": [loss], "CentersOut": [centers]},
+        {"cluster_num": num_classes, "need_update": bool(update_center)},
+    )
     return loss

@@ -24,6 +24,7 @@ pass that variable as an optimizer's ``learning_rate``. The formulas, with ``ste
   number or another schedule's variable; built with ``Switch`` (a ``conditional_block`` per piece), as
   Fluid builds piecewise_decay. A schedule piece counts steps from 0, not from its boundary.
 """
+
 import numbers
 
 from ..base.errors import PeError
@@ -33,9 +34,18 @@ from .control_flow import Switch
 from .logic import less_than
 from .creation import assign, create_global_var, fill_constant
 
-__all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
-           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule",
-           "autoincreased_step_counter"]
+__all__ = [
+    "exponential_decay",
+    "natural_exp_decay",
+    "inverse_time_decay",
+    "polynomial_decay",
+    "piecewise_decay",
+    "cosine_decay",
+    "noam_decay",
+    "linear_lr_warmup",
+    "switch_schedule",
+    "autoincreased_step_counter",
+]
 
 LR_COUNTER_NAME = "@LR_DECAY_COUNTER@"
 
@@ -49,14 +59,11 @@ def autoincreased_step_counter(counter_name=None, begin=1, step=1):
     block = program.global_block()
     if block.has_var(counter_name):
         return block.var(counter_name)
-    counter = block.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True,
-                               stop_gradient=True)
+    counter = block.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True, stop_gradient=True)
     sblock = default_startup_program().global_block()
     svar = sblock.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True)
-    sblock.append_op("fill_constant", {}, {"Out": [svar]},
-                     {"shape": [1], "dtype": "int64", "value": float(begin - 1)})
-    block._prepend_op("increment", {"X": [counter]}, {"Out": [counter]}, {"step": float(step)},
-                      role=OpRole.LRSched)
+    sblock.append_op("fill_constant", {}, {"Out": [svar]}, {"shape": [1], "dtype": "int64", "value": float(begin - 1)})
+    block._prepend_op("increment", {"X": [counter]}, {"Out": [counter]}, {"step": float(step)}, role=OpRole.LRSched)
     return counter
 
 
@@ -85,44 +92,70 @@ def _schedule(fn, kind, learning_rate, begin=0, **attrs):
         counter = _decay_step_counter(begin)
         inputs["Step"] = [counter]
         block = program.global_block()
-        out = block.create_var(name=unique_name.generate("learning_rate"), shape=[1], dtype="float32",
-                               stop_gradient=True)
-        block.append_op("lr_schedule", inputs, {"Out": [out]},
-                        dict(attrs, kind=kind, learning_rate=base))
+        out = block.create_var(
+            name=unique_name.generate("learning_rate"), shape=[1], dtype="float32", stop_gradient=True
+        )
+        block.append_op("lr_schedule", inputs, {"Out": [out]}, dict(attrs, kind=kind, learning_rate=base))
     return out
 
 
 def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
     fn = "exponential_decay"
-    return _schedule(fn, "exponential", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    return _schedule(
+        fn,
+        "exponential",
+        learning_rate,
+        decay_steps=_number(fn, "decay_steps", decay_steps, True),
+        decay_rate=_number(fn, "decay_rate", decay_rate),
+        staircase=bool(staircase),
+    )
 
 
 def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
     fn = "natural_exp_decay"
-    return _schedule(fn, "natural_exp", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    return _schedule(
+        fn,
+        "natural_exp",
+        learning_rate,
+        decay_steps=_number(fn, "decay_steps", decay_steps, True),
+        decay_rate=_number(fn, "decay_rate", decay_rate),
+        staircase=bool(staircase),
+    )
 
 
 def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
     fn = "inverse_time_decay"
-    return _schedule(fn, "inverse_time", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    return _schedule(
+        fn,
+        "inverse_time",
+        learning_rate,
+        decay_steps=_number(fn, "decay_steps", decay_steps, True),
+        decay_rate=_number(fn, "decay_rate", decay_rate),
+        staircase=bool(staircase),
+    )
 
 
 def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
     fn = "polynomial_decay"
-    return _schedule(fn, "polynomial", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     end_learning_rate=_number(fn, "end_learning_rate", end_learning_rate),
-                     power=_number(fn, "power", power), cycle=bool(cycle))
+    return _schedule(
+        fn,
+        "polynomial",
+        learning_rate,
+        decay_steps=_number(fn, "decay_steps", decay_steps, True),
+        end_learning_rate=_number(fn, "end_learning_rate", end_learning_rate),
+        power=_number(fn, "power", power),
+        cycle=bool(cycle),
+    )
 
 
 def piecewise_decay(boundaries, values):
     fn = "piecewise_decay"
     boundaries, values = list(boundaries), list(values)
     if len(values) - len(boundaries) != 1:
-        raise PeError(f"{fn}: len(values) - len(boundaries) should be 1, got {len(values)} values and "
-                      f"{len(boundaries)} boundaries")
+        raise PeError(
+            f"{fn}: len(values) - len(boundaries) should be 1, got {len(values)} values and "
+            f"{len(boundaries)} boundaries"
+        )
     boundaries = [_number(fn, "boundaries", b) for b in boundaries]
     if any(b > a for b, a in zip(boundaries, boundaries[1:])):
         raise PeError(f"{fn}: boundaries must be ascending, got {boundaries}")
@@ -131,22 +164,37 @@ def piecewise_decay(boundaries, values):
 
 def cosine_decay(learning_rate, step_each_epoch, epochs):
     fn = "cosine_decay"
-    return _schedule(fn, "cosine", learning_rate,
-                     step_each_epoch=_number(fn, "step_each_epoch", step_each_epoch, True),
-                     epochs=_number(fn, "epochs", epochs, True))
+    return _schedule(
+        fn,
+        "cosine",
+        learning_rate,
+        step_each_epoch=_number(fn, "step_each_epoch", step_each_epoch, True),
+        epochs=_number(fn, "epochs", epochs, True),
+    )
 
 
 def noam_decay(d_model, warmup_steps, learning_rate=1.0):
     fn = "noam_decay"
-    return _schedule(fn, "noam", learning_rate, begin=1, d_model=_number(fn, "d_model", d_model, True),
-                     warmup_steps=_number(fn, "warmup_steps", warmup_steps, True))
+    return _schedule(
+        fn,
+        "noam",
+        learning_rate,
+        begin=1,
+        d_model=_number(fn, "d_model", d_model, True),
+        warmup_steps=_number(fn, "warmup_steps", warmup_steps, True),
+    )
 
 
 def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
     fn = "linear_lr_warmup"
-    return _schedule(fn, "linear_warmup", learning_rate,
-                     warmup_steps=_number(fn, "warmup_steps", warmup_steps, True),
-                     start_lr=_number(fn, "start_lr", start_lr), end_lr=_number(fn, "end_lr", end_lr))
+    return _schedule(
+        fn,
+        "linear_warmup",
+        learning_rate,
+        warmup_steps=_number(fn, "warmup_steps", warmup_steps, True),
+        start_lr=_number(fn, "start_lr", start_lr),
+        end_lr=_number(fn, "end_lr", end_lr),
+    )
 
 
 def switch_schedule(boundaries, values):
@@ -155,8 +203,9 @@ def switch_schedule(boundaries, values):
     fn = "switch_schedule"
     boundaries, values = list(boundaries), list(values)
     if len(values) - len(boundaries) != 1:
-        raise PeError(f"{fn}: give one more value than boundaries, got {len(values)} values and "
-                      f"{len(boundaries)} boundaries")
+        raise PeError(
+            f"{fn}: give one more value than boundaries, got {len(values)} values and {len(boundaries)} boundaries"
+        )
     boundaries = [_number(fn, "boundaries", b) for b in boundaries]
     if any(b > a for b, a in zip(boundaries, boundaries[1:])):
         raise PeError(f"{fn}: boundaries must be ascending, got {boundaries}")

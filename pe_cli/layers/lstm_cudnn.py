@@ -2,6 +2,7 @@
 its weights one flat parameter in cuDNN's layout, as Fluid builds it. Dropout between layers while
 training is cuDNN's random stream, which the op cannot reproduce: that network is built as cells
 stepped by StaticRNNs with dropout ops between the layers (rnn_api.unrolled_lstm) instead."""
+
 from ..base.dtypes import VarType
 from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
@@ -17,10 +18,29 @@ def _weight_size(input_size, hidden, num_layers, dirs):
     return size + num_layers * dirs * 8 * hidden
 
 
-@fluid_checks("lstm", input=("float32", "float64"), init_h=("float32", "float64"), init_c=("float32", "float64"),
-              max_len=int, hidden_size=int, num_layers=int)
-def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False, is_test=False,
-         name=None, default_initializer=None, seed=-1):
+@fluid_checks(
+    "lstm",
+    input=("float32", "float64"),
+    init_h=("float32", "float64"),
+    init_c=("float32", "float64"),
+    max_len=int,
+    hidden_size=int,
+    num_layers=int,
+)
+def lstm(
+    input,
+    init_h,
+    init_c,
+    max_len,
+    hidden_size,
+    num_layers,
+    dropout_prob=0.0,
+    is_bidirec=False,
+    is_test=False,
+    name=None,
+    default_initializer=None,
+    seed=-1,
+):
     """Fluid's cudnn LSTM on a padded time-major batch: ``input`` [seq_len, batch, input_size],
     ``init_h``/``init_c`` [num_layers * (2 if is_bidirec else 1), batch, hidden_size] (layer l,
     direction d at l * directions + d). Returns (rnn_out [seq_len, batch, hidden_size * directions],
@@ -31,18 +51,43 @@ def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0
         check_variable_and_dtype(var, what, FLOAT32_64, "lstm")
     check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
     if dropout_prob > 0 and not is_test and num_layers > 1:
-        return unrolled_lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob, is_bidirec,
-                             is_test, name, default_initializer, seed)
+        return unrolled_lstm(
+            input,
+            init_h,
+            init_c,
+            max_len,
+            hidden_size,
+            num_layers,
+            dropout_prob,
+            is_bidirec,
+            is_test,
+            name,
+            default_initializer,
+            seed,
+        )
     helper = LayerHelper("cudnn_lstm", name=name)
     dirs = 2 if is_bidirec else 1
-    weight = helper.create_parameter(None, [_weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
-                                     input.dtype, default_initializer=default_initializer)
+    weight = helper.create_parameter(
+        None,
+        [_weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
+        input.dtype,
+        default_initializer=default_initializer,
+    )
     out, last_h, last_c = (helper.create_variable_for_type_inference(input.dtype) for _ in range(3))
     cache = helper.create_variable(persistable=True, type=VarType.RAW, stop_gradient=True)
-    helper.append_op("cudnn_lstm", {"Input": [input], "InitH": [init_h], "InitC": [init_c], "W": [weight],
-                                    "Cache": [cache]},
-                     {"Out": [out], "last_h": [last_h], "last_c": [last_c]},
-                     {"max_len": max_len, "is_bidirec": is_bidirec, "input_size": input.shape[-1],
-                      "hidden_size": hidden_size, "num_layers": num_layers, "is_test": is_test,
-                      "dropout_prob": dropout_prob, "seed": seed})
+    helper.append_op(
+        "cudnn_lstm",
+        {"Input": [input], "InitH": [init_h], "InitC": [init_c], "W": [weight], "Cache": [cache]},
+        {"Out": [out], "last_h": [last_h], "last_c": [last_c]},
+        {
+            "max_len": max_len,
+            "is_bidirec": is_bidirec,
+            "input_size": input.shape[-1],
+            "hidden_size": hidden_size,
+            "num_layers": num_layers,
+            "is_test": is_test,
+            "dropout_prob": dropout_prob,
+            "seed": seed,
+        },
+    )
     return out, last_h, last_c

@@ -1,5 +1,6 @@
 """dynamic_lstmp with Fluid 1.8's signature: the LSTM with a recurrent projection (the lstmp op, over
 LoD input)."""
+
 import copy
 
 from ..base.errors import PeError
@@ -21,12 +22,31 @@ def _proj_attr(param_attr):
     return attr
 
 
-@fluid_checks("dynamic_lstmp", input=("float32", "float64"), h_0=optional(("float32", "float64")),
-              c_0=optional(("float32", "float64")))
-def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True, is_reverse=False,
-                  gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
-                  proj_activation="tanh", dtype="float32", name=None, h_0=None, c_0=None, cell_clip=None,
-                  proj_clip=None):
+@fluid_checks(
+    "dynamic_lstmp",
+    input=("float32", "float64"),
+    h_0=optional(("float32", "float64")),
+    c_0=optional(("float32", "float64")),
+)
+def dynamic_lstmp(
+    input,
+    size,
+    proj_size,
+    param_attr=None,
+    bias_attr=None,
+    use_peepholes=True,
+    is_reverse=False,
+    gate_activation="sigmoid",
+    cell_activation="tanh",
+    candidate_activation="tanh",
+    proj_activation="tanh",
+    dtype="float32",
+    name=None,
+    h_0=None,
+    c_0=None,
+    cell_clip=None,
+    proj_clip=None,
+):
     """An LSTM with a recurrent projection over each sequence of ``input`` [T, size] (an fc to 4 x
     the hidden size D; gates candidate/input/forget/output): the state carried between steps is
     r = proj_activation(h ProjWeight) [proj_size], clipped to +-proj_clip, and the cell is clipped
@@ -51,16 +71,32 @@ def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_p
     # variables after it have Fluid's names
     helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     batch_hidden, batch_gate, batch_cell_pre_act = (
-        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3))
+        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3)
+    )
     inputs = {"Input": [input], "Weight": [weight], "ProjWeight": [proj_weight], "Bias": [bias]}
     if h_0 is not None:
         inputs["H0"] = [h_0]
     if c_0 is not None:
         inputs["C0"] = [c_0]
-    helper.append_op("lstmp", inputs, {"Projection": [projection], "Cell": [cell], "BatchHidden": [batch_hidden],
-                                       "BatchGate": [batch_gate], "BatchCellPreAct": [batch_cell_pre_act]},
-                     {"use_peepholes": use_peepholes, "is_reverse": is_reverse, "cell_clip": float(cell_clip or 0.0),
-                      "proj_clip": float(proj_clip or 0.0), "gate_activation": gate_activation,
-                      "cell_activation": cell_activation, "candidate_activation": candidate_activation,
-                      "proj_activation": proj_activation})
+    helper.append_op(
+        "lstmp",
+        inputs,
+        {
+            "Projection": [projection],
+            "Cell": [cell],
+            "BatchHidden": [batch_hidden],
+            "BatchGate": [batch_gate],
+            "BatchCellPreAct": [batch_cell_pre_act],
+        },
+        {
+            "use_peepholes": use_peepholes,
+            "is_reverse": is_reverse,
+            "cell_clip": float(cell_clip or 0.0),
+            "proj_clip": float(proj_clip or 0.0),
+            "gate_activation": gate_activation,
+            "cell_activation": cell_activation,
+            "candidate_activation": candidate_activation,
+            "proj_activation": proj_activation,
+        },
+    )
     return projection, cell

@@ -3,9 +3,30 @@ transpose, flatten, squeeze, unsqueeze, expand, expand_as, reverse, slice, strid
 Fluid 1.8's flip, roll, unstack, rank and shape. Each
 appends one op (or a few) through LayerHelper; shape mistakes are reported when the layer is built.
 Slice bounds may be Variables (Fluid 1.8's StartsTensor / StartsTensorList forms)."""
-__all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squeeze", "unsqueeze", "cast",
-           "expand", "slice", "strided_slice", "unbind", "reverse", "expand_as", "size", "flip", "roll", "unstack",
-           "rank", "shape"]
+
+__all__ = [
+    "concat",
+    "split",
+    "stack",
+    "reshape",
+    "transpose",
+    "flatten",
+    "squeeze",
+    "unsqueeze",
+    "cast",
+    "expand",
+    "slice",
+    "strided_slice",
+    "unbind",
+    "reverse",
+    "expand_as",
+    "size",
+    "flip",
+    "roll",
+    "unstack",
+    "rank",
+    "shape",
+]
 import numbers
 
 from ..base.dtypes import VarType
@@ -18,6 +39,7 @@ from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 # -- combining and cutting ----------------------------------------------------------------------
 
+
 def _is_array(x):
     return getattr(x, "type", None) == VarType.LOD_TENSOR_ARRAY
 
@@ -26,8 +48,12 @@ def _joined_array(helper, array, out, axis, stack):
     """``out`` = a tensor array's tensors concatenated (or stacked) along ``axis``, as Fluid 1.8's concat
     and stack do with one (tensor_array_to_tensor)."""
     index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("tensor_array_to_tensor", {"X": [array]}, {"Out": [out], "OutIndex": [index]},
-                     {"axis": axis, "use_stack": stack})
+    helper.append_op(
+        "tensor_array_to_tensor",
+        {"X": [array]},
+        {"Out": [out], "OutIndex": [index]},
+        {"axis": axis, "use_stack": stack},
+    )
     return out
 
 
@@ -93,6 +119,7 @@ def stack(x, axis=0, *, name=None):
 
 # -- reshaping ----------------------------------------------------------------------------------
 
+
 def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
     """``x`` with a new shape: a 0 copies x's dim at that index, one -1 is inferred from the rest.
     ``shape`` may also be an int Variable, or ``actual_shape`` one, giving the shape at run time
@@ -111,7 +138,7 @@ def reshape_variable(x, shape, actual_shape=None, act=None, name=None):
     if isinstance(shape, Variable):
         inputs["Shape"] = [shape]
         shape = []
-    elif holds_variable(shape):     # Fluid's list of ints and int Variables: one tensor per dim
+    elif holds_variable(shape):  # Fluid's list of ints and int Variables: one tensor per dim
         inputs["ShapeTensor"] = shape_tensor_list(f"reshape of '{x.name}'", shape)
         shape = _check_ints(f"reshape of '{x.name}'", "shape", attr_shape(shape))
         actual_shape = None
@@ -119,17 +146,23 @@ def reshape_variable(x, shape, actual_shape=None, act=None, name=None):
         shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
         unknown = [i for i, d in enumerate(shape) if d == -1]
         if len(unknown) > 1:
-            raise ArgumentAssertionError(f"reshape of '{x.name}': Only one dimension value of 'shape' in reshape can "
-                                         f"be -1. But received shape[{unknown[1]}] is also -1.")
+            raise ArgumentAssertionError(
+                f"reshape of '{x.name}': Only one dimension value of 'shape' in reshape can "
+                f"be -1. But received shape[{unknown[1]}] is also -1."
+            )
         negative = [i for i, d in enumerate(shape) if d < -1]
         if negative:
-            raise ArgumentAssertionError(f"reshape of '{x.name}': Each dimension value of 'shape' in reshape must not "
-                                         f"be negative except one unknown dimension. But received "
-                                         f"shape[{negative[0]}] = {shape[negative[0]]}.")
+            raise ArgumentAssertionError(
+                f"reshape of '{x.name}': Each dimension value of 'shape' in reshape must not "
+                f"be negative except one unknown dimension. But received "
+                f"shape[{negative[0]}] = {shape[negative[0]]}."
+            )
         copied = [i for i, d in enumerate(shape) if d == 0 and x.shape is not None and i >= len(x.shape)]
         if copied:
-            raise ArgumentAssertionError(f"reshape of '{x.name}': The index of 0 in 'shape' must be less than the "
-                                         f"input's {len(x.shape)} dims. But received shape[{copied[0]}] = 0.")
+            raise ArgumentAssertionError(
+                f"reshape of '{x.name}': The index of 0 in 'shape' must be less than the "
+                f"input's {len(x.shape)} dims. But received shape[{copied[0]}] = 0."
+            )
     else:
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:
@@ -141,12 +174,15 @@ def transpose(x, perm, name=None):
     """``x`` with its dims permuted: output dim i is x's dim perm[i]."""
     check_variable_and_dtype(x, "x", NUMBERS, "transpose")
     check_type(perm, "perm", (list, tuple), "transpose")
-    if x.shape is not None and (len(perm) != len(x.shape) or any(
-            isinstance(p, int) and p >= len(x.shape) for p in perm)):
-        raise ArgumentValueError(f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of "
-                                 f"x {list(x.shape)}")
-    return _with_xshape("transpose2", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
-                        "transpose", name=name)
+    if x.shape is not None and (
+        len(perm) != len(x.shape) or any(isinstance(p, int) and p >= len(x.shape) for p in perm)
+    ):
+        raise ArgumentValueError(
+            f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of x {list(x.shape)}"
+        )
+    return _with_xshape(
+        "transpose2", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))}, "transpose", name=name
+    )
 
 
 @fluid_checks("flatten", x=("float32", "float64", "int8", "int32", "int64"))
@@ -160,8 +196,9 @@ def squeeze(input, axes, name=None):
     its squeeze takes)."""
     check_variable_and_dtype(input, "input", ("float32", "float64", "int8", "int32", "int64"), "squeeze")
     check_type(axes, "axes", list, "squeeze")
-    return _with_xshape("squeeze2", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, "squeeze",
-                        name=name)
+    return _with_xshape(
+        "squeeze2", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, "squeeze", name=name
+    )
 
 
 def unsqueeze(input, axes, name=None):
@@ -174,8 +211,9 @@ def unsqueeze(input, axes, name=None):
         inputs["AxesTensor"], axes = [axes], []
     elif holds_variable(_as_list(axes)):
         inputs["AxesTensorList"], axes = shape_tensor_list("unsqueeze", _as_list(axes)), []
-    return _with_xshape("unsqueeze2", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))},
-                        "unsqueeze2", name=name)
+    return _with_xshape(
+        "unsqueeze2", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, "unsqueeze2", name=name
+    )
 
 
 def _with_xshape(op_type, x, inputs, attrs, helper_name, name=None, act=None):
@@ -192,8 +230,9 @@ def _with_xshape(op_type, x, inputs, attrs, helper_name, name=None, act=None):
 def cast(x, dtype):
     """``x`` converted to ``dtype``; the gradient is cast back."""
     check_variable_and_dtype(x, "x", ("bool",) + NUMBERS + ("uint8",), "cast")
-    dtype = check_dtype(dtype, "dtype", ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8"),
-                        "cast")
+    dtype = check_dtype(
+        dtype, "dtype", ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8"), "cast"
+    )
     return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 
@@ -207,8 +246,10 @@ def expand(x, expand_times, name=None):
     return tiled(x, expand_times, name)
 
 
-_TILING = {"expand": ("ExpandTimes", "expand_times_tensor", "expand_times"),
-           "tile": ("RepeatTimes", "repeat_times_tensor", "repeat_times")}
+_TILING = {
+    "expand": ("ExpandTimes", "expand_times_tensor", "expand_times"),
+    "tile": ("RepeatTimes", "repeat_times_tensor", "repeat_times"),
+}
 
 
 def tiled(x, expand_times, name=None, op_type="expand"):
@@ -228,12 +269,14 @@ def tiled(x, expand_times, name=None, op_type="expand"):
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------
 
+
 def _int_tensor(value):
     """A one-value int32 tensor holding ``value`` (Fluid's fill_constant of force_cpu)."""
     helper = LayerHelper("fill_constant")
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]},
-                     {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True})
+    helper.append_op(
+        "fill_constant", {}, {"Out": [out]}, {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True}
+    )
     return out
 
 
@@ -295,8 +338,11 @@ def reverse(x, axis):
     return _single("reverse", x, {"X": [x]}, {"axis": _check_ints("reverse", "axis", _as_list(axis))})
 
 
-@fluid_checks("expand_as", x=("float32", "float64", "int32", "int64", "bool"),
-              target_tensor=("float32", "float64", "int32", "int64", "bool"))
+@fluid_checks(
+    "expand_as",
+    x=("float32", "float64", "int32", "int64", "bool"),
+    target_tensor=("float32", "float64", "int32", "int64", "bool"),
+)
 def expand_as(x, target_tensor, name=None):
     """``x`` tiled to ``target_tensor``'s shape (each of its dims a multiple of x's)."""
     return _single("expand_as", x, {"X": [x], "target_tensor": [target_tensor]}, {}, name=name)
@@ -327,8 +373,12 @@ def roll(input, shifts, dims=None):
     shape = list(input.shape)
     if dims is None:
         input, dims = reshape(input, [-1, 1]), [0]
-    out = _single("roll", input, {"X": [input]}, {"dims": _check_ints("roll", "dims", list(dims)),
-                                                  "shifts": _check_ints("roll", "shifts", list(shifts))})
+    out = _single(
+        "roll",
+        input,
+        {"X": [input]},
+        {"dims": _check_ints("roll", "dims", list(dims)), "shifts": _check_ints("roll", "shifts", list(shifts))},
+    )
     return reshape(out, shape) if list(out.shape) != shape else out
 
 
@@ -352,8 +402,9 @@ def rank(input):
     check_type(input, "input", Variable, "rank")
     helper = LayerHelper("assign", input=input)
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("assign_value", {}, {"Out": [out]},
-                     {"shape": [1], "dtype": "int32", "int32_values": [len(input.shape)]})
+    helper.append_op(
+        "assign_value", {}, {"Out": [out]}, {"shape": [1], "dtype": "int32", "int32_values": [len(input.shape)]}
+    )
     out.stop_gradient = True
     return out
 

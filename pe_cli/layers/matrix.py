@@ -2,6 +2,7 @@
 ``fluid.layers`` names from paddle.tensor): addmm, bmm, dot, t, cross, kron, trace, tril, triu and
 diag_embed. Each builds the op of its name that Fluid 1.8's layer builds (ops/matrix.py; t a transpose,
 tril and triu a tril_triu); Paddle 2.x's names (pe_cli/paddle) use these."""
+
 import numbers
 
 import numpy as np
@@ -32,8 +33,7 @@ def addmm(input, x, y, alpha=1.0, beta=1.0, name=None):
     """alpha * (x @ y) + beta * input, x and y 2-D, input [1 or M, 1 or N] broadcast to the product's shape."""
     for what, v in (("input", input), ("x", x), ("y", y)):
         check_variable_and_dtype(v, what, _FLOATS, "addmm")
-    return _op("addmm", {"Input": [input], "X": [x], "Y": [y]}, {"Alpha": float(alpha), "Beta": float(beta)}, x,
-               name)
+    return _op("addmm", {"Input": [input], "X": [x], "Y": [y]}, {"Alpha": float(alpha), "Beta": float(beta)}, x, name)
 
 
 def bmm(x, y, name=None):
@@ -98,13 +98,14 @@ def trace(input, offset=0, dim1=0, dim2=1, out=None, name=None):
         raise AssertionError(f"trace: dim1 and dim2 cannot be the same dimension, got dim1={dim1}, dim2={dim2}")
     if out is not None:
         check_variable_and_dtype(out, "out", ("float16", "float32", "float64", "int32", "int64"), "trace")
-    return _op("trace", {"Input": [input]}, {"offset": int(offset), "dim1": int(dim1), "dim2": int(dim2)}, input,
-               name, out)
+    return _op(
+        "trace", {"Input": [input]}, {"offset": int(offset), "dim1": int(dim1), "dim2": int(dim2)}, input, name, out
+    )
 
 
 def _triangle(op, input, diagonal, lower, name):
     check_variable_and_dtype(input, "input", NUMBERS + ("bool",), op)
-    if len(input.shape) < 2:        # checked before diagonal, as Paddle's
+    if len(input.shape) < 2:  # checked before diagonal, as Paddle's
         raise ArgumentValueError(f"{op}: input shape in {op} must be at least 2-D, got {list(input.shape)}")
     if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
         raise ArgumentTypeError(f"{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
@@ -133,7 +134,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         raise ArgumentValueError(f"diag_embed: dim1={dim1} and dim2={dim2} must name different dims")
     helper = LayerHelper("diag_embed", input=input)
     out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("diag_embed", {"Input": [input]}, {"Out": [out]},
-                     {"offset": int(offset), "dim1": int(dim1), "dim2": int(dim2)})
+    helper.append_op(
+        "diag_embed", {"Input": [input]}, {"Out": [out]}, {"offset": int(offset), "dim1": int(dim1), "dim2": int(dim2)}
+    )
     out.stop_gradient = True
     return out

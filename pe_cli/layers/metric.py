@@ -1,5 +1,6 @@
 """Metric layers: accuracy, auc and mean_iou (chunk_eval and edit_distance: sequence_metric.py; top-k: indexing.py).
 Their outputs carry no gradient."""
+
 __all__ = ["accuracy", "auc", "mean_iou"]
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
@@ -19,13 +20,16 @@ def accuracy(input, label, k=1, correct=None, total=None):
         correct = helper.create_variable_for_type_inference("int32", stop_gradient=True)
     if total is None:
         total = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("accuracy", {"Out": [values], "Indices": [indices], "Label": [label]},
-                     {"Accuracy": [acc], "Correct": [correct], "Total": [total]})
+    helper.append_op(
+        "accuracy",
+        {"Out": [values], "Indices": [indices], "Label": [label]},
+        {"Accuracy": [acc], "Correct": [correct], "Total": [total]},
+    )
     return acc
 
 
 @fluid_checks("auc", input=("float32", "float64"), label=("int32", "int64"))
-def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_steps=1):
+def auc(input, label, curve="ROC", num_thresholds=2**12 - 1, topk=1, slide_steps=1):
     """Fluid 1.8's auc: the area under the ROC curve of ``input``'s positive-class probabilities
     (its last column) against the int64 ``label``. Returns (auc over every batch so far, auc over
     the last ``slide_steps`` batches, [batch_stat_pos, batch_stat_neg, stat_pos, stat_neg]): the
@@ -37,15 +41,20 @@ def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_ste
     batch_auc_out = helper.create_variable_for_type_inference("float64", stop_gradient=True)
     buckets = num_thresholds + 1
     batch_shape, global_shape = [(1 + slide_steps) * buckets + 1], [1, buckets]
-    stats = [helper.create_global_variable(persistable=True, dtype="int64", shape=shape, stop_gradient=True)
-             for shape in (batch_shape, batch_shape, global_shape, global_shape)]
+    stats = [
+        helper.create_global_variable(persistable=True, dtype="int64", shape=shape, stop_gradient=True)
+        for shape in (batch_shape, batch_shape, global_shape, global_shape)
+    ]
     for var in stats:
         helper.set_variable_initializer(var, ConstantInitializer(0.0))
     batch_pos, batch_neg, stat_pos, stat_neg = stats
     for out, pos, neg, steps in ((batch_auc_out, batch_pos, batch_neg, slide_steps), (auc_out, stat_pos, stat_neg, 0)):
-        helper.append_op("auc", {"Predict": [input], "Label": [label], "StatPos": [pos], "StatNeg": [neg]},
-                         {"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]},
-                         {"curve": curve, "num_thresholds": num_thresholds, "slide_steps": steps})
+        helper.append_op(
+            "auc",
+            {"Predict": [input], "Label": [label], "StatPos": [pos], "StatNeg": [neg]},
+            {"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]},
+            {"curve": curve, "num_thresholds": num_thresholds, "slide_steps": steps},
+        )
     return auc_out, batch_auc_out, stats
 
 
@@ -56,7 +65,10 @@ def mean_iou(input, label, num_classes):
     check_variable_and_dtype(label, "Labels", ("int32", "int64"), "mean_iou")
     helper = LayerHelper("mean_iou")
     outs = [helper.create_variable_for_type_inference(d, stop_gradient=True) for d in ("float32", "int32", "int32")]
-    helper.append_op("mean_iou", {"Predictions": [input], "Labels": [label]},
-                     dict(zip(("OutMeanIou", "OutWrong", "OutCorrect"), ([v] for v in outs))),
-                     {"num_classes": num_classes})
+    helper.append_op(
+        "mean_iou",
+        {"Predictions": [input], "Labels": [label]},
+        dict(zip(("OutMeanIou", "OutWrong", "OutCorrect"), ([v] for v in outs))),
+        {"num_classes": num_classes},
+    )
     return tuple(outs)

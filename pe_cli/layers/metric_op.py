@@ -1,4 +1,5 @@
 """Fluid 1.8's ``layers.metric_op``: accuracy and auc."""
+
 from .fluid_module import resolver
 
 __all__ = ["accuracy", "auc"]

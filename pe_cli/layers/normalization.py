@@ -1,8 +1,18 @@
 """Normalization layers of Fluid 1.8's ``fluid.layers``: batch_norm, inplace_abn, layer_norm,
 instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signatures and parameters
 (names, shapes and initial values as Fluid's)."""
-__all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
-           "l2_normalize", "data_norm"]
+
+__all__ = [
+    "batch_norm",
+    "layer_norm",
+    "instance_norm",
+    "group_norm",
+    "affine_channel",
+    "lrn",
+    "inplace_abn",
+    "l2_normalize",
+    "data_norm",
+]
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
@@ -16,9 +26,22 @@ from .loss_classification import _outputs
 from .helper import _single
 
 
-def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
-               data_layout="NCHW", in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
-               do_model_average_for_mean_and_var=False, use_global_stats=False):
+def batch_norm(
+    input,
+    act=None,
+    is_test=False,
+    momentum=0.9,
+    epsilon=1e-05,
+    param_attr=None,
+    bias_attr=None,
+    data_layout="NCHW",
+    in_place=False,
+    name=None,
+    moving_mean_name=None,
+    moving_variance_name=None,
+    do_model_average_for_mean_and_var=False,
+    use_global_stats=False,
+):
     """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
     (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
     but Y is always a new variable (the gradient needs X)."""
@@ -31,12 +54,20 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     if channels is None or channels < 0:
         raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
     dtype = helper.input_dtype()
-    inputs, outputs = _bn_variables(helper, input, "float32" if dtype == "float16" else dtype, channels, param_attr,
-                                    bias_attr, moving_mean_name, moving_variance_name,
-                                    do_model_average_for_mean_and_var)
+    inputs, outputs = _bn_variables(
+        helper,
+        input,
+        "float32" if dtype == "float16" else dtype,
+        channels,
+        param_attr,
+        bias_attr,
+        moving_mean_name,
+        moving_variance_name,
+        do_model_average_for_mean_and_var,
+    )
     out = outputs["Y"][0] = helper.create_variable_for_type_inference(input.dtype)
     attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_global_stats": use_global_stats}
-    if isinstance(momentum, Variable):      # Fluid 1.8: a one-value Variable, read each step
+    if isinstance(momentum, Variable):  # Fluid 1.8: a one-value Variable, read each step
         inputs["MomentumTensor"] = [momentum]
     else:
         attrs["momentum"] = momentum
@@ -44,8 +75,9 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     return helper.append_activation(out)
 
 
-def _bn_variables(helper, input, dtype, channels, param_attr, bias_attr, moving_mean_name, moving_variance_name,
-                  model_average):
+def _bn_variables(
+    helper, input, dtype, channels, param_attr, bias_attr, moving_mean_name, moving_variance_name, model_average
+):
     """batch_norm's and inplace_abn's parameters (Scale 1, Bias 0, the moving Mean 0 and Variance 1, those two
     persistable and not trained) and outputs (MeanOut and VarianceOut the moving ones, SavedMean and
     SavedVariance new; Y None, for the layer to fill) as Fluid's layers make them."""
@@ -53,54 +85,89 @@ def _bn_variables(helper, input, dtype, channels, param_attr, bias_attr, moving_
     bias = helper.create_parameter(bias_attr, [channels], dtype, is_bias=True)
     moving = []
     for name, value in ((moving_mean_name, 0.0), (moving_variance_name, 1.0)):
-        var = helper.create_parameter(ParamAttr(name=name, initializer=ConstantInitializer(value), trainable=False,
-                                                do_model_average=model_average), [channels], dtype)
+        var = helper.create_parameter(
+            ParamAttr(
+                name=name, initializer=ConstantInitializer(value), trainable=False, do_model_average=model_average
+            ),
+            [channels],
+            dtype,
+        )
         var.stop_gradient = True
         moving.append(var)
     saved = [helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(2)]
-    return ({"X": [input], "Scale": [scale], "Bias": [bias], "Mean": moving[:1], "Variance": moving[1:]},
-            {"Y": [None], "MeanOut": moving[:1], "VarianceOut": moving[1:], "SavedMean": saved[:1],
-             "SavedVariance": saved[1:]})
+    return (
+        {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": moving[:1], "Variance": moving[1:]},
+        {
+            "Y": [None],
+            "MeanOut": moving[:1],
+            "VarianceOut": moving[1:],
+            "SavedMean": saved[:1],
+            "SavedVariance": saved[1:],
+        },
+    )
 
 
 @fluid_checks("layer_norm", input=("float32", "float64"))
-def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
-               act=None, name=None):
+def layer_norm(
+    input,
+    scale=True,
+    shift=True,
+    begin_norm_axis=1,
+    epsilon=1e-05,
+    param_attr=None,
+    bias_attr=None,
+    act=None,
+    name=None,
+):
     """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
     helper = LayerHelper("layer_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 1 <= begin_norm_axis < len(shape):
-        raise _shape_error(helper, f"begin_norm_axis={begin_norm_axis} must be in [1, {len(shape or ()) - 1}] "
-                                   f"for input '{input.name}' {_fmt(shape)}")
+        raise _shape_error(
+            helper,
+            f"begin_norm_axis={begin_norm_axis} must be in [1, {len(shape or ()) - 1}] "
+            f"for input '{input.name}' {_fmt(shape)}",
+        )
     size = 1
     for d in shape[begin_norm_axis:]:
         size *= d
     dtype = helper.input_dtype()
     inputs = {"X": [input]}
     if scale:
-        inputs["Scale"] = [helper.create_parameter(param_attr, [size], dtype,
-                                                   default_initializer=ConstantInitializer(1.0))]
+        inputs["Scale"] = [
+            helper.create_parameter(param_attr, [size], dtype, default_initializer=ConstantInitializer(1.0))
+        ]
     if shift:
         if bias_attr is False:
-            raise PeError(f"layer_norm layer '{helper.name}': shift=True needs a bias; pass shift=False instead "
-                          f"of bias_attr=False")
+            raise PeError(
+                f"layer_norm layer '{helper.name}': shift=True needs a bias; pass shift=False instead "
+                f"of bias_attr=False"
+            )
         inputs["Bias"] = [helper.create_parameter(bias_attr, [size], dtype, is_bias=True)]
     mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("layer_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
-                     {"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    helper.append_op(
+        "layer_norm",
+        inputs,
+        {"Y": [out], "Mean": [mean], "Variance": [variance]},
+        {"epsilon": epsilon, "begin_norm_axis": begin_norm_axis},
+    )
     return helper.append_activation(out)
 
 
 def _affine_params(helper, input, param_attr, bias_attr, channels):
     inputs = {"X": [input]}
     if param_attr is not False:
-        inputs["Scale"] = [helper.create_parameter(param_attr, [channels], input.dtype,
-                                                   default_initializer=ConstantInitializer(1.0))]
+        inputs["Scale"] = [
+            helper.create_parameter(param_attr, [channels], input.dtype, default_initializer=ConstantInitializer(1.0))
+        ]
     if bias_attr is not False:
-        inputs["Bias"] = [helper.create_parameter(bias_attr, [channels], input.dtype, is_bias=True,
-                                                  default_initializer=ConstantInitializer(0.0))]
+        inputs["Bias"] = [
+            helper.create_parameter(
+                bias_attr, [channels], input.dtype, is_bias=True, default_initializer=ConstantInitializer(0.0)
+            )
+        ]
     return inputs
 
 
@@ -117,13 +184,13 @@ def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=No
     mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     inv_std = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("instance_norm", inputs, {"Y": [out], "SavedMean": [mean], "SavedVariance": [inv_std]},
-                     {"epsilon": epsilon})
+    helper.append_op(
+        "instance_norm", inputs, {"Y": [out], "SavedMean": [mean], "SavedVariance": [inv_std]}, {"epsilon": epsilon}
+    )
     return out
 
 
-def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None, data_layout="NCHW",
-               name=None):
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None, data_layout="NCHW", name=None):
     """``input`` [N, C, ...] normalized per sample over each of ``groups`` groups of channels (and
     the other dims), then scaled and shifted per channel by parameters [C] initialized to 1 and 0
     where ``param_attr`` / ``bias_attr`` are given (Fluid's: None, the default, makes none), then
@@ -131,15 +198,16 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     check_variable_and_dtype(input, "input", FLOATS[1:], "group_norm")
     if data_layout not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"group_norm: data_layout={data_layout!r} must be 'NCHW' or 'NHWC'")
-    helper = LayerHelper("group_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
-                         name=name)
+    helper = LayerHelper("group_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
     shape = _known_shape("group_norm", input, 2)
     channels = shape[-1] if data_layout == "NHWC" else shape[1]
     if channels is None or channels < 0:
         raise PeError(f"group_norm: input '{input.name}' {shape} needs a known channel count")
     if not isinstance(groups, int) or groups < 1 or channels % groups:
-        raise PeError(f"group_norm: groups={groups!r} must be an int >= 1 dividing the {channels} channels of "
-                      f"input '{input.name}'")
+        raise PeError(
+            f"group_norm: groups={groups!r} must be an int >= 1 dividing the {channels} channels of "
+            f"input '{input.name}'"
+        )
     # as Fluid's (and Paddle 2.6's static group_norm): a scale and a bias only where param_attr /
     # bias_attr is given (truthy); None, their default, makes none
     inputs = _affine_params(helper, input, param_attr or False, bias_attr or False, channels)
@@ -147,8 +215,12 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("group_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
-                     {"epsilon": epsilon, "groups": groups, "data_layout": data_layout})
+    helper.append_op(
+        "group_norm",
+        inputs,
+        {"Y": [out], "Mean": [mean], "Variance": [variance]},
+        {"epsilon": epsilon, "groups": groups, "data_layout": data_layout},
+    )
     return helper.append_activation(out)
 
 
@@ -159,8 +231,14 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
     check_type(bias, "bias", (Variable, type(None)), "affine_channel")
     if scale is None or bias is None:
         raise ArgumentAssertionError("affine_channel needs both scale and bias ([C] Variables)")  # Fluid's Operator
-    return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
-                   {"data_layout": data_layout}, name=name, act=act)
+    return _single(
+        "affine_channel",
+        x,
+        {"X": [x], "Scale": [scale], "Bias": [bias]},
+        {"data_layout": data_layout},
+        name=name,
+        act=act,
+    )
 
 
 def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
@@ -174,14 +252,31 @@ def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW")
     helper = LayerHelper("lrn", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
-                     {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
+    helper.append_op(
+        "lrn",
+        {"X": [input]},
+        {"Out": [out], "MidOut": [mid]},
+        {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format},
+    )
     return out
 
 
-def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
-                data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
-                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
+def inplace_abn(
+    input,
+    act=None,
+    is_test=False,
+    momentum=0.9,
+    epsilon=1e-05,
+    param_attr=None,
+    bias_attr=None,
+    data_layout="NCHW",
+    name=None,
+    moving_mean_name=None,
+    moving_variance_name=None,
+    do_model_average_for_mean_and_var=True,
+    use_global_stats=False,
+    act_alpha=1.0,
+):
     """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``), as
     Fluid 1.8.5's layer: one inplace_abn op whose Y is ``input`` itself (written over it; the layer returns
     ``input``), SavedMean and SavedVariance named inplace_abn_<k>.tmp_0 / tmp_1. A Variable ``momentum`` is
@@ -195,11 +290,28 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
     if data_layout not in ("NCHW", "NHWC"):
         raise ArgumentValueError("unsupported data layout:" + data_layout)
     channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
-    inputs, outputs = _bn_variables(helper, input, helper.input_dtype(), channels, param_attr, bias_attr,
-                                    moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var)
+    inputs, outputs = _bn_variables(
+        helper,
+        input,
+        helper.input_dtype(),
+        channels,
+        param_attr,
+        bias_attr,
+        moving_mean_name,
+        moving_variance_name,
+        do_model_average_for_mean_and_var,
+    )
     outputs["Y"] = [input]
-    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_mkldnn": False,
-             "fuse_with_relu": False, "use_global_stats": use_global_stats, "activation": act, "alpha": act_alpha}
+    attrs = {
+        "epsilon": epsilon,
+        "is_test": is_test,
+        "data_layout": data_layout,
+        "use_mkldnn": False,
+        "fuse_with_relu": False,
+        "use_global_stats": use_global_stats,
+        "activation": act,
+        "alpha": act_alpha,
+    }
     if not isinstance(momentum, Variable):
         attrs["momentum"] = momentum
     helper.append_op("inplace_abn", inputs, outputs, attrs)
@@ -213,8 +325,9 @@ def l2_normalize(x, axis, epsilon=1e-12, name=None):
         axis = 0
     helper = LayerHelper("l2_normalize", x=x, name=name)
     out, norm = _outputs(helper, x.dtype, 2)
-    helper.append_op("norm", {"X": [x]}, {"Out": [out], "Norm": [norm]},
-                     {"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    helper.append_op(
+        "norm", {"X": [x]}, {"Out": [out], "Norm": [norm]}, {"axis": 1 if axis is None else axis, "epsilon": epsilon}
+    )
     return out
 
 
@@ -223,9 +336,22 @@ def _stat(helper, name, value, shape, dtype):
     return helper.create_parameter(attr, shape, dtype)
 
 
-def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW", in_place=False, name=None,
-              moving_mean_name=None, moving_variance_name=None, do_model_average_for_mean_and_var=True,
-              slot_dim=-1, sync_stats=False, summary_decay_rate=0.9999999, enable_scale_and_shift=False):
+def data_norm(
+    input,
+    act=None,
+    epsilon=1e-05,
+    param_attr=None,
+    data_layout="NCHW",
+    in_place=False,
+    name=None,
+    moving_mean_name=None,
+    moving_variance_name=None,
+    do_model_average_for_mean_and_var=True,
+    slot_dim=-1,
+    sync_stats=False,
+    summary_decay_rate=0.9999999,
+    enable_scale_and_shift=False,
+):
     """Normalizes [N, C] ``input`` by summary statistics kept in parameters ``<name>.batch_size``,
     ``.batch_sum`` and ``.batch_square_sum`` (name defaults to 'dn'; initial values 1e4, 0, 1e4 or
     ``param_attr``'s 'batch_size', 'batch_sum', 'batch_square'), which each backward pass updates by the
@@ -242,19 +368,27 @@ def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW
     if enable_scale_and_shift:
         inputs["scale_w"] = [_stat(helper, name + ".scale_w", defaults.get("scale_w", 1.0), [channels], dtype)]
         inputs["bias"] = [_stat(helper, name + ".bias", defaults.get("bias", 0.0), [channels], dtype)]
-    stats = {"BatchSize": _stat(helper, name + ".batch_size", defaults.get("batch_size", 1e4), [channels], dtype),
-             "BatchSum": _stat(helper, name + ".batch_sum", defaults.get("batch_sum", 0.0), [channels], dtype),
-             "BatchSquareSum": _stat(helper, name + ".batch_square_sum", defaults.get("batch_square", 1e4),
-                                     [channels], dtype)}
+    stats = {
+        "BatchSize": _stat(helper, name + ".batch_size", defaults.get("batch_size", 1e4), [channels], dtype),
+        "BatchSum": _stat(helper, name + ".batch_sum", defaults.get("batch_sum", 0.0), [channels], dtype),
+        "BatchSquareSum": _stat(
+            helper, name + ".batch_square_sum", defaults.get("batch_square", 1e4), [channels], dtype
+        ),
+    }
     inputs.update({k: [v] for k, v in stats.items()})
     means = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     scales = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = input if in_place else helper.create_variable_for_type_inference(dtype)
-    attrs = {"epsilon": epsilon, "sync_stats": sync_stats, "summary_decay_rate": summary_decay_rate,
-             "slot_dim": slot_dim if slot_dim > 0 else -1, "enable_scale_and_shift": enable_scale_and_shift,
-             "data_layout": data_layout}
+    attrs = {
+        "epsilon": epsilon,
+        "sync_stats": sync_stats,
+        "summary_decay_rate": summary_decay_rate,
+        "slot_dim": slot_dim if slot_dim > 0 else -1,
+        "enable_scale_and_shift": enable_scale_and_shift,
+        "data_layout": data_layout,
+    }
     outputs = {"Y": [out], "Means": [means], "Scales": [scales]}
-    if helper.main_program._follows_paddle2:    # Paddle 2.6's lists the statistics among the outputs; Fluid's not
+    if helper.main_program._follows_paddle2:  # Paddle 2.6's lists the statistics among the outputs; Fluid's not
         outputs.update({k: [v] for k, v in stats.items()})
     helper.append_op("data_norm", inputs, outputs, attrs)
     return helper.append_activation(out)

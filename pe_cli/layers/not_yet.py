@@ -3,6 +3,7 @@ stand-in raising NotImplementedError (FluidUnsupported) that names it and says p
 it yet. A stand-in only fills a name pe_cli.layers does not define, so a layer that lands replaces
 its stand-in without touching this list. docs/COMPAT.md has the same table; tests/layers/test_index.py
 keeps the two and the code in agreement."""
+
 import types
 
 from ..base.errors import unsupported

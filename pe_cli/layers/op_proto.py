@@ -7,6 +7,7 @@ pe's slots say "a list" (duplicable) and "may be absent" (optional: Fluid's disp
 registry has no "intermediate" fact: an output slot that is not optional is reported intermediate,
 so that a test which gives no expected value for it gets a variable for it, as Fluid makes one
 for its intermediate outputs (XShape, a softmax kept for the gradient)."""
+
 from ..framework.operator import attr_type_of
 from ..ops import registry
 
@@ -28,7 +29,7 @@ class AttrProto:
         self.type = attr_type_of(default)
         self.comment = spec.expect
         self.generated = False
-        self.support_tensor = support_tensor    # Paddle 2.x's: a Variable may give it (attr_tensors)
+        self.support_tensor = support_tensor  # Paddle 2.x's: a Variable may give it (attr_tensors)
 
 
 class OpProto:
@@ -43,6 +44,7 @@ class OpProto:
 
 class OpProtoHolder:
     """``OpProtoHolder.instance().get_op_proto(type)``: the proto of a registered op type."""
+
     _instance = None
 
     @classmethod

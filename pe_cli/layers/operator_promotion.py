@@ -11,6 +11,7 @@
 - A scalar that becomes a tensor is 0-D (Fluid 1.8's is [1]).
 - Every variable an operator makes is named ``tmp_N`` (Paddle 2.6's ``unique_name.generate("tmp")``),
   and the operator takes no layer's name (pe's Fluid 1.8 path names them as its layers do)."""
+
 import warnings
 
 from ..framework import unique_name
@@ -20,10 +21,15 @@ INT_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64")
 _FLOAT_RANK = {"float16": 0, "bfloat16": 0, "float32": 1, "float64": 2}
 _PROMOTING = ("elementwise_add", "elementwise_sub", "elementwise_mul")
 # op -> (scale, bias) of the scale op a scalar operand becomes, as Paddle's _scalar_*_ (reverse sub: -x + v)
-_SCALE = {("elementwise_add", False): lambda v: (1.0, v), ("elementwise_add", True): lambda v: (1.0, v),
-          ("elementwise_sub", False): lambda v: (1.0, -v), ("elementwise_sub", True): lambda v: (-1.0, v),
-          ("elementwise_mul", False): lambda v: (v, 0.0), ("elementwise_mul", True): lambda v: (v, 0.0),
-          ("elementwise_div", False): lambda v: (1.0 / v, 0.0)}
+_SCALE = {
+    ("elementwise_add", False): lambda v: (1.0, v),
+    ("elementwise_add", True): lambda v: (1.0, v),
+    ("elementwise_sub", False): lambda v: (1.0, -v),
+    ("elementwise_sub", True): lambda v: (-1.0, v),
+    ("elementwise_mul", False): lambda v: (v, 0.0),
+    ("elementwise_mul", True): lambda v: (v, 0.0),
+    ("elementwise_div", False): lambda v: (1.0 / v, 0.0),
+}
 _COMPARE = ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")
 
 
@@ -40,19 +46,20 @@ class TmpHelper(LayerHelper):
     """A LayerHelper for one operator of a Paddle 2.x program: its variables are ``tmp_N``, and it
     takes no name of ``op_type``'s sequence (Paddle 2.6's math_op_patch appends the ops directly)."""
 
-    def __init__(self, op_type):     # noqa: super().__init__ would take the next name of op_type
+    def __init__(self, op_type):  # noqa: super().__init__ would take the next name of op_type
         self.layer_type = self.name = op_type
         self.kwargs = {}
 
     def create_variable_for_type_inference(self, dtype=None, stop_gradient=False):
-        return self.block.create_var(name=unique_name.generate("tmp"), dtype=dtype or "float32",
-                                     stop_gradient=stop_gradient)
+        return self.block.create_var(
+            name=unique_name.generate("tmp"), dtype=dtype or "float32", stop_gradient=stop_gradient
+        )
 
 
 def binary(var, other, op_type, reverse=False):
     """``var <op> other`` (``other <op> var`` with ``reverse``) as Paddle 2.6 builds it."""
     helper = TmpHelper(op_type)
-    if isinstance(other, (bool, int, float)):     # numpy's float64 is a float, its ints are not
+    if isinstance(other, (bool, int, float)):  # numpy's float64 is a float, its ints are not
         is_float = isinstance(other, float)
         if str(var.dtype) in INT_DTYPES and (is_float or op_type == "elementwise_div"):
             var = _cast(helper, var, "float32")
@@ -65,8 +72,10 @@ def binary(var, other, op_type, reverse=False):
     elif other.dtype != var.dtype:
         common = promoted_float(str(var.dtype), str(other.dtype)) if op_type in _PROMOTING else None
         if common is not None:
-            warnings.warn(f"The input dtypes of OP {op_type} are {var.dtype} and {other.dtype}, "
-                          f"the output will be auto-promoted to {common}")
+            warnings.warn(
+                f"The input dtypes of OP {op_type} are {var.dtype} and {other.dtype}, "
+                f"the output will be auto-promoted to {common}"
+            )
             var = var if var.dtype == common else _cast(helper, var, common)
         other = _cast(helper, other, common or var.dtype)
     x, y = (other, var) if reverse else (var, other)

@@ -2,6 +2,7 @@
 pad_constant_like, crop, crop_tensor. Paddings, shapes and offsets are lists of ints (crop also
 takes a Variable whose shape is the window's); pad2d's paddings and crop_tensor's shape and offsets
 may be given by Variables, as Fluid's."""
+
 __all__ = ["pad", "pad2d", "pad_constant_like", "crop", "crop_tensor"]
 import numbers
 
@@ -21,8 +22,9 @@ def _ints(layer, what, value):
 @fluid_checks("pad", x=("float16", "float32", "float64", "int32", "int64"))
 def pad(x, paddings, pad_value=0.0, name=None):
     """``x`` with paddings[2i] values before and paddings[2i+1] after it along each dim i."""
-    return _single("pad", x, {"X": [x]}, {"paddings": _ints("pad", "paddings", paddings),
-                                          "pad_value": float(pad_value)}, name=name)
+    return _single(
+        "pad", x, {"X": [x]}, {"paddings": _ints("pad", "paddings", paddings), "pad_value": float(pad_value)}, name=name
+    )
 
 
 @fluid_checks("pad2d", input=("float16", "float32", "float64", "int32", "int64"))
@@ -34,8 +36,12 @@ def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_for
     if isinstance(paddings, Variable):
         paddings.stop_gradient = True
         inputs["Paddings"], paddings = [paddings], []
-    attrs = {"paddings": _ints("pad2d", "paddings", paddings), "mode": mode, "pad_value": float(pad_value),
-             "data_format": data_format}
+    attrs = {
+        "paddings": _ints("pad2d", "paddings", paddings),
+        "mode": mode,
+        "pad_value": float(pad_value),
+        "data_format": data_format,
+    }
     return _single("pad2d", input, inputs, attrs, name=name)
 
 
@@ -75,7 +81,10 @@ def crop_tensor(x, shape=None, offsets=None, name=None):
     check_type(shape, "shape", (list, tuple, Variable), "crop_tensor")
     check_type(offsets, "offsets", (list, tuple, Variable, type(None)), "crop_tensor")
     inputs, attrs = {"X": [x]}, {}
-    for what, value, lowest in (("shape", shape, -1), ("offsets", [0] * len(x.shape) if offsets is None else offsets, 0)):
+    for what, value, lowest in (
+        ("shape", shape, -1),
+        ("offsets", [0] * len(x.shape) if offsets is None else offsets, 0),
+    ):
         slot = what.capitalize()
         if isinstance(value, Variable):
             value.stop_gradient = True
@@ -86,8 +95,9 @@ def crop_tensor(x, shape=None, offsets=None, name=None):
                 continue
             check_type(v, f"each item of {what}", numbers.Integral, "crop_tensor")
             if v < lowest or (what == "shape" and v == 0):
-                raise ArgumentValueError(f"crop_tensor: {what} {list(value)}: each must be "
-                                         f"{'> 0 or -1' if what == 'shape' else '>= 0'}")
+                raise ArgumentValueError(
+                    f"crop_tensor: {what} {list(value)}: each must be {'> 0 or -1' if what == 'shape' else '>= 0'}"
+                )
         if holds_variable(value):
             inputs[f"{slot}Tensor"] = shape_tensor_list("crop_tensor", value)
         attrs[what] = attr_shape(value)

@@ -9,6 +9,7 @@ attention and encoder layer: one implementation), with Paddle's parameter names 
 
 ``variable_arguments`` marks the forward arguments that take a feed or layer beyond the model file's
 usual ones (pe_cli/config/model.py, TENSOR_ARGS)."""
+
 import copy
 
 from ..base.errors import ArgumentValueError
@@ -20,14 +21,22 @@ from .embedding import lookup
 from .linalg import fc
 from .normalization import layer_norm
 
-__all__ = ["Linear", "Embedding", "LayerNorm", "Dropout", "MultiHeadAttention", "TransformerEncoderLayer",
-           "TransformerEncoder"]
+__all__ = [
+    "Linear",
+    "Embedding",
+    "LayerNorm",
+    "Dropout",
+    "MultiHeadAttention",
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+]
 
 
 def _variables(*names):
     def mark(fn):
         fn.variable_arguments = frozenset(names)
         return fn
+
     return mark
 
 
@@ -43,8 +52,10 @@ def _named(attr, name):
 
 def _last_dim(layer, what, var, size):
     if var.shape is None or not var.shape or var.shape[-1] != size:
-        raise ArgumentValueError(f"{layer}: {what}={size}, but '{var.name}' has shape {list(var.shape or [])} "
-                                 f"(its last dimension is the features)")
+        raise ArgumentValueError(
+            f"{layer}: {what}={size}, but '{var.name}' has shape {list(var.shape or [])} "
+            f"(its last dimension is the features)"
+        )
 
 
 @_variables("input")
@@ -52,16 +63,30 @@ def Linear(input, in_features, out_features, weight_attr=None, bias_attr=None, n
     """``paddle.nn.Linear(in_features, out_features)(input)``: input [..., in_features] @ weight
     [in_features, out_features] + bias over the last dimension (an fc over the leading dims)."""
     _last_dim("Linear", "in_features", input, in_features)
-    return fc(input, out_features, num_flatten_dims=len(input.shape) - 1, param_attr=weight_attr,
-              bias_attr=bias_attr, name=name)
+    return fc(
+        input,
+        out_features,
+        num_flatten_dims=len(input.shape) - 1,
+        param_attr=weight_attr,
+        bias_attr=bias_attr,
+        name=name,
+    )
 
 
 @_variables("x")
 def Embedding(x, num_embeddings, embedding_dim, padding_idx=None, sparse=False, weight_attr=None, name=None):
     """``paddle.nn.Embedding(num_embeddings, embedding_dim)(x)``: int64 ids [...] -> [..., embedding_dim]
     (lookup_table_v2: no trailing 1 dropped); padding_idx's rows are zeros and get no gradient."""
-    return lookup("lookup_table_v2", x, [num_embeddings, embedding_dim], sparse, False, padding_idx,
-                  _named(weight_attr, f"{name}.w_0") if name else weight_attr, "float32")
+    return lookup(
+        "lookup_table_v2",
+        x,
+        [num_embeddings, embedding_dim],
+        sparse,
+        False,
+        padding_idx,
+        _named(weight_attr, f"{name}.w_0") if name else weight_attr,
+        "float32",
+    )
 
 
 @_variables("input")
@@ -70,13 +95,20 @@ def LayerNorm(input, normalized_shape, epsilon=1e-05, weight_attr=None, bias_att
     ``normalized_shape`` (an int: the last one); weight_attr/bias_attr False: no scale/shift."""
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     dims = list(input.shape or [])
-    if not shape or dims[len(dims) - len(shape):] != shape:
-        raise ArgumentValueError(f"LayerNorm: normalized_shape={shape} is not the trailing dims of "
-                                 f"'{input.name}' {dims}")
-    return layer_norm(input, scale=weight_attr is not False, shift=bias_attr is not False,
-                      begin_norm_axis=len(dims) - len(shape), epsilon=epsilon,
-                      param_attr=None if weight_attr is False else weight_attr,
-                      bias_attr=None if bias_attr is False else bias_attr, name=name)
+    if not shape or dims[len(dims) - len(shape) :] != shape:
+        raise ArgumentValueError(
+            f"LayerNorm: normalized_shape={shape} is not the trailing dims of '{input.name}' {dims}"
+        )
+    return layer_norm(
+        input,
+        scale=weight_attr is not False,
+        shift=bias_attr is not False,
+        begin_norm_axis=len(dims) - len(shape),
+        epsilon=epsilon,
+        param_attr=None if weight_attr is False else weight_attr,
+        bias_attr=None if bias_attr is False else bias_attr,
+        name=name,
+    )
 
 
 @_variables("input")
@@ -84,8 +116,9 @@ def Dropout(input, p=0.5, axis=None, mode="upscale_in_train", name=None):
     """``paddle.nn.Dropout(p, mode=...)(input)``: zeroes elements with probability p while training
     (mode upscale_in_train scales the kept ones by 1/(1-p); downscale_in_infer scales at inference)."""
     if axis is not None:
-        raise ArgumentValueError("Dropout: axis (one mask shared along the other dims) is not supported by pe; "
-                                 "remove it")
+        raise ArgumentValueError(
+            "Dropout: axis (one mask shared along the other dims) is not supported by pe; remove it"
+        )
     modes = {"upscale_in_train": "upscale_in_train", "downscale_in_infer": "downgrade_in_infer"}
     if mode not in modes:
         raise ArgumentValueError(f"Dropout: mode '{mode}' is not one of {', '.join(modes)}")
@@ -93,8 +126,21 @@ def Dropout(input, p=0.5, axis=None, mode="upscale_in_train", name=None):
 
 
 @_variables("query", "key", "value", "attn_mask")
-def MultiHeadAttention(query, embed_dim, num_heads, dropout=0.0, kdim=None, vdim=None, need_weights=False,
-                       weight_attr=None, bias_attr=None, key=None, value=None, attn_mask=None, name=None):
+def MultiHeadAttention(
+    query,
+    embed_dim,
+    num_heads,
+    dropout=0.0,
+    kdim=None,
+    vdim=None,
+    need_weights=False,
+    weight_attr=None,
+    bias_attr=None,
+    key=None,
+    value=None,
+    attn_mask=None,
+    name=None,
+):
     """``paddle.nn.MultiHeadAttention(embed_dim, num_heads, ...)(query, key, value, attn_mask)`` on
     [batch, seq, embed_dim]; key and value default to the query. need_weights: (out, weights), the
     attention weights [batch, num_heads, seq_q, seq_k] (refer to them as ``name[1]``)."""
@@ -103,8 +149,18 @@ def MultiHeadAttention(query, embed_dim, num_heads, dropout=0.0, kdim=None, vdim
     A._check("MultiHeadAttention", query, embed_dim, num_heads)
     _last_dim("MultiHeadAttention", "kdim", key, kdim or embed_dim)
     _last_dim("MultiHeadAttention", "vdim", value, vdim or embed_dim)
-    out, weights = A._attention(query, key, value, num_heads, dropout, A.additive_mask(attn_mask, query.dtype),
-                                weight_attr, bias_attr, name or "multi_head_attention", "")
+    out, weights = A._attention(
+        query,
+        key,
+        value,
+        num_heads,
+        dropout,
+        A.additive_mask(attn_mask, query.dtype),
+        weight_attr,
+        bias_attr,
+        name or "multi_head_attention",
+        "",
+    )
     return (out, weights) if need_weights else out
 
 
@@ -118,19 +174,57 @@ def _mask(src, src_mask, length):
 
 
 @_variables("src", "src_mask")
-def TransformerEncoderLayer(src, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                            act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None,
-                            layer_norm_eps=1e-05, src_mask=None, name=None, *, length=None):
+def TransformerEncoderLayer(
+    src,
+    d_model,
+    nhead,
+    dim_feedforward,
+    dropout=0.1,
+    activation="relu",
+    attn_dropout=None,
+    act_dropout=None,
+    normalize_before=False,
+    weight_attr=None,
+    bias_attr=None,
+    layer_norm_eps=1e-05,
+    src_mask=None,
+    name=None,
+    *,
+    length=None,
+):
     """``paddle.nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, ...)(src, src_mask)`` over
     [batch, seq, d_model]; ``length`` (pe's: int64 [batch] or [batch, 1]) masks each sample's padding."""
     A._check("TransformerEncoderLayer", src, d_model, nhead)
-    return A.encoder_layer(src, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
-                           normalize_before, _mask(src, src_mask, length), weight_attr, bias_attr, layer_norm_eps,
-                           name or "transformer_encoder_layer", "")
+    return A.encoder_layer(
+        src,
+        d_model,
+        nhead,
+        dim_feedforward,
+        dropout,
+        activation,
+        attn_dropout,
+        act_dropout,
+        normalize_before,
+        _mask(src, src_mask, length),
+        weight_attr,
+        bias_attr,
+        layer_norm_eps,
+        name or "transformer_encoder_layer",
+        "",
+    )
 
 
-_LAYER_ARGS = ("d_model", "nhead", "dim_feedforward", "dropout", "activation", "attn_dropout", "act_dropout",
-               "normalize_before", "layer_norm_eps")
+_LAYER_ARGS = (
+    "d_model",
+    "nhead",
+    "dim_feedforward",
+    "dropout",
+    "activation",
+    "attn_dropout",
+    "act_dropout",
+    "normalize_before",
+    "layer_norm_eps",
+)
 
 
 @_variables("src", "src_mask")
@@ -140,12 +234,15 @@ def TransformerEncoder(src, encoder_layer, num_layers, norm=None, src_mask=None,
     dim_feedforward, dropout, ...), repeated ``num_layers`` times (``<name>.layers.<i>.``); ``norm``,
     a mapping of LayerNorm's arguments ({} for the defaults), a last layer norm (``<name>.norm``)."""
     if not isinstance(encoder_layer, dict):
-        raise ArgumentValueError(f"TransformerEncoder: encoder_layer must be a mapping of TransformerEncoderLayer's "
-                                 f"arguments ({', '.join(_LAYER_ARGS)}), not {encoder_layer!r}")
+        raise ArgumentValueError(
+            f"TransformerEncoder: encoder_layer must be a mapping of TransformerEncoderLayer's "
+            f"arguments ({', '.join(_LAYER_ARGS)}), not {encoder_layer!r}"
+        )
     unknown = sorted(set(encoder_layer) - set(_LAYER_ARGS) - {"type"})
     if unknown:
-        raise ArgumentValueError(f"TransformerEncoder: encoder_layer has no argument '{unknown[0]}' "
-                                 f"(it takes {', '.join(_LAYER_ARGS)})")
+        raise ArgumentValueError(
+            f"TransformerEncoder: encoder_layer has no argument '{unknown[0]}' (it takes {', '.join(_LAYER_ARGS)})"
+        )
     if encoder_layer.get("type", "TransformerEncoderLayer") != "TransformerEncoderLayer":
         raise ArgumentValueError("TransformerEncoder: encoder_layer's type can only be TransformerEncoderLayer")
     args = {k: v for k, v in encoder_layer.items() if k != "type"}
@@ -157,6 +254,8 @@ def TransformerEncoder(src, encoder_layer, num_layers, norm=None, src_mask=None,
     if norm is None:
         return x
     if not isinstance(norm, dict):
-        raise ArgumentValueError(f"TransformerEncoder: norm must be a mapping of LayerNorm's arguments "
-                                 f"({{}} for LayerNorm(d_model)), not {norm!r}")
+        raise ArgumentValueError(
+            f"TransformerEncoder: norm must be a mapping of LayerNorm's arguments "
+            f"({{}} for LayerNorm(d_model)), not {norm!r}"
+        )
     return LayerNorm(x, **dict({"normalized_shape": args["d_model"]}, **norm), name=f"{name}.norm")

@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.layers`` partial_concat and partial_sum (ops/partial_columns.py)."""
+
 from ..base.errors import ArgumentTypeError
 from .helper import LayerHelper
 

@@ -1,6 +1,7 @@
 """Pooling layers of Fluid 1.8's ``fluid.layers``, with its signatures: pool2d (NCHW or NHWC),
 adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
 transposed around the NCDHW op)."""
+
 __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
@@ -11,8 +12,19 @@ from .manipulation import transpose
 from .checks import fluid_checks
 
 
-def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
-           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
+def pool2d(
+    input,
+    pool_size=-1,
+    pool_type="max",
+    pool_stride=1,
+    pool_padding=0,
+    global_pooling=False,
+    use_cudnn=True,
+    ceil_mode=False,
+    name=None,
+    exclusive=True,
+    data_format="NCHW",
+):
     """Max or average pooling over NCHW (or NHWC) input."""
     helper = LayerHelper("pool2d", input=input, name=name)
     _check_use_cudnn(use_cudnn)
@@ -23,18 +35,31 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
     if data_format not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     if input.shape is None or len(input.shape) != 4:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
-                                   f"for a {pool_size} pool window")
-    ksize = _pair(pool_size, "pool_size", helper)     # (-1: [-1, -1], as Fluid writes a global pool's)
+        raise _shape_error(
+            helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} for a {pool_size} pool window"
+        )
+    ksize = _pair(pool_size, "pool_size", helper)  # (-1: [-1, -1], as Fluid writes a global pool's)
     paddings, algorithm = _paddings(pool_padding, helper, "pool_padding", data_format)
     if algorithm == "VALID" and ceil_mode:
         raise ArgumentValueError(f"pool2d layer '{helper.name}': ceil_mode must be False with pool_padding='VALID'")
     out = helper.create_variable_for_type_inference(helper.input_dtype())
-    helper.append_op("pool2d", {"X": [input]}, {"Out": [out]},
-                     {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,
-                      "strides": _pair(pool_stride, "pool_stride", helper), "paddings": paddings,
-                      "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode,
-                      "exclusive": exclusive, "data_format": data_format})
+    helper.append_op(
+        "pool2d",
+        {"X": [input]},
+        {"Out": [out]},
+        {
+            "pooling_type": pool_type,
+            "ksize": ksize,
+            "global_pooling": global_pooling,
+            "strides": _pair(pool_stride, "pool_stride", helper),
+            "paddings": paddings,
+            "padding_algorithm": algorithm,
+            "use_cudnn": use_cudnn,
+            "ceil_mode": ceil_mode,
+            "exclusive": exclusive,
+            "data_format": data_format,
+        },
+    )
     return out
 
 
@@ -61,7 +86,9 @@ def _paddings3d(padding, data_format):
     if len(p) == 1:
         p = p * 3
     if len(p) not in (3, 6) or min(p) < 0:
-        raise ArgumentValueError(f"pool3d: pool_padding={padding!r} must be an int, 3 or 6 ints >= 0, 5 pairs, 'SAME' or 'VALID'")
+        raise ArgumentValueError(
+            f"pool3d: pool_padding={padding!r} must be an int, 3 or 6 ints >= 0, 5 pairs, 'SAME' or 'VALID'"
+        )
     return p
 
 
@@ -76,12 +103,23 @@ def _append(input, attrs, data_format, name):
 
 
 def _check_use_cudnn(use_cudnn):
-    if not isinstance(use_cudnn, bool):        # Fluid 1.8's TypeError
+    if not isinstance(use_cudnn, bool):  # Fluid 1.8's TypeError
         raise ArgumentTypeError(f"Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): {use_cudnn}.")
 
 
-def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
-           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCDHW"):
+def pool3d(
+    input,
+    pool_size=-1,
+    pool_type="max",
+    pool_stride=1,
+    pool_padding=0,
+    global_pooling=False,
+    use_cudnn=True,
+    ceil_mode=False,
+    name=None,
+    exclusive=True,
+    data_format="NCDHW",
+):
     """Max or average pooling of a 5-D input over pool_size windows (Fluid 1.8's rules: strides,
     paddings or 'SAME'/'VALID', ceil_mode, global_pooling, exclusive averages)."""
     _check_use_cudnn(use_cudnn)
@@ -99,22 +137,39 @@ def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
         if algorithm == "VALID" and ceil_mode:
             raise ArgumentValueError("pool3d: ceil_mode must be False with pool_padding='VALID'")
         pool_padding = 0
-    attrs = {"pooling_type": pool_type, "ksize": [1, 1, 1] if global_pooling and pool_size == -1 else
-             _three("pool3d", "pool_size", pool_size), "global_pooling": global_pooling,
-             "strides": _three("pool3d", "pool_stride", pool_stride), "paddings": _paddings3d(pool_padding, data_format),
-             "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "exclusive": exclusive}
+    attrs = {
+        "pooling_type": pool_type,
+        "ksize": [1, 1, 1] if global_pooling and pool_size == -1 else _three("pool3d", "pool_size", pool_size),
+        "global_pooling": global_pooling,
+        "strides": _three("pool3d", "pool_stride", pool_stride),
+        "paddings": _paddings3d(pool_padding, data_format),
+        "padding_algorithm": algorithm,
+        "use_cudnn": use_cudnn,
+        "ceil_mode": ceil_mode,
+        "exclusive": exclusive,
+    }
     return _append(input, attrs, data_format, name)
 
 
-@fluid_checks("adaptive_pool3d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
-              require_index=bool)
+@fluid_checks(
+    "adaptive_pool3d",
+    input=("float16", "float32", "float64", "int32", "int64"),
+    pool_type=str,
+    pool_size=(int, list, tuple),
+    require_index=bool,
+)
 def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...] (``_adaptive``)."""
     return _adaptive(3, input, pool_size, pool_type, require_index, name)
 
 
-@fluid_checks("adaptive_pool2d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
-              require_index=bool)
+@fluid_checks(
+    "adaptive_pool2d",
+    input=("float16", "float32", "float64", "int32", "int64"),
+    pool_type=str,
+    pool_size=(int, list, tuple),
+    require_index=bool,
+)
 def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...] (``_adaptive``)."""
     return _adaptive(2, input, pool_size, pool_type, require_index, name)

@@ -3,8 +3,17 @@
 program's ``random_seed`` and ``seed`` as the initializers' do; no gradient), and random_crop (a
 window of each instance at offsets drawn from a seed variable); and Fluid 1.8's names from
 paddle.tensor: randn, randint and randperm (their ops)."""
-__all__ = ["uniform_random", "gaussian_random", "uniform_random_batch_size_like",
-           "gaussian_random_batch_size_like", "random_crop", "randn", "randint", "randperm"]
+
+__all__ = [
+    "uniform_random",
+    "gaussian_random",
+    "uniform_random_batch_size_like",
+    "gaussian_random_batch_size_like",
+    "random_crop",
+    "randn",
+    "randint",
+    "randperm",
+]
 import numbers
 
 import numpy as np
@@ -24,10 +33,11 @@ def _random(op_type, shape, dtype, attrs, name):
     helper = LayerHelper(op_type, name=name)
     dtype = convert_dtype(dtype)
     if not isinstance(shape, (list, tuple, int, Variable)):
-        raise TypeError(f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received "
-                        f"{type(shape)}.")
+        raise TypeError(
+            f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received {type(shape)}."
+        )
     attrs = dict(attrs, dtype=dtype)
-    inputs = shape_inputs(op_type, shape, {}, attrs)    # a Variable, or a list holding some: run-time shapes
+    inputs = shape_inputs(op_type, shape, {}, attrs)  # a Variable, or a list holding some: run-time shapes
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
     return out
@@ -51,27 +61,46 @@ def _random_like(op_type, input, shape, dtype, input_dim_idx, output_dim_idx, at
     dtype = convert_dtype(dtype)
     shape = _check_ints(op_type, "shape", _as_list(shape))
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op(op_type, {"Input": [input]}, {"Out": [out]},
-                     dict(attrs, shape=shape, dtype=dtype, input_dim_idx=int(input_dim_idx),
-                          output_dim_idx=int(output_dim_idx)))
+    helper.append_op(
+        op_type,
+        {"Input": [input]},
+        {"Out": [out]},
+        dict(attrs, shape=shape, dtype=dtype, input_dim_idx=int(input_dim_idx), output_dim_idx=int(output_dim_idx)),
+    )
     return out
 
 
-def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0, output_dim_idx=0,
-                                   min=-1.0, max=1.0, seed=0):
+def uniform_random_batch_size_like(
+    input, shape, dtype="float32", input_dim_idx=0, output_dim_idx=0, min=-1.0, max=1.0, seed=0
+):
     """U[min, max) draws of ``shape``, whose dim ``output_dim_idx`` is ``input``'s ``input_dim_idx``
     at run time (the batch size)."""
     check_variable_and_dtype(input, "Input", ("float32", "float64"), "uniform_random_batch_size_like")
-    return _random_like("uniform_random_batch_size_like", input, shape, dtype, input_dim_idx, output_dim_idx,
-                        {"min": float(min), "max": float(max), "seed": int(seed)})
+    return _random_like(
+        "uniform_random_batch_size_like",
+        input,
+        shape,
+        dtype,
+        input_dim_idx,
+        output_dim_idx,
+        {"min": float(min), "max": float(max), "seed": int(seed)},
+    )
 
 
-def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0, std=1.0,
-                                    seed=0, dtype="float32"):
+def gaussian_random_batch_size_like(
+    input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0, std=1.0, seed=0, dtype="float32"
+):
     """N(mean, std^2) draws of ``shape``, whose dim ``output_dim_idx`` is ``input``'s
     ``input_dim_idx`` at run time (the batch size)."""
-    return _random_like("gaussian_random_batch_size_like", input, shape, dtype, input_dim_idx, output_dim_idx,
-                        {"mean": float(mean), "std": float(std), "seed": int(seed)})
+    return _random_like(
+        "gaussian_random_batch_size_like",
+        input,
+        shape,
+        dtype,
+        input_dim_idx,
+        output_dim_idx,
+        {"mean": float(mean), "std": float(std), "seed": int(seed)},
+    )
 
 
 def random_crop(x, shape, seed=None):
@@ -87,8 +116,13 @@ def random_crop(x, shape, seed=None):
     attrs = {"shape": shape}
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
         attrs["startup_seed"] = int(seed)
-        seed_var = helper.create_global_variable(name=unique_name.generate("random_crop_seed"), shape=[1],
-                                                 dtype="int64", persistable=True, stop_gradient=True)
+        seed_var = helper.create_global_variable(
+            name=unique_name.generate("random_crop_seed"),
+            shape=[1],
+            dtype="int64",
+            persistable=True,
+            stop_gradient=True,
+        )
         helper.set_variable_initializer(seed_var, ConstantInitializer(float(seed)))
         seed = seed_var
     elif not isinstance(seed, Variable):
@@ -124,7 +158,7 @@ def _randop(op_type, inputs, attrs, out, dtype, stop_gradient):
     if out is None:
         out = helper.create_variable_for_type_inference(dtype)
     else:
-        check_variable_and_dtype(out, "out", (dtype,), op_type)       # a TypeError, as Fluid's
+        check_variable_and_dtype(out, "out", (dtype,), op_type)  # a TypeError, as Fluid's
     attrs["dtype"] = dtype
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
     out.stop_gradient = stop_gradient
@@ -139,8 +173,10 @@ def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_
     if high is None:
         low, high = 0, low
     if high <= low:
-        raise ArgumentValueError(f"randint's low must less then high, but received low = {low}, high = {high} "
-                                 f"(low must be smaller than high)")
+        raise ArgumentValueError(
+            f"randint's low must less then high, but received low = {low}, high = {high} "
+            f"(low must be smaller than high)"
+        )
     attrs = {"low": int(low), "high": int(high), "seed": int(seed)}
     inputs = shape_inputs("randint", [1] if shape is None else shape, {}, attrs)
     return _randop("randint", inputs, attrs, out, dtype, stop_gradient)
@@ -150,8 +186,9 @@ def randperm(n, out=None, dtype="int64", device=None, stop_gradient=True, seed=0
     """A random permutation of 0 .. n-1, of ``dtype``: Fluid 1.8's randperm op."""
     dtype = _dtype_in("randperm", dtype, ("int32", "int64", "float32", "float64"))
     if not isinstance(n, numbers.Integral) or n < 1:
-        raise ArgumentValueError(f"randperm: n={n!r} must be an int >= 1 (The input n should be greater than 0 "
-                                 f"in randperm op.)")
+        raise ArgumentValueError(
+            f"randperm: n={n!r} must be an int >= 1 (The input n should be greater than 0 in randperm op.)"
+        )
     if device not in (None, "cpu", "gpu"):
         raise ArgumentValueError("The input device should in [None, 'cpu', 'gpu'].")
     return _randop("randperm", {}, {"n": int(n), "seed": int(seed)}, out, dtype, stop_gradient)

@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.layers.rank_attention`` (ops/rank_attention.py)."""
+
 from .helper import LayerHelper
 
 __all__ = ["rank_attention"]
@@ -15,6 +16,10 @@ def rank_attention(input, rank_offset, rank_param_shape, rank_param_attr, max_ra
     out = helper.create_variable_for_type_inference(dtype)
     input_help = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     ins_rank = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("rank_attention", {"X": [input], "RankOffset": [rank_offset], "RankParam": [rank_param]},
-                     {"Out": [out], "InputHelp": [input_help], "InsRank": [ins_rank]}, {"MaxRank": max_rank})
+    helper.append_op(
+        "rank_attention",
+        {"X": [input], "RankOffset": [rank_offset], "RankParam": [rank_param]},
+        {"Out": [out], "InputHelp": [input_help], "InsRank": [ins_rank]},
+        {"MaxRank": max_rank},
+    )
     return out

@@ -2,6 +2,7 @@
 batches (lists of arrays or LoDTensors, one per slot) go in on one thread and come out, in order,
 at ``exe.run``. ``close()`` marks the end of the data: once the queue is empty a pop returns None,
 which the executor turns into ``fluid.core.EOFException``. ``kill()`` also wakes a blocked push."""
+
 import collections
 import threading
 
@@ -27,7 +28,7 @@ class BlockingQueue:
         self._cond = threading.Condition()
         self._closed = False
         self._killed = False
-        self.pushed = 0          # batches pushed since the queue was (re)opened
+        self.pushed = 0  # batches pushed since the queue was (re)opened
 
     def push(self, batch):
         """Adds ``batch``; False (and nothing added) when the queue is closed or killed."""

@@ -11,6 +11,7 @@ Samples are batched by the FieldBatch DataFeeder uses (pe_cli/framework/feed_bat
 The programs hold Fluid's reader ops (ops/reader.py): ``create_py_reader`` in the startup program,
 ``create_double_buffer_reader`` and ``read`` (writing read_file's variables) in the main program.
 """
+
 import threading
 
 import numpy as np
@@ -40,16 +41,16 @@ class PyReader:
         self.dtypes = dtypes
         self.lod_levels = lod_levels
         self.need_check = need_check
-        self.feed_names = feed_names        # the names a sample's fields are reported under
+        self.feed_names = feed_names  # the names a sample's fields are reported under
         self._queue = BlockingQueue(capacity)
-        self._queue_taken = False           # the script pushes batches itself (reader.queue)
+        self._queue_taken = False  # the script pushes batches itself (reader.queue)
         self.tensor_provider = None
         self.thread = None
-        self.exited = False                 # Fluid's flag: the feeding thread stops at the next batch
-        self.outputs = None                 # read_file's variables
+        self.exited = False  # Fluid's flag: the feeding thread stops at the next batch
+        self.outputs = None  # read_file's variables
         self.double_buffered = False
-        self.kind = "py_reader"             # what messages call it (a DataLoader's: "DataLoader")
-        self.keep_partial = False           # a last step with fewer batches than devices is kept (drop_last=False)
+        self.kind = "py_reader"  # what messages call it (a DataLoader's: "DataLoader")
+        self.keep_partial = False  # a last step with fewer batches than devices is kept (drop_last=False)
 
     @property
     def queue(self):
@@ -62,8 +63,10 @@ class PyReader:
     def decorate_batch_generator(self, reader, places=None):
         """``reader()`` yields batches: a list (or tuple) of arrays or LoDTensors, one per slot."""
         if not callable(reader):
-            raise PeError(f"{self.kind} '{self.name}': decorate_batch_generator takes a callable returning a "
-                          f"generator of batches, got {type(reader).__name__}")
+            raise PeError(
+                f"{self.kind} '{self.name}': decorate_batch_generator takes a callable returning a "
+                f"generator of batches, got {type(reader).__name__}"
+            )
         self.tensor_provider = reader
 
     def decorate_tensor_provider(self, reader, places=None):
@@ -74,12 +77,15 @@ class PyReader:
         """``reader()`` yields minibatches as lists of samples (``paddle.batch`` of a sample reader),
         each sample a tuple with one field per slot; batched as DataFeeder does."""
         if not callable(reader):
-            raise PeError(f"{self.kind} '{self.name}': decorate_sample_list_generator takes a callable returning a "
-                          f"generator of sample lists (paddle.batch(reader, n)), got {type(reader).__name__}")
+            raise PeError(
+                f"{self.kind} '{self.name}': decorate_sample_list_generator takes a callable returning a "
+                f"generator of sample lists (paddle.batch(reader, n)), got {type(reader).__name__}"
+            )
 
         def batches():
             for samples in reader():
                 yield self._batch_samples(samples)
+
         self.tensor_provider = batches
 
     def decorate_paddle_reader(self, reader, places=None):
@@ -101,15 +107,20 @@ class PyReader:
                     samples = []
             if samples and not drop_last:
                 yield samples
+
         self.decorate_sample_list_generator(sample_lists)
 
     def _batch_samples(self, samples):
-        fields = [FieldBatch(name, shape, dtype, lod, who=f"{self.kind} '{self.name}'")
-                  for name, shape, dtype, lod in zip(self.feed_names, self.shapes, self.dtypes, self.lod_levels)]
+        fields = [
+            FieldBatch(name, shape, dtype, lod, who=f"{self.kind} '{self.name}'")
+            for name, shape, dtype, lod in zip(self.feed_names, self.shapes, self.dtypes, self.lod_levels)
+        ]
         for n, sample in enumerate(samples):
             if len(sample) != len(fields):
-                raise PeError(f"{self.kind} '{self.name}': sample {n} has {len(sample)} fields but the reader has "
-                              f"{len(fields)} slots ({', '.join(self.feed_names)})")
+                raise PeError(
+                    f"{self.kind} '{self.name}': sample {n} has {len(sample)} fields but the reader has "
+                    f"{len(fields)} slots ({', '.join(self.feed_names)})"
+                )
             for field, value in zip(fields, sample):
                 field.add(value)
         return [field.done() for field in fields]
@@ -120,11 +131,14 @@ class PyReader:
         if self.tensor_provider is None:
             raise PeError(f"{self.kind} '{self.name}' has no data source to start: {_DECORATE} first")
         if self.thread is not None:
-            raise PeError(f"{self.kind} '{self.name}' was already started: call reset() (after its "
-                          f"fluid.core.EOFException, or to stop the epoch early) before start() again")
+            raise PeError(
+                f"{self.kind} '{self.name}' was already started: call reset() (after its "
+                f"fluid.core.EOFException, or to stop the epoch early) before start() again"
+            )
         self.exited = False
-        self.thread = threading.Thread(target=self._feed, args=(self.tensor_provider, self._queue),
-                                       name=f"pe-py_reader-{self.name}", daemon=True)
+        self.thread = threading.Thread(
+            target=self._feed, args=(self.tensor_provider, self._queue), name=f"pe-py_reader-{self.name}", daemon=True
+        )
         self.thread.start()
 
     def _feed(self, provider, queue):
@@ -133,7 +147,7 @@ class PyReader:
                 if self.exited or not queue.push(batch):
                     break
             queue.close()
-        except Exception as e:      # handed to exe.run on the main thread, naming the reader
+        except Exception as e:  # handed to exe.run on the main thread, naming the reader
             queue.fail(e)
 
     def reset(self):
@@ -155,15 +169,19 @@ class PyReader:
         feeds = []
         for _ in range(n):
             batch = self._queue.pop()
-            if batch is None and feeds and self.keep_partial:      # drop_last=False: the devices that have one
+            if batch is None and feeds and self.keep_partial:  # drop_last=False: the devices that have one
                 return feeds
             if batch is None:
-                raise EOFException(f"{self.kind} '{self.name}': the data has ended (fluid.core.EOFException): "
-                                   f"catch it and call reset() before the next start()")
+                raise EOFException(
+                    f"{self.kind} '{self.name}': the data has ended (fluid.core.EOFException): "
+                    f"catch it and call reset() before the next start()"
+                )
             if isinstance(batch, ReaderFailed):
                 error = batch.error
-                raise EnforceNotMet(f"{self.kind} '{self.name}': the decorated reader raised "   # Fluid's killed queue
-                              f"{type(error).__name__}: {error}") from error
+                raise EnforceNotMet(
+                    f"{self.kind} '{self.name}': the decorated reader raised "  # Fluid's killed queue
+                    f"{type(error).__name__}: {error}"
+                ) from error
             feeds.append(dict(zip((v.name for v in self.outputs), self._slot_values(batch))))
         return feeds
 
@@ -171,19 +189,25 @@ class PyReader:
         if self._queue.has_data() or self.thread is not None:
             return
         if self.tensor_provider is not None:
-            raise PeError(f"{self.kind} '{self.name}' is not started: call start() before exe.run (and reset() "
-                          f"after each fluid.core.EOFException)")
+            raise PeError(
+                f"{self.kind} '{self.name}' is not started: call start() before exe.run (and reset() "
+                f"after each fluid.core.EOFException)"
+            )
         if not self._queue_taken:
-            raise PeError(f"{self.kind} '{self.name}' has no data: {_DECORATE} and call start() before exe.run, "
-                          f"or push batches into its queue")
+            raise PeError(
+                f"{self.kind} '{self.name}' has no data: {_DECORATE} and call start() before exe.run, "
+                f"or push batches into its queue"
+            )
 
     def _slot_values(self, batch):
         if isinstance(batch, (np.ndarray, LoDTensor)):
             batch = [batch]
         batch = list(batch)
         if len(batch) != len(self.outputs):
-            raise PeError(f"{self.kind} '{self.name}': a batch has {len(batch)} value(s) but the reader has "
-                          f"{len(self.outputs)} slots ({', '.join(self.feed_names)})")
+            raise PeError(
+                f"{self.kind} '{self.name}': a batch has {len(batch)} value(s) but the reader has "
+                f"{len(self.outputs)} slots ({', '.join(self.feed_names)})"
+            )
         return [self._slot_value(i, item) for i, item in enumerate(batch)]
 
     def _slot_value(self, i, item):
@@ -195,22 +219,32 @@ class PyReader:
             try:
                 array = array.astype(self.dtypes[i])
             except (TypeError, ValueError) as e:
-                raise PeError(f"{self.kind} '{self.name}': slot {i} ({self.feed_names[i]}) takes {self.dtypes[i]}, "
-                              f"got {array.dtype}: {e}") from None
+                raise PeError(
+                    f"{self.kind} '{self.name}': slot {i} ({self.feed_names[i]}) takes {self.dtypes[i]}, "
+                    f"got {array.dtype}: {e}"
+                ) from None
         return LoDTensor(array, lod) if lod else array
 
 
 def _make(capacity, shapes, dtypes, lod_levels, name, need_check, feed_names):
     if not isinstance(shapes, (list, tuple)) or not isinstance(dtypes, (list, tuple)) or len(shapes) != len(dtypes):
-        raise PeError(f"py_reader: shapes and dtypes must be lists of one entry per slot, got {shapes!r} and "
-                      f"{dtypes!r}")
+        raise PeError(
+            f"py_reader: shapes and dtypes must be lists of one entry per slot, got {shapes!r} and {dtypes!r}"
+        )
     lod_levels = [0] * len(shapes) if lod_levels is None else list(lod_levels)
     if len(lod_levels) != len(shapes):
         raise PeError(f"py_reader: lod_levels has {len(lod_levels)} entries for {len(shapes)} slots")
     shapes = [[-1 if d is None else int(d) for d in s] for s in shapes]
     name = name or unique_name.generate("py_reader")
-    return PyReader(name, capacity, shapes, [convert_dtype(d) for d in dtypes], lod_levels, need_check,
-                    feed_names or [f"slot {i}" for i in range(len(shapes))])
+    return PyReader(
+        name,
+        capacity,
+        shapes,
+        [convert_dtype(d) for d in dtypes],
+        lod_levels,
+        need_check,
+        feed_names or [f"slot {i}" for i in range(len(shapes))],
+    )
 
 
 def py_reader(capacity, shapes, dtypes, lod_levels=None, name=None, use_double_buffer=True):
@@ -225,11 +259,19 @@ def create_py_reader_by_data(capacity, feed_list, name=None, use_double_buffer=T
     """``py_reader`` with the slots of the variables in ``feed_list`` (their shapes, dtypes, LoD
     levels; a fluid.data variable's feeds are checked against its shape)."""
     if not isinstance(feed_list, (list, tuple)) or not all(isinstance(v, Variable) for v in feed_list):
-        raise PeError(f"create_py_reader_by_data: feed_list must be a list of Variables (fluid.data or "
-                      f"fluid.layers.data), got {feed_list!r}")
-    reader = _make(capacity, [v.shape for v in feed_list], [v.dtype for v in feed_list],
-                   [v.lod_level for v in feed_list], name, [bool(v.need_check_feed) for v in feed_list],
-                   [v.name for v in feed_list])
+        raise PeError(
+            f"create_py_reader_by_data: feed_list must be a list of Variables (fluid.data or "
+            f"fluid.layers.data), got {feed_list!r}"
+        )
+    reader = _make(
+        capacity,
+        [v.shape for v in feed_list],
+        [v.dtype for v in feed_list],
+        [v.lod_level for v in feed_list],
+        name,
+        [bool(v.need_check_feed) for v in feed_list],
+        [v.name for v in feed_list],
+    )
     return double_buffer(reader) if use_double_buffer else reader
 
 
@@ -247,18 +289,29 @@ def read_file(reader):
     reader and the slot (``py_reader_0.slot0_0``, ``reader.image_0``), so a feed error names both."""
     _check_reader(reader, "read_file")
     if reader.outputs is not None:
-        raise PeError(f"read_file: py_reader '{reader.name}' is already read by {[v.name for v in reader.outputs]}; "
-                      f"call read_file once per reader and reuse its variables")
+        raise PeError(
+            f"read_file: py_reader '{reader.name}' is already read by {[v.name for v in reader.outputs]}; "
+            f"call read_file once per reader and reuse its variables"
+        )
     program = default_main_program()
     block = program.current_block()
     outputs = []
     with layer_guard("read_file"):
-        for i, (shape, dtype, lod, check) in enumerate(zip(reader.shapes, reader.dtypes, reader.lod_levels,
-                                                           reader.need_check)):
+        for i, (shape, dtype, lod, check) in enumerate(
+            zip(reader.shapes, reader.dtypes, reader.lod_levels, reader.need_check)
+        ):
             slot = reader.feed_names[i] if reader.feed_names[i] != f"slot {i}" else f"slot{i}"
-            outputs.append(block.create_var(name=unique_name.generate(f"{reader.name}.{slot}"), shape=shape,
-                                            dtype=dtype, lod_level=lod, stop_gradient=True, is_data=True,
-                                            need_check_feed=check))
+            outputs.append(
+                block.create_var(
+                    name=unique_name.generate(f"{reader.name}.{slot}"),
+                    shape=shape,
+                    dtype=dtype,
+                    lod_level=lod,
+                    stop_gradient=True,
+                    is_data=True,
+                    need_check_feed=check,
+                )
+            )
     reader.outputs = outputs
     program._py_readers.append(reader)
     _append_reader_ops(reader, block, outputs)
@@ -270,9 +323,13 @@ def _append_reader_ops(reader, block, outputs):
     ``create_py_reader``), a ``create_double_buffer_reader`` where double-buffered, then ``read``."""
     name = f"{reader.name}_reader"
     slots = {"shapes": reader.shapes, "dtypes": reader.dtypes, "lod_levels": reader.lod_levels}
-    attrs = {"shape_concat": [d for s in reader.shapes for d in s], "ranks": [len(s) for s in reader.shapes],
-             "lod_levels": list(reader.lod_levels), "dtypes": list(reader.dtypes),
-             "need_check_feed": [int(c) for c in reader.need_check]}
+    attrs = {
+        "shape_concat": [d for s in reader.shapes for d in s],
+        "ranks": [len(s) for s in reader.shapes],
+        "lod_levels": list(reader.lod_levels),
+        "dtypes": list(reader.dtypes),
+        "need_check_feed": [int(c) for c in reader.need_check],
+    }
     startup = default_startup_program().global_block()
     for b in (startup, block.program.global_block()):
         if not b.has_var(name):
@@ -280,8 +337,9 @@ def _append_reader_ops(reader, block, outputs):
     if not any(name in op.output_arg_names for op in startup.ops):
         startup.append_op("create_py_reader", {}, {"Out": [name]}, attrs)
     if reader.double_buffered:
-        buffered = block.create_var(name=unique_name.generate(f"{reader.name}_double_buffer"), type=VarType.READER,
-                                    stop_gradient=True)
+        buffered = block.create_var(
+            name=unique_name.generate(f"{reader.name}_double_buffer"), type=VarType.READER, stop_gradient=True
+        )
         buffered.reader_slots = slots
         block.append_op("create_double_buffer_reader", {"UnderlyingReader": [name]}, {"Out": [buffered.name]})
         name = buffered.name
@@ -290,5 +348,7 @@ def _append_reader_ops(reader, block, outputs):
 
 def _check_reader(reader, layer):
     if not isinstance(reader, PyReader):
-        raise PeError(f"{layer}: expected a reader made by fluid.layers.py_reader or create_py_reader_by_data, "
-                      f"got {type(reader).__name__}")
+        raise PeError(
+            f"{layer}: expected a reader made by fluid.layers.py_reader or create_py_reader_by_data, "
+            f"got {type(reader).__name__}"
+        )

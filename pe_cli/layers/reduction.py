@@ -1,8 +1,21 @@
 """Reductions with Fluid 1.x signatures: mean (of all elements), reduce_sum/mean/max/min/prod,
 reduce_all/any, cumsum, logsumexp, dist (the p-norm of a difference, the dist op) and allclose (the
 allclose op)."""
-__all__ = ["cumsum", "mean", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-           "reduce_all", "reduce_any", "logsumexp", "dist", "allclose"]
+
+__all__ = [
+    "cumsum",
+    "mean",
+    "reduce_sum",
+    "reduce_mean",
+    "reduce_max",
+    "reduce_min",
+    "reduce_prod",
+    "reduce_all",
+    "reduce_any",
+    "logsumexp",
+    "dist",
+    "allclose",
+]
 import numbers
 
 from ..base.errors import ArgumentTypeError
@@ -16,8 +29,12 @@ from .manipulation import reshape, squeeze
 
 
 # The dtypes Fluid 1.8's reduction layers take (a TypeError for another); the others check none
-_DTYPES = {"reduce_sum": ("float32", "float64", "int32", "int64"), "reduce_mean": ("float32", "float64", "int32", "int64"),
-           "reduce_all": ("bool",), "reduce_any": ("bool",)}
+_DTYPES = {
+    "reduce_sum": ("float32", "float64", "int32", "int64"),
+    "reduce_mean": ("float32", "float64", "int32", "int64"),
+    "reduce_all": ("bool",),
+    "reduce_any": ("bool",),
+}
 
 
 def _reduce(op_type):
@@ -28,9 +45,12 @@ def _reduce(op_type):
         reduce_all = not dims or len(dims) == len(input.shape or ())
         attrs = {"dim": dims or [0], "keep_dim": keep_dim, "reduce_all": reduce_all}
         return _single(op_type, input, {"X": [input]}, attrs, name=name)
+
     layer.__name__ = layer.__qualname__ = op_type
-    layer.__doc__ = (f"Appends '{op_type}' over the dims ``dim`` (an int or a list; None: all dims, "
-                     f"giving shape [1] unless keep_dim).")
+    layer.__doc__ = (
+        f"Appends '{op_type}' over the dims ``dim`` (an int or a list; None: all dims, "
+        f"giving shape [1] unless keep_dim)."
+    )
     return layer
 
 
@@ -61,8 +81,7 @@ def mean(x, name=None):
 
 
 def _dims(x, dim):
-    return list(range(len(x.shape))) if dim is None or dim == [] else \
-        sorted({d % len(x.shape) for d in _as_list(dim)})
+    return list(range(len(x.shape))) if dim is None or dim == [] else sorted({d % len(x.shape) for d in _as_list(dim)})
 
 
 @fluid_checks("logsumexp", x=given(("float32", "float64")), out=optional(Variable))
@@ -97,5 +116,11 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     for what, v in (("rtol", rtol), ("atol", atol)):
         check_type(v, what, float, "allclose")
     check_type(equal_nan, "equal_nan", bool, "allclose")
-    return _single("allclose", input, {"Input": [input], "Other": [other]},
-                   {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}, name=name, dtype="bool")
+    return _single(
+        "allclose",
+        input,
+        {"Input": [input], "Other": [other]},
+        {"rtol": rtol, "atol": atol, "equal_nan": equal_nan},
+        name=name,
+        dtype="bool",
+    )

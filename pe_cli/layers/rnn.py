@@ -3,10 +3,29 @@ dynamic_gru, gru_unit: gru.py; dynamic_lstmp: lstmp.py), the cell API (rnn_cells
 beam search decoding (beam_search.py, decode.py, decode_helpers.py), which pe defines in those modules.
 ``from paddle.fluid.layers.rnn import GRUCell`` works as in Fluid, while the package's own ``rnn`` is the
 function (rnn_api.py; pe_cli/layers/__init__.py)."""
+
 from .fluid_module import resolver
 
-__all__ = ["BasicDecoder", "BeamSearchDecoder", "DecodeHelper", "Decoder", "GRUCell", "GreedyEmbeddingHelper",
-           "LSTMCell", "RNNCell", "SampleEmbeddingHelper", "TrainingHelper", "beam_search", "beam_search_decode",
-           "dynamic_decode", "dynamic_gru", "dynamic_lstm", "dynamic_lstmp", "gru_unit", "lstm",
-           "lstm_unit", "rnn"]
+__all__ = [
+    "BasicDecoder",
+    "BeamSearchDecoder",
+    "DecodeHelper",
+    "Decoder",
+    "GRUCell",
+    "GreedyEmbeddingHelper",
+    "LSTMCell",
+    "RNNCell",
+    "SampleEmbeddingHelper",
+    "TrainingHelper",
+    "beam_search",
+    "beam_search_decode",
+    "dynamic_decode",
+    "dynamic_gru",
+    "dynamic_lstm",
+    "dynamic_lstmp",
+    "gru_unit",
+    "lstm",
+    "lstm_unit",
+    "rnn",
+]
 __getattr__ = resolver(__name__, __all__)

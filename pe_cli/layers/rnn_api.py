@@ -5,6 +5,7 @@ layers.lstm's network built from the same machinery, for what its cudnn_lstm op 
 
 Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (the face of Fluid's
 ``layers.rnn`` submodule) is shadowed by it in the package namespace, as in Fluid."""
+
 import math
 
 from ..base.errors import ArgumentTypeError, PeError
@@ -27,7 +28,6 @@ from .checks import fluid_checks, optional
 __all__ = ["rnn", "birnn"]
 
 
-
 def _transpose_batch_time(x):
     return transpose(x, [1, 0] + list(range(2, len(x.shape))))
 
@@ -42,23 +42,27 @@ def _check_inputs(where, inputs, initial_states, sequence_length):
         if not isinstance(x, Variable):
             raise ArgumentTypeError(f"{where}: inputs[{i}] must be a Variable, got {type(x).__name__}")
         if x.dtype not in ("float32", "float64"):
-            raise ArgumentTypeError(f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or "
-                                    f"float64")
+            raise ArgumentTypeError(
+                f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or float64"
+            )
         if len(x.shape or []) < 3:
-            raise PeError(f"{where}: inputs[{i}] '{x.name}' has shape {x.shape}; it must be [batch, time, size] "
-                          f"([time, batch, size] with time_major=True)")
+            raise PeError(
+                f"{where}: inputs[{i}] '{x.name}' has shape {x.shape}; it must be [batch, time, size] "
+                f"([time, batch, size] with time_major=True)"
+            )
     if initial_states is not None and not all(isinstance(s, Variable) for s in flatten(initial_states)):
         raise ArgumentTypeError(f"{where}: initial_states must be a Variable or a (nested) list/tuple of Variables")
     if sequence_length is not None and not isinstance(sequence_length, Variable):
-        raise ArgumentTypeError(f"{where}: sequence_length must be an int64/int32 Variable [batch], got "
-                                f"{type(sequence_length).__name__}")
+        raise ArgumentTypeError(
+            f"{where}: sequence_length must be an int64/int32 Variable [batch], got {type(sequence_length).__name__}"
+        )
 
 
 def _time_index(x, dtype):
     """[time, batch, 1]: each step's index t, from a time-major ``x`` whose time dim is unknown
     when the program is built (a StaticRNN counting its steps)."""
     first = slice(x, list(range(2, len(x.shape))), [0] * (len(x.shape) - 2), [1] * (len(x.shape) - 2))
-    ones = scale(zeros_like(first), 1.0, 1.0)       # zeros_like: whatever the padding holds (inf, nan)
+    ones = scale(zeros_like(first), 1.0, 1.0)  # zeros_like: whatever the padding holds (inf, nan)
     ones = ones if len(x.shape) == 3 else reshape(ones, [0, 0, 1])
     ones = ones if ones.dtype == dtype else cast(ones, dtype)
     counter = StaticRNN()
@@ -77,12 +81,16 @@ def _step_mask(inputs, sequence_length, dtype):
     steps = x.shape[0]
     if steps is not None and steps >= 0:
         return transpose(sequence_mask(sequence_length, maxlen=steps, dtype=dtype), [1, 0])
-    lengths = cast(unsqueeze(sequence_length, [1]), dtype)               # [batch, 1]
+    lengths = cast(unsqueeze(sequence_length, [1]), dtype)  # [batch, 1]
     return squeeze(cast(less_than(_time_index(x, dtype), lengths), dtype), [2])
 
 
-@fluid_checks("rnn", inputs=(Variable, list, tuple), initial_states=optional((Variable, list, tuple)),
-              sequence_length=optional(Variable))
+@fluid_checks(
+    "rnn",
+    inputs=(Variable, list, tuple),
+    initial_states=optional((Variable, list, tuple)),
+    sequence_length=optional(Variable),
+)
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False, **kwargs):
     """Runs ``cell`` over the time steps of ``inputs`` ([batch, time, ...], or [time, batch, ...]
     with ``time_major``; a nested structure of such). Returns (outputs, final_states): outputs stack
@@ -115,9 +123,9 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
         for var in flat_outputs + flatten(new_states):
             srnn.step_output(var)
     stacked = srnn.outputs
-    final_outputs = pack_sequence_as(outputs, stacked[:len(flat_outputs)])
-    last = 0 if is_reverse else -1     # the state after the last step run: a slice dropping the time dim, as Fluid's
-    final_states = pack_sequence_as(new_states, [s[last] for s in stacked[len(flat_outputs):]])
+    final_outputs = pack_sequence_as(outputs, stacked[: len(flat_outputs)])
+    last = 0 if is_reverse else -1  # the state after the last step run: a slice dropping the time dim, as Fluid's
+    final_states = pack_sequence_as(new_states, [s[last] for s in stacked[len(flat_outputs) :]])
     if not time_major:
         final_outputs = map_structure(_transpose_batch_time, final_outputs)
     return final_outputs, final_states
@@ -134,8 +142,9 @@ def birnn(cell_fw, cell_bw, inputs, initial_states=None, sequence_length=None, t
             raise PeError("birnn: initial_states must be (states of cell_fw, states of cell_bw)")
         states_fw, states_bw = initial_states
     outputs_fw, states_fw = rnn(cell_fw, inputs, states_fw, sequence_length, time_major=time_major, **kwargs)
-    outputs_bw, states_bw = rnn(cell_bw, inputs, states_bw, sequence_length, time_major=time_major, is_reverse=True,
-                                **kwargs)
+    outputs_bw, states_bw = rnn(
+        cell_bw, inputs, states_bw, sequence_length, time_major=time_major, is_reverse=True, **kwargs
+    )
     outputs = map_structure(lambda x, y: concat([x, y], -1), outputs_fw, outputs_bw)
     return outputs, (states_fw, states_bw)
 
@@ -146,8 +155,9 @@ class _CudnnLSTMCell(RNNCell):
 
     def __init__(self, hidden_size, name, initializer, dtype):
         self.hidden_size = hidden_size
-        self._params = _Params(name, name, ParamAttr(initializer=initializer), ParamAttr(initializer=initializer),
-                               dtype)
+        self._params = _Params(
+            name, name, ParamAttr(initializer=initializer), ParamAttr(initializer=initializer), dtype
+        )
 
     def call(self, inputs, states):
         h, c = states
@@ -163,8 +173,10 @@ class _CudnnLSTMCell(RNNCell):
 def check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers):
     for what, var in (("input", input), ("init_h", init_h), ("init_c", init_c)):
         if not isinstance(var, Variable) or len(var.shape or []) != 3:
-            raise PeError(f"lstm: {what} must be a 3-D Variable ([seq_len, batch, input_size] for input, "
-                          f"[num_layers * directions, batch, hidden_size] for the states), got {var!r}")
+            raise PeError(
+                f"lstm: {what} must be a 3-D Variable ([seq_len, batch, input_size] for input, "
+                f"[num_layers * directions, batch, hidden_size] for the states), got {var!r}"
+            )
     for what, value in (("max_len", max_len), ("hidden_size", hidden_size), ("num_layers", num_layers)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise PeError(f"lstm: {what} must be an int >= 1, got {value!r}")
@@ -172,8 +184,20 @@ def check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers):
         raise PeError(f"lstm: the input's last dimension (input_size) must be known, got {input.shape}")
 
 
-def unrolled_lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,
-                  is_test=False, name=None, default_initializer=None, seed=-1):
+def unrolled_lstm(
+    input,
+    init_h,
+    init_c,
+    max_len,
+    hidden_size,
+    num_layers,
+    dropout_prob=0.0,
+    is_bidirec=False,
+    is_test=False,
+    name=None,
+    default_initializer=None,
+    seed=-1,
+):
     """layers.lstm's LSTM as cells stepped by StaticRNNs, ``input`` [seq_len, batch, input_size],
     ``init_h``/``init_c`` [num_layers * (2 if is_bidirec else 1), batch, hidden_size] (layer l,
     direction d at l * directions + d). Returns (rnn_out [seq_len, batch, hidden_size * directions],
@@ -184,16 +208,21 @@ def unrolled_lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropo
     check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
     directions = 2 if is_bidirec else 1
     if init_h.shape[0] not in (-1, None, num_layers * directions):
-        raise PeError(f"lstm: init_h has {init_h.shape[0]} states, num_layers * directions = "
-                      f"{num_layers * directions}")
+        raise PeError(f"lstm: init_h has {init_h.shape[0]} states, num_layers * directions = {num_layers * directions}")
     name = name or "lstm"
-    init = default_initializer or UniformInitializer(-1.0 / math.sqrt(hidden_size), 1.0 / math.sqrt(hidden_size),
-                                                     seed=max(seed, 0))
+    init = default_initializer or UniformInitializer(
+        -1.0 / math.sqrt(hidden_size), 1.0 / math.sqrt(hidden_size), seed=max(seed, 0)
+    )
     x, last_h, last_c = input, [], []
     for layer in range(num_layers):
         if layer > 0 and dropout_prob > 0.0:
-            x = dropout(x, dropout_prob, is_test=is_test, seed=None if seed in (-1, None) else seed,
-                        dropout_implementation="upscale_in_train")
+            x = dropout(
+                x,
+                dropout_prob,
+                is_test=is_test,
+                seed=None if seed in (-1, None) else seed,
+                dropout_implementation="upscale_in_train",
+            )
         outs = []
         for d in range(directions):
             k = layer * directions + d

@@ -11,6 +11,7 @@ over named variables. A model file's ``static_rnn`` / ``dynamic_rnn`` layer buil
 
 A memory is ``{init: variable}`` or ``{shape: [...], value: 0.0}`` (a constant per sequence or batch
 row), with ``update``: the name of the step variable that becomes the memory's next value."""
+
 from ..base.errors import PeError
 from .dynamic_recurrent import DynamicRecurrent
 from .static_rnn import StaticRNN
@@ -53,6 +54,7 @@ def _run_step(kind, step, inner, memories, outputs):
         if isinstance(value, (tuple, list)):
             raise PeError(f"{kind}: {what} '{name}' has {len(value)} outputs; a step variable must be one")
         return value
+
     updates = {m: pick(spec["update"], f"memory '{m}' update") for m, spec in memories.items()}
     return updates, [pick(o, "output") for o in outputs]
 
@@ -70,8 +72,11 @@ def dynamic_rnn(step, step_inputs, memories=None, static_inputs=None, outputs=No
         inner = {n: rnn.step_input(v) for n, v in step_inputs.items()}
         inner.update({n: rnn.static_input(v) for n, v in (static_inputs or {}).items()})
         for m, spec in memories.items():
-            inner[m] = (rnn.memory(init=spec["init"]) if "init" in spec
-                        else rnn.memory(shape=list(spec["shape"]), value=float(spec.get("value", 0.0))))
+            inner[m] = (
+                rnn.memory(init=spec["init"])
+                if "init" in spec
+                else rnn.memory(shape=list(spec["shape"]), value=float(spec.get("value", 0.0)))
+            )
         updates, outs = _run_step("dynamic_rnn", step, inner, memories, outputs)
         for m, new in updates.items():
             rnn.update_memory(inner[m], new)
@@ -94,8 +99,9 @@ def static_rnn(step, step_inputs, memories=None, outputs=None, name=None):
             if "init" in spec:
                 inner[m] = rnn.memory(init=spec["init"])
             else:
-                inner[m] = rnn.memory(shape=[-1] + list(spec["shape"]), batch_ref=batch_ref,
-                                      init_value=float(spec.get("value", 0.0)))
+                inner[m] = rnn.memory(
+                    shape=[-1] + list(spec["shape"]), batch_ref=batch_ref, init_value=float(spec.get("value", 0.0))
+                )
         updates, outs = _run_step("static_rnn", step, inner, memories, outputs)
         for m, new in updates.items():
             rnn.update_memory(inner[m], new)

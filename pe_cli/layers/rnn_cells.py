@@ -6,6 +6,7 @@ A cell's parameters are created on its first call and named once, when the cell 
 Fluid names them (``GRUCell/BasicGRUUnit_0.w_0``, ``.w_1``, ``.b_0``, ``.b_1``; ``LSTMCell/
 BasicLSTMUnit_0.w_0``, ``.b_0``): calling it again, inside a StaticRNN step or in another program (a
 training and a decoding program), reuses the same parameters by name."""
+
 import copy
 
 from ..base.errors import ArgumentTypeError, PeError
@@ -43,6 +44,7 @@ def _shape_leaves(shapes):
 
 
 # -- cells ----------------------------------------------------------------------------------------------
+
 
 class ForgetBias:
     """Fluid's BasicLSTMUnit's forget bias: a [1] constant (``fill_constant``) of the global block made
@@ -108,8 +110,10 @@ class RNNCell:
         dtypes = dtypes * len(leaves) if len(dtypes) == 1 else dtypes
         if len(dtypes) != len(leaves):
             raise PeError(f"{type(self).__name__}.get_initial_states: {len(dtypes)} dtypes for {len(leaves)} states")
-        states = [fill_constant_batch_size_like(ref, leaf.shape, d, init_value, batch_dim_idx, 0)
-                  for leaf, d in zip(leaves, dtypes)]
+        states = [
+            fill_constant_batch_size_like(ref, leaf.shape, d, init_value, batch_dim_idx, 0)
+            for leaf, d in zip(leaves, dtypes)
+        ]
         return pack_sequence_as(shapes, states)
 
     @property
@@ -146,8 +150,9 @@ def _check_step(cell, x, states):
         if var.dtype not in ("float32", "float64"):
             raise ArgumentTypeError(f"{cell}: {what} '{var.name}' is {var.dtype}; it must be float32 or float64")
     if len(x.shape or []) != 2 or x.shape[-1] is None or x.shape[-1] < 1:
-        raise PeError(f"{cell}: the step input must be [batch, input_size] with a known input_size, got "
-                      f"'{x.name}' {x.shape}")
+        raise PeError(
+            f"{cell}: the step input must be [batch, input_size] with a known input_size, got '{x.name}' {x.shape}"
+        )
     return x.shape[-1]
 
 
@@ -161,8 +166,16 @@ class GRUCell(RNNCell):
     """Fluid's GRUCell (BasicGRUUnit): gates r, u = gate_act(concat([x, h]) @ Wg + bg); candidate
     c = act(concat([x, r*h]) @ Wc + bc); h' = u*h + (1-u)*c. Output and new state are both h'."""
 
-    def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
-                 dtype="float32", name="GRUCell"):
+    def __init__(
+        self,
+        hidden_size,
+        param_attr=None,
+        bias_attr=None,
+        gate_activation=None,
+        activation=None,
+        dtype="float32",
+        name="GRUCell",
+    ):
         self.hidden_size = int(hidden_size)
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
@@ -197,8 +210,17 @@ class LSTMCell(RNNCell):
     c' = c*gate_act(f + forget_bias) + sigmoid(i)*tanh(j); h' = act(c')*gate_act(o). Output h';
     states [h, c]."""
 
-    def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
-                 forget_bias=1.0, dtype="float32", name="LSTMCell"):
+    def __init__(
+        self,
+        hidden_size,
+        param_attr=None,
+        bias_attr=None,
+        gate_activation=None,
+        activation=None,
+        forget_bias=1.0,
+        dtype="float32",
+        name="LSTMCell",
+    ):
         self.hidden_size = int(hidden_size)
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)

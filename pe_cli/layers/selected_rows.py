@@ -1,5 +1,6 @@
 """Layers over row-sparse (SelectedRows) values: merge_selected_rows, get_tensor_from_selected_rows
 (the ops of ops/selected_rows.py)."""
+
 __all__ = ["merge_selected_rows", "get_tensor_from_selected_rows"]
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
@@ -22,8 +23,10 @@ def get_tensor_from_selected_rows(x, name=None):
     or a dense one, is a TypeError."""
     check_type(x, "x", Variable, "get_tensor_from_selected_rows")
     if x.type != VarType.SELECTED_ROWS:
-        raise ArgumentTypeError(f"get_tensor_from_selected_rows: x '{x.name}' must be row-sparse (SelectedRows: "
-                                f"the gradient of embedding(is_sparse=True)); it is a dense variable")
+        raise ArgumentTypeError(
+            f"get_tensor_from_selected_rows: x '{x.name}' must be row-sparse (SelectedRows: "
+            f"the gradient of embedding(is_sparse=True)); it is a dense variable"
+        )
     helper = LayerHelper("get_tensor_from_selected_rows", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("get_tensor_from_selected_rows", {"X": [x]}, {"Out": [out]})

@@ -1,5 +1,6 @@
 """Sequence layers that pool or normalise each LoD sequence, with Fluid's signatures: sequence_pool
 (and its first and last steps) and sequence_softmax."""
+
 from ..base.errors import PeError
 from .helper import LayerHelper
 from .checks import fluid_checks
@@ -19,8 +20,12 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     out = helper.create_variable_for_type_inference(input.dtype)
     # (declared as Fluid's layer declares it, of the input's dtype; the kernel writes int32 indices)
     max_index = helper.create_variable_for_type_inference(input.dtype, stop_gradient=str(pool_type).lower() == "max")
-    helper.append_op("sequence_pool", {"X": [input]}, {"Out": [out], "MaxIndex": [max_index]},
-                     {"pooltype": pool_type.upper(), "is_test": is_test, "pad_value": pad_value})
+    helper.append_op(
+        "sequence_pool",
+        {"X": [input]},
+        {"Out": [out], "MaxIndex": [max_index]},
+        {"pooltype": pool_type.upper(), "is_test": is_test, "pad_value": pad_value},
+    )
     return out
 
 

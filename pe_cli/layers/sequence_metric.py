@@ -1,6 +1,7 @@
 """Metric layers over tag and token sequences: chunk_eval (chunk precision / recall / F1 of tagged
 sequences) and edit_distance (Levenshtein distance per sequence pair, its ignored_tokens dropped by
 the sequence_erase op first). Their outputs carry no gradient."""
+
 __all__ = ["chunk_eval", "edit_distance"]
 from ..base.errors import PeError
 from .helper import LayerHelper
@@ -19,9 +20,16 @@ def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types
     if seq_length is not None:
         inputs["SeqLength"] = [seq_length]
     slots = ("Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks")
-    helper.append_op("chunk_eval", inputs, {s: [v] for s, v in zip(slots, outs)},
-                     {"num_chunk_types": num_chunk_types, "chunk_scheme": chunk_scheme,
-                      "excluded_chunk_types": list(excluded_chunk_types or [])})
+    helper.append_op(
+        "chunk_eval",
+        inputs,
+        {s: [v] for s, v in zip(slots, outs)},
+        {
+            "num_chunk_types": num_chunk_types,
+            "chunk_scheme": chunk_scheme,
+            "excluded_chunk_types": list(excluded_chunk_types or []),
+        },
+    )
     return tuple(outs)
 
 
@@ -34,8 +42,10 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None, input_leng
     helper = LayerHelper("edit_distance", input=input)
     if ignored_tokens:
         if input_length is not None or label_length is not None:
-            raise PeError(f"edit_distance '{helper.name}': ignored_tokens works on LoD input; for padded input "
-                          f"drop those tokens before padding")
+            raise PeError(
+                f"edit_distance '{helper.name}': ignored_tokens works on LoD input; for padded input "
+                f"drop those tokens before padding"
+            )
         input, label = (_erase(helper, v, ignored_tokens) for v in (input, label))
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
     seq_num = helper.create_variable_for_type_inference("int64", stop_gradient=True)

@@ -1,5 +1,6 @@
 """Sequence layers that reorder, repeat, pad or mask the rows of LoD sequences, with Fluid's
 signatures: sequence_reverse, sequence_expand, sequence_pad, sequence_unpad, sequence_mask."""
+
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_variable_and_dtype, fluid_checks
@@ -35,12 +36,16 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
     helper = LayerHelper("sequence_pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     length = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("sequence_pad", {"X": [x], "PadValue": [pad_value]}, {"Out": [out], "Length": [length]},
-                     {"padded_length": -1 if maxlen is None else maxlen})
+    helper.append_op(
+        "sequence_pad",
+        {"X": [x], "PadValue": [pad_value]},
+        {"Out": [out], "Length": [length]},
+        {"padded_length": -1 if maxlen is None else maxlen},
+    )
     return out, length
 
 
-sequence_pad.variable_arguments = frozenset({"pad_value"})    # a model file names the layer holding it
+sequence_pad.variable_arguments = frozenset({"pad_value"})  # a model file names the layer holding it
 
 
 @fluid_checks("sequence_unpad", x=("float32", "float64", "int32", "int64"), length=("int64",))
@@ -56,7 +61,13 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     inputs = {"X": x}
     if isinstance(maxlen, Variable):
         inputs["MaxLenTensor"], maxlen = maxlen, None
-    out = _one("sequence_mask", inputs, "Y", {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
-               name=name, dtype=dtype)
+    out = _one(
+        "sequence_mask",
+        inputs,
+        "Y",
+        {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
+        name=name,
+        dtype=dtype,
+    )
     out.stop_gradient = True
     return out

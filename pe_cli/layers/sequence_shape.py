@@ -1,6 +1,7 @@
 """Sequence layers that reshape the LoD, with Fluid 1.x's signatures (fluid.layers.sequence_*):
 sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset and lod_append
 (a LoD given to a tensor's rows)."""
+
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import Variable
 from .checks import check_type, check_variable_and_dtype, fluid_checks
@@ -30,8 +31,12 @@ def sequence_concat(input, name=None):
     return out
 
 
-@fluid_checks("sequence_slice", input=("float32", "float64", "int32", "int64"), offset=("int32", "int64"),
-              length=("int32", "int64"))
+@fluid_checks(
+    "sequence_slice",
+    input=("float32", "float64", "int32", "int64"),
+    offset=("int32", "int64"),
+    length=("int32", "int64"),
+)
 def sequence_slice(input, offset, length, name=None):
     """Steps offset[i] .. offset[i] + length[i] - 1 of each sequence i; offset and length are int
     tensors [num_sequences, 1]."""
@@ -79,8 +84,9 @@ def lod_append(x, level):
     level neither a list nor a Variable: ValueError."""
     helper = LayerHelper("lod_append")
     if not isinstance(level, (Variable, list, tuple)):
-        raise ArgumentValueError(f"lod_append layer '{helper.name}': level must be a list of offsets or a Variable, "
-                                 f"got {level!r}")
+        raise ArgumentValueError(
+            f"lod_append layer '{helper.name}': level must be a list of offsets or a Variable, got {level!r}"
+        )
     check_variable_and_dtype(x, "x", ("float32", "float64", "int32", "int64"), "lod_append")
     if isinstance(level, Variable):
         if not level.lod_level:

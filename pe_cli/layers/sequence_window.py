@@ -1,5 +1,6 @@
 """Sequence layers over windows of steps, with Fluid 1.x's signatures: sequence_enumerate,
 sequence_scatter, row_conv."""
+
 from ..base.errors import PeError
 from .helper import LayerHelper
 from .sequence_rows import _one
@@ -17,8 +18,12 @@ def sequence_enumerate(input, win_size, pad_value=0, name=None):
     return out
 
 
-@fluid_checks("sequence_scatter", input=("float32", "float64", "int32", "int64"), index=("int32", "int64"),
-              updates=("float32", "float64", "int32", "int64"))
+@fluid_checks(
+    "sequence_scatter",
+    input=("float32", "float64", "int32", "int64"),
+    index=("int32", "int64"),
+    updates=("float32", "float64", "int32", "int64"),
+)
 def sequence_scatter(input, index, updates, name=None):
     """A copy of input where, for sequence i of index (int ids, a LoDTensor) and each of its steps
     j, input[i, index[j]] += updates[j] (updates has index's LoD)."""
@@ -32,8 +37,9 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
     filter parameter; then act."""
     helper = LayerHelper("row_conv", input=input, param_attr=param_attr, act=act)
     if not isinstance(future_context_size, int) or future_context_size < 0:
-        raise PeError(f"row_conv layer '{helper.name}': future_context_size must be an int >= 0, "
-                      f"got {future_context_size!r}")
+        raise PeError(
+            f"row_conv layer '{helper.name}': future_context_size must be an int >= 0, got {future_context_size!r}"
+        )
     width = input.shape[-1] if input.shape else -1
     w = helper.create_parameter(param_attr, [future_context_size + 1, width], input.dtype)
     out = helper.create_variable_for_type_inference(input.dtype)

@@ -3,6 +3,7 @@ ShapeTensor input), or a list mixing ints and int Variables of one element, such
 ``[fluid.layers.shape(x)[0], 1]`` (the ShapeTensorList input: one int32 [1] variable per dim, an int
 becoming a constant one). The shape attribute then holds -1 where a Variable gives the dim, the
 build-time shape. fill_constant, uniform_random and reshape take them."""
+
 import numbers
 
 from ..base.errors import ArgumentAssertionError, ArgumentTypeError
@@ -34,8 +35,9 @@ def _constant(value):
     """An int32 [1] variable holding ``value`` (Fluid's fill_constant(force_cpu=True))."""
     helper = LayerHelper("fill_constant")
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]},
-                     {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True})
+    helper.append_op(
+        "fill_constant", {}, {"Out": [out]}, {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True}
+    )
     return out
 
 

@@ -1,4 +1,5 @@
 """Similarity layers with Fluid 1.x signatures."""
+
 from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 

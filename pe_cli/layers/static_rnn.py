@@ -14,6 +14,7 @@ each memory's new value are copied (``rnn_memory_helper``) into a variable named
         rnn.step_output(h)
     hs = rnn()                                   # [T, batch, 8]
 """
+
 import contextlib
 
 from ..base.dtypes import VarType
@@ -29,12 +30,12 @@ __all__ = ["StaticRNN"]
 class StaticRNN:
     def __init__(self, name=None):
         self.helper = LayerHelper("static_rnn", name=name)
-        self.inputs, self.step_inputs = [], []      # outer [T, ...] variables, their inner steps
+        self.inputs, self.step_inputs = [], []  # outer [T, ...] variables, their inner steps
         self.boots, self.memories, self.updates = [], [], []
         self.step_outputs, self.outputs = [], []
         self.block = None
         self.done = False
-        self._reverse = False                       # layers.rnn(is_reverse=True): steps from the last
+        self._reverse = False  # layers.rnn(is_reverse=True): steps from the last
 
     def _inside(self, what):
         if self.block is None or self.done:
@@ -53,8 +54,10 @@ class StaticRNN:
     def step_input(self, x):
         self._inside("step_input")
         if x.block is self.block:
-            raise PeError(f"StaticRNN.step_input: '{x.name}' is computed inside the step block; compute the "
-                          f"whole sequence before `with rnn.step():`")
+            raise PeError(
+                f"StaticRNN.step_input: '{x.name}' is computed inside the step block; compute the "
+                f"whole sequence before `with rnn.step():`"
+            )
         if not x.shape or len(x.shape) < 2:
             raise PeError(f"StaticRNN.step_input: '{x.name}' needs a [time, batch, ...] shape, got {x.shape}")
         inner = self.block.create_var(name=x.name, shape=x.shape[1:], dtype=x.dtype, lod_level=0)
@@ -62,27 +65,30 @@ class StaticRNN:
         self.step_inputs.append(inner)
         return inner
 
-    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0, init_batch_dim_idx=0,
-               ref_batch_dim_idx=1):
+    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0, init_batch_dim_idx=0, ref_batch_dim_idx=1):
         self._inside("memory")
         if init is None:
             if shape is None or batch_ref is None:
                 raise PeError("StaticRNN.memory: give init=, or shape= and batch_ref=")
             ref, ref_idx = batch_ref, ref_batch_dim_idx
-            if batch_ref in self.step_inputs:       # the step's batch: the outer input's dimension 1
+            if batch_ref in self.step_inputs:  # the step's batch: the outer input's dimension 1
                 ref, ref_idx = self.inputs[self.step_inputs.index(batch_ref)], 1
             program = self.helper.main_program
             program.current_block_idx = self.block.parent_idx
             try:
-                init = fill_constant_batch_size_like(ref, list(shape), ref.dtype, init_value, ref_idx,
-                                                     init_batch_dim_idx)
+                init = fill_constant_batch_size_like(
+                    ref, list(shape), ref.dtype, init_value, ref_idx, init_batch_dim_idx
+                )
             finally:
                 program.current_block_idx = self.block.idx
         elif init.block is self.block:
-            raise PeError(f"StaticRNN.memory(init='{init.name}'): the initial value is computed inside the step, "
-                          f"so it has no value before the first step; build it before `with rnn.step():`")
-        pre = self.block.create_var(name=unique_name.generate(f"{self.helper.name}@mem"), shape=init.shape,
-                                    dtype=init.dtype)
+            raise PeError(
+                f"StaticRNN.memory(init='{init.name}'): the initial value is computed inside the step, "
+                f"so it has no value before the first step; build it before `with rnn.step():`"
+            )
+        pre = self.block.create_var(
+            name=unique_name.generate(f"{self.helper.name}@mem"), shape=init.shape, dtype=init.dtype
+        )
         self.boots.append(init)
         self.memories.append(pre)
         self.updates.append(None)
@@ -123,13 +129,21 @@ class StaticRNN:
         reads, _ = block_io(self.block)
         parent = program.block(self.block.parent_idx)
         self.outputs = [parent.create_var(name=o.name, dtype=o.dtype) for o in self.step_outputs]
-        scopes = parent.create_var(name=unique_name.generate("_generated_var"), stop_gradient=True,
-                                   type=VarType.STEP_SCOPES)
+        scopes = parent.create_var(
+            name=unique_name.generate("_generated_var"), stop_gradient=True, type=VarType.STEP_SCOPES
+        )
         self.helper.append_op(
-            "recurrent", {"inputs": self.inputs, "initial_states": self.boots, "parameters": reads},
+            "recurrent",
+            {"inputs": self.inputs, "initial_states": self.boots, "parameters": reads},
             {"outputs": self.outputs, "step_scopes": [scopes]},
-            {"sub_block": self.block.idx, "ex_states": [m.name for m in self.memories],
-             "states": [u.name for u in states], "has_states": bool(states), "reverse": self._reverse})
+            {
+                "sub_block": self.block.idx,
+                "ex_states": [m.name for m in self.memories],
+                "states": [u.name for u in states],
+                "has_states": bool(states),
+                "reverse": self._reverse,
+            },
+        )
 
     def __call__(self, *args, **kwargs):
         if not self.done:

@@ -2,10 +2,41 @@
 ones, assign, range, eye, diag, cast, concat, sums, ...; Fluid 1.8's arange, full, full_like, linspace,
 kron, trace, tril, triu), which pe defines in its creation, matrix, manipulation, elementwise, indexing,
 metric and control_flow modules."""
+
 from .fluid_module import resolver
 
-__all__ = ["arange", "argmax", "argmin", "argsort", "assign", "cast", "concat", "create_global_var",
-           "create_parameter", "create_tensor", "diag", "eye", "fill_constant", "fill_constant_batch_size_like",
-           "full", "full_like", "has_inf", "has_nan", "isfinite", "kron", "linspace", "ones", "ones_like", "range",
-           "reverse", "sums", "tensor_array_to_tensor", "trace", "tril", "triu", "zeros", "zeros_like"]
+__all__ = [
+    "arange",
+    "argmax",
+    "argmin",
+    "argsort",
+    "assign",
+    "cast",
+    "concat",
+    "create_global_var",
+    "create_parameter",
+    "create_tensor",
+    "diag",
+    "eye",
+    "fill_constant",
+    "fill_constant_batch_size_like",
+    "full",
+    "full_like",
+    "has_inf",
+    "has_nan",
+    "isfinite",
+    "kron",
+    "linspace",
+    "ones",
+    "ones_like",
+    "range",
+    "reverse",
+    "sums",
+    "tensor_array_to_tensor",
+    "trace",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
+]
 __getattr__ = resolver(__name__, __all__)

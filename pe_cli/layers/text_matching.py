@@ -1,5 +1,6 @@
 """Fluid 1.8's ``contrib.layers`` match_matrix_tensor, var_conv_2d and sequence_topk_avg_pooling
 (ops/text_matching.py)."""
+
 from ..base.errors import ArgumentTypeError
 from .helper import LayerHelper
 
@@ -22,13 +23,25 @@ def match_matrix_tensor(x, y, channel_num, act=None, param_attr=None, dtype="flo
     w = helper.create_parameter(param_attr, [x_shape[-1], channel_num, y_shape[-1]], dtype)
     out = helper.create_variable_for_type_inference(dtype)
     tmp = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("match_matrix_tensor", {"X": [x], "Y": [y], "W": [w]}, {"Out": [out], "Tmp": [tmp]},
-                     {"dim_t": channel_num})
+    helper.append_op(
+        "match_matrix_tensor", {"X": [x], "Y": [y], "W": [w]}, {"Out": [out], "Tmp": [tmp]}, {"dim_t": channel_num}
+    )
     return helper.append_activation(out), tmp
 
 
-def var_conv_2d(input, row, col, input_channel, output_channel, filter_size, stride=1, param_attr=None, act=None,
-                dtype="float32", name=None):
+def var_conv_2d(
+    input,
+    row,
+    col,
+    input_channel,
+    output_channel,
+    filter_size,
+    stride=1,
+    param_attr=None,
+    act=None,
+    dtype="float32",
+    name=None,
+):
     """A convolution of each pair's image [input_channel, rows, columns] (input's sequence; rows and
     columns: the pair's sequence lengths in row and col) by a centred filter; a LoDTensor [.., 1]."""
     helper = LayerHelper("var_conv_2d", name=name, act=act)
@@ -37,10 +50,19 @@ def var_conv_2d(input, row, col, input_channel, output_channel, filter_size, str
     w = helper.create_parameter(param_attr, [int(output_channel), int(input_channel) * kernel[0] * kernel[1]], dtype)
     out = helper.create_variable_for_type_inference(dtype)
     col_out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("var_conv_2d", {"X": [input], "ROW": [row], "COLUMN": [col], "W": [w]},
-                     {"Out": [out], "Col": [col_out]},
-                     {"InputChannel": int(input_channel), "OutputChannel": int(output_channel), "StrideH": strides[0],
-                      "StrideW": strides[1], "KernelH": kernel[0], "KernelW": kernel[1]})
+    helper.append_op(
+        "var_conv_2d",
+        {"X": [input], "ROW": [row], "COLUMN": [col], "W": [w]},
+        {"Out": [out], "Col": [col_out]},
+        {
+            "InputChannel": int(input_channel),
+            "OutputChannel": int(output_channel),
+            "StrideH": strides[0],
+            "StrideW": strides[1],
+            "KernelH": kernel[0],
+            "KernelW": kernel[1],
+        },
+    )
     return helper.append_activation(out)
 
 
@@ -50,6 +72,10 @@ def sequence_topk_avg_pooling(input, row, col, topks, channel_num):
     helper = LayerHelper("sequence_topk_avg_pooling")
     out = helper.create_variable_for_type_inference(input.dtype)
     pos = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("sequence_topk_avg_pooling", {"X": [input], "ROW": [row], "COLUMN": [col]},
-                     {"Out": [out], "pos": [pos]}, {"topks": list(topks), "channel_num": int(channel_num)})
+    helper.append_op(
+        "sequence_topk_avg_pooling",
+        {"X": [input], "ROW": [row], "COLUMN": [col]},
+        {"Out": [out], "pos": [pos]},
+        {"topks": list(topks), "channel_num": int(channel_num)},
+    )
     return out

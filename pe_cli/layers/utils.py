@@ -3,6 +3,7 @@ key) of leaves. ``rnn``'s states, ``dynamic_decode``'s inputs and outputs and ``
 variables may be nested; these walk them. The other names of Fluid's module are here too:
 ``convert_to_list`` (an argument's number or numbers as a list), ``hold_mutable_vars`` and
 ``copy_mutable_vars``, the checks of data_feeder, LayerHelper, and the modules it imports."""
+
 from __future__ import print_function  # noqa: F401 -- one of Fluid's names of this module
 
 import collections  # noqa: F401
@@ -38,7 +39,7 @@ def flatten(nest):
 def _rebuild(like, items):
     if isinstance(like, dict):
         return type(like)(zip(sorted(like), items))
-    if hasattr(like, "_fields"):                 # a namedtuple
+    if hasattr(like, "_fields"):  # a namedtuple
         return type(like)(*items)
     return type(like)(items)
 
@@ -57,6 +58,7 @@ def pack_sequence_as(structure, flat):
             value, pos = pack(item, pos)
             items.append(value)
         return _rebuild(s, items), pos
+
     return pack(structure, 0)[0]
 
 
@@ -68,9 +70,14 @@ def _describe(s):
 
 def assert_same_structure(a, b, what="values"):
     """An ArgumentValueError (a ValueError, as Fluid's) unless ``a`` and ``b`` nest alike."""
-    same = is_sequence(a) == is_sequence(b) and (not is_sequence(a) or (
-        len(a) == len(b) and isinstance(a, dict) == isinstance(b, dict)
-        and (not isinstance(a, dict) or sorted(a) == sorted(b))))
+    same = is_sequence(a) == is_sequence(b) and (
+        not is_sequence(a)
+        or (
+            len(a) == len(b)
+            and isinstance(a, dict) == isinstance(b, dict)
+            and (not isinstance(a, dict) or sorted(a) == sorted(b))
+        )
+    )
     if not same:
         raise ArgumentValueError(f"the {what} do not nest alike: {_describe(a)} vs {_describe(b)}")
     if is_sequence(a):
@@ -101,8 +108,10 @@ def convert_to_list(value, n, name, dtype=int):
         try:
             dtype(item)
         except (ValueError, TypeError):
-            raise ValueError(f"The {name}'s type must be a list or tuple of {n} {dtype}. Received: {value} "
-                             f"including element {item} of type {type(item)}") from None
+            raise ValueError(
+                f"The {name}'s type must be a list or tuple of {n} {dtype}. Received: {value} "
+                f"including element {item} of type {type(item)}"
+            ) from None
     return items
 
 

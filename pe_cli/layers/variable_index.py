@@ -2,6 +2,7 @@
 that dim (all dims picked: shape [1]); a slice ``a:b`` slices (``slice`` op), with a step
 ``strided_slice``; ``::-1`` reverses the dim; ``:`` leaves it. A tuple indexes dims in order. An index or
 a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorList form)."""
+
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
 from ..base.shapes import SLICE_END as _END
@@ -36,9 +37,11 @@ def _parts(item):
             steps.append(1)
             decrease.append(dim)
         else:
-            raise ArgumentTypeError(f"Variable[...]: index {index!r} of dim {dim} is not supported by pe: use "
-                                    f"ints and slices of ints (an index held in a Variable: fluid.layers.slice "
-                                    f"or gather)")
+            raise ArgumentTypeError(
+                f"Variable[...]: index {index!r} of dim {dim} is not supported by pe: use "
+                f"ints and slices of ints (an index held in a Variable: fluid.layers.slice "
+                f"or gather)"
+            )
     return axes, starts, ends, steps, decrease, reverse
 
 
@@ -46,17 +49,22 @@ def _check_int_bounds(var, item):
     """An int index past a known dim's size raises IndexError, as Paddle's: ``a, b = var`` and
     ``for row in var`` stop there."""
     for dim, index in enumerate(item if isinstance(item, tuple) else (item,)):
-        if isinstance(index, int) and not isinstance(index, bool) and dim < len(var.shape) \
-                and var.shape[dim] >= 0 and index >= var.shape[dim]:
-            raise IndexError(f"slice_item {index} at dim {dim} should be >= 0 and < x.shape[{dim}]: "
-                             f"{var.shape[dim]}")
+        if (
+            isinstance(index, int)
+            and not isinstance(index, bool)
+            and dim < len(var.shape)
+            and var.shape[dim] >= 0
+            and index >= var.shape[dim]
+        ):
+            raise IndexError(f"slice_item {index} at dim {dim} should be >= 0 and < x.shape[{dim}]: {var.shape[dim]}")
 
 
 def getitem(var, item):
     """``var[item]`` (see the module's docstring); on a tensor array, an int or int Variable index
     reads that item (array_read)."""
-    if var.type == VarType.LOD_TENSOR_ARRAY and (isinstance(item, Variable) or
-                                                 (isinstance(item, int) and not isinstance(item, bool))):
+    if var.type == VarType.LOD_TENSOR_ARRAY and (
+        isinstance(item, Variable) or (isinstance(item, int) and not isinstance(item, bool))
+    ):
         index = item if isinstance(item, Variable) else fill_constant([1], "int64", item)
         return array_read(var, index)
     _check_int_bounds(var, item)
@@ -66,8 +74,9 @@ def getitem(var, item):
         strided = any(isinstance(s, Variable) or s != 1 for s in steps)
         bounds = dict({"starts": starts, "ends": ends}, **({"strides": steps} if strided else {}))
         inputs, attrs = bounds_given("strided_slice" if strided else "slice", bounds, axes)
-        out = _single("strided_slice" if strided else "slice", out, dict(inputs, Input=[out]),
-                      dict(attrs, decrease_axis=decrease))
+        out = _single(
+            "strided_slice" if strided else "slice", out, dict(inputs, Input=[out]), dict(attrs, decrease_axis=decrease)
+        )
     if reverse:
         kept = [d for d in range(len(var.shape)) if d not in decrease]
         out = _single("reverse", out, {"X": [out]}, {"axis": [kept.index(d) for d in reverse]})

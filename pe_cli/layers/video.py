@@ -1,4 +1,5 @@
 """Video layers of Fluid 1.8's ``fluid.layers``: temporal_shift (ops/video.py)."""
+
 from .helper import _single
 from .checks import FLOAT32_64, check_type, check_variable_and_dtype
 

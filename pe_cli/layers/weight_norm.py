@@ -3,6 +3,7 @@ weight becomes w = g * v / ||v||, the norm taken over every dim but ``dim`` (all
 two parameters ``<name>_v`` (the weight's shape and initializer) and ``<name>_g`` (1 along every dim
 but ``dim``, initialized in the startup program to ||v||, so w starts as the initializer drew it).
 w itself is a variable the main program computes, as in Fluid."""
+
 import copy
 
 from ..framework import unique_name
@@ -23,18 +24,27 @@ class _NormOf:
 
     def __call__(self, var, block):
         square = block.create_var(name=unique_name.generate(var.name + ".square"), shape=None, dtype=var.dtype)
-        total = block.create_var(name=unique_name.generate(var.name + ".sum"), shape=list(var.shape),
-                                 dtype=var.dtype)
+        total = block.create_var(name=unique_name.generate(var.name + ".sum"), shape=list(var.shape), dtype=var.dtype)
         block.append_op("square", {"X": [self.v_name]}, {"Out": [square.name]}, {})
-        block.append_op("reduce_sum", {"X": [square.name]}, {"Out": [total.name]},
-                        {"dim": _other_dims(self.rank, self.dim), "keep_dim": True, "reduce_all": False})
+        block.append_op(
+            "reduce_sum",
+            {"X": [square.name]},
+            {"Out": [total.name]},
+            {"dim": _other_dims(self.rank, self.dim), "keep_dim": True, "reduce_all": False},
+        )
         return block.append_op("sqrt", {"X": [total.name]}, {"Out": [var.name]}, {})
 
 
 def _plain(attr, name, initializer):
-    plain = ParamAttr(name=name, initializer=initializer, learning_rate=attr.learning_rate,
-                      regularizer=attr.regularizer, trainable=attr.trainable, gradient_clip=attr.gradient_clip,
-                      do_model_average=attr.do_model_average)
+    plain = ParamAttr(
+        name=name,
+        initializer=initializer,
+        learning_rate=attr.learning_rate,
+        regularizer=attr.regularizer,
+        trainable=attr.trainable,
+        gradient_clip=attr.gradient_clip,
+        do_model_average=attr.do_model_average,
+    )
     plain.need_clip = getattr(attr, "need_clip", True)
     return plain
 
@@ -55,10 +65,12 @@ def weight_normalized(helper, attr, name, shape, dtype, initializer):
 
 def _apply(helper, v, g, dims, dtype):
     """w = v * (g / sqrt(sum(v^2 over dims))), in the main program."""
+
     def op(op_type, inputs, attrs=None):
         out = helper.create_variable_for_type_inference(dtype)
         helper.append_op(op_type, inputs, {"Out": [out]}, attrs or {})
         return out
+
     total = op("reduce_sum", {"X": [op("square", {"X": [v]})]}, {"dim": dims, "keep_dim": True, "reduce_all": False})
     scale = op("elementwise_div", {"X": [g], "Y": [op("sqrt", {"X": [total]})]}, {"axis": -1})
     return op("elementwise_mul", {"X": [v], "Y": [scale]}, {"axis": -1})

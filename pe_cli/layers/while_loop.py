@@ -1,6 +1,7 @@
 """Fluid 1.8's functional loop, ``while_loop(cond, body, loop_vars)``, on the ``While`` layer: the
 body's results are assigned back to the loop variables (and cond's new value to the condition)
 at the end of each iteration."""
+
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from .control_flow import While
@@ -17,8 +18,9 @@ def _check_cond(value):
     for d in value.shape or [1]:
         size *= d
     if size != 1:
-        raise TypeError(f"the shape of the variable returned by cond should be [1],but given shape as "
-                        f"{list(value.shape)}.")
+        raise TypeError(
+            f"the shape of the variable returned by cond should be [1],but given shape as {list(value.shape)}."
+        )
 
 
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
@@ -42,13 +44,16 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
         outputs = body(*pack_sequence_as(list(loop_vars), flatten(loop_vars)))
         outputs = list(outputs) if is_sequence(outputs) else [outputs]
         if len(outputs) != len(loop_vars):
-            raise ValueError(f"body in while_loop should return the same arity (length and structure) as "
-                             f"loop_vars: {len(outputs)} values for {len(loop_vars)}")
+            raise ValueError(
+                f"body in while_loop should return the same arity (length and structure) as "
+                f"loop_vars: {len(outputs)} values for {len(loop_vars)}"
+            )
         try:
             assert_same_structure(list(loop_vars), outputs, "loop variables")
         except ValueError as e:
-            raise ValueError(f"body in while_loop should return the same arity (length and structure) as "
-                             f"loop_vars: {e}") from None
+            raise ValueError(
+                f"body in while_loop should return the same arity (length and structure) as loop_vars: {e}"
+            ) from None
         now_cond = cond(*outputs)
         map_structure(lambda new, old: None if new is old else assign(new, old), outputs, list(loop_vars))
         assign(now_cond, pre_cond)

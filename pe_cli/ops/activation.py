@@ -2,6 +2,7 @@
 (pe_cli/base/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
 softmax and log_softmax (normalised along ``axis``) are registered here by hand, and beside them prelu
 (a learned slope for X < 0) and maxout (the max over groups of channels)."""
+
 import numbers
 
 from ..base.activations_second_order import ORDERS
@@ -19,8 +20,19 @@ def _infer_elementwise(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
-                attr_tensors=None, grad_as=None, traits=()):
+def _activation(
+    name,
+    doc,
+    uses="X",
+    attrs=None,
+    dtypes=FLOATS,
+    differentiable=True,
+    infer=None,
+    inplace=(),
+    attr_tensors=None,
+    grad_as=None,
+    traits=(),
+):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
@@ -35,18 +47,34 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
         g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
-    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise,
-             run_dtypes={"X": dtypes} if dtypes is not None else None,
-             grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",) + traits,
-             attr_tensors=tensors,
-             grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
-             kernel_module="activation",
-             inplace=inplace[0] if inplace else ())
+    register(
+        name,
+        inputs=["X"] + slots,
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer or _infer_elementwise,
+        run_dtypes={"X": dtypes} if dtypes is not None else None,
+        grad=(grad_as or grad) if differentiable else None,
+        doc=doc,
+        traits=("activation",) + traits,
+        attr_tensors=tensors,
+        grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
+        kernel_module="activation",
+        inplace=inplace[0] if inplace else (),
+    )
     if differentiable:
-        register(f"{name}_grad", inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
-                 infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                 kernel_module="activation", inplace=inplace[1] if inplace else (), attr_tensors=tensors,
-                 grad=_grad_grad(name, uses)[0], grad_reads=_grad_grad(name, uses)[1])
+        register(
+            f"{name}_grad",
+            inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots,
+            outputs=["X@GRAD"],
+            attrs=attrs,
+            infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
+            kernel_module="activation",
+            inplace=inplace[1] if inplace else (),
+            attr_tensors=tensors,
+            grad=_grad_grad(name, uses)[0],
+            grad_reads=_grad_grad(name, uses)[1],
+        )
         if name in ORDERS:
             _register_grad_grad(name, uses, attrs, ("DDOut", "DDX") if inplace else ())
 
@@ -57,19 +85,20 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
 # (relu_grad_grad, ...: pe_cli/base/activations_second_order.py); sigmoid and tanh, which Fluid 1.8
 # lacks, write it with ops of the table, whose gradients give every further order.
 
+
 def _mul(g, a, b, like):
     out = [g.tmp(like, "mul")]
     g.op("elementwise_mul", {"X": a, "Y": b}, {"Out": out}, {"axis": -1})
     return out
 
 
-def _sigmoid_second(g, u, prod, out):          # f'(Out) = Out (1 - Out): Out' = ddX dOut (1 - 2 Out)
+def _sigmoid_second(g, u, prod, out):  # f'(Out) = Out (1 - Out): Out' = ddX dOut (1 - 2 Out)
     factor = [g.tmp(u[0], "one_minus_2out")]
     g.op("scale", {"X": u}, {"Out": factor}, {"scale": -2.0, "bias": 1.0, "bias_after_scale": True})
     g.op("elementwise_mul", {"X": prod, "Y": factor}, {"Out": out}, {"axis": -1})
 
 
-def _tanh_second(g, u, prod, out):             # f'(Out) = 1 - Out^2: Out' = ddX dOut (-2 Out)
+def _tanh_second(g, u, prod, out):  # f'(Out) = 1 - Out^2: Out' = ddX dOut (-2 Out)
     factor = [g.tmp(u[0], "minus_2out")]
     g.op("scale", {"X": u}, {"Out": factor}, {"scale": -2.0, "bias": 0.0, "bias_after_scale": True})
     g.op("elementwise_mul", {"X": prod, "Y": factor}, {"Out": out}, {"axis": -1})
@@ -90,6 +119,7 @@ def _grad_of_grad(name, uses):
             g.op(f"{name}_grad", {uses: u, "Out@GRAD": ddx}, {"X@GRAD": g.in_grad("Out@GRAD")}, g.attrs)
         if g.needs(uses):
             second(g, u, _mul(g, ddx, g.input("Out@GRAD"), u[0]), g.in_grad(uses))
+
     return grad
 
 
@@ -108,6 +138,7 @@ def _fluid_grad_of_grad(name, uses):
         if second.slot:
             outputs[second.slot] = g.in_grad(uses)
         g.op(f"{name}_grad_grad", inputs, outputs, g.attrs)
+
     return grad
 
 
@@ -116,12 +147,22 @@ def _register_grad_grad(name, uses, attrs, inplace):
     second = ORDERS[name]
     given = [second.given] if second.given else []
     outputs = ["DDOut?"] + ([f"{second.slot}?"] if second.slot else [])
-    register(f"{name}_grad_grad", inputs=[uses] + given + ["DDX"], outputs=outputs, attrs=attrs,
-             infer=grads_like({"DDOut": "DDX", **({second.slot: uses} if second.slot else {})}),
-             kernel_module="activation", traits=("optional_outputs",), inplace=inplace,
-             doc=f"Fluid's second-order gradient of {name}: DDOut = {name}_grad({uses}, DDX)"
-                 + (f", {second.slot} = the gradient of {uses} (pe_cli/base/activations_second_order.py)."
-                    if second.slot else "."))
+    register(
+        f"{name}_grad_grad",
+        inputs=[uses] + given + ["DDX"],
+        outputs=outputs,
+        attrs=attrs,
+        infer=grads_like({"DDOut": "DDX", **({second.slot: uses} if second.slot else {})}),
+        kernel_module="activation",
+        traits=("optional_outputs",),
+        inplace=inplace,
+        doc=f"Fluid's second-order gradient of {name}: DDOut = {name}_grad({uses}, DDX)"
+        + (
+            f", {second.slot} = the gradient of {uses} (pe_cli/base/activations_second_order.py)."
+            if second.slot
+            else "."
+        ),
+    )
 
 
 def _grad_grad(name, uses):
@@ -138,13 +179,35 @@ def _grad_grad(name, uses):
 _ROW_TENSORS = {"pow": {"FactorTensor": "factor"}}
 # The activations whose Fluid 1.8 protos declare which library's kernel runs them (BACKEND_ATTRS)
 _ONEDNN_ONLY = ("leaky_relu", "swish")
-_ONEDNN_AND_CUDNN = ("abs", "ceil", "cos", "exp", "floor", "gelu", "log", "log1p", "logsigmoid", "reciprocal", "relu",
-                     "round", "rsqrt", "sigmoid", "sin", "softplus", "softsign", "sqrt", "square", "tanh", "tanh_shrink")
+_ONEDNN_AND_CUDNN = (
+    "abs",
+    "ceil",
+    "cos",
+    "exp",
+    "floor",
+    "gelu",
+    "log",
+    "log1p",
+    "logsigmoid",
+    "reciprocal",
+    "relu",
+    "round",
+    "rsqrt",
+    "sigmoid",
+    "sin",
+    "softplus",
+    "softsign",
+    "sqrt",
+    "square",
+    "tanh",
+    "tanh_shrink",
+)
 
 
 def _backend(name):
-    return backend_attrs(*("use_mkldnn",) * (name in _ONEDNN_ONLY + _ONEDNN_AND_CUDNN),
-                         *("use_cudnn",) * (name in _ONEDNN_AND_CUDNN))
+    return backend_attrs(
+        *("use_mkldnn",) * (name in _ONEDNN_ONLY + _ONEDNN_AND_CUDNN), *("use_cudnn",) * (name in _ONEDNN_AND_CUDNN)
+    )
 
 
 def _grad_sign(g):
@@ -156,12 +219,18 @@ _GRADS_AS = {"sign": _grad_sign}
 
 
 def _register_row(row):
-    _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                grad_as=_GRADS_AS.get(row.name), traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS),
-                attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
-                       **_backend(row.name)},
-                inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
-                attr_tensors=_ROW_TENSORS.get(row.name))
+    _activation(
+        row.name,
+        row.doc,
+        uses=row.reads,
+        dtypes=row.dtypes,
+        differentiable=row.derivative is not None,
+        grad_as=_GRADS_AS.get(row.name),
+        traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS),
+        attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params}, **_backend(row.name)},
+        inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
+        attr_tensors=_ROW_TENSORS.get(row.name),
+    )
 
 
 for _row in TABLE:
@@ -174,22 +243,35 @@ def _infer_softmax(name):
         if ctx.dtype("X") not in FLOATS:
             ctx.fail(f"X is {ctx.dtype('X')}, but {name} takes a float tensor; cast it first")
         if not -len(shape) <= axis < len(shape):
-            ctx.fail(f"axis={axis} is out of range for X {fmt_shape(shape)} "
-                     f"(expected {-len(shape)} <= axis < {len(shape)})")
+            ctx.fail(
+                f"axis={axis} is out of range for X {fmt_shape(shape)} (expected {-len(shape)} <= axis < {len(shape)})"
+            )
         ctx.set_output("Out", shape, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
     return infer
 
 
 _AXIS = {"axis": Attr(-1, lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool), "an int")}
-_activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
-                       "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.", uses="Out",
-            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
-            infer=_infer_softmax("softmax"), traits=("probabilities",))
-_activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
-            attrs=_AXIS, infer=_infer_softmax("log_softmax"))
+_activation(
+    "softmax",
+    "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
+    "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.",
+    uses="Out",
+    attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
+    infer=_infer_softmax("softmax"),
+    traits=("probabilities",),
+)
+_activation(
+    "log_softmax",
+    "Out = X - log(sum(exp(X))) along axis (default the last).",
+    uses="Out",
+    attrs=_AXIS,
+    infer=_infer_softmax("log_softmax"),
+)
 
 
 # -- prelu ------------------------------------------------------------------------------------------
+
 
 def prelu_alpha_size(x, mode):
     """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
@@ -215,23 +297,43 @@ def _infer_prelu(ctx):
 
 
 def _grad_prelu(g):
-    g.op("prelu_grad", {"X": g.input("X"), "Alpha": g.input("Alpha"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")}, g.attrs)
+    g.op(
+        "prelu_grad",
+        {"X": g.input("X"), "Alpha": g.input("Alpha"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")},
+        g.attrs,
+    )
 
 
-_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element")),
-                # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
-                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("prelu", kernel_module="activation", inputs=["X", "Alpha"], outputs=["Out"], attrs=_PRELU_ATTRS,
-         infer=_infer_prelu, grad=_grad_prelu, grad_reads=("Alpha", "X"),
-         doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
-             "one per element of X's non-batch dims (element).")
-register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GRAD"],
-         outputs=["X@GRAD?", "Alpha@GRAD?"], attrs=_PRELU_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}))
+_PRELU_ATTRS = {
+    "mode": Attr("all", choices=("all", "channel", "element")),
+    # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC")),
+}
+register(
+    "prelu",
+    kernel_module="activation",
+    inputs=["X", "Alpha"],
+    outputs=["Out"],
+    attrs=_PRELU_ATTRS,
+    infer=_infer_prelu,
+    grad=_grad_prelu,
+    grad_reads=("Alpha", "X"),
+    doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
+    "one per element of X's non-batch dims (element).",
+)
+register(
+    "prelu_grad",
+    kernel_module="activation",
+    inputs=["X", "Alpha", "Out@GRAD"],
+    outputs=["X@GRAD?", "Alpha@GRAD?"],
+    attrs=_PRELU_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}),
+)
 
 
 # -- maxout --------------------------------------------------------------------------------------
+
 
 def _infer_maxout(ctx):
     x, g, axis = list(ctx.shape("X")), ctx.attrs["groups"], ctx.attrs["axis"]
@@ -249,14 +351,33 @@ def _infer_maxout(ctx):
 
 
 def _grad_maxout(g):
-    g.op("maxout_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "maxout_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
-register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS, run_infer=True,
-         infer=_infer_maxout, grad=_grad_maxout, grad_reads=("Out", "X"),
-         doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
-             "the gradient goes to the first maximum.")
-register("maxout_grad", kernel_module="activation", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_MAXOUT_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "maxout",
+    kernel_module="activation",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_MAXOUT_ATTRS,
+    run_infer=True,
+    infer=_infer_maxout,
+    grad=_grad_maxout,
+    grad_reads=("Out", "X"),
+    doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
+    "the gradient goes to the first maximum.",
+)
+register(
+    "maxout_grad",
+    kernel_module="activation",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_MAXOUT_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)

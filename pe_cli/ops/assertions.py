@@ -1,5 +1,6 @@
 """assert (paddle.static.nn.control_flow.Assert): the run stops with an error when Cond (one bool) is false,
 the error showing the first `summarize` values (-1: all) of each of Data."""
+
 from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, is_int, register
 from .pointwise_math import QUANT
@@ -11,6 +12,13 @@ def _infer(ctx):
         ctx.fail(f"Cond ({ctx.dtype('Cond')} {fmt_shape(cond)}) must be one bool")
 
 
-register("assert", kernel_module="assertions", inputs=["Cond", "Data*?"], outputs=[], lod="drop",
-         attrs={"summarize": Attr(-1, is_int, "an int (-1: every value)"), **QUANT}, infer=_infer,
-         doc="Stops the run with an error when Cond is false, showing the first `summarize` values of each Data.")
+register(
+    "assert",
+    kernel_module="assertions",
+    inputs=["Cond", "Data*?"],
+    outputs=[],
+    lod="drop",
+    attrs={"summarize": Attr(-1, is_int, "an int (-1: every value)"), **QUANT},
+    infer=_infer,
+    doc="Stops the run with an error when Cond is false, showing the first `summarize` values of each Data.",
+)

@@ -13,6 +13,7 @@ Sq, Sk] by numpy's rules; it gets no gradient): per (sample, head),
 the softmax as the softmax op computes it (the shifted logits clipped at -64, as Fluid's kernel).
 The gradient op reads Q, K, V and Weights (the mask is in Weights already) and writes Q@GRAD, K@GRAD
 and V@GRAD, each where the program wants it."""
+
 from .define import Attr, fmt_shape, grads_like, register
 
 SDPA = "scaled_dot_product_attention"
@@ -20,24 +21,43 @@ SDPA_GRAD = SDPA + "_grad"
 
 # what the fuse_attention pass looks for (op types are named only here): the heads' transposes, the
 # queries' scale, the two products (Paddle 2's and Fluid 1's), the mask's add, softmax; their gradient ops
-CHAIN = {"heads": "transpose2", "scale": "scale", "products": ("matmul_v2", "matmul"), "mask": "elementwise_add",
-         "weights": "softmax"}
-CHAIN_GRADS = {"heads": "transpose2_grad", "product": "matmul_grad", "mask": "elementwise_add_grad",
-               "weights": "softmax_grad", "scale": "scale"}
+CHAIN = {
+    "heads": "transpose2",
+    "scale": "scale",
+    "products": ("matmul_v2", "matmul"),
+    "mask": "elementwise_add",
+    "weights": "softmax",
+}
+CHAIN_GRADS = {
+    "heads": "transpose2_grad",
+    "product": "matmul_grad",
+    "mask": "elementwise_add_grad",
+    "weights": "softmax_grad",
+    "scale": "scale",
+}
 
 
 def _infer(ctx):
     q, k, v = ctx.shape("Q"), ctx.shape("K"), ctx.shape("V")
     if len(q) != 4 or len(k) != 4 or len(v) != 4:
-        ctx.fail(f"Q, K and V must be [batch, seq, heads, head_dim], got Q {fmt_shape(q)}, K {fmt_shape(k)}, "
-                 f"V {fmt_shape(v)}")
+        ctx.fail(
+            f"Q, K and V must be [batch, seq, heads, head_dim], got Q {fmt_shape(q)}, K {fmt_shape(k)}, "
+            f"V {fmt_shape(v)}"
+        )
 
     def differ(a, b):
         return a >= 0 and b >= 0 and a != b
-    if differ(k[1], v[1]) or any(differ(a, b) for a, b in zip(k[2:], v[2:])) or \
-            any(differ(q[i], k[i]) for i in (0, 2, 3)) or differ(q[0], v[0]):
-        ctx.fail(f"Q {fmt_shape(q)}, K {fmt_shape(k)} and V {fmt_shape(v)} must share batch, heads and head_dim, "
-                 f"and K and V their seq")
+
+    if (
+        differ(k[1], v[1])
+        or any(differ(a, b) for a, b in zip(k[2:], v[2:]))
+        or any(differ(q[i], k[i]) for i in (0, 2, 3))
+        or differ(q[0], v[0])
+    ):
+        ctx.fail(
+            f"Q {fmt_shape(q)}, K {fmt_shape(k)} and V {fmt_shape(v)} must share batch, heads and head_dim, "
+            f"and K and V their seq"
+        )
     for slot in ("K", "V") + (("Mask",) if ctx.has_input("Mask") else ()):
         if ctx.dtype(slot) != ctx.dtype("Q"):
             ctx.fail(f"Q is {ctx.dtype('Q')} but {slot} is {ctx.dtype(slot)}; cast one of them")
@@ -45,26 +65,50 @@ def _infer(ctx):
     if ctx.has_input("Mask"):
         mask = ctx.shape("Mask")
         if len(mask) > 4 or any(differ(m, s) and m != 1 for m, s in zip(mask[::-1], scores[::-1])):
-            ctx.fail(f"Mask {fmt_shape(mask)} does not broadcast to the scores [batch, heads, Sq, Sk] "
-                     f"{fmt_shape(scores)}")
+            ctx.fail(
+                f"Mask {fmt_shape(mask)} does not broadcast to the scores [batch, heads, Sq, Sk] {fmt_shape(scores)}"
+            )
     ctx.set_output("Out", list(q), ctx.dtype("Q"))
     ctx.set_output("Weights", scores, ctx.dtype("Q"))
 
 
 def _grad(g):
-    g.op(SDPA_GRAD, {"Q": g.input("Q"), "K": g.input("K"), "V": g.input("V"), "Weights": g.output("Weights"),
-                     "Out@GRAD": g.out_grad("Out")},
-         {"Q@GRAD": g.in_grad("Q"), "K@GRAD": g.in_grad("K"), "V@GRAD": g.in_grad("V")}, {"alpha": g.attrs["alpha"]})
+    g.op(
+        SDPA_GRAD,
+        {
+            "Q": g.input("Q"),
+            "K": g.input("K"),
+            "V": g.input("V"),
+            "Weights": g.output("Weights"),
+            "Out@GRAD": g.out_grad("Out"),
+        },
+        {"Q@GRAD": g.in_grad("Q"), "K@GRAD": g.in_grad("K"), "V@GRAD": g.in_grad("V")},
+        {"alpha": g.attrs["alpha"]},
+    )
 
 
-_ALPHA = {"alpha": Attr(1.0)}       # the scores' scale: 1 / sqrt(head_dim) in a Transformer
+_ALPHA = {"alpha": Attr(1.0)}  # the scores' scale: 1 / sqrt(head_dim) in a Transformer
 
-register(SDPA, kernel_module="attention", inputs=["Q", "K", "V", "Mask?"], outputs=["Out", "Weights"],
-         attrs=_ALPHA, infer=_infer, grad=_grad, grad_reads=("Q", "K", "V", "Weights"),
-         doc="Out = softmax(alpha Q K^T + Mask) V per (sample, head) over Q [batch, Sq, heads, head_dim], K and "
-             "V [batch, Sk, heads, head_dim]; Weights [batch, heads, Sq, Sk] the softmax. Made by the "
-             "fuse_attention pass.")
-register(SDPA_GRAD, kernel_module="attention", inputs=["Q", "K", "V", "Weights", "Out@GRAD"],
-         outputs=["Q@GRAD?", "K@GRAD?", "V@GRAD?"], attrs=_ALPHA,
-         infer=grads_like({"Q@GRAD": "Q", "K@GRAD": "K", "V@GRAD": "V"}), traits=("optional_outputs",),
-         doc="Q@GRAD, K@GRAD and V@GRAD of scaled_dot_product_attention given Out@GRAD and its Weights.")
+register(
+    SDPA,
+    kernel_module="attention",
+    inputs=["Q", "K", "V", "Mask?"],
+    outputs=["Out", "Weights"],
+    attrs=_ALPHA,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("Q", "K", "V", "Weights"),
+    doc="Out = softmax(alpha Q K^T + Mask) V per (sample, head) over Q [batch, Sq, heads, head_dim], K and "
+    "V [batch, Sk, heads, head_dim]; Weights [batch, heads, Sq, Sk] the softmax. Made by the "
+    "fuse_attention pass.",
+)
+register(
+    SDPA_GRAD,
+    kernel_module="attention",
+    inputs=["Q", "K", "V", "Weights", "Out@GRAD"],
+    outputs=["Q@GRAD?", "K@GRAD?", "V@GRAD?"],
+    attrs=_ALPHA,
+    infer=grads_like({"Q@GRAD": "Q", "K@GRAD": "K", "V@GRAD": "V"}),
+    traits=("optional_outputs",),
+    doc="Q@GRAD, K@GRAD and V@GRAD of scaled_dot_product_attention given Out@GRAD and its Weights.",
+)

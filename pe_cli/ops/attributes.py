@@ -2,6 +2,7 @@
 families write (``positive``, ``in_range``, ``is_int``, ...), and the attributes Fluid 1.8 declares for
 backends pe does not have (``backend_attrs``). define.py re-exports every name, so family modules
 import them from there with the rest of what defines an op."""
+
 import numbers
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ class Attr:
     added: an op not given it holds none (its kernels read the default), so pe's programs and the Fluid
     models pe saves stay Fluid 1.8's. ``alias_of``: Paddle 2.x's name of the attribute pe keeps under
     Fluid 1.8's name (flip's ``axis`` is Fluid's ``dims``): a value given under it is moved there."""
+
     default: object = None
     check: object = None
     expect: str = ""
@@ -35,11 +37,14 @@ class Attr:
     def validate(self, op, name, value):
         """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
         if self.choices and value not in self.choices:
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
-                                     f"(InvalidArgumentError)")
+            raise ArgumentValueError(
+                f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} (InvalidArgumentError)"
+            )
         if self.check is not None and not self.check(_as_stored(self.default, value)):
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
-                                     f"{self.expect} (InvalidArgumentError)")
+            raise ArgumentValueError(
+                f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
+                f"{self.expect} (InvalidArgumentError)"
+            )
 
 
 def is_default(default, value):
@@ -56,8 +61,10 @@ def is_default(default, value):
 def as_long(value):
     """A LONG (LONGS) attribute's value as Fluid's checker makes it from a float (floats): Python's float,
     stored as a float32, truncated toward zero (``eye(num_rows=2.0)`` has 2 rows); other values as they are."""
+
     def one(v):
         return int(np.float32(v)) if isinstance(v, float) and np.isfinite(np.float32(v)) else v
+
     if isinstance(value, (list, tuple)) and any(isinstance(v, float) for v in value):
         return [one(float(v)) if isinstance(v, numbers.Real) and not isinstance(v, bool) else v for v in value]
     return one(value)
@@ -80,19 +87,42 @@ def _as_stored(default, value):
 BACKEND_ATTRS = {
     # which library's kernel Fluid runs: an op whose proto declares them carries them (its grad op copies
     # them, and Fluid's grad kernels read them when they pick their kernel)
-    "use_mkldnn": False, "use_cudnn": False,
+    "use_mkldnn": False,
+    "use_cudnn": False,
     # oneDNN: int8 quantization scales, fused activations and residual adds, its layouts
-    "use_quantizer": False, "force_fp32_output": False, "Scale_in": 1.0, "Scale_out": 1.0,
-    "Scale_in_eltwise": 1.0, "Scale_weights": [1.0], "Scale_x": 1.0, "Scale_y": 1.0, "scale_x": 1.0,
-    "scale_y": [1.0], "scale_out": 1.0, "fuse_relu": False, "fuse_brelu": False, "fuse_brelu_threshold": 6.0,
-    "fuse_activation": "", "fuse_alpha": 0.0, "fuse_beta": 0.0, "fuse_residual_connection": False,
-    "x_data_format": "", "y_data_format": "", "is_test": False,
+    "use_quantizer": False,
+    "force_fp32_output": False,
+    "Scale_in": 1.0,
+    "Scale_out": 1.0,
+    "Scale_in_eltwise": 1.0,
+    "Scale_weights": [1.0],
+    "Scale_x": 1.0,
+    "Scale_y": 1.0,
+    "scale_x": 1.0,
+    "scale_y": [1.0],
+    "scale_out": 1.0,
+    "fuse_relu": False,
+    "fuse_brelu": False,
+    "fuse_brelu_threshold": 6.0,
+    "fuse_activation": "",
+    "fuse_alpha": 0.0,
+    "fuse_beta": 0.0,
+    "fuse_residual_connection": False,
+    "x_data_format": "",
+    "y_data_format": "",
+    "is_test": False,
     # cuDNN's workspace and algorithm search
-    "workspace_size_MB": 512, "exhaustive_search": False,
+    "workspace_size_MB": 512,
+    "exhaustive_search": False,
     # parameter-server training: a table split over servers, prefetched from them
-    "trainer_id": 0, "height_sections": [], "epmap": [], "table_names": [], "remote_prefetch": False,
+    "trainer_id": 0,
+    "height_sections": [],
+    "epmap": [],
+    "table_names": [],
+    "remote_prefetch": False,
     # the executor's garbage collector and run-time shape inference
-    "skip_eager_deletion_vars": [], "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
+    "skip_eager_deletion_vars": [],
+    "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
 }
 
 
@@ -135,15 +165,42 @@ def dtype_or_none(v):
 # -- attributes a model file may give any op without the op declaring them ---------------------------
 # (registry.refuse_undeclared: every other undeclared attribute of a model file is refused)
 # what only steers backends, placement or debugging (never the numbers on a CPU or GPU)
-MODEL_BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
-                       "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
-                       "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
-                       "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+MODEL_BACKEND_ATTRS = {
+    "op_callstack",
+    "op_role",
+    "op_role_var",
+    "op_namescope",
+    "op_device",
+    "use_mkldnn",
+    "use_cudnn",
+    "mkldnn_data_type",
+    "use_quantizer",
+    "x_data_format",
+    "y_data_format",
+    "Scale_x",
+    "Scale_y",
+    "Scale_out",
+    "scale_x",
+    "scale_y",
+    "scale_out",
+    "force_fp32_output",
+    "workspace_size_MB",
+    "exhaustive_search",
+    "with_quant_attr",
+    "is_test",
+}
 # what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
 # with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
 # the op keeps them, as Fluid's does, so a model saved again still has them
-QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
-                    "quantize_weight_bits"}
+QUANT_INFO_ATTRS = {
+    "quantization_type",
+    "skip_quant",
+    "activation_bits",
+    "out_threshold",
+    "out_min",
+    "out_max",
+    "quantize_weight_bits",
+}
 # attributes a later Fluid added whose value here means "as before" (no layout, no cast)
 NEUTRAL_ATTRS = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
 

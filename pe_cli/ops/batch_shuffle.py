@@ -3,6 +3,7 @@ in a random order drawn from a seed; the seed comes from the input Seed (a persi
 the layer creates, so each run draws a new order) or the attribute startup_seed, and SeedOut is
 the next seed. ShuffleIdx keeps the order, which the gradient undoes (kernels in
 kernels/<device>/batch_shuffle.py)."""
+
 import math
 
 from .define import fmt_shape, register
@@ -19,18 +20,36 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("shuffle_batch_grad", {"ShuffleIdx": g.output("ShuffleIdx"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "shuffle_batch_grad",
+        {"ShuffleIdx": g.output("ShuffleIdx"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
     ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
 
 
-register("shuffle_batch", kernel_module="batch_shuffle", inputs=["X", "Seed?"],
-         outputs=["Out", "ShuffleIdx", "SeedOut"],
-         attrs={"startup_seed": 0}, infer=_infer, grad=_grad, grad_reads=("ShuffleIdx",), lod="drop",
-         doc="Out[i] = X[ShuffleIdx[i]] over X's rows (all dims but the last), ShuffleIdx a permutation drawn "
-             "from Seed[0] (else startup_seed); SeedOut the next seed.")
-register("shuffle_batch_grad", kernel_module="batch_shuffle", inputs=["ShuffleIdx", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs={"startup_seed": 0}, infer=_infer_grad)
+register(
+    "shuffle_batch",
+    kernel_module="batch_shuffle",
+    inputs=["X", "Seed?"],
+    outputs=["Out", "ShuffleIdx", "SeedOut"],
+    attrs={"startup_seed": 0},
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("ShuffleIdx",),
+    lod="drop",
+    doc="Out[i] = X[ShuffleIdx[i]] over X's rows (all dims but the last), ShuffleIdx a permutation drawn "
+    "from Seed[0] (else startup_seed); SeedOut the next seed.",
+)
+register(
+    "shuffle_batch_grad",
+    kernel_module="batch_shuffle",
+    inputs=["ShuffleIdx", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs={"startup_seed": 0},
+    infer=_infer_grad,
+)

@@ -2,6 +2,7 @@
 [N, C, H, W] -> [N, C r^2, H / r, W / r], r = downscale_factor) and channel_shuffle ([N, C, H, W] with the
 channels read as [groups, C / groups] and written transposed); data_format NCHW or NHWC. Each moves elements
 to fixed places; the gradient moves them back."""
+
 from .define import Attr, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
@@ -40,13 +41,38 @@ def _op(name, attr, infer, doc):
 
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-    register(name, kernel_module="channel_rearranging", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer,
-             grad=grad, grad_reads=("X",), doc=doc)
-    register(f"{name}_grad", kernel_module="channel_rearranging", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             attrs=attrs, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+
+    register(
+        name,
+        kernel_module="channel_rearranging",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("X",),
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="channel_rearranging",
+        inputs=["X", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+        no_need_buffer=("X",),
+    )
 
 
-_op("pixel_unshuffle", "downscale_factor", _infer_pixel_unshuffle,
-    "Out[n, c r^2 + i r + j, h, w] = X[n, c, h r + i, w r + j], r = downscale_factor (pixel_shuffle's inverse).")
-_op("channel_shuffle", "groups", _infer_channel_shuffle,
-    "Out[n, j groups + i] = X[n, i (C / groups) + j]: the channels as [groups, C / groups], transposed.")
+_op(
+    "pixel_unshuffle",
+    "downscale_factor",
+    _infer_pixel_unshuffle,
+    "Out[n, c r^2 + i r + j, h, w] = X[n, c, h r + i, w r + j], r = downscale_factor (pixel_shuffle's inverse).",
+)
+_op(
+    "channel_shuffle",
+    "groups",
+    _infer_channel_shuffle,
+    "Out[n, j groups + i] = X[n, i (C / groups) + j]: the channels as [groups, C / groups], transposed.",
+)

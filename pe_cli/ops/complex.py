@@ -6,6 +6,7 @@ complex value's is dL/dre + i dL/dim, so complex_grad gives X the real part and 
 Out@GRAD (summed over broadcast dims), real_grad gives Out@GRAD + 0i, imag_grad 0 + Out@GRAD i,
 angle_grad Out@GRAD (-im + i re) / |X|^2 (0 at 0, and for a real X), and as_complex's and as_real's
 gradients are each other's op."""
+
 from ..base.dtypes import COMPLEX_OF, REAL_OF
 from ..base.shapes import fmt_shape
 from .define import register
@@ -28,15 +29,31 @@ def _infer_complex(ctx):
 
 
 def _grad_complex(g):
-    g.op("complex_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
+    g.op(
+        "complex_grad",
+        {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+    )
 
 
-register("complex", kernel_module="complex", inputs=["X", "Y"], outputs=["Out"], infer=_infer_complex,
-         grad=_grad_complex, grad_reads=("X", "Y"), lod="drop",
-         doc="Out = X + i Y (X and Y broadcast; float32 -> complex64, float64 -> complex128).")
-register("complex_grad", kernel_module="complex", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=lambda ctx: [ctx.set_output(s + "@GRAD", ctx.shape(s), ctx.dtype(s)) for s in ("X", "Y")])
+register(
+    "complex",
+    kernel_module="complex",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_complex,
+    grad=_grad_complex,
+    grad_reads=("X", "Y"),
+    lod="drop",
+    doc="Out = X + i Y (X and Y broadcast; float32 -> complex64, float64 -> complex128).",
+)
+register(
+    "complex_grad",
+    kernel_module="complex",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=lambda ctx: [ctx.set_output(s + "@GRAD", ctx.shape(s), ctx.dtype(s)) for s in ("X", "Y")],
+)
 
 
 def _part_infer(op_type, takes_real=False):
@@ -47,8 +64,11 @@ def _part_infer(op_type, takes_real=False):
         elif takes_real and dtype in ("float16", "float32", "float64"):
             ctx.set_output("Out", ctx.shape("X"), dtype)
         else:
-            ctx.fail(f"X is {dtype}; {op_type} takes a complex64 or complex128 tensor"
-                     + (" (or a float one)" if takes_real else ""))
+            ctx.fail(
+                f"X is {dtype}; {op_type} takes a complex64 or complex128 tensor"
+                + (" (or a float one)" if takes_real else "")
+            )
+
     return infer
 
 
@@ -59,8 +79,9 @@ def _part(op_type, doc):
     def grad_infer(ctx):
         ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), COMPLEX_OF[ctx.dtype("Out@GRAD")])
 
-    register(op_type, kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_part_infer(op_type), grad=grad,
-             doc=doc)
+    register(
+        op_type, kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_part_infer(op_type), grad=grad, doc=doc
+    )
     register(f"{op_type}_grad", kernel_module="complex", inputs=["Out@GRAD"], outputs=["X@GRAD"], infer=grad_infer)
 
 
@@ -72,11 +93,23 @@ def _grad_angle(g):
     g.op("angle_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("angle", kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_part_infer("angle", True),
-         grad=_grad_angle, grad_reads=("X",),
-         doc="Out = the argument of X, atan2(im, re), in (-pi, pi]; of a real X 0 or pi (its sign).")
-register("angle_grad", kernel_module="complex", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")))
+register(
+    "angle",
+    kernel_module="complex",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_part_infer("angle", True),
+    grad=_grad_angle,
+    grad_reads=("X",),
+    doc="Out = the argument of X, atan2(im, re), in (-pi, pi]; of a real X 0 or pi (its sign).",
+)
+register(
+    "angle_grad",
+    kernel_module="complex",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+)
 
 
 def _infer_as_complex(ctx):
@@ -94,13 +127,30 @@ def _infer_as_real(ctx):
 
 def _grad_by(op_type):
     """as_complex's gradient is the as_real op of Out@GRAD, and as_real's the as_complex op (Paddle's)."""
+
     def grad(g):
         g.op(op_type, {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
+
     return grad
 
 
-register("as_complex", kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_infer_as_complex,
-         grad=_grad_by("as_real"), lod="drop",
-         doc="Out = X[..., 0] + i X[..., 1]: the last dim (of 2) read as the parts.")
-register("as_real", kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_infer_as_real,
-         grad=_grad_by("as_complex"), lod="drop", doc="Out[..., 0] = the real part of X, Out[..., 1] the imaginary.")
+register(
+    "as_complex",
+    kernel_module="complex",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_as_complex,
+    grad=_grad_by("as_real"),
+    lod="drop",
+    doc="Out = X[..., 0] + i X[..., 1]: the last dim (of 2) read as the parts.",
+)
+register(
+    "as_real",
+    kernel_module="complex",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_as_real,
+    grad=_grad_by("as_complex"),
+    lod="drop",
+    doc="Out[..., 0] = the real part of X, Out[..., 1] the imaginary.",
+)

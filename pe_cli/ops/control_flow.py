@@ -5,6 +5,7 @@
 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
+
 from ..base.dtypes import is_float
 from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register, renamed
 
@@ -14,20 +15,34 @@ _NAMES = Attr(list)
 # garbage collector's skip_eager_deletion_vars (pe frees by liveness); recurrent's step_inputs /
 # step_outputs of pe's programs before it built Fluid's
 _UNSET = Attr(None)
-_GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
-               "wanted_grads": _NAMES, "writes": _NAMES}
+_GRAD_ATTRS = {
+    "sub_block": _BLOCK,
+    "seeds": _NAMES,
+    "seed_grads": _NAMES,
+    "wanted": _NAMES,
+    "wanted_grads": _NAMES,
+    "writes": _NAMES,
+}
 
 
 # -- tensor arrays (a LoDTensorArray's value is a Python list of tensors) --------------------------
+
 
 def _infer_array(ctx):
     ctx.set_output("Out", None, ctx.attrs["dtype"])
 
 
-register("create_array", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop",
-         attrs={"dtype": "float32"}, infer=_infer_array,
-         doc="Out = an empty tensor array. pe's programs before it built Fluid's had it; Fluid's create_array "
-             "layer makes the variable only (write_to_array starts an array that has no value).")
+register(
+    "create_array",
+    kernel_module="control_flow",
+    inputs=[],
+    outputs=["Out"],
+    lod="drop",
+    attrs={"dtype": "float32"},
+    infer=_infer_array,
+    doc="Out = an empty tensor array. pe's programs before it built Fluid's had it; Fluid's create_array "
+    "layer makes the variable only (write_to_array starts an array that has no value).",
+)
 
 
 def _infer_array_write(ctx):
@@ -53,44 +68,83 @@ def _infer_array_grad(ctx):
         ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
 
 
-register("write_to_array", kernel_module="control_flow", inputs=["X", "I"], outputs=["Out"], lod="drop",
-         needs_lod=True, reads_outputs=("Out",),
-         infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
-         doc="Out[I] = X (and its LoD), in place: Out is the array it had (a new one when it had none), grown "
-             "with empty slots as needed (Fluid's op behind layers.array_write).")
+register(
+    "write_to_array",
+    kernel_module="control_flow",
+    inputs=["X", "I"],
+    outputs=["Out"],
+    lod="drop",
+    needs_lod=True,
+    reads_outputs=("Out",),
+    infer=_infer_array_write,
+    grad=_grad_array_write,
+    grad_reads=("X", "I"),
+    doc="Out[I] = X (and its LoD), in place: Out is the array it had (a new one when it had none), grown "
+    "with empty slots as needed (Fluid's op behind layers.array_write).",
+)
 
 
 def _infer_array_read(ctx):
     # the array's lod_level where it has one; else the output keeps its own (a program Fluid saved
     # declares the array without one and the read's output with the level it has at run time)
     # (and its shape where the array has one: a saved array variable may carry none)
-    ctx.set_output("Out", ctx.shape("X") or ctx.output_var("Out").shape, ctx.dtype("X"),
-                   lod_level=ctx.input_var("X").lod_level or None)
+    ctx.set_output(
+        "Out",
+        ctx.shape("X") or ctx.output_var("Out").shape,
+        ctx.dtype("X"),
+        lod_level=ctx.input_var("X").lod_level or None,
+    )
 
 
-register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
-         needs_lod=True,
-         infer=_infer_array_read, grad=_grad_array_read, grad_reads=("X", "I"),
-         doc="Out = X[I], with the LoD it was written with (Fluid's op behind layers.array_read); where slot I is "
-             "out of range or never written: zeros shaped like X_W with its LoD when X_W is given (write_to_array's "
-             "gradient), else an error naming the array and the index.")
+register(
+    "read_from_array",
+    kernel_module="control_flow",
+    inputs=["X", "I", "X_W?"],
+    outputs=["Out"],
+    lod="drop",
+    needs_lod=True,
+    infer=_infer_array_read,
+    grad=_grad_array_read,
+    grad_reads=("X", "I"),
+    doc="Out = X[I], with the LoD it was written with (Fluid's op behind layers.array_read); where slot I is "
+    "out of range or never written: zeros shaped like X_W with its LoD when X_W is given (write_to_array's "
+    "gradient), else an error naming the array and the index.",
+)
 # the gradients of the array ops in pe's programs before it built Fluid's (read_from_array and
 # write_to_array on the gradient arrays): a training program saved then still loads
-register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
-         outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
-         doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
-             "Out@GRAD without slot I.")
-register("array_read_grad", kernel_module="control_flow", inputs=["Array", "I", "Out@GRAD"], lod="drop",
-         outputs=["Array@GRAD"], doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.")
+register(
+    "array_write_grad",
+    kernel_module="control_flow",
+    inputs=["X", "I", "Out@GRAD"],
+    lod="drop",
+    outputs=["X@GRAD?", "Array@GRAD?"],
+    infer=_infer_array_grad,
+    doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
+    "Out@GRAD without slot I.",
+)
+register(
+    "array_read_grad",
+    kernel_module="control_flow",
+    inputs=["Array", "I", "Out@GRAD"],
+    lod="drop",
+    outputs=["Array@GRAD"],
+    doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.",
+)
 
 
 def _infer_array_length(ctx):
     ctx.set_output("Out", [1], "int64")
 
 
-register("lod_array_length", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop",
-         infer=_infer_array_length, doc="Out = the number of slots of the array X (int64 [1]; Fluid's op "
-                                        "behind layers.array_length).")
+register(
+    "lod_array_length",
+    kernel_module="control_flow",
+    inputs=["X"],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_array_length,
+    doc="Out = the number of slots of the array X (int64 [1]; Fluid's op behind layers.array_length).",
+)
 
 # pe's names for them before it built Fluid's: a program saved with them loads as Fluid's ops
 renamed("array_write", "write_to_array", dropped=("Array",))
@@ -99,6 +153,7 @@ renamed("array_length", "lod_array_length", {"Array": "X"})
 
 
 # -- ops that own a block -------------------------------------------------------------------------
+
 
 def _differentiable(block, name):
     var = block.var(name)
@@ -114,67 +169,128 @@ def _block_grad_attrs(g, reads):
     seeds = [n for n in g.output("Out") if _differentiable(block, n) and (b.has_grad(n) or n in reads)]
     wanted = [n for n in reads if _differentiable(block, n)]
     index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
-    return [b.read_grad(n) for n in seeds], {"sub_block": index, "seeds": seeds, "seed_grads": seeded,
-                                             "wanted": wanted, "wanted_grads": grads, "writes": g.output("Out")}
+    return [b.read_grad(n) for n in seeds], {
+        "sub_block": index,
+        "seeds": seeds,
+        "seed_grads": seeded,
+        "wanted": wanted,
+        "wanted_grads": grads,
+        "writes": g.output("Out"),
+    }
 
 
 def _grad_while(g):
     out_grads, attrs = _block_grad_attrs(g, g.input("X"))
-    g.op("while_grad", {"X": g.input("X"), "StepScopes": g.output("StepScopes"), "Out@GRAD": out_grads},
-         {"X@GRAD": g.in_grad("X")}, attrs)
+    g.op(
+        "while_grad",
+        {"X": g.input("X"), "StepScopes": g.output("StepScopes"), "Out@GRAD": out_grads},
+        {"X@GRAD": g.in_grad("X")},
+        attrs,
+    )
 
 
 def _grad_conditional_block(g):
     out_grads, attrs = _block_grad_attrs(g, g.input("Input"))
-    pre = [n for n in attrs["seeds"] if n not in g.input("Input")]   # outputs it overwrites unread
-    g.op("conditional_block_grad", {"Input": g.input("Input"), "Scope": g.output("Scope"), "Out@GRAD": out_grads},
-         {"Input@GRAD": g.in_grad("Input"), "PreOut@GRAD": [g.builder.new_grad_target(n) for n in pre]}, attrs)
+    pre = [n for n in attrs["seeds"] if n not in g.input("Input")]  # outputs it overwrites unread
+    g.op(
+        "conditional_block_grad",
+        {"Input": g.input("Input"), "Scope": g.output("Scope"), "Out@GRAD": out_grads},
+        {"Input@GRAD": g.in_grad("Input"), "PreOut@GRAD": [g.builder.new_grad_target(n) for n in pre]},
+        attrs,
+    )
 
 
-register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
-         grad=_grad_while, grad_reads=("X", "StepScopes"),
-         inputs=["X*", "Condition*"], outputs=["Out*", "StepScopes"],
-         attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
-                "is_test": False, "skip_eager_deletion_vars": _UNSET},
-         doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
-             "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
-             "an error naming the loop's source line after max_iterations iterations.")
+register(
+    "while",
+    kernel_module="control_flow",
+    kernel="while_loop",
+    lod="drop",
+    needs_lod=True,
+    grad=_grad_while,
+    grad_reads=("X", "StepScopes"),
+    inputs=["X*", "Condition*"],
+    outputs=["Out*", "StepScopes"],
+    attrs={
+        "sub_block": _BLOCK,
+        "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
+        "is_test": False,
+        "skip_eager_deletion_vars": _UNSET,
+    },
+    doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
+    "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
+    "an error naming the loop's source line after max_iterations iterations.",
+)
 
-register("while_grad", kernel_module="control_flow", lod="drop", needs_lod=True, inputs=["X*", "StepScopes", "Out@GRAD*"],
-         outputs=["X@GRAD*"], attrs=_GRAD_ATTRS,
-         doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
-             "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
+register(
+    "while_grad",
+    kernel_module="control_flow",
+    lod="drop",
+    needs_lod=True,
+    inputs=["X*", "StepScopes", "Out@GRAD*"],
+    outputs=["X@GRAD*"],
+    attrs=_GRAD_ATTRS,
+    doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
+    "first, each grad op seeing the values the body's overwritten variables had at its forward op.",
+)
 
-register("conditional_block_grad", kernel_module="control_flow", lod="drop", needs_lod=True,
-         inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
-         traits=("unset_inputs",),
-         doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
-             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read; an output of a "
-             "block that did not run, which cond's select_input did not pick, has no gradient).")
+register(
+    "conditional_block_grad",
+    kernel_module="control_flow",
+    lod="drop",
+    needs_lod=True,
+    inputs=["Input*", "Scope", "Out@GRAD*"],
+    outputs=["Input@GRAD*", "PreOut@GRAD*"],
+    attrs=_GRAD_ATTRS,
+    traits=("unset_inputs",),
+    doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
+    "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read; an output of a "
+    "block that did not run, which cond's select_input did not pick, has no gradient).",
+)
 
-register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
-         traits=("keeps_unwritten_outputs",),
-         grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
-         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
-         doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
-             "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
-             "(unchanged when the block does not run).")
-register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
-         traits=("keeps_unwritten_outputs",),
-         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
-         doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
-             "conditional_block): the same run, no gradient.")
+register(
+    "conditional_block",
+    kernel_module="control_flow",
+    lod="drop",
+    needs_lod=True,
+    traits=("keeps_unwritten_outputs",),
+    grad=_grad_conditional_block,
+    grad_reads=("Input", "Scope"),
+    inputs=["Cond*", "Input*"],
+    outputs=["Out*", "Scope"],
+    attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
+    doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
+    "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
+    "(unchanged when the block does not run).",
+)
+register(
+    "conditional_block_infer",
+    kernel_module="control_flow",
+    kernel="conditional_block",
+    lod="drop",
+    traits=("keeps_unwritten_outputs",),
+    needs_lod=True,
+    inputs=["Cond*", "Input*"],
+    outputs=["Out*", "Scope"],
+    attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
+    doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
+    "conditional_block): the same run, no gradient.",
+)
 
 
 def _grad_pylayer(g):
     if g.attrs.get("backward_block", -1) < 0:
-        return      # no backward block (static_pylayer without backward_fn): no gradient flows, as Paddle's
+        return  # no backward block (static_pylayer without backward_fn): no gradient flows, as Paddle's
     outs = g.output("Out")
-    g.op("pylayer_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")}, {"Input@GRAD": g.in_grad("Input")},
-         {"sub_block": g.attrs["backward_block"], "seeds": [grad_var_name(n) for n in outs],
-          "wanted": [grad_var_name(n) for n in g.input("Input")]})
+    g.op(
+        "pylayer_grad",
+        {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")},
+        {"Input@GRAD": g.in_grad("Input")},
+        {
+            "sub_block": g.attrs["backward_block"],
+            "seeds": [grad_var_name(n) for n in outs],
+            "wanted": [grad_var_name(n) for n in g.input("Input")],
+        },
+    )
 
 
 def _infer_pylayer_grad(ctx):
@@ -182,20 +298,33 @@ def _infer_pylayer_grad(ctx):
         ctx.set_output("Input@GRAD", ctx.shape("Input", i), ctx.dtype("Input", i), i=i)
 
 
-register("pylayer", kernel_module="control_flow", lod="drop", needs_lod=True, grad=_grad_pylayer,
-         inputs=["Input*", "Reads*"], outputs=["Out*", "Scope?"],
-         attrs={"sub_block": _BLOCK, "backward_block": Attr(-1, is_int, "a block index, or -1 (none yet)")},
-         doc="Paddle 2.x's static PyLayer: runs its block (sub_block: the forward ops, built by Python) once in a "
-             "child scope; Input: the inputs it was given, Reads: what else it reads from outside (parameters: "
-             "no gradient, as Paddle's), Out: what it writes there. Its gradient is not derived: pylayer_grad "
-             "runs backward_block, the gradient ops built by Python (none: no gradient flows through).")
+register(
+    "pylayer",
+    kernel_module="control_flow",
+    lod="drop",
+    needs_lod=True,
+    grad=_grad_pylayer,
+    inputs=["Input*", "Reads*"],
+    outputs=["Out*", "Scope?"],
+    attrs={"sub_block": _BLOCK, "backward_block": Attr(-1, is_int, "a block index, or -1 (none yet)")},
+    doc="Paddle 2.x's static PyLayer: runs its block (sub_block: the forward ops, built by Python) once in a "
+    "child scope; Input: the inputs it was given, Reads: what else it reads from outside (parameters: "
+    "no gradient, as Paddle's), Out: what it writes there. Its gradient is not derived: pylayer_grad "
+    "runs backward_block, the gradient ops built by Python (none: no gradient flows through).",
+)
 
-register("pylayer_grad", kernel_module="control_flow", lod="drop", infer=_infer_pylayer_grad,
-         inputs=["Input*", "Out@GRAD*"], outputs=["Input@GRAD*"],
-         attrs={"sub_block": _BLOCK, "seeds": _NAMES, "wanted": _NAMES},
-         doc="The gradient of pylayer: runs its backward block once with each Out's gradient under the name "
-             "seeds gives it (Out's name + @GRAD); Input@GRAD are the values the block wrote under the names "
-             "wanted gives (Input's name + @GRAD), zeros where it wrote none.")
+register(
+    "pylayer_grad",
+    kernel_module="control_flow",
+    lod="drop",
+    infer=_infer_pylayer_grad,
+    inputs=["Input*", "Out@GRAD*"],
+    outputs=["Input@GRAD*"],
+    attrs={"sub_block": _BLOCK, "seeds": _NAMES, "wanted": _NAMES},
+    doc="The gradient of pylayer: runs its backward block once with each Out's gradient under the name "
+    "seeds gives it (Out's name + @GRAD); Input@GRAD are the values the block wrote under the names "
+    "wanted gives (Input's name + @GRAD), zeros where it wrote none.",
+)
 
 
 def _step_names(attrs, op):
@@ -212,8 +341,10 @@ def _infer_recurrent(ctx):
             ctx.fail(f"step input '{name}' needs a leading time dimension, its shape is {fmt_shape(shape)}")
         steps = shape[0] if steps is None or steps < 0 else steps
     if len(a["ex_states"]) != len(a["states"]) or len(a["states"]) != ctx.num_inputs("initial_states"):
-        ctx.fail(f"{len(a['ex_states'])} memories, {len(a['states'])} updates and "
-                 f"{ctx.num_inputs('initial_states')} initial states must be as many")
+        ctx.fail(
+            f"{len(a['ex_states'])} memories, {len(a['states'])} updates and "
+            f"{ctx.num_inputs('initial_states')} initial states must be as many"
+        )
     block = ctx.block.program.block(a["sub_block"])
     for i, inner in enumerate(_step_names(a, ctx.op)[1]):
         var = block.var(inner)
@@ -230,28 +361,59 @@ def _grad_recurrent(g):
     wanted = list(step_inputs) + list(a["ex_states"]) + params
     index, seeded, grads = g.block_grad(block, list(step_outputs) + list(a["states"]), wanted, live)
     n_out, n_in, n_ex = len(step_outputs), len(step_inputs), len(a["ex_states"])
-    g.op("recurrent_grad",
-         {"inputs": g.input("inputs"), "initial_states": g.input("initial_states"), "parameters": params,
-          "step_scopes": g.output("step_scopes"), "outputs@GRAD": g.out_grad("outputs")},
-         {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
-          "parameters@GRAD": g.in_grad("parameters")},
-         {"sub_block": index, "reverse": a["reverse"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
-          "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
-          "parameter_grads": grads[n_in + n_ex:]})
+    g.op(
+        "recurrent_grad",
+        {
+            "inputs": g.input("inputs"),
+            "initial_states": g.input("initial_states"),
+            "parameters": params,
+            "step_scopes": g.output("step_scopes"),
+            "outputs@GRAD": g.out_grad("outputs"),
+        },
+        {
+            "inputs@GRAD": g.in_grad("inputs"),
+            "initial_states@GRAD": g.in_grad("initial_states"),
+            "parameters@GRAD": g.in_grad("parameters"),
+        },
+        {
+            "sub_block": index,
+            "reverse": a["reverse"],
+            "out_grads": seeded[:n_out],
+            "state_grads": seeded[n_out:],
+            "input_grads": grads[:n_in],
+            "ex_state_grads": grads[n_in : n_in + n_ex],
+            "parameter_grads": grads[n_in + n_ex :],
+        },
+    )
 
 
-register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
-         inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
-         attrs={"sub_block": _BLOCK, "ex_states": _NAMES, "states": _NAMES, "has_states": False,
-                "reverse": False, "is_train": True, "skip_eager_deletion_vars": _UNSET, "step_inputs": _UNSET,
-                "step_outputs": _UNSET},
-         infer=_infer_recurrent, grad=_grad_recurrent,
-         grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
-         doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
-             "the variable of inputs[i]'s name is inputs[i][t]), each step in a child scope kept in step_scopes; "
-             "memory ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
-             "outputs[k] stacks the block's variable of its name over the steps (Fluid's). step_inputs / "
-             "step_outputs, when given (pe's programs before it built Fluid's), name the block's variables instead.")
+register(
+    "recurrent",
+    kernel_module="control_flow",
+    lod="drop",
+    needs_lod=True,
+    inputs=["inputs*", "initial_states*", "parameters*"],
+    outputs=["outputs*", "step_scopes"],
+    attrs={
+        "sub_block": _BLOCK,
+        "ex_states": _NAMES,
+        "states": _NAMES,
+        "has_states": False,
+        "reverse": False,
+        "is_train": True,
+        "skip_eager_deletion_vars": _UNSET,
+        "step_inputs": _UNSET,
+        "step_outputs": _UNSET,
+    },
+    infer=_infer_recurrent,
+    grad=_grad_recurrent,
+    grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
+    doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
+    "the variable of inputs[i]'s name is inputs[i][t]), each step in a child scope kept in step_scopes; "
+    "memory ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
+    "outputs[k] stacks the block's variable of its name over the steps (Fluid's). step_inputs / "
+    "step_outputs, when given (pe's programs before it built Fluid's), name the block's variables instead.",
+)
 
 
 def _infer_recurrent_grad(ctx):
@@ -261,17 +423,29 @@ def _infer_recurrent_grad(ctx):
             ctx.set_output(slot + "@GRAD", var.shape, var.dtype, i=i)
 
 
-register("recurrent_grad", kernel_module="control_flow", lod="drop",
-         inputs=["inputs*", "initial_states*", "parameters*", "step_scopes", "outputs@GRAD*"],
-         outputs=["inputs@GRAD*", "initial_states@GRAD*", "parameters@GRAD*"],
-         attrs={"sub_block": _BLOCK, "reverse": False, "out_grads": _NAMES, "state_grads": _NAMES,
-                "input_grads": _NAMES, "ex_state_grads": _NAMES, "parameter_grads": _NAMES},
-         infer=_infer_recurrent_grad,
-         doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
-             "scopes from the last step to the first, carrying the memories' gradients back.")
+register(
+    "recurrent_grad",
+    kernel_module="control_flow",
+    lod="drop",
+    inputs=["inputs*", "initial_states*", "parameters*", "step_scopes", "outputs@GRAD*"],
+    outputs=["inputs@GRAD*", "initial_states@GRAD*", "parameters@GRAD*"],
+    attrs={
+        "sub_block": _BLOCK,
+        "reverse": False,
+        "out_grads": _NAMES,
+        "state_grads": _NAMES,
+        "input_grads": _NAMES,
+        "ex_state_grads": _NAMES,
+        "parameter_grads": _NAMES,
+    },
+    infer=_infer_recurrent_grad,
+    doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
+    "scopes from the last step to the first, carrying the memories' gradients back.",
+)
 
 
 # -- IfElse: rows split by a mask, merged back ------------------------------------------------------
+
 
 def _infer_split(ctx):
     x = ctx.shape("X")
@@ -280,14 +454,27 @@ def _infer_split(ctx):
 
 
 def _grad_split(g):
-    g.op("merge_lod_tensor", {"Mask": g.input("Mask"), "InTrue": g.out_grad("OutTrue"),
-                              "InFalse": g.out_grad("OutFalse")}, {"Out": g.in_grad("X")})
+    g.op(
+        "merge_lod_tensor",
+        {"Mask": g.input("Mask"), "InTrue": g.out_grad("OutTrue"), "InFalse": g.out_grad("OutFalse")},
+        {"Out": g.in_grad("X")},
+    )
 
 
-register("split_lod_tensor", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["OutTrue", "OutFalse"],
-         lod="drop", needs_lod=True, attrs={"level": 0}, infer=_infer_split, grad=_grad_split, grad_reads=("Mask",),
-         doc="OutTrue = the sequences of X's LoD level `level` (rows, without LoD) where Mask ([count, 1] bool) "
-             "holds, OutFalse = the others (IfElse), with their LoD.")
+register(
+    "split_lod_tensor",
+    kernel_module="control_flow",
+    inputs=["X", "Mask"],
+    outputs=["OutTrue", "OutFalse"],
+    lod="drop",
+    needs_lod=True,
+    attrs={"level": 0},
+    infer=_infer_split,
+    grad=_grad_split,
+    grad_reads=("Mask",),
+    doc="OutTrue = the sequences of X's LoD level `level` (rows, without LoD) where Mask ([count, 1] bool) "
+    "holds, OutFalse = the others (IfElse), with their LoD.",
+)
 
 
 def _infer_merge(ctx):
@@ -296,22 +483,43 @@ def _infer_merge(ctx):
 
 
 def _grad_merge(g):
-    g.op("split_lod_tensor", {"X": g.out_grad("Out"), "Mask": g.input("Mask")},
-         {"OutTrue": g.in_grad("InTrue"), "OutFalse": g.in_grad("InFalse")})
+    g.op(
+        "split_lod_tensor",
+        {"X": g.out_grad("Out"), "Mask": g.input("Mask")},
+        {"OutTrue": g.in_grad("InTrue"), "OutFalse": g.in_grad("InFalse")},
+    )
 
 
-register("merge_lod_tensor", kernel_module="control_flow", inputs=["X?", "Mask", "InTrue", "InFalse"],
-         outputs=["Out"], lod="drop", needs_lod=True, attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge,
-         grad_reads=("Mask",),
-         doc="Out: sequences of LoD level `level` (rows, without LoD) from InTrue where Mask holds and from "
-             "InFalse elsewhere, in Mask's order (IfElse), with their LoD.")
-register("merge_lod_tensor_infer", kernel_module="control_flow", kernel="merge_lod_tensor",
-         inputs=["X?", "Mask", "InTrue", "InFalse"], outputs=["Out"], lod="drop", needs_lod=True,
-         attrs={"level": 0}, infer=_infer_merge, doc="merge_lod_tensor for inference programs (no gradient).")
+register(
+    "merge_lod_tensor",
+    kernel_module="control_flow",
+    inputs=["X?", "Mask", "InTrue", "InFalse"],
+    outputs=["Out"],
+    lod="drop",
+    needs_lod=True,
+    attrs={"level": 0},
+    infer=_infer_merge,
+    grad=_grad_merge,
+    grad_reads=("Mask",),
+    doc="Out: sequences of LoD level `level` (rows, without LoD) from InTrue where Mask holds and from "
+    "InFalse elsewhere, in Mask's order (IfElse), with their LoD.",
+)
+register(
+    "merge_lod_tensor_infer",
+    kernel_module="control_flow",
+    kernel="merge_lod_tensor",
+    inputs=["X?", "Mask", "InTrue", "InFalse"],
+    outputs=["Out"],
+    lod="drop",
+    needs_lod=True,
+    attrs={"level": 0},
+    infer=_infer_merge,
+    doc="merge_lod_tensor for inference programs (no gradient).",
+)
 
 
 def _infer_array_to_tensor(ctx):
-    item, axis = list(ctx.shape("X") or []), ctx.attrs["axis"]     # the array's: its items' shape
+    item, axis = list(ctx.shape("X") or []), ctx.attrs["axis"]  # the array's: its items' shape
     if item and ctx.attrs["use_stack"]:
         item.insert(axis % (len(item) + 1), -1)
     elif item:
@@ -321,39 +529,72 @@ def _infer_array_to_tensor(ctx):
 
 
 def _grad_array_to_tensor(g):
-    g.op("tensor_array_to_tensor_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "tensor_array_to_tensor_grad",
+        {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], outputs=["Out", "OutIndex"],
-         lod="drop", attrs={"axis": 0, "use_stack": False}, infer=_infer_array_to_tensor,
-         grad=_grad_array_to_tensor, grad_reads=("X",),
-         doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
-             "size along axis.")
-register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
-         outputs=["X@GRAD"], lod="drop", attrs={"axis": 0, "use_stack": False},
-         doc="X@GRAD: Out@GRAD cut back into the array's tensors.")
+register(
+    "tensor_array_to_tensor",
+    kernel_module="control_flow",
+    inputs=["X"],
+    outputs=["Out", "OutIndex"],
+    lod="drop",
+    attrs={"axis": 0, "use_stack": False},
+    infer=_infer_array_to_tensor,
+    grad=_grad_array_to_tensor,
+    grad_reads=("X",),
+    doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
+    "size along axis.",
+)
+register(
+    "tensor_array_to_tensor_grad",
+    kernel_module="control_flow",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    lod="drop",
+    attrs={"axis": 0, "use_stack": False},
+    doc="X@GRAD: Out@GRAD cut back into the array's tensors.",
+)
 
 
 def _infer_is_empty(ctx):
     ctx.set_output("Out", [1], "bool")
 
 
-register("is_empty", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer_is_empty,
-         doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.")
+register(
+    "is_empty",
+    kernel_module="control_flow",
+    inputs=["X"],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_is_empty,
+    doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.",
+)
 
 
 def _infer_get_places(ctx):
     """Nothing to infer: Out is a PLACE_LIST variable, made so by the layer."""
 
 
-register("get_places", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop", infer=_infer_get_places,
-         attrs={"device_count": 0, "device_type": Attr("AUTO", choices=("AUTO", "CPU", "CUDA"))},
-         doc="Out = the places of device_type (AUTO: the device it runs on), the first device_count of them "
-             "(0: all CPU places; one CUDA place); a PLACE_LIST variable (Fluid's deprecated get_places layer).")
+register(
+    "get_places",
+    kernel_module="control_flow",
+    inputs=[],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_get_places,
+    attrs={"device_count": 0, "device_type": Attr("AUTO", choices=("AUTO", "CPU", "CUDA"))},
+    doc="Out = the places of device_type (AUTO: the device it runs on), the first device_count of them "
+    "(0: all CPU places; one CUDA place); a PLACE_LIST variable (Fluid's deprecated get_places layer).",
+)
 
 
 # -- select_input / select_output: one of several variables, picked by an int32 [1] Mask ----------
+
 
 def _infer_select_input(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
@@ -364,24 +605,58 @@ def _infer_select_output(ctx):
         ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), i=i)
 
 
-def _grad_select_input(g):        # the gradient goes to the selected input; zeros to the others
-    g.op("select_input_grad", {"X": g.input("X"), "Mask": g.input("Mask"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")})
+def _grad_select_input(g):  # the gradient goes to the selected input; zeros to the others
+    g.op(
+        "select_input_grad",
+        {"X": g.input("X"), "Mask": g.input("Mask"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+    )
 
 
 def _grad_select_output(g):
     g.op("select_output_grad", {"Mask": g.input("Mask"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("select_input", kernel_module="control_flow", inputs=["X*", "Mask"], outputs=["Out"], lod="drop",
-         traits=("unset_inputs",), infer=_infer_select_input, grad=_grad_select_input, grad_reads=("X", "Mask"),
-         doc="Out = X[Mask] (Mask: int32 [1]); the other X's may have no value (a branch that did not run).")
-register("select_output", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["Out*"], lod="drop",
-         infer=_infer_select_output, grad=_grad_select_output, grad_reads=("Mask",), traits=("output_counts",),
-         doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.")
-register("select_input_grad", kernel_module="control_flow", inputs=["X*", "Mask", "Out@GRAD"], outputs=["X@GRAD*"],
-         lod="drop", infer=grads_like({"X@GRAD": "X"}), traits=("unset_inputs",),
-         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value (none for those without: a "
-             "branch that did not run).")
-register("select_output_grad", kernel_module="control_flow", inputs=["Mask", "Out@GRAD*"], outputs=["X@GRAD"],
-         lod="drop", doc="X@GRAD = Out@GRAD[Mask].")
+register(
+    "select_input",
+    kernel_module="control_flow",
+    inputs=["X*", "Mask"],
+    outputs=["Out"],
+    lod="drop",
+    traits=("unset_inputs",),
+    infer=_infer_select_input,
+    grad=_grad_select_input,
+    grad_reads=("X", "Mask"),
+    doc="Out = X[Mask] (Mask: int32 [1]); the other X's may have no value (a branch that did not run).",
+)
+register(
+    "select_output",
+    kernel_module="control_flow",
+    inputs=["X", "Mask"],
+    outputs=["Out*"],
+    lod="drop",
+    infer=_infer_select_output,
+    grad=_grad_select_output,
+    grad_reads=("Mask",),
+    traits=("output_counts",),
+    doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.",
+)
+register(
+    "select_input_grad",
+    kernel_module="control_flow",
+    inputs=["X*", "Mask", "Out@GRAD"],
+    outputs=["X@GRAD*"],
+    lod="drop",
+    infer=grads_like({"X@GRAD": "X"}),
+    traits=("unset_inputs",),
+    doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value (none for those without: a "
+    "branch that did not run).",
+)
+register(
+    "select_output_grad",
+    kernel_module="control_flow",
+    inputs=["Mask", "Out@GRAD*"],
+    outputs=["X@GRAD"],
+    lod="drop",
+    doc="X@GRAD = Out@GRAD[Mask].",
+)

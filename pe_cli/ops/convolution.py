@@ -12,6 +12,7 @@ Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.ba
 the kernels so that build time and run time always agree on output sizes. The attribute checks and
 layout helpers here serve pooling.py's pool2d too.
 """
+
 from ..base.shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
 from ..kernels.cpu._onednn import MIN_CHANNELS
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
@@ -19,22 +20,28 @@ from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads
 
 # -- attribute checks ------------------------------------------------------------------------------
 
+
 def _ints(n, lo, allowed=None, at_least=False):
     """check: a list of ``n`` (or any of ``allowed`` counts; ``at_least``: n or more) ints, each >= lo
     (lo None: any)."""
     counts = allowed or (n,)
 
     def check(v):
-        return isinstance(v, (list, tuple)) and (len(v) >= n if at_least else len(v) in counts) and all(
-            isinstance(x, int) and not isinstance(x, bool) and (lo is None or x >= lo) for x in v)
+        return (
+            isinstance(v, (list, tuple))
+            and (len(v) >= n if at_least else len(v) in counts)
+            and all(isinstance(x, int) and not isinstance(x, bool) and (lo is None or x >= lo) for x in v)
+        )
+
     return check
 
 
 # Fluid's im2col reads x[o * stride - pad + t * dilation], zero outside x, whatever their signs: a negative
 # padding crops, a dilation of 0 reads one element for every tap, a negative one runs the taps backwards
 # (kernels/cpu/_conv_regular.py); a longer dilations list has its first entries read
-PADDINGS = Attr([0, 0], _ints(2, None, (2, 4)), "a list of 2 or 4 ints ([pad_h, pad_w] or [top, bottom, left, "
-                                              "right]; < 0 crops)")
+PADDINGS = Attr(
+    [0, 0], _ints(2, None, (2, 4)), "a list of 2 or 4 ints ([pad_h, pad_w] or [top, bottom, left, right]; < 0 crops)"
+)
 DILATIONS = Attr([1, 1], _ints(2, None, at_least=True), "a list of 2 (or more: the first 2 read) ints")
 
 
@@ -69,17 +76,35 @@ _CONV_ATTRS = {
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": PADDING_ALGORITHM,
     "data_format": layout_attr("NCHW"),
-    "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
-    **backend_attrs("is_test", "use_quantizer", "fuse_relu", "fuse_brelu", "fuse_brelu_threshold", "fuse_activation",
-                    "fuse_alpha", "fuse_beta", "fuse_residual_connection", "Scale_in", "Scale_out", "Scale_in_eltwise",
-                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search", "use_cudnn",
-                    "use_mkldnn"),
+    "fuse_relu_before_depthwise_conv": False,  # convolve relu(Input) (kernels/fused_math.py relu_first)
+    **backend_attrs(
+        "is_test",
+        "use_quantizer",
+        "fuse_relu",
+        "fuse_brelu",
+        "fuse_brelu_threshold",
+        "fuse_activation",
+        "fuse_alpha",
+        "fuse_beta",
+        "fuse_residual_connection",
+        "Scale_in",
+        "Scale_out",
+        "Scale_in_eltwise",
+        "Scale_weights",
+        "force_fp32_output",
+        "workspace_size_MB",
+        "exhaustive_search",
+        "use_cudnn",
+        "use_mkldnn",
+    ),
 }
 # Fluid's oneDNN kernels alone read these (its fused bias, residual add and activation, int8 scales);
 # its plain CPU kernel ignores them, as pe's kernels do
-_ONEDNN_NOTE = (" As Fluid's plain CPU kernel, it ignores the Bias and ResidualData inputs and the attributes "
-                "of Fluid's oneDNN and cuDNN kernels (fuse_*, Scale_*, use_quantizer, force_fp32_output, "
-                "workspace_size_MB, exhaustive_search).")
+_ONEDNN_NOTE = (
+    " As Fluid's plain CPU kernel, it ignores the Bias and ResidualData inputs and the attributes "
+    "of Fluid's oneDNN and cuDNN kernels (fuse_*, Scale_*, use_quantizer, force_fp32_output, "
+    "workspace_size_MB, exhaustive_search)."
+)
 
 
 def _known(d):
@@ -117,7 +142,9 @@ def _conv_grad_blocked(op):
     """conv2d_grad's blocked slots: of an op writing the filter's gradient alone, the output side only (as
     conv2d_grad_filter's kernel, which its kernel then runs, takes them); else _conv_blocked's."""
     sides = _conv_blocked(op)
-    return tuple(s for s in sides if s[0] in ("Output", "Output@GRAD")) if sides and not op.output("Input@GRAD") else sides
+    return (
+        tuple(s for s in sides if s[0] in ("Output", "Output@GRAD")) if sides and not op.output("Input@GRAD") else sides
+    )
 
 
 def _conv_blocked(op):
@@ -126,8 +153,14 @@ def _conv_blocked(op):
     (_onednn.MIN_CHANNELS: a network's first layer, on 1 or 3 channels), the output side only: its
     forward pass and filter gradient run on oneDNN then (kernels/cpu/blocked.py)."""
     x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
-    if op.attrs["data_format"] != "NCHW" or op.attrs["groups"] != 1 or op.attrs["fuse_relu_before_depthwise_conv"] \
-            or not x or len(x) != 4 or x[1] is None:
+    if (
+        op.attrs["data_format"] != "NCHW"
+        or op.attrs["groups"] != 1
+        or op.attrs["fuse_relu_before_depthwise_conv"]
+        or not x
+        or len(x) != 4
+        or x[1] is None
+    ):
         return ()
     sides = ("Output", "Output@GRAD") if x[1] < MIN_CHANNELS else ("Input", "Output", "Output@GRAD", "Input@GRAD")
     return tuple((slot,) for slot in sides)
@@ -141,38 +174,78 @@ def _grad_conv2d(g, type_):
 
 
 for _type in ("conv2d", "depthwise_conv2d"):
-    register(_type, inputs=["Input", "Filter", "Bias?", "ResidualData?"], outputs=["Output"], attrs=_CONV_ATTRS,
-             infer=_infer_conv2d,
-             grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="convolution",
-             kernel="conv2d", channels_last=("Input", "Output"), blocked=_conv_blocked if _type == "conv2d" else None,
-             doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
-                 "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
-                 "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
-                 "and GEMMs." + _ONEDNN_NOTE)
+    register(
+        _type,
+        inputs=["Input", "Filter", "Bias?", "ResidualData?"],
+        outputs=["Output"],
+        attrs=_CONV_ATTRS,
+        infer=_infer_conv2d,
+        grad=lambda g, t=_type: _grad_conv2d(g, t),
+        grad_reads=("Filter", "Input"),
+        kernel_module="convolution",
+        kernel="conv2d",
+        channels_last=("Input", "Output"),
+        blocked=_conv_blocked if _type == "conv2d" else None,
+        doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
+        "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
+        "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
+        "and GEMMs." + _ONEDNN_NOTE,
+    )
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
-    _grad_grad = grad_of_bilinear_grad(_type, "Input", "Filter", "Output",
-                                       {"Input": f"{_type}_grad", "Filter": f"{_type}_grad"})
-    register(f"{_type}_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD?", "Filter@GRAD?"],
-             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}),
-             kernel_module="convolution", grad=_grad_grad, kernel="conv2d_grad", traits=("optional_outputs",),
-             channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_grad_blocked if _type == "conv2d" else None)
+    _grad_grad = grad_of_bilinear_grad(
+        _type, "Input", "Filter", "Output", {"Input": f"{_type}_grad", "Filter": f"{_type}_grad"}
+    )
+    register(
+        f"{_type}_grad",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Input@GRAD?", "Filter@GRAD?"],
+        attrs=_CONV_ATTRS,
+        infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}),
+        kernel_module="convolution",
+        grad=_grad_grad,
+        kernel="conv2d_grad",
+        traits=("optional_outputs",),
+        channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+        blocked=_conv_grad_blocked if _type == "conv2d" else None,
+    )
     # (each half of it, as pe wrote them in programs it saved before)
-    register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], grad=_grad_grad,
-             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="convolution",
-             kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"),
-             blocked=_conv_blocked if _type == "conv2d" else None)
-    register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
-             attrs=_CONV_ATTRS, grad=_grad_grad, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="convolution",
-             kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"),
-             blocked=_conv_blocked if _type == "conv2d" else None)
+    register(
+        f"{_type}_grad_input",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Input@GRAD"],
+        grad=_grad_grad,
+        attrs=_CONV_ATTRS,
+        infer=grads_like({"Input@GRAD": "Input"}),
+        kernel_module="convolution",
+        kernel="conv2d_grad_input",
+        channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+        blocked=_conv_blocked if _type == "conv2d" else None,
+    )
+    register(
+        f"{_type}_grad_filter",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Filter@GRAD"],
+        attrs=_CONV_ATTRS,
+        grad=_grad_grad,
+        infer=grads_like({"Filter@GRAD": "Filter"}),
+        kernel_module="convolution",
+        kernel="conv2d_grad_filter",
+        channels_last=("Input", "Output@GRAD"),
+        blocked=_conv_blocked if _type == "conv2d" else None,
+    )
 
 
 # -- conv2d_transpose: conv2d's input gradient, so its kernels are conv2d's with the roles swapped --------
 
+
 def _transpose_ints(n, lo, counts=None):
     def ok(v):
-        return isinstance(v, (list, tuple)) and len(v) in (counts or (n,)) and \
-            all(isinstance(i, int) and i >= lo for i in v)
+        return (
+            isinstance(v, (list, tuple))
+            and len(v) in (counts or (n,))
+            and all(isinstance(i, int) and i >= lo for i in v)
+        )
+
     return ok
 
 
@@ -181,15 +254,22 @@ _TRANSPOSE_ATTRS = {
     "paddings": PADDINGS,
     "dilations": DILATIONS,
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-    "output_size": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
-                        all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
+    "output_size": Attr(
+        list,
+        lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and all(isinstance(i, int) and i >= 1 for i in v),
+        "[] or [out_h, out_w], ints >= 1",
+    ),
     "padding_algorithm": PADDING_ALGORITHM,
-    "is_test": False,           # Fluid 1.8 has it (for MKL-DNN); it changes nothing here
+    "is_test": False,  # Fluid 1.8 has it (for MKL-DNN); it changes nothing here
     "data_format": layout_attr("NCHW"),
-    "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
-                           all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
-    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB", "use_cudnn",
-                    "use_mkldnn"),
+    "output_padding": Attr(
+        list,
+        lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and all(isinstance(i, int) and i >= 0 for i in v),
+        "[] or 2 ints >= 0",
+    ),
+    **backend_attrs(
+        "fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB", "use_cudnn", "use_mkldnn"
+    ),
 }
 
 
@@ -204,9 +284,9 @@ def _infer_transpose(ctx):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
     if _known(x[1]) and _known(w[0]) and x[1] != w[0]:
         ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
-    if _known(w[0]) and w[0] < a["groups"]:     # fewer than C_in // groups * groups take part (Fluid's kernel)
+    if _known(w[0]) and w[0] < a["groups"]:  # fewer than C_in // groups * groups take part (Fluid's kernel)
         ctx.fail(f"groups={a['groups']} is more than the {w[0]} input channels of Filter {fmt_shape(w)}")
-    _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)    # (output_size: the kernels')
+    _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)  # (output_size: the kernels')
     if error:
         ctx.fail(error)
     out_c = w[1] * a["groups"] if _known(w[1]) else -1
@@ -215,37 +295,70 @@ def _infer_transpose(ctx):
 
 def _grad_transpose(type_):
     """Fluid's one grad op (conv2d_transpose_grad, ...): the gradients of Input and Filter that are wanted."""
+
     def grad(g):
         ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
         g.op(f"{type_}_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+
     return grad
 
 
 # depthwise_conv2d_transpose (what Fluid's layer builds for groups == channels == num_filters without
 # cuDNN) is served by conv2d_transpose's kernels; NHWC runs them between transposes (kernels/layout.py)
 for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
-    register(_type, kernel_module="convolution", kernel="conv2d_transpose", inputs=["Input", "Filter", "Bias?"],
-             outputs=["Output"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose(_type),
-             grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
-             doc="Output = the transposed convolution of Input [N, C_in, H, W] (or NHWC) with Filter [C_in, "
-                 "C_out/groups, kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing "
-                 "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
-                 "pads + dilation * (kh - 1) + 1, ...] or output_size. As Fluid's plain CPU kernel, it ignores the "
-                 "Bias input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, workspace_size_MB).")
-    register(f"{_type}_grad", kernel_module="convolution", kernel="conv2d_transpose_grad",
-             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_TRANSPOSE_ATTRS,
-             infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), traits=("optional_outputs",),
-             channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+    register(
+        _type,
+        kernel_module="convolution",
+        kernel="conv2d_transpose",
+        inputs=["Input", "Filter", "Bias?"],
+        outputs=["Output"],
+        attrs=_TRANSPOSE_ATTRS,
+        infer=_infer_transpose,
+        grad=_grad_transpose(_type),
+        grad_reads=("Filter", "Input"),
+        channels_last=("Input", "Output"),
+        doc="Output = the transposed convolution of Input [N, C_in, H, W] (or NHWC) with Filter [C_in, "
+        "C_out/groups, kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing "
+        "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
+        "pads + dilation * (kh - 1) + 1, ...] or output_size. As Fluid's plain CPU kernel, it ignores the "
+        "Bias input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, workspace_size_MB).",
+    )
+    register(
+        f"{_type}_grad",
+        kernel_module="convolution",
+        kernel="conv2d_transpose_grad",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Input@GRAD?", "Filter@GRAD?"],
+        attrs=_TRANSPOSE_ATTRS,
+        infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}),
+        traits=("optional_outputs",),
+        channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+    )
     # (each half of it, as pe wrote them in programs it saved before)
-    register(f"{_type}_grad_input", kernel_module="convolution", kernel="conv2d_transpose_grad_input",
-             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS,
-             infer=grads_like({"Input@GRAD": "Input"}), channels_last=("Input", "Output@GRAD", "Input@GRAD"))
-    register(f"{_type}_grad_filter", kernel_module="convolution", kernel="conv2d_transpose_grad_filter",
-             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"], attrs=_TRANSPOSE_ATTRS,
-             infer=grads_like({"Filter@GRAD": "Filter"}), channels_last=("Input", "Output@GRAD"))
+    register(
+        f"{_type}_grad_input",
+        kernel_module="convolution",
+        kernel="conv2d_transpose_grad_input",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Input@GRAD"],
+        attrs=_TRANSPOSE_ATTRS,
+        infer=grads_like({"Input@GRAD": "Input"}),
+        channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+    )
+    register(
+        f"{_type}_grad_filter",
+        kernel_module="convolution",
+        kernel="conv2d_transpose_grad_filter",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Filter@GRAD"],
+        attrs=_TRANSPOSE_ATTRS,
+        infer=grads_like({"Filter@GRAD": "Filter"}),
+        channels_last=("Input", "Output@GRAD"),
+    )
 
 
 # -- deformable_conv, deformable_conv_v1: taps at learned offsets ------------------------------------
+
 
 def _pair(v):
     return int_list(v) and len(v) == 2
@@ -258,15 +371,21 @@ def _infer_deformable(ctx):
         ctx.fail(f"Input {fmt_shape(x)}, Filter {fmt_shape(w)} and Offset {fmt_shape(off)} must be 4-D")
     g, dg = a["groups"], a["deformable_groups"]
     if x[1] >= 0 and (x[1] != w[1] * g or x[1] % dg or w[0] % g):
-        ctx.fail(f"Input {fmt_shape(x)} with Filter {fmt_shape(w)}: channels must be Filter's times groups={g}, "
-                 f"and divide by deformable_groups={dg}")
-    out = [conv_out_size(x[2 + i], w[2 + i], a["paddings"][i], a["paddings"][i], a["strides"][i],
-                         a["dilations"][i]) for i in range(2)]
+        ctx.fail(
+            f"Input {fmt_shape(x)} with Filter {fmt_shape(w)}: channels must be Filter's times groups={g}, "
+            f"and divide by deformable_groups={dg}"
+        )
+    out = [
+        conv_out_size(x[2 + i], w[2 + i], a["paddings"][i], a["paddings"][i], a["strides"][i], a["dilations"][i])
+        for i in range(2)
+    ]
     taps = w[2] * w[3]
     # (Fluid compares Offset's and Mask's dims with the output's only when it runs)
     if ctx.is_runtime and (list(off[2:]) != out or off[1] != 2 * dg * taps):
-        ctx.fail(f"Offset {fmt_shape(off)} must be [N, 2 * deformable_groups * kh * kw = {2 * dg * taps}, "
-                 f"{out[0]}, {out[1]}]")
+        ctx.fail(
+            f"Offset {fmt_shape(off)} must be [N, 2 * deformable_groups * kh * kw = {2 * dg * taps}, "
+            f"{out[0]}, {out[1]}]"
+        )
     if ctx.is_runtime and ctx.has_input("Mask"):
         m = ctx.shape("Mask")
         if len(m) != 4 or list(m[2:]) != out or m[1] != dg * taps:
@@ -287,26 +406,49 @@ def _infer_deformable_grad(ctx):
             ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
 
 
-_DEFORM_ATTRS = {"strides": Attr(lambda: [1, 1], _pair, "2 ints"), "paddings": Attr(lambda: [0, 0], _pair, "2 ints"),
-          "dilations": Attr(lambda: [1, 1], lambda v: int_list(v) and len(v) >= 2 and min(v) > 0,
-                            "2 (or more: the first 2 read) ints > 0"), "groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
-          "deformable_groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"), "im2col_step": 64}
+_DEFORM_ATTRS = {
+    "strides": Attr(lambda: [1, 1], _pair, "2 ints"),
+    "paddings": Attr(lambda: [0, 0], _pair, "2 ints"),
+    "dilations": Attr(
+        lambda: [1, 1], lambda v: int_list(v) and len(v) >= 2 and min(v) > 0, "2 (or more: the first 2 read) ints > 0"
+    ),
+    "groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
+    "deformable_groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
+    "im2col_step": 64,
+}
 for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
     _slots = ["Input", "Offset"] + (["Mask"] if _mask else []) + ["Filter"]
-    register(_type, kernel_module="convolution", kernel="deformable_conv", inputs=_slots, outputs=["Output"],
-             run_infer=True, attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable,
-             grad_reads=tuple(sorted(_slots)), lod="drop",
-             doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
-                 f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
-                 "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "
-                 "Offset holding (h, w) per deformable group and tap.")
-    for _grad_type in (_type + "_grad", _type + "_grad_deformable"):     # (the second: pe's earlier saves' name)
-        register(_grad_type, kernel_module="convolution", kernel="deformable_conv_grad",
-                 inputs=_slots + ["Output@GRAD"], outputs=[s + "@GRAD?" for s in _slots], attrs=_DEFORM_ATTRS,
-                 infer=_infer_deformable_grad)
+    register(
+        _type,
+        kernel_module="convolution",
+        kernel="deformable_conv",
+        inputs=_slots,
+        outputs=["Output"],
+        run_infer=True,
+        attrs=_DEFORM_ATTRS,
+        infer=_infer_deformable,
+        grad=_grad_deformable,
+        grad_reads=tuple(sorted(_slots)),
+        lod="drop",
+        doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
+        f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
+        "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "
+        "Offset holding (h, w) per deformable group and tap.",
+    )
+    for _grad_type in (_type + "_grad", _type + "_grad_deformable"):  # (the second: pe's earlier saves' name)
+        register(
+            _grad_type,
+            kernel_module="convolution",
+            kernel="deformable_conv_grad",
+            inputs=_slots + ["Output@GRAD"],
+            outputs=[s + "@GRAD?" for s in _slots],
+            attrs=_DEFORM_ATTRS,
+            infer=_infer_deformable_grad,
+        )
 
 
 # -- conv_shift (Fluid 1.8): circular convolution of each row of X with the row of Y -------------------
+
 
 def _infer_conv_shift(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -322,13 +464,29 @@ def _infer_conv_shift(ctx):
 
 
 def _grad_conv_shift(g):
-    g.op("conv_shift_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+    g.op(
+        "conv_shift_grad",
+        {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+        g.attrs,
+    )
 
 
-register("conv_shift", kernel_module="convolution", inputs=["X", "Y"], outputs=["Out"], infer=_infer_conv_shift,
-         grad=_grad_conv_shift, grad_reads=("X", "Y"),
-         doc="Out[k, i] = sum over j < N of X[k, (i + j - (N - 1) / 2) mod M] * Y[k, j] (the Neural Turing "
-             "Machine's circular shift), X [B, M], Y [B, N] with N odd and <= M.")
-register("conv_shift_grad", kernel_module="convolution", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+register(
+    "conv_shift",
+    kernel_module="convolution",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_conv_shift,
+    grad=_grad_conv_shift,
+    grad_reads=("X", "Y"),
+    doc="Out[k, i] = sum over j < N of X[k, (i + j - (N - 1) / 2) mod M] * Y[k, j] (the Neural Turing "
+    "Machine's circular shift), X [B, M], Y [B, N] with N odd and <= M.",
+)
+register(
+    "conv_shift_grad",
+    kernel_module="convolution",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
+)

@@ -4,6 +4,7 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 ``padding_algorithm`` SAME / VALID. conv3d_transpose is conv3d's input gradient: its forward is that
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
+
 from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
 from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
@@ -18,20 +19,33 @@ _ATTRS = {
     "padding_algorithm": PADDING_ALGORITHM,
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
     "data_format": layout_attr("NCDHW"),
-    **backend_attrs("is_test", "fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "fuse_residual_connection",
-                    "force_fp32_output", "workspace_size_MB", "exhaustive_search", "use_cudnn", "use_mkldnn"),
+    **backend_attrs(
+        "is_test",
+        "fuse_relu",
+        "fuse_activation",
+        "fuse_alpha",
+        "fuse_beta",
+        "fuse_residual_connection",
+        "force_fp32_output",
+        "workspace_size_MB",
+        "exhaustive_search",
+        "use_cudnn",
+        "use_mkldnn",
+    ),
 }
 _LAST = ("NDHWC", "NHWC")
 # Fluid's conv3d_transpose declares data_format NCHW (channels first) by default
-_TRANSPOSE_ATTRS = dict(_ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"),
-                        data_format=layout_attr("NCHW"))
+_TRANSPOSE_ATTRS = dict(
+    _ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"), data_format=layout_attr("NCHW")
+)
 
 
 def geometry(x_shape, w_shape, attrs):
     """(paddings [d0, d1, h0, h1, w0, w1], dilations) of a 3-D convolution of Input ``x_shape`` (NCDHW)
     by Filter ``w_shape``, under its padding_algorithm."""
-    return conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:],
-                         attrs["strides"], attrs["dilations"])
+    return conv_paddings(
+        attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], attrs["strides"], attrs["dilations"]
+    )
 
 
 def _ncdhw(shape, a):
@@ -45,8 +59,10 @@ def _layout(shape, a):
 
 def _check(ctx, x, w):
     if len(x) != 5 or len(w) != 5:
-        ctx.fail(f"Input {fmt_shape(x)} and Filter {fmt_shape(w)} must be 5-D ({ctx.attrs['data_format']}; "
-                 f"Filter [M, C/groups, kd, kh, kw])")
+        ctx.fail(
+            f"Input {fmt_shape(x)} and Filter {fmt_shape(w)} must be 5-D ({ctx.attrs['data_format']}; "
+            f"Filter [M, C/groups, kd, kh, kw])"
+        )
     if ctx.dtype("Input") != ctx.dtype("Filter"):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
 
@@ -57,8 +73,9 @@ def _infer_conv3d(ctx):
     _check(ctx, x, w)
     g = a["groups"]
     if is_known([x[1], w[1]]) and x[1] != w[1] * g:
-        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={g} expects "
-                 f"{w[1] * g}")
+        ctx.fail(
+            f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={g} expects {w[1] * g}"
+        )
     if is_known([w[0]]) and w[0] % g:
         ctx.fail(f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={g}")
     pads, dil = geometry(x, w, a)
@@ -100,9 +117,13 @@ def _infer_transpose(ctx):
 
 def _grad(type_):
     def grad(g):
-        g.op(f"{type_}_grad", {"Input": g.input("Input"), "Filter": g.input("Filter"),
-                               "Output@GRAD": g.out_grad("Output")},
-             {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+        g.op(
+            f"{type_}_grad",
+            {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")},
+            {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")},
+            g.attrs,
+        )
+
     return grad
 
 
@@ -112,22 +133,49 @@ def _infer_grad(ctx):
 
 
 for _type, _attrs, _infer, _doc in (
-        ("conv3d", _ATTRS, _infer_conv3d,
-         "Output[n, m] = sum over the channels c of group(m) of Input[n, c] correlated with Filter[m, c] "
-         "(strides, paddings, dilations) in D, H and W. As Fluid's plain CPU kernel, it ignores the ResidualData "
-         "input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, force_fp32_output, "
-         "workspace_size_MB, exhaustive_search)."),
-        ("conv3d_transpose", _TRANSPOSE_ATTRS, _infer_transpose,
-         "The gradient of conv3d with respect to its input: Input [N, C, D, H, W] spread through Filter "
-         "[C, M/groups, kd, kh, kw] into Output [N, M, Do, Ho, Wo], Do = (D - 1) stride - pads + dilation "
-         "(kd - 1) + 1, or output_size within [that, that + stride).")):
-    register(_type, kernel_module="convolution3d", inputs=["Input", "Filter"] + (["ResidualData?"] if _type == "conv3d"
-                                                                                    else []), outputs=["Output"], attrs=_attrs,
-             infer=_infer, grad=_grad(_type), grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
-             run_infer=_type == "conv3d_transpose", doc=_doc)
-    register(f"{_type}_grad", kernel_module="convolution3d", inputs=["Input", "Filter", "Output@GRAD"],
-             outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_attrs, infer=_infer_grad,
-             grad=grad_of_bilinear_grad(_type, "Input", "Filter", "Output", {"Input": f"{_type}_grad",
-                                                                            "Filter": f"{_type}_grad"})
-             if _type == "conv3d" else None,
-             traits=("optional_outputs",), channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+    (
+        "conv3d",
+        _ATTRS,
+        _infer_conv3d,
+        "Output[n, m] = sum over the channels c of group(m) of Input[n, c] correlated with Filter[m, c] "
+        "(strides, paddings, dilations) in D, H and W. As Fluid's plain CPU kernel, it ignores the ResidualData "
+        "input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, force_fp32_output, "
+        "workspace_size_MB, exhaustive_search).",
+    ),
+    (
+        "conv3d_transpose",
+        _TRANSPOSE_ATTRS,
+        _infer_transpose,
+        "The gradient of conv3d with respect to its input: Input [N, C, D, H, W] spread through Filter "
+        "[C, M/groups, kd, kh, kw] into Output [N, M, Do, Ho, Wo], Do = (D - 1) stride - pads + dilation "
+        "(kd - 1) + 1, or output_size within [that, that + stride).",
+    ),
+):
+    register(
+        _type,
+        kernel_module="convolution3d",
+        inputs=["Input", "Filter"] + (["ResidualData?"] if _type == "conv3d" else []),
+        outputs=["Output"],
+        attrs=_attrs,
+        infer=_infer,
+        grad=_grad(_type),
+        grad_reads=("Filter", "Input"),
+        channels_last=("Input", "Output"),
+        run_infer=_type == "conv3d_transpose",
+        doc=_doc,
+    )
+    register(
+        f"{_type}_grad",
+        kernel_module="convolution3d",
+        inputs=["Input", "Filter", "Output@GRAD"],
+        outputs=["Input@GRAD?", "Filter@GRAD?"],
+        attrs=_attrs,
+        infer=_infer_grad,
+        grad=grad_of_bilinear_grad(
+            _type, "Input", "Filter", "Output", {"Input": f"{_type}_grad", "Filter": f"{_type}_grad"}
+        )
+        if _type == "conv3d"
+        else None,
+        traits=("optional_outputs",),
+        channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+    )

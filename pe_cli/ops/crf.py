@@ -2,6 +2,7 @@
 the start weights, row 1 the end weights, rows 2.. the tag-to-tag weights. Sequences come from the
 LoD (Emission [N, D], Label [N, 1]), or from a Length input over padded batches (Emission [B, T, D],
 Label [B, T] or [B, T, 1], Length [B] or [B, 1]) as Fluid 1.6+ allows."""
+
 from .define import fmt_shape, register
 
 
@@ -20,8 +21,10 @@ def _check_emission(ctx, op_name):
         ctx.fail(f"Emission {fmt_shape(em.shape)} must be {how}")
     d = em.shape[-1]
     if tr is None or len(tr) != 2 or (_known(d) and any(t >= 0 and t != want for t, want in zip(tr, (d + 2, d)))):
-        ctx.fail(f"Transition {fmt_shape(tr)} must be [D + 2, D] = [{d + 2}, {d}] for Emission "
-                 f"{fmt_shape(em.shape)} (start row, end row, then one row per tag)")
+        ctx.fail(
+            f"Transition {fmt_shape(tr)} must be [D + 2, D] = [{d + 2}, {d}] for Emission "
+            f"{fmt_shape(em.shape)} (start row, end row, then one row per tag)"
+        )
     return em, padded
 
 
@@ -55,12 +58,22 @@ def _crf_lod(in_lods, attrs):
 
 def _grad_crf(g):
     ins = {s: g.output(s) for s in ("Alpha", "EmissionExps", "TransitionExps")}
-    ins.update({"Emission": g.input("Emission"), "Transition": g.input("Transition"), "Label": g.input("Label"),
-                "LogLikelihood@GRAD": g.out_grad("LogLikelihood")})      # (Emission, Transition: Fluid's, unread)
+    ins.update(
+        {
+            "Emission": g.input("Emission"),
+            "Transition": g.input("Transition"),
+            "Label": g.input("Label"),
+            "LogLikelihood@GRAD": g.out_grad("LogLikelihood"),
+        }
+    )  # (Emission, Transition: Fluid's, unread)
     if g.input("Length"):
         ins["Length"] = g.input("Length")
-    g.op("linear_chain_crf_grad", ins,
-         {"Emission@GRAD": g.in_grad("Emission"), "Transition@GRAD": g.in_grad("Transition")}, g.attrs)
+    g.op(
+        "linear_chain_crf_grad",
+        ins,
+        {"Emission@GRAD": g.in_grad("Emission"), "Transition@GRAD": g.in_grad("Transition")},
+        g.attrs,
+    )
 
 
 def _infer_crf_grad(ctx):
@@ -69,18 +82,41 @@ def _infer_crf_grad(ctx):
         ctx.set_output(out, var.shape, var.dtype)
 
 
-register("linear_chain_crf", kernel_module="crf", inputs=["Emission", "Transition", "Label", "Length?"],
-         outputs=["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"], infer=_infer_crf,
-         grad=_grad_crf, grad_reads=("Alpha", "Emission", "EmissionExps", "Transition", "TransitionExps", "Label", "Length"),
-         lod=_crf_lod, needs_lod=True, run_dtypes={"Label": ("int64", "int32")},
-         doc="Per sequence, the negative log-likelihood -log p(Label | Emission) of a linear-chain CRF: "
-             "log Z (forward recursion over Alpha, each row normalized to sum 1) minus the score of the "
-             "label path (start + emissions + transitions + end). EmissionExps = exp(Emission - row max), "
-             "TransitionExps = exp(Transition). An empty sequence costs 0.")
-register("linear_chain_crf_grad", kernel_module="crf",
-         inputs=["Emission?", "Transition?", "Alpha", "EmissionExps", "TransitionExps", "Label", "Length?",
-                 "LogLikelihood@GRAD"], no_need_buffer=("Emission", "Transition"),
-         outputs=["Emission@GRAD?", "Transition@GRAD?"], infer=_infer_crf_grad, lod="drop", needs_lod=True)
+register(
+    "linear_chain_crf",
+    kernel_module="crf",
+    inputs=["Emission", "Transition", "Label", "Length?"],
+    outputs=["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"],
+    infer=_infer_crf,
+    grad=_grad_crf,
+    grad_reads=("Alpha", "Emission", "EmissionExps", "Transition", "TransitionExps", "Label", "Length"),
+    lod=_crf_lod,
+    needs_lod=True,
+    run_dtypes={"Label": ("int64", "int32")},
+    doc="Per sequence, the negative log-likelihood -log p(Label | Emission) of a linear-chain CRF: "
+    "log Z (forward recursion over Alpha, each row normalized to sum 1) minus the score of the "
+    "label path (start + emissions + transitions + end). EmissionExps = exp(Emission - row max), "
+    "TransitionExps = exp(Transition). An empty sequence costs 0.",
+)
+register(
+    "linear_chain_crf_grad",
+    kernel_module="crf",
+    inputs=[
+        "Emission?",
+        "Transition?",
+        "Alpha",
+        "EmissionExps",
+        "TransitionExps",
+        "Label",
+        "Length?",
+        "LogLikelihood@GRAD",
+    ],
+    no_need_buffer=("Emission", "Transition"),
+    outputs=["Emission@GRAD?", "Transition@GRAD?"],
+    infer=_infer_crf_grad,
+    lod="drop",
+    needs_lod=True,
+)
 
 
 def _infer_decoding(ctx):
@@ -98,9 +134,16 @@ def _decoding_lod(in_lods, attrs):
     return {"ViterbiPath": lod} if lod else {}
 
 
-register("crf_decoding", kernel_module="crf", inputs=["Emission", "Transition", "Label?", "Length?"],
-         outputs=["ViterbiPath"], infer=_infer_decoding, lod=_decoding_lod, needs_lod=True,
-         run_dtypes={"Label": ("int64", "int32")},
-         doc="The highest-scoring tag path of each sequence (Viterbi over start, emission, transition and "
-             "end scores; ties keep the lowest tag). With Label: 1 where the path equals the label, else 0. "
-             "Padded input (Length) gives [B, T] with 0 past each length.")
+register(
+    "crf_decoding",
+    kernel_module="crf",
+    inputs=["Emission", "Transition", "Label?", "Length?"],
+    outputs=["ViterbiPath"],
+    infer=_infer_decoding,
+    lod=_decoding_lod,
+    needs_lod=True,
+    run_dtypes={"Label": ("int64", "int32")},
+    doc="The highest-scoring tag path of each sequence (Viterbi over start, emission, transition and "
+    "end scores; ties keep the lowest tag). With Label: 1 where the path equals the label, else 0. "
+    "Padded input (Length) gives [B, T] with 0 past each length.",
+)

@@ -2,6 +2,7 @@
 gradient ops: cumprod (the running product; its gradient exact where X has zeros), cummax and cummin
 (the running extreme and the index it came from: the last of equal values, and a NaN, once met, stays),
 logcumsumexp (log of the running sum of exp, never overflowing). cumsum, Fluid's, is in reduction.py."""
+
 from ..base.shapes import fmt_shape
 from .define import Attr, is_int, register
 
@@ -23,6 +24,7 @@ def _check(ctx, slot, dtypes, axis, flatten=False):
 def _grad_infer(x):
     def infer(ctx):
         ctx.set_output(x + "@GRAD", ctx.shape(x), ctx.dtype(x))
+
     return infer
 
 
@@ -32,17 +34,34 @@ def _infer_cumprod(ctx):
 
 
 def _grad_cumprod(g):
-    g.op("cumprod_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "cumprod_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("cumprod", kernel_module="cumulative", inputs=["X"], outputs=["Out"],
-         attrs={"dim": Attr(-1, is_int, "an int")}, infer=_infer_cumprod, grad=_grad_cumprod,
-         grad_reads=("X", "Out"),
-         doc="Out = the running product of X along `dim`. The gradient of X[j] is the sum over i >= j of "
-             "Out@GRAD[i] times the product of X[k], k <= i, k != j: exact where X has zeros.")
-register("cumprod_grad", kernel_module="cumulative", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs={"dim": Attr(-1, is_int, "an int")}, infer=_grad_infer("X"))
+register(
+    "cumprod",
+    kernel_module="cumulative",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"dim": Attr(-1, is_int, "an int")},
+    infer=_infer_cumprod,
+    grad=_grad_cumprod,
+    grad_reads=("X", "Out"),
+    doc="Out = the running product of X along `dim`. The gradient of X[j] is the sum over i >= j of "
+    "Out@GRAD[i] times the product of X[k], k <= i, k != j: exact where X has zeros.",
+)
+register(
+    "cumprod_grad",
+    kernel_module="cumulative",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs={"dim": Attr(-1, is_int, "an int")},
+    infer=_grad_infer("X"),
+)
 
 
 def _index_dtype(v):
@@ -57,24 +76,46 @@ def _infer_cum_extreme(ctx):
 
 def _cum_extreme(op_type, what):
     def grad(g):
-        g.op(f"{op_type}_grad", {"x": g.input("x"), "indices": g.output("indices"), "out@GRAD": g.out_grad("out")},
-             {"x@GRAD": g.in_grad("x")}, g.attrs)
+        g.op(
+            f"{op_type}_grad",
+            {"x": g.input("x"), "indices": g.output("indices"), "out@GRAD": g.out_grad("out")},
+            {"x@GRAD": g.in_grad("x")},
+            g.attrs,
+        )
 
     attrs = {"axis": Attr(-1, is_int, "an int"), "dtype": Attr(3, _index_dtype, "int32 (2) or int64 (3)")}
-    register(op_type, kernel_module="cumulative", inputs=["x"], outputs=["out", "indices"], attrs=attrs,
-             infer=_infer_cum_extreme, grad=grad, grad_reads=("x", "indices"),
-             doc=f"out = the running {what} of x along `axis`, indices where each came from (dtype int32 or "
-                 f"int64): the last of equal values; a NaN, once met, is the {what} from there on (a later NaN "
-                 f"moves the index). The gradient of x adds out@GRAD[i] at indices[i].")
-    register(f"{op_type}_grad", kernel_module="cumulative", inputs=["x", "indices", "out@GRAD"],
-             outputs=["x@GRAD"], attrs=attrs, infer=_grad_infer("x"))
+    register(
+        op_type,
+        kernel_module="cumulative",
+        inputs=["x"],
+        outputs=["out", "indices"],
+        attrs=attrs,
+        infer=_infer_cum_extreme,
+        grad=grad,
+        grad_reads=("x", "indices"),
+        doc=f"out = the running {what} of x along `axis`, indices where each came from (dtype int32 or "
+        f"int64): the last of equal values; a NaN, once met, is the {what} from there on (a later NaN "
+        f"moves the index). The gradient of x adds out@GRAD[i] at indices[i].",
+    )
+    register(
+        f"{op_type}_grad",
+        kernel_module="cumulative",
+        inputs=["x", "indices", "out@GRAD"],
+        outputs=["x@GRAD"],
+        attrs=attrs,
+        infer=_grad_infer("x"),
+    )
 
 
 _cum_extreme("cummax", "maximum")
 _cum_extreme("cummin", "minimum")
 
-_LCSE_ATTRS = {"axis": Attr(-1, is_int, "an int"), "flatten": Attr(False, choices=_BOOL),
-               "exclusive": Attr(False, choices=_BOOL), "reverse": Attr(False, choices=_BOOL)}
+_LCSE_ATTRS = {
+    "axis": Attr(-1, is_int, "an int"),
+    "flatten": Attr(False, choices=_BOOL),
+    "exclusive": Attr(False, choices=_BOOL),
+    "reverse": Attr(False, choices=_BOOL),
+}
 
 
 def _infer_logcumsumexp(ctx):
@@ -87,16 +128,34 @@ def _infer_logcumsumexp(ctx):
 
 
 def _grad_logcumsumexp(g):
-    g.op("logcumsumexp_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "logcumsumexp_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("logcumsumexp", kernel_module="cumulative", inputs=["X"], outputs=["Out"], attrs=_LCSE_ATTRS,
-         infer=_infer_logcumsumexp, grad=_grad_logcumsumexp, grad_reads=("X", "Out"),
-         doc="Out = log(running sum of exp(X)) along `axis` (`flatten`: over X flattened, Out 1-D), each step "
-             "max(a, b) + log1p(exp(min - max)) from the dtype's lowest value (Paddle's: -inf inputs give that "
-             "value, not -inf); `exclusive` leaves each element out of its own sum, `reverse` runs from the "
-             "end. The gradient of X[j] is the sum over the Out[i] it enters of Out@GRAD[i] exp(X[j] - "
-             "Out[i]), summed in log space for the positive and the negative parts.")
-register("logcumsumexp_grad", kernel_module="cumulative", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_LCSE_ATTRS, infer=_grad_infer("X"))
+register(
+    "logcumsumexp",
+    kernel_module="cumulative",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_LCSE_ATTRS,
+    infer=_infer_logcumsumexp,
+    grad=_grad_logcumsumexp,
+    grad_reads=("X", "Out"),
+    doc="Out = log(running sum of exp(X)) along `axis` (`flatten`: over X flattened, Out 1-D), each step "
+    "max(a, b) + log1p(exp(min - max)) from the dtype's lowest value (Paddle's: -inf inputs give that "
+    "value, not -inf); `exclusive` leaves each element out of its own sum, `reverse` runs from the "
+    "end. The gradient of X[j] is the sum over the Out[i] it enters of Out@GRAD[i] exp(X[j] - "
+    "Out[i]), summed in log space for the positive and the negative parts.",
+)
+register(
+    "logcumsumexp_grad",
+    kernel_module="cumulative",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_LCSE_ATTRS,
+    infer=_grad_infer("X"),
+)

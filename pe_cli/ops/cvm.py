@@ -1,5 +1,6 @@
 """cvm (Fluid 1.8's continuous_value_model) for CTR models: each row's first two values are its
 show and click counts (kernels in kernels/<device>/cvm.py)."""
+
 from .define import fmt_shape, register
 
 
@@ -14,19 +15,39 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("cvm_grad", {"X": g.input("X"), "CVM": g.input("CVM"), "Y@GRAD": g.out_grad("Y")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "cvm_grad",
+        {"X": g.input("X"), "CVM": g.input("CVM"), "Y@GRAD": g.out_grad("Y")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
     ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
 
 
-register("cvm", kernel_module="cvm", inputs=["X", "CVM"], outputs=["Y"], attrs={"use_cvm": True}, infer=_infer,
-         grad=_grad, grad_reads=("CVM", "X"), needs_lod=True,
-         doc="use_cvm: Y = X with its first two columns replaced by log(show + 1) and log(click + 1) - "
-             "log(show + 1); else Y = X without them. X@GRAD is Fluid's: Y@GRAD on the other columns, and "
-             "the CVM input (the instance's show and click, per sequence for LoD input) on the first two, "
-             "not a derivative.")
-register("cvm_grad", kernel_module="cvm", inputs=["X", "CVM", "Y@GRAD"], outputs=["X@GRAD"], attrs={"use_cvm": True},
-         infer=_infer_grad, needs_lod=True)
+register(
+    "cvm",
+    kernel_module="cvm",
+    inputs=["X", "CVM"],
+    outputs=["Y"],
+    attrs={"use_cvm": True},
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("CVM", "X"),
+    needs_lod=True,
+    doc="use_cvm: Y = X with its first two columns replaced by log(show + 1) and log(click + 1) - "
+    "log(show + 1); else Y = X without them. X@GRAD is Fluid's: Y@GRAD on the other columns, and "
+    "the CVM input (the instance's show and click, per sequence for LoD input) on the first two, "
+    "not a derivative.",
+)
+register(
+    "cvm_grad",
+    kernel_module="cvm",
+    inputs=["X", "CVM", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs={"use_cvm": True},
+    infer=_infer_grad,
+    needs_lod=True,
+)

@@ -15,14 +15,25 @@ Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable)
 ``"X*?"`` a list that may be absent (Fluid's duplicable and dispensable).
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
+
 import importlib
 from dataclasses import dataclass, field
 
 from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
-from .attributes import (BACKEND_ATTRS, Attr, as_long, backend_attrs, dtype_code, dtype_or_none,  # noqa: F401
-                         in_range, int_list, is_int, positive)     # (re-exported: op families declare attributes with them)
+from .attributes import (
+    BACKEND_ATTRS,
+    Attr,
+    as_long,
+    backend_attrs,
+    dtype_code,
+    dtype_or_none,  # noqa: F401
+    in_range,
+    int_list,
+    is_int,
+    positive,
+)  # (re-exported: op families declare attributes with them)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"
@@ -31,6 +42,7 @@ GRAD_SUFFIX = "@GRAD"
 def grad_var_name(name):
     """The name of ``name``'s gradient."""
     return name + GRAD_SUFFIX
+
 
 # type -> OpDef, filled as the family modules are imported (registry.py imports them all)
 _REGISTRY = {}
@@ -59,27 +71,27 @@ class OpDef:
     inputs: tuple
     outputs: tuple
     attrs: dict
-    infer: object               # infer(ctx): sets output shapes and dtypes; raises on mismatch
-    grad: object = None         # grad(g): appends the grad ops (see backward.GradContext)
-    kernel_module: str = ""     # kernels live in pe_cli.kernels.<device>.<kernel_module>
-    kernel_name: str = ""       # the kernel function's name there (the op type unless aliased)
-    needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
+    infer: object  # infer(ctx): sets output shapes and dtypes; raises on mismatch
+    grad: object = None  # grad(g): appends the grad ops (see backward.GradContext)
+    kernel_module: str = ""  # kernels live in pe_cli.kernels.<device>.<kernel_module>
+    kernel_name: str = ""  # the kernel function's name there (the op type unless aliased)
+    needs_rng: bool = False  # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
     doc: str = ""
-    traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
-    grad_reads: tuple = ()      # forward slots (inputs or outputs) whose values the grad ops read
-    lod: object = "keep"        # how LoD passes at run time (see LOD_RULES)
-    needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
-    inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
-    channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
-    blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
+    traits: frozenset = frozenset()  # what other parts ask of an op type instead of naming it (TRAITS)
+    grad_reads: tuple = ()  # forward slots (inputs or outputs) whose values the grad ops read
+    lod: object = "keep"  # how LoD passes at run time (see LOD_RULES)
+    needs_lod: bool = False  # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
+    inplace: tuple = ()  # (output slot, input slot): the kernel may write that output over that input
+    channels_last: tuple = ()  # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
+    blocked: object = None  # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
     no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
-    attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
-    last_axis: tuple = ()       # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
-    first_axis: tuple = ()      # slots transposed to have attrs['axis'] first around the kernel (kernels/layout.py)
-    reads_outputs: tuple = ()   # output slots whose value before the op (if any) its kernel gets as an input
-    run_dtypes: dict = field(default_factory=dict)    # slot -> the dtypes its kernels take, checked when run
-    run_lod: dict = field(default_factory=dict)       # slot -> None, or the slot that stands in for its LoD
-    run_infer: bool = False     # its infer rule runs again on the values (ctx.is_runtime) before its kernel
+    attr_tensors: dict = field(default_factory=dict)  # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
+    last_axis: tuple = ()  # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
+    first_axis: tuple = ()  # slots transposed to have attrs['axis'] first around the kernel (kernels/layout.py)
+    reads_outputs: tuple = ()  # output slots whose value before the op (if any) its kernel gets as an input
+    run_dtypes: dict = field(default_factory=dict)  # slot -> the dtypes its kernels take, checked when run
+    run_lod: dict = field(default_factory=dict)  # slot -> None, or the slot that stands in for its LoD
+    run_infer: bool = False  # its infer rule runs again on the values (ctx.is_runtime) before its kernel
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -103,14 +115,18 @@ class OpDef:
             module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
             fn = getattr(module, self.kernel_name, None)
             if fn is None:
-                raise PeError(f"op '{self.type}' has no {device} kernel "
-                              f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
+                raise PeError(
+                    f"op '{self.type}' has no {device} kernel "
+                    f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)"
+                )
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
             if self.last_axis and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
             if self.first_axis and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.first_axis, first=True)
+                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(
+                    fn, device, self.first_axis, first=True
+                )
             if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             if self.run_dtypes or self.run_lod or self.run_infer:
@@ -127,43 +143,43 @@ class OpDef:
 TRAITS = {
     "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
     "elementwise": "each output element comes from the input elements at its (broadcast) position, one output "
-                   "(enable_auto_fusion chains these with the activations)",
+    "(enable_auto_fusion chains these with the activations)",
     "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
     "probabilities": "its Out holds probabilities along its axis (a classifier's output it writes is taken as "
-                     "the class probabilities by pe predict and the ONNX export, never put through a softmax again)",
+    "the class probabilities by pe predict and the ONNX export, never put through a softmax again)",
     "metric": "computes an evaluation metric (its first output is the metric's value)",
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
-                     "executor densifies one for every other op",
+    "executor densifies one for every other op",
     "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
-              "(prune_read_op) removes",
+    "(prune_read_op) removes",
     "force_cpu_given": "its force_cpu attribute, set only when given: inside device_guard, False too warns",
     "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
-                   "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
+    "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
-                        "attrs['_outputs'], the set of its output slots that name a variable",
+    "attrs['_outputs'], the set of its output slots that name a variable",
     "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
-                     "names (select_output writes one of several)",
+    "names (select_output writes one of several)",
     "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes: in a program "
-                         "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
-                         "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
+    "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
+    "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
-                            "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
-                            "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
-                            "inference and kernels read",
+    "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
+    "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
+    "inference and kernels read",
     "keeps_unwritten_outputs": "a run may leave its outputs unwritten (conditional_block when Cond fails), so "
-                               "they keep what they held: a run takes them from the scope where no earlier op "
-                               "of the block writes them",
+    "they keep what they held: a run takes them from the scope where no earlier op "
+    "of the block writes them",
     "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
-                    "select_input's in Fluid's cond): its kernels get None for those",
+    "select_input's in Fluid's cond): its kernels get None for those",
     "feeds_the_run": "Fluid's feed: its output is one of the run's feeds (the col-th of the feed holder), so a "
-                     "program holding it names the feeds the run must give (executor/feed_fetch_ops.py)",
+    "program holding it names the feeds the run must give (executor/feed_fetch_ops.py)",
     "fetches_the_run": "Fluid's fetch: its input goes to the col-th place of the fetch holder, so a program "
-                       "holding it names the run's fetch list",
+    "holding it names the run's fetch list",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
-                        "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
-                        "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
-                        "input: the sequential executor, no NaN check, no other executor on the scope), its "
-                        "kernels may write them in place (a few rows of a table, or the whole parameter)",
+    "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
+    "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
+    "input: the sequential executor, no NaN check, no other executor on the scope), its "
+    "kernels may write them in place (a few rows of a table, or the whole parameter)",
 }
 
 
@@ -175,10 +191,34 @@ TRAITS = {
 LOD_RULES = ("keep", "drop")
 
 
-def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
-             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), first_axis=(), reads_outputs=(),
-             run_dtypes=None, run_lod=None, run_infer=False):
+def register(
+    type,
+    *,
+    kernel_module,
+    inputs,
+    outputs,
+    attrs=None,
+    infer=None,
+    grad=None,
+    grad_reads=(),
+    kernel=None,
+    needs_rng=False,
+    doc="",
+    traits=(),
+    lod="keep",
+    needs_lod=False,
+    inplace=(),
+    channels_last=(),
+    blocked=None,
+    no_need_buffer=(),
+    attr_tensors=None,
+    last_axis=(),
+    first_axis=(),
+    reads_outputs=(),
+    run_dtypes=None,
+    run_lod=None,
+    run_infer=False,
+):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -208,21 +248,75 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
-    _check_registration(type, inputs, outputs, attrs, traits, grad_reads, lod, inplace, no_need_buffer, channels_last,
-                        last_axis, first_axis, attr_tensors, run_dtypes, run_lod, needs_lod)
+    _check_registration(
+        type,
+        inputs,
+        outputs,
+        attrs,
+        traits,
+        grad_reads,
+        lod,
+        inplace,
+        no_need_buffer,
+        channels_last,
+        last_axis,
+        first_axis,
+        attr_tensors,
+        run_dtypes,
+        run_lod,
+        needs_lod,
+    )
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
-    attrs = dict(PADDLE2_ATTRS.get(type, {}), **attrs)      # Paddle 2.6's further attributes (paddle2_attrs.py)
-    opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
-                  attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(first_axis), tuple(reads_outputs),
-                  dict(run_dtypes or {}), dict(run_lod or {}), run_infer)
+    attrs = dict(PADDLE2_ATTRS.get(type, {}), **attrs)  # Paddle 2.6's further attributes (paddle2_attrs.py)
+    opdef = OpDef(
+        type,
+        tuple(Slot.parse(s) for s in inputs),
+        tuple(Slot.parse(s) for s in outputs),
+        attrs,
+        infer,
+        grad,
+        kernel_module,
+        kernel or type,
+        needs_rng,
+        doc,
+        frozenset(traits),
+        tuple(grad_reads),
+        lod,
+        needs_lod,
+        tuple(inplace),
+        tuple(channels_last),
+        blocked,
+        tuple(no_need_buffer),
+        dict(attr_tensors or {}),
+        tuple(last_axis),
+        tuple(first_axis),
+        tuple(reads_outputs),
+        dict(run_dtypes or {}),
+        dict(run_lod or {}),
+        run_infer,
+    )
     _REGISTRY[type] = opdef
     return opdef
 
 
-def _check_registration(type, inputs, outputs, attrs, traits, grad_reads, lod, inplace, no_need_buffer, channels_last,
-                        last_axis, first_axis, attr_tensors, run_dtypes, run_lod, needs_lod):
+def _check_registration(
+    type,
+    inputs,
+    outputs,
+    attrs,
+    traits,
+    grad_reads,
+    lod,
+    inplace,
+    no_need_buffer,
+    channels_last,
+    last_axis,
+    first_axis,
+    attr_tensors,
+    run_dtypes,
+    run_lod,
+    needs_lod,
+):
     """register's arguments name the op's own slots and attributes, known traits and LoD rules."""
     unknown = set(traits) - set(TRAITS)
     if unknown:
@@ -237,8 +331,10 @@ def _check_registration(type, inputs, outputs, attrs, traits, grad_reads, lod, i
     if set(no_need_buffer) - slots:
         raise RuntimeError(f"op '{type}': no_need_buffer {sorted(set(no_need_buffer) - slots)} are not its slots")
     if set(channels_last) - slots or set(last_axis) - slots or set(first_axis) - slots:
-        raise RuntimeError(f"op '{type}': channels_last / last_axis / first_axis "
-                           f"{sorted(set(channels_last + last_axis + first_axis) - slots)} are not its slots")
+        raise RuntimeError(
+            f"op '{type}': channels_last / last_axis / first_axis "
+            f"{sorted(set(channels_last + last_axis + first_axis) - slots)} are not its slots"
+        )
     if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
         raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     if set(run_dtypes or {}) - slots or set(run_lod or {}) - slots or (run_lod and not needs_lod):
@@ -266,11 +362,13 @@ def defined(type):
 
 # -- common inference rules ---------------------------------------------------------------------
 
+
 def same_as(in_slot="X", out_slot="Out"):
     """Output has the input's shape and dtype (activations, scale, dropout, ...)."""
+
     def infer(ctx):
-        ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot),
-                       lod_level=ctx.input_var(in_slot).lod_level)
+        ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot), lod_level=ctx.input_var(in_slot).lod_level)
+
     return infer
 
 
@@ -287,11 +385,13 @@ def one_shape_blocked(op):
 def grads_like(pairs):
     """For grad ops: each output ``X@GRAD`` has the shape of forward input ``X``.
     ``pairs`` maps output slot -> the input slot whose variable it mirrors."""
+
     def infer(ctx):
         for out_slot, in_slot in pairs.items():
             for i in range(ctx.num_outputs(out_slot)):
                 var = ctx.input_var(in_slot, i)
                 ctx.set_output(out_slot, var.shape, var.dtype, i=i)
+
     return infer
 
 
@@ -299,11 +399,13 @@ def grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("
     """A grad maker appending ``op_type`` (Fluid's ``<op>_grad``, its attributes the forward op's) that
     reads forward inputs ``reads``, forward outputs ``ins_from_outputs`` and the gradients of
     ``out_grads``, writing the gradients of ``in_grads``."""
+
     def grad(g):
         ins = {s: g.input(s) for s in reads}
         ins.update({s: g.output(s) for s in ins_from_outputs})
         ins.update({grad_var_name(s): g.out_grad(s) for s in out_grads})
         g.op(op_type, ins, {grad_var_name(s): g.in_grad(s) for s in in_grads}, g.attrs)
+
     return grad
 
 
@@ -311,12 +413,15 @@ def lods_like(pairs):
     """A LoD rule (``register(lod=...)``): each output slot of ``pairs`` has the LoD of its input slot, as
     Fluid's ShareLoD(X, X@GRAD) (a grad op's) or ShareLoD(Input, Hidden) (gru's, whose other outputs get none);
     ``pairs``: output -> input slot."""
+
     def lod(in_lods, attrs):
         return {out_slot: in_lods.get(in_slot) for out_slot, in_slot in pairs.items()}
+
     return lod
 
 
 # -- gradients of gradients (Fluid's *_grad_grad ops), written with the op family's own ops ------
+
 
 def grad_of_bilinear_grad(forward, x_slot, y_slot, out_slot, grad_types):
     """The grad maker of a grad op of ``forward``, an op bilinear in ``x_slot`` and ``y_slot`` (mul,
@@ -334,8 +439,13 @@ def grad_of_bilinear_grad(forward, x_slot, y_slot, out_slot, grad_types):
             if g.needs(d_out):
                 g.op(forward, pair, {out_slot: g.in_grad(d_out)}, g.attrs)
             if g.needs(other):
-                g.op(grad_types[other], dict(pair, **{d_out: g.input(d_out)}),
-                     {grad_var_name(other): g.in_grad(other)}, g.attrs)
+                g.op(
+                    grad_types[other],
+                    dict(pair, **{d_out: g.input(d_out)}),
+                    {grad_var_name(other): g.in_grad(other)},
+                    g.attrs,
+                )
+
     return grad
 
 
@@ -354,4 +464,5 @@ def grad_of_linear_grad(forward, x_slot, out_slot, extra_inputs=(), extra_output
         outs = {out_slot: g.in_grad(d_out)}
         outs.update({s: [g.tmp(g.input(d_out)[0], s)] for s in extra_outputs})
         g.op(forward, ins, outs, g.attrs)
+
     return grad

@@ -4,6 +4,7 @@ iou_similarity, box_coder (encode_center_size / decode_center_size), box_clip,
 polygon_box_transform (EAST's geometry map to absolute coordinates) and box_decoder_and_assign
 (Faster R-CNN's per-class decoding and the best class's box). None has a gradient in Fluid (each
 registers an empty grad maker), so none has one here."""
+
 import numbers
 
 from ..kernels.detection_geometry import density_priors, expand_aspect_ratios
@@ -33,6 +34,7 @@ def _set_boxes(ctx, h, w, priors, names=("Boxes", "Variances"), flatten=False):
 
 # -- prior_box -----------------------------------------------------------------------------------
 
+
 def _infer_prior_box(ctx):
     shape = _feature_map(ctx)
     _feature_map(ctx, "Image")
@@ -54,49 +56,79 @@ def _infer_prior_box(ctx):
 
 _STEP = Attr(0.0, lambda v: v >= 0, ">= 0 (0: the image size over the feature map's)")
 
-register("prior_box", kernel_module="detection_box", inputs=["Input", "Image"], outputs=["Boxes", "Variances"],
-         attrs={"min_sizes": Attr([], _floats, "a list of floats"),
-                "max_sizes": Attr([], _floats, "a list of floats"),
-                "aspect_ratios": Attr([], _floats, "a list of floats"),
-                "variances": Attr([], _floats, "4 floats"),
-                "flip": True, "clip": True, "step_w": _STEP, "step_h": _STEP, "offset": 0.5,
-                "min_max_aspect_ratios_order": False, **backend_attrs("use_quantizer", "use_mkldnn")},
-         infer=_infer_prior_box, lod="drop",
-         doc="SSD prior boxes [H, W, num_priors, 4] (normalized xmin, ymin, xmax, ymax) per cell of Input, "
-             "and their variances of the same shape. use_quantizer (Fluid's oneDNN int8) changes nothing.")
+register(
+    "prior_box",
+    kernel_module="detection_box",
+    inputs=["Input", "Image"],
+    outputs=["Boxes", "Variances"],
+    attrs={
+        "min_sizes": Attr([], _floats, "a list of floats"),
+        "max_sizes": Attr([], _floats, "a list of floats"),
+        "aspect_ratios": Attr([], _floats, "a list of floats"),
+        "variances": Attr([], _floats, "4 floats"),
+        "flip": True,
+        "clip": True,
+        "step_w": _STEP,
+        "step_h": _STEP,
+        "offset": 0.5,
+        "min_max_aspect_ratios_order": False,
+        **backend_attrs("use_quantizer", "use_mkldnn"),
+    },
+    infer=_infer_prior_box,
+    lod="drop",
+    doc="SSD prior boxes [H, W, num_priors, 4] (normalized xmin, ymin, xmax, ymax) per cell of Input, "
+    "and their variances of the same shape. use_quantizer (Fluid's oneDNN int8) changes nothing.",
+)
 
 
 # -- density_prior_box ---------------------------------------------------------------------------
+
 
 def _infer_density(ctx):
     shape, image = _feature_map(ctx), _feature_map(ctx, "Image")
     a = ctx.attrs
     if len(a["fixed_sizes"]) != len(a["densities"]):
         ctx.fail(f"fixed_sizes {list(a['fixed_sizes'])} and densities {list(a['densities'])} must be as long")
-    if any(d <= 0 for d in a["densities"]) or any(s <= 0 for s in a["fixed_sizes"]) or \
-            any(r <= 0 for r in a["fixed_ratios"]):
+    if (
+        any(d <= 0 for d in a["densities"])
+        or any(s <= 0 for s in a["fixed_sizes"])
+        or any(r <= 0 for r in a["fixed_ratios"])
+    ):
         ctx.fail("densities, fixed_sizes and fixed_ratios must all be > 0")
     if len(a["variances"]) != 4 or any(v <= 0 for v in a["variances"]):
         ctx.fail(f"variances {list(a['variances'])} must be 4 values > 0")
     for i, what in ((2, "height"), (3, "width")):
-        if ctx.is_runtime and shape[i] >= image[i]:        # (Fluid compares them when it runs)
+        if ctx.is_runtime and shape[i] >= image[i]:  # (Fluid compares them when it runs)
             ctx.fail(f"Input's {what} {shape[i]} must be smaller than Image's {image[i]}")
     _set_boxes(ctx, shape[2], shape[3], density_priors(a), flatten=a["flatten_to_2d"])
 
 
-register("density_prior_box", kernel_module="detection_box", inputs=["Input", "Image"],
-         outputs=["Boxes", "Variances"],
-         attrs={"variances": Attr([], _floats, "4 floats > 0"), "clip": True, "flatten_to_2d": False,
-                "step_w": _STEP, "step_h": _STEP, "offset": 0.5,
-                "fixed_sizes": Attr([], _floats, "a list of floats > 0"),
-                "fixed_ratios": Attr([], _floats, "a list of floats > 0"),
-                "densities": Attr([], int_list, "a list of ints > 0")},
-         infer=_infer_density, lod="drop", run_infer=True,
-         doc="Density prior boxes [H, W, num_priors, 4] (or [H*W*num_priors, 4] with flatten_to_2d): per size, "
-             "ratio and density d, a d x d grid of boxes in each cell; and their variances.")
+register(
+    "density_prior_box",
+    kernel_module="detection_box",
+    inputs=["Input", "Image"],
+    outputs=["Boxes", "Variances"],
+    attrs={
+        "variances": Attr([], _floats, "4 floats > 0"),
+        "clip": True,
+        "flatten_to_2d": False,
+        "step_w": _STEP,
+        "step_h": _STEP,
+        "offset": 0.5,
+        "fixed_sizes": Attr([], _floats, "a list of floats > 0"),
+        "fixed_ratios": Attr([], _floats, "a list of floats > 0"),
+        "densities": Attr([], int_list, "a list of ints > 0"),
+    },
+    infer=_infer_density,
+    lod="drop",
+    run_infer=True,
+    doc="Density prior boxes [H, W, num_priors, 4] (or [H*W*num_priors, 4] with flatten_to_2d): per size, "
+    "ratio and density d, a d x d grid of boxes in each cell; and their variances.",
+)
 
 
 # -- anchor_generator ----------------------------------------------------------------------------
+
 
 def _infer_anchor(ctx):
     shape = _feature_map(ctx)
@@ -107,21 +139,31 @@ def _infer_anchor(ctx):
         ctx.fail(f"variances {list(a['variances'])} must hold 4 values")
     if any(s <= 0 for s in a["anchor_sizes"]) or any(r <= 0 for r in a["aspect_ratios"]):
         ctx.fail("anchor_sizes and aspect_ratios must be > 0")
-    _set_boxes(ctx, shape[2], shape[3], len(a["anchor_sizes"]) * len(a["aspect_ratios"]),
-               names=("Anchors", "Variances"))
+    _set_boxes(
+        ctx, shape[2], shape[3], len(a["anchor_sizes"]) * len(a["aspect_ratios"]), names=("Anchors", "Variances")
+    )
 
 
-register("anchor_generator", kernel_module="detection_box", inputs=["Input"], outputs=["Anchors", "Variances"],
-         attrs={"anchor_sizes": Attr([64.0, 128.0, 256.0, 512.0], _floats, "a list of floats > 0"),
-                "aspect_ratios": Attr([0.5, 1.0, 2.0], _floats, "a list of floats > 0"),
-                "variances": Attr([0.1, 0.1, 0.2, 0.2], _floats, "4 floats"),
-                "stride": Attr([16.0, 16.0], _floats, "2 floats"), "offset": 0.5},
-         infer=_infer_anchor, lod="drop",
-         doc="Faster R-CNN anchors [H, W, num_anchors, 4] in input pixels (per aspect ratio, per size) and "
-             "their variances.")
+register(
+    "anchor_generator",
+    kernel_module="detection_box",
+    inputs=["Input"],
+    outputs=["Anchors", "Variances"],
+    attrs={
+        "anchor_sizes": Attr([64.0, 128.0, 256.0, 512.0], _floats, "a list of floats > 0"),
+        "aspect_ratios": Attr([0.5, 1.0, 2.0], _floats, "a list of floats > 0"),
+        "variances": Attr([0.1, 0.1, 0.2, 0.2], _floats, "4 floats"),
+        "stride": Attr([16.0, 16.0], _floats, "2 floats"),
+        "offset": 0.5,
+    },
+    infer=_infer_anchor,
+    lod="drop",
+    doc="Faster R-CNN anchors [H, W, num_anchors, 4] in input pixels (per aspect ratio, per size) and their variances.",
+)
 
 
 # -- iou_similarity ------------------------------------------------------------------------------
+
 
 def _boxes(ctx, slot):
     shape = ctx.shape(slot)
@@ -137,13 +179,20 @@ def _infer_iou(ctx):
     ctx.set_output("Out", [x[0], y[0]], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("iou_similarity", kernel_module="detection_box", inputs=["X", "Y"], outputs=["Out"],
-         attrs={"box_normalized": True}, infer=_infer_iou,
-         doc="Out[i, j] = the intersection over union of box X[i] and box Y[j] (+1 on widths and heights "
-             "unless box_normalized); Out keeps X's LoD.")
+register(
+    "iou_similarity",
+    kernel_module="detection_box",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs={"box_normalized": True},
+    infer=_infer_iou,
+    doc="Out[i, j] = the intersection over union of box X[i] and box Y[j] (+1 on widths and heights "
+    "unless box_normalized); Out keeps X's LoD.",
+)
 
 
 # -- box_coder -----------------------------------------------------------------------------------
+
 
 def _infer_box_coder(ctx):
     # (Fluid checks PriorBox, PriorBoxVar, the variance and the sizes decoding compares when it runs)
@@ -165,24 +214,35 @@ def _infer_box_coder(ctx):
             ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, M, 4] to decode")
         along = target[1] if a["axis"] == 0 else target[0]
         if ctx.is_runtime and along != prior[0]:
-            ctx.fail(f"PriorBox has {prior[0]} boxes but TargetBox {fmt_shape(target)} has {along} along "
-                     f"axis {1 - a['axis']} (axis={a['axis']})")
+            ctx.fail(
+                f"PriorBox has {prior[0]} boxes but TargetBox {fmt_shape(target)} has {along} along "
+                f"axis {1 - a['axis']} (axis={a['axis']})"
+            )
         out = list(target)
     ctx.set_output("OutputBox", out, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
 
 
-register("box_coder", kernel_module="detection_box", inputs=["PriorBox", "PriorBoxVar?", "TargetBox"], run_infer=True,
-         outputs=["OutputBox"],
-         attrs={"code_type": Attr("encode_center_size", choices=("encode_center_size", "decode_center_size")),
-                "box_normalized": True, "axis": Attr(0, choices=(0, 1)),
-                "variance": Attr([], _four_positive, "4 floats, or none")},
-         infer=_infer_box_coder,
-         doc="Encodes boxes [N, 4] against M priors ([N, M, 4] offsets: center over prior size over "
-             "variance, log of size ratios over variance) or decodes offsets [N, M, 4] back to boxes; priors "
-             "broadcast along axis 0 ([M, 4]) or 1 ([N, 4]).")
+register(
+    "box_coder",
+    kernel_module="detection_box",
+    inputs=["PriorBox", "PriorBoxVar?", "TargetBox"],
+    run_infer=True,
+    outputs=["OutputBox"],
+    attrs={
+        "code_type": Attr("encode_center_size", choices=("encode_center_size", "decode_center_size")),
+        "box_normalized": True,
+        "axis": Attr(0, choices=(0, 1)),
+        "variance": Attr([], _four_positive, "4 floats, or none"),
+    },
+    infer=_infer_box_coder,
+    doc="Encodes boxes [N, 4] against M priors ([N, M, 4] offsets: center over prior size over "
+    "variance, log of size ratios over variance) or decodes offsets [N, M, 4] back to boxes; priors "
+    "broadcast along axis 0 ([M, 4]) or 1 ([N, 4]).",
+)
 
 
 # -- box_clip ------------------------------------------------------------------------------------
+
 
 def _infer_box_clip(ctx):
     shape, info = ctx.shape("Input"), ctx.shape("ImInfo")
@@ -194,10 +254,17 @@ def _infer_box_clip(ctx):
     ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
 
 
-register("box_clip", kernel_module="detection_box", inputs=["Input", "ImInfo"], outputs=["Output"],
-         infer=_infer_box_clip, needs_lod=True, run_infer=True,
-         doc="Clips each image's boxes (a sequence of Input's LoD, or a row without one) to [0, w - 1] x "
-             "[0, h - 1], w and h its ImInfo width and height over scale, rounded.")
+register(
+    "box_clip",
+    kernel_module="detection_box",
+    inputs=["Input", "ImInfo"],
+    outputs=["Output"],
+    infer=_infer_box_clip,
+    needs_lod=True,
+    run_infer=True,
+    doc="Clips each image's boxes (a sequence of Input's LoD, or a row without one) to [0, w - 1] x "
+    "[0, h - 1], w and h its ImInfo width and height over scale, rounded.",
+)
 
 
 def _infer_polygon(ctx):
@@ -207,29 +274,46 @@ def _infer_polygon(ctx):
     ctx.set_output("Output", x, ctx.dtype("Input"), lod_level=0)
 
 
-register("polygon_box_transform", kernel_module="detection_box", inputs=["Input"], outputs=["Output"],
-         infer=_infer_polygon, lod="drop",
-         doc="Output = 4 * (the cell's column on even channels, its row on odd ones) - Input.")
+register(
+    "polygon_box_transform",
+    kernel_module="detection_box",
+    inputs=["Input"],
+    outputs=["Output"],
+    infer=_infer_polygon,
+    lod="drop",
+    doc="Output = 4 * (the cell's column on even channels, its row on odd ones) - Input.",
+)
 
 
 def _infer_decode_assign(ctx):
     prior, target, score = ctx.shape("PriorBox"), ctx.shape("TargetBox"), ctx.shape("BoxScore")
     if len(prior) != 2 or prior[1] != 4:
         ctx.fail(f"PriorBox {fmt_shape(prior)} must be boxes [N, 4]")
-    if not ctx.has_input("PriorBoxVar") or list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):      # (Fluid's kernel
+    if not ctx.has_input("PriorBoxVar") or list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):  # (Fluid's kernel
         ctx.fail(f"PriorBoxVar must hold 4 variances, got {ctx.op.input('PriorBoxVar') or 'none'}")  # reads it too)
     # (Fluid compares their sizes when it runs)
-    if len(score) != 2 or len(target) != 2 or ctx.is_runtime and (target[1] != 4 * score[1] or not
-                                                                   prior[0] == target[0] == score[0]):
-        ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C] "
-                 f"and PriorBox {fmt_shape(prior)} [N, 4]")
+    if (
+        len(score) != 2
+        or len(target) != 2
+        or ctx.is_runtime
+        and (target[1] != 4 * score[1] or not prior[0] == target[0] == score[0])
+    ):
+        ctx.fail(
+            f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C] "
+            f"and PriorBox {fmt_shape(prior)} [N, 4]"
+        )
     ctx.set_output("DecodeBox", target, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
-    ctx.set_output("OutputAssignBox", prior, ctx.dtype("TargetBox"),
-                   lod_level=ctx.input_var("TargetBox").lod_level)
+    ctx.set_output("OutputAssignBox", prior, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
 
 
-register("box_decoder_and_assign", kernel_module="detection_box", run_infer=True,
-         inputs=["PriorBox", "PriorBoxVar?", "TargetBox", "BoxScore"], outputs=["DecodeBox", "OutputAssignBox"],
-         attrs={"box_clip": 4.135}, infer=_infer_decode_assign,
-         doc="Decodes each RoI's per-class deltas (pixel boxes, log sizes clipped at box_clip); OutputAssignBox is "
-             "the box of the best scoring class but class 0 (the RoI itself when there is only class 0).")
+register(
+    "box_decoder_and_assign",
+    kernel_module="detection_box",
+    run_infer=True,
+    inputs=["PriorBox", "PriorBoxVar?", "TargetBox", "BoxScore"],
+    outputs=["DecodeBox", "OutputAssignBox"],
+    attrs={"box_clip": 4.135},
+    infer=_infer_decode_assign,
+    doc="Decodes each RoI's per-class deltas (pixel boxes, log sizes clipped at box_clip); OutputAssignBox is "
+    "the box of the best scoring class but class 0 (the RoI itself when there is only class 0).",
+)

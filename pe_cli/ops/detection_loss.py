@@ -1,6 +1,7 @@
 """sigmoid_focal_loss of Fluid 1.8 (RetinaNet's loss; kernels in
 kernels/<device>/detection_loss.py), with its gradient wrt X as in Fluid. ssd_loss is a layer composed
 of other ops (layers/detection_loss.py)."""
+
 from .define import fmt_shape, register
 
 
@@ -16,17 +17,33 @@ def _infer_focal(ctx):
 
 
 def _grad_focal(g):
-    g.op("sigmoid_focal_loss_grad", {"X": g.input("X"), "Label": g.input("Label"), "FgNum": g.input("FgNum"),
-                                     "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-         {"gamma": g.attrs["gamma"], "alpha": g.attrs["alpha"]})
+    g.op(
+        "sigmoid_focal_loss_grad",
+        {"X": g.input("X"), "Label": g.input("Label"), "FgNum": g.input("FgNum"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        {"gamma": g.attrs["gamma"], "alpha": g.attrs["alpha"]},
+    )
 
 
-register("sigmoid_focal_loss", kernel_module="detection_loss", inputs=["X", "Label", "FgNum"], outputs=["Out"],
-         run_dtypes={"Label": ("int32",), "FgNum": ("int32",)},
-         attrs={"gamma": 2.0, "alpha": 0.25}, infer=_infer_focal, grad=_grad_focal,
-         grad_reads=("X", "Label", "FgNum"), lod="drop",
-         doc="Out[i, d] = the focal loss of class d + 1 for sample i (Label 0: background, -1: ignored), "
-             "alpha / FgNum on the positive term and (1 - alpha) / FgNum on the negative ones.")
-register("sigmoid_focal_loss_grad", kernel_module="detection_loss", inputs=["X", "Label", "FgNum", "Out@GRAD"],
-         outputs=["X@GRAD"], attrs={"gamma": 2.0, "alpha": 0.25},
-         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")))
+register(
+    "sigmoid_focal_loss",
+    kernel_module="detection_loss",
+    inputs=["X", "Label", "FgNum"],
+    outputs=["Out"],
+    run_dtypes={"Label": ("int32",), "FgNum": ("int32",)},
+    attrs={"gamma": 2.0, "alpha": 0.25},
+    infer=_infer_focal,
+    grad=_grad_focal,
+    grad_reads=("X", "Label", "FgNum"),
+    lod="drop",
+    doc="Out[i, d] = the focal loss of class d + 1 for sample i (Label 0: background, -1: ignored), "
+    "alpha / FgNum on the positive term and (1 - alpha) / FgNum on the negative ones.",
+)
+register(
+    "sigmoid_focal_loss_grad",
+    kernel_module="detection_loss",
+    inputs=["X", "Label", "FgNum", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs={"gamma": 2.0, "alpha": 0.25},
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+)

@@ -7,6 +7,7 @@ retinanet: every candidate anchor, labelled with its gt box's class), generate_p
 R-CNN's mask targets: for each foreground roi (LabelsInt32 > 0) the gt object (GtSegms: polygons, a
 3-level LoD images / objects / polygons) whose polygons' box overlaps it most, rasterized in the roi
 at resolution x resolution into its class's slot)."""
+
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -28,25 +29,43 @@ def _infer(ctx):
     ctx.set_output("ForegroundNumber", [info[0], 1], "int32", lod_level=1)
 
 
-register("rpn_target_assign", kernel_module="detection_target", inputs=["Anchor", "GtBoxes", "IsCrowd", "ImInfo"],
-         outputs=["LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight"],
-         attrs={"rpn_batch_size_per_im": Attr(256, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "rpn_straddle_thresh": 0.0, "rpn_positive_overlap": 0.7, "rpn_negative_overlap": 0.3,
-                "rpn_fg_fraction": 0.25, "use_random": True},
-         infer=_infer, lod="drop", needs_lod=True, needs_rng=True,
-         doc="Per image: foreground anchors (the best for some gt box, or IoU >= rpn_positive_overlap; at most "
-             "rpn_fg_fraction of rpn_batch_size_per_im, reservoir-sampled when use_random) and background anchors "
-             "(IoU < rpn_negative_overlap, the rest of the minibatch). ScoreIndex: their indexes in the batch's "
-             "anchors (N * A), foreground first, with TargetLabel 1 / 0; LocationIndex, TargetBBox (box deltas "
-             "to the best gt box) and BBoxInsideWeight for the foreground, each a LoD sequence per image.")
-register("retinanet_target_assign", kernel_module="detection_target",
-         inputs=["Anchor", "GtBoxes", "GtLabels", "IsCrowd", "ImInfo"],
-         outputs=["LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight", "ForegroundNumber"],
-         attrs={"positive_overlap": 0.5, "negative_overlap": 0.4}, infer=_infer, lod="drop", needs_lod=True,
-         doc="As rpn_target_assign without sampling or the straddle filter: every anchor that is the best for a "
-             "gt box or overlaps one by positive_overlap is foreground, labelled with that box's class (GtLabels), "
-             "every anchor below negative_overlap background (label 0); ForegroundNumber [N, 1]: each image's "
-             "location rows + 1 (the focal loss's normalizer, as Fluid's).")
+register(
+    "rpn_target_assign",
+    kernel_module="detection_target",
+    inputs=["Anchor", "GtBoxes", "IsCrowd", "ImInfo"],
+    outputs=["LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight"],
+    attrs={
+        "rpn_batch_size_per_im": Attr(256, lambda v: is_int(v) and v > 0, "an int > 0"),
+        "rpn_straddle_thresh": 0.0,
+        "rpn_positive_overlap": 0.7,
+        "rpn_negative_overlap": 0.3,
+        "rpn_fg_fraction": 0.25,
+        "use_random": True,
+    },
+    infer=_infer,
+    lod="drop",
+    needs_lod=True,
+    needs_rng=True,
+    doc="Per image: foreground anchors (the best for some gt box, or IoU >= rpn_positive_overlap; at most "
+    "rpn_fg_fraction of rpn_batch_size_per_im, reservoir-sampled when use_random) and background anchors "
+    "(IoU < rpn_negative_overlap, the rest of the minibatch). ScoreIndex: their indexes in the batch's "
+    "anchors (N * A), foreground first, with TargetLabel 1 / 0; LocationIndex, TargetBBox (box deltas "
+    "to the best gt box) and BBoxInsideWeight for the foreground, each a LoD sequence per image.",
+)
+register(
+    "retinanet_target_assign",
+    kernel_module="detection_target",
+    inputs=["Anchor", "GtBoxes", "GtLabels", "IsCrowd", "ImInfo"],
+    outputs=["LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight", "ForegroundNumber"],
+    attrs={"positive_overlap": 0.5, "negative_overlap": 0.4},
+    infer=_infer,
+    lod="drop",
+    needs_lod=True,
+    doc="As rpn_target_assign without sampling or the straddle filter: every anchor that is the best for a "
+    "gt box or overlaps one by positive_overlap is foreground, labelled with that box's class (GtLabels), "
+    "every anchor below negative_overlap background (label 0); ForegroundNumber [N, 1]: each image's "
+    "location rows + 1 (the focal loss's normalizer, as Fluid's).",
+)
 
 
 def _infer_labels(ctx):
@@ -61,22 +80,34 @@ def _infer_labels(ctx):
     ctx.set_output("MaxOverlapWithGT", [-1], dtype, lod_level=1)
 
 
-register("generate_proposal_labels", kernel_module="detection_target",
-         inputs=["RpnRois", "GtClasses", "IsCrowd", "GtBoxes", "ImInfo", "MaxOverlap?"],
-         outputs=["Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights", "BboxOutsideWeights",
-                  "MaxOverlapWithGT?"],
-         attrs={"batch_size_per_im": Attr(256, lambda v: is_int(v) and v > 0, "an int > 0"), "fg_fraction": 0.25,
-                "fg_thresh": 0.25, "bg_thresh_hi": 0.5, "bg_thresh_lo": 0.0,
-                "bbox_reg_weights": Attr(lambda: [0.1, 0.1, 0.2, 0.2], lambda v: len(v) == 4, "4 numbers"),
-                "class_nums": Attr(81, lambda v: is_int(v) and v > 0, "an int > 0"), "use_random": True,
-                "is_cls_agnostic": False, "is_cascade_rcnn": False},
-         infer=_infer_labels, lod="drop", needs_lod=True, needs_rng=True,
-         doc="Fast R-CNN's training rois per image: the gt boxes and RpnRois (over the image scale) matched to the "
-             "gt boxes by IoU; foreground (IoU >= fg_thresh, at most fg_fraction of batch_size_per_im, labelled "
-             "with its box's class) and background (IoU in [bg_thresh_lo, bg_thresh_hi), label 0) sampled; Rois "
-             "scaled back; BboxTargets: the box deltas (over bbox_reg_weights) in the 4 columns of the label "
-             "(column 1 when is_cls_agnostic), with inside and outside weights 1 there; MaxOverlapWithGT: the "
-             "rois' best IoU. Each output a LoD sequence per image.")
+register(
+    "generate_proposal_labels",
+    kernel_module="detection_target",
+    inputs=["RpnRois", "GtClasses", "IsCrowd", "GtBoxes", "ImInfo", "MaxOverlap?"],
+    outputs=["Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights", "BboxOutsideWeights", "MaxOverlapWithGT?"],
+    attrs={
+        "batch_size_per_im": Attr(256, lambda v: is_int(v) and v > 0, "an int > 0"),
+        "fg_fraction": 0.25,
+        "fg_thresh": 0.25,
+        "bg_thresh_hi": 0.5,
+        "bg_thresh_lo": 0.0,
+        "bbox_reg_weights": Attr(lambda: [0.1, 0.1, 0.2, 0.2], lambda v: len(v) == 4, "4 numbers"),
+        "class_nums": Attr(81, lambda v: is_int(v) and v > 0, "an int > 0"),
+        "use_random": True,
+        "is_cls_agnostic": False,
+        "is_cascade_rcnn": False,
+    },
+    infer=_infer_labels,
+    lod="drop",
+    needs_lod=True,
+    needs_rng=True,
+    doc="Fast R-CNN's training rois per image: the gt boxes and RpnRois (over the image scale) matched to the "
+    "gt boxes by IoU; foreground (IoU >= fg_thresh, at most fg_fraction of batch_size_per_im, labelled "
+    "with its box's class) and background (IoU in [bg_thresh_lo, bg_thresh_hi), label 0) sampled; Rois "
+    "scaled back; BboxTargets: the box deltas (over bbox_reg_weights) in the 4 columns of the label "
+    "(column 1 when is_cls_agnostic), with inside and outside weights 1 there; MaxOverlapWithGT: the "
+    "rois' best IoU. Each output a LoD sequence per image.",
+)
 
 
 _POS = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
@@ -93,11 +124,17 @@ def _infer_mask(ctx):
     ctx.set_output("MaskInt32", [-1, width], "int32", lod_level=1)
 
 
-register("generate_mask_labels", kernel_module="detection_target",
-         inputs=["ImInfo", "GtClasses", "IsCrowd", "GtSegms", "Rois", "LabelsInt32"],
-         outputs=["MaskRois", "RoiHasMaskInt32", "MaskInt32"],
-         attrs={"num_classes": _POS, "resolution": _POS}, infer=_infer_mask, lod="drop", needs_lod=True,
-         doc="Per image: MaskRois, the foreground rois; RoiHasMaskInt32, their rows in Rois; MaskInt32 "
-             "[P, num_classes * resolution^2], -1 everywhere but the roi's class, where the best-overlapping "
-             "non-crowd object's polygons rasterized in the roi (COCO's rule) give 0 / 1. An image without "
-             "foreground gives its first roi with all -1 (as Fluid).")
+register(
+    "generate_mask_labels",
+    kernel_module="detection_target",
+    inputs=["ImInfo", "GtClasses", "IsCrowd", "GtSegms", "Rois", "LabelsInt32"],
+    outputs=["MaskRois", "RoiHasMaskInt32", "MaskInt32"],
+    attrs={"num_classes": _POS, "resolution": _POS},
+    infer=_infer_mask,
+    lod="drop",
+    needs_lod=True,
+    doc="Per image: MaskRois, the foreground rois; RoiHasMaskInt32, their rows in Rois; MaskInt32 "
+    "[P, num_classes * resolution^2], -1 everywhere but the roi's class, where the best-overlapping "
+    "non-crowd object's polygons rasterized in the roi (COCO's rule) give 0 / 1. An image without "
+    "foreground gives its first roi with all -1 (as Fluid).",
+)

@@ -4,6 +4,7 @@ image: for each gt box the anchor (of all ``anchors``) whose shape fits it best;
 in ``anchor_mask``, location (sigmoid cross-entropy on x, y; L1 on log w, h; weighted (2 - w*h) *
 score), class (sigmoid cross-entropy, label-smoothed) and objectness losses at its cell; objectness 0
 elsewhere, except predictions overlapping a gt box by more than ignore_thresh."""
+
 from .define import Attr, fmt_shape, int_list, is_int, register
 
 
@@ -43,21 +44,39 @@ def _infer_grad(ctx):
     ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
 
 
-_ATTRS = {"anchors": Attr(lambda: [], int_list, "a list of ints"),
-          "anchor_mask": Attr(lambda: [], int_list, "a list of ints"),
-          "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, is_int, "an int"),
-          "use_label_smooth": True, "scale_x_y": 1.0}
-register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"],
-         run_dtypes={"GTLabel": ("int32", "int64")},
-         outputs=["Loss", "ObjectnessMask", "GTMatchMask"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=_READS + ("ObjectnessMask", "GTMatchMask"), lod="drop",
-         doc="Loss[n]: YOLOv3's loss of image n (Fluid 1.8's yolov3_loss); ObjectnessMask: per prediction the "
-             "objectness target (the gt score, 0, or -1 ignored); GTMatchMask: per gt box its anchor's index "
-             "in anchor_mask (-1: none, or an empty box).")
-register("yolov3_loss_grad", kernel_module="detection_yolo",
-         inputs=["X", "GTBox", "GTLabel", "GTScore?", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"],
-         outputs=["X@GRAD?"], attrs=_ATTRS, infer=_infer_grad, lod="drop")
+_ATTRS = {
+    "anchors": Attr(lambda: [], int_list, "a list of ints"),
+    "anchor_mask": Attr(lambda: [], int_list, "a list of ints"),
+    "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+    "ignore_thresh": 0.7,
+    "downsample_ratio": Attr(32, is_int, "an int"),
+    "use_label_smooth": True,
+    "scale_x_y": 1.0,
+}
+register(
+    "yolov3_loss",
+    kernel_module="detection_yolo",
+    inputs=["X", "GTBox", "GTLabel", "GTScore?"],
+    run_dtypes={"GTLabel": ("int32", "int64")},
+    outputs=["Loss", "ObjectnessMask", "GTMatchMask"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=_READS + ("ObjectnessMask", "GTMatchMask"),
+    lod="drop",
+    doc="Loss[n]: YOLOv3's loss of image n (Fluid 1.8's yolov3_loss); ObjectnessMask: per prediction the "
+    "objectness target (the gt score, 0, or -1 ignored); GTMatchMask: per gt box its anchor's index "
+    "in anchor_mask (-1: none, or an empty box).",
+)
+register(
+    "yolov3_loss_grad",
+    kernel_module="detection_yolo",
+    inputs=["X", "GTBox", "GTLabel", "GTScore?", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"],
+    outputs=["X@GRAD?"],
+    attrs=_ATTRS,
+    infer=_infer_grad,
+    lod="drop",
+)
 
 
 def _infer_yolo(ctx):
@@ -67,8 +86,10 @@ def _infer_yolo(ctx):
         ctx.fail(f"anchors {list(a['anchors'])} must be (width, height) pairs")
     anchors = len(a["anchors"]) // 2
     if len(x) != 4 or (x[1] >= 0 and x[1] != anchors * (5 + a["class_num"])):
-        ctx.fail(f"X {fmt_shape(x)} must be [N, anchors * (5 + class_num), H, W] = [N, "
-                 f"{anchors * (5 + a['class_num'])}, H, W]")
+        ctx.fail(
+            f"X {fmt_shape(x)} must be [N, anchors * (5 + class_num), H, W] = [N, "
+            f"{anchors * (5 + a['class_num'])}, H, W]"
+        )
     if len(size) != 2 or size[1] not in (2, -1):
         ctx.fail(f"ImgSize {fmt_shape(size)} must be [N, 2] (height, width)")
     boxes = anchors * x[2] * x[3] if x[2] >= 0 and x[3] >= 0 else -1
@@ -76,14 +97,24 @@ def _infer_yolo(ctx):
     ctx.set_output("Scores", [x[0], boxes, a["class_num"]], ctx.dtype("X"), lod_level=0)
 
 
-register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"],
-         run_dtypes={"ImgSize": ("int32",)},
-         attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
-                "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
-                "downsample_ratio": Attr(32, is_int, "an int"), "clip_bbox": True,
-                "scale_x_y": 1.0},
-         infer=_infer_yolo, lod="drop",
-         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels (centres on a grid "
-             "of X's height along both axes, sizes over downsample_ratio * height, as Fluid's kernel computes "
-             "them) and the class scores (objectness times each class's sigmoid); zeros where the objectness "
-             "is below conf_thresh.")
+register(
+    "yolo_box",
+    kernel_module="detection_yolo",
+    inputs=["X", "ImgSize"],
+    outputs=["Boxes", "Scores"],
+    run_dtypes={"ImgSize": ("int32",)},
+    attrs={
+        "anchors": Attr([], int_list, "ints: width, height pairs"),
+        "class_num": Attr(1, lambda v: v > 0, "> 0"),
+        "conf_thresh": 0.01,
+        "downsample_ratio": Attr(32, is_int, "an int"),
+        "clip_bbox": True,
+        "scale_x_y": 1.0,
+    },
+    infer=_infer_yolo,
+    lod="drop",
+    doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels (centres on a grid "
+    "of X's height along both axes, sizes over downsample_ratio * height, as Fluid's kernel computes "
+    "them) and the class scores (objectness times each class's sigmoid); zeros where the objectness "
+    "is below conf_thresh.",
+)

@@ -3,23 +3,46 @@ diagonal, padding_value elsewhere; a matrix to its offset diagonal), diagonal (t
 planes axis1 x axis2, appended as the last dim) and fill_diagonal (X with `value` written at Paddle's diagonal
 positions: every stride-th element of the flattened X, offset along the row, wrap or not). Gradients move
 Out@GRAD back to the diagonal (fill_diagonal's: Out@GRAD with those positions zeroed)."""
+
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 
 def _grad_of(name, slot="X"):
     def grad(g):
-        g.op(f"{name}_grad", {slot: g.input(slot), "Out@GRAD": g.out_grad("Out")}, {f"{slot}@GRAD": g.in_grad(slot)},
-             g.attrs)
+        g.op(
+            f"{name}_grad",
+            {slot: g.input(slot), "Out@GRAD": g.out_grad("Out")},
+            {f"{slot}@GRAD": g.in_grad(slot)},
+            g.attrs,
+        )
+
     return grad
 
 
 def _op(name, infer, attrs, doc, slot="X"):
     attrs = {**attrs, **QUANT}
-    register(name, kernel_module="diagonals", inputs=[slot], outputs=["Out"], attrs=attrs, infer=infer, lod="drop",
-             grad=_grad_of(name, slot), grad_reads=(slot,), doc=doc)
-    register(f"{name}_grad", kernel_module="diagonals", inputs=[slot, "Out@GRAD"], outputs=[f"{slot}@GRAD"],
-             attrs=attrs, infer=grads_like({f"{slot}@GRAD": slot}), no_need_buffer=(slot,))
+    register(
+        name,
+        kernel_module="diagonals",
+        inputs=[slot],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        lod="drop",
+        grad=_grad_of(name, slot),
+        grad_reads=(slot,),
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="diagonals",
+        inputs=[slot, "Out@GRAD"],
+        outputs=[f"{slot}@GRAD"],
+        attrs=attrs,
+        infer=grads_like({f"{slot}@GRAD": slot}),
+        no_need_buffer=(slot,),
+    )
 
 
 def diag_length(rows, cols, offset):
@@ -58,13 +81,23 @@ def _infer_fill_diagonal(ctx):
 
 
 _OFFSET = Attr(0, is_int, "an int")
-_op("diag_v2", _infer_diag_v2, {"offset": _OFFSET, "padding_value": Attr(0.0)},
+_op(
+    "diag_v2",
+    _infer_diag_v2,
+    {"offset": _OFFSET, "padding_value": Attr(0.0)},
     "Out = a square matrix with vector X on its offset diagonal (padding_value elsewhere), or matrix X's offset "
-    "diagonal as a vector.")
-_op("diagonal", _infer_diagonal, {"offset": _OFFSET, "axis1": Attr(0, is_int, "an int"),
-                                  "axis2": Attr(1, is_int, "an int")},
+    "diagonal as a vector.",
+)
+_op(
+    "diagonal",
+    _infer_diagonal,
+    {"offset": _OFFSET, "axis1": Attr(0, is_int, "an int"), "axis2": Attr(1, is_int, "an int")},
     "Out = the offset diagonal of Input's planes axis1 x axis2, the other dims first, the diagonal last.",
-    slot="Input")
-_op("fill_diagonal", _infer_fill_diagonal, {"value": Attr(0.0), "offset": _OFFSET,
-                                            "wrap": Attr(False, choices=(False, True))},
-    "Out = X with `value` on its (offset) diagonal; a tall matrix with wrap starts the diagonal again below.")
+    slot="Input",
+)
+_op(
+    "fill_diagonal",
+    _infer_fill_diagonal,
+    {"value": Attr(0.0), "offset": _OFFSET, "wrap": Attr(False, choices=(False, True))},
+    "Out = X with `value` on its (offset) diagonal; a tall matrix with wrap starts the diagonal again below.",
+)

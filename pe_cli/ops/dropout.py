@@ -1,4 +1,5 @@
 """dropout: a random mask in training, a scaling at test time (kernels in kernels/<device>/dropout.py)."""
+
 from .define import Attr, grads_like, is_int, register
 
 
@@ -27,8 +28,12 @@ def _grad_dropout(g):
     if a["is_test"]:
         # Inference: Out = X * (1 - p) or X; no mask was drawn.
         factor = 1.0 - a["dropout_prob"] if a["dropout_implementation"] == "downgrade_in_infer" else 1.0
-        g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
-             {"scale": factor, "bias": 0.0, "bias_after_scale": True})
+        g.op(
+            "scale",
+            {"X": g.out_grad("Out")},
+            {"Out": g.in_grad("X")},
+            {"scale": factor, "bias": 0.0, "bias_after_scale": True},
+        )
         return
     ins = {"Mask": g.output("Mask"), "Out@GRAD": g.out_grad("Out")}
     if g.input("DropoutProbTensor"):
@@ -36,13 +41,29 @@ def _grad_dropout(g):
     g.op("dropout_grad", ins, {"X@GRAD": g.in_grad("X")}, a)
 
 
-register("dropout", kernel_module="dropout", grad_reads=("Mask",),
-         inputs=["X", "Seed?", "DropoutProbTensor?"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS,
-         infer=_infer_dropout, grad=_grad_dropout, needs_rng=True, attr_tensors=_PROB_TENSOR,
-         doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
-             "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
-             "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run; a Seed input (an int32 [1], the seed "
-             "op's) seeds the mask instead, so two dropouts reading it drop the same units. A one-value "
-             "DropoutProbTensor, when given, is dropout_prob (Paddle 2.x's p given by a Variable).")
-register("dropout_grad", kernel_module="dropout", inputs=["Mask", "Out@GRAD", "DropoutProbTensor?"], outputs=["X@GRAD"],
-         attrs=_DROPOUT_ATTRS, infer=grads_like({"X@GRAD": "Out@GRAD"}), attr_tensors=_PROB_TENSOR)
+register(
+    "dropout",
+    kernel_module="dropout",
+    grad_reads=("Mask",),
+    inputs=["X", "Seed?", "DropoutProbTensor?"],
+    outputs=["Out", "Mask"],
+    attrs=_DROPOUT_ATTRS,
+    infer=_infer_dropout,
+    grad=_grad_dropout,
+    needs_rng=True,
+    attr_tensors=_PROB_TENSOR,
+    doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
+    "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
+    "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run; a Seed input (an int32 [1], the seed "
+    "op's) seeds the mask instead, so two dropouts reading it drop the same units. A one-value "
+    "DropoutProbTensor, when given, is dropout_prob (Paddle 2.x's p given by a Variable).",
+)
+register(
+    "dropout_grad",
+    kernel_module="dropout",
+    inputs=["Mask", "Out@GRAD", "DropoutProbTensor?"],
+    outputs=["X@GRAD"],
+    attrs=_DROPOUT_ATTRS,
+    infer=grads_like({"X@GRAD": "Out@GRAD"}),
+    attr_tensors=_PROB_TENSOR,
+)

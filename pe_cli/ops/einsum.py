@@ -1,5 +1,6 @@
 """einsum (Paddle 2.x's ``paddle.einsum``): a sum of products of its operands' elements named by an
 equation's labels, numpy's rules (ellipses broadcast, an implicit output)."""
+
 from ..kernels.einsum_labels import explicit, label_sizes
 from .define import fmt_shape, register
 
@@ -18,15 +19,21 @@ def _infer(ctx):
             for c, d in zip(s, shape):
                 for c2, d2 in zip(other_s, other):
                     if c == c2 and d > 1 and d2 > 1 and d != d2:
-                        ctx.fail(f"label '{c}' is {d} in one operand and {d2} in another "
-                                 f"({', '.join(fmt_shape(x) for x in shapes)})")
+                        ctx.fail(
+                            f"label '{c}' is {d} in one operand and {d2} in another "
+                            f"({', '.join(fmt_shape(x) for x in shapes)})"
+                        )
     sizes = label_sizes(subs, shapes)
     ctx.set_output("Out", [sizes[c] for c in out] or [1], dtypes.pop())
 
 
 def _grad(g):
-    g.op("einsum_grad", {"Operands": g.input("Operands"), "Out@GRAD": g.out_grad("Out")},
-         {"Operands@GRAD": g.in_grad("Operands")}, g.attrs)
+    g.op(
+        "einsum_grad",
+        {"Operands": g.input("Operands"), "Out@GRAD": g.out_grad("Out")},
+        {"Operands@GRAD": g.in_grad("Operands")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
@@ -35,11 +42,26 @@ def _infer_grad(ctx):
         ctx.set_output("Operands@GRAD", var.shape, var.dtype, i=i)
 
 
-register("einsum", kernel_module="einsum", inputs=["Operands*"], outputs=["Out"], attrs={"equation": ""},
-         infer=_infer, grad=_grad, grad_reads=("Operands",), lod="drop",
-         doc="Out = numpy's einsum(equation, *Operands): labels shared by operands multiply, labels not in "
-             "the output are summed, '...' broadcasts; without '->' the output is the broadcast dims then "
-             "the labels seen once, sorted. A full contraction is [1]. The gradient of an operand is the "
-             "einsum of Out@GRAD with the other operands.")
-register("einsum_grad", kernel_module="einsum", inputs=["Operands*", "Out@GRAD"], outputs=["Operands@GRAD*"],
-         attrs={"equation": ""}, infer=_infer_grad)
+register(
+    "einsum",
+    kernel_module="einsum",
+    inputs=["Operands*"],
+    outputs=["Out"],
+    attrs={"equation": ""},
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("Operands",),
+    lod="drop",
+    doc="Out = numpy's einsum(equation, *Operands): labels shared by operands multiply, labels not in "
+    "the output are summed, '...' broadcasts; without '->' the output is the broadcast dims then "
+    "the labels seen once, sorted. A full contraction is [1]. The gradient of an operand is the "
+    "einsum of Out@GRAD with the other operands.",
+)
+register(
+    "einsum_grad",
+    kernel_module="einsum",
+    inputs=["Operands*", "Out@GRAD"],
+    outputs=["Operands@GRAD*"],
+    attrs={"equation": ""},
+    infer=_infer_grad,
+)

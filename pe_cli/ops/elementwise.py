@@ -2,6 +2,7 @@
 matches a contiguous run of X's dims starting at ``axis``, -1: aligned to the end; plain numpy
 broadcasting is accepted too), the sum of several tensors (sum), scale, clipping (clip, clip_by_norm)
 and the finiteness checks isfinite, isinf, isnan."""
+
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.shapes import known_numel
@@ -11,17 +12,17 @@ from .define import Attr, backend_attrs, fmt_shape, grads_like, one_shape_blocke
 def broadcast_shape(x, y, axis):
     """The output shape, or None when X and Y cannot broadcast."""
     if len(x) == len(y) and all(a == b for a, b in zip(x, y)):
-        return list(x)      # equal shapes: Fluid's InferShape and kernels ignore ``axis``
+        return list(x)  # equal shapes: Fluid's InferShape and kernels ignore ``axis``
     if len(x) < len(y) and axis != -1:
-        return broadcast_shape(y, x, axis)     # Fluid places the smaller X in Y from ``axis`` on
+        return broadcast_shape(y, x, axis)  # Fluid places the smaller X in Y from ``axis`` on
     if len(y) <= len(x):
         start = len(x) - len(y) if axis == -1 else axis
         if 0 <= start <= len(x) - len(y):
-            window = x[start:start + len(y)]
+            window = x[start : start + len(y)]
             if all(a == b or b == 1 or a < 0 or b < 0 for a, b in zip(window, y)):
                 return list(x)
     if axis not in (-1, len(x) - len(y)):
-        return None   # an explicit axis must place Y inside X (the kernel aligns Y there)
+        return None  # an explicit axis must place Y inside X (the kernel aligns Y there)
     # numpy rules (Paddle 2.x semantics) when the Fluid form does not apply
     rank = max(len(x), len(y))
     xs, ys = [1] * (rank - len(x)) + list(x), [1] * (rank - len(y)) + list(y)
@@ -40,13 +41,15 @@ def broadcast_shape(x, y, axis):
 
 def _infer(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
-    if x is None or y is None:         # a create_tensor not yet fed: known when it runs
+    if x is None or y is None:  # a create_tensor not yet fed: known when it runs
         out = None
     else:
         out = broadcast_shape(x, y, ctx.attrs["axis"])
     if out is None and x is not None and y is not None:
-        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']}: Y's dims "
-                 f"must match X's dims from that axis on, or be 1)")
+        ctx.fail(
+            f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']}: Y's dims "
+            f"must match X's dims from that axis on, or be 1)"
+        )
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
@@ -64,6 +67,7 @@ def _grad(g):
 # div's is Fluid's one op, elementwise_div_grad_grad): given ddX and ddY (the gradients reaching X@GRAD
 # and Y@GRAD; Y's broadcast into X from `axis`)
 
+
 def _dd(g):
     """(ddX, ddY): each None where the grad op does not write that gradient or nothing reads it."""
     return tuple(g.out_grad(s) if g.fwd.outputs.get(s) and g.has_out_grad(s) else None for s in ("X@GRAD", "Y@GRAD"))
@@ -77,12 +81,17 @@ def _ew(g, op, x, y, out=None, like=None):
 
 def _reduced_product(g, x, y, slot, out):
     """``out`` = (dOut * x * y) summed to the shape of ``slot``'s value, by elementwise_mul_grad."""
-    g.op("elementwise_mul_grad", {"X": x, "Y": y, "Out@GRAD": g.input("Out@GRAD")},
-         {slot + "@GRAD": out}, {"axis": g.attrs["axis"]})
+    g.op(
+        "elementwise_mul_grad",
+        {"X": x, "Y": y, "Out@GRAD": g.input("Out@GRAD")},
+        {slot + "@GRAD": out},
+        {"axis": g.attrs["axis"]},
+    )
 
 
 def _grad_of_add_grad(sign):
     """dOut' = ddX +- ddY (X and Y get none: the gradients are linear in dOut alone)."""
+
     def grad(g):
         ddx, ddy = _dd(g)
         if (ddx is None and ddy is None) or not g.needs("Out@GRAD"):
@@ -95,6 +104,7 @@ def _grad_of_add_grad(sign):
             ddx = [g.tmp(g.input("Out@GRAD")[0], "zeros")]
             g.op("fill_zeros_like", {"X": g.input("Out@GRAD")}, {"Out": ddx})
         _ew(g, "elementwise_add" if sign > 0 else "elementwise_sub", ddx, ddy, target)
+
     return grad
 
 
@@ -103,8 +113,9 @@ def _grad_of_mul_grad(g):
     ddx, ddy = _dd(g)
     x, y = g.input("X"), g.input("Y")
     if g.needs("Out@GRAD") and (ddx is not None or ddy is not None):
-        parts = ([_ew(g, "elementwise_mul", ddx, y)] if ddx is not None else []) + \
-            ([_ew(g, "elementwise_mul", x, ddy)] if ddy is not None else [])
+        parts = ([_ew(g, "elementwise_mul", ddx, y)] if ddx is not None else []) + (
+            [_ew(g, "elementwise_mul", x, ddy)] if ddy is not None else []
+        )
         g.op("sum", {"X": [p[0] for p in parts]}, {"Out": g.in_grad("Out@GRAD")})
     if ddy is not None and g.needs("X"):
         _reduced_product(g, x, ddy, "X", g.in_grad("X"))
@@ -121,35 +132,71 @@ def _grad_of_div_grad(g):
     y, out = g.input("Y"), g.input("Out")
     dx = g.output("X@GRAD") if g.fwd.outputs.get("X@GRAD") else _ew(g, "elementwise_div", g.input("Out@GRAD"), y)
     inputs = {"Y": y, "Out": out, "DX": dx, **({"DDX": ddx} if ddx else {}), **({"DDY": ddy} if ddy else {})}
-    g.op("elementwise_div_grad_grad", inputs, {"Y@GRAD": g.in_grad("Y"), "DOut": g.in_grad("Out"),
-                                                "DDOut": g.in_grad("Out@GRAD")}, {"axis": g.attrs["axis"]})
+    g.op(
+        "elementwise_div_grad_grad",
+        inputs,
+        {"Y@GRAD": g.in_grad("Y"), "DOut": g.in_grad("Out"), "DDOut": g.in_grad("Out@GRAD")},
+        {"axis": g.attrs["axis"]},
+    )
 
 
-GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mul": _grad_of_mul_grad,
-                  "div": _grad_of_div_grad}
+GRADS_OF_GRADS = {
+    "add": _grad_of_add_grad(1),
+    "sub": _grad_of_add_grad(-1),
+    "mul": _grad_of_mul_grad,
+    "div": _grad_of_div_grad,
+}
 
 
 # axis, and the layouts of Fluid's oneDNN kernels (x_data_format, y_data_format), which its plain CPU
 # kernels, as pe's, ignore
 _EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format", "use_mkldnn")}
 
-for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
-                    ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
-    register(f"elementwise_{_name}", kernel_module="elementwise", inputs=["X", "Y"],
-             grad_reads=("Out", "X", "Y") if _name == "div" else ("X", "Y"), outputs=["Out"], attrs=_EW_ATTRS,
-             inplace=("Out", "X") if _name == "add" else (), traits=("elementwise",),
-             infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
-    register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out?", "Out@GRAD"],
-             outputs=["X@GRAD?", "Y@GRAD?"], attrs=_EW_ATTRS,
-             no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
-             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name),
-             grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else ())
+for _name, _doc in [
+    ("add", "X + Y"),
+    ("sub", "X - Y"),
+    ("mul", "X * Y"),
+    ("div", "X / Y"),
+    ("max", "max(X, Y)"),
+    ("min", "min(X, Y)"),
+    ("pow", "X ** Y"),
+]:
+    register(
+        f"elementwise_{_name}",
+        kernel_module="elementwise",
+        inputs=["X", "Y"],
+        grad_reads=("Out", "X", "Y") if _name == "div" else ("X", "Y"),
+        outputs=["Out"],
+        attrs=_EW_ATTRS,
+        inplace=("Out", "X") if _name == "add" else (),
+        traits=("elementwise",),
+        infer=_infer,
+        grad=_grad,
+        doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.",
+    )
+    register(
+        f"elementwise_{_name}_grad",
+        kernel_module="elementwise",
+        inputs=["X", "Y", "Out?", "Out@GRAD"],
+        outputs=["X@GRAD?", "Y@GRAD?"],
+        attrs=_EW_ATTRS,
+        no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
+        infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
+        grad=GRADS_OF_GRADS.get(_name),
+        grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else (),
+    )
 
-register("elementwise_div_grad_grad", kernel_module="elementwise", inputs=["Y", "Out", "DX", "DDX?", "DDY?"],
-         outputs=["Y@GRAD?", "DOut?", "DDOut?"], attrs={"axis": -1}, traits=("optional_outputs",),
-         infer=grads_like({"Y@GRAD": "Y", "DOut": "Out", "DDOut": "Out"}),
-         doc="Fluid's second-order gradient of elementwise_div: with t = DDX - Out * DDY, DDOut = t / Y, "
-             "Y@GRAD = -(DX t / Y) summed to Y's shape, DOut = -DX * DDY (pe_cli/kernels/common.py).")
+register(
+    "elementwise_div_grad_grad",
+    kernel_module="elementwise",
+    inputs=["Y", "Out", "DX", "DDX?", "DDY?"],
+    outputs=["Y@GRAD?", "DOut?", "DDOut?"],
+    attrs={"axis": -1},
+    traits=("optional_outputs",),
+    infer=grads_like({"Y@GRAD": "Y", "DOut": "Out", "DDOut": "Out"}),
+    doc="Fluid's second-order gradient of elementwise_div: with t = DDX - Out * DDY, DDOut = t / Y, "
+    "Y@GRAD = -(DX t / Y) summed to Y's shape, DOut = -DX * DDY (pe_cli/kernels/common.py).",
+)
 
 
 def _integer_dtypes(float_too):
@@ -159,14 +206,28 @@ def _integer_dtypes(float_too):
 
 # Fluid 1.8's integer division and remainder, which have no gradient: floordiv truncates towards
 # zero (C's int division); mod of ints is C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y).
-register("elementwise_floordiv", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs=_EW_ATTRS, infer=_infer, run_dtypes=_integer_dtypes(False),
-         doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
-             "dim `axis`. A zero in Y is an error. No gradient.")
-register("elementwise_mod", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs=_EW_ATTRS, infer=_infer, run_dtypes=_integer_dtypes(True),
-         doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
-             "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.")
+register(
+    "elementwise_floordiv",
+    kernel_module="elementwise",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=_EW_ATTRS,
+    infer=_infer,
+    run_dtypes=_integer_dtypes(False),
+    doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
+    "dim `axis`. A zero in Y is an error. No gradient.",
+)
+register(
+    "elementwise_mod",
+    kernel_module="elementwise",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=_EW_ATTRS,
+    infer=_infer,
+    run_dtypes=_integer_dtypes(True),
+    doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
+    "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.",
+)
 
 
 def _infer_sum(ctx):
@@ -186,28 +247,48 @@ def _grad_sum(g):
             g.op("assign", {"X": [out]}, {"Out": [name]})
 
 
-register("sum", kernel_module="elementwise", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
-         attrs=backend_attrs("use_mkldnn"),
-         blocked=one_shape_blocked, traits=("selected_rows",),
-         doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
-             "values end to end; mixed with dense X -> dense.")
+register(
+    "sum",
+    kernel_module="elementwise",
+    inputs=["X*"],
+    outputs=["Out"],
+    infer=_infer_sum,
+    grad=_grad_sum,
+    attrs=backend_attrs("use_mkldnn"),
+    blocked=one_shape_blocked,
+    traits=("selected_rows",),
+    doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
+    "values end to end; mixed with dense X -> dense.",
+)
 
 
 def _grad_scale(g):
     a = g.attrs
     scale_tensor = {"ScaleTensor": g.input("ScaleTensor")} if g.input("ScaleTensor") else {}
-    g.op("scale", {"X": g.out_grad("Out"), **scale_tensor}, {"Out": g.in_grad("X")},
-         {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True})
+    g.op(
+        "scale",
+        {"X": g.out_grad("Out"), **scale_tensor},
+        {"Out": g.in_grad("X")},
+        {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True},
+    )
 
 
-register("scale", kernel_module="elementwise", inputs=["X", "ScaleTensor?"], outputs=["Out"], infer=same_as(),
-         grad=_grad_scale, grad_reads=("ScaleTensor",),
-         inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
-         attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias); a one-element ScaleTensor, "
-             "when given, is the scale (Fluid 1.8's). A row-sparse X gives a "
-             "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
-             "gradients).")
+register(
+    "scale",
+    kernel_module="elementwise",
+    inputs=["X", "ScaleTensor?"],
+    outputs=["Out"],
+    infer=same_as(),
+    grad=_grad_scale,
+    grad_reads=("ScaleTensor",),
+    inplace=("Out", "X"),
+    traits=("elementwise", "selected_rows"),
+    attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
+    doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias); a one-element ScaleTensor, "
+    "when given, is the scale (Fluid 1.8's). A row-sparse X gives a "
+    "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
+    "gradients).",
+)
 
 
 def _infer_clip(ctx):
@@ -225,25 +306,45 @@ def _infer_clip(ctx):
 
 def _grad_clip(g):
     bounds = {slot: g.input(slot) for slot in ("Min", "Max") if g.input(slot)}
-    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **bounds}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **bounds}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 _CLIP_ATTRS = {"min": Attr(None, real_number, "a number"), "max": Attr(None, real_number, "a number")}
-register("clip", kernel_module="elementwise", grad_reads=("X", "Min", "Max"),
-         inputs=["X", "Min?", "Max?"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
-         attr_tensors={"Min": "min", "Max": "max"},
-         doc="Out = min(max(X, min), max); one-element tensors Min and Max, when given, are the bounds "
-             "(Fluid 1.8's). The gradient passes where min < X < max.")
-register("clip_grad", kernel_module="elementwise", inputs=["X", "Out@GRAD", "Min?", "Max?"], outputs=["X@GRAD"],
-         attrs=_CLIP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Min": "min", "Max": "max"})
+register(
+    "clip",
+    kernel_module="elementwise",
+    grad_reads=("X", "Min", "Max"),
+    inputs=["X", "Min?", "Max?"],
+    outputs=["Out"],
+    attrs=_CLIP_ATTRS,
+    infer=_infer_clip,
+    grad=_grad_clip,
+    attr_tensors={"Min": "min", "Max": "max"},
+    doc="Out = min(max(X, min), max); one-element tensors Min and Max, when given, are the bounds "
+    "(Fluid 1.8's). The gradient passes where min < X < max.",
+)
+register(
+    "clip_grad",
+    kernel_module="elementwise",
+    inputs=["X", "Out@GRAD", "Min?", "Max?"],
+    outputs=["X@GRAD"],
+    attrs=_CLIP_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    attr_tensors={"Min": "min", "Max": "max"},
+)
 
 
-register("clip_by_norm", kernel_module="elementwise",
-         inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},
-         infer=same_as(), traits=("selected_rows",),
-         doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X; a row-sparse X (SelectedRows) "
-             "gives its rows merged (duplicates summed) and their values so clipped, as Fluid's.")
+register(
+    "clip_by_norm",
+    kernel_module="elementwise",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"max_norm": Attr(1.0, positive, "> 0")},
+    infer=same_as(),
+    traits=("selected_rows",),
+    doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X; a row-sparse X (SelectedRows) "
+    "gives its rows merged (duplicates summed) and their values so clipped, as Fluid's.",
+)
 
 
 def _infer_flag(ctx):
@@ -252,20 +353,36 @@ def _infer_flag(ctx):
     ctx.set_output("Out", [1], "bool")
 
 
-for _type, _doc in (("isfinite", "True when every element of X is finite (no inf, no nan)"),
-                    ("isinf", "True when some element of X is +inf or -inf"),
-                    ("isnan", "True when some element of X is nan")):
-    register(_type, kernel_module="elementwise", inputs=["X"], outputs=["Out"], infer=_infer_flag, lod="drop",
-             doc=f"Out = bool [1]: {_doc}. No gradient.")
-register("dgc_clip_by_norm", kernel_module="elementwise", inputs=["current_step", "X"], outputs=["Out"],
-         attrs={"max_norm": Attr(1.0, positive, "> 0"), "rampup_begin_step": -1.0}, infer=same_as(),
-         traits=("selected_rows",),
-         doc="DGC's clip: clip_by_norm(X, max_norm) once current_step >= rampup_begin_step (>= 0); before that, "
-             "or with rampup_begin_step < 0, Out = X (Fluid leaves Out unwritten there, and its "
-             "DGCMomentumOptimizer makes Out the variable X).")
+for _type, _doc in (
+    ("isfinite", "True when every element of X is finite (no inf, no nan)"),
+    ("isinf", "True when some element of X is +inf or -inf"),
+    ("isnan", "True when some element of X is nan"),
+):
+    register(
+        _type,
+        kernel_module="elementwise",
+        inputs=["X"],
+        outputs=["Out"],
+        infer=_infer_flag,
+        lod="drop",
+        doc=f"Out = bool [1]: {_doc}. No gradient.",
+    )
+register(
+    "dgc_clip_by_norm",
+    kernel_module="elementwise",
+    inputs=["current_step", "X"],
+    outputs=["Out"],
+    attrs={"max_norm": Attr(1.0, positive, "> 0"), "rampup_begin_step": -1.0},
+    infer=same_as(),
+    traits=("selected_rows",),
+    doc="DGC's clip: clip_by_norm(X, max_norm) once current_step >= rampup_begin_step (>= 0); before that, "
+    "or with rampup_begin_step < 0, Out = X (Fluid leaves Out unwritten there, and its "
+    "DGCMomentumOptimizer makes Out the variable X).",
+)
 
 
 # -- minus: X - Y of one shape, Fluid 1.8's op without broadcasting ---------------------------------
+
 
 def _infer_minus(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -281,5 +398,12 @@ def _grad_minus(g):
             g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad(slot)}, {"scale": sign})
 
 
-register("minus", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"], infer=_infer_minus,
-         grad=_grad_minus, doc="Out = X - Y, X and Y of one shape (Fluid 1.8's minus op; its gradients are scale ops).")
+register(
+    "minus",
+    kernel_module="elementwise",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_minus,
+    grad=_grad_minus,
+    doc="Out = X - Y, X and Y of one shape (Fluid 1.8's minus op; its gradients are scale ops).",
+)

@@ -1,5 +1,6 @@
 """Embedding lookup: lookup_table, lookup_table_v2 (fluid.embedding) and lookup_table_grad, dense or
 SelectedRows (kernels in kernels/<device>/embedding.py)."""
+
 from ..base.dtypes import VarType
 from ..base.shapes import lookup_out_shape
 from .convolution import _known
@@ -28,32 +29,60 @@ def _infer_lookup(ctx, out_shape=lookup_out_shape):
 
 
 def _grad_lookup(g):
-    g.op(f"{g.fwd.type}_grad", {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
-         {"W@GRAD": g.in_grad("W")}, g.attrs)
+    g.op(
+        f"{g.fwd.type}_grad",
+        {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
+        {"W@GRAD": g.in_grad("W")},
+        g.attrs,
+    )
 
 
-register("lookup_table", kernel_module="embedding", grad_reads=("Ids", "W"), run_dtypes={"Ids": ("int64", "int32")},
-         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
-         grad=_grad_lookup,
-         doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
-             "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
-             "kept, padding_idx left out) and the rows of Out@GRAD.")
-register("lookup_table_v2", kernel_module="embedding", grad_reads=("Ids", "W"), run_dtypes={"Ids": ("int64", "int32")},
-         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS,
-         infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]), grad=_grad_lookup,
-         doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
-             "embedding dim (a trailing 1 of Ids is kept); the same gradient.")
+register(
+    "lookup_table",
+    kernel_module="embedding",
+    grad_reads=("Ids", "W"),
+    run_dtypes={"Ids": ("int64", "int32")},
+    inputs=["W", "Ids"],
+    outputs=["Out"],
+    attrs=_LOOKUP_ATTRS,
+    infer=_infer_lookup,
+    grad=_grad_lookup,
+    doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
+    "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
+    "kept, padding_idx left out) and the rows of Out@GRAD.",
+)
+register(
+    "lookup_table_v2",
+    kernel_module="embedding",
+    grad_reads=("Ids", "W"),
+    run_dtypes={"Ids": ("int64", "int32")},
+    inputs=["W", "Ids"],
+    outputs=["Out"],
+    attrs=_LOOKUP_ATTRS,
+    infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]),
+    grad=_grad_lookup,
+    doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
+    "embedding dim (a trailing 1 of Ids is kept); the same gradient.",
+)
 
 
 def _infer_lookup_grad(ctx):
     w = ctx.input_var("W")
-    ctx.set_output("W@GRAD", w.shape, w.dtype,
-                   var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
+    ctx.set_output(
+        "W@GRAD", w.shape, w.dtype, var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR
+    )
 
 
 for _type in ("lookup_table_grad", "lookup_table_v2_grad"):
-    register(_type, kernel_module="embedding", kernel="lookup_table_grad",
-             inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)
+    register(
+        _type,
+        kernel_module="embedding",
+        kernel="lookup_table_grad",
+        inputs=["W", "Ids", "Out@GRAD"],
+        outputs=["W@GRAD"],
+        attrs=_LOOKUP_ATTRS,
+        infer=_infer_lookup_grad,
+    )
 
 
 def _infer_dequant(ctx):
@@ -62,12 +91,22 @@ def _infer_dequant(ctx):
         ctx.fail(f"W {fmt_shape(w)} must be [rows, 2 + packed], each row min, max and the packed uint8 codes")
     if not ids or ids[-1] != 1:
         ctx.fail(f"Ids {fmt_shape(ids)} must end in a dim of 1")
-    ctx.set_output("Out", list(ids[:-1]) + [(w[1] - 2) * 4 if _known(w[1]) else -1], "float32",
-                   lod_level=ctx.input_var("Ids").lod_level)
+    ctx.set_output(
+        "Out",
+        list(ids[:-1]) + [(w[1] - 2) * 4 if _known(w[1]) else -1],
+        "float32",
+        lod_level=ctx.input_var("Ids").lod_level,
+    )
 
 
-register("lookup_table_dequant", kernel_module="embedding", inputs=["W", "Ids"], outputs=["Out"],
-         attrs={"padding_idx": Attr(-1, long=True)}, infer=_infer_dequant,
-         doc="An embedding whose rows are quantized to 8 bits: row r of W [rows, 2 + K] (float32) holds min, max "
-             "and 4 * K uint8 codes c in its other K floats' bytes; Out = [Ids' dims but the last, 4 * K] with "
-             "row r decoded as (max - min) / 256 * c + min, zeros for padding_idx.")
+register(
+    "lookup_table_dequant",
+    kernel_module="embedding",
+    inputs=["W", "Ids"],
+    outputs=["Out"],
+    attrs={"padding_idx": Attr(-1, long=True)},
+    infer=_infer_dequant,
+    doc="An embedding whose rows are quantized to 8 bits: row r of W [rows, 2 + K] (float32) holds min, max "
+    "and 4 * K uint8 codes c in its other K floats' bytes; Out = [Ids' dims but the last, 4 * K] with "
+    "row r decoded as (max - min) / 256 * c + min, zeros for padding_idx.",
+)

@@ -4,6 +4,7 @@ program Fluid saved (``__model__``) or built names its inputs and outputs. ``fee
 puts X at index ``col`` of the fetch holder Out (FETCH_LIST). The executors run a program holding
 them as Fluid's does: its feed ops' outputs must be the run's feeds and its fetch ops' inputs the
 run's fetch list, which they then read and write directly (pe_cli/executor/feed_fetch_ops.py)."""
+
 from .define import register
 
 
@@ -11,7 +12,25 @@ def _infer_feed(ctx):
     """Out keeps the shape and dtype its variable was declared with: the feed gives its value."""
 
 
-register("feed", kernel_module="feed_fetch", inputs=["X"], outputs=["Out"], attrs={"col": 0}, infer=_infer_feed,
-         lod="drop", traits=("feeds_the_run",), doc="Out = X[col], the col-th value held by the feed holder X (with its LoD).")
-register("fetch", kernel_module="feed_fetch", inputs=["X"], outputs=["Out"], attrs={"col": 0}, infer=_infer_feed,
-         lod="drop", traits=("fetches_the_run",), doc="Out[col] = X: the value goes to index col of the fetch holder Out.")
+register(
+    "feed",
+    kernel_module="feed_fetch",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"col": 0},
+    infer=_infer_feed,
+    lod="drop",
+    traits=("feeds_the_run",),
+    doc="Out = X[col], the col-th value held by the feed holder X (with its LoD).",
+)
+register(
+    "fetch",
+    kernel_module="feed_fetch",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"col": 0},
+    infer=_infer_feed,
+    lod="drop",
+    traits=("fetches_the_run",),
+    doc="Out[col] = X: the value goes to index col of the fetch holder Out.",
+)

@@ -3,6 +3,7 @@
 real: the inverse real transform, irfft, of last_dim_size (0: 2 (n - 1)); forward=True: hfft), over `axes`,
 normalization "backward" (the inverse divides by n), "ortho" or "forward" (the forward divides). numpy's FFT
 (kernels/<device>/fft.py). Their gradients are refused in one line: pe does not compute them yet."""
+
 from ..base.errors import PeError
 from .define import Attr, fmt_shape, int_list, register
 from .pointwise_math import QUANT
@@ -13,8 +14,11 @@ _AXES = Attr(list, int_list, "a list of axes")
 
 def _refuse(name):
     def grad(g):
-        raise PeError(f"{name}: pe does not compute its gradient (paddle.fft's gradients); train through other ops "
-                      f"or keep it out of the backward pass (stop_gradient)")
+        raise PeError(
+            f"{name}: pe does not compute its gradient (paddle.fft's gradients); train through other ops "
+            f"or keep it out of the backward pass (stop_gradient)"
+        )
+
     return grad
 
 
@@ -55,16 +59,32 @@ def _infer_c2r(ctx):
 
 
 for _name, _infer, _extra, _doc in (
-        ("fft_c2c", _infer_c2c, {}, "Out = the DFT of X over axes (forward) or its inverse."),
-        ("fft_r2c", _infer_r2c, {"onesided": Attr(True, choices=(True, False))},
-         "Out = the DFT of real X over axes (onesided: the last axis's first n // 2 + 1); forward=False: the "
-         "conjugate of the inverse's (ihfft)."),
-        ("fft_c2r", _infer_c2r, {"last_dim_size": Attr(0, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
-         "Out = the real inverse DFT of Hermitian X over axes, the last of last_dim_size (irfft); forward=True: "
-         "hfft.")):
-    register(_name, kernel_module="fft", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer, grad=_refuse(_name),
-             attrs={"axes": _AXES, "normalization": _NORM, "forward": Attr(True, choices=(True, False)), **_extra,
-                    **QUANT}, doc=_doc)
+    ("fft_c2c", _infer_c2c, {}, "Out = the DFT of X over axes (forward) or its inverse."),
+    (
+        "fft_r2c",
+        _infer_r2c,
+        {"onesided": Attr(True, choices=(True, False))},
+        "Out = the DFT of real X over axes (onesided: the last axis's first n // 2 + 1); forward=False: the "
+        "conjugate of the inverse's (ihfft).",
+    ),
+    (
+        "fft_c2r",
+        _infer_c2r,
+        {"last_dim_size": Attr(0, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
+        "Out = the real inverse DFT of Hermitian X over axes, the last of last_dim_size (irfft); forward=True: hfft.",
+    ),
+):
+    register(
+        _name,
+        kernel_module="fft",
+        inputs=["X"],
+        outputs=["Out"],
+        lod="drop",
+        infer=_infer,
+        grad=_refuse(_name),
+        attrs={"axes": _AXES, "normalization": _NORM, "forward": Attr(True, choices=(True, False)), **_extra, **QUANT},
+        doc=_doc,
+    )
 
 
 def _infer_stft(ctx):
@@ -78,13 +98,22 @@ def _infer_stft(ctx):
     ctx.set_output("Out", list(x[:-1]) + [bins, frames], _complex(ctx.dtype("X")))
 
 
-register("stft", kernel_module="fft", inputs=["X", "Window"], outputs=["Out"], lod="drop", infer=_infer_stft,
-         grad=_refuse("stft"),
-         attrs={"n_fft": Attr(512, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
-                "hop_length": Attr(128, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
-                "normalized": Attr(False, choices=(False, True)),
-                # a two-sided stft of real X fails in Paddle 2.6.2's kernel (a float32 buffer read as complex)
-                "onesided": Attr(True, choices=(True,)),
-                **QUANT},
-         doc="Out [B, bins, frames] = the DFT of each windowed frame of X (frames n_fft long, hop_length apart; "
-             "bins n_fft // 2 + 1: onesided), ortho-normalized with normalized (paddle.signal.stft pads X first).")
+register(
+    "stft",
+    kernel_module="fft",
+    inputs=["X", "Window"],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_stft,
+    grad=_refuse("stft"),
+    attrs={
+        "n_fft": Attr(512, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
+        "hop_length": Attr(128, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
+        "normalized": Attr(False, choices=(False, True)),
+        # a two-sided stft of real X fails in Paddle 2.6.2's kernel (a float32 buffer read as complex)
+        "onesided": Attr(True, choices=(True,)),
+        **QUANT,
+    },
+    doc="Out [B, bins, frames] = the DFT of each windowed frame of X (frames n_fft long, hop_length apart; "
+    "bins n_fft // 2 + 1: onesided), ortho-normalized with normalized (paddle.signal.stft pads X first).",
+)

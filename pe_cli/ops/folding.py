@@ -2,13 +2,19 @@
 column one kh x kw block) added back into Y [N, C, H, W] (H, W = output_sizes) at its place, as unfold reads
 it (paddings: up, left, down, right; dilations, strides). Kernels: unfold's gradient (col2im) and, for the
 gradient, unfold itself (kernels/<device>/image.py)."""
+
 from .define import Attr, fmt_shape, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 _PAIR = Attr(list, lambda v: int_list(v) and len(v) == 2, "two ints")
-_ATTRS = {"output_sizes": _PAIR, "kernel_sizes": _PAIR, "strides": _PAIR,
-          "paddings": Attr(list, lambda v: int_list(v) and len(v) in (2, 4), "two or four ints"),
-          "dilations": _PAIR, **QUANT}
+_ATTRS = {
+    "output_sizes": _PAIR,
+    "kernel_sizes": _PAIR,
+    "strides": _PAIR,
+    "paddings": Attr(list, lambda v: int_list(v) and len(v) in (2, 4), "two or four ints"),
+    "dilations": _PAIR,
+    **QUANT,
+}
 
 
 def blocks(attrs):
@@ -23,8 +29,10 @@ def _infer(ctx):
     kh, kw = a["kernel_sizes"]
     bh, bw = blocks(a)
     if len(x) != 3 or (x[1] >= 0 and x[1] % (kh * kw)) or (x[2] >= 0 and x[2] != bh * bw):
-        ctx.fail(f"X {fmt_shape(x)} must be [N, C * {kh * kw}, {bh * bw}] (the blocks of output_sizes "
-                 f"{list(a['output_sizes'])})")
+        ctx.fail(
+            f"X {fmt_shape(x)} must be [N, C * {kh * kw}, {bh * bw}] (the blocks of output_sizes "
+            f"{list(a['output_sizes'])})"
+        )
     ctx.set_output("Y", [x[0], x[1] // (kh * kw) if x[1] >= 0 else -1] + list(a["output_sizes"]), ctx.dtype("X"))
 
 
@@ -32,8 +40,25 @@ def _grad(g):
     g.op("fold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("fold", kernel_module="folding", inputs=["X"], outputs=["Y"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("X",), lod="drop",
-         doc="Y [N, C, H, W] = the columns of X [N, C * kh * kw, L] added back at their blocks (col2im).")
-register("fold_grad", kernel_module="folding", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",), lod="drop")
+register(
+    "fold",
+    kernel_module="folding",
+    inputs=["X"],
+    outputs=["Y"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X",),
+    lod="drop",
+    doc="Y [N, C, H, W] = the columns of X [N, C * kh * kw, L] added back at their blocks (col2im).",
+)
+register(
+    "fold_grad",
+    kernel_module="folding",
+    inputs=["X", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+    lod="drop",
+)

@@ -2,6 +2,7 @@
 frame_length every hop_length along its first (axis 0) or last (axis -1) dim: [..., L] -> [..., frame_length,
 n_frames], [L, ...] -> [n_frames, frame_length, ...]) and overlap_add (frame's inverse as a sum: the frames laid
 hop_length apart and added). Each one's gradient is the other of Out@GRAD."""
+
 from .define import Attr, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
@@ -33,14 +34,41 @@ def _op(name, infer, attrs, doc):
 
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-    register(name, kernel_module="framing", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("X",), lod="drop", doc=doc)
-    register(f"{name}_grad", kernel_module="framing", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
-             infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",), lod="drop")
+
+    register(
+        name,
+        kernel_module="framing",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("X",),
+        lod="drop",
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="framing",
+        inputs=["X", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+        no_need_buffer=("X",),
+        lod="drop",
+    )
 
 
-_op("frame", _infer_frame, {"frame_length": _POS, "hop_length": _POS},
+_op(
+    "frame",
+    _infer_frame,
+    {"frame_length": _POS, "hop_length": _POS},
     "Out = X's windows of frame_length, hop_length apart, along axis (last: [..., frame_length, n_frames]; "
-    "first: [n_frames, frame_length, ...]).")
-_op("overlap_add", _infer_overlap_add, {"hop_length": _POS},
-    "Out = the frames of X (as frame writes them) laid hop_length apart and summed where they overlap.")
+    "first: [n_frames, frame_length, ...]).",
+)
+_op(
+    "overlap_add",
+    _infer_overlap_add,
+    {"hop_length": _POS},
+    "Out = the frames of X (as frame writes them) laid hop_length apart and summed where they overlap.",
+)

@@ -8,6 +8,7 @@ tanh, sigmoid, ...: ``FUSABLE_ACTIVATIONS``). Its gradient op reads Out@GRAD and
 IntermediateOut only where the activation's gradient reads its input (not for relu, tanh, sigmoid:
 they read Out), so that IntermediateOut dies after the forward pass where nothing else reads it; it
 gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
+
 from ..base.activations import TABLE
 from ..base.shapes import known_numel
 from .elementwise import broadcast_shape
@@ -21,7 +22,7 @@ ACT_READS = {row.name: row.reads for row in TABLE if row.name in FUSABLE_ACTIVAT
 
 # what the fuse_elewise_add_act_ops pass looks for and makes (op types are named only here)
 ADD = "elementwise_add"
-EXPAND = "expand"        # (an expand into a forward-only fused add folds into its broadcast)
+EXPAND = "expand"  # (an expand into a forward-only fused add folds into its broadcast)
 FUSED_ADD_ACT = "fused_elemwise_activation"
 
 
@@ -43,10 +44,17 @@ def _functors(value):
     return (a in UNARY_FUNCTORS and b in BINARY_FUNCTORS) or (a in BINARY_FUNCTORS and b in UNARY_FUNCTORS)
 
 
-_ATTRS = {"functor_list": Attr(["relu", "elementwise_add"], _functors,
-                               f"[unary, binary] or [binary, unary], binary one of {', '.join(BINARY_FUNCTORS)}, "
-                               f"unary scale or one of {', '.join(FUSABLE_ACTIVATIONS)}"),
-          "axis": -1, "scale": 0.0, "save_intermediate_out": False}
+_ATTRS = {
+    "functor_list": Attr(
+        ["relu", "elementwise_add"],
+        _functors,
+        f"[unary, binary] or [binary, unary], binary one of {', '.join(BINARY_FUNCTORS)}, "
+        f"unary scale or one of {', '.join(FUSABLE_ACTIVATIONS)}",
+    ),
+    "axis": -1,
+    "scale": 0.0,
+    "save_intermediate_out": False,
+}
 
 
 def _infer(ctx):
@@ -57,7 +65,7 @@ def _infer(ctx):
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
     lod_level = ctx.input_var("X").lod_level
-    inter = y if ctx.attrs["functor_list"][0] in BINARY_FUNCTORS else out      # unary(Y), or binary(X, Y)
+    inter = y if ctx.attrs["functor_list"][0] in BINARY_FUNCTORS else out  # unary(Y), or binary(X, Y)
     ctx.set_output("IntermediateOut", inter, ctx.dtype("X"), lod_level=lod_level)
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=lod_level)
 
@@ -76,13 +84,22 @@ def _grad(g):
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
-         blocked=one_shape_blocked, attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
-         traits=("optional_outputs",),
-         doc="[unary, binary]: IntermediateOut = binary(X, Y) (Y broadcast into X from dim `axis`), Out = "
-             "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
-             "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "
-             "([act, elementwise_add]) by the fuse_elewise_add_act_ops pass.")
+register(
+    "fused_elemwise_activation",
+    kernel_module="fused",
+    inputs=["X", "Y"],
+    outputs=["Out", "IntermediateOut"],
+    blocked=one_shape_blocked,
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "Y", "IntermediateOut", "Out"),
+    traits=("optional_outputs",),
+    doc="[unary, binary]: IntermediateOut = binary(X, Y) (Y broadcast into X from dim `axis`), Out = "
+    "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
+    "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "
+    "([act, elementwise_add]) by the fuse_elewise_add_act_ops pass.",
+)
 _infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
 
@@ -93,9 +110,15 @@ def _infer_grad(ctx):
     _infer_grads(ctx)
 
 
-register("fused_elemwise_activation_grad", kernel_module="fused", blocked=one_shape_blocked,
-         inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
-         infer=_infer_grad)
+register(
+    "fused_elemwise_activation_grad",
+    kernel_module="fused",
+    blocked=one_shape_blocked,
+    inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_ATTRS,
+    infer=_infer_grad,
+)
 
 
 def _add_functors(value):
@@ -103,9 +126,13 @@ def _add_functors(value):
 
 
 # Paddle 2.x's name for the elementwise_add forms (its fuse_elewise_add_act pass writes this type)
-_ADD_ATTRS = {**_ATTRS, "functor_list": Attr(["relu", "elementwise_add"], _add_functors,
-                                             "[unary, elementwise_add] or [elementwise_add, unary]"),
-              "with_quant_attr": Attr(False)}
+_ADD_ATTRS = {
+    **_ATTRS,
+    "functor_list": Attr(
+        ["relu", "elementwise_add"], _add_functors, "[unary, elementwise_add] or [elementwise_add, unary]"
+    ),
+    "with_quant_attr": Attr(False),
+}
 
 
 def _grad_add_act(g):
@@ -115,13 +142,28 @@ def _grad_add_act(g):
     g.op("fused_elemwise_add_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_add_activation", kernel_module="fused", kernel="fused_elemwise_activation",
-         inputs=["X", "Y"], outputs=["Out", "IntermediateOut"], attrs=_ADD_ATTRS, infer=_infer, grad=_grad_add_act,
-         grad_reads=("X", "Y", "IntermediateOut", "Out"), traits=("optional_outputs",),
-         doc="fused_elemwise_activation with elementwise_add as its binary functor (Paddle 2.x's op type).")
-register("fused_elemwise_add_activation_grad", kernel_module="fused", kernel="fused_elemwise_activation_grad",
-         inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ADD_ATTRS,
-         infer=_infer_grad)
+register(
+    "fused_elemwise_add_activation",
+    kernel_module="fused",
+    kernel="fused_elemwise_activation",
+    inputs=["X", "Y"],
+    outputs=["Out", "IntermediateOut"],
+    attrs=_ADD_ATTRS,
+    infer=_infer,
+    grad=_grad_add_act,
+    grad_reads=("X", "Y", "IntermediateOut", "Out"),
+    traits=("optional_outputs",),
+    doc="fused_elemwise_activation with elementwise_add as its binary functor (Paddle 2.x's op type).",
+)
+register(
+    "fused_elemwise_add_activation_grad",
+    kernel_module="fused",
+    kernel="fused_elemwise_activation_grad",
+    inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_ADD_ATTRS,
+    infer=_infer_grad,
+)
 
 
 # -- fused_batch_norm_act (the fuse_bn_act_ops pass) ------------------------------------------------
@@ -136,10 +178,20 @@ _BN_ACT_ATTRS = dict(_BN_ATTRS, act_type=Attr("relu", choices=BN_ACTIVATIONS))
 
 
 def _grad_bn_act(g):
-    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
-           "SavedVariance": g.output("SavedVariance"), "Y": g.output("Y"), "Y@GRAD": g.out_grad("Y")}
-    g.op(grad_type(FUSED_BN_ACT), ins,
-         {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+    ins = {
+        "X": g.input("X"),
+        "Scale": g.input("Scale"),
+        "SavedMean": g.output("SavedMean"),
+        "SavedVariance": g.output("SavedVariance"),
+        "Y": g.output("Y"),
+        "Y@GRAD": g.out_grad("Y"),
+    }
+    g.op(
+        grad_type(FUSED_BN_ACT),
+        ins,
+        {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")},
+        g.attrs,
+    )
 
 
 def _bn_act_blocked(op):
@@ -147,16 +199,29 @@ def _bn_act_blocked(op):
     return bn_blocked(op) if op.attrs["act_type"] == "relu" else ()
 
 
-register(FUSED_BN_ACT, kernel_module="fused", blocked=_bn_act_blocked, grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),
-         inputs=["X", "Scale", "Bias", "Mean", "Variance"],
-         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ACT_ATTRS,
-         infer=_infer_batch_norm, grad=_grad_bn_act, traits=("batch_statistics",),
-         doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
-             "Made by the fuse_bn_act_ops pass.")
-register(grad_type(FUSED_BN_ACT), kernel_module="fused", blocked=_bn_act_blocked,
-         inputs=["X", "Scale", "SavedMean", "SavedVariance", "Y", "Y@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_BN_ACT_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+register(
+    FUSED_BN_ACT,
+    kernel_module="fused",
+    blocked=_bn_act_blocked,
+    grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),
+    inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+    outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"],
+    attrs=_BN_ACT_ATTRS,
+    infer=_infer_batch_norm,
+    grad=_grad_bn_act,
+    traits=("batch_statistics",),
+    doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
+    "Made by the fuse_bn_act_ops pass.",
+)
+register(
+    grad_type(FUSED_BN_ACT),
+    kernel_module="fused",
+    blocked=_bn_act_blocked,
+    inputs=["X", "Scale", "SavedMean", "SavedVariance", "Y", "Y@GRAD"],
+    outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_BN_ACT_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+)
 
 
 # -- fused_gemm_epilogue (the fuse_gemm_epilogue pass) ---------------------------------------------
@@ -175,24 +240,27 @@ register(grad_type(FUSED_BN_ACT), kernel_module="fused", blocked=_bn_act_blocked
 FUSED_GEMM = "fused_gemm_epilogue"
 GEMM_ACTIVATIONS = ("none", "relu")
 MUL = "mul"
-MUL_GRADS = ("mul_grad",)      # mul's gradient ops (one: X@GRAD and Y@GRAD, where each is wanted)
+MUL_GRADS = ("mul_grad",)  # mul's gradient ops (one: X@GRAD and Y@GRAD, where each is wanted)
 
 _GEMM_ATTRS = {"trans_x": False, "trans_y": False, "activation": Attr("none", choices=GEMM_ACTIVATIONS)}
-_GEMM_GRAD_ATTRS = {"trans_x": False, "trans_y": False,
-                    "activation_grad": Attr("none", choices=("none", "relu_grad"))}
+_GEMM_GRAD_ATTRS = {"trans_x": False, "trans_y": False, "activation_grad": Attr("none", choices=("none", "relu_grad"))}
 
 
 def _infer_gemm(ctx):
     x, y, bias = ctx.shape("X"), ctx.shape("Y"), ctx.shape("Bias")
     a = ctx.attrs
     if len(x) < 2 or len(y) != 2 or len(bias) != 1:
-        ctx.fail(f"needs X of rank >= 2, Y of rank 2 and Bias of rank 1, got X {fmt_shape(x)}, "
-                 f"Y {fmt_shape(y)}, Bias {fmt_shape(bias)}")
+        ctx.fail(
+            f"needs X of rank >= 2, Y of rank 2 and Bias of rank 1, got X {fmt_shape(x)}, "
+            f"Y {fmt_shape(y)}, Bias {fmt_shape(bias)}"
+        )
     rows, k_x = (list(x[1:]), x[0]) if a["trans_x"] else (list(x[:-1]), x[-1])
     k_y, n = (y[1], y[0]) if a["trans_y"] else (y[0], y[1])
     if k_x >= 0 and k_y >= 0 and k_x != k_y:
-        ctx.fail(f"X {fmt_shape(x)} (trans_x={a['trans_x']}) has {k_x} columns to multiply, Y {fmt_shape(y)} "
-                 f"(trans_y={a['trans_y']}) {k_y} rows")
+        ctx.fail(
+            f"X {fmt_shape(x)} (trans_x={a['trans_x']}) has {k_x} columns to multiply, Y {fmt_shape(y)} "
+            f"(trans_y={a['trans_y']}) {k_y} rows"
+        )
     if n >= 0 and bias[0] >= 0 and bias[0] != n:
         ctx.fail(f"Bias {fmt_shape(bias)} must have Out's {n} columns")
     for slot in ("Y", "Bias"):
@@ -210,8 +278,12 @@ def _grad_gemm(g):
         g.op("relu_grad", {"Out": g.output("Out"), "Out@GRAD": dout}, {"X@GRAD": d_pre})
         dout = d_pre
     attrs = {"trans_x": g.attrs["trans_x"], "trans_y": g.attrs["trans_y"], "activation_grad": "none"}
-    g.op(grad_type(FUSED_GEMM), {"DOut": dout, "X": g.input("X"), "Y": g.input("Y")},
-         {"DX": g.in_grad("X"), "DY": g.in_grad("Y"), "DBias": g.in_grad("Bias")}, attrs)
+    g.op(
+        grad_type(FUSED_GEMM),
+        {"DOut": dout, "X": g.input("X"), "Y": g.input("Y")},
+        {"DX": g.in_grad("X"), "DY": g.in_grad("Y"), "DBias": g.in_grad("Bias")},
+        attrs,
+    )
 
 
 def _infer_gemm_grad(ctx):
@@ -220,16 +292,30 @@ def _infer_gemm_grad(ctx):
     ctx.set_output("DBias", [y[0] if ctx.attrs["trans_y"] else y[1]], ctx.dtype("Y"))
 
 
-register(FUSED_GEMM, kernel_module="fused", inputs=["X", "Y", "Bias"], outputs=["Out"], attrs=_GEMM_ATTRS,
-         infer=_infer_gemm, grad=_grad_gemm, grad_reads=("X", "Y", "Out"),
-         doc="Out = act(op(X) @ op(Y) + Bias), act = activation (none, relu), X flattened to 2-D by its last "
-             "dim (its first with trans_x). Made by the fuse_gemm_epilogue pass from mul, elementwise_add "
-             "and relu.")
-register(grad_type(FUSED_GEMM), kernel_module="fused", inputs=["DOut", "X", "Y"],
-         outputs=["DX?", "DY?", "DBias?"], attrs=_GEMM_GRAD_ATTRS, infer=_infer_gemm_grad,
-         traits=("optional_outputs",),
-         doc="DY, DBias and DX of Out = op(X) @ op(Y) + Bias given DOut; with activation_grad relu_grad, DX is "
-             "also zeroed where X (a relu's output) is not > 0. Made by the fuse_gemm_epilogue pass.")
+register(
+    FUSED_GEMM,
+    kernel_module="fused",
+    inputs=["X", "Y", "Bias"],
+    outputs=["Out"],
+    attrs=_GEMM_ATTRS,
+    infer=_infer_gemm,
+    grad=_grad_gemm,
+    grad_reads=("X", "Y", "Out"),
+    doc="Out = act(op(X) @ op(Y) + Bias), act = activation (none, relu), X flattened to 2-D by its last "
+    "dim (its first with trans_x). Made by the fuse_gemm_epilogue pass from mul, elementwise_add "
+    "and relu.",
+)
+register(
+    grad_type(FUSED_GEMM),
+    kernel_module="fused",
+    inputs=["DOut", "X", "Y"],
+    outputs=["DX?", "DY?", "DBias?"],
+    attrs=_GEMM_GRAD_ATTRS,
+    infer=_infer_gemm_grad,
+    traits=("optional_outputs",),
+    doc="DY, DBias and DX of Out = op(X) @ op(Y) + Bias given DOut; with activation_grad relu_grad, DX is "
+    "also zeroed where X (a relu's output) is not > 0. Made by the fuse_gemm_epilogue pass.",
+)
 
 
 # -- relu + depthwise_conv2d (the fuse_relu_depthwise_conv pass) ------------------------------------
@@ -258,8 +344,10 @@ def _check_subgraph(value):
 def _infer_fusion_group(ctx):
     a = ctx.attrs
     if len(a["input_names"]) != ctx.num_inputs("Inputs") or len(a["output_names"]) != ctx.num_outputs("Outs"):
-        ctx.fail(f"{ctx.num_inputs('Inputs')} Inputs and {ctx.num_outputs('Outs')} Outs, but input_names "
-                 f"has {len(a['input_names'])} labels and output_names {len(a['output_names'])}")
+        ctx.fail(
+            f"{ctx.num_inputs('Inputs')} Inputs and {ctx.num_outputs('Outs')} Outs, but input_names "
+            f"has {len(a['input_names'])} labels and output_names {len(a['output_names'])}"
+        )
     known = set(a["input_names"])
     for type_, _, _, ins, outs, _ in a["subgraph"]:
         missing = [label for label in ins.values() if label not in known]
@@ -269,16 +357,26 @@ def _infer_fusion_group(ctx):
     # the outputs keep the shapes the fused ops gave their variables
 
 
-register(FUSION_GROUP, kernel_module="fused", inputs=["Inputs*"], outputs=["Outs*"], infer=_infer_fusion_group,
-         attrs={"subgraph": Attr([], _check_subgraph, "a list of [type, module, function, ins, outs, attrs]"),
-                "input_names": [], "output_names": []},
-         doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
-             "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.")
+register(
+    FUSION_GROUP,
+    kernel_module="fused",
+    inputs=["Inputs*"],
+    outputs=["Outs*"],
+    infer=_infer_fusion_group,
+    attrs={
+        "subgraph": Attr([], _check_subgraph, "a list of [type, module, function, ins, outs, attrs]"),
+        "input_names": [],
+        "output_names": [],
+    },
+    doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
+    "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.",
+)
 
 
 # -- fc (Fluid 1.8's fc op, which its fc_fuse_pass makes of mul + elementwise_add (+ relu)) ---------
 # fluid.layers.fc builds mul and elementwise_add, as in Fluid; the op comes in inference programs Fluid's
 # passes rewrote. With padding_weights, W is [K + 4, N + 4] and its first K rows and N columns weigh.
+
 
 def _infer_fc(ctx):
     x, w, a = ctx.shape("Input"), ctx.shape("W"), ctx.attrs
@@ -298,10 +396,24 @@ def _infer_fc(ctx):
     ctx.set_output("Out", list(x[:cols]) + [n], ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
 
 
-register("fc", kernel_module="fused", inputs=["Input", "W", "Bias?"], outputs=["Out"], infer=_infer_fc,
-         attrs={"in_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
-                "activation_type": Attr("", choices=("", "relu")), "use_mkldnn": False, "padding_weights": False,
-                "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True, "use_quantizer": False, "Scale_in": 1.0,
-                "Scale_weights": Attr([1.0]), "Scale_out": 1.0, "force_fp32_output": False},
-         doc="Out = Input (flattened to [d0 * ... * d(k-1), the rest], k = in_num_col_dims) @ W + Bias, then relu "
-             "when activation_type is 'relu'; Out [d0, ..., d(k-1), N]. No gradient (Fluid's has none).")
+register(
+    "fc",
+    kernel_module="fused",
+    inputs=["Input", "W", "Bias?"],
+    outputs=["Out"],
+    infer=_infer_fc,
+    attrs={
+        "in_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
+        "activation_type": Attr("", choices=("", "relu")),
+        "use_mkldnn": False,
+        "padding_weights": False,
+        "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
+        "use_quantizer": False,
+        "Scale_in": 1.0,
+        "Scale_weights": Attr([1.0]),
+        "Scale_out": 1.0,
+        "force_fp32_output": False,
+    },
+    doc="Out = Input (flattened to [d0 * ... * d(k-1), the rest], k = in_num_col_dims) @ W + Bias, then relu "
+    "when activation_type is 'relu'; Out [d0, ..., d(k-1), N]. No gradient (Fluid's has none).",
+)

@@ -8,11 +8,12 @@ parameter's; ``LearningRate`` stays one variable shared by all, and the attribut
 op's (the pass fuses only updates with equal attributes and one learning-rate variable). The
 kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fused_math.py), so the
 numbers are those of the separate updates to the bit. No gradient."""
+
 from . import momentum, optimizer  # noqa: F401  (register the update ops the fused ones are made from)
 from .define import defined, fmt_shape, register
 
-FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")      # Fluid fuses these three
-SHARED = "LearningRate"                               # the one input all the fused updates share
+FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")  # Fluid fuses these three
+SHARED = "LearningRate"  # the one input all the fused updates share
 
 
 def fused_type(type):
@@ -27,8 +28,10 @@ UNFUSED_INPUTS = ("Beta1Tensor", "Beta2Tensor")
 def per_param_slots(opdef):
     """(input slots, output slots) of an update op that are per parameter: all but LearningRate (and
     the UNFUSED_INPUTS)."""
-    return ([s.name for s in opdef.inputs if s.name != SHARED and s.name not in UNFUSED_INPUTS],
-            [s.name for s in opdef.outputs])
+    return (
+        [s.name for s in opdef.inputs if s.name != SHARED and s.name not in UNFUSED_INPUTS],
+        [s.name for s in opdef.outputs],
+    )
 
 
 def _infer(base):
@@ -45,29 +48,39 @@ def _infer(base):
             if len(g) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(g, p)):
                 ctx.fail(f"Grad #{i} {fmt_shape(g)} must have Param #{i}'s shape {fmt_shape(p)}")
             for out in outs:
-                source = out[:-len("Out")]
+                source = out[: -len("Out")]
                 if ctx.num_outputs(out) and ctx.has_input(source):
                     ctx.set_output(out, ctx.shape(source, i), ctx.dtype(source, i), i=i)
+
     return infer
 
 
 for _base in FUSABLE_OPTIMIZERS:
     _def = defined(_base)
     _ins, _outs = per_param_slots(_def)
-    register(fused_type(_base), kernel_module="fused_optimizer",
-             inputs=[f"{s}*" for s in _ins] + [SHARED], outputs=[f"{s}*" for s in _outs],
-             attrs=dict(_def.attrs), infer=_infer(_base),
-             traits=("selected_rows",) + (("updates_in_place",) if _def.has("updates_in_place") else ()),
-             doc=f"{_base} over many parameters: the i-th entry of each list is the i-th parameter's "
-                 f"({', '.join(_ins)}; one LearningRate). Made by the fuse_all_optimizer_ops pass.")
+    register(
+        fused_type(_base),
+        kernel_module="fused_optimizer",
+        inputs=[f"{s}*" for s in _ins] + [SHARED],
+        outputs=[f"{s}*" for s in _outs],
+        attrs=dict(_def.attrs),
+        infer=_infer(_base),
+        traits=("selected_rows",) + (("updates_in_place",) if _def.has("updates_in_place") else ()),
+        doc=f"{_base} over many parameters: the i-th entry of each list is the i-th parameter's "
+        f"({', '.join(_ins)}; one LearningRate). Made by the fuse_all_optimizer_ops pass.",
+    )
 
 
-register("merged_momentum", kernel_module="momentum",
-         inputs=["Param*", "Grad*", "Velocity*", "LearningRate*", "MasterParam*"],
-         outputs=["ParamOut*", "VelocityOut*", "MasterParamOut*"],
-         attrs=dict(momentum.MOMENTUM_ATTRS, regularization_method=[], regularization_coeff=[]),
-         infer=_infer("momentum"), traits=("updates_in_place",),
-         doc="Paddle 2.x's momentum over lists: the i-th entries of Param, Grad, Velocity (and MasterParam) "
-             "are the i-th parameter's; LearningRate is one variable shared by all or one per parameter; "
-             "regularization_method / regularization_coeff one entry per parameter, or empty. Each "
-             "update is momentum's (pe_cli/kernels/momentum_terms.py).")
+register(
+    "merged_momentum",
+    kernel_module="momentum",
+    inputs=["Param*", "Grad*", "Velocity*", "LearningRate*", "MasterParam*"],
+    outputs=["ParamOut*", "VelocityOut*", "MasterParamOut*"],
+    attrs=dict(momentum.MOMENTUM_ATTRS, regularization_method=[], regularization_coeff=[]),
+    infer=_infer("momentum"),
+    traits=("updates_in_place",),
+    doc="Paddle 2.x's momentum over lists: the i-th entries of Param, Grad, Velocity (and MasterParam) "
+    "are the i-th parameter's; LearningRate is one variable shared by all or one per parameter; "
+    "regularization_method / regularization_coeff one entry per parameter, or empty. Each "
+    "update is momentum's (pe_cli/kernels/momentum_terms.py).",
+)

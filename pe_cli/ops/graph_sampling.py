@@ -4,6 +4,7 @@ a graph in CSC form drawn at random by edge weight.
 The graph: ``colptr`` [N + 1] offsets into ``row`` [E], the in-neighbours of node n being
 row[colptr[n]:colptr[n + 1]] with weights ``edge_weight`` [E]. The outputs' sizes depend on the
 graph: their shapes are [-1] until the op runs."""
+
 from .define import Attr, is_int, register
 
 
@@ -22,13 +23,19 @@ def _infer_weighted_sample(ctx):
         ctx.set_output("out_eids", [-1], dtype)
 
 
-register("weighted_sample_neighbors", kernel_module="graph_sampling",
-         inputs=["row", "colptr", "edge_weight", "input_nodes", "eids?"],
-         outputs=["out_neighbors", "out_count", "out_eids?"],
-         attrs={"sample_size": Attr(-1, lambda v: is_int(v) and (v == -1 or v > 0), "-1 (all) or > 0"),
-                "return_eids": False},
-         infer=_infer_weighted_sample, needs_rng=True,
-         doc="For each node of input_nodes, its in-neighbours (all of them when sample_size is -1 or the node "
-             "has no more), else sample_size of them drawn without replacement with probability by weight "
-             "(Efraimidis-Spirakis: the largest keys u^(1/w), u uniform); out_neighbors holds them node after "
-             "node, out_count how many each node got, out_eids (return_eids) their edge ids. No gradient.")
+register(
+    "weighted_sample_neighbors",
+    kernel_module="graph_sampling",
+    inputs=["row", "colptr", "edge_weight", "input_nodes", "eids?"],
+    outputs=["out_neighbors", "out_count", "out_eids?"],
+    attrs={
+        "sample_size": Attr(-1, lambda v: is_int(v) and (v == -1 or v > 0), "-1 (all) or > 0"),
+        "return_eids": False,
+    },
+    infer=_infer_weighted_sample,
+    needs_rng=True,
+    doc="For each node of input_nodes, its in-neighbours (all of them when sample_size is -1 or the node "
+    "has no more), else sample_size of them drawn without replacement with probability by weight "
+    "(Efraimidis-Spirakis: the largest keys u^(1/w), u uniform); out_neighbors holds them node after "
+    "node, out_count how many each node got, out_eids (return_eids) their edge ids. No gradient.",
+)

@@ -10,6 +10,7 @@ int(in * scale)), else from out_d / out_h / out_w. Their Paddle 2.x forms ``*_in
 is a list (one per spatial dim), the size may also come from ``SizeTensor`` (one int32 [1] tensor per
 dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio to 1 / scale rather
 than in / out when corners are not aligned."""
+
 from ..base.activations import real_number
 from ..base.shapes import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
@@ -41,6 +42,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
     """An op that moves X's elements to fixed places (its grad op moves them back); ``attr`` (Fluid's
     ``default``) sizes the blocks; ``layouts``: Paddle 2.x's ``data_format`` (NHWC: X and Out channels last,
     transposed around the NCHW kernel, kernels/layout.py)."""
+
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
@@ -48,10 +50,27 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
     if layouts:
         attrs["data_format"] = Attr("NCHW", choices=("NCHW", "NHWC"), fill=False)
     last = ("X", "Out") if layouts else ()
-    register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("X",), doc=doc, channels_last=last)
-    register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             attrs=attrs, infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out@GRAD", "X@GRAD") if layouts else ())
+    register(
+        name,
+        kernel_module="image",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("X",),
+        doc=doc,
+        channels_last=last,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="image",
+        inputs=["X", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+        channels_last=("X", "Out@GRAD", "X@GRAD") if layouts else (),
+    )
 
 
 def _infer_pixel_shuffle(ctx):
@@ -64,10 +83,16 @@ def _infer_pixel_shuffle(ctx):
     ctx.set_output("Out", [out[0], out[2], out[3], out[1]] if nhwc else out, ctx.dtype("X"))
 
 
-_register_permutation("pixel_shuffle", "upscale_factor", _infer_pixel_shuffle,
-                      "Out[n, c, h*r + i, w*r + j] = X[n, c*r*r + i*r + j, h, w], r = upscale_factor: "
-                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r]; Paddle 2.x's data_format NHWC: the same on "
-                      "[N, H, W, C*r^2] -> [N, H*r, W*r, C].", 1, layouts=True)
+_register_permutation(
+    "pixel_shuffle",
+    "upscale_factor",
+    _infer_pixel_shuffle,
+    "Out[n, c, h*r + i, w*r + j] = X[n, c*r*r + i*r + j, h, w], r = upscale_factor: "
+    "[N, C*r^2, H, W] -> [N, C, H*r, W*r]; Paddle 2.x's data_format NHWC: the same on "
+    "[N, H, W, C*r^2] -> [N, H*r, W*r, C].",
+    1,
+    layouts=True,
+)
 
 
 def _infer_space_to_depth(ctx):
@@ -78,9 +103,15 @@ def _infer_space_to_depth(ctx):
     ctx.set_output("Out", [x[0], _mul(x[1], b * b), _div(x[2], b), _div(x[3], b)], ctx.dtype("X"))
 
 
-_register_permutation("space_to_depth", "blocksize", _infer_space_to_depth,
-                      "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
-                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2, long=True)
+_register_permutation(
+    "space_to_depth",
+    "blocksize",
+    _infer_space_to_depth,
+    "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
+    "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.",
+    2,
+    long=True,
+)
 
 
 def _infer_shuffle_channel(ctx):
@@ -89,11 +120,17 @@ def _infer_shuffle_channel(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-_register_permutation("shuffle_channel", "group", _infer_shuffle_channel,
-                      "Out = X's channels regrouped: [N, g, C/g, H, W] transposed to [N, C/g, g, H, W].", 1)
+_register_permutation(
+    "shuffle_channel",
+    "group",
+    _infer_shuffle_channel,
+    "Out = X's channels regrouped: [N, g, C/g, H, W] transposed to [N, C/g, g, H, W].",
+    1,
+)
 
 
 # -- similarity_focus ------------------------------------------------------------------------------
+
 
 def _infer_similarity_focus(ctx):
     x, axis, indexes = _four_d(ctx), ctx.attrs["axis"], list(ctx.attrs["indexes"])
@@ -104,15 +141,22 @@ def _infer_similarity_focus(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-register("similarity_focus", kernel_module="image", inputs=["X"], outputs=["Out"], infer=_infer_similarity_focus,
-         attrs={"axis": Attr(1, is_int, "1, 2 or 3"), "indexes": Attr(list, lambda v: all(is_int(i) for i in v),
-                                                                     "a list of ints")}, lod="drop",
-         doc="Out = a 0/1 mask like X: for each sample and each index along `axis`, the slice there (a 2-D "
-             "map) gives its largest values one at a time, skipping any in a row or column already taken, "
-             "until every row or every column has one; each taken (row, column) is set to 1 through the "
-             "whole `axis`. No gradient.")
-
-
+register(
+    "similarity_focus",
+    kernel_module="image",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_similarity_focus,
+    attrs={
+        "axis": Attr(1, is_int, "1, 2 or 3"),
+        "indexes": Attr(list, lambda v: all(is_int(i) for i in v), "a list of ints"),
+    },
+    lod="drop",
+    doc="Out = a 0/1 mask like X: for each sample and each index along `axis`, the slice there (a 2-D "
+    "map) gives its largest values one at a time, skipping any in a row or column already taken, "
+    "until every row or every column has one; each taken (row, column) is set to 1 through the "
+    "whole `axis`. No gradient.",
+)
 
 
 # -- resize: nearest_interp, bilinear_interp, trilinear_interp (and _v2) -------------------------------
@@ -138,9 +182,11 @@ def _infer_interp(ctx):
             out[ax] = -1
     elif ctx.has_input("OutSize"):
         size = ctx.shape("OutSize")
-        if size not in ((len(axes),), (-1,)):        # (its dtype, int32, is checked when the op runs)
-            ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
-                     f"{fmt_shape(size)}")
+        if size not in ((len(axes),), (-1,)):  # (its dtype, int32, is checked when the op runs)
+            ctx.fail(
+                f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
+                f"{fmt_shape(size)}"
+            )
         for ax in axes:
             out[ax] = -1
     else:
@@ -149,8 +195,10 @@ def _infer_interp(ctx):
         for ax, key, sc in zip(axes, _SIZES[rank], scales):
             out[ax] = (int(x[ax] * sc) if x[ax] >= 0 else -1) if scaled else a[key]
         if any(out[ax] == 0 or (out[ax] < 0 and x[ax] >= 0) for ax in axes):
-            ctx.fail(f"the output size {[out[ax] for ax in axes]} of X {fmt_shape(x)} must be positive: give "
-                     f"{', '.join(_SIZES[rank])}, or a scale > 0")
+            ctx.fail(
+                f"the output size {[out[ax] for ax in axes]} of X {fmt_shape(x)} must be positive: give "
+                f"{', '.join(_SIZES[rank])}, or a scale > 0"
+            )
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
@@ -169,56 +217,102 @@ def _grad_interp(g):
 
 
 def _attrs(v2=False):
-    scale = Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0") if v2 else \
-        Attr(0.0, real_number, "a number (> 0: the output is that much X's size)")
+    scale = (
+        Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0")
+        if v2
+        else Attr(0.0, real_number, "a number (> 0: the output is that much X's size)")
+    )
     # Fluid's one maker for every resize op: the method by interp_method (bilinear by default; trilinear
     # for 5-D X, the others for 4-D), whichever op type carries it
-    return {"out_d": 0, "out_h": 0, "out_w": 0, "scale": scale,
-            "interp_method": Attr("bilinear", choices=("bilinear", "nearest", "bicubic", "trilinear")),
-            "align_corners": Attr(True, choices=(False, True)),
-            "align_mode": Attr(1, is_int, "an int (0, or 1 as any other)"),
-            # channels first only for NCHW: NHWC and Fluid's AnyLayout are channels last, as in Fluid's kernel
-            "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
+    return {
+        "out_d": 0,
+        "out_h": 0,
+        "out_w": 0,
+        "scale": scale,
+        "interp_method": Attr("bilinear", choices=("bilinear", "nearest", "bicubic", "trilinear")),
+        "align_corners": Attr(True, choices=(False, True)),
+        "align_mode": Attr(1, is_int, "an int (0, or 1 as any other)"),
+        # channels first only for NCHW: NHWC and Fluid's AnyLayout are channels last, as in Fluid's kernel
+        "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    }
 
 
 for _type, _doc in (
-        ("nearest_interp",
-         "Out[k, l] = X[int(ratio_h * k (+ 0.5 with align_corners)), ...], ratio = (in - 1) / (out - 1) with "
-         "align_corners, else in / out."),
-        ("bilinear_interp",
-         "Out = X interpolated linearly along height and width: the source of out position k is ratio * k, "
-         "or ratio * (k + 0.5) - 0.5 (clamped at 0) when align_mode is 0 and not align_corners; ratio = "
-         "(in - 1) / (out - 1) with align_corners, else in / out."),
-        ("trilinear_interp",
-         "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
-         "does along height and width."),
-        ("bicubic_interp",
-         "Out = X interpolated by cubic convolution (A = -0.75) along height and width: the source of out "
-         "position k is ratio * k with align_corners, else ratio * (k + 0.5) - 0.5, its four neighbours clamped "
-         "to X; align_mode is not used.")):
-    register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
-             outputs=["Out"], attrs=_attrs(), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
-             doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
-                        " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
-                        "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.")
-    register(_type + "_grad", kernel_module="image", kernel="interp_grad",
-             inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=_attrs(), infer=grads_like({"X@GRAD": "X"}))
+    (
+        "nearest_interp",
+        "Out[k, l] = X[int(ratio_h * k (+ 0.5 with align_corners)), ...], ratio = (in - 1) / (out - 1) with "
+        "align_corners, else in / out.",
+    ),
+    (
+        "bilinear_interp",
+        "Out = X interpolated linearly along height and width: the source of out position k is ratio * k, "
+        "or ratio * (k + 0.5) - 0.5 (clamped at 0) when align_mode is 0 and not align_corners; ratio = "
+        "(in - 1) / (out - 1) with align_corners, else in / out.",
+    ),
+    (
+        "trilinear_interp",
+        "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
+        "does along height and width.",
+    ),
+    (
+        "bicubic_interp",
+        "Out = X interpolated by cubic convolution (A = -0.75) along height and width: the source of out "
+        "position k is ratio * k with align_corners, else ratio * (k + 0.5) - 0.5, its four neighbours clamped "
+        "to X; align_mode is not used.",
+    ),
+):
+    register(
+        _type,
+        kernel_module="image",
+        kernel="interp",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
+        outputs=["Out"],
+        attrs=_attrs(),
+        infer=_infer_interp,
+        grad=_grad_interp,
+        grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+        run_dtypes={"OutSize": ("int32",)},
+        doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
+        " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
+        "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.",
+    )
+    register(
+        _type + "_grad",
+        kernel_module="image",
+        kernel="interp_grad",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=_attrs(),
+        infer=grads_like({"X@GRAD": "X"}),
+    )
     _v2 = _type + "_v2"
-    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
-             outputs=["Out"], attrs=_attrs(v2=True), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
-             doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
-                 f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
-    register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
-             inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
-             attrs=_attrs(v2=True), infer=grads_like({"X@GRAD": "X"}))
-
-
+    register(
+        _v2,
+        kernel_module="image",
+        kernel="interp",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
+        outputs=["Out"],
+        attrs=_attrs(v2=True),
+        infer=_infer_interp,
+        grad=_grad_interp,
+        grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+        run_dtypes={"OutSize": ("int32",)},
+        doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
+        f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.",
+    )
+    register(
+        _v2 + "_grad",
+        kernel_module="image",
+        kernel="interp_grad",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=_attrs(v2=True),
+        infer=grads_like({"X@GRAD": "X"}),
+    )
 
 
 # -- affine_grid, grid_sampler -----------------------------------------------------------------------
+
 
 def _infer_affine_grid(ctx):
     theta = ctx.shape("Theta")
@@ -240,16 +334,33 @@ def _grad_affine_grid(g):
     g.op("affine_grid_grad", ins, {"Theta@GRAD": g.in_grad("Theta")}, g.attrs)
 
 
-_AG_ATTRS = {"output_shape": Attr(list, int_list, "[N, C, H, W]"), "use_cudnn": True,
-             "align_corners": Attr(True, choices=(False, True))}
-register("affine_grid", kernel_module="image", inputs=["Theta", "OutputShape?"], outputs=["Output"],
-         attrs=_AG_ATTRS, infer=_infer_affine_grid, grad=_grad_affine_grid, grad_reads=("OutputShape", "Theta"),
-         lod="drop",
-         doc="Output[n, h, w] = Theta[n] @ (x_w, y_h, 1): the points of an H x W grid spanning [-1, 1] "
-             "(align_corners; else the pixel centres), moved by each affine Theta [2, 3]; the size is "
-             "output_shape [N, C, H, W] or the int32 OutputShape input at run time.")
-register("affine_grid_grad", kernel_module="image", inputs=["Theta", "OutputShape?", "Output@GRAD"],
-         outputs=["Theta@GRAD"], attrs=_AG_ATTRS, infer=grads_like({"Theta@GRAD": "Theta"}))
+_AG_ATTRS = {
+    "output_shape": Attr(list, int_list, "[N, C, H, W]"),
+    "use_cudnn": True,
+    "align_corners": Attr(True, choices=(False, True)),
+}
+register(
+    "affine_grid",
+    kernel_module="image",
+    inputs=["Theta", "OutputShape?"],
+    outputs=["Output"],
+    attrs=_AG_ATTRS,
+    infer=_infer_affine_grid,
+    grad=_grad_affine_grid,
+    grad_reads=("OutputShape", "Theta"),
+    lod="drop",
+    doc="Output[n, h, w] = Theta[n] @ (x_w, y_h, 1): the points of an H x W grid spanning [-1, 1] "
+    "(align_corners; else the pixel centres), moved by each affine Theta [2, 3]; the size is "
+    "output_shape [N, C, H, W] or the int32 OutputShape input at run time.",
+)
+register(
+    "affine_grid_grad",
+    kernel_module="image",
+    inputs=["Theta", "OutputShape?", "Output@GRAD"],
+    outputs=["Theta@GRAD"],
+    attrs=_AG_ATTRS,
+    infer=grads_like({"Theta@GRAD": "Theta"}),
+)
 
 
 def _infer_grid_sampler(ctx):
@@ -263,23 +374,47 @@ def _infer_grid_sampler(ctx):
 
 
 def _grad_grid_sampler(g):
-    g.op("grid_sampler_grad", {"X": g.input("X"), "Grid": g.input("Grid"), "Output@GRAD": g.out_grad("Output")},
-         {"X@GRAD": g.in_grad("X"), "Grid@GRAD": g.in_grad("Grid")}, g.attrs)
+    g.op(
+        "grid_sampler_grad",
+        {"X": g.input("X"), "Grid": g.input("Grid"), "Output@GRAD": g.out_grad("Output")},
+        {"X@GRAD": g.in_grad("X"), "Grid@GRAD": g.in_grad("Grid")},
+        g.attrs,
+    )
 
 
-_GS_ATTRS = {"use_cudnn": True, "align_corners": Attr(True, choices=(False, True)),
-             "mode": Attr("bilinear", choices=("bilinear",)), "padding_mode": Attr("zeros", choices=("zeros",))}
-register("grid_sampler", kernel_module="image", inputs=["X", "Grid"], outputs=["Output"], attrs=_GS_ATTRS,
-         run_infer=True,
-         infer=_infer_grid_sampler, grad=_grad_grid_sampler, grad_reads=("Grid", "X"), lod="drop",
-         doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
-             "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "
-             "neighbours outside X count as 0. Gradients flow to X and Grid.")
-register("grid_sampler_grad", kernel_module="image", inputs=["X", "Grid", "Output@GRAD"],
-         outputs=["X@GRAD?", "Grid@GRAD?"], attrs=_GS_ATTRS, infer=grads_like({"X@GRAD": "X", "Grid@GRAD": "Grid"}))
+_GS_ATTRS = {
+    "use_cudnn": True,
+    "align_corners": Attr(True, choices=(False, True)),
+    "mode": Attr("bilinear", choices=("bilinear",)),
+    "padding_mode": Attr("zeros", choices=("zeros",)),
+}
+register(
+    "grid_sampler",
+    kernel_module="image",
+    inputs=["X", "Grid"],
+    outputs=["Output"],
+    attrs=_GS_ATTRS,
+    run_infer=True,
+    infer=_infer_grid_sampler,
+    grad=_grad_grid_sampler,
+    grad_reads=("Grid", "X"),
+    lod="drop",
+    doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
+    "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "
+    "neighbours outside X count as 0. Gradients flow to X and Grid.",
+)
+register(
+    "grid_sampler_grad",
+    kernel_module="image",
+    inputs=["X", "Grid", "Output@GRAD"],
+    outputs=["X@GRAD?", "Grid@GRAD?"],
+    attrs=_GS_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Grid@GRAD": "Grid"}),
+)
 
 
 # -- unfold (im2col) ---------------------------------------------------------------------------------
+
 
 def _infer_unfold(ctx):
     x, a = _four_d(ctx), ctx.attrs
@@ -290,8 +425,10 @@ def _infer_unfold(ctx):
             ctx.fail(f"{key}={a[key]} must be {n} ints" + (f", each >= {lo}" if lo is not None else ""))
     oh, ow = unfold_blocks(x, a)
     if oh == 0 or ow == 0 or min(oh, ow) < -1:
-        ctx.fail(f"X {fmt_shape(x)} with kernel_sizes {a['kernel_sizes']}, paddings {a['paddings']} and dilations "
-                 f"{a['dilations']} leaves no sliding block; the padded input must hold one kernel")
+        ctx.fail(
+            f"X {fmt_shape(x)} with kernel_sizes {a['kernel_sizes']}, paddings {a['paddings']} and dilations "
+            f"{a['dilations']} leaves no sliding block; the padded input must hold one kernel"
+        )
     kh, kw = a["kernel_sizes"]
     blocks = oh * ow if oh > 0 and ow > 0 else -1
     ctx.set_output("Y", [x[0], x[1] * kh * kw if x[1] >= 0 else -1, blocks], ctx.dtype("X"))
@@ -301,19 +438,39 @@ def _grad_unfold(g):
     g.op("unfold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_UNFOLD_ATTRS = {"kernel_sizes": Attr([3, 3], int_list, "2 ints"), "strides": Attr([1, 1], int_list, "2 ints"),
-                 "paddings": Attr([0, 0, 0, 0], int_list, "4 ints"), "dilations": Attr([1, 1], int_list, "2 ints")}
-register("unfold", kernel_module="image", inputs=["X"], outputs=["Y"], attrs=_UNFOLD_ATTRS, infer=_infer_unfold,
-         grad=_grad_unfold, grad_reads=("X",), lod="drop",
-         doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "
-             "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
-             "in the order (channel, kernel row, kernel column); any signs of paddings and dilations read as "
-             "Fluid's im2col reads them (0 outside X). The gradient adds each column back (col2im).")
-register("unfold_grad", kernel_module="image", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_UNFOLD_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+_UNFOLD_ATTRS = {
+    "kernel_sizes": Attr([3, 3], int_list, "2 ints"),
+    "strides": Attr([1, 1], int_list, "2 ints"),
+    "paddings": Attr([0, 0, 0, 0], int_list, "4 ints"),
+    "dilations": Attr([1, 1], int_list, "2 ints"),
+}
+register(
+    "unfold",
+    kernel_module="image",
+    inputs=["X"],
+    outputs=["Y"],
+    attrs=_UNFOLD_ATTRS,
+    infer=_infer_unfold,
+    grad=_grad_unfold,
+    grad_reads=("X",),
+    lod="drop",
+    doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "
+    "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
+    "in the order (channel, kernel row, kernel column); any signs of paddings and dilations read as "
+    "Fluid's im2col reads them (0 outside X). The gradient adds each column back (col2im).",
+)
+register(
+    "unfold_grad",
+    kernel_module="image",
+    inputs=["X", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_UNFOLD_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- fsp (Fluid 1.8's op behind layers.fsp_matrix) ----------------------------------------------------
+
 
 def _infer_fsp(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -325,13 +482,30 @@ def _infer_fsp(ctx):
 
 
 def _grad_fsp(g):
-    g.op("fsp_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+    g.op(
+        "fsp_grad",
+        {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+        g.attrs,
+    )
 
 
-register("fsp", kernel_module="image", inputs=["X", "Y"], outputs=["Out"], infer=_infer_fsp, grad=_grad_fsp,
-         grad_reads=("X", "Y"), lod="drop",
-         doc="The flow of solution procedure matrix: Out[n, i, j] = the mean over the H * W pixels of "
-             "X[n, i] * Y[n, j], X [N, C1, H, W], Y [N, C2, H, W], Out [N, C1, C2].")
-register("fsp_grad", kernel_module="image", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+register(
+    "fsp",
+    kernel_module="image",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_fsp,
+    grad=_grad_fsp,
+    grad_reads=("X", "Y"),
+    lod="drop",
+    doc="The flow of solution procedure matrix: Out[n, i, j] = the mean over the H * W pixels of "
+    "X[n, i] * Y[n, j], X [N, C1, H, W], Y [N, C2, H, W], Out [N, C1, C2].",
+)
+register(
+    "fsp_grad",
+    kernel_module="image",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
+)

@@ -2,6 +2,7 @@
 dim, broadcast together, or one bool mask) set to `value` (broadcast to them), or added to them with
 accumulate (duplicates adding up). The gradient: out@GRAD to x (the set places zeroed without accumulate), the
 picked places summed back to value's shape to value."""
+
 from .define import Attr, grads_like, register
 from .pointwise_math import QUANT
 
@@ -15,14 +16,33 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("index_put_grad", {"x": g.input("x"), "indices": g.input("indices"), "value": g.input("value"),
-                            "out@GRAD": g.out_grad("out")},
-         {"x@GRAD": g.in_grad("x"), "value@GRAD": g.in_grad("value")}, g.attrs)
+    g.op(
+        "index_put_grad",
+        {"x": g.input("x"), "indices": g.input("indices"), "value": g.input("value"), "out@GRAD": g.out_grad("out")},
+        {"x@GRAD": g.in_grad("x"), "value@GRAD": g.in_grad("value")},
+        g.attrs,
+    )
 
 
-register("index_put", kernel_module="index_assignment", inputs=["x", "indices*", "value"], outputs=["out"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("x", "indices", "value"), lod="drop",
-         doc="out = x with x[indices] = value (accumulate: += value, duplicates adding up).")
-register("index_put_grad", kernel_module="index_assignment", inputs=["x", "indices*", "value", "out@GRAD"],
-         outputs=["x@GRAD?", "value@GRAD?"], attrs=_ATTRS, lod="drop", no_need_buffer=("x",),
-         infer=grads_like({"x@GRAD": "x", "value@GRAD": "value"}))
+register(
+    "index_put",
+    kernel_module="index_assignment",
+    inputs=["x", "indices*", "value"],
+    outputs=["out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("x", "indices", "value"),
+    lod="drop",
+    doc="out = x with x[indices] = value (accumulate: += value, duplicates adding up).",
+)
+register(
+    "index_put_grad",
+    kernel_module="index_assignment",
+    inputs=["x", "indices*", "value", "out@GRAD"],
+    outputs=["x@GRAD?", "value@GRAD?"],
+    attrs=_ATTRS,
+    lod="drop",
+    no_need_buffer=("x",),
+    infer=grads_like({"x@GRAD": "x", "value@GRAD": "value"}),
+)

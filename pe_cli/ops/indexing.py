@@ -1,6 +1,7 @@
 """Indexing, search and sort: slices (slice, strided_slice), gathers and scatters by index (gather,
 gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
+
 from ..base.dtypes import convert_dtype
 from ..base.shapes import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
@@ -10,7 +11,7 @@ from .elementwise import broadcast_shape
 # -- slice, gather, one_hot ---------------------------------------------------------------
 
 _BOUND_SLOTS = {"starts": "Starts", "ends": "Ends", "strides": "Strides"}
-_UNKNOWN_BOUND = {"starts": 0, "ends": 2 ** 31 - 1, "strides": 1}     # placeholders of bounds known at run time
+_UNKNOWN_BOUND = {"starts": 0, "ends": 2**31 - 1, "strides": 1}  # placeholders of bounds known at run time
 
 
 def _bounds(ctx, names):
@@ -50,8 +51,7 @@ def _infer_slice(ctx):
     out = list(x)
     for a, s, e in zip(axes, starts, ends):
         if not -len(x) <= a < len(x):
-            ctx.fail(f"cannot slice {where}: axis {a} is out of range "
-                     f"(expected {-len(x)} <= axis < {len(x)})")
+            ctx.fail(f"cannot slice {where}: axis {a} is out of range (expected {-len(x)} <= axis < {len(x)})")
         a %= len(x)
         if x[a] >= 0 and a not in {axes[i] % len(x) for i in unknown}:
             lo, hi = slice_bounds(x[a], s, e)
@@ -71,23 +71,50 @@ def _infer_slice(ctx):
 
 
 def _grad_slice(g):
-    g.op("slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out"),
-                        **{k: g.input(k) for k in _SLICE_FROM if g.input(k)}}, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    g.op(
+        "slice_grad",
+        {
+            "Input": g.input("Input"),
+            "Out@GRAD": g.out_grad("Out"),
+            **{k: g.input(k) for k in _SLICE_FROM if g.input(k)},
+        },
+        {"Input@GRAD": g.in_grad("Input")},
+        g.attrs,
+    )
 
 
-_SLICE_ATTRS = {"axes": Attr(list, int_list, "a list of ints >= 0"),
-                "starts": Attr(list, int_list, "a list of ints"), "ends": Attr(list, int_list, "a list of ints"),
-                "decrease_axis": Attr(list, int_list, "a list of ints"), "infer_flags": Attr(list)}
+_SLICE_ATTRS = {
+    "axes": Attr(list, int_list, "a list of ints >= 0"),
+    "starts": Attr(list, int_list, "a list of ints"),
+    "ends": Attr(list, int_list, "a list of ints"),
+    "decrease_axis": Attr(list, int_list, "a list of ints"),
+    "infer_flags": Attr(list),
+}
 _SLICE_FROM = _bound_slots(("starts", "ends"))
-register("slice", kernel_module="indexing", grad_reads=("Input",) + tuple(_SLICE_FROM),
-         inputs=["Input"] + _slot_specs(_SLICE_FROM), outputs=["Out"], attrs=_SLICE_ATTRS, infer=_infer_slice,
-         grad=_grad_slice, attr_tensors=_SLICE_FROM,
-         doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
-             "clamped); `decrease_axis` drops sliced dims of size 1. Fluid 1.8's tensor bounds: an int "
-             "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.")
-register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SLICE_FROM),
-         outputs=["Input@GRAD"], attrs=_SLICE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}),
-         grad=grad_of_linear_grad("slice", "Input", "Out", extra_inputs=tuple(_SLICE_FROM)), attr_tensors=_SLICE_FROM)
+register(
+    "slice",
+    kernel_module="indexing",
+    grad_reads=("Input",) + tuple(_SLICE_FROM),
+    inputs=["Input"] + _slot_specs(_SLICE_FROM),
+    outputs=["Out"],
+    attrs=_SLICE_ATTRS,
+    infer=_infer_slice,
+    grad=_grad_slice,
+    attr_tensors=_SLICE_FROM,
+    doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
+    "clamped); `decrease_axis` drops sliced dims of size 1. Fluid 1.8's tensor bounds: an int "
+    "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.",
+)
+register(
+    "slice_grad",
+    kernel_module="indexing",
+    inputs=["Input", "Out@GRAD"] + _slot_specs(_SLICE_FROM),
+    outputs=["Input@GRAD"],
+    attrs=_SLICE_ATTRS,
+    infer=grads_like({"Input@GRAD": "Input"}),
+    grad=grad_of_linear_grad("slice", "Input", "Out", extra_inputs=tuple(_SLICE_FROM)),
+    attr_tensors=_SLICE_FROM,
+)
 
 _INDEX_DTYPES = ("int32", "int64")
 
@@ -98,61 +125,101 @@ def _infer_gather(ctx):
         ctx.fail(f"Index {fmt_shape(index)} must be 1-D or [N, 1] to gather rows of X {fmt_shape(x)}")
     if not x:
         ctx.fail(f"X {fmt_shape(x)} has no rows to gather")
-    if ctx.has_input("Axis"):          # the axis comes when the op runs: that dim of Out is unknown till then
+    if ctx.has_input("Axis"):  # the axis comes when the op runs: that dim of Out is unknown till then
         ctx.set_output("Out", [-1] * len(x), ctx.dtype("X"))
         return
     axis = ctx.attrs.get("axis", 0)
     if not -len(x) <= axis < len(x):
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
     axis %= len(x)
-    ctx.set_output("Out", list(x[:axis]) + [index[0]] + list(x[axis + 1:]), ctx.dtype("X"))
+    ctx.set_output("Out", list(x[:axis]) + [index[0]] + list(x[axis + 1 :]), ctx.dtype("X"))
 
 
 def _grad_gather(g):
     ins = {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out"), "Axis": g.input("Axis")}
-    g.op("gather_grad", {k: v for k, v in ins.items() if v}, {"X@GRAD": g.in_grad("X")},
-         {k: v for k, v in g.attrs.items() if k == "axis"})
+    g.op(
+        "gather_grad",
+        {k: v for k, v in ins.items() if v},
+        {"X@GRAD": g.in_grad("X")},
+        {k: v for k, v in g.attrs.items() if k == "axis"},
+    )
 
 
 # Paddle 2.x's axis (or Axis tensor): moved first around the row kernels on every device (kernels/layout.py)
 _GATHER_AXIS = {"axis": Attr(0, is_int, "an int", fill=False)}
-register("gather", kernel_module="indexing", grad_reads=("Index", "X", "Axis"), inputs=["X", "Index", "Axis?"], outputs=["Out"],
-         run_dtypes={"Index": ("int32", "int64"), "Axis": ("int32", "int64")}, infer=_infer_gather, grad=_grad_gather,
-         attrs=dict(_GATHER_AXIS, overwrite=Attr(True, choices=(False, True))), first_axis=("X", "Out"),
-         attr_tensors={"Axis": "axis"}, doc="Out = X[Index] along axis (rows: 0; Paddle 2.x's `axis`, or its `Axis` "
-         "tensor). The gradient adds Out@GRAD into the gathered places, repeated indices accumulating (`overwrite` is "
-         "accepted for Fluid compatibility).")
-register("gather_grad", kernel_module="indexing", attrs=dict(_GATHER_AXIS), inputs=["X", "Index", "Axis?", "Out@GRAD"],
-         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), first_axis=("X", "Out@GRAD", "X@GRAD"), attr_tensors={"Axis": "axis"})
+register(
+    "gather",
+    kernel_module="indexing",
+    grad_reads=("Index", "X", "Axis"),
+    inputs=["X", "Index", "Axis?"],
+    outputs=["Out"],
+    run_dtypes={"Index": ("int32", "int64"), "Axis": ("int32", "int64")},
+    infer=_infer_gather,
+    grad=_grad_gather,
+    attrs=dict(_GATHER_AXIS, overwrite=Attr(True, choices=(False, True))),
+    first_axis=("X", "Out"),
+    attr_tensors={"Axis": "axis"},
+    doc="Out = X[Index] along axis (rows: 0; Paddle 2.x's `axis`, or its `Axis` "
+    "tensor). The gradient adds Out@GRAD into the gathered places, repeated indices accumulating (`overwrite` is "
+    "accepted for Fluid compatibility).",
+)
+register(
+    "gather_grad",
+    kernel_module="indexing",
+    attrs=dict(_GATHER_AXIS),
+    inputs=["X", "Index", "Axis?", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+    first_axis=("X", "Out@GRAD", "X@GRAD"),
+    attr_tensors={"Axis": "axis"},
+)
 
 
 def _infer_one_hot(ctx, v2=False):
     """one_hot: [N, 1] ids -> [N, depth]; one_hot_v2 (v2): ids of any shape S -> S + [depth]."""
     x, depth = ctx.shape("X"), ctx.attrs["depth"]
-    if ctx.has_input("depth_tensor"):     # Fluid 1.8's: the depth comes at run time
+    if ctx.has_input("depth_tensor"):  # Fluid 1.8's: the depth comes at run time
         depth = -1
     elif depth is None or depth <= 0:
         ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
-    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):     # Fluid's check at build time (1: when run)
+    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):  # Fluid's check at build time (1: when run)
         ctx.fail(f"X {fmt_shape(x)} must end in a dim of size 1 (ids shaped [N, 1])")
-    ctx.set_output("Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output(
+        "Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level
+    )
 
 
-_ONE_HOT_ATTRS = {"depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
-                  "allow_out_of_range": Attr(False, choices=(False, True)),
-                  "dtype": Attr("float32", dtype_or_none, "a dtype name")}
-register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
-         run_dtypes={"X": ("int64", "int32")},
-         infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
-         doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
-             "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
-             "1.8's depth_tensor (one int) gives the depth at run time.")
-register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
-         run_dtypes={"X": ("int64", "int32")},
-         infer=lambda ctx: _infer_one_hot(ctx, v2=True), attr_tensors={"depth_tensor": "depth"},
-         doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
-             "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
-             "with allow_out_of_range; depth_tensor (one int), when given, is the depth. No gradient.")
+_ONE_HOT_ATTRS = {
+    "depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
+    "allow_out_of_range": Attr(False, choices=(False, True)),
+    "dtype": Attr("float32", dtype_or_none, "a dtype name"),
+}
+register(
+    "one_hot",
+    kernel_module="indexing",
+    inputs=["X", "depth_tensor?"],
+    outputs=["Out"],
+    attrs=_ONE_HOT_ATTRS,
+    run_dtypes={"X": ("int64", "int32")},
+    infer=_infer_one_hot,
+    attr_tensors={"depth_tensor": "depth"},
+    doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
+    "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
+    "1.8's depth_tensor (one int) gives the depth at run time.",
+)
+register(
+    "one_hot_v2",
+    kernel_module="indexing",
+    inputs=["X", "depth_tensor?"],
+    outputs=["Out"],
+    attrs=_ONE_HOT_ATTRS,
+    run_dtypes={"X": ("int64", "int32")},
+    infer=lambda ctx: _infer_one_hot(ctx, v2=True),
+    attr_tensors={"depth_tensor": "depth"},
+    doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
+    "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
+    "with allow_out_of_range; depth_tensor (one int), when given, is the depth. No gradient.",
+)
 
 
 def _infer_where(ctx):
@@ -169,35 +236,58 @@ def _infer_where(ctx):
 
 
 def _grad_where(g):
-    g.op("where_grad", {s: g.input(s) for s in ("Condition", "X", "Y")} | {"Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
+    g.op(
+        "where_grad",
+        {s: g.input(s) for s in ("Condition", "X", "Y")} | {"Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+    )
 
 
-def _infer_where_grad(ctx):     # (a program saved before where_grad read X and Y: Out@GRAD's shape)
+def _infer_where_grad(ctx):  # (a program saved before where_grad read X and Y: Out@GRAD's shape)
     for slot in (s for s in ("X", "Y") if ctx.num_outputs(s + "@GRAD")):
         ctx.set_output(slot + "@GRAD", ctx.shape(slot if ctx.num_inputs(slot) else "Out@GRAD"), ctx.dtype("Out@GRAD"))
 
 
-register("where", kernel_module="indexing", inputs=["Condition", "X", "Y"], outputs=["Out"], infer=_infer_where,
-         grad=_grad_where, grad_reads=("Condition", "X", "Y"), lod="drop",
-         doc="Out = X where Condition (bool), else Y; the three broadcast by numpy's rules (Paddle's op takes one "
-             "shape). The gradient goes to X where Condition and to Y elsewhere, summed to each one's shape.")
-register("where_grad", kernel_module="indexing", inputs=["Condition", "X?", "Y?", "Out@GRAD"],
-         outputs=["X@GRAD?", "Y@GRAD?"], no_need_buffer=("X", "Y"), infer=_infer_where_grad)
+register(
+    "where",
+    kernel_module="indexing",
+    inputs=["Condition", "X", "Y"],
+    outputs=["Out"],
+    infer=_infer_where,
+    grad=_grad_where,
+    grad_reads=("Condition", "X", "Y"),
+    lod="drop",
+    doc="Out = X where Condition (bool), else Y; the three broadcast by numpy's rules (Paddle's op takes one "
+    "shape). The gradient goes to X where Condition and to Y elsewhere, summed to each one's shape.",
+)
+register(
+    "where_grad",
+    kernel_module="indexing",
+    inputs=["Condition", "X?", "Y?", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    no_need_buffer=("X", "Y"),
+    infer=_infer_where_grad,
+)
 
 
 def _infer_where_index(ctx):
     ctx.set_output("Out", [-1, len(ctx.shape("Condition"))], "int64")
 
 
-register("where_index", kernel_module="indexing", inputs=["Condition"], outputs=["Out"],
-         infer=_infer_where_index, lod="drop",
-         doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, row-major. No gradient.")
+register(
+    "where_index",
+    kernel_module="indexing",
+    inputs=["Condition"],
+    outputs=["Out"],
+    infer=_infer_where_index,
+    lod="drop",
+    doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, row-major. No gradient.",
+)
 
 
 def _infer_top_k(ctx):
     x = ctx.shape("X")
-    k = -1 if ctx.has_input("K") else ctx.attrs["k"]      # Fluid 1.8's K: the k comes at run time
+    k = -1 if ctx.has_input("K") else ctx.attrs["k"]  # Fluid 1.8's K: the k comes at run time
     if x is None or len(x) < 1:
         ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
     # (k larger than X's last dim: Fluid's check, and the kernels', when it runs)
@@ -207,24 +297,42 @@ def _infer_top_k(ctx):
 
 
 def _grad_top_k(g):
-    g.op("top_k_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")})
+    g.op(
+        "top_k_grad",
+        {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+    )
 
 
-register("top_k", kernel_module="indexing", inputs=["X", "K?"], outputs=["Out", "Indices"],
-         attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
-         grad=_grad_top_k, grad_reads=("X", "Indices"), attr_tensors={"K": "k"},
-         doc="The k largest values along the last dim (Out, in descending order) and their int64 "
-             "Indices; equal values keep their order; a one-value int K, when given, is k. The gradient "
-             "puts Out@GRAD at Indices, 0 elsewhere.")
-register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "top_k",
+    kernel_module="indexing",
+    inputs=["X", "K?"],
+    outputs=["Out", "Indices"],
+    attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+    infer=_infer_top_k,
+    grad=_grad_top_k,
+    grad_reads=("X", "Indices"),
+    attr_tensors={"K": "k"},
+    doc="The k largest values along the last dim (Out, in descending order) and their int64 "
+    "Indices; equal values keep their order; a one-value int K, when given, is k. The gradient "
+    "puts Out@GRAD at Indices, 0 elsewhere.",
+)
+register(
+    "top_k_grad",
+    kernel_module="indexing",
+    inputs=["X", "Indices", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _infer_arg(ctx):
     x = ctx.shape("X")
     a = ctx.attrs
-    dtype = "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])   # Fluid's VarType; < 0: int64
+    dtype = (
+        "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])
+    )  # Fluid's VarType; < 0: int64
     if a["flatten"]:
         ctx.set_output("Out", [1], dtype)
         return
@@ -235,16 +343,25 @@ def _infer_arg(ctx):
     if a["keepdims"]:
         out = [1 if i == axis else d for i, d in enumerate(x)]
     else:
-        out = [d for i, d in enumerate(x) if i != axis]      # [] for a 1-D X: 0-D, as Fluid 1.8.5's InferShape
+        out = [d for i, d in enumerate(x) if i != axis]  # [] for a 1-D X: 0-D, as Fluid 1.8.5's InferShape
     ctx.set_output("Out", out, dtype)
 
 
 for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
-    register(_name, kernel_module="indexing", inputs=["X"], outputs=["Out"],
-             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int", long=True), "keepdims": False, "flatten": False,
-                    "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype")},
-             infer=_infer_arg, doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of "
-                                   f"dtype (-1: int64).")
+    register(
+        _name,
+        kernel_module="indexing",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs={
+            "axis": Attr(0, lambda v: isinstance(v, int), "an int", long=True),
+            "keepdims": False,
+            "flatten": False,
+            "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype"),
+        },
+        infer=_infer_arg,
+        doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of dtype (-1: int64).",
+    )
 
 
 def _infer_strided_slice(ctx):
@@ -268,50 +385,85 @@ def _infer_strided_slice(ctx):
             ctx.fail(f"cannot slice {where}: the slice along axis {ax} is empty")
     decrease = {d % len(x) for d in a["decrease_axis"]}
     if any(d not in {ax % len(x) for ax in axes} or out[d] not in (1, -1) for d in decrease):
-        ctx.fail(f"cannot slice {where}: decrease_axis {list(a['decrease_axis'])} must name sliced dims left "
-                 f"with size 1")
+        ctx.fail(
+            f"cannot slice {where}: decrease_axis {list(a['decrease_axis'])} must name sliced dims left with size 1"
+        )
     out = [n for i, n in enumerate(out) if i not in decrease] or [1]
     ctx.set_output("Out", out, ctx.dtype("Input"))
 
 
 def _grad_strided_slice(g):
-    g.op("strided_slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out"),
-                                **{k: g.input(k) for k in _SS_FROM if g.input(k)}},
-         {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    g.op(
+        "strided_slice_grad",
+        {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out"), **{k: g.input(k) for k in _SS_FROM if g.input(k)}},
+        {"Input@GRAD": g.in_grad("Input")},
+        g.attrs,
+    )
 
 
 _INTS = Attr(list, int_list, "a list of ints")
-_SS_ATTRS = {"axes": _INTS, "starts": _INTS, "ends": _INTS, "strides": _INTS, "infer_flags": _INTS,
-             "decrease_axis": _INTS}
+_SS_ATTRS = {
+    "axes": _INTS,
+    "starts": _INTS,
+    "ends": _INTS,
+    "strides": _INTS,
+    "infer_flags": _INTS,
+    "decrease_axis": _INTS,
+}
 _SS_FROM = _bound_slots(("starts", "ends", "strides"))
-register("strided_slice", kernel_module="indexing", inputs=["Input"] + _slot_specs(_SS_FROM), outputs=["Out"],
-         attrs=_SS_ATTRS, infer=_infer_strided_slice, grad=_grad_strided_slice,
-         grad_reads=("Input",) + tuple(_SS_FROM), attr_tensors=_SS_FROM,
-         doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
-             "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
-             "`decrease_axis` drops sliced dims of size 1. Tensor bounds as slice's (StridesTensor too).")
-register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SS_FROM),
-         outputs=["Input@GRAD"], attrs=_SS_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), attr_tensors=_SS_FROM)
+register(
+    "strided_slice",
+    kernel_module="indexing",
+    inputs=["Input"] + _slot_specs(_SS_FROM),
+    outputs=["Out"],
+    attrs=_SS_ATTRS,
+    infer=_infer_strided_slice,
+    grad=_grad_strided_slice,
+    grad_reads=("Input",) + tuple(_SS_FROM),
+    attr_tensors=_SS_FROM,
+    doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
+    "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
+    "`decrease_axis` drops sliced dims of size 1. Tensor bounds as slice's (StridesTensor too).",
+)
+register(
+    "strided_slice_grad",
+    kernel_module="indexing",
+    inputs=["Input", "Out@GRAD"] + _slot_specs(_SS_FROM),
+    outputs=["Input@GRAD"],
+    attrs=_SS_ATTRS,
+    infer=grads_like({"Input@GRAD": "Input"}),
+    attr_tensors=_SS_FROM,
+)
 
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
+
 
 def _infer_scatter(ctx):
     x, ids, upd = ctx.shape("X"), ctx.shape("Ids"), ctx.shape("Updates")
     if not (len(ids) == 1 or (len(ids) == 2 and ids[1] in (1, -1))):
         ctx.fail(f"Ids {fmt_shape(ids)} must be 1-D")
-    if len(upd) != len(x) or any(a != b and a >= 0 and b >= 0 for a, b in zip(upd[1:], x[1:])) or (
-            upd[0] >= 0 and ids[0] >= 0 and upd[0] != ids[0]):
-        ctx.fail(f"Updates {fmt_shape(upd)} must be [{ids[0]}] + X's other dims {fmt_shape(x[1:])} "
-                 f"(one row per id of Ids {fmt_shape(ids)})")
+    if (
+        len(upd) != len(x)
+        or any(a != b and a >= 0 and b >= 0 for a, b in zip(upd[1:], x[1:]))
+        or (upd[0] >= 0 and ids[0] >= 0 and upd[0] != ids[0])
+    ):
+        ctx.fail(
+            f"Updates {fmt_shape(upd)} must be [{ids[0]}] + X's other dims {fmt_shape(x[1:])} "
+            f"(one row per id of Ids {fmt_shape(ids)})"
+        )
     if ctx.dtype("Updates") != ctx.dtype("X"):
         ctx.fail(f"Updates is {ctx.dtype('Updates')} but X is {ctx.dtype('X')}")
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
 def _grad_scatter(g):
-    g.op("scatter_grad", {"Ids": g.input("Ids"), "Updates": g.input("Updates"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Updates@GRAD": g.in_grad("Updates")}, g.attrs)
+    g.op(
+        "scatter_grad",
+        {"Ids": g.input("Ids"), "Updates": g.input("Updates"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Updates@GRAD": g.in_grad("Updates")},
+        g.attrs,
+    )
 
 
 def _infer_scatter_grad(ctx):
@@ -320,42 +472,74 @@ def _infer_scatter_grad(ctx):
 
 
 _SCATTER_ATTRS = {"overwrite": Attr(True, choices=(False, True))}
-register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"],
-         run_dtypes={"Ids": ("int32", "int64")},
-         attrs=_SCATTER_ATTRS, infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"),
-         doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
-             "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
-             "Out@GRAD with the rows Ids zeroed, Updates' the rows Ids of Out@GRAD (as Fluid).")
-register("scatter_grad", kernel_module="indexing", inputs=["Ids", "Updates", "Out@GRAD"],
-         outputs=["X@GRAD?", "Updates@GRAD?"], attrs=_SCATTER_ATTRS, infer=_infer_scatter_grad)
+register(
+    "scatter",
+    kernel_module="indexing",
+    inputs=["X", "Ids", "Updates"],
+    outputs=["Out"],
+    run_dtypes={"Ids": ("int32", "int64")},
+    attrs=_SCATTER_ATTRS,
+    infer=_infer_scatter,
+    grad=_grad_scatter,
+    grad_reads=("Ids", "Updates"),
+    doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
+    "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
+    "Out@GRAD with the rows Ids zeroed, Updates' the rows Ids of Out@GRAD (as Fluid).",
+)
+register(
+    "scatter_grad",
+    kernel_module="indexing",
+    inputs=["Ids", "Updates", "Out@GRAD"],
+    outputs=["X@GRAD?", "Updates@GRAD?"],
+    attrs=_SCATTER_ATTRS,
+    infer=_infer_scatter_grad,
+)
 
 
 def _infer_gather_nd(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
-    if not index or index[-1] > len(x):      # Fluid's words, which scripts match
-        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank: Index "
-                 f"{fmt_shape(index)}, X {fmt_shape(x)} of rank {len(x)}")
-    if index[-1] < 0:           # known when the op runs (Fluid builds it)
+    if not index or index[-1] > len(x):  # Fluid's words, which scripts match
+        ctx.fail(
+            f"Input(Index).shape[-1] should be no greater than Input(X).rank: Index "
+            f"{fmt_shape(index)}, X {fmt_shape(x)} of rank {len(x)}"
+        )
+    if index[-1] < 0:  # known when the op runs (Fluid builds it)
         ctx.set_output("Out", list(index[:-1]) + [-1], ctx.dtype("X"))
         return
-    ctx.set_output("Out", list(index[:-1]) + list(x[index[-1]:]) or [1], ctx.dtype("X"))
+    ctx.set_output("Out", list(index[:-1]) + list(x[index[-1] :]) or [1], ctx.dtype("X"))
 
 
 def _grad_gather_nd(g):
-    g.op("gather_nd_grad", {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")})
+    g.op(
+        "gather_nd_grad",
+        {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+    )
 
 
-register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"],
-         run_dtypes={"Index": ("int32", "int64")},
-         infer=_infer_gather_nd, grad=_grad_gather_nd, grad_reads=("Index", "X"),
-         doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
-             "element (k = rank) or a slice of X. The gradient adds into the picked places.")
-register("gather_nd_grad", kernel_module="indexing", inputs=["X", "Index", "Out@GRAD"],
-         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+register(
+    "gather_nd",
+    kernel_module="indexing",
+    inputs=["X", "Index"],
+    outputs=["Out"],
+    run_dtypes={"Index": ("int32", "int64")},
+    infer=_infer_gather_nd,
+    grad=_grad_gather_nd,
+    grad_reads=("Index", "X"),
+    doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
+    "element (k = rank) or a slice of X. The gradient adds into the picked places.",
+)
+register(
+    "gather_nd_grad",
+    kernel_module="indexing",
+    inputs=["X", "Index", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- argsort, unique ---------------------------------------------------------------------------------
+
 
 def _infer_argsort(ctx):
     x, axis = ctx.shape("X"), ctx.attrs["axis"]
@@ -366,17 +550,36 @@ def _infer_argsort(ctx):
 
 
 def _grad_argsort(g):
-    g.op("argsort_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "argsort_grad",
+        {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _SORT_ATTRS = {"axis": Attr(-1, is_int, "an int"), "descending": Attr(False, choices=(False, True))}
-register("argsort", kernel_module="indexing", inputs=["X"], outputs=["Out", "Indices"], attrs=_SORT_ATTRS,
-         infer=_infer_argsort, grad=_grad_argsort, grad_reads=("Indices", "X"), lod="drop",
-         doc="Out = X sorted along `axis` (ascending, or descending), Indices = where each came from "
-             "(int64; equal values keep their order). The gradient goes back to the sorted elements.")
-register("argsort_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GRAD"],
-         outputs=["X@GRAD"], attrs=_SORT_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "argsort",
+    kernel_module="indexing",
+    inputs=["X"],
+    outputs=["Out", "Indices"],
+    attrs=_SORT_ATTRS,
+    infer=_infer_argsort,
+    grad=_grad_argsort,
+    grad_reads=("Indices", "X"),
+    lod="drop",
+    doc="Out = X sorted along `axis` (ascending, or descending), Indices = where each came from "
+    "(int64; equal values keep their order). The gradient goes back to the sorted elements.",
+)
+register(
+    "argsort_grad",
+    kernel_module="indexing",
+    inputs=["X", "Indices", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_SORT_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _infer_unique(ctx):
@@ -391,10 +594,25 @@ def _infer_unique(ctx):
 
 
 _UNIQUE_ATTRS = {"dtype": Attr("int32", dtype_or_none, "int32 or int64")}
-register("unique", kernel_module="indexing", inputs=["X"], outputs=["Out", "Index"], attrs=_UNIQUE_ATTRS,
-         infer=_infer_unique, lod="drop",
-         doc="Out = X's distinct values in the order they first appear; Index[i] = the position of X[i] in "
-             "Out (of `dtype`). No gradient.")
-register("unique_with_counts", kernel_module="indexing", kernel="unique", inputs=["X"],
-         outputs=["Out", "Index", "Count"], attrs=_UNIQUE_ATTRS, infer=_infer_unique, lod="drop",
-         doc="unique, and Count[j] = how many times Out[j] occurs in X. No gradient.")
+register(
+    "unique",
+    kernel_module="indexing",
+    inputs=["X"],
+    outputs=["Out", "Index"],
+    attrs=_UNIQUE_ATTRS,
+    infer=_infer_unique,
+    lod="drop",
+    doc="Out = X's distinct values in the order they first appear; Index[i] = the position of X[i] in "
+    "Out (of `dtype`). No gradient.",
+)
+register(
+    "unique_with_counts",
+    kernel_module="indexing",
+    kernel="unique",
+    inputs=["X"],
+    outputs=["Out", "Index", "Count"],
+    attrs=_UNIQUE_ATTRS,
+    infer=_infer_unique,
+    lod="drop",
+    doc="unique, and Count[j] = how many times Out[j] occurs in X. No gradient.",
+)

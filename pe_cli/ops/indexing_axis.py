@@ -3,6 +3,7 @@
 put_along_axis (assign, or reduce with add / mul / mean / amin / amax, with or without the input's own
 value), index_add, and fill_diagonal_tensor (behind paddle.diagonal_scatter). Their kernels refuse an
 index outside the axis in one line (Paddle's CPU kernels read or write past it)."""
+
 from ..base.shapes import fmt_shape
 from .define import Attr, is_int, register
 
@@ -28,8 +29,10 @@ def _same_rank_within(ctx, x, idx, axis, what="Index"):
         ctx.fail(f"{what} {fmt_shape(idx)} and Input {fmt_shape(x)} must have the same number of dims")
     for d, (n, m) in enumerate(zip(x, idx)):
         if d != axis and n >= 0 and m > n:
-            ctx.fail(f"{what} {fmt_shape(idx)} is larger than Input {fmt_shape(x)} in dim {d} (only the axis "
-                     f"{axis} may differ)")
+            ctx.fail(
+                f"{what} {fmt_shape(idx)} is larger than Input {fmt_shape(x)} in dim {d} (only the axis "
+                f"{axis} may differ)"
+            )
 
 
 def _infer_take(ctx):
@@ -39,18 +42,36 @@ def _infer_take(ctx):
 
 
 def _grad_take(g):
-    g.op("take_along_axis_grad", {"Input": g.input("Input"), "Index": g.input("Index"),
-                                  "Result@GRAD": g.out_grad("Result")}, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    g.op(
+        "take_along_axis_grad",
+        {"Input": g.input("Input"), "Index": g.input("Index"), "Result@GRAD": g.out_grad("Result")},
+        {"Input@GRAD": g.in_grad("Input")},
+        g.attrs,
+    )
 
 
 _TAKE_ATTRS = {"Axis": Attr(0, is_int, "an int")}
-register("take_along_axis", kernel_module="indexing_axis", inputs=["Input", "Index"], outputs=["Result"],
-         attrs=_TAKE_ATTRS, infer=_infer_take, grad=_grad_take, grad_reads=("Input", "Index"), lod="drop",
-         doc="Result[..., i, ...] = Input[..., Index[..., i, ...], ...] along `Axis` (numpy's take_along_axis; "
-             "Index of Input's rank, no larger off the axis). The gradient adds Result@GRAD at the indices.")
-register("take_along_axis_grad", kernel_module="indexing_axis", inputs=["Input", "Index", "Result@GRAD"],
-         outputs=["Input@GRAD"], attrs=_TAKE_ATTRS,
-         infer=lambda ctx: ctx.set_output("Input@GRAD", ctx.shape("Input"), ctx.dtype("Input")))
+register(
+    "take_along_axis",
+    kernel_module="indexing_axis",
+    inputs=["Input", "Index"],
+    outputs=["Result"],
+    attrs=_TAKE_ATTRS,
+    infer=_infer_take,
+    grad=_grad_take,
+    grad_reads=("Input", "Index"),
+    lod="drop",
+    doc="Result[..., i, ...] = Input[..., Index[..., i, ...], ...] along `Axis` (numpy's take_along_axis; "
+    "Index of Input's rank, no larger off the axis). The gradient adds Result@GRAD at the indices.",
+)
+register(
+    "take_along_axis_grad",
+    kernel_module="indexing_axis",
+    inputs=["Input", "Index", "Result@GRAD"],
+    outputs=["Input@GRAD"],
+    attrs=_TAKE_ATTRS,
+    infer=lambda ctx: ctx.set_output("Input@GRAD", ctx.shape("Input"), ctx.dtype("Input")),
+)
 
 
 def _infer_put(ctx):
@@ -66,28 +87,52 @@ def _infer_put(ctx):
 
 
 def _grad_put(g):
-    g.op("put_along_axis_grad", {"Input": g.input("Input"), "Index": g.input("Index"), "Value": g.input("Value"),
-                                 "Result": g.output("Result"), "Result@GRAD": g.out_grad("Result")},
-         {"Input@GRAD": g.in_grad("Input"), "Value@GRAD": g.in_grad("Value")}, g.attrs)
+    g.op(
+        "put_along_axis_grad",
+        {
+            "Input": g.input("Input"),
+            "Index": g.input("Index"),
+            "Value": g.input("Value"),
+            "Result": g.output("Result"),
+            "Result@GRAD": g.out_grad("Result"),
+        },
+        {"Input@GRAD": g.in_grad("Input"), "Value@GRAD": g.in_grad("Value")},
+        g.attrs,
+    )
 
 
-_PUT_ATTRS = {"Axis": Attr(0, is_int, "an int"), "Reduce": Attr("assign", choices=_REDUCE),
-              "Include_self": Attr(True, choices=_BOOL)}
-register("put_along_axis", kernel_module="indexing_axis", inputs=["Input", "Index", "Value"], outputs=["Result"],
-         attrs=_PUT_ATTRS, infer=_infer_put, grad=_grad_put, grad_reads=("Input", "Index", "Value", "Result"),
-         lod="drop",
-         doc="Result = Input with Value[..., i, ...] put at Index[..., i, ...] along `Axis`: `Reduce` assign (the "
-             "last write wins), add, mul / multiply, mean, amin or amax of the values written to a place, with "
-             "Input's own value among them when `Include_self` (mean: divided by their count). The gradients, "
-             "as Paddle 2.6.2's: Input's is Result@GRAD where nothing is written; where something is, 0 "
-             "without Include_self, else Result@GRAD (add), times Result / Input (mul), over the count (mean), "
-             "shared among the values equal to the result (amin, amax); Value's is Result@GRAD at its place "
-             "(add; assign: for the last write only), times Result / Value (mul), over the count (mean), shared "
-             "among the equal values (amin, amax: counting Input's own equal value even without Include_self).")
-register("put_along_axis_grad", kernel_module="indexing_axis",
-         inputs=["Input", "Index", "Value", "Result", "Result@GRAD"], outputs=["Input@GRAD?", "Value@GRAD?"],
-         attrs=_PUT_ATTRS, infer=lambda ctx: [ctx.set_output(s + "@GRAD", ctx.shape(s), ctx.dtype(s))
-                                              for s in ("Input", "Value")])
+_PUT_ATTRS = {
+    "Axis": Attr(0, is_int, "an int"),
+    "Reduce": Attr("assign", choices=_REDUCE),
+    "Include_self": Attr(True, choices=_BOOL),
+}
+register(
+    "put_along_axis",
+    kernel_module="indexing_axis",
+    inputs=["Input", "Index", "Value"],
+    outputs=["Result"],
+    attrs=_PUT_ATTRS,
+    infer=_infer_put,
+    grad=_grad_put,
+    grad_reads=("Input", "Index", "Value", "Result"),
+    lod="drop",
+    doc="Result = Input with Value[..., i, ...] put at Index[..., i, ...] along `Axis`: `Reduce` assign (the "
+    "last write wins), add, mul / multiply, mean, amin or amax of the values written to a place, with "
+    "Input's own value among them when `Include_self` (mean: divided by their count). The gradients, "
+    "as Paddle 2.6.2's: Input's is Result@GRAD where nothing is written; where something is, 0 "
+    "without Include_self, else Result@GRAD (add), times Result / Input (mul), over the count (mean), "
+    "shared among the values equal to the result (amin, amax); Value's is Result@GRAD at its place "
+    "(add; assign: for the last write only), times Result / Value (mul), over the count (mean), shared "
+    "among the equal values (amin, amax: counting Input's own equal value even without Include_self).",
+)
+register(
+    "put_along_axis_grad",
+    kernel_module="indexing_axis",
+    inputs=["Input", "Index", "Value", "Result", "Result@GRAD"],
+    outputs=["Input@GRAD?", "Value@GRAD?"],
+    attrs=_PUT_ATTRS,
+    infer=lambda ctx: [ctx.set_output(s + "@GRAD", ctx.shape(s), ctx.dtype(s)) for s in ("Input", "Value")],
+)
 
 
 def _infer_index_add(ctx):
@@ -105,19 +150,39 @@ def _infer_index_add(ctx):
 
 
 def _grad_index_add(g):
-    g.op("index_add_grad", {"Index": g.input("Index"), "AddValue": g.input("AddValue"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "AddValue@GRAD": g.in_grad("AddValue")}, g.attrs)
+    g.op(
+        "index_add_grad",
+        {"Index": g.input("Index"), "AddValue": g.input("AddValue"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "AddValue@GRAD": g.in_grad("AddValue")},
+        g.attrs,
+    )
 
 
 _AXIS = {"axis": Attr(0, is_int, "an int")}
-register("index_add", kernel_module="indexing_axis", inputs=["X", "Index", "AddValue"], outputs=["Out"], attrs=_AXIS,
-         infer=_infer_index_add, grad=_grad_index_add, grad_reads=("Index", "AddValue"), lod="drop",
-         doc="Out = X with AddValue's slice i added to X's slice Index[i] along `axis` (repeated indices add up). "
-             "The gradients: X's is Out@GRAD, AddValue's the slices Index of Out@GRAD.")
-register("index_add_grad", kernel_module="indexing_axis", inputs=["Index", "AddValue", "Out@GRAD"],
-         outputs=["X@GRAD?", "AddValue@GRAD?"], attrs=_AXIS,
-         infer=lambda ctx: [ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                            ctx.set_output("AddValue@GRAD", ctx.shape("AddValue"), ctx.dtype("AddValue"))])
+register(
+    "index_add",
+    kernel_module="indexing_axis",
+    inputs=["X", "Index", "AddValue"],
+    outputs=["Out"],
+    attrs=_AXIS,
+    infer=_infer_index_add,
+    grad=_grad_index_add,
+    grad_reads=("Index", "AddValue"),
+    lod="drop",
+    doc="Out = X with AddValue's slice i added to X's slice Index[i] along `axis` (repeated indices add up). "
+    "The gradients: X's is Out@GRAD, AddValue's the slices Index of Out@GRAD.",
+)
+register(
+    "index_add_grad",
+    kernel_module="indexing_axis",
+    inputs=["Index", "AddValue", "Out@GRAD"],
+    outputs=["X@GRAD?", "AddValue@GRAD?"],
+    attrs=_AXIS,
+    infer=lambda ctx: [
+        ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
+        ctx.set_output("AddValue@GRAD", ctx.shape("AddValue"), ctx.dtype("AddValue")),
+    ],
+)
 
 
 def _diagonal_length(shape, offset, dim1, dim2):
@@ -150,11 +215,29 @@ def _grad_fill_diagonal(g):
     g.op("fill_diagonal_tensor_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_DIAG_ATTRS = {"offset": Attr(0, is_int, "an int"), "dim1": Attr(0, is_int, "an int"), "dim2": Attr(1, is_int, "an int")}
-register("fill_diagonal_tensor", kernel_module="indexing_axis", inputs=["X", "Y"], outputs=["Out"],
-         attrs=_DIAG_ATTRS, infer=_infer_fill_diagonal, grad=_grad_fill_diagonal, lod="drop",
-         doc="Out = X with diagonal `offset` of dims (dim1, dim2) replaced by Y (X's other dims in order, then "
-             "the diagonal; its element t is X[..., t, ..., t + offset, ...], or (t - offset, t) for a negative "
-             "offset). The gradient of X is Out@GRAD with that diagonal zero; Y has none (as Paddle 2.6.2).")
-register("fill_diagonal_tensor_grad", kernel_module="indexing_axis", inputs=["Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_DIAG_ATTRS, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+_DIAG_ATTRS = {
+    "offset": Attr(0, is_int, "an int"),
+    "dim1": Attr(0, is_int, "an int"),
+    "dim2": Attr(1, is_int, "an int"),
+}
+register(
+    "fill_diagonal_tensor",
+    kernel_module="indexing_axis",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=_DIAG_ATTRS,
+    infer=_infer_fill_diagonal,
+    grad=_grad_fill_diagonal,
+    lod="drop",
+    doc="Out = X with diagonal `offset` of dims (dim1, dim2) replaced by Y (X's other dims in order, then "
+    "the diagonal; its element t is X[..., t, ..., t + offset, ...], or (t - offset, t) for a negative "
+    "offset). The gradient of X is Out@GRAD with that diagonal zero; Y has none (as Paddle 2.6.2).",
+)
+register(
+    "fill_diagonal_tensor_grad",
+    kernel_module="indexing_axis",
+    inputs=["Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_DIAG_ATTRS,
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
+)

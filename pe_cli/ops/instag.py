@@ -1,5 +1,6 @@
 """filter_by_instag (Fluid 1.8): keeps the instances whose tags meet a filter's tags (kernels in
 kernels/<device>/instag.py)."""
+
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -16,9 +17,17 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("filter_by_instag_grad", {"Ins": g.input("Ins"), "LossWeight": g.output("LossWeight"),
-                                   "IndexMap": g.output("IndexMap"), "Out@GRAD": g.out_grad("Out")},
-         {"Ins@GRAD": g.in_grad("Ins")}, g.attrs)
+    g.op(
+        "filter_by_instag_grad",
+        {
+            "Ins": g.input("Ins"),
+            "LossWeight": g.output("LossWeight"),
+            "IndexMap": g.output("IndexMap"),
+            "Out@GRAD": g.out_grad("Out"),
+        },
+        {"Ins@GRAD": g.in_grad("Ins")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
@@ -27,13 +36,29 @@ def _infer_grad(ctx):
 
 
 _ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int", long=True)}
-register("filter_by_instag", kernel_module="instag", inputs=["Ins", "Ins_tag", "Filter_tag"],
-         outputs=["Out", "LossWeight", "IndexMap"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("IndexMap", "Ins", "LossWeight"), lod="drop", needs_lod=True,
-         run_dtypes={"Ins_tag": ("int64",), "Filter_tag": ("int64",)},
-         doc="Out = the instances of Ins (its rows, or its sequences with is_lod) having a tag in Filter_tag, "
-             "in order, with a LoD over them; IndexMap rows (Out's first row, Ins's first row, rows) and "
-             "LossWeight 1 per kept instance. None kept: Out is one row of out_val_if_empty and LossWeight 0. "
-             "The gradient copies Out@GRAD back to the kept rows (none when nothing was kept).")
-register("filter_by_instag_grad", kernel_module="instag", inputs=["Ins", "LossWeight", "IndexMap", "Out@GRAD"],
-         outputs=["Ins@GRAD"], attrs=_ATTRS, infer=_infer_grad, needs_lod=True)
+register(
+    "filter_by_instag",
+    kernel_module="instag",
+    inputs=["Ins", "Ins_tag", "Filter_tag"],
+    outputs=["Out", "LossWeight", "IndexMap"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("IndexMap", "Ins", "LossWeight"),
+    lod="drop",
+    needs_lod=True,
+    run_dtypes={"Ins_tag": ("int64",), "Filter_tag": ("int64",)},
+    doc="Out = the instances of Ins (its rows, or its sequences with is_lod) having a tag in Filter_tag, "
+    "in order, with a LoD over them; IndexMap rows (Out's first row, Ins's first row, rows) and "
+    "LossWeight 1 per kept instance. None kept: Out is one row of out_val_if_empty and LossWeight 0. "
+    "The gradient copies Out@GRAD back to the kept rows (none when nothing was kept).",
+)
+register(
+    "filter_by_instag_grad",
+    kernel_module="instag",
+    inputs=["Ins", "LossWeight", "IndexMap", "Out@GRAD"],
+    outputs=["Ins@GRAD"],
+    attrs=_ATTRS,
+    infer=_infer_grad,
+    needs_lod=True,
+)

@@ -4,6 +4,7 @@ symmetric matrix from the lower or upper triangle, UPLO; ascending), eig / eigva
 complex results), qr (reduced / complete / r), lu (partial
 pivoting, LAPACK's getrf: Out holds L below the diagonal and U, Pivots 1-based) and lu_unpack (P, L, U back).
 numpy's LAPACK (kernels/<device>/linalg_decomposing.py); gradients: eigh's, eigvalsh's and qr's."""
+
 from ..base.errors import PeError
 from .define import Attr, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
@@ -21,12 +22,23 @@ def _infer_rank(ctx):
     ctx.set_output("Out", x[:-2], "int64")
 
 
-register("matrix_rank", kernel_module="linalg_decomposing", inputs=["X", "TolTensor?"], outputs=["Out"], lod="drop",
-         attrs={"tol": Attr(0.0), "hermitian": Attr(False, choices=(False, True)),
-                "use_default_tol": Attr(True, choices=(False, True)), **QUANT},
-         infer=_infer_rank, attr_tensors={"TolTensor": "tol"},
-         doc="Out = the number of singular values (hermitian: |eigenvalues|) of each matrix above tol "
-             "(use_default_tol: max(m, n) * the largest * the dtype's eps).")
+register(
+    "matrix_rank",
+    kernel_module="linalg_decomposing",
+    inputs=["X", "TolTensor?"],
+    outputs=["Out"],
+    lod="drop",
+    attrs={
+        "tol": Attr(0.0),
+        "hermitian": Attr(False, choices=(False, True)),
+        "use_default_tol": Attr(True, choices=(False, True)),
+        **QUANT,
+    },
+    infer=_infer_rank,
+    attr_tensors={"TolTensor": "tol"},
+    doc="Out = the number of singular values (hermitian: |eigenvalues|) of each matrix above tol "
+    "(use_default_tol: max(m, n) * the largest * the dtype's eps).",
+)
 
 
 def _infer_eigh(ctx):
@@ -37,9 +49,17 @@ def _infer_eigh(ctx):
 
 def _grad_eigh(name):
     def grad(g):
-        g.op(f"{name}_grad", {"Eigenvalues": g.output("Eigenvalues"), "Eigenvectors": g.output("Eigenvectors"),
-                              **{f"{s}@GRAD": g.out_grad(s) for s in ("Eigenvalues", "Eigenvectors")
-                                 if g.has_out_grad(s)}}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+        g.op(
+            f"{name}_grad",
+            {
+                "Eigenvalues": g.output("Eigenvalues"),
+                "Eigenvectors": g.output("Eigenvectors"),
+                **{f"{s}@GRAD": g.out_grad(s) for s in ("Eigenvalues", "Eigenvectors") if g.has_out_grad(s)},
+            },
+            {"X@GRAD": g.in_grad("X")},
+            g.attrs,
+        )
+
     return grad
 
 
@@ -49,13 +69,28 @@ def _infer_eigh_grad(ctx):
 
 for _name, _extra in (("eigh", {}), ("eigvalsh", {"is_test": Attr(False, choices=(False, True))})):
     _attrs = {"UPLO": Attr("L", choices=("L", "U")), **_extra, **QUANT}
-    register(_name, kernel_module="linalg_decomposing", inputs=["X"], outputs=["Eigenvalues", "Eigenvectors"],
-             attrs=_attrs, infer=_infer_eigh, grad=_grad_eigh(_name), grad_reads=("Eigenvalues", "Eigenvectors"),
-             lod="drop", doc="Eigenvalues (ascending) and Eigenvectors (columns) of the symmetric matrices X's "
-                             "UPLO triangle gives (eigvalsh: Paddle writes Eigenvectors too, for its gradient).")
-    register(f"{_name}_grad", kernel_module="linalg_decomposing",
-             inputs=["Eigenvalues", "Eigenvectors", "Eigenvalues@GRAD?", "Eigenvectors@GRAD?"], outputs=["X@GRAD"],
-             attrs=_attrs, infer=_infer_eigh_grad, lod="drop")
+    register(
+        _name,
+        kernel_module="linalg_decomposing",
+        inputs=["X"],
+        outputs=["Eigenvalues", "Eigenvectors"],
+        attrs=_attrs,
+        infer=_infer_eigh,
+        grad=_grad_eigh(_name),
+        grad_reads=("Eigenvalues", "Eigenvectors"),
+        lod="drop",
+        doc="Eigenvalues (ascending) and Eigenvectors (columns) of the symmetric matrices X's "
+        "UPLO triangle gives (eigvalsh: Paddle writes Eigenvectors too, for its gradient).",
+    )
+    register(
+        f"{_name}_grad",
+        kernel_module="linalg_decomposing",
+        inputs=["Eigenvalues", "Eigenvectors", "Eigenvalues@GRAD?", "Eigenvectors@GRAD?"],
+        outputs=["X@GRAD"],
+        attrs=_attrs,
+        infer=_infer_eigh_grad,
+        lod="drop",
+    )
 
 
 def _infer_qr(ctx):
@@ -68,18 +103,42 @@ def _infer_qr(ctx):
 
 
 def _grad_qr(g):
-    g.op("qr_grad", {"X": g.input("X"), "Q": g.output("Q"), "R": g.output("R"),
-                     **{f"{s}@GRAD": g.out_grad(s) for s in ("Q", "R") if g.has_out_grad(s)}},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "qr_grad",
+        {
+            "X": g.input("X"),
+            "Q": g.output("Q"),
+            "R": g.output("R"),
+            **{f"{s}@GRAD": g.out_grad(s) for s in ("Q", "R") if g.has_out_grad(s)},
+        },
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _QR_ATTRS = {"mode": Attr("reduced", choices=("reduced", "complete", "r")), **QUANT}
-register("qr", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Q", "R"], attrs=_QR_ATTRS, infer=_infer_qr,
-         grad=_grad_qr, grad_reads=("X", "Q", "R"), lod="drop",
-         doc="Q, R = the QR decomposition of each matrix (LAPACK's Householder signs); mode reduced, complete, or r "
-             "(R alone).")
-register("qr_grad", kernel_module="linalg_decomposing", inputs=["X", "Q", "R", "Q@GRAD?", "R@GRAD?"],
-         outputs=["X@GRAD"], attrs=_QR_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop")
+register(
+    "qr",
+    kernel_module="linalg_decomposing",
+    inputs=["X"],
+    outputs=["Q", "R"],
+    attrs=_QR_ATTRS,
+    infer=_infer_qr,
+    grad=_grad_qr,
+    grad_reads=("X", "Q", "R"),
+    lod="drop",
+    doc="Q, R = the QR decomposition of each matrix (LAPACK's Householder signs); mode reduced, complete, or r "
+    "(R alone).",
+)
+register(
+    "qr_grad",
+    kernel_module="linalg_decomposing",
+    inputs=["X", "Q", "R", "Q@GRAD?", "R@GRAD?"],
+    outputs=["X@GRAD"],
+    attrs=_QR_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    lod="drop",
+)
 
 
 def _infer_lu(ctx):
@@ -90,10 +149,17 @@ def _infer_lu(ctx):
     ctx.set_output("Infos", x[:-2] or [1], "int32")
 
 
-register("lu", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Out", "Pivots", "Infos"], lod="drop",
-         attrs={"pivots": Attr(True, choices=(True,)), **QUANT}, infer=_infer_lu,
-         doc="Out = L (below the diagonal, unit diagonal implied) and U of each matrix's LU with partial pivoting; "
-             "Pivots: the 1-based rows swapped (LAPACK's getrf); Infos: getrf's info (0: nonsingular).")
+register(
+    "lu",
+    kernel_module="linalg_decomposing",
+    inputs=["X"],
+    outputs=["Out", "Pivots", "Infos"],
+    lod="drop",
+    attrs={"pivots": Attr(True, choices=(True,)), **QUANT},
+    infer=_infer_lu,
+    doc="Out = L (below the diagonal, unit diagonal implied) and U of each matrix's LU with partial pivoting; "
+    "Pivots: the 1-based rows swapped (LAPACK's getrf); Infos: getrf's info (0: nonsingular).",
+)
 
 
 def _infer_lu_unpack(ctx):
@@ -105,10 +171,16 @@ def _infer_lu_unpack(ctx):
     ctx.set_output("U", x[:-2] + [k, n], ctx.dtype("X"))
 
 
-register("lu_unpack", kernel_module="linalg_decomposing", inputs=["X", "Pivots"], outputs=["Pmat", "L", "U"],
-         lod="drop", attrs={"unpack_ludata": Attr(True, choices=(True,)), "unpack_pivots": Attr(True, choices=(True,)),
-                            **QUANT},
-         infer=_infer_lu_unpack, doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.")
+register(
+    "lu_unpack",
+    kernel_module="linalg_decomposing",
+    inputs=["X", "Pivots"],
+    outputs=["Pmat", "L", "U"],
+    lod="drop",
+    attrs={"unpack_ludata": Attr(True, choices=(True,)), "unpack_pivots": Attr(True, choices=(True,)), **QUANT},
+    infer=_infer_lu_unpack,
+    doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.",
+)
 
 
 def _infer_eig(ctx):
@@ -122,13 +194,30 @@ def _infer_eig(ctx):
 
 
 def _refuse_eig(g):
-    raise PeError("eig: pe does not compute its gradient (complex eigenvectors); keep it out of the backward pass "
-                  "(stop_gradient)")
+    raise PeError(
+        "eig: pe does not compute its gradient (complex eigenvectors); keep it out of the backward pass (stop_gradient)"
+    )
 
 
-register("eig", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Eigenvalues", "Eigenvectors"],
-         attrs=dict(QUANT), infer=_infer_eig, grad=_refuse_eig, lod="drop",
-         doc="Eigenvalues and (unit, LAPACK geev's) Eigenvectors of general square matrices, complex; the "
-             "gradient is refused.")
-register("eigvals", kernel_module="linalg_decomposing", inputs=["X"], outputs=["Out"], attrs=dict(QUANT),
-         infer=_infer_eig, lod="drop", doc="Out = the eigenvalues of general square matrices (complex, LAPACK's order).")
+register(
+    "eig",
+    kernel_module="linalg_decomposing",
+    inputs=["X"],
+    outputs=["Eigenvalues", "Eigenvectors"],
+    attrs=dict(QUANT),
+    infer=_infer_eig,
+    grad=_refuse_eig,
+    lod="drop",
+    doc="Eigenvalues and (unit, LAPACK geev's) Eigenvectors of general square matrices, complex; the "
+    "gradient is refused.",
+)
+register(
+    "eigvals",
+    kernel_module="linalg_decomposing",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=dict(QUANT),
+    infer=_infer_eig,
+    lod="drop",
+    doc="Out = the eigenvalues of general square matrices (complex, LAPACK's order).",
+)

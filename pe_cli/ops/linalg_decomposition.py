@@ -1,5 +1,6 @@
 """Matrix decompositions (Paddle 2.x's ``paddle.linalg``): svd (with its gradient) and lstsq, over
 the last two dims of a batch of real matrices."""
+
 from .define import Attr, fmt_shape, register
 
 
@@ -32,20 +33,37 @@ def _grad_svd(g):
 
 
 _SVD_ATTRS = {"full_matrices": Attr(False, lambda v: isinstance(v, bool), "a bool")}
-register("svd", kernel_module="linalg_decomposition", inputs=["X"], outputs=["U", "S", "VH"], attrs=_SVD_ATTRS,
-         infer=_infer_svd, grad=_grad_svd, grad_reads=("U", "S", "VH"), lod="drop",
-         doc="X = U diag(S) VH for each matrix in X's last two dims [M, N]: S descending [K] (K = min(M, N)); "
-             "U [M, K] and VH [K, N] (full_matrices: [M, M] and [N, N]). The gradient (full_matrices off) "
-             "is the real SVD's: U ((F o (U^T dU - dU^T U)) S + diag(dS) + S (F o (V^T dV - dV^T V))) VH "
-             "+ (I - U U^T) dU S^-1 VH + U S^-1 dV^T (I - V V^T), F_ij = 1 / (s_j^2 - s_i^2) off the "
-             "diagonal and 0 between equal singular values (whose singular vectors are not unique).")
+register(
+    "svd",
+    kernel_module="linalg_decomposition",
+    inputs=["X"],
+    outputs=["U", "S", "VH"],
+    attrs=_SVD_ATTRS,
+    infer=_infer_svd,
+    grad=_grad_svd,
+    grad_reads=("U", "S", "VH"),
+    lod="drop",
+    doc="X = U diag(S) VH for each matrix in X's last two dims [M, N]: S descending [K] (K = min(M, N)); "
+    "U [M, K] and VH [K, N] (full_matrices: [M, M] and [N, N]). The gradient (full_matrices off) "
+    "is the real SVD's: U ((F o (U^T dU - dU^T U)) S + diag(dS) + S (F o (V^T dV - dV^T V))) VH "
+    "+ (I - U U^T) dU S^-1 VH + U S^-1 dV^T (I - V V^T), F_ij = 1 / (s_j^2 - s_i^2) off the "
+    "diagonal and 0 between equal singular values (whose singular vectors are not unique).",
+)
+
+
 def _infer_svd_grad(ctx):
     u, vh = ctx.shape("U"), ctx.shape("VH")
     ctx.set_output("X@GRAD", list(u[:-1]) + [vh[-1]], ctx.dtype("U"))
 
 
-register("svd_grad", kernel_module="linalg_decomposition", inputs=["U", "S", "VH", "U@GRAD?", "S@GRAD?", "VH@GRAD?"],
-         outputs=["X@GRAD"], attrs=_SVD_ATTRS, infer=_infer_svd_grad)
+register(
+    "svd_grad",
+    kernel_module="linalg_decomposition",
+    inputs=["U", "S", "VH", "U@GRAD?", "S@GRAD?", "VH@GRAD?"],
+    outputs=["X@GRAD"],
+    attrs=_SVD_ATTRS,
+    infer=_infer_svd_grad,
+)
 
 
 def _infer_lstsq(ctx):
@@ -66,13 +84,20 @@ def _infer_lstsq(ctx):
 
 
 _DRIVERS = ("gels", "gelsd", "gelss", "gelsy")
-register("lstsq", kernel_module="linalg_decomposition", inputs=["X", "Y"],
-         outputs=["Solution", "Residuals", "Rank", "SingularValues"],
-         attrs={"rcond": Attr(0.0, lambda v: v >= 0 or v == -1, ">= 0"),
-                "driver": Attr("gelsy", lambda v: v in _DRIVERS, f"one of {_DRIVERS}")},
-         infer=_infer_lstsq, lod="drop",
-         doc="Solution = the least-squares (minimum-norm) solution of X Solution = Y for each matrix pair "
-             "(X [M, N], Y [M, K]), singular values below rcond times the largest taken as zero (numpy's "
-             "lstsq). Residuals [K]: the squared residual norms where M > N and X has rank N, else empty. "
-             "Rank (int32, [1] for one matrix pair; empty for driver gels) and SingularValues (only for gelsd "
-             "and gelss, else empty), as Paddle's. No gradient.")
+register(
+    "lstsq",
+    kernel_module="linalg_decomposition",
+    inputs=["X", "Y"],
+    outputs=["Solution", "Residuals", "Rank", "SingularValues"],
+    attrs={
+        "rcond": Attr(0.0, lambda v: v >= 0 or v == -1, ">= 0"),
+        "driver": Attr("gelsy", lambda v: v in _DRIVERS, f"one of {_DRIVERS}"),
+    },
+    infer=_infer_lstsq,
+    lod="drop",
+    doc="Solution = the least-squares (minimum-norm) solution of X Solution = Y for each matrix pair "
+    "(X [M, N], Y [M, K]), singular values below rcond times the largest taken as zero (numpy's "
+    "lstsq). Residuals [K]: the squared residual norms where M > N and X has rank N, else empty. "
+    "Rank (int32, [1] for one matrix pair; empty for driver gels) and SingularValues (only for gelsd "
+    "and gelss, else empty), as Paddle's. No gradient.",
+)

@@ -4,6 +4,7 @@ ReluOut the layers before the last) and fusion_squared_mat_sub (Out = scalar ((X
 elementwise squares; SquaredX, SquaredY, SquaredXY the three squares). Fluid has CPU kernels only and
 no gradients; pe's CUDA kernels run the CPU ones on the host (kernels/cuda/_host.py), as Fluid falls
 back to its CPU kernel on a GPU place."""
+
 from .define import Attr, fmt_shape, register
 
 
@@ -32,10 +33,15 @@ def _product(shape):
     return n
 
 
-register("fusion_repeated_fc_relu", kernel_module="linalg_fused", inputs=["X", "W*", "Bias*"],
-         outputs=["ReluOut*", "Out"], infer=_infer_repeated,
-         doc="fc + relu layers in a row: Out = relu(... relu(X W[0] + Bias[0]) ... W[n-1] + Bias[n-1]); "
-             "ReluOut[i] is layer i's output, for each layer before the last.")
+register(
+    "fusion_repeated_fc_relu",
+    kernel_module="linalg_fused",
+    inputs=["X", "W*", "Bias*"],
+    outputs=["ReluOut*", "Out"],
+    infer=_infer_repeated,
+    doc="fc + relu layers in a row: Out = relu(... relu(X W[0] + Bias[0]) ... W[n-1] + Bias[n-1]); "
+    "ReluOut[i] is layer i's output, for each layer before the last.",
+)
 
 
 def _infer_squared(ctx):
@@ -47,8 +53,14 @@ def _infer_squared(ctx):
         ctx.set_output(slot, shape, dtype)
 
 
-register("fusion_squared_mat_sub", kernel_module="linalg_fused", inputs=["X", "Y"],
-         outputs=["SquaredX", "SquaredY", "SquaredXY", "Out"], attrs={"scalar": Attr(1.0)}, infer=_infer_squared,
-         lod="drop",
-         doc="Out = scalar * ((X Y)^2 - (X^2)(Y^2)), squares elementwise; SquaredX = X^2, SquaredY = Y^2, "
-             "SquaredXY = (X Y)^2.")
+register(
+    "fusion_squared_mat_sub",
+    kernel_module="linalg_fused",
+    inputs=["X", "Y"],
+    outputs=["SquaredX", "SquaredY", "SquaredXY", "Out"],
+    attrs={"scalar": Attr(1.0)},
+    infer=_infer_squared,
+    lod="drop",
+    doc="Out = scalar * ((X Y)^2 - (X^2)(Y^2)), squares elementwise; SquaredX = X^2, SquaredY = Y^2, "
+    "SquaredXY = (X Y)^2.",
+)

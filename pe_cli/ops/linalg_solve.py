@@ -3,6 +3,7 @@ vector), determinant, slogdeterminant ([sign, log|det|] stacked first), solve (X
 batch dims broadcast), triangular_solve (upper / transpose / unitriangular), cholesky_solve (the system of
 Y Y^T, or Y^T Y with upper, against X), multi_dot (a chain of matmuls, the ends possibly vectors) and
 matrix_power (X^n, n < 0 through the inverse). Kernels: numpy's LAPACK (kernels/<device>/linalg_solve.py)."""
+
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
@@ -23,19 +24,35 @@ def _grad_maker(name, reads, in_grads, with_out=False):
             ins["Out"] = g.output("Out")
         ins["Out@GRAD"] = g.out_grad("Out")
         g.op(f"{name}_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in in_grads}, g.attrs)
+
     return grad
 
 
 def _op(name, inputs, infer, doc, attrs=None, with_out=False):
     slots = [s.rstrip("*") for s in inputs]
     attrs = {**(attrs or {}), **QUANT}
-    register(name, kernel_module="linalg_solve", inputs=inputs, outputs=["Out"], attrs=attrs, infer=infer, lod="drop",
-             grad=_grad_maker(name, slots, slots, with_out), grad_reads=tuple(slots) + (("Out",) if with_out else ()),
-             run_dtypes={slots[0]: FLOATS}, doc=doc)
-    register(f"{name}_grad", kernel_module="linalg_solve",
-             inputs=inputs + (["Out"] if with_out else []) + ["Out@GRAD"],
-             outputs=[f"{s}@GRAD{'*' if s + '*' in inputs else ''}?" for s in slots], attrs=attrs,
-             infer=grads_like({f"{s}@GRAD": s for s in slots}), lod="drop")
+    register(
+        name,
+        kernel_module="linalg_solve",
+        inputs=inputs,
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        lod="drop",
+        grad=_grad_maker(name, slots, slots, with_out),
+        grad_reads=tuple(slots) + (("Out",) if with_out else ()),
+        run_dtypes={slots[0]: FLOATS},
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="linalg_solve",
+        inputs=inputs + (["Out"] if with_out else []) + ["Out@GRAD"],
+        outputs=[f"{s}@GRAD{'*' if s + '*' in inputs else ''}?" for s in slots],
+        attrs=attrs,
+        infer=grads_like({f"{s}@GRAD": s for s in slots}),
+        lod="drop",
+    )
 
 
 def _infer_mv(ctx):
@@ -91,16 +108,39 @@ def _infer_matrix_power(ctx):
 
 _op("mv", ["X", "Vec"], _infer_mv, "Out = X Vec (a matrix times a vector).")
 _op("determinant", ["Input"], _infer_det, "Out = det(Input) of each [n, n] matrix.", with_out=True)
-_op("slogdeterminant", ["Input"], _infer_slogdet, "Out = [sign(det), log|det|] of each matrix, stacked first "
-                                                  "(the gradient flows through log|det|).", with_out=True)
+_op(
+    "slogdeterminant",
+    ["Input"],
+    _infer_slogdet,
+    "Out = [sign(det), log|det|] of each matrix, stacked first (the gradient flows through log|det|).",
+    with_out=True,
+)
 _op("solve", ["X", "Y"], _infer_solve, "Out = X^-1 Y: Y a vector or matrices, batch dims broadcast.", with_out=True)
-_op("triangular_solve", ["X", "Y"], _infer_triangular,
-    "Out = A^-1 Y for A the upper (lower) triangle of X, A^T with transpose, ones on the diagonal with "
-    "unitriangular.", {"upper": Attr(True, choices=(True, False)), "transpose": Attr(False, choices=(False, True)),
-                       "unitriangular": Attr(False, choices=(False, True))}, with_out=True)
-_op("cholesky_solve", ["X", "Y"], _infer_cholesky_solve,
+_op(
+    "triangular_solve",
+    ["X", "Y"],
+    _infer_triangular,
+    "Out = A^-1 Y for A the upper (lower) triangle of X, A^T with transpose, ones on the diagonal with unitriangular.",
+    {
+        "upper": Attr(True, choices=(True, False)),
+        "transpose": Attr(False, choices=(False, True)),
+        "unitriangular": Attr(False, choices=(False, True)),
+    },
+    with_out=True,
+)
+_op(
+    "cholesky_solve",
+    ["X", "Y"],
+    _infer_cholesky_solve,
     "Out = (Y Y^T)^-1 X, Y a lower Cholesky factor ((Y^T Y)^-1 X with upper).",
-    {"upper": Attr(False, choices=(False, True))}, with_out=True)
+    {"upper": Attr(False, choices=(False, True))},
+    with_out=True,
+)
 _op("multi_dot", ["X*"], _infer_multi_dot, "Out = X[0] X[1] ... X[-1] (the first and last may be vectors).")
-_op("matrix_power", ["X"], _infer_matrix_power, "Out = X^n (n < 0: the inverse's power, n = 0: identity).",
-    {"n": Attr(1, is_int, "an int")})
+_op(
+    "matrix_power",
+    ["X"],
+    _infer_matrix_power,
+    "Out = X^n (n < 0: the inverse's power, n = 0: identity).",
+    {"n": Attr(1, is_int, "an int")},
+)

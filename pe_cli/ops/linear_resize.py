@@ -4,19 +4,30 @@ else OutSize, else the Scale tensor or `scale` (v2: a list, its last entry W's; 
 1 / scale without align_corners), else out_w. Source positions as Paddle 2.6's kernel: ratio * l, or
 ratio * (l + 0.5) - 0.5 clamped at 0 when align_mode is 0 without align_corners. The gradient adds Out@GRAD
 back with the same weights."""
+
 from ..base.activations import real_number
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 
 def _attrs(v2):
-    scale = Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0") if v2 else \
-        Attr(0.0, real_number, "a number")
-    return {"data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")), "out_d": 0, "out_h": 0,
-            "out_w": Attr(0, is_int, "an int"), "scale": scale,
-            "interp_method": Attr("bilinear", choices=("linear", "bilinear")),
-            "align_corners": Attr(True, choices=(False, True)), "align_mode": Attr(1, is_int, "an int"),
-            **({} if v2 else {"use_mkldnn": False}), **QUANT}
+    scale = (
+        Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0")
+        if v2
+        else Attr(0.0, real_number, "a number")
+    )
+    return {
+        "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+        "out_d": 0,
+        "out_h": 0,
+        "out_w": Attr(0, is_int, "an int"),
+        "scale": scale,
+        "interp_method": Attr("bilinear", choices=("linear", "bilinear")),
+        "align_corners": Attr(True, choices=(False, True)),
+        "align_mode": Attr(1, is_int, "an int"),
+        **({} if v2 else {"use_mkldnn": False}),
+        **QUANT,
+    }
 
 
 def channels_last(attrs):
@@ -45,14 +56,28 @@ def _grad_maker(name):
         ins = {s: g.input(s) for s in ("X", "OutSize", "SizeTensor", "Scale") if g.input(s)}
         ins["Out@GRAD"] = g.out_grad("Out")
         g.op(f"{name}_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
     return grad
 
 
 for _type, _v2 in (("linear_interp", False), ("linear_interp_v2", True)):
-    register(_type, kernel_module="linear_resize", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
-             outputs=["Out"], attrs=_attrs(_v2), infer=_infer, grad=_grad_maker(_type),
-             grad_reads=("X", "OutSize", "SizeTensor", "Scale"),
-             doc="Out = X [N, C, W] resized along W by linear interpolation (Paddle 2.6's source positions).")
-    register(f"{_type}_grad", kernel_module="linear_resize", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?",
-                                                                    "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=_attrs(_v2), infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+    register(
+        _type,
+        kernel_module="linear_resize",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
+        outputs=["Out"],
+        attrs=_attrs(_v2),
+        infer=_infer,
+        grad=_grad_maker(_type),
+        grad_reads=("X", "OutSize", "SizeTensor", "Scale"),
+        doc="Out = X [N, C, W] resized along W by linear interpolation (Paddle 2.6's source positions).",
+    )
+    register(
+        f"{_type}_grad",
+        kernel_module="linear_resize",
+        inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=_attrs(_v2),
+        infer=grads_like({"X@GRAD": "X"}),
+        no_need_buffer=("X",),
+    )

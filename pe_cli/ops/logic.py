@@ -2,6 +2,7 @@
 ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool results. Bitwise ops
 (bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
 X's dtype. equal_reduce and allclose: whether two tensors are equal (within tolerances: allclose), one bool."""
+
 from .define import Attr, fmt_shape, register
 from .elementwise import broadcast_shape
 
@@ -16,23 +17,43 @@ def _infer_compare(ctx):
     ctx.set_output("Out", out, "bool")
 
 
-for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", ">"),
-                     ("greater_equal", ">="), ("equal", "=="), ("not_equal", "!=")):
-    register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], lod="drop",
-             attrs={"axis": -1, "force_cpu": False}, infer=_infer_compare,
-             traits=("force_cpu_given",) if _type == "less_than" else (),
-             doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.")
+for _type, _sign in (
+    ("less_than", "<"),
+    ("less_equal", "<="),
+    ("greater_than", ">"),
+    ("greater_equal", ">="),
+    ("equal", "=="),
+    ("not_equal", "!="),
+):
+    register(
+        _type,
+        kernel_module="logic",
+        inputs=["X", "Y"],
+        outputs=["Out"],
+        lod="drop",
+        attrs={"axis": -1, "force_cpu": False},
+        infer=_infer_compare,
+        traits=("force_cpu_given",) if _type == "less_than" else (),
+        doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.",
+    )
 
 
 def _infer_logical(ctx):
     ctx.set_output("Out", ctx.shape("X"), "bool")
 
 
-register("logical_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_logical,
-         doc="Out = not X (bool).")
+register(
+    "logical_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_logical, doc="Out = not X (bool)."
+)
 for _type in ("logical_and", "logical_or", "logical_xor"):
-    register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], infer=_infer_logical,
-             doc=f"Out = X {_type[8:]} Y elementwise (bool).")
+    register(
+        _type,
+        kernel_module="logic",
+        inputs=["X", "Y"],
+        outputs=["Out"],
+        infer=_infer_logical,
+        doc=f"Out = X {_type[8:]} Y elementwise (bool).",
+    )
 
 
 _BITWISE_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64")
@@ -51,11 +72,23 @@ def _infer_bitwise(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-register("bitwise_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_bitwise,
-         doc="Out = ~X elementwise (logical not for bool).")
+register(
+    "bitwise_not",
+    kernel_module="logic",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_bitwise,
+    doc="Out = ~X elementwise (logical not for bool).",
+)
 for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
-    register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], infer=_infer_bitwise,
-             doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.")
+    register(
+        _type,
+        kernel_module="logic",
+        inputs=["X", "Y"],
+        outputs=["Out"],
+        infer=_infer_bitwise,
+        doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.",
+    )
 
 
 def _infer_equal_reduce(ctx):
@@ -67,10 +100,17 @@ def _infer_equal_reduce(ctx):
     ctx.set_output("Out", [1], "bool")
 
 
-register("equal_reduce", kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], lod="drop",
-         attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")}, infer=_infer_equal_reduce,
-         doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
-             "1e-8), else [False].")
+register(
+    "equal_reduce",
+    kernel_module="logic",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    lod="drop",
+    attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")},
+    infer=_infer_equal_reduce,
+    doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
+    "1e-8), else [False].",
+)
 
 
 def _infer_allclose(ctx):
@@ -80,15 +120,22 @@ def _infer_allclose(ctx):
     ctx.set_output("Out", [1], "bool")
 
 
-register("allclose", kernel_module="logic", inputs=["Input", "Other"], outputs=["Out"], lod="drop",
-         attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
-         infer=_infer_allclose,
-         doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]), computed in Input's dtype; with "
-             "equal_nan a NaN equals a NaN at the same place.")
+register(
+    "allclose",
+    kernel_module="logic",
+    inputs=["Input", "Other"],
+    outputs=["Out"],
+    lod="drop",
+    attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
+    infer=_infer_allclose,
+    doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]), computed in Input's dtype; with "
+    "equal_nan a NaN equals a NaN at the same place.",
+)
 
 
 # -- Paddle 2.x's: isclose (elementwise, its tolerances as strings or tensors), isfinite_v2 / isinf_v2 /
 # isnan_v2 (elementwise, unlike Fluid's isfinite: one bool of the whole tensor), equal_all (one 0-D bool)
+
 
 def _tolerance(v):
     try:
@@ -106,13 +153,23 @@ def _infer_isclose(ctx):
 
 
 _QUANT = {"with_quant_attr": Attr(False)}
-register("isclose", kernel_module="logic", inputs=["Input", "Other", "Rtol?", "Atol?"], outputs=["Out"], lod="drop",
-         attrs={"rtol": Attr("1e-5", _tolerance, "a number (Paddle writes it as a string)"),
-                "atol": Attr("1e-8", _tolerance, "a number (Paddle writes it as a string)"),
-                "equal_nan": Attr(False, choices=(False, True)), **_QUANT},
-         infer=_infer_isclose, attr_tensors={"Rtol": "rtol", "Atol": "atol"},
-         doc="Out = |Input - Other| <= atol + rtol * |Other| elementwise (Paddle's rule: equal values, or within "
-             "1e-15 of the bound, count too); a NaN is close to a NaN only with equal_nan.")
+register(
+    "isclose",
+    kernel_module="logic",
+    inputs=["Input", "Other", "Rtol?", "Atol?"],
+    outputs=["Out"],
+    lod="drop",
+    attrs={
+        "rtol": Attr("1e-5", _tolerance, "a number (Paddle writes it as a string)"),
+        "atol": Attr("1e-8", _tolerance, "a number (Paddle writes it as a string)"),
+        "equal_nan": Attr(False, choices=(False, True)),
+        **_QUANT,
+    },
+    infer=_infer_isclose,
+    attr_tensors={"Rtol": "rtol", "Atol": "atol"},
+    doc="Out = |Input - Other| <= atol + rtol * |Other| elementwise (Paddle's rule: equal values, or within "
+    "1e-15 of the bound, count too); a NaN is close to a NaN only with equal_nan.",
+)
 
 
 def _infer_elementwise_flag(ctx):
@@ -120,14 +177,29 @@ def _infer_elementwise_flag(ctx):
 
 
 for _type, _doc in (("isfinite_v2", "finite (neither inf nor NaN)"), ("isinf_v2", "+-inf"), ("isnan_v2", "NaN")):
-    register(_type, kernel_module="logic", inputs=["X"], outputs=["Out"], attrs=dict(_QUANT), lod="drop",
-             infer=_infer_elementwise_flag, doc=f"Out = whether each element of X is {_doc} (bool, X's shape).")
+    register(
+        _type,
+        kernel_module="logic",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=dict(_QUANT),
+        lod="drop",
+        infer=_infer_elementwise_flag,
+        doc=f"Out = whether each element of X is {_doc} (bool, X's shape).",
+    )
 
 
 def _infer_equal_all(ctx):
     ctx.set_output("Out", [], "bool")
 
 
-register("equal_all", kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], attrs=dict(_QUANT), lod="drop",
-         infer=_infer_equal_all,
-         doc="Out = whether X and Y have one shape and equal elements (a 0-D bool; shapes that differ: False).")
+register(
+    "equal_all",
+    kernel_module="logic",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=dict(_QUANT),
+    lod="drop",
+    infer=_infer_equal_all,
+    doc="Out = whether X and Y have one shape and equal elements (a 0-D bool; shapes that differ: False).",
+)

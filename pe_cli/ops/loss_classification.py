@@ -3,6 +3,7 @@ cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entrop
 teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
 probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
 (margin losses of two-class scores). The shape checks and grad makers here serve the other loss families too."""
+
 from ..base.activations import real_number
 from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
 
@@ -11,10 +12,15 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
     if soft:
         if len(label) != len(logits) or any(a != b and a >= 0 and b >= 0 for a, b in zip(label, logits)):
             ctx.fail(f"soft_label needs Label shaped like {name} {fmt_shape(logits)}, got {fmt_shape(label)}")
-    elif len(label) != len(logits) or label[-1] not in (1, -1) or any(
-            a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], logits[:-1])):
-        ctx.fail(f"Label must be {fmt_shape(list(logits[:-1]) + [1])} (int64 class ids) for "
-                 f"{name} {fmt_shape(logits)}, got {fmt_shape(label)}")
+    elif (
+        len(label) != len(logits)
+        or label[-1] not in (1, -1)
+        or any(a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], logits[:-1]))
+    ):
+        ctx.fail(
+            f"Label must be {fmt_shape(list(logits[:-1]) + [1])} (int64 class ids) for "
+            f"{name} {fmt_shape(logits)}, got {fmt_shape(label)}"
+        )
 
 
 def hard_labels(attrs):
@@ -30,39 +36,64 @@ def _infer_swce(ctx):
     if not -len(logits) <= ctx.attrs["axis"] < max(len(logits), 1):
         ctx.fail(f"axis={ctx.attrs['axis']} is not a dim of Logits {fmt_shape(logits)}")
     if len(label) == len(logits) and axis != len(logits) - 1:
+
         def last(s):
-            return s[:axis] + s[axis + 1:] + [s[axis]]
+            return s[:axis] + s[axis + 1 :] + [s[axis]]
+
         _check_label(ctx, last(logits), last(label), ctx.attrs["soft_label"])
     else:
         _check_label(ctx, logits, label, ctx.attrs["soft_label"])
     ctx.set_output("Softmax", logits, ctx.dtype("Logits"))
-    ctx.set_output("Loss", logits[:axis] + [1] + logits[axis + 1:], ctx.dtype("Logits"))
+    ctx.set_output("Loss", logits[:axis] + [1] + logits[axis + 1 :], ctx.dtype("Logits"))
 
 
 def _grad_swce(g):
-    g.op("softmax_with_cross_entropy_grad",
-         {"Label": g.input("Label"), "Softmax": g.output("Softmax"), "Loss@GRAD": g.out_grad("Loss")},
-         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+    g.op(
+        "softmax_with_cross_entropy_grad",
+        {"Label": g.input("Label"), "Softmax": g.output("Softmax"), "Loss@GRAD": g.out_grad("Loss")},
+        {"Logits@GRAD": g.in_grad("Logits")},
+        g.attrs,
+    )
 
 
-_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1,
-               # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
-               "use_softmax": Attr(True, choices=(True,))}
-register("softmax_with_cross_entropy", kernel_module="loss_classification", run_dtypes={"Label": hard_labels},
-         grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
-         attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce, last_axis=("Logits", "Label", "Softmax", "Loss"),
-         doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the "
-             "gradient.")
-register("softmax_with_cross_entropy_grad", kernel_module="loss_classification", inputs=["Label", "Softmax", "Loss@GRAD"],
-         outputs=["Logits@GRAD"], attrs=_SWCE_ATTRS, infer=grads_like({"Logits@GRAD": "Softmax"}),
-         last_axis=("Label", "Softmax", "Loss@GRAD", "Logits@GRAD"))
+_SWCE_ATTRS = {
+    "soft_label": False,
+    "ignore_index": -100,
+    "numeric_stable_mode": True,
+    "axis": -1,
+    # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
+    "use_softmax": Attr(True, choices=(True,)),
+}
+register(
+    "softmax_with_cross_entropy",
+    kernel_module="loss_classification",
+    run_dtypes={"Label": hard_labels},
+    grad_reads=("Label", "Softmax"),
+    inputs=["Logits", "Label"],
+    outputs=["Softmax", "Loss"],
+    attrs=_SWCE_ATTRS,
+    infer=_infer_swce,
+    grad=_grad_swce,
+    last_axis=("Logits", "Label", "Softmax", "Loss"),
+    doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the gradient.",
+)
+register(
+    "softmax_with_cross_entropy_grad",
+    kernel_module="loss_classification",
+    inputs=["Label", "Softmax", "Loss@GRAD"],
+    outputs=["Logits@GRAD"],
+    attrs=_SWCE_ATTRS,
+    infer=grads_like({"Logits@GRAD": "Softmax"}),
+    last_axis=("Label", "Softmax", "Loss@GRAD", "Logits@GRAD"),
+)
 
 
 # -- cross_entropy (X holds probabilities) ---------------------------------------------------------
 
+
 def _infer_cross_entropy(ctx):
     x, label = ctx.shape("X"), ctx.shape("Label")
-    if not ctx.attrs["soft_label"] and len(label) == len(x) - 1:     # hard ids without the trailing 1 (Fluid's)
+    if not ctx.attrs["soft_label"] and len(label) == len(x) - 1:  # hard ids without the trailing 1 (Fluid's)
         _check_label(ctx, x, list(label) + [1], False, name="X")
         ctx.set_output("Y", label, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
         return
@@ -71,20 +102,36 @@ def _infer_cross_entropy(ctx):
 
 
 def _grad_cross_entropy(g):
-    g.op("cross_entropy_grad", {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "cross_entropy_grad",
+        {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _CE_ATTRS = {"soft_label": False, "ignore_index": -100}
-register("cross_entropy", kernel_module="loss_classification", grad_reads=("Label", "X"),
-         run_dtypes={"Label": hard_labels},
-         inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
-         grad=_grad_cross_entropy,
-         doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
-             "ignore_index give 0), or -sum(Label * log(X)) with soft_label.")
-register("cross_entropy_grad", kernel_module="loss_classification",
-         inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "cross_entropy",
+    kernel_module="loss_classification",
+    grad_reads=("Label", "X"),
+    run_dtypes={"Label": hard_labels},
+    inputs=["X", "Label"],
+    outputs=["Y"],
+    attrs=_CE_ATTRS,
+    infer=_infer_cross_entropy,
+    grad=_grad_cross_entropy,
+    doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
+    "ignore_index give 0), or -sum(Label * log(X)) with soft_label.",
+)
+register(
+    "cross_entropy_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_CE_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # cross_entropy2: Fluid 1.x's op for hard labels (what layers.cross_entropy builds unless soft_label),
@@ -110,11 +157,18 @@ def _infer_cross_entropy2(ctx):
     ctx.set_output("XShape", x + [0], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "MatchX", "XShape", "X"),
-         run_dtypes={"Label": hard_labels},
-         inputs=["X", "Label"], outputs=["Y", "XShape", "MatchX"], attrs=_CE2_ATTRS,
-         infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
-         doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
+register(
+    "cross_entropy2",
+    kernel_module="loss_classification",
+    grad_reads=("Label", "MatchX", "XShape", "X"),
+    run_dtypes={"Label": hard_labels},
+    inputs=["X", "Label"],
+    outputs=["Y", "XShape", "MatchX"],
+    attrs=_CE2_ATTRS,
+    infer=_infer_cross_entropy2,
+    grad=_grad_cross_entropy2,
+    doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).",
+)
 
 
 def _infer_cross_entropy_grad2(ctx):
@@ -123,12 +177,18 @@ def _infer_cross_entropy_grad2(ctx):
     ctx.set_output("X@GRAD", shape, like.dtype, lod_level=like.lod_level)
 
 
-register("cross_entropy_grad2", kernel_module="loss_classification",
-         inputs=["Label", "MatchX?", "XShape?", "Y@GRAD", "X?"], outputs=["X@GRAD"], attrs=_CE2_ATTRS,
-         infer=_infer_cross_entropy_grad2)
+register(
+    "cross_entropy_grad2",
+    kernel_module="loss_classification",
+    inputs=["Label", "MatchX?", "XShape?", "Y@GRAD", "X?"],
+    outputs=["X@GRAD"],
+    attrs=_CE2_ATTRS,
+    infer=_infer_cross_entropy_grad2,
+)
 
 
 # -- sigmoid_cross_entropy_with_logits --------------------------------------------------------------
+
 
 def _infer_same_shapes(a, b, out):
     def infer(ctx):
@@ -136,31 +196,47 @@ def _infer_same_shapes(a, b, out):
         if len(x) != len(y) or any(p != q and p >= 0 and q >= 0 for p, q in zip(x, y)):
             ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
         if ctx.dtype(a) != ctx.dtype(b):
-            ctx.fail(f"{b} {fmt_shape(y)} is {ctx.dtype(b)} but {a} {fmt_shape(x)} is {ctx.dtype(a)}; "
-                     f"cast one of them")
+            ctx.fail(f"{b} {fmt_shape(y)} is {ctx.dtype(b)} but {a} {fmt_shape(x)} is {ctx.dtype(a)}; cast one of them")
         for slot in out:
             ctx.set_output(slot, x, ctx.dtype(a), lod_level=ctx.input_var(a).lod_level)
+
     return infer
 
 
 def _grad_sce(g):
-    g.op("sigmoid_cross_entropy_with_logits_grad",
-         {"X": g.input("X"), "Label": g.input("Label"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "sigmoid_cross_entropy_with_logits_grad",
+        {"X": g.input("X"), "Label": g.input("Label"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _SCE_ATTRS = {"ignore_index": -100, "normalize": False}
-register("sigmoid_cross_entropy_with_logits", kernel_module="loss_classification", grad_reads=("Label", "X"),
-         inputs=["X", "Label"], outputs=["Out"], attrs=_SCE_ATTRS,
-         infer=_infer_same_shapes("X", "Label", ["Out"]), grad=_grad_sce,
-         doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
-             "normalize divides by the number of elements whose Label is not ignore_index.")
-register("sigmoid_cross_entropy_with_logits_grad", kernel_module="loss_classification",
-         inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_SCE_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "sigmoid_cross_entropy_with_logits",
+    kernel_module="loss_classification",
+    grad_reads=("Label", "X"),
+    inputs=["X", "Label"],
+    outputs=["Out"],
+    attrs=_SCE_ATTRS,
+    infer=_infer_same_shapes("X", "Label", ["Out"]),
+    grad=_grad_sce,
+    doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
+    "normalize divides by the number of elements whose Label is not ignore_index.",
+)
+register(
+    "sigmoid_cross_entropy_with_logits_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_SCE_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- helpers of these losses and the other loss families --------------------------------------------
+
 
 def _same_shape(ctx, a, b):
     x, y = ctx.shape(a), ctx.shape(b)
@@ -179,6 +255,7 @@ def _infer_pairwise(slots, outs):
             ctx.fail(f"{slots[0]} {fmt_shape(first)} must be [batch_size, 1], as every input")
         for o in outs:
             ctx.set_output(o, first, ctx.dtype(slots[0]))
+
     return infer
 
 
@@ -193,14 +270,14 @@ def _infer_teacher_student(ctx):
     x, label = ctx.shape("X"), ctx.shape("Label")
     if len(x) != 2 or len(label) != 2:
         ctx.fail(f"X {fmt_shape(x)} and Label {fmt_shape(label)} must be 2-D")
-    if ctx.is_runtime and (x[0] != label[0] or label[1] != 1 or x[1] != 1):   # (Fluid: when it runs)
+    if ctx.is_runtime and (x[0] != label[0] or label[1] != 1 or x[1] != 1):  # (Fluid: when it runs)
         ctx.fail(f"X {fmt_shape(x)} and Label {fmt_shape(label)} must be [batch_size, 1]")
     ctx.set_output("Y", [x[0], 1], ctx.dtype("X"))
 
 
 def _infer_modified_huber(ctx):
     x = ctx.shape("X")
-    if len(x) != 2 or (ctx.is_runtime and x[1] != 1):               # (its width when it runs, as Fluid's)
+    if len(x) != 2 or (ctx.is_runtime and x[1] != 1):  # (its width when it runs, as Fluid's)
         ctx.fail(f"X {fmt_shape(x)} must be [batch_size, 1]")
     _all_known_same(ctx, "X", "Y")
     ctx.set_output("IntermediateVal", x, ctx.dtype("X"))
@@ -209,26 +286,40 @@ def _infer_modified_huber(ctx):
 
 # -- label_smooth ---------------------------------------------------------------------------------
 
+
 def _infer_label_smooth(ctx):
     x = ctx.shape("X")
     if ctx.has_input("PriorDist"):
         p = ctx.shape("PriorDist")
         if len(p) > 2 or (p and p[-1] >= 0 and x[-1] >= 0 and p[-1] != x[-1]) or any(d > 1 for d in p[:-1]):
-            ctx.fail(f"PriorDist {fmt_shape(p)} must be [1, {x[-1]}] (one probability per class of X "
-                     f"{fmt_shape(x)})")
+            ctx.fail(f"PriorDist {fmt_shape(p)} must be [1, {x[-1]}] (one probability per class of X {fmt_shape(x)})")
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 _LS_ATTRS = {"epsilon": Attr(0.0, real_number, "a number (Fluid checks no range)")}
-register("label_smooth", kernel_module="loss_classification", inputs=["X", "PriorDist?"], outputs=["Out"], attrs=_LS_ATTRS,
-         infer=_infer_label_smooth, grad=_grad_of("label_smooth_grad", ()),
-         doc="Out = (1 - epsilon) * X + epsilon * PriorDist (epsilon / K, K = X's last dim, without "
-             "PriorDist). The gradient is (1 - epsilon) * Out@GRAD.")
-register("label_smooth_grad", kernel_module="loss_classification", inputs=["Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_LS_ATTRS, infer=grads_like({"X@GRAD": "Out@GRAD"}))
+register(
+    "label_smooth",
+    kernel_module="loss_classification",
+    inputs=["X", "PriorDist?"],
+    outputs=["Out"],
+    attrs=_LS_ATTRS,
+    infer=_infer_label_smooth,
+    grad=_grad_of("label_smooth_grad", ()),
+    doc="Out = (1 - epsilon) * X + epsilon * PriorDist (epsilon / K, K = X's last dim, without "
+    "PriorDist). The gradient is (1 - epsilon) * Out@GRAD.",
+)
+register(
+    "label_smooth_grad",
+    kernel_module="loss_classification",
+    inputs=["Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_LS_ATTRS,
+    infer=grads_like({"X@GRAD": "Out@GRAD"}),
+)
 
 
 # -- kldiv_loss ---------------------------------------------------------------------------------------
+
 
 def _infer_kldiv(ctx):
     _same_shape(ctx, "X", "Target")
@@ -237,73 +328,130 @@ def _infer_kldiv(ctx):
 
 
 _KL_ATTRS = {"reduction": Attr("mean", choices=("none", "batchmean", "mean", "sum"))}
-register("kldiv_loss", kernel_module="loss_classification", inputs=["X", "Target"], outputs=["Loss"], attrs=_KL_ATTRS,
-         infer=_infer_kldiv, grad=_grad_of("kldiv_loss_grad", ("X", "Target"), out_grads=("Loss",)),
-         grad_reads=("Target", "X"), lod="drop",
-         doc="Loss = Target * (log(Target) - X) where Target > 0, else 0 (X holds log-probabilities); "
-             "reduced by `reduction`: none, sum, mean (over all elements) or batchmean (sum / rows). "
-             "No gradient flows to Target.")
-register("kldiv_loss_grad", kernel_module="loss_classification", inputs=["X", "Target", "Loss@GRAD"], outputs=["X@GRAD"],
-         attrs=_KL_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "kldiv_loss",
+    kernel_module="loss_classification",
+    inputs=["X", "Target"],
+    outputs=["Loss"],
+    attrs=_KL_ATTRS,
+    infer=_infer_kldiv,
+    grad=_grad_of("kldiv_loss_grad", ("X", "Target"), out_grads=("Loss",)),
+    grad_reads=("Target", "X"),
+    lod="drop",
+    doc="Loss = Target * (log(Target) - X) where Target > 0, else 0 (X holds log-probabilities); "
+    "reduced by `reduction`: none, sum, mean (over all elements) or batchmean (sum / rows). "
+    "No gradient flows to Target.",
+)
+register(
+    "kldiv_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Target", "Loss@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_KL_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
 
 _TS_ATTRS = {"soft_max_up_bound": 15.0, "soft_max_lower_bound": -15.0}
-register("teacher_student_sigmoid_loss", kernel_module="loss_classification", inputs=["X", "Label"], outputs=["Y"],
-         attrs=_TS_ATTRS, infer=_infer_teacher_student, run_infer=True,
-         grad=_grad_of("teacher_student_sigmoid_loss_grad", ("X", "Label"), out_grads=("Y",)),
-         grad_reads=("Label", "X"), lod="drop",
-         doc="Y = the sigmoid cross-entropy of logit X with the click z and, when given, a teacher's value q, "
-             "coded in Label: -2 (z = 0, no q), -1 (z = 1, no q), q (z = 0) or 1 + q (z = 1): "
-             "softplus(X) - z X, plus softplus(X) - q X when q is given. The gradient, as Fluid's, is 0 where "
-             "X lies outside (soft_max_lower_bound, soft_max_up_bound).")
-register("teacher_student_sigmoid_loss_grad", kernel_module="loss_classification", inputs=["X", "Label", "Y@GRAD"],
-         outputs=["X@GRAD"], attrs=_TS_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "teacher_student_sigmoid_loss",
+    kernel_module="loss_classification",
+    inputs=["X", "Label"],
+    outputs=["Y"],
+    attrs=_TS_ATTRS,
+    infer=_infer_teacher_student,
+    run_infer=True,
+    grad=_grad_of("teacher_student_sigmoid_loss_grad", ("X", "Label"), out_grads=("Y",)),
+    grad_reads=("Label", "X"),
+    lod="drop",
+    doc="Y = the sigmoid cross-entropy of logit X with the click z and, when given, a teacher's value q, "
+    "coded in Label: -2 (z = 0, no q), -1 (z = 1, no q), q (z = 0) or 1 + q (z = 1): "
+    "softplus(X) - z X, plus softplus(X) - q X when q is given. The gradient, as Fluid's, is 0 where "
+    "X lies outside (soft_max_lower_bound, soft_max_up_bound).",
+)
+register(
+    "teacher_student_sigmoid_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_TS_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- log_loss -------------------------------------------------------------------------------------------
 
+
 def _infer_log_loss(ctx):
     _all_known_same(ctx, "Predicted", "Labels")
     p = ctx.shape("Predicted")
-    if len(p) != 2 or (ctx.is_runtime and p[1] != 1):             # (its width when it runs, as Fluid's)
+    if len(p) != 2 or (ctx.is_runtime and p[1] != 1):  # (its width when it runs, as Fluid's)
         ctx.fail(f"Predicted {fmt_shape(p)} must be [batch_size, 1] (one probability per row)")
     ctx.set_output("Loss", [p[0], 1], ctx.dtype("Predicted"))
 
 
 _LOG_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0")}
-register("log_loss", kernel_module="loss_classification", inputs=["Predicted", "Labels"], outputs=["Loss"],
-         run_infer=True,
-         attrs=_LOG_ATTRS, infer=_infer_log_loss, lod="drop",
-         grad=_grad_of("log_loss_grad", ("Predicted", "Labels"), out_grads=("Loss",), in_grads=("Predicted",)),
-         grad_reads=("Labels", "Predicted"),
-         doc="Loss = -Labels log(Predicted + epsilon) - (1 - Labels) log(1 - Predicted + epsilon), per row "
-             "(Fluid's log_loss: Predicted holds probabilities). No gradient flows to Labels.")
-register("log_loss_grad", kernel_module="loss_classification", inputs=["Predicted", "Labels", "Loss@GRAD"],
-         outputs=["Predicted@GRAD"], attrs=_LOG_ATTRS, infer=grads_like({"Predicted@GRAD": "Predicted"}))
+register(
+    "log_loss",
+    kernel_module="loss_classification",
+    inputs=["Predicted", "Labels"],
+    outputs=["Loss"],
+    run_infer=True,
+    attrs=_LOG_ATTRS,
+    infer=_infer_log_loss,
+    lod="drop",
+    grad=_grad_of("log_loss_grad", ("Predicted", "Labels"), out_grads=("Loss",), in_grads=("Predicted",)),
+    grad_reads=("Labels", "Predicted"),
+    doc="Loss = -Labels log(Predicted + epsilon) - (1 - Labels) log(1 - Predicted + epsilon), per row "
+    "(Fluid's log_loss: Predicted holds probabilities). No gradient flows to Labels.",
+)
+register(
+    "log_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["Predicted", "Labels", "Loss@GRAD"],
+    outputs=["Predicted@GRAD"],
+    attrs=_LOG_ATTRS,
+    infer=grads_like({"Predicted@GRAD": "Predicted"}),
+)
 
 
 # -- bce_loss, nll_loss, hinge_loss, modified_huber_loss -------------------------------------------------
+
 
 def _infer_bce(ctx):
     _same_shape(ctx, "X", "Label")
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
 
 
-register("bce_loss", kernel_module="loss_classification", inputs=["X", "Label"], outputs=["Out"], infer=_infer_bce,
-         grad=_grad_of("bce_loss_grad", ("X", "Label")), grad_reads=("X", "Label"),
-         doc="Out = -(Label * log(X) + (1 - Label) * log(1 - X)) elementwise, each log at least -100; X holds "
-             "probabilities in [0, 1] (the CPU kernel refuses others, as Fluid's).")
-register("bce_loss_grad", kernel_module="loss_classification", inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "bce_loss",
+    kernel_module="loss_classification",
+    inputs=["X", "Label"],
+    outputs=["Out"],
+    infer=_infer_bce,
+    grad=_grad_of("bce_loss_grad", ("X", "Label")),
+    grad_reads=("X", "Label"),
+    doc="Out = -(Label * log(X) + (1 - Label) * log(1 - X)) elementwise, each log at least -100; X holds "
+    "probabilities in [0, 1] (the CPU kernel refuses others, as Fluid's).",
+)
+register(
+    "bce_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _infer_nll(ctx):
     x, label, reduction = ctx.shape("X"), ctx.shape("Label"), ctx.attrs["reduction"]
     if len(x) not in (2, 4) or len(label) != len(x) - 1:
-        ctx.fail(f"X {fmt_shape(x)} must be [N, C] with Label [N], or [N, C, H, W] with Label [N, H, W]; "
-                 f"Label is {fmt_shape(label)}")
+        ctx.fail(
+            f"X {fmt_shape(x)} must be [N, C] with Label [N], or [N, C, H, W] with Label [N, H, W]; "
+            f"Label is {fmt_shape(label)}"
+        )
     kept = [x[0]] + list(x[2:])
     if any(a >= 0 and b >= 0 and a != b for a, b in zip(kept, label)):
         ctx.fail(f"Label {fmt_shape(label)} must be X {fmt_shape(x)} without its class dim")
@@ -314,31 +462,68 @@ def _infer_nll(ctx):
     ctx.set_output("Total_weight", [1], ctx.dtype("X"))
 
 
-_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int", long=True),
-              "reduction": Attr("mean", choices=("mean", "sum", "none"))}
-register("nll_loss", kernel_module="loss_classification", inputs=["X", "Label", "Weight?"],
-         outputs=["Out", "Total_weight"], attrs=_NLL_ATTRS, infer=_infer_nll, lod="drop",
-         grad=_grad_of("nll_loss_grad", ("X", "Label", "Weight"), ("Total_weight",)),
-         grad_reads=("X", "Label", "Weight", "Total_weight"),
-         doc="Each position's loss is -X[class Label] * Weight[Label] (Weight 1 without it; 0 where Label is "
-             "ignore_index); Out is those losses (reduction none), their sum, or their sum over Total_weight, the "
-             "sum of the weights (mean; the sum when that is 0).")
-register("nll_loss_grad", kernel_module="loss_classification",
-         inputs=["X", "Label", "Weight?", "Total_weight", "Out@GRAD"], outputs=["X@GRAD"], attrs=_NLL_ATTRS,
-         no_need_buffer=("X",), infer=grads_like({"X@GRAD": "X"}))
+_NLL_ATTRS = {
+    "ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int", long=True),
+    "reduction": Attr("mean", choices=("mean", "sum", "none")),
+}
+register(
+    "nll_loss",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Weight?"],
+    outputs=["Out", "Total_weight"],
+    attrs=_NLL_ATTRS,
+    infer=_infer_nll,
+    lod="drop",
+    grad=_grad_of("nll_loss_grad", ("X", "Label", "Weight"), ("Total_weight",)),
+    grad_reads=("X", "Label", "Weight", "Total_weight"),
+    doc="Each position's loss is -X[class Label] * Weight[Label] (Weight 1 without it; 0 where Label is "
+    "ignore_index); Out is those losses (reduction none), their sum, or their sum over Total_weight, the "
+    "sum of the weights (mean; the sum when that is 0).",
+)
+register(
+    "nll_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["X", "Label", "Weight?", "Total_weight", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_NLL_ATTRS,
+    no_need_buffer=("X",),
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
-register("hinge_loss", kernel_module="loss_classification", inputs=["Logits", "Labels"], outputs=["Loss"],
-         infer=_infer_pairwise(("Logits", "Labels"), ("Loss",)),
-         grad=_grad_of("hinge_loss_grad", ("Logits", "Labels"), out_grads=("Loss",), in_grads=("Logits",)),
-         grad_reads=("Logits", "Labels"),
-         doc="Loss = max(0, 1 - Logits * (2 * Labels - 1)) for [N, 1] scores and 0/1 labels.")
-register("hinge_loss_grad", kernel_module="loss_classification", inputs=["Logits", "Labels", "Loss@GRAD"],
-         outputs=["Logits@GRAD"], infer=grads_like({"Logits@GRAD": "Logits"}))
+register(
+    "hinge_loss",
+    kernel_module="loss_classification",
+    inputs=["Logits", "Labels"],
+    outputs=["Loss"],
+    infer=_infer_pairwise(("Logits", "Labels"), ("Loss",)),
+    grad=_grad_of("hinge_loss_grad", ("Logits", "Labels"), out_grads=("Loss",), in_grads=("Logits",)),
+    grad_reads=("Logits", "Labels"),
+    doc="Loss = max(0, 1 - Logits * (2 * Labels - 1)) for [N, 1] scores and 0/1 labels.",
+)
+register(
+    "hinge_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["Logits", "Labels", "Loss@GRAD"],
+    outputs=["Logits@GRAD"],
+    infer=grads_like({"Logits@GRAD": "Logits"}),
+)
 
-register("modified_huber_loss", kernel_module="loss_classification", inputs=["X", "Y"],
-         outputs=["IntermediateVal", "Out"], infer=_infer_modified_huber, run_infer=True,
-         grad=_grad_of("modified_huber_loss_grad", ("Y",), ("IntermediateVal",)), grad_reads=("Y", "IntermediateVal"),
-         doc="IntermediateVal = X * (2 * Y - 1) = v; Out = -4 v where v < -1, (1 - v)^2 where v < 1, else 0; "
-             "[N, 1] scores and 0/1 labels (Fluid checks neither's values).")
-register("modified_huber_loss_grad", kernel_module="loss_classification", inputs=["Y", "IntermediateVal", "Out@GRAD"],
-         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "Y"}))
+register(
+    "modified_huber_loss",
+    kernel_module="loss_classification",
+    inputs=["X", "Y"],
+    outputs=["IntermediateVal", "Out"],
+    infer=_infer_modified_huber,
+    run_infer=True,
+    grad=_grad_of("modified_huber_loss_grad", ("Y",), ("IntermediateVal",)),
+    grad_reads=("Y", "IntermediateVal"),
+    doc="IntermediateVal = X * (2 * Y - 1) = v; Out = -4 v where v < -1, (1 - v)^2 where v < 1, else 0; "
+    "[N, 1] scores and 0/1 labels (Fluid checks neither's values).",
+)
+register(
+    "modified_huber_loss_grad",
+    kernel_module="loss_classification",
+    inputs=["Y", "IntermediateVal", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "Y"}),
+)

@@ -1,5 +1,6 @@
 """identity_loss (paddle.incubate.identity_loss): X itself as the loss, reduced by `reduction` (0: sum, 1: mean,
 2: none)."""
+
 from .define import Attr, register
 from .pointwise_math import QUANT
 
@@ -11,13 +12,28 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("identity_loss_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    g.op("identity_loss_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("identity_loss", kernel_module="loss_identity", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer,
-         grad=_grad, grad_reads=("X",), lod="drop",
-         doc="Out = sum(X) (reduction 0), mean(X) (1, 0-D) or X (2).")
-register("identity_loss_grad", kernel_module="loss_identity", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_ATTRS, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
-         no_need_buffer=("X",), lod="drop")
+register(
+    "identity_loss",
+    kernel_module="loss_identity",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X",),
+    lod="drop",
+    doc="Out = sum(X) (reduction 0), mean(X) (1, 0-D) or X (2).",
+)
+register(
+    "identity_loss_grad",
+    kernel_module="loss_identity",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ATTRS,
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+    no_need_buffer=("X",),
+    lod="drop",
+)

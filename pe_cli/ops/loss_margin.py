@@ -3,12 +3,16 @@ CosFace and SphereFace margins in one formula) and the class-center sampling Par
 (class_center_sample), with Paddle 2.6.2's op types, slots and attributes, computed as one process
 (nranks 1) computes them. Paddle 2.6.2 has margin_cross_entropy's kernels on GPUs only (its CPU build
 refuses the op); pe's follow its CUDA kernels' formula on every place."""
+
 from ..base.shapes import fmt_shape
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)
-_RING = {"ring_id": Attr(0, is_int, "an int"), "rank": Attr(0, lambda v: v == 0, "0 (one process)"),
-         "nranks": Attr(1, lambda v: v == 1, "1 (pe runs margin_cross_entropy and class_center_sample in one process)")}
+_RING = {
+    "ring_id": Attr(0, is_int, "an int"),
+    "rank": Attr(0, lambda v: v == 0, "0 (one process)"),
+    "nranks": Attr(1, lambda v: v == 1, "1 (pe runs margin_cross_entropy and class_center_sample in one process)"),
+}
 
 
 def _infer_margin(ctx):
@@ -24,23 +28,45 @@ def _infer_margin(ctx):
 
 
 def _grad_margin(g):
-    g.op("margin_cross_entropy_grad", {"Logits": g.input("Logits"), "Label": g.input("Label"),
-                                       "Softmax": g.output("Softmax"), "Loss@GRAD": g.out_grad("Loss")},
-         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+    g.op(
+        "margin_cross_entropy_grad",
+        {
+            "Logits": g.input("Logits"),
+            "Label": g.input("Label"),
+            "Softmax": g.output("Softmax"),
+            "Loss@GRAD": g.out_grad("Loss"),
+        },
+        {"Logits@GRAD": g.in_grad("Logits")},
+        g.attrs,
+    )
 
 
-_MARGIN_ATTRS = dict(_RING, return_softmax=Attr(False, choices=_BOOL), margin1=1.0, margin2=0.5, margin3=0.0,
-                     scale=64.0)
-register("margin_cross_entropy", kernel_module="loss_margin", inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
-         attrs=_MARGIN_ATTRS, infer=_infer_margin, grad=_grad_margin, grad_reads=("Logits", "Label", "Softmax"),
-         lod="drop",
-         doc="Loss = -log softmax(scale * z)[label] per row, where z is Logits (cosines) with the label's "
-             "cos(theta) replaced by cos(margin1 * theta + margin2) - margin3 (theta = acos of it); Softmax is "
-             "that softmax. The gradient of Logits is scale * (Softmax - onehot(label)) * Loss@GRAD, times "
-             "margin1 sin(margin1 theta + margin2) / sin(theta) at the label when a margin bends it.")
-register("margin_cross_entropy_grad", kernel_module="loss_margin",
-         inputs=["Logits", "Label", "Softmax", "Loss@GRAD"], outputs=["Logits@GRAD"], attrs=_MARGIN_ATTRS,
-         infer=lambda ctx: ctx.set_output("Logits@GRAD", ctx.shape("Logits"), ctx.dtype("Logits")))
+_MARGIN_ATTRS = dict(
+    _RING, return_softmax=Attr(False, choices=_BOOL), margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0
+)
+register(
+    "margin_cross_entropy",
+    kernel_module="loss_margin",
+    inputs=["Logits", "Label"],
+    outputs=["Softmax", "Loss"],
+    attrs=_MARGIN_ATTRS,
+    infer=_infer_margin,
+    grad=_grad_margin,
+    grad_reads=("Logits", "Label", "Softmax"),
+    lod="drop",
+    doc="Loss = -log softmax(scale * z)[label] per row, where z is Logits (cosines) with the label's "
+    "cos(theta) replaced by cos(margin1 * theta + margin2) - margin3 (theta = acos of it); Softmax is "
+    "that softmax. The gradient of Logits is scale * (Softmax - onehot(label)) * Loss@GRAD, times "
+    "margin1 sin(margin1 theta + margin2) / sin(theta) at the label when a margin bends it.",
+)
+register(
+    "margin_cross_entropy_grad",
+    kernel_module="loss_margin",
+    inputs=["Logits", "Label", "Softmax", "Loss@GRAD"],
+    outputs=["Logits@GRAD"],
+    attrs=_MARGIN_ATTRS,
+    infer=lambda ctx: ctx.set_output("Logits@GRAD", ctx.shape("Logits"), ctx.dtype("Logits")),
+)
 
 
 def _infer_sample(ctx):
@@ -53,13 +79,23 @@ def _infer_sample(ctx):
     ctx.set_output("SampledLocalClassCenter", [-1], ctx.dtype("Label"))
 
 
-register("class_center_sample", kernel_module="loss_margin", inputs=["Label"],
-         outputs=["RemappedLabel", "SampledLocalClassCenter"],
-         attrs=dict(_RING, num_classes=Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                    num_samples=Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                    fix_seed=Attr(False, choices=_BOOL), seed=Attr(0, is_int, "an int")),
-         infer=_infer_sample, needs_rng=True, lod="drop",
-         doc="SampledLocalClassCenter = the classes in Label (ascending), then classes drawn at random from the "
-             "others until num_samples are there (none when the labels' classes are already as many); "
-             "RemappedLabel = each label's place among them. With fix_seed the draws follow `seed` (Paddle's "
-             "Python sets it from the program's random_seed). No gradient.")
+register(
+    "class_center_sample",
+    kernel_module="loss_margin",
+    inputs=["Label"],
+    outputs=["RemappedLabel", "SampledLocalClassCenter"],
+    attrs=dict(
+        _RING,
+        num_classes=Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+        num_samples=Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+        fix_seed=Attr(False, choices=_BOOL),
+        seed=Attr(0, is_int, "an int"),
+    ),
+    infer=_infer_sample,
+    needs_rng=True,
+    lod="drop",
+    doc="SampledLocalClassCenter = the classes in Label (ascending), then classes drawn at random from the "
+    "others until num_samples are there (none when the labels' classes are already as many); "
+    "RemappedLabel = each label's place among them. With fix_seed the draws follow `seed` (Paddle's "
+    "Python sets it from the program's random_seed). No gradient.",
+)

@@ -1,14 +1,20 @@
 """Regression losses (kernels in kernels/<device>/loss_regression.py): huber_loss, smooth_l1_loss and
 center_loss."""
+
 from .loss_classification import _grad_of, _infer_same_shapes, _same_shape
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
 # -- huber_loss -------------------------------------------------------------------------------------
 
+
 def _grad_huber(g):
-    g.op("huber_loss_grad", {"Residual": g.output("Residual"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+    g.op(
+        "huber_loss_grad",
+        {"Residual": g.output("Residual"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+        g.attrs,
+    )
 
 
 def _infer_huber_grad(ctx):
@@ -18,15 +24,29 @@ def _infer_huber_grad(ctx):
 
 
 _HUBER_ATTRS = {"delta": Attr(1.0, lambda v: v > 0, "> 0")}
-register("huber_loss", kernel_module="loss_regression",
-         grad_reads=("Residual",), inputs=["X", "Y"], outputs=["Out", "Residual"], attrs=_HUBER_ATTRS,
-         infer=_infer_same_shapes("X", "Y", ["Out", "Residual"]), grad=_grad_huber,
-         doc="Residual = Y - X; Out = 0.5 * r^2 where |r| <= delta, else delta * (|r| - 0.5 * delta).")
-register("huber_loss_grad", kernel_module="loss_regression", inputs=["Residual", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         attrs=_HUBER_ATTRS, infer=_infer_huber_grad)
+register(
+    "huber_loss",
+    kernel_module="loss_regression",
+    grad_reads=("Residual",),
+    inputs=["X", "Y"],
+    outputs=["Out", "Residual"],
+    attrs=_HUBER_ATTRS,
+    infer=_infer_same_shapes("X", "Y", ["Out", "Residual"]),
+    grad=_grad_huber,
+    doc="Residual = Y - X; Out = 0.5 * r^2 where |r| <= delta, else delta * (|r| - 0.5 * delta).",
+)
+register(
+    "huber_loss_grad",
+    kernel_module="loss_regression",
+    inputs=["Residual", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_HUBER_ATTRS,
+    infer=_infer_huber_grad,
+)
 
 
 # -- smooth_l1_loss --------------------------------------------------------------------------------
+
 
 def _infer_smooth_l1(ctx):
     _same_shape(ctx, "X", "Y")
@@ -44,19 +64,32 @@ def _infer_smooth_l1(ctx):
 
 
 _SL1_ATTRS = {"sigma": Attr(1.0, lambda v: v > 0, "> 0")}
-register("smooth_l1_loss", kernel_module="loss_regression", inputs=["X", "Y", "InsideWeight?", "OutsideWeight?"],
-         outputs=["Diff", "Out"], attrs=_SL1_ATTRS, infer=_infer_smooth_l1,
-         grad=_grad_of("smooth_l1_loss_grad", ("InsideWeight", "OutsideWeight"), ("Diff",), in_grads=("X", "Y")),
-         grad_reads=("Diff", "InsideWeight", "OutsideWeight"), lod="drop",
-         doc="Diff = (X - Y) * InsideWeight; Out[i] = sum over sample i of OutsideWeight * "
-             "(0.5 * sigma^2 * Diff^2 where |Diff| < 1 / sigma^2, else |Diff| - 0.5 / sigma^2), shape [N, 1]. "
-             "The weights count only when both are given.")
-register("smooth_l1_loss_grad", kernel_module="loss_regression",
-         inputs=["InsideWeight?", "OutsideWeight?", "Diff", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         attrs=_SL1_ATTRS, infer=grads_like({"X@GRAD": "Diff", "Y@GRAD": "Diff"}))
+register(
+    "smooth_l1_loss",
+    kernel_module="loss_regression",
+    inputs=["X", "Y", "InsideWeight?", "OutsideWeight?"],
+    outputs=["Diff", "Out"],
+    attrs=_SL1_ATTRS,
+    infer=_infer_smooth_l1,
+    grad=_grad_of("smooth_l1_loss_grad", ("InsideWeight", "OutsideWeight"), ("Diff",), in_grads=("X", "Y")),
+    grad_reads=("Diff", "InsideWeight", "OutsideWeight"),
+    lod="drop",
+    doc="Diff = (X - Y) * InsideWeight; Out[i] = sum over sample i of OutsideWeight * "
+    "(0.5 * sigma^2 * Diff^2 where |Diff| < 1 / sigma^2, else |Diff| - 0.5 / sigma^2), shape [N, 1]. "
+    "The weights count only when both are given.",
+)
+register(
+    "smooth_l1_loss_grad",
+    kernel_module="loss_regression",
+    inputs=["InsideWeight?", "OutsideWeight?", "Diff", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_SL1_ATTRS,
+    infer=grads_like({"X@GRAD": "Diff", "Y@GRAD": "Diff"}),
+)
 
 
 # -- center_loss ----------------------------------------------------------------------------------------
+
 
 def _infer_center_loss(ctx):
     x, label, centers = ctx.shape("X"), ctx.shape("Label"), ctx.shape("Centers")
@@ -70,13 +103,27 @@ def _infer_center_loss(ctx):
 
 
 _CL_ATTRS = {"cluster_num": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"), "need_update": False}
-register("center_loss", kernel_module="loss_regression", inputs=["X", "Label", "Centers", "CenterUpdateRate"],
-         outputs=["SampleCenterDiff", "Loss", "CentersOut"], attrs=_CL_ATTRS, infer=_infer_center_loss,
-         run_dtypes={"Label": ("int32", "int64")},
-         grad=_grad_of("center_loss_grad", ("X",), ("SampleCenterDiff",), out_grads=("Loss",)),
-         grad_reads=("SampleCenterDiff", "X"), lod="drop",
-         doc="SampleCenterDiff = X - Centers[Label]; Loss = half its squared norm per row. With need_update, "
-             "CentersOut[j] = Centers[j] + alpha * (sum of the diffs of class j) / (1 + their count), alpha = "
-             "CenterUpdateRate. The gradient flows to X only.")
-register("center_loss_grad", kernel_module="loss_regression", inputs=["X?", "SampleCenterDiff", "Loss@GRAD"],
-         outputs=["X@GRAD"], attrs=_CL_ATTRS, infer=grads_like({"X@GRAD": "SampleCenterDiff"}), no_need_buffer=("X",))
+register(
+    "center_loss",
+    kernel_module="loss_regression",
+    inputs=["X", "Label", "Centers", "CenterUpdateRate"],
+    outputs=["SampleCenterDiff", "Loss", "CentersOut"],
+    attrs=_CL_ATTRS,
+    infer=_infer_center_loss,
+    run_dtypes={"Label": ("int32", "int64")},
+    grad=_grad_of("center_loss_grad", ("X",), ("SampleCenterDiff",), out_grads=("Loss",)),
+    grad_reads=("SampleCenterDiff", "X"),
+    lod="drop",
+    doc="SampleCenterDiff = X - Centers[Label]; Loss = half its squared norm per row. With need_update, "
+    "CentersOut[j] = Centers[j] + alpha * (sum of the diffs of class j) / (1 + their count), alpha = "
+    "CenterUpdateRate. The gradient flows to X only.",
+)
+register(
+    "center_loss_grad",
+    kernel_module="loss_regression",
+    inputs=["X?", "SampleCenterDiff", "Loss@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_CL_ATTRS,
+    infer=grads_like({"X@GRAD": "SampleCenterDiff"}),
+    no_need_buffer=("X",),
+)

@@ -5,6 +5,7 @@ PathCode; and sample_logits (Fluid 1.8), the sampling step of sampled_softmax_wi
 each row keeps its num_true label columns of Logits and num_samples negative columns shared by the
 batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given; and nce (Fluid 1.8),
 noise-contrastive estimation over num_neg_samples classes drawn per row."""
+
 from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 
@@ -32,8 +33,12 @@ def _infer(ctx):
 def _grad(g):
     ins = {s: g.input(s) for s in ("X", "W", "Label", "PathTable", "PathCode") if g.input(s)}
     ins.update({"PreOut": g.output("PreOut"), "Out@GRAD": g.out_grad("Out")})
-    g.op("hierarchical_sigmoid_grad", ins,
-         {"X@GRAD": g.in_grad("X"), "W@GRAD": g.in_grad("W"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+    g.op(
+        "hierarchical_sigmoid_grad",
+        ins,
+        {"X@GRAD": g.in_grad("X"), "W@GRAD": g.in_grad("W"), "Bias@GRAD": g.in_grad("Bias")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
@@ -48,21 +53,34 @@ def _infer_grad(ctx):
 # whose tables are local, as in Fluid's kernel without remote_prefetch
 _REMOTE = backend_attrs("remote_prefetch", "trainer_id", "height_sections", "epmap", "table_names")
 _ATTRS = {"num_classes": Attr(2, is_int, "an int (>= 2 for the default tree)"), "is_sparse": False, **_REMOTE}
-register("hierarchical_sigmoid", kernel_module="loss_sampled",
-         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"], outputs=["Out", "PreOut", "W_Out"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("Label", "PathCode", "PathTable", "PreOut", "W", "X"),
-         lod="drop",
-         doc="Along the path of Label (default tree: node (c >> (j + 1)) - 1 and bit c & (1 << j) of "
-             "c = Label + num_classes, for j below c's bit length - 1; custom: PathTable / PathCode rows, "
-             "cut at the first negative node), p_j = clip(W[node_j] . X + Bias[node_j], -40, 40) and "
-             "Out = sum_j softplus(p_j) - bit_j p_j; PreOut = softplus(p) (log 2 past a short path, whose "
-             "constant Out includes, as Fluid's). The gradient ignores the clip, as Fluid's.")
-register("hierarchical_sigmoid_grad", kernel_module="loss_sampled",
-         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "PreOut", "Out@GRAD"],
-         outputs=["X@GRAD?", "W@GRAD?", "Bias@GRAD?"], attrs=_ATTRS, infer=_infer_grad)
+register(
+    "hierarchical_sigmoid",
+    kernel_module="loss_sampled",
+    inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"],
+    outputs=["Out", "PreOut", "W_Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("Label", "PathCode", "PathTable", "PreOut", "W", "X"),
+    lod="drop",
+    doc="Along the path of Label (default tree: node (c >> (j + 1)) - 1 and bit c & (1 << j) of "
+    "c = Label + num_classes, for j below c's bit length - 1; custom: PathTable / PathCode rows, "
+    "cut at the first negative node), p_j = clip(W[node_j] . X + Bias[node_j], -40, 40) and "
+    "Out = sum_j softplus(p_j) - bit_j p_j; PreOut = softplus(p) (log 2 past a short path, whose "
+    "constant Out includes, as Fluid's). The gradient ignores the clip, as Fluid's.",
+)
+register(
+    "hierarchical_sigmoid_grad",
+    kernel_module="loss_sampled",
+    inputs=["X", "W", "Label", "PathTable?", "PathCode?", "PreOut", "Out@GRAD"],
+    outputs=["X@GRAD?", "W@GRAD?", "Bias@GRAD?"],
+    attrs=_ATTRS,
+    infer=_infer_grad,
+)
 
 
 # -- sample_logits ----------------------------------------------------------------------------------
+
 
 def _infer_sample_logits(ctx):
     logits, labels = ctx.shape("Logits"), ctx.shape("Labels")
@@ -87,34 +105,60 @@ def _infer_sample_logits(ctx):
 
 
 def _grad_sample_logits(g):
-    g.op("sample_logits_grad", {"Logits": g.input("Logits"), "Samples": g.output("Samples"),
-                                "SampledLogits@GRAD": g.out_grad("SampledLogits")},
-         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+    g.op(
+        "sample_logits_grad",
+        {
+            "Logits": g.input("Logits"),
+            "Samples": g.output("Samples"),
+            "SampledLogits@GRAD": g.out_grad("SampledLogits"),
+        },
+        {"Logits@GRAD": g.in_grad("Logits")},
+        g.attrs,
+    )
 
 
 def _infer_sample_logits_grad(ctx):
     ctx.set_output("Logits@GRAD", ctx.shape("Logits"), ctx.dtype("Logits"))
 
 
-_SL_ATTRS = {"use_customized_samples": False, "uniq": True, "remove_accidental_hits": True,
-          "num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"), "seed": Attr(0, is_int, "an int")}
-register("sample_logits", kernel_module="loss_sampled",
-         inputs=["Logits", "Labels", "CustomizedSamples?", "CustomizedProbabilities?"],
-         outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim", "LabelsDim"],
-         attrs=_SL_ATTRS, infer=_infer_sample_logits, grad=_grad_sample_logits, grad_reads=("Logits", "Samples"), needs_rng=True, lod="drop",
-         doc="Samples = each row's labels then num_samples negatives shared by the batch (log-uniform over the "
-             "classes, P(k) = log((k + 2) / (k + 1)) / log(classes + 1), drawn until distinct; or "
-             "CustomizedSamples); Probabilities = their sampling probabilities (for distinct draws, "
-             "1 - (1 - P)^tries); SampledLogits = Logits at Samples - log(Probabilities), and 1e20 less where "
-             "a negative is one of the row's labels (remove_accidental_hits); SampledLabels = 0..num_true-1. "
-             "The gradient adds SampledLogits@GRAD back at Samples.")
-register("sample_logits_grad", kernel_module="loss_sampled", inputs=["Logits", "Samples", "SampledLogits@GRAD"],
-         outputs=["Logits@GRAD"], attrs=_SL_ATTRS, infer=_infer_sample_logits_grad)
+_SL_ATTRS = {
+    "use_customized_samples": False,
+    "uniq": True,
+    "remove_accidental_hits": True,
+    "num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+    "seed": Attr(0, is_int, "an int"),
+}
+register(
+    "sample_logits",
+    kernel_module="loss_sampled",
+    inputs=["Logits", "Labels", "CustomizedSamples?", "CustomizedProbabilities?"],
+    outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim", "LabelsDim"],
+    attrs=_SL_ATTRS,
+    infer=_infer_sample_logits,
+    grad=_grad_sample_logits,
+    grad_reads=("Logits", "Samples"),
+    needs_rng=True,
+    lod="drop",
+    doc="Samples = each row's labels then num_samples negatives shared by the batch (log-uniform over the "
+    "classes, P(k) = log((k + 2) / (k + 1)) / log(classes + 1), drawn until distinct; or "
+    "CustomizedSamples); Probabilities = their sampling probabilities (for distinct draws, "
+    "1 - (1 - P)^tries); SampledLogits = Logits at Samples - log(Probabilities), and 1e20 less where "
+    "a negative is one of the row's labels (remove_accidental_hits); SampledLabels = 0..num_true-1. "
+    "The gradient adds SampledLogits@GRAD back at Samples.",
+)
+register(
+    "sample_logits_grad",
+    kernel_module="loss_sampled",
+    inputs=["Logits", "Samples", "SampledLogits@GRAD"],
+    outputs=["Logits@GRAD"],
+    attrs=_SL_ATTRS,
+    infer=_infer_sample_logits_grad,
+)
 
 
 # -- nce -----------------------------------------------------------------------------------------------
 
-_NCE_SAMPLERS = (0, 1, 2)      # uniform, log_uniform, custom_dist (the alias table CustomDist*)
+_NCE_SAMPLERS = (0, 1, 2)  # uniform, log_uniform, custom_dist (the alias table CustomDist*)
 
 
 def _infer_nce(ctx):
@@ -126,8 +170,9 @@ def _infer_nce(ctx):
         ctx.fail(f"Label must be int64 [N, num_true] for Input {fmt_shape(x)}, got {fmt_shape(label)}")
     if a["custom_neg_classes"] and len(a["custom_neg_classes"]) != a["num_neg_samples"]:
         ctx.fail(f"custom_neg_classes {a['custom_neg_classes']} must hold num_neg_samples={a['num_neg_samples']} ids")
-    if a["sampler"] == 2 and not all(ctx.has_input(s) for s in ("CustomDistProbs", "CustomDistAlias",
-                                                                 "CustomDistAliasProbs")):
+    if a["sampler"] == 2 and not all(
+        ctx.has_input(s) for s in ("CustomDistProbs", "CustomDistAlias", "CustomDistAliasProbs")
+    ):
         ctx.fail("sampler 2 (custom_dist) needs CustomDistProbs, CustomDistAlias and CustomDistAliasProbs")
     width = label[1] + a["num_neg_samples"] if label[1] >= 0 else -1
     ctx.set_output("Cost", [x[0], 1], ctx.dtype("Input"))
@@ -135,14 +180,27 @@ def _infer_nce(ctx):
     ctx.set_output("SampleLabels", [x[0], width], "int64")
 
 
-_NCE_READS = ("Input", "Label", "Bias", "Weight", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
-              "CustomDistAliasProbs")
+_NCE_READS = (
+    "Input",
+    "Label",
+    "Bias",
+    "Weight",
+    "SampleWeight",
+    "CustomDistProbs",
+    "CustomDistAlias",
+    "CustomDistAliasProbs",
+)
 
 
 def _grad_nce(g):
     ins = {s: g.input(s) for s in _NCE_READS if g.input(s)}
-    ins.update({"SampleLogits": g.output("SampleLogits"), "SampleLabels": g.output("SampleLabels"),
-                "Cost@GRAD": g.out_grad("Cost")})
+    ins.update(
+        {
+            "SampleLogits": g.output("SampleLogits"),
+            "SampleLabels": g.output("SampleLabels"),
+            "Cost@GRAD": g.out_grad("Cost"),
+        }
+    )
     g.op("nce_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Weight", "Bias")}, g.attrs)
 
 
@@ -152,21 +210,60 @@ def _infer_nce_grad(ctx):
             ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
 
 
-_NCE_ATTRS = {"num_total_classes": Attr(None, lambda v: is_int(v) and v > 1, "an int > 1"),
-              "num_neg_samples": Attr(10, lambda v: is_int(v) and v > 0, "an int > 0"),
-              "sampler": Attr(0, choices=_NCE_SAMPLERS), "seed": Attr(0, is_int, "an int"),
-              "custom_neg_classes": [], "is_sparse": False, "is_test": False, **_REMOTE}
-register("nce", kernel_module="loss_sampled", run_dtypes={"Label": ("int64",)},
-         inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
-                 "CustomDistAliasProbs?"],
-         outputs=["Cost", "SampleLogits", "SampleLabels"], attrs=_NCE_ATTRS, infer=_infer_nce, grad=_grad_nce,
-         grad_reads=_NCE_READS + ("SampleLogits", "SampleLabels"), needs_rng=True, lod="drop",
-         doc="Noise-contrastive estimation (Fluid's nce): each row's SampleLabels are its num_true labels, then "
-             "num_neg_samples classes drawn for it (uniform over the classes, log-uniform P(k) = log((k + 2) / "
-             "(k + 1)) / log(num_total_classes), or the custom distribution by its alias table; custom_neg_classes "
-             "fixes them); SampleLogits o = sigmoid(Input . Weight[k] + Bias[k]); with b = P(k) num_neg_samples, "
-             "Cost = SampleWeight * (sum over true k of -log(o / (o + b)) + over negatives of -log(b / (o + b))).")
-register("nce_grad", kernel_module="loss_sampled",
-         inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
-                 "CustomDistAliasProbs?", "SampleLogits", "SampleLabels", "Cost@GRAD"],
-         outputs=["Input@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_NCE_ATTRS, infer=_infer_nce_grad)
+_NCE_ATTRS = {
+    "num_total_classes": Attr(None, lambda v: is_int(v) and v > 1, "an int > 1"),
+    "num_neg_samples": Attr(10, lambda v: is_int(v) and v > 0, "an int > 0"),
+    "sampler": Attr(0, choices=_NCE_SAMPLERS),
+    "seed": Attr(0, is_int, "an int"),
+    "custom_neg_classes": [],
+    "is_sparse": False,
+    "is_test": False,
+    **_REMOTE,
+}
+register(
+    "nce",
+    kernel_module="loss_sampled",
+    run_dtypes={"Label": ("int64",)},
+    inputs=[
+        "Input",
+        "Label",
+        "Weight",
+        "Bias?",
+        "SampleWeight?",
+        "CustomDistProbs?",
+        "CustomDistAlias?",
+        "CustomDistAliasProbs?",
+    ],
+    outputs=["Cost", "SampleLogits", "SampleLabels"],
+    attrs=_NCE_ATTRS,
+    infer=_infer_nce,
+    grad=_grad_nce,
+    grad_reads=_NCE_READS + ("SampleLogits", "SampleLabels"),
+    needs_rng=True,
+    lod="drop",
+    doc="Noise-contrastive estimation (Fluid's nce): each row's SampleLabels are its num_true labels, then "
+    "num_neg_samples classes drawn for it (uniform over the classes, log-uniform P(k) = log((k + 2) / "
+    "(k + 1)) / log(num_total_classes), or the custom distribution by its alias table; custom_neg_classes "
+    "fixes them); SampleLogits o = sigmoid(Input . Weight[k] + Bias[k]); with b = P(k) num_neg_samples, "
+    "Cost = SampleWeight * (sum over true k of -log(o / (o + b)) + over negatives of -log(b / (o + b))).",
+)
+register(
+    "nce_grad",
+    kernel_module="loss_sampled",
+    inputs=[
+        "Input",
+        "Label",
+        "Weight",
+        "Bias?",
+        "SampleWeight?",
+        "CustomDistProbs?",
+        "CustomDistAlias?",
+        "CustomDistAliasProbs?",
+        "SampleLogits",
+        "SampleLabels",
+        "Cost@GRAD",
+    ],
+    outputs=["Input@GRAD?", "Weight@GRAD?", "Bias@GRAD?"],
+    attrs=_NCE_ATTRS,
+    infer=_infer_nce_grad,
+)

@@ -6,13 +6,19 @@ LSTM step). They compute what Fluid 1.8.5's CPU kernels compute (its jit and cpu
 sigmoid's input clipped to [-40, 13], tanh 2 sigmoid(2x) - 1); Fluid has no gradients and no CUDA
 kernels for them (pe's CUDA kernels run the CPU ones on the host, as Fluid falls back to its CPU
 kernel). Kernels in kernels/<device>/lstm_fused.py, the recurrence kernels/lstm_math.py's."""
+
 from .define import Attr, fmt_shape, register
 from .gru import infer_fused_weights
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
-_LSTM_ATTRS = {"use_peepholes": True, "is_reverse": False, "use_seq": True,
-               "gate_activation": Attr("sigmoid", choices=_ACTS), "cell_activation": Attr("tanh", choices=_ACTS),
-               "candidate_activation": Attr("tanh", choices=_ACTS)}
+_LSTM_ATTRS = {
+    "use_peepholes": True,
+    "is_reverse": False,
+    "use_seq": True,
+    "gate_activation": Attr("sigmoid", choices=_ACTS),
+    "cell_activation": Attr("tanh", choices=_ACTS),
+    "candidate_activation": Attr("tanh", choices=_ACTS),
+}
 _INTERMEDIATES = ("XX", "BatchedInput", "BatchedHidden", "BatchedCell", "ReorderedH0", "ReorderedC0")
 
 
@@ -42,13 +48,20 @@ def _infer_fusion_lstm(ctx):
     ctx.set_output("CheckedCell", [2, d], x.dtype)
 
 
-register("fusion_lstm", kernel_module="lstm_fused", inputs=["X", "WeightX", "WeightH", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell", *_INTERMEDIATES, "CheckedCell"], attrs=_LSTM_ATTRS,
-         infer=_infer_fusion_lstm, needs_lod=True, traits=("optional_outputs",),
-         doc="lstm over X WeightX + Bias[:4D] (XX [T, 4D]), WeightH its Weight, Bias[4D:7D] its peepholes; "
-             "without H0 the states start at zero (C0 unread, as Fluid's kernel). Batched*: XX, Hidden, Cell in "
-             "batch order; Reordered*: H0, C0 longest sequence first; use_seq changes none of them. CheckedCell "
-             "(a workspace of Fluid's kernel) is not written.")
+register(
+    "fusion_lstm",
+    kernel_module="lstm_fused",
+    inputs=["X", "WeightX", "WeightH", "Bias", "H0?", "C0?"],
+    outputs=["Hidden", "Cell", *_INTERMEDIATES, "CheckedCell"],
+    attrs=_LSTM_ATTRS,
+    infer=_infer_fusion_lstm,
+    needs_lod=True,
+    traits=("optional_outputs",),
+    doc="lstm over X WeightX + Bias[:4D] (XX [T, 4D]), WeightH its Weight, Bias[4D:7D] its peepholes; "
+    "without H0 the states start at zero (C0 unread, as Fluid's kernel). Batched*: XX, Hidden, Cell in "
+    "batch order; Reordered*: H0, C0 longest sequence first; use_seq changes none of them. CheckedCell "
+    "(a workspace of Fluid's kernel) is not written.",
+)
 
 
 def _infer_embedding_fc_lstm(ctx):
@@ -64,13 +77,19 @@ def _infer_embedding_fc_lstm(ctx):
     _set_outputs(ctx, ids.shape[0], d, ctx.dtype("Embeddings"), ids.lod_level)
 
 
-register("fused_embedding_fc_lstm", kernel_module="lstm_fused",
-         inputs=["Ids", "Embeddings", "WeightH", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell", *_INTERMEDIATES], attrs=_LSTM_ATTRS,
-         infer=_infer_embedding_fc_lstm, needs_lod=True, traits=("optional_outputs",),
-         doc="lstm over Embeddings' rows picked by Ids (XX [T, 4D]; the table holds the embedding's fc and its "
-             "bias already, so Bias[:4D] is not added, as in Fluid's kernel), WeightH its Weight, Bias[4D:7D] "
-             "its peepholes; otherwise as fusion_lstm.")
+register(
+    "fused_embedding_fc_lstm",
+    kernel_module="lstm_fused",
+    inputs=["Ids", "Embeddings", "WeightH", "Bias", "H0?", "C0?"],
+    outputs=["Hidden", "Cell", *_INTERMEDIATES],
+    attrs=_LSTM_ATTRS,
+    infer=_infer_embedding_fc_lstm,
+    needs_lod=True,
+    traits=("optional_outputs",),
+    doc="lstm over Embeddings' rows picked by Ids (XX [T, 4D]; the table holds the embedding's fc and its "
+    "bias already, so Bias[:4D] is not added, as in Fluid's kernel), WeightH its Weight, Bias[4D:7D] "
+    "its peepholes; otherwise as fusion_lstm.",
+)
 
 
 def _infer_attention(ctx):
@@ -92,21 +111,40 @@ def _infer_attention(ctx):
             ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be [1, 1]")
     if ctx.has_input("AttentionScalarBias") and not ctx.has_input("AttentionScalar"):
         ctx.fail("AttentionScalarBias is given without AttentionScalar")
-    for slot, shape in (("Hidden", [x.shape[0], d]), ("Cell", [x.shape[0], d]), ("AttentionedX", [x.shape[0], 1]),
-                        ("AttentionFCOut", [-1, 1]), ("LSTMX", [1, m]), ("LSTMOUT", [1, 4 * d])):
+    for slot, shape in (
+        ("Hidden", [x.shape[0], d]),
+        ("Cell", [x.shape[0], d]),
+        ("AttentionedX", [x.shape[0], 1]),
+        ("AttentionFCOut", [-1, 1]),
+        ("LSTMX", [1, m]),
+        ("LSTMOUT", [1, 4 * d]),
+    ):
         ctx.set_output(slot, shape, x.dtype, lod_level=x.lod_level if slot in ("Hidden", "Cell") else None)
 
 
-register("attention_lstm", kernel_module="lstm_fused",
-         inputs=["X", "C0", "H0?", "AttentionWeight", "AttentionBias?", "AttentionScalar?", "AttentionScalarBias?",
-                 "LSTMWeight", "LSTMBias"],
-         outputs=["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"],
-         attrs={k: v for k, v in _LSTM_ATTRS.items() if k.endswith("activation")}, infer=_infer_attention,
-         needs_lod=True,
-         doc="Per step of each sequence of X [T, M]: scores = relu(X AttentionWeight[:M] + AttentionBias + "
-             "c' . AttentionWeight[M:]) over the sequence's rows (then, with AttentionScalar, relu(scores * "
-             "scalar + AttentionScalarBias)), softmax over them, x_t = their weighted sum of the rows [1, M]; "
-             "then an LSTM step of gates (forget, input, output, candidate) = [h', x_t] LSTMWeight + LSTMBias: "
-             "c = f c' + i cand, h = o cell(c); states from C0 (and H0, else zero). AttentionedX [T, 1] is X "
-             "AttentionWeight[:M] + AttentionBias; AttentionFCOut, LSTMX and LSTMOUT hold what Fluid's kernel "
-             "leaves in them: the last step's scores, x_t and gates buffer.")
+register(
+    "attention_lstm",
+    kernel_module="lstm_fused",
+    inputs=[
+        "X",
+        "C0",
+        "H0?",
+        "AttentionWeight",
+        "AttentionBias?",
+        "AttentionScalar?",
+        "AttentionScalarBias?",
+        "LSTMWeight",
+        "LSTMBias",
+    ],
+    outputs=["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"],
+    attrs={k: v for k, v in _LSTM_ATTRS.items() if k.endswith("activation")},
+    infer=_infer_attention,
+    needs_lod=True,
+    doc="Per step of each sequence of X [T, M]: scores = relu(X AttentionWeight[:M] + AttentionBias + "
+    "c' . AttentionWeight[M:]) over the sequence's rows (then, with AttentionScalar, relu(scores * "
+    "scalar + AttentionScalarBias)), softmax over them, x_t = their weighted sum of the rows [1, M]; "
+    "then an LSTM step of gates (forget, input, output, candidate) = [h', x_t] LSTMWeight + LSTMBias: "
+    "c = f c' + i cand, h = o cell(c); states from C0 (and H0, else zero). AttentionedX [T, 1] is X "
+    "AttentionWeight[:M] + AttentionBias; AttentionFCOut, LSTMX and LSTMOUT hold what Fluid's kernel "
+    "leaves in them: the last step's scores, x_t and gates buffer.",
+)

@@ -5,6 +5,7 @@ tensors (shape, size); reverse is with its twin flip in rearranging.py.
 
 The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
+
 from ..base.dtypes import convert_dtype, is_float
 from ..base.shapes import is_known, numel, reshape_target, split_sizes, squeeze_shape, unsqueeze_shape
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
@@ -14,11 +15,21 @@ def _reshape_grad_op(name, attrs):
     """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...), X's shape
     read from X, or from XShape (Fluid's ``*2_grad`` ops: XShape is X's shape behind a 0). Its own gradient (a
     gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
+
     def grad(g):
         if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
             g.op(name, {"X": g.input("Out@GRAD"), "Out@GRAD": g.out_grad("X@GRAD")}, {"X@GRAD": g.in_grad("Out@GRAD")})
-    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X?", "XShape?", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=attrs, infer=_infer_reshape_grad, grad=grad)
+
+    register(
+        name,
+        kernel_module="manipulation",
+        kernel="reshape_grad",
+        inputs=["X?", "XShape?", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=_infer_reshape_grad,
+        grad=grad,
+    )
 
 
 def _infer_reshape_grad(ctx):
@@ -30,10 +41,13 @@ def _infer_reshape_grad(ctx):
 def _grad_reshape_like(grad_op):
     """Fluid's grad op of reshape2, flatten2, ... (XShape, Out@GRAD), or of reshape, flatten, ... (X, Out@GRAD);
     where a ``*2`` op writes no XShape (a program pe saved before it wrote them), X instead."""
+
     def grad(g):
-        shape = {"XShape": g.output("XShape")} if grad_op.endswith("2_grad") and g.output("XShape") else \
-            {"X": g.input("X")}
+        shape = (
+            {"XShape": g.output("XShape")} if grad_op.endswith("2_grad") and g.output("XShape") else {"X": g.input("X")}
+        )
         g.op(grad_op, dict(shape, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
+
     return grad
 
 
@@ -43,9 +57,19 @@ def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=N
     ``name``'s kernel."""
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape"]
-        register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
-                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), doc=doc, attr_tensors=attr_tensors,
-                 grad_reads=("X",) if op_type == name else ("X", "XShape"))
+        register(
+            op_type,
+            kernel_module="manipulation",
+            kernel=name,
+            inputs=list(inputs),
+            outputs=outputs,
+            attrs=attrs,
+            infer=infer,
+            grad=_grad_reshape_like(f"{op_type}_grad"),
+            doc=doc,
+            attr_tensors=attr_tensors,
+            grad_reads=("X",) if op_type == name else ("X", "XShape"),
+        )
         _reshape_grad_op(f"{op_type}_grad", attrs)
 
 
@@ -60,16 +84,15 @@ def _check_shape_attr(v):
 
 def _infer_reshape(ctx):
     x, shape = ctx.shape("X"), list(ctx.attrs["shape"])
-    if ctx.has_input("Shape") and not shape:   # the shape comes at run time; only its length is known
+    if ctx.has_input("Shape") and not shape:  # the shape comes at run time; only its length is known
         n = ctx.shape("Shape")[0] if ctx.shape("Shape") and ctx.shape("Shape")[0] >= 0 else 0
         if n <= 0:
-            ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape attribute when the Shape input's "
-                     f"length is unknown")
+            ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape attribute when the Shape input's length is unknown")
         _set_reshaped(ctx, [-1] * n)
         return
-    if not shape and is_known(x) and numel(x) != 1:       # [] is Paddle 2.x's 0-D, of one element
+    if not shape and is_known(x) and numel(x) != 1:  # [] is Paddle 2.x's 0-D, of one element
         ctx.fail(f"cannot reshape X {fmt_shape(x)} to shape [] (0-D): it has {numel(x)} elements, not 1")
-    if ctx.has_input("ShapeTensor"):   # one [1] tensor per dim: -1 where the dim comes at run time
+    if ctx.has_input("ShapeTensor"):  # one [1] tensor per dim: -1 where the dim comes at run time
         if ctx.num_inputs("ShapeTensor") != len(shape):
             ctx.fail(f"ShapeTensor holds {ctx.num_inputs('ShapeTensor')} dims, the shape attribute {shape}")
         _set_reshaped(ctx, [x[i] if d == 0 and i < len(x) else d for i, d in enumerate(shape)])
@@ -83,14 +106,20 @@ def _infer_reshape(ctx):
 
 
 _register_with_xshape(
-    "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
-                                                      "and at most one -1 (inferred)"),
-                **backend_attrs("use_quantizer")},      # Fluid's oneDNN kernel's: ignored
-    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*?"),
+    "reshape",
+    {
+        "shape": Attr(
+            list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) and at most one -1 (inferred)"
+        ),
+        **backend_attrs("use_quantizer"),
+    },  # Fluid's oneDNN kernel's: ignored
+    _infer_reshape,
+    inputs=("X", "Shape?", "ShapeTensor*?"),
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
-        "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
-        "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
-        "holding Variables).")
+    "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
+    "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
+    "holding Variables).",
+)
 
 
 def _infer_flatten(ctx):
@@ -102,9 +131,12 @@ def _infer_flatten(ctx):
     _set_reshaped(ctx, [numel(rows) if is_known(rows) else -1, numel(cols) if is_known(cols) else -1])
 
 
-_register_with_xshape("flatten", {"axis": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0")},
-                      _infer_flatten,
-                      doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns.")
+_register_with_xshape(
+    "flatten",
+    {"axis": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0")},
+    _infer_flatten,
+    doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns.",
+)
 
 
 def _infer_squeeze(ctx):
@@ -116,8 +148,12 @@ def _infer_squeeze(ctx):
 
 
 _AXES = Attr(list, int_list, "a list of ints")
-_register_with_xshape("squeeze", {"axes": _AXES}, _infer_squeeze,
-                      doc="Out = X without the listed dims of size 1 (every size-1 dim when axes is empty).")
+_register_with_xshape(
+    "squeeze",
+    {"axes": _AXES},
+    _infer_squeeze,
+    doc="Out = X without the listed dims of size 1 (every size-1 dim when axes is empty).",
+)
 
 
 def _infer_unsqueeze(ctx):
@@ -125,7 +161,7 @@ def _infer_unsqueeze(ctx):
     given = ctx.num_inputs("AxesTensorList") if ctx.has_input("AxesTensorList") else 0
     if ctx.has_input("AxesTensor"):
         given = ctx.shape("AxesTensor")[0] if len(ctx.shape("AxesTensor")) == 1 else -1
-    if given:       # the axes come at run time: Out has len(X) + their number of dims, each unknown
+    if given:  # the axes come at run time: Out has len(X) + their number of dims, each unknown
         if given < 0:
             ctx.fail(f"AxesTensor {fmt_shape(ctx.shape('AxesTensor'))} must be 1-D of a known length")
         _set_reshaped(ctx, [-1] * (len(x) + given))
@@ -136,10 +172,15 @@ def _infer_unsqueeze(ctx):
     _set_reshaped(ctx, out)
 
 
-_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze, inputs=("X", "AxesTensor?", "AxesTensorList*?"),
-                      attr_tensors={"AxesTensor": "axes", "AxesTensorList": "axes"},
-                      doc="Out = X with dims of size 1 inserted at `axes` (or at the axes AxesTensor, an int "
-                          "tensor, or AxesTensorList, one int [1] tensor per axis, gives at run time).")
+_register_with_xshape(
+    "unsqueeze",
+    {"axes": _AXES},
+    _infer_unsqueeze,
+    inputs=("X", "AxesTensor?", "AxesTensorList*?"),
+    attr_tensors={"AxesTensor": "axes", "AxesTensorList": "axes"},
+    doc="Out = X with dims of size 1 inserted at `axes` (or at the axes AxesTensor, an int "
+    "tensor, or AxesTensorList, one int [1] tensor per axis, gives at run time).",
+)
 
 
 def _infer_transpose(ctx):
@@ -153,8 +194,11 @@ def _infer_transpose(ctx):
 def _grad_transpose(g):
     """Fluid's transpose_grad (X, Out, Out@GRAD) and transpose2_grad (XShape, Out@GRAD): X@GRAD = Out@GRAD
     permuted back; a transpose2 without XShape (pe's earlier saves) gives none."""
-    ins = {"X": g.input("X"), "Out": g.output("Out")} if g.fwd.type == "transpose" else \
-        ({"XShape": g.output("XShape")} if g.output("XShape") else {})
+    ins = (
+        {"X": g.input("X"), "Out": g.output("Out")}
+        if g.fwd.type == "transpose"
+        else ({"XShape": g.output("XShape")} if g.output("XShape") else {})
+    )
     g.op(f"{g.fwd.type}_grad", dict(ins, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
@@ -171,18 +215,37 @@ def _infer_transpose_grad(ctx):
     ctx.set_output("X@GRAD", shape, d_out.dtype)
 
 
-_TRANSPOSE_ATTRS = {"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
-                    **backend_attrs("use_quantizer", "use_mkldnn")}
+_TRANSPOSE_ATTRS = {
+    "axis": Attr(list, int_list, "a list of ints"),
+    "data_format": "AnyLayout",
+    **backend_attrs("use_quantizer", "use_mkldnn"),
+}
 for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transpose2", ["Out", "XShape"], ["XShape?"])):
-    register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
-             attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose,
-             grad_reads=("Out", "X") if _type == "transpose" else ("XShape",),
-             doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
-                 "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.")
-    register(_type + "_grad", kernel_module="manipulation", kernel="transpose_grad", inputs=_grad_ins + ["Out@GRAD"],
-             outputs=["X@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose_grad, grad=_grad_transpose_grad,
-             no_need_buffer=tuple(s.rstrip("?") for s in _grad_ins),
-             doc="X@GRAD = Out@GRAD with the dims permuted back (Fluid's transpose_grad / transpose2_grad).")
+    register(
+        _type,
+        kernel_module="manipulation",
+        kernel="transpose",
+        inputs=["X"],
+        outputs=_outs,
+        attrs=_TRANSPOSE_ATTRS,
+        infer=_infer_transpose,
+        grad=_grad_transpose,
+        grad_reads=("Out", "X") if _type == "transpose" else ("XShape",),
+        doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
+        "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.",
+    )
+    register(
+        _type + "_grad",
+        kernel_module="manipulation",
+        kernel="transpose_grad",
+        inputs=_grad_ins + ["Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=_TRANSPOSE_ATTRS,
+        infer=_infer_transpose_grad,
+        grad=_grad_transpose_grad,
+        no_need_buffer=tuple(s.rstrip("?") for s in _grad_ins),
+        doc="X@GRAD = Out@GRAD with the dims permuted back (Fluid's transpose_grad / transpose2_grad).",
+    )
 
 
 _INT = Attr(0, is_int, "an int")
@@ -193,19 +256,21 @@ def axis_in(ctx, axis, rank, what="axis"):
     [-rank, rank)."""
     rank = max(rank, 1)
     if not -rank <= axis < rank:
-        ctx.fail(f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
-                 f"(expected {-rank} <= {what} < {rank})")
+        ctx.fail(
+            f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} (expected {-rank} <= {what} < {rank})"
+        )
     return axis % rank
 
 
 # -- concat / split / stack ---------------------------------------------------------------------
+
 
 def _infer_concat(ctx):
     shapes = ctx.shapes("X")
     if not shapes:
         ctx.fail("concat needs at least one input in X")
     rank = len(shapes[0])
-    if ctx.has_input("AxisTensor"):        # the axis is known at run time only: every dim may change (Fluid's)
+    if ctx.has_input("AxisTensor"):  # the axis is known at run time only: every dim may change (Fluid's)
         ctx.set_output("Out", [-1] * rank, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
         return
     axis = ctx.attrs["axis"]
@@ -217,10 +282,10 @@ def _infer_concat(ctx):
         ctx.fail(f"all inputs must have one dtype, got {sorted(dtypes)}")
     out = list(shapes[0])
     for i, s in enumerate(shapes[1:], 1):
-        if len(s) != rank or any(a != b and a >= 0 and b >= 0 for d, (a, b) in enumerate(zip(s, shapes[0]))
-                                 if d != axis):
-            ctx.fail(f"input #{i} {fmt_shape(s)} does not match input #0 {fmt_shape(shapes[0])} "
-                     f"outside axis {axis}")
+        if len(s) != rank or any(
+            a != b and a >= 0 and b >= 0 for d, (a, b) in enumerate(zip(s, shapes[0])) if d != axis
+        ):
+            ctx.fail(f"input #{i} {fmt_shape(s)} does not match input #0 {fmt_shape(shapes[0])} outside axis {axis}")
         out[axis] = out[axis] + s[axis] if out[axis] >= 0 and s[axis] >= 0 else -1
         for d in range(rank):
             if d != axis and out[d] < 0:
@@ -246,19 +311,33 @@ def _concat_lod(in_lods, attrs):
 
 def _grad_concat(g):
     axis = {"AxisTensor": g.input("AxisTensor")} if g.input("AxisTensor") else {}
-    g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **axis}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **axis}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer", "use_mkldnn")}      # Fluid's oneDNN kernel's: ignored
-register("concat", kernel_module="manipulation",
-         grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"],
-         attrs=_CONCAT_ATTRS,
-         infer=_infer_concat, grad=_grad_concat, attr_tensors={"AxisTensor": "axis"}, lod=_concat_lod,
-         doc="Out = the inputs joined along `axis` (the others must agree); a one-value int AxisTensor, when "
-             "given, is the axis (Fluid 1.8's).")
-register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD", "AxisTensor?"], outputs=["X@GRAD*"],
-         attrs=_CONCAT_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"AxisTensor": "axis"})
+_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer", "use_mkldnn")}  # Fluid's oneDNN kernel's: ignored
+register(
+    "concat",
+    kernel_module="manipulation",
+    grad_reads=("X", "AxisTensor"),
+    inputs=["X*", "AxisTensor?"],
+    outputs=["Out"],
+    attrs=_CONCAT_ATTRS,
+    infer=_infer_concat,
+    grad=_grad_concat,
+    attr_tensors={"AxisTensor": "axis"},
+    lod=_concat_lod,
+    doc="Out = the inputs joined along `axis` (the others must agree); a one-value int AxisTensor, when "
+    "given, is the axis (Fluid 1.8's).",
+)
+register(
+    "concat_grad",
+    kernel_module="manipulation",
+    inputs=["X*", "Out@GRAD", "AxisTensor?"],
+    outputs=["X@GRAD*"],
+    attrs=_CONCAT_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    attr_tensors={"AxisTensor": "axis"},
+)
 
 
 def _split_parts(ctx, shape):
@@ -269,8 +348,10 @@ def _split_parts(ctx, shape):
     axis = axis_in(ctx, ctx.attrs["axis"], len(shape))
     if ctx.has_input("SectionsTensorList"):
         if ctx.num_inputs("SectionsTensorList") != len(ctx.attrs["sections"]):
-            ctx.fail(f"SectionsTensorList holds {ctx.num_inputs('SectionsTensorList')} sections, the sections "
-                     f"attribute {ctx.attrs['sections']}")
+            ctx.fail(
+                f"SectionsTensorList holds {ctx.num_inputs('SectionsTensorList')} sections, the sections "
+                f"attribute {ctx.attrs['sections']}"
+            )
         return axis, [-1] * len(ctx.attrs["sections"])
     sections, error = split_sizes(shape, axis, ctx.attrs["num"], ctx.attrs["sections"])
     if error:
@@ -296,14 +377,24 @@ def _grad_split(g):
     g.op("concat", {"X": g.out_grad("Out"), **axis}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
 
 
-register("split", kernel_module="manipulation", inputs=["X", "AxisTensor?", "SectionsTensorList*?"], outputs=["Out*"],
-         attrs={"axis": _INT, "num": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"),
-                "sections": Attr(list, int_list, "a list of ints")},
-         infer=_infer_split, grad=_grad_split, grad_reads=("AxisTensor",),
-         attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},
-         doc="Out = X cut along `axis` into `num` equal parts (num > 0 wins over sections, as in Fluid), or "
-             "parts of the given `sections` (one may be -1: the rest). Fluid 1.8's AxisTensor (a one-value int tensor) gives the axis, "
-             "SectionsTensorList (one int [1] tensor per section) the sections, at run time.")
+register(
+    "split",
+    kernel_module="manipulation",
+    inputs=["X", "AxisTensor?", "SectionsTensorList*?"],
+    outputs=["Out*"],
+    attrs={
+        "axis": _INT,
+        "num": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"),
+        "sections": Attr(list, int_list, "a list of ints"),
+    },
+    infer=_infer_split,
+    grad=_grad_split,
+    grad_reads=("AxisTensor",),
+    attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},
+    doc="Out = X cut along `axis` into `num` equal parts (num > 0 wins over sections, as in Fluid), or "
+    "parts of the given `sections` (one may be -1: the rest). Fluid 1.8's AxisTensor (a one-value int tensor) gives the axis, "
+    "SectionsTensorList (one int [1] tensor per section) the sections, at run time.",
+)
 
 
 def _infer_stack(ctx):
@@ -316,8 +407,10 @@ def _infer_stack(ctx):
     rank = len(shapes[0]) + 1
     axis = ctx.attrs["axis"]
     if not -rank <= axis < rank:
-        ctx.fail(f"axis={axis} is out of range for stacking inputs {fmt_shape(shapes[0])} "
-                 f"(expected {-rank} <= axis < {rank})")
+        ctx.fail(
+            f"axis={axis} is out of range for stacking inputs {fmt_shape(shapes[0])} "
+            f"(expected {-rank} <= axis < {rank})"
+        )
     out = list(shapes[0])
     out.insert(axis % rank, len(shapes))
     ctx.set_output("Y", out, ctx.dtype("X"))
@@ -327,14 +420,29 @@ def _grad_stack(g):
     g.op("stack_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("stack", kernel_module="manipulation", grad_reads=("X",),
-         inputs=["X*"], outputs=["Y"], attrs={"axis": _INT}, infer=_infer_stack, grad=_grad_stack,
-         doc="Y = the inputs (one shape) stacked along a new dim `axis`.")
-register("stack_grad", kernel_module="manipulation", inputs=["X*", "Y@GRAD"], outputs=["X@GRAD*"], attrs={"axis": _INT},
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "stack",
+    kernel_module="manipulation",
+    grad_reads=("X",),
+    inputs=["X*"],
+    outputs=["Y"],
+    attrs={"axis": _INT},
+    infer=_infer_stack,
+    grad=_grad_stack,
+    doc="Y = the inputs (one shape) stacked along a new dim `axis`.",
+)
+register(
+    "stack_grad",
+    kernel_module="manipulation",
+    inputs=["X*", "Y@GRAD"],
+    outputs=["X@GRAD*"],
+    attrs={"axis": _INT},
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- cast ---------------------------------------------------------------------------------------
+
 
 def _infer_cast(ctx):
     out, given_in = ctx.attrs["out_dtype"], ctx.attrs["in_dtype"]
@@ -354,24 +462,46 @@ def _grad_cast(g):
 
 
 _DTYPE = Attr(None, dtype_or_none, "a dtype name such as 'float32', 'float64', 'int32', 'int64', 'bool'")
-register("cast", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs={"in_dtype": _DTYPE, "out_dtype": _DTYPE},
-         infer=_infer_cast, grad=_grad_cast,
-         doc="Out = X converted to out_dtype (floats to ints truncate toward 0). The gradient is cast back.")
+register(
+    "cast",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"in_dtype": _DTYPE, "out_dtype": _DTYPE},
+    infer=_infer_cast,
+    grad=_grad_cast,
+    doc="Out = X converted to out_dtype (floats to ints truncate toward 0). The gradient is cast back.",
+)
 
 
 # -- size, shape ---------------------------------------------------------------------------------
+
 
 def _infer_size(ctx):
     ctx.set_output("Out", [1], "int64")
 
 
-register("size", kernel_module="manipulation", inputs=["Input"], outputs=["Out"], infer=_infer_size, lod="drop",
-         doc="Out = the number of elements of Input, int64 [1].")
+register(
+    "size",
+    kernel_module="manipulation",
+    inputs=["Input"],
+    outputs=["Out"],
+    infer=_infer_size,
+    lod="drop",
+    doc="Out = the number of elements of Input, int64 [1].",
+)
 
 
 def _infer_shape(ctx):
     ctx.set_output("Out", [len(ctx.shape("Input"))], "int32")
 
 
-register("shape", kernel_module="manipulation", inputs=["Input"], outputs=["Out"], infer=_infer_shape, lod="drop",
-         doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.")
+register(
+    "shape",
+    kernel_module="manipulation",
+    inputs=["Input"],
+    outputs=["Out"],
+    infer=_infer_shape,
+    lod="drop",
+    doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.",
+)

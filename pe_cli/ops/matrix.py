@@ -4,6 +4,7 @@ Beta * Input, Input [1 or M, 1 or N] broadcast), bmm (a batch of products of 3-D
 inner product along the last dim), cross (the cross product along a dim of size 3), kron (the
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
+
 from ..kernels.matrix_rules import CROSS_DEFAULT_DIM, kron_shape, trace_dims
 from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
@@ -20,6 +21,7 @@ def _differ(a, b):
 
 # -- addmm --------------------------------------------------------------------------------------
 
+
 def _infer_addmm(ctx):
     inp, x, y = ctx.shape("Input"), ctx.shape("X"), ctx.shape("Y")
     if len(inp) not in (1, 2) or len(x) != 2 or len(y) != 2:
@@ -34,17 +36,31 @@ def _infer_addmm(ctx):
 
 
 _ADDMM_ATTRS = {"Alpha": 1.0, "Beta": 1.0, **backend_attrs("use_mkldnn")}
-register("addmm", kernel_module="matrix", inputs=["Input", "X", "Y"], outputs=["Out"], attrs=_ADDMM_ATTRS,
-         infer=_infer_addmm, grad=grad_of("addmm_grad", ("Input", "X", "Y"), in_grads=("Input", "X", "Y")),
-         grad_reads=("Input", "X", "Y"),
-         doc="Out = Alpha * X @ Y + Beta * Input, X [M, K], Y [K, N], Input [M or 1, N or 1] (or [N or 1], a row, as "
-             "Paddle 2.x takes it; Fluid 1.8 refuses a 1-D Input).")
-register("addmm_grad", kernel_module="matrix", inputs=["Input", "X", "Y", "Out@GRAD"],
-         outputs=["Input@GRAD?", "X@GRAD?", "Y@GRAD?"], attrs=_ADDMM_ATTRS, no_need_buffer=("Input",),
-         infer=grads_like({"Input@GRAD": "Input", "X@GRAD": "X", "Y@GRAD": "Y"}))
+register(
+    "addmm",
+    kernel_module="matrix",
+    inputs=["Input", "X", "Y"],
+    outputs=["Out"],
+    attrs=_ADDMM_ATTRS,
+    infer=_infer_addmm,
+    grad=grad_of("addmm_grad", ("Input", "X", "Y"), in_grads=("Input", "X", "Y")),
+    grad_reads=("Input", "X", "Y"),
+    doc="Out = Alpha * X @ Y + Beta * Input, X [M, K], Y [K, N], Input [M or 1, N or 1] (or [N or 1], a row, as "
+    "Paddle 2.x takes it; Fluid 1.8 refuses a 1-D Input).",
+)
+register(
+    "addmm_grad",
+    kernel_module="matrix",
+    inputs=["Input", "X", "Y", "Out@GRAD"],
+    outputs=["Input@GRAD?", "X@GRAD?", "Y@GRAD?"],
+    attrs=_ADDMM_ATTRS,
+    no_need_buffer=("Input",),
+    infer=grads_like({"Input@GRAD": "Input", "X@GRAD": "X", "Y@GRAD": "Y"}),
+)
 
 
 # -- bmm ----------------------------------------------------------------------------------------
+
 
 def _infer_bmm(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -57,14 +73,23 @@ def _infer_bmm(ctx):
     ctx.set_output("Out", [x[0], x[1], y[2]], ctx.dtype("X"))
 
 
-register("bmm", kernel_module="matrix", inputs=["X", "Y"], outputs=["Out"], infer=_infer_bmm,
-         grad=grad_of("bmm_grad", ("X", "Y"), in_grads=("X", "Y")), grad_reads=("X", "Y"),
-         doc="Out[b] = X[b] @ Y[b]: X [B, M, K], Y [B, K, N] -> Out [B, M, N].")
-register("bmm_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=_XY_GRADS)
+register(
+    "bmm",
+    kernel_module="matrix",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_bmm,
+    grad=grad_of("bmm_grad", ("X", "Y"), in_grads=("X", "Y")),
+    grad_reads=("X", "Y"),
+    doc="Out[b] = X[b] @ Y[b]: X [B, M, K], Y [B, K, N] -> Out [B, M, N].",
+)
+register(
+    "bmm_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+)
 
 
 # -- dot ----------------------------------------------------------------------------------------
+
 
 def _infer_dot(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -75,14 +100,23 @@ def _infer_dot(ctx):
     ctx.set_output("Out", list(x[:-1]) + [1], ctx.dtype("X"))
 
 
-register("dot", kernel_module="matrix", inputs=["X", "Y"], outputs=["Out"], infer=_infer_dot,
-         grad=grad_of("dot_grad", ("X", "Y"), in_grads=("X", "Y")), grad_reads=("X", "Y"),
-         doc="Out = the sum of X * Y along the last dim, kept as a dim of 1: [N] -> [1], [B, N] -> [B, 1].")
-register("dot_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=_XY_GRADS)
+register(
+    "dot",
+    kernel_module="matrix",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=_infer_dot,
+    grad=grad_of("dot_grad", ("X", "Y"), in_grads=("X", "Y")),
+    grad_reads=("X", "Y"),
+    doc="Out = the sum of X * Y along the last dim, kept as a dim of 1: [N] -> [1], [B, N] -> [B, 1].",
+)
+register(
+    "dot_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+)
 
 
 # -- cross --------------------------------------------------------------------------------------
+
 
 def _infer_cross(ctx):
     x, y, dim = ctx.shape("X"), ctx.shape("Y"), ctx.attrs["dim"]
@@ -97,25 +131,47 @@ def _infer_cross(ctx):
 
 
 _CROSS_ATTRS = {"dim": Attr(CROSS_DEFAULT_DIM, is_int, "an int")}
-register("cross", kernel_module="matrix", inputs=["X", "Y"], outputs=["Out"], attrs=_CROSS_ATTRS,
-         infer=_infer_cross, grad=grad_of("cross_grad", ("X", "Y"), in_grads=("X", "Y")), grad_reads=("X", "Y"),
-         doc="Out = the cross product of the 3-vectors of X and Y along dim (9, the default: along the first dim "
-             "of size 3).")
-register("cross_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         attrs=_CROSS_ATTRS, infer=_XY_GRADS)
+register(
+    "cross",
+    kernel_module="matrix",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=_CROSS_ATTRS,
+    infer=_infer_cross,
+    grad=grad_of("cross_grad", ("X", "Y"), in_grads=("X", "Y")),
+    grad_reads=("X", "Y"),
+    doc="Out = the cross product of the 3-vectors of X and Y along dim (9, the default: along the first dim "
+    "of size 3).",
+)
+register(
+    "cross_grad",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_CROSS_ATTRS,
+    infer=_XY_GRADS,
+)
 
 
 # -- kron ---------------------------------------------------------------------------------------
 
-register("kron", kernel_module="matrix", inputs=["X", "Y"], outputs=["Out"],
-         infer=lambda ctx: ctx.set_output("Out", kron_shape(ctx.shape("X"), ctx.shape("Y")), ctx.dtype("X")),
-         grad=grad_of("kron_grad", ("X", "Y"), in_grads=("X", "Y")), grad_reads=("X", "Y"),
-         doc="Out = the Kronecker product of X and Y (the one of lower rank with leading dims of 1).")
-register("kron_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=_XY_GRADS)
+register(
+    "kron",
+    kernel_module="matrix",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    infer=lambda ctx: ctx.set_output("Out", kron_shape(ctx.shape("X"), ctx.shape("Y")), ctx.dtype("X")),
+    grad=grad_of("kron_grad", ("X", "Y"), in_grads=("X", "Y")),
+    grad_reads=("X", "Y"),
+    doc="Out = the Kronecker product of X and Y (the one of lower rank with leading dims of 1).",
+)
+register(
+    "kron_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+)
 
 
 # -- trace --------------------------------------------------------------------------------------
+
 
 def _infer_trace(ctx):
     x = ctx.shape("Input")
@@ -126,9 +182,11 @@ def _infer_trace(ctx):
             ctx.fail(f"{what}={ctx.attrs[what]} is out of range [{-len(x)}, {len(x) - 1}]")
     a, b = ctx.attrs["dim1"] % len(x), ctx.attrs["dim2"] % len(x)
     if ctx.attrs.get("_paddle2") and ctx.attrs["offset"] and a > b:
-        ctx.fail(f"offset={ctx.attrs['offset']} with axis1={ctx.attrs['dim1']} after axis2={ctx.attrs['dim2']}: "
-                 f"Paddle 2.x moves the diagonal along axis2, Fluid 1.8 along the larger dim; pe computes only "
-                 f"Fluid 1.8's, so it refuses this (give the axes in increasing order)")
+        ctx.fail(
+            f"offset={ctx.attrs['offset']} with axis1={ctx.attrs['dim1']} after axis2={ctx.attrs['dim2']}: "
+            f"Paddle 2.x moves the diagonal along axis2, Fluid 1.8 along the larger dim; pe computes only "
+            f"Fluid 1.8's, so it refuses this (give the axes in increasing order)"
+        )
     lo, hi = trace_dims(len(x), ctx.attrs)
     if lo == hi:
         ctx.fail(f"dim1={ctx.attrs['dim1']} and dim2={ctx.attrs['dim2']} must name different dims")
@@ -136,27 +194,51 @@ def _infer_trace(ctx):
     ctx.set_output("Out", out or [1], ctx.dtype("Input"))
 
 
-_TRACE_ATTRS = {"offset": Attr(0, is_int, "an int"), "dim1": Attr(-2, is_int, "an int"),
-                "dim2": Attr(-1, is_int, "an int"),
-                # Paddle 2.x's names of dim1 and dim2 (its defaults 0 and 1 given only where a program sets them)
-                "axis1": Attr(0, alias_of="dim1", fill=False), "axis2": Attr(1, alias_of="dim2", fill=False)}
-register("trace", kernel_module="matrix", inputs=["Input"], outputs=["Out"], attrs=_TRACE_ATTRS, infer=_infer_trace,
-         traits=("paddle2_semantics",),
-         grad=grad_of("trace_grad", ("Input",), in_grads=("Input",)), grad_reads=("Input",), lod="drop",
-         doc="Out = the sums of diagonal offset of the 2-D planes of dims (dim1, dim2), as Fluid 1.8 takes them: "
-             "the smaller dim first (offset > 0 moves along the larger one), whatever their order.")
-register("trace_grad", kernel_module="matrix", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"],
-         attrs=_TRACE_ATTRS, no_need_buffer=("Input",), infer=grads_like({"Input@GRAD": "Input"}))
+_TRACE_ATTRS = {
+    "offset": Attr(0, is_int, "an int"),
+    "dim1": Attr(-2, is_int, "an int"),
+    "dim2": Attr(-1, is_int, "an int"),
+    # Paddle 2.x's names of dim1 and dim2 (its defaults 0 and 1 given only where a program sets them)
+    "axis1": Attr(0, alias_of="dim1", fill=False),
+    "axis2": Attr(1, alias_of="dim2", fill=False),
+}
+register(
+    "trace",
+    kernel_module="matrix",
+    inputs=["Input"],
+    outputs=["Out"],
+    attrs=_TRACE_ATTRS,
+    infer=_infer_trace,
+    traits=("paddle2_semantics",),
+    grad=grad_of("trace_grad", ("Input",), in_grads=("Input",)),
+    grad_reads=("Input",),
+    lod="drop",
+    doc="Out = the sums of diagonal offset of the 2-D planes of dims (dim1, dim2), as Fluid 1.8 takes them: "
+    "the smaller dim first (offset > 0 moves along the larger one), whatever their order.",
+)
+register(
+    "trace_grad",
+    kernel_module="matrix",
+    inputs=["Input", "Out@GRAD"],
+    outputs=["Input@GRAD"],
+    attrs=_TRACE_ATTRS,
+    no_need_buffer=("Input",),
+    infer=grads_like({"Input@GRAD": "Input"}),
+)
 
 
 # -- bilinear_tensor_product (Fluid 1.8) -----------------------------------------------------------------
+
 
 def _infer_bilinear(ctx):
     x, y, w = ctx.shape("X"), ctx.shape("Y"), ctx.shape("Weight")
     if len(x) != 2 or len(y) != 2 or len(w) != 3:
         ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be 2-D and Weight {fmt_shape(w)} [size, M, N]")
-    for a, b, what in ((x[1], w[1], "X's width and Weight's dim 1"), (y[1], w[2], "Y's width and Weight's dim 2"),
-                       (x[0], y[0], "X's and Y's batch sizes")):
+    for a, b, what in (
+        (x[1], w[1], "X's width and Weight's dim 1"),
+        (y[1], w[2], "Y's width and Weight's dim 2"),
+        (x[0], y[0], "X's and Y's batch sizes"),
+    ):
         if a >= 0 and b >= 0 and a != b:
             ctx.fail(f"{what} differ: X {fmt_shape(x)}, Y {fmt_shape(y)}, Weight {fmt_shape(w)}")
     if ctx.has_input("Bias") and list(ctx.shape("Bias")) not in ([1, w[0]], [w[0]]):
@@ -166,8 +248,9 @@ def _infer_bilinear(ctx):
 
 def _grad_bilinear(g):
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Weight": g.input("Weight"), "Out@GRAD": g.out_grad("Out")}
-    g.op("bilinear_tensor_product_grad", ins,
-         {f"{s}@GRAD": g.in_grad(s) for s in ("X", "Y", "Weight", "Bias")}, g.attrs)
+    g.op(
+        "bilinear_tensor_product_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in ("X", "Y", "Weight", "Bias")}, g.attrs
+    )
 
 
 def _infer_bilinear_grad(ctx):
@@ -176,9 +259,22 @@ def _infer_bilinear_grad(ctx):
     ctx.set_output("Bias@GRAD", [1, ctx.shape("Weight")[0]], ctx.dtype("Weight"))
 
 
-register("bilinear_tensor_product", kernel_module="matrix", inputs=["X", "Y", "Weight", "Bias?"], outputs=["Out"],
-         infer=_infer_bilinear, grad=_grad_bilinear, grad_reads=("Weight", "X", "Y"), lod="drop",
-         doc="Out[b, k] = X[b] Weight[k] Y[b]^T + Bias[0, k].")
-register("bilinear_tensor_product_grad", kernel_module="matrix", inputs=["X", "Y", "Weight", "Out@GRAD"],
-         outputs=["X@GRAD?", "Y@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], infer=_infer_bilinear_grad,
-         traits=("optional_outputs",))
+register(
+    "bilinear_tensor_product",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Weight", "Bias?"],
+    outputs=["Out"],
+    infer=_infer_bilinear,
+    grad=_grad_bilinear,
+    grad_reads=("Weight", "X", "Y"),
+    lod="drop",
+    doc="Out[b, k] = X[b] Weight[k] Y[b]^T + Bias[0, k].",
+)
+register(
+    "bilinear_tensor_product_grad",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Weight", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?", "Weight@GRAD?", "Bias@GRAD?"],
+    infer=_infer_bilinear_grad,
+    traits=("optional_outputs",),
+)

@@ -1,5 +1,6 @@
 """Metric ops: accuracy, auc and mean_iou (top_k and arg_max/arg_min, which accuracy reads, are in indexing.py).
 None of them has a gradient."""
+
 from .define import Attr, fmt_shape, register
 
 
@@ -9,25 +10,32 @@ def _infer_accuracy(ctx):
     if ctx.is_runtime and (len(out) != 2 or list(out) != list(idx)):
         ctx.fail(f"Out {fmt_shape(out)} and Indices {fmt_shape(idx)} must both be [N, k] (top_k's outputs)")
     if len(label) != 2 or ctx.is_runtime and (label[1] != 1 or label[0] != idx[0]):
-        ctx.fail(f"Label must be [{idx[0]}, 1] (int64 class ids) for the predictions {fmt_shape(idx)}, "
-                 f"got {fmt_shape(label)}")
+        ctx.fail(
+            f"Label must be [{idx[0]}, 1] (int64 class ids) for the predictions {fmt_shape(idx)}, "
+            f"got {fmt_shape(label)}"
+        )
     ctx.set_output("Accuracy", [1], "float32")
     ctx.set_output("Correct", [1], "int32")
     ctx.set_output("Total", [1], "int32")
 
 
-register("accuracy", kernel_module="metric",
-         inputs=["Out", "Indices", "Label"], outputs=["Accuracy", "Correct", "Total"],
-         infer=_infer_accuracy, run_infer=True, traits=("metric",),
-         doc="Correct = rows whose Label is among their top-k Indices; Total = rows; "
-             "Accuracy = Correct / Total (float32).")
+register(
+    "accuracy",
+    kernel_module="metric",
+    inputs=["Out", "Indices", "Label"],
+    outputs=["Accuracy", "Correct", "Total"],
+    infer=_infer_accuracy,
+    run_infer=True,
+    traits=("metric",),
+    doc="Correct = rows whose Label is among their top-k Indices; Total = rows; Accuracy = Correct / Total (float32).",
+)
 
 
 def _infer_auc(ctx):
     pred, label, a = ctx.shape("Predict"), ctx.shape("Label"), ctx.attrs
-    if len(pred) != 2:      # (its width, 1 or 2, is checked when it runs, as Fluid's)
+    if len(pred) != 2:  # (its width, 1 or 2, is checked when it runs, as Fluid's)
         ctx.fail(f"Predict {fmt_shape(pred)} must be [N, 2] (the positive class's probability last) or [N, 1]")
-    if ctx.is_runtime and label[0] != pred[0]:          # (Fluid compares them when it runs)
+    if ctx.is_runtime and label[0] != pred[0]:  # (Fluid compares them when it runs)
         ctx.fail(f"Label {fmt_shape(label)} must have Predict's {pred[0]} rows")
     # Fluid's shapes of the counts, whatever StatPos/StatNeg were declared as: its layer declares the
     # window's [(1 + slide_steps) * buckets + 1] for slide_steps=0 too, and its kernel reads the first
@@ -38,18 +46,28 @@ def _infer_auc(ctx):
     ctx.set_output("AUC", [1], "float64")
 
 
-register("auc", kernel_module="metric", inputs=["Predict", "Label", "StatPos", "StatNeg"],
-         outputs=["AUC", "StatPosOut", "StatNegOut"], infer=_infer_auc, run_infer=True, traits=("metric",), lod="drop",
-         # (curve: Fluid's kernel computes the ROC area whatever it names)
-         attrs={"curve": Attr("ROC", lambda v: isinstance(v, str), "a string"),
-                "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
-                "slide_steps": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
-         doc="The area under the ROC curve of the positive probabilities (Predict's last column) against "
-             "Label (> 0 positive, 0 negative, others left out), from counts per threshold bucket "
-             "(int(p * num_thresholds)): with slide_steps 0 the counts StatPos/StatNeg ([1, num_thresholds "
-             "+ 1]: the first of a longer one) accumulate over every batch; else they hold the last slide_steps "
-             "batches' counts, their sum and a batch counter, and the AUC is of that window. StatPosOut and "
-             "StatNegOut are the updated counts (the same variables in Fluid's layer).")
+register(
+    "auc",
+    kernel_module="metric",
+    inputs=["Predict", "Label", "StatPos", "StatNeg"],
+    outputs=["AUC", "StatPosOut", "StatNegOut"],
+    infer=_infer_auc,
+    run_infer=True,
+    traits=("metric",),
+    lod="drop",
+    # (curve: Fluid's kernel computes the ROC area whatever it names)
+    attrs={
+        "curve": Attr("ROC", lambda v: isinstance(v, str), "a string"),
+        "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
+        "slide_steps": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
+    },
+    doc="The area under the ROC curve of the positive probabilities (Predict's last column) against "
+    "Label (> 0 positive, 0 negative, others left out), from counts per threshold bucket "
+    "(int(p * num_thresholds)): with slide_steps 0 the counts StatPos/StatNeg ([1, num_thresholds "
+    "+ 1]: the first of a longer one) accumulate over every batch; else they hold the last slide_steps "
+    "batches' counts, their sum and a batch counter, and the AUC is of that window. StatPosOut and "
+    "StatNegOut are the updated counts (the same variables in Fluid's layer).",
+)
 
 
 def _infer_mean_iou(ctx):
@@ -62,14 +80,20 @@ def _infer_mean_iou(ctx):
     ctx.set_output("OutCorrect", [n], "int32")
 
 
-register("mean_iou", kernel_module="metric",
-         run_dtypes={"Predictions": ("int32", "int64"), "Labels": ("int32", "int64")},
-         inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
-         outputs=["OutMeanIou", "OutWrong", "OutCorrect"], infer=_infer_mean_iou, traits=("metric",), lod="drop",
-         attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
-         doc="Per class c: OutCorrect = the positions predicting c where Labels is c, OutWrong = those where one "
-             "of them is c and the other not (plus InCorrects / InWrongs, summed); OutMeanIou = the mean of "
-             "correct / (correct + wrong) over the classes seen (plus InMeanIou's values).")
+register(
+    "mean_iou",
+    kernel_module="metric",
+    run_dtypes={"Predictions": ("int32", "int64"), "Labels": ("int32", "int64")},
+    inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
+    outputs=["OutMeanIou", "OutWrong", "OutCorrect"],
+    infer=_infer_mean_iou,
+    traits=("metric",),
+    lod="drop",
+    attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+    doc="Per class c: OutCorrect = the positions predicting c where Labels is c, OutWrong = those where one "
+    "of them is c and the other not (plus InCorrects / InWrongs, summed); OutMeanIou = the mean of "
+    "correct / (correct + wrong) over the classes seen (plus InMeanIou's values).",
+)
 
 
 def _infer_pair(ctx):
@@ -79,27 +103,41 @@ def _infer_pair(ctx):
     col = ctx.attrs["column"]
     if score[1] >= 0 and not -score[1] <= col < score[1]:
         ctx.fail(f"column {col} is outside Score's {score[1]} columns")
-    accumulated = [ctx.has_input(s) for s in ("AccumulatePositivePair", "AccumulateNegativePair",
-                                              "AccumulateNeutralPair")]
+    accumulated = [
+        ctx.has_input(s) for s in ("AccumulatePositivePair", "AccumulateNegativePair", "AccumulateNeutralPair")
+    ]
     if any(accumulated) and not all(accumulated):
         ctx.fail("give all three Accumulate*Pair inputs or none")
     for slot in ("PositivePair", "NegativePair", "NeutralPair"):
         ctx.set_output(slot, [1], ctx.dtype("Score"))
 
 
-register("positive_negative_pair", kernel_module="metric",
-         inputs=["Score", "Label", "QueryID", "AccumulatePositivePair?", "AccumulateNegativePair?",
-                 "AccumulateNeutralPair?", "Weight?"],
-         outputs=["PositivePair", "NegativePair", "NeutralPair?"], attrs={"column": 0}, infer=_infer_pair,
-         traits=("metric",), lod="drop",
-         doc="Over each query's pairs of documents with different labels (weighted by the mean of their "
-             "Weight): PositivePair sums the pairs whose Score[:, column] orders them as their labels do, "
-             "NegativePair the others (ties included, as Fluid's), NeutralPair the ties; plus the Accumulate* values.")
+register(
+    "positive_negative_pair",
+    kernel_module="metric",
+    inputs=[
+        "Score",
+        "Label",
+        "QueryID",
+        "AccumulatePositivePair?",
+        "AccumulateNegativePair?",
+        "AccumulateNeutralPair?",
+        "Weight?",
+    ],
+    outputs=["PositivePair", "NegativePair", "NeutralPair?"],
+    attrs={"column": 0},
+    infer=_infer_pair,
+    traits=("metric",),
+    lod="drop",
+    doc="Over each query's pairs of documents with different labels (weighted by the mean of their "
+    "Weight): PositivePair sums the pairs whose Score[:, column] orders them as their labels do, "
+    "NegativePair the others (ties included, as Fluid's), NeutralPair the ties; plus the Accumulate* values.",
+)
 
 
 def _infer_precision_recall(ctx):
     n = ctx.attrs["class_number"]
-    if ctx.is_runtime:              # (Fluid checks the shapes when it runs)
+    if ctx.is_runtime:  # (Fluid checks the shapes when it runs)
         _precision_recall_shapes(ctx, n)
     ctx.set_output("BatchMetrics", [6], "float64")
     ctx.set_output("AccumMetrics", [6], "float64")
@@ -118,10 +156,17 @@ def _precision_recall_shapes(ctx, n):
         ctx.fail(f"StatesInfo {fmt_shape(ctx.shape('StatesInfo'))} must be [class_number, 4] = [{n}, 4]")
 
 
-register("precision_recall", kernel_module="metric", inputs=["MaxProbs", "Indices", "Labels", "Weights?", "StatesInfo?"],
-         outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"], infer=_infer_precision_recall, run_infer=True,
-         attrs={"class_number": Attr(2, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
-         traits=("metric",), lod="drop",
-         doc="Per class the weighted TP, FP, TN, FN of the predicted Indices against Labels (AccumStatesInfo: "
-             "this batch's plus StatesInfo); BatchMetrics and AccumMetrics: macro precision, recall, F1, "
-             "micro precision, recall, F1 of this batch and of the accumulated states.")
+register(
+    "precision_recall",
+    kernel_module="metric",
+    inputs=["MaxProbs", "Indices", "Labels", "Weights?", "StatesInfo?"],
+    outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"],
+    infer=_infer_precision_recall,
+    run_infer=True,
+    attrs={"class_number": Attr(2, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+    traits=("metric",),
+    lod="drop",
+    doc="Per class the weighted TP, FP, TN, FN of the predicted Indices against Labels (AccumStatesInfo: "
+    "this batch's plus StatesInfo); BatchMetrics and AccumMetrics: macro precision, recall, F1, "
+    "micro precision, recall, F1 of this batch and of the accumulated states.",
+)

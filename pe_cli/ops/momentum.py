@@ -5,23 +5,32 @@ Both write ParamOut (the same variable as Param) and VelocityOut (the same as Ve
 (pe_cli/kernels/momentum_terms.py) run Fluid's momentum update, with Paddle 2.x's gradient terms and
 master copy around it.
 """
+
 from .define import Attr, register
 from .optimizer import _NUMBER, _infer_update
 
-MOMENTUM_ATTRS = {"mu": Attr(0.9, *_NUMBER), "use_nesterov": False,
-                  # Paddle 2.x's (pe_cli/kernels/momentum_terms.py): the gradient's terms, a master copy
-                  "regularization_method": Attr("", lambda v: v in ("", "l2_decay"), "'' or 'l2_decay'"),
-                  "regularization_coeff": 0.0, "rescale_grad": 1.0, "multi_precision": False}
+MOMENTUM_ATTRS = {
+    "mu": Attr(0.9, *_NUMBER),
+    "use_nesterov": False,
+    # Paddle 2.x's (pe_cli/kernels/momentum_terms.py): the gradient's terms, a master copy
+    "regularization_method": Attr("", lambda v: v in ("", "l2_decay"), "'' or 'l2_decay'"),
+    "regularization_coeff": 0.0,
+    "rescale_grad": 1.0,
+    "multi_precision": False,
+}
 
-register("momentum", kernel_module="momentum", inputs=["Param", "Grad", "Velocity", "LearningRate", "MasterParam?"],
-         outputs=["ParamOut", "VelocityOut", "MasterParamOut?"],
-         attrs=MOMENTUM_ATTRS,
-         infer=_infer_update([("VelocityOut", "Velocity"), ("MasterParamOut", "MasterParam")]),
-         traits=("selected_rows", "updates_in_place"),
-         doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
-             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
-             "updates every row as Fluid's does (Grad is 0 on the rows it does not hold). Paddle 2.x's "
-             "attributes: Grad is first Grad * rescale_grad (+ regularization_coeff * Param with "
-             "regularization_method 'l2_decay'); with multi_precision and a MasterParam, the update runs on "
-             "MasterParam (MasterParamOut) and ParamOut is it cast to Param's dtype.")
-
+register(
+    "momentum",
+    kernel_module="momentum",
+    inputs=["Param", "Grad", "Velocity", "LearningRate", "MasterParam?"],
+    outputs=["ParamOut", "VelocityOut", "MasterParamOut?"],
+    attrs=MOMENTUM_ATTRS,
+    infer=_infer_update([("VelocityOut", "Velocity"), ("MasterParamOut", "MasterParam")]),
+    traits=("selected_rows", "updates_in_place"),
+    doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
+    "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
+    "updates every row as Fluid's does (Grad is 0 on the rows it does not hold). Paddle 2.x's "
+    "attributes: Grad is first Grad * rescale_grad (+ regularization_coeff * Param with "
+    "regularization_method 'l2_decay'); with multi_precision and a MasterParam, the update runs on "
+    "MasterParam (MasterParamOut) and ParamOut is it cast to Param's dtype.",
+)

@@ -2,6 +2,7 @@
 (l2_normalize) (kernels in kernels/<device>/normalization.py). instance_norm and group_norm normalize
 rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per
 channel."""
+
 from ..base.activations import real_number
 from ..base.shapes import bn_channel_axis, known_numel
 from .convolution import _known
@@ -13,6 +14,7 @@ from .norm_double_grad import BN_ATTRS as _BN_ATTRS, EPSILON as _EPS, grad_batch
 
 # -- batch_norm -------------------------------------------------------------------------------------
 
+
 def _infer_batch_norm(ctx):
     x = ctx.shape("X")
     if x is None or not 2 <= len(x) <= 5:
@@ -21,8 +23,10 @@ def _infer_batch_norm(ctx):
     for slot in ("Scale", "Bias", "Mean", "Variance"):
         s = ctx.shape(slot)
         if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
-            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], the channels of X {fmt_shape(x)} "
-                     f"(data_layout {ctx.attrs['data_layout']})")
+            ctx.fail(
+                f"{slot} {fmt_shape(s)} must be [{c}], the channels of X {fmt_shape(x)} "
+                f"(data_layout {ctx.attrs['data_layout']})"
+            )
     dtype = ctx.dtype("X")
     ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
     for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
@@ -32,8 +36,14 @@ def _infer_batch_norm(ctx):
 def _grad_batch_norm(g):
     """Fluid's batch_norm_grad, with Fluid's inputs (Bias, and the moving statistics with use_global_stats, which
     its kernels do not read); batch_norm_grad_param (pe's) where X needs no gradient."""
-    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "Bias": g.input("Bias"), "SavedMean": g.output("SavedMean"),
-           "SavedVariance": g.output("SavedVariance"), "Y@GRAD": g.out_grad("Y")}
+    ins = {
+        "X": g.input("X"),
+        "Scale": g.input("Scale"),
+        "Bias": g.input("Bias"),
+        "SavedMean": g.output("SavedMean"),
+        "SavedVariance": g.output("SavedVariance"),
+        "Y@GRAD": g.out_grad("Y"),
+    }
     if g.attrs.get("use_global_stats"):
         ins.update(Mean=g.output("MeanOut"), Variance=g.output("VarianceOut"))
     outs = {"Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}
@@ -52,31 +62,51 @@ def bn_blocked(op):
     return (("X", "Y", "Y@GRAD", "X@GRAD"),)
 
 
-register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
-         grad_reads=("Bias", "MeanOut", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
-         inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
-         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
-         attrs=dict(_BN_ATTRS, **backend_attrs("use_mkldnn")),
-         attr_tensors={"MomentumTensor": "momentum"},
-         infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
-         doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
-             "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
-             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps). A "
-             "one-value MomentumTensor, when given, is the momentum (Fluid 1.8's); ReserveSpace (cuDNN's "
-             "workspace in Fluid) is accepted and not written.")
+register(
+    "batch_norm",
+    kernel_module="normalization",
+    blocked=bn_blocked,
+    grad_reads=("Bias", "MeanOut", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
+    inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
+    outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
+    attrs=dict(_BN_ATTRS, **backend_attrs("use_mkldnn")),
+    attr_tensors={"MomentumTensor": "momentum"},
+    infer=_infer_batch_norm,
+    grad=_grad_batch_norm,
+    traits=("batch_statistics",),
+    doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
+    "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
+    "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps). A "
+    "one-value MomentumTensor, when given, is the momentum (Fluid 1.8's); ReserveSpace (cuDNN's "
+    "workspace in Fluid) is accepted and not written.",
+)
 _BN_GRAD_INS = ["X", "Scale", "Bias?", "SavedMean", "SavedVariance", "Y@GRAD", "Mean?", "Variance?"]
-register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
-         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
-         grad=grad_batch_norm_grad)
-register("batch_norm_grad_param", kernel_module="normalization", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
-         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}), grad=grad_batch_norm_grad)
+register(
+    "batch_norm_grad",
+    kernel_module="normalization",
+    blocked=bn_blocked,
+    inputs=_BN_GRAD_INS,
+    outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_BN_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    grad=grad_batch_norm_grad,
+)
+register(
+    "batch_norm_grad_param",
+    kernel_module="normalization",
+    inputs=_BN_GRAD_INS,
+    outputs=["Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_BN_ATTRS,
+    infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    grad=grad_batch_norm_grad,
+)
 
 
 # -- layer_norm -------------------------------------------------------------------------------------
 
 _LN_ATTRS = {
     "begin_norm_axis": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-    "epsilon": Attr(1e-5, in_range(0.0, 1e-3), "in [0, 0.001]"),      # (Fluid's check, in float32)
+    "epsilon": Attr(1e-5, in_range(0.0, 1e-3), "in [0, 0.001]"),  # (Fluid's check, in float32)
 }
 
 
@@ -89,9 +119,10 @@ def _infer_layer_norm(ctx):
     for slot in ("Scale", "Bias"):
         if ctx.has_input(slot):
             s = ctx.shape(slot)
-            if len(s) != 1 or (ctx.is_runtime and s[0] != right):    # (Fluid compares the size when it runs)
-                ctx.fail(f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} "
-                         f"from begin_norm_axis={b}")
+            if len(s) != 1 or (ctx.is_runtime and s[0] != right):  # (Fluid compares the size when it runs)
+                ctx.fail(
+                    f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} from begin_norm_axis={b}"
+                )
     dtype = ctx.dtype("X")
     ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
     ctx.set_output("Mean", [left], dtype)
@@ -99,34 +130,52 @@ def _infer_layer_norm(ctx):
 
 
 def _grad_layer_norm(g):
-    ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"),
-           "Y@GRAD": g.out_grad("Y")}
-    ins.update((slot, g.input(slot)) for slot in ("Scale", "Bias") if g.input(slot))     # (Bias as Fluid's: unread)
-    g.op("layer_norm_grad", ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
-                                  "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+    ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"), "Y@GRAD": g.out_grad("Y")}
+    ins.update((slot, g.input(slot)) for slot in ("Scale", "Bias") if g.input(slot))  # (Bias as Fluid's: unread)
+    g.op(
+        "layer_norm_grad",
+        ins,
+        {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")},
+        g.attrs,
+    )
 
 
-register("layer_norm", kernel_module="normalization", grad_reads=("Bias", "Mean", "Scale", "Variance", "X"), run_infer=True,
-         inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
-         infer=_infer_layer_norm, grad=_grad_layer_norm,
-         doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
-             "* Scale + Bias (Scale and Bias flattened, optional).")
+register(
+    "layer_norm",
+    kernel_module="normalization",
+    grad_reads=("Bias", "Mean", "Scale", "Variance", "X"),
+    run_infer=True,
+    inputs=["X", "Scale?", "Bias?"],
+    outputs=["Y", "Mean", "Variance"],
+    attrs=_LN_ATTRS,
+    infer=_infer_layer_norm,
+    grad=_grad_layer_norm,
+    doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
+    "* Scale + Bias (Scale and Bias flattened, optional).",
+)
 
 
 def _infer_layer_norm_grad(ctx):
     x = ctx.input_var("X")
     ctx.set_output("X@GRAD", x.shape, x.dtype)
-    right = known_numel(x.shape[ctx.attrs["begin_norm_axis"]:])
+    right = known_numel(x.shape[ctx.attrs["begin_norm_axis"] :])
     ctx.set_output("Scale@GRAD", [right], x.dtype)
     ctx.set_output("Bias@GRAD", [right], x.dtype)
 
 
-register("layer_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Bias?", "Mean", "Variance", "Y@GRAD"],
-         no_need_buffer=("Bias",),
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
+register(
+    "layer_norm_grad",
+    kernel_module="normalization",
+    inputs=["X", "Scale?", "Bias?", "Mean", "Variance", "Y@GRAD"],
+    no_need_buffer=("Bias",),
+    outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_LN_ATTRS,
+    infer=_infer_layer_norm_grad,
+)
 
 
 # -- instance_norm, group_norm ------------------------------------------------------------------------
+
 
 def _check_affine(ctx, x):
     for slot in ("Scale", "Bias"):
@@ -153,8 +202,13 @@ def _grad_norm(grad_type, mean, variance):
         ins = {"X": g.input("X"), mean: g.output(mean), variance: g.output(variance), "Y@GRAD": g.out_grad("Y")}
         if g.input("Scale"):
             ins["Scale"] = g.input("Scale")
-        g.op(grad_type, ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
-                              "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+        g.op(
+            grad_type,
+            ins,
+            {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")},
+            g.attrs,
+        )
+
     return grad
 
 
@@ -166,19 +220,32 @@ def _infer_norm_grad(ctx):
     ctx.set_output("Bias@GRAD", [channels], x.dtype)
 
 
-register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"],
-         outputs=["Y", "SavedMean", "SavedVariance"], attrs={"epsilon": _EPS}, infer=_infer_instance_norm,
-         grad=_grad_norm("instance_norm_grad", "SavedMean", "SavedVariance"),
-         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
-         doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
-             "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
-             "Fluid's) are [N * C].")
+register(
+    "instance_norm",
+    kernel_module="normalization",
+    inputs=["X", "Scale?", "Bias?"],
+    outputs=["Y", "SavedMean", "SavedVariance"],
+    attrs={"epsilon": _EPS},
+    infer=_infer_instance_norm,
+    grad=_grad_norm("instance_norm_grad", "SavedMean", "SavedVariance"),
+    grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
+    doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
+    "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
+    "Fluid's) are [N * C].",
+)
 
 
-register("instance_norm_grad", kernel_module="normalization",
-         inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad,
-         grad=grad_instance_norm_grad)
+register(
+    "instance_norm_grad",
+    kernel_module="normalization",
+    inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
+    outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs={"epsilon": _EPS},
+    infer=_infer_norm_grad,
+    grad=grad_instance_norm_grad,
+)
+
+
 def _infer_group_norm(ctx):
     x, groups = ctx.shape("X"), ctx.attrs["groups"]
     nhwc = ctx.attrs["data_layout"] == "NHWC"
@@ -194,20 +261,38 @@ def _infer_group_norm(ctx):
     ctx.set_output("Variance", [x[0], groups], dtype)
 
 
-_GN_ATTRS = {"epsilon": _EPS, "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-             "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("group_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"],
-         attrs=_GN_ATTRS, infer=_infer_group_norm, grad=_grad_norm("group_norm_grad", "Mean", "Variance"),
-         grad_reads=("Mean", "Scale", "Variance", "X"), channels_last=("X", "Y"),
-         doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
-             "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
-             "[N, groups]. NCHW, or NHWC by the NCHW kernels between transposes (kernels/layout.py).")
-register("group_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad,
-         channels_last=("X", "Y@GRAD", "X@GRAD"))
+_GN_ATTRS = {
+    "epsilon": _EPS,
+    "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC")),
+}
+register(
+    "group_norm",
+    kernel_module="normalization",
+    inputs=["X", "Scale?", "Bias?"],
+    outputs=["Y", "Mean", "Variance"],
+    attrs=_GN_ATTRS,
+    infer=_infer_group_norm,
+    grad=_grad_norm("group_norm_grad", "Mean", "Variance"),
+    grad_reads=("Mean", "Scale", "Variance", "X"),
+    channels_last=("X", "Y"),
+    doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
+    "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
+    "[N, groups]. NCHW, or NHWC by the NCHW kernels between transposes (kernels/layout.py).",
+)
+register(
+    "group_norm_grad",
+    kernel_module="normalization",
+    inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+    outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_GN_ATTRS,
+    infer=_infer_norm_grad,
+    channels_last=("X", "Y@GRAD", "X@GRAD"),
+)
 
 
 # -- affine_channel -------------------------------------------------------------------------------
+
 
 def _channel_axis(ctx):
     return 1 if ctx.attrs["data_layout"] == "NCHW" else len(ctx.shape("X")) - 1
@@ -226,21 +311,39 @@ def _infer_affine_channel(ctx):
 
 
 def _grad_affine_channel(g):
-    g.op("affine_channel_grad", {"X": g.input("X"), "Scale": g.input("Scale"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+    g.op(
+        "affine_channel_grad",
+        {"X": g.input("X"), "Scale": g.input("Scale"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")},
+        g.attrs,
+    )
 
 
 _AC_ATTRS = {"data_layout": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
-register("affine_channel", kernel_module="normalization", inputs=["X", "Scale", "Bias"], outputs=["Out"],
-         attrs=_AC_ATTRS, infer=_infer_affine_channel, grad=_grad_affine_channel, grad_reads=("Scale", "X"),
-         doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC and in Fluid's default "
-             "AnyLayout, as its kernel).")
-register("affine_channel_grad", kernel_module="normalization", inputs=["X", "Scale", "Out@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_AC_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+register(
+    "affine_channel",
+    kernel_module="normalization",
+    inputs=["X", "Scale", "Bias"],
+    outputs=["Out"],
+    attrs=_AC_ATTRS,
+    infer=_infer_affine_channel,
+    grad=_grad_affine_channel,
+    grad_reads=("Scale", "X"),
+    doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC and in Fluid's default "
+    "AnyLayout, as its kernel).",
+)
+register(
+    "affine_channel_grad",
+    kernel_module="normalization",
+    inputs=["X", "Scale", "Out@GRAD"],
+    outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
+    attrs=_AC_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+)
 
 
 # -- lrn ----------------------------------------------------------------------------------------------
+
 
 def _infer_lrn(ctx):
     x = _four_d(ctx)
@@ -249,22 +352,47 @@ def _infer_lrn(ctx):
 
 
 def _grad_lrn(g):
-    g.op("lrn_grad", {"X": g.input("X"), "Out": g.output("Out"), "MidOut": g.output("MidOut"),
-                      "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "lrn_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "MidOut": g.output("MidOut"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-_LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
-              "is_test": False, **backend_attrs("use_mkldnn"),
-              "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
-register("lrn", kernel_module="normalization", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
-         infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
-         doc="MidOut = k + alpha * (sum of X^2 over the n channels from c - (n-1)//2); Out = X * MidOut^-beta "
-             "(local response normalization across channels; NHWC: channels last).")
-register("lrn_grad", kernel_module="normalization", inputs=["X", "Out", "MidOut", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_LRN_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+_LRN_ATTRS = {
+    "n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"),
+    "k": 2.0,
+    "alpha": 1e-4,
+    "beta": 0.75,
+    "is_test": False,
+    **backend_attrs("use_mkldnn"),
+    "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout")),
+}
+register(
+    "lrn",
+    kernel_module="normalization",
+    inputs=["X"],
+    outputs=["Out", "MidOut"],
+    attrs=_LRN_ATTRS,
+    infer=_infer_lrn,
+    grad=_grad_lrn,
+    grad_reads=("MidOut", "Out", "X"),
+    doc="MidOut = k + alpha * (sum of X^2 over the n channels from c - (n-1)//2); Out = X * MidOut^-beta "
+    "(local response normalization across channels; NHWC: channels last).",
+)
+register(
+    "lrn_grad",
+    kernel_module="normalization",
+    inputs=["X", "Out", "MidOut", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_LRN_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- norm: l2_normalize ------------------------------------------------------------------------------
+
 
 def _infer_norm(ctx):
     x, axis = ctx.shape("X"), ctx.attrs["axis"]
@@ -276,14 +404,27 @@ def _infer_norm(ctx):
     ctx.set_output("Norm", norm, ctx.dtype("X"))
 
 
-_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, real_number, "a number"),
-               "is_test": False}
-register("norm", kernel_module="normalization", inputs=["X"], outputs=["Out", "Norm"], attrs=_NORM_ATTRS,
-         infer=_infer_norm, grad=_grad_of("norm_grad", ("X",), ("Norm",)), grad_reads=("Norm", "X"),
-         doc="Norm = sqrt(sum(X^2 along axis) + epsilon) (that dim kept as 1); Out = X / Norm. "
-             "The gradient flows through Out (Norm is a by-product, as in Fluid).")
-register("norm_grad", kernel_module="normalization", inputs=["X", "Norm", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_NORM_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, real_number, "a number"), "is_test": False}
+register(
+    "norm",
+    kernel_module="normalization",
+    inputs=["X"],
+    outputs=["Out", "Norm"],
+    attrs=_NORM_ATTRS,
+    infer=_infer_norm,
+    grad=_grad_of("norm_grad", ("X",), ("Norm",)),
+    grad_reads=("Norm", "X"),
+    doc="Norm = sqrt(sum(X^2 along axis) + epsilon) (that dim kept as 1); Out = X / Norm. "
+    "The gradient flows through Out (Norm is a by-product, as in Fluid).",
+)
+register(
+    "norm_grad",
+    kernel_module="normalization",
+    inputs=["X", "Norm", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_NORM_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- data_norm (Fluid 1.8): normalization by summary statistics the backward pass accumulates -----------
@@ -293,7 +434,7 @@ _STATS = ("BatchSize", "BatchSum", "BatchSquareSum")
 
 def _infer_data_norm(ctx):
     x = ctx.shape("X")
-    if not 2 <= len(x) <= 5 or (ctx.is_runtime and len(x) != 2):    # (Fluid's kernel takes 2-D only)
+    if not 2 <= len(x) <= 5 or (ctx.is_runtime and len(x) != 2):  # (Fluid's kernel takes 2-D only)
         ctx.fail(f"X {fmt_shape(x)} must be 2-D [N, C] (Fluid's data_norm builds with 2 to 5 dims)")
     c = x[1] if ctx.attrs["data_layout"] == "NCHW" else x[-1]
     for slot in _STATS + (("scale_w", "bias") if ctx.attrs["enable_scale_and_shift"] else ()):
@@ -324,25 +465,41 @@ def _infer_data_norm_grad(ctx):
     for slot in ("X", "scale_w", "bias") + _STATS:
         out = slot + "@GRAD" if slot in ("X", "scale_w", "bias") else slot
         if ctx.has_output(out):
-            like = "scale_w" if slot == "bias" else slot      # bias is shaped as scale_w
+            like = "scale_w" if slot == "bias" else slot  # bias is shaped as scale_w
             ctx.set_output(out, ctx.shape(like), ctx.dtype(like))
 
 
-_DN_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
-             "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
-             "enable_scale_and_shift": False, "sync_stats": False, **backend_attrs("use_mkldnn"),
-             "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
-register("data_norm", kernel_module="normalization", run_infer=True,
-         inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],
-         outputs=["Y", "Means", "Scales", "BatchSize?", "BatchSum?", "BatchSquareSum?"], attrs=_DN_ATTRS,
-         infer=_infer_data_norm, grad=_grad_data_norm, grad_reads=("X", "scale_w", "Means", "Scales") + _STATS,
-         doc="Means = BatchSum / BatchSize, Scales = sqrt(BatchSize / BatchSquareSum); Y = (X - Means) * Scales "
-             "(then * scale_w + bias with enable_scale_and_shift); with slot_dim > 0, a slot (slot_dim columns) "
-             "whose first value is 0 gives 0. Backward: X@GRAD = Y@GRAD * Scales (* scale_w), and each trainable "
-             "statistic is updated by the summary rule stat = summary_decay_rate * stat + this batch's (count N, "
-             "sum of X, sum of (X - Means)^2 + N epsilon; per slot, the rows whose slot is shown, averaged), as "
-             "Fluid's device kernels and parameter servers do, in place of an optimizer step.")
-register("data_norm_grad", kernel_module="normalization",
-         inputs=["X", "scale_w?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
-         outputs=["X@GRAD?", "scale_w@GRAD?", "bias@GRAD?", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
-         attrs=_DN_ATTRS, infer=_infer_data_norm_grad)
+_DN_ATTRS = {
+    "epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"),
+    "slot_dim": Attr(-1, is_int, "an int"),
+    "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
+    "enable_scale_and_shift": False,
+    "sync_stats": False,
+    **backend_attrs("use_mkldnn"),
+    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+}
+register(
+    "data_norm",
+    kernel_module="normalization",
+    run_infer=True,
+    inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],
+    outputs=["Y", "Means", "Scales", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
+    attrs=_DN_ATTRS,
+    infer=_infer_data_norm,
+    grad=_grad_data_norm,
+    grad_reads=("X", "scale_w", "Means", "Scales") + _STATS,
+    doc="Means = BatchSum / BatchSize, Scales = sqrt(BatchSize / BatchSquareSum); Y = (X - Means) * Scales "
+    "(then * scale_w + bias with enable_scale_and_shift); with slot_dim > 0, a slot (slot_dim columns) "
+    "whose first value is 0 gives 0. Backward: X@GRAD = Y@GRAD * Scales (* scale_w), and each trainable "
+    "statistic is updated by the summary rule stat = summary_decay_rate * stat + this batch's (count N, "
+    "sum of X, sum of (X - Means)^2 + N epsilon; per slot, the rows whose slot is shown, averaged), as "
+    "Fluid's device kernels and parameter servers do, in place of an optimizer step.",
+)
+register(
+    "data_norm_grad",
+    kernel_module="normalization",
+    inputs=["X", "scale_w?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
+    outputs=["X@GRAD?", "scale_w@GRAD?", "bias@GRAD?", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
+    attrs=_DN_ATTRS,
+    infer=_infer_data_norm_grad,
+)

@@ -2,6 +2,7 @@
 counts; values [3] float32 = its max and min over the elements but NaN, and its mean (NaN where it holds one). check_nan_inf_level 0 stops the
 run on a NaN or inf (naming op_type and var_name), the other levels only count; output_dir (Paddle's log
 files) is refused."""
+
 from .define import Attr, is_int, register
 from .pointwise_math import QUANT
 
@@ -11,9 +12,21 @@ def _infer(ctx):
     ctx.set_output("values", [3], "float32")
 
 
-register("check_numerics", kernel_module="numerics", inputs=["tensor"], outputs=["stats", "values"], lod="drop",
-         attrs={"op_type": Attr(""), "var_name": Attr(""), "check_nan_inf_level": Attr(0, is_int, "an int"),
-                "stack_height_limit": Attr(-1, is_int, "an int"), "output_dir": Attr("", choices=("",)), **QUANT},
-         infer=_infer,
-         doc="stats = [NaN count, inf count, zero count] of tensor; values = [max, min] of its elements but NaN "
-             "and their mean (as Paddle's); level 0 stops the run where it holds a NaN or inf.")
+register(
+    "check_numerics",
+    kernel_module="numerics",
+    inputs=["tensor"],
+    outputs=["stats", "values"],
+    lod="drop",
+    attrs={
+        "op_type": Attr(""),
+        "var_name": Attr(""),
+        "check_nan_inf_level": Attr(0, is_int, "an int"),
+        "stack_height_limit": Attr(-1, is_int, "an int"),
+        "output_dir": Attr("", choices=("",)),
+        **QUANT,
+    },
+    infer=_infer,
+    doc="stats = [NaN count, inf count, zero count] of tensor; values = [max, min] of its elements but NaN "
+    "and their mean (as Paddle's); level 0 stops the run where it holds a NaN or inf.",
+)

@@ -4,16 +4,28 @@ penalties, which shrinks each value toward zero:
 prox = Param - lr * step; ParamOut = sign(prox) * max(|prox| - lr * l1, 0) / (1 + lr * l2) (l1 > 0),
 else prox / (1 + lr * l2). proximal_gd steps by Grad, proximal_adagrad by Grad / sqrt(Moment + Grad^2)
 with MomentOut = Moment + Grad^2. ParamOut and MomentOut are Param's and Moment's variables."""
+
 from .define import Attr, register
 from .optimizer import _infer_update
 
 _PENALTIES = {"l1": Attr(0.0, lambda v: v >= 0, ">= 0"), "l2": Attr(0.0, lambda v: v >= 0, ">= 0")}
 
-register("proximal_gd", kernel_module="optimizer_proximal", inputs=["Param", "Grad", "LearningRate"],
-         outputs=["ParamOut"], attrs=dict(_PENALTIES), infer=_infer_update(),
-         doc="prox = Param - lr * Grad; ParamOut = the l1 / l2 proximal step of prox (see the family).")
-register("proximal_adagrad", kernel_module="optimizer_proximal",
-         inputs=["Param", "Moment", "Grad", "LearningRate"], outputs=["ParamOut", "MomentOut"],
-         attrs=dict(_PENALTIES), infer=_infer_update([("MomentOut", "Moment")]),
-         doc="MomentOut = Moment + Grad^2; prox = Param - lr * Grad / sqrt(MomentOut); ParamOut = the l1 / l2 "
-             "proximal step of prox (see the family).")
+register(
+    "proximal_gd",
+    kernel_module="optimizer_proximal",
+    inputs=["Param", "Grad", "LearningRate"],
+    outputs=["ParamOut"],
+    attrs=dict(_PENALTIES),
+    infer=_infer_update(),
+    doc="prox = Param - lr * Grad; ParamOut = the l1 / l2 proximal step of prox (see the family).",
+)
+register(
+    "proximal_adagrad",
+    kernel_module="optimizer_proximal",
+    inputs=["Param", "Moment", "Grad", "LearningRate"],
+    outputs=["ParamOut", "MomentOut"],
+    attrs=dict(_PENALTIES),
+    infer=_infer_update([("MomentOut", "Moment")]),
+    doc="MomentOut = Moment + Grad^2; prox = Param - lr * Grad / sqrt(MomentOut); ParamOut = the l1 / l2 "
+    "proximal step of prox (see the family).",
+)

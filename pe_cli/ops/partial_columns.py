@@ -2,6 +2,7 @@
 CTR models): each input X[i] [batch, n] gives its columns [start_index, start_index + length)
 (start_index < 0 counts from the end; length -1: to the end, partial_concat's any length < 0); partial_concat joins the windows
 along the columns, partial_sum adds them. Kernels in kernels/<device>/partial_columns.py."""
+
 from ..base.shapes import column_window
 from .define import Attr, backend_attrs, fmt_shape, grads_like, register
 
@@ -40,14 +41,36 @@ def _infer_sum(ctx):
 def _grad_maker(grad_type):
     def grad(g):
         g.op(grad_type, {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
     return grad
 
 
 for _type, _infer, _attrs, _doc in [
-        ("partial_concat", _infer_concat, _CONCAT_ATTRS, "Out = concat([X[i][:, start:start + length] for i], axis=1)."),
-        ("partial_sum", _infer_sum, dict(_ATTRS, **backend_attrs("use_mkldnn")),
-         "Out = sum(X[i][:, start:start + length] for i).")]:
-    register(_type, kernel_module="partial_columns", inputs=["X*"], outputs=["Out"], attrs=_attrs, infer=_infer,
-             grad=_grad_maker(_type + "_grad"), grad_reads=("X",), lod="drop", doc=_doc)
-    register(_type + "_grad", kernel_module="partial_columns", inputs=["X*", "Out@GRAD"], outputs=["X@GRAD*"],
-             attrs=_attrs, infer=grads_like({"X@GRAD": "X"}))
+    ("partial_concat", _infer_concat, _CONCAT_ATTRS, "Out = concat([X[i][:, start:start + length] for i], axis=1)."),
+    (
+        "partial_sum",
+        _infer_sum,
+        dict(_ATTRS, **backend_attrs("use_mkldnn")),
+        "Out = sum(X[i][:, start:start + length] for i).",
+    ),
+]:
+    register(
+        _type,
+        kernel_module="partial_columns",
+        inputs=["X*"],
+        outputs=["Out"],
+        attrs=_attrs,
+        infer=_infer,
+        grad=_grad_maker(_type + "_grad"),
+        grad_reads=("X",),
+        lod="drop",
+        doc=_doc,
+    )
+    register(
+        _type + "_grad",
+        kernel_module="partial_columns",
+        inputs=["X*", "Out@GRAD"],
+        outputs=["X@GRAD*"],
+        attrs=_attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+    )

@@ -15,6 +15,7 @@ filters (use_filter with white_list_len or black_list_len > 0) are refused.
 The gradient: W@GRAD (dense, W's shape) sums Out@GRAD's windows back onto the positions they were
 read from; the optimizer applies it. Fluid's grad kernel instead updates W in place by its own ``lr``
 attribute and gives no W gradient (docs/COMPAT.md)."""
+
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -24,35 +25,65 @@ def _infer(ctx):
         ctx.fail(f"X {ctx.dtype('X')} {fmt_shape(x)} must be int32 ids [N, 1]")
     if len(w) != 2 or w[1] != 1 or w[0] != a["space_len"] + a["rand_len"]:
         ctx.fail(f"W {fmt_shape(w)} must be [space_len + rand_len, 1] = [{a['space_len'] + a['rand_len']}, 1]")
-    if a["space_len"] <= 0 or a["rand_len"] <= 0:       # (Fluid's kernel divides by both)
+    if a["space_len"] <= 0 or a["rand_len"] <= 0:  # (Fluid's kernel divides by both)
         ctx.fail(f"space_len={a['space_len']} and rand_len={a['rand_len']} must be > 0")
     if a["num_emb"] % a["rand_len"]:
         ctx.fail(f"num_emb {a['num_emb']} must be a multiple of rand_len {a['rand_len']}")
     if a["use_filter"] and (a["white_list_len"] > 0 or a["black_list_len"] > 0):
-        ctx.fail("use_filter with a white or black list is not supported: Fluid keeps them as Bloom filters "
-                 "in its C library's binary layout; set use_filter=False")
+        ctx.fail(
+            "use_filter with a white or black list is not supported: Fluid keeps them as Bloom filters "
+            "in its C library's binary layout; set use_filter=False"
+        )
     ctx.set_output("Out", [-1, a["num_emb"]], ctx.dtype("W"), lod_level=1)
     ctx.set_output("DropPos", [-1, 1], "int32")
     ctx.set_output("X_Temp_Out", list(x), "float32")
 
 
 def _grad(g):
-    g.op("pyramid_hash_grad", {"X": g.input("X"), "W": g.input("W"), "DropPos": g.output("DropPos"),
-                               "Out@GRAD": g.out_grad("Out")}, {"W@GRAD": g.in_grad("W")}, g.attrs)
+    g.op(
+        "pyramid_hash_grad",
+        {"X": g.input("X"), "W": g.input("W"), "DropPos": g.output("DropPos"), "Out@GRAD": g.out_grad("Out")},
+        {"W@GRAD": g.in_grad("W")},
+        g.attrs,
+    )
 
 
 _NONNEG = lambda v: is_int(v) and v >= 0  # noqa: E731
-_ATTRS = {"num_emb": Attr(0, _NONNEG, "an int >= 0"), "space_len": Attr(0, _NONNEG, "an int >= 0"),
-          "pyramid_layer": Attr(2, lambda v: is_int(v) and v >= 2, "an int >= 2"),
-          "rand_len": Attr(0, _NONNEG, "an int >= 0"),
-          "drop_out_percent": Attr(0.0, lambda v: 0 <= v <= 1, "in [0, 1]"),
-          "is_training": Attr(0, _NONNEG, "an int >= 0"), "use_filter": Attr(True),
-          "white_list_len": Attr(0, _NONNEG, "an int >= 0"), "black_list_len": Attr(0, _NONNEG, "an int >= 0"),
-          "seed": Attr(0, _NONNEG, "an int >= 0"), "lr": Attr(0.0, lambda v: v >= 0, ">= 0"),
-          "distribute_update_vars": Attr("")}
+_ATTRS = {
+    "num_emb": Attr(0, _NONNEG, "an int >= 0"),
+    "space_len": Attr(0, _NONNEG, "an int >= 0"),
+    "pyramid_layer": Attr(2, lambda v: is_int(v) and v >= 2, "an int >= 2"),
+    "rand_len": Attr(0, _NONNEG, "an int >= 0"),
+    "drop_out_percent": Attr(0.0, lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "is_training": Attr(0, _NONNEG, "an int >= 0"),
+    "use_filter": Attr(True),
+    "white_list_len": Attr(0, _NONNEG, "an int >= 0"),
+    "black_list_len": Attr(0, _NONNEG, "an int >= 0"),
+    "seed": Attr(0, _NONNEG, "an int >= 0"),
+    "lr": Attr(0.0, lambda v: v >= 0, ">= 0"),
+    "distribute_update_vars": Attr(""),
+}
 
-register("pyramid_hash", kernel_module="pyramid_hash", inputs=["X", "W", "WhiteList?", "BlackList?"],
-         outputs=["Out", "DropPos", "X_Temp_Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("X", "W", "DropPos"), lod="drop", needs_lod=True, doc="see the module's doc")
-register("pyramid_hash_grad", kernel_module="pyramid_hash", inputs=["X", "W", "DropPos", "Out@GRAD"],
-         outputs=["W@GRAD"], attrs=_ATTRS, needs_lod=True, lod="drop", infer=grads_like({"W@GRAD": "W"}))
+register(
+    "pyramid_hash",
+    kernel_module="pyramid_hash",
+    inputs=["X", "W", "WhiteList?", "BlackList?"],
+    outputs=["Out", "DropPos", "X_Temp_Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "W", "DropPos"),
+    lod="drop",
+    needs_lod=True,
+    doc="see the module's doc",
+)
+register(
+    "pyramid_hash_grad",
+    kernel_module="pyramid_hash",
+    inputs=["X", "W", "DropPos", "Out@GRAD"],
+    outputs=["W@GRAD"],
+    attrs=_ATTRS,
+    needs_lod=True,
+    lod="drop",
+    infer=grads_like({"W@GRAD": "W"}),
+)

@@ -24,6 +24,7 @@ moving_average_abs_max_scale (Out = X, and the moving average scale); the int8 i
 dequantize_abs_max and dequantize_log (int8 X back to float32 by a scale or a dictionary); and the
 oneDNN int8 ops quantize (float32 -> int8 / uint8 by Scale), dequantize and requantize, computed as
 oneDNN's reorders compute them (round half to even, saturated)."""
+
 from ..base.activations import real_number
 from .define import Attr, fmt_shape, in_range, positive, register
 
@@ -45,8 +46,7 @@ def _infer_range(ctx):
     if not ctx.attrs["is_test"] and not ctx.has_input("Iter"):
         ctx.fail("training (is_test=False) needs the step counter Iter")
     if ctx.has_input("InScales") and list(ctx.shape("InScales")) not in ([ctx.attrs["window_size"]], [-1]):
-        ctx.fail(f"InScales {fmt_shape(ctx.shape('InScales'))} must be [window_size] = "
-                 f"[{ctx.attrs['window_size']}]")
+        ctx.fail(f"InScales {fmt_shape(ctx.shape('InScales'))} must be [window_size] = [{ctx.attrs['window_size']}]")
     _infer_quantize(ctx)
 
 
@@ -72,22 +72,43 @@ def _infer_grad(ctx):
 
 _COMMON = dict(kernel_module="quantization", grad=_straight_through)
 
-register("fake_quantize_abs_max", inputs=["X"], outputs=["Out", "OutScale"], attrs={"bit_length": _BITS},
-         infer=_infer_quantize, doc="s = max|X|; Out = round(clip(X, -s, s) * (2^(bits-1) - 1) / s); "
-                                    "OutScale = s", **_COMMON)
-register("fake_quantize_range_abs_max", inputs=["X", "InScale", "Iter?", "InScales?"],
-         outputs=["Out", "OutScale", "OutScales?"],
-         attrs={"window_size": Attr(10000, positive, "> 0"), "bit_length": _BITS, "is_test": False},
-         infer=_infer_range, doc="training: s = the largest max|X| of the last window_size steps (OutScales, "
-                                 "indexed by Iter % window_size); test: s = InScale", **_COMMON)
-register("fake_quantize_moving_average_abs_max", inputs=["X", "InScale", "InAccum?", "InState?"],
-         outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
-         attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
-         infer=_infer_moving_average, doc="training: state = rate * state + 1, accum = rate * accum + max|X|, "
-                                          "s = accum / state; test: s = InScale", **_COMMON)
-register("fake_dequantize_max_abs", inputs=["X", "Scale"], outputs=["Out"],
-         attrs={"max_range": Attr(127.0, real_number, "a number")}, infer=_infer_dequantize,
-         doc="Out = X * Scale / max_range", **_COMMON)
+register(
+    "fake_quantize_abs_max",
+    inputs=["X"],
+    outputs=["Out", "OutScale"],
+    attrs={"bit_length": _BITS},
+    infer=_infer_quantize,
+    doc="s = max|X|; Out = round(clip(X, -s, s) * (2^(bits-1) - 1) / s); OutScale = s",
+    **_COMMON,
+)
+register(
+    "fake_quantize_range_abs_max",
+    inputs=["X", "InScale", "Iter?", "InScales?"],
+    outputs=["Out", "OutScale", "OutScales?"],
+    attrs={"window_size": Attr(10000, positive, "> 0"), "bit_length": _BITS, "is_test": False},
+    infer=_infer_range,
+    doc="training: s = the largest max|X| of the last window_size steps (OutScales, "
+    "indexed by Iter % window_size); test: s = InScale",
+    **_COMMON,
+)
+register(
+    "fake_quantize_moving_average_abs_max",
+    inputs=["X", "InScale", "InAccum?", "InState?"],
+    outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
+    attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
+    infer=_infer_moving_average,
+    doc="training: state = rate * state + 1, accum = rate * accum + max|X|, s = accum / state; test: s = InScale",
+    **_COMMON,
+)
+register(
+    "fake_dequantize_max_abs",
+    inputs=["X", "Scale"],
+    outputs=["Out"],
+    attrs={"max_range": Attr(127.0, real_number, "a number")},
+    infer=_infer_dequantize,
+    doc="Out = X * Scale / max_range",
+    **_COMMON,
+)
 
 
 def _infer_channel_quantize(ctx):
@@ -120,46 +141,99 @@ def _infer_to_float(ctx):
 def _infer_onednn(out_dtype):
     def infer(ctx):
         ctx.set_output("Output", ctx.shape("Input"), out_dtype(ctx), lod_level=ctx.input_var("Input").lod_level)
+
     return infer
 
 
 _KERNELS = dict(kernel_module="quantization")
-register("fake_channel_wise_quantize_abs_max", inputs=["X"], outputs=["Out", "OutScale"],
-         attrs={"bit_length": _BITS}, infer=_infer_channel_quantize, **_KERNELS,
-         doc="per slice i of dim 0: s_i = max|X[i]|, Out[i] = round(clip(X[i], -s_i, s_i) * (2^(bits-1) - 1) / s_i); "
-             "OutScale = s")
-register("fake_channel_wise_dequantize_max_abs", inputs=["X", "Scales*"], outputs=["Out"],
-         attrs={"quant_bits": Attr([8], lambda v: all(1 <= b <= 16 for b in v), "ints in [1, 16]")},
-         infer=_infer_channel_dequantize, **_KERNELS,
-         doc="one Scales tensor: Out[i] = X[i] * Scales[0][i] / (2^(b0-1) - 1) per slice of dim 0; two: "
-             "Out[:, j] = X[:, j] * Scales[0][j] * Scales[1][0] / ((2^(b0-1) - 1) * (2^(b1-1) - 1))")
-register("fake_quantize_dequantize_moving_average_abs_max", inputs=["X", "InScale", "InAccum?", "InState?"],
-         outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
-         attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
-         infer=_infer_moving_average, **_KERNELS,
-         doc="s as fake_quantize_moving_average_abs_max; Out = round(clip(X, -s, s) * n / s) * s / n, "
-             "n = 2^(bits-1) - 1")
-register("moving_average_abs_max_scale", inputs=["X", "InAccum?", "InState?"],
-         outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
-         attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "is_test": False},
-         infer=_infer_scale, **_KERNELS,
-         doc="Out = X; training: state = rate * state + 1, accum = rate * accum + max|X|, OutScale = accum / state")
-register("dequantize_abs_max", inputs=["X", "Scale"], outputs=["Out"],
-         attrs={"max_range": Attr(127.0, positive, "> 0")}, infer=_infer_to_float, **_KERNELS,
-         doc="int8 X: Out = Scale[0] * X / max_range (float32)")
-register("dequantize_log", inputs=["X", "Dict"], outputs=["Out"], infer=_infer_to_float, **_KERNELS,
-         doc="int8 X: Out = Dict[X] for X >= 0, -Dict[X + 128] for X < 0 (float32)")
-register("quantize", inputs=["Input"], outputs=["Output"],
-         attrs={"is_negative_input": False, "Scale": 1.0, "output_format": Attr("NHWC", choices=("NHWC", "NCHW"))},
-         infer=_infer_onednn(lambda ctx: "int8" if ctx.attrs["is_negative_input"] else "uint8"), **_KERNELS,
-         doc="Output = Input * Scale rounded half to even and saturated to int8 (is_negative_input) or "
-             "uint8; output_format is the layout oneDNN keeps it in, the values are the same")
-register("dequantize", inputs=["Input"], outputs=["Output"], attrs={"Scale": 1.0},
-         infer=_infer_onednn(lambda ctx: "float32"), **_KERNELS,
-         doc="int8 / uint8 Input: Output = Input * (1 / Scale) (float32)")
-register("requantize", inputs=["Input"], outputs=["Output"], attrs={"Scale_in": 1.0, "Scale_out": 1.0},
-         infer=_infer_onednn(lambda ctx: ctx.dtype("Input")), **_KERNELS,
-         doc="int8 / uint8 Input: Output = Input * (Scale_out / Scale_in) rounded half to even, saturated to "
-             "Input's dtype")
-register("fake_quantize_grad", kernel_module="quantization", inputs=["Out@GRAD"], outputs=["X@GRAD"],
-         infer=_infer_grad, doc="straight-through: X@GRAD = Out@GRAD")
+register(
+    "fake_channel_wise_quantize_abs_max",
+    inputs=["X"],
+    outputs=["Out", "OutScale"],
+    attrs={"bit_length": _BITS},
+    infer=_infer_channel_quantize,
+    **_KERNELS,
+    doc="per slice i of dim 0: s_i = max|X[i]|, Out[i] = round(clip(X[i], -s_i, s_i) * (2^(bits-1) - 1) / s_i); "
+    "OutScale = s",
+)
+register(
+    "fake_channel_wise_dequantize_max_abs",
+    inputs=["X", "Scales*"],
+    outputs=["Out"],
+    attrs={"quant_bits": Attr([8], lambda v: all(1 <= b <= 16 for b in v), "ints in [1, 16]")},
+    infer=_infer_channel_dequantize,
+    **_KERNELS,
+    doc="one Scales tensor: Out[i] = X[i] * Scales[0][i] / (2^(b0-1) - 1) per slice of dim 0; two: "
+    "Out[:, j] = X[:, j] * Scales[0][j] * Scales[1][0] / ((2^(b0-1) - 1) * (2^(b1-1) - 1))",
+)
+register(
+    "fake_quantize_dequantize_moving_average_abs_max",
+    inputs=["X", "InScale", "InAccum?", "InState?"],
+    outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
+    attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
+    infer=_infer_moving_average,
+    **_KERNELS,
+    doc="s as fake_quantize_moving_average_abs_max; Out = round(clip(X, -s, s) * n / s) * s / n, n = 2^(bits-1) - 1",
+)
+register(
+    "moving_average_abs_max_scale",
+    inputs=["X", "InAccum?", "InState?"],
+    outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
+    attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "is_test": False},
+    infer=_infer_scale,
+    **_KERNELS,
+    doc="Out = X; training: state = rate * state + 1, accum = rate * accum + max|X|, OutScale = accum / state",
+)
+register(
+    "dequantize_abs_max",
+    inputs=["X", "Scale"],
+    outputs=["Out"],
+    attrs={"max_range": Attr(127.0, positive, "> 0")},
+    infer=_infer_to_float,
+    **_KERNELS,
+    doc="int8 X: Out = Scale[0] * X / max_range (float32)",
+)
+register(
+    "dequantize_log",
+    inputs=["X", "Dict"],
+    outputs=["Out"],
+    infer=_infer_to_float,
+    **_KERNELS,
+    doc="int8 X: Out = Dict[X] for X >= 0, -Dict[X + 128] for X < 0 (float32)",
+)
+register(
+    "quantize",
+    inputs=["Input"],
+    outputs=["Output"],
+    attrs={"is_negative_input": False, "Scale": 1.0, "output_format": Attr("NHWC", choices=("NHWC", "NCHW"))},
+    infer=_infer_onednn(lambda ctx: "int8" if ctx.attrs["is_negative_input"] else "uint8"),
+    **_KERNELS,
+    doc="Output = Input * Scale rounded half to even and saturated to int8 (is_negative_input) or "
+    "uint8; output_format is the layout oneDNN keeps it in, the values are the same",
+)
+register(
+    "dequantize",
+    inputs=["Input"],
+    outputs=["Output"],
+    attrs={"Scale": 1.0},
+    infer=_infer_onednn(lambda ctx: "float32"),
+    **_KERNELS,
+    doc="int8 / uint8 Input: Output = Input * (1 / Scale) (float32)",
+)
+register(
+    "requantize",
+    inputs=["Input"],
+    outputs=["Output"],
+    attrs={"Scale_in": 1.0, "Scale_out": 1.0},
+    infer=_infer_onednn(lambda ctx: ctx.dtype("Input")),
+    **_KERNELS,
+    doc="int8 / uint8 Input: Output = Input * (Scale_out / Scale_in) rounded half to even, saturated to Input's dtype",
+)
+register(
+    "fake_quantize_grad",
+    kernel_module="quantization",
+    inputs=["Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=_infer_grad,
+    doc="straight-through: X@GRAD = Out@GRAD",
+)

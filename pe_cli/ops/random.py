@@ -3,39 +3,89 @@
 recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's); Paddle 2.x's poisson
 and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
 the executor hands them."""
+
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
 _RANDOM_ATTRS = {"shape": Attr([], long=True), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
 _DIAGONAL = {"diag_num": 0, "diag_step": 0, "diag_val": 1.0}
-register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
-         doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
-             "i < diag_num hold diag_val.")
-register("gaussian_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill,
-         needs_rng=True, attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0, **backend_attrs("use_mkldnn")),
-         doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
-             "ShapeTensorList).")
-register("truncated_gaussian_random", kernel_module="random",
-         inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, shape=Attr([]), mean=0.0, std=1.0),     # Fluid: INTS here
-         doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.")
+register(
+    "uniform_random",
+    kernel_module="random",
+    inputs=SHAPE_INPUTS,
+    outputs=["Out"],
+    infer=_infer_fill,
+    needs_rng=True,
+    attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
+    doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
+    "i < diag_num hold diag_val.",
+)
+register(
+    "gaussian_random",
+    kernel_module="random",
+    inputs=SHAPE_INPUTS,
+    outputs=["Out"],
+    infer=_infer_fill,
+    needs_rng=True,
+    attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0, **backend_attrs("use_mkldnn")),
+    doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
+    "ShapeTensorList).",
+)
+register(
+    "truncated_gaussian_random",
+    kernel_module="random",
+    inputs=[],
+    outputs=["Out"],
+    infer=_infer_fill,
+    needs_rng=True,
+    attrs=dict(_RANDOM_ATTRS, shape=Attr([]), mean=0.0, std=1.0),  # Fluid: INTS here
+    doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.",
+)
 
-register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"seed": Attr(0, is_int, "an int")},
-         infer=lambda ctx: ctx.set_output("Out", [1], "int32"), needs_rng=True,
-         doc="Out = [seed], or where seed is 0 a draw in [1, 2^31): the seed of the dropouts that read it "
-             "(RecomputeOptimizer puts one before each dropout, so its recomputation drops the same units).")
+register(
+    "seed",
+    kernel_module="random",
+    inputs=[],
+    outputs=["Out"],
+    attrs={"seed": Attr(0, is_int, "an int")},
+    infer=lambda ctx: ctx.set_output("Out", [1], "int32"),
+    needs_rng=True,
+    doc="Out = [seed], or where seed is 0 a draw in [1, 2^31): the seed of the dropouts that read it "
+    "(RecomputeOptimizer puts one before each dropout, so its recomputation drops the same units).",
+)
 
 
-_LIKE_ATTRS = {"shape": Attr(list), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
-register("uniform_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
-         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx; "
-             "diag_num, diag_step and diag_val as uniform_random's (Fluid's kernel is uniform_random's).")
-register("gaussian_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
-         doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+_LIKE_ATTRS = {
+    "shape": Attr(list),
+    "dtype": Attr("float32", dtype_or_none, "a dtype name"),
+    "input_dim_idx": 0,
+    "output_dim_idx": 0,
+    "seed": 0,
+}
+register(
+    "uniform_random_batch_size_like",
+    kernel_module="random",
+    inputs=["Input"],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_fill_like,
+    needs_rng=True,
+    attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
+    doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx; "
+    "diag_num, diag_step and diag_val as uniform_random's (Fluid's kernel is uniform_random's).",
+)
+register(
+    "gaussian_random_batch_size_like",
+    kernel_module="random",
+    inputs=["Input"],
+    outputs=["Out"],
+    lod="drop",
+    infer=_infer_fill_like,
+    needs_rng=True,
+    attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
+    doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.",
+)
 
 
 def _infer_random_crop(ctx):
@@ -47,16 +97,23 @@ def _infer_random_crop(ctx):
     ctx.set_output("SeedOut", [1], "int64")
 
 
-register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"],
-         run_dtypes={"Seed": ("int64",)},
-         attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
-         infer=_infer_random_crop, lod="drop",
-         doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "
-             "drawn uniformly; the draw is seeded by Seed, and SeedOut (usually Seed itself) gets the next "
-             "seed, so each run crops anew and a given start seed repeats the sequence. No gradient.")
+register(
+    "random_crop",
+    kernel_module="random",
+    inputs=["X", "Seed"],
+    outputs=["Out", "SeedOut"],
+    run_dtypes={"Seed": ("int64",)},
+    attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
+    infer=_infer_random_crop,
+    lod="drop",
+    doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "
+    "drawn uniformly; the draw is seeded by Seed, and SeedOut (usually Seed itself) gets the next "
+    "seed, so each run crops anew and a given start seed repeats the sequence. No gradient.",
+)
 
 
 # -- randint, randperm --------------------------------------------------------------------------
+
 
 def _infer_randint(ctx):
     a = ctx.attrs
@@ -67,19 +124,39 @@ def _infer_randint(ctx):
     _infer_fill(ctx)
 
 
-register("randint", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_randint,
-         needs_rng=True, lod="drop",
-         attrs={"shape": Attr(list, int_list, "a list of ints", long=True), "low": Attr(None, is_int, "an int"),
-                "high": Attr(None, is_int, "an int"), "dtype": Attr("int64", dtype_or_none, "a dtype name"),
-                "seed": Attr(0, is_int, "an int")},
-         doc="Out ~ integers uniform in [low, high), of `shape` (or ShapeTensor's values, or one value per "
-             "ShapeTensorList tensor) and dtype (int64 by default). No gradient.")
-register("randperm", kernel_module="random", inputs=[], outputs=["Out"], needs_rng=True, lod="drop",
-         attrs={"n": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "dtype": Attr("int64", dtype_or_none, "a dtype name"), "seed": Attr(0, is_int, "an int")},
-         infer=lambda ctx: ctx.set_output("Out", [ctx.attrs["n"] if ctx.attrs["n"] is not None else -1],
-                                          ctx.attrs["dtype"]),
-         doc="Out = a random permutation of 0 .. n - 1, of dtype (int64 by default). No gradient.")
+register(
+    "randint",
+    kernel_module="random",
+    inputs=SHAPE_INPUTS,
+    outputs=["Out"],
+    infer=_infer_randint,
+    needs_rng=True,
+    lod="drop",
+    attrs={
+        "shape": Attr(list, int_list, "a list of ints", long=True),
+        "low": Attr(None, is_int, "an int"),
+        "high": Attr(None, is_int, "an int"),
+        "dtype": Attr("int64", dtype_or_none, "a dtype name"),
+        "seed": Attr(0, is_int, "an int"),
+    },
+    doc="Out ~ integers uniform in [low, high), of `shape` (or ShapeTensor's values, or one value per "
+    "ShapeTensorList tensor) and dtype (int64 by default). No gradient.",
+)
+register(
+    "randperm",
+    kernel_module="random",
+    inputs=[],
+    outputs=["Out"],
+    needs_rng=True,
+    lod="drop",
+    attrs={
+        "n": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
+        "dtype": Attr("int64", dtype_or_none, "a dtype name"),
+        "seed": Attr(0, is_int, "an int"),
+    },
+    infer=lambda ctx: ctx.set_output("Out", [ctx.attrs["n"] if ctx.attrs["n"] is not None else -1], ctx.attrs["dtype"]),
+    doc="Out = a random permutation of 0 .. n - 1, of dtype (int64 by default). No gradient.",
+)
 
 
 def _infer_poisson(ctx):
@@ -92,12 +169,25 @@ def _grad_poisson(g):
     g.op("poisson_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("poisson", kernel_module="random", inputs=["X"], outputs=["Out"], infer=_infer_poisson, grad=_grad_poisson,
-         needs_rng=True, lod="drop",
-         doc="Out ~ Poisson(X) elementwise (Paddle 2.x's op): counts in X's dtype, drawn with the rates X. The "
-             "gradient of X is zero, as Paddle 2.6.2's poisson_grad.")
-register("poisson_grad", kernel_module="random", inputs=["Out@GRAD"], outputs=["X@GRAD"],
-         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+register(
+    "poisson",
+    kernel_module="random",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_poisson,
+    grad=_grad_poisson,
+    needs_rng=True,
+    lod="drop",
+    doc="Out ~ Poisson(X) elementwise (Paddle 2.x's op): counts in X's dtype, drawn with the rates X. The "
+    "gradient of X is zero, as Paddle 2.6.2's poisson_grad.",
+)
+register(
+    "poisson_grad",
+    kernel_module="random",
+    inputs=["Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
+)
 
 
 def _infer_dirichlet(ctx):
@@ -106,7 +196,14 @@ def _infer_dirichlet(ctx):
     ctx.set_output("Out", ctx.shape("Alpha"), ctx.dtype("Alpha"))
 
 
-register("dirichlet", kernel_module="random", inputs=["Alpha"], outputs=["Out"], infer=_infer_dirichlet,
-         needs_rng=True, lod="drop",
-         doc="Out ~ Dirichlet(Alpha) along the last dim (Paddle 2.x's op behind paddle.distribution.Dirichlet and "
-             "Beta's samples): gamma draws of shape Alpha, each row over its sum. No gradient.")
+register(
+    "dirichlet",
+    kernel_module="random",
+    inputs=["Alpha"],
+    outputs=["Out"],
+    infer=_infer_dirichlet,
+    needs_rng=True,
+    lod="drop",
+    doc="Out ~ Dirichlet(Alpha) along the last dim (Paddle 2.x's op behind paddle.distribution.Dirichlet and "
+    "Beta's samples): gamma draws of shape Alpha, each row over its sum. No gradient.",
+)

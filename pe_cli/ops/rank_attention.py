@@ -4,6 +4,7 @@ RankOffset[i, 2 + 2k]); for each valid pair k, the row X[row] meets the [C, P] b
 max_rank + faster) of RankParam [C * max_rank^2, P], lower / faster the two ranks - 1:
 Out[i] = sum_k X[row_k] @ block. InputHelp keeps the gathered rows [N, max_rank * C], InsRank the
 ranks. As in Fluid, the gradient reaches RankParam only (kernels in kernels/<device>/rank_attention.py)."""
+
 from .define import Attr, fmt_shape, register
 
 
@@ -22,19 +23,40 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("rank_attention_grad", {"X": g.input("X"), "RankOffset": g.input("RankOffset"),
-                                 "RankParam": g.input("RankParam"), "Out@GRAD": g.out_grad("Out")},
-         {"RankParam@GRAD": g.in_grad("RankParam")}, g.attrs)
+    g.op(
+        "rank_attention_grad",
+        {
+            "X": g.input("X"),
+            "RankOffset": g.input("RankOffset"),
+            "RankParam": g.input("RankParam"),
+            "Out@GRAD": g.out_grad("Out"),
+        },
+        {"RankParam@GRAD": g.in_grad("RankParam")},
+        g.attrs,
+    )
 
 
 def _infer_grad(ctx):
     ctx.set_output("RankParam@GRAD", ctx.shape("RankParam"), ctx.dtype("RankParam"))
 
 
-register("rank_attention", kernel_module="rank_attention", inputs=["X", "RankOffset", "RankParam"],
-         outputs=["Out", "InputHelp", "InsRank"], attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")}, infer=_infer,
-         grad=_grad, grad_reads=("X", "RankOffset", "RankParam"), lod="drop",
-         doc="Out[i] = sum over valid pairs k of X[row_k] @ RankParam's block (rank_i - 1) * MaxRank + rank_k - 1.")
-register("rank_attention_grad", kernel_module="rank_attention",
-         inputs=["X", "RankOffset", "RankParam", "Out@GRAD"], outputs=["RankParam@GRAD"],
-         attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")}, infer=_infer_grad)
+register(
+    "rank_attention",
+    kernel_module="rank_attention",
+    inputs=["X", "RankOffset", "RankParam"],
+    outputs=["Out", "InputHelp", "InsRank"],
+    attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")},
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "RankOffset", "RankParam"),
+    lod="drop",
+    doc="Out[i] = sum over valid pairs k of X[row_k] @ RankParam's block (rank_i - 1) * MaxRank + rank_k - 1.",
+)
+register(
+    "rank_attention_grad",
+    kernel_module="rank_attention",
+    inputs=["X", "RankOffset", "RankParam", "Out@GRAD"],
+    outputs=["RankParam@GRAD"],
+    attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")},
+    infer=_infer_grad,
+)

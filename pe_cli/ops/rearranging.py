@@ -2,6 +2,7 @@
 reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
 (reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
 axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them)."""
+
 from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import axis_in
 
@@ -12,6 +13,7 @@ def _dims_in(ctx, dims, what):
 
 
 # -- flip ---------------------------------------------------------------------------------------
+
 
 def _infer_flip(ctx):
     dims = list(ctx.attrs["dims"])
@@ -25,17 +27,25 @@ def _grad_flip(g):
     g.op("flip", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
 
 
-register("flip", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_flip, grad=_grad_flip,
-         attrs={"dims": Attr(list, int_list, "a list of ints"), "axis": Attr(None, alias_of="dims", fill=False)},
-         doc="Out = X with the order of its elements reversed along each of dims (negative: from the end; a dim "
-             "named twice flips once, as Fluid's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).")
+register(
+    "flip",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_flip,
+    grad=_grad_flip,
+    attrs={"dims": Attr(list, int_list, "a list of ints"), "axis": Attr(None, alias_of="dims", fill=False)},
+    doc="Out = X with the order of its elements reversed along each of dims (negative: from the end; a dim "
+    "named twice flips once, as Fluid's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).",
+)
 
 
 # -- roll ---------------------------------------------------------------------------------------
 
+
 def _infer_roll(ctx):
     shifts, dims = list(ctx.attrs["shifts"]), list(ctx.attrs["dims"])
-    if not dims and len(shifts) == 1:       # Paddle 2.x's roll of the flattened X (no axis)
+    if not dims and len(shifts) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
         ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
         return
     if len(shifts) != len(dims):
@@ -44,26 +54,46 @@ def _infer_roll(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints", long=True), "dims": Attr(list, int_list, "a list of ints", long=True),
-               "axis": Attr([], alias_of="dims", fill=False)}    # (Paddle 2.x's name of dims)
-register("roll", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs=_ROLL_ATTRS, infer=_infer_roll,
-         grad=grad_of("roll_grad", ("X",)), grad_reads=("X",),
-         doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the "
-             "other).")
-register("roll_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ROLL_ATTRS,
-         no_need_buffer=("X",), infer=grads_like({"X@GRAD": "X"}))
+_ROLL_ATTRS = {
+    "shifts": Attr(list, int_list, "a list of ints", long=True),
+    "dims": Attr(list, int_list, "a list of ints", long=True),
+    "axis": Attr([], alias_of="dims", fill=False),
+}  # (Paddle 2.x's name of dims)
+register(
+    "roll",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_ROLL_ATTRS,
+    infer=_infer_roll,
+    grad=grad_of("roll_grad", ("X",)),
+    grad_reads=("X",),
+    doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the other).",
+)
+register(
+    "roll_grad",
+    kernel_module="manipulation",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ROLL_ATTRS,
+    no_need_buffer=("X",),
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- unbind -------------------------------------------------------------------------------------
+
 
 def _infer_unbind(ctx):
     x, axis = ctx.shape("X"), ctx.attrs["axis"]
     if not -len(x) <= axis < len(x):
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
     axis %= len(x)
-    if x[axis] >= 0 and x[axis] < ctx.num_outputs("Out"):      # fewer: the first slices, as Fluid's kernel
-        ctx.fail(f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
-                 f"outputs were given (at most one per slice)")
+    if x[axis] >= 0 and x[axis] < ctx.num_outputs("Out"):  # fewer: the first slices, as Fluid's kernel
+        ctx.fail(
+            f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
+            f"outputs were given (at most one per slice)"
+        )
     for i in range(ctx.num_outputs("Out")):
         ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
 
@@ -72,23 +102,44 @@ def _grad_unbind(g):
     x = g.fwd.block.var(g.input("X")[0]).shape
     if len(g.output("Out")) == x[g.attrs["axis"] % len(x)]:
         g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
-    else:       # fewer outputs than slices: each gradient back where the output read X (Fluid has no
+    else:  # fewer outputs than slices: each gradient back where the output read X (Fluid has no
         # unbind_grad op, and Paddle's op tests read one as unbind's own gradient kernel)
-        g.op("unbind_leading_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-             {"axis": g.attrs["axis"]})
+        g.op(
+            "unbind_leading_grad",
+            {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
+            {"X@GRAD": g.in_grad("X")},
+            {"axis": g.attrs["axis"]},
+        )
 
 
-register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"], grad_reads=("X",),
-         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind, traits=("output_counts",),
-         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
-             "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
-             "rest] (the first k slices along a leading axis), the others' gradient 0.")
-register("unbind_leading_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD*"], outputs=["X@GRAD"],
-         attrs={"axis": Attr(0, is_int, "an int")}, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",),
-         traits=("output_counts",))
+register(
+    "unbind",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Out*"],
+    grad_reads=("X",),
+    attrs={"axis": Attr(0, is_int, "an int")},
+    infer=_infer_unbind,
+    grad=_grad_unbind,
+    traits=("output_counts",),
+    doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
+    "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
+    "rest] (the first k slices along a leading axis), the others' gradient 0.",
+)
+register(
+    "unbind_leading_grad",
+    kernel_module="manipulation",
+    inputs=["X", "Out@GRAD*"],
+    outputs=["X@GRAD"],
+    attrs={"axis": Attr(0, is_int, "an int")},
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+    traits=("output_counts",),
+)
 
 
 # -- unstack ------------------------------------------------------------------------------------
+
 
 def _infer_unstack(ctx):
     x, num = ctx.shape("X"), ctx.attrs["num"]
@@ -112,20 +163,34 @@ def _infer_unstack_grad(ctx):
 
 
 _UNSTACK_ATTRS = {"axis": Attr(0, is_int, "an int"), "num": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")}
-register("unstack", kernel_module="manipulation", inputs=["X"], outputs=["Y*"], attrs=_UNSTACK_ATTRS,
-         infer=_infer_unstack, grad=_grad_unstack,
-         doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).")
-register("unstack_grad", kernel_module="manipulation", inputs=["Y@GRAD*"], outputs=["X@GRAD"], attrs=_UNSTACK_ATTRS,
-         infer=_infer_unstack_grad)
+register(
+    "unstack",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Y*"],
+    attrs=_UNSTACK_ATTRS,
+    infer=_infer_unstack,
+    grad=_grad_unstack,
+    doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).",
+)
+register(
+    "unstack_grad",
+    kernel_module="manipulation",
+    inputs=["Y@GRAD*"],
+    outputs=["X@GRAD"],
+    attrs=_UNSTACK_ATTRS,
+    infer=_infer_unstack_grad,
+)
 
 
 # -- reverse ---------------------------------------------------------------------------------
+
 
 def _infer_reverse(ctx):
     x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
     if not axes:
         ctx.fail("reverse needs at least one axis")
-    for a in axes:          # a dim named twice is reversed once, as in Fluid's kernel
+    for a in axes:  # a dim named twice is reversed once, as in Fluid's kernel
         axis_in(ctx, a, len(x))
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
@@ -134,7 +199,14 @@ def _grad_reverse(g):
     g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
 
 
-register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
-         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
-         doc="Out = X with the order of its elements reversed along each dim `axis` names (negative: from the "
-             "end; a dim named twice is reversed once, as Fluid's kernel does).")
+register(
+    "reverse",
+    kernel_module="manipulation",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_reverse,
+    grad=_grad_reverse,
+    attrs={"axis": Attr(list, int_list, "a list of ints")},
+    doc="Out = X with the order of its elements reversed along each dim `axis` names (negative: from the "
+    "end; a dim named twice is reversed once, as Fluid's kernel does).",
+)

@@ -1,6 +1,7 @@
 """Reductions: mean (of all elements), reduce_sum/mean/max/min/prod over dims, reduce_all/any of
 bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares), and the norms frobenius_norm (over
 dims), p_norm (along an axis) and l1_norm (of all elements)."""
+
 from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
@@ -18,12 +19,24 @@ def _grad_mean(g):
     g.op("mean_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("mean", kernel_module="reduction",
-         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
-         traits=("scalar_0d_in_paddle2",),
-         doc="Out = the mean of all elements of X, shape [1] ([] in a Paddle 2.x program).")
-register("mean_grad", kernel_module="reduction",
-         inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+register(
+    "mean",
+    kernel_module="reduction",
+    grad_reads=("X",),
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_mean,
+    grad=_grad_mean,
+    traits=("scalar_0d_in_paddle2",),
+    doc="Out = the mean of all elements of X, shape [1] ([] in a Paddle 2.x program).",
+)
+register(
+    "mean_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _reduced_shape(ctx):
@@ -33,8 +46,11 @@ def _reduced_shape(ctx):
     for d in a["dim"]:
         if not a["reduce_all"] and not -len(shape) <= d < len(shape):
             ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
-    out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keep_dim"] else \
-        [n for i, n in enumerate(shape) if i not in dims]
+    out = (
+        [1 if i in dims else n for i, n in enumerate(shape)]
+        if a["keep_dim"]
+        else [n for i, n in enumerate(shape) if i not in dims]
+    )
     return out or ctx.scalar_shape()
 
 
@@ -56,21 +72,45 @@ def _reduce(name, doc, grad_kernel=None):
     def infer(ctx):
         ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
 
-    def grad(g):    # (Fluid's: Out for max's and min's alone)
+    def grad(g):  # (Fluid's: Out for max's and min's alone)
         out = {"Out": g.output("Out")} if grad_kernel else {}
-        g.op(f"{name}_grad", {"X": g.input("X"), **out, "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-             g.attrs)
+        g.op(
+            f"{name}_grad",
+            {"X": g.input("X"), **out, "Out@GRAD": g.out_grad("Out")},
+            {"X@GRAD": g.in_grad("X")},
+            g.attrs,
+        )
 
     attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
-    register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("Out", "X") if grad_kernel else ("X",), traits=("scalar_0d_in_paddle2",), doc=doc)
-    register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out?", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}),
-             grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"))   # sum, mean: linear in Out@GRAD
+    register(
+        name,
+        kernel_module="reduction",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("Out", "X") if grad_kernel else ("X",),
+        traits=("scalar_0d_in_paddle2",),
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="reduction",
+        kernel=grad_kernel,
+        inputs=["X", "Out?", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+        grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"),
+    )  # sum, mean: linear in Out@GRAD
 
 
-_reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all); X cast to out_dtype first where "
-                      "that is set (a VarType code; -1: X's dtype), as in reduce_mean, max, min and prod.")
+_reduce(
+    "reduce_sum",
+    "Out = sum of X over `dim` (all dims with reduce_all); X cast to out_dtype first where "
+    "that is set (a VarType code; -1: X's dtype), as in reduce_mean, max, min and prod.",
+)
 _reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
 # reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
 _reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
@@ -79,7 +119,7 @@ _reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (firs
 
 def _infer_cumsum(ctx):
     x = ctx.shape("X")
-    if ctx.attrs["flatten"]:            # Paddle 2.x's cumsum(axis=None): over X flattened, Out 1-D
+    if ctx.attrs["flatten"]:  # Paddle 2.x's cumsum(axis=None): over X flattened, Out 1-D
         ctx.set_output("Out", [known_numel(x)], ctx.dtype("X"))
         return
     axis_in(ctx, ctx.attrs["axis"], len(x))
@@ -94,16 +134,25 @@ def _grad_cumsum(g):
     g.op("cumsum", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, a)
 
 
-register("cumsum", kernel_module="reduction", inputs=["X"], outputs=["Out"], infer=_infer_cumsum,
-         grad=_grad_cumsum,
-         attrs={"axis": Attr(-1, is_int, "an int"), "exclusive": Attr(False, choices=_BOOL),
-                "reverse": Attr(False, choices=_BOOL),
-                # Paddle 2.x's cumsum over the flattened X (axis=None; forward only)
-                "flatten": Attr(False, choices=_BOOL)},
-         doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
-             "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
-             "axis=None): over X flattened, Out 1-D (no gradient in pe). The gradient is the cumsum of Out@GRAD in "
-             "the other direction.")
+register(
+    "cumsum",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_cumsum,
+    grad=_grad_cumsum,
+    attrs={
+        "axis": Attr(-1, is_int, "an int"),
+        "exclusive": Attr(False, choices=_BOOL),
+        "reverse": Attr(False, choices=_BOOL),
+        # Paddle 2.x's cumsum over the flattened X (axis=None; forward only)
+        "flatten": Attr(False, choices=_BOOL),
+    },
+    doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
+    "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
+    "axis=None): over X flattened, Out 1-D (no gradient in pe). The gradient is the cumsum of Out@GRAD in "
+    "the other direction.",
+)
 
 
 _REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
@@ -115,16 +164,37 @@ def _infer_prod(ctx):
 
 def _grad_prod(g):
     """Fluid's reduce_prod_grad, reading Out too (pe's kernel does not: it divides by nothing)."""
-    g.op("reduce_prod_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "reduce_prod_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("reduce_prod", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
-         infer=_infer_prod, grad=_grad_prod, grad_reads=("Out", "X"), lod="drop", traits=("scalar_0d_in_paddle2",),
-         doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
-             "Out@GRAD times the product of the other elements of its group (exact where X has zeros).")
-register("reduce_prod_grad", kernel_module="reduction", inputs=["X", "Out?", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_REDUCE_ATTRS, no_need_buffer=("Out",), infer=grads_like({"X@GRAD": "X"}))
+register(
+    "reduce_prod",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_REDUCE_ATTRS,
+    infer=_infer_prod,
+    grad=_grad_prod,
+    grad_reads=("Out", "X"),
+    lod="drop",
+    traits=("scalar_0d_in_paddle2",),
+    doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
+    "Out@GRAD times the product of the other elements of its group (exact where X has zeros).",
+)
+register(
+    "reduce_prod_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out?", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_REDUCE_ATTRS,
+    no_need_buffer=("Out",),
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _infer_logical_reduce(ctx):
@@ -134,9 +204,17 @@ def _infer_logical_reduce(ctx):
 
 
 for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or")):
-    register(_type, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
-             infer=_infer_logical_reduce, lod="drop", traits=("scalar_0d_in_paddle2",),
-             doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.")
+    register(
+        _type,
+        kernel_module="reduction",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs=_REDUCE_ATTRS,
+        infer=_infer_logical_reduce,
+        lod="drop",
+        traits=("scalar_0d_in_paddle2",),
+        doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.",
+    )
 
 
 def _infer_squared_l2_norm(ctx):
@@ -144,18 +222,30 @@ def _infer_squared_l2_norm(ctx):
 
 
 def _grad_squared_l2_norm(g):
-    g.op("squared_l2_norm_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")})
+    g.op("squared_l2_norm_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("squared_l2_norm", kernel_module="reduction",
-         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_squared_l2_norm,
-         grad=_grad_squared_l2_norm, doc="Out = sum(X^2), shape [1].")
-register("squared_l2_norm_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "squared_l2_norm",
+    kernel_module="reduction",
+    grad_reads=("X",),
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_squared_l2_norm,
+    grad=_grad_squared_l2_norm,
+    doc="Out = sum(X^2), shape [1].",
+)
+register(
+    "squared_l2_norm_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- norms: frobenius_norm (a reduction over dims), p_norm (along one axis), l1_norm (of everything) --
+
 
 def _norm_dtype(ctx):
     """out_dtype (a VarType number, -1: X's dtype): the dtype X is cast to before the reduction."""
@@ -163,67 +253,135 @@ def _norm_dtype(ctx):
 
 
 _FROBENIUS_ATTRS = {**_REDUCE_ATTRS, "in_dtype": Attr(-1, is_int, "an int"), "out_dtype": Attr(-1, is_int, "an int")}
-register("frobenius_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_FROBENIUS_ATTRS,
-         infer=lambda ctx: ctx.set_output("Out", _reduced_shape(ctx), _norm_dtype(ctx)),
-         grad=grad_of("frobenius_norm_grad", ("X",), ("Out",)), grad_reads=("X", "Out"), lod="drop",
-         traits=("scalar_0d_in_paddle2",),
-         doc="Out = sqrt(sum of X^2) over `dim` (all dims with reduce_all); X cast to out_dtype first when it is "
-             "given (>= 0). The gradient is X / (Out + 1e-12) * Out@GRAD, as Fluid's.")
-register("frobenius_norm_grad", kernel_module="reduction", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_FROBENIUS_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register(
+    "frobenius_norm",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_FROBENIUS_ATTRS,
+    infer=lambda ctx: ctx.set_output("Out", _reduced_shape(ctx), _norm_dtype(ctx)),
+    grad=grad_of("frobenius_norm_grad", ("X",), ("Out",)),
+    grad_reads=("X", "Out"),
+    lod="drop",
+    traits=("scalar_0d_in_paddle2",),
+    doc="Out = sqrt(sum of X^2) over `dim` (all dims with reduce_all); X cast to out_dtype first when it is "
+    "given (>= 0). The gradient is X / (Out + 1e-12) * Out@GRAD, as Fluid's.",
+)
+register(
+    "frobenius_norm_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_FROBENIUS_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 def _infer_p_norm(ctx):
     x, a = list(ctx.shape("X")), ctx.attrs
     if not 0 < a["porder"] < float("inf"):
         ctx.fail(f"porder={a['porder']} must be > 0 and finite (Fluid 1.8's p_norm takes no 0 or inf)")
-    if a.get("asvector"):       # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
+    if a.get("asvector"):  # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
         ctx.set_output("Out", [1] * len(x) if a["keepdim"] else [], ctx.dtype("X"))
         return
     axis = axis_in(ctx, a["axis"], len(x))
-    out = [1 if i == axis else n for i, n in enumerate(x)] if a["keepdim"] else x[:axis] + x[axis + 1:]
+    out = [1 if i == axis else n for i, n in enumerate(x)] if a["keepdim"] else x[:axis] + x[axis + 1 :]
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
-_P_NORM_ATTRS = {"porder": Attr(2.0), "axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-12),
-                 "keepdim": Attr(False, choices=_BOOL), "asvector": Attr(False, choices=_BOOL, fill=False)}
-register("p_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_P_NORM_ATTRS,
-         infer=_infer_p_norm, grad=grad_of("p_norm_grad", ("X",), ("Out",)), grad_reads=("X", "Out"), lod="drop",
-         doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "
-             "|X|^(p-1) / (Out^(p-1) + epsilon) * sign(X) * Out@GRAD, as Fluid's.")
-register("p_norm_grad", kernel_module="reduction", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_P_NORM_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+_P_NORM_ATTRS = {
+    "porder": Attr(2.0),
+    "axis": Attr(-1, is_int, "an int"),
+    "epsilon": Attr(1e-12),
+    "keepdim": Attr(False, choices=_BOOL),
+    "asvector": Attr(False, choices=_BOOL, fill=False),
+}
+register(
+    "p_norm",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_P_NORM_ATTRS,
+    infer=_infer_p_norm,
+    grad=grad_of("p_norm_grad", ("X",), ("Out",)),
+    grad_reads=("X", "Out"),
+    lod="drop",
+    doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "
+    "|X|^(p-1) / (Out^(p-1) + epsilon) * sign(X) * Out@GRAD, as Fluid's.",
+)
+register(
+    "p_norm_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_P_NORM_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
-register("l1_norm", kernel_module="reduction", inputs=["X"], outputs=["Out"],
-         infer=lambda ctx: ctx.set_output("Out", [1], ctx.dtype("X")),
-         grad=grad_of("l1_norm_grad", ("X",)), grad_reads=("X",), lod="drop",
-         doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.")
-register("l1_norm_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "l1_norm",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=lambda ctx: ctx.set_output("Out", [1], ctx.dtype("X")),
+    grad=grad_of("l1_norm_grad", ("X",)),
+    grad_reads=("X",),
+    lod="drop",
+    doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.",
+)
+register(
+    "l1_norm_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
 
 
 # -- Paddle 2.x's reductions: reduce_amax / reduce_amin (the gradient shared by every extreme) and logsumexp
+
 
 def _reduce_evenly(name, doc):
     """reduce_amax / reduce_amin: reduce_max's / reduce_min's values (their kernels), the gradient split evenly
     over every element equal to the extreme (Paddle 2.6's amax_grad / amin_grad); AxisTensor (one int tensor)
     or AxisTensorList (one per dim) give `dim` at run time."""
+
     def infer(ctx):
         if ctx.has_input("AxisTensor") or ctx.has_input("AxisTensorList"):
             ctx.fail("the dims given by AxisTensor / AxisTensorList decide Out's rank: pe takes `dim` as an attribute")
         ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
 
     def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+        g.op(
+            f"{name}_grad",
+            {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+            {"X@GRAD": g.in_grad("X")},
+            g.attrs,
+        )
 
     attrs = {**_REDUCE_ATTRS, "with_quant_attr": Attr(False)}
-    register(name, kernel_module="reduction", kernel=name.replace("_a", "_"), inputs=["X", "AxisTensor?",
-                                                                                     "AxisTensorList*?"],
-             outputs=["Out"], attrs=attrs, infer=infer, grad=grad, grad_reads=("Out", "X"),
-             traits=("scalar_0d_in_paddle2",), doc=doc)
-    register(f"{name}_grad", kernel_module="reduction", kernel="reduce_even_extreme_grad",
-             inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+    register(
+        name,
+        kernel_module="reduction",
+        kernel=name.replace("_a", "_"),
+        inputs=["X", "AxisTensor?", "AxisTensorList*?"],
+        outputs=["Out"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("Out", "X"),
+        traits=("scalar_0d_in_paddle2",),
+        doc=doc,
+    )
+    register(
+        f"{name}_grad",
+        kernel_module="reduction",
+        kernel="reduce_even_extreme_grad",
+        inputs=["X", "Out", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=grads_like({"X@GRAD": "X"}),
+    )
 
 
 _reduce_evenly("reduce_amax", "Out = max of X over `dim`; the gradient is shared evenly by the elements equal to it.")
@@ -237,22 +395,46 @@ def _infer_logsumexp(ctx):
         if not -max(len(shape), 1) <= d < max(len(shape), 1):
             ctx.fail(f"axis {d} is out of range for X {fmt_shape(shape)}")
     dims = set(range(len(shape))) if every else {d % len(shape) for d in a["axis"]}
-    out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keepdim"] else \
-        [n for i, n in enumerate(shape) if i not in dims]
+    out = (
+        [1 if i in dims else n for i, n in enumerate(shape)]
+        if a["keepdim"]
+        else [n for i, n in enumerate(shape) if i not in dims]
+    )
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
 def _grad_logsumexp(g):
-    g.op("logsumexp_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "logsumexp_grad",
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-_LOGSUMEXP_ATTRS = {"axis": Attr([0], lambda v: isinstance(v, list) and all(is_int(d) for d in v), "a list of ints"),
-                    "keepdim": Attr(False, choices=_BOOL), "reduce_all": Attr(False, choices=_BOOL),
-                    "with_quant_attr": Attr(False)}
-register("logsumexp", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_LOGSUMEXP_ATTRS,
-         infer=_infer_logsumexp, grad=_grad_logsumexp, grad_reads=("X", "Out"),
-         doc="Out = log(sum(exp(X))) over `axis` (every dim with reduce_all, an empty axis or all of them), "
-             "computed as max + log(sum(exp(X - max))); 0-D when no dim is left.")
-register("logsumexp_grad", kernel_module="reduction", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_LOGSUMEXP_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+_LOGSUMEXP_ATTRS = {
+    "axis": Attr([0], lambda v: isinstance(v, list) and all(is_int(d) for d in v), "a list of ints"),
+    "keepdim": Attr(False, choices=_BOOL),
+    "reduce_all": Attr(False, choices=_BOOL),
+    "with_quant_attr": Attr(False),
+}
+register(
+    "logsumexp",
+    kernel_module="reduction",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_LOGSUMEXP_ATTRS,
+    infer=_infer_logsumexp,
+    grad=_grad_logsumexp,
+    grad_reads=("X", "Out"),
+    doc="Out = log(sum(exp(X))) over `axis` (every dim with reduce_all, an empty axis or all of them), "
+    "computed as max + log(sum(exp(X - max))); 0-D when no dim is left.",
+)
+register(
+    "logsumexp_grad",
+    kernel_module="reduction",
+    inputs=["X", "Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_LOGSUMEXP_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)

@@ -7,6 +7,7 @@ Every op family module of ``pe_cli/ops/`` registers its ops through define.py wh
 checks an op being appended against its definition and runs its shape inference. The family
 modules import define.py, never this module: nothing imports the registry back.
 """
+
 import importlib
 import pkgutil
 import warnings
@@ -14,14 +15,14 @@ import warnings
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import (ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError,
-                           did_you_mean)
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from .attributes import is_default, undeclared_kind
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
 _NOT_FAMILIES = {"attributes", "define", "registry", "paddle2_attrs"}
+
 
 class UndeclaredAttributeWarning(UserWarning):
     """An op was given an attribute its definition does not declare: ignored, as Fluid does."""
@@ -90,7 +91,7 @@ def prepare(op):
     opdef = get(op.type)
     for slot in opdef.inputs:
         names = op.inputs.get(slot.name)
-        if not names and not slot.optional and not slot.duplicable:     # Fluid's Operator: an assert, a ValueError
+        if not names and not slot.optional and not slot.duplicable:  # Fluid's Operator: an assert, a ValueError
             raise ArgumentAssertionError(f"{_where(op)}: missing input '{slot.name}'")
         if names and len(names) > 1 and not slot.duplicable:
             raise ArgumentValueError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
@@ -111,29 +112,29 @@ def check_attrs(op):
     (Fluid's ``OpDesc.check_attrs``)."""
     opdef = get(op.type)
     for name, value in list(op.attrs.items()):
-        if isinstance(value, (np.ndarray, np.generic)):     # Fluid's attributes take numpy arrays and numbers
+        if isinstance(value, (np.ndarray, np.generic)):  # Fluid's attributes take numpy arrays and numbers
             op.attrs[name] = value = value.tolist()
         spec = opdef.attrs.get(name)
         if spec is None:
             if not name.startswith("_") and name not in COMMON_ATTRS:
                 _drop_undeclared(op, name, opdef)
             continue
-        if spec.alias_of:                   # Paddle 2.x's name of a Fluid 1.8 attribute: kept under Fluid's
+        if spec.alias_of:  # Paddle 2.x's name of a Fluid 1.8 attribute: kept under Fluid's
             del op.attrs[name]
             if value is None:
                 continue
             name, spec = spec.alias_of, opdef.attrs[spec.alias_of]
             op.attrs[name] = value
         if value is None and not _accepts(op, spec, name, None):
-            del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
+            del op.attrs[name]  # Fluid's Operator skips an attribute given as None: the default holds
             continue
         if spec.long:
             op.attrs[name] = value = as_long(value)
         if value == -1 and spec.check is dtype_or_none and spec.default is None and not isinstance(value, bool):
-            op.attrs[name] = value = None       # Fluid's VarType -1: "the input's dtype" (fill_any_like)
+            op.attrs[name] = value = None  # Fluid's VarType -1: "the input's dtype" (fill_any_like)
         if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
             try:
-                named = convert_dtype(value)        # Fluid's VarType number of a dtype
+                named = convert_dtype(value)  # Fluid's VarType number of a dtype
             except (PeError, TypeError):
                 named = None
             if named in spec.choices:
@@ -141,7 +142,7 @@ def check_attrs(op):
         spec.validate(op, name, value)
         refuse_unsupported(op, name, spec, value)
         if spec.check is dtype_or_none and value is not None:
-            op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
+            op.attrs[name] = convert_dtype(value)  # Fluid's VarType number or any spelling: the name
     for name, default in opdef.default_attrs().items():
         op.attrs.setdefault(name, default)
 
@@ -152,7 +153,8 @@ def refuse_unsupported(op, name, spec, value):
     if spec.unsupported and not is_default(spec.default, value):
         raise UnsupportedAttributeError(
             f"{_where(op)}: attribute {name}={_shown(value)} is not implemented by pe ({spec.unsupported}); "
-            f"pe runs {op.type} only with Paddle's default {name}={spec.default!r}")
+            f"pe runs {op.type} only with Paddle's default {name}={spec.default!r}"
+        )
 
 
 def refuse_undeclared(op_type, name, value, kind=None):
@@ -163,10 +165,14 @@ def refuse_undeclared(op_type, name, value, kind=None):
     known = undeclared_kind(name, value)
     if known is not None and kind is None:
         return known
-    what = f"has a type ({kind}) that framework.proto does not define" if kind is not None else \
-        f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
-    raise UnsupportedAttributeError(f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather "
-                                    f"than run {op_type} without it")
+    what = (
+        f"has a type ({kind}) that framework.proto does not define"
+        if kind is not None
+        else f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
+    )
+    raise UnsupportedAttributeError(
+        f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather than run {op_type} without it"
+    )
 
 
 def _shown(value):
@@ -179,8 +185,11 @@ def _drop_undeclared(op, name, opdef):
     attributes of the op's proto; a warning names it (a typo shows, with the closest name)."""
     del op.attrs[name]
     hint = did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
-    warnings.warn(f"{_where(op)}: attribute '{name}' is not one of {op.type}'s and is ignored (as Fluid "
-                  f"ignores it); {hint}", UndeclaredAttributeWarning, stacklevel=2)
+    warnings.warn(
+        f"{_where(op)}: attribute '{name}' is not one of {op.type}'s and is ignored (as Fluid ignores it); {hint}",
+        UndeclaredAttributeWarning,
+        stacklevel=2,
+    )
 
 
 def _accepts(op, spec, name, value):
@@ -212,8 +221,11 @@ def infer_shape(op):
 def _has_unknown_input(op, slots=None):
     """True where an input variable (of ``slots``, default all) has no shape yet (``create_tensor``,
     a variable only a later ``assign`` or the feed fills)."""
-    names = [n for s in slots for n in op.inputs.get(s.name, ())] if slots is not None else \
-        [n for ns in op.inputs.values() for n in ns]
+    names = (
+        [n for s in slots for n in op.inputs.get(s.name, ())]
+        if slots is not None
+        else [n for ns in op.inputs.values() for n in ns]
+    )
     return any(n in op.block.vars and op.block.vars[n].shape is None for n in names)
 
 
@@ -231,8 +243,15 @@ def _keep_lod_level(op):
     """Shape inference's half of the "keep" LoD rule: an output with the rows of the first input
     that is a sequence gets its lod_level (fc, elementwise ops and activations over sequences)."""
     block = op.block
-    first = next((block.vars[n] for names in op.inputs.values() for n in names[:1]
-                  if n in block.vars and block.vars[n].lod_level), None)
+    first = next(
+        (
+            block.vars[n]
+            for names in op.inputs.values()
+            for n in names[:1]
+            if n in block.vars and block.vars[n].lod_level
+        ),
+        None,
+    )
     if first is None or not first.shape:
         return
     for names in op.outputs.values():
@@ -246,15 +265,25 @@ def _keep_lod_level(op):
 # framework adds them to every proto: the op's role in training, name scope, Python call stack and the
 # device a pipeline places it on) and use_mkldnn / use_cudnn on many. An op accepts them without
 # declaring them; pe fills no default for them, so a program carries one only where it was set.
-COMMON_ATTRS = {"op_role": 4096, "op_role_var": [], "op_namescope": "", "op_callstack": [], "op_device": "",
-                "use_mkldnn": False, "use_cudnn": False, "name": None, "is_test_unused": None,
-                "with_quant_attr": False}     # (Paddle 2.x puts with_quant_attr on every op: its slim passes' mark)
+COMMON_ATTRS = {
+    "op_role": 4096,
+    "op_role_var": [],
+    "op_namescope": "",
+    "op_callstack": [],
+    "op_device": "",
+    "use_mkldnn": False,
+    "use_cudnn": False,
+    "name": None,
+    "is_test_unused": None,
+    "with_quant_attr": False,
+}  # (Paddle 2.x puts with_quant_attr on every op: its slim passes' mark)
 
 
 class InferContext:
     """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs. Built when
     the op is (``is_runtime`` false); an op registered with run_infer runs its rule again when it runs,
     on its values (kernels/run_checks.RunInferContext), for the checks Fluid makes only then."""
+
     is_runtime = False
 
     def __init__(self, op, opdef):
@@ -299,7 +328,7 @@ class InferContext:
         """``var_type``: the variable's VarType where the op knows it (SELECTED_ROWS: row-sparse)."""
         names = self.op.outputs.get(slot, [])
         if i >= len(names):
-            return   # an optional output the builder did not ask for
+            return  # an optional output the builder did not ask for
         var = self.block.var(names[i])
         var.shape = tuple(int(d) for d in shape) if shape is not None else None
         if dtype is not None:

@@ -1,18 +1,37 @@
 """renorm (paddle.renorm): each slice of X along `axis` whose p-norm exceeds max_norm scaled to max_norm
 (by max_norm / norm, as Paddle 2.6.2's CPU kernel), the others as they are. The gradient is the derivative of that."""
+
 from .define import Attr, grads_like, is_int, register
 from .pointwise_math import QUANT
 
-_ATTRS = {"p": Attr(2.0, lambda v: v > 0, "> 0"), "axis": Attr(-1, is_int, "an int"),
-          "max_norm": Attr(1.0, lambda v: v >= 0, ">= 0"), **QUANT}
+_ATTRS = {
+    "p": Attr(2.0, lambda v: v > 0, "> 0"),
+    "axis": Attr(-1, is_int, "an int"),
+    "max_norm": Attr(1.0, lambda v: v >= 0, ">= 0"),
+    **QUANT,
+}
 
 
 def _grad(g):
     g.op("renorm_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("renorm", kernel_module="renormalizing", inputs=["X"], outputs=["Out"], attrs=_ATTRS, grad=_grad,
-         grad_reads=("X",), infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
-         doc="Out = X with each slice along `axis` whose p-norm exceeds max_norm scaled by max_norm / norm.")
-register("renorm_grad", kernel_module="renormalizing", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+register(
+    "renorm",
+    kernel_module="renormalizing",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_ATTRS,
+    grad=_grad,
+    grad_reads=("X",),
+    infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
+    doc="Out = X with each slice along `axis` whose p-norm exceeds max_norm scaled by max_norm / norm.",
+)
+register(
+    "renorm_grad",
+    kernel_module="renormalizing",
+    inputs=["X", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)

@@ -4,14 +4,22 @@ device): Input [T, N, input_size] time-major, PreState (LSTM: h0 and c0; GRU, RN
 direction b_ih, b_hh) and SequenceLength (int [N]: steps past a sequence's length keep its state and output
 0). Out [T, N, directions * hidden_size], State the last states. Dropout between layers in training is
 refused (Paddle draws its mask); the kernels are numpy (kernels/<device>/rnn.py)."""
+
 from .define import Attr, fmt_shape, register
 from .pointwise_math import QUANT
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-_ATTRS = {"dropout_prob": Attr(0.0, lambda v: 0 <= v < 1, "in [0, 1)"), "is_bidirec": Attr(False, choices=(False, True)),
-          "input_size": Attr(10, lambda v: v > 0, "> 0"), "hidden_size": Attr(100, lambda v: v > 0, "> 0"),
-          "num_layers": Attr(1, lambda v: v > 0, "> 0"), "mode": Attr("RNN_TANH", choices=tuple(GATES)),
-          "seed": 0, "is_test": Attr(False, choices=(False, True)), **QUANT}
+_ATTRS = {
+    "dropout_prob": Attr(0.0, lambda v: 0 <= v < 1, "in [0, 1)"),
+    "is_bidirec": Attr(False, choices=(False, True)),
+    "input_size": Attr(10, lambda v: v > 0, "> 0"),
+    "hidden_size": Attr(100, lambda v: v > 0, "> 0"),
+    "num_layers": Attr(1, lambda v: v > 0, "> 0"),
+    "mode": Attr("RNN_TANH", choices=tuple(GATES)),
+    "seed": 0,
+    "is_test": Attr(False, choices=(False, True)),
+    **QUANT,
+}
 
 
 def _weight_shapes(a):
@@ -43,8 +51,10 @@ def _infer(ctx):
     expected = _weight_shapes(a)
     got = ctx.shapes("WeightList")
     if [list(s) for s in got] != expected:
-        ctx.fail(f"WeightList has shapes {[list(s) for s in got]}; {a['mode']} with {a['num_layers']} layer(s), "
-                 f"{dirs} direction(s), hidden {a['hidden_size']} over {a['input_size']} inputs takes {expected}")
+        ctx.fail(
+            f"WeightList has shapes {[list(s) for s in got]}; {a['mode']} with {a['num_layers']} layer(s), "
+            f"{dirs} direction(s), hidden {a['hidden_size']} over {a['input_size']} inputs takes {expected}"
+        )
     ctx.set_output("Out", [x[0], x[1], dirs * a["hidden_size"]], ctx.dtype("Input"))
     for i in range(ctx.num_outputs("State")):
         ctx.set_output("State", want, ctx.dtype("Input"), i=i)
@@ -54,8 +64,7 @@ def _infer(ctx):
 
 def _grad(g):
     ins = {s: g.input(s) for s in ("Input", "PreState", "WeightList", "SequenceLength") if g.input(s)}
-    ins.update(Out=g.output("Out"),
-               **{f"{s}@GRAD": g.out_grad(s) for s in ("Out", "State") if g.has_out_grad(s)})
+    ins.update(Out=g.output("Out"), **{f"{s}@GRAD": g.out_grad(s) for s in ("Out", "State") if g.has_out_grad(s)})
     g.op("rnn_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "PreState", "WeightList")}, g.attrs)
 
 
@@ -66,13 +75,26 @@ def _infer_grad(ctx):
             ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype, i=i)
 
 
-register("rnn", kernel_module="rnn", inputs=["Input", "PreState*", "WeightList*", "SequenceLength?"],
-         outputs=["Out", "DropoutState?", "State*", "Reserve"], attrs=_ATTRS, infer=_infer, grad=_grad, lod="drop",
-         grad_reads=("Input", "PreState", "WeightList", "SequenceLength", "Out"),
-         doc="Out, State = a num_layers-deep (bidirectional: is_bidirec) LSTM, GRU or simple RNN (mode) over "
-             "Input, from PreState, with WeightList; steps past SequenceLength keep the state, output 0.")
-register("rnn_grad", kernel_module="rnn",
-         inputs=["Input", "PreState*", "WeightList*", "SequenceLength?", "Out", "Reserve?", "Out@GRAD?",
-                 "State@GRAD*?"],
-         outputs=["Input@GRAD?", "PreState@GRAD*?", "WeightList@GRAD*?"], attrs=_ATTRS, infer=_infer_grad,
-         lod="drop", no_need_buffer=("Out",))
+register(
+    "rnn",
+    kernel_module="rnn",
+    inputs=["Input", "PreState*", "WeightList*", "SequenceLength?"],
+    outputs=["Out", "DropoutState?", "State*", "Reserve"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    lod="drop",
+    grad_reads=("Input", "PreState", "WeightList", "SequenceLength", "Out"),
+    doc="Out, State = a num_layers-deep (bidirectional: is_bidirec) LSTM, GRU or simple RNN (mode) over "
+    "Input, from PreState, with WeightList; steps past SequenceLength keep the state, output 0.",
+)
+register(
+    "rnn_grad",
+    kernel_module="rnn",
+    inputs=["Input", "PreState*", "WeightList*", "SequenceLength?", "Out", "Reserve?", "Out@GRAD?", "State@GRAD*?"],
+    outputs=["Input@GRAD?", "PreState@GRAD*?", "WeightList@GRAD*?"],
+    attrs=_ATTRS,
+    infer=_infer_grad,
+    lod="drop",
+    no_need_buffer=("Out",),
+)

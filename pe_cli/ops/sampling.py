@@ -4,6 +4,7 @@ exponential (X's shape ~ Exp(lambda): paddle.Tensor.exponential_), rrelu (negati
 U[lower, upper] per element in training, (lower + upper) / 2 in inference; Noise the slopes) and dropout_nd
 (dropout whose mask is shared along the dims outside `axis`). The draws come from the seeded numpy Generator
 the executor hands the kernels, not Paddle's stream: the distributions are Paddle's, not the numbers."""
+
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 from .pointwise_math import QUANT
 
@@ -12,12 +13,28 @@ def _like(ctx, dtype=None):
     ctx.set_output("Out", ctx.shape("X"), dtype or ctx.dtype("X"))
 
 
-register("bernoulli", kernel_module="sampling", inputs=["X"], outputs=["Out"], attrs=dict(QUANT), infer=_like,
-         needs_rng=True, lod="drop", doc="Out = 1 with probability X, else 0 (X's dtype).")
-register("exponential", kernel_module="sampling", inputs=["X"], outputs=["Out"],
-         attrs={"lambda": Attr(1.0, lambda v: v > 0, "> 0"), **QUANT}, infer=_like, needs_rng=True, lod="drop",
-         doc="Out ~ Exp(lambda) (mean 1 / lambda), X's shape and dtype (what paddle.Tensor.exponential_ writes "
-             "into X).")
+register(
+    "bernoulli",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=dict(QUANT),
+    infer=_like,
+    needs_rng=True,
+    lod="drop",
+    doc="Out = 1 with probability X, else 0 (X's dtype).",
+)
+register(
+    "exponential",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs={"lambda": Attr(1.0, lambda v: v > 0, "> 0"), **QUANT},
+    infer=_like,
+    needs_rng=True,
+    lod="drop",
+    doc="Out ~ Exp(lambda) (mean 1 / lambda), X's shape and dtype (what paddle.Tensor.exponential_ writes into X).",
+)
 
 
 def _infer_multinomial(ctx):
@@ -29,12 +46,22 @@ def _infer_multinomial(ctx):
     ctx.set_output("Out", list(x[:-1]) + [a["num_samples"]], "int64")
 
 
-register("multinomial", kernel_module="sampling", inputs=["X"], outputs=["Out"], needs_rng=True, lod="drop",
-         attrs={"num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "replacement": Attr(False, choices=(False, True)), **QUANT},
-         infer=_infer_multinomial,
-         doc="Out = num_samples category indices drawn from each row of X (unnormalized probabilities), with or "
-             "without replacement (int64).")
+register(
+    "multinomial",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out"],
+    needs_rng=True,
+    lod="drop",
+    attrs={
+        "num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+        "replacement": Attr(False, choices=(False, True)),
+        **QUANT,
+    },
+    infer=_infer_multinomial,
+    doc="Out = num_samples category indices drawn from each row of X (unnormalized probabilities), with or "
+    "without replacement (int64).",
+)
 
 
 def _infer_rrelu(ctx):
@@ -47,18 +74,39 @@ def _infer_rrelu(ctx):
 
 def _grad_noise(name, slot):
     def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), slot: g.output(slot), "Out@GRAD": g.out_grad("Out")},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+        g.op(
+            f"{name}_grad",
+            {"X": g.input("X"), slot: g.output(slot), "Out@GRAD": g.out_grad("Out")},
+            {"X@GRAD": g.in_grad("X")},
+            g.attrs,
+        )
+
     return grad
 
 
 _RRELU = {"is_test": Attr(False, choices=(False, True)), "lower": Attr(0.125), "upper": Attr(1 / 3), **QUANT}
-register("rrelu", kernel_module="sampling", inputs=["X"], outputs=["Out", "Noise"], attrs=_RRELU, infer=_infer_rrelu,
-         needs_rng=True, grad=_grad_noise("rrelu", "Noise"), grad_reads=("X", "Noise"),
-         doc="Out = X where X >= 0, else X * slope (slope ~ U[lower, upper] per element in training; "
-             "(lower + upper) / 2 with is_test); Noise = the slopes (1 where X >= 0).")
-register("rrelu_grad", kernel_module="sampling", inputs=["X", "Noise", "Out@GRAD"], outputs=["X@GRAD"], attrs=_RRELU,
-         infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+register(
+    "rrelu",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out", "Noise"],
+    attrs=_RRELU,
+    infer=_infer_rrelu,
+    needs_rng=True,
+    grad=_grad_noise("rrelu", "Noise"),
+    grad_reads=("X", "Noise"),
+    doc="Out = X where X >= 0, else X * slope (slope ~ U[lower, upper] per element in training; "
+    "(lower + upper) / 2 with is_test); Noise = the slopes (1 where X >= 0).",
+)
+register(
+    "rrelu_grad",
+    kernel_module="sampling",
+    inputs=["X", "Noise", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_RRELU,
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+)
 
 
 def _infer_dropout_nd(ctx):
@@ -69,16 +117,36 @@ def _infer_dropout_nd(ctx):
     ctx.set_output("Mask", [d if i in a["axis"] or not a["axis"] else 1 for i, d in enumerate(x)], "uint8")
 
 
-_DROPOUT_ND = {"dropout_prob": Attr(0.5, lambda v: 0 <= v <= 1, "in [0, 1]"), "is_test": Attr(False, choices=(False, True)),
-               "dropout_implementation": Attr("downgrade_in_infer", choices=("downgrade_in_infer", "upscale_in_train")),
-               "axis": Attr(list, int_list, "a list of dims"), **QUANT}
-register("dropout_nd", kernel_module="sampling", inputs=["X", "Seed?"], outputs=["Out", "Mask"], attrs=_DROPOUT_ND,
-         infer=_infer_dropout_nd, needs_rng=True, grad=_grad_noise("dropout_nd", "Mask"), grad_reads=("X", "Mask"),
-         doc="Out = X * Mask (upscale_in_train: / (1 - dropout_prob)), Mask drawn over the dims of `axis` and shared "
-             "along the others (every dim: an empty axis); with is_test, X (upscale_in_train) or X * (1 - "
-             "dropout_prob).")
-register("dropout_nd_grad", kernel_module="sampling", inputs=["X", "Mask", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_DROPOUT_ND, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+_DROPOUT_ND = {
+    "dropout_prob": Attr(0.5, lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "is_test": Attr(False, choices=(False, True)),
+    "dropout_implementation": Attr("downgrade_in_infer", choices=("downgrade_in_infer", "upscale_in_train")),
+    "axis": Attr(list, int_list, "a list of dims"),
+    **QUANT,
+}
+register(
+    "dropout_nd",
+    kernel_module="sampling",
+    inputs=["X", "Seed?"],
+    outputs=["Out", "Mask"],
+    attrs=_DROPOUT_ND,
+    infer=_infer_dropout_nd,
+    needs_rng=True,
+    grad=_grad_noise("dropout_nd", "Mask"),
+    grad_reads=("X", "Mask"),
+    doc="Out = X * Mask (upscale_in_train: / (1 - dropout_prob)), Mask drawn over the dims of `axis` and shared "
+    "along the others (every dim: an empty axis); with is_test, X (upscale_in_train) or X * (1 - "
+    "dropout_prob).",
+)
+register(
+    "dropout_nd_grad",
+    kernel_module="sampling",
+    inputs=["X", "Mask", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_DROPOUT_ND,
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+)
 
 
 def _infer_gumbel(ctx):
@@ -89,30 +157,73 @@ def _infer_gumbel(ctx):
 
 
 def _grad_gumbel(g):
-    g.op("gumbel_softmax_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    g.op(
+        "gumbel_softmax_grad",
+        {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-_GUMBEL = {"temperature": Attr(1.0, lambda v: v > 0, "> 0"), "hard": Attr(False, choices=(False, True)),
-           "axis": Attr(-1, is_int, "an int"), **QUANT}
-register("gumbel_softmax", kernel_module="sampling", inputs=["X"], outputs=["Out"], attrs=_GUMBEL, infer=_infer_gumbel,
-         needs_rng=True, grad=_grad_gumbel, grad_reads=("Out",),
-         doc="Out = softmax((X + g) / temperature) along axis, g ~ Gumbel(0, 1) per element; hard: the one-hot of "
-             "its largest. The gradient (Paddle's, hard or not): Out (Out@GRAD - sum(Out@GRAD Out)) / temperature.")
-register("gumbel_softmax_grad", kernel_module="sampling", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_GUMBEL, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out"), ctx.dtype("Out")))
+_GUMBEL = {
+    "temperature": Attr(1.0, lambda v: v > 0, "> 0"),
+    "hard": Attr(False, choices=(False, True)),
+    "axis": Attr(-1, is_int, "an int"),
+    **QUANT,
+}
+register(
+    "gumbel_softmax",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out"],
+    attrs=_GUMBEL,
+    infer=_infer_gumbel,
+    needs_rng=True,
+    grad=_grad_gumbel,
+    grad_reads=("Out",),
+    doc="Out = softmax((X + g) / temperature) along axis, g ~ Gumbel(0, 1) per element; hard: the one-hot of "
+    "its largest. The gradient (Paddle's, hard or not): Out (Out@GRAD - sum(Out@GRAD Out)) / temperature.",
+)
+register(
+    "gumbel_softmax_grad",
+    kernel_module="sampling",
+    inputs=["Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_GUMBEL,
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out"), ctx.dtype("Out")),
+)
 
 
-register("uniform_random_inplace", kernel_module="sampling", inputs=["X"], outputs=["Out"], needs_rng=True,
-         attrs={"min": Attr(-1.0), "max": Attr(1.0), "seed": Attr(0, is_int, "an int"),
-                "diag_num": Attr(0, is_int, "an int"), "diag_step": Attr(0, is_int, "an int"), "diag_val": Attr(1.0),
-                **QUANT},
-         infer=_like, lod="drop", grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
-                                                       {"value": 0.0}),
-         doc="Out = X's shape and dtype ~ U[min, max) (paddle.Tensor.uniform_); diag_num > 0: the flat positions "
-             "i * (diag_step + 1), i < diag_num, hold diag_val. Its gradient to X: zeros.")
-register("gaussian_inplace", kernel_module="sampling", inputs=["x"], outputs=["out"], needs_rng=True,
-         attrs={"mean": Attr(0.0), "std": Attr(1.0), "seed": Attr(0, is_int, "an int"), **QUANT},
-         infer=lambda ctx: ctx.set_output("out", ctx.shape("x"), ctx.dtype("x")), lod="drop",
-         grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("out")}, {"Out": g.in_grad("x")}, {"value": 0.0}),
-         doc="out = x's shape and dtype ~ N(mean, std^2) (paddle.Tensor.normal_). Its gradient to x: zeros.")
+register(
+    "uniform_random_inplace",
+    kernel_module="sampling",
+    inputs=["X"],
+    outputs=["Out"],
+    needs_rng=True,
+    attrs={
+        "min": Attr(-1.0),
+        "max": Attr(1.0),
+        "seed": Attr(0, is_int, "an int"),
+        "diag_num": Attr(0, is_int, "an int"),
+        "diag_step": Attr(0, is_int, "an int"),
+        "diag_val": Attr(1.0),
+        **QUANT,
+    },
+    infer=_like,
+    lod="drop",
+    grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"value": 0.0}),
+    doc="Out = X's shape and dtype ~ U[min, max) (paddle.Tensor.uniform_); diag_num > 0: the flat positions "
+    "i * (diag_step + 1), i < diag_num, hold diag_val. Its gradient to X: zeros.",
+)
+register(
+    "gaussian_inplace",
+    kernel_module="sampling",
+    inputs=["x"],
+    outputs=["out"],
+    needs_rng=True,
+    attrs={"mean": Attr(0.0), "std": Attr(1.0), "seed": Attr(0, is_int, "an int"), **QUANT},
+    infer=lambda ctx: ctx.set_output("out", ctx.shape("x"), ctx.dtype("x")),
+    lod="drop",
+    grad=lambda g: g.op("fill_any_like", {"X": g.out_grad("out")}, {"Out": g.in_grad("x")}, {"value": 0.0}),
+    doc="out = x's shape and dtype ~ N(mean, std^2) (paddle.Tensor.normal_). Its gradient to x: zeros.",
+)

@@ -2,6 +2,7 @@
 pooled by sorted SegmentIds into max(SegmentIds) + 1 rows (a segment without rows: 0). SummedIds: each
 segment's row count (MEAN). The gradient: Out@GRAD back to each row (MEAN: divided by the count; MAX / MIN: to
 every row equal to the segment's result)."""
+
 from .define import Attr, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
@@ -17,15 +18,33 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("segment_pool_grad", {"X": g.input("X"), "SegmentIds": g.input("SegmentIds"), "Out": g.output("Out"),
-                               "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "segment_pool_grad",
+        {"X": g.input("X"), "SegmentIds": g.input("SegmentIds"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("segment_pool", kernel_module="segment_pooling", inputs=["X", "SegmentIds"], outputs=["Out", "SummedIds"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "SegmentIds", "Out"), lod="drop",
-         doc="Out[s] = the SUM / MEAN / MAX / MIN of the rows of X whose SegmentIds is s (sorted ids; an empty "
-             "segment: 0); SummedIds[s] = how many rows s has.")
-register("segment_pool_grad", kernel_module="segment_pooling",
-         inputs=["X", "SegmentIds", "Out", "SummedIds?", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}), lod="drop")
+register(
+    "segment_pool",
+    kernel_module="segment_pooling",
+    inputs=["X", "SegmentIds"],
+    outputs=["Out", "SummedIds"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "SegmentIds", "Out"),
+    lod="drop",
+    doc="Out[s] = the SUM / MEAN / MAX / MIN of the rows of X whose SegmentIds is s (sorted ids; an empty "
+    "segment: 0); SummedIds[s] = how many rows s has.",
+)
+register(
+    "segment_pool_grad",
+    kernel_module="segment_pooling",
+    inputs=["X", "SegmentIds", "Out", "SummedIds?", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    lod="drop",
+)

@@ -1,6 +1,7 @@
 """Paddle 2.x's selections, under Paddle 2.6's op types: top_k_v2 (the k largest or smallest along any axis,
 sorted, equal values ordered as Paddle's CPU kernel orders them; K gives k at run time) and masked_select (the elements of X where Mask, X and
 Mask broadcast together, as one 1-D tensor). Their gradients put Out@GRAD back where the values came from."""
+
 from ..base.broadcast_shapes import broadcast
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
@@ -23,22 +24,46 @@ def _infer_top_k_v2(ctx):
 
 
 def _grad_top_k_v2(g):
-    g.op("top_k_v2_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "top_k_v2_grad",
+        {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-_TOP_K_ATTRS = {"k": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0"), "axis": Attr(-1, is_int, "an int"),
-                "largest": Attr(True, choices=(True, False)),
-                # unsorted, Paddle's kernel leaves the k in nth_element's order, which no rule gives
-                "sorted": Attr(True, choices=(True,)), **QUANT}
-register("top_k_v2", kernel_module="selecting", inputs=["X", "K?"], outputs=["Out", "Indices"], lod="drop",
-         attrs=_TOP_K_ATTRS, infer=_infer_top_k_v2, grad=_grad_top_k_v2, grad_reads=("X", "Indices"),
-         attr_tensors={"K": "k"},
-         doc="Out, Indices = the k largest (smallest: largest=False) elements of X along `axis` and where they "
-             "lie (int64), sorted, equal values in the order of Paddle's CPU kernel (its std::partial_sort); K (an int tensor) gives k at run time. "
-             "sorted=False is refused (Paddle's order of unsorted results is its nth_element's).")
-register("top_k_v2_grad", kernel_module="selecting", inputs=["X", "Indices", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_TOP_K_ATTRS, infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+_TOP_K_ATTRS = {
+    "k": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0"),
+    "axis": Attr(-1, is_int, "an int"),
+    "largest": Attr(True, choices=(True, False)),
+    # unsorted, Paddle's kernel leaves the k in nth_element's order, which no rule gives
+    "sorted": Attr(True, choices=(True,)),
+    **QUANT,
+}
+register(
+    "top_k_v2",
+    kernel_module="selecting",
+    inputs=["X", "K?"],
+    outputs=["Out", "Indices"],
+    lod="drop",
+    attrs=_TOP_K_ATTRS,
+    infer=_infer_top_k_v2,
+    grad=_grad_top_k_v2,
+    grad_reads=("X", "Indices"),
+    attr_tensors={"K": "k"},
+    doc="Out, Indices = the k largest (smallest: largest=False) elements of X along `axis` and where they "
+    "lie (int64), sorted, equal values in the order of Paddle's CPU kernel (its std::partial_sort); K (an int tensor) gives k at run time. "
+    "sorted=False is refused (Paddle's order of unsorted results is its nth_element's).",
+)
+register(
+    "top_k_v2_grad",
+    kernel_module="selecting",
+    inputs=["X", "Indices", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_TOP_K_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+)
 
 
 def _infer_masked_select(ctx):
@@ -51,13 +76,32 @@ def _infer_masked_select(ctx):
 
 
 def _grad_masked_select(g):
-    g.op("masked_select_grad", {"X": g.input("X"), "Mask": g.input("Mask"), "Y@GRAD": g.out_grad("Y")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "masked_select_grad",
+        {"X": g.input("X"), "Mask": g.input("Mask"), "Y@GRAD": g.out_grad("Y")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
-register("masked_select", kernel_module="selecting", inputs=["X", "Mask"], outputs=["Y"], attrs=dict(QUANT),
-         lod="drop", infer=_infer_masked_select, grad=_grad_masked_select, grad_reads=("X", "Mask"),
-         doc="Y = the elements of X where Mask is true, in order, as one 1-D tensor (X and Mask broadcast "
-             "together).")
-register("masked_select_grad", kernel_module="selecting", inputs=["X", "Mask", "Y@GRAD"], outputs=["X@GRAD"],
-         attrs=dict(QUANT), infer=grads_like({"X@GRAD": "X"}), no_need_buffer=("X",))
+register(
+    "masked_select",
+    kernel_module="selecting",
+    inputs=["X", "Mask"],
+    outputs=["Y"],
+    attrs=dict(QUANT),
+    lod="drop",
+    infer=_infer_masked_select,
+    grad=_grad_masked_select,
+    grad_reads=("X", "Mask"),
+    doc="Y = the elements of X where Mask is true, in order, as one 1-D tensor (X and Mask broadcast together).",
+)
+register(
+    "masked_select_grad",
+    kernel_module="selecting",
+    inputs=["X", "Mask", "Y@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=dict(QUANT),
+    infer=grads_like({"X@GRAD": "X"}),
+    no_need_buffer=("X",),
+)

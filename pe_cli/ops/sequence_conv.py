@@ -3,12 +3,16 @@ then a GEMM): row t of Out = [X[t + start], ..., X[t + start + length - 1]] @ Fi
 rows outside the sequence (or, with paddingTrainable, rows of PaddingData [up + down, D], up =
 max(0, -contextStart) rows for the steps before a sequence and down = max(0, contextStart +
 contextLength - 1) for those past its end, a trainable input as Fluid's). Out keeps X's LoD."""
+
 from .define import Attr, grads_like, register
 from .sequence import _need_lod
 
-_ATTRS = {"contextLength": Attr(3, lambda v: v > 0, "> 0"), "contextStart": 0,
-          "contextStride": Attr(1, lambda v: v == 1, "1 (the only stride Fluid supports)"),
-          "paddingTrainable": False}
+_ATTRS = {
+    "contextLength": Attr(3, lambda v: v > 0, "> 0"),
+    "contextStart": 0,
+    "contextStride": Attr(1, lambda v: v == 1, "1 (the only stride Fluid supports)"),
+    "paddingTrainable": False,
+}
 
 
 def _infer(ctx):
@@ -16,14 +20,18 @@ def _infer(ctx):
     f = ctx.shape("Filter")
     n = ctx.attrs["contextLength"]
     if not f or len(f) != 2 or (x.shape and x.shape[-1] > 0 and f[0] != n * x.shape[-1]):
-        ctx.fail(f"Filter {list(f or [])} must be [contextLength * D, num_filters] = "
-                 f"[{n} * {x.shape[-1] if x.shape else '?'}, num_filters] for X {list(x.shape or [])}")
+        ctx.fail(
+            f"Filter {list(f or [])} must be [contextLength * D, num_filters] = "
+            f"[{n} * {x.shape[-1] if x.shape else '?'}, num_filters] for X {list(x.shape or [])}"
+        )
     start = ctx.attrs["contextStart"]
     if ctx.attrs["paddingTrainable"] and ctx.has_input("PaddingData") and x.shape:
         pad, want = ctx.shape("PaddingData"), [max(0, -start) + max(0, start + n - 1), x.shape[-1]]
         if len(pad or []) != 2 or any(p != w and p >= 0 and w >= 0 for p, w in zip(pad, want)):
-            ctx.fail(f"PaddingData {list(pad or [])} must be {want}: the rows before and after a sequence that "
-                     f"contextStart={start} and contextLength={n} reach, of X's width")
+            ctx.fail(
+                f"PaddingData {list(pad or [])} must be {want}: the rows before and after a sequence that "
+                f"contextStart={start} and contextLength={n} reach, of X's width"
+            )
     ctx.set_output("Out", [-1, f[1]], x.dtype, lod_level=x.lod_level)
 
 
@@ -35,12 +43,27 @@ def _grad(g):
     g.op("sequence_conv_grad", ins, outs, g.attrs)
 
 
-register("sequence_conv", kernel_module="sequence_conv", inputs=["X", "Filter", "PaddingData?"], outputs=["Out"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Filter", "PaddingData"), needs_lod=True,
-         run_lod={"X": None},
-         doc="Out[t] = concat(X[t + contextStart + k] for k < contextLength, zeros outside t's sequence, or "
-             "PaddingData's rows with paddingTrainable) @ Filter.")
-register("sequence_conv_grad", kernel_module="sequence_conv", inputs=["X", "Filter", "PaddingData?", "Out@GRAD"],
-         outputs=["X@GRAD?", "Filter@GRAD?", "PaddingData@GRAD?"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Filter@GRAD": "Filter", "PaddingData@GRAD": "PaddingData"}), lod="drop",
-         needs_lod=True)
+register(
+    "sequence_conv",
+    kernel_module="sequence_conv",
+    inputs=["X", "Filter", "PaddingData?"],
+    outputs=["Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "Filter", "PaddingData"),
+    needs_lod=True,
+    run_lod={"X": None},
+    doc="Out[t] = concat(X[t + contextStart + k] for k < contextLength, zeros outside t's sequence, or "
+    "PaddingData's rows with paddingTrainable) @ Filter.",
+)
+register(
+    "sequence_conv_grad",
+    kernel_module="sequence_conv",
+    inputs=["X", "Filter", "PaddingData?", "Out@GRAD"],
+    outputs=["X@GRAD?", "Filter@GRAD?", "PaddingData@GRAD?"],
+    attrs=_ATTRS,
+    infer=grads_like({"X@GRAD": "X", "Filter@GRAD": "Filter", "PaddingData@GRAD": "PaddingData"}),
+    lod="drop",
+    needs_lod=True,
+)

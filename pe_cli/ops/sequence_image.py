@@ -1,6 +1,7 @@
 """im2sequence: each image's filter-sized patches as a sequence (Fluid's im2sequence): X [N, C, H, W]
 -> Out [N * oh * ow, C * kh * kw], one sequence of oh * ow patches per image, each patch's values in
 (channel, row, column) order."""
+
 from ..base.shapes import conv_out_size
 from .define import Attr, grads_like, register
 
@@ -9,10 +10,12 @@ def _pairs(n):
     return lambda v: isinstance(v, (list, tuple)) and len(v) == n and all(isinstance(a, int) for a in v)
 
 
-_ATTRS = {"kernels": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[kh, kw], both > 0"),
-          "strides": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0"),
-          "paddings": Attr([0, 0, 0, 0], lambda v: _pairs(4)(v) and min(v) >= 0, "[up, left, down, right], >= 0"),
-          "out_stride": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0")}
+_ATTRS = {
+    "kernels": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[kh, kw], both > 0"),
+    "strides": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0"),
+    "paddings": Attr([0, 0, 0, 0], lambda v: _pairs(4)(v) and min(v) >= 0, "[up, left, down, right], >= 0"),
+    "out_stride": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0"),
+}
 
 
 def im2sequence_size(x_shape, attrs):
@@ -27,8 +30,10 @@ def _infer(ctx):
         ctx.fail(f"X {list(x.shape or [])} must be a batch of images [N, C, H, W]")
     oh, ow = im2sequence_size(x.shape, ctx.attrs)
     if (x.shape[2] >= 0 and oh <= 0) or (x.shape[3] >= 0 and ow <= 0):
-        ctx.fail(f"kernels {ctx.attrs['kernels']} with paddings {ctx.attrs['paddings']} do not fit images "
-                 f"{list(x.shape[2:])}")
+        ctx.fail(
+            f"kernels {ctx.attrs['kernels']} with paddings {ctx.attrs['paddings']} do not fit images "
+            f"{list(x.shape[2:])}"
+        )
     kh, kw = ctx.attrs["kernels"]
     c = x.shape[1] * kh * kw if x.shape[1] >= 0 else -1
     ctx.set_output("Out", [-1, c], x.dtype, lod_level=1)
@@ -42,10 +47,27 @@ def _grad(g):
 
 
 # needs_lod: the executor then carries the LoD the kernel computes ("@LOD") though X has none.
-register("im2sequence", kernel_module="sequence_image", inputs=["X", "Y?"], outputs=["Out"], attrs=_ATTRS,
-         infer=_infer, grad=_grad, grad_reads=("X", "Y"), lod="drop", needs_lod=True,
-         doc="Each image's kh x kw patches (stride, zero padding [up, left, down, right]) as one sequence of "
-             "oh * ow rows of C * kh * kw values; given Y (each image's real [height, width]), only the "
-             "patches that fit its real size divided by out_stride (rounded up), as Fluid's.")
-register("im2sequence_grad", kernel_module="sequence_image", inputs=["X", "Y?", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop")
+register(
+    "im2sequence",
+    kernel_module="sequence_image",
+    inputs=["X", "Y?"],
+    outputs=["Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "Y"),
+    lod="drop",
+    needs_lod=True,
+    doc="Each image's kh x kw patches (stride, zero padding [up, left, down, right]) as one sequence of "
+    "oh * ow rows of C * kh * kw values; given Y (each image's real [height, width]), only the "
+    "patches that fit its real size divided by out_stride (rounded up), as Fluid's.",
+)
+register(
+    "im2sequence_grad",
+    kernel_module="sequence_image",
+    inputs=["X", "Y?", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+    lod="drop",
+)

@@ -2,6 +2,7 @@
 sequences, as Fluid's) and edit_distance (Levenshtein distance per sequence pair; its ignored_tokens
 go through sequence_erase, ops/sequence_rows.py). Neither has a gradient. Sequences come from the
 LoD, or padded [B, T] with lengths as Fluid 1.6+ allows."""
+
 from .define import Attr, fmt_shape, int_list, is_int, register
 
 CHUNK_SCHEMES = ("IOB", "IOE", "IOBES", "plain")
@@ -32,18 +33,27 @@ def _infer_chunk(ctx):
         ctx.set_output(slot, [1], "int64", lod_level=0)
 
 
-register("chunk_eval", kernel_module="sequence_metric", inputs=["Inference", "Label", "SeqLength?"],
-         outputs=["Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks"],
-         attrs={"num_chunk_types": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"),
-                "chunk_scheme": Attr("IOB", choices=CHUNK_SCHEMES),
-                "excluded_chunk_types": Attr([], int_list, "a list of ints")},
-         infer=_infer_chunk, lod="drop", needs_lod=True,
-         run_dtypes={"Inference": IDS, "Label": IDS}, run_lod={"Inference": "SeqLength", "Label": "SeqLength"},
-         doc="Chunks of the predicted and the true tags of each sequence (tag id = chunk type * tag kinds + "
-             "tag kind, kinds per scheme: IOB B,I; IOE I,E; IOBES B,I,E,S; plain one; num_chunk_types * kinds "
-             "is 'outside'), compared: a chunk is correct when its begin, end and type all match. "
-             "Precision = correct / predicted, Recall = correct / true, F1 = 2PR / (P + R) (0 when nothing is "
-             "correct); chunks of excluded_chunk_types are not counted. The counts are int64.")
+register(
+    "chunk_eval",
+    kernel_module="sequence_metric",
+    inputs=["Inference", "Label", "SeqLength?"],
+    outputs=["Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks"],
+    attrs={
+        "num_chunk_types": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"),
+        "chunk_scheme": Attr("IOB", choices=CHUNK_SCHEMES),
+        "excluded_chunk_types": Attr([], int_list, "a list of ints"),
+    },
+    infer=_infer_chunk,
+    lod="drop",
+    needs_lod=True,
+    run_dtypes={"Inference": IDS, "Label": IDS},
+    run_lod={"Inference": "SeqLength", "Label": "SeqLength"},
+    doc="Chunks of the predicted and the true tags of each sequence (tag id = chunk type * tag kinds + "
+    "tag kind, kinds per scheme: IOB B,I; IOE I,E; IOBES B,I,E,S; plain one; num_chunk_types * kinds "
+    "is 'outside'), compared: a chunk is correct when its begin, end and type all match. "
+    "Precision = correct / predicted, Recall = correct / true, F1 = 2PR / (P + R) (0 when nothing is "
+    "correct); chunks of excluded_chunk_types are not counted. The counts are int64.",
+)
 
 
 def _infer_edit(ctx):
@@ -56,9 +66,18 @@ def _infer_edit(ctx):
     ctx.set_output("SequenceNum", [1], "int64", lod_level=0)
 
 
-register("edit_distance", kernel_module="sequence_metric", inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
-         outputs=["Out", "SequenceNum"], attrs={"normalized": False}, infer=_infer_edit, lod="drop",
-         needs_lod=True, run_dtypes={"Hyps": IDS, "Refs": IDS}, run_lod={"Hyps": "HypsLength", "Refs": "RefsLength"},
-         doc="Out[i] = the Levenshtein distance (insertions, deletions, substitutions, each 1) between "
-             "hypothesis i and reference i, divided by the reference's length when normalized (which then "
-             "must not be empty); float32 [num_sequences, 1]. SequenceNum = num_sequences (int64 [1]).")
+register(
+    "edit_distance",
+    kernel_module="sequence_metric",
+    inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
+    outputs=["Out", "SequenceNum"],
+    attrs={"normalized": False},
+    infer=_infer_edit,
+    lod="drop",
+    needs_lod=True,
+    run_dtypes={"Hyps": IDS, "Refs": IDS},
+    run_lod={"Hyps": "HypsLength", "Refs": "RefsLength"},
+    doc="Out[i] = the Levenshtein distance (insertions, deletions, substitutions, each 1) between "
+    "hypothesis i and reference i, divided by the reference's length when normalized (which then "
+    "must not be empty); float32 [num_sequences, 1]. SequenceNum = num_sequences (int64 [1]).",
+)

@@ -3,6 +3,7 @@ Y of X's rows or of one row (compared with every row of X). XNorm and YNorm, the
 too: the gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X -> Out): PaddleRec's
 tagspace reshapes cos_sim of sequences with sequence_reshape. squared_l2_distance: the squared distance
 of each row of X to its row of Y (or Y's one row); dist: the p-norm of X - Y (broadcast)."""
+
 from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
@@ -26,21 +27,44 @@ def _x_lod(in_lods, attrs):
 
 
 def _grad(g):
-    g.op("cos_sim_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out": g.output("Out"), "XNorm": g.output("XNorm"),
-                          "YNorm": g.output("YNorm"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
+    g.op(
+        "cos_sim_grad",
+        {
+            "X": g.input("X"),
+            "Y": g.input("Y"),
+            "Out": g.output("Out"),
+            "XNorm": g.output("XNorm"),
+            "YNorm": g.output("YNorm"),
+            "Out@GRAD": g.out_grad("Out"),
+        },
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+    )
 
 
-register("cos_sim", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out", "XNorm", "YNorm"],
-         attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"), infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "XNorm", "YNorm"), lod=_x_lod,
-         doc="Out = the cosine similarity of each row of X with its row of Y (or Y's one row).")
-register("cos_sim_grad", kernel_module="similarity",
-         inputs=["X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"),
-         infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")])
+register(
+    "cos_sim",
+    kernel_module="similarity",
+    inputs=["X", "Y"],
+    outputs=["Out", "XNorm", "YNorm"],
+    attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"),
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("X", "Y", "Out", "XNorm", "YNorm"),
+    lod=_x_lod,
+    doc="Out = the cosine similarity of each row of X with its row of Y (or Y's one row).",
+)
+register(
+    "cos_sim_grad",
+    kernel_module="similarity",
+    inputs=["X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"),
+    infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")],
+)
 
 
 # -- squared_l2_distance ---------------------------------------------------------------------------
+
 
 def _width(shape):
     rows, size = shape[0], 1
@@ -62,17 +86,30 @@ def _infer_squared_l2(ctx):
     ctx.set_output("Out", [xr, 1], ctx.dtype("X"))
 
 
-register("squared_l2_distance", kernel_module="similarity", inputs=["X", "Y"], outputs=["sub_result", "Out"],
-         infer=_infer_squared_l2, grad=grad_of("squared_l2_distance_grad", ("X", "Y"), ("sub_result",),
-                                                in_grads=("X", "Y")),
-         grad_reads=("X", "Y", "sub_result"), lod="drop",
-         doc="sub_result = X - Y row by row (X, Y flattened to [rows, cols]; Y of X's rows or one row), "
-             "Out[i] = the sum of sub_result[i]^2, shape [rows, 1].")
-register("squared_l2_distance_grad", kernel_module="similarity", inputs=["X", "Y", "sub_result", "Out@GRAD"],
-         outputs=["X@GRAD?", "Y@GRAD?"], no_need_buffer=("X", "Y"), infer=_XY_GRADS)
+register(
+    "squared_l2_distance",
+    kernel_module="similarity",
+    inputs=["X", "Y"],
+    outputs=["sub_result", "Out"],
+    infer=_infer_squared_l2,
+    grad=grad_of("squared_l2_distance_grad", ("X", "Y"), ("sub_result",), in_grads=("X", "Y")),
+    grad_reads=("X", "Y", "sub_result"),
+    lod="drop",
+    doc="sub_result = X - Y row by row (X, Y flattened to [rows, cols]; Y of X's rows or one row), "
+    "Out[i] = the sum of sub_result[i]^2, shape [rows, 1].",
+)
+register(
+    "squared_l2_distance_grad",
+    kernel_module="similarity",
+    inputs=["X", "Y", "sub_result", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    no_need_buffer=("X", "Y"),
+    infer=_XY_GRADS,
+)
 
 
 # -- dist ------------------------------------------------------------------------------------------
+
 
 def _infer_dist(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
@@ -83,10 +120,24 @@ def _infer_dist(ctx):
 
 
 _DIST_ATTRS = {"p": Attr(2.0)}
-register("dist", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out"], attrs=_DIST_ATTRS,
-         infer=_infer_dist, grad=grad_of("dist_grad", ("X", "Y"), ("Out",), in_grads=("X", "Y")),
-         grad_reads=("X", "Y", "Out"), lod="drop",
-         doc="Out = the p-norm of Z = X - Y (broadcast), shape [1]: p = 0 counts Z's nonzeros, inf / -inf is the "
-             "largest / smallest |Z|, another p (sum |Z|^p)^(1/p).")
-register("dist_grad", kernel_module="similarity", inputs=["X", "Y", "Out", "Out@GRAD"],
-         outputs=["X@GRAD?", "Y@GRAD?"], attrs=_DIST_ATTRS, infer=_XY_GRADS)
+register(
+    "dist",
+    kernel_module="similarity",
+    inputs=["X", "Y"],
+    outputs=["Out"],
+    attrs=_DIST_ATTRS,
+    infer=_infer_dist,
+    grad=grad_of("dist_grad", ("X", "Y"), ("Out",), in_grads=("X", "Y")),
+    grad_reads=("X", "Y", "Out"),
+    lod="drop",
+    doc="Out = the p-norm of Z = X - Y (broadcast), shape [1]: p = 0 counts Z's nonzeros, inf / -inf is the "
+    "largest / smallest |Z|, another p (sum |Z|^p)^(1/p).",
+)
+register(
+    "dist_grad",
+    kernel_module="similarity",
+    inputs=["X", "Y", "Out", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    attrs=_DIST_ATTRS,
+    infer=_XY_GRADS,
+)

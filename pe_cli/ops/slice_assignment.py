@@ -4,6 +4,7 @@ or to ``values`` (a list of numbers of ``dtype``, in ``shape``), broadcast to th
 decrease_axes dropped and a 1 put at each of none_axes. Starts, ends and steps clamp as Paddle's
 CheckAndUpdateSliceAttrs clamps them; StartsTensorList / EndsTensorList / StepsTensorList give them at run
 time. The gradient: Out@GRAD with the region zeroed to Input, the region summed to ValueTensor's shape to it."""
+
 from ..base.shapes import numel
 from .define import Attr, dtype_code, grads_like, int_list, register
 from .pointwise_math import QUANT
@@ -15,15 +16,18 @@ def _numbers(v):
     return isinstance(v, list) and all(isinstance(x, (int, float, bool, complex)) for x in v)
 
 
-_ATTRS = {"dtype": Attr(5, dtype_code, "a dtype (Paddle's VarType code)"),
-          "axes": Attr(list, int_list, "a list of ints", long=True),
-          "starts": Attr(list, int_list, "a list of ints", long=True),
-          "ends": Attr(list, int_list, "a list of ints", long=True),
-          "steps": Attr(list, int_list, "a list of ints", long=True),
-          "decrease_axes": Attr(list, int_list, "a list of ints", long=True),
-          "none_axes": Attr(list, int_list, "a list of ints", long=True),
-          "values": Attr(list, _numbers, "a list of numbers"),
-          "shape": Attr(list, int_list, "a list of ints", long=True), **QUANT}
+_ATTRS = {
+    "dtype": Attr(5, dtype_code, "a dtype (Paddle's VarType code)"),
+    "axes": Attr(list, int_list, "a list of ints", long=True),
+    "starts": Attr(list, int_list, "a list of ints", long=True),
+    "ends": Attr(list, int_list, "a list of ints", long=True),
+    "steps": Attr(list, int_list, "a list of ints", long=True),
+    "decrease_axes": Attr(list, int_list, "a list of ints", long=True),
+    "none_axes": Attr(list, int_list, "a list of ints", long=True),
+    "values": Attr(list, _numbers, "a list of numbers"),
+    "shape": Attr(list, int_list, "a list of ints", long=True),
+    **QUANT,
+}
 
 
 def _infer(ctx):
@@ -50,15 +54,29 @@ def _grad(g):
     g.op("set_value_grad", ins, outs, g.attrs)
 
 
-register("set_value", kernel_module="slice_assignment",
-         inputs=["Input", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
-         outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad, attr_tensors=_FROM,
-         grad_reads=("ValueTensor",) + tuple(_FROM),
-         doc="Out = Input with Input[region] = ValueTensor (or `values` in `shape`, of `dtype`), the region "
-             "axes[i] sliced starts[i]:ends[i]:steps[i]; the value broadcasts to the region with decrease_axes "
-             "dropped and none_axes added.")
-register("set_value_grad", kernel_module="slice_assignment",
-         inputs=["Out@GRAD", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
-         outputs=["Input@GRAD?", "ValueTensor@GRAD?"], attrs=_ATTRS, attr_tensors=_FROM,
-         infer=lambda ctx: (grads_like({"ValueTensor@GRAD": "ValueTensor"})(ctx) if ctx.has_input("ValueTensor")
-                            else None, ctx.set_output("Input@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))))
+register(
+    "set_value",
+    kernel_module="slice_assignment",
+    inputs=["Input", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
+    outputs=["Out"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    attr_tensors=_FROM,
+    grad_reads=("ValueTensor",) + tuple(_FROM),
+    doc="Out = Input with Input[region] = ValueTensor (or `values` in `shape`, of `dtype`), the region "
+    "axes[i] sliced starts[i]:ends[i]:steps[i]; the value broadcasts to the region with decrease_axes "
+    "dropped and none_axes added.",
+)
+register(
+    "set_value_grad",
+    kernel_module="slice_assignment",
+    inputs=["Out@GRAD", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
+    outputs=["Input@GRAD?", "ValueTensor@GRAD?"],
+    attrs=_ATTRS,
+    attr_tensors=_FROM,
+    infer=lambda ctx: (
+        grads_like({"ValueTensor@GRAD": "ValueTensor"})(ctx) if ctx.has_input("ValueTensor") else None,
+        ctx.set_output("Input@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
+    ),
+)

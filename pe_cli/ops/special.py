@@ -4,6 +4,7 @@ erfinv, expm1, the modified Bessel functions of the first kind i0 and i1 and the
 scaled forms i0e = e^-|x| i0 and i1e = e^-|x| i1, and nextafter (the next float after x towards y).
 Their scalar math is kernels/special_math.py, computed in float64 and rounded to the input's dtype;
 the values at poles, at +-inf and outside erfinv's domain are Paddle's (see there)."""
+
 from .define import Attr, is_int, register
 
 _FLOATS = ("float16", "float32", "float64")
@@ -16,14 +17,17 @@ def _unary_infer(in_slot, out_slot, dtypes):
         if dtype not in dtypes:
             ctx.fail(f"{in_slot} is {dtype}; {ctx.op.type} takes {' or '.join(dtypes)}")
         ctx.set_output(out_slot, ctx.shape(in_slot), dtype, lod_level=ctx.input_var(in_slot).lod_level)
+
     return infer
 
 
 def _grad_infer(x):
     """``x``@GRAD has the shape and dtype of the incoming gradient (which has the forward input's)."""
+
     def infer(ctx):
         slot = next(s for s in ctx.op.inputs if s.endswith("@GRAD"))
         ctx.set_output(x + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+
     return infer
 
 
@@ -37,29 +41,81 @@ def _elementwise(op_type, doc, reads, dtypes=_FLOATS, lower=False, attrs=None):
         ins[out + "@GRAD"] = g.out_grad(out)
         g.op(f"{op_type}_grad", ins, {x + "@GRAD": g.in_grad(x)}, g.attrs)
 
-    register(op_type, kernel_module="special", inputs=[x], outputs=[out], attrs=attrs,
-             infer=_unary_infer(x, out, dtypes), grad=grad, grad_reads=tuple(reads), doc=doc)
-    register(f"{op_type}_grad", kernel_module="special", inputs=list(reads) + [out + "@GRAD"],
-             outputs=[x + "@GRAD"], attrs=attrs, infer=_grad_infer(x))
+    register(
+        op_type,
+        kernel_module="special",
+        inputs=[x],
+        outputs=[out],
+        attrs=attrs,
+        infer=_unary_infer(x, out, dtypes),
+        grad=grad,
+        grad_reads=tuple(reads),
+        doc=doc,
+    )
+    register(
+        f"{op_type}_grad",
+        kernel_module="special",
+        inputs=list(reads) + [out + "@GRAD"],
+        outputs=[x + "@GRAD"],
+        attrs=attrs,
+        infer=_grad_infer(x),
+    )
 
 
-_elementwise("digamma", "Out = psi(X), the logarithmic derivative of the gamma function (NaN at 0 and the "
-                        "negative integers); the gradient is Out@GRAD * polygamma(1, X).", ("X",))
-_elementwise("lgamma", "Out = log|gamma(X)| (+inf at 0 and the negative integers); the gradient is Out@GRAD * "
-                       "digamma(X).", ("X",))
-_elementwise("erfinv", "Out = erf^-1(X), +-inf at and beyond +-1; the gradient, from Out, is Out@GRAD * "
-                       "sqrt(pi) / 2 * exp(Out^2).", ("Out",))
-_elementwise("i0", "out = I0(x), the modified Bessel function of the first kind of order 0 (NaN at +-inf); "
-                   "the gradient is out@GRAD * I1(x).", ("x",), _F32_64, lower=True)
-_elementwise("i0e", "out = e^-|x| I0(x); the gradient is out@GRAD * (i1e(x) - sign(x) i0e(x)).", ("x", "out"),
-             _F32_64, lower=True)
-_elementwise("i1", "out = I1(x), of order 1 (NaN at +-inf); the gradient is out@GRAD * (I0(x) - I1(x) / x), "
-                   "1/2 at 0.", ("x", "out"), _F32_64, lower=True)
-_elementwise("i1e", "out = e^-|x| I1(x); the gradient is out@GRAD * (i0e(x) - i1e(x) (sign(x) + 1/x)), 1/2 "
-                    "at 0.", ("x", "out"), _F32_64, lower=True)
-_elementwise("polygamma", "out = the n-th derivative of digamma at x, n >= 1: (-1)^(n+1) n! zeta(n + 1, x) "
-                          "(Hurwitz's zeta); the gradient is out@GRAD * polygamma(n + 1, x).", ("x",), _F32_64,
-             lower=True, attrs={"n": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1")})
+_elementwise(
+    "digamma",
+    "Out = psi(X), the logarithmic derivative of the gamma function (NaN at 0 and the "
+    "negative integers); the gradient is Out@GRAD * polygamma(1, X).",
+    ("X",),
+)
+_elementwise(
+    "lgamma",
+    "Out = log|gamma(X)| (+inf at 0 and the negative integers); the gradient is Out@GRAD * digamma(X).",
+    ("X",),
+)
+_elementwise(
+    "erfinv",
+    "Out = erf^-1(X), +-inf at and beyond +-1; the gradient, from Out, is Out@GRAD * sqrt(pi) / 2 * exp(Out^2).",
+    ("Out",),
+)
+_elementwise(
+    "i0",
+    "out = I0(x), the modified Bessel function of the first kind of order 0 (NaN at +-inf); "
+    "the gradient is out@GRAD * I1(x).",
+    ("x",),
+    _F32_64,
+    lower=True,
+)
+_elementwise(
+    "i0e",
+    "out = e^-|x| I0(x); the gradient is out@GRAD * (i1e(x) - sign(x) i0e(x)).",
+    ("x", "out"),
+    _F32_64,
+    lower=True,
+)
+_elementwise(
+    "i1",
+    "out = I1(x), of order 1 (NaN at +-inf); the gradient is out@GRAD * (I0(x) - I1(x) / x), 1/2 at 0.",
+    ("x", "out"),
+    _F32_64,
+    lower=True,
+)
+_elementwise(
+    "i1e",
+    "out = e^-|x| I1(x); the gradient is out@GRAD * (i0e(x) - i1e(x) (sign(x) + 1/x)), 1/2 at 0.",
+    ("x", "out"),
+    _F32_64,
+    lower=True,
+)
+_elementwise(
+    "polygamma",
+    "out = the n-th derivative of digamma at x, n >= 1: (-1)^(n+1) n! zeta(n + 1, x) "
+    "(Hurwitz's zeta); the gradient is out@GRAD * polygamma(n + 1, x).",
+    ("x",),
+    _F32_64,
+    lower=True,
+    attrs={"n": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1")},
+)
 
 
 def _infer_expm1(ctx):
@@ -67,18 +123,26 @@ def _infer_expm1(ctx):
     dtype = ctx.dtype("X")
     if dtype not in _FLOATS + ("int32", "int64"):
         ctx.fail(f"X is {dtype}; expm1 takes a float or int32/int64 tensor")
-    ctx.set_output("Out", ctx.shape("X"), dtype if dtype in _FLOATS else "float32",
-                   lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output(
+        "Out", ctx.shape("X"), dtype if dtype in _FLOATS else "float32", lod_level=ctx.input_var("X").lod_level
+    )
 
 
 def _grad_expm1(g):
     g.op("expm1_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("expm1", kernel_module="special", inputs=["X"], outputs=["Out"], infer=_infer_expm1, grad=_grad_expm1,
-         grad_reads=("Out",), doc="Out = exp(X) - 1, exact near 0; the gradient, from Out, is Out@GRAD * (Out + 1).")
-register("expm1_grad", kernel_module="special", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=_grad_infer("X"))
+register(
+    "expm1",
+    kernel_module="special",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_expm1,
+    grad=_grad_expm1,
+    grad_reads=("Out",),
+    doc="Out = exp(X) - 1, exact near 0; the gradient, from Out, is Out@GRAD * (Out + 1).",
+)
+register("expm1_grad", kernel_module="special", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"], infer=_grad_infer("X"))
 
 
 def _infer_nextafter(ctx):
@@ -93,6 +157,12 @@ def _infer_nextafter(ctx):
     ctx.set_output("out", x, ctx.dtype("x"))
 
 
-register("nextafter", kernel_module="special", inputs=["x", "y"], outputs=["out"], infer=_infer_nextafter,
-         doc="out = the next representable value after x in the direction of y (x and y of one shape and "
-             "dtype, as C's nextafter / nextafterf). No gradient.")
+register(
+    "nextafter",
+    kernel_module="special",
+    inputs=["x", "y"],
+    outputs=["out"],
+    infer=_infer_nextafter,
+    doc="out = the next representable value after x in the direction of y (x and y of one shape and "
+    "dtype, as C's nextafter / nextafterf). No gradient.",
+)

@@ -8,6 +8,7 @@ Among equal values Paddle's kthvalue and nanmedian take the index libstdc++'s nt
 leaves in place (an order the C++ standard does not specify); pe's is a stable sort's (the first of
 equal values in x's order): the values are the same, and so is every gradient where the values are
 distinct."""
+
 from ..base.shapes import fmt_shape
 from .define import Attr, int_list, is_int, register
 
@@ -16,8 +17,11 @@ _NUMBERS = ("float16", "float32", "float64", "int32", "int64")
 
 
 def _reduced(ctx, shape, axes, keepdim):
-    out = [1 if i in axes else n for i, n in enumerate(shape)] if keepdim else \
-        [n for i, n in enumerate(shape) if i not in axes]
+    out = (
+        [1 if i in axes else n for i, n in enumerate(shape)]
+        if keepdim
+        else [n for i, n in enumerate(shape) if i not in axes]
+    )
     return out or ctx.scalar_shape()
 
 
@@ -50,25 +54,56 @@ def _infer_mode(ctx):
 
 def _by_index(op_type, attrs, infer, doc):
     """An op whose gradient puts Out@GRAD at Indices along the axis."""
+
     def grad(g):
-        g.op(f"{op_type}_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+        g.op(
+            f"{op_type}_grad",
+            {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+            {"X@GRAD": g.in_grad("X")},
+            g.attrs,
+        )
 
-    register(op_type, kernel_module="statistics", inputs=["X"], outputs=["Out", "Indices"], attrs=attrs,
-             infer=infer, grad=grad, grad_reads=("X", "Indices"), lod="drop", traits=("scalar_0d_in_paddle2",),
-             doc=doc)
-    register(f"{op_type}_grad", kernel_module="statistics", inputs=["X", "Indices", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=attrs,
-             infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")))
+    register(
+        op_type,
+        kernel_module="statistics",
+        inputs=["X"],
+        outputs=["Out", "Indices"],
+        attrs=attrs,
+        infer=infer,
+        grad=grad,
+        grad_reads=("X", "Indices"),
+        lod="drop",
+        traits=("scalar_0d_in_paddle2",),
+        doc=doc,
+    )
+    register(
+        f"{op_type}_grad",
+        kernel_module="statistics",
+        inputs=["X", "Indices", "Out@GRAD"],
+        outputs=["X@GRAD"],
+        attrs=attrs,
+        infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+    )
 
 
-_by_index("kthvalue", {"k": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"), "axis": Attr(-1, is_int, "an int"),
-                       "keepdim": Attr(False, choices=_BOOL)}, _infer_kthvalue,
-          "Out = the k-th smallest value of X along `axis` (NaN sorts last), Indices its place; the axis is "
-          "dropped unless `keepdim`. The gradient of X is Out@GRAD at Indices.")
-_by_index("mode", {"axis": Attr(-1, is_int, "an int"), "keepdim": Attr(False, choices=_BOOL)}, _infer_mode,
-          "Out = the most frequent value of X along `axis` (the smallest of equally frequent ones), Indices "
-          "the place of its last occurrence. The gradient of X is Out@GRAD at Indices.")
+_by_index(
+    "kthvalue",
+    {
+        "k": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"),
+        "axis": Attr(-1, is_int, "an int"),
+        "keepdim": Attr(False, choices=_BOOL),
+    },
+    _infer_kthvalue,
+    "Out = the k-th smallest value of X along `axis` (NaN sorts last), Indices its place; the axis is "
+    "dropped unless `keepdim`. The gradient of X is Out@GRAD at Indices.",
+)
+_by_index(
+    "mode",
+    {"axis": Attr(-1, is_int, "an int"), "keepdim": Attr(False, choices=_BOOL)},
+    _infer_mode,
+    "Out = the most frequent value of X along `axis` (the smallest of equally frequent ones), Indices "
+    "the place of its last occurrence. The gradient of X is Out@GRAD at Indices.",
+)
 
 
 def _infer_nanmedian(ctx):
@@ -86,21 +121,40 @@ def _infer_nanmedian(ctx):
 
 
 def _grad_nanmedian(g):
-    g.op("nanmedian_grad", {"X": g.input("X"), "MedianIndex": g.output("MedianIndex"),
-                            "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op(
+        "nanmedian_grad",
+        {"X": g.input("X"), "MedianIndex": g.output("MedianIndex"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
 
 
 _MEDIAN_ATTRS = {"axis": Attr([], int_list, "a list of ints"), "keepdim": Attr(False, choices=_BOOL)}
-register("nanmedian", kernel_module="statistics", inputs=["X"], outputs=["Out", "MedianIndex"],
-         attrs=_MEDIAN_ATTRS, infer=_infer_nanmedian, grad=_grad_nanmedian, grad_reads=("X", "MedianIndex"),
-         lod="drop", traits=("scalar_0d_in_paddle2",),
-         doc="Out = the median of the values of X that are not NaN over the dims `axis` ([]: all), NaN where all "
-             "are NaN; an even count gives the mean of the two middle values (an integer X: rounded toward "
-             "zero). MedianIndex [..., 2]: the places of the low and high middle values within the reduced "
-             "dims (the same twice for an odd count, -1 where all are NaN). The gradient of X is Out@GRAD at "
-             "the middle value, or half of it at each of the two.")
-register("nanmedian_grad", kernel_module="statistics", inputs=["X", "MedianIndex", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_MEDIAN_ATTRS, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")))
+register(
+    "nanmedian",
+    kernel_module="statistics",
+    inputs=["X"],
+    outputs=["Out", "MedianIndex"],
+    attrs=_MEDIAN_ATTRS,
+    infer=_infer_nanmedian,
+    grad=_grad_nanmedian,
+    grad_reads=("X", "MedianIndex"),
+    lod="drop",
+    traits=("scalar_0d_in_paddle2",),
+    doc="Out = the median of the values of X that are not NaN over the dims `axis` ([]: all), NaN where all "
+    "are NaN; an even count gives the mean of the two middle values (an integer X: rounded toward "
+    "zero). MedianIndex [..., 2]: the places of the low and high middle values within the reduced "
+    "dims (the same twice for an odd count, -1 where all are NaN). The gradient of X is Out@GRAD at "
+    "the middle value, or half of it at each of the two.",
+)
+register(
+    "nanmedian_grad",
+    kernel_module="statistics",
+    inputs=["X", "MedianIndex", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_MEDIAN_ATTRS,
+    infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+)
 
 
 def _infer_bincount(ctx):
@@ -119,9 +173,15 @@ def _infer_bincount(ctx):
     ctx.set_output("Out", [-1], dtype)
 
 
-register("bincount", kernel_module="statistics", inputs=["X", "Weights?"], outputs=["Out"],
-         attrs={"minlength": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0")}, infer=_infer_bincount,
-         lod="drop",
-         doc="Out[i] = how many times i occurs in X (1-D, non-negative ints; int64), or the sum of the Weights "
-             "where it does (float32 for float32 weights, else float64); max(X) + 1 or `minlength` entries, "
-             "whichever is more (none for an empty X, as Paddle). No gradient.")
+register(
+    "bincount",
+    kernel_module="statistics",
+    inputs=["X", "Weights?"],
+    outputs=["Out"],
+    attrs={"minlength": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0")},
+    infer=_infer_bincount,
+    lod="drop",
+    doc="Out[i] = how many times i occurs in X (1-D, non-negative ints; int64), or the sum of the Weights "
+    "where it does (float32 for float32 weights, else float64); max(X) + 1 or `minlength` entries, "
+    "whichever is more (none for an empty X, as Paddle). No gradient.",
+)

@@ -7,6 +7,7 @@ formats of Fluid 1.8's ops of these names (pe_cli/base/lod_tensor_file.py):
 - load: Out from such a file (``seek``/``shape``: the ``shape`` values from value ``seek`` on, row-major,
   as Fluid's); load_combine: every Out, in order, from one file that they must fill exactly
   (``model_from_memory``: ``file_path`` holds the bytes themselves); ``load_as_fp16`` gives float16."""
+
 from .define import Attr, register
 
 
@@ -22,24 +23,58 @@ def _infer_save(ctx):
         ctx.fail("file_path is empty; give the file to save to")
 
 
-register("load", kernel_module="tensor_file", inputs=[], outputs=["Out"],
-         attrs={"file_path": "", "load_as_fp16": False, "model_from_memory": False, "seek": Attr(-1, long=True), "shape": Attr([], long=True)},
-         infer=_infer_load,
-         # (it has no input: needs_lod makes the executor pass the LoD the kernel read from the file on)
-         needs_lod=True, lod="drop",
-         doc="Out = the LoDTensor (values and LoD) serialized in the file file_path (float16 with load_as_fp16); "
-             "with seek >= 0, the `shape` values of it that start at value `seek` (row-major), as Fluid's.")
-register("load_combine", kernel_module="tensor_file", inputs=[], outputs=["Out*"],
-         attrs={"file_path": "", "load_as_fp16": False, "model_from_memory": False}, infer=_infer_load,
-         needs_lod=True, lod="drop", traits=("output_counts",),
-         doc="Out[i] = the i-th LoDTensor serialized in the file file_path (or in the bytes file_path holds, "
-             "with model_from_memory), which must hold exactly len(Out) of them.")
-register("save", kernel_module="tensor_file", inputs=["X"], outputs=["kLookupTablePath?"],
-         attrs={"file_path": "", "overwrite": True, "save_as_fp16": False}, infer=_infer_save,
-         needs_lod=True, lod="drop", traits=("selected_rows",),
-         doc="Writes X (its values and LoD, or a SelectedRows' rows, height and values) to the file file_path.")
-register("save_combine", kernel_module="tensor_file", inputs=["X*"], outputs=["Y?"],
-         attrs={"file_path": "", "overwrite": True, "save_as_fp16": False, "save_to_memory": False},
-         infer=_infer_save, needs_lod=True, lod="drop",
-         doc="Writes every X, in order, end to end to the file file_path (or, with save_to_memory, as bytes "
-             "into Y).")
+register(
+    "load",
+    kernel_module="tensor_file",
+    inputs=[],
+    outputs=["Out"],
+    attrs={
+        "file_path": "",
+        "load_as_fp16": False,
+        "model_from_memory": False,
+        "seek": Attr(-1, long=True),
+        "shape": Attr([], long=True),
+    },
+    infer=_infer_load,
+    # (it has no input: needs_lod makes the executor pass the LoD the kernel read from the file on)
+    needs_lod=True,
+    lod="drop",
+    doc="Out = the LoDTensor (values and LoD) serialized in the file file_path (float16 with load_as_fp16); "
+    "with seek >= 0, the `shape` values of it that start at value `seek` (row-major), as Fluid's.",
+)
+register(
+    "load_combine",
+    kernel_module="tensor_file",
+    inputs=[],
+    outputs=["Out*"],
+    attrs={"file_path": "", "load_as_fp16": False, "model_from_memory": False},
+    infer=_infer_load,
+    needs_lod=True,
+    lod="drop",
+    traits=("output_counts",),
+    doc="Out[i] = the i-th LoDTensor serialized in the file file_path (or in the bytes file_path holds, "
+    "with model_from_memory), which must hold exactly len(Out) of them.",
+)
+register(
+    "save",
+    kernel_module="tensor_file",
+    inputs=["X"],
+    outputs=["kLookupTablePath?"],
+    attrs={"file_path": "", "overwrite": True, "save_as_fp16": False},
+    infer=_infer_save,
+    needs_lod=True,
+    lod="drop",
+    traits=("selected_rows",),
+    doc="Writes X (its values and LoD, or a SelectedRows' rows, height and values) to the file file_path.",
+)
+register(
+    "save_combine",
+    kernel_module="tensor_file",
+    inputs=["X*"],
+    outputs=["Y?"],
+    attrs={"file_path": "", "overwrite": True, "save_as_fp16": False, "save_to_memory": False},
+    infer=_infer_save,
+    needs_lod=True,
+    lod="drop",
+    doc="Writes every X, in order, end to end to the file file_path (or, with save_to_memory, as bytes into Y).",
+)

@@ -3,6 +3,7 @@ coalesce_tensor (Fluid 1.8's fuse passes put several tensors in one contiguous b
 tensor's slice rounded up to the place's allocation unit, 4096 bytes on the CPU and 256 on a GPU, as
 Fluid's Alignment) and delete_var (Fluid erases the variables from the scope; pe frees a value once
 nothing reads it, so the op has nothing to do)."""
+
 from .define import Attr, dtype_or_none, register
 
 
@@ -13,14 +14,30 @@ def _infer_coalesce(ctx):
         ctx.fail("check_name: Output must name the Input variables")
     for i in range(ctx.num_inputs("Input")):
         ctx.set_output("Output", ctx.shape("Input", i), ctx.dtype("Input", i), i=i)
-    ctx.set_output("FusedOutput", [-1], ctx.attrs["dtype"])      # its length depends on the place's alignment
+    ctx.set_output("FusedOutput", [-1], ctx.attrs["dtype"])  # its length depends on the place's alignment
 
 
-register("coalesce_tensor", kernel_module="tensor_storage", inputs=["Input*"], outputs=["Output*", "FusedOutput"],
-         attrs={"dtype": Attr("float32", dtype_or_none, "a dtype name"), "copy_data": False, "set_constant": False,
-                "constant": 0.0, "check_name": False},
-         infer=_infer_coalesce, lod="drop",
-         doc="FusedOutput = one buffer holding each Input (copy_data) or the value constant (set_constant) in a "
-             "slice rounded up to the allocation unit; Output[i] = its slice, in Input[i]'s shape.")
-register("delete_var", kernel_module="tensor_storage", inputs=["X*"], outputs=[],
-         doc="Drops the variables X (Fluid erases them from the scope; pe frees a value once nothing reads it).")
+register(
+    "coalesce_tensor",
+    kernel_module="tensor_storage",
+    inputs=["Input*"],
+    outputs=["Output*", "FusedOutput"],
+    attrs={
+        "dtype": Attr("float32", dtype_or_none, "a dtype name"),
+        "copy_data": False,
+        "set_constant": False,
+        "constant": 0.0,
+        "check_name": False,
+    },
+    infer=_infer_coalesce,
+    lod="drop",
+    doc="FusedOutput = one buffer holding each Input (copy_data) or the value constant (set_constant) in a "
+    "slice rounded up to the allocation unit; Output[i] = its slice, in Input[i]'s shape.",
+)
+register(
+    "delete_var",
+    kernel_module="tensor_storage",
+    inputs=["X*"],
+    outputs=[],
+    doc="Drops the variables X (Fluid erases them from the scope; pe frees a value once nothing reads it).",
+)

@@ -12,6 +12,7 @@ b-th sequence lengths of ROW and COLUMN); a convolution by W [OutputChannel, Inp
 sequence_topk_avg_pooling: per pair b, X's b-th sequence holds [channel_num, h_b, w_b]; for each
 row and channel the averages of its top k values (sum of the top min(k, w_b), divided by k) for
 each k of topks: Out [sum of h_b, channel_num * len(topks)] with ROW's LoD; pos the top positions."""
+
 from .define import Attr, fmt_shape, grads_like, register
 
 
@@ -23,10 +24,18 @@ def _column(ctx, slot):
 
 def _infer_match(ctx):
     x, y, w = ctx.shape("X"), ctx.shape("Y"), ctx.shape("W")
-    if len(x) != 2 or len(y) != 2 or len(w) != 3 or w[1] != ctx.attrs["dim_t"] or \
-            (x[1] >= 0 and w[0] != x[1]) or (y[1] >= 0 and w[2] != y[1]):
-        ctx.fail(f"X {fmt_shape(x)}, Y {fmt_shape(y)} and W {fmt_shape(w)} must be [lx, h], [ly, h] and "
-                 f"[h, dim_t={ctx.attrs['dim_t']}, h]")
+    if (
+        len(x) != 2
+        or len(y) != 2
+        or len(w) != 3
+        or w[1] != ctx.attrs["dim_t"]
+        or (x[1] >= 0 and w[0] != x[1])
+        or (y[1] >= 0 and w[2] != y[1])
+    ):
+        ctx.fail(
+            f"X {fmt_shape(x)}, Y {fmt_shape(y)} and W {fmt_shape(w)} must be [lx, h], [ly, h] and "
+            f"[h, dim_t={ctx.attrs['dim_t']}, h]"
+        )
     ctx.set_output("Out", [-1, 1], ctx.dtype("X"), lod_level=1)
     ctx.set_output("Tmp", [-1, 1], ctx.dtype("X"))
 
@@ -35,8 +44,10 @@ def _infer_var_conv(ctx):
     _column(ctx, "X")
     a, w = ctx.attrs, ctx.shape("W")
     if list(w) != [a["OutputChannel"], a["InputChannel"] * a["KernelH"] * a["KernelW"]]:
-        ctx.fail(f"W {fmt_shape(w)} must be [OutputChannel, InputChannel * KernelH * KernelW] = "
-                 f"[{a['OutputChannel']}, {a['InputChannel'] * a['KernelH'] * a['KernelW']}]")
+        ctx.fail(
+            f"W {fmt_shape(w)} must be [OutputChannel, InputChannel * KernelH * KernelW] = "
+            f"[{a['OutputChannel']}, {a['InputChannel'] * a['KernelH'] * a['KernelW']}]"
+        )
     ctx.set_output("Out", [-1, 1], ctx.dtype("X"), lod_level=1)
     ctx.set_output("Col", [-1, 1], ctx.dtype("X"), lod_level=1)
 
@@ -52,14 +63,25 @@ def _infer_topk(ctx):
 
 def _grad_maker(grad_type, reads, grads):
     def grad(g):
-        g.op(grad_type, dict({s: g.input(s) for s in reads}, **{"Out@GRAD": g.out_grad("Out")}),
-             {f"{s}@GRAD": g.in_grad(s) for s in grads}, g.attrs)
+        g.op(
+            grad_type,
+            dict({s: g.input(s) for s in reads}, **{"Out@GRAD": g.out_grad("Out")}),
+            {f"{s}@GRAD": g.in_grad(s) for s in grads},
+            g.attrs,
+        )
+
     return grad
 
 
 _POSITIVE = Attr(1, lambda v: v > 0, "> 0")
-_CONV = {"InputChannel": _POSITIVE, "OutputChannel": _POSITIVE, "StrideH": _POSITIVE, "StrideW": _POSITIVE,
-         "KernelH": _POSITIVE, "KernelW": _POSITIVE}
+_CONV = {
+    "InputChannel": _POSITIVE,
+    "OutputChannel": _POSITIVE,
+    "StrideH": _POSITIVE,
+    "StrideW": _POSITIVE,
+    "KernelH": _POSITIVE,
+    "KernelW": _POSITIVE,
+}
 _TOPK = {"topks": Attr(list), "channel_num": _POSITIVE}
 _SPECS = [
     ("match_matrix_tensor", ["X", "Y", "W"], ["Out", "Tmp"], {"dim_t": _POSITIVE}, _infer_match, ("X", "Y", "W")),
@@ -67,9 +89,26 @@ _SPECS = [
     ("sequence_topk_avg_pooling", ["X", "ROW", "COLUMN"], ["Out", "pos"], _TOPK, _infer_topk, ("X",)),
 ]
 for _type, _ins, _outs, _attrs, _infer, _grads in _SPECS:
-    register(_type, kernel_module="text_matching", inputs=_ins, outputs=_outs, attrs=_attrs, infer=_infer,
-             grad=_grad_maker(_type + "_grad", _ins, _grads), grad_reads=tuple(_ins), lod="drop", needs_lod=True,
-             doc=f"{_type}: see the module's doc.")
-    register(_type + "_grad", kernel_module="text_matching", inputs=_ins + ["Out@GRAD"],
-             outputs=[f"{s}@GRAD?" for s in _grads], attrs=_attrs, needs_lod=True, lod="drop",
-             infer=grads_like({f"{s}@GRAD": s for s in _grads}))
+    register(
+        _type,
+        kernel_module="text_matching",
+        inputs=_ins,
+        outputs=_outs,
+        attrs=_attrs,
+        infer=_infer,
+        grad=_grad_maker(_type + "_grad", _ins, _grads),
+        grad_reads=tuple(_ins),
+        lod="drop",
+        needs_lod=True,
+        doc=f"{_type}: see the module's doc.",
+    )
+    register(
+        _type + "_grad",
+        kernel_module="text_matching",
+        inputs=_ins + ["Out@GRAD"],
+        outputs=[f"{s}@GRAD?" for s in _grads],
+        attrs=_attrs,
+        needs_lod=True,
+        lod="drop",
+        infer=grads_like({f"{s}@GRAD": s for s in _grads}),
+    )

@@ -1,5 +1,6 @@
 """The RNN-T (transducer) loss (Paddle 2.x's warprnnt, behind paddle.nn.functional.rnnt_loss;
 kernels in kernels/<device>/transducer.py, the per-sequence program in kernels/transducer_dp.py)."""
+
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -19,17 +20,34 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("warprnnt_grad", {"input": g.input("input"), "warprnntgrad": g.output("warprnntgrad"),
-                           "loss@GRAD": g.out_grad("loss")}, {"input@GRAD": g.in_grad("input")}, g.attrs)
+    g.op(
+        "warprnnt_grad",
+        {"input": g.input("input"), "warprnntgrad": g.output("warprnntgrad"), "loss@GRAD": g.out_grad("loss")},
+        {"input@GRAD": g.in_grad("input")},
+        g.attrs,
+    )
 
 
 _ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "fastemit_lambda": 0.0}
-register("warprnnt", kernel_module="transducer", inputs=["input", "label", "input_lengths", "label_lengths"],
-         outputs=["warprnntgrad", "loss"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("input", "warprnntgrad"),
-         doc="loss[b] = -log p(label[b, :label_lengths[b]] | input[b, :input_lengths[b]]) of the RNN-T lattice, "
-             "input holding log-probabilities [B, T, U + 1, V] (no softmax applied, as Paddle's): a blank moves "
-             "one step in time, a label one position in the labels, ending with a blank at the last step. "
-             "warprnntgrad = d loss / d input (FastEmit scales the label transitions' by 1 + fastemit_lambda).")
-register("warprnnt_grad", kernel_module="transducer", inputs=["input", "warprnntgrad", "loss@GRAD"],
-         outputs=["input@GRAD"], attrs=_ATTRS, infer=grads_like({"input@GRAD": "input"}))
+register(
+    "warprnnt",
+    kernel_module="transducer",
+    inputs=["input", "label", "input_lengths", "label_lengths"],
+    outputs=["warprnntgrad", "loss"],
+    attrs=_ATTRS,
+    infer=_infer,
+    grad=_grad,
+    grad_reads=("input", "warprnntgrad"),
+    doc="loss[b] = -log p(label[b, :label_lengths[b]] | input[b, :input_lengths[b]]) of the RNN-T lattice, "
+    "input holding log-probabilities [B, T, U + 1, V] (no softmax applied, as Paddle's): a blank moves "
+    "one step in time, a label one position in the labels, ending with a blank at the last step. "
+    "warprnntgrad = d loss / d input (FastEmit scales the label transitions' by 1 + fastemit_lambda).",
+)
+register(
+    "warprnnt_grad",
+    kernel_module="transducer",
+    inputs=["input", "warprnntgrad", "loss@GRAD"],
+    outputs=["input@GRAD"],
+    attrs=_ATTRS,
+    infer=grads_like({"input@GRAD": "input"}),
+)

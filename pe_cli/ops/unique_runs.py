@@ -1,6 +1,7 @@
 """unique_consecutive (paddle.unique_consecutive; op version 1): X with each run of equal consecutive elements
 (of X flattened, or of slices along axis) kept once; Index maps each element (slice) to its run, Counts gives
 each run's length, both of `dtype` (a VarType code)."""
+
 from ..base.dtypes import convert_dtype
 from .define import Attr, int_list, register
 from .pointwise_math import QUANT
@@ -24,11 +25,21 @@ def _infer(ctx):
     ctx.set_output("Counts", [-1], dtype)
 
 
-register("unique_consecutive", kernel_module="unique_runs", inputs=["X"], outputs=["Out", "Index?", "Counts?"],
-         lod="drop", infer=_infer, traits=("optional_outputs",),
-         attrs={"return_inverse": Attr(False, choices=(False, True)), "return_counts": Attr(False, choices=(False, True)),
-                "axis": Attr(list, int_list, "a list of at most one int"),
-                "dtype": Attr(5, lambda v: convert_dtype(v) in ("int32", "int64"), "int32 or int64 (a VarType code)"),
-                **QUANT},
-         doc="Out = X (flattened, or along axis) with each run of equal consecutive elements (slices) kept once; "
-             "Index: each one's run; Counts: each run's length.")
+register(
+    "unique_consecutive",
+    kernel_module="unique_runs",
+    inputs=["X"],
+    outputs=["Out", "Index?", "Counts?"],
+    lod="drop",
+    infer=_infer,
+    traits=("optional_outputs",),
+    attrs={
+        "return_inverse": Attr(False, choices=(False, True)),
+        "return_counts": Attr(False, choices=(False, True)),
+        "axis": Attr(list, int_list, "a list of at most one int"),
+        "dtype": Attr(5, lambda v: convert_dtype(v) in ("int32", "int64"), "int32 or int64 (a VarType code)"),
+        **QUANT,
+    },
+    doc="Out = X (flattened, or along axis) with each run of equal consecutive elements (slices) kept once; "
+    "Index: each one's run; Counts: each run's length.",
+)

@@ -7,6 +7,7 @@
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
 importing pe never does."""
+
 import sys as _sys
 
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
@@ -45,6 +46,7 @@ from .tensor_statistics import *  # noqa: F401,F403
 from .tensor_cumulative import *  # noqa: F401,F403
 
 from . import distribution  # noqa: F401,E402 -- Paddle 2.x's (1.8.5's is empty), built on the functions above
+
 complex = _sys.modules[__name__ + ".complex"]  # noqa: A001 -- 1.8.5's module, callable as 2.x's paddle.complex(re, im)
 
 _patch_variable(tensor)

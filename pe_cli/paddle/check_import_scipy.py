@@ -11,5 +11,7 @@ def check_import_scipy(OsName):  # noqa: N803 -- Fluid's parameter name
         __import__("scipy.io")
     except ImportError as e:
         if "DLL load failed" in str(e):
-            raise ImportError(f"{e}\nplease download visual C++ Redistributable for vs 2015, "
-                              f"https://www.microsoft.com/en-us/download/details.aspx?id=48145") from e
+            raise ImportError(
+                f"{e}\nplease download visual C++ Redistributable for vs 2015, "
+                f"https://www.microsoft.com/en-us/download/details.aspx?id=48145"
+            ) from e

@@ -2,6 +2,7 @@
 text and bytes conversion (of one value, or every item of a list, set or dict; ``inplace`` changes
 the container itself), a round that rounds halves away from zero, floor division and an
 exception's message."""
+
 import builtins
 import math
 
@@ -43,7 +44,7 @@ def _convert(obj, one, encoding, inplace, with_dict):
     if with_dict and isinstance(obj, dict):
         converted = {one(k, encoding): one(v, encoding) for k, v in obj.items()}
         if inplace:
-            obj.update(converted)    # as Fluid: the converted keys are added beside the old ones
+            obj.update(converted)  # as Fluid: the converted keys are added beside the old ones
             return obj
         return converted
     return one(obj, encoding)
@@ -59,9 +60,9 @@ def to_bytes(obj, encoding="utf-8", inplace=False):
     return _convert(obj, _bytes, encoding, inplace, with_dict=False)
 
 
-def round(x, d=0):   # noqa: A001 -- Fluid's name
+def round(x, d=0):  # noqa: A001 -- Fluid's name
     """``x`` rounded to ``d`` decimals, halves away from zero (Python 3's round goes to even)."""
-    p = 10 ** d
+    p = 10**d
     if x > 0.0:
         return float(math.floor(x * p + 0.5)) / p
     if x < 0.0:

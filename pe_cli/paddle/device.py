@@ -2,6 +2,7 @@
 pe can honour (places, ``seed``, the default dtype, ``get_device``/``set_device``, what pe was built
 with), Fluid's names the 2.x index re-exports, and one-line stand-ins for what cannot work in pe
 (dygraph) or is not in it yet. tests/paddle/test_tensor.py keeps every name of the index classified."""
+
 import numpy as np
 
 from .. import fluid as _fluid
@@ -12,12 +13,49 @@ from ..kernels import is_compiled_with_cuda
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
 from .param_attr import ParamAttr  # noqa: F401 (exported)
 
-__all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
-           "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
-           "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
-           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags", "dtype", "bool", "float16",
-           "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bfloat16", "complex64", "complex128", "create_parameter", "set_flags", "finfo",
-           "iinfo", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "disable_signal_handler"]
+__all__ = [
+    "CUDAPinnedPlace",
+    "ParamAttr",
+    "seed",
+    "get_device",
+    "set_device",
+    "get_default_dtype",
+    "set_default_dtype",
+    "get_cudnn_version",
+    "is_compiled_with_cuda",
+    "is_compiled_with_xpu",
+    "create_lod_tensor",
+    "create_random_int_lodtensor",
+    "cuda_pinned_places",
+    "data",
+    "DataFeedDesc",
+    "DataFeeder",
+    "DistributeTranspiler",
+    "DistributeTranspilerConfig",
+    "get_flags",
+    "dtype",
+    "bool",
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "bfloat16",
+    "complex64",
+    "complex128",
+    "create_parameter",
+    "set_flags",
+    "finfo",
+    "iinfo",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "is_grad_enabled",
+    "disable_signal_handler",
+]
 
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
@@ -30,8 +68,10 @@ NOT_YET = "pe does not support it yet"
 
 # Dygraph (eager) names: pe builds static graphs, so these cannot work. The second line: Paddle 2.6.2's
 # functions that refuse static mode themselves ("We only support 'view()' in dynamic graph mode").
-DYGRAPH = ("Tensor grad DataParallel Model summary flops LazyGuard tolist "
-           "as_strided cauchy_ geometric_ normal_ unfold view view_as").split()
+DYGRAPH = (
+    "Tensor grad DataParallel Model summary flops LazyGuard tolist "
+    "as_strided cauchy_ geometric_ normal_ unfold view view_as"
+).split()
 # Names pe does not have yet (ops it lacks): none of the index now.
 MISSING = []
 # Not in pe, with the reason (and what to use instead where pe has it).
@@ -42,9 +82,8 @@ OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place
 dtype = _fluid.core.VarDesc.VarType
 bool, float16, float32, float64 = dtype.BOOL, dtype.FP16, dtype.FP32, dtype.FP64  # noqa: A001
 int8, int16, int32, int64, uint8 = dtype.INT8, dtype.INT16, dtype.INT32, dtype.INT64, dtype.UINT8
-bfloat16 = dtype.BF16           # refused where it is used: pe has no bfloat16 dtype
+bfloat16 = dtype.BF16  # refused where it is used: pe has no bfloat16 dtype
 complex64, complex128 = dtype.COMPLEX64, dtype.COMPLEX128
-
 
 
 def finfo(dtype):
@@ -143,6 +182,7 @@ class no_grad:
         @functools.wraps(func)
         def wrapped(*args, **kwargs):
             return func(*args, **kwargs)
+
         return wrapped
 
 
@@ -152,7 +192,7 @@ class enable_grad(no_grad):
 
 class set_grad_enabled(no_grad):
     def __init__(self, mode):
-        if not isinstance(mode, (True).__class__):      # (bool is the dtype name here)
+        if not isinstance(mode, (True).__class__):  # (bool is the dtype name here)
             raise TypeError(f"paddle.set_grad_enabled: mode must be a bool, got {mode!r}")
 
 
@@ -167,4 +207,3 @@ def stand_ins():
     out.update({n: unsupported(f"paddle.{n}", NOT_YET) for n in MISSING})
     out.update({n: unsupported(f"paddle.{n}", why) for n, why in OTHER.items()})
     return out
-

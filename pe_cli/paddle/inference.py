@@ -5,6 +5,7 @@ model into a scope of its own; its input and output handles (``get_input_handle`
 (``reshape``, ``copy_from_cpu``, ``copy_to_cpu``), and ``run()`` runs the saved program as it is. The
 analysis switches (IR passes, MKL-DNN, TensorRT, GPU memory) are accepted and change nothing, as in
 Fluid 1.8's ``AnalysisConfig`` (pe_cli/fluid/inference_api.py), which ``Config`` is."""
+
 import enum
 
 import numpy as np
@@ -14,8 +15,17 @@ from ..fluid import inference_api
 from ..fluid.version import full_version
 from ..framework.lod_tensor import LoDTensor
 
-__all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Tensor", "Predictor", "create_predictor",
-           "get_version", "get_num_bytes_of_data_type"]
+__all__ = [
+    "Config",
+    "DataType",
+    "PlaceType",
+    "PrecisionType",
+    "Tensor",
+    "Predictor",
+    "create_predictor",
+    "get_version",
+    "get_num_bytes_of_data_type",
+]
 
 
 class DataType(enum.IntEnum):
@@ -30,9 +40,16 @@ class PrecisionType(enum.IntEnum):
     Float32, Int8, Half, Bfloat16 = 0, 1, 2, 3
 
 
-_NUMPY = {DataType.FLOAT32: "float32", DataType.INT64: "int64", DataType.INT32: "int32",
-          DataType.UINT8: "uint8", DataType.INT8: "int8", DataType.FLOAT16: "float16",
-          DataType.BOOL: "bool", DataType.FLOAT64: "float64"}
+_NUMPY = {
+    DataType.FLOAT32: "float32",
+    DataType.INT64: "int64",
+    DataType.INT32: "int32",
+    DataType.UINT8: "uint8",
+    DataType.INT8: "int8",
+    DataType.FLOAT16: "float16",
+    DataType.BOOL: "bool",
+    DataType.FLOAT64: "float64",
+}
 _CODES = {name: code for code, name in _NUMPY.items()}
 
 
@@ -73,8 +90,10 @@ class Tensor:
 
     def copy_to_cpu(self):
         if self._array is None:
-            raise PeError(f"paddle.inference.Tensor.copy_to_cpu: {self._name} holds no value yet; "
-                          "copy inputs in and call predictor.run() first")
+            raise PeError(
+                f"paddle.inference.Tensor.copy_to_cpu: {self._name} holds no value yet; "
+                "copy inputs in and call predictor.run() first"
+            )
         return np.array(self._array)
 
     def shape(self):
@@ -115,11 +134,14 @@ class Predictor(inference_api.Predictor):
         feed = {}
         for name, handle in self._inputs.items():
             if handle._array is None:
-                raise PeError(f"paddle.inference: input '{name}' holds no value; "
-                              "copy one in with get_input_handle(name).copy_from_cpu(array)")
+                raise PeError(
+                    f"paddle.inference: input '{name}' holds no value; "
+                    "copy one in with get_input_handle(name).copy_from_cpu(array)"
+                )
             feed[name] = LoDTensor(handle._array, handle._lod) if handle._lod else handle._array
-        outputs = self._exe.run(self._program, feed=feed, fetch_list=self._fetches, scope=self._scope,
-                                return_numpy=False)
+        outputs = self._exe.run(
+            self._program, feed=feed, fetch_list=self._fetches, scope=self._scope, return_numpy=False
+        )
         for var, out in zip(self._fetches, outputs):
             handle = self._outputs[var.name]
             handle._array, handle._lod = np.array(out), out.lod()

@@ -1,5 +1,6 @@
 """``paddle.static.InputSpec`` (seed 002): the shape, dtype and name of a model input, with None
 (or -1) for a dimension of any size, as ``paddle.static.data`` takes them."""
+
 import numpy as np
 
 from ..base.dtypes import convert_dtype
@@ -38,8 +39,12 @@ class InputSpec:
         return InputSpec(list(self.shape[1:]), self.dtype, self.name)
 
     def __eq__(self, other):
-        return (type(self) is type(other) and self.shape == other.shape and self.dtype == other.dtype
-                and self.name == other.name)
+        return (
+            type(self) is type(other)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.name == other.name
+        )
 
     def __hash__(self):
         return hash((self.shape, self.dtype, self.name))

@@ -3,6 +3,7 @@ of their own (ops/linalg_decomposition.py); ``pinv``, ``cond``, ``matrix_rank``,
 ``matrix_power`` are built from them and pe's matmul, inverse and reductions as Paddle builds them;
 ``inv``, ``cholesky`` and ``norm`` are the top-level functions. The decompositions pe has no op for
 (eig, eigh, qr, lu, det, solve, ...) are one-line refusals."""
+
 import math
 
 import numpy as np
@@ -14,14 +15,55 @@ from ..layers.helper import LayerHelper
 from .tensor_linalg import cholesky, inverse
 from .tensor_math import matmul, norm
 
-__all__ = ["cholesky", "norm", "cond", "inv", "multi_dot", "matrix_rank", "svd", "pinv", "matrix_power", "lstsq",
-           "cov", "corrcoef", "eig", "eigvals", "qr", "householder_product", "pca_lowrank", "lu", "lu_unpack",
-           "det", "slogdet", "eigh", "eigvalsh", "solve", "cholesky_solve", "triangular_solve"]
+__all__ = [
+    "cholesky",
+    "norm",
+    "cond",
+    "inv",
+    "multi_dot",
+    "matrix_rank",
+    "svd",
+    "pinv",
+    "matrix_power",
+    "lstsq",
+    "cov",
+    "corrcoef",
+    "eig",
+    "eigvals",
+    "qr",
+    "householder_product",
+    "pca_lowrank",
+    "lu",
+    "lu_unpack",
+    "det",
+    "slogdet",
+    "eigh",
+    "eigvalsh",
+    "solve",
+    "cholesky_solve",
+    "triangular_solve",
+]
 
 inv = inverse
 _NO_OP = "pe has no op for this decomposition yet"
-for _name in ("cov", "corrcoef", "eig", "eigvals", "qr", "householder_product", "pca_lowrank", "lu", "lu_unpack",
-              "det", "slogdet", "eigh", "eigvalsh", "solve", "cholesky_solve", "triangular_solve"):
+for _name in (
+    "cov",
+    "corrcoef",
+    "eig",
+    "eigvals",
+    "qr",
+    "householder_product",
+    "pca_lowrank",
+    "lu",
+    "lu_unpack",
+    "det",
+    "slogdet",
+    "eigh",
+    "eigvalsh",
+    "solve",
+    "cholesky_solve",
+    "triangular_solve",
+):
     globals()[_name] = unsupported(f"paddle.linalg.{_name}", _NO_OP)
 
 
@@ -85,8 +127,9 @@ def _cond_square(x, p):
     if p == "fro":
         return L.elementwise_mul(_fro(x), _fro(x_inv))
     if p == "nuc":
-        return L.elementwise_mul(_reduce(L.reduce_sum, _singular_values(x), [-1]),
-                                 _reduce(L.reduce_sum, _singular_values(x_inv), [-1]))
+        return L.elementwise_mul(
+            _reduce(L.reduce_sum, _singular_values(x), [-1]), _reduce(L.reduce_sum, _singular_values(x_inv), [-1])
+        )
     return L.elementwise_mul(_mat_norm(x, p), _mat_norm(x_inv, p))
 
 
@@ -103,8 +146,10 @@ def cond(x, p=None, name=None):
     else:
         valid = isinstance(p, (int, float)) and not isinstance(p, bool) and p in (1, -1, 2, -2, math.inf, -math.inf)
     if not valid:
-        raise ValueError(f"paddle.linalg.cond: unsupported {p} for p, only supporting ('fro', 'nuc', 1, -1, 2, -2, "
-                         "inf, -inf) or none")
+        raise ValueError(
+            f"paddle.linalg.cond: unsupported {p} for p, only supporting ('fro', 'nuc', 1, -1, 2, -2, "
+            "inf, -inf) or none"
+        )
     if p not in (2, -2) and shape[-1] != shape[-2]:
         raise ValueError(f"paddle.linalg.cond: p={p} needs square matrices, got shape {shape}")
     if 0 in shape:
@@ -162,8 +207,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     (Paddle's drivers on the CPU: gels, gelsd, gelss, gelsy, the default; all solve as numpy's lstsq,
     and the driver decides which of rank and singular_values are empty, as in Paddle)."""
     if driver not in (None, "gels", "gelss", "gelsd", "gelsy"):
-        raise ValueError(f"Only support valid driver is 'gels', 'gelss', 'gelsd', 'gelsy' or None for CPU inputs. "
-                         f"But got {driver}")
+        raise ValueError(
+            f"Only support valid driver is 'gels', 'gelss', 'gelsd', 'gelsy' or None for CPU inputs. But got {driver}"
+        )
     driver = driver or "gelsy"
     if not (x.dtype == y.dtype and x.dtype in ("float32", "float64")):
         raise ValueError("Only support x and y have the same dtype such as 'float32' and 'float64'.")
@@ -172,15 +218,19 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     if len(y.shape) < 2:
         raise ValueError(f"The shape of y should be (*, M, K), but received ndim is [{len(y.shape)} < 2]")
     if x.shape[-2] != y.shape[-2]:
-        raise ValueError(f"x with shape (*, M = {x.shape[-2]}, N) and y with shape (*, M = {y.shape[-2]}, K) "
-                         "should have same M.")
+        raise ValueError(
+            f"x with shape (*, M = {x.shape[-2]}, N) and y with shape (*, M = {y.shape[-2]}, K) should have same M."
+        )
     if rcond is None:
         rcond = (1e-7 if x.dtype == "float32" else 1e-15) * max(x.shape[-2], x.shape[-1])
     helper = LayerHelper("lstsq", x=x, name=name)
-    outs = {"Solution": helper.create_variable_for_type_inference(x.dtype),
-            "Residuals": helper.create_variable_for_type_inference(x.dtype),
-            "Rank": helper.create_variable_for_type_inference("int32"),
-            "SingularValues": helper.create_variable_for_type_inference(x.dtype)}
-    helper.append_op("lstsq", {"X": [x], "Y": [y]}, {k: [v] for k, v in outs.items()},
-                     {"rcond": float(rcond), "driver": driver})
+    outs = {
+        "Solution": helper.create_variable_for_type_inference(x.dtype),
+        "Residuals": helper.create_variable_for_type_inference(x.dtype),
+        "Rank": helper.create_variable_for_type_inference("int32"),
+        "SingularValues": helper.create_variable_for_type_inference(x.dtype),
+    }
+    helper.append_op(
+        "lstsq", {"X": [x], "Y": [y]}, {k: [v] for k, v in outs.items()}, {"rcond": float(rcond), "driver": driver}
+    )
     return tuple(outs.values())

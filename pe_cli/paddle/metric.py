@@ -2,6 +2,7 @@
 accumulated in numpy from fetched values as Paddle 2.6's, and ``accuracy`` (Fluid's accuracy
 layer). In a static graph ``Accuracy.compute(pred, label)`` on Variables builds the ops whose
 fetched result ``update`` takes; on arrays it computes in numpy."""
+
 import abc
 
 import numpy as np
@@ -54,7 +55,7 @@ class Accuracy(Metric):
         if isinstance(pred, Variable):
             return self._compute_ops(pred, label)
         pred, label = _numpy(pred), _numpy(label)
-        order = np.argsort(-pred, axis=-1, kind="stable")[..., :self.maxk]
+        order = np.argsort(-pred, axis=-1, kind="stable")[..., : self.maxk]
         if label.ndim == 1 or (label.ndim == 2 and label.shape[-1] == 1):
             label = label.reshape(-1, 1)
         elif label.shape[-1] != 1:

@@ -3,6 +3,7 @@ PIR, and its tests run a static test under each (``test_with_pir_api``). pe has 
 ``IrGuard`` gives the block fresh default main and startup programs (as PIR's are its own) and
 ``test_with_pir_api`` runs the test twice, the second time under an ``IrGuard``, as Paddle does;
 ``paddle.framework.in_pir_mode()`` stays False, so a test takes its old-IR branches both times."""
+
 import functools
 
 from ..framework.program import Program, switch_main_program, switch_startup_program
@@ -26,9 +27,11 @@ class IrGuard:
 
 def test_with_pir_api(func):
     """Runs ``func`` once, then again inside an IrGuard."""
+
     @functools.wraps(func)
     def impl(*args, **kwargs):
         func(*args, **kwargs)
         with IrGuard():
             func(*args, **kwargs)
+
     return impl

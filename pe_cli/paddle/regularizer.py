@@ -1,5 +1,6 @@
 """``paddle.regularizer`` (Paddle 2.x): ``L1Decay(coeff)`` and ``L2Decay(coeff)``, pe's weight
 decay regularizers (pe_cli/training/regularizer.py) under 2.x's argument name."""
+
 from ..training import regularizer as _reg
 
 __all__ = ["L1Decay", "L2Decay"]

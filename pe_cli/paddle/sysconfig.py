@@ -1,8 +1,14 @@
 """``paddle.sysconfig``: where PaddlePaddle's C++ headers (``get_include``) and libpaddle_framework
 (``get_lib``) are, for building custom C++ ops. pe has neither (its ops are Python, registered in
 pe_cli/ops), so each says so in one line."""
+
 from ..fluid.unsupported import refuse
 
 __all__ = ["get_include", "get_lib"]
-refuse(globals(), "paddle.sysconfig", __all__, "pe has no C++ headers or library: custom C++ ops are not part of "
-       "pe (its ops are Python, registered in pe_cli/ops)")
+refuse(
+    globals(),
+    "paddle.sysconfig",
+    __all__,
+    "pe has no C++ headers or library: custom C++ ops are not part of "
+    "pe (its ops are Python, registered in pe_cli/ops)",
+)

@@ -6,6 +6,7 @@ products over axes ``inner``, ``outer`` and ``tensordot`` (matmuls of reshaped o
 ``diagonal`` (a gather_nd of the diagonal's coordinates), ``diagflat``, ``broadcast_tensors``, and the
 trapezoid rule (``trapezoid``, ``cumulative_trapezoid``: sums of diff's neighbours). Those
 that reshape need the sizes of the dims they regroup known when the program is built."""
+
 import numpy as np
 
 from .. import layers as L
@@ -17,11 +18,30 @@ from ..layers.checks import check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_manip as TM
 
-__all__ = ["moveaxis", "vsplit", "reverse", "diff", "broadcast_shape", "inner", "outer", "tensordot", "rot90",
-           "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "repeat_interleave", "crop", "diagonal",
-           "diagflat", "broadcast_tensors", "trapezoid", "cumulative_trapezoid"]
+__all__ = [
+    "moveaxis",
+    "vsplit",
+    "reverse",
+    "diff",
+    "broadcast_shape",
+    "inner",
+    "outer",
+    "tensordot",
+    "rot90",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "unflatten",
+    "repeat_interleave",
+    "crop",
+    "diagonal",
+    "diagflat",
+    "broadcast_tensors",
+    "trapezoid",
+    "cumulative_trapezoid",
+]
 
-_END = 2 ** 31 - 1
+_END = 2**31 - 1
 
 
 def _axes(values, rank, what):
@@ -98,8 +118,9 @@ def _trapezoid(y, x, dx, axis, api, total):
             dx = L.reshape(dx, [-1 if d == axis else 1 for d in range(len(y.shape))])
     elif dx is not None and hasattr(dx, "name") and len(dx.shape) > 1:
         raise ValueError(f"Expected dx to be a scalar, got dx of shape {list(dx.shape)}")
-    pairs = L.elementwise_add(L.slice(y, axes=[axis], starts=[1], ends=[_END]),
-                              L.slice(y, axes=[axis], starts=[0], ends=[-1]))
+    pairs = L.elementwise_add(
+        L.slice(y, axes=[axis], starts=[1], ends=[_END]), L.slice(y, axes=[axis], starts=[0], ends=[-1])
+    )
     dx = 1.0 if dx is None else dx
     scaled = L.elementwise_mul(pairs, dx) if hasattr(dx, "name") else L.scale(pairs, scale=float(dx))
     return L.scale(total(scaled, axis), scale=0.5)
@@ -122,8 +143,9 @@ def inner(x, y, name=None):
         return L.elementwise_mul(x, y, name=name)
     k = x.shape[-1]
     if k != y.shape[-1] or k < 0:
-        raise ValueError(f"paddle.inner: the last dims of x {list(x.shape)} and y {list(y.shape)} must be equal "
-                         f"and known")
+        raise ValueError(
+            f"paddle.inner: the last dims of x {list(x.shape)} and y {list(y.shape)} must be equal and known"
+        )
     product = L.matmul(_rows(x, k), _rows(y, k), transpose_y=True)
     return reshape_variable(product, list(x.shape[:-1]) + list(y.shape[:-1]), name=name)
 
@@ -156,9 +178,9 @@ def _tensordot_axes(axes, x_rank):
     else:
         xa, ya = list(axes[0]), list(axes[1]) if len(axes) > 1 else []
     if len(xa) < len(ya):
-        xa.extend(ya[len(xa):])
+        xa.extend(ya[len(xa) :])
     elif len(ya) < len(xa):
-        ya.extend(xa[len(ya):])
+        ya.extend(xa[len(ya) :])
     return xa, ya
 
 
@@ -176,8 +198,10 @@ def tensordot(x, y, axes=2, name=None):
             xs[dx] = 1
             x = L.reduce_sum(x, dim=[dx], keep_dim=True)
         elif xs[dx] != ys[dy]:
-            raise ValueError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, but 'x' "
-                             f"has size {xs[dx]} in dim {dx} while 'y' has size {ys[dy]} in dim {dy}.")
+            raise ValueError(
+                f"The dimensional size for 'x' and 'y' in tensordot should match each other, but 'x' "
+                f"has size {xs[dx]} in dim {dx} while 'y' has size {ys[dy]} in dim {dy}."
+            )
     xf, yf = [d for d in range(len(xs)) if d not in xa], [d for d in range(len(ys)) if d not in ya]
     k = int(np.prod([xs[a] for a in xa]))
     left = reshape_variable(L.transpose(x, xf + xa), [int(np.prod([xs[d] for d in xf])), k])
@@ -229,7 +253,7 @@ def atleast_3d(*inputs, name=None):
 def unflatten(x, axis, shape, name=None):
     """x with dim ``axis`` split into ``shape`` (one entry may be -1)."""
     axis = int(axis) % len(x.shape)
-    rest = _known(x, "unflatten", range(axis + 1, len(x.shape)))[axis + 1:]
+    rest = _known(x, "unflatten", range(axis + 1, len(x.shape)))[axis + 1 :]
     return reshape_variable(x, [0] * axis + list(shape) + rest, name=name)
 
 
@@ -244,7 +268,7 @@ def repeat_interleave(x, repeats, axis=None, name=None):
     times = [1] * (len(shape) + 1)
     times[axis + 1] = repeats
     repeated = tiled(L.unsqueeze(x, [axis + 1]), times)
-    return reshape_variable(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
+    return reshape_variable(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1 :], name=name)
 
 
 def crop(x, shape=None, offsets=None, name=None):
@@ -266,7 +290,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
         raise ValueError(f"paddle.diagonal: offset {offset} is outside the {shape[a1]} x {shape[a2]} planes")
     rest = [d for d in range(rank) if d not in (a1, a2)]
     front = L.transpose(x, [a1, a2] + rest)
-    picked = L.gather_nd(front, assign_array_like(coords))                  # [k, *rest]
+    picked = L.gather_nd(front, assign_array_like(coords))  # [k, *rest]
     return L.transpose(picked, list(range(1, len(rest) + 1)) + [0], name=name) if rest else picked
 
 

@@ -1,5 +1,6 @@
 """Paddle 2.x's tensor arrays and Fluid creation names that ``paddle.tensor`` keeps (2.6's
 paddle/tensor/array.py and creation.py): ``create_array`` takes 2.x's ``initialized_list``."""
+
 from .. import layers as L
 from ..base.errors import ArgumentTypeError
 from ..framework.variable import Variable
@@ -25,6 +26,8 @@ def create_array(dtype, initialized_list=None):
     array = L.create_array(dtype)
     for k, item in enumerate(items):
         if not isinstance(item, Variable):
-            raise ArgumentTypeError(f"create_array: initialized_list[{k}] must be a Variable, got {type(item).__name__}")
+            raise ArgumentTypeError(
+                f"create_array: initialized_list[{k}] must be a Variable, got {type(item).__name__}"
+            )
         L.array_write(item, L.fill_constant([1], "int64", k), array)
     return array

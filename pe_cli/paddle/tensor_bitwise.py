@@ -1,13 +1,22 @@
 """Paddle 2.x's bitwise functions (``paddle.bitwise_and``, ``bitwise_or``, ``bitwise_xor``,
 ``bitwise_not``; Paddle's python/paddle/tensor/logic.py) on bool and integer tensors, each one op of
 pe's registry (ops/logic.py), and their in-place names (static mode: the same, with Paddle's warning)."""
+
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from .tensor_inplace import _static_inplace
 from .alpha_keywords import written_to
 
-__all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_and_", "bitwise_or_",
-           "bitwise_xor_", "bitwise_not_"]
+__all__ = [
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "bitwise_and_",
+    "bitwise_or_",
+    "bitwise_xor_",
+    "bitwise_not_",
+]
 
 _DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64")
 

@@ -2,6 +2,7 @@
 ``imag``, ``angle``, ``polar``, ``conj``) with 2.6.2's signatures: the ops of the complex family (ops/complex.py),
 ``polar`` composed as Paddle composes it. pe carries complex64 / complex128 values through static
 programs, feeds and fetches, and their gradients (of a real loss) back to real inputs."""
+
 from .. import layers as L
 from ..base.dtypes import COMPLEX_OF, REAL_OF
 from ..layers.checks import check_variable_and_dtype

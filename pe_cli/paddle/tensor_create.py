@@ -2,6 +2,7 @@
 ``paddle.tril``, ``paddle.rand``, ...; the search names are tensor_search.py's) with 2.x's
 signatures and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
 unless paddle.set_default_dtype changed it; int64 for indices and ``arange`` over ints)."""
+
 import math
 import numbers
 
@@ -21,15 +22,67 @@ from ..layers.creation import assign_array_like, evenly_spaced
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
-from .tensor_search import (_sorted, argmax, argmin, argsort, bucketize, masked_select, nonzero,  # noqa: F401
-                            searchsorted, sort, topk, where)
+from .tensor_search import (
+    _sorted,
+    argmax,
+    argmin,
+    argsort,
+    bucketize,
+    masked_select,
+    nonzero,  # noqa: F401
+    searchsorted,
+    sort,
+    topk,
+    where,
+)
 
-__all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
-           "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
-           "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
-           "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial", "logspace",
-           "tril_indices", "triu_indices", "to_tensor", "diag_embed", "randint_like", "searchsorted", "bucketize",
-           "poisson"]
+__all__ = [
+    "arange",
+    "full",
+    "full_like",
+    "zeros",
+    "zeros_like",
+    "ones",
+    "ones_like",
+    "empty",
+    "empty_like",
+    "eye",
+    "linspace",
+    "meshgrid",
+    "diag",
+    "assign",
+    "argmax",
+    "argmin",
+    "argsort",
+    "sort",
+    "topk",
+    "nonzero",
+    "masked_select",
+    "unique",
+    "median",
+    "trace",
+    "rand",
+    "randn",
+    "randint",
+    "randperm",
+    "uniform",
+    "normal",
+    "standard_normal",
+    "where",
+    "tril",
+    "triu",
+    "bernoulli",
+    "multinomial",
+    "logspace",
+    "tril_indices",
+    "triu_indices",
+    "to_tensor",
+    "diag_embed",
+    "randint_like",
+    "searchsorted",
+    "bucketize",
+    "poisson",
+]
 
 diag_embed = L.diag_embed
 
@@ -68,7 +121,7 @@ def empty(shape, dtype=None, name=None):
 _DTYPES_2X = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")
 
 
-@or_alpha(L.full_like, {"input", "out", "device", "stop_gradient"})     # 2.0-alpha's full_like: its dtypes
+@or_alpha(L.full_like, {"input", "out", "device", "stop_gradient"})  # 2.0-alpha's full_like: its dtypes
 def full_like(x, fill_value, dtype=None, name=None):
     """``fill_value`` shaped like x, of ``dtype`` (None: x's)."""
     return L.full_like(x, fill_value, dtype=dtype, name=name, dtypes=_DTYPES_2X)
@@ -155,7 +208,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
             mixed = np.array(data).dtype == object
         except (TypeError, ValueError):
             mixed = True
-        if mixed:                                         # Variables among the numbers: stacked
+        if mixed:  # Variables among the numbers: stacked
             out = L.stack([to_tensor(d, dtype, place, stop_gradient) for d in data])
             out.stop_gradient = stop_gradient
             return out
@@ -214,6 +267,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
 
 
 # -- random ---------------------------------------------------------------------------------------
+
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
     return L.uniform_random(_shape(shape), dtype=_dtype(dtype), min=float(min), max=float(max), seed=seed)
@@ -275,7 +329,7 @@ def randperm(n, dtype="int64", name=None):
 
 def _triangle(op, x, diagonal, lower, name):
     valid_diagonal = isinstance(diagonal, numbers.Integral) and not isinstance(diagonal, bool)
-    if valid_diagonal and isinstance(x, Variable) and len(x.shape) < 2:     # 2.x names the input x
+    if valid_diagonal and isinstance(x, Variable) and len(x.shape) < 2:  # 2.x names the input x
         raise ArgumentValueError(f"{op}: x shape in {op} must be at least 2-D, got {list(x.shape)}")
     return (L.tril if lower else L.triu)(x, diagonal, name=name)
 
@@ -315,10 +369,12 @@ def multinomial(x, num_samples=1, replacement=False, name=None):
     if len(shape) not in (1, 2):
         raise PeError(f"paddle.multinomial: x {shape} must be 1-D or 2-D")
     if not replacement and num_samples > shape[-1]:
-        raise PeError(f"paddle.multinomial: num_samples={num_samples} exceeds the {shape[-1]} categories; "
-                      f"without replacement each category is drawn at most once")
+        raise PeError(
+            f"paddle.multinomial: num_samples={num_samples} exceeds the {shape[-1]} categories; "
+            f"without replacement each category is drawn at most once"
+        )
     info = np.finfo(np.dtype(x.dtype))
-    tiny, below_one = float(info.tiny), float(1 - info.epsneg)     # u in [tiny, 1 - eps]: log(-log u) finite
+    tiny, below_one = float(info.tiny), float(1 - info.epsneg)  # u in [tiny, 1 - eps]: log(-log u) finite
     log_w = L.log(L.elementwise_max(x, L.fill_constant([1], x.dtype, tiny)))
     draws = shape if not replacement else shape[:-1] + [int(num_samples), shape[-1]]
     u = L.uniform_random(draws, x.dtype, tiny, below_one)

@@ -1,6 +1,7 @@
 """Paddle 2.x's running values along an axis (``paddle.cumprod``, ``cummax``, ``cummin``,
 ``logcumsumexp``) with 2.6.2's signatures, each the op of the cumulative family of that name
 (ops/cumulative.py); ``paddle.cumsum`` is tensor_math's."""
+
 from .. import layers as L
 from ..base.dtypes import convert_dtype, var_type
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
@@ -34,8 +35,9 @@ def _cum_extreme(op_type, x, axis, dtype, name):
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     indices = helper.create_variable_for_type_inference(convert_dtype(dtype), stop_gradient=True)
-    helper.append_op(op_type, {"x": [x]}, {"out": [out], "indices": [indices]},
-                     {"axis": int(axis), "dtype": int(var_type(dtype))})
+    helper.append_op(
+        op_type, {"x": [x]}, {"out": [out], "indices": [indices]}, {"axis": int(axis), "dtype": int(var_type(dtype))}
+    )
     return out, indices
 
 
@@ -57,6 +59,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "logcumsumexp")
     helper = LayerHelper("logcumsumexp", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("logcumsumexp", {"X": [x]}, {"Out": [out]},
-                     {"axis": -1 if axis is None else int(axis), "flatten": axis is None})
+    helper.append_op(
+        "logcumsumexp", {"X": [x]}, {"Out": [out]}, {"axis": -1 if axis is None else int(axis), "flatten": axis is None}
+    )
     return out

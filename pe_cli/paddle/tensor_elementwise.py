@@ -3,6 +3,7 @@ values; gradients by the chain rule through the ops): ``neg``, ``deg2rad``/``rad
 ``frac``, ``sgn``, ``asinh``/``acosh``/``atanh``, ``hypot``, ``lerp``, ``logaddexp``, ``isclose``,
 ``masked_fill``, ``clone``, ``atan2``, ``fmax``/``fmin`` (NaN-ignoring), ``heaviside``, ``nan_to_num``,
 ``logit``, and the dtype tests ``is_floating_point``/``is_integer``/``is_complex``."""
+
 import math
 import numbers
 
@@ -15,9 +16,32 @@ from ..framework.variable import Variable
 from . import tensor_create as TC
 from . import tensor_math as TM
 
-__all__ = ["neg", "deg2rad", "rad2deg", "trunc", "frac", "sgn", "asinh", "acosh", "atanh", "hypot", "lerp",
-           "logaddexp", "isclose", "masked_fill", "clone", "is_floating_point", "is_integer", "is_complex", "atan2",
-           "fmax", "fmin", "heaviside", "nan_to_num", "logit"]
+__all__ = [
+    "neg",
+    "deg2rad",
+    "rad2deg",
+    "trunc",
+    "frac",
+    "sgn",
+    "asinh",
+    "acosh",
+    "atanh",
+    "hypot",
+    "lerp",
+    "logaddexp",
+    "isclose",
+    "masked_fill",
+    "clone",
+    "is_floating_point",
+    "is_integer",
+    "is_complex",
+    "atan2",
+    "fmax",
+    "fmin",
+    "heaviside",
+    "nan_to_num",
+    "logit",
+]
 
 _FLOATS = ("float16", "float32", "float64", "bfloat16", "uint16")
 _INTS = ("uint8", "int8", "int16", "int32", "int64")
@@ -53,8 +77,9 @@ def trunc(input, name=None):
 def frac(x, name=None):
     """x - trunc(x): the fractional part, with x's sign (x int32, int64, float32 or float64)."""
     if x.dtype not in ("int32", "int64", "float32", "float64"):
-        raise TypeError(f"The data type of input must be one of ['int32', 'int64', 'float32', 'float64'], but got "
-                        f"{x.dtype}")
+        raise TypeError(
+            f"The data type of input must be one of ['int32', 'int64', 'float32', 'float64'], but got {x.dtype}"
+        )
     return TM.subtract(x, trunc(x), name=name)
 
 

@@ -1,6 +1,7 @@
 """Paddle 2.x's gathers and scatters by index tensors (``paddle.take_along_axis``, ``put_along_axis``,
 ``index_add``, ``diagonal_scatter``) with 2.6.2's signatures: the ops of the indexing_axis family
 (ops/indexing_axis.py), the index and values broadcast first as Paddle's Python does."""
+
 import numbers
 
 from .. import layers as L
@@ -68,8 +69,12 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     check_type(include_self, "include_self", bool, "put_along_axis")
     helper = LayerHelper("put_along_axis", x=arr)
     result = helper.create_variable_for_type_inference(arr.dtype)
-    helper.append_op("put_along_axis", {"Input": [arr], "Index": [indices], "Value": [values]}, {"Result": [result]},
-                     {"Axis": axis, "Reduce": reduce, "Include_self": include_self})
+    helper.append_op(
+        "put_along_axis",
+        {"Input": [arr], "Index": [indices], "Value": [values]},
+        {"Result": [result]},
+        {"Axis": axis, "Reduce": reduce, "Include_self": include_self},
+    )
     return result
 
 
@@ -80,8 +85,9 @@ def index_add(x, index, axis, value, name=None):
     check_variable_and_dtype(value, "add_value", _VALUES[:5], "paddle.tensor.manipulation.index_add")
     helper = LayerHelper("index_add", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("index_add", {"X": [x], "Index": [index], "AddValue": [value]}, {"Out": [out]},
-                     {"axis": int(axis)})
+    helper.append_op(
+        "index_add", {"X": [x], "Index": [index], "AddValue": [value]}, {"Out": [out]}, {"axis": int(axis)}
+    )
     return out
 
 
@@ -101,6 +107,7 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
         y = L.reshape(y, [1, -1])
     helper = LayerHelper("fill_diagonal_tensor", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("fill_diagonal_tensor", {"X": [x], "Y": [y]}, {"Out": [out]},
-                     {"offset": int(offset), "dim1": d1, "dim2": d2})
+    helper.append_op(
+        "fill_diagonal_tensor", {"X": [x], "Y": [y]}, {"Out": [out]}, {"offset": int(offset), "dim1": d1, "dim2": d2}
+    )
     return out

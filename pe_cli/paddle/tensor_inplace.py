@@ -2,19 +2,36 @@
 in static mode. Paddle 2.6 builds them there as their out-of-place functions, with a warning that
 no in-place operation happens (its ``inplace_apis_in_dygraph_only``); pe does the same: each name
 returns the out-of-place function's new variable and ``x`` keeps its value."""
+
 import functools
 import warnings
 
-from . import (tensor_create, tensor_cumulative, tensor_elementwise, tensor_indexing_axis, tensor_manip, tensor_math,
-               tensor_special)
+from . import (
+    tensor_create,
+    tensor_cumulative,
+    tensor_elementwise,
+    tensor_indexing_axis,
+    tensor_manip,
+    tensor_math,
+    tensor_special,
+)
 
-_MODULES = (tensor_math, tensor_manip, tensor_create, tensor_elementwise, tensor_special, tensor_cumulative,
-            tensor_indexing_axis)
-_BASES = ("abs acos addmm atan cast cos cumsum divide equal erf floor_divide floor_mod greater_equal greater_than "
-          "less_equal less_than log log10 log2 mod multiply pow remainder sin sinh square t tan transpose tril triu "
-          "where frac hypot logit masked_fill nan_to_num neg trunc asin ceil exp floor reciprocal round rsqrt scale "
-          "sqrt add subtract log1p clip not_equal flatten atanh lerp cosh acosh asinh digamma lgamma polygamma multigammaln "
-          "expm1 i0 cumprod index_add").split()
+_MODULES = (
+    tensor_math,
+    tensor_manip,
+    tensor_create,
+    tensor_elementwise,
+    tensor_special,
+    tensor_cumulative,
+    tensor_indexing_axis,
+)
+_BASES = (
+    "abs acos addmm atan cast cos cumsum divide equal erf floor_divide floor_mod greater_equal greater_than "
+    "less_equal less_than log log10 log2 mod multiply pow remainder sin sinh square t tan transpose tril triu "
+    "where frac hypot logit masked_fill nan_to_num neg trunc asin ceil exp floor reciprocal round rsqrt scale "
+    "sqrt add subtract log1p clip not_equal flatten atanh lerp cosh acosh asinh digamma lgamma polygamma multigammaln "
+    "expm1 i0 cumprod index_add"
+).split()
 
 
 def _base(name):
@@ -24,11 +41,15 @@ def _base(name):
 def _static_inplace(name, base):
     """``base`` (paddle.``name``) under the name ``name_``: the same signature, with Paddle's
     static-mode warning."""
+
     @functools.wraps(base)
     def inplace(*args, **kwargs):
-        warnings.warn(f"In static graph mode, {name}_() is the same as {name}() and does not perform inplace "
-                      f"operation.", stacklevel=2)
+        warnings.warn(
+            f"In static graph mode, {name}_() is the same as {name}() and does not perform inplace operation.",
+            stacklevel=2,
+        )
         return base(*args, **kwargs)
+
     inplace.__name__ = inplace.__qualname__ = name + "_"
     return inplace
 

@@ -1,6 +1,7 @@
 """Paddle 2.x's top-level linear algebra names over ops Fluid 1.x's layers lacked: ``inverse`` and
 ``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and
 ``histogram`` (counts of x's values in equal bins)."""
+
 from .. import layers as L
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.manipulation import reshape_variable
@@ -23,11 +24,15 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     check_variable_and_dtype(y, "y", ("float32", "float64"), "cdist")
     check_type(p, "p", (float, int), "cdist")
     if compute_mode not in _CDIST_MODES:
-        raise ValueError(f"The compute_mode should be {', '.join(repr(m) for m in _CDIST_MODES)}, but received "
-                         f"compute_mode is {compute_mode}.")
+        raise ValueError(
+            f"The compute_mode should be {', '.join(repr(m) for m in _CDIST_MODES)}, but received "
+            f"compute_mode is {compute_mode}."
+        )
     if len(x.shape) < 2 or len(y.shape) < 2 or x.shape[-1] != y.shape[-1] or p < 0:
-        raise ValueError(f"paddle.cdist: x {list(x.shape)} and y {list(y.shape)} must be at least 2-D with the same "
-                         f"last dim, and p={p} >= 0")
+        raise ValueError(
+            f"paddle.cdist: x {list(x.shape)} and y {list(y.shape)} must be at least 2-D with the same "
+            f"last dim, and p={p} >= 0"
+        )
     r1, r2 = x.shape[-2], y.shape[-2]
     if p == 2.0 and (compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (r1 > 25 or r2 > 25))):
         x_norm = TM.sum(TM.pow(x, 2), axis=-1, keepdim=True)
@@ -80,10 +85,12 @@ def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle
         lo, hi = L.fill_constant([1], x.dtype, min), L.fill_constant([1], x.dtype, max)
     same = L.cast(L.equal(lo, hi), x.dtype)
     lo, hi = L.elementwise_sub(lo, same), L.elementwise_add(hi, same)
-    ids = L.cast(L.floor(L.elementwise_div(L.scale(L.elementwise_sub(x, lo), scale=float(bins)),
-                                           L.elementwise_sub(hi, lo))), "int64")
+    ids = L.cast(
+        L.floor(L.elementwise_div(L.scale(L.elementwise_sub(x, lo), scale=float(bins)), L.elementwise_sub(hi, lo))),
+        "int64",
+    )
     inside = L.cast(L.logical_and(L.greater_equal(x, lo), L.less_equal(x, hi)), "int64")
-    ids = L.elementwise_min(ids, L.fill_constant([1], "int64", bins - 1))      # x == hi: the last bin
+    ids = L.elementwise_min(ids, L.fill_constant([1], "int64", bins - 1))  # x == hi: the last bin
     ids = L.elementwise_add(L.elementwise_mul(ids, inside), L.scale(inside, scale=-float(bins), bias=float(bins)))
     rows = L.one_hot(reshape_variable(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
     return L.cast(L.reduce_sum(rows, dim=0), "int64")

@@ -1,6 +1,7 @@
 """Paddle 2.x's top-level manipulation names (``paddle.reshape``, ``paddle.split``, ``paddle.gather``,
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (flatten, broadcast_to) need it known when the program is built."""
+
 import numpy as np
 
 from .. import layers as L
@@ -12,11 +13,46 @@ from ..framework.variable import Variable
 from ..layers.helper import _single
 from .alpha_keywords import renamed
 
-__all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
-           "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "expand", "broadcast_to", "expand_as", "tile", "flip",
-           "roll", "slice", "strided_slice", "gather", "gather_nd", "index_select", "index_sample", "scatter",
-           "scatter_", "shard_index", "multiplex", "cast", "numel", "rank", "is_empty", "is_tensor",
-           "shape", "scatter_nd_add", "scatter_nd"]
+__all__ = [
+    "reshape",
+    "reshape_",
+    "transpose",
+    "flatten",
+    "concat",
+    "split",
+    "chunk",
+    "stack",
+    "unstack",
+    "unbind",
+    "squeeze",
+    "squeeze_",
+    "unsqueeze",
+    "unsqueeze_",
+    "expand",
+    "broadcast_to",
+    "expand_as",
+    "tile",
+    "flip",
+    "roll",
+    "slice",
+    "strided_slice",
+    "gather",
+    "gather_nd",
+    "index_select",
+    "index_sample",
+    "scatter",
+    "scatter_",
+    "shard_index",
+    "multiplex",
+    "cast",
+    "numel",
+    "rank",
+    "is_empty",
+    "is_tensor",
+    "shape",
+    "scatter_nd_add",
+    "scatter_nd",
+]
 
 
 def _dims(x, axis):
@@ -29,10 +65,11 @@ def _dims(x, axis):
 
 def _known(x, what, dims=None):
     shape = list(x.shape)
-    for d in (range(len(shape)) if dims is None else dims):
+    for d in range(len(shape)) if dims is None else dims:
         if shape[d] < 0:
-            raise PeError(f"paddle.{what} of '{x.name}' {shape}: pe needs dim {d}'s size known when the program "
-                          f"is built")
+            raise PeError(
+                f"paddle.{what} of '{x.name}' {shape}: pe needs dim {d}'s size known when the program is built"
+            )
     return shape
 
 
@@ -60,10 +97,10 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
         raise PeError(f"paddle.flatten: start_axis={start_axis} comes after stop_axis={stop_axis}")
     shape = list(x.shape)
     merged = 1
-    for d in shape[start:stop + 1]:
+    for d in shape[start : stop + 1]:
         merged = -1 if d < 0 or merged < 0 else merged * d
-    new = [0] * start + [merged] + shape[stop + 1:]
-    if new.count(-1) + sum(1 for d in shape[stop + 1:] if d < 0) > 1 or any(d < 0 for d in shape[stop + 1:]):
+    new = [0] * start + [merged] + shape[stop + 1 :]
+    if new.count(-1) + sum(1 for d in shape[stop + 1 :] if d < 0) > 1 or any(d < 0 for d in shape[stop + 1 :]):
         raise PeError(f"paddle.flatten of '{x.name}' {shape}: pe needs the sizes after stop_axis known")
     return reshape_variable(x, new, name=name)
 
@@ -101,7 +138,7 @@ def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
-    return _single("squeeze", x, {"X": [x]}, {"axes": dims}, name=name) if dims else x      # any dtype, as 2.6
+    return _single("squeeze", x, {"X": [x]}, {"axes": dims}, name=name) if dims else x  # any dtype, as 2.6
 
 
 @renamed(out=True, input="x", axes="axis")
@@ -118,8 +155,10 @@ def broadcast_to(x, shape, name=None):
     check_variable_and_dtype(x, "x", ("bool", "float16", "float32", "float64", "int32", "int64"), "broadcast_to")
     check_type(shape, "shape", (list, tuple, Variable), "broadcast_to")
     if x.dtype == "bool" and not x.stop_gradient:
-        raise ValueError("When the data type of input 'x' for broadcast_to is bool, you must set its stop_gradient "
-                         "to be True by some_var.stop_gradient = True, supporting some_var as the input.")
+        raise ValueError(
+            "When the data type of input 'x' for broadcast_to is bool, you must set its stop_gradient "
+            "to be True by some_var.stop_gradient = True, supporting some_var as the input."
+        )
     return _broadcast(x, shape, name)
 
 
@@ -137,7 +176,7 @@ def _broadcast(x, shape, name=None):
     times = []
     for have, want in zip(xs, shape):
         if isinstance(want, Variable):
-            times.append(want if have == 1 else 1)     # a dim not of size 1 must already be the wanted one
+            times.append(want if have == 1 else 1)  # a dim not of size 1 must already be the wanted one
         elif want == -1 or want == have:
             times.append(1)
         elif have == 1:
@@ -172,8 +211,9 @@ def expand_as(x, y, name=None):
 def tile(x, repeat_times, name=None):
     """x repeated ``repeat_times[i]`` times along each dim i (x gains leading dims of size 1 when
     repeat_times is longer): the tile op; the times may be a list holding int Tensors, or one Tensor."""
-    return tiled(x, repeat_times if isinstance(repeat_times, Variable) else list(repeat_times), name=name,
-                 op_type="tile")
+    return tiled(
+        x, repeat_times if isinstance(repeat_times, Variable) else list(repeat_times), name=name, op_type="tile"
+    )
 
 
 def flip(x, axis, name=None):

@@ -2,6 +2,7 @@
 2.x's signatures and semantics, each built from pe's own layers (one op, or a few composed exactly):
 elementwise binaries broadcast as numpy does, reductions take ``axis`` (None: all) and ``keepdim``,
 ``matmul`` is matmul_v2. Scalars where 2.x takes a Tensor become one-element constants."""
+
 import builtins
 import math
 import numbers
@@ -17,14 +18,90 @@ from ..layers.helper import _single
 from ..layers.matrix import CROSS_DEFAULT_DIM, cross_along
 from .alpha_keywords import renamed, written_to
 
-__all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
-           "minimum", "pow", "add_n", "elementwise_sum", "div", "mul", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",
-           "prod", "all", "any", "std", "var", "logsumexp", "norm", "dist", "allclose", "equal_all", "isnan",
-           "isinf", "isfinite", "tan", "log2", "log10", "log1p", "cross", "kron", "abs", "acos", "asin", "atan",
-           "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
-           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "clamp", "increment",
-           "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
-           "logical_and", "logical_or", "logical_xor", "logical_not", "cumsum"]
+__all__ = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "mod",
+    "remainder",
+    "floor_mod",
+    "maximum",
+    "minimum",
+    "pow",
+    "add_n",
+    "elementwise_sum",
+    "div",
+    "mul",
+    "addmm",
+    "matmul",
+    "mm",
+    "bmm",
+    "mv",
+    "dot",
+    "t",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "all",
+    "any",
+    "std",
+    "var",
+    "logsumexp",
+    "norm",
+    "dist",
+    "allclose",
+    "equal_all",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "tan",
+    "log2",
+    "log10",
+    "log1p",
+    "cross",
+    "kron",
+    "abs",
+    "acos",
+    "asin",
+    "atan",
+    "ceil",
+    "cos",
+    "cosh",
+    "erf",
+    "exp",
+    "floor",
+    "log",
+    "reciprocal",
+    "round",
+    "rsqrt",
+    "sign",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "tanh",
+    "tanh_",
+    "stanh",
+    "scale",
+    "clip",
+    "clamp",
+    "increment",
+    "equal",
+    "not_equal",
+    "less_than",
+    "less_equal",
+    "greater_than",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_not",
+    "cumsum",
+]
 
 
 def _var(value, like):
@@ -39,6 +116,7 @@ def _var(value, like):
 def _binary(op_type, doc):
     def fn(x, y, name=None, *, out=None):
         return written_to(_single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name), out)
+
     fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy. ``out``: see written_to."
     return fn
 
@@ -56,6 +134,8 @@ subtract = _binary("elementwise_sub", "x - y")
 multiply = _binary("elementwise_mul", "x * y")
 divide = _binary("elementwise_div", "x / y")
 floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
+
+
 def mod(x, y, name=None, *, out=None):
     """x % y elementwise, the sign of y's (Python's; they broadcast). pe's elementwise_mod op is
     Fluid 1.8's, whose integer result has x's sign, so for integers it is taken twice:
@@ -99,8 +179,9 @@ def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """x @ y (matmul_v2): batch dims broadcast, a 1-D operand is a vector (its dim dropped)."""
-    return _single("matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": bool(transpose_x),
-                                                         "trans_y": bool(transpose_y)}, name=name)
+    return _single(
+        "matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": bool(transpose_x), "trans_y": bool(transpose_y)}, name=name
+    )
 
 
 @renamed(out=True)
@@ -147,6 +228,7 @@ def _reduction(layer, doc):
     @renamed(out=True, **_REDUCTION_NAMES)
     def fn(x, axis=None, keepdim=False, name=None):
         return layer(x, dim=_axes(axis), keep_dim=keepdim, name=name)
+
     fn.__doc__ = f"The {doc} of x over ``axis`` (an int or a list; None: all of x)."
     return fn
 
@@ -162,7 +244,7 @@ mean = _reduction(L.reduce_mean, "mean")
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     """The sum of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
     if dtype is None and x.dtype == "bool":
-        dtype = "int64"             # 2.6's sum of a bool tensor
+        dtype = "int64"  # 2.6's sum of a bool tensor
     if dtype is not None and convert_dtype(dtype) != x.dtype:
         x = L.cast(x, dtype)
     return L.reduce_sum(x, dim=_axes(axis), keep_dim=keepdim, name=name)
@@ -177,13 +259,17 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 def _count(x, axis):
     shape = x.shape
-    dims = range(len(shape)) if _axes(axis) is None else [a % len(shape) for a in
-                                                          (axis if isinstance(axis, (list, tuple)) else [axis])]
+    dims = (
+        range(len(shape))
+        if _axes(axis) is None
+        else [a % len(shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
+    )
     count = 1
     for d in dims:
         if shape[d] < 0:
-            raise PeError(f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the "
-                          f"program is built")
+            raise PeError(
+                f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the program is built"
+            )
         count *= shape[d]
     return count
 
@@ -287,20 +373,25 @@ def kron(x, y, name=None):
 def _unary(layer):
     def fn(x, name=None, *, out=None):
         return written_to(layer(x, name=name), out)
+
     fn.__doc__ = layer.__doc__
     return fn
 
 
 acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(
-    _unary, (L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+    _unary, (L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log)
+)
 
 
 def abs(x, name=None, *, out=None):  # noqa: A001 -- Paddle's name
     """|x| elementwise; x an int32, int64 or float tensor (Paddle 2.x's abs takes integers too)."""
     check_variable_and_dtype(x, "x", ("int32", "int64", "float16", "float32", "float64"), "abs")
     return written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
+
+
 reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
-    _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh))
+    _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh)
+)
 tanh_ = tanh
 
 
@@ -327,8 +418,8 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
         return _clip_by_tensors(x, min, max, name)
     lo = float(np.finfo(np.float32).min) if min is None else float(min)
     hi = float(np.finfo(np.float32).max) if max is None else float(max)
-    if str(x.dtype).startswith("int"):      # Paddle 2.x's clip takes int32/int64 x too
-        limit = 2.0 ** 31 - 1 if str(x.dtype) == "int32" else 2.0 ** 53    # (a float attr holds it exactly)
+    if str(x.dtype).startswith("int"):  # Paddle 2.x's clip takes int32/int64 x too
+        limit = 2.0**31 - 1 if str(x.dtype) == "int32" else 2.0**53  # (a float attr holds it exactly)
         lo, hi = (-limit if min is None else lo), (limit if max is None else hi)
         return _single("clip", x, {"X": [x]}, {"min": lo, "max": hi}, name=name)
     return L.clip(x, lo, hi, name=name)
@@ -362,6 +453,7 @@ def increment(x, value=1.0, name=None):
 def _compare(layer):
     def fn(x, y, name=None):
         return layer(x, _var(y, x), name=name)
+
     fn.__doc__ = layer.__doc__
     return fn
 
@@ -374,6 +466,7 @@ greater_than, greater_equal = _compare(L.greater_than), _compare(L.greater_equal
 def _logical(layer):
     def fn(x, y, out=None, name=None):
         return layer(x, y, out=out, name=name)
+
     fn.__doc__, fn.__name__ = layer.__doc__, layer.__name__
     return fn
 

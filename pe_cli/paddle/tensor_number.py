@@ -2,6 +2,7 @@
 math.py): ``gcd`` and ``lcm`` (Euclid's algorithm in a while_loop, elementwise on broadcast int
 tensors), ``ldexp`` (x * 2 ** y) and ``frexp`` (mantissa in [0.5, 1) and exponent), composed of
 pe's ops as Paddle composes them."""
+
 from .. import layers as L
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype

@@ -4,6 +4,7 @@ from pe's ops: the reduced axes moved last and merged, values sorted (argsort pu
 the two neighbours of position q * (n - 1) picked by one-hot weights and blended. quantile gives NaN
 where a slice holds a NaN; nanquantile skips NaNs (n counts the others) and gives NaN where a slice
 holds nothing else. The reduced dims need their sizes known when the program is built."""
+
 import math
 import numbers
 
@@ -56,7 +57,7 @@ def _position(q, count, interpolation):
         frac = L.elementwise_sub(pos, lo)
     elif interpolation == "midpoint":
         frac = L.scale(L.cast(L.not_equal(lo, hi), pos.dtype), scale=0.5)
-    elif interpolation == "nearest":       # numpy rounds half to even
+    elif interpolation == "nearest":  # numpy rounds half to even
         frac = L.cast(L.greater_than(L.elementwise_sub(pos, lo), L.fill_constant([1], pos.dtype, 0.5)), pos.dtype)
     else:
         frac = L.fill_constant([1], pos.dtype, 1.0 if interpolation == "higher" else 0.0)
@@ -74,13 +75,19 @@ def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
     rank = len(x.shape)
     flat, n = _to_last(x, axes, fn) if rank else (reshape_variable(x, [1]), 1)
     ordered = _sorted(flat, -1, False)[0]
-    nan = L.not_equal(ordered, ordered)          # NaN != NaN
+    nan = L.not_equal(ordered, ordered)  # NaN != NaN
     clean = where(nan, L.zeros_like(ordered), ordered)
     nan_count = L.reduce_sum(L.cast(nan, ordered.dtype), dim=-1)
-    count = L.elementwise_sub(L.fill_constant([1], ordered.dtype, float(n)), nan_count) if skip_nan \
+    count = (
+        L.elementwise_sub(L.fill_constant([1], ordered.dtype, float(n)), nan_count)
+        if skip_nan
         else L.fill_constant([1], ordered.dtype, float(n))
-    undefined = L.less_equal(count, L.fill_constant([1], ordered.dtype, 0.0)) if skip_nan \
+    )
+    undefined = (
+        L.less_equal(count, L.fill_constant([1], ordered.dtype, 0.0))
+        if skip_nan
         else L.greater_than(nan_count, L.fill_constant([1], ordered.dtype, 0.0))
+    )
     outs = []
     for value in qs:
         lo, hi, frac = _position(value, count, interpolation)

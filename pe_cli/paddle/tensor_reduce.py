@@ -1,6 +1,7 @@
 """Paddle 2.x's reductions beyond tensor_math's, built from pe's ops: ``amax``/``amin`` (the extreme
 value; its gradient is split evenly among the values that reach it, where max/min's goes to each),
 ``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
+
 from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..layers.checks import FLOATS, check_variable_and_dtype

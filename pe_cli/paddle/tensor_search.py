@@ -1,6 +1,7 @@
 """Paddle 2.x's search and sort names (``paddle.argmax``, ``paddle.argsort``, ``paddle.sort``,
 ``paddle.topk``, ``paddle.nonzero``, ``paddle.masked_select``, ``paddle.where``) with 2.x's signatures,
 built from pe's own layers (Paddle's python/paddle/tensor/search.py)."""
+
 from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
@@ -15,13 +16,17 @@ from .device import get_default_dtype
 
 def _arg(op_type, x, axis, keepdim, dtype, name=None):
     check_variable_and_dtype(x, "x", ("float32", "float64", "int16", "int32", "int64", "uint8"), op_type)
-    check_dtype(dtype, "dtype", ("int32", "int64"), op_type)       # Paddle's TypeError
+    check_dtype(dtype, "dtype", ("int32", "int64"), op_type)  # Paddle's TypeError
     if axis is None:
         x, axis = reshape_variable(x, [-1]), 0
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),
-                                                           "flatten": False, "dtype": 3})
+    helper.append_op(
+        op_type,
+        {"X": [x]},
+        {"Out": [out]},
+        {"axis": int(axis), "keepdims": bool(keepdim), "flatten": False, "dtype": 3},
+    )
     out.stop_gradient = True
     return out if convert_dtype(dtype) == "int64" else L.cast(out, dtype)
 
@@ -56,8 +61,9 @@ def _sorted(x, axis, descending):
     helper = LayerHelper("argsort", x=x)
     out = helper.create_variable_for_type_inference(x.dtype)
     ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("argsort", {"X": [x]}, {"Out": [out], "Indices": [ids]},
-                     {"axis": int(axis), "descending": bool(descending)})
+    helper.append_op(
+        "argsort", {"X": [x]}, {"Out": [out], "Indices": [ids]}, {"axis": int(axis), "descending": bool(descending)}
+    )
     return out, ids
 
 
@@ -117,7 +123,7 @@ def where(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise PeError("paddle.where: give both x and y, or neither")
     check_type(condition, "condition", Variable, "where")
-    for what, v in (("x", x), ("y", y)):        # Paddle's dtypes (a bool x or y is its TypeError)
+    for what, v in (("x", x), ("y", y)):  # Paddle's dtypes (a bool x or y is its TypeError)
         if isinstance(v, Variable):
             check_variable_and_dtype(v, what, ("float16", "uint16", "float32", "float64", "int32", "int64"), "where")
     return where_any(condition, x, y, name)
@@ -157,8 +163,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
 def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
     """The bucket of each of x's values among the boundaries of the 1-D ``sorted_sequence``
     (searchsorted of x in it)."""
-    check_variable_and_dtype(sorted_sequence, "SortedSequence", ("float32", "float64", "int32", "int64"),
-                             "paddle.searchsorted")
+    check_variable_and_dtype(
+        sorted_sequence, "SortedSequence", ("float32", "float64", "int32", "int64"), "paddle.searchsorted"
+    )
     if len(sorted_sequence.shape) != 1:
         raise ValueError(f"sorted_sequence tensor must be 1 dimension, but got dim {len(sorted_sequence.shape)}")
     return searchsorted(sorted_sequence, x, out_int32, right, name)

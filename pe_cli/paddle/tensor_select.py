@@ -3,6 +3,7 @@ math.py and manipulation.py), composed of pe's ops: ``take`` (x flattened, gathe
 any shape, with raise/wrap/clip modes), ``index_fill`` and ``select_scatter`` (a mask along one axis
 chooses the new values), ``combinations`` (of a 1-D tensor's elements, as itertools') and ``vander``
 (the Vandermonde matrix) and ``unique_consecutive``. The gradient reaches x where its values are kept."""
+
 import numpy as np
 
 from .. import layers as L
@@ -14,7 +15,17 @@ from . import tensor_math as TH
 from .tensor_inplace import _static_inplace
 from .tensor_search import masked_select, where, where_any
 
-__all__ = ["take", "index_fill", "index_fill_", "index_put", "index_put_", "select_scatter", "combinations", "vander", "unique_consecutive"]
+__all__ = [
+    "take",
+    "index_fill",
+    "index_fill_",
+    "index_put",
+    "index_put_",
+    "select_scatter",
+    "combinations",
+    "vander",
+    "unique_consecutive",
+]
 
 
 def take(x, index, mode="raise", name=None):
@@ -66,8 +77,11 @@ def index_fill(x, index, axis, value, name=None):
     if isinstance(value, Variable) and len(value.shape) > 0:
         raise ValueError("value must be scalar or 0-D tensor")
     axis = _axis(axis, len(x.shape))
-    fill = TC.full_like(x, value) if not isinstance(value, Variable) else \
-        TM._broadcast(L.cast(value, x.dtype), list(x.shape))
+    fill = (
+        TC.full_like(x, value)
+        if not isinstance(value, Variable)
+        else TM._broadcast(L.cast(value, x.dtype), list(x.shape))
+    )
     return where_any(_axis_mask(x, axis, index), fill, x)
 
 
@@ -83,7 +97,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
     which one wins unspecified)."""
     if not isinstance(indices, (list, tuple)) or not indices:
         raise ValueError("paddle.index_put: indices must be a non-empty tuple of Tensors")
-    if x.dtype == "bool":         # as int32 (a sum of Trues is True: numpy's += on bools)
+    if x.dtype == "bool":  # as int32 (a sum of Trues is True: numpy's += on bools)
         return L.cast(index_put(L.cast(x, "int32"), indices, L.cast(value, "int32"), accumulate), "bool")
     columns = []
     for index in indices:
@@ -97,7 +111,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
         raise ValueError(f"paddle.index_put: {len(columns)} indices for x of rank {len(x.shape)}")
     shapes = [list(c.shape) for c in columns]
     if any(shape != shapes[0] for shape in shapes):
-        if any(d < 0 for shape in shapes for d in shape):      # a mask's coordinates: sizes known at run time
+        if any(d < 0 for shape in shapes for d in shape):  # a mask's coordinates: sizes known at run time
             widest = max(columns, key=lambda c: len(c.shape))
             zeros = TC.zeros_like(widest)
             for c in columns:
@@ -127,8 +141,10 @@ def select_scatter(x, values, axis, index, name=None):
         axis += len(x_shape)
     del x_shape[axis]
     if list(values.shape) != x_shape:
-        raise RuntimeError(f"expected values to have a size equal to the slice of x. value size = "
-                           f"{list(values.shape)} slice size = {x_shape}")
+        raise RuntimeError(
+            f"expected values to have a size equal to the slice of x. value size = "
+            f"{list(values.shape)} slice size = {x_shape}"
+        )
     spread = TM._broadcast(TM.unsqueeze(L.cast(values, x.dtype), [axis]), list(x.shape))
     return where_any(_axis_mask(x, axis, index), spread, x)
 
@@ -160,8 +176,9 @@ def vander(x, n=None, increasing=False, name=None):
     """The Vandermonde matrix of the 1-D x: column j is x ** (n - 1 - j) (x ** j with ``increasing``)."""
     check_variable_and_dtype(x, "x", ("float32", "float64", "int32", "int64"), "vander")
     if len(x.shape) != 1:
-        raise ValueError(f"The input of x is expected to be a 1-D Tensor.But now the dims of Input(X) is "
-                         f"{len(x.shape)}.")
+        raise ValueError(
+            f"The input of x is expected to be a 1-D Tensor.But now the dims of Input(X) is {len(x.shape)}."
+        )
     n = x.shape[0] if n is None else n
     if n < 0:
         raise ValueError("N must be non-negative.")
@@ -200,10 +217,11 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
     starts = TM.reshape(L.where(change), [-1])
     out = [TM.index_select(x, starts, axis=axis)]
     if return_inverse:
-        out.append(L.cast(TH.subtract(TH.cumsum(L.cast(change, "int64")), TC.ones_like(L.cast(change, "int64"))),
-                          dtype))
+        out.append(
+            L.cast(TH.subtract(TH.cumsum(L.cast(change, "int64")), TC.ones_like(L.cast(change, "int64"))), dtype)
+        )
     if return_counts:
-        ends = TM.concat([L.slice(starts, [0], [1], [2 ** 31 - 1]), L.fill_constant([1], "int64", x.shape[axis])])
+        ends = TM.concat([L.slice(starts, [0], [1], [2**31 - 1]), L.fill_constant([1], "int64", x.shape[axis])])
         out.append(L.cast(TH.subtract(ends, starts), dtype))
     for v in out[1:]:
         v.stop_gradient = True

@@ -2,6 +2,7 @@
 ``erfinv``, ``expm1``, ``i0``, ``i0e``, ``i1``, ``i1e``, ``nextafter``) with 2.6.2's signatures: each the
 op of the special family of that name (ops/special.py), ``polygamma(x, 0)`` digamma's, and
 ``multigammaln`` built as Paddle builds it, a sum of lgammas."""
+
 import math
 import numbers
 
@@ -12,8 +13,7 @@ from . import tensor_create as TC
 from . import tensor_manip as TMP
 from . import tensor_math as TM
 
-__all__ = ["digamma", "lgamma", "polygamma", "multigammaln", "erfinv", "expm1", "i0", "i0e", "i1", "i1e",
-           "nextafter"]
+__all__ = ["digamma", "lgamma", "polygamma", "multigammaln", "erfinv", "expm1", "i0", "i0e", "i1", "i1e", "nextafter"]
 
 _FLOATS = ("float16", "float32", "float64")
 _F32_64 = ("float32", "float64")

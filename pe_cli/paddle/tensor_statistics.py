@@ -1,6 +1,7 @@
 """Paddle 2.x's order statistics and counts (``paddle.kthvalue``, ``mode``, ``nanmedian``,
 ``bincount``) with 2.6.2's signatures, each the op of the statistics family of that name
 (ops/statistics.py)."""
+
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from ..framework.variable import Variable
@@ -42,8 +43,9 @@ def nanmedian(x, axis=None, keepdim=False, name=None):
     helper = LayerHelper("nanmedian", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     places = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("nanmedian", {"X": [x]}, {"Out": [out], "MedianIndex": [places]},
-                     {"axis": axes, "keepdim": bool(keepdim)})
+    helper.append_op(
+        "nanmedian", {"X": [x]}, {"Out": [out], "MedianIndex": [places]}, {"axis": axes, "keepdim": bool(keepdim)}
+    )
     return out
 
 
@@ -57,6 +59,10 @@ def bincount(x, weights=None, minlength=0, name=None):
     helper = LayerHelper("bincount", x=x, name=name)
     dtype = "int64" if weights is None else ("float32" if weights.dtype == "float32" else "float64")
     out = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("bincount", {"X": [x], **({"Weights": [weights]} if weights is not None else {})},
-                     {"Out": [out]}, {"minlength": int(minlength)})
+    helper.append_op(
+        "bincount",
+        {"X": [x], **({"Weights": [weights]} if weights is not None else {})},
+        {"Out": [out]},
+        {"minlength": int(minlength)},
+    )
     return out

@@ -5,6 +5,7 @@ that take ``x`` (or ``input``) first, leaving Variable's own attributes (``shape
 Paddle 2.6's own static Variable methods come too (its base/framework.py and math_op_patch.py):
 ``T``, ``clone``, ``detach``, ``size``, ``element_size``, ``get_value``/``set_value``, ``cpu``,
 ``place``, and the operators ``&``, ``|``, ``^``, ``~`` (bitwise) and ``@`` (matmul)."""
+
 import inspect
 import warnings
 
@@ -39,8 +40,9 @@ def _clone(self):
 
 def _detach(self):
     """A copy of x that stops the gradient (Paddle's share_data op): same dtype and persistable flag."""
-    assert self.type in (VarType.SELECTED_ROWS, VarType.LOD_TENSOR), \
+    assert self.type in (VarType.SELECTED_ROWS, VarType.LOD_TENSOR), (
         "only support a variable with SELECTED_ROWS or LOD_TENSOR to be detached"
+    )
     out = L.assign(self)
     out.persistable, out.stop_gradient = self.persistable, True
     return out
@@ -78,8 +80,9 @@ def _set_value(self, value, scope=None):
     value = np.asarray(value)
     old = np.asarray(tensor)
     if old.size and tuple(old.shape) != tuple(value.shape):
-        raise ValueError(f"{self.name} expected a shape {list(old.shape)}, but the received shape is "
-                         f"{list(value.shape)}")
+        raise ValueError(
+            f"{self.name} expected a shape {list(old.shape)}, but the received shape is {list(value.shape)}"
+        )
     tensor.set(value.astype(old.dtype) if old.size else value, None)
 
 
@@ -92,8 +95,9 @@ def _cpu(self):
 
 def _place(self):
     """None, with Paddle's warning: a static Variable has no place."""
-    warnings.warn("Variable do not have 'place' interface for static graph mode, try not to use it. "
-                  "None will be returned.")
+    warnings.warn(
+        "Variable do not have 'place' interface for static graph mode, try not to use it. None will be returned."
+    )
 
 
 def _item(self):
@@ -106,6 +110,7 @@ def _item(self):
 def _eager_only(name, instead):
     def method(self, *args, **kwargs):
         static_mode.refuse(f"Tensor.{name}()", instead)
+
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Eager only (Paddle 2.x's static Variable refuses it too): {instead}."
     return method
@@ -114,18 +119,34 @@ def _eager_only(name, instead):
 _FETCH = "fetch its value with exe.run(program, feed=..., fetch_list=[variable]), which returns numpy arrays"
 # Paddle 2.6's static Variable refuses these (``fake_interface_only``); pe says in one line what to use.
 _EAGER_ONLY = {
-    "numpy": _FETCH, "tolist": _FETCH,
+    "numpy": _FETCH,
+    "tolist": _FETCH,
     "backward": "build the gradients with optimizer.minimize(loss) or paddle.static.append_backward(loss), "
-                "then exe.run(...) computes them",
+    "then exe.run(...) computes them",
     "gradient": "fetch the gradient variable (the parameter's name + '@GRAD') after minimize/append_backward",
     "clear_gradient": "a static program computes its gradients afresh on every exe.run(...)",
-    "clear_grad": "a static program computes its gradients afresh on every exe.run(...)"}
+    "clear_grad": "a static program computes its gradients afresh on every exe.run(...)",
+}
 
-_OWN = {"T": property(_transposed), "item": _item, "clone": _clone, "detach": _detach, "size": _size,
-        "element_size": _element_size, "get_value": _get_value, "set_value": _set_value, "cpu": _cpu,
-        "place": _place}
-_OPERATORS = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
-              "__invert__": "bitwise_not", "__matmul__": "matmul"}
+_OWN = {
+    "T": property(_transposed),
+    "item": _item,
+    "clone": _clone,
+    "detach": _detach,
+    "size": _size,
+    "element_size": _element_size,
+    "get_value": _get_value,
+    "set_value": _set_value,
+    "cpu": _cpu,
+    "place": _place,
+}
+_OPERATORS = {
+    "__and__": "bitwise_and",
+    "__or__": "bitwise_or",
+    "__xor__": "bitwise_xor",
+    "__invert__": "bitwise_not",
+    "__matmul__": "matmul",
+}
 
 
 def patch_variable(tensor_module):

@@ -6,6 +6,7 @@ resume), evaluate checkpoints, draw programs, smoke-test configs. ``pe`` calls t
     from pe_cli.run import train
     result = train(load_config("configs/mnist_lenet.yaml"), max_steps=100)
 """
+
 from .build import build_model, build_programs, load_data, make_optimizer  # noqa: F401
 from .evaluate import evaluate  # noqa: F401
 from .loop import TrainResult  # noqa: F401

@@ -5,6 +5,7 @@ the data (a Batcher over the columns, transformed and conformed to the feeds).
 Every layer is built inside ``source_guard("lenet.yaml:12 layers[3] fc1")`` so its ops remember
 their line, and the errors builders or data files raise are reported at the YAML key to fix.
 """
+
 from dataclasses import dataclass
 
 from .. import layers as L
@@ -23,11 +24,12 @@ from ..training.optimizer import SGD
 
 # -- the model ----------------------------------------------------------------------------------
 
+
 @dataclass
 class BuiltModel:
-    spec: object        # the checked ModelSpec (pe_cli/config/model.py)
-    vars: dict          # feed or layer name -> Variable (or a tuple for multi-output layers)
-    feeds: list         # feed Variables, in declaration order
+    spec: object  # the checked ModelSpec (pe_cli/config/model.py)
+    vars: dict  # feed or layer name -> Variable (or a tuple for multi-output layers)
+    feeds: list  # feed Variables, in declaration order
 
     def var(self, ref):
         """The variable of a Ref, of a loss or fetch as the config wrote it ('both[1]': the spec's refs),
@@ -49,13 +51,21 @@ def build_model(spec):
     """Builds a checked model spec (pe_cli.config's load_model, load_config) into the current default
     main/startup programs. Returns a BuiltModel."""
     if not spec.resolved:
-        raise PeError(f"the model spec '{spec.name}' is not checked; load it with pe_cli.config.load_model "
-                      f"(or pass it to check_model) before building it")
+        raise PeError(
+            f"the model spec '{spec.name}' is not checked; load it with pe_cli.config.load_model "
+            f"(or pass it to check_model) before building it"
+        )
     built = BuiltModel(spec, {}, [])
     for feed in spec.feeds.values():
         with source_guard(feed.location):
-            var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
-                         append_batch_size=feed.append_batch_size, check_feed=True)
+            var = L.data(
+                name=feed.name,
+                shape=list(feed.shape),
+                dtype=feed.dtype,
+                lod_level=feed.lod_level,
+                append_batch_size=feed.append_batch_size,
+                check_feed=True,
+            )
         built.vars[feed.name] = var
         built.feeds.append(var)
     for layer in spec.layers:
@@ -75,13 +85,13 @@ def _arguments(built, layer):
 
 
 def _build_layer(built, layer):
-    if layer.block is not None:       # a recurrent block: its step builds its layers through this function
+    if layer.block is not None:  # a recurrent block: its step builds its layers through this function
         kwargs = block_arguments(built, layer, _build_layer)
     else:
         kwargs = _arguments(built, layer)
     if layer.takes_name:
         kwargs["name"] = layer.name
-    if layer.block is None and layer.label is None:     # a layer of the file (not of a block's step)
+    if layer.block is None and layer.label is None:  # a layer of the file (not of a block's step)
         check_layer(built.spec, layer, kwargs)
     with source_guard(layer.location):
         try:
@@ -92,16 +102,19 @@ def _build_layer(built, layer):
             suspect = layer.suspect if isinstance(e, TypeError) else None
             if suspect is not None:
                 key, value = suspect
-                raise layer.doc.error(layer.path + (key,), f"layer type '{layer.type}' failed with {key}: "
-                                      f"{value!r} ({type(e).__name__}: {e})",
-                                      f"'{key}' probably takes a number, not a string") from None
+                raise layer.doc.error(
+                    layer.path + (key,),
+                    f"layer type '{layer.type}' failed with {key}: {value!r} ({type(e).__name__}: {e})",
+                    f"'{key}' probably takes a number, not a string",
+                ) from None
             raise layer.doc.error(layer.path, _strip_location(str(e), layer.location), _hint_for(e)) from None
     if out is None:
-        raise layer.doc.error(layer.path, f"layer type '{layer.type}' returned nothing to refer to",
-                              "it cannot be used in a model file")
+        raise layer.doc.error(
+            layer.path, f"layer type '{layer.type}' returned nothing to refer to", "it cannot be used in a model file"
+        )
     if layer.batch_mean and not isinstance(out, (tuple, list)) and any(d != 1 for d in out.shape or []):
         with source_guard(layer.location):
-            out = L.mean(out)       # a loss written in place: its mean over the batch
+            out = L.mean(out)  # a loss written in place: its mean over the batch
     return out
 
 
@@ -110,8 +123,11 @@ def _deref(built, layer, key, value):
         return [built.var(v) for v in value]
     var = built.var(value)
     if isinstance(var, (tuple, list)) and key not in ("input", "inputs", "x"):
-        raise layer.doc.error(layer.path + (key,), f"'{value.text}' has {len(var)} outputs",
-                              f"pick one: {value.text}[0] ... {value.text}[{len(var) - 1}]")
+        raise layer.doc.error(
+            layer.path + (key,),
+            f"'{value.text}' has {len(var)} outputs",
+            f"pick one: {value.text}[0] ... {value.text}[{len(var) - 1}]",
+        )
     return var
 
 
@@ -135,14 +151,19 @@ def _check_loss(built):
         raise spec.loss_doc.error(("loss",), f"'{spec.loss}' has {len(loss)} outputs", f"use {spec.loss}[0]")
     shape = list(loss.shape or [])
     if any(d != 1 for d in shape):
-        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' has shape {shape}; it must be a scalar",
-                                  f"add a layer '- avg_loss: {{type: mean, x: {spec.loss}}}' and set loss: avg_loss")
+        raise spec.loss_doc.error(
+            ("loss",),
+            f"the loss '{spec.loss}' has shape {shape}; it must be a scalar",
+            f"add a layer '- avg_loss: {{type: mean, x: {spec.loss}}}' and set loss: avg_loss",
+        )
     if not str(loss.dtype).startswith("float"):
-        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' is {loss.dtype}; it must be a float",
-                                  "name a float layer as the loss")
+        raise spec.loss_doc.error(
+            ("loss",), f"the loss '{spec.loss}' is {loss.dtype}; it must be a float", "name a float layer as the loss"
+        )
 
 
 # -- the optimizer ------------------------------------------------------------------------------
+
 
 def make_optimizer(spec):
     """The optimizer of an OptimizerSpec (config/run.py's resolve_optimizer), made now: a schedule
@@ -169,6 +190,7 @@ def _make(value):
 
 
 # -- the programs -------------------------------------------------------------------------------
+
 
 @dataclass
 class Programs:
@@ -214,22 +236,23 @@ def _minimize(optimizer, model, cfg):
 
 # -- the data -----------------------------------------------------------------------------------
 
-LABEL_ARGS = ("label",)     # the layer arguments that take a label feed
+LABEL_ARGS = ("label",)  # the layer arguments that take a label feed
 
 
 def layer_refs(layer):
     """(argument key, referenced name) of every feed or layer a checked layer reads (its arguments
     resolved to Refs)."""
     for key, value in layer.kwargs.items():
-        for ref in (value if isinstance(value, list) else [value]):
+        for ref in value if isinstance(value, list) else [value]:
             if isinstance(ref, Ref):
                 yield key, ref.name
 
 
 def split_feeds(spec):
     """(input feeds, label feeds) of a checked model spec."""
-    labels = {name for layer in spec.layers for key, name in layer_refs(layer)
-              if key in LABEL_ARGS and name in spec.feeds}
+    labels = {
+        name for layer in spec.layers for key, name in layer_refs(layer) if key in LABEL_ARGS and name in spec.feeds
+    }
     return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
 
 
@@ -253,8 +276,11 @@ def source_columns(cfg, which, extra=None):
         return load_source(source, feeds, model.feeds, kinds, missing_of(cfg))
     except DataError as e:
         if extra is not None and extra[0] in e.key:
-            raise doc.error(("data", "split", "stratify"), e.message.replace(f" for feed '{extra[0]}'", ""),
-                            "name a feed or a column of data.train") from None
+            raise doc.error(
+                ("data", "split", "stratify"),
+                e.message.replace(f" for feed '{extra[0]}'", ""),
+                "name a feed or a column of data.train",
+            ) from None
         raise doc.error(_column_key(cfg, which, e), e.message, e.hint) from None
 
 
@@ -289,8 +315,10 @@ def load_columns(cfg, which, preprocessing=None, columns=None):
     columns = dict(columns) if columns is not None else source_columns(cfg, which)
     at = ("data", which) if which in ("train", "eval") else ("data", "split")
     if cfg.data["data"]["preprocessing"] and preprocessing is None:
-        raise PeError("data.preprocessing needs the preprocessing fitted on data.train (pe train writes it as "
-                      "<run dir>/preprocessing.json)")
+        raise PeError(
+            "data.preprocessing needs the preprocessing fitted on data.train (pe train writes it as "
+            "<run dir>/preprocessing.json)"
+        )
     if preprocessing is not None:
         try:
             columns.update(preprocessing.apply(columns, f"data.{which}"))
@@ -318,13 +346,18 @@ def load_columns(cfg, which, preprocessing=None, columns=None):
 
 def _lod_mismatch(feed, name, ragged):
     if ragged:
-        return feed.doc.error(feed.path + ("lod_level",), f"the data gives sequences for '{name}' "
-                              f"('{name}{LENGTHS_SUFFIX}' is in the archive) but the feed has lod_level {feed.lod_level}",
-                              "use lod_level: 1")
-    return feed.doc.error(feed.path + ("lod_level",), f"lod_level {feed.lod_level} needs sequences, but the data "
-                          f"gives '{name}' as a plain array",
-                          f"put '{name}' (all steps' rows) and '{name}{LENGTHS_SUFFIX}' (one length per sample) in an "
-                          f".npz source, or use lod_level: 0")
+        return feed.doc.error(
+            feed.path + ("lod_level",),
+            f"the data gives sequences for '{name}' "
+            f"('{name}{LENGTHS_SUFFIX}' is in the archive) but the feed has lod_level {feed.lod_level}",
+            "use lod_level: 1",
+        )
+    return feed.doc.error(
+        feed.path + ("lod_level",),
+        f"lod_level {feed.lod_level} needs sequences, but the data gives '{name}' as a plain array",
+        f"put '{name}' (all steps' rows) and '{name}{LENGTHS_SUFFIX}' (one length per sample) in an "
+        f".npz source, or use lod_level: 0",
+    )
 
 
 def load_data(cfg, which, preprocessing=None, columns=None):
@@ -340,15 +373,22 @@ def load_data(cfg, which, preprocessing=None, columns=None):
         batcher = Batcher(columns, d["eval_batch_size"], False, False, d["seed"])
         size_path = ("data", "eval_batch_size")
     if len(batcher) == 0:
-        raise doc.error(size_path, f"data.{which} has {n} samples, fewer than one batch of "
-                        f"{batcher.batch_size} with drop_last", "lower the batch size or set drop_last: false")
+        raise doc.error(
+            size_path,
+            f"data.{which} has {n} samples, fewer than one batch of {batcher.batch_size} with drop_last",
+            "lower the batch size or set drop_last: false",
+        )
     devices = cfg.data["devices"]
     if devices > 1 and n < devices:
-        raise doc.error(("data", which), f"{n} samples cannot be split over {devices} devices",
-                        "use more samples or fewer devices")
+        raise doc.error(
+            ("data", which), f"{n} samples cannot be split over {devices} devices", "use more samples or fewer devices"
+        )
     rest = n % batcher.batch_size
     if which == "train" and devices > 1 and rest and rest < devices and not batcher.drop_last:
-        raise doc.error(size_path, f"the last batch of each epoch has {rest} sample(s) "
-                        f"({n} samples, batches of {batcher.batch_size}), fewer than the {devices} devices",
-                        "set data.drop_last: true, or change batch_size or the number of samples")
+        raise doc.error(
+            size_path,
+            f"the last batch of each epoch has {rest} sample(s) "
+            f"({n} samples, batches of {batcher.batch_size}), fewer than the {devices} devices",
+            "set data.drop_last: true, or change batch_size or the number of samples",
+        )
     return batcher

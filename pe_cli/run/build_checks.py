@@ -11,9 +11,9 @@ whose author cannot have meant it, is told at build time:
   concat, an elementwise op, a loss or a metric; the fix is to pool the tokens (sequence_pool);
 - **probabilities expected, logits given**: ``cross_entropy`` over an fc without ``act: softmax``.
 """
+
 from ..config.resolved import Ref
 from ..layers.layer_roles import KEEP_VALUES, PROBABILITIES, REGRESSION_LOSSES, SAME_ROWS, TAKES_PROBABILITIES
-
 
 
 def _fn_name(layer):
@@ -57,9 +57,13 @@ def _regression_width(spec, layer, kwargs, pred_arg, label_arg):
     if head is not None and _fn_name(head) in ("fc", "Linear"):
         key = "size" if _fn_name(head) == "fc" else "out_features"
         fix = f"write {key}: {t} in '{source}' ({head.location})"
-    raise layer.doc.error(layer.path, f"the prediction '{source}' has {p} value{'s' if p != 1 else ''} per sample "
-                          f"but the target '{layer.kwargs[label_arg].text}' has {t}: a regression's prediction "
-                          f"has its target's width (they would broadcast into a [N, {max(p, t)}] loss)", fix)
+    raise layer.doc.error(
+        layer.path,
+        f"the prediction '{source}' has {p} value{'s' if p != 1 else ''} per sample "
+        f"but the target '{layer.kwargs[label_arg].text}' has {t}: a regression's prediction "
+        f"has its target's width (they would broadcast into a [N, {max(p, t)}] loss)",
+        fix,
+    )
 
 
 def _sequence_source(spec, name):
@@ -74,8 +78,14 @@ def _sequence_source(spec, name):
         layer = spec.layer(name)
         if layer is None:
             return None
-        name = next((v.name if isinstance(v, Ref) else None for v in
-                     (layer.kwargs.get(a) for a in ("input", "x", "inputs")) if isinstance(v, Ref)), None)
+        name = next(
+            (
+                v.name if isinstance(v, Ref) else None
+                for v in (layer.kwargs.get(a) for a in ("input", "x", "inputs"))
+                if isinstance(v, Ref)
+            ),
+            None,
+        )
     return None
 
 
@@ -92,10 +102,13 @@ def _sequences_meet_samples(spec, layer, kwargs):
     via = f" (through {', '.join(repr(c) for c in chain[1:])})" if len(chain) > 1 else ""
     pool_at = chain[1] if len(chain) > 1 else chain[0]
     before = chain[2] if len(chain) > 2 else layer.name
-    raise layer.doc.error(layer.path, f"'{name}' holds one row per token of the {kind} feed '{chain[0]}'{via}, but "
-                          f"'{samples[0][1]}' holds one row per sample, so '{layer.name}' cannot pair them",
-                          f"pool the tokens first: add '- {pool_at}_pooled: {{type: sequence_pool, input: {pool_at}, "
-                          f"pool_type: average}}' after '{pool_at}' and give it to '{before}' in place of '{pool_at}'")
+    raise layer.doc.error(
+        layer.path,
+        f"'{name}' holds one row per token of the {kind} feed '{chain[0]}'{via}, but "
+        f"'{samples[0][1]}' holds one row per sample, so '{layer.name}' cannot pair them",
+        f"pool the tokens first: add '- {pool_at}_pooled: {{type: sequence_pool, input: {pool_at}, "
+        f"pool_type: average}}' after '{pool_at}' and give it to '{before}' in place of '{pool_at}'",
+    )
 
 
 def _probabilities_in(spec, layer):
@@ -111,10 +124,12 @@ def _probabilities_in(spec, layer):
         if fn in ("fc", "Linear"):
             if source.args.get("act") in PROBABILITIES:
                 return
-            raise layer.doc.error(layer.path, f"{_fn_name(layer)} takes probabilities, but '{name}' is an {fn}'s raw "
-                                  f"scores (logits: no softmax)",
-                                  f"use {{type: softmax_with_cross_entropy, logits: {name}, label: "
-                                  f"{layer.kwargs['label'].text}}}, or give '{name}' act: softmax")
+            raise layer.doc.error(
+                layer.path,
+                f"{_fn_name(layer)} takes probabilities, but '{name}' is an {fn}'s raw scores (logits: no softmax)",
+                f"use {{type: softmax_with_cross_entropy, logits: {name}, label: "
+                f"{layer.kwargs['label'].text}}}, or give '{name}' act: softmax",
+            )
         if fn not in KEEP_VALUES:
             return
         nxt = next((source.kwargs.get(a) for a in ("input", "x") if isinstance(source.kwargs.get(a), Ref)), None)

@@ -2,6 +2,7 @@
 should know: ``pe predict``'s count of the values the run's preprocessing filled and of the
 categories it never saw in training (read as ``<unknown>``), per column; ``pe train``'s warning when
 a label's column is also read by an input feed (the model would be given the answer)."""
+
 import numpy as np
 
 from ..data.one_hot import fields
@@ -17,12 +18,14 @@ def _columns(column):
 def _numeric(state, raw):
     x = np.asarray(raw, dtype=np.float64).reshape(len(raw), -1)
     out = []
-    for i, column in enumerate(_columns(state["column"])[:x.shape[1]]):
+    for i, column in enumerate(_columns(state["column"])[: x.shape[1]]):
         k = int(np.isnan(x[:, i]).sum())
         if k:
             fill = state["fill_value"][i]
-            out.append(f"column '{column}': {k} missing value{'s' if k != 1 else ''} filled with {fill:g} "
-                       f"(fill: {state['fill']}, as fitted on the training data)")
+            out.append(
+                f"column '{column}': {k} missing value{'s' if k != 1 else ''} filled with {fill:g} "
+                f"(fill: {state['fill']}, as fitted on the training data)"
+            )
     return out
 
 
@@ -30,7 +33,7 @@ def _category(state, raw):
     x = fields(raw)
     vocabularies = state.get("vocabularies") or [state.get("vocabulary") or []]
     out = []
-    for i, column in enumerate(_columns(state["column"])[:x.shape[1]]):
+    for i, column in enumerate(_columns(state["column"])[: x.shape[1]]):
         known = set(vocabularies[min(i, len(vocabularies) - 1)])
         values = [None if v is None else as_text(v).strip() for v in x[:, i]]
         missing = sum(v is None for v in values)
@@ -40,8 +43,10 @@ def _category(state, raw):
             out.append(f"column '{column}': {missing} missing value{'s' if missing != 1 else ''} read as {to}")
         if unseen:
             shown = ", ".join(f"'{v}'" for v in sorted(set(unseen))[:3])
-            out.append(f"column '{column}': {len(unseen)} value{'s' if len(unseen) != 1 else ''} not seen in "
-                       f"training ({shown}{', ...' if len(set(unseen)) > 3 else ''}) read as {UNKNOWN}")
+            out.append(
+                f"column '{column}': {len(unseen)} value{'s' if len(unseen) != 1 else ''} not seen in "
+                f"training ({shown}{', ...' if len(set(unseen)) > 3 else ''}) read as {UNKNOWN}"
+            )
     return out
 
 
@@ -69,9 +74,11 @@ def label_leaks(cfg):
         for column in columns[label]:
             readers = [f for f in inputs if column in columns[f]]
             if readers:
-                out.append(f"the label column '{column}' (feed '{label}') is also read by the input feed "
-                           f"'{readers[0]}': the model is given the answer; take '{column}' out of "
-                           f"the columns of '{readers[0]}'")
+                out.append(
+                    f"the label column '{column}' (feed '{label}') is also read by the input feed "
+                    f"'{readers[0]}': the model is given the answer; take '{column}' out of "
+                    f"the columns of '{readers[0]}'"
+                )
     return out
 
 

@@ -4,6 +4,7 @@ global batches (the same seed), runs its share of each (rows split as devices sp
 sums gradients with the others in the graph; the reported metrics are the means over the ranks.
 Rank 0 alone writes the run directory: the other ranks write into a scratch directory removed at
 the end."""
+
 import shutil
 import tempfile
 from types import SimpleNamespace
@@ -13,8 +14,16 @@ import numpy as np
 from ..base.errors import PeError
 from ..distributed import processes
 from ..executor.feed_split import split_sizes
-from ..transpiler import (HashName, PServerPlan, RoundRobin, lr_ops, pserver_program, pserver_startup,
-                          rewrite_trainer_program, rewrite_trainer_startup)
+from ..transpiler import (
+    HashName,
+    PServerPlan,
+    RoundRobin,
+    lr_ops,
+    pserver_program,
+    pserver_startup,
+    rewrite_trainer_program,
+    rewrite_trainer_startup,
+)
 
 _KEY = ("build_strategy", "num_trainers")
 
@@ -26,7 +35,7 @@ class Trainers:
     def __init__(self, size=1, rank=0, group=None, servers=0, server=None):
         self.size, self.rank, self.group = size, rank, group
         self.servers, self.server = servers, server
-        self.plan = None            # pserver mode: the transpiler's plan (run/distributed.py)
+        self.plan = None  # pserver mode: the transpiler's plan (run/distributed.py)
 
     @property
     def pserver_mode(self):
@@ -48,16 +57,17 @@ class Trainers:
             return batch
         n = len(next(iter(batch.values())))
         sizes = split_sizes(n, self.size)
-        start = sum(sizes[:self.rank])
-        return {k: v[start:start + sizes[self.rank]] for k, v in batch.items()}
+        start = sum(sizes[: self.rank])
+        return {k: v[start : start + sizes[self.rank]] for k, v in batch.items()}
 
     def means(self, values):
         """The means over the ranks of ``values`` (a dict of floats): the global batch's metrics."""
         if self.size == 1 or not values:
             return values
         names = list(values)
-        total, = self.group.all_reduce([np.array([values[k] for k in names], dtype=np.float64)],
-                                       label="the step's metrics")
+        (total,) = self.group.all_reduce(
+            [np.array([values[k] for k in names], dtype=np.float64)], label="the step's metrics"
+        )
         return {k: float(v) / self.size for k, v in zip(names, total)}
 
     def agree(self, values, stop):
@@ -94,8 +104,11 @@ def trainers(cfg):
         return _pserver_roles(cfg, size)
     if size == 1:
         if processes.world_size() > 1:
-            raise cfg.doc.error(_KEY, f"mpiexec started {processes.world_size()} processes but num_trainers is 1",
-                                "set build_strategy.num_trainers to the process count (mpiexec -n K)")
+            raise cfg.doc.error(
+                _KEY,
+                f"mpiexec started {processes.world_size()} processes but num_trainers is 1",
+                "set build_strategy.num_trainers to the process count (mpiexec -n K)",
+            )
         return Trainers()
     try:
         rank = processes.world_rank()
@@ -108,8 +121,11 @@ def trainers(cfg):
 def _pserver_roles(cfg, size):
     servers = cfg.data["distributed"]["pservers"]
     if cfg.data["devices"] != 1:
-        raise cfg.doc.error(("devices",), "pserver mode runs one device per trainer",
-                            "set devices: 1, or use distributed.mode: collective")
+        raise cfg.doc.error(
+            ("devices",),
+            "pserver mode runs one device per trainer",
+            "set devices: 1, or use distributed.mode: collective",
+        )
     try:
         is_server, index, group = processes.pserver_roles(servers, size)
     except PeError as e:
@@ -123,8 +139,11 @@ def pserver_transpile(cfg, programs, trainers):
     """Pserver mode: the trainer's main and startup programs rewritten in place (send/recv); returns
     the transpiler's plan, from which a server takes its programs (pe_cli/transpiler/)."""
     d = cfg.data["distributed"]
-    config = SimpleNamespace(split_method=RoundRobin if d["split_method"] == "round_robin" else HashName,
-                             min_block_size=d["min_block_size"], slice_var_up=d["slice_var_up"])
+    config = SimpleNamespace(
+        split_method=RoundRobin if d["split_method"] == "round_robin" else HashName,
+        min_block_size=d["min_block_size"],
+        slice_var_up=d["slice_var_up"],
+    )
     origin, origin_startup = programs.main.clone(), programs.startup.clone()
     plan = PServerPlan(origin, trainers.endpoints, trainers.size, max(trainers.rank, 0), d["sync"], config)
     plan.origin_startup, plan.lr_ops = origin_startup, lr_ops(origin.global_block())

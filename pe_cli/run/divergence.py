@@ -10,6 +10,7 @@ that writes a NaN or Inf is named, with its layer and the line of the model file
 numpy's own floating-point warnings (overflow, invalid value, divide by zero) are silenced while a
 run trains (``quiet_float_warnings``): what they would say, pe says once, as that error.
 """
+
 import contextlib
 import warnings
 
@@ -69,6 +70,7 @@ def quiet_float_warnings():
     pe's one-line error (with the op that made it), and a finite one needs no warning. The filter
     is the process's (the parallel executor's threads see it too), restored on leaving."""
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"(overflow|underflow|invalid value|divide by zero) encountered",
-                                RuntimeWarning)
+        warnings.filterwarnings(
+            "ignore", r"(overflow|underflow|invalid value|divide by zero) encountered", RuntimeWarning
+        )
         yield

@@ -1,5 +1,6 @@
 """``pe eval``: a checkpoint's parameters in the test program, each fetch averaged over data.eval;
 and run_eval, the averaging the training loop's evaluations use too."""
+
 import io
 import json
 import os
@@ -47,10 +48,10 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches", "part"} and writes
     ``out`` (default: eval-step-N.json, or test-step-N.json for data.split's test ``part``, in the
     checkpoint's run directory, never the run's own eval.json)."""
-    ckpt, run_dir = run_checkpoint(cfg, checkpoint, "eval")     # best where the run kept one
+    ckpt, run_dir = run_checkpoint(cfg, checkpoint, "eval")  # best where the run kept one
     preprocessing = saved_preprocessing(cfg, run_dir)
-    fill_data_sizes(cfg, preprocessing)     # before the data is conformed to the feeds: a one-hot's width
-    rows = Rows(cfg, run_dir)           # data.split: the rows the run recorded
+    fill_data_sizes(cfg, preprocessing)  # before the data is conformed to the feeds: a one-hot's width
+    rows = Rows(cfg, run_dir)  # data.split: the rows the run recorded
     eval_data = load_data(cfg, part, preprocessing, rows.columns(part))
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
@@ -66,8 +67,14 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
         means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
         prediction = prediction_report(cfg, programs, exe, eval_data, preprocessing)
     out = out or os.path.join(run_dir, f"{part}-step-{state.get('step')}.json")
-    result = {"checkpoint": ckpt, "step": state.get("step"), "part": part_name(cfg, part), "samples": samples,
-              "metrics": means, "out": out}
+    result = {
+        "checkpoint": ckpt,
+        "step": state.get("step"),
+        "part": part_name(cfg, part),
+        "samples": samples,
+        "metrics": means,
+        "out": out,
+    }
     if prediction:
         result["prediction"] = prediction
     if save_fetches:

@@ -4,6 +4,7 @@ In both, every op shows its role (forward, backward, optimize, lr_sched; the op 
 marked) and where it was built (``lenet.yaml:12 layers[3] fc1``). In DOT, ops are boxes coloured
 by role, variables ellipses (parameters gold, feeds grey), edges follow the data.
 """
+
 from ..compiler import passes
 from ..compiler.graphviz import to_dot
 from ..compiler.ssa_graph import build_ssa_graph
@@ -33,13 +34,14 @@ def program_text(program, title="program"):
     if feeds:
         lines.append("feeds:")
         width = max(len(v.name) for v in feeds)
-        lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" +
-                  (f" lod_level={v.lod_level}" if v.lod_level else "") for v in feeds]
+        lines += [
+            f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" + (f" lod_level={v.lod_level}" if v.lod_level else "")
+            for v in feeds
+        ]
     if params:
         lines.append("parameters:")
         width = max(len(v.name) for v in params)
-        lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" + ("" if v.trainable else "  (frozen)")
-                  for v in params]
+        lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" + ("" if v.trainable else "  (frozen)") for v in params]
     lines.append("ops:")
     lines += _ops_text(block, "  ")
     return "\n".join(lines) + "\n"
@@ -54,11 +56,14 @@ def _ops_text(block, indent):
         attrs = ", ".join(f"{k}={_attr(v)}" for k, v in sorted(op.attrs.items()) if not k.startswith("_"))
         role = _role(op) + ("+loss" if op.role & OpRole.Loss else "")
         where = f"   # {op.source}" if op.source else ""
-        lines.append(f"{indent}{i:>3} {role:<13} {outs} = {op.type}({ins})" + (f" {{{attrs}}}" if attrs else "")
-                     + where)
+        lines.append(
+            f"{indent}{i:>3} {role:<13} {outs} = {op.type}({ins})" + (f" {{{attrs}}}" if attrs else "") + where
+        )
         sub = _sub_block(op)
         if sub is not None:
-            lines.append(f"{indent}      block {sub.idx} (parent {sub.parent_idx}), run by {op.type}: {len(sub.ops)} ops")
+            lines.append(
+                f"{indent}      block {sub.idx} (parent {sub.parent_idx}), run by {op.type}: {len(sub.ops)} ops"
+            )
             lines += _ops_text(sub, indent + "      ")
     return lines
 
@@ -79,20 +84,26 @@ def _sub_block_dot(op, owner_id, depth=1):
     edge from the owning op to it; variables are shared with the enclosing graph by name."""
     sub = _sub_block(op)
     pad = "  " * (depth + 1)
-    out = [f"{pad[:-2]}subgraph cluster_block{sub.idx} {{",
-           f"{pad}label={_q(f'block {sub.idx}: {op.type}')}; fontsize=9; style=rounded; color=\"#3b6fb6\";"]
+    out = [
+        f"{pad[:-2]}subgraph cluster_block{sub.idx} {{",
+        f'{pad}label={_q(f"block {sub.idx}: {op.type}")}; fontsize=9; style=rounded; color="#3b6fb6";',
+    ]
     for j, inner in enumerate(sub.ops):
         node = f"op:b{sub.idx}:{j}"
-        out.append(f"{pad}{_q(node)} [label=\"{_esc(inner.type)}\", shape=box, style=\"rounded,filled\", "
-                   f"fillcolor=\"{ROLE_COLORS.get(_role(inner), '#ffffff')}\"];")
+        out.append(
+            f'{pad}{_q(node)} [label="{_esc(inner.type)}", shape=box, style="rounded,filled", '
+            f'fillcolor="{ROLE_COLORS.get(_role(inner), "#ffffff")}"];'
+        )
         out += [f"{pad}{_q('var:' + n)} -> {_q(node)};" for n in inner.input_arg_names]
         out += [f"{pad}{_q(node)} -> {_q('var:' + n)};" for n in inner.output_arg_names]
         if _sub_block(inner) is not None:
             out += _sub_block_dot(inner, node, depth + 1)
     out.append(f"{pad[:-2]}}}")
     if sub.ops:
-        out.append(f"{pad[:-2]}{_q(owner_id)} -> {_q(f'op:b{sub.idx}:0')} [style=dashed, color=\"#3b6fb6\", "
-                   f"label=\"runs\", fontsize=8];")
+        out.append(
+            f'{pad[:-2]}{_q(owner_id)} -> {_q(f"op:b{sub.idx}:0")} [style=dashed, color="#3b6fb6", '
+            f'label="runs", fontsize=8];'
+        )
     return out
 
 
@@ -109,11 +120,13 @@ def _q(text):
 def program_dot(program, title="program"):
     """A program as a DOT digraph."""
     block = program.global_block()
-    out = [f"digraph {_q(title)} {{",
-           "  rankdir=TB;",
-           f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
-           "  node [fontname=Helvetica, fontsize=10];",
-           "  edge [color=\"#555555\", arrowsize=0.6];"]
+    out = [
+        f"digraph {_q(title)} {{",
+        "  rankdir=TB;",
+        f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
+        "  node [fontname=Helvetica, fontsize=10];",
+        '  edge [color="#555555", arrowsize=0.6];',
+    ]
     used = set()
     for op in block.ops:
         used.update(op.input_arg_names)
@@ -126,8 +139,8 @@ def program_dot(program, title="program"):
             style = 'shape=ellipse, style=filled, fillcolor="#dddddd"'
         else:
             style = "shape=ellipse"
-        out.append(f"  {_q('var:' + name)} [label=\"{_esc(name)}\\n{_esc(_shape(var))}\", {style}];")
-    clusters = {}           # a layer's backward and update ops: one cluster each, so a training graph reads
+        out.append(f'  {_q("var:" + name)} [label="{_esc(name)}\\n{_esc(_shape(var))}", {style}];')
+    clusters = {}  # a layer's backward and update ops: one cluster each, so a training graph reads
     for i, op in enumerate(block.ops):
         role = _role(op)
         color = ROLE_COLORS.get(role, "#ffffff")
@@ -135,8 +148,10 @@ def program_dot(program, title="program"):
         tooltip = f"{role}" + (f" | {op.source}" if op.source else "")
         sub = _built_at(op)
         label = _esc(op.type) + (f"\\n{_esc(sub)}" if sub else "")
-        node = (f"{_q(f'op:{i}')} [label=\"{label}\", shape=box, style=\"rounded,filled\", "
-                f"fillcolor=\"{color}\", tooltip={_q(tooltip)}{pen}];")
+        node = (
+            f'{_q(f"op:{i}")} [label="{label}", shape=box, style="rounded,filled", '
+            f'fillcolor="{color}", tooltip={_q(tooltip)}{pen}];'
+        )
         if role in ("backward", "optimize") and sub:
             clusters.setdefault(sub, {}).setdefault(role, []).append(node)
         else:
@@ -150,14 +165,15 @@ def program_dot(program, title="program"):
     for n, (sub, by_role) in enumerate(clusters.items()):
         what = " and ".join({"backward": "gradient", "optimize": "update"}[r] for r in by_role)
         out.append(f"  subgraph cluster_layer{n} {{")
-        out.append(f"    label={_q(f'{sub}: {what}')}; fontsize=9; style=\"rounded,dashed\"; color=\"#999999\";")
+        out.append(f'    label={_q(f"{sub}: {what}")}; fontsize=9; style="rounded,dashed"; color="#999999";')
         out += ["    " + node for nodes in by_role.values() for node in nodes]
         out.append("  }")
     out.append("  subgraph cluster_legend {")
-    out.append("    label=\"op roles\"; fontsize=9; style=dashed;")
+    out.append('    label="op roles"; fontsize=9; style=dashed;')
     for role, color in ROLE_COLORS.items():
-        out.append(f"    {_q('legend:' + role)} [label={_q(role)}, shape=box, style=\"rounded,filled\", "
-                   f"fillcolor=\"{color}\"];")
+        out.append(
+            f'    {_q("legend:" + role)} [label={_q(role)}, shape=box, style="rounded,filled", fillcolor="{color}"];'
+        )
     out.append("  }")
     out.append("}")
     return "\n".join(line for line in out if line) + "\n"
@@ -180,8 +196,13 @@ def ssa_dot(programs, devices, cfg=None):
     graph and its DOT writer come from pe_cli.compiler), with the config's build strategy."""
     strategy = strategies(cfg)[0] if cfg is not None else None
     loss = programs.model.loss
-    graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
-                            loss.name if loss is not None else None, shared_memory=True)
+    graph = build_ssa_graph(
+        programs.main,
+        [CPUPlace(i) for i in range(devices)],
+        strategy,
+        loss.name if loss is not None else None,
+        shared_memory=True,
+    )
     name = f"{programs.model.spec.name} on {devices} devices"
     return to_dot(graph, name)
 
@@ -192,8 +213,13 @@ def passes_text(programs, devices, cfg=None):
     strategy = strategies(cfg)[0] if cfg is not None else None
     loss = programs.model.loss
     fetched = [loss.name] if loss is not None else []
-    graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
-                            loss.name if loss is not None else None, shared_memory=True).with_fetches(fetched)
+    graph = build_ssa_graph(
+        programs.main,
+        [CPUPlace(i) for i in range(devices)],
+        strategy,
+        loss.name if loss is not None else None,
+        shared_memory=True,
+    ).with_fetches(fetched)
     _, report = passes.apply(graph, fetched, strategy)
     changed = dict(report)
     lines = [f"graph passes of {programs.model.spec.name} on {devices} devices ({len(graph.ops)} nodes), in order:"]

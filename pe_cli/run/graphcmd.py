@@ -1,4 +1,5 @@
 """``pe graph``: the program of a run config or a model file, as DOT or text, and rendering."""
+
 import shutil
 import subprocess
 
@@ -28,9 +29,13 @@ def load_spec(path, overrides, run_dir=None):
             fill_data_sizes(cfg, saved_preprocessing(cfg, run_dir) if run_dir is not None else fit_preprocessing(cfg))
         return cfg.model, cfg
     if overrides:
-        raise ConfigError("overrides apply to run configs, not model files", None, None,
-                          f"give a run config, or drop {' '.join(overrides)}")
-    return load_model(path), None      # auto is an error there: no data to decide it
+        raise ConfigError(
+            "overrides apply to run configs, not model files",
+            None,
+            None,
+            f"give a run config, or drop {' '.join(overrides)}",
+        )
+    return load_model(path), None  # auto is an error there: no data to decide it
 
 
 def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
@@ -64,9 +69,11 @@ def render_dot(dot_path, image_path, fmt):
     """Runs graphviz's dot. Returns (ok, message)."""
     dot = shutil.which("dot")
     if dot is None:
-        return False, (f"wrote {dot_path}; graphviz's 'dot' program is not installed, so it was not drawn. "
-                       f"Install graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz), "
-                       f"then run: dot -T{fmt} {dot_path} -o {image_path}")
+        return False, (
+            f"wrote {dot_path}; graphviz's 'dot' program is not installed, so it was not drawn. "
+            f"Install graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz), "
+            f"then run: dot -T{fmt} {dot_path} -o {image_path}"
+        )
     proc = subprocess.run([dot, f"-T{fmt}", dot_path], capture_output=True)
     if proc.returncode != 0:
         return False, f"dot failed on {dot_path}: {proc.stderr.decode(errors='replace').strip()}"

@@ -14,6 +14,7 @@ samples go to one .npz, named by the target variables (a target Fluid's save_inf
 ``save_infer_model/scale_<i>`` by the variable it scales); a target that is sequences has its lengths
 beside it in the same form (``NAME_lengths`` for one LoD level, ``NAME_lengths_0``, ... for more).
 """
+
 import io
 import os
 
@@ -62,8 +63,7 @@ def _raw_feeds(model_dir, data_path, feeds):
     if prep is None:
         return read_feeds(data_path, feeds)
     lengths = lengths_feeds(prep.feeds)
-    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(),
-                     prep.missing())
+    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(), prep.missing())
     try:
         raw.update(prep.apply(raw, data_path))
     except DataError as e:
@@ -90,33 +90,42 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     refuse_special(model_dir, "model directory")
     if not os.path.isdir(model_dir):
         raise PeError(f"model directory {model_dir} does not exist")
-    problem = manifest_problem(model_dir) if read_manifest(model_dir) is not None else None   # pe export's
+    problem = manifest_problem(model_dir) if read_manifest(model_dir) is not None else None  # pe export's
     if problem:
-        raise PeError(f"model directory {model_dir} is damaged ({problem}); export it again (pe export "
-                      f"--inference-dir)")
+        raise PeError(
+            f"model directory {model_dir} is damaged ({problem}); export it again (pe export --inference-dir)"
+        )
     exe = Executor(CPUPlace())
     with scope_guard(Scope()):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
         if not feeds:
-            raise PeError(f"model directory {model_dir}: its program has no feed targets (no feed op), so no data "
-                          f"can go in; save the model with its inputs (save_inference_model's feeded_var_names)")
+            raise PeError(
+                f"model directory {model_dir}: its program has no feed targets (no feed op), so no data "
+                f"can go in; save the model with its inputs (save_inference_model's feeded_var_names)"
+            )
         block = program.global_block()
-        columns = {n: _fit(n, a, block.var(n), data_path)
-                   for n, a in _raw_feeds(model_dir, data_path, feeds).items()}
+        columns = {n: _fit(n, a, block.var(n), data_path) for n, a in _raw_feeds(model_dir, data_path, feeds).items()}
         n = len(next(iter(columns.values())))
         if not n:
             raise PeError(f"{data_path} holds no samples")
-        parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches,
-                         return_numpy=False) for s in range(0, n, batch_size)]
+        parts = [
+            exe.run(
+                program,
+                feed={k: v[s : s + batch_size] for k, v in columns.items()},
+                fetch_list=fetches,
+                return_numpy=False,
+            )
+            for s in range(0, n, batch_size)
+        ]
     values, names = {}, target_names(program, fetches)
     prep = saved_preprocessing(None, model_dir)
     units = prep.target_unscaling() if prep is not None else None
     for i, name in enumerate(names):
         values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
         if units is not None and name == units[0]:
-            values[name] = unscaled(units[1], values[name])     # a numeric target in its own units
+            values[name] = unscaled(units[1], values[name])  # a numeric target in its own units
         lods = [p[i].recursive_sequence_lengths() for p in parts]
-        if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):     # sequences out: their lengths beside them
+        if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):  # sequences out: their lengths beside them
             values.update(level_arrays(name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))
     buf = io.BytesIO()
     np.savez(buf, **values)

@@ -6,6 +6,7 @@ to a layer's ``label`` argument is a label; the output is the last layer that ne
 (``logits`` in models/lenet.yaml), unless ``--output LAYER`` names one. An integer label makes the
 model a classifier (class ids and probabilities), a float label a regression (values).
 """
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,22 +23,23 @@ from .run_record import run_checkpoint
 from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import read_state
 
+
 @dataclass
 class Inference:
-    program: object     # the pruned test program: input feeds -> output
-    inputs: list        # input feed names, in declaration order
-    labels: list        # label feed names
-    output: str         # the output layer's name
-    target: object      # its Variable
-    kind: str           # "classification" or "regression"
+    program: object  # the pruned test program: input feeds -> output
+    inputs: list  # input feed names, in declaration order
+    labels: list  # label feed names
+    output: str  # the output layer's name
+    target: object  # its Variable
+    kind: str  # "classification" or "regression"
     exe: object
     scope: object
     checkpoint: str
     step: int
-    preprocessing: object = None    # the run's saved data.preprocessing (run/preprocessing.py), or None
-    transforms: dict = None         # the config's data.transforms, feed -> list
-    units: list = None              # a numeric target's unscaling steps (target_unscaling), or None
-    rows_are_probabilities: bool = False    # the output is a softmax's: a classifier's probabilities as they are
+    preprocessing: object = None  # the run's saved data.preprocessing (run/preprocessing.py), or None
+    transforms: dict = None  # the config's data.transforms, feed -> list
+    units: list = None  # a numeric target's unscaling steps (target_unscaling), or None
+    rows_are_probabilities: bool = False  # the output is a softmax's: a classifier's probabilities as they are
 
     def run(self, feed):
         with scope_guard(self.scope):
@@ -49,7 +51,7 @@ class Inference:
 
 
 def task_kind(spec):
-    """"classification" when the (first) label feed holds integers, else "regression"."""
+    """ "classification" when the (first) label feed holds integers, else "regression"."""
     _, labels = split_feeds(spec)
     label_dtype = str(spec.feeds[labels[0]].dtype) if labels else "float32"
     return "classification" if "int" in label_dtype else "regression"
@@ -61,8 +63,9 @@ def output_layer(spec, wanted=None):
     if wanted is not None:
         if wanted not in names:
             from_names = ", ".join(names)
-            raise spec.doc.error(("layers",), f"--output '{wanted}' is not a layer of {spec.name}",
-                                 f"the layers are {from_names}")
+            raise spec.doc.error(
+                ("layers",), f"--output '{wanted}' is not a layer of {spec.name}", f"the layers are {from_names}"
+            )
         return wanted
     _, labels = split_feeds(spec)
     tainted = set(labels)
@@ -73,8 +76,11 @@ def output_layer(spec, wanted=None):
         else:
             output = layer.name
     if output is None:
-        raise spec.doc.error(("layers",), f"every layer of {spec.name} needs a label feed; nothing to predict",
-                             "name the output layer with --output LAYER")
+        raise spec.doc.error(
+            ("layers",),
+            f"every layer of {spec.name} needs a label feed; nothing to predict",
+            "name the output layer with --output LAYER",
+        )
     return output
 
 
@@ -137,8 +143,24 @@ def load_inference(cfg, checkpoint, output=None, command="predict"):
     needed = _prune(program, target.name)
     missing = [f for f in labels if f in needed]
     if missing:
-        raise spec.doc.error(("layers",), f"the output '{name}' needs the label feed '{missing[0]}'",
-                             "name an output layer that needs no label with --output LAYER")
-    return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, ckpt,
-                     read_state(ckpt).get("step"), preprocessing, cfg.data["data"]["transforms"],
-                     target_unscaling(cfg, preprocessing, name), writes_probabilities(program, target.name))
+        raise spec.doc.error(
+            ("layers",),
+            f"the output '{name}' needs the label feed '{missing[0]}'",
+            "name an output layer that needs no label with --output LAYER",
+        )
+    return Inference(
+        program,
+        inputs,
+        labels,
+        name,
+        target,
+        task_kind(spec),
+        exe,
+        scope,
+        ckpt,
+        read_state(ckpt).get("step"),
+        preprocessing,
+        cfg.data["data"]["transforms"],
+        target_unscaling(cfg, preprocessing, name),
+        writes_probabilities(program, target.name),
+    )

@@ -5,6 +5,7 @@ the environment Fluid's distributed scripts read (PADDLE_TRAINING_ROLE, PADDLE_T
 PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT). The endpoints are names of
 the ranks in order (127.0.0.1:6170, :6171, ...): MPI carries the traffic, nothing listens on them.
 mpiexec is the one of the mpich wheel (the ``mpi`` extra) beside this Python, else the PATH's."""
+
 import os
 import subprocess
 import sys
@@ -23,7 +24,7 @@ def run_ranks(k, argv, env=None):
         raise PeError(f"the number of processes must be >= 1, got {k}")
     limits.check("processes", k, "the process count (--np, or pe launch's --trainers + --pservers)")
     command = [mpiexec(), "-n", str(k)] + list(argv)
-    watch = RankWatch()         # a rank killed before its guard's line: named here (rank_deaths.py)
+    watch = RankWatch()  # a rank killed before its guard's line: named here (rank_deaths.py)
     try:
         code = subprocess.run(command, env=watch.env(env)).returncode
     except KeyboardInterrupt:
@@ -57,9 +58,13 @@ def fluid_env(k, servers=0):
     the ``servers`` parameter servers first, then the trainers."""
     names = [f"127.0.0.1:{BASE_PORT + r}" for r in range(servers + k)]
     trainers, pservers = ",".join(names[servers:]), ",".join(names[:servers])
-    env = dict(os.environ, PADDLE_TRAINERS_NUM=str(k), PADDLE_TRAINER_ENDPOINTS=trainers, PADDLE_TRAINERS=trainers,
-               PADDLE_PSERVERS_NUM=str(servers))
+    env = dict(
+        os.environ,
+        PADDLE_TRAINERS_NUM=str(k),
+        PADDLE_TRAINER_ENDPOINTS=trainers,
+        PADDLE_TRAINERS=trainers,
+        PADDLE_PSERVERS_NUM=str(servers),
+    )
     if servers:
         env.update(PADDLE_PSERVER_ENDPOINTS=pservers, PADDLE_PSERVERS_IP_PORT_LIST=pservers)
     return env
-

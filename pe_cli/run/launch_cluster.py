@@ -9,6 +9,7 @@ starts trainers ``node_index * K`` .. ``+ K - 1`` (K per node), each as its own 
 with Fluid's environment; the nodes' processes then meet at the endpoints (the rendezvous of roles
 started on their own, docs/DISTRIBUTED.md). ``--log_dir`` puts each rank's output in
 ``workerlog.N`` (trainer N) or ``serverlog.N`` (server N), as Paddle's launchers name them."""
+
 import os
 import subprocess
 import sys
@@ -25,23 +26,28 @@ LOG_DIR_ENV, FIRST_TRAINER_ENV, GPUS_ENV = "PE_LAUNCH_LOG_DIR", "PE_LAUNCH_FIRST
 
 @dataclass
 class Layout:
-    trainers: int           # trainers this node starts
-    servers: int            # servers this node starts (one node only)
+    trainers: int  # trainers this node starts
+    servers: int  # servers this node starts (one node only)
     trainer_endpoints: list  # every node's trainers, in trainer order
     server_endpoints: list
-    first_trainer: int      # the id of this node's first trainer
+    first_trainer: int  # the id of this node's first trainer
     nodes: int
 
     def env(self, base, log_dir=None, selected_gpus=None):
         """The environment every rank of this node starts with (pe_cli/fluid/launch_rank.py sets
         each rank's own role, id and endpoint from it)."""
         trainers, servers = ",".join(self.trainer_endpoints), ",".join(self.server_endpoints)
-        env = dict(base, PADDLE_TRAINERS_NUM=str(len(self.trainer_endpoints)), PADDLE_TRAINER_ENDPOINTS=trainers,
-                   PADDLE_TRAINERS=trainers, PADDLE_PSERVERS_NUM=str(self.servers))
+        env = dict(
+            base,
+            PADDLE_TRAINERS_NUM=str(len(self.trainer_endpoints)),
+            PADDLE_TRAINER_ENDPOINTS=trainers,
+            PADDLE_TRAINERS=trainers,
+            PADDLE_PSERVERS_NUM=str(self.servers),
+        )
         env[FIRST_TRAINER_ENV] = str(self.first_trainer)
         if servers:
             env.update(PADDLE_PSERVER_ENDPOINTS=servers, PADDLE_PSERVERS_IP_PORT_LIST=servers)
-        if log_dir:         # where -o may not go, neither do logs (a checkpoint, a file a run keeps)
+        if log_dir:  # where -o may not go, neither do logs (a checkpoint, a file a run keeps)
             check_output(log_dir, "--log_dir", "logs", directory=True)
             env[LOG_DIR_ENV] = os.path.abspath(log_dir)
         if selected_gpus:
@@ -58,8 +64,16 @@ def _ips(value, what):
     return ips
 
 
-def layout(trainers, pservers, cluster_node_ips, node_ip, started_port, selected_gpus=None,
-           use_paddlecloud=False, env=os.environ):
+def layout(
+    trainers,
+    pservers,
+    cluster_node_ips,
+    node_ip,
+    started_port,
+    selected_gpus=None,
+    use_paddlecloud=False,
+    env=os.environ,
+):
     """This node's share of the job: ``trainers`` per node (default: one per ``selected_gpus``
     entry, else 1), ``pservers`` servers (one node only)."""
     if use_paddlecloud and env.get("PADDLE_TRAINERS") and env.get("POD_IP"):
@@ -69,16 +83,23 @@ def layout(trainers, pservers, cluster_node_ips, node_ip, started_port, selected
     if trainers is None:
         trainers = len(gpus) or 1
     elif gpus and len(gpus) != trainers:
-        raise PeError(f"pe launch: --trainers {trainers} but --selected_gpus names {len(gpus)} device(s) "
-                      f"({selected_gpus}); give one trainer per device, or leave --trainers out")
+        raise PeError(
+            f"pe launch: --trainers {trainers} but --selected_gpus names {len(gpus)} device(s) "
+            f"({selected_gpus}); give one trainer per device, or leave --trainers out"
+        )
     ips = _ips(cluster_node_ips, "--cluster_node_ips")
     if node_ip not in ips:
         raise PeError(f"pe launch: --node_ip {node_ip} is not one of --cluster_node_ips {','.join(ips)}")
     if pservers and len(ips) > 1:
-        raise PeError("pe launch: --pservers runs on one node; across nodes start each role with pe fluid and "
-                      "Fluid's environment (docs/DISTRIBUTED.md)")
-    limits.check("processes", pservers + trainers,       # this node's processes first: they are the limit
-                 "the process count (pe launch's --trainers + --pservers)")
+        raise PeError(
+            "pe launch: --pservers runs on one node; across nodes start each role with pe fluid and "
+            "Fluid's environment (docs/DISTRIBUTED.md)"
+        )
+    limits.check(
+        "processes",
+        pservers + trainers,  # this node's processes first: they are the limit
+        "the process count (pe launch's --trainers + --pservers)",
+    )
     if not 1 <= started_port <= 65535 - pservers - trainers:
         raise PeError(f"pe launch: --started_port {started_port} leaves no room for {pservers + trainers} ports")
     servers = [f"{ips[0]}:{started_port + r}" for r in range(pservers)]
@@ -107,13 +128,24 @@ def start(lay, script, args, env):
         rank = [sys.executable, "-m", "pe_cli.distributed.rank_guard", "pe_cli.fluid.launch_rank", script, *args]
         return run_ranks(lay.servers + lay.trainers, rank, env=env)
     procs = []
-    for local in range(lay.trainers):           # each on its own: the rendezvous joins the nodes' trainers
+    for local in range(lay.trainers):  # each on its own: the rendezvous joins the nodes' trainers
         trainer = lay.first_trainer + local
-        own = dict(env, PADDLE_TRAINING_ROLE="TRAINER", TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(trainer),
-                   PADDLE_CURRENT_ENDPOINT=lay.trainer_endpoints[trainer])
+        own = dict(
+            env,
+            PADDLE_TRAINING_ROLE="TRAINER",
+            TRAINING_ROLE="TRAINER",
+            PADDLE_TRAINER_ID=str(trainer),
+            PADDLE_CURRENT_ENDPOINT=lay.trainer_endpoints[trainer],
+        )
         log = _log(env.get(LOG_DIR_ENV), f"workerlog.{trainer}")
-        procs.append(subprocess.Popen([sys.executable, "-m", "pe_cli", "fluid", script, *args], env=own,
-                                      stdout=log, stderr=subprocess.STDOUT if log else None))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "pe_cli", "fluid", script, *args],
+                env=own,
+                stdout=log,
+                stderr=subprocess.STDOUT if log else None,
+            )
+        )
     try:
         codes = [p.wait() for p in procs]
     except KeyboardInterrupt:

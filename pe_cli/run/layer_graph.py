@@ -1,6 +1,7 @@
 """A model file drawn as Caffe's draw_net draws a net: one box per YAML layer (its name, type and the
 line that declares it), feeds as grey ellipses, and an edge for each value a layer reads from a feed
 or an earlier layer, labelled with that value's shape. Parameters stay inside their layer's box."""
+
 from ..framework import Parameter
 from .graph import _q, _shape
 
@@ -8,7 +9,7 @@ from .graph import _q, _shape
 def layer_dot(spec, program, title):
     """The model's layers as DOT, from ``program`` (its forward program) and ``spec`` (the model file)."""
     block = program.global_block()
-    by_location = {layer.location: layer.name for layer in spec.layers}   # ops remember where they were built
+    by_location = {layer.location: layer.name for layer in spec.layers}  # ops remember where they were built
     producer = {name: name for name in spec.feeds}
     for op in block.ops:
         for out in op.output_arg_names:
@@ -20,15 +21,22 @@ def layer_dot(spec, program, title):
             source, var = producer.get(name), block.vars.get(name)
             if source and layer and source != layer and not isinstance(var, Parameter):
                 edges.setdefault((source, layer), _shape(var))
-    out = [f"digraph {_q(title)} {{", "  rankdir=TB;", f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
-           "  node [fontname=Helvetica, fontsize=10];", "  edge [fontname=Helvetica, fontsize=9, color=\"#555555\"];"]
+    out = [
+        f"digraph {_q(title)} {{",
+        "  rankdir=TB;",
+        f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
+        "  node [fontname=Helvetica, fontsize=10];",
+        '  edge [fontname=Helvetica, fontsize=9, color="#555555"];',
+    ]
     for name in spec.feeds:
         label = _q("\n".join((name, _shape(block.vars.get(name)))))
-        out.append(f"  {_q(name)} [label={label}, shape=ellipse, style=filled, fillcolor=\"#dddddd\"];")
+        out.append(f'  {_q(name)} [label={label}, shape=ellipse, style=filled, fillcolor="#dddddd"];')
     for layer in spec.layers:
         label = _q("\n".join((layer.name, layer.type, layer.location.split(" ", 1)[0])))
-        out.append(f"  {_q(layer.name)} [label={label}, shape=box, style=\"rounded,filled\", "
-                   f"fillcolor=\"#cfe2ff\", tooltip={_q(layer.location)}];")
+        out.append(
+            f'  {_q(layer.name)} [label={label}, shape=box, style="rounded,filled", '
+            f'fillcolor="#cfe2ff", tooltip={_q(layer.location)}];'
+        )
     for (source, target), shape in edges.items():
         out.append(f"  {_q(source)} -> {_q(target)} [label={_q(shape)}];")
     out.append("}")

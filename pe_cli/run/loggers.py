@@ -7,6 +7,7 @@ TensorBoard's files are written with tensorboardX (the optional ``tensorboard`` 
 library that writes them without TensorFlow or PyTorch; without it, ``pe train`` stops before
 the run starts with one line saying what to install.
 """
+
 import math
 import os
 
@@ -70,6 +71,7 @@ def _summary_writer_class():
     try:
         from tensorboardX import SummaryWriter
     except ImportError:
-        raise PeError("logger: tensorboard needs tensorboardX: pip install 'pe-cli[tensorboard]' "
-                      "(or pip install tensorboardX)") from None
+        raise PeError(
+            "logger: tensorboard needs tensorboardX: pip install 'pe-cli[tensorboard]' (or pip install tensorboardX)"
+        ) from None
     return SummaryWriter

@@ -4,6 +4,7 @@ steps read like the run config: each step fetches ``fetch.names`` (and the loss)
 ``checkpoint.every_epochs`` save checkpoints; ``eval.every_epochs`` evaluates on data.eval; the
 loop stops at ``epochs``, ``max_steps`` or Ctrl-C, then saves, evaluates and writes eval.json.
 """
+
 import json
 import os
 import signal
@@ -31,42 +32,44 @@ class TrainResult:
     run_dir: str
     step: int
     epoch: int
-    train: dict = field(default_factory=dict)     # last reported training metrics
-    eval: dict = field(default_factory=dict)      # final evaluation on data.eval
+    train: dict = field(default_factory=dict)  # last reported training metrics
+    eval: dict = field(default_factory=dict)  # final evaluation on data.eval
     eval_samples: int = 0
     checkpoint: str = None
     interrupted: bool = False
     resumed_from: str = None
-    stopped_early: str = None   # why early_stopping ended the run
+    stopped_early: str = None  # why early_stopping ended the run
     nothing_to_do: bool = False  # --resume of a run that had already finished
-    branch_of: str = None       # the run an older checkpoint of which this run continues
-    rank: int = 0               # this trainer's rank (several processes: only rank 0 reports)
+    branch_of: str = None  # the run an older checkpoint of which this run continues
+    rank: int = 0  # this trainer's rank (several processes: only rank 0 reports)
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
-    curves: str = None          # <run dir>/curves.png, drawn at the end where output.curves asks
-    best: str = None            # keep_best: the best checkpoint and its metric, as pe train prints it
-    role: str = "trainer"       # "pserver": a parameter server of pserver mode, which reports nothing
-    prediction: dict = None     # eval.json's prediction: the output layer against data.eval's labels
+    curves: str = None  # <run dir>/curves.png, drawn at the end where output.curves asks
+    best: str = None  # keep_best: the best checkpoint and its metric, as pe train prints it
+    role: str = "trainer"  # "pserver": a parameter server of pserver mode, which reports nothing
+    prediction: dict = None  # eval.json's prediction: the output layer against data.eval's labels
 
 
 @dataclass
 class Setup:
     """What train() prepared before the run directory existed."""
-    programs: object        # run.build.Programs
-    program: object         # the program to run each step (main, or a CompiledProgram)
+
+    programs: object  # run.build.Programs
+    program: object  # the program to run each step (main, or a CompiledProgram)
     place: object
-    train_data: object      # Batcher
-    eval_data: object       # Batcher or None
-    ckpt: str = None        # the checkpoint resumed from
-    run_dir: str = None     # its run directory
-    trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
-    preprocessing: object = None    # data.preprocessing fitted on data.train (run/preprocessing.py), or None
-    notes: list = field(default_factory=list)   # what a resume starts afresh (run/resume_state.py)
-    split: object = None        # data.split's rows (run/split.py), or None
+    train_data: object  # Batcher
+    eval_data: object  # Batcher or None
+    ckpt: str = None  # the checkpoint resumed from
+    run_dir: str = None  # its run directory
+    trainers: Trainers = field(default_factory=Trainers)  # this process among the trainer processes
+    preprocessing: object = None  # data.preprocessing fitted on data.train (run/preprocessing.py), or None
+    notes: list = field(default_factory=list)  # what a resume starts afresh (run/resume_state.py)
+    split: object = None  # data.split's rows (run/split.py), or None
 
 
 @dataclass
 class Outputs:
     """Where the loop writes: metrics.csv/jsonl, fetches.npz, ckpt/, and the progress display."""
+
     metrics: object
     store: object
     checkpoints: object
@@ -121,7 +124,7 @@ class TrainLoop:
         self.lr_var, self.lr_value = _scheduled_lr(setup.programs), None
         optimizer = setup.programs.optimizer
         self.lr_name = optimizer._global_learning_rate(setup.programs.main).name if optimizer else None
-        if self.lr_var is not None:             # fetched with the step: the value the step ran with
+        if self.lr_var is not None:  # fetched with the step: the value the step ran with
             self.fetch_vars = self.fetch_vars + [self.lr_var]
         self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
 
@@ -135,13 +138,16 @@ class TrainLoop:
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
         progress = self.out.progress
-        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), quiet_float_warnings(), \
-                compile_watch.watching(progress.compiling, progress.compiling_aside) as self.compiles:
+        with (
+            nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED),
+            quiet_float_warnings(),
+            compile_watch.watching(progress.compiling, progress.compiling_aside) as self.compiles,
+        ):
             self._epochs(max_steps, stop)
 
     def _epochs(self, max_steps, stop):
         while self.epoch < self.epochs and not self._reached(max_steps):
-            if not self._epoch(max_steps, stop):    # left the epoch early: Ctrl-C or max_steps
+            if not self._epoch(max_steps, stop):  # left the epoch early: Ctrl-C or max_steps
                 self.epoch, self.batch = self.next_position
                 break
             self.epoch, self.batch = self.epoch + 1, 0
@@ -173,14 +179,13 @@ class TrainLoop:
         return True
 
     def _step(self, batch, stop):
-        n = len(next(iter(batch.values())))         # the global batch: every trainer's rows
+        n = len(next(iter(batch.values())))  # the global batch: every trainer's rows
         start = StepStart(self.persistables)
         try:
-            values = self.exe.run(self.setup.program, feed=self.setup.trainers.shard(batch),
-                                  fetch_list=self.fetch_vars)
+            values = self.exe.run(self.setup.program, feed=self.setup.trainers.shard(batch), fetch_list=self.fetch_vars)
         except NanInfError as e:
             raise PeError(f"step {self.step + 1}: {e} (check_nan_inf)") from None
-        if self.step_of_process == 0:      # the first step compiles what a first run must
+        if self.step_of_process == 0:  # the first step compiles what a first run must
             self.out.progress.compiled(self.compiles.count, self.compiles.seconds)
         self.step_of_process += 1
         self.step += 1
@@ -205,8 +210,10 @@ class TrainLoop:
         origin = first_bad_op(self.exe, self.setup.programs.main, batch, start)
         where = f"; the first NaN/Inf: {origin}" if origin else ""
         kept = f"; {self.result.checkpoint} (ckpt/last) is the last good checkpoint" if self.result.checkpoint else ""
-        return (f"step {self.step}: the loss '{self.loss_name}' is {loss}{where}{kept}; lower "
-                f"optimizer.learning_rate or check the data's transforms")
+        return (
+            f"step {self.step}: the loss '{self.loss_name}' is {loss}{where}{kept}; lower "
+            f"optimizer.learning_rate or check the data's transforms"
+        )
 
     def fetched(self, values):
         """A step's fetched values by name; the learning rate the step ran with is kept aside."""
@@ -231,16 +238,30 @@ class TrainLoop:
         """A row of metrics (the window's means) and the fetched values of this step."""
         epoch = epoch or self.epoch + 1
         means = {k: float(np.mean(v)) for k, v in self.window.items() if v}
-        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": epoch, **means, "lr": self._lr(),
-                                "samples_per_s": speed, "wall_s": now - self.wall0})
+        self.out.metrics.write(
+            {
+                "phase": "train",
+                "step": self.step,
+                "epoch": epoch,
+                **means,
+                "lr": self._lr(),
+                "samples_per_s": speed,
+                "wall_s": now - self.wall0,
+            }
+        )
         self.out.store.add(self.step, {name: fetched[name] for name in self.fetch_names})
         self.out.progress.report("train", self.step, epoch, means, speed)
         self.result.train = means
         self._new_window()
 
     def _end_of_epoch(self):
-        if self.setup.eval_data is not None and self.eval_every and self.epoch % self.eval_every == 0 \
-                and self.epoch < self.epochs and self.last_eval != self.step:
+        if (
+            self.setup.eval_data is not None
+            and self.eval_every
+            and self.epoch % self.eval_every == 0
+            and self.epoch < self.epochs
+            and self.last_eval != self.step
+        ):
             self._evaluate(self.epoch, (self.epoch, 0))
         every = self.checkpoint["every_epochs"]
         if every and self.epoch % every == 0 and self.last_saved != self.step:
@@ -248,15 +269,23 @@ class TrainLoop:
 
     def _save(self, next_epoch, next_batch):
         bad = non_finite(self.persistables)
-        if bad:     # never a checkpoint of a diverged model: ckpt/last stays at the last good one
+        if bad:  # never a checkpoint of a diverged model: ckpt/last stays at the last good one
             kept = f"; ckpt/last stays at {self.result.checkpoint}" if self.result.checkpoint else ""
-            raise PeError(f"step {self.step}: {', '.join(bad[:3])} hold NaN or Inf, so no checkpoint is "
-                          f"written{kept}; lower optimizer.learning_rate")
-        state = {"step": self.step, "epoch": next_epoch, "batch": next_batch,
-                 "batch_size": self.setup.train_data.batch_size,
-                 "wall_s": time.monotonic() - self.wall0, "samples": self.samples, "config": self.cfg.path,
-                 "model": self.cfg.model.name,
-                 "watch": {"best": self.best and self.best.state(), "early": self.early and self.early.state()}}
+            raise PeError(
+                f"step {self.step}: {', '.join(bad[:3])} hold NaN or Inf, so no checkpoint is "
+                f"written{kept}; lower optimizer.learning_rate"
+            )
+        state = {
+            "step": self.step,
+            "epoch": next_epoch,
+            "batch": next_batch,
+            "batch_size": self.setup.train_data.batch_size,
+            "wall_s": time.monotonic() - self.wall0,
+            "samples": self.samples,
+            "config": self.cfg.path,
+            "model": self.cfg.model.name,
+            "watch": {"best": self.best and self.best.state(), "early": self.early and self.early.state()},
+        }
         path = self.out.checkpoints.save(self.exe, self.setup.programs.main, state)
         self.out.store.flush()
         self.last_saved = self.step
@@ -265,10 +294,12 @@ class TrainLoop:
     def _evaluate(self, at_epoch, position=None):
         """``at_epoch``: the 1-based epoch the evaluation follows; ``position``: where training
         continues (for the checkpoint keep_best saves)."""
-        means, _, n = run_eval(self.exe, self.setup.programs.test, self.setup.eval_data, self.eval_names,
-                               self.eval_vars)
-        self.out.metrics.write({"phase": "eval", "step": self.step, "epoch": at_epoch, **means,
-                                "wall_s": time.monotonic() - self.wall0})
+        means, _, n = run_eval(
+            self.exe, self.setup.programs.test, self.setup.eval_data, self.eval_names, self.eval_vars
+        )
+        self.out.metrics.write(
+            {"phase": "eval", "step": self.step, "epoch": at_epoch, **means, "wall_s": time.monotonic() - self.wall0}
+        )
         self.out.progress.report("eval", self.step, at_epoch, means)
         self.last_eval = self.step
         self.result.eval, self.result.eval_samples = means, n
@@ -284,14 +315,14 @@ class TrainLoop:
         if self.early is not None:
             self.early.update(means, self.step)
             if self.early.exhausted:
-                self.result.stopped_early = self.early.reason()     # pe train prints it with the result
+                self.result.stopped_early = self.early.reason()  # pe train prints it with the result
 
     def _finish(self, stop):
         """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
         result = self.result
         result.step, result.epoch = self.step, self.epoch
         if any(self.window.values()) and self.last_step is not None:
-            self._report(*self.last_step)     # the last steps since a report: a row for the last step
+            self._report(*self.last_step)  # the last steps since a report: a row for the last step
         if self.last_saved != self.step:
             self._save(self.epoch, self.batch)
         if stop.now:
@@ -301,17 +332,24 @@ class TrainLoop:
             return
         if self.last_eval != self.step:
             self._evaluate(self.epoch if self.batch == 0 else self.epoch + 1)
-        summary = {"step": self.step, "samples": result.eval_samples, "checkpoint": result.checkpoint,
-                   "metrics": result.eval}
+        summary = {
+            "step": self.step,
+            "samples": result.eval_samples,
+            "checkpoint": result.checkpoint,
+            "metrics": result.eval,
+        }
         if self.best is not None:
             summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
             best = self.out.checkpoints.pointed("best")
             if best is not None and self.best.best is not None:
-                result.best = f"{best} ({self.best.metric} {self.best.best:.4f}; --checkpoint {result.run_dir} means it)"
+                result.best = (
+                    f"{best} ({self.best.metric} {self.best.best:.4f}; --checkpoint {result.run_dir} means it)"
+                )
         if result.stopped_early:
             summary["stopped_early"] = result.stopped_early
-        prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data,
-                                       self.setup.preprocessing)
+        prediction = prediction_report(
+            self.cfg, self.setup.programs, self.exe, self.setup.eval_data, self.setup.preprocessing
+        )
         if prediction:
             summary["prediction"] = result.prediction = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")
@@ -327,4 +365,4 @@ def _scheduled_lr(programs):
     if var.persistable:
         return None
     written = any(var.name in op.output_arg_names for block in programs.main.blocks for op in block.ops)
-    return var if written else None     # pserver mode: the schedule runs on the servers
+    return var if written else None  # pserver mode: the schedule runs on the servers

@@ -2,6 +2,7 @@
 its vector width and the code paths numba and OpenBLAS take on it (kernels/cpu/vector_width.py), the BLAS pe's loops call (and, where it was measured on this CPU, the times behind the choice:
 pe_cli/kernels/cpu/measured_choices.py), numpy's own BLAS, oneDNN's convolutions, the thread
 layout for 1 and 2 CPU devices, numba and its cache, CUDA and MPI."""
+
 import os
 import platform
 import sys
@@ -18,16 +19,22 @@ from ..kernels.cuda import runtime as cuda_runtime
 
 def report():
     """The lines ``pe info`` prints."""
-    lines = [f"pe {sys.modules['pe_cli'].__version__}: Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
-             f"CPU: {measured_choices.cpu_model()} ({platform.machine()}), {threads.cores()} core(s) for pe",
-             vector_width.describe()]
-    lines.append(f"GEMMs of pe's loops: {_cblas.source() or 'numpy (no CBLAS GEMM found)'}, "
-                 f"{_blas_reason(_cblas, measured_choices)}")
+    lines = [
+        f"pe {sys.modules['pe_cli'].__version__}: Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
+        f"CPU: {measured_choices.cpu_model()} ({platform.machine()}), {threads.cores()} core(s) for pe",
+        vector_width.describe(),
+    ]
+    lines.append(
+        f"GEMMs of pe's loops: {_cblas.source() or 'numpy (no CBLAS GEMM found)'}, "
+        f"{_blas_reason(_cblas, measured_choices)}"
+    )
     lines += [f"numpy's BLAS: {b}" for b in _numpy_blas()]
     lib = _onednn.library()
-    lines.append("convolutions: oneDNN for float32 inputs of at least "
-                 f"{_onednn.MIN_CHANNELS} channels, pe's own otherwise" if lib is not None else
-                 "convolutions: pe's own (oneDNN not installed or PE_ONEDNN=0; pip install 'pe-cli[onednn]')")
+    lines.append(
+        f"convolutions: oneDNN for float32 inputs of at least {_onednn.MIN_CHANNELS} channels, pe's own otherwise"
+        if lib is not None
+        else "convolutions: pe's own (oneDNN not installed or PE_ONEDNN=0; pip install 'pe-cli[onednn]')"
+    )
     lines += [f"threads: {threads.describe(n)}" for n in (1, 2)]
     lines.append(f"measured choices: {os.path.join(measured_choices.cache_dir(), measured_choices.FILE)}")
     lines.append(f"CUDA: {_cuda()}")
@@ -49,11 +56,15 @@ def _blas_reason(cblas, choices):
 def _numpy_blas():
     try:
         import threadpoolctl
+
         found = [i for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
-    except Exception as e:      # threadpoolctl's scan of a broken library: say so
+    except Exception as e:  # threadpoolctl's scan of a broken library: say so
         return [f"unknown ({type(e).__name__})"]
-    return [f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture') or 'generic'}, "
-            f"{i.get('num_threads')} thread(s))" for i in found] or ["none found"]
+    return [
+        f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture') or 'generic'}, "
+        f"{i.get('num_threads')} thread(s))"
+        for i in found
+    ] or ["none found"]
 
 
 def _cuda():
@@ -61,8 +72,9 @@ def _cuda():
     if reason is not None:
         return f"not available: {reason}"
     why = cuda_blas.unavailable_reason()
-    return f"{cuda_runtime.device_count()} GPU(s); GEMMs on " + \
-        ("cuBLAS (nvmath-python)" if why is None else f"pe's kernel ({why})")
+    return f"{cuda_runtime.device_count()} GPU(s); GEMMs on " + (
+        "cuBLAS (nvmath-python)" if why is None else f"pe's kernel ({why})"
+    )
 
 
 def _mpi():

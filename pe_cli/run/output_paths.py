@@ -6,6 +6,7 @@ over a file pe manages in a run directory (rundir.MANAGED_FILES and the others),
 checkpoint, and an inference directory never a run directory itself. Paths are compared resolved
 (symlinks, ``..``), so no spelling gets around the rule. Each refusal is one line naming a place that
 works."""
+
 import os
 import re
 
@@ -36,8 +37,10 @@ def check_run_out(path, option):
     found = _protected(os.path.realpath(path), directory=False)
     if found:
         beside = os.path.dirname(_shown(found[1]))
-        raise PeError(f"{option} {path}: {found[0]}; a run directory goes elsewhere, e.g. "
-                      f"{os.path.join(beside, os.path.basename(os.path.normpath(path)))}")
+        raise PeError(
+            f"{option} {path}: {found[0]}; a run directory goes elsewhere, e.g. "
+            f"{os.path.join(beside, os.path.basename(os.path.normpath(path)))}"
+        )
 
 
 def _protected(real, directory):
@@ -65,10 +68,11 @@ def _protected(real, directory):
 
 
 def _is_checkpoint(path):
-    return (os.path.isfile(os.path.join(path, STATE_FILE))
-            or (re.fullmatch(r"step-\d+", os.path.basename(path)) is not None
-                and os.path.basename(os.path.dirname(path)) == "ckpt"
-                and is_run_dir(os.path.dirname(os.path.dirname(path)))))
+    return os.path.isfile(os.path.join(path, STATE_FILE)) or (
+        re.fullmatch(r"step-\d+", os.path.basename(path)) is not None
+        and os.path.basename(os.path.dirname(path)) == "ckpt"
+        and is_run_dir(os.path.dirname(os.path.dirname(path)))
+    )
 
 
 def _shown(path):

@@ -1,6 +1,7 @@
 """``pe plot``: a run's curves from its metrics.jsonl, drawn with matplotlib (the optional ``plot``
 extra: ``pip install 'pe-cli[plot]'``). One panel per metric, training rows as a line, evaluation
 rows as points on the same steps axis."""
+
 import importlib.util
 import json
 import math
@@ -14,7 +15,7 @@ from .output_paths import check_output
 from .predmetrics import regression_line
 
 
-MAX_METRICS_BYTES = 1 << 30     # a metrics.jsonl (a row per report: a long run's is a few MB)
+MAX_METRICS_BYTES = 1 << 30  # a metrics.jsonl (a row per report: a long run's is a few MB)
 
 
 def load_rows(run_dir):
@@ -27,8 +28,10 @@ def load_rows(run_dir):
         raise PeError(f"{run_dir} has no metrics.jsonl: give a run directory made by pe train")
     regular_file(path, "metrics file")
     if os.path.getsize(path) > MAX_METRICS_BYTES:
-        raise PeError(f"{path} is {os.path.getsize(path):,} bytes, above the {MAX_METRICS_BYTES:,} pe plot reads; "
-                      f"is it a metrics file pe train wrote?")
+        raise PeError(
+            f"{path} is {os.path.getsize(path):,} bytes, above the {MAX_METRICS_BYTES:,} pe plot reads; "
+            f"is it a metrics file pe train wrote?"
+        )
     rows, skipped, first, values = [], 0, None, 0
     with open(path, "rb") as f:
         for n, line in enumerate(f, 1):
@@ -43,8 +46,11 @@ def load_rows(run_dir):
                 values += len(row) - len(rows[-1])
     if skipped or values:
         lines = f"{skipped} line(s) that are not rows pe wrote ({first})" if skipped else ""
-        print(f"pe: warning: {path}: skipped {lines}{' and ' if skipped and values else ''}"
-              f"{f'{values} value(s) that are not finite numbers' if values else ''}", file=sys.stderr)
+        print(
+            f"pe: warning: {path}: skipped {lines}{' and ' if skipped and values else ''}"
+            f"{f'{values} value(s) that are not finite numbers' if values else ''}",
+            file=sys.stderr,
+        )
     if not rows:
         raise PeError(f"{path} has no rows yet")
     return rows
@@ -73,8 +79,9 @@ def plot(run_dir, out=None, metrics=None):
     check_output(out, "pe plot -o", "curves.png", inputs=[(os.path.join(run_dir, "metrics.jsonl"), "the metrics file")])
     try:
         import matplotlib
+
         matplotlib.use("Agg")
-        matplotlib.rcParams["svg.fonttype"] = "none"        # an SVG's words stay text
+        matplotlib.rcParams["svg.fonttype"] = "none"  # an SVG's words stay text
         import matplotlib.pyplot as plt
     except ImportError:
         raise PeError("pe plot needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib)") from None
@@ -125,14 +132,16 @@ def check_curves(cfg):
     """Fails before the run starts when output.curves asks for curves.png and matplotlib (the
     optional plot extra) is not installed."""
     if cfg.data["output"]["curves"] and not _matplotlib_installed():
-        raise PeError("output.curves needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib), "
-                      "or drop output.curves=true")
+        raise PeError(
+            "output.curves needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib), "
+            "or drop output.curves=true"
+        )
 
 
 def _matplotlib_installed():
     try:
         return importlib.util.find_spec("matplotlib") is not None
-    except ValueError:          # a module entry without a spec: treated as not installed
+    except ValueError:  # a module entry without a spec: treated as not installed
         return False
 
 
@@ -142,6 +151,6 @@ def plot_at_end(run_dir):
     a warning, never a failed run."""
     try:
         return plot(run_dir)
-    except Exception as e:      # the run itself is done and recorded: say why, keep going
+    except Exception as e:  # the run itself is done and recorded: say why, keep going
         print(f"pe: warning: could not draw {run_dir}/curves.png: {e}", file=sys.stderr)
         return None

@@ -11,6 +11,7 @@ sample's class and the class probabilities (a softmax of the layer, unless the l
 softmax) and, with a label preprocessing, its class name; anything else gets the layer's
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
 """
+
 import csv
 import io
 import os
@@ -46,7 +47,7 @@ def read_feeds(path, feeds, columns=None, kinds=None, missing=None):
     ``NAME`` with ``NAME_lengths`` beside it is ragged (a Ragged: one sequence per sample), as in
     training's npz sources (data/ragged.py)."""
     kinds = kinds or {}
-    if isinstance(path, (list, tuple)):         # image files named one by one
+    if isinstance(path, (list, tuple)):  # image files named one by one
         return _image_list(path, feeds, kinds)
     if os.path.isdir(path):
         return _image_folder(path, feeds, kinds)
@@ -74,8 +75,10 @@ def read_feeds(path, feeds, columns=None, kinds=None, missing=None):
             return {next(iter(feeds)): npz_column(arrays, names[0], next(iter(feeds)))}
     except DataError as e:
         raise PeError(f"{path}: {e.message}") from None
-    raise PeError(f"{path} must hold the feeds {sorted(feeds)} (an .npz with those names, or one array "
-                  f"for a single feed); it holds {sorted(k for k in arrays if k) or 'one array'}")
+    raise PeError(
+        f"{path} must hold the feeds {sorted(feeds)} (an .npz with those names, or one array "
+        f"for a single feed); it holds {sorted(k for k in arrays if k) or 'one array'}"
+    )
 
 
 DATA_KINDS = "a CSV/TSV/JSONL table, an NPY/NPZ array, an IDX file (gzip or not) or a folder of images"
@@ -102,8 +105,10 @@ def _array_kind(path):
 def _image_folder(path, feeds, kinds):
     images = [f for f in feeds if kinds.get(f) == "image"]
     if len(feeds) != 1 or len(images) != 1:
-        raise PeError(f"{path} is a directory: it gives image files to a model with one input, an image feed "
-                      f"(data.preprocessing kind: image); this one takes {', '.join(feeds)}")
+        raise PeError(
+            f"{path} is a directory: it gives image files to a model with one input, an image feed "
+            f"(data.preprocessing kind: image); this one takes {', '.join(feeds)}"
+        )
     files = image_files(path)
     if not files:
         raise PeError(f"{path} holds no image files ({', '.join(IMAGE_EXTENSIONS)})")
@@ -122,18 +127,23 @@ def _image_list(paths, feeds, kinds):
     images = [f for f in feeds if kinds.get(f) == "image"]
     if len(feeds) != 1 or len(images) != 1:
         found = file_kinds.sniff(paths[0])
-        raise PeError(f"{paths[0]} is {found}; image files go to a model whose one input is an image feed "
-                      f"(data.preprocessing kind: image), and this one takes {', '.join(feeds)} without one; "
-                      f"--data takes {DATA_KINDS}")
+        raise PeError(
+            f"{paths[0]} is {found}; image files go to a model whose one input is an image feed "
+            f"(data.preprocessing kind: image), and this one takes {', '.join(feeds)} without one; "
+            f"--data takes {DATA_KINDS}"
+        )
     return {images[0]: np.array(list(paths), dtype=object)}
 
 
 def _images_given(data_path):
     """Whether --data names image files (one or several) rather than one table, array or folder."""
     paths = data_path if isinstance(data_path, (list, tuple)) else [data_path]
-    return len(paths) > 1 or (os.path.isfile(paths[0]) and table_format(paths[0]) is None
-                              and not paths[0].lower().endswith((".npy", ".npz"))
-                              and file_kinds.sniff(paths[0]) in file_kinds.IMAGES)
+    return len(paths) > 1 or (
+        os.path.isfile(paths[0])
+        and table_format(paths[0]) is None
+        and not paths[0].lower().endswith((".npy", ".npz"))
+        and file_kinds.sniff(paths[0]) in file_kinds.IMAGES
+    )
 
 
 def _source_columns(cfg):
@@ -162,17 +172,17 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     paths = list(data_path) if isinstance(data_path, (list, tuple)) else [data_path]
     data_path = paths if _images_given(paths) else paths[0]
     if isinstance(data_path, str) and os.path.isfile(data_path) and table_format(data_path) is None:
-        _array_kind(data_path)          # a file of another kind is refused before the model is built
+        _array_kind(data_path)  # a file of another kind is refused before the model is built
     keep = list(dict.fromkeys([*(cfg.data.get("predict") or {}).get("keep_columns", []), *keep]))
     kept = kept_columns(data_path, keep) if keep else {}
-    inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
+    inference = load_inference(cfg, checkpoint, output)  # the pruned test program (run/inference.py)
     prep = inference.preprocessing
     columns, files = _inputs(cfg, inference, data_path)
     values = _run(cfg, inference, columns, quiet)
     classifier = inference.kind == "classification"
     if not classifier and inference.units:
         try:
-            values = unscaled(inference.units, values)      # a numeric target in its own units
+            values = unscaled(inference.units, values)  # a numeric target in its own units
         except DataError as e:
             raise PeError(f"--output {inference.output}: {e.message}") from None
     result, names = {"value": values}, None
@@ -181,19 +191,28 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
         result = {"class": prob.argmax(axis=1), **({"prob": prob} if probabilities else {})}
         names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
         if names is not None and len(result["class"]) and result["class"].max() >= len(names):
-            raise PeError(f"--output {inference.output} gives {prob.shape[1]} class scores, and its class "
-                          f"{int(result['class'].max())} has no name: the run's preprocessing.json names "
-                          f"{len(names)} for '{inference.labels[0]}' (the model and the file disagree)")
+            raise PeError(
+                f"--output {inference.output} gives {prob.shape[1]} class scores, and its class "
+                f"{int(result['class'].max())} has no name: the run's preprocessing.json names "
+                f"{len(names)} for '{inference.labels[0]}' (the model and the file disagree)"
+            )
         if names is not None:
             result["class_name"] = np.array(names)[result["class"]]
     if files is not None:
         result["path"] = files
     result = {**{k: v for k, v in kept.items() if k not in result}, **result}
-    out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
-                              f"predictions-step-{inference.step}.npz")
+    out = out or os.path.join(
+        os.path.dirname(os.path.dirname(inference.checkpoint)), f"predictions-step-{inference.step}.npz"
+    )
     _write(out, result, names, inference.labels[0] if inference.labels else None)
-    return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier,
-            "checkpoint": inference.checkpoint, "step": inference.step}
+    return {
+        "out": out,
+        "samples": len(values),
+        "output": inference.output,
+        "classifier": classifier,
+        "checkpoint": inference.checkpoint,
+        "step": inference.step,
+    }
 
 
 def _inputs(cfg, inference, data_path):
@@ -204,8 +223,13 @@ def _inputs(cfg, inference, data_path):
     columns.update(prep.columns() if prep else {})
     lengths = lengths_feeds(prep.feeds if prep else {})
     markers = cfg.data["data"]["missing"]
-    raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
-                     prep.kinds() if prep else {}, prep.missing(markers) if prep else Missing(tuple(markers)))
+    raw = read_feeds(
+        data_path,
+        [f for f in inference.inputs if f not in lengths],
+        columns,
+        prep.kinds() if prep else {},
+        prep.missing(markers) if prep else Missing(tuple(markers)),
+    )
     for line in input_notes(prep, raw):
         note(f"{data_path if isinstance(data_path, str) else 'the image files'}: {line}")
     files = None
@@ -240,7 +264,7 @@ def _run(cfg, inference, columns, quiet):
     progress = Progress((n + size - 1) // size, quiet)
     parts = []
     for i, start in enumerate(range(0, n, size)):
-        parts.append(inference.run({k: v[start:start + size] for k, v in columns.items()}))
+        parts.append(inference.run({k: v[start : start + size] for k, v in columns.items()}))
         progress.update(i + 1, 1, {}, None)
     progress.end()
     return np.concatenate(parts)
@@ -250,12 +274,16 @@ def kept_columns(data_path, names):
     """{column: its fields as text} of a table's columns ``names`` (pe predict --keep)."""
     fmt = table_format(data_path) if isinstance(data_path, str) else None
     if fmt is None:
-        raise PeError(f"--keep {names[0]}: columns are kept from a table (.csv, .tsv, .jsonl); --data gives "
-                      f"{data_path if isinstance(data_path, str) else 'image files'}")
+        raise PeError(
+            f"--keep {names[0]}: columns are kept from a table (.csv, .tsv, .jsonl); --data gives "
+            f"{data_path if isinstance(data_path, str) else 'image files'}"
+        )
     try:
         table = read_table(data_path, fmt)
-        return {name: np.array(["" if v is None else str(v) for v in table.raw(name, ("keep",), ())], dtype=str)
-                for name in names}
+        return {
+            name: np.array(["" if v is None else str(v) for v in table.raw(name, ("keep",), ())], dtype=str)
+            for name in names
+        }
     except DataError as e:
         raise PeError(f"--keep: {e.message}" + (f"; {e.hint}" if e.hint else "")) from None
 

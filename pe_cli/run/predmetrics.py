@@ -11,6 +11,7 @@
 The predictions are the output layer's values (run/inference.py: the last layer that needs no
 label), read in the same test program as the eval fetches.
 """
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -29,15 +30,23 @@ def prediction_metrics(kind, outputs, labels):
         classes = max(int(predicted.max(initial=0)) + 1 if ids else outputs.shape[1], int(truth.max()) + 1)
         confusion = np.zeros((classes, classes), dtype=np.int64)
         np.add.at(confusion, (truth, predicted), 1)
-        return {"kind": kind, "samples": len(truth), "top1_accuracy": float(np.mean(predicted == truth)),
-                "confusion_matrix": confusion.tolist()}
+        return {
+            "kind": kind,
+            "samples": len(truth),
+            "top1_accuracy": float(np.mean(predicted == truth)),
+            "confusion_matrix": confusion.tolist(),
+        }
     predicted = outputs.astype(np.float64)
     truth = np.asarray(labels, dtype=np.float64).reshape(predicted.shape)
     error = predicted - truth
     total = float(np.sum((truth - truth.mean(axis=0)) ** 2))
-    return {"kind": kind, "samples": len(truth), "mae": float(np.mean(np.abs(error))),
-            "rmse": float(np.sqrt(np.mean(error ** 2))),
-            "r2": 1.0 - float(np.sum(error ** 2)) / total if total > 0 else None}
+    return {
+        "kind": kind,
+        "samples": len(truth),
+        "mae": float(np.mean(np.abs(error))),
+        "rmse": float(np.sqrt(np.mean(error**2))),
+        "r2": 1.0 - float(np.sum(error**2)) / total if total > 0 else None,
+    }
 
 
 def regression_line(prediction):
@@ -47,8 +56,10 @@ def regression_line(prediction):
         return ""
     r2 = prediction.get("r2")
     target = prediction.get("target", "the target")
-    return (f"{target}: RMSE {prediction['rmse']:.4g}  MAE {prediction['mae']:.4g}  R² "
-            f"{'n/a' if r2 is None else f'{r2:.3f}'} (in {target}'s units)")
+    return (
+        f"{target}: RMSE {prediction['rmse']:.4g}  MAE {prediction['mae']:.4g}  R² "
+        f"{'n/a' if r2 is None else f'{r2:.3f}'} (in {target}'s units)"
+    )
 
 
 def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
@@ -62,7 +73,7 @@ def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
         return {}
     try:
         output = output_layer(spec)
-    except PeError:             # every layer needs the label: nothing to call a prediction
+    except PeError:  # every layer needs the label: nothing to call a prediction
         return {}
     target = programs.model.var(output)
     target = (target[0] if isinstance(target, (tuple, list)) else target).name
@@ -79,5 +90,5 @@ def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
         report["target"] = labels[0]
     names = preprocessing.class_names(labels[0]) if preprocessing is not None else None
     if report["kind"] == "classification" and names is not None:
-        report["classes"] = names       # the confusion matrix's rows and columns, by name
+        report["classes"] = names  # the confusion matrix's rows and columns, by name
     return {"output": output, **report}

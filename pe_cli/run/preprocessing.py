@@ -1,6 +1,7 @@
 """data.preprocessing at the run level: fitted on data.train (only) when a run starts, saved as
 ``<run dir>/preprocessing.json``, and read back, never re-fitted, by every later use of the run
 (resume, pe eval, pe predict, pe export; pe_cli/data/preprocessing.py holds the kinds)."""
+
 import os
 
 from ..base.errors import PeError
@@ -25,8 +26,14 @@ def fit_preprocessing(cfg, raw=None, part="data.train"):
     n = len(next(iter(raw.values())))
     fitted_on = f"data.train: {source.get('path')}" + ("" if part == "data.train" else f", {part}")
     try:
-        return Preprocessing.fit(specs, raw, columns, f"{fitted_on} ({n} samples)",
-                                 source.get("path") or "data.train", cfg.data["data"]["missing"])
+        return Preprocessing.fit(
+            specs,
+            raw,
+            columns,
+            f"{fitted_on} ({n} samples)",
+            source.get("path") or "data.train",
+            cfg.data["data"]["missing"],
+        )
     except DataError as e:
         raise cfg.doc.error(("data", "preprocessing") + e.key[:1], e.message, e.hint) from None
 
@@ -39,14 +46,16 @@ def save_preprocessing(preprocessing, run_dir):
 def saved_preprocessing(cfg, run_dir):
     """The Preprocessing a run saved (None when it has none and the config asks for none)."""
     path = os.path.join(run_dir, FILE_NAME)
-    if file_kind(path) != "missing":     # a FIFO or a device is refused by the reader, never skipped
+    if file_kind(path) != "missing":  # a FIFO or a device is refused by the reader, never skipped
         try:
             return Preprocessing.read(path)
         except DataError as e:
             raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
     if cfg is not None and cfg.data["data"]["preprocessing"]:
-        raise PeError(f"{run_dir} has no {FILE_NAME}, which data.preprocessing needs: the run was trained "
-                      f"without it; train it with this config")
+        raise PeError(
+            f"{run_dir} has no {FILE_NAME}, which data.preprocessing needs: the run was trained "
+            f"without it; train it with this config"
+        )
     return None
 
 

@@ -1,5 +1,6 @@
 """Progress while training: a one-line bar redrawn in place on a terminal, plain periodic lines
 otherwise (logs, CI), nothing with --quiet. Everything goes to stderr; stdout carries results."""
+
 import sys
 import time
 
@@ -20,8 +21,8 @@ class Progress:
         self.total = total_steps
         self._last_draw = 0.0
         self._width = 0
-        self._start = None        # (time, step) of the first step this process ran
-        self._said_compiling = False   # the compile helper's line was written (compiling_aside)
+        self._start = None  # (time, step) of the first step this process ran
+        self._said_compiling = False  # the compile helper's line was written (compiling_aside)
 
     def eta(self, step):
         """'ETA 1m05s' from this process's pace so far, or '' before there is one."""
@@ -67,7 +68,7 @@ class Progress:
         line = f"{phase:<5} epoch {epoch} step {step}: {metrics}{speed}{eta}"
         if self.tty:
             if phase == "train":
-                return                # the bar shows it
+                return  # the bar shows it
             self.stream.write("\r" + " " * self._width + "\r")
             self._width = 0
         self.stream.write(line + "\n")
@@ -91,8 +92,10 @@ class Progress:
         without it."""
         if count == 1 and not self.quiet:
             self._said_compiling = True
-            self.message("compiling kernels for this machine in a helper process (first run only: numba "
-                         "caches them); the first steps run numpy stand-ins meanwhile, with the same numbers")
+            self.message(
+                "compiling kernels for this machine in a helper process (first run only: numba "
+                "caches them); the first steps run numpy stand-ins meanwhile, with the same numbers"
+            )
 
     def compiled(self, count, seconds):
         """The compiles of the first step are over: one line with what they cost."""

@@ -9,6 +9,7 @@ said a line:
     pe: rank 1 of 2 (pid 4242 on vm) ended without a word: its process was killed (SIGKILL: the OOM
     killer, or kill -9); every rank stopped (mpiexec's exit code 9)
 """
+
 import os
 import select
 import shutil
@@ -21,7 +22,7 @@ from ..distributed.rank_guard import RANKS_DIR
 class RankWatch:
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="pe-ranks-")
-        self.first = None           # the note (rank, size, pid, host) of the first guard gone without its end
+        self.first = None  # the note (rank, size, pid, host) of the first guard gone without its end
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
@@ -50,7 +51,7 @@ class RankWatch:
                 if len(note) == 4 and note[2].isdigit() and note[0] not in fds.values():
                     try:
                         fd = os.pidfd_open(int(note[2]))
-                    except (AttributeError, OSError):        # gone already, or no pidfds here
+                    except (AttributeError, OSError):  # gone already, or no pidfds here
                         self._look()
                         continue
                     fds[fd] = note[0]
@@ -59,7 +60,7 @@ class RankWatch:
                 rank = fds[fd]
                 poller.unregister(fd)
                 note = next((n for n in self._notes() if n[0] == rank), None)
-                if note is not None and len(note) == 4:           # gone without its end note
+                if note is not None and len(note) == 4:  # gone without its end note
                     self.first = note
                     break
         for fd in fds:
@@ -83,8 +84,10 @@ class RankWatch:
         if code == 0 or self.first is None or any(note[-1] == "said" for note in notes):
             return None
         rank, size, pid, host = self.first
-        return (f"pe: rank {rank} of {size} (pid {pid} on {host}) ended without a word: its process was killed "
-                f"(SIGKILL: the OOM killer, or kill -9); every rank stopped (mpiexec's exit code {code})")
+        return (
+            f"pe: rank {rank} of {size} (pid {pid} on {host}) ended without a word: its process was killed "
+            f"(SIGKILL: the OOM killer, or kill -9); every rank stopped (mpiexec's exit code {code})"
+        )
 
 
 def _alive(pid):

@@ -2,6 +2,7 @@
 on disk that anyone may have edited, cut short or replaced, so it is bounded before it is parsed (a
 record pe writes is a few KiB; 1 MiB at most is read) and a problem is one phrase for the caller's
 one-line error, which refuses the command: no check is skipped because its input is damaged."""
+
 import os
 
 import yaml

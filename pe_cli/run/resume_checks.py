@@ -8,6 +8,7 @@
   (run_record.py), and the checkpoint loads into this config's program as a resume would load it,
   holding no optimizer state of another optimizer and lacking none of this one's.
 """
+
 import contextlib
 import os
 
@@ -41,7 +42,7 @@ def resume_lock(cfg, resume, out=None):
             try:
                 run_dir = resolve_checkpoint(resume)[1]
             except PeError:
-                run_dir = None          # said where the checkpoint is looked for, under no lock
+                run_dir = None  # said where the checkpoint is looked for, under no lock
     with contextlib.ExitStack() as stack:
         if run_dir is not None and os.access(run_dir, os.W_OK):
             stack.enter_context(RunLock(run_dir))
@@ -55,11 +56,13 @@ def check_finished(cfg, setup):
     check_record(cfg, ckpt, setup.run_dir, "train", f"pe train {{record}} --resume {ckpt}")
     with scope_guard(Scope()):
         Executor(setup.place).run(setup.programs.startup)
-        notes = load_resumed(ckpt, setup.programs, cfg.overrides)       # another model: refused there
+        notes = load_resumed(ckpt, setup.programs, cfg.overrides)  # another model: refused there
     mine = {v.name for v in program.list_vars() if is_persistable(v)}
     other = sorted(n for n, path in saved_names(ckpt).items() if path.endswith(".npy") and n not in mine)
     if other or notes:
         held = f"holds '{other[0]}', which this config's program has no variable for" if other else notes[0]
-        raise UsageError(f"--resume {ckpt}: the run has finished, but its checkpoint is not this config's: it "
-                         f"{held} (another optimizer?); give the run's own config (its config.yaml), or train "
-                         f"this one without --resume")
+        raise UsageError(
+            f"--resume {ckpt}: the run has finished, but its checkpoint is not this config's: it "
+            f"{held} (another optimizer?); give the run's own config (its config.yaml), or train "
+            f"this one without --resume"
+        )

@@ -17,6 +17,7 @@ given to the resume), so every override applies or is refused in one line:
 - the preprocessing is the one the run fitted at its start (its checkpoints are trained on it): a
   ``data.preprocessing`` that differs from the run's is refused naming the first differing key.
 """
+
 import json
 import os
 import types
@@ -55,16 +56,20 @@ def load_resumed(ckpt, programs, changed):
     missing = [v for v in state if v.name not in saved]
     lacking = [v.name for v in missing if is_parameter(v)]
     if lacking:
-        raise UsageError(f"{FN} {ckpt}: the checkpoint has no parameter '{lacking[0]}' of the model "
-                         f"{_because(changed)}: a resume cannot add parameters; {_remedy(changed)}")
+        raise UsageError(
+            f"{FN} {ckpt}: the checkpoint has no parameter '{lacking[0]}' of the model "
+            f"{_because(changed)}: a resume cannot add parameters; {_remedy(changed)}"
+        )
     present = [v for v in state if v.name in saved]
     unchecked = [types.SimpleNamespace(name=v.name, shape=None, dtype=None, type=v.type) for v in present]
-    values = read_dir(FN, ckpt, unchecked)          # {name: (value, lod)}, shapes compared below
+    values = read_dir(FN, ckpt, unchecked)  # {name: (value, lod)}, shapes compared below
     for v in present:
         shape = _other_shape(v, values[v.name][0])
         if shape is not None:
-            raise UsageError(f"{FN} {ckpt}: '{v.name}' is {shape} in the checkpoint and {list(v.shape)} "
-                             f"{_because(changed)}: a resume cannot change a variable's shape; {_remedy(changed)}")
+            raise UsageError(
+                f"{FN} {ckpt}: '{v.name}' is {shape} in the checkpoint and {list(v.shape)} "
+                f"{_because(changed)}: a resume cannot change a variable's shape; {_remedy(changed)}"
+            )
     scope = global_scope()
     for v in present:
         value, lod = values[v.name]
@@ -72,8 +77,10 @@ def load_resumed(ckpt, programs, changed):
     if not missing:
         return []
     names = ", ".join(v.name for v in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-    return [f"the checkpoint holds no {names} (the optimizer or its learning-rate schedule changed): "
-            f"they start as in a new run"]
+    return [
+        f"the checkpoint holds no {names} (the optimizer or its learning-rate schedule changed): "
+        f"they start as in a new run"
+    ]
 
 
 def _other_shape(var, value):
@@ -94,8 +101,11 @@ def _because(changed):
 
 
 def _remedy(changed):
-    return ("drop that override, or start a new run without --resume" if changed else
-            "resume with the config the run was trained with, or start a new run without --resume")
+    return (
+        "drop that override, or start a new run without --resume"
+        if changed
+        else "resume with the config the run was trained with, or start a new run without --resume"
+    )
 
 
 def batch_in_epoch(state, batch_size, ckpt):
@@ -106,10 +116,12 @@ def batch_in_epoch(state, batch_size, ckpt):
     before = state.get("batch_size") or batch_size
     done = state["batch"] * before
     if done % batch_size:
-        raise UsageError(f"{FN} {ckpt}: data.batch_size is {batch_size}, but the checkpoint is {done} samples into "
-                         f"epoch {state['epoch'] + 1} ({state['batch']} batches of {before}), not a whole number of "
-                         f"batches of {batch_size}; give a batch size that divides {done}, or resume a checkpoint "
-                         f"at an epoch's end")
+        raise UsageError(
+            f"{FN} {ckpt}: data.batch_size is {batch_size}, but the checkpoint is {done} samples into "
+            f"epoch {state['epoch'] + 1} ({state['batch']} batches of {before}), not a whole number of "
+            f"batches of {batch_size}; give a batch size that divides {done}, or resume a checkpoint "
+            f"at an epoch's end"
+        )
     return done // batch_size
 
 
@@ -123,6 +135,7 @@ def check_same_preprocessing(cfg, run_dir):
 
     def refused(why):
         return PeError(f"{path} {why}; a resume checks data.preprocessing against the run's record: restore it")
+
     record = load_record(path, refused)
     if not isinstance(record, dict) or not isinstance(record.get("data") or {}, dict):
         raise refused("is not the config record pe wrote (a mapping)")
@@ -132,9 +145,11 @@ def check_same_preprocessing(cfg, run_dir):
     if where is None:
         return
     key, was, is_now = where
-    raise UsageError(f"{FN} {run_dir}: {'.'.join(key)} is {shown(is_now)} here and {shown(was)} in the run "
-                     f"({path}): a resume keeps the preprocessing the run fitted on data.train when it started, "
-                     f"which its checkpoints are trained on; drop that change, or start a new run without --resume")
+    raise UsageError(
+        f"{FN} {run_dir}: {'.'.join(key)} is {shown(is_now)} here and {shown(was)} in the run "
+        f"({path}): a resume keeps the preprocessing the run fitted on data.train when it started, "
+        f"which its checkpoints are trained on; drop that change, or start a new run without --resume"
+    )
 
 
 def effective_preprocessing(specs):
@@ -142,8 +157,9 @@ def effective_preprocessing(specs):
     are the same preprocessing)."""
     if not isinstance(specs, dict):
         return {}
-    return {feed: with_defaults(s) if isinstance(s, dict) and s.get("kind") in KIND_KEYS else s
-            for feed, s in specs.items()}
+    return {
+        feed: with_defaults(s) if isinstance(s, dict) and s.get("kind") in KIND_KEYS else s for feed, s in specs.items()
+    }
 
 
 def first_difference(a, b, path):

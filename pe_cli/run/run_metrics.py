@@ -1,5 +1,6 @@
 """A run directory's metrics and fetched values (run/rundir.py lists the files of a run directory):
 metrics.csv and metrics.jsonl appended row by row, fetches.npz or fetches/<name>-step-N.npy."""
+
 import csv
 import io
 import json
@@ -38,9 +39,8 @@ class Metrics:
             for n, line in enumerate(lines):
                 try:
                     rows.append(json.loads(line))
-                except ValueError:      # a line cut short (a full disk, a kill): dropped, said once
-                    print(f"pe: warning: {self.jsonl_path}:{n + 1} is a partly written line; dropped",
-                          file=sys.stderr)
+                except ValueError:  # a line cut short (a full disk, a kill): dropped, said once
+                    print(f"pe: warning: {self.jsonl_path}:{n + 1} is a partly written line; dropped", file=sys.stderr)
         rows = [r for r in rows if isinstance(r, dict) and r.get("step", 0) <= step]
         atomic_write(self.jsonl_path, "".join(json.dumps(r) + "\n" for r in rows))
         buf = io.StringIO()
@@ -54,7 +54,8 @@ class Metrics:
         """Appends one row to both files, each as one whole line written at once."""
         line = io.StringIO()
         csv.DictWriter(line, self.columns, extrasaction="ignore").writerow(
-            {k: _csv_value(row.get(k)) for k in self.columns})
+            {k: _csv_value(row.get(k)) for k in self.columns}
+        )
         self._csv.write(line.getvalue())
         self._csv.flush()
         self._jsonl.write(json.dumps(row) + "\n")
@@ -81,7 +82,7 @@ class FetchStore:
     def __init__(self, run_dir, mode, resume_step=None):
         self.mode = mode
         self.run_dir = run_dir
-        self.records = []     # [(step, {name: array})]
+        self.records = []  # [(step, {name: array})]
         if mode == "npz" and resume_step is not None:
             self._load_previous(resume_step)
         if mode == "npy":
@@ -107,8 +108,10 @@ class FetchStore:
             return
         if self.mode == "npy":
             for name, value in values.items():
-                write_file(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"),
-                           lambda f, v=value: np.save(f, v, allow_pickle=False))
+                write_file(
+                    os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"),
+                    lambda f, v=value: np.save(f, v, allow_pickle=False),
+                )
             return
         self.records.append((step, values))
 

@@ -8,6 +8,7 @@ those given to the resume (so a resume's ``epochs=400`` wins over the start's ``
 record then holds both (a later resume continues with them). A run made before the record existed
 has none: its resume applies only what it is given.
 """
+
 import json
 import os
 
@@ -28,12 +29,17 @@ def recorded_overrides(run_dir):
     path = os.path.join(run_dir, OVERRIDES_FILE)
     if not os.path.lexists(path):
         return []
-    record = load_record(path, lambda why: PeError(
-        f"{path} {why}; write the run's overrides there as a JSON list of \"key.path=value\" strings, or [] "
-        f"for none"), "json")
+    record = load_record(
+        path,
+        lambda why: PeError(
+            f'{path} {why}; write the run\'s overrides there as a JSON list of "key.path=value" strings, or [] for none'
+        ),
+        "json",
+    )
     if not isinstance(record, list) or not all(isinstance(a, str) and "=" in a for a in record):
-        raise PeError(f"{path}: not a JSON list of \"key.path=value\" strings; write the run's overrides "
-                      f"that way, or [] for none")
+        raise PeError(
+            f'{path}: not a JSON list of "key.path=value" strings; write the run\'s overrides that way, or [] for none'
+        )
     return record
 
 
@@ -42,7 +48,7 @@ def merged(first, then):
     (it would be overwritten whole): the same config, and a record that does not grow at each resume."""
     args = list(first) + list(then)
     keys = [a.split("=", 1)[0].strip() for a in args]
-    return [a for i, a in enumerate(args) if keys[i] not in keys[i + 1:]]
+    return [a for i, a in enumerate(args) if keys[i] not in keys[i + 1 :]]
 
 
 def with_recorded_overrides(cfg, run_dir):
@@ -55,6 +61,8 @@ def with_recorded_overrides(cfg, run_dir):
     except ConfigError as e:
         if not any(e.line().startswith(f"command line '{a[:80]}") for a in recorded):
             raise
-        raise PeError(f"{e.line()} (an override {run_dir} was started with, recorded in "
-                      f"{os.path.join(run_dir, OVERRIDES_FILE)}); override it again on this command line, "
-                      f"or remove it from that file") from None
+        raise PeError(
+            f"{e.line()} (an override {run_dir} was started with, recorded in "
+            f"{os.path.join(run_dir, OVERRIDES_FILE)}); override it again on this command line, "
+            f"or remove it from that file"
+        ) from None

@@ -10,6 +10,7 @@ checkpoint copied out of its run) is taken as CONFIG says. A record that is ther
 (not a regular file, over 1 MiB, not YAML, a Python tag, not a mapping) refuses the command naming
 it: no check is skipped because its input is damaged.
 """
+
 import json
 import os
 import re
@@ -56,8 +57,10 @@ def check_record(cfg, ckpt, run_dir, command, usage):
     recorded = read_record(record, command, ckpt)
     model_file = recorded.get("model") or "model.yaml"
     if not isinstance(model_file, str) or os.path.basename(model_file) != model_file:
-        raise UsageError(f"pe {command}: {record}: 'model' is {shown(model_file)}, not a file of the run; the run's "
-                         f"records are damaged, so {ckpt} cannot be checked against CONFIG")
+        raise UsageError(
+            f"pe {command}: {record}: 'model' is {shown(model_file)}, not a file of the run; the run's "
+            f"records are damaged, so {ckpt} cannot be checked against CONFIG"
+        )
     model = read_record(os.path.join(run_dir, model_file), command, ckpt)
     now = _widths_as_recorded(json.loads(json.dumps(cfg.model.to_data())), model)
     found = first_difference(_comparable(model), _comparable(now), ("model",))
@@ -67,17 +70,23 @@ def check_record(cfg, ckpt, run_dir, command, usage):
         found = first_difference(effective_preprocessing(was), effective_preprocessing(now), ("data", "preprocessing"))
     if found is not None:
         key, was, now = found
-        raise UsageError(f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {shown(was)} "
-                         f"({record}), CONFIG gives {shown(now)}: the checkpoint is that run's; drop the "
-                         f"difference, or give the run's record as CONFIG: {usage.format(record=record)}")
+        raise UsageError(
+            f"pe {command}: {ckpt} (step {step}) was trained with {'.'.join(key)} {shown(was)} "
+            f"({record}), CONFIG gives {shown(now)}: the checkpoint is that run's; drop the "
+            f"difference, or give the run's record as CONFIG: {usage.format(record=record)}"
+        )
 
 
 def read_record(path, command, ckpt):
     """The mapping the run record ``path`` holds; a record pe cannot read, parse or trust refuses the
     command in one line naming it (fail closed: the check it feeds is never skipped)."""
+
     def refused(why):
-        return UsageError(f"pe {command}: the run record {path} {why}, so {ckpt} cannot be checked against "
-                          f"CONFIG; restore the record, or copy the checkpoint out of its run to use it as CONFIG says")
+        return UsageError(
+            f"pe {command}: the run record {path} {why}, so {ckpt} cannot be checked against "
+            f"CONFIG; restore the record, or copy the checkpoint out of its run to use it as CONFIG says"
+        )
+
     data = load_record(path, refused)
     if not isinstance(data, dict):
         raise refused(f"holds {type(data).__name__}, not a mapping")
@@ -103,5 +112,10 @@ def _comparable(model):
         if isinstance(layer, dict) and len(layer) == 1:
             by_name.update(layer)
     order = list(by_name)
-    return {"feeds": model.get("feeds"), "layers": by_name, "layer order": order,
-            "loss": model.get("loss"), "fetches": model.get("fetches")}
+    return {
+        "feeds": model.get("feeds"),
+        "layers": by_name,
+        "layer order": order,
+        "loss": model.get("loss"),
+        "fetches": model.get("fetches"),
+    }

@@ -21,6 +21,7 @@
 Each file is written through a temporary name and checked there (pe_cli/base/atomic_file.py); metrics
 rows are appended whole (run/run_metrics.py writes the metrics and fetches). MANAGED_FILES and the
 others below are what no output a user names may replace."""
+
 import fcntl
 import json
 import os
@@ -40,8 +41,19 @@ STATE_FILE = "trainer_state.json"
 # What pe manages in a run directory: no output a user names may replace one of these or land inside
 # one of the folders (run/output_paths.py). A module that writes a new file into run directories adds
 # its name here. A directory is a run directory when it holds RUN_MARKER and one of RUN_WITNESSES.
-MANAGED_FILES = ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
-                 "parent.json", ".lock", "overrides.json", "preprocessing.json", "split.json")
+MANAGED_FILES = (
+    "config.yaml",
+    "model.yaml",
+    "metrics.csv",
+    "metrics.jsonl",
+    "fetches.npz",
+    "eval.json",
+    "parent.json",
+    ".lock",
+    "overrides.json",
+    "preprocessing.json",
+    "split.json",
+)
 MANAGED_PATTERNS = (r"(config|model)\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
 MANAGED_DIRS = ("ckpt", "fetches", "tensorboard")
 RUN_MARKER = "config.yaml"
@@ -50,8 +62,9 @@ RUN_WITNESSES = ("metrics.jsonl", "ckpt", ".lock", "model.yaml")
 
 def is_run_dir(path):
     """True when ``path`` is a directory a training run made (by its marker files)."""
-    return (os.path.isfile(os.path.join(path, RUN_MARKER))
-            and any(os.path.lexists(os.path.join(path, w)) for w in RUN_WITNESSES))
+    return os.path.isfile(os.path.join(path, RUN_MARKER)) and any(
+        os.path.lexists(os.path.join(path, w)) for w in RUN_WITNESSES
+    )
 
 
 def is_managed(name):
@@ -61,7 +74,7 @@ def is_managed(name):
 
 def new_run_dir(wanted):
     """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
-    if not os.path.lexists(wanted):             # an existing one: a numbered sibling is made
+    if not os.path.lexists(wanted):  # an existing one: a numbered sibling is made
         check_place(wanted, "output directory", directory=True)
     candidate, n = wanted, 1
     try:
@@ -94,6 +107,7 @@ def runs_of(wanted):
 
 # -- checkpoints --------------------------------------------------------------------------------
 
+
 class Checkpoints:
     def __init__(self, run_dir, keep=3):
         self.dir = os.path.join(run_dir, "ckpt")
@@ -108,13 +122,19 @@ class Checkpoints:
         os.makedirs(self.dir, exist_ok=True)
         path = self.path(state["step"])
         state_bytes = (json.dumps(state, indent=1) + "\n").encode("utf-8")
-        save_npy_persistables(exe, path, program, {STATE_FILE: state_bytes},      # one swap, sealed by its
-                              lambda tmp, written: seal(tmp, written, path))     # manifest (io/manifest.py)
-        problem = manifest_problem(path)         # read back where it lies before anything names it
+        save_npy_persistables(
+            exe,
+            path,
+            program,
+            {STATE_FILE: state_bytes},  # one swap, sealed by its
+            lambda tmp, written: seal(tmp, written, path),
+        )  # manifest (io/manifest.py)
+        problem = manifest_problem(path)  # read back where it lies before anything names it
         if problem:
             shutil.rmtree(path, ignore_errors=True)
-            raise OutputError(f"cannot write the checkpoint {path}: read back, {problem}; ckpt/last still "
-                              f"names the earlier one")
+            raise OutputError(
+                f"cannot write the checkpoint {path}: read back, {problem}; ckpt/last still names the earlier one"
+            )
         atomic_write(os.path.join(self.dir, "last"), os.path.basename(path) + "\n")
         self._prune()
         return path
@@ -125,8 +145,8 @@ class Checkpoints:
         if not self.keep:
             return
         best = self.pointed("best")
-        for old in sorted(self.complete(), key=_written_at)[:-self.keep]:
-            if best is None or os.path.realpath(old) != os.path.realpath(best):    # ckpt/best stays
+        for old in sorted(self.complete(), key=_written_at)[: -self.keep]:
+            if best is None or os.path.realpath(old) != os.path.realpath(best):  # ckpt/best stays
                 shutil.rmtree(old, ignore_errors=True)
 
     def mark_best(self, path):
@@ -161,8 +181,11 @@ class Checkpoints:
     def complete(self):
         if not os.path.isdir(self.dir):
             return []
-        return [os.path.join(self.dir, e) for e in os.listdir(self.dir)
-                if e.startswith("step-") and os.path.isfile(os.path.join(self.dir, e, STATE_FILE))]
+        return [
+            os.path.join(self.dir, e)
+            for e in os.listdir(self.dir)
+            if e.startswith("step-") and os.path.isfile(os.path.join(self.dir, e, STATE_FILE))
+        ]
 
     def last(self):
         """The newest complete checkpoint, or None."""
@@ -174,12 +197,15 @@ class Checkpoints:
         pointer = os.path.join(self.dir, "last")
         if os.path.lexists(pointer) and pointer not in _WARNED:
             _WARNED.add(pointer)
-            print(f"pe: warning: {pointer} names no complete checkpoint (a save was cut short, or it was edited); "
-                  f"{f'taking the newest complete one, {newest}' if newest else 'the run has none'}", file=sys.stderr)
+            print(
+                f"pe: warning: {pointer} names no complete checkpoint (a save was cut short, or it was edited); "
+                f"{f'taking the newest complete one, {newest}' if newest else 'the run has none'}",
+                file=sys.stderr,
+            )
         return newest
 
 
-_WARNED = set()         # the ckpt/last pointers already said to name nothing (once a process)
+_WARNED = set()  # the ckpt/last pointers already said to name nothing (once a process)
 
 
 def _written_at(path):
@@ -197,15 +223,18 @@ _STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "batch_size": int, "sa
 def read_state(ckpt):
     """The trainer state of a checkpoint, checked field by field before anything uses it."""
     path = os.path.join(ckpt, STATE_FILE)
-    state = load_record(path, lambda why: PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is "
-                                                  f"unreadable (it {why})"), "json")
+    state = load_record(
+        path, lambda why: PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is unreadable (it {why})"), "json"
+    )
     if not isinstance(state, dict):
         raise PeError(f"{path}: not a trainer state (a JSON object); the checkpoint is damaged")
     for name, kind in _STATE_FIELDS.items():
         value = state.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, kind) or value < 0:
-            raise PeError(f"{path}: '{name}' is {repr(value)[:40]}, not a number >= 0; the checkpoint is "
-                          f"damaged: resume from another one (ckpt/step-N)")
+            raise PeError(
+                f"{path}: '{name}' is {repr(value)[:40]}, not a number >= 0; the checkpoint is "
+                f"damaged: resume from another one (ckpt/step-N)"
+            )
     return state
 
 
@@ -225,9 +254,11 @@ def start_branch(run_dir, ckpt, step):
         if os.path.isfile(source):
             with open(source, "rb") as src:
                 write_file(os.path.join(branch, name), lambda f, src=src: shutil.copyfileobj(src, f))
-    atomic_write(os.path.join(branch, "parent.json"),
-                 json.dumps({"run": os.path.abspath(run_dir), "checkpoint": os.path.abspath(ckpt),
-                             "step": step}, indent=1) + "\n")
+    atomic_write(
+        os.path.join(branch, "parent.json"),
+        json.dumps({"run": os.path.abspath(run_dir), "checkpoint": os.path.abspath(ckpt), "step": step}, indent=1)
+        + "\n",
+    )
     return branch
 
 
@@ -235,7 +266,7 @@ class RunLock:
     """One pe process per run directory: an exclusive ``fcntl`` lock on ``<run>/.lock``, released
     by the kernel when the process ends (kill -9 too), so no stale lock is ever left behind."""
 
-    _held = {}      # real path of a .lock -> [fd, depth]: this process holds it (a resume took it first)
+    _held = {}  # real path of a .lock -> [fd, depth]: this process holds it (a resume took it first)
 
     def __init__(self, run_dir):
         self.path = os.path.join(run_dir, ".lock")
@@ -243,7 +274,7 @@ class RunLock:
 
     def __enter__(self):
         held = self._held.get(os.path.realpath(self.path))
-        if held is not None:            # this process holds it already: entered again, released by the first
+        if held is not None:  # this process holds it already: entered again, released by the first
             held[1] += 1
             self.fd = held[0]
             return self
@@ -253,8 +284,10 @@ class RunLock:
         except BlockingIOError:
             holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
             os.close(fd)
-            raise PeError(f"{os.path.dirname(self.path)} is in use by another pe process (pid {holder}); "
-                          f"wait for it to finish, or stop it") from None
+            raise PeError(
+                f"{os.path.dirname(self.path)} is in use by another pe process (pid {holder}); "
+                f"wait for it to finish, or stop it"
+            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self.fd = fd

@@ -3,6 +3,7 @@ loads, its programs build, every loss is finite and the loss falls: the mean of 
 the steps is below the mean of the first quarter. A config's data.eval (its first N samples, as
 data.train's) is evaluated once, at the end, so the evaluation and what watches it (keep_best,
 early_stopping) are checked too. CI runs it over configs/."""
+
 import glob
 import math
 import os
@@ -22,8 +23,16 @@ def default_configs():
 
 def smoke_one(path, steps, samples, out_dir):
     """Returns a row: config, model, steps, first, last, seconds, status, detail."""
-    row = {"config": path, "model": "-", "steps": 0, "first": math.nan, "last": math.nan, "seconds": 0.0,
-           "status": "FAIL", "detail": ""}
+    row = {
+        "config": path,
+        "model": "-",
+        "steps": 0,
+        "first": math.nan,
+        "last": math.nan,
+        "seconds": 0.0,
+        "status": "FAIL",
+        "detail": "",
+    }
     t0 = time.monotonic()
     try:
         cfg = load_config(path)
@@ -31,11 +40,11 @@ def smoke_one(path, steps, samples, out_dir):
         d = cfg.data
         if d["data"]["train"] is None:
             raise cfg.doc.error(("data",), "data.train is not given", "smoke trains on data.train")
-        for split in ("train", "eval"):     # data.eval stays (keep_best, early_stopping watch it): one evaluation
+        for split in ("train", "eval"):  # data.eval stays (keep_best, early_stopping watch it): one evaluation
             if d["data"][split] is not None:
                 d["data"][split]["limit"] = min(samples, d["data"][split]["limit"] or samples)
         d["eval"]["every_epochs"], d["eval"]["every_steps"] = 0, None
-        d["epochs"] = max(d["epochs"], 1_000_000)   # max_steps decides
+        d["epochs"] = max(d["epochs"], 1_000_000)  # max_steps decides
         d["max_steps"] = steps
         d["fetch"]["every"] = steps
         d["fetch"]["save"] = "none"
@@ -74,18 +83,24 @@ def run_smoke(configs, steps=20, samples=512, keep=False, echo=print):
     rows = []
     try:
         cw = max(len("config"), *(len(c) for c in configs))
-        mw = max(20, *(len(os.path.splitext(os.path.basename(c))[0]) for c in configs))   # model names are known only later
-        header = f"{'config':<{cw}} {'model':<{mw}} {'steps':>5} {'first loss':>10} {'last loss':>10} {'time':>7}  status"
+        mw = max(
+            20, *(len(os.path.splitext(os.path.basename(c))[0]) for c in configs)
+        )  # model names are known only later
+        header = (
+            f"{'config':<{cw}} {'model':<{mw}} {'steps':>5} {'first loss':>10} {'last loss':>10} {'time':>7}  status"
+        )
         echo(header)
         echo("-" * len(header))
         for path in configs:
             row = smoke_one(path, steps, samples, out_dir)
             rows.append(row)
-            echo(f"{row['config']:<{cw}} {row['model']:<{mw}} {row['steps']:>5} {row['first']:>10.4f} "
-                 f"{row['last']:>10.4f} {row['seconds']:>6.1f}s  {row['status']}")
+            echo(
+                f"{row['config']:<{cw}} {row['model']:<{mw}} {row['steps']:>5} {row['first']:>10.4f} "
+                f"{row['last']:>10.4f} {row['seconds']:>6.1f}s  {row['status']}"
+            )
             if row["detail"]:
                 echo(f"    {row['detail']}")
-        finish_compiling()     # the parallel loops a first run compiles in the background: cached now
+        finish_compiling()  # the parallel loops a first run compiles in the background: cached now
         ok = all(r["status"] == "ok" for r in rows)
         failed = sum(r["status"] != "ok" for r in rows)
         echo(f"{len(rows) - failed} of {len(rows)} configs passed" + ("" if ok else f"; {failed} failed"))

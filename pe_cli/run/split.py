@@ -11,6 +11,7 @@ part keeps the file's order. ``<run dir>/split.json`` holds the settings, the da
 and the eval and test row numbers (the train part is the rest); a later use of the run reads it and
 refuses in one line a data file that changed under the run or a data.split that differs from it.
 """
+
 import hashlib
 import json
 import os
@@ -27,7 +28,7 @@ from .rundir import atomic_write, is_run_dir
 FILE_NAME = "split.json"
 VERSION = 1
 SETTINGS = ("eval", "test", "seed", "stratify")
-_STRATUM = "\0stratify"        # the pseudo feed a stratify column that is no feed is read through
+_STRATUM = "\0stratify"  # the pseudo feed a stratify column that is no feed is read through
 
 
 def has_part(cfg, part):
@@ -67,12 +68,16 @@ class Rows:
         recorded = os.path.join(run_dir, FILE_NAME) if run_dir else None
         if settings is None:
             if recorded and os.path.isfile(recorded):
-                raise UsageError(f"{run_dir} split data.train into parts ({recorded}); this config has no data.split, "
-                              f"so it would read other rows: give the run's data.split")
+                raise UsageError(
+                    f"{run_dir} split data.train into parts ({recorded}); this config has no data.split, "
+                    f"so it would read other rows: give the run's data.split"
+                )
             return
         if recorded and not os.path.isfile(recorded) and is_run_dir(run_dir):
-            raise UsageError(f"{run_dir} was trained without data.split (it has no {FILE_NAME}), so its data.train "
-                          f"rows were all trained on; drop data.split, or start a new run with it")
+            raise UsageError(
+                f"{run_dir} was trained without data.split (it has no {FILE_NAME}), so its data.train "
+                f"rows were all trained on; drop data.split, or start a new run with it"
+            )
         stratify = settings["stratify"]
         extra = stratify if stratify is not None and stratify not in cfg.model.feeds else None
         whole = source_columns(cfg, "train", extra and (_STRATUM, extra))
@@ -88,8 +93,10 @@ class Rows:
         """The raw columns of ``part`` (train, eval, test)."""
         if self.split is None or part not in self.split.rows:
             if part == "test" or self.cfg.data["data"].get(part) is None:
-                raise PeError(f"the config gives no {part} rows: data.split.{part} is not set"
-                              + ("" if part == "test" else f" and there is no data.{part}"))
+                raise PeError(
+                    f"the config gives no {part} rows: data.split.{part} is not set"
+                    + ("" if part == "test" else f" and there is no data.{part}")
+                )
             return source_columns(self.cfg, part)
         rows = self.split.rows[part]
         return {f: v[rows] if isinstance(v, Ragged) else np.ascontiguousarray(v[rows]) for f, v in self._whole.items()}
@@ -116,22 +123,36 @@ def _make(settings, source, whole, values):
     train = np.setdiff1d(np.arange(n), np.concatenate([eval_rows, test_rows]))
     for part, got in (("train", train), ("eval", eval_rows), ("test", test_rows)):
         if not len(got) and (part == "train" or settings[part]):
-            raise PeError(f"data.split gives the {part} part none of the {n} rows of data.train; "
-                          + (_few_per_value(settings["stratify"], keys) if values is not None and part != "train"
-                             else f"{'lower' if part == 'train' else 'raise'} data.split's fractions, or give more rows"))
+            raise PeError(
+                f"data.split gives the {part} part none of the {n} rows of data.train; "
+                + (
+                    _few_per_value(settings["stratify"], keys)
+                    if values is not None and part != "train"
+                    else f"{'lower' if part == 'train' else 'raise'} data.split's fractions, or give more rows"
+                )
+            )
     rows = {"train": train, "eval": eval_rows, "test": test_rows}
-    record = {"version": VERSION, **{k: settings[k] for k in SETTINGS}, "source": _where(source),
-              "rows": n, "sha256": _digest(source), "sizes": {p: len(r) for p, r in rows.items()},
-              "eval_rows": eval_rows.tolist(), "test_rows": test_rows.tolist()}
+    record = {
+        "version": VERSION,
+        **{k: settings[k] for k in SETTINGS},
+        "source": _where(source),
+        "rows": n,
+        "sha256": _digest(source),
+        "sizes": {p: len(r) for p, r in rows.items()},
+        "eval_rows": eval_rows.tolist(),
+        "test_rows": test_rows.tolist(),
+    }
     return Split({p: r for p, r in rows.items() if p == "train" or settings[p]}, record)
 
 
 def _few_per_value(stratify, keys):
     """Why a stratified split left a held-out part empty: too few rows of each value."""
     counts = sorted(np.unique(keys, return_counts=True)[1])
-    return (f"data.split.stratify '{stratify}' has {len(counts)} values of at most {counts[-1]} rows each, and a "
-            f"value's rows reach a held-out part only where it has 2 or more (3 for eval and test): stratify by a "
-            f"column of classes (few values, many rows each), or drop data.split.stratify")
+    return (
+        f"data.split.stratify '{stratify}' has {len(counts)} values of at most {counts[-1]} rows each, and a "
+        f"value's rows reach a held-out part only where it has 2 or more (3 for eval and test): stratify by a "
+        f"column of classes (few values, many rows each), or drop data.split.stratify"
+    )
 
 
 def _held_out(order, fractions, stratified):
@@ -142,7 +163,7 @@ def _held_out(order, fractions, stratified):
         counts = [max(c, 1) if f and n >= 2 else c for c, f in zip(counts, fractions)]
         counts[1] = min(counts[1], max(n - counts[0] - 1, 0))
         counts[0] = min(counts[0], max(n - 1, 0))
-    return order[:counts[0]], order[counts[0]:counts[0] + counts[1]]
+    return order[: counts[0]], order[counts[0] : counts[0] + counts[1]]
 
 
 def _key(value):
@@ -163,8 +184,10 @@ def _read(path, settings, source, n):
         raise PeError(f"{path} is {kind}, not a split record; it is written by pe train")
     size, most = os.path.getsize(path), most_bytes(n)
     if size > most:
-        raise PeError(f"{path} is {size:,} bytes, above the {most:,} a split of {n:,} rows takes; it is written by "
-                      f"pe train: restore it, or start a new run")
+        raise PeError(
+            f"{path} is {size:,} bytes, above the {most:,} a split of {n:,} rows takes; it is written by "
+            f"pe train: restore it, or start a new run"
+        )
     try:
         with open(path, encoding="utf-8") as f:
             record = json_once.load(f)
@@ -176,14 +199,18 @@ def _read(path, settings, source, n):
         raise PeError(f"{path}: not a readable split record ({str(e)[:200]}); it is written by pe train") from None
     for key in SETTINGS:
         if record.get(key) != settings[key]:
-            raise UsageError(f"data.split.{key} is {json.dumps(settings[key])} here and {json.dumps(record.get(key))} "
-                          f"in the run ({path}): a run keeps the rows it was split into; drop that change, or "
-                          f"start a new run")
+            raise UsageError(
+                f"data.split.{key} is {json.dumps(settings[key])} here and {json.dumps(record.get(key))} "
+                f"in the run ({path}): a run keeps the rows it was split into; drop that change, or "
+                f"start a new run"
+            )
     digest = _digest(source)
     if record.get("rows") != n or record.get("sha256") != digest:
-        raise PeError(f"{_where(source)} changed since the run split it ({path}: {record.get('rows')} rows, sha256 "
-                      f"{str(record.get('sha256'))[:12]}; now {n} rows, {digest[:12]}): its recorded rows would name "
-                      f"other samples; restore the file, or start a new run")
+        raise PeError(
+            f"{_where(source)} changed since the run split it ({path}: {record.get('rows')} rows, sha256 "
+            f"{str(record.get('sha256'))[:12]}; now {n} rows, {digest[:12]}): its recorded rows would name "
+            f"other samples; restore the file, or start a new run"
+        )
     held = np.concatenate(list(rows.values()))
     if len(held) and (held.min() < 0 or held.max() >= n):
         raise PeError(f"{path}: a row number outside the {n} rows of data.train")

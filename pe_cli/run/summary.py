@@ -2,6 +2,7 @@
 layer's type, its output shape, its parameter count and the model-file line that declares it. Given a
 run directory (or a checkpoint in one), the model is the run's record in force at that checkpoint
 (run/run_record.py; the best checkpoint where the run kept one), said on a first line."""
+
 import os
 
 from ..base.errors import UsageError
@@ -79,6 +80,9 @@ def summary_table(spec, programs):
     line = "  ".join("-" * w for w in widths)
     fmt = lambda r: f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip()
     out = [f"Model: {spec.name}", line, fmt(head), line] + [fmt(r) for r in rows] + [line]
-    out += [f"Total params: {total:,} ({total * 4 / 1024:.1f} KiB as float32)",
-            f"Trainable params: {trainable:,}", f"Non-trainable params: {total - trainable:,}"]
+    out += [
+        f"Total params: {total:,} ({total * 4 / 1024:.1f} KiB as float32)",
+        f"Trainable params: {trainable:,}",
+        f"Non-trainable params: {total - trainable:,}",
+    ]
     return "\n".join(out) + "\n"

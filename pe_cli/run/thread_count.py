@@ -9,6 +9,7 @@ fixes when it loads), so no more than N threads ever compute. More threads than 
 may run on only wait on each other's time slices (docs/PERFORMANCE.md, "Threads on a busy machine"):
 such a count is lowered to the CPUs, with a warning.
 """
+
 import os
 import sys
 
@@ -27,8 +28,10 @@ def parse_threads(value, where="--threads"):
     except (TypeError, ValueError):
         n = None
     if n is None or isinstance(value, bool) or n < 1:
-        raise UsageError(f"{where} {value}: the number of threads must be a whole number of at least 1 "
-                         f"(the default is every CPU this process may run on: {machine_cores()})")
+        raise UsageError(
+            f"{where} {value}: the number of threads must be a whole number of at least 1 "
+            f"(the default is every CPU this process may run on: {machine_cores()})"
+        )
     return n
 
 
@@ -43,8 +46,10 @@ def use_threads(flag=None, configured=None, warn=None):
         return None
     most = machine_cores()
     if n > most:
-        (warn or _warn)(f"pe: warning: {where} {n} is more than the {most} CPU(s) this process may run on; "
-                        f"using {most} (more threads than CPUs wait on each other's time slices)")
+        (warn or _warn)(
+            f"pe: warning: {where} {n} is more than the {most} CPU(s) this process may run on; "
+            f"using {most} (more threads than CPUs wait on each other's time slices)"
+        )
         n = most
     os.environ["PE_NUM_THREADS"] = str(n)
     if "numba" not in sys.modules:

@@ -10,6 +10,7 @@ loaded and conformed, the programs are built, the checkpoint to resume from is f
 is checked (``_prepare``). Then the run directory gets the resolved config, the model and the graph
 dumps, and run.loop.TrainLoop trains.
 """
+
 import json
 import os
 import shutil
@@ -40,8 +41,7 @@ from .resume_state import batch_in_epoch, check_same_preprocessing, load_resumed
 from .run_overrides import recorded_overrides, with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .run_metrics import FetchStore, Metrics
-from .rundir import (Checkpoints, RunLock, atomic_write, is_newest, new_run_dir, read_state,
-                     start_branch)
+from .rundir import Checkpoints, RunLock, atomic_write, is_newest, new_run_dir, read_state, start_branch
 
 
 def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
@@ -50,17 +50,17 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     overrides the config's. Resuming a run's newest checkpoint continues the run in its directory;
     resuming an older one starts a branch beside it (``start_branch``), so nothing the run wrote
     after that checkpoint is lost. Returns a TrainResult."""
-    with resume_lock(cfg, resume, out):             # the run's lock before anything of it is read
+    with resume_lock(cfg, resume, out):  # the run's lock before anything of it is read
         cfg = resumed_config(cfg, resume, out)
         setup = _prepare(cfg, resume, max_steps, out)
         try:
-            if setup.trainers.server is not None:       # pserver mode: this process is a parameter server
+            if setup.trainers.server is not None:  # pserver mode: this process is a parameter server
                 with scope_guard(Scope()):
                     serve(setup.trainers.plan, setup.trainers, Executor(setup.place))
                 return TrainResult(None, 0, 0, rank=setup.trainers.rank, role="pserver")
             return _train(cfg, setup, out, max_steps, quiet or not setup.trainers.writes, stream)
         except Exception as e:
-            setup.trainers.abort(e)        # several trainers: the others would wait for this one
+            setup.trainers.abort(e)  # several trainers: the others would wait for this one
             raise
         finally:
             setup.trainers.cleanup()
@@ -72,13 +72,21 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
         state.update(read_state(setup.ckpt))
         state["batch"] = batch_in_epoch(state, setup.train_data.batch_size, setup.ckpt)
         if max_steps is not None and max_steps < state["step"]:
-            raise UsageError(f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
-                          f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
+            raise UsageError(
+                f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
+                f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint"
+            )
     max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
     if setup.ckpt is not None and _finished(cfg, state, max_steps):
-        check_finished(cfg, setup)          # this config's run's checkpoint, before "nothing to do"
-        return TrainResult(setup.run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
-                           checkpoint=setup.ckpt, nothing_to_do=True)
+        check_finished(cfg, setup)  # this config's run's checkpoint, before "nothing to do"
+        return TrainResult(
+            setup.run_dir,
+            state["step"],
+            state["epoch"],
+            resumed_from=setup.ckpt,
+            checkpoint=setup.ckpt,
+            nothing_to_do=True,
+        )
     # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
     # no half-made run behind.
     scope = Scope()
@@ -87,11 +95,13 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
         exe.run(setup.programs.startup)
         if setup.ckpt is not None:
             given = [a for a in cfg.overrides if a not in recorded_overrides(setup.run_dir)]
-            setup.notes = load_resumed(setup.ckpt, setup.programs, given)     # the overrides apply
+            setup.notes = load_resumed(setup.ckpt, setup.programs, given)  # the overrides apply
             bad = non_finite([v.name for v in setup.programs.main.list_vars() if v.persistable])
             if bad:
-                raise PeError(f"{setup.ckpt} holds NaN or Inf in {', '.join(bad[:3])}: resume from an earlier "
-                              f"checkpoint (ckpt/step-N)")
+                raise PeError(
+                    f"{setup.ckpt} holds NaN or Inf in {', '.join(bad[:3])}: resume from an earlier "
+                    f"checkpoint (ckpt/step-N)"
+                )
     run_dir = _run_dir(cfg, setup, out, state)
     fresh = run_dir != setup.run_dir
     with RunLock(run_dir):
@@ -99,7 +109,7 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
             return _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream)
         except PeError:
             if fresh and _nothing_recorded(run_dir):
-                shutil.rmtree(run_dir, ignore_errors=True)   # failed in its first steps: leave nothing
+                shutil.rmtree(run_dir, ignore_errors=True)  # failed in its first steps: leave nothing
             raise
 
 
@@ -113,13 +123,14 @@ def _finished(cfg, state, max_steps):
 def _nothing_recorded(run_dir):
     """No checkpoint and no metrics row yet: the run failed before it produced anything."""
     metrics = os.path.join(run_dir, "metrics.jsonl")
-    return not os.path.isdir(os.path.join(run_dir, "ckpt")) and \
-        (not os.path.exists(metrics) or os.path.getsize(metrics) == 0)
+    return not os.path.isdir(os.path.join(run_dir, "ckpt")) and (
+        not os.path.exists(metrics) or os.path.getsize(metrics) == 0
+    )
 
 
 def _run_dir(cfg, setup, out, state):
     if not setup.trainers.writes:
-        return setup.trainers.scratch()         # rank 0 alone writes the run directory
+        return setup.trainers.scratch()  # rank 0 alone writes the run directory
     if setup.ckpt is None:
         return new_run_dir(out or cfg.data["output"]["dir"])
     if is_newest(setup.ckpt, setup.run_dir):
@@ -138,12 +149,20 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
     progress.message(summary_table(cfg.model, setup.programs).rstrip("\n"))
     since = state["step"] if resuming else None
     metrics = Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since)
-    outputs = Outputs(Loggers(metrics, run_dir, logger_names(cfg)),
-                      FetchStore(run_dir, cfg.data["fetch"]["save"], since),
-                      checkpoints, progress)
-    result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
-                         branch_of=setup.run_dir if resuming and run_dir != setup.run_dir else None,
-                         rank=setup.trainers.rank)
+    outputs = Outputs(
+        Loggers(metrics, run_dir, logger_names(cfg)),
+        FetchStore(run_dir, cfg.data["fetch"]["save"], since),
+        checkpoints,
+        progress,
+    )
+    result = TrainResult(
+        run_dir,
+        state["step"],
+        state["epoch"],
+        resumed_from=setup.ckpt,
+        branch_of=setup.run_dir if resuming and run_dir != setup.run_dir else None,
+        rank=setup.trainers.rank,
+    )
     with scope_guard(scope), StopFlag() as stop:
         try:
             TrainLoop(cfg, exe, setup, outputs, result).run(state, max_steps, stop)
@@ -162,17 +181,23 @@ def _prepare(cfg, resume, max_steps, out=None):
     check_run_out(out or cfg.data["output"]["dir"], "pe train --out" if out else "output.dir")
     for line in label_leaks(cfg):
         tell(f"warning: {line}")
-    processes = trainers(cfg)       # first: a wrong launch fails before anything is built
+    processes = trainers(cfg)  # first: a wrong launch fails before anything is built
     if processes.pserver_mode and resume is not None:
-        raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "
-                            "the servers, not in the trainers' checkpoints", "resume in collective mode")
+        raise cfg.doc.error(
+            ("distributed", "mode"),
+            "pserver mode cannot resume: the optimizer state lives on the servers, not in the trainers' checkpoints",
+            "resume in collective mode",
+        )
     if cfg.model.loss is None:
-        raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
-                                  "add 'loss: <layer name>' to the model file")
+        raise cfg.model.doc.error(
+            (), "the model has no loss, so it cannot be trained", "add 'loss: <layer name>' to the model file"
+        )
     ckpt = run_dir = None
     if resume not in (None, "last") and out is not None:
-        raise UsageError(f"--out {out} cannot be used with --resume {resume}: a resumed run continues in its "
-                      f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
+        raise UsageError(
+            f"--out {out} cannot be used with --resume {resume}: a resumed run continues in its "
+            f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out"
+        )
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
     if ckpt is not None:
@@ -184,7 +209,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     if not fitted:
         prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else None
         programs = _built(cfg, prep)
-    rows = Rows(cfg, run_dir if ckpt is not None else None)      # data.split: the run's rows when resuming
+    rows = Rows(cfg, run_dir if ckpt is not None else None)  # data.split: the run's rows when resuming
     train_raw = rows.columns("train")
     if fitted:
         prep = fit_preprocessing(cfg, train_raw, rows.describe("train"))
@@ -221,8 +246,10 @@ def _find_resume(cfg, resume, out=None):
     if resume == "last":
         latest = latest_run(cfg, out)
         if latest is None:
-            raise PeError(f"--resume last: no run of {out or cfg.data['output']['dir']} has a checkpoint; start "
-                          f"one without --resume")
+            raise PeError(
+                f"--resume last: no run of {out or cfg.data['output']['dir']} has a checkpoint; start "
+                f"one without --resume"
+            )
         return checked_checkpoint(Checkpoints(latest).last())
     return checked_checkpoint(resume)
 
@@ -230,18 +257,22 @@ def _find_resume(cfg, resume, out=None):
 def _write_run_files(cfg, setup, run_dir, state, progress):
     """The resolved config and model (or, when resuming, the config this part ran with) and the
     graph dumps of output.graphs."""
-    if setup.ckpt is not None and run_dir != setup.run_dir:       # a branch (start_branch)
-        progress.message(f"resuming {setup.run_dir} from {setup.ckpt} (step {state['step']}), an older checkpoint "
-                         f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
-                         f"is left as it is")
+    if setup.ckpt is not None and run_dir != setup.run_dir:  # a branch (start_branch)
+        progress.message(
+            f"resuming {setup.run_dir} from {setup.ckpt} (step {state['step']}), an older checkpoint "
+            f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
+            f"is left as it is"
+        )
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
-        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))      # the model it runs
+        atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))  # the model it runs
         save_preprocessing(setup.preprocessing, run_dir)
         save_split(setup.split, run_dir)
     elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
-        atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
-                     resolved_config_text(cfg, run_dir, _resumed_model(cfg, run_dir, state["step"])))
+        atomic_write(
+            os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
+            resolved_config_text(cfg, run_dir, _resumed_model(cfg, run_dir, state["step"])),
+        )
     else:
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
         atomic_write(os.path.join(run_dir, "model.yaml"), model_text(cfg))

@@ -2,6 +2,7 @@
 ``ckpt/best``; ``early_stopping`` stops a run once it has not improved for ``patience`` evaluations.
 Both follow the metric's mean over data.eval, as each evaluation reports it, and their state goes
 into every checkpoint, so a resumed run watches exactly as one run straight through would."""
+
 from .split import has_part
 
 
@@ -10,16 +11,17 @@ class Watch:
         self.metric, self.mode, self.min_delta, self.patience = metric, mode, min_delta, patience
         state = state or {}
         if (state.get("metric", metric), state.get("mode", mode)) != (metric, mode):
-            state = {}      # a resume watching another metric (or way): its best starts afresh
+            state = {}  # a resume watching another metric (or way): its best starts afresh
         self.best = state.get("best")
         self.best_step = state.get("best_step")
-        self.bad = state.get("bad", 0)        # evaluations since the last improvement
+        self.bad = state.get("bad", 0)  # evaluations since the last improvement
 
     def update(self, means, step):
         """Takes an evaluation's means; True when the metric improved (or is the first)."""
         value = means[self.metric]
-        better = self.best is None or (value > self.best + self.min_delta if self.mode == "max"
-                                       else value < self.best - self.min_delta)
+        better = self.best is None or (
+            value > self.best + self.min_delta if self.mode == "max" else value < self.best - self.min_delta
+        )
         if better:
             self.best, self.best_step, self.bad = value, step, 0
         else:
@@ -31,12 +33,19 @@ class Watch:
         return self.patience is not None and self.bad >= self.patience
 
     def reason(self):
-        return (f"early stopping: {self.metric} did not improve by more than {self.min_delta:g} for "
-                f"{self.bad} evaluations (best {self.best:.6g} at step {self.best_step})")
+        return (
+            f"early stopping: {self.metric} did not improve by more than {self.min_delta:g} for "
+            f"{self.bad} evaluations (best {self.best:.6g} at step {self.best_step})"
+        )
 
     def state(self):
-        return {"metric": self.metric, "mode": self.mode, "best": self.best, "best_step": self.best_step,
-                "bad": self.bad}
+        return {
+            "metric": self.metric,
+            "mode": self.mode,
+            "best": self.best,
+            "best_step": self.best_step,
+            "bad": self.bad,
+        }
 
 
 def watches(cfg, saved=None):
@@ -45,9 +54,12 @@ def watches(cfg, saved=None):
     saved = saved or {}
     best = cfg.data["checkpoint"]["keep_best"]
     early = cfg.data["early_stopping"]
-    return (Watch(best["metric"], best["mode"], state=saved.get("best")) if best["metric"] else None,
-            Watch(early["metric"], early["mode"], early["min_delta"], early["patience"], saved.get("early"))
-            if early["metric"] else None)
+    return (
+        Watch(best["metric"], best["mode"], state=saved.get("best")) if best["metric"] else None,
+        Watch(early["metric"], early["mode"], early["min_delta"], early["patience"], saved.get("early"))
+        if early["metric"]
+        else None,
+    )
 
 
 def check_watches(cfg):
@@ -60,8 +72,12 @@ def check_watches(cfg):
         if metric is None:
             continue
         if not has_part(cfg, "eval"):
-            raise cfg.doc.error(key, f"'{metric}' is watched but there is no data.eval to evaluate it on",
-                                "add a data.eval source")
+            raise cfg.doc.error(
+                key, f"'{metric}' is watched but there is no data.eval to evaluate it on", "add a data.eval source"
+            )
         if metric not in cfg.eval_fetches:
-            raise cfg.doc.error(key, f"'{metric}' is not an evaluation fetch",
-                                f"use one of {', '.join(cfg.eval_fetches)} (eval.fetches)")
+            raise cfg.doc.error(
+                key,
+                f"'{metric}' is not an evaluation fetch",
+                f"use one of {', '.join(cfg.eval_fetches)} (eval.fetches)",
+            )

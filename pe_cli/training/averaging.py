@@ -11,6 +11,7 @@ sum_1, sum_2, sum_3, num_accumulates, old_num_accumulates and num_updates as per
 (so they are checkpointed with the optimizer's). ``with model_average.apply(exe):`` backs each
 parameter up and sets it to (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num_accumulates);
 ``restore(exe)`` puts the trained values back."""
+
 import contextlib
 
 from ..framework import Program, default_main_program, program_guard, unique_name
@@ -36,18 +37,20 @@ class ModelAverage:
     ``min_average_window`` updates and at least min(``max_average_window``, updates so far *
     ``average_window_rate``); the average covers the previous window and the current one."""
 
-    def __init__(self, average_window_rate, min_average_window=10000, max_average_window=10000,
-                 regularization=None, name=None):
+    def __init__(
+        self, average_window_rate, min_average_window=10000, max_average_window=10000, regularization=None, name=None
+    ):
         self.average_window = _check_number("ModelAverage", "average_window_rate", average_window_rate, lo=0.0)
         self.min_average_window = _window("min_average_window", min_average_window)
         self.max_average_window = _window("max_average_window", max_average_window)
         if self.min_average_window > self.max_average_window:
-            raise PeError(f"ModelAverage: min_average_window {min_average_window} exceeds max_average_window "
-                          f"{max_average_window}")
+            raise PeError(
+                f"ModelAverage: min_average_window {min_average_window} exceeds max_average_window {max_average_window}"
+            )
         self.regularization, self._name = regularization, name or ""
         main = default_main_program()
         params = [p for p in main.global_block().all_parameters() if p.do_model_average is not False]
-        self._entries = []   # (param, {state: var}, backup name)
+        self._entries = []  # (param, {state: var}, backup name)
         for p in params:
             state = self._accumulate(main, p)
             self._entries.append((p, state, unique_name.generate(f"{p.name}.tmp")))
@@ -57,16 +60,22 @@ class ModelAverage:
         prefix = f"{self._name}_" if self._name else ""
         state = {}
         for s in _SUMS:
-            state[s] = _persistable_var(main, unique_name.generate(f"{param.name}_{prefix}{s}"), list(param.shape),
-                                        param.dtype, 0.0)
+            state[s] = _persistable_var(
+                main, unique_name.generate(f"{param.name}_{prefix}{s}"), list(param.shape), param.dtype, 0.0
+            )
         for s in _COUNTS:
             state[s] = _persistable_var(main, unique_name.generate(f"{param.name}_{prefix}{s}"), [1], "int64", 0)
         with main._optimized_guard():
             main.global_block().append_op(
-                "average_accumulates", {"param": [param], **{f"in_{s}": [v] for s, v in state.items()}},
+                "average_accumulates",
+                {"param": [param], **{f"in_{s}": [v] for s, v in state.items()}},
                 {f"out_{s}": [v] for s, v in state.items()},
-                {"average_window": float(self.average_window), "min_average_window": self.min_average_window,
-                 "max_average_window": self.max_average_window})
+                {
+                    "average_window": float(self.average_window),
+                    "min_average_window": self.min_average_window,
+                    "max_average_window": self.max_average_window,
+                },
+            )
         return state
 
     def _programs(self):
@@ -83,8 +92,10 @@ class ModelAverage:
         with program_guard(restore_program):
             block = restore_program.global_block()
             for param, _, backup in self._entries:
-                T.assign(_declare(block, backup, param.shape, param.dtype),
-                              _declare(block, param.name, param.shape, param.dtype))
+                T.assign(
+                    _declare(block, backup, param.shape, param.dtype),
+                    _declare(block, param.name, param.shape, param.dtype),
+                )
         return apply_program, restore_program
 
     @contextlib.contextmanager
@@ -122,7 +133,7 @@ class ExponentialMovingAverage:
         params = [p for p in main.global_block().all_parameters() if p.do_model_average is not False]
         self._step = T.global_var([1], 0.0, "float32", unique_name.generate(f"{self._name}@EMA_STEP_COUNTER@"))
         self._decay_var = self._decay_of(main, thres_steps)
-        self._entries = []   # (param, ema, backup)
+        self._entries = []  # (param, ema, backup)
         for p in params:
             ema = T.global_var(list(p.shape), 0.0, p.dtype, unique_name.generate(f"{self._name}{p.name}.ema"))
             # the backup lives only in the apply/restore programs: the main program's persistables
@@ -146,8 +157,9 @@ class ExponentialMovingAverage:
             block = apply_program.global_block()
             step, decay = _same_var(block, self._step), _same_var(block, self._decay_var)
             # 1 - decay^step, kept from 0 so that before the first step ema (all zeros) is used as is
-            correction = T.maximum(T.scale(T.power(decay, step), scale=-1.0, bias=1.0),
-                                                T.fill_constant([1], "float32", 1e-30))
+            correction = T.maximum(
+                T.scale(T.power(decay, step), scale=-1.0, bias=1.0), T.fill_constant([1], "float32", 1e-30)
+            )
             for param, ema, backup in self._entries:
                 param, ema, backup = (_same_var(block, v) for v in (param, ema, backup))
                 T.assign(param, backup)
@@ -202,17 +214,16 @@ class LookaheadOptimizer:
         ops, params_grads = self.inner_optimizer.minimize(loss, startup_program=startup_program)
         main = loss.block.program
         with main._optimized_guard():
-            step = _counter("lookahead_step")          # 1, 2, 3, ... after this step's increment
-            phase = _counter("lookahead_phase")        # 1..k, back to 0 after each k-th step
-            first = _clip01(T.scale(step, scale=-1.0, bias=2.0))          # 1 on the first step
-            sync = _clip01(T.scale(phase, bias=1.0 - self.k))              # 1 on every k-th step
+            step = _counter("lookahead_step")  # 1, 2, 3, ... after this step's increment
+            phase = _counter("lookahead_phase")  # 1..k, back to 0 after each k-th step
+            first = _clip01(T.scale(step, scale=-1.0, bias=2.0))  # 1 on the first step
+            sync = _clip01(T.scale(phase, bias=1.0 - self.k))  # 1 on every k-th step
             T.assign(T.mul(phase, T.scale(sync, scale=-1.0, bias=1.0)), phase)
             for param, _ in params_grads:
                 slow = T.global_var(list(param.shape), 0.0, param.dtype, unique_name.generate(f"{param.name}@SLOW"))
                 first_t, sync_t = T.cast(first, param.dtype), T.cast(sync, param.dtype)
                 slow_now = _blend(param, slow, first_t)
-                mixed = T.add(T.scale(param, scale=self.alpha),
-                                               T.scale(slow_now, scale=1.0 - self.alpha))
+                mixed = T.add(T.scale(param, scale=self.alpha), T.scale(slow_now, scale=1.0 - self.alpha))
                 T.assign(_blend(mixed, slow_now, sync_t), slow)
                 T.assign(_blend(mixed, param, sync_t), param)
         return ops, params_grads
@@ -233,8 +244,7 @@ def _clip01(x):
 
 def _blend(a, b, w):
     """w * a + (1 - w) * b for a [1] weight w of 0 or 1."""
-    return T.add(T.mul(a, w),
-                                  T.mul(b, T.scale(w, scale=-1.0, bias=1.0)))
+    return T.add(T.mul(a, w), T.mul(b, T.scale(w, scale=-1.0, bias=1.0)))
 
 
 class _Backup:

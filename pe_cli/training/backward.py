@@ -1,6 +1,7 @@
 """Reverse-mode autodiff on the Program: ``append_backward`` appends, for each forward op on the
 path to the loss, the grad ops its registered grad maker describes. A variable used by several ops
 receives several gradient contributions; they are summed before anyone reads the gradient."""
+
 from ..base.errors import PeError
 from ..framework import OpRole, default_main_program
 from ..base.dtypes import carries_grad
@@ -23,7 +24,7 @@ class GradContext:
         self.builder = builder
         self.fwd = op
         self.attrs = dict(op.attrs)
-        self.needed = needed_inputs   # {slot: [bool per variable]}
+        self.needed = needed_inputs  # {slot: [bool per variable]}
 
     def input(self, slot):
         return self.fwd.input(slot)
@@ -60,8 +61,7 @@ class GradContext:
         # Duplicable grad outputs may hold None for the inputs that need no gradient.
         for slot, names in outputs.items():
             if isinstance(names, list) and any(n is None for n in names):
-                outputs[slot] = [n if n is not None else self.builder.scratch_name(self.fwd)
-                                 for n in names]
+                outputs[slot] = [n if n is not None else self.builder.scratch_name(self.fwd) for n in names]
         return self.builder.append(type, inputs, outputs, attrs)
 
     def block_grad(self, block, seeds, wanted, live):
@@ -95,7 +95,7 @@ def _requires_grad(block, ops, no_grad):
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
         elif _differentiable(var) and _is_leaf(block, var) and var.name not in no_grad:
-            live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
+            live.add(var.name)  # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
@@ -110,8 +110,9 @@ def _is_leaf(block, var):
     return var.op is None or var.is_data or not any(_differentiable(block.var(n)) for n in var.op.input_arg_names)
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,
-                    distop_context=None):
+def append_backward(
+    loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *, distop_context=None
+):
     """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)].
     ``checkpoints`` (Fluid's recompute: variables or names whose values are kept while the rest
     is recomputed in the backward, training/recompute.py): the same gradients as without them.
@@ -126,10 +127,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     _check_names(no_grad_set, "append_backward: no_grad_set")
     recompute.check_checkpoints(checkpoints)
     block = loss.block
-    builder, no_grad = _append_grad_ops(loss, no_grad_set, [c if isinstance(c, str) else c.name
-                                                            for c in checkpoints or ()])
-    params = parameter_list if parameter_list is not None else [
-        p for p in block.all_parameters() if p.trainable]
+    builder, no_grad = _append_grad_ops(
+        loss, no_grad_set, [c if isinstance(c, str) else c.name for c in checkpoints or ()]
+    )
+    params = parameter_list if parameter_list is not None else [p for p in block.all_parameters() if p.trainable]
     params_grads = []
     for p in params:
         p = block.var(p) if isinstance(p, str) else p
@@ -145,8 +146,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
 
 def _append_grad_ops(loss, no_grad_set, checkpoints=()):
     if loss.shape is not None and int(numel(loss.shape)) not in (1, -1):
-        raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
-                      f"{list(loss.shape)}; reduce it first (layers.mean)")
+        raise PeError(
+            f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
+            f"{list(loss.shape)}; reduce it first (layers.mean)"
+        )
     if loss.op is not None:
         loss.op.role |= OpRole.Loss
     return _append_target_grads([(loss, None)], no_grad_set, "append_backward", checkpoints)
@@ -158,7 +161,7 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     between them. Returns (builder, no_grad names)."""
     block = targets[0][0].block
     program = block.program
-    if who != "append_backward" or program.current_block_idx == 0:    # Fluid's count (not in a sub-block)
+    if who != "append_backward" or program.current_block_idx == 0:  # Fluid's count (not in a sub-block)
         program._appending_grad_times += 1
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
@@ -170,7 +173,7 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     for target, _ in targets:
         if target.op is None or target.op not in fwd_ops:
             raise PeError(f"{who}: '{target.name}' is not computed by any forward op of its program")
-    fwd_ops = fwd_ops[:max(fwd_ops.index(t.op) for t, _ in targets) + 1]
+    fwd_ops = fwd_ops[: max(fwd_ops.index(t.op) for t, _ in targets) + 1]
 
     if checkpoints:
         fwd_ops = recompute.insert_dropout_seeds(block, fwd_ops)
@@ -184,12 +187,17 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
             builder.pending.setdefault(target.name, []).append(_seed(block, target, seed, who))
         start = len(block.ops)
         if checkpoints:
-            recompute.append_recomputing_grads(block, fwd_ops, targets[0][0].name, checkpoints,
-                                               lambda ops: _append_op_grads(builder, fwd_ops, live, {id(o) for o in ops}))
+            recompute.append_recomputing_grads(
+                block,
+                fwd_ops,
+                targets[0][0].name,
+                checkpoints,
+                lambda ops: _append_op_grads(builder, fwd_ops, live, {id(o) for o in ops}),
+            )
         else:
             _append_op_grads(builder, fwd_ops, live)
         for name in [n for n, parts in builder.pending.items() if len(parts) > 1]:
-            builder.read_grad(name)     # a leaf's contributions (x read by two slots of one op) summed
+            builder.read_grad(name)  # a leaf's contributions (x read by two slots of one op) summed
         _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
     return builder, no_grad
 
@@ -206,14 +214,25 @@ def _seed(block, target, seed, who):
         if who == "gradients" and target.shape is not None:
             shape = block.create_var(name=target.name + "_shape", dtype="int32", shape=[len(target.shape)])
             block.append_op("shape", {"Input": [target.name]}, {"Out": [shape.name]}, role=OpRole.Backward)
-            block.append_op("fill_constant", {"ShapeTensor": [shape.name]}, {"Out": [name]},
-                            {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=OpRole.Backward)
+            block.append_op(
+                "fill_constant",
+                {"ShapeTensor": [shape.name]},
+                {"Out": [name]},
+                {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype},
+                role=OpRole.Backward,
+            )
         elif target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
-            block.append_op("fill_constant", {}, {"Out": [name]},
-                            {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=role)
+            block.append_op(
+                "fill_constant",
+                {},
+                {"Out": [name]},
+                {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype},
+                role=role,
+            )
         else:
-            block.append_op("fill_any_like", {"X": [target.name]}, {"Out": [name]},
-                            {"value": 1.0, "dtype": target.dtype}, role=role)
+            block.append_op(
+                "fill_any_like", {"X": [target.name]}, {"Out": [name]}, {"value": 1.0, "dtype": target.dtype}, role=role
+            )
     return name
 
 
@@ -227,7 +246,7 @@ def _keep_overwritten_reads(block, fwd_ops, grad_ops):
     copies = {}
     for grad_op in grad_ops:
         k = grad_op.attrs.get("_fwd_index")
-        for names in ([] if k is None else grad_op.inputs.values()):
+        for names in [] if k is None else grad_op.inputs.values():
             for j, name in enumerate(names):
                 if any(w > k for w in writers.get(name, ())) and block.has_var(name):
                     if (name, k) not in copies:
@@ -237,8 +256,9 @@ def _keep_overwritten_reads(block, fwd_ops, grad_ops):
 
 def _snapshot(block, op, name, k):
     var = block.var(name)
-    copy = block.create_var(name=f"{name}@SNAPSHOT@{k}", shape=var.shape, dtype=var.dtype, lod_level=var.lod_level,
-                            stop_gradient=True)
+    copy = block.create_var(
+        name=f"{name}@SNAPSHOT@{k}", shape=var.shape, dtype=var.dtype, lod_level=var.lod_level, stop_gradient=True
+    )
     with built_like(op):
         block._insert_op(block.ops.index(op) + 1, "assign", {"X": [name]}, {"Out": [copy]}, role=OpRole.Forward)
     return copy.name
@@ -258,7 +278,7 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
         if opdef.grad is None or not any(any(f) for f in needed.values()):
             continue
         start = len(builder.block.ops)
-        with built_like(op):        # a gradient op points at its forward op's layer and line
+        with built_like(op):  # a gradient op points at its forward op's layer and line
             # an op's output gradient is fixed before its maker runs; what the maker gives a name the
             # op also reads (a variable it overwrites: a loop's carried value) starts afresh
             builder.frozen = {n: builder.read_grad(n) for n in op.output_arg_names if n in builder.pending}
@@ -274,8 +294,9 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
 
 def _differentiable(var):
     """Not stop_gradient and float or complex; of any dtype in fluid.dygraph's eager program (Fluid's dygraph's)."""
-    return not var.stop_gradient and (carries_grad(var.dtype) or getattr(var.block.program, "grads_of_any_dtype",
-                                                                         False))
+    return not var.stop_gradient and (
+        carries_grad(var.dtype) or getattr(var.block.program, "grads_of_any_dtype", False)
+    )
 
 
 def _as_list(value, what, kinds=(Variable,)):
@@ -310,8 +331,11 @@ def input_gradients(targets, inputs, target_gradients=None, no_grad_set=None, ev
     """``gradients``' list, one entry per input; ``every_input`` (pe's Fluid 1.8 rule, paddle.autograd's)
     clears each input's ``stop_gradient`` first."""
     targets, inputs = _as_list(targets, "targets"), _as_list(inputs, "inputs")
-    seeds = [None] * len(targets) if target_gradients is None else \
-        _as_list(target_gradients, "target_gradients", (Variable, type(None)))
+    seeds = (
+        [None] * len(targets)
+        if target_gradients is None
+        else _as_list(target_gradients, "target_gradients", (Variable, type(None)))
+    )
     if len(seeds) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(seeds)} target_gradients; give one each")
     _check_names(no_grad_set, "gradients: no_grad_set")
@@ -319,5 +343,11 @@ def input_gradients(targets, inputs, target_gradients=None, no_grad_set=None, ev
         v.stop_gradient = False
     builder, _ = _append_target_grads(list(zip(targets, seeds)), no_grad_set, "gradients")
     with (block := targets[0].block).program._backward_role_guard():
-        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else
-                block.var(builder.finished[v.name]) if v.name in builder.finished else None for v in inputs]
+        return [
+            block.var(builder.read_grad(v.name))
+            if builder.has_grad(v.name)
+            else block.var(builder.finished[v.name])
+            if v.name in builder.finished
+            else None
+            for v in inputs
+        ]

@@ -12,6 +12,7 @@ wins over the per-parameter ones, as in Fluid 1.8.
 
 ``ErrorClipByValue(max, min=None)`` is set on a variable (``var.error_clip``): ``append_backward``
 clips that variable's gradient to [min, max] as soon as it is computed, before it flows further back."""
+
 import abc
 import copy
 import warnings
@@ -20,14 +21,24 @@ from ..base.errors import PeError
 from ..framework import OpRole, default_main_program, unique_name
 from ..framework.variable import Parameter, Variable
 
-__all__ = ["ErrorClipByValue", "GradientClipBase", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
-           "set_gradient_clip", "append_gradient_clip_ops"]
+__all__ = [
+    "ErrorClipByValue",
+    "GradientClipBase",
+    "GradientClipByValue",
+    "GradientClipByNorm",
+    "GradientClipByGlobalNorm",
+    "set_gradient_clip",
+    "append_gradient_clip_ops",
+]
 
 
 def _new_var(block, like, suffix, shape=None, dtype=None):
-    return block.create_var(name=unique_name.generate(f"{like.name}.{suffix}"),
-                            shape=like.shape if shape is None else shape,
-                            dtype=dtype or like.dtype, stop_gradient=True)
+    return block.create_var(
+        name=unique_name.generate(f"{like.name}.{suffix}"),
+        shape=like.shape if shape is None else shape,
+        dtype=dtype or like.dtype,
+        stop_gradient=True,
+    )
 
 
 def append_error_clips(builder, grad_ops):
@@ -55,8 +66,9 @@ class ErrorClipByValue:
         return f"ByValue, min={self.min:f}, max={self.max:f}"
 
     def _append_clip_op(self, block, grad_name):
-        block.append_op("clip", {"X": [grad_name]}, {"Out": [grad_name]}, {"min": self.min, "max": self.max},
-                        role=OpRole.Backward)
+        block.append_op(
+            "clip", {"X": [grad_name]}, {"Out": [grad_name]}, {"min": self.min, "max": self.max}, role=OpRole.Backward
+        )
 
 
 class GradientClipBase(abc.ABC):
@@ -72,16 +84,17 @@ class GradientClipBase(abc.ABC):
         for p, g in params_grads:
             if self._clips(p):
                 self._process_context(context, p, g)
-        return [self._create_operators(p, g, context) if self._clips(p) else (p, g)
-                for p, g in params_grads]
+        return [self._create_operators(p, g, context) if self._clips(p) else (p, g) for p, g in params_grads]
 
     def _set_need_clip(self, need_clip):
         """Fluid 1.8's ``need_clip``: None (clip every gradient) or a function of the parameter
         that returns True for the gradients to clip."""
         if need_clip is not None and not callable(need_clip):
-            raise TypeError("The type of need_clip must be funciton, and it can filter out parameter that "
-                            "does't need gradient clip. This function must return True or False, and True "
-                            "means that clipping is required.")
+            raise TypeError(
+                "The type of need_clip must be funciton, and it can filter out parameter that "
+                "does't need gradient clip. This function must return True or False, and True "
+                "means that clipping is required."
+            )
         self._need_clip_func = need_clip
 
     def _clips(self, param):
@@ -153,12 +166,15 @@ class GradientClipByGlobalNorm(GradientClipBase):
         return f"Clip gradient by global norm, clip_norm={self.clip_norm:f}, group_name={self.group_name}"
 
     def _process_context(self, context, param, grad):
-        group = context.setdefault(("global_norm", self.group_name),
-                                   {"clip_norm": self.clip_norm, "norms": [], "scale": None})
+        group = context.setdefault(
+            ("global_norm", self.group_name), {"clip_norm": self.clip_norm, "norms": [], "scale": None}
+        )
         if group["clip_norm"] != self.clip_norm:
-            raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' is given two clip_norm values, "
-                          f"{group['clip_norm']} and {self.clip_norm} (parameter '{param.name}'); "
-                          f"one group takes one clip_norm")
+            raise PeError(
+                f"GradientClipByGlobalNorm: group '{self.group_name}' is given two clip_norm values, "
+                f"{group['clip_norm']} and {self.clip_norm} (parameter '{param.name}'); "
+                f"one group takes one clip_norm"
+            )
         if group["scale"] is not None:
             raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' already computed its norm")
         block = grad.block
@@ -172,10 +188,15 @@ class GradientClipByGlobalNorm(GradientClipBase):
             total = _norm_sum(block, group["norms"], self.group_name)
             gnorm = _new_var(block, total, "sqrt", shape=[1])
             block.append_op("sqrt", {"X": [total]}, {"Out": [gnorm]})
-            clip_var = block.create_var(name=unique_name.generate(f"{self.group_name}.clip_norm"),
-                                        shape=[1], dtype=total.dtype, stop_gradient=True)
-            block.append_op("fill_constant", {}, {"Out": [clip_var]},
-                            {"shape": [1], "dtype": total.dtype, "value": self.clip_norm})
+            clip_var = block.create_var(
+                name=unique_name.generate(f"{self.group_name}.clip_norm"),
+                shape=[1],
+                dtype=total.dtype,
+                stop_gradient=True,
+            )
+            block.append_op(
+                "fill_constant", {}, {"Out": [clip_var]}, {"shape": [1], "dtype": total.dtype, "value": self.clip_norm}
+            )
             denom = _new_var(block, clip_var, "max", shape=[1])
             block.append_op("elementwise_max", {"X": [clip_var], "Y": [gnorm]}, {"Out": [denom]})
             scale = _new_var(block, clip_var, "scale", shape=[1])
@@ -189,7 +210,7 @@ class GradientClipByGlobalNorm(GradientClipBase):
             raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' has no gradients")
         scale = self._group_scale(group, grad)
         block = grad.block
-        if scale.dtype != grad.dtype:        # a float16 gradient takes the float32 scale cast to float16
+        if scale.dtype != grad.dtype:  # a float16 gradient takes the float32 scale cast to float16
             scale = _cast(block, scale, grad.dtype)
         out = _new_var(block, grad, "clip")
         block.append_op("elementwise_mul", {"X": [grad], "Y": [scale]}, {"Out": [out]})
@@ -230,14 +251,16 @@ def _norm_sum(block, norms, group_name):
     for dtype, same in by_dtype.items():
         part = same[0]
         if len(same) > 1:
-            part = block.create_var(name=unique_name.generate(f"{group_name}.global_norm_sq"),
-                                    shape=[1], dtype=dtype, stop_gradient=True)
+            part = block.create_var(
+                name=unique_name.generate(f"{group_name}.global_norm_sq"), shape=[1], dtype=dtype, stop_gradient=True
+            )
             block.append_op("sum", {"X": same}, {"Out": [part]})
         parts.append(part if dtype == target else _cast(block, part, target))
     if len(parts) == 1:
         return parts[0]
-    total = block.create_var(name=unique_name.generate(f"{group_name}.global_norm_sq"), shape=[1], dtype=target,
-                             stop_gradient=True)
+    total = block.create_var(
+        name=unique_name.generate(f"{group_name}.global_norm_sq"), shape=[1], dtype=target, stop_gradient=True
+    )
     block.append_op("sum", {"X": parts}, {"Out": [total]})
     return total
 
@@ -246,12 +269,17 @@ def set_gradient_clip(clip, param_list=None, program=None):
     """Sets ``clip`` on the parameters in ``param_list`` (Parameters or names; default: every
     parameter of ``program``). Call it before ``minimize``; an optimizer's own ``grad_clip`` wins."""
     if not isinstance(clip, GradientClipBase):
-        raise TypeError(f"set_gradient_clip: clip must be GradientClipByValue, GradientClipByNorm or "
-                        f"GradientClipByGlobalNorm, got {clip!r}")
+        raise TypeError(
+            f"set_gradient_clip: clip must be GradientClipByValue, GradientClipByNorm or "
+            f"GradientClipByGlobalNorm, got {clip!r}"
+        )
     program = program if program is not None else default_main_program()
     if any(n.endswith("@GRAD") for n in program.global_block().vars):
-        warnings.warn("set_gradient_clip: the program already has gradients; call it before minimize(), "
-                      "or the clip will not take effect", stacklevel=2)
+        warnings.warn(
+            "set_gradient_clip: the program already has gradients; call it before minimize(), "
+            "or the clip will not take effect",
+            stacklevel=2,
+        )
     if param_list is None:
         params = program.all_parameters()
     else:
@@ -277,8 +305,11 @@ def append_gradient_clip_ops(params_grads, clip=None):
         if not isinstance(clip, GradientClipBase):
             raise TypeError(f"grad_clip must be a gradient clip (fluid.clip.GradientClipByNorm(...)), got {clip!r}")
         if any(c is not None for c in per_param):
-            warnings.warn("the optimizer's grad_clip is used; clips set with set_gradient_clip or "
-                          "ParamAttr(gradient_clip=...) are ignored", stacklevel=3)
+            warnings.warn(
+                "the optimizer's grad_clip is used; clips set with set_gradient_clip or "
+                "ParamAttr(gradient_clip=...) are ignored",
+                stacklevel=3,
+            )
         return clip._static_clip(params_grads)
     if all(c is None for c in per_param):
         return params_grads
@@ -289,5 +320,4 @@ def append_gradient_clip_ops(params_grads, clip=None):
         if not isinstance(c, GradientClipBase):
             raise TypeError(f"parameter '{p.name}': gradient_clip must be a gradient clip, got {c!r}")
         c._process_context(context, p, g)
-    return [(p, g) if c is None else c._create_operators(p, g, context)
-            for (p, g), c in zip(params_grads, per_param)]
+    return [(p, g) if c is None else c._create_operators(p, g, context) for (p, g), c in zip(params_grads, per_param)]

@@ -1,6 +1,7 @@
 """The bookkeeping of one backward pass over a block: where each variable's gradient contributions
 go, their sum before anyone reads the gradient, and the variables they need (used by backward.py
 and by grad_op_desc's single-op gradients)."""
+
 from ..framework import OpRole
 from ..ops.registry import grad_var_name
 
@@ -11,16 +12,16 @@ class _BackwardBuilder:
 
     def __init__(self, block, renames=frozenset()):
         self.block = block
-        self.start = len(block.ops)     # the ops from here on are this backward's
+        self.start = len(block.ops)  # the ops from here on are this backward's
         self.renames = renames
-        self.pending = {}    # var name -> [names of gradient contributions not yet summed]
-        self.first_part = {}    # var name -> the part name its first contribution takes once a second comes
+        self.pending = {}  # var name -> [names of gradient contributions not yet summed]
+        self.first_part = {}  # var name -> the part name its first contribution takes once a second comes
         self.counter = 0
         # A name written by several ops (a loop's carried variable) has one gradient per value:
         # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
         self.frozen = {}
-        self.targets = {}    # gradient contribution name -> the forward variable it is the gradient of
-        self.finished = {}   # name -> its gradient, once the grad ops of the op that wrote it are made
+        self.targets = {}  # gradient contribution name -> the forward variable it is the gradient of
+        self.finished = {}  # name -> its gradient, once the grad ops of the op that wrote it are made
 
     def has_grad(self, name):
         return name in self.frozen or name in self.pending
@@ -44,8 +45,10 @@ class _BackwardBuilder:
 
     def _part_name(self, name):
         k = 0
-        while self.block.has_var(f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}") or \
-                f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}" in self.first_part.values():
+        while (
+            self.block.has_var(f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}")
+            or f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}" in self.first_part.values()
+        ):
             k += 1
         return f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}"
 
@@ -54,14 +57,14 @@ class _BackwardBuilder:
         clipped in place), takes its part name before the sum; one this backward did not write (a
         seed an owning op sets) keeps its name."""
         part, first = self.first_part.pop(name, None), contributions[0]
-        users = [op for op in self.block.ops[self.start:] if first in op.input_arg_names + op.output_arg_names]
+        users = [op for op in self.block.ops[self.start :] if first in op.input_arg_names + op.output_arg_names]
         if part is None or not users or first in users[0].input_arg_names:
-            return      # no op of this backward writes it first: a value set from outside (a seed)
-        for op in self.block.ops[self.start:]:
+            return  # no op of this backward writes it first: a value set from outside (a seed)
+        for op in self.block.ops[self.start :]:
             for slots in (op.inputs, op.outputs):
                 for names in slots.values():
                     names[:] = [part if n == first else n for n in names]
-        var = self.block.vars.pop(first)        # with what shape inference gave it (row-sparse, ...)
+        var = self.block.vars.pop(first)  # with what shape inference gave it (row-sparse, ...)
         var.name = part
         self.block.vars[part] = var
         self._declare(first, name)

@@ -1,4 +1,5 @@
 """Initializers put the op that fills a parameter first in the startup program, as Fluid's do."""
+
 import abc
 import math
 
@@ -23,11 +24,14 @@ def _fill(block, var, op_type, attrs):
     if var.dtype != "float16":
         op = block._prepend_op(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
     else:
-        tmp = block.create_var(name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"), shape=var.shape,
-                               dtype="float32", persistable=False)
+        tmp = block.create_var(
+            name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"),
+            shape=var.shape,
+            dtype="float32",
+            persistable=False,
+        )
         op = block._prepend_op(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
-        block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]},
-                        {"in_dtype": "float32", "out_dtype": "float16"})
+        block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]}, {"in_dtype": "float32", "out_dtype": "float16"})
     op.seed_position = position
     return op
 
@@ -71,10 +75,20 @@ class UniformInitializer(Initializer):
         self.diag_num, self.diag_step, self.diag_val = int(diag_num), int(diag_step), float(diag_val)
 
     def __call__(self, var, block):
-        return _fill(block, var, "uniform_random",
-                     {"shape": list(var.shape), "min": float(self.low), "max": float(self.high),
-                      "seed": _seed(self.seed, block), "diag_num": self.diag_num, "diag_step": self.diag_step,
-                      "diag_val": self.diag_val})
+        return _fill(
+            block,
+            var,
+            "uniform_random",
+            {
+                "shape": list(var.shape),
+                "min": float(self.low),
+                "max": float(self.high),
+                "seed": _seed(self.seed, block),
+                "diag_num": self.diag_num,
+                "diag_step": self.diag_step,
+                "diag_val": self.diag_val,
+            },
+        )
 
 
 class NormalInitializer(Initializer):
@@ -82,15 +96,32 @@ class NormalInitializer(Initializer):
         self.loc, self.scale, self.seed = loc, scale, seed
 
     def __call__(self, var, block):
-        return _fill(block, var, "gaussian_random", {"shape": list(var.shape), "mean": float(self.loc),
-                                                     "std": float(self.scale), "seed": _seed(self.seed, block)})
+        return _fill(
+            block,
+            var,
+            "gaussian_random",
+            {
+                "shape": list(var.shape),
+                "mean": float(self.loc),
+                "std": float(self.scale),
+                "seed": _seed(self.seed, block),
+            },
+        )
 
 
 class TruncatedNormalInitializer(NormalInitializer):
     def __call__(self, var, block):
-        return _fill(block, var, "truncated_gaussian_random",
-                     {"shape": list(var.shape), "mean": float(self.loc), "std": float(self.scale),
-                      "seed": _seed(self.seed, block)})
+        return _fill(
+            block,
+            var,
+            "truncated_gaussian_random",
+            {
+                "shape": list(var.shape),
+                "mean": float(self.loc),
+                "std": float(self.scale),
+                "seed": _seed(self.seed, block),
+            },
+        )
 
 
 class XavierInitializer(Initializer):
@@ -134,8 +165,15 @@ class NumpyArrayInitializer(Initializer):
         writes the value's shape; Paddle 1.8's test_run_program_op.py gives fc a [32, 10] bias for [10])."""
         same_size = self.value.size == int(np.prod(var.shape))
         dtype = "float32" if var.dtype == "float16" else var.dtype
-        return _fill(block, var, "assign_value", {"shape": list(var.shape if same_size else self.value.shape),
-                                                  values_attr(dtype): self.value.astype(dtype).reshape(-1).tolist()})
+        return _fill(
+            block,
+            var,
+            "assign_value",
+            {
+                "shape": list(var.shape if same_size else self.value.shape),
+                values_attr(dtype): self.value.astype(dtype).reshape(-1).tolist(),
+            },
+        )
 
 
 class BilinearInitializer(Initializer):
@@ -169,7 +207,7 @@ Kaiming = MSRAInitializer
 NumpyArray = NumpyArrayInitializer
 
 
-_GLOBAL = {"weight": None, "bias": None}     # paddle.nn.initializer.set_global_initializer's
+_GLOBAL = {"weight": None, "bias": None}  # paddle.nn.initializer.set_global_initializer's
 
 
 def set_global_initializer(weight_init, bias_init=None):

@@ -8,6 +8,7 @@ per-parameter adaptive rates (Adam, ...), averaging.py the weight-averaging wrap
 semantics follow Fluid 1.x, each taking ``(learning_rate, ..., regularization=None, grad_clip=None,
 name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
 ``layers.learning_rate_scheduler``)."""
+
 import abc
 import numbers
 
@@ -20,9 +21,18 @@ from ..framework.source import built_like
 from ..framework.variable import Variable
 from ..base.shapes import numel
 
-__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "LarsMomentum", "Dpsgd",
-           "DpsgdOptimizer", "DGCMomentumOptimizer",
-           "LarsMomentumOptimizer"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "SGDOptimizer",
+    "Momentum",
+    "MomentumOptimizer",
+    "LarsMomentum",
+    "Dpsgd",
+    "DpsgdOptimizer",
+    "DGCMomentumOptimizer",
+    "LarsMomentumOptimizer",
+]
 
 
 def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):
@@ -34,8 +44,11 @@ def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=F
     if bad_lo or bad_hi:
         lo_s = "" if lo is None else f"{'(' if lo_open else '['}{lo}"
         hi_s = "" if hi is None else f"{hi}{')' if hi_open else ']'}"
-        expect = f"in {lo_s}, {hi_s}" if lo is not None and hi is not None else \
-            (f"{'>' if lo_open else '>='} {lo}" if lo is not None else f"{'<' if hi_open else '<='} {hi}")
+        expect = (
+            f"in {lo_s}, {hi_s}"
+            if lo is not None and hi is not None
+            else (f"{'>' if lo_open else '>='} {lo}" if lo is not None else f"{'<' if hi_open else '<='} {hi}")
+        )
         raise PeError(f"{owner}: {name}={value} is out of range; expected {expect}")
     return value
 
@@ -47,27 +60,31 @@ class Optimizer(abc.ABC):
         owner = type(self).__name__
         if isinstance(learning_rate, Variable):
             if learning_rate.shape is not None and int(numel(learning_rate.shape)) not in (1, -1):
-                raise PeError(f"{owner}: a learning_rate Variable must hold one value, "
-                              f"'{learning_rate.name}' has shape {list(learning_rate.shape)}")
+                raise PeError(
+                    f"{owner}: a learning_rate Variable must hold one value, "
+                    f"'{learning_rate.name}' has shape {list(learning_rate.shape)}"
+                )
         elif isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real):
-            raise TypeError(f"{owner}: learning_rate must be a float or a Variable (a schedule), "
-                            f"got {learning_rate!r}")
+            raise TypeError(f"{owner}: learning_rate must be a float or a Variable (a schedule), got {learning_rate!r}")
         else:
             learning_rate = _check_number(owner, "learning_rate", learning_rate, lo=0.0)
         if regularization is not None and not hasattr(regularization, "append_decay"):
-            raise TypeError(f"{owner}: regularization must be a regularizer (fluid.regularizer.L2Decay(...)), "
-                            f"got {regularization!r}")
+            raise TypeError(
+                f"{owner}: regularization must be a regularizer (fluid.regularizer.L2Decay(...)), "
+                f"got {regularization!r}"
+            )
         if grad_clip is not None and not hasattr(grad_clip, "_static_clip"):
-            raise TypeError(f"{owner}: grad_clip must be a gradient clip (fluid.clip.GradientClipByNorm(...)), "
-                            f"got {grad_clip!r}")
+            raise TypeError(
+                f"{owner}: grad_clip must be a gradient clip (fluid.clip.GradientClipByNorm(...)), got {grad_clip!r}"
+            )
         self._learning_rate = learning_rate
         self._parameter_list = list(parameter_list) if parameter_list is not None else None
         self.regularization = regularization
         self._grad_clip = grad_clip
         self._name = name
-        self._lr_vars = {}        # program -> the global learning-rate variable
-        self._accumulators = {}   # state -> {param name: Variable}, as Fluid's
-        self._startup = None      # the startup program of the current minimize()
+        self._lr_vars = {}  # program -> the global learning-rate variable
+        self._accumulators = {}  # state -> {param name: Variable}, as Fluid's
+        self._startup = None  # the startup program of the current minimize()
 
     # -- learning rate -----------------------------------------------------------------------
     def _global_learning_rate(self, program=None):
@@ -78,8 +95,8 @@ class Optimizer(abc.ABC):
         var = self._lr_vars.get(program)
         if var is None:
             var = self._lr_vars[program] = _persistable_var(
-                program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate,
-                self._startup)
+                program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate, self._startup
+            )
         return var
 
     def _param_learning_rate(self, param, program):
@@ -89,8 +106,9 @@ class Optimizer(abc.ABC):
             return lr
         block = program.global_block()
         with program._lr_schedule_guard(is_with_opt=True):
-            out = block.create_var(name=unique_name.generate(f"{param.name}.lr"), shape=[1], dtype=lr.dtype,
-                                   stop_gradient=True)
+            out = block.create_var(
+                name=unique_name.generate(f"{param.name}.lr"), shape=[1], dtype=lr.dtype, stop_gradient=True
+            )
             block.append_op("scale", {"X": [lr]}, {"Out": [out]}, {"scale": float(scale)})
         return out
 
@@ -109,8 +127,14 @@ class Optimizer(abc.ABC):
         if var is None or var.block.program is not program:
             prefix = f"{self._name}_{state}" if self._name else state
             name = unique_name.generate(f"{param.name}_{prefix}")
-            var = _persistable_var(program, name, shape if shape is not None else param.shape,
-                                   dtype or param.dtype, fill_value, self._startup)
+            var = _persistable_var(
+                program,
+                name,
+                shape if shape is not None else param.shape,
+                dtype or param.dtype,
+                fill_value,
+                self._startup,
+            )
             self._accumulators.setdefault(state, {})[param.name] = var
         return var
 
@@ -152,7 +176,7 @@ class Optimizer(abc.ABC):
             readers = _first_readers(block)
             fluid_protocol = _overrides_in_fluids_protocol(type(self))
             for param, grad in trainable:
-                with built_like(readers.get(param.name)):     # the update belongs to the param's layer
+                with built_like(readers.get(param.name)):  # the update belongs to the param's layer
                     if fluid_protocol:
                         self._append_optimize_op(block, (param, grad))
                     else:
@@ -176,8 +200,7 @@ class Optimizer(abc.ABC):
             raise TypeError(f"{type(self).__name__}.minimize: loss must be a Variable, got {loss!r}")
         if grad_clip is not None:
             if not hasattr(grad_clip, "_static_clip"):
-                raise TypeError(f"{type(self).__name__}.minimize: grad_clip must be a gradient clip, "
-                                f"got {grad_clip!r}")
+                raise TypeError(f"{type(self).__name__}.minimize: grad_clip must be a gradient clip, got {grad_clip!r}")
             self._grad_clip = grad_clip
         params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
         ops = self.apply_optimize(loss, startup_program, params_grads)
@@ -195,36 +218,44 @@ def _overrides_in_fluids_protocol(cls):
 def _persistable_var(program, name, shape, dtype, value, startup=None):
     """A persistable variable in ``program``, filled with ``value`` by the startup program (the
     given one, else the default one: inside ``program_guard(main, startup)`` that is ``startup``)."""
-    var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
-                                            stop_gradient=True)
+    var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True, stop_gradient=True)
     startup = startup if startup is not None else default_startup_program()
     sblock = startup.global_block()
     svar = sblock.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
-    ConstantInitializer(float(value))(svar, sblock)      # first in the startup program, as Fluid's
+    ConstantInitializer(float(value))(svar, sblock)  # first in the startup program, as Fluid's
     return var
 
 
 class SGDOptimizer(Optimizer):
     """ParamOut = Param - lr * Grad."""
+
     type = "sgd"
 
     def __init__(self, learning_rate, parameter_list=None, regularization=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        return block.append_op("sgd", {"Param": [param], "Grad": [grad], "LearningRate": [lr]},
-                               {"ParamOut": [param]})
+        return block.append_op("sgd", {"Param": [param], "Grad": [grad], "LearningRate": [lr]}, {"ParamOut": [param]})
 
 
 class MomentumOptimizer(Optimizer):
     """velocity = momentum * velocity + grad; param -= lr * velocity, or with ``use_nesterov``
     param -= lr * (grad + momentum * velocity)."""
+
     type = "momentum"
 
     _velocity_acc_str = "velocity"
 
-    def __init__(self, learning_rate, momentum, parameter_list=None, use_nesterov=False, regularization=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        momentum,
+        parameter_list=None,
+        use_nesterov=False,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._momentum = _check_number("MomentumOptimizer", "momentum", momentum, lo=0.0)
         self._use_nesterov = bool(use_nesterov)
@@ -236,9 +267,11 @@ class MomentumOptimizer(Optimizer):
     def _append_optimize_op(self, block, param, grad, lr):
         velocity = self._get_accumulator(self._velocity_acc_str, param)
         return block.append_op(
-            "momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
+            "momentum",
+            {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
             {"ParamOut": [param], "VelocityOut": [velocity]},
-            {"mu": self._momentum, "use_nesterov": self._use_nesterov})
+            {"mu": self._momentum, "use_nesterov": self._use_nesterov},
+        )
 
 
 SGD = SGDOptimizer
@@ -258,21 +291,32 @@ class LarsMomentumOptimizer(MomentumOptimizer):
     """Momentum with a layer-wise rate: local_lr = lr * lars_coeff * ||param|| / (||grad|| +
     lars_weight_decay * ||param||) (lr when a norm is 0); velocity = momentum * velocity +
     local_lr * (grad + lars_weight_decay * param); param -= velocity."""
+
     type = "lars_momentum"
 
-    def __init__(self, learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        momentum,
+        lars_coeff=0.001,
+        lars_weight_decay=0.0005,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, momentum, parameter_list, False, regularization, grad_clip, name)
         self._lars_coeff = _check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
-        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay,
-                                                lo=0.0)
+        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay, lo=0.0)
 
     def _append_optimize_op(self, block, param, grad, lr):
         velocity = self._get_accumulator(self._velocity_acc_str, param)
         return block.append_op(
-            "lars_momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
+            "lars_momentum",
+            {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
             {"ParamOut": [param], "VelocityOut": [velocity]},
-            {"mu": self._momentum, "lars_coeff": self._lars_coeff, "lars_weight_decay": self._lars_weight_decay})
+            {"mu": self._momentum, "lars_coeff": self._lars_coeff, "lars_weight_decay": self._lars_weight_decay},
+        )
 
 
 LarsMomentum = LarsMomentumOptimizer
@@ -283,6 +327,7 @@ class DpsgdOptimizer(Optimizer):
     ``clip``, one N(0, sigma^2) noise value divided by ``batch_size`` is added, and the parameter
     moves by ``-lr`` times that. The noise comes from the program's seeded generator (Fluid 1.8 seeds
     it from the clock, so its runs differ; pe's repeat under ``random_seed``)."""
+
     type = "dpsgd"
 
     def __init__(self, learning_rate=0.001, clip=0.9, batch_size=0.999, sigma=1e-8, parameter_list=None):
@@ -297,10 +342,12 @@ class DpsgdOptimizer(Optimizer):
         self._seed = 0
 
     def _append_optimize_op(self, block, param, grad, lr):
-        return block.append_op("dpsgd", {"Param": [param], "Grad": [grad], "LearningRate": [lr]},
-                               {"ParamOut": [param]},
-                               {"clip": self._clip, "batch_size": self._batch_size, "sigma": self._sigma,
-                                "seed": self._seed})
+        return block.append_op(
+            "dpsgd",
+            {"Param": [param], "Grad": [grad], "LearningRate": [lr]},
+            {"ParamOut": [param]},
+            {"clip": self._clip, "batch_size": self._batch_size, "sigma": self._sigma, "seed": self._seed},
+        )
 
 
 class DGCMomentumOptimizer(MomentumOptimizer):
@@ -310,24 +357,40 @@ class DGCMomentumOptimizer(MomentumOptimizer):
     only) sends only the top (1 - sparsity) fraction of each large parameter's accumulated velocity
     and keeps the rest for later steps; pe does not sparsify: its update stays the dense momentum
     one (docs/COMPAT.md). ``grad_clip`` must be a GradientClipByNorm, as in Fluid."""
+
     type = "momentum"
 
-    def __init__(self, learning_rate, momentum, rampup_begin_step, rampup_step=1, sparsity=(0.999,),
-                 parameter_list=None, use_nesterov=False, num_trainers=None, regularization=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        momentum,
+        rampup_begin_step,
+        rampup_step=1,
+        sparsity=(0.999,),
+        parameter_list=None,
+        use_nesterov=False,
+        num_trainers=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         assert learning_rate is not None
         assert momentum is not None
         assert rampup_begin_step >= 0, "rampup_begin_step must >= 0"
         if grad_clip is not None:
             if type(grad_clip).__name__ != "GradientClipByNorm":
-                raise TypeError("The type of grad_clip should be 'GradientClipByNorm', because "
-                                "DGCMomentumOptimizer only support GradientClipByNorm")
-            assert isinstance(num_trainers, int), \
+                raise TypeError(
+                    "The type of grad_clip should be 'GradientClipByNorm', because "
+                    "DGCMomentumOptimizer only support GradientClipByNorm"
+                )
+            assert isinstance(num_trainers, int), (
                 f"The type of num_trainers should be 'int', but received {type(num_trainers)}"
+            )
             assert num_trainers > 0, "The value of num_trainers should be greater than 0!"
         if regularization is not None:
-            assert type(regularization).__name__ in ("L1DecayRegularizer", "L2DecayRegularizer"), \
+            assert type(regularization).__name__ in ("L1DecayRegularizer", "L2DecayRegularizer"), (
                 "regularization must be None|L1Decay|L2Deacy"
+            )
         super().__init__(learning_rate, momentum, parameter_list, use_nesterov, regularization, grad_clip, name)
         self._rampup_begin_step = rampup_begin_step
         self._rampup_step = rampup_step

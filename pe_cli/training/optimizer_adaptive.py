@@ -1,12 +1,28 @@
 """Optimizers whose step adapts per parameter from running statistics of its gradients: ``Adam``,
 ``Adagrad``, ``RMSProp``, ``Adamax``, ``Adadelta``, ``DecayedAdagrad``, ``Ftrl`` and ``Lamb`` (and the
 ``...Optimizer`` spellings), each one update op per parameter on the base class of optimizer.py."""
+
 from ..framework.variable import Variable
 from .optimizer import Optimizer, _check_number
 
-__all__ = ["Adam", "AdamOptimizer", "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer",
-           "Adamax", "AdamaxOptimizer", "Adadelta", "AdadeltaOptimizer", "DecayedAdagrad",
-           "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Lamb", "LambOptimizer"]
+__all__ = [
+    "Adam",
+    "AdamOptimizer",
+    "Adagrad",
+    "AdagradOptimizer",
+    "RMSProp",
+    "RMSPropOptimizer",
+    "Adamax",
+    "AdamaxOptimizer",
+    "Adadelta",
+    "AdadeltaOptimizer",
+    "DecayedAdagrad",
+    "DecayedAdagradOptimizer",
+    "Ftrl",
+    "FtrlOptimizer",
+    "Lamb",
+    "LambOptimizer",
+]
 
 
 class AdamOptimizer(Optimizer):
@@ -14,6 +30,7 @@ class AdamOptimizer(Optimizer):
     ``epsilon_scaled`` (pe's, keyword-only): False adds epsilon as Fluid 1.8 does
     (``lr_t * m / (sqrt(v) + epsilon)``), True as Paddle 2.x and pe's run configs do
     (``epsilon * sqrt(1 - beta2^t)`` in that form)."""
+
     type = "adam"
 
     _moment1_acc_str = "moment1"
@@ -21,15 +38,33 @@ class AdamOptimizer(Optimizer):
     _beta1_pow_acc_str = "beta1_pow_acc"
     _beta2_pow_acc_str = "beta2_pow_acc"
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None, lazy_mode=False, *, epsilon_scaled=False):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+        lazy_mode=False,
+        *,
+        epsilon_scaled=False,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._epsilon_scaled = bool(epsilon_scaled)
         # a beta may be a one-value Variable (Fluid 1.8's): the op reads it each step as Beta1Tensor / Beta2Tensor
-        self._beta1 = beta1 if isinstance(beta1, Variable) else \
-            _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
-        self._beta2 = beta2 if isinstance(beta2, Variable) else \
-            _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        self._beta1 = (
+            beta1
+            if isinstance(beta1, Variable)
+            else _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+        )
+        self._beta2 = (
+            beta2
+            if isinstance(beta2, Variable)
+            else _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        )
         self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
         self._lazy_mode = bool(lazy_mode)
 
@@ -38,38 +73,69 @@ class AdamOptimizer(Optimizer):
             self._add_accumulator(self._moment1_acc_str, p)
             self._add_accumulator(self._moment2_acc_str, p)
             # Fluid starts beta^t at 0.9 / 0.999 where the beta is a Variable
-            self._add_accumulator(self._beta1_pow_acc_str, p, shape=[1],
-                                  fill_value=0.9 if isinstance(self._beta1, Variable) else self._beta1)
-            self._add_accumulator(self._beta2_pow_acc_str, p, shape=[1],
-                                  fill_value=0.999 if isinstance(self._beta2, Variable) else self._beta2)
+            self._add_accumulator(
+                self._beta1_pow_acc_str,
+                p,
+                shape=[1],
+                fill_value=0.9 if isinstance(self._beta1, Variable) else self._beta1,
+            )
+            self._add_accumulator(
+                self._beta2_pow_acc_str,
+                p,
+                shape=[1],
+                fill_value=0.999 if isinstance(self._beta2, Variable) else self._beta2,
+            )
 
     def _append_optimize_op(self, block, param, grad, lr):
-        m1, m2, b1, b2 = (self._get_accumulator(s, param) for s in (
-            self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str))
-        inputs = {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
-                  "Beta1Pow": [b1], "Beta2Pow": [b2]}
+        m1, m2, b1, b2 = (
+            self._get_accumulator(s, param)
+            for s in (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
+        )
+        inputs = {
+            "Param": [param],
+            "Grad": [grad],
+            "LearningRate": [lr],
+            "Moment1": [m1],
+            "Moment2": [m2],
+            "Beta1Pow": [b1],
+            "Beta2Pow": [b2],
+        }
         attrs = {"epsilon": self._epsilon, "lazy_mode": self._lazy_mode, "epsilon_scaled": self._epsilon_scaled}
         for attr, slot, beta in (("beta1", "Beta1Tensor", self._beta1), ("beta2", "Beta2Tensor", self._beta2)):
             if isinstance(beta, Variable):
                 inputs[slot] = [beta]
             else:
                 attrs[attr] = beta
-        return block.append_op("adam", inputs, {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2],
-                                                "Beta1PowOut": [b1], "Beta2PowOut": [b2]}, attrs)
+        return block.append_op(
+            "adam",
+            inputs,
+            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1], "Beta2PowOut": [b2]},
+            attrs,
+        )
 
 
 class AdagradOptimizer(Optimizer):
     """moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
+
     type = "adagrad"
 
     _moment_acc_str = "moment"
 
-    def __init__(self, learning_rate, epsilon=1e-6, parameter_list=None, regularization=None, grad_clip=None,
-                 name=None, initial_accumulator_value=0.0):
+    def __init__(
+        self,
+        learning_rate,
+        epsilon=1e-6,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+        initial_accumulator_value=0.0,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._epsilon = _check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
-        self._initial_accumulator_value = _check_number("AdagradOptimizer", "initial_accumulator_value",
-                                                        initial_accumulator_value, lo=0.0)
+        self._initial_accumulator_value = _check_number(
+            "AdagradOptimizer", "initial_accumulator_value", initial_accumulator_value, lo=0.0
+        )
 
     def _create_accumulators(self, block, params):
         for p in params:
@@ -78,8 +144,11 @@ class AdagradOptimizer(Optimizer):
     def _append_optimize_op(self, block, param, grad, lr):
         moment = self._get_accumulator(self._moment_acc_str, param)
         return block.append_op(
-            "adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
-            {"ParamOut": [param], "MomentOut": [moment]}, {"epsilon": self._epsilon})
+            "adagrad",
+            {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [moment]},
+            {"epsilon": self._epsilon},
+        )
 
 
 class RMSPropOptimizer(Optimizer):
@@ -87,14 +156,25 @@ class RMSPropOptimizer(Optimizer):
     moment = momentum * moment + lr * grad / sqrt(mean_square + epsilon)
     (``centered``: mean_grad = rho * mean_grad + (1 - rho) * grad, and mean_square - mean_grad^2 under
     the root); param -= moment."""
+
     type = "rmsprop"
 
     _momentum_acc_str = "momentum"
     _mean_square_acc_str = "mean_square"
     _mean_grad_acc_str = "mean_grad"
 
-    def __init__(self, learning_rate, rho=0.95, epsilon=1e-6, momentum=0.0, centered=False, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        rho=0.95,
+        epsilon=1e-6,
+        momentum=0.0,
+        centered=False,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._rho = _check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
         self._epsilon = _check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
@@ -111,25 +191,42 @@ class RMSPropOptimizer(Optimizer):
         mom, ms = (self._get_accumulator(s, param) for s in (self._momentum_acc_str, self._mean_square_acc_str))
         mg = self._get_accumulator(self._mean_grad_acc_str, param)
         return block.append_op(
-            "rmsprop", {"Param": [param], "Grad": [grad], "Moment": [mom], "MeanSquare": [ms], "MeanGrad": [mg],
-                        "LearningRate": [lr]},
+            "rmsprop",
+            {
+                "Param": [param],
+                "Grad": [grad],
+                "Moment": [mom],
+                "MeanSquare": [ms],
+                "MeanGrad": [mg],
+                "LearningRate": [lr],
+            },
             {"ParamOut": [param], "MomentOut": [mom], "MeanSquareOut": [ms], "MeanGradOut": [mg]},
-            {"decay": self._rho, "epsilon": self._epsilon, "momentum": self._momentum,
-             "centered": self._centered})
+            {"decay": self._rho, "epsilon": self._epsilon, "momentum": self._momentum, "centered": self._centered},
+        )
 
 
 class AdamaxOptimizer(Optimizer):
     """moment = beta1 * moment + (1 - beta1) * grad; inf_norm = max(beta2 * inf_norm + epsilon, |grad|);
     param -= lr / (1 - beta1^t) * moment / inf_norm. beta1^t is a persistable [1] state that a
     ``scale`` op multiplies by beta1 after the updates, as Fluid's does."""
+
     type = "adamax"
 
     _moment_acc_str = "moment"
     _inf_norm_acc_str = "inf_norm"
     _beta1_pow_acc_str = "beta1_pow_acc"
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._beta1 = _check_number("AdamaxOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
         self._beta2 = _check_number("AdamaxOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
@@ -145,10 +242,11 @@ class AdamaxOptimizer(Optimizer):
         m, u = self._get_accumulator(self._moment_acc_str, param), self._get_accumulator(self._inf_norm_acc_str, param)
         b1 = self._get_accumulator(self._beta1_pow_acc_str, param)
         return block.append_op(
-            "adamax", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment": [m], "InfNorm": [u],
-                       "Beta1Pow": [b1]},
+            "adamax",
+            {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment": [m], "InfNorm": [u], "Beta1Pow": [b1]},
             {"ParamOut": [param], "MomentOut": [m], "InfNormOut": [u]},
-            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon})
+            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon},
+        )
 
     def _finish_update(self, block, params_grads):
         ops = []
@@ -163,13 +261,22 @@ class AdadeltaOptimizer(Optimizer):
     update = -sqrt((avg_sq_update + epsilon) / (avg_sq_grad + epsilon)) * grad;
     avg_sq_update = rho * avg_sq_update + (1 - rho) * update^2; param += update. As in Fluid, the
     update op reads no learning rate (``learning_rate`` is checked and kept, not applied)."""
+
     type = "adadelta"
 
     _avg_squared_grad_acc_str = "_avg_squared_grad"
     _avg_squared_update_acc_str = "_avg_squared_update"
 
-    def __init__(self, learning_rate, epsilon=1.0e-6, rho=0.95, parameter_list=None, regularization=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        epsilon=1.0e-6,
+        rho=0.95,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._epsilon = _check_number("AdadeltaOptimizer", "epsilon", epsilon, lo=0.0)
         self._rho = _check_number("AdadeltaOptimizer", "rho", rho, lo=0.0, hi=1.0)
@@ -183,19 +290,30 @@ class AdadeltaOptimizer(Optimizer):
         sg = self._get_accumulator(self._avg_squared_grad_acc_str, param)
         su = self._get_accumulator(self._avg_squared_update_acc_str, param)
         return block.append_op(
-            "adadelta", {"Param": [param], "Grad": [grad], "AvgSquaredGrad": [sg], "AvgSquaredUpdate": [su]},
+            "adadelta",
+            {"Param": [param], "Grad": [grad], "AvgSquaredGrad": [sg], "AvgSquaredUpdate": [su]},
             {"ParamOut": [param], "AvgSquaredGradOut": [sg], "AvgSquaredUpdateOut": [su]},
-            {"rho": self._rho, "epsilon": self._epsilon})
+            {"rho": self._rho, "epsilon": self._epsilon},
+        )
 
 
 class DecayedAdagradOptimizer(Optimizer):
     """moment = decay * moment + (1 - decay) * grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
+
     type = "decayed_adagrad"
 
     _moment_acc_str = "moment"
 
-    def __init__(self, learning_rate, decay=0.95, epsilon=1.0e-6, parameter_list=None, regularization=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        decay=0.95,
+        epsilon=1.0e-6,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._decay = _check_number("DecayedAdagradOptimizer", "decay", decay, lo=0.0, hi=1.0)
         self._epsilon = _check_number("DecayedAdagradOptimizer", "epsilon", epsilon, lo=0.0)
@@ -207,21 +325,34 @@ class DecayedAdagradOptimizer(Optimizer):
     def _append_optimize_op(self, block, param, grad, lr):
         moment = self._get_accumulator(self._moment_acc_str, param)
         return block.append_op(
-            "decayed_adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
-            {"ParamOut": [param], "MomentOut": [moment]}, {"decay": self._decay, "epsilon": self._epsilon})
+            "decayed_adagrad",
+            {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [moment]},
+            {"decay": self._decay, "epsilon": self._epsilon},
+        )
 
 
 class FtrlOptimizer(Optimizer):
     """FTRL-Proximal: squared += grad^2 (n); linear += grad - (n^c - old^c) / lr * param with
     c = -lr_power; param = (l1 * sign(linear) - linear) / (n^c / lr + 2 * l2) where |linear| > l1,
     else 0 (Fluid's kernel adds 1e-10 to l1 and l2)."""
+
     type = "ftrl"
 
     _squared_acc_str = "squared"
     _linear_acc_str = "linear"
 
-    def __init__(self, learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, parameter_list=None, regularization=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate,
+        l1=0.0,
+        l2=0.0,
+        lr_power=-0.5,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        name=None,
+    ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._l1 = _check_number("FtrlOptimizer", "l1", l1, lo=0.0)
         self._l2 = _check_number("FtrlOptimizer", "l2", l2, lo=0.0)
@@ -235,10 +366,17 @@ class FtrlOptimizer(Optimizer):
     def _append_optimize_op(self, block, param, grad, lr):
         sq, lin = (self._get_accumulator(s, param) for s in (self._squared_acc_str, self._linear_acc_str))
         return block.append_op(
-            "ftrl", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "SquaredAccumulator": [sq],
-                     "LinearAccumulator": [lin]},
+            "ftrl",
+            {
+                "Param": [param],
+                "Grad": [grad],
+                "LearningRate": [lr],
+                "SquaredAccumulator": [sq],
+                "LinearAccumulator": [lin],
+            },
             {"ParamOut": [param], "SquaredAccumOut": [sq], "LinearAccumOut": [lin]},
-            {"l1": self._l1, "l2": self._l2, "lr_power": self._lr_power})
+            {"l1": self._l1, "l2": self._l2, "lr_power": self._lr_power},
+        )
 
 
 class LambOptimizer(AdamOptimizer):
@@ -247,30 +385,59 @@ class LambOptimizer(AdamOptimizer):
     m_hat / (sqrt(v_hat) + epsilon) + ...; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm
     is 0). ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
     advances beta1^t and beta2^t itself, as pe's adam does."""
+
     type = "lamb"
 
-    def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
-                 parameter_list=None, regularization=None, grad_clip=None, exclude_from_weight_decay_fn=None,
-                 name=None, *, bias_correction=False):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        lamb_weight_decay=0.01,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-6,
+        parameter_list=None,
+        regularization=None,
+        grad_clip=None,
+        exclude_from_weight_decay_fn=None,
+        name=None,
+        *,
+        bias_correction=False,
+    ):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
         self._bias_correction = bool(bias_correction)
         self._weight_decay = _check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
-            raise TypeError(f"LambOptimizer: exclude_from_weight_decay_fn must be callable, "
-                            f"got {exclude_from_weight_decay_fn!r}")
+            raise TypeError(
+                f"LambOptimizer: exclude_from_weight_decay_fn must be callable, got {exclude_from_weight_decay_fn!r}"
+            )
         self._exclude_fn = exclude_from_weight_decay_fn
 
     def _append_optimize_op(self, block, param, grad, lr):
-        m1, m2, b1, b2 = (self._get_accumulator(s, param) for s in (
-            self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str))
+        m1, m2, b1, b2 = (
+            self._get_accumulator(s, param)
+            for s in (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
+        )
         excluded = self._exclude_fn is not None and self._exclude_fn(param)
         return block.append_op(
-            "lamb", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
-                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
-            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
-             "Beta2PowOut": [b2]},
-            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon,
-             "weight_decay": 0.0 if excluded else self._weight_decay, "bias_correction": self._bias_correction})
+            "lamb",
+            {
+                "Param": [param],
+                "Grad": [grad],
+                "LearningRate": [lr],
+                "Moment1": [m1],
+                "Moment2": [m2],
+                "Beta1Pow": [b1],
+                "Beta2Pow": [b2],
+            },
+            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1], "Beta2PowOut": [b2]},
+            {
+                "beta1": self._beta1,
+                "beta2": self._beta2,
+                "epsilon": self._epsilon,
+                "weight_decay": 0.0 if excluded else self._weight_decay,
+                "bias_correction": self._bias_correction,
+            },
+        )
 
 
 Adam = AdamOptimizer

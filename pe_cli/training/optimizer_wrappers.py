@@ -5,6 +5,7 @@ and ``PipelineOptimizer`` (Fluid's split of a program into sections run by a pip
 Both give exactly the wrapped optimizer's updates: the backward runs the forward ops between
 checkpoints again, as Fluid's does, and the pipeline's sections (recorded on
 ``program._pipeline_opt`` as Fluid does) run as one program."""
+
 from .backward import append_backward
 from ..framework import Variable, default_startup_program, program_guard
 
@@ -59,8 +60,16 @@ class PipelineOptimizer:
     or ``train_from_dataset``) runs the sections in order, one batch at a time: the same updates as
     the wrapped optimizer (Fluid's threads overlap sections of successive batches)."""
 
-    def __init__(self, optimizer, cut_list=None, place_list=None, concurrency_list=None, queue_size=30,
-                 sync_steps=1, start_cpu_core_id=0):
+    def __init__(
+        self,
+        optimizer,
+        cut_list=None,
+        place_list=None,
+        concurrency_list=None,
+        queue_size=30,
+        sync_steps=1,
+        start_cpu_core_id=0,
+    ):
         _check_inner("PipelineOptimizer", optimizer)
         self._optimizer = optimizer
         self._cut_list = cut_list
@@ -77,12 +86,19 @@ class PipelineOptimizer:
             for var in cut:
                 name = var if isinstance(var, str) else getattr(var, "name", None)
                 if name is None or not program.global_block().has_var(name):
-                    raise ValueError(f"PipelineOptimizer: cut_list names {var!r}, which is not a variable "
-                                     f"of the loss's program")
+                    raise ValueError(
+                        f"PipelineOptimizer: cut_list names {var!r}, which is not a variable of the loss's program"
+                    )
         ops, params_grads = self._optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)
         program._pipeline_opt = {
-            "trainer": "PipelineTrainer", "device_worker": "Section", "section_program_list": [],
-            "cut_list": cuts, "place_list": self._place_list, "concurrency_list": self._concurrency_list,
-            "queue_size": self._queue_size, "start_cpu_core_id": self._start_cpu_core_id,
-            "sync_steps": self._sync_steps}
+            "trainer": "PipelineTrainer",
+            "device_worker": "Section",
+            "section_program_list": [],
+            "cut_list": cuts,
+            "place_list": self._place_list,
+            "concurrency_list": self._concurrency_list,
+            "queue_size": self._queue_size,
+            "start_cpu_core_id": self._start_cpu_core_id,
+            "sync_steps": self._sync_steps,
+        }
         return ops, params_grads

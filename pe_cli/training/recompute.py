@@ -4,6 +4,7 @@ the segment's ops whose values are not kept, writing them to ``<name>.subprog_<k
 grad ops read those. What is kept: the checkpoints, the inputs (values no op of the path writes),
 the values that cross a segment's bounds and the ``seed`` op's output that each dropout reads, so a
 dropout run again drops the units its forward run dropped. The op sequence is Fluid 1.8's."""
+
 from ..base.errors import PeError
 from ..framework import OpRole
 from ..framework.source import built_like
@@ -31,8 +32,9 @@ def insert_dropout_seeds(block, fwd_ops):
             name = generate(generate("seed") + ".tmp")
             block.create_var(name=name, shape=[1], dtype="int32", stop_gradient=False)
             seed = int(op.attrs.get("seed", 0)) if op.attrs.get("fix_seed") else 0
-            out.append(block._insert_op(block.ops.index(op), "seed", {}, {"Out": [name]}, {"seed": seed},
-                                        role=OpRole.Forward))
+            out.append(
+                block._insert_op(block.ops.index(op), "seed", {}, {"Out": [name]}, {"seed": seed}, role=OpRole.Forward)
+            )
             op.inputs["Seed"] = [name]
         out.append(op)
     return out
@@ -76,8 +78,9 @@ class _Uses:
 def _segments(uses, checkpoints):
     """Fluid's recompute segments [begin, end) of the path, from its checkpoints in the order their
     values are made (an input first)."""
-    ordered = sorted((n for n in dict.fromkeys(checkpoints) if uses.known(n)),
-                     key=lambda n: max(uses.writers[n], default=-1))
+    ordered = sorted(
+        (n for n in dict.fromkeys(checkpoints) if uses.known(n)), key=lambda n: max(uses.writers[n], default=-1)
+    )
     segments = []
     if len(ordered) == 1:
         last = max(uses.writers[ordered[0]], default=-1)
@@ -107,8 +110,10 @@ def append_recomputing_grads(block, fwd_ops, loss_name, checkpoints, append_grad
     ops = _path(fwd_ops, loss_name)
     for op in ops:
         if "sub_block" in op.attrs:
-            raise PeError(f"{op.describe()}: recomputation (checkpoints) does not take ops that run a block "
-                          f"of their own, as in Fluid; give no checkpoints for this program")
+            raise PeError(
+                f"{op.describe()}: recomputation (checkpoints) does not take ops that run a block "
+                f"of their own, as in Fluid; give no checkpoints for this program"
+            )
     uses = _Uses(ops)
     segments = _segments(uses, checkpoints)
     kept = _kept(block, ops, uses, segments, checkpoints)
@@ -137,8 +142,13 @@ def _append_copy(block, op, renames):
     for n in op.input_arg_names + op.output_arg_names:
         if n in renames and not block.has_var(renames[n]):
             var = block.var(n)
-            block.create_var(name=renames[n], shape=var.shape, dtype=var.dtype, lod_level=var.lod_level,
-                             stop_gradient=var.stop_gradient)
+            block.create_var(
+                name=renames[n],
+                shape=var.shape,
+                dtype=var.dtype,
+                lod_level=var.lod_level,
+                stop_gradient=var.stop_gradient,
+            )
     inputs = {s: [renames.get(n, n) for n in names] for s, names in op.inputs.items()}
     outputs = {s: [renames.get(n, n) for n in names] for s, names in op.outputs.items()}
     with built_like(op):

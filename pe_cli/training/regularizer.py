@@ -1,4 +1,5 @@
 """Weight decay: adds coeff * sign(param) (L1) or coeff * param (L2) to a gradient, as ops."""
+
 import abc
 
 from ..framework import unique_name
@@ -43,8 +44,9 @@ def append_regularization_ops(params_grads, regularization=None):
             continue
         block = param.block
         decay = reg.append_decay(block, param, grad)
-        new_grad = block.create_var(name=unique_name.generate(f"{grad.name}.regularized"),
-                                    shape=grad.shape, dtype=grad.dtype)
+        new_grad = block.create_var(
+            name=unique_name.generate(f"{grad.name}.regularized"), shape=grad.shape, dtype=grad.dtype
+        )
         block.append_op("sum", {"X": [grad, decay]}, {"Out": [new_grad]})
         out.append((param, new_grad))
     return out

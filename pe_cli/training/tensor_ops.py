@@ -2,6 +2,7 @@
 cast, scale, the elementwise binaries and fill_constant, each appended to the current block as
 Fluid's layer of that name appends it (same op, attributes and variable names: ``scale_3``'s output
 is ``scale_3.tmp_0``), so that pe_cli.training needs nothing from pe_cli.layers, the floor above it."""
+
 from ..framework import default_main_program, unique_name
 from ..framework.source import layer_guard
 from .optimizer import _persistable_var
@@ -26,9 +27,8 @@ def cast(x, dtype):
     return _append("cast", {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype)
 
 
-def scale(x, scale=1.0, bias=0.0):     # noqa: A002 -- Fluid's argument names
-    return _append("scale", {"X": [x]}, {"scale": float(scale), "bias": float(bias), "bias_after_scale": True},
-                   x.dtype)
+def scale(x, scale=1.0, bias=0.0):  # noqa: A002 -- Fluid's argument names
+    return _append("scale", {"X": [x]}, {"scale": float(scale), "bias": float(bias), "bias_after_scale": True}, x.dtype)
 
 
 def elementwise(op_type, x, y):
@@ -37,8 +37,13 @@ def elementwise(op_type, x, y):
 
 
 def fill_constant(shape, dtype, value):
-    out = _append("fill_constant", {}, {"dtype": dtype, "force_cpu": False, "shape": list(shape),
-                                        "value": float(value)}, dtype, stop_gradient=True)
+    out = _append(
+        "fill_constant",
+        {},
+        {"dtype": dtype, "force_cpu": False, "shape": list(shape), "value": float(value)},
+        dtype,
+        stop_gradient=True,
+    )
     out.stop_gradient = True
     return out
 

@@ -1,5 +1,6 @@
 """Where parameter blocks live: Fluid's placement policies (``dispatch(varlist)`` -> one server
 endpoint per block). Both are deterministic, so every process places every block alike."""
+
 import zlib
 
 from ..base.errors import PeError

@@ -5,6 +5,7 @@ op, and the ops that advance its optimizer state) on the server that holds the p
 learning-rate schedule's ops on every server. An optimize op belongs to the parameter whose update op
 it feeds, or whose state it advances; the learning rate is shared by all.
 """
+
 from dataclasses import dataclass, field
 
 from ..base.errors import PeError
@@ -15,9 +16,9 @@ from ..ops.registry import grad_var_name
 @dataclass
 class ParamGroup:
     param: str
-    grad: str                           # the gradient backward writes (w@GRAD): what trainers send
-    ops: list = field(default_factory=list)     # its optimize ops, in program order
-    names: set = field(default_factory=set)     # the variables those ops read or write
+    grad: str  # the gradient backward writes (w@GRAD): what trainers send
+    ops: list = field(default_factory=list)  # its optimize ops, in program order
+    names: set = field(default_factory=set)  # the variables those ops read or write
 
 
 def _role(op):
@@ -50,7 +51,7 @@ def optimize_groups(block):
         g.names = set(update.input_arg_names + update.output_arg_names) - shared
     owner = dict(update_of)
     changed = True
-    while changed:              # chains: scale -> sum -> update; an op joins when it touches a group
+    while changed:  # chains: scale -> sum -> update; an op joins when it touches a group
         changed = False
         for op in optimize:
             if id(op) in owner:
@@ -58,9 +59,11 @@ def optimize_groups(block):
             names = set(op.input_arg_names + op.output_arg_names) - shared
             hits = [g for g in groups if g.names & names]
             if len(hits) > 1:
-                raise PeError(f"parameter-server mode: {op.describe()} reads the values of several "
-                              f"parameters ({', '.join(g.param for g in hits)}); each parameter is updated "
-                              f"on one server, so clipping by the global norm is not supported in this mode")
+                raise PeError(
+                    f"parameter-server mode: {op.describe()} reads the values of several "
+                    f"parameters ({', '.join(g.param for g in hits)}); each parameter is updated "
+                    f"on one server, so clipping by the global norm is not supported in this mode"
+                )
             if hits:
                 owner[id(op)] = hits[0]
                 hits[0].names |= names
@@ -68,7 +71,9 @@ def optimize_groups(block):
     for op in optimize:
         group = owner.get(id(op))
         if group is None:
-            raise PeError(f"parameter-server mode: {op.describe()} belongs to no parameter's update; "
-                          f"train this program in collective mode (config.mode = 'nccl2')")
+            raise PeError(
+                f"parameter-server mode: {op.describe()} belongs to no parameter's update; "
+                f"train this program in collective mode (config.mode = 'nccl2')"
+            )
         group.ops.append(op)
     return groups, shared

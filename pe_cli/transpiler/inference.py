@@ -11,6 +11,7 @@ bias add's instead. As Fluid's, it looks at a conv2d's next ops in block order (
 branch), folds only batch_norm in test mode statistics (its running mean and variance), and leaves
 fc and everything else alone. Fluid's code takes eps as 1e-5 whatever the op says; pe uses the
 batch_norm's own ``epsilon`` (the same by default). The MKLDNN relu fusion has nothing to do in pe."""
+
 import numpy as np
 
 from ..base.errors import PeError
@@ -32,15 +33,22 @@ class InferenceTranspiler:
         while i < len(block.ops) - 1:
             op, nxt = block.ops[i], block.ops[i + 1]
             if op.type == "conv2d" and nxt.type == "batch_norm":
-                bias_op = block._insert_op(i + 1, "elementwise_add",
-                                           {"X": op.output("Output"), "Y": nxt.input("Bias")},
-                                           {"Out": nxt.output("Y")},
-                                           {"axis": 3 if op.attrs.get("data_format") == "NHWC" else 1})
+                bias_op = block._insert_op(
+                    i + 1,
+                    "elementwise_add",
+                    {"X": op.output("Output"), "Y": nxt.input("Bias")},
+                    {"Out": nxt.output("Y")},
+                    {"axis": 3 if op.attrs.get("data_format") == "NHWC" else 1},
+                )
                 self._fold(block, op, nxt, bias_op, with_bias=False)
                 block._remove_op(i + 2)
                 i += 1
-            elif (op.type == "conv2d" and nxt.type == "elementwise_add" and i + 2 < len(block.ops)
-                  and block.ops[i + 2].type == "batch_norm"):
+            elif (
+                op.type == "conv2d"
+                and nxt.type == "elementwise_add"
+                and i + 2 < len(block.ops)
+                and block.ops[i + 2].type == "batch_norm"
+            ):
                 bn = block.ops[i + 2]
                 self._fold(block, op, bn, nxt, with_bias=True)
                 renamed[bn.output("Y")[0]] = nxt.output("Out")[0]
@@ -56,8 +64,10 @@ class InferenceTranspiler:
     def _load(self, name):
         var = self.scope.find_var(name)
         if var is None:
-            raise PeError(f"InferenceTranspiler: parameter {name!r} has no value in the scope; run the startup "
-                          f"program (or load the model) into the scope first")
+            raise PeError(
+                f"InferenceTranspiler: parameter {name!r} has no value in the scope; run the startup "
+                f"program (or load the model) into the scope first"
+            )
         return np.array(var.get_tensor())
 
     def _fold(self, block, conv, bn, bias_op, with_bias):

@@ -1,6 +1,7 @@
 """The plan of parameter-server mode: every parameter cut into blocks, each block placed on a
 server, each gradient block numbered (its MPI tag). Computed once from the program as it was before
 transpiling, the same in every process (trainers and servers transpile the same program)."""
+
 from dataclasses import dataclass
 
 from ..base.errors import PeError
@@ -11,8 +12,9 @@ from .slicing import slice_variable
 @dataclass
 class Placed:
     """One block of a parameter: where it lives and its message tag."""
-    group: object       # the parameter's ParamGroup
-    block: object       # its VarBlock (rows of the parameter)
+
+    group: object  # the parameter's ParamGroup
+    block: object  # its VarBlock (rows of the parameter)
     endpoint: str
     tag: int
 
@@ -37,25 +39,30 @@ def _endpoint_list(value, what):
 
 class PServerPlan:
     def __init__(self, origin, pservers, trainers, trainer_id, sync_mode, config):
-        self.origin = origin                    # a clone of the program before transpiling
+        self.origin = origin  # a clone of the program before transpiling
         self.endpoints = _endpoint_list(pservers, "pservers")
         if not isinstance(trainers, int) or trainers < 1:
-            raise PeError(f"DistributeTranspiler.transpile in pserver mode: trainers must be the number of "
-                          f"trainers (an int >= 1), got {trainers!r}")
+            raise PeError(
+                f"DistributeTranspiler.transpile in pserver mode: trainers must be the number of "
+                f"trainers (an int >= 1), got {trainers!r}"
+            )
         if not isinstance(trainer_id, int) or not 0 <= trainer_id < trainers:
             raise PeError(f"DistributeTranspiler.transpile: trainer_id must be in [0, {trainers}), got {trainer_id!r}")
         self.trainers, self.trainer_id, self.sync = trainers, trainer_id, bool(sync_mode)
         block = origin.global_block()
         groups, self.shared = optimize_groups(block)
         if not groups:
-            raise PeError("DistributeTranspiler.transpile: the program has no optimizer ops; call "
-                          "optimizer.minimize(loss) before transpiling")
+            raise PeError(
+                "DistributeTranspiler.transpile: the program has no optimizer ops; call "
+                "optimizer.minimize(loss) before transpiling"
+            )
         self.groups = sorted(groups, key=lambda g: _grad_written_at(block, g.grad))
         dispatcher = config.split_method(self.endpoints)
         self.placed = []
         for g in self.groups:
-            blocks = slice_variable(g.param, block.var(g.param).shape, len(self.endpoints),
-                                    config.min_block_size, config.slice_var_up)
+            blocks = slice_variable(
+                g.param, block.var(g.param).shape, len(self.endpoints), config.min_block_size, config.slice_var_up
+            )
             for b in blocks:
                 self.placed.append(Placed(g, b, None, len(self.placed)))
         for p, ep in zip(self.placed, dispatcher.dispatch([p.grad for p in self.placed])):

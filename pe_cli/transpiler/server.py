@@ -3,6 +3,7 @@ learning-rate schedule's block (when the program has a schedule), and one optimi
 parameter block it holds: in synchronous mode ``sum`` of the trainers' gradient blocks, ``scale`` by
 1/trainers, then the parameter's own optimize ops on the blocks (regularization, clipping, the update).
 Its startup program runs the original initializers and takes its blocks from their values."""
+
 from ..framework import Program
 from ..framework.operator import OpRole
 
@@ -26,13 +27,19 @@ def _renamer(plan, placed, origin_block):
 
 
 def _var_like(block, origin_var, name, shape, persistable=None):
-    return block.create_var(name=name, shape=shape, dtype=origin_var.dtype, type=origin_var.type,
-                            persistable=origin_var.persistable if persistable is None else persistable)
+    return block.create_var(
+        name=name,
+        shape=shape,
+        dtype=origin_var.dtype,
+        type=origin_var.type,
+        persistable=origin_var.persistable if persistable is None else persistable,
+    )
 
 
 def _clone_op(block, op, rename):
     def mapped(slots):
         return {slot: [rename.get(n, n) for n in names] for slot, names in slots.items()}
+
     return block.append_op(op.type, mapped(op.inputs), mapped(op.outputs), dict(op.attrs), role=op.role)
 
 
@@ -42,7 +49,7 @@ def pserver_program(plan, endpoint, lr_ops):
     program = Program()
     program.random_seed = plan.origin.random_seed
     g0 = program.global_block()
-    origin_of = {}          # this program's persistable name -> (origin name, VarBlock or None)
+    origin_of = {}  # this program's persistable name -> (origin name, VarBlock or None)
     lr_block = -1
     if lr_ops:
         names = {n for op in lr_ops for n in op.input_arg_names + op.output_arg_names}
@@ -75,16 +82,28 @@ def pserver_program(plan, endpoint, lr_ops):
         optimize_blocks.append(block)
         grad_blocks.append([placed.tag, received, block.idx])
         param_blocks.append([placed.tag, placed.param])
-    op = g0.append_op("listen_and_serv", {"X": []}, {}, {
-        "endpoint": endpoint, "pserver_endpoints": list(plan.endpoints), "Fanin": plan.trainers,
-        "sync_mode": plan.sync, "optimize_blocks": optimize_blocks, "lr_decay_block_id": lr_block,
-        "grad_to_block_id": [f"{p.grad}:{b.idx}" for p, b in zip(mine, optimize_blocks)],
-        "grad_blocks": grad_blocks, "param_blocks": param_blocks})
+    op = g0.append_op(
+        "listen_and_serv",
+        {"X": []},
+        {},
+        {
+            "endpoint": endpoint,
+            "pserver_endpoints": list(plan.endpoints),
+            "Fanin": plan.trainers,
+            "sync_mode": plan.sync,
+            "optimize_blocks": optimize_blocks,
+            "lr_decay_block_id": lr_block,
+            "grad_to_block_id": [f"{p.grad}:{b.idx}" for p, b in zip(mine, optimize_blocks)],
+            "grad_blocks": grad_blocks,
+            "param_blocks": param_blocks,
+        },
+    )
     program._listen_and_serv = op
     program._pserver_origin = origin_of
     # Fluid's record of the sliced parameters: [the whole variable, the block's first row, the block]
-    program._slice_vars_and_attrs = [[origin.var(p.group.param), p.block.row0, g0.var(p.param)]
-                                     for p in mine if p.block.count > 1]
+    program._slice_vars_and_attrs = [
+        [origin.var(p.group.param), p.block.row0, g0.var(p.param)] for p in mine if p.block.count > 1
+    ]
     return program
 
 
@@ -108,6 +127,7 @@ def pserver_startup(origin_startup, program):
         if vb is None or vb.count == 1:
             block.append_op("assign", {"X": name}, {"Out": new})
         else:
-            block.append_op("slice", {"Input": name}, {"Out": new},
-                            {"axes": [0], "starts": [vb.row0], "ends": [vb.row0 + vb.rows]})
+            block.append_op(
+                "slice", {"Input": name}, {"Out": new}, {"axes": [0], "starts": [vb.row0], "ends": [vb.row0 + vb.rows]}
+            )
     return startup

@@ -5,6 +5,7 @@ A variable of ``numel`` values is cut along dim 0 into at most ``servers`` block
 to whole rows, so a block is always a run of complete rows. A variable that yields one block keeps
 its name; otherwise the blocks are ``name.block0``, ``name.block1``, ...
 """
+
 import math
 from dataclasses import dataclass
 
@@ -12,12 +13,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class VarBlock:
     """Rows ``[row0, row0 + rows)`` of variable ``var`` (``index`` of ``count`` blocks)."""
+
     var: str
     index: int
     count: int
     row0: int
     rows: int
-    shape: tuple        # the block's shape
+    shape: tuple  # the block's shape
 
     def name(self, var=None):
         """This block's name for ``var`` (default: the sliced variable): ``w.block1``, or ``var``
@@ -25,7 +27,7 @@ class VarBlock:
         var = self.var if var is None else var
         return var if self.count == 1 else f"{var}.block{self.index}"
 
-    def __str__(self):              # Fluid's VarBlock string: "name:index:size"
+    def __str__(self):  # Fluid's VarBlock string: "name:index:size"
         return f"{self.var}:{self.index}:{_numel(self.shape)}"
 
 

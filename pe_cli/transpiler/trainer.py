@@ -7,6 +7,7 @@ the values the servers hold.
 A row-sparse gradient (embedding(is_sparse=True)) is cut by ``split_selected_rows`` and sent as it
 is, the rows it holds and their values: its servers receive what the step touched, never the
 [vocabulary, dim] table (Fluid's sparse send). The parameters come back whole, as Fluid's recv does."""
+
 from ..base.dtypes import VarType
 from ..framework.operator import OpRole
 
@@ -28,8 +29,8 @@ def rewrite_trainer_program(program, plan):
     block.ops = [op for op in block.ops if not _is_moved(op)]
     used = {n for op in block.ops for n in op.input_arg_names + op.output_arg_names}
     for name in [n for n, v in block.vars.items() if v.persistable and n not in used]:
-        del block.vars[name]        # optimizer state: the servers hold it (and checkpoints must not)
-    program._pserver_trainer = True     # its steps exchange with the servers: one step at a time (data/hogwild.py)
+        del block.vars[name]  # optimizer state: the servers hold it (and checkpoints must not)
+    program._pserver_trainer = True  # its steps exchange with the servers: one step at a time (data/hogwild.py)
     program._bump()
     for group in plan.groups:
         placed = plan.blocks_of(group)
@@ -38,14 +39,23 @@ def rewrite_trainer_program(program, plan):
         at = max(i for i, op in enumerate(block.ops) if group.grad in op.output_arg_names) + 1
         if len(placed) > 1:
             sections = [p.block.rows for p in placed]
-            split, attrs = (("split_selected_rows", {"height_sections": sections})
-                            if grad.type == VarType.SELECTED_ROWS else ("split_byref", {"sections": sections}))
-            block._insert_op(at, split, {"X": group.grad}, {"Out": [p.grad for p in placed]}, attrs,
-                             role=OpRole.Backward)
+            split, attrs = (
+                ("split_selected_rows", {"height_sections": sections})
+                if grad.type == VarType.SELECTED_ROWS
+                else ("split_byref", {"sections": sections})
+            )
+            block._insert_op(
+                at, split, {"X": group.grad}, {"Out": [p.grad for p in placed]}, attrs, role=OpRole.Backward
+            )
             at += 1
-        block._insert_op(at, "send", {"X": [p.grad for p in placed]}, {},
-                         dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed],
-                              sync_mode=plan.sync), role=OpRole.Backward)
+        block._insert_op(
+            at,
+            "send",
+            {"X": [p.grad for p in placed]},
+            {},
+            dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed], sync_mode=plan.sync),
+            role=OpRole.Backward,
+        )
     with program._role_guard(OpRole.Optimize):
         if plan.sync:
             block.append_op("send_barrier", attrs=plan.who())
@@ -56,10 +66,18 @@ def _receive_parameters(block, plan):
     """recv of every parameter's blocks, then (synchronous mode) fetch_barrier, then the joins."""
     for group in plan.groups:
         placed = plan.blocks_of(group)
-        block.append_op("recv", {}, {"Out": [p.param for p in placed]},
-                        dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed],
-                             shapes=[list(p.block.shape) for p in placed],
-                             dtype=block.var(group.param).dtype))
+        block.append_op(
+            "recv",
+            {},
+            {"Out": [p.param for p in placed]},
+            dict(
+                plan.who(),
+                epmap=[p.endpoint for p in placed],
+                tags=[p.tag for p in placed],
+                shapes=[list(p.block.shape) for p in placed],
+                dtype=block.var(group.param).dtype,
+            ),
+        )
     if plan.sync:
         block.append_op("fetch_barrier", attrs=plan.who())
     for group in plan.groups:

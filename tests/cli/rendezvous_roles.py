@@ -1,6 +1,7 @@
 """Helpers of tests/cli/test_rendezvous.py (no tests here): Fluid's environment for each role of a
 cluster, each role started as its own `pe fluid` process (on loopback, or inside a network namespace
 of its own), and network namespaces joined by veth pairs to a bridge, made and removed by the test."""
+
 import os
 import random
 import shutil
@@ -49,17 +50,30 @@ def pserver_envs(ips, port, trainers=2):
     common = dict(PADDLE_PSERVER_ENDPOINTS=server, PADDLE_TRAINERS_NUM=str(trainers))
     envs = [dict(common, PADDLE_TRAINING_ROLE="PSERVER", PADDLE_CURRENT_ENDPOINT=server)]
     for i in range(trainers):
-        envs.append(dict(common, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(i),
-                         PADDLE_CURRENT_ENDPOINT=f"{ips[1 + i]}:{port + 1 + i}"))
+        envs.append(
+            dict(
+                common,
+                PADDLE_TRAINING_ROLE="TRAINER",
+                PADDLE_TRAINER_ID=str(i),
+                PADDLE_CURRENT_ENDPOINT=f"{ips[1 + i]}:{port + 1 + i}",
+            )
+        )
     return envs
 
 
 def collective_envs(ips, port):
     """Fluid's environment of len(ips) collective (nccl2) trainers, trainer i at ips[i]."""
     endpoints = [f"{ip}:{port + i}" for i, ip in enumerate(ips)]
-    return [dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(i), PADDLE_TRAINERS_NUM=str(len(ips)),
-                 PADDLE_TRAINER_ENDPOINTS=",".join(endpoints), PADDLE_CURRENT_ENDPOINT=endpoints[i])
-            for i in range(len(ips))]
+    return [
+        dict(
+            PADDLE_TRAINING_ROLE="TRAINER",
+            PADDLE_TRAINER_ID=str(i),
+            PADDLE_TRAINERS_NUM=str(len(ips)),
+            PADDLE_TRAINER_ENDPOINTS=",".join(endpoints),
+            PADDLE_CURRENT_ENDPOINT=endpoints[i],
+        )
+        for i in range(len(ips))
+    ]
 
 
 class Roles:
@@ -71,15 +85,17 @@ class Roles:
         self.mark = uuid.uuid4().hex
         self.procs, self.namespaces = [], namespaces
         for i, role_env in enumerate(envs):
-            env = dict(os.environ, PYTHONPATH=REPO, PE_NUM_THREADS="1", PE_TEST_MARK=self.mark, **role_env,
-                       **(extra or {}))
+            env = dict(
+                os.environ, PYTHONPATH=REPO, PE_NUM_THREADS="1", PE_TEST_MARK=self.mark, **role_env, **(extra or {})
+            )
             env.pop("PE_DEBUG", None)
             args = [str(a) for a in argvs[i]] if argvs else ["fluid", SCRIPT, str(out), fault]
             argv = [sys.executable, "-m", "pe_cli"] + args
             if namespaces:
                 argv = ["ip", "netns", "exec", namespaces[i]] + argv
-            self.procs.append(subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                               stderr=subprocess.PIPE, text=True))
+            self.procs.append(
+                subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            )
         self.outputs = None
 
     def pid_of(self, index, timeout=60):
@@ -172,8 +188,9 @@ class Namespaces:
             for i, name in enumerate(self.names):
                 inner, outer = f"pe{tag}v{i}", f"pe{tag}b{i}"
                 self._run("ip", "netns", "add", name)
-                self._run("ip", "link", "add", inner, "netns", name, "type", "veth", "peer", "name", outer,
-                          "netns", self.hub)
+                self._run(
+                    "ip", "link", "add", inner, "netns", name, "type", "veth", "peer", "name", outer, "netns", self.hub
+                )
                 self._in(self.hub, "ip", "link", "set", outer, "master", "br0")
                 self._in(self.hub, "ip", "link", "set", outer, "up")
                 self._in(name, "ip", "addr", "add", f"{self.ips[i]}/24", "dev", inner)

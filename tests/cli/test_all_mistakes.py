@@ -1,5 +1,6 @@
 """All the mistakes of a config or model file at once (issue 18, item 7): one line each, in the
 order of the file, each with its file:line:col, the key and the fix; at most 20 shown; exit 2."""
+
 import re
 
 from tests.cli.test_helpers import REPO, pe
@@ -54,9 +55,12 @@ layers:
 loss: loss
 """)
     parsed = _lines(pe("summary", model))
-    assert [m["rest"].split(":")[0] for m in parsed] == ["layers[0].fc1.type", "layers[1].xent.sof_label",
-                                                         "layers[2].loss.x"]
-    assert "did you mean 'xent'?" in parsed[2]["rest"]      # fc1's mistake does not hide the others
+    assert [m["rest"].split(":")[0] for m in parsed] == [
+        "layers[0].fc1.type",
+        "layers[1].xent.sof_label",
+        "layers[2].loss.x",
+    ]
+    assert "did you mean 'xent'?" in parsed[2]["rest"]  # fc1's mistake does not hide the others
 
 
 def test_at_most_twenty_are_shown(tmp_path):

@@ -9,6 +9,7 @@ Each corpus file says what to expect in its header comments:
     # exit: <status>              (default 2, a config error)
 Helper model files the corpus points at live in tests/broken_configs/models/.
 """
+
 import glob
 import os
 import re

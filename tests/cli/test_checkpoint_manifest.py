@@ -3,6 +3,7 @@ manifest (sizes, sha256); a damaged newest checkpoint is one line naming the int
 from --resume (the "already finished" path too), pe eval and pe export, quickly and without a hang;
 pe infer checks the manifest pe export writes into an inference directory.
 A checkpoint written before manifests existed stays loadable. Real `pe` processes."""
+
 import json
 import os
 import shutil
@@ -20,8 +21,14 @@ from pe_cli.run.inference import load_inference
 from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_mlp.yaml"
-SMALL = ["data.train.limit=128", "data.eval.limit=64", "data.batch_size=32", "epochs=2", "output.curves=false",
-         "output.graphs=[]"]
+SMALL = [
+    "data.train.limit=128",
+    "data.eval.limit=64",
+    "data.batch_size=32",
+    "epochs=2",
+    "output.curves=false",
+    "output.graphs=[]",
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +62,17 @@ def _fifo(path):
 DAMAGES = {"truncated": _truncate, "pickle": _pickle, "wrong dtype": _float64, "fifo": _fifo, "missing": os.unlink}
 # each damage reached through another command that names the checkpoint as good
 COMMANDS = {
-    "truncated": lambda run, tmp: ("train", CONFIG, *SMALL, "--resume", run, "-q"),      # "already finished"
+    "truncated": lambda run, tmp: ("train", CONFIG, *SMALL, "--resume", run, "-q"),  # "already finished"
     "pickle": lambda run, tmp: ("eval", CONFIG, *SMALL, "--checkpoint", run),
-    "wrong dtype": lambda run, tmp: ("export", CONFIG, *SMALL, "--checkpoint", run / "ckpt" / "last",
-                                     "--onnx", tmp / "m.onnx"),
+    "wrong dtype": lambda run, tmp: (
+        "export",
+        CONFIG,
+        *SMALL,
+        "--checkpoint",
+        run / "ckpt" / "last",
+        "--onnx",
+        tmp / "m.onnx",
+    ),
     "fifo": lambda run, tmp: ("train", CONFIG, *SMALL, "--resume", run / "ckpt" / "step-8", "-q"),
     "missing": lambda run, tmp: ("train", CONFIG, *SMALL, "epochs=3", "-q", "--out", run, "--resume"),
 }
@@ -87,7 +101,7 @@ def test_a_damaged_last_checkpoint_names_the_previous_good_one(run8, tmp_path, d
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"pe: error: {run}/ckpt/step-8 is damaged (fc1.w_0.npy")
     assert lines[0].endswith(f"resume from {run}/ckpt/step-4: pe train CONFIG --resume {run}/ckpt/step-4")
-    assert took < 10, took      # no hang on a FIFO; on an idle machine it is about 3 s (the start of pe)
+    assert took < 10, took  # no hang on a FIFO; on an idle machine it is about 3 s (the start of pe)
 
 
 def test_a_checkpoint_without_manifest_stays_loadable_and_checked(run8, tmp_path):
@@ -97,11 +111,11 @@ def test_a_checkpoint_without_manifest_stays_loadable_and_checked(run8, tmp_path
         os.unlink(run / "ckpt" / f"step-{step}" / MANIFEST)
     ok = pe("eval", CONFIG, *SMALL, "--checkpoint", run)
     assert ok.returncode == 0 and "acc" in ok.stdout, ok.stderr
-    _float64(str(run / "ckpt" / "step-8" / "fc1.w_0.npy"))      # no manifest: the program's checks find it
+    _float64(str(run / "ckpt" / "step-8" / "fc1.w_0.npy"))  # no manifest: the program's checks find it
     proc = pe("train", CONFIG, *SMALL, "--resume", run, "-q")
     assert proc.returncode == 1 and "nothing to do" not in proc.stdout
     assert "'fc1.w_0'" in proc.stderr and "float64, the program expects float32" in proc.stderr
-    _truncate(str(run / "ckpt" / "step-8" / "fc1.w_0.npy"))     # and the headers of its .npy files
+    _truncate(str(run / "ckpt" / "step-8" / "fc1.w_0.npy"))  # and the headers of its .npy files
     assert "fc1.w_0.npy:" in manifest_problem(str(run / "ckpt" / "step-8"))
 
 

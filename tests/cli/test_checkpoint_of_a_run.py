@@ -1,6 +1,7 @@
 """A checkpoint inside a run directory is the run's (issue 77, items 2 and 6): `pe predict`, `pe eval`
 and `pe export` refuse a CONFIG whose model or preprocessing differs from the run's records, naming
 the key; `--checkpoint RUN` is the best checkpoint where the run kept one; each says which step."""
+
 import numpy as np
 import pytest
 
@@ -21,8 +22,8 @@ def run(tmp_path_factory):
     images, _ = load_mnist(f"{REPO}/data/mnist", "eval")
     np.save(root / "images.npy", images[:100])
     best = (root / "run" / "ckpt" / "best").read_text().strip()
-    assert best != (root / "run" / "ckpt" / "last").read_text().strip()    # the highest loss: an early step
-    assert f"; best: {root / 'run' / 'ckpt' / best} (loss " in proc.stdout    # pe train's last lines say it
+    assert best != (root / "run" / "ckpt" / "last").read_text().strip()  # the highest loss: an early step
+    assert f"; best: {root / 'run' / 'ckpt' / best} (loss " in proc.stdout  # pe train's last lines say it
     return root, best
 
 
@@ -30,12 +31,32 @@ def test_a_sigmoid_run_predicts_with_its_model_from_its_best_checkpoint(run):
     root, best = run
     step = best.split("-")[1]
     said = f"checkpoint: {root / 'run' / 'ckpt' / best} (step {step})"
-    proc = pe("predict", CONFIG, SIGMOID, "--checkpoint", root / "run", "--data", root / "images.npy",
-              "-o", root / "p.npz", "-q")
+    proc = pe(
+        "predict",
+        CONFIG,
+        SIGMOID,
+        "--checkpoint",
+        root / "run",
+        "--data",
+        root / "images.npy",
+        "-o",
+        root / "p.npz",
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     assert said in proc.stdout
-    evaluated = pe("eval", CONFIG, *SMALL, SIGMOID, "eval.fetches=[logits]", "--checkpoint", root / "run",
-                   "-o", root / "e.json", "--save-fetches")
+    evaluated = pe(
+        "eval",
+        CONFIG,
+        *SMALL,
+        SIGMOID,
+        "eval.fetches=[logits]",
+        "--checkpoint",
+        root / "run",
+        "-o",
+        root / "e.json",
+        "--save-fetches",
+    )
     assert evaluated.returncode == 0, evaluated.stderr
     assert said in evaluated.stdout
     with np.load(root / "e-fetches.npz") as z:
@@ -51,12 +72,26 @@ def test_a_config_that_disagrees_with_the_run_is_refused_naming_the_key(run, tmp
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert 'model.layers.fc1.act "sigmoid"' in proc.stderr and 'CONFIG gives "relu"' in proc.stderr
     assert f"pe predict {root / 'run' / 'config.yaml'}" in proc.stderr
-    proc = pe("export", CONFIG, SIGMOID, "model.layers.fc1.size=64", "--checkpoint", root / "run" / "ckpt" / "last",
-              "--inference-dir", tmp_path / "inf")
+    proc = pe(
+        "export",
+        CONFIG,
+        SIGMOID,
+        "model.layers.fc1.size=64",
+        "--checkpoint",
+        root / "run" / "ckpt" / "last",
+        "--inference-dir",
+        tmp_path / "inf",
+    )
     assert proc.returncode == 2 and "model.layers.fc1.size 256" in proc.stderr and "gives 64" in proc.stderr
     assert not list(tmp_path.iterdir())
-    proc = pe("export", root / "run" / "config.yaml", "--checkpoint", root / "run" / "ckpt" / "last",
-              "--inference-dir", tmp_path / "inf")
+    proc = pe(
+        "export",
+        root / "run" / "config.yaml",
+        "--checkpoint",
+        root / "run" / "ckpt" / "last",
+        "--inference-dir",
+        tmp_path / "inf",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "(step 10)" in proc.stdout
 

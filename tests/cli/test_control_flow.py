@@ -3,6 +3,7 @@ configs/mnist_rows_dynamic_rnn.yaml (a dynamic_rnn layer whose step lists layers
 and its loss falls; a static_rnn over image rows (time-major, a memory) trains too; a mistake inside a
 block is one error naming the model file's line and what to do; a switch_schedule whose pieces are
 schedules sets each step's rate, and a mistake inside a piece is named at its key."""
+
 import json
 import textwrap
 
@@ -10,8 +11,15 @@ import pytest
 
 from tests.cli.test_helpers import REPO, pe
 
-SMALL = ["data.train.limit=512", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4", "output.curves=false"]
+SMALL = [
+    "data.train.limit=512",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=1",
+    "fetch.every=4",
+    "output.curves=false",
+]
 
 
 def _losses(run):
@@ -64,9 +72,18 @@ def _model(tmp_path, text):
 def test_static_rnn_block_trains(tmp_path):
     model = _model(tmp_path, STATIC.format(feeds=FEEDS))
     run = tmp_path / "run"
-    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL,
-              "optimizer={type: Adam, learning_rate: 0.01}",
-              "--max-steps", "16", "--out", run, "-q")
+    proc = pe(
+        "train",
+        "configs/mnist_mlp.yaml",
+        f"model={model}",
+        *SMALL,
+        "optimizer={type: Adam, learning_rate: 0.01}",
+        "--max-steps",
+        "16",
+        "--out",
+        run,
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     losses = _losses(run)
     assert len(losses) == 4 and losses[-1] < 0.8 * losses[0], losses
@@ -111,8 +128,18 @@ def test_a_static_rnn_nested_in_a_static_rnn_step_trains(tmp_path):
     """A block inside a block's step, in a model file: each row read as 4 chunks by an inner RNN."""
     model = _model(tmp_path, NESTED.format(feeds=FEEDS))
     run = tmp_path / "run"
-    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL,
-              "optimizer={type: Adam, learning_rate: 0.01}", "--max-steps", "16", "--out", run, "-q")
+    proc = pe(
+        "train",
+        "configs/mnist_mlp.yaml",
+        f"model={model}",
+        *SMALL,
+        "optimizer={type: Adam, learning_rate: 0.01}",
+        "--max-steps",
+        "16",
+        "--out",
+        run,
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     losses = _losses(run)
     assert len(losses) == 4 and losses[-1] < 0.9 * losses[0], losses
@@ -142,12 +169,15 @@ loss: loss
 GOOD = {"update": "h_new", "ref": "h", "output": "h_new"}
 
 
-@pytest.mark.parametrize("mistake, line, expected", [
-    ({"update": "h_nwe"}, 10, "memory 'h' is updated by 'h_nwe', which is not a layer of the step; did you mean"),
-    ({"ref": "hidden"}, 12, "no feed or earlier layer named 'hidden'"),
-    ({"ref": "image2d"}, 12, "'image2d' is outside the block"),
-    ({"output": "h_old"}, 13, "'h_old' is not a layer of the step"),
-])
+@pytest.mark.parametrize(
+    "mistake, line, expected",
+    [
+        ({"update": "h_nwe"}, 10, "memory 'h' is updated by 'h_nwe', which is not a layer of the step; did you mean"),
+        ({"ref": "hidden"}, 12, "no feed or earlier layer named 'hidden'"),
+        ({"ref": "image2d"}, 12, "'image2d' is outside the block"),
+        ({"output": "h_old"}, 13, "'h_old' is not a layer of the step"),
+    ],
+)
 def test_a_mistake_in_a_block_names_the_file_and_line(tmp_path, mistake, line, expected):
     model = _model(tmp_path, BLOCK.format(feeds=FEEDS, **dict(GOOD, **mistake)))
     proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL, "--out", tmp_path / "run", "-q")
@@ -157,15 +187,18 @@ def test_a_mistake_in_a_block_names_the_file_and_line(tmp_path, mistake, line, e
     assert not (tmp_path / "run").exists()
 
 
-SWITCH = ("optimizer={type: SGD, learning_rate: {type: switch_schedule, boundaries: [4, 8], values: ["
-          "{type: linear_lr_warmup, learning_rate: 0.1, warmup_steps: 4, start_lr: 0.0, end_lr: 0.1}, 0.05, "
-          "{type: exponential_decay, learning_rate: 0.1, decay_steps: 2, decay_rate: 0.5}]}}")
+SWITCH = (
+    "optimizer={type: SGD, learning_rate: {type: switch_schedule, boundaries: [4, 8], values: ["
+    "{type: linear_lr_warmup, learning_rate: 0.1, warmup_steps: 4, start_lr: 0.0, end_lr: 0.1}, 0.05, "
+    "{type: exponential_decay, learning_rate: 0.1, decay_steps: 2, decay_rate: 0.5}]}}"
+)
 
 
 def test_switch_schedule_of_schedules_drives_the_run(tmp_path):
     run = tmp_path / "run"
-    proc = pe("train", "configs/mnist_mlp.yaml", *SMALL, SWITCH, "fetch.every=1", "--max-steps", "10",
-              "--out", run, "-q")
+    proc = pe(
+        "train", "configs/mnist_mlp.yaml", *SMALL, SWITCH, "fetch.every=1", "--max-steps", "10", "--out", run, "-q"
+    )
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
     rates = [r["lr"] for r in rows if r.get("phase") == "train"]

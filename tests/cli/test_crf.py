@@ -1,6 +1,7 @@
 """A sequence tagger as a YAML model file: linear_chain_crf, crf_decoding and chunk_eval by name,
 word ids and per-word tags from ragged .npz columns; `pe train` lowers the loss and `pe eval`
 reports the chunk F1 and the per-word tag accuracy of the decoded path well above chance."""
+
 import json
 
 import numpy as np
@@ -62,5 +63,5 @@ def test_yaml_tagger_trains_and_evaluates(tmp_path):
     assert ev.returncode == 0, ev.stderr
     result = json.loads(next(run.glob("eval-step-*.json")).read_text())
     assert result["metrics"]["chunks[2]"] > 0.8, result["metrics"]
-    prediction = result["prediction"]          # the decoded tag path, one tag id per word
+    prediction = result["prediction"]  # the decoded tag path, one tag id per word
     assert prediction["output"] == "decoded" and prediction["top1_accuracy"] > 0.9, prediction["top1_accuracy"]

@@ -1,6 +1,7 @@
 """CSV files as spreadsheets write them (issue 77): a UTF-8 byte order mark, `;` or tab between
 fields, a header and no rows, two columns of one name, `inf` in a numeric column, through real `pe`
 processes on generated files of a few rows (a linear regression trained 2 steps)."""
+
 import csv
 
 import pytest
@@ -46,7 +47,7 @@ def trained(tmp_path_factory):
 
 
 def test_a_byte_order_mark_keeps_the_first_column_name(tmp_path):
-    proc = _train(tmp_path, encoding="utf-8-sig")          # Excel's "CSV UTF-8"
+    proc = _train(tmp_path, encoding="utf-8-sig")  # Excel's "CSV UTF-8"
     assert proc.returncode == 0, proc.stderr
 
 

@@ -6,6 +6,7 @@ the data is one config line at its file:line before anything trains; and the new
 classifier (configs/penguins.yaml + models/penguins.yaml: every column, island and sex one-hot,
 held out by a stratified data.split of a file sorted by species) is at most 12 lines of YAML. Through real
 `pe` processes on generated penguins-like CSVs (data/penguins/make_penguins.py)."""
+
 import csv
 import importlib.util
 import json
@@ -17,8 +18,9 @@ from tests.cli.test_helpers import REPO, pe
 
 
 def _penguins(path, rows, seed=3):
-    spec = importlib.util.spec_from_file_location("make_penguins",
-                                                  os.path.join(REPO, "data", "penguins", "make_penguins.py"))
+    spec = importlib.util.spec_from_file_location(
+        "make_penguins", os.path.join(REPO, "data", "penguins", "make_penguins.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.write(str(path), rows, seed)
@@ -68,12 +70,12 @@ def test_auto_and_left_out_sizes_train_and_the_run_predicts_exports_and_summaris
     _setup(tmp_path)
     proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "size: [auto, 3]" in (tmp_path / "run" / "model.yaml").read_text()   # the run keeps what was written
+    assert "size: [auto, 3]" in (tmp_path / "run" / "model.yaml").read_text()  # the run keeps what was written
     table = pe("summary", "run", cwd=tmp_path)
     assert table.returncode == 0, table.stderr
     rows = {line.split()[0]: line for line in table.stdout.splitlines() if "(" in line}
-    assert "[-1, 3]" in rows["isl"] and " 12 " in rows["isl"]       # 4 ids (3 islands and <unknown>) x 3
-    assert "[-1, 3]" in rows["out"] and " 27 " in rows["out"]       # 3 species: 8 x 3 + 3
+    assert "[-1, 3]" in rows["isl"] and " 12 " in rows["isl"]  # 4 ids (3 islands and <unknown>) x 3
+    assert "[-1, 3]" in rows["out"] and " 27 " in rows["out"]  # 3 species: 8 x 3 + 3
     with open(tmp_path / "penguins.csv", newline="") as f:
         raw = list(csv.DictReader(f))[100:105]
     with open(tmp_path / "new.csv", "w", newline="") as f:
@@ -90,11 +92,27 @@ def test_auto_and_left_out_sizes_train_and_the_run_predicts_exports_and_summaris
     assert os.path.isfile(tmp_path / "exported" / "__model__")
 
 
-@pytest.mark.parametrize("sizes, where, says", [
-    ({"rows": 3, "classes": ", size: 3"}, "6:50: layers[0].isl.size[0]", "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids"),
-    ({"rows": 4, "classes": ", size: 2"}, "9:42: layers[3].out.size", "2 outputs, but the data's 3: the label feed 'species' has 3 classes"),
-    ({"rows": 4, "hidden": "auto", "classes": ", size: 3"}, "8:45: layers[2].hidden.size", "an auto output size needs this layer to give the logits of"),
-], ids=["embedding-rows", "output-size", "auto-without-a-rule"])
+@pytest.mark.parametrize(
+    "sizes, where, says",
+    [
+        (
+            {"rows": 3, "classes": ", size: 3"},
+            "6:50: layers[0].isl.size[0]",
+            "3 rows, fewer than the data's 4: the category feed 'island' has 4 ids",
+        ),
+        (
+            {"rows": 4, "classes": ", size: 2"},
+            "9:42: layers[3].out.size",
+            "2 outputs, but the data's 3: the label feed 'species' has 3 classes",
+        ),
+        (
+            {"rows": 4, "hidden": "auto", "classes": ", size: 3"},
+            "8:45: layers[2].hidden.size",
+            "an auto output size needs this layer to give the logits of",
+        ),
+    ],
+    ids=["embedding-rows", "output-size", "auto-without-a-rule"],
+)
 def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path, sizes, where, says):
     """The other sizes written right: on its own, each mistake used to fail at step 1 (Ids hold 3,
     outside the table of 3 rows) or train a wrong model."""
@@ -111,25 +129,36 @@ def test_a_size_the_data_contradicts_is_one_config_line_before_training(tmp_path
 def test_a_model_whose_feeds_the_preprocessing_implies_given_alone_points_at_the_run_config(tmp_path):
     """pe summary of a model file without feeds (a run config's data.preprocessing declares them):
     the error used to say only 'declare its inputs under feeds:'."""
-    (tmp_path / "model.yaml").write_text("layers:\n  - out: {type: fc, input: measures, size: auto}\n"
-                                         "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
+    (tmp_path / "model.yaml").write_text(
+        "layers:\n  - out: {type: fc, input: measures, size: auto}\n"
+        "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n"
+    )
     proc = pe("summary", "model.yaml", cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr.strip() == (
         "model.yaml:1:1: the model has no feeds; declare its inputs under 'feeds:', or give the command the run "
-        "config whose data.preprocessing declares them, not the model file"), proc.stderr
+        "config whose data.preprocessing declares them, not the model file"
+    ), proc.stderr
 
 
 def test_a_feed_and_a_layer_given_whole_on_the_command_line_build(tmp_path):
     """data.preprocessing.x={kind: numeric} as an override declares the feed x at the command line,
     and model.layers.out={...} gives a layer whole there (their ops remember that place): each
     stopped with 'internal error: AttributeError: 'ArgMark' object has no attribute 'file''."""
-    (tmp_path / "m.yaml").write_text("layers:\n  - out: {type: fc, input: x, size: auto}\n"
-                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: y}\n")
-    (tmp_path / "run.yaml").write_text("model: m.yaml\ndata:\n  train: {format: csv, path: t.csv}\n"
-                                       "  preprocessing:\n    y: {kind: label}\n")
+    (tmp_path / "m.yaml").write_text(
+        "layers:\n  - out: {type: fc, input: x, size: auto}\n"
+        "loss: {type: softmax_with_cross_entropy, logits: out, label: y}\n"
+    )
+    (tmp_path / "run.yaml").write_text(
+        "model: m.yaml\ndata:\n  train: {format: csv, path: t.csv}\n  preprocessing:\n    y: {kind: label}\n"
+    )
     (tmp_path / "t.csv").write_text("x,y\n" + "".join(f"{i},{'ab'[i % 2]}\n" for i in range(6)))
-    proc = pe("summary", "run.yaml", "data.preprocessing.x={kind: numeric}",
-              "model.layers.out={type: fc, input: x, size: auto, act: tanh}", cwd=tmp_path)
+    proc = pe(
+        "summary",
+        "run.yaml",
+        "data.preprocessing.x={kind: numeric}",
+        "model.layers.out={type: fc, input: x, size: auto, act: tanh}",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0 and "x (feed)" in proc.stdout, proc.stderr
     assert "[-1, 2]" in next(line for line in proc.stdout.splitlines() if line.startswith("out "))
 
@@ -145,15 +174,15 @@ def test_the_penguins_classifier_is_twelve_lines_of_yaml_and_learns(tmp_path):
     config = os.path.join(REPO, "configs", "penguins.yaml")
     model = os.path.join(REPO, "models", "penguins.yaml")
     assert len(_yaml_lines(config)) + len(_yaml_lines(model)) <= 12
-    assert "feeds" not in open(model).read()        # from data.preprocessing
+    assert "feeds" not in open(model).read()  # from data.preprocessing
     text = "".join(_yaml_lines(config))
-    assert "start:" not in text and "stop:" not in text and "eval:" in text     # held out by data.split
+    assert "start:" not in text and "stop:" not in text and "eval:" in text  # held out by data.split
     with open(os.path.join(REPO, "data", "penguins", "penguins.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     species = [r["species"] for r in rows]
-    assert species == sorted(species, key=["Adelie", "Gentoo", "Chinstrap"].index)     # sorted, as the real file
+    assert species == sorted(species, key=["Adelie", "Gentoo", "Chinstrap"].index)  # sorted, as the real file
     assert sum(r["sex"] == "NA" for r in rows) >= 3 and sum(r["body_mass_g"] == "NA" for r in rows) >= 2
-    proc = pe("train", config, "--out", tmp_path / "run", "eval.every_epochs=0", cwd=tmp_path)   # one evaluation
+    proc = pe("train", config, "--out", tmp_path / "run", "eval.every_epochs=0", cwd=tmp_path)  # one evaluation
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "run" / "preprocessing.json") as f:
         columns = [state["column"] for state in json.load(f)["feeds"].values()]

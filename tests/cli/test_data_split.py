@@ -1,6 +1,7 @@
 """data.split (issue 77): one CSV split into train / eval / test rows, stratified by a column, recorded
 in the run so that --resume and pe eval see the same rows, and a data file changed under the run
 refused; through real `pe` processes on a generated class-sorted CSV of 30 rows."""
+
 import json
 import re
 
@@ -22,7 +23,7 @@ optimizer: {type: SGD, learning_rate: 0.1}
 output: {curves: false}
 """
 
-SPECIES = ["Adelie"] * 10 + ["Chinstrap"] * 10 + ["Gentoo"] * 10        # sorted by class, as files often are
+SPECIES = ["Adelie"] * 10 + ["Chinstrap"] * 10 + ["Gentoo"] * 10  # sorted by class, as files often are
 
 
 def _setup(root, config=CONFIG):
@@ -40,7 +41,7 @@ def test_a_class_sorted_file_split_stratified_gives_every_class_to_every_part(tm
     for part in ("eval_rows", "test_rows"):
         assert sorted(SPECIES[r] for r in split[part]) == ["Adelie"] * 2 + ["Chinstrap"] * 2 + ["Gentoo"] * 2
     prep = json.loads((tmp_path / "run" / "preprocessing.json").read_text())
-    assert "t.csv, data.split's train part (18 samples)" in prep["fitted_on"]      # fitted on the train part only
+    assert "t.csv, data.split's train part (18 samples)" in prep["fitted_on"]  # fitted on the train part only
     assert "held-out (data.split's eval part, 6 samples)" in proc.stdout
 
 
@@ -66,21 +67,32 @@ def test_the_split_is_the_runs_after_resume_and_in_pe_eval(tmp_path):
 def test_data_eval_and_a_split_eval_fraction_together_are_a_config_error(tmp_path):
     _setup(tmp_path, CONFIG.replace("  batch_size: 6", "  eval: {format: csv, path: t.csv}\n  batch_size: 6"))
     proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
-    assert proc.returncode == 2 and "data.split.eval: data.eval and data.split.eval both give the eval rows" \
-        in proc.stderr
+    assert (
+        proc.returncode == 2 and "data.split.eval: data.eval and data.split.eval both give the eval rows" in proc.stderr
+    )
 
 
 def test_a_config_that_drops_the_runs_split_exits_2_and_a_stratum_per_row_is_named(tmp_path):
     _setup(tmp_path)
     proc = pe("train", "run.yaml", "--out", "run", "-q", "--max-steps", "1", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    proc = pe("eval", "run.yaml", "--checkpoint", "run", "data.split=null",
-              "data.eval={format: csv, path: t.csv, columns: {x: [a, b], y: species}}", cwd=tmp_path)
-    assert proc.returncode == 2 and "this config has no data.split" in proc.stderr, proc.stderr   # a config error, as a differing model is
+    proc = pe(
+        "eval",
+        "run.yaml",
+        "--checkpoint",
+        "run",
+        "data.split=null",
+        "data.eval={format: csv, path: t.csv, columns: {x: [a, b], y: species}}",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "this config has no data.split" in proc.stderr, (
+        proc.stderr
+    )  # a config error, as a differing model is
     # x's (a, b) pairs are all different: a stratum per row leaves the held-out parts empty, and the error says why
     proc = pe("train", "run.yaml", "--out", "run2", "data.split.stratify=x", cwd=tmp_path)
-    assert proc.returncode == 1 and "data.split.stratify 'x' has 30 values of at most 1 rows each" in proc.stderr, \
+    assert proc.returncode == 1 and "data.split.stratify 'x' has 30 values of at most 1 rows each" in proc.stderr, (
         proc.stderr
+    )
     assert not (tmp_path / "run2").exists()
 
 
@@ -88,13 +100,16 @@ def test_pe_eval_of_a_split_run_with_one_hot_categories(tmp_path):
     """A one-hot feed's width is decided by the data (auto): pe eval filled it only after conforming the
     data to the feeds, and died in conform() (`internal error: UFuncTypeError`, issue 88); it gives the
     loss pe train gave on the same eval part."""
-    (tmp_path / "m.yaml").write_text("layers:\n  - logits: {type: fc, input: x, size: auto}\n"
-                                     "  - xent: {type: softmax_with_cross_entropy, logits: logits, label: y}\n"
-                                     "  - loss: {type: mean, x: xent}\nloss: loss\n")
+    (tmp_path / "m.yaml").write_text(
+        "layers:\n  - logits: {type: fc, input: x, size: auto}\n"
+        "  - xent: {type: softmax_with_cross_entropy, logits: logits, label: y}\n"
+        "  - loss: {type: mean, x: xent}\nloss: loss\n"
+    )
     config = CONFIG.replace("columns: {x: [a, b], y: species}", "columns: {x: [c, d], y: species}")
     (tmp_path / "run.yaml").write_text(config.replace("x: {kind: numeric}", "x: {kind: category, encoding: one_hot}"))
-    (tmp_path / "t.csv").write_text("c,d,species\n" + "".join(f"{'pqr'[i % 3]},{'uv'[i % 2]},{s}\n"
-                                                             for i, s in enumerate(SPECIES)))
+    (tmp_path / "t.csv").write_text(
+        "c,d,species\n" + "".join(f"{'pqr'[i % 3]},{'uv'[i % 2]},{s}\n" for i, s in enumerate(SPECIES))
+    )
     proc = pe("train", "run.yaml", "--out", "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     trained = re.search(r"held-out \(data.split's eval part, 6 samples\): loss (\S+)", proc.stdout).group(1)

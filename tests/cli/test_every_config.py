@@ -4,6 +4,7 @@ inference directory), the export run by ``pe infer``, and shown by ``pe summary`
 ``pe graph``, each a real ``pe`` subprocess. Any command that fails, or says "internal error", fails
 the test with the config, the command and what it printed. Two configs run at a time (the chains are
 independent), each command on at most 64 samples."""
+
 import concurrent.futures
 import gzip
 import os
@@ -34,7 +35,7 @@ def _multislot(path, feeds, n):
             fields, at = line.split(), 0
             for feed in feeds:
                 count = int(fields[at])
-                values[feed].append([float(v) for v in fields[at + 1:at + 1 + count]])
+                values[feed].append([float(v) for v in fields[at + 1 : at + 1 + count]])
                 at += 1 + count
     out = {}
     for feed, rows in values.items():
@@ -67,7 +68,7 @@ def _data_file(config, tmp):
         for key in z.files:
             if key + "_lengths" in z.files:
                 lengths = z[key + "_lengths"][:SAMPLES]
-                arrays[key], arrays[key + "_lengths"] = z[key][:int(lengths.sum())], lengths
+                arrays[key], arrays[key + "_lengths"] = z[key][: int(lengths.sum())], lengths
             elif not key.endswith("_lengths"):
                 arrays[key] = z[key][:SAMPLES]
         np.savez(out, **arrays)
@@ -85,8 +86,11 @@ def _limits(config):
     they are small, and a table sorted by class needs its every class)."""
     with open(os.path.join(REPO, "configs", config)) as f:
         data = yaml.safe_load(f)["data"]
-    return [f"data.{which}.limit={SAMPLES}" for which in ("train", "eval")
-            if data.get(which) and data[which]["format"] not in ("csv", "tsv", "jsonl", "folders")]
+    return [
+        f"data.{which}.limit={SAMPLES}"
+        for which in ("train", "eval")
+        if data.get(which) and data[which]["format"] not in ("csv", "tsv", "jsonl", "folders")
+    ]
 
 
 def _walk(config, tmp):
@@ -100,10 +104,28 @@ def _walk(config, tmp):
         ["train", path, *limits, "--out", run, "--max-steps", "2", "-q", "--threads", "1"],
         ["eval", path, *limits, "-c", run, "-o", os.path.join(tmp, "eval.json"), "--threads", "1"],
         ["predict", path, "-c", run, "--data", data, "-o", os.path.join(tmp, "pred.csv"), "-q", "--threads", "1"],
-        ["export", path, "-c", run, "--onnx", os.path.join(tmp, "model.onnx"),
-         "--inference-dir", os.path.join(tmp, "inference"), "--threads", "1"],
-        ["infer", os.path.join(tmp, "inference"), "--data", data, "-o", os.path.join(tmp, "infer.npz"),
-         "--threads", "1"],
+        [
+            "export",
+            path,
+            "-c",
+            run,
+            "--onnx",
+            os.path.join(tmp, "model.onnx"),
+            "--inference-dir",
+            os.path.join(tmp, "inference"),
+            "--threads",
+            "1",
+        ],
+        [
+            "infer",
+            os.path.join(tmp, "inference"),
+            "--data",
+            data,
+            "-o",
+            os.path.join(tmp, "infer.npz"),
+            "--threads",
+            "1",
+        ],
         ["summary", run],
         ["summary", path],
         ["graph", path, "-o", os.path.join(tmp, "graph.dot")],
@@ -116,10 +138,12 @@ def _walk(config, tmp):
     return ""
 
 
-@pytest.mark.parametrize("pair", [CONFIGS[i:i + 2] for i in range(0, len(CONFIGS), 2)],
-                         ids=lambda pair: "+".join(c.rsplit(".", 1)[0] for c in pair))
+@pytest.mark.parametrize(
+    "pair",
+    [CONFIGS[i : i + 2] for i in range(0, len(CONFIGS), 2)],
+    ids=lambda pair: "+".join(c.rsplit(".", 1)[0] for c in pair),
+)
 def test_every_config_through_every_command(pair, tmp_path):
     with concurrent.futures.ThreadPoolExecutor(len(pair)) as pool:
         failures = [f for f in pool.map(lambda c: _walk(c, str(tmp_path)), pair) if f]
     assert not failures, "\n\n".join(failures)
-

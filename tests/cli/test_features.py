@@ -3,6 +3,7 @@ expand into the layers a user would write and their data.preprocessing entries; 
 run's model.yaml and a second run from that record show and use those layers; each kind's encoder
 builds and trains; mistakes are one line at their key; the bundled feature configs are at most 8
 lines of YAML each. Real ``pe`` processes on generated tables (data/penguins/make_penguins.py)."""
+
 import csv
 import json
 import os
@@ -41,9 +42,9 @@ def test_features_expand_into_layers_that_train_and_the_record_is_a_model_file(t
     table = pe("summary", "c.yaml", cwd=tmp_path)
     assert table.returncode == 0, table.stderr
     rows = {line.split()[0]: line for line in table.stdout.splitlines() if "(" in line}
-    assert "[-1, 4]" in rows["island"] and "[-1, 3]" in rows["sex"]           # one-hot: 3 islands, 2 sexes, <unknown>
+    assert "[-1, 4]" in rows["island"] and "[-1, 3]" in rows["sex"]  # one-hot: 3 islands, 2 sexes, <unknown>
     assert "m.yaml:6 layers[0] combined" in rows["combined"] and "[-1, 11]" in rows["combined"]
-    assert " 192 " in rows["hidden1"] and "m.yaml:6 layers[1] hidden1" in rows["hidden1"]    # (11 + 1) x 16
+    assert " 192 " in rows["hidden1"] and "m.yaml:6 layers[1] hidden1" in rows["hidden1"]  # (11 + 1) x 16
     assert "[-1, 3]" in rows["species_logits"] and "m.yaml:5" in rows["species_logits"]
     proc = pe("train", "c.yaml", "--out", "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -53,10 +54,13 @@ def test_features_expand_into_layers_that_train_and_the_record_is_a_model_file(t
     assert "input_features" not in record and "- species_logits:" in record and "size: auto" in record
     saved = json.loads((tmp_path / "run" / "preprocessing.json").read_text())["feeds"]
     assert saved["island"]["encoding"] == "one_hot" and saved["species"]["kind"] == "label"
-    again = pe("train", "run/config.yaml", "--out", "run2", "--max-steps", "3", "-q", cwd=tmp_path)   # the layers, as written
+    again = pe(
+        "train", "run/config.yaml", "--out", "run2", "--max-steps", "3", "-q", cwd=tmp_path
+    )  # the layers, as written
     assert again.returncode == 0, again.stderr
-    (tmp_path / "new.csv").write_text("bill_length_mm,bill_depth_mm,flipper_length_mm,body_mass_g,island,sex\n"
-                                      "47.5,15.0,217,5076,Biscoe,female\n")
+    (tmp_path / "new.csv").write_text(
+        "bill_length_mm,bill_depth_mm,flipper_length_mm,body_mass_g,island,sex\n47.5,15.0,217,5076,Biscoe,female\n"
+    )
     proc = pe("predict", "c.yaml", "-c", "run", "--data", "new.csv", "-o", "pred.csv", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "pred.csv", newline="") as f:
@@ -72,8 +76,15 @@ def test_every_input_kind_builds_and_trains(tmp_path):
         for i in range(96):
             good = i % 2
             note = " ".join(rng.choice(words[:2] if good else words[2:5]) for _ in range(1 + i % 4))
-            writer.writerow([note, " ".join(rng.sample(["a", "b", "c", "d"], 2)), "X Y Z"[: 1 + 2 * (i % 3)],
-                             f"{rng.uniform(1, 9):.2f}", "yes" if good else "no"])
+            writer.writerow(
+                [
+                    note,
+                    " ".join(rng.sample(["a", "b", "c", "d"], 2)),
+                    "X Y Z"[: 1 + 2 * (i % 3)],
+                    f"{rng.uniform(1, 9):.2f}",
+                    "yes" if good else "no",
+                ]
+            )
     (tmp_path / "m.yaml").write_text("""\
 input_features:
   - {column: note, kind: text, encoder: {type: rnn, size: 4}}
@@ -83,13 +94,27 @@ input_features:
 output_features: [{column: ok, kind: binary}, {column: price, name: price_out, kind: numeric}]
 combiner: {layers: 2, size: 8}
 """)
-    (tmp_path / "c.yaml").write_text("model: m.yaml\nepochs: 3\noptimizer: {type: Adam, learning_rate: 0.02}\n"
-                                     "data:\n  train: {format: csv, path: t.csv}\n  split: {eval: 0.25}\n")
+    (tmp_path / "c.yaml").write_text(
+        "model: m.yaml\nepochs: 3\noptimizer: {type: Adam, learning_rate: 0.02}\n"
+        "data:\n  train: {format: csv, path: t.csv}\n  split: {eval: 0.25}\n"
+    )
     table = pe("summary", "c.yaml", cwd=tmp_path)
     assert table.returncode == 0, table.stderr
     names = [line.split()[0] for line in table.stdout.splitlines() if "(" in line]
-    for layer in ("note_embed", "note_gates", "note_lstm", "note_pool", "tags_pool", "codes_pool", "hidden2",
-                  "ok_logits", "ok_acc", "price_out_pred", "price_out_loss", "loss"):
+    for layer in (
+        "note_embed",
+        "note_gates",
+        "note_lstm",
+        "note_pool",
+        "tags_pool",
+        "codes_pool",
+        "hidden2",
+        "ok_logits",
+        "ok_acc",
+        "price_out_pred",
+        "price_out_loss",
+        "loss",
+    ):
         assert layer in names, table.stdout
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -97,17 +122,30 @@ combiner: {layers: 2, size: 8}
     assert saved["tags"]["tokenizer"] == "whitespace" and saved["price_out"]["column"] == "price"
 
 
-@pytest.mark.parametrize("model, says", [
-    ("layers: [out: {type: fc, input: x, size: 1}]\n" + PENGUINS,
-     "m.yaml:1:1: layers: a model file gives its layers or its input_features and output_features, not both"),
-    (PENGUINS.replace("kind: binary", "knd: binary"), "m.yaml:4:19: input_features[2].knd: unknown key 'knd' of a "
-                                                      "feature; did you mean 'kind'?"),
-    (PENGUINS.replace("kind: binary", "kind: boolean"), "m.yaml:4:25: input_features[2].kind: a feature's kind is one "
-                                                        "of numeric, category, binary, text, sequence, set, image, date, not "
-                                                        "'boolean'"),
-    (PENGUINS.replace("{type: one_hot}", "{type: onehot}"), "input_features[1].encoder.type: encoder.type is embed or "
-                                                            "one_hot, not 'onehot'"),
-], ids=["both", "misspelt-key", "unknown-kind", "bad-encoder"])
+@pytest.mark.parametrize(
+    "model, says",
+    [
+        (
+            "layers: [out: {type: fc, input: x, size: 1}]\n" + PENGUINS,
+            "m.yaml:1:1: layers: a model file gives its layers or its input_features and output_features, not both",
+        ),
+        (
+            PENGUINS.replace("kind: binary", "knd: binary"),
+            "m.yaml:4:19: input_features[2].knd: unknown key 'knd' of a feature; did you mean 'kind'?",
+        ),
+        (
+            PENGUINS.replace("kind: binary", "kind: boolean"),
+            "m.yaml:4:25: input_features[2].kind: a feature's kind is one "
+            "of numeric, category, binary, text, sequence, set, image, date, not "
+            "'boolean'",
+        ),
+        (
+            PENGUINS.replace("{type: one_hot}", "{type: onehot}"),
+            "input_features[1].encoder.type: encoder.type is embed or one_hot, not 'onehot'",
+        ),
+    ],
+    ids=["both", "misspelt-key", "unknown-kind", "bad-encoder"],
+)
 def test_a_mistake_in_the_features_is_one_line_at_its_key(tmp_path, model, says):
     _penguins(tmp_path / "p.csv", 30)
     (tmp_path / "m.yaml").write_text(model)
@@ -118,8 +156,9 @@ def test_a_mistake_in_the_features_is_one_line_at_its_key(tmp_path, model, says)
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("config", ["penguins_features", "reviews_features", "shipping_features", "mnist_png_features",
-                                    "weather_features"])
+@pytest.mark.parametrize(
+    "config", ["penguins_features", "reviews_features", "shipping_features", "mnist_png_features", "weather_features"]
+)
 def test_the_bundled_feature_configs_are_at_most_eight_lines(config):
     lines = 0
     path = os.path.join(REPO, "configs", config + ".yaml")
@@ -140,16 +179,20 @@ def test_a_date_column_is_split_into_parts_that_carry_the_season(tmp_path):
     """kind: date (data.preprocessing and features): ISO dates into 13 parts; the season the date
     gives is most of the day's temperature (10 degrees either way), which the regression learns."""
     _weather(tmp_path / "w.csv", 240)
-    (tmp_path / "m.yaml").write_text("input_features: [{column: date, kind: date}, {column: station, kind: category}]\n"
-                                     "output_features: [{column: temp_max, kind: numeric}]\n")
-    (tmp_path / "c.yaml").write_text("model: m.yaml\nepochs: 20\noptimizer: {type: Adam, learning_rate: 0.01}\n"
-                                     "data:\n  train: {format: csv, path: w.csv}\n  split: {eval: 0.2}\n")
+    (tmp_path / "m.yaml").write_text(
+        "input_features: [{column: date, kind: date}, {column: station, kind: category}]\n"
+        "output_features: [{column: temp_max, kind: numeric}]\n"
+    )
+    (tmp_path / "c.yaml").write_text(
+        "model: m.yaml\nepochs: 20\noptimizer: {type: Adam, learning_rate: 0.01}\n"
+        "data:\n  train: {format: csv, path: w.csv}\n  split: {eval: 0.2}\n"
+    )
     table = pe("summary", "c.yaml", cwd=tmp_path)
     assert table.returncode == 0 and "date (feed)" in table.stdout and "[-1, 13]" in table.stdout, table.stderr
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / "run" / "eval.json").read_text())["prediction"]
-    assert report["rmse"] < 2.5 and report["r2"] > 0.8, report      # noise: 1.5 degrees
+    assert report["rmse"] < 2.5 and report["r2"] > 0.8, report  # noise: 1.5 degrees
     saved = json.loads((tmp_path / "run" / "preprocessing.json").read_text())["feeds"]["date"]
     assert saved["kind"] == "date" and saved["fill"].startswith("2023-") and 2023 < saved["year_mean"] < 2024
     (tmp_path / "new.csv").write_text("date,station\n2023-07-20T15:00,valley\n2023-01-20,valley\n")

@@ -3,6 +3,7 @@ needs are compiled by a helper process while numpy replicas of them run, and it 
 first step; the run's numbers are those of a run that waited for the loops it lacked (PE_COMPILE_HELPER=0,
 which says what it compiled and what that cost), to the bit; a run that finds the loops in numba's
 cache says nothing about compiling."""
+
 import pathlib
 import shutil
 
@@ -10,7 +11,7 @@ from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_lenet.yaml"
 SMALL = ["data.train.limit=256", "data.eval.limit=64", "max_steps=6", "output.curves=false"]
-ONE = {"PE_DEVICE_THREADS": "1"}    # no parallel twins: a warm cache then holds every loop a run uses
+ONE = {"PE_DEVICE_THREADS": "1"}  # no parallel twins: a warm cache then holds every loop a run uses
 
 
 def run(*args, **env):
@@ -40,7 +41,7 @@ def test_a_first_run_computes_while_a_helper_compiles_and_gets_the_same_bits(tmp
     done = [i for i, line in enumerate(lines) if line.startswith("compiled ") and "(cached for the next runs)" in line]
     first_step = next(i for i, line in enumerate(lines) if line.startswith("train epoch"))
     assert len(done) == 1 and said < done[0] < first_step
-    assert int(lines[done[0]].split()[1]) >= 3      # the convolutions (forward, gradients) and relu
+    assert int(lines[done[0]].split()[1]) >= 3  # the convolutions (forward, gradients) and relu
 
     assert _parameters(tmp_path / "helped") == _parameters(tmp_path / "waited")
 

@@ -1,5 +1,6 @@
 """pe graph: DOT that parses (with graphviz's dot when installed, else a small DOT grammar check),
 readable text with YAML locations, the train phase's roles, the multi-device graph, rendering."""
+
 import re
 import shutil
 import subprocess
@@ -8,8 +9,11 @@ import pytest
 
 from tests.cli.test_helpers import pe
 
-_TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<id>[A-Za-z_][A-Za-z0-9_.]*|-?\d+(?:\.\d+)?)'
-                    r'|(?P<arrow>->|--)|(?P<punct>[{}\[\];,=])|(?P<comment>//[^\n]*|/\*.*?\*/))', re.S)
+_TOKEN = re.compile(
+    r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<id>[A-Za-z_][A-Za-z0-9_.]*|-?\d+(?:\.\d+)?)'
+    r"|(?P<arrow>->|--)|(?P<punct>[{}\[\];,=])|(?P<comment>//[^\n]*|/\*.*?\*/))",
+    re.S,
+)
 
 
 def tokens(text):
@@ -18,7 +22,7 @@ def tokens(text):
         if text[pos:].strip() == "":
             break
         m = _TOKEN.match(text, pos)
-        assert m and m.end() > pos, f"DOT: cannot read {text[pos:pos + 40]!r}"
+        assert m and m.end() > pos, f"DOT: cannot read {text[pos : pos + 40]!r}"
         pos = m.end()
         if m.group("comment") is None:
             out.append(m.group(0).strip())
@@ -98,7 +102,7 @@ def check_dot(text):
     if peek() != "{":
         ident()
     stmt_list()
-    assert pos == len(toks), f"DOT: trailing {toks[pos:pos + 5]}"
+    assert pos == len(toks), f"DOT: trailing {toks[pos : pos + 5]}"
     return counts["nodes"], counts["edges"]
 
 
@@ -113,7 +117,7 @@ def parses(text, tmp_path):
 
 
 def test_the_grammar_check_rejects_broken_dot():
-    for broken in ('digraph { a -> ; }', 'digraph { a [label="x] }', 'digraph { a [label=] }', "graph {"):
+    for broken in ("digraph { a -> ; }", 'digraph { a [label="x] }', "digraph { a [label=] }", "graph {"):
         with pytest.raises(AssertionError):
             check_dot(broken)
 
@@ -123,7 +127,7 @@ def test_model_forward_dot(tmp_path):
     assert proc.returncode == 0, proc.stderr
     parses(proc.stdout, tmp_path)
     assert '"op:0" [label="conv2d\\nlayers[0] conv1"' in proc.stdout
-    assert "lenet.yaml:6 layers[0] conv1" in proc.stdout       # the tooltip names the line
+    assert "lenet.yaml:6 layers[0] conv1" in proc.stdout  # the tooltip names the line
 
 
 def test_config_train_phase_text_and_dot(tmp_path):
@@ -136,7 +140,7 @@ def test_config_train_phase_text_and_dot(tmp_path):
     assert proc.returncode == 0, proc.stderr
     dot = out.read_text()
     parses(dot, tmp_path)
-    assert "#f8d7da" in dot and "#d1e7dd" in dot and "penwidth=2.5" in dot   # backward, optimize, the loss op
+    assert "#f8d7da" in dot and "#d1e7dd" in dot and "penwidth=2.5" in dot  # backward, optimize, the loss op
 
 
 def test_ssa_graph(tmp_path):
@@ -166,6 +170,7 @@ def test_graph_errors():
 
 def test_ssa_with_text_or_phase_is_refused_not_ignored():
     from tests.cli.test_helpers import pe as run_pe
+
     for extra, message in ((["--text"], "drop --text"), (["--phase", "forward"], "drop --phase")):
         proc = run_pe("graph", "models/mlp.yaml", "--ssa", *extra)
         assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
@@ -191,12 +196,21 @@ def test_training_graph_groups_each_layers_gradient_and_update_ops(tmp_path):
     dot = out.read_text()
     parses(dot, tmp_path)
     clusters = dict(re.findall(r'subgraph cluster_layer\d+ \{\n\s+label="([^"]+)";[^\n]*\n((?:\s+"op:[^\n]*\n)+)', dot))
-    assert set(clusters) == {"layers[4] loss: gradient", "layers[3] xent: gradient",
-                             "layers[2] logits: gradient and update", "layers[1] fc2: gradient and update",
-                             "layers[0] fc1: gradient and update"}
+    assert set(clusters) == {
+        "layers[4] loss: gradient",
+        "layers[3] xent: gradient",
+        "layers[2] logits: gradient and update",
+        "layers[1] fc2: gradient and update",
+        "layers[0] fc1: gradient and update",
+    }
     fc1 = clusters["layers[0] fc1: gradient and update"]
-    assert re.findall(r'label="(\w+)\\n', fc1) == ["relu_grad", "elementwise_add_grad", "mul_grad",
-                                                   "momentum", "momentum"]    # no dX for the first layer
+    assert re.findall(r'label="(\w+)\\n', fc1) == [
+        "relu_grad",
+        "elementwise_add_grad",
+        "mul_grad",
+        "momentum",
+        "momentum",
+    ]  # no dX for the first layer
     inside = sum(len(re.findall(r'"op:\d+" \[', body)) for body in clusters.values())
     backward_or_update = len(re.findall(r'fillcolor="(?:#f8d7da|#d1e7dd)", tooltip="(?:backward|optimize) \|', dot))
-    assert inside == backward_or_update        # every gradient and update op is in its layer's cluster
+    assert inside == backward_or_update  # every gradient and update op is in its layer's cluster

@@ -1,5 +1,6 @@
 """Shared helpers of the CLI tests (no tests here): run the real ``pe`` command in a subprocess,
 and snapshot a directory to prove it was left untouched."""
+
 from paths import REPO
 import hashlib
 import os
@@ -15,8 +16,9 @@ def pe(*args, cwd=REPO, timeout=300, env=None):
     """Runs ``pe ARGS`` and returns the CompletedProcess (text stdout and stderr)."""
     full_env = dict(os.environ, **(env or {}))
     full_env.pop("PE_DEBUG", None)
-    return subprocess.run(PE + [str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    return subprocess.run(
+        PE + [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
+    )
 
 
 def snapshot(directory):
@@ -78,6 +80,7 @@ def data_maker(name):
     """The module of data/<name>/make_<name>.py (its ``write(path, rows, seed)`` makes a table like the
     bundled one), loaded from the repository."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location(f"make_{name}", os.path.join(REPO, "data", name, f"make_{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

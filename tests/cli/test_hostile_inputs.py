@@ -9,6 +9,7 @@ A case is (id, files, args, expect): ``files`` maps a path inside the case direc
 base files (``run.yaml``, ``model.yaml`` and the bundled data as ``data/``) are there unless a case
 replaces them; ``expect`` is text the error must contain.
 """
+
 import gzip
 import os
 import resource
@@ -62,6 +63,7 @@ def idx_file(header_shape, body, compress=False):
     def make(path):
         with (gzip.open if compress else open)(path, "wb") as f:
             f.write(data)
+
     return make
 
 
@@ -80,8 +82,12 @@ def merge_bomb():
 
 
 def csv_data(text):
-    return {"data.csv": text, "run.yaml": run_with().replace(
-        "{format: mnist, path: data/mnist, split: train, limit: 64}", "{format: csv, path: data.csv}")}
+    return {
+        "data.csv": text,
+        "run.yaml": run_with().replace(
+            "{format: mnist, path: data/mnist, split: train, limit: 64}", "{format: csv, path: data.csv}"
+        ),
+    }
 
 
 def train_source(source):
@@ -99,19 +105,30 @@ YAML_CASES = [
     ("config-huge", {"cfg.yaml": "# " + "x" * (2 << 20) + "\n"}, ["train", "cfg.yaml"], "at most"),
     ("config-alias-bomb", {"cfg.yaml": alias_bomb()}, ["train", "cfg.yaml"], "expands to more than"),
     ("config-merge-bomb", {"cfg.yaml": merge_bomb()}, ["train", "cfg.yaml"], "expands to more than"),
-    ("config-deep-nesting", {"cfg.yaml": "model: " + "[" * 100 + "]" * 100 + "\n"}, ["train", "cfg.yaml"],
-     "nesting deeper"),
-    ("config-very-deep-nesting", {"cfg.yaml": "model: " + "[" * 300000 + "]" * 300000 + "\n"},
-     ["train", "cfg.yaml"], "nesting deeper"),
+    (
+        "config-deep-nesting",
+        {"cfg.yaml": "model: " + "[" * 100 + "]" * 100 + "\n"},
+        ["train", "cfg.yaml"],
+        "nesting deeper",
+    ),
+    (
+        "config-very-deep-nesting",
+        {"cfg.yaml": "model: " + "[" * 300000 + "]" * 300000 + "\n"},
+        ["train", "cfg.yaml"],
+        "nesting deeper",
+    ),
     ("config-long-scalar", {"cfg.yaml": "model: " + "m" * 50000 + "\n"}, ["train", "cfg.yaml"], "characters"),
     ("config-not-utf8", {"cfg.yaml": b"model: \xff\xfe\xfa\n"}, ["train", "cfg.yaml"], "not UTF-8"),
     ("config-empty", {"cfg.yaml": ""}, ["train", "cfg.yaml"], "empty"),
     ("config-only-comments", {"cfg.yaml": "# nothing\n# here\n"}, ["train", "cfg.yaml"], "empty"),
-    ("config-two-documents", {"cfg.yaml": "model: model.yaml\n---\nmodel: x.yaml\n"}, ["train", "cfg.yaml"],
-     "YAML"),
+    ("config-two-documents", {"cfg.yaml": "model: model.yaml\n---\nmodel: x.yaml\n"}, ["train", "cfg.yaml"], "YAML"),
     ("config-tabs", {"cfg.yaml": "data:\n\ttrain: x\n"}, ["train", "cfg.yaml"], "tabs"),
-    ("config-python-tag", {"cfg.yaml": "model: !!python/object/apply:os.system ['touch pwned']\n"},
-     ["train", "cfg.yaml"], "not allowed"),
+    (
+        "config-python-tag",
+        {"cfg.yaml": "model: !!python/object/apply:os.system ['touch pwned']\n"},
+        ["train", "cfg.yaml"],
+        "not allowed",
+    ),
     ("config-custom-tag", {"cfg.yaml": "model: !include model.yaml\n"}, ["train", "cfg.yaml"], "not allowed"),
     ("config-recursive-alias", {"cfg.yaml": "a: &a [1, *a]\nmodel: model.yaml\n"}, ["train", "cfg.yaml"], ""),
     ("config-duplicate-key", {"cfg.yaml": RUN + "model: other.yaml\n"}, ["train", "cfg.yaml"], "duplicate key"),
@@ -124,12 +141,24 @@ YAML_CASES = [
     ("model-passwd", {"run.yaml": run_with(model="/etc/passwd")}, ["train", "run.yaml"], "not a YAML file"),
     ("model-shadow", {"run.yaml": run_with(model="/etc/shadow")}, ["train", "run.yaml"], "not a YAML file"),
     ("model-missing", {"run.yaml": run_with(model="nope.yaml")}, ["train", "run.yaml"], "does not exist"),
-    ("model-directory", {"run.yaml": run_with(model="sub.yaml"), "sub.yaml/x": "a"}, ["train", "run.yaml"],
-     "directory"),
-    ("model-fifo", {"run.yaml": run_with(model="pipe.yaml"), "pipe.yaml": FIFO}, ["train", "run.yaml"],
-     "not a regular file"),
-    ("model-include-passwd", {"model.yaml": "include: /etc/passwd\n" + MODEL}, ["train", "run.yaml"],
-     "not a YAML file"),
+    (
+        "model-directory",
+        {"run.yaml": run_with(model="sub.yaml"), "sub.yaml/x": "a"},
+        ["train", "run.yaml"],
+        "directory",
+    ),
+    (
+        "model-fifo",
+        {"run.yaml": run_with(model="pipe.yaml"), "pipe.yaml": FIFO},
+        ["train", "run.yaml"],
+        "not a regular file",
+    ),
+    (
+        "model-include-passwd",
+        {"model.yaml": "include: /etc/passwd\n" + MODEL},
+        ["train", "run.yaml"],
+        "not a YAML file",
+    ),
     ("model-include-self", {"model.yaml": "include: model.yaml\n" + MODEL}, ["train", "run.yaml"], "include"),
     ("model-not-utf8", {"model.yaml": b"name: \xff\xfe\n"}, ["train", "run.yaml"], "not UTF-8"),
     ("model-huge", {"model.yaml": MODEL + "# " + "y" * (2 << 20) + "\n"}, ["train", "run.yaml"], "at most"),
@@ -138,122 +167,279 @@ YAML_CASES = [
 
 SCHEMA_CASES = [
     ("unknown-top-key", {"run.yaml": run_with("learnin_rate: 0.1\n")}, ["train", "run.yaml"], "unknown key"),
-    ("lr-nan", {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: .nan}")}, ["train", "run.yaml"],
-     "not a finite number"),
-    ("lr-inf", {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: .inf}")}, ["train", "run.yaml"],
-     "not a finite number"),
-    ("lr-string", {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: fast}")}, ["train", "run.yaml"],
-     "learning_rate"),
+    (
+        "lr-nan",
+        {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: .nan}")},
+        ["train", "run.yaml"],
+        "not a finite number",
+    ),
+    (
+        "lr-inf",
+        {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: .inf}")},
+        ["train", "run.yaml"],
+        "not a finite number",
+    ),
+    (
+        "lr-string",
+        {"run.yaml": run_with(optimizer="{type: SGD, learning_rate: fast}")},
+        ["train", "run.yaml"],
+        "learning_rate",
+    ),
     ("epochs-negative", {"run.yaml": run_with(epochs="-1")}, ["train", "run.yaml"], "epochs"),
     ("epochs-huge-float", {"run.yaml": run_with(epochs="1e100")}, ["train", "run.yaml"], "epochs"),
     ("devices-zero", {"run.yaml": run_with(devices="0")}, ["train", "run.yaml"], "devices"),
-    ("batch-size-zero", {"run.yaml": run_with().replace("batch_size: 32", "batch_size: 0")},
-     ["train", "run.yaml"], "batch_size"),
-    ("batch-size-string", {"run.yaml": run_with().replace("batch_size: 32", 'batch_size: "32"')},
-     ["train", "run.yaml"], "batch_size"),
+    (
+        "batch-size-zero",
+        {"run.yaml": run_with().replace("batch_size: 32", "batch_size: 0")},
+        ["train", "run.yaml"],
+        "batch_size",
+    ),
+    (
+        "batch-size-string",
+        {"run.yaml": run_with().replace("batch_size: 32", 'batch_size: "32"')},
+        ["train", "run.yaml"],
+        "batch_size",
+    ),
     ("place-tpu", {"run.yaml": run_with(place="tpu")}, ["train", "run.yaml"], "place"),
     ("seed-negative", {"run.yaml": run_with(seed="-3")}, ["train", "run.yaml"], "seed"),
-    ("optimizer-unknown", {"run.yaml": run_with(optimizer="{type: Sgdd, learning_rate: 0.1}")},
-     ["train", "run.yaml"], "unknown optimizer 'Sgdd'"),
-    ("optimizer-bad-arg", {"run.yaml": run_with(optimizer="{type: SGD, learning_rat: 0.1}")},
-     ["train", "run.yaml"], "unknown argument"),
-    ("regularizer-nan", {"run.yaml": run_with(
-        optimizer="{type: SGD, learning_rate: 0.1, regularization: {type: L2Decay, regularization_coeff: .nan}}")},
-     ["train", "run.yaml"], "not a finite number"),
-    ("graphviz-absolute", {"run.yaml": run_with("build_strategy: {debug_graphviz_path: /tmp/pe-evil.dot}\n")},
-     ["train", "run.yaml"], "leaves the run directory"),
-    ("graphviz-dotdot", {"run.yaml": run_with("build_strategy: {debug_graphviz_path: ../../evil.dot}\n")},
-     ["train", "run.yaml"], "leaves the run directory"),
-    ("threads-negative", {"run.yaml": run_with("exec_strategy: {num_threads: -1}\n")}, ["train", "run.yaml"],
-     "num_threads"),
+    (
+        "optimizer-unknown",
+        {"run.yaml": run_with(optimizer="{type: Sgdd, learning_rate: 0.1}")},
+        ["train", "run.yaml"],
+        "unknown optimizer 'Sgdd'",
+    ),
+    (
+        "optimizer-bad-arg",
+        {"run.yaml": run_with(optimizer="{type: SGD, learning_rat: 0.1}")},
+        ["train", "run.yaml"],
+        "unknown argument",
+    ),
+    (
+        "regularizer-nan",
+        {
+            "run.yaml": run_with(
+                optimizer="{type: SGD, learning_rate: 0.1, regularization: {type: L2Decay, regularization_coeff: .nan}}"
+            )
+        },
+        ["train", "run.yaml"],
+        "not a finite number",
+    ),
+    (
+        "graphviz-absolute",
+        {"run.yaml": run_with("build_strategy: {debug_graphviz_path: /tmp/pe-evil.dot}\n")},
+        ["train", "run.yaml"],
+        "leaves the run directory",
+    ),
+    (
+        "graphviz-dotdot",
+        {"run.yaml": run_with("build_strategy: {debug_graphviz_path: ../../evil.dot}\n")},
+        ["train", "run.yaml"],
+        "leaves the run directory",
+    ),
+    (
+        "threads-negative",
+        {"run.yaml": run_with("exec_strategy: {num_threads: -1}\n")},
+        ["train", "run.yaml"],
+        "num_threads",
+    ),
     ("fetch-every-zero", {"run.yaml": run_with("fetch: {every: 0}\n")}, ["train", "run.yaml"], "every"),
-    ("checkpoint-keep-negative", {"run.yaml": run_with("checkpoint: {keep: -1}\n")}, ["train", "run.yaml"],
-     "keep"),
-    ("strategy-unknown", {"run.yaml": run_with("build_strategy: {fuse_everything: true}\n")},
-     ["train", "run.yaml"], "fuse_everything"),
+    ("checkpoint-keep-negative", {"run.yaml": run_with("checkpoint: {keep: -1}\n")}, ["train", "run.yaml"], "keep"),
+    (
+        "strategy-unknown",
+        {"run.yaml": run_with("build_strategy: {fuse_everything: true}\n")},
+        ["train", "run.yaml"],
+        "fuse_everything",
+    ),
 ]
 
 MODEL_CASES = [
-    ("fc-size-huge", {"model.yaml": model_with("size: 16", "size: 1000000000000")}, ["train", "run.yaml"],
-     "more than this machine's"),
+    (
+        "fc-size-huge",
+        {"model.yaml": model_with("size: 16", "size: 1000000000000")},
+        ["train", "run.yaml"],
+        "more than this machine's",
+    ),
     ("fc-size-zero", {"model.yaml": model_with("size: 16", "size: 0")}, ["train", "run.yaml"], "below 1"),
     ("fc-size-negative", {"model.yaml": model_with("size: 16", "size: -5")}, ["train", "run.yaml"], "below 1"),
     ("fc-size-string", {"model.yaml": model_with("size: 16", 'size: "16"')}, ["train", "run.yaml"], "size"),
-    ("fc-size-nan", {"model.yaml": model_with("size: 16", "size: .nan")}, ["train", "run.yaml"],
-     "not a finite number"),
-    ("layer-unknown", {"model.yaml": model_with("type: fc, input: image", "type: fcc, input: image")},
-     ["train", "run.yaml"], "did you mean"),
-    ("layer-input-missing", {"model.yaml": model_with("input: fc1", "input: fc9")}, ["train", "run.yaml"],
-     "fc9"),
-    ("layer-name-too-long", {"model.yaml": model_with("  - fc1:    {type: fc, input: image",
-                                                       "  - " + "n" * 300 + ": {type: fc, input: image").replace(
-        "input: fc1", "input: " + "n" * 300)}, ["train", "run.yaml"], "bytes"),
-    ("param-name-too-long", {"model.yaml": model_with("size: 16, act: relu",
-                                                       "size: 16, act: relu, param_attr: {name: " + "p" * 250 + "}")},
-     ["train", "run.yaml"], "bytes"),
+    ("fc-size-nan", {"model.yaml": model_with("size: 16", "size: .nan")}, ["train", "run.yaml"], "not a finite number"),
+    (
+        "layer-unknown",
+        {"model.yaml": model_with("type: fc, input: image", "type: fcc, input: image")},
+        ["train", "run.yaml"],
+        "did you mean",
+    ),
+    ("layer-input-missing", {"model.yaml": model_with("input: fc1", "input: fc9")}, ["train", "run.yaml"], "fc9"),
+    (
+        "layer-name-too-long",
+        {
+            "model.yaml": model_with(
+                "  - fc1:    {type: fc, input: image", "  - " + "n" * 300 + ": {type: fc, input: image"
+            ).replace("input: fc1", "input: " + "n" * 300)
+        },
+        ["train", "run.yaml"],
+        "bytes",
+    ),
+    (
+        "param-name-too-long",
+        {"model.yaml": model_with("size: 16, act: relu", "size: 16, act: relu, param_attr: {name: " + "p" * 250 + "}")},
+        ["train", "run.yaml"],
+        "bytes",
+    ),
     ("act-unknown", {"model.yaml": model_with("act: relu", "act: relux")}, ["train", "run.yaml"], "activation"),
-    ("loss-missing", {"model.yaml": MODEL.replace("loss: loss", "loss: nothing")}, ["train", "run.yaml"],
-     "nothing"),
-    ("feed-shape-zero", {"model.yaml": model_with("shape: [1, 28, 28]", "shape: [0, 28, 28]")},
-     ["train", "run.yaml"], "shape"),
-    ("feed-dtype-unknown", {"model.yaml": model_with("dtype: float32", "dtype: float31")}, ["train", "run.yaml"],
-     "float31"),
-    ("layer-arg-inf", {"model.yaml": model_with("size: 16, act: relu", "size: 16, act: relu, bias_attr: .inf")},
-     ["train", "run.yaml"], "not a finite number"),
-    ("initializer-nan", {"model.yaml": model_with(
-        "size: 16, act: relu", "size: 16, act: relu, param_attr: {initializer: {type: Constant, value: .nan}}")},
-     ["train", "run.yaml"], "not a finite number"),
+    ("loss-missing", {"model.yaml": MODEL.replace("loss: loss", "loss: nothing")}, ["train", "run.yaml"], "nothing"),
+    (
+        "feed-shape-zero",
+        {"model.yaml": model_with("shape: [1, 28, 28]", "shape: [0, 28, 28]")},
+        ["train", "run.yaml"],
+        "shape",
+    ),
+    (
+        "feed-dtype-unknown",
+        {"model.yaml": model_with("dtype: float32", "dtype: float31")},
+        ["train", "run.yaml"],
+        "float31",
+    ),
+    (
+        "layer-arg-inf",
+        {"model.yaml": model_with("size: 16, act: relu", "size: 16, act: relu, bias_attr: .inf")},
+        ["train", "run.yaml"],
+        "not a finite number",
+    ),
+    (
+        "initializer-nan",
+        {
+            "model.yaml": model_with(
+                "size: 16, act: relu", "size: 16, act: relu, param_attr: {initializer: {type: Constant, value: .nan}}"
+            )
+        },
+        ["train", "run.yaml"],
+        "not a finite number",
+    ),
     ("model-list", {"model.yaml": "- a\n- b\n"}, ["train", "run.yaml"], "must be a mapping"),
     ("model-no-layers", {"model.yaml": "name: x\nfeeds: {}\n"}, ["train", "run.yaml"], ""),
 ]
 
 DATA_CASES = [
     ("data-fifo", dict(csv_data("x"), **{"data.csv": FIFO}), ["train", "run.yaml"], "not a regular file"),
-    ("data-dev-zero", {"run.yaml": train_source("{format: csv, path: /dev/zero}")}, ["train", "run.yaml"],
-     "not a regular file"),
-    ("data-directory", {"run.yaml": train_source("{format: csv, path: somedir}"), "somedir/x": "1"},
-     ["train", "run.yaml"], "not a regular file"),
+    (
+        "data-dev-zero",
+        {"run.yaml": train_source("{format: csv, path: /dev/zero}")},
+        ["train", "run.yaml"],
+        "not a regular file",
+    ),
+    (
+        "data-directory",
+        {"run.yaml": train_source("{format: csv, path: somedir}"), "somedir/x": "1"},
+        ["train", "run.yaml"],
+        "not a regular file",
+    ),
     ("csv-huge-field", csv_data("x,y\n1,2\n3," + "9" * 200000 + "\n"), ["train", "run.yaml"], "field larger"),
     ("csv-latin1", csv_data(b"x,y\n1,2\n3,\xe9\xe8\n".decode("latin-1")), ["train", "run.yaml"], ""),
-    ("csv-binary", {"data.csv": b"\x00\xff\xfe\x00" * 100, "run.yaml": csv_data("")["run.yaml"]},
-     ["train", "run.yaml"], "UTF-8"),
-    ("csv-not-numbers", csv_data("image,label\n1,2\n3,abc\n"), ["train", "run.yaml"], "not a number"),   # columns by name
+    (
+        "csv-binary",
+        {"data.csv": b"\x00\xff\xfe\x00" * 100, "run.yaml": csv_data("")["run.yaml"]},
+        ["train", "run.yaml"],
+        "UTF-8",
+    ),
+    (
+        "csv-not-numbers",
+        csv_data("image,label\n1,2\n3,abc\n"),
+        ["train", "run.yaml"],
+        "not a number",
+    ),  # columns by name
     ("csv-ragged", csv_data("x,y\n1,2\n3,4,5\n"), ["train", "run.yaml"], "fields"),
     ("csv-empty", csv_data(""), ["train", "run.yaml"], "empty"),
-    ("npy-pickle", {"d.npy": npy_pickle, "run.yaml": train_source("{format: npy, files: {image: d.npy}}")},
-     ["train", "run.yaml"], ""),
-    ("npy-garbage", {"d.npy": b"\x93NUMPY garbage", "run.yaml": train_source("{format: npy, files: {image: d.npy}}")},
-     ["train", "run.yaml"], ""),
-    ("npz-garbage", {"d.npz": b"PK\x03\x04 not a zip", "run.yaml": train_source("{format: npz, path: d.npz}")},
-     ["train", "run.yaml"], ""),
-    ("idx-claims-1e9", {"m/t10k-images-idx3-ubyte.gz": idx_file([10 ** 9], b"\0" * 10),
-                        "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
-                        "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "IDX header"),
-    ("idx-claims-over-4gib", {"m/t10k-images-idx3-ubyte.gz": idx_file([60000, 28, 28, 4000], b""),
-                              "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
-                              "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "above pe's limit"),
-    ("idx-gzip-bomb", {"m/t10k-images-idx3-ubyte.gz": idx_file([10, 28, 28], b"\0" * (300 << 20), compress=True),
-                       "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
-                       "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "holds more"),
-    ("idx-not-idx", {"m/t10k-images-idx3-ubyte.gz": b"hello, not idx at all",
-                     "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
-                     "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "not an IDX file"),
-    ("idx-truncated-gzip", {"m/t10k-images-idx3-ubyte.gz": b"\x1f\x8b\x08\x00trunc",
-                            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
-                            "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "cannot read"),
-    ("mnist-missing", {"run.yaml": train_source("{format: mnist, path: nowhere, split: train}")},
-     ["train", "run.yaml"], "nowhere"),
-    ("npz-missing-array", {"d.npz": lambda p: np.savez(p, other=np.zeros(3)),
-                           "run.yaml": train_source("{format: npz, path: d.npz}")}, ["train", "run.yaml"], ""),
-    ("npy-wrong-shape", {"img.npy": lambda p: np.save(p, np.zeros((8, 5), "float32")),
-                         "lab.npy": lambda p: np.save(p, np.zeros((8, 1), "int64")),
-                         "run.yaml": train_source("{format: npy, files: {image: img.npy, label: lab.npy}}")},
-     ["train", "run.yaml"], ""),
+    (
+        "npy-pickle",
+        {"d.npy": npy_pickle, "run.yaml": train_source("{format: npy, files: {image: d.npy}}")},
+        ["train", "run.yaml"],
+        "",
+    ),
+    (
+        "npy-garbage",
+        {"d.npy": b"\x93NUMPY garbage", "run.yaml": train_source("{format: npy, files: {image: d.npy}}")},
+        ["train", "run.yaml"],
+        "",
+    ),
+    (
+        "npz-garbage",
+        {"d.npz": b"PK\x03\x04 not a zip", "run.yaml": train_source("{format: npz, path: d.npz}")},
+        ["train", "run.yaml"],
+        "",
+    ),
+    (
+        "idx-claims-1e9",
+        {
+            "m/t10k-images-idx3-ubyte.gz": idx_file([10**9], b"\0" * 10),
+            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
+            "run.yaml": train_source("{format: mnist, path: m, split: all}"),
+        },
+        ["train", "run.yaml"],
+        "IDX header",
+    ),
+    (
+        "idx-claims-over-4gib",
+        {
+            "m/t10k-images-idx3-ubyte.gz": idx_file([60000, 28, 28, 4000], b""),
+            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
+            "run.yaml": train_source("{format: mnist, path: m, split: all}"),
+        },
+        ["train", "run.yaml"],
+        "above pe's limit",
+    ),
+    (
+        "idx-gzip-bomb",
+        {
+            "m/t10k-images-idx3-ubyte.gz": idx_file([10, 28, 28], b"\0" * (300 << 20), compress=True),
+            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
+            "run.yaml": train_source("{format: mnist, path: m, split: all}"),
+        },
+        ["train", "run.yaml"],
+        "holds more",
+    ),
+    (
+        "idx-not-idx",
+        {
+            "m/t10k-images-idx3-ubyte.gz": b"hello, not idx at all",
+            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
+            "run.yaml": train_source("{format: mnist, path: m, split: all}"),
+        },
+        ["train", "run.yaml"],
+        "not an IDX file",
+    ),
+    (
+        "idx-truncated-gzip",
+        {
+            "m/t10k-images-idx3-ubyte.gz": b"\x1f\x8b\x08\x00trunc",
+            "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
+            "run.yaml": train_source("{format: mnist, path: m, split: all}"),
+        },
+        ["train", "run.yaml"],
+        "cannot read",
+    ),
+    (
+        "mnist-missing",
+        {"run.yaml": train_source("{format: mnist, path: nowhere, split: train}")},
+        ["train", "run.yaml"],
+        "nowhere",
+    ),
+    (
+        "npz-missing-array",
+        {"d.npz": lambda p: np.savez(p, other=np.zeros(3)), "run.yaml": train_source("{format: npz, path: d.npz}")},
+        ["train", "run.yaml"],
+        "",
+    ),
+    (
+        "npy-wrong-shape",
+        {
+            "img.npy": lambda p: np.save(p, np.zeros((8, 5), "float32")),
+            "lab.npy": lambda p: np.save(p, np.zeros((8, 1), "int64")),
+            "run.yaml": train_source("{format: npy, files: {image: img.npy, label: lab.npy}}"),
+        },
+        ["train", "run.yaml"],
+        "",
+    ),
 ]
 
 CLI_CASES = [
@@ -269,10 +455,13 @@ CLI_CASES = [
     ("unknown-option", {}, ["train", "run.yaml", "--fast"], "--fast"),
     ("unknown-command", {}, ["trian", "run.yaml"], "trian"),
     ("resume-missing", {}, ["train", "run.yaml", "--resume", "nowhere/run"], "nowhere"),
-    ("resume-not-a-checkpoint", {"notckpt/a.txt": "x"}, ["train", "run.yaml", "--resume", "notckpt"],
-     "no complete checkpoint"),
-    ("resume-print-config-missing", {}, ["train", "run.yaml", "--resume", "gone", "--print-config"],
-     "no such run"),
+    (
+        "resume-not-a-checkpoint",
+        {"notckpt/a.txt": "x"},
+        ["train", "run.yaml", "--resume", "notckpt"],
+        "no complete checkpoint",
+    ),
+    ("resume-print-config-missing", {}, ["train", "run.yaml", "--resume", "gone", "--print-config"], "no such run"),
     ("eval-missing-checkpoint", {}, ["eval", "run.yaml", "--checkpoint", "nowhere"], "nowhere"),
     ("eval-checkpoint-fifo", {"pipe": FIFO}, ["eval", "run.yaml", "--checkpoint", "pipe"], ""),
     ("graph-missing", {}, ["graph", "nope.yaml"], "no such"),
@@ -282,9 +471,12 @@ CLI_CASES = [
 
 
 def _checkpoint_case(name, damage, args=None, expect=""):
-    return (name, {"__ckpt__": damage},
-            args or ["train", "run.yaml", "epochs=3", "--resume", "prev", "--max-steps", "4"],
-            expect)
+    return (
+        name,
+        {"__ckpt__": damage},
+        args or ["train", "run.yaml", "epochs=3", "--resume", "prev", "--max-steps", "4"],
+        expect,
+    )
 
 
 def _state(text):
@@ -295,6 +487,7 @@ def _param(write):
     def damage(run):
         path = sorted((run / "ckpt" / "step-2").glob("fc1.w_0*"))[0]
         write(path)
+
     return damage
 
 
@@ -304,20 +497,30 @@ CHECKPOINT_CASES = [
     _checkpoint_case("state-string-step", _state('{"step": "' + "9" * 5000 + '"}'), expect="'step' is"),
     _checkpoint_case("state-list", _state("[1, 2, 3]"), expect="not a trainer state"),
     _checkpoint_case("state-huge-wall", _state('{"step": 2, "wall_s": -1}'), expect="wall_s"),
-    _checkpoint_case("param-pickle", _param(lambda p: np.save(p, np.array([{"a": 1}], dtype=object),
-                                                              allow_pickle=True))),
+    _checkpoint_case(
+        "param-pickle", _param(lambda p: np.save(p, np.array([{"a": 1}], dtype=object), allow_pickle=True))
+    ),
     _checkpoint_case("param-truncated", _param(lambda p: p.write_bytes(p.read_bytes()[:100]))),
     _checkpoint_case("param-wrong-shape", _param(lambda p: np.save(p, np.zeros((3, 3), "float32")))),
     _checkpoint_case("param-missing", _param(lambda p: p.unlink())),
     _checkpoint_case("param-garbage", _param(lambda p: p.write_bytes(b"\x00" * 64))),
-    _checkpoint_case("param-nan", _param(lambda p: np.save(p, np.full(np.load(p).shape, np.nan, "float32"))),
-                     expect="is damaged (fc1.w_0.npy: its sha256 differs from the manifest's)"),
-    _checkpoint_case("param-nan-no-manifest",       # a checkpoint saved before manifests existed
-                     _param(lambda p: (np.save(p, np.full(np.load(p).shape, np.nan, "float32")),
-                                       (p.parent / "manifest.json").unlink())),
-                     expect="holds NaN or Inf in fc1.w_0"),
-    _checkpoint_case("eval-state-garbage", _param(lambda p: p.write_bytes(b"junk")),
-                     args=["eval", "run.yaml", "--checkpoint", "prev"]),
+    _checkpoint_case(
+        "param-nan",
+        _param(lambda p: np.save(p, np.full(np.load(p).shape, np.nan, "float32"))),
+        expect="is damaged (fc1.w_0.npy: its sha256 differs from the manifest's)",
+    ),
+    _checkpoint_case(
+        "param-nan-no-manifest",  # a checkpoint saved before manifests existed
+        _param(
+            lambda p: (np.save(p, np.full(np.load(p).shape, np.nan, "float32")), (p.parent / "manifest.json").unlink())
+        ),
+        expect="holds NaN or Inf in fc1.w_0",
+    ),
+    _checkpoint_case(
+        "eval-state-garbage",
+        _param(lambda p: p.write_bytes(b"junk")),
+        args=["eval", "run.yaml", "--checkpoint", "prev"],
+    ),
 ]
 
 CASES = YAML_CASES + SCHEMA_CASES + MODEL_CASES + DATA_CASES + CLI_CASES + CHECKPOINT_CASES
@@ -337,8 +540,13 @@ def base(tmp_path_factory):
     (root / "run.yaml").write_text(RUN)
     (root / "model.yaml").write_text(MODEL)
     os.symlink(os.path.join(REPO, "data"), root / "data")
-    proc = subprocess.run(PE + ["train", "run.yaml", "--max-steps", "2", "--out", "prev", "-q"], cwd=root,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        PE + ["train", "run.yaml", "--max-steps", "2", "--out", "prev", "-q"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return root
 
@@ -376,15 +584,26 @@ def test_hostile_input(base, tmp_path, name, files, args, expect):
     argv = list(args)
     if argv[0] == "train" and "--out" not in argv and "--resume" not in argv:
         argv += ["--out", "out"]
-    proc = subprocess.run(PE + argv, cwd=case, capture_output=True, text=True, timeout=TIME_LIMIT, env=env,
-                          preexec_fn=_capped, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        PE + argv,
+        cwd=case,
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        env=env,
+        preexec_fn=_capped,
+        stdin=subprocess.DEVNULL,
+    )
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0, output[-2000:]
     assert "Traceback" not in output, output[-2000:]
-    lines = [line for line in proc.stderr.splitlines() if line.strip() and "Warning" not in line
-             and not line.startswith("  ")]
+    lines = [
+        line
+        for line in proc.stderr.splitlines()
+        if line.strip() and "Warning" not in line and not line.startswith("  ")
+    ]
     assert 1 <= len(lines) <= 3, output[-2000:]
-    assert len(proc.stderr) < 2000, proc.stderr[:500]                # never a file's contents or a huge value
+    assert len(proc.stderr) < 2000, proc.stderr[:500]  # never a file's contents or a huge value
     assert "root:x:0:0" not in output
     assert expect in proc.stderr, proc.stderr
     assert snapshot(case / "prev") == before, "the earlier run changed"

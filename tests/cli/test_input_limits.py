@@ -3,6 +3,7 @@ a model directory whose blocks' parents form a cycle and a FIFO in a Dataset's f
 ever, and now end in under 5 s; counts and values that cannot be meant are one line naming the key
 or file, a non-zero exit and no traceback. The in-process cases are tests/io/test_model_limits.py and
 tests/data/test_input_limits.py."""
+
 import os
 import subprocess
 import sys
@@ -98,8 +99,9 @@ def _python(body, d):
     """Runs ``body`` in a fresh Python with pe imported (the clock starts after the imports); a
     hang fails at the timeout instead of hanging the suite. Returns its stdout's last line."""
     script = "import os, time\nfrom pe_cli import fluid\nd = " + repr(d) + "\n" + textwrap.dedent(body)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, **ENV))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=dict(os.environ, **ENV)
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout.strip().splitlines()[-1]
 
@@ -140,30 +142,47 @@ def workdir(tmp_path_factory):
 
 
 CASES = [
-    (["train", "run.yaml", "--np", "10000"], 1, "the process count (--np, or pe launch's --trainers + --pservers) "
-                                               "is 10,000, above pe's limit of"),
+    (
+        ["train", "run.yaml", "--np", "10000"],
+        1,
+        "the process count (--np, or pe launch's --trainers + --pservers) is 10,000, above pe's limit of",
+    ),
     (["launch", "--trainers", "10000", "script.py"], 1, "is 10,000, above pe's limit of"),
     (["graph", "run.yaml", "--ssa", "--devices", "100000"], 1, "--devices is 100,000, above pe's limit of"),
     (["train", "run.yaml", "epochs=0"], 2, "epochs: must be >= 1, got 0"),
-    (["train", "run.yaml", "--max-steps", str(10 ** 23)], 2, "'--max-steps'"),
+    (["train", "run.yaml", "--max-steps", str(10**23)], 2, "'--max-steps'"),
     (["infer", "CYCLE", "--data", "text.npy", "-o", "out.npz"], 1, "/__model__: block 1 names block 2"),
     (["infer", "/dev/null", "--data", "text.npy", "-o", "out.npz"], 1, "/dev/null is a device, not a regular file"),
     (["infer", "DAMAGED/long", "--data", "text.npy", "-o", "out.npz"], 1, "characters cut ...] qqq"),
-    (["infer", "DAMAGED/huge", "--data", "text.npy", "-o", "out.npz"], 1,
-     "variable 'fc_0.w_0': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB of memory"),
+    (
+        ["infer", "DAMAGED/huge", "--data", "text.npy", "-o", "out.npz"],
+        1,
+        "variable 'fc_0.w_0': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB of memory",
+    ),
 ]
 
 
-@pytest.mark.parametrize("args, status, message", CASES, ids=["np", "launch", "graph-devices", "epochs-0",
-                                                              "max-steps-1e23", "infer-cycle",
-                                                              "infer-device", "infer-long-message", "infer-dims-beyond-int64"])
-def test_a_value_beyond_the_limits_is_one_line_naming_it(workdir, cyclic_model, damaged_models, args, status,
-                                                         message):
+@pytest.mark.parametrize(
+    "args, status, message",
+    CASES,
+    ids=[
+        "np",
+        "launch",
+        "graph-devices",
+        "epochs-0",
+        "max-steps-1e23",
+        "infer-cycle",
+        "infer-device",
+        "infer-long-message",
+        "infer-dims-beyond-int64",
+    ],
+)
+def test_a_value_beyond_the_limits_is_one_line_naming_it(workdir, cyclic_model, damaged_models, args, status, message):
     args = [cyclic_model[0] if a == "CYCLE" else a.replace("DAMAGED", damaged_models) for a in args]
     proc = pe(*args, cwd=workdir, timeout=120, env=ENV)
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == status, proc.stderr
     assert message in lines[-1] and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
-    assert len(lines) == 1 or lines[0].startswith("Usage:"), proc.stderr     # click's usage line for --max-steps
+    assert len(lines) == 1 or lines[0].startswith("Usage:"), proc.stderr  # click's usage line for --max-steps
     assert len(proc.stderr) < 1500, proc.stderr[:1500]
     assert not (workdir / "out.npz").exists()

@@ -3,6 +3,7 @@ processes on a generated table: a regex tokenizer whose pattern can match the em
 made every text empty tokens and "trained"), a label of one class (main reported 100 % accuracy),
 and every `PE_*` knob checked as its flag is (main ran `pe fluid` with PE_NUM_THREADS=0, which
 `--threads 0` refuses)."""
+
 import os
 import subprocess
 
@@ -21,7 +22,7 @@ def _one_line(proc, *parts):
 
 def _table(root, label=lambda i: "ab"[i % 2]):
     (root / "m.yaml").write_text(MODEL)
-    (root / "t.csv").write_text("x,text,y\n" + "".join(f"{i},\"{t}\",{label(i)}\n" for i, t in enumerate(ROWS)))
+    (root / "t.csv").write_text("x,text,y\n" + "".join(f'{i},"{t}",{label(i)}\n' for i, t in enumerate(ROWS)))
 
 
 @pytest.mark.parametrize("pattern", ["''", "'a*'", "'(?:[a-z]+|)'", "'\\b'"])
@@ -41,16 +42,19 @@ def test_a_label_of_one_class_is_refused(tmp_path):
     assert "100.00%" not in proc.stdout and not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("knob, value, said", [
-    ("PE_NUM_THREADS", "0", "as --threads: a whole number of at least 1"),
-    ("PE_NUM_THREADS", "1.5", "as --threads: a whole number of at least 1"),
-    ("PE_DEVICE_THREADS", "-2", "a whole number of at least 1"),
-    ("PE_STALL_SECONDS", "abc", "in seconds above 0"),
-    ("PE_RENDEZVOUS_SECONDS", "inf", "the rendezvous's wait in seconds, e.g. 60"),
-    ("PE_CUDA_GRAPHS", "yes", "1 (on) or 0"),
-    ("PE_ASYNC_WORKERS", "fork", "processes or threads"),
-    ("PE_MAX_DATA_BYTES", "-1", "is not a positive integer"),
-])
+@pytest.mark.parametrize(
+    "knob, value, said",
+    [
+        ("PE_NUM_THREADS", "0", "as --threads: a whole number of at least 1"),
+        ("PE_NUM_THREADS", "1.5", "as --threads: a whole number of at least 1"),
+        ("PE_DEVICE_THREADS", "-2", "a whole number of at least 1"),
+        ("PE_STALL_SECONDS", "abc", "in seconds above 0"),
+        ("PE_RENDEZVOUS_SECONDS", "inf", "the rendezvous's wait in seconds, e.g. 60"),
+        ("PE_CUDA_GRAPHS", "yes", "1 (on) or 0"),
+        ("PE_ASYNC_WORKERS", "fork", "processes or threads"),
+        ("PE_MAX_DATA_BYTES", "-1", "is not a positive integer"),
+    ],
+)
 def test_every_knob_is_checked_as_its_flag(tmp_path, knob, value, said):
     (tmp_path / "s.py").write_text("import paddle.fluid as fluid\nprint('ran')\n")
     env = dict(os.environ, **{knob: value}, PYTHONPATH=REPO)

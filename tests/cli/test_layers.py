@@ -1,5 +1,6 @@
 """`pe layers` lists the layer types and the learning-rate schedules a config can name, with their
 arguments read from the code (issue 18, item 7)."""
+
 from tests.cli.test_helpers import pe
 
 

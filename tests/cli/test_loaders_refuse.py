@@ -4,6 +4,7 @@ whose `col` is a FLOAT (main read its .i, 0, and ran), `paddle.load` of a direct
 payload beside a good `.pdparams` (main skipped it without a word), a `preprocessing.json` with a
 key twice (main kept the second, empty one and blamed the data later), and a lone surrogate (legal
 JSON) in a vocabulary word or a class name (main ended an ONNX export in a UnicodeEncodeError)."""
+
 import json
 import os
 import pickle
@@ -29,15 +30,22 @@ def _script(folder, text):
     (folder / "s.py").write_text(text)
     env = dict(os.environ, HOME=str(folder), PYTHONPATH=REPO)
     env.pop("PE_DEBUG", None)
-    return subprocess.run(PE + ["fluid", "s.py"], cwd=folder, capture_output=True, text=True, timeout=120,
-                          env=env, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        PE + ["fluid", "s.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_a_fetch_col_that_is_not_an_int_is_refused(tmp_path):
     desc = mlp_desc()
     fetch = desc.blocks[0].ops[-1]
     col = next(a for a in fetch.attrs if a.name == "col")
-    col.type, col.f = 1, 0.5                       # FLOAT
+    col.type, col.f = 1, 0.5  # FLOAT
     (tmp_path / "inf").mkdir()
     _save(tmp_path / "inf", desc)
     np.savez(tmp_path / "x.npz", x=np.ones((2, 4), np.float32))
@@ -57,13 +65,16 @@ def test_paddle_load_of_a_directory_holding_nothing_is_refused(tmp_path):
 def test_a_pdopt_payload_beside_good_parameters_is_refused(tmp_path):
     (tmp_path / "m.pdparams").write_bytes(_w(np.ones((3, 2), "float32")))
     (tmp_path / "m.pdopt").write_bytes(_w(_Evil(os.system, "touch pwned")))
-    proc = _script(tmp_path, """import paddle.fluid as fluid
+    proc = _script(
+        tmp_path,
+        """import paddle.fluid as fluid
 x = fluid.layers.data('x', [3])
 y = fluid.layers.fc(x, 2, param_attr=fluid.ParamAttr(name='w'), bias_attr=False)
 exe = fluid.Executor(fluid.CPUPlace())
 exe.run(fluid.default_startup_program())
 fluid.load(fluid.default_main_program(), 'm', exe)
-""")
+""",
+    )
     _one_line(proc, "m.pdopt", "posix.system")
     assert not (tmp_path / "pwned").exists()
 
@@ -72,10 +83,11 @@ def test_a_preprocessing_key_given_twice_is_refused(run, tmp_path):  # noqa: F81
     copy = _copy(run, tmp_path, lambda d: None)
     path = copy / "preprocessing.json"
     text = path.read_text()
-    path.write_text(text.rstrip()[:-1] + ', "feeds": {}}')     # a second, empty "feeds" last
+    path.write_text(text.rstrip()[:-1] + ', "feeds": {}}')  # a second, empty "feeds" last
     assert json.loads(path.read_text())["feeds"] == {}
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
-              cwd=run)
+    proc = pe(
+        "predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv", cwd=run
+    )
     _one_line(proc, "preprocessing.json: the key 'feeds' appears twice in one object")
 
 
@@ -85,8 +97,9 @@ def test_a_lone_surrogate_is_refused_at_load_naming_the_key(run, tmp_path, feed,
     assert "\\ud800" in (copy / "preprocessing.json").read_text()
     n = len(json.loads((copy / "preprocessing.json").read_text())["feeds"][feed][key]) - 1
     said = f"preprocessing.json: feeds.{feed}.{key}[{n}]: 'bad\\ud800word' holds a lone surrogate"
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
-              cwd=run)
+    proc = pe(
+        "predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv", cwd=run
+    )
     _one_line(proc, said)
     proc = pe("export", run / "run.yaml", "-c", copy, "--onnx", tmp_path / "m.onnx", cwd=run)
     _one_line(proc, said)

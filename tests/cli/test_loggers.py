@@ -2,6 +2,7 @@
 read back with TensorBoard's own reader hold what metrics.jsonl holds; the PNG, drawn where
 output.curves asks (issue 79: not by default), opens with a real image reader; without tensorboardX
 one line says what to install and no run directory is left."""
+
 import json
 import subprocess
 import sys
@@ -11,10 +12,19 @@ import pytest
 from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_mlp.yaml"
-SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=2", "fetch.every=4", "eval.every_steps=5"]
-SCHEDULE = "optimizer.learning_rate={type: exponential_decay, learning_rate: 0.05, decay_steps: 3, decay_rate: 0.5, " \
-           "staircase: true}"
+SMALL = [
+    "data.train.limit=320",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=2",
+    "fetch.every=4",
+    "eval.every_steps=5",
+]
+SCHEDULE = (
+    "optimizer.learning_rate={type: exponential_decay, learning_rate: 0.05, decay_steps: 3, decay_rate: 0.5, "
+    "staircase: true}"
+)
 
 
 def scheduled(step):
@@ -69,12 +79,19 @@ def test_train_draws_curves_where_asked_and_never_loads_matplotlib_otherwise(run
     image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
     pixels = image.imread(run / "curves.png")
     assert pixels.ndim == 3 and pixels.shape[0] > 300 and pixels.std() > 0.05
-    assert pixels.shape[0] == 3 * 260                   # loss, acc and lr: 2.6 inches a panel at 100 dpi
+    assert pixels.shape[0] == 3 * 260  # loss, acc and lr: 2.6 inches a panel at 100 dpi
     # by default: no curves.png, no "curves:" line, and the whole run never imports matplotlib
-    code = ("import atexit, sys\natexit.register(lambda: print('matplotlib loaded:', 'matplotlib' in sys.modules))\n"
-            "from pe_cli.cli.main import main\nmain()")
-    off = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=2", "--out",
-                          str(tmp_path / "off"), "-q"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    code = (
+        "import atexit, sys\natexit.register(lambda: print('matplotlib loaded:', 'matplotlib' in sys.modules))\n"
+        "from pe_cli.cli.main import main\nmain()"
+    )
+    off = subprocess.run(
+        [sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=2", "--out", str(tmp_path / "off"), "-q"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert off.returncode == 0, off.stderr
     assert not (tmp_path / "off" / "curves.png").exists() and "curves:" not in off.stdout
     assert off.stdout.strip().endswith("matplotlib loaded: False"), off.stdout
@@ -83,21 +100,35 @@ def test_train_draws_curves_where_asked_and_never_loads_matplotlib_otherwise(run
 def test_curves_asked_without_matplotlib_is_one_line_before_the_run(tmp_path):
     code = "import sys; sys.modules['matplotlib'] = None; from pe_cli.cli.main import main; main()"
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=1", "output.curves=true",
-                           "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "train", CONFIG, *SMALL, "max_steps=1", "output.curves=true", "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1 and not out.exists(), proc.stderr
-    assert proc.stderr.strip() == "pe: error: output.curves needs matplotlib: pip install 'pe-cli[plot]' " \
-                                  "(or pip install matplotlib), or drop output.curves=true", proc.stderr
+    assert (
+        proc.stderr.strip() == "pe: error: output.curves needs matplotlib: pip install 'pe-cli[plot]' "
+        "(or pip install matplotlib), or drop output.curves=true"
+    ), proc.stderr
 
 
 def test_without_tensorboardx_one_line_and_no_run_dir(tmp_path):
     code = "import sys; sys.modules['tensorboardX'] = None; from pe_cli.cli.main import main; main()"
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "logger=tensorboard", "--out", str(out)],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "train", CONFIG, *SMALL, "logger=tensorboard", "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1
-    assert proc.stderr.strip() == ("pe: error: logger: tensorboard needs tensorboardX: pip install "
-                                   "'pe-cli[tensorboard]' (or pip install tensorboardX)")
+    assert proc.stderr.strip() == (
+        "pe: error: logger: tensorboard needs tensorboardX: pip install "
+        "'pe-cli[tensorboard]' (or pip install tensorboardX)"
+    )
     assert not out.exists()
 
 

@@ -3,6 +3,7 @@ the process limit (main: of ports); a `ckpt/last` naming no checkpoint is said, 
 newest complete one is taken (main took it without a word); `pe plot` of a metrics.jsonl holding a
 step that is text or NaN, a list, a line that is not JSON skips them with one warning and their
 count (main: `internal error: ValueError: arange`)."""
+
 import json
 import shutil
 
@@ -11,8 +12,14 @@ import pytest
 from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_logreg.yaml"
-SMALL = ["data.train.limit=64", "data.eval.limit=64", "data.batch_size=32", "epochs=2", "fetch.every=1",
-         "output.curves=false"]
+SMALL = [
+    "data.train.limit=64",
+    "data.eval.limit=64",
+    "data.batch_size=32",
+    "epochs=2",
+    "fetch.every=1",
+    "output.curves=false",
+]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +51,7 @@ def test_a_last_naming_no_checkpoint_is_said(run, tmp_path, content):
     warned = [line for line in proc.stderr.splitlines() if "names no complete checkpoint" in line]
     assert len(warned) == 1 and f"{last} names no complete checkpoint" in warned[0], proc.stderr
     assert f"taking the newest complete one, {copy / 'ckpt' / 'step-4'}" in warned[0]
-    assert last.read_text().strip() == "step-6"                 # resumed from step-4, on to epoch 3
+    assert last.read_text().strip() == "step-6"  # resumed from step-4, on to epoch 3
 
 
 def test_plot_skips_lines_that_are_not_rows_with_their_count(run, tmp_path):
@@ -52,8 +59,13 @@ def test_plot_skips_lines_that_are_not_rows_with_their_count(run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     rows = (copy / "metrics.jsonl").read_text()
-    bad = [json.dumps({"phase": "train", "step": "ten", "loss": 1.0}), '{"phase": "train", "step": NaN, "loss": 1}',
-           json.dumps([1, 2, 3]), "not json at all", json.dumps({"phase": "train", "step": 9, "loss": [1, 2]})]
+    bad = [
+        json.dumps({"phase": "train", "step": "ten", "loss": 1.0}),
+        '{"phase": "train", "step": NaN, "loss": 1}',
+        json.dumps([1, 2, 3]),
+        "not json at all",
+        json.dumps({"phase": "train", "step": 9, "loss": [1, 2]}),
+    ]
     (copy / "metrics.jsonl").write_text(rows + "\n".join(bad) + "\n")
     proc = pe("plot", copy, "-o", tmp_path / "c.png")
     assert proc.returncode == 0, proc.stderr
@@ -72,9 +84,12 @@ def test_warnings_are_one_line_per_kind_with_a_count(tmp_path):
     import os
     import subprocess
     from tests.cli.test_helpers import PE, REPO
-    (tmp_path / "s.py").write_text("import warnings\nimport paddle.fluid as fluid\nfor i in range(100000):\n"
-                                   "    warnings.warn(f'attribute a{i} ignored')\nwarnings.warn('another kind')\n"
-                                   "print('ran')\n")
+
+    (tmp_path / "s.py").write_text(
+        "import warnings\nimport paddle.fluid as fluid\nfor i in range(100000):\n"
+        "    warnings.warn(f'attribute a{i} ignored')\nwarnings.warn('another kind')\n"
+        "print('ran')\n"
+    )
     env = dict(os.environ, PYTHONPATH=REPO)
     env.pop("PE_DEBUG", None)
     proc = subprocess.run(PE + ["fluid", "s.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)

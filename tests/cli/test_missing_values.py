@@ -2,6 +2,7 @@
 dropped with a count (or refused), a training column missing in every row refused, a constant one
 warned of, a number beyond float32 refused in a feed without preprocessing, and a regression's row
 without its target dropped; through real `pe` processes on generated CSVs of a few rows."""
+
 import csv
 import json
 
@@ -40,8 +41,16 @@ optimizer: {type: SGD, learning_rate: 0.01}
 output: {curves: false}
 """
 
-ROWS = [["1", "2", "red", "A"], ["?", "3", "unknown", "B"], ["2", "?", "blue", ""], ["3", "4", "red", "C"],
-        ["4", "5", "", "A"], ["5", "6", "blue", "NA"], ["6", "7", "red", "B"], ["7", "8", "blue", "C"]]
+ROWS = [
+    ["1", "2", "red", "A"],
+    ["?", "3", "unknown", "B"],
+    ["2", "?", "blue", ""],
+    ["3", "4", "red", "C"],
+    ["4", "5", "", "A"],
+    ["5", "6", "blue", "NA"],
+    ["6", "7", "red", "B"],
+    ["7", "8", "blue", "C"],
+]
 
 
 def _train(root, rows=ROWS, config=CONFIG, model=MODEL, *args):
@@ -57,9 +66,9 @@ def test_declared_markers_are_missing_in_every_kind_and_unlabelled_rows_are_drop
     assert proc.returncode == 0, proc.stderr
     assert "dropped 2 of 8 rows of t.csv: no 'species'" in proc.stderr
     feeds = json.loads((tmp_path / "run" / "preprocessing.json").read_text())["feeds"]
-    assert feeds["y"]["classes"] == ["A", "B", "C"]                     # no '' or NA class
-    assert feeds["c"]["vocabulary"] == ["<unknown>", "red", "blue"]       # '' and the feed's own 'unknown'
-    assert feeds["x"]["fill_value"] == pytest.approx([21 / 5, 29 / 6])   # '?' missing: the mean of the labelled rest
+    assert feeds["y"]["classes"] == ["A", "B", "C"]  # no '' or NA class
+    assert feeds["c"]["vocabulary"] == ["<unknown>", "red", "blue"]  # '' and the feed's own 'unknown'
+    assert feeds["x"]["fill_value"] == pytest.approx([21 / 5, 29 / 6])  # '?' missing: the mean of the labelled rest
 
 
 def test_a_missing_label_is_refused_when_the_config_says_so(tmp_path):
@@ -71,20 +80,24 @@ def test_a_missing_label_is_refused_when_the_config_says_so(tmp_path):
 def test_a_training_column_missing_in_every_row_is_one_line_naming_it(tmp_path):
     proc = _train(tmp_path, [[a, "NA", c, s] for a, _, c, s in ROWS])
     assert proc.returncode == 2 and "column 'b' of t.csv is missing in every row" in proc.stderr
-    assert proc.stderr.strip().count("\n") == 1 and "Traceback" not in proc.stderr     # the drop note, the error
+    assert proc.stderr.strip().count("\n") == 1 and "Traceback" not in proc.stderr  # the drop note, the error
 
 
 def test_a_constant_training_column_is_warned_of(tmp_path):
     proc = _train(tmp_path, [[a, "5", c, s] for a, _, c, s in ROWS])
     assert proc.returncode == 0, proc.stderr
-    assert "warning: column 'b' of t.csv has the one value 5 in every training row (its std is 0: pe divides " \
-           "by 1" in proc.stderr
+    assert (
+        "warning: column 'b' of t.csv has the one value 5 in every training row (its std is 0: pe divides "
+        "by 1" in proc.stderr
+    )
 
 
 def test_a_number_beyond_float32_in_a_raw_feed_is_refused_by_predict(tmp_path):
     (tmp_path / "line.yaml").write_text(line_model(2))
-    (tmp_path / "run.yaml").write_text("model: line.yaml\ndata:\n  train: {format: csv, path: t.csv, columns: "
-                                       "{x: [a, b], y: c}}\n  batch_size: 4\noutput: {curves: false}\n")
+    (tmp_path / "run.yaml").write_text(
+        "model: line.yaml\ndata:\n  train: {format: csv, path: t.csv, columns: "
+        "{x: [a, b], y: c}}\n  batch_size: 4\noutput: {curves: false}\n"
+    )
     (tmp_path / "t.csv").write_text("a,b,c\n" + "".join(f"{i},{i + 1},{i + 2}\n" for i in range(8)))
     proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -95,8 +108,10 @@ def test_a_number_beyond_float32_in_a_raw_feed_is_refused_by_predict(tmp_path):
 
 def test_a_regression_row_without_its_target_is_dropped_not_filled(tmp_path):
     (tmp_path / "line.yaml").write_text(line_model(1))
-    (tmp_path / "run.yaml").write_text("model: line.yaml\ndata:\n  train: {format: csv, path: t.csv, columns: "
-                                       "{x: a, y: c}}\n  batch_size: 4\noutput: {curves: false}\n")
+    (tmp_path / "run.yaml").write_text(
+        "model: line.yaml\ndata:\n  train: {format: csv, path: t.csv, columns: "
+        "{x: a, y: c}}\n  batch_size: 4\noutput: {curves: false}\n"
+    )
     (tmp_path / "t.csv").write_text("a,c\n" + "".join(f"{i},{'NA' if i in (2, 5) else i + 2}\n" for i in range(8)))
     proc = pe("train", "run.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0 and "dropped 2 of 8 rows of t.csv: no 'c'" in proc.stderr, proc.stderr

@@ -1,5 +1,6 @@
 """`data.format: multislot` (issue 14, item 5): `pe train` on MultiSlot text, the slots being the
 model's feeds in order (a lod_level 1 feed is a sparse slot), through the real `pe`."""
+
 import json
 
 from tests.cli.test_helpers import pe
@@ -32,25 +33,45 @@ def test_a_malformed_multislot_line_names_the_config_key_and_the_line(tmp_path):
 def test_async_mode_trains_on_threads_and_matches_sync_with_one_thread(tmp_path):
     args = ["data.train.limit=1000", "epochs=2", "output.curves=false", "fetch.every=10"]
     sync = pe("train", "configs/ctr.yaml", *args, "--out", tmp_path / "sync", "-q")
-    one = pe("train", "configs/ctr.yaml", *args, "exec_strategy.mode=async", "exec_strategy.thread_num=1",
-             "--out", tmp_path / "one", "-q")
-    two = pe("train", "configs/ctr.yaml", *args, "exec_strategy.mode=async", "exec_strategy.thread_num=2",
-             "--out", tmp_path / "two", "-q")
+    one = pe(
+        "train",
+        "configs/ctr.yaml",
+        *args,
+        "exec_strategy.mode=async",
+        "exec_strategy.thread_num=1",
+        "--out",
+        tmp_path / "one",
+        "-q",
+    )
+    two = pe(
+        "train",
+        "configs/ctr.yaml",
+        *args,
+        "exec_strategy.mode=async",
+        "exec_strategy.thread_num=2",
+        "--out",
+        tmp_path / "two",
+        "-q",
+    )
     for proc in (sync, one, two):
         assert proc.returncode == 0, proc.stderr
     import numpy as np
-    ckpt = lambda run, step: {f: np.load(run / "ckpt" / f"step-{step}" / f) for f in
-                              sorted(p.name for p in (run / "ckpt" / f"step-{step}").glob("*.npy"))}
+
+    ckpt = lambda run, step: {
+        f: np.load(run / "ckpt" / f"step-{step}" / f)
+        for f in sorted(p.name for p in (run / "ckpt" / f"step-{step}").glob("*.npy"))
+    }
     a, b = ckpt(tmp_path / "sync", 64), ckpt(tmp_path / "one", 64)
-    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)      # 1 thread = sequential
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)  # 1 thread = sequential
     rows = [json.loads(line) for line in open(tmp_path / "two" / "metrics.jsonl")]
     train = [r for r in rows if r["phase"] == "train"]
-    assert [r["step"] for r in train] == [32, 64] and train[1]["loss"] < train[0]["loss"]     # a row per epoch
+    assert [r["step"] for r in train] == [32, 64] and train[1]["loss"] < train[0]["loss"]  # a row per epoch
 
 
 def test_async_mode_refuses_what_it_cannot_do(tmp_path):
-    proc = pe("train", "configs/ctr.yaml", "exec_strategy.mode=async", "checkpoint.every_steps=10",
-              "--out", tmp_path / "run")
+    proc = pe(
+        "train", "configs/ctr.yaml", "exec_strategy.mode=async", "checkpoint.every_steps=10", "--out", tmp_path / "run"
+    )
     assert proc.returncode == 2 and "checkpoint.every_steps" in proc.stderr and "every_epochs" in proc.stderr
     proc = pe("train", "configs/ctr.yaml", "exec_strategy.mode=async", "devices=2", "--out", tmp_path / "run")
     assert proc.returncode == 2 and "one CPU device" in proc.stderr

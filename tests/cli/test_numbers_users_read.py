@@ -5,6 +5,7 @@ prob_<j>); id columns copied (predict.keep_columns, --keep); the values pe predi
 categories it never saw, counted per column on stderr; a warning when the label's column is also an
 input; ``pe predict --data PICTURE.png`` (one or several) on an image model (was refused). Real ``pe``
 processes on generated tables and pictures."""
+
 import csv
 import json
 import os
@@ -59,10 +60,9 @@ def weather(tmp_path_factory):
 def test_a_regression_prints_rmse_mae_and_r2_in_the_targets_units(weather):
     root, proc = weather
     report = json.loads((root / "run" / "eval.json").read_text())["prediction"]
-    line = (f"temp_max: RMSE {report['rmse']:.4g}  MAE {report['mae']:.4g}  R² {report['r2']:.3f} "
-            f"(in temp_max's units)")
+    line = f"temp_max: RMSE {report['rmse']:.4g}  MAE {report['mae']:.4g}  R² {report['r2']:.3f} (in temp_max's units)"
     assert f"held-out {line}" in proc.stdout.splitlines(), proc.stdout
-    assert report["rmse"] < 1.5 and report["r2"] > 0.8       # degrees, not standardized units
+    assert report["rmse"] < 1.5 and report["r2"] > 0.8  # degrees, not standardized units
     again = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=root)
     assert again.returncode == 0 and line in again.stdout.splitlines(), again.stdout + again.stderr
     pytest.importorskip("matplotlib")
@@ -79,10 +79,12 @@ def test_predictions_are_named_after_the_target_keep_ids_and_count_what_was_fill
     with open(root / "p.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["station", "temp_max"] and [r["station"] for r in rows] == ["A", "B", "C"]
-    assert 12 < float(rows[0]["temp_max"]) < 18          # 10 + 8 - 2.5, in degrees
+    assert 12 < float(rows[0]["temp_max"]) < 18  # 10 + 8 - 2.5, in degrees
     assert "new.csv: column 'temp_min': 1 missing value filled with" in proc.stderr
     assert "new.csv: column 'humidity': 1 missing value filled with" in proc.stderr
-    proc = pe("predict", "c.yaml", "-c", "run", "--data", "new.csv", "-o", "p.npz", "--keep", "humidity", "-q", cwd=root)
+    proc = pe(
+        "predict", "c.yaml", "-c", "run", "--data", "new.csv", "-o", "p.npz", "--keep", "humidity", "-q", cwd=root
+    )
     assert proc.returncode == 0, proc.stderr
     with np.load(root / "p.npz") as z:
         assert z["station"].tolist() == ["A", "B", "C"] and z["humidity"].tolist() == ["50", "70", ""]
@@ -97,14 +99,24 @@ def test_a_classifiers_columns_and_unseen_categories(tmp_path):
         writer.writerow(["id", "island", "mass", "species"])
         for i in range(90):
             s = i % 3
-            writer.writerow([f"p{i}", ["Biscoe", "Dream", "Torgersen"][s], f"{3000 + 1000 * s + rng.gauss(0, 50):.0f}",
-                             ["Adelie", "Gentoo", "Chinstrap"][s]])
-    (tmp_path / "m.yaml").write_text("layers: [out: {type: fc, input: [mass, island], size: auto}]\n"
-                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
-    (tmp_path / "c.yaml").write_text("model: m.yaml\nepochs: 20\noptimizer: {type: Adam, learning_rate: 0.1}\n"
-                                     "data:\n  train: {format: csv, path: b.csv}\n  batch_size: 30\n  preprocessing:\n"
-                                     "    mass: {kind: numeric}\n    island: {kind: category, encoding: one_hot}\n"
-                                     "    species: {kind: label}\n")
+            writer.writerow(
+                [
+                    f"p{i}",
+                    ["Biscoe", "Dream", "Torgersen"][s],
+                    f"{3000 + 1000 * s + rng.gauss(0, 50):.0f}",
+                    ["Adelie", "Gentoo", "Chinstrap"][s],
+                ]
+            )
+    (tmp_path / "m.yaml").write_text(
+        "layers: [out: {type: fc, input: [mass, island], size: auto}]\n"
+        "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n"
+    )
+    (tmp_path / "c.yaml").write_text(
+        "model: m.yaml\nepochs: 20\noptimizer: {type: Adam, learning_rate: 0.1}\n"
+        "data:\n  train: {format: csv, path: b.csv}\n  batch_size: 30\n  preprocessing:\n"
+        "    mass: {kind: numeric}\n    island: {kind: category, encoding: one_hot}\n"
+        "    species: {kind: label}\n"
+    )
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     (tmp_path / "new.csv").write_text("id,island,mass\nq1,Biscoe,3000\nq2,Atlantis,5000\nq3,,4000\n")
@@ -112,8 +124,14 @@ def test_a_classifiers_columns_and_unseen_categories(tmp_path):
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "p.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert list(rows[0]) == ["id", "species", "species_id", "species_prob_Adelie", "species_prob_Chinstrap",
-                             "species_prob_Gentoo"]
+    assert list(rows[0]) == [
+        "id",
+        "species",
+        "species_id",
+        "species_prob_Adelie",
+        "species_prob_Chinstrap",
+        "species_prob_Gentoo",
+    ]
     assert [r["id"] for r in rows] == ["q1", "q2", "q3"] and rows[0]["species"] == "Adelie"
     assert "new.csv: column 'island': 1 missing value read as <unknown>" in proc.stderr
     assert "new.csv: column 'island': 1 value not seen in training ('Atlantis') read as <unknown>" in proc.stderr
@@ -125,8 +143,10 @@ def test_a_label_column_also_read_as_an_input_is_warned_about(tmp_path):
     (tmp_path / "c.yaml").write_text(CONFIG.replace("COLUMNS", "temp_min, temp_max").replace("epochs: 15", "epochs: 1"))
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert ("pe: warning: the label column 'temp_max' (feed 'temp_max') is also read by the input feed 'x': the "
-            "model is given the answer; take 'temp_max' out of the columns of 'x'") in proc.stderr
+    assert (
+        "pe: warning: the label column 'temp_max' (feed 'temp_max') is also read by the input feed 'x': the "
+        "model is given the answer; take 'temp_max' out of the columns of 'x'"
+    ) in proc.stderr
 
 
 def test_predict_on_picture_files(tmp_path):
@@ -138,12 +158,16 @@ def test_predict_on_picture_files(tmp_path):
             for i in range(count):
                 pixels = np.clip(rng.normal(level, 20, (8, 8)), 0, 255).astype(np.uint8)
                 image.fromarray(pixels, "L").save(tmp_path / split / name / f"{i}.png")
-    (tmp_path / "m.yaml").write_text("layers: [out: {type: fc, input: image, size: auto}]\n"
-                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: label}\n")
-    (tmp_path / "c.yaml").write_text("model: m.yaml\nepochs: 10\noptimizer: {type: Adam, learning_rate: 0.05}\n"
-                                     "data:\n  train: {format: folders, path: train}\n  batch_size: 8\n"
-                                     "  preprocessing:\n    image: {kind: image, mode: L, size: [8, 8], scale: 0.0039}\n"
-                                     "    label: {kind: label}\n")
+    (tmp_path / "m.yaml").write_text(
+        "layers: [out: {type: fc, input: image, size: auto}]\n"
+        "loss: {type: softmax_with_cross_entropy, logits: out, label: label}\n"
+    )
+    (tmp_path / "c.yaml").write_text(
+        "model: m.yaml\nepochs: 10\noptimizer: {type: Adam, learning_rate: 0.05}\n"
+        "data:\n  train: {format: folders, path: train}\n  batch_size: 8\n"
+        "  preprocessing:\n    image: {kind: image, mode: L, size: [8, 8], scale: 0.0039}\n"
+        "    label: {kind: label}\n"
+    )
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     one = pe("predict", "c.yaml", "-c", "run", "--data", "eval/light/0.png", "-o", "one.csv", "-q", cwd=tmp_path)
@@ -151,12 +175,28 @@ def test_predict_on_picture_files(tmp_path):
     with open(tmp_path / "one.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(r["path"], r["label"]) for r in rows] == [("eval/light/0.png", "light")]
-    two = pe("predict", "c.yaml", "-c", "run", "--data", "eval/dark/1.png", "--data", "eval/light/1.png",
-             "-o", "two.csv", "-q", cwd=tmp_path)
+    two = pe(
+        "predict",
+        "c.yaml",
+        "-c",
+        "run",
+        "--data",
+        "eval/dark/1.png",
+        "--data",
+        "eval/light/1.png",
+        "-o",
+        "two.csv",
+        "-q",
+        cwd=tmp_path,
+    )
     assert two.returncode == 0, two.stderr
     with open(tmp_path / "two.csv", newline="") as f:
-        assert [(r["path"], r["label"]) for r in csv.DictReader(f)] == [("eval/dark/1.png", "dark"),
-                                                                         ("eval/light/1.png", "light")]
+        assert [(r["path"], r["label"]) for r in csv.DictReader(f)] == [
+            ("eval/dark/1.png", "dark"),
+            ("eval/light/1.png", "light"),
+        ]
     (tmp_path / "note.txt").write_text("hello\n")
     bad = pe("predict", "c.yaml", "-c", "run", "--data", "eval/dark/1.png", "--data", "note.txt", cwd=tmp_path)
-    assert bad.returncode == 1 and "note.txt is a text file; several --data files must each be an image" in bad.stderr, bad.stderr
+    assert (
+        bad.returncode == 1 and "note.txt is a text file; several --data files must each be an image" in bad.stderr
+    ), bad.stderr

@@ -3,6 +3,7 @@ through the commands after training (issue 87): ``pe eval`` stopped with 'intern
 UFuncTypeError' (the data met the feed's unfilled ``[auto]`` shape), and ``pe summary`` / ``pe graph``
 of a model whose sizes are all written (no ``auto`` layer) with "'<' not supported between instances
 of 'str' and 'int'". Real ``pe`` processes on generated penguins (data/penguins/make_penguins.py)."""
+
 import json
 
 from tests.cli.test_helpers import data_maker, pe
@@ -10,8 +11,10 @@ from tests.cli.test_helpers import data_maker, pe
 
 def _setup(root, size):
     data_maker("penguins").write(str(root / "penguins.csv"), 90, 4)
-    (root / "model.yaml").write_text(f"layers: [out: {{type: fc, input: [measures, where], size: {size}}}]\n"
-                                     "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n")
+    (root / "model.yaml").write_text(
+        f"layers: [out: {{type: fc, input: [measures, where], size: {size}}}]\n"
+        "loss: {type: softmax_with_cross_entropy, logits: out, label: species}\n"
+    )
     (root / "run.yaml").write_text("""\
 model: model.yaml
 epochs: 2
@@ -42,8 +45,8 @@ def test_summary_and_graph_of_a_one_hot_feed_with_every_size_written(tmp_path):
     table = pe("summary", "run.yaml", cwd=tmp_path)
     assert table.returncode == 0, table.stderr
     rows = {line.split()[0]: line for line in table.stdout.splitlines() if "(" in line}
-    assert "[-1, 7]" in rows["where"]      # island (3 and <unknown>) and sex (2 and <unknown>) side by side
-    assert " 36 " in rows["out"]           # (4 + 7) x 3 + 3
+    assert "[-1, 7]" in rows["where"]  # island (3 and <unknown>) and sex (2 and <unknown>) side by side
+    assert " 36 " in rows["out"]  # (4 + 7) x 3 + 3
     proc = pe("graph", "run.yaml", "-o", "g.dot", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "where" in (tmp_path / "g.dot").read_text()

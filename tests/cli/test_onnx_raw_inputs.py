@@ -7,6 +7,7 @@ probabilities (1e-5), classes and class names, the text feeds the ids pe's token
 category value the training split lacked gets the unknown id (0) and a missing one (empty, NA)
 its fill value's id; a one-hot category over two columns (color and box, each its own vocabulary)
 is one-hot in the graph as pe predict makes it."""
+
 import csv
 import json
 
@@ -65,8 +66,30 @@ output: {curves: false}
 
 # the note's words: punctuation on and between words, Unicode letters (a capital, a mark that is no
 # word character: "e\u0301"), digits (Arabic-Indic, a superscript), underscores, an emoji, a no-break space
-WORDS = ["match", "match.", "Match!", "café", "CAFÉ,", "naïve", "Straße", "日本語", "x²", "a_b", "3.14", "١٢٣",
-         "e\u0301t\u00e9", "(ok)", "don't", "--", "👍", "snake_case_2", "\u00a0", "σας", "q&a", "Ünïcödé"]
+WORDS = [
+    "match",
+    "match.",
+    "Match!",
+    "café",
+    "CAFÉ,",
+    "naïve",
+    "Straße",
+    "日本語",
+    "x²",
+    "a_b",
+    "3.14",
+    "١٢٣",
+    "e\u0301t\u00e9",
+    "(ok)",
+    "don't",
+    "--",
+    "👍",
+    "snake_case_2",
+    "\u00a0",
+    "σας",
+    "q&a",
+    "Ünïcödé",
+]
 TAGS = ["it's", "ok", "Don't", "x-y", "a1b", "''"]
 
 
@@ -77,10 +100,17 @@ def _rows(n, seed, colors=("red", "green", "blue"), boxes=("crate", "bag", "tube
         weight = rng.uniform(0, 30)
         code = "".join(rng.choice(list("abcdef"), rng.integers(0, 7)))
         note = " ".join(rng.choice(WORDS, rng.integers(0, 9))) if i % 9 != 4 else ""
-        rows.append({"color": colors[i % len(colors)], "weight": "" if i % 7 == 3 else f"{weight:.3f}",
-                     "code": code.upper() if i % 2 else code, "note": note,
-                     "tag": " ".join(rng.choice(TAGS, rng.integers(0, 4))), "box": boxes[i % len(boxes)],
-                     "size": ["small", "medium", "large"][min(int(weight // 10), 2)]})
+        rows.append(
+            {
+                "color": colors[i % len(colors)],
+                "weight": "" if i % 7 == 3 else f"{weight:.3f}",
+                "code": code.upper() if i % 2 else code,
+                "note": note,
+                "tag": " ".join(rng.choice(TAGS, rng.integers(0, 4))),
+                "box": boxes[i % len(boxes)],
+                "size": ["small", "medium", "large"][min(int(weight // 10), 2)],
+            }
+        )
     return rows
 
 
@@ -104,19 +134,31 @@ def exported(tmp_path_factory):
     assert "(inputs color, weight, code, note, tag, where)" in proc.stdout
     assert "outputs: logits.tmp_1, prob, class, class_name" in proc.stdout
     # new rows: colors the training split never had (and an empty one), codes longer than max_length
-    new = _rows(40, 1, colors=("red", "purple", "green", "", "blue", "Red", "NA"), boxes=("bag", "crate", "NA", "tube",
-                                                                                           "sack"))
+    new = _rows(
+        40, 1, colors=("red", "purple", "green", "", "blue", "Red", "NA"), boxes=("bag", "crate", "NA", "tube", "sack")
+    )
     new[0]["code"] = "abcdefabc"
-    new[1]["note"] = "Match! match... " * 3      # more tokens than max_length
-    new[2]["note"], new[3]["note"] = "ZEBRA? ǅungla_9 ok", ""      # words training never saw; an empty note
+    new[1]["note"] = "Match! match... " * 3  # more tokens than max_length
+    new[2]["note"], new[3]["note"] = "ZEBRA? ǅungla_9 ok", ""  # words training never saw; an empty note
     _write(root / "new.csv", new, ["color", "weight", "code", "note", "tag", "box"])
-    proc = pe("predict", root / "run.yaml", "--checkpoint", root / "run", "--data", root / "new.csv",
-              "-o", root / "p.npz", "-q")
+    proc = pe(
+        "predict",
+        root / "run.yaml",
+        "--checkpoint",
+        root / "run",
+        "--data",
+        root / "new.csv",
+        "-o",
+        root / "p.npz",
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
-    feeds = {"color": np.array([[r["color"]] for r in new], dtype=object),
-             "weight": np.array([[float(r["weight"]) if r["weight"] else np.nan] for r in new], np.float32),
-             **{k: np.array([[r[k]] for r in new], dtype=object) for k in ("code", "note", "tag")},
-             "where": np.array([[r["color"], r["box"]] for r in new], dtype=object)}
+    feeds = {
+        "color": np.array([[r["color"]] for r in new], dtype=object),
+        "weight": np.array([[float(r["weight"]) if r["weight"] else np.nan] for r in new], np.float32),
+        **{k: np.array([[r[k]] for r in new], dtype=object) for k in ("code", "note", "tag")},
+        "where": np.array([[r["color"], r["box"]] for r in new], dtype=object),
+    }
     return root, feeds, dict(np.load(root / "p.npz"))
 
 
@@ -126,7 +168,7 @@ def test_onnxruntime_on_raw_rows_gives_pe_predicts_answer(exported):
     session = ort.InferenceSession(str(root / "m.onnx"), providers=["CPUExecutionProvider"])
     got = dict(zip([o.name for o in session.get_outputs()], session.run(None, feeds)))
     assert got["prob"].shape == want["prob"].shape == (40, 3)
-    assert np.ptp(want["prob"][:, 0]) > 0.01        # the rows differ far beyond the tolerance
+    assert np.ptp(want["prob"][:, 0]) > 0.01  # the rows differ far beyond the tolerance
     np.testing.assert_allclose(got["prob"], want["prob"], rtol=0, atol=1e-5)
     assert (got["class"] == want["class"]).all()
     assert got["class_name"].tolist() == want["class_name"].tolist()
@@ -163,8 +205,8 @@ def test_an_unknown_category_gets_the_unknown_id(exported):
     colors = feeds["color"][:, 0]
     known = {c: ids[colors == c][0] for c in ("red", "green", "blue")}
     assert sorted(known.values()) == [1, 2, 3]
-    assert (ids[np.isin(colors, ["purple", "Red"])] == 0).all()     # never seen in training: <unknown>
-    assert (ids[np.isin(colors, ["", "NA"])] == known["red"]).all()     # missing: the feed's fill, red
+    assert (ids[np.isin(colors, ["purple", "Red"])] == 0).all()  # never seen in training: <unknown>
+    assert (ids[np.isin(colors, ["", "NA"])] == known["red"]).all()  # missing: the feed's fill, red
 
 
 def test_the_text_feeds_get_pe_tokenizers_ids_in_the_graph(exported):
@@ -183,10 +225,12 @@ def test_the_text_feeds_get_pe_tokenizers_ids_in_the_graph(exported):
     for feed in ("note", "tag"):
         state = states[feed]
         split = tokenizer(state["tokenizer"], state["pattern"], state["lowercase"])
-        want = [lookup(state["vocabulary"], split(t)[:state["max_length"]]) for t in feeds[feed][:, 0]]
+        want = [lookup(state["vocabulary"], split(t)[: state["max_length"]]) for t in feeds[feed][:, 0]]
         want = [w if len(w) else np.zeros(1, np.int64) for w in want]
         assert got[f"{feed}_lengths"].tolist() == [len(w) for w in want]
-        assert [g[:len(w)].reshape(-1).tolist() for g, w in zip(got[f"{feed}.ids"], want)] == [w.tolist() for w in want]
+        assert [g[: len(w)].reshape(-1).tolist() for g, w in zip(got[f"{feed}.ids"], want)] == [
+            w.tolist() for w in want
+        ]
     vocabulary = states["note"]["vocabulary"]
     assert {"match", ".", "!", "café", "日本語", "a_b", "x²", "\u0301"} <= set(vocabulary)
-    assert 1 in np.concatenate(want) and 1 in got["note_lengths"]        # unknown words; an empty note
+    assert 1 in np.concatenate(want) and 1 in got["note_lengths"]  # unknown words; an empty note

@@ -3,6 +3,7 @@ replaces a file pe manages in a run directory nor lands in a checkpoint (one lin
 works, the run byte for byte unchanged); every file goes through a temporary name, so kill -9 and a
 full disk leave the earlier file whole; paths that cannot take a file are one line. Real `pe`
 processes where the command line is what is tested; a real tmpfs for the full and read-only disks."""
+
 import os
 import shutil
 import signal
@@ -20,8 +21,7 @@ from pe_cli.run.output_paths import check_output
 from tests.cli.test_helpers import PE, REPO, pe, snapshot
 
 CONFIG = os.path.join(REPO, "configs", "mnist_mlp.yaml")
-SMALL = ["data.train.limit=64", "data.eval.limit=32", "data.batch_size=32", "data.eval_batch_size=32",
-         "epochs=1"]
+SMALL = ["data.train.limit=64", "data.eval.limit=32", "data.batch_size=32", "data.eval_batch_size=32", "epochs=1"]
 
 
 @pytest.fixture(scope="module")
@@ -46,16 +46,33 @@ def _commands(root):
         "export --onnx": (export + ["--onnx"], run / "config.yaml", "that is run/config.yaml"),
         "graph -o": (["graph", CONFIG, "-o"], root / "link" / "metrics.csv", "that is run/metrics.csv"),
         "plot -o": (["plot", run, "-o"], run / "ckpt" / ".." / "model.yaml", "that is run/model.yaml"),
-        "export --inference-dir": (export + ["--inference-dir"], run / "ckpt" / "step-2",
-                                   "that is checkpoint run/ckpt/step-2"),
+        "export --inference-dir": (
+            export + ["--inference-dir"],
+            run / "ckpt" / "step-2",
+            "that is checkpoint run/ckpt/step-2",
+        ),
         "export --inference-dir run": (export + ["--inference-dir"], run, "that is the run directory run"),
-        "train --out": (["train", CONFIG, *SMALL, "--out"], run / "ckpt" / "step-2" / "r",
-                        "that is inside checkpoint run/ckpt/step-2"),
+        "train --out": (
+            ["train", CONFIG, *SMALL, "--out"],
+            run / "ckpt" / "step-2" / "r",
+            "that is inside checkpoint run/ckpt/step-2",
+        ),
     }
 
 
-@pytest.mark.parametrize("case", ["predict -o", "eval --out", "export --onnx", "graph -o", "plot -o",
-                                  "export --inference-dir", "export --inference-dir run", "train --out"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "predict -o",
+        "eval --out",
+        "export --onnx",
+        "graph -o",
+        "plot -o",
+        "export --inference-dir",
+        "export --inference-dir run",
+        "train --out",
+    ],
+)
 def test_an_output_over_a_managed_file_is_refused_and_the_run_is_unchanged(trained, case):
     """Through a symlink (graph) and `..` (plot) too: the resolved path is what is checked."""
     if not (trained / "link").exists():
@@ -67,11 +84,11 @@ def test_an_output_over_a_managed_file_is_refused_and_the_run_is_unchanged(train
     lines = proc.stderr.strip().splitlines()
     option = " ".join(case.split()[:2])
     assert len(lines) == 1 and lines[0].startswith(f"pe: error: pe {option} {target}: {said}"), proc.stderr
-    if case == "train --out":                                  # a run goes beside the run, not in it
+    if case == "train --out":  # a run goes beside the run, not in it
         assert lines[0].endswith("; a run directory goes elsewhere, e.g. r") and not (trained / "run-2").exists()
     else:
         assert "; write elsewhere, e.g. run/" in lines[0]
-    assert snapshot(trained / "run") == before                 # byte for byte, mtimes too
+    assert snapshot(trained / "run") == before  # byte for byte, mtimes too
 
 
 def test_every_managed_entry_is_refused_and_the_place_named_works(trained, monkeypatch):
@@ -81,8 +98,17 @@ def test_every_managed_entry_is_refused_and_the_place_named_works(trained, monke
     run = trained / "run"
     may_have = ("parent.json", "config.resumed-step-2.yaml", "graph-train.dot", "fetches/loss-step-2.npy")
     entries = [p for p in run.rglob("*") if p.name != "curves.png"] + [run / n for n in may_have]
-    assert {"config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
-            ".lock", "last", "trainer_state.json"} <= {p.name for p in entries}
+    assert {
+        "config.yaml",
+        "model.yaml",
+        "metrics.csv",
+        "metrics.jsonl",
+        "fetches.npz",
+        "eval.json",
+        ".lock",
+        "last",
+        "trainer_state.json",
+    } <= {p.name for p in entries}
     for path in entries:
         if path.is_dir():
             continue
@@ -90,10 +116,10 @@ def test_every_managed_entry_is_refused_and_the_place_named_works(trained, monke
             check_output(str(path), "pe predict -o", "predictions.npz")
         message = str(e.value)
         assert "\n" not in message and "write elsewhere, e.g. " in message, message
-        check_output(message.rsplit("e.g. ", 1)[1], "pe predict -o", "predictions.npz")    # works
+        check_output(message.rsplit("e.g. ", 1)[1], "pe predict -o", "predictions.npz")  # works
     for mine in ("run/predictions.npz", "run/curves.png", "run/notes/a.txt", "elsewhere/p.npz"):
         check_output(mine, "pe predict -o", "predictions.npz")
-    (trained / "project").mkdir(exist_ok=True)                 # a config.yaml alone is not a run
+    (trained / "project").mkdir(exist_ok=True)  # a config.yaml alone is not a run
     (trained / "project" / "config.yaml").write_text("model: m.yaml\n")
     check_output("project/config.yaml", "pe predict -o", "predictions.npz")
 
@@ -114,12 +140,27 @@ def test_export_into_existing_places_keeps_their_modes_and_files(trained, tmp_pa
 
 
 def test_paths_that_cannot_take_a_file_are_one_line(trained, tmp_path):
-    cases = [(["plot", trained / "run", "-o", tmp_path], "that is a directory; give a file name, e.g. "),
-             (["predict", CONFIG, "--checkpoint", trained / "run", "--data", trained / "images.npy",
-               "-o", trained / "images.npy" / "p.npz"], "is a file, not a directory"),
-             (["export", CONFIG, "-c", trained / "run", "--inference-dir", trained / "images.npy"],
-              "that is a file, not a directory"),
-             (["train", CONFIG, 'output.dir="runs/a\\0b"'], "a path cannot hold a NUL character")]
+    cases = [
+        (["plot", trained / "run", "-o", tmp_path], "that is a directory; give a file name, e.g. "),
+        (
+            [
+                "predict",
+                CONFIG,
+                "--checkpoint",
+                trained / "run",
+                "--data",
+                trained / "images.npy",
+                "-o",
+                trained / "images.npy" / "p.npz",
+            ],
+            "is a file, not a directory",
+        ),
+        (
+            ["export", CONFIG, "-c", trained / "run", "--inference-dir", trained / "images.npy"],
+            "that is a file, not a directory",
+        ),
+        (["train", CONFIG, 'output.dir="runs/a\\0b"'], "a path cannot hold a NUL character"),
+    ]
     for args, said in cases:
         proc = pe(*args, cwd=tmp_path)
         assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
@@ -131,9 +172,11 @@ def test_kill_9_while_writing_leaves_the_earlier_file_whole(tmp_path):
     """The one writer every command uses, killed half-way through a 3 MB file."""
     target = tmp_path / "curves.png"
     target.write_bytes(b"the earlier picture")
-    code = ("import sys, time\nfrom pe_cli.base.atomic_file import write_file\n"
-            "def slow(f):\n    f.write(b'x' * 3_000_000); f.flush(); print('half', flush=True); time.sleep(60)\n"
-            "write_file(sys.argv[1], slow)\n")
+    code = (
+        "import sys, time\nfrom pe_cli.base.atomic_file import write_file\n"
+        "def slow(f):\n    f.write(b'x' * 3_000_000); f.flush(); print('half', flush=True); time.sleep(60)\n"
+        "write_file(sys.argv[1], slow)\n"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code, str(target)], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "half"
@@ -141,7 +184,7 @@ def test_kill_9_while_writing_leaves_the_earlier_file_whole(tmp_path):
     finally:
         proc.wait(timeout=30)
     assert target.read_bytes() == b"the earlier picture"
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curves.png.tmp-")]   # the partial one
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curves.png.tmp-")]  # the partial one
 
 
 def test_a_symlink_is_replaced_its_target_kept_and_a_device_is_written_not_replaced(tmp_path):
@@ -151,20 +194,20 @@ def test_a_symlink_is_replaced_its_target_kept_and_a_device_is_written_not_repla
     atomic_write(str(tmp_path / "link.npz"), b"new")
     assert not os.path.islink(tmp_path / "link.npz") and (tmp_path / "link.npz").read_bytes() == b"new"
     assert (tmp_path / "real.npz").read_bytes() == b"old"
-    atomic_write(os.devnull, b"discarded")                      # -o /dev/null: still the device
+    atomic_write(os.devnull, b"discarded")  # -o /dev/null: still the device
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
 def _can_mount_tmpfs():
     if not shutil.which("unshare"):
         return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-                           capture_output=True)
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
     return probe.returncode == 0
 
 
-@pytest.mark.skipif(not _can_mount_tmpfs(),
-                    reason="needs unshare and tmpfs mounts (root in a mount namespace) for a real full disk")
+@pytest.mark.skipif(
+    not _can_mount_tmpfs(), reason="needs unshare and tmpfs mounts (root in a mount namespace) for a real full disk"
+)
 def test_a_full_disk_and_a_read_only_one_leave_earlier_outputs_whole(trained, tmp_path):
     """On a full tmpfs, `pe plot` onto a run's curves.png and `pe predict -o` onto earlier predictions
     fail with one line saying the disk is full, and both earlier files are byte for byte as they were;
@@ -172,7 +215,7 @@ def test_a_full_disk_and_a_read_only_one_leave_earlier_outputs_whole(trained, tm
     full, ro, run = tmp_path / "full", tmp_path / "ro", trained / "run"
     full.mkdir()
     ro.mkdir()
-    np.savez(tmp_path / "old.npz", **{"class": np.arange(5)})     # earlier predictions
+    np.savez(tmp_path / "old.npz", **{"class": np.arange(5)})  # earlier predictions
     pe_cmd = " ".join(PE)
     predict = f"{pe_cmd} predict {CONFIG} {' '.join(SMALL)} --checkpoint {run} --data {trained}/images.npy"
     script = f"""
@@ -187,17 +230,20 @@ cp {full}/run/curves.png {tmp_path}/after.png && cp {full}/p.npz {tmp_path}/afte
 ls -a {full} {full}/run
 """
     env = {k: v for k, v in os.environ.items() if k != "PE_DEBUG"}
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True, text=True,
-                          timeout=300, env=env)
+    proc = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300, env=env
+    )
     out = proc.stdout
     assert "plot 1" in out and "predict 1" in out and "ro 1" in out and "rodir 1" in out, out + proc.stderr
     for name, path in (("plot", f"{full}/run/curves.png"), ("predict", f"{full}/p.npz")):
         err = (tmp_path / f"{name}.err").read_text()
-        assert err.strip() == f"pe: error: no space left on device writing {path}; free some space and write " \
-                              f"it again (an earlier {os.path.basename(path)} there is unchanged)", err
+        assert (
+            err.strip() == f"pe: error: no space left on device writing {path}; free some space and write "
+            f"it again (an earlier {os.path.basename(path)} there is unchanged)"
+        ), err
     assert (tmp_path / "after.png").read_bytes() == (run / "curves.png").read_bytes()
     assert (tmp_path / "after.npz").read_bytes() == (tmp_path / "old.npz").read_bytes()
-    assert ".tmp-" not in out                                   # no partial file left behind
+    assert ".tmp-" not in out  # no partial file left behind
     for name, path in (("ro", f"{ro}/p.npz"), ("rodir", f"{ro}/inf")):
         err = (tmp_path / f"{name}.err").read_text()
         assert len(err.strip().splitlines()) == 1 and f"{ro} is on a read-only file system" in err, err

@@ -1,5 +1,6 @@
 """`pe predict` (issue 18, item 3): a checkpoint on data without labels, through the real `pe`; its
 classes agree with `pe eval`'s accuracy on the same images."""
+
 import json
 
 import numpy as np
@@ -9,8 +10,14 @@ from pe_cli.data.idx import load_mnist
 from tests.cli.test_helpers import REPO, line_model, pe
 
 CONFIG = "configs/mnist_mlp.yaml"
-SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "output.curves=false"]
+SMALL = [
+    "data.train.limit=320",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=1",
+    "output.curves=false",
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +48,7 @@ def test_predictions_agree_with_eval(trained):
 def test_predictions_as_csv_and_bad_input(trained, tmp_path):
     root, _ = trained
     out = tmp_path / "p.csv"
-    proc = pe("predict", CONFIG, "-c", root / "run", "--data", root / "images.npy", "-o", out, "-q")   # -c as eval's
+    proc = pe("predict", CONFIG, "-c", root / "run", "--data", root / "images.npy", "-o", out, "-q")  # -c as eval's
     assert proc.returncode == 0, proc.stderr
     lines = out.read_text().splitlines()
     assert lines[0].startswith("label,label_prob_0") and len(lines) == 201
@@ -58,10 +65,16 @@ def test_a_data_file_of_another_kind_is_named(trained, tmp_path):
     (tmp_path / "x.txt").write_text("a,b\n1,2\n")
     (tmp_path / "one.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     (tmp_path / "fake.npy").write_bytes(b"\xff\xd8\xff\xe0" + bytes(64))
-    for name, found, hint in (("x.txt", "is a text file; --data takes a CSV/TSV/JSONL table", "name it .csv"),
-                              ("one.png", "is a PNG image; image files go to a model whose one input is an image "
-                               "feed (data.preprocessing kind: image)", "--data takes a CSV/TSV/JSONL table"),
-                              ("fake.npy", "is a JPEG image, not an NPY array as its name says", "an IDX file")):
+    for name, found, hint in (
+        ("x.txt", "is a text file; --data takes a CSV/TSV/JSONL table", "name it .csv"),
+        (
+            "one.png",
+            "is a PNG image; image files go to a model whose one input is an image "
+            "feed (data.preprocessing kind: image)",
+            "--data takes a CSV/TSV/JSONL table",
+        ),
+        ("fake.npy", "is a JPEG image, not an NPY array as its name says", "an IDX file"),
+    ):
         bad = pe("predict", CONFIG, "-c", root / "run", "--data", tmp_path / name)
         lines = bad.stderr.strip().splitlines()
         assert bad.returncode == 1 and len(lines) == 1, bad.stderr
@@ -73,15 +86,17 @@ def test_eval_json_holds_accuracy_and_the_confusion_matrix(trained):
     pe("predict", CONFIG, *SMALL, "--checkpoint", root / "run", "--data", root / "images.npy", "-o", root / "p.npz")
     with np.load(root / "p.npz") as z:
         classes = z["class"]
-    for report in (json.loads((root / "run" / "eval.json").read_text()),           # pe train's last evaluation
-                   json.loads((root / "e.json").read_text())):                    # pe eval's
+    for report in (
+        json.loads((root / "run" / "eval.json").read_text()),  # pe train's last evaluation
+        json.loads((root / "e.json").read_text()),
+    ):  # pe eval's
         prediction = report["prediction"]
         assert prediction["kind"] == "classification" and prediction["output"] == "logits"
         assert prediction["samples"] == 200
         assert prediction["top1_accuracy"] == pytest.approx(report["metrics"]["acc"], abs=1e-6)
         confusion = np.array(prediction["confusion_matrix"])
         want = np.zeros((10, 10), dtype=np.int64)
-        np.add.at(want, (labels, classes), 1)            # rows: true class, columns: pe predict's class
+        np.add.at(want, (labels, classes), 1)  # rows: true class, columns: pe predict's class
         assert (confusion == want).all()
 
 
@@ -114,6 +129,7 @@ def test_a_regression_reports_mae_rmse_and_r2(tmp_path):
     assert prediction["rmse"] == pytest.approx(np.sqrt(report["metrics"]["loss"]), rel=1e-5)
     assert 0 < prediction["mae"] <= prediction["rmse"] < 0.3
     truth = y[400:]
-    assert prediction["r2"] == pytest.approx(1 - prediction["rmse"] ** 2 * len(truth) / np.sum((truth - truth.mean()) ** 2),
-                                             rel=1e-4)
+    assert prediction["r2"] == pytest.approx(
+        1 - prediction["rmse"] ** 2 * len(truth) / np.sum((truth - truth.mean()) ** 2), rel=1e-4
+    )
     assert prediction["r2"] > 0.98

@@ -1,6 +1,7 @@
 """Raw data in, predictions out (issue 56): data.preprocessing fitted by `pe train`, saved with the
 run and applied by `pe predict`, `pe eval`, `pe infer` and `pe export`, through real `pe` processes
 on the bundled examples (data/reviews, data/mnist_png), trained a few steps."""
+
 import csv
 import json
 
@@ -57,9 +58,19 @@ def test_reordered_and_extra_columns_predict_the_same(shipping):
     shuffled = _predict(SHIPPING, run, root / "shuffled.csv", root / "b.npz")["value"]
     assert original.shape == (120, 1) and np.array_equal(original, shuffled)
     # the same rows as JSON Lines and as TSV: the same values
-    (root / "rows.jsonl").write_text("".join(json.dumps({"distance_km": float(r["distance_km"]),
-                                                         "price": float(r["price"]) if r["price"] else None,
-                                                         "weight_kg": float(r["weight_kg"])}) + "\n" for r in rows))
+    (root / "rows.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "distance_km": float(r["distance_km"]),
+                    "price": float(r["price"]) if r["price"] else None,
+                    "weight_kg": float(r["weight_kg"]),
+                }
+            )
+            + "\n"
+            for r in rows
+        )
+    )
     assert np.array_equal(_predict(SHIPPING, run, root / "rows.jsonl", root / "c.npz")["value"], original)
     missing = root / "missing.csv"
     _write_csv(missing, rows, ["weight_kg", "price"])
@@ -79,10 +90,10 @@ def test_onnx_takes_raw_columns_and_equals_pe_predict(shipping):
     assert proc.returncode == 0, proc.stderr
     assert "preprocessing in the graph: size, distance" in proc.stdout
     assert "in the graph (the input takes raw values): size, distance" in (root / "ship.preprocessing.txt").read_text()
-    number = lambda v: float(v) if v else np.nan      # noqa: E731 -- an empty price is a missing value
+    number = lambda v: float(v) if v else np.nan  # noqa: E731 -- an empty price is a missing value
     size = np.array([[number(r["weight_kg"]), number(r["price"])] for r in rows], np.float32)
     distance = np.array([[number(r["distance_km"])] for r in rows], np.float32)
-    assert np.isnan(size).any()                        # the fill is in the graph too
+    assert np.isnan(size).any()  # the fill is in the graph too
     got = ort.InferenceSession(str(root / "ship.onnx")).run(None, {"size": size, "distance": distance})[0]
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
 
@@ -111,9 +122,14 @@ def test_raw_text_in_class_names_out(sentiment):
     assert saved["sentiment"]["classes"] == ["negative", "positive"]
     assert saved["review"]["vocabulary"][:2] == ["<pad>", "<unknown>"] and len(saved["review"]["vocabulary"]) <= 200
     rows = _rows(60)
-    _write_csv(tmp_path / "new.csv", rows, ["review", "price", "category"])     # no sentiment column
+    _write_csv(tmp_path / "new.csv", rows, ["review", "price", "category"])  # no sentiment column
     predicted = _predict(SENTIMENT, run, tmp_path / "new.csv", tmp_path / "p.csv")
-    assert len(predicted) == 60 and set(predicted[0]) == {"sentiment", "sentiment_id", "sentiment_prob_negative", "sentiment_prob_positive"}
+    assert len(predicted) == 60 and set(predicted[0]) == {
+        "sentiment",
+        "sentiment_id",
+        "sentiment_prob_negative",
+        "sentiment_prob_positive",
+    }
     names = [p["sentiment"] for p in predicted]
     assert all(saved["sentiment"]["classes"][int(p["sentiment_id"])] == p["sentiment"] for p in predicted)
     assert np.mean([n == r["sentiment"] for n, r in zip(names, rows)]) > 0.6
@@ -137,10 +153,15 @@ def test_the_text_model_exports_taking_raw_strings_and_numbers(sentiment):
     proc = pe("export", SENTIMENT, "-c", run, "--onnx", root / "text.onnx")
     assert proc.returncode == 0, proc.stderr
     assert "(inputs review, category, price)" in proc.stdout
-    assert "in the graph (the input takes raw values): review, category, price" in (root / "text.preprocessing.txt").read_text()
-    feeds = {"review": np.array([[r["review"]] for r in rows], dtype=object),
-             "category": np.array([[r["category"]] for r in rows], dtype=object),
-             "price": np.array([[float(r["price"]) if r["price"] else np.nan] for r in rows], np.float32)}
+    assert (
+        "in the graph (the input takes raw values): review, category, price"
+        in (root / "text.preprocessing.txt").read_text()
+    )
+    feeds = {
+        "review": np.array([[r["review"]] for r in rows], dtype=object),
+        "category": np.array([[r["category"]] for r in rows], dtype=object),
+        "price": np.array([[float(r["price"]) if r["price"] else np.nan] for r in rows], np.float32),
+    }
     session = ort.InferenceSession(str(root / "text.onnx"))
     got = dict(zip([o.name for o in session.get_outputs()], session.run(None, feeds)))
     np.testing.assert_allclose(got["prob"], want["prob"], rtol=0, atol=1e-5)
@@ -153,7 +174,7 @@ def test_raw_image_files_in_class_names_out(tmp_path):
     predicted = _predict(PNG, run, f"{REPO}/data/mnist_png/eval", tmp_path / "p.npz")
     names = predicted["class_name"]
     assert names.shape == (100,) and set(names) <= set("0123456789")
-    truth = [f.split("/")[0] for f in predicted["path"]]      # eval/<digit>/<index>.png
+    truth = [f.split("/")[0] for f in predicted["path"]]  # eval/<digit>/<index>.png
     assert sorted(truth) == truth and len(set(predicted["path"])) == 100
     accuracy = np.mean(names == truth)
     evaluated = pe("eval", PNG, "--checkpoint", run, "--out", tmp_path / "e.json")
@@ -173,6 +194,7 @@ def _onnx_on_decoded_pixels(run, predicted, tmp_path):
     mean and std are in the graph; its prob and class_name are pe predict's."""
     ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
     from pe_cli.data.images import load_images
+
     exported = pe("export", PNG, "-c", run, "--onnx", tmp_path / "png.onnx")
     assert exported.returncode == 0, exported.stderr
     pixels = load_images([f"{REPO}/data/mnist_png/eval/{p}" for p in predicted["path"]], [28, 28], None, "L", 1)

@@ -3,6 +3,7 @@ processes: a run's split.json is bounded by the rows it can name before it is pa
 160 MB one whole: 1.1 GB) and takes whole row numbers only (main cast 1.5 to row 1); trainer_state.json
 and overrides.json are bounded (1 MiB) and a directory is refused; a resume whose run's config.yaml
 cannot be read is refused naming it (main skipped the preprocessing check)."""
+
 import json
 import os
 
@@ -37,7 +38,7 @@ def _refused(proc, *parts):
 def test_a_split_record_is_bounded_before_it_is_parsed(split_run, tmp_path):
     run = _copy(split_run, tmp_path)
     record = json.loads((run / "split.json").read_text())
-    record["eval_rows"] = list(range(1_000_000))           # 9.9 MB: far more than 30 rows can need
+    record["eval_rows"] = list(range(1_000_000))  # 9.9 MB: far more than 30 rows can need
     (run / "split.json").write_text(json.dumps(record, indent=1))
     proc = pe("eval", "run.yaml", "--checkpoint", "run", cwd=tmp_path)
     _refused(proc, "run/split.json is 9,889,211 bytes, above the 4,396 a split of 30 rows takes")
@@ -52,17 +53,20 @@ def test_a_split_row_that_is_not_a_whole_number_is_refused(split_run, tmp_path):
     _refused(proc, "split.json: not a readable split record (the row numbers are not lists of whole numbers)")
 
 
-@pytest.mark.parametrize("name, damage, said", [
-    ("ckpt/step-1/trainer_state.json", "huge", "above the 1,048,576 a record may have"),
-    ("overrides.json", "huge", "above the 1,048,576 a record may have"),
-    ("overrides.json", "directory", "is a directory, not a regular file"),
-    ("config.yaml", "model: [unclosed\n", "is not YAML pe wrote"),
-])
+@pytest.mark.parametrize(
+    "name, damage, said",
+    [
+        ("ckpt/step-1/trainer_state.json", "huge", "above the 1,048,576 a record may have"),
+        ("overrides.json", "huge", "above the 1,048,576 a record may have"),
+        ("overrides.json", "directory", "is a directory, not a regular file"),
+        ("config.yaml", "model: [unclosed\n", "is not YAML pe wrote"),
+    ],
+)
 def test_a_record_a_resume_reads_is_bounded_and_fails_closed(split_run, tmp_path, name, damage, said):
     run = _copy(split_run, tmp_path)
     path = run / name
     if damage == "huge":
-        path.write_text(path.read_text().rstrip() + " " * (1 << 20) + "\n")      # valid JSON, 1 MiB of spaces
+        path.write_text(path.read_text().rstrip() + " " * (1 << 20) + "\n")  # valid JSON, 1 MiB of spaces
     elif damage == "directory":
         path.unlink()
         path.mkdir()

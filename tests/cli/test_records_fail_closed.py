@@ -3,6 +3,7 @@ model file it names is broken YAML, holds a Python tag, is not a mapping, is a d
 or is over its bound, `pe predict`, `pe eval` and `pe export` refuse in one line naming the file,
 where main skipped the "the checkpoint is its run's" check and ran CONFIG's model (rc 0). Real `pe`
 processes on a small MNIST run."""
+
 import shutil
 
 import numpy as np
@@ -39,25 +40,30 @@ def _damage(run, name, how):
         path.write_text(how)
 
 
-@pytest.mark.parametrize("name, how, said", [
-    ("config.yaml", "model: [unclosed\n", "is not YAML pe wrote"),
-    ("config.yaml", "model: !!python/object/apply:os.system ['true']\n", "is not YAML pe wrote"),
-    ("config.yaml", "- a list\n", "holds list, not a mapping"),
-    ("config.yaml", "directory", "is a directory, not a regular file"),
-    ("config.yaml", "huge", "above the 1,048,576 a record may have"),
-    ("model.yaml", "layers: {oops\n", "is not YAML pe wrote"),
-    ("model.yaml", "missing", "is missing"),
-])
+@pytest.mark.parametrize(
+    "name, how, said",
+    [
+        ("config.yaml", "model: [unclosed\n", "is not YAML pe wrote"),
+        ("config.yaml", "model: !!python/object/apply:os.system ['true']\n", "is not YAML pe wrote"),
+        ("config.yaml", "- a list\n", "holds list, not a mapping"),
+        ("config.yaml", "directory", "is a directory, not a regular file"),
+        ("config.yaml", "huge", "above the 1,048,576 a record may have"),
+        ("model.yaml", "layers: {oops\n", "is not YAML pe wrote"),
+        ("model.yaml", "missing", "is missing"),
+    ],
+)
 @pytest.mark.parametrize("command", ["predict", "eval", "export"])
 def test_a_record_that_cannot_be_read_refuses_the_command(trained, tmp_path, name, how, said, command):
     run = tmp_path / "run"
     shutil.copytree(trained / "run", run)
     _damage(run, name, how)
-    args = {"predict": ["--data", trained / "images.npy", "-o", tmp_path / "p.npz"],
-            "eval": [*SMALL, "-o", tmp_path / "e.json"],
-            "export": ["--inference-dir", tmp_path / "inf"]}[command]
-    proc = pe(command, CONFIG, "--checkpoint", run, *args)       # CONFIG's relu: not the run's sigmoid
+    args = {
+        "predict": ["--data", trained / "images.npy", "-o", tmp_path / "p.npz"],
+        "eval": [*SMALL, "-o", tmp_path / "e.json"],
+        "export": ["--inference-dir", tmp_path / "inf"],
+    }[command]
+    proc = pe(command, CONFIG, "--checkpoint", run, *args)  # CONFIG's relu: not the run's sigmoid
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
     assert f"the run record {run / name} " in lines[0] and said in lines[0], lines[0]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]      # nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]  # nothing written

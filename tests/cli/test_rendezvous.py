@@ -7,6 +7,7 @@ its whole namespace killed) ends every other process within 30 s with one line n
 host and cause; a role that never comes ends the others, naming its endpoint. Issue 78: a root that
 accepts and never answers ends the role within PE_RENDEZVOUS_SECONDS, naming that cause; endpoints
 that cannot work are refused before any wait; PADDLE_TRAINERS_NUM alone is one process, as in Paddle."""
+
 import re
 import socket
 import threading
@@ -17,8 +18,17 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.distributed.rank_guard import mpiexec
-from tests.cli.rendezvous_roles import (Namespaces, Roles, collective_envs, described, free_port, left_behind,
-                                        netns_unavailable, none_left, pserver_envs)
+from tests.cli.rendezvous_roles import (
+    Namespaces,
+    Roles,
+    collective_envs,
+    described,
+    free_port,
+    left_behind,
+    netns_unavailable,
+    none_left,
+    pserver_envs,
+)
 
 try:
     mpiexec()
@@ -39,10 +49,11 @@ def one_process(tmp_path_factory):
 
     def params():
         if not done:
-            (code, _, err), = roles.wait(120)
+            ((code, _, err),) = roles.wait(120)
             assert code == 0, err
             done.update(np.load(out))
         return done
+
     yield params
     roles.kill()
 
@@ -76,9 +87,10 @@ def _train(clusters, tmp_path):
 
 
 def test_one_server_two_trainers_and_two_collective_trainers_on_loopback_equal_one_process(one_process, tmp_path):
-    port = free_port()                  # the collective trainers' root listens at port + 10
-    for params in _train([(pserver_envs(LOOPBACK, port), None), (collective_envs(LOOPBACK[:2], port + 10), None)],
-                         tmp_path):
+    port = free_port()  # the collective trainers' root listens at port + 10
+    for params in _train(
+        [(pserver_envs(LOOPBACK, port), None), (collective_envs(LOOPBACK[:2], port + 10), None)], tmp_path
+    ):
         _assert_equal(params, one_process)
 
 
@@ -88,9 +100,11 @@ def test_roles_in_network_namespaces_of_their_own_equal_one_process(one_process,
         _assert_equal(params, one_process)
 
 
-CAUSES = {"raise": r"RuntimeError: trainer 1 broke at step 2 \(exit code 1\)",
-          "exit": r"exited with code 3 \(no Python error: os\._exit, or a crash in native code\)",
-          "kill": r"killed by signal 9 \(SIGKILL\)"}
+CAUSES = {
+    "raise": r"RuntimeError: trainer 1 broke at step 2 \(exit code 1\)",
+    "exit": r"exited with code 3 \(no Python error: os\._exit, or a crash in native code\)",
+    "kill": r"killed by signal 9 \(SIGKILL\)",
+}
 
 
 def _one_line_each(outputs, pattern, skip=()):
@@ -123,13 +137,16 @@ def failing(tmp_path_factory):
 
 def test_a_role_that_never_comes_ends_the_others_naming_its_endpoint(tmp_path):
     port = free_port()
-    envs = collective_envs(LOOPBACK, port)[:2]          # trainer 2 of 3 never starts
+    envs = collective_envs(LOOPBACK, port)[:2]  # trainer 2 of 3 never starts
     start = time.monotonic()
     roles = Roles(envs, tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "1"})
     outputs = roles.wait(60)
     assert time.monotonic() - start < 30
-    _one_line_each(outputs, rf"pe: rendezvous: trainer 2 at 127\.0\.0\.1:{port + 2} never connected to "
-                            rf"127\.0\.0\.1:{port} within 1 s \(PE_RENDEZVOUS_SECONDS\); stopping")
+    _one_line_each(
+        outputs,
+        rf"pe: rendezvous: trainer 2 at 127\.0\.0\.1:{port + 2} never connected to "
+        rf"127\.0\.0\.1:{port} within 1 s \(PE_RENDEZVOUS_SECONDS\); stopping",
+    )
     assert none_left(roles.mark)
 
 
@@ -137,26 +154,33 @@ def test_a_role_that_never_comes_ends_the_others_naming_its_endpoint(tmp_path):
 def test_a_failing_role_ends_every_role_naming_rank_host_and_cause(failing, mode, fault):
     envs, port, start, roles = failing[mode, fault]
     outputs = roles.wait(90)
-    took = time.monotonic() - start     # (at most: the clusters run at once, the tests wait in turn)
+    took = time.monotonic() - start  # (at most: the clusters run at once, the tests wait in turn)
     rank = 2 if mode == "pserver" else 1
     who = rf"trainer 1 at 127\.0\.0\.1:{port + 2 if mode == 'pserver' else port + 1}"
-    _one_line_each(outputs, rf"pe: rank {rank} of {len(envs)} \({who}, pid \d+ on {HOST}\) failed: "
-                            rf"{CAUSES[fault]}; stopping every rank")
-    assert took < 60, took          # started (a few seconds), failed at step 2, every role ended
+    _one_line_each(
+        outputs,
+        rf"pe: rank {rank} of {len(envs)} \({who}, pid \d+ on {HOST}\) failed: "
+        rf"{CAUSES[fault]}; stopping every rank",
+    )
+    assert took < 60, took  # started (a few seconds), failed at step 2, every role ended
     assert none_left(roles.mark)
 
 
 def test_a_namespace_killed_ends_the_roles_in_the_others_naming_it(namespaces, tmp_path):
     roles = Roles(pserver_envs(namespaces.ips, 6174), tmp_path / "p.npz", "forever", namespaces.names)
     for i in range(3):
-        roles.pid_of(i)                          # every role is up (the trainers train for ever)
+        roles.pid_of(i)  # every role is up (the trainers train for ever)
     time.sleep(2)
     killed = time.monotonic()
-    namespaces.kill_processes(0)                 # the parameter server's host goes down
+    namespaces.kill_processes(0)  # the parameter server's host goes down
     outputs = roles.wait(60)
     assert time.monotonic() - killed < 30
-    _one_line_each(outputs, rf"pe: rank 0 of 3 \(pserver 0 at 10\.213\.0\.1:6174, pid \d+ on {HOST}\) was lost: "
-                            r"its connection closed without a word .*; stopping every rank", skip=(0,))
+    _one_line_each(
+        outputs,
+        rf"pe: rank 0 of 3 \(pserver 0 at 10\.213\.0\.1:6174, pid \d+ on {HOST}\) was lost: "
+        r"its connection closed without a word .*; stopping every rank",
+        skip=(0,),
+    )
     assert none_left(roles.mark)
 
 
@@ -181,10 +205,13 @@ def test_a_root_that_accepts_and_never_answers_ends_the_role_within_the_bound_na
         took = time.monotonic() - start
     finally:
         server.close()
-    _one_line_each(outputs, rf"pe: rendezvous: trainer 0 at 127\.0\.0\.1:{port} accepted the connection but sent "
-                            r"nothing in 2 s \(PE_RENDEZVOUS_SECONDS\): another program may be listening on that "
-                            r"port; stopping")
-    assert took < 15, took          # the bound (2 s) and two starts of pe, not 2 + 30 s of the MPI watchdog
+    _one_line_each(
+        outputs,
+        rf"pe: rendezvous: trainer 0 at 127\.0\.0\.1:{port} accepted the connection but sent "
+        r"nothing in 2 s \(PE_RENDEZVOUS_SECONDS\): another program may be listening on that "
+        r"port; stopping",
+    )
+    assert took < 15, took  # the bound (2 s) and two starts of pe, not 2 + 30 s of the MPI watchdog
     assert none_left(roles.mark)
 
 
@@ -193,31 +220,36 @@ def test_endpoints_that_cannot_work_are_refused_before_any_wait(tmp_path):
     envs[1]["PADDLE_TRAINER_ENDPOINTS"] = "127.0.0.1:99999,127.0.0.1:6171"
     start = time.monotonic()
     outputs = Roles(envs[1:], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "60"}).wait(60)
-    assert time.monotonic() - start < 20            # not the 60 s bound
-    (code, _, err), = outputs
-    assert code != 0 and err.strip() == ("pe: error: PADDLE_TRAINER_ENDPOINTS endpoint 127.0.0.1:99999: port 99999 "
-                                         "is not a TCP port (1 to 65535)"), err
+    assert time.monotonic() - start < 20  # not the 60 s bound
+    ((code, _, err),) = outputs
+    assert code != 0 and err.strip() == (
+        "pe: error: PADDLE_TRAINER_ENDPOINTS endpoint 127.0.0.1:99999: port 99999 is not a TCP port (1 to 65535)"
+    ), err
 
 
 def test_a_trainer_count_alone_runs_the_script_as_one_process_as_paddle_does(tmp_path):
     script = tmp_path / "share.py"
-    script.write_text("import numpy as np\nimport paddle\n"
-                      "class D(paddle.io.Dataset):\n"
-                      "    def __getitem__(self, i):\n        return np.array([i], 'float32')\n"
-                      "    def __len__(self):\n        return 8\n"
-                      "print(list(paddle.io.DistributedBatchSampler(D(), batch_size=2)))\n")
-    (code, out, err), = Roles([{"PADDLE_TRAINERS_NUM": "2"}], None, argvs=[["fluid", script]]).wait(60)
+    script.write_text(
+        "import numpy as np\nimport paddle\n"
+        "class D(paddle.io.Dataset):\n"
+        "    def __getitem__(self, i):\n        return np.array([i], 'float32')\n"
+        "    def __len__(self):\n        return 8\n"
+        "print(list(paddle.io.DistributedBatchSampler(D(), batch_size=2)))\n"
+    )
+    ((code, out, err),) = Roles([{"PADDLE_TRAINERS_NUM": "2"}], None, argvs=[["fluid", script]]).wait(60)
     assert code == 0, err
-    assert out.strip() == "[[0, 1], [4, 5]]"        # trainer 0's share of 2, as Paddle 2.6.2 prints
-    assert err.strip().startswith("pe: PADDLE_TRAINERS_NUM=2 without PADDLE_TRAINER_ENDPOINTS") and \
-        len(err.strip().splitlines()) == 1, err
+    assert out.strip() == "[[0, 1], [4, 5]]"  # trainer 0's share of 2, as Paddle 2.6.2 prints
+    assert (
+        err.strip().startswith("pe: PADDLE_TRAINERS_NUM=2 without PADDLE_TRAINER_ENDPOINTS")
+        and len(err.strip().splitlines()) == 1
+    ), err
 
 
 def test_a_connection_that_says_nothing_to_the_root_is_named_when_the_root_gives_up(tmp_path):
     port = free_port()
     roles = Roles(collective_envs(LOOPBACK[:2], port)[:1], tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "3"})
     deadline, stranger = time.monotonic() + 30, None
-    while stranger is None and time.monotonic() < deadline:      # trainer 1 never comes; a stranger does
+    while stranger is None and time.monotonic() < deadline:  # trainer 1 never comes; a stranger does
         try:
             stranger = socket.create_connection(("127.0.0.1", port), timeout=1)
         except OSError:
@@ -226,15 +258,19 @@ def test_a_connection_that_says_nothing_to_the_root_is_named_when_the_root_gives
         outputs = roles.wait(60)
     finally:
         stranger and stranger.close()
-    _one_line_each(outputs, rf"pe: rendezvous: trainer 1 at 127\.0\.0\.1:{port + 1} never connected to "
-                            rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); 1 connection\(s\) said no "
-                            r"HELLO \(from 127\.0\.0\.1:\d+: another program\?\); stopping")
+    _one_line_each(
+        outputs,
+        rf"pe: rendezvous: trainer 1 at 127\.0\.0\.1:{port + 1} never connected to "
+        rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); 1 connection\(s\) said no "
+        r"HELLO \(from 127\.0\.0\.1:\d+: another program\?\); stopping",
+    )
     assert none_left(roles.mark)
 
 
 def test_a_rendezvous_wait_without_a_bound_is_refused():
     """PE_RENDEZVOUS_SECONDS=inf (or nan) was a wait for ever; it is refused in one line (in-process)."""
     from pe_cli.distributed.rendezvous import timeout_s
+
     assert timeout_s({"PE_RENDEZVOUS_SECONDS": "0.2"}) == 1.0 and timeout_s({}) == 60.0
     for value in ("inf", "-inf", "nan", "soon"):
         with pytest.raises(PeError, match=f"PE_RENDEZVOUS_SECONDS='{value}': give the rendezvous's wait in seconds"):

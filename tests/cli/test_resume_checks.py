@@ -3,6 +3,7 @@ processes: the run's lock is taken before its checkpoint is read (main read it f
 checkpoint's error, or a branch made of a run another process was training); a finished run's
 checkpoint given to another model, another optimizer or another run's config is refused, where
 main said "nothing to do: already finished" (rc 0)."""
+
 import os
 import subprocess
 import sys
@@ -25,11 +26,20 @@ def run(tmp_path_factory):
 
 def _held(path):
     """A process holding the run's lock (as a pe process writing it would)."""
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import fcntl, os, time\n"
-        f"fd = os.open({str(path / '.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
-        "fcntl.flock(fd, fcntl.LOCK_EX); os.ftruncate(fd, 0); os.write(fd, f'{os.getpid()}'.encode())\n"
-        "print('held', flush=True); time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import fcntl, os, time\n"
+                f"fd = os.open({str(path / '.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+                "fcntl.flock(fd, fcntl.LOCK_EX); os.ftruncate(fd, 0); os.write(fd, f'{os.getpid()}'.encode())\n"
+                "print('held', flush=True); time.sleep(60)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout.readline().strip() == "held"
     return holder
 
@@ -38,7 +48,7 @@ def _held(path):
 def test_the_lock_is_taken_before_the_checkpoint_is_read(run, tmp_path, target):
     copy = tmp_path / "run"
     subprocess.run(["cp", "-a", str(run), str(copy)], check=True)
-    (copy / "ckpt" / "step-4" / "trainer_state.json").write_text("{oops")    # what a reader would trip on
+    (copy / "ckpt" / "step-4" / "trainer_state.json").write_text("{oops")  # what a reader would trip on
     holder = _held(copy)
     try:
         before = snapshot(copy)
@@ -47,7 +57,7 @@ def test_the_lock_is_taken_before_the_checkpoint_is_read(run, tmp_path, target):
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 1 and len(lines) == 1, proc.stderr
         assert f"{copy} is in use by another pe process (pid {holder.pid})" in lines[0]
-        assert snapshot(copy) == before and sorted(os.listdir(tmp_path)) == ["run"]     # no branch made
+        assert snapshot(copy) == before and sorted(os.listdir(tmp_path)) == ["run"]  # no branch made
     finally:
         holder.kill()
         holder.wait()
@@ -69,7 +79,7 @@ def test_a_finished_run_is_checked_before_nothing_to_do(run, tmp_path, case):
     before = snapshot(run)
     if case == "another model":
         proc = pe("train", "configs/mnist_mlp.yaml", "--resume", run)
-        said = "was trained with model.layers.logits.input \"image\""
+        said = 'was trained with model.layers.logits.input "image"'
     elif case == "another optimizer":
         proc = pe("train", CONFIG, "--resume", run, "optimizer.type=Adam")
         said = "the run has finished, but its checkpoint is not this config's"

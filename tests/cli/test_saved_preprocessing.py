@@ -3,6 +3,7 @@ real `pe` processes on a generated table: the default tokenizer splits punctuati
 regex tokenizer that can backtrack catastrophically is refused, in a config and in an edited
 preprocessing.json; a preprocessing.json with NaN statistics, a huge vocabulary, or that is a
 device is refused by predict and export in one line naming the file and the key."""
+
 import json
 import os
 import shutil
@@ -40,15 +41,23 @@ data:
 output: {curves: false}
 """
 
-ROWS = ["What a match!", "match. Great match", "A dull match, really?", "Great, great!", "match match match.",
-        "Really great; a match!", "dull", "what a (dull) game"]
+ROWS = [
+    "What a match!",
+    "match. Great match",
+    "A dull match, really?",
+    "Great, great!",
+    "match match match.",
+    "Really great; a match!",
+    "dull",
+    "what a (dull) game",
+]
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     root = tmp_path_factory.mktemp("saved")
     (root / "m.yaml").write_text(MODEL)
-    (root / "t.csv").write_text("x,text,y\n" + "".join(f"{i},\"{t}\",{'ab'[i % 2]}\n" for i, t in enumerate(ROWS)))
+    (root / "t.csv").write_text("x,text,y\n" + "".join(f'{i},"{t}",{"ab"[i % 2]}\n' for i, t in enumerate(ROWS)))
     (root / "run.yaml").write_text(CONFIG % "")
     proc = pe("train", root / "run.yaml", "--out", root / "run", "-q", cwd=root)
     assert proc.returncode == 0, proc.stderr
@@ -75,8 +84,8 @@ def _refused(proc, *parts):
 def test_the_default_tokenizer_splits_punctuation_off_words(run):
     vocab = json.loads((run / "run" / "preprocessing.json").read_text())["feeds"]["text"]["vocabulary"]
     assert vocab[:3] == ["<pad>", "<unknown>", "match"] and {"!", ".", ",", "?", ";", "(", ")"} <= set(vocab)
-    assert not any(w.startswith("match") and w != "match" for w in vocab)    # not 'match!', 'match.', 'match,'
-    assert len(vocab) == 2 + 7 + 7                                          # 7 words, 7 marks (main: 2 + 20)
+    assert not any(w.startswith("match") and w != "match" for w in vocab)  # not 'match!', 'match.', 'match,'
+    assert len(vocab) == 2 + 7 + 7  # 7 words, 7 marks (main: 2 + 20)
 
 
 def test_a_backtracking_pattern_in_a_config_is_one_line(run, tmp_path):
@@ -92,16 +101,27 @@ def test_a_backtracking_pattern_in_a_config_is_one_line(run, tmp_path):
 def test_a_backtracking_pattern_in_preprocessing_json_is_refused(run, tmp_path):
     copy = _copy(run, tmp_path, lambda d: d["feeds"]["text"].update(tokenizer="regex", pattern="(a+)+$"))
     (tmp_path / "new.csv").write_text("x,text\n1," + "a" * 40 + "b\n")
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", tmp_path / "new.csv",
-              "-o", tmp_path / "p.csv", cwd=run, timeout=60)
+    proc = pe(
+        "predict",
+        run / "run.yaml",
+        "--checkpoint",
+        copy,
+        "--data",
+        tmp_path / "new.csv",
+        "-o",
+        tmp_path / "p.csv",
+        cwd=run,
+        timeout=60,
+    )
     _refused(proc, "preprocessing.json: feeds.text.pattern: '(a+)+$'")
 
 
 def test_nan_statistics_are_refused_by_predict_and_export(run, tmp_path):
     copy = _copy(run, tmp_path, lambda d: d["feeds"]["x"].update(divide=[float("nan")]))
     assert "NaN" in (copy / "preprocessing.json").read_text()
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
-              cwd=run)
+    proc = pe(
+        "predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv", cwd=run
+    )
     _refused(proc, "preprocessing.json: feeds.x.divide[0]: nan is not a finite number")
     proc = pe("export", run / "run.yaml", "-c", copy, "--onnx", tmp_path / "m.onnx", cwd=run)
     _refused(proc, "preprocessing.json: feeds.x.divide[0]: nan is not a finite number")
@@ -112,23 +132,44 @@ def test_a_preprocessing_json_that_is_a_device_is_refused(run, tmp_path):
     shutil.copytree(run / "run", tmp_path / "run")
     os.remove(tmp_path / "run" / "preprocessing.json")
     os.symlink("/dev/zero", tmp_path / "run" / "preprocessing.json")
-    proc = pe("predict", run / "run.yaml", "--checkpoint", tmp_path / "run", "--data", run / "t.csv",
-              "-o", tmp_path / "p.csv", cwd=run, timeout=60)
+    proc = pe(
+        "predict",
+        run / "run.yaml",
+        "--checkpoint",
+        tmp_path / "run",
+        "--data",
+        run / "t.csv",
+        "-o",
+        tmp_path / "p.csv",
+        cwd=run,
+        timeout=60,
+    )
     _refused(proc, "preprocessing.json is a device, not a regular file")
 
 
 def test_a_vocabulary_above_the_limit_is_refused(run, tmp_path):
     words = [f"w{i}" for i in range(2000)]
     copy = _copy(run, tmp_path, lambda d: d["feeds"]["text"]["vocabulary"].extend(words))
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
-              cwd=run, env={"PE_MAX_VOCABULARY": "1000"})
-    _refused(proc, "preprocessing.json: feeds.text.vocabulary: 2,016 entries, above pe's limit of 1,000",
-             "PE_MAX_VOCABULARY")
+    proc = pe(
+        "predict",
+        run / "run.yaml",
+        "--checkpoint",
+        copy,
+        "--data",
+        run / "t.csv",
+        "-o",
+        tmp_path / "p.csv",
+        cwd=run,
+        env={"PE_MAX_VOCABULARY": "1000"},
+    )
+    _refused(
+        proc, "preprocessing.json: feeds.text.vocabulary: 2,016 entries, above pe's limit of 1,000", "PE_MAX_VOCABULARY"
+    )
 
 
 def test_statistics_that_overflow_are_refused_before_they_are_saved(run, tmp_path):
     (tmp_path / "m.yaml").write_text(MODEL)
-    (tmp_path / "t.csv").write_text("x,text,y\n1,a b,a\n1e300,c,b\n3,d,a\n")     # beyond float32: inf
+    (tmp_path / "t.csv").write_text("x,text,y\n1,a b,a\n1e300,c,b\n3,d,a\n")  # beyond float32: inf
     (tmp_path / "run.yaml").write_text(CONFIG % "")
     proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "run", cwd=tmp_path)
     _refused(proc, "run.yaml:7", "data.preprocessing.x: t.csv: sample 1 holds 1e+300, beyond float32's range")
@@ -137,6 +178,7 @@ def test_statistics_that_overflow_are_refused_before_they_are_saved(run, tmp_pat
 
 def test_a_class_list_the_model_outgrows_is_one_line(run, tmp_path):
     copy = _copy(run, tmp_path, lambda d: d["feeds"]["y"].update(classes=["a"]))
-    proc = pe("predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv",
-              cwd=run)
+    proc = pe(
+        "predict", run / "run.yaml", "--checkpoint", copy, "--data", run / "t.csv", "-o", tmp_path / "p.csv", cwd=run
+    )
     _refused(proc, "logits.size: 2 outputs, but the data's 1: the label feed 'y' has 1 class ('xent' takes")

@@ -4,6 +4,7 @@ and a GRU as padded inputs plus lengths that onnxruntime runs to `pe predict`'s 
 with sequences of different lengths in one batch and junk past each length. An op without an ONNX
 mapping is one line naming the op and its layer. One short training run per model, shared; the other
 forms of the sequence ops (and the bundled dynamic_rnn and token models) in-process."""
+
 import re
 import shutil
 from pathlib import Path
@@ -20,8 +21,14 @@ from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_rows_lstm.yaml"
 DATA = Path(REPO) / "data" / "mnist_rows" / "mnist_rows.npz"
-SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "output.curves=false"]
+SMALL = [
+    "data.train.limit=256",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=1",
+    "output.curves=false",
+]
 GRU_MODEL = """name: mnist_rows_gru
 feeds:
   rows:  {shape: [28], dtype: float32, lod_level: 1}
@@ -49,12 +56,13 @@ def runs(tmp_path_factory):
     with np.load(DATA) as z:
         rows = Ragged(z["rows"], z["rows_lengths"], "rows")[8000:]
     lengths = rows.lengths
-    picks = np.concatenate([np.flatnonzero(lengths == n)[:3] for n in np.unique(lengths)])   # every length
+    picks = np.concatenate([np.flatnonzero(lengths == n)[:3] for n in np.unique(lengths)])  # every length
     out["rows"] = rows[picks]
     assert out["rows"].lengths.min() <= 12 and out["rows"].lengths.max() >= 18
-    with np.load(DATA) as z:        # the bundled file's layout: rows, rows_lengths (and label, unused)
-        np.savez(root / "rows.npz", rows=out["rows"].values, rows_lengths=out["rows"].lengths,
-                 label=z["label"][8000:][picks])
+    with np.load(DATA) as z:  # the bundled file's layout: rows, rows_lengths (and label, unused)
+        np.savez(
+            root / "rows.npz", rows=out["rows"].values, rows_lengths=out["rows"].lengths, label=z["label"][8000:][picks]
+        )
     return out
 
 
@@ -72,8 +80,18 @@ def _softmax(x):
 
 def test_predict_and_infer_read_the_ragged_npz_training_reads(runs):
     root = runs["root"]
-    proc = pe("predict", CONFIG, "--checkpoint", root / "lstm", "--data", root / "rows.npz", "-o", root / "p.npz",
-              "-q", "data.eval_batch_size=13")                  # batches cut between sequences
+    proc = pe(
+        "predict",
+        CONFIG,
+        "--checkpoint",
+        root / "lstm",
+        "--data",
+        root / "rows.npz",
+        "-o",
+        root / "p.npz",
+        "-q",
+        "data.eval_batch_size=13",
+    )  # batches cut between sequences
     assert proc.returncode == 0, proc.stderr
     want, scaled = _logits(runs, "lstm", runs["rows"])
     with np.load(root / "p.npz") as z:
@@ -106,16 +124,17 @@ def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, t
     assert proc.returncode == 0, proc.stderr
     assert "(inputs rows, rows_lengths)" in proc.stdout
     onnx.checker.check_model(onnx.load(str(path)))
-    proc = pe("predict", *runs[name], "--checkpoint", root / name, "--data", root / "rows.npz",
-              "-o", tmp_path / "p.npz", "-q")
+    proc = pe(
+        "predict", *runs[name], "--checkpoint", root / name, "--data", root / "rows.npz", "-o", tmp_path / "p.npz", "-q"
+    )
     assert proc.returncode == 0, proc.stderr
     rows = runs["rows"]
     lengths = rows.lengths
-    raw = rows.values.astype(np.float32)                      # the config's scale transform is in the graph
+    raw = rows.values.astype(np.float32)  # the config's scale transform is in the graph
     padded = np.random.default_rng(0).normal(0, 50, (len(lengths), lengths.max(), 28)).astype(np.float32)
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    for i, n in enumerate(lengths):                           # junk past each length: masking must hide it
-        padded[i, :n] = raw[offsets[i]:offsets[i + 1]]
+    for i, n in enumerate(lengths):  # junk past each length: masking must hide it
+        padded[i, :n] = raw[offsets[i] : offsets[i + 1]]
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     got = session.run(None, {"rows": padded, "rows_lengths": lengths.astype(np.int64)})[0]
     with np.load(tmp_path / "p.npz") as z:
@@ -130,15 +149,17 @@ def test_an_op_without_onnx_mapping_is_one_line_naming_it_and_its_layer(runs, tm
     has no ONNX mapping."""
     pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     model = (Path(REPO) / "models" / "mnist_rows_lstm.yaml").read_text()
-    model = model.replace('  - pooled: {type: sequence_pool, input: "lstm[0]"',
-                          '  - soft:   {type: sequence_reverse, x: "lstm[0]"}\n'
-                          '  - pooled: {type: sequence_pool, input: soft')
+    model = model.replace(
+        '  - pooled: {type: sequence_pool, input: "lstm[0]"',
+        '  - soft:   {type: sequence_reverse, x: "lstm[0]"}\n  - pooled: {type: sequence_pool, input: soft',
+    )
     (tmp_path / "soft.yaml").write_text(model)
     ckpt = runs["root"] / "lstm" / "ckpt"
-    weights = tmp_path / "weights" / "step"      # copied out of its run, whose model this is not
+    weights = tmp_path / "weights" / "step"  # copied out of its run, whose model this is not
     shutil.copytree(ckpt / (ckpt / "last").read_text().strip(), weights)
-    proc = pe("export", CONFIG, f"model={tmp_path / 'soft.yaml'}", "--checkpoint", weights,
-              "--onnx", tmp_path / "soft.onnx")
+    proc = pe(
+        "export", CONFIG, f"model={tmp_path / 'soft.yaml'}", "--checkpoint", weights, "--onnx", tmp_path / "soft.onnx"
+    )
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("pe: error: cannot export to ONNX: op 'sequence_reverse' of layer 'soft' built at ")
@@ -211,6 +232,7 @@ def _untrained(path):
     from pe_cli.executor import Executor, Scope, scope_guard
     from pe_cli.run.build import build_programs
     from pe_cli.run.inference import Inference, _prune, output_layer, split_feeds, task_kind
+
     spec = load_model(str(path))
     programs = build_programs(spec, with_optimizer=False)
     exe, scope = Executor(CPUPlace()), Scope()
@@ -224,7 +246,7 @@ def _untrained(path):
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, None, 0)
 
 
-BUNDLED = ["mnist_rows_dynamic_rnn", "mnist_tokens_conv"]     # models/NAME.yaml
+BUNDLED = ["mnist_rows_dynamic_rnn", "mnist_tokens_conv"]  # models/NAME.yaml
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS) + BUNDLED)
@@ -232,18 +254,23 @@ def test_sequence_op_forms_match_in_onnxruntime(variant, tmp_path):
     pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
     from pe_cli.export.onnx_model import onnx_model
+
     feed = "tokens" if "token" in variant else "rows"
     spec = {"rows": "{shape: [28], dtype: float32, lod_level: 1}", "tokens": "{shape: [1], dtype: int64, lod_level: 1}"}
     path = Path(REPO) / "models" / f"{variant}.yaml"
     if variant in VARIANTS:
         path = tmp_path / "m.yaml"
-        path.write_text(f"name: {variant}\nfeeds:\n  {feed}: {spec[feed]}\n"
-                        f"  label: {{shape: [1], dtype: int64}}\nlayers:{VARIANTS[variant]}\n"
-                        "  - logits: {type: fc, input: joined, size: 10}\n"
-                        "  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}\n"
-                        "  - loss:   {type: mean, x: xent}\nloss: loss\n")
+        path.write_text(
+            f"name: {variant}\nfeeds:\n  {feed}: {spec[feed]}\n"
+            f"  label: {{shape: [1], dtype: int64}}\nlayers:{VARIANTS[variant]}\n"
+            "  - logits: {type: fc, input: joined, size: 10}\n"
+            "  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}\n"
+            "  - loss:   {type: mean, x: xent}\nloss: loss\n"
+        )
     inference = _untrained(path)
-    with np.load(Path(REPO) / "data" / ("mnist_tokens/mnist_tokens.npz" if feed == "tokens" else "mnist_rows/mnist_rows.npz")) as z:
+    with np.load(
+        Path(REPO) / "data" / ("mnist_tokens/mnist_tokens.npz" if feed == "tokens" else "mnist_rows/mnist_rows.npz")
+    ) as z:
         column = Ragged(z[feed], z[feed + "_lengths"], feed)[8000:8400]
     picks = np.concatenate([np.flatnonzero(column.lengths == n)[:2] for n in np.unique(column.lengths)])
     column = column[picks]
@@ -251,10 +278,10 @@ def test_sequence_op_forms_match_in_onnxruntime(variant, tmp_path):
     column = column.with_values(values)
     want = inference.run({feed: column})
     lengths = column.lengths
-    padded = np.full((len(lengths), lengths.max()) + values.shape[1:], 5, values.dtype)   # junk past each length
+    padded = np.full((len(lengths), lengths.max()) + values.shape[1:], 5, values.dtype)  # junk past each length
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     for i, n in enumerate(lengths):
-        padded[i, :n] = values[offsets[i]:offsets[i + 1]]
+        padded[i, :n] = values[offsets[i] : offsets[i + 1]]
     session = ort.InferenceSession(onnx_model(inference).SerializeToString(), providers=["CPUExecutionProvider"])
     got = session.run(None, {feed: padded, feed + "_lengths": lengths})[0]
     assert lengths.min() < lengths.max() and got.shape == want.shape == (len(lengths), 10)

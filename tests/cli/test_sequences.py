@@ -2,6 +2,7 @@
 dynamic_lstm + sequence_pool) and configs/mnist_tokens_conv.yaml (ragged int64 token ids, embedding +
 sequence_conv + sequence_pool) train with `pe train`, on 2 devices too, evaluate with `pe eval` and
 resume; a feed and its data that disagree on being sequences is one error at the feed."""
+
 import json
 
 import numpy as np
@@ -11,8 +12,15 @@ from pe_cli.data.ragged import Ragged
 from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_rows_lstm.yaml"
-SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4", "output.curves=false"]
+SMALL = [
+    "data.train.limit=256",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=1",
+    "fetch.every=4",
+    "output.curves=false",
+]
 
 
 @pytest.mark.parametrize("config", [CONFIG, "configs/mnist_tokens_conv.yaml"])
@@ -57,6 +65,7 @@ def test_ragged_column_of_two_levels_picks_whole_samples():
     entry of the outer level, with its inner sequences and their rows."""
     from pe_cli.data.ragged import npz_column
     from pe_cli.data.readers import DataError
+
     arrays = {"x": np.arange(7), "x_lengths_0": np.array([2, 1, 1]), "x_lengths_1": np.array([2, 1, 3, 1])}
     r = npz_column(arrays, "x")
     part = r[np.array([2, 0])]

@@ -1,4 +1,5 @@
 """pe smoke: configs build, their loss is finite and falls; a table; non-zero exit on any failure."""
+
 import os
 
 from tests.cli.test_helpers import REPO, pe
@@ -22,17 +23,18 @@ def test_every_config_in_configs_by_default_and_failures(tmp_path):
     (tmp_path / "configs" / "a_good.yaml").write_text(good)
     (tmp_path / "configs" / "b_still.yaml").write_text(good.replace("learning_rate: 0.1", "learning_rate: 0.0"))
     (tmp_path / "configs" / "c_broken.yaml").write_text(good.replace("epochs:", "epoch:"))
-    (tmp_path / "configs" / "d_watched.yaml").write_text(good + "checkpoint: {keep_best: {metric: acc}}\n"
-                                                         "early_stopping: {metric: loss, mode: min}\n")
+    (tmp_path / "configs" / "d_watched.yaml").write_text(
+        good + "checkpoint: {keep_best: {metric: acc}}\nearly_stopping: {metric: loss, mode: min}\n"
+    )
     proc = pe("smoke", "--steps", "8", "--samples", "128", cwd=tmp_path)
     assert proc.returncode == 1
     out = proc.stdout
     assert "a_good.yaml" in out and "b_still.yaml" in out and "c_broken.yaml" in out
     assert "the loss did not fall" in out
     assert "unknown key 'epoch' in the top level; did you mean 'epochs'?" in out
-    assert [line.split()[-1] for line in out.splitlines() if "d_watched.yaml" in line] == ["ok"]   # data.eval kept
+    assert [line.split()[-1] for line in out.splitlines() if "d_watched.yaml" in line] == ["ok"]  # data.eval kept
     assert "2 of 4 configs passed; 2 failed" in out
-    assert not os.path.exists(tmp_path / "runs")          # smoke runs leave nothing behind
+    assert not os.path.exists(tmp_path / "runs")  # smoke runs leave nothing behind
 
 
 def test_no_configs(tmp_path):

@@ -2,6 +2,7 @@
 scales (and data.transforms rescale) is learned scaled, but `pe predict`, eval.json's MAE/RMSE
 (`pe train`'s and `pe eval`'s) and the ONNX export give values in the target column's units,
 through real `pe` processes on generated data, trained a few steps."""
+
 import csv
 import json
 
@@ -47,8 +48,9 @@ def _run(root, scaling, transforms=""):
 
 
 def _predict(root, out):
-    proc = pe("predict", root / "run.yaml", "--checkpoint", root / "run", "--data", root / "new.csv",
-              "-o", root / out, "-q")
+    proc = pe(
+        "predict", root / "run.yaml", "--checkpoint", root / "run", "--data", root / "new.csv", "-o", root / out, "-q"
+    )
     assert proc.returncode == 0, proc.stderr
     if out.endswith(".npz"):
         return np.load(root / out)
@@ -65,24 +67,32 @@ def standardized(tmp_path_factory):
 
 def test_predictions_are_in_the_targets_units(standardized):
     root, truth, predicted = standardized
-    assert len(predicted) == 60 and np.abs(predicted - truth).max() < 50      # grams, not standard deviations
+    assert len(predicted) == 60 and np.abs(predicted - truth).max() < 50  # grams, not standard deviations
     # exactly the model's own (standardized) output z, un-scaled: mean + std * z
-    proc = pe("eval", root / "run.yaml", "eval.fetches=[loss,pred]", "-c", root / "run", "--out", root / "e.json",
-              "--save-fetches")
+    proc = pe(
+        "eval",
+        root / "run.yaml",
+        "eval.fetches=[loss,pred]",
+        "-c",
+        root / "run",
+        "--out",
+        root / "e.json",
+        "--save-fetches",
+    )
     assert proc.returncode == 0, proc.stderr
     z = np.load(root / "e-fetches.npz")["pred"].astype(np.float64)
     target = json.loads((root / "run" / "preprocessing.json").read_text())["feeds"]["y"]
     assert target["scaling"] == "standardize" and target["divide"][0] > 100
     want = (target["shift"][0] + target["divide"][0] * z[:, 0]).astype(np.float32)
     assert predicted.dtype == np.float32 and np.array_equal(predicted, want)
-    np.testing.assert_allclose(_predict(root, "p.csv"), want, rtol=1e-5)          # CSV: 6 significant digits
+    np.testing.assert_allclose(_predict(root, "p.csv"), want, rtol=1e-5)  # CSV: 6 significant digits
 
 
 def test_eval_metrics_are_in_the_targets_units(standardized):
     root, truth, predicted = standardized
     pe_eval = pe("eval", root / "run.yaml", "-c", root / "run")
     assert pe_eval.returncode == 0, pe_eval.stderr
-    for name in ("eval.json", "eval-step-60.json"):                       # pe train's, pe eval's
+    for name in ("eval.json", "eval-step-60.json"):  # pe train's, pe eval's
         report = json.loads((root / "run" / name).read_text())["prediction"]
         assert report["kind"] == "regression" and report["samples"] == 60
         assert report["mae"] == pytest.approx(np.mean(np.abs(predicted - truth)), rel=1e-4)
@@ -120,12 +130,14 @@ def test_pe_infer_on_an_exported_directory_gives_the_targets_units(standardized)
     np.testing.assert_allclose(got[:, 0], predicted, rtol=1e-6)
 
 
-@pytest.mark.parametrize("kind, classes", [("label", ["Adelie", "Chinstrap", "Gentoo"]),
-                                           ("category", ["<unknown>", "Adelie", "Gentoo", "Chinstrap"])])
+@pytest.mark.parametrize(
+    "kind, classes",
+    [("label", ["Adelie", "Chinstrap", "Gentoo"]), ("category", ["<unknown>", "Adelie", "Gentoo", "Chinstrap"])],
+)
 def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
     """A label preprocessing's classes (sorted) or a category's vocabulary (most frequent first after
     <unknown>): pe predict writes the names, eval.json names the confusion matrix's classes."""
-    x = np.arange(90) % 3 * 2.0                  # 0, 2, 4: Adelie, Gentoo, Chinstrap; the last row Adelie too
+    x = np.arange(90) % 3 * 2.0  # 0, 2, 4: Adelie, Gentoo, Chinstrap; the last row Adelie too
     species = np.array(["Adelie", "Gentoo", "Chinstrap"])[(np.arange(90) % 3 + np.arange(90) // 89) % 3]
     size = len(classes)
     with open(tmp_path / "birds.csv", "w", newline="") as f:
@@ -135,14 +147,24 @@ def test_class_targets_come_out_as_class_names(tmp_path, kind, classes):
         "model: species.yaml\nepochs: 20\ndata:\n"
         "  train: {format: csv, path: birds.csv}\n  eval: {format: csv, path: birds.csv}\n  batch_size: 30\n"
         f"  preprocessing: {{x: {{kind: numeric}}, species: {{kind: {kind}}}}}\n"
-        "optimizer: {type: Adam, learning_rate: 0.1}\noutput: {curves: false}\n")
+        "optimizer: {type: Adam, learning_rate: 0.1}\noutput: {curves: false}\n"
+    )
     proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "run", "-q")
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / "run" / "eval.json").read_text())["prediction"]
     assert report["classes"] == classes and len(report["confusion_matrix"]) == size
     np.savetxt(tmp_path / "new.csv", [[0.0], [2.0], [4.0]], header="x", comments="")
-    proc = pe("predict", tmp_path / "run.yaml", "--checkpoint", tmp_path / "run", "--data", tmp_path / "new.csv",
-              "-o", tmp_path / "p.csv", "-q")
+    proc = pe(
+        "predict",
+        tmp_path / "run.yaml",
+        "--checkpoint",
+        tmp_path / "run",
+        "--data",
+        tmp_path / "new.csv",
+        "-o",
+        tmp_path / "p.csv",
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "p.csv", newline="") as f:
         assert [r["species"] for r in csv.DictReader(f)] == ["Adelie", "Gentoo", "Chinstrap"]

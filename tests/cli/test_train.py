@@ -1,5 +1,6 @@
 """pe train / pe eval through the real command: the run directory, numbered runs, exact resume,
 Ctrl-C, evaluation of checkpoints, --print-config and overrides."""
+
 import csv
 import json
 import os
@@ -15,8 +16,15 @@ import yaml
 from tests.cli.test_helpers import PE, REPO, pe, snapshot
 
 CONFIG = "configs/mnist_mlp.yaml"
-SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=2", "fetch.every=4", "output.curves=false"]
+SMALL = [
+    "data.train.limit=320",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=2",
+    "fetch.every=4",
+    "output.curves=false",
+]
 
 
 def params(ckpt):
@@ -34,14 +42,24 @@ def straight(tmp_path_factory):
 
 def test_run_directory(straight):
     out, proc = straight
-    for name in ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
-                 "ckpt/last", "ckpt/step-20/trainer_state.json", "graph-forward.dot", "graph-train.txt"):
+    for name in (
+        "config.yaml",
+        "model.yaml",
+        "metrics.csv",
+        "metrics.jsonl",
+        "fetches.npz",
+        "eval.json",
+        "ckpt/last",
+        "ckpt/step-20/trainer_state.json",
+        "graph-forward.dot",
+        "graph-train.txt",
+    ):
         assert os.path.exists(out / name), name
     assert (out / "ckpt" / "last").read_text().strip() == "step-20"
     with open(out / "metrics.csv") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["phase", "step", "epoch", "loss", "acc", "lr", "samples_per_s", "wall_s"]
-    assert float(rows[0]["lr"]) == pytest.approx(0.05)           # configs/mnist_mlp.yaml's learning rate
+    assert float(rows[0]["lr"]) == pytest.approx(0.05)  # configs/mnist_mlp.yaml's learning rate
     train_rows = [r for r in rows if r["phase"] == "train"]
     assert [int(r["step"]) for r in train_rows] == [4, 8, 12, 16, 20]
     assert [r["epoch"] for r in rows if r["phase"] == "eval"] == ["1", "2"]
@@ -54,7 +72,7 @@ def test_run_directory(straight):
     result = json.loads((out / "eval.json").read_text())
     assert result["step"] == 20 and result["samples"] == 200 and set(result["metrics"]) == {"loss", "acc"}
     assert f"run directory: {out}" in proc.stdout and "held-out accuracy:" in proc.stdout
-    assert "train epoch 1 step 4: loss" in proc.stderr      # plain lines when not on a terminal
+    assert "train epoch 1 step 4: loss" in proc.stderr  # plain lines when not on a terminal
 
 
 def test_an_existing_run_directory_is_never_overwritten(straight, tmp_path):
@@ -62,7 +80,7 @@ def test_an_existing_run_directory_is_never_overwritten(straight, tmp_path):
     before = snapshot(out)
     proc = pe("train", CONFIG, *SMALL, "--max-steps", "2", "--out", out, "--quiet")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "", proc.stderr                     # --quiet
+    assert proc.stderr == "", proc.stderr  # --quiet
     assert f"run directory: {out}-2" in proc.stdout
     assert snapshot(out) == before
 
@@ -79,10 +97,11 @@ def test_resume_ends_with_the_same_parameters(straight, tmp_path):
     assert a.keys() == b.keys() and len(a) > 6
     for name in a:
         assert np.array_equal(a[name], b[name]), name
-    assert json.loads((run / "eval.json").read_text())["metrics"] == \
-        json.loads((out / "eval.json").read_text())["metrics"]
+    assert (
+        json.loads((run / "eval.json").read_text())["metrics"] == json.loads((out / "eval.json").read_text())["metrics"]
+    )
     steps = [json.loads(line)["step"] for line in open(run / "metrics.jsonl")]
-    assert steps == sorted(steps) and steps.count(8) == 1     # rows after step 7 were not kept twice
+    assert steps == sorted(steps) and steps.count(8) == 1  # rows after step 7 were not kept twice
     assert os.path.exists(run / "config.resumed-step-7.yaml")
 
 
@@ -107,7 +126,7 @@ def test_eval_reports_the_same_as_training(straight, tmp_path):
     assert result["metrics"] == pytest.approx(trained["metrics"], rel=1e-6)
     assert result["samples"] == 200 and "accuracy:" in proc.stdout
     with np.load(tmp_path / "e-fetches.npz") as z:
-        assert z["acc"].shape == (2,) and z["loss"].shape == (2,)    # [1] per batch of 100, concatenated
+        assert z["acc"].shape == (2,) and z["loss"].shape == (2,)  # [1] per batch of 100, concatenated
     # the run directory's own config works from anywhere
     proc = pe("eval", out / "config.yaml", "--checkpoint", out, "--out", tmp_path / "again.json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -120,8 +139,7 @@ def test_eval_of_a_missing_checkpoint():
 
 
 def test_print_config_and_overrides(tmp_path):
-    proc = pe("train", CONFIG, "optimizer.learning_rate=0.2", "devices=2", "data.seed=9", "--print-config",
-              cwd=REPO)
+    proc = pe("train", CONFIG, "optimizer.learning_rate=0.2", "devices=2", "data.seed=9", "--print-config", cwd=REPO)
     assert proc.returncode == 0, proc.stderr
     cfg = yaml.safe_load(proc.stdout)
     assert cfg["optimizer"]["learning_rate"] == 0.2 and cfg["devices"] == 2
@@ -132,16 +150,35 @@ def test_print_config_and_overrides(tmp_path):
 
 
 def test_two_devices_train(tmp_path):
-    proc = pe("train", CONFIG, *SMALL, "devices=2", "build_strategy.reduce_strategy=Reduce", "--max-steps", "6",
-              "--out", tmp_path / "two", "-q")
+    proc = pe(
+        "train",
+        CONFIG,
+        *SMALL,
+        "devices=2",
+        "build_strategy.reduce_strategy=Reduce",
+        "--max-steps",
+        "6",
+        "--out",
+        tmp_path / "two",
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "two" / "ckpt" / "last").read_text().strip() == "step-6"
 
 
 def test_ctrl_c_checkpoints_and_resume_continues(tmp_path):
     run = tmp_path / "interrupted"
-    args = ["train", CONFIG, "data.train.limit=2000", "data.eval.limit=100", "data.batch_size=16",
-            "epochs=50", "fetch.every=1", "--out", str(run)]
+    args = [
+        "train",
+        CONFIG,
+        "data.train.limit=2000",
+        "data.eval.limit=100",
+        "data.batch_size=16",
+        "epochs=50",
+        "fetch.every=1",
+        "--out",
+        str(run),
+    ]
     proc = subprocess.Popen(PE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -153,8 +190,10 @@ def test_ctrl_c_checkpoints_and_resume_continues(tmp_path):
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
-    assert f"continue with: pe train {CONFIG} data.train.limit=2000 data.eval.limit=100 data.batch_size=16 " \
-           f"epochs=50 fetch.every=1 --resume {run}" in stderr       # the overrides it was started with
+    assert (
+        f"continue with: pe train {CONFIG} data.train.limit=2000 data.eval.limit=100 data.batch_size=16 "
+        f"epochs=50 fetch.every=1 --resume {run}" in stderr
+    )  # the overrides it was started with
     last = (run / "ckpt" / "last").read_text().strip()
     state = json.loads((run / "ckpt" / last / "trainer_state.json").read_text())
     assert last == f"step-{state['step']}" and state["step"] >= 3
@@ -176,10 +215,12 @@ def test_help_is_written_for_people():
 def test_help_loads_no_engine_module():
     """`pe --help` and `pe train --help` load click alone: no numpy, no pe_cli.config (issue 17: help
     under 0.3 s; the engine's imports take most of a second)."""
-    probe = ("import sys\nfrom click.testing import CliRunner\nfrom pe_cli.cli.main import main\n"
-             "for args in (['--help'], ['train', '--help'], ['export', '--help']):\n"
-             "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
-             "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('pe_cli.config', 'pe_cli.run'))))")
+    probe = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pe_cli.cli.main import main\n"
+        "for args in (['--help'], ['train', '--help'], ['export', '--help']):\n"
+        "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
+        "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('pe_cli.config', 'pe_cli.run'))))"
+    )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]", proc.stdout
@@ -201,8 +242,19 @@ def test_cuda_without_a_gpu_is_a_config_error():
 
 
 def test_fetches_as_npy_files(tmp_path):
-    proc = pe("train", CONFIG, *SMALL, "fetch.save=npy", "fetch.every=2", "--max-steps", "4", "data.eval=null",
-              "--out", tmp_path / "npy", "-q")
+    proc = pe(
+        "train",
+        CONFIG,
+        *SMALL,
+        "fetch.save=npy",
+        "fetch.every=2",
+        "--max-steps",
+        "4",
+        "data.eval=null",
+        "--out",
+        tmp_path / "npy",
+        "-q",
+    )
     assert proc.returncode == 0, proc.stderr
     files = sorted(os.listdir(tmp_path / "npy" / "fetches"))
     assert files == ["acc-step-2.npy", "acc-step-4.npy", "loss-step-2.npy", "loss-step-4.npy"]

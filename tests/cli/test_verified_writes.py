@@ -4,6 +4,7 @@ word), a full disk, EIO, or a disk that returns other bytes than it was given (a
 compiled here) fails ``pe train --resume`` in one line; ``ckpt/last`` still names the earlier
 checkpoint, which is byte for byte as it was (``checkpoint.keep: 1`` prunes nothing) and resumes.
 Real ``pe`` processes on generated data."""
+
 import os
 import resource
 import shutil
@@ -105,10 +106,18 @@ def base(tmp_path_factory):
 def _pe(args, env=None, fsize=None):
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
     full_env = dict(os.environ, **(env or {}))
     full_env.pop("PE_DEBUG", None)
-    return subprocess.run(PE + [str(a) for a in args], cwd=REPO, capture_output=True, text=True, timeout=300,
-                          env=full_env, preexec_fn=limit if fsize else None)
+    return subprocess.run(
+        PE + [str(a) for a in args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=full_env,
+        preexec_fn=limit if fsize else None,
+    )
 
 
 def _resumed_under(base, tmp_path, env=None, fsize=None):
@@ -121,10 +130,10 @@ def _resumed_under(base, tmp_path, env=None, fsize=None):
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 1 and len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-2"
-    assert sorted(os.listdir(run / "ckpt")) == ["last", "step-2"]        # nothing half-made left beside it
-    assert snapshot(run / "ckpt" / "step-2") == before                   # the earlier checkpoint is whole
+    assert sorted(os.listdir(run / "ckpt")) == ["last", "step-2"]  # nothing half-made left beside it
+    assert snapshot(run / "ckpt" / "step-2") == before  # the earlier checkpoint is whole
     again = _pe(["train", base / "cfg.yaml", "--resume", run, "epochs=2", "-q"])
-    assert again.returncode == 0, again.stderr                           # and resumes, to step 4
+    assert again.returncode == 0, again.stderr  # and resumes, to step 4
     assert (run / "ckpt" / "last").read_text().strip() == "step-4"
     return run, lines[0]
 
@@ -140,16 +149,22 @@ def shim(tmp_path_factory):
         pytest.skip("no gcc to build the LD_PRELOAD shim that fakes EIO and a full disk")
     folder = tmp_path_factory.mktemp("shim")
     (folder / "shim.c").write_text(SHIM)
-    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(folder / "shim.so"), str(folder / "shim.c"),
-                    "-ldl"], check=True, capture_output=True)
+    subprocess.run(
+        ["gcc", "-shared", "-fPIC", "-O1", "-o", str(folder / "shim.so"), str(folder / "shim.c"), "-ldl"],
+        check=True,
+        capture_output=True,
+    )
     return str(folder / "shim.so")
 
 
-@pytest.mark.parametrize("mode, said", [
-    ("eio", "input/output error"),
-    ("enospc", "no space left on device"),
-    ("flip", "what was read back differs from what was written"),
-])
+@pytest.mark.parametrize(
+    "mode, said",
+    [
+        ("eio", "input/output error"),
+        ("enospc", "no space left on device"),
+        ("flip", "what was read back differs from what was written"),
+    ],
+)
 def test_a_failing_disk_fails_the_resume_and_keeps_the_last_checkpoint(base, tmp_path, shim, mode, said):
     env = {"LD_PRELOAD": shim, "SHIM_MODE": mode, "SHIM_MATCH": ".step-4.tmp-"}
     run, line = _resumed_under(base, tmp_path, env)
@@ -166,26 +181,39 @@ def test_sigkill_at_random_moments_always_leaves_a_last_that_loads(tmp_path):
 
     from pe_cli.io.manifest import manifest_problem
     from pe_cli.run.rundir import Checkpoints, read_state
+
     rng = random.Random(88)
     run = tmp_path / "run"
-    args = ["configs/mnist_mlp.yaml", "data.train.limit=256", "data.eval.limit=32", "data.batch_size=32",
-            "epochs=400", "checkpoint.every_steps=1", "checkpoint.every_epochs=0", "checkpoint.keep=2",
-            "eval.every_epochs=0", "fetch.every=1", "output.curves=false", "-q"]
+    args = [
+        "configs/mnist_mlp.yaml",
+        "data.train.limit=256",
+        "data.eval.limit=32",
+        "data.batch_size=32",
+        "epochs=400",
+        "checkpoint.every_steps=1",
+        "checkpoint.every_epochs=0",
+        "checkpoint.keep=2",
+        "eval.every_epochs=0",
+        "fetch.every=1",
+        "output.curves=false",
+        "-q",
+    ]
     env = dict(os.environ)
     env.pop("PE_DEBUG", None)
     steps = []
     for attempt in range(6):
         argv = ["train", *args, "--out", run] if attempt == 0 else ["train", *args, "--resume", run]
-        proc = subprocess.Popen(PE + [str(a) for a in argv], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            PE + [str(a) for a in argv], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         deadline = time.monotonic() + 120
         first = steps[-1] if steps else 0
-        while time.monotonic() < deadline and proc.poll() is None:      # wait for a checkpoint of this process
+        while time.monotonic() < deadline and proc.poll() is None:  # wait for a checkpoint of this process
             last = Checkpoints(run).last() if run.exists() else None
             if last is not None and read_state(last)["step"] > first:
                 break
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.6))                                 # then a random moment
+        time.sleep(rng.uniform(0.0, 0.6))  # then a random moment
         proc.send_signal(signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == -9, err

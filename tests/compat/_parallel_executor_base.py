@@ -20,8 +20,12 @@ from paddle.fluid import compiler
 def _fc_stack(img, label, hidden_size, with_batchnorm, class_num=10):
     hidden = img
     for _ in range(2):
-        hidden = fluid.layers.fc(hidden, size=hidden_size, act="relu",
-                                 bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+        hidden = fluid.layers.fc(
+            hidden,
+            size=hidden_size,
+            act="relu",
+            bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)),
+        )
         if with_batchnorm:
             hidden = fluid.layers.batch_norm(input=hidden)
     prediction = fluid.layers.fc(hidden, size=class_num, act="softmax")
@@ -29,8 +33,10 @@ def _fc_stack(img, label, hidden_size, with_batchnorm, class_num=10):
 
 
 def _image_and_label():
-    return (fluid.layers.data(name="image", shape=[784], dtype="float32"),
-            fluid.layers.data(name="label", shape=[1], dtype="int64"))
+    return (
+        fluid.layers.data(name="image", shape=[784], dtype="float32"),
+        fluid.layers.data(name="label", shape=[1], dtype="int64"),
+    )
 
 
 def simple_fc_net(use_feed=None):
@@ -68,19 +74,30 @@ def fake_imdb_reader(word_dict_size, sample_num, lower_seq_len=100, upper_seq_le
             length = np.random.randint(lower_seq_len, upper_seq_len + 1)
             ids = np.random.randint(0, word_dict_size, size=[length]).astype("int64")
             yield ids, int(np.random.randint(0, class_dim))
+
     return __reader__
 
 
 # -- parallel_executor_test_base.py ----------------------------------------------------------------
-def set_strategy(enable_inplace, enable_sequential_execution, fuse_all_optimizer_ops, fuse_all_reduce_ops,
-                 fuse_elewise_add_act_ops, fuse_relu_depthwise_conv, use_fast_executor, use_ir_memory_optimize,
-                 use_reduce, use_cuda):
+def set_strategy(
+    enable_inplace,
+    enable_sequential_execution,
+    fuse_all_optimizer_ops,
+    fuse_all_reduce_ops,
+    fuse_elewise_add_act_ops,
+    fuse_relu_depthwise_conv,
+    use_fast_executor,
+    use_ir_memory_optimize,
+    use_reduce,
+    use_cuda,
+):
     exec_strategy = fluid.ExecutionStrategy()
     if use_fast_executor:
         exec_strategy.use_experimental_executor = True
     build_strategy = fluid.BuildStrategy()
-    build_strategy.reduce_strategy = (fluid.BuildStrategy.ReduceStrategy.Reduce if use_reduce
-                                      else fluid.BuildStrategy.ReduceStrategy.AllReduce)
+    build_strategy.reduce_strategy = (
+        fluid.BuildStrategy.ReduceStrategy.Reduce if use_reduce else fluid.BuildStrategy.ReduceStrategy.AllReduce
+    )
     build_strategy.fuse_elewise_add_act_ops = fuse_elewise_add_act_ops
     build_strategy.fuse_relu_depthwise_conv = fuse_relu_depthwise_conv
     build_strategy.fuse_all_optimizer_ops = fuse_all_optimizer_ops
@@ -105,12 +122,26 @@ def build_model(feed_dict, get_data_from_feeder, main, method, optimizer):
     return feed_dict, loss
 
 
-def check_network_convergence(method, use_cuda=True, iter=5, batch_size=None, feed_dict=None,
-                              get_data_from_feeder=None, use_parallel_executor=True, use_reduce=False,
-                              use_ir_memory_optimize=False, enable_inplace=True, fuse_elewise_add_act_ops=False,
-                              fuse_all_optimizer_ops=False, fuse_all_reduce_ops=False,
-                              fuse_relu_depthwise_conv=False, optimizer=fluid.optimizer.Adam,
-                              use_fast_executor=False, enable_sequential_execution=False, seed=1):
+def check_network_convergence(
+    method,
+    use_cuda=True,
+    iter=5,
+    batch_size=None,
+    feed_dict=None,
+    get_data_from_feeder=None,
+    use_parallel_executor=True,
+    use_reduce=False,
+    use_ir_memory_optimize=False,
+    enable_inplace=True,
+    fuse_elewise_add_act_ops=False,
+    fuse_all_optimizer_ops=False,
+    fuse_all_reduce_ops=False,
+    fuse_relu_depthwise_conv=False,
+    optimizer=fluid.optimizer.Adam,
+    use_fast_executor=False,
+    enable_sequential_execution=False,
+    seed=1,
+):
     """Trains ``method``'s net iter + 2 steps on the fed batch; returns the first and last losses
     (one per device when data parallel)."""
     main, startup = fluid.Program(), fluid.Program()
@@ -121,22 +152,34 @@ def check_network_convergence(method, use_cuda=True, iter=5, batch_size=None, fe
     exe = fluid.Executor(place)
     exe.run(startup)
     build_strategy, exec_strategy = set_strategy(
-        enable_inplace, enable_sequential_execution, fuse_all_optimizer_ops, fuse_all_reduce_ops,
-        fuse_elewise_add_act_ops, fuse_relu_depthwise_conv, use_fast_executor, use_ir_memory_optimize,
-        use_reduce, use_cuda)
+        enable_inplace,
+        enable_sequential_execution,
+        fuse_all_optimizer_ops,
+        fuse_all_reduce_ops,
+        fuse_elewise_add_act_ops,
+        fuse_relu_depthwise_conv,
+        use_fast_executor,
+        use_ir_memory_optimize,
+        use_reduce,
+        use_cuda,
+    )
     if use_parallel_executor:
         binary = compiler.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy)
+            loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy
+        )
     else:
         binary = main
     if batch_size is not None:
-        batch_size *= (fluid.core.get_cuda_device_count() if use_cuda
-                       else int(os.environ.get("CPU_NUM", multiprocessing.cpu_count())))
+        batch_size *= (
+            fluid.core.get_cuda_device_count()
+            if use_cuda
+            else int(os.environ.get("CPU_NUM", multiprocessing.cpu_count()))
+        )
     begin = time.time()
-    first_loss, = exe.run(binary, feed=feed_dict, fetch_list=[loss.name])
+    (first_loss,) = exe.run(binary, feed=feed_dict, fetch_list=[loss.name])
     for _ in range(iter):
         exe.run(binary, feed=feed_dict, fetch_list=[])
-    last_loss, = exe.run(binary, feed=feed_dict, fetch_list=[loss.name])
+    (last_loss,) = exe.run(binary, feed=feed_dict, fetch_list=[loss.name])
     end = time.time()
     if batch_size is not None:
         print("%.4f Instance per second" % ((batch_size * iter + 2) / (end - begin)))
@@ -146,10 +189,22 @@ def check_network_convergence(method, use_cuda=True, iter=5, batch_size=None, fe
     return first_loss, last_loss
 
 
-def check_pass_conflict(method, use_cuda=True, feed_dict=None, get_data_from_feeder=None, use_reduce=False,
-                        use_ir_memory_optimize=True, enable_inplace=True, fuse_elewise_add_act_ops=False,
-                        fuse_all_optimizer_ops=False, fuse_all_reduce_ops=False, fuse_relu_depthwise_conv=False,
-                        optimizer=fluid.optimizer.Adam, use_fast_executor=True, enable_sequential_execution=False):
+def check_pass_conflict(
+    method,
+    use_cuda=True,
+    feed_dict=None,
+    get_data_from_feeder=None,
+    use_reduce=False,
+    use_ir_memory_optimize=True,
+    enable_inplace=True,
+    fuse_elewise_add_act_ops=False,
+    fuse_all_optimizer_ops=False,
+    fuse_all_reduce_ops=False,
+    fuse_relu_depthwise_conv=False,
+    optimizer=fluid.optimizer.Adam,
+    use_fast_executor=True,
+    enable_sequential_execution=False,
+):
     """Builds and runs one step with these passes together: they must not conflict."""
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
@@ -157,11 +212,20 @@ def check_pass_conflict(method, use_cuda=True, feed_dict=None, get_data_from_fee
     exe = fluid.Executor(fluid.CUDAPlace(0) if use_cuda else fluid.CPUPlace())
     exe.run(startup)
     build_strategy, exec_strategy = set_strategy(
-        enable_inplace, enable_sequential_execution, fuse_all_optimizer_ops, fuse_all_reduce_ops,
-        fuse_elewise_add_act_ops, fuse_relu_depthwise_conv, use_fast_executor, use_ir_memory_optimize,
-        use_reduce, use_cuda)
+        enable_inplace,
+        enable_sequential_execution,
+        fuse_all_optimizer_ops,
+        fuse_all_reduce_ops,
+        fuse_elewise_add_act_ops,
+        fuse_relu_depthwise_conv,
+        use_fast_executor,
+        use_ir_memory_optimize,
+        use_reduce,
+        use_cuda,
+    )
     binary = compiler.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy)
+        loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy
+    )
     exe.run(binary, feed=feed_dict, fetch_list=[loss.name])
 
 

@@ -34,9 +34,17 @@ def squeeze_excitation(input, num_channels, reduction_ratio):
 
 
 def conv_bn_layer(input, num_filters, filter_size, stride=1, groups=1, act=None):
-    conv = fluid.layers.conv2d(input=input, num_filters=num_filters, filter_size=filter_size, stride=stride,
-                               padding=(filter_size - 1) // 2, groups=groups, act=None,
-                               use_cudnn=(not remove_cudnn_conv), bias_attr=False)
+    conv = fluid.layers.conv2d(
+        input=input,
+        num_filters=num_filters,
+        filter_size=filter_size,
+        stride=stride,
+        padding=(filter_size - 1) // 2,
+        groups=groups,
+        act=None,
+        use_cudnn=(not remove_cudnn_conv),
+        bias_attr=False,
+    )
     return conv if remove_bn else fluid.layers.batch_norm(input=conv, act=act, momentum=0.1)
 
 
@@ -48,8 +56,9 @@ def shortcut(input, ch_out, stride):
 
 def bottleneck_block(input, num_filters, stride, cardinality, reduction_ratio):
     conv0 = conv_bn_layer(input=input, num_filters=num_filters, filter_size=1, act="relu")
-    conv1 = conv_bn_layer(input=conv0, num_filters=num_filters * 2, filter_size=3, stride=stride,
-                          groups=cardinality, act="relu")
+    conv1 = conv_bn_layer(
+        input=conv0, num_filters=num_filters * 2, filter_size=3, stride=stride, groups=cardinality, act="relu"
+    )
     conv2 = conv_bn_layer(input=conv1, num_filters=num_filters * 2, filter_size=1, act=None)
     scale = squeeze_excitation(input=conv2, num_channels=num_filters * 2, reduction_ratio=reduction_ratio)
     short = shortcut(input, num_filters * 2, stride)
@@ -67,9 +76,13 @@ def SE_ResNeXt50Small(use_feed):
     depth, num_filters = [1, 1, 1, 1], [16, 32, 64, 128]
     for block in range(len(depth)):
         for i in range(depth[block]):
-            conv = bottleneck_block(input=conv, num_filters=num_filters[block],
-                                    stride=2 if i == 0 and block != 0 else 1, cardinality=cardinality,
-                                    reduction_ratio=reduction_ratio)
+            conv = bottleneck_block(
+                input=conv,
+                num_filters=num_filters[block],
+                stride=2 if i == 0 and block != 0 else 1,
+                cardinality=cardinality,
+                reduction_ratio=reduction_ratio,
+            )
     shape = conv.shape
     reshape = fluid.layers.reshape(x=conv, shape=[-1, shape[1], shape[2] * shape[3]])
     pool = fluid.layers.reduce_mean(input=reshape, dim=2)
@@ -79,9 +92,11 @@ def SE_ResNeXt50Small(use_feed):
 
 
 def optimizer(learning_rate=0.01):
-    return fluid.optimizer.Momentum(learning_rate=cosine_decay(learning_rate=learning_rate, step_each_epoch=2,
-                                                               epochs=1),
-                                    momentum=0.9, regularization=fluid.regularizer.L2Decay(1e-4))
+    return fluid.optimizer.Momentum(
+        learning_rate=cosine_decay(learning_rate=learning_rate, step_each_epoch=2, epochs=1),
+        momentum=0.9,
+        regularization=fluid.regularizer.L2Decay(1e-4),
+    )
 
 
 model = SE_ResNeXt50Small
@@ -110,11 +125,17 @@ def compare_result_with_origin_model(check_func, use_cuda, delta2=1e-5, compare_
     if use_cuda and not core.is_compiled_with_cuda():
         return
     func_1_first_loss, func_1_last_loss = check_network_convergence(
-        model, feed_dict=feed_dict(use_cuda), iter=iter(use_cuda), batch_size=batch_size(use_cuda),
-        use_cuda=use_cuda, use_reduce=False, optimizer=optimizer)
+        model,
+        feed_dict=feed_dict(use_cuda),
+        iter=iter(use_cuda),
+        batch_size=batch_size(use_cuda),
+        use_cuda=use_cuda,
+        use_reduce=False,
+        optimizer=optimizer,
+    )
     func_2_first_loss, func_2_last_loss = check_func(
-        model, feed_dict=feed_dict(use_cuda), iter=iter(use_cuda), batch_size=batch_size(use_cuda),
-        use_cuda=use_cuda)
+        model, feed_dict=feed_dict(use_cuda), iter=iter(use_cuda), batch_size=batch_size(use_cuda), use_cuda=use_cuda
+    )
     if compare_separately:
         for a, b in zip(func_1_first_loss, func_2_first_loss):
             assert_almost_equal(a, b, 1e-5, "first loss: ")

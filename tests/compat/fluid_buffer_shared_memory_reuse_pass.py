@@ -51,8 +51,7 @@ class InplaceTest:
         return self.use_cuda and not fluid.core.is_compiled_with_cuda()
 
     def get_all_vars(self, program):
-        return [name for name, var in program.global_block().vars.items()
-                if 0 not in var.shape and not var.persistable]
+        return [name for name, var in program.global_block().vars.items() if 0 not in var.shape and not var.persistable]
 
     def compiled_programs(self, places):
         scopes, compiled = [], []
@@ -64,8 +63,11 @@ class InplaceTest:
                 build_strategy.memory_optimize = memory_optimize
                 build_strategy.enable_inplace = enable_inplace
                 build_strategy.fuse_all_optimizer_ops = self.fuse_all_optimizer_ops
-                compiled.append(fluid.CompiledProgram(prog).with_data_parallel(
-                    loss_name=loss.name, build_strategy=build_strategy, places=places))
+                compiled.append(
+                    fluid.CompiledProgram(prog).with_data_parallel(
+                        loss_name=loss.name, build_strategy=build_strategy, places=places
+                    )
+                )
         return scopes, compiled
 
     def check_single_card_fetch_var(self):
@@ -79,10 +81,10 @@ class InplaceTest:
         for fetch_var in repeated_var_names[:FETCHED]:
             for _ in range(2):
                 with fluid.scope_guard(scope1):
-                    fetch_val1, = exe.run(prog1, feed=feed_dict, fetch_list=[fetch_var])
+                    (fetch_val1,) = exe.run(prog1, feed=feed_dict, fetch_list=[fetch_var])
                 for scope, compiled_prog in zip(scopes, compiled_programs):
                     with fluid.scope_guard(scope):
-                        fetch_val2, = exe.run(compiled_prog, feed=feed_dict, fetch_list=[fetch_var])
+                        (fetch_val2,) = exe.run(compiled_prog, feed=feed_dict, fetch_list=[fetch_var])
                         np.testing.assert_array_equal(fetch_val1, fetch_val2, err_msg=f"error var name: {fetch_var}")
 
     def check_multi_card_fetch_var(self):
@@ -98,13 +100,13 @@ class InplaceTest:
                 fetch_vals = []
                 for scope, compiled_prog in zip(scopes, compiled_programs):
                     with fluid.scope_guard(scope):
-                        fetch_val, = exe.run(compiled_prog, feed=feed_dict, fetch_list=[fetch_var])
+                        (fetch_val,) = exe.run(compiled_prog, feed=feed_dict, fetch_list=[fetch_var])
                         fetch_vals.append(fetch_val)
                 for item in fetch_vals:
                     np.testing.assert_array_equal(fetch_vals[0], item, err_msg=f"error var name: {fetch_var}")
 
 
-for use_cuda in (True, False):      # CUDAInplaceTest, CPUInplaceTest
+for use_cuda in (True, False):  # CUDAInplaceTest, CPUInplaceTest
     test = InplaceTest(use_cuda)
     test.check_multi_card_fetch_var()
     test.check_single_card_fetch_var()

@@ -28,8 +28,9 @@ def simple_fc_net():
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
     hidden = image
     for _ in range(2):
-        hidden = fluid.layers.fc(hidden, size=100, act="relu",
-                                 bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+        hidden = fluid.layers.fc(
+            hidden, size=100, act="relu", bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0))
+        )
     prediction = fluid.layers.fc(hidden, size=10, act="softmax")
     return fluid.layers.mean(fluid.layers.cross_entropy(input=prediction, label=label))
 
@@ -50,7 +51,7 @@ def one_step_loss(img, label, compile_with=None):
         prog = fluid.default_main_program()
         if compile_with is not None:
             prog = compile_with(prog, loss)
-        loss_data, = exe.run(prog, feed={"image": img, "label": label}, fetch_list=[loss.name])
+        (loss_data,) = exe.run(prog, feed={"image": img, "label": label}, fetch_list=[loss.name])
         return loss_data[0]
 
 
@@ -58,8 +59,11 @@ def test_compiled_program(img, label):
     expected = one_step_loss(img, label)
     base = one_step_loss(img, label, lambda prog, loss: fluid.CompiledProgram(prog))
     np.testing.assert_array_equal(base, expected)
-    parallel = one_step_loss(img, label, lambda prog, loss: fluid.CompiledProgram(prog).with_data_parallel(
-        loss_name=loss.name, places=[place()]))
+    parallel = one_step_loss(
+        img,
+        label,
+        lambda prog, loss: fluid.CompiledProgram(prog).with_data_parallel(loss_name=loss.name, places=[place()]),
+    )
     np.testing.assert_array_equal(parallel, expected)
 
 
@@ -109,7 +113,8 @@ def test_errors():
             source_program = make_source()
             build_simple_model()
             compiled_program = fluid.CompiledProgram(fluid.default_main_program()).with_data_parallel(
-                share_vars_from=source_program)
+                share_vars_from=source_program
+            )
             assert_raises(ValueError, compiled_program._compile, fluid.global_scope(), fluid.CPUPlace())
 
 

@@ -25,12 +25,17 @@ def build(legacy, double_buffer):
     with fluid.unique_name.guard(), fluid.program_guard(main, startup):
         image = fluid.layers.data(name="image", shape=[784], dtype="float32")
         label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-        reader = fluid.io.PyReader(feed_list=[image, label], capacity=4, iterable=not legacy,
-                                   use_double_buffer=double_buffer)
+        reader = fluid.io.PyReader(
+            feed_list=[image, label], capacity=4, iterable=not legacy, use_double_buffer=double_buffer
+        )
         hidden = image
         for size in (10, 20, 30):
-            hidden = fluid.layers.fc(hidden, size=size, act="tanh",
-                                     bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+            hidden = fluid.layers.fc(
+                hidden,
+                size=size,
+                act="tanh",
+                bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)),
+            )
         predict = fluid.layers.fc(hidden, size=CLASSES, act="softmax")
         loss = fluid.layers.mean(fluid.layers.cross_entropy(input=predict, label=label))
         fluid.optimizer.Adam().minimize(loss)
@@ -41,8 +46,9 @@ def train(legacy, data_parallel, places, double_buffer):
     with fluid.scope_guard(fluid.Scope()):
         startup, main, reader, loss = build(legacy, double_buffer)
         feed_places = places if double_buffer else fluid.cpu_places(len(places))
-        reader.decorate_sample_list_generator(paddle.batch(samples, batch_size=BATCH),
-                                              places=feed_places if reader.iterable else None)
+        reader.decorate_sample_list_generator(
+            paddle.batch(samples, batch_size=BATCH), places=feed_places if reader.iterable else None
+        )
         exe = fluid.Executor(place=places[0])
         exe.run(startup)
         program = fluid.CompiledProgram(main)
@@ -56,8 +62,9 @@ def train(legacy, data_parallel, places, double_buffer):
                     for feed, place in zip(data, feed_places):
                         assert feed["image"].shape() == [BATCH, 784] and feed["label"].shape() == [BATCH, 1]
                         assert feed["image"]._place()._equals(place) and feed["label"]._place()._equals(place)
-                    losses.append(np.mean(exe.run(program=program, feed=data, fetch_list=[loss],
-                                                  use_program_cache=True)[0]))
+                    losses.append(
+                        np.mean(exe.run(program=program, feed=data, fetch_list=[loss], use_program_cache=True)[0])
+                    )
             else:
                 reader.start()
                 try:

@@ -1,7 +1,13 @@
 # after: PaddlePaddle/Paddle python/paddle/fluid/tests/unittests/test_default_scope_funcs.py @ 13b99ae61cc1acf527798e2e76039daf63062fdf
 # Re-written for pe (same API calls, same facts asserted), run with `pe fluid`.
-from paddle.fluid.default_scope_funcs import (enter_local_scope, find_var, get_cur_scope, leave_local_scope,
-                                              scoped_function, var)
+from paddle.fluid.default_scope_funcs import (
+    enter_local_scope,
+    find_var,
+    get_cur_scope,
+    leave_local_scope,
+    scoped_function,
+    var,
+)
 
 assert get_cur_scope() is not None
 assert find_var("test") is None

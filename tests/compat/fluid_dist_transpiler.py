@@ -19,8 +19,13 @@ TAIL = ["send_barrier", "recv", "recv", "fetch_barrier"]
 
 def net(optimizer, w_attr=None):
     x = fluid.layers.data(name="x", shape=[1000], dtype="float32")
-    y_predict = fluid.layers.fc(input=x, size=1000, act=None, param_attr=w_attr or fluid.ParamAttr(name="fc_w"),
-                                bias_attr=fluid.ParamAttr(name="fc_b"))
+    y_predict = fluid.layers.fc(
+        input=x,
+        size=1000,
+        act=None,
+        param_attr=w_attr or fluid.ParamAttr(name="fc_w"),
+        bias_attr=fluid.ParamAttr(name="fc_b"),
+    )
     y = fluid.layers.data(name="y", shape=[1000], dtype="float32")
     avg_cost = fluid.layers.mean(fluid.layers.square_error_cost(input=y_predict, label=y))
     optimizer.minimize(avg_cost)
@@ -48,7 +53,7 @@ def optimized_params(*pservers):
             for op in blk.ops:
                 if "Param" in op.input_names:
                     name = op.input("Param")[0]
-                    names.add(name[:name.find(".block")] if ".block" in name else name)
+                    names.add(name[: name.find(".block")] if ".block" in name else name)
     return names
 
 
@@ -68,15 +73,31 @@ assert "fc_w@GRAD" not in trainer_startup.global_block().vars
 assert sorted(ops(trainer_startup.global_block())[:3]) == ["fill_constant", "fill_constant", "uniform_random"]
 assert ops(trainer_startup.global_block())[3:] == ["recv", "recv", "fetch_barrier", "concat"]
 assert ops(trainer.global_block()) == [
-    "mul", "elementwise_add", "elementwise_sub", "square", "mean", "fill_constant", "mean_grad", "square_grad",
-    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad", "split_byref", "send"] + TAIL + ["concat"]
+    "mul",
+    "elementwise_add",
+    "elementwise_sub",
+    "square",
+    "mean",
+    "fill_constant",
+    "mean_grad",
+    "square_grad",
+    "elementwise_sub_grad",
+    "elementwise_add_grad",
+    "send",
+    "mul_grad",
+    "split_byref",
+    "send",
+] + TAIL + ["concat"]
 assert len(pserver.blocks) == 3
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
 assert ops(startup.global_block()) == ["fill_constant", "fill_constant", "uniform_random", "slice"]
 assert startup.global_block().var("fc_w.block1").shape == (500, 1000)
 assert sorted(n for n, v in startup.global_block().vars.items() if v.persistable) == [
-    "fc_b", "fc_w.block1", "learning_rate_0"]
+    "fc_b",
+    "fc_w.block1",
+    "learning_rate_0",
+]
 assert optimized_params(pserver, pserver2) == origin_params(origin)
 serv = pserver.blocks[0].ops[0]
 assert [b.idx for b in serv.all_attrs()["optimize_blocks"]] == [1, 2]
@@ -87,15 +108,33 @@ config.min_block_size = 1048576
 t, origin, _ = transpile(lambda: net(fluid.optimizer.SGD(learning_rate=0.1)), config)
 pserver, startup = t.get_pserver_programs(EP1)
 pserver2, startup2 = t.get_pserver_programs(EP2)
-assert ops(t.get_trainer_program().global_block()) == [
-    "mul", "elementwise_add", "elementwise_sub", "square", "mean", "fill_constant", "mean_grad", "square_grad",
-    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad", "send"] + TAIL
+assert (
+    ops(t.get_trainer_program().global_block())
+    == [
+        "mul",
+        "elementwise_add",
+        "elementwise_sub",
+        "square",
+        "mean",
+        "fill_constant",
+        "mean_grad",
+        "square_grad",
+        "elementwise_sub_grad",
+        "elementwise_add_grad",
+        "send",
+        "mul_grad",
+        "send",
+    ]
+    + TAIL
+)
 assert len(pserver.blocks) == 2
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
 assert "slice" not in ops(startup.global_block()) + ops(startup2.global_block())
 assert startup2.global_block().var("fc_w").shape == (1000, 1000)
-held = [{n for n, v in st.global_block().vars.items() if v.persistable} - {"learning_rate_0"} for st in (startup, startup2)]
+held = [
+    {n for n, v in st.global_block().vars.items() if v.persistable} - {"learning_rate_0"} for st in (startup, startup2)
+]
 assert sorted(held[0] | held[1]) == ["fc_b", "fc_w"] and not held[0] & held[1]
 assert optimized_params(pserver, pserver2) == origin_params(origin)
 
@@ -109,8 +148,15 @@ holder = startup if "fc_w" in startup.global_block().vars else startup2
 assert holder.global_block().vars["fc_w"].shape == (1000, 1000)
 
 # TestLRDecay
-t, _, _ = transpile(lambda: net(fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(
-    learning_rate=1.0, decay_steps=2100, decay_rate=0.1, staircase=True))))
+t, _, _ = transpile(
+    lambda: net(
+        fluid.optimizer.SGD(
+            learning_rate=fluid.layers.exponential_decay(
+                learning_rate=1.0, decay_steps=2100, decay_rate=0.1, staircase=True
+            )
+        )
+    )
+)
 pserver, _ = t.get_pserver_programs(EP1)
 t.get_trainer_program()
 assert len(pserver.blocks) == 4
@@ -118,8 +164,14 @@ assert ops(pserver.blocks[1])[0] == "increment"
 assert pserver.blocks[0].ops[0].attr("lr_decay_block_id") == 1
 
 # TestL2Decay (with clipping by value)
-t, _, _ = transpile(lambda: net(fluid.optimizer.SGD(learning_rate=0.1), fluid.ParamAttr(
-    name="fc_w", regularizer=fluid.regularizer.L2Decay(), gradient_clip=fluid.clip.GradientClipByValue(0.1))))
+t, _, _ = transpile(
+    lambda: net(
+        fluid.optimizer.SGD(learning_rate=0.1),
+        fluid.ParamAttr(
+            name="fc_w", regularizer=fluid.regularizer.L2Decay(), gradient_clip=fluid.clip.GradientClipByValue(0.1)
+        ),
+    )
+)
 pserver, _ = t.get_pserver_programs(EP1)
 assert len(pserver.blocks) == 3
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]

@@ -33,10 +33,11 @@ def normal_ref(loc, scale, value, other_loc, other_scale):
     loc, scale, other_loc, other_scale = f32(loc), f32(scale), f32(other_loc), f32(other_scale)
     ratio = (scale / other_scale) ** 2
     t = ((loc - other_loc) / other_scale) ** 2
-    return {"entropy": 0.5 + 0.5 * LOG_2PI + np.log(scale),
-            "log_prob": (-((value - loc) ** 2) / (2.0 * scale * scale) - np.log(scale)
-                         - math.log(math.sqrt(2 * math.pi))),
-            "kl": 0.5 * (ratio + t - 1 - np.log(ratio))}
+    return {
+        "entropy": 0.5 + 0.5 * LOG_2PI + np.log(scale),
+        "log_prob": (-((value - loc) ** 2) / (2.0 * scale * scale) - np.log(scale) - math.log(math.sqrt(2 * math.pi))),
+        "kl": 0.5 * (ratio + t - 1 - np.log(ratio)),
+    }
 
 
 def run(program, feed, fetch):
@@ -67,21 +68,36 @@ def check_normal():
     values_np = np.random.randn(B, D).astype("float32")
     program = fluid.Program()
     with fluid.program_guard(program):
-        loc, scale, other_loc, other_scale, values = [layers.data(name=n, shape=[D], dtype="float32") for n in
-                                                      ("loc", "scale", "other_loc", "other_scale", "values")]
-        pairs = {"float": (Normal(loc_f, scale_f), Normal(other_loc_f, other_scale_f)),
-                 "broadcast": (Normal(loc_f, scale_np), Normal(other_loc_f, other_scale_np)),
-                 "np": (Normal(loc_np, scale_np), Normal(other_loc_np, other_scale_np)),
-                 "variable": (Normal(loc, scale), Normal(other_loc, other_scale))}
+        loc, scale, other_loc, other_scale, values = [
+            layers.data(name=n, shape=[D], dtype="float32")
+            for n in ("loc", "scale", "other_loc", "other_scale", "values")
+        ]
+        pairs = {
+            "float": (Normal(loc_f, scale_f), Normal(other_loc_f, other_scale_f)),
+            "broadcast": (Normal(loc_f, scale_np), Normal(other_loc_f, other_scale_np)),
+            "np": (Normal(loc_np, scale_np), Normal(other_loc_np, other_scale_np)),
+            "variable": (Normal(loc, scale), Normal(other_loc, other_scale)),
+        }
         fetch = []
         for kind, (a, b) in pairs.items():
             fetch += [a.sample([B, D]), a.entropy(), a.kl_divergence(b)]
             fetch += [a.log_prob(values)] if kind != "float" else []
-    out = run(program, {"loc": loc_np, "scale": scale_np, "other_loc": other_loc_np, "other_scale": other_scale_np,
-                        "values": values_np}, fetch)
-    refs = {"float": normal_ref(loc_f, scale_f, values_np, other_loc_f, other_scale_f),
-            "broadcast": normal_ref(loc_f, scale_np, values_np, other_loc_f, other_scale_np),
-            "np": normal_ref(loc_np, scale_np, values_np, other_loc_np, other_scale_np)}
+    out = run(
+        program,
+        {
+            "loc": loc_np,
+            "scale": scale_np,
+            "other_loc": other_loc_np,
+            "other_scale": other_scale_np,
+            "values": values_np,
+        },
+        fetch,
+    )
+    refs = {
+        "float": normal_ref(loc_f, scale_f, values_np, other_loc_f, other_scale_f),
+        "broadcast": normal_ref(loc_f, scale_np, values_np, other_loc_f, other_scale_np),
+        "np": normal_ref(loc_np, scale_np, values_np, other_loc_np, other_scale_np),
+    }
     refs["variable"] = refs["np"]
     for kind in pairs:
         sample, entropy, kl = out[:3]
@@ -91,7 +107,7 @@ def check_normal():
         np.testing.assert_allclose(kl, refs[kind]["kl"], rtol=TOL)
         if kind != "float":
             np.testing.assert_allclose(out[3], refs[kind]["log_prob"], rtol=TOL)
-        out = out[3 if kind == "float" else 4:]
+        out = out[3 if kind == "float" else 4 :]
 
 
 def check_uniform():
@@ -101,14 +117,21 @@ def check_uniform():
     program = fluid.Program()
     with fluid.program_guard(program):
         low, high, values = [layers.data(name=n, shape=[D], dtype="float32") for n in ("low", "high", "values")]
-        dists = {"float": Uniform(low_f, high_f), "broadcast": Uniform(low_f, high_np), "np": Uniform(low_np, high_np),
-                 "variable": Uniform(low, high)}
+        dists = {
+            "float": Uniform(low_f, high_f),
+            "broadcast": Uniform(low_f, high_np),
+            "np": Uniform(low_np, high_np),
+            "variable": Uniform(low, high),
+        }
         fetch = []
         for kind, u in dists.items():
             fetch += [u.sample([B, D]), u.entropy()] + ([u.log_prob(values)] if kind != "float" else [])
     out = run(program, {"low": low_np, "high": high_np, "values": values_np}, fetch)
-    refs = {"float": uniform_ref(low_f, high_f, values_np), "broadcast": uniform_ref(low_f, high_np, values_np),
-            "np": uniform_ref(low_np, high_np, values_np)}
+    refs = {
+        "float": uniform_ref(low_f, high_f, values_np),
+        "broadcast": uniform_ref(low_f, high_np, values_np),
+        "np": uniform_ref(low_np, high_np, values_np),
+    }
     refs["variable"] = refs["np"]
     for kind in dists:
         want_sample = (B, D) if kind == "float" else (B, D, B, D)
@@ -116,7 +139,7 @@ def check_uniform():
         np.testing.assert_allclose(out[1], refs[kind]["entropy"], rtol=TOL)
         if kind != "float":
             np.testing.assert_allclose(out[2], refs[kind]["log_prob"], rtol=TOL)
-        out = out[2 if kind == "float" else 3:]
+        out = out[2 if kind == "float" else 3 :]
 
 
 def softmax_parts(logits):
@@ -146,20 +169,27 @@ def check_multivariate_normal_diag():
     program = fluid.Program()
     with fluid.program_guard(program):
         names = (("loc", [B]), ("scale", [B, B]), ("other_loc", [B]), ("other_scale", [B, B]))
-        loc, scale, other_loc, other_scale = [layers.data(name=n, shape=s, dtype="float32", append_batch_size=False)
-                                              for n, s in names]
+        loc, scale, other_loc, other_scale = [
+            layers.data(name=n, shape=s, dtype="float32", append_batch_size=False) for n, s in names
+        ]
         a, b = MultivariateNormalDiag(loc, scale), MultivariateNormalDiag(other_loc, other_scale)
         b.entropy()
         fetch = [a.entropy(), a.kl_divergence(b)]
-    entropy, kl = run(program, {"loc": loc_np, "scale": scale_np, "other_loc": other_loc_np,
-                                "other_scale": other_scale_np}, fetch)
+    entropy, kl = run(
+        program, {"loc": loc_np, "scale": scale_np, "other_loc": other_loc_np, "other_scale": other_scale_np}, fetch
+    )
     eye, ones = np.eye(B, dtype="float32"), np.ones((B, B), "float32")
-    det = lambda m: np.prod(m + ones - eye)             # noqa: E731 -- the diagonal's product
-    inv = lambda m: np.power(m, ones - 2 * eye)         # noqa: E731 -- the diagonal's reciprocals
+    det = lambda m: np.prod(m + ones - eye)  # noqa: E731 -- the diagonal's product
+    inv = lambda m: np.power(m, ones - 2 * eye)  # noqa: E731 -- the diagonal's reciprocals
     np.testing.assert_allclose(entropy, 0.5 * (B * (1.0 + LOG_2PI) + np.log(det(scale_np))), rtol=TOL)
     d = other_loc_np - loc_np
-    want_kl = 0.5 * (np.sum(inv(other_scale_np) * scale_np) + d @ inv(other_scale_np) @ d - B
-                     + np.log(det(other_scale_np)) - np.log(det(scale_np)))
+    want_kl = 0.5 * (
+        np.sum(inv(other_scale_np) * scale_np)
+        + d @ inv(other_scale_np) @ d
+        - B
+        + np.log(det(other_scale_np))
+        - np.log(det(scale_np))
+    )
     np.testing.assert_allclose(kl, want_kl, rtol=TOL)
 
 

@@ -22,6 +22,7 @@ def fake_imdb_reader(word_dict_size, sample_num, lower_seq_len=100, upper_seq_le
             ids = numpy.random.randint(0, word_dict_size, size=[length]).astype("int64")
             label = numpy.random.randint(0, class_dim)
             yield ids, label
+
     return reader
 
 
@@ -45,7 +46,7 @@ def train(main_program, startup_program, feed_list, fetch_list, max_iters=1):
         if iter_id == 0:
             loss_0 = loss_i
     if max_iters > 10:
-        assert loss_i[0] < loss_0[0], (loss_i, loss_0)   # smaller after training on one mini-batch
+        assert loss_i[0] < loss_0[0], (loss_i, loss_0)  # smaller after training on one mini-batch
 
 
 # test_plain_while_op
@@ -59,7 +60,8 @@ with fluid.program_guard(main_program, startup_program):
     i = fluid.layers.fill_constant(shape=[1], dtype="int64", value=0)
     i.stop_gradient = False
     boot_mem = fluid.layers.fill_constant_batch_size_like(
-        input=fluid.layers.array_read(array=sent_emb_array, i=i), value=0, shape=[-1, 100], dtype="float32")
+        input=fluid.layers.array_read(array=sent_emb_array, i=i), value=0, shape=[-1, 100], dtype="float32"
+    )
     boot_mem.stop_gradient = False
     mem_array = fluid.layers.array_write(x=boot_mem, i=i)
     cond = fluid.layers.less_than(x=i, y=seq_len)
@@ -81,7 +83,7 @@ with fluid.program_guard(main_program, startup_program):
     label = fluid.layers.data(name="label", shape=[1], dtype="float32")
     loss = fluid.layers.mean(fluid.layers.sigmoid_cross_entropy_with_logits(x=logits, label=label))
     fluid.optimizer.SGD(1e-4).minimize(loss=loss)
-assert sent_emb.lod_level == result_all_timesteps.lod_level     # set at build time
+assert sent_emb.lod_level == result_all_timesteps.lod_level  # set at build time
 train(main_program, startup_program, [sentence, label], [sent_emb, result_all_timesteps, loss], max_iters=1)
 
 # test_train_dynamic_rnn

@@ -34,8 +34,7 @@ def train(use_cuda, save_dirname):
     sgd_optimizer = fluid.optimizer.SGD(learning_rate=0.001)
     sgd_optimizer.minimize(avg_cost)
 
-    train_reader = paddle.batch(paddle.reader.shuffle(paddle.dataset.uci_housing.train(), buf_size=500),
-                                batch_size=20)
+    train_reader = paddle.batch(paddle.reader.shuffle(paddle.dataset.uci_housing.train(), buf_size=500), batch_size=20)
     place = fluid.CUDAPlace(0) if use_cuda else fluid.CPUPlace()
     exe = fluid.Executor(place)
     feeder = fluid.DataFeeder(place=place, feed_list=[x, y])
@@ -43,7 +42,7 @@ def train(use_cuda, save_dirname):
     main_program = fluid.default_main_program()
     for pass_id in range(100):
         for data in train_reader():
-            avg_loss_value, = exe.run(main_program, feed=feeder.feed(data), fetch_list=[avg_cost])
+            (avg_loss_value,) = exe.run(main_program, feed=feeder.feed(data), fetch_list=[avg_cost])
             if avg_loss_value[0] < 10.0:
                 if save_dirname is not None:
                     fluid.io.save_inference_model(save_dirname, ["x"], [y_predict], exe)
@@ -64,8 +63,9 @@ def infer(use_cuda, save_dirname):
         test_feat = numpy.array([data[0] for data in test_data]).astype("float32")
         test_label = numpy.array([data[1] for data in test_data]).astype("float32")
         assert feed_target_names[0] == "x"
-        results = exe.run(inference_program, feed={feed_target_names[0]: numpy.array(test_feat)},
-                          fetch_list=fetch_targets)
+        results = exe.run(
+            inference_program, feed={feed_target_names[0]: numpy.array(test_feat)}, fetch_list=fetch_targets
+        )
         assert results[0].shape == (10, 1), results[0].shape
         print("infer results: ", results[0].ravel())
         print("ground truth: ", test_label.ravel())

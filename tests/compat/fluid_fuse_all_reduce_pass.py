@@ -12,14 +12,22 @@ from functools import partial
 import paddle
 import paddle.fluid as fluid
 import paddle.fluid.core as core
-from _parallel_executor_base import (assert_almost_equal, bow_net, check_network_convergence, fake_imdb_reader,
-                                     fc_with_batchnorm, init_data, simple_fc_net)
+from _parallel_executor_base import (
+    assert_almost_equal,
+    bow_net,
+    check_network_convergence,
+    fake_imdb_reader,
+    fc_with_batchnorm,
+    init_data,
+    simple_fc_net,
+)
 
 os.environ["CPU_NUM"] = str(4)
 
 
-def compare_fuse_all_reduce_ops(model, use_cuda, init_feed_dict=None, get_data_from_feeder=None, optimizer=None,
-                                fuse_all_optimizer_ops=False):
+def compare_fuse_all_reduce_ops(
+    model, use_cuda, init_feed_dict=None, get_data_from_feeder=None, optimizer=None, fuse_all_optimizer_ops=False
+):
     if use_cuda and not core.is_compiled_with_cuda():
         return
     feed_dict_data = None
@@ -27,10 +35,17 @@ def compare_fuse_all_reduce_ops(model, use_cuda, init_feed_dict=None, get_data_f
         img, label = init_feed_dict()
         feed_dict_data = {"image": img, "label": label}
     (not_fuse_first, not_fuse_last), (fuse_first, fuse_last) = [
-        check_network_convergence(model, feed_dict=feed_dict_data, get_data_from_feeder=get_data_from_feeder,
-                                  use_cuda=use_cuda, fuse_all_reduce_ops=fuse,
-                                  fuse_all_optimizer_ops=fuse_all_optimizer_ops, optimizer=optimizer)
-        for fuse in (False, True)]
+        check_network_convergence(
+            model,
+            feed_dict=feed_dict_data,
+            get_data_from_feeder=get_data_from_feeder,
+            use_cuda=use_cuda,
+            fuse_all_reduce_ops=fuse,
+            fuse_all_optimizer_ops=fuse_all_optimizer_ops,
+            optimizer=optimizer,
+        )
+        for fuse in (False, True)
+    ]
     for a, b in zip(not_fuse_first, fuse_first):
         assert_almost_equal(a, b, 1e-6, "first loss, unfused vs fused all-reduce: ")
     for a, b in zip(not_fuse_last, fuse_last):
@@ -44,8 +59,9 @@ def optimizer(learning_rate=1e-3):
 # TestFuseAllReduceOps (and TestFuseAllReduceOpsAndOptiOps)
 for model in (simple_fc_net, fc_with_batchnorm):
     for use_cuda in (True, False):
-        compare_fuse_all_reduce_ops(model, use_cuda, init_feed_dict=init_data, optimizer=optimizer,
-                                    fuse_all_optimizer_ops=True)
+        compare_fuse_all_reduce_ops(
+            model, use_cuda, init_feed_dict=init_data, optimizer=optimizer, fuse_all_optimizer_ops=True
+        )
 
 # TestFuseAllReduceOpsWithSparseGrad
 word_dict_len = 5147

@@ -15,17 +15,19 @@ def build_program(main_program, startup_program, use_cuda, seed=1):
     main_program.random_seed = seed
     startup_program.random_seed = seed
     with fluid.program_guard(main_program, startup_program):
-        x = fluid.layers.data(name='x', shape=[1, 28, 28], dtype='float32')
-        y = fluid.layers.data(name="y", shape=[1], dtype='int64')
-        hidden1 = fluid.layers.conv2d(input=x, filter_size=3, num_filters=16, stride=1, padding=1, act=None,
-                                      bias_attr=False, data_format='NHWC')
-        param_attr = fluid.ParamAttr(name='batch_norm_w', initializer=fluid.initializer.Constant(value=1.0))
-        bias_attr = fluid.ParamAttr(name='batch_norm_b', initializer=fluid.initializer.Constant(value=0.0))
-        hidden2 = fluid.layers.batch_norm(input=hidden1, param_attr=param_attr, bias_attr=bias_attr, act='relu',
-                                          data_layout='NHWC')
-        hidden3 = fluid.layers.fc(input=hidden2, size=32, act='relu')
-        hidden4 = fluid.layers.batch_norm(input=hidden3, act='relu', data_layout='NHWC')
-        prediction = fluid.layers.fc(input=hidden4, size=10, act='softmax')
+        x = fluid.layers.data(name="x", shape=[1, 28, 28], dtype="float32")
+        y = fluid.layers.data(name="y", shape=[1], dtype="int64")
+        hidden1 = fluid.layers.conv2d(
+            input=x, filter_size=3, num_filters=16, stride=1, padding=1, act=None, bias_attr=False, data_format="NHWC"
+        )
+        param_attr = fluid.ParamAttr(name="batch_norm_w", initializer=fluid.initializer.Constant(value=1.0))
+        bias_attr = fluid.ParamAttr(name="batch_norm_b", initializer=fluid.initializer.Constant(value=0.0))
+        hidden2 = fluid.layers.batch_norm(
+            input=hidden1, param_attr=param_attr, bias_attr=bias_attr, act="relu", data_layout="NHWC"
+        )
+        hidden3 = fluid.layers.fc(input=hidden2, size=32, act="relu")
+        hidden4 = fluid.layers.batch_norm(input=hidden3, act="relu", data_layout="NHWC")
+        prediction = fluid.layers.fc(input=hidden4, size=10, act="softmax")
         loss = fluid.layers.cross_entropy(input=prediction, label=y)
         loss = fluid.layers.mean(loss)
         sgd = fluid.optimizer.SGD(learning_rate=0.001)
@@ -47,8 +49,7 @@ def check(place, use_cuda):
     # close fused_bn_act_ops
     build_strategy = fluid.BuildStrategy()
     build_strategy.fuse_bn_act_ops = False
-    binary = fluid.CompiledProgram(main_program).with_data_parallel(loss_name=loss.name,
-                                                                   build_strategy=build_strategy)
+    binary = fluid.CompiledProgram(main_program).with_data_parallel(loss_name=loss.name, build_strategy=build_strategy)
     train_reader = paddle.batch(paddle.dataset.mnist.train(), batch_size=batch_size)
     loss_vals = []
     scope = fluid.Scope()
@@ -62,8 +63,9 @@ def check(place, use_cuda):
     # open fused_bn_act_ops
     build_strategy_fused = fluid.BuildStrategy()
     build_strategy_fused.fuse_bn_act_ops = True
-    binary_fused = fluid.CompiledProgram(main_program).with_data_parallel(loss_name=loss.name,
-                                                                         build_strategy=build_strategy_fused)
+    binary_fused = fluid.CompiledProgram(main_program).with_data_parallel(
+        loss_name=loss.name, build_strategy=build_strategy_fused
+    )
     train_reader_fused = paddle.batch(paddle.dataset.mnist.train(), batch_size=batch_size)
     loss_vals_fused = []
     scope_fused = fluid.Scope()
@@ -77,7 +79,7 @@ def check(place, use_cuda):
     # check loss
     for i in range(iters):
         assert abs(loss_vals[i] - loss_vals_fused[i]) <= 1e-5, (i, loss_vals[i], loss_vals_fused[i])
-    assert loss_vals[-1] < loss_vals[0], loss_vals       # (pe's addition) the same batch: the loss falls
+    assert loss_vals[-1] < loss_vals[0], loss_vals  # (pe's addition) the same batch: the loss falls
 
 
 check(fluid.CPUPlace(), use_cuda=False)

@@ -13,8 +13,13 @@ import numpy
 
 import paddle.fluid as fluid
 from paddle.fluid import core
-from _parallel_executor_base import (assert_almost_equal, check_network_convergence, fc_with_batchnorm,
-                                     init_data, simple_fc_net)
+from _parallel_executor_base import (
+    assert_almost_equal,
+    check_network_convergence,
+    fc_with_batchnorm,
+    init_data,
+    simple_fc_net,
+)
 
 os.environ["CPU_NUM"] = str(4)
 
@@ -27,10 +32,18 @@ def compare_fuse_elewise_add_act_ops(model, use_cuda):
     def _optimizer(learning_rate=1e-6):
         return fluid.optimizer.SGD(learning_rate=learning_rate, regularization=fluid.regularizer.L2Decay(1e-6))
 
-    losses = [check_network_convergence(model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda,
-                                        fuse_elewise_add_act_ops=fuse, use_ir_memory_optimize=False,
-                                        enable_inplace=False, optimizer=_optimizer)
-              for fuse in (False, True)]
+    losses = [
+        check_network_convergence(
+            model,
+            feed_dict={"image": img, "label": label},
+            use_cuda=use_cuda,
+            fuse_elewise_add_act_ops=fuse,
+            use_ir_memory_optimize=False,
+            enable_inplace=False,
+            optimizer=_optimizer,
+        )
+        for fuse in (False, True)
+    ]
     (not_fuse_first, not_fuse_last), (fuse_first, fuse_last) = losses
     for a, b in zip(not_fuse_first, fuse_first):
         assert_almost_equal(a, b, 1e-6, "first loss, unfused vs fused: ")

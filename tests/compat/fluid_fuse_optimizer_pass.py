@@ -13,20 +13,35 @@ from functools import partial
 import paddle
 import paddle.fluid as fluid
 import paddle.fluid.core as core
-from _parallel_executor_base import (assert_almost_equal, bow_net, check_network_convergence, check_pass_conflict,
-                                     fake_imdb_reader, fc_with_batchnorm, init_data)
+from _parallel_executor_base import (
+    assert_almost_equal,
+    bow_net,
+    check_network_convergence,
+    check_pass_conflict,
+    fake_imdb_reader,
+    fc_with_batchnorm,
+    init_data,
+)
 
 os.environ["CPU_NUM"] = str(4)
 
 
-def compare_fused_optimizer_ops(model, use_cuda, feed_dict=None, get_data_from_feeder=None,
-                                optimizer=fluid.optimizer.Adam):
+def compare_fused_optimizer_ops(
+    model, use_cuda, feed_dict=None, get_data_from_feeder=None, optimizer=fluid.optimizer.Adam
+):
     if use_cuda and not core.is_compiled_with_cuda():
         return
     (not_fuse_first, not_fuse_last), (fuse_first, fuse_last) = [
-        check_network_convergence(model, feed_dict=feed_dict, get_data_from_feeder=get_data_from_feeder,
-                                  use_cuda=use_cuda, fuse_all_optimizer_ops=fuse, optimizer=optimizer)
-        for fuse in (False, True)]
+        check_network_convergence(
+            model,
+            feed_dict=feed_dict,
+            get_data_from_feeder=get_data_from_feeder,
+            use_cuda=use_cuda,
+            fuse_all_optimizer_ops=fuse,
+            optimizer=optimizer,
+        )
+        for fuse in (False, True)
+    ]
     for a, b in zip(not_fuse_first, fuse_first):
         assert_almost_equal(a, b, 1e-6, "first loss, unfused vs fused optimizer: ")
     for a, b in zip(not_fuse_last, fuse_last):
@@ -36,8 +51,15 @@ def compare_fused_optimizer_ops(model, use_cuda, feed_dict=None, get_data_from_f
 def pass_conflict(model, use_cuda, feed_dict=None, get_data_from_feeder=None, optimizer=fluid.optimizer.Adam):
     if use_cuda and not core.is_compiled_with_cuda():
         return
-    check_pass_conflict(model, feed_dict=feed_dict, get_data_from_feeder=get_data_from_feeder, use_cuda=use_cuda,
-                        fuse_all_optimizer_ops=True, optimizer=optimizer, enable_sequential_execution=True)
+    check_pass_conflict(
+        model,
+        feed_dict=feed_dict,
+        get_data_from_feeder=get_data_from_feeder,
+        use_cuda=use_cuda,
+        fuse_all_optimizer_ops=True,
+        optimizer=optimizer,
+        enable_sequential_execution=True,
+    )
 
 
 def get_feed_dict():

@@ -19,9 +19,17 @@ def norm(*args, **kargs):
 
 def sep_conv(input, channel, stride, filter, dilation=1, act=None):
     # depthwise
-    input = fluid.layers.conv2d(input, input.shape[1], filter, stride, groups=input.shape[1],
-                                padding=(filter // 2) * dilation, dilation=dilation, use_cudnn=False,
-                                bias_attr=False)
+    input = fluid.layers.conv2d(
+        input,
+        input.shape[1],
+        filter,
+        stride,
+        groups=input.shape[1],
+        padding=(filter // 2) * dilation,
+        dilation=dilation,
+        use_cudnn=False,
+        bias_attr=False,
+    )
     input = norm(input)
     if act:
         input = act(input)
@@ -62,11 +70,20 @@ def compare(model, use_cuda, random_data=True, only_forward=False):
     if only_forward:
         _optimizer = None
     fuse_first, fuse_last = check_network_convergence(
-        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, fuse_relu_depthwise_conv=True,
-        use_ir_memory_optimize=True, optimizer=_optimizer)
+        model,
+        feed_dict={"image": img, "label": label},
+        use_cuda=use_cuda,
+        fuse_relu_depthwise_conv=True,
+        use_ir_memory_optimize=True,
+        optimizer=_optimizer,
+    )
     not_fuse_first, not_fuse_last = check_network_convergence(
-        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, fuse_relu_depthwise_conv=False,
-        optimizer=_optimizer)
+        model,
+        feed_dict={"image": img, "label": label},
+        use_cuda=use_cuda,
+        fuse_relu_depthwise_conv=False,
+        optimizer=_optimizer,
+    )
     for a, b in zip(not_fuse_first, fuse_first):
         assert_almost_equal(a, b, 1e-6, "first loss, unfused vs fused: ")
     for a, b in zip(not_fuse_last, fuse_last):

@@ -15,6 +15,7 @@ def fake_imdb_reader(word_dict_size, sample_num, lower_seq_len=100, upper_seq_le
             length = rng.randint(lower_seq_len, upper_seq_len + 1)
             ids = rng.randint(0, word_dict_size, size=length).astype("int64").tolist()
             yield ids, rng.randint(0, class_dim)
+
     return __reader__
 
 
@@ -130,8 +131,17 @@ with fluid.program_guard(main_program=prog, startup_program=startup_program):
     params_grads = clip([(x, None), (x, y), (y, x)])
     assert len(params_grads) == 2, "ClipByGlobalNorm: a None gradient must not be returned"
     ops = [op.type for op in x.block.ops]
-assert ops == ["squared_l2_norm", "squared_l2_norm", "sum", "sqrt", "fill_constant", "elementwise_max",
-               "elementwise_div", "elementwise_mul", "elementwise_mul"], ops
+assert ops == [
+    "squared_l2_norm",
+    "squared_l2_norm",
+    "sum",
+    "sqrt",
+    "fill_constant",
+    "elementwise_max",
+    "elementwise_div",
+    "elementwise_mul",
+    "elementwise_mul",
+], ops
 
 
 # -- by norm and by value ---------------------------------------------------------------------------
@@ -143,9 +153,13 @@ def check_norm(out, out_clip):
 
 check_gradient_clip(lambda pg: fluid.clip.GradientClipByNorm(clip_norm=CLIP_NORM)(pg), check_norm, fluid.CPUPlace())
 MAX, MIN = 0.2, 0.1
-check_gradient_clip(lambda pg: fluid.clip.GradientClipByValue(max=MAX, min=MIN)(pg),
-                    lambda out, out_clip: [np.testing.assert_allclose(np.clip(u, MIN, MAX), v, rtol=1e-06, atol=1e-08)
-                                           for u, v in zip(out, out_clip)], fluid.CPUPlace())
+check_gradient_clip(
+    lambda pg: fluid.clip.GradientClipByValue(max=MAX, min=MIN)(pg),
+    lambda out, out_clip: [
+        np.testing.assert_allclose(np.clip(u, MIN, MAX), v, rtol=1e-06, atol=1e-08) for u, v in zip(out, out_clip)
+    ],
+    fluid.CPUPlace(),
+)
 
 for clip in (fluid.clip.GradientClipByNorm(CLIP_NORM), fluid.clip.GradientClipByValue(MAX, MIN)):
     with fluid.program_guard(fluid.Program(), fluid.Program()):

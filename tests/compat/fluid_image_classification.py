@@ -25,9 +25,16 @@ DEPTH, FC_SIZE = 8, 128
 
 
 def resnet_cifar10(input, depth=32):
-    def conv_bn_layer(input, ch_out, filter_size, stride, padding, act='relu', bias_attr=False):
-        tmp = fluid.layers.conv2d(input=input, filter_size=filter_size, num_filters=ch_out, stride=stride,
-                                  padding=padding, act=None, bias_attr=bias_attr)
+    def conv_bn_layer(input, ch_out, filter_size, stride, padding, act="relu", bias_attr=False):
+        tmp = fluid.layers.conv2d(
+            input=input,
+            filter_size=filter_size,
+            num_filters=ch_out,
+            stride=stride,
+            padding=padding,
+            act=None,
+            bias_attr=bias_attr,
+        )
         return fluid.layers.batch_norm(input=tmp, act=act)
 
     def shortcut(input, ch_in, ch_out, stride):
@@ -40,7 +47,7 @@ def resnet_cifar10(input, depth=32):
         tmp = conv_bn_layer(input, ch_out, 3, stride, 1)
         tmp = conv_bn_layer(tmp, ch_out, 3, 1, 1, act=None, bias_attr=True)
         short = shortcut(input, ch_in, ch_out, stride)
-        return fluid.layers.elementwise_add(x=tmp, y=short, act='relu')
+        return fluid.layers.elementwise_add(x=tmp, y=short, act="relu")
 
     def layer_warp(block_func, input, ch_in, ch_out, count, stride):
         tmp = block_func(input, ch_in, ch_out, stride)
@@ -54,16 +61,23 @@ def resnet_cifar10(input, depth=32):
     res1 = layer_warp(basicblock, conv1, 16, 16, n, 1)
     res2 = layer_warp(basicblock, res1, 16, 32, n, 2)
     res3 = layer_warp(basicblock, res2, 32, 64, n, 2)
-    pool = fluid.layers.pool2d(input=res3, pool_size=8, pool_type='avg', pool_stride=1)
+    pool = fluid.layers.pool2d(input=res3, pool_size=8, pool_type="avg", pool_stride=1)
     return pool
 
 
 def vgg16_bn_drop(input):
     def conv_block(input, num_filter, groups, dropouts):
-        return fluid.nets.img_conv_group(input=input, pool_size=2, pool_stride=2,
-                                         conv_num_filter=[num_filter] * groups, conv_filter_size=3,
-                                         conv_act='relu', conv_with_batchnorm=True,
-                                         conv_batchnorm_drop_rate=dropouts, pool_type='max')
+        return fluid.nets.img_conv_group(
+            input=input,
+            pool_size=2,
+            pool_stride=2,
+            conv_num_filter=[num_filter] * groups,
+            conv_filter_size=3,
+            conv_act="relu",
+            conv_with_batchnorm=True,
+            conv_batchnorm_drop_rate=dropouts,
+            pool_type="max",
+        )
 
     conv1 = conv_block(input, 64, 2, [0.3, 0])
     conv2 = conv_block(conv1, 128, 2, [0.4, 0])
@@ -72,7 +86,7 @@ def vgg16_bn_drop(input):
     conv5 = conv_block(conv4, 512, 3, [0.4, 0.4, 0])
     drop = fluid.layers.dropout(x=conv5, dropout_prob=0.5)
     fc1 = fluid.layers.fc(input=drop, size=FC_SIZE, act=None)
-    bn = fluid.layers.batch_norm(input=fc1, act='relu')
+    bn = fluid.layers.batch_norm(input=fc1, act="relu")
     drop2 = fluid.layers.dropout(x=bn, dropout_prob=0.5)
     fc2 = fluid.layers.fc(input=drop2, size=FC_SIZE, act=None)
     return fc2
@@ -84,14 +98,15 @@ def cifar_like(count, seed):
         for _ in range(count):
             label = int(rng.integers(0, 10))
             yield (0.5 * rng.random(3 * 32 * 32, dtype=np.float32) + label / 20).astype(np.float32), label
+
     return reader
 
 
 def train(net_type, save_dirname):
     classdim = 10
     data_shape = [3, 32, 32]
-    images = fluid.layers.data(name='pixel', shape=data_shape, dtype='float32')
-    label = fluid.layers.data(name='label', shape=[1], dtype='int64')
+    images = fluid.layers.data(name="pixel", shape=data_shape, dtype="float32")
+    label = fluid.layers.data(name="label", shape=[1], dtype="int64")
     if net_type == "vgg":
         print("train vgg net")
         net = vgg16_bn_drop(images)
@@ -100,7 +115,7 @@ def train(net_type, save_dirname):
         net = resnet_cifar10(images, DEPTH)
     else:
         raise ValueError("%s network is not supported" % net_type)
-    predict = fluid.layers.fc(input=net, size=classdim, act='softmax')
+    predict = fluid.layers.fc(input=net, size=classdim, act="softmax")
     cost = fluid.layers.cross_entropy(input=predict, label=label)
     avg_cost = fluid.layers.mean(cost)
     acc = fluid.layers.accuracy(input=predict, label=label)
@@ -123,8 +138,9 @@ def train(net_type, save_dirname):
                 acc_list = []
                 avg_loss_list = []
                 for tid, test_data in enumerate(test_reader()):
-                    loss_t, acc_t = exe.run(program=test_program, feed=feeder.feed(test_data),
-                                            fetch_list=[avg_cost, acc])
+                    loss_t, acc_t = exe.run(
+                        program=test_program, feed=feeder.feed(test_data), fetch_list=[avg_cost, acc]
+                    )
                     if math.isnan(float(loss_t)):
                         sys.exit("got NaN loss, training failed.")
                     acc_list.append(float(acc_t))
@@ -132,8 +148,11 @@ def train(net_type, save_dirname):
                     break
                 acc_value = numpy.array(acc_list).mean()
                 avg_loss_value = numpy.array(avg_loss_list).mean()
-                print('PassID {0:1}, BatchID {1:04}, Test Loss {2:2.2}, Acc {3:2.2}'.format(
-                    pass_id, batch_id + 1, float(avg_loss_value), float(acc_value)))
+                print(
+                    "PassID {0:1}, BatchID {1:04}, Test Loss {2:2.2}, Acc {3:2.2}".format(
+                        pass_id, batch_id + 1, float(avg_loss_value), float(acc_value)
+                    )
+                )
                 if acc_value > 0.01:
                     fluid.io.save_inference_model(save_dirname, ["pixel"], [predict], exe)
                     return
@@ -152,8 +171,9 @@ def infer(save_dirname):
         t = fluid.InferenceTranspiler()
         t.transpile(inference_transpiler_program, place)
         results = exe.run(inference_program, feed={feed_target_names[0]: tensor_img}, fetch_list=fetch_targets)
-        transpiler_results = exe.run(inference_transpiler_program, feed={feed_target_names[0]: tensor_img},
-                                     fetch_list=fetch_targets)
+        transpiler_results = exe.run(
+            inference_transpiler_program, feed={feed_target_names[0]: tensor_img}, fetch_list=fetch_targets
+        )
         assert len(results[0]) == len(transpiler_results[0])
         for i in range(len(results[0])):
             np.testing.assert_almost_equal(results[0][i], transpiler_results[0][i], decimal=6)
@@ -161,8 +181,7 @@ def infer(save_dirname):
         types = [op.type for op in inference_transpiler_program.global_block().ops]
         assert types.count("batch_norm") < [op.type for op in inference_program.global_block().ops].count("batch_norm")
         print("infer results: ", results[0])
-        fluid.io.save_inference_model(save_dirname, feed_target_names, fetch_targets, exe,
-                                      inference_transpiler_program)
+        fluid.io.save_inference_model(save_dirname, feed_target_names, fetch_targets, exe, inference_transpiler_program)
 
 
 def main(net_type):
@@ -174,5 +193,5 @@ def main(net_type):
     print("ok")
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "resnet")

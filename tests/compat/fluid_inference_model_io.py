@@ -29,8 +29,7 @@ save_inference_model(MODEL_DIR, ["x", "y"], [avg_cost], exe, program)
 expected = exe.run(program, feed={"x": tensor_x, "y": tensor_y}, fetch_list=[avg_cost])[0]
 
 infer_prog, feed_var_names, fetch_vars = load_inference_model(MODEL_DIR, exe)
-outs = exe.run(infer_prog, feed={feed_var_names[0]: tensor_x, feed_var_names[1]: tensor_y},
-               fetch_list=fetch_vars)
+outs = exe.run(infer_prog, feed={feed_var_names[0]: tensor_x, feed_var_names[1]: tensor_y}, fetch_list=fetch_vars)
 assert feed_var_names == ["x", "y"]
 assert len(fetch_vars) == 1
 assert np.allclose(expected, outs[0]), (expected, outs[0])

@@ -42,11 +42,13 @@ program = framework.Program()
 program.random_seed = 123
 block = program.global_block()
 for _ in range(2):
-    block.create_parameter(dtype="float32", shape=[5, 10], lod_level=0, name="param1",
-                           initializer=initializer.UniformInitializer())
-    block.create_parameter(dtype="float32", shape=[5, 10], lod_level=0, name="param2",
-                           initializer=initializer.UniformInitializer(seed=456))
-assert block.ops[1].attr("seed") == 123     # initializers go first: the last one made is ops[0]
+    block.create_parameter(
+        dtype="float32", shape=[5, 10], lod_level=0, name="param1", initializer=initializer.UniformInitializer()
+    )
+    block.create_parameter(
+        dtype="float32", shape=[5, 10], lod_level=0, name="param2", initializer=initializer.UniformInitializer(seed=456)
+    )
+assert block.ops[1].attr("seed") == 123  # initializers go first: the last one made is ops[0]
 assert block.ops[0].attr("seed") == 456
 
 block, _ = init_ops([5, 10], initializer.UniformInitializer(-4.2, 3.1, 123))
@@ -59,8 +61,13 @@ assert op.attr("seed") == 123
 program = framework.Program()
 block = program.global_block()
 for i in range(2):
-    block.create_parameter(dtype="float32", shape=[5, 10], lod_level=0, name="param",
-                           initializer=initializer.UniformInitializer(-4.2, float(i), 123))
+    block.create_parameter(
+        dtype="float32",
+        shape=[5, 10],
+        lod_level=0,
+        name="param",
+        initializer=initializer.UniformInitializer(-4.2, float(i), 123),
+    )
 assert len(block.ops) == 1
 close(block.ops[0].attr("max"), 0.0)
 
@@ -122,8 +129,13 @@ np_array = np.random.random((10000)).astype("float32")
 program = framework.Program()
 block = program.global_block()
 for _ in range(2):
-    block.create_parameter(dtype=np_array.dtype, shape=np_array.shape, lod_level=0, name="param",
-                           initializer=initializer.NumpyArrayInitializer(np_array))
+    block.create_parameter(
+        dtype=np_array.dtype,
+        shape=np_array.shape,
+        lod_level=0,
+        name="param",
+        initializer=initializer.NumpyArrayInitializer(np_array),
+    )
 assert len(block.ops) == 1 and block.ops[0].type == "assign_value"
 assert (np.array(block.ops[0].attr("fp32_values")) == np_array).all()
 print("ok")

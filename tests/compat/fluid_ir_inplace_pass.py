@@ -21,8 +21,9 @@ def fc_with_batchnorm(use_feed):
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
     hidden = img
     for _ in range(3):
-        hidden = fluid.layers.fc(hidden, size=200, act="tanh",
-                                 bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+        hidden = fluid.layers.fc(
+            hidden, size=200, act="tanh", bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0))
+        )
         hidden = fluid.layers.batch_norm(input=hidden)
     prediction = fluid.layers.fc(hidden, size=10, act="softmax")
     return fluid.layers.mean(fluid.layers.cross_entropy(input=prediction, label=label))
@@ -32,17 +33,24 @@ def fc_with_batchnorm_losses(ir_memory_optimize, enable_inplace):
     np.random.seed(5)
     img = np.random.random(size=[32, 784]).astype(np.float32)
     label = np.ones(shape=[32, 1], dtype="int64")
-    first, last = check_network_convergence(fc_with_batchnorm, feed_dict={"image": img, "label": label},
-                                            use_cuda=True, use_ir_memory_optimize=ir_memory_optimize,
-                                            enable_inplace=enable_inplace)
+    first, last = check_network_convergence(
+        fc_with_batchnorm,
+        feed_dict={"image": img, "label": label},
+        use_cuda=True,
+        use_ir_memory_optimize=ir_memory_optimize,
+        enable_inplace=enable_inplace,
+    )
     return np.concatenate([np.ravel(first), np.ravel(last)])
 
 
 if core.is_compiled_with_cuda():
     delta = 1e-3
     loss00 = fc_with_batchnorm_losses(False, False)
-    for other in (fc_with_batchnorm_losses(True, False), fc_with_batchnorm_losses(False, True),
-                  fc_with_batchnorm_losses(True, True)):
+    for other in (
+        fc_with_batchnorm_losses(True, False),
+        fc_with_batchnorm_losses(False, True),
+        fc_with_batchnorm_losses(True, True),
+    ):
         for a, b in zip(loss00, other):
             assert_almost_equal(a, b, delta, "loss with and without memory_optimize / enable_inplace: ")
 print("ok")

@@ -50,10 +50,12 @@ def compare_ir_memory_optimize(model, use_cuda):
     if use_cuda and not core.is_compiled_with_cuda():
         return
     img, label = dummy_data()
-    first_loss0, last_loss0 = check_network_convergence(model, feed_dict={"image": img, "label": label},
-                                                        use_cuda=use_cuda, use_ir_memory_optimize=False)
-    first_loss1, last_loss1 = check_network_convergence(model, feed_dict={"image": img, "label": label},
-                                                        use_cuda=use_cuda, use_ir_memory_optimize=True)
+    first_loss0, last_loss0 = check_network_convergence(
+        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_ir_memory_optimize=False
+    )
+    first_loss1, last_loss1 = check_network_convergence(
+        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_ir_memory_optimize=True
+    )
     for a, b in zip(first_loss0, first_loss1):
         assert_almost_equal(a, b, 1e-6, "first loss, without vs with memory_optimize: ")
     for a, b in zip(last_loss0, last_loss1):

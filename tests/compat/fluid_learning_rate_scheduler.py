@@ -50,7 +50,7 @@ for python_fn, kwargs in CASES:
     if "learning_rate" in args:
         args["lr"] = args.pop("learning_rate")
     for step in range(12):
-        lr_val, = exe.run(main, feed={}, fetch_list=[decayed_lr])
+        (lr_val,) = exe.run(main, feed={}, fetch_list=[decayed_lr])
         expected = python_fn(step=step, **args)
         assert abs(float(lr_val[0]) - expected) < 1e-6, (python_fn.__name__, step, lr_val, expected)
 print("ok")

@@ -10,7 +10,7 @@ tensor.set_recursive_sequence_lengths([[2, 1], [3, 3, 4]])
 assert tensor.recursive_sequence_lengths() == [[2, 1], [3, 3, 4]]
 tensor.set(np.zeros((10, 1), "int64"), fluid.CPUPlace())
 assert tensor.has_valid_recursive_sequence_lengths()
-try:                                   # lengths that do not fit the 10 rows: Fluid 1.8.5 refuses them
+try:  # lengths that do not fit the 10 rows: Fluid 1.8.5 refuses them
     tensor.set_recursive_sequence_lengths([[2, 1], [3, 3, 5]])
     raise AssertionError("invalid lengths were accepted")
 except core.EnforceNotMet:

@@ -41,7 +41,7 @@ rng = np.random.default_rng(0)
 feed = {"x": rng.normal(size=(4, 13)).astype("float32"), "y": rng.normal(size=(4, 1)).astype("float32")}
 for build in (fit_a_line, with_reshapes):
     program, startup, avg_cost = build()
-    startup.random_seed = 1                            # both runs start from the same parameters
+    startup.random_seed = 1  # both runs start from the same parameters
     losses = []
     for optimize in (False, True):
         scope = fluid.Scope()
@@ -54,5 +54,5 @@ for build in (fit_a_line, with_reshapes):
             print("after optimization")
             print(str(result_program))
         losses.append([float(exe.run(program, feed=feed, fetch_list=[avg_cost], scope=scope)[0]) for _ in range(3)])
-    assert losses[0] == losses[1], losses            # the pass never changes a number
+    assert losses[0] == losses[1], losses  # the pass never changes a number
 print("ok")

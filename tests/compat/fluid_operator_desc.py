@@ -25,8 +25,9 @@ block = program.current_block()
 mul_x = block.create_var(dtype="float32", shape=[5, 10], lod_level=0, name="mul.x")
 mul_y = block.create_var(dtype="float32", shape=[10, 8], lod_level=0, name="mul.y")
 mul_out = block.create_var(dtype="float32", shape=[5, 8], lod_level=0, name="mul.out")
-mul_op = block.append_op(type="mul", inputs={"X": [mul_x], "Y": mul_y}, outputs={"Out": [mul_out]},
-                         attrs={"x_num_col_dims": 1})
+mul_op = block.append_op(
+    type="mul", inputs={"X": [mul_x], "Y": mul_y}, outputs={"Out": [mul_out]}, attrs={"x_num_col_dims": 1}
+)
 assert str(mul_op) != ""
 assert mul_op.type == "mul"
 assert mul_op.input_names == ["X", "Y"]

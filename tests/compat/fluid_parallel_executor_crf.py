@@ -28,6 +28,7 @@ embedding_name = "emb"
 def conll05_like_test():
     """Samples as paddle.dataset.conll05.test() gives them: word, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2,
     predicate, mark and label id lists of the sentence's length."""
+
     def reader():
         rng = np.random.RandomState(11)
         for _ in range(400):
@@ -36,38 +37,68 @@ def conll05_like_test():
             p = rng.randint(1, n - 1)
             ctx = [int(words[min(max(p + d, 0), n - 1)]) for d in (-2, -1, 0, 1, 2)]
             mark = [int(abs(i - p) <= 1) for i in range(n)]
-            labels = [4 if i == p else (0 if i == 0 else 1) if i < p else (2 if i == p + 1 else 3)
-                      for i in range(n)]
-            yield ([int(w) for w in words], *[[c] * n for c in ctx], [int(rng.randint(0, pred_dict_len))] * n,
-                   mark, labels)
+            labels = [4 if i == p else (0 if i == 0 else 1) if i < p else (2 if i == p + 1 else 3) for i in range(n)]
+            yield (
+                [int(w) for w in words],
+                *[[c] * n for c in ctx],
+                [int(rng.randint(0, pred_dict_len))] * n,
+                mark,
+                labels,
+            )
+
     return reader
 
 
 def db_lstm(word, predicate, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2, mark, is_sparse, **ignored):
-    predicate_embedding = fluid.layers.embedding(input=predicate, is_sparse=is_sparse,
-                                                 size=[pred_dict_len, word_dim], dtype="float32", param_attr="vemb")
-    mark_embedding = fluid.layers.embedding(input=mark, is_sparse=is_sparse, size=[mark_dict_len, mark_dim],
-                                            dtype="float32")
+    predicate_embedding = fluid.layers.embedding(
+        input=predicate, is_sparse=is_sparse, size=[pred_dict_len, word_dim], dtype="float32", param_attr="vemb"
+    )
+    mark_embedding = fluid.layers.embedding(
+        input=mark, is_sparse=is_sparse, size=[mark_dict_len, mark_dim], dtype="float32"
+    )
     word_input = [word, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2]
-    emb_layers = [fluid.layers.embedding(size=[word_dict_len, word_dim], is_sparse=is_sparse, input=x,
-                                         param_attr=fluid.ParamAttr(name=embedding_name, trainable=False))
-                  for x in word_input]
+    emb_layers = [
+        fluid.layers.embedding(
+            size=[word_dict_len, word_dim],
+            is_sparse=is_sparse,
+            input=x,
+            param_attr=fluid.ParamAttr(name=embedding_name, trainable=False),
+        )
+        for x in word_input
+    ]
     emb_layers.append(predicate_embedding)
     emb_layers.append(mark_embedding)
-    hidden_0 = fluid.layers.sums(input=[fluid.layers.fc(input=emb, size=hidden_dim, act="tanh")
-                                        for emb in emb_layers])
-    lstm_0 = fluid.layers.dynamic_lstm(input=hidden_0, size=hidden_dim, candidate_activation="relu",
-                                       gate_activation="sigmoid", cell_activation="sigmoid")
+    hidden_0 = fluid.layers.sums(input=[fluid.layers.fc(input=emb, size=hidden_dim, act="tanh") for emb in emb_layers])
+    lstm_0 = fluid.layers.dynamic_lstm(
+        input=hidden_0,
+        size=hidden_dim,
+        candidate_activation="relu",
+        gate_activation="sigmoid",
+        cell_activation="sigmoid",
+    )
     input_tmp = [hidden_0, lstm_0]
     for i in range(1, depth):
-        mix_hidden = fluid.layers.sums(input=[fluid.layers.fc(input=input_tmp[0], size=hidden_dim, act="tanh"),
-                                              fluid.layers.fc(input=input_tmp[1], size=hidden_dim, act="tanh")])
-        lstm = fluid.layers.dynamic_lstm(input=mix_hidden, size=hidden_dim, candidate_activation="relu",
-                                         gate_activation="sigmoid", cell_activation="sigmoid",
-                                         is_reverse=((i % 2) == 1))
+        mix_hidden = fluid.layers.sums(
+            input=[
+                fluid.layers.fc(input=input_tmp[0], size=hidden_dim, act="tanh"),
+                fluid.layers.fc(input=input_tmp[1], size=hidden_dim, act="tanh"),
+            ]
+        )
+        lstm = fluid.layers.dynamic_lstm(
+            input=mix_hidden,
+            size=hidden_dim,
+            candidate_activation="relu",
+            gate_activation="sigmoid",
+            cell_activation="sigmoid",
+            is_reverse=((i % 2) == 1),
+        )
         input_tmp = [mix_hidden, lstm]
-    return fluid.layers.sums(input=[fluid.layers.fc(input=input_tmp[0], size=label_dict_len, act="tanh"),
-                                    fluid.layers.fc(input=input_tmp[1], size=label_dict_len, act="tanh")])
+    return fluid.layers.sums(
+        input=[
+            fluid.layers.fc(input=input_tmp[0], size=label_dict_len, act="tanh"),
+            fluid.layers.fc(input=input_tmp[1], size=label_dict_len, act="tanh"),
+        ]
+    )
 
 
 def check_network_convergence(is_sparse, build_strategy=None, use_cuda=True):
@@ -85,23 +116,28 @@ def check_network_convergence(is_sparse, build_strategy=None, use_cuda=True):
         mark = fluid.layers.data(name="mark_data", **seq)
         feature_out = db_lstm(word, predicate, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2, mark, is_sparse)
         target = fluid.layers.data(name="target", **seq)
-        crf_cost = fluid.layers.linear_chain_crf(input=feature_out, label=target,
-                                                 param_attr=fluid.ParamAttr(name="crfw", learning_rate=1e-1))
+        crf_cost = fluid.layers.linear_chain_crf(
+            input=feature_out, label=target, param_attr=fluid.ParamAttr(name="crfw", learning_rate=1e-1)
+        )
         avg_cost = fluid.layers.mean(crf_cost)
-        sgd_optimizer = fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(
-            learning_rate=0.01, decay_steps=100000, decay_rate=0.5, staircase=True))
+        sgd_optimizer = fluid.optimizer.SGD(
+            learning_rate=fluid.layers.exponential_decay(
+                learning_rate=0.01, decay_steps=100000, decay_rate=0.5, staircase=True
+            )
+        )
         sgd_optimizer.minimize(avg_cost)
         train_data = paddle.batch(paddle.reader.shuffle(conll05_like_test(), buf_size=8192), batch_size=16)
         place = fluid.CUDAPlace(0) if use_cuda else fluid.CPUPlace()
         exe = fluid.Executor(place)
         exe.run(startup)
         pe = fluid.ParallelExecutor(use_cuda=use_cuda, loss_name=avg_cost.name, build_strategy=build_strategy)
-        feeder = fluid.DataFeeder(feed_list=[word, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2, predicate, mark, target],
-                                  place=fluid.CPUPlace())
+        feeder = fluid.DataFeeder(
+            feed_list=[word, ctx_n2, ctx_n1, ctx_0, ctx_p1, ctx_p2, predicate, mark, target], place=fluid.CPUPlace()
+        )
         data = train_data()
         for _ in range(10):
             cur_batch = next(data)
-            loss, = pe.run(feed=feeder.feed(cur_batch), fetch_list=[avg_cost.name])
+            (loss,) = pe.run(feed=feeder.feed(cur_batch), fetch_list=[avg_cost.name])
             print(loss)
             assert loss.shape == (4,) and np.isfinite(loss).all(), loss
 

@@ -26,10 +26,12 @@ def check_drop_scope(use_cuda=True):
     exe.run(startup_program)
     exec_strateg = fluid.ExecutionStrategy()
     exec_strateg.num_iteration_per_drop_scope = 10
-    train_exe = fluid.ParallelExecutor(use_cuda=use_cuda, main_program=train_program, loss_name=loss.name,
-                                       exec_strategy=exec_strateg)
-    test_exe = fluid.ParallelExecutor(use_cuda=use_cuda, main_program=test_program, share_vars_from=train_exe,
-                                      exec_strategy=exec_strateg)
+    train_exe = fluid.ParallelExecutor(
+        use_cuda=use_cuda, main_program=train_program, loss_name=loss.name, exec_strategy=exec_strateg
+    )
+    test_exe = fluid.ParallelExecutor(
+        use_cuda=use_cuda, main_program=test_program, share_vars_from=train_exe, exec_strategy=exec_strateg
+    )
     x = numpy.random.random(size=(10, 1)).astype("float32")
     train_exe.run(feed={"X": x}, fetch_list=[loss.name])
     test_exe.run(feed={"X": x}, fetch_list=[loss.name])

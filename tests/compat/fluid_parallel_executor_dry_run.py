@@ -34,8 +34,9 @@ def main(network_func, iter=10, iter_per_pe=10, use_gpu=True, use_experimental_e
         exe_strategy = fluid.ExecutionStrategy()
         exe_strategy._dry_run = True
         exe_strategy.use_experimental_executor = use_experimental_executor
-        train_cp = compiler.CompiledProgram(main_prog).with_data_parallel(loss_name=loss.name,
-                                                                          exec_strategy=exe_strategy)
+        train_cp = compiler.CompiledProgram(main_prog).with_data_parallel(
+            loss_name=loss.name, exec_strategy=exe_strategy
+        )
         for _ in range(iter):
             for _ in range(iter_per_pe):
                 exe.run(train_cp)

@@ -17,8 +17,9 @@ IMG, LABEL = init_data(4, img_shape=[784], label_range=9)
 
 
 def optimizer():
-    learning_rate = fluid.layers.create_global_var(name="learning_rate", shape=[1], value=1.0, dtype="float32",
-                                                   persistable=True)
+    learning_rate = fluid.layers.create_global_var(
+        name="learning_rate", shape=[1], value=1.0, dtype="float32", persistable=True
+    )
     return fluid.optimizer.SGD(learning_rate=learning_rate)
 
 
@@ -50,7 +51,7 @@ check_feed_persistable_var(feed_dict)
 check_feed_persistable_var(feed_dict, use_cuda=True)
 
 feed_dict["learning_rate"] = numpy.array([1.0, 1.0]).astype("float32")
-check_feed_persistable_var(feed_dict, use_cuda=True)      # with 1 or 2 GPUs: split, one value a device
+check_feed_persistable_var(feed_dict, use_cuda=True)  # with 1 or 2 GPUs: split, one value a device
 assert_raises(RuntimeError, feed_dict)
 
 feed_dict["image"] = IMG[0, :]

@@ -38,8 +38,7 @@ def parallel_exe(use_cuda, run_parallel_exe, use_faster_executor=False, num_thre
         label = fluid.layers.data(name="label", shape=[1], dtype="int64")
         out = Lenet(data, class_dim=102)
         loss = fluid.layers.mean(fluid.layers.cross_entropy(input=out, label=label))
-        opt = fluid.optimizer.Momentum(learning_rate=0.1, momentum=0.9,
-                                       regularization=fluid.regularizer.L2Decay(1e-4))
+        opt = fluid.optimizer.Momentum(learning_rate=0.1, momentum=0.9, regularization=fluid.regularizer.L2Decay(1e-4))
         opt.minimize(loss)
     place = fluid.CUDAPlace(0) if use_cuda else fluid.CPUPlace()
     exe = fluid.Executor(place)
@@ -51,7 +50,8 @@ def parallel_exe(use_cuda, run_parallel_exe, use_faster_executor=False, num_thre
     exec_strategy.use_experimental_executor = use_faster_executor
     exec_strategy.num_threads = num_threads
     train_cp = compiler.CompiledProgram(main_program).with_data_parallel(
-        loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy)
+        loss_name=loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy
+    )
     run_parallel_exe(train_cp, exe, use_cuda, data, label, loss)
 
 
@@ -63,13 +63,16 @@ def run_parallel_exe_with_fetch(compiled_program, exe, use_cuda, data, label, lo
             lbl = (np.random.random(size=[batch_size, 1]) * 10).astype(np.int64)
             yield img, lbl
 
-    fetch_list = [name for name, var in compiled_program._program.global_block().vars.items()
-                  if "tmp" not in name and (name[0] != "_" or var.persistable)
-                  and var.type == core.VarDesc.VarType.LOD_TENSOR]
+    fetch_list = [
+        name
+        for name, var in compiled_program._program.global_block().vars.items()
+        if "tmp" not in name and (name[0] != "_" or var.persistable) and var.type == core.VarDesc.VarType.LOD_TENSOR
+    ]
     assert any(n.endswith(".w_0") for n in fetch_list) and any(n.endswith(".w_0@GRAD") for n in fetch_list)
     for batch_id, (img, lbl) in enumerate(get_data()):
-        ret = exe.run(compiled_program, fetch_list=fetch_list, feed={data.name: img, label.name: lbl},
-                      return_numpy=True)
+        ret = exe.run(
+            compiled_program, fetch_list=fetch_list, feed={data.name: img, label.name: lbl}, return_numpy=True
+        )
         assert len(ret) == len(fetch_list)
         for name, value in zip(fetch_list, ret):
             total = np.sum(value)

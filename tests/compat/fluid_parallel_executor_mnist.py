@@ -16,8 +16,13 @@ import os
 import numpy as np
 
 import paddle.fluid.core as core
-from _parallel_executor_base import (assert_almost_equal, check_network_convergence, fc_with_batchnorm,
-                                     init_data, simple_fc_net)
+from _parallel_executor_base import (
+    assert_almost_equal,
+    check_network_convergence,
+    fc_with_batchnorm,
+    init_data,
+    simple_fc_net,
+)
 
 os.environ["CPU_NUM"] = str(4)
 
@@ -27,9 +32,11 @@ def compare_reduce_and_allreduce(model, use_cuda, delta1=1e-6, delta2=1e-4):
         return
     img, label = init_data()
     all_reduce_first, all_reduce_last = check_network_convergence(
-        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_reduce=False)
+        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_reduce=False
+    )
     reduce_first, reduce_last = check_network_convergence(
-        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_reduce=True)
+        model, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_reduce=True
+    )
     for a, b in zip(all_reduce_first, reduce_first):
         assert_almost_equal(a, b, delta1, "first loss, AllReduce vs Reduce: ")
     for a, b in zip(all_reduce_last, reduce_last):
@@ -40,8 +47,9 @@ def check_simple_fc_convergence(use_cuda, use_reduce=False):
     if use_cuda and not core.is_compiled_with_cuda():
         return
     img, label = init_data()
-    check_network_convergence(simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda,
-                              use_reduce=use_reduce)
+    check_network_convergence(
+        simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_reduce=use_reduce
+    )
 
 
 def check_simple_fc_parallel_accuracy(use_cuda):
@@ -49,11 +57,11 @@ def check_simple_fc_parallel_accuracy(use_cuda):
         return
     img, label = init_data()
     single_first, single_last = check_network_convergence(
-        method=simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda,
-        use_parallel_executor=False)
+        method=simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_parallel_executor=False
+    )
     parallel_first, parallel_last = check_network_convergence(
-        method=simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda,
-        use_parallel_executor=True)
+        method=simple_fc_net, feed_dict={"image": img, "label": label}, use_cuda=use_cuda, use_parallel_executor=True
+    )
     assert_almost_equal(np.mean(parallel_first), single_first, 1e-6, "first loss, 4 devices vs 1: ")
     assert_almost_equal(np.mean(parallel_last), single_last, 2e-3, "last loss, 4 devices vs 1: ")
 
@@ -62,8 +70,12 @@ def check_batchnorm_fc_convergence(use_cuda, use_fast_executor):
     if use_cuda and not core.is_compiled_with_cuda():
         return
     img, label = init_data()
-    check_network_convergence(fc_with_batchnorm, feed_dict={"image": img, "label": label}, use_cuda=use_cuda,
-                              use_fast_executor=use_fast_executor)
+    check_network_convergence(
+        fc_with_batchnorm,
+        feed_dict={"image": img, "label": label},
+        use_cuda=use_cuda,
+        use_fast_executor=use_fast_executor,
+    )
 
 
 # test_simple_fc

@@ -25,14 +25,22 @@ def run_with_executor():
     feeder = fluid.DataFeeder(place=place, feed_list=feed_vars)
     exe.run(startup)
     loss_data = exe.run(main, feed=feeder.feed(batch_data), fetch_list=[loss.name])
-    fluid.io.save_inference_model(save_dirname, ["image", "label"], [loss], exe, model_filename=model_filename,
-                                  params_filename=params_filename, main_program=main)
+    fluid.io.save_inference_model(
+        save_dirname,
+        ["image", "label"],
+        [loss],
+        exe,
+        model_filename=model_filename,
+        params_filename=params_filename,
+        main_program=main,
+    )
     return loss_data
 
 
 exe_loss = run_with_executor()
 [inference_program, feed_target_names, fetch_targets] = fluid.io.load_inference_model(
-    save_dirname, exe, model_filename, params_filename)
+    save_dirname, exe, model_filename, params_filename
+)
 train_exe = fluid.ParallelExecutor(use_cuda=False, main_program=inference_program)
 feed_vars = [inference_program.global_block().var(var_name) for var_name in ["image", "label"]]
 feeder = fluid.DataFeeder(place=place, feed_list=feed_vars)

@@ -10,10 +10,16 @@ from _parallel_executor_base import assert_almost_equal, check_network_convergen
 
 
 def run(use_cuda, use_reduce, **kwargs):
-    return check_network_convergence(seresnext_net.model, feed_dict=seresnext_net.feed_dict(use_cuda),
-                                     iter=seresnext_net.iter(use_cuda), batch_size=seresnext_net.batch_size(use_cuda),
-                                     use_cuda=use_cuda, use_reduce=use_reduce, optimizer=seresnext_net.optimizer,
-                                     **kwargs)
+    return check_network_convergence(
+        seresnext_net.model,
+        feed_dict=seresnext_net.feed_dict(use_cuda),
+        iter=seresnext_net.iter(use_cuda),
+        batch_size=seresnext_net.batch_size(use_cuda),
+        use_cuda=use_cuda,
+        use_reduce=use_reduce,
+        optimizer=seresnext_net.optimizer,
+        **kwargs,
+    )
 
 
 def assert_same(losses_a, losses_b, delta2):

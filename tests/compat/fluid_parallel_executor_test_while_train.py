@@ -31,14 +31,14 @@ def check_network_convergence(use_cuda, build_strategy=None):
         exe = fluid.Executor(place)
         exe.run(startup)
         feed_dict = {"image": image, "label": label}
-        train_cp = compiler.CompiledProgram(main).with_data_parallel(loss_name=loss.name,
-                                                                     build_strategy=build_strategy)
+        train_cp = compiler.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=build_strategy)
         test_cp = compiler.CompiledProgram(test_program).with_data_parallel(
-            loss_name=loss.name, build_strategy=build_strategy, share_vars_from=train_cp)
+            loss_name=loss.name, build_strategy=build_strategy, share_vars_from=train_cp
+        )
         for _ in range(5):
             exe.run(train_cp, feed=feed_dict, fetch_list=[loss.name])
-            test_loss, = exe.run(test_cp, feed=feed_dict, fetch_list=[loss.name])
-            train_loss, = exe.run(train_cp, feed=feed_dict, fetch_list=[loss.name])
+            (test_loss,) = exe.run(test_cp, feed=feed_dict, fetch_list=[loss.name])
+            (train_loss,) = exe.run(train_cp, feed=feed_dict, fetch_list=[loss.name])
             if math.isnan(float(np.array(test_loss).mean())):
                 sys.exit("got NaN loss, testing failed.")
             if math.isnan(float(np.array(train_loss).mean())):

@@ -37,7 +37,7 @@ def run_net_lod(place):
         input_rois = fluid.create_lod_tensor(rois_np[:, 1:5], [rois_lod], place)
         exe = fluid.Executor(place)
         exe.run(fluid.default_startup_program())
-        exe.run(fluid.default_main_program(), {'X': input_x, "ROIs": input_rois})
+        exe.run(fluid.default_main_program(), {"X": input_x, "ROIs": input_rois})
 
 
 def run_net_tensor_rois(place):
@@ -46,23 +46,25 @@ def run_net_tensor_rois(place):
     with program_guard(Program(), Program()):
         x = fluid.layers.data(name="X", shape=[channels, height, width], dtype="float32")
         rois = fluid.layers.data(name="ROIs", shape=[4], dtype="float32")
-        rois_idx = fluid.layers.data(name='rois_idx', shape=[], dtype="int64")
+        rois_idx = fluid.layers.data(name="rois_idx", shape=[], dtype="int64")
         output = fluid.layers.prroi_pool(x, rois, 0.25, 2, 2, batch_roi_nums=rois_idx)
         loss = fluid.layers.mean(output)
         optimizer = fluid.optimizer.SGD(learning_rate=1e-3)
         optimizer.minimize(loss)
         exe = fluid.Executor(place)
         exe.run(fluid.default_startup_program())
-        exe.run(fluid.default_main_program(), {'X': x_np, "ROIs": rois_np[:, 1:5], "rois_idx": rois_index})
+        exe.run(fluid.default_main_program(), {"X": x_np, "ROIs": rois_np[:, 1:5], "rois_idx": rois_index})
 
 
 def check_errors():
     with program_guard(Program(), Program()):
         x = fluid.layers.data(name="x", shape=[245, 30, 30], dtype="float32")
         rois = fluid.layers.data(name="rois", shape=[4], dtype="float32", lod_level=1)
-        for args in ((x, rois, 2, 7, 7),          # spatial_scale must be float type
-                     (x, rois, 0.25, 0.7, 7),     # pooled_height must be int type
-                     (x, rois, 0.25, 7, 0.7)):    # pooled_width must be int type
+        for args in (
+            (x, rois, 2, 7, 7),  # spatial_scale must be float type
+            (x, rois, 0.25, 0.7, 7),  # pooled_height must be int type
+            (x, rois, 0.25, 7, 0.7),
+        ):  # pooled_width must be int type
             try:
                 fluid.layers.prroi_pool(*args)
             except TypeError:

@@ -44,8 +44,9 @@ except ValueError as e:
 def net1():
     x = fluid.layers.data(name="x", shape=[2], dtype="float32")
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-    w_param_attrs = fluid.ParamAttr(name="fc_weight", learning_rate=0.5,
-                                    initializer=fluid.initializer.Constant(1.0), trainable=True)
+    w_param_attrs = fluid.ParamAttr(
+        name="fc_weight", learning_rate=0.5, initializer=fluid.initializer.Constant(1.0), trainable=True
+    )
     y = fluid.layers.fc(input=[x], size=2, act="softmax", param_attr=w_param_attrs)
     loss1 = fluid.layers.mean(x=fluid.layers.cross_entropy(input=y, label=label))
     loss2 = fluid.layers.mean(x=fluid.layers.cross_entropy(input=y, label=label))
@@ -73,17 +74,20 @@ def run_case(optimize, use_prune, feed_y=False, compiled=False):
         feed = {y.name if feed_y else "x": x_np, "label": label_np}
         exe.run(target, feed=feed, fetch_list=[loss1.name], use_prune=use_prune)
         weight = np.array(scope.find_var(w_param_attrs.name).get_tensor())
-        return (scope.find_var(loss1.name) is not None, scope.find_var(loss2.name) is not None,
-                np.array_equal(weight_init, weight))
+        return (
+            scope.find_var(loss1.name) is not None,
+            scope.find_var(loss2.name) is not None,
+            np.array_equal(weight_init, weight),
+        )
 
 
-assert run_case(False, False)[:2] == (True, True)            # not pruned: both losses computed
-assert run_case(False, True) == (True, False, True)          # loss2 pruned, weight unchanged
-assert run_case(True, True) == (True, False, False)          # the update is kept: weight changed
+assert run_case(False, False)[:2] == (True, True)  # not pruned: both losses computed
+assert run_case(False, True) == (True, False, True)  # loss2 pruned, weight unchanged
+assert run_case(True, True) == (True, False, False)  # the update is kept: weight changed
 assert run_case(True, True, compiled=True) == (True, False, False)
 assert run_case(False, True, feed_y=True) == (True, False, True)
 try:
-    run_case(True, True, feed_y=True)                        # the update needs x, which is not fed
+    run_case(True, True, feed_y=True)  # the update needs x, which is not fed
     raise AssertionError("a pruned training program without its input ran")
 except Exception as e:
     assert "x" in str(e), e

@@ -19,11 +19,11 @@ from paddle.fluid import compiler
 dev_cnt = 2
 if fluid.core.is_compiled_with_cuda():
     dev_cnt = fluid.core.get_cuda_device_count()
-os.environ['CPU_NUM'] = str(dev_cnt)
+os.environ["CPU_NUM"] = str(dev_cnt)
 
 
 def dummy_func_with_no_input():
-    return np.array([0], dtype='float32')
+    return np.array([0], dtype="float32")
 
 
 def dummy_func_with_no_output(x):
@@ -67,36 +67,49 @@ def cross_entropy_grad(logits, labels, bwd_dout):
 def simple_fc_net(img, label, use_py_func_op):
     hidden = img
     for idx in range(4):
-        hidden = fluid.layers.fc(hidden, size=200,
-                                 bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+        hidden = fluid.layers.fc(
+            hidden, size=200, bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0))
+        )
         if not use_py_func_op:
             hidden = fluid.layers.tanh(hidden)
         else:
-            new_hidden = fluid.default_main_program().current_block().create_var(
-                name='hidden_{}'.format(idx), dtype='float32', shape=hidden.shape)
-            hidden = fluid.layers.py_func(func=tanh, x=hidden, out=new_hidden, backward_func=tanh_grad,
-                                          skip_vars_in_backward_input=hidden)
+            new_hidden = (
+                fluid.default_main_program()
+                .current_block()
+                .create_var(name="hidden_{}".format(idx), dtype="float32", shape=hidden.shape)
+            )
+            hidden = fluid.layers.py_func(
+                func=tanh, x=hidden, out=new_hidden, backward_func=tanh_grad, skip_vars_in_backward_input=hidden
+            )
 
-    prediction = fluid.layers.fc(hidden, size=10, act='softmax')
+    prediction = fluid.layers.fc(hidden, size=10, act="softmax")
     if not use_py_func_op:
         loss = fluid.layers.cross_entropy(input=prediction, label=label)
     else:
-        loss = fluid.default_main_program().current_block().create_var(name='loss', dtype='float32', shape=[-1, 1])
-        loss = fluid.layers.py_func(func=cross_entropy, x=[prediction, label], out=loss,
-                                    backward_func=cross_entropy_grad, skip_vars_in_backward_input=loss)
+        loss = fluid.default_main_program().current_block().create_var(name="loss", dtype="float32", shape=[-1, 1])
+        loss = fluid.layers.py_func(
+            func=cross_entropy,
+            x=[prediction, label],
+            out=loss,
+            backward_func=cross_entropy_grad,
+            skip_vars_in_backward_input=loss,
+        )
 
-        dummy_var = fluid.default_main_program().current_block().create_var(name='test_tmp_var', dtype='float32',
-                                                                            shape=[1])
+        dummy_var = (
+            fluid.default_main_program().current_block().create_var(name="test_tmp_var", dtype="float32", shape=[1])
+        )
         fluid.layers.py_func(func=dummy_func_with_no_input, x=None, out=dummy_var)
         loss += dummy_var
         fluid.layers.py_func(func=dummy_func_with_no_output, x=loss, out=None)
 
-        loss_out = fluid.default_main_program().current_block().create_var(dtype='float32', shape=[-1, 1])
-        dummy_var_out = fluid.default_main_program().current_block().create_var(dtype='float32', shape=[1])
-        fluid.layers.py_func(func=dummy_func_with_multi_input_output, x=(loss, dummy_var),
-                             out=(loss_out, dummy_var_out))
-        fluid.layers.py_func(func=dummy_func_with_multi_input_output, x=[loss, dummy_var],
-                             out=[loss_out, dummy_var_out])
+        loss_out = fluid.default_main_program().current_block().create_var(dtype="float32", shape=[-1, 1])
+        dummy_var_out = fluid.default_main_program().current_block().create_var(dtype="float32", shape=[1])
+        fluid.layers.py_func(
+            func=dummy_func_with_multi_input_output, x=(loss, dummy_var), out=(loss_out, dummy_var_out)
+        )
+        fluid.layers.py_func(
+            func=dummy_func_with_multi_input_output, x=[loss, dummy_var], out=[loss_out, dummy_var_out]
+        )
 
     loss = fluid.layers.mean(loss)
     return loss
@@ -117,8 +130,8 @@ def test_main(use_cuda, use_py_func_op, use_parallel_executor):
             fluid.default_startup_program().random_seed = 1
             np.random.seed(1)
 
-            img = fluid.layers.data(name='image', shape=[784], dtype='float32')
-            label = fluid.layers.data(name='label', shape=[1], dtype='int64')
+            img = fluid.layers.data(name="image", shape=[784], dtype="float32")
+            label = fluid.layers.data(name="label", shape=[1], dtype="int64")
             loss = simple_fc_net(img, label, use_py_func_op)
             optimizer = fluid.optimizer.SGD(learning_rate=1e-3)
             optimizer.minimize(loss)
@@ -142,7 +155,7 @@ def test_main(use_cuda, use_py_func_op, use_parallel_executor):
             ret = []
             for epoch_id in range(2):
                 for d in r():
-                    L, = exe.run(train_cp, feed=feeder.feed(d), fetch_list=fetch_list)
+                    (L,) = exe.run(train_cp, feed=feeder.feed(d), fetch_list=fetch_list)
                     ret.append(L)
             return np.array(ret)
 

@@ -12,8 +12,11 @@ import paddle.fluid as fluid
 def batch_generator(count):
     def batches():
         for _ in range(count):
-            yield (np.random.uniform(-1, 1, size=[count, 784]).astype("float32"),
-                   np.random.randint(0, 10, size=[count, 1]).astype("int64"))
+            yield (
+                np.random.uniform(-1, 1, size=[count, 784]).astype("float32"),
+                np.random.randint(0, 10, size=[count, 1]).astype("int64"),
+            )
+
     return batches
 
 

@@ -16,8 +16,9 @@ except TypeError:
 
 paddle.enable_static()
 if fluid.core.is_compiled_with_cuda():
-    reader = fluid.layers.py_reader(capacity=64, shapes=[(-1, 1, 28, 28), (-1, 1)], dtypes=["float32", "int64"],
-                                    use_double_buffer=False)
+    reader = fluid.layers.py_reader(
+        capacity=64, shapes=[(-1, 1, 28, 28), (-1, 1)], dtypes=["float32", "int64"], use_double_buffer=False
+    )
     reader = fluid.layers.double_buffer(reader, place=fluid.core.CUDAPlace(0))
     image, label = fluid.layers.read_file(reader)
 print("ok")

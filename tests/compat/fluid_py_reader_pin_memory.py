@@ -9,8 +9,10 @@ import paddle.fluid as fluid
 import paddle.fluid.core as core
 
 PIN = fluid.core.is_compiled_with_cuda()
-samples = [(np.random.uniform(0, 1, size=[3, 2, 1]).astype("float32"), np.random.randint(0, 10, dtype="int64"))
-           for _ in range(10)]
+samples = [
+    (np.random.uniform(0, 1, size=[3, 2, 1]).astype("float32"), np.random.randint(0, 10, dtype="int64"))
+    for _ in range(10)
+]
 
 
 def sample_reader():
@@ -28,11 +30,14 @@ def tensor_provider():
 
 with fluid.program_guard(fluid.Program(), fluid.Program()):
     exe = fluid.Executor(fluid.CUDAPlace(0) if fluid.core.is_compiled_with_cuda() else fluid.CPUPlace())
-    reader = fluid.layers.py_reader(capacity=10, dtypes=["float32", "int64"], lod_levels=[0, 0],
-                                    shapes=[(-1, 3, 2, 1), (-1, 1)])
+    reader = fluid.layers.py_reader(
+        capacity=10, dtypes=["float32", "int64"], lod_levels=[0, 0], shapes=[(-1, 3, 2, 1), (-1, 1)]
+    )
     outs = fluid.layers.read_file(reader)
-    expected = [[np.array([s for s, _ in b]), np.array([[l] for _, l in b])]
-                for b in paddle.batch(sample_reader, batch_size=2)()]
+    expected = [
+        [np.array([s for s, _ in b]), np.array([[l] for _, l in b])]
+        for b in paddle.batch(sample_reader, batch_size=2)()
+    ]
     reader.decorate_tensor_provider(tensor_provider)
     exe.run(fluid.default_startup_program())
     reader.start()

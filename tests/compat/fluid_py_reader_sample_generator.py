@@ -18,16 +18,15 @@ BATCH = 32
 def cached_samples(count):
     def samples():
         for _ in range(count):
-            yield (np.random.random(size=[784]).astype("float32"),
-                   np.random.randint(0, 10, size=[1]).astype("int64"))
+            yield (np.random.random(size=[784]).astype("float32"), np.random.randint(0, 10, size=[1]).astype("int64"))
+
     return paddle.reader.cache(samples)
 
 
 def run(reader, sample_generator, iterable, drop_last, epochs):
     image = fluid.layers.data(name="image", dtype="float32", shape=[784])
     label = fluid.layers.data(name="label", dtype="int64", shape=[1])
-    py_reader = fluid.io.PyReader(feed_list=[image, label], capacity=16, iterable=iterable,
-                                  use_double_buffer=False)
+    py_reader = fluid.io.PyReader(feed_list=[image, label], capacity=16, iterable=iterable, use_double_buffer=False)
     batches = paddle.batch(reader, BATCH, drop_last)
     expected = [[np.array([s[0] for s in b]), np.array([s[1] for s in b])] for b in batches()]
     if sample_generator:
@@ -53,7 +52,7 @@ def run(reader, sample_generator, iterable, drop_last, epochs):
             assert img.shape == want_img.shape and (img == want_img).all()
             assert lbl.shape == want_lbl.shape and (lbl == want_lbl).all()
         if not py_reader.iterable:
-            break       # as Paddle's: the non-iterable reader is checked for one epoch
+            break  # as Paddle's: the non-iterable reader is checked for one epoch
 
 
 for count, epochs in ((165, 2), (160, 10), (200, 2), (159, 2)):

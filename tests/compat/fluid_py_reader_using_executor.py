@@ -43,16 +43,23 @@ def build(double_buffer, by_data):
     label = fluid.layers.data(name="label", dtype="int64", shape=[1])
     name = unique_name.generate("py_reader_name")
     if by_data:
-        reader = fluid.layers.create_py_reader_by_data(capacity=CAPACITY, feed_list=[data, label], name=name,
-                                                       use_double_buffer=double_buffer)
+        reader = fluid.layers.create_py_reader_by_data(
+            capacity=CAPACITY, feed_list=[data, label], name=name, use_double_buffer=double_buffer
+        )
     else:
-        reader = fluid.layers.py_reader(capacity=CAPACITY, shapes=[data.shape, label.shape],
-                                        dtypes=["float32", "int64"], name=name, use_double_buffer=double_buffer)
+        reader = fluid.layers.py_reader(
+            capacity=CAPACITY,
+            shapes=[data.shape, label.shape],
+            dtypes=["float32", "int64"],
+            name=name,
+            use_double_buffer=double_buffer,
+        )
     data, label = fluid.layers.read_file(reader)
     hidden = data
     for size in HIDDEN:
-        hidden = fluid.layers.fc(hidden, size=size, act="tanh",
-                                 bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0)))
+        hidden = fluid.layers.fc(
+            hidden, size=size, act="tanh", bias_attr=fluid.ParamAttr(initializer=fluid.initializer.Constant(value=1.0))
+        )
     predict = fluid.layers.fc(hidden, size=CLASSES, act="softmax")
     loss = fluid.layers.mean(fluid.layers.cross_entropy(input=predict, label=label))
     fluid.optimizer.Adam().minimize(loss)
@@ -72,7 +79,7 @@ def run_case(use_cuda, parallel, double_buffer, by_data, decorate):
             program = compiler.CompiledProgram(main).with_data_parallel(loss_name=loss.name)
             devices = core.get_cuda_device_count() if use_cuda else int(os.environ["CPU_NUM"])
         step_samples = BATCH * devices
-        expected = []        # per step: the [inputs, labels] of the samples all devices read
+        expected = []  # per step: the [inputs, labels] of the samples all devices read
 
         def samples():
             for i in range(BATCH * ITERATIONS * devices):
@@ -81,8 +88,10 @@ def run_case(use_cuda, parallel, double_buffer, by_data, decorate):
                 if i % step_samples == 0:
                     expected.append([x[None], y[None]])
                 else:
-                    expected[-1] = [np.concatenate([expected[-1][0], x[None]]),
-                                    np.concatenate([expected[-1][1], y[None]])]
+                    expected[-1] = [
+                        np.concatenate([expected[-1][0], x[None]]),
+                        np.concatenate([expected[-1][1], y[None]]),
+                    ]
                 yield x, y
             if not decorate:
                 yield None
@@ -116,7 +125,7 @@ def check(expected, got, parallel, double_buffer, step_samples):
     assert len(got) == len(expected) if not double_buffer else len(got) <= len(expected), (len(got), len(expected))
     for want, have in zip(expected, got):
         assert len(want) == len(have)
-        if parallel and not double_buffer:      # the devices' batches, in some order: match rows
+        if parallel and not double_buffer:  # the devices' batches, in some order: match rows
             left = list(range(step_samples))
             for i in range(step_samples):
                 j = next(j for j in left if all((w[i] == h[j]).all() for w, h in zip(want, have)))
@@ -128,7 +137,7 @@ def check(expected, got, parallel, double_buffer, step_samples):
                     assert (w == h).all()
 
 
-for use_cuda in ([False, True] if core.is_compiled_with_cuda() else [False]):
+for use_cuda in [False, True] if core.is_compiled_with_cuda() else [False]:
     for parallel in (False, True):
         for double_buffer in (False, True):
             for by_data in (False, True):

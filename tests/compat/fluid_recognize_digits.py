@@ -18,11 +18,13 @@ def mlp(img, label):
 
 
 def conv_net(img, label):
-    conv_pool_1 = fluid.nets.simple_img_conv_pool(input=img, filter_size=5, num_filters=8, pool_size=2,
-                                                  pool_stride=2, act="relu")
+    conv_pool_1 = fluid.nets.simple_img_conv_pool(
+        input=img, filter_size=5, num_filters=8, pool_size=2, pool_stride=2, act="relu"
+    )
     conv_pool_1 = fluid.layers.batch_norm(conv_pool_1)
-    conv_pool_2 = fluid.nets.simple_img_conv_pool(input=conv_pool_1, filter_size=5, num_filters=16,
-                                                  pool_size=2, pool_stride=2, act="relu")
+    conv_pool_2 = fluid.nets.simple_img_conv_pool(
+        input=conv_pool_1, filter_size=5, num_filters=16, pool_size=2, pool_stride=2, act="relu"
+    )
     prediction = fluid.layers.fc(input=conv_pool_2, size=10, act="softmax")
     loss = fluid.layers.cross_entropy(input=prediction, label=label)
     avg_loss = fluid.layers.mean(loss)
@@ -50,14 +52,14 @@ def run(main, startup, test_program, img, label, avg_loss, acc, nn_type):
     first = last = None
     for data in reader():
         batch = [(x.reshape(1, 28, 28), [y]) for x, y in data]
-        loss, = exe.run(main, feed=feeder.feed(batch), fetch_list=[avg_loss])
+        (loss,) = exe.run(main, feed=feeder.feed(batch), fetch_list=[avg_loss])
         first = float(loss) if first is None else first
         last = float(loss)
     test_reader = paddle.batch(paddle.reader.firstn(paddle.dataset.mnist.test(), 512), batch_size=BATCH_SIZE)
     accs = []
     for data in test_reader():
         batch = [(x.reshape(1, 28, 28), [y]) for x, y in data]
-        acc_v, = exe.run(test_program, feed=feeder.feed(batch), fetch_list=[acc])
+        (acc_v,) = exe.run(test_program, feed=feeder.feed(batch), fetch_list=[acc])
         accs.append(float(acc_v))
     print(nn_type, "loss", first, "->", last, "test acc", np.mean(accs))
     assert last < first and np.mean(accs) > 0.7, (first, last, np.mean(accs))

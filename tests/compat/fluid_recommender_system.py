@@ -28,8 +28,11 @@ def write_movielens():
     rng = np.random.default_rng(0)
     genres = ["Action", "Comedy", "Drama", "Horror", "Romance"]
     words = ["story", "night", "city", "love", "dark", "return", "last", "king", "road", "star"]
-    movies = [f"{m}::{' '.join(rng.choice(words, size=rng.integers(1, 4)))} ({1980 + m % 20})::"
-              f"{'|'.join(sorted(set(rng.choice(genres, size=rng.integers(1, 3)))))}" for m in range(1, 41)]
+    movies = [
+        f"{m}::{' '.join(rng.choice(words, size=rng.integers(1, 4)))} ({1980 + m % 20})::"
+        f"{'|'.join(sorted(set(rng.choice(genres, size=rng.integers(1, 3)))))}"
+        for m in range(1, 41)
+    ]
     users = [f"{u}::{'MF'[u % 2]}::{[1, 18, 25, 35, 45, 50, 56][u % 7]}::{u % 21}::00000" for u in range(1, 61)]
     ub, mb = rng.normal(0, 0.8, size=61), rng.normal(0, 0.8, size=41)
     ratings = []
@@ -47,20 +50,28 @@ def write_movielens():
 def get_usr_combined_features():
     USR_DICT_SIZE = paddle.dataset.movielens.max_user_id() + 1
     uid = layers.data(name="user_id", shape=[1], dtype="int64")
-    usr_emb = layers.embedding(input=uid, dtype="float32", size=[USR_DICT_SIZE, 32], param_attr="user_table",
-                               is_sparse=IS_SPARSE)
+    usr_emb = layers.embedding(
+        input=uid, dtype="float32", size=[USR_DICT_SIZE, 32], param_attr="user_table", is_sparse=IS_SPARSE
+    )
     usr_fc = layers.fc(input=usr_emb, size=32)
     usr_gender_id = layers.data(name="gender_id", shape=[1], dtype="int64")
-    usr_gender_emb = layers.embedding(input=usr_gender_id, size=[2, 16], param_attr="gender_table",
-                                      is_sparse=IS_SPARSE)
+    usr_gender_emb = layers.embedding(input=usr_gender_id, size=[2, 16], param_attr="gender_table", is_sparse=IS_SPARSE)
     usr_gender_fc = layers.fc(input=usr_gender_emb, size=16)
     usr_age_id = layers.data(name="age_id", shape=[1], dtype="int64")
-    usr_age_emb = layers.embedding(input=usr_age_id, size=[len(paddle.dataset.movielens.age_table), 16],
-                                   is_sparse=IS_SPARSE, param_attr="age_table")
+    usr_age_emb = layers.embedding(
+        input=usr_age_id,
+        size=[len(paddle.dataset.movielens.age_table), 16],
+        is_sparse=IS_SPARSE,
+        param_attr="age_table",
+    )
     usr_age_fc = layers.fc(input=usr_age_emb, size=16)
     usr_job_id = layers.data(name="job_id", shape=[1], dtype="int64")
-    usr_job_emb = layers.embedding(input=usr_job_id, size=[paddle.dataset.movielens.max_job_id() + 1, 16],
-                                   param_attr="job_table", is_sparse=IS_SPARSE)
+    usr_job_emb = layers.embedding(
+        input=usr_job_id,
+        size=[paddle.dataset.movielens.max_job_id() + 1, 16],
+        param_attr="job_table",
+        is_sparse=IS_SPARSE,
+    )
     usr_job_fc = layers.fc(input=usr_job_emb, size=16)
     concat_embed = layers.concat(input=[usr_fc, usr_gender_fc, usr_age_fc, usr_job_fc], axis=1)
     return layers.fc(input=concat_embed, size=200, act="tanh")
@@ -69,8 +80,9 @@ def get_usr_combined_features():
 def get_mov_combined_features():
     MOV_DICT_SIZE = paddle.dataset.movielens.max_movie_id() + 1
     mov_id = layers.data(name="movie_id", shape=[1], dtype="int64")
-    mov_emb = layers.embedding(input=mov_id, dtype="float32", size=[MOV_DICT_SIZE, 32], param_attr="movie_table",
-                               is_sparse=IS_SPARSE)
+    mov_emb = layers.embedding(
+        input=mov_id, dtype="float32", size=[MOV_DICT_SIZE, 32], param_attr="movie_table", is_sparse=IS_SPARSE
+    )
     mov_fc = layers.fc(input=mov_emb, size=32)
     CATEGORY_DICT_SIZE = len(paddle.dataset.movielens.movie_categories())
     category_id = layers.data(name="category_id", shape=[1], dtype="int64", lod_level=1)
@@ -79,8 +91,9 @@ def get_mov_combined_features():
     MOV_TITLE_DICT_SIZE = len(paddle.dataset.movielens.get_movie_title_dict())
     mov_title_id = layers.data(name="movie_title", shape=[1], dtype="int64", lod_level=1)
     mov_title_emb = layers.embedding(input=mov_title_id, size=[MOV_TITLE_DICT_SIZE, 32], is_sparse=IS_SPARSE)
-    mov_title_conv = nets.sequence_conv_pool(input=mov_title_emb, num_filters=32, filter_size=3, act="tanh",
-                                             pool_type="sum")
+    mov_title_conv = nets.sequence_conv_pool(
+        input=mov_title_emb, num_filters=32, filter_size=3, act="tanh", pool_type="sum"
+    )
     concat_embed = layers.concat(input=[mov_fc, mov_categories_hidden, mov_title_conv], axis=1)
     return layers.fc(input=concat_embed, size=200, act="tanh")
 
@@ -103,8 +116,9 @@ def train(use_cuda, save_dirname):
     sgd_optimizer.minimize(avg_cost)
     place = fluid.CUDAPlace(0) if use_cuda else fluid.CPUPlace()
     exe = Executor(place)
-    train_reader = paddle.batch(paddle.reader.shuffle(paddle.dataset.movielens.train(), buf_size=8192),
-                                batch_size=BATCH_SIZE)
+    train_reader = paddle.batch(
+        paddle.reader.shuffle(paddle.dataset.movielens.train(), buf_size=8192), batch_size=BATCH_SIZE
+    )
     test_reader = paddle.batch(paddle.dataset.movielens.test(), batch_size=BATCH_SIZE)
     feed_order = ["user_id", "gender_id", "age_id", "job_id", "movie_id", "category_id", "movie_title", "score"]
     main_program = fluid.default_main_program()
@@ -144,10 +158,12 @@ def infer(use_cuda, save_dirname):
         movie_id = fluid.create_lod_tensor([[np.int64(31)]], [[1]], place)
         category_id = fluid.create_lod_tensor([np.array([1, 2, 0], dtype="int64")], [[3]], place)
         movie_title = fluid.create_lod_tensor([np.array([3, 1, 4, 2, 5], dtype="int64")], [[5]], place)
-        results = exe.run(inference_program,
-                          feed=dict(zip(feed_target_names, [user_id, gender_id, age_id, job_id, movie_id,
-                                                            category_id, movie_title])),
-                          fetch_list=fetch_targets, return_numpy=False)
+        results = exe.run(
+            inference_program,
+            feed=dict(zip(feed_target_names, [user_id, gender_id, age_id, job_id, movie_id, category_id, movie_title])),
+            fetch_list=fetch_targets,
+            return_numpy=False,
+        )
         score = np.array(results[0])
         assert score.shape == (1, 1) and -5.0 <= score.item() <= 5.0, score
         print("inferred score: ", score)

@@ -49,10 +49,18 @@ def rnn2(shape, values):
     with rnn.step():
         h_pre = rnn.memory(init=h_boot)
         x_t = rnn.step_input(x)
-        temp_l = layers.fc(input=x_t, size=shape[2], bias_attr=False, param_attr=ParamAttr(
-            name="W", initializer=fluid.initializer.ConstantInitializer(1.0)))
-        temp_r = layers.fc(input=h_pre, size=shape[2], bias_attr=False, param_attr=ParamAttr(
-            name="U", initializer=fluid.initializer.ConstantInitializer(0.0)))
+        temp_l = layers.fc(
+            input=x_t,
+            size=shape[2],
+            bias_attr=False,
+            param_attr=ParamAttr(name="W", initializer=fluid.initializer.ConstantInitializer(1.0)),
+        )
+        temp_r = layers.fc(
+            input=h_pre,
+            size=shape[2],
+            bias_attr=False,
+            param_attr=ParamAttr(name="U", initializer=fluid.initializer.ConstantInitializer(0.0)),
+        )
         h = layers.sigmoid(x=layers.elementwise_add(x=temp_l, y=temp_r))
         rnn.update_memory(h_pre, h)
         rnn.output(h)
@@ -111,7 +119,7 @@ def py_forward(kind, v):
     return np.array([np.mean(np.stack(ys))])
 
 
-CASES = {   # kind: (builder, (sent_len, batch, input_dim), fed values)
+CASES = {  # kind: (builder, (sent_len, batch, input_dim), fed values)
     "rnn1": (rnn1, (1, 1, 2), ["x", "h_boot"]),
     "rnn2": (rnn2, (2, 10, 2), ["x", "h_boot", "W", "U"]),
     "rnn3": (rnn3, (2, 1, 1), ["x", "h_boot1", "h_boot2"]),
@@ -120,10 +128,14 @@ CASES = {   # kind: (builder, (sent_len, batch, input_dim), fed values)
 
 for kind, (build, shape, fields) in CASES.items():
     seq_len, batch, dim = shape
-    values = {"x": np.ones(shape, "float32"), "h_boot": np.random.normal(size=(batch, dim)).astype("float32"),
-              "h_boot1": np.random.normal(size=(batch, dim)).astype("float32"),
-              "h_boot2": np.random.normal(size=(batch, dim)).astype("float32"),
-              "W": np.ones((dim, dim), "float32"), "U": np.zeros((dim, dim), "float32")}
+    values = {
+        "x": np.ones(shape, "float32"),
+        "h_boot": np.random.normal(size=(batch, dim)).astype("float32"),
+        "h_boot1": np.random.normal(size=(batch, dim)).astype("float32"),
+        "h_boot2": np.random.normal(size=(batch, dim)).astype("float32"),
+        "W": np.ones((dim, dim), "float32"),
+        "U": np.zeros((dim, dim), "float32"),
+    }
     if kind == "rnn2":
         values["h_boot"] = np.ones((batch, dim), "float32")
     main, startup = Program(), Program()
@@ -136,15 +148,19 @@ for kind, (build, shape, fields) in CASES.items():
         feed = {f: create_tensor(values[f], PLACE) for f in fields}
         return exe.run(main, feed=feed, fetch_list=[output])[0]
 
-    out = forward()                                               # check_forward
+    out = forward()  # check_forward
     want = py_forward(kind, values)
     assert out.shape == want.shape, (kind, out.shape, want.shape)
     np.testing.assert_allclose(out, want, rtol=0.01)
-    with fluid.program_guard(main, startup):                      # test_backward
+    with fluid.program_guard(main, startup):  # test_backward
         append_backward(output)
     feed = {f: create_tensor(values[f], PLACE) for f in fields}
-    ana = [np.array(g) for g in exe.run(main, feed=feed, return_numpy=False,
-                                        fetch_list=[main.global_block().var(grad_var_name(f)) for f in fields])]
+    ana = [
+        np.array(g)
+        for g in exe.run(
+            main, feed=feed, return_numpy=False, fetch_list=[main.global_block().var(grad_var_name(f)) for f in fields]
+        )
+    ]
     for name, grad in zip(fields, ana):
         num = np.zeros_like(values[name])
         for idx in np.ndindex(*num.shape):

@@ -21,8 +21,7 @@ def decay_ops(reg):
     assert mul_x.regularizer is reg
     mul_y = block.create_var(dtype="float32", shape=[10, 8], lod_level=0, name="mul.y")
     mul_out = block.create_var(dtype="float32", shape=[5, 8], lod_level=0, name="mul.out")
-    block.append_op(type="mul", inputs={"X": mul_x, "Y": mul_y}, outputs={"Out": mul_out},
-                    attrs={"x_num_col_dims": 1})
+    block.append_op(type="mul", inputs={"X": mul_x, "Y": mul_y}, outputs={"Out": mul_out}, attrs={"x_num_col_dims": 1})
     mean_out = block.create_var(dtype="float32", shape=[1], lod_level=0, name="mean.out")
     block.append_op(type="mean", inputs={"X": mul_out}, outputs={"Out": mean_out})
     params_grads = append_backward(mean_out)

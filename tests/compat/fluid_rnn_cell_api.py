@@ -65,9 +65,11 @@ def lstm_cell_errors():
         raises_type_error(lambda: cell(np_in, [pre_hidden, pre_cell]))
         raises_type_error(lambda: cell(inputs, [np_in, pre_cell]))
         raises_type_error(lambda: cell(inputs, [pre_hidden, np_in]))
-        for name, args in (("error_inputs", lambda v: (v, [pre_hidden, pre_cell])),
-                           ("error_pre_hidden", lambda v: (inputs, [v, pre_cell])),
-                           ("error_pre_cell", lambda v: (inputs, [pre_hidden, v]))):
+        for name, args in (
+            ("error_inputs", lambda v: (v, [pre_hidden, pre_cell])),
+            ("error_pre_hidden", lambda v: (inputs, [v, pre_cell])),
+            ("error_pre_cell", lambda v: (inputs, [pre_hidden, v])),
+        ):
             wrong = fluid.data(name=name, shape=[None, input_size], dtype="int32")
             raises_type_error(lambda: cell(*args(wrong)))
         raises_type_error(lambda: LSTMCell(hidden_size, dtype="int32"))
@@ -77,15 +79,16 @@ def gru_cell_errors():
     with program_guard(Program(), Program()):
         batch_size, input_size, hidden_size = 4, 16, 16
         inputs = fluid.data(name="inputs", shape=[None, input_size], dtype="float32")
-        pre_hidden = layers.data(name="pre_hidden", shape=[None, hidden_size], append_batch_size=False,
-                                 dtype="float32")
+        pre_hidden = layers.data(name="pre_hidden", shape=[None, hidden_size], append_batch_size=False, dtype="float32")
         cell = GRUCell(hidden_size)
         raises_type_error(lambda: cell(np.random.random((batch_size, input_size)).astype("float32"), pre_hidden))
         raises_type_error(lambda: cell(inputs, np.random.random((batch_size, hidden_size)).astype("float32")))
-        raises_type_error(lambda: cell(fluid.data(name="error_inputs", shape=[None, input_size], dtype="int32"),
-                                       pre_hidden))
-        raises_type_error(lambda: cell(inputs, fluid.data(name="error_pre_hidden", shape=[None, hidden_size],
-                                                          dtype="int32")))
+        raises_type_error(
+            lambda: cell(fluid.data(name="error_inputs", shape=[None, input_size], dtype="int32"), pre_hidden)
+        )
+        raises_type_error(
+            lambda: cell(inputs, fluid.data(name="error_pre_hidden", shape=[None, hidden_size], dtype="int32"))
+        )
         raises_type_error(lambda: GRUCell(hidden_size, dtype="int32"))
 
 
@@ -103,8 +106,10 @@ def lstm_cell_run():
     with fluid.scope_guard(scope):
         exe.run(startup)
         w, b = set_random(scope, ["LSTMCell/BasicLSTMUnit_0.w_0", "LSTMCell/BasicLSTMUnit_0.b_0"])
-        x, h, c = (np.random.uniform(-0.1, 0.1, (batch_size, n)).astype("float32")
-                   for n in (input_size, hidden_size, hidden_size))
+        x, h, c = (
+            np.random.uniform(-0.1, 0.1, (batch_size, n)).astype("float32")
+            for n in (input_size, hidden_size, hidden_size)
+        )
         out = exe.run(main, feed={"inputs": x, "pre_hidden": h, "pre_cell": c}, fetch_list=[new_hidden])
     np.testing.assert_allclose(out[0], np_lstm_unit(x, h, c, w, b)[0], rtol=1e-4, atol=0)
 
@@ -114,8 +119,7 @@ def gru_cell_run():
     main, startup = Program(), Program()
     with program_guard(main, startup):
         inputs = fluid.data(name="inputs", shape=[None, input_size], dtype="float32")
-        pre_hidden = layers.data(name="pre_hidden", shape=[None, hidden_size], append_batch_size=False,
-                                 dtype="float32")
+        pre_hidden = layers.data(name="pre_hidden", shape=[None, hidden_size], append_batch_size=False, dtype="float32")
         cell = GRUCell(hidden_size)
         gru_hidden_new, _ = cell(inputs, pre_hidden)
     exe = Executor(PLACE)
@@ -140,14 +144,27 @@ def rnn_errors():
         raises_type_error(lambda: dynamic_rnn(cell=cell, inputs=np_inputs, sequence_length=sequence_length))
         raises_type_error(lambda: dynamic_rnn(cell=cell, inputs=[np_inputs], sequence_length=sequence_length))
         gru = GRUCell(hidden_size, name="GRUCell_for_rnn")
-        raises_type_error(lambda: dynamic_rnn(
-            cell=gru, inputs=inputs_dynamic_rnn, sequence_length=sequence_length,
-            initial_states=np.random.random((batch_size, hidden_size)).astype("float32")))
-        raises_type_error(lambda: dynamic_rnn(
-            cell=cell, inputs=inputs_dynamic_rnn, sequence_length=sequence_length,
-            initial_states=[np.random.random((batch_size, hidden_size)).astype("float32")] * 2))
-        raises_type_error(lambda: dynamic_rnn(cell=cell, inputs=inputs_dynamic_rnn,
-                                              sequence_length=np.random.random(batch_size).astype("float32")))
+        raises_type_error(
+            lambda: dynamic_rnn(
+                cell=gru,
+                inputs=inputs_dynamic_rnn,
+                sequence_length=sequence_length,
+                initial_states=np.random.random((batch_size, hidden_size)).astype("float32"),
+            )
+        )
+        raises_type_error(
+            lambda: dynamic_rnn(
+                cell=cell,
+                inputs=inputs_dynamic_rnn,
+                sequence_length=sequence_length,
+                initial_states=[np.random.random((batch_size, hidden_size)).astype("float32")] * 2,
+            )
+        )
+        raises_type_error(
+            lambda: dynamic_rnn(
+                cell=cell, inputs=inputs_dynamic_rnn, sequence_length=np.random.random(batch_size).astype("float32")
+            )
+        )
 
 
 def rnn_run():
@@ -158,8 +175,9 @@ def rnn_run():
         sequence_length = fluid.data(name="sequence_length", shape=[None], dtype="int64")
         inputs_dynamic_rnn = layers.transpose(inputs_basic_lstm, perm=[1, 0, 2])
         cell = LSTMCell(hidden_size, name="LSTMCell_for_rnn")
-        output, final_state = dynamic_rnn(cell=cell, inputs=inputs_dynamic_rnn, sequence_length=sequence_length,
-                                          is_reverse=False)
+        output, final_state = dynamic_rnn(
+            cell=cell, inputs=inputs_dynamic_rnn, sequence_length=sequence_length, is_reverse=False
+        )
         output_new = layers.transpose(output, perm=[1, 0, 2])
     exe = Executor(PLACE)
     scope = core.Scope()
@@ -167,9 +185,11 @@ def rnn_run():
         exe.run(startup)
         w, b = set_random(scope, ["LSTMCell_for_rnn/BasicLSTMUnit_0.w_0", "LSTMCell_for_rnn/BasicLSTMUnit_0.b_0"])
         x = np.random.uniform(-0.1, 0.1, (seq_len, batch_size, input_size)).astype("float32")
-        out = exe.run(main, feed={"inputs_basic_lstm": x,
-                                  "sequence_length": np.ones(batch_size, dtype="int64") * seq_len},
-                      fetch_list=[output_new, final_state[0]])
+        out = exe.run(
+            main,
+            feed={"inputs_basic_lstm": x, "sequence_length": np.ones(batch_size, dtype="int64") * seq_len},
+            fetch_list=[output_new, final_state[0]],
+        )
     h, c, outs = np.zeros((batch_size, hidden_size)), np.zeros((batch_size, hidden_size)), []
     for t in range(seq_len):
         h, c = np_lstm_unit(x[t], h, c, w, b)
@@ -236,15 +256,16 @@ def def_seq2seq_model(num_layers, hidden_size, dropout_prob, src_vocab_size, trg
 
 
 def seq2seq_model():
-    hparams = {"num_layers": 2, "hidden_size": 128, "dropout_prob": 0.1, "src_vocab_size": 100,
-               "trg_vocab_size": 100}
+    hparams = {"num_layers": 2, "hidden_size": 128, "dropout_prob": 0.1, "src_vocab_size": 100, "trg_vocab_size": 100}
     iter_num, batch_size, src_seq_len, trg_seq_len = 2, 4, 10, 12
     n = iter_num * batch_size
-    data = {"src": np.random.randint(2, 100, (n, src_seq_len)).astype("int64"),
-            "src_sequence_length": np.random.randint(1, src_seq_len, (n,)).astype("int64"),
-            "trg": np.random.randint(2, 100, (n, trg_seq_len)).astype("int64"),
-            "trg_sequence_length": np.random.randint(1, trg_seq_len, (n,)).astype("int64"),
-            "label": np.random.randint(2, 100, (n, trg_seq_len, 1)).astype("int64")}
+    data = {
+        "src": np.random.randint(2, 100, (n, src_seq_len)).astype("int64"),
+        "src_sequence_length": np.random.randint(1, src_seq_len, (n,)).astype("int64"),
+        "trg": np.random.randint(2, 100, (n, trg_seq_len)).astype("int64"),
+        "trg_sequence_length": np.random.randint(1, trg_seq_len, (n,)).astype("int64"),
+        "label": np.random.randint(2, 100, (n, trg_seq_len, 1)).astype("int64"),
+    }
     main, startup = fluid.Program(), fluid.Program()
     exe = Executor(PLACE)
     with fluid.program_guard(main, startup):

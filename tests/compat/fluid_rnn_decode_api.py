@@ -67,13 +67,11 @@ class Encoder:
         self.encoder_cell = EncoderCell(num_layers, hidden_size, dropout_prob)
 
     def __call__(self, src_emb, src_sequence_length):
-        return layers.rnn(cell=self.encoder_cell, inputs=src_emb, sequence_length=src_sequence_length,
-                          is_reverse=False)
+        return layers.rnn(cell=self.encoder_cell, inputs=src_emb, sequence_length=src_sequence_length, is_reverse=False)
 
 
 class Decoder:
-    def __init__(self, num_layers, hidden_size, dropout_prob, decoding_strategy="infer_greedy",
-                 max_decoding_length=20):
+    def __init__(self, num_layers, hidden_size, dropout_prob, decoding_strategy="infer_greedy", max_decoding_length=20):
         self.decoder_cell = DecoderCell(num_layers, hidden_size, dropout_prob)
         self.decoding_strategy = decoding_strategy
         self.max_decoding_length = None if decoding_strategy == "train_greedy" else max_decoding_length
@@ -89,54 +87,83 @@ class Decoder:
         if self.decoding_strategy == "beam_search":
             beam_size = kwargs.get("beam_size", 4)
             encoder_output = layers.BeamSearchDecoder.tile_beam_merge_with_batch(encoder_output, beam_size)
-            encoder_padding_mask = layers.BeamSearchDecoder.tile_beam_merge_with_batch(encoder_padding_mask,
-                                                                                       beam_size)
+            encoder_padding_mask = layers.BeamSearchDecoder.tile_beam_merge_with_batch(encoder_padding_mask, beam_size)
             decoder = layers.BeamSearchDecoder(cell=self.decoder_cell, output_fn=output_layer, **kwargs)
         else:
             decoder = layers.BasicDecoder(self.decoder_cell, helper, output_fn=output_layer)
         beam = self.decoding_strategy == "beam_search"
-        return layers.dynamic_decode(decoder, inits=decoder_initial_states, max_step_num=self.max_decoding_length,
-                                     encoder_output=encoder_output, encoder_padding_mask=encoder_padding_mask,
-                                     impute_finished=not beam, is_test=beam, return_length=True)
+        return layers.dynamic_decode(
+            decoder,
+            inits=decoder_initial_states,
+            max_step_num=self.max_decoding_length,
+            encoder_output=encoder_output,
+            encoder_padding_mask=encoder_padding_mask,
+            impute_finished=not beam,
+            is_test=beam,
+            return_length=True,
+        )
 
 
 def embedder(vocab_size, hidden_size, name):
     def embed(ids):
         ids = layers.unsqueeze(ids, [1]) if len(ids.shape) == 1 else ids
         return layers.embedding(ids, [vocab_size, hidden_size], param_attr=fluid.ParamAttr(name=name))
+
     return embed
 
 
 class Seq2SeqModel:
     """RNN encoder-decoder with attention"""
 
-    def __init__(self, num_layers, hidden_size, dropout_prob, src_vocab_size, trg_vocab_size, start_token,
-                 end_token, decoding_strategy="infer_greedy", max_decoding_length=20, beam_size=4):
+    def __init__(
+        self,
+        num_layers,
+        hidden_size,
+        dropout_prob,
+        src_vocab_size,
+        trg_vocab_size,
+        start_token,
+        end_token,
+        decoding_strategy="infer_greedy",
+        max_decoding_length=20,
+        beam_size=4,
+    ):
         self.start_token, self.end_token = start_token, end_token
         self.max_decoding_length, self.beam_size = max_decoding_length, beam_size
         self.src_embeder = embedder(src_vocab_size, hidden_size, "source_embedding")
         self.trg_embeder = embedder(trg_vocab_size, hidden_size, "target_embedding")
         self.encoder = Encoder(num_layers, hidden_size, dropout_prob)
         self.decoder = Decoder(num_layers, hidden_size, dropout_prob, decoding_strategy, max_decoding_length)
-        self.output_layer = lambda x: layers.fc(x, size=trg_vocab_size, num_flatten_dims=len(x.shape) - 1,
-                                                param_attr=fluid.ParamAttr(), bias_attr=False)
+        self.output_layer = lambda x: layers.fc(
+            x, size=trg_vocab_size, num_flatten_dims=len(x.shape) - 1, param_attr=fluid.ParamAttr(), bias_attr=False
+        )
 
     def __call__(self, src, src_length, trg=None, trg_length=None):
         encoder_output, encoder_final_state = self.encoder(self.src_embeder(src), src_length)
-        decoder_initial_states = [encoder_final_state, self.decoder.decoder_cell.get_initial_states(
-            batch_ref=encoder_output, shape=[encoder_output.shape[-1]])]
+        decoder_initial_states = [
+            encoder_final_state,
+            self.decoder.decoder_cell.get_initial_states(batch_ref=encoder_output, shape=[encoder_output.shape[-1]]),
+        ]
         src_mask = layers.sequence_mask(src_length, maxlen=SRC_LEN, dtype="float32")
         encoder_padding_mask = layers.unsqueeze(layers.scale(src_mask, 1e9, -1e9), [1])
         strategy = self.decoder.decoding_strategy
         if strategy == "train_greedy":
             kwargs = {"inputs": self.trg_embeder(trg), "sequence_length": trg_length}
         elif strategy == "beam_search":
-            kwargs = {"embedding_fn": self.trg_embeder, "beam_size": self.beam_size, "start_token": self.start_token,
-                      "end_token": self.end_token}
+            kwargs = {
+                "embedding_fn": self.trg_embeder,
+                "beam_size": self.beam_size,
+                "start_token": self.start_token,
+                "end_token": self.end_token,
+            }
         else:
-            kwargs = {"embedding_fn": self.trg_embeder, "end_token": self.end_token,
-                      "start_tokens": layers.fill_constant_batch_size_like(
-                          input=encoder_output, shape=[-1], dtype=src.dtype, value=self.start_token)}
+            kwargs = {
+                "embedding_fn": self.trg_embeder,
+                "end_token": self.end_token,
+                "start_tokens": layers.fill_constant_batch_size_like(
+                    input=encoder_output, shape=[-1], dtype=src.dtype, value=self.start_token
+                ),
+            }
         kwargs["output_layer"] = self.output_layer
         output, _, lengths = self.decoder(decoder_initial_states, encoder_output, encoder_padding_mask, **kwargs)
         if strategy == "beam_search":
@@ -165,7 +192,7 @@ def reward_func(samples, sample_length):
     reward = (5 - np.abs(sample_length - 5)).astype("float32")
     for i in range(reward.shape[0]):
         n = sample_length[i]
-        if n > 1 and np.all(samples[i][:n - 1] == samples[i][0]):
+        if n > 1 and np.all(samples[i][: n - 1] == samples[i][0]):
             reward[i] -= 10
     steps = np.tile(np.arange(samples.shape[1]), [len(reward), 1])
     return ((steps < sample_length[:, None]) * reward[:, None]).astype("float32")
@@ -184,8 +211,17 @@ class MLE:
 
 
 class SeqPGAgent:
-    def __init__(self, model_cls, alg_cls=PolicyGradient, model_hparams={}, alg_hparams={}, executor=None,
-                 main_program=None, startup_program=None, seed=None):
+    def __init__(
+        self,
+        model_cls,
+        alg_cls=PolicyGradient,
+        model_hparams={},
+        alg_hparams={},
+        executor=None,
+        main_program=None,
+        startup_program=None,
+        seed=None,
+    ):
         self.main_program = fluid.Program() if main_program is None else main_program
         self.startup_program = fluid.Program() if startup_program is None else startup_program
         if seed is not None:
@@ -206,7 +242,8 @@ class SeqPGAgent:
             self.reward = fluid.data(name="reward", shape=[None, None], dtype=self.probs.dtype)
             self.cost = self.alg.learn(self.probs, self.samples, self.reward, self.sample_length)
         self.pred_program = self.main_program._prune_with_input(
-            [source.name, source_length.name], [self.probs, self.samples, self.sample_length])
+            [source.name, source_length.name], [self.probs, self.samples, self.sample_length]
+        )
 
     def predict(self, feed_dict):
         return self.executor.run(self.pred_program, feed=feed_dict, fetch_list=[self.samples, self.sample_length])
@@ -216,18 +253,29 @@ class SeqPGAgent:
 
 
 np.random.seed(123)
-HPARAMS = {"num_layers": 2, "hidden_size": 32, "dropout_prob": 0.1, "src_vocab_size": 100, "trg_vocab_size": 100,
-           "start_token": 0, "end_token": 1, "decoding_strategy": "infer_greedy", "max_decoding_length": 10}
+HPARAMS = {
+    "num_layers": 2,
+    "hidden_size": 32,
+    "dropout_prob": 0.1,
+    "src_vocab_size": 100,
+    "trg_vocab_size": 100,
+    "start_token": 0,
+    "end_token": 1,
+    "decoding_strategy": "infer_greedy",
+    "max_decoding_length": 10,
+}
 ITERS, BATCH = 2, 4
-DATA = {"src": np.random.randint(2, 100, (ITERS * BATCH, SRC_LEN)).astype("int64"),
-        "src_sequence_length": np.random.randint(1, SRC_LEN, (ITERS * BATCH,)).astype("int64"),
-        "trg": np.random.randint(2, 100, (ITERS * BATCH, TRG_LEN)).astype("int64"),
-        "trg_sequence_length": np.random.randint(1, TRG_LEN, (ITERS * BATCH,)).astype("int64")}
+DATA = {
+    "src": np.random.randint(2, 100, (ITERS * BATCH, SRC_LEN)).astype("int64"),
+    "src_sequence_length": np.random.randint(1, SRC_LEN, (ITERS * BATCH,)).astype("int64"),
+    "trg": np.random.randint(2, 100, (ITERS * BATCH, TRG_LEN)).astype("int64"),
+    "trg_sequence_length": np.random.randint(1, TRG_LEN, (ITERS * BATCH,)).astype("int64"),
+}
 EXE = Executor(core.CPUPlace())
 
 
 def part(it, names):
-    return {k: DATA[k][it * BATCH:(it + 1) * BATCH] for k in names}
+    return {k: DATA[k][it * BATCH : (it + 1) * BATCH] for k in names}
 
 
 def beam_search_infer():
@@ -247,8 +295,16 @@ def beam_search_infer():
 
 
 def greedy_train(strategy="infer_greedy"):
-    agent = SeqPGAgent(Seq2SeqModel, PolicyGradient, dict(HPARAMS, decoding_strategy=strategy), {"lr": 0.001},
-                       EXE, fluid.Program(), fluid.Program(), seed=123)
+    agent = SeqPGAgent(
+        Seq2SeqModel,
+        PolicyGradient,
+        dict(HPARAMS, decoding_strategy=strategy),
+        {"lr": 0.001},
+        EXE,
+        fluid.Program(),
+        fluid.Program(),
+        seed=123,
+    )
     with fluid.scope_guard(core.Scope()):
         EXE.run(agent.startup_program)
         for it in range(ITERS):
@@ -263,8 +319,16 @@ def greedy_train(strategy="infer_greedy"):
 
 
 def mle_train():
-    agent = SeqPGAgent(Seq2SeqModel, MLE, dict(HPARAMS, decoding_strategy="train_greedy"), {"lr": 0.001},
-                       EXE, fluid.Program(), fluid.Program(), seed=123)
+    agent = SeqPGAgent(
+        Seq2SeqModel,
+        MLE,
+        dict(HPARAMS, decoding_strategy="train_greedy"),
+        {"lr": 0.001},
+        EXE,
+        fluid.Program(),
+        fluid.Program(),
+        seed=123,
+    )
     with fluid.scope_guard(core.Scope()):
         EXE.run(agent.startup_program)
         costs = []
@@ -272,7 +336,7 @@ def mle_train():
             feed = part(it, ["src", "src_sequence_length", "trg", "trg_sequence_length"])
             feed["reward"] = np.zeros((BATCH, TRG_LEN), "float32")
             lengths, cost = agent.learn(feed, fetch_list=[agent.sample_length, agent.cost])
-            np.testing.assert_array_equal(lengths, feed["trg_sequence_length"])   # teacher forcing: the lengths
+            np.testing.assert_array_equal(lengths, feed["trg_sequence_length"])  # teacher forcing: the lengths
             costs.append(float(np.asarray(cost).reshape(-1)[0]))
             print("iter_idx: %d, cost: %f" % (it, costs[-1]))
         assert all(np.isfinite(costs)) and costs[0] > 0

@@ -36,16 +36,17 @@ def wmt14_like(dict_size):
             src = rng.integers(2, dict_size, int(rng.integers(3, 9))).tolist()
             trg = rng.integers(2, dict_size, int(rng.integers(3, 9))).tolist()
             yield src, [0] + trg, trg + [1]
+
     return reader
 
 
 def bi_lstm_encoder(input_seq, hidden_size):
     input_forward_proj = fluid.layers.fc(input=input_seq, size=hidden_size * 4, bias_attr=True)
-    forward, _ = fluid.layers.dynamic_lstm(input=input_forward_proj, size=hidden_size * 4,
-                                           use_peepholes=USE_PEEPHOLES)
+    forward, _ = fluid.layers.dynamic_lstm(input=input_forward_proj, size=hidden_size * 4, use_peepholes=USE_PEEPHOLES)
     input_backward_proj = fluid.layers.fc(input=input_seq, size=hidden_size * 4, bias_attr=True)
-    backward, _ = fluid.layers.dynamic_lstm(input=input_backward_proj, size=hidden_size * 4, is_reverse=True,
-                                            use_peepholes=USE_PEEPHOLES)
+    backward, _ = fluid.layers.dynamic_lstm(
+        input=input_backward_proj, size=hidden_size * 4, is_reverse=True, use_peepholes=USE_PEEPHOLES
+    )
     forward_last = fluid.layers.sequence_last_step(input=forward)
     backward_first = fluid.layers.sequence_first_step(input=backward)
     return forward_last, backward_first
@@ -59,16 +60,21 @@ def lstm_step(x_t, hidden_t_prev, cell_t_prev, size):
     input_gate = fluid.layers.sigmoid(x=linear([hidden_t_prev, x_t]))
     output_gate = fluid.layers.sigmoid(x=linear([hidden_t_prev, x_t]))
     cell_tilde = fluid.layers.tanh(x=linear([hidden_t_prev, x_t]))
-    cell_t = fluid.layers.sums(input=[fluid.layers.elementwise_mul(x=forget_gate, y=cell_t_prev),
-                                      fluid.layers.elementwise_mul(x=input_gate, y=cell_tilde)])
+    cell_t = fluid.layers.sums(
+        input=[
+            fluid.layers.elementwise_mul(x=forget_gate, y=cell_t_prev),
+            fluid.layers.elementwise_mul(x=input_gate, y=cell_tilde),
+        ]
+    )
     hidden_t = fluid.layers.elementwise_mul(x=output_gate, y=fluid.layers.tanh(x=cell_t))
     return hidden_t, cell_t
 
 
 def lstm_decoder_without_attention(target_embedding, decoder_boot, context, decoder_size):
     rnn = fluid.layers.DynamicRNN()
-    cell_init = fluid.layers.fill_constant_batch_size_like(input=decoder_boot, value=0.0,
-                                                           shape=[-1, decoder_size], dtype='float32')
+    cell_init = fluid.layers.fill_constant_batch_size_like(
+        input=decoder_boot, value=0.0, shape=[-1, decoder_size], dtype="float32"
+    )
     cell_init.stop_gradient = False
     with rnn.block():
         current_word = rnn.step_input(target_embedding)
@@ -79,23 +85,21 @@ def lstm_decoder_without_attention(target_embedding, decoder_boot, context, deco
         h, c = lstm_step(decoder_inputs, hidden_mem, cell_mem, decoder_size)
         rnn.update_memory(hidden_mem, h)
         rnn.update_memory(cell_mem, c)
-        out = fluid.layers.fc(input=h, size=target_dict_dim, bias_attr=True, act='softmax')
+        out = fluid.layers.fc(input=h, size=target_dict_dim, bias_attr=True, act="softmax")
         rnn.output(out)
     return rnn()
 
 
 def seq_to_seq_net():
-    src_word_idx = fluid.layers.data(name='source_sequence', shape=[1], dtype='int64', lod_level=1)
-    src_embedding = fluid.layers.embedding(input=src_word_idx, size=[source_dict_dim, embedding_dim],
-                                           dtype='float32')
+    src_word_idx = fluid.layers.data(name="source_sequence", shape=[1], dtype="int64", lod_level=1)
+    src_embedding = fluid.layers.embedding(input=src_word_idx, size=[source_dict_dim, embedding_dim], dtype="float32")
     src_forward_last, src_backward_first = bi_lstm_encoder(input_seq=src_embedding, hidden_size=encoder_size)
     encoded_vector = fluid.layers.concat(input=[src_forward_last, src_backward_first], axis=1)
-    decoder_boot = fluid.layers.fc(input=src_backward_first, size=decoder_size, bias_attr=False, act='tanh')
-    trg_word_idx = fluid.layers.data(name='target_sequence', shape=[1], dtype='int64', lod_level=1)
-    trg_embedding = fluid.layers.embedding(input=trg_word_idx, size=[target_dict_dim, embedding_dim],
-                                           dtype='float32')
+    decoder_boot = fluid.layers.fc(input=src_backward_first, size=decoder_size, bias_attr=False, act="tanh")
+    trg_word_idx = fluid.layers.data(name="target_sequence", shape=[1], dtype="int64", lod_level=1)
+    trg_embedding = fluid.layers.embedding(input=trg_word_idx, size=[target_dict_dim, embedding_dim], dtype="float32")
     prediction = lstm_decoder_without_attention(trg_embedding, decoder_boot, encoded_vector, decoder_size)
-    label = fluid.layers.data(name='label_sequence', shape=[1], dtype='int64', lod_level=1)
+    label = fluid.layers.data(name="label_sequence", shape=[1], dtype="int64", lod_level=1)
     cost = fluid.layers.cross_entropy(input=prediction, label=label)
     avg_cost = fluid.layers.mean(cost)
     return avg_cost, prediction
@@ -109,7 +113,7 @@ def train(save_dirname=None):
     place = fluid.CPUPlace()
     exe = Executor(place)
     exe.run(framework.default_startup_program())
-    feed_order = ['source_sequence', 'target_sequence', 'label_sequence']
+    feed_order = ["source_sequence", "target_sequence", "label_sequence"]
     feed_list = [framework.default_main_program().global_block().var(var_name) for var_name in feed_order]
     feeder = fluid.DataFeeder(feed_list, place)
     batch_id = 0
@@ -117,14 +121,15 @@ def train(save_dirname=None):
         for data in train_data():
             outs = exe.run(framework.default_main_program(), feed=feeder.feed(data), fetch_list=[avg_cost])
             avg_cost_val = np.array(outs[0])
-            print('pass_id=' + str(pass_id) + ' batch=' + str(batch_id) + " avg_cost=" + str(avg_cost_val))
+            print("pass_id=" + str(pass_id) + " batch=" + str(batch_id) + " avg_cost=" + str(avg_cost_val))
             if math.isnan(float(avg_cost_val[0])):
                 sys.exit("got NaN loss, training failed.")
             assert abs(float(avg_cost_val[0]) - math.log(dict_size)) < 1.0, avg_cost_val
             if batch_id > 3:
                 if save_dirname is not None:
-                    fluid.io.save_inference_model(save_dirname, ['source_sequence', 'target_sequence'],
-                                                  [prediction], exe)
+                    fluid.io.save_inference_model(
+                        save_dirname, ["source_sequence", "target_sequence"], [prediction], exe
+                    )
                 return
             batch_id += 1
 
@@ -139,15 +144,19 @@ def infer(save_dirname=None):
         base_shape = [1]
         word_data = fluid.create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low=0, high=1)
         trg_word = fluid.create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low=0, high=1)
-        assert feed_target_names[0] == 'source_sequence'
-        assert feed_target_names[1] == 'target_sequence'
-        results = exe.run(inference_program, feed={feed_target_names[0]: word_data, feed_target_names[1]: trg_word},
-                          fetch_list=fetch_targets, return_numpy=False)
+        assert feed_target_names[0] == "source_sequence"
+        assert feed_target_names[1] == "target_sequence"
+        results = exe.run(
+            inference_program,
+            feed={feed_target_names[0]: word_data, feed_target_names[1]: trg_word},
+            fetch_list=fetch_targets,
+            return_numpy=False,
+        )
         print(results[0].recursive_sequence_lengths())
         np_data = np.array(results[0])
         print("Inference shape: ", np_data.shape)
         assert results[0].recursive_sequence_lengths() == [[4, 6]] and np_data.shape == (10, dict_size)
-        np.testing.assert_allclose(np_data.sum(axis=1), 1.0, rtol=1e-4)      # softmax rows
+        np.testing.assert_allclose(np_data.sum(axis=1), 1.0, rtol=1e-4)  # softmax rows
 
 
 def main():
@@ -161,5 +170,5 @@ def main():
     print("ok")
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main()

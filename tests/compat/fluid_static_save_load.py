@@ -23,8 +23,13 @@ def build():
     with fluid.program_guard(main, startup):
         x = fluid.layers.data(name="x", shape=[num_steps], dtype="int64")
         y = fluid.layers.data(name="y", shape=[1], dtype="int64")
-        emb = fluid.layers.embedding(x, size=[vocab_size, hidden_size], param_attr=fluid.ParamAttr(
-            name="embedding_para", initializer=fluid.initializer.UniformInitializer(low=-0.1, high=0.1)))
+        emb = fluid.layers.embedding(
+            x,
+            size=[vocab_size, hidden_size],
+            param_attr=fluid.ParamAttr(
+                name="embedding_para", initializer=fluid.initializer.UniformInitializer(low=-0.1, high=0.1)
+            ),
+        )
         flat = fluid.layers.reshape(emb, shape=[-1, num_steps * hidden_size])
         gates = fluid.layers.fc(flat, size=hidden_size * 4)
         i, j, f, o = fluid.layers.split(gates, num_or_sections=4, dim=-1)
@@ -33,7 +38,7 @@ def build():
         logits = fluid.layers.fc(h, size=vocab_size)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits=logits, label=y))
         test_program = main.clone(for_test=True)
-        fluid.layers.fc(h, size=hidden_size, bias_attr=False)    # a parameter the test program lacks
+        fluid.layers.fc(h, size=hidden_size, bias_attr=False)  # a parameter the test program lacks
         Adam(learning_rate=1e-3).minimize(loss)
     return main, startup, test_program, loss
 
@@ -56,7 +61,7 @@ def trained(exe):
     base_map = {}
     for var in persistables(main):
         t = value(var.name)
-        assert np.sum(np.abs(t)) != 0, var.name     # every parameter and optimizer variable was updated
+        assert np.sum(np.abs(t)) != 0, var.name  # every parameter and optimizer variable was updated
         base_map[var.name] = t
     return main, test_program, base_map
 

@@ -18,10 +18,8 @@ DICT_DIM, GOOD, BAD = 40, range(0, 10), range(10, 20)
 
 def convolution_net(data, label, input_dim, class_dim=2, emb_dim=16, hid_dim=32):
     emb = fluid.layers.embedding(input=data, size=[input_dim, emb_dim], is_sparse=True)
-    conv_3 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=3, act="tanh",
-                                           pool_type="sqrt")
-    conv_4 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=4, act="tanh",
-                                           pool_type="sqrt")
+    conv_3 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=3, act="tanh", pool_type="sqrt")
+    conv_4 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=4, act="tanh", pool_type="sqrt")
     prediction = fluid.layers.fc(input=[conv_3, conv_4], size=class_dim, act="softmax")
     cost = fluid.layers.cross_entropy(input=prediction, label=label)
     avg_cost = fluid.layers.mean(cost)
@@ -51,6 +49,7 @@ def stacked_lstm_net(data, label, input_dim, class_dim=2, emb_dim=16, hid_dim=32
 def reviews(n, seed):
     """Samples (token ids, [label]) like paddle.dataset.imdb's: a review of 3-12 words, half of them
     positive (like imdb's; on the raw 1-in-3 a constant guess could pass the book's stopping rule)."""
+
     def reader():
         rng = np.random.RandomState(seed)
         for i in range(n):
@@ -60,6 +59,7 @@ def reviews(n, seed):
                 if label == i % 2:
                     break
             yield words, [label]
+
     return reader
 
 
@@ -67,7 +67,7 @@ def main(net_method):
     data = fluid.layers.data(name="words", shape=[1], dtype="int64", lod_level=1)
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
     cost, acc_out, prediction = net_method(data, label, input_dim=DICT_DIM)
-    test_program = fluid.default_main_program().clone(for_test=True)     # before minimize: no update ops
+    test_program = fluid.default_main_program().clone(for_test=True)  # before minimize: no update ops
     fluid.optimizer.Adagrad(learning_rate=0.05).minimize(cost)
     train_data = paddle.batch(paddle.reader.shuffle(reviews(1600, 1), buf_size=1000), batch_size=32)
     place = fluid.CPUPlace()
@@ -79,13 +79,14 @@ def main(net_method):
     done = False
     for pass_id in range(6):
         for batch in train_data():
-            cost_val, acc_val = exe.run(fluid.default_main_program(), feed=feeder.feed(batch),
-                                        fetch_list=[cost, acc_out])
+            cost_val, acc_val = exe.run(
+                fluid.default_main_program(), feed=feeder.feed(batch), fetch_list=[cost, acc_out]
+            )
             if math.isnan(float(cost_val)):
                 sys.exit("got NaN loss, training failed.")
             if cost_val < 0.4 and acc_val > 0.8:
                 fluid.io.save_inference_model(save_dirname, ["words"], prediction, exe)
-                expected, = exe.run(test_program, feed=feeder.feed(held_out), fetch_list=[prediction])
+                (expected,) = exe.run(test_program, feed=feeder.feed(held_out), fetch_list=[prediction])
                 done = True
                 break
         if done:

@@ -6,8 +6,14 @@ import paddle.fluid.core as core
 from paddle.fluid.framework import Program, default_main_program, convert_np_dtype_to_dtype_
 
 DT = core.VarDesc.VarType
-for np_dtype, fluid_dtype in [("float32", DT.FP32), ("float16", DT.FP16), ("float64", DT.FP64),
-                              ("int32", DT.INT32), ("int64", DT.INT64), ("bool", DT.BOOL)]:
+for np_dtype, fluid_dtype in [
+    ("float32", DT.FP32),
+    ("float16", DT.FP16),
+    ("float64", DT.FP64),
+    ("int32", DT.INT32),
+    ("int64", DT.INT64),
+    ("bool", DT.BOOL),
+]:
     assert convert_np_dtype_to_dtype_(np.dtype(np_dtype)) == fluid_dtype, np_dtype
     assert convert_np_dtype_to_dtype_(np_dtype) == fluid_dtype, np_dtype
 

@@ -33,7 +33,7 @@ def simple_net():
     cond2 = layers.less_than(x=j, y=array_len2)
     while_op = layers.While(cond=cond)
     while_op2 = layers.While(cond=cond2)
-    with while_op.block():                      # two loops, one inside the other
+    with while_op.block():  # two loops, one inside the other
         d = layers.array_read(array=data_array, i=i)
         prev = layers.array_read(array=mem_array, i=i)
         result = layers.sums(input=[d, prev])

@@ -46,8 +46,12 @@ def train(use_cuda, is_sparse, save_dirname):
     PASS_NUM, EMBED_SIZE, HIDDEN_SIZE, N, BATCH_SIZE = 100, 32, 256, 5, 32
 
     def __network__(words):
-        embeds = [fluid.layers.embedding(input=w, size=[dict_size, EMBED_SIZE], dtype="float32",
-                                         is_sparse=is_sparse, param_attr="shared_w") for w in words[:4]]
+        embeds = [
+            fluid.layers.embedding(
+                input=w, size=[dict_size, EMBED_SIZE], dtype="float32", is_sparse=is_sparse, param_attr="shared_w"
+            )
+            for w in words[:4]
+        ]
         concat_embed = fluid.layers.concat(input=embeds, axis=1)
         hidden1 = fluid.layers.fc(input=concat_embed, size=HIDDEN_SIZE, act="sigmoid")
         predict_word = fluid.layers.fc(input=hidden1, size=dict_size, act="softmax")
@@ -76,8 +80,13 @@ def train(use_cuda, is_sparse, save_dirname):
             avg_cost_np = exe.run(fluid.default_main_program(), feed=feeder.feed(data), fetch_list=[avg_cost])
             if avg_cost_np[0] < 5.0:
                 if save_dirname is not None:
-                    fluid.io.save_inference_model(save_dirname, ["firstw", "secondw", "thirdw", "forthw"],
-                                                  [predict_word], exe, params_filename="param")
+                    fluid.io.save_inference_model(
+                        save_dirname,
+                        ["firstw", "secondw", "thirdw", "forthw"],
+                        [predict_word],
+                        exe,
+                        params_filename="param",
+                    )
                     save_program_desc(save_dirname)
                 return
             if math.isnan(float(avg_cost_np[0])):
@@ -91,14 +100,18 @@ def infer(use_cuda, save_dirname=None):
     inference_scope = fluid.core.Scope()
     with fluid.scope_guard(inference_scope):
         inference_program, feed_target_names, fetch_targets = fluid.io.load_inference_model(
-            save_dirname, exe, params_filename="param")
+            save_dirname, exe, params_filename="param"
+        )
         dict_size = len(paddle.dataset.imikolov.build_dict(0))
         recursive_seq_lens, base_shape = [[1]], [1]
-        words = [fluid.create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low=0, high=dict_size - 1)
-                 for _ in range(4)]
+        words = [
+            fluid.create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low=0, high=dict_size - 1)
+            for _ in range(4)
+        ]
         assert feed_target_names == ["firstw", "secondw", "thirdw", "forthw"], feed_target_names
-        results = exe.run(inference_program, feed=dict(zip(feed_target_names, words)), fetch_list=fetch_targets,
-                          return_numpy=False)
+        results = exe.run(
+            inference_program, feed=dict(zip(feed_target_names, words)), fetch_list=fetch_targets, return_numpy=False
+        )
         print(results[0].recursive_sequence_lengths())
         np_data = np.array(results[0])
         assert np_data.shape == (1, dict_size), np_data.shape

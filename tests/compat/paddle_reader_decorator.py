@@ -8,11 +8,13 @@ def reader_creator_10(dur=0):
     def reader():
         for i in range(10):
             yield i
+
     return reader
 
 
-assert list(paddle.reader.map_readers(lambda x, y: x + y, reader_creator_10(), reader_creator_10())()) \
-    == [2 * i for i in range(10)]
+assert list(paddle.reader.map_readers(lambda x, y: x + y, reader_creator_10(), reader_creator_10())()) == [
+    2 * i for i in range(10)
+]
 assert sorted(paddle.reader.shuffle(reader_creator_10(), 10)()) == list(range(10))
 assert list(paddle.reader.buffered(reader_creator_10(), 2)()) == list(range(10))
 assert list(paddle.reader.chain(reader_creator_10(), reader_creator_10())()) == list(range(10)) * 2
@@ -23,8 +25,9 @@ try:
     raise AssertionError("compose of unaligned readers did not raise")
 except paddle.reader.ComposeNotAligned:
     pass
-assert list(paddle.reader.xmap_readers(lambda x: x * 2, reader_creator_10(), 4, 3, order=True)()) \
-    == [2 * i for i in range(10)]
+assert list(paddle.reader.xmap_readers(lambda x: x * 2, reader_creator_10(), 4, 3, order=True)()) == [
+    2 * i for i in range(10)
+]
 assert [len(b) for b in paddle.batch(reader_creator_10(), 4)()] == [4, 4, 2]
 assert [len(b) for b in paddle.batch(reader_creator_10(), 4, drop_last=True)()] == [4, 4]
 print("ok")

@@ -18,7 +18,7 @@ def check_op(op_type, shape, diagonal):
         w = paddle.static.data(name="w", shape=list(shape), dtype="float64")
         out = getattr(paddle, op_type)(x, diagonal=diagonal)
         loss = paddle.sum(paddle.multiply(out, w))
-        dx, = paddle.static.gradients([loss], [x])
+        (dx,) = paddle.static.gradients([loss], [x])
     data = np.random.random(shape)
     weights = np.random.random(shape)
     exe = paddle.static.Executor(place)

@@ -1,5 +1,6 @@
 """BuildStrategy._finalize_strategy_and_create_passes: Fluid's pass names for the options that are
 on, and a graph_viz_pass added through the builder writes the data-parallel graph as DOT."""
+
 import numpy as np
 import pytest
 
@@ -14,7 +15,7 @@ def test_builder_lists_the_options_passes_and_only_adds_graph_viz():
     names = [p.type() for p in builder.all_passes()]
     assert "fuse_elewise_add_act_pass" in names and "buffer_shared_inplace_pass" not in names
     with pytest.raises(PeError):
-        strategy.enable_inplace = True          # finalized: frozen, as in Fluid
+        strategy.enable_inplace = True  # finalized: frozen, as in Fluid
     with pytest.raises(PeError, match="set that option to False"):
         builder.remove_pass(names.index("fuse_elewise_add_act_pass"))
     with pytest.raises(PeError, match="turned on by BuildStrategy options"):

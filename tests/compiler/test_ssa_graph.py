@@ -1,9 +1,16 @@
 """The multi-device SSA graph, its DOT text, and the strategies (no execution here)."""
+
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.compiler import (BuildStrategy, ExecutionStrategy, GradientScaleStrategy, ReduceStrategy,
-                             build_ssa_graph, to_dot)
+from pe_cli.compiler import (
+    BuildStrategy,
+    ExecutionStrategy,
+    GradientScaleStrategy,
+    ReduceStrategy,
+    build_ssa_graph,
+    to_dot,
+)
 from pe_cli.compiler.ssa_graph import ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD
 from pe_cli.base.errors import PeError
 
@@ -25,7 +32,7 @@ def test_one_compute_node_per_op_per_device_and_one_all_reduce_per_parameter():
     main, loss, g = graph(3)
     ops = main.global_block().ops
     params = [p.name for p in main.all_parameters()]
-    assert g.count(COMPUTE) == 3 * (len(ops) - 1)            # the loss-grad filler becomes scale_loss_grad
+    assert g.count(COMPUTE) == 3 * (len(ops) - 1)  # the loss-grad filler becomes scale_loss_grad
     assert g.count(SCALE_LOSS_GRAD) == 3
     assert g.count(ALL_REDUCE) == len(params)
     assert {op.attrs["var"] for op in g.ops if op.kind == ALL_REDUCE} == {p + "@GRAD" for p in params}
@@ -42,8 +49,8 @@ def test_versions_are_ssa_each_write_makes_a_new_version():
     w = main.all_parameters()[0].name
     versions = g.vars[(1, w)]
     assert [v.version for v in versions] == list(range(len(versions)))
-    assert versions[0].producer is None                     # read from the scope
-    assert versions[-1].producer.op.type == "sgd"           # the update writes a new version
+    assert versions[0].producer is None  # read from the scope
+    assert versions[-1].producer.op.type == "sgd"  # the update writes a new version
     assert all(v.device == 1 for v in versions)
     grad = g.vars[(0, w + "@GRAD")]
     assert grad[-1].producer.kind == ALL_REDUCE and grad[-2].producer.kind == COMPUTE
@@ -56,7 +63,7 @@ def test_write_after_read_edges_order_the_readers_of_a_parameter_before_its_upda
             v0, v1 = g.vars[(d, w)][0], g.vars[(d, w)][1]
             sgd = v1.producer
             readers = [r for r in v0.consumers if r is not sgd]
-            assert readers                                   # forward and backward read the parameter
+            assert readers  # forward and backward read the parameter
             for r in readers:
                 assert any(dep.is_dep and sgd in dep.consumers for dep in r.outputs), (r, sgd)
 
@@ -82,7 +89,7 @@ def test_reduce_puts_each_update_on_the_owner_and_broadcasts_the_parameter():
     assert sorted(g.owners) == sorted(params) and set(g.owners.values()) == {0, 1}
     assert g.count(REDUCE) == len(params) and g.count(ALL_REDUCE) == 0
     sgd = [op for op in g.ops if op.kind == COMPUTE and op.op.type == "sgd"]
-    assert len(sgd) == len(params)                          # one update per parameter, not per device
+    assert len(sgd) == len(params)  # one update per parameter, not per device
     for op in sgd:
         assert op.device == g.owners[op.op.input("Param")[0]]
     bcast = {op.attrs["var"]: op for op in g.ops if op.kind == BROADCAST}
@@ -123,8 +130,10 @@ def test_sequential_execution_chains_each_device():
     for d in range(2):
         nodes = [op for op in g.ops if d in op.devices]
         for a, b in zip(nodes, nodes[1:]):
-            assert any(v.is_dep and b in v.consumers for v in a.outputs) or \
-                any(v.producer is a for v in b.inputs), (a, b)
+            assert any(v.is_dep and b in v.consumers for v in a.outputs) or any(v.producer is a for v in b.inputs), (
+                a,
+                b,
+            )
 
 
 def test_no_loss_name_means_no_aggregation():
@@ -149,7 +158,7 @@ def test_to_dot_draws_every_node_and_edge():
     assert "cluster_dev0" in text and "cluster_dev1" in text
     for kind in ("reduce -> dev", "broadcast dev", "scale_loss_grad x0.5", "fetch", "sgd", "mul"):
         assert kind in text
-    assert "style=dashed" in text                           # control dependencies
+    assert "style=dashed" in text  # control dependencies
     assert text.count("->") >= sum(len(op.inputs) for op in g.ops)
 
 
@@ -160,8 +169,17 @@ def test_build_strategy_options_and_errors():
     bs.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
     bs.gradient_scale_strategy = "one"
     assert bs.gradient_scale_strategy == GradientScaleStrategy.One
-    for name in ("debug_graphviz_path", "fuse_elewise_add_act_ops", "memory_optimize", "remove_unnecessary_lock",
-                 "enable_inplace", "fuse_all_reduce_ops", "sync_batch_norm", "num_trainers", "trainer_id"):
+    for name in (
+        "debug_graphviz_path",
+        "fuse_elewise_add_act_ops",
+        "memory_optimize",
+        "remove_unnecessary_lock",
+        "enable_inplace",
+        "fuse_all_reduce_ops",
+        "sync_batch_norm",
+        "num_trainers",
+        "trainer_id",
+    ):
         getattr(bs, name)
     with pytest.raises(AttributeError, match="did you mean 'fuse_elewise_add_act_ops'"):
         bs.fuse_elementwise_add_act_ops = True
@@ -182,8 +200,9 @@ def test_build_strategy_options_and_errors():
 def test_strategies_freeze_once_a_graph_is_built():
     main, _, loss = build()
     bs, es = BuildStrategy(), ExecutionStrategy()
-    fluid.ParallelExecutor(use_cuda=False, loss_name=loss.name, main_program=main, build_strategy=bs,
-                           exec_strategy=es).close()
+    fluid.ParallelExecutor(
+        use_cuda=False, loss_name=loss.name, main_program=main, build_strategy=bs, exec_strategy=es
+    ).close()
     with pytest.raises(PeError, match="frozen"):
         bs.reduce_strategy = ReduceStrategy.Reduce
     with pytest.raises(PeError, match="frozen"):

@@ -1,5 +1,6 @@
 """Model files: includes, references, arguments, param_attr, and building through the same layer
 builders as the Python API, with every op remembering its YAML line."""
+
 import textwrap
 
 import pytest
@@ -28,7 +29,7 @@ def test_bundled_models_build():
     for name in ("logistic_regression", "mlp", "lenet", "cnn_bn"):
         main, startup, model = build(f"models/{name}.yaml")
         assert model.loss.shape == (1,) and model.spec.name == name
-        assert list(model.spec.feeds) == ["image", "label"]      # from the include
+        assert list(model.spec.feeds) == ["image", "label"]  # from the include
 
 
 def test_ops_remember_their_yaml_line():
@@ -56,40 +57,56 @@ def test_yaml_builds_the_same_program_as_python():
 
 
 def test_includes_merge_and_the_including_file_wins(tmp_path):
-    write(tmp_path, "base.yaml", """
+    write(
+        tmp_path,
+        "base.yaml",
+        """
         feeds: {x: {shape: [4]}}
         layers:
           - h: {type: fc, input: x, size: 3}
           - loss: {type: mean, x: h}
         loss: loss
         fetches: [loss]
-    """)
-    top = write(tmp_path, "top.yaml", """
+    """,
+    )
+    top = write(
+        tmp_path,
+        "top.yaml",
+        """
         include: base.yaml
         layers:
           - more: {type: scale, x: h, scale: 2.0}
         fetches: [loss, more]
-    """)
+    """,
+    )
     spec = load_model(top)
     assert [l.name for l in spec.layers] == ["h", "loss", "more"]
     assert spec.loss == "loss" and spec.fetches == ["loss", "more"] and spec.name == "top"
-    again = write(tmp_path, "again.yaml", """
+    again = write(
+        tmp_path,
+        "again.yaml",
+        """
         include: base.yaml
         feeds: {x: {shape: [4]}}
-    """)
+    """,
+    )
     with pytest.raises(ConfigError, match="already declared in an included file"):
         load_model(again)
 
 
 def test_param_attr_bias_attr_and_shared_parameters(tmp_path):
-    path = write(tmp_path, "m.yaml", """
+    path = write(
+        tmp_path,
+        "m.yaml",
+        """
         feeds: {x: {shape: [4]}}
         layers:
           - a: {type: fc, input: x, size: 4, bias_attr: false,
                 param_attr: {name: shared_w, initializer: {type: Normal, scale: 0.01}, learning_rate: 0.5}}
           - b: {type: fc, input: a, size: 4, param_attr: shared_w}
           - c: {type: fc, input: [a, b], size: 2, param_attr: {regularizer: {type: L2Decay, regularization_coeff: 0.1}}}
-    """)
+    """,
+    )
     main, startup, _ = build(path)
     params = {p.name: p for p in main.all_parameters()}
     assert "shared_w" in params and "a.b_0" not in params and "b.b_0" in params
@@ -99,7 +116,10 @@ def test_param_attr_bias_attr_and_shared_parameters(tmp_path):
 
 
 def test_multi_output_layers_are_indexed(tmp_path):
-    path = write(tmp_path, "m.yaml", """
+    path = write(
+        tmp_path,
+        "m.yaml",
+        """
         feeds: {x: {shape: [4]}, y: {shape: [1], dtype: int64}}
         layers:
           - logits: {type: fc, input: x, size: 3}
@@ -108,27 +128,34 @@ def test_multi_output_layers_are_indexed(tmp_path):
           - probs: {type: scale, x: "both[1]"}
         loss: loss
         fetches: ["both[1]", probs]
-    """)
+    """,
+    )
     _, _, model = build(path)
     assert model.var("both[1]").shape == (-1, 3)
 
 
-@pytest.mark.parametrize("layers, message", [
-    ("- h: {type: fc, input: [x, nope], size: 2}", "layers[0].h.input[1]: no feed or earlier layer named 'nope'"),
-    ("- h: {type: fc, input: h, size: 2}", "refers to itself"),
-    ("- h: {type: fc, input: x, size: 2, param_attr: {initializer: {type: Normall}}}", "did you mean 'Normal'"),
-    ("- h: {type: fc, input: x, size: 2, param_attr: {learning_rat: 1}}", "unknown argument 'learning_rat' of ParamAttr"),
-    ("- h: {type: fc, input: x, size: 2, name: other}", "'name' is set by pe"),
-    ("- h: {type: fc, input: x}", "missing argument 'size' of layer type 'fc'"),
-    ("- h: {type: fc, input: x, size: 2, num_flatten_dims: true}", "expected an integer"),
-    ("- h: {type: fc, input: x, size: 2, is_test: 1}", "expected true or false"),
-    ("- h: {type: cast, x: x, dtype: float33}", "unknown dtype"),
-    ("- h: fc", "missing argument"),
-    ("- {h: {type: fc}, g: {type: fc}}", "expected one 'name: {type: ..., arguments}' entry"),
-    ("- x: {type: fc, input: x, size: 2}", "already used by a feed"),
-    ("- 2h: {type: fc, input: x, size: 2}", "not a usable name"),
-    ("- h: {input: x, size: 2}", "has no type"),
-])
+@pytest.mark.parametrize(
+    "layers, message",
+    [
+        ("- h: {type: fc, input: [x, nope], size: 2}", "layers[0].h.input[1]: no feed or earlier layer named 'nope'"),
+        ("- h: {type: fc, input: h, size: 2}", "refers to itself"),
+        ("- h: {type: fc, input: x, size: 2, param_attr: {initializer: {type: Normall}}}", "did you mean 'Normal'"),
+        (
+            "- h: {type: fc, input: x, size: 2, param_attr: {learning_rat: 1}}",
+            "unknown argument 'learning_rat' of ParamAttr",
+        ),
+        ("- h: {type: fc, input: x, size: 2, name: other}", "'name' is set by pe"),
+        ("- h: {type: fc, input: x}", "missing argument 'size' of layer type 'fc'"),
+        ("- h: {type: fc, input: x, size: 2, num_flatten_dims: true}", "expected an integer"),
+        ("- h: {type: fc, input: x, size: 2, is_test: 1}", "expected true or false"),
+        ("- h: {type: cast, x: x, dtype: float33}", "unknown dtype"),
+        ("- h: fc", "missing argument"),
+        ("- {h: {type: fc}, g: {type: fc}}", "expected one 'name: {type: ..., arguments}' entry"),
+        ("- x: {type: fc, input: x, size: 2}", "already used by a feed"),
+        ("- 2h: {type: fc, input: x, size: 2}", "not a usable name"),
+        ("- h: {input: x, size: 2}", "has no type"),
+    ],
+)
 def test_layer_errors(tmp_path, layers, message):
     path = write(tmp_path, "m.yaml", "feeds: {x: {shape: [4]}}\nlayers:\n  " + layers + "\n")
     with pytest.raises(ConfigError) as e:
@@ -139,6 +166,7 @@ def test_layer_errors(tmp_path, layers, message):
 
 def test_roles_of_a_trained_program():
     from pe_cli.run.build import build_programs
+
     programs = build_programs(load_model("models/mlp.yaml"))
     roles = {op.role & ~OpRole.Loss for op in programs.main.global_block().ops}
     assert {OpRole.Forward, OpRole.Backward, OpRole.Optimize} <= roles

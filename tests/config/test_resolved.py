@@ -1,6 +1,7 @@
 """config/ hands the build a resolved spec (pe_cli/config/resolved.py) and the build only builds: a
 value from the command line visits config/ once, then run/, without returning. Building every
 bundled run config, and one that uses every kind of typed value, runs no code of pe_cli/config/."""
+
 import glob
 import os
 import sys
@@ -46,10 +47,12 @@ layers:
 loss: loss
 """
 
-OPTIMIZER = ("optimizer={type: Adam, regularization: {type: L2Decay, regularization_coeff: 0.001}, "
-             "grad_clip: {type: GradientClipByGlobalNorm, clip_norm: 5.0}, "
-             "learning_rate: {type: switch_schedule, boundaries: [4], values: ["
-             "{type: linear_lr_warmup, learning_rate: 0.1, warmup_steps: 4, start_lr: 0.0, end_lr: 0.1}, 0.05]}}")
+OPTIMIZER = (
+    "optimizer={type: Adam, regularization: {type: L2Decay, regularization_coeff: 0.001}, "
+    "grad_clip: {type: GradientClipByGlobalNorm, clip_norm: 5.0}, "
+    "learning_rate: {type: switch_schedule, boundaries: [4], values: ["
+    "{type: linear_lr_warmup, learning_rate: 0.1, warmup_steps: 4, start_lr: 0.0, end_lr: 0.1}, 0.05]}}"
+)
 
 
 def _config_code_run(fn, *args):
@@ -59,6 +62,7 @@ def _config_code_run(fn, *args):
     def profile(frame, event, arg):
         if event == "call" and frame.f_code.co_filename.startswith(CONFIG_DIR):
             ran.add(f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_code.co_name}")
+
     sys.setprofile(profile)
     try:
         result = fn(*args)
@@ -70,21 +74,22 @@ def _config_code_run(fn, *args):
 def _typed_config(tmp_path):
     model = tmp_path / "model.yaml"
     model.write_text(MODEL)
-    return load_config(os.path.join(REPO, "configs", "mnist_rows_dynamic_rnn.yaml"),
-                       [f"model={model}", OPTIMIZER, "data.train.limit=64", "data.batch_size=32"])
+    return load_config(
+        os.path.join(REPO, "configs", "mnist_rows_dynamic_rnn.yaml"),
+        [f"model={model}", OPTIMIZER, "data.train.limit=64", "data.batch_size=32"],
+    )
 
 
-@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(REPO, "configs", "*.yaml"))),
-                         ids=os.path.basename)
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(REPO, "configs", "*.yaml"))), ids=os.path.basename)
 def test_building_a_bundled_config_runs_no_config_code(path):
     cfg = load_config(path)
-    if has_auto(cfg.model):     # the sizes the data decides are filled before the build, as pe train does
+    if has_auto(cfg.model):  # the sizes the data decides are filled before the build, as pe train does
         fill_data_sizes(cfg, fit_preprocessing(cfg))
     programs, ran = _config_code_run(build_programs, cfg.model, cfg)
     assert ran == set() and programs.optimizer is not None
 
 
-@pytest.mark.filterwarnings("ignore:the optimizer's grad_clip is used")   # both kinds of clip, on purpose
+@pytest.mark.filterwarnings("ignore:the optimizer's grad_clip is used")  # both kinds of clip, on purpose
 def test_building_typed_values_runs_no_config_code(tmp_path):
     cfg = _typed_config(tmp_path)
     programs, ran = _config_code_run(build_programs, cfg.model, cfg)
@@ -103,8 +108,10 @@ def test_the_resolved_spec_holds_every_value_typed(tmp_path):
     attr = hidden.kwargs["param_attr"]
     assert isinstance(attr, Typed) and attr.what == "ParamAttr"
     assert {k: (v.what, v.name) for k, v in attr.args.items()} == {
-        "initializer": ("initializer", "Normal"), "regularizer": ("regularizer", "L2Decay"),
-        "gradient_clip": ("gradient clip", "GradientClipByValue")}
+        "initializer": ("initializer", "Normal"),
+        "regularizer": ("regularizer", "L2Decay"),
+        "gradient_clip": ("gradient clip", "GradientClipByValue"),
+    }
     assert hidden.kwargs["bias_attr"] is False and cfg.model.layer("logits").kwargs["param_attr"] == "head_w"
     rnn = cfg.model.layer("rnn")
     assert rnn.kwargs["step_inputs"] == {"x": Ref("proj", None, "proj")} and rnn.block[0].fn is not None

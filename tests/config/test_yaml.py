@@ -1,4 +1,5 @@
 """The YAML layer: safe semantics, positions of every key and value, and one-line errors."""
+
 import pytest
 
 from pe_cli.config.errors import ConfigError
@@ -11,9 +12,21 @@ def test_values_are_what_safe_load_makes():
     assert doc.data == {"a": 1, "b": 0.5, "c": True, "d": None, "e": "1", "f": [1, "x"], "g": 0.001}
 
 
-@pytest.mark.parametrize("text, value", [("1e-3", 0.001), ("5e-4", 0.0005), ("1E6", 1e6), (".5", 0.5),
-                                         ("1_000", 1000), ("-2.5e-2", -0.025), ("+1e+2", 100.0),
-                                         ("1e", "1e"), ("e5", "e5"), ("'1e-3'", "1e-3")])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1e-3", 0.001),
+        ("5e-4", 0.0005),
+        ("1E6", 1e6),
+        (".5", 0.5),
+        ("1_000", 1000),
+        ("-2.5e-2", -0.025),
+        ("+1e+2", 100.0),
+        ("1e", "1e"),
+        ("e5", "e5"),
+        ("'1e-3'", "1e-3"),
+    ],
+)
 def test_numbers_as_people_write_them(text, value):
     """YAML 1.2's numbers: an exponent needs no dot or sign (YAML 1.1 read 1e-3 as a string)."""
     got = parse_yaml(f"x: {text}\n", "t.yaml").data["x"]
@@ -27,12 +40,11 @@ def test_overrides_read_numbers_the_same_way():
 
 
 def test_positions_of_keys_and_values():
-    doc = parse_yaml("model: m.yaml\ndata:\n  train:\n    path: x\nlayers:\n  - fc1: {type: fc, size: 3}\n",
-                     "t.yaml")
+    doc = parse_yaml("model: m.yaml\ndata:\n  train:\n    path: x\nlayers:\n  - fc1: {type: fc, size: 3}\n", "t.yaml")
     assert str(doc.mark(("data", "train", "path"))) == "t.yaml:4:11"
     assert str(doc.mark(("data", "train", "path"), key=True)) == "t.yaml:4:5"
     assert str(doc.mark(("layers", 0, "fc1", "size"))) == "t.yaml:6:27"
-    assert str(doc.mark(("data", "nope", "deeper"))) == "t.yaml:3:3"     # nearest ancestor
+    assert str(doc.mark(("data", "nope", "deeper"))) == "t.yaml:3:3"  # nearest ancestor
     assert format_path(("layers", 3, "fc1", "act")) == "layers[3].fc1.act"
 
 
@@ -42,17 +54,20 @@ def test_anchors_aliases_and_merge_keys():
     assert doc.data["same"] == {"x": 1, "y": 2}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("a: !!python/object:os.system {}\n", "the tag !!python/object:os.system is not allowed"),
-    ("a: !!python/name:os.system\n", "is not allowed"),
-    ("a: !custom 3\n", "the tag !custom is not allowed"),
-    ("a: 1\na: 2\n", "duplicate key 'a'"),
-    ("a: [1, 2\n", "YAML syntax error"),
-    ("", "the file is empty"),
-    ("# only a comment\n", "the file is empty"),
-    ("a: 1\n---\nb: 2\n", "YAML syntax error"),
-    ("on: 1\n", "quote it"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a: !!python/object:os.system {}\n", "the tag !!python/object:os.system is not allowed"),
+        ("a: !!python/name:os.system\n", "is not allowed"),
+        ("a: !custom 3\n", "the tag !custom is not allowed"),
+        ("a: 1\na: 2\n", "duplicate key 'a'"),
+        ("a: [1, 2\n", "YAML syntax error"),
+        ("", "the file is empty"),
+        ("# only a comment\n", "the file is empty"),
+        ("a: 1\n---\nb: 2\n", "YAML syntax error"),
+        ("on: 1\n", "quote it"),
+    ],
+)
 def test_errors(text, message):
     with pytest.raises(ConfigError) as e:
         parse_yaml(text, "t.yaml")
@@ -85,13 +100,16 @@ def test_overrides_set_values_and_remember_the_argument():
     assert str(doc.mark(("l", 0, "s"))) == "t.yaml:2:9"
 
 
-@pytest.mark.parametrize("arg, message", [
-    ("novalue", "is not an override"),
-    ("a.b.c=1", "'a.b' is 1, not a mapping"),
-    ("l[5].s=1", "does not exist"),
-    ("a[0]=1", "'a' is not a list"),
-    ("a.b=[1", "cannot read the value"),
-])
+@pytest.mark.parametrize(
+    "arg, message",
+    [
+        ("novalue", "is not an override"),
+        ("a.b.c=1", "'a.b' is 1, not a mapping"),
+        ("l[5].s=1", "does not exist"),
+        ("a[0]=1", "'a' is not a list"),
+        ("a.b=[1", "cannot read the value"),
+    ],
+)
 def test_bad_overrides(arg, message):
     doc = parse_yaml("a: {b: 1}\nl: [{s: 1}]\n", "t.yaml")
     with pytest.raises(ConfigError) as e:

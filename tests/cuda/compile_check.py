@@ -10,6 +10,7 @@ kernel for the argument types it was given instead of running it. It needs libNV
     NUMBA_ENABLE_CUDASIM=0 python tests/cuda/compile_check.py     # exit 0: all compiled
                                                                    # exit 77: no NVVM here
 """
+
 import os
 import sys
 import threading
@@ -31,15 +32,17 @@ CC = (8, 0)
 def nvvm_available():
     def probe(a):
         a[0] = 1
+
     try:
         cuda.compile_ptx(probe, (types.float32[::1],), cc=CC)
         return None
-    except Exception as e:       # noqa: BLE001
+    except Exception as e:  # noqa: BLE001
         return f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
 
 
 class ShapeArray:
     """A device array with a shape and a dtype but no data."""
+
     __cuda_ndarray__ = True
 
     def __init__(self, shape, dtype):
@@ -80,7 +83,7 @@ class ShapeArray:
 class ShapeDevice:
     id = 0
     stream = 0
-    capture = None      # (never recording a step: see step_graph.py)
+    capture = None  # (never recording a step: see step_graph.py)
 
     def __init__(self, runtime):
         self._rt = runtime
@@ -122,13 +125,13 @@ class CompileOnLaunch:
             compiled[key] = None
         try:
             cuda.compile_ptx(fn, argtypes, cc=CC)
-        except (numba_errors.NumbaError, Exception) as e:       # noqa: BLE001
-            failures.append(f"{fn.__module__}.{fn.__qualname__}{argtypes}: {type(e).__name__}: "
-                            f"{str(e).strip()[:1500]}")
+        except (numba_errors.NumbaError, Exception) as e:  # noqa: BLE001
+            failures.append(f"{fn.__module__}.{fn.__qualname__}{argtypes}: {type(e).__name__}: {str(e).strip()[:1500]}")
 
 
 def install():
     from pe_cli.kernels.cuda import _launch, runtime
+
     dev = ShapeDevice(runtime)
     runtime._unavailable_reason = None
     runtime._devices[0] = dev
@@ -141,6 +144,7 @@ def install():
             return array
         host = np.ascontiguousarray(array, dtype=dtype)
         return ShapeArray(host.shape, host.dtype)
+
     runtime.to_device = to_device
     _launch._max_blocks = lambda device_id: 64
     CUDADispatcher.__getitem__ = lambda self, config: CompileOnLaunch(self)
@@ -155,11 +159,13 @@ def as_float32(case):
             return [f32(x) for x in v]
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
+
     attrs = dict(case.attrs)
     if attrs.get("in_dtype") == "float64":
         attrs["in_dtype"] = "float32"
-    return dataclasses.replace(case, inputs={k: f32(v) for k, v in case.inputs.items()}, attrs=attrs,
-                               name=case.id + "[float32]")
+    return dataclasses.replace(
+        case, inputs={k: f32(v) for k, v in case.inputs.items()}, attrs=attrs, name=case.id + "[float32]"
+    )
 
 
 def main():
@@ -170,6 +176,7 @@ def main():
     install()
     from op_test import analytic_grads, run_forward
     from tests.ops.test_ops import all_cases
+
     errors = []
     for case in all_cases() + [as_float32(c) for c in all_cases()]:
         for what, run in (("forward", run_forward), ("gradient", analytic_grads if case.grad else None)):
@@ -177,10 +184,12 @@ def main():
                 continue
             try:
                 run(case, "cuda")
-            except Exception as e:      # noqa: BLE001 - data-dependent host code sees zeros here
+            except Exception as e:  # noqa: BLE001 - data-dependent host code sees zeros here
                 errors.append(f"{case.id} {what}: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
-    print(f"compile_check: {len(compiled)} kernel signatures compiled, {len(failures)} failed; "
-          f"{len(errors)} cases could not run on shape-only arrays")
+    print(
+        f"compile_check: {len(compiled)} kernel signatures compiled, {len(failures)} failed; "
+        f"{len(errors)} cases could not run on shape-only arrays"
+    )
     for e in errors:
         print("  (not run)", e)
     for f in failures:

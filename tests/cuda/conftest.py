@@ -2,6 +2,7 @@
 PE_REAL_GPU=1). The simulator runs every GPU thread as a Python thread and polls them at each
 syncthreads(); a short GIL switch interval makes those hand-offs ~5x faster. It is restored after
 each module, so other tests never see it."""
+
 import sys
 
 import pytest

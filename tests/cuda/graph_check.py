@@ -9,6 +9,7 @@ cannot be captured between segments, so this checks recording and replay across 
     PE_REAL_GPU=1 python tests/cuda/graph_check.py
 Exit 0: all agree; 1: some differ (listed).
 """
+
 import collections
 import os
 import sys
@@ -88,7 +89,7 @@ def main():
             continue
         try:
             off, _ = _steps(case, False)
-        except Exception:       # noqa: BLE001 - a feed scaled out of the op's domain: not this check's
+        except Exception:  # noqa: BLE001 - a feed scaled out of the op's domain: not this check's
             stats["skipped (fails op by op with scaled feeds)"] += 1
             continue
         try:

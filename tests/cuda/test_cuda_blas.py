@@ -8,6 +8,7 @@ and _matmul.matmul's calls, into a numpy stand-in for cuBLAS's four gemm entry p
 simulator's host memory, give numpy's product (operands in cuBLAS's order, alpha and beta pointers).
 On a real GPU (PE_REAL_GPU=1, nvmath-python installed): cuBLAS and pe's kernel agree on every op case
 of tests/ops whose CUDA kernel multiplies matrices, forward and gradients."""
+
 import ctypes
 import os
 import sys
@@ -55,6 +56,7 @@ def test_cublas_required_where_it_cannot_run_is_a_one_line_error(gemm_mode):
 
 # -- the arguments, checked on host memory -------------------------------------------------------
 
+
 def _colmajor(buf, offset, rows, cols, ld):
     """The column-major [rows, cols] matrix at ``offset`` of ``buf`` with leading dimension ld."""
     assert ld >= max(1, rows), f"leading dimension {ld} < {rows} rows"
@@ -85,11 +87,12 @@ def _check(buf, a_at, b_at, trans_a, trans_b, rtol, alpha=0.5):
     a, b = _view(buf, *a_at), _view(buf, *b_at)
     p = _blas.plan(a.shape, a.strides, b.shape, b.strides, trans_a, trans_b, buf.itemsize)
     assert p is not None
-    got = _gemm_strided_batched(p, alpha, buf, b_at[0], buf, a_at[0])       # cuBLAS's A is pe's B
+    got = _gemm_strided_batched(p, alpha, buf, b_at[0], buf, a_at[0])  # cuBLAS's A is pe's B
     M, N = p.n, p.m
     want = alpha * np.matmul(a.transpose(0, 2, 1) if trans_a else a, b.transpose(0, 2, 1) if trans_b else b)
-    np.testing.assert_allclose(got[:p.batch * M * N].reshape(p.batch, M, N), np.broadcast_to(want, (p.batch, M, N)),
-                               rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(
+        got[: p.batch * M * N].reshape(p.batch, M, N), np.broadcast_to(want, (p.batch, M, N)), rtol=rtol, atol=rtol
+    )
     return p
 
 
@@ -122,20 +125,25 @@ def test_cublas_arguments_give_numpys_row_major_product(layout, dtype):
 def test_a_contiguous_product_is_the_textbook_call():
     p = _blas.plan((1, 3, 4), (96, 32, 8), (1, 4, 5), (160, 40, 8), False, False, 8)
     assert p == _blas.Plan(False, False, 5, 3, 4, 5, 4, 5, 0, 0, 15, 1)
-    assert _blas.plan((2, 4, 3), (96, 24, 8), (2, 5, 4), (160, 32, 8), True, True, 8) == \
-        _blas.Plan(True, True, 5, 3, 4, 4, 3, 5, 20, 12, 15, 2)
+    assert _blas.plan((2, 4, 3), (96, 24, 8), (2, 5, 4), (160, 32, 8), True, True, 8) == _blas.Plan(
+        True, True, 5, 3, 4, 4, 3, 5, 20, 12, 15, 2
+    )
 
 
-@pytest.mark.parametrize("a_strides", [(96, 16, 16), (96, -32, 8), (96, 32, 4)], ids=["no unit stride", "negative", "misaligned"])
+@pytest.mark.parametrize(
+    "a_strides", [(96, 16, 16), (96, -32, 8), (96, 32, 4)], ids=["no unit stride", "negative", "misaligned"]
+)
 def test_layouts_cublas_cannot_address_keep_pe_kernel(a_strides):
     assert _blas.plan((1, 3, 4), a_strides, (1, 4, 5), (160, 40, 8), False, False, 8) is None
 
 
 # -- _matmul.matmul's calls, into a numpy cuBLAS ------------------------------------------------------
 
+
 class _HostCublas:
     """cuBLAS's gemm entry points computed by numpy on host pointers, by BLAS's column-major
     definition (the simulator's device arrays live in host memory), counting the calls."""
+
     class Operation:
         N, T = 0, 1
 
@@ -158,13 +166,14 @@ class _HostCublas:
         def matrix(pointer, rows, cols, ld):
             memory = (ctype * (rows + (cols - 1) * ld)).from_address(pointer)
             return _colmajor(np.ctypeslib.as_array(memory), 0, rows, cols, ld)
+
         alpha, beta = ctype.from_address(alpha).value, ctype.from_address(beta).value
         for i in range(batch):
             op_a = matrix(a + i * sa * item, *((k, m) if ta else (m, k)), lda)
             op_b = matrix(b + i * sb * item, *((n, k) if tb else (k, n)), ldb)
             out = matrix(c + i * sc * item, m, n, ldc)
             product = alpha * (op_a.T if ta else op_a) @ (op_b.T if tb else op_b)
-            out[...] = product if beta == 0 else product + beta * out      # beta 0: C is not read
+            out[...] = product if beta == 0 else product + beta * out  # beta 0: C is not read
 
     def sgemm(self, h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
         self._gemm(np.float32, ta, tb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1)
@@ -198,12 +207,16 @@ def host_cublas(monkeypatch):
 def test_matmul_hands_cublas_pe_operands_in_its_order(host_cublas, dtype):
     rng = np.random.default_rng(5)
     with rt.device(0):
-        for a_shape, b_shape, ta, tb, view in [((3, 4), (4, 5), False, False, False), ((4, 3), (5, 4), True, True, False),
-                                                ((2, 3, 4), (2, 5, 4), False, True, False), ((3, 4), (2, 4, 5), False, False, False),
-                                                ((4, 3), (4, 5), False, False, True)]:
+        for a_shape, b_shape, ta, tb, view in [
+            ((3, 4), (4, 5), False, False, False),
+            ((4, 3), (5, 4), True, True, False),
+            ((2, 3, 4), (2, 5, 4), False, True, False),
+            ((3, 4), (2, 4, 5), False, False, False),
+            ((4, 3), (4, 5), False, False, True),
+        ]:
             a, b = rng.standard_normal(a_shape).astype(dtype), rng.standard_normal(b_shape).astype(dtype)
             da, db = rt.to_device(a), rt.to_device(b)
-            if view:                # a transposed view: column-major storage, read in place
+            if view:  # a transposed view: column-major storage, read in place
                 da, a = da.T, a.T
             calls = host_cublas.calls
             got = rt.to_host(_matmul.matmul(da, db, ta, tb, alpha=0.5))
@@ -215,7 +228,9 @@ def test_matmul_hands_cublas_pe_operands_in_its_order(host_cublas, dtype):
 @pytest.mark.skipif(REAL, reason="the simulator's arrays are host memory")
 def test_integer_products_keep_pe_kernel(host_cublas):
     with rt.device(0):
-        got = rt.to_host(_matmul.matmul(rt.to_device(np.arange(6).reshape(2, 3)), rt.to_device(np.ones((3, 2), np.int64))))
+        got = rt.to_host(
+            _matmul.matmul(rt.to_device(np.arange(6).reshape(2, 3)), rt.to_device(np.ones((3, 2), np.int64)))
+        )
     np.testing.assert_array_equal(got, np.arange(6).reshape(2, 3) @ np.ones((3, 2), np.int64))
     assert host_cublas.calls == 0
 
@@ -224,13 +239,17 @@ def test_integer_products_keep_pe_kernel(host_cublas):
 def test_a_cublas_that_cannot_start_leaves_pe_kernel_running(host_cublas, monkeypatch):
     def no_library():
         raise RuntimeError("libcublas.so.12: cannot open shared object file")
+
     monkeypatch.setattr(host_cublas, "create", no_library)
     monkeypatch.setitem(_blas._state, "why", None)
     monkeypatch.setattr(_blas, "unavailable_reason", lambda: _blas._state["why"])
     a, b = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(3, 2)
     with rt.device(0):
         np.testing.assert_allclose(rt.to_host(_matmul.matmul(rt.to_device(a), rt.to_device(b))), a @ b)
-        assert _blas._state["why"] == "cuBLAS could not start (RuntimeError: libcublas.so.12: cannot open shared object file)"
+        assert (
+            _blas._state["why"]
+            == "cuBLAS could not start (RuntimeError: libcublas.so.12: cannot open shared object file)"
+        )
         monkeypatch.setitem(_blas._state, "mode", "cublas")
         with pytest.raises(PeError, match="PE_CUDA_GEMM=cublas but cuBLAS cannot run here: cuBLAS could not start"):
             _matmul.matmul(rt.to_device(a), rt.to_device(b))
@@ -239,14 +258,25 @@ def test_a_cublas_that_cannot_start_leaves_pe_kernel_running(host_cublas, monkey
 
 # -- on a real GPU: cuBLAS against pe's kernel ------------------------------------------------------
 
-GEMM_OPS = {"mul", "matmul", "matmul_v2", "conv2d", "conv2d_transpose", "depthwise_conv2d", "bmm", "addmm",
-            "fc", "fused_gemm_epilogue"}
+GEMM_OPS = {
+    "mul",
+    "matmul",
+    "matmul_v2",
+    "conv2d",
+    "conv2d_transpose",
+    "depthwise_conv2d",
+    "bmm",
+    "addmm",
+    "fc",
+    "fused_gemm_epilogue",
+}
 
 
 def _gemm_cases():
     if not REAL:
         return []
     from tests.cuda.test_cuda_ops import CASES
+
     return [c for c in CASES if c.op in GEMM_OPS]
 
 
@@ -254,6 +284,7 @@ def _gemm_cases():
 @pytest.mark.parametrize("case", _gemm_cases(), ids=[c.id for c in _gemm_cases()])
 def test_cublas_matches_pe_kernel(case, gemm_mode, monkeypatch):
     from op_test import analytic_grads, run_forward
+
     if _blas.backend() != "cublas":
         pytest.skip(f"cuBLAS is not used here: {_blas.unavailable_reason()}")
     calls = []

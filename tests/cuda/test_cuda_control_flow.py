@@ -1,6 +1,7 @@
 """Control flow on CUDA (the simulator in CI): while with tensor arrays, IfElse branches, StaticRNN and
 DynamicRNN (forward and gradients), and run_program's block, give what the CPU gives; their blocks run the
 CUDA kernels."""
+
 import numpy as np
 import pytest
 
@@ -59,8 +60,11 @@ def test_dynamic_rnn_and_its_gradients():
     grads = [n + "@GRAD" for n in ["x", "h0", "s"] + list(DPARAMS)]
     results = []
     for place in PLACES:
-        feed = {"x": fluid.create_lod_tensor(DVALUES["x"], [LENGTHS], fluid.CPUPlace()),
-                "h0": DVALUES["h0"], "s": DVALUES["s"]}
+        feed = {
+            "x": fluid.create_lod_tensor(DVALUES["x"], [LENGTHS], fluid.CPUPlace()),
+            "h0": DVALUES["h0"],
+            "s": DVALUES["s"],
+        }
         results.append(_run(place, main, None, feed, [out] + grads, {n: DVALUES[n] for n in DPARAMS}))
     _same(*results)
 
@@ -71,12 +75,14 @@ def test_kernels_get_device_arrays_where_the_host_made_the_value():
     host array in a launch on pe's stream)."""
     from pe_cli.fluid import CUDAPlace
     from pe_cli.kernels.cuda import runtime
+
     seen = {}
 
     def kernel(ins, attrs):
         for name, value in ins.items():
             seen[name] = [runtime.is_device_array(v) for v in (value if isinstance(value, list) else [value])]
         return {}
+
     run = runtime.bind_kernel(kernel, CUDAPlace(0))
     with runtime.device(0):
         on_device = runtime.to_device(np.ones(2))

@@ -2,6 +2,7 @@
 launch of a signature (numba's path, which compiles), launches skip numba's per-call typing and
 marshalling, and give what numba's path gives for every argument kind pe passes: arrays of several
 layouts and dtypes, Python and numpy scalars, bools, and tuples of them."""
+
 import pathlib
 import re
 
@@ -17,8 +18,12 @@ real_gpu_only = pytest.mark.skipif(runtime.simulated(), reason="the short path e
 def test_every_kernel_is_launched_through_the_launcher():
     """pe's kernels use @jit_kernel (a bare @cuda.jit kernel would pay numba's per-call cost)."""
     folder = pathlib.Path(runtime.__file__).parent
-    bare = [f"{path.name}:{n}" for path in sorted(folder.glob("*.py"))
-            for n, line in enumerate(path.read_text().splitlines(), 1) if re.fullmatch(r"\s*@cuda\.jit\s*", line)]
+    bare = [
+        f"{path.name}:{n}"
+        for path in sorted(folder.glob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.fullmatch(r"\s*@cuda\.jit\s*", line)
+    ]
     assert bare == []
 
 
@@ -43,11 +48,12 @@ def _run(n, shift):
 
 @real_gpu_only
 def test_short_path_gives_numba_paths_results():
-    first = _run(100, np.float32(1.5))                  # numba's path, compiles
+    first = _run(100, np.float32(1.5))  # numba's path, compiles
     assert [v for v in _mix.launches.values() if v is not None], "the signature was not cached"
-    second = _run(100, np.float32(1.5))                 # the short path
-    expect = np.stack([np.arange(100) * 2.5 + 1.5 + 4 + 0.25,
-                       np.arange(300, dtype=np.float32).reshape(100, 3)[:, 1] + 1.5], axis=1)
+    second = _run(100, np.float32(1.5))  # the short path
+    expect = np.stack(
+        [np.arange(100) * 2.5 + 1.5 + 4 + 0.25, np.arange(300, dtype=np.float32).reshape(100, 3)[:, 1] + 1.5], axis=1
+    )
     np.testing.assert_allclose(first, expect, rtol=1e-6)
     np.testing.assert_allclose(second, expect, rtol=1e-6)
     # another size (same signature) and another scalar type (a new signature) stay right

@@ -1,5 +1,6 @@
 """LoD elements on CUDA (the simulator in CI): the rank-table ops, split/merge_lod_tensor and
 DynamicRNN over nested LoD and LoD static inputs give on a CUDA place what the CPU tests check."""
+
 from pe_cli import fluid
 from tests.layers import test_dynamic_rnn_lod as drnn
 from tests.layers import test_lod_elements as elements

@@ -1,6 +1,7 @@
 """The CUDA matrix product's split-K path (pe_cli/kernels/cuda/_matmul.py): a product with few
 output tiles and a long K (a convolution's filter gradient) sums slices of K in separate blocks and
 adds the partials; it gives numpy's product, transposed operands and batches included."""
+
 import numpy as np
 import pytest
 

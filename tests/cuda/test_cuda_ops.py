@@ -1,6 +1,7 @@
 """Every op case of tests/ops/ on the CUDA kernels: forward outputs and input gradients must match
 the CPU kernels' (float32: 1e-5 relative for elementwise ops, 1e-4 for reductions and products).
 Shapes are shrunk where the simulator would be slow. Plus: every registered op has a CUDA kernel."""
+
 import dataclasses
 
 import numpy as np
@@ -13,13 +14,48 @@ from pe_cli.base.selected_rows import SelectedRows
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
-SUMMING = {"mul", "mul_grad", "matmul", "matmul_grad", "matmul_grad_x", "matmul_grad_y", "mean",
-           "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax",
-           "softmax_with_cross_entropy", "cross_entropy", "cross_entropy2", "sigmoid_cross_entropy_with_logits",
-           "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
-           "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat",
-           "sequence_pool", "sequence_softmax", "sequence_expand", "lstm", "sequence_conv", "row_conv",
-           "sequence_expand_as", "gru", "gru_unit", "lstmp"}
+SUMMING = {
+    "mul",
+    "mul_grad",
+    "matmul",
+    "matmul_grad",
+    "matmul_grad_x",
+    "matmul_grad_y",
+    "mean",
+    "reduce_sum",
+    "reduce_mean",
+    "reduce_max",
+    "reduce_min",
+    "softmax",
+    "log_softmax",
+    "softmax_with_cross_entropy",
+    "cross_entropy",
+    "cross_entropy2",
+    "sigmoid_cross_entropy_with_logits",
+    "batch_norm",
+    "layer_norm",
+    "conv2d",
+    "depthwise_conv2d",
+    "pool2d",
+    "clip_by_norm",
+    "squared_l2_norm",
+    "sum",
+    "accuracy",
+    "expand",
+    "gather",
+    "lookup_table",
+    "concat",
+    "sequence_pool",
+    "sequence_softmax",
+    "sequence_expand",
+    "lstm",
+    "sequence_conv",
+    "row_conv",
+    "sequence_expand_as",
+    "gru",
+    "gru_unit",
+    "lstmp",
+}
 
 rng = np.random.default_rng(11)
 
@@ -28,15 +64,22 @@ SHRINK = {
     # sized for the CPU's Winograd path (64 output tiles); CUDA has no such path, and 5x4 checks its kernel
     "conv2d_winograd": lambda c: dataclasses.replace(c, inputs={**c.inputs, "Input": c.inputs["Input"][:, :, :5, :4]}),
     # sized for the CPU's rows on threads; the simulator runs a block reduction's threads one Python thread each
-    "beam_log_probs_float32_rows_on_threads": lambda c: dataclasses.replace(c, inputs={
-        "Logits": c.inputs["Logits"][:2, :, :300], "Finished": c.inputs["Finished"][:2],
-        "NoEnd": c.inputs["NoEnd"][:300], "PreScores": c.inputs["PreScores"][:2]}),
+    "beam_log_probs_float32_rows_on_threads": lambda c: dataclasses.replace(
+        c,
+        inputs={
+            "Logits": c.inputs["Logits"][:2, :, :300],
+            "Finished": c.inputs["Finished"][:2],
+            "NoEnd": c.inputs["NoEnd"][:300],
+            "PreScores": c.inputs["PreScores"][:2],
+        },
+    ),
 }
 
 
 def _as_float32(case):
     """The case with float64 inputs in float32, the dtype models train in; only cases with a
     float64 input get a float32 twin."""
+
     def f32(v):
         if isinstance(v, list):
             return [f32(a) for a in v]
@@ -46,6 +89,7 @@ def _as_float32(case):
             return v.with_arrays(v.rows, f32(v.values))
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
+
     inputs = {k: f32(v) for k, v in case.inputs.items()}
     attrs = dict(case.attrs)
     if attrs.get("in_dtype") == "float64":
@@ -83,7 +127,7 @@ def _assert_close(got, want, case, what):
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_forward_matches_cpu(case):
     got = run_forward(case, "cuda")
-    if case.check is not None:             # random ops: same checks as on the CPU
+    if case.check is not None:  # random ops: same checks as on the CPU
         case.check(got, case.inputs)
         if not _attrs_with_defaults(case).get("seed"):
             return
@@ -93,8 +137,13 @@ def test_forward_matches_cpu(case):
         _assert_close(np.asarray(got[slot]), np.asarray(want[slot]), case, f"output {slot}")
 
 
-SPARSE_CASES = [c for c in CASES if c.ref is not None and "sparse" in c.id and any(
-    isinstance(v, SelectedRows) for v in c.ref(c.inputs, _attrs_with_defaults(c)).values())]
+SPARSE_CASES = [
+    c
+    for c in CASES
+    if c.ref is not None
+    and "sparse" in c.id
+    and any(isinstance(v, SelectedRows) for v in c.ref(c.inputs, _attrs_with_defaults(c)).values())
+]
 
 
 @pytest.mark.parametrize("case", SPARSE_CASES, ids=[c.id for c in SPARSE_CASES])
@@ -124,6 +173,6 @@ def test_every_op_has_a_cuda_kernel():
     for op_type in registry.all_op_types():
         try:
             registry.get(op_type).kernel("cuda")
-        except Exception as e:         # noqa: BLE001 - report them all at once
+        except Exception as e:  # noqa: BLE001 - report them all at once
             missing.append(f"{op_type}: {e}")
     assert not missing, "ops without a CUDA kernel:\n" + "\n".join(missing)

@@ -1,6 +1,7 @@
 """Data parallelism on GPUs (two simulated devices in CI): ParallelExecutor(use_cuda=True) trains
 like the CPU engine on as many devices, for both reduce strategies; every GPU keeps its own
 parameter copy on the device; fetches come back concatenated."""
+
 import numpy as np
 import pytest
 
@@ -25,8 +26,10 @@ def _build(seed=7):
 
 def _feeds():
     rng = np.random.default_rng(1)
-    return [{"x": rng.standard_normal((6, 8)).astype("float32"),
-             "label": rng.integers(0, 4, (6, 1)).astype("int64")} for _ in range(STEPS)]
+    return [
+        {"x": rng.standard_normal((6, 8)).astype("float32"), "label": rng.integers(0, 4, (6, 1)).astype("int64")}
+        for _ in range(STEPS)
+    ]
 
 
 def _train(use_cuda, reduce):
@@ -35,14 +38,14 @@ def _train(use_cuda, reduce):
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
     bs = fluid.BuildStrategy()
     bs.reduce_strategy = getattr(fluid.BuildStrategy.ReduceStrategy, reduce)
-    pe = fluid.ParallelExecutor(use_cuda=use_cuda, loss_name=loss.name, main_program=main,
-                                build_strategy=bs, scope=scope)
+    pe = fluid.ParallelExecutor(
+        use_cuda=use_cuda, loss_name=loss.name, main_program=main, build_strategy=bs, scope=scope
+    )
     assert pe.device_count == 2
     losses = [pe.run(fetch_list=[loss], feed=feed)[0] for feed in _feeds()]
     names = [p.name for p in main.all_parameters()]
     params = {n: np.array(scope.find_var(n).get_tensor()) for n in names}
     return losses, params, pe
-
 
 
 def _need_two_gpus():
@@ -59,7 +62,7 @@ def test_two_gpus_train_like_two_cpu_devices(monkeypatch, reduce):
     cpu_losses, cpu_params, _ = _train(False, reduce)
     gpu_losses, gpu_params, pe = _train(True, reduce)
     for got, want in zip(gpu_losses, cpu_losses):
-        assert got.shape == (2,)                   # one loss per device, concatenated
+        assert got.shape == (2,)  # one loss per device, concatenated
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     for name, want in cpu_params.items():
         np.testing.assert_allclose(gpu_params[name], want, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -1,6 +1,7 @@
 """The graph passes on GPUs (simulated in CI): memory_optimize, enable_inplace,
 fuse_all_optimizer_ops and enable_backward_optimizer_op_deps leave training bitwise unchanged on
 one and two GPUs, and fluid.memory_optimize on the sequential Executor on one."""
+
 import numpy as np
 import pytest
 
@@ -23,16 +24,23 @@ def _train(options, devices):
         for key in options:
             setattr(bs, key, True)
         program = fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, build_strategy=bs, places=[fluid.CUDAPlace(i) for i in range(devices)])
+            loss_name=loss.name, build_strategy=bs, places=[fluid.CUDAPlace(i) for i in range(devices)]
+        )
     losses = [exe.run(program, feed=feed, fetch_list=[loss], scope=scope)[0] for feed in _feeds()]
     return losses, {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()}
 
 
-
-@pytest.mark.parametrize("devices,options", [(0, ("memory_optimize",)), (2, ("memory_optimize",)),
-                                             (2, ("memory_optimize", "enable_inplace")),
-                                             (1, ("fuse_all_optimizer_ops",)), (2, ("fuse_all_optimizer_ops",)),
-                                             (2, ("enable_backward_optimizer_op_deps",))])
+@pytest.mark.parametrize(
+    "devices,options",
+    [
+        (0, ("memory_optimize",)),
+        (2, ("memory_optimize",)),
+        (2, ("memory_optimize", "enable_inplace")),
+        (1, ("fuse_all_optimizer_ops",)),
+        (2, ("fuse_all_optimizer_ops",)),
+        (2, ("enable_backward_optimizer_op_deps",)),
+    ],
+)
 def test_passes_leave_gpu_training_unchanged(monkeypatch, devices, options):
     if devices:
         _need_two_gpus()

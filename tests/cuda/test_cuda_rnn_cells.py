@@ -1,6 +1,7 @@
 """Fluid 1.8's cell API on CUDA (the simulator in CI): rnn(LSTMCell) with sequence_length and its
 gradients, BasicDecoder + TrainingHelper through dynamic_decode (While, tensor arrays) with its
 gradients, and BeamSearchDecoder (top_k, one-hot beam gathers, gather_tree) give what the CPU gives."""
+
 import numpy as np
 import pytest
 
@@ -33,8 +34,9 @@ def test_rnn_lstm_cell_with_lengths_and_gradients(time_known):
     with fluid.program_guard(main, fluid.Program()):
         x = data("x", [B, T, D] if time_known else [B, -1, D])
         seq = layers.data("len", [B], dtype="int64", append_batch_size=False)
-        out, (h, c) = layers.rnn(lstm_cell(), x, [data("h0", [B, H]), data("c0", [B, H])], sequence_length=seq,
-                                 is_reverse=True)
+        out, (h, c) = layers.rnn(
+            lstm_cell(), x, [data("h0", [B, H]), data("c0", [B, H])], sequence_length=seq, is_reverse=True
+        )
         fluid.backward.append_backward(layers.reduce_sum(out * out) + layers.reduce_sum(h * c))
     feed = {"x": X, "h0": H0, "c0": C0, "len": np.array([4, 2, 3], "int64")}
     fetch = [out, h, c, "x@GRAD", "h0@GRAD", "LSTM.w_0@GRAD"]
@@ -53,8 +55,9 @@ def test_beam_search_decoder():
         cell = _FixedCell(p)
         ref = layers.data("ref", [1])
         decoder = layers.BeamSearchDecoder(cell, 0, 1, 2)
-        ids, final, lengths = layers.dynamic_decode(decoder, inits=cell.get_initial_states(ref), max_step_num=5,
-                                                    is_test=True, return_length=True)
+        ids, final, lengths = layers.dynamic_decode(
+            decoder, inits=cell.get_initial_states(ref), max_step_num=5, is_test=True, return_length=True
+        )
     feed = {"ref": np.zeros((2, 1), "float32")}
     cpu, cuda = [_run(pl, main, feed, [ids, final.log_probs, lengths], {}) for pl in PLACES]
     np.testing.assert_array_equal(cuda[0], cpu[0])

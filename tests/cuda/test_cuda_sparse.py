@@ -1,6 +1,7 @@
 """Row-sparse embedding gradients on the CUDA kernels (the simulator in CI): sparse training on a GPU
 ends with the CPU's parameters, for SGD, Adagrad and lazy Adam (the sparse row kernels) and Momentum
 (densified, as Fluid's sparse momentum updates every row)."""
+
 import numpy as np
 import pytest
 

@@ -3,6 +3,7 @@ per feed signature and replayed gives bitwise the losses and parameters of op-by
 that cannot be recorded run op by op; a new signature records again; replays allocate nothing.
 Under the simulator the replay runs the recorded launches; with PE_REAL_GPU=1 on a GPU the last
 test compares graphs on and off on the driver."""
+
 import fnmatch
 import os
 
@@ -41,8 +42,13 @@ def _lenet():
 
 def _lenet_batches(n, batch=2):
     rng = np.random.default_rng(1)
-    return [{"img": rng.normal(size=(batch, 1, 6, 6)).astype("float32"),
-             "label": rng.integers(0, 3, size=(batch, 1)).astype("int64")} for _ in range(n)]
+    return [
+        {
+            "img": rng.normal(size=(batch, 1, 6, 6)).astype("float32"),
+            "label": rng.integers(0, 3, size=(batch, 1)).astype("int64"),
+        }
+        for _ in range(n)
+    ]
 
 
 def _gathered():
@@ -115,10 +121,15 @@ def _recordings(plan):
     return [e for e in plan.graphs.values() if hasattr(e, "parts")]
 
 
-@pytest.mark.parametrize("model, batches", [
-    (lambda: _mlp(fluid.optimizer.SGD(0.5)), lambda: _batches(5)),
-    (lambda: _mlp(fluid.optimizer.Adam(0.05)), lambda: _batches(5)),
-    (_lenet, lambda: _lenet_batches(4))], ids=["mlp-sgd", "mlp-adam", "lenet-momentum"])
+@pytest.mark.parametrize(
+    "model, batches",
+    [
+        (lambda: _mlp(fluid.optimizer.SGD(0.5)), lambda: _batches(5)),
+        (lambda: _mlp(fluid.optimizer.Adam(0.05)), lambda: _batches(5)),
+        (_lenet, lambda: _lenet_batches(4)),
+    ],
+    ids=["mlp-sgd", "mlp-adam", "lenet-momentum"],
+)
 def test_replayed_steps_are_bitwise_op_by_op_steps(model, batches):
     off = _train(model, batches(), False)
     on = _train(model, batches(), True)
@@ -152,6 +163,7 @@ def test_random_ops_run_between_segments():
             loss = fluid.layers.mean(fluid.layers.dropout(fluid.layers.fc(x, 4), 0.5))
             fluid.optimizer.SGD(0.1).minimize(loss)
         return main, startup, loss
+
     batches = [{"x": b["x"]} for b in _batches(4)]
     off = _train(model, batches, False)
     on = _train(model, batches, True)
@@ -213,6 +225,7 @@ def test_refused_signatures_run_op_by_op(case, monkeypatch):
 def test_a_sequence_model_fetches_its_lod():
     """A LoD feed (part of the signature): the sequence ops, which copy its offsets in, run between
     segments; a fetched value keeps its LoD."""
+
     def model():
         main, startup = Program(), Program()
         main.random_seed = startup.random_seed = 2
@@ -239,6 +252,7 @@ def test_a_sequence_model_fetches_its_lod():
             return out, _recordings(exe._plans[id(main)])
         finally:
             step_graph.enable(was)
+
     off, _ = run(False)
     on, (recording,) = run(True)
     for (loss_a, h_a), (loss_b, h_b) in zip(off, on):
@@ -290,6 +304,7 @@ def test_values_replaced_in_the_scope_are_copied_in_before_a_replay():
 def test_a_compiled_program_with_batch_norm_and_a_decaying_rate():
     """memory_optimize's frees, batch_norm's running statistics and the decay's step counter (state
     the step updates besides the parameters) replay as op by op."""
+
     def model():
         main, startup = Program(), Program()
         main.random_seed = startup.random_seed = 2
@@ -316,6 +331,7 @@ def test_a_compiled_program_with_batch_norm_and_a_decaying_rate():
             return losses, state, [e for p in exe._plans.values() for e in p.graphs.values() if hasattr(e, "parts")]
         finally:
             step_graph.enable(was)
+
     off, on = run(False), run(True)
     _assert_bitwise(off[:2], on[:2])
     assert len(off[1]) > 10 and [r.replays for r in on[2]] == [3]
@@ -330,7 +346,7 @@ def test_a_build_strategy_turns_graphs_on_for_its_program():
     exe.run(startup, scope=scope)
     for b in _batches(4):
         exe.run(compiled, feed=b, fetch_list=[loss], scope=scope)
-        exe.run(main, feed=b, fetch_list=[loss], scope=scope)      # the plain program: op by op
+        exe.run(main, feed=b, fetch_list=[loss], scope=scope)  # the plain program: op by op
     (recording,) = [r for plan in exe._plans.values() for r in _recordings(plan)]
     assert recording.replays == 2
 
@@ -340,10 +356,12 @@ def test_the_run_configs_key_reaches_a_one_device_program():
     device (not the data-parallel engine), which the Executor records."""
     from types import SimpleNamespace
     from pe_cli.run.placement import train_program
+
     main, _, _ = _mlp(fluid.optimizer.SGD(0.5))
     options = dict(fluid.BuildStrategy().to_dict(), allow_cuda_graph_capture=True)
-    cfg = SimpleNamespace(data={"devices": 1, "build_strategy": options, "exec_strategy": {},
-                                "distributed": {"mode": "collective"}})
+    cfg = SimpleNamespace(
+        data={"devices": 1, "build_strategy": options, "exec_strategy": {}, "distributed": {"mode": "collective"}}
+    )
     program = train_program(cfg, SimpleNamespace(main=main), CUDAPlace(0))
     assert not program._is_data_parallel and program._build_strategy.allow_cuda_graph_capture
 
@@ -359,7 +377,7 @@ def test_replays_allocate_nothing(graphs):
         (recording,) = _recordings(exe._plans[id(main)]) or [None]
         counts.append((pool.allocations, recording and recording.pool.allocations))
     assert counts[2:] == [counts[2]] * 4, counts
-    assert counts[2][1] > 0         # the capture allocated its intermediates from its private pool
+    assert counts[2][1] > 0  # the capture allocated its intermediates from its private pool
 
 
 @pytest.mark.skipif(os.environ.get("PE_REAL_GPU") != "1", reason="stream capture needs a GPU (PE_REAL_GPU=1)")

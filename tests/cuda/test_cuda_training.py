@@ -1,6 +1,7 @@
 """Training on the CUDA kernels (the simulator in CI): the same losses and parameters as the CPU,
 parameters staying on the device between runs, no device allocation once the loop is warm, and a
 clear one-line error where CUDA is missing."""
+
 import os
 import subprocess
 import sys
@@ -34,8 +35,10 @@ def _mlp(optimizer, with_test=False):
 def _batches(n, batch=8):
     """n steps over two alternating batches (so the loss can be seen to fall)."""
     rng = np.random.default_rng(0)
-    two = [{"x": rng.normal(size=(batch, 12)).astype("float32"),
-            "y": rng.integers(0, 4, size=(batch, 1)).astype("int64")} for _ in range(2)]
+    two = [
+        {"x": rng.normal(size=(batch, 12)).astype("float32"), "y": rng.integers(0, 4, size=(batch, 1)).astype("int64")}
+        for _ in range(2)
+    ]
     return [two[i % 2] for i in range(n)]
 
 
@@ -44,13 +47,13 @@ def _train(place, optimizer, steps=4):
     scope, exe = Scope(), Executor(place)
     exe.run(startup, scope=scope)
     losses = [float(exe.run(main, feed=b, fetch_list=[loss], scope=scope)[0][0]) for b in _batches(steps)]
-    params = [(p.name, np.array(scope.find_var(p.name).get_tensor()))
-              for p in main.global_block().all_parameters()]
+    params = [(p.name, np.array(scope.find_var(p.name).get_tensor())) for p in main.global_block().all_parameters()]
     return losses, params, scope
 
 
-@pytest.mark.parametrize("make_optimizer", [lambda: fluid.optimizer.SGD(0.5),
-                                            lambda: fluid.optimizer.Adam(0.05)], ids=["sgd", "adam"])
+@pytest.mark.parametrize(
+    "make_optimizer", [lambda: fluid.optimizer.SGD(0.5), lambda: fluid.optimizer.Adam(0.05)], ids=["sgd", "adam"]
+)
 def test_mlp_trains_like_the_cpu(make_optimizer):
     cpu_losses, cpu_params, _ = _train(CPUPlace(), make_optimizer())
     gpu_losses, gpu_params, scope = _train(CUDAPlace(0), make_optimizer())
@@ -93,8 +96,9 @@ def test_failing_op_names_itself_and_where_it_was_built():
         out = block.create_var(name="out", dtype="float32")
         block.append_op("gather", {"X": [x], "Index": [idx]}, {"Out": [out]})
     with pytest.raises(OpError) as err:
-        Executor(CUDAPlace(0)).run(main, feed={"x": np.ones(3, "float32"), "idx": np.array([0, 7])},
-                                   fetch_list=["out"], scope=Scope())
+        Executor(CUDAPlace(0)).run(
+            main, feed={"x": np.ones(3, "float32"), "idx": np.array([0, 7])}, fetch_list=["out"], scope=Scope()
+        )
     message = str(err.value)
     assert "'gather'" in message and "CUDAPlace(0)" in message and "test_cuda_training.py" in message
     assert "out of range" in message
@@ -135,8 +139,9 @@ def test_checkpoint_of_a_gpu_scope_round_trips(tmp_path):
     with fluid.scope_guard(restored):
         fluid.io.load_persistables(Executor(CPUPlace()), str(tmp_path), main)
     for p in main.global_block().all_parameters():
-        np.testing.assert_array_equal(np.array(restored.find_var(p.name).get_tensor()),
-                                      np.array(scope.find_var(p.name).get_tensor()))
+        np.testing.assert_array_equal(
+            np.array(restored.find_var(p.name).get_tensor()), np.array(scope.find_var(p.name).get_tensor())
+        )
 
 
 def test_cpu_executor_reads_a_scope_trained_on_the_gpu():

@@ -3,6 +3,7 @@ momentum update in one pass, no new arrays each step) where the sequential execu
 the run's values and the scope hold them. What a user holds is never written, the numbers are those
 of updates into new arrays, and with NaN checks on, or with another executor on the same scope,
 every update makes new arrays."""
+
 import weakref
 
 import numpy as np
@@ -33,8 +34,10 @@ def build(make_opt):
 
 def feeds(n=4):
     rng = np.random.default_rng(0)
-    return [{"x": rng.normal(size=(8, 12)).astype("float32"),
-             "label": rng.integers(0, 4, size=(8, 1)).astype("int64")} for _ in range(n)]
+    return [
+        {"x": rng.normal(size=(8, 12)).astype("float32"), "label": rng.integers(0, 4, size=(8, 1)).astype("int64")}
+        for _ in range(n)
+    ]
 
 
 PARAMS = ("w1", "b1", "w2", "b2")
@@ -53,7 +56,7 @@ def train(make_opt, hold=False):
             kept = {n: a.copy() for n, a in held.items()}
             losses.append(float(exe.run(main, feed=feed, fetch_list=[loss])[0]))
             for n in held:
-                np.testing.assert_array_equal(held[n], kept[n], err_msg=n)     # not written: a new array
+                np.testing.assert_array_equal(held[n], kept[n], err_msg=n)  # not written: a new array
                 kept_arrays += scope.find_var(n).get_tensor()._array is held[n]
         params = {n: np.array(scope.find_var(n).get_tensor()) for n in PARAMS}
     return params, losses, kept_arrays
@@ -67,12 +70,12 @@ def test_an_update_writes_in_place_the_numbers_of_new_arrays(opt):
         exe.run(startup)
         exe.run(main, feed=feeds(1)[0])
         tensors = {n: scope.find_var(n).get_tensor() for n in PARAMS}
-        before = {n: weakref.ref(t._array) for n, t in tensors.items()}     # (a weak reference holds nothing)
+        before = {n: weakref.ref(t._array) for n, t in tensors.items()}  # (a weak reference holds nothing)
         exe.run(main, feed=feeds(2)[1])
-        assert all(t._array is before[n]() for n, t in tensors.items())      # written in place
+        assert all(t._array is before[n]() for n, t in tensors.items())  # written in place
     params, losses, _ = train(OPTIMIZERS[opt])
     held_params, held_losses, kept = train(OPTIMIZERS[opt], hold=True)
-    assert kept == 0                                                         # never the array the user holds
+    assert kept == 0  # never the array the user holds
     assert losses == held_losses
     for n in PARAMS:
         np.testing.assert_array_equal(params[n], held_params[n], err_msg=n)
@@ -83,11 +86,11 @@ def test_a_fetched_parameter_is_the_updated_value_and_stays_so():
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        first, = exe.run(main, feed=feeds(1)[0], fetch_list=["w1"])
+        (first,) = exe.run(main, feed=feeds(1)[0], fetch_list=["w1"])
         kept = first.copy()
         np.testing.assert_array_equal(first, np.array(scope.find_var("w1").get_tensor()))
         exe.run(main, feed=feeds(2)[1])
-        np.testing.assert_array_equal(first, kept)                           # a fetched value is a copy
+        np.testing.assert_array_equal(first, kept)  # a fetched value is a copy
 
 
 def test_with_nan_checks_on_an_update_makes_new_arrays():
@@ -112,13 +115,13 @@ def test_an_executor_sharing_its_scope_with_other_threads_makes_new_arrays():
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        exe._concurrent = 2                         # what hogwild.Job.work sets for 2 workers
+        exe._concurrent = 2  # what hogwild.Job.work sets for 2 workers
         exe.run(main, feed=feeds(1)[0])
         tensors = {n: scope.find_var(n).get_tensor() for n in PARAMS}
         before = {n: weakref.ref(t._array) for n, t in tensors.items()}
         exe.run(main, feed=feeds(2)[1])
         assert not any(t._array is before[n]() for n, t in tensors.items())
-        exe._concurrent = 1                         # alone again: in place
+        exe._concurrent = 1  # alone again: in place
         before = {n: weakref.ref(t._array) for n, t in tensors.items()}
         exe.run(main, feed=feeds(3)[2])
         assert all(t._array is before[n]() for n, t in tensors.items())
@@ -142,7 +145,7 @@ def test_a_fused_update_writes_every_parameter_in_place_with_the_separate_update
         before = {n: weakref.ref(t._array) for n, t in tensors.items()}
         for feed in feeds()[1:]:
             losses.append(float(exe.run(compiled, feed=feed, fetch_list=[loss])[0]))
-        assert all(t._array is before[n]() for n, t in tensors.items())      # written in place
+        assert all(t._array is before[n]() for n, t in tensors.items())  # written in place
         params = {n: np.array(t) for n, t in tensors.items()}
     separate_params, separate_losses, _ = train(OPTIMIZERS[opt])
     assert losses == separate_losses

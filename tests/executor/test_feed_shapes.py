@@ -3,6 +3,7 @@ Fluid 1.8.5's and Paddle 2.6.2's diff_tensor_shape (both measured, same outcome)
 dims than declared, or a 0-D value for a declared shape with dims, does not fit; one with fewer dims
 fits when its leading dims do, and runs as it is. A Python number fed to a 0-D variable stays 0-D.
 Also Paddle 2.x's string places for the Executor, and a data variable declared twice."""
+
 import numpy as np
 import pytest
 
@@ -11,9 +12,20 @@ from pe_cli.base.errors import FeedError
 from pe_cli.base.places import place_named as _place_named
 
 # (declared, fed, fits), measured on Fluid 1.8.5 and Paddle 2.6.2 (Executor.run of x * 2)
-MEASURED = [([-1, 1], [6], True), ([-1, 2], [6], True), ([-1, 1], [6, 1, 1], False), ([-1, 3, 1], [2, 3], True),
-            ([-1, 1, 1], [2], True), ([2, 1], [2], True), ([-1], [6, 1], False), ([-1, 4], [2, 4, 1], False),
-            ([3], [3, 1], False), ([1], [], False), ([-1, 4], [2, 5], False), ([3, 4], [2], False)]
+MEASURED = [
+    ([-1, 1], [6], True),
+    ([-1, 2], [6], True),
+    ([-1, 1], [6, 1, 1], False),
+    ([-1, 3, 1], [2, 3], True),
+    ([-1, 1, 1], [2], True),
+    ([2, 1], [2], True),
+    ([-1], [6, 1], False),
+    ([-1, 4], [2, 4, 1], False),
+    ([3], [3, 1], False),
+    ([1], [], False),
+    ([-1, 4], [2, 5], False),
+    ([3, 4], [2], False),
+]
 
 
 @pytest.mark.parametrize("declared,fed,fits", MEASURED, ids=[f"{d}<-{f}" for d, f, _ in MEASURED])
@@ -28,8 +40,8 @@ def test_fed_shapes_fit_as_in_fluid_and_paddle(declared, fed, fits):
         with pytest.raises(FeedError, match="'x': expected shape"):
             exe.run(main, feed={"x": value}, fetch_list=[doubled])
         return
-    out, = exe.run(main, feed={"x": value}, fetch_list=[doubled])
-    np.testing.assert_array_equal(out, 2 * value)        # as it is: the fed shape
+    (out,) = exe.run(main, feed={"x": value}, fetch_list=[doubled])
+    np.testing.assert_array_equal(out, 2 * value)  # as it is: the fed shape
 
 
 def test_a_number_fed_to_a_0d_variable_is_0d_and_to_others_shape_1():

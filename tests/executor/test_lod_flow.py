@@ -2,6 +2,7 @@
 fc, activations and sequence ops; fetches return LoDTensor with its LoD; a bad LoD or a plain
 tensor given to a sequence op is one clear error; 2 CPU devices split a LoD feed by whole
 sequences and end where 1 device ends."""
+
 import numpy as np
 import pytest
 
@@ -52,15 +53,18 @@ def test_two_level_lod_keeps_the_upper_level():
         x = fluid.layers.data("x", shape=[2], dtype="float32", lod_level=2)
         out = fluid.layers.sequence_pool(x, "sum")
     t = fluid.create_lod_tensor(np.ones((6, 2), "float32"), [[2, 1], [1, 2, 3]], fluid.CPUPlace())
-    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": t}, fetch_list=[out], return_numpy=False)
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": t}, fetch_list=[out], return_numpy=False)
     assert got.lod() == [[0, 2, 3]] and out.lod_level == 1
     np.testing.assert_array_equal(np.array(got)[:, 0], [1, 2, 3])
 
 
-@pytest.mark.parametrize("lod, message", [
-    ([[0, 3, 2, 5]], "ascending offsets"),
-    ([[0, 2, 4]], "lengths [2, 2] do not sum to 5"),
-])
+@pytest.mark.parametrize(
+    "lod, message",
+    [
+        ([[0, 3, 2, 5]], "ascending offsets"),
+        ([[0, 2, 4]], "lengths [2, 2] do not sum to 5"),
+    ],
+)
 def test_a_lod_that_does_not_fit_the_data_is_named(lod, message):
     main, startup, loss, *_ = _net()
     exe = fluid.Executor(fluid.CPUPlace())
@@ -88,8 +92,11 @@ def _train(devices, steps=6):
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
-    program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    program = (
+        main
+        if devices == 1
+        else fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    )
     for step in range(steps):
         exe.run(program, feed=_batch(step + 1), fetch_list=[loss], scope=scope)
     return [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
@@ -109,7 +116,7 @@ def test_parallel_fetch_merges_the_devices_lod():
     exe.run(startup, scope=scope)
     program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * 2)
     feed = _batch(3)
-    h, = exe.run(program, feed=feed, fetch_list=[hidden], scope=scope, return_numpy=False)
+    (h,) = exe.run(program, feed=feed, fetch_list=[hidden], scope=scope, return_numpy=False)
     assert h.lod() == feed["words"].lod()
 
 
@@ -137,6 +144,7 @@ def test_sequence_layers_round_trip():
 def test_dynamic_lstm_classifier_learns_and_two_devices_match_one():
     """A dynamic_lstm + sequence_pool classifier: the loss falls over training, and 2 CPU devices
     (sequences split whole) end with the parameters of 1 device."""
+
     def run(devices):
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 9
@@ -150,12 +158,18 @@ def test_dynamic_lstm_classifier_learns_and_two_devices_match_one():
             fluid.optimizer.Adam(0.05).minimize(loss)
         scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
         exe.run(startup, scope=scope)
-        program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+        program = (
+            main
+            if devices == 1
+            else fluid.CompiledProgram(main).with_data_parallel(
+                loss_name=loss.name, places=[fluid.CPUPlace()] * devices
+            )
+        )
         feed = _batch(11)
         feed["label"] = (np.asarray(feed["words"])[np.array(feed["words"].lod()[0][:-1])] % 3).astype("int64")
         losses = [float(np.mean(exe.run(program, feed=feed, fetch_list=[loss], scope=scope)[0])) for _ in range(30)]
         return losses, [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
+
     losses, one = run(1)
     assert losses[-1] < 0.3 * losses[0], losses
     _, two = run(2)

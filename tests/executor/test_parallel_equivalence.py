@@ -2,6 +2,7 @@
 end where one device with batch B ends (10 steps, 1e-5 relative), for both reduce strategies and
 each gradient scale strategy against its single-device equivalent; one device is bitwise the
 sequential Executor."""
+
 import functools
 
 import numpy as np
@@ -12,12 +13,16 @@ import pe_cli.fluid as fluid
 from parallel_nets import batch, build, has_lenet_layers, mlp, params, rel_err
 
 STEPS = 10
-BATCH = 12          # split evenly over 2, 3 and 4 devices
+BATCH = 12  # split evenly over 2, 3 and 4 devices
 LR = {"mlp": 0.1, "lenet": 0.05}
-C = 0.5             # the loss gradient fed under Customized
+C = 0.5  # the loss gradient fed under Customized
 
-MODELS = ["mlp", pytest.param("lenet", marks=pytest.mark.skipif(
-    not has_lenet_layers(), reason="conv2d/pool2d are not registered yet"))]
+MODELS = [
+    "mlp",
+    pytest.param(
+        "lenet", marks=pytest.mark.skipif(not has_lenet_layers(), reason="conv2d/pool2d are not registered yet")
+    ),
+]
 
 
 def feeds(model):
@@ -43,16 +48,17 @@ def parallel(model, devices, reduce, scale, optimizer="sgd"):
     bs = fluid.BuildStrategy()
     bs.reduce_strategy = getattr(fluid.BuildStrategy.ReduceStrategy, reduce)
     bs.gradient_scale_strategy = getattr(fluid.BuildStrategy.GradientScaleStrategy, scale)
-    pe = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
-                                                        places=[fluid.CPUPlace()] * devices)
+    pe = fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, build_strategy=bs, places=[fluid.CPUPlace()] * devices
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     for feed in feeds(model):
         if scale == "Customized":
             feed = dict(feed, **{loss.name + "@GRAD": np.array([C], "float32")})
-        losses, = exe.run(pe, feed=feed, fetch_list=[loss], scope=scope)
+        (losses,) = exe.run(pe, feed=feed, fetch_list=[loss], scope=scope)
         assert losses.shape == (devices,)
     out = params(main, scope)
-    for d in range(1, devices):         # every device ends with the same parameters
+    for d in range(1, devices):  # every device ends with the same parameters
         for name, value in out.items():
             np.testing.assert_array_equal(pe._engine.param_scopes[d].get_array(name), value)
     return out
@@ -113,13 +119,15 @@ def test_optimizer_state_with_reduce_and_all_reduce(optimizer):
         fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
         bs = fluid.BuildStrategy()
         bs.reduce_strategy = reduce
-        cp = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs,
-                                                            places=[fluid.CPUPlace()] * 3)
+        cp = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs, places=[fluid.CPUPlace()] * 3)
         exe = fluid.Executor(fluid.CPUPlace())
         for feed in feeds("mlp"):
             exe.run(cp, feed=feed, fetch_list=[loss], scope=scope)
-        results[reduce] = {v.name: np.array(scope.get_array(v.name)) for v in main.list_vars()
-                           if v.persistable and scope.get_array(v.name) is not None}
+        results[reduce] = {
+            v.name: np.array(scope.get_array(v.name))
+            for v in main.list_vars()
+            if v.persistable and scope.get_array(v.name) is not None
+        }
     want = sequential("mlp", lr, optimizer)
     for reduce, got in results.items():
         for name in want:
@@ -132,6 +140,7 @@ def test_optimizer_state_with_reduce_and_all_reduce(optimizer):
 def test_global_norm_clip_and_weight_decay(reduce):
     """Clipping by the global norm reads every gradient: under Reduce the per-gradient norms, computed
     on each owner, are broadcast before they are summed. Matches one device."""
+
     def run(devices):
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 3
@@ -139,19 +148,24 @@ def test_global_norm_clip_and_weight_decay(reduce):
             x = fluid.layers.data(name="x", shape=[8])
             label = fluid.layers.data(name="label", shape=[1], dtype="int64")
             loss = mlp(x, label)
-            fluid.optimizer.Momentum(learning_rate=0.5, momentum=0.9,
-                                     grad_clip=fluid.clip.GradientClipByGlobalNorm(0.1),
-                                     regularization=fluid.regularizer.L2Decay(0.01)).minimize(loss)
+            fluid.optimizer.Momentum(
+                learning_rate=0.5,
+                momentum=0.9,
+                grad_clip=fluid.clip.GradientClipByGlobalNorm(0.1),
+                regularization=fluid.regularizer.L2Decay(0.01),
+            ).minimize(loss)
         scope = fluid.Scope()
         exe = fluid.Executor(fluid.CPUPlace())
         exe.run(startup, scope=scope)
         bs = fluid.BuildStrategy()
         bs.reduce_strategy = reduce
-        cp = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs,
-                                                            places=[fluid.CPUPlace()] * devices)
+        cp = fluid.CompiledProgram(main).with_data_parallel(
+            loss.name, build_strategy=bs, places=[fluid.CPUPlace()] * devices
+        )
         for feed in feeds("mlp"):
             exe.run(cp, feed=feed, fetch_list=[loss], scope=scope)
         return params(main, scope)
+
     want, got = run(1), run(3)
     for name in want:
         assert rel_err(got[name], want[name]) <= 1e-5, name

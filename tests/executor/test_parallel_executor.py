@@ -1,5 +1,6 @@
 """ParallelExecutor and CompiledProgram.with_data_parallel as the seed documents state them: feeds,
 fetches, errors, scopes, parameter sharing, strategies."""
+
 import gc
 import threading
 import warnings
@@ -57,7 +58,7 @@ def test_dict_feed_is_split_with_the_remainder_on_the_last_devices(cpu2):
     pe = fluid.ParallelExecutor(False, main_program=main, scope=fluid.Scope())
     data = np.arange(6, dtype="float32").reshape(3, 2)
     means, xs = pe.run([m.name, x.name], feed={"x": data})
-    np.testing.assert_allclose(means, [data[:1].mean(), data[1:].mean()])   # [0] and [1, 2]
+    np.testing.assert_allclose(means, [data[:1].mean(), data[1:].mean()])  # [0] and [1, 2]
     np.testing.assert_array_equal(xs, data)
 
 
@@ -78,7 +79,7 @@ def test_feed_errors(cpu2):
         pe.run([m], feed=[{"x": two}, two])
     with pytest.raises(ValueError, match="feed must be a dict"):
         pe.run([m], feed=two)
-    (train, _, loss), scope = started()     # a training program takes no partial feed (Fluid's rule)
+    (train, _, loss), scope = started()  # a training program takes no partial feed (Fluid's rule)
     trainer = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=train, scope=scope)
     one = {name: value[:1] for name, value in batch().items()}
     with pytest.raises(ValueError, match="list of 1 dict.*2 devices"):
@@ -103,10 +104,10 @@ def test_an_inference_program_takes_a_partial_feed_and_returns_unmerged_values(c
     means, xs = exe.run(compiled, feed={"x": one}, fetch_list=[m, x])
     np.testing.assert_array_equal(means, [3.0])
     np.testing.assert_array_equal(xs, one)
-    means, = exe.run(compiled, feed=[{"x": one}], fetch_list=[m])
+    (means,) = exe.run(compiled, feed=[{"x": one}], fetch_list=[m])
     np.testing.assert_array_equal(means, [3.0])
     data = np.arange(6, dtype="float32").reshape(3, 2)
-    parts, = exe.run(compiled, feed={"x": data}, fetch_list=[x], return_merged=False)
+    (parts,) = exe.run(compiled, feed={"x": data}, fetch_list=[x], return_merged=False)
     assert isinstance(parts, list) and len(parts) == 2
     np.testing.assert_array_equal(np.concatenate(parts), data)
 
@@ -114,15 +115,15 @@ def test_an_inference_program_takes_a_partial_feed_and_returns_unmerged_values(c
 def test_fetch_is_concatenated_over_devices_and_return_numpy_false(cpu2):
     (main, _, loss), scope = started()
     pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope)
-    out, = pe.run([loss.name], feed=batch())
-    assert out.shape == (2,)                                 # a [1] loss from 2 devices, as Fluid
-    tensor, = pe.run([loss], feed=batch(), return_numpy=False)
+    (out,) = pe.run([loss.name], feed=batch())
+    assert out.shape == (2,)  # a [1] loss from 2 devices, as Fluid
+    (tensor,) = pe.run([loss], feed=batch(), return_numpy=False)
     assert isinstance(tensor, fluid.LoDTensor) and np.array(tensor).shape == (2,)
     with pytest.raises(PeError, match="cannot fetch 'fc_0.tmp_9'.*did you mean"):
         pe.run(["fc_0.tmp_9"], feed=batch())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        out, = pe.run([loss], feed_dict=batch())
+        (out,) = pe.run([loss], feed_dict=batch())
     assert out.shape == (2,) and any(issubclass(w.category, DeprecationWarning) for w in caught)
 
 
@@ -131,9 +132,8 @@ def test_lod_feed_is_split_by_sequences(cpu2):
     with fluid.program_guard(main, startup):
         words = fluid.layers.data(name="words", shape=[1], dtype="int64", lod_level=1)
     pe = fluid.ParallelExecutor(False, main_program=main, scope=fluid.Scope())
-    tensor = fluid.create_lod_tensor(np.arange(10).reshape(10, 1).astype("int64"), [[2, 3, 1, 4]],
-                                     fluid.CPUPlace())
-    out, = pe.run([words.name], feed={"words": tensor}, return_numpy=False)
+    tensor = fluid.create_lod_tensor(np.arange(10).reshape(10, 1).astype("int64"), [[2, 3, 1, 4]], fluid.CPUPlace())
+    (out,) = pe.run([words.name], feed={"words": tensor}, return_numpy=False)
     np.testing.assert_array_equal(np.array(out), np.arange(10).reshape(10, 1))
     assert out.recursive_sequence_lengths() == [[2, 3, 1, 4]]
     dev1 = pe._engine.exec_scopes[1].find_var("words").get_tensor()
@@ -148,11 +148,11 @@ def test_executor_after_parallel_executor_sees_the_trained_parameters(cpu2):
         pe.run([loss], feed=batch())
     after = params(main, scope)
     assert all(not np.array_equal(before[k], after[k]) for k in before)
-    for name, value in after.items():                        # device 1's copy is the same
+    for name, value in after.items():  # device 1's copy is the same
         np.testing.assert_array_equal(pe._engine.param_scopes[1].get_array(name), value)
     # the sequential Executor continues from there
     exe = fluid.Executor(fluid.CPUPlace())
-    loss_seq, = exe.run(main, feed=batch(), fetch_list=[loss], scope=scope)
+    (loss_seq,) = exe.run(main, feed=batch(), fetch_list=[loss], scope=scope)
     assert np.isfinite(loss_seq).all()
 
 
@@ -160,12 +160,12 @@ def test_parameters_replaced_in_the_global_scope_are_copied_to_the_devices_again
     (main, startup, loss), scope = started()
     pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope)
     pe.run([loss], feed=batch())
-    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)   # re-initialize (as a checkpoint load would)
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)  # re-initialize (as a checkpoint load would)
     fresh = fluid.Scope()
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=fresh)
     pe_fresh = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=fresh)
-    a, = pe.run([loss], feed=batch(seed=1))
-    b, = pe_fresh.run([loss], feed=batch(seed=1))
+    (a,) = pe.run([loss], feed=batch(seed=1))
+    (b,) = pe_fresh.run([loss], feed=batch(seed=1))
     np.testing.assert_array_equal(a, b)
 
 
@@ -179,17 +179,20 @@ def test_share_vars_from_test_executor_uses_the_trained_parameters(cpu2):
         test_exe.run([loss.name], feed=batch())
     for _ in range(3):
         train_exe.run([loss.name], feed=batch())
-    got, = test_exe.run([loss.name], feed=batch(seed=5))
+    (got,) = test_exe.run([loss.name], feed=batch(seed=5))
     # the same parameters through the sequential Executor, per device half of the batch
     data = batch(seed=5)
     exe = fluid.Executor(fluid.CPUPlace())
-    halves = [exe.run(test, feed={k: v[s] for k, v in data.items()}, fetch_list=[loss.name], scope=scope)[0]
-              for s in (slice(0, 6), slice(6, 12))]
+    halves = [
+        exe.run(test, feed={k: v[s] for k, v in data.items()}, fetch_list=[loss.name], scope=scope)[0]
+        for s in (slice(0, 6), slice(6, 12))
+    ]
     np.testing.assert_allclose(got, np.concatenate(halves), rtol=1e-6)
 
 
 def test_use_cuda_without_a_usable_backend_is_one_clear_line(monkeypatch):
     from pe_cli.kernels.cuda import runtime
+
     monkeypatch.setattr(runtime, "unavailable_reason", lambda: "no CUDA GPU was found")
     main, _, loss = build()
     with pytest.raises(PeError) as info:
@@ -212,9 +215,14 @@ def test_customized_loss_gradient_is_fed(cpu2):
         pe.run([loss], feed=batch())
     grad = np.array([0.5], "float32")
     data = batch()
-    pe.run([loss], feed=dict(data, **{loss.name + "@GRAD": grad}))     # a dict feed: given to every device
-    pe.run([loss], feed=[{"x": data["x"][:6], "label": data["label"][:6], loss.name + "@GRAD": grad},
-                         {"x": data["x"][6:], "label": data["label"][6:], loss.name + "@GRAD": grad}])
+    pe.run([loss], feed=dict(data, **{loss.name + "@GRAD": grad}))  # a dict feed: given to every device
+    pe.run(
+        [loss],
+        feed=[
+            {"x": data["x"][:6], "label": data["label"][:6], loss.name + "@GRAD": grad},
+            {"x": data["x"][6:], "label": data["label"][6:], loss.name + "@GRAD": grad},
+        ],
+    )
 
 
 def test_local_scopes_keep_temporaries_until_dropped(cpu2):
@@ -222,13 +230,13 @@ def test_local_scopes_keep_temporaries_until_dropped(cpu2):
     es = fluid.ExecutionStrategy()
     es.num_iteration_per_drop_scope = 2
     pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, exec_strategy=es, scope=scope)
-    tmp = main.global_block().ops[0].output_arg_names[0]         # fc_0's product, a temporary
-    assert pe._need_create_local_exe_scopes()                     # Fluid's private check: no run yet
+    tmp = main.global_block().ops[0].output_arg_names[0]  # fc_0's product, a temporary
+    assert pe._need_create_local_exe_scopes()  # Fluid's private check: no run yet
     pe.run([loss], feed=batch())
     assert not pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is not None for s in pe._engine.exec_scopes)
-    assert scope.find_var(tmp) is None                            # not in the global scope
-    pe.run([loss], feed=batch())                                  # 2nd run: dropped after it
+    assert scope.find_var(tmp) is None  # not in the global scope
+    pe.run([loss], feed=batch())  # 2nd run: dropped after it
     assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
     pe.run([loss], feed=batch())
@@ -236,7 +244,7 @@ def test_local_scopes_keep_temporaries_until_dropped(cpu2):
     pe.drop_local_exe_scopes()
     assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
-    assert scope.find_var(main.all_parameters()[0].name) is not None   # parameters stay
+    assert scope.find_var(main.all_parameters()[0].name) is not None  # parameters stay
 
 
 def test_a_temporary_read_before_it_is_written_comes_from_the_last_run(cpu2):
@@ -250,11 +258,11 @@ def test_a_temporary_read_before_it_is_written_comes_from_the_last_run(cpu2):
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
     pe = fluid.ParallelExecutor(False, main_program=main, scope=scope)
     for want in (1.0, 2.0, 3.0):
-        out, = pe.run([counter])
+        (out,) = pe.run([counter])
         np.testing.assert_array_equal(out, [want, want])
     assert np.array(pe._engine.exec_scopes[1].find_var("counter").get_tensor()).tolist() == [3.0]
-    pe.drop_local_exe_scopes()                         # back to the value in the global scope
-    out, = pe.run([counter])
+    pe.drop_local_exe_scopes()  # back to the value in the global scope
+    (out,) = pe.run([counter])
     np.testing.assert_array_equal(out, [1.0, 1.0])
 
 
@@ -262,8 +270,9 @@ def test_num_iteration_per_run(cpu2):
     (main, _, loss), scope = started()
     es = fluid.ExecutionStrategy()
     es.num_iteration_per_run = 3
-    fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, exec_strategy=es,
-                           scope=scope).run([loss], feed=batch())
+    fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, exec_strategy=es, scope=scope).run(
+        [loss], feed=batch()
+    )
     (main2, _, loss2), scope2 = started()
     pe = fluid.ParallelExecutor(False, loss_name=loss2.name, main_program=main2, scope=scope2)
     for _ in range(3):
@@ -299,8 +308,7 @@ def test_cpu_devices_update_each_parameter_once_with_the_numbers_of_all_reduce(c
         bs.fuse_all_reduce_ops = fused
         run_scope = fluid.Scope()
         fluid.Executor(fluid.CPUPlace()).run(startup, scope=run_scope)
-        pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs,
-                                    scope=run_scope)
+        pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs, scope=run_scope)
         updates = [n for n in pe._engine.graph.ops if n.op is not None and n.op.type == "sgd"]
         assert len(updates) == len(main.all_parameters()) * (2 if fused else 1)
         for step in range(3):
@@ -320,16 +328,16 @@ def test_compiled_program_with_data_parallel_places(monkeypatch):
     test_cp = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=train, places=[fluid.CPUPlace()] * 2)
     with pytest.raises(PeError, match="has not run yet"):
         exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
-    out, = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
+    (out,) = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
     assert out.shape == (2,) and train.device_count == 2
-    out, = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
+    (out,) = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
     assert out.shape == (2,)
     with pytest.raises(ValueError, match="scope of its first run"):
         exe.run(train, feed=batch(), fetch_list=[loss.name], scope=fluid.Scope())
     with pytest.raises(PeError, match="already"):
         train.with_data_parallel(loss_name=loss.name)
     # without with_data_parallel a CompiledProgram runs like its program
-    plain, = exe.run(fluid.CompiledProgram(test), feed=batch(), fetch_list=[loss.name], scope=scope)
+    (plain,) = exe.run(fluid.CompiledProgram(test), feed=batch(), fetch_list=[loss.name], scope=scope)
     assert plain.shape == (1,)
 
 
@@ -346,7 +354,7 @@ def test_compile_pins_scope_and_place_and_checks_share_vars_from():
         plain._compile(fluid.Scope(), fluid.CPUPlace())
     with pytest.raises(ValueError, match="different place"):
         plain._compile(scope, fluid.CUDAPlace(0))
-    with pytest.raises(ValueError, match="different scope"):      # a plain one too, as in Fluid
+    with pytest.raises(ValueError, match="different scope"):  # a plain one too, as in Fluid
         exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=fluid.Scope())
     exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=scope)
     not_parallel = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=fluid.CompiledProgram(main))
@@ -356,9 +364,9 @@ def test_compile_pins_scope_and_place_and_checks_share_vars_from():
     test_cp = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=train, places=[fluid.CPUPlace()])
     with pytest.raises(ValueError, match="no variable to share"):
         test_cp._compile(scope, fluid.CPUPlace())
-    train_loss, = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
+    (train_loss,) = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
     assert not test_cp._compiled
-    test_loss, = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
+    (test_loss,) = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
     assert test_loss.shape == (1,) and np.isfinite(test_loss).all()
 
 

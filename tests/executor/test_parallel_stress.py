@@ -1,5 +1,6 @@
 """The threaded executor under load: many iterations on 4 devices with 8 threads never hang and
 always give the same bits; a failing op stops the run cleanly and quickly."""
+
 import faulthandler
 import sys
 import time
@@ -31,8 +32,9 @@ def train(reduce, data):
     bs.reduce_strategy = reduce
     es.num_threads = THREADS
     es.num_iteration_per_drop_scope = 7
-    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs, exec_strategy=es,
-                                                        places=[fluid.CPUPlace()] * DEVICES)
+    pe = fluid.CompiledProgram(main).with_data_parallel(
+        loss.name, build_strategy=bs, exec_strategy=es, places=[fluid.CPUPlace()] * DEVICES
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     losses = [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(ITERATIONS)]
     pe._engine.close()
@@ -53,7 +55,7 @@ def test_many_iterations_never_hang_and_always_give_the_same_bits(watchdog):
         np.testing.assert_array_equal(losses, want_losses)
         for name, value in want.items():
             np.testing.assert_array_equal(got[name], value)
-    for name, value in first["AllReduce"][0].items():    # the two strategies agree closely too
+    for name, value in first["AllReduce"][0].items():  # the two strategies agree closely too
         np.testing.assert_allclose(first["Reduce"][0][name], value, rtol=1e-5, atol=1e-6)
 
 
@@ -63,8 +65,9 @@ def failing_executor(threads=THREADS):
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
     es = fluid.ExecutionStrategy()
     es.num_threads = threads
-    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, exec_strategy=es,
-                                                        places=[fluid.CPUPlace()] * DEVICES)
+    pe = fluid.CompiledProgram(main).with_data_parallel(
+        loss.name, exec_strategy=es, places=[fluid.CPUPlace()] * DEVICES
+    )
     return main, loss, scope, pe
 
 
@@ -75,7 +78,7 @@ def test_an_op_failing_in_a_worker_is_a_clean_error_in_the_caller(watchdog):
     exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
     before = params(main, scope)
     bad = {k: v.copy() for k, v in good.items()}
-    bad["label"][-1] = 99                     # a class id past the 4 classes: the loss kernel fails
+    bad["label"][-1] = 99  # a class id past the 4 classes: the loss kernel fails
     start = time.perf_counter()
     with pytest.raises(OpError) as info:
         exe.run(pe, feed=bad, fetch_list=[loss], scope=scope)
@@ -83,16 +86,16 @@ def test_an_op_failing_in_a_worker_is_a_clean_error_in_the_caller(watchdog):
     error = info.value
     message = str(error)
     assert error.op is not None and error.op.type == "softmax_with_cross_entropy"
-    assert "softmax_with_cross_entropy" in message and "CPUPlace(3)" in message    # the last device got it
-    assert "parallel_nets.py:" in message                                         # where it was built
-    assert "99" in message                                                        # what went wrong
-    for name, value in before.items():        # a failed run changes no parameter
+    assert "softmax_with_cross_entropy" in message and "CPUPlace(3)" in message  # the last device got it
+    assert "parallel_nets.py:" in message  # where it was built
+    assert "99" in message  # what went wrong
+    for name, value in before.items():  # a failed run changes no parameter
         np.testing.assert_array_equal(scope.get_array(name), value)
     # the executor still works, and gives what it would have given without the failed run
-    after, = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
+    (after,) = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
     main2, loss2, scope2, pe2 = failing_executor()
     for _ in range(2):
-        want, = exe.run(pe2, feed=good, fetch_list=[loss2], scope=scope2)
+        (want,) = exe.run(pe2, feed=good, fetch_list=[loss2], scope=scope2)
     np.testing.assert_array_equal(after, want)
 
 

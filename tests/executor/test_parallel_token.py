@@ -2,6 +2,7 @@
 nodes, take turns holding the token and let it go around heavy nodes, found by timing the first runs.
 Which thread runs a node, and when, never changes what it computes: the same bits whatever the split,
 and failures stay clean."""
+
 import faulthandler
 import sys
 import time
@@ -47,8 +48,9 @@ def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITER
     bs, es = fluid.BuildStrategy(), fluid.ExecutionStrategy()
     bs.reduce_strategy = reduce
     es.num_threads = threads
-    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs, exec_strategy=es,
-                                                        places=[fluid.CPUPlace()] * devices)
+    pe = fluid.CompiledProgram(main).with_data_parallel(
+        loss.name, build_strategy=bs, exec_strategy=es, places=[fluid.CPUPlace()] * devices
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     losses = [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(iterations)]
     schedules = list(pe._engine._schedules.values())
@@ -59,7 +61,7 @@ def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITER
 @pytest.mark.parametrize("reduce", ["AllReduce", "Reduce"])
 def test_every_node_heavy_gives_the_bits_of_one_thread(reduce, every_node_heavy, watchdog):
     data = [batch(n=16, seed=i) for i in range(3)]
-    want, want_losses, _ = train(reduce, data, threads=1)           # one worker: no token, no overlap
+    want, want_losses, _ = train(reduce, data, threads=1)  # one worker: no token, no overlap
     for _ in range(3):
         got, losses, schedules = train(reduce, data)
         assert all(all(s.heavy) for s in schedules)
@@ -70,11 +72,12 @@ def test_every_node_heavy_gives_the_bits_of_one_thread(reduce, every_node_heavy,
 
 def test_calibration_marks_the_long_nodes():
     data = [batch("lenet", n=8, seed=0)]
-    _, _, (schedule,) = train("AllReduce", data, devices=2, model="lenet",
-                              iterations=parallel_scheduler.CALIBRATION_RUNS + 1)
+    _, _, (schedule,) = train(
+        "AllReduce", data, devices=2, model="lenet", iterations=parallel_scheduler.CALIBRATION_RUNS + 1
+    )
     assert not schedule.calibrating()
     timed = [t for t in schedule.seconds if t != float("inf")]
-    assert len(timed) == len(schedule.nodes)              # every node was timed
+    assert len(timed) == len(schedule.nodes)  # every node was timed
     assert schedule.heavy == [t >= parallel_scheduler.HEAVY_SECONDS for t in schedule.seconds]
 
 
@@ -85,7 +88,7 @@ def test_a_failing_heavy_node_is_a_clean_error(every_node_heavy, watchdog):
     pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, places=[fluid.CPUPlace()] * DEVICES)
     exe = fluid.Executor(fluid.CPUPlace())
     good = batch(n=16)
-    exe.run(pe, feed=good, fetch_list=[loss], scope=scope)      # calibrates: every node heavy from now on
+    exe.run(pe, feed=good, fetch_list=[loss], scope=scope)  # calibrates: every node heavy from now on
     before = params(main, scope)
     bad = {k: v.copy() for k, v in good.items()}
     bad["label"][:] = 99
@@ -99,7 +102,7 @@ def test_a_failing_heavy_node_is_a_clean_error(every_node_heavy, watchdog):
     # nobody kept the token (a worker may still be on its way to park: the caller does not wait for it)
     assert pe._engine._pool._token.acquire(timeout=1)
     pe._engine._pool._token.release()
-    out, = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
+    (out,) = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
     assert np.isfinite(out).all()
     pe._engine.close()
 
@@ -122,7 +125,7 @@ def test_workers_join_once_and_stay_parked_between_runs(every_node_heavy, watchd
     token_threads.submit = lambda task: (started.append(task), submit(task))
     losses += [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(1, 8)]
     assert 1 <= token_threads.workers <= DEVICES - 1
-    assert len(started) <= token_threads.workers      # joined once (the first run may have started some)
+    assert len(started) <= token_threads.workers  # joined once (the first run may have started some)
     deadline = time.monotonic() + 5
     while token_threads.parked < token_threads.workers and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -134,7 +137,7 @@ def test_workers_join_once_and_stay_parked_between_runs(every_node_heavy, watchd
     deadline = time.monotonic() + 5
     while token_threads.workers and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert token_threads.workers == 0                 # close() sends the parked workers home
+    assert token_threads.workers == 0  # close() sends the parked workers home
 
 
 def test_a_run_takes_turns_on_no_more_threads_than_the_free_cores(every_node_heavy, monkeypatch, watchdog):
@@ -147,7 +150,7 @@ def test_a_run_takes_turns_on_no_more_threads_than_the_free_cores(every_node_hea
     monkeypatch.setenv("PE_NUM_THREADS", "2")
     threads.refresh()
     monkeypatch.setattr(threads, "_taken_by_others", lambda: 1)
-    assert threads.run_threads(DEVICES) == DEVICES      # (no run yet: nothing read)
+    assert threads.run_threads(DEVICES) == DEVICES  # (no run yet: nothing read)
     main, startup, loss = build("mlp", lr=0.05)
     scope = fluid.Scope()
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)

@@ -3,6 +3,7 @@ after every device's readers of it, and the update writes the scope's array in p
 else holds it (a 100,000-row embedding table is not copied every step). The numbers are those of
 the fused all-reduce graph, where every device updates its own copy (in place only once the copies
 are the device's own)."""
+
 import numpy as np
 import pytest
 
@@ -29,8 +30,10 @@ def batches(steps, n=8):
     for _ in range(steps):
         lengths = rng.integers(1, 4, n).tolist()
         ids = rng.integers(0, VOCAB, (sum(lengths), 1)).astype("int64")
-        yield {"ids": fluid.create_lod_tensor(ids, [lengths], fluid.CPUPlace()),
-               "label": rng.integers(0, 2, (n, 1)).astype("int64")}
+        yield {
+            "ids": fluid.create_lod_tensor(ids, [lengths], fluid.CPUPlace()),
+            "label": rng.integers(0, 2, (n, 1)).astype("int64"),
+        }
 
 
 def train(fused, steps=4, hold=False):
@@ -40,25 +43,26 @@ def train(fused, steps=4, hold=False):
     strategy = fluid.BuildStrategy()
     strategy.fuse_all_reduce_ops = fused
     compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2
+    )
     exe, table = fluid.Executor(fluid.CPUPlace()), "embedding_0.w_0"
     kept, same = [], []
     for batch in batches(steps):
-        before = id(scope.get_array(table))   # (a reference held here would keep the update from writing it)
+        before = id(scope.get_array(table))  # (a reference held here would keep the update from writing it)
         if hold:
             array = scope.get_array(table)
             kept.append((array, array.copy()))
             del array
         exe.run(compiled, feed=batch, fetch_list=[loss.name], scope=scope)
-        same.append(id(scope.get_array(table)) == before)   # both arrays live during a copying update
+        same.append(id(scope.get_array(table)) == before)  # both arrays live during a copying update
     return {p.name: np.array(scope.get_array(p.name)) for p in main.all_parameters()}, same, kept
 
 
 def test_an_owned_update_writes_the_table_in_place_with_the_numbers_of_every_device_updating():
     shared, same, _ = train(fused=False)
-    assert same[1:] == [True] * 3            # after the first step, no step copies the table
+    assert same[1:] == [True] * 3  # after the first step, no step copies the table
     copies, same_fused, _ = train(fused=True)
-    assert same_fused[0] is False    # every device updates its copy: the first, one array all read, is not written
+    assert same_fused[0] is False  # every device updates its copy: the first, one array all read, is not written
     for name, value in shared.items():
         np.testing.assert_array_equal(value, copies[name])
 

@@ -1,6 +1,7 @@
 """Executor.run(use_prune=True) and optimize ops in the fetch list (what minimize returns): only the
 named optimizer updates its parameters; the pruned program is made once per program, feeds and
 fetches; a run that fails has created the persistables it writes, as in Fluid."""
+
 import numpy as np
 import pytest
 
@@ -14,8 +15,9 @@ def _net():
         x2 = fluid.data(name="x2", shape=[None, 2], dtype="float32")
         losses = []
         for i, x in enumerate((x1, x2)):
-            y = fluid.layers.fc(x, size=1, param_attr=fluid.ParamAttr(
-                name=f"w{i}", initializer=fluid.initializer.Constant(1.0)))
+            y = fluid.layers.fc(
+                x, size=1, param_attr=fluid.ParamAttr(name=f"w{i}", initializer=fluid.initializer.Constant(1.0))
+            )
             loss = fluid.layers.mean(y)
             loss.persistable = True
             losses.append(loss)
@@ -35,9 +37,9 @@ def test_optimize_ops_in_fetch_list_run_only_that_optimizer():
         exe.run(startup)
         for _ in range(3):
             exe.run(main, feed={"x1": np.ones((2, 2), "float32")}, fetch_list=[loss1.name, train1])
-    assert len(calls) == 1                                       # cached
+    assert len(calls) == 1  # cached
     assert not np.allclose(np.array(scope.find_var("w0").get_tensor()), 1.0)
-    assert np.allclose(np.array(scope.find_var("w1").get_tensor()), 1.0)    # the other optimizer did not run
+    assert np.allclose(np.array(scope.find_var("w1").get_tensor()), 1.0)  # the other optimizer did not run
     assert scope.find_var(loss2.name) is None
 
 
@@ -57,8 +59,9 @@ def test_fetch_list_items_are_checked():
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
-        got = exe.run(main, feed={"x1": np.ones((2, 2), "float32"), "x2": np.ones((2, 2), "float32")},
-                      fetch_list=[(loss1, "w0")])               # a tuple of fetches is flattened
+        got = exe.run(
+            main, feed={"x1": np.ones((2, 2), "float32"), "x2": np.ones((2, 2), "float32")}, fetch_list=[(loss1, "w0")]
+        )  # a tuple of fetches is flattened
     assert len(got) == 2 and got[1].shape == (2, 1)
     forward_op = main.global_block().ops[0]
     with pytest.raises(TypeError, match="not an optimize_op"):
@@ -79,6 +82,6 @@ def test_a_compiled_program_is_pruned_from_the_program_it_was_made_of(monkeypatc
             assert np.isfinite(exe.run(single, feed=feed, fetch_list=fetch)[0]).all()
         parallel = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss1.name)
         exe.run(parallel, feed=feed, fetch_list=[loss1, train1])
-        exe.run(parallel, feed=feed, fetch_list=[loss1, train1])          # the same pruning: cached
+        exe.run(parallel, feed=feed, fetch_list=[loss1, train1])  # the same pruning: cached
         with pytest.raises(Exception, match="prunes a CompiledProgram once"):
             exe.run(parallel, feed=feed, fetch_list=[loss2, train2])

@@ -3,6 +3,7 @@ onnx_vocabularies.py): the default ``space_punct`` and regex patterns rewritten 
 tokens pe's own tokenizers (data/vocabulary.py) find, on a random sample of all of Unicode in
 several contexts and on hostile texts; the patterns RE2 would run otherwise stay outside, naming
 why. (docs/ONNX.md reports the full sweep of every code point.)"""
+
 import re
 
 import numpy as np
@@ -15,9 +16,27 @@ from pe_cli.export.onnx_regex import NotInGraph, re2_pattern
 onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
 ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
 
-HOSTILE = ["", " ", "match. match! match", "Café, naïve; Straße", "a_b __init__ x²y ١٢٣ 3.14", "e\u0301t\u00e9",
-           "日本語のテキスト", "👍🏽 ok", "tab\tnl\nnbsp\u00a0em\u2003nel\u0085end", "\x00\x01\x7f", "don't-stop",
-           "σας ΣΑΣ", "\u0130stanbul", "\u212a", "ǅ ǆ Ǆ", "a" * 300, "!" * 50, "\ufeffbom", "\U0010fffd\U000e0001"]
+HOSTILE = [
+    "",
+    " ",
+    "match. match! match",
+    "Café, naïve; Straße",
+    "a_b __init__ x²y ١٢٣ 3.14",
+    "e\u0301t\u00e9",
+    "日本語のテキスト",
+    "👍🏽 ok",
+    "tab\tnl\nnbsp\u00a0em\u2003nel\u0085end",
+    "\x00\x01\x7f",
+    "don't-stop",
+    "σας ΣΑΣ",
+    "\u0130stanbul",
+    "\u212a",
+    "ǅ ǆ Ǆ",
+    "a" * 300,
+    "!" * 50,
+    "\ufeffbom",
+    "\U0010fffd\U000e0001",
+]
 
 
 def _tokenize(pattern, texts, locale=None):
@@ -27,11 +46,20 @@ def _tokenize(pattern, texts, locale=None):
     if locale:
         nodes.append(helper.make_node("StringNormalizer", ["x"], ["low"], case_change_action="LOWER", locale=locale))
         source = "low"
-    nodes.append(helper.make_node("Tokenizer", [source], ["y"], domain="com.microsoft", mark=0, mincharnum=1,
-                                  pad_value="", tokenexp=pattern))
-    graph = helper.make_graph(nodes, "t", [helper.make_tensor_value_info("x", proto.STRING, ["N"])],
-                              [helper.make_tensor_value_info("y", proto.STRING, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+    nodes.append(
+        helper.make_node(
+            "Tokenizer", [source], ["y"], domain="com.microsoft", mark=0, mincharnum=1, pad_value="", tokenexp=pattern
+        )
+    )
+    graph = helper.make_graph(
+        nodes,
+        "t",
+        [helper.make_tensor_value_info("x", proto.STRING, ["N"])],
+        [helper.make_tensor_value_info("y", proto.STRING, None)],
+    )
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+    )
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     rows = session.run(None, {"x": np.array(texts, dtype=object)})[0]
     return [[t for t in row if t] for row in rows] if rows.shape[-1] else [[] for _ in texts]
@@ -55,16 +83,38 @@ def test_lowercasing_in_the_graph_matches_python_but_for_two_characters():
     assert differ == {"σας ΣΑΣ", "\u0130stanbul"}
 
 
-@pytest.mark.parametrize("pattern", [r"[a-z]+", r"[a-z]+(?:'[a-z]+)?", r"\d+(?:\.\d+)?", r"\w+(?:-\w+)*", r"\S+",
-                                     r"#\w+", r"(?i)[a-zß]+", r"(?s)x.", r"(?m)^\w+", r"\W", r"[^\W\d]+", r"x(?:a|)"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"[a-z]+",
+        r"[a-z]+(?:'[a-z]+)?",
+        r"\d+(?:\.\d+)?",
+        r"\w+(?:-\w+)*",
+        r"\S+",
+        r"#\w+",
+        r"(?i)[a-zß]+",
+        r"(?s)x.",
+        r"(?m)^\w+",
+        r"\W",
+        r"[^\W\d]+",
+        r"x(?:a|)",
+    ],
+)
 def test_a_regex_pattern_in_the_graph_finds_pes_tokens(pattern):
     texts = HOSTILE + ["#tag #Ünï x\ny", "line\nnext\n", "3.14.15 1e5 -2", "SS ß ẞ K k", "xa x"]
     assert _tokenize(re2_pattern(pattern), texts) == [[m.group() for m in re.finditer(pattern, t)] for t in texts]
 
 
-@pytest.mark.parametrize("pattern, why", [(r"[a-z]+?", "lazy"), (r"x(?:|a)", "alternative that can match nothing"),
-                                          (r"a$", "\\$ without \\(\\?m\\)"),
-                                          (r"\bx", "\\\\b"), (r"ba{0,2000}", "above RE2's 1000")])
+@pytest.mark.parametrize(
+    "pattern, why",
+    [
+        (r"[a-z]+?", "lazy"),
+        (r"x(?:|a)", "alternative that can match nothing"),
+        (r"a$", "\\$ without \\(\\?m\\)"),
+        (r"\bx", "\\\\b"),
+        (r"ba{0,2000}", "above RE2's 1000"),
+    ],
+)
 def test_a_pattern_re2_runs_otherwise_stays_outside(pattern, why):
     with pytest.raises(NotInGraph, match=why):
         re2_pattern(pattern)

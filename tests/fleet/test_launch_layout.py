@@ -1,5 +1,6 @@
 """`pe launch` with paddle.distributed.launch's flags (issue 58, item 2): which trainers a node
 starts, their endpoints and environment, and the one-line errors for flags that cannot work."""
+
 import os
 
 import pytest
@@ -24,18 +25,28 @@ def test_several_nodes_each_starts_its_share_and_paddlecloud_names_them():
     lay = layout(2, 0, "10.0.0.1,10.0.0.2", "10.0.0.2", 6170)
     assert lay.first_trainer == 2 and lay.nodes == 2
     assert lay.trainer_endpoints == ["10.0.0.1:6170", "10.0.0.1:6171", "10.0.0.2:6170", "10.0.0.2:6171"]
-    cloud = layout(1, 0, "127.0.0.1", "127.0.0.1", 6170, use_paddlecloud=True,
-                   env={"PADDLE_TRAINERS": "10.0.0.1,10.0.0.2", "POD_IP": "10.0.0.1", "PADDLE_PORT": "9000"})
+    cloud = layout(
+        1,
+        0,
+        "127.0.0.1",
+        "127.0.0.1",
+        6170,
+        use_paddlecloud=True,
+        env={"PADDLE_TRAINERS": "10.0.0.1,10.0.0.2", "POD_IP": "10.0.0.1", "PADDLE_PORT": "9000"},
+    )
     assert cloud.trainer_endpoints == ["10.0.0.1:9000", "10.0.0.2:9000"] and cloud.first_trainer == 0
 
 
-@pytest.mark.parametrize("args, said", [
-    ((3, 0, "127.0.0.1", "127.0.0.1", 6170, "0,1"), "--selected_gpus names 2"),
-    ((1, 0, "10.0.0.1,10.0.0.2", "10.0.0.3", 6170), "--node_ip 10.0.0.3 is not one of"),
-    ((1, 1, "10.0.0.1,10.0.0.2", "10.0.0.1", 6170), "--pservers runs on one node"),
-    ((1, 0, "", "127.0.0.1", 6170), "--cluster_node_ips is empty"),
-    ((1, 0, "127.0.0.1", "127.0.0.1", 65535), "--started_port 65535"),
-])
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        ((3, 0, "127.0.0.1", "127.0.0.1", 6170, "0,1"), "--selected_gpus names 2"),
+        ((1, 0, "10.0.0.1,10.0.0.2", "10.0.0.3", 6170), "--node_ip 10.0.0.3 is not one of"),
+        ((1, 1, "10.0.0.1,10.0.0.2", "10.0.0.1", 6170), "--pservers runs on one node"),
+        ((1, 0, "", "127.0.0.1", 6170), "--cluster_node_ips is empty"),
+        ((1, 0, "127.0.0.1", "127.0.0.1", 65535), "--started_port 65535"),
+    ],
+)
 def test_flags_that_cannot_work_are_one_line_errors(args, said):
     with pytest.raises(PeError, match=said):
         layout(*args)

@@ -9,6 +9,7 @@ joined by commas), not from the environment.
 
 Worker 0 (or the local run) saves the persistables with fleet.save_persistables (fluid.io's with
 --local) and the inference model into OUT_DIR/infer."""
+
 import os
 import sys
 
@@ -19,7 +20,7 @@ from paddle.fluid.incubate.fleet.collective import DistributedStrategy, fleet
 
 out_dir = sys.argv[1]
 local = "--local" in sys.argv
-given = sys.argv[sys.argv.index("--given") + 1:] if "--given" in sys.argv else None
+given = sys.argv[sys.argv.index("--given") + 1 :] if "--given" in sys.argv else None
 
 main, startup = fluid.Program(), fluid.Program()
 main.random_seed = startup.random_seed = 3
@@ -31,8 +32,11 @@ with fluid.program_guard(main, startup):
     loss = fluid.layers.mean(fluid.layers.cross_entropy(predict, y))
     optimizer = fluid.optimizer.Momentum(0.1, momentum=0.9)
     if not local:
-        fleet.init(role_maker.UserDefinedCollectiveRoleMaker(int(given[0]), given[1].split(",")) if given
-                   else role_maker.PaddleCloudRoleMaker(is_collective=True))
+        fleet.init(
+            role_maker.UserDefinedCollectiveRoleMaker(int(given[0]), given[1].split(","))
+            if given
+            else role_maker.PaddleCloudRoleMaker(is_collective=True)
+        )
         optimizer = fleet.distributed_optimizer(optimizer, DistributedStrategy())
     optimizer.minimize(loss)
 
@@ -44,7 +48,7 @@ rng = np.random.default_rng(1)
 for step in range(10):
     xs = rng.normal(size=(8, 6)).astype("float32")
     ys = rng.integers(0, 3, size=(8, 1)).astype("int64")
-    value, = exe.run(program, feed={"x": xs[rows], "y": ys[rows]}, fetch_list=[loss])
+    (value,) = exe.run(program, feed={"x": xs[rows], "y": ys[rows]}, fetch_list=[loss])
     print(f"step {step}: loss {float(np.mean(value)):.6f}")
 if local:
     fluid.io.save_persistables(exe, out_dir, main)

@@ -11,6 +11,7 @@ MODE is sync or async. Trainer i trains on DATA_DIR/part-i (fleet.split_files of
 inference model into OUT_DIR/infer (fleet.save_inference_model); train_from_dataset prints the
 losses (fetch_info), for CTR_PASSES passes over the files (default 1). --given: the role from UserDefinedRoleMaker (ROLE pserver or trainer, its
 index, the number of trainers, the servers' ip:port joined by commas), not from the environment."""
+
 import glob
 import os
 import sys
@@ -23,16 +24,22 @@ from paddle.fluid.incubate.fleet.parameter_server.distribute_transpiler.distribu
 SLOTS, VOCAB, EMB, DENSE, BATCH = 3, 50, 4, 4, 8
 data_dir, out_dir, mode = sys.argv[1:4]
 local = "--local" in sys.argv
-given = sys.argv[sys.argv.index("--given") + 1:] if "--given" in sys.argv else None
+given = sys.argv[sys.argv.index("--given") + 1 :] if "--given" in sys.argv else None
 
 
 def ctr_dnn():
     sparse = [fluid.layers.data(name=f"C{i}", shape=[1], dtype="int64", lod_level=1) for i in range(SLOTS)]
     dense = fluid.layers.data(name="dense_input", shape=[DENSE], dtype="float32")
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-    embs = [fluid.layers.sequence_pool(fluid.layers.embedding(
-        s, size=[VOCAB, EMB], is_sparse=True, param_attr=fluid.ParamAttr(name="SparseFeatFactors")), "sum")
-        for s in sparse]
+    embs = [
+        fluid.layers.sequence_pool(
+            fluid.layers.embedding(
+                s, size=[VOCAB, EMB], is_sparse=True, param_attr=fluid.ParamAttr(name="SparseFeatFactors")
+            ),
+            "sum",
+        )
+        for s in sparse
+    ]
     hidden = fluid.layers.concat(embs + [dense], axis=1)
     for i, size in enumerate((16, 8)):
         hidden = fluid.layers.fc(hidden, size, act="relu", name=f"fc{i}")
@@ -49,12 +56,14 @@ with fluid.program_guard(main, startup):
     if not local:
         if given:
             role = role_maker.Role.SERVER if given[0] == "pserver" else role_maker.Role.WORKER
-            fleet.init(role_maker.UserDefinedRoleMaker(current_id=int(given[1]), role=role, worker_num=int(given[2]),
-                                                       server_endpoints=given[3].split(",")))
+            fleet.init(
+                role_maker.UserDefinedRoleMaker(
+                    current_id=int(given[1]), role=role, worker_num=int(given[2]), server_endpoints=given[3].split(",")
+                )
+            )
         else:
             fleet.init(role_maker.PaddleCloudRoleMaker())
-        strategy = (StrategyFactory.create_sync_strategy() if mode == "sync"
-                    else StrategyFactory.create_async_strategy())
+        strategy = StrategyFactory.create_sync_strategy() if mode == "sync" else StrategyFactory.create_async_strategy()
         optimizer = fleet.distributed_optimizer(optimizer, strategy)
     optimizer.minimize(loss)
 

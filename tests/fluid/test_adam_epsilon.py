@@ -2,6 +2,7 @@
 does, ``lr_t * m / (sqrt(v) + eps)``; ``paddle.optimizer.Adam`` and a run config's ``adam`` as
 Paddle 2.x does, ``eps * sqrt(1 - beta2^t)`` in that form. With eps 0.1, lr 1 and a gradient of 1,
 one step moves the weight by -0.240 on Fluid's form and -0.909 on 2.x's."""
+
 import numpy as np
 import pytest
 
@@ -17,8 +18,7 @@ def _one_step(make_optimizer_):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = layers.data("x", shape=[1], dtype="float64", append_batch_size=False)
-        w = layers.create_parameter([1], "float64", name="w",
-                                    default_initializer=fluid.initializer.Constant(0.0))
+        w = layers.create_parameter([1], "float64", name="w", default_initializer=fluid.initializer.Constant(0.0))
         loss = layers.reduce_sum(layers.elementwise_mul(w, x))
         make_optimizer_().minimize(loss)
     scope = fluid.Scope()
@@ -59,9 +59,11 @@ def test_run_config_adam_keeps_paddle_2_form():
 def test_lamb_moments_fluid_form_and_paddle_2_form():
     """Fluid 1.8's lamb takes the moments as they are; paddle.optimizer.Lamb and a run config's lamb
     bias-correct them (Paddle 2.x): the lamb op's attribute says which (tests/ops checks both forms)."""
-    for make, corrected in ((lambda: fluid.optimizer.Lamb(learning_rate=1.0), False),
-                            (lambda: paddle.optimizer.Lamb(learning_rate=1.0), True),
-                            (lambda: _run_config_optimizer({"type": "lamb", "learning_rate": 1.0}), True)):
+    for make, corrected in (
+        (lambda: fluid.optimizer.Lamb(learning_rate=1.0), False),
+        (lambda: paddle.optimizer.Lamb(learning_rate=1.0), True),
+        (lambda: _run_config_optimizer({"type": "lamb", "learning_rate": 1.0}), True),
+    ):
         main = fluid.Program()
         with fluid.program_guard(main, fluid.Program()):
             w = layers.create_parameter([2], "float64", name="w")

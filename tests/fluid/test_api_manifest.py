@@ -3,6 +3,7 @@ from the wheel (tests/data/fluid-1.8.5-api.json) resolves; each is implemented o
 custom C++ op libraries, refuses in one line; implemented callables take Fluid's parameters in
 Fluid's order, pe-only ones after them and keyword-only. tools/api_manifest.py prints the same
 measure with the missing names per module."""
+
 import importlib.util
 import os
 
@@ -22,8 +23,10 @@ def measured():
 def test_every_name_is_implemented_or_refused(measured):
     tool, result = measured
     missing = {m: names for m, names in result["missing"].items() if names}
-    print(f"{len(result['implemented'])} implemented, {len(result['refused'])} refused, "
-          f"{sum(len(v) for v in missing.values())} missing")
+    print(
+        f"{len(result['implemented'])} implemented, {len(result['refused'])} refused, "
+        f"{sum(len(v) for v in missing.values())} missing"
+    )
     assert missing == {}
     assert sorted(result["refused"]) == sorted(f"{m}.{n}" for m, names in tool.REFUSED.items() for n in names)
 

@@ -1,6 +1,7 @@
 """The ring collective ops Fluid registers (c_gen_nccl_id, c_comm_init, c_broadcast, c_allreduce_sum,
 c_sync_*), in a program of one process: the set-up ops do nothing, the others give X as it is; a ring
 of several trainers is refused with a clear error (pe all-reduces through CompiledProgram and fleet)."""
+
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ def test_a_ring_of_one_process_gives_x_as_it_is(place):
     exe = fluid.Executor(place)
     exe.run(startup)
     x = np.arange(6, dtype="float32").reshape(2, 3)
-    out, = exe.run(main, feed={"x": x}, fetch_list=[y])
+    (out,) = exe.run(main, feed={"x": x}, fetch_list=[y])
     np.testing.assert_array_equal(out, 2 * x)
 
 

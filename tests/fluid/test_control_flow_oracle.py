@@ -7,6 +7,7 @@ paddlepaddle==1.8.5): the same programs, initial weights and batches replayed on
   parameter's gradient equal Fluid's.
 - fluid.layers' learning-rate schedules, built from Fluid's ops: the rate at each of 12 runs equals
   Fluid's (float32: 1 unit in the last place where pe's exp, cos and pow round otherwise)."""
+
 import importlib.util
 import json
 import os
@@ -17,8 +18,9 @@ import pytest
 import pe_cli.fluid as fluid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location("fluid_control_flow_oracle",
-                                               os.path.join(ROOT, "tools", "fluid_control_flow_oracle.py"))
+_spec = importlib.util.spec_from_file_location(
+    "fluid_control_flow_oracle", os.path.join(ROOT, "tools", "fluid_control_flow_oracle.py")
+)
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
@@ -42,5 +44,6 @@ def test_dynamic_rnn_trains_as_fluids(dynamic_rnn):
 
 @pytest.mark.parametrize("name", sorted(oracle.LR_SCHEDULES))
 def test_learning_rate_schedules_give_fluids_rates_step_by_step(name):
-    np.testing.assert_allclose(oracle.run_lr_schedule(fluid, name), RECORDED["lr_schedules"][name], rtol=2e-7,
-                               err_msg=name)
+    np.testing.assert_allclose(
+        oracle.run_lr_schedule(fluid, name), RECORDED["lr_schedules"][name], rtol=2e-7, err_msg=name
+    )

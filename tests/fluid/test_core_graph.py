@@ -1,5 +1,6 @@
 """core.Graph: the IR graph of a program's global block (op and variable nodes, SSA values,
 attributes), and CompiledProgram of a Graph, which holds no Program (as in Fluid)."""
+
 import numpy as np
 import pytest
 
@@ -26,7 +27,7 @@ def _program():
 def test_graph_nodes_are_ssa_values_and_edges():
     graph = core.Graph(_program())
     names = sorted(n.name() for n in graph.nodes())
-    assert names == ["elementwise_add", "relu", "x", "x", "y", "z"]     # x written: a second value
+    assert names == ["elementwise_add", "relu", "x", "x", "y", "z"]  # x written: a second value
     relu = next(n for n in graph.nodes() if n.name() == "relu")
     (x_after,) = relu.inputs
     assert x_after.inputs[0].name() == "elementwise_add" and x_after.var().shape() == [2, 3]

@@ -1,6 +1,7 @@
 """fluid.core's value objects as Paddle's unittests drive them: LoDTensor's _set_dims/_alloc_*,
 _mutable_data and slicing, a standalone core.SelectedRows, Scope._remove_from_pool, and the
 registry's attribute defaults (core.get_op_attrs_default_value)."""
+
 import numpy as np
 import pytest
 
@@ -26,7 +27,7 @@ def test_tensor_alloc_and_slices():
 def test_set_float_element_writes_through_a_non_contiguous_array():
     tensor = core.LoDTensor()
     tensor.set(np.zeros((3, 4), "float32"))
-    tensor._array = tensor._array.T              # a view that reshape(-1) would copy
+    tensor._array = tensor._array.T  # a view that reshape(-1) would copy
     tensor._set_float_element(1, 5.0)
     assert tensor._get_float_element(1) == 5.0
 
@@ -48,7 +49,7 @@ def test_scope_remove_from_pool_once():
     with pytest.raises(core.EnforceNotMet, match="Deleting a nonexistent scope"):
         scope._remove_from_pool()
     with pytest.raises(core.EnforceNotMet):
-        core.Scope().new_scope()._remove_from_pool()      # a kid scope was never in the pool
+        core.Scope().new_scope()._remove_from_pool()  # a kid scope was never in the pool
 
 
 def test_op_attrs_default_value():

@@ -1,5 +1,6 @@
 """Fluid's desc-level API (core.ProgramDesc, BlockDesc, OpDesc, VarDesc) as Paddle's own unittests
 use it: views of pe's Program, so what is built at desc level runs like any program."""
+
 import numpy as np
 import pytest
 
@@ -30,9 +31,9 @@ def test_desc_built_op_infers_shape_and_defaults():
     assert out.shape() == [10, 20]
     mul = block.append_op()
     mul.set_type("mul")
-    mul.check_attrs()                                 # the registry's defaults filled in
+    mul.check_attrs()  # the registry's defaults filled in
     assert (mul.attr("x_num_col_dims"), mul.attr("y_num_col_dims")) == (1, 1)
-    assert [block.op(i) for i in range(block.op_size())] == [op, mul]    # views of one op are equal
+    assert [block.op(i) for i in range(block.op_size())] == [op, mul]  # views of one op are equal
 
 
 def test_block_and_var_views_write_through():
@@ -71,14 +72,18 @@ def test_desc_appended_grad_op_runs():
     """A grad op desc (core.get_grad_op_desc) copied into a block at desc level is run by the
     executor: d(x - y)/dx is the incoming gradient, dy minus its sum over the broadcast axes."""
     program = fluid.Program()
-    x, y, dout = np.random.rand(2, 3).astype("float32"), np.random.rand(3).astype("float32"), \
-        np.random.rand(2, 3).astype("float32")
+    x, y, dout = (
+        np.random.rand(2, 3).astype("float32"),
+        np.random.rand(3).astype("float32"),
+        np.random.rand(2, 3).astype("float32"),
+    )
     with fluid.program_guard(program):
         block = program.global_block()
         for name, shape in [("x", (2, 3)), ("y", (3,)), ("out", (2, 3)), ("out@GRAD", (2, 3))]:
             block.create_var(name=name, dtype="float32", shape=shape)
-        op = block.append_op(type="elementwise_sub", inputs={"X": "x", "Y": "y"}, outputs={"Out": "out"},
-                             attrs={"axis": 1})
+        op = block.append_op(
+            type="elementwise_sub", inputs={"X": "x", "Y": "y"}, outputs={"Out": "out"}, attrs={"axis": 1}
+        )
         grads, _ = core.get_grad_op_desc(op.desc, set(), [])
         new = block.desc.append_op()
         new.copy_from(grads[0])
@@ -86,8 +91,9 @@ def test_desc_appended_grad_op_runs():
             block.desc.var(name.encode())
         grads[0].infer_shape(block.desc)
         assert block.desc.find_var(b"y@GRAD").shape() == [3]
-    dx, dy = fluid.Executor(fluid.CPUPlace()).run(program, feed={"x": x, "y": y, "out@GRAD": dout},
-                                                  fetch_list=["x@GRAD", "y@GRAD"])
+    dx, dy = fluid.Executor(fluid.CPUPlace()).run(
+        program, feed={"x": x, "y": y, "out@GRAD": dout}, fetch_list=["x@GRAD", "y@GRAD"]
+    )
     np.testing.assert_allclose(dx, dout, rtol=1e-6)
     np.testing.assert_allclose(dy, -dout.sum(0), rtol=1e-6)
 

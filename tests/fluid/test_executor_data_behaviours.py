@@ -2,6 +2,7 @@
 the book/models programs rely on (issue 52): what a fetch of a LoDTensorArray returns, the
 TypeErrors of create_parameter and data, float16 parameters' initialization, places' ``_type``,
 ``keep_data_loader_order``, ``DataLoader.from_dataset`` and a few small names."""
+
 import numpy as np
 import pytest
 
@@ -26,26 +27,29 @@ def test_fetching_a_tensor_array_gives_its_arrays():
         fluid.layers.array_write(x=doubled, i=fluid.layers.increment(i), array=array)
     exe = fluid.Executor(fluid.CPUPlace())
     a_np = np.arange(6, dtype="float32").reshape(2, 3)
-    out, = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope())
+    (out,) = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope())
     assert isinstance(out, list) and len(out) == 2
     np.testing.assert_array_equal(out[0], a_np)
     np.testing.assert_array_equal(out[1], 2 * a_np)
-    tensors, = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope(), return_numpy=False)
+    (tensors,) = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope(), return_numpy=False)
     assert isinstance(tensors, fluid.LoDTensorArray)
     np.testing.assert_array_equal(np.array(tensors[1]), 2 * a_np)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: fluid.layers.create_parameter(1, np.float32),
-    lambda: fluid.layers.create_parameter([1.0, 2.0], "float32"),
-    lambda: fluid.layers.create_parameter([1, 2], "complex64"),
-    lambda: fluid.layers.create_parameter([1, 2], np.float32, attr=np.arange(6)),
-    lambda: fluid.layers.create_parameter([1, 2], np.float32, default_initializer=np.arange(6)),
-    lambda: fluid.data(name=1, shape=[2, 25], dtype="bool"),
-    lambda: fluid.data(name="d", shape=2, dtype="bool"),
-    lambda: fluid.layers.data(name=1, shape=[2, 25], dtype="bool"),
-    lambda: fluid.layers.data(name="d", shape=2, dtype="bool"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: fluid.layers.create_parameter(1, np.float32),
+        lambda: fluid.layers.create_parameter([1.0, 2.0], "float32"),
+        lambda: fluid.layers.create_parameter([1, 2], "complex64"),
+        lambda: fluid.layers.create_parameter([1, 2], np.float32, attr=np.arange(6)),
+        lambda: fluid.layers.create_parameter([1, 2], np.float32, default_initializer=np.arange(6)),
+        lambda: fluid.data(name=1, shape=[2, 25], dtype="bool"),
+        lambda: fluid.data(name="d", shape=2, dtype="bool"),
+        lambda: fluid.layers.data(name=1, shape=[2, 25], dtype="bool"),
+        lambda: fluid.layers.data(name="d", shape=2, dtype="bool"),
+    ],
+)
 def test_bad_argument_types_are_type_errors(call):
     with _guarded()[2], pytest.raises(TypeError):
         call()
@@ -61,8 +65,9 @@ def test_float16_parameters_are_filled_through_a_float32_temporary():
     main, startup, guard = _guarded()
     with guard:
         block = startup.global_block()
-        block.create_parameter(name="w", shape=[2, 3], dtype="float16",
-                               initializer=fluid.initializer.ConstantInitializer(1.5))
+        block.create_parameter(
+            name="w", shape=[2, 3], dtype="float16", initializer=fluid.initializer.ConstantInitializer(1.5)
+        )
     assert [op.type for op in block.ops] == ["fill_constant", "cast"]
     assert block.ops[0].attr("dtype") == "float32" and block.ops[1].attr("out_dtype") == "float16"
     scope = fluid.Scope()
@@ -105,7 +110,8 @@ def test_check_import_scipy_explains_a_dll_failure(monkeypatch):
 
     def failing(name, *args, **kwargs):
         raise ImportError("DLL load failed: the module could not be found")
-    check_import_scipy("posix")            # another OS: nothing is imported
+
+    check_import_scipy("posix")  # another OS: nothing is imported
     monkeypatch.setattr(builtins, "__import__", failing)
     with pytest.raises(ImportError, match="Redistributable"):
         check_import_scipy("nt")
@@ -115,8 +121,9 @@ def _write_files(tmp_path, lines_per_file):
     files = []
     for f, count in enumerate(lines_per_file):
         path = tmp_path / f"part{f}.txt"
-        path.write_text("".join(f"6 {' '.join(str(f * 100 + n + k) for k in range(6))} 1 {n % 3}\n"
-                                for n in range(count)))
+        path.write_text(
+            "".join(f"6 {' '.join(str(f * 100 + n + k) for k in range(6))} 1 {n % 3}\n" for n in range(count))
+        )
         files.append(str(path))
     return files
 
@@ -134,8 +141,10 @@ def test_data_loader_from_dataset_gives_each_place_its_share(tmp_path, kind):
     if kind == "InMemoryDataset":
         dataset.load_into_memory()
     places = fluid.cpu_places(2)
-    kept = [[d[0]["image"].shape()[0], d[1]["image"].shape()[0]] for d in fluid.io.DataLoader.from_dataset(
-        dataset, places, drop_last=False)]
+    kept = [
+        [d[0]["image"].shape()[0], d[1]["image"].shape()[0]]
+        for d in fluid.io.DataLoader.from_dataset(dataset, places, drop_last=False)
+    ]
     assert kept == [[4, 4], [4, 4], [2, 2]]
     steps = list(fluid.io.DataLoader.from_dataset(dataset, places, drop_last=True))
     assert len(steps) == 2
@@ -143,7 +152,7 @@ def test_data_loader_from_dataset_gives_each_place_its_share(tmp_path, kind):
         for feed, place in zip(step, places):
             assert feed["image"].shape() == [4, 2, 3] and feed["label"].shape() == [4, 1]
             assert feed["image"]._place()._equals(place)
-    if kind == "QueueDataset":       # place 0 reads the first file, place 1 the second
+    if kind == "QueueDataset":  # place 0 reads the first file, place 1 the second
         assert np.array(steps[0][0]["image"])[0, 0, 0] == 0 and np.array(steps[0][1]["image"])[0, 0, 0] == 100
     with pytest.raises(AssertionError, match="not less than place number"):
         fluid.io.DataLoader.from_dataset(dataset, fluid.cpu_places(3))
@@ -157,10 +166,11 @@ def test_layers_data_feeds_are_not_checked_but_fluid_data_feeds_are():
         doubled = fluid.layers.scale(a, scale=2.0)
         kept = fluid.layers.scale(b, scale=1.0)
     exe = fluid.Executor(fluid.CPUPlace())
-    a_np = np.array([3, 4, 10], "float64")           # Fluid feeds it as it is: shape [3], not [-1, 1]
-    out, = exe.run(main, feed={"a": a_np, "b": np.ones((3, 1), "float32")}, fetch_list=[doubled])
+    a_np = np.array([3, 4, 10], "float64")  # Fluid feeds it as it is: shape [3], not [-1, 1]
+    (out,) = exe.run(main, feed={"a": a_np, "b": np.ones((3, 1), "float32")}, fetch_list=[doubled])
     assert out.shape == (3,) and out.dtype == np.float32 and (out == 2 * a_np).all()
     from pe_cli.base.errors import FeedError
+
     with pytest.raises(FeedError, match="'b': expected shape"):
         exe.run(main, feed={"a": a_np, "b": np.ones((3, 1, 1), "float32")}, fetch_list=[kept])
     with pytest.raises(ValueError, match="'b': expected dtype float32"):
@@ -173,7 +183,7 @@ def test_integer_variable_divided_by_a_number_stays_an_integer_division():
         a = fluid.layers.data(name="a", shape=[1], dtype="int64")
         b = a / 7
     a_np = np.array([3, 4, 10, 14, 9, 18], "int64")
-    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": a_np}, fetch_list=[b])
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": a_np}, fetch_list=[b])
     assert b.dtype == "int64"
     np.testing.assert_array_equal(out, a_np // 7)
 
@@ -187,12 +197,13 @@ def test_square_error_cost_of_tensors_whose_shape_is_known_when_fed():
         with pytest.raises(TypeError):
             fluid.layers.square_error_cost([256, 3], y)
     x_np, y_np = np.full((2, 3), 0.5, "float32"), np.full((2, 3), 0.25, "float32")
-    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"input": x_np, "label": y_np}, fetch_list=[cost])
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"input": x_np, "label": y_np}, fetch_list=[cost])
     np.testing.assert_allclose(out, (x_np - y_np) ** 2)
 
 
 def test_paddle_randn_takes_fluid_18s_out_device_and_checks():
     import pe_cli.paddle as paddle
+
     main, startup, guard = _guarded()
     with guard:
         target = fluid.layers.fill_constant(shape=[200, 50], dtype="float32", value=0)
@@ -203,7 +214,7 @@ def test_paddle_randn_takes_fluid_18s_out_device_and_checks():
             paddle.randn(shape=1)
         with pytest.raises(TypeError):
             paddle.randn(shape=[1, 2], dtype="int32")
-    out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[target])
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[target])
     assert abs(out.mean()) < 0.1 and abs(out.std() - 1) < 0.1
 
 
@@ -214,11 +225,18 @@ def test_save_inference_model_without_parameters_warns(tmp_path):
         plus = data + 1
     exe = fluid.Executor(fluid.CPUPlace())
     with pytest.warns(UserWarning, match="no variable in your model"):
-        fluid.io.save_inference_model(str(tmp_path / "m"), ["data"], [plus], exe, main_program=main,
-                                      model_filename="model", params_filename="params")
+        fluid.io.save_inference_model(
+            str(tmp_path / "m"),
+            ["data"],
+            [plus],
+            exe,
+            main_program=main,
+            model_filename="model",
+            params_filename="params",
+        )
     assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["model"]
     program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path / "m"), exe, model_filename="model")
-    out, = exe.run(program, feed={"data": np.ones((2, 1), "float32")}, fetch_list=fetches)
+    (out,) = exe.run(program, feed={"data": np.ones((2, 1), "float32")}, fetch_list=fetches)
     np.testing.assert_array_equal(out, np.full((2, 1), 2.0))
 
 
@@ -232,6 +250,7 @@ def test_a_reader_that_raises_is_enforce_not_met_at_the_run():
     def failing():
         yield [np.ones(3, "float32")]
         raise ValueError("corrupt record")
+
     reader.decorate_sample_generator(failing, batch_size=1)
     exe = fluid.Executor(fluid.CPUPlace())
     reader.start()
@@ -253,9 +272,9 @@ def test_a_data_loader_without_drop_last_feeds_its_last_partial_step():
     compiled = fluid.CompiledProgram(main).with_data_parallel(places=places)
     seen = []
     for data in loader():
-        out, = exe.run(compiled, feed=data, fetch_list=[doubled])
+        (out,) = exe.run(compiled, feed=data, fetch_list=[doubled])
         seen.append(out.reshape(-1).tolist())
-    assert seen == [[0, 0, 2, 2], [4, 4]]          # 3 batches on 2 places: the last step has one
+    assert seen == [[0, 0, 2, 2], [4, 4]]  # 3 batches on 2 places: the last step has one
     # a fixed first dimension is checked per device, as Fluid's: [2] rows of a [1] variable on 2 places
     main, startup, guard = _guarded()
     with guard:
@@ -263,6 +282,5 @@ def test_a_data_loader_without_drop_last_feeds_its_last_partial_step():
         lr.persistable = True
         shifted = fluid.layers.relu(lr)
     compiled = fluid.CompiledProgram(main).with_data_parallel(places=places)
-    out, = exe.run(compiled, feed={"lr": np.array([0.5, -1.0], "float32")},
-                   fetch_list=[shifted])
+    (out,) = exe.run(compiled, feed={"lr": np.array([0.5, -1.0], "float32")}, fetch_list=[shifted])
     np.testing.assert_array_equal(out, [0.5, 0.0])

@@ -1,5 +1,6 @@
 """fluid.set_flags / get_flags, install_check.run_check and cuda_pinned_places (pe_cli/fluid/flags.py,
 install_check.py, framework.py): the flags pe acts on act, the others are kept, unknown ones refused."""
+
 import numpy as np
 import pytest
 

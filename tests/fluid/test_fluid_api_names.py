@@ -1,5 +1,6 @@
 """Fluid 1.8 names pe added for issue 52 and the parameters they take, each checked for what a
 script relies on (in-process, tiny programs)."""
+
 import numpy as np
 import pytest
 
@@ -30,12 +31,17 @@ def _mlp(optimizer, x_dim=4):
         loss = fluid.layers.mean(fluid.layers.fc(h, 1, param_attr=fluid.ParamAttr(name="w2"), bias_attr="b2"))
         optimizer().minimize(loss)
         return h, loss
+
     return build
 
 
 FEED = {"x": np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4)}
-WEIGHTS = {"w1": np.linspace(-0.5, 0.5, 12, dtype="float32").reshape(4, 3), "b1": np.zeros(3, "float32"),
-           "w2": np.array([[0.3], [-0.2], [0.1]], "float32"), "b2": np.zeros(1, "float32")}
+WEIGHTS = {
+    "w1": np.linspace(-0.5, 0.5, 12, dtype="float32").reshape(4, 3),
+    "b1": np.zeros(3, "float32"),
+    "w2": np.array([[0.3], [-0.2], [0.1]], "float32"),
+    "b2": np.zeros(1, "float32"),
+}
 
 
 def _trained(optimizer, steps=3):
@@ -57,7 +63,7 @@ def test_parameters_take_fluids_order():
     attr = fluid.ParamAttr("p", None, 0.5, None, False, False)
     assert (attr.learning_rate, attr.trainable, attr.do_model_average) == (0.5, False, False)
     with pytest.raises(TypeError):
-        fluid.ParamAttr("p", None, 1.0, None, True, True, None)       # gradient_clip is keyword-only
+        fluid.ParamAttr("p", None, 1.0, None, True, True, None)  # gradient_clip is keyword-only
     wn = fluid.WeightNormParamAttr(1, "wn", None, 0.1)
     assert (wn.dim, wn.name, wn.learning_rate, wn.do_model_average) == (1, "wn", 0.1, False)
 
@@ -73,8 +79,12 @@ def test_unique_name_switch_returns_the_pair_and_guard_restores():
 
 def test_uniform_diagonal_initializer():
     def build():
-        return fluid.layers.create_parameter([4, 4], "float32", default_initializer=fluid.initializer.Uniform(
-            -0.1, 0.1, 0, diag_num=4, diag_step=4, diag_val=1.0))
+        return fluid.layers.create_parameter(
+            [4, 4],
+            "float32",
+            default_initializer=fluid.initializer.Uniform(-0.1, 0.1, 0, diag_num=4, diag_step=4, diag_val=1.0),
+        )
+
     main, startup, w = _program(build)
     (value,), _ = _run(main, startup, {}, [w])
     np.testing.assert_array_equal(np.diag(value), np.ones(4))
@@ -82,14 +92,16 @@ def test_uniform_diagonal_initializer():
 
 
 def test_bilinear_initializer_is_the_upsampling_kernel():
-    main, startup, w = _program(lambda: fluid.layers.create_parameter(
-        [2, 1, 4, 4], "float32", default_initializer=fluid.initializer.Bilinear()))
+    main, startup, w = _program(
+        lambda: fluid.layers.create_parameter([2, 1, 4, 4], "float32", default_initializer=fluid.initializer.Bilinear())
+    )
     (value,), _ = _run(main, startup, {}, [w])
-    axis = np.array([0.25, 0.75, 0.75, 0.25])         # 1 - |x / 2 - 0.75| for K = 4
+    axis = np.array([0.25, 0.75, 0.75, 0.25])  # 1 - |x / 2 - 0.75| for K = 4
     np.testing.assert_allclose(value[1, 0], np.outer(axis, axis))
     with pytest.raises(ValueError, match="shape must be 4"):
-        _program(lambda: fluid.layers.create_parameter([4, 4], "float32",
-                                                       default_initializer=fluid.initializer.Bilinear()))
+        _program(
+            lambda: fluid.layers.create_parameter([4, 4], "float32", default_initializer=fluid.initializer.Bilinear())
+        )
 
 
 def test_need_clip_and_error_clip():
@@ -101,22 +113,28 @@ def test_need_clip_and_error_clip():
         clip = fluid.clip.GradientClipByValue(0.05, need_clip=lambda p: p.name == "w2")
         fluid.optimizer.SGD(1.0, grad_clip=clip).minimize(loss)
         return h, loss
+
     main, startup, (h, loss) = _program(build)
     (dh, w1, w2), _ = _run(main, startup, FEED, [h.name + "@GRAD", "w1", "w2"], WEIGHTS)
     np.testing.assert_allclose(dh, np.clip(np.tile(WEIGHTS["w2"].T / 2, (2, 1)), -0.01, 0.01))
-    assert np.abs(WEIGHTS["w2"] - w2).max() <= 0.05 + 1e-7                   # clipped
-    np.testing.assert_allclose(WEIGHTS["w1"] - w1, FEED["x"].T @ dh, rtol=1e-5)   # not clipped
+    assert np.abs(WEIGHTS["w2"] - w2).max() <= 0.05 + 1e-7  # clipped
+    np.testing.assert_allclose(WEIGHTS["w1"] - w1, FEED["x"].T @ dh, rtol=1e-5)  # not clipped
     with pytest.raises(TypeError, match="need_clip"):
         fluid.clip.GradientClipByNorm(1.0, need_clip=3)
 
 
 def test_recompute_and_pipeline_give_the_wrapped_optimizers_updates():
     plain = _trained(lambda: fluid.optimizer.SGD(0.1))
+
     def recompute():
         opt = fluid.optimizer.RecomputeOptimizer(fluid.optimizer.SGD(0.1))
-        opt._set_checkpoints([fluid.default_main_program().global_block().var("fc_0.tmp_1")]
-                             if fluid.default_main_program().global_block().has_var("fc_0.tmp_1") else [])
+        opt._set_checkpoints(
+            [fluid.default_main_program().global_block().var("fc_0.tmp_1")]
+            if fluid.default_main_program().global_block().has_var("fc_0.tmp_1")
+            else []
+        )
         return opt
+
     again = _trained(recompute)
     piped = _trained(lambda: fluid.optimizer.PipelineOptimizer(fluid.optimizer.SGD(0.1)))
     for other in (again, piped):
@@ -144,11 +162,12 @@ def test_one_hot_keeps_the_ids_shape_and_device_guard_checks():
     def build():
         with fluid.device_guard("cpu"):
             return fluid.one_hot(fluid.data("ids", [-1, 2], dtype="int64"), depth=4)
+
     main, startup, out = _program(build)
     assert out.shape == (-1, 2, 4)
     (value,), _ = _run(main, startup, {"ids": np.array([[0, 3], [2, 2]], "int64")}, [out])
     np.testing.assert_array_equal(value, np.eye(4, dtype="float32")[[[0, 3], [2, 2]]])
-    guard = fluid.device_guard("tpu")       # Fluid's context manager checks the device when entered
+    guard = fluid.device_guard("tpu")  # Fluid's context manager checks the device when entered
     with pytest.raises(ValueError, match="'cpu' or 'gpu'"):
         with guard:
             pass
@@ -158,6 +177,7 @@ def _profile_message(data):
     """Fluid's platform/profiler.proto Profile (field numbers read from paddlepaddle 1.8.5's
     profiler_pb2), parsed with protobuf itself."""
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
+
     schema = """name: "t_profiler.proto" package: "t" syntax: "proto2"
     message_type { name: "Event"
       field { name: "name" number: 1 label: LABEL_OPTIONAL type: TYPE_STRING }
@@ -206,6 +226,7 @@ def test_evaluators_average_and_dataset_names():
         hyp = fluid.data("hyp", [-1, 1], dtype="int64", lod_level=1)
         ref = fluid.data("ref", [-1, 1], dtype="int64", lod_level=1)
         return fluid.evaluator.EditDistance(hyp, ref)
+
     main, startup, evaluator = _program(build)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     place = fluid.CPUPlace()
@@ -213,8 +234,10 @@ def test_evaluators_average_and_dataset_names():
         exe.run(startup)
         evaluator.reset(exe)
         for hyp, ref in (([1, 2, 3], [1, 2, 4]), ([5, 6], [5, 6])):
-            feed = {k: fluid.create_lod_tensor(np.array(v, "int64").reshape(-1, 1), [[len(v)]], place)
-                    for k, v in (("hyp", hyp), ("ref", ref))}
+            feed = {
+                k: fluid.create_lod_tensor(np.array(v, "int64").reshape(-1, 1), [[len(v)]], place)
+                for k, v in (("hyp", hyp), ("ref", ref))
+            }
             exe.run(main, feed=feed)
         distance, error_rate = evaluator.eval(exe)
     assert distance[0] == pytest.approx((1 / 3) / 2) and error_rate[0] == pytest.approx(0.5)

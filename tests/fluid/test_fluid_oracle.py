@@ -10,6 +10,7 @@ replayed on pe.
 - bad inputs: pe raises the exception kind Fluid raises (TypeError, ValueError, AssertionError), or
   accepts what Fluid accepts with the same values; where Fluid's C++ core refuses (EnforceNotMet),
   pe refuses too, with its own one-line error (fluid.core.EnforceNotMet where scripts catch it)."""
+
 import importlib.util
 import json
 import os
@@ -56,7 +57,9 @@ def _fd_and_analytic(hidden, param, entries):
                 w = {k: np.array(v, dtype="float64") for k, v in weights.items()}
                 w[param].reshape(-1)[i] += sign * 1e-6
                 oracle.set_weights(fluid, scope, w, "float64")
-                values.append(float(np.asarray(exe.run(forward, feed={"x": x}, fetch_list=[forward_loss])[0]).reshape(-1)[0]))
+                values.append(
+                    float(np.asarray(exe.run(forward, feed={"x": x}, fetch_list=[forward_loss])[0]).reshape(-1)[0])
+                )
             fd.append((values[0] - values[1]) / 2e-6)
     return np.array(fd), analytic[list(entries)]
 
@@ -70,11 +73,11 @@ def test_lstm_hidden_6_equals_fluid(lstm_runs):
 
 def test_lstm_hidden_8_matches_finite_differences_where_fluid_does_not(lstm_runs):
     recorded = _recorded("lstm.json")["runs"]["8"]
-    entries = list(range(0, 32, 3))               # the four gates' biases
+    entries = list(range(0, 32, 3))  # the four gates' biases
     fd, analytic = _fd_and_analytic(8, "lstm_b", entries)
     np.testing.assert_allclose(analytic, fd, rtol=1e-5, atol=1e-7)
     fluid_grad = np.asarray(recorded["grads"]["lstm_b"]).reshape(-1)[entries]
-    assert np.abs(fluid_grad - fd).max() > 1e-2          # Fluid 1.8.5's lstm_grad bug, recorded
+    assert np.abs(fluid_grad - fd).max() > 1e-2  # Fluid 1.8.5's lstm_grad bug, recorded
     pe_grad = np.asarray(lstm_runs[8]["grads"]["lstm_b"]).reshape(-1)[entries]
     np.testing.assert_allclose(pe_grad, fd, rtol=1e-3, atol=1e-5)
     # the first step's loss is a forward value: the same on both; the trajectories part after it
@@ -103,8 +106,8 @@ def test_bilinear_is_the_kernel_fluid_meant():
     recorded = np.asarray(_recorded("bilinear.json")["kernel"])[0, 0]
     axis = np.array([0.25, 0.75, 0.75, 0.25])
     np.testing.assert_allclose(np.asarray(oracle.run_bilinear(fluid))[0, 0], np.outer(axis, axis))
-    np.testing.assert_allclose(recorded[:, 0], axis * 0.25)               # Fluid's first column is right
-    assert np.abs(recorded - np.outer(axis, axis)).max() > 0.1           # the rest is not
+    np.testing.assert_allclose(recorded[:, 0], axis * 0.25)  # Fluid's first column is right
+    assert np.abs(recorded - np.outer(axis, axis)).max() > 0.1  # the rest is not
 
 
 @pytest.mark.parametrize("key", ["integral-True", "integral-False", "11point-True", "11point-False"])
@@ -112,15 +115,16 @@ def test_detection_map_equals_fluid(key):
     """metrics.DetectionMAP over two batches: each batch's mAP and the accumulated one."""
     ap_version, difficult = key.split("-")
     recorded = _recorded("detection_map.json")["maps"][key]
-    np.testing.assert_allclose(oracle.run_detection_map(fluid, ap_version, difficult == "True"), recorded,
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        oracle.run_detection_map(fluid, ap_version, difficult == "True"), recorded, rtol=1e-5, atol=1e-6
+    )
 
 
 @pytest.mark.parametrize("case", oracle.CASES, ids=lambda c: c.__name__)
 def test_bad_input_raises_what_fluid_raises(case):
     recorded = _recorded("exceptions.json")["cases"][case.__name__]
     got = oracle.outcome(case, fluid)
-    if recorded["raises"] == "EnforceNotMet":    # a check of Fluid's C++ core: pe raises its own error
+    if recorded["raises"] == "EnforceNotMet":  # a check of Fluid's C++ core: pe raises its own error
         assert got["raises"] is not None, (got, recorded)
         return
     assert got["raises"] == recorded["raises"], (got, recorded)

@@ -8,6 +8,7 @@ follows it (docs/COMPAT.md, "Fluid 1.8.5's leniency"): the same programs, weight
   bias-corrects with the next step's beta powers); one lazy adam op alone leaves its outputs' other
   rows as they were (Paddle's test_adam_op.py).
 - BeamSearchDecoder under fluid.layers.dynamic_decode: finished flags ORed and lengths counted per slot."""
+
 import importlib.util
 import json
 import os
@@ -41,8 +42,9 @@ def test_swish_ignores_beta_as_fluid_does():
 @pytest.mark.parametrize("key", ["False-False", "True-False", "True-True"])
 def test_sparse_adam_equals_fluids(key):
     sparse, lazy = (k == "True" for k in key.split("-"))
-    np.testing.assert_allclose(oracle.run_sparse_adam(fluid, sparse, lazy), RECORDED["sparse_adam"][key],
-                               rtol=1e-5, atol=2e-6)
+    np.testing.assert_allclose(
+        oracle.run_sparse_adam(fluid, sparse, lazy), RECORDED["sparse_adam"][key], rtol=1e-5, atol=2e-6
+    )
 
 
 def test_sparse_adam_differs_from_dense_in_fluid_and_pe():

@@ -1,5 +1,6 @@
 """fluid.framework.IrGraph (pe_cli/fluid/ir_graph.py): Fluid's Python view of core.Graph, through which
 slim's passes rewrite programs."""
+
 import os
 
 import numpy as np
@@ -24,10 +25,12 @@ def test_a_pass_inserts_an_op_and_the_program_runs_it(tmp_path):
     mul = next(op for op in graph.all_op_nodes() if op.name() == "mul")
     out = mul.outputs[0]
     add = out.outputs[0]
-    scaled = graph.create_var_node(name=out.name() + ".scaled", var_type=out.type(), shape=out.shape(),
-                                   var_dtype=out.dtype())
-    scale = graph.create_op_node(op_type="scale", attrs={"scale": 2.0, "op_role": 0}, inputs={"X": out},
-                                 outputs={"Out": scaled})
+    scaled = graph.create_var_node(
+        name=out.name() + ".scaled", var_type=out.type(), shape=out.shape(), var_dtype=out.dtype()
+    )
+    scale = graph.create_op_node(
+        op_type="scale", attrs={"scale": 2.0, "op_role": 0}, inputs={"X": out}, outputs={"Out": scaled}
+    )
     graph.link_to(out, scale)
     graph.link_to(scale, scaled)
     graph.update_input_link(out, scaled, add)
@@ -39,8 +42,8 @@ def test_a_pass_inserts_an_op_and_the_program_runs_it(tmp_path):
     with fluid.scope_guard(scope):
         exe.run(startup)
         fc_out = main.global_block().ops[1].output("Out")[0]
-        before, = exe.run(main, feed={"x": x}, fetch_list=[fc_out])
-        after, = exe.run(program, feed={"x": x}, fetch_list=[fc_out])
+        (before,) = exe.run(main, feed={"x": x}, fetch_list=[fc_out])
+        (after,) = exe.run(program, feed={"x": x}, fetch_list=[fc_out])
         w, b = (np.array(scope.find_var(n).get_tensor()) for n in ("fc_0.w_0", "fc_0.b_0"))
     np.testing.assert_allclose(after, 2 * (x @ w) + b, rtol=1e-6)
     np.testing.assert_allclose(before, x @ w + b, rtol=1e-6)

@@ -1,5 +1,6 @@
 """Fluid 1.8's layer submodules that scripts import by name (``from paddle.fluid.layers.ops import
 exp``, ``layers.sequence_lod.sequence_pool``): each face module's names resolve to pe's layers."""
+
 import importlib
 
 import pytest

@@ -1,5 +1,6 @@
 """fluid.metrics: each accumulator against the formula Fluid 1.8's documentation gives, computed
 here in plain Python over the same batches."""
+
 import numpy as np
 import pytest
 
@@ -68,7 +69,7 @@ def test_auc_matches_the_pairwise_definition():
         scores.append(s)
         labels.append(lb)
     s, lb = np.concatenate(scores), np.concatenate(labels)
-    b = np.floor(s * 1000)          # Fluid's buckets: ties within a bucket count one half
+    b = np.floor(s * 1000)  # Fluid's buckets: ties within a bucket count one half
     pos, neg = b[lb == 1], b[lb == 0]
     want = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (len(pos) * len(neg))
     assert auc.eval() == pytest.approx(want, rel=1e-12)
@@ -85,5 +86,5 @@ def test_composite_metric_and_detection_map_arguments():
     assert comp.eval() == [0.5, 0.5]
     with pytest.raises(ValueError, match="MetricBase"):
         comp.add_metric("precision")
-    with pytest.raises(TypeError):            # DetectionMAP is built into a program (test_fluid_oracle.py)
+    with pytest.raises(TypeError):  # DetectionMAP is built into a program (test_fluid_oracle.py)
         fluid.metrics.DetectionMAP()

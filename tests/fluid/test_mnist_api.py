@@ -1,6 +1,7 @@
 """Acceptance: pure-Python-API models train on the bundled MNIST split to the held-out accuracy
 users expect (MLP >= 95%, LeNet-5 >= 97%). Each takes well under a minute on 2 cores (see
 ``pytest --durations``); speed itself is measured by the benchmarks, not asserted here."""
+
 from paths import REPO
 import os
 
@@ -56,9 +57,9 @@ def train(net, data, epochs, batch_size, learning_rate):
     for _ in range(epochs):
         order = rng.permutation(len(x_train))
         for start in range(0, len(order) - batch_size + 1, batch_size):
-            idx = order[start:start + batch_size]
+            idx = order[start : start + batch_size]
             exe.run(main, feed={"image": x_train[idx], "label": y_train[idx]}, fetch_list=[loss], scope=scope)
-    acc, = exe.run(test_program, feed={"image": x_eval, "label": y_eval}, fetch_list=[accuracy], scope=scope)
+    (acc,) = exe.run(test_program, feed={"image": x_eval, "label": y_eval}, fetch_list=[accuracy], scope=scope)
     return float(acc[0])
 
 

@@ -2,6 +2,7 @@
 of tests/data/fluid-1.8.5-modules.json (read from the wheel) import through pe's hook, each with every
 public name Fluid's has; a name pe does not do (pslib, HDFS, MKL-DNN, dygraph mode, slim's IR passes)
 is a stand-in that says why in one line when called. tools/module_manifest.py prints the same measure."""
+
 import importlib
 import importlib.util
 import json
@@ -46,7 +47,7 @@ def _stand_ins(tool):
 
 def test_each_name_pe_does_not_do_says_why_in_one_line(measured, tool):
     stand_ins = list(_stand_ins(tool))
-    assert len(stand_ins) > 100            # pslib, HDFS, MKL-DNN, dygraph, slim passes
+    assert len(stand_ins) > 100  # pslib, HDFS, MKL-DNN, dygraph, slim passes
     for module_name, name, obj in stand_ins:
         with pytest.raises(FluidUnsupported) as info:
             obj()
@@ -56,11 +57,12 @@ def test_each_name_pe_does_not_do_says_why_in_one_line(measured, tool):
 
 def test_dygraph_names_say_pe_runs_static_graphs(measured):
     import paddle.fluid.dygraph as dygraph
+
     for name in ("DataParallel", "TracedLayer", "save_dygraph", "CosineDecay", "Sequential"):
         with pytest.raises(FluidUnsupported, match="static graph"):
             getattr(dygraph, name)()
-    assert dygraph.ParallelEnv().nranks >= 1          # plain data of the launcher's environment
-    with dygraph.no_grad():                            # changes nothing in a static program, as Fluid's
+    assert dygraph.ParallelEnv().nranks >= 1  # plain data of the launcher's environment
+    with dygraph.no_grad():  # changes nothing in a static program, as Fluid's
         pass
 
 
@@ -73,6 +75,7 @@ def test_plain_modules_fluid_modules_hold_are_the_real_ones(measured):
     import paddle.fluid.debugger as debugger
     import paddle.fluid.layer_helper as layer_helper
     import paddle.fluid.layers.utils as utils
+
     assert layer_helper.core is core and layer_helper.copy is copy
     assert debugger.os is os_module and utils.np is np
     assert importlib.import_module("paddle.fluid.core_avx") is core

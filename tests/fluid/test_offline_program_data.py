@@ -1,5 +1,6 @@
 """tools/offline_program_data.py: the files model-zoo programs read from their own directory, in
 the formats their readers parse (checked here the way those readers parse them)."""
+
 import importlib.util
 import os
 
@@ -10,7 +11,9 @@ TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    spec = importlib.util.spec_from_file_location("offline_program_data", os.path.join(TOOLS, "offline_program_data.py"))
+    spec = importlib.util.spec_from_file_location(
+        "offline_program_data", os.path.join(TOOLS, "offline_program_data.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     cwd = tmp_path_factory.mktemp("program")
@@ -30,7 +33,7 @@ def test_census_files_hold_two_labels_and_499_features_with_the_same_columns(dat
     rows = [[float(v) for v in line.split(",")] for line in train[1:] + test[1:]]
     assert {len(r) for r in rows} == {501}
     assert {r[0] for r in rows} == {0.0, 1.0} and {r[1] for r in rows} == {0.0, 1.0}
-    assert {sum(r[13:]) for r in rows} == {29.0}          # one value of each of the 29 categorical columns
+    assert {sum(r[13:]) for r in rows} == {29.0}  # one value of each of the 29 categorical columns
 
 
 def test_ncf_files_pair_each_held_out_item_with_99_unrated_ones(data):
@@ -46,11 +49,15 @@ def test_ncf_files_pair_each_held_out_item_with_99_unrated_ones(data):
         assert head == f"({user},{item})" and len(others) == 99 and not {int(o) for o in others} & rated[user]
     for line in _lines(data / "Data" / "train_data.csv"):
         user, item, label = (int(v) for v in line.split(","))
-        assert (item in rated[user]) == (label == 1) and user < 6040 and item < 3706   # train.py's default sizes
+        assert (item in rated[user]) == (label == 1) and user < 6040 and item < 3706  # train.py's default sizes
 
 
 def test_word2vec_ids_index_its_dictionary(data):
     counts = [int(line.split()[1]) for line in _lines(data / "data" / "test_build_dict")]
     assert counts == sorted(counts, reverse=True)
     ids = [int(w) for line in _lines(data / "data" / "convert_text8" / "convert_text8") for w in line.split()]
-    assert len(ids) > 5000 and max(ids) < len(counts) and len(_lines(data / "data" / "test_build_dict_word_to_id_")) == len(counts)
+    assert (
+        len(ids) > 5000
+        and max(ids) < len(counts)
+        and len(_lines(data / "data" / "test_build_dict_word_to_id_")) == len(counts)
+    )

@@ -1,6 +1,7 @@
 """What Paddle's op tests (op_test.py of Fluid 1.8) call, on pe (issue 53): ``fluid.op.Operator`` run on a
 scope, op protos from the registry, grad op descs from its gradient makers, LoDTensor element access,
 and the eager ``dygraph.guard`` with ``backward()``."""
+
 import os
 import subprocess
 import sys
@@ -44,7 +45,7 @@ def test_op_proto_flags_come_from_the_registry():
     assert [(v.name, v.duplicable) for v in proto.inputs] == [("X", True)]
     ln = OpProtoHolder.instance().get_op_proto("layer_norm")
     assert {v.name for v in ln.inputs if v.dispensable} == {"Scale", "Bias"}
-    assert {v.name: v.intermediate for v in ln.outputs}["Y"] is True     # given or not, the op writes it
+    assert {v.name: v.intermediate for v in ln.outputs}["Y"] is True  # given or not, the op writes it
     epsilon = next(a for a in ln.attrs if a.name == "epsilon")
     assert epsilon.type == core.AttrType.FLOAT and epsilon.default == pytest.approx(1e-5)
     with pytest.raises(ValueError):
@@ -58,12 +59,12 @@ def test_grad_op_desc_and_inplace_queries():
         block.create_var(name=name, shape=shape, dtype="float64")
     op = block.append_op("mul", {"X": ["x"], "Y": ["y"]}, {"Out": ["out"]}, {})
     descs, to_var = core.get_grad_op_desc(op.desc, set(), [])
-    assert all(d.type().startswith("mul_grad") for d in descs)      # pe's maker: one op per input
+    assert all(d.type().startswith("mul_grad") for d in descs)  # pe's maker: one op per input
     assert {n for d in descs for n in d.output_arg_names()} == {"x@GRAD", "y@GRAD"}
     assert to_var["x@GRAD"] == "x" and to_var["out@GRAD"] == "out"
     descs, _ = core.get_grad_op_desc(op.desc, {"y"}, [])
     assert [n for d in descs for n in d.output_arg_names()] == ["x@GRAD"]
-    assert len(block.ops) == 1                      # the op's own block is left alone
+    assert len(block.ops) == 1  # the op's own block is left alone
     assert core.has_infer_inplace("relu") and not core.has_infer_inplace("mul")
     assert core.has_grad_op_maker("mul") and not core.has_grad_op_maker("fill_constant")
 
@@ -82,7 +83,7 @@ def test_eager_guard_runs_ops_at_once_and_backward_gives_gradients():
         block.append_op("mean", {"X": [out]}, {"Out": [loss]}, {})
         loss.backward()
         np.testing.assert_allclose(vx.gradient(), np.ones((3, 2)) / 6 @ y.T)
-        assert vy.gradient() is None                 # to_variable's default: stop_gradient
+        assert vy.gradient() is None  # to_variable's default: stop_gradient
     assert not fluid.framework.in_dygraph_mode()
 
 
@@ -93,12 +94,12 @@ def test_eager_backward_of_many_values_starts_from_ones_and_variables_take_pow()
     with fluid.dygraph.guard(fluid.CPUPlace()):
         x, y = fluid.dygraph.to_variable(x_), fluid.dygraph.to_variable(y_)
         x.stop_gradient = y.stop_gradient = False
-        res = x ** y
+        res = x**y
         res.backward()
-        np.testing.assert_allclose(res.numpy(), x_ ** y_)
+        np.testing.assert_allclose(res.numpy(), x_**y_)
         np.testing.assert_allclose(res.gradient(), np.ones(3))
         np.testing.assert_allclose(x.gradient(), y_ * x_ ** (y_ - 1))
-        np.testing.assert_allclose(y.gradient(), np.log(x_) * x_ ** y_)
+        np.testing.assert_allclose(y.gradient(), np.log(x_) * x_**y_)
 
 
 def test_eager_backward_differentiates_int_tensors_as_fluids_dygraph():
@@ -108,7 +109,7 @@ def test_eager_backward_differentiates_int_tensors_as_fluids_dygraph():
     with fluid.dygraph.guard(fluid.CPUPlace()):
         x, y = fluid.dygraph.to_variable(x_), fluid.dygraph.to_variable(y_)
         x.stop_gradient = y.stop_gradient = False
-        res = x ** y
+        res = x**y
         res.backward()
         for got, want in ((res.gradient(), [1, 1, 1]), (x.gradient(), [1, 1, 1]), (y.gradient(), [0, 3, 10])):
             assert got.dtype == np.int64 and got.tolist() == want
@@ -122,7 +123,7 @@ def test_selected_rows_face_of_a_scope_variable():
     values = np.arange(6.0).reshape(3, 2)
     sparse.get_tensor().set(values, core.CPUPlace())
     out = scope.var("out").get_selected_rows()
-    out_values = out.get_tensor()                  # taken before the run: it shows what the run wrote
+    out_values = out.get_tensor()  # taken before the run: it shows what the run wrote
     Operator("scale", X="in", Out="out", scale=2.0).run(scope, core.CPUPlace())
     assert out.height() == 10 and out.rows() == [0, 4, 7]
     np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
@@ -132,9 +133,9 @@ def test_fake_init_gives_the_shape_to_a_dense_or_a_row_sparse_variable():
     for sparse in (False, True):
         scope = core.Scope()
         var = scope.var("out")
-        out = var.get_selected_rows().get_tensor() if sparse else var.get_tensor()     # taken before the run
+        out = var.get_selected_rows().get_tensor() if sparse else var.get_tensor()  # taken before the run
         Operator("fake_init", Out="out", shape=[4, 7]).run(scope, core.CPUPlace())
-        assert out._get_dims() == [4, 7]      # a list, as Fluid's
+        assert out._get_dims() == [4, 7]  # a list, as Fluid's
 
 
 def test_get_tensor_from_selected_rows_of_a_dense_variable_or_an_array_is_a_type_error():
@@ -156,7 +157,8 @@ def test_split_and_sum_of_row_sparse_values_as_fluid_1_8():
     x.get_tensor().set(np.arange(8.0).reshape(4, 2), core.CPUPlace())
     outs = [scope.var(f"out{i}").get_selected_rows() for i in range(3)]
     Operator("split_selected_rows", X="X", Out=["out0", "out1", "out2"], height_sections=[5, 5, 13]).run(
-        scope, core.CPUPlace())
+        scope, core.CPUPlace()
+    )
     assert [o.rows() for o in outs] == [[0, 4], [0], [10]] and outs[2].height() == 13
     assert outs[0].numel() == 4
     np.testing.assert_array_equal(np.array(outs[2].get_tensor()), [[6.0, 7.0]])
@@ -175,8 +177,9 @@ def test_dtype_attributes_as_fluid_enum_numbers():
     assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
     scope = core.Scope()
     scope.var("x").get_tensor().set(np.array([1.5, -2.0], np.float32), core.CPUPlace())
-    Operator("cast", X="x", Out="y", in_dtype=int(core.VarDesc.VarType.FP32),
-             out_dtype=int(core.VarDesc.VarType.FP64)).run(scope, core.CPUPlace())
+    Operator(
+        "cast", X="x", Out="y", in_dtype=int(core.VarDesc.VarType.FP32), out_dtype=int(core.VarDesc.VarType.FP64)
+    ).run(scope, core.CPUPlace())
     y = np.array(scope.find_var("y").get_tensor())
     assert y.dtype == np.float64 and y.tolist() == [1.5, -2.0]
 
@@ -190,9 +193,17 @@ def test_a_dtype_choice_attribute_takes_fluid_enum_numbers():
         layer = layers.data("layer", shape=[4, 1], dtype="int64", append_batch_size=False)
         block = main.global_block()
         outs = {slot: [block.create_var(name=slot, dtype="int64")] for slot in ("Out", "Labels", "Mask")}
-        op = block.append_op("tdm_sampler", {"X": [x], "Travel": [travel], "Layer": [layer]}, outs,
-                             {"neg_samples_num_list": [1], "layer_offset_lod": [0, 4], "output_positive": True,
-                              "dtype": int(fluid.core.VarDesc.VarType.INT64)})
+        op = block.append_op(
+            "tdm_sampler",
+            {"X": [x], "Travel": [travel], "Layer": [layer]},
+            outs,
+            {
+                "neg_samples_num_list": [1],
+                "layer_offset_lod": [0, 4],
+                "output_positive": True,
+                "dtype": int(fluid.core.VarDesc.VarType.INT64),
+            },
+        )
     assert op.attrs["dtype"] == "int64"
 
 
@@ -203,8 +214,12 @@ def test_grad_of_a_slice_grad_keeps_the_tensor_bounds():
     block.create_var(name="x", shape=(3, 4, 5), dtype="float64")
     block.create_var(name="starts", shape=(2,), dtype="int32")
     block.create_var(name="out", dtype="float64")
-    op = block.append_op("slice", {"Input": ["x"], "StartsTensor": ["starts"]}, {"Out": ["out"]},
-                         {"axes": [0, 1], "ends": [2, 3], "infer_flags": [-1, -1]})
+    op = block.append_op(
+        "slice",
+        {"Input": ["x"], "StartsTensor": ["starts"]},
+        {"Out": ["out"]},
+        {"axes": [0, 1], "ends": [2, 3], "infer_flags": [-1, -1]},
+    )
     (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
     assert grad.type() == "slice_grad" and grad.input("StartsTensor") == ["starts"]
     (grad_grad,), _ = core.get_grad_op_desc(grad, set(), [])
@@ -222,14 +237,15 @@ def test_op_test_spellings_of_attributes():
     for name in ("x", "c", "big", "nan"):
         block.create_var(name=name, shape=(2, 3) if name == "x" else None, dtype="float32")
     with pytest.warns(UserWarning, match="'lambda' is not one of fill_constant's"):
-        block.append_op("fill_constant", {}, {"Out": ["c"]}, {"shape": [2], "dtype": int(dtype), "value": 3.0,
-                                                            "lambda": 0.5})
+        block.append_op(
+            "fill_constant", {}, {"Out": ["c"]}, {"shape": [2], "dtype": int(dtype), "value": 3.0, "lambda": 0.5}
+        )
     assert block.var("c").dtype == "int32"
     with pytest.raises(core.EnforceNotMet, match="out of range"):
         block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["big"]}, {"value": 1e100, "dtype": "int32"})
     with pytest.raises(core.EnforceNotMet, match="out of range"):
         block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["nan"]}, {"value": float("nan"), "dtype": "int64"})
-    out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=["c"], scope=fluid.Scope())
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=["c"], scope=fluid.Scope())
     np.testing.assert_array_equal(out, np.array([3, 3], np.int32))
 
 
@@ -245,13 +261,16 @@ def test_an_output_its_kernel_leaves_unwritten_stays_uninitialised():
     np.testing.assert_allclose(np.array(scope.find_var("out").get_tensor()), x * 0.65, rtol=1e-6)
 
 
-@pytest.mark.parametrize("act, slots", [
-    ("relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
-    ("leaky_relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),    # Out: Fluid 1.8.5's
-    ("elu", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
-    ("sqrt", {"Out": "out", "DX": "x@GRAD", "DDX": "x@GRAD@GRAD", "DOut": "out@GRAD", "DDOut": "out@GRAD@GRAD"}),
-    ("square", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
-])
+@pytest.mark.parametrize(
+    "act, slots",
+    [
+        ("relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
+        ("leaky_relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),  # Out: Fluid 1.8.5's
+        ("elu", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
+        ("sqrt", {"Out": "out", "DX": "x@GRAD", "DDX": "x@GRAD@GRAD", "DOut": "out@GRAD", "DDOut": "out@GRAD@GRAD"}),
+        ("square", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ],
+)
 def test_gradient_of_an_activation_gradient_is_fluids_one_grad_grad_op(act, slots):
     """op_test's in-place check runs each grad op desc alone, fed from the op above it: the gradient of
     relu_grad, leaky_relu_grad, elu_grad, sqrt_grad and square_grad is Fluid's one <act>_grad_grad op,
@@ -266,7 +285,7 @@ def test_gradient_of_an_activation_gradient_is_fluids_one_grad_grad_op(act, slot
     names = {s: grad_grad.input(s) or grad_grad.output(s) for s in grad_grad.input_names() + grad_grad.output_names()}
     assert {s: n[0] for s, n in names.items() if n} == slots
     own = set(grad.input_arg_names() + grad.output_arg_names())
-    assert to_var["x@GRAD@GRAD"] == "x@GRAD" and not own & set(to_var)      # the op's own variables: not gradients
+    assert to_var["x@GRAD@GRAD"] == "x@GRAD" and not own & set(to_var)  # the op's own variables: not gradients
     assert all(n in own or to_var.get(n) in own for n in grad_grad.input_arg_names())
 
 
@@ -281,7 +300,8 @@ def test_elu_grad_grad_runs_alone_as_fluids():
     for name in ("dx", "ddout"):
         scope.var(name).get_tensor()
     Operator("elu_grad_grad", X="x", DOut="dout", DDX="ddx", DX="dx", DDOut="ddout", alpha=0.7).run(
-        scope, core.CPUPlace())
+        scope, core.CPUPlace()
+    )
     got_dx, got_ddout = (np.array(scope.find_var(n).get_tensor()) for n in ("dx", "ddout"))
     np.testing.assert_allclose(got_dx, np.where(x < 0, ddx * dout * 0.7 * np.exp(x), 0), rtol=1e-12)
     np.testing.assert_allclose(got_ddout, np.where(x > 0, ddx, ddx * 0.7 * np.exp(x)), rtol=1e-12)
@@ -319,6 +339,7 @@ def test_device_guard_records_op_device_as_fluid():
     every op has the attribute (\"\" unset); a control-flow op warns it is not placed, a force_cpu that the
     guard wins; a device other than cpu and gpu is a ValueError."""
     import warnings
+
     name = core.op_proto_and_checker_maker.kOpDeviceAttrName()
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         x = fluid.layers.fill_constant([1], "float32", 1.0)
@@ -382,7 +403,13 @@ def test_operator_rename_output_beside_rename_input(tmp_path):
     """Fluid 1.8.5's ``Operator._rename_output(old, new)``, which its transpilers call beside
     ``_rename_input``: the op writes the new name."""
     (tmp_path / "prog.py").write_text(RENAME_OUTPUT)
-    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", "prog.py"], capture_output=True, text=True,
-                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=REPO), timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", "prog.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=REPO),
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["['renamed']", "[[0.", "2.]]"], proc.stdout

@@ -2,6 +2,7 @@
 print between a case's name and its outcome cannot spoil the count); tools/optest_table.py finds every
 OpTest-based file of a directory and its sequence/ and ir/ subfolders, counts the files Fluid 1.8.5
 passes on CPU and those of them pe passes wholly, and runs no (engine, file) its cache holds."""
+
 import json
 import os
 import subprocess
@@ -11,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import optest_table  # noqa: E402
 
-CASES = '''import sys
+CASES = """import sys
 import unittest
 
 class OpTest(unittest.TestCase):
@@ -45,28 +46,40 @@ class TestBroken(unittest.TestCase):
         raise AssertionError("This test do not have op_type in class attrs")
     def test_passes_first(self):
         pass
-'''
+"""
 
 
 def _records(tmp_path, text, name="test_mul_op.py"):
     (tmp_path / name).write_text(text)
     results = tmp_path / "cases.jsonl"
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "optest_runner.py"), str(results),
-                    str(tmp_path / name), "-v"], capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "optest_runner.py"), str(results), str(tmp_path / name), "-v"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return [json.loads(line) for line in results.read_text().splitlines()]
 
 
 def test_the_runner_records_every_case_and_class_error(tmp_path):
     records = _records(tmp_path, CASES + 'if __name__ == "__main__":\n    unittest.main()\n')
     outcomes = {r["case"].replace("__main__.", ""): r["outcome"] for r in records if "case" in r}
-    assert outcomes == {"TestMulOp.test_ok": "ok", "TestMulOp.test_fails": "fail", "TestMulOp.test_cuda": "skipped",
-                        "create_test_class.<locals>.TestMade.test_made_errs": "error",
-                        "TestBroken.test_passes_first": "ok", "tearDownClass (TestBroken)": "error"}
+    assert outcomes == {
+        "TestMulOp.test_ok": "ok",
+        "TestMulOp.test_fails": "fail",
+        "TestMulOp.test_cuda": "skipped",
+        "create_test_class.<locals>.TestMade.test_made_errs": "error",
+        "TestBroken.test_passes_first": "ok",
+        "tearDownClass (TestBroken)": "error",
+    }
     assert records[-1] == {"end": 1}
     summary = optest_table.summarize(records)
     assert (summary["cases"], summary["passing"], summary["skipped"], summary["failing"]) == (6, 2, 1, 3)
     # the first failure in run order (unittest runs the classes by name)
-    assert summary["first_failure"] == "tearDownClass (TestBroken): AssertionError: This test do not have op_type in class attrs"
+    assert (
+        summary["first_failure"]
+        == "tearDownClass (TestBroken): AssertionError: This test do not have op_type in class attrs"
+    )
     failed = next(r for r in records if r.get("outcome") == "fail")
     assert failed["error"] == "AssertionError: False is not true : Output (Out) has diff"
 
@@ -83,23 +96,53 @@ def test_the_table_counts_files_fluid_passes_and_runs_nothing_cached(tmp_path):
         (tmp_path / sub / "test_a_op.py").write_text("from op_test import OpTest\n")
     (tmp_path / "test_not_an_op_test.py").write_text("import unittest\n")
     files = optest_table.test_files(str(tmp_path))
-    assert files == ["test_a_op.py", "sequence/test_a_op.py", "ir/test_a_op.py"]      # not mkldnn/, not plain tests
+    assert files == ["test_a_op.py", "sequence/test_a_op.py", "ir/test_a_op.py"]  # not mkldnn/, not plain tests
 
     def result(engine, name, cases, passing, skipped=0, first=""):
-        return {"engine": engine, "file": name, "cases": cases, "passing": passing, "skipped": skipped,
-                "failing": cases - passing - skipped, "first_failure": first, "seconds": 1.0}
+        return {
+            "engine": engine,
+            "file": name,
+            "cases": cases,
+            "passing": passing,
+            "skipped": skipped,
+            "failing": cases - passing - skipped,
+            "first_failure": first,
+            "seconds": 1.0,
+        }
+
     cache = tmp_path / "runs.jsonl"
-    cache.write_text("\n".join(json.dumps(r) for r in [
-        result("fluid", "test_a_op.py", 3, 3), result("pe", "test_a_op.py", 3, 2, first="TestX.test_y: boom"),
-        result("fluid", "sequence/test_a_op.py", 2, 0, skipped=2),        # CUDA only: not passed on CPU
-        result("pe", "sequence/test_a_op.py", 2, 0, skipped=2),
-        result("fluid", "ir/test_a_op.py", 1, 1), result("pe", "ir/test_a_op.py", 1, 1)]) + "\n")
+    cache.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                result("fluid", "test_a_op.py", 3, 3),
+                result("pe", "test_a_op.py", 3, 2, first="TestX.test_y: boom"),
+                result("fluid", "sequence/test_a_op.py", 2, 0, skipped=2),  # CUDA only: not passed on CPU
+                result("pe", "sequence/test_a_op.py", 2, 0, skipped=2),
+                result("fluid", "ir/test_a_op.py", 1, 1),
+                result("pe", "ir/test_a_op.py", 1, 1),
+            ]
+        )
+        + "\n"
+    )
     done = optest_table.load_cache(str(cache))
     text = optest_table.table(files, done, "8e1712a7" + "0" * 32)
     assert text.startswith("**1 of the 2 files Fluid 1.8.5 passes on CPU pass wholly on pe (50.0 %)**")
     assert "| test_a_op.py | 3 | 2 | 0 | passes | 1.0 | TestX.test_y: boom |" in text
     assert "| sequence/test_a_op.py | 2 | 0 | 2 | all skipped (CUDA only) | 1.0 | no case passed |" in text
     before = cache.read_text()
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "optest_table.py"), str(tmp_path), "--cache",
-                          str(cache), "--fluid", "/nonexistent/python"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(ROOT, "tools", "optest_table.py"),
+            str(tmp_path),
+            "--cache",
+            str(cache),
+            "--fluid",
+            "/nonexistent/python",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "1 of the 2 files" in out.stdout and cache.read_text() == before

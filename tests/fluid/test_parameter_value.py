@@ -1,5 +1,6 @@
 """A parameter's shape and dtype are checked as Fluid's Parameter checks them (ValueError), and
 fluid.io.get_parameter_value_by_name reads its value through the executor."""
+
 import numpy as np
 import pytest
 
@@ -15,8 +16,9 @@ def test_bad_parameter_shape_or_dtype(shape, dtype):
 
 def test_get_parameter_value_by_name():
     main = fluid.Program()
-    main.global_block().create_parameter(name="fc.w", shape=[3, 2], dtype="float32",
-                                         initializer=ConstantInitializer(1.5))
+    main.global_block().create_parameter(
+        name="fc.w", shape=[3, 2], dtype="float32", initializer=ConstantInitializer(1.5)
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(main)

@@ -1,5 +1,6 @@
 """Program's Fluid internals that Paddle's unittests call: random_seed checked and the global seed
 (paddle.framework.manual_seed), _copy_param_info_from, and _prune_with_input's ValueErrors."""
+
 import pytest
 
 import pe_cli.fluid as fluid

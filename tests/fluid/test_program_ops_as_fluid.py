@@ -3,6 +3,7 @@ tools/fluid_program_ops.py recorded, with the Fluid oracle, what a representativ
 layer function appends (op types in order, in every block; the slots each fills; the parameters it
 makes, by name) into tests/data/fluid_program_ops.json; the same calls replayed on pe must append the
 same. DIFFERENT lists the calls where pe differs on purpose or does not yet match, each with why."""
+
 import json
 import os
 import warnings
@@ -24,8 +25,16 @@ DIFFERENT = {
 
 
 def _ops_of(program):
-    return [[block.idx, op.type, {s: len(n) for s, n in op.inputs.items() if n},
-             {s: len(n) for s, n in op.outputs.items() if n}] for block in program.blocks for op in block.ops]
+    return [
+        [
+            block.idx,
+            op.type,
+            {s: len(n) for s, n in op.inputs.items() if n},
+            {s: len(n) for s, n in op.outputs.items() if n},
+        ]
+        for block in program.blocks
+        for op in block.ops
+    ]
 
 
 def _build(code):
@@ -36,7 +45,7 @@ def _build(code):
         try:
             exec(RECORD["inputs"], env)
             exec(code, env)
-        except Exception as e:      # noqa: BLE001 -- reported as a difference
+        except Exception as e:  # noqa: BLE001 -- reported as a difference
             return f"{type(e).__name__}: {e}", None
     return _ops_of(main), [p.name for p in main.all_parameters()]
 
@@ -47,8 +56,10 @@ def _difference(case):
         return f"pe refuses it: {ops}"[:300]
     if ops != case["ops"]:
         first = next((i for i, (a, b) in enumerate(zip(ops, case["ops"])) if a != b), min(len(ops), len(case["ops"])))
-        return (f"op {first}: pe {ops[first] if first < len(ops) else None}, Fluid "
-                f"{case['ops'][first] if first < len(case['ops']) else None}")
+        return (
+            f"op {first}: pe {ops[first] if first < len(ops) else None}, Fluid "
+            f"{case['ops'][first] if first < len(case['ops']) else None}"
+        )
     if params != case["params"]:
         return f"parameters: pe {params}, Fluid {case['params']}"
     return None

@@ -1,5 +1,6 @@
 """paddle.fluid.proto's message modules (framework_pb2, profiler_pb2) and what uses them:
 op protos of the registry, OpDescCreationMethod, the profile file pe writes read back."""
+
 import numpy as np
 import pytest
 
@@ -57,6 +58,7 @@ def test_paddle_base_proto_and_core_operator_from_a_desc():
     core.get_all_op_protos() bytes -> OpDescCreationMethod -> core.Operator.create(bytes) -> run."""
     from pe_cli.fluid import core
     from pe_cli.fluid.proto import framework_pb2 as by_attribute
+
     assert runner.pe_module_for("paddle.base.proto.framework_pb2") == framework_pb2.__name__
     assert by_attribute is framework_pb2
     protos = {p.type: p for p in map(framework_pb2.OpProto.FromString, core.get_all_op_protos())}

@@ -3,6 +3,7 @@ gradient ops ``fluid.backward.gradients`` appended to them (as dygraph-to-static
 builds it), run by the op: in a static program (forward, and run_program_grad from append_backward), and
 as Fluid's dygraph drives it, eagerly through ``core.VarBase`` and the tracer's ``trace_op`` with a block
 of another program. Each gives the plain ops' numbers."""
+
 import numpy as np
 import pytest
 
@@ -11,15 +12,20 @@ from pe_cli.base.dtypes import VarType
 from pe_cli.base.errors import PeError
 
 _rng = np.random.RandomState(0)
-X, W, B = (_rng.rand(2, 3) - 0.3).astype("float32"), (_rng.rand(3, 4) - 0.5).astype("float32"), \
-    (_rng.rand(4) - 0.5).astype("float32")
+X, W, B = (
+    (_rng.rand(2, 3) - 0.3).astype("float32"),
+    (_rng.rand(3, 4) - 0.5).astype("float32"),
+    (_rng.rand(4) - 0.5).astype("float32"),
+)
 FETCH = ["w@GRAD", "b@GRAD"]
 
 
 def _params():
     init = fluid.initializer.NumpyArrayInitializer
-    return (fluid.layers.create_parameter([3, 4], "float32", name="w", default_initializer=init(W)),
-            fluid.layers.create_parameter([4], "float32", name="b", default_initializer=init(B)))
+    return (
+        fluid.layers.create_parameter([3, 4], "float32", name="w", default_initializer=init(W)),
+        fluid.layers.create_parameter([4], "float32", name="b", default_initializer=init(B)),
+    )
 
 
 def _forward(x, w, b):
@@ -48,8 +54,12 @@ def _with_gradients(out, fluid_seeds):
         return fluid.backward.gradients([out], [])
     block = out.block
     seed = block.create_var(name=out.name + "@GRAD", shape=out.shape, dtype=out.dtype)
-    block.append_op("fill_constant", {"ShapeTensor": [fluid.layers.shape(out)]}, {"Out": [seed]},
-                    {"shape": [1], "value": 1.0, "dtype": out.dtype})
+    block.append_op(
+        "fill_constant",
+        {"ShapeTensor": [fluid.layers.shape(out)]},
+        {"Out": [seed]},
+        {"shape": [1], "value": 1.0, "dtype": out.dtype},
+    )
     return fluid.backward.gradients([out], [], target_gradients=[seed])
 
 
@@ -60,25 +70,32 @@ def _holding_run_program(fluid_seeds):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x, (w, b) = fluid.data("x", [None, 3], "float32"), _params()
         body = main._create_block()
-        inner = _forward(*[body.create_var(name=v.name, shape=v.shape, dtype=v.dtype, stop_gradient=v is x)
-                           for v in (x, w, b)])
+        inner = _forward(
+            *[body.create_var(name=v.name, shape=v.shape, dtype=v.dtype, stop_gradient=v is x) for v in (x, w, b)]
+        )
         end = len(body.ops)
         _with_gradients(inner, fluid_seeds)
         main._rollback()
         top = main.global_block()
         out = top.create_var(name=inner.name, shape=inner.shape, dtype=inner.dtype)
         scope = top.create_var(name="program_out_scope", type=VarType.STEP_SCOPES)
-        top.append_op("run_program", {"X": [x], "Params": [w, b]}, {"Out": [out], "OutScope": [scope]},
-                      {"global_block": body, "start_op_index": 0, "end_op_index": end})
-        fluid.backward.append_backward(fluid.layers.mean(out))   # Out@GRAD: not the seeds' ones
+        top.append_op(
+            "run_program",
+            {"X": [x], "Params": [w, b]},
+            {"Out": [out], "OutScope": [scope]},
+            {"global_block": body, "start_op_index": 0, "end_op_index": end},
+        )
+        fluid.backward.append_backward(fluid.layers.mean(out))  # Out@GRAD: not the seeds' ones
     return main, startup, out
 
 
 @pytest.mark.parametrize("fluid_seeds", [False, True], ids=["pe_gradients", "fluid_gradients"])
 def test_a_static_program_holding_it_computes_what_the_plain_ops_do(fluid_seeds):
     main, startup, out = _holding_run_program(fluid_seeds)
-    assert [op.type for op in main.global_block().ops if "run_program" in op.type] == ["run_program",
-                                                                                        "run_program_grad"]
+    assert [op.type for op in main.global_block().ops if "run_program" in op.type] == [
+        "run_program",
+        "run_program_grad",
+    ]
     expected = _plain(fluid.layers.mean)
     assert all(np.abs(e).sum() > 0 for e in expected)
     for got, want in zip(_run(main, startup, [out.name] + FETCH), expected):
@@ -116,11 +133,14 @@ def test_fluids_dygraph_runs_it_eagerly_with_a_block_of_another_program():
         scope = fluid.framework._varbase_creator(type=VarType.STEP_SCOPES, name="program_out_scope", persistable=True)
         scope.value().set_scope(fluid.core.Scope())
         fluid.framework._dygraph_tracer().trace_op(
-            "run_program", {"X": [x], "Params": params}, {"Out": [y], "OutScope": scope},
-            {"global_block": program.desc.block(0), "start_op_index": 0, "end_op_index": end, "is_test": False})
+            "run_program",
+            {"X": [x], "Params": params},
+            {"Out": [y], "OutScope": scope},
+            {"global_block": program.desc.block(0), "start_op_index": 0, "end_op_index": end, "is_test": False},
+        )
         y.backward()
         got = [y.numpy()] + [p.gradient() for p in params]
-    for g, want in zip(got, _plain(fluid.layers.reduce_sum)):     # backward(): the gradient of its sum
+    for g, want in zip(got, _plain(fluid.layers.reduce_sum)):  # backward(): the gradient of its sum
         np.testing.assert_allclose(g, want, rtol=1e-6)
 
 
@@ -131,8 +151,12 @@ def test_a_range_beyond_its_block_and_a_varbase_outside_guard_are_refused():
         body = main._create_block()
         main._rollback()
         with pytest.raises(PeError, match=r"end_op_index 1 are no range of the 0 ops of block 1"):
-            main.global_block().append_op("run_program", {"X": [x], "Params": []}, {"Out": [], "OutScope": []},
-                                          {"global_block": body, "start_op_index": 0, "end_op_index": 1})
+            main.global_block().append_op(
+                "run_program",
+                {"X": [x], "Params": []},
+                {"Out": [], "OutScope": []},
+                {"global_block": body, "start_op_index": 0, "end_op_index": 1},
+            )
     with pytest.raises(RuntimeError, match=r"core.VarBase: .*inside fluid.dygraph.guard\(\)"):
         fluid.core.VarBase(value=X, name="x", place=fluid.CPUPlace())
 
@@ -149,9 +173,12 @@ def test_a_block_without_gradient_seeds_and_saving_another_programs_block_are_re
         x, params = fluid.data("x", [None, 3], "float32"), _params()
         top = main.global_block()
         out = top.create_var(name=y.name, shape=y.shape, dtype=y.dtype)
-        top.append_op("run_program", {"X": [x], "Params": list(params)},
-                      {"Out": [out], "OutScope": [top.create_var(name="scope", type=VarType.STEP_SCOPES)]},
-                      {"global_block": inner.global_block(), "start_op_index": 0, "end_op_index": end})
+        top.append_op(
+            "run_program",
+            {"X": [x], "Params": list(params)},
+            {"Out": [out], "OutScope": [top.create_var(name="scope", type=VarType.STEP_SCOPES)]},
+            {"global_block": inner.global_block(), "start_op_index": 0, "end_op_index": end},
+        )
         fluid.backward.append_backward(fluid.layers.mean(out))
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):

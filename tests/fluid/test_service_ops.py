@@ -1,6 +1,7 @@
 """Ops whose services pe does not run (BoxPS, pslib, Fluid's gRPC parameter servers): a program holding them
 builds with Fluid's attributes, goes through a ProgramDesc and back whole, and running it stops in one line
 naming the op and what it needs. Also coalesce_tensor's buffer on the CPU, slices 4096-byte aligned."""
+
 import numpy as np
 import pytest
 
@@ -13,12 +14,27 @@ SERVICE_OPS = {
     "pull_sparse": ({"Ids": ["ids"], "W": ["w"]}, {"Out": ["out"]}, {"EmbeddingDim": 4, "TableId": 1}, "pslib"),
     "pull_sparse_v2": ({"Ids": ["ids"], "W": ["w"]}, {"Out": ["out"]}, {"EmbeddingDim": 4}, "pslib"),
     "push_dense": ({"Ids": ["ids"]}, {}, {"TableId": 2, "InputNames": ["w"]}, "pslib"),
-    "distributed_lookup_table": ({"Ids": ["ids"], "W": ["w"]}, {"Outputs": ["out"]},
-                                 {"endpoints": ["127.0.0.1:6170"], "height_sections": [10]}, "gRPC"),
+    "distributed_lookup_table": (
+        {"Ids": ["ids"], "W": ["w"]},
+        {"Outputs": ["out"]},
+        {"endpoints": ["127.0.0.1:6170"], "height_sections": [10]},
+        "gRPC",
+    ),
     "prefetch": ({"X": ["ids"]}, {"Out": ["out"]}, {"epmap": ["127.0.0.1:6170"]}, "gRPC"),
     "checkpoint_notify": ({}, {}, {"epmap": ["127.0.0.1:6170"], "dir": "/tmp/ck", "lookup_table": "w"}, "gRPC"),
-    "recv_save": ({}, {}, {"file_path": "/tmp/w", "shape": [10, 4], "remote_varnames": ["w.block0"],
-                           "endpoints": ["127.0.0.1:6170"], "slice_varnames": ["w"], "slice_shapes": ["10,4"]}, "gRPC"),
+    "recv_save": (
+        {},
+        {},
+        {
+            "file_path": "/tmp/w",
+            "shape": [10, 4],
+            "remote_varnames": ["w.block0"],
+            "endpoints": ["127.0.0.1:6170"],
+            "slice_varnames": ["w"],
+            "slice_shapes": ["10,4"],
+        },
+        "gRPC",
+    ),
     "fl_listen_and_serv": ({"X": ["w"]}, {}, {"endpoint": "127.0.0.1:6170"}, "gRPC"),
 }
 
@@ -53,8 +69,9 @@ def test_a_service_op_builds_round_trips_and_refuses_to_run_in_one_line(op_type)
 
 def test_checkpoint_notify_without_servers_does_nothing():
     prog = fluid.Program()
-    prog.global_block().append_op(type="checkpoint_notify", inputs={}, outputs={},
-                                  attrs={"epmap": [], "dir": "", "lookup_table": ""})
+    prog.global_block().append_op(
+        type="checkpoint_notify", inputs={}, outputs={}, attrs={"epmap": [], "dir": "", "lookup_table": ""}
+    )
     fluid.Executor(fluid.CPUPlace()).run(prog, scope=fluid.Scope())
 
 
@@ -65,11 +82,16 @@ def test_coalesce_tensor_aligns_each_slice_to_4096_bytes_on_the_cpu():
         block.create_var(name=name, shape=shape, dtype="float32", persistable=True)
     for name in ("a2", "b2", "fused"):
         block.create_var(name=name)
-    block.append_op(type="coalesce_tensor", inputs={"Input": ["a", "b"]}, outputs={"Output": ["a2", "b2"],
-                    "FusedOutput": ["fused"]}, attrs={"copy_data": True, "dtype": 5})
+    block.append_op(
+        type="coalesce_tensor",
+        inputs={"Input": ["a", "b"]},
+        outputs={"Output": ["a2", "b2"], "FusedOutput": ["fused"]},
+        attrs={"copy_data": True, "dtype": 5},
+    )
     a, b = np.ones((2, 3), np.float32), np.arange(1100, dtype=np.float32)
-    fused, = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"a": a, "b": b}, fetch_list=["fused"],
-                                                  scope=fluid.Scope())
-    assert fused.shape == (1024 + 2048,)         # 6 floats -> 1024 (4096 bytes), 1100 -> 2048
+    (fused,) = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"a": a, "b": b}, fetch_list=["fused"], scope=fluid.Scope()
+    )
+    assert fused.shape == (1024 + 2048,)  # 6 floats -> 1024 (4096 bytes), 1100 -> 2048
     np.testing.assert_array_equal(fused[:6], a.reshape(-1))
     np.testing.assert_array_equal(fused[1024:2124], b)

@@ -1,5 +1,6 @@
 """lookup_sparse_table (Fluid 1.8's auto-grown table of parameter-server mode), driven as Fluid's op test
 drives it: one Operator run twice on a scope, the table W (SelectedRows) keeping the ids it gave rows."""
+
 import numpy as np
 
 import pe_cli.fluid as fluid

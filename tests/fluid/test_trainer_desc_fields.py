@@ -1,4 +1,5 @@
 """TrainerDesc's proto fields as Fluid's fleet code sets them (recorded; repeated fields append)."""
+
 from pe_cli import fluid
 
 
@@ -11,4 +12,4 @@ def test_dump_and_mpi_fields():
     desc._set_dump_fields_path("path")
     assert desc.proto_desc.dump_fields == ["a", "b", "c"]
     assert (desc.proto_desc.mpi_rank, desc.proto_desc.dump_fields_path) == (1, "path")
-    assert fluid.trainer_desc.TrainerDesc().proto_desc.dump_fields == []      # not shared between descs
+    assert fluid.trainer_desc.TrainerDesc().proto_desc.dump_fields == []  # not shared between descs

@@ -1,6 +1,7 @@
 """What Paddle's own unit tests and book programs rely on, run unchanged under pe fluid (issue 52,
 docs/COMPAT.md "Upstream files, run unchanged"): each test here asserts the behaviour of Fluid 1.8.5
 that an upstream file checks, written for pe."""
+
 import numpy as np
 import pytest
 
@@ -58,7 +59,7 @@ def _two_targets():
         x = fluid.data("x", [2, 3])
         x.stop_gradient = False
         y = fluid.layers.reduce_sum(x * 2.0)
-        z = x * 3.0          # not a scalar: seeded with ones of its shape
+        z = x * 3.0  # not a scalar: seeded with ones of its shape
         grads = fluid.backward.calc_gradient([y, z], [x])
     return main, grads
 
@@ -66,7 +67,7 @@ def _two_targets():
 def test_calc_gradient_sums_a_list_of_targets():
     main, grads = _two_targets()
     exe = fluid.Executor(fluid.CPUPlace())
-    (g,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[grads])   # one input: one variable
+    (g,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[grads])  # one input: one variable
     np.testing.assert_allclose(g, np.full((2, 3), 5.0))
 
 
@@ -76,16 +77,22 @@ def test_gradients_refuses_what_fluid_refuses_with_type_error():
         x = fluid.data("x", [None, 3])
         x.stop_gradient = False
         y = fluid.layers.relu(x)
-        for call in (lambda: fluid.gradients(y.name, x), lambda: fluid.gradients(y, x.name),
-                     lambda: fluid.gradients([y], [x], target_gradients=x.name),
-                     lambda: fluid.gradients([y], x, no_grad_set=y)):
+        for call in (
+            lambda: fluid.gradients(y.name, x),
+            lambda: fluid.gradients(y, x.name),
+            lambda: fluid.gradients([y], [x], target_gradients=x.name),
+            lambda: fluid.gradients([y], x, no_grad_set=y),
+        ):
             with pytest.raises(TypeError):
                 call()
 
 
 def test_paddle_tensor_round_trips_numpy():
-    for dtype, code in (("int32", core.PaddleDType.INT32), ("int64", core.PaddleDType.INT64),
-                        ("float32", core.PaddleDType.FLOAT32)):
+    for dtype, code in (
+        ("int32", core.PaddleDType.INT32),
+        ("int64", core.PaddleDType.INT64),
+        ("float32", core.PaddleDType.FLOAT32),
+    ):
         a = np.arange(6).reshape(3, 2).astype(dtype)
         t = core.PaddleTensor(a)
         assert t.dtype == code and t.shape == [3, 2]
@@ -140,6 +147,7 @@ def test_save_inference_model_not_for_deployment_keeps_the_whole_program(tmp_pat
     """export_for_deployment=False (the recognize_digits book test, with no feeds and no targets):
     Fluid writes the unpruned program to <model file>.main_program and every persistable."""
     from pe_cli.io.fluid_model import load_program_desc
+
     main, startup = _programs()
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [None, 3])
@@ -153,7 +161,7 @@ def test_save_inference_model_not_for_deployment_keeps_the_whole_program(tmp_pat
     program, _, _ = load_program_desc(str(saved), saved.read_bytes())
     assert [op.type for op in program.global_block().ops] == [op.type for op in main.global_block().ops]
     persistables = [v.name for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
-    assert any(n.startswith("learning_rate_") for n in persistables)      # the optimizer's, not a parameter
+    assert any(n.startswith("learning_rate_") for n in persistables)  # the optimizer's, not a parameter
     assert {p.name for p in main.all_parameters()} < set(persistables)
     assert sorted(persistables) == sorted(f.name for f in tmp_path.iterdir() if f.name != saved.name)
 
@@ -161,7 +169,11 @@ def test_save_inference_model_not_for_deployment_keeps_the_whole_program(tmp_pat
 def test_core_globals_reads_and_sets_the_flags():
     flags = core.globals()
     flags["FLAGS_gpu_memory_limit_mb"] = 10
-    assert flags["FLAGS_gpu_memory_limit_mb"] == 10 == fluid.get_flags("FLAGS_gpu_memory_limit_mb")["FLAGS_gpu_memory_limit_mb"]
+    assert (
+        flags["FLAGS_gpu_memory_limit_mb"]
+        == 10
+        == fluid.get_flags("FLAGS_gpu_memory_limit_mb")["FLAGS_gpu_memory_limit_mb"]
+    )
     core._set_eager_deletion_mode(0.0, 1.0, True)
     assert fluid.get_flags("FLAGS_eager_delete_tensor_gb")["FLAGS_eager_delete_tensor_gb"] == 0.0
     with pytest.raises(ValueError):
@@ -174,37 +186,56 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
     numpy 1.x and Python 3.8."""
     import subprocess
     import sys
+
     script = tmp_path / "legacy.py"
-    script.write_text("import collections, numpy as np\n"
-                      "assert np.product([2, 3]) == 6 and np.array([1], dtype=np.float).dtype == np.float64\n"
-                      "assert np.asscalar(np.ones(1)) == 1.0 and np.alltrue([True])\n"
-                      "from PIL import Image\n"     # Pillow 10 removed the name the book's programs resize with
-                      "assert Image.ANTIALIAS == Image.LANCZOS and Image.CUBIC == Image.BICUBIC\n"
-                      "assert collections.Sequence is collections.abc.Sequence\n"
-                      "import random\nassert sorted(random.sample({3, 1, 2}, 3)) == [1, 2, 3]\n"
-                      "import paddle.fluid.backward as b\n"
-                      "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n"
-                      # numpy 1.x: an array of one element, of any rank, is a number (float(loss), "%f" % row)
-                      "import math\n"
-                      "assert float(np.array([[2.5]])) == 2.5 and int(np.array([7])) == 7 and '%.1f' % np.ones(1) == '1.0'\n"
-                      "assert float(np.matrix([[1.5]])) == 1.5 and not math.isnan(np.zeros((1, 1, 1)))\n"
-                      "for bad in (np.ones(2), np.ones(0), np.ones((2, 2))):\n"
-                      "    try:\n        float(bad)\n        raise SystemExit('converted ' + repr(bad))\n"
-                      "    except TypeError:\n        pass\n")
+    script.write_text(
+        "import collections, numpy as np\n"
+        "assert np.product([2, 3]) == 6 and np.array([1], dtype=np.float).dtype == np.float64\n"
+        "assert np.asscalar(np.ones(1)) == 1.0 and np.alltrue([True])\n"
+        "from PIL import Image\n"  # Pillow 10 removed the name the book's programs resize with
+        "assert Image.ANTIALIAS == Image.LANCZOS and Image.CUBIC == Image.BICUBIC\n"
+        "assert collections.Sequence is collections.abc.Sequence\n"
+        "import random\nassert sorted(random.sample({3, 1, 2}, 3)) == [1, 2, 3]\n"
+        "import paddle.fluid.backward as b\n"
+        "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n"
+        # numpy 1.x: an array of one element, of any rank, is a number (float(loss), "%f" % row)
+        "import math\n"
+        "assert float(np.array([[2.5]])) == 2.5 and int(np.array([7])) == 7 and '%.1f' % np.ones(1) == '1.0'\n"
+        "assert float(np.matrix([[1.5]])) == 1.5 and not math.isnan(np.zeros((1, 1, 1)))\n"
+        "for bad in (np.ones(2), np.ones(0), np.ones((2, 2))):\n"
+        "    try:\n        float(bad)\n        raise SystemExit('converted ' + repr(bad))\n"
+        "    except TypeError:\n        pass\n"
+    )
     import os
+
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    done = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": repo}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": repo},
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
-    untouched = subprocess.run([sys.executable, "-c", "import collections, numpy, pe_cli.fluid\n"
-                                "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')\n"
-                                "from PIL import Image\nassert not hasattr(Image, 'ANTIALIAS')\n"
-                                "import random\ntry:\n    random.sample({1, 2}, 1)\n    raise SystemExit('random')\n"
-                                "except TypeError:\n    pass\n"
-                                "try:\n    float(numpy.ones(1))\n    raise SystemExit('numpy changed')\n"
-                                "except TypeError:\n    pass\n"],
-                               capture_output=True, text=True, env={**os.environ, "PYTHONPATH": repo}, timeout=120)
-    assert untouched.returncode == 0, untouched.stderr     # importing pe as a library changes neither
+    untouched = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import collections, numpy, pe_cli.fluid\n"
+            "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')\n"
+            "from PIL import Image\nassert not hasattr(Image, 'ANTIALIAS')\n"
+            "import random\ntry:\n    random.sample({1, 2}, 1)\n    raise SystemExit('random')\n"
+            "except TypeError:\n    pass\n"
+            "try:\n    float(numpy.ones(1))\n    raise SystemExit('numpy changed')\n"
+            "except TypeError:\n    pass\n",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": repo},
+        timeout=120,
+    )
+    assert untouched.returncode == 0, untouched.stderr  # importing pe as a library changes neither
 
 
 def test_lod_tensor_elements_are_set_in_place():
@@ -234,7 +265,12 @@ def test_calc_gradient_of_an_intermediate_and_of_a_parameter_in_turn():
 
 def test_framework_constants_layer_helper_and_variable_operators():
     from pe_cli.fluid import framework, layer_helper
-    assert (framework.GRAD_VAR_SUFFIX, framework.TEMP_VAR_NAME, framework.ZERO_VAR_SUFFIX) == ("@GRAD", "@TEMP@", "@ZERO")
+
+    assert (framework.GRAD_VAR_SUFFIX, framework.TEMP_VAR_NAME, framework.ZERO_VAR_SUFFIX) == (
+        "@GRAD",
+        "@TEMP@",
+        "@ZERO",
+    )
     main, startup = _programs()
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [3], dtype="int64")
@@ -271,6 +307,7 @@ def test_variable_compared_with_a_number_is_a_bool_variable_and_other_fluid_erro
 
 def test_paddle_compat_helpers():
     from pe_cli.paddle import compat as cpt
+
     assert cpt.to_text([b"a", "b"]) == ["a", "b"] and cpt.to_text({b"k": b"v"}) == {"k": "v"}
     items = [b"x"]
     assert cpt.to_text(items, inplace=True) is items and items == ["x"]
@@ -291,6 +328,7 @@ def test_a_python_number_feeds_a_shape_1_variable():
 
 def test_as_lodtensor_takes_a_number_with_its_dtype_only():
     from pe_cli.fluid.executor import _as_lodtensor
+
     t = _as_lodtensor(1, fluid.CPUPlace(), core.VarDesc.VarType.FP64)
     assert np.array(t).tolist() == [1.0] and np.array(t).dtype == np.float64
     with pytest.raises(AssertionError):

@@ -2,6 +2,7 @@
 ``tensor.clamp`` (2.0-beta's name of clip, bounds given as numbers or tensors), ``fluid.debugger``
 (a program as text and as a DOT drawing) and ``paddle.dataset.common``'s ``download``, which takes a
 file already in Paddle's cache and, pe downloading nothing, refuses a missing one."""
+
 import hashlib
 import os
 
@@ -19,15 +20,20 @@ def test_clamp_takes_number_and_tensor_bounds():
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [2, 5], "float32")
         lo, hi = fluid.data("lo", [1], "float32"), fluid.data("hi", [1], "float32")
-        outs = [paddle.tensor.clamp(x, min=lo, max=hi), paddle.tensor.clamp(x, min=-0.5),
-                paddle.tensor.clamp(x, max=hi), paddle.clip(x, lo, 0.25)]
+        outs = [
+            paddle.tensor.clamp(x, min=lo, max=hi),
+            paddle.tensor.clamp(x, min=-0.5),
+            paddle.tensor.clamp(x, max=hi),
+            paddle.clip(x, lo, 0.25),
+        ]
         with pytest.raises(TypeError):
             paddle.tensor.clamp(fluid.data("i", [2], "int8"), min=0.2, max=0.8)
         with pytest.raises(AssertionError):
             paddle.tensor.clamp(x)
     data = np.linspace(-2, 2, 10, dtype="float32").reshape(2, 5)
-    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": data, "lo": np.array([-1.0], "float32"),
-                                                           "hi": np.array([0.5], "float32")}, fetch_list=outs)
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": data, "lo": np.array([-1.0], "float32"), "hi": np.array([0.5], "float32")}, fetch_list=outs
+    )
     for out, want in zip(got, [data.clip(-1, 0.5), data.clip(-0.5), data.clip(max=0.5), data.clip(-1, 0.25)]):
         np.testing.assert_array_equal(out, want)
 
@@ -57,14 +63,18 @@ def test_download_takes_the_cached_file_and_refuses_a_missing_one(tmp_path, monk
     assert path == os.path.join(str(folder), "imagelabels.mat")
     assert common.md5file(path) == hashlib.md5(b"labels").hexdigest()
     assert common.download(url, "flowers", "0" * 32, save_name="imagelabels.mat") == path
-    with pytest.raises(RuntimeError, match=r"setid\.mat is absent and pe downloads nothing: put the file from "
-                                           r"http://\S+/setid\.mat there"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"setid\.mat is absent and pe downloads nothing: put the file from "
+        r"http://\S+/setid\.mat there",
+    ):
         common.download("http://paddlemodels.bj.bcebos.com/flowers/setid.mat", "flowers", "a" * 32)
 
 
 def test_fluid_op_keeps_the_0x_loop_factories_as_refusals():
     from pe_cli.base.errors import FluidUnsupported
     from pe_cli.fluid import op
+
     for name, use in (("DynamicRecurrentOp", "DynamicRNN"), ("RecurrentOp", "StaticRNN"), ("CondOp", "cond")):
         with pytest.raises(FluidUnsupported, match=f"paddle.fluid.op.{name}: .*{use}"):
             getattr(op, name)(type="dynamic_recurrent")
@@ -75,15 +85,16 @@ def test_sort_alpha_form_and_argsort_type_error():
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [2, 3], "float32")
         res = fluid.data("res", [2, 3], "float32")
-        values, ids = paddle.tensor.sort(input=x, out=res, descending=True)     # Paddle 2.0-alpha's form
+        values, ids = paddle.tensor.sort(input=x, out=res, descending=True)  # Paddle 2.0-alpha's form
         plain = paddle.sort(x, axis=0)
         with pytest.raises(TypeError):
             fluid.layers.argsort(input=[1])
         with pytest.raises(TypeError):
             paddle.sort()
     data = np.array([[3, 1, 2], [0, 5, 4]], "float32")
-    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": data, "res": np.zeros((2, 3), "float32")},
-                                               fetch_list=[res, values, ids, plain])
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": data, "res": np.zeros((2, 3), "float32")}, fetch_list=[res, values, ids, plain]
+    )
     np.testing.assert_array_equal(got[0], -np.sort(-data, axis=1))
     np.testing.assert_array_equal(got[1], got[0])
     np.testing.assert_array_equal(got[2], np.argsort(-data, axis=1, kind="stable"))

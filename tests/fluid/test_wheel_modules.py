@@ -1,5 +1,6 @@
 """What the modules of Fluid 1.8.5's wheel that users import by path do under ``pe fluid`` (issue 76,
 item 3). Expected values marked "Fluid 1.8.5" were printed by the wheel on the same calls."""
+
 import importlib
 import io
 import os
@@ -16,6 +17,7 @@ fluid = importlib.import_module("paddle.fluid")
 
 def test_parallel_executor_module_is_pes_parallel_executor(monkeypatch):
     from paddle.fluid.parallel_executor import ParallelExecutor
+
     assert ParallelExecutor is fluid.ParallelExecutor
     monkeypatch.setenv("CPU_NUM", "1")
     main, startup, scope = fluid.Program(), fluid.Program(), fluid.Scope()
@@ -23,8 +25,9 @@ def test_parallel_executor_module_is_pes_parallel_executor(monkeypatch):
         x = fluid.data("x", [-1, 3])
         loss = fluid.layers.mean(fluid.layers.fc(x, 2))
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
-    out, = ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope).run(
-        [loss.name], feed={"x": np.ones((2, 3), "float32")})
+    (out,) = ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope).run(
+        [loss.name], feed={"x": np.ones((2, 3), "float32")}
+    )
     assert np.isfinite(out).all()
 
 
@@ -37,18 +40,20 @@ class _Words:
             else:
                 ids = line.split()
                 yield [("words", [int(x) for x in ids]), ("label", [1])] if ids else None
+
         return samples
 
 
 def test_data_generator_writes_fluids_multislot_lines(capsys, monkeypatch):
     from paddle.fluid.incubate import data_generator as dg
+
     gen = type("G", (_Words, dg.MultiSlotDataGenerator), {})()
     gen.set_batch(2)
     gen.run_from_memory()
     monkeypatch.setattr("sys.stdin", io.StringIO("1 2 3\n\n4\n"))
     other = type("G", (_Words, dg.MultiSlotDataGenerator), {})()
     other.run_from_stdin()
-    assert capsys.readouterr().out == "2 0 1 1 0\n2 1 2 1 1\n2 2 3 1 1.0\n3 1 2 3 1 1\n1 4 1 1\n"   # Fluid 1.8.5
+    assert capsys.readouterr().out == "2 0 1 1 0\n2 1 2 1 1\n2 2 3 1 1.0\n3 1 2 3 1 1\n1 4 1 1\n"  # Fluid 1.8.5
     assert gen._proto_info == [("words", "uint64"), ("label", "float")]
     with pytest.raises(ValueError, match="field name of two given line are not match: require<v>, get<w>"):
         gen = dg.MultiSlotDataGenerator()
@@ -60,6 +65,7 @@ def test_data_generator_writes_fluids_multislot_lines(capsys, monkeypatch):
 def test_ploter_draws_the_curves_or_records_them(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     from paddle.utils.plot import Ploter
+
     ploter = Ploter("train cost", "test cost")
     for step in range(4):
         ploter.append("train cost", step, 1.0 / (step + 1))
@@ -76,8 +82,12 @@ def test_fleet_util_global_auc_and_metrics():
     from paddle.fluid.incubate.fleet.base import role_maker
     from paddle.fluid.incubate.fleet.parameter_server.distribute_transpiler import fleet
     from paddle.fluid.incubate.fleet.utils.fleet_util import FleetUtil
-    fleet.init(role_maker.UserDefinedRoleMaker(current_id=0, role=role_maker.Role.WORKER, worker_num=1,
-                                               server_endpoints=["127.0.0.1:6170"]))
+
+    fleet.init(
+        role_maker.UserDefinedRoleMaker(
+            current_id=0, role=role_maker.Role.WORKER, worker_num=1, server_endpoints=["127.0.0.1:6170"]
+        )
+    )
     util, scope = FleetUtil("transpiler"), fluid.Scope()
     scope.var("pos").get_tensor().set(np.array([[1, 2, 0, 5, 3]], "int64"), fluid.CPUPlace())
     scope.var("neg").get_tensor().set(np.array([[4, 1, 2, 0, 1]], "int64"), fluid.CPUPlace())
@@ -87,7 +97,8 @@ def test_fleet_util_global_auc_and_metrics():
         scope.var(name).get_tensor().set(np.array([value], "float32"), fluid.CPUPlace())
     auc, _, mae, rmse, ctr, pctr, copc, q, total = util.get_global_metrics(scope, "pos", "neg", pos_ins_num_name="p")
     assert (auc, mae, rmse, ctr, pctr, copc, q, total) == pytest.approx(
-        (68.5 / 88, 3 / 19, (2 / 19) ** 0.5, 11 / 19, 6 / 19, 11 / 6, 5 / 19, 19))
+        (68.5 / 88, 3 / 19, (2 / 19) ** 0.5, 11 / 19, 6 / 19, 11 / 6, 5 / 19, 19)
+    )
     assert util.get_online_pass_interval("20190720", "0 1", 30, 2, False) == [["0000", "0030"], ["0100", "0130"]]
     with pytest.raises(NotImplementedError, match="HDFS"):
         util.write_model_donefile("hdfs:/out", 20190720, 1, 0, "hdfs://x", "u,p")
@@ -96,11 +107,12 @@ def test_fleet_util_global_auc_and_metrics():
 def test_dataset_image_decodes_in_opencvs_order_and_transforms(tmp_path):
     from PIL import Image
     from paddle.dataset import image
+
     pixels = np.zeros((4, 6, 3), "uint8")
-    pixels[..., 0] = 200                                   # red in RGB
+    pixels[..., 0] = 200  # red in RGB
     Image.fromarray(pixels).save(tmp_path / "red.png")
     im = image.load_image(str(tmp_path / "red.png"))
-    assert im.shape == (4, 6, 3) and im[0, 0].tolist() == [0, 0, 200]      # BGR, as OpenCV reads
+    assert im.shape == (4, 6, 3) and im[0, 0].tolist() == [0, 0, 200]  # BGR, as OpenCV reads
     assert image.load_image_bytes((tmp_path / "red.png").read_bytes(), is_color=False).shape == (4, 6)
     assert image.resize_short(im, 8).shape == (8, 12, 3)
     out = image.simple_transform(im, 8, 4, is_train=False, mean=[1.0, 2.0, 3.0])

@@ -1,4 +1,5 @@
 """The sequential Executor: feeding, fetching, scopes, and clear errors for bad input."""
+
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ def mlp():
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 3
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.data("x", [None, 4])            # fluid.data: its feeds are checked (layers.data's are not)
+        x = fluid.data("x", [None, 4])  # fluid.data: its feeds are checked (layers.data's are not)
         y = fluid.data("y", [None, 1], dtype="int64")
         h = fluid.layers.fc(x, 8, act="relu")
         logits = fluid.layers.fc(h, 3)
@@ -28,14 +29,14 @@ def test_training_lowers_the_loss_and_fetch_by_name_or_variable(mlp):
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
-    first, = exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    (first,) = exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
     for _ in range(20):
         last, out = exe.run(main, feed=feed, fetch_list=[loss.name, logits.name], scope=scope)
     assert last[0] < first[0]
     assert out.shape == (6, 3)
     # the test program sees the trained parameters and does not train them
-    t1, = exe.run(test, feed=feed, fetch_list=[loss.name], scope=scope)
-    t2, = exe.run(test, feed=feed, fetch_list=[loss.name], scope=scope)
+    (t1,) = exe.run(test, feed=feed, fetch_list=[loss.name], scope=scope)
+    (t2,) = exe.run(test, feed=feed, fetch_list=[loss.name], scope=scope)
     assert t1 == t2
 
 
@@ -44,9 +45,10 @@ def test_fetched_values_are_what_the_graph_computes(mlp):
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
-    got, = exe.run(test, feed=feed, fetch_list=[logits], scope=scope)
-    w0, b0, w1, b1 = (np.array(scope.find_var(n).get_tensor()) for n in
-                      ("fc_0.w_0", "fc_0.b_0", "fc_1.w_0", "fc_1.b_0"))
+    (got,) = exe.run(test, feed=feed, fetch_list=[logits], scope=scope)
+    w0, b0, w1, b1 = (
+        np.array(scope.find_var(n).get_tensor()) for n in ("fc_0.w_0", "fc_0.b_0", "fc_1.w_0", "fc_1.b_0")
+    )
     want = np.maximum(feed["x"] @ w0 + b0, 0) @ w1 + b1
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
@@ -60,7 +62,7 @@ def test_scope_tensor_set_and_global_scope_guard(mlp):
         exe.run(startup)
         tensor = scope.find_var("fc_1.b_0").get_tensor()
         tensor.set(np.full([3], 7.0, dtype="float32"), fluid.CPUPlace())
-        got, = exe.run(test, feed=feed, fetch_list=["fc_1.b_0"])
+        (got,) = exe.run(test, feed=feed, fetch_list=["fc_1.b_0"])
     np.testing.assert_array_equal(got, [7.0, 7.0, 7.0])
     assert fluid.global_scope() is not scope
 
@@ -71,8 +73,9 @@ def test_same_seed_same_initial_parameters(mlp):
     a, b = fluid.Scope(), fluid.Scope()
     exe.run(startup, scope=a)
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=b)
-    np.testing.assert_array_equal(np.array(a.find_var("fc_0.w_0").get_tensor()),
-                                  np.array(b.find_var("fc_0.w_0").get_tensor()))
+    np.testing.assert_array_equal(
+        np.array(a.find_var("fc_0.w_0").get_tensor()), np.array(b.find_var("fc_0.w_0").get_tensor())
+    )
 
 
 def test_temporaries_do_not_leak_into_the_scope(mlp):
@@ -157,7 +160,6 @@ def test_label_out_of_range_fails_cleanly_naming_the_op(mlp):
         exe.run(main, feed=bad, fetch_list=[loss], scope=scope)
 
 
-
 def test_rerunning_a_seeded_startup_program_initializes_identically(mlp):
     main, startup, *_ = mlp
     exe = fluid.Executor(fluid.CPUPlace())
@@ -180,6 +182,7 @@ def test_a_declared_variable_nothing_computes_is_named_as_such(mlp):
 def test_any_int_is_a_program_seed_and_draws_repeat(seed):
     """Fluid takes any int as random_seed (negative, or beyond 64 bits); each draws the same values
     on every run, and one seed's draw is not another's."""
+
     def draw(program_seed):
         main, startup = fluid.Program(), fluid.Program()
         startup.random_seed = program_seed
@@ -189,5 +192,6 @@ def test_any_int_is_a_program_seed_and_draws_repeat(seed):
         with fluid.scope_guard(scope):
             fluid.Executor(fluid.CPUPlace()).run(startup)
             return np.array(scope.find_var("fc_0.w_0").get_tensor())
+
     np.testing.assert_array_equal(draw(seed), draw(seed))
     assert not np.array_equal(draw(seed), draw(7))

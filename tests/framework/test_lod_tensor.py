@@ -1,4 +1,5 @@
 """LoDTensor as the seeds describe it: lengths and offsets are two views of one thing."""
+
 import numpy as np
 import pytest
 
@@ -72,8 +73,9 @@ def test_fed_lod_is_returned_with_return_numpy_false():
     with fluid.program_guard(main, fluid.Program()):
         words = fluid.layers.data("words", [1], dtype="int64", lod_level=1)
     t = fluid.create_lod_tensor(np.arange(5).reshape(5, 1), [[2, 3]], fluid.CPUPlace())
-    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"words": t}, fetch_list=["words"],
-                                                return_numpy=False, scope=fluid.Scope())
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"words": t}, fetch_list=["words"], return_numpy=False, scope=fluid.Scope()
+    )
     assert out.recursive_sequence_lengths() == [[2, 3]]
 
 

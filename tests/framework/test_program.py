@@ -1,4 +1,5 @@
 """The IR as users see it: names, guards, clone, printing, parameters."""
+
 import uuid
 
 import numpy as np
@@ -106,15 +107,22 @@ def test_ops_over_a_variable_created_without_a_shape_build_and_run_on_the_values
     yet: kylezhang/learn_paddlepaddle's P002/index.001.py) and computes with the fed values' shapes;
     the outputs' shapes are unknown until then. A declared shape keeps its build-time check."""
     import numpy as np
+
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         a = fluid.layers.create_tensor(dtype="int64", name="a")
         b = fluid.layers.create_tensor(dtype="int64", name="b")
-        outs = [fluid.layers.sum([a, b]), fluid.layers.concat([a, b]), fluid.layers.reduce_sum(a),
-                fluid.layers.stack([a, b]), fluid.layers.equal(a, b)]
+        outs = [
+            fluid.layers.sum([a, b]),
+            fluid.layers.concat([a, b]),
+            fluid.layers.reduce_sum(a),
+            fluid.layers.stack([a, b]),
+            fluid.layers.equal(a, b),
+        ]
     assert all(o.shape is None for o in outs)
-    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": np.array([3, 2], "int64"),
-                                                          "b": np.array([1, 2], "int64")}, fetch_list=outs)
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"a": np.array([3, 2], "int64"), "b": np.array([1, 2], "int64")}, fetch_list=outs
+    )
     assert [g.tolist() for g in got] == [[4, 4], [3, 2, 1, 2], [5], [[3, 2], [1, 2]], [False, True]]
 
 
@@ -175,7 +183,8 @@ def test_attribute_out_of_range_is_an_error():
 
 def test_name_scope_nests_numbers_a_prefix_entered_again_and_marks_ops():
     from pe_cli.framework.program import current_name_scope
-    prefix = f"encoder{uuid.uuid4().hex[:8]}"          # the scope tree is global, as Fluid's
+
+    prefix = f"encoder{uuid.uuid4().hex[:8]}"  # the scope tree is global, as Fluid's
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = fluid.layers.data("x", [3])
@@ -187,8 +196,10 @@ def test_name_scope_nests_numbers_a_prefix_entered_again_and_marks_ops():
             assert current_name_scope() == f"/{prefix}_1/"
             fluid.layers.tanh(x)
     assert current_name_scope() == "/"
-    assert [op.desc.attr("op_namescope") for op in main.global_block().ops] == [f"/{prefix}/attention/",
-                                                                                f"/{prefix}_1/"]
+    assert [op.desc.attr("op_namescope") for op in main.global_block().ops] == [
+        f"/{prefix}/attention/",
+        f"/{prefix}_1/",
+    ]
 
 
 def test_clone_for_test_after_minimize_prunes_backward_and_optimize_as_fluid():
@@ -209,6 +220,6 @@ def test_clone_for_test_after_minimize_prunes_backward_and_optimize_as_fluid():
     xs = np.arange(8, dtype="float32").reshape(2, 4)
     exe.run(startup, scope=scope)
     exe.run(main, feed={"x": xs}, fetch_list=[loss], scope=scope)
-    first, = exe.run(test, feed={"x": xs}, fetch_list=[loss], scope=scope)
-    second, = exe.run(test, feed={"x": xs}, fetch_list=[loss], scope=scope)
+    (first,) = exe.run(test, feed={"x": xs}, fetch_list=[loss], scope=scope)
+    (second,) = exe.run(test, feed={"x": xs}, fetch_list=[loss], scope=scope)
     np.testing.assert_array_equal(first, second)

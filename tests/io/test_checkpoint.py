@@ -1,6 +1,7 @@
 """Checkpoints: Fluid's tensor files (one per variable, or one combined file), pe's earlier .npy/.npz
 format still read (never unpickled), atomic writes, checked loads, and exact resumption of training
 (optimizer state and the learning-rate counter are persistable)."""
+
 from paths import TESTS
 import os
 
@@ -9,13 +10,14 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
-from pe_cli.io import atomic as pio, checkpoint   # the atomic writes the crash tests break
+from pe_cli.io import atomic as pio, checkpoint  # the atomic writes the crash tests break
 from pe_cli.io.checkpoint import save_npy_persistables
 from pe_cli.base.fluid_proto import parse_program_desc, read_lod_tensors, write_lod_tensor
 
 RNG = np.random.default_rng(21)
-BATCHES = [(RNG.normal(size=(8, 5)).astype("float32"), RNG.integers(0, 3, size=(8, 1)).astype("int64"))
-           for _ in range(7)]
+BATCHES = [
+    (RNG.normal(size=(8, 5)).astype("float32"), RNG.integers(0, 3, size=(8, 1)).astype("int64")) for _ in range(7)
+]
 
 
 def build(make_optimizer):
@@ -40,14 +42,16 @@ def run(exe, main, loss, batches, scope):
 
 
 OPTIMIZERS = {
-    "adam_exponential_decay": lambda: fluid.optimizer.Adam(
-        learning_rate=fluid.layers.exponential_decay(0.05, 2, 0.7)),
+    "adam_exponential_decay": lambda: fluid.optimizer.Adam(learning_rate=fluid.layers.exponential_decay(0.05, 2, 0.7)),
     "momentum_piecewise": lambda: fluid.optimizer.Momentum(
-        learning_rate=fluid.layers.piecewise_decay([3, 5], [0.1, 0.05, 0.01]), momentum=0.9, use_nesterov=True),
+        learning_rate=fluid.layers.piecewise_decay([3, 5], [0.1, 0.05, 0.01]), momentum=0.9, use_nesterov=True
+    ),
     "rmsprop_centered_l2": lambda: fluid.optimizer.RMSProp(
-        0.01, momentum=0.5, centered=True, regularization=fluid.regularizer.L2Decay(1e-3)),
+        0.01, momentum=0.5, centered=True, regularization=fluid.regularizer.L2Decay(1e-3)
+    ),
     "adagrad_warmup": lambda: fluid.optimizer.Adagrad(
-        learning_rate=fluid.layers.linear_lr_warmup(0.1, 4, 0.0, 0.1), initial_accumulator_value=0.1),
+        learning_rate=fluid.layers.linear_lr_warmup(0.1, 4, 0.0, 0.1), initial_accumulator_value=0.1
+    ),
 }
 
 
@@ -61,14 +65,14 @@ def test_resume_matches_straight_through_training_bitwise(tmp_path, name, filena
     exe.run(startup, scope=straight_scope)
     straight = run(exe, main, loss, BATCHES, straight_scope)
 
-    exe = fluid.Executor(fluid.CPUPlace())   # a fresh executor: the same seeded initial values
+    exe = fluid.Executor(fluid.CPUPlace())  # a fresh executor: the same seeded initial values
     first_scope = fluid.Scope()
     exe.run(startup, scope=first_scope)
     first = run(exe, main, loss, BATCHES[:k], first_scope)
     with fluid.scope_guard(first_scope):
         fluid.io.save_persistables(exe, str(tmp_path / "ckpt"), main, filename=filename)
 
-    resumed_scope = fluid.Scope()          # fresh: no startup run, everything comes from the checkpoint
+    resumed_scope = fluid.Scope()  # fresh: no startup run, everything comes from the checkpoint
     with fluid.scope_guard(resumed_scope):
         fluid.io.load_persistables(exe, str(tmp_path / "ckpt"), main, filename=filename)
     resumed = first + run(exe, main, loss, BATCHES[k:], resumed_scope)
@@ -91,7 +95,7 @@ def persistable_names(main):
 
 
 def _tensor(path):
-    (array, lod), = read_lod_tensors(open(path, "rb").read(), str(path))
+    ((array, lod),) = read_lod_tensors(open(path, "rb").read(), str(path))
     return array
 
 
@@ -107,14 +111,14 @@ def test_directory_format_is_one_fluid_tensor_file_per_variable(tmp_path):
         saved = _tensor(tmp_path / "ck" / n)
         np.testing.assert_array_equal(saved, scope.get_array(n))
         assert saved.dtype == scope.get_array(n).dtype
-    assert not [e for e in os.listdir(tmp_path) if e != "ck"]   # no temporary siblings left
+    assert not [e for e in os.listdir(tmp_path) if e != "ck"]  # no temporary siblings left
 
 
 def test_single_file_format_is_fluids_tensors_by_sorted_name(tmp_path):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path), main, filename="all_vars")
-        in_memory = fluid.io.save_persistables(exe, None, main)      # Fluid's save_to_memory
+        in_memory = fluid.io.save_persistables(exe, None, main)  # Fluid's save_to_memory
     assert os.listdir(tmp_path) == ["all_vars"]
     data = (tmp_path / "all_vars").read_bytes()
     assert data == in_memory
@@ -191,6 +195,7 @@ def _fail_after(n, real):
         if calls["n"] > n:
             raise OSError("disk full (simulated)")
         return real(*args, **kwargs)
+
     return fake
 
 
@@ -217,11 +222,12 @@ def test_failed_swap_puts_the_old_directory_back(tmp_path, monkeypatch):
     before = {f: (ck / f).read_bytes() for f in os.listdir(ck)}
     real_rename, calls = os.rename, []
 
-    def rename(src, dst):   # the old directory moves aside, then moving the new one in fails
+    def rename(src, dst):  # the old directory moves aside, then moving the new one in fails
         calls.append(src)
         if len(calls) == 2:
             raise OSError("rename failed (simulated)")
         return real_rename(src, dst)
+
     monkeypatch.setattr(pio.os, "rename", rename)
     with fluid.scope_guard(scope), pytest.raises(OSError):
         fluid.io.save_persistables(exe, str(ck), main)
@@ -234,7 +240,7 @@ def test_interrupted_swap_is_named_when_loading(tmp_path):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path / "ck"), main)
-    os.rename(tmp_path / "ck", tmp_path / ".ck.old-abc123")    # as a crash between the two renames leaves it
+    os.rename(tmp_path / "ck", tmp_path / ".ck.old-abc123")  # as a crash between the two renames leaves it
     with pytest.raises(PeError, match=r"interrupted and the previous checkpoint is at '.*\.ck\.old-abc123'"):
         fluid.io.load_persistables(exe, str(tmp_path / "ck"), main)
 
@@ -249,6 +255,7 @@ def test_crash_while_writing_a_single_file_leaves_the_old_file(tmp_path, monkeyp
     def broken(f):
         f.write(b"\0\0\0\0 partial")
         raise OSError("disk full (simulated)")
+
     monkeypatch.setattr(checkpoint, "write_file", lambda path, write: real(path, broken))
     with fluid.scope_guard(scope), pytest.raises(OSError, match="disk full"):
         fluid.io.save_persistables(exe, str(tmp_path), main, filename="ck.npz")
@@ -276,7 +283,7 @@ def _load_fails(exe, main, tmp_path, match, filename=None):
     with fluid.scope_guard(fresh), pytest.raises(PeError, match=match) as info:
         fluid.io.load_persistables(exe, str(tmp_path / "ck"), main, filename=filename)
     assert "\n" not in str(info.value)
-    assert not fresh.local_var_names()      # all or nothing
+    assert not fresh.local_var_names()  # all or nothing
     return str(info.value)
 
 
@@ -395,16 +402,16 @@ def test_inference_model_round_trip(tmp_path):
     run(exe, main, loss, BATCHES[:2], scope)
     x_test = BATCHES[3][0]
     want = exe.run(test_program, feed={"x": x_test, "label": BATCHES[3][1]}, fetch_list=[logits], scope=scope)[0]
-    with fluid.scope_guard(scope), fluid.unique_name.guard():     # the scale's name counts from 0 (as Fluid's)
+    with fluid.scope_guard(scope), fluid.unique_name.guard():  # the scale's name counts from 0 (as Fluid's)
         fluid.io.save_inference_model(str(tmp_path / "model"), ["x"], [logits], exe, main)
-    files = sorted(os.listdir(tmp_path / "model"))          # Fluid's layout: only what inference needs
+    files = sorted(os.listdir(tmp_path / "model"))  # Fluid's layout: only what inference needs
     assert files == ["__model__", "fc_0.b_0", "fc_0.w_0", "fc_1.b_0", "fc_1.w_0"]
-    with open(tmp_path / "model" / "__model__", "rb") as f:    # Fluid's protobuf, feed and fetch ops included
+    with open(tmp_path / "model" / "__model__", "rb") as f:  # Fluid's protobuf, feed and fetch ops included
         ops = [op.type for op in parse_program_desc(f.read(), "__model__").blocks[0].ops]
     assert ops[0] == "feed" and ops[-1] == "fetch" and "mul" in ops
-    for name in files[1:]:                                     # Fluid's LoDTensor files
+    for name in files[1:]:  # Fluid's LoDTensor files
         with open(tmp_path / "model" / name, "rb") as f:
-            (array, lod), = read_lod_tensors(f.read(), name)
+            ((array, lod),) = read_lod_tensors(f.read(), name)
         np.testing.assert_array_equal(array, scope.get_array(name))
 
     fresh = fluid.Scope()
@@ -422,19 +429,35 @@ def test_inference_model_single_params_file(tmp_path):
     exe, main, scope = trained_scope()
     logits = [op for op in main.global_block().ops if op.type == "softmax_with_cross_entropy"][0].input("Logits")[0]
     with fluid.scope_guard(scope):
-        fluid.io.save_inference_model(str(tmp_path), ["x"], [main.global_block().var(logits)], exe, main,
-                                      model_filename="model.json", params_filename="params.npz")
+        fluid.io.save_inference_model(
+            str(tmp_path),
+            ["x"],
+            [main.global_block().var(logits)],
+            exe,
+            main,
+            model_filename="model.json",
+            params_filename="params.npz",
+        )
     assert sorted(os.listdir(tmp_path)) == ["model.json", "params.npz"]
     with fluid.scope_guard(fluid.Scope()):
-        program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe, model_filename="model.json",
-                                                                params_filename="params.npz")
-    assert fetches[0].name.startswith("save_infer_model/scale_0.tmp_")      # numbered as Fluid numbers names
+        program, feeds, fetches = fluid.io.load_inference_model(
+            str(tmp_path), exe, model_filename="model.json", params_filename="params.npz"
+        )
+    assert fetches[0].name.startswith("save_infer_model/scale_0.tmp_")  # numbered as Fluid numbers names
     assert program.global_block().var(fetches[0].name).op.input("X") == [logits]
 
 
 def test_fluid_io_names():
-    for name in ("save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
-                 "save_inference_model", "load_inference_model"):
+    for name in (
+        "save_vars",
+        "load_vars",
+        "save_params",
+        "load_params",
+        "save_persistables",
+        "load_persistables",
+        "save_inference_model",
+        "load_inference_model",
+    ):
         assert callable(getattr(fluid.io, name))
 
 
@@ -457,5 +480,5 @@ def test_load_refuses_a_fifo_unread(tmp_path):
     exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     os.remove(tmp_path / "ck" / (w + ".npy"))
-    os.mkfifo(tmp_path / "ck" / (w + ".npy"))        # opened, it would block for ever
+    os.mkfifo(tmp_path / "ck" / (w + ".npy"))  # opened, it would block for ever
     _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy is a FIFO, not a regular file")

@@ -3,6 +3,7 @@
 attributes Fluid puts on every op) and the parameters in Fluid's LoDTensor files, one per variable
 or combined. The parameter files here are assembled byte by byte from the format's description, not
 by pe's writer, and the program from the protobuf messages, as Fluid's C++ would."""
+
 from paths import TESTS
 import os
 import struct
@@ -20,12 +21,18 @@ FP32, INT64, LOD_TENSOR, FEED, FETCH = 5, 3, 7, 9, 10
 def tensor_file(array, lod=()):
     """Fluid's serialization of a LoDTensor, written out from its description."""
     desc = bytes([0x08, {np.float32: FP32, np.int64: INT64}[array.dtype.type]])
-    for d in array.shape:                       # dims: field 2, varint (non-packed, proto2)
+    for d in array.shape:  # dims: field 2, varint (non-packed, proto2)
         desc += b"\x10" + _varint(d)
     out = struct.pack("<I", 0) + struct.pack("<Q", len(lod))
     for level in lod:
         out += struct.pack("<Q", 8 * len(level)) + struct.pack(f"<{len(level)}Q", *level)
-    return out + struct.pack("<I", 0) + struct.pack("<i", len(desc)) + desc + array.astype("<" + array.dtype.str[1:]).tobytes()
+    return (
+        out
+        + struct.pack("<I", 0)
+        + struct.pack("<i", len(desc))
+        + desc
+        + array.astype("<" + array.dtype.str[1:]).tobytes()
+    )
 
 
 def _varint(n):
@@ -66,20 +73,51 @@ def mlp_desc(extra_attr=None):
     """x [-1, 4] -> mul w [4, 3] -> + b -> softmax, with feed/fetch ops and Fluid's bookkeeping attrs."""
     desc = messages()["ProgramDesc"]()
     block = desc.blocks.add(idx=0, parent_idx=-1)
-    for name, dims, persistable in (("x", [-1, 4], False), ("fc_0.w_0", [4, 3], True), ("fc_0.b_0", [3], True),
-                                    ("fc_0.tmp_0", [-1, 3], False), ("fc_0.tmp_1", [-1, 3], False),
-                                    ("fc_0.tmp_2", [-1, 3], False)):
+    for name, dims, persistable in (
+        ("x", [-1, 4], False),
+        ("fc_0.w_0", [4, 3], True),
+        ("fc_0.b_0", [3], True),
+        ("fc_0.tmp_0", [-1, 3], False),
+        ("fc_0.tmp_1", [-1, 3], False),
+        ("fc_0.tmp_2", [-1, 3], False),
+    ):
         _var(block, name, dims, persistable)
     _var(block, "feed", [], True, FEED)
     _var(block, "fetch", [], True, FETCH)
     fluid_attrs = dict(op_role=0, op_namescope="/", op_callstack=["File x.py, line 1"], op_device="")
     _op(block, "feed", {"X": ["feed"]}, {"Out": ["x"]}, col=0, **fluid_attrs)
-    _op(block, "mul", {"X": ["x"], "Y": ["fc_0.w_0"]}, {"Out": ["fc_0.tmp_0"]}, x_num_col_dims=1, y_num_col_dims=1,
-        use_mkldnn=False, scale_x=1.0, force_fp32_output=False, **fluid_attrs)
-    _op(block, "elementwise_add", {"X": ["fc_0.tmp_0"], "Y": ["fc_0.b_0"]}, {"Out": ["fc_0.tmp_1"]}, axis=1,
-        x_data_format="", mkldnn_data_type="float32", **fluid_attrs)
-    _op(block, "softmax", {"X": ["fc_0.tmp_1"]}, {"Out": ["fc_0.tmp_2"]}, axis=-1, data_format="AnyLayout",
-        use_cudnn=False, **dict(fluid_attrs, **(extra_attr or {})))
+    _op(
+        block,
+        "mul",
+        {"X": ["x"], "Y": ["fc_0.w_0"]},
+        {"Out": ["fc_0.tmp_0"]},
+        x_num_col_dims=1,
+        y_num_col_dims=1,
+        use_mkldnn=False,
+        scale_x=1.0,
+        force_fp32_output=False,
+        **fluid_attrs,
+    )
+    _op(
+        block,
+        "elementwise_add",
+        {"X": ["fc_0.tmp_0"], "Y": ["fc_0.b_0"]},
+        {"Out": ["fc_0.tmp_1"]},
+        axis=1,
+        x_data_format="",
+        mkldnn_data_type="float32",
+        **fluid_attrs,
+    )
+    _op(
+        block,
+        "softmax",
+        {"X": ["fc_0.tmp_1"]},
+        {"Out": ["fc_0.tmp_2"]},
+        axis=-1,
+        data_format="AnyLayout",
+        use_cudnn=False,
+        **dict(fluid_attrs, **(extra_attr or {})),
+    )
     _op(block, "fetch", {"X": ["fc_0.tmp_2"]}, {"Out": ["fetch"]}, col=0, **fluid_attrs)
     desc.version.version = 1008005
     return desc
@@ -97,7 +135,7 @@ def _expected(x):
 
 def _save(tmp_path, desc, combined=False):
     (tmp_path / ("model" if combined else "__model__")).write_bytes(desc.SerializeToString())
-    if combined:                # save_combine: the variables end to end, by sorted name
+    if combined:  # save_combine: the variables end to end, by sorted name
         (tmp_path / "params").write_bytes(tensor_file(B) + tensor_file(W))
     else:
         (tmp_path / "fc_0.w_0").write_bytes(tensor_file(W))
@@ -114,7 +152,7 @@ def test_a_fluid_inference_model_loads_and_computes_what_it_describes(tmp_path, 
         assert feeds == ["x"] and [v.name for v in fetches] == ["fc_0.tmp_2"]
         assert [op.type for op in program.global_block().ops] == ["mul", "elementwise_add", "softmax"]
         x = np.random.RandomState(0).randn(5, 4).astype(np.float32)
-        got, = exe.run(program, feed={"x": x}, fetch_list=fetches)
+        (got,) = exe.run(program, feed={"x": x}, fetch_list=fetches)
     np.testing.assert_allclose(got, _expected(x), rtol=1e-5)
 
 
@@ -128,12 +166,15 @@ def test_the_tensor_format_reads_lod_and_writes_the_same_bytes():
     assert write_lod_tensor(ids, [[0, 2, 5]]) + write_lod_tensor(W) == data
 
 
-@pytest.mark.parametrize("damage,message", [
-    (lambda b: b[:-3], "truncated LoDTensor"),
-    (lambda b: b[:4] + struct.pack("<Q", 1) + struct.pack("<Q", 1 << 60) + b[12:], "LoD level of"),
-    (lambda b: b"\x01" + b[1:], "version is not 0"),
-    (lambda b: b + b"\x00", "bytes follow"),
-])
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        (lambda b: b[:-3], "truncated LoDTensor"),
+        (lambda b: b[:4] + struct.pack("<Q", 1) + struct.pack("<Q", 1 << 60) + b[12:], "LoD level of"),
+        (lambda b: b"\x01" + b[1:], "version is not 0"),
+        (lambda b: b + b"\x00", "bytes follow"),
+    ],
+)
 def test_a_damaged_parameter_file_is_named(tmp_path, damage, message):
     _save(tmp_path, mlp_desc())
     path = tmp_path / "fc_0.w_0"
@@ -148,8 +189,11 @@ def test_what_pe_cannot_run_is_refused_with_the_op_named(tmp_path):
     file, block, op, attribute and value (Fluid 1.8.5 ignores it and runs; pe never runs an op without an
     attribute it was given: docs/COMPAT.md, "Every attribute"); an op pe lacks is refused."""
     _save(tmp_path, mlp_desc(extra_attr={"use_special_softmax": True}))
-    with pytest.raises(PeError, match=r"__model__: block 0 op 3 \(softmax\): attribute use_special_softmax=True "
-                                      r"is not an attribute of softmax"):
+    with pytest.raises(
+        PeError,
+        match=r"__model__: block 0 op 3 \(softmax\): attribute use_special_softmax=True "
+        r"is not an attribute of softmax",
+    ):
         fluid.io.load_inference_model(str(tmp_path), fluid.Executor(fluid.CPUPlace()))
     desc = mlp_desc()
     desc.blocks[0].ops[3].type = "fancy_softmax"
@@ -183,7 +227,7 @@ def test_load_params_reads_a_fluid_checkpoint(tmp_path, combined):
         exe.run(startup)
         fluid.io.load_params(exe, str(tmp_path), main, filename="params" if combined else None)
         xv = np.random.RandomState(1).randn(3, 4).astype(np.float32)
-        got, = exe.run(main, feed={"x": xv}, fetch_list=[out])
+        (got,) = exe.run(main, feed={"x": xv}, fetch_list=[out])
     np.testing.assert_allclose(got, _expected(xv), rtol=1e-5)
 
 
@@ -202,7 +246,7 @@ def test_dtype_attributes_stored_as_fluid_codes(tmp_path):
     (tmp_path / "__model__").write_bytes(desc.SerializeToString())
     exe = fluid.Executor(fluid.CPUPlace())
     program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
-    got, = exe.run(program, feed={"x": np.array([[1.5, -2]], np.float32)}, fetch_list=fetches)
+    (got,) = exe.run(program, feed={"x": np.array([[1.5, -2]], np.float32)}, fetch_list=fetches)
     assert got.dtype == np.float64 and got.tolist() == [[1.5, -2.0]]
 
 
@@ -213,10 +257,11 @@ def test_models_that_paddle_saved_compute_what_paddle_computed(name):
     folder = os.path.join(TESTS, "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
-        program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename=f"{name}.pdmodel",
-                                                                params_filename=f"{name}.pdiparams")
+        program, feeds, fetches = fluid.io.load_inference_model(
+            folder, exe, model_filename=f"{name}.pdmodel", params_filename=f"{name}.pdiparams"
+        )
         with np.load(os.path.join(folder, f"{name}_io.npz"), allow_pickle=False) as io:
-            got, = exe.run(program, feed={n: io[n] for n in feeds}, fetch_list=fetches)
+            (got,) = exe.run(program, feed={n: io[n] for n in feeds}, fetch_list=fetches)
             np.testing.assert_allclose(got, io["out"], rtol=1e-5, atol=1e-6)
 
 
@@ -225,7 +270,7 @@ def test_a_paddle_checkpoint_resumes_in_pe():
     the parameters and the optimizer state (moments, beta powers, learning rate) Paddle held."""
     folder = os.path.join(TESTS, "data", "paddle_models")
     main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup), fluid.unique_name.guard():     # Paddle's names: learning_rate_0
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():  # Paddle's names: learning_rate_0
         x = fluid.layers.data("x", [4])
         y = fluid.layers.fc(x, 3, param_attr="w", bias_attr="b")
         fluid.optimizer.Adam(0.1).minimize(fluid.layers.mean(y * y))
@@ -236,8 +281,9 @@ def test_a_paddle_checkpoint_resumes_in_pe():
         fluid.load(main, os.path.join(folder, "adam_state"), exe)
         assert len(want.files) == 11
         for name in want.files:
-            np.testing.assert_array_equal(np.array(scope.find_var(name).get_tensor()).reshape(want[name].shape),
-                                          want[name], err_msg=name)
+            np.testing.assert_array_equal(
+                np.array(scope.find_var(name).get_tensor()).reshape(want[name].shape), want[name], err_msg=name
+            )
 
 
 def test_paddles_pooling_convolution_and_activations_match():
@@ -247,8 +293,9 @@ def test_paddles_pooling_convolution_and_activations_match():
     folder = os.path.join(TESTS, "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
-        program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename="ops.pdmodel",
-                                                                params_filename="ops.pdiparams")
+        program, feeds, fetches = fluid.io.load_inference_model(
+            folder, exe, model_filename="ops.pdmodel", params_filename="ops.pdiparams"
+        )
         with np.load(os.path.join(folder, "ops_io.npz"), allow_pickle=False) as io:
             got = exe.run(program, feed={"x": io["x"]}, fetch_list=fetches)
             assert len(got) == 19
@@ -277,5 +324,8 @@ def test_paddle_2x_interpolate_and_pad3d_match():
 def test_a_missing_parameter_file_is_named(tmp_path):
     _save(tmp_path, mlp_desc())
     (tmp_path / "fc_0.b_0").unlink()
-    with fluid.scope_guard(fluid.Scope()), pytest.raises(PeError, match=r"fc_0.b_0' is missing: the checkpoint has no variable 'fc_0.b_0'"):
+    with (
+        fluid.scope_guard(fluid.Scope()),
+        pytest.raises(PeError, match=r"fc_0.b_0' is missing: the checkpoint has no variable 'fc_0.b_0'"),
+    ):
         fluid.io.load_inference_model(str(tmp_path), fluid.Executor(fluid.CPUPlace()))

@@ -4,6 +4,7 @@ op survives the ProgramDesc with its attributes (Fluid's attribute types: a floa
 float32, as in Fluid), saved models compute what they computed before saving, and attributes Fluid's
 types cannot hold are refused by name. (Paddle 2.6.2 itself loading pe's models was checked by hand:
 see docs/COMPAT.md; Paddle is not a dependency.)"""
+
 import numpy as np
 import pytest
 
@@ -33,7 +34,7 @@ def _round_trip(program, feeds, fetches):
     return program_from_desc(parse_program_desc(data, "test"), "test")
 
 
-SAVED = [c for c in CASES if c.op not in ("fusion_group",)]    # fusion_group: made by a pass, never saved
+SAVED = [c for c in CASES if c.op not in ("fusion_group",)]  # fusion_group: made by a pass, never saved
 
 
 @pytest.mark.parametrize("case", SAVED, ids=[c.id for c in SAVED])
@@ -52,6 +53,7 @@ def test_every_op_keeps_its_attributes_in_fluids_program_desc(case):
 
 def _defaults(case):
     from pe_cli.ops import registry
+
     return registry.get(case.op).default_attrs()
 
 
@@ -68,19 +70,26 @@ def test_a_saved_model_computes_what_it_computed_and_records_feeds_and_fetches(t
         scaled = fluid.layers.scale(out, scale=0.1, bias=2)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     rng = np.random.default_rng(0)
-    feed = {"img": rng.normal(size=(2, 1, 8, 8)).astype("float32"),
-            "words": fluid.create_lod_tensor(rng.integers(0, 20, (5, 1)), [[2, 3]], fluid.CPUPlace())}
+    feed = {
+        "img": rng.normal(size=(2, 1, 8, 8)).astype("float32"),
+        "words": fluid.create_lod_tensor(rng.integers(0, 20, (5, 1)), [[2, 3]], fluid.CPUPlace()),
+    }
     exe.run(startup, scope=scope)
     test = main.clone(for_test=True)
     want = exe.run(test, feed=feed, fetch_list=[out, scaled], scope=scope)
     with fluid.scope_guard(scope):
-        fluid.io.save_inference_model(str(tmp_path), ["img", "words"], [out, scaled], exe, main,
-                                      params_filename="params")
+        fluid.io.save_inference_model(
+            str(tmp_path), ["img", "words"], [out, scaled], exe, main, params_filename="params"
+        )
     desc = parse_program_desc((tmp_path / "__model__").read_bytes(), "__model__")
     ops = desc.blocks[0].ops
     # as Fluid: feeds prepended one by one (the last first), fetches appended in order, each with its col
-    assert [(op.type, op.attrs[0].i) for op in ops if op.type in ("feed", "fetch")] == \
-        [("feed", 1), ("feed", 0), ("fetch", 0), ("fetch", 1)]
+    assert [(op.type, op.attrs[0].i) for op in ops if op.type in ("feed", "fetch")] == [
+        ("feed", 1),
+        ("feed", 0),
+        ("fetch", 0),
+        ("fetch", 1),
+    ]
     holders = {v.name: v.type.type for v in desc.blocks[0].vars if v.name in ("feed", "fetch")}
     assert holders == {"feed": 9, "fetch": 10}
     words_var = next(v for v in desc.blocks[0].vars if v.name == "words")
@@ -99,7 +108,7 @@ def test_an_attribute_fluid_cannot_hold_is_refused_naming_the_op(tmp_path):
     block.create_var(name="x", shape=[2, 3], dtype="float32", is_data=True)
     block.create_var(name="y")
     block.append_op("scale", {"X": ["x"]}, {"Out": ["y"]}, {"scale": 2.0})
-    block.ops[0].attrs["bias"] = {"not": "a number"}         # what no Fluid attribute type holds
+    block.ops[0].attrs["bias"] = {"not": "a number"}  # what no Fluid attribute type holds
     with pytest.raises(PeError, match=r"block 0 op 0: op scale: attribute bias=.* has no Fluid attribute type"):
         program_to_desc(program, block.ops, list(block.vars), ["x"], ["y"], "m/__model__")
 
@@ -114,8 +123,9 @@ def test_a_stale_npy_file_is_not_read_over_the_newer_fluid_file(tmp_path):
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
     weight = main.global_block().all_parameters()[0].name
-    np.save(tmp_path / f"{weight}.npy", np.zeros((3, 2), "float32"))       # an older save's file
+    np.save(tmp_path / f"{weight}.npy", np.zeros((3, 2), "float32"))  # an older save's file
     import os
+
     os.utime(tmp_path / f"{weight}.npy", (1, 1))
     with fluid.scope_guard(scope):
         fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, main)
@@ -132,8 +142,9 @@ def test_a_saved_feed_keeps_its_own_feed_check_as_fluid_writes_it(tmp_path):
     with fluid.program_guard(main, startup):
         loose = fluid.layers.data("loose", [4])
         strict = fluid.data("strict", [None, 4])
-        out = fluid.layers.fc(loose, 1, param_attr=fluid.initializer.Constant(0.5), bias_attr=False) + \
-            fluid.layers.reduce_sum(strict)
+        out = fluid.layers.fc(
+            loose, 1, param_attr=fluid.initializer.Constant(0.5), bias_attr=False
+        ) + fluid.layers.reduce_sum(strict)
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
@@ -141,9 +152,15 @@ def test_a_saved_feed_keeps_its_own_feed_check_as_fluid_writes_it(tmp_path):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
         block = program.global_block()
         assert [block.var(n).need_check_feed for n in ("loose", "strict")] == [False, True]
-        got, = exe.run(program, feed={"loose": np.ones((1, 4, 1), "float32"), "strict": np.ones((1, 4), "float32")},
-                       fetch_list=fetches)
+        (got,) = exe.run(
+            program,
+            feed={"loose": np.ones((1, 4, 1), "float32"), "strict": np.ones((1, 4), "float32")},
+            fetch_list=fetches,
+        )
         assert got.reshape(-1).tolist() == [6.0]
         with pytest.raises(PeError, match="feed 'strict': expected shape"):
-            exe.run(program, feed={"loose": np.ones((1, 4), "float32"), "strict": np.ones((1, 4, 1), "float32")},
-                    fetch_list=fetches)
+            exe.run(
+                program,
+                feed={"loose": np.ones((1, 4), "float32"), "strict": np.ones((1, 4, 1), "float32")},
+                fetch_list=fetches,
+            )

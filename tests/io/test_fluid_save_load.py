@@ -2,6 +2,7 @@
 ``.pdparams`` and ``.pdopt`` are pickles of {name: ndarray}, read by pe's own parser (never
 unpickled). The files here are made by Python's pickle of plain numpy arrays, as Fluid makes them;
 hostile ones must be refused without running anything."""
+
 from paths import REPO
 import io
 import os
@@ -53,13 +54,18 @@ def test_reads_a_dict_of_one_and_of_none():
 def test_reads_python_2_pickles():
     """Fluid 1.x under Python 2: str keys and array data as BINSTRING, dtype flags as ints."""
     raw = np.array([1.5, -2.0], "float32").tobytes()
-    data = (b"\x80\x02}q\x00(U\x01wq\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\nndarray\nq\x03"
-            b"K\x00\x85U\x01b\x87Rq\x04(K\x01K\x02\x85cnumpy\ndtype\nU\x02f4K\x00K\x01\x87R"
-            b"(K\x03U\x01<NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb\x89T" + len(raw).to_bytes(4, "little")
-            + raw + b"tbu.")
-    want = pickle.loads(data, encoding="latin1")     # what Fluid's pickle.load(f, encoding='latin1') gives
+    data = (
+        b"\x80\x02}q\x00(U\x01wq\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\nndarray\nq\x03"
+        b"K\x00\x85U\x01b\x87Rq\x04(K\x01K\x02\x85cnumpy\ndtype\nU\x02f4K\x00K\x01\x87R"
+        b"(K\x03U\x01<NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb\x89T"
+        + len(raw).to_bytes(4, "little")
+        + raw
+        + b"tbu."
+    )
+    want = pickle.loads(data, encoding="latin1")  # what Fluid's pickle.load(f, encoding='latin1') gives
     _same(parse_state(data), want)
     _same(parse_state(data), {"w": np.array([1.5, -2.0], "float32")})
+
 
 def test_written_file_is_protocol_2_and_readable_by_pickle():
     buf = io.BytesIO()
@@ -68,13 +74,19 @@ def test_written_file_is_protocol_2_and_readable_by_pickle():
     assert data[:2] == b"\x80\x02"
     _same(parse_state(data), ARRAYS)
     # Fluid 1.8 reads it with pickle.load(f, encoding='latin1'); allow only the names a file of arrays needs
-    allowed = {("numpy.core.multiarray", "_reconstruct"), ("numpy", "ndarray"), ("numpy", "dtype"),
-               ("_codecs", "encode"), ("__builtin__", "bytes")}
+    allowed = {
+        ("numpy.core.multiarray", "_reconstruct"),
+        ("numpy", "ndarray"),
+        ("numpy", "dtype"),
+        ("_codecs", "encode"),
+        ("__builtin__", "bytes"),
+    }
 
     class OnlyArrays(pickle.Unpickler):
         def find_class(self, module, name):
             assert (module, name) in allowed, (module, name)
             return super().find_class(module, name)
+
     _same(OnlyArrays(io.BytesIO(data), encoding="latin1").load(), ARRAYS)
 
 
@@ -82,6 +94,7 @@ def _hostile_files(marker):
     class Boom:
         def __reduce__(self):
             return (os.system, (f"touch {marker}",))
+
     arr = pickle.dumps({"w": np.ones(3, "float32")}, protocol=2)
     yield "os.system", pickle.dumps({"w": Boom()}, protocol=2)
     yield "os.system nested", pickle.dumps({"w": (np.ones(2), Boom())}, protocol=4)
@@ -91,13 +104,13 @@ def _hostile_files(marker):
     yield "a class", pickle.dumps({"w": PeError}, protocol=2)
     yield "a list", pickle.dumps({"w": [1, 2]}, protocol=2)
     yield "not a dict", pickle.dumps([np.ones(2)], protocol=2)
-    yield "truncated", arr[:len(arr) // 2]
+    yield "truncated", arr[: len(arr) // 2]
     yield "empty", b""
     yield "no end", arr[:-1]
     yield "after end", arr + b"junk"
     yield "unknown opcode", b"\x80\x02}\xff."
     # a BINBYTES that declares 2**40 bytes: refused from the length, nothing allocated
-    yield "huge declared size", b"\x80\x03}(X\x01\x00\x00\x00w\x8e" + (2 ** 40).to_bytes(8, "little") + b"abcu."
+    yield "huge declared size", b"\x80\x03}(X\x01\x00\x00\x00w\x8e" + (2**40).to_bytes(8, "little") + b"abcu."
     # an array whose shape asks for far more than the data holds
     big = pickle.dumps({"w": np.ones(4, "float32")}, protocol=2).replace(b"K\x04\x85", b"J\x00\x00\x00\x40\x85")
     yield "shape larger than data", big
@@ -122,16 +135,19 @@ def test_hostile_file_through_fluid_load_in_a_process(tmp_path):
     class Boom:
         def __reduce__(self):
             return (os.system, (f"touch {marker}",))
+
     (tmp_path / "m.pdparams").write_bytes(pickle.dumps({"fc_0.w_0": Boom()}, protocol=2))
     script = tmp_path / "s.py"
     script.write_text(
         "import paddle.fluid as fluid\n"
         "x = fluid.layers.data('x', [3])\n"
         "y = fluid.layers.fc(x, 2)\n"
-        f"fluid.load(fluid.default_main_program(), {str(tmp_path / 'm')!r})\n")
+        f"fluid.load(fluid.default_main_program(), {str(tmp_path / 'm')!r})\n"
+    )
     env = dict(os.environ, PYTHONPATH=REPO)
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                         env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert out.returncode != 0
     assert "m.pdparams" in out.stderr and ".system'" in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("pe fluid: s.py:4: error: ")
@@ -165,9 +181,9 @@ def test_save_then_load_in_a_fresh_scope_predicts_the_same(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         _train(exe, main, loss)
-        want, = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
+        (want,) = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
         fluid.save(main, str(tmp_path / "model"))
-        after_save, = exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
+        (after_save,) = exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
     for ext in (".pdparams", ".pdopt", ".pdmodel"):
         assert (tmp_path / f"model{ext}").is_file()
     state = fluid.io.load_program_state(str(tmp_path / "model"))
@@ -176,15 +192,15 @@ def test_save_then_load_in_a_fresh_scope_predicts_the_same(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         fluid.load(main, str(tmp_path / "model"), exe)
-        got, = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
+        (got,) = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
         np.testing.assert_array_equal(got, want)
         # the optimizer state came back too: the next training step gives the same loss
-        again, = exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
+        (again,) = exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
         np.testing.assert_array_equal(again, after_save)
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         fluid.io.set_program_state(main, state)
-        got, = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
+        (got,) = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
         np.testing.assert_array_equal(got, want)
 
 
@@ -195,8 +211,11 @@ def test_load_reads_a_file_written_by_pickle_as_fluid_does(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         params = {p.name: rng.rand(*p.shape).astype("float32") for p in main.all_parameters()}
-        opt = {v.name: np.asarray(fluid.global_scope().get_array(v.name)) for v in main.list_vars()
-               if v.persistable and not isinstance(v, fluid.framework.Parameter) and not v.is_data}
+        opt = {
+            v.name: np.asarray(fluid.global_scope().get_array(v.name))
+            for v in main.list_vars()
+            if v.persistable and not isinstance(v, fluid.framework.Parameter) and not v.is_data
+        }
         (tmp_path / "m.pdparams").write_bytes(pickle.dumps(params, protocol=2))
         (tmp_path / "m.pdopt").write_bytes(pickle.dumps(opt, protocol=2))
         fluid.load(main, str(tmp_path / "m.pdparams"))
@@ -239,7 +258,7 @@ def test_var_list_with_what_save_vars_wrote(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         _train(exe, main, loss, steps=2)
-        want, = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
+        (want,) = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
         fluid.io.save_params(exe, str(tmp_path / "dir"), main)
         fluid.io.save_params(exe, str(tmp_path), main, filename="all_params")
     params = main.all_parameters()
@@ -247,11 +266,11 @@ def test_var_list_with_what_save_vars_wrote(tmp_path):
         with fluid.scope_guard(fluid.Scope()):
             exe.run(startup)
             fluid.load(main, path, exe, var_list=params)
-            got, = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
+            (got,) = exe.run(test, feed={"x": x, "y": x[:, :1]}, fetch_list=[pred])
             np.testing.assert_array_equal(got, want)
         state = fluid.io.load_program_state(path, var_list=params[:1] if path.endswith("dir") else params)
         assert list(state) == [p.name for p in (params[:1] if path.endswith("dir") else params)]
-    with pytest.raises(PeError, match="bytes follow the 1 tensors"):    # as Fluid: a combined file is read whole
+    with pytest.raises(PeError, match="bytes follow the 1 tensors"):  # as Fluid: a combined file is read whole
         fluid.io.load_program_state(str(tmp_path / "all_params"), var_list=params[:1])
     with pytest.raises(ValueError, match="var_list"):
         fluid.io.load_program_state(str(tmp_path / "all_params"))

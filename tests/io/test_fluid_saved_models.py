@@ -2,6 +2,7 @@
 paddlepaddle==1.8.5: one small model per layer family, each saved in every format Fluid has) load
 in pe through Fluid's API with Fluid's outputs (<= 1e-5 + 1e-5 |ref|), and one more training step
 from the loaded state gives Fluid's loss and parameters."""
+
 from paths import REPO
 import importlib.util
 import json
@@ -15,7 +16,9 @@ import pe_cli.fluid as fluid
 
 DATA = os.path.join(REPO, "tests", "data", "fluid_saved")
 sys.path.insert(0, os.path.join(REPO, "tools"))
-_spec = importlib.util.spec_from_file_location("fluid_saved_models", os.path.join(REPO, "tools", "fluid_saved_models.py"))
+_spec = importlib.util.spec_from_file_location(
+    "fluid_saved_models", os.path.join(REPO, "tools", "fluid_saved_models.py")
+)
 tool = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tool)
 sys.path.remove(os.path.join(REPO, "tools"))
@@ -30,7 +33,7 @@ CAUSES = {}
 # Fluid 1.8.5 trains these otherwise than their gradients say: the next step's parameters differ
 TRAINS_OTHERWISE = {
     "while_loop": "Fluid 1.8.5's while_loop passes no gradient to the loop's initial values (fc_0 before the "
-                  "loop stays unchanged; pe's gradient equals finite differences, -0.213 for fc_0.b_0[0])",
+    "loop stays unchanged; pe's gradient equals finite differences, -0.213 for fc_0.b_0[0])",
 }
 
 
@@ -106,7 +109,7 @@ def test_fluid_checkpoint_loads_and_trains_on_as_fluids(family, how):
             return
         loss, params = tool.train_step(fluid, exe, main, spec, rec.feed("train1"))
     _close(loss, rec.arrays["next:loss"], "the next step's loss")
-    if how != "params" and family not in TRAINS_OTHERWISE:    # save_params leaves the optimizer's state out
+    if how != "params" and family not in TRAINS_OTHERWISE:  # save_params leaves the optimizer's state out
         _check_params(rec, params)
 
 
@@ -115,8 +118,10 @@ def _check_params(rec, params):
         _close(value, rec.arrays["next:" + name], name)
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=why))
-                                    for f, why in sorted(TRAINS_OTHERWISE.items())])
+@pytest.mark.parametrize(
+    "family",
+    [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=why)) for f, why in sorted(TRAINS_OTHERWISE.items())],
+)
 def test_the_next_step_where_fluid_trains_otherwise(family):
     rec = Recorded(family)
     exe = fluid.Executor(PLACE)
@@ -129,16 +134,25 @@ def test_the_next_step_where_fluid_trains_otherwise(family):
 
 
 # Fluid's training programs pe cannot run as Fluid wrote them (its grad ops of control flow)
-CONTROL_FLOW_GRADS = "Fluid's {} (its attributes and slots; the grad block's parent is the forward block's parent), " \
-                     "which pe's gradient of a {} does not take"
-PDMODEL_CAUSES = {"while_loop": CONTROL_FLOW_GRADS.format("while_grad", "While"),
-                  "dynamic_rnn": CONTROL_FLOW_GRADS.format("while_grad", "While"),
-                  "static_rnn": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN"),
-                  "gru_cell": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN")}
+CONTROL_FLOW_GRADS = (
+    "Fluid's {} (its attributes and slots; the grad block's parent is the forward block's parent), "
+    "which pe's gradient of a {} does not take"
+)
+PDMODEL_CAUSES = {
+    "while_loop": CONTROL_FLOW_GRADS.format("while_grad", "While"),
+    "dynamic_rnn": CONTROL_FLOW_GRADS.format("while_grad", "While"),
+    "static_rnn": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN"),
+    "gru_cell": CONTROL_FLOW_GRADS.format("recurrent_grad", "StaticRNN"),
+}
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PDMODEL_CAUSES[f])]
-                                                 if f in PDMODEL_CAUSES else []) for f in FAMILIES])
+@pytest.mark.parametrize(
+    "family",
+    [
+        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PDMODEL_CAUSES[f])] if f in PDMODEL_CAUSES else [])
+        for f in FAMILIES
+    ],
+)
 def test_fluid_pdmodel_parses_and_trains_as_fluids(family):
     """``Program.parse_from_string`` of the whole training program Fluid saved (``.pdmodel``: its forward,
     grad and optimizer ops as Fluid built them), its state set from ``.pdparams`` / ``.pdopt``: one more
@@ -152,7 +166,7 @@ def test_fluid_pdmodel_parses_and_trains_as_fluids(family):
     with fluid.scope_guard(fluid.core.Scope()):
         for name, value in fluid.io.load_program_state(os.path.join(rec.dir, "checkpoint")).items():
             fluid.global_scope().var(name).get_tensor().set(value, PLACE)
-        loss, = exe.run(program, feed=rec.feed("train1"), fetch_list=[rec.meta["loss"]])
+        (loss,) = exe.run(program, feed=rec.feed("train1"), fetch_list=[rec.meta["loss"]])
     _close(loss, rec.arrays["next:loss"], "the next step's loss")
 
 
@@ -176,8 +190,13 @@ def _files(root):
     return sorted(os.path.relpath(os.path.join(r, f), root) for r, _, fs in os.walk(root) for f in fs)
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=BYTES_CAUSES[f])]
-                                                 if f in BYTES_CAUSES else []) for f in FAMILIES])
+@pytest.mark.parametrize(
+    "family",
+    [
+        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=BYTES_CAUSES[f])] if f in BYTES_CAUSES else [])
+        for f in FAMILIES
+    ],
+)
 def test_pe_writes_fluids_bytes(family, tmp_path):
     """Every tensor file, combined file, .pdparams and .pdopt pe writes for the program Fluid saved,
     with Fluid's values, is Fluid's file byte for byte (a ProgramDesc: test_pe_writes_fluids_programs)."""
@@ -201,14 +220,17 @@ def _canonical(path):
     left out too, and returned (the registry's part of issue 76)."""
     from pe_cli.base.fluid_proto import parse_program_desc
     from pe_cli.ops import registry
+
     desc = parse_program_desc(open(path, "rb").read(), path)
     lines, undeclared = [f"version {desc.version.version} compatible {desc.op_compatible_map}"], set()
     for b in desc.blocks:
         lines.append(f"block {b.idx} parent {b.parent_idx}")
         lines += sorted(f"  var {str(_without_defaults(v))}".replace("\n", " ") for v in b.vars)
         for op in b.ops:
-            lines.append(f"  op {op.type} {[(v.parameter, list(v.arguments)) for v in op.inputs]} "
-                         f"{[(v.parameter, list(v.arguments)) for v in op.outputs]}")
+            lines.append(
+                f"  op {op.type} {[(v.parameter, list(v.arguments)) for v in op.inputs]} "
+                f"{[(v.parameter, list(v.arguments)) for v in op.outputs]}"
+            )
             declared = set(registry.get(op.type).attrs) | _COMMON_ATTRS if op.type in registry.all_op_types() else set()
             for a in sorted(op.attrs, key=lambda a: a.name):
                 if a.name not in declared:
@@ -230,21 +252,27 @@ def _without_defaults(var):
 
 SHAPES = "build-time shape inference ({}): Fluid's declared dims, LoD levels and dtypes differ"
 PROGRAM_CAUSES = {
-    "beam_search": SHAPES.format("tensor arrays, beam_search_decode") + "; " + NAMES.format(
-        "the step-scopes variable (_generated_var_N)"),
-    "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
-        "While's X / Out order and its step-scopes variable (_generated_var_N)"),
-    "dynamic_rnn": "layers: fill_constant's str_value; " + NAMES.format(
-        "While's X / Out order and its step-scopes variable (_generated_var_N)"),
-    "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order") +
-    "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
-    "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order") +
-    "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
+    "beam_search": SHAPES.format("tensor arrays, beam_search_decode")
+    + "; "
+    + NAMES.format("the step-scopes variable (_generated_var_N)"),
+    "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); "
+    + NAMES.format("While's X / Out order and its step-scopes variable (_generated_var_N)"),
+    "dynamic_rnn": "layers: fill_constant's str_value; "
+    + NAMES.format("While's X / Out order and its step-scopes variable (_generated_var_N)"),
+    "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order")
+    + "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
+    "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order")
+    + "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
 }
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PROGRAM_CAUSES[f])]
-                                                 if f in PROGRAM_CAUSES else []) for f in FAMILIES])
+@pytest.mark.parametrize(
+    "family",
+    [
+        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PROGRAM_CAUSES[f])] if f in PROGRAM_CAUSES else [])
+        for f in FAMILIES
+    ],
+)
 def test_pe_writes_fluids_programs(family, tmp_path):
     """pe's ``__model__`` (separate and combined) of the program Fluid saved is Fluid's ProgramDesc: the
     same ops and slots in the same order, variables, attributes with their types and values, version
@@ -258,14 +286,18 @@ def test_pe_writes_fluids_programs(family, tmp_path):
 
 # -- pe infer MODEL_DIR on Fluid's inference models --------------------------------------------------
 
-@pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}")
-                                        for f in FAMILIES for fmt in ("inference", "inference_combined")])
+
+@pytest.mark.parametrize(
+    "family,fmt",
+    [pytest.param(f, fmt, id=f"{f}-{fmt}") for f in FAMILIES for fmt in ("inference", "inference_combined")],
+)
 def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
     """``pe infer`` (its command function) on the model directory Fluid wrote, its feeds in an .npz
     (a sequence feed as NAME + NAME_lengths, beam search's 2-level ones as NAME + NAME_lengths_0 and
     NAME_lengths_1): Fluid's outputs, sequences with their lengths in the same form."""
     from pe_cli.data.ragged import level_arrays
     from pe_cli.run.infer import infer
+
     rec = Recorded(family)
     data = {}
     for name, (array, lod) in rec.batch("infer", rec.meta["feeds"]).items():
@@ -280,5 +312,6 @@ def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
             _close(out[fetched], rec.arrays["out:" + target], target)
             if target in rec.meta["lod"]:
                 levels = [np.diff(offsets).tolist() for offsets in rec.meta["lod"][target]]
-                assert {k: v.tolist() for k, v in level_arrays(fetched, levels).items()} == \
-                    {k: out[k].tolist() for k in level_arrays(fetched, levels)}
+                assert {k: v.tolist() for k, v in level_arrays(fetched, levels).items()} == {
+                    k: out[k].tolist() for k in level_arrays(fetched, levels)
+                }

@@ -3,6 +3,7 @@ blocks' parents form a cycle, an op that runs its own block, too many ops or blo
 deep, a parameter with a negative dim, a JSON model missing keys: each is one PeError naming the
 file, raised before anything is built. A cycle hung (a variable lookup walking the parents for
 ever); the subprocess test of a cycle is in tests/cli/test_input_limits.py."""
+
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ def saved(tmp_path_factory):
     """A small inference model (x -> fc) saved in Fluid's format."""
     d = str(tmp_path_factory.mktemp("model"))
     main, start = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, start), fluid.unique_name.guard():     # fc_0.w_0 whatever ran before
+    with fluid.program_guard(main, start), fluid.unique_name.guard():  # fc_0.w_0 whatever ran before
         y = fluid.layers.fc(fluid.layers.data("x", [4]), 3)
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
@@ -59,7 +60,7 @@ def _cycle(desc):
     desc.blocks.add(idx=1, parent_idx=2)
     desc.blocks.add(idx=2, parent_idx=1)
     _sub_block_op(desc.blocks[0], 1)
-    op = desc.blocks[1].ops.add(type="scale")          # reads a name no block has: the lookup climbs
+    op = desc.blocks[1].ops.add(type="scale")  # reads a name no block has: the lookup climbs
     op.inputs.add(parameter="X", arguments=["nowhere"])
     op.outputs.add(parameter="Out", arguments=["out"])
 
@@ -92,21 +93,21 @@ def _var(desc, name):
     return next(v for v in desc.blocks[0].vars if v.name == name)
 
 
-def _huge_weight(desc):                 # 2^64 elements: int64's product is 0, which passed every size check
+def _huge_weight(desc):  # 2^64 elements: int64's product is 0, which passed every size check
     tensor = _var(desc, "fc_0.w_0").type.lod_tensor.tensor
     del tensor.dims[:]
-    tensor.dims.extend([2 ** 32, 2 ** 32])
+    tensor.dims.extend([2**32, 2**32])
 
 
-def _huge_fill(desc):                   # an op's shape attribute: fill_constant's [2^32, 2^32] output
+def _huge_fill(desc):  # an op's shape attribute: fill_constant's [2^32, 2^32] output
     op = desc.blocks[0].ops.add(type="fill_constant")
     op.outputs.add(parameter="Out", arguments=["filled"])
-    op.attrs.add(name="shape", type=11, longs=[2 ** 32, 2 ** 32])
+    op.attrs.add(name="shape", type=11, longs=[2**32, 2**32])
     desc.blocks[0].vars.add().CopyFrom(_var(desc, "fc_0.tmp_0"))
     desc.blocks[0].vars[-1].name = "filled"
 
 
-def _dtype_99(desc):                    # protobuf reads a number its enum lacks as bool (0)
+def _dtype_99(desc):  # protobuf reads a number its enum lacks as bool (0)
     tensor = _var(desc, "fc_0.w_0").type.lod_tensor.tensor
     tensor.ClearField("data_type")
     tensor.MergeFromString(b"\x08\x63")
@@ -121,38 +122,56 @@ def _without(kind):
         ops = [op for op in desc.blocks[0].ops if op.type != kind]
         del desc.blocks[0].ops[:]
         desc.blocks[0].ops.extend(ops)
+
     return change
 
 
 def _fetch_column(desc):
     fetch = next(op for op in desc.blocks[0].ops if op.type == "fetch")
-    next(a for a in fetch.attrs if a.name == "col").i = 10 ** 9
+    next(a for a in fetch.attrs if a.name == "col").i = 10**9
 
 
-def _text_attribute(desc):              # mul's x_num_col_dims as text: a ValueError inside the kernel before
+def _text_attribute(desc):  # mul's x_num_col_dims as text: a ValueError inside the kernel before
     mul = next(op for op in desc.blocks[0].ops if op.type == "mul")
     attr = next(a for a in mul.attrs if a.name == "x_num_col_dims")
     attr.type, attr.s = 2, b"two"
 
 
-@pytest.mark.parametrize("change, env, message", [
-    (_huge_weight, {}, "dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
-    (_huge_fill, {}, "variable 'filled': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
-    (_dtype_99, {}, "variable 'fc_0.w_0': data type 99 is not one of Fluid's (0 bool"),
-    (_declared_twice, {}, "variable 'fc_0.w_0' is declared twice"),
-    (_without("fetch"), {}, "the model has no fetch op"),
-    (_fetch_column, {}, "(fetch): column 1000000000 is out of range; the 1 fetch ops' columns are 0..0"),
-    (_text_attribute, {}, "(mul): attribute 'x_num_col_dims' holds text (two), where the op takes a number"),
-    (_many_ops, {"PE_MAX_MODEL_VARS": "3"}, "the variable count is "),
-    (_cycle, {}, "block 1 names block 2 as its parent; a parent must be an earlier block"),
-    (_runs_itself, {}, "names block 1, which is not a later block than the op's own"),
-    (_deep, {}, "the nesting depth of block 65 is 65, above pe's limit of 64"),
-    (_negative_weight, {}, "variable 'fc_0.w_0': dims [-4, 3] hold -4"),
-    (_many_ops, {"PE_MAX_MODEL_OPS": "40"}, "the op count is 5"),
-    (_many_ops, {"PE_MAX_MODEL_BLOCKS": "0"}, "PE_MAX_MODEL_BLOCKS='0' is not a positive integer"),
-], ids=["dims-product-beyond-int64", "op-shape-beyond-int64", "unknown-dtype", "variable-declared-twice", "no-fetch-op",
-        "fetch-column", "attribute-of-wrong-kind", "variable-count", "parent-cycle", "op-runs-its-own-block", "nesting-depth", "negative-parameter-dim", "op-count",
-        "bad-limit-variable"])
+@pytest.mark.parametrize(
+    "change, env, message",
+    [
+        (_huge_weight, {}, "dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
+        (_huge_fill, {}, "variable 'filled': an array of dims [4294967296, 4294967296] needs 67,108,864.0 TiB"),
+        (_dtype_99, {}, "variable 'fc_0.w_0': data type 99 is not one of Fluid's (0 bool"),
+        (_declared_twice, {}, "variable 'fc_0.w_0' is declared twice"),
+        (_without("fetch"), {}, "the model has no fetch op"),
+        (_fetch_column, {}, "(fetch): column 1000000000 is out of range; the 1 fetch ops' columns are 0..0"),
+        (_text_attribute, {}, "(mul): attribute 'x_num_col_dims' holds text (two), where the op takes a number"),
+        (_many_ops, {"PE_MAX_MODEL_VARS": "3"}, "the variable count is "),
+        (_cycle, {}, "block 1 names block 2 as its parent; a parent must be an earlier block"),
+        (_runs_itself, {}, "names block 1, which is not a later block than the op's own"),
+        (_deep, {}, "the nesting depth of block 65 is 65, above pe's limit of 64"),
+        (_negative_weight, {}, "variable 'fc_0.w_0': dims [-4, 3] hold -4"),
+        (_many_ops, {"PE_MAX_MODEL_OPS": "40"}, "the op count is 5"),
+        (_many_ops, {"PE_MAX_MODEL_BLOCKS": "0"}, "PE_MAX_MODEL_BLOCKS='0' is not a positive integer"),
+    ],
+    ids=[
+        "dims-product-beyond-int64",
+        "op-shape-beyond-int64",
+        "unknown-dtype",
+        "variable-declared-twice",
+        "no-fetch-op",
+        "fetch-column",
+        "attribute-of-wrong-kind",
+        "variable-count",
+        "parent-cycle",
+        "op-runs-its-own-block",
+        "nesting-depth",
+        "negative-parameter-dim",
+        "op-count",
+        "bad-limit-variable",
+    ],
+)
 def test_a_damaged_or_oversized_model_is_one_error_naming_the_file(saved, tmp_path, monkeypatch, change, env, message):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
@@ -165,20 +184,29 @@ def test_a_damaged_or_oversized_model_is_one_error_naming_the_file(saved, tmp_pa
         assert "PE_MAX_MODEL_VARS=N" in str(e.value)
     if env.get("PE_MAX_MODEL_OPS"):
         assert isinstance(e.value, LimitError) and "PE_MAX_MODEL_OPS=N" in str(e.value)
-        monkeypatch.setenv("PE_MAX_MODEL_OPS", "1000")       # raised by its variable, it loads
+        monkeypatch.setenv("PE_MAX_MODEL_OPS", "1000")  # raised by its variable, it loads
         assert _load(d)[1] == ["x"]
     elif not env:
         assert os.path.join(d, "__model__") in str(e.value)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda m: m.pop("vars"), "has no key 'vars'"),
-    (lambda m: m["vars"][0].update(shape=[-3, 2], persistable=True), "dims [-3, 2] hold -3"),
-    (lambda m: m.update(blocks=[{"idx": 1, "parent": 1, "vars": [], "ops": []}]), "block 1 names block 1"),
-], ids=["missing-key", "negative-dim", "self-parent"])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda m: m.pop("vars"), "has no key 'vars'"),
+        (lambda m: m["vars"][0].update(shape=[-3, 2], persistable=True), "dims [-3, 2] hold -3"),
+        (lambda m: m.update(blocks=[{"idx": 1, "parent": 1, "vars": [], "ops": []}]), "block 1 names block 1"),
+    ],
+    ids=["missing-key", "negative-dim", "self-parent"],
+)
 def test_a_damaged_json_model_pe_wrote_is_one_error(tmp_path, change, message):
-    model = {"format": "pe-inference-model", "feed": ["x"], "fetch": ["x"], "ops": [],
-             "vars": [{"name": "x", "shape": [-1, 4], "dtype": "float32", "lod_level": 0, "persistable": False}]}
+    model = {
+        "format": "pe-inference-model",
+        "feed": ["x"],
+        "fetch": ["x"],
+        "ops": [],
+        "vars": [{"name": "x", "shape": [-1, 4], "dtype": "float32", "lod_level": 0, "persistable": False}],
+    }
     change(model)
     (tmp_path / "__model__").write_text(json.dumps(model))
     with pytest.raises(PeError, match="__model__") as e:
@@ -192,27 +220,47 @@ def test_a_fifo_as_the_model_file_is_refused_unread(tmp_path):
         _load(str(tmp_path))
 
 
-@pytest.mark.parametrize("name, load", [
-    ("m.pdparams", lambda d: fluid.io.load_program_state(os.path.join(d, "m"))),
-    ("blob", lambda d: paddle_static.load_from_file(os.path.join(d, "blob"))),
-    ("feed.proto", lambda d: fluid.DataFeedDesc(os.path.join(d, "feed.proto"))),
-], ids=["pdparams", "load_from_file", "DataFeedDesc"])
+@pytest.mark.parametrize(
+    "name, load",
+    [
+        ("m.pdparams", lambda d: fluid.io.load_program_state(os.path.join(d, "m"))),
+        ("blob", lambda d: paddle_static.load_from_file(os.path.join(d, "blob"))),
+        ("feed.proto", lambda d: fluid.DataFeedDesc(os.path.join(d, "feed.proto"))),
+    ],
+    ids=["pdparams", "load_from_file", "DataFeedDesc"],
+)
 def test_a_fifo_is_refused_unread_by_the_other_model_readers(tmp_path, name, load):
     os.mkfifo(tmp_path / name)
     with pytest.raises(PeError, match=f"{name} is (a FIFO, not a regular file|not a file .a FIFO)"):
         load(str(tmp_path))
 
 
-@pytest.mark.parametrize("make, load, message", [
-    (lambda d: os.mkfifo(os.path.join(d, "m")), lambda d: fluid.io.load_program_state(os.path.join(d, "m")),
-     "m is a FIFO, not a regular file or a directory, so pe does not read it as a checkpoint file"),
-    (lambda d: None, lambda d: fluid.io.load_program_state("/dev/null"), "/dev/null is a device"),
-    (lambda d: None, lambda d: _load("/dev/null"), "/dev/null is a device, not a regular file or a directory, so "
-                                                    "pe does not read it as a model directory"),
-    (lambda d: os.mkfifo(os.path.join(d, "w")), lambda d: fluid.io.load_vars(
-        fluid.Executor(fluid.CPUPlace()), d, vars=[fluid.Program().global_block().create_var(name="w", shape=[1])]),
-     "w is a FIFO, not a regular file or a directory, so pe does not read it as a variable file of 'w'"),
-], ids=["load_program_state-fifo", "load_program_state-device", "load_inference_model-device", "load_vars-fifo"])
+@pytest.mark.parametrize(
+    "make, load, message",
+    [
+        (
+            lambda d: os.mkfifo(os.path.join(d, "m")),
+            lambda d: fluid.io.load_program_state(os.path.join(d, "m")),
+            "m is a FIFO, not a regular file or a directory, so pe does not read it as a checkpoint file",
+        ),
+        (lambda d: None, lambda d: fluid.io.load_program_state("/dev/null"), "/dev/null is a device"),
+        (
+            lambda d: None,
+            lambda d: _load("/dev/null"),
+            "/dev/null is a device, not a regular file or a directory, so pe does not read it as a model directory",
+        ),
+        (
+            lambda d: os.mkfifo(os.path.join(d, "w")),
+            lambda d: fluid.io.load_vars(
+                fluid.Executor(fluid.CPUPlace()),
+                d,
+                vars=[fluid.Program().global_block().create_var(name="w", shape=[1])],
+            ),
+            "w is a FIFO, not a regular file or a directory, so pe does not read it as a variable file of 'w'",
+        ),
+    ],
+    ids=["load_program_state-fifo", "load_program_state-device", "load_inference_model-device", "load_vars-fifo"],
+)
 def test_a_fifo_or_a_device_is_said_to_be_one_not_missing(tmp_path, make, load, message):
     """They were "does not exist" (os.path.isfile is false for them): the message says what they are."""
     make(str(tmp_path))

@@ -1,4 +1,5 @@
 """Fixtures of the kernel tests."""
+
 import pytest
 
 from pe_cli.kernels.cpu import _numba, threads

@@ -3,6 +3,7 @@ update into new arrays and over its own inputs (the executor's in-place updates)
 update, duplicate rows summed in their order as SelectedRows.merged sums them; the numpy replicas a
 first run uses give the same bits; what the loops cannot take (rows out of range, other dtypes) keeps
 numpy's behaviour."""
+
 import numpy as np
 import pytest
 
@@ -25,7 +26,7 @@ def bits(a):
 
 def scalars(dtype):
     t = np.dtype(dtype).type
-    return t(0.01 * np.sqrt(1 - 0.999 ** 3) / (1 - 0.9 ** 3)), t(0.9), t(0.999), t(1e-8)
+    return t(0.01 * np.sqrt(1 - 0.999**3) / (1 - 0.9**3)), t(0.9), t(0.999), t(1e-8)
 
 
 def numpy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps):
@@ -49,9 +50,20 @@ def test_dense_loop_is_numpys_expression_into_new_arrays_and_in_place(dtype):
     one = p.dtype.type(1)
     for loop, in_place in ((_adam_loops.adam, _adam_loops.adam_in_place), (_replicas.adam, _replicas.adam_in_place)):
         outs = [np.empty_like(p) for _ in range(3)]
-        loop(p.ravel(), g.ravel(), m1.ravel(), m2.ravel(), lr_t, beta1, beta2, one - beta1, one - beta2, eps,
-             *(o.ravel() for o in outs))
-        mine = [a.copy() for a in (p, m1, m2)]                  # in place: outputs are the inputs
+        loop(
+            p.ravel(),
+            g.ravel(),
+            m1.ravel(),
+            m2.ravel(),
+            lr_t,
+            beta1,
+            beta2,
+            one - beta1,
+            one - beta2,
+            eps,
+            *(o.ravel() for o in outs),
+        )
+        mine = [a.copy() for a in (p, m1, m2)]  # in place: outputs are the inputs
         flat = [a.ravel() for a in mine]
         in_place(flat[0], g.ravel(), flat[1], flat[2], lr_t, beta1, beta2, one - beta1, one - beta2, eps)
         for got in (outs, mine):
@@ -61,7 +73,7 @@ def test_dense_loop_is_numpys_expression_into_new_arrays_and_in_place(dtype):
 
 def sparse_case(dtype, height=50, width=6, k=40):
     rows = rng.integers(0, height, k).astype(np.int64)
-    rows[5:9] = rows[4]                 # duplicates, some adjacent, the rest scattered
+    rows[5:9] = rows[4]  # duplicates, some adjacent, the rest scattered
     values = rng.standard_normal((k, width)).astype(dtype)
     p, _, m1, m2 = state((height, width), dtype)
     return SelectedRows(rows, values, height), p, m1, m2
@@ -83,14 +95,14 @@ def test_lazy_rows_loop_sums_duplicates_and_moves_only_their_rows(dtype, in_plac
     want = numpy_lazy(g, p, m1, m2, lr_t, beta1, beta2, eps)
     before = [a.copy() for a in (p, m1, m2)]
     calls = []
-    monkeypatch.setattr(sparse, "lazy_adam_numpy", lambda *a: calls.append(a))     # the loop must run
+    monkeypatch.setattr(sparse, "lazy_adam_numpy", lambda *a: calls.append(a))  # the loop must run
     out = sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps, in_place)
     assert not calls
     got = [out["ParamOut"], out["Moment1Out"], out["Moment2Out"]]
     for w, o, inp, old in zip(want, got, (p, m1, m2), before):
         np.testing.assert_array_equal(bits(o), bits(w))
         assert (o is inp) == in_place
-        if not in_place:            # the inputs untouched: the update went to copies
+        if not in_place:  # the inputs untouched: the update went to copies
             np.testing.assert_array_equal(bits(inp), bits(old))
 
 
@@ -98,8 +110,20 @@ def test_lazy_replica_gives_the_loops_bits():
     g, p, m1, m2 = sparse_case(np.float32)
     one = np.float32(1)
     lr_t, beta1, beta2, eps = scalars(np.float32)
-    args = (g.rows, np.argsort(g.rows, kind="stable"), g.values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
-            one - beta2, eps)
+    args = (
+        g.rows,
+        np.argsort(g.rows, kind="stable"),
+        g.values,
+        p,
+        m1,
+        m2,
+        lr_t,
+        beta1,
+        beta2,
+        one - beta1,
+        one - beta2,
+        eps,
+    )
     results = []
     for fn in (_adam_loops.lazy_adam_rows, sparse.lazy_adam_numpy):
         outs = [a.copy() for a in (p, m1, m2)]
@@ -112,14 +136,13 @@ def test_lazy_replica_gives_the_loops_bits():
 @pytest.mark.parametrize("parts", [2, 3, 5, 64])
 def test_lazy_rows_twin_gives_the_loops_bits_when_duplicates_straddle_its_blocks(parts):
     height, width = 30, 5
-    rows = np.repeat(rng.integers(0, height, 12), 4).astype(np.int64)     # runs of 4 once sorted
+    rows = np.repeat(rng.integers(0, height, 12), 4).astype(np.int64)  # runs of 4 once sorted
     rng.shuffle(rows)
     values = rng.standard_normal((rows.size, width)).astype(np.float32)
     p, _, m1, m2 = state((height, width), np.float32)
     one = np.float32(1)
     lr_t, beta1, beta2, eps = scalars(np.float32)
-    args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
-            one - beta2, eps)
+    args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1, one - beta2, eps)
     serial, twin = [a.copy() for a in (p, m1, m2)], [a.copy() for a in (p, m1, m2)]
     _adam_loops.lazy_adam_rows(*args, *serial)
     _adam_loops.lazy_adam_rows_parallel(*args, *twin, parts)
@@ -141,15 +164,22 @@ def test_lazy_adam_on_the_devices_threads_gives_numpys_bits(dtype, device_thread
 
 def test_lazy_rows_out_of_range_take_numpys_path():
     g, p, m1, m2 = sparse_case(np.float32)
-    bad = SelectedRows(np.array([3, 50], np.int64), g.values[:2], 50)      # row 50 of a 50-row table
+    bad = SelectedRows(np.array([3, 50], np.int64), g.values[:2], 50)  # row 50 of a 50-row table
     with pytest.raises(IndexError):
         sparse.lazy_adam(p, bad, m1, m2, *scalars(np.float32))
 
 
 def test_adam_kernel_dense_in_place_only_where_allowed():
     p, g, m1, m2 = state((8, 5), np.float32)
-    ins = {"Param": p, "Grad": g, "Moment1": m1, "Moment2": m2, "LearningRate": np.array([0.01], np.float32),
-           "Beta1Pow": np.array([0.9], np.float32), "Beta2Pow": np.array([0.999], np.float32)}
+    ins = {
+        "Param": p,
+        "Grad": g,
+        "Moment1": m1,
+        "Moment2": m2,
+        "LearningRate": np.array([0.01], np.float32),
+        "Beta1Pow": np.array([0.9], np.float32),
+        "Beta2Pow": np.array([0.999], np.float32),
+    }
     attrs = {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "lazy_mode": False}
     copy = optimizer.adam(ins, attrs)
     assert copy["ParamOut"] is not p and copy["Moment1Out"] is not m1
@@ -161,7 +191,7 @@ def test_adam_kernel_dense_in_place_only_where_allowed():
     assert same["ParamOut"] is p and same["Moment2Out"] is m2
     for key, w in zip(("ParamOut", "Moment1Out", "Moment2Out"), want):
         np.testing.assert_array_equal(bits(same[key]), bits(w))
-    aliased = dict(ins, Grad=m1)        # a gradient sharing memory with a moment: never written over
+    aliased = dict(ins, Grad=m1)  # a gradient sharing memory with a moment: never written over
     out = optimizer.adam(aliased, dict(attrs, _update_in_place=True))
     assert out["Moment1Out"] is not m1
 

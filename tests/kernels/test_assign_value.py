@@ -1,5 +1,6 @@
 """assign_value's CPU kernel: a long constant is converted from its attribute list once and copied
 each run (pe_cli/kernels/cpu/creation.py), with the values, dtype and shape the attributes say."""
+
 import numpy as np
 
 from pe_cli.kernels.cpu import creation
@@ -14,7 +15,7 @@ def test_each_run_gets_its_own_array_of_the_values():
     values = [float(v) for v in np.linspace(-1, 1, 1000)]
     attrs = _attrs(values, shape=[10, 100])
     first = creation.assign_value({}, attrs)["Out"]
-    first[:] = 7                                    # an op after it writes over its output
+    first[:] = 7  # an op after it writes over its output
     again = creation.assign_value({}, attrs)["Out"]
     assert again is not first and again.dtype == np.float32 and again.shape == (10, 100)
     np.testing.assert_array_equal(again, np.asarray(values, np.float32).reshape(10, 100))

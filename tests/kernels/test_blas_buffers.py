@@ -5,6 +5,7 @@ the test checks is the cause, not the time: after pe found its GEMM, every page 
 TOUCH_BYTES of the buffers the next callers get is mapped (/proc/self/pagemap's present bit).
 
 It runs in a fresh process: this one's buffers have been through other tests' GEMMs."""
+
 import json
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def _openblas_with_allocator():
 def test_the_buffers_the_next_callers_get_are_mapped_once_pe_found_its_gemm():
     out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    pages = json.loads(out.stdout.splitlines()[-1])      # (mapped, pages) per buffer
+    pages = json.loads(out.stdout.splitlines()[-1])  # (mapped, pages) per buffer
     assert pages["after"] and all(mapped == n for mapped, n in pages["after"]), pages
 
 

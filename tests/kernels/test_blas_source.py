@@ -5,6 +5,7 @@ choice trains the same MLP to the same losses, MKL runs on its sequential layer 
 runtime beside numba's), and a wrong value is a one-line error.
 
 Each run is a fresh process: the source is chosen once per process."""
+
 import json
 import os
 import subprocess
@@ -61,21 +62,36 @@ def test_mkl_and_numpys_blas_train_the_mlp_to_the_same_losses():
     mkl_runs = [_train("mkl", t) for t in (1, 2)]
     assert {r["source"] for r in numpy_runs} == {"numpy's BLAS"}
     assert {r["source"] for r in mkl_runs} == {"MKL"}
-    assert all(not r["libs"] for r in numpy_runs)         # numpy's choice never loads MKL
-    for run in mkl_runs:                                   # sequential MKL, no Intel OpenMP
+    assert all(not r["libs"] for r in numpy_runs)  # numpy's choice never loads MKL
+    for run in mkl_runs:  # sequential MKL, no Intel OpenMP
         assert any(n.startswith("libmkl_sequential") for n in run["libs"]), run["libs"]
         assert not any("iomp" in n for n in run["libs"]), run["libs"]
     reference = numpy_runs[0]["losses"]
-    assert reference[-1] < reference[0]                    # it trains
+    assert reference[-1] < reference[0]  # it trains
     for run in numpy_runs[1:] + mkl_runs:
         assert run["losses"] == pytest.approx(reference, rel=1e-5, abs=1e-6)
 
 
 def test_a_wrong_pe_blas_is_a_one_line_error(tmp_path):
     env = dict(os.environ, PE_BLAS="openblas")
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "train", "configs/mnist_mlp.yaml", "--max-steps", "1",
-                          "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=300, env=env,
-                         cwd=os.path.join(os.path.dirname(__file__), "..", ".."))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pe_cli",
+            "train",
+            "configs/mnist_mlp.yaml",
+            "--max-steps",
+            "1",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=os.path.join(os.path.dirname(__file__), "..", ".."),
+    )
     assert out.returncode != 0
     assert "PE_BLAS='openblas': give auto, mkl or numpy (or unset it)" in out.stderr
     assert "Traceback" not in out.stderr

@@ -5,10 +5,21 @@ same bits in either layout; batch norm, with relu or without
 (_blocked_loops.py), the same numbers to float32 rounding, the same bits on 1 and 2 threads; where
 the blocked path does not apply (float64, inference, a narrow input) the NCHW kernel's bits through
 conversions."""
+
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import (blocked, convolution, elementwise, fused, normalization, _numba, _onednn, pooling, threads)
+from pe_cli.kernels.cpu import (
+    blocked,
+    convolution,
+    elementwise,
+    fused,
+    normalization,
+    _numba,
+    _onednn,
+    pooling,
+    threads,
+)
 from pe_cli.kernels.common import ConvGeometry
 from pe_cli.ops import registry
 
@@ -30,7 +41,11 @@ def _conv_attrs(**given):
     return a
 
 
-CONVS = {"3x3": (16, 32, 9, 3, 1, [1, 1]), "stride 2": (32, 16, 10, 3, 2, [1, 1]), "1x1 stride 2": (16, 32, 8, 1, 2, [0, 0])}
+CONVS = {
+    "3x3": (16, 32, 9, 3, 1, [1, 1]),
+    "stride 2": (32, 16, 10, 3, 2, [1, 1]),
+    "1x1 stride 2": (16, 32, 8, 1, 2, [0, 0]),
+}
 
 
 @needs_onednn
@@ -48,26 +63,32 @@ def test_conv2d_on_blocked_values_gives_the_nchw_bits(case, slots):
 
 
 @needs_onednn
-@pytest.mark.parametrize("slots", [{"Output@GRAD"}, {"Input", "Input@GRAD"}, {"Input", "Output@GRAD", "Input@GRAD"}],
-                         ids=lambda s: "+".join(sorted(s)))
+@pytest.mark.parametrize(
+    "slots",
+    [{"Output@GRAD"}, {"Input", "Input@GRAD"}, {"Input", "Output@GRAD", "Input@GRAD"}],
+    ids=lambda s: "+".join(sorted(s)),
+)
 @pytest.mark.parametrize("case", CONVS, ids=str)
 def test_conv2d_grad_on_blocked_values_gives_the_nchw_numbers(case, slots, monkeypatch):
-    monkeypatch.setattr(threads, "_share", 1)       # the filter gradient's bits follow oneDNN's threads
+    monkeypatch.setattr(threads, "_share", 1)  # the filter gradient's bits follow oneDNN's threads
     c, m, hw, k, stride, pad = CONVS[case]
     x = rng.normal(size=(4, c, hw, hw)).astype(np.float32)
     w = rng.normal(size=(m, c, k, k)).astype(np.float32)
     attrs = _conv_attrs(strides=[stride, stride], paddings=pad)
     dout = rng.normal(size=convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape).astype(np.float32)
     want = convolution.conv2d_grad({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
-    ins = {"Input": blocked.to_blocked(x) if "Input" in slots else x, "Filter": w,
-           "Output@GRAD": blocked.to_blocked(dout) if "Output@GRAD" in slots else dout}
+    ins = {
+        "Input": blocked.to_blocked(x) if "Input" in slots else x,
+        "Filter": w,
+        "Output@GRAD": blocked.to_blocked(dout) if "Output@GRAD" in slots else dout,
+    }
     got = blocked.conv2d_grad(ins, dict(attrs, _blocked=frozenset(slots)))
     battrs = dict(attrs, _blocked=frozenset(slots))
     alone = dict(blocked.conv2d_grad_input(ins, battrs), **blocked.conv2d_grad_filter(ins, battrs))
     for got in (got, alone):
         dx = got["Input@GRAD"]
         dx = blocked.to_plain(dx) if "Input@GRAD" in slots else dx
-        if {"Input@GRAD", "Output@GRAD"} <= slots:      # both gradients given to oneDNN as nChw16c (_grad_input_desc):
+        if {"Input@GRAD", "Output@GRAD"} <= slots:  # both gradients given to oneDNN as nChw16c (_grad_input_desc):
             # its implementation there sums each element's C*kh*kw products in another order, which
             # the CPU decides (on an AMD EPYC an element near 0 differed by 1.9e-5 where others reach
             # 50): within a few float32 ulps of the largest values, not of each element
@@ -79,12 +100,13 @@ def test_conv2d_grad_on_blocked_values_gives_the_nchw_numbers(case, slots, monke
 
 
 def test_conv2d_where_onednn_does_not_apply_runs_the_nchw_kernel_through_conversions():
-    x = rng.normal(size=(3, 16, 6, 6))              # float64: pe's own paths
+    x = rng.normal(size=(3, 16, 6, 6))  # float64: pe's own paths
     w = rng.normal(size=(16, 16, 3, 3))
     attrs = _conv_attrs(paddings=[1, 1])
     want = convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
-    got = blocked.conv2d({"Input": blocked.to_blocked(x), "Filter": w},
-                         dict(attrs, _blocked=frozenset({"Input", "Output"})))["Output"]
+    got = blocked.conv2d(
+        {"Input": blocked.to_blocked(x), "Filter": w}, dict(attrs, _blocked=frozenset({"Input", "Output"}))
+    )["Output"]
     assert got.shape == (3, 1, 6, 6, 16) and np.array_equal(blocked.to_plain(got), want)
 
 
@@ -95,31 +117,55 @@ def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_bl
     attrs = _conv_attrs(paddings=[1, 1])
     geo = ConvGeometry(x.shape, w.shape, attrs)
     got = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset({"Output"})))["Output"]
-    assert np.array_equal(got, blocked.to_blocked(_onednn.conv2d(x, w, geo)))     # oneDNN's, not pe's own
-    np.testing.assert_allclose(blocked.to_plain(got), convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"],
-                               rtol=1e-4, atol=1e-4)
+    assert np.array_equal(got, blocked.to_blocked(_onednn.conv2d(x, w, geo)))  # oneDNN's, not pe's own
+    np.testing.assert_allclose(
+        blocked.to_plain(got), convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"], rtol=1e-4, atol=1e-4
+    )
     dout = rng.normal(size=(4, 16, 9, 9)).astype(np.float32)
-    dw = blocked.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
-                                    dict(attrs, _blocked=frozenset({"Output@GRAD"})))["Filter@GRAD"]
-    np.testing.assert_allclose(dw, convolution.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
-                               ["Filter@GRAD"], rtol=1e-4, atol=1e-3)
+    dw = blocked.conv2d_grad_filter(
+        {"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
+        dict(attrs, _blocked=frozenset({"Output@GRAD"})),
+    )["Filter@GRAD"]
+    np.testing.assert_allclose(
+        dw,
+        convolution.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)["Filter@GRAD"],
+        rtol=1e-4,
+        atol=1e-3,
+    )
     plain = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset()))["Output"]
-    assert np.array_equal(plain, convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"])    # NCHW: pe's own
+    assert np.array_equal(plain, convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"])  # NCHW: pe's own
 
 
 # batch norm: fused_batch_norm_act (relu) and batch_norm, against their NCHW kernels
-BN_OPS = {True: ("fused_batch_norm_act", fused.fused_batch_norm_act, fused.fused_batch_norm_act_grad,
-                 blocked.fused_batch_norm_act, blocked.fused_batch_norm_act_grad),
-          False: ("batch_norm", normalization.batch_norm, normalization.batch_norm_grad, blocked.batch_norm, blocked.batch_norm_grad)}
+BN_OPS = {
+    True: (
+        "fused_batch_norm_act",
+        fused.fused_batch_norm_act,
+        fused.fused_batch_norm_act_grad,
+        blocked.fused_batch_norm_act,
+        blocked.fused_batch_norm_act_grad,
+    ),
+    False: (
+        "batch_norm",
+        normalization.batch_norm,
+        normalization.batch_norm_grad,
+        blocked.batch_norm,
+        blocked.batch_norm_grad,
+    ),
+}
 BN_SLOTS = frozenset({"X", "Y", "Y@GRAD", "X@GRAD"})
 
 
 def _bn(c, dtype, relu=True, **given):
     attrs = registry.get(BN_OPS[relu][0]).default_attrs()
     attrs.update(given)
-    ins = {"X": (rng.normal(size=(6, c, 5, 7)) * 3 + 1).astype(dtype), "Scale": rng.normal(size=c).astype(dtype),
-           "Bias": rng.normal(size=c).astype(dtype), "Mean": rng.normal(size=c).astype(dtype),
-           "Variance": rng.random(c).astype(dtype)}
+    ins = {
+        "X": (rng.normal(size=(6, c, 5, 7)) * 3 + 1).astype(dtype),
+        "Scale": rng.normal(size=c).astype(dtype),
+        "Bias": rng.normal(size=c).astype(dtype),
+        "Mean": rng.normal(size=c).astype(dtype),
+        "Variance": rng.random(c).astype(dtype),
+    }
     return ins, attrs
 
 
@@ -128,16 +174,26 @@ def _blocked_ins(ins, slots):
 
 
 def _bn_grad_ins(ins, out, dy, relu):
-    g = {"X": ins["X"], "Scale": ins["Scale"], "SavedMean": out["SavedMean"], "SavedVariance": out["SavedVariance"],
-         "Y@GRAD": dy}
+    g = {
+        "X": ins["X"],
+        "Scale": ins["Scale"],
+        "SavedMean": out["SavedMean"],
+        "SavedVariance": out["SavedVariance"],
+        "Y@GRAD": dy,
+    }
     return dict(g, Y=out["Y"]) if relu else g
 
 
 @pytest.mark.parametrize("relu", [True, False], ids=["relu", "no act"])
-@pytest.mark.parametrize("dtype,device_threads", [   # float64's parallel twins: a slow compile of their own,
-    pytest.param(np.float32, 1, id="serial-float32"),  # with no split that float32's does not cover
-    pytest.param(np.float64, 1, id="serial-float64"),
-    pytest.param(np.float32, 2, id="parallel-float32")], indirect=["device_threads"])
+@pytest.mark.parametrize(
+    "dtype,device_threads",
+    [  # float64's parallel twins: a slow compile of their own,
+        pytest.param(np.float32, 1, id="serial-float32"),  # with no split that float32's does not cover
+        pytest.param(np.float64, 1, id="serial-float64"),
+        pytest.param(np.float32, 2, id="parallel-float32"),
+    ],
+    indirect=["device_threads"],
+)
 @pytest.mark.parametrize("c", [16, 48])
 def test_batch_norm_on_blocked_values_matches_the_nchw_loops(c, dtype, relu, device_threads):
     _, forward, backward, bforward, bbackward = BN_OPS[relu]
@@ -193,8 +249,9 @@ def test_global_average_pooling_on_blocked_values_gives_the_nchw_bits():
     assert got.shape == want.shape == (3, 32, 1, 1) and np.array_equal(got, want)
     dout = rng.normal(size=want.shape).astype(np.float32)
     gwant = pooling.pool2d_grad({"X": x, "Out": want, "Out@GRAD": dout}, attrs)["X@GRAD"]
-    ggot = blocked.pool2d_grad({"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout},
-                               dict(attrs, _blocked=frozenset({"X", "X@GRAD"})))["X@GRAD"]
+    ggot = blocked.pool2d_grad(
+        {"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout}, dict(attrs, _blocked=frozenset({"X", "X@GRAD"}))
+    )["X@GRAD"]
     assert np.array_equal(blocked.to_plain(ggot), gwant)
 
 
@@ -212,7 +269,8 @@ def test_sum_and_a_residual_add_relu_on_blocked_values_give_the_nchw_bits(device
         assert np.array_equal(blocked.to_plain(got[slot]), want[slot])
     gins = {"X": xs[0], "Y": xs[1], "Out": want["Out"], "Out@GRAD": xs[2]}
     gwant = fused.fused_elemwise_activation_grad(gins, attrs)
-    ggot = blocked.fused_elemwise_activation_grad({k: blocked.to_blocked(v) for k, v in gins.items()},
-                                                  dict(attrs, _blocked=slots))
+    ggot = blocked.fused_elemwise_activation_grad(
+        {k: blocked.to_blocked(v) for k, v in gins.items()}, dict(attrs, _blocked=slots)
+    )
     for slot in ("X@GRAD", "Y@GRAD"):
         assert np.array_equal(blocked.to_plain(ggot[slot]), gwant[slot])

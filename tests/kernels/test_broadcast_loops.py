@@ -1,6 +1,7 @@
 """elementwise add, sub and mul of a large X and a Y broadcast along its leading or trailing dims
 (_broadcast_loops.py, found by elementwise.row_view): numpy's bits, NaN, infinities and -0.0
 included, from the serial loop, its parallel twin and the kernels on a device of 1 or 2 threads."""
+
 import numpy as np
 import pytest
 
@@ -8,7 +9,7 @@ from pe_cli.kernels.cpu import _broadcast_loops as loops
 from pe_cli.kernels.cpu import elementwise
 
 rng = np.random.default_rng(11)
-pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")     # inf - inf, 0 * inf
+pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf - inf, 0 * inf
 NUMPY = {"ADD": np.add, "SUB": np.subtract, "MUL": np.multiply}
 
 
@@ -24,8 +25,7 @@ def _values(shape, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("op", sorted(NUMPY))
-@pytest.mark.parametrize("mode, y_shape", [(loops.SAME, (37, 53)), (loops.PER_ROW, (37, 1)),
-                                           (loops.PER_COL, (1, 53))])
+@pytest.mark.parametrize("mode, y_shape", [(loops.SAME, (37, 53)), (loops.PER_ROW, (37, 1)), (loops.PER_COL, (1, 53))])
 @pytest.mark.parametrize("parts", [None, 1, 3])
 def test_the_loops_give_numpys_bits(dtype, op, mode, y_shape, parts):
     x, y = _values((37, 53), dtype), _values(y_shape, dtype)
@@ -38,18 +38,26 @@ def test_the_loops_give_numpys_bits(dtype, op, mode, y_shape, parts):
     assert np.array_equal(np.signbit(out), np.signbit(NUMPY[op](x, y)))
 
 
-@pytest.mark.parametrize("kernel, ufunc", [(elementwise.elementwise_add, np.add),
-                                           (elementwise.elementwise_sub, np.subtract),
-                                           (elementwise.elementwise_mul, np.multiply)])
-@pytest.mark.parametrize("x_shape, y_shape, axis", [
-    ((16, 4, 300), (16, 4), 0),             # the beam's scores: one value a row
-    ((16, 4, 300), (16, 4, 1), -1),         # ... kept 3-D
-    ((16, 4, 300), (300,), -1),             # the end-token mask: one row for all
-    ((16, 4, 300), (4, 300), 1),
-    ((16, 4, 300), (16, 4, 300), -1),       # the same shape
-    ((16, 4, 300), (4,), 1),                # along a middle dim: numpy's broadcast
-    ((4, 300), (16, 4, 300), -1),           # X the smaller: numpy's broadcast
-])
+@pytest.mark.parametrize(
+    "kernel, ufunc",
+    [
+        (elementwise.elementwise_add, np.add),
+        (elementwise.elementwise_sub, np.subtract),
+        (elementwise.elementwise_mul, np.multiply),
+    ],
+)
+@pytest.mark.parametrize(
+    "x_shape, y_shape, axis",
+    [
+        ((16, 4, 300), (16, 4), 0),  # the beam's scores: one value a row
+        ((16, 4, 300), (16, 4, 1), -1),  # ... kept 3-D
+        ((16, 4, 300), (300,), -1),  # the end-token mask: one row for all
+        ((16, 4, 300), (4, 300), 1),
+        ((16, 4, 300), (16, 4, 300), -1),  # the same shape
+        ((16, 4, 300), (4,), 1),  # along a middle dim: numpy's broadcast
+        ((4, 300), (16, 4, 300), -1),  # X the smaller: numpy's broadcast
+    ],
+)
 def test_the_kernels_give_numpys_bits(device_threads, kernel, ufunc, x_shape, y_shape, axis):
     x, y = _values(x_shape, np.float32), _values(y_shape, np.float32)
     out = kernel({"X": x, "Y": y}, {"axis": axis})["Out"]
@@ -66,5 +74,5 @@ def test_row_view_finds_ys_place():
     assert elementwise.row_view(x, np.zeros((4, 5)), -1)[2] == loops.PER_COL
     assert elementwise.row_view(x, np.zeros((1, 4, 5)), -1)[0].shape == (6, 20)
     assert elementwise.row_view(x, np.zeros((6, 4, 5)), -1)[2] == loops.SAME
-    assert elementwise.row_view(x, np.zeros(4), 1) is None               # a middle dim
-    assert elementwise.row_view(x, np.zeros((6, 1, 5)), -1) is None      # broadcast in the middle
+    assert elementwise.row_view(x, np.zeros(4), 1) is None  # a middle dim
+    assert elementwise.row_view(x, np.zeros((6, 1, 5)), -1) is None  # broadcast in the middle

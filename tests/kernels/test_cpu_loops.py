@@ -4,6 +4,7 @@ Each CPU kernel with a numba loop keeps its numpy path for dtypes the loops are 
 here ``is_float`` is patched to send float32/float64 inputs down that numpy path too, and both
 answers are compared over many geometries, with ties, NaN, -0.0 and infinities where they matter.
 """
+
 import itertools
 
 import numpy as np
@@ -11,8 +12,18 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import (activation, _conv, convolution, elementwise, loss_classification, normalization, optimizer, pooling,
-                                threads, _winograd)
+from pe_cli.kernels.cpu import (
+    activation,
+    _conv,
+    convolution,
+    elementwise,
+    loss_classification,
+    normalization,
+    optimizer,
+    pooling,
+    threads,
+    _winograd,
+)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -24,6 +35,7 @@ def compile_now(monkeypatch):
     """The loops themselves, compiled on their first call: on a first run a kernel would run a loop's
     numpy replica while a helper process compiles it (tested in test_replicas.py)."""
     from pe_cli.kernels.cpu import _numba
+
     monkeypatch.setattr(_numba, "EAGER", True)
 
 
@@ -66,17 +78,17 @@ CONV_GEOMETRIES = [
     (2, 1, 8, 8, 3, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
     (3, 4, 7, 9, 6, 3, 3, 2, [2, 1], [1, 0, 2, 1], [1, 1], "EXPLICIT"),
     (1, 3, 9, 6, 2, 2, 3, 1, [1, 2], [0, 0], [2, 1], "EXPLICIT"),
-    (2, 4, 5, 5, 4, 1, 1, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),      # pointwise: no im2col
-    (2, 4, 6, 6, 4, 1, 1, 4, [2, 2], [1, 1], [1, 1], "EXPLICIT"),      # 1x1 strided, depthwise groups
+    (2, 4, 5, 5, 4, 1, 1, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),  # pointwise: no im2col
+    (2, 4, 6, 6, 4, 1, 1, 4, [2, 2], [1, 1], [1, 1], "EXPLICIT"),  # 1x1 strided, depthwise groups
     (2, 2, 7, 7, 3, 3, 3, 1, [2, 2], [0, 0], [1, 1], "SAME"),
     (1, 2, 6, 7, 2, 3, 2, 1, [1, 1], [0, 0], [1, 1], "VALID"),
-    (2, 3, 4, 4, 3, 3, 3, 1, [3, 3], [2, 2], [1, 1], "EXPLICIT"),      # padding wider than the reach
+    (2, 3, 4, 4, 3, 3, 3, 1, [3, 3], [2, 2], [1, 1], "EXPLICIT"),  # padding wider than the reach
     # Winograd (3x3, stride 1, >= 8 channels in and out; any size here: device_threads): odd sizes,
     # paddings 0 to 2, one row or column
     (3, 8, 7, 6, 9, 3, 3, 1, [1, 1], [0, 2, 1, 0], [1, 1], "EXPLICIT"),
     (2, 9, 5, 5, 8, 3, 3, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
     (2, 8, 1, 4, 8, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT"),
-    (17, 8, 4, 3, 10, 3, 3, 1, [1, 1], [0, 0], [1, 1], "SAME"),        # more samples than filter runs
+    (17, 8, 4, 3, 10, 3, 3, 1, [1, 1], [0, 0], [1, 1], "SAME"),  # more samples than filter runs
 ]
 
 
@@ -93,8 +105,11 @@ def device_threads(device_threads, monkeypatch):
 # for any dtype, so the tests of paths that agree within a tolerance (conv2d, pool2d, the bias add,
 # batch norm) run them in float32; every loop's arithmetic runs in both dtypes on one thread. The
 # bitwise tests keep both dtypes on both.
-DTYPE_THREADS = [pytest.param(np.float32, 1, id="serial-float32"), pytest.param(np.float64, 1, id="serial-float64"),
-                 pytest.param(np.float32, 2, id="parallel-float32")]
+DTYPE_THREADS = [
+    pytest.param(np.float32, 1, id="serial-float32"),
+    pytest.param(np.float64, 1, id="serial-float64"),
+    pytest.param(np.float32, 2, id="parallel-float32"),
+]
 
 
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
@@ -103,13 +118,17 @@ def test_conv2d_paths_agree(geo, dtype, device_threads, monkeypatch):
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     x = rng.normal(size=(n, c, h, w)).astype(dtype)
     f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
-    attrs = attrs_of("conv2d", strides=strides, paddings=paddings, dilations=dilations, groups=groups,
-                     padding_algorithm=algorithm)
+    attrs = attrs_of(
+        "conv2d", strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm
+    )
     out = convolution.conv2d({"Input": x, "Filter": f}, attrs)["Output"]
     dout = rng.normal(size=out.shape).astype(dtype)
     ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
-    for kernel, kins in ((convolution.conv2d, {"Input": x, "Filter": f}), (convolution.conv2d_grad_input, ins),
-                         (convolution.conv2d_grad_filter, ins)):
+    for kernel, kins in (
+        (convolution.conv2d, {"Input": x, "Filter": f}),
+        (convolution.conv2d_grad_input, ins),
+        (convolution.conv2d_grad_filter, ins),
+    ):
         assert_same(*both_paths(convolution, kernel, kins, attrs, monkeypatch), dtype)
 
 
@@ -127,10 +146,10 @@ def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
 
 POOL_CASES = [
     # (H, W, ksize, strides, paddings, ceil_mode, global_pooling)
-    (8, 8, [2, 2], [2, 2], [0, 0], False, False),       # the unrolled 2x2 stride-2 loops
-    (7, 9, [2, 2], [2, 2], [0, 0], False, False),       # odd sizes: trailing rows/columns unpooled
-    (7, 7, [2, 2], [2, 2], [0, 0], True, False),        # ceil_mode reaches outside: general loops
-    (6, 6, [2, 2], [1, 1], [0, 0], False, False),       # overlapping windows
+    (8, 8, [2, 2], [2, 2], [0, 0], False, False),  # the unrolled 2x2 stride-2 loops
+    (7, 9, [2, 2], [2, 2], [0, 0], False, False),  # odd sizes: trailing rows/columns unpooled
+    (7, 7, [2, 2], [2, 2], [0, 0], True, False),  # ceil_mode reaches outside: general loops
+    (6, 6, [2, 2], [1, 1], [0, 0], False, False),  # overlapping windows
     (7, 8, [3, 3], [2, 2], [1, 1], False, False),
     (5, 6, [3, 2], [2, 3], [1, 2, 0, 1], True, False),
     (4, 5, [1, 1], [1, 1], [0, 0], False, True),
@@ -139,16 +158,32 @@ POOL_CASES = [
 
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize("pooling_type,exclusive", [("max", True), ("avg", True), ("avg", False)])
-@pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: "x".join(map(str, c[:2])) + f"k{c[2][0]}{c[2][1]}s{c[3][0]}"
-                         + ("ceil" if c[5] else "") + ("global" if c[6] else ""))
+@pytest.mark.parametrize(
+    "case",
+    POOL_CASES,
+    ids=lambda c: (
+        "x".join(map(str, c[:2]))
+        + f"k{c[2][0]}{c[2][1]}s{c[3][0]}"
+        + ("ceil" if c[5] else "")
+        + ("global" if c[6] else "")
+    ),
+)
 def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, device_threads, monkeypatch):
     h, w, ksize, strides, paddings, ceil_mode, global_pooling = case
     # small integers: many ties, so the first-maximum rule of the gradient is exercised
     x = rng.integers(-3, 4, size=(2, 3, h, w)).astype(dtype)
-    attrs = attrs_of("pool2d", pooling_type=pooling_type, ksize=ksize, strides=strides, paddings=paddings,
-                     ceil_mode=ceil_mode, global_pooling=global_pooling, exclusive=exclusive)
+    attrs = attrs_of(
+        "pool2d",
+        pooling_type=pooling_type,
+        ksize=ksize,
+        strides=strides,
+        paddings=paddings,
+        ceil_mode=ceil_mode,
+        global_pooling=global_pooling,
+        exclusive=exclusive,
+    )
     with_nan = x.copy()
-    with_nan[0, 0, 0, 0] = np.nan       # a NaN in a window makes its output NaN on both paths
+    with_nan[0, 0, 0, 0] = np.nan  # a NaN in a window makes its output NaN on both paths
     fast, slow = both_paths(pooling, pooling.pool2d, {"X": with_nan}, attrs, monkeypatch)
     np.testing.assert_array_equal(np.isnan(fast["Out"]), np.isnan(slow["Out"]))
     assert_same(fast, slow, dtype)
@@ -164,7 +199,7 @@ def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, device_threads
 SPECIALS = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -2.5, 3.0])
 
 
-@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf * 0 on the numpy path
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf * 0 on the numpy path
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_relu_paths_agree_bitwise(dtype, device_threads, monkeypatch):
     x = np.concatenate([SPECIALS, rng.normal(size=100)]).astype(dtype).reshape(6, 18)
@@ -183,7 +218,7 @@ def test_softmax_rows_agree_with_numpy_and_across_threads(dtype, device_threads,
     """The softmax op's loops (_softmax_loops.py) and their parallel twins: within rounding of numpy's
     expression, and the twins give the serial loops' bits (rows of 28, an attention's keys)."""
     x = (4 * rng.normal(size=(5, 7, 28))).astype(dtype)
-    x[1, 2, 3], x[2, 0, :] = np.nan, 90.0       # a NaN row; a row of ties shifted to zeros
+    x[1, 2, 3], x[2, 0, :] = np.nan, 90.0  # a NaN row; a row of ties shifted to zeros
     dout = rng.normal(size=x.shape).astype(dtype)
     attrs = {"axis": -1}
     fast, slow = both_paths(activation, activation.softmax, {"X": x}, attrs, monkeypatch)
@@ -199,9 +234,17 @@ def test_softmax_rows_agree_with_numpy_and_across_threads(dtype, device_threads,
 
 
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
-@pytest.mark.parametrize("x_shape,y_shape,axis", [((4, 6, 5, 5), (6,), 1), ((8, 10), (10,), -1),
-                                                  ((3, 4, 5), (4, 5), 1), ((3, 4, 5), (3,), 0),
-                                                  ((2, 3), (2, 3), -1), ((3, 4, 5), (4, 1), 1)])
+@pytest.mark.parametrize(
+    "x_shape,y_shape,axis",
+    [
+        ((4, 6, 5, 5), (6,), 1),
+        ((8, 10), (10,), -1),
+        ((3, 4, 5), (4, 5), 1),
+        ((3, 4, 5), (3,), 0),
+        ((2, 3), (2, 3), -1),
+        ((3, 4, 5), (4, 1), 1),
+    ],
+)
 def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threads, monkeypatch):
     x = rng.normal(size=x_shape).astype(dtype)
     y = rng.normal(size=y_shape).astype(dtype)
@@ -213,8 +256,10 @@ def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threa
     assert_same(fast, slow, dtype)
 
 
-@pytest.mark.parametrize("op", ["elementwise_sub", "elementwise_mul", "elementwise_div", "elementwise_max",
-                                "elementwise_min", "elementwise_pow"])
+@pytest.mark.parametrize(
+    "op",
+    ["elementwise_sub", "elementwise_mul", "elementwise_div", "elementwise_max", "elementwise_min", "elementwise_pow"],
+)
 def test_elementwise_gradients_of_their_inputs_shape_are_writable(op):
     """Not np.broadcast_to's read-only views of an array of the same shape: numba types a read-only
     array apart, so a conv or batch-norm gradient reading one compiled each of its loops once more."""
@@ -233,33 +278,41 @@ def softmax_form(request, monkeypatch):
     return request.param
 
 
-@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf - inf on the numpy path
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf - inf on the numpy path
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("label_dtype", [np.int64, np.int32])
 def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, softmax_form, monkeypatch):
     logits = (rng.normal(size=(7, 10)) * 5).astype(dtype)
-    logits[5, 1], logits[6, 2] = np.nan, np.inf         # rows whose softmax and loss are NaN on every path
+    logits[5, 1], logits[6, 2] = np.nan, np.inf  # rows whose softmax and loss are NaN on every path
     label = rng.integers(0, 10, size=(7, 1)).astype(label_dtype)
     label[2, 0] = 3
     label[4, 0] = -1
     attrs = attrs_of("softmax_with_cross_entropy", ignore_index=3)
     # the numpy path takes a negative label as an index from the end; the loop raises (below)
     label[4, 0] = 9
-    fast, slow = both_paths(loss_classification, loss_classification.softmax_with_cross_entropy,
-                            {"Logits": logits, "Label": label}, attrs, monkeypatch)
+    fast, slow = both_paths(
+        loss_classification,
+        loss_classification.softmax_with_cross_entropy,
+        {"Logits": logits, "Label": label},
+        attrs,
+        monkeypatch,
+    )
     assert_same(fast, slow, dtype)
     assert fast["Loss"][2, 0] == 0
     ins = {"Label": label, "Softmax": fast["Softmax"], "Loss@GRAD": rng.normal(size=(7, 1)).astype(dtype)}
-    assert_same(*both_paths(loss_classification, loss_classification.softmax_with_cross_entropy_grad, ins, attrs,
-                            monkeypatch), dtype)
+    assert_same(
+        *both_paths(loss_classification, loss_classification.softmax_with_cross_entropy_grad, ins, attrs, monkeypatch),
+        dtype,
+    )
 
 
 def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes(softmax_form):
     logits = rng.normal(size=(4, 5)).astype(np.float32)
     label = np.array([[0], [5], [1], [2]], dtype=np.int64)
     with pytest.raises(PeError, match="Label holds 5 at row 1, outside the 5 classes"):
-        loss_classification.softmax_with_cross_entropy({"Logits": logits, "Label": label},
-                                                       attrs_of("softmax_with_cross_entropy"))
+        loss_classification.softmax_with_cross_entropy(
+            {"Logits": logits, "Label": label}, attrs_of("softmax_with_cross_entropy")
+        )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -282,9 +335,10 @@ def test_updates_in_place_write_the_bits_of_new_arrays(dtype, nesterov, device_t
     want = optimizer.momentum({"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}, attrs)
     want_sgd = optimizer.sgd({"Param": p, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
     p_in, v_in, g_in = p.copy(), v.copy(), g.copy()
-    got = optimizer.momentum({"Param": p_in, "Grad": g_in, "Velocity": v_in, "LearningRate": lr},
-                             dict(attrs, _update_in_place=True))
-    assert got["ParamOut"] is p_in and got["VelocityOut"] is v_in      # written over, as the executor allowed
+    got = optimizer.momentum(
+        {"Param": p_in, "Grad": g_in, "Velocity": v_in, "LearningRate": lr}, dict(attrs, _update_in_place=True)
+    )
+    assert got["ParamOut"] is p_in and got["VelocityOut"] is v_in  # written over, as the executor allowed
     np.testing.assert_array_equal(p_in, want["ParamOut"])
     np.testing.assert_array_equal(v_in, want["VelocityOut"])
     np.testing.assert_array_equal(g_in, g)
@@ -297,15 +351,19 @@ def test_an_update_in_place_refuses_a_gradient_that_overlaps_its_state():
     p, v = (rng.normal(size=(5, 4)).astype(np.float32) for _ in range(2))
     lr = np.array([0.5], dtype=np.float32)
     attrs = dict(attrs_of("momentum", mu=0.9), _update_in_place=True)
-    want = {k: a.copy() for k, a in optimizer.momentum({"Param": p, "Grad": v, "Velocity": v, "LearningRate": lr},
-                                                        attrs_of("momentum", mu=0.9)).items()}
+    want = {
+        k: a.copy()
+        for k, a in optimizer.momentum(
+            {"Param": p, "Grad": v, "Velocity": v, "LearningRate": lr}, attrs_of("momentum", mu=0.9)
+        ).items()
+    }
     p_in, v_in = p.copy(), v.copy()
     got = optimizer.momentum({"Param": p_in, "Grad": v_in, "Velocity": v_in, "LearningRate": lr}, attrs)
-    assert got["VelocityOut"] is not v_in                               # new arrays: the gradient is the state
+    assert got["VelocityOut"] is not v_in  # new arrays: the gradient is the state
     np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
     np.testing.assert_array_equal(got["VelocityOut"], want["VelocityOut"])
     np.testing.assert_array_equal(v_in, v)
-    p_in, v_in = p.copy(), v.copy()                                     # the gradient a view of the state
+    p_in, v_in = p.copy(), v.copy()  # the gradient a view of the state
     got = optimizer.momentum({"Param": p_in, "Grad": v_in[:], "Velocity": v_in, "LearningRate": lr}, attrs)
     assert got["VelocityOut"] is not v_in
     np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
@@ -333,6 +391,7 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
     """The forward's im2col columns are reused by the filter gradient (convolution._ColumnsCache): a batch
     buffer the user refills in place between runs must still give that batch's gradient."""
     import pe_cli.fluid as fluid
+
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 1
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
@@ -347,12 +406,14 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
         exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
         exe.run(startup, scope=scope)
         return [exe.run(main, feed={"image": f}, fetch_list=[w_grad], scope=scope)[0] for f in feeds]
+
     buffer = batches[0].copy()
 
     def refilled():
         yield buffer
         buffer[...] = batches[1]
         yield buffer
+
     got = run(refilled())
     want = run([batches[0], batches[1]])
     for g, w in zip(got, want):
@@ -370,6 +431,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""
     from pe_cli.kernels.cpu import linalg as kmath
+
     inner, cols, rows = kmath.INNER, kmath.COLS, kmath.ROWS
     assert kmath.split_mode(20, 97, 363, inner) == inner
     assert kmath.split_mode(20, 97, 363) == cols and kmath.split_mode(800, 363, 97) == rows
@@ -380,19 +442,21 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     # a result much wider than tall and large (the beam search's [256, 10,000] output projection): by
     # columns, not [256, 10,000] partial products
     assert kmath.split_mode(256, 10_000, 256, inner) == cols and kmath.split_mode(256, 1000, 256, inner) == inner
-    x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
+    x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)  # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     from pe_cli.kernels.cpu import threads
-    monkeypatch.setattr(threads, "_quiet_share", parts)     # the blocks, on the threads the device has
+
+    monkeypatch.setattr(threads, "_quiet_share", parts)  # the blocks, on the threads the device has
     calls, twin = [], kmath.twin
 
-    def record(*a, **kw):     # which loop, and its last argument: by_cols for blocks of rows or columns
+    def record(*a, **kw):  # which loop, and its last argument: by_cols for blocks of rows or columns
         calls.append("inner" if a[0] is kmath._loops().gemm_k_blocks else ("cols" if a[-1] else "rows"))
         return twin(*a, **kw)
+
     monkeypatch.setattr(kmath, "twin", record)
-    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
+    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1  # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
         grads = kmath.mul_grad({"X": x, "Y": y, "Out@GRAD": dout}, attrs)
@@ -411,7 +475,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("parts", [2, 3])
 @pytest.mark.parametrize("batch", [800, 20, "numpy"])
-@pytest.mark.filterwarnings("ignore:invalid value encountered in matmul")   # numpy's, on the inf / NaN inputs
+@pytest.mark.filterwarnings("ignore:invalid value encountered in matmul")  # numpy's, on the inf / NaN inputs
 def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts, device_threads, monkeypatch):
     """fused_gemm_epilogue(_grad)'s epilogue, on each block of the split GEMM in its thread (bias +
     relu; relu's gradient), gives the bits of mul, elementwise_add and relu, and of mul's gradients,
@@ -420,27 +484,32 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     threads. The fused kernels split each GEMM as the unfused ones do (linalg.split_mode). "numpy":
     batch 20, every GEMM too small to split (numpy's product, then the epilogue in numpy)."""
     from pe_cli.kernels.cpu import fused, linalg as kmath, threads
+
     split = batch != "numpy"
     batch = batch if split else 20
     monkeypatch.setattr(threads, "_quiet_share", parts)
-    x = np.maximum(rng.normal(size=(batch, 97)), 0).astype(dtype)       # a relu's output
+    x = np.maximum(rng.normal(size=(batch, 97)), 0).astype(dtype)  # a relu's output
     x[0, :3] = [np.nan, -0.0, 0.0]
     y, bias = rng.normal(size=(97, 363)).astype(dtype), rng.normal(size=363).astype(dtype)
     dout = rng.normal(size=(batch, 363)).astype(dtype)
     dout[1, :2] = [np.inf, -np.inf]
     mul_attrs, add_attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}, {"axis": -1}
-    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1 if split else 1 << 40   # every GEMM large, or none
+    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1 if split else 1 << 40  # every GEMM large, or none
     try:
-        out = fused.fused_gemm_epilogue({"X": x, "Y": y, "Bias": bias},
-                                        {"trans_x": False, "trans_y": False, "activation": "relu"})["Out"]
-        total = elementwise.elementwise_add({"X": kmath.mul({"X": x, "Y": y}, mul_attrs)["Out"], "Y": bias},
-                                            add_attrs)["Out"]
+        out = fused.fused_gemm_epilogue(
+            {"X": x, "Y": y, "Bias": bias}, {"trans_x": False, "trans_y": False, "activation": "relu"}
+        )["Out"]
+        total = elementwise.elementwise_add({"X": kmath.mul({"X": x, "Y": y}, mul_attrs)["Out"], "Y": bias}, add_attrs)[
+            "Out"
+        ]
         want = activation.relu({"X": total}, {})["Out"]
-        grads = fused.fused_gemm_epilogue_grad({"DOut": dout, "X": x, "Y": y},
-                                               {"trans_x": False, "trans_y": False, "activation_grad": "relu_grad"})
+        grads = fused.fused_gemm_epilogue_grad(
+            {"DOut": dout, "X": x, "Y": y}, {"trans_x": False, "trans_y": False, "activation_grad": "relu_grad"}
+        )
         ins = {"X": x, "Y": y, "Out@GRAD": dout}
-        dbias = elementwise.elementwise_add_grad({"X": dout, "Y": bias, "Out": dout, "Out@GRAD": dout},
-                                                 add_attrs)["Y@GRAD"]
+        dbias = elementwise.elementwise_add_grad({"X": dout, "Y": bias, "Out": dout, "Out@GRAD": dout}, add_attrs)[
+            "Y@GRAD"
+        ]
         mul_grads = kmath.mul_grad(ins, mul_attrs)
         dx = activation.relu_grad({"Out": x, "Out@GRAD": mul_grads["X@GRAD"]}, {})["X@GRAD"]
         dy = mul_grads["Y@GRAD"]
@@ -458,20 +527,30 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
 def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypatch):
     c = shape[1]
     x = (rng.normal(size=shape) * 3 + 2).astype(dtype)
-    ins = {"X": x, "Scale": rng.normal(size=c).astype(dtype), "Bias": rng.normal(size=c).astype(dtype),
-           "Mean": rng.normal(size=c).astype(dtype), "Variance": rng.random(c).astype(dtype) + 0.5}
+    ins = {
+        "X": x,
+        "Scale": rng.normal(size=c).astype(dtype),
+        "Bias": rng.normal(size=c).astype(dtype),
+        "Mean": rng.normal(size=c).astype(dtype),
+        "Variance": rng.random(c).astype(dtype) + 0.5,
+    }
     attrs = attrs_of("batch_norm", momentum=0.8)
     # one value per channel: x - mean is 0 up to the rounding of the mean, which Y divides by
     # sqrt(epsilon) (x 316 here), so the paths' roundings differ by that much more
     scale = 1 / np.sqrt(attrs["epsilon"]) if x.size == c else 1.0
     fast, slow = both_paths(normalization, normalization.batch_norm, ins, attrs, monkeypatch)
     assert_same(fast, slow, dtype, scale=scale)
-    grad_ins = {"X": x, "Scale": ins["Scale"], "SavedMean": slow["SavedMean"],
-                "SavedVariance": slow["SavedVariance"], "Y@GRAD": rng.normal(size=shape).astype(dtype)}
+    grad_ins = {
+        "X": x,
+        "Scale": ins["Scale"],
+        "SavedMean": slow["SavedMean"],
+        "SavedVariance": slow["SavedVariance"],
+        "Y@GRAD": rng.normal(size=shape).astype(dtype),
+    }
     for kernel in (normalization.batch_norm_grad, normalization.batch_norm_grad_param):
         fast, slow = both_paths(normalization, kernel, grad_ins, attrs, monkeypatch)
         assert_same(fast, slow, dtype, scale=scale)
-    assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
+    assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)  # inputs untouched
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -482,13 +561,19 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
     relu's mask in the same order. dy holds -0.0, NaN and infinities where relu passes or stops it."""
     from pe_cli.kernels import fused_math
     from pe_cli.kernels.cpu import fused
+
     composed = fused_math.fused_kernels(activation, elementwise, normalization)
-    c, rng = shape[1], np.random.default_rng(17)        # its own seed: the draw must not follow test order
+    c, rng = shape[1], np.random.default_rng(17)  # its own seed: the draw must not follow test order
     x = (rng.normal(size=shape) * 3 + 1).astype(dtype)
     # |scale| >= 0.5 > |bias|: every channel's Y has values above 0 and values relu stops
     scale = rng.uniform(0.5, 1.5, c) * np.where(np.arange(c) % 2, -1, 1)
-    ins = {"X": x, "Scale": scale.astype(dtype), "Bias": rng.uniform(-0.4, 0.4, c).astype(dtype),
-           "Mean": np.zeros(c, dtype), "Variance": np.ones(c, dtype)}
+    ins = {
+        "X": x,
+        "Scale": scale.astype(dtype),
+        "Bias": rng.uniform(-0.4, 0.4, c).astype(dtype),
+        "Mean": np.zeros(c, dtype),
+        "Variance": np.ones(c, dtype),
+    }
     attrs = attrs_of("fused_batch_norm_act", momentum=0.8, act_type="relu")
     fast, slow = fused.fused_batch_norm_act(ins, attrs), composed["fused_batch_norm_act"](ins, attrs)
     assert_same(fast, slow, dtype, exact=True)
@@ -496,18 +581,28 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
     dy = rng.normal(size=shape).astype(dtype)
     flat = dy.reshape(-1)
     flat[::5], flat[1::11], flat[2::13] = -0.0, np.inf, np.nan
-    grad_ins = {"X": x, "Scale": ins["Scale"], "SavedMean": fast["SavedMean"],
-                "SavedVariance": fast["SavedVariance"], "Y": fast["Y"], "Y@GRAD": dy}
+    grad_ins = {
+        "X": x,
+        "Scale": ins["Scale"],
+        "SavedMean": fast["SavedMean"],
+        "SavedVariance": fast["SavedVariance"],
+        "Y": fast["Y"],
+        "Y@GRAD": dy,
+    }
     with np.errstate(invalid="ignore"):
         fast_grad = fused.fused_batch_norm_act_grad(grad_ins, attrs)
         slow_grad = composed["fused_batch_norm_act_grad"](grad_ins, attrs)
     assert_same(fast_grad, slow_grad, dtype, exact=True)
     clean = dict(grad_ins, **{"Y@GRAD": rng.normal(size=shape).astype(dtype)})
-    assert_same(fused.fused_batch_norm_act_grad(clean, attrs),
-                composed["fused_batch_norm_act_grad"](clean, attrs), dtype, exact=True)
+    assert_same(
+        fused.fused_batch_norm_act_grad(clean, attrs),
+        composed["fused_batch_norm_act_grad"](clean, attrs),
+        dtype,
+        exact=True,
+    )
 
 
-@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf - inf on the numpy path
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf - inf on the numpy path
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 3), (1037,)], ids=str)
 def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, device_threads):
@@ -516,6 +611,7 @@ def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, de
     +0.0), infinities that cancel into NaN and NaN; and its gradient those of relu_grad, then add's."""
     from pe_cli.kernels import fused_math
     from pe_cli.kernels.cpu import fused
+
     composed = fused_math.fused_kernels(activation, elementwise, normalization)
     x, y = rng.normal(size=shape).astype(dtype), rng.normal(size=shape).astype(dtype)
     fx, fy = x.reshape(-1), y.reshape(-1)
@@ -525,10 +621,18 @@ def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, de
     assert fast.keys() == slow.keys() == {"Out", "IntermediateOut"}
     for slot in fast:
         np.testing.assert_array_equal(fast[slot].view(np.uint8), slow[slot].view(np.uint8), err_msg=slot)
-    grad_ins = dict(ins, IntermediateOut=fast["IntermediateOut"], Out=fast["Out"],
-                    **{"Out@GRAD": rng.normal(size=shape).astype(dtype)})
-    assert_same(fused.fused_elemwise_activation_grad(grad_ins, attrs),
-                composed["fused_elemwise_activation_grad"](grad_ins, attrs), dtype, exact=True)
+    grad_ins = dict(
+        ins,
+        IntermediateOut=fast["IntermediateOut"],
+        Out=fast["Out"],
+        **{"Out@GRAD": rng.normal(size=shape).astype(dtype)},
+    )
+    assert_same(
+        fused.fused_elemwise_activation_grad(grad_ins, attrs),
+        composed["fused_elemwise_activation_grad"](grad_ins, attrs),
+        dtype,
+        exact=True,
+    )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -543,23 +647,26 @@ def test_sum_of_two_same_shape_gradients_is_numpys_add(dtype, device_threads):
     assert two is not xs[0] and two is not xs[1]
 
 
-@pytest.mark.parametrize("x_shape, w_shape, attrs, winograd, wide", [
-    ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True, True),           # the ResNet's
-    ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True, True),
-    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),            # 16 tiles, 64 channels
-    ((2, 64, 4, 4), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),            # 4 tiles
-    ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True, True),        # 8 x 8 tiles
-    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False, True),            # 3 channels in
-    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False, True),             # 4 out
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False, False),
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False, False),
-    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False, True),
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False, True),
-    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False, True),
-    ((2, 6, 14, 14), (16, 6, 5, 5), {"paddings": [0, 0]}, False, True),            # LeNet-5's: Wp 14 = 1.4 Wo
-    ((2, 6, 6, 6), (16, 6, 5, 5), {"paddings": [0, 0]}, False, False),             # Wp 6 = 3 Wo
-    ((2, 16, 8, 8), (16, 16, 1, 1), {"paddings": [0, 0]}, False, False),           # 1x1: no columns at all
-])
+@pytest.mark.parametrize(
+    "x_shape, w_shape, attrs, winograd, wide",
+    [
+        ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True, True),  # the ResNet's
+        ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True, True),
+        ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),  # 16 tiles, 64 channels
+        ((2, 64, 4, 4), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),  # 4 tiles
+        ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True, True),  # 8 x 8 tiles
+        ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False, True),  # 3 channels in
+        ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False, True),  # 4 out
+        ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False, False),
+        ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False, False),
+        ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False, True),
+        ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False, True),
+        ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False, True),
+        ((2, 6, 14, 14), (16, 6, 5, 5), {"paddings": [0, 0]}, False, True),  # LeNet-5's: Wp 14 = 1.4 Wo
+        ((2, 6, 6, 6), (16, 6, 5, 5), {"paddings": [0, 0]}, False, False),  # Wp 6 = 3 Wo
+        ((2, 16, 8, 8), (16, 16, 1, 1), {"paddings": [0, 0]}, False, False),  # 1x1: no columns at all
+    ],
+)
 def test_which_path_a_stride_1_convolution_takes(x_shape, w_shape, attrs, winograd, wide):
     """Winograd for 3x3 between 8 or more channels from a 16x16 output; else the wide columns where
     a padded row is at most twice the output's."""

@@ -2,6 +2,7 @@
 thread and on two (the parallel twins), against the kernels' numpy expressions (``is_float`` patched
 to send floats down that path) and against the replicas a first run uses: the same bits, with NaN,
 infinities and -0.0 among the values."""
+
 import numpy as np
 import pytest
 
@@ -11,8 +12,11 @@ from .test_cpu_loops import both_paths
 
 rng = np.random.default_rng(17)
 INT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
-DTYPE_THREADS = [pytest.param(np.float32, 1, id="serial-float32"), pytest.param(np.float64, 1, id="serial-float64"),
-                 pytest.param(np.float32, 2, id="parallel-float32")]
+DTYPE_THREADS = [
+    pytest.param(np.float32, 1, id="serial-float32"),
+    pytest.param(np.float64, 1, id="serial-float64"),
+    pytest.param(np.float32, 2, id="parallel-float32"),
+]
 
 
 def awkward(shape, dtype):
@@ -23,8 +27,9 @@ def awkward(shape, dtype):
 
 def assert_bits(got, want):
     assert got.shape == want.shape and got.dtype == want.dtype
-    np.testing.assert_array_equal(np.ascontiguousarray(got).view(INT[got.dtype]),
-                                  np.ascontiguousarray(want).view(INT[want.dtype]))
+    np.testing.assert_array_equal(
+        np.ascontiguousarray(got).view(INT[got.dtype]), np.ascontiguousarray(want).view(INT[want.dtype])
+    )
 
 
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
@@ -32,15 +37,17 @@ def assert_bits(got, want):
 @pytest.mark.parametrize("bias_after", [True, False])
 def test_scale_is_numpys_two_roundings(dtype, device_threads, bias_after, monkeypatch):
     x = awkward((6, 7, 5), dtype)
-    attrs = {"scale": 0.37, "bias": 0.3, "bias_after_scale": bias_after}   # a bias: a fused multiply-add would show
+    attrs = {"scale": 0.37, "bias": 0.3, "bias_after_scale": bias_after}  # a bias: a fused multiply-add would show
     fast, slow = both_paths(elementwise, elementwise.scale, {"X": x}, attrs, monkeypatch)
     assert_bits(fast["Out"], slow["Out"])
     before = x.copy()
-    over = elementwise.scale({"X": x}, dict(attrs, _inplace=True))["Out"]      # enable_inplace: written over X
+    over = elementwise.scale({"X": x}, dict(attrs, _inplace=True))["Out"]  # enable_inplace: written over X
     assert over is x
     assert_bits(over, slow["Out"])
-    assert_bits(elementwise.scale({"X": before[:, ::2]}, attrs)["Out"],          # a strided view
-                slow["Out"][:, ::2])
+    assert_bits(
+        elementwise.scale({"X": before[:, ::2]}, attrs)["Out"],  # a strided view
+        slow["Out"][:, ::2],
+    )
 
 
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
@@ -48,7 +55,7 @@ def test_scale_is_numpys_two_roundings(dtype, device_threads, bias_after, monkey
 @pytest.mark.parametrize("count", [3, 4, 5, 6, 7])
 def test_sum_of_several_adds_in_numpys_order(dtype, device_threads, count, monkeypatch):
     xs = [awkward((9, 11), dtype) for _ in range(count)]
-    xs[1].reshape(-1)[:5] = [1.0, 0.0, -0.0, -np.inf, np.inf]      # -0.0 + 0.0, inf - inf
+    xs[1].reshape(-1)[:5] = [1.0, 0.0, -0.0, -np.inf, np.inf]  # -0.0 + 0.0, inf - inf
     fast, slow = both_paths(elementwise, elementwise.sum, {"X": xs}, {}, monkeypatch)
     assert_bits(fast["Out"], slow["Out"])
     assert all(x is not fast["Out"] for x in xs)
@@ -74,10 +81,14 @@ def test_position_encoding_is_numpys_float64_sum(dtype, device_threads, lod, mon
 def test_replicas_give_the_loops_bits(dtype):
     x, y, z, w = (awkward((40,), dtype) for _ in range(4))
     s, b = dtype(0.37), dtype(-0.3)
-    for name, args in [("scale", (x, s, b, True)), ("scale", (x, s, b, False)), ("add3", (x, y, z)),
-                       ("add4", (w, x, y, z)),
-                       ("add_table_rows", (x.reshape(8, 5), s, rng.normal(size=(4, 5)))),
-                       ("add_table_rows", (x.reshape(8, 5), s, rng.normal(size=(8, 5))))]:
+    for name, args in [
+        ("scale", (x, s, b, True)),
+        ("scale", (x, s, b, False)),
+        ("add3", (x, y, z)),
+        ("add4", (w, x, y, z)),
+        ("add_table_rows", (x.reshape(8, 5), s, rng.normal(size=(4, 5)))),
+        ("add_table_rows", (x.reshape(8, 5), s, rng.normal(size=(8, 5)))),
+    ]:
         mine, theirs = np.empty_like(args[0]), np.empty_like(args[0])
         getattr(_elementwise_loops, name)(*args, mine)
         getattr(_replicas, name)(*args, theirs)

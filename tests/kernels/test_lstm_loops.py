@@ -2,6 +2,7 @@
 the length order, the weight's gradient one GEMM at the end) against kernels/lstm_math.py, the numpy
 reference they replaced: forward and every gradient, with peepholes, reversed, initial states, Cell's
 gradient, sequences of equal and zero length."""
+
 import numpy as np
 import pytest
 
@@ -22,16 +23,22 @@ def case(dtype, peep, reverse, states, lengths=(5, 1, 7, 0, 7, 3), d=6, acts=("s
     x = rng.standard_normal((t, 4 * d)).astype(dtype)
     w = (rng.standard_normal((d, 4 * d)) * 0.5).astype(dtype)
     b = (rng.standard_normal((1, (7 if peep else 4) * d)) * 0.5).astype(dtype)
-    h0, c0 = ((rng.standard_normal((len(lengths), d)).astype(dtype) for _ in range(2)) if states else (None, None))
-    attrs = {"use_peepholes": peep, "is_reverse": reverse, "gate_activation": acts[0], "cell_activation": acts[1],
-             "candidate_activation": acts[2]}
+    h0, c0 = (rng.standard_normal((len(lengths), d)).astype(dtype) for _ in range(2)) if states else (None, None)
+    attrs = {
+        "use_peepholes": peep,
+        "is_reverse": reverse,
+        "gate_activation": acts[0],
+        "cell_activation": acts[1],
+        "candidate_activation": acts[2],
+    }
     dh, dc = rng.standard_normal((t, d)).astype(dtype), rng.standard_normal((t, d)).astype(dtype)
     return x, w, b, h0, c0, offs, attrs, dh, dc
 
 
 @pytest.mark.parametrize("dtype,tol", [(np.float64, 1e-12), (np.float32, 2e-5)])
-@pytest.mark.parametrize("peep,reverse,states", [(False, False, False), (True, True, True), (True, False, False),
-                                                 (False, True, True)])
+@pytest.mark.parametrize(
+    "peep,reverse,states", [(False, False, False), (True, True, True), (True, False, False), (False, True, True)]
+)
 def test_loops_equal_the_numpy_reference(dtype, tol, peep, reverse, states):
     x, w, b, h0, c0, offs, attrs, dh, dc = case(dtype, peep, reverse, states)
     want = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
@@ -63,14 +70,20 @@ def test_float32_runs_every_step_in_one_call_without_the_gil():
     nogil, and a float32 LSTM (a GRU of either float type) takes them where a CBLAS GEMM is found."""
     from pe_cli.kernels.cpu import _activation_loops, _cblas, _gru_loops, _lstm_loops
     from pe_cli.kernels.cpu import gru as cpu_gru
-    for loop in (_lstm_loops.forward_sequence, _lstm_loops.backward_sequence, _activation_loops.activate,
-                 _gru_loops.forward_sequence, _gru_loops.backward_sequence):
+
+    for loop in (
+        _lstm_loops.forward_sequence,
+        _lstm_loops.backward_sequence,
+        _activation_loops.activate,
+        _gru_loops.forward_sequence,
+        _gru_loops.backward_sequence,
+    ):
         assert loop.targetoptions.get("nogil") is True
     x, w, *_ = case(np.float32, False, False, False)
     found = _cblas.gemm(np.dtype(np.float32)) is not None
     assert (cpu_lstm._sequence_gemm(x, w) is not None) == found
     assert cpu_lstm._sequence_gemm(x.astype(np.float64), w.astype(np.float64)) is None
-    assert (cpu_gru._sequence_gemm(x, w) is not None) == found      # the GRU's, float64 too
+    assert (cpu_gru._sequence_gemm(x, w) is not None) == found  # the GRU's, float64 too
 
 
 def test_float32_activations_within_two_ulps_of_float64():
@@ -78,8 +91,13 @@ def test_float32_activations_within_two_ulps_of_float64():
     the float64 result rounded to float32 over float32's normal range (numpy's float32 calls too),
     relu and identity exact, NaN kept, saturation at the ends."""
     from pe_cli.kernels.cpu import _activation_loops
-    v = np.concatenate([np.linspace(-30, 30, 40001), [-1e-9, 0.0, 1e-9, 0.6, 0.65, 86.0, -86.0, -104.0, 120.0,
-                                                       1e30, -1e30, np.inf, -np.inf]]).astype(np.float32)
+
+    v = np.concatenate(
+        [
+            np.linspace(-30, 30, 40001),
+            [-1e-9, 0.0, 1e-9, 0.6, 0.65, 86.0, -86.0, -104.0, 120.0, 1e30, -1e30, np.inf, -np.inf],
+        ]
+    ).astype(np.float32)
     v64 = v.astype(np.float64)
     with np.errstate(over="ignore"):
         want = {0: 1 / (1 + np.exp(-np.clip(v64, -40, 13))), 1: np.tanh(v64), 2: np.maximum(v64, 0), 3: v64}

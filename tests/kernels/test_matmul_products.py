@@ -2,6 +2,7 @@
 blocks on the device's threads, stacks of one batch through _blas_loops.gemm_batch; with transposes,
 1-D operands and broadcast stacks against numpy's matmul in float64, forward and both gradients, on a
 device of 1 thread and of 2."""
+
 import numpy as np
 import pytest
 
@@ -17,19 +18,19 @@ def device_threads(device_threads, monkeypatch):
     return device_threads
 
 
-CASES = [   # X shape, Y shape, transpose_X, transpose_Y
+CASES = [  # X shape, Y shape, transpose_X, transpose_Y
     ((37, 19), (19, 23), False, False),
     ((19, 37), (19, 23), True, False),
     ((37, 19), (23, 19), False, True),
     ((19, 37), (23, 19), True, True),
-    ((4, 9, 19), (19, 23), False, False),       # a stack times one matrix: one product of 36 rows
+    ((4, 9, 19), (19, 23), False, False),  # a stack times one matrix: one product of 36 rows
     ((4, 9, 19), (23, 19), False, True),
-    ((4, 19, 9), (19, 23), True, False),        # a transposed stack: numpy's batched matmul
-    ((3, 9, 19), (3, 19, 5), False, False),    # stacks of one batch: _blas_loops.gemm_batch on 2 threads
+    ((4, 19, 9), (19, 23), True, False),  # a transposed stack: numpy's batched matmul
+    ((3, 9, 19), (3, 19, 5), False, False),  # stacks of one batch: _blas_loops.gemm_batch on 2 threads
     ((3, 19, 9), (3, 19, 5), True, False),
     ((3, 9, 19), (3, 5, 19), False, True),
     ((2, 3, 7, 16), (2, 3, 7, 16), False, True),  # the attention's q k^T
-    ((1, 9, 19), (3, 19, 5), False, False),     # a broadcast stack: numpy's matmul
+    ((1, 9, 19), (3, 19, 5), False, False),  # a broadcast stack: numpy's matmul
     ((19,), (19, 23), False, False),
     ((37, 19), (19,), False, False),
 ]

@@ -1,6 +1,7 @@
 """Library choices measured on the running CPU (kernels/cpu/measured_choices.py): measured once, kept in
 a file beside numba's cache and read by later processes; a damaged or unwritable file only means
 measuring again. ``pe info`` shows the choice and the times behind it."""
+
 import json
 import os
 import subprocess
@@ -28,6 +29,7 @@ def candidates(calls):
 
     def quick():
         calls.append("quick")
+
     return {"slow": slow, "quick": quick}
 
 
@@ -37,7 +39,7 @@ def test_the_faster_is_measured_once_and_read_back_by_later_processes(cache):
     assert calls.count("slow") == calls.count("quick") == 1 + measured_choices.ROUNDS
     entry = json.loads(cache.read_text())[f"gemm | {measured_choices.cpu_model()} | v1"]
     assert entry["choice"] == "quick" and entry["seconds"]["slow"] > entry["seconds"]["quick"]
-    measured_choices._memo.clear()                  # another process: the file answers
+    measured_choices._memo.clear()  # another process: the file answers
     calls.clear()
     assert measured_choices.fastest("gemm", candidates(calls), "v1") == "quick" and calls == []
     assert measured_choices.fastest("gemm", candidates(calls), "v2") == "quick" and calls  # new versions: again
@@ -46,6 +48,7 @@ def test_the_faster_is_measured_once_and_read_back_by_later_processes(cache):
 def test_the_preferred_library_stays_unless_another_is_clearly_faster(cache):
     def same():
         time.sleep(0.002)
+
     assert measured_choices.fastest("tie", {"other": same, "default": same}, prefer="default") == "default"
     assert measured_choices.fastest("gemm", candidates([]), prefer="slow") == "quick"
 
@@ -60,7 +63,7 @@ def test_a_damaged_file_is_measured_again_and_rewritten_whole(cache):
 def test_a_cache_folder_that_cannot_be_made_only_means_measuring_again(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))     # a folder under a file: no write
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))  # a folder under a file: no write
     monkeypatch.setattr(measured_choices, "_memo", {})
     assert measured_choices.fastest("gemm", candidates([]), "v1") == "quick"
     assert blocker.read_text() == "in the way"
@@ -68,8 +71,9 @@ def test_a_cache_folder_that_cannot_be_made_only_means_measuring_again(tmp_path,
 
 def test_pe_info_names_the_cpu_and_the_blas_of_pe_s_loops(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "info"], capture_output=True, text=True, timeout=120,
-                         env=env, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "info"], capture_output=True, text=True, timeout=120, env=env, cwd=REPO
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[1].startswith(f"CPU: {measured_choices.cpu_model()}")

@@ -1,6 +1,7 @@
 """A first run does not wait for numba (kernels/cpu/_numba.py): a loop numba can cache is compiled by
 a helper process (its numpy replica runs meanwhile), a parallel twin after the serial loops; a twin
 the helper cannot take compiles in a thread of this process once no other thread is compiling."""
+
 import importlib
 import os
 import textwrap
@@ -14,18 +15,19 @@ from pe_cli.kernels.cpu import _numba
 
 
 def _fresh_twin():
-    @numba.njit(parallel=True, nogil=True)          # no cache: a twin no run has compiled
+    @numba.njit(parallel=True, nogil=True)  # no cache: a twin no run has compiled
     def double_parallel(x, out):
         for i in numba.prange(x.size):
             out[i] = 2 * x[i]
+
     return double_parallel
 
 
 def test_a_twin_not_compiled_yet_is_compiled_in_the_background_then_used():
     twin = _fresh_twin()
     x, out = np.arange(8.0), np.empty(8)
-    assert not _numba.parallel_ready(twin, x, out)          # the caller runs its serial loop
-    assert not _numba.parallel_ready(twin, x, out)          # asked again: still waiting, queued once
+    assert not _numba.parallel_ready(twin, x, out)  # the caller runs its serial loop
+    assert not _numba.parallel_ready(twin, x, out)  # asked again: still waiting, queued once
     finish_compiling()
     assert _numba.parallel_ready(twin, x, out)
     twin(x, out)
@@ -36,10 +38,10 @@ def test_the_background_compile_waits_for_the_other_threads_compiles():
     later = _numba._Later()
     later.QUIET_S = 0.2
     twin = _fresh_twin()
-    later.others = {1: 1}                                   # another thread is compiling a serial loop
+    later.others = {1: 1}  # another thread is compiling a serial loop
     assert not later.ready(twin, (np.arange(4.0), np.empty(4)))
     time.sleep(0.5)
-    assert not twin.overloads                               # it waited
+    assert not twin.overloads  # it waited
     later.others = {}
     later.last = time.monotonic()
     later.finish()
@@ -70,18 +72,18 @@ def _fresh_module(tmp_path, monkeypatch, name):
 
 def test_a_cacheable_loop_is_compiled_by_the_helper_process_then_loaded(tmp_path, monkeypatch):
     if os.environ.get("NUMBA_CACHE_DIR"):
-        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))     # the helper's: not the user's
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))  # the helper's: not the user's
     loops = _fresh_module(tmp_path, monkeypatch, "fresh_loops_a")
     later = _numba._Later()
     x, out = np.arange(5.0), np.empty(5)
     try:
-        assert not later.ready(loops.triple, (x, out), first=True)      # the caller runs the replica
-        assert not later.ready(loops.triple_parallel, (x, out))         # the twin queues behind it
-        assert not later.ready(loops.triple, (x, out), first=True)      # asked again: still one request
+        assert not later.ready(loops.triple, (x, out), first=True)  # the caller runs the replica
+        assert not later.ready(loops.triple_parallel, (x, out))  # the twin queues behind it
+        assert not later.ready(loops.triple, (x, out), first=True)  # asked again: still one request
         assert later.helper.sent == 2
         later.finish()
-        assert not loops.triple.overloads and not loops.triple_parallel.overloads   # not compiled here
-        assert later.ready(loops.triple, (x, out), first=True)          # but found in numba's cache
+        assert not loops.triple.overloads and not loops.triple_parallel.overloads  # not compiled here
+        assert later.ready(loops.triple, (x, out), first=True)  # but found in numba's cache
         assert later.ready(loops.triple_parallel, (x, out))
         assert loops.triple.overloads and loops.triple_parallel.overloads
     finally:
@@ -106,6 +108,7 @@ def test_loop_or_gives_the_replica_until_the_loop_is_ready(tmp_path, monkeypatch
 
     def replica(x, out):
         out[:] = 3 * x
+
     try:
         assert _numba.loop_or(replica, loops.triple, x, out) is replica
         later.finish()

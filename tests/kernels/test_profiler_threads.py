@@ -1,4 +1,5 @@
 """The profiler (per-op kernel times, kernels/dispatch/data split) and the thread rule."""
+
 import numpy as np
 import pytest
 
@@ -38,7 +39,7 @@ def test_collect_times_every_op_and_splits_the_run():
     assert 0 < summary["kernel_ms"] <= summary["step_ms"]
     assert summary["dispatch_ms"] >= 0 and summary["data_ms"] >= 0
     assert summary["kernel_ms"] + summary["dispatch_ms"] + summary["data_ms"] == pytest.approx(summary["step_ms"])
-    exe.run(main, feed=feed, fetch_list=[loss], scope=scope)      # not collecting: nothing recorded
+    exe.run(main, feed=feed, fetch_list=[loss], scope=scope)  # not collecting: nothing recorded
     assert prof.summary()["runs"] == 3
 
 
@@ -69,12 +70,12 @@ def test_ops_a_loop_runs_are_profiled_inside_the_loops_time():
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
     with profiler.collect() as prof:
-        out, = exe.run(main, feed={"x": np.ones(4, np.float32)}, fetch_list=[acc], scope=scope)
+        (out,) = exe.run(main, feed={"x": np.ones(4, np.float32)}, fetch_list=[acc], scope=scope)
     np.testing.assert_array_equal(out, np.full(4, 10.0, np.float32))
     assert prof.ops["while/scale"][0] == prof.ops["while/elementwise_add"][0] == 5
     top = {name: total for name, (_, total, _, _) in prof.ops.items() if "/" not in name}
     assert set(top) == {op.type for op in main.global_block().ops}
-    assert prof.kernels == pytest.approx(sum(top.values()))      # the loop's ops counted once, in its time
+    assert prof.kernels == pytest.approx(sum(top.values()))  # the loop's ops counted once, in its time
     assert prof.ops["while/scale"][1] + prof.ops["while/elementwise_add"][1] <= top["while"]
 
 
@@ -95,7 +96,7 @@ def test_fluid_profiler_prints_and_writes_the_table(tmp_path, capsys):
         exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
     printed = capsys.readouterr().out
     assert "mul" in printed and "dispatch" in printed
-    assert b"mul" in path.read_bytes()       # Fluid's binary profile (tests/fluid/test_fluid_api_names.py)
+    assert b"mul" in path.read_bytes()  # Fluid's binary profile (tests/fluid/test_fluid_api_names.py)
     with pytest.raises(ValueError, match="sorted_key"):
         profiler.Profile().table("fastest")
 
@@ -121,7 +122,7 @@ def test_thread_rule(monkeypatch):
     assert threads.device_threads(2) == 3
     monkeypatch.delenv("PE_DEVICE_THREADS")
     assert not threads.user_sets_blas()
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")          # the user chose: pe leaves BLAS alone
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # the user chose: pe leaves BLAS alone
     assert threads.user_sets_blas()
     assert "BLAS threads left to the environment" in threads.describe(1)
     monkeypatch.setenv("PE_NUM_THREADS", "two")
@@ -139,16 +140,16 @@ def test_use_devices_sizes_blas_and_the_kernels_share(monkeypatch):
         pytest.skip("no BLAS library that threadpoolctl can size")
     before = blas[0]["num_threads"]
     threads.refresh()
-    monkeypatch.setattr(threads, "_taken_by_others", lambda: 0)      # the rule on a quiet machine
+    monkeypatch.setattr(threads, "_taken_by_others", lambda: 0)  # the rule on a quiet machine
     try:
         threads.use_devices(2)
         assert threads.kernel_threads() == 1 and _blas_threads(threadpoolctl) == 1
         threads.use_devices(1)
         assert threads.kernel_threads() == 2
         threads.for_gemm(threads.SMALL_GEMM_MACS * 4)
-        if threads.pool_calls_blas():       # pe's pool runs the GEMMs: BLAS stays single-threaded
+        if threads.pool_calls_blas():  # pe's pool runs the GEMMs: BLAS stays single-threaded
             assert _blas_threads(threadpoolctl) == 1
-        else:                               # BLAS threads for large GEMMs only
+        else:  # BLAS threads for large GEMMs only
             assert _blas_threads(threadpoolctl) == 2
             threads.for_gemm(threads.SMALL_GEMM_MACS // 4)
             assert _blas_threads(threadpoolctl) == 1
@@ -164,6 +165,7 @@ def test_one_device_runs_its_loops_on_every_core_it_is_given_and_two_devices_spl
     the load (threads.work_parts)."""
     import numba
     from pe_cli.kernels.cpu import _numba
+
     for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PE_NUM_THREADS", "2")
@@ -179,8 +181,8 @@ def test_one_device_runs_its_loops_on_every_core_it_is_given_and_two_devices_spl
             threads.use_devices(devices)
             seen[devices] = (threads.kernel_threads(), threads.work_parts(), _numba.parallel_threads())
         assert seen == {1: (2, 2, pool), 2: (1, 1, 1)}
-        assert numba.get_num_threads() == pool          # set for this thread by parallel_threads
-        taken[0] = 1                        # another process keeps a core busy
+        assert numba.get_num_threads() == pool  # set for this thread by parallel_threads
+        taken[0] = 1  # another process keeps a core busy
         threads.use_devices(1)
         assert (threads.kernel_threads(), threads.work_parts(), _numba.parallel_threads()) == (1, 2, 1)
     finally:
@@ -195,6 +197,7 @@ def test_host_memory_is_kept_between_steps():
     import resource
     import sys
     from pe_cli.kernels.cpu import host_memory
+
     fluid.Executor(fluid.CPUPlace())
     if not sys.platform.startswith("linux") or not host_memory.keep_freed_memory():
         pytest.skip("glibc malloc only")
@@ -257,6 +260,7 @@ def test_blocks_over_the_mmap_threshold_are_kept_too_on_other_threads():
     import json
     import subprocess
     import sys
+
     if not sys.platform.startswith("linux"):
         pytest.skip("glibc malloc only")
     done = subprocess.run([sys.executable, "-c", _BIG_GRADIENT_STEPS], capture_output=True, text=True, timeout=300)
@@ -275,14 +279,15 @@ def test_kernels_leave_a_core_that_another_process_keeps_busy(monkeypatch):
     import subprocess
     import sys
     import time
+
     monkeypatch.delenv("PE_DEVICE_THREADS", raising=False)
     monkeypatch.setenv("PE_NUM_THREADS", "2")
     threads.refresh()
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        threads.use_devices(1)              # the first reading
+        threads.use_devices(1)  # the first reading
         time.sleep(2 * threads.LOAD_EVERY_S + 0.3)
-        threads.use_devices(1)              # the load since then: the busy process holds a core
+        threads.use_devices(1)  # the load since then: the busy process holds a core
         assert threads.kernel_threads() == 1
         monkeypatch.setenv("PE_DEVICE_THREADS", "2")
         threads.refresh()
@@ -304,6 +309,7 @@ def test_a_run_that_starts_beside_a_busy_process_leaves_its_core_from_the_first_
     import sys
     import time
     from pe_cli.kernels.cpu import cpu_load
+
     if len(os.sched_getaffinity(0)) < (os.cpu_count() or 1):
         pytest.skip("this process may not run on every CPU: procs_running would count CPUs it cannot use")
     monkeypatch.delenv("PE_DEVICE_THREADS", raising=False)
@@ -311,9 +317,9 @@ def test_a_run_that_starts_beside_a_busy_process_leaves_its_core_from_the_first_
     threads.refresh()
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        time.sleep(0.3)                     # started, and spinning
+        time.sleep(0.3)  # started, and spinning
         assert cpu_load.others_running() >= 1
-        threads.use_devices(1)              # the first reading: no interval yet
+        threads.use_devices(1)  # the first reading: no interval yet
         assert threads.kernel_threads() == 1
     finally:
         busy.kill()

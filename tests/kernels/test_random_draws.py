@@ -1,6 +1,7 @@
 """uniform_random and gaussian_random of a float32 (or float16) output draw a chunk at a time into it:
 the values one whole float64 draw gives, without that float64 copy (test_sgd_op.py's [10000000, 150]
 float32 embedding table: 6 GB, where the float64 draw took 12 GB more)."""
+
 import numpy as np
 
 from pe_cli.kernels.cpu import random as kernels

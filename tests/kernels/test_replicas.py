@@ -1,6 +1,7 @@
 """The numpy replicas a first run uses while the numba loops compile (kernels/cpu/_replicas.py) give
 the loops' very bits: same arguments, outputs compared with ``array_equal`` after a view as
 integers (so -0.0, NaN payloads and infinities count), over the geometries of the loop tests."""
+
 import numpy as np
 import pytest
 
@@ -64,15 +65,24 @@ def test_relu_and_its_gradient(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("op,forward,expression", [
-    ("tanh", np.tanh, lambda out, dout: dout * (1 - out * out)),
-    ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), lambda out, dout: dout * out * (1 - out))])
+@pytest.mark.parametrize(
+    "op,forward,expression",
+    [
+        ("tanh", np.tanh, lambda out, dout: dout * (1 - out * out)),
+        ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), lambda out, dout: dout * out * (1 - out)),
+    ],
+)
 def test_tanh_and_sigmoid_gradients(op, forward, expression, dtype):
     """A product of two NaNs (sigmoid's -NaN and a +NaN gradient) is either one: x86 returns its
     first operand's, and LLVM orders a product's operands either way; every NaN counts as one."""
     out, dout = forward(awkward(1000, dtype)), awkward(1000, dtype)
-    same_bits(getattr(pointwise_loops(), op + "_grad"), getattr(_replicas, op + "_grad"),
-              (out, dout, np.empty_like(out)), [2], any_nan=True)
+    same_bits(
+        getattr(pointwise_loops(), op + "_grad"),
+        getattr(_replicas, op + "_grad"),
+        (out, dout, np.empty_like(out)),
+        [2],
+        any_nan=True,
+    )
     dx = np.empty_like(out)
     getattr(pointwise_loops(), op + "_grad_parallel")(out, dout, dx, 3)
     want = expression(out, dout)
@@ -86,7 +96,7 @@ def test_add_then_relu_of_same_shapes(dtype):
     args = (x, y, np.empty_like(x), np.empty_like(x))
     loops = _numba.lazy("_fused_loops")()
     same_bits(loops.add_relu, _replicas.add_relu, (*args, 1), [2, 3])
-    same_bits(loops.add_relu, loops.add_relu_parallel, (*args, 3), [2, 3])       # its twin too
+    same_bits(loops.add_relu, loops.add_relu_parallel, (*args, 3), [2, 3])  # its twin too
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -98,10 +108,11 @@ def test_bias_add_and_its_gradient(run, dtype):
     d.reshape(-1)[::5] = -0.0
     args = (d, np.empty(run[1], dtype))
     same_bits(pointwise_loops().sum_outer, _replicas.sum_outer, args, [1])
-    same_bits(pointwise_loops().sum_outer, pointwise_loops().sum_outer_parallel, args, [1])    # its twin too
+    same_bits(pointwise_loops().sum_outer, pointwise_loops().sum_outer_parallel, args, [1])  # its twin too
     pointwise_loops().sum_outer(*args)
-    np.testing.assert_allclose(args[1], d.astype(np.float64).sum(axis=(0, 2)), rtol=1e-6 if dtype == np.float32
-                               else 1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        args[1], d.astype(np.float64).sum(axis=(0, 2)), rtol=1e-6 if dtype == np.float32 else 1e-12, atol=1e-12
+    )
 
 
 def test_a_bias_gradient_of_negative_zeros_is_positive_zero_on_both():
@@ -124,7 +135,7 @@ def test_momentum_and_sgd(dtype, nesterov):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("hw", [(8, 8), (7, 9), (28, 28)])
 def test_max_pool_2x2_and_its_gradient(hw, dtype):
-    x = rng.integers(-3, 4, size=(3, 4) + hw).astype(dtype)        # ties: the first maximum wins
+    x = rng.integers(-3, 4, size=(3, 4) + hw).astype(dtype)  # ties: the first maximum wins
     x[0, 0, 0, 0], x[1, 1, 2, 3], x[2, 0, 1, 1] = np.nan, -0.0, np.inf
     ho, wo = hw[0] // 2, hw[1] // 2
     loops = _numba.lazy("_pool_loops")()
@@ -146,9 +157,15 @@ def conv_case(geo, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("geo", CONV_GEOMETRIES + [(64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
-                                                   (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT")],
-                         ids=lambda g: "x".join(map(str, g[:8])))
+@pytest.mark.parametrize(
+    "geo",
+    CONV_GEOMETRIES
+    + [
+        (64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
+        (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),
+    ],
+    ids=lambda g: "x".join(map(str, g[:8])),
+)
 def test_conv2d_forward_and_gradients(geo, dtype):
     x, f, g = conv_case(geo, dtype)
     n, m = x.shape[0], f.shape[0]
@@ -159,16 +176,18 @@ def test_conv2d_forward_and_gradients(geo, dtype):
     same_bits(loops.conv_forward, _conv_replicas.conv_forward, (gemm, x, f, *g.loop_args(), out, buf), [-2])
     dout = rng.normal(size=out.shape).astype(dtype)
     parts = np.zeros((min(_conv.FILTER_RUNS, n), m, f[0].size), dtype)
-    same_bits(loops.conv_grad_filter, _conv_replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2])
+    same_bits(
+        loops.conv_grad_filter, _conv_replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2]
+    )
     dx = np.empty(x.shape, dtype)
     same_bits(loops.conv_grad_input, _conv_replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
 
 
 WIDE_GEOMETRIES = [g for g in CONV_GEOMETRIES if g[8] == [1, 1] and g[10] == [1, 1] and (g[5], g[6]) != (1, 1)] + [
-    (64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),      # LeNet-5's two
+    (64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),  # LeNet-5's two
     (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),
-    (3, 4, 5, 6, 6, 3, 2, 2, [1, 1], [2, 0, 1, 1], [1, 1], "EXPLICIT"),   # groups, uneven paddings
-    (2, 2, 3, 3, 3, 3, 3, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),         # one output element
+    (3, 4, 5, 6, 6, 3, 2, 2, [1, 1], [2, 0, 1, 1], [1, 1], "EXPLICIT"),  # groups, uneven paddings
+    (2, 2, 3, 3, 3, 3, 3, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),  # one output element
 ]
 
 
@@ -185,11 +204,16 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
     loops, tol = _numba.lazy("_conv_loops")(), 1e-5 if dtype == np.float32 else 1e-12
 
-    def close(got, want):             # sums of up to Ho*Wo*C*kh*kw products: rounding scaled to the largest
+    def close(got, want):  # sums of up to Ho*Wo*C*kh*kw products: rounding scaled to the largest
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+
     out = np.empty((n, m, g.ho, g.wo), dtype)
-    same_bits(wide.forward, _conv_replicas.wide_forward,
-              (gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m)), [-2])
+    same_bits(
+        wide.forward,
+        _conv_replicas.wide_forward,
+        (gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m)),
+        [-2],
+    )
     wide.forward(gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m))
     im2col_out = np.empty_like(out)
     loops.conv_forward(gemm, x, f, *g.loop_args(), im2col_out, _conv.buffers(1, g, x))
@@ -213,14 +237,17 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("geo", [g for g in CONV_GEOMETRIES if g[1] >= 8]
-                         + [(8, 16, 8, 8, 16, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT")],
-                         ids=lambda g: "x".join(map(str, g[:8])))
+@pytest.mark.parametrize(
+    "geo",
+    [g for g in CONV_GEOMETRIES if g[1] >= 8] + [(8, 16, 8, 8, 16, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT")],
+    ids=lambda g: "x".join(map(str, g[:8])),
+)
 def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     """The Winograd loops (the input gradient is their forward loop on Output@GRAD), over awkward
     values: the same bits, infinities and -0.0 included; NaN where the loops make NaN (which of two
     NaNs an add passes on is LLVM's choice of operand order, not numpy's)."""
     from pe_cli.kernels.cpu import _winograd
+
     monkeypatch.setattr(_winograd, "MIN_TILES", 1)
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     attrs = registry.get("conv2d").default_attrs()
@@ -234,11 +261,21 @@ def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     th, w1 = _winograd.tile_rows(g.ho, g.wo)
     buf = _winograd.buffers(1, th, w1, c, m, x.dtype)
     out = np.empty((n, m, g.ho, g.wo), dtype)
-    same_bits(loops.forward, _conv_replicas.winograd_forward,
-              (gemm, x, _winograd.filter_tiles(f), g.pads[0], g.pads[2], th, out, *buf), [6], any_nan=True)
+    same_bits(
+        loops.forward,
+        _conv_replicas.winograd_forward,
+        (gemm, x, _winograd.filter_tiles(f), g.pads[0], g.pads[2], th, out, *buf),
+        [6],
+        any_nan=True,
+    )
     parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, m, c), dtype)
-    same_bits(loops.grad_filter, _conv_replicas.winograd_grad_filter,
-              (gemm, x, awkward(out.shape, dtype), g.pads[0], g.pads[2], th, parts, *buf), [6], any_nan=True)
+    same_bits(
+        loops.grad_filter,
+        _conv_replicas.winograd_grad_filter,
+        (gemm, x, awkward(out.shape, dtype), g.pads[0], g.pads[2], th, parts, *buf),
+        [6],
+        any_nan=True,
+    )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

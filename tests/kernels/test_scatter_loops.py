@@ -1,6 +1,7 @@
 """The dense gradients of lookup_table and gather add rows by index in a numba loop
 (_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included; and
 lookup_table's rows copied out on the device's threads (gather_rows_parallel) are numpy's w[ids]."""
+
 import numpy as np
 import pytest
 
@@ -19,11 +20,12 @@ def compile_now(monkeypatch):
 @pytest.mark.parametrize("pad", [-1, 3])
 def test_lookup_table_grad_adds_rows_as_add_at(dtype, pad):
     w = np.zeros((50, 8), dtype)
-    ids = rng.integers(0, 50, (300, 1))          # many duplicates: the order of the adds shows in the bits
+    ids = rng.integers(0, 50, (300, 1))  # many duplicates: the order of the adds shows in the bits
     ids[::7] = 3
     dout = rng.standard_normal((300, 8)).astype(dtype)
-    grad = embedding.lookup_table_grad({"W": w, "Ids": ids, "Out@GRAD": dout},
-                                       {"padding_idx": pad, "is_sparse": False})["W@GRAD"]
+    grad = embedding.lookup_table_grad(
+        {"W": w, "Ids": ids, "Out@GRAD": dout}, {"padding_idx": pad, "is_sparse": False}
+    )["W@GRAD"]
     keep = ids[:, 0] != pad
     want = np.zeros_like(w)
     np.add.at(want, ids[keep, 0], dout[keep])
@@ -44,8 +46,9 @@ def test_gather_grad_adds_rows_as_add_at(dtype):
 
 
 def test_no_rows_give_zeros():
-    grad = indexing.gather_grad({"X": np.ones((5, 2), np.float32), "Index": np.zeros(0, np.int64),
-                                 "Out@GRAD": np.zeros((0, 2), np.float32)}, {})["X@GRAD"]
+    grad = indexing.gather_grad(
+        {"X": np.ones((5, 2), np.float32), "Index": np.zeros(0, np.int64), "Out@GRAD": np.zeros((0, 2), np.float32)}, {}
+    )["X@GRAD"]
     assert grad.shape == (5, 2) and not grad.any()
 
 
@@ -56,7 +59,7 @@ def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, 
     monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
     w = rng.standard_normal((40, 7)).astype(dtype)
     ids = rng.integers(0, 40, (count, 1))
-    ids[::3] = 3                                 # duplicates, and padding_idx where it is 3
+    ids[::3] = 3  # duplicates, and padding_idx where it is 3
     out = embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": pad})["Out"]
     want = w[ids[:, 0]]
     want[ids[:, 0] == pad] = 0
@@ -67,7 +70,7 @@ def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, 
 def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads, monkeypatch):
     monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
     w = rng.standard_normal((40, 7)).astype(np.float32)
-    ids = np.full((300, 1), 40)                  # every id is padding_idx, one row past the table
+    ids = np.full((300, 1), 40)  # every id is padding_idx, one row past the table
     with pytest.raises(IndexError):
         embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": 40})
 
@@ -75,7 +78,7 @@ def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads
 @pytest.mark.parametrize("parts", [2, 3, 8])
 def test_gather_twin_copies_each_row_whatever_the_blocks(parts):
     w = rng.standard_normal((100, 16)).astype(np.float32)
-    ids = rng.integers(0, 100, 7)           # fewer ids than some blocks: empty blocks copy nothing
+    ids = rng.integers(0, 100, 7)  # fewer ids than some blocks: empty blocks copy nothing
     out = np.full((7, 16), np.nan, np.float32)
     _scatter_loops.gather_rows_parallel(w, ids, out, parts)
     np.testing.assert_array_equal(out, w[ids])

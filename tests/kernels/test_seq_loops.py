@@ -1,6 +1,7 @@
 """The sequence loops (kernels/cpu/_seq_loops.py) to the bit: sequence_pool's sums (each column in row
 order, in float64) and their gradient, and embedding_sums, fused_embedding_seq_pool's loop, which must
 give what lookup_table then sequence_pool give, on one thread and in blocks of sequences on several."""
+
 import numpy as np
 import pytest
 
@@ -37,8 +38,9 @@ def test_sums_add_each_column_in_row_order_in_float64(dtype):
     _seq_loops.pool_grad(d, offs, POOL_CODES["AVERAGE"], idx, dx)
     for s, (a, b) in enumerate(zip(offs, offs[1:])):
         if b > a:
-            np.testing.assert_array_equal(dx[a:b], np.broadcast_to((d[s].astype(np.float64) / (b - a)).astype(dtype),
-                                                                   (b - a, 6)))
+            np.testing.assert_array_equal(
+                dx[a:b], np.broadcast_to((d[s].astype(np.float64) / (b - a)).astype(dtype), (b - a, 6))
+            )
 
 
 @pytest.mark.parametrize("k,pad", [(1, -1), (2, 3)])
@@ -47,8 +49,9 @@ def test_embedding_sums_are_lookup_then_sequence_pool_on_one_thread_and_in_block
     ids = rng.integers(0, 30, (int(offs[-1]), k)).astype(np.int64)
     w = rng.standard_normal((30, 5)).astype(np.float32)
     rows = embedding.lookup_table({"W": w, "Ids": ids.reshape(-1, 1)}, {"padding_idx": pad})["Out"]
-    want = sequence.sequence_pool({"X": rows.reshape(len(ids), -1)},
-                                  {"pooltype": "SUM", "pad_value": 0.0, "_lod": {"X": [offs.tolist()]}})["Out"]
+    want = sequence.sequence_pool(
+        {"X": rows.reshape(len(ids), -1)}, {"pooltype": "SUM", "pad_value": 0.0, "_lod": {"X": [offs.tolist()]}}
+    )["Out"]
     out = np.empty((40, k * 5), np.float32)
     _seq_loops.embedding_sums(w, ids, offs, pad, out)
     np.testing.assert_array_equal(out, want)

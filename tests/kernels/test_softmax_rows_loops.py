@@ -1,6 +1,7 @@
 """The float32 wide-row loops (_softmax_rows_loops.py): softmax_with_cross_entropy, its gradient and
 log_softmax against float64 numpy (and a beam search step's scores against the ops it replaces), on a device of 1 thread and of 2 (the parallel twins, which must give
 the serial loops' bits), with NaN and infinite rows, ignore_index and a label outside the classes."""
+
 import numpy as np
 import pytest
 
@@ -13,9 +14,9 @@ ATTRS = {"soft_label": False, "ignore_index": 7, "numeric_stable_mode": True, "a
 
 def _logits(rows=37, classes=3001):
     x = (rng.standard_normal((rows, classes)) * 4).astype(np.float32)
-    x[3, 100] = np.nan                  # the row's softmax and loss are NaN
-    x[4, :] = -60.0                     # a flat row: 1 / classes everywhere
-    x[5, 10] = 80.0                     # one value far above the rest: a softmax of ~1 and ~0
+    x[3, 100] = np.nan  # the row's softmax and loss are NaN
+    x[4, :] = -60.0  # a flat row: 1 / classes everywhere
+    x[5, 10] = 80.0  # one value far above the rest: a softmax of ~1 and ~0
     return x
 
 
@@ -27,7 +28,7 @@ def _log_softmax64(x):
 def test_softmax_with_cross_entropy_of_wide_float32_rows(device_threads):
     x = _logits()
     label = rng.integers(0, x.shape[1], (x.shape[0], 1))
-    label[6, 0] = 7                     # ignore_index: loss 0, gradient 0
+    label[6, 0] = 7  # ignore_index: loss 0, gradient 0
     out = loss_classification.softmax_with_cross_entropy({"Logits": x, "Label": label}, ATTRS)
     assert out["Softmax"].dtype == out["Loss"].dtype == np.float32
     want = _log_softmax64(x)
@@ -41,7 +42,8 @@ def test_softmax_with_cross_entropy_of_wide_float32_rows(device_threads):
     assert out["Loss"][6, 0] == 0
     dloss = rng.standard_normal((x.shape[0], 1)).astype(np.float32)
     grad = loss_classification.softmax_with_cross_entropy_grad(
-        {"Softmax": out["Softmax"], "Label": label, "Loss@GRAD": dloss}, ATTRS)["Logits@GRAD"]
+        {"Softmax": out["Softmax"], "Label": label, "Loss@GRAD": dloss}, ATTRS
+    )["Logits@GRAD"]
     onehot = np.eye(x.shape[1], dtype=np.float32)[label[:, 0]]
     onehot[6] = 0
     want_grad = (out["Softmax"] - onehot) * dloss
@@ -89,16 +91,17 @@ def test_a_beam_search_steps_scores_are_the_bits_of_log_softmax_where_and_add(sh
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
     monkeypatch.setattr(_numba, "EAGER", True)
     monkeypatch.setattr(threads, "_share", share)
-    logits = _logits(rows=12, classes=3001).reshape(3, 4, 3001)        # [batch, beam, vocabulary]
+    logits = _logits(rows=12, classes=3001).reshape(3, 4, 3001)  # [batch, beam, vocabulary]
     finished = np.zeros((3, 4), bool)
     finished[1, 2] = finished[2, 0] = True
     noend = np.full(3001, -1e9, np.float32)
     noend[1] = 0.0
     pre = rng.normal(size=(3, 4)).astype(np.float32) * 5
-    out = beam_search.beam_log_probs({"Logits": logits, "Finished": finished, "NoEnd": noend, "PreScores": pre},
-                                     {})["Out"]
+    out = beam_search.beam_log_probs({"Logits": logits, "Finished": finished, "NoEnd": noend, "PreScores": pre}, {})[
+        "Out"
+    ]
     log_p = activation.log_softmax({"X": logits}, ATTRS)["Out"]
     masked = indexing.where({"Condition": finished[..., None], "X": noend, "Y": log_p}, {})["Out"]
     want = elementwise.elementwise_add({"X": masked, "Y": pre}, {"axis": 0})["Out"]
     assert out.dtype == np.float32 and out.tobytes() == want.tobytes()
-    assert np.isnan(out[0, 3]).all() and (out[1, 2, 1] == pre[1, 2])     # a NaN row; a finished beam
+    assert np.isnan(out[0, 3]).all() and (out[1, 2, 1] == pre[1, 2])  # a NaN row; a finished beam

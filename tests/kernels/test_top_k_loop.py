@@ -1,5 +1,6 @@
 """top_k's numba loop (_top_k_loops.py, rows wider than 4k) against a stable sort of -x: the same
 indices and values, ties lowest index first, -0.0 equal to 0.0, infinities, rows holding NaN."""
+
 import numpy as np
 import pytest
 
@@ -12,22 +13,23 @@ rng = np.random.default_rng(11)
 def compile_now(monkeypatch):
     """The loop itself, compiled on its first call."""
     from pe_cli.kernels.cpu import _numba
+
     monkeypatch.setattr(_numba, "EAGER", True)
 
 
 def _rows(dtype):
-    x = rng.integers(-6, 6, (7, 3, 200)).astype(dtype)        # many ties in every row
+    x = rng.integers(-6, 6, (7, 3, 200)).astype(dtype)  # many ties in every row
     x[0, 0] = rng.standard_normal(200)
     x[1, 0, [5, 50, 120]] = np.inf
     x[1, 1, :] = -np.inf
     x[2, 0, :] = 0.0
     x[2, 0, 1::2] = -0.0
-    x[3, 0, 17] = np.nan                                         # NaN: the row is sorted whole
-    x[3, 1, :190] = np.nan                                       # fewer than k numbers
-    x[5, 0, 150] = np.nan                                        # NaN in a block after the k best are held
-    x[5, 1, 199] = 7                                             # the best in the last, short block of 64
-    x[4, 0, ::-1] = np.arange(200)                               # descending: every value enters
-    x[4, 1] = np.arange(200)                                     # ascending: each pushes the rest down
+    x[3, 0, 17] = np.nan  # NaN: the row is sorted whole
+    x[3, 1, :190] = np.nan  # fewer than k numbers
+    x[5, 0, 150] = np.nan  # NaN in a block after the k best are held
+    x[5, 1, 199] = 7  # the best in the last, short block of 64
+    x[4, 0, ::-1] = np.arange(200)  # descending: every value enters
+    x[4, 1] = np.arange(200)  # ascending: each pushes the rest down
     return x
 
 

@@ -6,6 +6,7 @@ a second time with ``parallel=True`` therefore loads the serial loop's machine c
 and runs its parts one after the other: the MLP's GEMMs took as long on 2 threads as on 1
 (_blas_loops.py, found 2026-11-23). Twins are separate functions, or closures over ``range`` and
 ``prange``."""
+
 import importlib
 import pickle
 import pkgutil
@@ -41,5 +42,6 @@ def test_no_two_loops_share_a_cache_entry_with_other_options():
             first = seen.setdefault(cache_key(value), (f"{module.__name__}.{name}", options))
             assert first[1] == options, (
                 f"{module.__name__}.{name} and {first[0]} are one function to numba's cache, jitted "
-                f"with other options ({dict(options)} / {dict(first[1])}): one loads the other's code")
-    assert twins >= 10          # the loop modules were found: the conv, pooling, GEMM, pointwise twins
+                f"with other options ({dict(options)} / {dict(first[1])}): one loads the other's code"
+            )
+    assert twins >= 10  # the loop modules were found: the conv, pooling, GEMM, pointwise twins

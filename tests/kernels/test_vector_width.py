@@ -1,6 +1,7 @@
 """``pe info`` names the CPU's vector width and the code paths numba and OpenBLAS take on it, and
 follows NUMBA_CPU_NAME / OPENBLAS_CORETYPE where they choose another; the suite's second path
 (tests/test_other_code_path.py) is narrower than the host's."""
+
 import os
 import subprocess
 import sys
@@ -14,8 +15,14 @@ WIDER = ["AVX-512", "AVX2", "AVX", "SSE4.2"]
 
 
 def info(**env):
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "info"], capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, **env), cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "info"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, **env),
+        cwd=REPO,
+    )
     assert out.returncode == 0, out.stderr
     return next(line for line in out.stdout.splitlines() if line.startswith("vector width: "))
 

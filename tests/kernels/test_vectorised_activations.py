@@ -1,20 +1,22 @@
 """The tanh and sigmoid ops' kernels: float32 through _activation_loops' vectorised loops (within 2
 ulps of float64 rounded, the parallel twin's bits the serial loop's), float64 numpy's; the
 gradients' numba pass numpy's bits (tests/kernels/test_replicas.py checks their replicas)."""
+
 import numpy as np
 import pytest
 
 from pe_cli.base.activations import ROWS
 from pe_cli.kernels.cpu import _numba, activation, threads
 
-EXACT = {"tanh": np.tanh, "sigmoid": lambda v: 1 / (1 + np.exp(-v))}       # float64 references
+EXACT = {"tanh": np.tanh, "sigmoid": lambda v: 1 / (1 + np.exp(-v))}  # float64 references
 GRADIENT = {"tanh": lambda out, dout: dout * (1 - out * out), "sigmoid": lambda out, dout: dout * out * (1 - out)}
 OPS = sorted(EXACT)
 
 
 def _values():
-    return np.concatenate([np.linspace(-12, 12, 30003), [-1e-9, 0.0, -0.0, 0.6, 0.65, 9.5, -9.5, 1e30, -1e30,
-                                                          np.inf, -np.inf, np.nan]]).astype(np.float32)
+    return np.concatenate(
+        [np.linspace(-12, 12, 30003), [-1e-9, 0.0, -0.0, 0.6, 0.65, 9.5, -9.5, 1e30, -1e30, np.inf, -np.inf, np.nan]]
+    ).astype(np.float32)
 
 
 def _kernel(op, suffix=""):

@@ -2,6 +2,7 @@
 from PADDLE_TRAINING_ROLE; a server runs its program, a trainer trains an MLP on its share of each
 batch and prints its id and a checksum of the parameters (every trainer must print the same). Run by
 tests/cli/test_launch.py through `pe launch --trainers 2 --pservers 2`."""
+
 import os
 
 import numpy as np
@@ -37,7 +38,9 @@ else:
         ys = rng.integers(0, 3, size=(8, 1)).astype("int64")
         share = slice(trainer_id * 8 // trainers, (trainer_id + 1) * 8 // trainers)
         exe.run(t.get_trainer_program(), feed={"x": xs[share], "y": ys[share]}, fetch_list=[loss.name])
-    total = sum(float(np.abs(np.array(fluid.global_scope().find_var(p.name).get_tensor())).sum())
-                for p in main.global_block().all_parameters())
+    total = sum(
+        float(np.abs(np.array(fluid.global_scope().find_var(p.name).get_tensor())).sum())
+        for p in main.global_block().all_parameters()
+    )
     exe.close()
     print(f"trainer {trainer_id} of {trainers} at {current}: {total:.6f}")

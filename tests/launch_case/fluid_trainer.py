@@ -3,6 +3,7 @@
 and trains an MLP on its share of each batch; it prints the trainer id and a checksum of the
 parameters (every trainer must print the same). Run by tests/cli/test_launch.py through
 `pe launch --trainers 2`."""
+
 import os
 
 import numpy as np
@@ -15,7 +16,7 @@ assert os.environ["PADDLE_TRAINING_ROLE"] == "TRAINER"
 num = int(os.environ["PADDLE_TRAINERS_NUM"])
 
 main, startup = fluid.Program(), fluid.Program()
-main.random_seed = startup.random_seed = 3 + trainer_id       # trainer 0's parameters are broadcast
+main.random_seed = startup.random_seed = 3 + trainer_id  # trainer 0's parameters are broadcast
 with fluid.program_guard(main, startup):
     x = fluid.layers.data("x", [8])
     y = fluid.layers.data("y", [1], dtype="int64")
@@ -35,6 +36,8 @@ for step in range(5):
     ys = rng.integers(0, 3, size=(8, 1)).astype("int64")
     share = slice(trainer_id * 8 // num, (trainer_id + 1) * 8 // num)
     exe.run(program, feed={"x": xs[share], "y": ys[share]}, fetch_list=[loss.name])
-total = sum(float(np.abs(np.array(fluid.global_scope().find_var(p.name).get_tensor())).sum())
-            for p in main.global_block().all_parameters())
+total = sum(
+    float(np.abs(np.array(fluid.global_scope().find_var(p.name).get_tensor())).sum())
+    for p in main.global_block().all_parameters()
+)
 print(f"trainer {trainer_id} of {num} at {current}: {total:.6f}")

@@ -1,6 +1,7 @@
 """A Fluid trainer of `pe launch --trainers 2` whose rank 1 fails at its third step while rank 0 goes
 on (its next collective would wait for ever): ``raise``, ``kill`` (SIGKILL itself) or ``exit``
 (os._exit(3)), as argv[1] says. Run by tests/cli/test_rank_failures.py."""
+
 import os
 import sys
 
@@ -17,8 +18,13 @@ with fluid.program_guard(main, startup):
 config = fluid.DistributeTranspilerConfig()
 config.mode = "nccl2"
 t = fluid.DistributeTranspiler(config=config)
-t.transpile(trainer_id, program=main, startup_program=startup, trainers=os.environ["PADDLE_TRAINER_ENDPOINTS"],
-            current_endpoint=os.environ["PADDLE_CURRENT_ENDPOINT"])
+t.transpile(
+    trainer_id,
+    program=main,
+    startup_program=startup,
+    trainers=os.environ["PADDLE_TRAINER_ENDPOINTS"],
+    current_endpoint=os.environ["PADDLE_CURRENT_ENDPOINT"],
+)
 exe = fluid.Executor(fluid.CPUPlace())
 exe.run(startup)
 os.environ["CPU_NUM"] = "1"

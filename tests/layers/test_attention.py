@@ -3,6 +3,7 @@
 checked against Paddle 2.6.2 in tests/paddle/test_paddle_oracle.py), its ``length`` masks the padding
 as paddle.nn's bool mask does (junk past a length changes nothing before it), and its parameters carry
 Paddle's sublayer names."""
+
 import numpy as np
 import pytest
 
@@ -33,16 +34,16 @@ def test_transformer_encoder_equals_paddle_nn_and_masks_padding_by_length():
     rng = np.random.RandomState(3)
     xs = rng.randn(2, 5, 8).astype("float32")
     junk = xs.copy()
-    junk[1, 3:] = rng.randn(2, 8) * 100                   # past the second sequence's length 3
+    junk[1, 3:] = rng.randn(2, 8) * 100  # past the second sequence's length 3
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         state = enc.state_dict()
-        for key, value in state.items():          # layers.0.norm1.weight -> enc.layers.0.norm1.w_0
+        for key, value in state.items():  # layers.0.norm1.weight -> enc.layers.0.norm1.w_0
             name = "enc." + key.replace(".weight", ".w_0").replace(".bias", ".b_0")
             scope.find_var(name).get_tensor().set(np.asarray(value), paddle.CPUPlace())
         feed = {"x": xs, "length": lengths, "keep": keep}
         got, want = exe.run(main, feed=feed, fetch_list=[mine, theirs])
-        junked, = exe.run(main, feed={**feed, "x": junk}, fetch_list=[mine])
+        (junked,) = exe.run(main, feed={**feed, "x": junk}, fetch_list=[mine])
     assert len(state) == 32
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(junked[:, :3], got[:, :3], rtol=1e-5, atol=1e-5)

@@ -1,6 +1,7 @@
 """fluid.layers.auc (pe_cli/layers/metric.py, the auc op): trained batch by batch, the global AUC
 equals fluid.metrics.Auc (the numpy metric) over every batch seen, the sliding one the AUC of the last
 slide_steps batches, and the counters are persistable (zeroed by the startup program)."""
+
 import numpy as np
 import pytest
 
@@ -36,7 +37,7 @@ def test_global_and_sliding_auc_over_batches():
         assert got_global.dtype == np.float64
         np.testing.assert_allclose(got_global[0], _metric(preds, labels, n), rtol=1e-12)
         np.testing.assert_allclose(got_batch[0], _metric(preds[-2:], labels[-2:], n), rtol=1e-12)
-    assert 0.7 < got_global[0] < 1.0                    # the scores do separate the classes
+    assert 0.7 < got_global[0] < 1.0  # the scores do separate the classes
 
 
 def test_probabilities_outside_0_1_are_named():
@@ -54,7 +55,7 @@ def test_probabilities_outside_0_1_are_named():
 def test_a_predict_of_more_than_two_columns_builds_and_is_refused_when_it_runs():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
-        prob = fluid.data("prob", [None, 3])              # Fluid builds it and checks the width at run time
+        prob = fluid.data("prob", [None, 3])  # Fluid builds it and checks the width at run time
         label = fluid.data("label", [None, 1], dtype="int64")
         out, _, _ = fluid.layers.auc(prob, label)
     exe = fluid.Executor(fluid.CPUPlace())

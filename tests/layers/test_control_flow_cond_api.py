@@ -2,6 +2,7 @@
 differentiable and values computed from feeds (summed over nested branches), ``x == y`` between
 Variables is an equal op, bad arguments raise Fluid's TypeError / ValueError, and a ParallelExecutor
 checks a feed's shape per device."""
+
 import os
 
 import numpy as np
@@ -49,9 +50,13 @@ def test_variables_compared_with_eq_make_an_equal_op_for_case():
         y = layers.fill_constant(shape=[1], dtype="float32", value=0.1)
         z = layers.fill_constant(shape=[1], dtype="float32", value=0.3)
         assert isinstance(x == y, fluid.framework.Variable) and (x == y).dtype == "bool"
-        out = layers.case([(x == y, lambda: layers.fill_constant([1], "int32", 1)),
-                           (x == z, lambda: layers.fill_constant([1], "int32", 2))],
-                          default=lambda: layers.fill_constant([1], "int32", 3))
+        out = layers.case(
+            [
+                (x == y, lambda: layers.fill_constant([1], "int32", 1)),
+                (x == z, lambda: layers.fill_constant([1], "int32", 2)),
+            ],
+            default=lambda: layers.fill_constant([1], "int32", 3),
+        )
         ne = x != z
     got = _run(main, [out, ne])
     assert got[0][0] == 2 and not got[1][0]
@@ -88,6 +93,7 @@ def test_a_parallel_executor_checks_a_feed_per_device(monkeypatch):
 
 def test_conditional_block_class_runs_when_its_input_is_not_empty_and_trains_through():
     from pe_cli.layers.control_flow import ConditionalBlock
+
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         data = layers.data(name="X", shape=[1], dtype="float32")
@@ -111,13 +117,18 @@ def test_an_op_takes_a_block_object_as_its_sub_block_attribute():
         sub = main._create_block()
         main._rollback()
         cond_var = layers.fill_constant(shape=[1], dtype="bool", value=False)
-        op = main.global_block().append_op(type="conditional_block", inputs={"Cond": [cond_var], "Input": []},
-                                           outputs={"Out": []}, attrs={"sub_block": sub, "is_scalar_condition": True})
+        op = main.global_block().append_op(
+            type="conditional_block",
+            inputs={"Cond": [cond_var], "Input": []},
+            outputs={"Out": []},
+            attrs={"sub_block": sub, "is_scalar_condition": True},
+        )
     assert op.attrs["sub_block"] == sub.idx
 
 
 def test_get_places_is_a_place_list_variable_its_op_fills():
     from pe_cli.fluid.layers_device import get_places
+
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         places = get_places(device_count=2, device_type="CPU")
@@ -129,6 +140,7 @@ def test_get_places_is_a_place_list_variable_its_op_fills():
 @pytest.mark.parametrize("mask", [0, 2])
 def test_select_output_then_select_input_round_trips_values_and_gradients(mask):
     from pe_cli.layers.control_flow import select_input, select_output
+
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = fluid.data(name="x", shape=[2], dtype="float32")
@@ -147,13 +159,14 @@ def test_select_output_then_select_input_round_trips_values_and_gradients(mask):
 
 def test_layers_data_leaves_a_feed_unchecked_as_fluid_does_but_fluid_data_checks_it():
     from pe_cli.base.errors import FeedError
+
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         loose = layers.data(name="loose", shape=[2], dtype="float32")
         strict = fluid.data(name="strict", shape=[None, 2], dtype="float32")
-    got, = _run(main, [loose], {"loose": np.ones([2], "float32")})
+    (got,) = _run(main, [loose], {"loose": np.ones([2], "float32")})
     assert got.shape == (2,)
-    with pytest.raises(FeedError):      # more dims than declared (fewer fit: tests/executor/test_feed_shapes.py)
+    with pytest.raises(FeedError):  # more dims than declared (fewer fit: tests/executor/test_feed_shapes.py)
         _run(main, [strict], {"strict": np.ones([2, 2, 1], "float32")})
 
 
@@ -164,8 +177,11 @@ def test_cond_branches_return_nested_structures_and_differing_dims_become_unknow
     with fluid.program_guard(main, fluid.Program()):
         x = fluid.data(name="x", shape=[1], dtype="float32")
         pred = layers.less_than(x, layers.fill_constant([1], "float32", 0.0))
-        out = layers.cond(pred, lambda: {"a": layers.fill_constant([3, 2], "int32", 1), "b": [x]},
-                          lambda: {"a": layers.fill_constant([3, 4], "int32", 3), "b": [layers.scale(x, 2.0)]})
+        out = layers.cond(
+            pred,
+            lambda: {"a": layers.fill_constant([3, 2], "int32", 1), "b": [x]},
+            lambda: {"a": layers.fill_constant([3, 4], "int32", 3), "b": [layers.scale(x, 2.0)]},
+        )
         assert sorted(out) == ["a", "b"] and out["a"].shape == (3, -1) and isinstance(out["b"], list)
         with pytest.raises(ValueError, match="true fn returns 1 vars, but false fn returns 2 vars"):
             layers.cond(pred, lambda: x, lambda: [x, x])

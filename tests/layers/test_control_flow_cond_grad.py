@@ -1,5 +1,6 @@
 """Gradients through branches (conditional_block): cond and Switch, each branch taken, against
 float64 central finite differences through the executor."""
+
 import numpy as np
 import pytest
 
@@ -19,8 +20,11 @@ def cond_program():
         x.stop_gradient = False
         h = layers.fc(x, H, param_attr=ParamAttr("w"), bias_attr=False)
         pred = layers.less_than(flag, layers.fill_constant([1], "float64", 0.5))
-        out = layers.cond(pred, lambda: layers.tanh(h) * 2.0,
-                          lambda: layers.fc(h, H, act="sigmoid", param_attr=ParamAttr("v"), bias_attr=False))
+        out = layers.cond(
+            pred,
+            lambda: layers.tanh(h) * 2.0,
+            lambda: layers.fc(h, H, act="sigmoid", param_attr=ParamAttr("v"), bias_attr=False),
+        )
         loss = layers.reduce_sum(out * out)
         fluid.backward.append_backward(loss)
     return main, loss
@@ -36,7 +40,8 @@ def _run(main, fetch, flag, values=VALUES):
         scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
     with fluid.scope_guard(scope):
         return fluid.Executor(fluid.CPUPlace()).run(
-            main, feed={"x": values["x"], "flag": np.array([flag])}, fetch_list=fetch)
+            main, feed={"x": values["x"], "flag": np.array([flag])}, fetch_list=fetch
+        )
 
 
 @pytest.mark.parametrize("flag", [0.0, 1.0], ids=["true_branch", "false_branch"])
@@ -47,7 +52,7 @@ def test_cond_gradients_match_finite_differences(flag):
         want = finite_differences(lambda v: _run(main, [loss], flag, v)[0][0], VALUES, name)
         np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-8, err_msg=name)
     if flag == 0.0:
-        assert not grads[2].any()        # v is used only by the branch not taken
+        assert not grads[2].any()  # v is used only by the branch not taken
 
 
 def ifelse_program():
@@ -62,7 +67,7 @@ def ifelse_program():
             ie.output(layers.tanh(layers.fc(ie.input(x), H, param_attr=ParamAttr("w"), bias_attr=False)))
         with ie.false_block():
             ie.output(layers.fc(ie.input(x), H, param_attr=ParamAttr("v0"), bias_attr=False) * 3.0)
-        out, = ie()
+        (out,) = ie()
         loss = layers.reduce_sum(out * out)
         fluid.backward.append_backward(loss)
     return main, out, loss
@@ -77,7 +82,8 @@ def _run_ie(main, fetch, mask, values=IE_VALUES):
         scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
     with fluid.scope_guard(scope):
         return fluid.Executor(fluid.CPUPlace()).run(
-            main, feed={"x": values["x"], "mask": np.array(mask, dtype="float64").reshape(B, 1)}, fetch_list=fetch)
+            main, feed={"x": values["x"], "mask": np.array(mask, dtype="float64").reshape(B, 1)}, fetch_list=fetch
+        )
 
 
 @pytest.mark.parametrize("mask", [[0, 1, 0], [0, 0, 0], [1, 1, 1]], ids=["mixed", "all_true", "all_false"])

@@ -1,6 +1,7 @@
 """DynamicRNN over LoD sequences of different lengths (not sorted): forward against numpy run per
 sequence, gradients (step input, memory init, static input, parameters) against float64 central
 finite differences, the output's LoD is the input's."""
+
 import numpy as np
 import pytest
 
@@ -36,9 +37,16 @@ def program(boot=True):
         with drnn.block():
             xt = drnn.step_input(x)
             st = drnn.static_input(s)
-            prev = drnn.memory(init=h0, need_reorder=True) if boot else drnn.memory(shape=[H], value=BOOT, dtype="float64")
-            h = layers.fc([xt, prev, st], H, act="tanh", bias_attr=ParamAttr("b"),
-                          param_attr=[ParamAttr("wx"), ParamAttr("wh"), ParamAttr("ws")])
+            prev = (
+                drnn.memory(init=h0, need_reorder=True) if boot else drnn.memory(shape=[H], value=BOOT, dtype="float64")
+            )
+            h = layers.fc(
+                [xt, prev, st],
+                H,
+                act="tanh",
+                bias_attr=ParamAttr("b"),
+                param_attr=[ParamAttr("wx"), ParamAttr("wh"), ParamAttr("ws")],
+            )
             drnn.update_memory(prev, h)
             drnn.output(h)
         out = drnn()
@@ -48,9 +56,15 @@ def program(boot=True):
 
 
 rng = np.random.default_rng(9)
-VALUES = {"x": rng.normal(size=(TOKENS, D)), "h0": rng.normal(size=(N, H)), "s": rng.normal(size=(N, S)),
-          "wx": rng.normal(size=(D, H)) * 0.5, "wh": rng.normal(size=(H, H)) * 0.5,
-          "ws": rng.normal(size=(S, H)) * 0.5, "b": rng.normal(size=(H,)) * 0.1}
+VALUES = {
+    "x": rng.normal(size=(TOKENS, D)),
+    "h0": rng.normal(size=(N, H)),
+    "s": rng.normal(size=(N, S)),
+    "wx": rng.normal(size=(D, H)) * 0.5,
+    "wh": rng.normal(size=(H, H)) * 0.5,
+    "ws": rng.normal(size=(S, H)) * 0.5,
+    "b": rng.normal(size=(H,)) * 0.1,
+}
 
 
 def _run(main, fetch, values=VALUES, return_numpy=True):
@@ -59,8 +73,9 @@ def _run(main, fetch, values=VALUES, return_numpy=True):
         scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
     x = fluid.create_lod_tensor(values["x"], [LENGTHS], fluid.CPUPlace())
     with fluid.scope_guard(scope):
-        return fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x, "h0": values["h0"], "s": values["s"]},
-                                                    fetch_list=fetch, return_numpy=return_numpy)
+        return fluid.Executor(fluid.CPUPlace()).run(
+            main, feed={"x": x, "h0": values["h0"], "s": values["s"]}, fetch_list=fetch, return_numpy=return_numpy
+        )
 
 
 def numpy_forward(v):
@@ -75,7 +90,7 @@ def numpy_forward(v):
 
 def test_forward_runs_each_sequence_and_keeps_its_lod():
     main, out, _ = program()
-    got, = _run(main, [out], return_numpy=False)
+    (got,) = _run(main, [out], return_numpy=False)
     np.testing.assert_allclose(np.array(got), numpy_forward(VALUES), rtol=1e-12, atol=1e-12)
     assert got.recursive_sequence_lengths() == [LENGTHS]
 
@@ -83,7 +98,7 @@ def test_forward_runs_each_sequence_and_keeps_its_lod():
 @pytest.mark.parametrize("name", ["x", "h0", "s"] + list(PARAMS))
 def test_gradients_match_finite_differences(name):
     main, _, _ = program()
-    grad, = _run(main, [name + "@GRAD"])
+    (grad,) = _run(main, [name + "@GRAD"])
     want = finite_differences(lambda v: 0.5 * float((numpy_forward(v) ** 2).sum()), VALUES, name)
     np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-8)
 
@@ -126,8 +141,9 @@ def _lstm_program(with_drnn):
         for v in (x, h0, c0):
             v.stop_gradient = False
         if not with_drnn:
-            hidden, _ = layers.dynamic_lstm(x, 4 * H, h_0=h0, c_0=c0, use_peepholes=False,
-                                            param_attr=ParamAttr("lw"), bias_attr=ParamAttr("lb"))
+            hidden, _ = layers.dynamic_lstm(
+                x, 4 * H, h_0=h0, c_0=c0, use_peepholes=False, param_attr=ParamAttr("lw"), bias_attr=ParamAttr("lb")
+            )
         else:
             w = layers.create_parameter([H, 4 * H], "float64", name="lw")
             b = layers.create_parameter([1, 4 * H], "float64", name="lb")
@@ -150,8 +166,13 @@ def _lstm_program(with_drnn):
 
 
 def test_dynamic_rnn_lstm_equals_dynamic_lstm():
-    values = {"x": rng.normal(size=(TOKENS, 4 * H)), "h0": rng.normal(size=(N, H)), "c0": rng.normal(size=(N, H)),
-              "lw": rng.normal(size=(H, 4 * H)) * 0.5, "lb": rng.normal(size=(1, 4 * H)) * 0.1}
+    values = {
+        "x": rng.normal(size=(TOKENS, 4 * H)),
+        "h0": rng.normal(size=(N, H)),
+        "c0": rng.normal(size=(N, H)),
+        "lw": rng.normal(size=(H, 4 * H)) * 0.5,
+        "lb": rng.normal(size=(1, 4 * H)) * 0.1,
+    }
     fetch = ["x@GRAD", "h0@GRAD", "c0@GRAD", "lw@GRAD", "lb@GRAD"]
     results = []
     for with_drnn in (False, True):
@@ -159,8 +180,11 @@ def test_dynamic_rnn_lstm_equals_dynamic_lstm():
         scope = fluid.core.Scope()
         for name in ("lw", "lb"):
             scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
-        feed = {"x": fluid.create_lod_tensor(values["x"], [LENGTHS], fluid.CPUPlace()),
-                "h0": values["h0"], "c0": values["c0"]}
+        feed = {
+            "x": fluid.create_lod_tensor(values["x"], [LENGTHS], fluid.CPUPlace()),
+            "h0": values["h0"],
+            "c0": values["c0"],
+        }
         with fluid.scope_guard(scope):
             results.append(fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[hidden] + fetch))
     for name, want, got in zip(["hidden"] + fetch, *results):

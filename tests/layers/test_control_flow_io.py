@@ -1,6 +1,7 @@
 """Inference models keep control flow: save_inference_model stores the sub-blocks, and the loaded
 program (a StaticRNN, then a While) computes what the original computes, with the training ops
 pruned."""
+
 import numpy as np
 
 from pe_cli import fluid
@@ -11,12 +12,12 @@ def _save_and_load(tmp_path, main, test, startup, feed, target):
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):
         exe.run(startup)
-        exe.run(main, feed=feed, fetch_list=[target])                # one training step
+        exe.run(main, feed=feed, fetch_list=[target])  # one training step
         fluid.io.save_inference_model(str(tmp_path), list(feed), [target], exe, main_program=main)
-        want, = exe.run(test, feed=feed, fetch_list=[target])
+        (want,) = exe.run(test, feed=feed, fetch_list=[target])
     with fluid.scope_guard(fluid.core.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
-        got, = exe.run(program, feed=feed, fetch_list=fetches)
+        (got,) = exe.run(program, feed=feed, fetch_list=fetches)
     assert program.num_blocks > 1 and sorted(feeds) == sorted(feed)
     np.testing.assert_array_equal(got, want)
 
@@ -24,7 +25,7 @@ def _save_and_load(tmp_path, main, test, startup, feed, target):
 def test_static_rnn_and_while_survive_save_and_load(tmp_path):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
-        x = layers.data("x", [4, 3], dtype="float32")               # [batch, T, D]
+        x = layers.data("x", [4, 3], dtype="float32")  # [batch, T, D]
         seq = layers.transpose(x, [1, 0, 2])
         rnn = layers.StaticRNN()
         with rnn.step():
@@ -44,6 +45,6 @@ def test_static_rnn_and_while_survive_save_and_load(tmp_path):
             layers.less_than(i, n, cond=c)
         loss = layers.mean(acc)
         test = main.clone(for_test=True)
-        fluid.optimizer.SGD(0.1).minimize(loss)                      # training ops are pruned
+        fluid.optimizer.SGD(0.1).minimize(loss)  # training ops are pruned
     feed = {"x": np.random.default_rng(0).normal(size=(2, 4, 3)).astype("float32")}
     _save_and_load(tmp_path, main, test, startup, feed, acc)

@@ -1,6 +1,7 @@
 """A dynamic RNN written with While as Fluid's test_dyn_rnn does (lod_rank_table, lod_tensor_to_array,
 shrink_memory, array_to_lod_tensor, reorder_lod_tensor_by_rank) equals DynamicRNN: the outputs, their
 LoD and every gradient."""
+
 import numpy as np
 
 from pe_cli import fluid
@@ -26,8 +27,13 @@ def while_rnn_program():
             xt = layers.array_read(steps, i)
             prev = layers.shrink_memory(layers.array_read(memories, i), i, table)
             st = layers.shrink_memory(statics, i, table)
-            h = layers.fc([xt, prev, st], H, act="tanh", bias_attr=fluid.ParamAttr("b"),
-                          param_attr=[fluid.ParamAttr("wx"), fluid.ParamAttr("wh"), fluid.ParamAttr("ws")])
+            h = layers.fc(
+                [xt, prev, st],
+                H,
+                act="tanh",
+                bias_attr=fluid.ParamAttr("b"),
+                param_attr=[fluid.ParamAttr("wx"), fluid.ParamAttr("wh"), fluid.ParamAttr("ws")],
+            )
             layers.array_write(h, i, outs)
             layers.increment(i)
             layers.array_write(h, i, memories)
@@ -42,8 +48,11 @@ def _run(main, fetch):
     scope = fluid.core.Scope()
     for name in PARAMS:
         scope.var(name).get_tensor().set(VALUES[name], fluid.CPUPlace())
-    feed = {"x": fluid.create_lod_tensor(VALUES["x"], [LENGTHS], fluid.CPUPlace()), "h0": VALUES["h0"],
-            "s": VALUES["s"]}
+    feed = {
+        "x": fluid.create_lod_tensor(VALUES["x"], [LENGTHS], fluid.CPUPlace()),
+        "h0": VALUES["h0"],
+        "s": VALUES["s"],
+    }
     with fluid.scope_guard(scope):
         return fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=fetch, return_numpy=False)
 

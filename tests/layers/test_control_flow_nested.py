@@ -1,6 +1,7 @@
 """Blocks inside blocks: a While in a While's body, a cond in a StaticRNN's step. Their forward
 values and gradients against closed forms (tests/layers/test_control_flow_parallel.py trains the same
 nestings on 1 and 2 devices)."""
+
 import numpy as np
 import pytest
 
@@ -64,8 +65,9 @@ def test_a_cond_in_a_static_rnn_step_picks_its_branch_at_every_step():
             xt = rnn.step_input(x)
             h = rnn.memory(shape=[-1, D], batch_ref=xt)
             pred = layers.greater_than(layers.reduce_sum(flag), layers.fill_constant([1], "float32", 0.5))
-            hn = layers.cond(pred, lambda: layers.elementwise_add(h, xt),
-                             lambda: layers.elementwise_add(layers.scale(h, 0.5), xt))
+            hn = layers.cond(
+                pred, lambda: layers.elementwise_add(h, xt), lambda: layers.elementwise_add(layers.scale(h, 0.5), xt)
+            )
             rnn.update_memory(h, hn)
             rnn.step_output(hn)
         out = rnn()

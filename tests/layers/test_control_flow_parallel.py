@@ -2,6 +2,7 @@
 (IfElse branches, a Switch learning rate) op is one node per device whose block runs sequentially inside it, so 2 CPU
 devices end where 1 device ends (the mean loss's gradient averages over the devices). Blocks nest: a
 While in a While's body, a cond in a StaticRNN's step."""
+
 import numpy as np
 import pytest
 
@@ -69,15 +70,14 @@ def _rnn_cond_last(x):
         count = rnn.memory(init=zero)
         rnn.update_memory(count, layers.increment(count, in_place=False))
         pred = layers.less_than(count, layers.fill_constant([1], "float32", 1.5))
-        h = layers.cond(pred, lambda: layers.fc([xt, hp], H, act="tanh"),
-                        lambda: layers.fc([xt, hp], H, act="sigmoid"))
+        h = layers.cond(pred, lambda: layers.fc([xt, hp], H, act="tanh"), lambda: layers.fc([xt, hp], H, act="sigmoid"))
         rnn.update_memory(hp, h)
         rnn.step_output(h)
     return layers.reshape(layers.slice(rnn(), [0], [T - 1], [T]), [-1, H])
 
 
 def _rnn_last(x):
-    seq = layers.transpose(x, [1, 0, 2])                        # [T, batch, D]
+    seq = layers.transpose(x, [1, 0, 2])  # [T, batch, D]
     rnn = layers.StaticRNN()
     with rnn.step():
         xt = rnn.step_input(seq)
@@ -93,10 +93,14 @@ def build(model):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = layers.data("x", [T, D], dtype="float32")              # [batch, T, D]
+        x = layers.data("x", [T, D], dtype="float32")  # [batch, T, D]
         y = layers.data("y", [1], dtype="float32")
-        last = {"while": _while_last, "ifelse": _ifelse_last, "nested_while": _nested_while_last,
-                "rnn_cond": _rnn_cond_last}.get(model, _rnn_last)(x)
+        last = {
+            "while": _while_last,
+            "ifelse": _ifelse_last,
+            "nested_while": _nested_while_last,
+            "rnn_cond": _rnn_cond_last,
+        }.get(model, _rnn_last)(x)
         loss = layers.mean(layers.square_error_cost(layers.fc(last, 1), y))
         lr = 0.2
         if with_switch:
@@ -113,7 +117,7 @@ def build(model):
 
 
 def feeds():
-    rng = np.random.default_rng(5)      # one batch, so the loss must fall
+    rng = np.random.default_rng(5)  # one batch, so the loss must fall
     batch = {"x": rng.normal(size=(BATCH, T, D)).astype("float32"), "y": rng.normal(size=(BATCH, 1)).astype("float32")}
     return [batch] * STEPS
 
@@ -128,8 +132,9 @@ def train(devices, model, memory_passes=False):
     if devices:
         bs = fluid.BuildStrategy()
         bs.memory_optimize = bs.enable_inplace = memory_passes
-        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
-                                                                 places=[fluid.CPUPlace()] * devices)
+        program = fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=bs, places=[fluid.CPUPlace()] * devices
+        )
     losses = [float(np.mean(exe.run(program, feed=f, fetch_list=[loss], scope=scope)[0])) for f in feeds()]
     params = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()}
     unchanged = [n for n, v in params.items() if np.array_equal(v, start[n])]
@@ -137,8 +142,7 @@ def train(devices, model, memory_passes=False):
     return losses, params
 
 
-@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while", "ifelse", "nested_while",
-                                   "rnn_cond"])
+@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while", "ifelse", "nested_while", "rnn_cond"])
 def test_two_devices_match_one(model):
     seq_losses, seq_params = train(0, model)
     assert seq_losses[-1] < seq_losses[0]

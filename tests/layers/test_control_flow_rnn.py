@@ -1,5 +1,6 @@
 """StaticRNN (the recurrent op): forward against numpy, gradients against float64 central finite
 differences and against the same recurrence unrolled by hand in the graph (to 1e-5 and better)."""
+
 import numpy as np
 import pytest
 
@@ -46,7 +47,7 @@ def unrolled_program():
     with fluid.program_guard(main, startup):
         x, h0 = _data()
         h, outs = h0, []
-        for t, xt in enumerate(layers.split(x, T, dim=0)):     # x read once: its gradient is one value
+        for t, xt in enumerate(layers.split(x, T, dim=0)):  # x read once: its gradient is one value
             xt = layers.reshape(xt, [B, D])
             h = layers.fc([xt, h], H, act="tanh", **_attrs())
             outs.append(layers.unsqueeze(h, [0]))
@@ -57,8 +58,13 @@ def unrolled_program():
 
 
 rng = np.random.default_rng(3)
-VALUES = {"x": rng.normal(size=(T, B, D)), "h0": rng.normal(size=(B, H)), "wx": rng.normal(size=(D, H)) * 0.5,
-          "wh": rng.normal(size=(H, H)) * 0.5, "b": rng.normal(size=(H,)) * 0.1}
+VALUES = {
+    "x": rng.normal(size=(T, B, D)),
+    "h0": rng.normal(size=(B, H)),
+    "wx": rng.normal(size=(D, H)) * 0.5,
+    "wh": rng.normal(size=(H, H)) * 0.5,
+    "b": rng.normal(size=(H,)) * 0.1,
+}
 
 
 def _run(program, fetch, values=VALUES):
@@ -83,7 +89,7 @@ GRADS = ["x@GRAD", "h0@GRAD"] + [p + "@GRAD" for p in PARAMS]
 
 def test_forward_matches_numpy():
     main, _, hs, _ = static_rnn_program()
-    got, = _run(main, [hs])
+    (got,) = _run(main, [hs])
     np.testing.assert_allclose(got, _numpy_forward(VALUES), rtol=1e-12, atol=1e-12)
 
 
@@ -130,7 +136,7 @@ def test_memory_from_batch_ref_and_to_string_nests_the_step_block():
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     xv = np.arange(T * B * D, dtype="float32").reshape(T, B, D)
-    got, = exe.run(main, feed={"x": xv}, fetch_list=[out])
+    (got,) = exe.run(main, feed={"x": xv}, fetch_list=[out])
     np.testing.assert_allclose(got, 1.0 + np.cumsum(xv, axis=0), rtol=1e-6)
 
 
@@ -150,7 +156,9 @@ def test_static_rnn_misuse_is_named():
             with rnn.step():
                 rnn.step_input(layers.transpose(x, [0, 1, 2]))
         rnn = layers.StaticRNN()
-        with pytest.raises(PeError, match=r"memory\(init='fill_constant.*computed inside the step, .* before `with rnn.step"):
+        with pytest.raises(
+            PeError, match=r"memory\(init='fill_constant.*computed inside the step, .* before `with rnn.step"
+        ):
             with rnn.step():
                 rnn.step_input(x)
                 rnn.memory(init=layers.fill_constant([1], "float32", 0.0))

@@ -1,5 +1,6 @@
 """While over tensor arrays, cond and Switch (conditional_block), sub-blocks in the IR, and the
 errors of loops and arrays."""
+
 import numpy as np
 import pytest
 
@@ -49,7 +50,7 @@ def test_sub_blocks_in_the_ir():
     main, _, _ = while_program()
     body = main.block(1)
     assert body.parent_idx == 0 and main.num_blocks == 2
-    assert body.var("x") is main.global_block().var("x")            # resolved through the parent
+    assert body.var("x") is main.global_block().var("x")  # resolved through the parent
     assert body.has_var_recursive("x") and not body.has_var("x")
     loop = next(op for op in main.global_block().ops if op.type == "while")
     assert loop.attr("sub_block") == 1 and "x" in loop.input("X")
@@ -96,7 +97,7 @@ def test_cond_picks_a_branch():
         b = layers.data("b", [1], dtype="float32", append_batch_size=False)
         out = layers.cond(layers.less_than(a, b), lambda: a * 2.0, lambda: b - a)
     for av, bv, want in ((1.0, 3.0, 2.0), (5.0, 3.0, -2.0)):
-        got, = _run(main, startup, {"a": np.array([av], "float32"), "b": np.array([bv], "float32")}, [out])
+        (got,) = _run(main, startup, {"a": np.array([av], "float32"), "b": np.array([bv], "float32")}, [out])
         assert got[0] == pytest.approx(want)
 
 
@@ -131,10 +132,12 @@ def test_case_and_switch_case_nest_branches():
         x = layers.data("x", [1], dtype="float32", append_batch_size=False)
         k = layers.data("k", [1], dtype="int64", append_batch_size=False)
         one, two = layers.fill_constant([1], "float32", 1.0), layers.fill_constant([1], "float32", 2.0)
-        picked = layers.case([(layers.less_than(x, one), lambda: x * 10.0),
-                              (layers.less_than(x, two), lambda: x * 100.0)], default=lambda: x * 0.0)
+        picked = layers.case(
+            [(layers.less_than(x, one), lambda: x * 10.0), (layers.less_than(x, two), lambda: x * 100.0)],
+            default=lambda: x * 0.0,
+        )
         switched = layers.switch_case(k, {1: lambda: x + 1.0, 3: lambda: x + 3.0}, default=lambda: x - 1.0)
-    assert main.num_blocks > 4 and any(b.parent_idx > 0 for b in main.blocks)     # nested blocks
+    assert main.num_blocks > 4 and any(b.parent_idx > 0 for b in main.blocks)  # nested blocks
     for xv, kv, want in ((0.5, 1, (5.0, 1.5)), (1.5, 3, (150.0, 4.5)), (2.5, 2, (0.0, 1.5))):
         got = _run(main, startup, {"x": np.array([xv], "float32"), "k": np.array([kv])}, [picked, switched])
         assert (float(got[0][0]), float(got[1][0])) == pytest.approx(want)
@@ -151,8 +154,9 @@ def test_a_switch_without_default_keeps_a_persistable_value_when_no_case_holds()
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):
         exe.run(startup)
-        got = [float(exe.run(main, feed={"x": np.array([v], "float32")}, fetch_list=[lr])[0][0])
-               for v in (1.0, -1.0, 1.0)]
+        got = [
+            float(exe.run(main, feed={"x": np.array([v], "float32")}, fetch_list=[lr])[0][0]) for v in (1.0, -1.0, 1.0)
+        ]
     assert got == [7.0, 1.0, 1.0]
 
 
@@ -173,7 +177,7 @@ def test_tensor_arrays_keep_each_items_lod_through_a_loop():
     xv = fluid.create_lod_tensor(np.arange(10, dtype="float32").reshape(5, 2), [[3, 2]], fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):
         exe.run(startup)
-        got, = exe.run(main, feed={"x": xv}, fetch_list=[last], return_numpy=False)
+        (got,) = exe.run(main, feed={"x": xv}, fetch_list=[last], return_numpy=False)
     assert got.recursive_sequence_lengths() == [[3, 2]]
     np.testing.assert_array_equal(np.array(got), 2 * np.arange(10, dtype="float32").reshape(5, 2))
 
@@ -194,7 +198,7 @@ def test_a_loop_no_gradient_reads_keeps_none_of_its_iterations():
             c = layers.less_than(i, limit)
             loop = layers.While(c)
             with loop.block():
-                big = layers.expand(layers.reshape(x, [1, 1000]), [250, 1])     # 1 MB an iteration
+                big = layers.expand(layers.reshape(x, [1, 1000]), [250, 1])  # 1 MB an iteration
                 layers.assign(acc + layers.reduce_mean(big, dim=0) * x, acc)
                 layers.increment(i)
                 layers.less_than(i, limit, cond=c)
@@ -208,12 +212,12 @@ def test_a_loop_no_gradient_reads_keeps_none_of_its_iterations():
     _run(main, startup, {"x": x}, [loss])
     tracemalloc.start()
     try:
-        out, = _run(main, startup, {"x": x}, [loss])
+        (out,) = _run(main, startup, {"x": x}, [loss])
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert out[0] == pytest.approx(40 * 0.25 * 1000)
-    assert peak < 10e6, f"peak {peak / 1e6:.0f} MB"        # 40 MB were kept
+    assert peak < 10e6, f"peak {peak / 1e6:.0f} MB"  # 40 MB were kept
     main, startup, loss = program(True)
     out, grad = _run(main, startup, {"x": x}, [loss, "x@GRAD"])
     assert out[0] == pytest.approx(40 * 0.25 * 1000) and grad == pytest.approx(np.full(1000, 40.0))

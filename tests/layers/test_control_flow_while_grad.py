@@ -1,6 +1,7 @@
 """Gradients through While: a recurrence carried in a parent variable and written to a tensor array,
 against float64 central finite differences (through the executor) and against the same loop unrolled
 by hand in the graph."""
+
 import numpy as np
 
 from control_flow_fd import finite_differences
@@ -36,7 +37,7 @@ def while_program():
         loop = layers.While(c)
         with loop.block():
             new = _cell(x, h)
-            layers.assign(new, h)                   # the carried value, overwritten each iteration
+            layers.assign(new, h)  # the carried value, overwritten each iteration
             layers.array_write(new, i, arr)
             layers.increment(i)
             layers.less_than(i, n, cond=c)
@@ -55,14 +56,19 @@ def unrolled_program():
             h = _cell(x, h)
             outs.append(h)
         loss = layers.reduce_sum(h * h) + layers.reduce_sum(outs[0] * 3.0)
-        block = main.global_block()    # gradients() sums every contribution (x is read N times)
+        block = main.global_block()  # gradients() sums every contribution (x is read N times)
         grads = fluid.backward.gradients(loss, [x, h0] + [block.var(p) for p in PARAMS])
     return main, loss, grads
 
 
 rng = np.random.default_rng(2)
-VALUES = {"x": rng.normal(size=(B, D)), "h0": rng.normal(size=(B, H)), "wx": rng.normal(size=(D, H)) * 0.5,
-          "wh": rng.normal(size=(H, H)) * 0.5, "b": rng.normal(size=(H,)) * 0.1}
+VALUES = {
+    "x": rng.normal(size=(B, D)),
+    "h0": rng.normal(size=(B, H)),
+    "wx": rng.normal(size=(D, H)) * 0.5,
+    "wh": rng.normal(size=(H, H)) * 0.5,
+    "b": rng.normal(size=(H,)) * 0.1,
+}
 
 
 def _run(program, fetch, values=VALUES):
@@ -70,8 +76,9 @@ def _run(program, fetch, values=VALUES):
     for name in PARAMS:
         scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
     with fluid.scope_guard(scope):
-        return fluid.Executor(fluid.CPUPlace()).run(program, feed={"x": values["x"], "h0": values["h0"]},
-                                                    fetch_list=fetch)
+        return fluid.Executor(fluid.CPUPlace()).run(
+            program, feed={"x": values["x"], "h0": values["h0"]}, fetch_list=fetch
+        )
 
 
 def test_while_gradients_match_finite_differences():
@@ -98,7 +105,7 @@ def test_array_gradients_in_the_global_block():
         a.stop_gradient = b.stop_gradient = False
         i0, i1 = layers.fill_constant([1], "int64", 0), layers.fill_constant([1], "int64", 1)
         arr = layers.array_write(a * 1.0, i0)
-        layers.array_write(b * 1.0, i1, arr)            # the same array, written again in place
+        layers.array_write(b * 1.0, i1, arr)  # the same array, written again in place
         read = layers.array_read
         loss = layers.reduce_sum(read(arr, i0) * 2.0 + read(arr, i1) * 3.0 + read(arr, i0))
         grads = fluid.backward.gradients(loss, [a, b])
@@ -119,8 +126,9 @@ def test_tensor_array_to_tensor_and_its_gradient():
         weights = layers.cast(layers.assign(np.arange(8, dtype="float32").reshape(2, 4)), "float64")
         grads = fluid.backward.gradients(layers.reduce_sum(out * weights), [a, b])
     av, bv = np.ones((2, 3)), np.full((2, 1), 2.0)
-    got, idx, ga, gb = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": av, "b": bv},
-                                                            fetch_list=[out, index] + grads)
+    got, idx, ga, gb = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"a": av, "b": bv}, fetch_list=[out, index] + grads
+    )
     np.testing.assert_array_equal(got, np.concatenate([av, bv], axis=1))
     assert idx.tolist() == [3, 1]
     w = np.arange(8.0).reshape(2, 4)

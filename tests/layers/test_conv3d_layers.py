@@ -1,6 +1,7 @@
 """conv3d and conv3d_transpose as Fluid 1.8 users call them: Fluid's padding forms ("SAME", "VALID",
 3 or 6 ints, 5 pairs), groups, NDHWC, output_size giving the filter size; shapes at build time, values
 against conv2d on a depth of one, and Fluid's errors (the ops' numerics are checked by their op cases)."""
+
 import numpy as np
 import pytest
 

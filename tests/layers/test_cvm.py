@@ -1,6 +1,7 @@
 """continuous_value_model (the cvm op): values as Fluid 1.8 computes them, and its gradient, which is
 Fluid's rule rather than a derivative: Y@GRAD on the embedding columns, the CVM input (per row, or
 per sequence for LoD input) on the show and click columns. Both kernels, CPU and CUDA (simulator)."""
+
 import numpy as np
 import pytest
 
@@ -48,7 +49,8 @@ def test_continuous_value_model_layer():
             fluid.layers.continuous_value_model(x, fluid.layers.data("bad", [3], dtype="float32"))
     xv = X.astype(np.float32)
     got_kept, got_dropped = fluid.Executor(fluid.CPUPlace()).run(
-        main, feed={"x": xv, "sc": xv[:, :2]}, fetch_list=[kept, dropped], scope=fluid.Scope())
+        main, feed={"x": xv, "sc": xv[:, :2]}, fetch_list=[kept, dropped], scope=fluid.Scope()
+    )
     np.testing.assert_allclose(got_kept[:, 0], np.log(xv[:, 0] + 1), rtol=1e-6)
     np.testing.assert_allclose(got_kept[:, 1], np.log(xv[:, 1] + 1) - np.log(xv[:, 0] + 1), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(got_dropped, xv[:, 2:])

@@ -1,6 +1,7 @@
 """yolov3_loss as Fluid 1.8 users call it: a small detector head trained by it lowers it, its
 TypeErrors and shape errors, and a YAML model naming its gt feeds (numerics and the finite-difference
 check: tests/ops/cases_detection_yolo.py)."""
+
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ def prog():
 
 def test_a_detector_head_trained_by_it_lowers_it(prog):
     main, startup = prog
-    startup.random_seed = 5                     # the conv's initial filter: a fixed draw
+    startup.random_seed = 5  # the conv's initial filter: a fixed draw
     image = fluid.data("image", [None, 3, 16, 16], "float32")
     gt_box = fluid.data("gt_box", [None, 4, 4], "float32")
     gt_label = fluid.data("gt_label", [None, 4], "int32")
@@ -32,10 +33,14 @@ def test_a_detector_head_trained_by_it_lowers_it(prog):
     mean = layers.mean(loss)
     fluid.optimizer.Adam(0.01).minimize(mean)
     rng = np.random.default_rng(0)
-    feed = {"image": rng.normal(size=(4, 3, 16, 16)).astype(np.float32),
-            "gt_box": np.c_[rng.uniform(0.1, 0.9, (16, 2)), rng.uniform(0.1, 0.4, (16, 2))].reshape(4, 4, 4)
-            .astype(np.float32),
-            "gt_label": rng.integers(0, 3, (4, 4)).astype(np.int32), "gt_score": np.ones((4, 4), np.float32)}
+    feed = {
+        "image": rng.normal(size=(4, 3, 16, 16)).astype(np.float32),
+        "gt_box": np.c_[rng.uniform(0.1, 0.9, (16, 2)), rng.uniform(0.1, 0.4, (16, 2))]
+        .reshape(4, 4, 4)
+        .astype(np.float32),
+        "gt_label": rng.integers(0, 3, (4, 4)).astype(np.int32),
+        "gt_score": np.ones((4, 4), np.float32),
+    }
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
@@ -74,6 +79,6 @@ loss: loss
 
 def test_a_yaml_model_names_its_gt_feeds(tmp_path):
     (tmp_path / "yolo.yaml").write_text(MODEL)
-    proc = pe("summary", tmp_path / "yolo.yaml", env={"PYTHONPATH": REPO})     # this checkout's pe_cli
+    proc = pe("summary", tmp_path / "yolo.yaml", env={"PYTHONPATH": REPO})  # this checkout's pe_cli
     assert proc.returncode == 0, proc.stderr
     assert any("yolo (yolov3_loss)" in line and "[-1]" in line for line in proc.stdout.splitlines()), proc.stdout

@@ -1,6 +1,7 @@
 """fluid.layers distributions beyond Paddle's own test (tests/compat/fluid_distributions.py): samples
 follow their distribution (Uniform within [low, high), Normal's moments), a Variable parameter's
 samples take the run's batch size, and wrong arguments fail with Fluid's error types."""
+
 import numpy as np
 import pytest
 
@@ -23,15 +24,15 @@ def _run(build, feed=None):
 
 def test_uniform_samples_lie_in_low_high_with_its_moments():
     low, high = np.array([-1.0, 2.0], "float32"), np.array([1.0, 6.0], "float32")
-    draws, = _run(lambda: [Uniform(low, high).sample([20000])])
+    (draws,) = _run(lambda: [Uniform(low, high).sample([20000])])
     assert draws.shape == (20000, 2)
     assert (draws >= low).all() and (draws < high).all()
     np.testing.assert_allclose(draws.mean(0), (low + high) / 2, atol=0.05)
-    np.testing.assert_allclose(draws.std(0), (high - low) / 12 ** 0.5, rtol=0.03)
+    np.testing.assert_allclose(draws.std(0), (high - low) / 12**0.5, rtol=0.03)
 
 
 def test_normal_samples_have_loc_and_scale():
-    draws, = _run(lambda: [Normal([0.5, -2.0], [1.0, 3.0]).sample([20000])])
+    (draws,) = _run(lambda: [Normal([0.5, -2.0], [1.0, 3.0]).sample([20000])])
     np.testing.assert_allclose(draws.mean(0), [0.5, -2.0], atol=0.1)
     np.testing.assert_allclose(draws.std(0), [1.0, 3.0], rtol=0.03)
 
@@ -47,6 +48,7 @@ def test_variable_parameters_sample_the_runs_batch():
         loc = fluid.layers.data(name="loc", shape=[3])
         scale = fluid.layers.data(name="scale", shape=[3])
         return [Normal(loc, scale).sample([2]), Uniform(loc, loc + scale).sample([2])]
+
     loc = np.full((5, 3), 10.0, "float32")
     normal, uniform = _run(build, {"loc": loc, "scale": np.full((5, 3), 1e-3, "float32")})
     assert normal.shape == (2, 5, 3) and uniform.shape == (2, 5, 3)
@@ -62,6 +64,7 @@ def test_categorical_and_multivariate_normal_of_known_values():
         loc = fluid.layers.assign(np.array([0.3, 0.5], "float32"))
         m = MultivariateNormalDiag(loc, fluid.layers.assign(np.diag([0.4, 0.5]).astype("float32")))
         return [a.entropy(), a.kl_divergence(a), m.entropy(), m.kl_divergence(m)]
+
     ent, kl, m_ent, m_kl = _run(build)
     np.testing.assert_allclose(ent, [[np.log(2)]], rtol=1e-6)
     np.testing.assert_allclose(kl, [[0.0]], atol=1e-7)

@@ -2,6 +2,7 @@
 steps over its top level (each step a sequence with its LoD); a static input with LoD gives each
 running sequence its own sub-sequence; outputs and gradients carry the LoD Fluid gives them
 (Fluid 1.8's test_dyn_rnn nested cases and test_dynrnn_static_input)."""
+
 import numpy as np
 
 from pe_cli import fluid
@@ -47,8 +48,7 @@ def check_static_input(place):
         x = layers.data(name="x", shape=[1], lod_level=1)
         s = layers.data(name="s", shape=[1], lod_level=1)
         s.stop_gradient = False
-        seen = main.global_block().create_var(name="seen", type=core.VarDesc.VarType.LOD_TENSOR_ARRAY,
-                                              dtype="float32")
+        seen = main.global_block().create_var(name="seen", type=core.VarDesc.VarType.LOD_TENSOR_ARRAY, dtype="float32")
         drnn = layers.DynamicRNN()
         with drnn.block():
             drnn.step_input(x)
@@ -61,7 +61,7 @@ def check_static_input(place):
     statics = np.arange(6, dtype="float32").reshape(6, 1)
     feed = {"x": _tensor(np.zeros((6, 1)), [[2, 1, 3]]), "s": _tensor(statics, [[1, 2, 3]])}
     out, second, grad = _run(main, feed, [out, second, "s@GRAD"], place)
-    sums = [0.0, 3.0, 12.0]         # the static sequences' sums, one per sequence of x
+    sums = [0.0, 3.0, 12.0]  # the static sequences' sums, one per sequence of x
     assert np.array(out).ravel().tolist() == [sums[0]] * 2 + [sums[1]] + [sums[2]] * 3
     assert out.recursive_sequence_lengths() == [[2, 1, 3]]
     # step 1: the sequences still running, longest first (x's third, then its first)
@@ -91,5 +91,5 @@ def test_a_leaf_read_through_two_slots_of_one_op_sums_its_gradients():
             outer.output(layers.elementwise_add(x_t, layers.reduce_sum(inner())))
         fluid.backward.append_backward(layers.mean(outer()))
     exe = fluid.Executor(fluid.CPUPlace())
-    grad, = exe.run(main, feed={"x": np.ones((1, 1, 1), "float32")}, fetch_list=["x@GRAD"], scope=core.Scope())
+    (grad,) = exe.run(main, feed={"x": np.ones((1, 1, 1), "float32")}, fetch_list=["x@GRAD"], scope=core.Scope())
     assert grad.ravel().tolist() == [2.0]

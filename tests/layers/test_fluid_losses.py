@@ -1,6 +1,7 @@
 """Fluid 1.8's loss layers nce, log_loss, dice_loss and npair_loss as its users call them: Fluid's
 parameters, values against numpy, Fluid's TypeError / ValueError for bad arguments (the ops' numerics
 and gradients are checked by their op cases)."""
+
 import numpy as np
 import pytest
 
@@ -29,8 +30,15 @@ def _nce_op(main):
 def test_nce_custom_dist_draws_by_its_alias_table_and_divides_by_samples_plus_one(prog):
     x = layers.data("x", [4], dtype="float32")
     y = layers.data("y", [1], dtype="int64")
-    cost = layers.nce(x, y, num_total_classes=5, num_neg_samples=3, sampler="custom_dist",
-                      custom_dist=[0.0, 0.0, 1.0, 0.0, 0.0], seed=1)
+    cost = layers.nce(
+        x,
+        y,
+        num_total_classes=5,
+        num_neg_samples=3,
+        sampler="custom_dist",
+        custom_dist=[0.0, 0.0, 1.0, 0.0, 0.0],
+        seed=1,
+    )
     op = _nce_op(prog[0])
     feed = {"x": np.ones((2, 4), np.float32), "y": np.array([[0], [4]], np.int64)}
     got, labels, raw = run(prog, feed, [cost, op.output("SampleLabels")[0], op.output("Cost")[0]])
@@ -70,9 +78,14 @@ def test_log_loss_value_and_float32_only(prog):
 
 
 def test_spectral_norm_and_bilinear_tensor_product_layers(prog):
-    w = layers.create_parameter([3, 2, 2], "float32", name="w0",
-                                default_initializer=fluid.initializer.NumpyArrayInitializer(
-                                    np.arange(12, dtype=np.float32).reshape(3, 2, 2) - 5))
+    w = layers.create_parameter(
+        [3, 2, 2],
+        "float32",
+        name="w0",
+        default_initializer=fluid.initializer.NumpyArrayInitializer(
+            np.arange(12, dtype=np.float32).reshape(3, 2, 2) - 5
+        ),
+    )
     sn = layers.spectral_norm(w, dim=1, power_iters=30)
     x, y = layers.data("bx", [2], dtype="float32"), layers.data("by", [3], dtype="float32")
     out = layers.bilinear_tensor_product(x, y, 4, act="tanh", bias_attr=False)
@@ -107,5 +120,5 @@ def test_dice_loss_and_npair_loss_values(prog):
     logp = sim - sim.max(axis=1, keepdims=True)
     logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
     ce = -(same * logp).sum(axis=1, keepdims=True)
-    want = ((same * ce).sum(axis=0).mean() + 0.25 * 0.01 * ((av ** 2).sum(1).mean() + (posv ** 2).sum(1).mean()))
+    want = (same * ce).sum(axis=0).mean() + 0.25 * 0.01 * ((av**2).sum(1).mean() + (posv**2).sum(1).mean())
     np.testing.assert_allclose(np.asarray(got_npair).reshape(-1), [want], rtol=1e-5)

@@ -2,6 +2,7 @@
 arguments in Fluid's order): equal/not_equal/greater_*/less_equal (x, y, cond), fc (..., act, name),
 logical_not (x, out, name), softplus (x, name), log_softmax (input, axis, dtype, name), roi_align /
 roi_pool (..., rois_lod: the rois' LoD offsets), yolo_box (..., name, scale_x_y)."""
+
 import inspect
 
 import numpy as np
@@ -37,10 +38,10 @@ def test_positional_calls_in_fluid_order():
         x = layers.data("x", [1, 3], dtype="float32", append_batch_size=False)
         y = layers.fill_constant([1, 3], "float32", 1.0)
         cond = layers.create_tensor("bool")
-        eq = layers.greater_equal(x, y, cond)                # Fluid: (x, y, cond)
+        eq = layers.greater_equal(x, y, cond)  # Fluid: (x, y, cond)
         mask = layers.create_tensor("bool")
-        neg = layers.logical_not(eq, mask)                   # Fluid: (x, out, name)
-        sp = layers.softplus(x, "sp")                        # Fluid: (x, name)
+        neg = layers.logical_not(eq, mask)  # Fluid: (x, out, name)
+        sp = layers.softplus(x, "sp")  # Fluid: (x, name)
         ls = layers.log_softmax(layers.cast(x, "float32"), 1, "float64")
         out = layers.fc(x, 2, 1, None, None, None, "dense")  # Fluid: ..., act, name
     assert eq is cond and neg is mask and ls.dtype == "float64"
@@ -51,7 +52,7 @@ def test_positional_calls_in_fluid_order():
     np.testing.assert_allclose(got[2], np.log1p(np.exp(x_np)), rtol=1e-6)
     np.testing.assert_allclose(got[3], x_np - np.log(np.exp(x_np.astype("float64")).sum()), rtol=1e-9)
     with pytest.raises(TypeError):
-        layers.fc(x, 2, 1, None, None, None, "dense2", False)   # is_test only by keyword now
+        layers.fc(x, 2, 1, None, None, None, "dense2", False)  # is_test only by keyword now
     with pytest.raises(TypeError, match="x"):
         layers.equal([1.0], x)
 
@@ -66,13 +67,15 @@ def test_roi_layers_take_fluids_rois_lod():
         lod = layers.assign(np.array([0, 1, 3], "int64"))
         num = layers.assign(np.array([1, 2], "int32"))
         by_lod = [layers.roi_align(x, rois, 2, 2, 1.0, 2, None, lod), layers.roi_pool(x, rois, 2, 2, 1.0, lod)]
-        by_num = [layers.roi_align(x, rois, 2, 2, 1.0, 2, rois_num=num), layers.roi_pool(x, rois, 2, 2, 1.0,
-                                                                                          rois_num=num)]
+        by_num = [
+            layers.roi_align(x, rois, 2, 2, 1.0, 2, rois_num=num),
+            layers.roi_pool(x, rois, 2, 2, 1.0, rois_num=num),
+        ]
         first = layers.roi_align(x, rois, 2, 2, 1.0, 2, rois_num=layers.assign(np.array([3, 0], "int32")))
     got = _run(main, {"x": xv, "rois": boxes}, by_lod + by_num + [first])
     np.testing.assert_array_equal(got[0], got[2])
     np.testing.assert_array_equal(got[1], got[3])
-    assert not np.allclose(got[0][1:], got[4][1:])           # rois 1 and 2 are image 1's, not image 0's
+    assert not np.allclose(got[0][1:], got[4][1:])  # rois 1 and 2 are image 1's, not image 0's
 
 
 def test_yolo_box_scale_x_y_stretches_the_centres():

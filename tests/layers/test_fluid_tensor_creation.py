@@ -1,6 +1,7 @@
 """Fluid 1.8's creation and random names of ``fluid.layers`` (arange, full, full_like, linspace,
 meshgrid, diag_embed, tril, triu, randn, randint, randperm), by its parameter names and defaults:
 values against numpy, and the errors Fluid raises for bad arguments. One program, one run."""
+
 import numpy as np
 import pytest
 
@@ -17,23 +18,28 @@ def got():
         x = layers.data("x", [3, 4], dtype="float32", append_batch_size=False)
         out = layers.create_tensor("float32")
         outs = {
-            "arange": layers.arange(2, 11, 3), "arange_f": layers.arange(0.0, 1.0, 0.25),
-            "full": layers.full([2, 3], 1.5), "full_out": layers.full([2], 4.0, out=out, dtype="float32"),
+            "arange": layers.arange(2, 11, 3),
+            "arange_f": layers.arange(0.0, 1.0, 0.25),
+            "full": layers.full([2, 3], 1.5),
+            "full_out": layers.full([2], 4.0, out=out, dtype="float32"),
             "full_like": layers.full_like(x, 7, dtype="int32"),
             "linspace": layers.linspace(0, 1, 5, "float64"),
             "grid": layers.meshgrid([layers.arange(0, 3), layers.arange(0, 2)]),
             "diag_embed": layers.diag_embed(x, offset=1),
-            "tril": layers.tril(x, diagonal=-1), "triu": layers.triu(input=x, diagonal=1),
+            "tril": layers.tril(x, diagonal=-1),
+            "triu": layers.triu(input=x, diagonal=1),
             "randn": layers.randn([200, 50], dtype="float64"),
-            "randint": layers.randint(3, 7, shape=[1000], seed=5), "randint_low": layers.randint(4),
+            "randint": layers.randint(3, 7, shape=[1000], seed=5),
+            "randint_low": layers.randint(4),
             "randperm": layers.randperm(9, dtype="int32", seed=3),
         }
     grid = outs.pop("grid")
     names = list(outs)
-    values = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": X}, fetch_list=[outs[n] for n in names] + grid,
-                                                  scope=fluid.Scope())
+    values = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": X}, fetch_list=[outs[n] for n in names] + grid, scope=fluid.Scope()
+    )
     result = dict(zip(names, values))
-    result["grid"] = values[len(names):]
+    result["grid"] = values[len(names) :]
     return result
 
 

@@ -2,6 +2,7 @@
 index_select, index_sample, nonzero, scatter_nd, scatter_nd_add, shard_index, multiplex), by its
 parameter names: values against numpy, a gradient through the composed ones, and the errors Fluid
 raises for bad arguments. One program, one run."""
+
 import numpy as np
 import pytest
 
@@ -22,24 +23,30 @@ def got():
         pick = layers.assign(np.array([[3, 0], [1, 1], [0, 2]], dtype="int32"))
         which = layers.assign(np.array([[1], [0], [1]], dtype="int32"))
         outs = {
-            "flip": layers.flip(x, dims=[0, 1]), "roll": layers.roll(x, shifts=1, dims=1),
+            "flip": layers.flip(x, dims=[0, 1]),
+            "roll": layers.roll(x, shifts=1, dims=1),
             "roll_flat": layers.roll(x, [-2]),
-            "unstack": layers.unstack(x, axis=1)[2], "rank": layers.rank(x), "shape": layers.shape(x),
+            "unstack": layers.unstack(x, axis=1)[2],
+            "rank": layers.rank(x),
+            "shape": layers.shape(x),
             "index_select": layers.index_select(x, layers.assign(np.array([3, 0], "int64")), dim=1),
             "index_sample": layers.index_sample(x, pick),
             "nonzero": layers.nonzero(layers.less_than(x, layers.fill_constant([1], "float32", 3.0))),
-            "scatter_nd_add": layers.scatter_nd_add(x, layers.assign(np.array([[1, 2], [1, 2]], "int64")),
-                                                    layers.fill_constant([2], "float32", 10.0)),
-            "scatter_nd": layers.scatter_nd(layers.assign(np.array([[2], [0]], "int64")),
-                                            layers.fill_constant([2, 4], "float32", 1.0), [3, 4]),
+            "scatter_nd_add": layers.scatter_nd_add(
+                x, layers.assign(np.array([[1, 2], [1, 2]], "int64")), layers.fill_constant([2], "float32", 10.0)
+            ),
+            "scatter_nd": layers.scatter_nd(
+                layers.assign(np.array([[2], [0]], "int64")), layers.fill_constant([2, 4], "float32", 1.0), [3, 4]
+            ),
             "shard": layers.shard_index(ids, index_num=13, nshards=2, shard_id=1),
             "multiplex": layers.multiplex([x, layers.scale(x, scale=-1.0)], which),
         }
         loss = layers.reduce_sum(layers.elementwise_mul(outs["multiplex"], layers.roll(x, shifts=1, dims=1)))
         grad = fluid.backward.gradients([loss], [x])[0]
     names = list(outs)
-    values = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": X, "ids": IDS},
-                                                  fetch_list=[outs[n] for n in names] + [grad], scope=fluid.Scope())
+    values = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": X, "ids": IDS}, fetch_list=[outs[n] for n in names] + [grad], scope=fluid.Scope()
+    )
     result = dict(zip(names, values))
     result["grad"] = values[-1]
     return result
@@ -62,7 +69,7 @@ def test_indexing(got):
     want[1, 2] += 20
     np.testing.assert_array_equal(got["scatter_nd_add"], want)
     np.testing.assert_array_equal(got["scatter_nd"], [[1] * 4, [0] * 4, [1] * 4])
-    np.testing.assert_array_equal(got["shard"], [[-1], [-1], [5], [2]])        # shard size 7: ids 7..13 -> 0..6
+    np.testing.assert_array_equal(got["shard"], [[-1], [-1], [5], [2]])  # shard size 7: ids 7..13 -> 0..6
     sign = np.array([[-1], [1], [-1]], "float32")
     np.testing.assert_array_equal(got["multiplex"], X * sign)
 

@@ -2,6 +2,7 @@
 clamp, cross, dist, dot, elementwise_equal, kron, log1p, logsumexp, t, trace, mish) as its scripts
 call them, by its parameter names: values against numpy, and the TypeError / ValueError /
 AssertionError Fluid raises for bad arguments. One program holds them all and runs once."""
+
 import numpy as np
 import pytest
 
@@ -21,10 +22,14 @@ CUBE = rng.normal(size=(2, 3, 3)).astype("float32")
 def got():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        a, b, m = (layers.data(n, list(v.shape), dtype="float32", append_batch_size=False)
-                   for n, v in (("a", A), ("b", B), ("m", M)))
-        v, w, cube = (layers.data(n, list(x.shape), dtype="float32", append_batch_size=False)
-                      for n, x in (("v", V3), ("w", W3), ("cube", CUBE)))
+        a, b, m = (
+            layers.data(n, list(v.shape), dtype="float32", append_batch_size=False)
+            for n, v in (("a", A), ("b", B), ("m", M))
+        )
+        v, w, cube = (
+            layers.data(n, list(x.shape), dtype="float32", append_batch_size=False)
+            for n, x in (("v", V3), ("w", W3), ("cube", CUBE))
+        )
         lo = layers.fill_constant([1], "float32", -0.5)
         into = layers.create_tensor("float32")
         outs = {
@@ -36,21 +41,27 @@ def got():
             "clamp": layers.clamp(a, min=-0.5, max=0.5),
             "clamp_var": layers.clamp(a, min=lo),
             "cross": layers.cross(v, w),
-            "dist2": layers.dist(a, b), "dist_inf": layers.dist(a, b, p=float("inf")), "dist0": layers.dist(a, a, p=0),
+            "dist2": layers.dist(a, b),
+            "dist_inf": layers.dist(a, b, p=float("inf")),
+            "dist0": layers.dist(a, a, p=0),
             "dist3": layers.dist(a, b, p=3),
             "dot": layers.dot(v, w),
             "equal": layers.elementwise_equal(a, layers.clamp(a, min=-10.0)),
             "kron": layers.kron(v, m),
             "log1p": layers.log1p(layers.abs(a)),
-            "lse": layers.logsumexp(a), "lse_dim": layers.logsumexp(a, dim=1, keepdim=True),
+            "lse": layers.logsumexp(a),
+            "lse_dim": layers.logsumexp(a, dim=1, keepdim=True),
             "trace": layers.trace(cube, offset=1, dim1=1, dim2=2),
             "t": layers.t(a),
             "mish": layers.mish(a),
         }
     names = list(outs)
     values = fluid.Executor(fluid.CPUPlace()).run(
-        main, feed={"a": A, "b": B, "m": M, "v": V3, "w": W3, "cube": CUBE}, fetch_list=[outs[n] for n in names],
-        scope=fluid.Scope())
+        main,
+        feed={"a": A, "b": B, "m": M, "v": V3, "w": W3, "cube": CUBE},
+        fetch_list=[outs[n] for n in names],
+        scope=fluid.Scope(),
+    )
     return dict(zip(names, values))
 
 
@@ -90,9 +101,9 @@ def test_bad_arguments_raise_what_fluid_raises():
         x = layers.data("x", [2, 3], dtype="float32", append_batch_size=False)
         i = layers.data("i", [2, 3], dtype="int64", append_batch_size=False)
         with pytest.raises(TypeError, match="value"):
-            layers.addcmul(x, x, x, value=1)              # a float input takes a float value
+            layers.addcmul(x, x, x, value=1)  # a float input takes a float value
         with pytest.raises(TypeError, match="min"):
-            layers.clamp(x, min=1)                        # Fluid's clamp takes float bounds
+            layers.clamp(x, min=1)  # Fluid's clamp takes float bounds
         with pytest.raises(AssertionError, match="either min or max"):
             layers.clamp(x)
         with pytest.raises(TypeError, match="x"):

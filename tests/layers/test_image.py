@@ -1,6 +1,7 @@
 """The image layers of layers/image.py (and the pooling, convolution, normalization and activation
 layers that used to sit beside them) as Fluid 1.8 users call them: shapes at build time, mistakes
 reported there, and a trained-through gradient (numerics: their op cases)."""
+
 import numpy as np
 import pytest
 
@@ -54,10 +55,12 @@ def test_image_resize_shapes_and_values(prog):
     assert up.shape == (-1, 1, 4, 6) and bi.shape == (-1, 1, 3, 5) and dyn.shape == (-1, 1, -1, -1)
     xv = np.array([[[[0, 1, 2], [3, 4, 5]]]], np.float32)
     got_up, got_bi, got_dyn = fluid.Executor(fluid.CPUPlace()).run(
-        prog, feed={"x": xv, "size": np.array([2, 5], np.int32)}, fetch_list=[up, bi, dyn], scope=fluid.Scope())
-    np.testing.assert_array_equal(got_up[0, 0, 0], [0, 0, 1, 1, 2, 2])       # align_corners: int(k * 2/5 + 0.5)
-    np.testing.assert_allclose(got_bi[0, 0], [[0, .5, 1, 1.5, 2], [1.5, 2, 2.5, 3, 3.5], [3, 3.5, 4, 4.5, 5]],
-                               rtol=1e-6)
+        prog, feed={"x": xv, "size": np.array([2, 5], np.int32)}, fetch_list=[up, bi, dyn], scope=fluid.Scope()
+    )
+    np.testing.assert_array_equal(got_up[0, 0, 0], [0, 0, 1, 1, 2, 2])  # align_corners: int(k * 2/5 + 0.5)
+    np.testing.assert_allclose(
+        got_bi[0, 0], [[0, 0.5, 1, 1.5, 2], [1.5, 2, 2.5, 3, 3.5], [3, 3.5, 4, 4.5, 5]], rtol=1e-6
+    )
     assert got_dyn.shape == (1, 1, 2, 5)
     with pytest.raises(PeError, match="TRILINEAR resizing takes a 5-D input"):
         layers.image_resize(x, out_shape=[2, 2], resample="TRILINEAR")
@@ -72,14 +75,16 @@ def test_adaptive_pool2d(prog):
     top = layers.adaptive_pool2d(x, 1)
     assert avg.shape == (-1, 1, 2, 3) and top.shape == (-1, 1, 1, 1)
     xv = np.arange(20, dtype=np.float32).reshape(1, 1, 5, 4)
-    got_avg, got_top = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv}, fetch_list=[avg, top],
-                                                            scope=fluid.Scope())
+    got_avg, got_top = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"x": xv}, fetch_list=[avg, top], scope=fluid.Scope()
+    )
     # rows [0, 3) and [2, 5); columns [0, 2), [1, 3), [2, 4)
-    np.testing.assert_allclose(got_avg[0, 0, 0], [xv[0, 0, 0:3, 0:2].mean(), xv[0, 0, 0:3, 1:3].mean(),
-                                                  xv[0, 0, 0:3, 2:4].mean()], rtol=1e-6)
+    np.testing.assert_allclose(
+        got_avg[0, 0, 0], [xv[0, 0, 0:3, 0:2].mean(), xv[0, 0, 0:3, 1:3].mean(), xv[0, 0, 0:3, 2:4].mean()], rtol=1e-6
+    )
     assert got_top.reshape(-1).tolist() == [19.0]
     with pytest.raises(ValueError, match="require_index=True needs pool_type='max'"):
-        layers.adaptive_pool2d(x, 2, pool_type="avg", require_index=True)     # Fluid's ValueError
+        layers.adaptive_pool2d(x, 2, pool_type="avg", require_index=True)  # Fluid's ValueError
 
 
 def test_adaptive_max_pool_is_max_pool_with_index_as_in_fluid(prog):
@@ -90,9 +95,13 @@ def test_adaptive_max_pool_is_max_pool_with_index_as_in_fluid(prog):
     vol, where = layers.adaptive_pool3d(layers.data("v", [1, 2, 3, 2]), 1, require_index=True)
     assert [op.type for op in prog.global_block().ops] == ["max_pool2d_with_index", "max_pool3d_with_index"]
     xv = np.arange(20, dtype=np.float32).reshape(1, 1, 5, 4)[:, :, ::-1].copy()
-    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "v": np.ones((1, 1, 2, 3, 2), "float32")},
-                                               fetch_list=[top, mask, vol, where], scope=fluid.Scope())
-    assert got[0].reshape(-1).tolist() == [17, 18, 19, 9, 10, 11]      # rows [0, 3), [2, 5); cols [0, 2), [1, 3), [2, 4)
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        prog,
+        feed={"x": xv, "v": np.ones((1, 1, 2, 3, 2), "float32")},
+        fetch_list=[top, mask, vol, where],
+        scope=fluid.Scope(),
+    )
+    assert got[0].reshape(-1).tolist() == [17, 18, 19, 9, 10, 11]  # rows [0, 3), [2, 5); cols [0, 2), [1, 3), [2, 4)
     assert got[1].reshape(-1).tolist() == [1, 2, 3, 9, 10, 11] and got[3].reshape(-1).tolist() == [0]
 
 
@@ -134,12 +143,13 @@ def test_fsp_matrix_and_add_position_encoding(prog):
     rng = np.random.default_rng(1)
     xv, yv = rng.normal(size=(3, 2, 3, 4)).astype(np.float32), rng.normal(size=(3, 5, 3, 4)).astype(np.float32)
     sv = rng.normal(size=(3, 4, 6)).astype(np.float32)
-    got_fsp, got_enc = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "y": yv, "s": sv},
-                                                            fetch_list=[fsp, enc], scope=fluid.Scope())
+    got_fsp, got_enc = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"x": xv, "y": yv, "s": sv}, fetch_list=[fsp, enc], scope=fluid.Scope()
+    )
     want = np.einsum("nihw,njhw->nij", xv, yv) / 12
     np.testing.assert_allclose(got_fsp, want, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(got_enc, sv, rtol=1e-6)            # beta 0: the input itself
-    assert prog.global_block().ops[0].type == "fsp"          # Fluid's op, as fluid.layers.fsp_matrix builds it
+    np.testing.assert_allclose(got_enc, sv, rtol=1e-6)  # beta 0: the input itself
+    assert prog.global_block().ops[0].type == "fsp"  # Fluid's op, as fluid.layers.fsp_matrix builds it
     with pytest.raises(PeError, match="the same height and width"):
         layers.fsp_matrix(x, layers.data("z", [5, 2, 4]))
 
@@ -152,8 +162,9 @@ def test_identity_affine_grid_samples_the_image_back(prog):
     assert grid.shape == (-1, 3, 4, 2) and out.shape == (-1, 2, 3, 4)
     xv = np.random.default_rng(2).normal(size=(1, 2, 3, 4)).astype(np.float32)
     identity = np.array([[[1, 0, 0], [0, 1, 0]]], np.float32)
-    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "theta": identity}, fetch_list=[out],
-                                               scope=fluid.Scope())[0]
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"x": xv, "theta": identity}, fetch_list=[out], scope=fluid.Scope()
+    )[0]
     np.testing.assert_allclose(got, xv, rtol=1e-5, atol=1e-6)
 
 
@@ -167,7 +178,8 @@ def test_pool3d_and_adaptive_pool3d(prog):
     assert last.shape == (-1, 3, 1, 4, 2) and ada.shape == (-1, 2, 1, 2, 3)
     xv = np.random.default_rng(4).normal(size=(1, 2, 4, 5, 6)).astype(np.float32)
     got_mx, got_ada, got_last = fluid.Executor(fluid.CPUPlace()).run(
-        prog, feed={"x": xv, "y": xv.transpose(0, 2, 3, 4, 1)}, fetch_list=[mx, ada, last], scope=fluid.Scope())
+        prog, feed={"x": xv, "y": xv.transpose(0, 2, 3, 4, 1)}, fetch_list=[mx, ada, last], scope=fluid.Scope()
+    )
     np.testing.assert_allclose(got_mx[0, 1, 1, 1, 2], xv[0, 1, 2:4, 2:4, 4:6].max(), rtol=1e-6)
     np.testing.assert_allclose(got_ada[0, 0, 0, 1, 2], xv[0, 0, :, 2:5, 4:6].mean(), rtol=1e-5)
     np.testing.assert_allclose(got_last[0, 1, 0, 2, 0], xv[0, 0, 1:3, 0:5, 2:5].max(), rtol=1e-6)
@@ -182,7 +194,7 @@ def test_similarity_focus_marks_one_per_row_and_column(prog):
     xv = np.zeros((1, 2, 3, 3), np.float32)
     xv[0, 0] = [[9, 8, 1], [7, 2, 3], [4, 6, 5]]
     got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv}, fetch_list=[mask], scope=fluid.Scope())[0]
-    want = [[1, 0, 0], [0, 0, 1], [0, 1, 0]]          # 9 at (0, 0), then 6 at (2, 1), then 3 at (1, 2)
+    want = [[1, 0, 0], [0, 0, 1], [0, 1, 0]]  # 9 at (0, 0), then 6 at (2, 1), then 3 at (1, 2)
     assert got[0, 0].tolist() == want and got[0, 1].tolist() == want
 
 
@@ -190,11 +202,21 @@ def test_deformable_conv_with_zero_offsets_is_a_convolution(prog):
     x = layers.data("x", [2, 5, 5])
     offset = layers.data("offset", [18, 5, 5])
     mask = layers.data("mask", [9, 5, 5])
-    out = layers.deformable_conv(x, offset, mask, num_filters=3, filter_size=3, padding=1,
-                                 param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
+    out = layers.deformable_conv(
+        x, offset, mask, num_filters=3, filter_size=3, padding=1, param_attr=fluid.ParamAttr(name="dw"), bias_attr=False
+    )
     plain = layers.conv2d(x, 3, 3, padding=1, param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
-    v1 = layers.deformable_conv(x, offset, None, num_filters=3, filter_size=3, padding=1, modulated=False,
-                                param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
+    v1 = layers.deformable_conv(
+        x,
+        offset,
+        None,
+        num_filters=3,
+        filter_size=3,
+        padding=1,
+        modulated=False,
+        param_attr=fluid.ParamAttr(name="dw"),
+        bias_attr=False,
+    )
     assert out.shape == (-1, 3, 5, 5)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(fluid.default_startup_program(), scope=scope)

@@ -2,6 +2,7 @@
 or is a stand-in raising NotImplementedError that names it and says pe does not support it yet, and
 docs/COMPAT.md's table lists exactly the names that are not implemented. "Implemented" is read from
 the code at test time, so layers that land on other branches need no change here."""
+
 from paths import REPO
 import os
 import re
@@ -15,7 +16,7 @@ SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")
 SEED = SEED if os.path.isfile(SEED) else "/work/shared/seeds/002_a9e56ac86d0be8c3.txt"
 COMPAT = os.path.join(ROOT, "docs", "COMPAT.md")
 HEADING = "## `fluid.layers`: seed 002's index"
-EITHER = "in progress (issues 12, 13)"     # the row other branches are implementing now
+EITHER = "in progress (issues 12, 13)"  # the row other branches are implementing now
 
 
 def index_names():
@@ -25,8 +26,8 @@ def index_names():
     lines = open(SEED, encoding="utf-8").read().splitlines()
     start = lines.index("- adaptive_pool2d")
     end = lines.index("- zeros_like", start)
-    names = [line[2:].strip() for line in lines[start:end + 1]]
-    assert all(line.startswith("- ") for line in lines[start:end + 1])
+    names = [line[2:].strip() for line in lines[start : end + 1]]
+    assert all(line.startswith("- ") for line in lines[start : end + 1])
     assert names == sorted(names, key=str.lower), "the index run is not alphabetical: parsed wrongly"
     return names
 

@@ -1,6 +1,7 @@
 """fluid.layers.load (layers.io.load) as Fluid 1.8 users call it: a variable read, when the program runs,
 from a file that fluid.io.save_vars (Fluid's save op format) wrote; its LoD; load_as_fp16; and one-line
 errors for a missing or truncated file."""
+
 import os
 
 import numpy as np
@@ -23,9 +24,12 @@ def _run(path, dtype="float32", **kw):
 def test_load_reads_what_save_vars_wrote_and_pes_earlier_npy(tmp_path):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
-        w = fluid.layers.create_parameter([2, 3], "float32", name="w",
-                                          default_initializer=fluid.initializer.NumpyArrayInitializer(
-                                              np.arange(6, dtype=np.float32).reshape(2, 3)))
+        w = fluid.layers.create_parameter(
+            [2, 3],
+            "float32",
+            name="w",
+            default_initializer=fluid.initializer.NumpyArrayInitializer(np.arange(6, dtype=np.float32).reshape(2, 3)),
+        )
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
     with fluid.scope_guard(scope):
@@ -35,9 +39,9 @@ def test_load_reads_what_save_vars_wrote_and_pes_earlier_npy(tmp_path):
     half = _run(tmp_path / "w", load_as_fp16=True)
     assert np.asarray(half).dtype == np.float16
     assert fluid.layers.io.load is fluid.layers.load is layers_io.load
-    assert os.listdir(tmp_path) == ["w"]                  # Fluid's file, named as the variable
-    np.save(tmp_path / "w.npy", np.full((2, 2), 7, np.float64))       # pe's earlier format, saved later
-    later = os.stat(tmp_path / "w").st_mtime_ns + 10 ** 9
+    assert os.listdir(tmp_path) == ["w"]  # Fluid's file, named as the variable
+    np.save(tmp_path / "w.npy", np.full((2, 2), 7, np.float64))  # pe's earlier format, saved later
+    later = os.stat(tmp_path / "w").st_mtime_ns + 10**9
     os.utime(tmp_path / "w.npy", ns=(later, later))
     np.testing.assert_array_equal(np.asarray(_run(tmp_path / "w", dtype="float64")), np.full((2, 2), 7))
 
@@ -59,8 +63,9 @@ def test_load_seek_reads_part_of_the_tensor(tmp_path):
     (tmp_path / "t").write_bytes(write_lod_tensor(np.arange(12, dtype=np.float32).reshape(3, 4)))
     main = fluid.Program()
     out = main.global_block().create_var(name="part", dtype="float32", persistable=True)
-    main.global_block().append_op("load", {}, {"Out": [out]}, {"file_path": str(tmp_path / "t"), "seek": 5,
-                                                                "shape": [2, 3]})
+    main.global_block().append_op(
+        "load", {}, {"Out": [out]}, {"file_path": str(tmp_path / "t"), "seek": 5, "shape": [2, 3]}
+    )
     got = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[out], scope=fluid.Scope())[0]
     np.testing.assert_array_equal(got, [[5, 6, 7], [8, 9, 10]])
     main.global_block().ops[0].attrs["seek"] = 8

@@ -1,6 +1,7 @@
 """The rank-table ops, split/merge_lod_tensor and a scope's tensor arrays move LoD elements as
 Fluid's do: a sequence of a LoD level goes with its rows and its own LoD (Fluid 1.8's
 test_lod_tensor_array_ops, test_reorder_lod_tensor, test_split_and_merge_lod_tensor_op numbers)."""
+
 import numpy as np
 import pytest
 
@@ -18,14 +19,13 @@ def _tensor(values, lengths):
 
 
 def _run(program, feed, fetch, place=fluid.CPUPlace()):
-    return fluid.Executor(place).run(program, feed=feed, fetch_list=fetch, return_numpy=False,
-                                                scope=core.Scope())
+    return fluid.Executor(place).run(program, feed=feed, fetch_list=fetch, return_numpy=False, scope=core.Scope())
 
 
 def test_a_declared_plain_variable_fed_sequences_is_ranked_and_cut_into_sequences(place=fluid.CPUPlace()):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
-        x = layers.data(name="x", shape=[10])          # lod_level 0, [-1, 10]: the fed LoD counts
+        x = layers.data(name="x", shape=[10])  # lod_level 0, [-1, 10]: the fed LoD counts
         table = layers.lod_rank_table(x, level=0)
         array = layers.lod_tensor_to_array(x, table)
         first = layers.array_read(array, layers.fill_constant([1], "int64", 1))
@@ -47,12 +47,11 @@ def test_reorder_by_rank_moves_whole_sequences_and_the_gradient_keeps_the_lod(pl
         out = layers.reorder_lod_tensor_by_rank(x, layers.lod_rank_table(ref))
         fluid.backward.append_backward(layers.reduce_sum(out))
     x_t = _tensor(np.arange(6, dtype="float32").reshape(6, 1), [[1, 2], [1, 2, 3]])
-    ref_t = _tensor(np.zeros((3, 1), "float32"), [[1, 2]])      # the second sequence is longer
+    ref_t = _tensor(np.zeros((3, 1), "float32"), [[1, 2]])  # the second sequence is longer
     out, grad = _run(main, {"x": x_t, "ref": ref_t}, [out, "x@GRAD"], place)
     assert np.array(out).ravel().tolist() == [1, 2, 3, 4, 5, 0]
     assert out.recursive_sequence_lengths() == [[2, 1], [2, 3, 1]]
-    assert np.array_equal(np.array(grad), np.ones((6, 1))) and grad.recursive_sequence_lengths() == [[1, 2],
-                                                                                                      [1, 2, 3]]
+    assert np.array_equal(np.array(grad), np.ones((6, 1))) and grad.recursive_sequence_lengths() == [[1, 2], [1, 2, 3]]
 
 
 def test_split_and_merge_by_sequence_keep_the_lod(place=fluid.CPUPlace()):
@@ -71,10 +70,15 @@ def test_split_and_merge_by_sequence_keep_the_lod(place=fluid.CPUPlace()):
         split_lod_tensor(input=set(), mask=y)
 
 
-@pytest.mark.parametrize("build", [lambda x, t: layers.lod_tensor_to_array(np.zeros(3), t),
-                                   lambda x, t: layers.reorder_lod_tensor_by_rank(x, x),
-                                   lambda x, t: layers.shrink_memory(x, 0, t),
-                                   lambda x, t: layers.array_length(x)])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda x, t: layers.lod_tensor_to_array(np.zeros(3), t),
+        lambda x, t: layers.reorder_lod_tensor_by_rank(x, x),
+        lambda x, t: layers.shrink_memory(x, 0, t),
+        lambda x, t: layers.array_length(x),
+    ],
+)
 def test_fluid_type_errors(build):
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         x = layers.data(name="x", shape=[1], lod_level=1)
@@ -102,8 +106,9 @@ def test_rnn_memory_helper_grad_without_a_gradient_is_zeros():
     out = block.create_var(name="Out", shape=[2, 3], dtype="float32")
     stray = fluid.Program().global_block().create_var(name="Out@GRAD", shape=[2, 3], dtype="float32")
     grad = block.create_var(name="X@GRAD", shape=[2, 3], dtype="float32")
-    block.append_op(type="rnn_memory_helper_grad", inputs={"X": x, "Out": out, "Out@GRAD": stray},
-                    outputs={"X@GRAD": grad})
+    block.append_op(
+        type="rnn_memory_helper_grad", inputs={"X": x, "Out": out, "Out@GRAD": stray}, outputs={"X@GRAD": grad}
+    )
     ones = np.ones((2, 3), "float32")
-    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"X": ones, "Out": ones}, fetch_list=[grad])
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"X": ones, "Out": ones}, fetch_list=[grad])
     assert np.array_equal(got, np.zeros((2, 3)))

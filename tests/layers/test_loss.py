@@ -2,6 +2,7 @@
 loss_sampled.py (and l2_normalize of normalization.py) as Fluid 1.8 users call them: shapes at build
 time, mistakes reported there, and a value when run (the ops' numerics are checked by their op
 cases)."""
+
 import numpy as np
 import pytest
 
@@ -27,8 +28,11 @@ def test_l2_normalize_rows_and_a_vector(prog):
     v = layers.data("v", [2], dtype="float32", append_batch_size=False)
     out, vout = layers.l2_normalize(x, axis=-1), layers.l2_normalize(v, axis=1)
     assert out.shape == (-1, 3) and vout.shape == (2,)
-    got, gotv = run(prog, {"x": np.array([[3, 4, 0], [0, 0, 2]], dtype=np.float32),
-                           "v": np.array([6, 8], dtype=np.float32)}, [out, vout])
+    got, gotv = run(
+        prog,
+        {"x": np.array([[3, 4, 0], [0, 0, 2]], dtype=np.float32), "v": np.array([6, 8], dtype=np.float32)},
+        [out, vout],
+    )
     np.testing.assert_allclose(got, [[0.6, 0.8, 0], [0, 0, 1]], rtol=1e-6)
     np.testing.assert_allclose(gotv, [0.6, 0.8], rtol=1e-6)
 
@@ -47,7 +51,7 @@ def test_smooth_l1_is_per_sample_and_wants_both_weights(prog):
     loss = layers.smooth_l1(x, y)
     assert loss.shape == (-1, 1)
     got = run(prog, {"x": np.zeros((2, 2, 3), np.float32), "y": np.full((2, 2, 3), 0.5, np.float32)}, [loss])[0]
-    np.testing.assert_allclose(got, [[0.75], [0.75]], rtol=1e-6)    # 6 * 0.5 * 0.5^2
+    np.testing.assert_allclose(got, [[0.75], [0.75]], rtol=1e-6)  # 6 * 0.5 * 0.5^2
     with pytest.raises(ShapeError, match="give both InsideWeight and OutsideWeight"):
         layers.smooth_l1(x, y, inside_weight=layers.data("w", [2, 3]))
 
@@ -60,7 +64,7 @@ def test_kldiv_loss_reductions(prog):
     xv = np.log(np.array([[0.5, 0.5], [0.25, 0.75]], dtype=np.float32))
     tv = np.array([[0.5, 0.5], [0.25, 0.75]], dtype=np.float32)
     got_mean, got_none = run(prog, {"x": xv, "t": tv}, [mean, none])
-    np.testing.assert_allclose(got_none, np.zeros((2, 2)), atol=1e-7)    # no divergence from itself
+    np.testing.assert_allclose(got_none, np.zeros((2, 2)), atol=1e-7)  # no divergence from itself
     with pytest.raises(PeError, match="reduction='avg' is not one of"):
         layers.kldiv_loss(x, t, reduction="avg")
 
@@ -73,9 +77,13 @@ def test_ranking_losses(prog):
     scores = layers.data("s", [3])
     bpr = layers.bpr_loss(scores, layers.data("pos", [1], dtype="int64"))
     assert margin.shape == rank.shape == bpr.shape == (-1, 1)
-    feed = {"l": np.array([[2.0], [0.0]], np.float32), "r": np.array([[1.0], [0.0]], np.float32),
-            "label": np.array([[1.0], [-1.0]], np.float32), "s": np.array([[1, 1, 1]], np.float32),
-            "pos": np.array([[2]], np.int64)}
+    feed = {
+        "l": np.array([[2.0], [0.0]], np.float32),
+        "r": np.array([[1.0], [0.0]], np.float32),
+        "label": np.array([[1.0], [-1.0]], np.float32),
+        "s": np.array([[1, 1, 1]], np.float32),
+        "pos": np.array([[2]], np.int64),
+    }
     got_m, got_r, got_b = run(prog, feed, [margin, rank, bpr])
     np.testing.assert_allclose(got_m, [[0.0], [0.5]], atol=1e-7)
     np.testing.assert_allclose(got_r, [[np.log1p(np.e) - 1], [np.log(2)]], rtol=1e-6)
@@ -93,8 +101,9 @@ def test_teacher_student_loss_gradient_stops_outside_the_bounds(prog):
     lv = np.array([[-1.0], [-1.0], [1.25], [0.5]])
     got_loss, got_dx = run(prog, {"x": xv, "label": lv}, [loss, dx])
     sig = 1 / (1 + np.exp(-xv))
-    np.testing.assert_allclose(got_loss[[0, 2], 0], [np.log1p(np.exp(0.5)) - 0.5,
-                                                   2 * np.log1p(np.exp(-0.5)) + 0.5 * 1.25], rtol=1e-12)
+    np.testing.assert_allclose(
+        got_loss[[0, 2], 0], [np.log1p(np.exp(0.5)) - 0.5, 2 * np.log1p(np.exp(-0.5)) + 0.5 * 1.25], rtol=1e-12
+    )
     np.testing.assert_allclose(got_dx, [sig[0] - 1, [0.0], 2 * sig[2] - 1.25, [0.0]], rtol=1e-12)
 
 
@@ -113,9 +122,10 @@ def test_hsigmoid_trains_a_classifier():
     xv = (np.eye(5)[labels.reshape(-1)][:, :4] * 2 + rng.normal(scale=0.1, size=(64, 4))).astype(np.float32)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
-    losses = [float(exe.run(main, feed={"x": xv, "y": labels}, fetch_list=[loss], scope=scope)[0][0])
-              for _ in range(30)]
-    assert losses[-1] < 0.7 * losses[0] and losses[-1] < losses[-10]    # (short paths keep a log 2 floor)
+    losses = [
+        float(exe.run(main, feed={"x": xv, "y": labels}, fetch_list=[loss], scope=scope)[0][0]) for _ in range(30)
+    ]
+    assert losses[-1] < 0.7 * losses[0] and losses[-1] < losses[-10]  # (short paths keep a log 2 floor)
 
 
 def test_hsigmoid_custom_tree_needs_its_paths(prog):
@@ -133,9 +143,13 @@ def test_center_loss_moves_its_centers():
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = layers.data("x", [2], dtype="float32")
         y = layers.data("y", [1], dtype="int64")
-        loss = layers.center_loss(x, y, num_classes=2, alpha=0.5,
-                                  param_attr=fluid.ParamAttr(name="centers",
-                                                             initializer=fluid.initializer.Constant(0.0)))
+        loss = layers.center_loss(
+            x,
+            y,
+            num_classes=2,
+            alpha=0.5,
+            param_attr=fluid.ParamAttr(name="centers", initializer=fluid.initializer.Constant(0.0)),
+        )
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
     xv = np.array([[2, 0], [4, 0], [0, 3]], np.float32)
@@ -155,16 +169,25 @@ def test_sampled_softmax_with_customized_samples_is_softmax_over_them():
         label = layers.data("label", [1], dtype="int64")
         samples = layers.data("samples", [3], dtype="int64")
         probs = layers.data("probs", [3], dtype="float64")
-        loss = layers.sampled_softmax_with_cross_entropy(logits, label, num_samples=2, use_customized_samples=True,
-                                                         customized_samples=samples, customized_probabilities=probs)
+        loss = layers.sampled_softmax_with_cross_entropy(
+            logits,
+            label,
+            num_samples=2,
+            use_customized_samples=True,
+            customized_samples=samples,
+            customized_probabilities=probs,
+        )
         drawn = layers.sampled_softmax_with_cross_entropy(logits, label, num_samples=3, seed=4)
     assert loss.shape == (-1, 1)
     lv = np.random.default_rng(8).normal(size=(2, 6))
     sv = np.array([[1, 3, 5], [2, 0, 4]])
     pv = np.array([[0.5, 0.2, 0.1], [0.4, 0.3, 0.6]])
     got, got_drawn = fluid.Executor(fluid.CPUPlace()).run(
-        main, feed={"logits": lv, "label": sv[:, :1], "samples": sv, "probs": pv}, fetch_list=[loss, drawn],
-        scope=fluid.Scope())
+        main,
+        feed={"logits": lv, "label": sv[:, :1], "samples": sv, "probs": pv},
+        fetch_list=[loss, drawn],
+        scope=fluid.Scope(),
+    )
     z = np.take_along_axis(lv, sv, axis=1) - np.log(pv)
     want = -(z[:, 0] - np.log(np.exp(z).sum(axis=1)))
     np.testing.assert_allclose(got.reshape(-1), want, rtol=1e-10)

@@ -2,6 +2,7 @@
 are saved): the same network built NCHW and NHWC, with the same parameters, computes the same
 values (transposed) and, trained one SGD step, the same parameters. The NHWC ops run the NCHW
 kernels between transposes (pe_cli/kernels/layout.py)."""
+
 import numpy as np
 import pytest
 

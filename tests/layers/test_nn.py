@@ -1,5 +1,6 @@
 """Layers of the nn, loss and metric ops: what they build (parameters, shapes, op attributes),
 what a cloned test program computes, and the errors a wrong model gets when it is built."""
+
 import numpy as np
 import pytest
 
@@ -30,6 +31,7 @@ def ops_of(program, type_):
 
 
 # -- what the layers build ---------------------------------------------------------------------------
+
 
 def test_lenet_shapes_parameters_and_grads(progs):
     main, startup = progs
@@ -77,27 +79,29 @@ def test_conv2d_padding_forms_and_groups(progs):
     nested = layers.conv2d(x, 2, 3, padding=[[0, 0], [0, 0], [1, 1], [2, 2]])
     assert same.shape == (-1, 3, 4, 4)
     assert valid.shape == (-1, 3, 5, 6)
-    assert asym.shape == (-1, 2, 4, 6)    # (7 + 1 + 0 - 5) // 1 + 1, (7 + 2 + 1 - 5) + 1
+    assert asym.shape == (-1, 2, 4, 6)  # (7 + 1 + 0 - 5) // 1 + 1, (7 + 2 + 1 - 5) + 1
     assert nested.shape == (-1, 2, 7, 9)
     assert main.global_block().var("conv2d_2.w_0").shape == (2, 2, 3, 3)
     conv = ops_of(main, "conv2d")
     assert conv[0].attrs["padding_algorithm"] == "SAME" and conv[3].attrs["paddings"] == [1, 2]
-    assert not any(op.type == "elementwise_add" and op.input("X") == [conv[0].output("Output")[0]]
-                   for op in main.global_block().ops)  # bias_attr=False
+    assert not any(
+        op.type == "elementwise_add" and op.input("X") == [conv[0].output("Output")[0]]
+        for op in main.global_block().ops
+    )  # bias_attr=False
 
 
 def test_conv2d_and_pool2d_take_nhwc_padding_pairs(progs):
     """NHWC's pairs are [[0,0],[t,b],[l,r],[0,0]] (Fluid's and Paddle 2.x's form); a pad on NHWC's
     channel dim is refused in one line."""
     main, startup = progs
-    x = layers.data("x", [7, 7, 4])                         # NHWC: [N, 7, 7, 4]
+    x = layers.data("x", [7, 7, 4])  # NHWC: [N, 7, 7, 4]
     conv = layers.conv2d(x, 2, 3, padding=[[0, 0], [1, 1], [2, 2], [0, 0]], data_format="NHWC")
     pool = layers.pool2d(x, 3, pool_padding=[[0, 0], [1, 1], [0, 0], [0, 0]], data_format="NHWC")
     assert conv.shape == (-1, 7, 9, 2) and pool.shape == (-1, 7, 5, 4)
     with pytest.raises(PeError, match="pads the batch or channel dim of NHWC input"):
         layers.conv2d(x, 2, 3, padding=[[0, 0], [0, 0], [1, 1], [1, 1]], data_format="NHWC")
     rng = np.random.default_rng(0)
-    out, = run(main, startup, {"x": rng.random((2, 7, 7, 4), dtype=np.float32)}, [conv])[0]
+    (out,) = run(main, startup, {"x": rng.random((2, 7, 7, 4), dtype=np.float32)}, [conv])[0]
     assert out.shape == (2, 7, 9, 2)
 
 
@@ -138,7 +142,7 @@ def test_layer_norm_embedding_and_metrics(progs):
     feed = {"ids": np.array([[3], [9], [3]]), "scores": s, "label": np.array([[1], [2], [0]])}
     (e, a, ti, b), _, _ = run(main, startup, feed, [emb, acc, top_idx, best])
     assert np.all(e[1] == 0) and np.all(e[0] == e[2]) and np.any(e[0] != 0)
-    np.testing.assert_allclose(a, [2 / 3])   # top-2 rows {3, 1}, {4, 0}, {0, 4}: labels 1 and 0 hit
+    np.testing.assert_allclose(a, [2 / 3])  # top-2 rows {3, 1}, {4, 0}, {0, 4}: labels 1 and 0 hit
     np.testing.assert_array_equal(ti, [[3, 1, 2], [4, 0, 2], [0, 4, 1]])
     np.testing.assert_array_equal(b, [3, 4, 0])
 
@@ -165,6 +169,7 @@ def test_losses_compute(progs):
 
 # -- Program.clone(for_test=True) -----------------------------------------------------------------
 
+
 def test_clone_for_test_dropout_scales_and_batch_norm_uses_moving_stats(progs):
     main, startup = progs
     x = layers.data("x", [3, 2, 2])
@@ -179,14 +184,14 @@ def test_clone_for_test_dropout_scales_and_batch_norm_uses_moving_stats(progs):
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
-    train_out, = exe.run(main, feed={"x": xv}, fetch_list=[out], scope=scope)
-    assert (train_out == 0).mean() > 0.05      # training drops elements
+    (train_out,) = exe.run(main, feed={"x": xv}, fetch_list=[out], scope=scope)
+    assert (train_out == 0).mean() > 0.05  # training drops elements
     mean = np.asarray(scope.get_array("batch_norm_0.w_1")).copy()
     var = np.asarray(scope.get_array("batch_norm_0.w_2")).copy()
-    assert np.abs(mean).sum() > 0              # the train run moved the statistics
+    assert np.abs(mean).sum() > 0  # the train run moved the statistics
 
     x2 = rng.normal(-3.0, 0.5, (4, 3, 2, 2)).astype(np.float32)
-    test_out, = exe.run(test_program, feed={"x": x2}, fetch_list=[out], scope=scope)
+    (test_out,) = exe.run(test_program, feed={"x": x2}, fetch_list=[out], scope=scope)
     expected = (x2 - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5) * 0.75
     np.testing.assert_allclose(test_out, expected, rtol=1e-5, atol=1e-5)
     # evaluating leaves the moving statistics alone
@@ -200,7 +205,7 @@ def test_dropout_seed_fixes_the_mask(progs):
     b = layers.dropout(x, 0.5, dropout_implementation="upscale_in_train")
     op = ops_of(main, "dropout")[0]
     assert op.attrs["fix_seed"] and op.attrs["seed"] == 3
-    assert ops_of(main, "dropout")[1].attrs["seed"] == 5          # the program's random_seed
+    assert ops_of(main, "dropout")[1].attrs["seed"] == 5  # the program's random_seed
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     xv = np.ones((4, 50), np.float32)
@@ -211,6 +216,7 @@ def test_dropout_seed_fixes_the_mask(progs):
 
 
 # -- errors when a model is built wrong ------------------------------------------------------------
+
 
 def test_conv2d_on_2d_input_names_layer_and_shapes(progs):
     x = layers.data("pixels", [784])
@@ -231,7 +237,7 @@ def test_wrong_label_shape_after_conv_and_fc(progs):
     with pytest.raises(ShapeError) as e:
         layers.cross_entropy(logits, label)
     assert "cross_entropy2_0" in str(e.value) and "X [-1, 10]" in str(e.value) and "got [-1, 10]" in str(e.value)
-    layers.accuracy(logits, label)       # (Fluid 1.8.5 builds it, and checks Label's width when it runs)
+    layers.accuracy(logits, label)  # (Fluid 1.8.5 builds it, and checks Label's width when it runs)
 
 
 def test_conv2d_op_channel_mismatch_names_both_shapes(progs):
@@ -247,21 +253,24 @@ def test_conv2d_op_channel_mismatch_names_both_shapes(progs):
 
 def test_pool_too_large_and_other_shape_errors(progs):
     x = layers.data("x", [2, 4, 4])
-    with pytest.raises(ShapeError) as e:           # (as Fluid's: "the output size must be greater than 0")
+    with pytest.raises(ShapeError) as e:  # (as Fluid's: "the output size must be greater than 0")
         layers.pool2d(x, pool_size=6)
     assert "pool2d_0" in str(e.value) and "X [-1, 2, 4, 4]" in str(e.value) and "ksize [6, 6]" in str(e.value)
     with pytest.raises(ShapeError) as e:
         layers.pool2d(layers.data("flat", [16]), pool_size=2)
     assert "pool2d_1" in str(e.value) and "[-1, 16]" in str(e.value)
     a, b = layers.data("a", [1]), layers.data("b", [], append_batch_size=True)
-    with pytest.warns(UserWarning) as caught:        # Fluid broadcasts them (measured on the oracle)
+    with pytest.warns(UserWarning) as caught:  # Fluid broadcasts them (measured on the oracle)
         loss = layers.square_error_cost(a, b)
     warning = str(caught[0].message)
     assert "square_error_cost_0" in warning and "[-1, 1]" in warning and "[-1]" in warning
-    got, = fluid.Executor(fluid.CPUPlace()).run(progs[0], feed={"a": np.array([[0.7], [0.2]], "float32"),
-                                                                 "b": np.array([0.7, 0.3], "float32")},
-                                                fetch_list=[loss], scope=fluid.Scope())
-    np.testing.assert_allclose(got, [[0.0, 0.16], [0.25, 0.01]], rtol=1e-5)       # Fluid 1.8.5's values
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(
+        progs[0],
+        feed={"a": np.array([[0.7], [0.2]], "float32"), "b": np.array([0.7, 0.3], "float32")},
+        fetch_list=[loss],
+        scope=fluid.Scope(),
+    )
+    np.testing.assert_allclose(got, [[0.0, 0.16], [0.25, 0.01]], rtol=1e-5)  # Fluid 1.8.5's values
     with pytest.raises(ShapeError) as e:
         layers.layer_norm(x, begin_norm_axis=4)
     assert "layer_norm_0" in str(e.value) and "[-1, 2, 4, 4]" in str(e.value)
@@ -275,7 +284,7 @@ def test_attribute_range_errors(progs):
         layers.conv2d(x, 4, 3, stride=[-1, 1])
     with pytest.raises(PeError, match=r"strides \[0, 0\] must be >= 1"):
         layers.pool2d(x, 2, pool_stride=0)
-    assert layers.pool2d(x, 2, pool_padding=-1).shape == (-1, 3, 5, 5)    # (a negative padding crops, as Fluid's)
+    assert layers.pool2d(x, 2, pool_padding=-1).shape == (-1, 3, 5, 5)  # (a negative padding crops, as Fluid's)
     with pytest.raises(PeError, match="pool_type"):
         layers.pool2d(x, 2, pool_type="min")
     with pytest.raises(PeError, match="epsilon"):

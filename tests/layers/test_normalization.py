@@ -1,6 +1,7 @@
 """prelu, instance_norm, group_norm and conv2d_transpose as Fluid 1.8 users call them: parameters
 (shapes, initial values), output shapes, mistakes at build time, and a training step that moves the
 parameters (numerics: their op cases)."""
+
 import numpy as np
 import pytest
 
@@ -55,7 +56,7 @@ def test_instance_norm_and_group_norm_parameters_and_values(progs):
     inorm = layers.instance_norm(x)
     gnorm = layers.group_norm(x, groups=2, act="relu")
     params = _params(main)
-    assert sorted(tuple(p.shape) for p in params.values()) == [(4,)] * 2   # group_norm: none without param_attr
+    assert sorted(tuple(p.shape) for p in params.values()) == [(4,)] * 2  # group_norm: none without param_attr
     assert inorm.shape == x.shape and gnorm.shape == x.shape
     xv = np.random.default_rng(1).normal(size=(2, 4, 3, 2)).astype(np.float32)
     (got_i, got_g), _ = _run(progs, {"x": xv}, [inorm, gnorm])
@@ -69,14 +70,17 @@ def test_instance_norm_and_group_norm_parameters_and_values(progs):
 def test_norms_train_their_parameters(progs):
     main, _ = progs
     x = layers.data("x", [4, 3, 2], dtype="float32")
-    y = layers.group_norm(layers.instance_norm(x, param_attr=fluid.ParamAttr(name="in_scale")), groups=4,
-                          bias_attr=fluid.ParamAttr(name="gn_bias"))
+    y = layers.group_norm(
+        layers.instance_norm(x, param_attr=fluid.ParamAttr(name="in_scale")),
+        groups=4,
+        bias_attr=fluid.ParamAttr(name="gn_bias"),
+    )
     loss = layers.mean(layers.square(y - 1.0))
     fluid.optimizer.SGD(0.1).minimize(loss)
     xv = np.random.default_rng(2).normal(size=(2, 4, 3, 2)).astype(np.float32)
     _, scope = _run(progs, {"x": xv}, [loss])
     bias = np.array(scope.find_var("gn_bias").get_tensor())
-    assert np.all(bias > 0), bias            # pulled towards the target 1
+    assert np.all(bias > 0), bias  # pulled towards the target 1
 
 
 def test_norm_mistakes(progs):
@@ -85,19 +89,27 @@ def test_norm_mistakes(progs):
         layers.group_norm(x, groups=4)
     with pytest.raises(ValueError, match="data_layout='NDHW' must be 'NCHW' or 'NHWC'"):
         layers.group_norm(x, groups=2, data_layout="NDHW")
-    assert layers.group_norm(x, groups=2, data_layout="NHWC").shape == (-1, 6, 3, 2)    # 2 channels last
+    assert layers.group_norm(x, groups=2, data_layout="NHWC").shape == (-1, 6, 3, 2)  # 2 channels last
 
 
 def test_conv2d_transpose_shapes_and_values(progs):
     main, _ = progs
     x = layers.data("x", [4, 3, 3], dtype="float32")
-    up = layers.conv2d_transpose(x, num_filters=6, filter_size=3, stride=2, padding=1, groups=2,
-                                 param_attr=fluid.ParamAttr(name="w_up"), bias_attr=False)
+    up = layers.conv2d_transpose(
+        x,
+        num_filters=6,
+        filter_size=3,
+        stride=2,
+        padding=1,
+        groups=2,
+        param_attr=fluid.ParamAttr(name="w_up"),
+        bias_attr=False,
+    )
     sized = layers.conv2d_transpose(x, num_filters=2, output_size=[8, 7], stride=2, act="relu")
     assert up.shape == (-1, 6, 5, 5) and sized.shape == (-1, 2, 8, 7)
     assert tuple(main.global_block().var("w_up").shape) == (4, 3, 3, 3)
     filt = [tuple(p.shape) for p in _params(main).values() if len(p.shape) == 4]
-    assert (4, 2, 4, 3) in filt            # Fluid's filter size for output_size [8, 7], stride 2
+    assert (4, 2, 4, 3) in filt  # Fluid's filter size for output_size [8, 7], stride 2
     xv = np.random.default_rng(3).normal(size=(2, 4, 3, 3)).astype(np.float32)
     (got,), scope = _run(progs, {"x": xv}, [up])
     w = np.array(scope.find_var("w_up").get_tensor())
@@ -106,8 +118,9 @@ def test_conv2d_transpose_shapes_and_values(progs):
         g = c // 2
         for i in range(3):
             for j in range(3):
-                full[:, g * 3:(g + 1) * 3, 2 * i:2 * i + 3, 2 * j:2 * j + 3] += \
+                full[:, g * 3 : (g + 1) * 3, 2 * i : 2 * i + 3, 2 * j : 2 * j + 3] += (
                     xv[:, c, i, j][:, None, None, None] * w[c][None]
+                )
     np.testing.assert_allclose(got, full[:, :, 1:6, 1:6], rtol=1e-4, atol=1e-5)
 
 
@@ -129,7 +142,7 @@ def _fluid_op(block, op_type, inputs, outputs, **attrs):
         op.outputs.add(parameter=slot, arguments=args)
     for name, value in dict(attrs, op_role=0, op_namescope="/", op_callstack=["x.py"], op_device="").items():
         if isinstance(value, list) and (not value or isinstance(value[0], int)):
-            attr = op.attrs.add(name=name, type=3)            # INTS
+            attr = op.attrs.add(name=name, type=3)  # INTS
             attr.ints.extend(value)
         elif isinstance(value, list):
             attr = op.attrs.add(name=name, type=5)
@@ -148,9 +161,16 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     from tests.ops.cases_activation import _prelu_ref
     from tests.ops.cases_normalization import _group_norm_ref, _instance_norm_ref
     from tests.io.test_fluid_model_files import FEED, FETCH, _var, tensor_file
+
     rng = np.random.default_rng(5)
-    params = {"w": rng.normal(size=(2, 2, 3, 3)), "gs": rng.normal(size=2), "gb": rng.normal(size=2),
-              "is": rng.normal(size=2), "ib": rng.normal(size=2), "alpha": rng.normal(size=(1, 2, 1, 1))}
+    params = {
+        "w": rng.normal(size=(2, 2, 3, 3)),
+        "gs": rng.normal(size=2),
+        "gb": rng.normal(size=2),
+        "is": rng.normal(size=2),
+        "ib": rng.normal(size=2),
+        "alpha": rng.normal(size=(1, 2, 1, 1)),
+    }
     params = {k: v.astype(np.float32) for k, v in params.items()}
     desc = messages()["ProgramDesc"]()
     block = desc.blocks.add(idx=0, parent_idx=-1)
@@ -161,15 +181,46 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     _var(block, "feed", [], True, FEED)
     _var(block, "fetch", [], True, FETCH)
     _fluid_op(block, "feed", {"X": ["feed"]}, {"Out": ["x"]}, col=0)
-    conv_attrs = dict(output_size=[], groups=1, dilations=[1, 1], strides=[2, 2], paddings=[1, 1],
-                      data_format="NCHW", padding_algorithm="EXPLICIT")
-    _fluid_op(block, "conv2d_transpose", {"Input": ["x"], "Filter": ["w"]}, {"Output": ["t"]}, use_cudnn=True,
-              use_mkldnn=False, force_fp32_output=False, fuse_relu=False, fuse_activation="", fuse_alpha=0.0,
-              fuse_beta=0.0, workspace_size_MB=4096, **conv_attrs)
-    _fluid_op(block, "group_norm", {"X": ["t"], "Scale": ["gs"], "Bias": ["gb"]},
-              {"Y": ["g"], "Mean": ["gm"], "Variance": ["gv"]}, epsilon=1e-5, groups=2, data_layout="NCHW")
-    _fluid_op(block, "instance_norm", {"X": ["g"], "Scale": ["is"], "Bias": ["ib"]},
-              {"Y": ["i"], "SavedMean": ["im"], "SavedVariance": ["iv"]}, epsilon=1e-5)
+    conv_attrs = dict(
+        output_size=[],
+        groups=1,
+        dilations=[1, 1],
+        strides=[2, 2],
+        paddings=[1, 1],
+        data_format="NCHW",
+        padding_algorithm="EXPLICIT",
+    )
+    _fluid_op(
+        block,
+        "conv2d_transpose",
+        {"Input": ["x"], "Filter": ["w"]},
+        {"Output": ["t"]},
+        use_cudnn=True,
+        use_mkldnn=False,
+        force_fp32_output=False,
+        fuse_relu=False,
+        fuse_activation="",
+        fuse_alpha=0.0,
+        fuse_beta=0.0,
+        workspace_size_MB=4096,
+        **conv_attrs,
+    )
+    _fluid_op(
+        block,
+        "group_norm",
+        {"X": ["t"], "Scale": ["gs"], "Bias": ["gb"]},
+        {"Y": ["g"], "Mean": ["gm"], "Variance": ["gv"]},
+        epsilon=1e-5,
+        groups=2,
+        data_layout="NCHW",
+    )
+    _fluid_op(
+        block,
+        "instance_norm",
+        {"X": ["g"], "Scale": ["is"], "Bias": ["ib"]},
+        {"Y": ["i"], "SavedMean": ["im"], "SavedVariance": ["iv"]},
+        epsilon=1e-5,
+    )
     _fluid_op(block, "prelu", {"X": ["i"], "Alpha": ["alpha"]}, {"Out": ["out"]}, mode="channel")
     _fluid_op(block, "fetch", {"X": ["out"]}, {"Out": ["fetch"]}, col=0)
     desc.version.version = 1008005
@@ -180,7 +231,7 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     x = rng.normal(size=(2, 2, 3, 3)).astype(np.float32)
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
-        got, = exe.run(program, feed={"x": x}, fetch_list=fetches)
+        (got,) = exe.run(program, feed={"x": x}, fetch_list=fetches)
     p = {k: v.astype(np.float64) for k, v in params.items()}
     t = _conv_transpose_ref({"Input": x.astype(np.float64), "Filter": p["w"]}, conv_attrs)["Output"]
     g = _group_norm_ref({"X": t, "Scale": p["gs"], "Bias": p["gb"]}, {"epsilon": 1e-5, "groups": 2})["Y"]
@@ -192,9 +243,11 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
 
 def test_conv2d_transpose_and_prelu_train(progs):
     x = layers.data("x", [2, 3, 3], dtype="float32")
-    y = layers.prelu(layers.conv2d_transpose(x, num_filters=2, filter_size=2, stride=2,
-                                             param_attr=fluid.ParamAttr(name="w_t")),
-                     "channel", param_attr=fluid.ParamAttr(name="alpha"))
+    y = layers.prelu(
+        layers.conv2d_transpose(x, num_filters=2, filter_size=2, stride=2, param_attr=fluid.ParamAttr(name="w_t")),
+        "channel",
+        param_attr=fluid.ParamAttr(name="alpha"),
+    )
     loss = layers.mean(layers.square(y - 1.0))
     fluid.optimizer.SGD(0.5).minimize(loss)
     main_prog, startup = progs

@@ -1,5 +1,6 @@
 """The padding and cropping layers (layers/padding.py) as Fluid 1.8 users call them: shapes at build
 time, mistakes reported there, values when run (numerics: their op cases)."""
+
 import numpy as np
 import pytest
 
@@ -36,7 +37,7 @@ def test_pad2d_mistakes(prog):
     with pytest.raises(ShapeError, match="reflect padding"):
         layers.pad2d(x, paddings=[2, 0, 0, 0], mode="reflect")
     given = layers.pad2d(x, paddings=layers.data("p", [4], dtype="int32", append_batch_size=False))
-    assert given.shape == (-1, 1, -1, -1)       # Fluid's Paddings tensor: the sizes come at run time
+    assert given.shape == (-1, 1, -1, -1)  # Fluid's Paddings tensor: the sizes come at run time
 
 
 def test_crop_and_pad_constant_like(prog):

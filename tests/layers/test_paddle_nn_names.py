@@ -3,6 +3,7 @@ given the same weights they equal paddle.nn's classes (which tests/paddle/test_p
 against Paddle 2.6.2), their parameters carry Paddle's names below the layer's, and in a model file
 their 2.x forward arguments (query, key, value, src) name layers while fill_constant's value stays a
 number; a wrong encoder_layer argument is one error at the layer."""
+
 import numpy as np
 import pytest
 
@@ -18,7 +19,7 @@ nn = paddle.nn
 
 
 def _copy(scope, layer, prefix):
-    for key, value in layer.state_dict().items():          # layers.0.norm1.weight -> enc.layers.0.norm1.w_0
+    for key, value in layer.state_dict().items():  # layers.0.norm1.weight -> enc.layers.0.norm1.w_0
         name = prefix + ("." + key).replace(".weight", ".w_0").replace(".bias", ".b_0")[1:]
         scope.find_var(name).get_tensor().set(np.asarray(value), paddle.CPUPlace())
 
@@ -30,12 +31,20 @@ def test_the_2x_names_equal_paddle_nn_given_the_same_weights():
         length = paddle.static.data("length", [None, 1], "int64")
         keep = paddle.static.data("keep", [None, 1, 1, 5], "bool")
         ids = paddle.static.data("ids", [None, 5], "int64")
-        ours = [P.TransformerEncoder(x, {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "dropout": 0.0}, 2,
-                                     norm={}, name="enc", length=length),
-                P.TransformerEncoderLayer(x, 8, 2, 16, dropout=0.0, normalize_before=True, name="one", length=length),
-                P.MultiHeadAttention(x, 8, 4, attn_mask=keep, need_weights=True, name="mha")[0],
-                P.LayerNorm(P.Linear(x, 8, 3, name="lin"), 3, name="ln"),
-                P.Embedding(ids, 10, 4, padding_idx=0, name="emb")]
+        ours = [
+            P.TransformerEncoder(
+                x,
+                {"d_model": 8, "nhead": 2, "dim_feedforward": 16, "dropout": 0.0},
+                2,
+                norm={},
+                name="enc",
+                length=length,
+            ),
+            P.TransformerEncoderLayer(x, 8, 2, 16, dropout=0.0, normalize_before=True, name="one", length=length),
+            P.MultiHeadAttention(x, 8, 4, attn_mask=keep, need_weights=True, name="mha")[0],
+            P.LayerNorm(P.Linear(x, 8, 3, name="lin"), 3, name="ln"),
+            P.Embedding(ids, 10, 4, padding_idx=0, name="emb"),
+        ]
         enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2, norm=nn.LayerNorm(8))
         one = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, normalize_before=True)
         mha, lin, ln, emb = nn.MultiHeadAttention(8, 4), nn.Linear(8, 3), nn.LayerNorm(3), nn.Embedding(10, 4, 0)
@@ -43,9 +52,12 @@ def test_the_2x_names_equal_paddle_nn_given_the_same_weights():
     exe, scope = paddle.static.Executor(paddle.CPUPlace()), Scope()
     rng = np.random.RandomState(5)
     lengths = np.array([[5], [2]], "int64")
-    feed = {"x": rng.randn(2, 5, 8).astype("float32"), "length": lengths,
-            "keep": np.arange(5)[None, None, None, :] < lengths[:, :, None, None],
-            "ids": rng.randint(0, 10, (2, 5)).astype("int64")}
+    feed = {
+        "x": rng.randn(2, 5, 8).astype("float32"),
+        "length": lengths,
+        "keep": np.arange(5)[None, None, None, :] < lengths[:, :, None, None],
+        "ids": rng.randint(0, 10, (2, 5)).astype("int64"),
+    }
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         for layer, prefix in ((enc, "enc."), (one, "one."), (mha, "mha."), (lin, "lin."), (ln, "ln."), (emb, "emb.")):
@@ -54,8 +66,15 @@ def test_the_2x_names_equal_paddle_nn_given_the_same_weights():
     for mine, want in zip(got[:5], got[5:]):
         np.testing.assert_allclose(mine, want, rtol=1e-5, atol=1e-5)
     names = {p.name for p in main.global_block().all_parameters()}
-    assert {"enc.layers.1.self_attn.q_proj.w_0", "enc.norm.w_0", "one.linear2.b_0", "mha.out_proj.w_0",
-            "lin.w_0", "ln.b_0", "emb.w_0"} <= names
+    assert {
+        "enc.layers.1.self_attn.q_proj.w_0",
+        "enc.norm.w_0",
+        "one.linear2.b_0",
+        "mha.out_proj.w_0",
+        "lin.w_0",
+        "ln.b_0",
+        "emb.w_0",
+    } <= names
 
 
 MODEL = """

@@ -1,6 +1,7 @@
 """fluid.layers.Print as Fluid 1.8 users call it: the value passes through unchanged, its text (the layout
 of Fluid 1.8's print op) goes to standard output when the program runs, in the phases asked for and at
 most first_n times; wrong arguments are Fluid's TypeError / ValueError."""
+
 import re
 
 import numpy as np
@@ -30,11 +31,18 @@ def test_print_writes_the_value_and_passes_it_and_its_gradient_through(prog, cap
     np.testing.assert_array_equal(got, feed["x"])
     np.testing.assert_array_equal(grad, np.full((2, 3), 2.0))
     text = capsys.readouterr().out
-    assert re.search(r"^\d+\thello\tThe place is:CPUPlace\nTensor\[x\]\n\tshape: \[2,3,\]\n\tdtype: f\n"
-                     r"\tdata: 0,1,2,3,\n", text, re.M)
+    assert re.search(
+        r"^\d+\thello\tThe place is:CPUPlace\nTensor\[x\]\n\tshape: \[2,3,\]\n\tdtype: f\n"
+        r"\tdata: 0,1,2,3,\n",
+        text,
+        re.M,
+    )
     # the second Print prints only its gradient (ones), named after it; the first prints the gradient too
-    assert re.search(r"\t\tThe place is:CPUPlace\nTensor\[\S+@GRAD\]\n\tshape: \[2,3,\]\n\tdtype: f\n"
-                     r"\tdata: 1,1,1,1,1,1,\n", text)
+    assert re.search(
+        r"\t\tThe place is:CPUPlace\nTensor\[\S+@GRAD\]\n\tshape: \[2,3,\]\n\tdtype: f\n"
+        r"\tdata: 1,1,1,1,1,1,\n",
+        text,
+    )
     assert text.count("\tdata: 2,2,2,2,\n") == 1 and text.count("The place is:") == 3
 
 
@@ -51,8 +59,7 @@ def test_print_first_n_counts_the_runs(prog, capsys):
 def test_print_shows_the_lod(prog, capsys):
     seq = layers.data("seq", [1], dtype="float32", lod_level=1)
     layers.Print(seq, summarize=-1)
-    feed = {"seq": fluid.create_lod_tensor(np.arange(3, dtype=np.float32).reshape(3, 1), [[1, 2]],
-                                           fluid.CPUPlace())}
+    feed = {"seq": fluid.create_lod_tensor(np.arange(3, dtype=np.float32).reshape(3, 1), [[1, 2]], fluid.CPUPlace())}
     fluid.Executor(fluid.CPUPlace()).run(prog, feed=feed, scope=fluid.Scope())
     assert "\tshape: [3,1,]\n\tdtype: f\n\tLoD: [[ 0,1,3, ]]\n\tdata: 0,1,2,\n" in capsys.readouterr().out
 

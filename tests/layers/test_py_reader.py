@@ -2,6 +2,7 @@
 fluid.core.EOFException and restarted by reset(), one batch per device under data parallelism,
 training through a reader equal to training through feed=, and one-line errors for a reader that
 was never decorated, never started, started twice, or whose generator raised."""
+
 import numpy as np
 import pytest
 
@@ -14,7 +15,8 @@ ROWS = [(np.full(3, i, "float32"), np.array([i], "int64")) for i in range(10)]
 def sample_lists(size=4, rows=ROWS):
     def reader():
         for start in range(0, len(rows), size):
-            yield rows[start:start + size]
+            yield rows[start : start + size]
+
     return reader
 
 
@@ -68,7 +70,7 @@ def test_reset_before_the_end_restarts_from_the_first_batch():
     exe.run(startup)
     reader.start()
     assert [exe.run(main, fetch_list=[y])[0].item() for _ in range(3)] == [0, 1, 2]
-    reader.reset()          # the thread is blocked on a full queue: reset stops it
+    reader.reset()  # the thread is blocked on a full queue: reset stops it
     reader.start()
     assert exe.run(main, fetch_list=[y])[0].item() == 0
     reader.reset()
@@ -117,14 +119,14 @@ def _epoch_in(exe, program, reader, fetch, scope):
 
 def test_data_parallel_devices_each_read_a_batch_and_a_short_step_is_eof():
     main, startup, reader, x, y, loss = _net()
-    reader.decorate_sample_list_generator(sample_lists(size=3))     # batches of 3, 3, 3, 1
+    reader.decorate_sample_list_generator(sample_lists(size=3))  # batches of 3, 3, 3, 1
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=fluid.cpu_places(2))
     steps = _epoch(exe, compiled, reader, [y])
     # step 1: device 0 reads batch [0, 1, 2], device 1 batch [3, 4, 5]; step 2 gets [6, 7, 8] and [9]
     assert [list(s[0].ravel()) for s in steps] == [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9]]
-    reader.decorate_sample_list_generator(sample_lists(size=4))     # 4, 4, 2: the third step lacks a batch
+    reader.decorate_sample_list_generator(sample_lists(size=4))  # 4, 4, 2: the third step lacks a batch
     steps = _epoch(exe, compiled, reader, [y])
     assert [list(s[0].ravel()) for s in steps] == [[0, 1, 2, 3, 4, 5, 6, 7]]
 
@@ -152,9 +154,9 @@ def test_sequences_keep_their_lod():
         words = fluid.layers.read_file(reader)
     reader.decorate_sample_list_generator(lambda: iter([[([1, 2, 3],), ([4],)]]))
     exe = fluid.Executor(fluid.CPUPlace())
-    exe.run(startup)            # it makes the reader variable that the program's read op reads, as in Fluid
+    exe.run(startup)  # it makes the reader variable that the program's read op reads, as in Fluid
     reader.start()
-    out, = exe.run(main, fetch_list=[words], return_numpy=False)
+    (out,) = exe.run(main, fetch_list=[words], return_numpy=False)
     assert out.recursive_sequence_lengths() == [[3, 1]]
     assert list(np.array(out).ravel()) == [1, 2, 3, 4]
     reader.reset()
@@ -174,8 +176,8 @@ def test_a_feed_of_some_reader_variables_replaces_the_reader():
     main, startup, reader, x, y, loss = _net()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
-    out = main.test_clone._prune_with_input([x.name], [loss])     # an inference program: x alone
-    value, = exe.run(out, feed={x.name: np.ones((2, 3), "float32")}, fetch_list=[loss])   # never started
+    out = main.test_clone._prune_with_input([x.name], [loss])  # an inference program: x alone
+    (value,) = exe.run(out, feed={x.name: np.ones((2, 3), "float32")}, fetch_list=[loss])  # never started
     assert value.shape == (1,)
     with fluid.program_guard(main, startup):
         uses_y = fluid.layers.cast(y, "float32") + 1.0
@@ -219,6 +221,7 @@ def test_a_raising_generator_is_reported_at_run_naming_the_reader():
     def broken():
         yield ROWS[:2]
         raise ValueError("corrupt record 7")
+
     main, startup, reader, x, y, _ = _net(name="r")
     reader.decorate_sample_list_generator(broken)
     exe = fluid.Executor(fluid.CPUPlace())
@@ -237,7 +240,7 @@ def test_bad_batches_are_clear_errors():
     reader.decorate_sample_list_generator(lambda: iter([[(np.zeros(4, "float32"), np.array([1]))]]))
     reader.start()
     with pytest.raises(FeedError, match="expected shape \\[-1, 3\\] \\(-1 is any size\\), got \\[1, 4\\]"):
-        exe.run(main, fetch_list=[y])      # batched as Fluid's DataFeeder, refused by fluid.data's check
+        exe.run(main, fetch_list=[y])  # batched as Fluid's DataFeeder, refused by fluid.data's check
     reader.reset()
     reader.decorate_batch_generator(lambda: iter([[np.zeros((2, 3), "float32")]]))
     reader.start()
@@ -246,7 +249,7 @@ def test_bad_batches_are_clear_errors():
     reader.reset()
     reader.decorate_batch_generator(lambda: iter([[np.zeros((2, 4), "float32"), np.zeros((2, 1), "int64")]]))
     reader.start()
-    with pytest.raises(FeedError, match="expected shape \\[-1, 3\\]"):     # fluid.data checks its feeds
+    with pytest.raises(FeedError, match="expected shape \\[-1, 3\\]"):  # fluid.data checks its feeds
         exe.run(main, fetch_list=[y])
     reader.reset()
 
@@ -280,7 +283,7 @@ def test_data_loader_not_iterable_fills_its_feed_variables_on_every_device():
     compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=fluid.cpu_places(2))
     for _ in range(2):
         steps = _epoch(exe, compiled, loader, [y])
-        assert [list(s[0].ravel()) for s in steps] == [[0, 1, 2, 3], [4, 5, 6, 7]]    # [8, 9] lacks a pair
+        assert [list(s[0].ravel()) for s in steps] == [[0, 1, 2, 3], [4, 5, 6, 7]]  # [8, 9] lacks a pair
 
 
 def test_data_loader_iterable_gives_one_feed_per_place():
@@ -289,18 +292,23 @@ def test_data_loader_iterable_gives_one_feed_per_place():
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=fluid.cpu_places(2))
-    for _ in range(2):      # every epoch the same steps: batches [0 1 2] [3 4 5], [6 7 8] [9]
+    for _ in range(2):  # every epoch the same steps: batches [0 1 2] [3 4 5], [6 7 8] [9]
         steps = [data for data in loader()]
-        assert [[list(np.array(d["y"]).ravel()) for d in step] for step in steps] == [[[0, 1, 2], [3, 4, 5]],
-                                                                                        [[6, 7, 8], [9]]]
+        assert [[list(np.array(d["y"]).ravel()) for d in step] for step in steps] == [
+            [[0, 1, 2], [3, 4, 5]],
+            [[6, 7, 8], [9]],
+        ]
         assert [list(exe.run(compiled, feed=step, fetch_list=[y])[0].ravel()) for step in steps] == [
-            [0, 1, 2, 3, 4, 5], [6, 7, 8, 9]]
+            [0, 1, 2, 3, 4, 5],
+            [6, 7, 8, 9],
+        ]
 
 
 def test_data_loader_iterable_on_one_place_feeds_an_executor():
     main, startup, loader, x, y, loss = _loader_net(return_list=False)
-    loader.set_batch_generator(lambda: iter([[np.ones((2, 3), "float32"), np.array([[4], [5]])]]),
-                               places=fluid.CPUPlace())
+    loader.set_batch_generator(
+        lambda: iter([[np.ones((2, 3), "float32"), np.array([[4], [5]])]]), places=fluid.CPUPlace()
+    )
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     assert [list(exe.run(main, feed=data, fetch_list=[y])[0].ravel()) for data in loader()] == [[4, 5]]

@@ -1,5 +1,6 @@
 """fluid.layers.uniform_random / gaussian_random: shape, dtype, range, and the same values on every
 run of a seeded program (as Fluid's seeded random ops)."""
+
 import numpy as np
 
 import pe_cli.fluid as fluid

@@ -3,6 +3,7 @@ stepped by gru_unit in a DynamicRNN (forward and every gradient); a Fluid-style 
 (embedding -> fc -> dynamic_gru or dynamic_lstmp -> sequence_pool max -> fc softmax) learns, and 2
 CPU devices end with the parameters of 1 device; lstm_unit is an fc then the cell; a bad input is
 one clear error naming the layer."""
+
 import json
 import re
 
@@ -35,7 +36,7 @@ def _gru_program(with_drnn, origin_mode):
             drnn = layers.DynamicRNN()
             with drnn.block():
                 xt = drnn.step_input(x)
-                hp = drnn.memory(init=h0, need_reorder=True)    # h0 in the batch's order, as dynamic_gru's
+                hp = drnn.memory(init=h0, need_reorder=True)  # h0 in the batch's order, as dynamic_gru's
                 h, _, _ = layers.gru_unit(xt, hp, 3 * H, **attrs)
                 drnn.update_memory(hp, h)
                 drnn.output(h)
@@ -47,8 +48,12 @@ def _gru_program(with_drnn, origin_mode):
 
 @pytest.mark.parametrize("origin_mode", [False, True])
 def test_dynamic_gru_equals_gru_unit_stepped_by_dynamic_rnn(origin_mode):
-    values = {"x": rng.normal(size=(TOKENS, 3 * H)), "h0": rng.normal(size=(N, H)),
-              "gw": rng.normal(size=(H, 3 * H)) * 0.5, "gb": rng.normal(size=(1, 3 * H)) * 0.1}
+    values = {
+        "x": rng.normal(size=(TOKENS, 3 * H)),
+        "h0": rng.normal(size=(N, H)),
+        "gw": rng.normal(size=(H, 3 * H)) * 0.5,
+        "gb": rng.normal(size=(1, 3 * H)) * 0.1,
+    }
     fetch = ["x@GRAD", "h0@GRAD", "gw@GRAD", "gb@GRAD"]
     results = []
     for with_drnn in (False, True):
@@ -83,8 +88,9 @@ def _sentiment_batch(seed, n=12):
 def _recurrent(kind, proj):
     if kind == "gru":
         return fluid.layers.dynamic_gru(fluid.layers.fc(proj, 3 * HID), HID)
-    projection, _ = fluid.layers.dynamic_lstmp(fluid.layers.fc(proj, 4 * HID), 4 * HID, proj_size=4, cell_clip=3.0,
-                                               proj_clip=2.0)
+    projection, _ = fluid.layers.dynamic_lstmp(
+        fluid.layers.fc(proj, 4 * HID), 4 * HID, proj_size=4, cell_clip=3.0, proj_clip=2.0
+    )
     return projection
 
 
@@ -102,10 +108,15 @@ def _train_sentiment(devices, steps, kind="gru"):
         fluid.optimizer.Adam(0.05).minimize(loss)
     scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
-    program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
-    losses = [float(np.mean(exe.run(program, feed=_sentiment_batch(step % 4), fetch_list=[loss], scope=scope)[0]))
-              for step in range(steps)]
+    program = (
+        main
+        if devices == 1
+        else fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    )
+    losses = [
+        float(np.mean(exe.run(program, feed=_sentiment_batch(step % 4), fetch_list=[loss], scope=scope)[0]))
+        for step in range(steps)
+    ]
     return losses, [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
 
 
@@ -139,7 +150,7 @@ def test_dynamic_gru_input_of_the_wrong_width_is_one_error_when_it_runs():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
-        hidden = layers.dynamic_gru(x, H)          # Fluid 1.8.5 builds it: its gru compares the widths when run
+        hidden = layers.dynamic_gru(x, H)  # Fluid 1.8.5 builds it: its gru compares the widths when run
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     feed = {"x": fluid.create_lod_tensor(np.ones((5, 4 * H), "float32"), [[2, 3]], fluid.CPUPlace())}
@@ -201,16 +212,30 @@ fetches: [loss, acc]
 def test_a_model_file_uses_the_recurrent_layers_by_name(tmp_path):
     """dynamic_gru and dynamic_lstmp in a YAML model: `pe summary` counts their parameters under
     their names, and `pe train` over the ragged rows data runs steps and checkpoints."""
-    env = {"PYTHONPATH": REPO}           # this checkout's pe_cli, whichever one the pe script was installed from
+    env = {"PYTHONPATH": REPO}  # this checkout's pe_cli, whichever one the pe script was installed from
     model = tmp_path / "model.yaml"
     model.write_text(RECURRENT_MODEL)
     summary = pe("summary", model, env=env)
     assert summary.returncode == 0, summary.stderr
-    assert re.search(r"gru \(dynamic_gru\)\s+\[-1, 4\]\s+60\s", summary.stdout)              # [4, 12] + [1, 12]
+    assert re.search(r"gru \(dynamic_gru\)\s+\[-1, 4\]\s+60\s", summary.stdout)  # [4, 12] + [1, 12]
     assert re.search(r"lstmp \(dynamic_lstmp\)\s+\[-1, 3\]\s+\[-1, 4\]\s+88\s", summary.stdout)  # 48 + 12 + 28
     run = tmp_path / "run"
-    proc = pe("train", "configs/mnist_rows_lstm.yaml", f"model={model}", "data.train.limit=128", "data.eval.limit=64",
-              "data.batch_size=32", "epochs=1", "--max-steps", "3", "output.curves=false", "--out", run, "-q", env=env)
+    proc = pe(
+        "train",
+        "configs/mnist_rows_lstm.yaml",
+        f"model={model}",
+        "data.train.limit=128",
+        "data.eval.limit=64",
+        "data.batch_size=32",
+        "epochs=1",
+        "--max-steps",
+        "3",
+        "output.curves=false",
+        "--out",
+        run,
+        "-q",
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-3"
 
@@ -233,9 +258,11 @@ def test_initial_states_that_do_not_match_the_sequences_are_one_error(layer):
 
 
 # Fluid 1.8.5's op type and output slots of each recurrent layer over LoD input (fluid-1.8.5-ops.json)
-FLUID_OPS = {"dynamic_lstm": ("lstm", ["Hidden", "Cell", "BatchGate", "BatchCellPreAct"]),
-             "dynamic_gru": ("gru", ["Hidden", "BatchGate", "BatchResetHiddenPrev", "BatchHidden"]),
-             "dynamic_lstmp": ("lstmp", ["Projection", "Cell", "BatchHidden", "BatchGate", "BatchCellPreAct"])}
+FLUID_OPS = {
+    "dynamic_lstm": ("lstm", ["Hidden", "Cell", "BatchGate", "BatchCellPreAct"]),
+    "dynamic_gru": ("gru", ["Hidden", "BatchGate", "BatchResetHiddenPrev", "BatchHidden"]),
+    "dynamic_lstmp": ("lstmp", ["Projection", "Cell", "BatchHidden", "BatchGate", "BatchCellPreAct"]),
+}
 
 
 def _lstm_program(h0_dtype="float64"):
@@ -243,8 +270,7 @@ def _lstm_program(h0_dtype="float64"):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = layers.data("x", [4 * H], dtype="float64", lod_level=1)
         h0 = layers.data("h0", [H], dtype=h0_dtype)
-        hidden, _ = layers.dynamic_lstm(x, 4 * H, h_0=h0, c_0=h0, param_attr=ParamAttr("lw"),
-                                        bias_attr=ParamAttr("lb"))
+        hidden, _ = layers.dynamic_lstm(x, 4 * H, h_0=h0, c_0=h0, param_attr=ParamAttr("lw"), bias_attr=ParamAttr("lb"))
         loss = layers.reduce_sum(hidden * layers.cast(layers.assign(LOSS_WEIGHTS.astype("float32")), "float64"))
         fluid.backward.append_backward(loss)
     return main, startup, loss
@@ -269,21 +295,43 @@ def test_an_int_initial_state_is_fluids_type_error(layer):
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
         h0 = layers.data("h0", [H], dtype="int32")
-        build = {"dynamic_gru": lambda: layers.dynamic_gru(x, H, h_0=h0),
-                 "dynamic_lstmp": lambda: layers.dynamic_lstmp(x, 4 * H, proj_size=H, h_0=h0),
-                 "dynamic_lstm": lambda: layers.dynamic_lstm(x, 4 * H, h_0=h0)}[layer]
+        build = {
+            "dynamic_gru": lambda: layers.dynamic_gru(x, H, h_0=h0),
+            "dynamic_lstmp": lambda: layers.dynamic_lstmp(x, 4 * H, proj_size=H, h_0=h0),
+            "dynamic_lstm": lambda: layers.dynamic_lstm(x, 4 * H, h_0=h0),
+        }[layer]
         with pytest.raises(TypeError, match="h_0"):
             build()
 
 
 def _pe_json(program):
     """A program as pe serialized programs before it wrote Fluid's ProgramDesc (JSON of its blocks)."""
-    blocks = [{"idx": b.idx, "parent_idx": b.parent_idx,
-               "vars": [{"name": v.name, "shape": None if v.shape is None else list(v.shape), "dtype": v.dtype,
-                         "lod_level": v.lod_level, "persistable": bool(v.persistable)} for v in b.vars.values()],
-               "ops": [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
-                        "attrs": {k: v for k, v in op.attrs.items() if not k.startswith("_")}} for op in b.ops]}
-              for b in program.blocks]
+    blocks = [
+        {
+            "idx": b.idx,
+            "parent_idx": b.parent_idx,
+            "vars": [
+                {
+                    "name": v.name,
+                    "shape": None if v.shape is None else list(v.shape),
+                    "dtype": v.dtype,
+                    "lod_level": v.lod_level,
+                    "persistable": bool(v.persistable),
+                }
+                for v in b.vars.values()
+            ],
+            "ops": [
+                {
+                    "type": op.type,
+                    "inputs": op.inputs,
+                    "outputs": op.outputs,
+                    "attrs": {k: v for k, v in op.attrs.items() if not k.startswith("_")},
+                }
+                for op in b.ops
+            ],
+        }
+        for b in program.blocks
+    ]
     return json.dumps({"format": "pe-program", "blocks": blocks}, default=repr)
 
 
@@ -293,18 +341,21 @@ def test_a_program_pe_saved_with_its_old_dynamic_lstm_op_loads_and_trains_as_lst
     computes what the program built today computes (the gradient runs the forward again)."""
     main, _, loss = _lstm_program()
     text = _pe_json(main)
-    old = text.replace('"type": "lstm_grad"', '"type": "dynamic_lstm_grad"').replace('"type": "lstm"',
-                                                                                    '"type": "dynamic_lstm"')
+    old = text.replace('"type": "lstm_grad"', '"type": "dynamic_lstm_grad"').replace(
+        '"type": "lstm"', '"type": "dynamic_lstm"'
+    )
     old_program = fluid.Program.parse_from_string(old.encode())
     types = [op.type for op in old_program.global_block().ops]
     assert "lstm" in types and "lstm_grad" in types and not any(t.startswith("dynamic_lstm") for t in types)
-    for op in old_program.global_block().ops:       # the old ops had no BatchCellPreAct, nor Hidden in the grad
+    for op in old_program.global_block().ops:  # the old ops had no BatchCellPreAct, nor Hidden in the grad
         op.outputs.pop("BatchCellPreAct", None)
         if op.type == "lstm_grad":
             op.inputs.pop("BatchCellPreAct", None)
             op.inputs.pop("Hidden", None)
-    feed = {"x": fluid.create_lod_tensor(rng.normal(size=(TOKENS, 4 * H)), [LENGTHS], fluid.CPUPlace()),
-            "h0": rng.normal(size=(N, H))}
+    feed = {
+        "x": fluid.create_lod_tensor(rng.normal(size=(TOKENS, 4 * H)), [LENGTHS], fluid.CPUPlace()),
+        "h0": rng.normal(size=(N, H)),
+    }
     params = {"lw": rng.normal(size=(H, 4 * H)) * 0.5, "lb": rng.normal(size=(1, 7 * H)) * 0.5}
     results = []
     for program in (main, old_program):
@@ -312,7 +363,8 @@ def test_a_program_pe_saved_with_its_old_dynamic_lstm_op_loads_and_trains_as_lst
         for name, value in params.items():
             scope.var(name).get_tensor().set(value, fluid.CPUPlace())
         with fluid.scope_guard(scope):
-            results.append(fluid.Executor(fluid.CPUPlace()).run(program, feed=feed,
-                                                                fetch_list=[loss.name, "lw@GRAD", "lb@GRAD"]))
+            results.append(
+                fluid.Executor(fluid.CPUPlace()).run(program, feed=feed, fetch_list=[loss.name, "lw@GRAD", "lb@GRAD"])
+            )
     for got, want in zip(*results):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -1,6 +1,7 @@
 """BasicDecoder + TrainingHelper through dynamic_decode (a While loop over tensor arrays) against the
 same cell run by layers.rnn with sequence_length: the same outputs, final states, lengths, and the
 same gradients (training through the decoding loop)."""
+
 import numpy as np
 
 from pe_cli import fluid
@@ -11,8 +12,12 @@ B, T, D, H = 3, 4, 5, 6
 rng = np.random.default_rng(5)
 FEED = {"x": rng.normal(size=(B, T, D)), "h0": rng.normal(size=(B, H)), "len": np.array([4, 2, 3], "int64")}
 # a named ParamAttr's GRUCell parameters, as Fluid names them: <name>_gate, <name>_candidate
-WEIGHTS = {"g.w_gate": rng.normal(size=(D + H, 2 * H)) * 0.4, "g.w_candidate": rng.normal(size=(D + H, H)) * 0.4,
-           "g.b_gate": rng.normal(size=2 * H) * 0.1, "g.b_candidate": rng.normal(size=H) * 0.1}
+WEIGHTS = {
+    "g.w_gate": rng.normal(size=(D + H, 2 * H)) * 0.4,
+    "g.w_candidate": rng.normal(size=(D + H, H)) * 0.4,
+    "g.b_gate": rng.normal(size=2 * H) * 0.1,
+    "g.b_candidate": rng.normal(size=H) * 0.1,
+}
 GRADS = ["x@GRAD", "h0@GRAD", "g.w_gate@GRAD", "g.w_candidate@GRAD", "g.b_gate@GRAD"]
 
 

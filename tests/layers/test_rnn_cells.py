@@ -1,6 +1,7 @@
 """Fluid 1.8's cell API: GRUCell, LSTMCell and layers.rnn / birnn forward against numpy references
 of Fluid's formulas (BasicGRUUnit, BasicLSTMUnit), rnn's gradients against float64 central finite
 differences, and sequence_length masking against running each sequence alone."""
+
 import numpy as np
 import pytest
 
@@ -40,9 +41,14 @@ def lstm_cell():
     return layers.LSTMCell(H, param_attr=ParamAttr("LSTM.w_0"), bias_attr=ParamAttr("LSTM.b_0"), dtype="float64")
 
 
-WEIGHTS = {"GRU.w_0_gate": rng.normal(size=(D + H, 2 * H)) * 0.4, "GRU.b_0_gate": rng.normal(size=2 * H) * 0.1,
-           "GRU.w_0_candidate": rng.normal(size=(D + H, H)) * 0.4, "GRU.b_0_candidate": rng.normal(size=H) * 0.1,
-           "LSTM.w_0": rng.normal(size=(D + H, 4 * H)) * 0.4, "LSTM.b_0": rng.normal(size=4 * H) * 0.1}
+WEIGHTS = {
+    "GRU.w_0_gate": rng.normal(size=(D + H, 2 * H)) * 0.4,
+    "GRU.b_0_gate": rng.normal(size=2 * H) * 0.1,
+    "GRU.w_0_candidate": rng.normal(size=(D + H, H)) * 0.4,
+    "GRU.b_0_candidate": rng.normal(size=H) * 0.1,
+    "LSTM.w_0": rng.normal(size=(D + H, 4 * H)) * 0.4,
+    "LSTM.b_0": rng.normal(size=4 * H) * 0.1,
+}
 X = rng.normal(size=(B, T, D))
 H0, C0 = rng.normal(size=(B, H)), rng.normal(size=(B, H))
 
@@ -76,6 +82,7 @@ def test_cells_one_step_match_fluid_formulas():
         out_l, (h_l, c_l) = lstm_cell()(x, [h, c])
         assert out_g is state_g and out_l is h_l
         return [out_g, h_l, c_l]
+
     x = X[:, 0]
     g, h, c = run(build, {"x": x, "h": H0, "c": C0})
     np.testing.assert_allclose(g, np_gru(x, H0, WEIGHTS), rtol=1e-12, atol=1e-12)
@@ -99,10 +106,12 @@ def np_rnn_lstm(x, h, c, lengths=None, reverse=False):
 def test_rnn_lstm_matches_numpy(time_major, reverse):
     def build():
         x = data("x", [T, B, D] if time_major else [B, T, D])
-        out, (h, c) = layers.rnn(lstm_cell(), x, [data("h0", [B, H]), data("c0", [B, H])], time_major=time_major,
-                                 is_reverse=reverse)
+        out, (h, c) = layers.rnn(
+            lstm_cell(), x, [data("h0", [B, H]), data("c0", [B, H])], time_major=time_major, is_reverse=reverse
+        )
         assert list(out.shape)[-1] == H
         return [out, h, c]
+
     x = X.transpose(1, 0, 2) if time_major else X
     out, h, c = run(build, {"x": x, "h0": H0, "c0": C0})
     ref_out, ref_h, ref_c = np_rnn_lstm(X, H0, C0, reverse=reverse)
@@ -115,6 +124,7 @@ def test_rnn_gru_default_initial_states_are_zeros():
     def build():
         out, h = layers.rnn(gru_cell(), data("x", [B, T, D]))
         return [out, h]
+
     out, h = run(build, {"x": X})
     ref = np.zeros((B, H))
     for t in range(T):
@@ -133,11 +143,13 @@ def test_sequence_length_masking_equals_each_sequence_alone(reverse, time_known)
         h0, c0 = data("h0", [x_shape[0], H]), data("c0", [x_shape[0], H])
         out, (h, c) = layers.rnn(lstm_cell(), x, [h0, c0], sequence_length=seq, is_reverse=reverse)
         return [out, h, c]
+
     out, h, c = run(build, {"x": X, "len": lengths, "h0": H0, "c0": C0})
     for b, n in enumerate(lengths):
-        alone = run(lambda: build((1, n, D), with_len=False), {"x": X[b:b + 1, :n], "h0": H0[b:b + 1],
-                                                                "c0": C0[b:b + 1]})
-        if not reverse:     # reversed, the padding comes first: only the states are defined to match
+        alone = run(
+            lambda: build((1, n, D), with_len=False), {"x": X[b : b + 1, :n], "h0": H0[b : b + 1], "c0": C0[b : b + 1]}
+        )
+        if not reverse:  # reversed, the padding comes first: only the states are defined to match
             np.testing.assert_allclose(out[b, :n], alone[0][0], rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(h[b], alone[1][0], rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(c[b], alone[2][0], rtol=1e-10, atol=1e-12)
@@ -153,6 +165,7 @@ def _loss_program(lengths):
         out, (h, c) = layers.rnn(lstm_cell(), x, [data("h0", [B, H]), data("c0", [B, H])], sequence_length=seq)
         loss = layers.reduce_sum(out * out) * 0.5 + layers.reduce_sum(c * h)
         return [loss]
+
     return build
 
 
@@ -164,7 +177,7 @@ def test_rnn_gradients_match_finite_differences():
 
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
-        loss, = _loss_program(lengths)()
+        (loss,) = _loss_program(lengths)()
     exe = fluid.Executor(fluid.CPUPlace())
 
     def loss_of(v):
@@ -172,8 +185,9 @@ def test_rnn_gradients_match_finite_differences():
         for name in WEIGHTS:
             scope.var(name).get_tensor().set(v[name], fluid.CPUPlace())
         with fluid.scope_guard(scope):
-            out, = exe.run(main, feed={k: v[k] for k in feed}, fetch_list=[loss])
+            (out,) = exe.run(main, feed={k: v[k] for k in feed}, fetch_list=[loss])
         return float(np.asarray(out).reshape(-1)[0])
+
     for k, name in enumerate(("x", "h0", "c0", "LSTM.b_0")):
         want = finite_differences(loss_of, values, name)
         np.testing.assert_allclose(got[1 + (k if k < 3 else 4)], want, rtol=1e-5, atol=1e-6, err_msg=name)
@@ -184,6 +198,7 @@ def test_birnn_concatenates_forward_and_backward():
         x = data("x", [B, T, D])
         out, (fw, bw) = layers.birnn(gru_cell(), gru_cell(), x)
         return [out, fw, bw]
+
     out, fw, bw = run(build, {"x": X})
     h_f, h_b = np.zeros((B, H)), np.zeros((B, H))
     outs_f, outs_b = [], [None] * T
@@ -204,7 +219,7 @@ def test_get_initial_states_and_errors():
         x = layers.data("x", [T, D])
         h, c = layers.LSTMCell(H).get_initial_states(x, init_value=0.5)
         assert list(h.shape) == [-1, H] and list(c.shape) == [-1, H]
-        with pytest.raises(PeError, match="inputs must be Variable"):       # Fluid 1.8's TypeError
+        with pytest.raises(PeError, match="inputs must be Variable"):  # Fluid 1.8's TypeError
             layers.rnn(layers.GRUCell(H), np.zeros((2, 3, 4)))
         with pytest.raises(PeError, match="states are \\[hidden, cell\\]"):
             layers.rnn(layers.LSTMCell(H), x, layers.data("h", [H]))
@@ -213,12 +228,13 @@ def test_get_initial_states_and_errors():
     with fluid.scope_guard(fluid.core.Scope()):
         exe = fluid.Executor(fluid.CPUPlace())
         exe.run(startup)
-        hv, = exe.run(main, feed={"x": np.zeros((2, T, D), "float32")}, fetch_list=[h])
+        (hv,) = exe.run(main, feed={"x": np.zeros((2, T, D), "float32")}, fetch_list=[h])
     np.testing.assert_array_equal(hv, np.full((2, H), 0.5, "float32"))
 
 
 def test_layers_rnn_is_the_function_and_dynamic_lstm_still_there():
     from pe_cli import layers as pe_layers
+
     assert callable(layers.rnn) and layers.rnn is pe_layers.rnn and layers.rnn.__module__.endswith("rnn_api")
     assert callable(layers.dynamic_lstm) and callable(layers.dynamic_gru)
 
@@ -227,9 +243,10 @@ def test_nested_structure_utils():
     import collections
 
     from pe_cli.layers import utils
+
     pair = collections.namedtuple("pair", "a b")
     nest = {"z": [1, (2, 3)], "a": pair(4, {"k": 5})}
-    assert utils.flatten(nest) == [4, 5, 1, 2, 3]                 # dicts by sorted key
+    assert utils.flatten(nest) == [4, 5, 1, 2, 3]  # dicts by sorted key
     doubled = utils.map_structure(lambda x: 2 * x, nest)
     assert doubled == {"z": [2, (4, 6)], "a": pair(8, {"k": 10})} and isinstance(doubled["a"], pair)
     assert utils.pack_sequence_as(nest, range(5)) == {"z": [2, (3, 4)], "a": pair(0, {"k": 1})}
@@ -261,6 +278,7 @@ def test_rnn_passes_keyword_arguments_to_the_cell():
         out, h = layers.rnn(_BiasedGRU(), x, data("h0", [B, H]), shift=shift)
         loss = layers.reduce_sum(h * h)
         return [loss, out, h]
+
     got = run(build, {"x": X, "h0": H0, "shift": shift_value}, grads=("shift", "x"))
     ref = H0
     for t in range(T):

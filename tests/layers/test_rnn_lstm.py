@@ -2,6 +2,7 @@
 in cuDNN's layout) against a numpy LSTM of the standard equations; with dropout between layers while
 training, the same network of cells and dropout ops; and a small training run with
 layers.rnn(LSTMCell) that learns a sequence task."""
+
 import numpy as np
 import pytest
 
@@ -19,7 +20,7 @@ def sigmoid(x):
 def np_layer(x, h, c, w, b, reverse):
     """One layer and direction: w [in + H, 4H] (rows: the input, then h; gates i, f, g, o), b [4H]."""
     out = np.zeros((x.shape[0], x.shape[1], H))
-    for t in (range(len(x) - 1, -1, -1) if reverse else range(len(x))):
+    for t in range(len(x) - 1, -1, -1) if reverse else range(len(x)):
         i, f, g, o = np.split(np.concatenate([x[t], h], 1) @ w + b, 4, axis=1)
         c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
         h = sigmoid(o) * np.tanh(c)
@@ -39,28 +40,33 @@ def test_lstm_matches_numpy(num_layers, bidirec):
         assert list(out.shape) == [T, B, H * dirs]
         assert list(last_h.shape) == [num_layers * dirs, B, H] == list(last_c.shape)
     rng = np.random.default_rng(1)
-    feed = {"x": rng.normal(size=(T, B, D)), "h0": rng.normal(size=(num_layers * dirs, B, H)),
-            "c0": rng.normal(size=(num_layers * dirs, B, H))}
+    feed = {
+        "x": rng.normal(size=(T, B, D)),
+        "h0": rng.normal(size=(num_layers * dirs, B, H)),
+        "c0": rng.normal(size=(num_layers * dirs, B, H)),
+    }
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):
         exe.run(startup)
         got = exe.run(main, feed=feed, fetch_list=[out, last_h, last_c])
         scope = fluid.global_scope()
         params = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()}
-    (name, flat), = params.items()
+    ((name, flat),) = params.items()
     assert name.startswith("enc.w_") and [op.type for op in main.global_block().ops] == ["cudnn_lstm"]
     off = 0
     layer_weights = []
-    for layer in range(num_layers):         # cuDNN's layout: every W_ih [4H, in], W_hh [4H, H]; then the biases
+    for layer in range(num_layers):  # cuDNN's layout: every W_ih [4H, in], W_hh [4H, H]; then the biases
         for d in range(dirs):
             size = D if layer == 0 else H * dirs
-            w_ih, w_hh = flat[off:off + 4 * H * size].reshape(4 * H, size), None
+            w_ih, w_hh = flat[off : off + 4 * H * size].reshape(4 * H, size), None
             off += 4 * H * size
-            w_hh = flat[off:off + 4 * H * H].reshape(4 * H, H)
+            w_hh = flat[off : off + 4 * H * H].reshape(4 * H, H)
             off += 4 * H * H
             layer_weights.append(np.concatenate([w_ih.T, w_hh.T]))
-    biases = [flat[off + 8 * H * k:off + 8 * H * k + 4 * H] + flat[off + 8 * H * k + 4 * H:off + 8 * H * (k + 1)]
-              for k in range(num_layers * dirs)]
+    biases = [
+        flat[off + 8 * H * k : off + 8 * H * k + 4 * H] + flat[off + 8 * H * k + 4 * H : off + 8 * H * (k + 1)]
+        for k in range(num_layers * dirs)
+    ]
     assert off + 8 * H * num_layers * dirs == flat.size
     xs, hs, cs = feed["x"], [], []
     for layer in range(num_layers):
@@ -91,8 +97,9 @@ def test_lstm_with_dropout_while_training_is_cells_and_dropout_ops():
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.core.Scope()):
         exe.run(startup)
-        got, = exe.run(main, feed={"x": np.ones((T, B, D), "float32"), "h0": np.zeros((2, B, H), "float32")},
-                       fetch_list=[out])
+        (got,) = exe.run(
+            main, feed={"x": np.ones((T, B, D), "float32"), "h0": np.zeros((2, B, H), "float32")}, fetch_list=[out]
+        )
     assert got.shape == (T, B, H) and np.isfinite(got).all()
 
 
@@ -129,8 +136,8 @@ def test_rnn_lstm_cell_learns_to_count_ones():
         exe.run(startup)
         for epoch in range(25):
             for s in range(0, n, 64):
-                exe.run(main, feed={"x": bits[s:s + 64, :, None], "y": labels[s:s + 64]}, fetch_list=[loss])
+                exe.run(main, feed={"x": bits[s : s + 64, :, None], "y": labels[s : s + 64]}, fetch_list=[loss])
         test = rng.integers(0, 2, size=(256, steps)).astype("float32")
         test_y = (test.sum(1) % 3).astype("int64")[:, None]
-        a, = exe.run(test_program, feed={"x": test[:, :, None], "y": test_y}, fetch_list=[acc])
+        (a,) = exe.run(test_program, feed={"x": test[:, :, None], "y": test_y}, fetch_list=[acc])
     assert float(np.asarray(a).reshape(-1)[0]) > 0.9

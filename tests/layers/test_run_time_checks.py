@@ -2,6 +2,7 @@
 with Fluid's fluid.core.EnforceNotMet (the ops' run-time shape and dtype checks: tests/ops/test_fluid_build_checks.py):
 reverse of a rank above 6 (test_reverse_op.py); and strided_slice reads ``x[i]`` of a Variable i = -1 as
 Fluid's kernel (test_strided_slice_op.py)."""
+
 import numpy as np
 import pytest
 
@@ -15,9 +16,6 @@ def _run(out, feed):
     return exe.run(feed=feed, fetch_list=[out])
 
 
-
-
-
 def test_a_variable_index_of_minus_1_takes_the_last_element_of_a_strided_slice():
     """Fluid's ``x[i]`` with a Variable i ends at i + 1: for i = -1 that end is 0, which Fluid's
     strided_slice kernel reads as the last element (test_strided_slice_op.py's TestStridedSliceAPI)."""
@@ -26,9 +24,8 @@ def test_a_variable_index_of_minus_1_takes_the_last_element_of_a_strided_slice()
         minus_1 = fluid.layers.fill_constant([1], "int32", -1)
         out = x[minus_1, 0:4:2, -1:1:-1]
         value = np.arange(60, dtype="float64").reshape(3, 4, 5)
-        got, = _run(out, {"x": value})
+        (got,) = _run(out, {"x": value})
     np.testing.assert_array_equal(got, value[-1, 0:4:2, -1:1:-1])
-
 
 
 def test_reverse_refuses_a_rank_above_6_when_run():

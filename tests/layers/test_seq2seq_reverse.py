@@ -10,16 +10,17 @@ book test_machine_translation.py, learns to reverse sequences.
   beam_search_decode, sharing the trained parameters by name.
 
 It trains until greedy (beam 1) and beam (3) decoding both reverse >= 90% of held-out sequences."""
+
 import numpy as np
 
 from pe_cli import fluid
 from pe_cli.fluid import layers
 from pe_cli.training.param_attr import ParamAttr
 
-START, END, WORDS = 0, 1, 10            # word ids 2..11
+START, END, WORDS = 0, 1, 10  # word ids 2..11
 VOCAB = WORDS + 2
 EMBED, HIDDEN, BATCH = 16, 32, 64
-MAX_LEN = 7                             # 6 words + END
+MAX_LEN = 7  # 6 words + END
 HELD_OUT = 60
 
 
@@ -34,8 +35,13 @@ def _encoder():
 def _decoder_cell(state, word, context):
     """The decoder's step, the same parameters in training and generation (state first, as the book's
     fc([state, word]), so the new state has the state's LoD, not the word's)."""
-    new_state = layers.fc([state, word, context], HIDDEN, act="tanh", bias_attr=ParamAttr("dec_b"),
-                          param_attr=[ParamAttr("dec_w_state"), ParamAttr("dec_w_word"), ParamAttr("dec_w_ctx")])
+    new_state = layers.fc(
+        [state, word, context],
+        HIDDEN,
+        act="tanh",
+        bias_attr=ParamAttr("dec_b"),
+        param_attr=[ParamAttr("dec_w_state"), ParamAttr("dec_w_word"), ParamAttr("dec_w_ctx")],
+    )
     return new_state
 
 
@@ -54,7 +60,7 @@ def train_program():
         with rnn.block():
             word = rnn.step_input(trg_emb)
             ctx = rnn.static_input(context)
-            prev = rnn.memory(init=context, need_reorder=True)     # context in the batch's order (the book's)
+            prev = rnn.memory(init=context, need_reorder=True)  # context in the batch's order (the book's)
             state = _decoder_cell(prev, word, ctx)
             rnn.update_memory(prev, state)
             rnn.output(_scores(state))
@@ -90,8 +96,9 @@ def generation_program(beam_size):
             probs = _scores(layers.lod_reset(state, pre_score))
             top_scores, top_ids = layers.topk(probs, k=beam_size)
             accumulated = layers.elementwise_add(layers.log(top_scores), layers.reshape(pre_score, [-1]), axis=0)
-            sel_ids, sel_scores = layers.beam_search(pre_ids, pre_score, top_ids, accumulated, beam_size,
-                                                     end_id=END, level=0)
+            sel_ids, sel_scores = layers.beam_search(
+                pre_ids, pre_score, top_ids, accumulated, beam_size, end_id=END, level=0
+            )
             layers.increment(counter, 1, in_place=True)
             layers.array_write(state, counter, states)
             layers.array_write(pre_context, counter, contexts)
@@ -119,23 +126,33 @@ def _lod(seqs):
 
 def _train_feed(seqs):
     rev = [s[::-1] for s in seqs]
-    return {"src": _lod(seqs), "trg": _lod([np.concatenate([[START], r]) for r in rev]),
-            "label": _lod([np.concatenate([r, [END]]) for r in rev])}
+    return {
+        "src": _lod(seqs),
+        "trg": _lod([np.concatenate([[START], r]) for r in rev]),
+        "label": _lod([np.concatenate([r, [END]]) for r in rev]),
+    }
 
 
 def decode(exe, gen, seqs):
     """Per source, the hypotheses best first: (word ids, scores) lists."""
     main, sentences, sentence_scores = gen
     n, place = len(seqs), fluid.CPUPlace()
-    one = [[1] * n, [1] * n]            # each source: one prefix of one word
-    feed = {"src": _lod(seqs),
-            "init_ids": fluid.create_lod_tensor(np.full((n, 1), START, "int64"), one, place),
-            "init_scores": fluid.create_lod_tensor(np.zeros((n, 1), "float32"), one, place)}
+    one = [[1] * n, [1] * n]  # each source: one prefix of one word
+    feed = {
+        "src": _lod(seqs),
+        "init_ids": fluid.create_lod_tensor(np.full((n, 1), START, "int64"), one, place),
+        "init_scores": fluid.create_lod_tensor(np.zeros((n, 1), "float32"), one, place),
+    }
     ids, scores = exe.run(main, feed=feed, fetch_list=[sentences, sentence_scores], return_numpy=False)
     sources, words = ids.lod()
     ids, scores = np.array(ids).reshape(-1), np.array(scores).reshape(-1)
-    return [[(ids[words[h]:words[h + 1]].tolist(), scores[words[h]:words[h + 1]])
-             for h in range(sources[s], sources[s + 1])] for s in range(n)]
+    return [
+        [
+            (ids[words[h] : words[h + 1]].tolist(), scores[words[h] : words[h + 1]])
+            for h in range(sources[s], sources[s + 1])
+        ]
+        for s in range(n)
+    ]
 
 
 def exact(hypotheses, seqs):
@@ -154,9 +171,9 @@ def test_seq2seq_learns_to_reverse_and_both_decodings_reproduce_held_out_sequenc
         exe.run(startup)
         first = None
         for step in range(1, 2501):
-            value, = exe.run(main, feed=_train_feed(_draw(rng, BATCH, avoid)), fetch_list=[loss])
+            (value,) = exe.run(main, feed=_train_feed(_draw(rng, BATCH, avoid)), fetch_list=[loss])
             first = float(np.asarray(value).reshape(-1)[0]) if first is None else first
-            if step % 250 == 0 and exact(decode(exe, greedy, held_out), held_out) >= 0.95:   # ~1000 steps
+            if step % 250 == 0 and exact(decode(exe, greedy, held_out), held_out) >= 0.95:  # ~1000 steps
                 break
         last = float(np.asarray(value).reshape(-1)[0])
         by_greedy, by_beam = decode(exe, greedy, held_out), decode(exe, beam, held_out)
@@ -165,10 +182,10 @@ def test_seq2seq_learns_to_reverse_and_both_decodings_reproduce_held_out_sequenc
     assert exact(by_beam, held_out) >= 0.9
     for hyps in by_greedy:
         assert len(hyps) == 1
-    for hyps in by_beam:                # up to 3 hypotheses per source, the best first, each from START
+    for hyps in by_beam:  # up to 3 hypotheses per source, the best first, each from START
         assert 1 <= len(hyps) <= 3
         finals = [scores[-1] for _, scores in hyps]
         assert finals == sorted(finals, reverse=True)
         for words, scores in hyps:
             assert words[0] == START and END not in words[1:-1]
-            assert np.all(np.diff(scores) <= 1e-6)          # accumulated log probabilities only fall
+            assert np.all(np.diff(scores) <= 1e-6)  # accumulated log probabilities only fall

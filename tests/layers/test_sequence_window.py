@@ -1,5 +1,6 @@
 """sequence_enumerate, sequence_scatter and row_conv as layers: the LoD users read back, row_conv's
 filter parameter and its training, and one clear error for ids out of range."""
+
 import numpy as np
 import pytest
 
@@ -18,8 +19,9 @@ def test_enumerate_keeps_lod_and_pads():
     with fluid.program_guard(main, startup):
         x = L.data("x", shape=[1], dtype="int64", lod_level=1)
         out = L.sequence_enumerate(x, win_size=3, pad_value=9)
-    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": _lod([[1], [2], [3], [4]], [[3, 1]], "int64")},
-                                                fetch_list=[out], return_numpy=False)
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": _lod([[1], [2], [3], [4]], [[3, 1]], "int64")}, fetch_list=[out], return_numpy=False
+    )
     assert got.lod() == [[0, 3, 4]] and out.stop_gradient
     np.testing.assert_array_equal(np.array(got), [[1, 2, 3], [2, 3, 9], [3, 9, 9], [4, 9, 9]])
 
@@ -46,10 +48,15 @@ def test_row_conv_learns_a_lookahead():
         xs = rng.normal(size=(sum(lengths), 2)).astype("float32")
         ys, start = np.zeros_like(xs), 0
         for n in lengths:
-            ys[start:start + n - 1] = xs[start + 1:start + n]
+            ys[start : start + n - 1] = xs[start + 1 : start + n]
             start += n
-        last, o = exe.run(main, feed={"x": _lod(xs, [lengths]), "y": _lod(ys, [lengths])},
-                          fetch_list=[loss, out], scope=scope, return_numpy=False)
+        last, o = exe.run(
+            main,
+            feed={"x": _lod(xs, [lengths]), "y": _lod(ys, [lengths])},
+            fetch_list=[loss, out],
+            scope=scope,
+            return_numpy=False,
+        )
     assert o.lod() == [np.concatenate([[0], np.cumsum(lengths)]).tolist()]
     assert float(np.array(last).reshape(())) < 1e-3
     np.testing.assert_allclose(np.array(scope.find_var(w.name).get_tensor()), [[0, 0], [1, 1]], atol=0.05)
@@ -62,8 +69,11 @@ def test_scatter_ids_out_of_range_is_one_clear_error():
         ids = L.data("ids", shape=[1], dtype="int64", lod_level=1)
         upd = L.data("upd", shape=[1], dtype="float32", lod_level=1)
         out = L.sequence_scatter(x, ids, upd)
-    feed = {"x": np.zeros((2, 3), "float32"), "ids": _lod([[0], [3]], [[1, 1]], "int64"),
-            "upd": _lod([[1], [1]], [[1, 1]])}
+    feed = {
+        "x": np.zeros((2, 3), "float32"),
+        "ids": _lod([[0], [3]], [[1, 1]], "int64"),
+        "upd": _lod([[1], [1]], [[1, 1]]),
+    }
     with pytest.raises(PeError, match=r"Ids must be columns in \[0, 3\)"):
         fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[out])
 
@@ -75,7 +85,7 @@ def test_im2sequence_gives_one_sequence_per_image():
         out = L.im2sequence(img, filter_size=[2, 2], stride=[1, 2])
     assert out.shape == (-1, 4) and out.lod_level == 1
     x = np.arange(24, dtype="float32").reshape(2, 1, 3, 4)
-    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"img": x}, fetch_list=[out], return_numpy=False)
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"img": x}, fetch_list=[out], return_numpy=False)
     assert got.lod() == [[0, 4, 8]]
     np.testing.assert_array_equal(np.array(got)[:2], [[0, 1, 4, 5], [2, 3, 6, 7]])
 

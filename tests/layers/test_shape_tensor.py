@@ -2,6 +2,7 @@
 a shape list holding int Variables (``[fluid.layers.shape(x)[0], 1]``, Fluid's ShapeTensorList),
 fill_constant with an int Variable shape (ShapeTensor) and a Variable value (ValueTensor). One
 program, run at two batch sizes."""
+
 import numpy as np
 import pytest
 
@@ -17,11 +18,12 @@ def run():
         x = fluid.data("x", [None, 3], "float32")
         n = layers.shape(x)[0]
         n64 = layers.cast(n, "int64")
-        outs = [layers.fill_constant(shape=[n, 1], dtype="float32", value=2.0),
-                layers.uniform_random([n64, 4], min=2.0, max=3.0),
-                layers.reshape(x, [n, 3, 1]),
-                layers.fill_constant(shape=layers.shape(x), dtype="int64",
-                                     value=layers.fill_constant([1], "int64", 7))]
+        outs = [
+            layers.fill_constant(shape=[n, 1], dtype="float32", value=2.0),
+            layers.uniform_random([n64, 4], min=2.0, max=3.0),
+            layers.reshape(x, [n, 3, 1]),
+            layers.fill_constant(shape=layers.shape(x), dtype="int64", value=layers.fill_constant([1], "int64", 7)),
+        ]
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
@@ -29,6 +31,7 @@ def run():
     def at(batch):
         x_ = np.arange(batch * 3, dtype="float32").reshape(batch, 3)
         return x_, exe.run(main, feed={"x": x_}, fetch_list=outs, scope=scope)
+
     return outs, at
 
 
@@ -61,11 +64,14 @@ def test_cuda_kernels_read_the_run_time_shape():
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.data("x", [None, 3], "float32")
         n = layers.shape(x)[0]
-        outs = [layers.fill_constant(shape=[n, 2], dtype="float32", value=layers.fill_constant([1], "float32", 4.0)),
-                layers.reshape(x, [n, 1, 3])]
+        outs = [
+            layers.fill_constant(shape=[n, 2], dtype="float32", value=layers.fill_constant([1], "float32", 4.0)),
+            layers.reshape(x, [n, 1, 3]),
+        ]
     x_ = np.ones([4, 3], "float32")
-    filled, reshaped = fluid.Executor(fluid.CUDAPlace(0)).run(main, feed={"x": x_}, fetch_list=outs,
-                                                              scope=fluid.Scope())
+    filled, reshaped = fluid.Executor(fluid.CUDAPlace(0)).run(
+        main, feed={"x": x_}, fetch_list=outs, scope=fluid.Scope()
+    )
     np.testing.assert_array_equal(filled, np.full([4, 2], 4.0, "float32"))
     np.testing.assert_array_equal(reshaped, x_.reshape(4, 1, 3))
 
@@ -77,9 +83,12 @@ def test_sequence_mask_takes_its_length_from_a_variable():
         lengths = fluid.data("lengths", [None], "int64")
         mask = layers.sequence_mask(lengths, maxlen=layers.shape(src)[1], dtype="float")
     assert mask.dtype == "float32" and tuple(mask.shape) == (-1, -1)
-    got, = fluid.Executor(fluid.CPUPlace()).run(
-        main, feed={"src": np.zeros([2, 4], "int64"), "lengths": np.array([1, 3], "int64")}, fetch_list=[mask],
-        scope=fluid.Scope())
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(
+        main,
+        feed={"src": np.zeros([2, 4], "int64"), "lengths": np.array([1, 3], "int64")},
+        fetch_list=[mask],
+        scope=fluid.Scope(),
+    )
     np.testing.assert_array_equal(got, [[1, 0, 0, 0], [1, 1, 1, 0]])
 
 
@@ -110,10 +119,16 @@ def test_resize_sizes_and_scale_given_by_variables():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = fluid.data("x", [1, 2, 3, 4], "float32")
-        outs = [layers.resize_nearest(x, out_shape=[6, layers.fill_constant([1], "int32", 2)]),
-                layers.resize_nearest(x, scale=layers.fill_constant([1], "float32", 2.0))]
-        for bad, error in (({"out_shape": [4, 8], "data_format": "NDHWC"}, ValueError), ({"scale": "scale"}, TypeError),
-                           ({"scale": -0.3}, ValueError), ({"out_shape": 4}, TypeError)):
+        outs = [
+            layers.resize_nearest(x, out_shape=[6, layers.fill_constant([1], "int32", 2)]),
+            layers.resize_nearest(x, scale=layers.fill_constant([1], "float32", 2.0)),
+        ]
+        for bad, error in (
+            ({"out_shape": [4, 8], "data_format": "NDHWC"}, ValueError),
+            ({"scale": "scale"}, TypeError),
+            ({"scale": -0.3}, ValueError),
+            ({"out_shape": 4}, TypeError),
+        ):
             with pytest.raises(error):
                 layers.resize_nearest(x, **bad)
     x_ = np.arange(24, dtype="float32").reshape(1, 2, 3, 4)

@@ -1,6 +1,7 @@
 """fluid.layers.ssd_loss against a numpy SSD loss built from the op cases' references (matching,
 mining, target assignment, box encoding) and Fluid's formulas, and its gradients for the location
 and confidence predictions against their closed forms."""
+
 import numpy as np
 import pytest
 
@@ -19,11 +20,14 @@ def _feed():
     rng = np.random.default_rng(9)
     lo = rng.uniform(0, 0.6, (NP, 2))
     prior = np.concatenate([lo, lo + rng.uniform(0.2, 0.4, (NP, 2))], axis=1).astype("float32")
-    return {"prior": prior, "prior_var": np.full((NP, 4), 0.2, "float32"),
-            "loc": rng.normal(0, 1, (N, NP, 4)).astype("float32"),
-            "conf": rng.normal(0, 1, (N, NP, C)).astype("float32"),
-            "gt_box": LoDTensor(prior[[2, 7, 4]] + 0.03, [LOD]),
-            "gt_label": LoDTensor(np.array([[3], [1], [4]], "int32"), [LOD])}
+    return {
+        "prior": prior,
+        "prior_var": np.full((NP, 4), 0.2, "float32"),
+        "loc": rng.normal(0, 1, (N, NP, 4)).astype("float32"),
+        "conf": rng.normal(0, 1, (N, NP, C)).astype("float32"),
+        "gt_box": LoDTensor(prior[[2, 7, 4]] + 0.03, [LOD]),
+        "gt_label": LoDTensor(np.array([[3], [1], [4]], "int32"), [LOD]),
+    }
 
 
 def _reference(f, neg_pos_ratio=3.0):
@@ -36,11 +40,17 @@ def _reference(f, neg_pos_ratio=3.0):
     first = assign_ref({"X": LoDTensor(label3, [LOD]), "MatchIndices": idx}, {"mismatch_value": 0})["Out"].reshape(-1)
     cls_loss = (lse - conf[np.arange(len(conf)), first]).reshape(N, NP)
     mine_attrs = {"mining_type": "max_negative", "neg_pos_ratio": neg_pos_ratio, "neg_dist_threshold": 0.5}
-    negs = [mine_ref({"ClsLoss": cls_loss[n:n + 1], "MatchIndices": idx[n:n + 1], "MatchDist": dist[n:n + 1]},
-                     mine_attrs)["NegIndices"] for n in range(N)]
+    negs = [
+        mine_ref(
+            {"ClsLoss": cls_loss[n : n + 1], "MatchIndices": idx[n : n + 1], "MatchDist": dist[n : n + 1]}, mine_attrs
+        )["NegIndices"]
+        for n in range(N)
+    ]
     neg = LoDTensor(np.concatenate(negs), [[0, len(negs[0]), len(negs[0]) + len(negs[1])]])
-    enc = coder_ref({"PriorBox": f["prior"], "PriorBoxVar": f["prior_var"], "TargetBox": gt},
-                    {"code_type": "encode_center_size", "box_normalized": True, "variance": []})["OutputBox"]
+    enc = coder_ref(
+        {"PriorBox": f["prior"], "PriorBoxVar": f["prior_var"], "TargetBox": gt},
+        {"code_type": "encode_center_size", "box_normalized": True, "variance": []},
+    )["OutputBox"]
     tb = assign_ref({"X": LoDTensor(enc, [LOD]), "MatchIndices": idx}, {"mismatch_value": 0})
     tl = assign_ref({"X": LoDTensor(label3, [LOD]), "MatchIndices": idx, "NegIndices": neg}, {"mismatch_value": 0})
     labels, cw = tl["Out"].reshape(-1), tl["OutWeight"].reshape(-1)
@@ -69,10 +79,11 @@ def test_ssd_loss_equals_the_numpy_composition_with_its_gradients():
         assert loss.shape == (-1, 1)
         grads = fluid.backward.gradients([layers.reduce_sum(loss)], [loc, conf])
     f = _feed()
-    got, g_loc, g_conf = fluid.Executor(fluid.CPUPlace()).run(main, feed=f, fetch_list=[loss] + grads,
-                                                              scope=fluid.Scope())
+    got, g_loc, g_conf = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed=f, fetch_list=[loss] + grads, scope=fluid.Scope()
+    )
     want, d_loc, d_conf, positives, weighted = _reference(f)
-    assert positives >= 3 and weighted > positives          # matches and mined negatives both take part
+    assert positives >= 3 and weighted > positives  # matches and mined negatives both take part
     np.testing.assert_allclose(got, want, rtol=1e-5)
     np.testing.assert_allclose(g_loc, d_loc, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(g_conf, d_conf, rtol=1e-4, atol=1e-6)

@@ -1,5 +1,6 @@
 """Tensor, math and activation layers as users build them: shapes inferred at build time, mistakes
 reported there (naming the layer and both shapes), values and gradients when run."""
+
 import numpy as np
 import pytest
 
@@ -22,6 +23,7 @@ def run(main, feed, fetch):
 
 # -- build-time errors ----------------------------------------------------------------------------
 
+
 def test_matmul_mismatch_names_layer_and_both_shapes(prog):
     x = layers.data("x", [3])
     y = layers.data("y", [4, 5], append_batch_size=False)
@@ -35,8 +37,11 @@ def test_matmul_mismatch_names_layer_and_both_shapes(prog):
 def test_matmul_transposed_mismatch_says_transposed(prog):
     x = layers.data("x", [3, 4], append_batch_size=False)
     y = layers.data("y", [5, 4], append_batch_size=False)
-    with pytest.raises(ShapeError, match=r"X \[3, 4\] \(transposed\) and Y \[5, 4\] cannot multiply: "
-                                         r"X's columns \(3\) != Y's rows \(5\)"):
+    with pytest.raises(
+        ShapeError,
+        match=r"X \[3, 4\] \(transposed\) and Y \[5, 4\] cannot multiply: "
+        r"X's columns \(3\) != Y's rows \(5\)",
+    ):
         layers.matmul(x, y, transpose_x=True)
     assert layers.matmul(x, y, transpose_y=True).shape == (3, 5)
     assert layers.matmul(layers.data("v", [4], append_batch_size=False), y, transpose_y=True).shape == (5,)
@@ -58,12 +63,12 @@ def test_reshape_with_wrong_sizes(prog):
     with pytest.raises(ShapeError, match=r"not a multiple of 5, so the -1 cannot be inferred"):
         layers.reshape(x, [-1, 5])
     with pytest.raises(AssertionError, match="Only one dimension value of 'shape' in reshape can be -1"):
-        layers.reshape(x, [-1, -1])           # Fluid's AssertionError (tests/data/fluid_oracle); a PeError too
+        layers.reshape(x, [-1, -1])  # Fluid's AssertionError (tests/data/fluid_oracle); a PeError too
 
 
 def test_reshape_error_at_run_time_when_batch_unknown(prog):
     x = layers.data("x", [3, 4])
-    out = layers.reshape(x, [-1, 5])       # 12 * batch elements: checked when run
+    out = layers.reshape(x, [-1, 5])  # 12 * batch elements: checked when run
     assert out.shape == (-1, 5)
     with pytest.raises(OpError, match=r"cannot reshape X of shape \[2, 3, 4\] to \[-1, 5\]"):
         run(prog, {"x": np.zeros((2, 3, 4), "float32")}, [out])
@@ -98,14 +103,16 @@ def test_attribute_checks(prog):
     x = layers.data("x", [3])
     with pytest.raises(PeError, match=r"alpha='a' is out of range; expected a number"):
         layers.leaky_relu(x, alpha="a")
-    layers.relu6(x, threshold=-1.0)       # as Fluid 1.8.5: no range check, Out = min(max(X, 0), -1)
+    layers.relu6(x, threshold=-1.0)  # as Fluid 1.8.5: no range check, Out = min(max(X, 0), -1)
     with pytest.raises(PeError, match=r"approximate=2 is not one of"):
         layers.gelu(x, approximate=2)
     with pytest.raises(ShapeError, match=r"axis=2 is out of range for X \[-1, 3\]"):
         layers.softmax(x, axis=2)
     with pytest.raises(ShapeError, match=r"min=2.0 is greater than max=1.0"):
         layers.clip(x, 2.0, 1.0)
-    with pytest.raises(PeError, match=r"one_hot needs depth \(the number of classes, > 0\) or a depth_tensor, got depth=0"):
+    with pytest.raises(
+        PeError, match=r"one_hot needs depth \(the number of classes, > 0\) or a depth_tensor, got depth=0"
+    ):
         layers.one_hot(layers.data("ids", [1], dtype="int64"), 0)
     with pytest.raises(ShapeError, match=r"axis=\[0, 0\] is not a permutation"):
         layers.transpose(x, [0, 0])
@@ -113,12 +120,13 @@ def test_attribute_checks(prog):
         layers.squeeze(x, [1])
     with pytest.raises(ShapeError, match=r"\[5:7\] along axis 1 \(size 3\) is empty"):
         layers.slice(x, axes=[1], starts=[5], ends=[7])
-    layers.gather(x, layers.data("i", [1]))     # a float index builds, as in Fluid: its dtype is checked when run
+    layers.gather(x, layers.data("i", [1]))  # a float index builds, as in Fluid: its dtype is checked when run
     with pytest.raises(TypeError, match=r"sigmoid: x 'n' is int64; it must be one of float16, float32, float64"):
-        layers.sigmoid(layers.data("n", [3], dtype="int64"))     # Fluid's layer checks the dtype first
+        layers.sigmoid(layers.data("n", [3], dtype="int64"))  # Fluid's layer checks the dtype first
 
 
 # -- shapes and values when run -------------------------------------------------------------------
+
 
 def test_shapes_inferred_with_unknown_batch(prog):
     x = layers.data("x", [3, 4])
@@ -183,9 +191,30 @@ def test_forward_values(prog):
 
 def test_every_activation_layer_runs(prog):
     x = layers.data("x", [4])
-    names = ["relu", "leaky_relu", "elu", "relu6", "sigmoid", "logsigmoid", "hard_sigmoid", "swish", "tanh",
-             "gelu", "softplus", "softsign", "sqrt", "rsqrt", "reciprocal", "exp", "log", "square", "abs",
-             "sign", "softmax", "log_softmax"]
+    names = [
+        "relu",
+        "leaky_relu",
+        "elu",
+        "relu6",
+        "sigmoid",
+        "logsigmoid",
+        "hard_sigmoid",
+        "swish",
+        "tanh",
+        "gelu",
+        "softplus",
+        "softsign",
+        "sqrt",
+        "rsqrt",
+        "reciprocal",
+        "exp",
+        "log",
+        "square",
+        "abs",
+        "sign",
+        "softmax",
+        "log_softmax",
+    ]
     outs = [getattr(layers, n)(x) for n in names]
     assert all(o.shape == (-1, 4) and o.dtype == "float32" for o in outs)
     got = run(prog, {"x": np.array([[0.5, 1.0, 2.0, 3.0]], "float32")}, outs)
@@ -195,9 +224,9 @@ def test_every_activation_layer_runs(prog):
 def test_gradients_through_layers(prog):
     x = layers.data("x", [3, 4], stop_gradient=False)
     idx = layers.data("idx", [1], dtype="int64")
-    h = layers.cast(x, "float64")                         # gradient cast back to float32
+    h = layers.cast(x, "float64")  # gradient cast back to float32
     h = layers.transpose(layers.reshape(h, [-1, 12]), [1, 0])
-    rows = layers.gather(h, layers.reshape(idx, [-1]))    # repeated rows accumulate
+    rows = layers.gather(h, layers.reshape(idx, [-1]))  # repeated rows accumulate
     parts = layers.split(layers.flatten(rows, axis=1), 2, dim=0)
     loss = layers.reduce_sum(layers.elementwise_add(parts[0], parts[1]))
     grads = fluid.gradients(loss, [x])
@@ -214,7 +243,7 @@ def test_gradients_through_layers(prog):
 def test_assign_and_fill_constant(prog):
     a = layers.assign(np.array([[1.5, 2.5]], dtype="float32"))
     assert a.dtype == "float32" and a.shape == (1, 2)
-    with pytest.raises(TypeError):          # Fluid 1.8 takes bool, float32, int32 and int64 arrays only
+    with pytest.raises(TypeError):  # Fluid 1.8 takes bool, float32, int32 and int64 arrays only
         layers.assign(np.array([[1.5, 2.5]]))
     ids = layers.assign(np.array([3, 4], dtype="int64"))
     c = layers.fill_constant([2, 2], "int64", 7)
@@ -244,17 +273,21 @@ def test_gather_index_out_of_range_is_an_error_when_run(prog):
 
 # -- every op case of these modules, run in float32, gives float32 ----------------------------------
 
+
 def _float32_cases():
     import dataclasses
     import importlib
+
     cases = []
     for module in ("cases_activation", "cases_linalg", "cases_manipulation", "cases_elementwise"):
         for case in importlib.import_module(f"tests.ops.{module}").CASES:
+
             def f32(v):
                 return v.astype(np.float32) if isinstance(v, np.ndarray) and v.dtype == np.float64 else v
+
             inputs = {k: [f32(a) for a in v] if isinstance(v, list) else f32(v) for k, v in case.inputs.items()}
             if case.op == "cast":
-                continue   # its output dtype is an attribute
+                continue  # its output dtype is an attribute
             cases.append((case, dataclasses.replace(case, inputs=inputs)))
     return cases
 
@@ -266,8 +299,9 @@ _F32 = _float32_cases()
 def test_float32_in_float32_out(case64, case):
     """Forward outputs and gradients stay float32, and the gradients match the float64 ones."""
     from op_test import analytic_grads, run_forward
+
     for slot, value in run_forward(case).items():
-        if value is not None and value.dtype.kind == "f":      # None: an empty XShape, fetched as Fluid's
+        if value is not None and value.dtype.kind == "f":  # None: an empty XShape, fetched as Fluid's
             assert value.dtype == np.float32, f"{case.id}: output {slot} is {value.dtype}"
     if case.grad:
         grads32 = analytic_grads(case)[0]

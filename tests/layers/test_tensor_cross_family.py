@@ -1,5 +1,6 @@
 """The tensor layers of layers/tensor_extra.py as Fluid 1.8 users call them: build-time shapes and
 mistakes, run-time values (the ops' numerics are checked by their op cases)."""
+
 import numpy as np
 import pytest
 
@@ -68,14 +69,15 @@ def test_where_and_logical_reductions(prog):
     idx = layers.where(positive)
     every, some = layers.reduce_all(positive, dim=1), layers.reduce_any(positive)
     assert idx.shape == (-1, 2) and idx.dtype == "int64" and every.dtype == "bool"
-    got_idx, got_every, got_some = run(prog, {"x": np.array([[1, -1, 2], [3, 4, 5]], dtype=np.float32)},
-                                       [idx, every, some])
+    got_idx, got_every, got_some = run(
+        prog, {"x": np.array([[1, -1, 2], [3, 4, 5]], dtype=np.float32)}, [idx, every, some]
+    )
     np.testing.assert_array_equal(got_idx, [[0, 0], [0, 2], [1, 0], [1, 1], [1, 2]])
     assert got_every.tolist() == [False, True] and got_some.tolist() == [True]
 
 
 def test_reduce_all_refuses_floats(prog):
-    with pytest.raises(TypeError, match="must be one of bool"):         # Fluid 1.8's check_variable_and_dtype
+    with pytest.raises(TypeError, match="must be one of bool"):  # Fluid 1.8's check_variable_and_dtype
         layers.reduce_all(layers.data("x", [3], dtype="float32"))
 
 
@@ -89,7 +91,7 @@ def test_nan_and_inf_checks(prog):
 
 def test_expand_as_mismatch_is_reported_when_run(prog):
     x = layers.data("x", [2, 3], append_batch_size=False)
-    out = layers.expand_as(x, layers.data("t", [4, 4], append_batch_size=False))   # (Fluid 1.8.5 builds it)
+    out = layers.expand_as(x, layers.data("t", [4, 4], append_batch_size=False))  # (Fluid 1.8.5 builds it)
     with pytest.raises(fluid.core.EnforceNotMet, match=r"target_tensor \[4, 4\] is not X \[2, 3\] tiled"):
         run(prog, {"x": np.ones((2, 3), "float32"), "t": np.ones((4, 4), "float32")}, [out])
 
@@ -102,10 +104,18 @@ def test_integer_division_and_mod_follow_fluid(prog):
     assert got_q.tolist() == [3, -3, -1] and got_m.tolist() == [1, -1, 2]
     with pytest.raises(PeError, match="integer division by zero"):
         run(prog, {"x": np.array([1, 2, 3]), "y": np.array([1, 0, 1])}, [q])
-    floats = layers.elementwise_floordiv(layers.data("f", [3]), layers.data("g", [3]))     # Fluid builds it
+    floats = layers.elementwise_floordiv(layers.data("f", [3]), layers.data("g", [3]))  # Fluid builds it
     with pytest.raises(PeError, match="elementwise_floordiv: X holds float32 values; it takes int32 or int64"):
-        run(prog, {"x": np.ones(3, "int64"), "y": np.ones(3, "int64"), "f": np.ones((1, 3), "float32"),
-                   "g": np.ones((1, 3), "float32")}, [floats])
+        run(
+            prog,
+            {
+                "x": np.ones(3, "int64"),
+                "y": np.ones(3, "int64"),
+                "f": np.ones((1, 3), "float32"),
+                "g": np.ones((1, 3), "float32"),
+            },
+            [floats],
+        )
 
 
 def test_reduce_prod_gradient_through_a_zero(prog):
@@ -127,7 +137,7 @@ def test_autoincreased_step_counter_counts_runs():
     exe.run(startup, scope=scope)
     got = [exe.run(main, fetch_list=[counter, doubled], scope=scope) for _ in range(3)]
     assert [int(c[0]) for c, _ in got] == [5, 6, 7]
-    assert [int(d[0]) for _, d in got] == [2, 4, 6]        # Fluid starts from begin - 1
+    assert [int(d[0]) for _, d in got] == [2, 4, 6]  # Fluid starts from begin - 1
 
 
 def test_random_crop_crops_anew_each_run_and_repeats_from_a_seed():
@@ -149,10 +159,10 @@ def test_random_crop_crops_anew_each_run_and_repeats_from_a_seed():
     for crops in runs[0]:
         for b in range(2):
             top, left = divmod(int(crops[b, 0, 0, 0]) - 36 * b, 6)
-            np.testing.assert_array_equal(crops[b, 0], xv[b, 0, top:top + 2, left:left + 2])
+            np.testing.assert_array_equal(crops[b, 0], xv[b, 0, top : top + 2, left : left + 2])
     assert len({c.tobytes() for c in runs[0]}) > 1, "each run draws new offsets"
     for a, b in zip(*runs):
-        np.testing.assert_array_equal(a, b)          # the same seed: the same sequence of crops
+        np.testing.assert_array_equal(a, b)  # the same seed: the same sequence of crops
 
 
 def test_hash_of_id_rows(prog):
@@ -161,10 +171,10 @@ def test_hash_of_id_rows(prog):
     assert out.shape == (-1, 3, 1) and out.dtype == "int32" and out.lod_level == 1
     feed = fluid.create_lod_tensor(np.array([[1, 2], [3, -4]], np.int32), [[2]], fluid.CPUPlace())
     got = run(prog, {"ids": feed}, [out])[0]
-    assert got.reshape(2, 3).tolist() == [[7722, 8407, 6337], [8005, 5505, 5775]]     # python-xxhash's XXH64
+    assert got.reshape(2, 3).tolist() == [[7722, 8407, 6337], [8005, 5505, 5775]]  # python-xxhash's XXH64
     with pytest.raises(PeError, match="hash_size must be an int > 0"):
         layers.hash(ids, hash_size=0)
-    with pytest.raises(TypeError, match="hash_size must be an int"):       # Fluid's TypeErrors (test_hash_op.py)
+    with pytest.raises(TypeError, match="hash_size must be an int"):  # Fluid's TypeErrors (test_hash_op.py)
         layers.hash(ids, hash_size=1024.5)
     with pytest.raises(TypeError, match="input"):
         layers.hash(layers.data("f", [1], dtype="float32", lod_level=1), hash_size=10)

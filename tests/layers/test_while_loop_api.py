@@ -1,6 +1,7 @@
 """Fluid 1.8's while_loop as its unittests use it: dicts and lists among the loop variables (the body
 changes copies), Fluid's TypeError / ValueError for bad arguments, and Fluid's gradient of a loop
 whose body overwrites an outer variable (that output's gradient reaches every iteration)."""
+
 import numpy as np
 import pytest
 
@@ -37,7 +38,7 @@ def test_bad_arguments_raise_fluids_errors():
         with pytest.raises(TypeError):
             layers.while_loop(i, lambda i: i, [i])
         with pytest.raises(TypeError):
-            layers.while_loop(lambda i: i, lambda i: i, [i])        # cond returns an int64
+            layers.while_loop(lambda i: i, lambda i: i, [i])  # cond returns an int64
         with pytest.raises(TypeError):
             layers.while_loop(lambda i: layers.less_than(i, i), lambda i: i, i)
         with pytest.raises(ValueError):
@@ -58,8 +59,9 @@ def test_an_overwritten_output_passes_its_gradient_to_every_iteration_as_in_flui
         def body(i, x):
             x = i * i
             return [layers.increment(i), x]
+
         out = layers.while_loop(lambda i, x: layers.less_than(i, eleven), body, [i, x])
         mean = layers.mean(out[1])
         append_backward(mean)
     got = _run(main, [mean, i.grad_name], {"i": np.ones(1, "float32"), "x": np.ones(1, "float32")})
-    assert got[0][0] == 100.0 and got[1][0] == 110.0      # Fluid 1.8.5 gives 110: 2 * (1 + 2 + ... + 10)
+    assert got[0][0] == 100.0 and got[1][0] == 110.0  # Fluid 1.8.5 gives 110: 2 * (1 + 2 + ... + 10)

@@ -3,6 +3,7 @@ unfused chain's formulas: per (sample, head) softmax(alpha q k^T + mask) v, the 
 clipped at -64), its gradient op against float64 finite differences of Out (Weights gets no
 gradient). float32's exponentials are a polynomial within 2 ulp of numpy's: its case's tolerance is
 float32 rounding (rtol 1e-6 on values of order 1, a few ulp)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -26,14 +27,24 @@ def _ref(i, a):
 
 
 def _qkv(batch, sq, sk, heads, dh, dtype=np.float64):
-    return {"Q": rng.normal(size=(batch, sq, heads, dh)).astype(dtype),
-            "K": rng.normal(size=(batch, sk, heads, dh)).astype(dtype),
-            "V": rng.normal(size=(batch, sk, heads, dh)).astype(dtype)}
+    return {
+        "Q": rng.normal(size=(batch, sq, heads, dh)).astype(dtype),
+        "K": rng.normal(size=(batch, sk, heads, dh)).astype(dtype),
+        "V": rng.normal(size=(batch, sk, heads, dh)).astype(dtype),
+    }
 
 
 def _case(name, inputs, grad=("Q", "K", "V"), **kw):
-    return OpCase("scaled_dot_product_attention", inputs, _ref, outputs=("Out", "Weights"), loss_outputs=("Out",),
-                  grad=grad, name=f"scaled_dot_product_attention_{name}", **kw)
+    return OpCase(
+        "scaled_dot_product_attention",
+        inputs,
+        _ref,
+        outputs=("Out", "Weights"),
+        loss_outputs=("Out",),
+        grad=grad,
+        name=f"scaled_dot_product_attention_{name}",
+        **kw,
+    )
 
 
 # a padding mask as the layers build it: -1e9 after each sample's length ([batch, 1, 1, Sk])

@@ -3,6 +3,7 @@ tests/test_control_flow_beam_search.py): gather_tree (no gradient), whose numpy 
 each (batch, beam) path one entry at a time as Fluid's gather_tree kernel does; sampling_id (a random op,
 no gradient): rows with all mass on one id always give it, and over many identical rows the ids'
 frequencies follow the probabilities."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -29,16 +30,33 @@ IDS = np.array([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]], dtype=np.
 PARENTS = np.array([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]], dtype=np.int64)
 
 CASES = [
-    OpCase("gather_tree", {"Ids": IDS, "Parents": PARENTS},
-           lambda i, a: {"Out": np.array([[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]], dtype=np.int64)},
-           name="gather_tree_fluid_example"),
-    OpCase("gather_tree", {"Ids": rng.integers(0, 50, size=(6, 3, 4)),
-                           "Parents": rng.integers(0, 4, size=(6, 3, 4))}, gather_tree_ref, name="gather_tree_random"),
-    OpCase("gather_tree", {"Ids": rng.integers(0, 9, size=(5, 2, 3)).astype(np.int32),
-                           "Parents": rng.integers(0, 3, size=(5, 2, 3)).astype(np.int32)}, gather_tree_ref,
-           name="gather_tree_int32"),
-    OpCase("gather_tree", {"Ids": rng.integers(0, 9, size=(1, 2, 3)), "Parents": rng.integers(0, 3, size=(1, 2, 3))},
-           gather_tree_ref, name="gather_tree_one_step"),
+    OpCase(
+        "gather_tree",
+        {"Ids": IDS, "Parents": PARENTS},
+        lambda i, a: {"Out": np.array([[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]], dtype=np.int64)},
+        name="gather_tree_fluid_example",
+    ),
+    OpCase(
+        "gather_tree",
+        {"Ids": rng.integers(0, 50, size=(6, 3, 4)), "Parents": rng.integers(0, 4, size=(6, 3, 4))},
+        gather_tree_ref,
+        name="gather_tree_random",
+    ),
+    OpCase(
+        "gather_tree",
+        {
+            "Ids": rng.integers(0, 9, size=(5, 2, 3)).astype(np.int32),
+            "Parents": rng.integers(0, 3, size=(5, 2, 3)).astype(np.int32),
+        },
+        gather_tree_ref,
+        name="gather_tree_int32",
+    ),
+    OpCase(
+        "gather_tree",
+        {"Ids": rng.integers(0, 9, size=(1, 2, 3)), "Parents": rng.integers(0, 3, size=(1, 2, 3))},
+        gather_tree_ref,
+        name="gather_tree_one_step",
+    ),
 ]
 
 
@@ -57,14 +75,27 @@ def _check_certain(outs, inputs):
 
 
 CASES += [
-    OpCase("sampling_id", {"X": np.tile(PROBS, (20000, 1))}, attrs={"seed": 7}, outputs=("Out",),
-           check=_check_frequencies, name="sampling_id_frequencies"),
-    OpCase("sampling_id", {"X": np.eye(4)[[2, 0, 3, 1]]}, attrs={"seed": 3}, outputs=("Out",),
-           check=_check_certain, name="sampling_id_one_hot_rows"),
+    OpCase(
+        "sampling_id",
+        {"X": np.tile(PROBS, (20000, 1))},
+        attrs={"seed": 7},
+        outputs=("Out",),
+        check=_check_frequencies,
+        name="sampling_id_frequencies",
+    ),
+    OpCase(
+        "sampling_id",
+        {"X": np.eye(4)[[2, 0, 3, 1]]},
+        attrs={"seed": 3},
+        outputs=("Out",),
+        check=_check_certain,
+        name="sampling_id_one_hot_rows",
+    ),
 ]
 
 
 # -- beam_log_probs: a beam search step's scores (BeamSearchDecoder) --------------------------------
+
 
 def beam_log_probs_ref(i, a):
     x = i["Logits"].astype(np.float64)
@@ -79,15 +110,36 @@ def _beam_inputs(batch, beam, vocab, dtype, end=1):
     noend[end] = 0
     finished = rng.random((batch, beam)) < 0.3
     finished[0] = [True] + [False] * (beam - 1)
-    return {"Logits": (rng.normal(size=(batch, beam, vocab)) * 3).astype(dtype), "Finished": finished,
-            "NoEnd": noend, "PreScores": rng.normal(size=(batch, beam)).astype(dtype) - 2}
+    return {
+        "Logits": (rng.normal(size=(batch, beam, vocab)) * 3).astype(dtype),
+        "Finished": finished,
+        "NoEnd": noend,
+        "PreScores": rng.normal(size=(batch, beam)).astype(dtype) - 2,
+    }
 
 
 CASES += [
-    OpCase("beam_log_probs", _beam_inputs(3, 2, 7, np.float64), beam_log_probs_ref, rtol=1e-12,
-           name="beam_log_probs_float64"),
-    OpCase("beam_log_probs", _beam_inputs(3, 2, 7, np.float32), beam_log_probs_ref, rtol=1e-5, atol=1e-6,
-           name="beam_log_probs_float32"),
-    OpCase("beam_log_probs", _beam_inputs(16, 4, 5000, np.float32), beam_log_probs_ref, rtol=1e-5, atol=1e-5,
-           name="beam_log_probs_float32_rows_on_threads"),
+    OpCase(
+        "beam_log_probs",
+        _beam_inputs(3, 2, 7, np.float64),
+        beam_log_probs_ref,
+        rtol=1e-12,
+        name="beam_log_probs_float64",
+    ),
+    OpCase(
+        "beam_log_probs",
+        _beam_inputs(3, 2, 7, np.float32),
+        beam_log_probs_ref,
+        rtol=1e-5,
+        atol=1e-6,
+        name="beam_log_probs_float32",
+    ),
+    OpCase(
+        "beam_log_probs",
+        _beam_inputs(16, 4, 5000, np.float32),
+        beam_log_probs_ref,
+        rtol=1e-5,
+        atol=1e-5,
+        name="beam_log_probs_float32_rows_on_threads",
+    ),
 ]

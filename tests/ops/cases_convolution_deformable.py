@@ -1,6 +1,7 @@
 """Op cases for deformable_conv / deformable_conv_v1 (ops/convolution.py): a direct loop over outputs,
 taps and channels with a scalar bilinear sampler (zero outside), as Fluid 1.8's
 test_deformable_conv_op.py."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -54,14 +55,40 @@ def _ref(i, a):
 _ATTRS = {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1], "groups": 1, "deformable_groups": 1}
 
 CASES = [
-    OpCase("deformable_conv", {"Input": rng.normal(size=(1, 2, 4, 4)), "Offset": rng.uniform(-1.5, 1.5, (1, 18, 4, 4)),
-                               "Mask": rng.uniform(0.2, 1, (1, 9, 4, 4)), "Filter": rng.normal(size=(3, 2, 3, 3))},
-           _ref, attrs=dict(_ATTRS), grad=("Input", "Offset", "Mask", "Filter")),
-    OpCase("deformable_conv", {"Input": rng.normal(size=(2, 4, 5, 4)), "Offset": rng.uniform(-1, 1, (2, 16, 2, 2)),
-                               "Mask": rng.uniform(0.2, 1, (2, 8, 2, 2)), "Filter": rng.normal(size=(4, 2, 2, 2))},
-           _ref, attrs=dict(_ATTRS, strides=[2, 2], paddings=[0, 0], dilations=[2, 1], groups=2, deformable_groups=2),
-           grad=("Input", "Offset", "Mask", "Filter"), name="deformable_conv_groups_stride_dilation"),
-    OpCase("deformable_conv_v1", {"Input": rng.normal(size=(1, 2, 4, 3)), "Offset": rng.uniform(-2, 2, (1, 8, 5, 2)),
-                                  "Filter": rng.normal(size=(2, 2, 2, 2))},
-           _ref, attrs=dict(_ATTRS, paddings=[1, 0]), grad=("Input", "Offset", "Filter")),
+    OpCase(
+        "deformable_conv",
+        {
+            "Input": rng.normal(size=(1, 2, 4, 4)),
+            "Offset": rng.uniform(-1.5, 1.5, (1, 18, 4, 4)),
+            "Mask": rng.uniform(0.2, 1, (1, 9, 4, 4)),
+            "Filter": rng.normal(size=(3, 2, 3, 3)),
+        },
+        _ref,
+        attrs=dict(_ATTRS),
+        grad=("Input", "Offset", "Mask", "Filter"),
+    ),
+    OpCase(
+        "deformable_conv",
+        {
+            "Input": rng.normal(size=(2, 4, 5, 4)),
+            "Offset": rng.uniform(-1, 1, (2, 16, 2, 2)),
+            "Mask": rng.uniform(0.2, 1, (2, 8, 2, 2)),
+            "Filter": rng.normal(size=(4, 2, 2, 2)),
+        },
+        _ref,
+        attrs=dict(_ATTRS, strides=[2, 2], paddings=[0, 0], dilations=[2, 1], groups=2, deformable_groups=2),
+        grad=("Input", "Offset", "Mask", "Filter"),
+        name="deformable_conv_groups_stride_dilation",
+    ),
+    OpCase(
+        "deformable_conv_v1",
+        {
+            "Input": rng.normal(size=(1, 2, 4, 3)),
+            "Offset": rng.uniform(-2, 2, (1, 8, 5, 2)),
+            "Filter": rng.normal(size=(2, 2, 2, 2)),
+        },
+        _ref,
+        attrs=dict(_ATTRS, paddings=[1, 0]),
+        grad=("Input", "Offset", "Filter"),
+    ),
 ]

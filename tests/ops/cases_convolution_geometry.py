@@ -4,6 +4,7 @@ read), an output reaching past the padded input (Fluid's C++ division rounds its
 conv2d_transpose groups that leave input channels over. The references read as Fluid's im2col / vol2col and
 col2im do, element by element: input position o * stride - pad_before + t * dilation, zero outside the input
 (checked against Fluid 1.8.5, outputs and gradients, for 30 such convolutions)."""
+
 import itertools
 
 import numpy as np
@@ -22,8 +23,11 @@ def _c_div(a, b):
 
 
 def _pairs(pads, rank):
-    return [(pads[i], pads[i]) for i in range(rank)] if len(pads) == rank else \
-        [(pads[2 * i], pads[2 * i + 1]) for i in range(rank)]
+    return (
+        [(pads[i], pads[i]) for i in range(rank)]
+        if len(pads) == rank
+        else [(pads[2 * i], pads[2 * i + 1]) for i in range(rank)]
+    )
 
 
 def conv_ref(i, a):
@@ -40,8 +44,9 @@ def conv_ref(i, a):
             if all(0 <= p < n for p, n in zip(pos, sizes)):
                 for g in range(groups):
                     xs = x[(slice(None), slice(g * cg, (g + 1) * cg)) + tuple(pos)]
-                    out[(slice(None), slice(g * mg, (g + 1) * mg)) + o] += xs @ w[(slice(g * mg, (g + 1) * mg),
-                                                                                   slice(None)) + t].T
+                    out[(slice(None), slice(g * mg, (g + 1) * mg)) + o] += (
+                        xs @ w[(slice(g * mg, (g + 1) * mg), slice(None)) + t].T
+                    )
     return {"Output": out}
 
 
@@ -61,8 +66,9 @@ def conv_transpose_ref(i, a):
             if all(0 <= p < n for p, n in zip(pos, outs)):
                 for g in range(groups):
                     xs = x[(slice(None), slice(g * step, (g + 1) * step)) + p_in]
-                    out[(slice(None), slice(g * og, (g + 1) * og)) + pos] += xs @ w[(slice(g * step, (g + 1) * step),
-                                                                                      slice(None)) + t]
+                    out[(slice(None), slice(g * og, (g + 1) * og)) + pos] += (
+                        xs @ w[(slice(g * step, (g + 1) * step), slice(None)) + t]
+                    )
     return {"Output": out}
 
 
@@ -70,13 +76,36 @@ _G = ("Input", "Filter")
 _A2 = {"strides": [1, 1], "groups": 1, "paddings": [0, 0], "dilations": [1, 1]}
 
 CASES = [
-    OpCase("conv2d", {"Input": r(2, 3, 5, 5), "Filter": r(4, 3, 3, 3)}, conv_ref, grad=_G, name="conv2d_any_geometry",
-           attrs=dict(_A2, paddings=[-1, 2, 1, -2], dilations=[-2, 0])),
-    OpCase("conv2d", {"Input": r(2, 3, 5, 5), "Filter": r(4, 3, 3, 3)}, conv_ref, grad=_G,
-           attrs=dict(_A2, strides=[3, 3], paddings=[0, 0, -1, 0]), name="conv2d_output_past_padded_input"),
-    OpCase("depthwise_conv2d", {"Input": r(2, 3, 5, 5), "Filter": r(3, 1, 3, 3)}, conv_ref, grad=_G,
-           attrs=dict(_A2, groups=3, paddings=[-1, 1], dilations=[0, 2, 3, 3]), name="depthwise_conv2d_any_geometry"),
-    OpCase("conv2d_transpose", {"Input": r(2, 3, 3, 4), "Filter": r(3, 2, 3, 3)}, conv_transpose_ref, grad=_G,
-           attrs=dict(_A2, groups=2, paddings=[-1, 1, 0, -1], dilations=[-1, 0]),
-           name="conv2d_transpose_any_geometry_groups_left_over"),
+    OpCase(
+        "conv2d",
+        {"Input": r(2, 3, 5, 5), "Filter": r(4, 3, 3, 3)},
+        conv_ref,
+        grad=_G,
+        name="conv2d_any_geometry",
+        attrs=dict(_A2, paddings=[-1, 2, 1, -2], dilations=[-2, 0]),
+    ),
+    OpCase(
+        "conv2d",
+        {"Input": r(2, 3, 5, 5), "Filter": r(4, 3, 3, 3)},
+        conv_ref,
+        grad=_G,
+        attrs=dict(_A2, strides=[3, 3], paddings=[0, 0, -1, 0]),
+        name="conv2d_output_past_padded_input",
+    ),
+    OpCase(
+        "depthwise_conv2d",
+        {"Input": r(2, 3, 5, 5), "Filter": r(3, 1, 3, 3)},
+        conv_ref,
+        grad=_G,
+        attrs=dict(_A2, groups=3, paddings=[-1, 1], dilations=[0, 2, 3, 3]),
+        name="depthwise_conv2d_any_geometry",
+    ),
+    OpCase(
+        "conv2d_transpose",
+        {"Input": r(2, 3, 3, 4), "Filter": r(3, 2, 3, 3)},
+        conv_transpose_ref,
+        grad=_G,
+        attrs=dict(_A2, groups=2, paddings=[-1, 1, 0, -1], dilations=[-1, 0]),
+        name="conv2d_transpose_any_geometry_groups_left_over",
+    ),
 ]

@@ -2,6 +2,7 @@
 documented formulas: -log p(label | x) = log Z - score(label), with log Z from the forward recursion
 in log space (Alpha: each step's forward vector normalized to sum 1), and Viterbi paths found by
 scoring every tag path (small tag counts)."""
+
 import itertools
 
 import numpy as np
@@ -53,8 +54,12 @@ def crf_ref(i, attrs):
             la = _logsumexp(la[:, None] + w[2:], axis=0) + x[k]
             alpha[k] = _softmax(la)
         ll.append(_logsumexp(la + w[1]) - path_score(x, w, label[a:b], a))
-    return {"Alpha": alpha.reshape(x0.shape), "EmissionExps": np.exp(x0 - x0.max(axis=-1, keepdims=True)),
-            "TransitionExps": np.exp(w), "LogLikelihood": np.array(ll, dtype=x.dtype).reshape(-1, 1)}
+    return {
+        "Alpha": alpha.reshape(x0.shape),
+        "EmissionExps": np.exp(x0 - x0.max(axis=-1, keepdims=True)),
+        "TransitionExps": np.exp(w),
+        "LogLikelihood": np.array(ll, dtype=x.dtype).reshape(-1, 1),
+    }
 
 
 def decoding_ref(i, attrs):
@@ -84,10 +89,10 @@ def crf_inputs(lengths, d, padded_to=None):
     label = rng.integers(0, d, size=(n, 1)).astype(np.int64)
     if padded_to is None:
         return {"Emission": lod(x, lengths), "Transition": w, "Label": lod(label, lengths)}
-    xp = rng.uniform(-1, 1, size=(len(lengths), padded_to, d))     # padding rows hold noise too
+    xp = rng.uniform(-1, 1, size=(len(lengths), padded_to, d))  # padding rows hold noise too
     lp = np.zeros((len(lengths), padded_to, 1), np.int64)
     for k, (a, m) in enumerate(zip(np.cumsum([0] + lengths[:-1]), lengths)):
-        xp[k, :m], lp[k, :m] = x[a:a + m], label[a:a + m]
+        xp[k, :m], lp[k, :m] = x[a : a + m], label[a : a + m]
     return {"Emission": xp, "Transition": w, "Label": lp, "Length": np.array(lengths, np.int64)}
 
 
@@ -105,14 +110,25 @@ def _tied():
 
 
 CASES = [
-    OpCase("linear_chain_crf", crf_inputs([3, 1, 0, 4], 4), crf_ref, grad=("Emission", "Transition"),
-           loss_outputs=("LogLikelihood",), name="linear_chain_crf"),
-    OpCase("linear_chain_crf", crf_inputs([2, 4, 0], 3, padded_to=4), crf_ref, grad=("Emission", "Transition"),
-           loss_outputs=("LogLikelihood",), name="linear_chain_crf_padded_length"),
+    OpCase(
+        "linear_chain_crf",
+        crf_inputs([3, 1, 0, 4], 4),
+        crf_ref,
+        grad=("Emission", "Transition"),
+        loss_outputs=("LogLikelihood",),
+        name="linear_chain_crf",
+    ),
+    OpCase(
+        "linear_chain_crf",
+        crf_inputs([2, 4, 0], 3, padded_to=4),
+        crf_ref,
+        grad=("Emission", "Transition"),
+        loss_outputs=("LogLikelihood",),
+        name="linear_chain_crf_padded_length",
+    ),
     OpCase("crf_decoding", _no_label(crf_inputs([3, 1, 4, 2], 3)), decoding_ref, name="crf_decoding"),
     OpCase("crf_decoding", crf_inputs([2, 0, 4], 3), decoding_ref, name="crf_decoding_label"),
     OpCase("crf_decoding", _tied(), decoding_ref, name="crf_decoding_label_rising_scores"),
     OpCase("crf_decoding", crf_inputs([2, 4, 0], 3, padded_to=4), decoding_ref, name="crf_decoding_padded_label"),
-    OpCase("crf_decoding", _no_label(crf_inputs([3, 1], 3, padded_to=3)), decoding_ref,
-           name="crf_decoding_padded"),
+    OpCase("crf_decoding", _no_label(crf_inputs([3, 1], 3, padded_to=3)), decoding_ref, name="crf_decoding_padded"),
 ]

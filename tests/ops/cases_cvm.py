@@ -1,6 +1,7 @@
 """Op cases for cvm (ops/cvm.py): forward against Fluid 1.8's formulas. Its gradient is not a
 derivative (Fluid passes the CVM input back on the show and click columns), so it is checked in
 tests/layers/test_cvm.py against that rule rather than by finite differences."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -18,6 +19,11 @@ def _use_cvm(i, a):
 
 CASES = [
     OpCase("cvm", {"X": _X, "CVM": _X[:, :2].copy()}, _use_cvm),
-    OpCase("cvm", {"X": _X, "CVM": _X[:, :2].copy()}, lambda i, a: {"Y": i["X"][:, 2:]}, attrs={"use_cvm": False},
-           name="cvm_drop_columns"),
+    OpCase(
+        "cvm",
+        {"X": _X, "CVM": _X[:, :2].copy()},
+        lambda i, a: {"Y": i["X"][:, 2:]},
+        attrs={"use_cvm": False},
+        name="cvm_drop_columns",
+    ),
 ]

@@ -3,6 +3,7 @@ from Fluid 1.8's kernels and unit tests (test_prior_box_op.py, test_density_prio
 test_anchor_generator_op.py, test_iou_similarity_op.py, test_box_coder_op.py, test_box_clip_op.py,
 test_polygon_box_transform.py, test_box_decoder_and_assign_op.py). None of these ops has a gradient
 in Fluid."""
+
 import math
 
 import numpy as np
@@ -35,10 +36,18 @@ def prior_ref(i, a):
         for w in range(fw):
             cx, cy = (w + a["offset"]) * sw, (h + a["offset"]) * sh
             for s, m in enumerate(a["min_sizes"]):
-                square = [] if not a["max_sizes"] else [_box(cx, cy, math.sqrt(m * a["max_sizes"][s]) / 2,
-                                                             math.sqrt(m * a["max_sizes"][s]) / 2, iw, ih)]
-                rest = [_box(cx, cy, m * math.sqrt(r) / 2, m / math.sqrt(r) / 2, iw, ih) for r in ratios
-                        if not (a["min_max_aspect_ratios_order"] and abs(r - 1) < 1e-6)]
+                square = (
+                    []
+                    if not a["max_sizes"]
+                    else [
+                        _box(cx, cy, math.sqrt(m * a["max_sizes"][s]) / 2, math.sqrt(m * a["max_sizes"][s]) / 2, iw, ih)
+                    ]
+                )
+                rest = [
+                    _box(cx, cy, m * math.sqrt(r) / 2, m / math.sqrt(r) / 2, iw, ih)
+                    for r in ratios
+                    if not (a["min_max_aspect_ratios_order"] and abs(r - 1) < 1e-6)
+                ]
                 if a["min_max_aspect_ratios_order"]:
                     rows += [_box(cx, cy, m / 2, m / 2, iw, ih)] + square + rest
                 else:
@@ -67,8 +76,14 @@ def density_ref(i, a):
                         for dj in range(d):
                             x = cx - avg / 2.0 + shift / 2.0 + dj * shift
                             y = cy - avg / 2.0 + shift / 2.0 + di * shift
-                            rows.append([max((x - bw / 2) / iw, 0), max((y - bh / 2) / ih, 0),
-                                         min((x + bw / 2) / iw, 1), min((y + bh / 2) / ih, 1)])
+                            rows.append(
+                                [
+                                    max((x - bw / 2) / iw, 0),
+                                    max((y - bh / 2) / ih, 0),
+                                    min((x + bw / 2) / iw, 1),
+                                    min((y + bh / 2) / ih, 1),
+                                ]
+                            )
     boxes = np.array(rows).reshape(fh, fw, -1, 4)
     if a["clip"]:
         boxes = np.clip(boxes, 0, 1)
@@ -88,7 +103,7 @@ def anchor_ref(i, a):
             k = 0
             for ar in a["aspect_ratios"]:
                 for size in a["anchor_sizes"]:
-                    bw = math.floor(math.sqrt(sw * sh / ar) + 0.5)      # C's round, half away from 0
+                    bw = math.floor(math.sqrt(sw * sh / ar) + 0.5)  # C's round, half away from 0
                     bh = math.floor(bw * ar + 0.5)
                     aw, ah = size / sw * bw, size / sh * bh
                     out[h, w, k] = [xc - 0.5 * (aw - 1), yc - 0.5 * (ah - 1), xc + 0.5 * (aw - 1), yc + 0.5 * (ah - 1)]
@@ -118,9 +133,12 @@ def coder_ref(i, a):
             for m in range(len(p)):
                 pw, ph = p[m, 2] - p[m, 0] + q, p[m, 3] - p[m, 1] + q
                 tw, th = t[n, 2] - t[n, 0] + q, t[n, 3] - t[n, 1] + q
-                out[n, m] = [((t[n, 0] + t[n, 2]) / 2 - p[m, 0] - pw / 2) / pw / var[m, 0],
-                             ((t[n, 1] + t[n, 3]) / 2 - p[m, 1] - ph / 2) / ph / var[m, 1],
-                             math.log(abs(tw / pw)) / var[m, 2], math.log(abs(th / ph)) / var[m, 3]]
+                out[n, m] = [
+                    ((t[n, 0] + t[n, 2]) / 2 - p[m, 0] - pw / 2) / pw / var[m, 0],
+                    ((t[n, 1] + t[n, 3]) / 2 - p[m, 1] - ph / 2) / ph / var[m, 1],
+                    math.log(abs(tw / pw)) / var[m, 2],
+                    math.log(abs(th / ph)) / var[m, 3],
+                ]
     else:
         out = np.zeros(t.shape)
         for n in range(t.shape[0]):
@@ -153,52 +171,151 @@ def _corners(n, scale=1.0):
     return np.concatenate([lo, lo + rng.uniform(0.05, 0.4, (n, 2)) * scale], axis=1)
 
 
-_PRIOR = {"min_sizes": [2.0, 4.0], "max_sizes": [5.0, 10.0], "aspect_ratios": [2.0, 3.0], "flip": True,
-          "clip": True, "variances": [0.1, 0.1, 0.2, 0.2]}
+_PRIOR = {
+    "min_sizes": [2.0, 4.0],
+    "max_sizes": [5.0, 10.0],
+    "aspect_ratios": [2.0, 3.0],
+    "flip": True,
+    "clip": True,
+    "variances": [0.1, 0.1, 0.2, 0.2],
+}
 _FEAT, _IMG = rng.random((2, 3, 4, 5)).astype("float32"), rng.random((2, 3, 10, 12)).astype("float32")
-_DENSITY = {"densities": [3, 2, 1], "fixed_sizes": [4.0, 8.0, 12.0], "fixed_ratios": [1.0, 2.0],
-            "variances": [0.1, 0.1, 0.2, 0.2], "clip": False}
+_DENSITY = {
+    "densities": [3, 2, 1],
+    "fixed_sizes": [4.0, 8.0, 12.0],
+    "fixed_ratios": [1.0, 2.0],
+    "variances": [0.1, 0.1, 0.2, 0.2],
+    "clip": False,
+}
 
 CASES = [
     OpCase("prior_box", {"Input": _FEAT, "Image": _IMG}, prior_ref, attrs=_PRIOR, rtol=1e-5, atol=1e-6),
-    OpCase("prior_box", {"Input": _FEAT, "Image": _IMG}, prior_ref, rtol=1e-5, atol=1e-6,
-           attrs={**_PRIOR, "min_max_aspect_ratios_order": True, "clip": False, "step_w": 2.0, "step_h": 3.0,
-                  "offset": 0.3}, name="prior_box_min_max_order_steps"),
-    OpCase("prior_box", {"Input": _FEAT.astype("float64"), "Image": _IMG}, prior_ref, name="prior_box_no_max_float64",
-           attrs={**_PRIOR, "max_sizes": [], "aspect_ratios": [2.0, 0.5, 2.0], "flip": False}),
+    OpCase(
+        "prior_box",
+        {"Input": _FEAT, "Image": _IMG},
+        prior_ref,
+        rtol=1e-5,
+        atol=1e-6,
+        attrs={
+            **_PRIOR,
+            "min_max_aspect_ratios_order": True,
+            "clip": False,
+            "step_w": 2.0,
+            "step_h": 3.0,
+            "offset": 0.3,
+        },
+        name="prior_box_min_max_order_steps",
+    ),
+    OpCase(
+        "prior_box",
+        {"Input": _FEAT.astype("float64"), "Image": _IMG},
+        prior_ref,
+        name="prior_box_no_max_float64",
+        attrs={**_PRIOR, "max_sizes": [], "aspect_ratios": [2.0, 0.5, 2.0], "flip": False},
+    ),
     OpCase("density_prior_box", {"Input": _FEAT, "Image": _IMG}, density_ref, attrs=_DENSITY, rtol=1e-5, atol=1e-6),
-    OpCase("density_prior_box", {"Input": _FEAT.astype("float64"), "Image": _IMG}, density_ref,
-           attrs={**_DENSITY, "clip": True, "flatten_to_2d": True, "step_w": 3.0, "step_h": 4.0},
-           name="density_prior_box_flat_steps"),
-    OpCase("anchor_generator", {"Input": _FEAT}, anchor_ref, rtol=1e-5,
-           attrs={"anchor_sizes": [64.0, 128.0], "aspect_ratios": [0.5, 1.0, 2.0], "stride": [16.0, 16.0],
-                  "variances": [0.1, 0.1, 0.2, 0.2], "offset": 0.5}),
-    OpCase("anchor_generator", {"Input": _FEAT.astype("float64")}, anchor_ref, name="anchor_generator_strides",
-           attrs={"anchor_sizes": [32.0, 48.0, 80.0], "aspect_ratios": [0.7, 1.5], "stride": [8.0, 12.0],
-                  "variances": [1.0, 1.0, 2.0, 2.0], "offset": 0.2}),
+    OpCase(
+        "density_prior_box",
+        {"Input": _FEAT.astype("float64"), "Image": _IMG},
+        density_ref,
+        attrs={**_DENSITY, "clip": True, "flatten_to_2d": True, "step_w": 3.0, "step_h": 4.0},
+        name="density_prior_box_flat_steps",
+    ),
+    OpCase(
+        "anchor_generator",
+        {"Input": _FEAT},
+        anchor_ref,
+        rtol=1e-5,
+        attrs={
+            "anchor_sizes": [64.0, 128.0],
+            "aspect_ratios": [0.5, 1.0, 2.0],
+            "stride": [16.0, 16.0],
+            "variances": [0.1, 0.1, 0.2, 0.2],
+            "offset": 0.5,
+        },
+    ),
+    OpCase(
+        "anchor_generator",
+        {"Input": _FEAT.astype("float64")},
+        anchor_ref,
+        name="anchor_generator_strides",
+        attrs={
+            "anchor_sizes": [32.0, 48.0, 80.0],
+            "aspect_ratios": [0.7, 1.5],
+            "stride": [8.0, 12.0],
+            "variances": [1.0, 1.0, 2.0, 2.0],
+            "offset": 0.2,
+        },
+    ),
     OpCase("iou_similarity", {"X": _corners(5), "Y": _corners(3)}, iou_ref),
-    OpCase("iou_similarity", {"X": LoDTensor(_corners(5, 20).astype("float32"), [[0, 2, 5]]),
-                              "Y": _corners(4, 20).astype("float32")}, iou_ref, attrs={"box_normalized": False},
-           rtol=1e-5, name="iou_similarity_pixels_lod"),
-    OpCase("box_coder", {"PriorBox": _corners(6), "PriorBoxVar": rng.uniform(0.1, 1, (6, 4)),
-                         "TargetBox": LoDTensor(_corners(5), [[0, 2, 5]])}, coder_ref,
-           attrs={"code_type": "encode_center_size"}, name="box_coder_encode"),
-    OpCase("box_coder", {"PriorBox": _corners(6, 30), "TargetBox": _corners(4, 30)}, coder_ref,
-           attrs={"code_type": "encode_center_size", "box_normalized": False, "variance": [0.1, 0.1, 0.2, 0.2]},
-           name="box_coder_encode_pixels_variance_attr"),
-    OpCase("box_coder", {"PriorBox": _corners(6, 30), "PriorBoxVar": rng.uniform(0.1, 1, (6, 4)),
-                         "TargetBox": rng.normal(size=(3, 6, 4))}, coder_ref,
-           attrs={"code_type": "decode_center_size", "box_normalized": False}, name="box_coder_decode"),
-    OpCase("box_coder", {"PriorBox": _corners(3), "TargetBox": rng.normal(size=(3, 5, 4))}, coder_ref,
-           attrs={"code_type": "decode_center_size", "axis": 1, "variance": [0.1, 0.2, 0.3, 0.4]},
-           name="box_coder_decode_axis1"),
-    OpCase("box_coder", {"PriorBox": _corners(5), "TargetBox": rng.normal(size=(2, 5, 4))}, coder_ref,
-           attrs={"code_type": "decode_center_size"}, name="box_coder_decode_no_variance"),
-    OpCase("box_clip", {"Input": LoDTensor(rng.uniform(-2, 9, (6, 3, 4)), [[0, 1, 3, 6]]),
-                        "ImInfo": np.array([[5.0, 8.0, 1.0], [6.0, 6.0, 1.0], [14.0, 10.0, 2.0]])}, clip_ref),
-    OpCase("box_clip", {"Input": rng.uniform(-2, 9, (2, 4)).astype("float32"),
-                        "ImInfo": np.array([[5.0, 8.0, 1.0], [9.0, 7.0, 2.0]], "float32")}, clip_ref,
-           name="box_clip_rows"),
+    OpCase(
+        "iou_similarity",
+        {"X": LoDTensor(_corners(5, 20).astype("float32"), [[0, 2, 5]]), "Y": _corners(4, 20).astype("float32")},
+        iou_ref,
+        attrs={"box_normalized": False},
+        rtol=1e-5,
+        name="iou_similarity_pixels_lod",
+    ),
+    OpCase(
+        "box_coder",
+        {
+            "PriorBox": _corners(6),
+            "PriorBoxVar": rng.uniform(0.1, 1, (6, 4)),
+            "TargetBox": LoDTensor(_corners(5), [[0, 2, 5]]),
+        },
+        coder_ref,
+        attrs={"code_type": "encode_center_size"},
+        name="box_coder_encode",
+    ),
+    OpCase(
+        "box_coder",
+        {"PriorBox": _corners(6, 30), "TargetBox": _corners(4, 30)},
+        coder_ref,
+        attrs={"code_type": "encode_center_size", "box_normalized": False, "variance": [0.1, 0.1, 0.2, 0.2]},
+        name="box_coder_encode_pixels_variance_attr",
+    ),
+    OpCase(
+        "box_coder",
+        {
+            "PriorBox": _corners(6, 30),
+            "PriorBoxVar": rng.uniform(0.1, 1, (6, 4)),
+            "TargetBox": rng.normal(size=(3, 6, 4)),
+        },
+        coder_ref,
+        attrs={"code_type": "decode_center_size", "box_normalized": False},
+        name="box_coder_decode",
+    ),
+    OpCase(
+        "box_coder",
+        {"PriorBox": _corners(3), "TargetBox": rng.normal(size=(3, 5, 4))},
+        coder_ref,
+        attrs={"code_type": "decode_center_size", "axis": 1, "variance": [0.1, 0.2, 0.3, 0.4]},
+        name="box_coder_decode_axis1",
+    ),
+    OpCase(
+        "box_coder",
+        {"PriorBox": _corners(5), "TargetBox": rng.normal(size=(2, 5, 4))},
+        coder_ref,
+        attrs={"code_type": "decode_center_size"},
+        name="box_coder_decode_no_variance",
+    ),
+    OpCase(
+        "box_clip",
+        {
+            "Input": LoDTensor(rng.uniform(-2, 9, (6, 3, 4)), [[0, 1, 3, 6]]),
+            "ImInfo": np.array([[5.0, 8.0, 1.0], [6.0, 6.0, 1.0], [14.0, 10.0, 2.0]]),
+        },
+        clip_ref,
+    ),
+    OpCase(
+        "box_clip",
+        {
+            "Input": rng.uniform(-2, 9, (2, 4)).astype("float32"),
+            "ImInfo": np.array([[5.0, 8.0, 1.0], [9.0, 7.0, 2.0]], "float32"),
+        },
+        clip_ref,
+        name="box_clip_rows",
+    ),
 ]
 
 
@@ -221,21 +338,26 @@ def decode_assign_ref(i, a):
         w, h = prior[r, 2] - prior[r, 0] + 1, prior[r, 3] - prior[r, 1] + 1
         cx, cy = prior[r, 0] + 0.5 * w, prior[r, 1] + 0.5 * h
         for c in range(score.shape[1]):
-            dx, dy, dw, dh = target[r, 4 * c:4 * c + 4] * var
+            dx, dy, dw, dh = target[r, 4 * c : 4 * c + 4] * var
             pw, ph = math.exp(min(dw, a["box_clip"])) * w, math.exp(min(dh, a["box_clip"])) * h
             px, py = dx * w + cx, dy * h + cy
-            decoded[r, 4 * c:4 * c + 4] = [px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1]
+            decoded[r, 4 * c : 4 * c + 4] = [px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1]
         best = 1 + int(np.argmax(score[r, 1:]))
-        assigned[r] = decoded[r, 4 * best:4 * best + 4]
+        assigned[r] = decoded[r, 4 * best : 4 * best + 4]
     return {"DecodeBox": decoded.astype(target.dtype), "OutputAssignBox": assigned.astype(target.dtype)}
 
 
 CASES += [
     OpCase("polygon_box_transform", {"Input": rng.normal(size=(2, 6, 3, 4))}, polygon_ref),
-    OpCase("box_decoder_and_assign", {"PriorBox": LoDTensor(rng.uniform(0, 10, (4, 2)).repeat(2, 1) +
-                                                            np.array([0, 0, 5, 6]), [[0, 1, 4]]),
-                                      "PriorBoxVar": np.array([0.1, 0.1, 0.2, 0.2]),
-                                      "TargetBox": LoDTensor(rng.normal(0, 3, (4, 12)), [[0, 1, 4]]),
-                                      "BoxScore": LoDTensor(rng.uniform(0, 1, (4, 3)), [[0, 1, 4]])},
-           decode_assign_ref, attrs={"box_clip": 0.5}),
+    OpCase(
+        "box_decoder_and_assign",
+        {
+            "PriorBox": LoDTensor(rng.uniform(0, 10, (4, 2)).repeat(2, 1) + np.array([0, 0, 5, 6]), [[0, 1, 4]]),
+            "PriorBoxVar": np.array([0.1, 0.1, 0.2, 0.2]),
+            "TargetBox": LoDTensor(rng.normal(0, 3, (4, 12)), [[0, 1, 4]]),
+            "BoxScore": LoDTensor(rng.uniform(0, 1, (4, 3)), [[0, 1, 4]]),
+        },
+        decode_assign_ref,
+        attrs={"box_clip": 0.5},
+    ),
 ]

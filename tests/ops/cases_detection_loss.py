@@ -1,5 +1,6 @@
 """Op cases for sigmoid_focal_loss (forward and float64 gradient), against a loop-by-loop numpy
 reference written from Fluid 1.8's kernel and unit test (test_sigmoid_focal_loss_op.py)."""
+
 import math
 
 import numpy as np
@@ -29,8 +30,18 @@ def focal_ref(i, a):
 _LABEL = np.array([[1], [0], [3], [-1], [2]], np.int32)
 
 CASES = [
-    OpCase("sigmoid_focal_loss", {"X": rng.normal(size=(5, 3)), "Label": _LABEL, "FgNum": np.array([3], np.int32)},
-           focal_ref, grad=("X",)),
-    OpCase("sigmoid_focal_loss", {"X": rng.normal(size=(5, 3)), "Label": _LABEL, "FgNum": np.array([0], np.int32)},
-           focal_ref, attrs={"gamma": 1.5, "alpha": 0.6}, grad=("X",), name="sigmoid_focal_loss_no_foreground"),
+    OpCase(
+        "sigmoid_focal_loss",
+        {"X": rng.normal(size=(5, 3)), "Label": _LABEL, "FgNum": np.array([3], np.int32)},
+        focal_ref,
+        grad=("X",),
+    ),
+    OpCase(
+        "sigmoid_focal_loss",
+        {"X": rng.normal(size=(5, 3)), "Label": _LABEL, "FgNum": np.array([0], np.int32)},
+        focal_ref,
+        attrs={"gamma": 1.5, "alpha": 0.6},
+        grad=("X",),
+        name="sigmoid_focal_loss_no_foreground",
+    ),
 ]

@@ -1,6 +1,7 @@
 """Op cases for SSD's matching ops: bipartite_match, target_assign and mine_hard_examples, against
 loop-by-loop numpy references written from Fluid 1.8's kernels and unit tests
 (test_bipartite_match_op.py, test_target_assign_op.py, test_mine_hard_examples_op.py)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -17,7 +18,7 @@ def match_ref(i, a):
     for n, (s, e) in enumerate(zip(offs[:-1], offs[1:])):
         d = dist[s:e].astype(np.float64)
         free_rows, free_cols = set(range(e - s)), set(range(dist.shape[1]))
-        while True:        # the largest remaining pair (values are distinct here)
+        while True:  # the largest remaining pair (values are distinct here)
             pairs = [(d[r, c], r, c) for r in free_rows for c in free_cols if d[r, c] >= 1e-6]
             if not pairs:
                 break
@@ -48,7 +49,7 @@ def assign_ref(i, a):
         noffs = i["NegIndices"].lod()[-1]
         neg = np.asarray(i["NegIndices"]).reshape(-1)
         for r in range(n):
-            for c in neg[noffs[r]:noffs[r + 1]]:
+            for c in neg[noffs[r] : noffs[r + 1]]:
                 out[r, c] = a["mismatch_value"]
                 weight[r, c] = 1
     return {"Out": out, "OutWeight": weight}
@@ -58,15 +59,32 @@ _DIST = rng.uniform(0, 1, (7, 5)) * (rng.uniform(0, 1, (7, 5)) > 0.3)
 
 CASES = [
     OpCase("bipartite_match", {"DistMat": _DIST}, match_ref),
-    OpCase("bipartite_match", {"DistMat": LoDTensor(_DIST, [[0, 3, 3, 7]])}, match_ref,
-           attrs={"match_type": "per_prediction", "dist_threshold": 0.3}, name="bipartite_match_lod_per_prediction"),
-    OpCase("target_assign", {"X": LoDTensor(rng.normal(size=(5, 4, 3)), [[0, 2, 5]]),
-                             "MatchIndices": np.array([[0, -1, 1, 1, -1, 0], [2, 0, -1, 1, -1, -1]], np.int32)},
-           assign_ref, attrs={"mismatch_value": 7}),
-    OpCase("target_assign", {"X": LoDTensor(rng.normal(size=(5, 1, 4)).astype("float32"), [[0, 2, 5]]),
-                             "MatchIndices": np.array([[0, -1, 1, -1], [2, -1, -1, 1]], np.int32),
-                             "NegIndices": LoDTensor(np.array([[1], [3], [2]], np.int32), [[0, 1, 3]])},
-           assign_ref, name="target_assign_negatives"),
+    OpCase(
+        "bipartite_match",
+        {"DistMat": LoDTensor(_DIST, [[0, 3, 3, 7]])},
+        match_ref,
+        attrs={"match_type": "per_prediction", "dist_threshold": 0.3},
+        name="bipartite_match_lod_per_prediction",
+    ),
+    OpCase(
+        "target_assign",
+        {
+            "X": LoDTensor(rng.normal(size=(5, 4, 3)), [[0, 2, 5]]),
+            "MatchIndices": np.array([[0, -1, 1, 1, -1, 0], [2, 0, -1, 1, -1, -1]], np.int32),
+        },
+        assign_ref,
+        attrs={"mismatch_value": 7},
+    ),
+    OpCase(
+        "target_assign",
+        {
+            "X": LoDTensor(rng.normal(size=(5, 1, 4)).astype("float32"), [[0, 2, 5]]),
+            "MatchIndices": np.array([[0, -1, 1, -1], [2, -1, -1, 1]], np.int32),
+            "NegIndices": LoDTensor(np.array([[1], [3], [2]], np.int32), [[0, 1, 3]]),
+        },
+        assign_ref,
+        name="target_assign_negatives",
+    ),
 ]
 
 
@@ -93,10 +111,22 @@ def mine_ref(i, a):
 
 _MATCH = np.array([[0, -1, -1, 1, -1, -1, -1, -1], [-1, -1, 0, -1, -1, -1, -1, -1]], np.int32)
 CASES += [
-    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "MatchIndices": _MATCH,
-                                  "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
-           attrs={"neg_pos_ratio": 2.0, "neg_dist_threshold": 0.6}),
-    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "LocLoss": rng.uniform(0, 1, (2, 8)),
-                                  "MatchIndices": _MATCH, "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
-           attrs={"mining_type": "hard_example", "sample_size": 3}, name="mine_hard_examples_hard_example"),
+    OpCase(
+        "mine_hard_examples",
+        {"ClsLoss": rng.uniform(0, 2, (2, 8)), "MatchIndices": _MATCH, "MatchDist": rng.uniform(0, 1, (2, 8))},
+        mine_ref,
+        attrs={"neg_pos_ratio": 2.0, "neg_dist_threshold": 0.6},
+    ),
+    OpCase(
+        "mine_hard_examples",
+        {
+            "ClsLoss": rng.uniform(0, 2, (2, 8)),
+            "LocLoss": rng.uniform(0, 1, (2, 8)),
+            "MatchIndices": _MATCH,
+            "MatchDist": rng.uniform(0, 1, (2, 8)),
+        },
+        mine_ref,
+        attrs={"mining_type": "hard_example", "sample_size": 3},
+        name="mine_hard_examples_hard_example",
+    ),
 ]

@@ -1,6 +1,7 @@
 """Op cases for generate_proposals, distribute_fpn_proposals and collect_fpn_proposals: numpy
 references written from Fluid 1.8's test_generate_proposals_op.py, test_distribute_fpn_proposals_op.py
 and test_collect_fpn_proposals_op.py (box decoding, clipping, the size filter, greedy NMS as loops)."""
+
 import math
 
 import numpy as np
@@ -42,7 +43,7 @@ def _proposals_ref(i, a):
         d = deltas[im].reshape(na, 4, h, w).transpose(2, 3, 0, 1).reshape(-1, 4)
         order = sorted(range(s.size), key=lambda k: -s[k])
         if 0 < a["pre_nms_topN"] < len(order):
-            order = order[:a["pre_nms_topN"]]
+            order = order[: a["pre_nms_topN"]]
         kept = []
         for k in order:
             x1, y1, x2, y2 = anchors[k]
@@ -54,21 +55,25 @@ def _proposals_ref(i, a):
             box[0::2] = np.clip(box[0::2], 0, info[im, 1] - 1)
             box[1::2] = np.clip(box[1::2], 0, info[im, 0] - 1)
             big = min((box[2] - box[0]) / info[im, 2] + 1, (box[3] - box[1]) / info[im, 2] + 1) >= max(a["min_size"], 1)
-            inside = (box[0] + (box[2] - box[0] + 1) / 2 <= info[im, 1]
-                      and box[1] + (box[3] - box[1] + 1) / 2 <= info[im, 0])
+            inside = (
+                box[0] + (box[2] - box[0] + 1) / 2 <= info[im, 1] and box[1] + (box[3] - box[1] + 1) / 2 <= info[im, 0]
+            )
             if big and inside:
                 kept.append((box, s[k]))
         if not kept:
             kept = [(np.zeros(4), 0.0)]
         elif a["nms_thresh"] > 0:
             picked = _nms([b for b, _ in kept], a["nms_thresh"], a["eta"])
-            kept = [kept[k] for k in picked][:a["post_nms_topN"] if a["post_nms_topN"] > 0 else None]
+            kept = [kept[k] for k in picked][: a["post_nms_topN"] if a["post_nms_topN"] > 0 else None]
         rois += [b for b, _ in kept]
         probs += [p for _, p in kept]
         counts.append(len(kept))
-    return {"RpnRois": np.array(rois).reshape(-1, 4), "RpnRoiProbs": np.array(probs).reshape(-1, 1),
-            "RpnRoisNum": np.array(counts, np.int32),
-            "RpnRoisLod": np.array(counts, np.int32)}       # Fluid 1.8's name (test_generate_proposals_op.py)
+    return {
+        "RpnRois": np.array(rois).reshape(-1, 4),
+        "RpnRoiProbs": np.array(probs).reshape(-1, 1),
+        "RpnRoisNum": np.array(counts, np.int32),
+        "RpnRoisLod": np.array(counts, np.int32),
+    }  # Fluid 1.8's name (test_generate_proposals_op.py)
 
 
 def _anchors(h, w, sizes, stride=16):
@@ -85,9 +90,13 @@ def _anchors(h, w, sizes, stride=16):
 def _proposal_inputs(n, sizes, h, w, info):
     a = len(sizes)
     anchors = _anchors(h, w, sizes)
-    return {"Scores": rng.uniform(0, 1, (n, a, h, w)), "BboxDeltas": rng.normal(0, 0.5, (n, 4 * a, h, w)),
-            "ImInfo": np.array(info, np.float64), "Anchors": anchors,
-            "Variances": np.tile([0.1, 0.1, 0.2, 0.2], anchors.shape[:3] + (1,))}
+    return {
+        "Scores": rng.uniform(0, 1, (n, a, h, w)),
+        "BboxDeltas": rng.normal(0, 0.5, (n, 4 * a, h, w)),
+        "ImInfo": np.array(info, np.float64),
+        "Anchors": anchors,
+        "Variances": np.tile([0.1, 0.1, 0.2, 0.2], anchors.shape[:3] + (1,)),
+    }
 
 
 def _levels(rois, a):
@@ -111,13 +120,13 @@ def _distribute_ref(i, a):
 
 
 def _collect_ref(i, a):
-    entries = []         # (score, image, roi) in level order
+    entries = []  # (score, image, roi) in level order
     for rois, scores in zip(i["MultiLevelRois"], i["MultiLevelScores"]):
         offs = rois.lod()[0]
         for img in range(len(offs) - 1):
             for k in range(offs[img], offs[img + 1]):
                 entries.append((float(np.asarray(scores)[k, 0]), img, np.asarray(rois)[k]))
-    top = sorted(entries, key=lambda e: -e[0])[:a["post_nms_topN"]]
+    top = sorted(entries, key=lambda e: -e[0])[: a["post_nms_topN"]]
     top = sorted(top, key=lambda e: e[1])
     return {"FpnRois": np.array([e[2] for e in top]).reshape(-1, 4)}
 
@@ -128,27 +137,54 @@ def _boxes(n, lo=0, hi=400):
 
 
 _GP = {"pre_nms_topN": 30, "post_nms_topN": 10, "nms_thresh": 0.5, "min_size": 3.0, "eta": 1.0}
-_SPLITS = ((2, 5), (0, 3), (4, 4))      # per level: image 0 has j rois of k
+_SPLITS = ((2, 5), (0, 3), (4, 4))  # per level: image 0 has j rois of k
 _DIST = {"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224}
 
 CASES = [
-    OpCase("generate_proposals", _proposal_inputs(2, [16, 32, 64], 4, 5, [[64, 80, 1.0], [60, 70, 2.0]]),
-           _proposals_ref, attrs=dict(_GP)),
-    OpCase("generate_proposals", _proposal_inputs(2, [24, 48], 3, 3, [[48, 48, 1.0], [40, 44, 1.0]]),
-           _proposals_ref, attrs=dict(_GP, pre_nms_topN=0, post_nms_topN=0, nms_thresh=0.7, eta=0.9),
-           name="generate_proposals_adaptive_nms"),
-    OpCase("generate_proposals", _proposal_inputs(2, [16], 2, 3, [[32, 48, 1.0], [32, 48, 1.0]]),
-           _proposals_ref, attrs=dict(_GP, nms_thresh=0.0, min_size=8.0), name="generate_proposals_no_nms_filtered"),
-    OpCase("distribute_fpn_proposals", {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4]]], [[0, 4, 10]])},
-           _distribute_ref, attrs=dict(_DIST), num_outputs={"MultiFpnRois": 4}),
-    OpCase("distribute_fpn_proposals",       # a 223-wide box: level 4 counting the + 1, level 3 without
-           {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4], [0, 0, 223, 223]]], [[0, 4, 11]])},
-           _distribute_ref, attrs=dict(_DIST, pixel_offset=False), num_outputs={"MultiFpnRois": 4},
-           name="distribute_fpn_proposals_no_pixel_offset"),
-    OpCase("collect_fpn_proposals",
-           {"MultiLevelRois": [LoDTensor(_boxes(k), [[0, j, k]]) for j, k in _SPLITS],
-            "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in _SPLITS]},
-           _collect_ref, attrs={"post_nms_topN": 7}),
+    OpCase(
+        "generate_proposals",
+        _proposal_inputs(2, [16, 32, 64], 4, 5, [[64, 80, 1.0], [60, 70, 2.0]]),
+        _proposals_ref,
+        attrs=dict(_GP),
+    ),
+    OpCase(
+        "generate_proposals",
+        _proposal_inputs(2, [24, 48], 3, 3, [[48, 48, 1.0], [40, 44, 1.0]]),
+        _proposals_ref,
+        attrs=dict(_GP, pre_nms_topN=0, post_nms_topN=0, nms_thresh=0.7, eta=0.9),
+        name="generate_proposals_adaptive_nms",
+    ),
+    OpCase(
+        "generate_proposals",
+        _proposal_inputs(2, [16], 2, 3, [[32, 48, 1.0], [32, 48, 1.0]]),
+        _proposals_ref,
+        attrs=dict(_GP, nms_thresh=0.0, min_size=8.0),
+        name="generate_proposals_no_nms_filtered",
+    ),
+    OpCase(
+        "distribute_fpn_proposals",
+        {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4]]], [[0, 4, 10]])},
+        _distribute_ref,
+        attrs=dict(_DIST),
+        num_outputs={"MultiFpnRois": 4},
+    ),
+    OpCase(
+        "distribute_fpn_proposals",  # a 223-wide box: level 4 counting the + 1, level 3 without
+        {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4], [0, 0, 223, 223]]], [[0, 4, 11]])},
+        _distribute_ref,
+        attrs=dict(_DIST, pixel_offset=False),
+        num_outputs={"MultiFpnRois": 4},
+        name="distribute_fpn_proposals_no_pixel_offset",
+    ),
+    OpCase(
+        "collect_fpn_proposals",
+        {
+            "MultiLevelRois": [LoDTensor(_boxes(k), [[0, j, k]]) for j, k in _SPLITS],
+            "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in _SPLITS],
+        },
+        _collect_ref,
+        attrs={"post_nms_topN": 7},
+    ),
 ]
 
 # generate_proposals_v2 (Paddle 2.x's): Paddle 2.6.2's recorded values

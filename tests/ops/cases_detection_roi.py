@@ -9,6 +9,7 @@ roi_perspective_transform: a scalar reference written from Fluid 1.8's
 test_roi_perspective_transform_op.py (the perspective matrix from the quad's corners, the
 point-in-quadrilateral test, bilinear sampling with Fluid's 1e-4 tolerances), with a float64
 finite-difference gradient check wrt X."""
+
 import math
 
 import numpy as np
@@ -23,11 +24,11 @@ def _images(inputs, counts_slot):
     rois = np.asarray(inputs["ROIs"])
     if counts_slot in inputs:
         counts = np.asarray(inputs[counts_slot]).reshape(-1)
-    elif "RoisLod" in inputs:               # Fluid 1.8's offsets [N + 1]
+    elif "RoisLod" in inputs:  # Fluid 1.8's offsets [N + 1]
         counts = np.diff(np.asarray(inputs["RoisLod"]).reshape(-1))
     elif isinstance(inputs["ROIs"], LoDTensor):
         counts = np.diff(inputs["ROIs"].lod()[-1])
-    else:                                   # one image
+    else:  # one image
         counts = np.array([len(rois)])
     return rois, np.repeat(np.arange(counts.size), counts)
 
@@ -49,10 +50,12 @@ def _roi_pool_ref(i, a):
         bw = np.float32(max(x2 - x1 + 1, 1)) / np.float32(pw)
         for p in range(ph):
             for q in range(pw):
-                hs, he = (min(max(int(f(np.float32(k) * bh)) + y1, 0), h)
-                          for f, k in ((math.floor, p), (math.ceil, p + 1)))
-                ws, we = (min(max(int(f(np.float32(k) * bw)) + x1, 0), w)
-                          for f, k in ((math.floor, q), (math.ceil, q + 1)))
+                hs, he = (
+                    min(max(int(f(np.float32(k) * bh)) + y1, 0), h) for f, k in ((math.floor, p), (math.ceil, p + 1))
+                )
+                ws, we = (
+                    min(max(int(f(np.float32(k) * bw)) + x1, 0), w) for f, k in ((math.floor, q), (math.ceil, q + 1))
+                )
                 if he <= hs or we <= ws:
                     continue
                 win = x[img[r], :, hs:he, ws:we].reshape(c, -1)
@@ -79,8 +82,12 @@ def _bilinear(plane, y, x):
     else:
         xh = xl + 1
     ly, lx = y - yl, x - xl
-    return ((1 - ly) * (1 - lx) * plane[yl, xl] + (1 - ly) * lx * plane[yl, xh] + ly * (1 - lx) * plane[yh, xl]
-            + ly * lx * plane[yh, xh])
+    return (
+        (1 - ly) * (1 - lx) * plane[yl, xl]
+        + (1 - ly) * lx * plane[yl, xh]
+        + ly * (1 - lx) * plane[yh, xl]
+        + ly * lx * plane[yh, xh]
+    )
 
 
 def _roi_align_ref(i, a):
@@ -98,9 +105,13 @@ def _roi_align_ref(i, a):
         for ch in range(c):
             for p in range(ph):
                 for q in range(pw):
-                    samples = [_bilinear(x[img[r], ch], ymin + p * bh + (iy + 0.5) * bh / gh,
-                                         xmin + q * bw + (ix + 0.5) * bw / gw)
-                               for iy in range(gh) for ix in range(gw)]
+                    samples = [
+                        _bilinear(
+                            x[img[r], ch], ymin + p * bh + (iy + 0.5) * bh / gh, xmin + q * bw + (ix + 0.5) * bw / gw
+                        )
+                        for iy in range(gh)
+                        for ix in range(gw)
+                    ]
                     out[r, ch, p, q] = np.mean(samples)
     return {"Out": out.astype(x.dtype)}
 
@@ -171,8 +182,9 @@ def _prroi_ref(i, a):
         for ch in range(c):
             for p in range(ph):
                 for q in range(pw):
-                    out[r, ch, p, q] = _integral(x[img[r], ch], ys + p * bh, ys + (p + 1) * bh, xs + q * bw,
-                                                 xs + (q + 1) * bw) / (bh * bw)
+                    out[r, ch, p, q] = _integral(
+                        x[img[r], ch], ys + p * bh, ys + (p + 1) * bh, xs + q * bw, xs + (q + 1) * bw
+                    ) / (bh * bw)
     return {"Out": out.astype(x.dtype)}
 
 
@@ -187,40 +199,97 @@ def _rois(boxes, lod=None):
 
 
 _BOXES = [[0, 0, 7, 5], [2.6, 1.2, 9.4, 10.7], [4, 2, 15, 11], [1, 3, 3, 4], [6.3, 0.5, 13.1, 6.2]]
-_FAR = [[1, 1, 6, 4], [20, 2, 26, 9], [-3, -2, 2.5, 3]]          # past the right edge; reaching over the top-left
+_FAR = [[1, 1, 6, 4], [20, 2, 26, 9], [-3, -2, 2.5, 3]]  # past the right edge; reaching over the top-left
 
 CASES = [
-    OpCase("roi_pool", {"X": _x(2, 3, 6, 8), "ROIs": _rois(_BOXES, [[0, 2, 5]])}, _roi_pool_ref,
-           attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5}, grad=("X",)),
-    OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisNum": np.array([1, 2], np.int32)},
-           _roi_pool_ref, attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
-           name="roi_pool_rois_num_outside"),
-    OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 2, 3])}, _roi_pool_ref,
-           attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
-           name="roi_pool_rois_lod"),       # Fluid 1.8's offsets tensor
-    OpCase("roi_align", {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 3, 5]])}, _roi_align_ref,
-           attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5, "sampling_ratio": -1}, grad=("X",)),
-    OpCase("roi_align", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR),
-                         "RoisNum": np.array([2, 1], np.int32)}, _roi_align_ref,
-           attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2}, grad=("X",),
-           name="roi_align_rois_num_ratio2"),
-    OpCase("roi_align", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 1, 3])},
-           _roi_align_ref, attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2},
-           grad=("X",), name="roi_align_rois_lod"),       # test_roi_align_op.py's TestROIAlignInLodOp
-    OpCase("roi_align", {"X": rng.normal(size=(1, 2, 4, 5)), "ROIs": _rois([[0.5, 0.5, 3.5, 2.5], [1, 1, 1.2, 1.1]])},
-           _roi_align_ref, attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 1.0}, grad=("X",),
-           name="roi_align_one_image_no_lod"),
-    OpCase("psroi_pool", {"X": rng.normal(size=(2, 12, 6, 8)), "ROIs": _rois(_BOXES, [[0, 2, 5]])}, _psroi_ref,
-           attrs={"output_channels": 2, "pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5}, grad=("X",)),
-    OpCase("psroi_pool", {"X": rng.normal(size=(2, 4, 5, 7)), "ROIs": _rois(_FAR, [[0, 1, 3]])}, _psroi_ref,
-           attrs={"output_channels": 1, "pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
-           name="psroi_pool_outside"),
-    OpCase("prroi_pool", {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 2, 5]])}, _prroi_ref,
-           attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5}, grad=("X",)),
-    OpCase("prroi_pool", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR + [[2, 2, 2, 5]]),
-                          "BatchRoINums": np.array([3, 1], np.int64)}, _prroi_ref,
-           attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
-           name="prroi_pool_batch_roi_nums"),
+    OpCase(
+        "roi_pool",
+        {"X": _x(2, 3, 6, 8), "ROIs": _rois(_BOXES, [[0, 2, 5]])},
+        _roi_pool_ref,
+        attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5},
+        grad=("X",),
+    ),
+    OpCase(
+        "roi_pool",
+        {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisNum": np.array([1, 2], np.int32)},
+        _roi_pool_ref,
+        attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0},
+        grad=("X",),
+        name="roi_pool_rois_num_outside",
+    ),
+    OpCase(
+        "roi_pool",
+        {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 2, 3])},
+        _roi_pool_ref,
+        attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0},
+        grad=("X",),
+        name="roi_pool_rois_lod",
+    ),  # Fluid 1.8's offsets tensor
+    OpCase(
+        "roi_align",
+        {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 3, 5]])},
+        _roi_align_ref,
+        attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5, "sampling_ratio": -1},
+        grad=("X",),
+    ),
+    OpCase(
+        "roi_align",
+        {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR), "RoisNum": np.array([2, 1], np.int32)},
+        _roi_align_ref,
+        attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2},
+        grad=("X",),
+        name="roi_align_rois_num_ratio2",
+    ),
+    OpCase(
+        "roi_align",
+        {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 1, 3])},
+        _roi_align_ref,
+        attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2},
+        grad=("X",),
+        name="roi_align_rois_lod",
+    ),  # test_roi_align_op.py's TestROIAlignInLodOp
+    OpCase(
+        "roi_align",
+        {"X": rng.normal(size=(1, 2, 4, 5)), "ROIs": _rois([[0.5, 0.5, 3.5, 2.5], [1, 1, 1.2, 1.1]])},
+        _roi_align_ref,
+        attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 1.0},
+        grad=("X",),
+        name="roi_align_one_image_no_lod",
+    ),
+    OpCase(
+        "psroi_pool",
+        {"X": rng.normal(size=(2, 12, 6, 8)), "ROIs": _rois(_BOXES, [[0, 2, 5]])},
+        _psroi_ref,
+        attrs={"output_channels": 2, "pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5},
+        grad=("X",),
+    ),
+    OpCase(
+        "psroi_pool",
+        {"X": rng.normal(size=(2, 4, 5, 7)), "ROIs": _rois(_FAR, [[0, 1, 3]])},
+        _psroi_ref,
+        attrs={"output_channels": 1, "pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0},
+        grad=("X",),
+        name="psroi_pool_outside",
+    ),
+    OpCase(
+        "prroi_pool",
+        {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 2, 5]])},
+        _prroi_ref,
+        attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5},
+        grad=("X",),
+    ),
+    OpCase(
+        "prroi_pool",
+        {
+            "X": rng.normal(size=(2, 2, 5, 7)),
+            "ROIs": _rois(_FAR + [[2, 2, 2, 5]]),
+            "BatchRoINums": np.array([3, 1], np.int64),
+        },
+        _prroi_ref,
+        attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0},
+        grad=("X",),
+        name="prroi_pool_batch_roi_nums",
+    ),
 ]
 
 
@@ -232,8 +301,12 @@ def _deform_sample(plane, x, y):
     x, y = min(max(x, 0.0), w - 1.0), min(max(y, 0.0), h - 1.0)
     x0, x1, y0, y1 = math.floor(x), math.ceil(x), math.floor(y), math.ceil(y)
     fx, fy = x - x0, y - y0
-    return ((1 - fx) * (1 - fy) * plane[y0, x0] + (1 - fx) * fy * plane[y1, x0] + fx * (1 - fy) * plane[y0, x1]
-            + fx * fy * plane[y1, x1])
+    return (
+        (1 - fx) * (1 - fy) * plane[y0, x0]
+        + (1 - fx) * fy * plane[y1, x0]
+        + fx * (1 - fy) * plane[y0, x1]
+        + fx * fy * plane[y1, x1]
+    )
 
 
 def deform_ref(i, a):
@@ -245,8 +318,8 @@ def deform_ref(i, a):
     (gh, gw), (pth, ptw) = a["group_size"], a["part_size"]
     no_trans = a["no_trans"]
     ncls = 1 if no_trans else trans.shape[1] // 2
-    if not no_trans:        # Fluid reads Trans flat as [R, 2 * classes, part_size...] (a larger one: its start)
-        trans = trans.reshape(-1)[:len(rois) * 2 * ncls * pth * ptw].reshape(len(rois), 2 * ncls, pth, ptw)
+    if not no_trans:  # Fluid reads Trans flat as [R, 2 * classes, part_size...] (a larger one: its start)
+        trans = trans.reshape(-1)[: len(rois) * 2 * ncls * pth * ptw].reshape(len(rois), 2 * ncls, pth, ptw)
     out, count = np.zeros((len(rois), od, ph, pw)), np.zeros((len(rois), od, ph, pw))
     for r, roi in enumerate(rois):
         sw, sh = _c_round(roi[0]) * s - 0.5, _c_round(roi[1]) * s - 0.5
@@ -262,39 +335,90 @@ def deform_ref(i, a):
                     x0, y0 = q * rw / pw + sw + tx * rw, p * rh / ph + sh + ty * rh
                     gi, gj = min(max(math.floor(p * gh / ph), 0), gh - 1), min(max(math.floor(q * gw / pw), 0), gw - 1)
                     plane = x[img[r], (k * gh + gi) * gw + gj]
-                    vals = [_deform_sample(plane, x0 + bb * rw / pw / spp, y0 + aa * rh / ph / spp)
-                            for aa in range(spp) for bb in range(spp)
-                            if -0.5 <= x0 + bb * rw / pw / spp <= w - 0.5
-                            and -0.5 <= y0 + aa * rh / ph / spp <= h - 0.5]
+                    vals = [
+                        _deform_sample(plane, x0 + bb * rw / pw / spp, y0 + aa * rh / ph / spp)
+                        for aa in range(spp)
+                        for bb in range(spp)
+                        if -0.5 <= x0 + bb * rw / pw / spp <= w - 0.5 and -0.5 <= y0 + aa * rh / ph / spp <= h - 0.5
+                    ]
                     out[r, k, p, q] = np.mean(vals) if vals else 0.0
                     count[r, k, p, q] = len(vals)
     return {"Output": out.astype(x.dtype), "TopCount": count.astype(x.dtype)}
 
 
-_DEFORM_ATTRS = {"no_trans": False, "spatial_scale": 0.5, "output_dim": 2, "group_size": [1, 1], "pooled_height": 2,
-          "pooled_width": 2, "part_size": [2, 2], "sample_per_part": 2, "trans_std": 0.1}
+_DEFORM_ATTRS = {
+    "no_trans": False,
+    "spatial_scale": 0.5,
+    "output_dim": 2,
+    "group_size": [1, 1],
+    "pooled_height": 2,
+    "pooled_width": 2,
+    "part_size": [2, 2],
+    "sample_per_part": 2,
+    "trans_std": 0.1,
+}
 _DEFORM_ROIS = LoDTensor(np.array([[1, 2, 12, 9], [4, 3, 11, 14], [0, 0, 17, 13]], np.float64), [[0, 1, 3]])
 
 DEFORM_CASES = [
-    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 2, 8, 9)), "ROIs": _DEFORM_ROIS,
-                                        "Trans": _deform_rng.uniform(-1, 1, (3, 2, 2, 2))},
-           deform_ref, attrs=dict(_DEFORM_ATTRS), grad=("Input", "Trans"), loss_outputs=("Output",)),
-    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 8, 7, 8)), "ROIs": _DEFORM_ROIS,
-                                        "Trans": _deform_rng.uniform(-1, 1, (3, 4, 3, 2))},
-           deform_ref, attrs=dict(_DEFORM_ATTRS, output_dim=2, group_size=[2, 2], pooled_height=3, part_size=[3, 2],
-                            sample_per_part=3, trans_std=0.2),
-           grad=("Input", "Trans"), loss_outputs=("Output",), name="deformable_psroi_pooling_two_classes_groups"),
-    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS},
-           deform_ref, attrs=dict(_DEFORM_ATTRS, no_trans=True, output_dim=3, spatial_scale=0.25), grad=("Input",),
-           loss_outputs=("Output",), name="deformable_psroi_pooling_no_trans"),
+    OpCase(
+        "deformable_psroi_pooling",
+        {
+            "Input": _deform_rng.normal(size=(2, 2, 8, 9)),
+            "ROIs": _DEFORM_ROIS,
+            "Trans": _deform_rng.uniform(-1, 1, (3, 2, 2, 2)),
+        },
+        deform_ref,
+        attrs=dict(_DEFORM_ATTRS),
+        grad=("Input", "Trans"),
+        loss_outputs=("Output",),
+    ),
+    OpCase(
+        "deformable_psroi_pooling",
+        {
+            "Input": _deform_rng.normal(size=(2, 8, 7, 8)),
+            "ROIs": _DEFORM_ROIS,
+            "Trans": _deform_rng.uniform(-1, 1, (3, 4, 3, 2)),
+        },
+        deform_ref,
+        attrs=dict(
+            _DEFORM_ATTRS,
+            output_dim=2,
+            group_size=[2, 2],
+            pooled_height=3,
+            part_size=[3, 2],
+            sample_per_part=3,
+            trans_std=0.2,
+        ),
+        grad=("Input", "Trans"),
+        loss_outputs=("Output",),
+        name="deformable_psroi_pooling_two_classes_groups",
+    ),
+    OpCase(
+        "deformable_psroi_pooling",
+        {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS},
+        deform_ref,
+        attrs=dict(_DEFORM_ATTRS, no_trans=True, output_dim=3, spatial_scale=0.25),
+        grad=("Input",),
+        loss_outputs=("Output",),
+        name="deformable_psroi_pooling_no_trans",
+    ),
 ]
 # more channels than output_dim * group_size and a Trans larger than part_size: read as Fluid 1.8.5's kernel
 # reads them (the first channels; Trans's first values as [R, 2 * classes, part_size...])
 DEFORM_CASES += [
-    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS,
-                                        "Trans": _deform_rng.uniform(-1, 1, (3, 2, 3, 3))},
-           deform_ref, attrs=dict(_DEFORM_ATTRS, part_size=[2, 2]), grad=("Input", "Trans"), loss_outputs=("Output",),
-           name="deformable_psroi_pooling_wider_input_and_trans"),
+    OpCase(
+        "deformable_psroi_pooling",
+        {
+            "Input": _deform_rng.normal(size=(2, 3, 8, 9)),
+            "ROIs": _DEFORM_ROIS,
+            "Trans": _deform_rng.uniform(-1, 1, (3, 2, 3, 3)),
+        },
+        deform_ref,
+        attrs=dict(_DEFORM_ATTRS, part_size=[2, 2]),
+        grad=("Input", "Trans"),
+        loss_outputs=("Output",),
+        name="deformable_psroi_pooling_wider_input_and_trans",
+    ),
 ]
 CASES += DEFORM_CASES
 
@@ -315,9 +439,17 @@ def _persp_matrix(xs, ys, th, tw):
     dy1, dy2, dy3 = ys[1] - ys[2], ys[3] - ys[2], ys[0] - ys[1] + ys[2] - ys[3]
     a31 = (dx3 * dy2 - dx2 * dy3) / (dx1 * dy2 - dx2 * dy1 + 1e-5) / (nw - 1)
     a32 = (dx1 * dy3 - dx3 * dy1) / (dx1 * dy2 - dx2 * dy1 + 1e-5) / (nh - 1)
-    return [(xs[1] - xs[0] + a31 * (nw - 1) * xs[1]) / (nw - 1), (xs[3] - xs[0] + a32 * (nh - 1) * xs[3]) / (nh - 1),
-            xs[0], (ys[1] - ys[0] + a31 * (nw - 1) * ys[1]) / (nw - 1),
-            (ys[3] - ys[0] + a32 * (nh - 1) * ys[3]) / (nh - 1), ys[0], a31, a32, 1.0]
+    return [
+        (xs[1] - xs[0] + a31 * (nw - 1) * xs[1]) / (nw - 1),
+        (xs[3] - xs[0] + a32 * (nh - 1) * xs[3]) / (nh - 1),
+        xs[0],
+        (ys[1] - ys[0] + a31 * (nw - 1) * ys[1]) / (nw - 1),
+        (ys[3] - ys[0] + a32 * (nh - 1) * ys[3]) / (nh - 1),
+        ys[0],
+        a31,
+        a32,
+        1.0,
+    ]
 
 
 def _in_quad(x, y, xs, ys):
@@ -351,8 +483,12 @@ def _persp_sample(plane, x, y):
         y0 = y1 = h - 1
         y = float(y0)
     fx, fy = x - x0, y - y0
-    return ((1 - fx) * (1 - fy) * plane[y0, x0] + (1 - fx) * fy * plane[y1, x0] + fx * fy * plane[y1, x1]
-            + fx * (1 - fy) * plane[y0, x1])
+    return (
+        (1 - fx) * (1 - fy) * plane[y0, x0]
+        + (1 - fx) * fy * plane[y1, x0]
+        + fx * fy * plane[y1, x1]
+        + fx * (1 - fy) * plane[y0, x1]
+    )
 
 
 def persp_ref(i, a):
@@ -369,8 +505,13 @@ def persp_ref(i, a):
             for oj in range(tw):
                 d = m[6] * oj + m[7] * oi + m[8]
                 sx, sy = (m[0] * oj + m[1] * oi + m[2]) / d, (m[3] * oj + m[4] * oi + m[5]) / d
-                if not _in_quad(sx, sy, xs, ys) or _ge(-0.5, sx) or _ge(sx, w - 0.5) or _ge(-0.5, sy) \
-                        or _ge(sy, h - 0.5):
+                if (
+                    not _in_quad(sx, sy, xs, ys)
+                    or _ge(-0.5, sx)
+                    or _ge(sx, w - 0.5)
+                    or _ge(-0.5, sy)
+                    or _ge(sy, h - 0.5)
+                ):
                     continue
                 mask[r, 0, oi, oj] = 1
                 for ch in range(c):
@@ -378,16 +519,32 @@ def persp_ref(i, a):
     return {"Out": out.astype(x.dtype), "Mask": mask, "TransformMatrix": mats.astype(x.dtype)}
 
 
-_QUADS = np.array([[1, 1, 7, 2, 8, 6, 2, 7],          # a tilted quadrilateral
-                   [2, 3, 9, 3, 9, 8, 2, 8],          # an axis-aligned rectangle
-                   [0.5, 4, 6.5, 0.7, 10.2, 7.9, 3.3, 11.6]], np.float64)
+_QUADS = np.array(
+    [
+        [1, 1, 7, 2, 8, 6, 2, 7],  # a tilted quadrilateral
+        [2, 3, 9, 3, 9, 8, 2, 8],  # an axis-aligned rectangle
+        [0.5, 4, 6.5, 0.7, 10.2, 7.9, 3.3, 11.6],
+    ],
+    np.float64,
+)
 
 PERSP_CASES = [
-    OpCase("roi_perspective_transform", {"X": _persp_rng.normal(size=(2, 2, 8, 9)), "ROIs": LoDTensor(_QUADS, [[0, 1, 3]])},
-           persp_ref, attrs={"transformed_height": 4, "transformed_width": 5, "spatial_scale": 1.0}, grad=("X",),
-           loss_outputs=("Out",)),
-    OpCase("roi_perspective_transform", {"X": _persp_rng.normal(size=(1, 3, 6, 7)), "ROIs": LoDTensor(_QUADS * 1.5, [[0, 3]])},
-           persp_ref, attrs={"transformed_height": 3, "transformed_width": 6, "spatial_scale": 0.5}, grad=("X",),
-           loss_outputs=("Out",), name="roi_perspective_transform_scaled"),
+    OpCase(
+        "roi_perspective_transform",
+        {"X": _persp_rng.normal(size=(2, 2, 8, 9)), "ROIs": LoDTensor(_QUADS, [[0, 1, 3]])},
+        persp_ref,
+        attrs={"transformed_height": 4, "transformed_width": 5, "spatial_scale": 1.0},
+        grad=("X",),
+        loss_outputs=("Out",),
+    ),
+    OpCase(
+        "roi_perspective_transform",
+        {"X": _persp_rng.normal(size=(1, 3, 6, 7)), "ROIs": LoDTensor(_QUADS * 1.5, [[0, 3]])},
+        persp_ref,
+        attrs={"transformed_height": 3, "transformed_width": 6, "spatial_scale": 0.5},
+        grad=("X",),
+        loss_outputs=("Out",),
+        name="roi_perspective_transform_scaled",
+    ),
 ]
 CASES += PERSP_CASES

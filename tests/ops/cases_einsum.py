@@ -1,6 +1,7 @@
 """Op cases for family einsum: np.einsum forward and finite-difference gradients of every operand
 (a matmul, a batched contraction with an output order, ellipses that broadcast a dim of 1, a trace
 and a diagonal, a label only one operand has, the implicit output, a full contraction)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -10,10 +11,18 @@ rng = np.random.default_rng(13)
 
 def _case(equation, *shapes, name):
     ops = [rng.normal(size=s) for s in shapes]
-    return OpCase("einsum", {"Operands": ops},
-                  lambda i, a: {"Out": np.asarray(np.einsum(a["equation"], *i["Operands"])).reshape(
-                      np.einsum(a["equation"], *i["Operands"]).shape or (1,))},
-                  attrs={"equation": equation}, grad=("Operands",), name=name)
+    return OpCase(
+        "einsum",
+        {"Operands": ops},
+        lambda i, a: {
+            "Out": np.asarray(np.einsum(a["equation"], *i["Operands"])).reshape(
+                np.einsum(a["equation"], *i["Operands"]).shape or (1,)
+            )
+        },
+        attrs={"equation": equation},
+        grad=("Operands",),
+        name=name,
+    )
 
 
 CASES = [

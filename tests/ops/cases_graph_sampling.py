@@ -2,6 +2,7 @@
 every draw must satisfy (counts, membership, no repeats, zero-weight edges never taken while others
 remain, all of a node's edges when it has no more than sample_size) and by the frequency weights give
 over 1,000 draws (tolerance > 5 standard errors)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -20,20 +21,30 @@ def _check_three(outs, inputs):
     neighbors, count, eids = outs["out_neighbors"], outs["out_count"], outs["out_eids"]
     assert count.dtype == np.int64 and count.tolist() == [3, 2, 0]
     assert len(set(neighbors[:3].tolist())) == 3 and set(neighbors[:3].tolist()) <= {10, 11, 12, 13}  # no weight 0
-    assert neighbors[3:].tolist() == [20, 21]                                    # all of node 1's, in order
+    assert neighbors[3:].tolist() == [20, 21]  # all of node 1's, in order
     np.testing.assert_array_equal(eids, EIDS[np.searchsorted(ROW, neighbors)])
 
 
 def _check_frequency(outs, inputs):
     neighbors, count = outs["out_neighbors"], outs["out_count"]
     assert count.tolist() == [1] * 1000 and set(neighbors.tolist()) == {30, 31}
-    assert abs(np.mean(neighbors == 30) - 0.9) < 0.05        # weight 9 against 1
+    assert abs(np.mean(neighbors == 30) - 0.9) < 0.05  # weight 9 against 1
 
 
 CASES = [
-    OpCase("weighted_sample_neighbors", dict(GRAPH, input_nodes=np.array([0, 1, 3], np.int64)),
-           attrs={"sample_size": 3, "return_eids": True}, outputs=OUTS, check=_check_three),
-    OpCase("weighted_sample_neighbors", dict(GRAPH, input_nodes=np.full(1000, 2, np.int64)),
-           attrs={"sample_size": 1, "return_eids": True}, outputs=OUTS, check=_check_frequency,
-           name="weighted_sample_neighbors_frequency"),
+    OpCase(
+        "weighted_sample_neighbors",
+        dict(GRAPH, input_nodes=np.array([0, 1, 3], np.int64)),
+        attrs={"sample_size": 3, "return_eids": True},
+        outputs=OUTS,
+        check=_check_three,
+    ),
+    OpCase(
+        "weighted_sample_neighbors",
+        dict(GRAPH, input_nodes=np.full(1000, 2, np.int64)),
+        attrs={"sample_size": 1, "return_eids": True},
+        outputs=OUTS,
+        check=_check_frequency,
+        name="weighted_sample_neighbors_frequency",
+    ),
 ]

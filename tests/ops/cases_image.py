@@ -1,6 +1,7 @@
 """Op cases for ops/image.py's permutation ops and similarity_focus: pixel_shuffle, space_to_depth,
 shuffle_channel, similarity_focus. References follow Fluid 1.8's unit tests (space_to_depth's is its
 index formula); the resize and grid ops' cases are in cases_image_resize.py and cases_image_grid.py."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -43,13 +44,18 @@ def _shuffle_ref(i, a):
     return {"Out": x.reshape(n, g, c // g, h, w).transpose(0, 2, 1, 3, 4).reshape(n, c, h, w)}
 
 
-_distinct = rng.permutation(96).reshape(2, 12, 2, 2) / 10.0     # no ties for maxout's gradient
+_distinct = rng.permutation(96).reshape(2, 12, 2, 2) / 10.0  # no ties for maxout's gradient
 
 CASES = [
     OpCase("pixel_shuffle", {"X": r(2, 8, 3, 2)}, _pixel_shuffle_ref, attrs={"upscale_factor": 2}, grad=("X",)),
     OpCase("space_to_depth", {"X": r(2, 8, 4, 6)}, _space_to_depth_ref, attrs={"blocksize": 2}, grad=("X",)),
-    OpCase("space_to_depth", {"X": r(1, 9, 3, 3)}, _space_to_depth_ref, attrs={"blocksize": 3},
-           name="space_to_depth_block3"),
+    OpCase(
+        "space_to_depth",
+        {"X": r(1, 9, 3, 3)},
+        _space_to_depth_ref,
+        attrs={"blocksize": 3},
+        name="space_to_depth_block3",
+    ),
     OpCase("shuffle_channel", {"X": r(2, 6, 2, 3)}, _shuffle_ref, attrs={"group": 3}, grad=("X",)),
 ]
 
@@ -59,9 +65,10 @@ def _focus_ref(i, a):
     out = np.zeros_like(x)
     for b in range(x.shape[0]):
         for index in a["indexes"]:
-            sl = np.take(x[b], index, axis=axis - 1)         # the 2-D map at that index
-            pairs = sorted(((sl[r, c], r, c) for r in range(sl.shape[0]) for c in range(sl.shape[1])),
-                           key=lambda t: -t[0])
+            sl = np.take(x[b], index, axis=axis - 1)  # the 2-D map at that index
+            pairs = sorted(
+                ((sl[r, c], r, c) for r in range(sl.shape[0]) for c in range(sl.shape[1])), key=lambda t: -t[0]
+            )
             rows, cols = set(), set()
             for _, r, c in pairs:
                 if r in rows or c in cols:
@@ -77,11 +84,20 @@ def _focus_ref(i, a):
 
 CASES += [
     OpCase("similarity_focus", {"X": _distinct.reshape(2, 3, 4, 4)}, _focus_ref, attrs={"axis": 1, "indexes": [0, 2]}),
-    OpCase("similarity_focus", {"X": rng.permutation(60).reshape(1, 3, 4, 5).astype(np.float32)}, _focus_ref,
-           attrs={"axis": 3, "indexes": [4]}, name="similarity_focus_axis3"),
+    OpCase(
+        "similarity_focus",
+        {"X": rng.permutation(60).reshape(1, 3, 4, 5).astype(np.float32)},
+        _focus_ref,
+        attrs={"axis": 3, "indexes": [4]},
+        name="similarity_focus_axis3",
+    ),
 ]
 
 CASES += [
-    OpCase("fsp", {"X": rng.normal(size=(2, 3, 2, 3)), "Y": rng.normal(size=(2, 2, 2, 3))},
-           lambda i, a: {"Out": np.einsum("nihw,njhw->nij", i["X"], i["Y"]) / 6}, grad=("X", "Y")),
+    OpCase(
+        "fsp",
+        {"X": rng.normal(size=(2, 3, 2, 3)), "Y": rng.normal(size=(2, 2, 2, 3))},
+        lambda i, a: {"Out": np.einsum("nihw,njhw->nij", i["X"], i["Y"]) / 6},
+        grad=("X", "Y"),
+    ),
 ]

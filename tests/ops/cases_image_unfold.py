@@ -1,5 +1,6 @@
 """Op cases for ops/image.py's unfold (im2col). Reference: the definition written as loops, each
 output column one sliding block of the zero-padded input read tap by tap."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -12,7 +13,7 @@ def _unfold_ref(i, a):
     n, c, h, w = x.shape
     (kh, kw), (sh, sw), (pu, pl, pd, pr), (dh, dw) = a["kernel_sizes"], a["strides"], a["paddings"], a["dilations"]
     padded = np.zeros((n, c, h + pu + pd, w + pl + pr))
-    padded[:, :, pu:pu + h, pl:pl + w] = x
+    padded[:, :, pu : pu + h, pl : pl + w] = x
     oh = (h + pu + pd - dh * (kh - 1) - 1) // sh + 1
     ow = (w + pl + pr - dw * (kw - 1) - 1) // sw + 1
     out = np.zeros((n, c * kh * kw, oh * ow))
@@ -29,9 +30,14 @@ _BASE = {"kernel_sizes": [2, 2], "strides": [1, 1], "paddings": [0, 0, 0, 0], "d
 
 CASES = [
     OpCase("unfold", {"X": rng.normal(size=(2, 2, 4, 3))}, _unfold_ref, attrs=_BASE, grad=("X",)),
-    OpCase("unfold", {"X": rng.normal(size=(1, 3, 5, 6))}, _unfold_ref, name="unfold_strided_padded_dilated",
-           attrs={"kernel_sizes": [3, 2], "strides": [2, 1], "paddings": [1, 0, 2, 1], "dilations": [1, 2]},
-           grad=("X",)),
+    OpCase(
+        "unfold",
+        {"X": rng.normal(size=(1, 3, 5, 6))},
+        _unfold_ref,
+        name="unfold_strided_padded_dilated",
+        attrs={"kernel_sizes": [3, 2], "strides": [2, 1], "paddings": [1, 0, 2, 1], "dilations": [1, 2]},
+        grad=("X",),
+    ),
 ]
 
 
@@ -53,7 +59,12 @@ def _any_ref(i, a):
 
 # negative paddings and dilations of 0 or below, which Fluid 1.8.5's im2col runs (checked against it)
 CASES += [
-    OpCase("unfold", {"X": rng.normal(size=(1, 2, 5, 6))}, _any_ref, name="unfold_any_paddings_dilations",
-           attrs={"kernel_sizes": [2, 3], "strides": [1, 2], "paddings": [-1, 1, 0, 2], "dilations": [0, -1]},
-           grad=("X",)),
+    OpCase(
+        "unfold",
+        {"X": rng.normal(size=(1, 2, 5, 6))},
+        _any_ref,
+        name="unfold_any_paddings_dilations",
+        attrs={"kernel_sizes": [2, 3], "strides": [1, 2], "paddings": [-1, 1, 0, 2], "dilations": [0, -1]},
+        grad=("X",),
+    ),
 ]

@@ -1,4 +1,5 @@
 """Op cases for family linalg_decomposing: Paddle 2.6.2's recorded values (tests/ops/paddle26.py)."""
+
 from tests.ops.paddle26 import recorded_cases
 
 CASES = recorded_cases("linalg_decomposing")

@@ -1,5 +1,6 @@
 """Op cases for ops/loss_regression.py: huber_loss, smooth_l1_loss, center_loss. References follow
 Fluid 1.8's unit tests (test_<op>_op.py)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -14,7 +15,7 @@ def r(*shape):
 def huber_ref(i, a):
     res = i["Y"] - i["X"]
     d = a["delta"]
-    out = np.where(np.abs(res) <= d, 0.5 * res ** 2, d * (np.abs(res) - 0.5 * d))
+    out = np.where(np.abs(res) <= d, 0.5 * res**2, d * (np.abs(res) - 0.5 * d))
     return {"Out": out, "Residual": res}
 
 
@@ -28,13 +29,14 @@ def _smooth_l1_ref(sigma, weighted=False):
         if weighted:
             err = err * i["OutsideWeight"]
         return {"Diff": diff, "Out": err.reshape(err.shape[0], -1).sum(1, keepdims=True)}
+
     return ref
 
 
 def _away_from_kink(x, y, sigma):
     """Y moved so no |X - Y| sits within 0.05 of 1 / sigma^2 (where the loss has no second derivative)."""
     d = x - y
-    close = np.abs(np.abs(d) - 1 / sigma ** 2) < 0.05
+    close = np.abs(np.abs(d) - 1 / sigma**2) < 0.05
     return np.where(close, y + 0.2, y)
 
 
@@ -47,7 +49,7 @@ def _center_ref(i, a):
         for j in range(len(c)):
             rows = ids == j
             out[j] = c[j] + alpha * diff[rows].sum(axis=0) / (1 + rows.sum())
-    return {"SampleCenterDiff": diff, "Loss": 0.5 * (diff ** 2).sum(axis=1, keepdims=True), "CentersOut": out}
+    return {"SampleCenterDiff": diff, "Loss": 0.5 * (diff**2).sum(axis=1, keepdims=True), "CentersOut": out}
 
 
 HUBER_X = r(4, 3)
@@ -56,21 +58,52 @@ _sl1_x, _sl1_y = r(4, 5), r(4, 5)
 _sl1_y = _away_from_kink(_sl1_x, _sl1_y, 1.0)
 _sl1_x3, _sl1_y3 = r(3, 2, 4), r(3, 2, 4)
 _sl1_w = {"InsideWeight": rng.uniform(0.2, 1.0, (3, 2, 4)), "OutsideWeight": rng.uniform(0.2, 1.0, (3, 2, 4))}
-_sl1_y3 = _away_from_kink(_sl1_x3 * _sl1_w["InsideWeight"], _sl1_y3 * _sl1_w["InsideWeight"], 3.0) \
-    / _sl1_w["InsideWeight"]
-_CENTER_IN = {"X": r(5, 3), "Label": np.array([[0], [2], [0], [3], [2]], dtype=np.int64), "Centers": r(4, 3),
-              "CenterUpdateRate": np.array([0.5])}
+_sl1_y3 = (
+    _away_from_kink(_sl1_x3 * _sl1_w["InsideWeight"], _sl1_y3 * _sl1_w["InsideWeight"], 3.0) / _sl1_w["InsideWeight"]
+)
+_CENTER_IN = {
+    "X": r(5, 3),
+    "Label": np.array([[0], [2], [0], [3], [2]], dtype=np.int64),
+    "Centers": r(4, 3),
+    "CenterUpdateRate": np.array([0.5]),
+}
 CASES = [
-    OpCase("huber_loss", {"X": HUBER_X, "Y": HUBER_Y}, huber_ref, grad=("X", "Y"), loss_outputs=("Out",),
-           name="huber_loss"),
-    OpCase("huber_loss", {"X": HUBER_X, "Y": HUBER_Y}, huber_ref, attrs={"delta": 0.5}, grad=("X", "Y"),
-           loss_outputs=("Out",), name="huber_loss_delta"),
-    OpCase("smooth_l1_loss", {"X": _sl1_x, "Y": _sl1_y}, _smooth_l1_ref(1.0), grad=("X", "Y"),
-           loss_outputs=("Out",)),
-    OpCase("smooth_l1_loss", {"X": _sl1_x3, "Y": _sl1_y3, **_sl1_w}, _smooth_l1_ref(3.0, weighted=True),
-           attrs={"sigma": 3.0}, grad=("X", "Y"), loss_outputs=("Out",), name="smooth_l1_loss_weighted"),
-    OpCase("center_loss", dict(_CENTER_IN), _center_ref, attrs={"cluster_num": 4, "need_update": True},
-           loss_outputs=("Loss",), grad=("X",)),
-    OpCase("center_loss", dict(_CENTER_IN), _center_ref, attrs={"cluster_num": 4}, loss_outputs=("Loss",),
-           name="center_loss_no_update"),
+    OpCase(
+        "huber_loss", {"X": HUBER_X, "Y": HUBER_Y}, huber_ref, grad=("X", "Y"), loss_outputs=("Out",), name="huber_loss"
+    ),
+    OpCase(
+        "huber_loss",
+        {"X": HUBER_X, "Y": HUBER_Y},
+        huber_ref,
+        attrs={"delta": 0.5},
+        grad=("X", "Y"),
+        loss_outputs=("Out",),
+        name="huber_loss_delta",
+    ),
+    OpCase("smooth_l1_loss", {"X": _sl1_x, "Y": _sl1_y}, _smooth_l1_ref(1.0), grad=("X", "Y"), loss_outputs=("Out",)),
+    OpCase(
+        "smooth_l1_loss",
+        {"X": _sl1_x3, "Y": _sl1_y3, **_sl1_w},
+        _smooth_l1_ref(3.0, weighted=True),
+        attrs={"sigma": 3.0},
+        grad=("X", "Y"),
+        loss_outputs=("Out",),
+        name="smooth_l1_loss_weighted",
+    ),
+    OpCase(
+        "center_loss",
+        dict(_CENTER_IN),
+        _center_ref,
+        attrs={"cluster_num": 4, "need_update": True},
+        loss_outputs=("Loss",),
+        grad=("X",),
+    ),
+    OpCase(
+        "center_loss",
+        dict(_CENTER_IN),
+        _center_ref,
+        attrs={"cluster_num": 4},
+        loss_outputs=("Loss",),
+        name="center_loss_no_update",
+    ),
 ]

@@ -4,6 +4,7 @@ and Fluid's BatchGate and BatchCellPreAct (each row's gates and cell(c), put in 
 the gradient from those batch-ordered values (with Hidden and Cell) and recomputed without them. lstm_unit: Fluid's formula in
 numpy (X split into i, f, o, candidate; forget_bias added to f), with float64 finite-difference
 gradients of X and C_prev."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -24,13 +25,13 @@ def lstm_ref(i, a):
         h = i["H0"][s] if "H0" in i else np.zeros(D)
         c = i["C0"][s] if "C0" in i else np.zeros(D)
         out_h, out_c, out_g = [], [], []
-        for x in (seq[::-1] if a["is_reverse"] else seq):
-            g = x + h @ w + b[:4 * D]
-            pi = b[4 * D:5 * D] * c if a["use_peepholes"] else 0
-            pf = b[5 * D:6 * D] * c if a["use_peepholes"] else 0
-            ig, fg, cand = _sig(g[D:2 * D] + pi), _sig(g[2 * D:3 * D] + pf), np.tanh(g[:D])
+        for x in seq[::-1] if a["is_reverse"] else seq:
+            g = x + h @ w + b[: 4 * D]
+            pi = b[4 * D : 5 * D] * c if a["use_peepholes"] else 0
+            pf = b[5 * D : 6 * D] * c if a["use_peepholes"] else 0
+            ig, fg, cand = _sig(g[D : 2 * D] + pi), _sig(g[2 * D : 3 * D] + pf), np.tanh(g[:D])
             c = fg * c + ig * cand
-            o = _sig(g[3 * D:] + (b[6 * D:] * c if a["use_peepholes"] else 0))
+            o = _sig(g[3 * D :] + (b[6 * D :] * c if a["use_peepholes"] else 0))
             h = o * np.tanh(c)
             out_h.append(h)
             out_c.append(c)
@@ -41,8 +42,12 @@ def lstm_ref(i, a):
         cs += out_c
         gs += out_g
     rows = batch_rows(i["Input"], a["is_reverse"])
-    return {"Hidden": np.array(hs), "Cell": np.array(cs), "BatchGate": np.array(gs)[rows],
-            "BatchCellPreAct": np.tanh(np.array(cs))[rows]}
+    return {
+        "Hidden": np.array(hs),
+        "Cell": np.array(cs),
+        "BatchGate": np.array(gs)[rows],
+        "BatchCellPreAct": np.tanh(np.array(cs))[rows],
+    }
 
 
 def only(ref, slots):
@@ -51,16 +56,28 @@ def only(ref, slots):
 
 
 def _case(name, peep=True, reverse=False, state=False, saved=True, lengths=(3, 1, 4)):
-    inputs = {"Input": lod_tensor(list(lengths), 4 * D), "Weight": rng.normal(size=(D, 4 * D)) * 0.5,
-              "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5}
+    inputs = {
+        "Input": lod_tensor(list(lengths), 4 * D),
+        "Weight": rng.normal(size=(D, 4 * D)) * 0.5,
+        "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5,
+    }
     if state:
         inputs["H0"], inputs["C0"] = rng.normal(size=(3, D)), rng.normal(size=(3, D))
     # saved: the op also writes Fluid's BatchGate and BatchCellPreAct, which its gradient then reads (with
     # Hidden and Cell) instead of running the forward again
     outputs = ("Hidden", "Cell", "BatchGate", "BatchCellPreAct") if saved else ("Hidden", "Cell")
-    return OpCase("lstm", inputs, only(lstm_ref, outputs), attrs={"use_peepholes": peep, "is_reverse": reverse},
-                  grad=tuple(inputs), name=name, grad_rtol=1e-4, grad_atol=1e-6, outputs=outputs,
-                  loss_outputs=("Hidden", "Cell"))
+    return OpCase(
+        "lstm",
+        inputs,
+        only(lstm_ref, outputs),
+        attrs={"use_peepholes": peep, "is_reverse": reverse},
+        grad=tuple(inputs),
+        name=name,
+        grad_rtol=1e-4,
+        grad_atol=1e-6,
+        outputs=outputs,
+        loss_outputs=("Hidden", "Cell"),
+    )
 
 
 CASES = [
@@ -84,8 +101,19 @@ def lstm_unit_ref(i, a):
 
 
 CASES += [
-    OpCase("lstm_unit", {"X": _unit_rng.normal(size=(5, 4 * D)), "C_prev": _unit_rng.normal(size=(5, D))},
-           lstm_unit_ref, grad=("X", "C_prev"), name="lstm_unit"),
-    OpCase("lstm_unit", {"X": _unit_rng.normal(size=(2, 4 * D)), "C_prev": _unit_rng.normal(size=(2, D))},
-           lstm_unit_ref, attrs={"forget_bias": 1.0}, grad=("X", "C_prev"), name="lstm_unit_forget_bias"),
+    OpCase(
+        "lstm_unit",
+        {"X": _unit_rng.normal(size=(5, 4 * D)), "C_prev": _unit_rng.normal(size=(5, D))},
+        lstm_unit_ref,
+        grad=("X", "C_prev"),
+        name="lstm_unit",
+    ),
+    OpCase(
+        "lstm_unit",
+        {"X": _unit_rng.normal(size=(2, 4 * D)), "C_prev": _unit_rng.normal(size=(2, D))},
+        lstm_unit_ref,
+        attrs={"forget_bias": 1.0},
+        grad=("X", "C_prev"),
+        name="lstm_unit_forget_bias",
+    ),
 ]

@@ -1,6 +1,7 @@
 """Op cases for cudnn_lstm (ops/lstm_cudnn.py) against a numpy LSTM of cuDNN's equations and weight
 layout (as Paddle's test_lstm_cudnn_op.py writes them for one layer), here two layers in both
 directions; float64 finite differences for the gradients of Input, W, InitH and InitC."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -18,12 +19,12 @@ def _weights(w, layers, dirs):
     for layer in range(layers):
         size = I if layer == 0 else H * dirs
         for _ in range(dirs):
-            mats.append([w[off:off + 4 * H * size].reshape(4 * H, size)])
+            mats.append([w[off : off + 4 * H * size].reshape(4 * H, size)])
             off += 4 * H * size
-            mats[-1].append(w[off:off + 4 * H * H].reshape(4 * H, H))
+            mats[-1].append(w[off : off + 4 * H * H].reshape(4 * H, H))
             off += 4 * H * H
     for m in mats:
-        m += [w[off:off + 4 * H], w[off + 4 * H:off + 8 * H]]
+        m += [w[off : off + 4 * H], w[off + 4 * H : off + 8 * H]]
         off += 8 * H
     assert off == w.size
     return mats
@@ -39,10 +40,10 @@ def cudnn_lstm_ref(i, a):
             k = layer * dirs + d
             w_ih, w_hh, b_ih, b_hh = mats[k]
             h, c, out = i["InitH"][k], i["InitC"][k], np.zeros((T, B, H))
-            for t in (range(T - 1, -1, -1) if d else range(T)):
+            for t in range(T - 1, -1, -1) if d else range(T):
                 g = x[t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh
-                c = _sig(g[:, H:2 * H]) * c + _sig(g[:, :H]) * np.tanh(g[:, 2 * H:3 * H])
-                h = out[t] = _sig(g[:, 3 * H:]) * np.tanh(c)
+                c = _sig(g[:, H : 2 * H]) * c + _sig(g[:, :H]) * np.tanh(g[:, 2 * H : 3 * H])
+                h = out[t] = _sig(g[:, 3 * H :]) * np.tanh(c)
             last_h[k], last_c[k] = h, c
             outs.append(out)
         x = np.concatenate(outs, axis=2)
@@ -52,12 +53,24 @@ def cudnn_lstm_ref(i, a):
 def _case(layers, bidirec, name, grad=()):
     dirs = 2 if bidirec else 1
     size = sum(dirs * 4 * H * ((I if layer == 0 else H * dirs) + H) for layer in range(layers)) + layers * dirs * 8 * H
-    inputs = {"Input": rng.normal(size=(T, B, I)), "InitH": rng.normal(size=(layers * dirs, B, H)),
-              "InitC": rng.normal(size=(layers * dirs, B, H)), "W": rng.normal(size=(size,)) * 0.5}
-    if grad:        # Fluid's Cache (cuDNN's dropout states; no values pe reads), passed to the gradient as Fluid does
+    inputs = {
+        "Input": rng.normal(size=(T, B, I)),
+        "InitH": rng.normal(size=(layers * dirs, B, H)),
+        "InitC": rng.normal(size=(layers * dirs, B, H)),
+        "W": rng.normal(size=(size,)) * 0.5,
+    }
+    if grad:  # Fluid's Cache (cuDNN's dropout states; no values pe reads), passed to the gradient as Fluid does
         inputs["Cache"] = np.zeros(1, np.uint8)
-    return OpCase("cudnn_lstm", inputs, cudnn_lstm_ref, name=name, grad=grad, grad_rtol=1e-4, grad_atol=1e-6,
-                  attrs={"num_layers": layers, "is_bidirec": bidirec, "hidden_size": H, "input_size": I, "max_len": T})
+    return OpCase(
+        "cudnn_lstm",
+        inputs,
+        cudnn_lstm_ref,
+        name=name,
+        grad=grad,
+        grad_rtol=1e-4,
+        grad_atol=1e-6,
+        attrs={"num_layers": layers, "is_bidirec": bidirec, "hidden_size": H, "input_size": I, "max_len": T},
+    )
 
 
 CASES = [

@@ -1,5 +1,6 @@
 """Op cases for inplace_abn (ops/normalization_activated.py): batch_norm's reference then the activation;
 its gradient (which reads Y and inverts the activation) against float64 finite differences."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -21,12 +22,32 @@ def _abn(i, a):
 
 
 CASES = [
-    OpCase("inplace_abn", dict(_STATS, X=_X), _abn, attrs={"activation": "leaky_relu", "alpha": 0.1},
-           grad=("X", "Scale", "Bias"), outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
-           loss_outputs=("Y",), grad_rtol=1e-4),
-    OpCase("inplace_abn", dict(_STATS, X=_X), _abn, attrs={"activation": "elu", "alpha": 1.0},
-           grad=("X", "Scale", "Bias"), outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
-           loss_outputs=("Y",), grad_rtol=1e-4, name="inplace_abn_elu"),
-    OpCase("inplace_abn", dict(_STATS, X=_X), lambda i, a: {"Y": _abn(i, a)["Y"]}, attrs={"is_test": True},
-           name="inplace_abn_test"),
+    OpCase(
+        "inplace_abn",
+        dict(_STATS, X=_X),
+        _abn,
+        attrs={"activation": "leaky_relu", "alpha": 0.1},
+        grad=("X", "Scale", "Bias"),
+        outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
+        loss_outputs=("Y",),
+        grad_rtol=1e-4,
+    ),
+    OpCase(
+        "inplace_abn",
+        dict(_STATS, X=_X),
+        _abn,
+        attrs={"activation": "elu", "alpha": 1.0},
+        grad=("X", "Scale", "Bias"),
+        outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
+        loss_outputs=("Y",),
+        grad_rtol=1e-4,
+        name="inplace_abn_elu",
+    ),
+    OpCase(
+        "inplace_abn",
+        dict(_STATS, X=_X),
+        lambda i, a: {"Y": _abn(i, a)["Y"]},
+        attrs={"is_test": True},
+        name="inplace_abn_test",
+    ),
 ]

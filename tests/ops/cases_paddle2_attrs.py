@@ -2,6 +2,7 @@
 "Every attribute"): each against numpy's reference, forward and gradient; tests/cuda runs them on the CUDA
 kernels too. The models Paddle 2.6.2 saved with them (tests/io/test_paddle26_saved_models.py) hold them to
 the oracle's values."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -43,7 +44,7 @@ def _pool_paddle2(i, a):
         for ow in range(ho):
             hs, ws = oh * s - p, ow * s - p
             he, we = min(hs + k, h + p), min(ws + k, w + p)
-            win = x[:, :, max(hs, 0):min(he, h), max(ws, 0):min(we, w)]
+            win = x[:, :, max(hs, 0) : min(he, h), max(ws, 0) : min(we, w)]
             out[:, :, oh, ow] = win.sum(axis=(2, 3)) / ((he - hs) * (we - ws))
     return {"Out": out}
 
@@ -55,37 +56,118 @@ def _linspace_paddle2(i, a):
     return {"Out": np.where(k < num // 2, start + step * k, stop - step * (num - 1 - k)).astype(a["dtype"])}
 
 
-_POOL = {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "paddings": [0, 0], "ceil_mode": True,
-         "exclusive": False, "_paddle2": True}
+_POOL = {
+    "pooling_type": "avg",
+    "ksize": [2, 2],
+    "strides": [2, 2],
+    "paddings": [0, 0],
+    "ceil_mode": True,
+    "exclusive": False,
+    "_paddle2": True,
+}
 
 CASES = [
-    OpCase("gather", {"X": r(2, 5, 3), "Index": np.array([4, 0, 4], np.int64)},
-           lambda i, a: {"Out": np.take(i["X"], i["Index"], axis=1)}, attrs={"axis": 1}, grad=("X",),
-           name="gather_axis_1"),
-    OpCase("gather", {"X": r(2, 3, 4), "Index": np.array([3, 1], np.int32), "Axis": np.array([-1], np.int64)},
-           lambda i, a: {"Out": np.take(i["X"], i["Index"], axis=2)}, grad=("X",), name="gather_axis_tensor"),
-    OpCase("pixel_shuffle", {"X": r(2, 3, 2, 8)}, _pixel_shuffle_nhwc, attrs={"upscale_factor": 2, "data_format": "NHWC"},
-           grad=("X",), name="pixel_shuffle_nhwc"),
-    OpCase("temporal_shift", {"X": r(4, 2, 3, 8)}, _temporal_shift_nhwc,
-           attrs={"seg_num": 2, "shift_ratio": 0.25, "data_format": "NHWC"}, grad=("X",), name="temporal_shift_nhwc"),
-    OpCase("roll", {"X": r(3, 4)}, lambda i, a: {"Out": np.roll(i["X"].reshape(-1), 5).reshape(3, 4)},
-           attrs={"shifts": [5], "axis": []}, grad=("X",), name="roll_flattened"),
-    OpCase("flip", {"X": r(2, 3, 4)}, lambda i, a: {"Out": i["X"][:, ::-1, ::-1]}, attrs={"axis": [1, -1]},
-           grad=("X",), name="flip_axis"),
-    OpCase("p_norm", {"X": r(2, 3, 4)}, lambda i, a: {"Out": np.array(np.sum(np.abs(i["X"]) ** 3) ** (1 / 3))},
-           attrs={"porder": 3.0, "asvector": True}, grad=("X",), name="p_norm_asvector"),
-    OpCase("p_norm", {"X": r(2, 3)}, lambda i, a: {"Out": np.full((1, 1), np.sqrt(np.sum(i["X"] ** 2)))},
-           attrs={"porder": 2.0, "asvector": True, "keepdim": True}, grad=("X",), name="p_norm_asvector_keepdim"),
-    OpCase("linspace", {"Start": np.array([0.1], np.float32), "Stop": np.array([1.3], np.float64),
-                        "Num": np.array([7], np.int32)}, _linspace_paddle2, attrs={"dtype": "float64"},
-           name="linspace_paddle2"),
-    OpCase("leaky_relu", {"X": r(3, 4)}, lambda i, a: {"Out": np.where(i["X"] > 0, i["X"], 2.5 * i["X"])},
-           attrs={"alpha": 2.5, "_paddle2": True}, grad=("X",), name="leaky_relu_paddle2_alpha_above_1"),
-    OpCase("elu", {"X": r(3, 4)}, lambda i, a: {"Out": np.where(i["X"] > 0, i["X"], -0.5 * np.expm1(i["X"]))},
-           attrs={"alpha": -0.5, "_paddle2": True}, grad=("X",), name="elu_paddle2_negative_alpha"),
-    OpCase("hard_shrink", {"X": r(3, 4)}, lambda i, a: {"Out": i["X"].copy()},
-           attrs={"threshold": -0.5, "_paddle2": True}, grad=("X",), name="hard_shrink_paddle2_negative_threshold"),
+    OpCase(
+        "gather",
+        {"X": r(2, 5, 3), "Index": np.array([4, 0, 4], np.int64)},
+        lambda i, a: {"Out": np.take(i["X"], i["Index"], axis=1)},
+        attrs={"axis": 1},
+        grad=("X",),
+        name="gather_axis_1",
+    ),
+    OpCase(
+        "gather",
+        {"X": r(2, 3, 4), "Index": np.array([3, 1], np.int32), "Axis": np.array([-1], np.int64)},
+        lambda i, a: {"Out": np.take(i["X"], i["Index"], axis=2)},
+        grad=("X",),
+        name="gather_axis_tensor",
+    ),
+    OpCase(
+        "pixel_shuffle",
+        {"X": r(2, 3, 2, 8)},
+        _pixel_shuffle_nhwc,
+        attrs={"upscale_factor": 2, "data_format": "NHWC"},
+        grad=("X",),
+        name="pixel_shuffle_nhwc",
+    ),
+    OpCase(
+        "temporal_shift",
+        {"X": r(4, 2, 3, 8)},
+        _temporal_shift_nhwc,
+        attrs={"seg_num": 2, "shift_ratio": 0.25, "data_format": "NHWC"},
+        grad=("X",),
+        name="temporal_shift_nhwc",
+    ),
+    OpCase(
+        "roll",
+        {"X": r(3, 4)},
+        lambda i, a: {"Out": np.roll(i["X"].reshape(-1), 5).reshape(3, 4)},
+        attrs={"shifts": [5], "axis": []},
+        grad=("X",),
+        name="roll_flattened",
+    ),
+    OpCase(
+        "flip",
+        {"X": r(2, 3, 4)},
+        lambda i, a: {"Out": i["X"][:, ::-1, ::-1]},
+        attrs={"axis": [1, -1]},
+        grad=("X",),
+        name="flip_axis",
+    ),
+    OpCase(
+        "p_norm",
+        {"X": r(2, 3, 4)},
+        lambda i, a: {"Out": np.array(np.sum(np.abs(i["X"]) ** 3) ** (1 / 3))},
+        attrs={"porder": 3.0, "asvector": True},
+        grad=("X",),
+        name="p_norm_asvector",
+    ),
+    OpCase(
+        "p_norm",
+        {"X": r(2, 3)},
+        lambda i, a: {"Out": np.full((1, 1), np.sqrt(np.sum(i["X"] ** 2)))},
+        attrs={"porder": 2.0, "asvector": True, "keepdim": True},
+        grad=("X",),
+        name="p_norm_asvector_keepdim",
+    ),
+    OpCase(
+        "linspace",
+        {"Start": np.array([0.1], np.float32), "Stop": np.array([1.3], np.float64), "Num": np.array([7], np.int32)},
+        _linspace_paddle2,
+        attrs={"dtype": "float64"},
+        name="linspace_paddle2",
+    ),
+    OpCase(
+        "leaky_relu",
+        {"X": r(3, 4)},
+        lambda i, a: {"Out": np.where(i["X"] > 0, i["X"], 2.5 * i["X"])},
+        attrs={"alpha": 2.5, "_paddle2": True},
+        grad=("X",),
+        name="leaky_relu_paddle2_alpha_above_1",
+    ),
+    OpCase(
+        "elu",
+        {"X": r(3, 4)},
+        lambda i, a: {"Out": np.where(i["X"] > 0, i["X"], -0.5 * np.expm1(i["X"]))},
+        attrs={"alpha": -0.5, "_paddle2": True},
+        grad=("X",),
+        name="elu_paddle2_negative_alpha",
+    ),
+    OpCase(
+        "hard_shrink",
+        {"X": r(3, 4)},
+        lambda i, a: {"Out": i["X"].copy()},
+        attrs={"threshold": -0.5, "_paddle2": True},
+        grad=("X",),
+        name="hard_shrink_paddle2_negative_threshold",
+    ),
     OpCase("pool2d", {"X": r(2, 3, 5, 5)}, _pool_paddle2, attrs=_POOL, grad=("X",), name="pool2d_paddle2_ceil"),
-    OpCase("pool2d", {"X": r(1, 2, 6, 6)}, _pool_paddle2, attrs=dict(_POOL, ksize=[3, 3], paddings=[1, 1]),
-           grad=("X",), name="pool2d_paddle2_ceil_padded"),
+    OpCase(
+        "pool2d",
+        {"X": r(1, 2, 6, 6)},
+        _pool_paddle2,
+        attrs=dict(_POOL, ksize=[3, 3], paddings=[1, 1]),
+        grad=("X",),
+        name="pool2d_paddle2_ceil_padded",
+    ),
 ]

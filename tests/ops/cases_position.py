@@ -1,5 +1,6 @@
 """Op cases for add_position_encoding (ops/position.py): a dense batch and a LoD batch, against
 Fluid 1.8's numpy reference (test_add_position_encoding_op.py)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -37,9 +38,20 @@ def _lod_ref(i, a):
 
 
 CASES = [
-    OpCase("add_position_encoding", {"X": rng.normal(size=(2, 5, 6))}, _dense_ref, attrs={"alpha": 0.6, "beta": 0.5},
-           grad=("X",)),
-    OpCase("add_position_encoding", {"X": LoDTensor(rng.normal(size=(7, 4)), [[0, 3, 7]])}, _lod_ref,
-           attrs={"alpha": 2.0, "beta": 1.5}, grad=("X",), name="add_position_encoding_lod"),
+    OpCase(
+        "add_position_encoding",
+        {"X": rng.normal(size=(2, 5, 6))},
+        _dense_ref,
+        attrs={"alpha": 0.6, "beta": 0.5},
+        grad=("X",),
+    ),
+    OpCase(
+        "add_position_encoding",
+        {"X": LoDTensor(rng.normal(size=(7, 4)), [[0, 3, 7]])},
+        _lod_ref,
+        attrs={"alpha": 2.0, "beta": 1.5},
+        grad=("X",),
+        name="add_position_encoding_lod",
+    ),
     OpCase("add_position_encoding", {"X": rng.normal(size=(1, 3, 2))}, _dense_ref, name="add_position_encoding_half1"),
 ]

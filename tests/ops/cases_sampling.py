@@ -1,6 +1,7 @@
 """Op cases for family sampling: the inference forms (rrelu and dropout_nd with is_test) against Paddle 2.6.2's
 recorded values (tests/ops/paddle26.py); the draws, which are pe's generator's and not Paddle's stream, checked
 for their distribution (tolerances over 5 standard errors) and structure."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -76,24 +77,72 @@ def _inplace_gaussian(outs, inputs):
 
 _LOGITS = np.tile(np.log([0.1, 0.2, 0.3, 0.4]), (2000, 1))
 CASES = recorded_cases("sampling") + [
-    OpCase("uniform_random_inplace", {"X": np.zeros((100, 200))}, outputs=("Out",), check=_inplace_uniform,
-           attrs={"min": -2.0, "max": 3.0, "diag_num": 3, "diag_step": 3, "diag_val": 9.0}, name="uniform_random_inplace"),
-    OpCase("gaussian_inplace", {"x": np.zeros((100, 200))}, outputs=("out",), check=_inplace_gaussian,
-           attrs={"mean": 1.0, "std": 2.0}, name="gaussian_inplace"),
-    OpCase("gumbel_softmax", {"X": _LOGITS}, outputs=("Out",), check=_gumbel, attrs={"temperature": 0.5},
-           name="gumbel_softmax"),
-    OpCase("gumbel_softmax", {"X": rng.uniform(-1, 1, (3, 5))}, outputs=("Out",), check=_gumbel_hard,
-           attrs={"hard": True, "axis": 0}, name="gumbel_softmax_hard"),
+    OpCase(
+        "uniform_random_inplace",
+        {"X": np.zeros((100, 200))},
+        outputs=("Out",),
+        check=_inplace_uniform,
+        attrs={"min": -2.0, "max": 3.0, "diag_num": 3, "diag_step": 3, "diag_val": 9.0},
+        name="uniform_random_inplace",
+    ),
+    OpCase(
+        "gaussian_inplace",
+        {"x": np.zeros((100, 200))},
+        outputs=("out",),
+        check=_inplace_gaussian,
+        attrs={"mean": 1.0, "std": 2.0},
+        name="gaussian_inplace",
+    ),
+    OpCase(
+        "gumbel_softmax",
+        {"X": _LOGITS},
+        outputs=("Out",),
+        check=_gumbel,
+        attrs={"temperature": 0.5},
+        name="gumbel_softmax",
+    ),
+    OpCase(
+        "gumbel_softmax",
+        {"X": rng.uniform(-1, 1, (3, 5))},
+        outputs=("Out",),
+        check=_gumbel_hard,
+        attrs={"hard": True, "axis": 0},
+        name="gumbel_softmax_hard",
+    ),
     OpCase("bernoulli", {"X": _P}, outputs=("Out",), check=_bernoulli, name="bernoulli"),
-    OpCase("exponential", {"X": np.zeros((100, 200))}, attrs={"lambda": 2.0}, outputs=("Out",), check=_exponential,
-           name="exponential"),
-    OpCase("multinomial", {"X": np.tile([0.3, 0.0, 0.2, 0.4, 0.1, 0.6], (3, 1))},
-           attrs={"num_samples": 4}, outputs=("Out",), check=_multinomial, name="multinomial"),
-    OpCase("multinomial", {"X": np.array([2.0, 3.0, 5.0])}, attrs={"num_samples": 20000, "replacement": True},
-           outputs=("Out",), check=_multinomial_counts, name="multinomial_replacement"),
-    OpCase("rrelu", {"X": rng.uniform(-2, 2, (20, 30))}, outputs=("Out", "Noise"), check=_rrelu_train,
-           name="rrelu_train"),
-    OpCase("dropout_nd", {"X": rng.uniform(-1, 1, (40, 5, 30))}, outputs=("Out", "Mask"), check=_dropout_nd_train,
-           attrs={"dropout_prob": 0.25, "dropout_implementation": "upscale_in_train", "axis": [0, 2]},
-           name="dropout_nd_train"),
+    OpCase(
+        "exponential",
+        {"X": np.zeros((100, 200))},
+        attrs={"lambda": 2.0},
+        outputs=("Out",),
+        check=_exponential,
+        name="exponential",
+    ),
+    OpCase(
+        "multinomial",
+        {"X": np.tile([0.3, 0.0, 0.2, 0.4, 0.1, 0.6], (3, 1))},
+        attrs={"num_samples": 4},
+        outputs=("Out",),
+        check=_multinomial,
+        name="multinomial",
+    ),
+    OpCase(
+        "multinomial",
+        {"X": np.array([2.0, 3.0, 5.0])},
+        attrs={"num_samples": 20000, "replacement": True},
+        outputs=("Out",),
+        check=_multinomial_counts,
+        name="multinomial_replacement",
+    ),
+    OpCase(
+        "rrelu", {"X": rng.uniform(-2, 2, (20, 30))}, outputs=("Out", "Noise"), check=_rrelu_train, name="rrelu_train"
+    ),
+    OpCase(
+        "dropout_nd",
+        {"X": rng.uniform(-1, 1, (40, 5, 30))},
+        outputs=("Out", "Mask"),
+        check=_dropout_nd_train,
+        attrs={"dropout_prob": 0.25, "dropout_implementation": "upscale_in_train", "axis": [0, 2]},
+        name="dropout_nd_train",
+    ),
 ]

@@ -1,5 +1,6 @@
 """Op cases for the sequence ops over LoD input: sequence_pool (every pool type, an empty
 sequence, a 2-level LoD), sequence_softmax. References follow Fluid's documented formulas."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -24,8 +25,12 @@ def batch_rows(t, reverse=False):
     offs = t.lod()[-1]
     lengths = [b - a for a, b in zip(offs, offs[1:])]
     order = sorted(range(len(lengths)), key=lambda s: -lengths[s])
-    return [offs[s] + (lengths[s] - 1 - n if reverse else n)
-            for n in range(max(lengths, default=0)) for s in order if lengths[s] > n]
+    return [
+        offs[s] + (lengths[s] - 1 - n if reverse else n)
+        for n in range(max(lengths, default=0))
+        for s in order
+        if lengths[s] > n
+    ]
 
 
 def sequences(t):
@@ -40,9 +45,16 @@ def pool_ref(i, a):
         if len(s) == 0:
             rows.append(np.full(s.shape[1:], pad))
             continue
-        rows.append({"AVERAGE": lambda: s.mean(0), "SUM": lambda: s.sum(0),
-                     "SQRT": lambda: s.sum(0) / np.sqrt(len(s)), "MAX": lambda: s.max(0),
-                     "LAST": lambda: s[-1], "FIRST": lambda: s[0]}[kind]())
+        rows.append(
+            {
+                "AVERAGE": lambda: s.mean(0),
+                "SUM": lambda: s.sum(0),
+                "SQRT": lambda: s.sum(0) / np.sqrt(len(s)),
+                "MAX": lambda: s.max(0),
+                "LAST": lambda: s[-1],
+                "FIRST": lambda: s[0],
+            }[kind]()
+        )
     return {"Out": np.array(rows)}
 
 
@@ -52,15 +64,34 @@ def softmax_ref(i, a):
 
 
 CASES = [
-    OpCase("sequence_pool", {"X": lod_tensor([3, 1, 4], 5)}, pool_ref, attrs={"pooltype": kind},
-           grad=("X",), name=f"sequence_pool_{kind.lower()}",
-           outputs=("Out", "MaxIndex") if kind == "MAX" else None, loss_outputs=("Out",))
+    OpCase(
+        "sequence_pool",
+        {"X": lod_tensor([3, 1, 4], 5)},
+        pool_ref,
+        attrs={"pooltype": kind},
+        grad=("X",),
+        name=f"sequence_pool_{kind.lower()}",
+        outputs=("Out", "MaxIndex") if kind == "MAX" else None,
+        loss_outputs=("Out",),
+    )
     for kind in ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 ] + [
-    OpCase("sequence_pool", {"X": lod_tensor([2, 0, 3], 4)}, pool_ref, attrs={"pooltype": "SUM", "pad_value": 0.5},
-           grad=("X",), name="sequence_pool_empty_sequence"),
-    OpCase("sequence_pool", {"X": lod_tensor([2, 3, 1], 3, upper=[2, 1])}, pool_ref,
-           attrs={"pooltype": "AVERAGE"}, grad=("X",), name="sequence_pool_2level"),
+    OpCase(
+        "sequence_pool",
+        {"X": lod_tensor([2, 0, 3], 4)},
+        pool_ref,
+        attrs={"pooltype": "SUM", "pad_value": 0.5},
+        grad=("X",),
+        name="sequence_pool_empty_sequence",
+    ),
+    OpCase(
+        "sequence_pool",
+        {"X": lod_tensor([2, 3, 1], 3, upper=[2, 1])},
+        pool_ref,
+        attrs={"pooltype": "AVERAGE"},
+        grad=("X",),
+        name="sequence_pool_2level",
+    ),
     OpCase("sequence_softmax", {"X": lod_tensor([3, 1, 4], 1)}, softmax_ref, grad=("X",), name="sequence_softmax"),
     OpCase("sequence_softmax", {"X": lod_tensor([2, 5], 0)}, softmax_ref, grad=("X",), name="sequence_softmax_1d"),
 ]

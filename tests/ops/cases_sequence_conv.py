@@ -1,4 +1,5 @@
 """Op cases for sequence_conv: a numpy reference that walks each step's context window."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -22,21 +23,41 @@ def conv_ref(i, a):
     out = []
     for s in range(len(offs) - 1):
         for t in range(offs[s], offs[s + 1]):
-            window = [x[t + start + k] if offs[s] <= t + start + k < offs[s + 1] else
-                      _outside(i, a, offs[s], offs[s + 1], t + start + k) for k in range(n)]
+            window = [
+                x[t + start + k]
+                if offs[s] <= t + start + k < offs[s + 1]
+                else _outside(i, a, offs[s], offs[s + 1], t + start + k)
+                for k in range(n)
+            ]
             out.append(np.concatenate(window) @ i["Filter"])
     return {"Out": np.array(out)}
 
 
 CASES = [
-    OpCase("sequence_conv", {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(9, 5))}, conv_ref,
-           attrs={"contextLength": 3, "contextStart": -1}, grad=("X", "Filter"), name="sequence_conv"),
-    OpCase("sequence_conv", {"X": lod_tensor([2, 5], 2), "Filter": rng.normal(size=(8, 3))}, conv_ref,
-           attrs={"contextLength": 4, "contextStart": -2}, grad=("X", "Filter"), name="sequence_conv_len4"),
+    OpCase(
+        "sequence_conv",
+        {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(9, 5))},
+        conv_ref,
+        attrs={"contextLength": 3, "contextStart": -1},
+        grad=("X", "Filter"),
+        name="sequence_conv",
+    ),
+    OpCase(
+        "sequence_conv",
+        {"X": lod_tensor([2, 5], 2), "Filter": rng.normal(size=(8, 3))},
+        conv_ref,
+        attrs={"contextLength": 4, "contextStart": -2},
+        grad=("X", "Filter"),
+        name="sequence_conv_len4",
+    ),
     # trainable padding (test_sequence_conv.py's paddingTrainable cases): 2 rows before, 2 past the end,
     # a sequence shorter than the window
-    OpCase("sequence_conv", {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(15, 2)),
-                             "PaddingData": rng.normal(size=(4, 3))}, conv_ref,
-           attrs={"contextLength": 5, "contextStart": -2, "paddingTrainable": True},
-           grad=("X", "Filter", "PaddingData"), name="sequence_conv_trainable_padding"),
+    OpCase(
+        "sequence_conv",
+        {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(15, 2)), "PaddingData": rng.normal(size=(4, 3))},
+        conv_ref,
+        attrs={"contextLength": 5, "contextStart": -2, "paddingTrainable": True},
+        grad=("X", "Filter", "PaddingData"),
+        name="sequence_conv_trainable_padding",
+    ),
 ]

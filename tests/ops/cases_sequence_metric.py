@@ -2,6 +2,7 @@
 how the tags are made: chunks are drawn first (some in both the prediction and the truth, some in one
 only, some with another type or a shorter end), then written as tags by each scheme's documented
 encoding; edit_distance's reference is the textbook recursive definition."""
+
 import functools
 
 import numpy as np
@@ -19,15 +20,15 @@ def encode(tags, chunks, scheme, k):
     for t, a, b in chunks:
         base = t * n
         if scheme == "plain":
-            tags[a:b + 1] = base
+            tags[a : b + 1] = base
         elif scheme == "IOB":
-            tags[a], tags[a + 1:b + 1] = base, base + 1
+            tags[a], tags[a + 1 : b + 1] = base, base + 1
         elif scheme == "IOE":
             tags[a:b], tags[b] = base, base + 1
         elif a == b:
-            tags[a] = base + 3                                  # IOBES single
+            tags[a] = base + 3  # IOBES single
         else:
-            tags[a], tags[a + 1:b], tags[b] = base, base + 1, base + 2
+            tags[a], tags[a + 1 : b], tags[b] = base, base + 1, base + 2
 
 
 def chunk_case_data(lengths, scheme, k, excluded=(), seed=0):
@@ -41,7 +42,7 @@ def chunk_case_data(lengths, scheme, k, excluded=(), seed=0):
     for n in lengths:
         pos = start
         while pos < start + n:
-            pos += int(r.integers(1 if scheme == "plain" else 0, 3))    # plain needs a gap between chunks
+            pos += int(r.integers(1 if scheme == "plain" else 0, 3))  # plain needs a gap between chunks
             end = min(pos + int(r.integers(0, 3)), start + n - 1)
             if pos > end:
                 break
@@ -71,9 +72,15 @@ def chunk_ref_for(counts):
         p = n_cor / n_inf if n_inf else 0.0
         r = n_cor / n_lab if n_lab else 0.0
         f1 = 2 * p * r / (p + r) if n_cor else 0.0
-        return {"Precision": np.float32([p]), "Recall": np.float32([r]), "F1-Score": np.float32([f1]),
-                "NumInferChunks": np.int64([n_inf]), "NumLabelChunks": np.int64([n_lab]),
-                "NumCorrectChunks": np.int64([n_cor])}
+        return {
+            "Precision": np.float32([p]),
+            "Recall": np.float32([r]),
+            "F1-Score": np.float32([f1]),
+            "NumInferChunks": np.int64([n_inf]),
+            "NumLabelChunks": np.int64([n_lab]),
+            "NumCorrectChunks": np.int64([n_cor]),
+        }
+
     return ref
 
 
@@ -84,7 +91,7 @@ def lod(values, lengths):
 def pad(values, lengths, fill=-1):
     out = np.full((len(lengths), max(lengths)), fill, np.int64)
     for k, (a, n) in enumerate(zip(np.cumsum([0] + lengths[:-1]), lengths)):
-        out[k, :n] = values[a:a + n]
+        out[k, :n] = values[a : a + n]
     return out
 
 
@@ -92,8 +99,11 @@ def chunk_case(scheme, k, lengths, excluded=(), padded=False, seed=0):
     inf, lab, counts = chunk_case_data(lengths, scheme, k, excluded, seed)
     attrs = {"chunk_scheme": scheme, "num_chunk_types": k, "excluded_chunk_types": list(excluded)}
     if padded:
-        inputs = {"Inference": pad(inf, lengths).reshape(len(lengths), -1, 1), "Label": pad(lab, lengths),
-                  "SeqLength": np.array(lengths, np.int64)}
+        inputs = {
+            "Inference": pad(inf, lengths).reshape(len(lengths), -1, 1),
+            "Label": pad(lab, lengths),
+            "SeqLength": np.array(lengths, np.int64),
+        }
     else:
         inputs = {"Inference": lod(inf, lengths), "Label": lod(lab, lengths)}
     name = f"chunk_eval_{scheme}" + ("_excluded" if excluded else "") + ("_padded" if padded else "")
@@ -106,6 +116,7 @@ def levenshtein(h, r):
         if i == 0 or j == 0:
             return i + j
         return min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (h[i - 1] != r[j - 1]))
+
     return d(len(h), len(r))
 
 
@@ -120,8 +131,9 @@ def _seqs(slot, i):
 
 def edit_ref(i, a):
     hyps, refs = _seqs("Hyps", i), _seqs("Refs", i)
-    d = np.array([levenshtein(tuple(h), tuple(r)) / (len(r) if a["normalized"] else 1)
-                  for h, r in zip(hyps, refs)], np.float32)
+    d = np.array(
+        [levenshtein(tuple(h), tuple(r)) / (len(r) if a["normalized"] else 1) for h, r in zip(hyps, refs)], np.float32
+    )
     return {"Out": d.reshape(-1, 1), "SequenceNum": np.int64([len(hyps)])}
 
 
@@ -136,11 +148,29 @@ CASES = [
     chunk_case("IOBES", 2, [9, 13, 4], seed=3),
     chunk_case("plain", 4, [8, 12, 6], seed=4),
     chunk_case("IOB", 2, [6, 9, 3], padded=True, seed=5),
-    OpCase("edit_distance", {"Hyps": lod(HYPS, H_LEN), "Refs": lod(REFS, R_LEN)}, edit_ref,
-           name="edit_distance_empty_sequences"),
-    OpCase("edit_distance", {"Hyps": lod(HYPS, H_LEN), "Refs": lod(REFS_FULL, R_FULL)}, edit_ref,
-           attrs={"normalized": True}, name="edit_distance_normalized"),
-    OpCase("edit_distance", {"Hyps": pad(HYPS, H_LEN), "Refs": pad(REFS_FULL, R_FULL),
-                             "HypsLength": np.array(H_LEN, np.int64), "RefsLength": np.array(R_FULL, np.int64)},
-           edit_ref, attrs={"normalized": True}, name="edit_distance_padded"),
+    OpCase(
+        "edit_distance",
+        {"Hyps": lod(HYPS, H_LEN), "Refs": lod(REFS, R_LEN)},
+        edit_ref,
+        name="edit_distance_empty_sequences",
+    ),
+    OpCase(
+        "edit_distance",
+        {"Hyps": lod(HYPS, H_LEN), "Refs": lod(REFS_FULL, R_FULL)},
+        edit_ref,
+        attrs={"normalized": True},
+        name="edit_distance_normalized",
+    ),
+    OpCase(
+        "edit_distance",
+        {
+            "Hyps": pad(HYPS, H_LEN),
+            "Refs": pad(REFS_FULL, R_FULL),
+            "HypsLength": np.array(H_LEN, np.int64),
+            "RefsLength": np.array(R_FULL, np.int64),
+        },
+        edit_ref,
+        attrs={"normalized": True},
+        name="edit_distance_padded",
+    ),
 ]

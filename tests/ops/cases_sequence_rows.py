@@ -1,6 +1,7 @@
 """Op cases for the row-moving sequence ops (sequence_reverse, sequence_expand, sequence_pad,
 sequence_unpad, sequence_erase) and sequence_mask, against numpy references written from Fluid's
 docs."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -21,7 +22,7 @@ def expand_ref(i, a):
     x, y = i["X"], i["Y"]
     one_level = isinstance(x, LoDTensor) and len(x.lod()) == 1
     parts = sequences(x) if one_level else [r[None] for r in np.asarray(x)]
-    reps = np.diff(y.lod()[a.get("ref_level", -1)])     # the counts of Y's LoD level ref_level
+    reps = np.diff(y.lod()[a.get("ref_level", -1)])  # the counts of Y's LoD level ref_level
     return {"Out": np.concatenate([p for p, n in zip(parts, reps) for _ in range(n)])}
 
 
@@ -32,14 +33,14 @@ def pad_ref(i, a):
     out = np.empty((len(seqs), n) + seqs[0].shape[1:])
     for k, s in enumerate(seqs):
         out[k] = pad.reshape(s.shape[1:]) if pad.size > 1 else pad.reshape(())
-        out[k, :len(s)] = s
+        out[k, : len(s)] = s
     return {"Out": out, "Length": np.array([len(s) for s in seqs], dtype=np.int64)}
 
 
 def unpad_ref(i, a):
     x, n = i["X"], i["Length"]
     out = np.concatenate([x[k, :m] for k, m in enumerate(n)])
-    return {"Out": out.reshape(-1, 1) if x.ndim == 2 else out}        # 2-D X: Out [N, 1], as Fluid's
+    return {"Out": out.reshape(-1, 1) if x.ndim == 2 else out}  # 2-D X: Out [N, 1], as Fluid's
 
 
 def mask_ref(i, a):
@@ -49,32 +50,83 @@ def mask_ref(i, a):
 
 
 Y_LOD = LoDTensor(np.zeros((6, 1)), [[0, 2, 2, 6]])
-Y_TWO_LEVELS = LoDTensor(np.zeros((6, 1)), [[0, 1, 3, 4], [0, 2, 3, 5, 6]])    # 3 sequences of 1, 2, 1 inner ones
+Y_TWO_LEVELS = LoDTensor(np.zeros((6, 1)), [[0, 1, 3, 4], [0, 2, 3, 5, 6]])  # 3 sequences of 1, 2, 1 inner ones
 
 CASES = [
     OpCase("sequence_reverse", {"X": lod_tensor([3, 1, 4], 2)}, reverse_ref, grad=("X",), name="sequence_reverse"),
-    OpCase("sequence_expand", {"X": lod_tensor([2, 1, 2], 3), "Y": Y_LOD}, expand_ref, grad=("X",),
-           name="sequence_expand_lod_x"),
-    OpCase("sequence_expand", {"X": rng.normal(size=(3, 2)), "Y": Y_LOD}, expand_ref, grad=("X",),
-           name="sequence_expand_plain_x"),
+    OpCase(
+        "sequence_expand",
+        {"X": lod_tensor([2, 1, 2], 3), "Y": Y_LOD},
+        expand_ref,
+        grad=("X",),
+        name="sequence_expand_lod_x",
+    ),
+    OpCase(
+        "sequence_expand",
+        {"X": rng.normal(size=(3, 2)), "Y": Y_LOD},
+        expand_ref,
+        grad=("X",),
+        name="sequence_expand_plain_x",
+    ),
     # ref_level 0 of a two-level Y (test_sequence_expand.py's Case2): repeats counted in inner sequences
-    OpCase("sequence_expand", {"X": lod_tensor([2, 1, 2], 3), "Y": Y_TWO_LEVELS}, expand_ref, grad=("X",),
-           attrs={"ref_level": 0}, name="sequence_expand_ref_level_0"),
-    OpCase("sequence_expand", {"X": lod_tensor([1, 2], 2, upper=[1, 1]), "Y": Y_LOD}, expand_ref, grad=("X",),
-           name="sequence_expand_two_level_x_by_rows"),
-    OpCase("sequence_pad", {"X": lod_tensor([3, 1, 4], 2), "PadValue": np.array([0.5])}, pad_ref, grad=("X",),
-           name="sequence_pad"),
-    OpCase("sequence_pad", {"X": lod_tensor([2, 3], 2), "PadValue": np.array([1.0, -1.0])}, pad_ref,
-           attrs={"padded_length": 5}, grad=("X",), name="sequence_pad_length5_step_value"),
-    OpCase("sequence_unpad", {"X": rng.normal(size=(3, 4, 2)), "Length": np.array([2, 4, 0], dtype=np.int64)},
-           unpad_ref, grad=("X",), name="sequence_unpad"),
-    OpCase("sequence_unpad", {"X": rng.normal(size=(3, 5)), "Length": np.array([2, 5, 3], dtype=np.int64)},
-           unpad_ref, grad=("X",), name="sequence_unpad_2d"),
+    OpCase(
+        "sequence_expand",
+        {"X": lod_tensor([2, 1, 2], 3), "Y": Y_TWO_LEVELS},
+        expand_ref,
+        grad=("X",),
+        attrs={"ref_level": 0},
+        name="sequence_expand_ref_level_0",
+    ),
+    OpCase(
+        "sequence_expand",
+        {"X": lod_tensor([1, 2], 2, upper=[1, 1]), "Y": Y_LOD},
+        expand_ref,
+        grad=("X",),
+        name="sequence_expand_two_level_x_by_rows",
+    ),
+    OpCase(
+        "sequence_pad",
+        {"X": lod_tensor([3, 1, 4], 2), "PadValue": np.array([0.5])},
+        pad_ref,
+        grad=("X",),
+        name="sequence_pad",
+    ),
+    OpCase(
+        "sequence_pad",
+        {"X": lod_tensor([2, 3], 2), "PadValue": np.array([1.0, -1.0])},
+        pad_ref,
+        attrs={"padded_length": 5},
+        grad=("X",),
+        name="sequence_pad_length5_step_value",
+    ),
+    OpCase(
+        "sequence_unpad",
+        {"X": rng.normal(size=(3, 4, 2)), "Length": np.array([2, 4, 0], dtype=np.int64)},
+        unpad_ref,
+        grad=("X",),
+        name="sequence_unpad",
+    ),
+    OpCase(
+        "sequence_unpad",
+        {"X": rng.normal(size=(3, 5)), "Length": np.array([2, 5, 3], dtype=np.int64)},
+        unpad_ref,
+        grad=("X",),
+        name="sequence_unpad_2d",
+    ),
     OpCase("sequence_mask", {"X": np.array([3, 0, 5, 1], dtype=np.int64)}, mask_ref, name="sequence_mask"),
-    OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64)}, mask_ref,
-           attrs={"maxlen": 6, "out_dtype": "float32"}, name="sequence_mask_maxlen"),
-    OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64), "MaxLenTensor": np.array([5], np.int32)},
-           lambda i, a: {"Y": (np.arange(5) < i["X"][..., None]).astype("int64")}, name="sequence_mask_tensor"),
+    OpCase(
+        "sequence_mask",
+        {"X": np.array([[2], [4]], dtype=np.int64)},
+        mask_ref,
+        attrs={"maxlen": 6, "out_dtype": "float32"},
+        name="sequence_mask_maxlen",
+    ),
+    OpCase(
+        "sequence_mask",
+        {"X": np.array([[2], [4]], dtype=np.int64), "MaxLenTensor": np.array([5], np.int32)},
+        lambda i, a: {"Y": (np.arange(5) < i["X"][..., None]).astype("int64")},
+        name="sequence_mask_tensor",
+    ),
 ]
 
 
@@ -84,5 +136,6 @@ def erase_ref(i, a):
     return {"Out": np.array([v for p in parts for v in p], np.int64).reshape(-1, 1)}
 
 
-CASES.append(OpCase("sequence_erase", {"X": lod(HYPS, H_LEN)}, erase_ref, attrs={"tokens": [0, 2]},
-                    name="sequence_erase"))
+CASES.append(
+    OpCase("sequence_erase", {"X": lod(HYPS, H_LEN)}, erase_ref, attrs={"tokens": [0, 2]}, name="sequence_erase")
+)

@@ -1,5 +1,6 @@
 """Op cases for sequence_enumerate, sequence_scatter and row_conv, against numpy references written
 from Fluid's docs (row_conv: out_i = sum_{j=i}^{i+context-1} X_j * W_{j-i} within the sequence)."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -47,19 +48,57 @@ IDS = _ids([0, 1, 2, 5, 4, 3, 2, 1, 3, 2, 5, 4], [3, 5, 4])
 UPDATES = LoDTensor(rng.normal(size=(12, 1)), IDS.lod())
 
 CASES = [
-    OpCase("sequence_enumerate", {"X": _ids([1, 2, 3, 4, 5], [3, 2])}, enumerate_ref, attrs={"win_size": 2},
-           name="sequence_enumerate"),
-    OpCase("sequence_enumerate", {"X": _ids([7, 8, 9, 4, 5, 6], [1, 4, 1], np.int32)}, enumerate_ref,
-           attrs={"win_size": 3, "pad_value": -1}, name="sequence_enumerate_int32_pad"),
-    OpCase("sequence_scatter", {"X": rng.normal(size=(3, 6)), "Ids": IDS, "Updates": UPDATES}, scatter_ref,
-           grad=("X", "Updates"), name="sequence_scatter"),
-    OpCase("sequence_scatter", {"X": rng.normal(size=(4, 2, 3)), "Ids": _ids([5, 5, 0, 1, 3], [2, 0, 3]),
-                                "Updates": LoDTensor(rng.normal(size=(5,)), [[0, 2, 2, 5]])}, scatter_ref,
-           grad=("X", "Updates"), name="sequence_scatter_repeat_ids_3d"),
-    OpCase("row_conv", {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(3, 3))}, row_conv_ref,
-           grad=("X", "Filter"), name="row_conv"),
-    OpCase("row_conv", {"X": lod_tensor([2, 3], 2, upper=[1, 1]), "Filter": rng.normal(size=(2, 2))}, row_conv_ref,
-           grad=("X", "Filter"), name="row_conv_2level"),
-    OpCase("row_conv", {"X": rng.normal(size=(2, 4, 3)), "Filter": rng.normal(size=(3, 3))}, row_conv_ref,
-           grad=("X", "Filter"), name="row_conv_padded_batch"),
+    OpCase(
+        "sequence_enumerate",
+        {"X": _ids([1, 2, 3, 4, 5], [3, 2])},
+        enumerate_ref,
+        attrs={"win_size": 2},
+        name="sequence_enumerate",
+    ),
+    OpCase(
+        "sequence_enumerate",
+        {"X": _ids([7, 8, 9, 4, 5, 6], [1, 4, 1], np.int32)},
+        enumerate_ref,
+        attrs={"win_size": 3, "pad_value": -1},
+        name="sequence_enumerate_int32_pad",
+    ),
+    OpCase(
+        "sequence_scatter",
+        {"X": rng.normal(size=(3, 6)), "Ids": IDS, "Updates": UPDATES},
+        scatter_ref,
+        grad=("X", "Updates"),
+        name="sequence_scatter",
+    ),
+    OpCase(
+        "sequence_scatter",
+        {
+            "X": rng.normal(size=(4, 2, 3)),
+            "Ids": _ids([5, 5, 0, 1, 3], [2, 0, 3]),
+            "Updates": LoDTensor(rng.normal(size=(5,)), [[0, 2, 2, 5]]),
+        },
+        scatter_ref,
+        grad=("X", "Updates"),
+        name="sequence_scatter_repeat_ids_3d",
+    ),
+    OpCase(
+        "row_conv",
+        {"X": lod_tensor([4, 1, 3], 3), "Filter": rng.normal(size=(3, 3))},
+        row_conv_ref,
+        grad=("X", "Filter"),
+        name="row_conv",
+    ),
+    OpCase(
+        "row_conv",
+        {"X": lod_tensor([2, 3], 2, upper=[1, 1]), "Filter": rng.normal(size=(2, 2))},
+        row_conv_ref,
+        grad=("X", "Filter"),
+        name="row_conv_2level",
+    ),
+    OpCase(
+        "row_conv",
+        {"X": rng.normal(size=(2, 4, 3)), "Filter": rng.normal(size=(3, 3))},
+        row_conv_ref,
+        grad=("X", "Filter"),
+        name="row_conv_padded_batch",
+    ),
 ]

@@ -1,5 +1,6 @@
 """Op cases for the text-matching ops (ops/text_matching.py): loops over pairs, rows, channels and
 kernel taps in plain numpy; gradients by finite differences."""
+
 import numpy as np
 
 from op_test import OpCase
@@ -39,15 +40,21 @@ def _match_ref(i, a):
 _ROWS, _COLS, _CIN, _COUT, _KH, _KW, _SH, _SW = [2, 3], [3, 2], 2, 2, 2, 3, 1, 2
 _VX = _lod(rng.normal(size=(_CIN * 12, 1)), [_CIN * 6, _CIN * 6])
 _VW = rng.normal(size=(_COUT, _CIN * _KH * _KW))
-_CONV_ATTRS = {"InputChannel": _CIN, "OutputChannel": _COUT, "StrideH": _SH, "StrideW": _SW, "KernelH": _KH,
-               "KernelW": _KW}
+_CONV_ATTRS = {
+    "InputChannel": _CIN,
+    "OutputChannel": _COUT,
+    "StrideH": _SH,
+    "StrideW": _SW,
+    "KernelH": _KH,
+    "KernelW": _KW,
+}
 
 
 def _var_conv_ref(i, a):
     x, w = np.asarray(i["X"]).ravel(), i["W"].reshape(_COUT, _CIN, _KH, _KW)
     outs, start = [], 0
     for h, wd in zip(_ROWS, _COLS):
-        img = x[start:start + _CIN * h * wd].reshape(_CIN, h, wd)
+        img = x[start : start + _CIN * h * wd].reshape(_CIN, h, wd)
         start += _CIN * h * wd
         oh, ow = (h - 1) // _SH + 1, (wd - 1) // _SW + 1
         out = np.zeros((_COUT, oh, ow))
@@ -65,13 +72,13 @@ def _var_conv_ref(i, a):
 
 # sequence_topk_avg_pooling: 2 channels, pairs of 2x3 and 1x2 blocks, topks [1, 3]
 _TROWS, _TCOLS, _TCH, _TOPKS = [2, 1], [3, 2], 2, [1, 3]
-_TX = _lod(rng.permutation(16).astype(np.float64).reshape(-1, 1) / 7, [_TCH * 6, _TCH * 2])   # no ties
+_TX = _lod(rng.permutation(16).astype(np.float64).reshape(-1, 1) / 7, [_TCH * 6, _TCH * 2])  # no ties
 
 
 def _topk_ref(i, a):
     x, out, start = np.asarray(i["X"]).ravel(), [], 0
     for h, w in zip(_TROWS, _TCOLS):
-        block = x[start:start + _TCH * h * w].reshape(_TCH, h, w)
+        block = x[start : start + _TCH * h * w].reshape(_TCH, h, w)
         start += _TCH * h * w
         for r in range(h):
             row = []
@@ -83,16 +90,42 @@ def _topk_ref(i, a):
 
 
 CASES = [
-    OpCase("match_matrix_tensor", {"X": _MX, "Y": _MY, "W": _MW}, _match_ref, attrs={"dim_t": 2},
-           grad=("X", "Y", "W"), loss_outputs=("Out",)),
-    OpCase("var_conv_2d", {"X": _VX, "ROW": _lod(np.zeros((5, 1)), _ROWS), "COLUMN": _lod(np.zeros((5, 1)), _COLS),
-                           "W": _VW}, _var_conv_ref, attrs=_CONV_ATTRS, grad=("X", "W"), outputs=("Out",)),
-    OpCase("sequence_topk_avg_pooling", {"X": _TX, "ROW": _lod(np.zeros((3, 1)), _TROWS),
-                                         "COLUMN": _lod(np.zeros((5, 1)), _TCOLS)}, _topk_ref,
-           attrs={"topks": _TOPKS, "channel_num": _TCH}, grad=("X",), outputs=("Out",)),
+    OpCase(
+        "match_matrix_tensor",
+        {"X": _MX, "Y": _MY, "W": _MW},
+        _match_ref,
+        attrs={"dim_t": 2},
+        grad=("X", "Y", "W"),
+        loss_outputs=("Out",),
+    ),
+    OpCase(
+        "var_conv_2d",
+        {"X": _VX, "ROW": _lod(np.zeros((5, 1)), _ROWS), "COLUMN": _lod(np.zeros((5, 1)), _COLS), "W": _VW},
+        _var_conv_ref,
+        attrs=_CONV_ATTRS,
+        grad=("X", "W"),
+        outputs=("Out",),
+    ),
+    OpCase(
+        "sequence_topk_avg_pooling",
+        {"X": _TX, "ROW": _lod(np.zeros((3, 1)), _TROWS), "COLUMN": _lod(np.zeros((5, 1)), _TCOLS)},
+        _topk_ref,
+        attrs={"topks": _TOPKS, "channel_num": _TCH},
+        grad=("X",),
+        outputs=("Out",),
+    ),
     # X flattened to [N] (test_sequence_topk_avg_pooling.py's), as Fluid takes it
-    OpCase("sequence_topk_avg_pooling", {"X": _lod(np.asarray(_TX).ravel(), [_TCH * 6, _TCH * 2]),
-                                         "ROW": _lod(np.zeros((3, 1)), _TROWS), "COLUMN": _lod(np.zeros((5, 1)), _TCOLS)},
-           _topk_ref, attrs={"topks": _TOPKS, "channel_num": _TCH}, grad=("X",), outputs=("Out",),
-           name="sequence_topk_avg_pooling_1d_x"),
+    OpCase(
+        "sequence_topk_avg_pooling",
+        {
+            "X": _lod(np.asarray(_TX).ravel(), [_TCH * 6, _TCH * 2]),
+            "ROW": _lod(np.zeros((3, 1)), _TROWS),
+            "COLUMN": _lod(np.zeros((5, 1)), _TCOLS),
+        },
+        _topk_ref,
+        attrs={"topks": _TOPKS, "channel_num": _TCH},
+        grad=("X",),
+        outputs=("Out",),
+        name="sequence_topk_avg_pooling_1d_x",
+    ),
 ]

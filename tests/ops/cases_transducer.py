@@ -3,6 +3,7 @@ lattice, enumerated (T blanks and U labels, the last move a blank), and warprnnt
 transition's share of the alignments through it (label transitions' times 1 + fastemit_lambda);
 the input's gradient by finite differences (FastEmit off: with it on the gradient is not a derivative;
 tests/paddle/test_paddle_oracle.py checks it against Paddle 2.6.2)."""
+
 import itertools
 
 import numpy as np
@@ -36,16 +37,24 @@ def _enumerated(i, a):
 
 def _inputs(b, t, u, v):
     logits = rng.normal(size=(b, t, u + 1, v))
-    return {"input": logits - np.log(np.exp(logits).sum(-1, keepdims=True)),          # log-probabilities
-            "label": rng.integers(1, v, (b, u)).astype(np.int32),
-            "input_lengths": np.array([t] + [max(1, t - 1 - k % 2) for k in range(b - 1)], np.int32),
-            "label_lengths": np.array([u] + [max(0, u - 1 - k % 2) for k in range(b - 1)], np.int32)}
+    return {
+        "input": logits - np.log(np.exp(logits).sum(-1, keepdims=True)),  # log-probabilities
+        "label": rng.integers(1, v, (b, u)).astype(np.int32),
+        "input_lengths": np.array([t] + [max(1, t - 1 - k % 2) for k in range(b - 1)], np.int32),
+        "label_lengths": np.array([u] + [max(0, u - 1 - k % 2) for k in range(b - 1)], np.int32),
+    }
 
 
 CASES = [
     OpCase("warprnnt", _inputs(3, 4, 3, 5), _enumerated, grad=("input",), loss_outputs=("loss",)),
-    OpCase("warprnnt", dict(_inputs(2, 3, 2, 4), label=np.array([[0, 1], [2, 0]], np.int32)), _enumerated,
-           attrs={"blank": 3}, grad=("input",), loss_outputs=("loss",), name="warprnnt_blank_last"),
-    OpCase("warprnnt", _inputs(2, 3, 2, 4), _enumerated, attrs={"fastemit_lambda": 0.5},
-           name="warprnnt_fastemit"),
+    OpCase(
+        "warprnnt",
+        dict(_inputs(2, 3, 2, 4), label=np.array([[0, 1], [2, 0]], np.int32)),
+        _enumerated,
+        attrs={"blank": 3},
+        grad=("input",),
+        loss_outputs=("loss",),
+        name="warprnnt_blank_last",
+    ),
+    OpCase("warprnnt", _inputs(2, 3, 2, 4), _enumerated, attrs={"fastemit_lambda": 0.5}, name="warprnnt_fastemit"),
 ]

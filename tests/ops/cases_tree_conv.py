@@ -2,14 +2,14 @@
 max_depth levels down) enumerated recursively, the TBCNN weights (eta_t = (d_max - depth) / d_max,
 eta_l = (1 - eta_t) * (index - 1) / (siblings - 1) (0.5 for an only child), eta_r = (1 - eta_t) *
 (1 - eta_l)) summed in plain loops; gradients by finite differences."""
+
 import numpy as np
 
 from op_test import OpCase
 
 rng = np.random.default_rng(59)
 # tree 0: 1 -> 2, 3, 4; 2 -> 5; 3 -> 6   (6 nodes);   tree 1: 1 -> 2; 2 -> 3 (3 nodes), padded edges
-_EDGES = np.array([[[1, 2], [1, 3], [1, 4], [2, 5], [3, 6]],
-                   [[1, 2], [2, 3], [0, 0], [0, 0], [0, 0]]], dtype=np.int32)
+_EDGES = np.array([[[1, 2], [1, 3], [1, 4], [2, 5], [3, 6]], [[1, 2], [2, 3], [0, 0], [0, 0], [0, 0]]], dtype=np.int32)
 _X = rng.normal(size=(2, 6, 3))
 _FILTER = rng.normal(size=(3, 3, 2, 2))
 
@@ -30,6 +30,7 @@ def _ref(i, a):
             if depth + 1 < depth_max:
                 for k, child in enumerate(kids):
                     yield from walk(child, k + 1, len(kids), depth + 1)
+
         count = 1 + sum(len(c) for c in children.values())
         for u in range(1, count + 1):
             for v, index, siblings, depth in walk(u, 1, 1, 0):
@@ -42,8 +43,19 @@ def _ref(i, a):
 
 
 CASES = [
-    OpCase("tree_conv", {"NodesVector": _X, "EdgeSet": _EDGES, "Filter": _FILTER}, _ref, attrs={"max_depth": 2},
-           grad=("NodesVector", "Filter")),
-    OpCase("tree_conv", {"NodesVector": _X, "EdgeSet": _EDGES, "Filter": _FILTER}, _ref, attrs={"max_depth": 3},
-           grad=("NodesVector", "Filter"), name="tree_conv_depth_3"),
+    OpCase(
+        "tree_conv",
+        {"NodesVector": _X, "EdgeSet": _EDGES, "Filter": _FILTER},
+        _ref,
+        attrs={"max_depth": 2},
+        grad=("NodesVector", "Filter"),
+    ),
+    OpCase(
+        "tree_conv",
+        {"NodesVector": _X, "EdgeSet": _EDGES, "Filter": _FILTER},
+        _ref,
+        attrs={"max_depth": 3},
+        grad=("NodesVector", "Filter"),
+        name="tree_conv_depth_3",
+    ),
 ]

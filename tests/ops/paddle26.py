@@ -3,6 +3,7 @@ tools/paddle26_op_oracle.py from tools/paddle26_op_cases.py): each one an OpCase
 recorded outputs (NaN and +-inf where Paddle has them), its gradient checked against finite differences by
 test_ops.py and against Paddle's recorded gradients by test_paddle26_grads.py. ``recorded_cases(family)``
 gives a family's cases (the ops whose kernel_module it is) for its cases_<family>.py."""
+
 import json
 import os
 
@@ -36,27 +37,43 @@ def _arrays(recs):
 
 
 def op_case(name, rec):
-    inputs = {s: _arrays(v) if registry.get(rec["op"]).input_slot(s).duplicable else array(v[0])
-              for s, v in rec["inputs"].items()}
+    inputs = {
+        s: _arrays(v) if registry.get(rec["op"]).input_slot(s).duplicable else array(v[0])
+        for s, v in rec["inputs"].items()
+    }
     outs = {s: _arrays(v) for s, v in rec["outputs"].items()}
-    listed = {s: len(v) for s, v in outs.items() if registry.get(rec["op"]).outputs and
-              next(o for o in registry.get(rec["op"]).outputs if o.name == s).duplicable}
+    listed = {
+        s: len(v)
+        for s, v in outs.items()
+        if registry.get(rec["op"]).outputs
+        and next(o for o in registry.get(rec["op"]).outputs if o.name == s).duplicable
+    }
     want = {s: v if s in listed else v[0] for s, v in outs.items()}
-    if "XShape" in rec["slots"]:        # X's shape behind a 0, holding no data (Paddle's fetch has none)
+    if "XShape" in rec["slots"]:  # X's shape behind a 0, holding no data (Paddle's fetch has none)
         want["XShape"] = np.empty((0,) + inputs["X"].shape, inputs["X"].dtype)
-    grad = () if rec["kink"] else tuple(s for s in rec["grads"])     # at a kink: Paddle's gradient only
+    grad = () if rec["kink"] else tuple(s for s in rec["grads"])  # at a kink: Paddle's gradient only
     attrs = dict(rec["attrs"])
     if registry.get(rec["op"]).has("scalar_0d_in_paddle2"):
-        attrs["_zero_dim"] = True       # built in a Paddle 2.x program: no dim left is 0-D
+        attrs["_zero_dim"] = True  # built in a Paddle 2.x program: no dim left is 0-D
     single = all(a.dtype not in (np.float32, np.complex64) for v in outs.values() for a in v)
     loss = tuple(rec["loss"]) if rec.get("loss") else None
     # outputs Paddle left unwritten (dropout_nd's Mask with is_test): built, not compared, out of the loss
     unwritten = tuple(s for s in rec["slots"] if s not in want and s not in ("Reserve", "DropoutState"))
     if unwritten and loss is None:
         loss = tuple(s for s in want if s != "XShape")
-    return OpCase(rec["op"], inputs, lambda i, a, want=want: want, attrs=attrs, grad=grad, loss_outputs=loss,
-                  outputs=tuple(want) + unwritten, name=f"paddle26_{name}", num_outputs=listed or None,
-                  rtol=1e-9 if single else 1e-6, atol=1e-12 if single else 1e-7)
+    return OpCase(
+        rec["op"],
+        inputs,
+        lambda i, a, want=want: want,
+        attrs=attrs,
+        grad=grad,
+        loss_outputs=loss,
+        outputs=tuple(want) + unwritten,
+        name=f"paddle26_{name}",
+        num_outputs=listed or None,
+        rtol=1e-9 if single else 1e-6,
+        atol=1e-12 if single else 1e-7,
+    )
 
 
 def recorded_cases(family):

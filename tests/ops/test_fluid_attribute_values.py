@@ -1,6 +1,7 @@
 """Attribute values at the edge of what Fluid 1.8.5's op checkers let through, computed as Fluid's kernels
 compute them where an op case's numpy reference cannot hold the result (inf and NaN outputs). The values
 asserted are the oracle's (paddlepaddle 1.8.5 on the same inputs)."""
+
 import dataclasses
 
 import numpy as np
@@ -12,7 +13,7 @@ from tests.ops.test_ops import all_cases
 _CASES = {c.id: c for c in all_cases()}
 
 
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")      # the numpy reference, for the slot names
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the numpy reference, for the slot names
 @pytest.mark.parametrize("ratio, loss", [(0, np.inf), (-1, np.nan)])
 def test_yolov3_loss_downsample_ratio_below_1(ratio, loss):
     """input_size = downsample_ratio * H is 0 or negative: Fluid divides by it (inf) or takes the log of a

@@ -7,6 +7,7 @@ the variants: ``batch``, dim 0 unknown and no LoD; ``dims``, every dim unknown a
 LoD; ``floatint``, int inputs declared float64): it must build on pe too. pe checks those at run time
 (ops/define.py ``run_dtypes`` / ``run_lod``, kernels/run_checks.py) where Fluid's kernels do; and the dims
 Fluid compares only under ``ctx->IsRuntime()`` (``run_infer``: RUN_TIME, ops Fluid builds with such dims)."""
+
 import json
 import warnings
 from pathlib import Path
@@ -50,13 +51,19 @@ def _build(case, variant):
             for k, item in enumerate(items):
                 shape, dtype, lod = _declared(item, variant)
                 inputs[slot].append(block.create_var(name=f"{slot}_{k}", shape=shape, dtype=dtype, lod_level=lod))
-        outputs = {slot: [block.create_var(name=f"out_{slot}_{k}", dtype="float32")
-                          for k in range((case.num_outputs or {}).get(slot, 1))] for slot in _out_slots(case)}
+        outputs = {
+            slot: [
+                block.create_var(name=f"out_{slot}_{k}", dtype="float32")
+                for k in range((case.num_outputs or {}).get(slot, 1))
+            ]
+            for slot in _out_slots(case)
+        }
         block.append_op(type=case.op, inputs=inputs, outputs=outputs, attrs=dict(case.attrs))
 
 
 def _out_slots(case):
     from op_test import _attrs_with_defaults
+
     return case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
 
 
@@ -67,17 +74,18 @@ def test_op_cases_build_where_fluid_builds_them(variant):
     for case_id in RECORD[variant]:
         try:
             _build(_CASES[case_id], variant)
-        except Exception as e:      # noqa: BLE001 -- each refusal is listed
+        except Exception as e:  # noqa: BLE001 -- each refusal is listed
             refused.append(f"{case_id}: {type(e).__name__}: {str(e)[:160]}")
     assert not refused, f"{len(refused)} built on Fluid 1.8.5 but not on pe:\n" + "\n".join(refused)
 
 
 def test_what_fluid_checks_at_run_time_is_checked_when_run():
     import pe_cli.fluid as fluid
+
     main, startup = Program(), Program()
     with program_guard(main, startup):
         x = fluid.data("x", [3, 2], "float32")
-        index = fluid.data("index", [2], "float64")        # Fluid builds gather with it; its kernel refuses
+        index = fluid.data("index", [2], "float64")  # Fluid builds gather with it; its kernel refuses
         out = fluid.layers.gather(x, index)
     feed = {"x": np.ones((3, 2), "float32"), "index": np.array([0, 2], "float64")}
     with pytest.raises(fluid.core.EnforceNotMet, match="gather: Index holds float64 values; it takes int32 or int64"):
@@ -88,49 +96,108 @@ def test_what_fluid_checks_at_run_time_is_checked_when_run():
 # (checked on the oracle) and refuses it when it runs; pe too, with its message (ops/define.py run_infer)
 F = "float32"
 RUN_TIME = [
-    ("conv3d_transpose", {"Input": ([1, 2, 4, 4, 4], F), "Filter": ([2, 3, 3, 3, 3], F)},
-     {"output_size": [20, 20, 20], "strides": [1, 1, 1], "paddings": [0, 0, 0], "dilations": [1, 1, 1]},
-     ["Output"], r"output_size \[20, 20, 20\] must be in \[6, 7\)"),
-    ("data_norm", {"X": ([4, 3], F), "BatchSize": ([5], F), "BatchSum": ([5], F), "BatchSquareSum": ([5], F)}, {},
-     ["Y", "Means", "Scales"], r"BatchSize \[5\] must be \[C\] = \[3\]"),
-    ("data_norm", {"X": ([4, 3, 2], F), "BatchSize": ([3], F), "BatchSum": ([3], F), "BatchSquareSum": ([3], F)},
-     {}, ["Y", "Means", "Scales"], r"X \[4, 3, 2\] must be 2-D"),
+    (
+        "conv3d_transpose",
+        {"Input": ([1, 2, 4, 4, 4], F), "Filter": ([2, 3, 3, 3, 3], F)},
+        {"output_size": [20, 20, 20], "strides": [1, 1, 1], "paddings": [0, 0, 0], "dilations": [1, 1, 1]},
+        ["Output"],
+        r"output_size \[20, 20, 20\] must be in \[6, 7\)",
+    ),
+    (
+        "data_norm",
+        {"X": ([4, 3], F), "BatchSize": ([5], F), "BatchSum": ([5], F), "BatchSquareSum": ([5], F)},
+        {},
+        ["Y", "Means", "Scales"],
+        r"BatchSize \[5\] must be \[C\] = \[3\]",
+    ),
+    (
+        "data_norm",
+        {"X": ([4, 3, 2], F), "BatchSize": ([3], F), "BatchSum": ([3], F), "BatchSquareSum": ([3], F)},
+        {},
+        ["Y", "Means", "Scales"],
+        r"X \[4, 3, 2\] must be 2-D",
+    ),
     ("maxout", {"X": ([4, 6], F)}, {"groups": 2, "axis": 1}, ["Out"], r"X \[4, 6\] must be 4-D"),
-    ("deformable_conv_v1", {"Input": ([1, 2, 5, 5], F), "Filter": ([2, 2, 3, 3], F), "Offset": ([1, 18, 4, 4], F)},
-     {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1]}, ["Output"], r"Offset \[1, 18, 4, 4\] must be"),
+    (
+        "deformable_conv_v1",
+        {"Input": ([1, 2, 5, 5], F), "Filter": ([2, 2, 3, 3], F), "Offset": ([1, 18, 4, 4], F)},
+        {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1]},
+        ["Output"],
+        r"Offset \[1, 18, 4, 4\] must be",
+    ),
     ("box_clip", {"Input": ([3, 5], F), "ImInfo": ([1, 4], F)}, {}, ["Output"], r"Input \[3, 5\] must end in 4"),
-    ("box_coder", {"PriorBox": ([3, 5], F), "TargetBox": ([3, 4], F)}, {}, ["OutputBox"],
-     r"PriorBox \[3, 5\] must be boxes \[N, 4\]"),
+    (
+        "box_coder",
+        {"PriorBox": ([3, 5], F), "TargetBox": ([3, 4], F)},
+        {},
+        ["OutputBox"],
+        r"PriorBox \[3, 5\] must be boxes \[N, 4\]",
+    ),
     ("multiclass_nms", {"BBoxes": ([1, 5, 4], F), "Scores": ([1, 2, 6], F)}, {}, ["Out"], "the same M boxes"),
     ("grid_sampler", {"X": ([2, 1, 4, 4], F), "Grid": ([3, 5, 5, 2], F)}, {}, ["Output"], r"Grid \[3, 5, 5, 2\]"),
     ("index_sample", {"X": ([3, 4], F), "Index": ([2, 2], "int64")}, {}, ["Out"], "must have as many rows"),
-    ("layer_norm", {"X": ([3, 4], F), "Scale": ([5], F), "Bias": ([5], F)}, {}, ["Y", "Mean", "Variance"],
-     r"Scale \[5\] must be \[4\]"),
+    (
+        "layer_norm",
+        {"X": ([3, 4], F), "Scale": ([5], F), "Bias": ([5], F)},
+        {},
+        ["Y", "Mean", "Variance"],
+        r"Scale \[5\] must be \[4\]",
+    ),
     ("log_loss", {"Predicted": ([3, 2], F), "Labels": ([3, 2], F)}, {}, ["Loss"], r"Predicted \[3, 2\] must be"),
     ("lstm_unit", {"X": ([3, 8], F), "C_prev": ([3, 3], F)}, {}, ["C", "H"], r"X \[3, 8\] must be \[N, 4D\]"),
-    ("accuracy", {"Out": ([3, 2], F), "Indices": ([3, 2], "int64"), "Label": ([4, 1], "int64")}, {},
-     ["Accuracy", "Correct", "Total"], r"Label must be \[3, 1\]"),
-    ("precision_recall", {"MaxProbs": ([3, 1], F), "Indices": ([3, 1], "int32"), "Labels": ([4, 1], "int32")},
-     {"class_number": 3}, ["BatchMetrics", "AccumMetrics", "AccumStatesInfo"], r"Labels \[4, 1\] must be"),
+    (
+        "accuracy",
+        {"Out": ([3, 2], F), "Indices": ([3, 2], "int64"), "Label": ([4, 1], "int64")},
+        {},
+        ["Accuracy", "Correct", "Total"],
+        r"Label must be \[3, 1\]",
+    ),
+    (
+        "precision_recall",
+        {"MaxProbs": ([3, 1], F), "Indices": ([3, 1], "int32"), "Labels": ([4, 1], "int32")},
+        {"class_number": 3},
+        ["BatchMetrics", "AccumMetrics", "AccumStatesInfo"],
+        r"Labels \[4, 1\] must be",
+    ),
     ("roi_align", {"X": ([1, 2, 4, 4], F), "ROIs": ([2, 5], F)}, {}, ["Out"], r"ROIs \[2, 5\] must be"),
     ("teacher_student_sigmoid_loss", {"X": ([3, 1], F), "Label": ([4, 1], F)}, {}, ["Y"], "must be"),
     ("temporal_shift", {"X": ([5, 4, 2, 2], F)}, {"seg_num": 2}, ["Out"], "multiple of seg_num=2"),
-    ("density_prior_box", {"Input": ([1, 2, 4, 4], F), "Image": ([1, 3, 2, 2], F)},
-     {"fixed_sizes": [2.0], "fixed_ratios": [1.0], "densities": [1], "variances": [0.1, 0.1, 0.2, 0.2]},
-     ["Boxes", "Variances"], "height 4 must be smaller than Image's 2"),
-    ("retinanet_detection_output", {"BBoxes": ([1, 5, 4], F), "Scores": ([1, 6, 2], F), "Anchors": ([5, 4], F),
-                                    "ImInfo": ([1, 3], F)}, {}, ["Out"], r"Scores \[1, 6, 2\] \[N, M, C\]"),
+    (
+        "density_prior_box",
+        {"Input": ([1, 2, 4, 4], F), "Image": ([1, 3, 2, 2], F)},
+        {"fixed_sizes": [2.0], "fixed_ratios": [1.0], "densities": [1], "variances": [0.1, 0.1, 0.2, 0.2]},
+        ["Boxes", "Variances"],
+        "height 4 must be smaller than Image's 2",
+    ),
+    (
+        "retinanet_detection_output",
+        {"BBoxes": ([1, 5, 4], F), "Scores": ([1, 6, 2], F), "Anchors": ([5, 4], F), "ImInfo": ([1, 3], F)},
+        {},
+        ["Out"],
+        r"Scores \[1, 6, 2\] \[N, M, C\]",
+    ),
     ("expand_as", {"X": ([2, 3], F), "target_tensor": ([5, 3], F)}, {}, ["Out"], "is not X .* tiled"),
-    ("auc", {"Predict": ([3, 2], F), "Label": ([4, 1], "int64"), "StatPos": ([1, 4], "int64"),
-             "StatNeg": ([1, 4], "int64")}, {"num_thresholds": 3, "slide_steps": 0}, ["AUC", "StatPosOut"],
-     r"Label \[4, 1\] must have Predict's 3 rows"),
+    (
+        "auc",
+        {
+            "Predict": ([3, 2], F),
+            "Label": ([4, 1], "int64"),
+            "StatPos": ([1, 4], "int64"),
+            "StatNeg": ([1, 4], "int64"),
+        },
+        {"num_thresholds": 3, "slide_steps": 0},
+        ["AUC", "StatPosOut"],
+        r"Label \[4, 1\] must have Predict's 3 rows",
+    ),
 ]
 
 
-@pytest.mark.parametrize("op, inputs, attrs, outputs, message", RUN_TIME, ids=[f"{c[0]}-{i}" for i, c in
-                                                                              enumerate(RUN_TIME)])
+@pytest.mark.parametrize(
+    "op, inputs, attrs, outputs, message", RUN_TIME, ids=[f"{c[0]}-{i}" for i, c in enumerate(RUN_TIME)]
+)
 def test_checks_fluid_makes_when_the_op_runs(op, inputs, attrs, outputs, message):
     import pe_cli.fluid as fluid
+
     main, feed = Program(), {}
     with program_guard(main, Program()), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -140,6 +207,6 @@ def test_checks_fluid_makes_when_the_op_runs(op, inputs, attrs, outputs, message
             ins[slot] = [block.create_var(name=slot, shape=shape, dtype=dtype)]
             feed[slot] = np.full(shape, 0 if dtype.startswith("int") else 0.5, dtype)
         outs = {slot: [block.create_var(name=f"out_{slot}", dtype=F)] for slot in outputs}
-        block.append_op(type=op, inputs=ins, outputs=outs, attrs=attrs)        # builds, as on Fluid 1.8.5
+        block.append_op(type=op, inputs=ins, outputs=outs, attrs=attrs)  # builds, as on Fluid 1.8.5
     with pytest.raises(fluid.core.EnforceNotMet, match=f"{op}: .*{message}"):
         fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[f"out_{outputs[0]}"])

@@ -5,6 +5,7 @@ input and output slot holding what Fluid's holds (a forward input, output or the
 every attribute Fluid's grad op carries. A training program pe saves holds these ops, and Fluid runs it
 with its own grad kernels, which read Fluid's slots and attributes (docs/COMPAT.md, "Fluid's file
 formats")."""
+
 import importlib
 import json
 import pkgutil
@@ -111,8 +112,10 @@ def pe_grad_ops(op):
     """[(type, {slot: sorted symbols}, {slot: sorted symbols}, attribute names)] of pe's grad ops of ``op``."""
     symbols, out = _symbols(op), []
     for d in get_grad_op_desc(op.desc, set())[0]:
-        slots = [{s: sorted({_symbol(a, symbols) for a in args(s)}) for s in names() if args(s)}
-                 for names, args in ((d.input_names, d.input), (d.output_names, d.output))]
+        slots = [
+            {s: sorted({_symbol(a, symbols) for a in args(s)}) for s in names() if args(s)}
+            for names, args in ((d.input_names, d.input), (d.output_names, d.output))
+        ]
         out.append((d.type(), *slots, set(d.attr_names())))
     return out
 
@@ -126,10 +129,13 @@ def fluid_grad_ops(op):
     def kept(symbol, output):
         base = symbol.split("@")[0]
         return base in given and (not output or "@" not in symbol or symbol in floats)
+
     out = []
     for g in RECORD["ops"][op.type]["grad_ops"]:
-        slots = [{s: sorted({a for a in args if kept(a, output)}) for s, args in g[key].items()}
-                 for key, output in (("inputs", False), ("outputs", True))]
+        slots = [
+            {s: sorted({a for a in args if kept(a, output)}) for s, args in g[key].items()}
+            for key, output in (("inputs", False), ("outputs", True))
+        ]
         out.append((g["type"], *({s: v for s, v in slot.items() if v} for slot in slots), set(g["attrs"])))
     return out
 
@@ -142,8 +148,18 @@ def _compare(op_type):
     assert not missing, f"{op_type}: pe's grad ops lack Fluid's attributes {missing}"
 
 
-@pytest.mark.parametrize("op_type", [pytest.param(t, marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=DIFFERENT[t])]
-                                                  if t in DIFFERENT else []) for t in sorted(_CASES)])
+@pytest.mark.parametrize(
+    "op_type",
+    [
+        pytest.param(
+            t,
+            marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=DIFFERENT[t])]
+            if t in DIFFERENT
+            else [],
+        )
+        for t in sorted(_CASES)
+    ],
+)
 def test_grad_ops_are_fluids(op_type):
     _compare(op_type)
 

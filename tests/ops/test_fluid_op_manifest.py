@@ -4,6 +4,7 @@ declaring every attribute Fluid declares with Fluid's default (a float compared 
 stores) and a type Fluid's accepts, checking that default no more strictly than Fluid, and every input
 and output slot with Fluid's duplicable and dispensable flags. A program Fluid built or saved carries
 every attribute of every op, defaults included: such a program builds on pe without a warning."""
+
 import importlib
 import json
 import math
@@ -27,7 +28,7 @@ MANIFEST = json.loads((Path(__file__).parent.parent / "data" / "fluid-1.8.5-ops.
 # Fluid's Python refuses it (Fluid's programs always give it, and load as they are).
 DIFFERENCES = {
     ("fill_any_like", "attr", "dtype"): "pe's default None is Fluid's -1, X's dtype; the registry reads a given -1 "
-                                        "as None",
+    "as None",
     ("create_py_reader", "input", "blocking_queue"): "pe's py_reader keeps its queue in Python, no variable",
     ("create_py_reader", "output", "Out"): "one reader variable (Fluid's list holds one)",
     ("deformable_psroi_pooling", "input", "Trans"): "pe's layer leaves it out with no_trans",
@@ -43,8 +44,16 @@ DIFFERENCES = {
 }
 
 _TYPES = {  # Fluid's attribute type -> the Python values of that type
-    "INT": int, "LONG": int, "FLOAT": (int, float), "STRING": str, "BOOLEAN": bool, "INTS": int, "LONGS": int,
-    "FLOATS": (int, float), "STRINGS": str, "BOOLEANS": bool,
+    "INT": int,
+    "LONG": int,
+    "FLOAT": (int, float),
+    "STRING": str,
+    "BOOLEAN": bool,
+    "INTS": int,
+    "LONGS": int,
+    "FLOATS": (int, float),
+    "STRINGS": str,
+    "BOOLEANS": bool,
 }
 
 
@@ -59,15 +68,21 @@ def _default(spec):
 def _same(pe, fluid, fluid_type):
     """pe's default against Fluid's: floats as float32 (NaN equal), a dtype name against a VarType code."""
     if isinstance(fluid, list):
-        return isinstance(pe, (list, tuple)) and len(pe) == len(fluid) and all(
-            _same(p, f, fluid_type[:-1]) for p, f in zip(pe, fluid))
+        return (
+            isinstance(pe, (list, tuple))
+            and len(pe) == len(fluid)
+            and all(_same(p, f, fluid_type[:-1]) for p, f in zip(pe, fluid))
+        )
     if isinstance(fluid, float) and isinstance(pe, (int, float)) and not isinstance(pe, bool):
         a, b = np.float32(pe), np.float32(fluid)
         return a == b or (math.isnan(a) and math.isnan(b))
     if isinstance(pe, str) and fluid_type == "INT" and isinstance(fluid, int):
         return convert_dtype(fluid) == pe if fluid >= 0 else False
-    return type(pe) is type(fluid) and pe == fluid or (isinstance(pe, int) and isinstance(fluid, int)
-                                                       and not isinstance(pe, bool) and pe == fluid)
+    return (
+        type(pe) is type(fluid)
+        and pe == fluid
+        or (isinstance(pe, int) and isinstance(fluid, int) and not isinstance(pe, bool) and pe == fluid)
+    )
 
 
 def _of_type(value, fluid_type, name):
@@ -81,8 +96,10 @@ def _of_type(value, fluid_type, name):
     if fluid_type.endswith("S") and not isinstance(value, (list, tuple)):
         return False
     dtype_name = name.endswith("dtype") and fluid_type == "INT"
-    return all((isinstance(v, str) and dtype_name) or (isinstance(v, kind) and (kind is bool) == isinstance(v, bool))
-               for v in items)
+    return all(
+        (isinstance(v, str) and dtype_name) or (isinstance(v, kind) and (kind is bool) == isinstance(v, bool))
+        for v in items
+    )
 
 
 class _Where:
@@ -144,8 +161,11 @@ def test_fluids_defaults_pass_pes_checks():
             spec = opdef.attrs.get(name)
             if spec is None or not default or (t, "attr", name) in DIFFERENCES or fluid_type.startswith("BLOCK"):
                 continue
-            value = convert_dtype(default[0]) if name.endswith("dtype") and isinstance(_default(spec), str) \
-                and default[0] >= 0 else default[0]
+            value = (
+                convert_dtype(default[0])
+                if name.endswith("dtype") and isinstance(_default(spec), str) and default[0] >= 0
+                else default[0]
+            )
             try:
                 spec.validate(_Where(t), name, value)
             except (ValueError, TypeError) as e:
@@ -163,22 +183,32 @@ def test_every_fluid_slot_exists_with_fluids_flags():
                 slot = pe.get(name)
                 if slot is None:
                     problems.append(f"{t}: {kind} {name} is not declared")
-                elif (slot.duplicable, slot.optional) != (duplicable, dispensable) and (t, kind, name) not in DIFFERENCES:
-                    problems.append(f"{t}: {kind} {name}: duplicable/dispensable {slot.duplicable}/{slot.optional}, "
-                                    f"Fluid's {duplicable}/{dispensable}")
+                elif (slot.duplicable, slot.optional) != (duplicable, dispensable) and (
+                    t,
+                    kind,
+                    name,
+                ) not in DIFFERENCES:
+                    problems.append(
+                        f"{t}: {kind} {name}: duplicable/dispensable {slot.duplicable}/{slot.optional}, "
+                        f"Fluid's {duplicable}/{dispensable}"
+                    )
     assert not problems, "\n".join(problems)
 
 
 def test_differences_name_real_slots_and_attributes():
-    for (t, kind, name) in DIFFERENCES:
+    for t, kind, name in DIFFERENCES:
         assert t in MANIFEST and name in [e[0] for e in MANIFEST[t][kind + "s"]], (t, kind, name)
 
 
 # -- a program as Fluid writes it: every attribute, defaults included, builds without a warning ------
 
+
 def _fluid_defaults(t):
-    return {name: default[0] for name, fluid_type, *default in MANIFEST[t]["attrs"]
-            if default and not fluid_type.startswith("BLOCK")}
+    return {
+        name: default[0]
+        for name, fluid_type, *default in MANIFEST[t]["attrs"]
+        if default and not fluid_type.startswith("BLOCK")
+    }
 
 
 def _one_case_per_fluid_op():
@@ -186,8 +216,11 @@ def _one_case_per_fluid_op():
     for info in pkgutil.iter_modules(_cases_pkg.__path__):
         if info.name.startswith("cases_"):
             for case in importlib.import_module(f"tests.ops.{info.name}").CASES:
-                if case.op in MANIFEST and case.op not in cases and not any(
-                        isinstance(v, list) and not v for v in case.inputs.values()):
+                if (
+                    case.op in MANIFEST
+                    and case.op not in cases
+                    and not any(isinstance(v, list) and not v for v in case.inputs.values())
+                ):
                     cases[case.op] = case
     return [cases[t] for t in sorted(cases)]
 
@@ -200,9 +233,9 @@ def test_op_with_every_fluid_attribute_builds(case):
     """The op of an op case, given every attribute Fluid's proto has at Fluid's default (the case's own
     attributes over them), builds, with its gradient ops, and no attribute is dropped as undeclared."""
     from dataclasses import replace
+
     full = replace(case, attrs=dict(_fluid_defaults(case.op), **case.attrs))
-    out_slots = case.outputs or tuple(case.ref(case.inputs, dict(registry.get(case.op).default_attrs(),
-                                                                  **full.attrs)))
+    out_slots = case.outputs or tuple(case.ref(case.inputs, dict(registry.get(case.op).default_attrs(), **full.attrs)))
     with warnings.catch_warnings():
         warnings.simplefilter("error", UndeclaredAttributeWarning)
         program, *_ = build_program(full, out_slots, with_loss=bool(case.grad))
@@ -228,8 +261,16 @@ def test_layer_norm_reloads_its_float32_epsilon():
     block.create_var(name="x", shape=[2, 3], dtype="float32")
     for n in ("y", "m", "v"):
         block.create_var(name=n)
-    block.append_op("layer_norm", {"X": ["x"]}, {"Y": ["y"], "Mean": ["m"], "Variance": ["v"]},
-                    {"epsilon": float(np.float32(1e-3)), "begin_norm_axis": 1})
-    with pytest.raises(ValueError, match="epsilon"):      # Fluid 1.8.5 raises on 0.0011 (its checker)
-        block.append_op("layer_norm", {"X": ["x"]}, {"Y": ["y"], "Mean": ["m"], "Variance": ["v"]},
-                        {"epsilon": 0.0011, "begin_norm_axis": 1})
+    block.append_op(
+        "layer_norm",
+        {"X": ["x"]},
+        {"Y": ["y"], "Mean": ["m"], "Variance": ["v"]},
+        {"epsilon": float(np.float32(1e-3)), "begin_norm_axis": 1},
+    )
+    with pytest.raises(ValueError, match="epsilon"):  # Fluid 1.8.5 raises on 0.0011 (its checker)
+        block.append_op(
+            "layer_norm",
+            {"X": ["x"]},
+            {"Y": ["y"], "Mean": ["m"], "Variance": ["v"]},
+            {"epsilon": 0.0011, "begin_norm_axis": 1},
+        )

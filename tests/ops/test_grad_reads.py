@@ -1,5 +1,6 @@
 """Each op's declared ``grad_reads`` (the forward slots whose values its grad ops read) equals what
 its grad maker actually wires into the grad ops, over the op cases that check a gradient."""
+
 from collections import defaultdict
 
 import pytest
@@ -50,8 +51,10 @@ def test_declared_grad_reads_are_what_the_grad_ops_read(op_type, monkeypatch):
     for case in _BY_OP[op_type]:
         wired |= _wired_reads(case, monkeypatch)
     declared = set(registry.get(op_type).grad_reads)
-    assert declared == wired, (f"{op_type}: grad_reads declares {sorted(declared)}, its grad maker reads "
-                               f"{sorted(wired)}; fix register(..., grad_reads=...) in pe_cli/ops/")
+    assert declared == wired, (
+        f"{op_type}: grad_reads declares {sorted(declared)}, its grad maker reads "
+        f"{sorted(wired)}; fix register(..., grad_reads=...) in pe_cli/ops/"
+    )
 
 
 def test_ops_without_a_gradient_declare_no_grad_reads():

@@ -1,4 +1,5 @@
 """Every op case: forward against numpy, gradient against float64 finite differences."""
+
 import importlib
 import pkgutil
 

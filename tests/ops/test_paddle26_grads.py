@@ -2,6 +2,7 @@
 (tests/data/paddle_oracle/ops26.json, tools/paddle26_op_oracle.py): the gradient of sum(Out * W) for W the
 recorder's fixed weights, through the op's registered grad maker, equals what Paddle's grad op gave (where a
 grad op is no derivative, at a kink or a clip, Paddle's value is the one pe must give)."""
+
 import importlib.util
 import os
 
@@ -24,11 +25,15 @@ GRAD_CASES = sorted(n for n, r in RECORDED.items() if r["grads"])
 # (case, input slot, index) where Paddle 2.6.2's grad op is not the derivative of its forward and pe's is (pe's
 # checked against finite differences by test_ops.py; docs/COMPAT.md): the reversed direction's W_hh of an LSTM
 # over sequences of different lengths (layers 0 and 1; every other gradient of the case is Paddle's to 1e-15)
-NOT_PADDLES = {**{("rnn_lstm_bidirec_lengths", "WeightList", i): "Paddle's rnn_grad, reversed direction, padded steps"
-                  for i in (3, 7)},
-               # lower + transpose + unitriangular together: Paddle's X@GRAD keeps the diagonal and the first
-               # superdiagonal (each of the three alone is Paddle's: triangular_solve_lower_t, _unit)
-               ("triangular_solve_lower_t_unit", "X", 0): "Paddle's triangular_solve_grad's mask"}
+NOT_PADDLES = {
+    **{
+        ("rnn_lstm_bidirec_lengths", "WeightList", i): "Paddle's rnn_grad, reversed direction, padded steps"
+        for i in (3, 7)
+    },
+    # lower + transpose + unitriangular together: Paddle's X@GRAD keeps the diagonal and the first
+    # superdiagonal (each of the three alone is Paddle's: triangular_solve_lower_t, _unit)
+    ("triangular_solve_lower_t_unit", "X", 0): "Paddle's triangular_solve_grad's mask",
+}
 
 # batched eigh: Paddle 2.6.2's eigh_grad gives every matrix of the batch the first one's eigenvalue gradient
 # (the later matrices' X@GRAD off by V diag(dw_0 - dw_i) V^T): compared on the first matrix alone
@@ -49,7 +54,9 @@ def pe_grads(name):
         values = value if isinstance(value, list) else [value]
         names[slot] = [f"{slot}_{i}" for i in range(len(values))]
         for n, v in zip(names[slot], values):
-            block.create_var(name=n, shape=v.shape, dtype=v.dtype.name, is_data=True, stop_gradient=slot not in grad_slots)
+            block.create_var(
+                name=n, shape=v.shape, dtype=v.dtype.name, is_data=True, stop_gradient=slot not in grad_slots
+            )
             feed[n] = v
     outs = {}
     for slot in [o if isinstance(o, str) else o[0] for o in _cases.CASES[name]["outputs"]]:
@@ -61,15 +68,17 @@ def pe_grads(name):
     terms = []
     for slot, ns in outs.items():
         if slot not in RECORDED[name]["outputs"] or slot not in (RECORDED[name].get("loss") or [slot]):
-            continue        # a workspace (XShape, rnn's Reserve), or an output the case's loss leaves out
+            continue  # a workspace (XShape, rnn's Reserve), or an output the case's loss leaves out
         for n, rec in zip(ns, RECORDED[name]["outputs"][slot]):
             if "float" not in rec["dtype"]:
                 continue
-            w = _cases.weights(tuple(rec["shape"]))       # the recorded Out's shape (known at run time only)
+            w = _cases.weights(tuple(rec["shape"]))  # the recorded Out's shape (known at run time only)
             block.create_var(name=f"w_{n}", shape=w.shape, dtype="float64", is_data=True, stop_gradient=True)
             feed[f"w_{n}"] = w
-            for op, ins, out, attrs in (("elementwise_mul", {"X": [n], "Y": [f"w_{n}"]}, f"p_{n}", {}),
-                                        ("reduce_sum", {"X": [f"p_{n}"]}, f"t_{n}", {"reduce_all": True})):
+            for op, ins, out, attrs in (
+                ("elementwise_mul", {"X": [n], "Y": [f"w_{n}"]}, f"p_{n}", {}),
+                ("reduce_sum", {"X": [f"p_{n}"]}, f"t_{n}", {"reduce_all": True}),
+            ):
                 block.create_var(name=out)
                 block.append_op(op, ins, {"Out": [out]}, attrs)
             terms.append(f"t_{n}")

@@ -8,6 +8,7 @@ compressed). No attribute is ever ignored (docs/COMPAT.md, "Every attribute"):
   default is refused in one line, wherever the op comes from (built, or read from a model file);
 - a model file's attribute that the op does not have at all, or of a type framework.proto does not define
   for a value, is refused in one line naming the file, block, op, attribute and value."""
+
 import gzip
 import json
 import re
@@ -36,12 +37,16 @@ def _ours():
 
 
 def _fluid_attrs(op_type):
-    return {a[0] for a in FLUID185.get(op_type, {}).get("attrs", [])}       # ([name, type, default] there)
+    return {a[0] for a in FLUID185.get(op_type, {}).get("attrs", [])}  # ([name, type, default] there)
 
 
 def test_every_paddle26_attribute_of_pes_op_types_is_declared():
-    missing = [f"{t}.{a['name']}" for t in _ours() for a in PADDLE26[t]["attrs"]
-               if a["name"] not in registry.get(t).attrs and a["name"] not in COMMON_ATTRS]
+    missing = [
+        f"{t}.{a['name']}"
+        for t in _ours()
+        for a in PADDLE26[t]["attrs"]
+        if a["name"] not in registry.get(t).attrs and a["name"] not in COMMON_ATTRS
+    ]
     assert missing == []
     assert len(_ours()) >= 449
 
@@ -75,12 +80,14 @@ def _other(default):
     return 1
 
 
-UNSUPPORTED = [(t, n) for t in sorted(registry.all_op_types()) for n, s in registry.get(t).attrs.items() if s.unsupported]
+UNSUPPORTED = [
+    (t, n) for t in sorted(registry.all_op_types()) for n, s in registry.get(t).attrs.items() if s.unsupported
+]
 
 
 def test_unsupported_attributes_are_paddle26s():
     assert len(UNSUPPORTED) >= 60
-    for op_type, name in UNSUPPORTED:      # (a pe-only op sharing an op's attributes, fused_sgd's, has them too)
+    for op_type, name in UNSUPPORTED:  # (a pe-only op sharing an op's attributes, fused_sgd's, has them too)
         assert op_type not in PADDLE26 or name in {a["name"] for a in PADDLE26[op_type]["attrs"]}, (op_type, name)
 
 
@@ -89,10 +96,13 @@ def test_an_unsupported_attribute_other_than_paddles_default_is_refused(op_type,
     spec = registry.get(op_type).attrs[name]
     block = Program().global_block()
     default = spec.default() if callable(spec.default) else spec.default
-    registry.check_attrs(Operator(block, op_type, {}, {}, {name: default}))         # the default runs
+    registry.check_attrs(Operator(block, op_type, {}, {}, {name: default}))  # the default runs
     value = _other(default)
-    with pytest.raises(UnsupportedAttributeError, match=rf"attribute {name}={re.escape(repr(value))} is not implemented "
-                                                        rf"by pe \(.+\); pe runs {op_type} only with Paddle's default"):
+    with pytest.raises(
+        UnsupportedAttributeError,
+        match=rf"attribute {name}={re.escape(repr(value))} is not implemented "
+        rf"by pe \(.+\); pe runs {op_type} only with Paddle's default",
+    ):
         registry.check_attrs(Operator(block, op_type, {}, {}, {name: value}))
 
 
@@ -109,6 +119,7 @@ def _model(tmp_path, case, edit):
 
 def _load(prefix):
     import pe_cli.paddle as paddle
+
     return paddle.static.load_inference_model(prefix, paddle.static.Executor(paddle.CPUPlace()))
 
 
@@ -128,8 +139,11 @@ def _set(op, name, **field):
 
 def test_a_model_attribute_the_op_does_not_have_is_refused_in_one_line(tmp_path):
     prefix = _model(tmp_path, "linear", lambda d: _set(_op(d, "softmax"), "use_fancy_exp", type=6, b=True))
-    with pytest.raises(PeError, match=r"model.pdmodel: block 0 op \d+ \(softmax\): attribute use_fancy_exp=True is "
-                                      r"not an attribute of softmax") as e:
+    with pytest.raises(
+        PeError,
+        match=r"model.pdmodel: block 0 op \d+ \(softmax\): attribute use_fancy_exp=True is "
+        r"not an attribute of softmax",
+    ) as e:
         _load(prefix)
     assert "\n" not in str(e.value)
 
@@ -137,7 +151,9 @@ def test_a_model_attribute_the_op_does_not_have_is_refused_in_one_line(tmp_path)
 def test_a_model_attribute_value_pe_does_not_take_is_refused_with_its_place(tmp_path):
     """A Paddle-saved pixel_shuffle whose data_format is a layout neither Paddle nor pe has: one line naming
     the file, block, op, attribute and value (the unsupported ones: the test above, through the same check)."""
-    prefix = _model(tmp_path, "pixel_shuffle", lambda d: _set(_op(d, "pixel_shuffle"), "data_format", type=2, s="NDHWC"))
+    prefix = _model(
+        tmp_path, "pixel_shuffle", lambda d: _set(_op(d, "pixel_shuffle"), "data_format", type=2, s="NDHWC")
+    )
     with pytest.raises(PeError, match=r"model.pdmodel: block 0 op \d+ \(pixel_shuffle\).*data_format='NDHWC'"):
         _load(prefix)
 
@@ -145,8 +161,11 @@ def test_a_model_attribute_value_pe_does_not_take_is_refused_with_its_place(tmp_
 def test_a_variable_given_attribute_is_refused_and_scalars_parse(tmp_path):
     """framework.proto 2.6's VAR / VARS (an attribute a variable gives) are refused by name; SCALAR parses."""
     prefix = _model(tmp_path, "linear", lambda d: _set(_op(d, "softmax"), "axis", type=13, var_name="some_var"))
-    with pytest.raises(PeError, match=r"\(softmax\): attribute 'axis' is given by the variable\(s\) \['some_var'\] "
-                                      r"\(framework.proto's VAR\)"):
+    with pytest.raises(
+        PeError,
+        match=r"\(softmax\): attribute 'axis' is given by the variable\(s\) \['some_var'\] "
+        r"\(framework.proto's VAR\)",
+    ):
         _load(prefix)
 
     def scalar_axis(desc):
@@ -155,7 +174,8 @@ def test_a_variable_given_attribute_is_refused_and_scalars_parse(tmp_path):
         del op.attrs[:]
         op.attrs.extend(keep)
         attr = op.attrs.add(name="axis", type=16)
-        attr.scalar.type, attr.scalar.i = 2, -1          # Scalar LONG -1
+        attr.scalar.type, attr.scalar.i = 2, -1  # Scalar LONG -1
+
     program, feeds, fetches = _load(_model(tmp_path, "linear", scalar_axis))
     assert next(op for op in program.global_block().ops if op.type == "softmax").attrs["axis"] == -1
 
@@ -169,8 +189,9 @@ def test_flip_roll_trace_take_paddle2s_attribute_names():
         block.append_op(type="flip", inputs={"X": [x]}, outputs={"Out": [outs[0]]}, attrs={"axis": [1, 2]})
         block.append_op(type="roll", inputs={"X": [x]}, outputs={"Out": [outs[1]]}, attrs={"shifts": [1], "axis": [2]})
         block.append_op(type="roll", inputs={"X": [x]}, outputs={"Out": [outs[2]]}, attrs={"shifts": [5], "axis": []})
-        block.append_op(type="trace", inputs={"Input": [x]}, outputs={"Out": [outs[3]]},
-                        attrs={"offset": 1, "axis1": 1, "axis2": 2})
+        block.append_op(
+            type="trace", inputs={"Input": [x]}, outputs={"Out": [outs[3]]}, attrs={"offset": 1, "axis1": 1, "axis2": 2}
+        )
     xv = np.arange(24, dtype="float32").reshape(2, 3, 4)
     f, r, r0, t = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": xv}, fetch_list=outs)
     np.testing.assert_array_equal(f, xv[:, ::-1, ::-1])
@@ -182,26 +203,33 @@ def test_flip_roll_trace_take_paddle2s_attribute_names():
 def test_an_attribute_of_a_type_framework_proto_lacks_is_refused(tmp_path):
     """A type number framework.proto does not define (99): protobuf keeps it as an unknown field, so the
     attribute has no type; refused by name, never read as an INT (softmax's axis here)."""
+
     def edit(desc):
         op = _op(desc, "softmax")
         keep = [a for a in op.attrs if a.name != "axis"]
         del op.attrs[:]
         op.attrs.extend(keep)
         op.attrs.add(name="axis", type=0, i=77)
+
     prefix = _model(tmp_path, "linear", edit)
     raw = Path(prefix + ".pdmodel").read_bytes()
-    needle = b"\x0a\x04axis\x10\x00\x18\x4d"         # name, type INT, i 77
+    needle = b"\x0a\x04axis\x10\x00\x18\x4d"  # name, type INT, i 77
     assert raw.count(needle) == 1
-    Path(prefix + ".pdmodel").write_bytes(raw.replace(needle, b"\x0a\x04axis\x10\x63\x18\x4d"))     # type 99
-    with pytest.raises(PeError, match=r"\(softmax\): attribute axis has a type \(unknown\) that framework.proto "
-                                      r"does not define"):
+    Path(prefix + ".pdmodel").write_bytes(raw.replace(needle, b"\x0a\x04axis\x10\x63\x18\x4d"))  # type 99
+    with pytest.raises(
+        PeError,
+        match=r"\(softmax\): attribute axis has a type \(unknown\) that framework.proto "
+        r"does not define",
+    ):
         _load(prefix)
 
 
 def test_a_variable_of_a_type_pe_lacks_is_refused(tmp_path):
     """Paddle 2.x's variable types pe has no values for (STRINGS, VOCAB, SPARSE_COO...): one line naming it."""
+
     def edit(desc):
         var = next(v for v in desc.blocks[0].vars if v.name == "x0")
-        var.type.type = 27          # VOCAB
+        var.type.type = 27  # VOCAB
+
     with pytest.raises(PeError, match=r"block 0 variable 'x0' is of variable type 27 \(Paddle 2.x's VOCAB\)"):
         _load(_model(tmp_path, "linear", edit))

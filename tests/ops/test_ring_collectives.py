@@ -1,5 +1,6 @@
 """Paddle 2.x's collective ops run in a program of one process only: with nranks 2, or PADDLE_TRAINERS_NUM=2,
 the run stops in one line (pe all-reduces across trainers itself), never a silent single-trainer answer."""
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """Fixtures of the paddle tests."""
+
 import pytest
 
 from pe_cli import fluid, paddle

@@ -6,6 +6,7 @@ paddle.nn and paddle.nn.functional, tests/data/paddle-2.6.2-seed002.json) and pa
 (38) are all implemented; implemented callables take Paddle's parameters in Paddle's order, pe-only
 ones after them and keyword-only. ``python tools/api_manifest.py paddle`` prints the same measure with
 the missing names per module."""
+
 import importlib.util
 import json
 import os
@@ -30,8 +31,10 @@ def test_every_name_is_implemented_or_refused_and_the_counts_are_printed(measure
     with open(tool.PADDLE_MANIFEST, encoding="utf-8") as f:
         total = sum(len(names) for names in json.load(f)["modules"].values())
     missing = sum(len(v) for v in result["missing"].values())
-    print(f"Paddle 2.6.2: {len(result['implemented'])} implemented, {len(result['refused'])} refused "
-          f"(each in one line saying why), {missing} missing, of {total}")
+    print(
+        f"Paddle 2.6.2: {len(result['implemented'])} implemented, {len(result['refused'])} refused "
+        f"(each in one line saying why), {missing} missing, of {total}"
+    )
     for module_name, names in sorted(result["missing"].items()):
         print(f"  missing {module_name} ({len(names)}): {' '.join(names)}")
     assert total == 850 and len(result["implemented"]) + len(result["refused"]) + missing == total

@@ -2,6 +2,7 @@
 ``dropout(x, p=Variable)`` reads p when the program runs, forward and backward; the op's
 ``all_attrs()`` and the program's text show the Variable; the op proto marks the attributes a
 Variable may give (``support_tensor``); ``paddle.tile`` takes its times as Tensors (the tile op)."""
+
 import numpy as np
 import pytest
 
@@ -18,7 +19,7 @@ def _dropout_program(p_value):
         x.stop_gradient = False
         p = paddle.full([1], p_value, "float32")
         out = paddle.nn.functional.dropout(x, p=p)
-        dx, = paddle.static.gradients([paddle.sum(out)], [x])
+        (dx,) = paddle.static.gradients([paddle.sum(out)], [x])
     return main, p, out, dx
 
 
@@ -28,7 +29,7 @@ def test_dropout_reads_p_from_its_variable_forward_and_backward():
     assert op.all_attrs()["dropout_prob"].name == p.name and f"dropout_prob=Var[{p.name}]" in str(main)
     got, grad = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": X}, fetch_list=[out, dx])
     kept = got != 0
-    np.testing.assert_allclose(got[kept], X[kept] / 0.75, rtol=1e-6)      # upscale_in_train by 1 / (1 - p)
+    np.testing.assert_allclose(got[kept], X[kept] / 0.75, rtol=1e-6)  # upscale_in_train by 1 / (1 - p)
     np.testing.assert_allclose(grad, kept / 0.75, rtol=1e-6)
     assert abs(kept.mean() - 0.75) < 0.05
 
@@ -44,8 +45,9 @@ def test_an_attribute_without_a_tensor_form_refuses_a_variable():
 
 def test_op_protos_mark_the_attributes_a_variable_may_give():
     protos = OpProtoHolder.instance()
-    marked = {op: {a.name for a in protos.get_op_proto(op).attrs if a.support_tensor}
-              for op in ("dropout", "tile", "scale")}
+    marked = {
+        op: {a.name for a in protos.get_op_proto(op).attrs if a.support_tensor} for op in ("dropout", "tile", "scale")
+    }
     assert marked == {"dropout": {"dropout_prob"}, "tile": {"repeat_times"}, "scale": set()}
 
 
@@ -54,8 +56,11 @@ def test_tile_takes_its_times_as_tensors():
     a = np.arange(6, dtype="float32").reshape(2, 3)
     with paddle.static.program_guard(main, paddle.static.Program()):
         x = paddle.static.data("x", [2, 3], "float32")
-        outs = [paddle.tile(x, [3, paddle.full([1], 2, "int32"), paddle.full([1], 1, "int32")]),
-                paddle.tile(x, paddle.assign(np.array([2, 2], "int32"))), paddle.tile(x, [2])]
+        outs = [
+            paddle.tile(x, [3, paddle.full([1], 2, "int32"), paddle.full([1], 1, "int32")]),
+            paddle.tile(x, paddle.assign(np.array([2, 2], "int32"))),
+            paddle.tile(x, [2]),
+        ]
     got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": a}, fetch_list=outs)
     for g, w in zip(got, [np.tile(a, (3, 2, 1)), np.tile(a, (2, 2)), np.tile(a, 2)]):
         np.testing.assert_array_equal(g, w)

@@ -1,6 +1,7 @@
 """paddle.autograd in static mode: backward_mode.gradients_with_optimizer appends the gradients of a
 program's outputs and the optimizer's update of its parameters (an SGD step equal to numpy's); the
 dygraph names refuse in one line."""
+
 import numpy as np
 import pytest
 
@@ -39,10 +40,11 @@ def test_ir_backward_grad_builds_the_static_gradients():
         x.stop_gradient = False
         unused = paddle.static.data("u", [3], "float32")
         y = paddle.sum(paddle.square(x))
-        dx, = paddle.autograd.ir_backward.grad(y, [x])
+        (dx,) = paddle.autograd.ir_backward.grad(y, [x])
         with pytest.raises(ValueError, match="u do not reach"):
             paddle.autograd.ir_backward.grad(y, [x, unused])
         assert paddle.autograd.ir_backward.grad(y, [x, unused], allow_unused=True)[1] is None
-    got, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.array([1, -2, 3], "float32"),
-                                                                     "u": np.zeros(3, "float32")}, fetch_list=[dx])
+    (got,) = paddle.static.Executor(paddle.CPUPlace()).run(
+        main, feed={"x": np.array([1, -2, 3], "float32"), "u": np.zeros(3, "float32")}, fetch_list=[dx]
+    )
     np.testing.assert_allclose(got, [2, -4, 6])

@@ -1,5 +1,6 @@
 """paddle.dataset readers (pe_cli/paddle/dataset/): the files and formats Paddle uses, read from
 Paddle's cache folder; nothing downloads, and a missing or malformed file is one clear error."""
+
 import numpy as np
 import pytest
 
@@ -10,7 +11,7 @@ from pe_cli.paddle.dataset import uci_housing
 @pytest.fixture
 def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PADDLE_DATA_HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)         # uci_housing draws ./image/ranges.png, as Paddle's loader
+    monkeypatch.chdir(tmp_path)  # uci_housing draws ./image/ranges.png, as Paddle's loader
     uci_housing._loaded.clear()
     yield tmp_path
     uci_housing._loaded.clear()
@@ -57,10 +58,13 @@ def test_uci_housing_refuses_a_file_of_another_shape(data_home):
 def _ptb(data_home, train_text, valid_text, name="simple-examples.tgz"):
     import io
     import tarfile
+
     (data_home / "imikolov").mkdir()
     with tarfile.open(data_home / "imikolov" / name, "w:gz") as tf:
-        for name, text in (("./simple-examples/data/ptb.train.txt", train_text),
-                           ("./simple-examples/data/ptb.valid.txt", valid_text)):
+        for name, text in (
+            ("./simple-examples/data/ptb.train.txt", train_text),
+            ("./simple-examples/data/ptb.valid.txt", valid_text),
+        ):
             info = tarfile.TarInfo(name)
             info.size = len(text.encode())
             tf.addfile(info, io.BytesIO(text.encode()))
@@ -68,25 +72,28 @@ def _ptb(data_home, train_text, valid_text, name="simple-examples.tgz"):
 
 def test_imikolov_dictionary_and_ngrams_follow_paddles_reader(data_home):
     from pe_cli.paddle.dataset import imikolov
+
     _ptb(data_home, "a b a\nb a <unk> c\n", "a\n")
     word_idx = imikolov.build_dict(min_word_freq=1)
     # counts: a 4, <s> 3, <e> 3, b 2, c 1 (dropped: not > 1), <unk> removed and put last
     assert word_idx == {"a": 0, "<e>": 1, "<s>": 2, "b": 3, "<unk>": 4}
     grams = list(imikolov.train(word_idx, 3)())
     assert grams[:3] == [(2, 0, 3), (0, 3, 0), (3, 0, 1)]
-    assert (0, 4, 4) in grams                       # 'c' is unknown
+    assert (0, 4, 4) in grams  # 'c' is unknown
     seqs = list(imikolov.test(word_idx, 0, imikolov.DataType.SEQ)())
     assert seqs == [([2, 0], [0, 1])]
 
 
 def test_imikolov_reads_the_archive_under_the_name_fluids_download_gives_it(data_home):
     from pe_cli.paddle.dataset import imikolov
-    _ptb(data_home, "a b a\n", "a\n", name="imikolov%2Fsimple-examples.tgz")     # Fluid 1.8's mirror URL's name
+
+    _ptb(data_home, "a b a\n", "a\n", name="imikolov%2Fsimple-examples.tgz")  # Fluid 1.8's mirror URL's name
     assert imikolov.build_dict(min_word_freq=0)["a"] == 0
 
 
 def test_imikolov_without_its_archive_names_it(data_home):
     from pe_cli.paddle.dataset import imikolov
+
     with pytest.raises(PeError, match=r"imikolov/simple-examples.tgz is absent"):
         imikolov.build_dict()
 
@@ -94,6 +101,7 @@ def test_imikolov_without_its_archive_names_it(data_home):
 def test_movielens_samples_follow_paddles_layout(data_home):
     import zipfile
     from pe_cli.paddle.dataset import movielens
+
     (data_home / "movielens").mkdir()
     with zipfile.ZipFile(data_home / "movielens" / "ml-1m.zip", "w") as z:
         z.writestr("ml-1m/movies.dat", "1::Toy Story (1995)::Animation|Comedy\n2::Heat (1995)::Action\n")
@@ -104,10 +112,10 @@ def test_movielens_samples_follow_paddles_layout(data_home):
     assert movielens.get_movie_title_dict() == {"heat": 0, "story": 1, "toy": 2}
     assert (movielens.max_user_id(), movielens.max_movie_id(), movielens.max_job_id()) == (2, 2, 16)
     train, test = list(movielens.train()()), list(movielens.test()())
-    assert len(train) + len(test) == 40 and 0 < len(test) < 10          # test_ratio 0.1
-    assert train == list(movielens.train()())                            # the same split every time
-    assert [1, 1, 0, 10, 1, [1, 2], [2, 1], [-3.0]] in train + test       # user 1, Toy Story, rating 1
-    assert [2, 0, 6, 16, 2, [0], [0], [-1.0]] in train + test            # user 2, Heat, rating 2
+    assert len(train) + len(test) == 40 and 0 < len(test) < 10  # test_ratio 0.1
+    assert train == list(movielens.train()())  # the same split every time
+    assert [1, 1, 0, 10, 1, [1, 2], [2, 1], [-3.0]] in train + test  # user 1, Toy Story, rating 1
+    assert [2, 0, 6, 16, 2, [0], [0], [-1.0]] in train + test  # user 2, Heat, rating 2
     assert str(movielens.movie_info()[1]) == "<MovieInfo id(1), title(Toy Story), categories(['Animation', 'Comedy'])>"
     assert movielens.movie_info()[2].value() == [2, [0], [0]]
     assert str(movielens.user_info()[2]) == "<UserInfo id(2), gender(M), age(56), job(16)>"
@@ -117,6 +125,7 @@ def test_movielens_samples_follow_paddles_layout(data_home):
 
 def test_movielens_without_its_archive_names_it(data_home):
     from pe_cli.paddle.dataset import movielens
+
     movielens._meta.clear()
     with pytest.raises(PeError, match=r"movielens/ml-1m.zip is absent"):
         movielens.max_user_id()

@@ -3,6 +3,7 @@ flowers) read tiny files written here in the real formats (Python 2 pickles, IDX
 NLTK's corpus folders) under a temporary HOME, through Paddle 1.8's reader functions; a missing file
 is one line naming it, its folder and where Paddle downloads it. Formats: the dataset's own pages
 and Paddle's python/paddle/dataset/*.py."""
+
 import gzip
 import io
 import os
@@ -40,12 +41,19 @@ def write_tar(path, members):
 
 def py2_batch(images, labels):
     """A CIFAR batch as Python 2's cPickle (protocol 2) wrote them: py2 str keys, a uint8 array."""
+
     def text(s):
         return b"U" + bytes([len(s)]) + s
-    out = b"\x80\x02}q\x00(" + text(b"data") + b"q\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\nndarray\n" \
-        b"q\x03K\x00\x85U\x01b\x87Rq\x04(K\x01J" + struct.pack("<i", images.shape[0]) + b"M" + \
-        struct.pack("<H", images.shape[1]) + b"\x86cnumpy\ndtype\nq\x05U\x02u1K\x00K\x01\x87Rq\x06(K\x03U\x01|NNN" \
+
+    out = (
+        b"\x80\x02}q\x00(" + text(b"data") + b"q\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\nndarray\n"
+        b"q\x03K\x00\x85U\x01b\x87Rq\x04(K\x01J"
+        + struct.pack("<i", images.shape[0])
+        + b"M"
+        + struct.pack("<H", images.shape[1])
+        + b"\x86cnumpy\ndtype\nq\x05U\x02u1K\x00K\x01\x87Rq\x06(K\x03U\x01|NNN"
         b"J\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb\x89T" + struct.pack("<i", images.size) + images.tobytes() + b"tb"
+    )
     out += text(b"labels") + b"]q\x07(" + b"".join(b"K" + bytes([v]) for v in labels) + b"e"
     out += text(b"batch_label") + text(b"training batch 1 of 5") + b"u."
     return out
@@ -54,11 +62,15 @@ def py2_batch(images, labels):
 def test_cifar10_reads_python2_pickled_batches_without_unpickling(home):
     rng = np.random.default_rng(0)
     first, second = rng.integers(0, 256, (3, 3072), dtype=np.uint8), rng.integers(0, 256, (2, 3072), dtype=np.uint8)
-    write_tar(str(home / "cifar" / "cifar-10-python.tar.gz"), {
-        "cifar-10-batches-py/data_batch_1": py2_batch(first, [3, 9, 0]),
-        "cifar-10-batches-py/data_batch_2": py2_batch(second, [1, 2]),
-        "cifar-10-batches-py/test_batch": py2_batch(second[:1], [7]),
-        "cifar-10-batches-py/batches.meta": b"not read"})
+    write_tar(
+        str(home / "cifar" / "cifar-10-python.tar.gz"),
+        {
+            "cifar-10-batches-py/data_batch_1": py2_batch(first, [3, 9, 0]),
+            "cifar-10-batches-py/data_batch_2": py2_batch(second, [1, 2]),
+            "cifar-10-batches-py/test_batch": py2_batch(second[:1], [7]),
+            "cifar-10-batches-py/batches.meta": b"not read",
+        },
+    )
     train = list(cifar.train10()())
     assert [label for _, label in train] == [3, 9, 0, 1, 2]
     assert train[0][0].dtype == np.float32 and train[0][0].shape == (3072,)
@@ -71,11 +83,17 @@ def test_cifar10_reads_python2_pickled_batches_without_unpickling(home):
 def test_cifar100_fine_labels_and_a_hostile_pickle(home):
     images = np.arange(2 * 3072, dtype=np.uint8).reshape(2, 3072)
     batch = {"data": images, "fine_labels": [41, 99], "coarse_labels": [1, 2], "filenames": ["a.png", "b.png"]}
-    write_tar(str(home / "cifar" / "cifar-100-python.tar.gz"), {
-        "cifar-100-python/train": pickle.dumps(batch, protocol=2),
-        "cifar-100-python/test": b"\x80\x02cos\nsystem\nq\x00X\x02\x00\x00\x00lsq\x01\x85q\x02Rq\x03."})
+    write_tar(
+        str(home / "cifar" / "cifar-100-python.tar.gz"),
+        {
+            "cifar-100-python/train": pickle.dumps(batch, protocol=2),
+            "cifar-100-python/test": b"\x80\x02cos\nsystem\nq\x00X\x02\x00\x00\x00lsq\x01\x85q\x02Rq\x03.",
+        },
+    )
     assert [label for _, label in cifar.train100()()] == [41, 99]
-    with pytest.raises(PeError, match=r"member cifar-100-python/test is not a CIFAR batch of plain data: .*'os\.system'"):
+    with pytest.raises(
+        PeError, match=r"member cifar-100-python/test is not a CIFAR batch of plain data: .*'os\.system'"
+    ):
         list(cifar.test100()())
 
 
@@ -86,15 +104,20 @@ def test_a_cifar_member_is_checked_by_its_declared_size_before_it_is_read(home, 
     path = str(home / "cifar" / "cifar-10-python.tar.gz")
     write_tar(path, {"cifar-10-batches-py/data_batch_1": b"\0" * 5000})
     monkeypatch.setenv("PE_MAX_DATA_BYTES", "4096")
-    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1, of 5,000 bytes by its header, "
-                                         r"needs 4.9 KiB of memory, above pe's limit of 4.0 KiB"):
+    with pytest.raises(
+        LimitError,
+        match=r"member cifar-10-batches-py/data_batch_1, of 5,000 bytes by its header, "
+        r"needs 4.9 KiB of memory, above pe's limit of 4.0 KiB",
+    ):
         next(cifar.train10()())
     monkeypatch.delenv("PE_MAX_DATA_BYTES")
     raw = bytearray(gzip.decompress(open(path, "rb").read()))
-    for size, message in [(3 << 30, "its 3,221,225,472 bytes over the archive's"),    # refused at its header
-                          (10_000, "cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data")]:
+    for size, message in [
+        (3 << 30, "its 3,221,225,472 bytes over the archive's"),  # refused at its header
+        (10_000, "cifar-10-python.tar.gz is a damaged tar archive .unexpected end of data"),
+    ]:
         info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
-        info.size = size                                        # the header lies: 5,000 bytes follow
+        info.size = size  # the header lies: 5,000 bytes follow
         raw[:512] = info.tobuf(format=tarfile.GNU_FORMAT)[:512]
         with open(path, "wb") as f:
             f.write(gzip.compress(bytes(raw)))
@@ -122,8 +145,11 @@ def test_a_member_unpacking_to_more_than_100_times_its_archive_is_refused_unread
         info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
         info.size = 80 << 20
         tf.addfile(info, _Zeros(info.size))
-    with pytest.raises(LimitError, match=r"member cifar-10-batches-py/data_batch_1: its 83,886,080 bytes over the "
-                                         r"archive's [\d,]+ is [\d,]+, above pe's limit of 100 times"):
+    with pytest.raises(
+        LimitError,
+        match=r"member cifar-10-batches-py/data_batch_1: its 83,886,080 bytes over the "
+        r"archive's [\d,]+ is [\d,]+, above pe's limit of 100 times",
+    ):
         next(cifar.train10()())
 
 
@@ -138,12 +164,16 @@ def test_mnist_reads_paddles_idx_files_scaled_to_minus_one_one(home):
 
 
 def test_imdb_tokenizes_and_labels_as_paddle(home):
-    write_tar(str(home / "imdb" / "aclImdb_v1.tar.gz"), {
-        "aclImdb/train/pos/0_9.txt": "Good, GOOD film!\n" + "fine " * 151,
-        "aclImdb/train/neg/1_2.txt": "Bad film.\r\n",
-        "aclImdb/test/pos/2_8.txt": "good",
-        "aclImdb/test/neg/3_1.txt": "dull",
-        "aclImdb/README": "not a review"})
+    write_tar(
+        str(home / "imdb" / "aclImdb_v1.tar.gz"),
+        {
+            "aclImdb/train/pos/0_9.txt": "Good, GOOD film!\n" + "fine " * 151,
+            "aclImdb/train/neg/1_2.txt": "Bad film.\r\n",
+            "aclImdb/test/pos/2_8.txt": "good",
+            "aclImdb/test/neg/3_1.txt": "dull",
+            "aclImdb/README": "not a review",
+        },
+    )
     assert imdb.word_dict() == {b"fine": 0, "<unk>": 1}
     word_idx = imdb.build_dict(re.compile(r"aclImdb/train/.*\.txt$"), 0)
     assert word_idx == {b"fine": 0, b"film": 1, b"good": 2, b"bad": 3, "<unk>": 4}  # ties by spelling
@@ -156,8 +186,10 @@ def _conll(home):
     words = "The\ncat\nsat\n.\n\nDogs\nbark\n\n"
     props = "-\t(A0*\n-\t*)\nsit\t(V*)\n-\t*\n\n-\t(A0*)\nbark\t(V*)\n\n"
     folder = home / "conll05st"
-    write_tar(str(folder / "conll05st-tests.tar.gz"), {conll05.WORDS: gzip.compress(words.encode()),
-                                                       conll05.PROPS: gzip.compress(props.encode())})
+    write_tar(
+        str(folder / "conll05st-tests.tar.gz"),
+        {conll05.WORDS: gzip.compress(words.encode()), conll05.PROPS: gzip.compress(props.encode())},
+    )
     (folder / "conll05st%2FwordDict.txt").write_text("<unk>\nThe\ncat\nsat\n.\nbos\neos\nDogs\nbark\n")
     (folder / "conll05st%2FverbDict.txt").write_text("sit\nbark\n")
     (folder / "conll05st%2FtargetDict.txt").write_text("B-V\nI-V\nB-A0\nI-A0\nO\n")
@@ -175,22 +207,34 @@ def test_conll05_gives_the_nine_fields_of_each_predicate(home):
 
 
 def test_wmt14_reads_its_dictionaries_and_skips_long_pairs(home):
-    write_tar(str(home / "wmt14" / "wmt14.tgz"), {
-        "wmt14/src.dict": "<s>\n<e>\n<unk>\nle\nchat\n", "wmt14/trg.dict": "<s>\n<e>\n<unk>\nthe\ncat\n",
-        "wmt14/train/train": "le chat\tthe cat\nle chien\tthe dog\nbroken line\n" + "le " * 80 + "\tthe\n",
-        "wmt14/test/test": "chat\tcat\n"})
+    write_tar(
+        str(home / "wmt14" / "wmt14.tgz"),
+        {
+            "wmt14/src.dict": "<s>\n<e>\n<unk>\nle\nchat\n",
+            "wmt14/trg.dict": "<s>\n<e>\n<unk>\nthe\ncat\n",
+            "wmt14/train/train": "le chat\tthe cat\nle chien\tthe dog\nbroken line\n" + "le " * 80 + "\tthe\n",
+            "wmt14/test/test": "chat\tcat\n",
+        },
+    )
     assert list(wmt14.train(5)()) == [([0, 3, 4, 1], [0, 3, 4], [3, 4, 1]), ([0, 3, 2, 1], [0, 3, 2], [3, 2, 1])]
-    assert list(wmt14.test(4)()) == [([0, 2, 1], [0, 2], [2, 1])]       # dict_size 4: 'chat'/'cat' unknown
-    assert wmt14.get_dict(5) == ({0: "<s>", 1: "<e>", 2: "<unk>", 3: "le", 4: "chat"},
-                                 {0: "<s>", 1: "<e>", 2: "<unk>", 3: "the", 4: "cat"})
+    assert list(wmt14.test(4)()) == [([0, 2, 1], [0, 2], [2, 1])]  # dict_size 4: 'chat'/'cat' unknown
+    assert wmt14.get_dict(5) == (
+        {0: "<s>", 1: "<e>", 2: "<unk>", 3: "le", 4: "chat"},
+        {0: "<s>", 1: "<e>", 2: "<unk>", 3: "the", 4: "cat"},
+    )
 
 
 def test_wmt16_builds_its_dictionaries_from_the_training_set(home):
-    write_tar(str(home / "wmt16" / "wmt16.tar.gz"), {
-        "wmt16/train": "a dog runs\tein Hund rennt\na dog\tein Hund\nthe cat\tdie Katze\n",
-        "wmt16/val": "a cat\teine Katze\n", "wmt16/test": "dog\tHund\n"})
+    write_tar(
+        str(home / "wmt16" / "wmt16.tar.gz"),
+        {
+            "wmt16/train": "a dog runs\tein Hund rennt\na dog\tein Hund\nthe cat\tdie Katze\n",
+            "wmt16/val": "a cat\teine Katze\n",
+            "wmt16/test": "dog\tHund\n",
+        },
+    )
     assert wmt16.get_dict("en", 5) == {"<s>": 0, "<e>": 1, "<unk>": 2, "a": 3, "dog": 4}
-    assert list(wmt16.validation(5, 6)()) == [([0, 3, 2, 1], [0, 2, 2], [2, 2, 1])]   # de: ein Hund rennt
+    assert list(wmt16.validation(5, 6)()) == [([0, 3, 2, 1], [0, 2, 2], [2, 2, 1])]  # de: ein Hund rennt
     assert list(wmt16.test(5, 5, src_lang="de")()) == [([0, 4, 1], [0, 4], [4, 1])]
     with pytest.raises(ValueError, match="Only support: en"):
         wmt16.train(5, 5, src_lang="fr")
@@ -211,14 +255,20 @@ def test_sentiment_reads_nltks_movie_reviews_folders(home):
 
 def mat_v5(variables, compress):
     """A MATLAB level-5 file of double-class row vectors stored as uint16 (as MATLAB saves them)."""
+
     def element(kind, data):
         if len(data) <= 4:
             return struct.pack("<HH", kind, len(data)) + data.ljust(4, b"\0")
         return struct.pack("<II", kind, len(data)) + data + b"\0" * (-len(data) % 8)
+
     out = b"MATLAB 5.0 MAT-file, written by a test".ljust(116) + b"\0" * 8 + struct.pack("<H", 0x0100) + b"IM"
     for name, values in variables.items():
-        body = element(6, struct.pack("<II", 6, 0)) + element(5, struct.pack("<ii", 1, len(values))) + \
-            element(1, name.encode()) + element(4, np.asarray(values, "<u2").tobytes())
+        body = (
+            element(6, struct.pack("<II", 6, 0))
+            + element(5, struct.pack("<ii", 1, len(values)))
+            + element(1, name.encode())
+            + element(4, np.asarray(values, "<u2").tobytes())
+        )
         matrix = struct.pack("<II", 14, len(body)) + body
         out += struct.pack("<II", 15, len(zlib.compress(matrix))) + zlib.compress(matrix) if compress else matrix
     return out
@@ -226,6 +276,7 @@ def mat_v5(variables, compress):
 
 def test_flowers_reads_jpegs_and_mat_files(home):
     from PIL import Image
+
     folder = home / "flowers"
     colors = {1: (10, 20, 30), 2: (200, 100, 50), 3: (0, 255, 0)}
     members = {}
@@ -248,16 +299,19 @@ def test_flowers_reads_jpegs_and_mat_files(home):
         flowers.train()
 
 
-@pytest.mark.parametrize("call, path", [
-    (lambda: cifar.train10(), "cifar/cifar-10-python.tar.gz"),
-    (lambda: cifar.test100(), "cifar/cifar-100-python.tar.gz"),
-    (lambda: imdb.word_dict(), "imdb/aclImdb_v1.tar.gz"),
-    (lambda: conll05.test(), "conll05st/conll05st%2FwordDict.txt"),
-    (lambda: wmt14.train(10), "wmt14/wmt14.tgz"),
-    (lambda: wmt16.train(10, 10), "wmt16/wmt16.tar.gz"),
-    (lambda: flowers.train(), "flowers/102flowers.tgz"),
-    (lambda: sentiment.train(), "corpora/movie_reviews"),
-])
+@pytest.mark.parametrize(
+    "call, path",
+    [
+        (lambda: cifar.train10(), "cifar/cifar-10-python.tar.gz"),
+        (lambda: cifar.test100(), "cifar/cifar-100-python.tar.gz"),
+        (lambda: imdb.word_dict(), "imdb/aclImdb_v1.tar.gz"),
+        (lambda: conll05.test(), "conll05st/conll05st%2FwordDict.txt"),
+        (lambda: wmt14.train(10), "wmt14/wmt14.tgz"),
+        (lambda: wmt16.train(10, 10), "wmt16/wmt16.tar.gz"),
+        (lambda: flowers.train(), "flowers/102flowers.tgz"),
+        (lambda: sentiment.train(), "corpora/movie_reviews"),
+    ],
+)
 def test_a_missing_file_is_one_line_naming_it_and_where_paddle_gets_it(home, call, path):
     with pytest.raises(PeError) as caught:
         call()
@@ -271,31 +325,40 @@ def test_a_fluid_script_reads_cifar_through_paddles_names(home, tmp_path):
     Paddle's names (wmt16, conll05 and wmt14 live under other names in pe), decorators from both faces."""
     import subprocess
     import sys
+
     images = np.arange(4 * 3072, dtype=np.uint8).reshape(4, 3072)
-    write_tar(str(home / "cifar" / "cifar-10-python.tar.gz"),
-              {"cifar-10-batches-py/data_batch_1": py2_batch(images, [0, 1, 2, 3])})
+    write_tar(
+        str(home / "cifar" / "cifar-10-python.tar.gz"),
+        {"cifar-10-batches-py/data_batch_1": py2_batch(images, [0, 1, 2, 3])},
+    )
     script = tmp_path / "book.py"
     script.write_text(
         "import paddle\nimport paddle.fluid as fluid\nimport paddle.dataset.wmt16\n"
         "import paddle.dataset.conll05 as c\nfrom paddle.dataset import wmt14\n"
         "reader = paddle.batch(fluid.io.shuffle(paddle.reader.buffered(paddle.dataset.cifar.train10(), 2), 4), 3)\n"
         "print(sorted(int(label) for batch in reader() for _, label in batch), [len(b) for b in reader()])\n"
-        "print(paddle.dataset.wmt16.train.__module__, c.test.__module__, wmt14.gen.__module__)\n")
+        "print(paddle.dataset.wmt16.train.__module__, c.test.__module__, wmt14.gen.__module__)\n"
+    )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=root, HOME=str(home.parent.parent.parent))
     env.pop("PADDLE_DATA_HOME", None)
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                         env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["[0, 1, 2, 3] [3, 1]", "pe_cli.paddle.dataset.wmt_multi30k "
-                                       "pe_cli.paddle.dataset.conll_srl pe_cli.paddle.dataset.wmt_fr_en"]
+    assert out.stdout.splitlines() == [
+        "[0, 1, 2, 3] [3, 1]",
+        "pe_cli.paddle.dataset.wmt_multi30k pe_cli.paddle.dataset.conll_srl pe_cli.paddle.dataset.wmt_fr_en",
+    ]
 
 
 def _offline_datasets():
     """tools/make_offline_datasets.py, the upstream runner's generator of Paddle's cache files."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("offline", os.path.join(os.path.dirname(__file__), "..", "..",
-                                                                       "tools", "make_offline_datasets.py"))
+
+    spec = importlib.util.spec_from_file_location(
+        "offline", os.path.join(os.path.dirname(__file__), "..", "..", "tools", "make_offline_datasets.py")
+    )
     offline = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(offline)
     return offline
@@ -306,6 +369,7 @@ def test_the_offline_imikolov_dictionary_holds_the_word_ids_book_word2vec_infers
     keeps 250 rare words (each above build_dict's threshold of 50), and three frequent words make
     most of each line, so the n-gram labels are learnable (Paddle's test_word2vec wants cost < 5.0)."""
     from pe_cli.paddle.dataset import imikolov
+
     os.makedirs(home / "imikolov")
     _offline_datasets().imikolov(str(home / "imikolov"), np.random.default_rng(0))
     word_idx = imikolov.build_dict()
@@ -339,4 +403,3 @@ def test_the_offline_wmt16_archive_of_the_upstream_runner_reads_as_paddles(home)
     for src, trg, label in samples:
         assert src[0] == 0 and src[-1] == 1 and trg[0] == 0 and label[-1] == 1 and trg[1:] == label[:-1]
         assert ["d" + en[i][1:] for i in src[1:-1]] == [de[i] for i in label[:-1]]
-

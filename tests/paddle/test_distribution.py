@@ -2,6 +2,7 @@
 test_paddle_function_oracle.py, distributions.json): ExponentialFamily's entropy and kl_divergence by the
 Bregman divergence of a log normalizer (the static program's own gradients), register_kl's dispatch to
 the most specific pair, a Transform called on a distribution or on a transform, Paddle's argument errors."""
+
 import math
 
 import numpy as np
@@ -42,14 +43,17 @@ def _run(build, **feeds):
 
 def test_exponential_family_entropy_and_kl_by_the_log_normalizer():
     a, b = np.array([0.5, 2.0], "float32"), np.array([1.5, 0.25], "float32")
-    entropy, kl = _run(lambda a, b: [Exponential(a).entropy(), D.kl_divergence(Exponential(a), Exponential(b))], a=a, b=b)
-    np.testing.assert_allclose(entropy, 1 - np.log(a), rtol=1e-6)                 # 1 - log(rate)
-    np.testing.assert_allclose(kl, np.log(a / b) + b / a - 1, rtol=1e-5)           # KL(Exp(a) || Exp(b))
+    entropy, kl = _run(
+        lambda a, b: [Exponential(a).entropy(), D.kl_divergence(Exponential(a), Exponential(b))], a=a, b=b
+    )
+    np.testing.assert_allclose(entropy, 1 - np.log(a), rtol=1e-6)  # 1 - log(rate)
+    np.testing.assert_allclose(kl, np.log(a / b) + b / a - 1, rtol=1e-5)  # KL(Exp(a) || Exp(b))
 
 
 def test_register_kl_dispatches_to_the_most_specific_pair():
     """(Paddle 2.6.2 fails here with a KeyError: its dispatch looks up the pair (Normal, Special), which
     nothing registered; pe's dispatch reads the pair the right way round.)"""
+
     class Special(D.Normal):
         pass
 
@@ -58,8 +62,13 @@ def test_register_kl_dispatches_to_the_most_specific_pair():
         return paddle.full([1], 42.0)
 
     loc = np.array([0.0], "float32")
-    got = _run(lambda loc: [D.kl_divergence(Special(loc, loc + 1.0), D.Normal(loc, loc + 1.0)),
-                            D.kl_divergence(D.Normal(loc, loc + 1.0), D.Normal(loc, loc + 2.0))], loc=loc)
+    got = _run(
+        lambda loc: [
+            D.kl_divergence(Special(loc, loc + 1.0), D.Normal(loc, loc + 1.0)),
+            D.kl_divergence(D.Normal(loc, loc + 1.0), D.Normal(loc, loc + 2.0)),
+        ],
+        loc=loc,
+    )
     assert got[0][0] == 42.0
     np.testing.assert_allclose(got[1], [math.log(2) + 1 / 8 - 0.5], rtol=1e-6)
     with pytest.raises(NotImplementedError):
@@ -68,10 +77,15 @@ def test_register_kl_dispatches_to_the_most_specific_pair():
 
 def test_a_transform_called_on_a_distribution_or_a_transform():
     x = np.array([0.5, 1.5], "float32")
-    y, lp = _run(lambda x: [D.ExpTransform()(D.AffineTransform(x * 0, x * 0 + 2.0))(x),
-                            D.ExpTransform()(D.Normal(x * 0, x * 0 + 1.0)).log_prob(x)], x=x)
-    np.testing.assert_allclose(y, 2 * np.exp(x), rtol=1e-6)          # the chain [exp, affine]: exp first
-    np.testing.assert_allclose(lp, -np.log(x) ** 2 / 2 - 0.5 * np.log(2 * np.pi) - np.log(x), rtol=1e-5)
+    y, lp = _run(
+        lambda x: [
+            D.ExpTransform()(D.AffineTransform(x * 0, x * 0 + 2.0))(x),
+            D.ExpTransform()(D.Normal(x * 0, x * 0 + 1.0)).log_prob(x),
+        ],
+        x=x,
+    )
+    np.testing.assert_allclose(y, 2 * np.exp(x), rtol=1e-6)  # the chain [exp, affine]: exp first
+    np.testing.assert_allclose(lp, -(np.log(x) ** 2) / 2 - 0.5 * np.log(2 * np.pi) - np.log(x), rtol=1e-5)
 
 
 def test_paddles_argument_errors():

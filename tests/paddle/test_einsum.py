@@ -1,6 +1,7 @@
 """paddle.einsum in static mode (the einsum op) equals numpy's einsum on dims unknown when the program
 is built (ellipses broadcasting, implicit outputs), and trains: the gradient of a bilinear form
 reaches both operands; paddle.static.data's dtype 'float' is numpy's float64, as in Paddle 2.x."""
+
 import numpy as np
 import pytest
 
@@ -20,9 +21,13 @@ def test_einsum_equals_numpy_on_unknown_dims():
         assert a.dtype == "float64"
         pairs = [(a, b), (c, d), (d, e), (c, e), (c, e)]
         outs = [paddle.einsum(eq, x, y) for eq, (x, y) in zip(EQUATIONS, pairs)]
-    feeds = {"a": np.arange(72.0).reshape(3, 2, 3, 4), "b": np.arange(48.0).reshape(2, 2, 3, 4),
-             "c": np.arange(48.0).reshape(2, 3, 2, 4), "d": np.arange(30.0).reshape(2, 3, 5),
-             "e": np.arange(12.0).reshape(2, 2, 3)}
+    feeds = {
+        "a": np.arange(72.0).reshape(3, 2, 3, 4),
+        "b": np.arange(48.0).reshape(2, 2, 3, 4),
+        "c": np.arange(48.0).reshape(2, 3, 2, 4),
+        "d": np.arange(30.0).reshape(2, 3, 5),
+        "e": np.arange(12.0).reshape(2, 2, 3),
+    }
     got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feeds, fetch_list=outs)
     names = [("a", "b"), ("c", "d"), ("d", "e"), ("c", "e"), ("c", "e")]
     for out, eq, (x, y) in zip(got, EQUATIONS, names):

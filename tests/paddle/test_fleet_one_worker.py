@@ -3,6 +3,7 @@ that calls fleet.init(is_collective=True) and minimizes through fleet.distribute
 with its optimizer alone (worker 0 of 1, as Paddle 2.6 outside a launcher); a strategy switch pe's 2.x
 fleet does not apply (amp, recompute, ...) is one line (so are several workers and the parameter-server mode,
 checked in minimize; a launched run's rendezvous makes those slow to test here)."""
+
 import os
 import subprocess
 import sys
@@ -39,8 +40,14 @@ if sys.argv[1] == 'fleet':
 
 def _run(tmp_path, *args):
     (tmp_path / "prog.py").write_text(PROGRAM)
-    return subprocess.run([sys.executable, "-m", "pe_cli", "fluid", "prog.py", *args], capture_output=True, text=True,
-                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", "prog.py", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=300,
+    )
 
 
 def test_one_worker_trains_as_its_optimizer_alone_and_refuses_what_it_cannot_apply(tmp_path):
@@ -50,4 +57,3 @@ def test_one_worker_trains_as_its_optimizer_alone_and_refuses_what_it_cannot_app
     lines = fleet.stderr.strip().splitlines()
     assert fleet.returncode == 1 and len(lines) == 1, fleet.stderr
     assert "DistributedStrategy.recompute is not built in pe's Paddle 2.x fleet yet" in lines[0], lines[0]
-

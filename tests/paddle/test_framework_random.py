@@ -1,6 +1,7 @@
 """Paddle 2.6's random state (paddle.get_rng_state / set_rng_state, the CUDA pair) over pe's default
 generator, and the small framework names: paddle.int16, paddle.bfloat16 (refused where used),
 check_shape, set_printoptions, disable_signal_handler."""
+
 import numpy as np
 import pytest
 
@@ -33,8 +34,8 @@ def test_set_rng_state_repeats_the_draws_after_get_rng_state():
 
 def test_cuda_rng_state_is_one_per_cuda_device():
     states = paddle.get_cuda_rng_state()
-    assert len(states) == get_cuda_device_count()          # [] without CUDA, as Paddle
-    paddle.set_cuda_rng_state(states)          # the same list back: accepted
+    assert len(states) == get_cuda_device_count()  # [] without CUDA, as Paddle
+    paddle.set_cuda_rng_state(states)  # the same list back: accepted
 
 
 def test_int16_and_the_refused_bfloat16():

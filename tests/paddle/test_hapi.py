@@ -1,4 +1,5 @@
 """paddle.hapi: model.to_list as Paddle's; Model refuses in one line (pe has no hapi.Model)."""
+
 import pytest
 
 from pe_cli import paddle

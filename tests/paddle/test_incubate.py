@@ -1,6 +1,7 @@
 """paddle.incubate (pe_cli/paddle/incubate): pow2_decay_with_linear_warmup advances its learning rate
 at every run by Paddle's formula; batch_fc is a per-slot matmul plus bias and activation; the contrib
 layers are Fluid's; what pe lacks is a one-line refusal."""
+
 import numpy as np
 import pytest
 
@@ -41,8 +42,14 @@ def test_batch_fc_is_a_matmul_per_slot_plus_bias_and_activation():
     main, startup = S.Program(), S.Program()
     with S.program_guard(main, startup):
         x = S.data("x", [4, 2, 3], "float32")
-        out = INC.layers.batch_fc(x, [4, 3, 5], paddle.ParamAttr(name="bw"), [4, 5],
-                                  paddle.ParamAttr(name="bb", initializer=paddle.nn.initializer.Normal()), act="relu")
+        out = INC.layers.batch_fc(
+            x,
+            [4, 3, 5],
+            paddle.ParamAttr(name="bw"),
+            [4, 5],
+            paddle.ParamAttr(name="bb", initializer=paddle.nn.initializer.Normal()),
+            act="relu",
+        )
         shuffled = INC.layers.shuffle_batch(x)
     exe = S.Executor(paddle.CPUPlace())
     scope = Scope()

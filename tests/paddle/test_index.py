@@ -2,6 +2,7 @@
 pe_cli.paddle or is a stand-in raising NotImplementedError that names it and says why, and
 docs/COMPAT.md's section lists exactly the stand-ins. Also the device, dtype and seed names, the
 errors of bad arguments, and gradients through the composed functions."""
+
 from paths import REPO
 import os
 import re
@@ -44,8 +45,16 @@ def test_a_stand_in_says_what_and_why(name):
     text = str(e.value)
     assert isinstance(e.value, FluidUnsupported) and text.startswith(f"paddle.{name}: ")
     assert "\n" not in text
-    assert any(why in text for why in ("pe runs static graphs only", "pe does not support it yet",
-                                       "pe has no XPU", "pe does not place single ops", "pe has no complex"))
+    assert any(
+        why in text
+        for why in (
+            "pe runs static graphs only",
+            "pe does not support it yet",
+            "pe has no XPU",
+            "pe does not place single ops",
+            "pe has no complex",
+        )
+    )
 
 
 def test_dygraph_names_say_static_graphs_only():
@@ -84,7 +93,7 @@ def test_default_dtype_steers_creation():
     assert paddle.get_default_dtype() == "float32"
     try:
         paddle.set_default_dtype("float64")
-        out, = run(lambda: paddle.full([2], 1.0))
+        (out,) = run(lambda: paddle.full([2], 1.0))
         assert out.dtype == np.float64
     finally:
         paddle.set_default_dtype("float32")
@@ -128,22 +137,28 @@ def test_seed_restarts_the_generator_of_programs_without_a_seed():
 
 
 def test_random_functions_keep_their_ranges():
-    ints, perm, normal, uni = run(lambda: [paddle.randint(2, 5, [200]), paddle.randperm(7),
-                                           paddle.normal(3.0, 0.1, [400]), paddle.uniform([300], min=1, max=2)])
+    ints, perm, normal, uni = run(
+        lambda: [
+            paddle.randint(2, 5, [200]),
+            paddle.randperm(7),
+            paddle.normal(3.0, 0.1, [400]),
+            paddle.uniform([300], min=1, max=2),
+        ]
+    )
     assert ints.dtype == np.int64 and set(ints.tolist()) == {2, 3, 4}
     assert sorted(perm.tolist()) == list(range(7))
     assert abs(normal.mean() - 3.0) < 0.05 and 1 <= uni.min() and uni.max() < 2
-    coins, = run(lambda p: paddle.bernoulli(p), np.full([2000], 0.3, "float32"))
+    (coins,) = run(lambda p: paddle.bernoulli(p), np.full([2000], 0.3, "float32"))
     assert set(coins.tolist()) == {0.0, 1.0} and abs(coins.mean() - 0.3) < 0.05
 
 
 def test_multinomial_draws_in_proportion():
     weights = np.array([[1.0, 0.0, 3.0], [0.0, 2.0, 2.0]], "float32")
-    many, = run(lambda w: paddle.multinomial(w, 4000, replacement=True), weights)
+    (many,) = run(lambda w: paddle.multinomial(w, 4000, replacement=True), weights)
     assert many.shape == (2, 4000) and many.dtype == np.int64
     assert not (many[0] == 1).any() and not (many[1] == 0).any()
     assert abs((many[0] == 2).mean() - 0.75) < 0.03 and abs((many[1] == 1).mean() - 0.5) < 0.03
-    once, = run(lambda w: paddle.multinomial(w, 3), np.array([5.0, 1.0, 2.0], "float32"))
+    (once,) = run(lambda w: paddle.multinomial(w, 3), np.array([5.0, 1.0, 2.0], "float32"))
     assert sorted(once.tolist()) == [0, 1, 2]
     firsts = [run(lambda w: paddle.multinomial(w, 1), np.array([3.0, 1.0], "float32"))[0][0] for _ in range(200)]
     assert abs(np.mean(np.asarray(firsts) == 0) - 0.75) < 0.1
@@ -157,7 +172,7 @@ def test_where_with_a_number_keeps_an_unknown_batch():
         x = paddle.static.data("x", [None, 4], "float32")
         out = paddle.where(paddle.greater_than(x, paddle.zeros([1])), 1.0, x)
     exe = paddle.static.Executor(paddle.CPUPlace())
-    got, = exe.run(main, feed={"x": A}, fetch_list=[out])
+    (got,) = exe.run(main, feed={"x": A}, fetch_list=[out])
     np.testing.assert_array_equal(got, np.where(A > 0, 1.0, A))
 
 
@@ -172,7 +187,7 @@ def test_where_broadcasts_the_sizes_fed_at_run_time():
         with pytest.raises(TypeError):
             paddle.where(x > 1, paddle.static.data("b", [None, 3], "bool"), y)
     xv, yv = np.array([[0.5], [3.0]], "float32"), np.arange(6, dtype="float32").reshape(2, 3)
-    got, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": xv, "y": yv}, fetch_list=[out])
+    (got,) = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": xv, "y": yv}, fetch_list=[out])
     np.testing.assert_array_equal(got, np.where(xv > 1, xv, yv))
 
 
@@ -220,20 +235,38 @@ GRADS = [
     ("logsumexp", lambda x: paddle.logsumexp(x, axis=1), lambda x: np.log(np.exp(x).sum(1)).sum()),
     ("std", lambda x: paddle.std(x, axis=0), lambda x: x.std(0, ddof=1).sum()),
     ("tril", lambda x: paddle.multiply(paddle.tril(x), x), lambda x: (np.tril(x) * x).sum()),
-    ("where", lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1], "float64")), paddle.square(x), x),
-     lambda x: np.where(x > 0, x * x, x).sum()),
-    ("inverse", lambda x: paddle.inverse(paddle.add(paddle.slice(x, [1], [0], [3]), paddle.scale(paddle.eye(3, dtype="float64"), 3.0))),
-     lambda x: np.linalg.inv(x[:, :3] + 3 * np.eye(3)).sum()),
-    ("cholesky", lambda x: paddle.cholesky(paddle.add(paddle.matmul(x, x, transpose_y=True),
-                                                      paddle.eye(3, dtype="float64"))),
-     lambda x: np.linalg.cholesky(x @ x.T + np.eye(3)).sum()),
+    (
+        "where",
+        lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1], "float64")), paddle.square(x), x),
+        lambda x: np.where(x > 0, x * x, x).sum(),
+    ),
+    (
+        "inverse",
+        lambda x: paddle.inverse(
+            paddle.add(paddle.slice(x, [1], [0], [3]), paddle.scale(paddle.eye(3, dtype="float64"), 3.0))
+        ),
+        lambda x: np.linalg.inv(x[:, :3] + 3 * np.eye(3)).sum(),
+    ),
+    (
+        "cholesky",
+        lambda x: paddle.cholesky(paddle.add(paddle.matmul(x, x, transpose_y=True), paddle.eye(3, dtype="float64"))),
+        lambda x: np.linalg.cholesky(x @ x.T + np.eye(3)).sum(),
+    ),
     ("median", lambda x: paddle.median(x, axis=1), lambda x: np.median(x, 1).sum()),
     ("topk", lambda x: paddle.square(paddle.topk(x, 2, axis=0)[0]), lambda x: (np.sort(x, 0)[::-1][:2] ** 2).sum()),
     ("roll", lambda x: paddle.multiply(paddle.roll(x, 1, 1), x), lambda x: (np.roll(x, 1, 1) * x).sum()),
-    ("index_select", lambda x: paddle.square(paddle.index_select(x, paddle.assign(np.array([2, 2, 0])), axis=1)),
-     lambda x: (x[:, [2, 2, 0]] ** 2).sum()),
-    ("scatter_nd_add", lambda x: paddle.square(paddle.scatter_nd_add(x, paddle.assign(np.array([[1], [1]])), paddle.slice(x, [0], [0], [2]))),
-     lambda x: (_snd(x) ** 2).sum()),
+    (
+        "index_select",
+        lambda x: paddle.square(paddle.index_select(x, paddle.assign(np.array([2, 2, 0])), axis=1)),
+        lambda x: (x[:, [2, 2, 0]] ** 2).sum(),
+    ),
+    (
+        "scatter_nd_add",
+        lambda x: paddle.square(
+            paddle.scatter_nd_add(x, paddle.assign(np.array([[1], [1]])), paddle.slice(x, [0], [0], [2]))
+        ),
+        lambda x: (_snd(x) ** 2).sum(),
+    ),
 ]
 
 
@@ -246,7 +279,7 @@ def _snd(x):
 @pytest.mark.parametrize("name,build,ref", GRADS, ids=[g[0] for g in GRADS])
 def test_gradient_matches_finite_differences(name, build, ref):
     x = S[0].astype("float64")
-    got, = _grads(build, x)
+    (got,) = _grads(build, x)
     np.testing.assert_allclose(got, _numeric(ref, x), rtol=1e-5, atol=1e-6, err_msg=name)
 
 
@@ -272,9 +305,16 @@ def test_a_2x_script_runs_under_pe_fluid_and_dygraph_stops_it_in_one_line(tmp_pa
     script.write_text(SCRIPT)
     env = dict(os.environ, PYTHONPATH=ROOT)
     env.pop("NUMBA_ENABLE_CUDASIM", None)
-    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.stdout.strip() == "ok", proc.stderr[-2000:]
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
-        "pe fluid: two_x.py:14: not supported by pe: paddle.grad: pe runs static graphs only"]
+        "pe fluid: two_x.py:14: not supported by pe: paddle.grad: pe runs static graphs only"
+    ]

@@ -1,6 +1,7 @@
 """paddle.inference (pe_cli/paddle/inference.py): Config and create_predictor run a model
 paddle.static.save_inference_model wrote, through input and output handles, and give what the
 training program's executor gave; a handle with no value and an unknown name are one-line errors."""
+
 import os
 
 import numpy as np

@@ -2,6 +2,7 @@
 DistributedBatchSampler's deal across ranks), and the DataLoader's batches of map-style and
 iterable datasets (workers splitting by get_worker_info), fed to a static program; its workers'
 ``timeout`` honoured (one line naming it) and their number capped by the CPUs (issue 78)."""
+
 import contextlib
 import multiprocessing
 import signal
@@ -74,12 +75,11 @@ def test_samplers():
     assert set(weighted) == {1, 3} and 100 < weighted.count(3) < 190
     assert sorted(io.SubsetRandomSampler([5, 8, 9])) == [5, 8, 9]
     assert list(io.BatchSampler(Squares(5), batch_size=2)) == [[0, 1], [2, 3], [4]]
-    assert list(io.BatchSampler(sampler=io.SequenceSampler(range(5)), batch_size=2, drop_last=True)) == \
-        [[0, 1], [2, 3]]
+    assert list(io.BatchSampler(sampler=io.SequenceSampler(range(5)), batch_size=2, drop_last=True)) == [[0, 1], [2, 3]]
     assert len(io.BatchSampler(Squares(5), batch_size=2)) == 3
     with pytest.raises(AssertionError):
         io.BatchSampler(Stream(3))
-    by_indices = io.BatchSampler(indices=[4, 1, 3, 0, 2], batch_size=2)       # Paddle 2.0-beta's form
+    by_indices = io.BatchSampler(indices=[4, 1, 3, 0, 2], batch_size=2)  # Paddle 2.0-beta's form
     assert list(by_indices) == [[4, 1], [3, 0], [2]] and len(by_indices) == 3
     with pytest.raises(AssertionError):
         io.BatchSampler(Squares(5), indices=[0, 1])
@@ -92,7 +92,7 @@ def test_distributed_batch_sampler_deals_every_index_to_one_rank():
     assert len(io.DistributedBatchSampler(Squares(11), 2, num_replicas=3, rank=0)) == 2
     shuffled = io.DistributedBatchSampler(Squares(8), 2, num_replicas=2, rank=0, shuffle=True)
     first, second = list(shuffled), list(shuffled)
-    assert first != second          # the epoch advances the shuffle
+    assert first != second  # the epoch advances the shuffle
     shuffled.set_epoch(0)
     assert list(shuffled) == first
 
@@ -132,6 +132,7 @@ def test_batch_size_none_takes_each_sample_as_a_batch():
 
         def __getitem__(self, i):
             return np.full((3, 1), i, "float32"), np.full((3, 1), i, "int64")
+
     got = [[a.shape for a in b] + [int(b[1][0, 0])] for b in io.DataLoader(Batches(), batch_size=None)]
     assert got == [[(3, 1), (3, 1), 0], [(3, 1), (3, 1), 1]]
 
@@ -151,8 +152,10 @@ class Stuck(io.Dataset):
 @contextlib.contextmanager
 def _at_most(seconds):
     """Fails the test instead of hanging when the block takes longer than ``seconds``."""
+
     def expire(*_):
         raise AssertionError(f"still waiting after {seconds} s")
+
     previous = signal.signal(signal.SIGALRM, expire)
     signal.alarm(seconds)
     try:
@@ -170,16 +173,19 @@ def test_dataloader_timeout_ends_a_worker_that_never_answers():
     assert got == [0, 1] and time.monotonic() - start < 15
     assert isinstance(e.value, PeError) and "\n" not in str(e.value)
     assert "no batch came from its 1 worker process(es) within timeout=1 s" in str(e.value)
-    assert not multiprocessing.active_children()         # the stuck worker is stopped
+    assert not multiprocessing.active_children()  # the stuck worker is stopped
 
 
 def test_dataloader_caps_num_workers_by_the_cpus():
     cpus = limits.cores()
-    with pytest.warns(UserWarning, match=rf"num_workers=10000 is more than the {cpus} CPU\(s\) this process may use; "
-                                         rf"{cpus} worker processes are started") as said:
+    with pytest.warns(
+        UserWarning,
+        match=rf"num_workers=10000 is more than the {cpus} CPU\(s\) this process may use; "
+        rf"{cpus} worker processes are started",
+    ) as said:
         loader = io.DataLoader(Squares(5), batch_size=2, num_workers=10000)
     assert len(said) == 1 and "\n" not in str(said[0].message)
-    assert said[0].filename == __file__         # the caller's line, not pe's
+    assert said[0].filename == __file__  # the caller's line, not pe's
     assert loader.num_workers == cpus
     assert [b[0].ravel().tolist() for b in loader] == [[0, 1], [2, 3], [4]]
 
@@ -187,6 +193,7 @@ def test_dataloader_caps_num_workers_by_the_cpus():
 class Dies(io.Dataset):
     def __getitem__(self, i):
         import os
+
         os._exit(3)
 
     def __len__(self):

@@ -3,6 +3,7 @@ input_spec)`` writes Paddle's path.pdmodel / path.pdiparams from the trained val
 ``paddle.static.load_inference_model`` and ``pe infer`` run to the layer's outputs (and Paddle 2.6.2's
 ``paddle.jit.load`` and ``load_inference_model`` give the same numbers: checked by hand with the oracle
 on this script's model); ``to_static`` changes nothing in static mode; ``jit.load`` is one line."""
+
 import os
 import subprocess
 import sys
@@ -51,8 +52,14 @@ print(feeds, np.abs(got - want).max() if got.shape == want.shape else 'shapes di
 
 
 def _run(tmp_path, *args):
-    return subprocess.run([sys.executable, "-m", "pe_cli", *args], capture_output=True, text=True, cwd=tmp_path,
-                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pe_cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=300,
+    )
 
 
 def test_jit_save_writes_a_model_that_loads_and_infers(tmp_path):
@@ -61,16 +68,29 @@ def test_jit_save_writes_a_model_that_loads_and_infers(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split() == ["['x']", "0.0"], proc.stdout
     assert (tmp_path / "out" / "net.pdmodel").stat().st_size > 0 and (tmp_path / "out" / "net.pdiparams").exists()
-    proc = _run(tmp_path, "infer", "out", "--model-filename", "net.pdmodel", "--params-filename", "net.pdiparams",
-                "--data", "x.npy", "-o", "o.npz")
+    proc = _run(
+        tmp_path,
+        "infer",
+        "out",
+        "--model-filename",
+        "net.pdmodel",
+        "--params-filename",
+        "net.pdiparams",
+        "--data",
+        "x.npy",
+        "-o",
+        "o.npz",
+    )
     assert proc.returncode == 0, proc.stderr
     got = np.load(tmp_path / "o.npz")
     np.testing.assert_array_equal(got[list(got)[0]], np.load(tmp_path / "want.npy"))
 
 
 def test_jit_load_and_a_layer_without_input_spec_are_one_line(tmp_path):
-    for body, said in (("paddle.jit.load('out/net')", "paddle.jit.load: it returns an eager TranslatedLayer"),
-                       ("paddle.jit.save(paddle.nn.Linear(2, 2), 'out/m')", "paddle.jit.save: pe needs input_spec")):
+    for body, said in (
+        ("paddle.jit.load('out/net')", "paddle.jit.load: it returns an eager TranslatedLayer"),
+        ("paddle.jit.save(paddle.nn.Linear(2, 2), 'out/m')", "paddle.jit.save: pe needs input_spec"),
+    ):
         (tmp_path / "prog.py").write_text(f"import paddle\npaddle.enable_static()\n{body}\n")
         proc = _run(tmp_path, "fluid", "prog.py")
         lines = proc.stderr.strip().splitlines()

@@ -1,6 +1,7 @@
 """paddle.linalg (pe_cli/paddle/linalg.py) in static mode against numpy: svd, pinv (rank-deficient
 too), cond for every p, lstsq per driver, matrix_rank, multi_dot, matrix_power; its errors are
 Paddle's ValueErrors; what pe lacks is a one-line refusal. One program holds every check."""
+
 import numpy as np
 import pytest
 
@@ -20,7 +21,7 @@ P_ALL = ("fro", "nuc", 1, -1, np.inf, -np.inf, None, 2, -2)
 
 @pytest.fixture(scope="module")
 def results():
-    old = program_release.follow_paddle2(True)      # Paddle 2.x programs (an empty fetch keeps its shape)
+    old = program_release.follow_paddle2(True)  # Paddle 2.x programs (an empty fetch keeps its shape)
     try:
         main, startup = S.Program(), S.Program()
     finally:
@@ -28,9 +29,16 @@ def results():
     with S.program_guard(main, startup):
         a, tall = S.data("a", [2, 4, 4], "float64"), S.data("tall", [6, 3], "float64")
         low, b = S.data("low", [5, 4], "float64"), S.data("b", [6, 2], "float64")
-        fetch = {"svd": LA.svd(tall), "pinv_low": LA.pinv(low), "pinv_a": LA.pinv(a),
-                 "rank_low": LA.matrix_rank(low), "dot": LA.multi_dot([a, a, a]), "pow": LA.matrix_power(a, -2),
-                 "lstsq_gelsd": LA.lstsq(tall, b, driver="gelsd"), "lstsq_gels": LA.lstsq(tall, b, driver="gels")}
+        fetch = {
+            "svd": LA.svd(tall),
+            "pinv_low": LA.pinv(low),
+            "pinv_a": LA.pinv(a),
+            "rank_low": LA.matrix_rank(low),
+            "dot": LA.multi_dot([a, a, a]),
+            "pow": LA.matrix_power(a, -2),
+            "lstsq_gelsd": LA.lstsq(tall, b, driver="gelsd"),
+            "lstsq_gels": LA.lstsq(tall, b, driver="gels"),
+        }
         fetch.update({f"cond_{p}": LA.cond(a, p) for p in P_ALL})
     names, flat = [], []
     for k, v in fetch.items():
@@ -43,7 +51,7 @@ def results():
         out = exe.run(main, feed={"a": A, "tall": TALL, "low": LOWRANK, "b": B}, fetch_list=flat)
     res, i = {}, 0
     for k, n in names:
-        res[k] = out[i:i + n] if n > 1 else out[i]
+        res[k] = out[i : i + n] if n > 1 else out[i]
         i += n
     return res
 

@@ -1,6 +1,7 @@
 """paddle.metric and paddle.regularizer (Paddle 2.x): Accuracy (numpy and, on Variables, the ops
 of a static program), Precision, Recall and Auc against numpy references; the regularizers'
 2.x argument name."""
+
 import numpy as np
 import pytest
 
@@ -60,8 +61,8 @@ def test_auc_equals_the_rank_statistic():
     pos, neg = scores[labels == 1], scores[labels == 0]
     reference = (pos[:, None] > neg[None, :]).mean()
     assert auc.accumulate() == pytest.approx(reference, abs=1e-3)
-    coarse = paddle.metric.Auc(num_thresholds=4)     # ties inside a bin count half
-    coarse.update(np.array([[0.1, 0.9], [0.2, 0.8], [0.4, 0.6]]), np.array([0, 1, 0]))   # bins 3, 3, 2
+    coarse = paddle.metric.Auc(num_thresholds=4)  # ties inside a bin count half
+    coarse.update(np.array([[0.1, 0.9], [0.2, 0.8], [0.4, 0.6]]), np.array([0, 1, 0]))  # bins 3, 3, 2
     assert coarse.accumulate() == pytest.approx(0.75)
 
 

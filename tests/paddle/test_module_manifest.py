@@ -3,6 +3,7 @@ tests/data/paddle-2.6.2-static-modules.json (the wheel's modules a static-graph 
 at least 234 import through pe's hook (94 before issue 86), by Paddle's module paths; every one that
 does not is left out by tools/paddle_module_manifest.py's LEFT_OUT with why (docs/COMPAT.md lists them).
 ``python tools/paddle_module_manifest.py`` prints the same measure."""
+
 import importlib.util
 import os
 
@@ -13,8 +14,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("paddle_module_manifest",
-                                                  os.path.join(ROOT, "tools", "paddle_module_manifest.py"))
+    spec = importlib.util.spec_from_file_location(
+        "paddle_module_manifest", os.path.join(ROOT, "tools", "paddle_module_manifest.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -32,17 +34,32 @@ def test_the_static_graph_modules_import_or_are_left_out_with_why(measured, tool
 
 
 def test_the_modules_users_import_first_are_there(measured):
-    for name in ("paddle.nn.layer.conv", "paddle.nn.layer.norm", "paddle.nn.layer.pooling", "paddle.nn.layer.activation",
-                 "paddle.nn.layer.common", "paddle.nn.layer.loss", "paddle.nn.layer.rnn", "paddle.nn.layer.transformer",
-                 "paddle.nn.layer.container", "paddle.nn.layer.layers", "paddle.vision.models.resnet",
-                 "paddle.vision.models.mobilenetv2", "paddle.vision.datasets", "paddle.text.datasets",
-                 "paddle.io.dataloader.batch_sampler", "paddle.static.amp", "paddle.jit"):
+    for name in (
+        "paddle.nn.layer.conv",
+        "paddle.nn.layer.norm",
+        "paddle.nn.layer.pooling",
+        "paddle.nn.layer.activation",
+        "paddle.nn.layer.common",
+        "paddle.nn.layer.loss",
+        "paddle.nn.layer.rnn",
+        "paddle.nn.layer.transformer",
+        "paddle.nn.layer.container",
+        "paddle.nn.layer.layers",
+        "paddle.vision.models.resnet",
+        "paddle.vision.models.mobilenetv2",
+        "paddle.vision.datasets",
+        "paddle.text.datasets",
+        "paddle.io.dataloader.batch_sampler",
+        "paddle.static.amp",
+        "paddle.jit",
+    ):
         assert name in measured["imported"], name
     import paddle.nn.layer.conv as conv
     import paddle.nn.layer.layers as layers
     import paddle.io.dataloader as dataloader
     import paddle.nn.initializer.Bilinear  # noqa: F401 -- a module named as the class its package holds
     import paddle
+
     assert conv.Conv2D is paddle.nn.Conv2D and layers.Layer is paddle.nn.Layer
     assert dataloader.BatchSampler is paddle.io.BatchSampler
     assert isinstance(paddle.nn.initializer.Bilinear, type) and callable(paddle.tensor.einsum)

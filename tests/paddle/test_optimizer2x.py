@@ -3,6 +3,7 @@ apply_decay_param_fun) and SGD's steps equal numpy references while a paddle.opt
 scheduler, stepped by the user between runs, feeds the program's learning rate through the
 Executor; every 2.x optimizer trains; dygraph-only calls refuse in one line; and a static program
 trained by AdamW + CosineAnnealingDecay from a paddle.io.DataLoader lowers its loss."""
+
 import numpy as np
 import pytest
 
@@ -17,7 +18,7 @@ Y = (X @ np.array([[1.0], [-2.0], [0.5], [3.0]], "float32") + 0.3).astype("float
 
 def build(make_optimizer):
     main, start = paddle.static.Program(), paddle.static.Program()
-    start.random_seed = 11          # the same initial weights whatever ran before
+    start.random_seed = 11  # the same initial weights whatever ran before
     with paddle.static.program_guard(main, start):
         x = paddle.static.data("x", [None, 4])
         y = paddle.static.data("y", [None, 1])
@@ -40,9 +41,14 @@ def grads(w, b):
 def test_adamw_equals_numpy_with_a_fed_schedule():
     sched = paddle.optimizer.lr.ExponentialDecay(0.1, 0.5)
     names = {}
-    main, exe, loss, opt, scope, wn, bn, _, _ = build(lambda: paddle.optimizer.AdamW(
-        learning_rate=sched, weight_decay=0.2, lr_ratio=lambda p: 0.5 if len(p.shape) == 1 else 1.0,
-        apply_decay_param_fun=lambda n: names.setdefault(n, len(names) == 0)))    # the first asked decays
+    main, exe, loss, opt, scope, wn, bn, _, _ = build(
+        lambda: paddle.optimizer.AdamW(
+            learning_rate=sched,
+            weight_decay=0.2,
+            lr_ratio=lambda p: 0.5 if len(p.shape) == 1 else 1.0,
+            apply_decay_param_fun=lambda n: names.setdefault(n, len(names) == 0),
+        )
+    )  # the first asked decays
     decayed = [n for n, yes in names.items() if yes]
     w, b = scope.get_array(wn).astype("float64"), scope.get_array(bn).astype("float64")
     state = {k: [np.zeros_like(v), np.zeros_like(v)] for k, v in (("w", w), ("b", b))}
@@ -58,8 +64,8 @@ def test_adamw_equals_numpy_with_a_fed_schedule():
             m, v = state[key]
             m[:] = 0.9 * m + 0.1 * g
             v[:] = 0.999 * v + 0.001 * g * g
-            lr_t = lr_p * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
-            new[key] = p - lr_t * m / (np.sqrt(v) + 1e-8 * np.sqrt(1 - 0.999 ** t))
+            lr_t = lr_p * np.sqrt(1 - 0.999**t) / (1 - 0.9**t)
+            new[key] = p - lr_t * m / (np.sqrt(v) + 1e-8 * np.sqrt(1 - 0.999**t))
         w, b = new["w"], new["b"]
         np.testing.assert_allclose(scope.get_array(wn), w, rtol=2e-5, atol=1e-6)
         np.testing.assert_allclose(scope.get_array(bn), b, rtol=2e-5, atol=1e-6)
@@ -70,7 +76,8 @@ def test_adamw_equals_numpy_with_a_fed_schedule():
 def test_sgd_with_l2_weight_decay_follows_the_stepped_scheduler():
     sched = paddle.optimizer.lr.PiecewiseDecay([1, 2], [0.1, 0.01, 0.001])
     main, exe, loss, opt, scope, wn, bn, _, _ = build(
-        lambda: paddle.optimizer.SGD(learning_rate=sched, weight_decay=0.5))
+        lambda: paddle.optimizer.SGD(learning_rate=sched, weight_decay=0.5)
+    )
     w, b = scope.get_array(wn).astype("float64"), scope.get_array(bn).astype("float64")
     for rate in (0.1, 0.01, 0.001):
         assert opt.get_lr() == rate
@@ -99,16 +106,19 @@ def test_adadelta_scales_its_update_by_the_learning_rate():
         np.testing.assert_allclose(scope.get_array(bn), b, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: paddle.optimizer.SGD(0.05),
-    lambda: paddle.optimizer.Momentum(paddle.optimizer.lr.StepDecay(0.02, 5), 0.9, use_nesterov=True),
-    lambda: paddle.optimizer.Adam(0.1, weight_decay=paddle.regularizer.L2Decay(1e-4)),
-    lambda: paddle.optimizer.Adagrad(0.5),
-    lambda: paddle.optimizer.RMSProp(0.05, centered=True),
-    lambda: paddle.optimizer.Adadelta(1.0, epsilon=1e-2, rho=0.9, weight_decay=paddle.regularizer.L1Decay(1e-4)),
-    lambda: paddle.optimizer.Adamax(0.1),
-    lambda: paddle.optimizer.Lamb(0.1),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: paddle.optimizer.SGD(0.05),
+        lambda: paddle.optimizer.Momentum(paddle.optimizer.lr.StepDecay(0.02, 5), 0.9, use_nesterov=True),
+        lambda: paddle.optimizer.Adam(0.1, weight_decay=paddle.regularizer.L2Decay(1e-4)),
+        lambda: paddle.optimizer.Adagrad(0.5),
+        lambda: paddle.optimizer.RMSProp(0.05, centered=True),
+        lambda: paddle.optimizer.Adadelta(1.0, epsilon=1e-2, rho=0.9, weight_decay=paddle.regularizer.L1Decay(1e-4)),
+        lambda: paddle.optimizer.Adamax(0.1),
+        lambda: paddle.optimizer.Lamb(0.1),
+    ],
+)
 def test_every_optimizer_trains(make):
     main, exe, loss, opt, *_ = build(make)
     losses = [float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0]) for _ in range(15)]
@@ -130,7 +140,7 @@ def test_dygraph_calls_refuse_in_one_line():
     with pytest.raises(RuntimeError):
         paddle.optimizer.SGD(paddle.optimizer.lr.StepDecay(0.1, 2)).set_lr(0.5)
     for unset in ({"learning_rate": None}, {"rho": None}, {"epsilon": None}, {"momentum": None}):
-        with pytest.raises(ValueError, match=f"{next(iter(unset))} is not set"):     # Paddle 2.x's checks
+        with pytest.raises(ValueError, match=f"{next(iter(unset))} is not set"):  # Paddle 2.x's checks
             paddle.optimizer.RMSProp(**dict({"learning_rate": 0.1}, **unset))
 
 
@@ -144,10 +154,12 @@ class Regression(paddle.io.Dataset):
 
 def test_adamw_cosine_schedule_and_dataloader_train_a_static_program():
     sched = paddle.optimizer.lr.CosineAnnealingDecay(0.2, T_max=20)
-    main, exe, loss, opt, scope, *_, x, y = build(lambda: paddle.optimizer.AdamW(learning_rate=sched,
-                                                                                 weight_decay=0.01))
-    loader = paddle.io.DataLoader(Regression(), feed_list=[x, y], batch_size=4, shuffle=True, drop_last=True,
-                                  return_list=False)
+    main, exe, loss, opt, scope, *_, x, y = build(
+        lambda: paddle.optimizer.AdamW(learning_rate=sched, weight_decay=0.01)
+    )
+    loader = paddle.io.DataLoader(
+        Regression(), feed_list=[x, y], batch_size=4, shuffle=True, drop_last=True, return_list=False
+    )
     epochs = []
     for _ in range(5):
         losses = [float(exe.run(main, feed=data, fetch_list=[loss])[0]) for data in loader()]
@@ -170,7 +182,7 @@ def test_the_schedule_reaches_data_parallel_runs(monkeypatch):
             _, rate = exe.run(compiled, feed={"x": X, "y": Y}, fetch_list=[loss, main.lr_var])
         else:
             _, rate = parallel.run(feed={"x": X, "y": Y}, fetch_list=[loss.name, main.lr_var.name])
-        np.testing.assert_allclose(np.ravel(rate), [0.1 * 0.5 ** k] * 2, rtol=1e-6)
+        np.testing.assert_allclose(np.ravel(rate), [0.1 * 0.5**k] * 2, rtol=1e-6)
         sched.step()
 
 

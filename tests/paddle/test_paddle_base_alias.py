@@ -3,6 +3,7 @@ tests, run unchanged"): ``paddle.base`` (2.6's name for ``paddle.fluid``), ``pad
 ``paddle.framework``, ``paddle.utils``, Variable's tensor methods, ``paddle.static.nn.control_flow``, ``paddle.tensor``'s arrays,
 and ``paddle.base.data_feeder``'s argument checks. One ``pe fluid`` script
 checks them the way those tests use them."""
+
 from paths import REPO
 import os
 import subprocess
@@ -96,8 +97,14 @@ def test_paddle_base_pir_utils_and_framework_resolve_under_pe_fluid(tmp_path):
     script.write_text(SCRIPT)
     env = dict(os.environ, PYTHONPATH=REPO)
     env.pop("NUMBA_ENABLE_CUDASIM", None)
-    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     assert lines[0] == "ValueError The stride's length must be 2. Received: [1, 2, 3]", lines

@@ -5,6 +5,7 @@ tools/paddle_distribution_oracle.py): each case's static program, built by the s
 has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
 and the program holds the op types Paddle's holds for the function (Paddle's op names: digamma, cummax,
 take_along_axis, ...)."""
+
 import importlib.util
 import json
 import os
@@ -16,12 +17,14 @@ from pe_cli import paddle
 from pe_cli.ops import registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location("paddle_function_oracle",
-                                               os.path.join(ROOT, "tools", "paddle_function_oracle.py"))
+_spec = importlib.util.spec_from_file_location(
+    "paddle_function_oracle", os.path.join(ROOT, "tools", "paddle_function_oracle.py")
+)
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
-_spec = importlib.util.spec_from_file_location("paddle_distribution_oracle",
-                                               os.path.join(ROOT, "tools", "paddle_distribution_oracle.py"))
+_spec = importlib.util.spec_from_file_location(
+    "paddle_distribution_oracle", os.path.join(ROOT, "tools", "paddle_distribution_oracle.py")
+)
 distributions = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(distributions)
 SOURCES = {"functions": (oracle.CASES, oracle.OUT), "distributions": (distributions.CASES, distributions.OUT)}
@@ -49,12 +52,10 @@ def recorded():
 def _close(mine, theirs, what, rtol, atol):
     assert mine["dtype"] == theirs["dtype"], f"{what}: dtype {mine['dtype']}, Paddle's {theirs['dtype']}"
     assert mine["shape"] == theirs["shape"], f"{what}: shape {mine['shape']}, Paddle's {theirs['shape']}"
-    np.testing.assert_allclose(np.array(mine["values"]), np.array(theirs["values"]), rtol=rtol, atol=atol,
-                               err_msg=what)
+    np.testing.assert_allclose(np.array(mine["values"]), np.array(theirs["values"]), rtol=rtol, atol=atol, err_msg=what)
 
 
-@pytest.mark.parametrize("source,name", [(s, n) for s, (cases, _) in SOURCES.items() for n in cases],
-                         ids=lambda v: v)
+@pytest.mark.parametrize("source,name", [(s, n) for s, (cases, _) in SOURCES.items() for n in cases], ids=lambda v: v)
 def test_function_equals_paddle(source, name, recorded):
     cases = SOURCES[source][0]
     # the sampled cases' moments of 4,000 draws are within their tolerance of Paddle's for all but a
@@ -65,7 +66,7 @@ def test_function_equals_paddle(source, name, recorded):
     assert len(got["outputs"]) == len(want["outputs"]), name
     for i, (mine, theirs) in enumerate(zip(got["outputs"], want["outputs"])):
         _close(mine, theirs, f"{name} output {i}", rtol, atol)
-    for k in set(want["grads"]) - set(got["grads"]):    # Paddle's zero gradient through an op pe does not build
+    for k in set(want["grads"]) - set(got["grads"]):  # Paddle's zero gradient through an op pe does not build
         assert not any(want["grads"][k]["values"]), f"{name}: pe has no gradient of {k}, Paddle's is not zero"
     assert set(got["grads"]) <= set(want["grads"]), name
     for k in got["grads"]:

@@ -20,6 +20,7 @@ constant to every key adds the same number to a query's scores, which softmax ig
 gradient is exactly zero and both engines compute float32 noise of ~1e-9; Adam normalises noise
 into full-size steps, different on each engine. The test asserts that gradient is noise-sized on both.
 """
+
 import importlib.util
 import json
 import os
@@ -35,7 +36,7 @@ _spec = importlib.util.spec_from_file_location("paddle_oracle", os.path.join(ROO
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
-ZERO_GRADIENT = ("self_attn.k_proj.bias",)      # softmax's shift invariance: see the docstring
+ZERO_GRADIENT = ("self_attn.k_proj.bias",)  # softmax's shift invariance: see the docstring
 
 
 def _recorded(model):
@@ -80,8 +81,13 @@ def test_parameter_trajectories_equal_paddle(replay):
         for name in theirs:
             if name.endswith(ZERO_GRADIENT):
                 continue
-            np.testing.assert_allclose(mine[name]["at"], theirs[name]["at"], rtol=1e-5, atol=1e-6,
-                                       err_msg=f"{model} {name} after step {step + 1} on {devices} device(s)")
+            np.testing.assert_allclose(
+                mine[name]["at"],
+                theirs[name]["at"],
+                rtol=1e-5,
+                atol=1e-6,
+                err_msg=f"{model} {name} after step {step + 1} on {devices} device(s)",
+            )
             assert abs(mine[name]["norm"] - theirs[name]["norm"]) <= 1e-5 * theirs[name]["norm"] + 1e-6
             compared += 1
     assert compared >= oracle.STEPS * 6
@@ -131,7 +137,7 @@ def test_layer_forward_and_input_gradient_equal_paddle(name, layers_recorded):
     assert len(got["outputs"]) == len(want["outputs"])
     for i, (mine, theirs) in enumerate(zip(got["outputs"], want["outputs"])):
         mine, theirs = np.asarray(mine), np.asarray(theirs)
-        if theirs.ndim == 0:             # Paddle 2.6's reductions are 0-D; pe's [1] (docs/COMPAT.md)
+        if theirs.ndim == 0:  # Paddle 2.6's reductions are 0-D; pe's [1] (docs/COMPAT.md)
             mine = mine.reshape(())
         np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=2e-6, err_msg=f"{name} output {i}")
     np.testing.assert_allclose(got["grad_x"], want["grad_x"], rtol=1e-5, atol=2e-6, err_msg=f"{name} gradient")
@@ -146,18 +152,21 @@ def test_spectral_norm_equals_paddle_forward_and_the_derivative_where_paddle_2_6
     got, want = oracle.run_layer(paddle, "spectral_norm"), layers_recorded["spectral_norm"]
     np.testing.assert_allclose(got["outputs"][0], want["outputs"][0], rtol=1e-5, atol=2e-6)
     x = oracle._distinct(np.random.RandomState(len("spectral_norm")), 3, 4, 2).astype("float64")
-    mat = x.transpose(1, 0, 2).reshape(4, 6)                      # dim=1 first
-    u, v = oracle.initial_value("weight_u", [4]).astype("float64"), oracle.initial_value("weight_v", [6]).astype("float64")
+    mat = x.transpose(1, 0, 2).reshape(4, 6)  # dim=1 first
+    u, v = (
+        oracle.initial_value("weight_u", [4]).astype("float64"),
+        oracle.initial_value("weight_v", [6]).astype("float64"),
+    )
     for _ in range(3):
         v = mat.T @ u
         v /= np.linalg.norm(v) + 1e-12
         u = mat @ v
         u /= np.linalg.norm(u) + 1e-12
     sigma = u @ mat @ v
-    dout = mat / sigma + 1.0                                      # d(sum(out^2) / 2 + sum(out)) / d out
+    dout = mat / sigma + 1.0  # d(sum(out^2) / 2 + sum(out)) / d out
     derivative = (dout - (dout * mat / sigma).sum() * np.outer(u, v)) / sigma
     paddle_26 = dout * (1.0 - np.outer(u, v) * (mat / sigma).sum()) / sigma
-    back = lambda m: m.reshape(4, 3, 2).transpose(1, 0, 2)      # noqa: E731
+    back = lambda m: m.reshape(4, 3, 2).transpose(1, 0, 2)  # noqa: E731
     np.testing.assert_allclose(want["grad_x"], back(paddle_26), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(got["grad_x"], back(derivative), rtol=1e-4, atol=1e-5)
     assert np.abs(back(derivative) - back(paddle_26)).max() > 0.1

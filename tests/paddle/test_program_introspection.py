@@ -4,6 +4,7 @@ garbage-collection plan (``core._get_eager_deletion_vars``), ``Program._copy_dat
 stop_gradient a Paddle 2.6 program gives an op's outputs when none of its inputs takes a gradient,
 ``paddle.static.nn.sequence_lod``, ``paddle.nn.clip._allow_pure_fp16_global_norm_clip`` and
 ``paddle.dataset.mnist.fetch``."""
+
 import numpy as np
 import pytest
 
@@ -20,6 +21,7 @@ def _while_program():
 
         def body(i):
             return [i + paddle.assign(np.array([1]))]
+
         paddle.static.nn.while_loop(lambda i: i < ten, body, [i])
     return main, i, ten
 
@@ -28,7 +30,7 @@ def test_inputs_outputs_of_a_while_block():
     main, i, ten = _while_program()
     inputs, outputs = paddle.utils.get_inputs_outputs_in_block(main.block(1))
     assert inputs == {i.name, ten.name}
-    cond = main.global_block().ops[2].output_arg_names[0]      # the less_than before the loop
+    cond = main.global_block().ops[2].output_arg_names[0]  # the less_than before the loop
     assert outputs == {i.name, cond}
     with pytest.raises(AssertionError, match="sub-block"):
         paddle.utils.get_inputs_outputs_in_block(main.global_block())
@@ -40,7 +42,7 @@ def test_eager_deletion_plan_has_one_list_per_block_and_op():
     assert [len(ops) for ops in plan] == [len(b.ops) for b in main.blocks]
     body = main.block(1)
     freed = [name for names in plan[1] for name in names]
-    assert set(freed) <= set(body.vars) and freed         # only the body's own temporaries
+    assert set(freed) <= set(body.vars) and freed  # only the body's own temporaries
     assert i.name not in freed and ten.name not in freed
     skipped = core._get_eager_deletion_vars(main.desc, freed)
     assert not any(names for names in skipped[1])
@@ -70,7 +72,7 @@ def test_outputs_of_ops_without_gradient_inputs_stop_gradient(paddle2):
         hidden.stop_gradient = True
         dropped = paddle.nn.functional.dropout(hidden, p=0.5)
         assert dropped.stop_gradient and (hidden * 2).stop_gradient
-        assert paddle.static.nn.fc(hidden, 3).stop_gradient is False        # reads a parameter
+        assert paddle.static.nn.fc(hidden, 3).stop_gradient is False  # reads a parameter
     assert main.clone().global_block().var(dropped.name).stop_gradient
 
 
@@ -92,6 +94,7 @@ def test_sequence_lod_module_names_the_layers():
 
 def test_pure_fp16_global_norm_clip_flag():
     from pe_cli.paddle.nn.clip import _allow_pure_fp16_global_norm_clip as allow
+
     assert allow() is False
     assert allow(True) is False and allow() is True
     assert allow(False) is True and allow() is False

@@ -3,6 +3,7 @@
 (pe_cli/layers/operator_promotion.py: integer ``/`` in float32, a float scalar promoting an integer
 tensor to float32, float32 + float64 in float64, 0-D scalars), a fed name the program lacks (refused;
 dropped with a warning in both; Fluid's CompiledProgram refuses it) and 0-D parameters (refused; allowed)."""
+
 import warnings
 import numpy as np
 import pytest
@@ -26,26 +27,74 @@ def _run(build):
 def _builds(a, f):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return [a / 7, a / a, a + 1.5, a * 2, 2.5 - a, a ** 2, f + fluid.layers.cast(f, "float64"),
-                fluid.layers.cast(f, "float64") * f, f / a, -a, a < 2.5, 7 / a]
+        return [
+            a / 7,
+            a / a,
+            a + 1.5,
+            a * 2,
+            2.5 - a,
+            a**2,
+            f + fluid.layers.cast(f, "float64"),
+            fluid.layers.cast(f, "float64") * f,
+            f / a,
+            -a,
+            a < 2.5,
+            7 / a,
+        ]
 
 
 def test_fluid_programs_keep_fluid_1_8s_rules():
     main, got = _run(_builds)
     assert not main._follows_paddle2
-    assert [d for d, _ in got] == ["int64", "int64", "int64", "int64", "int64", "int64", "float32",
-                                   "float64", "float32", "int64", "bool", "int64"]
-    np.testing.assert_array_equal(got[0][1], [[0, 0], [1, -2]])     # Fluid's integer division truncates
-    np.testing.assert_array_equal(got[2][1], A + 1)                  # 1.5 in the tensor's int64
+    assert [d for d, _ in got] == [
+        "int64",
+        "int64",
+        "int64",
+        "int64",
+        "int64",
+        "int64",
+        "float32",
+        "float64",
+        "float32",
+        "int64",
+        "bool",
+        "int64",
+    ]
+    np.testing.assert_array_equal(got[0][1], [[0, 0], [1, -2]])  # Fluid's integer division truncates
+    np.testing.assert_array_equal(got[2][1], A + 1)  # 1.5 in the tensor's int64
 
 
 def test_programs_after_enable_static_follow_paddle_2_6(paddle2):
     main, got = _run(_builds)
     assert main._follows_paddle2 and main.clone()._follows_paddle2
-    want = [A / 7, A / A, A + 1.5, A * 2, 2.5 - A, A ** 2, F + F.astype("float64"),
-            F.astype("float64") * F, F / A, -A, A < 2.5, 7 / A]
-    dtypes = ["float32", "float32", "float32", "int64", "float32", "int64", "float64", "float64",
-              "float32", "int64", "bool", "float32"]
+    want = [
+        A / 7,
+        A / A,
+        A + 1.5,
+        A * 2,
+        2.5 - A,
+        A**2,
+        F + F.astype("float64"),
+        F.astype("float64") * F,
+        F / A,
+        -A,
+        A < 2.5,
+        7 / A,
+    ]
+    dtypes = [
+        "float32",
+        "float32",
+        "float32",
+        "int64",
+        "float32",
+        "int64",
+        "float64",
+        "float64",
+        "float32",
+        "int64",
+        "bool",
+        "float32",
+    ]
     assert [d for d, _ in got] == dtypes
     for (d, g), w in zip(got, want):
         assert g.dtype == np.dtype(d)
@@ -55,10 +104,12 @@ def test_programs_after_enable_static_follow_paddle_2_6(paddle2):
 def test_pes_own_code_keeps_fluid_1_8s_rules_in_a_paddle_2_program(paddle2):
     """pe's layers and paddle.* functions were written to Fluid 1.8's operators: a module of pe_cli
     computing ``a / 7`` inside a Paddle 2.x program still gets an integer division."""
+
     def build(a, f):
         mine = {"a": a}
         exec("out = a / 7", {"__name__": "pe_cli.paddle.some_function"}, mine)
         return [mine["out"], a / 7]
+
     _, got = _run(build)
     assert [d for d, _ in got] == ["int64", "float32"]
 
@@ -67,7 +118,7 @@ def test_a_scalar_operand_is_0d_in_paddle_2_6(paddle2):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = paddle.full([], 3, "int64")
-        outs = [x ** 2, x % 2, x + 1]
+        outs = [x**2, x % 2, x + 1]
     assert [tuple(o.shape) for o in outs] == [(), (), ()]
     got = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=outs)
     assert [g.shape for g in got] == [(), (), ()] and [int(g) for g in got] == [9, 1, 4]
@@ -86,13 +137,13 @@ def _feed_unknown_and_0d_parameter():
     with fluid.program_guard(main, fluid.Program()):
         x = paddle.static.data("x", [2], "float32")
         y = x * 2
-    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": F[0], "axis": 1, "prepend": None}, fetch_list=[y])
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": F[0], "axis": 1, "prepend": None}, fetch_list=[y])
     np.testing.assert_array_equal(got, F[0] * 2)
     return main.global_block().create_parameter(name="s", shape=[], dtype="float32")
 
 
 def test_fluid_drops_an_unknown_feed_and_refuses_a_0d_parameter():
-    with pytest.warns(UserWarning, match="The variable axis is not found in program"):     # Fluid 1.8.5's Executor
+    with pytest.warns(UserWarning, match="The variable axis is not found in program"):  # Fluid 1.8.5's Executor
         with pytest.raises(ValueError, match="dimensions of shape for Parameter"):
             _feed_unknown_and_0d_parameter()
     with pytest.raises(ValueError, match="dimensions of shape for Parameter"):
@@ -103,8 +154,9 @@ def test_paddle_2_6_drops_an_unknown_feed_and_has_0d_parameters(paddle2):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert _feed_unknown_and_0d_parameter().shape == ()
-    assert [str(w.message) for w in caught] == [f"The variable {n} is not found in program. It is not declared or "
-                                                "is pruned." for n in ("axis", "prepend")]
+    assert [str(w.message) for w in caught] == [
+        f"The variable {n} is not found in program. It is not declared or is pruned." for n in ("axis", "prepend")
+    ]
 
 
 def _reductions():
@@ -112,9 +164,15 @@ def _reductions():
     with fluid.program_guard(main, fluid.Program()):
         f = fluid.data("f", [2, 2], "float32")
         f.stop_gradient = False
-        outs = [paddle.mean(f), paddle.sum(f), fluid.layers.mean(f), paddle.max(f, axis=[0, 1]),
-                paddle.sum(f, axis=0), paddle.mean(f, keepdim=True)]
-        grad, = fluid.gradients(outs[0], f)
+        outs = [
+            paddle.mean(f),
+            paddle.sum(f),
+            fluid.layers.mean(f),
+            paddle.max(f, axis=[0, 1]),
+            paddle.sum(f, axis=0),
+            paddle.mean(f, keepdim=True),
+        ]
+        (grad,) = fluid.gradients(outs[0], f)
     got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"f": F}, fetch_list=outs + [grad])
     np.testing.assert_allclose([float(g.reshape(-1)[0]) for g in got[:4]], [F.mean(), F.sum(), F.mean(), F.max()])
     np.testing.assert_array_equal(got[-1], np.full([2, 2], 0.25, "float32"))

@@ -2,6 +2,7 @@
 numpy's quantile / nanquantile: one and several q, one and several axes, keepdim, the interpolations,
 NaNs (NaN out of quantile, skipped by nanquantile, NaN from an all-NaN slice); bad q, axis and x are
 Paddle's errors."""
+
 import warnings
 
 import numpy as np
@@ -13,15 +14,17 @@ rng = np.random.RandomState(5)
 X = rng.rand(4, 7)
 X[1, 2] = np.nan
 X[3, :] = np.nan
-CASES = [(paddle.quantile, np.quantile, 0.5, 1, False, "linear"),
-         (paddle.quantile, np.quantile, [0.25, 0.9], -1, True, "linear"),
-         (paddle.nanquantile, np.nanquantile, [0.3, 0.7], 1, False, "linear"),
-         (paddle.nanquantile, np.nanquantile, 0.2, [0, 1], True, "linear"),
-         (paddle.nanquantile, np.nanquantile, 0.6, None, False, "linear"),
-         (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "lower"),
-         (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "higher"),
-         (paddle.nanquantile, np.nanquantile, 0.5, 1, False, "midpoint"),
-         (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "nearest")]
+CASES = [
+    (paddle.quantile, np.quantile, 0.5, 1, False, "linear"),
+    (paddle.quantile, np.quantile, [0.25, 0.9], -1, True, "linear"),
+    (paddle.nanquantile, np.nanquantile, [0.3, 0.7], 1, False, "linear"),
+    (paddle.nanquantile, np.nanquantile, 0.2, [0, 1], True, "linear"),
+    (paddle.nanquantile, np.nanquantile, 0.6, None, False, "linear"),
+    (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "lower"),
+    (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "higher"),
+    (paddle.nanquantile, np.nanquantile, 0.5, 1, False, "midpoint"),
+    (paddle.nanquantile, np.nanquantile, 0.4, 1, False, "nearest"),
+]
 
 
 def test_quantiles_equal_numpys():

@@ -1,6 +1,7 @@
 """Fluid's reader decorators (fluid.io and paddle.reader share one implementation) and
 fluid.io.DataLoader over a map-style Dataset: samples, order, alignment, and errors that end the
 reader with the cause (in a thread, in a worker process, a process killed) instead of a hang."""
+
 import os
 import signal
 import threading
@@ -15,6 +16,7 @@ from pe_cli.paddle import reader as paddle_reader
 def count(n, start=0):
     def reader():
         yield from range(start, start + n)
+
     return reader
 
 
@@ -22,6 +24,7 @@ def failing_after(n, error):
     def reader():
         yield from range(n)
         raise error
+
     return reader
 
 
@@ -49,6 +52,7 @@ def test_chain_firstn_map_cache_shuffle():
     def once():
         calls.append(1)
         yield from range(3)
+
     cached = fluid.io.cache(once)
     assert list(cached()) == list(cached()) == [0, 1, 2] and len(calls) == 1
     shuffled = list(fluid.io.shuffle(count(10), 4)())
@@ -62,13 +66,14 @@ def test_buffered_reads_ahead_on_a_thread_and_passes_on_its_error():
         for i in range(100):
             produced.append(i)
             yield i
+
     it = fluid.io.buffered(tracked, 5)()
     assert next(it) == 0
     for _ in range(50):
         if len(produced) >= 6:
             break
         threading.Event().wait(0.01)
-    assert 6 <= len(produced) <= 8          # read ahead, but no further than the buffer
+    assert 6 <= len(produced) <= 8  # read ahead, but no further than the buffer
     assert list(it) == list(range(1, 100))
     it = fluid.io.buffered(failing_after(3, KeyError("bad line 3")), 2)()
     assert [next(it) for _ in range(3)] == [0, 1, 2]
@@ -83,6 +88,7 @@ def test_xmap_readers_maps_on_threads_in_order_when_asked():
         names.add(threading.current_thread().name)
         threading.Event().wait(0.001 * (x % 3))
         return x * x
+
     ordered = list(fluid.io.xmap_readers(mapper, count(30), 4, 8, order=True)())
     assert ordered == [x * x for x in range(30)]
     assert threading.current_thread().name not in names
@@ -99,12 +105,14 @@ def test_multiprocess_reader_merges_the_readers_of_its_processes(use_pipe):
         def reader():
             for i in range(4):
                 yield (tag, i, os.getpid())
+
         return reader
+
     samples = list(fluid.io.multiprocess_reader([pairs(0), pairs(1)], use_pipe=use_pipe)())
     assert sorted((s[0], s[1]) for s in samples) == [(t, i) for t in (0, 1) for i in range(4)]
     pids = {s[0]: s[2] for s in samples}
     assert os.getpid() not in pids.values() and pids[0] != pids[1]
-    if use_pipe:        # JSON through pipes, one sample of each process in turn, as Fluid
+    if use_pipe:  # JSON through pipes, one sample of each process in turn, as Fluid
         assert [s[:2] for s in samples[:2]] == [[0, 0], [1, 0]]
     with pytest.raises(AssertionError):
         fluid.io.multiprocess_reader(pairs(0))
@@ -113,12 +121,16 @@ def test_multiprocess_reader_merges_the_readers_of_its_processes(use_pipe):
 @pytest.mark.parametrize("use_pipe", [True, False])
 def test_multiprocess_reader_ends_with_its_childs_error(use_pipe):
     with pytest.raises(ValueError, match=r"reader 1 raised KeyError: 'line 2 of part-1'"):
-        list(paddle_reader.multiprocess_reader([count(3), failing_after(2, KeyError("line 2 of part-1"))],
-                                               use_pipe=use_pipe)())
+        list(
+            paddle_reader.multiprocess_reader(
+                [count(3), failing_after(2, KeyError("line 2 of part-1"))], use_pipe=use_pipe
+            )()
+        )
 
     def killed():
         yield 1
         os.kill(os.getpid(), signal.SIGKILL)
+
     with pytest.raises(ValueError, match=r"reader 0 ended without finishing \(.*status -9\)"):
         list(paddle_reader.multiprocess_reader([killed], use_pipe=use_pipe)())
 
@@ -157,21 +169,35 @@ def _loader_program():
 
 def test_data_loader_takes_fluids_parameters_and_feeds_a_dataset():
     import inspect
+
     assert list(inspect.signature(fluid.io.DataLoader).parameters)[:14] == [
-        "dataset", "feed_list", "places", "return_list", "batch_sampler", "batch_size", "shuffle", "drop_last",
-        "collate_fn", "num_workers", "use_buffer_reader", "use_shared_memory", "timeout", "worker_init_fn"]
+        "dataset",
+        "feed_list",
+        "places",
+        "return_list",
+        "batch_sampler",
+        "batch_size",
+        "shuffle",
+        "drop_last",
+        "collate_fn",
+        "num_workers",
+        "use_buffer_reader",
+        "use_shared_memory",
+        "timeout",
+        "worker_init_fn",
+    ]
     main, startup, x, y, out = _loader_program()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     for workers in (0, 2):
-        loader = fluid.io.DataLoader(Squares(), feed_list=[x, y], places=fluid.cpu_places(1), batch_size=4,
-                                     num_workers=workers)
+        loader = fluid.io.DataLoader(
+            Squares(), feed_list=[x, y], places=fluid.cpu_places(1), batch_size=4, num_workers=workers
+        )
         assert len(loader) == 3
         got = [exe.run(main, feed=data, fetch_list=[out, y]) for data in loader()]
         assert [list(o.ravel()) for o, _ in got] == [[0, 2, 4, 6], [8, 10, 12, 14], [16, 18]]
         assert list(got[2][1].ravel()) == [64, 81]
-    dropped = fluid.io.DataLoader(Squares(), return_list=True, places=fluid.cpu_places(1), batch_size=4,
-                                  drop_last=True)
+    dropped = fluid.io.DataLoader(Squares(), return_list=True, places=fluid.cpu_places(1), batch_size=4, drop_last=True)
     assert [[list(a.ravel()) for a in step[0]][1] for step in dropped] == [[0, 1, 4, 9], [16, 25, 36, 49]]
 
 
@@ -183,8 +209,9 @@ def test_data_loader_refuses_as_fluid_does():
         fluid.io.DataLoader(Squares(), places=fluid.cpu_places(1))
     sampler = fluid.io.BatchSampler(dataset=Squares(), batch_size=3)
     with pytest.raises(AssertionError, match="should not be set when batch_sampler is given"):
-        fluid.io.DataLoader(Squares(), feed_list=[x, y], places=fluid.cpu_places(1), batch_sampler=sampler,
-                            batch_size=2)
+        fluid.io.DataLoader(
+            Squares(), feed_list=[x, y], places=fluid.cpu_places(1), batch_sampler=sampler, batch_size=2
+        )
 
 
 def test_data_loader_worker_error_ends_the_epoch():
@@ -193,7 +220,7 @@ def test_data_loader_worker_error_ends_the_epoch():
             if idx == 6:
                 raise IndexError("record 6 is damaged")
             return super().__getitem__(idx)
-    loader = fluid.io.DataLoader(Broken(), return_list=True, places=fluid.cpu_places(1), batch_size=2,
-                                 num_workers=2)
+
+    loader = fluid.io.DataLoader(Broken(), return_list=True, places=fluid.cpu_places(1), batch_size=2, num_workers=2)
     with pytest.raises(ValueError, match="record 6 is damaged"):
         list(loader())

@@ -2,6 +2,7 @@
 set_state_dict: Paddle 2.x's formats written and read without unpickling. Paddle's own pickles are
 made here with pickle.dumps of objects that reduce as Paddle's pickler reduces tensors (writing a
 pickle runs nothing); a pickle naming anything else is refused and runs nothing."""
+
 import io
 import os
 import pickle
@@ -18,6 +19,7 @@ from pe_cli.io.program_state import load as static_load
 
 class PaddleLoDTensor:
     """Pickles as Paddle 2.6's pickler writes a LoDTensor: eval('data', {'data': array})."""
+
     def __init__(self, array):
         self.array = array
 
@@ -32,6 +34,7 @@ class Hostile:
 
 class HostileEval:
     """eval, but not of Paddle's one shape."""
+
     def __reduce__(self):
         return (eval, ("open('/tmp/pe_hostile_pickle_ran', 'w')", {"data": 1}))
 
@@ -71,7 +74,7 @@ def test_state_dict_modes_and_a_round_trip_through_paddle_static_load(trained, t
         assert all(isinstance(v, core.LoDTensor) for v in loaded.values())
         for name in params:
             params[name].set(np.zeros_like(want[name]))
-        static_load(main, str(tmp_path / "m"))          # paddle.static.load reads paddle.save's state dict
+        static_load(main, str(tmp_path / "m"))  # paddle.static.load reads paddle.save's state dict
         for name, array in want.items():
             np.testing.assert_array_equal(np.array(main.state_dict("param")[name]), array)
             params[name].set(np.zeros_like(array))
@@ -86,11 +89,12 @@ def test_state_dict_modes_and_a_round_trip_through_paddle_static_load(trained, t
 def test_paddles_pickles_load_and_anything_else_is_refused(tmp_path):
     array = np.arange(6, dtype="float32").reshape(2, 3)
     for protocol in (2, 4):
-        data = pickle.dumps({"w": PaddleLoDTensor(array), "pair": ("w_name", array), "n": [1, 2.5, None]},
-                            protocol=protocol)
+        data = pickle.dumps(
+            {"w": PaddleLoDTensor(array), "pair": ("w_name", array), "n": [1, 2.5, None]}, protocol=protocol
+        )
         got = paddle.load(io.BytesIO(data), return_numpy=True)
         np.testing.assert_array_equal(got["w"], array)
-        np.testing.assert_array_equal(got["pair"], array)          # a dygraph Tensor's (name, array)
+        np.testing.assert_array_equal(got["pair"], array)  # a dygraph Tensor's (name, array)
         assert got["n"] == [1, 2.5, None]
     path = tmp_path / "hostile.pd"
     path.write_bytes(pickle.dumps({"x": Hostile()}, protocol=2))
@@ -109,7 +113,7 @@ def test_buffers_programs_and_binary_tensors(trained, tmp_path):
     paddle.save(tensor, buffer)
     paddle.save({"a": tensor, "text": "x"}, buffer, protocol=3)
     buffer.seek(0)
-    np.testing.assert_array_equal(paddle.load(buffer, return_numpy=True), np.asarray(tensor))   # stops at its end
+    np.testing.assert_array_equal(paddle.load(buffer, return_numpy=True), np.asarray(tensor))  # stops at its end
     assert paddle.load(buffer, return_numpy=True)["text"] == "x"
     program_file = io.BytesIO()
     paddle.save(main, program_file)
@@ -118,7 +122,7 @@ def test_buffers_programs_and_binary_tensors(trained, tmp_path):
     paddle.save(tensor, str(tmp_path / "t.bin"), use_binary_format=True)
     assert isinstance(paddle.load(str(tmp_path / "t.bin")), core.LoDTensor)
     rows = core.SelectedRows([0, 4], 10)
-    with pytest.raises(ValueError):                  # no values yet
+    with pytest.raises(ValueError):  # no values yet
         paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
     rows.get_tensor().set(np.ones((2, 3), "float32"))
     paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
@@ -138,8 +142,9 @@ def test_an_inference_model_prefix_loads_as_a_state_dict(trained, tmp_path):
     with paddle.static.scope_guard(scope):
         x = main.global_block().var("x")
         fc_out = [op for op in main.global_block().ops if op.type == "elementwise_add"][0].output("Out")[0]
-        paddle.static.save_inference_model(str(tmp_path / "infer"), [x], [main.global_block().var(fc_out)],
-                                           paddle.static.Executor(), program=main)
+        paddle.static.save_inference_model(
+            str(tmp_path / "infer"), [x], [main.global_block().var(fc_out)], paddle.static.Executor(), program=main
+        )
         want = {k: np.array(v) for k, v in main.state_dict("param").items()}
     got = paddle.load(str(tmp_path / "infer"))
     assert sorted(got) == sorted(want)
@@ -182,16 +187,22 @@ def _tensor_file(path, data_type=b"\x08\x05", dims=b"\x10\x02\x10\x03"):
     return str(path)
 
 
-@pytest.mark.parametrize("make, message", [
-    # protobuf reads a number its enum lacks as bool: 99 read a bool tensor, then "version is not 0"
-    (lambda p: _tensor_file(p, data_type=b"\x08\x63"), r"as a LoDTensor: .*data type 99 is not one pe reads"),
-    # 2^32 x 2^32 elements: int64's product is 0, which read a 0-byte tensor and failed to reshape it
-    (lambda p: _tensor_file(p, dims=b"\x10\x80\x80\x80\x80\x10" * 2),
-     r"a float32 tensor \[4294967296, 4294967296\] needs 73786976294838206464 bytes at byte 34, 24 left"),
-    (lambda p: os.mkfifo(p) or str(p), "is a FIFO, not a regular file"),           # was "not exists"
-], ids=["unknown-dtype", "dims-beyond-int64", "fifo"])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        # protobuf reads a number its enum lacks as bool: 99 read a bool tensor, then "version is not 0"
+        (lambda p: _tensor_file(p, data_type=b"\x08\x63"), r"as a LoDTensor: .*data type 99 is not one pe reads"),
+        # 2^32 x 2^32 elements: int64's product is 0, which read a 0-byte tensor and failed to reshape it
+        (
+            lambda p: _tensor_file(p, dims=b"\x10\x80\x80\x80\x80\x10" * 2),
+            r"a float32 tensor \[4294967296, 4294967296\] needs 73786976294838206464 bytes at byte 34, 24 left",
+        ),
+        (lambda p: os.mkfifo(p) or str(p), "is a FIFO, not a regular file"),  # was "not exists"
+    ],
+    ids=["unknown-dtype", "dims-beyond-int64", "fifo"],
+)
 def test_a_hostile_file_is_one_of_pes_errors_naming_it(tmp_path, make, message):
     path = make(tmp_path / "t.pdtensor")
-    with pytest.raises(PeError, match=message) as e:          # a PeError (and a ValueError, as Paddle's)
+    with pytest.raises(PeError, match=message) as e:  # a PeError (and a ValueError, as Paddle's)
         paddle.load(path)
     assert "t.pdtensor" in str(e.value)

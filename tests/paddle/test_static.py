@@ -1,6 +1,7 @@
 """Paddle 2.x's static face (pe_cli/paddle: enable_static, paddle.static, paddle.optimizer): seed 002's
 ParallelExecutor example runs unchanged through `pe fluid` (on the CPU), and the faces map to pe's
 objects."""
+
 from paths import REPO
 import os
 import subprocess
@@ -52,10 +53,16 @@ print(numpy.array(loss_data).shape, "ok")
 def test_the_seed_parallel_executor_example_runs_through_pe_fluid(tmp_path):
     script = tmp_path / "seed_parallel_executor.py"
     script.write_text(SEED_EXAMPLE)
-    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=120, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.strip().endswith("(2,) ok")       # one loss per device (CPU_NUM=2), concatenated
+    assert proc.stdout.strip().endswith("(2,) ok")  # one loss per device (CPU_NUM=2), concatenated
 
 
 def test_optimizers_take_2x_arguments():
@@ -69,7 +76,7 @@ def test_optimizers_take_2x_arguments():
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.global_scope()
     exe.run(startup)
-    out, = exe.run(main, feed={"x": np.ones((4, 3), "float32")}, fetch_list=[loss], scope=scope)
+    (out,) = exe.run(main, feed={"x": np.ones((4, 3), "float32")}, fetch_list=[loss], scope=scope)
     assert out.shape == (1,)
     with pytest.raises(TypeError, match="parameters= takes a list of parameters"):
         paddle.optimizer.Adam(parameters=[object()])
@@ -86,11 +93,14 @@ def test_static_data_takes_the_default_dtype_and_create_parameter_checks_types()
         finally:
             paddle.set_default_dtype("float32")
         assert paddle.static.data("c", [2], "bool").dtype == "bool"
-        for bad in (lambda: paddle.static.data(1, [2]), lambda: paddle.static.data("d", 2),
-                    lambda: paddle.create_parameter(1, "float32"),
-                    lambda: paddle.create_parameter([1.0, 2.0], "float32"),
-                    lambda: paddle.create_parameter([1, 2], "float32", attr=np.arange(2)),
-                    lambda: paddle.create_parameter([1, 2], "float32", default_initializer=np.arange(2))):
+        for bad in (
+            lambda: paddle.static.data(1, [2]),
+            lambda: paddle.static.data("d", 2),
+            lambda: paddle.create_parameter(1, "float32"),
+            lambda: paddle.create_parameter([1.0, 2.0], "float32"),
+            lambda: paddle.create_parameter([1, 2], "float32", attr=np.arange(2)),
+            lambda: paddle.create_parameter([1, 2], "float32", default_initializer=np.arange(2)),
+        ):
             with pytest.raises(TypeError):
                 bad()
         w = paddle.create_parameter([2, 3], "float32", default_initializer=paddle.nn.initializer.Constant(0.5))

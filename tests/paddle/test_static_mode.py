@@ -6,6 +6,7 @@ naming the call and what to use, never a traceback; ``paddle.io.DataLoader(datas
 over a Dataset of (x, y) tuples feeds the program. Paddle 2.6.2 runs the same scripts: the static
 result printed before ``disable_static`` is its, and it refuses ``numpy()``/``backward()`` in static
 mode too (AssertionError "only can be called by `paddle.Tensor` in dynamic graph mode")."""
+
 import os
 import subprocess
 import sys
@@ -27,8 +28,14 @@ print(exe.run(feed={'x': np.ones((3, 2), 'float32')}, fetch_list=[y])[0])
 def _pe_fluid(tmp_path, text, name="prog.py"):
     script = tmp_path / name
     script.write_text(textwrap.dedent(text))
-    return subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=120, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=120,
+        cwd=tmp_path,
+    )
 
 
 def _one_line(proc):
@@ -42,26 +49,33 @@ def _one_line(proc):
 def test_disable_static_on_the_last_line_ends_the_program_cleanly(tmp_path):
     proc = _pe_fluid(tmp_path, HEAD + "paddle.disable_static()\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["12.0"]           # Paddle 2.6.2 prints 12.0 too
+    assert proc.stdout.split() == ["12.0"]  # Paddle 2.6.2 prints 12.0 too
 
 
 def test_an_eager_call_after_disable_static_is_one_line_naming_it(tmp_path):
     line = _one_line(_pe_fluid(tmp_path, HEAD + "paddle.disable_static()\nt = paddle.to_tensor([1.0, 2.0])\n"))
-    assert line.startswith("pe fluid: prog.py:9: not supported by pe: paddle.to_tensor: called in dygraph mode "
-                           "(after paddle.disable_static() at prog.py:8)"), line
+    assert line.startswith(
+        "pe fluid: prog.py:9: not supported by pe: paddle.to_tensor: called in dygraph mode "
+        "(after paddle.disable_static() at prog.py:8)"
+    ), line
     line = _one_line(_pe_fluid(tmp_path, HEAD + "paddle.disable_static()\nlayer = paddle.nn.Linear(2, 3)\n"))
     assert "prog.py:9" in line and "Linear: called in dygraph mode" in line, line
-    proc = _pe_fluid(tmp_path, HEAD + "paddle.disable_static()\npaddle.enable_static()\n"
-                                      "print(exe.run(feed={'x': np.ones((1, 2), 'float32')}, fetch_list=[paddle.mean(x)])[0])\n")
+    proc = _pe_fluid(
+        tmp_path,
+        HEAD + "paddle.disable_static()\npaddle.enable_static()\n"
+        "print(exe.run(feed={'x': np.ones((1, 2), 'float32')}, fetch_list=[paddle.mean(x)])[0])\n",
+    )
     assert proc.returncode == 0 and proc.stdout.split() == ["12.0", "1.0"], proc.stderr
 
 
 def test_eager_only_tensor_methods_are_one_line_saying_what_to_use(tmp_path):
-    cases = {"print(y.numpy())": ("Tensor.numpy()", "fetch_list"),
-             "y.backward()": ("Tensor.backward()", "minimize"),
-             "print(y.tolist())": ("Tensor.tolist()", "fetch_list"),
-             "y.gradient()": ("Tensor.gradient()", "@GRAD"),
-             "y.clear_gradient()": ("Tensor.clear_gradient()", "exe.run")}
+    cases = {
+        "print(y.numpy())": ("Tensor.numpy()", "fetch_list"),
+        "y.backward()": ("Tensor.backward()", "minimize"),
+        "print(y.tolist())": ("Tensor.tolist()", "fetch_list"),
+        "y.gradient()": ("Tensor.gradient()", "@GRAD"),
+        "y.clear_gradient()": ("Tensor.clear_gradient()", "exe.run"),
+    }
     for call, (name, way) in cases.items():
         line = _one_line(_pe_fluid(tmp_path, HEAD + call + "\n"))
         assert line.startswith(f"pe fluid: prog.py:8: not supported by pe: {name}: a dygraph (eager) call"), line
@@ -72,9 +86,12 @@ def test_to_tensor_in_a_program_that_never_entered_static_mode_is_one_line(tmp_p
     line = _one_line(_pe_fluid(tmp_path, "import paddle\nt = paddle.to_tensor([1.0, 2.0])\nprint(t.numpy())\n"))
     assert line.startswith("pe fluid: prog.py:2: not supported by pe: paddle.to_tensor:"), line
     assert "never called paddle.enable_static()" in line
-    proc = _pe_fluid(tmp_path, "import paddle\npaddle.enable_static()\nt = paddle.to_tensor([1.5, 2.0])\n"
-                               "exe = paddle.static.Executor(paddle.CPUPlace())\nprint(exe.run(fetch_list=[t])[0])\n")
-    assert proc.returncode == 0 and proc.stdout.strip() == "[1.5 2. ]", proc.stderr      # as Paddle 2.6.2
+    proc = _pe_fluid(
+        tmp_path,
+        "import paddle\npaddle.enable_static()\nt = paddle.to_tensor([1.5, 2.0])\n"
+        "exe = paddle.static.Executor(paddle.CPUPlace())\nprint(exe.run(fetch_list=[t])[0])\n",
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "[1.5 2. ]", proc.stderr  # as Paddle 2.6.2
 
 
 DATALOADER = """\
@@ -121,25 +138,38 @@ def test_dataloader_feeds_a_static_program_from_a_dataset_of_pairs(tmp_path):
 def test_a_dygraph_program_stops_at_its_first_eager_call_saying_so(tmp_path):
     """A Paddle 2.x program written for dygraph (no enable_static: Paddle's optimizer.lr docs' first
     example) runs until its first eager-only call, which says the program runs eagerly in Paddle."""
-    line = _one_line(_pe_fluid(tmp_path, "import paddle\nlinear = paddle.nn.Linear(10, 10)\n"
-                                         "loss = paddle.mean(linear(paddle.uniform([10, 10])))\nloss.backward()\n"))
-    assert line.startswith("pe fluid: prog.py:4: not supported by pe: Tensor.backward(): a dygraph (eager) call "
-                           "(this program has not called paddle.enable_static(): Paddle 2.x runs it eagerly)"), line
+    line = _one_line(
+        _pe_fluid(
+            tmp_path,
+            "import paddle\nlinear = paddle.nn.Linear(10, 10)\n"
+            "loss = paddle.mean(linear(paddle.uniform([10, 10])))\nloss.backward()\n",
+        )
+    )
+    assert line.startswith(
+        "pe fluid: prog.py:4: not supported by pe: Tensor.backward(): a dygraph (eager) call "
+        "(this program has not called paddle.enable_static(): Paddle 2.x runs it eagerly)"
+    ), line
 
 
 def test_in_dynamic_mode_reports_paddles_mode(tmp_path):
     """Paddle's docs example of enable_static/disable_static (vatsalchheda/FreeFuzz's copy of it): True
     by default (Paddle 2.x starts eager), False after enable_static, True after disable_static."""
-    proc = _pe_fluid(tmp_path, "import paddle\nprint(paddle.in_dynamic_mode())\npaddle.enable_static()\n"
-                               "print(paddle.in_dynamic_mode())\npaddle.disable_static()\nprint(paddle.in_dynamic_mode())\n")
+    proc = _pe_fluid(
+        tmp_path,
+        "import paddle\nprint(paddle.in_dynamic_mode())\npaddle.enable_static()\n"
+        "print(paddle.in_dynamic_mode())\npaddle.disable_static()\nprint(paddle.in_dynamic_mode())\n",
+    )
     assert proc.returncode == 0 and proc.stdout.split() == ["True", "False", "True"], proc.stderr
 
 
 def test_paddle_framework_holds_the_places(tmp_path):
     """Paddle's paddle.static.data docs example (yuehaoshi/FreeFuzz's copy) makes its executor with
     paddle.framework.CPUPlace(), which Paddle 2.6's paddle.framework holds."""
-    proc = _pe_fluid(tmp_path, "import numpy as np\nimport paddle\npaddle.enable_static()\n"
-                               "x = paddle.static.data(name='x', shape=[3, 2, 1])\nz = x + x\n"
-                               "exe = paddle.static.Executor(paddle.framework.CPUPlace())\n"
-                               "print(exe.run(feed={'x': np.ones([3, 2, 1], 'float32')}, fetch_list=[z.name])[0].sum())\n")
+    proc = _pe_fluid(
+        tmp_path,
+        "import numpy as np\nimport paddle\npaddle.enable_static()\n"
+        "x = paddle.static.data(name='x', shape=[3, 2, 1])\nz = x + x\n"
+        "exe = paddle.static.Executor(paddle.framework.CPUPlace())\n"
+        "print(exe.run(feed={'x': np.ones([3, 2, 1], 'float32')}, fetch_list=[z.name])[0].sum())\n",
+    )
     assert proc.returncode == 0 and proc.stdout.split() == ["12.0"], proc.stderr

@@ -1,5 +1,6 @@
 """paddle.static.nn.static_pylayer: a forward block run by the pylayer op, its gradient the backward
 block Python built (not derived), through StaticPyLayerBlock and through static_pylayer's functions."""
+
 import numpy as np
 import pytest
 
@@ -27,7 +28,7 @@ def test_blocks_built_by_hand():
             paddle.assign(paddle.tanh(x) * 2.0, out)
             mgr.fwd_outputs = [out]
         with mgr.block(is_backward_block=True):
-            made = paddle.full([4, 3], 7.0)              # the "gradient" of x, whatever x's real one is
+            made = paddle.full([4, 3], 7.0)  # the "gradient" of x, whatever x's real one is
             mgr.var_old_to_new[made.name] = x.name + "@GRAD"
         paddle.static.append_backward(paddle.mean(out))
     got, grad = run(main, start, [out, x.grad_name])
@@ -42,9 +43,9 @@ def test_static_pylayer_functions():
         x.stop_gradient = False
         y = paddle.static.nn.static_pylayer(lambda v: paddle.exp(v), [x], backward_fn=lambda dy: dy * 3.0)
         loss = paddle.mean(y)
-        grad, = paddle.static.gradients([loss], [x])
+        (grad,) = paddle.static.gradients([loss], [x])
         with pytest.raises(ValueError, match="returned 2 gradients for 1 inputs"):
             paddle.static.nn.static_pylayer(lambda v: v * 2.0, [x], backward_fn=lambda dy: (dy, dy))
     got, g = run(main, start, [y, grad])
     np.testing.assert_allclose(got, np.exp(X), rtol=1e-6)
-    np.testing.assert_allclose(g, np.full((4, 3), 3.0 / 12), rtol=1e-6)     # backward_fn's, not exp's
+    np.testing.assert_allclose(g, np.full((4, 3), 3.0 / 12), rtol=1e-6)  # backward_fn's, not exp's

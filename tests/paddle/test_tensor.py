@@ -1,6 +1,7 @@
 """Paddle 2.x's top-level tensor functions (pe_cli/paddle/tensor_*.py): each one builds a static
 program from 2.x's signature and its fetched values match numpy; the names pe cannot honour raise
 its one-line error; and every name of seed 002's ``paddle.*`` index is implemented or a stand-in."""
+
 from paths import REPO
 import math
 import os
@@ -56,11 +57,15 @@ CASES = [
     ("mod", lambda x, y: paddle.mod(x, y), (I + 7, I + 1), (I + 7) % (I + 1)),
     ("maximum", lambda x, y: paddle.maximum(x, y), (A, B), np.maximum(A, B)),
     ("minimum", lambda x, y: paddle.minimum(x, y), (A, B), np.minimum(A, B)),
-    ("pow", lambda x: paddle.pow(x, 3.0), (A,), A ** 3),
-    ("pow_tensor", lambda x, y: paddle.pow(x, y), (P, B), P ** B),
+    ("pow", lambda x: paddle.pow(x, 3.0), (A,), A**3),
+    ("pow_tensor", lambda x, y: paddle.pow(x, y), (P, B), P**B),
     ("add_n", lambda x, y: paddle.add_n([x, y, x]), (A, B), A + B + A),
-    ("addmm", lambda i, x, y: paddle.addmm(i, x, y, beta=0.5, alpha=2.0), (V, A, M[:, :4].copy()),
-     0.5 * V + 2.0 * A @ M[:, :4]),
+    (
+        "addmm",
+        lambda i, x, y: paddle.addmm(i, x, y, beta=0.5, alpha=2.0),
+        (V, A, M[:, :4].copy()),
+        0.5 * V + 2.0 * A @ M[:, :4],
+    ),
     ("matmul", lambda x, y: paddle.matmul(x, y), (A, M), A @ M),
     ("matmul_t", lambda x, y: paddle.matmul(x, y, transpose_y=True), (A, B), A @ B.T),
     ("matmul_bcast", lambda x, y: paddle.matmul(x, y), (S, M), S @ M),
@@ -78,13 +83,12 @@ CASES = [
     ("min", lambda x: paddle.min(x, axis=0), (A,), A.min(0)),
     ("prod", lambda x: paddle.prod(x, axis=1), (P,), P.prod(1)),
     ("all", lambda x: paddle.all(paddle.greater_than(x, paddle.full([1], -5.0))), (A,), [True]),
-    ("any", lambda x: paddle.any(paddle.greater_than(x, paddle.full([1], 1.5)), axis=0), (A,),
-     (A > 1.5).any(0)),
+    ("any", lambda x: paddle.any(paddle.greater_than(x, paddle.full([1], 1.5)), axis=0), (A,), (A > 1.5).any(0)),
     ("std", lambda x: paddle.std(x, axis=1), (A,), A.std(1, ddof=1)),
     ("var", lambda x: paddle.var(x, unbiased=False), (A,), [A.var()]),
     ("logsumexp", lambda x: paddle.logsumexp(x, axis=1), (A,), np.log(np.exp(A).sum(1))),
     ("logsumexp_all", lambda x: paddle.logsumexp(x), (A,), [np.log(np.exp(A).sum())]),
-    ("norm", lambda x: paddle.norm(x), (A,), [np.sqrt((A ** 2).sum())]),
+    ("norm", lambda x: paddle.norm(x), (A,), [np.sqrt((A**2).sum())]),
     ("norm_p1", lambda x: paddle.norm(x, p=1, axis=1), (A,), np.abs(A).sum(1)),
     ("norm_inf", lambda x: paddle.norm(x, p=math.inf, axis=0), (A,), np.abs(A).max(0)),
     ("norm_p3", lambda x: paddle.norm(x, p=3, axis=1), (A,), (np.abs(A) ** 3).sum(1) ** (1 / 3)),
@@ -102,8 +106,12 @@ CASES = [
     ("cross", lambda x, y: paddle.cross(x, y), (A[:3].copy(), B[:3].copy()), np.cross(A[:3], B[:3], axis=0)),
     ("kron", lambda x, y: paddle.kron(x, y), (A[:2, :2].copy(), B[:2, :3].copy()), np.kron(A[:2, :2], B[:2, :3])),
     ("kron_ranks", lambda x, y: paddle.kron(x, y), (V[:2].copy(), B[:2, :3].copy()), np.kron(V[:2], B[:2, :3])),
-    ("scale_tensor", lambda x: paddle.scale(x, paddle.full([1], 3.0), bias=1.0, bias_after_scale=False), (A,),
-     3 * (A + 1)),
+    (
+        "scale_tensor",
+        lambda x: paddle.scale(x, paddle.full([1], 3.0), bias=1.0, bias_after_scale=False),
+        (A,),
+        3 * (A + 1),
+    ),
     ("exp", lambda x: paddle.exp(x), (A,), np.exp(A)),
     ("stanh", lambda x: paddle.stanh(x), (A,), 1.7159 * np.tanh(0.67 * A)),
     ("scale", lambda x: paddle.scale(x, scale=2.0, bias=1.0), (A,), 2 * A + 1),
@@ -111,8 +119,7 @@ CASES = [
     ("clip2", lambda x: paddle.clip(x, -0.5, 0.5), (A,), np.clip(A, -0.5, 0.5)),
     ("less_than", lambda x, y: paddle.less_than(x, y), (A, B), A < B),
     ("equal", lambda x: paddle.equal(x, 2), (I,), I == 2),
-    ("logical_xor", lambda x, y: paddle.logical_xor(paddle.less_than(x, y), paddle.greater_than(x, y)), (A, B),
-     A != B),
+    ("logical_xor", lambda x, y: paddle.logical_xor(paddle.less_than(x, y), paddle.greater_than(x, y)), (A, B), A != B),
 ]
 
 CASES += [
@@ -129,10 +136,18 @@ CASES += [
     ("squeeze_axis", lambda x: paddle.squeeze(x, axis=[1, 2]), (S[:, :1].copy(),), S[:, 0]),
     ("unsqueeze", lambda x: paddle.unsqueeze(x, [0, 2]), (A,), A[None, :, None]),
     ("broadcast_to", lambda x: paddle.broadcast_to(x, [2, 3, 4]), (V,), np.broadcast_to(V, (2, 3, 4))),
-    ("broadcast_to_int_tensors", lambda x: paddle.broadcast_to(x, [paddle.full([1], 3, "int32"), 4]), (A[:1].copy(),),
-     np.broadcast_to(A[:1], (3, 4))),
-    ("broadcast_to_shape_tensor", lambda x, s: paddle.broadcast_to(x, s), (A[:1].copy(), np.array([2, 3, 4], "int32")),
-     np.broadcast_to(A[:1], (2, 3, 4))),
+    (
+        "broadcast_to_int_tensors",
+        lambda x: paddle.broadcast_to(x, [paddle.full([1], 3, "int32"), 4]),
+        (A[:1].copy(),),
+        np.broadcast_to(A[:1], (3, 4)),
+    ),
+    (
+        "broadcast_to_shape_tensor",
+        lambda x, s: paddle.broadcast_to(x, s),
+        (A[:1].copy(), np.array([2, 3, 4], "int32")),
+        np.broadcast_to(A[:1], (2, 3, 4)),
+    ),
     ("expand_as", lambda x, y: paddle.expand_as(x, y), (V, S), np.broadcast_to(V, S.shape)),
     ("tile", lambda x: paddle.tile(x, [2, 1, 2]), (A,), np.tile(A, (2, 1, 2))),
     ("flip", lambda x: paddle.flip(x, [0, 1]), (A,), A[::-1, ::-1]),
@@ -146,11 +161,19 @@ CASES += [
     ("index_select", lambda x, i: paddle.index_select(x, i, axis=-1), (S, IDX), S[:, :, IDX]),
     ("gather_nd", lambda x, i: paddle.gather_nd(x, i), (A, I[:2, :2].copy() % 3), A[I[:2, 0] % 3, I[:2, 1] % 3]),
     ("index_sample", lambda x, i: paddle.index_sample(x, i), (A, I % 4), np.take_along_axis(A, I % 4, 1)),
-    ("scatter", lambda x, i, u: paddle.scatter(x, i, u), (A, IDX, B[:2].copy()),
-     np.concatenate([B[1:2], A[1:2], B[0:1]])),
+    (
+        "scatter",
+        lambda x, i, u: paddle.scatter(x, i, u),
+        (A, IDX, B[:2].copy()),
+        np.concatenate([B[1:2], A[1:2], B[0:1]]),
+    ),
     ("shard_index", lambda x: paddle.shard_index(x, 20, 2, 1), (I * 3,), np.where(I * 3 // 10 == 1, I * 3 % 10, -1)),
-    ("multiplex", lambda a, b, i: paddle.multiplex([a, b], i), (A, B, np.array([[1], [0], [1]], "int32")),
-     np.stack([B[0], A[1], B[2]])),
+    (
+        "multiplex",
+        lambda a, b, i: paddle.multiplex([a, b], i),
+        (A, B, np.array([[1], [0], [1]], "int32")),
+        np.stack([B[0], A[1], B[2]]),
+    ),
     ("cast", lambda x: paddle.cast(x, "int32"), (P * 3,), (P * 3).astype("int32")),
     ("numel", lambda x: paddle.numel(x), (S,), [24]),
     ("rank", lambda x: paddle.rank(x), (S,), [3]),
@@ -170,8 +193,12 @@ CASES += [
     ("linspace", lambda: paddle.linspace(0, 1, 5), (), np.linspace(0, 1, 5, dtype="float32")),
     ("meshgrid", lambda x, y: paddle.meshgrid(x, y), (V, IDX), list(np.meshgrid(V, IDX, indexing="ij"))),
     ("diag", lambda x: paddle.diag(x), (V,), np.diag(V)),
-    ("diag_offset", lambda x: paddle.diag(x, offset=-1, padding_value=9), (V,),
-     np.diag(V, -1) + 9 * (1 - np.diag(np.ones(4), -1))),
+    (
+        "diag_offset",
+        lambda x: paddle.diag(x, offset=-1, padding_value=9),
+        (V,),
+        np.diag(V, -1) + 9 * (1 - np.diag(np.ones(4), -1)),
+    ),
     ("diag_2d", lambda x: paddle.diag(x, offset=1), (A,), np.diag(A, 1)),
     ("assign", lambda x: paddle.assign(x), (A,), A),
     ("argmax", lambda x: paddle.argmax(x), (A,), [A.argmax()]),
@@ -180,41 +207,77 @@ CASES += [
     ("argsort", lambda x: paddle.argsort(x, axis=0, descending=True), (A,), np.argsort(-A, 0, kind="stable")),
     ("sort", lambda x: paddle.sort(x), (A,), np.sort(A, -1)),
     ("topk", lambda x: paddle.topk(x, 2), (A,), [-np.sort(-A, 1)[:, :2], np.argsort(-A, 1, kind="stable")[:, :2]]),
-    ("topk_axis_small", lambda x: paddle.topk(x, 2, axis=0, largest=False), (A,),
-     [np.sort(A, 0)[:2], np.argsort(A, 0, kind="stable")[:2]]),
+    (
+        "topk_axis_small",
+        lambda x: paddle.topk(x, 2, axis=0, largest=False),
+        (A,),
+        [np.sort(A, 0)[:2], np.argsort(A, 0, kind="stable")[:2]],
+    ),
     ("nonzero", lambda x: paddle.nonzero(x), (I,), np.argwhere(I)),
     ("masked_select", lambda x, y: paddle.masked_select(x, paddle.greater_than(x, y)), (A, B), A[A > B]),
-    ("unique", lambda x: paddle.unique(x, return_inverse=True, return_counts=True), (I,),
-     list(np.unique(I.ravel(), return_inverse=True, return_counts=True))),
+    (
+        "unique",
+        lambda x: paddle.unique(x, return_inverse=True, return_counts=True),
+        (I,),
+        list(np.unique(I.ravel(), return_inverse=True, return_counts=True)),
+    ),
     ("median_odd", lambda x: paddle.median(x, axis=0), (A,), np.median(A, 0)),
     ("median_even", lambda x: paddle.median(x), (A,), [np.median(A)]),
     ("median_keepdim", lambda x: paddle.median(x, axis=-1, keepdim=True), (S,), np.median(S, -1, keepdims=True)),
     ("median_all_keepdim", lambda x: paddle.median(x, keepdim=True), (S,), np.median(S, keepdims=True)),
-    ("logsumexp_keep", lambda x: paddle.logsumexp(x, axis=[0, 2], keepdim=True), (S,),
-     np.log(np.exp(S).sum((0, 2), keepdims=True))),
+    (
+        "logsumexp_keep",
+        lambda x: paddle.logsumexp(x, axis=[0, 2], keepdim=True),
+        (S,),
+        np.log(np.exp(S).sum((0, 2), keepdims=True)),
+    ),
     ("trace", lambda x: paddle.trace(x, offset=1), (A,), [np.trace(A, 1)]),
     ("trace_3d", lambda x: paddle.trace(x, axis1=1, axis2=2), (S,), np.trace(S, axis1=1, axis2=2)),
     ("where", lambda x, y: paddle.where(paddle.greater_than(x, y), x, y), (A, B), np.where(A > B, A, B)),
     ("where_bcast", lambda x, y: paddle.where(paddle.greater_than(x, y), x, 0.0), (A, V), np.where(A > V, A, 0)),
-    ("where_nonzero", lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1]))), (A,),
-     [c[:, None] for c in np.nonzero(A > 0)]),
-    ("where_scalar_batch", lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1])), 1.0, x),
-     (A,), np.where(A > 0, 1.0, A).astype("float32")),
+    (
+        "where_nonzero",
+        lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1]))),
+        (A,),
+        [c[:, None] for c in np.nonzero(A > 0)],
+    ),
+    (
+        "where_scalar_batch",
+        lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1])), 1.0, x),
+        (A,),
+        np.where(A > 0, 1.0, A).astype("float32"),
+    ),
     ("histogram", lambda x: paddle.histogram(x, bins=5, min=-1, max=1), (A,), np.histogram(A, 5, (-1, 1))[0]),
     ("histogram_data", lambda x: paddle.histogram(x, bins=4), (I,), np.histogram(I, 4, (I.min(), I.max()))[0]),
-    ("inverse", lambda x: paddle.inverse(x), (S[:, :3, :3] + 3 * np.eye(3, dtype="float32"),),
-     np.linalg.inv(S[:, :3, :3] + 3 * np.eye(3, dtype="float32"))),
-    ("cholesky", lambda x: paddle.cholesky(x, upper=True), (A @ A.T + np.eye(3, dtype="float32"),),
-     np.linalg.cholesky(A @ A.T + np.eye(3, dtype="float32")).T),
+    (
+        "inverse",
+        lambda x: paddle.inverse(x),
+        (S[:, :3, :3] + 3 * np.eye(3, dtype="float32"),),
+        np.linalg.inv(S[:, :3, :3] + 3 * np.eye(3, dtype="float32")),
+    ),
+    (
+        "cholesky",
+        lambda x: paddle.cholesky(x, upper=True),
+        (A @ A.T + np.eye(3, dtype="float32"),),
+        np.linalg.cholesky(A @ A.T + np.eye(3, dtype="float32")).T,
+    ),
     ("tril", lambda x: paddle.tril(x, -1), (A,), np.tril(A, -1)),
     ("triu", lambda x: paddle.triu(x, 1), (S,), np.triu(S, 1)),
     ("shape", lambda x: paddle.shape(x), (S,), np.array([2, 3, 4], "int32")),
     ("cumsum", lambda x: paddle.cumsum(x), (A,), np.cumsum(A)),
     ("cumsum_axis", lambda x: paddle.cumsum(x, axis=0, dtype="float64"), (A,), np.cumsum(A.astype("float64"), 0)),
-    ("scatter_nd_add", lambda x, i, u: paddle.scatter_nd_add(x, i, u), (S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3]),
-     _scatter_nd_add_ref(S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3])),
-    ("scatter_nd", lambda i, u: paddle.scatter_nd(i, u, [3, 4]), (np.array([[1, 2], [2, 3], [1, 2]]), V[:3].copy()),
-     _scatter_nd_add_ref(np.zeros((3, 4), "float32"), np.array([[1, 2], [2, 3], [1, 2]]), V[:3])),
+    (
+        "scatter_nd_add",
+        lambda x, i, u: paddle.scatter_nd_add(x, i, u),
+        (S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3]),
+        _scatter_nd_add_ref(S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3]),
+    ),
+    (
+        "scatter_nd",
+        lambda i, u: paddle.scatter_nd(i, u, [3, 4]),
+        (np.array([[1, 2], [2, 3], [1, 2]]), V[:3].copy()),
+        _scatter_nd_add_ref(np.zeros((3, 4), "float32"), np.array([[1, 2], [2, 3], [1, 2]]), V[:3]),
+    ),
 ]
 
 
@@ -236,9 +299,16 @@ def test_function_matches_numpy(name, build, inputs, want):
 def test_to_tensor_in_static_mode_gives_paddles_dtypes_and_values(paddle2):
     """Paddle 2.6.2 in static mode (checked on the wheel): python floats take the default dtype,
     python ints int64, numpy arrays keep theirs, a list holding Variables is stacked."""
-    cases = [(np.array([1.0, 2.0]), "float64", (2,)), (2.5, "float32", ()), (True, "bool", ()),
-             ([1, 2], "int64", (2,)), ([[True]], "bool", (1, 1)), (np.array([1, 2], "int32"), "int32", (2,)),
-             (np.float64(3), "float64", ()), ([1.5, 2], "float32", (2,))]
+    cases = [
+        (np.array([1.0, 2.0]), "float64", (2,)),
+        (2.5, "float32", ()),
+        (True, "bool", ()),
+        ([1, 2], "int64", (2,)),
+        ([[True]], "bool", (1, 1)),
+        (np.array([1, 2], "int32"), "int32", (2,)),
+        (np.float64(3), "float64", ()),
+        ([1.5, 2], "float32", (2,)),
+    ]
     main = paddle.static.Program()
     with paddle.static.program_guard(main):
         made = [paddle.to_tensor(data) for data, _, _ in cases]
@@ -247,8 +317,9 @@ def test_to_tensor_in_static_mode_gives_paddles_dtypes_and_values(paddle2):
         cast = paddle.to_tensor(np.array([1, 2], "int32"), dtype="float32", stop_gradient=False)
     assert [(str(t.dtype), tuple(t.shape)) for t in made] == [(d, s) for _, d, s in cases]
     assert all(t.stop_gradient for t in made) and not cast.stop_gradient and cast.dtype == "float32"
-    values = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.array([3.0, 4.0], "float32")},
-                                                          fetch_list=made + [stacked, cast])
+    values = paddle.static.Executor(paddle.CPUPlace()).run(
+        main, feed={"x": np.array([3.0, 4.0], "float32")}, fetch_list=made + [stacked, cast]
+    )
     for (data, dtype, _), got in zip(cases, values):
         np.testing.assert_array_equal(got, np.asarray(data, dtype))
     np.testing.assert_array_equal(values[-2], [[3.0, 4.0], [3.0, 4.0]])
@@ -266,11 +337,12 @@ def test_grad_switches_change_nothing_in_static_mode():
             y = paddle.scale(x, 2.0)
         with paddle.enable_grad(), paddle.set_grad_enabled(False):
             z = paddle.scale(y, 2.0)
-    assert y.stop_gradient is False and z.stop_gradient is False     # as Paddle: the backward pass decides
+    assert y.stop_gradient is False and z.stop_gradient is False  # as Paddle: the backward pass decides
 
     @paddle.no_grad()
     def double(v):
         return 2 * v
+
     assert double(3) == 6 and double.__name__ == "double"
     with pytest.raises(TypeError):
         paddle.set_grad_enabled("yes")

@@ -2,6 +2,7 @@
 fetched as numpy's complex64 / complex128, and the gradients of real losses of chains of the complex ops
 (complex, as_complex, as_real, real, imag, angle, polar, conj) back to their real inputs equal float64
 central finite differences. Paddle 2.6.2's values: tests/paddle/test_paddle_function_oracle.py."""
+
 import numpy as np
 import pytest
 
@@ -57,7 +58,9 @@ def test_complex_values_feed_and_fetch_as_numpy_complex():
         back = paddle.complex(paddle.real(z), paddle.imag(z) * 2.0)
     assert z.dtype == paddle.complex64 and parts.dtype == paddle.float32 and back.dtype == paddle.complex64
     feed = np.array([1 + 2j, -0.5 - 1j], np.complex64)
-    got_parts, got_back = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"z": feed}, fetch_list=[parts, back])
+    got_parts, got_back = paddle.static.Executor(paddle.CPUPlace()).run(
+        main, feed={"z": feed}, fetch_list=[parts, back]
+    )
     np.testing.assert_array_equal(got_parts, [[1, 2], [-0.5, -1]])
     assert got_back.dtype == np.complex64
     np.testing.assert_array_equal(got_back, [1 + 4j, -0.5 - 2j])

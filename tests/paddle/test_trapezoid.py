@@ -1,6 +1,7 @@
 """paddle.trapezoid and paddle.cumulative_trapezoid (pe_cli/paddle/tensor_arrange.py): the trapezoid
 rule along an axis, at sample points x (1-D or y's shape) or spacing dx (a number or a 0-D Tensor),
 against numpy's (trapezoid in numpy 2, trapz in numpy 1)."""
+
 import numpy as np
 import pytest
 
@@ -23,12 +24,28 @@ def _cumulative(y, x=None, dx=1.0, axis=-1):
 
 
 def test_trapezoid_and_cumulative_trapezoid_equal_numpys():
-    got = run(lambda y, x1, xf, dx: [paddle.trapezoid(y), paddle.trapezoid(y, x=x1, axis=1),
-                                     paddle.trapezoid(y, x=xf), paddle.trapezoid(y, dx=dx, axis=0),
-                                     paddle.trapezoid(y, dx=3), paddle.cumulative_trapezoid(y, x=xf)],
-              Y, X1, XF, DX)
-    want = [trapz(Y), trapz(Y, x=X1, axis=1), trapz(Y, x=XF), trapz(Y, dx=0.25, axis=0), trapz(Y, dx=3),
-            _cumulative(Y, x=XF)]
+    got = run(
+        lambda y, x1, xf, dx: [
+            paddle.trapezoid(y),
+            paddle.trapezoid(y, x=x1, axis=1),
+            paddle.trapezoid(y, x=xf),
+            paddle.trapezoid(y, dx=dx, axis=0),
+            paddle.trapezoid(y, dx=3),
+            paddle.cumulative_trapezoid(y, x=xf),
+        ],
+        Y,
+        X1,
+        XF,
+        DX,
+    )
+    want = [
+        trapz(Y),
+        trapz(Y, x=X1, axis=1),
+        trapz(Y, x=XF),
+        trapz(Y, dx=0.25, axis=0),
+        trapz(Y, dx=3),
+        _cumulative(Y, x=XF),
+    ]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12)
 

@@ -2,6 +2,7 @@
 ``x.T``, ``clone``, ``detach``, ``size``, ``element_size``, ``get_value``/``set_value``, ``cpu``,
 ``place``, ``&``, ``|``, ``^``, ``~``, ``@``, ``**``, the in-place method names, and the
 ``paddle.tensor`` submodules Paddle's tests name (math, creation, random, stat) and paddle.pir."""
+
 import warnings
 
 import numpy as np
@@ -18,10 +19,26 @@ J = R.randint(-100, 100, (3, 5)).astype("int32")
 
 
 def test_operators_and_methods_build_what_paddle_does():
-    got = run(lambda x, a, b: [x.T, x.clone(), x.detach(), x.size(), a & b, a | b, a ^ b, ~a,
-                               paddle.reshape(x, [6, 4]) @ paddle.reshape(x, [4, 6]), 2 ** x, x ** 2, x.ceil_()],
-              X, I, J)
-    want = [X.T, X, X, 24, I & J, I | J, I ^ J, ~I, X.reshape(6, 4) @ X.reshape(4, 6), 2 ** X, X ** 2, np.ceil(X)]
+    got = run(
+        lambda x, a, b: [
+            x.T,
+            x.clone(),
+            x.detach(),
+            x.size(),
+            a & b,
+            a | b,
+            a ^ b,
+            ~a,
+            paddle.reshape(x, [6, 4]) @ paddle.reshape(x, [4, 6]),
+            2**x,
+            x**2,
+            x.ceil_(),
+        ],
+        X,
+        I,
+        J,
+    )
+    want = [X.T, X, X, 24, I & J, I | J, I ^ J, ~I, X.reshape(6, 4) @ X.reshape(4, 6), 2**X, X**2, np.ceil(X)]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12)
 
@@ -34,17 +51,19 @@ def test_detach_stops_the_gradient_clone_passes_it():
         detached, cloned = x.detach(), x.clone()
         assert detached.stop_gradient and not cloned.stop_gradient
         loss = paddle.sum(paddle.add(paddle.multiply(detached, x), cloned))
-        grad, = paddle.static.gradients([loss], [x])
-    out, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.array([1.0, 2.0, 3.0])},
-                                                         fetch_list=[grad])
-    np.testing.assert_allclose(out, [2.0, 3.0, 4.0])        # d(sum(stop(x) * x + x))/dx = x + 1
+        (grad,) = paddle.static.gradients([loss], [x])
+    (out,) = paddle.static.Executor(paddle.CPUPlace()).run(
+        main, feed={"x": np.array([1.0, 2.0, 3.0])}, fetch_list=[grad]
+    )
+    np.testing.assert_allclose(out, [2.0, 3.0, 4.0])  # d(sum(stop(x) * x + x))/dx = x + 1
 
 
 def test_element_size_get_value_set_value_place():
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
-        assert [paddle.static.data(f"e{d}", [2], d).element_size()
-                for d in ("bool", "int8", "float16", "int32", "float64")] == [1, 1, 2, 4, 8]
+        assert [
+            paddle.static.data(f"e{d}", [2], d).element_size() for d in ("bool", "int8", "float16", "int32", "float64")
+        ] == [1, 1, 2, 4, 8]
         w = paddle.create_parameter([2, 3], "float32")
         x = paddle.static.data("x", [3], "float32")
     scope = paddle.static.Scope()

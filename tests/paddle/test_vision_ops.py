@@ -1,5 +1,6 @@
 """``paddle.vision.ops.distribute_fpn_proposals``: Paddle 2.6's signature and errors, and its default
 ``pixel_offset=False`` (a roi's size without Fluid 1.8's + 1)."""
+
 import numpy as np
 import pytest
 
@@ -18,17 +19,18 @@ def test_levels_by_size_without_the_pixel_offset():
         fluid_multi, _ = fluid.layers.distribute_fpn_proposals(main.global_block().var("rois"), 2, 5, 4, 224)
     assert nums is None and len(multi) == 4
     rois = fluid.create_lod_tensor(np.array([[0, 0, 223, 223], [0, 0, 20, 20]], "float32"), [[2]], fluid.CPUPlace())
-    got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"rois": rois},
-                                                        fetch_list=multi + [restore] + fluid_multi,
-                                                        return_numpy=False)
+    got = paddle.static.Executor(paddle.CPUPlace()).run(
+        main, feed={"rois": rois}, fetch_list=multi + [restore] + fluid_multi, return_numpy=False
+    )
     sizes = [np.asarray(t).shape[0] for t in got]
-    assert sizes[:4] == [1, 1, 0, 0]            # 21x21 -> level 2; 223x223 -> level 3 (224 with + 1: 4)
-    assert sizes[5:] == [1, 0, 1, 0]            # Fluid 1.8's layer counts the + 1
+    assert sizes[:4] == [1, 1, 0, 0]  # 21x21 -> level 2; 223x223 -> level 3 (224 with + 1: 4)
+    assert sizes[5:] == [1, 0, 1, 0]  # Fluid 1.8's layer counts the + 1
     assert np.asarray(got[4]).ravel().tolist() == [1, 0]
 
 
-@pytest.mark.parametrize("levels,error", [((0, -1), AssertionError), ((2, 2), AssertionError),
-                                          ((2, 500), AssertionError)])
+@pytest.mark.parametrize(
+    "levels,error", [((0, -1), AssertionError), ((2, 2), AssertionError), ((2, 500), AssertionError)]
+)
 def test_bad_levels_are_assertion_errors(levels, error):
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         with pytest.raises(error):
@@ -40,5 +42,6 @@ def test_integer_rois_and_rois_num_are_refused():
         with pytest.raises(TypeError):
             paddle.vision.ops.distribute_fpn_proposals(_rois("r", "int32"), 2, 5, 4, 224)
         with pytest.raises(PeError, match="LoD"):
-            paddle.vision.ops.distribute_fpn_proposals(_rois(), 2, 5, 4, 224,
-                                                       rois_num=paddle.static.data("n", [-1], "int32"))
+            paddle.vision.ops.distribute_fpn_proposals(
+                _rois(), 2, 5, 4, 224, rois_num=paddle.static.data("n", [-1], "int32")
+            )

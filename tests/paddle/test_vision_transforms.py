@@ -1,6 +1,7 @@
 """paddle.vision.transforms on numpy HWC images (Paddle 2.6's numpy backend, no OpenCV) and PIL
 images: each function against a numpy reference on small images, the classes' randomness seeded,
 and Paddle's errors for bad arguments."""
+
 import random
 
 import numpy as np
@@ -37,8 +38,9 @@ def test_flips_crops_and_pads():
     np.testing.assert_array_equal(T.center_crop(IMG, 4), IMG[1:5, 2:6])
     np.testing.assert_array_equal(np.asarray(T.center_crop(Image.fromarray(IMG), (2, 4))), IMG[2:4, 2:6])
     for mode in ("edge", "reflect", "symmetric"):
-        np.testing.assert_array_equal(T.pad(IMG, (1, 2, 3, 4), padding_mode=mode),
-                                      np.pad(IMG, [(2, 4), (1, 3), (0, 0)], mode=mode))
+        np.testing.assert_array_equal(
+            T.pad(IMG, (1, 2, 3, 4), padding_mode=mode), np.pad(IMG, [(2, 4), (1, 3), (0, 0)], mode=mode)
+        )
     filled = T.pad(IMG, 2, fill=(1, 2, 3))
     assert filled.shape == (10, 12, 3) and filled[0, 0].tolist() == [1, 2, 3]
     np.testing.assert_array_equal(filled[2:-2, 2:-2], IMG)
@@ -57,8 +59,9 @@ def bilinear_reference(img, oh, ow):
             y0, x0 = min(int(sy), h - 1), min(int(sx), w - 1)
             y1, x1 = min(y0 + 1, h - 1), min(x0 + 1, w - 1)
             fy, fx = sy - y0, sx - x0
-            out[y, x] = ((1 - fy) * ((1 - fx) * img[y0, x0] + fx * img[y0, x1])
-                         + fy * ((1 - fx) * img[y1, x0] + fx * img[y1, x1]))
+            out[y, x] = (1 - fy) * ((1 - fx) * img[y0, x0] + fx * img[y0, x1]) + fy * (
+                (1 - fx) * img[y1, x0] + fx * img[y1, x1]
+            )
     return out
 
 
@@ -67,7 +70,7 @@ def test_resize():
     np.testing.assert_allclose(T.resize(f, (4, 5)), bilinear_reference(f, 4, 5), rtol=1e-5)
     np.testing.assert_allclose(T.resize(f, (9, 13)), bilinear_reference(f, 9, 13), rtol=1e-5)
     np.testing.assert_array_equal(T.resize(IMG, (3, 4), "nearest"), IMG[::2, ::2])
-    assert T.resize(IMG, 3).shape == (3, 4, 3) and T.resize(IMG, 6) is IMG     # the shorter side
+    assert T.resize(IMG, 3).shape == (3, 4, 3) and T.resize(IMG, 6) is IMG  # the shorter side
     assert T.resize(Image.fromarray(IMG), (3, 5)).size == (5, 3)
     with pytest.raises(ValueError, match="not supported on numpy images"):
         T.resize(IMG, (3, 4), "bicubic")
@@ -94,15 +97,16 @@ def test_rotate_affine_perspective():
 
 def test_colour():
     np.testing.assert_array_equal(T.adjust_brightness(IMG, 1.5), np.clip(IMG * 1.5, 0, 255).astype("uint8"))
-    np.testing.assert_array_equal(T.adjust_contrast(IMG, 0.5),
-                                  np.clip((IMG.astype(float) - 74) * 0.5 + 74, 0, 255).astype("uint8"))
+    np.testing.assert_array_equal(
+        T.adjust_contrast(IMG, 0.5), np.clip((IMG.astype(float) - 74) * 0.5 + 74, 0, 255).astype("uint8")
+    )
     grey = T.to_grayscale(IMG)
     np.testing.assert_array_equal(grey[..., 0], np.rint(IMG @ [0.299, 0.587, 0.114]).astype("uint8"))
     assert T.to_grayscale(IMG, 3).shape == (6, 8, 3) and T.to_grayscale(Image.fromarray(IMG)).mode == "L"
     assert np.abs(T.adjust_hue(IMG, 0.0).astype(int) - IMG).max() <= 1
     pure = np.zeros((1, 3, 3), "uint8")
-    pure[0, 0, 2], pure[0, 1, 1], pure[0, 2, 0] = 255, 255, 255      # cv2 order: B, G, R read as BGR
-    turned = T.adjust_hue(pure, 1 / 3)         # a third of the circle: red -> green -> blue -> red
+    pure[0, 0, 2], pure[0, 1, 1], pure[0, 2, 0] = 255, 255, 255  # cv2 order: B, G, R read as BGR
+    turned = T.adjust_hue(pure, 1 / 3)  # a third of the circle: red -> green -> blue -> red
     assert [int(np.argmax(p)) for p in turned[0]] == [1, 0, 2]
     assert np.asarray(T.adjust_hue(Image.fromarray(pure), 0.25)).shape == (1, 3, 3)
     with pytest.raises(ValueError):
@@ -112,10 +116,22 @@ def test_colour():
 
 
 def test_random_transforms_seeded_on_arrays_and_images():
-    pipeline = T.Compose([T.RandomResizedCrop(4), T.RandomHorizontalFlip(), T.RandomVerticalFlip(),
-                          T.ColorJitter(0.4, 0.4, 0.4, 0.1), T.RandomRotation(10), T.Pad(1),
-                          T.RandomAffine(10, (0.1, 0.1), (0.9, 1.1), 5), T.RandomPerspective(1.0),
-                          T.RandomCrop(4), T.Grayscale(3), T.ToTensor(), T.RandomErasing(1.0, value="random")])
+    pipeline = T.Compose(
+        [
+            T.RandomResizedCrop(4),
+            T.RandomHorizontalFlip(),
+            T.RandomVerticalFlip(),
+            T.ColorJitter(0.4, 0.4, 0.4, 0.1),
+            T.RandomRotation(10),
+            T.Pad(1),
+            T.RandomAffine(10, (0.1, 0.1), (0.9, 1.1), 5),
+            T.RandomPerspective(1.0),
+            T.RandomCrop(4),
+            T.Grayscale(3),
+            T.ToTensor(),
+            T.RandomErasing(1.0, value="random"),
+        ]
+    )
     outs = []
     for _ in range(2):
         random.seed(5)
@@ -125,8 +141,14 @@ def test_random_transforms_seeded_on_arrays_and_images():
     assert pipeline(Image.fromarray(IMG)).shape == (3, 4, 4)
     img_out, label = T.RandomCrop(3, keys=("image", "label"))((IMG, 7))
     assert img_out.shape == (3, 3, 3) and label == 7
-    for t in (T.BrightnessTransform(0.5), T.ContrastTransform(0.5), T.SaturationTransform(0.5), T.HueTransform(0.2),
-              T.Resize((3, 3)), T.CenterCrop(2)):
+    for t in (
+        T.BrightnessTransform(0.5),
+        T.ContrastTransform(0.5),
+        T.SaturationTransform(0.5),
+        T.HueTransform(0.2),
+        T.Resize((3, 3)),
+        T.CenterCrop(2),
+    ):
         assert t(IMG).dtype == np.uint8
     with pytest.raises(ValueError):
         T.ContrastTransform(-1)

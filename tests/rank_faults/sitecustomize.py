@@ -2,6 +2,7 @@
 rank PE_FAULT_RANK that trains (it has imported pe's training loop and mpi4py), PE_FAULT_AFTER
 seconds after the loop is imported, PE_FAULT happens: ``raise`` (a RuntimeError in the main
 thread, wherever it is), ``kill`` (SIGKILL to itself) or ``exit`` (os._exit(3))."""
+
 import os
 import signal
 import sys

@@ -9,6 +9,7 @@ batches; trainer 0 (or the process alone) writes the parameters to OUT.npz.
 FAULT: ``raise``, ``exit`` (os._exit(3)) or ``kill`` (SIGKILL itself) in trainer 1 at step 2 while the
 others train for ever; ``forever``: every trainer trains for ever (the test kills a role itself).
 Every process prints ``pid N`` first. Run by tests/cli/test_rendezvous*.py."""
+
 import os
 import sys
 
@@ -32,7 +33,7 @@ with fluid.program_guard(main, startup):
     loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(hidden, 3), y))
     fluid.optimizer.Momentum(0.1, momentum=0.9).minimize(loss)
 exe = fluid.Executor(fluid.CPUPlace())
-if pservers:                                   # parameter-server mode (synchronous)
+if pservers:  # parameter-server mode (synchronous)
     t = fluid.DistributeTranspiler()
     t.transpile(trainer_id, program=main, startup_program=startup, pservers=pservers, trainers=trainers)
     if role == "PSERVER":
@@ -42,12 +43,17 @@ if pservers:                                   # parameter-server mode (synchron
         sys.exit(0)
     exe.run(startup)
     program = t.get_trainer_program()
-elif trainers > 1:                             # collective mode
+elif trainers > 1:  # collective mode
     config = fluid.DistributeTranspilerConfig()
     config.mode = "nccl2"
     t = fluid.DistributeTranspiler(config=config)
-    t.transpile(trainer_id, program=main, startup_program=startup,
-                trainers=os.environ["PADDLE_TRAINER_ENDPOINTS"], current_endpoint=current)
+    t.transpile(
+        trainer_id,
+        program=main,
+        startup_program=startup,
+        trainers=os.environ["PADDLE_TRAINER_ENDPOINTS"],
+        current_endpoint=current,
+    )
     exe.run(startup)
     os.environ["CPU_NUM"] = "1"
     program = fluid.CompiledProgram(t.get_trainer_program()).with_data_parallel(loss_name=loss.name)
@@ -56,7 +62,7 @@ else:
     program = main
 rng = np.random.default_rng(0)
 share = slice(trainer_id * 12 // trainers, (trainer_id + 1) * 12 // trainers)
-for step in range(10 ** 9 if fault else 10):
+for step in range(10**9 if fault else 10):
     xs = rng.normal(size=(12, 6)).astype("float32")
     ys = rng.integers(0, 3, size=(12, 1)).astype("int64")
     if fault in ("raise", "exit", "kill") and trainer_id == 1 and step == 2:
@@ -66,8 +72,9 @@ for step in range(10 ** 9 if fault else 10):
             os._exit(3)
         os.kill(os.getpid(), 9)
     exe.run(program, feed={"x": xs[share], "y": ys[share]}, fetch_list=[loss.name])
-params = {p.name: np.array(fluid.global_scope().find_var(p.name).get_tensor())
-          for p in main.global_block().all_parameters()}
+params = {
+    p.name: np.array(fluid.global_scope().find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()
+}
 if pservers:
     exe.close()
 if trainer_id == 0:

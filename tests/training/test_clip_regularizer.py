@@ -1,6 +1,7 @@
 """Gradient clipping (by value, by norm, by global norm; through the optimizer, set_gradient_clip or
 ParamAttr) and weight decay (L1, L2; the parameter's own regularizer wins), each checked against the
 same SGD step done in numpy: param - lr * (clip(grad) + decay)."""
+
 import warnings
 
 import numpy as np
@@ -54,11 +55,12 @@ def check(main, startup, gw, gb):
 
 
 def by_norm(g, c):
-    n = np.sqrt((g ** 2).sum())
+    n = np.sqrt((g**2).sum())
     return g * c / n if n > c else g
 
 
 # -- clipping -------------------------------------------------------------------------------------
+
 
 def test_unclipped_baseline():
     check(*build(), *grads())
@@ -66,7 +68,7 @@ def test_unclipped_baseline():
 
 def test_clip_by_value_through_the_optimizer():
     gw, gb = grads()
-    assert (np.abs(gw) > 0.5).any()   # the clip bites
+    assert (np.abs(gw) > 0.5).any()  # the clip bites
     main, startup = build(fluid.optimizer.SGD(LR, grad_clip=fluid.clip.GradientClipByValue(0.5)))
     check(main, startup, np.clip(gw, -0.5, 0.5), np.clip(gb, -0.5, 0.5))
 
@@ -79,14 +81,14 @@ def test_clip_by_value_with_min():
 
 def test_clip_by_norm_each_gradient():
     gw, gb = grads()
-    c = 0.8 * np.sqrt((gw ** 2).sum())   # w is clipped; b maybe not
+    c = 0.8 * np.sqrt((gw**2).sum())  # w is clipped; b maybe not
     main, startup = build(fluid.optimizer.SGD(LR, grad_clip=fluid.clip.GradientClipByNorm(c)))
     check(main, startup, by_norm(gw, c), by_norm(gb, c))
 
 
 def test_clip_by_global_norm():
     gw, gb = grads()
-    global_norm = np.sqrt((gw ** 2).sum() + (gb ** 2).sum())
+    global_norm = np.sqrt((gw**2).sum() + (gb**2).sum())
     c = 0.5 * global_norm
     main, startup = build(fluid.optimizer.SGD(LR, grad_clip=fluid.clip.GradientClipByGlobalNorm(c)))
     check(main, startup, gw * c / global_norm, gb * c / global_norm)
@@ -105,8 +107,11 @@ def test_minimize_grad_clip():
 
 def test_set_gradient_clip_on_some_parameters():
     gw, gb = grads()
-    main, startup = build(before_minimize=lambda prog: fluid.clip.set_gradient_clip(
-        fluid.clip.GradientClipByValue(0.5), param_list=["w"], program=prog))
+    main, startup = build(
+        before_minimize=lambda prog: fluid.clip.set_gradient_clip(
+            fluid.clip.GradientClipByValue(0.5), param_list=["w"], program=prog
+        )
+    )
     check(main, startup, np.clip(gw, -0.5, 0.5), gb)
     assert isinstance(main.global_block().var("w").gradient_clip_attr, fluid.clip.GradientClipByValue)
     assert main.global_block().var("b").gradient_clip_attr is None
@@ -114,16 +119,17 @@ def test_set_gradient_clip_on_some_parameters():
 
 def test_set_gradient_clip_default_program_and_all_parameters():
     gw, gb = grads()
-    c = 0.5 * np.sqrt((gw ** 2).sum() + (gb ** 2).sum())
-    main, startup = build(before_minimize=lambda prog: fluid.clip.set_gradient_clip(
-        fluid.clip.GradientClipByGlobalNorm(c)))
-    s = c / np.sqrt((gw ** 2).sum() + (gb ** 2).sum())
+    c = 0.5 * np.sqrt((gw**2).sum() + (gb**2).sum())
+    main, startup = build(
+        before_minimize=lambda prog: fluid.clip.set_gradient_clip(fluid.clip.GradientClipByGlobalNorm(c))
+    )
+    s = c / np.sqrt((gw**2).sum() + (gb**2).sum())
     check(main, startup, gw * s, gb * s)
 
 
 def test_global_norm_groups_are_separate():
     gw, gb = grads()
-    cw, cb = 0.5 * np.sqrt((gw ** 2).sum()), 0.5 * np.sqrt((gb ** 2).sum())
+    cw, cb = 0.5 * np.sqrt((gw**2).sum()), 0.5 * np.sqrt((gb**2).sum())
     w_attr = fluid.ParamAttr(name="w", gradient_clip=fluid.clip.GradientClipByGlobalNorm(cw, group_name="a"))
     b_attr = fluid.ParamAttr(name="b", gradient_clip=fluid.clip.GradientClipByGlobalNorm(cb, group_name="b"))
     check(*build(w_attr=w_attr, b_attr=b_attr), by_norm(gw, cw), by_norm(gb, cb))
@@ -138,7 +144,7 @@ def test_one_group_with_two_clip_norms_is_an_error():
 
 def test_param_attr_gradient_clip_by_norm():
     gw, gb = grads()
-    c = 0.5 * np.sqrt((gw ** 2).sum())
+    c = 0.5 * np.sqrt((gw**2).sum())
     w_attr = fluid.ParamAttr(name="w", gradient_clip=fluid.clip.GradientClipByNorm(c))
     check(*build(w_attr=w_attr), by_norm(gw, c), gb)
 
@@ -147,9 +153,12 @@ def test_optimizer_clip_wins_over_set_gradient_clip():
     gw, gb = grads()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        main, startup = build(fluid.optimizer.SGD(LR, grad_clip=fluid.clip.GradientClipByValue(0.5)),
-                              before_minimize=lambda prog: fluid.clip.set_gradient_clip(
-                                  fluid.clip.GradientClipByValue(0.01), program=prog))
+        main, startup = build(
+            fluid.optimizer.SGD(LR, grad_clip=fluid.clip.GradientClipByValue(0.5)),
+            before_minimize=lambda prog: fluid.clip.set_gradient_clip(
+                fluid.clip.GradientClipByValue(0.01), program=prog
+            ),
+        )
     assert any("grad_clip is used" in str(w.message) for w in caught)
     check(main, startup, np.clip(gw, -0.5, 0.5), np.clip(gb, -0.5, 0.5))
 
@@ -160,13 +169,16 @@ def test_set_gradient_clip_after_minimize_warns():
         fluid.clip.set_gradient_clip(fluid.clip.GradientClipByValue(1.0), program=main)
 
 
-@pytest.mark.parametrize("make, error, message", [
-    (lambda: fluid.clip.GradientClipByValue(-1.0), PeError, "max=-1.0 must be > 0"),
-    (lambda: fluid.clip.GradientClipByValue(1.0, min=2.0), PeError, "min=2.0 is greater than max=1.0"),
-    (lambda: fluid.clip.GradientClipByNorm(0.0), PeError, "clip_norm=0.0 must be > 0"),
-    (lambda: fluid.clip.GradientClipByGlobalNorm(-2.0), PeError, "clip_norm=-2.0 must be > 0"),
-    (lambda: fluid.clip.set_gradient_clip(5.0), TypeError, "clip must be GradientClipByValue"),
-])
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (lambda: fluid.clip.GradientClipByValue(-1.0), PeError, "max=-1.0 must be > 0"),
+        (lambda: fluid.clip.GradientClipByValue(1.0, min=2.0), PeError, "min=2.0 is greater than max=1.0"),
+        (lambda: fluid.clip.GradientClipByNorm(0.0), PeError, "clip_norm=0.0 must be > 0"),
+        (lambda: fluid.clip.GradientClipByGlobalNorm(-2.0), PeError, "clip_norm=-2.0 must be > 0"),
+        (lambda: fluid.clip.set_gradient_clip(5.0), TypeError, "clip must be GradientClipByValue"),
+    ],
+)
 def test_bad_clip_arguments(make, error, message):
     with pytest.raises(error, match=message):
         make()
@@ -179,6 +191,7 @@ def test_set_gradient_clip_unknown_parameter():
 
 
 # -- regularization -------------------------------------------------------------------------------
+
 
 def test_l2_decay_through_the_optimizer():
     gw, gb = grads()
@@ -207,8 +220,11 @@ def test_param_attr_regularizer_alone():
 
 def test_clip_comes_before_decay():
     gw, gb = grads()
-    main, startup = build(fluid.optimizer.SGD(LR, regularization=fluid.regularizer.L2Decay(0.1),
-                                              grad_clip=fluid.clip.GradientClipByValue(0.5)))
+    main, startup = build(
+        fluid.optimizer.SGD(
+            LR, regularization=fluid.regularizer.L2Decay(0.1), grad_clip=fluid.clip.GradientClipByValue(0.5)
+        )
+    )
     check(main, startup, np.clip(gw, -0.5, 0.5) + 0.1 * W0, np.clip(gb, -0.5, 0.5) + 0.1 * B0)
 
 

@@ -4,11 +4,13 @@ penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, in
 activations relu, leaky_relu, elu, sqrt, square, sigmoid and tanh (a third order of sigmoid too) and elementwise add, sub, mul and div, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
+
 import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.fluid import layers
+
 
 def _data(name, shape):
     x = layers.data(name, shape, append_batch_size=False, dtype="float64")
@@ -48,8 +50,9 @@ def second_order(build, shapes, place, eps=None, seed=3, given=None):
         return sum(float(np.sum(w_value * g)) for w_value, g in zip((vals[w.name] for w in weights), got))
 
     fetched = iter(exe.run(main, feed=values, fetch_list=[g for g in seconds if g is not None], scope=scope))
-    analytic = [(var.name, next(fetched) if grad is not None else np.zeros(var.shape))
-                for var, grad in zip(xs + [dy], seconds)]
+    analytic = [
+        (var.name, next(fetched) if grad is not None else np.zeros(var.shape)) for var, grad in zip(xs + [dy], seconds)
+    ]
     wants = []
     for var in (xs + [dy]) if eps else ():
         want = np.zeros(var.shape)
@@ -68,30 +71,39 @@ def _params(*shapes):
 
 
 CASES = {
-    "conv2d": ([("x", [1, 2, 3, 3])], lambda i: (lambda w: (layers.conv2d(i[0], 2, 2, padding=1, bias_attr=False,
-                                                                          param_attr=w.name), [i[0], w]))(
-        layers.create_parameter([2, 2, 2, 2], "float64", name="w"))),
-    "conv2d_nhwc_groups": ([("x", [1, 3, 3, 4])], lambda i: (layers.conv2d(i[0], 2, 1, groups=2, bias_attr=False,
-                                                                           data_format="NHWC"), [i[0]])),
+    "conv2d": (
+        [("x", [1, 2, 3, 3])],
+        lambda i: (lambda w: (layers.conv2d(i[0], 2, 2, padding=1, bias_attr=False, param_attr=w.name), [i[0], w]))(
+            layers.create_parameter([2, 2, 2, 2], "float64", name="w")
+        ),
+    ),
+    "conv2d_nhwc_groups": (
+        [("x", [1, 3, 3, 4])],
+        lambda i: (layers.conv2d(i[0], 2, 1, groups=2, bias_attr=False, data_format="NHWC"), [i[0]]),
+    ),
     "conv3d": ([("x", [1, 2, 2, 3, 2])], lambda i: (layers.conv3d(i[0], 2, 2, padding=1, bias_attr=False), [i[0]])),
     "mul": ([("x", [3, 4]), ("y", [4, 2])], lambda i: (layers.mul(i[0], i[1]), i)),
-    "matmul": ([("x", [2, 3, 4]), ("y", [2, 2, 4])],
-               lambda i: (layers.matmul(i[0], i[1], transpose_y=True, alpha=0.5), i)),
+    "matmul": (
+        [("x", [2, 3, 4]), ("y", [2, 2, 4])],
+        lambda i: (layers.matmul(i[0], i[1], transpose_y=True, alpha=0.5), i),
+    ),
     "reshape": ([("x", [3, 4])], lambda i: (layers.reshape(i[0], [2, 6]), i)),
     "slice": ([("x", [3, 4, 2])], lambda i: (layers.slice(i[0], axes=[0, 2], starts=[1, -1], ends=[3, 2]), i)),
     "reduce_mean": ([("x", [3, 4])], lambda i: (layers.reduce_mean(i[0], dim=1, keep_dim=True), i)),
     "relu": ([("x", [3, 4])], lambda i: (layers.relu(i[0]), i)),
     "leaky_relu": ([("x", [3, 4])], lambda i: (layers.leaky_relu(i[0], alpha=0.2), i)),
     "elu": ([("x", [3, 4])], lambda i: (layers.elu(i[0], alpha=0.7), i)),
-    "sqrt": ([("x", [3, 4])], lambda i: (layers.sqrt(layers.scale(i[0], bias=2.0)), i)),     # of 1 .. 3
+    "sqrt": ([("x", [3, 4])], lambda i: (layers.sqrt(layers.scale(i[0], bias=2.0)), i)),  # of 1 .. 3
     "square": ([("x", [3, 4])], lambda i: (layers.square(i[0]), i)),
     "sigmoid": ([("x", [3, 4])], lambda i: (layers.sigmoid(i[0]), i)),
     "tanh": ([("x", [3, 4])], lambda i: (layers.tanh(i[0]), i)),
     "elementwise_add": ([("x", [2, 3, 4]), ("y", [3])], lambda i: (layers.elementwise_add(i[0], i[1], axis=1), i)),
     "elementwise_sub": ([("x", [2, 3]), ("y", [2, 3])], lambda i: (layers.elementwise_sub(i[0], i[1]), i)),
     "elementwise_mul": ([("x", [2, 3, 4]), ("y", [3, 4])], lambda i: (layers.elementwise_mul(i[0], i[1], axis=1), i)),
-    "elementwise_div": ([("x", [2, 3, 2]), ("y", [3])],           # Y of 1 .. 3
-                        lambda i: (layers.elementwise_div(i[0], layers.scale(i[1], bias=2.0), axis=1), i)),
+    "elementwise_div": (
+        [("x", [2, 3, 2]), ("y", [3])],  # Y of 1 .. 3
+        lambda i: (layers.elementwise_div(i[0], layers.scale(i[1], bias=2.0), axis=1), i),
+    ),
 }
 
 
@@ -103,8 +115,11 @@ def test_double_gradient_equals_finite_differences(case):
 
 def build_instance_norm(inputs):
     x = inputs[0]
-    y = layers.instance_norm(x, param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(
-        0.5, 1.5, seed=1)), bias_attr=fluid.ParamAttr(name="bias"))
+    y = layers.instance_norm(
+        x,
+        param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(0.5, 1.5, seed=1)),
+        bias_attr=fluid.ParamAttr(name="bias"),
+    )
     block = x.block
     return y, [x, block.var("scale"), block.var("bias")]
 
@@ -116,12 +131,18 @@ def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
 def build_batch_norm(layout="NCHW", use_global_stats=False):
     def build(inputs):
         x = inputs[0]
-        y = layers.batch_norm(x, data_layout=layout, use_global_stats=use_global_stats,
-                              param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(
-                                  0.5, 1.5, seed=1)), bias_attr=fluid.ParamAttr(name="bias"),
-                              moving_mean_name="mean", moving_variance_name="var")
+        y = layers.batch_norm(
+            x,
+            data_layout=layout,
+            use_global_stats=use_global_stats,
+            param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(0.5, 1.5, seed=1)),
+            bias_attr=fluid.ParamAttr(name="bias"),
+            moving_mean_name="mean",
+            moving_variance_name="var",
+        )
         block = x.block
         return y, [x, block.var("scale"), block.var("bias")]
+
     return build
 
 

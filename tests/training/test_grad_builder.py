@@ -1,4 +1,5 @@
 """The backward builder (pe_cli/training/grad_builder.py): a gradient summed from several parts."""
+
 import pe_cli.fluid as fluid
 
 
@@ -11,8 +12,13 @@ def test_gradient_parts_take_fluids_names():
         x.stop_gradient = False
         loss = fluid.layers.mean(fluid.layers.elementwise_add(fluid.layers.relu(x), fluid.layers.sigmoid(x)))
         fluid.backward.append_backward(loss)
-    writers = [(op.type, op.input_arg_names, op.output_arg_names) for op in main.global_block().ops
-               if any(n.startswith("x@GRAD") for n in op.output_arg_names)]
-    assert writers == [("sigmoid_grad", ["sigmoid_0.tmp_0", "sigmoid_0.tmp_0@GRAD"], ["x@GRAD@RENAME@block0@0"]),
-                       ("relu_grad", ["relu_0.tmp_0", "relu_0.tmp_0@GRAD"], ["x@GRAD@RENAME@block0@1"]),
-                       ("sum", ["x@GRAD@RENAME@block0@0", "x@GRAD@RENAME@block0@1"], ["x@GRAD"])]
+    writers = [
+        (op.type, op.input_arg_names, op.output_arg_names)
+        for op in main.global_block().ops
+        if any(n.startswith("x@GRAD") for n in op.output_arg_names)
+    ]
+    assert writers == [
+        ("sigmoid_grad", ["sigmoid_0.tmp_0", "sigmoid_0.tmp_0@GRAD"], ["x@GRAD@RENAME@block0@0"]),
+        ("relu_grad", ["relu_0.tmp_0", "relu_0.tmp_0@GRAD"], ["x@GRAD@RENAME@block0@1"]),
+        ("sum", ["x@GRAD@RENAME@block0@0", "x@GRAD@RENAME@block0@1"], ["x@GRAD"]),
+    ]

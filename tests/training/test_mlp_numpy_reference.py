@@ -1,6 +1,7 @@
 """Acceptance: five SGD steps of a 784-256-256-10 MLP (relu, softmax_with_cross_entropy, mean) from
 given weights match the same five steps written out in plain float64 numpy (forward and backward
 by hand) to 1e-5 relative: losses, gradients and the weights after every step."""
+
 import numpy as np
 import pytest
 
@@ -21,8 +22,10 @@ def given_weights():
 
 def batches():
     rng = np.random.default_rng(7)
-    return [(rng.uniform(0, 1, size=(BATCH, 784)).astype("float32"),
-             rng.integers(0, 10, size=(BATCH, 1)).astype("int64")) for _ in range(STEPS)]
+    return [
+        (rng.uniform(0, 1, size=(BATCH, 784)).astype("float32"), rng.integers(0, 10, size=(BATCH, 1)).astype("int64"))
+        for _ in range(STEPS)
+    ]
 
 
 def numpy_sgd(weights, data):
@@ -65,9 +68,13 @@ def build(weights, use_initializer):
         for i in range(3):
             w_init = fluid.initializer.NumpyArrayInitializer(weights[f"w{i}"]) if use_initializer else None
             b_init = fluid.initializer.NumpyArrayInitializer(weights[f"b{i}"]) if use_initializer else None
-            h = fluid.layers.fc(h, SIZES[i + 1], act="relu" if i < 2 else None,
-                                param_attr=fluid.ParamAttr(name=f"w{i}", initializer=w_init),
-                                bias_attr=fluid.ParamAttr(name=f"b{i}", initializer=b_init))
+            h = fluid.layers.fc(
+                h,
+                SIZES[i + 1],
+                act="relu" if i < 2 else None,
+                param_attr=fluid.ParamAttr(name=f"w{i}", initializer=w_init),
+                bias_attr=fluid.ParamAttr(name=f"b{i}", initializer=b_init),
+            )
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         fluid.optimizer.SGD(learning_rate=LR).minimize(loss)
     return main, startup, loss
@@ -98,8 +105,8 @@ def test_five_sgd_steps_match_float64_numpy(use_initializer):
     for step, ((x, label), (ref_loss, ref_grads, ref_params)) in enumerate(zip(data, numpy_sgd(weights, data)), 1):
         out = exe.run(main, feed={"x": x, "label": label}, fetch_list=fetch, scope=scope)
         assert_close(out[0][0], ref_loss, f"loss at step {step}")
-        for name, got in zip(names, out[1:1 + len(names)]):
+        for name, got in zip(names, out[1 : 1 + len(names)]):
             assert_close(got, ref_grads[name], f"gradient of {name} at step {step}")
-        for name, got in zip(names, out[1 + len(names):]):
+        for name, got in zip(names, out[1 + len(names) :]):
             assert got.dtype == np.float32
             assert_close(got, ref_params[name], f"{name} after step {step}")

@@ -1,6 +1,7 @@
 """fluid.optimizer.ModelAverage: with apply(), each parameter is the numpy average of its values
 after each of the updates in Fluid's sliding window (the previous window and the current one);
 restore() and leaving apply() put the trained values back."""
+
 import numpy as np
 import pytest
 
@@ -52,10 +53,15 @@ def test_applied_parameters_are_the_window_average(rate, lo, hi):
             trained = history[-1]
             with average.apply(exe):
                 for n in ("w", "b"):
-                    want = np.mean([h[n] for h in history[-sizes[step]:]], axis=0)
-                    np.testing.assert_allclose(scope.get_array(n), want, rtol=1e-5, atol=1e-6,
-                                               err_msg=f"step {step}, {n}, window {sizes[step]}")
-            for n in ("w", "b"):      # restored on leaving
+                    want = np.mean([h[n] for h in history[-sizes[step] :]], axis=0)
+                    np.testing.assert_allclose(
+                        scope.get_array(n),
+                        want,
+                        rtol=1e-5,
+                        atol=1e-6,
+                        err_msg=f"step {step}, {n}, window {sizes[step]}",
+                    )
+            for n in ("w", "b"):  # restored on leaving
                 np.testing.assert_array_equal(scope.get_array(n), trained[n])
 
 
@@ -70,14 +76,14 @@ def test_apply_without_restore_then_restore_and_predictions():
         for _ in range(6):
             x = rng.rand(8, 3).astype("float32")
             exe.run(main, feed={"x": x, "y": x.sum(1, keepdims=True)}, fetch_list=[loss])
-        trained, = exe.run(test, feed={"x": x_eval, "y": x_eval[:, :1]}, fetch_list=[pred])
+        (trained,) = exe.run(test, feed={"x": x_eval, "y": x_eval[:, :1]}, fetch_list=[pred])
         w, b = np.array(scope.get_array("w")), np.array(scope.get_array("b"))
         with average.apply(exe, need_restore=False):
-            averaged, = exe.run(test, feed={"x": x_eval, "y": x_eval[:, :1]}, fetch_list=[pred])
+            (averaged,) = exe.run(test, feed={"x": x_eval, "y": x_eval[:, :1]}, fetch_list=[pred])
             aw, ab = np.array(scope.get_array("w")), np.array(scope.get_array("b"))
         np.testing.assert_allclose(averaged, x_eval @ aw + ab, rtol=1e-5)
         assert not np.allclose(averaged, trained)
-        np.testing.assert_array_equal(scope.get_array("w"), aw)      # not restored yet
+        np.testing.assert_array_equal(scope.get_array("w"), aw)  # not restored yet
         average.restore(exe)
         np.testing.assert_array_equal(scope.get_array("w"), w)
         np.testing.assert_array_equal(scope.get_array("b"), b)
@@ -89,8 +95,12 @@ def test_do_model_average_false_is_left_out_and_bad_windows_are_refused():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = fluid.layers.data("x", [3])
-        h = fluid.layers.fc(x, 2, param_attr=fluid.ParamAttr(name="kept"),
-                            bias_attr=fluid.ParamAttr(name="skipped", do_model_average=False))
+        h = fluid.layers.fc(
+            x,
+            2,
+            param_attr=fluid.ParamAttr(name="kept"),
+            bias_attr=fluid.ParamAttr(name="skipped", do_model_average=False),
+        )
         fluid.optimizer.SGD(0.1).minimize(fluid.layers.mean(h))
         fluid.optimizer.ModelAverage(0.15, min_average_window=2, max_average_window=4)
         averaged = [op.input("param")[0] for op in main.global_block().ops if op.type == "average_accumulates"]
@@ -109,7 +119,7 @@ def test_save_before_apply_keeps_the_accumulators_not_the_backups(tmp_path):
         exe.run(startup)
         x = np.ones((2, 3), "float32")
         exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
-        fluid.save(main, str(tmp_path / "m"))            # apply() never ran: no backup has a value
+        fluid.save(main, str(tmp_path / "m"))  # apply() never ran: no backup has a value
         fluid.io.save_persistables(exe, str(tmp_path / "p"), main)
         state = fluid.io.load_program_state(str(tmp_path / "m"))
     assert any(k.startswith("w_sum_1") for k in state) and any(k.startswith("w_num_updates") for k in state)

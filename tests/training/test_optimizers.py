@@ -1,6 +1,7 @@
 """Each optimizer trains a tiny linear regression (the loss goes down) and matches, step by step,
 the same updates written in plain numpy from Fluid 1.x's formulas. Learning rates are powers of
 two so the float32 learning-rate variable holds them exactly in the float64 programs."""
+
 import numpy as np
 import pytest
 
@@ -41,7 +42,9 @@ def train(main, startup, loss, steps, fetch=("w", "b")):
     losses, params = [], []
     for _ in range(steps):
         dtype = main.global_block().var("x").dtype
-        out = exe.run(main, feed={"x": X.astype(dtype), "y": Y.astype(dtype)}, fetch_list=[loss.name, *fetch], scope=scope)
+        out = exe.run(
+            main, feed={"x": X.astype(dtype), "y": Y.astype(dtype)}, fetch_list=[loss.name, *fetch], scope=scope
+        )
         losses.append(float(out[0][0]))
         params.append(out[1:])
     return losses, params, scope
@@ -79,8 +82,8 @@ class NumpyAdam:
         t = self.t[name] = self.t.get(name, 0) + 1
         m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
         v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
-        lr_t = self.lr * np.sqrt(1 - self.b2 ** t) / (1 - self.b1 ** t)
-        return p - lr_t * m / (np.sqrt(v) + self.eps)       # Fluid 1.8's epsilon (fluid.optimizer.Adam)
+        lr_t = self.lr * np.sqrt(1 - self.b2**t) / (1 - self.b1**t)
+        return p - lr_t * m / (np.sqrt(v) + self.eps)  # Fluid 1.8's epsilon (fluid.optimizer.Adam)
 
 
 class NumpyAdagrad:
@@ -115,7 +118,7 @@ class NumpyAdamax:
         t = self.t[name] = self.t.get(name, 0) + 1
         m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
         u = self.u[name] = np.maximum(self.b2 * self.u.get(name, 0.0) + self.eps, np.abs(g))
-        return p - self.lr / (1 - self.b1 ** t) * m / u
+        return p - self.lr / (1 - self.b1**t) * m / u
 
 
 class NumpyAdadelta:
@@ -146,13 +149,14 @@ class NumpyFtrl:
     def step(self, name, p, g):
         sq = self.sq.get(name, 0.0)
         n = self.sq[name] = sq + g * g
-        lin = self.lin[name] = self.lin.get(name, 0.0) + g - (n ** self.c - sq ** self.c) / self.lr * p
-        shrunk = (self.l1 * np.sign(lin) - lin) / (n ** self.c / self.lr + 2 * self.l2)
+        lin = self.lin[name] = self.lin.get(name, 0.0) + g - (n**self.c - sq**self.c) / self.lr * p
+        shrunk = (self.l1 * np.sign(lin) - lin) / (n**self.c / self.lr + 2 * self.l2)
         return np.where(np.abs(lin) > self.l1, shrunk, 0.0)
 
 
 class NumpyLamb(NumpyAdam):
     """Fluid 1.8's lamb (the moments as they are), or with ``corrected`` Paddle 2.x's (m_hat, v_hat)."""
+
     def __init__(self, lr, decay, b1=0.9, b2=0.999, eps=1e-6, corrected=False):
         super().__init__(lr, b1, b2, eps)
         self.decay, self.corrected = decay, corrected
@@ -161,7 +165,7 @@ class NumpyLamb(NumpyAdam):
         t = self.t[name] = self.t.get(name, 0) + 1
         m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
         v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
-        c1, c2 = (1 - self.b1 ** t, 1 - self.b2 ** t) if self.corrected else (1, 1)
+        c1, c2 = (1 - self.b1**t, 1 - self.b2**t) if self.corrected else (1, 1)
         r = (m / c1) / (np.sqrt(v / c2) + self.eps) + self.decay * p
         return p - self.lr * (np.linalg.norm(p) / np.linalg.norm(r)) * r
 
@@ -190,39 +194,64 @@ def numpy_train(opt, steps):
 
 OPTIMIZERS = {
     "sgd": (lambda: fluid.optimizer.SGD(learning_rate=0.125), lambda: NumpySGD(0.125)),
-    "momentum": (lambda: fluid.optimizer.Momentum(learning_rate=0.0625, momentum=0.9),
-                 lambda: NumpyMomentum(0.0625, 0.9)),
-    "momentum_nesterov": (lambda: fluid.optimizer.MomentumOptimizer(0.0625, 0.9, use_nesterov=True),
-                          lambda: NumpyMomentum(0.0625, 0.9, nesterov=True)),
+    "momentum": (
+        lambda: fluid.optimizer.Momentum(learning_rate=0.0625, momentum=0.9),
+        lambda: NumpyMomentum(0.0625, 0.9),
+    ),
+    "momentum_nesterov": (
+        lambda: fluid.optimizer.MomentumOptimizer(0.0625, 0.9, use_nesterov=True),
+        lambda: NumpyMomentum(0.0625, 0.9, nesterov=True),
+    ),
     "adam": (lambda: fluid.optimizer.Adam(learning_rate=0.125), lambda: NumpyAdam(0.125)),
-    "adam_betas": (lambda: fluid.optimizer.AdamOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
-                   lambda: NumpyAdam(0.25, 0.5, 0.75, 1e-4)),
+    "adam_betas": (
+        lambda: fluid.optimizer.AdamOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
+        lambda: NumpyAdam(0.25, 0.5, 0.75, 1e-4),
+    ),
     "adagrad": (lambda: fluid.optimizer.Adagrad(learning_rate=0.5), lambda: NumpyAdagrad(0.5)),
-    "adagrad_init": (lambda: fluid.optimizer.AdagradOptimizer(0.5, epsilon=1e-3, initial_accumulator_value=0.25),
-                     lambda: NumpyAdagrad(0.5, 1e-3, 0.25)),
+    "adagrad_init": (
+        lambda: fluid.optimizer.AdagradOptimizer(0.5, epsilon=1e-3, initial_accumulator_value=0.25),
+        lambda: NumpyAdagrad(0.5, 1e-3, 0.25),
+    ),
     "rmsprop": (lambda: fluid.optimizer.RMSProp(learning_rate=0.03125), lambda: NumpyRMSProp(0.03125)),
-    "rmsprop_centered": (lambda: fluid.optimizer.RMSPropOptimizer(0.03125, rho=0.9, epsilon=1e-4, momentum=0.5,
-                                                                  centered=True),
-                         lambda: NumpyRMSProp(0.03125, 0.9, 1e-4, 0.5, True)),
+    "rmsprop_centered": (
+        lambda: fluid.optimizer.RMSPropOptimizer(0.03125, rho=0.9, epsilon=1e-4, momentum=0.5, centered=True),
+        lambda: NumpyRMSProp(0.03125, 0.9, 1e-4, 0.5, True),
+    ),
     "adamax": (lambda: fluid.optimizer.Adamax(learning_rate=0.125), lambda: NumpyAdamax(0.125)),
-    "adamax_betas": (lambda: fluid.optimizer.AdamaxOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
-                     lambda: NumpyAdamax(0.25, 0.5, 0.75, 1e-4)),
-    "adadelta": (lambda: fluid.optimizer.Adadelta(learning_rate=1.0, epsilon=1e-2, rho=0.9),
-                 lambda: NumpyAdadelta(0.9, 1e-2)),
-    "decayed_adagrad": (lambda: fluid.optimizer.DecayedAdagrad(learning_rate=0.125, decay=0.9),
-                        lambda: NumpyDecayedAdagrad(0.125, 0.9)),
+    "adamax_betas": (
+        lambda: fluid.optimizer.AdamaxOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
+        lambda: NumpyAdamax(0.25, 0.5, 0.75, 1e-4),
+    ),
+    "adadelta": (
+        lambda: fluid.optimizer.Adadelta(learning_rate=1.0, epsilon=1e-2, rho=0.9),
+        lambda: NumpyAdadelta(0.9, 1e-2),
+    ),
+    "decayed_adagrad": (
+        lambda: fluid.optimizer.DecayedAdagrad(learning_rate=0.125, decay=0.9),
+        lambda: NumpyDecayedAdagrad(0.125, 0.9),
+    ),
     "ftrl": (lambda: fluid.optimizer.Ftrl(learning_rate=0.5), lambda: NumpyFtrl(0.5)),
-    "ftrl_l1_l2": (lambda: fluid.optimizer.FtrlOptimizer(0.5, l1=0.01, l2=0.01, lr_power=-0.25),
-                   lambda: NumpyFtrl(0.5, 0.01, 0.01, -0.25)),
+    "ftrl_l1_l2": (
+        lambda: fluid.optimizer.FtrlOptimizer(0.5, l1=0.01, l2=0.01, lr_power=-0.25),
+        lambda: NumpyFtrl(0.5, 0.01, 0.01, -0.25),
+    ),
     "lamb": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01), lambda: NumpyLamb(0.125, 0.01)),
-    "lamb_corrected": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01, bias_correction=True),
-                       lambda: NumpyLamb(0.125, 0.01, corrected=True)),
-    "lamb_excluded": (lambda: fluid.optimizer.LambOptimizer(0.125, lamb_weight_decay=0.5, beta1=0.5,
-                                                            exclude_from_weight_decay_fn=lambda p: True),
-                      lambda: NumpyLamb(0.125, 0.0, b1=0.5)),
-    "lars_momentum": (lambda: fluid.optimizer.LarsMomentum(learning_rate=2.0, momentum=0.9, lars_coeff=0.25,
-                                                           lars_weight_decay=0.0005),
-                      lambda: NumpyLars(2.0, 0.9, 0.25, 0.0005)),
+    "lamb_corrected": (
+        lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01, bias_correction=True),
+        lambda: NumpyLamb(0.125, 0.01, corrected=True),
+    ),
+    "lamb_excluded": (
+        lambda: fluid.optimizer.LambOptimizer(
+            0.125, lamb_weight_decay=0.5, beta1=0.5, exclude_from_weight_decay_fn=lambda p: True
+        ),
+        lambda: NumpyLamb(0.125, 0.0, b1=0.5),
+    ),
+    "lars_momentum": (
+        lambda: fluid.optimizer.LarsMomentum(
+            learning_rate=2.0, momentum=0.9, lars_coeff=0.25, lars_weight_decay=0.0005
+        ),
+        lambda: NumpyLars(2.0, 0.9, 0.25, 0.0005),
+    ),
 }
 
 
@@ -249,9 +278,9 @@ def test_state_is_persistable_and_initialized_by_startup():
     main, startup, loss, opt = build(lambda: fluid.optimizer.Adam(0.125))
     persistable = {v.name for v in main.list_vars() if v.persistable}
     startup_outs = {n for op in startup.global_block().ops for n in op.output_arg_names}
-    state = {v.name for per_param in opt._accumulators.values() for v in per_param.values()}   # Fluid's layout
+    state = {v.name for per_param in opt._accumulators.values() for v in per_param.values()}  # Fluid's layout
     state |= {opt._global_learning_rate(main).name}
-    assert len(state) == 2 * 4 + 1   # moment1, moment2, beta1_pow, beta2_pow for w and b, the LR
+    assert len(state) == 2 * 4 + 1  # moment1, moment2, beta1_pow, beta2_pow for w and b, the LR
     assert state <= persistable and state <= startup_outs
     assert any("w_moment1" in n for n in state) and any("b_beta2_pow_acc" in n for n in state)
 
@@ -261,8 +290,8 @@ def test_beta_pows_advance_in_the_graph():
     b1 = opt._get_accumulator("beta1_pow_acc", main.global_block().var("w")).name
     b2 = opt._get_accumulator("beta2_pow_acc", main.global_block().var("w")).name
     _, params, scope = train(main, startup, loss, 3, fetch=(b1, b2))
-    np.testing.assert_allclose([p[0][0] for p in params], [0.5 ** 2, 0.5 ** 3, 0.5 ** 4])
-    np.testing.assert_allclose([p[1][0] for p in params], [0.75 ** 2, 0.75 ** 3, 0.75 ** 4])
+    np.testing.assert_allclose([p[0][0] for p in params], [0.5**2, 0.5**3, 0.5**4])
+    np.testing.assert_allclose([p[1][0] for p in params], [0.75**2, 0.75**3, 0.75**4])
 
 
 def test_update_ops_write_params_and_state_in_place_with_optimize_role():
@@ -285,8 +314,9 @@ def test_param_attr_learning_rate_scales_the_step():
 
 
 def test_non_trainable_parameter_is_not_updated():
-    main, startup, loss, _ = build(lambda: fluid.optimizer.Adam(0.125),
-                                   b_attr=fluid.ParamAttr(name="b", trainable=False))
+    main, startup, loss, _ = build(
+        lambda: fluid.optimizer.Adam(0.125), b_attr=fluid.ParamAttr(name="b", trainable=False)
+    )
     _, params, _ = train(main, startup, loss, 2)
     np.testing.assert_array_equal(params[-1][1], B0)
     assert not np.allclose(params[-1][0], W0)
@@ -300,19 +330,23 @@ def test_learning_rate_variable():
         sblock.create_var(name="my_lr", shape=[1], dtype="float32", persistable=True)
         sblock.append_op("fill_constant", {}, {"Out": ["my_lr"]}, {"shape": [1], "value": 0.125, "dtype": "float32"})
         return fluid.optimizer.SGD(learning_rate=lr)
+
     main, startup, loss, _ = build(make)
     _, params, _ = train(main, startup, loss, 2)
     ref = numpy_train(NumpySGD(0.125), 2)
     np.testing.assert_allclose(params[-1][0], ref[-1][0], rtol=1e-12)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: fluid.optimizer.SGD(learning_rate=-1.0), "learning_rate=-1.0 is out of range"),
-    (lambda: fluid.optimizer.Adam(beta1=1.0), "beta1=1.0 is out of range"),
-    (lambda: fluid.optimizer.Momentum(0.1, momentum=-0.5), "momentum=-0.5 is out of range"),
-    (lambda: fluid.optimizer.RMSProp(0.1, rho=1.5), "rho=1.5 is out of range"),
-    (lambda: fluid.optimizer.Adagrad(0.1, epsilon=-1.0), "epsilon=-1.0 is out of range"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: fluid.optimizer.SGD(learning_rate=-1.0), "learning_rate=-1.0 is out of range"),
+        (lambda: fluid.optimizer.Adam(beta1=1.0), "beta1=1.0 is out of range"),
+        (lambda: fluid.optimizer.Momentum(0.1, momentum=-0.5), "momentum=-0.5 is out of range"),
+        (lambda: fluid.optimizer.RMSProp(0.1, rho=1.5), "rho=1.5 is out of range"),
+        (lambda: fluid.optimizer.Adagrad(0.1, epsilon=-1.0), "epsilon=-1.0 is out of range"),
+    ],
+)
 def test_bad_hyperparameters_are_named(make, message):
     with pytest.raises(PeError, match=message):
         make()
@@ -362,9 +396,12 @@ def test_exponential_moving_average_matches_numpy(thres):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data("x", [4], dtype="float64")
         y = fluid.layers.data("y", [1], dtype="float64")
-        pred = fluid.layers.fc(x, 1, param_attr=fluid.ParamAttr(
-            name="w", initializer=fluid.initializer.NumpyArrayInitializer(W0)), bias_attr=fluid.ParamAttr(
-            name="b", initializer=fluid.initializer.NumpyArrayInitializer(B0)))
+        pred = fluid.layers.fc(
+            x,
+            1,
+            param_attr=fluid.ParamAttr(name="w", initializer=fluid.initializer.NumpyArrayInitializer(W0)),
+            bias_attr=fluid.ParamAttr(name="b", initializer=fluid.initializer.NumpyArrayInitializer(B0)),
+        )
         loss = fluid.layers.mean((pred - y) * (pred - y))
         fluid.optimizer.SGD(0.125).minimize(loss)
         steps_var = fluid.layers.create_global_var([1], 2.0, "float32", persistable=True) if thres else None
@@ -380,16 +417,17 @@ def test_exponential_moving_average_matches_numpy(thres):
         for rw, rb in numpy_train(NumpySGD(0.125), 4):
             ref = {"w": d * ref["w"] + (1 - d) * rw, "b": d * ref["b"] + (1 - d) * rb}
         with ema.apply(exe):
-            np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), ref["w"] / (1 - d ** 4), rtol=1e-6)
-            np.testing.assert_allclose(np.array(scope.find_var("b").get_tensor()), ref["b"] / (1 - d ** 4), rtol=1e-6)
+            np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), ref["w"] / (1 - d**4), rtol=1e-6)
+            np.testing.assert_allclose(np.array(scope.find_var("b").get_tensor()), ref["b"] / (1 - d**4), rtol=1e-6)
         np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), np.asarray(w), rtol=0, atol=0)
 
 
 def test_lookahead_matches_numpy():
     """Lookahead over SGD, k=3, alpha=0.5: seven steps against the same rule in numpy."""
     k, alpha = 3, 0.5
-    main, startup, loss, _ = build(lambda: fluid.optimizer.LookaheadOptimizer(fluid.optimizer.SGD(0.125),
-                                                                              alpha=alpha, k=k))
+    main, startup, loss, _ = build(
+        lambda: fluid.optimizer.LookaheadOptimizer(fluid.optimizer.SGD(0.125), alpha=alpha, k=k)
+    )
     _, params, _ = train(main, startup, loss, 7)
     w, b, sgd, slow = W0.copy(), B0.copy(), NumpySGD(0.125), {}
     for step in range(1, 8):

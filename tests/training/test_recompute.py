@@ -2,6 +2,7 @@
 checkpoints whose values are not kept, into ``<name>.subprog_<k>`` variables, as Fluid 1.8 does;
 the updates are those of the wrapped optimizer without checkpoints, and a dropout run again drops
 the units its forward run dropped (both read one ``seed`` op's value)."""
+
 import numpy as np
 import pytest
 
@@ -43,14 +44,32 @@ def _train(main, startup, loss, fetch=(), steps=3, place=None):
 
 
 def test_the_segment_between_checkpoints_is_run_again_and_the_updates_are_unchanged():
-    main, startup, loss = _build(["fc_0.tmp_2", "fc_1.tmp_2"])    # h1 and h2 (after their activations)
+    main, startup, loss = _build(["fc_0.tmp_2", "fc_1.tmp_2"])  # h1 and h2 (after their activations)
     ops = main.global_block().ops
-    backward = [op.type for op in ops][[op.type for op in ops].index("fill_constant") + 1:]
+    backward = [op.type for op in ops][[op.type for op in ops].index("fill_constant") + 1 :]
     # each layer's mul and bias add run again before its gradients; the checkpoints (the
     # activations' outputs) are kept, fc_2's values cross no segment's bound and are kept too
-    assert backward == ["mean_grad", "square_grad", "elementwise_sub_grad", "elementwise_add_grad", "mul_grad",
-                        "mul", "elementwise_add", "relu_grad", "elementwise_add_grad", "mul_grad",
-                        "mul", "elementwise_add", "tanh_grad", "elementwise_add_grad", "mul_grad"] + ["sgd"] * 6
+    assert (
+        backward
+        == [
+            "mean_grad",
+            "square_grad",
+            "elementwise_sub_grad",
+            "elementwise_add_grad",
+            "mul_grad",
+            "mul",
+            "elementwise_add",
+            "relu_grad",
+            "elementwise_add_grad",
+            "mul_grad",
+            "mul",
+            "elementwise_add",
+            "tanh_grad",
+            "elementwise_add_grad",
+            "mul_grad",
+        ]
+        + ["sgd"] * 6
+    )
     again = [op for op in ops if op.type == "elementwise_add_grad"][1:]
     assert [op.input("X") for op in again] == [["fc_1.tmp_0.subprog_0"], ["fc_0.tmp_0.subprog_1"]]
     assert [op.output("X@GRAD") for op in again] == [["fc_1.tmp_0@GRAD"], ["fc_0.tmp_0@GRAD"]]
@@ -68,15 +87,16 @@ def test_a_recomputed_dropout_drops_the_same_units(place):
     assert types[types.index("dropout") - 1] == "seed" and types.count("dropout") == 2
     dropouts = [op for op in main.global_block().ops if op.type == "dropout"]
     assert dropouts[0].input("Seed") == dropouts[1].input("Seed")
-    (_, mask, again), _ = _train(main, startup, loss, fetch=["drop.tmp_1", "drop.tmp_1.subprog_0"], steps=1,
-                                  place=place)
+    (_, mask, again), _ = _train(
+        main, startup, loss, fetch=["drop.tmp_1", "drop.tmp_1.subprog_0"], steps=1, place=place
+    )
     assert 0 < mask.sum() < mask.size
     np.testing.assert_array_equal(mask, again)
 
 
 def test_no_checkpoints_or_adjacent_ones_recompute_nothing():
     plain_types = [op.type for op in _build(None)[0].global_block().ops]
-    for checkpoints in ([], ["fc_0.tmp_1", "fc_0.tmp_2"]):      # tanh alone between them
+    for checkpoints in ([], ["fc_0.tmp_1", "fc_0.tmp_2"]):  # tanh alone between them
         main = _build(checkpoints)[0]
         assert [op.type for op in main.global_block().ops] == plain_types
         assert not any(".subprog_" in n for n in main.global_block().vars)

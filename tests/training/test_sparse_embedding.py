@@ -2,6 +2,7 @@
 gradient, and a model trained with it ends with the parameters the dense gradient gives under SGD,
 Momentum and Adagrad (not Adam: Fluid 1.8.5's sparse Adam bias-corrects with the next step's powers,
 tests/fluid/test_fluid_oracle_ops.py); lazy Adam leaves untouched rows' moments alone."""
+
 import weakref
 
 import numpy as np
@@ -20,8 +21,9 @@ def build(sparse, make_opt, padding_idx=3):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         ids = fluid.layers.data("ids", [1], dtype="int64", lod_level=1)
         label = fluid.layers.data("label", [1], dtype="int64")
-        emb = fluid.layers.embedding(ids, size=[VOCAB, DIM], is_sparse=sparse, padding_idx=padding_idx,
-                                     param_attr="emb")
+        emb = fluid.layers.embedding(
+            ids, size=[VOCAB, DIM], is_sparse=sparse, padding_idx=padding_idx, param_attr="emb"
+        )
         pooled = fluid.layers.sequence_pool(emb, "sum")
         hidden = fluid.layers.fc(pooled, 16, act="tanh")
         pred = fluid.layers.fc(hidden, CLASSES, act="softmax")
@@ -35,9 +37,13 @@ def batches(n=6, seqs=8, seed=0):
     out = []
     for _ in range(n):
         lens = rng.integers(1, 7, size=seqs)
-        ids = rng.integers(0, VOCAB // 2, size=(int(lens.sum()), 1)).astype("int64")   # half the rows stay untouched
-        out.append({"ids": fluid.create_lod_tensor(ids, [lens.tolist()], fluid.CPUPlace()),
-                    "label": rng.integers(0, CLASSES, size=(seqs, 1)).astype("int64")})
+        ids = rng.integers(0, VOCAB // 2, size=(int(lens.sum()), 1)).astype("int64")  # half the rows stay untouched
+        out.append(
+            {
+                "ids": fluid.create_lod_tensor(ids, [lens.tolist()], fluid.CPUPlace()),
+                "label": rng.integers(0, CLASSES, size=(seqs, 1)).astype("int64"),
+            }
+        )
     return out
 
 
@@ -98,9 +104,9 @@ def test_gradient_is_row_sparse_without_padding_rows():
         dense = exe.run(main, feed=feed, fetch_list=["emb@GRAD"])[0]
     ids = np.array(feed["ids"]).reshape(-1)
     assert isinstance(sparse, SelectedRows) and sparse.height == VOCAB
-    np.testing.assert_array_equal(sparse.rows, ids[ids != 3])          # duplicates kept, padding_idx left out
+    np.testing.assert_array_equal(sparse.rows, ids[ids != 3])  # duplicates kept, padding_idx left out
     assert sparse.values.shape == (int((ids != 3).sum()), DIM)
-    assert dense.shape == (VOCAB, DIM) and not dense[3].any()          # fetched as numpy: the dense gradient
+    assert dense.shape == (VOCAB, DIM) and not dense[3].any()  # fetched as numpy: the dense gradient
     assert not dense[[k for k in range(VOCAB) if k not in set(ids)]].any()
 
 
@@ -113,8 +119,9 @@ def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False, me
         strategy.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
     strategy.fuse_all_reduce_ops = fuse
     strategy.memory_optimize = strategy.enable_inplace = memory
-    program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
-                                                             places=fluid.cpu_places(devices))
+    program = fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, build_strategy=strategy, places=fluid.cpu_places(devices)
+    )
     losses = []
     with fluid.scope_guard(scope):
         exe.run(startup)
@@ -124,8 +131,15 @@ def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False, me
     return params, losses
 
 
-@pytest.mark.parametrize("name,reduce,fuse,memory", [("sgd", False, False, False), ("adagrad", True, False, False),
-                                                     ("lazy_adam", False, True, False), ("adam", False, False, True)])
+@pytest.mark.parametrize(
+    "name,reduce,fuse,memory",
+    [
+        ("sgd", False, False, False),
+        ("adagrad", True, False, False),
+        ("lazy_adam", False, True, False),
+        ("adam", False, False, True),
+    ],
+)
 def test_two_devices_match_one_device(name, reduce, fuse, memory):
     """The devices' sparse gradients are gathered (rows and values end to end), so 2 CPU devices
     train to the parameters of 1 device on the same global batch (also with memory_optimize and
@@ -160,6 +174,7 @@ def test_gradient_variables_say_selected_rows():
 def test_shared_table_sums_sparse_gradients():
     """Two embeddings of one table: their sparse gradients are summed by concatenation, and the
     training equals the dense one."""
+
     def run(sparse):
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 3
@@ -177,9 +192,17 @@ def test_shared_table_sums_sparse_gradients():
         with fluid.scope_guard(scope):
             exe.run(startup)
             for _ in range(4):
-                exe.run(main, feed={"a": rng.integers(0, 20, (6, 1)), "b": rng.integers(10, 30, (6, 1)),
-                                    "y": rng.integers(0, CLASSES, (6, 1))}, fetch_list=[loss])
+                exe.run(
+                    main,
+                    feed={
+                        "a": rng.integers(0, 20, (6, 1)),
+                        "b": rng.integers(10, 30, (6, 1)),
+                        "y": rng.integers(0, CLASSES, (6, 1)),
+                    },
+                    fetch_list=[loss],
+                )
             return np.array(scope.find_var("shared").get_tensor())
+
     np.testing.assert_allclose(run(True), run(False), rtol=1e-6, atol=1e-7)
 
 
@@ -196,8 +219,9 @@ def test_merge_and_values_layers_and_their_error():
             fluid.layers.merge_selected_rows(emb)
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
-    got_merged, got_values = exe.run(main, feed={"ids": np.array([[7], [2], [7]], dtype="int64")},
-                                     fetch_list=[merged, values], return_numpy=False)
+    got_merged, got_values = exe.run(
+        main, feed={"ids": np.array([[7], [2], [7]], dtype="int64")}, fetch_list=[merged, values], return_numpy=False
+    )
     np.testing.assert_array_equal(got_merged.rows, [2, 7])
     np.testing.assert_allclose(np.array(got_values), np.full((2, DIM), [[1], [2]]) / (3 * DIM))
 
@@ -235,6 +259,7 @@ def test_a_fed_selected_rows_is_checked():
 def test_check_nan_inf_scans_a_sparse_gradient():
     """With check_nan_inf on, the row-sparse gradient is scanned (its values) like any output."""
     from pe_cli.executor import nan_check
+
     main, startup, loss = build(True, OPTIMIZERS["sgd"])
     exe = fluid.Executor(fluid.CPUPlace())
     feed = batches(1)[0]
@@ -255,11 +280,11 @@ def test_sparse_updates_write_the_table_in_place_only_when_nothing_else_holds_it
             exe.run(startup)
             exe.run(main, feed=feeds[0], fetch_list=[loss])
             table = scope.find_var("emb").get_tensor()
-            before = weakref.ref(table._array)                  # (a weak reference holds nothing)
+            before = weakref.ref(table._array)  # (a weak reference holds nothing)
             exe.run(main, feed=feeds[1], fetch_list=[loss])
-            assert table._array is before()                    # written in place
-            held = np.asarray(table)                            # a user's reference to the array
+            assert table._array is before()  # written in place
+            held = np.asarray(table)  # a user's reference to the array
             kept = held.copy()
             exe.run(main, feed=feeds[2], fetch_list=[loss])
-            np.testing.assert_array_equal(held, kept)          # not written: a new array instead
+            np.testing.assert_array_equal(held, kept)  # not written: a new array instead
             assert table._array is not held and not np.array_equal(table._array, kept)

@@ -2,6 +2,7 @@
 densify the gradient as Fluid 1.8 does (its regularizer sums the sparse gradient with a dense decay
 term into a dense gradient), so a sparse model trains to the dense model's parameters; checkpoints
 hold the dense parameter, so save / load / continue equals training straight through."""
+
 from paths import REPO, TESTS
 import json
 import os
@@ -20,11 +21,13 @@ WORKER = os.path.join(TESTS, "sparse_dist_worker.py")
 
 @pytest.mark.parametrize("extra", ["l2decay", "l1decay", "clip_global_norm", "clip_by_value", "clip_by_norm"])
 def test_regularizers_and_clips_give_the_dense_result(extra):
-    make = {"l2decay": lambda: fluid.optimizer.SGD(0.5, regularization=fluid.regularizer.L2Decay(0.01)),
-            "l1decay": lambda: fluid.optimizer.Adagrad(0.05, regularization=fluid.regularizer.L1Decay(0.001)),
-            "clip_global_norm": lambda: fluid.optimizer.SGD(0.5, grad_clip=fluid.clip.GradientClipByGlobalNorm(0.05)),
-            "clip_by_value": lambda: fluid.optimizer.Adam(0.05, grad_clip=fluid.clip.GradientClipByValue(0.01, -0.01)),
-            "clip_by_norm": lambda: fluid.optimizer.SGD(0.5, grad_clip=fluid.clip.GradientClipByNorm(0.02))}[extra]
+    make = {
+        "l2decay": lambda: fluid.optimizer.SGD(0.5, regularization=fluid.regularizer.L2Decay(0.01)),
+        "l1decay": lambda: fluid.optimizer.Adagrad(0.05, regularization=fluid.regularizer.L1Decay(0.001)),
+        "clip_global_norm": lambda: fluid.optimizer.SGD(0.5, grad_clip=fluid.clip.GradientClipByGlobalNorm(0.05)),
+        "clip_by_value": lambda: fluid.optimizer.Adam(0.05, grad_clip=fluid.clip.GradientClipByValue(0.01, -0.01)),
+        "clip_by_norm": lambda: fluid.optimizer.SGD(0.5, grad_clip=fluid.clip.GradientClipByNorm(0.02)),
+    }[extra]
     dense, dense_losses = train(False, make)
     sparse, sparse_losses = train(True, make)
     np.testing.assert_allclose(sparse_losses, dense_losses, rtol=1e-6)
@@ -34,7 +37,7 @@ def test_regularizers_and_clips_give_the_dense_result(extra):
 
 def test_checkpoint_resume_equals_straight_training(tmp_path):
     data = batches(6)
-    make = lambda: fluid.optimizer.Adam(0.05, lazy_mode=True)   # noqa: E731 -- moments are persistables too
+    make = lambda: fluid.optimizer.Adam(0.05, lazy_mode=True)  # noqa: E731 -- moments are persistables too
     straight, _ = train(True, make, data)
     main, startup, loss = build(True, make)
     exe = fluid.Executor(fluid.CPUPlace())
@@ -60,8 +63,13 @@ def test_two_processes_densify_and_match_one_process(tmp_path):
     back row-sparse with every row: 2 processes x 1 device match 1 process on the whole batches, sparse
     Adam's Fluid 1.8.5 bias correction included (docs/SPARSE.md)."""
     out = tmp_path / "sparse"
-    done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, WORKER, "2", str(out)], env=_env(),
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", sys.executable, WORKER, "2", str(out)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     runs = [dict(np.load(f"{out}.{r}.npz")) for r in range(2)]
     one, one_losses = train(True, lambda: fluid.optimizer.Adam(0.05), batches(4))
@@ -76,6 +84,7 @@ def test_yaml_embedding_is_sparse_trains_like_dense(tmp_path):
     dense model's training losses under Adam (every row updates either way), and different ones with
     `optimizer.lazy_mode=true` (only the rows of each batch move), which a dense gradient ignores."""
     from tests.cli.test_helpers import REPO, pe
+
     model = open(os.path.join(REPO, "models", "ctr.yaml")).read()
     assert "size: [1000, 8]}" in model
     config = open(os.path.join(REPO, "configs", "ctr.yaml")).read().replace("../data/", f"{REPO}/data/")
@@ -83,10 +92,22 @@ def test_yaml_embedding_is_sparse_trains_like_dense(tmp_path):
     for sparse, lazy in ((False, False), (True, False), (True, True)):
         folder = tmp_path / f"sparse{sparse}-lazy{lazy}"
         folder.mkdir()
-        (folder / "ctr.yaml").write_text(model.replace("size: [1000, 8]}", f"size: [1000, 8], is_sparse: {str(sparse).lower()}}}"))
+        (folder / "ctr.yaml").write_text(
+            model.replace("size: [1000, 8]}", f"size: [1000, 8], is_sparse: {str(sparse).lower()}}}")
+        )
         (folder / "run.yaml").write_text(config.replace("../models/ctr.yaml", "ctr.yaml"))
-        proc = pe("train", folder / "run.yaml", "data.train.limit=640", "epochs=1", "fetch.every=5",
-                  f"optimizer.lazy_mode={str(lazy).lower()}", "output.curves=false", "--out", folder / "run", "-q")
+        proc = pe(
+            "train",
+            folder / "run.yaml",
+            "data.train.limit=640",
+            "epochs=1",
+            "fetch.every=5",
+            f"optimizer.lazy_mode={str(lazy).lower()}",
+            "output.curves=false",
+            "--out",
+            folder / "run",
+            "-q",
+        )
         assert proc.returncode == 0, proc.stderr
         rows = [json.loads(line) for line in open(folder / "run" / "metrics.jsonl")]
         losses[sparse, lazy] = [r["loss"] for r in rows if r["phase"] == "train"]

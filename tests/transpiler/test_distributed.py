@@ -1,6 +1,7 @@
 """Training over several processes (MPI, collective mode): real ``mpiexec -n K`` runs of
 tests/dist_worker.py against one process on the same global batches, the cross-process nodes of the
 multi-device graph, and the failures (a wrong launch, a failing rank) ending every rank quickly."""
+
 from paths import REPO, TESTS
 import json
 import os
@@ -26,14 +27,16 @@ WORKER = Path(TESTS) / "dist_worker.py"
 MPIEXEC = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
 try:
     import mpi4py  # noqa: F401
+
     needs_mpi = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec is not on PATH (the mpich wheel)")
 except ImportError:
     needs_mpi = pytest.mark.skip(reason="the mpi extra (mpi4py, mpich) is not installed: pip install '.[mpi]'")
 
 
 def _env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-                OMP_NUM_THREADS="1")
+    return dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), OMP_NUM_THREADS="1"
+    )
 
 
 def _train(tmp_path, model, trainers, devices, *flags, timeout=240):
@@ -65,9 +68,10 @@ def test_graph_has_one_process_all_reduce_per_gradient_or_one_bucket():
     node = next(n for n in g.ops if n.kind == PROCESS_ALL_REDUCE)
     assert node.attrs["trainers"] == 2 and "2 processes" in node.label()
     scale = next(n for n in g.ops if n.kind == "scale_loss_grad")
-    assert scale.attrs["scale"] == 0.25         # 2 devices x 2 trainers
-    fused = build_ssa_graph(main, fluid.cpu_places(1),
-                            BuildStrategy(num_trainers=3, trainer_id=0, fuse_all_reduce_ops=True), loss.name)
+    assert scale.attrs["scale"] == 0.25  # 2 devices x 2 trainers
+    fused = build_ssa_graph(
+        main, fluid.cpu_places(1), BuildStrategy(num_trainers=3, trainer_id=0, fuse_all_reduce_ops=True), loss.name
+    )
     buckets = [n for n in fused.ops if n.kind == PROCESS_ALL_REDUCE]
     assert len(buckets) == 1 and len(buckets[0].attrs["vars"]) == grads
     # the bucket runs before every optimizer op that reads a gradient
@@ -82,6 +86,7 @@ def test_graph_has_one_process_all_reduce_per_gradient_or_one_bucket():
 
 def test_graph_drawing_shows_the_process_all_reduce(tmp_path):
     from pe_cli.compiler.graphviz import to_dot
+
     main, _, loss = build()
     g = build_ssa_graph(main, fluid.cpu_places(1), BuildStrategy(num_trainers=2, trainer_id=0), loss.name)
     assert "all_reduce x2 processes" in to_dot(g)
@@ -93,9 +98,9 @@ def test_two_trainers_of_one_device_equal_one_process_of_two(tmp_path):
     one_losses, one, _ = _train(tmp_path, "mlp", 1, 2)
     two_losses, two, runs = _train(tmp_path, "mlp", 2, 1)
     _close(two, one, 1e-6)
-    _close(runs[1], runs[0], 0)             # every trainer holds the same parameters, to the bit
+    _close(runs[1], runs[0], 0)  # every trainer holds the same parameters, to the bit
     np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
-    full_losses, full, _ = _train(tmp_path, "mlp", 1, 1)     # one device on the whole batch
+    full_losses, full, _ = _train(tmp_path, "mlp", 1, 1)  # one device on the whole batch
     _close(two, full, 1e-5)
 
 
@@ -130,11 +135,15 @@ def _stopped(tmp_path, flag, **env):
     """Runs 2 trainers where trainer 1 fails as ``flag`` says; every rank must be gone within 30 s.
     Returns what mpiexec printed."""
     start = time.monotonic()
-    done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(WORKER), "mlp", "2", "1",
-                           str(tmp_path / "x"), flag], env=dict(_env(), **env), capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x"), flag],
+        env=dict(_env(), **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert time.monotonic() - start < 30
-    assert done.returncode != 0 and not (tmp_path / "x.0.npz").exists()    # rank 0 never finished
+    assert done.returncode != 0 and not (tmp_path / "x.0.npz").exists()  # rank 0 never finished
     return done.stdout + done.stderr
 
 
@@ -164,26 +173,46 @@ def test_trainers_whose_programs_differ_stop_with_one_line_naming_the_rank_and_t
     inside MPI ("message sizes do not match", a stack of MPICH's internals, MPICH's banner); under pe's
     rank guard it is one line naming the rank and the variable, and nothing else."""
     from tests.cli.test_helpers import PE
-    done = subprocess.run([MPIEXEC, "-n", "2", *PE, "fluid", str(WORKER), "mlp", "2", "1", str(tmp_path / "x"),
-                           "differ"], env=_env(), capture_output=True, text=True, timeout=60)
+
+    done = subprocess.run(
+        [MPIEXEC, "-n", "2", *PE, "fluid", str(WORKER), "mlp", "2", "1", str(tmp_path / "x"), "differ"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("pe: trainer rank 1 of 2 failed: ") and done.stderr.count("\n") == 1, done.stderr
-    assert "the trainers' programs differ: in parameters from trainer 0, rank 0 has 'fc_1.b_0' [4] float32 " \
-           "where rank 1 has 'fc_1.b_0' [5] float32" in done.stderr
+    assert (
+        "the trainers' programs differ: in parameters from trainer 0, rank 0 has 'fc_1.b_0' [4] float32 "
+        "where rank 1 has 'fc_1.b_0' [5] float32" in done.stderr
+    )
     assert "MPI" not in done.stdout + done.stderr
 
 
 @needs_mpi
 def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
-    done = subprocess.run([MPIEXEC, "-n", "3", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x")],
-                          env=_env(), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [MPIEXEC, "-n", "3", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x")],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0
     assert "num_trainers=2 but mpiexec started 3 process(es)" in done.stderr
 
 
 # -- pe train under mpiexec -------------------------------------------------------------------------
-SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4", "output.curves=false"]
+SMALL = [
+    "data.train.limit=320",
+    "data.eval.limit=200",
+    "data.batch_size=32",
+    "data.eval_batch_size=100",
+    "epochs=1",
+    "fetch.every=4",
+    "output.curves=false",
+]
 
 
 def _pe_train(*args, mpi=None, timeout=300):
@@ -205,10 +234,10 @@ def test_pe_train_on_two_processes_equals_two_devices_and_writes_one_run_directo
     two = _pe_train("build_strategy.num_trainers=2", "--out", tmp_path / "runs" / "two", mpi=2)
     assert two.returncode == 0, two.stderr[-2000:]
     _close(_ckpt(tmp_path / "runs" / "two"), _ckpt(tmp_path / "one"), 1e-5)
-    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["two"]     # rank 1 wrote nothing here
-    assert two.stdout.count("run directory:") == 1                          # rank 0 reports
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["two"]  # rank 1 wrote nothing here
+    assert two.stdout.count("run directory:") == 1  # rank 0 reports
     rows = lambda run: [line.split(",")[:5] for line in (run / "metrics.csv").read_text().splitlines()]  # noqa: E731
-    assert rows(tmp_path / "runs" / "two") == rows(tmp_path / "one")        # the global batch's metrics
+    assert rows(tmp_path / "runs" / "two") == rows(tmp_path / "one")  # the global batch's metrics
 
 
 @needs_mpi
@@ -249,6 +278,7 @@ def test_transpiler_records_the_trainers_in_collective_mode():
     t2.transpile(0, program=main, startup_program=startup, workers=["a:1", "b:2"], current_endpoint="a:1")
     compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name)
     from pe_cli.executor.compiled import _trainers_strategy
+
     strategy = _trainers_strategy(compiled)
     assert (strategy.num_trainers, strategy.trainer_id) == (2, 0)
 
@@ -271,6 +301,7 @@ def test_transpiler_errors_are_one_line():
 
 def test_dispatchers_place_blocks_on_servers():
     from pe_cli.fluid.transpiler import HashName, RoundRobin
+
     config = fluid.DistributeTranspilerConfig()
     assert (config.slice_var_up, config.split_method, config.min_block_size) == (True, RoundRobin, 8192)
     rr = RoundRobin("a:1,b:2")
@@ -298,9 +329,24 @@ def _rank_pid(marker, rank):
 @needs_mpi
 def test_ctrl_c_on_one_rank_stops_every_rank_with_a_checkpoint(tmp_path):
     out = tmp_path / "run"
-    cmd = [MPIEXEC, "-n", "2", sys.executable, "-m", "pe_cli", "train", str(ROOT / "configs" / "mnist_mlp.yaml"),
-           "data.train.limit=4000", "data.eval.limit=100", "data.batch_size=8", "fetch.every=1", "epochs=1",
-           "build_strategy.num_trainers=2", "--out", str(out)]
+    cmd = [
+        MPIEXEC,
+        "-n",
+        "2",
+        sys.executable,
+        "-m",
+        "pe_cli",
+        "train",
+        str(ROOT / "configs" / "mnist_mlp.yaml"),
+        "data.train.limit=4000",
+        "data.eval.limit=100",
+        "data.batch_size=8",
+        "fetch.every=1",
+        "epochs=1",
+        "build_strategy.num_trainers=2",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         deadline = time.monotonic() + 120
@@ -309,7 +355,7 @@ def test_ctrl_c_on_one_rank_stops_every_rank_with_a_checkpoint(tmp_path):
             time.sleep(0.2)
         pid = _rank_pid(str(out), 1)
         assert pid is not None
-        os.kill(pid, signal.SIGINT)         # rank 1 alone: it must not stop while rank 0 goes on
+        os.kill(pid, signal.SIGINT)  # rank 1 alone: it must not stop while rank 0 goes on
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
@@ -320,8 +366,23 @@ def test_ctrl_c_on_one_rank_stops_every_rank_with_a_checkpoint(tmp_path):
 
 
 def test_pe_graph_ssa_draws_the_process_all_reduce(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pe_cli", "graph", str(ROOT / "configs" / "mnist_mlp.yaml"), "--ssa",
-                           "build_strategy.num_trainers=2", "-o", str(tmp_path / "ssa.dot")],
-                          env=_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pe_cli",
+            "graph",
+            str(ROOT / "configs" / "mnist_mlp.yaml"),
+            "--ssa",
+            "build_strategy.num_trainers=2",
+            "-o",
+            str(tmp_path / "ssa.dot"),
+        ],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert "all_reduce x2 processes" in (tmp_path / "ssa.dot").read_text()

@@ -1,6 +1,7 @@
 """Parameter-server mode (DistributeTranspiler, config.mode 'pserver'): the programs the transpiler
 makes, and real ``mpiexec -n P+K`` runs of tests/pserver_worker.py (P servers, K trainers) against
 one process training on the same global batches from the same initial parameters."""
+
 from paths import TESTS
 import os
 import signal
@@ -24,8 +25,21 @@ WORKER = os.path.join(TESTS, "pserver_worker.py")
 
 def _start(tmp_path, servers, trainers, mode, slicing, optimizer, steps, *flags, timeout=240):
     out = tmp_path / f"{servers}x{trainers}-{mode}-{slicing}-{optimizer}"
-    cmd = [MPIEXEC, "-n", str(servers + trainers), sys.executable, WORKER, str(servers), str(trainers), mode,
-           slicing, optimizer, str(steps), str(out), *flags]
+    cmd = [
+        MPIEXEC,
+        "-n",
+        str(servers + trainers),
+        sys.executable,
+        WORKER,
+        str(servers),
+        str(trainers),
+        mode,
+        slicing,
+        optimizer,
+        str(steps),
+        str(out),
+        *flags,
+    ]
     return out, subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=timeout)
 
 
@@ -50,14 +64,22 @@ def _one_process(init, optimizer, steps):
 
 
 @needs_mpi
-@pytest.mark.parametrize("servers,slicing,optimizer", [(1, "slice", "sgd"), (2, "slice", "sgd"),
-                                                       (2, "noslice", "momentum"), (2, "slice", "adam"),
-                                                       (2, "slice", "sgd_sparse"), (1, "slice", "adagrad_sparse")])
+@pytest.mark.parametrize(
+    "servers,slicing,optimizer",
+    [
+        (1, "slice", "sgd"),
+        (2, "slice", "sgd"),
+        (2, "noslice", "momentum"),
+        (2, "slice", "adam"),
+        (2, "slice", "sgd_sparse"),
+        (1, "slice", "adagrad_sparse"),
+    ],
+)
 def test_sync_servers_and_two_trainers_equal_one_process(tmp_path, servers, slicing, optimizer):
     """The _sparse cases: an embedding's row-sparse gradient reaches the servers as rows and values
     (two servers hold 5 rows each) and the result equals one process, whose update is row-sparse."""
     runs = _run(tmp_path, servers, 2, "sync", slicing, optimizer)
-    for n in names(optimizer):                 # the trainers hold the same parameters, received from the servers
+    for n in names(optimizer):  # the trainers hold the same parameters, received from the servers
         np.testing.assert_array_equal(runs[0][f"final/{n}"], runs[1][f"final/{n}"], err_msg=n)
         np.testing.assert_array_equal(runs[0][f"init/{n}"], runs[1][f"init/{n}"], err_msg=n)
     losses, final = _one_process(runs[0], optimizer, 8)
@@ -87,8 +109,14 @@ def _bounded_run(cmd, wait, limit=40):
     """Runs ``cmd`` (an mpiexec) with PE_PSERVER_WAIT_SECONDS=``wait``: (seconds, rc, output). Every
     process of the run is killed when it outlives ``limit`` (the test then fails)."""
     start = time.monotonic()
-    run = subprocess.Popen(cmd, env=dict(_env(), PE_PSERVER_WAIT_SECONDS=str(wait)), stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    run = subprocess.Popen(
+        cmd,
+        env=dict(_env(), PE_PSERVER_WAIT_SECONDS=str(wait)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, _ = run.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -109,7 +137,21 @@ def test_a_trainer_alive_and_silent_stops_the_server_within_the_bound(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
         exe.run(main, feed={"x": x[:6], "y": y[:6]}, fetch_list=[loss])
-    cmd = [MPIEXEC, "-n", "3", sys.executable, WORKER, "1", "2", "sync", "slice", "sgd", "4", str(tmp_path / "o"), "hang"]
+    cmd = [
+        MPIEXEC,
+        "-n",
+        "3",
+        sys.executable,
+        WORKER,
+        "1",
+        "2",
+        "sync",
+        "slice",
+        "sgd",
+        "4",
+        str(tmp_path / "o"),
+        "hang",
+    ]
     seconds, rc, out = _bounded_run(cmd, 1.5)
     line = "pserver 0 (127.0.0.1:6174): trainer 1 sent nothing for 1.5 s (PE_PSERVER_WAIT_SECONDS) in step 2; stopping"
     assert rc != 0 and line in out, out[-3000:]
@@ -129,8 +171,10 @@ trainer_link(["127.0.0.1:6174"], 0, 1).recv("127.0.0.1:6174", 1, (2,), "float32"
 @needs_mpi
 def test_a_server_alive_and_silent_stops_the_trainer_within_twice_the_bound():
     seconds, rc, out = _bounded_run([MPIEXEC, "-n", "2", sys.executable, "-c", _SILENT_SERVER], 0.5)
-    line = ("trainer 0: server 0 (127.0.0.1:6174) sent nothing for 1 s (twice PE_PSERVER_WAIT_SECONDS) before "
-            "the first step (the initial parameters); stopping")
+    line = (
+        "trainer 0: server 0 (127.0.0.1:6174) sent nothing for 1 s (twice PE_PSERVER_WAIT_SECONDS) before "
+        "the first step (the initial parameters); stopping"
+    )
     assert rc != 0 and line in out, out[-3000:]
     assert seconds < 30, seconds
 
@@ -141,10 +185,10 @@ def test_the_wait_bound_is_read_checked_and_waited_without_spinning():
         with pytest.raises(PeError, match=f"PE_PSERVER_WAIT_SECONDS='{bad}': give the longest wait"):
             wait_seconds({"PE_PSERVER_WAIT_SECONDS": bad})
     calls, start = [], time.monotonic()
-    assert not poll(lambda: calls.append(1), start + 0.2)        # never ready: False at the deadline
+    assert not poll(lambda: calls.append(1), start + 0.2)  # never ready: False at the deadline
     assert 0.2 <= time.monotonic() - start < 1.0
-    assert len(calls) < 150, len(calls)                          # naps of up to 2 ms, not a spin
-    assert poll(lambda: calls.append(1) or len(calls) > 160, None)   # no deadline: until ready
+    assert len(calls) < 150, len(calls)  # naps of up to 2 ms, not a spin
+    assert poll(lambda: calls.append(1) or len(calls) > 160, None)  # no deadline: until ready
 
 
 def test_a_program_without_an_optimizer_or_with_a_global_norm_clip_is_refused():
@@ -162,11 +206,14 @@ def test_a_program_without_an_optimizer_or_with_a_global_norm_clip_is_refused():
 
 def test_blocks_are_whole_rows_of_at_least_the_minimum_size():
     blocks = slice_variable("w", (1000, 1000), 2, 8192)
-    assert [(b.name(), b.row0, b.shape) for b in blocks] == [("w.block0", 0, (500, 1000)), ("w.block1", 500, (500, 1000))]
+    assert [(b.name(), b.row0, b.shape) for b in blocks] == [
+        ("w.block0", 0, (500, 1000)),
+        ("w.block1", 500, (500, 1000)),
+    ]
     assert [str(b) for b in blocks] == ["w:0:500000", "w:1:500000"]
     # 30 values, at least 8 per block: 3 blocks of 10, rounded up to whole rows of 3: 12, 12, 6
     assert [b.shape for b in slice_variable("w", (10, 3), 4, 8)] == [(4, 3), (4, 3), (2, 3)]
-    assert [b.name() for b in slice_variable("b", (1000,), 2, 8192)] == ["b"]          # too small to cut
+    assert [b.name() for b in slice_variable("b", (1000,), 2, 8192)] == ["b"]  # too small to cut
     assert [b.name() for b in slice_variable("w", (1000, 1000), 2, 8192, slice_up=False)] == ["w"]
 
 
@@ -192,7 +239,11 @@ def test_a_row_sparse_gradient_is_cut_and_sent_as_rows_and_values():
             assert server.global_block().var(name).type == fluid.core.VarDesc.VarType.SELECTED_ROWS, name
             held.append(name)
             if "trainer_" not in name:
-                ops = [op.type for b in server.blocks[1:] for op in b.ops
-                       if name in op.input_arg_names + op.output_arg_names]
+                ops = [
+                    op.type
+                    for b in server.blocks[1:]
+                    for op in b.ops
+                    if name in op.input_arg_names + op.output_arg_names
+                ]
                 assert ops == ["sum", "scale", "sgd"], ops
     assert sorted(n for n in held if "trainer_" not in n) == ["emb@GRAD.block0", "emb@GRAD.block1"]

@@ -31,6 +31,7 @@ Then the passes over the SSA graph:
 Passes that need to know what is fetched (a fetched value is never released) run when the executor
 builds its schedule for a fetch list: ``apply(graph, fetched)``.
 """
+
 from .liveness import pinned_names, sequential_frees  # noqa: F401
 from . import blocked_layout
 from .backward_optimizer_deps import backward_optimizer_deps
@@ -38,7 +39,12 @@ from .inplace import enable_inplace
 from .memory_optimize import memory_optimize, program_frees, reuse_log
 from .program import PROGRAM_ORDER, check_not_fused_away, program_passes  # noqa: F401
 
-ORDER = PROGRAM_ORDER + ("onednn_blocked_layout", "enable_inplace", "memory_optimize", "enable_backward_optimizer_op_deps")
+ORDER = PROGRAM_ORDER + (
+    "onednn_blocked_layout",
+    "enable_inplace",
+    "memory_optimize",
+    "enable_backward_optimizer_op_deps",
+)
 
 
 def memory_options(program, build_strategy=None):

@@ -14,6 +14,7 @@ too (scale); the activations' gradient ops and elementwise_*_grad do not (Fluid 
 well). Ops that draw random numbers or read their LoD are left alone.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
+
 from ...ops import registry
 from ...ops.fused import FUSION_GROUP
 from .rewrite import fused_op, rewritten
@@ -35,9 +36,12 @@ def auto_fusion(program):
         for run in runs:
             replace[run[0]] = _group(block, [ops[i] for i in run])
             drop.update(run[1:])
-            changes.append(f"{' + '.join(ops[i].type for i in run)} -> {FUSION_GROUP} writing "
-                           f"{', '.join(replace[run[0]].output('Outs'))}")
+            changes.append(
+                f"{' + '.join(ops[i].type for i in run)} -> {FUSION_GROUP} writing "
+                f"{', '.join(replace[run[0]].output('Outs'))}"
+            )
         return replace, drop
+
     return rewritten(program, make), changes
 
 
@@ -80,8 +84,15 @@ def _group(block, members):
                 inputs.append(name)
         outputs.extend(n for n in op.output_arg_names if n not in outputs)
         attrs = {k: v for k, v in op.attrs.items() if not k.startswith("op_")}
-        subgraph.append([op.type, opdef.kernel_module, opdef.kernel_name,
-                         {s: names[0] for s, names in op.inputs.items() if names},
-                         {s: names[0] for s, names in op.outputs.items() if names}, attrs])
+        subgraph.append(
+            [
+                op.type,
+                opdef.kernel_module,
+                opdef.kernel_name,
+                {s: names[0] for s, names in op.inputs.items() if names},
+                {s: names[0] for s, names in op.outputs.items() if names},
+                attrs,
+            ]
+        )
     attrs = {"subgraph": subgraph, "input_names": list(inputs), "output_names": list(outputs)}
     return fused_op(block, FUSION_GROUP, members[-1], {"Inputs": inputs}, {"Outs": outputs}, attrs)

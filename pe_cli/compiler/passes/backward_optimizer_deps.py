@@ -14,6 +14,7 @@ narrowed. An edge that would close a cycle (a backward node fed by an optimizer 
 
 A pass over the SSA graph: Graph -> (a copy with the dependencies, changes); the nodes that gain an
 input are copies (same id), and the copy's nodes are put back in a valid sequential order."""
+
 import copy
 import heapq
 

@@ -23,6 +23,7 @@ are oneDNN's in either layout (an input gradient from and to blocked values may 
 implementation: float32 rounding). The batch norm's sums run in another order on blocked values
 (one per channel, over fixed runs of samples: _blocked_loops.py), so its outputs differ from those
 of the NCHW loops in the last bits; they do not depend on the threads."""
+
 import copy
 
 from ...base.dtypes import VarType
@@ -45,8 +46,13 @@ def marks(block, fetched=(), skip=(), pinned=()):
     ``block`` fetching ``fetched``; ``pinned``: more names that must stay NCHW."""
     ops = block.ops
     # what a sub-block's ops (a while, a conditional block) read or write stays NCHW: its kernels are not marked
-    inner = {n for b in block.program.blocks if b is not block for op in b.ops
-             for n in op.input_arg_names + op.output_arg_names}
+    inner = {
+        n
+        for b in block.program.blocks
+        if b is not block
+        for op in b.ops
+        for n in op.input_arg_names + op.output_arg_names
+    }
     held = _held(ops, _candidates(block, pinned_names(block, fetched, skip) | set(pinned) | inner))
     out = {}
     for i, op in enumerate(ops):
@@ -61,7 +67,9 @@ def blocked_layout(graph, fetched=(), skip=()):
     changes); the graph itself where nothing is held blocked."""
     block = graph.program.global_block()
     moved = {v.name for node in graph.ops if node.kind != COMPUTE for v in node.inputs + node.outputs}
-    by_op = {id(block.ops[i]): slots for i, slots in marks(block, fetched, skip, moved | set(graph.final_owned)).items()}
+    by_op = {
+        id(block.ops[i]): slots for i, slots in marks(block, fetched, skip, moved | set(graph.final_owned)).items()
+    }
     if not by_op:
         return graph, []
     g = graph.copy()
@@ -91,9 +99,18 @@ def _candidates(block, pinned):
     for name in written - read_first - pinned:
         var = block.vars.get(name)
         shape = var.shape if var is not None else None
-        if var is not None and not var.persistable and var.dtype == "float32" and var.type == VarType.LOD_TENSOR \
-                and not var.lod_level and shape is not None and len(shape) == 4 and shape[1] is not None \
-                and shape[1] > 0 and shape[1] % _LANES == 0:
+        if (
+            var is not None
+            and not var.persistable
+            and var.dtype == "float32"
+            and var.type == VarType.LOD_TENSOR
+            and not var.lod_level
+            and shape is not None
+            and len(shape) == 4
+            and shape[1] is not None
+            and shape[1] > 0
+            and shape[1] % _LANES == 0
+        ):
             out.add(name)
     return out
 

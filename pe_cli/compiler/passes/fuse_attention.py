@@ -18,6 +18,7 @@ The numbers: the products, the softmax and its gradient as the ops compute them,
 by the GEMM (the same numbers where alpha is a power of 2, as 1 / sqrt(head_dim) for head_dim 4, 16,
 64, ...) and, in float32, the softmax's exponentials by a polynomial within 2 ulp of numpy's
 (pe_cli/kernels/cpu/_attention_loops.py): within float32 rounding of the unfused chain."""
+
 from ...ops.attention import CHAIN, CHAIN_GRADS, SDPA, SDPA_GRAD
 from .rewrite import fused_op, read_elsewhere, removable, rewritten, uses
 
@@ -33,8 +34,11 @@ def fuse_attention(program):
         ops = block.ops
         readers, writers = uses(ops)
         elsewhere = read_elsewhere(program, block) if len(program.blocks) > 1 else set()
-        chains = [c for c in (_chain(ops, readers, writers, i) for i in range(len(ops)) if ops[i].type == CHAIN["weights"])
-                  if c is not None and removable(block, c["gone"], elsewhere)]
+        chains = [
+            c
+            for c in (_chain(ops, readers, writers, i) for i in range(len(ops)) if ops[i].type == CHAIN["weights"])
+            if c is not None and removable(block, c["gone"], elsewhere)
+        ]
         if chains:
             found[block.idx] = chains
     if not found:
@@ -45,19 +49,28 @@ def fuse_attention(program):
         ops, replace, drop = program.blocks[block.idx].ops, {}, set()
         for c in found[block.idx]:
             at = max(c["forward"])
-            replace[at] = fused_op(block, SDPA, ops[at], c["ins"], {"Out": [c["out"]], "Weights": [c["weights"]]},
-                                   {"alpha": c["alpha"]})
+            replace[at] = fused_op(
+                block, SDPA, ops[at], c["ins"], {"Out": [c["out"]], "Weights": [c["weights"]]}, {"alpha": c["alpha"]}
+            )
             drop.update(set(c["forward"]) - {at})
             changes.append(f"{len(c['forward'])} ops -> {SDPA} writing {c['out']}")
             if c["backward"]:
                 at = min(c["backward"])
-                grad_ins = {"Q": c["ins"]["Q"], "K": c["ins"]["K"], "V": c["ins"]["V"], "Weights": [c["weights"]],
-                            "Out@GRAD": [c["d_out"]]}
+                grad_ins = {
+                    "Q": c["ins"]["Q"],
+                    "K": c["ins"]["K"],
+                    "V": c["ins"]["V"],
+                    "Weights": [c["weights"]],
+                    "Out@GRAD": [c["d_out"]],
+                }
                 replace[at] = fused_op(block, SDPA_GRAD, ops[at], grad_ins, c["grads"], {"alpha": c["alpha"]})
                 drop.update(set(c["backward"]) - {at})
-                changes.append(f"{len(c['backward'])} ops -> {SDPA_GRAD} writing "
-                               f"{', '.join(n for names in c['grads'].values() for n in names)}")
+                changes.append(
+                    f"{len(c['backward'])} ops -> {SDPA_GRAD} writing "
+                    f"{', '.join(n for names in c['grads'].values() for n in names)}"
+                )
         return replace, drop
+
     return rewritten(program, make, sorted(found)), changes
 
 
@@ -85,9 +98,13 @@ def _product_alpha(op, trans_y):
     if op.type == _PRODUCTS[0]:
         ok = not op.attrs.get("trans_x", False) and bool(op.attrs.get("trans_y", False)) == trans_y
         return 1.0 if ok else None
-    ok = (not op.attrs.get("transpose_X", False) and bool(op.attrs.get("transpose_Y", False)) == trans_y
-          and op.attrs.get("head_number", 1) == 1 and not op.attrs.get("fused_reshape_Out")
-          and not op.attrs.get("fused_transpose_Out"))
+    ok = (
+        not op.attrs.get("transpose_X", False)
+        and bool(op.attrs.get("transpose_Y", False)) == trans_y
+        and op.attrs.get("head_number", 1) == 1
+        and not op.attrs.get("fused_reshape_Out")
+        and not op.attrs.get("fused_transpose_Out")
+    )
     return float(op.attrs.get("alpha", 1.0)) if ok else None
 
 
@@ -114,8 +131,11 @@ def _chain(ops, readers, writers, s):
             if i in group:
                 continue
             side = [j for j in group if (j < i) == late]
-            if set(ops[i].output_arg_names) & ({n for j in side for n in ops[j].input_arg_names} | written) \
-                    or late and set(ops[i].input_arg_names) & written:
+            if (
+                set(ops[i].output_arg_names) & ({n for j in side for n in ops[j].input_arg_names} | written)
+                or late
+                and set(ops[i].input_arg_names) & written
+            ):
                 return None
     return f
 
@@ -147,19 +167,46 @@ def _forward(ops, readers, writers, s):
     vt, o = _one(ops[m2].input("Y")), _one(ops[m2].output("Out"))
     t_out = readers.get(o, [])
     tq, tk, tv = (_heads_transpose(ops, writers, n) for n in (qt, kt, vt))
-    if None in (tq, tk, tv) or len({tq, tk, tv}) != 3 or len(t_out) != 1 or ops[t_out[0]].type != CHAIN["heads"] \
-            or list(ops[t_out[0]].attrs.get("axis", ())) != _HEADS:
+    if (
+        None in (tq, tk, tv)
+        or len({tq, tk, tv}) != 3
+        or len(t_out) != 1
+        or ops[t_out[0]].type != CHAIN["heads"]
+        or list(ops[t_out[0]].attrs.get("axis", ())) != _HEADS
+    ):
         return None
     to = t_out[0]
     forward = [i for i in (tq, tk, tv, sc, p, add, s, m2, to) if i is not None]
-    gone = [qt, kt, vt, _one(ops[p].output("Out")), o] + ([qs] if sc is not None else []) + \
-        ([x] if add is not None else []) + [n for i in (tq, tk, tv, to) for n in ops[i].output("XShape")]
+    gone = (
+        [qt, kt, vt, _one(ops[p].output("Out")), o]
+        + ([qs] if sc is not None else [])
+        + ([x] if add is not None else [])
+        + [n for i in (tq, tk, tv, to) for n in ops[i].output("XShape")]
+    )
     ins = {"Q": ops[tq].input("X"), "K": ops[tk].input("X"), "V": ops[tv].input("X")}
     if add is not None:
         ins["Mask"] = [mask]
-    return {"forward": forward, "gone": gone, "ins": ins, "alpha": alpha, "weights": w,
-            "out": _one(ops[to].output("Out")), "ops": {"tq": tq, "tk": tk, "tv": tv, "sc": sc, "p": p, "add": add,
-                                                       "m2": m2, "to": to, "qs": qs, "kt": kt, "vt": vt}}
+    return {
+        "forward": forward,
+        "gone": gone,
+        "ins": ins,
+        "alpha": alpha,
+        "weights": w,
+        "out": _one(ops[to].output("Out")),
+        "ops": {
+            "tq": tq,
+            "tk": tk,
+            "tv": tv,
+            "sc": sc,
+            "p": p,
+            "add": add,
+            "m2": m2,
+            "to": to,
+            "qs": qs,
+            "kt": kt,
+            "vt": vt,
+        },
+    }
 
 
 def _next(ops, readers, writers, name, type, **slots):
@@ -205,12 +252,17 @@ def _backward(ops, readers, writers, f):
     d_qs, scg = d_qt, None
     if c["sc"] is not None:
         scg = _next(ops, readers, writers, d_qs, CHAIN_GRADS["scale"], X=[d_qs])
-        if scg is None or ops[scg].attrs.get("scale") != ops[c["sc"]].attrs.get("scale") \
-                or ops[scg].attrs.get("bias", 0.0) != 0.0:
+        if (
+            scg is None
+            or ops[scg].attrs.get("scale") != ops[c["sc"]].attrs.get("scale")
+            or ops[scg].attrs.get("bias", 0.0) != 0.0
+        ):
             return None
         d_qt = _one(ops[scg].output("Out"))
-    heads = [_next(ops, readers, writers, d, CHAIN_GRADS["heads"], XShape=ops[c[t]].output("XShape"))
-             for d, t in ((d_qt, "tq"), (d_kt, "tk"), (d_vt, "tv"))]
+    heads = [
+        _next(ops, readers, writers, d, CHAIN_GRADS["heads"], XShape=ops[c[t]].output("XShape"))
+        for d, t in ((d_qt, "tq"), (d_kt, "tk"), (d_vt, "tv"))
+    ]
     if None in heads:
         return None
     f["gone"] += [d_o, d_w, d_x, d_p, d_qs, d_qt, d_kt, d_vt]

@@ -10,6 +10,7 @@ fused kernels call the unfused ones in the same order, so the numbers are unchan
 except where, on CPU with oneDNN, the onednn_blocked_layout pass (blocked_layout.py) then holds a
 fused op's values in oneDNN's blocked layout between two convolutions: its batch norm sums in
 another order there (float32 rounding)."""
+
 from ...ops.fused import BATCH_NORM, BN_ACTIVATIONS, FUSED_BN_ACT, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
@@ -37,8 +38,9 @@ def _fuse(block, ops, readers, writers, i, j):
     ins = {slot: bn_grad.input(slot) for slot in ("X", "Scale", "SavedMean", "SavedVariance")}
     ins.update({"Y": act.output("Out"), "Y@GRAD": act_grad.input("Out@GRAD")})
     replace[m] = fused_op(block, grad_type(FUSED_BN_ACT), bn_grad, ins, dict(bn_grad.outputs), attrs)
-    changes.append(f"{act_grad.type} + {bn_grad.type} -> {grad_type(FUSED_BN_ACT)} writing "
-                   f"{', '.join(bn_grad.output_arg_names)}")
+    changes.append(
+        f"{act_grad.type} + {bn_grad.type} -> {grad_type(FUSED_BN_ACT)} writing {', '.join(bn_grad.output_arg_names)}"
+    )
     return replace, {i, k}, changes
 
 
@@ -67,9 +69,14 @@ def _backward_pair(ops, readers, writers, bn, act):
         return None
     k, m = writers[dy][0], readers[dy][0]
     act_grad, bn_grad = ops[k], ops[m]
-    if (act_grad.type != grad_type(act.type) or bn_grad.type != grad_type(BATCH_NORM) or m < k
-            or bn_grad.input("Y@GRAD") != [dy] or bn_grad.input("X") != bn.input("X")
-            or act_grad.input("Out") != act.output("Out")):
+    if (
+        act_grad.type != grad_type(act.type)
+        or bn_grad.type != grad_type(BATCH_NORM)
+        or m < k
+        or bn_grad.input("Y@GRAD") != [dy]
+        or bn_grad.input("X") != bn.input("X")
+        or act_grad.input("Out") != act.output("Out")
+    ):
         return None
     reads = set(bn_grad.input_arg_names) | set(act_grad.input_arg_names)
     if writes_between(ops, k, m) & reads:

@@ -14,6 +14,7 @@ tanh(W_e e + expand(W_d h)), makes one pass over [batch, steps, hidden] where it
 A pass over the program (before the multi-device graph is built from it, so every device runs the
 fused ops): Program -> (a new Program, changes); the program given is left unchanged. The fused
 kernels call the same kernels in the same order, so the numbers are unchanged to the bit."""
+
 from ...ops.fused import ADD, EXPAND, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, read_elsewhere, removable, writes_between
@@ -33,8 +34,8 @@ def _fuse(block, ops, readers, writers, i, j):
     ins, outs = {"X": add.input("X"), "Y": add.input("Y")}, {"Out": act.output("Out"), "IntermediateOut": [tmp]}
     changes = [f"{op_name(add)} + {act.type} -> {FUSED_ADD_ACT} writing {act.output('Out')[0]}"]
     grads, dropped = _backward_pair(ops, readers, writers, add, act), {i}
-    if grads is None and not _differentiated(block.program, tmp):       # forward only
-        if block.idx and readers[tmp] == [j]:      # a loop body's own value, which only the activation read
+    if grads is None and not _differentiated(block.program, tmp):  # forward only
+        if block.idx and readers[tmp] == [j]:  # a loop body's own value, which only the activation read
             del outs["IntermediateOut"]
             attrs["save_intermediate_out"] = False
         e = _broadcasting_expand(block, ops, readers, writers, i)
@@ -49,11 +50,13 @@ def _fuse(block, ops, readers, writers, i, j):
     act_grad, add_grad = ops[k], ops[m]
     outs = {s: add_grad.output(s) for s in ("X@GRAD", "Y@GRAD") if add_grad.output(s)}
     ins = {"X": add.input("X"), "Y": add.input("Y"), "Out": act.output("Out"), "Out@GRAD": act_grad.input("Out@GRAD")}
-    if reads_intermediate(attrs["functor_list"]):        # (as the op's own grad maker: ops/fused.py)
+    if reads_intermediate(attrs["functor_list"]):  # (as the op's own grad maker: ops/fused.py)
         ins["IntermediateOut"] = add.output("Out")
     replace[m] = fused_op(block, grad_type(FUSED_ADD_ACT), add_grad, ins, outs, attrs)
-    changes.append(f"{act_grad.type} + {add_grad.type} -> {grad_type(FUSED_ADD_ACT)} writing "
-                   f"{', '.join(add_grad.output_arg_names)}")
+    changes.append(
+        f"{act_grad.type} + {add_grad.type} -> {grad_type(FUSED_ADD_ACT)} writing "
+        f"{', '.join(add_grad.output_arg_names)}"
+    )
     return replace, {i, k}, changes
 
 
@@ -80,8 +83,14 @@ def _broadcasting_expand(block, ops, readers, writers, i):
         return None
     src, out, xv = block.var(expand.input("X")[0]), block.var(y[0]), block.var(x[0])
     times = expand.attrs["expand_times"]
-    if (src.shape is None or out.shape is None or xv.shape is None or len(src.shape) != len(times)
-            or any(t != 1 and d != 1 for t, d in zip(times, src.shape)) or list(xv.shape) != list(out.shape)):
+    if (
+        src.shape is None
+        or out.shape is None
+        or xv.shape is None
+        or len(src.shape) != len(times)
+        or any(t != 1 and d != 1 for t, d in zip(times, src.shape))
+        or list(xv.shape) != list(out.shape)
+    ):
         return None
     if writes_between(ops, e, i) & set(expand.input("X")) or _differentiated(block.program, y[0]):
         return None
@@ -114,9 +123,15 @@ def _backward_pair(ops, readers, writers, add, act):
         return None
     k, m = writers[dtmp][0], readers[dtmp][0]
     act_grad, add_grad = ops[k], ops[m]
-    if (act_grad.type != grad_type(act.type) or add_grad.type != grad_type(ADD) or m < k
-            or add_grad.input("Out@GRAD") != [dtmp] or add_grad.input("X") != add.input("X")
-            or add_grad.input("Y") != add.input("Y") or act_grad.output("X@GRAD") != [dtmp]):
+    if (
+        act_grad.type != grad_type(act.type)
+        or add_grad.type != grad_type(ADD)
+        or m < k
+        or add_grad.input("Out@GRAD") != [dtmp]
+        or add_grad.input("X") != add.input("X")
+        or add_grad.input("Y") != add.input("Y")
+        or act_grad.output("X@GRAD") != [dtmp]
+    ):
         return None
     reads = set(add.input_arg_names) | {tmp, out} | set(act_grad.input("Out@GRAD"))
     if writes_between(ops, k, m) & reads:

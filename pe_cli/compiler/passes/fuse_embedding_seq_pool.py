@@ -14,6 +14,7 @@ which lookup_table_grad leaves out), pad_value 0, one LoD level (the pooled valu
 training program only when both gradient ops are there to fuse.
 
 A pass over the program, like fuse_bn_act.py: Program -> (a new Program, changes)."""
+
 from ...ops.fused import grad_type
 from ...ops.registry import GRAD_SUFFIX
 from ...ops.sequence_fused import FUSED_EMBEDDING_SEQ_POOL as FUSED, LOOKUP_TABLE, SEQUENCE_POOL
@@ -40,8 +41,10 @@ def _fuse(block, ops, readers, writers, i, j):
     pool_grad, lookup_grad = ops[k], ops[m]
     ins = dict(ins, **{"Out@GRAD": pool_grad.input("Out@GRAD")})
     replace[m] = fused_op(block, grad_type(FUSED), lookup_grad, ins, {"W@GRAD": lookup_grad.output("W@GRAD")}, attrs)
-    changes.append(f"{grad_type(SEQUENCE_POOL)} + {grad_type(LOOKUP_TABLE)} -> {grad_type(FUSED)} writing "
-                   f"{lookup_grad.output('W@GRAD')[0]}")
+    changes.append(
+        f"{grad_type(SEQUENCE_POOL)} + {grad_type(LOOKUP_TABLE)} -> {grad_type(FUSED)} writing "
+        f"{lookup_grad.output('W@GRAD')[0]}"
+    )
     return replace, {i, k}, changes
 
 
@@ -81,8 +84,12 @@ def _lod_levels(op):
 
 
 def _sum_pool(op, emb):
-    return (op.input("X") == [emb] and str(op.attrs.get("pooltype", "")).upper() == "SUM"
-            and float(op.attrs.get("pad_value", 0.0)) == 0.0 and len(op.output("Out")) == 1)
+    return (
+        op.input("X") == [emb]
+        and str(op.attrs.get("pooltype", "")).upper() == "SUM"
+        and float(op.attrs.get("pad_value", 0.0)) == 0.0
+        and len(op.output("Out")) == 1
+    )
 
 
 def _max_index_read(ops, readers, j):
@@ -100,12 +107,19 @@ def _backward_pair(ops, readers, writers, lookup, pool):
         return None
     k, m = writers[d_emb][0], readers[d_emb][0]
     pool_grad, lookup_grad = ops[k], ops[m]
-    if (pool_grad.type != grad_type(SEQUENCE_POOL) or lookup_grad.type != grad_type(LOOKUP_TABLE) or m < k
-            or pool_grad.input("X") != [emb] or pool_grad.output("X@GRAD") != [d_emb]
-            or lookup_grad.input("Out@GRAD") != [d_emb] or lookup_grad.input("W") != lookup.input("W")
-            or lookup_grad.input("Ids") != lookup.input("Ids") or len(lookup_grad.output("W@GRAD")) != 1
-            or bool(lookup_grad.attrs.get("is_sparse", False)) != bool(lookup.attrs.get("is_sparse", False))
-            or str(pool_grad.attrs.get("pooltype", "")).upper() != "SUM"):
+    if (
+        pool_grad.type != grad_type(SEQUENCE_POOL)
+        or lookup_grad.type != grad_type(LOOKUP_TABLE)
+        or m < k
+        or pool_grad.input("X") != [emb]
+        or pool_grad.output("X@GRAD") != [d_emb]
+        or lookup_grad.input("Out@GRAD") != [d_emb]
+        or lookup_grad.input("W") != lookup.input("W")
+        or lookup_grad.input("Ids") != lookup.input("Ids")
+        or len(lookup_grad.output("W@GRAD")) != 1
+        or bool(lookup_grad.attrs.get("is_sparse", False)) != bool(lookup.attrs.get("is_sparse", False))
+        or str(pool_grad.attrs.get("pooltype", "")).upper() != "SUM"
+    ):
         return None
     if writes_between(ops, k, m) & (set(lookup.input_arg_names) | set(pool_grad.input("Out@GRAD"))):
         return None

@@ -13,6 +13,7 @@ computed: fetching one is an error that names this option. A pass over the progr
 fuse_bn_act.py: Program -> (a new Program, changes); the program given is left unchanged. The
 fused kernels compute what the unfused ones do, in the same order, so the numbers are unchanged
 to the bit."""
+
 from ...ops.fused import ADD, FUSED_GEMM, MUL, MUL_GRADS, RELU, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fused_op, op_name, read_elsewhere, removable, rewritten, uses, writes_between
@@ -42,18 +43,22 @@ def fuse_gemm_epilogue(program):
             attrs = {"trans_x": False, "trans_y": False, "activation": act.type if act else "none"}
             ins = {"X": mul.input("X"), "Y": mul.input("Y"), "Bias": add.input("Y")}
             replace[indices[-1]] = fused_op(block, FUSED_GEMM, mul, ins, {"Out": out}, attrs)
-            drop.update(indices[:-1])      # the fused op runs where the last of them ran
-            changes.append(f"{' + '.join([op_name(mul)] + [ops[i].type for i in indices[1:]])} -> {FUSED_GEMM} "
-                           f"writing {out[0]}")
+            drop.update(indices[:-1])  # the fused op runs where the last of them ran
+            changes.append(
+                f"{' + '.join([op_name(mul)] + [ops[i].type for i in indices[1:]])} -> {FUSED_GEMM} writing {out[0]}"
+            )
             if grad is None:
                 continue
             at, dropped, grad_ins, grad_outs, act_grad = grad
             attrs = {"trans_x": False, "trans_y": False, "activation_grad": act_grad}
             replace[at] = fused_op(block, grad_type(FUSED_GEMM), ops[at], grad_ins, grad_outs, attrs)
             drop.update(dropped - {at})
-            changes.append(f"{' + '.join(ops[i].type for i in sorted(dropped))} -> {grad_type(FUSED_GEMM)} "
-                           f"writing {', '.join(n for names in grad_outs.values() for n in names)}")
+            changes.append(
+                f"{' + '.join(ops[i].type for i in sorted(dropped))} -> {grad_type(FUSED_GEMM)} "
+                f"writing {', '.join(n for names in grad_outs.values() for n in names)}"
+            )
         return replace, drop
+
     return rewritten(program, make, sorted(found)), changes
 
 
@@ -84,8 +89,13 @@ def _forward(ops, readers, writers, i):
     if mul.type != MUL or len(mul.output("Out")) != 1:
         return None
     x, y = mul.block.var(mul.input("X")[0]), mul.block.var(mul.input("Y")[0])
-    if (x.shape is None or y.shape is None or len(y.shape) != 2 or mul.attrs.get("y_num_col_dims", 1) != 1
-            or mul.attrs.get("x_num_col_dims", 1) != len(x.shape) - 1):
+    if (
+        x.shape is None
+        or y.shape is None
+        or len(y.shape) != 2
+        or mul.attrs.get("y_num_col_dims", 1) != 1
+        or mul.attrs.get("x_num_col_dims", 1) != len(x.shape) - 1
+    ):
         return None
     product = mul.output("Out")[0]
     adds = [j for j in readers[product] if ops[j].type == ADD]
@@ -94,8 +104,14 @@ def _forward(ops, readers, writers, i):
     j = adds[0]
     add = ops[j]
     bias = add.block.var(add.input("Y")[0]) if add.input("Y") else None
-    if (add.input("X") != [product] or bias is None or bias.shape is None or len(bias.shape) != 1
-            or add.attrs.get("axis", -1) not in (-1, len(x.shape) - 1) or len(add.output("Out")) != 1):
+    if (
+        add.input("X") != [product]
+        or bias is None
+        or bias.shape is None
+        or len(bias.shape) != 1
+        or add.attrs.get("axis", -1) not in (-1, len(x.shape) - 1)
+        or len(add.output("Out")) != 1
+    ):
         return None
     total = add.output("Out")[0]
     if writers[total] != [j]:
@@ -126,15 +142,23 @@ def _backward(ops, readers, writers, layer):
         return None
     m = add_grads[0]
     add_grad = ops[m]
-    if (add_grad.input("Y") != add.input("Y") or add_grad.input("Out@GRAD") != [d_total]
-            or add_grad.output("X@GRAD") != [d_product]):
+    if (
+        add_grad.input("Y") != add.input("Y")
+        or add_grad.input("Out@GRAD") != [d_total]
+        or add_grad.output("X@GRAD") != [d_product]
+    ):
         return None
     mul_grads = readers[d_product]
     if len(mul_grads) != 1:
         return None
     n = mul_grads[0]
-    if (ops[n].type not in MUL_GRADS or n < m or ops[n].input("Out@GRAD") != [d_product]
-            or ops[n].input("X") != mul.input("X") or ops[n].input("Y") != mul.input("Y")):
+    if (
+        ops[n].type not in MUL_GRADS
+        or n < m
+        or ops[n].input("Out@GRAD") != [d_product]
+        or ops[n].input("X") != mul.input("X")
+        or ops[n].input("Y") != mul.input("Y")
+    ):
         return None
     outs = {"D" + s: ops[n].output(s + GRAD_SUFFIX) for s in ("X", "Y") if ops[n].output(s + GRAD_SUFFIX)}
     if add_grad.output("Y@GRAD"):

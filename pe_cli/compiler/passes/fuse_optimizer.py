@@ -17,6 +17,7 @@ every device updates every parameter (program.py applies it only there). Unlike 
 one optimizer type per graph, every type present is fused.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
+
 from ...ops.fused_optimizer import FUSABLE_OPTIMIZERS, SHARED, UNFUSED_INPUTS, fused_type, per_param_slots
 from ...base.dtypes import VarType
 from ...ops import registry
@@ -44,9 +45,11 @@ def fuse_all_optimizer_ops(program):
             attrs = {k: v for k, v in like.attrs.items() if not k.startswith("op_")}
             replace[members[-1]] = fused_op(block, fused_type(like.type), like, ins, outs, attrs)
             drop.update(members[:-1])
-            changes.append(f"{len(members)} {like.type} ops -> {fused_type(like.type)} updating "
-                           f"{', '.join(ins['Param'])}")
+            changes.append(
+                f"{len(members)} {like.type} ops -> {fused_type(like.type)} updating {', '.join(ins['Param'])}"
+            )
         return replace, drop
+
     return rewritten(program, make), changes
 
 
@@ -75,14 +78,17 @@ def _key(block, op):
         return None
     opdef = registry.get(op.type)
     ins, outs = per_param_slots(opdef)
-    required = {s.name for s in opdef.inputs if not s.optional}    # an optional one (MasterParam): 0 or 1
+    required = {s.name for s in opdef.inputs if not s.optional}  # an optional one (MasterParam): 0 or 1
     filled = tuple(len(op.input(s)) for s in ins) + tuple(len(op.output(s)) for s in outs)
-    if any(n > 1 for n in filled) or any(len(op.input(s)) != 1 for s in ins if s in required) \
-            or len(op.input(SHARED)) != 1:
+    if (
+        any(n > 1 for n in filled)
+        or any(len(op.input(s)) != 1 for s in ins if s in required)
+        or len(op.input(SHARED)) != 1
+    ):
         return None
     param, grad = block.vars.get(op.input("Param")[0]), block.vars.get(op.input("Grad")[0])
     if grad is not None and grad.type != VarType.LOD_TENSOR:
-        return None         # a row-sparse gradient: Fluid fuses only the dense ones
+        return None  # a row-sparse gradient: Fluid fuses only the dense ones
     attrs = repr(sorted((k, v) for k, v in op.attrs.items() if not k.startswith("op_")))
     return (op.type, attrs, op.input(SHARED)[0], getattr(param, "dtype", None), filled)
 
@@ -92,7 +98,7 @@ def _movable(ops, i, last):
     or writes, or reads what it writes."""
     op = ops[i]
     reads, writes = set(op.input_arg_names), set(op.output_arg_names)
-    for other in ops[i + 1:last]:
+    for other in ops[i + 1 : last]:
         if set(other.output_arg_names) & (reads | writes) or set(other.input_arg_names) & writes:
             return False
     return True

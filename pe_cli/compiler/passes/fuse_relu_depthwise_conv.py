@@ -10,6 +10,7 @@ attribute, so it applies on both. The kernels run relu, the conv kernels and rel
 unfused ops do, so the numbers are unchanged to the bit.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
+
 from ...ops.fused import DEPTHWISE_CONV, DEPTHWISE_GRADS, RELU, RELU_FIRST, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
@@ -36,8 +37,9 @@ def _fuse(block, ops, readers, writers, i, j):
         replace[m] = _with(block, ops[k], {"Input": [x]}, {"Input@GRAD": ops[m].output("X@GRAD")})
         replace.pop(k, None)
         drop.add(k)
-        changes.append(f"{ops[m].type} + {ops[k].type} -> {ops[k].type} with {RELU_FIRST} writing "
-                       f"{ops[m].output('X@GRAD')[0]}")
+        changes.append(
+            f"{ops[m].type} + {ops[k].type} -> {ops[k].type} with {RELU_FIRST} writing {ops[m].output('X@GRAD')[0]}"
+        )
     return replace, drop, changes
 
 
@@ -85,13 +87,19 @@ def _backward(ops, readers, writers, x, y):
     m = relu_grads[0]
     dy = y + GRAD_SUFFIX
     producers = [n for n in grads if ops[n].type in DEPTHWISE_GRADS[:2] and ops[n].output("Input@GRAD") == [dy]]
-    if (ops[m].input("Out") != [y] or ops[m].input("Out@GRAD") != [dy] or writers[dy] != producers
-            or len(producers) != 1 or readers[dy] != [m] or producers[0] > m):
+    if (
+        ops[m].input("Out") != [y]
+        or ops[m].input("Out@GRAD") != [dy]
+        or writers[dy] != producers
+        or len(producers) != 1
+        or readers[dy] != [m]
+        or producers[0] > m
+    ):
         return None
     k = producers[0]
     if writes_between(ops, k, m) & set(ops[k].input_arg_names) - {y}:
         return None
     if any(k < n < m for name in ops[k].output_arg_names if name != dy for n in readers[name]):
-        return None         # (its other output, the filter's gradient, moves to relu_grad's place with it)
+        return None  # (its other output, the filter's gradient, moves to relu_grad's place with it)
     found.update(conv_grad=k, act_grad=m)
     return found

@@ -6,6 +6,7 @@ fetched, persistable, skipped or read from a scope. The marked compute node is a
 with ``attrs['inplace']``; at run time the step writes over the input only when nothing but the
 executor's values holds its array (pe_cli/executor/plan.py), so an aliased value is never
 overwritten. The arithmetic is the same, so the numbers are bitwise unchanged."""
+
 import copy
 
 from ...ops import registry
@@ -50,6 +51,6 @@ def _dead_input(graph, node, pinned):
     last = versions[-1]
     if last.consumers != [node] or last not in node.inputs:
         return None
-    if sum(1 for n in node.op.input_arg_names if n == name) != 1:   # read through another slot too
+    if sum(1 for n in node.op.input_arg_names if n == name) != 1:  # read through another slot too
         return None
     return name

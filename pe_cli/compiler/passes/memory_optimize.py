@@ -8,6 +8,7 @@ and then drops the value; on a plain program (the sequential Executor) it gives 
 to drop after each op. Values never released: fed, fetched, persistable, the skip set, and values
 read from a scope. ``reuse_log`` names, for ``print_log``, which released buffer each later value
 can take: ``level`` 0 only one of the same shape and dtype, 1 any one at least as large."""
+
 import numpy as np
 
 from ..ssa_nodes import ReleaseNode, VarNode
@@ -21,7 +22,7 @@ def memory_optimize(graph, fetched=(), skip=()):
     pinned = pinned_names(graph.program.global_block(), fetched, skip) | set(graph.final_owned)
     g = graph.copy()
     position = {node.id: i for i, node in enumerate(graph.ops)}
-    after = {}          # node id -> release nodes to place right after it
+    after = {}  # node id -> release nodes to place right after it
     changes = []
     for (device, name), versions in sorted(graph.vars.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         if name in pinned or any(v.producer is None for v in versions) or versions[-1].is_dep:

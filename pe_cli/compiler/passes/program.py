@@ -1,5 +1,6 @@
 """The passes over the program, run before the multi-device graph is built from it (so every
 device runs their result): the fusion passes, each on when its BuildStrategy option is."""
+
 from ...base.errors import PeError
 from .auto_fusion import auto_fusion
 from .fuse_attention import fuse_attention
@@ -15,14 +16,26 @@ from ..strategy import ReduceStrategy
 # fuse_gemm_epilogue before fuse_elewise_add_act_ops (it takes a layer's bias add and relu with its GEMM)
 # fuse_attention before the elementwise fusions (it takes the mask's add with the scores)
 # enable_auto_fusion after the pattern fusions (it takes the elementwise ops they leave)
-PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_gemm_epilogue", "fuse_attention",
-                 "fuse_elewise_add_act_ops", "fuse_embedding_seq_pool",
-                 "enable_auto_fusion", "fuse_all_optimizer_ops")
-_PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
-           "fuse_gemm_epilogue": fuse_gemm_epilogue, "fuse_attention": fuse_attention,
-           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "fuse_embedding_seq_pool": fuse_embedding_seq_pool,
-           "enable_auto_fusion": auto_fusion,
-           "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
+PROGRAM_ORDER = (
+    "fuse_relu_depthwise_conv",
+    "fuse_bn_act_ops",
+    "fuse_gemm_epilogue",
+    "fuse_attention",
+    "fuse_elewise_add_act_ops",
+    "fuse_embedding_seq_pool",
+    "enable_auto_fusion",
+    "fuse_all_optimizer_ops",
+)
+_PASSES = {
+    "fuse_relu_depthwise_conv": fuse_relu_depthwise_conv,
+    "fuse_bn_act_ops": fuse_bn_act,
+    "fuse_gemm_epilogue": fuse_gemm_epilogue,
+    "fuse_attention": fuse_attention,
+    "fuse_elewise_add_act_ops": fuse_elewise_add_act,
+    "fuse_embedding_seq_pool": fuse_embedding_seq_pool,
+    "enable_auto_fusion": auto_fusion,
+    "fuse_all_optimizer_ops": fuse_all_optimizer_ops,
+}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
 _ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}
 
@@ -34,8 +47,10 @@ def check_not_fused_away(name, program, fused, report):
     written = {n for op in fused.global_block().ops for n in op.output_arg_names}
     if name not in written and any(name in op.output_arg_names for op in program.global_block().ops):
         options = ", ".join(f"build_strategy.{p}" for p, changes in report if changes)
-        raise PeError(f"cannot fetch '{name}': the fusion passes ({options}) removed the op writing it; "
-                      f"fetch the fused op's output, or turn the option off")
+        raise PeError(
+            f"cannot fetch '{name}': the fusion passes ({options}) removed the op writing it; "
+            f"fetch the fused op's output, or turn the option off"
+        )
 
 
 def program_passes(program, strategy):
@@ -44,7 +59,7 @@ def program_passes(program, strategy):
     for name in PROGRAM_ORDER:
         if getattr(strategy, name):
             if name in _ALL_REDUCE_ONLY and strategy.reduce_strategy == ReduceStrategy.Reduce:
-                report.append((name, []))       # on, with nothing to do under Reduce
+                report.append((name, []))  # on, with nothing to do under Reduce
                 continue
             program, changes = _PASSES[name](program)
             report.append((name, changes))

@@ -1,5 +1,6 @@
 """What the passes over the program share: where each name is read and written, a fused op built
 like the op it replaces, and the clone of a program with some ops replaced or dropped."""
+
 import collections
 
 from ...framework.operator import Operator
@@ -72,8 +73,9 @@ def fuse_pairs(program, find_pairs, fuse_pair):
         ops = block.ops
         readers, writers = uses(ops)
         elsewhere = read_elsewhere(program, block) if len(program.blocks) > 1 else set()
-        pairs = [(i, j) for i, j in find_pairs(ops, readers, writers)
-                 if removable(block, ops[i].output_arg_names, elsewhere)]
+        pairs = [
+            (i, j) for i, j in find_pairs(ops, readers, writers) if removable(block, ops[i].output_arg_names, elsewhere)
+        ]
         if pairs:
             found[block.idx] = (ops, readers, writers, pairs)
     if not found:
@@ -89,6 +91,7 @@ def fuse_pairs(program, find_pairs, fuse_pair):
             drop.update(dropped)
             changes.extend(lines)
         return replace, drop
+
     return rewritten(program, make, sorted(found)), changes
 
 

@@ -1,5 +1,6 @@
 """Fluid 1.8's ``contrib.memory_usage``: an estimate of the memory a program's global block needs
 at a batch size (every LoD tensor some op writes, counted once; a -1 dimension is the batch)."""
+
 import numpy as np
 
 from ...base import dtypes
@@ -25,8 +26,7 @@ def memory_usage(program, batch_size):
     """(lower, upper, unit): the sum over the global block's op outputs of their bytes at
     ``batch_size``, in B, KB or MB, plus 5% (lower) and 10% (upper) for what the count leaves out."""
     if not isinstance(program, Program):
-        raise TypeError(f"Calculating Memory Usage requires Program as its Parameter.But you passed in "
-                        f"{type(program)}")
+        raise TypeError(f"Calculating Memory Usage requires Program as its Parameter.But you passed in {type(program)}")
     if batch_size <= 0:
         raise ValueError("The batch size need to be positive.")
     block, total, seen = program.global_block(), 0.0, {"@EMPTY@"}

@@ -2,6 +2,7 @@
 depthwise conv, pool, fc (a ``mul`` writing an ``fc`` variable), batch_norm and activation ops with
 their input and output shapes (without the batch dimension), parameters and FLOPs, then the totals.
 The table is prettytable's where it is installed, else pe's drawing of the same table."""
+
 from collections import OrderedDict
 
 from .. import unsupported
@@ -25,6 +26,7 @@ class _Table:
 
         def line(r):
             return "|" + "|".join(f" {c:>{w}} " for c, w in zip(r, widths)) + "|"
+
         return "\n".join([rule, line(cells[0]), rule] + [line(r) for r in self.rows] + [rule])
 
 
@@ -37,8 +39,12 @@ def _conv(v, op):
     _, _, h_out, w_out = v[op.output("Output")[0]].shape
     kernel = k_h * k_w * (c_in / op.attr("groups"))
     bias = 0 if op.input("Bias") == [] else 1
-    return (v[op.input("Input")[0]].shape, v[op.output("Output")[0]].shape, c_out * (kernel + bias),
-            2 * h_out * w_out * c_out * (kernel + bias))
+    return (
+        v[op.input("Input")[0]].shape,
+        v[op.output("Output")[0]].shape,
+        c_out * (kernel + bias),
+        2 * h_out * w_out * c_out * (kernel + bias),
+    )
 
 
 def _pool(v, op):
@@ -67,8 +73,14 @@ def _batch_norm(v, op):
     return v[op.input("X")[0]].shape, v[op.output("Y")[0]].shape, c_in * 2, h * w * c_in * 2
 
 
-_COUNTERS = {"conv2d": _conv, "depthwise_conv2d": _conv, "pool2d": _pool, "mul": _fc, "batch_norm": _batch_norm,
-             **{a: _activation for a in _ACTIVATIONS}}
+_COUNTERS = {
+    "conv2d": _conv,
+    "depthwise_conv2d": _conv,
+    "pool2d": _pool,
+    "mul": _fc,
+    "batch_norm": _batch_norm,
+    **{a: _activation for a in _ACTIVATIONS},
+}
 
 
 def _summary_model(block_vars, one_op):
@@ -84,15 +96,24 @@ def summary(main_prog):
         for op in block.ops:
             counted = _summary_model(block.vars, op)
             if counted is not None:
-                rows.append(OrderedDict(type=op.type, input_shape=tuple(counted[0][1:]),
-                                        out_shape=tuple(counted[1][1:]), PARAMs=counted[2], FLOPs=counted[3]))
+                rows.append(
+                    OrderedDict(
+                        type=op.type,
+                        input_shape=tuple(counted[0][1:]),
+                        out_shape=tuple(counted[1][1:]),
+                        PARAMs=counted[2],
+                        FLOPs=counted[3],
+                    )
+                )
     table = PrettyTable(["No.", "TYPE", "INPUT", "OUTPUT", "PARAMs", "FLOPs"])
     table.align = "r"
     for i, r in enumerate(rows):
         table.add_row([i, r["type"], r["input_shape"], r["out_shape"], int(r["PARAMs"]), int(r["FLOPs"])])
     params, flops = sum(int(r["PARAMs"]) for r in rows), sum(int(r["FLOPs"]) for r in rows)
     print(table)
-    print(f"Total PARAMs: {params}({params / 10 ** 6:.4f}M)")
-    print(f"Total FLOPs: {flops}({flops / 10 ** 9:.2f}G)")
-    print("Notice: \n now supported ops include [Conv, DepthwiseConv, FC(mul), BatchNorm, Pool, "
-          "Activation(sigmoid, tanh, relu, leaky_relu, prelu)]")
+    print(f"Total PARAMs: {params}({params / 10**6:.4f}M)")
+    print(f"Total FLOPs: {flops}({flops / 10**9:.2f}G)")
+    print(
+        "Notice: \n now supported ops include [Conv, DepthwiseConv, FC(mul), BatchNorm, Pool, "
+        "Activation(sigmoid, tanh, relu, leaky_relu, prelu)]"
+    )

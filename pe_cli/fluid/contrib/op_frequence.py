@@ -1,6 +1,7 @@
 """Fluid 1.8's ``contrib.op_freq_statistic``: how often each op type, and each pair of op types
 (producer -> consumer through a non-parameter variable), occurs in a program's global block.
 Fluid 1.8's own code calls ``dict.has_key`` and so fails on Python 3; this is what it means to count."""
+
 from collections import OrderedDict
 
 from ...framework import Program
@@ -28,5 +29,7 @@ def op_freq_statistic(program):
         for in_op in in_ops:
             pair = f"{in_op}->{op_type}"
             adj[pair] = adj.get(pair, 0) + 1
-    return (sorted(uni.items(), key=lambda item: item[1], reverse=True),
-            sorted(adj.items(), key=lambda item: item[1], reverse=True))
+    return (
+        sorted(uni.items(), key=lambda item: item[1], reverse=True),
+        sorted(adj.items(), key=lambda item: item[1], reverse=True),
+    )

@@ -1,5 +1,6 @@
 """``fluid.dygraph.base``: ``guard(place)`` switches to eager execution, ``to_variable(value)``
 makes a variable of an array there (pe_cli/fluid/dygraph/eager.py)."""
+
 import contextlib
 import functools
 
@@ -11,7 +12,7 @@ from ...framework.program import Program
 from .eager import EagerProgram
 from ..unsupported import DYGRAPH, refuse
 
-_active = []    # the EagerPrograms of the guards entered, innermost last
+_active = []  # the EagerPrograms of the guards entered, innermost last
 
 
 def enabled():
@@ -42,14 +43,16 @@ def to_variable(value, name=None, zero_copy=None):
     if not _active:
         raise RuntimeError("to_variable: it can only be used in dygraph mode (inside fluid.dygraph.guard())")
     if not isinstance(value, np.ndarray):
-        raise TypeError(f"The type of 'value' in fluid.dygraph.to_variable must be numpy.ndarray, "
-                        f"but received {type(value)}.")
+        raise TypeError(
+            f"The type of 'value' in fluid.dygraph.to_variable must be numpy.ndarray, but received {type(value)}."
+        )
     return _active[-1].global_block().variable_of(value, name)
 
 
 def switch_to_static_graph(func):
     """Paddle 2.x's decorator: ``func`` builds a static graph even when called inside ``guard()``
     (there on fresh default programs, the eager ones coming back after it)."""
+
     @functools.wraps(func)
     def impl(*args, **kwargs):
         if not _active:
@@ -63,6 +66,7 @@ def switch_to_static_graph(func):
             _active.extend(saved)
             switch_main_program(old_main)
             switch_startup_program(old_startup)
+
     return impl
 
 
@@ -82,8 +86,13 @@ def no_grad(func=None):
     def wrapper(*args, **kwargs):
         with _no_grad_guard():
             return func(*args, **kwargs)
+
     return wrapper
 
 
-refuse(globals(), "fluid.dygraph", ["enable_dygraph", "disable_dygraph", "enable_imperative", "disable_imperative",
-                                    "grad"], DYGRAPH)
+refuse(
+    globals(),
+    "fluid.dygraph",
+    ["enable_dygraph", "disable_dygraph", "enable_imperative", "disable_imperative", "grad"],
+    DYGRAPH,
+)

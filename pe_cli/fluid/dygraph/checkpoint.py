@@ -2,6 +2,7 @@
 optimizer's state_dict (.pdparams, .pdopt). Fluid 1.8.5 runs them in dygraph mode only; pe runs
 static graphs, so each says so in one line (a static program's state is ``fluid.save`` /
 ``fluid.load_program_state``, which read and write the same files)."""
+
 from ..unsupported import DYGRAPH, refuse
 
 __all__ = ["save_dygraph", "load_dygraph"]

@@ -4,6 +4,7 @@ so recorded through the registry's gradient makers (pe's autodiff), each of whic
 appended. Values live in the program's own Scope. Fluid core's ``VarBase`` and the tracer's
 ``trace_op``, which Paddle's test_run_program_op.py drives run_program with, are variables of the
 eager program and an op appended to it."""
+
 import numpy as np
 
 from ...base.dtypes import VarType
@@ -45,8 +46,11 @@ class EagerVariable(Variable):
         """Appends, and so runs, the gradient ops of the ops that led to this variable. One of more than
         one value starts from a gradient of ones, as Fluid's dygraph does (the gradients of its sum, a
         variable of a name of its own: a test's variables may have the names layers generate)."""
-        loss = self if int(np.prod(self.shape or (1,))) == 1 else \
-            reduce_sum(self, name=unique_name.generate(f"{self.name}@backward_sum"))
+        loss = (
+            self
+            if int(np.prod(self.shape or (1,))) == 1
+            else reduce_sum(self, name=unique_name.generate(f"{self.name}@backward_sum"))
+        )
         append_backward(loss, parameter_list=[])
 
     def gradient(self):
@@ -76,8 +80,12 @@ class EagerBlock(Block):
 
     def variable_of(self, array, name=None):
         """A new variable holding ``array`` (stop_gradient True)."""
-        var = self.create_var(name=name or unique_name.generate("generated_tensor"), shape=array.shape,
-                              dtype=array.dtype, stop_gradient=True)
+        var = self.create_var(
+            name=name or unique_name.generate("generated_tensor"),
+            shape=array.shape,
+            dtype=array.dtype,
+            stop_gradient=True,
+        )
         var.value().get_tensor().set(array)
         return var
 
@@ -92,10 +100,11 @@ class EagerBlock(Block):
     def _run(self, op):
         slots = dict(op.inputs, **op.outputs)
         Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
-            self.program.scope, self.program.place)
+            self.program.scope, self.program.place
+        )
         for name in op.output_arg_names:
             array = self.program.scope.find_var(name).get_tensor()._array
-            if hasattr(array, "shape") and name in self.vars:     # (not a STEP_SCOPES value)
+            if hasattr(array, "shape") and name in self.vars:  # (not a STEP_SCOPES value)
                 self.vars[name].shape = tuple(array.shape)
         return op
 
@@ -106,14 +115,16 @@ class EagerProgram(Program):
         self.blocks = [EagerBlock(self, 0)]
         self.place = place
         self.scope = Scope() if scope is None else scope
-        self.grads_of_any_dtype = True      # Fluid's dygraph differentiates int tensors too
+        self.grads_of_any_dtype = True  # Fluid's dygraph differentiates int tensors too
 
 
 def _eager_block(who):
     program = default_main_program()
     if not isinstance(program, EagerProgram):
-        raise RuntimeError(f"{who}: pe has dygraph's variables only inside fluid.dygraph.guard() (the eager op "
-                           f"execution of Paddle's op tests); build a Program and run it with an Executor")
+        raise RuntimeError(
+            f"{who}: pe has dygraph's variables only inside fluid.dygraph.guard() (the eager op "
+            f"execution of Paddle's op tests); build a Program and run it with an Executor"
+        )
     return program.global_block()
 
 
@@ -134,16 +145,24 @@ class VarBase(EagerVariable):
             dtype, dims, name, var_type, persistable = (list(args) + [None] * 5)[:5]
             shape, dtype = (list(dims) if dims else None), (dtype or VarType.FP32)
         name = name or unique_name.generate("generated_var")
-        super().__init__(block, type=var_type, name=name, shape=shape, dtype=dtype, persistable=bool(persistable),
-                         stop_gradient=kwargs.get("stop_gradient", -1) != 0)
+        super().__init__(
+            block,
+            type=var_type,
+            name=name,
+            shape=shape,
+            dtype=dtype,
+            persistable=bool(persistable),
+            stop_gradient=kwargs.get("stop_gradient", -1) != 0,
+        )
         block.vars[name] = self
         if value is not None:
             self.value().get_tensor().set(value)
 
 
 def _names(slots):
-    return {slot: [v.name for v in (vars if isinstance(vars, (list, tuple)) else [vars])]
-            for slot, vars in slots.items()}
+    return {
+        slot: [v.name for v in (vars if isinstance(vars, (list, tuple)) else [vars])] for slot, vars in slots.items()
+    }
 
 
 class Tracer:

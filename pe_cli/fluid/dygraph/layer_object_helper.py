@@ -1,5 +1,6 @@
 """``paddle.fluid.dygraph.layer_object_helper``: LayerObjectHelper, the LayerHelper of dygraph Layer objects.
 pe runs static graphs: each name of dygraph mode says so in one line."""
+
 from __future__ import print_function  # noqa: F401
 
 import copy  # noqa: F401
@@ -13,4 +14,4 @@ from ..unsupported import DYGRAPH, optional_module, refuse
 
 six = optional_module("six")
 zip = zip  # noqa: A001
-refuse(globals(), "paddle.fluid.dygraph.layer_object_helper", ['LayerObjectHelper'], DYGRAPH)
+refuse(globals(), "paddle.fluid.dygraph.layer_object_helper", ["LayerObjectHelper"], DYGRAPH)

@@ -6,6 +6,7 @@ scope holds one value), so a layer made outside ``program_guard`` and called ins
 ``state_dict``/``set_state_dict`` read and write the values in the global scope (numpy arrays);
 ``train()``/``eval()`` set ``training``, which dropout and batch norm read when they build. FluidLayer
 is the base of Fluid 1.8's ``fluid.dygraph.nn`` classes."""
+
 import collections
 import re
 
@@ -111,13 +112,20 @@ class Layer:
             return None
         attr = ParamAttr._to_attr(attr)
         init = global_initializer(is_bias) or default_initializer
-        return self._helper.create_parameter(attr, list(shape), dtype or self._dtype, is_bias=is_bias,
-                                             default_initializer=init)
+        return self._helper.create_parameter(
+            attr, list(shape), dtype or self._dtype, is_bias=is_bias, default_initializer=init
+        )
 
     def create_variable(self, name=None, persistable=None, dtype=None):
-        return default_main_program().current_block().create_var(
-            name=name or unique_name.generate(f"{self._full_name}.var"), persistable=bool(persistable),
-            dtype=dtype or self._dtype)
+        return (
+            default_main_program()
+            .current_block()
+            .create_var(
+                name=name or unique_name.generate(f"{self._full_name}.var"),
+                persistable=bool(persistable),
+                dtype=dtype or self._dtype,
+            )
+        )
 
     create_tensor = create_variable
 
@@ -215,8 +223,10 @@ class Layer:
     def to(self, device=None, dtype=None, blocking=None):
         """pe keeps every value on its place: nothing to move; a dtype other than the layer's is refused."""
         if dtype is not None and str(getattr(dtype, "__name__", dtype)).replace("paddle.", "") != self._dtype:
-            raise PeError(f"{self._full_name}.to(dtype={dtype}): pe does not convert a static layer's "
-                          f"parameters; make the layer with that dtype")
+            raise PeError(
+                f"{self._full_name}.to(dtype={dtype}): pe does not convert a static layer's "
+                f"parameters; make the layer with that dtype"
+            )
         return self
 
     # -- building --------------------------------------------------------------------------------
@@ -253,8 +263,11 @@ class Layer:
         """Each layer's parameters then its persistable buffers, under every name that holds them (as
         Paddle's: an LSTM's weight_ih_l0 is also 0.cell.weight_ih)."""
         state = collections.OrderedDict()
-        layers = self.named_sublayers(structured_name_prefix, include_self=True) if include_sublayers \
+        layers = (
+            self.named_sublayers(structured_name_prefix, include_self=True)
+            if include_sublayers
             else [(structured_name_prefix, self)]
+        )
         for path, layer in layers:
             for key, param in layer._parameters.items():
                 if param is not None:
@@ -264,16 +277,17 @@ class Layer:
                     state[f"{path}.{key}" if path else key] = buf
         return state
 
-    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="",
-                   use_hook=True):
+    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
         """Structured name (``0.weight``) -> the value in the global scope, a numpy array."""
         out = collections.OrderedDict() if destination is None else destination
         scope = global_scope()
         for key, var in self._state_vars(include_sublayers, structured_name_prefix).items():
             slot = scope.find_var(var.name)
             if slot is None or not slot.is_initialized():
-                raise PeError(f"{self._full_name}.state_dict(): '{var.name}' has no value in the global scope; "
-                              f"run the startup program first")
+                raise PeError(
+                    f"{self._full_name}.state_dict(): '{var.name}' has no value in the global scope; "
+                    f"run the startup program first"
+                )
             out[key] = np.array(slot.get_tensor())
         return out
 
@@ -291,8 +305,10 @@ class Layer:
                 continue
             value = np.asarray(state_dict[key])
             if tuple(value.shape) != tuple(var.shape):
-                raise ValueError(f"{self._full_name}.set_state_dict: '{key}' has shape {list(value.shape)}, "
-                                 f"the layer's '{var.name}' {list(var.shape)}")
+                raise ValueError(
+                    f"{self._full_name}.set_state_dict: '{key}' has shape {list(value.shape)}, "
+                    f"the layer's '{var.name}' {list(var.shape)}"
+                )
             scope.var(var.name).get_tensor().set(value.astype(var.dtype))
         return missing, unexpected
 

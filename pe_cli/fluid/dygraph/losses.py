@@ -2,6 +2,7 @@
 each call appends Fluid's op (bce_loss, nll_loss) and the weighting and reduction Fluid's class appends.
 They hold no parameters, so they build in a static program and, inside ``fluid.dygraph.guard()``, run as
 their ops run there (eagerly, pe_cli/fluid/dygraph/eager.py), as Fluid's op tests call them."""
+
 from ...framework.variable import Variable
 from ...layers.checks import check_variable_and_dtype
 from ...layers.elementwise import elementwise_mul
@@ -26,8 +27,10 @@ class BCELoss(Layer):
 
     def __init__(self, weight=None, reduction="mean"):
         if reduction not in _REDUCTIONS:
-            raise ValueError(f"The value of 'reduction' in bce_loss should be 'sum', 'mean' or 'none', but "
-                             f"received {reduction}, which is not allowed.")
+            raise ValueError(
+                f"The value of 'reduction' in bce_loss should be 'sum', 'mean' or 'none', but "
+                f"received {reduction}, which is not allowed."
+            )
         super().__init__()
         self.weight, self.reduction = weight, reduction
 
@@ -55,8 +58,10 @@ class NLLLoss(Layer):
         check_variable_and_dtype(input, "input", ("float32", "float64"), "nll_loss")
         check_variable_and_dtype(label, "label", ("int64",), "nll_loss")
         if self.reduction not in _REDUCTIONS:
-            raise ValueError(f"The value of 'reduction' in nll_loss should be 'sum', 'mean' or 'none', but "
-                             f"received {self.reduction}, which is not allowed.")
+            raise ValueError(
+                f"The value of 'reduction' in nll_loss should be 'sum', 'mean' or 'none', but "
+                f"received {self.reduction}, which is not allowed."
+            )
         shape = list(input.shape)
         if len(shape) < 2:
             raise ValueError(f"Expected 2 or more dimensions (got {len(shape)})")
@@ -69,8 +74,12 @@ class NLLLoss(Layer):
             inputs["Weight"] = [self.weight]
         out = self._helper.create_variable_for_type_inference(input.dtype)
         total = self._helper.create_variable_for_type_inference(input.dtype)
-        self._helper.append_op("nll_loss", inputs, {"Out": [out], "Total_weight": [total]},
-                               {"reduction": self.reduction, "ignore_index": self.ignore_index})
+        self._helper.append_op(
+            "nll_loss",
+            inputs,
+            {"Out": [out], "Total_weight": [total]},
+            {"reduction": self.reduction, "ignore_index": self.ignore_index},
+        )
         if reshaped and self.reduction == "none":
             out = reshape(out, [shape[0]] + shape[2:])
         return out

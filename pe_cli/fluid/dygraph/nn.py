@@ -4,6 +4,7 @@ programs when it is made (pe_cli/fluid/dygraph/layers.py) and its call appends t
 program, after Fluid's checks of the input (a TypeError for a value that is no Variable or of a dtype the
 op does not take); inside ``fluid.dygraph.guard()`` those ops run as they are appended (eager.py).
 The normalization layers are in pe_cli/fluid/dygraph/normalization.py."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -18,9 +19,28 @@ from .layers import FluidLayer
 from .losses import BCELoss, NLLLoss  # noqa: F401
 from .normalization import BatchNorm, GroupNorm, InstanceNorm, LayerNorm, SpectralNorm  # noqa: F401
 
-__all__ = ["Conv2D", "Conv3D", "Pool2D", "Linear", "BatchNorm", "Dropout", "Embedding", "GRUUnit", "InstanceNorm",
-           "LayerNorm", "PRelu", "BilinearTensorProduct", "Conv2DTranspose", "Conv3DTranspose", "GroupNorm",
-           "SpectralNorm", "TreeConv", "BCELoss", "NLLLoss", "NCE"]
+__all__ = [
+    "Conv2D",
+    "Conv3D",
+    "Pool2D",
+    "Linear",
+    "BatchNorm",
+    "Dropout",
+    "Embedding",
+    "GRUUnit",
+    "InstanceNorm",
+    "LayerNorm",
+    "PRelu",
+    "BilinearTensorProduct",
+    "Conv2DTranspose",
+    "Conv3DTranspose",
+    "GroupNorm",
+    "SpectralNorm",
+    "TreeConv",
+    "BCELoss",
+    "NLLLoss",
+    "NCE",
+]
 
 FLOATS = ("float16", "float32", "float64")
 _GRU_ACTIVATIONS = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
@@ -35,10 +55,24 @@ def _ints(value, n, what):
 
 class _ConvND(FluidLayer):
     """Conv2D and Conv3D (``_n`` spatial dims): the convolution, the bias along channels, ``act``."""
+
     _n, _op = 2, "conv2d"
 
-    def __init__(self, num_channels, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
-                 param_attr=None, bias_attr=None, use_cudnn=True, act=None, dtype="float32"):
+    def __init__(
+        self,
+        num_channels,
+        num_filters,
+        filter_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=None,
+        param_attr=None,
+        bias_attr=None,
+        use_cudnn=True,
+        act=None,
+        dtype="float32",
+    ):
         assert param_attr is not False, "param_attr should not be False here."
         super().__init__(dtype=dtype)
         if not isinstance(use_cudnn, bool):
@@ -53,16 +87,20 @@ class _ConvND(FluidLayer):
             self._l_type = "depthwise_conv2d"
         size = _ints(filter_size, n, "filter_size")
         std = (2.0 / (int(np.prod(size)) * num_channels)) ** 0.5
-        self.weight = self.create_parameter([num_filters, num_channels // self._groups] + size, param_attr,
-                                            default_initializer=Normal(0.0, std, 0))
+        self.weight = self.create_parameter(
+            [num_filters, num_channels // self._groups] + size, param_attr, default_initializer=Normal(0.0, std, 0)
+        )
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
 
     def forward(self, input):
         check_variable_and_dtype(input, "input", FLOATS, type(self).__name__)
         out = self._tmp()
-        self._append(self._l_type, {"Input": [input], "Filter": [self.weight]}, {"Output": [out]},
-                     {"strides": self._stride, "paddings": self._padding, "dilations": self._dilation,
-                      "groups": self._groups})
+        self._append(
+            self._l_type,
+            {"Input": [input], "Filter": [self.weight]},
+            {"Output": [out]},
+            {"strides": self._stride, "paddings": self._padding, "dilations": self._dilation, "groups": self._groups},
+        )
         return self._helper.append_activation(self._add_bias(out, self.bias, 1), act=self._act)
 
 
@@ -77,24 +115,48 @@ class Conv3D(_ConvND):
 class _ConvNDTranspose(FluidLayer):
     _n, _op = 2, "conv2d_transpose"
 
-    def __init__(self, num_channels, num_filters, filter_size, output_size=None, padding=0, stride=1, dilation=1,
-                 groups=None, param_attr=None, bias_attr=None, use_cudnn=True, act=None, dtype="float32"):
+    def __init__(
+        self,
+        num_channels,
+        num_filters,
+        filter_size,
+        output_size=None,
+        padding=0,
+        stride=1,
+        dilation=1,
+        groups=None,
+        param_attr=None,
+        bias_attr=None,
+        use_cudnn=True,
+        act=None,
+        dtype="float32",
+    ):
         assert param_attr is not False, "param_attr should not be False in conv2d_transpose."
         super().__init__(dtype=dtype)
         n = self._n
         self._padding, self._stride = _ints(padding, n, "padding"), _ints(stride, n, "stride")
         self._dilation, self._groups, self._act = _ints(dilation, n, "dilation"), groups or 1, act
         self._output_size = [] if output_size is None else _ints(output_size, n, "output_size")
-        self.weight = self.create_parameter([num_channels, num_filters // self._groups]
-                                            + _ints(filter_size, n, "filter_size"), param_attr)
+        self.weight = self.create_parameter(
+            [num_channels, num_filters // self._groups] + _ints(filter_size, n, "filter_size"), param_attr
+        )
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
 
     def forward(self, input):
         check_variable_and_dtype(input, "input", FLOATS, type(self).__name__)
         out = self._tmp()
-        self._append(self._op, {"Input": [input], "Filter": [self.weight]}, {"Output": [out]},
-                     {"output_size": self._output_size, "strides": self._stride, "paddings": self._padding,
-                      "dilations": self._dilation, "groups": self._groups})
+        self._append(
+            self._op,
+            {"Input": [input], "Filter": [self.weight]},
+            {"Output": [out]},
+            {
+                "output_size": self._output_size,
+                "strides": self._stride,
+                "paddings": self._padding,
+                "dilations": self._dilation,
+                "groups": self._groups,
+            },
+        )
         return self._helper.append_activation(self._add_bias(out, self.bias, 1), act=self._act)
 
 
@@ -107,8 +169,18 @@ class Conv3DTranspose(_ConvNDTranspose):
 
 
 class Pool2D(FluidLayer):
-    def __init__(self, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
-                 use_cudnn=True, ceil_mode=False, exclusive=True, data_format="NCHW"):
+    def __init__(
+        self,
+        pool_size=-1,
+        pool_type="max",
+        pool_stride=1,
+        pool_padding=0,
+        global_pooling=False,
+        use_cudnn=True,
+        ceil_mode=False,
+        exclusive=True,
+        data_format="NCHW",
+    ):
         if pool_type not in ("max", "avg"):
             raise ValueError(f"Unknown pool_type: '{pool_type}'. It can only be 'max' or 'avg'.")
         if global_pooling is False and pool_size == -1:
@@ -116,9 +188,17 @@ class Pool2D(FluidLayer):
         if not isinstance(use_cudnn, bool):
             raise ValueError("use_cudnn should be True or False")
         super().__init__()
-        self._args = dict(pool_size=pool_size, pool_type=pool_type, pool_stride=pool_stride,
-                          pool_padding=pool_padding, global_pooling=global_pooling, use_cudnn=use_cudnn,
-                          ceil_mode=ceil_mode, exclusive=exclusive, data_format=data_format)
+        self._args = dict(
+            pool_size=pool_size,
+            pool_type=pool_type,
+            pool_stride=pool_stride,
+            pool_padding=pool_padding,
+            global_pooling=global_pooling,
+            use_cudnn=use_cudnn,
+            ceil_mode=ceil_mode,
+            exclusive=exclusive,
+            data_format=data_format,
+        )
 
     def forward(self, input):
         check_variable_and_dtype(input, "input", ("int8", "uint8") + FLOATS, "Pool2D")
@@ -135,8 +215,12 @@ class Linear(FluidLayer):
     def forward(self, input):
         check_variable_and_dtype(input, "input", FLOATS, "Linear")
         out = self._tmp()
-        self._append("matmul", {"X": [input], "Y": [self.weight]}, {"Out": [out]},
-                     {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
+        self._append(
+            "matmul",
+            {"X": [input], "Y": [self.weight]},
+            {"Out": [out]},
+            {"transpose_X": False, "transpose_Y": False, "alpha": 1.0},
+        )
         return self._helper.append_activation(self._add_bias(out, self.bias, len(input.shape) - 1), act=self._act)
 
 
@@ -146,28 +230,32 @@ class Dropout(FluidLayer):
         self._p, self._seed, self._impl, self._is_test = p, seed, dropout_implementation, is_test
 
     def forward(self, input):
-        return dropout(input, self._p, is_test=self._is_test, seed=self._seed,
-                       dropout_implementation=self._impl)
+        return dropout(input, self._p, is_test=self._is_test, seed=self._seed, dropout_implementation=self._impl)
 
 
 class Embedding(FluidLayer):
     """Looks rows of ``size`` = [vocabulary, width] up by int64 ids (lookup_table_v2: no trailing 1)."""
 
-    def __init__(self, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
-                 dtype="float32"):
+    def __init__(self, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None, dtype="float32"):
         super().__init__(dtype=dtype)
         self._is_sparse, self._is_distributed = is_sparse, is_distributed
-        self._padding_idx = -1 if padding_idx is None else (
-            padding_idx if padding_idx >= 0 else size[0] + padding_idx)
+        self._padding_idx = -1 if padding_idx is None else (padding_idx if padding_idx >= 0 else size[0] + padding_idx)
         self.weight = self.create_parameter(list(size), param_attr)
 
     def forward(self, input):
         check_variable_and_dtype(input, "input", ("int64",), "Embedding")
         out = self._tmp()
-        self._append("lookup_table_v2", {"Ids": [input], "W": [self.weight]}, {"Out": [out]},
-                     {"is_sparse": self._is_sparse, "is_distributed": self._is_distributed,
-                      "remote_prefetch": self._is_sparse and not self._is_distributed,
-                      "padding_idx": self._padding_idx})
+        self._append(
+            "lookup_table_v2",
+            {"Ids": [input], "W": [self.weight]},
+            {"Out": [out]},
+            {
+                "is_sparse": self._is_sparse,
+                "is_distributed": self._is_distributed,
+                "remote_prefetch": self._is_sparse and not self._is_distributed,
+                "padding_idx": self._padding_idx,
+            },
+        )
         return out
 
 
@@ -175,15 +263,31 @@ class NCE(FluidLayer):
     """Fluid 1.8's NCE layer: its Weight [num_total_classes, dim] and Bias [num_total_classes, 1] made
     with the layer, each call the nce op (layers.nce's: the cost / (num_neg_samples + 1))."""
 
-    def __init__(self, num_total_classes, dim, sample_weight=None, param_attr=None, bias_attr=None,
-                 num_neg_samples=None, sampler="uniform", custom_dist=None, seed=0, is_sparse=False,
-                 dtype="float32"):
+    def __init__(
+        self,
+        num_total_classes,
+        dim,
+        sample_weight=None,
+        param_attr=None,
+        bias_attr=None,
+        num_neg_samples=None,
+        sampler="uniform",
+        custom_dist=None,
+        seed=0,
+        is_sparse=False,
+        dtype="float32",
+    ):
         super().__init__(dtype=dtype)
         if sampler not in ("uniform", "log_uniform", "custom_dist"):
             raise Exception("Unsupported sampler type.")
         self._num_total_classes, self._sample_weight = num_total_classes, sample_weight
-        self._options = {"num_neg_samples": num_neg_samples, "sampler": sampler, "custom_dist": custom_dist,
-                         "seed": seed, "is_sparse": is_sparse}
+        self._options = {
+            "num_neg_samples": num_neg_samples,
+            "sampler": sampler,
+            "custom_dist": custom_dist,
+            "seed": seed,
+            "is_sparse": is_sparse,
+        }
         self.weight = self.create_parameter([num_total_classes, dim], param_attr)
         self.bias = self.create_parameter([num_total_classes, 1], bias_attr, is_bias=True)
 
@@ -191,21 +295,40 @@ class NCE(FluidLayer):
         check_variable_and_dtype(input, "input", ("float32", "float64"), "NCE")
         check_variable_and_dtype(label, "label", ("int64",), "NCE")
         check_type(sample_weight, "sample_weight", (Variable, type(None)), "NCE")
-        return append_nce(self._helper, input, label, self.weight, self.bias, self._num_total_classes,
-                          sample_weight if sample_weight is not None else self._sample_weight, **self._options)
+        return append_nce(
+            self._helper,
+            input,
+            label,
+            self.weight,
+            self.bias,
+            self._num_total_classes,
+            sample_weight if sample_weight is not None else self._sample_weight,
+            **self._options,
+        )
 
 
 class GRUUnit(FluidLayer):
     """One GRU step; ``size`` is 3 times the hidden width. Returns (hidden, reset hidden, gate)."""
 
-    def __init__(self, size, param_attr=None, bias_attr=None, activation="tanh", gate_activation="sigmoid",
-                 origin_mode=False, dtype="float32"):
+    def __init__(
+        self,
+        size,
+        param_attr=None,
+        bias_attr=None,
+        activation="tanh",
+        gate_activation="sigmoid",
+        origin_mode=False,
+        dtype="float32",
+    ):
         super().__init__(dtype=dtype)
         for what, act in (("activation", activation), ("gate_activation", gate_activation)):
             if act not in _GRU_ACTIVATIONS:
                 raise PeError(f"GRUUnit: {what}={act!r} must be one of {sorted(_GRU_ACTIVATIONS)}")
-        self._attrs = {"activation": _GRU_ACTIVATIONS[activation],
-                       "gate_activation": _GRU_ACTIVATIONS[gate_activation], "origin_mode": origin_mode}
+        self._attrs = {
+            "activation": _GRU_ACTIVATIONS[activation],
+            "gate_activation": _GRU_ACTIVATIONS[gate_activation],
+            "origin_mode": origin_mode,
+        }
         width = size // 3
         self.weight = self.create_parameter([width, 3 * width], param_attr)
         self.bias = self.create_parameter([1, 3 * width], bias_attr, is_bias=True)
@@ -217,8 +340,7 @@ class GRUUnit(FluidLayer):
         if self.bias is not None:
             inputs["Bias"] = [self.bias]
         gate, reset, updated = self._tmp(), self._tmp(), self._tmp()
-        self._append("gru_unit", inputs, {"Gate": [gate], "ResetHiddenPrev": [reset], "Hidden": [updated]},
-                     self._attrs)
+        self._append("gru_unit", inputs, {"Gate": [gate], "ResetHiddenPrev": [reset], "Hidden": [updated]}, self._attrs)
         return updated, reset, gate
 
 
@@ -251,8 +373,9 @@ class PRelu(FluidLayer):
 
 
 class BilinearTensorProduct(FluidLayer):
-    def __init__(self, input1_dim, input2_dim, output_dim, name=None, act=None, param_attr=None, bias_attr=None,
-                 dtype="float32"):
+    def __init__(
+        self, input1_dim, input2_dim, output_dim, name=None, act=None, param_attr=None, bias_attr=None, dtype="float32"
+    ):
         super().__init__(name, dtype)
         self._act = act
         self.weight = self.create_parameter([output_dim, input1_dim, input2_dim], param_attr)
@@ -272,8 +395,18 @@ class BilinearTensorProduct(FluidLayer):
 class TreeConv(FluidLayer):
     """Tree-based convolution over ``nodes_vector`` [N, nodes, feature_size] and ``edge_set``."""
 
-    def __init__(self, feature_size, output_size, num_filters=1, max_depth=2, act="tanh", param_attr=None,
-                 bias_attr=None, name=None, dtype="float32"):
+    def __init__(
+        self,
+        feature_size,
+        output_size,
+        num_filters=1,
+        max_depth=2,
+        act="tanh",
+        param_attr=None,
+        bias_attr=None,
+        name=None,
+        dtype="float32",
+    ):
         super().__init__(name, dtype)
         self._max_depth, self._act = max_depth, act
         self.weight = self.create_parameter([feature_size, 3, output_size, num_filters], param_attr)
@@ -283,8 +416,12 @@ class TreeConv(FluidLayer):
         check_type(nodes_vector, "nodes_vector", Variable, "TreeConv")
         check_type(edge_set, "edge_set", Variable, "TreeConv")
         out = self._tmp()
-        self._append("tree_conv", {"NodesVector": [nodes_vector], "EdgeSet": [edge_set], "Filter": [self.weight]},
-                     {"Out": [out]}, {"max_depth": self._max_depth})
+        self._append(
+            "tree_conv",
+            {"NodesVector": [nodes_vector], "EdgeSet": [edge_set], "Filter": [self.weight]},
+            {"Out": [out]},
+            {"max_depth": self._max_depth},
+        )
         return self._helper.append_activation(self._add_bias(out, self.bias, 1), act=self._act)
 
 

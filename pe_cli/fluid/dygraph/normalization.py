@@ -1,6 +1,7 @@
 """``fluid.dygraph.nn``'s normalization layers, Fluid 1.8's classes in a static program: BatchNorm,
 InstanceNorm, LayerNorm, GroupNorm and SpectralNorm (the base and the refusal inside ``guard()`` are
 pe_cli/fluid/dygraph/layers.py's FluidLayer)."""
+
 import numpy as np
 
 from ...layers.checks import check_variable_and_dtype
@@ -36,33 +37,72 @@ class BatchNorm(_Normalization):
     """Batch normalization; ``is_test`` normalizes by the running statistics (by the batch's with
     ``trainable_statistics``), ``use_global_stats`` always by the running ones."""
 
-    def __init__(self, num_channels, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
-                 bias_attr=None, dtype="float32", data_layout="NCHW", in_place=False, moving_mean_name=None,
-                 moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
-                 trainable_statistics=False):
+    def __init__(
+        self,
+        num_channels,
+        act=None,
+        is_test=False,
+        momentum=0.9,
+        epsilon=1e-05,
+        param_attr=None,
+        bias_attr=None,
+        dtype="float32",
+        data_layout="NCHW",
+        in_place=False,
+        moving_mean_name=None,
+        moving_variance_name=None,
+        do_model_average_for_mean_and_var=True,
+        use_global_stats=False,
+        trainable_statistics=False,
+    ):
         super().__init__(dtype=dtype)
         self._act, self._in_place = act, in_place
         param_dtype = "float32" if dtype == "float16" else dtype
         self._affine([num_channels], param_attr, bias_attr, param_dtype)
         average = bool(do_model_average_for_mean_and_var)
-        self._mean = self.create_parameter([num_channels], ParamAttr(
-            name=moving_mean_name, initializer=Constant(0.0), trainable=False, do_model_average=average), param_dtype)
-        self._variance = self.create_parameter([num_channels], ParamAttr(
-            name=moving_variance_name, initializer=Constant(1.0), trainable=False, do_model_average=average),
-            param_dtype)
+        self._mean = self.create_parameter(
+            [num_channels],
+            ParamAttr(name=moving_mean_name, initializer=Constant(0.0), trainable=False, do_model_average=average),
+            param_dtype,
+        )
+        self._variance = self.create_parameter(
+            [num_channels],
+            ParamAttr(name=moving_variance_name, initializer=Constant(1.0), trainable=False, do_model_average=average),
+            param_dtype,
+        )
         self._mean.stop_gradient = self._variance.stop_gradient = True
-        self._attrs = {"momentum": float(momentum), "epsilon": float(epsilon), "is_test": bool(is_test),
-                       "data_layout": data_layout, "fuse_with_relu": False,
-                       "use_global_stats": bool(use_global_stats), "trainable_statistics": bool(trainable_statistics)}
+        self._attrs = {
+            "momentum": float(momentum),
+            "epsilon": float(epsilon),
+            "is_test": bool(is_test),
+            "data_layout": data_layout,
+            "fuse_with_relu": False,
+            "use_global_stats": bool(use_global_stats),
+            "trainable_statistics": bool(trainable_statistics),
+        }
 
     def forward(self, input):
         check_variable_and_dtype(input, "input", FLOATS, "BatchNorm")
         out = input if self._in_place else self._tmp(input.dtype)
         saved = [self._tmp(input.dtype, stop_gradient=True) for _ in range(2)]
-        self._append("batch_norm", {"X": [input], "Scale": [self.weight], "Bias": [self.bias],
-                                    "Mean": [self._mean], "Variance": [self._variance]},
-                     {"Y": [out], "MeanOut": [self._mean], "VarianceOut": [self._variance],
-                      "SavedMean": [saved[0]], "SavedVariance": [saved[1]]}, self._attrs)
+        self._append(
+            "batch_norm",
+            {
+                "X": [input],
+                "Scale": [self.weight],
+                "Bias": [self.bias],
+                "Mean": [self._mean],
+                "Variance": [self._variance],
+            },
+            {
+                "Y": [out],
+                "MeanOut": [self._mean],
+                "VarianceOut": [self._variance],
+                "SavedMean": [saved[0]],
+                "SavedVariance": [saved[1]],
+            },
+            self._attrs,
+        )
         return self._helper.append_activation(out, act=self._act)
 
 
@@ -81,8 +121,17 @@ class LayerNorm(_Normalization):
     """Normalizes over the trailing dims ``normalized_shape``; ``scale`` / ``shift`` False: no
     scale / bias parameter."""
 
-    def __init__(self, normalized_shape, scale=True, shift=True, epsilon=1e-05, param_attr=None, bias_attr=None,
-                 act=None, dtype="float32"):
+    def __init__(
+        self,
+        normalized_shape,
+        scale=True,
+        shift=True,
+        epsilon=1e-05,
+        param_attr=None,
+        bias_attr=None,
+        act=None,
+        dtype="float32",
+    ):
         super().__init__(dtype=dtype)
         self._shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
         self._epsilon, self._act = float(epsilon), act
@@ -95,16 +144,28 @@ class LayerNorm(_Normalization):
         shape = list(input.shape)
         axis = len(shape) - len(self._shape)
         if axis < 0 or shape[axis:] != self._shape:
-            raise ValueError(f"Given normalized_shape is {self._shape}, expected input with shape "
-                             f"[*, {str(self._shape)[1:]}, but got input shape {shape}")
-        out = self._normalize("layer_norm", input, ("Mean", "Variance"),
-                              {"epsilon": self._epsilon, "begin_norm_axis": axis})
+            raise ValueError(
+                f"Given normalized_shape is {self._shape}, expected input with shape "
+                f"[*, {str(self._shape)[1:]}, but got input shape {shape}"
+            )
+        out = self._normalize(
+            "layer_norm", input, ("Mean", "Variance"), {"epsilon": self._epsilon, "begin_norm_axis": axis}
+        )
         return self._helper.append_activation(out, act=self._act)
 
 
 class GroupNorm(_Normalization):
-    def __init__(self, channels, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
-                 data_layout="NCHW", dtype="float32"):
+    def __init__(
+        self,
+        channels,
+        groups,
+        epsilon=1e-05,
+        param_attr=None,
+        bias_attr=None,
+        act=None,
+        data_layout="NCHW",
+        dtype="float32",
+    ):
         super().__init__(dtype=dtype)
         if data_layout != "NCHW":
             raise ValueError("unsupported data layout:" + data_layout)
@@ -133,6 +194,10 @@ class SpectralNorm(FluidLayer):
     def forward(self, weight):
         check_variable_and_dtype(weight, "weight", ("float32", "float64"), "SpectralNorm")
         out = self._tmp(weight.dtype)
-        self._append("spectral_norm", {"Weight": [weight], "U": [self.weight_u], "V": [self.weight_v]},
-                     {"Out": [out]}, self._attrs)
+        self._append(
+            "spectral_norm",
+            {"Weight": [weight], "U": [self.weight_u], "V": [self.weight_v]},
+            {"Out": [out]},
+            self._attrs,
+        )
         return out

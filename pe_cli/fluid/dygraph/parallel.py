@@ -2,6 +2,7 @@
 environment says (PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ID, FLAGS_selected_gpus,
 PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT: plain data, usable anywhere); DataParallel and
 prepare_context are dygraph mode's, which pe does not run (one line each)."""
+
 import os
 
 from ..unsupported import DYGRAPH, refuse

@@ -1,5 +1,6 @@
 """``paddle.fluid.dygraph.static_runner``: StaticModelRunner, a saved static model run as a dygraph Layer. pe
 runs static graphs: each name of dygraph mode says so in one line."""
+
 from __future__ import print_function  # noqa: F401
 
 import logging  # noqa: F401
@@ -16,4 +17,4 @@ from ..unsupported import DYGRAPH, optional_module, refuse, user_modules
 
 __getattr__ = user_modules(__name__, {"cpt": "paddle.compat"})
 six = optional_module("six")
-refuse(globals(), "paddle.fluid.dygraph.static_runner", ['StaticModelRunner'], DYGRAPH)
+refuse(globals(), "paddle.fluid.dygraph.static_runner", ["StaticModelRunner"], DYGRAPH)

@@ -6,6 +6,7 @@ finishes it; LocalSGD keeps a snapshot of each parameter and all-reduces the par
 each update. pe's ring ops run within one process (pe_cli/ops/collective.py): a program for several
 trainers says so when it runs; pe's own data parallelism across processes is CompiledProgram's and
 fleet's (docs/DISTRIBUTED.md)."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import collections  # noqa: F401
@@ -59,8 +60,9 @@ class Collective:
 
     def _transpile_startup_program(self):
         for ring_id in range(self.nrings):
-            self._init_communicator(self.startup_program, self.current_endpoint, self.endpoints, self.rank, ring_id,
-                                    self.wait_port)
+            self._init_communicator(
+                self.startup_program, self.current_endpoint, self.endpoints, self.rank, ring_id, self.wait_port
+            )
         self._broadcast_params()
 
     def _init_communicator(self, program, current_endpoint, endpoints, rank, ring_id, wait_port):
@@ -69,26 +71,49 @@ class Collective:
             wait_server_ready(others)
         block = program.global_block()
         nccl_id = block.create_var(name=unique_name.generate("nccl_id"), persistable=True, type=VarType.RAW)
-        block.append_op("c_gen_nccl_id", {}, {"Out": [nccl_id]},
-                        {"rank": rank, "endpoint": current_endpoint, "other_endpoints": others}, role=OpRole.Forward)
-        block.append_op("c_comm_init", {"X": [nccl_id]}, {}, {"nranks": len(endpoints), "rank": rank,
-                                                              "ring_id": ring_id}, role=OpRole.Forward)
+        block.append_op(
+            "c_gen_nccl_id",
+            {},
+            {"Out": [nccl_id]},
+            {"rank": rank, "endpoint": current_endpoint, "other_endpoints": others},
+            role=OpRole.Forward,
+        )
+        block.append_op(
+            "c_comm_init",
+            {"X": [nccl_id]},
+            {},
+            {"nranks": len(endpoints), "rank": rank, "ring_id": ring_id},
+            role=OpRole.Forward,
+        )
 
     def _params(self, block):
         """The startup block's variables of the main program's parameters (not distributed ones)."""
-        names = [p.name for p in self.main_program.global_block().iter_parameters()
-                 if not getattr(p, "is_distributed", False)]
+        names = [
+            p.name
+            for p in self.main_program.global_block().iter_parameters()
+            if not getattr(p, "is_distributed", False)
+        ]
         return [block.vars[n] for n in names if n in block.vars]
 
     def _broadcast_params(self):
         block = self.startup_program.global_block()
         params = self._params(block)
         for i, param in enumerate(params):
-            block.append_op("c_broadcast", {"X": [param]}, {"Out": [param]},
-                            {"ring_id": i % self.nrings, "root": 0}, role=OpRole.Forward)
+            block.append_op(
+                "c_broadcast",
+                {"X": [param]},
+                {"Out": [param]},
+                {"ring_id": i % self.nrings, "root": 0},
+                role=OpRole.Forward,
+            )
         for ring_id in range(self.nrings if params else 0):
-            block.append_op("c_sync_comm_stream", {"X": [params[-1]]}, {"Out": [params[-1]]}, {"ring_id": ring_id},
-                            role=OpRole.Forward)
+            block.append_op(
+                "c_sync_comm_stream",
+                {"X": [params[-1]]},
+                {"Out": [params[-1]]},
+                {"ring_id": ring_id},
+                role=OpRole.Forward,
+            )
 
     @staticmethod
     def _is_loss_grad_op(op):
@@ -122,8 +147,9 @@ class GradAllReduce(Collective):
         for idx, op in reversed(list(enumerate(block.ops))):
             if self._is_loss_grad_op(op):
                 grad = block.vars[op.output_arg_names[0]]
-                block._insert_op(idx + 1, "scale", {"X": [grad]}, {"Out": [grad]}, {"scale": 1.0 / self.nranks},
-                                 role=OpRole.Backward)
+                block._insert_op(
+                    idx + 1, "scale", {"X": [grad]}, {"Out": [grad]}, {"scale": 1.0 / self.nranks}, role=OpRole.Backward
+                )
 
     def _param_grads(self, block):
         """(param, grad) of every update op (Fluid reads them from the backward ops' op_role_var)."""
@@ -133,8 +159,12 @@ class GradAllReduce(Collective):
     def _insert_allreduce_ops(self):
         block = self.main_program.global_block()
         pairs = self._param_grads(block)
-        last_writer = {g.name: max(i for i, op in enumerate(block.ops)
-                                   if g.name in op.output_arg_names and self._is_backward_op(op)) for _, g in pairs}
+        last_writer = {
+            g.name: max(
+                i for i, op in enumerate(block.ops) if g.name in op.output_arg_names and self._is_backward_op(op)
+            )
+            for _, g in pairs
+        }
         ring_id, done = -1, set()
         for _, grad in sorted(pairs, key=lambda pg: -last_writer[pg[1].name]):
             at = last_writer[grad.name] + 1
@@ -142,14 +172,21 @@ class GradAllReduce(Collective):
                 block._insert_op(at, "c_sync_calc_stream", {"X": [grad]}, {"Out": [grad]}, {}, role=OpRole.Backward)
                 done.add(at)
             ring_id = (ring_id + 1) % self.nrings
-            block._insert_op(at + 1, "c_allreduce_sum", {"X": [grad]}, {"Out": [grad]}, {"ring_id": ring_id},
-                             role=OpRole.Backward)
+            block._insert_op(
+                at + 1, "c_allreduce_sum", {"X": [grad]}, {"Out": [grad]}, {"ring_id": ring_id}, role=OpRole.Backward
+            )
         first_opt = next((i for i, op in enumerate(block.ops) if self._is_optimizer_op(op)), None)
         if pairs and first_opt is not None:
-            grad = min(pairs, key=lambda pg: last_writer[pg[1].name])[1]      # the last one all-reduced
+            grad = min(pairs, key=lambda pg: last_writer[pg[1].name])[1]  # the last one all-reduced
             for ring_id in range(self.nrings):
-                block._insert_op(first_opt + ring_id, "c_sync_comm_stream", {"X": [grad]}, {"Out": [grad]},
-                                 {"ring_id": ring_id}, role=OpRole.Backward)
+                block._insert_op(
+                    first_opt + ring_id,
+                    "c_sync_comm_stream",
+                    {"X": [grad]},
+                    {"Out": [grad]},
+                    {"ring_id": ring_id},
+                    role=OpRole.Backward,
+                )
 
 
 class LocalSGD(Collective):
@@ -168,8 +205,13 @@ class LocalSGD(Collective):
         super()._transpile_startup_program()
         block = self.startup_program.global_block()
         for param in self._params(block):
-            snapshot = block.create_var(name=self.snapshot_name(param.name), shape=param.shape, dtype=param.dtype,
-                                        persistable=True, stop_gradient=True)
+            snapshot = block.create_var(
+                name=self.snapshot_name(param.name),
+                shape=param.shape,
+                dtype=param.dtype,
+                persistable=True,
+                stop_gradient=True,
+            )
             block.append_op("assign", {"X": [param]}, {"Out": [snapshot]}, role=OpRole.Forward)
 
     def _transpile_main_program(self):
@@ -181,21 +223,33 @@ class LocalSGD(Collective):
             param = block.vars[op.input("Param")[0]]
             if getattr(param, "is_distributed", False):
                 continue
-            snapshot = block.create_var(name=self.snapshot_name(param.name), shape=param.shape, dtype=param.dtype,
-                                        persistable=True, stop_gradient=True)
-            block._insert_op(idx + 1, "elementwise_sub", {"X": [snapshot], "Y": [param]}, {"Out": [param]},
-                             role=OpRole.Optimize)
+            snapshot = block.create_var(
+                name=self.snapshot_name(param.name),
+                shape=param.shape,
+                dtype=param.dtype,
+                persistable=True,
+                stop_gradient=True,
+            )
+            block._insert_op(
+                idx + 1, "elementwise_sub", {"X": [snapshot], "Y": [param]}, {"Out": [param]}, role=OpRole.Optimize
+            )
             block._insert_op(idx + 2, "c_sync_calc_stream", {"X": [param]}, {"Out": [param]}, role=OpRole.Optimize)
             ring_id = (ring_id + 1) % self.nrings
-            block._insert_op(idx + 3, "c_allreduce_sum", {"X": [param]}, {"Out": [param]}, {"ring_id": ring_id},
-                             role=OpRole.Optimize)
+            block._insert_op(
+                idx + 3, "c_allreduce_sum", {"X": [param]}, {"Out": [param]}, {"ring_id": ring_id}, role=OpRole.Optimize
+            )
             pairs.append((param, snapshot))
         for ring_id in range(self.nrings if pairs else 0):
-            block.append_op("c_sync_comm_stream", {"X": [pairs[-1][0]]}, {"Out": [pairs[-1][0]]},
-                            {"ring_id": ring_id}, role=OpRole.Optimize)
+            block.append_op(
+                "c_sync_comm_stream",
+                {"X": [pairs[-1][0]]},
+                {"Out": [pairs[-1][0]]},
+                {"ring_id": ring_id},
+                role=OpRole.Optimize,
+            )
         for param, snapshot in reversed(pairs):
-            block.append_op("scale", {"X": [param]}, {"Out": [param]}, {"scale": 1.0 / self.nranks},
-                            role=OpRole.Optimize)
-            block.append_op("elementwise_sub", {"X": [snapshot], "Y": [param]}, {"Out": [param]},
-                            role=OpRole.Optimize)
+            block.append_op(
+                "scale", {"X": [param]}, {"Out": [param]}, {"scale": 1.0 / self.nranks}, role=OpRole.Optimize
+            )
+            block.append_op("elementwise_sub", {"X": [snapshot], "Y": [param]}, {"Out": [param]}, role=OpRole.Optimize)
             block.append_op("assign", {"X": [param]}, {"Out": [snapshot]}, role=OpRole.Optimize)

@@ -7,6 +7,7 @@ docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
+
 from __future__ import print_function  # noqa: F401 -- one of Fluid's names of this module
 
 import collections  # noqa: F401 -- Fluid's module has these names
@@ -37,8 +38,17 @@ from ...transpiler.slicing import _numel, slice_variable as _slice
 
 six = optional_module("six")
 
-__all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "DistributedMode", "memory_optimize", "release_memory",
-           "HashName", "RoundRobin", "InferenceTranspiler"]
+__all__ = [
+    "DistributeTranspiler",
+    "DistributeTranspilerConfig",
+    "ServerRuntimeConfig",
+    "DistributedMode",
+    "memory_optimize",
+    "release_memory",
+    "HashName",
+    "RoundRobin",
+    "InferenceTranspiler",
+]
 
 _COLLECTIVE = ("nccl2", "collective")
 
@@ -58,7 +68,7 @@ class DistributeTranspilerConfig:
         self._runtime_split_send_recv = False
         self.half_async = False
         self.completely_not_async = False
-        self.geo_sgd_mode = False        # geo-SGD: pe does not have it (the fleet says so at minimize)
+        self.geo_sgd_mode = False  # geo-SGD: pe does not have it (the fleet says so at minimize)
         self.geo_sgd_need_push_nums = 100
         self.nccl_comm_num = 1
         self.use_hierarchical_allreduce = False
@@ -74,8 +84,10 @@ class DistributeTranspilerConfig:
         if not isinstance(value, bool):
             raise ArgumentTypeError(f"DistributeTranspilerConfig.sync_mode must be True or False, got {value!r}")
         if value and self._runtime_split_send_recv:
-            raise ArgumentValueError("DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv "
-                             "is True; set runtime_split_send_recv to False first")
+            raise ArgumentValueError(
+                "DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv "
+                "is True; set runtime_split_send_recv to False first"
+            )
         self._sync_mode = value
 
     @property
@@ -85,15 +97,20 @@ class DistributeTranspilerConfig:
     @runtime_split_send_recv.setter
     def runtime_split_send_recv(self, value):
         if not isinstance(value, bool):
-            raise ArgumentTypeError(f"DistributeTranspilerConfig.runtime_split_send_recv must be True or False, got {value!r}")
+            raise ArgumentTypeError(
+                f"DistributeTranspilerConfig.runtime_split_send_recv must be True or False, got {value!r}"
+            )
         if value and self._sync_mode:
-            raise ArgumentValueError("DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
-                             "is False; set sync_mode to False first")
+            raise ArgumentValueError(
+                "DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
+                "is False; set sync_mode to False first"
+            )
         self._runtime_split_send_recv = value
 
 
 class DistributedMode:
     """Fluid's names of the parameter-server modes (the communicator's)."""
+
     SYNC = 0
     ASYNC = 1
     HALF_ASYNC = 2
@@ -115,8 +132,10 @@ def _endpoints(trainers, workers):
     if isinstance(value, str):
         value = [e.strip() for e in value.split(",") if e.strip()]
     if not isinstance(value, (list, tuple)) or not value or not all(isinstance(e, str) for e in value):
-        raise PeError(f"DistributeTranspiler.transpile in collective mode: trainers must be the trainers' "
-                      f"endpoints, 'ip:port,ip:port' (one per MPI rank, in rank order), got {value!r}")
+        raise PeError(
+            f"DistributeTranspiler.transpile in collective mode: trainers must be the trainers' "
+            f"endpoints, 'ip:port,ip:port' (one per MPI rank, in rank order), got {value!r}"
+        )
     limits.check("processes", len(value), "DistributeTranspiler.transpile's trainer endpoints")
     if len(set(value)) != len(value):
         raise PeError(f"DistributeTranspiler.transpile: trainers lists an endpoint twice: {','.join(value)}")
@@ -131,18 +150,27 @@ class DistributeTranspiler:
 
     def __init__(self, config=None):
         if config is not None and not isinstance(config, DistributeTranspilerConfig):
-            raise TypeError(f"DistributeTranspiler: config must be a DistributeTranspilerConfig, "
-                            f"got {type(config).__name__}")
+            raise TypeError(
+                f"DistributeTranspiler: config must be a DistributeTranspilerConfig, got {type(config).__name__}"
+            )
         self.config = config if config is not None else DistributeTranspilerConfig()
         self._program = None
         self._plan = None
 
-    def transpile(self, trainer_id, program=None, pservers="127.0.0.1:6174", trainers=1, sync_mode=True,
-                  startup_program=None, current_endpoint="127.0.0.1:6174", workers=None):
+    def transpile(
+        self,
+        trainer_id,
+        program=None,
+        pservers="127.0.0.1:6174",
+        trainers=1,
+        sync_mode=True,
+        startup_program=None,
+        current_endpoint="127.0.0.1:6174",
+        workers=None,
+    ):
         mode = self.config.mode
         if mode not in _COLLECTIVE + ("pserver",):
-            raise PeError(f"DistributeTranspilerConfig.mode must be 'nccl2', 'collective' or 'pserver', "
-                          f"got {mode!r}")
+            raise PeError(f"DistributeTranspilerConfig.mode must be 'nccl2', 'collective' or 'pserver', got {mode!r}")
         program = default_main_program() if program is None else program
         startup_program = default_startup_program() if startup_program is None else startup_program
         for what, p in (("program", program), ("startup_program", startup_program)):
@@ -155,12 +183,16 @@ class DistributeTranspiler:
             return
         endpoints = _endpoints(trainers, workers)
         if not isinstance(trainer_id, int) or not 0 <= trainer_id < len(endpoints):
-            raise PeError(f"DistributeTranspiler.transpile: trainer_id must be an integer in "
-                          f"[0, {len(endpoints)}) for {len(endpoints)} trainers, got {trainer_id!r}")
+            raise PeError(
+                f"DistributeTranspiler.transpile: trainer_id must be an integer in "
+                f"[0, {len(endpoints)}) for {len(endpoints)} trainers, got {trainer_id!r}"
+            )
         if current_endpoint != endpoints[trainer_id]:
-            raise PeError(f"DistributeTranspiler.transpile: current_endpoint {current_endpoint!r} is not "
-                          f"trainer {trainer_id}'s endpoint {endpoints[trainer_id]!r}: endpoints name the "
-                          f"MPI ranks in order")
+            raise PeError(
+                f"DistributeTranspiler.transpile: current_endpoint {current_endpoint!r} is not "
+                f"trainer {trainer_id}'s endpoint {endpoints[trainer_id]!r}: endpoints name the "
+                f"MPI ranks in order"
+            )
         for p in (program, startup_program):
             p._trainers_endpoints = endpoints
             p._trainer_id = trainer_id
@@ -185,8 +217,10 @@ class DistributeTranspiler:
 
     def _pserver_plan(self, what):
         if self._plan is None:
-            raise PeError(f"DistributeTranspiler.{what}: call transpile(...) in parameter-server mode first "
-                          f"(config.mode = 'pserver', the default)")
+            raise PeError(
+                f"DistributeTranspiler.{what}: call transpile(...) in parameter-server mode first "
+                f"(config.mode = 'pserver', the default)"
+            )
         return self._plan
 
     def get_pserver_program(self, endpoint):
@@ -275,5 +309,8 @@ def slice_variable(var_list, slice_count, min_block_size):
     """The blocks (``"name:block_id:size"`` strings) each variable of ``var_list`` is cut into for
     ``slice_count`` servers, blocks of at least ``min_block_size`` values and whole rows (pe's slicing,
     pe_cli/transpiler/slicing.py)."""
-    return [str(VarBlock(var.name, b.index, _numel(b.shape)))
-            for var in var_list for b in _slice(var.name, var.shape, slice_count, min_block_size)]
+    return [
+        str(VarBlock(var.name, b.index, _numel(b.shape)))
+        for var in var_list
+        for b in _slice(var.name, var.shape, slice_count, min_block_size)
+    ]

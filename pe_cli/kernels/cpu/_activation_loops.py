@@ -13,6 +13,7 @@ the same ulps: the results differ from numpy's in the last bits at times (tests/
 a 64 x 512 sigmoid 52 us against numpy's 57-59 on the 2-core AMD EPYC VM). Float32 only (the
 float64 LSTM keeps numpy's). A NaN stays NaN; results below float32's normal range (sigmoid
 below -87) may be 0 where the exact one is subnormal, as pe's runs flush subnormals anyway."""
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types, uintp
@@ -20,8 +21,8 @@ from numba.extending import intrinsic
 
 _F = np.float32
 _ONE, _TWO = _F(1.0), _F(2.0)
-_LOG2E, _ROUND = _F(1.44269504088896341), _F(12582912.0)   # 1.5 * 2**23: (x + _ROUND) - _ROUND rounds x
-_LN2_HI, _LN2_LO = _F(0.693359375), _F(-2.12194440e-4)      # ln 2 in two parts: k * _LN2_HI is exact
+_LOG2E, _ROUND = _F(1.44269504088896341), _F(12582912.0)  # 1.5 * 2**23: (x + _ROUND) - _ROUND rounds x
+_LN2_HI, _LN2_LO = _F(0.693359375), _F(-2.12194440e-4)  # ln 2 in two parts: k * _LN2_HI is exact
 _E0, _E1, _E2 = _F(1.9875691500e-4), _F(1.3981999507e-3), _F(8.3334519073e-3)
 _E3, _E4, _E5 = _F(4.1665795894e-2), _F(1.6666665459e-1), _F(5.0000001201e-1)
 _T0, _T1, _T2 = _F(-5.70498872745e-3), _F(2.06390887954e-2), _F(-5.37397155531e-2)
@@ -35,8 +36,10 @@ _jit = njit(cache=True, nogil=True, error_model="numpy")
 @intrinsic
 def _as_float32(typingctx, bits):
     """The float32 whose bits are the int32 ``bits`` (2**k is (k + 127) << 23)."""
+
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], ir.FloatType())
+
     return types.float32(types.int32), codegen
 
 
@@ -47,12 +50,12 @@ def _exp(v):
         v = _CLAMP
     elif v < -_CLAMP:
         v = -_CLAMP
-    k = (v * _LOG2E + _ROUND) - _ROUND      # (np.floor is a libm call: not vectorised)
+    k = (v * _LOG2E + _ROUND) - _ROUND  # (np.floor is a libm call: not vectorised)
     r = (v - k * _LN2_HI) - k * _LN2_LO
     p = ((((_E0 * r + _E1) * r + _E2) * r + _E3) * r + _E4) * r + _E5
     p = p * (r * r) + r + _ONE
-    i = np.int32(k) if k == k else np.int32(0)      # (a NaN: p is NaN)
-    h = i >> 1          # 2**k as two factors, each a normal float32, for k from -150 to 150
+    i = np.int32(k) if k == k else np.int32(0)  # (a NaN: p is NaN)
+    h = i >> 1  # 2**k as two factors, each a normal float32, for k from -150 to 150
     return p * _as_float32((h + 127) << 23) * _as_float32((i - h + 127) << 23)
 
 
@@ -62,7 +65,7 @@ def _tanh(v):
     if a < _SMALL:
         z = v * v
         t = ((((_T0 * z + _T1) * z + _T2) * z + _T3) * z + _T4) * z * v + v
-        return t if v != 0 else v       # -0.0 stays -0.0 (the sum above gives +0.0)
+        return t if v != 0 else v  # -0.0 stays -0.0 (the sum above gives +0.0)
     t = _ONE - _TWO / (_exp(_TWO * a) + _ONE)
     return t if v > 0 else -t
 
@@ -72,7 +75,7 @@ def _sigmoid(v):
     return _ONE / (_ONE + _exp(-v))
 
 
-_SIG_MIN, _SIG_MAX = _F(-40.0), _F(13.0)    # kernels.common.SIGMOID_MIN, SIGMOID_MAX
+_SIG_MIN, _SIG_MAX = _F(-40.0), _F(13.0)  # kernels.common.SIGMOID_MIN, SIGMOID_MAX
 
 
 @njit(inline="always", error_model="numpy")
@@ -123,7 +126,7 @@ def tanh(x, out):
 def tanh_parallel(x, out, parts):
     n = x.size
     for p in prange(parts):
-        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):    # unsigned: vectorised
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):  # unsigned: vectorised
             out[i] = _tanh(x[i])
 
 

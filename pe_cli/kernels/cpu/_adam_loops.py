@@ -12,6 +12,7 @@ are its bits:
 Each element is read before its outputs are written, so an output may be its own input (the
 executor's in-place updates); outputs never overlap another input.
 """
+
 import numba
 import numpy as np
 from numba import prange
@@ -60,13 +61,13 @@ def lazy_adam_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, e
     """Lazy mode over 2-D [height, width] arrays: each row ``rows`` holds once, its gradient the sum
     of its ``values`` ([K, width]) in their order (``order``: a stable argsort of ``rows``, so equal
     rows are adjacent, first listed first: Fluid's MergeAdd, SelectedRows.merged's sums)."""
-    _lazy_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out,
-               0, order.size)
+    _lazy_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out, 0, order.size)
 
 
 @_pjit
-def lazy_adam_rows_parallel(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out,
-                            m2_out, parts):
+def lazy_adam_rows_parallel(
+    rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out, parts
+):
     """lazy_adam_rows over ``parts`` blocks of ``order`` on numba's threads, each from the first of a
     row's duplicates: a row is updated by one thread, as the serial loop updates it (the same bits).
     A table's rows are scattered over memory, and a row's update waits on three lines (its parameter
@@ -74,8 +75,25 @@ def lazy_adam_rows_parallel(rows, order, values, p, m1, m2, lr_t, beta1, beta2, 
     (the CTR bench's 8 tables, 1,300 rows each: 5.3-7.1 -> 2.5 ms, the AMD EPYC VM, 2026-11-27)."""
     n = order.size
     for q in prange(parts):
-        _lazy_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out,
-                   _group_start(rows, order, n * q // parts), _group_start(rows, order, n * (q + 1) // parts))
+        _lazy_rows(
+            rows,
+            order,
+            values,
+            p,
+            m1,
+            m2,
+            lr_t,
+            beta1,
+            beta2,
+            c1,
+            c2,
+            eps,
+            p_out,
+            m1_out,
+            m2_out,
+            _group_start(rows, order, n * q // parts),
+            _group_start(rows, order, n * (q + 1) // parts),
+        )
 
 
 @numba.njit(inline="always")
@@ -119,5 +137,6 @@ def _lazy_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, 
             prefetch_row(m2, ahead)
         r = table_rows[q]
         for j in range(width):
-            p_out[r, j], m1_out[r, j], m2_out[r, j] = _adam_at(p[r, j], grads[q, j], m1[r, j], m2[r, j], lr_t, beta1,
-                                                              beta2, c1, c2, eps)
+            p_out[r, j], m1_out[r, j], m2_out[r, j] = _adam_at(
+                p[r, j], grads[q, j], m1[r, j], m2[r, j], lr_t, beta1, beta2, c1, c2, eps
+            )

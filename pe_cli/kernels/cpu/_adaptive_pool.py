@@ -1,6 +1,7 @@
 """pool2d with adaptive=True (adaptive_pool2d): Out is ksize big, window i along a dim of size n
 spanning floor(i * n / k) to ceil((i + 1) * n / k). numpy over the windows (adaptive outputs are
 small: 1x1 to 7x7 in practice); the window bounds are shared with the CUDA kernels."""
+
 import numpy as np
 
 
@@ -17,7 +18,7 @@ def pool2d(ins, attrs):
     reduce = np.max if attrs["pooling_type"] == "max" else np.mean
     for i in range(hs.size):
         for j in range(ws.size):
-            out[:, :, i, j] = reduce(x[:, :, hs[i]:he[i], ws[j]:we[j]], axis=(2, 3))
+            out[:, :, i, j] = reduce(x[:, :, hs[i] : he[i], ws[j] : we[j]], axis=(2, 3))
     return {"Out": out}
 
 

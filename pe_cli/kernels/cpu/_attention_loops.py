@@ -12,6 +12,7 @@ clipped at ``floor`` (Fluid's -64), sums in float64. Its exponentials: for float
 written into the exponent bits) that LLVM vectorises, where numba's exp is a libm call an element;
 within 2 ulp of the exact value over the clipped range [-64, 0] (tests/ops/cases_attention.py
 checks it against numpy's exp); float64 calls exp."""
+
 import math
 
 import numba
@@ -87,6 +88,7 @@ def _pair(pair, heads, sq, sk, dh, size):
 def _forward(blocks):
     """Out[b, :, h] = softmax(alpha Q[b, :, h] K[b, :, h]^T + Mask[b, h]) V[b, :, h] over the pairs;
     the softmax written to W [batch, heads, Sq, Sk]."""
+
     def loop(gemm, q, k, v, mask, has_mask, alpha, floor, fast, w, out, bits, powers, parts):
         batch, sq, heads, dh = q.shape
         sk = k.shape[1]
@@ -96,17 +98,47 @@ def _forward(blocks):
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
                 b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
-                gemm(ROW_MAJOR, NO_TRANS, TRANS, sq, sk, dh, alpha, q.ctypes.data + qo, ld,
-                     k.ctypes.data + ko, ld, 0.0, tile.ctypes.data, sk)
+                gemm(
+                    ROW_MAJOR,
+                    NO_TRANS,
+                    TRANS,
+                    sq,
+                    sk,
+                    dh,
+                    alpha,
+                    q.ctypes.data + qo,
+                    ld,
+                    k.ctypes.data + ko,
+                    ld,
+                    0.0,
+                    tile.ctypes.data,
+                    sk,
+                )
                 _softmax_tile(tile, mask, has_mask, b, h, floor, fast, bits[p], powers[p])
-                gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, sq, dh, sk, 1.0, tile.ctypes.data, sk,
-                     v.ctypes.data + ko, ld, 0.0, out.ctypes.data + qo, ld)
+                gemm(
+                    ROW_MAJOR,
+                    NO_TRANS,
+                    NO_TRANS,
+                    sq,
+                    dh,
+                    sk,
+                    1.0,
+                    tile.ctypes.data,
+                    sk,
+                    v.ctypes.data + ko,
+                    ld,
+                    0.0,
+                    out.ctypes.data + qo,
+                    ld,
+                )
+
     return loop
 
 
 def _backward(blocks):
     """dV = W^T dOut, dS = W * (dOut V^T - the row's sum of W * dOut V^T) (softmax's gradient, the
     sum in float64), dQ = alpha dS K, dK = alpha dS^T Q over the pairs; ``scratch`` [parts, Sq, Sk]."""
+
     def loop(gemm, q, k, v, w, dout, alpha, dq, dk, dv, scratch, parts):
         batch, sq, heads, dh = q.shape
         sk = k.shape[1]
@@ -117,20 +149,77 @@ def _backward(blocks):
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
                 b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
-                gemm(ROW_MAJOR, NO_TRANS, TRANS, sq, sk, dh, 1.0, dout.ctypes.data + qo, ld,
-                     v.ctypes.data + ko, ld, 0.0, ds.ctypes.data, sk)
-                gemm(ROW_MAJOR, TRANS, NO_TRANS, sk, dh, sq, 1.0, tile.ctypes.data, sk,
-                     dout.ctypes.data + qo, ld, 0.0, dv.ctypes.data + ko, ld)
+                gemm(
+                    ROW_MAJOR,
+                    NO_TRANS,
+                    TRANS,
+                    sq,
+                    sk,
+                    dh,
+                    1.0,
+                    dout.ctypes.data + qo,
+                    ld,
+                    v.ctypes.data + ko,
+                    ld,
+                    0.0,
+                    ds.ctypes.data,
+                    sk,
+                )
+                gemm(
+                    ROW_MAJOR,
+                    TRANS,
+                    NO_TRANS,
+                    sk,
+                    dh,
+                    sq,
+                    1.0,
+                    tile.ctypes.data,
+                    sk,
+                    dout.ctypes.data + qo,
+                    ld,
+                    0.0,
+                    dv.ctypes.data + ko,
+                    ld,
+                )
                 for i in range(sq):
                     s = 0.0
                     for j in range(sk):
                         s += ds[i, j] * np.float64(tile[i, j])
                     for j in range(sk):
                         ds[i, j] = tile[i, j] * (ds[i, j] - s)
-                gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, sq, dh, sk, alpha, ds.ctypes.data, sk,
-                     k.ctypes.data + ko, ld, 0.0, dq.ctypes.data + qo, ld)
-                gemm(ROW_MAJOR, TRANS, NO_TRANS, sk, dh, sq, alpha, ds.ctypes.data, sk,
-                     q.ctypes.data + qo, ld, 0.0, dk.ctypes.data + ko, ld)
+                gemm(
+                    ROW_MAJOR,
+                    NO_TRANS,
+                    NO_TRANS,
+                    sq,
+                    dh,
+                    sk,
+                    alpha,
+                    ds.ctypes.data,
+                    sk,
+                    k.ctypes.data + ko,
+                    ld,
+                    0.0,
+                    dq.ctypes.data + qo,
+                    ld,
+                )
+                gemm(
+                    ROW_MAJOR,
+                    TRANS,
+                    NO_TRANS,
+                    sk,
+                    dh,
+                    sq,
+                    alpha,
+                    ds.ctypes.data,
+                    sk,
+                    q.ctypes.data + qo,
+                    ld,
+                    0.0,
+                    dk.ctypes.data + ko,
+                    ld,
+                )
+
     return loop
 
 

@@ -14,6 +14,7 @@ that computed it, while it is in that core's cache: ``bias`` (n values, or none)
 row, then ``act`` 1: relu, or 2: relu's gradient, c zeroed where ``gate`` (relu's output, [m, n])
 is not > 0; 0: nothing more. The fused_gemm_epilogue ops (kernels/cpu/fused.py) use them; mul
 passes an empty bias and 0."""
+
 import numba
 from numba import prange, uintp
 
@@ -52,6 +53,7 @@ def _gemm_blocks(blocks):
     is part of the compiled signature, with the GEMM that matches it. The blocks are the same
     whichever twin runs them, and how many threads: a BLAS may round a row differently at another
     block height (OpenBLAS 0.3.31's SGEMM does), never for another thread."""
+
     def loop(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]
@@ -62,16 +64,45 @@ def _gemm_blocks(blocks):
             s1 = span * (p + 1) // parts
             if s1 <= s0:
                 continue
-            if by_cols:     # columns s0:s1 of op(b): columns of b, or rows
+            if by_cols:  # columns s0:s1 of op(b): columns of b, or rows
                 first = s0 if trans_b == 111 else s0 * ldb
-                gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda,
-                     b.ctypes.data + uintp(first * size), ldb, 0.0, c.ctypes.data + uintp(s0 * size), n)
+                gemm(
+                    101,
+                    trans_a,
+                    trans_b,
+                    m,
+                    s1 - s0,
+                    k,
+                    1.0,
+                    a.ctypes.data,
+                    lda,
+                    b.ctypes.data + uintp(first * size),
+                    ldb,
+                    0.0,
+                    c.ctypes.data + uintp(s0 * size),
+                    n,
+                )
                 _epilogue(c, 0, m, s0, s1, bias, gate, act)
-            else:           # rows s0:s1 of op(a): rows of a, or columns
+            else:  # rows s0:s1 of op(a): rows of a, or columns
                 first = s0 * lda if trans_a == 111 else s0
-                gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
-                     b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(s0 * n * size), n)
+                gemm(
+                    101,
+                    trans_a,
+                    trans_b,
+                    s1 - s0,
+                    n,
+                    k,
+                    1.0,
+                    a.ctypes.data + uintp(first * size),
+                    lda,
+                    b.ctypes.data,
+                    ldb,
+                    0.0,
+                    c.ctypes.data + uintp(s0 * n * size),
+                    n,
+                )
                 _epilogue(c, s0, s1, 0, n, bias, gate, act)
+
     return loop
 
 
@@ -81,6 +112,7 @@ def _gemm_k_blocks(blocks):
     of rows of c adds them in order (c = P0 + P1 + ...) and applies the epilogue to each row. Each thread reads one block of rows of op(b)
     and no other (math.split_mode says why). The blocks and the order of the sums are the same
     whichever twin runs them, and on however many threads."""
+
     def loop(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, parts):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]
@@ -88,10 +120,24 @@ def _gemm_k_blocks(blocks):
         for p in blocks(parts):
             k0 = k * p // parts
             k1 = k * (p + 1) // parts
-            first_a = k0 if trans_a == 111 else k0 * lda        # columns k0:k1 of op(a)
-            first_b = k0 * ldb if trans_b == 111 else k0        # rows k0:k1 of op(b)
-            gemm(101, trans_a, trans_b, m, n, k1 - k0, 1.0, a.ctypes.data + uintp(first_a * size), lda,
-                 b.ctypes.data + uintp(first_b * size), ldb, 0.0, partial[p].ctypes.data, n)
+            first_a = k0 if trans_a == 111 else k0 * lda  # columns k0:k1 of op(a)
+            first_b = k0 * ldb if trans_b == 111 else k0  # rows k0:k1 of op(b)
+            gemm(
+                101,
+                trans_a,
+                trans_b,
+                m,
+                n,
+                k1 - k0,
+                1.0,
+                a.ctypes.data + uintp(first_a * size),
+                lda,
+                b.ctypes.data + uintp(first_b * size),
+                ldb,
+                0.0,
+                partial[p].ctypes.data,
+                n,
+            )
         for p in blocks(parts):
             for i in range(m * p // parts, m * (p + 1) // parts):
                 for j in range(n):
@@ -100,6 +146,7 @@ def _gemm_k_blocks(blocks):
                     for j in range(n):
                         c[i, j] += partial[q, i, j]
                 _epilogue(c, i, i + 1, 0, n, bias, gate, act)
+
     return loop
 
 
@@ -116,6 +163,7 @@ def _gemm_batch(blocks):
     for C-contiguous 3-D arrays of one batch, each product one single-threaded BLAS call, as numpy's
     matmul makes it (matmul's batched products, the attention's q k^T and its weights times v:
     kernels/cpu/linalg.py). The products are the same whichever twin runs them."""
+
     def loop(gemm, trans_a, trans_b, a, b, c, parts):
         batch, m, n = c.shape
         k = a.shape[1] if trans_a == 112 else a.shape[2]
@@ -123,8 +171,23 @@ def _gemm_batch(blocks):
         step_a, step_b, step_c = a.shape[1] * a.shape[2] * size, b.shape[1] * b.shape[2] * size, m * n * size
         for p in blocks(parts):
             for i in range(batch * p // parts, batch * (p + 1) // parts):
-                gemm(101, trans_a, trans_b, m, n, k, 1.0, a.ctypes.data + uintp(i * step_a), lda,
-                     b.ctypes.data + uintp(i * step_b), ldb, 0.0, c.ctypes.data + uintp(i * step_c), n)
+                gemm(
+                    101,
+                    trans_a,
+                    trans_b,
+                    m,
+                    n,
+                    k,
+                    1.0,
+                    a.ctypes.data + uintp(i * step_a),
+                    lda,
+                    b.ctypes.data + uintp(i * step_b),
+                    ldb,
+                    0.0,
+                    c.ctypes.data + uintp(i * step_c),
+                    n,
+                )
+
     return loop
 
 

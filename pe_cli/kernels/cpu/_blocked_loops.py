@@ -16,6 +16,7 @@ On the small ResNet's shapes they are slower than _norm_loops.py's on NCHW value
 forward 0.39 -> 0.51 ms on [64, 16, 32x32], gradient 0.64 -> 0.71; Xeon VM, 2026-11-25); what they
 save is the convolutions' reorders around them (docs/PERFORMANCE.md).
 """
+
 import math
 
 import numpy as np
@@ -23,7 +24,7 @@ from numba import njit, prange, uintp
 
 from ._conv_loops import _jit
 
-CHUNKS = 8          # fixed runs of samples whose sums are added in order
+CHUNKS = 8  # fixed runs of samples whose sums are added in order
 
 # reassoc: each channel's sum may be split over vector registers (a fixed order for a machine, as in
 # _norm_loops.py); the lanes are channels, never added to each other
@@ -99,6 +100,7 @@ def _bn_forward(tasks):
     """Batch norm of blocked x ([N, C/16, S, 16]) into y (relu of it with ``relu``); mean, var
     (biased) and inv_std per channel. ``tasks``: range, or prange for the parallel twin (the same
     bits: see the module's docstring)."""
+
     def loop(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
         n, blocks = x.shape[0], x.shape[1]
         part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
@@ -111,6 +113,7 @@ def _bn_forward(tasks):
         for j in tasks(n * blocks):
             b, cb = j // blocks, j % blocks
             _rows_normalize(x[b, cb], y[b, cb], m[cb], a[cb], beta[cb], relu)
+
     return loop
 
 
@@ -171,6 +174,7 @@ def _bn_grad(tasks):
     """dscale, dbias and dx of batch norm in training on blocked values, from the saved mean and
     inv_std; with ``relu``, of relu(batch_norm(x)) whose output is ``out``. ``tasks``: as
     _bn_forward's."""
+
     def loop(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
         n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
         m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
@@ -180,8 +184,10 @@ def _bn_grad(tasks):
         sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
         for j in tasks(n * blocks):
             b, cb = j // blocks, j % blocks
-            _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count,
-                     relu)
+            _rows_dx(
+                dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count, relu
+            )
+
     return loop
 
 

@@ -5,14 +5,15 @@ array broadcast against them (elementwise.py finds the view). numpy's broadcast 
 core; the ``_parallel`` twin splits the rows over the device's threads. Arithmetic is IEEE in the
 arrays' dtype as numpy's, so either loop gives numpy's bits.
 """
+
 import numba
 from numba import prange, uintp
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
-ADD, SUB, MUL = 0, 1, 2                 # the operation
-SAME, PER_ROW, PER_COL = 0, 1, 2        # Y's shape: [rows, cols], [rows, 1], [1, cols]
+ADD, SUB, MUL = 0, 1, 2  # the operation
+SAME, PER_ROW, PER_COL = 0, 1, 2  # Y's shape: [rows, cols], [rows, 1], [1, cols]
 
 
 @numba.njit(inline="always")

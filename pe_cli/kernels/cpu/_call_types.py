@@ -1,6 +1,7 @@
 """The numba argument types of a loop's call, as JSON, and values of those types: what the parent
 sends the compile helper (``spec_of``, _numba.py) and what the helper compiles for
 (``stand_ins``, _compile_child.py). Nothing is unpickled."""
+
 import numpy as np
 
 from . import _cblas
@@ -18,7 +19,7 @@ def spec_of(args):
         elif isinstance(a, (bool, np.bool_)):
             spec.append(["bool"])
         elif isinstance(a, int):
-            if not -2 ** 63 <= a < 2 ** 63:
+            if not -(2**63) <= a < 2**63:
                 return None
             spec.append(["int"])
         elif isinstance(a, float):

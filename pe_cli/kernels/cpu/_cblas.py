@@ -32,6 +32,7 @@ first 0.5 MB of its buffer had been written (2026-11-23; docs/PERFORMANCE.md, "O
 buffers"). So ``_find`` writes the first ``TOUCH_BYTES`` of the buffers the next callers will get
 (``prefault_buffers``).
 """
+
 import ctypes
 import os
 import sys
@@ -43,17 +44,20 @@ from ...base.errors import PeError
 from . import measured_choices
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
-_CANDIDATES = (("scipy_cblas_{}gemm64_", ctypes.c_int64), ("cblas_{}gemm64_", ctypes.c_int64),
-               ("scipy_cblas_{}gemm", ctypes.c_int32))
+_CANDIDATES = (
+    ("scipy_cblas_{}gemm64_", ctypes.c_int64),
+    ("cblas_{}gemm64_", ctypes.c_int64),
+    ("scipy_cblas_{}gemm", ctypes.c_int32),
+)
 
-_MKL_NAMES = (("cblas_{}gemm", ctypes.c_int32),)      # libmkl_rt's LP64 interface
-MKL_SEQUENTIAL = 1      # mkl_set_threading_layer's MKL_THREADING_SEQUENTIAL
+_MKL_NAMES = (("cblas_{}gemm", ctypes.c_int32),)  # libmkl_rt's LP64 interface
+MKL_SEQUENTIAL = 1  # mkl_set_threading_layer's MKL_THREADING_SEQUENTIAL
 SOURCES = ("auto", "mkl", "numpy")
-MKL, NUMPY = "MKL", "numpy's BLAS"       # what source() says
+MKL, NUMPY = "MKL", "numpy's BLAS"  # what source() says
 
 _lock = threading.Lock()
-_found = None           # {np.dtype: ctypes function}, filled on first use
-_source = None          # MKL or NUMPY: where _found came from
+_found = None  # {np.dtype: ctypes function}, filled on first use
+_source = None  # MKL or NUMPY: where _found came from
 
 
 def gemm(dtype):
@@ -77,22 +81,24 @@ def _find():
         choice = blas_choice()
         table, name, numpy_lib = {}, None, None
         try:
-            numpy_lib = _numpy_blas()       # before MKL is loaded: threadpoolctl would list it too
-        except Exception:       # any surprise from the loader: numpy's BLAS is not called directly
+            numpy_lib = _numpy_blas()  # before MKL is loaded: threadpoolctl would list it too
+        except Exception:  # any surprise from the loader: numpy's BLAS is not called directly
             pass
         if choice == "auto":
             choice = "mkl" if numpy_lib is None or _faster_source(numpy_lib) == MKL else "numpy"
         mkl = _mkl() if choice == "mkl" else None
         if choice == "mkl" and mkl is None and blas_choice() == "mkl":
-            raise PeError("PE_BLAS=mkl, but Intel MKL is not installed (or does not load): "
-                          "pip install 'pe-cli[mkl]', or unset PE_BLAS")
+            raise PeError(
+                "PE_BLAS=mkl, but Intel MKL is not installed (or does not load): "
+                "pip install 'pe-cli[mkl]', or unset PE_BLAS"
+            )
         try:
             lib, names = (mkl, _MKL_NAMES) if mkl is not None else (numpy_lib, _CANDIDATES)
             table = _gemms(lib, names)
             name = (MKL if mkl is not None else NUMPY) if table else None
-        except Exception:       # any surprise from the loader: the numpy path stays
+        except Exception:  # any surprise from the loader: the numpy path stays
             table = {}
-        prefault_buffers(numpy_lib)     # numpy's own GEMMs (the small ones) use them, whatever the source
+        prefault_buffers(numpy_lib)  # numpy's own GEMMs (the small ones) use them, whatever the source
         _found, _source = table, name
         return table
 
@@ -107,8 +113,10 @@ def blas_choice():
 
 def _gemms(lib, names):
     table = {}
-    for kind, dtype, scalar in (("s", np.dtype(np.float32), ctypes.c_float),
-                                ("d", np.dtype(np.float64), ctypes.c_double)):
+    for kind, dtype, scalar in (
+        ("s", np.dtype(np.float32), ctypes.c_float),
+        ("d", np.dtype(np.float64), ctypes.c_double),
+    ):
         fn = _symbol(lib, kind, scalar, names)
         if fn is not None and _works(fn, dtype):
             table[dtype] = fn
@@ -126,8 +134,10 @@ def _faster_source(numpy_lib):
     if known in (MKL, NUMPY):
         return known
     rng = np.random.default_rng(0)
-    operands = [(rng.random((m, k), dtype=np.float32), rng.random((k, n), dtype=np.float32),
-                 np.empty((m, n), np.float32)) for m, k, n in ((128, 784, 256), (64, 256, 256), (256, 400, 400))]
+    operands = [
+        (rng.random((m, k), dtype=np.float32), rng.random((k, n), dtype=np.float32), np.empty((m, n), np.float32))
+        for m, k, n in ((128, 784, 256), (64, 256, 256), (256, 400, 400))
+    ]
 
     def work(load, names):
         fn = []
@@ -140,14 +150,32 @@ def _faster_source(numpy_lib):
                 raise _Unavailable
             for a, b, c in operands:
                 (m, k), n = a.shape, b.shape[1]
-                fn[0](ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, k, 1.0, a.ctypes.data, k, b.ctypes.data, n, 0.0,
-                      c.ctypes.data, n)
+                fn[0](
+                    ROW_MAJOR,
+                    NO_TRANS,
+                    NO_TRANS,
+                    m,
+                    n,
+                    k,
+                    1.0,
+                    a.ctypes.data,
+                    k,
+                    b.ctypes.data,
+                    n,
+                    0.0,
+                    c.ctypes.data,
+                    n,
+                )
+
         return run
+
     import threadpoolctl
+
     try:
-        with threadpoolctl.threadpool_limits(1, user_api="blas"):     # as pe's loops call it
-            return measured_choices.fastest(name, {MKL: work(_mkl, _MKL_NAMES),
-                                                   NUMPY: work(lambda: numpy_lib, _CANDIDATES)}, versions, prefer=NUMPY)
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):  # as pe's loops call it
+            return measured_choices.fastest(
+                name, {MKL: work(_mkl, _MKL_NAMES), NUMPY: work(lambda: numpy_lib, _CANDIDATES)}, versions, prefer=NUMPY
+            )
     except _Unavailable:
         return NUMPY
 
@@ -156,6 +184,7 @@ def _mkl_version():
     """The installed ``mkl`` wheel's version (from its dist-info folder: importlib.metadata takes
     tens of milliseconds), or None."""
     import site
+
     for folder in {*site.getsitepackages(), site.getusersitepackages(), *sys.path}:
         try:
             names = os.listdir(folder)
@@ -163,7 +192,7 @@ def _mkl_version():
             continue
         for n in names:
             if n.startswith("mkl-") and n.endswith(".dist-info"):
-                return n[len("mkl-"):-len(".dist-info")]
+                return n[len("mkl-") : -len(".dist-info")]
     return None
 
 
@@ -177,8 +206,9 @@ def _mkl():
         return None
     try:
         from importlib import metadata
+
         files = metadata.distribution("mkl").files or ()
-    except Exception:           # not installed
+    except Exception:  # not installed
         return None
     paths = sorted(str(f.locate()) for f in files if f.name.startswith("libmkl_rt.so"))
     for path in paths:
@@ -193,8 +223,8 @@ def _mkl():
     return None
 
 
-TOUCH_BYTES = 2 << 20   # 0.5 MB was enough in every shape measured; OpenBLAS's buffers are 16 MB or more
-MAX_BUFFERS = 32        # at most 64 MB written; OpenBLAS's table holds twice its MAX_THREADS (64 in numpy's)
+TOUCH_BYTES = 2 << 20  # 0.5 MB was enough in every shape measured; OpenBLAS's buffers are 16 MB or more
+MAX_BUFFERS = 32  # at most 64 MB written; OpenBLAS's table holds twice its MAX_THREADS (64 in numpy's)
 
 
 def prefault_buffers(lib, count=None):
@@ -219,12 +249,13 @@ def prefault_buffers(lib, count=None):
                 if address:
                     free(address)
         return sum(1 for address in held if address)
-    except Exception:           # any surprise from the loader: buffers stay as OpenBLAS made them
+    except Exception:  # any surprise from the loader: buffers stay as OpenBLAS made them
         return 0
 
 
 def _numpy_blas():
     import threadpoolctl
+
     for info in threadpoolctl.threadpool_info():
         if info.get("user_api") == "blas" and info.get("filepath"):
             return ctypes.CDLL(info["filepath"])
@@ -238,8 +269,22 @@ def _symbol(lib, kind, scalar, names=_CANDIDATES):
         fn = getattr(lib, pattern.format(kind), None)
         if fn is None:
             continue
-        fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, integer, integer, integer, scalar,
-                       ctypes.c_void_p, integer, ctypes.c_void_p, integer, scalar, ctypes.c_void_p, integer]
+        fn.argtypes = [
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            integer,
+            integer,
+            integer,
+            scalar,
+            ctypes.c_void_p,
+            integer,
+            ctypes.c_void_p,
+            integer,
+            scalar,
+            ctypes.c_void_p,
+            integer,
+        ]
         fn.restype = None
         return fn
     return None

@@ -14,6 +14,7 @@ A spec names each argument's numba type (``_call_types.spec_of``); the child mak
 value of that type (``stand_ins``) only to ask numba for the same signature the parent's call has. Nothing is
 unpickled.
 """
+
 import importlib
 import json
 import sys
@@ -24,7 +25,7 @@ from ._call_types import stand_ins
 
 
 def _compile(request):
-    _numba._choose_layer()                 # as the parent: parallel twins need the same layer
+    _numba._choose_layer()  # as the parent: parallel twins need the same layer
     loop = getattr(importlib.import_module(request["module"]), request["name"])
     sig = tuple(loop.typeof_pyval(v) for v in stand_ins(request["spec"]))
     loop.compile(sig)
@@ -32,7 +33,8 @@ def _compile(request):
 
 def main():
     import warnings
-    warnings.simplefilter("ignore")       # numba's warnings would go nowhere: stderr is closed
+
+    warnings.simplefilter("ignore")  # numba's warnings would go nowhere: stderr is closed
     first = json.loads(sys.stdin.readline() or "{}")
     sys.path[:] = first.get("path", sys.path)
     for line in sys.stdin:
@@ -41,7 +43,7 @@ def main():
         try:
             _compile(request)
             ok = True
-        except Exception:                 # noqa: BLE001 - the parent then compiles it itself
+        except Exception:  # noqa: BLE001 - the parent then compiles it itself
             ok = False
         answer = {"id": request["id"], "ok": ok, "s": round(time.perf_counter() - start, 3)}
         sys.stdout.write(json.dumps(answer) + "\n")

@@ -1,6 +1,7 @@
 """Helpers of the conv2d kernels in convolution.py: numpy's im2col for dtypes numba is not compiled for,
 the per-sample column views and buffers of the numba paths, and when the wide-columns path applies
 (_wide_loops.py)."""
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -18,8 +19,12 @@ def im2col(x, geo):
     n, c = x.shape[:2]
     xp = pad(x, geo.pads, 0)
     s0, s1, s2, s3 = xp.strides
-    view = as_strided(xp, (c, geo.kh, geo.kw, n, geo.ho, geo.wo),
-                      (s1, s2 * geo.dh, s3 * geo.dw, s0, s2 * geo.sh, s3 * geo.sw), writeable=False)
+    view = as_strided(
+        xp,
+        (c, geo.kh, geo.kw, n, geo.ho, geo.wo),
+        (s1, s2 * geo.dh, s3 * geo.dw, s0, s2 * geo.sh, s3 * geo.sw),
+        writeable=False,
+    )
     return view.reshape(geo.groups, (c // geo.groups) * geo.kh * geo.kw, n * geo.ho * geo.wo)
 
 
@@ -35,7 +40,7 @@ def parallel(n):
     return _numba_parallel_threads() if n > 1 else 1
 
 
-FILTER_RUNS = 16      # the filter gradient sums the samples in this many fixed runs (then the runs)
+FILTER_RUNS = 16  # the filter gradient sums the samples in this many fixed runs (then the runs)
 
 
 def buffers(par, geo, x):
@@ -44,7 +49,7 @@ def buffers(par, geo, x):
     return np.empty((par, x.shape[1] * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
 
 
-WIDE_MAX_SPAN = 2.0     # the wide path's GEMM at most this many times im2col's columns (Wp / Wo)
+WIDE_MAX_SPAN = 2.0  # the wide path's GEMM at most this many times im2col's columns (Wp / Wo)
 
 
 def wide_applies(geo):
@@ -52,8 +57,11 @@ def wide_applies(geo):
     row of columns one run of the padded plane), a filter wider or taller than 1x1 or padded (a
     1x1 unpadded one needs no columns), and padded rows at most ``WIDE_MAX_SPAN`` times the output's
     (the GEMM's extra columns)."""
-    return ((geo.sh, geo.sw, geo.dh, geo.dw) == (1, 1, 1, 1) and not geo.is_pointwise()
-            and geo.wo + geo.kw - 1 <= WIDE_MAX_SPAN * geo.wo)
+    return (
+        (geo.sh, geo.sw, geo.dh, geo.dw) == (1, 1, 1, 1)
+        and not geo.is_pointwise()
+        and geo.wo + geo.kw - 1 <= WIDE_MAX_SPAN * geo.wo
+    )
 
 
 def wide_args(geo):
@@ -80,8 +88,7 @@ def cols(x, geo):
     if geo.is_pointwise():
         return x.reshape(n, geo.groups, c // geo.groups, geo.ho * geo.wo)
     out = np.empty((n, c * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
-    _loops().im2col(x, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.dh, geo.dw,
-                    geo.ho, geo.wo, out)
+    _loops().im2col(x, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.dh, geo.dw, geo.ho, geo.wo, out)
     return out.reshape(n, geo.groups, -1, geo.ho * geo.wo)
 
 
@@ -103,8 +110,8 @@ def col2im(dcols, geo, x_shape, dtype):
         hi = i * geo.dh
         for j in range(geo.kw):
             wj = j * geo.dw
-            dxp[:, :, hi:hi + hspan:geo.sh, wj:wj + wspan:geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
-    return np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])
+            dxp[:, :, hi : hi + hspan : geo.sh, wj : wj + wspan : geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
+    return np.ascontiguousarray(dxp[:, :, t : t + h, l : l + wd])
 
 
 def per_sample(name, gemm, a, b, out, geo, x, m):
@@ -116,8 +123,7 @@ def per_sample(name, gemm, a, b, out, geo, x, m):
         loops, replica = _wide(), getattr(_conv_replicas, "wide_" + name)
         serial, par_loop = getattr(loops, name), getattr(loops, name + "_parallel")
         # the gradients' wide Output@GRAD keeps zeros in its extra columns
-        args = (gemm, a, b, *wide_args(geo), out,
-                wide_buffers(par, geo, x, m, zero_output=name != "forward"))
+        args = (gemm, a, b, *wide_args(geo), out, wide_buffers(par, geo, x, m, zero_output=name != "forward"))
     else:
         loops, replica = _loops(), getattr(_conv_replicas, "conv_" + name)
         serial, par_loop = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")

@@ -11,6 +11,7 @@ Written for speed, measured (docs/PERFORMANCE.md):
 - arrays are indexed in full, never sliced into views inside loops: each view costs a reference
   count update, which made a pooling loop 10x slower;
 """
+
 import numba
 from numba import prange, uintp
 
@@ -19,6 +20,7 @@ _pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
 # -- shared pieces ----------------------------------------------------------------------------------
+
 
 @_jit
 def _inside_columns(off, sw, w, wo):
@@ -36,6 +38,7 @@ def _zero_plane(dx, b, ci):
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
+
 
 @_jit
 def _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols):
@@ -103,6 +106,7 @@ def col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
 # numba's threads (prange), each with its own buffer. Twins are separate functions, not one
 # compiled twice, so that numba's cache keeps each.
 
+
 @_jit
 def _at(a, offset):
     """The address of element ``offset`` of the contiguous array a (unsigned: numba would turn an
@@ -116,14 +120,28 @@ def _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, 
     m, L = w.shape[0], ho * wo
     mg, kg = m // groups, (c // groups) * kh * kw
     if pointwise:
-        src = _at(x, b * c * L)                           # x[b] is its own [C, H*W] column matrix
+        src = _at(x, b * c * L)  # x[b] is its own [C, H*W] column matrix
     else:
         _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols)
         src = _at(cols, 0)
     step = uintp(kg * L * x.itemsize)
     for g in range(groups):
-        gemm(101, 111, 111, mg, L, kg, 1.0, _at(w, g * mg * kg), kg, src + uintp(g) * step, L, 0.0,
-             _at(out, (b * m + g * mg) * L), L)
+        gemm(
+            101,
+            111,
+            111,
+            mg,
+            L,
+            kg,
+            1.0,
+            _at(w, g * mg * kg),
+            kg,
+            src + uintp(g) * step,
+            L,
+            0.0,
+            _at(out, (b * m + g * mg) * L),
+            L,
+        )
 
 
 @_jit
@@ -137,8 +155,9 @@ def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, poi
 def conv_forward_parallel(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
     """conv_forward with the samples spread over numba's threads."""
     for b in prange(x.shape[0]):
-        _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
-                             buf[numba.get_thread_id()], out)
+        _conv_forward_sample(
+            gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[numba.get_thread_id()], out
+        )
 
 
 @_jit
@@ -152,9 +171,23 @@ def _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw
         _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols)
         src = _at(cols, 0)
     step = uintp(kg * L * x.itemsize)
-    for g in range(groups):           # dwt[g] += dout[b, g] @ cols[g]^T
-        gemm(101, 111, 112, mg, kg, L, 1.0, _at(dout, (b * m + g * mg) * L), L, src + uintp(g) * step, L, 1.0,
-             _at(dwt, g * mg * kg), kg)
+    for g in range(groups):  # dwt[g] += dout[b, g] @ cols[g]^T
+        gemm(
+            101,
+            111,
+            112,
+            mg,
+            kg,
+            L,
+            1.0,
+            _at(dout, (b * m + g * mg) * L),
+            L,
+            src + uintp(g) * step,
+            L,
+            1.0,
+            _at(dwt, g * mg * kg),
+            kg,
+        )
 
 
 @_jit
@@ -165,8 +198,9 @@ def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, 
     n, chunks = x.shape[0], parts.shape[0]
     for c in range(chunks):
         for b in range(c * n // chunks, (c + 1) * n // chunks):
-            _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
-                                buf[0], parts[c])
+            _conv_filter_sample(
+                gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0], parts[c]
+            )
 
 
 @_pjit
@@ -177,8 +211,9 @@ def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh,
     for c in prange(chunks):
         t = numba.get_thread_id()
         for b in range(c * n // chunks, (c + 1) * n // chunks):
-            _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
-                                buf[t], parts[c])
+            _conv_filter_sample(
+                gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[t], parts[c]
+            )
 
 
 @_jit
@@ -188,9 +223,23 @@ def _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw,
     mg, kg = m // groups, (c // groups) * kh * kw
     dst = _at(dx, b * c * L) if pointwise else _at(dcols, 0)
     step = uintp(kg * L * dx.itemsize)
-    for g in range(groups):           # columns[g] = w[g]^T @ dout[b, g]
-        gemm(101, 112, 111, kg, L, mg, 1.0, _at(w, g * mg * kg), kg, _at(dout, (b * m + g * mg) * L), L, 0.0,
-             dst + uintp(g) * step, L)
+    for g in range(groups):  # columns[g] = w[g]^T @ dout[b, g]
+        gemm(
+            101,
+            112,
+            111,
+            kg,
+            L,
+            mg,
+            1.0,
+            _at(w, g * mg * kg),
+            kg,
+            _at(dout, (b * m + g * mg) * L),
+            L,
+            0.0,
+            dst + uintp(g) * step,
+            L,
+        )
     if not pointwise:
         _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
 
@@ -206,5 +255,6 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
 def conv_grad_input_parallel(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
     """conv_grad_input with the samples spread over numba's threads."""
     for b in prange(dx.shape[0]):
-        _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
-                           buf[numba.get_thread_id()], dx)
+        _conv_input_sample(
+            gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[numba.get_thread_id()], dx
+        )

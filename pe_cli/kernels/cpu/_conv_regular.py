@@ -12,6 +12,7 @@ x[o * stride - pad_before + t * dilation] for output o and tap t, 0 where that f
 The gradients run the same steps back: a summed filter's gradient broadcast along the dim, a flipped one's
 flipped back, the input gradient 0 where x was cropped. The conv2d and conv3d kernels (convolution.py,
 convolution3d.py) call their own regular paths through ``Regular``; CUDA's im2col checks bounds itself."""
+
 import numpy as np
 
 
@@ -63,10 +64,15 @@ class Regular:
 def plan(in_sizes, ksizes, strides, pads, dils, outs):
     """The Regular plan of a convolution over spatial sizes ``in_sizes`` with filter sizes ``ksizes``,
     ``pads`` [before, after] per dim, to output sizes ``outs``; None when it is regular already."""
-    dils = list(dils)[:len(in_sizes)]
-    regular = min(pads) >= 0 and min(dils) >= 1 and all(
-        (o - 1) * s + d * (k - 1) + 1 <= n + pads[2 * i] + pads[2 * i + 1]
-        for i, (n, k, s, d, o) in enumerate(zip(in_sizes, ksizes, strides, dils, outs)))
+    dils = list(dils)[: len(in_sizes)]
+    regular = (
+        min(pads) >= 0
+        and min(dils) >= 1
+        and all(
+            (o - 1) * s + d * (k - 1) + 1 <= n + pads[2 * i] + pads[2 * i + 1]
+            for i, (n, k, s, d, o) in enumerate(zip(in_sizes, ksizes, strides, dils, outs))
+        )
+    )
     if regular:
         return None
     windows, folds, new_pads, new_dils = [], [], [], []
@@ -79,9 +85,9 @@ def plan(in_sizes, ksizes, strides, pads, dils, outs):
             before += (k - 1) * d
         lo = max(-before, 0)
         before = max(before, 0)
-        reach = (o - 1) * s + d * (k - 1) + 1                  # the padded extent the outputs read
+        reach = (o - 1) * s + d * (k - 1) + 1  # the padded extent the outputs read
         hi = lo + max(0, min(n - lo, reach - before))
-        if hi == lo:            # no output reads x along this dim: all of the extent is zero padding
+        if hi == lo:  # no output reads x along this dim: all of the extent is zero padding
             lo = hi = 0
             before = reach
         windows.append((lo, hi))

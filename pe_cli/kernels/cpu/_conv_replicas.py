@@ -2,6 +2,7 @@
 a first run on a machine: as _replicas.py (its docstring has the rules), the same arguments and
 outputs to the bit, calling the same CBLAS GEMM with the same arguments through ctypes around
 columns built by exact copies (tests/kernels/test_replicas.py)."""
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -10,6 +11,7 @@ from ._replicas import _quiet
 
 
 # -- conv2d, per sample, with numpy's BLAS (_conv_loops.py) --------------------------------------------
+
 
 def _extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
     """(rows, columns) of the input padded at the top and left, grown to what every window reaches."""
@@ -33,12 +35,14 @@ def _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
     dc = dcols.reshape(n, c, kh, kw, ho, wo)
     for i in range(kh):
         for j in range(kw):
-            acc[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] += dc[:, :, i, j]
-    dx[...] = acc[:, :, pt:pt + h, pl:pl + w]
+            acc[:, :, i * dh : i * dh + (ho - 1) * sh + 1 : sh, j * dw : j * dw + (wo - 1) * sw + 1 : sw] += dc[
+                :, :, i, j
+            ]
+    dx[...] = acc[:, :, pt : pt + h, pl : pl + w]
 
 
 def _geometry(c, m, groups, kh, kw, ho, wo):
-    return m // groups, (c // groups) * kh * kw, ho * wo       # mg, kg, L
+    return m // groups, (c // groups) * kh * kw, ho * wo  # mg, kg, L
 
 
 @_quiet
@@ -50,9 +54,22 @@ def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, poi
     size, rows = x.itemsize, src.shape[1]
     for b in range(n):
         for g in range(groups):
-            gemm(101, 111, 111, mg, L, kg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
-                 src.ctypes.data + (b * rows * L + g * kg * L) * size, L, 0.0,
-                 out.ctypes.data + (b * m + g * mg) * L * size, L)
+            gemm(
+                101,
+                111,
+                111,
+                mg,
+                L,
+                kg,
+                1.0,
+                w.ctypes.data + g * mg * kg * size,
+                kg,
+                src.ctypes.data + (b * rows * L + g * kg * L) * size,
+                L,
+                0.0,
+                out.ctypes.data + (b * m + g * mg) * L * size,
+                L,
+            )
 
 
 @_quiet
@@ -65,9 +82,22 @@ def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, 
     for ch in range(chunks):
         for b in range(ch * n // chunks, (ch + 1) * n // chunks):
             for g in range(groups):
-                gemm(101, 111, 112, mg, kg, L, 1.0, dout.ctypes.data + (b * m + g * mg) * L * size, L,
-                     src.ctypes.data + (b * rows * L + g * kg * L) * size, L, 1.0,
-                     parts.ctypes.data + (ch * m * kg + g * mg * kg) * size, kg)
+                gemm(
+                    101,
+                    111,
+                    112,
+                    mg,
+                    kg,
+                    L,
+                    1.0,
+                    dout.ctypes.data + (b * m + g * mg) * L * size,
+                    L,
+                    src.ctypes.data + (b * rows * L + g * kg * L) * size,
+                    L,
+                    1.0,
+                    parts.ctypes.data + (ch * m * kg + g * mg * kg) * size,
+                    kg,
+                )
 
 
 @_quiet
@@ -79,14 +109,28 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
     size, rows = dx.itemsize, c * (1 if pointwise else kh * kw)
     for b in range(n):
         for g in range(groups):
-            gemm(101, 112, 111, kg, L, mg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
-                 dout.ctypes.data + (b * m + g * mg) * L * size, L, 0.0,
-                 dcols.ctypes.data + (b * rows * L + g * kg * L) * size, L)
+            gemm(
+                101,
+                112,
+                111,
+                kg,
+                L,
+                mg,
+                1.0,
+                w.ctypes.data + g * mg * kg * size,
+                kg,
+                dout.ctypes.data + (b * m + g * mg) * L * size,
+                L,
+                0.0,
+                dcols.ctypes.data + (b * rows * L + g * kg * L) * size,
+                L,
+            )
     if not pointwise:
         _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
 
 
 # -- conv2d's wide-columns path (_wide_loops.py) -----------------------------------------------------
+
 
 def _wide_planes(x, kh, kw, pt, pl, ho, wo):
     """[N, C*Hp*Wp + kw]: every sample padded as _wide_loops._pad_sample pads it, and Wp."""
@@ -94,7 +138,7 @@ def _wide_planes(x, kh, kw, pt, pl, ho, wo):
     hp, wp = ho + kh - 1, wo + kw - 1
     t = np.zeros((n, c * hp * wp + kw), dtype=x.dtype)
     rows, cols = min(h, hp - pt), min(w, wp - pl)
-    t[:, :c * hp * wp].reshape(n, c, hp, wp)[:, :, pt:pt + rows, pl:pl + cols] = x[:, :, :rows, :cols]
+    t[:, : c * hp * wp].reshape(n, c, hp, wp)[:, :, pt : pt + rows, pl : pl + cols] = x[:, :, :rows, :cols]
     return t, wp
 
 
@@ -123,9 +167,22 @@ def wide_forward(gemm, x, w, groups, kh, kw, pt, pl, ho, wo, out, buf):
     wide = np.empty((m, lw), dtype=x.dtype)
     for b in range(n):
         for g in range(groups):
-            gemm(101, 111, 111, mg, lw, kg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
-                 cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw, 0.0,
-                 wide.ctypes.data + g * mg * lw * size, lw)
+            gemm(
+                101,
+                111,
+                111,
+                mg,
+                lw,
+                kg,
+                1.0,
+                w.ctypes.data + g * mg * kg * size,
+                kg,
+                cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size,
+                lw,
+                0.0,
+                wide.ctypes.data + g * mg * lw * size,
+                lw,
+            )
         out[b] = wide.reshape(m, ho, wp)[:, :, :wo]
 
 
@@ -141,9 +198,22 @@ def wide_grad_filter(gemm, x, dout, groups, kh, kw, pt, pl, ho, wo, parts, buf):
     for ch in range(chunks):
         for b in range(ch * n // chunks, (ch + 1) * n // chunks):
             for g in range(groups):
-                gemm(101, 111, 112, mg, kg, lw, 1.0, wide.ctypes.data + (b * m + g * mg) * lw * size, lw,
-                     cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw, 1.0,
-                     parts.ctypes.data + (ch * m * kg + g * mg * kg) * size, kg)
+                gemm(
+                    101,
+                    111,
+                    112,
+                    mg,
+                    kg,
+                    lw,
+                    1.0,
+                    wide.ctypes.data + (b * m + g * mg) * lw * size,
+                    lw,
+                    cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size,
+                    lw,
+                    1.0,
+                    parts.ctypes.data + (ch * m * kg + g * mg * kg) * size,
+                    kg,
+                )
 
 
 @_quiet
@@ -157,31 +227,45 @@ def wide_grad_input(gemm, dout, w, groups, kh, kw, pt, pl, ho, wo, dx, buf):
     dcols = np.empty((n, c * kh * kw, lw), dtype=dx.dtype)
     for b in range(n):
         for g in range(groups):
-            gemm(101, 112, 111, kg, lw, mg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
-                 wide.ctypes.data + (b * m + g * mg) * lw * size, lw, 0.0,
-                 dcols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw)
+            gemm(
+                101,
+                112,
+                111,
+                kg,
+                lw,
+                mg,
+                1.0,
+                w.ctypes.data + g * mg * kg * size,
+                kg,
+                wide.ctypes.data + (b * m + g * mg) * lw * size,
+                lw,
+                0.0,
+                dcols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size,
+                lw,
+            )
     t = np.zeros((n, c * hp * wp + kw), dtype=dx.dtype)
     runs = _wide_runs(t, c, kh, kw, ho, wp)
     dcols = dcols.reshape(n, c, kh, kw, lw)
-    for i in range(kh):               # each element's terms in the loop's (i, j) order; a run never
-        for j in range(kw):           # reaches into the next plane but with its zero columns
-            view = as_strided(t[:, i * wp + j:], (n, c, lw), runs.strides[:2] + runs.strides[4:], writeable=True)
+    for i in range(kh):  # each element's terms in the loop's (i, j) order; a run never
+        for j in range(kw):  # reaches into the next plane but with its zero columns
+            view = as_strided(t[:, i * wp + j :], (n, c, lw), runs.strides[:2] + runs.strides[4:], writeable=True)
             view += dcols[:, :, i, j]
     rows, cols = min(h, hp - pt), min(wd, wp - pl)
     dx[...] = 0
-    dx[:, :, :rows, :cols] = t[:, :c * hp * wp].reshape(n, c, hp, wp)[:, :, pt:pt + rows, pl:pl + cols]
+    dx[:, :, :rows, :cols] = t[:, : c * hp * wp].reshape(n, c, hp, wp)[:, :, pt : pt + rows, pl : pl + cols]
 
 
 # -- conv2d's Winograd path (_winograd_loops.py) -----------------------------------------------------
 # The same bits as the loops, but for which NaN an add of two NaNs passes on: x86 passes on its first
 # operand's, and LLVM may swap the operands of an add.
 
+
 def _parity_planes(x, pt, pl, rows, w1):
     """[N, C, 4, rows w1]: plane 2 rp + cp holds x[:, :, 2r + rp - pt, 2j + cp - pl] at r w1 + j (0 outside)."""
     n, c, h, w = x.shape
     xp = np.zeros((n, c, 2 * rows, 2 * w1), dtype=x.dtype)
     r1, c1 = min(pt + h, 2 * rows), min(pl + w, 2 * w1)
-    xp[:, :, pt:r1, pl:c1] = x[:, :, :r1 - pt, :c1 - pl]
+    xp[:, :, pt:r1, pl:c1] = x[:, :, : r1 - pt, : c1 - pl]
     return xp.reshape(n, c, rows, 2, w1, 2).transpose(0, 1, 3, 5, 2, 4).reshape(n, c, 4, rows * w1)
 
 
@@ -192,8 +276,8 @@ def _winograd_input(x, pt, pl, th, w1):
     p = np.concatenate([p, np.zeros(p.shape[:3] + (1,), dtype=x.dtype)], axis=3)
     t = [None] * 8
     for cp in range(2):
-        d0, d1 = p[:, :, cp, :n + 1], p[:, :, 2 + cp, :n + 1]
-        d2, d3 = p[:, :, cp, w1:w1 + n + 1], p[:, :, 2 + cp, w1:w1 + n + 1]
+        d0, d1 = p[:, :, cp, : n + 1], p[:, :, 2 + cp, : n + 1]
+        d2, d3 = p[:, :, cp, w1 : w1 + n + 1], p[:, :, 2 + cp, w1 : w1 + n + 1]
         t[cp], t[2 + cp], t[4 + cp], t[6 + cp] = d0 - d2, d1 + d2, d2 - d1, d1 - d3
     v = []
     for k in range(4):
@@ -211,9 +295,22 @@ def winograd_forward(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
     vs, prods = _winograd_input(x, pt, pl, th, w1), np.empty((nb, 16, m, th * w1), dtype=x.dtype)
     for b in range(nb):
         for xi in range(16):
-            gemm(101, 111, 111, m, n, c, 1.0, u.ctypes.data + xi * m * c * size, c,
-                 vs.ctypes.data + (b * 16 + xi) * c * n * size, n, 0.0,
-                 prods.ctypes.data + (b * 16 + xi) * m * n * size, n)
+            gemm(
+                101,
+                111,
+                111,
+                m,
+                n,
+                c,
+                1.0,
+                u.ctypes.data + xi * m * c * size,
+                c,
+                vs.ctypes.data + (b * 16 + xi) * c * n * size,
+                n,
+                0.0,
+                prods.ctypes.data + (b * 16 + xi) * m * n * size,
+                n,
+            )
     rows = [None] * 8
     for s in range(4):
         p0, p1, p2, p3 = prods[:, s], prods[:, 4 + s], prods[:, 8 + s], prods[:, 12 + s]
@@ -245,6 +342,19 @@ def winograd_grad_filter(gemm, x, dout, pt, pl, th, parts, planes, t, v, dm):
     for ch in range(runs):
         for b in range(ch * nb // runs, (ch + 1) * nb // runs):
             for xi in range(16):
-                gemm(101, 111, 112, m, c, n, 1.0, dms.ctypes.data + (b * 16 + xi) * m * n * size, n,
-                     vs.ctypes.data + (b * 16 + xi) * c * n * size, n, 1.0,
-                     parts.ctypes.data + (ch * 16 + xi) * m * c * size, c)
+                gemm(
+                    101,
+                    111,
+                    112,
+                    m,
+                    c,
+                    n,
+                    1.0,
+                    dms.ctypes.data + (b * 16 + xi) * m * n * size,
+                    n,
+                    vs.ctypes.data + (b * 16 + xi) * c * n * size,
+                    n,
+                    1.0,
+                    parts.ctypes.data + (ch * 16 + xi) * m * c * size,
+                    c,
+                )

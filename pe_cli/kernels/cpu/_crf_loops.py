@@ -1,5 +1,6 @@
 """numba loops of the CRF kernels (kernels/cpu/crf.py): kernels/seq_dp.py's per-sequence programs
 compiled with njit, called once per sequence without the GIL."""
+
 from numba import njit
 
 from .. import seq_dp
@@ -31,4 +32,3 @@ def viterbi(x, w, starts, ends, score, track, path):
     for s in range(starts.size):
         if ends[s] > starts[s]:
             _viterbi(x, w, starts[s], ends[s], score, track, path)
-

@@ -5,6 +5,7 @@ of roi r, moved by Trans[r, class, :, part_i, part_j] * trans_std * the roi's si
 sample_per_part^2 bilinear samples of its channel group; samples outside [-0.5, size - 0.5] are
 skipped. ``g`` holds the sizes: C, H, W, output_dim, PH, PW, group h, w, part h, w, sample_per_part,
 classes, no_trans."""
+
 import math
 
 
@@ -21,8 +22,21 @@ def _where(jit):
     @jit
     def where(rois, trans, bid, i, g, scale, tstd):
         """(first sample x, y, sample steps, roi w, h, input plane offset, Trans index of x; -1: none)."""
-        c, h, w, od, ph, pw, grh, grw, pth, ptw, spp, ncls, no_trans = (g[0], g[1], g[2], g[3], g[4], g[5], g[6],
-                                                                        g[7], g[8], g[9], g[10], g[11], g[12])
+        c, h, w, od, ph, pw, grh, grw, pth, ptw, spp, ncls, no_trans = (
+            g[0],
+            g[1],
+            g[2],
+            g[3],
+            g[4],
+            g[5],
+            g[6],
+            g[7],
+            g[8],
+            g[9],
+            g[10],
+            g[11],
+            g[12],
+        )
         q = i % pw
         p = (i // pw) % ph
         ct = (i // (pw * ph)) % od
@@ -43,8 +57,16 @@ def _where(jit):
         gi = min(max(int(math.floor(p * grh / ph)), 0), grh - 1)
         gj = min(max(int(math.floor(q * grw / pw)), 0), grw - 1)
         base = (bid[r] * c + (ct * grh + gi) * grw + gj) * h * w
-        return (q * (rw / pw) + sw + tx * rw, p * (rh / ph) + sh + ty * rh, rw / pw / spp, rh / ph / spp, rw, rh,
-                base, at)
+        return (
+            q * (rw / pw) + sw + tx * rw,
+            p * (rh / ph) + sh + ty * rh,
+            rw / pw / spp,
+            rh / ph / spp,
+            rw,
+            rh,
+            base,
+            at,
+        )
 
     return where
 
@@ -66,8 +88,12 @@ def _forward(jit, where):
                 sy = min(max(sy, 0.0), h - 1.0)
                 xl, xh, yl, yh = int(math.floor(sx)), int(math.ceil(sx)), int(math.floor(sy)), int(math.ceil(sy))
                 fx, fy = sx - xl, sy - yl
-                total += ((1 - fx) * (1 - fy) * x[base + yl * w + xl] + (1 - fx) * fy * x[base + yh * w + xl]
-                          + fx * (1 - fy) * x[base + yl * w + xh] + fx * fy * x[base + yh * w + xh])
+                total += (
+                    (1 - fx) * (1 - fy) * x[base + yl * w + xl]
+                    + (1 - fx) * fy * x[base + yh * w + xl]
+                    + fx * (1 - fy) * x[base + yl * w + xh]
+                    + fx * fy * x[base + yh * w + xh]
+                )
                 n += 1
         return (total / n if n else 0.0), n
 
@@ -105,7 +131,7 @@ def _backward(jit, add, where):
                     continue
                 u00, u01 = x[base + yl * w + xl], x[base + yh * w + xl]
                 u10, u11 = x[base + yl * w + xh], x[base + yh * w + xh]
-                if cx == sx:           # a clamped sample does not move with Trans
+                if cx == sx:  # a clamped sample does not move with Trans
                     add(dtrans, t, ((u10 - u00) * (1 - fy) + (u11 - u01) * fy) * tstd * rw * share)
                 if cy == sy:
                     add(dtrans, t + pth * ptw, ((u01 - u00) * (1 - fx) + (u11 - u10) * fx) * tstd * rh * share)

@@ -2,6 +2,7 @@
 see _numba.py): one pass over the outputs, each element by _deform_roi_elems.py's functions.
 numba caches the loops beside this file and keys them on it alone: after a change to _deform_roi_elems.py,
 remove __pycache__/_deform_roi_loops.* (as for any cached loop calling another module's function)."""
+
 import numba
 
 from ._deform_roi_elems import make

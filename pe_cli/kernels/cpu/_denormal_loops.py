@@ -1,6 +1,7 @@
 """numba functions reading and writing the x86 MXCSR register (denormals.py; imported on first use,
 x86-64 only): LLVM's ``llvm.x86.sse.stmxcsr`` / ``ldmxcsr`` intrinsics, which neither Python nor
 numpy reach."""
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -23,6 +24,7 @@ def _read(typingctx):
         slot = cgutils.alloca_once(builder, ir.IntType(32))
         _call(builder, "llvm.x86.sse.stmxcsr", slot)
         return builder.load(slot)
+
     return types.uint32(), codegen
 
 
@@ -33,6 +35,7 @@ def _write(typingctx, value):
         builder.store(args[0], slot)
         _call(builder, "llvm.x86.sse.ldmxcsr", slot)
         return context.get_dummy_value()
+
     return types.void(types.uint32), codegen
 
 

@@ -2,6 +2,7 @@
 Fluid 1.8's per-image programs NMSFast (with JaccardOverlap and BBoxArea), BipartiteMatch and
 ArgMaxMatch, compiled with njit and run without the GIL. The CUDA kernels run the CPU kernels on the host, as the other ops whose
 output size depends on the data do."""
+
 import numpy as np
 from numba import njit
 

@@ -12,6 +12,7 @@ those expressions; tests/kernels/test_elementwise_loops.py). Arrays come C-conti
 unless the docstring says otherwise. Each loop has a ``_parallel`` twin over ``parts`` contiguous
 chunks on numba's threads (_numba.run_in_parts): the same values, element by element.
 """
+
 import numba
 import numpy as np
 from numba import prange, uintp
@@ -70,6 +71,7 @@ def add_table_rows(x, alpha, table, out):
 
 
 # -- parallel twins ----------------------------------------------------------------------------------
+
 
 @_pjit
 def scale_parallel(x, s, b, bias_after, out, parts):

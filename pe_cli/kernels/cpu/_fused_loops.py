@@ -2,6 +2,7 @@
 one pass over memory where the unfused kernels make two. Arithmetic is that of the loops they
 replace (_pointwise_loops.py: add_mid or numpy's add of two same-shape arrays, then relu), in the
 same dtype, so results are bitwise equal."""
+
 import numba
 from numba import prange, uintp
 
@@ -14,6 +15,7 @@ _pjit = numba.njit(cache=True, nogil=True, parallel=True)
 def _add_mid_relu(rows):
     """The loop over rows ``rows`` (range or prange): inter[p, j, q] = x[p, j, q] + y[j] and
     out = relu(inter) (3-D arrays; y 1-D), compiled serial and parallel below."""
+
     def loop(x, y, inter, out):
         pre, n, post = x.shape
         zero = x.dtype.type(0)
@@ -24,16 +26,18 @@ def _add_mid_relu(rows):
                     v = x[p, j, q] + b
                     inter[p, j, q] = v
                     out[p, j, q] = v if (v > zero or v != v) else zero
+
     return loop
 
 
 add_mid_relu = _jit(_add_mid_relu(range))
-add_mid_relu_parallel = _pjit(_add_mid_relu(prange))      # the rows p on numba's threads (pre > 1)
+add_mid_relu_parallel = _pjit(_add_mid_relu(prange))  # the rows p on numba's threads (pre > 1)
 
 
 def _add_relu(chunks):
     """The loop over ``parts`` contiguous chunks (range or prange) of X and Y of the same shape
     (flat): inter = x + y and out = relu(inter), compiled serial and parallel below."""
+
     def loop(x, y, inter, out, parts):
         n = x.size
         zero = x.dtype.type(0)
@@ -42,6 +46,7 @@ def _add_relu(chunks):
                 v = x[i] + y[i]
                 inter[i] = v
                 out[i] = v if (v > zero or v != v) else zero
+
     return loop
 
 
@@ -52,7 +57,7 @@ add_relu_parallel = _pjit(_add_relu(prange))
 # -- an add and tanh or sigmoid, float32: the attention's tanh(W_e e + W_d h) -----------------------
 _ajit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _apjit = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)
-SIGMOID, TANH = 0, 1        # ``code`` of add_act
+SIGMOID, TANH = 0, 1  # ``code`` of add_act
 
 
 def _add_act(chunks, keep):
@@ -62,6 +67,7 @@ def _add_act(chunks, keep):
     to ``inter`` too. Compiled serial and parallel, with and without ``inter``, below: flat indices
     and no array that may alias the output, or LLVM does not vectorise (7.2 against 5.7 ms on one
     thread over the attention's [256, 40, 256])."""
+
     def loop(x, y, inter, out, a, b, c, code, parts):
         rows, per_y = a * b, y.size > c
         for part in chunks(parts):
@@ -79,10 +85,11 @@ def _add_act(chunks, keep):
                         if keep:
                             inter[at + q] = v
                         out[at + q] = _sigmoid(v)
+
     return loop
 
 
-add_act = _ajit(_add_act(range, False))             # (``inter`` unused: pass any array)
+add_act = _ajit(_add_act(range, False))  # (``inter`` unused: pass any array)
 add_act_parallel = _apjit(_add_act(prange, False))
 add_act_keep = _ajit(_add_act(range, True))
 add_act_keep_parallel = _apjit(_add_act(prange, True))

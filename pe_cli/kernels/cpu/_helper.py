@@ -8,6 +8,7 @@ nothing is queued or compiling.
 One helper per process: a forked child (a Hogwild worker) has none (``usable()`` is False there)
 and compiles its loops itself, as does a process whose helper could not start or has died.
 """
+
 import json
 import os
 import pathlib
@@ -16,9 +17,8 @@ import sys
 import threading
 import time
 
-_ROOT = str(pathlib.Path(__file__).resolve().parents[3])      # the directory holding pe_cli/
-_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
-         "from pe_cli.kernels.cpu._compile_child import main; main()")
+_ROOT = str(pathlib.Path(__file__).resolve().parents[3])  # the directory holding pe_cli/
+_CODE = "import sys; sys.path.insert(0, sys.argv[1]); from pe_cli.kernels.cpu._compile_child import main; main()"
 
 
 class Helper:
@@ -26,16 +26,16 @@ class Helper:
 
     def __init__(self):
         self.cond = threading.Condition()
-        self.pid = None          # the process that started the helper
+        self.pid = None  # the process that started the helper
         self.proc = None
         self.broken = False
-        self.queue = [[], []]    # [serial loops, parallel twins]: requests not yet sent
-        self.busy = None         # the key of the request being compiled
-        self.done = {}           # key -> True (compiled and cached) or False (failed)
-        self.sent = 0            # loops handed to the helper so far
-        self.last_first = 0.0    # when a serial loop was last asked for
-        self.timer = None        # wakes _send_next when a twin may go
-        self.hurry = False       # finish(): twins go at once
+        self.queue = [[], []]  # [serial loops, parallel twins]: requests not yet sent
+        self.busy = None  # the key of the request being compiled
+        self.done = {}  # key -> True (compiled and cached) or False (failed)
+        self.sent = 0  # loops handed to the helper so far
+        self.last_first = 0.0  # when a serial loop was last asked for
+        self.timer = None  # wakes _send_next when a twin may go
+        self.hurry = False  # finish(): twins go at once
 
     def mine(self):
         """True when this process started the helper and it is working."""
@@ -47,16 +47,22 @@ class Helper:
             return False
         if self.proc is not None:
             return self.pid == os.getpid()
-        if self.pid is not None:             # started in the process this one was forked from
+        if self.pid is not None:  # started in the process this one was forked from
             return False
         return self._start()
 
     def _start(self):
         self.pid = os.getpid()
         try:
-            self.proc = subprocess.Popen([sys.executable, "-c", _CODE, _ROOT], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                         bufsize=1, close_fds=True)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _CODE, _ROOT],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+                close_fds=True,
+            )
             self.proc.stdin.write(json.dumps({"path": sys.path}) + "\n")
             self.proc.stdin.flush()
         except OSError:
@@ -116,7 +122,7 @@ class Helper:
                 self.busy = None
                 self._send_next()
                 self.cond.notify_all()
-        with self.cond:                      # the helper ended: what it had not compiled, we will
+        with self.cond:  # the helper ended: what it had not compiled, we will
             self._fail_all()
 
     def _fail_all(self):
@@ -138,7 +144,7 @@ class Helper:
 
     def finish(self):
         """Waits until every loop handed over is answered."""
-        if self.pid != os.getpid():          # (a forked process: the helper is its parent's)
+        if self.pid != os.getpid():  # (a forked process: the helper is its parent's)
             return
         with self.cond:
             self.hurry = True

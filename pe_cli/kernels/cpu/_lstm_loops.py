@@ -15,6 +15,7 @@ The live sequences of a step are the first ``n`` of the length-sorted order (lst
 the carried states h_s, c_s, dh_s, dc_s are [sequences, D] in that order and a step reads their
 first n rows; ``rows`` gives each one's row of the LoD input at that step. Gate blocks are Fluid's
 (candidate, input, forget, output); ``peep``: Bias[4D:7D] holds the peepholes W_ic, W_fc, W_oc."""
+
 import numpy as np
 from numba import njit
 
@@ -66,8 +67,9 @@ def forward_out(g, c, ac, rows, h_s, c_s, hidden, cell, saved):
 
 
 @njit(cache=True, nogil=True)
-def backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, dh_s, dc_s, dg, dx, db_peep, gate,
-                  cell_act, cand, peep):
+def backward_step(
+    d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, dh_s, dc_s, dg, dx, db_peep, gate, cell_act, cand, peep
+):
     """One step back (``acv``: the cell activation of cellv, computed beforehand): from Hidden's gradient at ``rows`` plus the carried dh_s [:n] (h's gradient
     through the next step's GEMM), the pre-activation gates' gradients dg [n, 4D] (also written to
     dx at ``rows``) and the previous cell's gradient into dc_s [:n]; with peepholes their gradients
@@ -99,8 +101,9 @@ def backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, d
 
 
 @njit(cache=True, nogil=True)
-def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
-                     gate, cell_act, cand):
+def forward_sequence(
+    gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand
+):
     """The whole forward pass, every time step, without the GIL (float32; ``gemm``: _cblas.py's
     CBLAS GEMM): the steps of kernels/cpu/lstm.py's per-step path, with the activations of
     _activation_loops.py. ``order``: the sequences by decreasing length (stable); at step t the
@@ -116,7 +119,7 @@ def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, c
         gemm(101, 111, 111, n, 4 * d, d, 1.0, h_s.ctypes.data, d, w.ctypes.data, 4 * d, 0.0, hw.ctypes.data, 4 * d)
         g = hw[:n]
         forward_pre(x, g, bias, r, c_s, peep)
-        activate(g, n, d, 3 * d if peep else 4 * d, gate)     # o too where no peephole reads c
+        activate(g, n, d, 3 * d if peep else 4 * d, gate)  # o too where no peephole reads c
         activate(g, n, 0, d, cand)
         forward_cell(g, c_s, bias, c[:n], peep)
         if peep:
@@ -127,8 +130,29 @@ def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, c
 
 
 @njit(cache=True, nogil=True)
-def backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s,
-                      dc_s, dg, dx, db_peep, gate, cell_act, cand, peep):
+def backward_sequence(
+    gemm,
+    d_hidden,
+    d_cell,
+    has_d_cell,
+    cellv,
+    acv,
+    saved,
+    w,
+    bias,
+    offs,
+    order,
+    reverse,
+    dh_s,
+    dc_s,
+    dg,
+    dx,
+    db_peep,
+    gate,
+    cell_act,
+    cand,
+    peep,
+):
     """The whole backward pass without the GIL (float32): backward_step per time step, last first,
     then dh_s[:n] = dg[:n] W^T by ``gemm``; ``acv`` (the cell activation of cellv) is computed here."""
     d, nseq = w.shape[0], order.size
@@ -140,6 +164,23 @@ def backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, 
         while n < nseq and offs[order[n] + 1] - offs[order[n]] > t:
             n += 1
         live_rows(offs, order, n, t, reverse, rows)
-        backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows[:n], dh_s, dc_s, dg[:n], dx,
-                      db_peep, gate, cell_act, cand, peep)
+        backward_step(
+            d_hidden,
+            d_cell,
+            has_d_cell,
+            cellv,
+            acv,
+            saved,
+            bias,
+            rows[:n],
+            dh_s,
+            dc_s,
+            dg[:n],
+            dx,
+            db_peep,
+            gate,
+            cell_act,
+            cand,
+            peep,
+        )
         gemm(101, 111, 112, n, d, 4 * d, 1.0, dg.ctypes.data, 4 * d, w.ctypes.data, 4 * d, 0.0, dh_s.ctypes.data, d)

@@ -1,6 +1,7 @@
 """matmul's forms beyond one product (kernels of linalg.py's matmul): Fluid 1.8's multi-head matmul
 (head_number > 1), and the transpose + reshape of Out that Fluid's oneDNN inference pass fuses into it
 (fused_transpose_Out, fused_reshape_Out: kernels/common.py matmul_fused_out)."""
+
 import numpy as np
 
 from ..common import matmul_fused_out
@@ -37,8 +38,11 @@ def _head_views(xm, ym, h):
     k = xm.shape[-1] // h
     xh = np.moveaxis(xm.reshape(xm.shape[:-1] + (h, k)), -2, -3)
     rows = ym.shape[-2] == xm.shape[-1]
-    yh = (ym.reshape(ym.shape[:-2] + (h, k, ym.shape[-1])) if rows
-          else np.moveaxis(ym.reshape(ym.shape[:-1] + (h, ym.shape[-1] // h)), -2, -3))
+    yh = (
+        ym.reshape(ym.shape[:-2] + (h, k, ym.shape[-1]))
+        if rows
+        else np.moveaxis(ym.reshape(ym.shape[:-1] + (h, ym.shape[-1] // h)), -2, -3)
+    )
     return xh, yh, rows
 
 

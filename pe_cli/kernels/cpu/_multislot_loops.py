@@ -6,6 +6,7 @@ Two passes over the buffer: the first finds each line's count for every slot (ch
 shape), the second writes each slot's values, in line order, into that slot's own array. Errors come
 back as (code, line, slot) for data/multislot.py to word.
 """
+
 import numba
 import numpy as np
 
@@ -13,7 +14,7 @@ _jit = numba.njit(cache=True, nogil=True)
 
 OK, NO_COUNT, BAD_COUNT, SHORT, EXTRA, BAD_NUMBER = 0, 1, 2, 3, 4, 5
 _INT64_MAX = 9223372036854775807
-_SPACE = (32, 9, 13)        # ' ', '\t', '\r' (a line ends at '\n')
+_SPACE = (32, 9, 13)  # ' ', '\t', '\r' (a line ends at '\n')
 
 
 @_jit
@@ -47,7 +48,7 @@ def _parse_int(buf, i, j):
     v = 0
     while i < j:
         d = buf[i] - 48
-        if d < 0 or d > 9 or v > (_INT64_MAX - d) // 10:    # not a digit, or beyond int64
+        if d < 0 or d > 9 or v > (_INT64_MAX - d) // 10:  # not a digit, or beyond int64
             return 0, False
         v = v * 10 + d
         i += 1
@@ -80,7 +81,7 @@ def _parse_float(buf, i, j):
         i = j
     if i != j:
         return 0.0, False
-    v = mantissa * 10.0 ** scale
+    v = mantissa * 10.0**scale
     return (-v if neg else v), True
 
 
@@ -134,7 +135,7 @@ def fill_values(buf, counts, kinds, used, ints, floats, int_base, float_base):
         p = _skip_spaces(buf, i, end)
         if p < end:
             for s in range(nslots):
-                p = _token_end(buf, _skip_spaces(buf, p, end), end)      # the count (checked before)
+                p = _token_end(buf, _skip_spaces(buf, p, end), end)  # the count (checked before)
                 for _ in range(counts[n, s]):
                     p = _skip_spaces(buf, p, end)
                     q = _token_end(buf, p, end)

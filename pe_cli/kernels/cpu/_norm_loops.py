@@ -20,6 +20,7 @@ The ``*_parallel`` twins give each of numba's threads one contiguous block of ch
 the serial loops take the same blocks in turn), so both compute the same bits. On 2 threads they
 took 0.58-0.62 of the serial time on [64, 16|32|64, 32x32|16x16|8x8] (the Zen 1 VM, 2026-11-23).
 """
+
 import math
 
 import numpy as np
@@ -78,7 +79,7 @@ def _block_forward(x, lo, hi, scale, bias, epsilon, y, mean, var, inv_std, relu)
             a = scale[ci] * inv_std[ci]
             beta = bias[ci]
             for i in range(x.shape[2]):
-                v = (x[b, ci, uintp(i)] - m) * a + beta     # centred first: no cancellation
+                v = (x[b, ci, uintp(i)] - m) * a + beta  # centred first: no cancellation
                 # relu as _pointwise_loops.relu: v where v > 0 or v is NaN, else +0.0
                 y[b, ci, uintp(i)] = v if (not relu or v > zero or v != v) else zero
 
@@ -148,7 +149,7 @@ def _block_grad(x, dy, lo, hi, scale, mean, inv_std, dx, dscale, dbias, with_x, 
                 dots[ci - lo] += _row_dot(dy, x, b, ci, mean[ci])
     for ci in range(lo, hi):
         dbias[ci] = sums[ci - lo]
-        dscale[ci] = dots[ci - lo] * inv_std[ci]        # sum of dy * xhat
+        dscale[ci] = dots[ci - lo] * inv_std[ci]  # sum of dy * xhat
     if not with_x:
         return
     count = n * s
@@ -173,8 +174,9 @@ def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, p
     contiguous blocks, in turn."""
     c = x.shape[1]
     for p in range(parts):
-        _block_grad(x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias,
-                    with_x, out, relu)
+        _block_grad(
+            x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu
+        )
 
 
 @_pjit
@@ -182,8 +184,9 @@ def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out
     """bn_grad with its blocks of channels on numba's threads."""
     c = x.shape[1]
     for p in prange(parts):
-        _block_grad(x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias,
-                    with_x, out, relu)
+        _block_grad(
+            x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu
+        )
 
 
 # -- layer_norm: X as [rows, n], each row normalized by itself ---------------------------------------
@@ -222,10 +225,12 @@ def _ln_run(x, scale, bias, epsilon, y, mean, var, lo, hi):
 def _layer_norm(runs):
     """layer_norm's loop over its runs of rows (range: the serial loop; prange: its twin on numba's
     threads): y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
+
     def loop(x, scale, bias, epsilon, y, mean, var):
         rows = x.shape[0]
         for p in runs(LN_RUNS):
             _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+
     return loop
 
 
@@ -268,14 +273,17 @@ def _layer_norm_grad(runs):
     """layer_norm_grad's loop over its runs of rows (range or prange, as _layer_norm): dx, and the
     float64 sums over rows dscale (of dy * xhat) and dbias (of dy), which start at 0, from the
     forward's Mean and Variance (in X's dtype, as the op passes them)."""
+
     def loop(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
         rows, n = x.shape
         ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
         for p in runs(LN_RUNS):
-            _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
-                         rows * (p + 1) // LN_RUNS)
+            _ln_grad_run(
+                x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS
+            )
         _sum_runs(ds, dscale)
         _sum_runs(db, dbias)
+
     return loop
 
 

@@ -14,6 +14,7 @@ them: when its device has several cores (pe_cli/kernels/cpu/threads.py) and numb
 (OpenMP or TBB; numba's own ``workqueue`` aborts when two executor threads enter parallel loops at
 once, and its sleeping workers were measured to wake too slowly). OpenMP is picked first.
 """
+
 import importlib
 import os
 import sys
@@ -25,7 +26,7 @@ import numpy as np
 from . import _call_types, _helper, threads
 
 _setup_lock = threading.Lock()
-_layer_ok = None        # a thread-safe numba threading layer is available (decided once)
+_layer_ok = None  # a thread-safe numba threading layer is available (decided once)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -40,6 +41,7 @@ def lazy(name):
             _choose_layer()
             module = importlib.import_module(f"{__package__}.{name}")
         return module
+
     return get
 
 
@@ -53,8 +55,9 @@ def _choose_layer():
         if _layer_ok is not None:
             return
         import numba
+
         chosen = os.environ.get("NUMBA_THREADING_LAYER")
-        if chosen:                   # the user's choice stands; parallel loops only if it is thread-safe
+        if chosen:  # the user's choice stands; parallel loops only if it is thread-safe
             _layer_ok = chosen in ("omp", "tbb", "threadsafe", "forksafe")
             return
         for layer, module in (("omp", "omppool"), ("tbb", "tbbpool")):
@@ -79,6 +82,7 @@ def parallel_threads():
     if not _layer_ok:
         return 1
     import numba
+
     n = min(n, numba.config.NUMBA_NUM_THREADS)
     if numba.get_num_threads() != n:
         numba.set_num_threads(n)
@@ -89,7 +93,7 @@ def is_float(*arrays):
     """True when every array is float32 or float64, all of the same dtype: the types the loops are
     compiled for. Other dtypes take the kernels' numpy path."""
     dtype = arrays[0].dtype
-    if dtype != _F32 and dtype != _F64:      # (dtype.name is a Python property: slower)
+    if dtype != _F32 and dtype != _F64:  # (dtype.name is a Python property: slower)
         return False
     for a in arrays[1:]:
         if a.dtype != dtype:
@@ -131,22 +135,23 @@ def parallel_ready(twin, *args):
     return _compiled_later.ready(twin, args)
 
 
-DEFERRED = []       # callables(count): a loop was handed to the helper (kernels/compile_watch.py)
-EAGER = False       # True: every loop compiles on its first call, as numba would (tests of the loops)
+DEFERRED = []  # callables(count): a loop was handed to the helper (kernels/compile_watch.py)
+EAGER = False  # True: every loop compiles on its first call, as numba would (tests of the loops)
 
 
 class _Later:
     """Parallel twins waiting to be compiled, and the thread that compiles them once no other thread
     has compiled for ``QUIET_S`` (so that it never holds up a serial loop a step needs)."""
+
     QUIET_S = 0.5
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.waiting = {}           # id(twin) -> (twin, signature)
+        self.waiting = {}  # id(twin) -> (twin, signature)
         self.thread = None
-        self.others = {}            # thread id -> depth of the compiles under way in other threads
+        self.others = {}  # thread id -> depth of the compiles under way in other threads
         self.last = time.monotonic()
-        self.hurry = False          # finish(): compile at once
+        self.hurry = False  # finish(): compile at once
         self.helper = _helper.Helper()
 
     def finish(self):
@@ -164,7 +169,7 @@ class _Later:
 
     def on_end(self, ev):
         me = threading.get_ident()
-        if me in self.others:       # (a compile that began before the listener did is not counted)
+        if me in self.others:  # (a compile that began before the listener did is not counted)
             self.others[me] -= 1
             if not self.others[me]:
                 del self.others[me]
@@ -200,6 +205,7 @@ class _Later:
 
     def _compile(self):
         from numba.core import event
+
         listener = _Listener(self)
         event.register("numba:compile", listener)
         try:
@@ -221,7 +227,7 @@ class _Later:
             twin, sig = self.waiting[key]
         try:
             twin.compile(sig)
-        except Exception:       # noqa: BLE001 - the serial loop stays in use; the error shows if called
+        except Exception:  # noqa: BLE001 - the serial loop stays in use; the error shows if called
             pass
         with self.lock:
             self.waiting.pop(key, None)
@@ -240,6 +246,7 @@ class _Listener:
 
             def on_end(self, ev):
                 later.on_end(ev)
+
         return Listener()
 
 
@@ -250,7 +257,7 @@ def _cacheable(loop):
     return cache is not None and type(cache).__name__ != "NullCache" and module_name(loop) is not None
 
 
-_names = {}     # id(dispatcher) -> the name its module binds it to
+_names = {}  # id(dispatcher) -> the name its module binds it to
 
 
 def module_name(loop):
@@ -260,8 +267,7 @@ def module_name(loop):
     if name is None:
         module = sys.modules.get(loop.py_func.__module__)
         found = getattr(module, loop.py_func.__name__, None) is loop
-        name = loop.py_func.__name__ if found else next(
-            (n for n, v in vars(module or object).items() if v is loop), "")
+        name = loop.py_func.__name__ if found else next((n for n, v in vars(module or object).items() if v is loop), "")
         _names[id(loop)] = name
     return name or None
 
@@ -269,6 +275,7 @@ def module_name(loop):
 def _load_cached(twin, sig):
     """Loads ``twin``'s compiled ``sig`` from numba's cache, as its first call would: True when found."""
     from numba.core.compiler_lock import global_compiler_lock
+
     try:
         with global_compiler_lock:
             cres = twin._cache.load_overload(sig, twin.targetctx)
@@ -278,7 +285,7 @@ def _load_cached(twin, sig):
                 twin.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
             twin.add_overload(cres)
             return True
-    except AttributeError:          # another numba's internals: compile on the call, as before
+    except AttributeError:  # another numba's internals: compile on the call, as before
         return True
 
 
@@ -296,7 +303,8 @@ def settle_background_compiles():
         later.finish()
         later.hurry = hurry
 
-PARALLEL_MIN_ELEMENTS = 1 << 17      # below this a parallel loop's start-up costs more than it saves (measured)
+
+PARALLEL_MIN_ELEMENTS = 1 << 17  # below this a parallel loop's start-up costs more than it saves (measured)
 # momentum's in-place update splits from a quarter of that: a parameter's rows are then updated by
 # the threads whose GEMMs computed their gradient (math.split_mode), not all by one thread that must
 # first take the other core's lines: the MLP's 256 x 256 weight (65,536 values) 50 -> 32 us on 2
@@ -347,8 +355,14 @@ def out_buffer(attrs, x, shape, dtype):
     """Where a kernel writes an output of ``shape`` and ``dtype``: over its input ``x`` when the
     enable_inplace pass allows it (``attrs['_inplace']``: x is dead after this op and nothing else
     holds it) and x is a writable C-contiguous array of that shape and dtype; else a new array."""
-    if (attrs.get("_inplace") and isinstance(x, np.ndarray) and x.shape == tuple(shape) and x.dtype == dtype
-            and x.flags.c_contiguous and x.flags.writeable):
+    if (
+        attrs.get("_inplace")
+        and isinstance(x, np.ndarray)
+        and x.shape == tuple(shape)
+        and x.dtype == dtype
+        and x.flags.c_contiguous
+        and x.flags.writeable
+    ):
         return x
     return np.empty(shape, dtype=dtype)
 

@@ -17,6 +17,7 @@ one thread pool for the machine) under ``sys.prefix/lib``; it is called through 
 reference implementation for it (``ref:any``: nChw16c input gradients on an AVX2 CPU took minutes a
 ResNet step on the AMD EPYC VM), pe's own paths run.
 """
+
 import ctypes
 import os
 import sys
@@ -33,16 +34,36 @@ _F32, _FORMAT_ANY, _FORWARD_TRAINING, _DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER
 _RUNTIME_OMP = 2
 # dnnl_query_t: the memory descriptors of a primitive descriptor, and its implementation's name
 _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD, _Q_IMPL_INFO = (
-    129, 130, 131, 132, 133, 134, 136, 8)
+    129,
+    130,
+    131,
+    132,
+    133,
+    134,
+    136,
+    8,
+)
 # DNNL_ARG_*: a primitive's arguments
 SRC, DST, WEIGHTS, SCRATCHPAD, DIFF_SRC, DIFF_DST, DIFF_WEIGHTS = 1, 17, 33, 80, 129, 145, 161
-_QUERY_OF = {SRC: _Q_SRC, DST: _Q_DST, WEIGHTS: _Q_WEIGHTS, DIFF_SRC: _Q_DIFF_SRC, DIFF_DST: _Q_DIFF_DST,
-             DIFF_WEIGHTS: _Q_DIFF_WEIGHTS}
+_QUERY_OF = {
+    SRC: _Q_SRC,
+    DST: _Q_DST,
+    WEIGHTS: _Q_WEIGHTS,
+    DIFF_SRC: _Q_DIFF_SRC,
+    DIFF_DST: _Q_DIFF_DST,
+    DIFF_WEIGHTS: _Q_DIFF_WEIGHTS,
+}
 
 
 class _Version(ctypes.Structure):
-    _fields_ = [("major", c_int), ("minor", c_int), ("patch", c_int), ("hash", c_char_p),
-                ("cpu_runtime", c_uint), ("gpu_runtime", c_uint)]
+    _fields_ = [
+        ("major", c_int),
+        ("minor", c_int),
+        ("patch", c_int),
+        ("hash", c_char_p),
+        ("cpu_runtime", c_uint),
+        ("gpu_runtime", c_uint),
+    ]
 
 
 class _Arg(ctypes.Structure):
@@ -93,15 +114,25 @@ class _Library:
         nChw16c, the layout of pe's blocked values (blocked.py)."""
         md = c_void_p()
         if blocked:
-            self.check(self.lib.dnnl_memory_desc_create_with_string_tag(
-                byref(md), len(shape), _Dims(*shape), _F32, b"aBcd16b"), "blocked memory descriptor")
+            self.check(
+                self.lib.dnnl_memory_desc_create_with_string_tag(
+                    byref(md), len(shape), _Dims(*shape), _F32, b"aBcd16b"
+                ),
+                "blocked memory descriptor",
+            )
         elif layout_any:
-            self.check(self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), _Dims(*shape), _F32,
-                                                                 _FORMAT_ANY), "memory descriptor")
+            self.check(
+                self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), _Dims(*shape), _F32, _FORMAT_ANY),
+                "memory descriptor",
+            )
         else:
             strides = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1]
-            self.check(self.lib.dnnl_memory_desc_create_with_strides(
-                byref(md), len(shape), _Dims(*shape), _F32, _Dims(*map(int, strides))), "memory descriptor")
+            self.check(
+                self.lib.dnnl_memory_desc_create_with_strides(
+                    byref(md), len(shape), _Dims(*shape), _F32, _Dims(*map(int, strides))
+                ),
+                "memory descriptor",
+            )
         return md
 
     def implementation(self, pd):
@@ -142,7 +173,7 @@ class _Plan:
 
     def __init__(self, lib, pd, shapes, outputs, owned, blocked=frozenset()):
         self.lib, self.outputs, self.owned = lib, outputs, []
-        self.implementation = lib.implementation(pd)        # "jit:avx2", "brgconv:avx512_core", ...
+        self.implementation = lib.implementation(pd)  # "jit:avx2", "brgconv:avx512_core", ...
         if self.implementation.startswith("ref"):
             raise _Rejected("oneDNN has only its reference convolution here: pe's own path is faster")
         self.prim = lib.primitive(pd)
@@ -156,18 +187,20 @@ class _Plan:
             if not lib.lib.dnnl_memory_desc_equal(plain, inner):
                 src, dst = (inner, plain) if arg in outputs else (plain, inner)
                 rpd = c_void_p()
-                lib.check(lib.lib.dnnl_reorder_primitive_desc_create(byref(rpd), src, lib.engine, dst,
-                                                                     lib.engine, None), "reorder")
+                lib.check(
+                    lib.lib.dnnl_reorder_primitive_desc_create(byref(rpd), src, lib.engine, dst, lib.engine, None),
+                    "reorder",
+                )
                 reorder = lib.primitive(rpd)
                 lib.lib.dnnl_primitive_desc_destroy(rpd)
                 owned.append((lib.lib.dnnl_primitive_destroy, reorder))
             self.tensors[arg] = (plain, inner, lib.lib.dnnl_memory_desc_get_size(inner), reorder)
         scratch = lib.lib.dnnl_primitive_desc_query_md(pd, _Q_SCRATCHPAD, 0)
         self.scratch = (c_void_p(scratch), lib.lib.dnnl_memory_desc_get_size(scratch)) if scratch else None
-        self.owned = owned          # built: what the plan destroys with it, (function, handle)
+        self.owned = owned  # built: what the plan destroys with it, (function, handle)
 
     def __del__(self):
-        for destroy, handle in reversed(self.owned):       # primitives, then their descriptors
+        for destroy, handle in reversed(self.owned):  # primitives, then their descriptors
             destroy(handle)
 
     def shares_layout(self, other, arg):
@@ -204,8 +237,8 @@ class _Plan:
 
 
 _lib, _loaded, _plans, _lock = None, False, {}, threading.Lock()
-LANES = 16          # channels a block of pe's blocked values (nChw16c)
-MAX_PLANS = 256     # plans kept (each a compiled primitive): a program whose shapes keep changing starts over
+LANES = 16  # channels a block of pe's blocked values (nChw16c)
+MAX_PLANS = 256  # plans kept (each a compiled primitive): a program whose shapes keep changing starts over
 
 
 def library():
@@ -232,13 +265,22 @@ MIN_CHANNELS = 8
 def applies(x, w, *arrays, min_channels=None):
     """oneDNN runs this convolution of Input ``x`` (NCHW or blocked) by Filter ``w``: float32 arrays,
     ``min_channels`` (MIN_CHANNELS) input channels a group (the filter's dim 1), the library loaded."""
-    return (x.dtype == np.float32 and w.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
-            and w.shape[1] >= (MIN_CHANNELS if min_channels is None else min_channels) and library() is not None)
+    return (
+        x.dtype == np.float32
+        and w.dtype == np.float32
+        and all(a.dtype == np.float32 for a in arrays)
+        and w.shape[1] >= (MIN_CHANNELS if min_channels is None else min_channels)
+        and library() is not None
+    )
 
 
 def _geometry(geo):
-    return (_Dims(geo.sh, geo.sw), _Dims(geo.dh - 1, geo.dw - 1), _Dims(geo.pads[0], geo.pads[2]),
-            _Dims(geo.pads[1], geo.pads[3]))
+    return (
+        _Dims(geo.sh, geo.sw),
+        _Dims(geo.dh - 1, geo.dw - 1),
+        _Dims(geo.pads[0], geo.pads[2]),
+        _Dims(geo.pads[1], geo.pads[3]),
+    )
 
 
 def _weights_shape(w_shape, groups):
@@ -248,8 +290,20 @@ def _weights_shape(w_shape, groups):
 def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset()):
     """The plan of ``direction`` (shapes NCHW / OIHW); ``blocked``: the arguments whose arrays are
     nChw16c."""
-    key = (direction, x_shape, w_shape, y_shape, geo.sh, geo.sw, geo.dh, geo.dw, tuple(geo.pads), geo.groups,
-           nthreads, blocked)
+    key = (
+        direction,
+        x_shape,
+        w_shape,
+        y_shape,
+        geo.sh,
+        geo.sw,
+        geo.dh,
+        geo.dw,
+        tuple(geo.pads),
+        geo.groups,
+        nthreads,
+        blocked,
+    )
     plan = _plans.get(key)
     if plan is None and key not in _plans:
         lib = library()
@@ -258,31 +312,56 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset
         strides, dilates, pad_l, pad_r = _geometry(geo)
         fwd, pd, owned = c_void_p(), c_void_p(), []
         try:
-            lib.check(lib.lib.dnnl_convolution_forward_primitive_desc_create(
-                byref(fwd), lib.engine, _FORWARD_TRAINING, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r,
-                lib.attr), "convolution")
+            lib.check(
+                lib.lib.dnnl_convolution_forward_primitive_desc_create(
+                    byref(fwd),
+                    lib.engine,
+                    _FORWARD_TRAINING,
+                    _DIRECT,
+                    xd,
+                    wd,
+                    None,
+                    yd,
+                    strides,
+                    dilates,
+                    pad_l,
+                    pad_r,
+                    lib.attr,
+                ),
+                "convolution",
+            )
             owned.append((lib.lib.dnnl_primitive_desc_destroy, fwd))
             if direction == "forward":
                 plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned, blocked)
             elif direction == "grad_input":
-                _grad_input_desc(lib, pd, (x_shape, wd, y_shape), (xd, yd), (strides, dilates, pad_l, pad_r), fwd,
-                                 {DIFF_SRC, DIFF_DST} <= blocked)
+                _grad_input_desc(
+                    lib,
+                    pd,
+                    (x_shape, wd, y_shape),
+                    (xd, yd),
+                    (strides, dilates, pad_l, pad_r),
+                    fwd,
+                    {DIFF_SRC, DIFF_DST} <= blocked,
+                )
                 owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned,
-                             blocked)
+                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned, blocked)
             else:
-                lib.check(lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
-                    byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
-                    "convolution's filter gradient")
+                lib.check(
+                    lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
+                        byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr
+                    ),
+                    "convolution's filter gradient",
+                )
                 owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned,
-                             blocked)
+                plan = _Plan(
+                    lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned, blocked
+                )
         except _Rejected:
             plan = None
             for destroy, handle in reversed(owned):
                 destroy(handle)
         finally:
-            for md in (xd, wd, yd):             # the primitive descriptors keep their own copies
+            for md in (xd, wd, yd):  # the primitive descriptors keep their own copies
                 lib.lib.dnnl_memory_desc_destroy(md)
         if len(_plans) >= MAX_PLANS:
             _plans.clear()
@@ -299,14 +378,16 @@ def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
         xb, yb = lib.desc(x_shape, blocked=True), lib.desc(y_shape, blocked=True)
         try:
             if create(byref(pd), lib.engine, _DIRECT, xb, wd, yb, *geometry, fwd, lib.attr) == 0:
-                if not lib.implementation(pd).startswith("ref"):    # (AVX2 CPUs: nChw16c has no jit kernel)
+                if not lib.implementation(pd).startswith("ref"):  # (AVX2 CPUs: nChw16c has no jit kernel)
                     return
                 lib.lib.dnnl_primitive_desc_destroy(pd)
         finally:
             lib.lib.dnnl_memory_desc_destroy(xb)
             lib.lib.dnnl_memory_desc_destroy(yb)
-    lib.check(create(byref(pd), lib.engine, _DIRECT, anys[0], wd, anys[1], *geometry, fwd, lib.attr),
-              "convolution's input gradient")
+    lib.check(
+        create(byref(pd), lib.engine, _DIRECT, anys[0], wd, anys[1], *geometry, fwd, lib.attr),
+        "convolution's input gradient",
+    )
 
 
 def _threads():
@@ -357,8 +438,19 @@ def grad_input(dout, w, geo, x_shape, blocked=frozenset()):
     """conv2d's Input@GRAD, or None; ``blocked``: of DIFF_DST and DIFF_SRC."""
     dout, w = np.ascontiguousarray(dout), np.ascontiguousarray(w)
     dx = _empty(x_shape, DIFF_SRC in blocked)
-    return dx if _run("grad_input", x_shape, w.shape, plain_shape(dout, DIFF_DST in blocked), geo,
-                      {DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}, blocked) else None
+    return (
+        dx
+        if _run(
+            "grad_input",
+            x_shape,
+            w.shape,
+            plain_shape(dout, DIFF_DST in blocked),
+            geo,
+            {DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout},
+            blocked,
+        )
+        else None
+    )
 
 
 def grad_filter(x, dout, geo, w_shape, blocked=frozenset()):
@@ -368,8 +460,19 @@ def grad_filter(x, dout, geo, w_shape, blocked=frozenset()):
     fixes the count, and with it the bits, on a machine whose load changes."""
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
     dw = np.empty(w_shape, np.float32)
-    return dw if _run("grad_filter", plain_shape(x, SRC in blocked), w_shape, plain_shape(dout, DIFF_DST in blocked),
-                      geo, {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}, blocked) else None
+    return (
+        dw
+        if _run(
+            "grad_filter",
+            plain_shape(x, SRC in blocked),
+            w_shape,
+            plain_shape(dout, DIFF_DST in blocked),
+            geo,
+            {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout},
+            blocked,
+        )
+        else None
+    )
 
 
 def conv2d_grads(ins, attrs):

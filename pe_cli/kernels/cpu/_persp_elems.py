@@ -4,6 +4,7 @@ _roi_elems.py): ``make(jit, add)`` for numba.njit (_persp_loops.py) or cuda.jit(
 (i, j) of roi r reads X at the perspective map of (j, i) (TransformMatrix[r], from ``matrices``
 below), bilinearly, where that point is inside the roi's quadrilateral and the map (1e-4 tolerances
 as Fluid's)."""
+
 import math
 
 import numpy as np
@@ -79,8 +80,13 @@ def _pixel(jit, add, inside):
         v = m[9 * r + 3] * j + m[9 * r + 4] * i + m[9 * r + 5]
         d = m[9 * r + 6] * j + m[9 * r + 7] * i + m[9 * r + 8]
         sx, sy = u / d, v / d
-        if not inside(sx, sy, rois, r, scale) or (-0.5 - sx > -1e-4) or (sx - (w - 0.5) > -1e-4) \
-                or (-0.5 - sy > -1e-4) or (sy - (h - 0.5) > -1e-4):
+        if (
+            not inside(sx, sy, rois, r, scale)
+            or (-0.5 - sx > -1e-4)
+            or (sx - (w - 0.5) > -1e-4)
+            or (-0.5 - sy > -1e-4)
+            or (sy - (h - 0.5) > -1e-4)
+        ):
             return False, 0, 0, 0, 0, 0.0, 0.0
         sx = 0.0 if -sx > -1e-4 else sx
         sy = 0.0 if -sy > -1e-4 else sy
@@ -107,8 +113,12 @@ def _pixel(jit, add, inside):
         if not ok:
             return 0.0, 0
         base = (bid[r] * c + (o // (tw * th)) % c) * h * w
-        return ((1 - fx) * (1 - fy) * x[base + y0 * w + x0] + (1 - fx) * fy * x[base + y1 * w + x0]
-                + fx * fy * x[base + y1 * w + x1] + fx * (1 - fy) * x[base + y0 * w + x1]), 1
+        return (
+            (1 - fx) * (1 - fy) * x[base + y0 * w + x0]
+            + (1 - fx) * fy * x[base + y1 * w + x0]
+            + fx * fy * x[base + y1 * w + x1]
+            + fx * (1 - fy) * x[base + y0 * w + x1]
+        ), 1
 
     @jit
     def back(g, rois, m, bid, o, c, h, w, th, tw, scale, dx):

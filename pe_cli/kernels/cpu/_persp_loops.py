@@ -2,6 +2,7 @@
 see _numba.py): one pass over the outputs, each element by _persp_elems.py's functions.
 numba caches the loops beside this file and keys them on it alone: after a change to _persp_elems.py,
 remove __pycache__/_persp_loops.* (as for any cached loop calling another module's function)."""
+
 import numba
 
 from ._persp_elems import make
@@ -20,7 +21,7 @@ _at, _back = _E["at"], _E["back"]
 def forward(x, rois, m, bid, c, h, w, th, tw, scale, out, mask):
     for o in range(out.size):
         out[o], ok = _at(x, rois, m, bid, o, c, h, w, th, tw, scale)
-        if o % (th * tw * c) < th * tw:             # channel 0: the pixel's mask
+        if o % (th * tw * c) < th * tw:  # channel 0: the pixel's mask
             mask[(o // (th * tw * c)) * th * tw + o % (th * tw)] = ok
 
 

@@ -9,6 +9,7 @@ Arithmetic stays in the arrays' dtype, in numpy's order, so results are those of
 expressions they replace; sums over many elements (the bias gradient, the softmax denominators)
 accumulate in float64, which is at least as accurate.
 """
+
 import numba
 import numpy as np
 from numba import prange, uintp
@@ -17,6 +18,7 @@ _jit = numba.njit(cache=True, nogil=True)
 
 
 # -- activations ------------------------------------------------------------------------------------
+
 
 @_jit
 def relu(x, out):
@@ -56,11 +58,12 @@ def sigmoid_grad(out, dout, dx):
 
 # -- the bias add: X [pre, n, post] + Y [n] ---------------------------------------------------------
 
+
 @_jit
 def add_mid(x, y, out):
     """out[p, j, q] = x[p, j, q] + y[j] (3-D arrays; y 1-D)."""
     pre, n, post = x.shape
-    if post == 1:                   # a bias over rows: vectorise along j
+    if post == 1:  # a bias over rows: vectorise along j
         for p in range(pre):
             for j in range(n):
                 out[p, j, 0] = x[p, j, 0] + y[j]
@@ -72,7 +75,7 @@ def add_mid(x, y, out):
                 out[p, j, q] = x[p, j, q] + b
 
 
-SUM_BLOCK = 1024     # sum_outer's columns a block: its float64 sums [SUM_BLOCK] stay in L1
+SUM_BLOCK = 1024  # sum_outer's columns a block: its float64 sums [SUM_BLOCK] stay in L1
 
 
 @_jit
@@ -89,7 +92,7 @@ def _sum_rows_block(d, k0, k1, acc):
 def _sum_lanes(acc, n, post, dy):
     """dy[j] = the sum of acc[j*post + q] over q, in eight interleaved lanes (q mod 8; the tail in
     lane 0) added pairwise: one dependent chain of adds would be latency-bound."""
-    if post == 1:                   # (the same sum: acc is never -0.0)
+    if post == 1:  # (the same sum: acc is never -0.0)
         for j in range(n):
             dy[j] = acc[j]
         return
@@ -125,6 +128,7 @@ def sum_outer(d, dy):
 
 
 # -- softmax with cross-entropy, hard labels, over the last axis -------------------------------------
+
 
 @numba.njit(inline="always")
 def _row_max(logits, r):
@@ -206,6 +210,7 @@ def log_softmax_ce(logits, m, e, label, ignore_index, loss):
 
 # -- updates ----------------------------------------------------------------------------------------
 
+
 @numba.njit(inline="always")
 def _momentum_at(i, p, g, v, lr, mu, nesterov, p_out, v_out):
     """Element i of momentum: v_out = v * mu + g; p_out = p - lr * v_out, or with nesterov
@@ -236,6 +241,7 @@ def sgd(p, g, lr, p_out):
 # not momentum(p, g, v, ..., p, v): given p_out = p, LLVM's overlap check fails and the loop runs
 # unvectorised (2x slower); here p, v and g are three arrays that do not overlap.
 
+
 @_jit
 def momentum_in_place(p, g, v, lr, mu, nesterov):
     """momentum with p_out = p and v_out = v (g overlaps neither)."""
@@ -261,7 +267,7 @@ def relu_parallel(x, out, parts):
     zero = x.dtype.type(0)
     n = x.size
     for p in prange(parts):
-        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):   # unsigned: vectorised
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):  # unsigned: vectorised
             v = x[i]
             out[i] = v if (v > zero or v != v) else zero
 

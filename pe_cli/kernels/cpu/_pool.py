@@ -1,6 +1,7 @@
 """numpy's pool2d paths for dtypes numba is not compiled for (pooling.py takes the numba loops for
 float32/float64): a loop over kernel or output positions (whichever is fewer) vectorised over the batch
 and channels."""
+
 import numpy as np
 
 from ..common import pad
@@ -59,4 +60,4 @@ def backward(x, out, dout, geo, is_max, exclusive):
         else:
             for oh, ow, sl in geo.windows():
                 dxp[sl] += g[:, :, oh, ow, None, None]
-    return np.ascontiguousarray(dxp[:, :, t:t + h, l:l + w])
+    return np.ascontiguousarray(dxp[:, :, t : t + h, l : l + w])

@@ -3,6 +3,7 @@ the speed notes of _conv_loops.py hold here too. 2x2 windows at stride 2 (the co
 their own loops: with the size and stride known at compile time LLVM unrolls and vectorises them,
 5-8x faster than the general loops.
 """
+
 import numpy as np
 from numba import prange, uintp
 
@@ -17,6 +18,7 @@ def _window(o, s, p, k, size):
 
 
 # -- pool2d: any window -------------------------------------------------------------------------------
+
 
 @_jit
 def max_pool(x, kh, kw, sh, sw, pt, pl, ho, wo, out):
@@ -106,6 +108,7 @@ def avg_pool_grad(dout, kh, kw, sh, sw, pt, pl, exclusive, dx):
 
 # -- pool2d: 2x2 windows at stride 2, inside the input ------------------------------------------------------------
 
+
 @_jit
 def _max_pool_2x2_sample(x, b, ho, wo, out):
     for ci in range(x.shape[1]):
@@ -132,7 +135,7 @@ def _max_pool_2x2_grad_sample(x, out, dout, b, dx):
     ho, wo = out.shape[2], out.shape[3]
     one, zero = dx.dtype.type(1), dx.dtype.type(0)
     for ci in range(c):
-        if 2 * ho < h or 2 * wo < w:       # rows or columns in no window
+        if 2 * ho < h or 2 * wo < w:  # rows or columns in no window
             _zero_plane(dx, b, ci)
         for oh in range(ho):
             for ow in range(wo):
@@ -199,6 +202,7 @@ def avg_pool_2x2_grad(dout, dx):
 
 
 # -- parallel twins of the 2x2 stride-2 pooling (samples on numba's threads) -------------------------
+
 
 @_pjit
 def max_pool_2x2_parallel(x, ho, wo, out):

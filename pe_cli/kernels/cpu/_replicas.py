@@ -10,9 +10,10 @@ same CBLAS GEMM with the same arguments through ctypes, around columns built by 
 max's NaN and first-hit rules as written in the loops. The convolutions' replicas are in
 _conv_replicas.py.
 """
+
 import numpy as np
 
-_quiet = np.errstate(all="ignore")      # the loops make inf and NaN silently: so do their replicas
+_quiet = np.errstate(all="ignore")  # the loops make inf and NaN silently: so do their replicas
 
 # -- pointwise (_pointwise_loops.py) ------------------------------------------------------------------
 
@@ -20,6 +21,7 @@ _quiet = np.errstate(all="ignore")      # the loops make inf and NaN silently: s
 # relu and its gradient as two vectorised passes, not np.where: np.where branches on each element,
 # and on a mask of random signs it took 110 us for 32,768 float32 values (3.4 ns each, mispredicted
 # branches) where these take 9 (2026-11-25, the Xeon VM)
+
 
 @_quiet
 def relu(x, out):
@@ -60,10 +62,10 @@ def add_mid(x, y, out):
 @_quiet
 def sum_outer(d, dy):
     pre, n, post = d.shape
-    acc = np.add.reduce(d.reshape(pre, n * post).astype(np.float64), axis=0, initial=0.0)   # row by row
+    acc = np.add.reduce(d.reshape(pre, n * post).astype(np.float64), axis=0, initial=0.0)  # row by row
     a = acc.reshape(n, post)
     body = post - post % 8
-    s = np.add.reduce(a[:, :body].reshape(n, body // 8, 8), axis=1, initial=0.0)               # [n, 8]
+    s = np.add.reduce(a[:, :body].reshape(n, body // 8, 8), axis=1, initial=0.0)  # [n, 8]
     for q in range(body, post):
         s[:, 0] += a[:, q]
     dy[:] = ((s[:, 0] + s[:, 1]) + (s[:, 2] + s[:, 3])) + ((s[:, 4] + s[:, 5]) + (s[:, 6] + s[:, 7]))
@@ -85,7 +87,7 @@ def sgd(p, g, lr, p_out):
 def adam(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out):
     a = beta1 * m1 + c1 * g
     b = beta2 * m2 + c2 * g * g
-    p_out[:] = p - lr_t * (a / (np.sqrt(b) + eps))      # read p before m1 and m2 change: they may be outputs
+    p_out[:] = p - lr_t * (a / (np.sqrt(b) + eps))  # read p before m1 and m2 change: they may be outputs
     m1_out[:], m2_out[:] = a, b
 
 
@@ -94,7 +96,7 @@ def adam_in_place(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps):
 
 
 def momentum_in_place(p, g, v, lr, mu, nesterov):
-    momentum(p, g, v, lr, mu, nesterov, p, v)      # each value computed whole, then stored
+    momentum(p, g, v, lr, mu, nesterov, p, v)  # each value computed whole, then stored
 
 
 def sgd_in_place(p, g, lr):
@@ -102,6 +104,7 @@ def sgd_in_place(p, g, lr):
 
 
 # -- scale, the sum and the position encoding (_elementwise_loops.py) ---------------------------------
+
 
 @_quiet
 def scale(x, s, b, bias_after, out):
@@ -128,6 +131,7 @@ def add_table_rows(x, alpha, table, out):
 
 
 # -- the split GEMMs and their epilogue (_blas_loops.py): the same CBLAS calls on the same blocks ------
+
 
 @_quiet
 def epilogue(block, bias, gate, act):
@@ -157,13 +161,41 @@ def gemm_blocks(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols
             continue
         if by_cols:
             first = s0 if trans_b == 111 else s0 * ldb
-            gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda, b.ctypes.data + first * size, ldb,
-                 0.0, c.ctypes.data + s0 * size, n)
+            gemm(
+                101,
+                trans_a,
+                trans_b,
+                m,
+                s1 - s0,
+                k,
+                1.0,
+                a.ctypes.data,
+                lda,
+                b.ctypes.data + first * size,
+                ldb,
+                0.0,
+                c.ctypes.data + s0 * size,
+                n,
+            )
             epilogue(c[:, s0:s1], bias[s0:s1], gate[:, s0:s1] if act == 2 else gate, act)
         else:
             first = s0 * lda if trans_a == 111 else s0
-            gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + first * size, lda, b.ctypes.data, ldb,
-                 0.0, c.ctypes.data + s0 * n * size, n)
+            gemm(
+                101,
+                trans_a,
+                trans_b,
+                s1 - s0,
+                n,
+                k,
+                1.0,
+                a.ctypes.data + first * size,
+                lda,
+                b.ctypes.data,
+                ldb,
+                0.0,
+                c.ctypes.data + s0 * n * size,
+                n,
+            )
             epilogue(c[s0:s1], bias, gate[s0:s1] if act == 2 else gate, act)
 
 
@@ -176,8 +208,22 @@ def gemm_k_blocks(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, par
         k0, k1 = k * p // parts, k * (p + 1) // parts
         first_a = k0 if trans_a == 111 else k0 * lda
         first_b = k0 * ldb if trans_b == 111 else k0
-        gemm(101, trans_a, trans_b, m, n, k1 - k0, 1.0, a.ctypes.data + first_a * size, lda,
-             b.ctypes.data + first_b * size, ldb, 0.0, partial[p].ctypes.data, n)
+        gemm(
+            101,
+            trans_a,
+            trans_b,
+            m,
+            n,
+            k1 - k0,
+            1.0,
+            a.ctypes.data + first_a * size,
+            lda,
+            b.ctypes.data + first_b * size,
+            ldb,
+            0.0,
+            partial[p].ctypes.data,
+            n,
+        )
     np.copyto(c, partial[0])
     for q in range(1, parts):
         np.add(c, partial[q], out=c)
@@ -186,8 +232,9 @@ def gemm_k_blocks(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, par
 
 # -- max pooling, 2x2 windows at stride 2 (_pool_loops.py) -------------------------------------------
 
+
 def _corners(a, ho, wo):
-    return [a[:, :, i:2 * ho:2, j:2 * wo:2] for i in (0, 1) for j in (0, 1)]
+    return [a[:, :, i : 2 * ho : 2, j : 2 * wo : 2] for i in (0, 1) for j in (0, 1)]
 
 
 @_quiet

@@ -7,6 +7,7 @@ numba's float32 (roi_pool's bin sizes are float32 in Fluid, and its windows' edg
 Arrays are flat: X [N, C, H, W], ROIs [R, 4] (x1, y1, x2, y2), ``bid`` [R] each roi's image, outputs
 [R, C', PH, PW] indexed by ``i``. Formulas follow Fluid 1.8's roi_pool_op.h, roi_align_op.h,
 psroi_pool_op.h and prroi_pool_op.h."""
+
 import math
 
 
@@ -118,8 +119,9 @@ def _roi_align(jit, add, unravel, corners, align_geometry):
             for ix in range(gw):
                 ok, yl, yh, xl, xh, ly, lx = corners(h, w, y0 + iy * dy, x0 + ix * dx)
                 if ok:
-                    acc += ((1 - ly) * ((1 - lx) * x[base + yl * w + xl] + lx * x[base + yl * w + xh])
-                            + ly * ((1 - lx) * x[base + yh * w + xl] + lx * x[base + yh * w + xh]))
+                    acc += (1 - ly) * ((1 - lx) * x[base + yl * w + xl] + lx * x[base + yl * w + xh]) + ly * (
+                        (1 - lx) * x[base + yh * w + xl] + lx * x[base + yh * w + xh]
+                    )
         return acc / (gh * gw)
 
     @jit
@@ -235,10 +237,13 @@ def _prroi(jit, unravel, pr_window, pr_cell, pr_read, pr_add):
         acc = 0.0
         for xi in range(int(math.floor(xs)), int(math.ceil(xs + bw))):
             for yi in range(int(math.floor(ys)), int(math.ceil(ys + bh))):
-                a, b, cc, d = pr_cell(yi, xi, max(ys, yi), max(xs, xi), min(ys + bh, yi + 1.0),
-                                      min(xs + bw, xi + 1.0))
-                acc += (a * pr_read(x, base, h, w, yi, xi) + b * pr_read(x, base, h, w, yi, xi + 1)
-                        + cc * pr_read(x, base, h, w, yi + 1, xi) + d * pr_read(x, base, h, w, yi + 1, xi + 1))
+                a, b, cc, d = pr_cell(yi, xi, max(ys, yi), max(xs, xi), min(ys + bh, yi + 1.0), min(xs + bw, xi + 1.0))
+                acc += (
+                    a * pr_read(x, base, h, w, yi, xi)
+                    + b * pr_read(x, base, h, w, yi, xi + 1)
+                    + cc * pr_read(x, base, h, w, yi + 1, xi)
+                    + d * pr_read(x, base, h, w, yi + 1, xi + 1)
+                )
         return acc / area
 
     @jit
@@ -252,8 +257,7 @@ def _prroi(jit, unravel, pr_window, pr_cell, pr_read, pr_add):
         share = g / area
         for xi in range(int(math.floor(xs)), int(math.ceil(xs + bw))):
             for yi in range(int(math.floor(ys)), int(math.ceil(ys + bh))):
-                a, b, cc, d = pr_cell(yi, xi, max(ys, yi), max(xs, xi), min(ys + bh, yi + 1.0),
-                                      min(xs + bw, xi + 1.0))
+                a, b, cc, d = pr_cell(yi, xi, max(ys, yi), max(xs, xi), min(ys + bh, yi + 1.0), min(xs + bw, xi + 1.0))
                 pr_add(dx_, base, h, w, yi, xi, share * a)
                 pr_add(dx_, base, h, w, yi, xi + 1, share * b)
                 pr_add(dx_, base, h, w, yi + 1, xi, share * cc)

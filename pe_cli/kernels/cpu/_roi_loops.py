@@ -3,6 +3,7 @@ over the outputs, each element computed by the shared functions of _roi_elems.py
 scatter into dX in the same order, serially.
 numba caches the loops beside this file and keys them on it alone: after a change to _roi_elems.py,
 remove __pycache__/_roi_loops.* (as for any cached loop calling another module's function)."""
+
 import numba
 
 from ._roi_elems import make
@@ -73,6 +74,7 @@ def prroi_pool_grad(dout, rois, bid, c, h, w, ph, pw, scale, dx):
 
 
 # -- parallel twins of the forward loops (outputs are independent): see _numba.twin ---------------
+
 
 @_pjit
 def roi_pool_parallel(x, rois, bid, c, h, w, ph, pw, scale, out, argmax):

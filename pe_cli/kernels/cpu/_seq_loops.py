@@ -1,4 +1,5 @@
 """numba loops of the sequence kernels (kernels/cpu/sequence.py): one pass per sequence."""
+
 import math
 
 import numpy as np

@@ -1,5 +1,6 @@
 """numba loops of the sequence metric kernels (kernels/cpu/sequence_metric.py): kernels/seq_dp.py's
 per-sequence programs compiled with njit, one call per sequence without the GIL."""
+
 from numba import njit
 
 from .. import seq_dp

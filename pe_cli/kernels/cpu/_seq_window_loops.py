@@ -1,4 +1,5 @@
 """numba loops of kernels/cpu/sequence_window.py: one pass per sequence, the GIL released."""
+
 from numba import njit
 
 

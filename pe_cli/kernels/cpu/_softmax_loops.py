@@ -7,6 +7,7 @@ same rows computed by the same code. The attention's [64, 4, 28, 28] softmax in 
 row's step (medians of the calls, 2-core AMD EPYC VM): 917-978 -> 654-734 us, its gradient 324 ->
 199-244 us (numpy's exp, about 280 us of the forward, stays on one thread).
 """
+
 import numba
 import numpy as np
 from numba import prange
@@ -70,6 +71,7 @@ def softmax_rows_grad(out, dout, dx):
 
 
 # -- parallel twins ----------------------------------------------------------------------------------
+
 
 @_pjit
 def softmax_shift_parallel(x, floor, out, parts):

@@ -11,6 +11,7 @@ is a libm call a value. A row's sum of exponentials accumulates in float64 over 
 partial sums (one chain of dependent adds is four times slower); for float64 rows the callers keep
 the loops of _pointwise_loops.py around numpy's exp.
 """
+
 import numba
 import numpy as np
 from numba import prange, uintp

@@ -55,6 +55,7 @@ def partial_sort(a, first, middle, last, comp):
 def _median_to_first(a, result, x, y, z, comp):
     def c(i, j):
         return comp(a[i][0], a[j][0])
+
     if c(x, y):
         pick = y if c(y, z) else z if c(x, z) else x
     else:
@@ -92,7 +93,7 @@ def _insertion_sort(a, first, last, comp):
     for i in range(first + 1, last):
         if comp(a[i][0], a[first][0]):
             value = a[i]
-            a[first + 1:i + 1] = a[first:i]
+            a[first + 1 : i + 1] = a[first:i]
             a[first] = value
         else:
             _linear_insert(a, i, comp)

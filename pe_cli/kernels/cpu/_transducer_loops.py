@@ -1,5 +1,6 @@
 """numba loops of the transducer kernel (kernels/cpu/transducer.py): kernels/transducer_dp.py's
 per-sequence program compiled with njit, called once per sequence without the GIL."""
+
 from numba import njit
 
 from .. import transducer_dp

@@ -9,6 +9,7 @@ copy of the array takes 18. The Transformer row's step runs 16 of them. The ``_p
 is quiet (_numba.parallel_parts), as under load a thread's slice could stall the copy by far (an
 earlier twin took 5.7 ms on the loaded 2-core VM).
 """
+
 from numba import prange, uintp
 
 from ._conv_loops import _jit, _pjit

@@ -17,6 +17,7 @@ Each per-thread buffer (one row of ``buf``, _conv.wide_buffers) holds the padded
 columns, and the wide output or Output@GRAD (zeros outside the valid columns, kept from the
 allocation: only valid columns are ever written there).
 """
+
 import numba
 from numba import prange, uintp
 
@@ -68,7 +69,7 @@ def _sizes(c, m, kh, kw, ho, wo):
     hp, wp = ho + kh - 1, wo + kw - 1
     lw = ho * wp
     plane_end = c * hp * wp + kw
-    return hp, wp, lw, plane_end, plane_end + c * kh * kw * lw          # ..., where the wide output starts
+    return hp, wp, lw, plane_end, plane_end + c * kh * kw * lw  # ..., where the wide output starts
 
 
 @_jit
@@ -79,8 +80,22 @@ def _forward_sample(gemm, x, w, b, groups, kh, kw, pt, pl, ho, wo, out, t):
     _pad_sample(x, b, pt, pl, hp, wp, cols_at, t)
     _columns(t, c, kh, kw, hp, wp, lw, cols_at)
     for g in range(groups):
-        gemm(101, 111, 111, mg, lw, kg, 1.0, _at(w, g * mg * kg), kg, _at(t, cols_at + g * kg * lw), lw, 0.0,
-             _at(t, wide_at + g * mg * lw), lw)
+        gemm(
+            101,
+            111,
+            111,
+            mg,
+            lw,
+            kg,
+            1.0,
+            _at(w, g * mg * kg),
+            kg,
+            _at(t, cols_at + g * kg * lw),
+            lw,
+            0.0,
+            _at(t, wide_at + g * mg * lw),
+            lw,
+        )
     _copy_rows(t, wide_at, wp, out.reshape(out.size), b * m * ho * wo, wo, m * ho, wo)
 
 
@@ -106,9 +121,23 @@ def _filter_sample(gemm, x, dout, b, groups, kh, kw, pt, pl, ho, wo, part, t):
     _pad_sample(x, b, pt, pl, hp, wp, cols_at, t)
     _columns(t, c, kh, kw, hp, wp, lw, cols_at)
     _copy_rows(dout.reshape(dout.size), b * m * ho * wo, wo, t, wide_at, wp, m * ho, wo)
-    for g in range(groups):           # part[g] += dout[b, g] @ columns[g]^T, both wide
-        gemm(101, 111, 112, mg, kg, lw, 1.0, _at(t, wide_at + g * mg * lw), lw, _at(t, cols_at + g * kg * lw), lw,
-             1.0, _at(part, g * mg * kg), kg)
+    for g in range(groups):  # part[g] += dout[b, g] @ columns[g]^T, both wide
+        gemm(
+            101,
+            111,
+            112,
+            mg,
+            kg,
+            lw,
+            1.0,
+            _at(t, wide_at + g * mg * lw),
+            lw,
+            _at(t, cols_at + g * kg * lw),
+            lw,
+            1.0,
+            _at(part, g * mg * kg),
+            kg,
+        )
 
 
 @_jit
@@ -138,12 +167,26 @@ def _input_sample(gemm, dout, w, b, groups, kh, kw, pt, pl, ho, wo, dx, t):
     mg, kg = m // groups, (c // groups) * kh * kw
     hp, wp, lw, cols_at, wide_at = _sizes(c, m, kh, kw, ho, wo)
     _copy_rows(dout.reshape(dout.size), b * m * ho * wo, wo, t, wide_at, wp, m * ho, wo)
-    for g in range(groups):           # columns[g] = w[g]^T @ dout[b, g], wide
-        gemm(101, 112, 111, kg, lw, mg, 1.0, _at(w, g * mg * kg), kg, _at(t, wide_at + g * mg * lw), lw, 0.0,
-             _at(t, cols_at + g * kg * lw), lw)
+    for g in range(groups):  # columns[g] = w[g]^T @ dout[b, g], wide
+        gemm(
+            101,
+            112,
+            111,
+            kg,
+            lw,
+            mg,
+            1.0,
+            _at(w, g * mg * kg),
+            kg,
+            _at(t, wide_at + g * mg * lw),
+            lw,
+            0.0,
+            _at(t, cols_at + g * kg * lw),
+            lw,
+        )
     for q in range(cols_at):
         t[q] = 0
-    for ci in range(c):               # the adjoint of _columns, in its order
+    for ci in range(c):  # the adjoint of _columns, in its order
         for i in range(kh):
             for j in range(kw):
                 s = cols_at + ((ci * kh + i) * kw + j) * lw
@@ -152,7 +195,7 @@ def _input_sample(gemm, dout, w, b, groups, kh, kw, pt, pl, ho, wo, dx, t):
                     t[uintp(d + q)] += t[uintp(s + q)]
     rows, cols = min(h, hp - pt), min(wd, wp - pl)
     for ci in range(c):
-        if rows < h or cols < wd:     # a bottom or right padding below 0: rows the filter never reaches
+        if rows < h or cols < wd:  # a bottom or right padding below 0: rows the filter never reaches
             for ih in range(h):
                 for iw in range(wd):
                     dx[b, ci, uintp(ih), uintp(iw)] = 0

@@ -13,6 +13,7 @@ its input and output channels swapped, paddings 2 - p: the same loop.
 The transforms of the filter (U = G g G^T) and back (dW = G^T dU G) are numpy here, the same for
 the loops and their replicas.
 """
+
 import numpy as np
 
 from . import _conv, _conv_replicas
@@ -21,13 +22,15 @@ from ._numba import lazy, twin
 _loops = lazy("_winograd_loops")
 
 MIN_CHANNELS = 8
-MIN_TILES = 64          # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it loses)
+MIN_TILES = 64  # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it loses)
 
 
 def applies(geo, x_shape, w_shape):
     """True when the convolution of geometry ``geo`` takes the Winograd path."""
-    if not ((geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
-            and all(0 <= p <= 2 for p in geo.pads)):
+    if not (
+        (geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
+        and all(0 <= p <= 2 for p in geo.pads)
+    ):
         return False
     channels, tiles = min(x_shape[1], w_shape[0]), ((geo.ho + 1) // 2) * ((geo.wo + 1) // 2)
     if channels < MIN_CHANNELS:
@@ -39,8 +42,8 @@ def filter_tiles(g):
     """U [16, M, C] = G g G^T for the filters g [M, C, 3, 3], G = [[1, 0, 0], [1/2, 1/2, 1/2],
     [1/2, -1/2, 1/2], [0, 0, 1]]: rows first, then columns."""
     half = g.dtype.type(0.5)
-    rows = _g_times(np.moveaxis(g, (2, 3), (0, 1)), half)               # [4, 3, M, C]: G g
-    u = _g_times(rows.swapaxes(0, 1), half).swapaxes(0, 1)               # [4, 4, M, C]: (G g) G^T
+    rows = _g_times(np.moveaxis(g, (2, 3), (0, 1)), half)  # [4, 3, M, C]: G g
+    u = _g_times(rows.swapaxes(0, 1), half).swapaxes(0, 1)  # [4, 4, M, C]: (G g) G^T
     return np.ascontiguousarray(u).reshape(16, g.shape[0], g.shape[1])
 
 
@@ -53,8 +56,8 @@ def filter_from_tiles(du, w_shape):
     """dW [M, C, 3, 3] = G^T dU G for dU [16, M, C]: the adjoint of filter_tiles."""
     half = du.dtype.type(0.5)
     d = du.reshape(4, 4, w_shape[0], w_shape[1])
-    rows = _gt_times(d, half)                                            # [3, 4, M, C]: G^T dU
-    dw = _gt_times(rows.swapaxes(0, 1), half).swapaxes(0, 1)             # [3, 3, M, C]: G^T dU G
+    rows = _gt_times(d, half)  # [3, 4, M, C]: G^T dU
+    dw = _gt_times(rows.swapaxes(0, 1), half).swapaxes(0, 1)  # [3, 3, M, C]: G^T dU G
     return np.ascontiguousarray(np.moveaxis(dw, (0, 1), (2, 3)))
 
 
@@ -74,8 +77,12 @@ def buffers(par, th, w1, c, m, dtype):
     """Per thread: the parity planes [4, (th + 1) w1 + 1] (zeroed: their last element is read as
     padding), the row pass [8, th w1 + 1], V [16, C, th w1] and the products [16, M, th w1]."""
     n = th * w1
-    return (np.zeros((par, 4, n + w1 + 1), dtype=dtype), np.empty((par, 8, n + 1), dtype=dtype),
-            np.empty((par, 16, c, n), dtype=dtype), np.empty((par, 16, m, n), dtype=dtype))
+    return (
+        np.zeros((par, 4, n + w1 + 1), dtype=dtype),
+        np.empty((par, 8, n + 1), dtype=dtype),
+        np.empty((par, 16, c, n), dtype=dtype),
+        np.empty((par, 16, m, n), dtype=dtype),
+    )
 
 
 def _forward(gemm, x, u, pt, pl, out):
@@ -104,9 +111,9 @@ def grad_filter(gemm, x, dout, geo, w_shape):
     n, (th, w1) = x.shape[0], tile_rows(geo.ho, geo.wo)
     par = _conv.parallel(n)
     parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, w_shape[0], w_shape[1]), dtype=x.dtype)
-    args = (gemm, x, dout, geo.pads[0], geo.pads[2], th, parts,
-            *buffers(par, th, w1, x.shape[1], w_shape[0], x.dtype))
-    twin(_loops().grad_filter, _loops().grad_filter_parallel, par > 1, *args,
-         replica=_conv_replicas.winograd_grad_filter)(*args)
+    args = (gemm, x, dout, geo.pads[0], geo.pads[2], th, parts, *buffers(par, th, w1, x.shape[1], w_shape[0], x.dtype))
+    twin(
+        _loops().grad_filter, _loops().grad_filter_parallel, par > 1, *args, replica=_conv_replicas.winograd_grad_filter
+    )(*args)
     du = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
     return filter_from_tiles(du, w_shape)

@@ -20,6 +20,7 @@ numpy's BLAS single-threaded (_cblas.py), the ``*_parallel`` twins spread the sa
 gradient: fixed runs of samples) over numba's threads and compute the same bits. Each transform
 adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py repeats in numpy.
 """
+
 import numba
 from numba import prange, uintp
 
@@ -37,7 +38,7 @@ def _split(x, b, ci, pt, pl, rows, w1, planes):
             ih = 2 * r + rp - pt
             for cp in range(2):
                 q, row = uintp(2 * rp + cp), uintp(r * w1)
-                lo = min(max((pl - cp + 1) // 2, 0), w1)      # 0 <= 2j + cp - pl < w
+                lo = min(max((pl - cp + 1) // 2, 0), w1)  # 0 <= 2j + cp - pl < w
                 hi = min(max((w + pl - cp + 1) // 2, lo), w1)
                 if ih < 0 or ih >= h:
                     lo = hi = w1
@@ -56,8 +57,8 @@ def _input_transform(x, b, pt, pl, th, planes, t, v):
     n = v.shape[2]
     w1 = n // th
     for ci in range(x.shape[1]):
-        _split(x, b, ci, pt, pl, th + 1, w1, planes)      # (its last element stays 0: _winograd.buffers)
-        for cp in range(2):              # rows: t[2k + cp] = (B^T d)[k] over the columns of parity cp
+        _split(x, b, ci, pt, pl, th + 1, w1, planes)  # (its last element stays 0: _winograd.buffers)
+        for cp in range(2):  # rows: t[2k + cp] = (B^T d)[k] over the columns of parity cp
             for i in range(n + 1):
                 p = uintp(i)
                 d0, d1, d2, d3 = planes[cp, p], planes[2 + cp, p], planes[cp, p + w1], planes[2 + cp, p + w1]
@@ -66,7 +67,7 @@ def _input_transform(x, b, pt, pl, th, planes, t, v):
                 t[4 + cp, p] = d2 - d1
                 t[6 + cp, p] = d1 - d3
         c = uintp(ci)
-        for k in range(4):               # columns: v[4k + s] = (t[k] B)[s]
+        for k in range(4):  # columns: v[4k + s] = (t[k] B)[s]
             r, e = uintp(4 * k), uintp(2 * k)
             for i in range(n):
                 p = uintp(i)
@@ -86,13 +87,13 @@ def _output_transform(mm, b, th, u, y, out):
     n = mm.shape[2]
     w1 = n // th
     for m in range(out.shape[1]):
-        for s in range(4):               # rows: u[2s + a] = (A^T P)[a] in column s
+        for s in range(4):  # rows: u[2s + a] = (A^T P)[a] in column s
             for i in range(n):
                 p = uintp(i)
                 p0, p1, p2, p3 = mm[s, m, p], mm[4 + s, m, p], mm[8 + s, m, p], mm[12 + s, m, p]
                 u[2 * s, p] = p0 + p1 + p2
                 u[2 * s + 1, p] = p1 - p2 - p3
-        for a in range(2):               # columns: y[2a + f] = (u_a A)[f]
+        for a in range(2):  # columns: y[2a + f] = (u_a A)[f]
             for i in range(n):
                 p = uintp(i)
                 q0, q1, q2, q3 = u[a, p], u[2 + a, p], u[4 + a, p], u[6 + a, p]
@@ -114,7 +115,7 @@ def _output_adjoint(dout, b, th, planes, z, dm):
     n = dm.shape[2]
     for m in range(dout.shape[1]):
         _split(dout, b, m, 0, 0, th, n // th, planes)
-        for f in range(2):               # rows: z[2r + f] = (A dy)[r] in the columns of parity f
+        for f in range(2):  # rows: z[2r + f] = (A dy)[r] in the columns of parity f
             for i in range(n):
                 p = uintp(i)
                 y0, y1 = planes[f, p], planes[2 + f, p]
@@ -122,7 +123,7 @@ def _output_adjoint(dout, b, th, planes, z, dm):
                 z[2 + f, p] = y0 + y1
                 z[4 + f, p] = y0 - y1
                 z[6 + f, p] = -y1
-        for r in range(4):               # columns: dm[4r + s] = (z_r A^T)[s]
+        for r in range(4):  # columns: dm[4r + s] = (z_r A^T)[s]
             e = uintp(2 * r)
             for i in range(n):
                 p = uintp(i)
@@ -137,9 +138,8 @@ def _output_adjoint(dout, b, th, planes, z, dm):
 def _forward_sample(gemm, x, u, b, pt, pl, th, planes, t, v, mm, out):
     m, c, n = u.shape[1], u.shape[2], v.shape[2]
     _input_transform(x, b, pt, pl, th, planes, t, v)
-    for xi in range(16):          # mm[xi] [M, tiles] = u[xi] [M, C] @ v[xi] [C, tiles]
-        gemm(101, 111, 111, m, n, c, 1.0, _at(u, xi * m * c), c, _at(v, xi * c * n), n, 0.0,
-             _at(mm, xi * m * n), n)
+    for xi in range(16):  # mm[xi] [M, tiles] = u[xi] [M, C] @ v[xi] [C, tiles]
+        gemm(101, 111, 111, m, n, c, 1.0, _at(u, xi * m * c), c, _at(v, xi * c * n), n, 0.0, _at(mm, xi * m * n), n)
     _output_transform(mm, b, th, t, planes, out)
 
 
@@ -166,9 +166,8 @@ def _filter_sample(gemm, x, dout, b, pt, pl, th, planes, t, v, dm, du):
     m, c, n = dout.shape[1], x.shape[1], v.shape[2]
     _input_transform(x, b, pt, pl, th, planes, t, v)
     _output_adjoint(dout, b, th, planes, t, dm)
-    for xi in range(16):          # du[xi] [M, C] += dm[xi] [M, tiles] @ v[xi]^T
-        gemm(101, 111, 112, m, c, n, 1.0, _at(dm, xi * m * n), n, _at(v, xi * c * n), n, 1.0,
-             _at(du, xi * m * c), c)
+    for xi in range(16):  # du[xi] [M, C] += dm[xi] [M, tiles] @ v[xi]^T
+        gemm(101, 111, 112, m, c, n, 1.0, _at(dm, xi * m * n), n, _at(v, xi * c * n), n, 1.0, _at(du, xi * m * c), c)
 
 
 @_jit

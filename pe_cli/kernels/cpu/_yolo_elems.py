@@ -5,6 +5,7 @@ detection/yolov3_loss_op.h: X [N, M * (5 + C), H, W] (M = len(anchor_mask)), per
 x, y, w, h, objectness, C class logits; sigmoid cross-entropy for x, y, objectness and classes, L1 for
 w and h; grid size H for both coordinates, as Fluid's kernel. The gradient is the loss's derivative
 (each term added, where Fluid's kernel assigns)."""
+
 import math
 
 
@@ -70,8 +71,9 @@ def _geometry(jit, iou, sigmoid):
         """The index in anchor_mask of the anchor whose shape best fits gt box g (-1: none there)."""
         best, best_n = 0.0, 0
         for a in range(an_num):
-            v = iou(0.0, 0.0, anchors[2 * a] / input_size, anchors[2 * a + 1] / input_size,
-                    0.0, 0.0, gt[g + 2], gt[g + 3])
+            v = iou(
+                0.0, 0.0, anchors[2 * a] / input_size, anchors[2 * a + 1] / input_size, 0.0, 0.0, gt[g + 2], gt[g + 3]
+            )
             if v > best:
                 best, best_n = v, a
         for j in range(m):
@@ -92,15 +94,17 @@ def _geometry(jit, iou, sigmoid):
 def _targets(jit):
     @jit
     def size_targets(gt, g, anchors, a, input_size):
-        return (math.log(gt[g + 2] * input_size / anchors[2 * a]),
-                math.log(gt[g + 3] * input_size / anchors[2 * a + 1]))
+        return (
+            math.log(gt[g + 2] * input_size / anchors[2 * a]),
+            math.log(gt[g + 3] * input_size / anchors[2 * a + 1]),
+        )
+
     return size_targets
 
 
 def _loss(jit, sce, ignore_mask, match, cell, size_targets):
     @jit
-    def image_loss(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, thresh, sxy, pos, neg, obj,
-                   matched):
+    def image_loss(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, thresh, sxy, pos, neg, obj, matched):
         m = amask.size
         hw = h * w
         ignore_mask(x, gt, i, b, anchors, amask, m, c, h, w, input_size, thresh, sxy, obj)
@@ -119,8 +123,7 @@ def _loss(jit, sce, ignore_mask, match, cell, size_targets):
             s = score[i * b + t]
             at = (i * m + j) * (5 + c) * hw + gj * w + gi
             scale = (2.0 - gt[g + 2] * gt[g + 3]) * s
-            loss += (sce(x[at], tx) + sce(x[at + hw], ty) + abs(x[at + 2 * hw] - tw)
-                     + abs(x[at + 3 * hw] - th)) * scale
+            loss += (sce(x[at], tx) + sce(x[at + hw], ty) + abs(x[at + 2 * hw] - tw) + abs(x[at + 3 * hw] - th)) * scale
             obj[(i * m + j) * hw + gj * w + gi] = s
             for k in range(c):
                 loss += sce(x[at + (5 + k) * hw], pos if k == label[i * b + t] else neg) * s
@@ -139,8 +142,7 @@ def _loss(jit, sce, ignore_mask, match, cell, size_targets):
 
 def _grad(jit, sce_grad, cell, size_targets):
     @jit
-    def image_grad(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, pos, neg, obj, matched, dl,
-                   dx):
+    def image_grad(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, pos, neg, obj, matched, dl, dx):
         """Adds d(loss[i])/dX * dl (Loss@GRAD[i]) into dx, from the forward's masks."""
         m = amask.size
         hw = h * w

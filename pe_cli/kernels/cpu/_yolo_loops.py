@@ -2,6 +2,7 @@
 one pass over the images, each computed by _yolo_elems.py's functions.
 numba caches the loops beside this file and keys them on it alone: after a change to _yolo_elems.py,
 remove __pycache__/_yolo_loops.* (as for any cached loop calling another module's function)."""
+
 import numba
 
 from ._yolo_elems import make
@@ -12,16 +13,16 @@ _image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def yolov3_loss(x, gt, label, score, anchors, amask, b, c, h, w, input_size, thresh, sxy, pos, neg, loss, obj,
-                matched):
+def yolov3_loss(x, gt, label, score, anchors, amask, b, c, h, w, input_size, thresh, sxy, pos, neg, loss, obj, matched):
     for i in range(loss.size):
-        loss[i] = _image_loss(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, thresh, sxy, pos,
-                              neg, obj, matched)
+        loss[i] = _image_loss(
+            x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, thresh, sxy, pos, neg, obj, matched
+        )
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def yolov3_loss_grad(x, gt, label, score, anchors, amask, b, c, h, w, input_size, pos, neg, obj, matched, dloss,
-                     dx):
+def yolov3_loss_grad(x, gt, label, score, anchors, amask, b, c, h, w, input_size, pos, neg, obj, matched, dloss, dx):
     for i in range(dloss.size):
-        _image_grad(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, pos, neg, obj, matched,
-                    dloss[i], dx)
+        _image_grad(
+            x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, pos, neg, obj, matched, dloss[i], dx
+        )

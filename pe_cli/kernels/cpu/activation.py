@@ -5,6 +5,7 @@ float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A ro
 in parallel chunks for large arrays; float32 tanh and sigmoid run _activation_loops' vectorised
 loops, and their gradients one numba pass. softmax and log_softmax, along an axis, prelu and maxout are
 written here, and Fluid's second-order ops of five rows (``<op>_grad_grad``)."""
+
 import functools
 import math
 
@@ -30,6 +31,7 @@ def _erf_ufunc():
     @numba.vectorize(["float32(float32)", "float64(float64)"], nopython=True)
     def erf(v):
         return math.erf(v)
+
     return erf
 
 
@@ -64,7 +66,8 @@ def _forward_kernel(row):
         if loop and is_float(x):
             return {"Out": _run_loop(loop, out_buffer(attrs, x, x.shape, x.dtype), flat(x))}
         out = forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)
-        return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}   # exp of ints: ints, as Fluid's
+        return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}  # exp of ints: ints, as Fluid's
+
     return kernel
 
 
@@ -73,10 +76,11 @@ def _grad_kernel(row):
     loop = row.cpu_loop and row.cpu_loop + "_grad"
 
     def kernel(ins, attrs):
-        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]      # (reads nothing: dOut twice)
+        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]  # (reads nothing: dOut twice)
         if loop and is_float(dout, a) and a.shape == dout.shape:
             return {"X@GRAD": _run_loop(loop, out_buffer(attrs, dout, dout.shape, dout.dtype), flat(a), flat(dout))}
         return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}
+
     return kernel
 
 
@@ -99,6 +103,7 @@ def _paddle2_forms(name):
         if derivative is not None and attrs.get("_paddle2") and differs(attrs):
             return {"X@GRAD": derivative(ins["X"], ins["Out@GRAD"], attrs).astype(ins["Out@GRAD"].dtype, copy=False)}
         return table_grad(ins, attrs)
+
     kernel.__name__, grad.__name__ = name, name + "_grad"
     return kernel, grad
 
@@ -123,6 +128,7 @@ def _float32_loop(name):
                 _libm_tail(flat(x), out.reshape(-1))
             return {"Out": out}
         return table(ins, attrs)
+
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
 
@@ -139,7 +145,7 @@ def _libm_tail(x, out):
 
 def libm_sigmoid(x):
     """float32 1 / (1 + exp(-x)) with exp correctly rounded to float32 (libm's expf)."""
-    with np.errstate(over="ignore"):        # exp of x < -88 is inf in float32: the sigmoid is 0
+    with np.errstate(over="ignore"):  # exp of x < -88 is inf in float32: the sigmoid is 0
         e = np.exp(-x.astype(np.float64)).astype(np.float32)
     return np.float32(1) / (np.float32(1) + e)
 
@@ -147,12 +153,17 @@ def libm_sigmoid(x):
 def _one_pass_grad(name, expression):
     """The ``name`` op's gradient from Out: ``expression(out, dout)`` in one numba pass (numpy's takes
     three, with temporaries), numpy's bits."""
+
     def kernel(ins, attrs):
         out, dout = ins["Out"], ins["Out@GRAD"]
         if is_float(out, dout) and out.shape == dout.shape:
-            return {"X@GRAD": _run_loop(f"{name}_grad", out_buffer(attrs, dout, dout.shape, dout.dtype), flat(out),
-                                        flat(dout))}
+            return {
+                "X@GRAD": _run_loop(
+                    f"{name}_grad", out_buffer(attrs, dout, dout.shape, dout.dtype), flat(out), flat(dout)
+                )
+            }
         return {"X@GRAD": expression(out, dout)}
+
     kernel.__name__ = kernel.__qualname__ = f"{name}_grad"
     return kernel
 
@@ -175,6 +186,7 @@ def _grad_grad_kernel(second):
         if "DDOut" in wanted:
             outs["DDOut"] = grad({row.reads: u, "Out@GRAD": ddx}, attrs)["X@GRAD"]
         return outs
+
     return kernel
 
 
@@ -203,8 +215,13 @@ SOFTMAX_FLOOR = -64.0
 
 
 def _last_axis_rows(x, axis, *others):
-    return (axis % max(x.ndim, 1) == x.ndim - 1 and x.size > 0 and is_float(x, *others)
-            and x.flags.c_contiguous and all(o.flags.c_contiguous and o.shape == x.shape for o in others))
+    return (
+        axis % max(x.ndim, 1) == x.ndim - 1
+        and x.size > 0
+        and is_float(x, *others)
+        and x.flags.c_contiguous
+        and all(o.flags.c_contiguous and o.shape == x.shape for o in others)
+    )
 
 
 def softmax_grad(ins, attrs):
@@ -227,10 +244,10 @@ def log_softmax(ins, attrs):
         run_in_parts(_rows(), "log_softmax", x.size, x.reshape(rows), out.reshape(rows))
         return {"Out": out}
     out = x - x.max(axis=axis, keepdims=True)
-    if out.dtype.kind != "f":            # integers: numpy's exp gives float64, as the result then
+    if out.dtype.kind != "f":  # integers: numpy's exp gives float64, as the result then
         out = out.astype(np.float64)
     sums = np.exp(out).sum(axis=axis, keepdims=True)
-    out -= np.log(sums, out=sums)       # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
+    out -= np.log(sums, out=sums)  # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
     return {"Out": out}
 
 
@@ -240,6 +257,7 @@ def log_softmax_grad(ins, attrs):
 
 
 # -- prelu ------------------------------------------------------------------------------------------
+
 
 def alpha_view(alpha, x_shape, mode):
     """Alpha shaped to broadcast against X."""
@@ -269,10 +287,11 @@ def prelu_grad(ins, attrs):
 
 # -- maxout --------------------------------------------------------------------------------------
 
+
 def _grouped(x, attrs, groups):
     """X seen as [pre, C/groups, groups, post] around its channel dim."""
     axis = attrs["axis"] % 4 if "axis" in attrs else 1
-    pre, c, post = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+    pre, c, post = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
     return x.reshape(pre, c // groups, groups, post)
 
 

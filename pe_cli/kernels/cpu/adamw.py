@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/adamw.py: numpy, in the parameter's dtype, the attributes as the float32 Paddle holds."""
+
 import numpy as np
 
 
@@ -18,7 +19,7 @@ def adamw(ins, attrs):
     beta1, beta2, eps = _f(p, attrs["beta1"]), _f(p, attrs["beta2"]), _f(p, attrs["epsilon"])
     lr = p.dtype.type(_one(ins["LearningRate"]))
     one = p.dtype.type(1)
-    if attrs["with_decay"]:         # (lr_ratio scales the decay alone, as Paddle 2.6.2's CPU kernel computes)
+    if attrs["with_decay"]:  # (lr_ratio scales the decay alone, as Paddle 2.6.2's CPU kernel computes)
         p = p - lr * _f(p, attrs["lr_ratio"]) * _f(p, attrs["coeff"]) * p
     m1o = beta1 * m1 + (one - beta1) * g
     m2o = beta2 * m2 + (one - beta2) * g * g
@@ -26,10 +27,13 @@ def adamw(ins, attrs):
     lr_t = lr * np.sqrt(one - b2) / (one - b1)
     out = p - lr_t * (m1o / (np.sqrt(m2o) + eps * np.sqrt(one - b2)))
     keep = attrs["use_global_beta_pow"]
-    return {"ParamOut": out.astype(p.dtype, copy=False), "Moment1Out": m1o.astype(m1.dtype, copy=False),
-            "Moment2Out": m2o.astype(m2.dtype, copy=False),
-            "Beta1PowOut": b1p if keep else (b1p * _f(b1p, attrs["beta1"])).astype(b1p.dtype),
-            "Beta2PowOut": b2p if keep else (b2p * _f(b2p, attrs["beta2"])).astype(b2p.dtype)}
+    return {
+        "ParamOut": out.astype(p.dtype, copy=False),
+        "Moment1Out": m1o.astype(m1.dtype, copy=False),
+        "Moment2Out": m2o.astype(m2.dtype, copy=False),
+        "Beta1PowOut": b1p if keep else (b1p * _f(b1p, attrs["beta1"])).astype(b1p.dtype),
+        "Beta2PowOut": b2p if keep else (b2p * _f(b2p, attrs["beta2"])).astype(b2p.dtype),
+    }
 
 
 def check_finite_and_unscale(ins, attrs):
@@ -62,17 +66,27 @@ def update_loss_scaling(ins, attrs):
         if n_good == attrs["incr_every_n_steps"]:
             grown = s * t(np.float32(attrs["incr_ratio"]))
             s, n_good = (grown if np.isfinite(grown) else s), 0
-    return {"Out": outs, "LossScaling": np.full(scale.shape, s, scale.dtype),
-            "OutGoodSteps": np.full(good.shape, n_good, good.dtype), "OutBadSteps": np.full(bad.shape, n_bad, bad.dtype)}
+    return {
+        "Out": outs,
+        "LossScaling": np.full(scale.shape, s, scale.dtype),
+        "OutGoodSteps": np.full(good.shape, n_good, good.dtype),
+        "OutBadSteps": np.full(bad.shape, n_bad, bad.dtype),
+    }
 
 
 def merged_adam(ins, attrs):
     outs = {k: [] for k in ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")}
     lrs = ins["LearningRate"]
     for i, p in enumerate(ins["Param"]):
-        one = {"Param": p, "Grad": ins["Grad"][i], "LearningRate": lrs[i if len(lrs) > 1 else 0],
-               "Moment1": ins["Moment1"][i], "Moment2": ins["Moment2"][i], "Beta1Pow": ins["Beta1Pow"][i],
-               "Beta2Pow": ins["Beta2Pow"][i]}
+        one = {
+            "Param": p,
+            "Grad": ins["Grad"][i],
+            "LearningRate": lrs[i if len(lrs) > 1 else 0],
+            "Moment1": ins["Moment1"][i],
+            "Moment2": ins["Moment2"][i],
+            "Beta1Pow": ins["Beta1Pow"][i],
+            "Beta2Pow": ins["Beta2Pow"][i],
+        }
         got = adamw(one, {**attrs, "lr_ratio": 1.0, "coeff": 0.0, "with_decay": False})
         for k in outs:
             outs[k].append(got[k])

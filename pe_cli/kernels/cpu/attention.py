@@ -3,6 +3,7 @@
 its softmax (or softmax gradient) between them on the cache-resident [Sq, Sk] tile
 (_attention_loops.py), the pairs in blocks on the device's threads. Where no BLAS GEMM can be called
 from the loops (_cblas.py), or for other dtypes, numpy computes the same formulas by batched matmuls."""
+
 import numpy as np
 
 from . import _cblas, threads
@@ -35,8 +36,21 @@ def scaled_dot_product_attention(ins, attrs):
     masked = np.broadcast_to(mask if mask is not None else np.zeros((1,), q.dtype), w.shape)
     parts = _parts(q, k)
     bits = np.empty((parts, sq * k.shape[1]), np.int32)
-    args = (gemm, q, k, v, masked, mask is not None, q.dtype.type(alpha), q.dtype.type(SOFTMAX_FLOOR),
-            q.dtype == np.float32, w, out, bits, bits.view(np.float32))
+    args = (
+        gemm,
+        q,
+        k,
+        v,
+        masked,
+        mask is not None,
+        q.dtype.type(alpha),
+        q.dtype.type(SOFTMAX_FLOOR),
+        q.dtype == np.float32,
+        w,
+        out,
+        bits,
+        bits.view(np.float32),
+    )
     loops = _loops()
     twin(loops.attention, loops.attention_parallel, parts > 1, *args, parts)(*args, parts)
     return {"Out": out, "Weights": w}
@@ -60,6 +74,7 @@ def scaled_dot_product_attention_grad(ins, attrs):
 
 # -- numpy: the unfused chain's formulas, by batched matmuls over [batch, heads, seq, head_dim], and
 # the softmax op's own kernels ------------------------------------------------------------------------
+
 
 def _heads(x):
     return np.swapaxes(x, 1, 2)

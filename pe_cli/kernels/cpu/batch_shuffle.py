@@ -1,12 +1,13 @@
 """Kernels of ops/batch_shuffle.py (numpy): the order is numpy's permutation from the seed, so one
 seed gives one order on every device."""
+
 import numpy as np
 
 
 def order(seed, rows):
     """(the permutation of ``rows`` rows, the next seed) drawn from ``seed``."""
-    rng = np.random.default_rng(int(seed) % (2 ** 63))
-    return rng.permutation(rows).astype(np.int64), rng.integers(0, 2 ** 31 - 1, size=1, dtype=np.int64)
+    rng = np.random.default_rng(int(seed) % (2**63))
+    return rng.permutation(rows).astype(np.int64), rng.integers(0, 2**31 - 1, size=1, dtype=np.int64)
 
 
 def shuffle_batch(ins, attrs):

@@ -1,6 +1,7 @@
 """Kernels of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on the host, and of
 beam_log_probs: float32 rows in _softmax_rows_loops (the numbers of log_softmax's loop and the add's),
 other dtypes through log_softmax's kernel and numpy."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -17,7 +18,7 @@ def _host(x):
 def _absolute(lod, level):
     """Level ``level``'s offsets in rows of the tensor (Fluid's ToAbsOffset)."""
     offsets = list(lod[level])
-    for deeper in lod[level + 1:]:
+    for deeper in lod[level + 1 :]:
         offsets = [deeper[o] for o in offsets]
     return offsets
 
@@ -25,13 +26,13 @@ def _absolute(lod, level):
 def _candidates(rows, pre_ids, pre_scores, ids, scores, attrs):
     out = []
     for row in rows:
-        if pre_ids[row] == attrs["end_id"]:       # a finished branch offers only its end
+        if pre_ids[row] == attrs["end_id"]:  # a finished branch offers only its end
             out.append((float(pre_scores[row]), row, attrs["end_id"]))
             continue
         for d in range(scores.shape[1]):
             score = scores[row, d] if attrs["is_accumulated"] else pre_scores[row] + np.log(scores[row, d])
             out.append((float(score), row, int(ids[row, d])))
-    return sorted(out, key=lambda c: (c[0], c[1]), reverse=True)[:attrs["beam_size"]]
+    return sorted(out, key=lambda c: (c[0], c[1]), reverse=True)[: attrs["beam_size"]]
 
 
 def beam_search(ins, attrs):
@@ -42,24 +43,29 @@ def beam_search(ins, attrs):
     pre_ids, pre_scores = _host(ins["pre_ids"]).reshape(-1), _host(ins["pre_scores"]).reshape(-1)
     scores = _host(ins["scores"])
     scores = scores.reshape(len(scores), -1)
-    ids = _host(ins["ids"]).reshape(scores.shape) if ins.get("ids") is not None else \
-        np.tile(np.arange(scores.shape[1]), (len(scores), 1))
+    ids = (
+        _host(ins["ids"]).reshape(scores.shape)
+        if ins.get("ids") is not None
+        else np.tile(np.arange(scores.shape[1]), (len(scores), 1))
+    )
     per_row = [[] for _ in range(high[-1])]
     for s in range(len(high) - 1):
         rows = range(high[s], high[s + 1])
         chosen = _candidates(rows, pre_ids, pre_scores, ids, scores, attrs)
         if chosen and all(i == attrs["end_id"] and pre_ids[r] == attrs["end_id"] for _, r, i in chosen):
-            continue                              # every branch ended: the source is pruned
+            continue  # every branch ended: the source is pruned
         for score, row, i in chosen:
             per_row[row].append((i, score))
     low = np.concatenate([[0], np.cumsum([len(items) for items in per_row])]).astype(int).tolist()
     flat = [item for items in per_row for item in items]
     parents = [row for row, items in enumerate(per_row) for _ in items]
     out_lod = [list(high), low]
-    return {"selected_ids": np.array([[i] for i, _ in flat], dtype=np.int64).reshape(-1, 1),
-            "selected_scores": np.array([[s] for _, s in flat], dtype=scores.dtype).reshape(-1, 1),
-            "parent_idx": np.array(parents, dtype=np.int32),
-            "@LOD": {"selected_ids": out_lod, "selected_scores": out_lod}}
+    return {
+        "selected_ids": np.array([[i] for i, _ in flat], dtype=np.int64).reshape(-1, 1),
+        "selected_scores": np.array([[s] for _, s in flat], dtype=scores.dtype).reshape(-1, 1),
+        "parent_idx": np.array(parents, dtype=np.int32),
+        "@LOD": {"selected_ids": out_lod, "selected_scores": out_lod},
+    }
 
 
 def beam_search_decode(ins, attrs):
@@ -68,25 +74,25 @@ def beam_search_decode(ins, attrs):
     if not len(step_ids) or lods is None or any(not lod or len(lod) < 2 for lod in lods):
         raise PeError("beam_search_decode: Ids must be an array of beam_search's selected_ids (2-level LoD)")
     sources = len(lods[0][0]) - 1
-    sentences = [[] for _ in range(sources)]      # per source: [word ids], [scores], current candidate row
+    sentences = [[] for _ in range(sources)]  # per source: [word ids], [scores], current candidate row
     for t in range(len(step_ids) - 1, -1, -1):
         ids, scores = _host(step_ids[t]).reshape(-1), _host(step_scores[t]).reshape(-1)
         src_level, sent_level = lods[t][0], lods[t][1]
         for s in range(sources):
-            if not sentences[s]:                  # the last step of this source: one sentence per candidate
+            if not sentences[s]:  # the last step of this source: one sentence per candidate
                 for prefix in range(src_level[s], src_level[s + 1]):
                     for cand in range(sent_level[prefix], sent_level[prefix + 1]):
                         sentences[s].append([[int(ids[cand])], [scores[cand]], prefix])
                 continue
             for sentence in sentences[s]:
                 cand = sentence[2]
-                if ids[cand] != end_id or not sentence[0]:    # one end token, not the repeated ones
+                if ids[cand] != end_id or not sentence[0]:  # one end token, not the repeated ones
                     sentence[0].append(int(ids[cand]))
                     sentence[1].append(scores[cand])
                 sentence[2] = int(np.searchsorted(sent_level, cand, side="right") - 1)
     words, values, src_lod, sent_lod = [], [], [0], [0]
     for group in sentences:
-        group.sort(key=lambda sentence: sentence[1][0], reverse=True)      # best last score first
+        group.sort(key=lambda sentence: sentence[1][0], reverse=True)  # best last score first
         for word_ids, word_scores, _ in group:
             words += word_ids[::-1]
             values += word_scores[::-1]
@@ -94,8 +100,11 @@ def beam_search_decode(ins, attrs):
         src_lod.append(src_lod[-1] + len(group))
     dtype = _host(step_scores[0]).dtype
     lod = [src_lod, sent_lod]
-    return {"SentenceIds": np.array(words, dtype=np.int64), "SentenceScores": np.array(values, dtype=dtype),
-            "@LOD": {"SentenceIds": lod, "SentenceScores": lod}}
+    return {
+        "SentenceIds": np.array(words, dtype=np.int64),
+        "SentenceScores": np.array(values, dtype=dtype),
+        "@LOD": {"SentenceIds": lod, "SentenceScores": lod},
+    }
 
 
 def gather_tree(ins, attrs):
@@ -108,7 +117,7 @@ def gather_tree(ins, attrs):
         return {"Out": out}
     out[-1] = ids[-1]
     parent = parents[-1]
-    for t in range(ids.shape[0] - 2, -1, -1):       # vectorized over (batch, beam)
+    for t in range(ids.shape[0] - 2, -1, -1):  # vectorized over (batch, beam)
         out[t] = np.take_along_axis(ids[t], parent, axis=1)
         parent = np.take_along_axis(parents[t], parent, axis=1)
     return {"Out": out}
@@ -127,8 +136,13 @@ def beam_log_probs(ins, attrs):
     if logits.dtype == np.float32 and logits.size:
         vocab = logits.shape[-1]
         out = np.empty(logits.shape, logits.dtype)
-        args = (np.ascontiguousarray(logits).reshape(-1, vocab), np.ascontiguousarray(finished).reshape(-1),
-                np.ascontiguousarray(noend), np.ascontiguousarray(pre).reshape(-1), out.reshape(-1, vocab))
+        args = (
+            np.ascontiguousarray(logits).reshape(-1, vocab),
+            np.ascontiguousarray(finished).reshape(-1),
+            np.ascontiguousarray(noend),
+            np.ascontiguousarray(pre).reshape(-1),
+            out.reshape(-1, vocab),
+        )
         run_in_parts(_rows(), "beam_log_probs", logits.size, *args)
         return {"Out": out}
     scores = np.where(finished[..., None], noend, log_softmax({"X": logits}, {"axis": -1})["Out"])

@@ -3,6 +3,7 @@
 grad block from the last run to the first, each grad op seeing the overwritten variables as its
 forward op saw them). Tensor arrays' gradients add slot by slot (``add``). Used by the control-flow
 kernels (control_flow.py), on the CPU and, with the device's arithmetic, on CUDA."""
+
 import operator
 
 import numpy as np
@@ -14,6 +15,7 @@ class Iteration:
     """What a loop's gradient needs of one iteration: the values of the variables the body writes
     outside (``writes``) at its start and after each op (``trace``), the body's own values and
     their LoDs (``lods``: the next iteration's values of the same names have their own)."""
+
     __slots__ = ("start", "trace", "local", "lods")
 
     def __init__(self, start, local):
@@ -25,8 +27,10 @@ def _written(block, writes):
     cached = getattr(block, "_written", None)
     if cached is None or cached[0] != writes:
         wanted = set(writes)
-        cached = block._written = (writes, [tuple(n for n in s.op.output_arg_names if n in wanted)
-                                            for s in block.steps])
+        cached = block._written = (
+            writes,
+            [tuple(n for n in s.op.output_arg_names if n in wanted) for s in block.steps],
+        )
     return cached[1]
 
 
@@ -46,6 +50,7 @@ def run_kept(block, env, writes):
         for n in changed:
             now[n] = env.get(n)
         trace.append(now)
+
     block.run(child, after=after)
     lods = child.lods
     it.lods = {n: lods[n] for n in child.local if n in lods}
@@ -87,8 +92,9 @@ def run_backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
 def _input_lods(block, attrs):
     """The LoDs of the block op's inputs (``X`` / ``Input``, duplicable: a LoD per name), by name."""
     given = attrs.get("_lod") or {}
-    return {name: lod for slot in ("X", "Input") for name, lod in zip(block.op.input(slot), given.get(slot) or [])
-            if lod}
+    return {
+        name: lod for slot in ("X", "Input") for name, lod in zip(block.op.input(slot), given.get(slot) or []) if lod
+    }
 
 
 def _restore_plan(block, writes):
@@ -134,10 +140,12 @@ def add(a, b, plus=operator.add):
     """a + b for gradients, None meaning zero; tensor arrays add slot by slot."""
     if a is None or b is None:
         return b if a is None else a
-    if isinstance(a, list):     # (a loop's array gradients add once per iteration: one pass, no recursion)
+    if isinstance(a, list):  # (a loop's array gradients add once per iteration: one pass, no recursion)
         n = max(len(a), len(b))
         pad_a, pad_b = list(a) + [None] * (n - len(a)), list(b) + [None] * (n - len(b))
         lods_a, lods_b = (list(getattr(x, "lods", None) or []) + [None] * n for x in (a, b))
-        return TensorArray([y if x is None else x if y is None else plus(x, y) for x, y in zip(pad_a, pad_b)],
-                           [la if la is not None else lb for la, lb in zip(lods_a[:n], lods_b[:n])])
+        return TensorArray(
+            [y if x is None else x if y is None else plus(x, y) for x, y in zip(pad_a, pad_b)],
+            [la if la is not None else lb for la, lb in zip(lods_a[:n], lods_b[:n])],
+        )
     return plus(a, b)

@@ -15,6 +15,7 @@ Where oneDNN does not take a call after all (it rejects a geometry, or the data 
 the kernel converts the blocked values to NCHW, runs the op's own kernel and converts back: the
 same numbers as that kernel, more slowly.
 """
+
 import numpy as np
 
 from . import convolution, elementwise, fused, normalization, _onednn, pooling
@@ -45,6 +46,7 @@ def _through_plain(kernel, ins, attrs):
         if slot not in slots or values is None:
             return values
         return [to(v) for v in values] if isinstance(values, list) else to(values)
+
     outs = kernel({k: convert(v, k, to_plain) for k, v in ins.items()}, attrs)
     return {k: convert(v, k, to_blocked) for k, v in outs.items()}
 
@@ -64,8 +66,11 @@ def _conv_call(ins, attrs, narrow=False):
     blocked = frozenset(arg for arg, slot in _ARGS if slot in slots)
     geo = ConvGeometry(plain_shape(x, SRC in blocked), ins["Filter"].shape, attrs)
     wide = 1 if narrow and blocked & {DST, DIFF_DST} else None
-    return blocked, geo, _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins),
-                                         min_channels=wide)
+    return (
+        blocked,
+        geo,
+        _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins), min_channels=wide),
+    )
 
 
 def conv2d(ins, attrs):
@@ -77,7 +82,7 @@ def conv2d(ins, attrs):
 
 def conv2d_grad(ins, attrs):
     wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
-    if "Input@GRAD" not in wanted:         # (the one gradient it writes: its own kernel, its own blocked sides)
+    if "Input@GRAD" not in wanted:  # (the one gradient it writes: its own kernel, its own blocked sides)
         return conv2d_grad_filter(ins, attrs)
     if "Filter@GRAD" not in wanted:
         return conv2d_grad_input(ins, attrs)
@@ -105,10 +110,14 @@ def conv2d_grad_filter(ins, attrs):
 
 # -- batch norm (with relu: fused_batch_norm_act), in training --------------------------------------
 
+
 def _loops_apply(ins, attrs, *slots):
     """_blocked_loops.py runs it: training, float arrays of one dtype, no activation or relu."""
-    return attrs.get("act_type", "relu") == "relu" and not normalization.running_stats(attrs) and \
-        is_float(*(ins[k] for k in slots))
+    return (
+        attrs.get("act_type", "relu") == "relu"
+        and not normalization.running_stats(attrs)
+        and is_float(*(ins[k] for k in slots))
+    )
 
 
 def _rows(value):
@@ -124,22 +133,37 @@ def _bn(ins, attrs, relu, plain):
     c = x.shape[1] * x.shape[4]
     y = np.empty(x.shape, x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    args = (_rows(np.ascontiguousarray(x)), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), _rows(y), m, v,
-            inv_std, relu)
+    args = (
+        _rows(np.ascontiguousarray(x)),
+        ins["Scale"],
+        ins["Bias"],
+        float(attrs["epsilon"]),
+        _rows(y),
+        m,
+        v,
+        inv_std,
+        relu,
+    )
     twin(_loops().bn_forward, _loops().bn_forward_parallel, parallel_parts(x.size) > 1, *args)(*args)
     return normalization.bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
 def _bn_grad(ins, attrs, relu, plain):
     x, scale = ins["X"], ins["Scale"]
-    out = "Y" if relu else "Y@GRAD"         # what relu's mask reads (nothing without relu)
+    out = "Y" if relu else "Y@GRAD"  # what relu's mask reads (nothing without relu)
     if not _loops_apply(ins, attrs, "X", "Scale", out, "Y@GRAD", "SavedMean", "SavedVariance"):
         return _through_plain(plain, ins, attrs)
     c = x.shape[1] * x.shape[4]
     dx, dscale, dbias = np.empty(x.shape, x.dtype), np.empty(c), np.empty(c)
     args = tuple(_rows(np.ascontiguousarray(ins[k])) for k in ("X", "Y@GRAD", out)) + (
-        scale, ins["SavedMean"].astype(np.float64), ins["SavedVariance"].astype(np.float64), _rows(dx), dscale,
-        dbias, relu)
+        scale,
+        ins["SavedMean"].astype(np.float64),
+        ins["SavedVariance"].astype(np.float64),
+        _rows(dx),
+        dscale,
+        dbias,
+        relu,
+    )
     twin(_loops().bn_grad, _loops().bn_grad_parallel, parallel_parts(x.size) > 1, *args)(*args)
     return {"X@GRAD": dx, "Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
 
@@ -161,6 +185,7 @@ def fused_batch_norm_act_grad(ins, attrs):
 
 
 # -- global average pooling ------------------------------------------------------------------------
+
 
 def pool2d(ins, attrs):
     x = ins["X"]
@@ -185,14 +210,17 @@ def pool2d_grad(ins, attrs):
 
 # -- elementwise on values of one shape (define.one_shape_blocked) ------------------------------------
 
+
 def _one_shape(kernel):
     """``kernel`` as it is: on arrays of one shape it computes element by element, in any layout (the
     NCHW kernel through NCHW copies where the shapes differ at run time)."""
+
     def run(ins, attrs):
         values = [v for v in ins.values() for v in (v if isinstance(v, list) else [v]) if v is not None]
         if all(isinstance(v, np.ndarray) and v.shape == values[0].shape for v in values):
             return kernel(ins, attrs)
         return _through_plain(kernel, ins, attrs)
+
     run.__name__ = kernel.__name__
     return run
 
@@ -202,6 +230,21 @@ fused_elemwise_activation = _one_shape(fused.fused_elemwise_activation)
 fused_elemwise_activation_grad = _one_shape(fused.fused_elemwise_activation_grad)
 
 
-__all__ = ["batch_norm", "batch_norm_grad", "blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter",
-           "conv2d_grad_input", "fused_batch_norm_act", "fused_batch_norm_act_grad", "fused_elemwise_activation",
-           "fused_elemwise_activation_grad", "pool2d", "pool2d_grad", "sum", "to_blocked", "to_plain"]
+__all__ = [
+    "batch_norm",
+    "batch_norm_grad",
+    "blocked_shape",
+    "conv2d",
+    "conv2d_grad",
+    "conv2d_grad_filter",
+    "conv2d_grad_input",
+    "fused_batch_norm_act",
+    "fused_batch_norm_act_grad",
+    "fused_elemwise_activation",
+    "fused_elemwise_activation_grad",
+    "pool2d",
+    "pool2d_grad",
+    "sum",
+    "to_blocked",
+    "to_plain",
+]

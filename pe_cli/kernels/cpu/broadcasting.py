@@ -1,6 +1,7 @@
 """Kernels of Paddle 2.x's broadcasting ops (pe_cli/ops/broadcasting.py) over manipulation's: expand_v2 /
 expand_as_v2 / broadcast_tensors are expand (np.tile) of X with leading 1s, their gradients expand_grad's
 sums."""
+
 import numpy as np
 
 from ...base.broadcast_shapes import expanded_shape
@@ -12,8 +13,10 @@ def target_of(op, x_shape, shape):
     """The shape X expands to (-1: X's dim), checked as Paddle's kernel checks it."""
     out = expanded_shape(tuple(x_shape), [int(t) for t in shape])
     if out is None:
-        raise PeError(f"{op}: cannot expand X {list(x_shape)} to {list(shape)}: each dim of X must be 1 or equal "
-                      f"the target's (-1 keeps X's), the target at least X's rank")
+        raise PeError(
+            f"{op}: cannot expand X {list(x_shape)} to {list(shape)}: each dim of X must be 1 or equal "
+            f"the target's (-1 keeps X's), the target at least X's rank"
+        )
     return out
 
 

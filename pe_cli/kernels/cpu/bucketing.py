@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/bucketing.py (numpy); histogram's bins as Paddle 2.6's kernel computes them."""
+
 import numpy as np
 
 

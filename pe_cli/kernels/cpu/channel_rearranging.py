@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/channel_rearranging.py: reshapes and transposes (numpy), NHWC through NCHW."""
+
 import numpy as np
 
 

@@ -2,6 +2,7 @@
 run gives the same numbers) and broadcast. CPU devices share the host's memory: a broadcast hands
 every device the same array (kernels never modify their inputs, so sharing is safe). Also: the
 kernels of the ring collective ops a program may hold, on a ring of one process."""
+
 import os
 
 import numpy as np
@@ -19,7 +20,7 @@ def all_reduce(arrays, devices, targets):
         return [concat(arrays)] * len(targets)
     total = arrays[0] if len(arrays) == 1 else np.add(arrays[0], arrays[1])
     for a in arrays[2:]:
-        np.add(total, a, out=total)      # device order: the same sum every run
+        np.add(total, a, out=total)  # device order: the same sum every run
     return [total] * len(targets)
 
 
@@ -35,17 +36,20 @@ def all_reduce_coalesced(groups, devices, targets):
     CPU devices share the host's memory, so the inputs are read where they are (no copy into a
     send buffer). Arrays of mixed dtypes are summed one by one."""
     first = groups[0]
-    if len(groups) == 1 or len({a.dtype for arrays in groups for a in arrays}) != 1 or \
-            any(isinstance(a, SelectedRows) for a in first):
+    if (
+        len(groups) == 1
+        or len({a.dtype for arrays in groups for a in arrays}) != 1
+        or any(isinstance(a, SelectedRows) for a in first)
+    ):
         per_array = [all_reduce([arrays[k] for arrays in groups], devices, targets)[0] for k in range(len(first))]
         return [per_array] * len(targets)
     buffer = np.empty(sum(a.size for a in first), dtype=first[0].dtype)
     sums, start = [], 0
     for k, a in enumerate(first):
-        total = buffer[start:start + a.size].reshape(a.shape)
+        total = buffer[start : start + a.size].reshape(a.shape)
         np.add(a, groups[1][k], out=total)
         for arrays in groups[2:]:
-            np.add(total, arrays[k], out=total)      # device order, as all_reduce
+            np.add(total, arrays[k], out=total)  # device order, as all_reduce
         sums.append(total)
         start += a.size
     return [sums] * len(targets)
@@ -53,13 +57,16 @@ def all_reduce_coalesced(groups, devices, targets):
 
 # -- the ring collective ops of a program (pe_cli/ops/collective.py), in a program of one process --
 
+
 def _one_process(attrs):
     trainers = os.environ.get("PADDLE_TRAINERS_NUM", "1").strip() or "1"
     nranks = attrs.get("nranks", 1)
     if nranks != 1 or trainers != "1":
-        raise PeError(f"a ring collective op runs in a program of one process only (here nranks={nranks}, "
-                      f"PADDLE_TRAINERS_NUM={trainers}); let CompiledProgram or fleet all-reduce across "
-                      f"devices and trainers")
+        raise PeError(
+            f"a ring collective op runs in a program of one process only (here nranks={nranks}, "
+            f"PADDLE_TRAINERS_NUM={trainers}); let CompiledProgram or fleet all-reduce across "
+            f"devices and trainers"
+        )
 
 
 def ring_identity(ins, attrs):

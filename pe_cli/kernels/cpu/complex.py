@@ -1,4 +1,5 @@
 """The complex family's CPU kernels, over numpy's complex64 / complex128 arrays."""
+
 import numpy as np
 
 _COMPLEX = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
@@ -21,8 +22,10 @@ def complex(ins, attrs):  # noqa: A001 -- the op's name
 
 def complex_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    return {"X@GRAD": _reduce_to(np.real(dout), x.shape).astype(x.dtype),
-            "Y@GRAD": _reduce_to(np.imag(dout), y.shape).astype(y.dtype)}
+    return {
+        "X@GRAD": _reduce_to(np.real(dout), x.shape).astype(x.dtype),
+        "Y@GRAD": _reduce_to(np.imag(dout), y.shape).astype(y.dtype),
+    }
 
 
 def real(ins, attrs):

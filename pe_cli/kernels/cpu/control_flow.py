@@ -2,6 +2,7 @@
 through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``); they compute nothing
 themselves, so the CUDA module serves them too (values are read on the host only for a condition).
 A tensor array's value is a Python list of tensors."""
+
 import operator
 
 import numpy as np
@@ -11,6 +12,7 @@ from ...base.places import CUDAPlace, cpu_places
 from ...base.tensor_array import TensorArray
 from .. import lod_items
 from .block_runs import add, run_backward, run_kept, zeros_like  # noqa: F401 -- (add, zeros_like: the sum and
+
 #     fill_zeros_like kernels of tensor arrays use them from here)
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
@@ -20,6 +22,7 @@ def _host(x):
 
 
 # -- tensor arrays ------------------------------------------------------------------------------------
+
 
 def _index(i, what):
     flat = _host(i).reshape(-1)
@@ -33,7 +36,7 @@ def create_array(ins, attrs):
 
 
 def write_to_array(ins, attrs):
-    old = ins.get("Out") or []              # the array's value before the write (reads_outputs)
+    old = ins.get("Out") or []  # the array's value before the write (reads_outputs)
     array = TensorArray(old, getattr(old, "lods", None))
     i = _index(ins["I"], "write_to_array")
     if i < 0:
@@ -48,13 +51,15 @@ def write_to_array(ins, attrs):
 def read_from_array(ins, attrs):
     array, i = ins["X"], _index(ins["I"], "read_from_array")
     if (not 0 <= i < len(array) or array[i] is None) and ins.get("X_W") is not None:
-        like = ins["X_W"]          # write_to_array's gradient where the array's has no slot I: zeros
+        like = ins["X_W"]  # write_to_array's gradient where the array's has no slot I: zeros
         lod = (attrs.get("_lod") or {}).get("X_W")
         zeros = np.zeros(like.shape, like.dtype)
         return {"Out": zeros, "@LOD": {"Out": lod}} if lod else {"Out": zeros}
     if not 0 <= i < len(array) or array[i] is None:
-        raise PeError(f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
-                      f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})")
+        raise PeError(
+            f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
+            f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})"
+        )
     lods = getattr(array, "lods", None)
     lod = lods[i] if lods is not None and i < len(lods) else None
     return {"Out": array[i], "@LOD": {"Out": lod}} if lod else {"Out": array[i]}
@@ -65,6 +70,7 @@ def lod_array_length(ins, attrs):
 
 
 # -- ops that own a block -------------------------------------------------------------------------------
+
 
 def _holds(cond, scalar=True):
     value = _host(cond)
@@ -85,8 +91,10 @@ def while_loop(ins, attrs):
     while _holds(env[cond]):
         if len(iterations) >= limit:
             where = f" built at {block.op.source}" if block.op.source else ""
-            raise PeError(f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
-                          f"does the loop update it? (raise the op's max_iterations if it must run longer)")
+            raise PeError(
+                f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
+                f"does the loop update it? (raise the op's max_iterations if it must run longer)"
+            )
         if keep:
             iterations.append(run_kept(block, env, writes))
         else:
@@ -99,10 +107,11 @@ def while_loop(ins, attrs):
 
 
 def while_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
-    block = attrs["_block"]                 # the body's grad ops; its parent block is the body
+    block = attrs["_block"]  # the body's grad ops; its parent block is the body
     names = block.op.input("X")
-    carried, totals = run_backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
-                                attrs, plus, zeros)
+    carried, totals = run_backward(
+        block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [], attrs, plus, zeros
+    )
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
     return {"X@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins["X"])]}
@@ -113,14 +122,19 @@ def conditional_block_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     it would have written pass to their earlier values."""
     block = attrs["_block"]
     names = block.op.input("Input")
-    carried, totals = run_backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
-                                ins.get("Out@GRAD") or [], attrs, plus, zeros)
+    carried, totals = run_backward(
+        block, ins["Scope"], dict(zip(names, ins.get("Input") or [])), ins.get("Out@GRAD") or [], attrs, plus, zeros
+    )
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
     pre = [carried.get(n) for n in attrs["seeds"] if n not in names]
-    return {"Input@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins.get("Input") or [])],
-            "PreOut@GRAD": [g if g is not None else zeros_like(og, zeros) for g, og in
-                            zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])]}
+    return {
+        "Input@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins.get("Input") or [])],
+        "PreOut@GRAD": [
+            g if g is not None else zeros_like(og, zeros)
+            for g, og in zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])
+        ],
+    }
 
 
 def array_write_grad(ins, attrs):
@@ -144,7 +158,7 @@ def conditional_block(ins, attrs):
     env = block.env(ins, attrs)
     writes = block.op.output("Out")
     if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
-        outs = {"Out": [env[n] for n in writes]} if all(n in env for n in writes) else {}   # unchanged
+        outs = {"Out": [env[n] for n in writes]} if all(n in env for n in writes) else {}  # unchanged
         return dict(outs, Scope=[]) if keep else outs
     if not keep:
         block.run(block.child(env))
@@ -170,8 +184,12 @@ def pylayer_grad(ins, attrs, zeros=np.zeros_like):
     for name, grad in zip(attrs["seeds"], ins.get("Out@GRAD") or []):
         env[name] = grad
     scope = block.run(block.child(env))
-    return {"Input@GRAD": [scope.get(n) if scope.get(n) is not None else zeros_like(x, zeros)
-                           for n, x in zip(attrs["wanted"], ins.get("Input") or [])]}
+    return {
+        "Input@GRAD": [
+            scope.get(n) if scope.get(n) is not None else zeros_like(x, zeros)
+            for n, x in zip(attrs["wanted"], ins.get("Input") or [])
+        ]
+    }
 
 
 def _mask(ins):
@@ -187,8 +205,10 @@ def split_lod_tensor(ins, attrs):
     x, mask, lod, level = ins["X"], _mask(ins), _lod(attrs, "X"), attrs.get("level", 0)
     count = len(lod[level]) - 1 if level < len(lod) else len(x)
     if len(mask) != count:
-        raise PeError(f"split_lod_tensor: the mask has {len(mask)} rows, X has {count} "
-                      f"{'sequences' if level < len(lod) else 'rows'}")
+        raise PeError(
+            f"split_lod_tensor: the mask has {len(mask)} rows, X has {count} "
+            f"{'sequences' if level < len(lod) else 'rows'}"
+        )
     (true, t_lod), (false, f_lod) = (lod_items.gather(x, lod, level, np.flatnonzero(m)) for m in (mask, ~mask))
     return {"OutTrue": true, "OutFalse": false, "@LOD": {"OutTrue": t_lod, "OutFalse": f_lod}}
 
@@ -200,9 +220,11 @@ def merge_lod_tensor(ins, attrs):
     t_lod, f_lod = _lod(attrs, "InTrue"), _lod(attrs, "InFalse")
     counts = [len(lod[level]) - 1 if level < len(lod) else len(v) for v, lod in ((t, t_lod), (f, f_lod))]
     if counts != [int(mask.sum()), len(mask) - int(mask.sum())]:
-        raise PeError(f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} sequences, "
-                      f"the branches gave {counts[0]} and {counts[1]}")
-    ref = t if len(t) else f        # an empty branch's rows may have a placeholder width
+        raise PeError(
+            f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} sequences, "
+            f"the branches gave {counts[0]} and {counts[1]}"
+        )
+    ref = t if len(t) else f  # an empty branch's rows may have a placeholder width
     dtype, parts, subs, taken = np.result_type(t, f), [], [], [0, 0]
     for m in mask:
         value, lod, k = (t, t_lod, 0) if m else (f, f_lod, 1)
@@ -224,8 +246,7 @@ def tensor_array_to_tensor(ins, attrs):
     xs, axis = _filled(ins["X"], "tensor_array_to_tensor"), attrs["axis"]
     if attrs["use_stack"]:
         return {"Out": np.stack(xs, axis=axis), "OutIndex": np.ones(len(xs), dtype=np.int32)}
-    return {"Out": np.concatenate(xs, axis=axis),
-            "OutIndex": np.array([np.shape(x)[axis] for x in xs], dtype=np.int32)}
+    return {"Out": np.concatenate(xs, axis=axis), "OutIndex": np.array([np.shape(x)[axis] for x in xs], dtype=np.int32)}
 
 
 def tensor_array_to_tensor_grad(ins, attrs):

@@ -22,6 +22,7 @@ Other dtypes take the vectorised numpy path: im2col as one strided copy of the p
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
 _conv.py; the geometry, shared with the CUDA twins, in kernels/common.py.
 """
+
 import numpy as np
 
 from ..fused_math import both_grads, relu_first
@@ -36,6 +37,7 @@ _loops = lazy("_conv_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
+
 
 def _regular(x, w, geo):
     """The regular convolution this one maps onto (kernels/cpu/_conv_regular.py), None when it is one."""
@@ -61,12 +63,12 @@ def _conv2d(ins, attrs):
             _conv.per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
-        cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
-        out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
+        cols = _conv.cols(x, geo)  # [N, G, K/G, L]
+        out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)  # [N, G, M/G, L]
         return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
     n, m = x.shape[0], w.shape[0]
     cols = _conv.im2col(x, geo)
-    out = np.matmul(w.reshape(geo.groups, m // geo.groups, -1), cols)     # [G, M/G, N*Ho*Wo]
+    out = np.matmul(w.reshape(geo.groups, m // geo.groups, -1), cols)  # [G, M/G, N*Ho*Wo]
     out = out.reshape(m, n, geo.ho, geo.wo).transpose(1, 0, 2, 3)
     return {"Output": np.ascontiguousarray(out, dtype=x.dtype)}
 
@@ -77,7 +79,9 @@ def _conv2d_grad_filter(ins, attrs):
     if reg := _regular(x, w, geo):
         if reg.empty():
             return {"Filter@GRAD": np.zeros(w.shape, dtype=w.dtype)}
-        dw = _conv2d_grad_filter({"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs))
+        dw = _conv2d_grad_filter(
+            {"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs)
+        )
         return {"Filter@GRAD": reg.filter_grad(dw["Filter@GRAD"])}
     if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
         return {"Filter@GRAD": dw}
@@ -124,25 +128,37 @@ def _conv2d_grad_input(ins, attrs):
             _conv.per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
-        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))     # [N, G, K/G, L]
+        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))  # [N, G, K/G, L]
         if geo.is_pointwise():
             return {"Input@GRAD": dcols.reshape(x.shape)}
         dx = np.empty(x.shape, dtype=x.dtype)
-        _loops().col2im(dcols.reshape(n, -1, geo.ho * geo.wo), geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0],
-                        geo.pads[2], geo.dh, geo.dw, geo.ho, geo.wo, dx)
+        _loops().col2im(
+            dcols.reshape(n, -1, geo.ho * geo.wo),
+            geo.kh,
+            geo.kw,
+            geo.sh,
+            geo.sw,
+            geo.pads[0],
+            geo.pads[2],
+            geo.dh,
+            geo.dw,
+            geo.ho,
+            geo.wo,
+            dx,
+        )
         return {"Input@GRAD": dx}
-    dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))   # [G, C/G*kh*kw, N*Ho*Wo]
+    dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))  # [G, C/G*kh*kw, N*Ho*Wo]
     return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
 
 
-conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
-                                                            _conv2d_grad_filter)
+conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input, _conv2d_grad_filter)
 conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_grads)
 
 
 # -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
 # conv2d_transpose's Output is conv2d_grad_input of a conv2d whose input is that Output, whose filter
 # is Filter [C_in = that conv's num_filters, C_out/groups, kh, kw] and whose output gradient is Input.
+
 
 class ShapeOf:
     """What conv2d_grad_input reads of its Input: the shape and dtype, no values."""
@@ -155,13 +171,21 @@ class ShapeOf:
 def conv_plan(x_shape, w_shape, attrs):
     """(Output's shape, the attrs of the conv2d it transposes) for this run's Input and Filter."""
     if x_shape[1] != w_shape[0]:
-        raise PeError(f"conv2d_transpose: Input {list(x_shape)} has {x_shape[1]} channels but Filter "
-                      f"{list(w_shape)} is for {w_shape[0]}")
+        raise PeError(
+            f"conv2d_transpose: Input {list(x_shape)} has {x_shape[1]} channels but Filter "
+            f"{list(w_shape)} is for {w_shape[0]}"
+        )
     pads, dil, out_hw, error = conv_transpose_geometry(x_shape, w_shape, attrs)
     if error:
         raise PeError(f"conv2d_transpose: {error}")
-    conv_attrs = {"strides": list(attrs["strides"]), "paddings": pads, "dilations": dil, "groups": attrs["groups"],
-                  "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}
+    conv_attrs = {
+        "strides": list(attrs["strides"]),
+        "paddings": pads,
+        "dilations": dil,
+        "groups": attrs["groups"],
+        "padding_algorithm": "EXPLICIT",
+        "data_format": "NCHW",
+    }
     return (x_shape[0], w_shape[1] * attrs["groups"], *out_hw), conv_attrs
 
 
@@ -190,6 +214,7 @@ def _used_channels(ins, attrs, take):
 def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter, take=take_channels, put=put_channels):
     """conv2d_transpose's three kernels from one device's conv2d kernels (``take`` / ``put``: that
     device's take_channels / put_channels)."""
+
     def forward(ins, attrs):
         x, w, _ = _used_channels(ins, attrs, take)
         out_shape, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
@@ -207,11 +232,13 @@ def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter, take=take_c
         _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
         dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)["Filter@GRAD"]
         return {"Filter@GRAD": dw if k == ins["Filter"].shape[0] else put(dw, tuple(ins["Filter"].shape), 0)}
+
     return forward, grad_input, grad_filter
 
 
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
-    conv2d, conv2d_grad_input, conv2d_grad_filter)
+    conv2d, conv2d_grad_input, conv2d_grad_filter
+)
 conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
@@ -219,11 +246,21 @@ conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose
 # once), then the grouped product with the filter; the gradient runs the same steps back (the input's
 # part one bincount). The CUDA kernels run it on the host. --------------------------------------------
 
+
 def _geometry(x_shape, w_shape, attrs):
     n, c, h, w = x_shape
     kh, kw = w_shape[2], w_shape[3]
-    ho, wo = (conv_out_size((h, w)[i], (kh, kw)[i], attrs["paddings"][i], attrs["paddings"][i], attrs["strides"][i],
-                            attrs["dilations"][i]) for i in range(2))
+    ho, wo = (
+        conv_out_size(
+            (h, w)[i],
+            (kh, kw)[i],
+            attrs["paddings"][i],
+            attrs["paddings"][i],
+            attrs["strides"][i],
+            attrs["dilations"][i],
+        )
+        for i in range(2)
+    )
     return n, c, h, w, kh, kw, ho, wo
 
 
@@ -235,8 +272,8 @@ def _taps(x_shape, w_shape, offset, attrs):
     sh, sw = attrs["strides"]
     ph, pw = attrs["paddings"]
     dh, dw = attrs["dilations"]
-    base_y = (np.arange(ho) * sh - ph)[None, :, None] + (np.arange(kh) * dh)[:, None, None]          # [kh, Ho, 1]
-    base_x = (np.arange(wo) * sw - pw)[None, None, :] + (np.arange(kw) * dw)[:, None, None]          # [kw, 1, Wo]
+    base_y = (np.arange(ho) * sh - ph)[None, :, None] + (np.arange(kh) * dh)[:, None, None]  # [kh, Ho, 1]
+    base_x = (np.arange(wo) * sw - pw)[None, None, :] + (np.arange(kw) * dw)[:, None, None]  # [kw, 1, Wo]
     py = base_y[None, None, :, None] + off[:, :, :, :, 0]
     px = base_x[None, None, None, :] + off[:, :, :, :, 1]
     y0, x0 = np.floor(py).astype(np.int64), np.floor(px).astype(np.int64)
@@ -247,8 +284,8 @@ def _taps(x_shape, w_shape, offset, attrs):
         yy, xx = y0 + oy, x0 + ox
         ok = inside & (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
         wt = (fy if oy else 1 - fy) * (fx if ox else 1 - fx)
-        dwy = (1 if oy else -1) * (fx if ox else 1 - fx)          # d wt / d y
-        dwx = (1 if ox else -1) * (fy if oy else 1 - fy)          # d wt / d x
+        dwy = (1 if oy else -1) * (fx if ox else 1 - fx)  # d wt / d y
+        dwx = (1 if ox else -1) * (fy if oy else 1 - fy)  # d wt / d x
         corners.append((np.clip(yy, 0, h - 1) * w + np.clip(xx, 0, w - 1), ok, wt, dwy, dwx))
     return corners
 
@@ -287,7 +324,7 @@ def deformable_conv(ins, attrs):
     s, _ = _samples(x, weight.shape, offset, attrs)
     if "Mask" in ins:
         s = s * ins["Mask"].reshape(n, dg, 1, -1)
-    cols = s.reshape(n, c * kh * kw, ho * wo)                   # rows (c, i, j), as Filter's
+    cols = s.reshape(n, c * kh * kw, ho * wo)  # rows (c, i, j), as Filter's
     out = _grouped(cols, weight, attrs["groups"])
     return {"Output": out.reshape(n, weight.shape[0], ho, wo).astype(x.dtype)}
 
@@ -302,19 +339,18 @@ def deformable_conv_grad(ins, attrs):
     d = dout.reshape(n, groups, m // groups, ho * wo)
     wg = weight.reshape(groups, m // groups, -1)
     grads = {"Filter@GRAD": np.einsum("ngml,ngrl->gmr", d, cols).reshape(weight.shape).astype(weight.dtype)}
-    dcols = np.einsum("gmr,ngml->ngrl", wg, d).reshape(n, dg, c // dg, -1)        # d loss / d (mask * S)
+    dcols = np.einsum("gmr,ngml->ngrl", wg, d).reshape(n, dg, c // dg, -1)  # d loss / d (mask * S)
     if "Mask" in ins:
         grads["Mask@GRAD"] = (dcols * s).sum(axis=2).reshape(ins["Mask"].shape).astype(x.dtype)
-    ds = dcols * mask                                                              # d loss / d S
+    ds = dcols * mask  # d loss / d S
     dx = np.zeros(x.size)
     dy_off, dx_off = 0, 0
-    chan = (np.arange(n)[:, None, None] * c + np.arange(c).reshape(dg, c // dg)[None]) * (h * w)   # [N, dg, Cg]
+    chan = (np.arange(n)[:, None, None] * c + np.arange(c).reshape(dg, c // dg)[None]) * (h * w)  # [N, dg, Cg]
     for index, ok, wt, dwy, dwx in corners:
         v = _gather(x, dg, index)
         okr = ok.reshape(n, dg, 1, -1)
         flat = chan[..., None] + index.reshape(n, dg, 1, -1)
-        dx += np.bincount(flat.reshape(-1), weights=(ds * wt.reshape(n, dg, 1, -1) * okr).reshape(-1),
-                          minlength=x.size)
+        dx += np.bincount(flat.reshape(-1), weights=(ds * wt.reshape(n, dg, 1, -1) * okr).reshape(-1), minlength=x.size)
         dy_off = dy_off + (ds * v * okr).sum(axis=2) * dwy.reshape(n, dg, -1)
         dx_off = dx_off + (ds * v * okr).sum(axis=2) * dwx.reshape(n, dg, -1)
     grads["Input@GRAD"] = dx.reshape(x.shape).astype(x.dtype)
@@ -324,6 +360,7 @@ def deformable_conv_grad(ins, attrs):
 
 
 # -- conv_shift: Out[k, i] = sum_j X[k, (i + j - h) mod M] * Y[k, j], h = (N - 1) / 2 -----------------
+
 
 def _shift_index(m, n):
     """[M, N]: the column of X each (output column i, tap j) reads."""
@@ -341,5 +378,7 @@ def conv_shift_grad(ins, attrs):
     m, n = x.shape[1], y.shape[1]
     # X's column c is read by output column i = (c - j + h) mod M at tap j
     back = (np.arange(m)[:, None] - np.arange(n)[None, :] + (n - 1) // 2) % m
-    return {"X@GRAD": np.einsum("kmn,kn->km", dout[:, back], y).astype(x.dtype, copy=False),
-            "Y@GRAD": np.einsum("kmn,km->kn", x[:, _shift_index(m, n)], dout).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": np.einsum("kmn,kn->km", dout[:, back], y).astype(x.dtype, copy=False),
+        "Y@GRAD": np.einsum("kmn,km->kn", x[:, _shift_index(m, n)], dout).astype(y.dtype, copy=False),
+    }

@@ -4,6 +4,7 @@ of the padded input it reads, contracted with that tap's [M, C/groups] filter ma
 and group, numpy's einsum). The input gradient spreads each tap's product back into its window; the
 filter gradient contracts the window with the output gradient. conv3d_transpose is the input
 gradient of conv3d, so its kernels are these three with the roles swapped."""
+
 import itertools
 
 import numpy as np
@@ -13,8 +14,14 @@ from . import _conv_regular
 
 
 def _geometry(x_shape, w_shape, attrs):
-    return conv_paddings(attrs["paddings"], attrs["padding_algorithm"], list(x_shape[2:]), list(w_shape[2:]),
-                         attrs["strides"], attrs["dilations"])
+    return conv_paddings(
+        attrs["paddings"],
+        attrs["padding_algorithm"],
+        list(x_shape[2:]),
+        list(w_shape[2:]),
+        attrs["strides"],
+        attrs["dilations"],
+    )
 
 
 class _Plan:
@@ -43,8 +50,10 @@ class _Plan:
 def _plan(x_shape, w, attrs):
     """(plan, strides) of conv3d on Input ``x_shape``."""
     pads, dil = _geometry(x_shape, w.shape, attrs)
-    outs = [conv_out_size(x_shape[2 + i], w.shape[2 + i], pads[2 * i], pads[2 * i + 1], attrs["strides"][i], dil[i])
-            for i in range(len(x_shape) - 2)]
+    outs = [
+        conv_out_size(x_shape[2 + i], w.shape[2 + i], pads[2 * i], pads[2 * i + 1], attrs["strides"][i], dil[i])
+        for i in range(len(x_shape) - 2)
+    ]
     return _Plan(x_shape[2:], w, attrs, pads, dil, outs), attrs["strides"]
 
 
@@ -89,7 +98,7 @@ def conv_grad_filter(x, dy, w_shape, strides, pads, dil, groups):
     """The gradient [M, C/groups, *k] (``w_shape``) of conv_forward's filter."""
     xp = _pad(x, pads)
     dw = np.zeros(w_shape, dtype=dy.dtype)
-    axes = [0] + list(range(2, dy.ndim))       # the batch and every output position
+    axes = [0] + list(range(2, dy.ndim))  # the batch and every output position
     for xs, ms in _groups(x.shape[1], w_shape[0], groups):
         for tap, win in _windows(w_shape[2:], dil, strides, dy.shape[2:]):
             dw[(ms, slice(None)) + tap] = np.tensordot(dy[:, ms], xp[(slice(None), xs) + win], axes=(axes, axes))
@@ -110,16 +119,19 @@ def conv3d_grad(ins, attrs):
         dx = conv_grad_input(dy, p.w, p.shape(x.shape), strides, p.pads, p.dil, attrs["groups"])
         outs["Input@GRAD"] = p.input_grad(dx, x.shape)
     if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = p.filter_grad(conv_grad_filter(p.input(x), dy, p.w.shape, strides, p.pads, p.dil,
-                                                             attrs["groups"]))
+        outs["Filter@GRAD"] = p.filter_grad(
+            conv_grad_filter(p.input(x), dy, p.w.shape, strides, p.pads, p.dil, attrs["groups"])
+        )
     return outs
 
 
 def transpose_out_shape(x, w, attrs, pads, dil):
     """conv3d_transpose's Output shape: output_size where given, else the least size."""
     sizes = list(attrs.get("output_size") or [])
-    least = [(x.shape[2 + i] - 1) * attrs["strides"][i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w.shape[2 + i] - 1)
-             + 1 for i in range(x.ndim - 2)]
+    least = [
+        (x.shape[2 + i] - 1) * attrs["strides"][i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w.shape[2 + i] - 1) + 1
+        for i in range(x.ndim - 2)
+    ]
     return (x.shape[0], w.shape[1] * attrs["groups"]) + tuple(sizes or least)
 
 
@@ -133,8 +145,9 @@ def _transpose_plan(x, w, attrs):
 def conv3d_transpose(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     p, shape, strides = _transpose_plan(x, w, attrs)
-    return {"Output": p.input_grad(conv_grad_input(x, p.w, p.shape(shape), strides, p.pads, p.dil, attrs["groups"]),
-                                   shape)}
+    return {
+        "Output": p.input_grad(conv_grad_input(x, p.w, p.shape(shape), strides, p.pads, p.dil, attrs["groups"]), shape)
+    }
 
 
 def conv3d_transpose_grad(ins, attrs):
@@ -144,6 +157,7 @@ def conv3d_transpose_grad(ins, attrs):
     if "Input@GRAD" in wanted:
         outs["Input@GRAD"] = conv_forward(p.input(dy), p.w, strides, p.pads, p.dil, attrs["groups"])
     if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = p.filter_grad(conv_grad_filter(p.input(dy), x, p.w.shape, strides, p.pads, p.dil,
-                                                             attrs["groups"]))
+        outs["Filter@GRAD"] = p.filter_grad(
+            conv_grad_filter(p.input(dy), x, p.w.shape, strides, p.pads, p.dil, attrs["groups"])
+        )
     return outs

@@ -15,6 +15,7 @@ process leaves its core alone from its first step, not from LOAD_EVERY_S on (mea
 first 0.3 s took 5.2-5.7 ms a step instead of 2.0). It costs 12 ms, once, and again after a
 pause. Elsewhere than Linux both report 0.
 """
+
 import os
 import time
 
@@ -34,7 +35,7 @@ def _machine_busy(cpus):
     with open("/proc/stat", "rb") as f:
         for line in f:
             if not line.startswith(b"cpu"):
-                break                       # the CPU lines come first
+                break  # the CPU lines come first
             fields = line.split()
             if fields[0].decode() in cpus:  # cpuN lines (the first line, "cpu", sums them all)
                 values = [int(v) for v in fields[1:9]]
@@ -45,7 +46,7 @@ def _machine_busy(cpus):
 def _own_busy():
     with open("/proc/self/stat", "rb") as f:
         fields = f.read().rsplit(b")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])        # utime + stime
+    return int(fields[11]) + int(fields[12])  # utime + stime
 
 
 class OtherLoad:
@@ -110,6 +111,6 @@ def _own_running():
         try:
             with open(f"/proc/self/task/{tid}/stat", "rb") as f:
                 n += f.read().rsplit(b")", 1)[1].split()[0] == b"R"
-        except OSError:             # the thread ended meanwhile
+        except OSError:  # the thread ended meanwhile
             pass
     return n

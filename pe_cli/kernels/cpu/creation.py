@@ -1,4 +1,5 @@
 """Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each."""
+
 import re
 
 import numpy as np
@@ -10,6 +11,8 @@ from . import control_flow
 
 def fake_init(ins, attrs):
     return {"Out": np.zeros(attrs["shape"], dtype=np.float32)}
+
+
 def run_shape(ins, attrs, host=np.asarray):
     """The shape an op of ops/creation.py's SHAPE_INPUTS makes: ShapeTensor's values, else one value
     per ShapeTensorList tensor, else the shape attribute. ``host`` brings a device tensor to numpy."""
@@ -46,12 +49,12 @@ def constant(attrs):
 
 def fill_constant(ins, attrs):
     out = np.empty(run_shape(ins, attrs), dtype=attrs["dtype"])
-    out.fill(fill_value(ins, attrs))        # (np.full's Python wrapper: twice the time of a one-value fill)
+    out.fill(fill_value(ins, attrs))  # (np.full's Python wrapper: twice the time of a one-value fill)
     return {"Out": out}
 
 
 def fill_zeros_like(ins, attrs):
-    if isinstance(ins["X"], list):      # a tensor array (control flow): empty slots
+    if isinstance(ins["X"], list):  # a tensor array (control flow): empty slots
         return {"Out": control_flow.zeros_like(ins["X"])}
     return {"Out": np.zeros_like(ins["X"])}
 
@@ -70,7 +73,7 @@ _LONG = 256
 
 def assign_value(ins, attrs):
     slot = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
-    if attrs["dtype"] == "float64" and attrs.get("fp64_values"):       # Paddle 2.6's float64 values, unrounded
+    if attrs["dtype"] == "float64" and attrs.get("fp64_values"):  # Paddle 2.6's float64 values, unrounded
         slot = "fp64_values"
     values, dtype, shape = attrs[slot], np.dtype(attrs["dtype"]), attrs["shape"]
     if len(values) < _LONG:
@@ -81,15 +84,17 @@ def assign_value(ins, attrs):
         if len(_CONSTANTS) >= _CONSTANTS_KEPT:
             _CONSTANTS.clear()
         held = _CONSTANTS[key] = (values, np.asarray(values, dtype=dtype).reshape(shape))
-    return {"Out": held[1].copy()}       # a new array each run: later ops may write over it
+    return {"Out": held[1].copy()}  # a new array each run: later ops may write over it
 
 
 def range_size(start, end, step):
     """The length of range(start, end, step) as Fluid counts it, checked."""
     n = range_length(start, end, step, np.asarray(start).dtype.kind in "iu")
     if n is None:
-        raise PeError(f"range: Step={step} does not lead from Start={start} to End={end}; it must be "
-                      f"nonzero, positive when Start < End and negative when Start > End")
+        raise PeError(
+            f"range: Step={step} does not lead from Start={start} to End={end}; it must be "
+            f"nonzero, positive when Start < End and negative when Start > End"
+        )
     return n
 
 

@@ -1,5 +1,6 @@
 """CPU kernels of the CRF ops (ops/crf.py): kernels/seq_dp.py's per-sequence programs, compiled by
 numba (cpu/_crf_loops.py), one call per sequence without the GIL."""
+
 import numpy as np
 
 from ..seq_dp import check_tags, crf_spans, span_mask, tag_rows
@@ -25,8 +26,12 @@ def linear_chain_crf(ins, attrs):
     alpha = np.zeros_like(x2)
     ll = np.zeros(starts.size, x.dtype)
     _loops().crf_forward(x2, xexp, rowmax, w, wexp, label, starts, ends, alpha, ll)
-    return {"Alpha": alpha.reshape(x.shape), "EmissionExps": xexp.reshape(x.shape), "TransitionExps": wexp,
-            "LogLikelihood": ll.reshape(-1, 1)}
+    return {
+        "Alpha": alpha.reshape(x.shape),
+        "EmissionExps": xexp.reshape(x.shape),
+        "TransitionExps": wexp,
+        "LogLikelihood": ll.reshape(-1, 1),
+    }
 
 
 def linear_chain_crf_grad(ins, attrs):
@@ -38,8 +43,9 @@ def linear_chain_crf_grad(ins, attrs):
     dx = np.zeros((rows, d), alpha.dtype)
     beta = np.zeros((rows, d), alpha.dtype)
     dw = np.zeros((starts.size,) + wexp.shape, wexp.dtype)
-    _loops().crf_backward(_rows(xexp, rows), np.ascontiguousarray(wexp), _rows(alpha, rows), label, starts, ends,
-                          dll, beta, dx, dw)
+    _loops().crf_backward(
+        _rows(xexp, rows), np.ascontiguousarray(wexp), _rows(alpha, rows), label, starts, ends, dll, beta, dx, dw
+    )
     return {"Emission@GRAD": dx.reshape(alpha.shape), "Transition@GRAD": dw.sum(axis=0)}
 
 

@@ -1,6 +1,7 @@
 """CPU kernels of the CTC ops (ops/ctc.py), numpy: ctc_align (``align`` works on host arrays and serves
 the CUDA kernel too) and warpctc, the CTC forward-backward recursions in log space over the extended
 label positions, a loop over time steps (``ctc`` works on host arrays and serves CUDA too)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -24,8 +25,10 @@ def align(x, attrs, lengths=None):
         n, t = x.shape
         lengths = np.asarray(lengths).reshape(-1).astype(np.int64)
         if lengths.size != n or (lengths < 0).any() or (lengths > t).any():
-            raise PeError(f"ctc_align: InputLength {lengths.tolist()} must hold one length in [0, {t}] per row "
-                          f"of Input {list(x.shape)}")
+            raise PeError(
+                f"ctc_align: InputLength {lengths.tolist()} must hold one length in [0, {t}] per row "
+                f"of Input {list(x.shape)}"
+            )
         valid = np.arange(t)[None, :] < lengths[:, None]
         starts = np.zeros((n, t), dtype=bool)
         starts[:, 0] = True
@@ -61,6 +64,7 @@ def ctc_align(ins, attrs):
 
 # -- warpctc ----------------------------------------------------------------------------------------
 
+
 def _log_softmax(z):
     z = z - z.max(axis=1, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
@@ -83,11 +87,11 @@ def sequence_loss(z, labels, blank):
     s_len = ext.size
     skip = np.zeros(s_len, dtype=bool)
     skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
-    emit = lp[:, ext]                                               # [T, S]
+    emit = lp[:, ext]  # [T, S]
     neg = np.full(s_len, -np.inf)
     alpha = np.full((t_len, s_len), -np.inf)
     if t_len:
-        alpha[0, :min(2, s_len)] = emit[0, :min(2, s_len)]
+        alpha[0, : min(2, s_len)] = emit[0, : min(2, s_len)]
     for t in range(1, t_len):
         prev = alpha[t - 1]
         one = np.concatenate([[-np.inf], prev[:-1]])
@@ -95,7 +99,7 @@ def sequence_loss(z, labels, blank):
         alpha[t] = _lse(prev, one, two) + emit[t]
     beta = np.full((t_len, s_len), -np.inf)
     if t_len:
-        beta[-1, max(s_len - 2, 0):] = emit[-1, max(s_len - 2, 0):]
+        beta[-1, max(s_len - 2, 0) :] = emit[-1, max(s_len - 2, 0) :]
     skip_next = np.zeros(s_len, dtype=bool)
     skip_next[:-2] = skip[2:]
     for t in range(t_len - 2, -1, -1):
@@ -104,9 +108,9 @@ def sequence_loss(z, labels, blank):
         two = np.where(skip_next, np.concatenate([nxt[2:], [-np.inf, -np.inf]]), neg)
         beta[t] = _lse(nxt, one, two) + emit[t]
     log_p = _lse(alpha[-1, -1], alpha[-1, -2]) if t_len and s_len > 1 else (alpha[-1, -1] if t_len else -np.inf)
-    if not np.isfinite(log_p):      # no alignment: Fluid 1.8's warp-ctc gives a loss of 0 (and no gradient)
+    if not np.isfinite(log_p):  # no alignment: Fluid 1.8's warp-ctc gives a loss of 0 (and no gradient)
         return 0.0, np.zeros_like(z, dtype=np.float64)
-    post = np.exp(alpha + beta - emit - log_p)                      # [T, S]
+    post = np.exp(alpha + beta - emit - log_p)  # [T, S]
     gamma = np.zeros((t_len, classes))
     np.add.at(gamma.T, ext, post.T)
     return -float(log_p), np.exp(lp) - gamma
@@ -119,8 +123,10 @@ def _sequences(ins, attrs):
         t_lens = np.asarray(ins["LogitsLength"]).reshape(-1).astype(np.int64)
         l_lens = np.asarray(ins["LabelLength"]).reshape(-1).astype(np.int64)
         if (t_lens > logits.shape[0]).any() or (l_lens > label.shape[1]).any():
-            raise PeError(f"warpctc: lengths {t_lens.tolist()} / {l_lens.tolist()} exceed the padded Logits "
-                          f"{list(logits.shape)} / Label {list(label.shape)}")
+            raise PeError(
+                f"warpctc: lengths {t_lens.tolist()} / {l_lens.tolist()} exceed the padded Logits "
+                f"{list(logits.shape)} / Label {list(label.shape)}"
+            )
         return [(logits[:t, b], label[b, :n]) for b, (t, n) in enumerate(zip(t_lens, l_lens))], None
     lods = attrs.get("_lod") or {}
     if not lods.get("Logits") or not lods.get("Label"):
@@ -130,7 +136,7 @@ def _sequences(ins, attrs):
     if t_offs.size != l_offs.size:
         raise PeError(f"warpctc: {t_offs.size - 1} logit sequences but {l_offs.size - 1} label sequences")
     ids = label.reshape(-1)
-    return [(logits[t_offs[i]:t_offs[i + 1]], ids[l_offs[i]:l_offs[i + 1]]) for i in range(t_offs.size - 1)], t_offs
+    return [(logits[t_offs[i] : t_offs[i + 1]], ids[l_offs[i] : l_offs[i + 1]]) for i in range(t_offs.size - 1)], t_offs
 
 
 def ctc(ins, attrs):
@@ -142,15 +148,16 @@ def ctc(ins, attrs):
     classes = logits.shape[-1]
     for i, (z, labels) in enumerate(seqs):
         if len(labels) and (np.min(labels) < 0 or np.max(labels) >= classes):
-            raise PeError(f"warpctc: sequence {i}'s labels {np.asarray(labels).tolist()} fall outside the "
-                          f"{classes} classes")
+            raise PeError(
+                f"warpctc: sequence {i}'s labels {np.asarray(labels).tolist()} fall outside the {classes} classes"
+            )
         loss[i, 0], g = sequence_loss(z, np.asarray(labels, dtype=np.int64), attrs["blank"])
         if attrs["norm_by_times"] and len(z):
             g = g / len(z)
         if t_offs is None:
-            grad[:len(z), i] = g
+            grad[: len(z), i] = g
         else:
-            grad[t_offs[i]:t_offs[i + 1]] = g
+            grad[t_offs[i] : t_offs[i + 1]] = g
     return grad.astype(logits.dtype), loss.astype(logits.dtype)
 
 

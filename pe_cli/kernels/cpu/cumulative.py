@@ -1,5 +1,6 @@
 """The cumulative family's CPU kernels, over numpy: the tensor viewed as lines along the axis ([lines, n]),
 each scan one pass over the axis (numpy over all the lines at once)."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -14,6 +15,7 @@ def lines(x, axis):
 
     def back(a):
         return np.ascontiguousarray(np.moveaxis(a.reshape(shape), -1, axis)).reshape(x.shape)
+
     return moved.reshape(-1, shape[-1]), back
 
 
@@ -60,6 +62,7 @@ def _cum_extreme(greater):
             out[:, i], idx[:, i] = best, where
         dtype = convert_dtype(attrs["dtype"])
         return {"out": back(out), "indices": back(idx).astype(dtype, copy=False)}
+
     return kernel
 
 

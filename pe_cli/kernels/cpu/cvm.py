@@ -1,4 +1,5 @@
 """Kernels of ops/cvm.py (numpy); ``cvm_rows`` is shared with the CUDA kernels."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -13,8 +14,10 @@ def cvm_rows(x_rows, cvm_rows_count, attrs):
     else:
         rows = np.arange(x_rows)
     if rows.size and rows.max() >= cvm_rows_count:
-        raise PeError(f"cvm: CVM has {cvm_rows_count} rows, but X needs {int(rows.max()) + 1} (one per "
-                      f"{'sequence' if lod else 'row'})")
+        raise PeError(
+            f"cvm: CVM has {cvm_rows_count} rows, but X needs {int(rows.max()) + 1} (one per "
+            f"{'sequence' if lod else 'row'})"
+        )
     return rows
 
 

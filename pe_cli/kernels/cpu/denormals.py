@@ -24,13 +24,14 @@ flushed; where they were started before pe's first run, ``enter`` sets them once
 
 ``PE_FLUSH_DENORMALS=0`` keeps IEEE denormals (read at the first run). Only on x86-64: elsewhere
 these functions do nothing."""
+
 import os
 import platform
 
 from . import _numba
 
-FLUSH = 0x8040          # MXCSR's FTZ (bit 15) and DAZ (bit 6)
-_loops = None           # the numba functions (_denormal_loops.py), or False where none apply
+FLUSH = 0x8040  # MXCSR's FTZ (bit 15) and DAZ (bit 6)
+_loops = None  # the numba functions (_denormal_loops.py), or False where none apply
 _workers_done = False
 
 
@@ -51,7 +52,7 @@ def enter():
     nothing was changed)."""
     if not enabled():
         return None
-    old = _loops.set_flush(FLUSH)       # read before the workers are set: part 0 is this thread
+    old = _loops.set_flush(FLUSH)  # read before the workers are set: part 0 is this thread
     if not _workers_done:
         _flush_numba_workers()
     return None if old & FLUSH == FLUSH else old
@@ -74,6 +75,7 @@ def _flush_numba_workers():
     global _workers_done
     _workers_done = True
     from numba.np.ufunc import parallel
+
     if getattr(parallel, "_is_initialized", False):
         set_in_workers(True)
 
@@ -91,6 +93,7 @@ def modes_in_workers():
 
 def _on_workers(call):
     import numba
+
     n, before = numba.config.NUMBA_NUM_THREADS, numba.get_num_threads()
     numba.set_num_threads(n)
     try:

@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/dependencies.py: X passed on (kernels never write their inputs, so sharing is safe),
 or cast (transfer_dtype)."""
+
 from ...base.dtypes import convert_dtype
 
 

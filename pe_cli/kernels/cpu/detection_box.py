@@ -1,6 +1,7 @@
 """Kernels of ops/detection_box.py on the CPU (numpy over whole box arrays). The generators read
 only their inputs' shapes (kernels/detection_geometry.py); box_coder's prior terms are shared with
 the CUDA kernel. polygon_box_transform and box_decoder_and_assign are numpy over whole arrays too."""
+
 import numpy as np
 
 from .. import detection_geometry as geo
@@ -70,8 +71,15 @@ def box_coder(ins, attrs):
         tw = (target[:, 2] - target[:, 0] + plus)[:, None]
         th = (target[:, 3] - target[:, 1] + plus)[:, None]
         with np.errstate(divide="ignore"):
-            out = np.stack([(tx - px) / pw / var[:, 0], (ty - py) / ph / var[:, 1],
-                            np.log(np.abs(tw / pw)) / var[:, 2], np.log(np.abs(th / ph)) / var[:, 3]], axis=-1)
+            out = np.stack(
+                [
+                    (tx - px) / pw / var[:, 0],
+                    (ty - py) / ph / var[:, 1],
+                    np.log(np.abs(tw / pw)) / var[:, 2],
+                    np.log(np.abs(th / ph)) / var[:, 3],
+                ],
+                axis=-1,
+            )
     else:
         along = (slice(None), None) if attrs["axis"] == 1 else (None, slice(None))
         px, py, pw, ph = px[along], py[along], pw[along], ph[along]
@@ -113,13 +121,15 @@ def box_decoder_and_assign(ins, attrs):
     py = var[1] * target[:, 1::4] * h + cy
     pw = np.exp(np.minimum(var[2] * target[:, 2::4], clip)) * w
     ph = np.exp(np.minimum(var[3] * target[:, 3::4], clip)) * h
-    decoded = np.stack([px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1], axis=-1)    # [N, C, 4]
+    decoded = np.stack([px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1], axis=-1)  # [N, C, 4]
     rois = np.arange(len(prior))
     if score.shape[1] > 1:
-        best = np.argmax(score[:, 1:], axis=1) + 1          # the first of equal maxima, as Fluid's loop
-        found = score[rois, best] > -1                      # Fluid's search starts from a score of -1
+        best = np.argmax(score[:, 1:], axis=1) + 1  # the first of equal maxima, as Fluid's loop
+        found = score[rois, best] > -1  # Fluid's search starts from a score of -1
         assigned = np.where(found[:, None], decoded[rois, best], prior)
     else:
         assigned = prior
-    return {"DecodeBox": decoded.reshape(target.shape).astype(target.dtype, copy=False),
-            "OutputAssignBox": np.asarray(assigned, target.dtype)}
+    return {
+        "DecodeBox": decoded.reshape(target.shape).astype(target.dtype, copy=False),
+        "OutputAssignBox": np.asarray(assigned, target.dtype),
+    }

@@ -1,5 +1,6 @@
 """Kernels of ops/detection_loss.py (sigmoid_focal_loss and its gradient) on the CPU (numpy over whole
 arrays)."""
+
 import numpy as np
 
 FLT_MIN = np.float32(np.finfo(np.float32).tiny)
@@ -17,7 +18,7 @@ def _focal_terms(ins, attrs):
     pos = (label == classes).astype(x.dtype)
     neg = ((label != -1) & (label != classes)).astype(x.dtype)
     p = _sigmoid(x)
-    log_1mp = -x * (x >= 0) - np.log1p(np.exp(x - 2 * x * (x >= 0)))        # log(1 - p), stable
+    log_1mp = -x * (x >= 0) - np.log1p(np.exp(x - 2 * x * (x >= 0)))  # log(1 - p), stable
     return x, p, log_1mp, pos * attrs["alpha"] / fg, neg * (1 - attrs["alpha"]) / fg
 
 

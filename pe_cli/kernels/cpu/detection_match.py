@@ -1,6 +1,7 @@
 """Kernels of ops/detection_match.py on the CPU: bipartite_match (a numba loop, the greedy matching of
 cpu/_detection_loops.py), target_assign and mine_hard_examples (numpy), arranged as Fluid 1.8's
 kernels do. ``target_rows`` (target_assign's source rows, checked) is shared with the CUDA kernel."""
+
 import numpy as np
 
 from ...base.errors import PeError

@@ -1,5 +1,6 @@
 """Kernels of ops/detection_metric.py: detection_map in numpy, per image and class as Fluid's kernel
 (matching by IoU, integral or 11-point average precision, states carried as (score, flag) lists)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -15,7 +16,7 @@ def _iou(box, boxes):
     w = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
     h = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
     inter = w * h
-    area = lambda b: (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])   # noqa: E731
+    area = lambda b: (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])  # noqa: E731
     union = area(box) + area(boxes) - inter
     return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
@@ -52,7 +53,7 @@ def _match_image(dets, gts, attrs, pos, tp, fp):
                 best = int(np.argmax(overlaps))
                 if overlaps[best] > attrs["overlap_threshold"]:
                     if not attrs["evaluate_difficult"] and difficult[gt_rows[best]]:
-                        continue                         # a match with a difficult box counts for nothing
+                        continue  # a match with a difficult box counts for nothing
                     hit = not visited[best]
                     visited[best] = True
             tp.setdefault(int(c), []).append((score, 1 if hit else 0))
@@ -65,8 +66,9 @@ def _average_precision(tps, fps, positives, ap_type):
     fp_sum = np.cumsum(np.array([f for _, f in fps], np.float64)[order])
     precision, recall = tp_sum / np.maximum(tp_sum + fp_sum, 1e-12), tp_sum / positives
     if ap_type == "11point":
-        return float(np.mean([precision[recall >= t].max() if np.any(recall >= t) else 0.0
-                              for t in np.arange(11) / 10.0]))
+        return float(
+            np.mean([precision[recall >= t].max() if np.any(recall >= t) else 0.0 for t in np.arange(11) / 10.0])
+        )
     steps = np.diff(np.concatenate([[0.0], recall]))
     return float(np.sum(precision * np.where(np.abs(steps) > 1e-6, np.abs(steps), 0.0)))
 
@@ -97,9 +99,13 @@ def detection_map(ins, attrs):
     for image_dets, image_gts in zip(dets, gts):
         _match_image(image_dets.reshape(-1, 6), image_gts, attrs, pos, tp, fp)
     dtype = np.asarray(ins["DetectRes"]).dtype
-    rows = lambda table: [table.get(c, []) for c in range(classes)]     # noqa: E731
-    offsets = lambda table: [int(v) for v in np.cumsum([0] + [len(r) for r in rows(table)])]   # noqa: E731
+    rows = lambda table: [table.get(c, []) for c in range(classes)]  # noqa: E731
+    offsets = lambda table: [int(v) for v in np.cumsum([0] + [len(r) for r in rows(table)])]  # noqa: E731
     flat = lambda table: np.array([p for r in rows(table) for p in r], dtype).reshape(-1, 2)  # noqa: E731
-    return {"AccumPosCount": pos.astype(np.int32).reshape(-1, 1), "AccumTruePos": flat(tp),
-            "AccumFalsePos": flat(fp), "MAP": np.array([_mean_ap(pos, tp, fp, attrs, carried)], np.float32),
-            "@LOD": {"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]}}
+    return {
+        "AccumPosCount": pos.astype(np.int32).reshape(-1, 1),
+        "AccumTruePos": flat(tp),
+        "AccumFalsePos": flat(fp),
+        "MAP": np.array([_mean_ap(pos, tp, fp, attrs, carried)], np.float32),
+        "@LOD": {"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]},
+    }

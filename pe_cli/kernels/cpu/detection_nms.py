@@ -3,6 +3,7 @@ matrix_nms, locality_aware_nms and retinanet_detection_output. The per-class NMS
 (cpu/_detection_loops.py; retinanet_detection_output's, numpy per image around it, the loop of
 generate_proposals, _proposal_loops.nms); the rest arranges their results as Fluid 1.8's kernels do.
 Their output sizes depend on the data, so the CUDA kernels run these on the host."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -26,7 +27,7 @@ def _images(ins, attrs):
 
 def _class_nms(scores, boxes, attrs):
     """{label: kept indices} of one image, after keep_top_k, in Fluid's order."""
-    per_box = scores.ndim == 2 and boxes.ndim == 3            # [M', C] scores, [M', C, 4] boxes
+    per_box = scores.ndim == 2 and boxes.ndim == 3  # [M', C] scores, [M', C, 4] boxes
     classes = scores.shape[1] if per_box else scores.shape[0]
     dt = scores.dtype.type
     out = {}
@@ -36,14 +37,22 @@ def _class_nms(scores, boxes, attrs):
         s = np.ascontiguousarray(scores[:, c] if per_box else scores[c])
         b = np.ascontiguousarray(boxes[:, c, :] if per_box else boxes)
         kept = np.empty(s.shape[0], np.int64)
-        n = _loops().nms_fast(b, s, dt(attrs["score_threshold"]), dt(attrs["nms_threshold"]), dt(attrs["nms_eta"]),
-                              int(attrs["nms_top_k"]), bool(attrs["normalized"]), kept)
+        n = _loops().nms_fast(
+            b,
+            s,
+            dt(attrs["score_threshold"]),
+            dt(attrs["nms_threshold"]),
+            dt(attrs["nms_eta"]),
+            int(attrs["nms_top_k"]),
+            bool(attrs["normalized"]),
+            kept,
+        )
         out[c] = sorted(kept[:n].tolist()) if per_box else kept[:n].tolist()
     total = sum(len(v) for v in out.values())
     keep_top_k = int(attrs["keep_top_k"])
     if -1 < keep_top_k < total:
         pairs = [(_score(scores, per_box, c, i), c, i) for c in sorted(out) for i in out[c]]
-        order = sorted(range(len(pairs)), key=lambda k: -pairs[k][0])[:keep_top_k]   # stable
+        order = sorted(range(len(pairs)), key=lambda k: -pairs[k][0])[:keep_top_k]  # stable
         regrouped = {}
         for k in order:
             regrouped.setdefault(pairs[k][1], []).append(pairs[k][2])
@@ -72,7 +81,7 @@ def _nms(ins, attrs):
 def multiclass_nms(ins, attrs):
     rows, _, starts = _nms(ins, attrs)
     dtype = ins["BBoxes"].dtype
-    if not rows:            # nothing kept anywhere: Fluid's one row [-1] and the LoD [0, 1]
+    if not rows:  # nothing kept anywhere: Fluid's one row [-1] and the LoD [0, 1]
         return {"Out": np.full((1, 1), -1, dtype), "@LOD": {"Out": [[0, 1]]}}
     return {"Out": np.asarray(rows, dtype), "@LOD": {"Out": [starts]}}
 
@@ -80,12 +89,14 @@ def multiclass_nms(ins, attrs):
 def multiclass_nms2(ins, attrs):
     rows, index, starts = _nms(ins, attrs)
     dtype, width = ins["BBoxes"].dtype, ins["BBoxes"].shape[-1] + 2
-    if not rows:            # nothing kept anywhere: Fluid 1.8's Out and Index hold no dims but [0]
-        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32),
-                "@LOD": {"Out": [starts], "Index": [starts]}}
+    if not rows:  # nothing kept anywhere: Fluid 1.8's Out and Index hold no dims but [0]
+        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32), "@LOD": {"Out": [starts], "Index": [starts]}}
     out = np.asarray(rows, dtype).reshape(-1, width)
-    return {"Out": out, "Index": np.asarray(index, np.int32).reshape(-1, 1),
-            "@LOD": {"Out": [starts], "Index": [starts]}}
+    return {
+        "Out": out,
+        "Index": np.asarray(index, np.int32).reshape(-1, 1),
+        "@LOD": {"Out": [starts], "Index": [starts]},
+    }
 
 
 def _matrix_image(scores, boxes, attrs):
@@ -99,15 +110,21 @@ def _matrix_image(scores, boxes, attrs):
         cand = np.flatnonzero(s > dt(attrs["score_threshold"]))
         order = cand[np.argsort(-s[cand], kind="stable")]
         if -1 < attrs["nms_top_k"] < order.size:
-            order = order[:attrs["nms_top_k"]]
+            order = order[: attrs["nms_top_k"]]
         decay = np.empty(order.size, np.float64)
-        _loops().matrix_decay(boxes, order.astype(np.int64), bool(attrs["normalized"]), bool(attrs["use_gaussian"]),
-                              float(attrs["gaussian_sigma"]), decay)
+        _loops().matrix_decay(
+            boxes,
+            order.astype(np.int64),
+            bool(attrs["normalized"]),
+            bool(attrs["use_gaussian"]),
+            float(attrs["gaussian_sigma"]),
+            decay,
+        )
         decayed = (s[order] * decay).astype(scores.dtype)
         found += [(v, c, i) for v, i in zip(decayed, order) if v > attrs["post_threshold"]]
-    best = sorted(range(len(found)), key=lambda k: -found[k][0])          # stable
+    best = sorted(range(len(found)), key=lambda k: -found[k][0])  # stable
     if attrs["keep_top_k"] > -1:
-        best = best[:attrs["keep_top_k"]]
+        best = best[: attrs["keep_top_k"]]
     return [found[k] for k in best]
 
 
@@ -120,9 +137,12 @@ def matrix_nms(ins, attrs):
         index += [n * scores.shape[2] + i for _, _, i in kept]
         counts.append(len(kept))
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64).tolist()
-    return {"Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
-            "Index": np.asarray(index, np.int32).reshape(-1, 1), "RoisNum": np.asarray(counts, np.int32),
-            "@LOD": {"Out": [starts], "Index": [starts]}}
+    return {
+        "Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
+        "Index": np.asarray(index, np.int32).reshape(-1, 1),
+        "RoisNum": np.asarray(counts, np.int32),
+        "@LOD": {"Out": [starts], "Index": [starts]},
+    }
 
 
 def _locality_image(scores, boxes, attrs):
@@ -132,26 +152,34 @@ def _locality_image(scores, boxes, attrs):
     for c in range(scores.shape[0]):
         if c == attrs["background_label"]:
             continue
-        s = scores[c]                                  # a view: merged scores stay for the output
+        s = scores[c]  # a view: merged scores stay for the output
         kept_mask = np.zeros(s.shape[0], np.bool_)
         _loops().locality_merge(boxes, s, dt(attrs["nms_threshold"]), bool(attrs["normalized"]), kept_mask)
         masked = np.where(kept_mask, s, -np.inf).astype(s.dtype)
         kept = np.empty(s.shape[0], np.int64)
-        n = _loops().nms_fast(boxes, masked, dt(attrs["score_threshold"]), dt(attrs["nms_threshold"]),
-                              dt(attrs["nms_eta"]), int(attrs["nms_top_k"]), bool(attrs["normalized"]), kept)
+        n = _loops().nms_fast(
+            boxes,
+            masked,
+            dt(attrs["score_threshold"]),
+            dt(attrs["nms_threshold"]),
+            dt(attrs["nms_eta"]),
+            int(attrs["nms_top_k"]),
+            bool(attrs["normalized"]),
+            kept,
+        )
         out[c] = kept[:n].tolist()
     total = sum(len(v) for v in out.values())
     if -1 < attrs["keep_top_k"] < total:
         pairs = [(scores[c, i], c, i) for c in sorted(out) for i in out[c]]
         regrouped = {}
-        for k in sorted(range(len(pairs)), key=lambda k: -pairs[k][0])[:attrs["keep_top_k"]]:
+        for k in sorted(range(len(pairs)), key=lambda k: -pairs[k][0])[: attrs["keep_top_k"]]:
             regrouped.setdefault(pairs[k][1], []).append(pairs[k][2])
         out = regrouped
     return out
 
 
 def locality_aware_nms(ins, attrs):
-    scores, boxes = np.array(ins["Scores"]), np.array(ins["BBoxes"])        # copies: the merge changes them
+    scores, boxes = np.array(ins["Scores"]), np.array(ins["BBoxes"])  # copies: the merge changes them
     rows, starts = [], [0]
     for n in range(scores.shape[0]):
         kept = _locality_image(scores[n], boxes[n], attrs)
@@ -192,12 +220,16 @@ def _retinanet_image(levels, attrs):
         mine = np.nonzero(labels == c)[0]
         mine = mine[np.argsort(-scores[mine], kind="stable")]
         keep = np.empty(mine.size, dtype=np.int64)
-        n = _proposal_loops().nms(np.ascontiguousarray(boxes[mine], dtype=np.float64), float(attrs["nms_threshold"]),
-                         float(attrs["nms_eta"]), keep)
+        n = _proposal_loops().nms(
+            np.ascontiguousarray(boxes[mine], dtype=np.float64),
+            float(attrs["nms_threshold"]),
+            float(attrs["nms_eta"]),
+            keep,
+        )
         rows += [(scores[k], c, k) for k in mine[keep[:n]]]
-    order = sorted(range(len(rows)), key=lambda j: -rows[j][0])        # stable: class order, then NMS order
+    order = sorted(range(len(rows)), key=lambda j: -rows[j][0])  # stable: class order, then NMS order
     if attrs["keep_top_k"] > -1:
-        order = order[:attrs["keep_top_k"]]
+        order = order[: attrs["keep_top_k"]]
     return [[rows[j][1] + 1, rows[j][0], *boxes[rows[j][2]]] for j in order]
 
 
@@ -206,10 +238,17 @@ def retinanet_detection_output(ins, attrs):
     out, offsets = [], [0]
     last = len(scores) - 1
     for i in range(scores[0].shape[0]):
-        levels = [_retinanet_level(np.asarray(s[i], dtype=np.float64), np.asarray(d[i], dtype=np.float64).reshape(-1, 4),
-                         np.asarray(a, dtype=np.float64).reshape(-1, 4), np.asarray(info[i], dtype=np.float64),
-                         attrs["score_threshold"] if k < last else 0.0, attrs["nms_top_k"])
-                  for k, (s, d, a) in enumerate(zip(scores, deltas, anchors))]
+        levels = [
+            _retinanet_level(
+                np.asarray(s[i], dtype=np.float64),
+                np.asarray(d[i], dtype=np.float64).reshape(-1, 4),
+                np.asarray(a, dtype=np.float64).reshape(-1, 4),
+                np.asarray(info[i], dtype=np.float64),
+                attrs["score_threshold"] if k < last else 0.0,
+                attrs["nms_top_k"],
+            )
+            for k, (s, d, a) in enumerate(zip(scores, deltas, anchors))
+        ]
         rows = _retinanet_image(levels, attrs)
         out += rows
         offsets.append(offsets[-1] + len(rows))
@@ -224,10 +263,12 @@ def multiclass_nms3(ins, attrs):
         attrs = dict(attrs, _lod={"BBoxes": [[0] + np.cumsum(counts).tolist()]})
     rows, index, starts = _nms(ins, attrs)
     width = ins["BBoxes"].shape[-1] + 2
-    return {"Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
-            "Index": np.asarray(index, np.int32).reshape(-1, 1),
-            "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
-            "@LOD": {"Out": [starts], "Index": [starts]}}
+    return {
+        "Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
+        "Index": np.asarray(index, np.int32).reshape(-1, 1),
+        "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
+        "@LOD": {"Out": [starts], "Index": [starts]},
+    }
 
 
 def nms(ins, attrs):
@@ -241,9 +282,9 @@ def nms(ins, attrs):
         if dead[i]:
             continue
         kept.append(i)
-        w = np.maximum(0, np.minimum(b[i, 2], b[i + 1:, 2]) - np.maximum(b[i, 0], b[i + 1:, 0]))
-        h = np.maximum(0, np.minimum(b[i, 3], b[i + 1:, 3]) - np.maximum(b[i, 1], b[i + 1:, 1]))
+        w = np.maximum(0, np.minimum(b[i, 2], b[i + 1 :, 2]) - np.maximum(b[i, 0], b[i + 1 :, 0]))
+        h = np.maximum(0, np.minimum(b[i, 3], b[i + 1 :, 3]) - np.maximum(b[i, 1], b[i + 1 :, 1]))
         inter = w * h
-        iou = inter / (area[i] + area[i + 1:] - inter)
-        dead[i + 1:] |= iou > thr
+        iou = inter / (area[i] + area[i + 1 :] - inter)
+        dead[i + 1 :] |= iou > thr
     return {"KeepBoxesIdxs": np.array(kept, np.int64)}

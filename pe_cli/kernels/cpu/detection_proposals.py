@@ -1,6 +1,7 @@
 """Kernels of ops/detection_proposals.py: generate_proposals (decode anchors, clip, filter, NMS per
 image; the NMS a numba loop, _proposal_loops.py), distribute_fpn_proposals and collect_fpn_proposals
 (numpy). Their output sizes depend on the data, so the CUDA kernels run these on the host."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -39,19 +40,23 @@ def _one_image(scores, deltas, info, anchors, variances, attrs):
     boxes[:, 1::2] = np.clip(boxes[:, 1::2], 0, info[0] - 1.0)
     ws, hs = boxes[:, 2] - boxes[:, 0] + 1.0, boxes[:, 3] - boxes[:, 1] + 1.0
     min_size = max(attrs["min_size"], 1.0)
-    keep = (((boxes[:, 2] - boxes[:, 0]) / info[2] + 1 >= min_size)
-            & ((boxes[:, 3] - boxes[:, 1]) / info[2] + 1 >= min_size)
-            & (boxes[:, 0] + ws / 2 <= info[1]) & (boxes[:, 1] + hs / 2 <= info[0]))
+    keep = (
+        ((boxes[:, 2] - boxes[:, 0]) / info[2] + 1 >= min_size)
+        & ((boxes[:, 3] - boxes[:, 1]) / info[2] + 1 >= min_size)
+        & (boxes[:, 0] + ws / 2 <= info[1])
+        & (boxes[:, 1] + hs / 2 <= info[0])
+    )
     boxes, kept_scores = boxes[keep], scores[order][keep]
     if not boxes.shape[0]:
         return np.zeros((1, 4)), np.zeros(1)
     if attrs["nms_thresh"] <= 0:
         return boxes, kept_scores
     picked = np.empty(boxes.shape[0], dtype=np.int64)
-    n = _loops().nms(np.ascontiguousarray(boxes, dtype=np.float64), float(attrs["nms_thresh"]), float(attrs["eta"]),
-                     picked)
+    n = _loops().nms(
+        np.ascontiguousarray(boxes, dtype=np.float64), float(attrs["nms_thresh"]), float(attrs["eta"]), picked
+    )
     post = attrs["post_nms_topN"]
-    picked = picked[:min(n, post) if post > 0 else n]
+    picked = picked[: min(n, post) if post > 0 else n]
     return boxes[picked], kept_scores[picked]
 
 
@@ -59,13 +64,17 @@ def generate_proposals(ins, attrs):
     scores, deltas, info = ins["Scores"], ins["BboxDeltas"], ins["ImInfo"]
     n, a, h, w = scores.shape
     if deltas.shape != (n, 4 * a, h, w) or info.shape[0] != n:
-        raise PeError(f"generate_proposals: BboxDeltas {list(deltas.shape)} must be [N, 4 * A, H, W] = "
-                      f"{[n, 4 * a, h, w]} and ImInfo {list(info.shape)} [N, 3] for Scores {list(scores.shape)}")
+        raise PeError(
+            f"generate_proposals: BboxDeltas {list(deltas.shape)} must be [N, 4 * A, H, W] = "
+            f"{[n, 4 * a, h, w]} and ImInfo {list(info.shape)} [N, 3] for Scores {list(scores.shape)}"
+        )
     anchors = np.asarray(ins["Anchors"], dtype=np.float64).reshape(-1, 4)
     variances = np.asarray(ins["Variances"], dtype=np.float64).reshape(-1, 4)
     if anchors.shape[0] != h * w * a or variances.shape != anchors.shape:
-        raise PeError(f"generate_proposals: Anchors and Variances must hold H * W * A = {h * w * a} boxes "
-                      f"[H, W, A, 4] for Scores {list(scores.shape)}, not {anchors.shape[0]} and {variances.shape[0]}")
+        raise PeError(
+            f"generate_proposals: Anchors and Variances must hold H * W * A = {h * w * a} boxes "
+            f"[H, W, A, 4] for Scores {list(scores.shape)}, not {anchors.shape[0]} and {variances.shape[0]}"
+        )
     per_score = np.asarray(scores, dtype=np.float64).transpose(0, 2, 3, 1).reshape(n, -1)
     per_delta = np.asarray(deltas, dtype=np.float64).transpose(0, 2, 3, 1).reshape(n, -1, 4)
     rois, probs, counts = [], [], []
@@ -76,10 +85,12 @@ def generate_proposals(ins, attrs):
         counts.append(len(s))
     offsets = [0] + np.cumsum(counts).tolist()
     dtype = scores.dtype
-    outs = {"RpnRois": np.concatenate(rois).astype(dtype).reshape(-1, 4),
-            "RpnRoiProbs": np.concatenate(probs).astype(dtype).reshape(-1, 1),
-            "RpnRoisNum": np.asarray(counts, dtype=np.int32)}
-    outs["RpnRoisLod"] = outs["RpnRoisNum"]         # Fluid 1.8's name of the same counts
+    outs = {
+        "RpnRois": np.concatenate(rois).astype(dtype).reshape(-1, 4),
+        "RpnRoiProbs": np.concatenate(probs).astype(dtype).reshape(-1, 1),
+        "RpnRoisNum": np.asarray(counts, dtype=np.int32),
+    }
+    outs["RpnRoisLod"] = outs["RpnRoisNum"]  # Fluid 1.8's name of the same counts
     outs["@LOD"] = {"RpnRois": [offsets], "RpnRoiProbs": [offsets]}
     return outs
 
@@ -129,7 +140,7 @@ def collect_fpn_proposals(ins, attrs):
     image = np.concatenate(images)
     if all_scores.size != image.size:
         raise PeError(f"collect_fpn_proposals: {image.size} rois but {all_scores.size} scores")
-    top = np.argsort(-all_scores, kind="stable")[:max(attrs["post_nms_topN"], 0)]
+    top = np.argsort(-all_scores, kind="stable")[: max(attrs["post_nms_topN"], 0)]
     top = top[np.argsort(image[top], kind="stable")]
     counts = np.bincount(image[top], minlength=batch or 0)
     out = np.ascontiguousarray(all_rois[top]).reshape(-1, 4).astype(rois[0].dtype)

@@ -3,6 +3,7 @@ roi_perspective_transform): numba loops over the outputs (_roi_loops.py, _deform
 _persp_loops.py; roi_perspective_transform's matrices in numpy first, _persp_elems.matrices, shared with
 the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum / BatchRoINums or the
 rois' LoD) and ``sizes`` (deformable_psroi_pooling's sizes) are shared with the CUDA kernels."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -31,10 +32,15 @@ def roi_images(op, rois_count, batch, attrs, counts=None):
     elif batch == 1:
         return np.zeros(rois_count, dtype=np.int64)
     else:
-        count_arg = {"roi_pool": " or pass rois_num", "roi_align": " or pass rois_num",
-                     "prroi_pool": " or pass batch_roi_nums"}.get(op, "")
-        raise PeError(f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
-                      f"feed the rois as a LoDTensor with one level (rois per image){count_arg}")
+        count_arg = {
+            "roi_pool": " or pass rois_num",
+            "roi_align": " or pass rois_num",
+            "prroi_pool": " or pass batch_roi_nums",
+        }.get(op, "")
+        raise PeError(
+            f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
+            f"feed the rois as a LoDTensor with one level (rois per image){count_arg}"
+        )
     if offsets.size - 1 != batch or offsets[-1] != rois_count or np.any(np.diff(offsets) < 0):
         raise PeError(f"{op}: {what} must give the rois of each of X's {batch} images, {rois_count} in all")
     return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
@@ -70,8 +76,20 @@ def roi_pool(ins, attrs):
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
     argmax = np.empty(out.shape, dtype=np.int64)
-    _forward("roi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-             out.reshape(-1), argmax.reshape(-1))
+    _forward(
+        "roi_pool",
+        x.reshape(-1),
+        rois,
+        bid,
+        c,
+        h,
+        w,
+        ph,
+        pw,
+        float(attrs["spatial_scale"]),
+        out.reshape(-1),
+        argmax.reshape(-1),
+    )
     return {"Out": out, "Argmax": argmax}
 
 
@@ -79,8 +97,16 @@ def roi_pool_grad(ins, attrs):
     x, _, bid = _setup("roi_pool", ins, attrs)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
-    _loops().roi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
-                           np.ascontiguousarray(ins["Argmax"]).reshape(-1), bid, c, ph, pw, h * w, dx)
+    _loops().roi_pool_grad(
+        np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
+        np.ascontiguousarray(ins["Argmax"]).reshape(-1),
+        bid,
+        c,
+        ph,
+        pw,
+        h * w,
+        dx,
+    )
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -88,8 +114,20 @@ def roi_align(ins, attrs):
     x, rois, bid = _setup("roi_align", ins, attrs)
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
-    _forward("roi_align", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-             int(attrs["sampling_ratio"]), out.reshape(-1))
+    _forward(
+        "roi_align",
+        x.reshape(-1),
+        rois,
+        bid,
+        c,
+        h,
+        w,
+        ph,
+        pw,
+        float(attrs["spatial_scale"]),
+        int(attrs["sampling_ratio"]),
+        out.reshape(-1),
+    )
     return {"Out": out}
 
 
@@ -97,8 +135,19 @@ def roi_align_grad(ins, attrs):
     x, rois, bid = _setup("roi_align", ins, attrs)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
-    _loops().roi_align_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw,
-                            float(attrs["spatial_scale"]), int(attrs["sampling_ratio"]), dx)
+    _loops().roi_align_grad(
+        np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
+        rois,
+        bid,
+        c,
+        h,
+        w,
+        ph,
+        pw,
+        float(attrs["spatial_scale"]),
+        int(attrs["sampling_ratio"]),
+        dx,
+    )
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -107,8 +156,9 @@ def psroi_pool(ins, attrs):
     c, h, w, ph, pw = _dims(x, attrs)
     oc = attrs["output_channels"]
     out = np.empty((bid.size, oc, ph, pw), dtype=x.dtype)
-    _forward("psroi_pool", x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-             out.reshape(-1))
+    _forward(
+        "psroi_pool", x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1)
+    )
     return {"Out": out}
 
 
@@ -116,8 +166,19 @@ def psroi_pool_grad(ins, attrs):
     x, rois, bid = _setup("psroi_pool", ins, attrs)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
-    _loops().psroi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid,
-                             attrs["output_channels"], c, h, w, ph, pw, float(attrs["spatial_scale"]), dx)
+    _loops().psroi_pool_grad(
+        np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
+        rois,
+        bid,
+        attrs["output_channels"],
+        c,
+        h,
+        w,
+        ph,
+        pw,
+        float(attrs["spatial_scale"]),
+        dx,
+    )
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -125,8 +186,7 @@ def prroi_pool(ins, attrs):
     x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
-    _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-             out.reshape(-1))
+    _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1))
     return {"Out": out}
 
 
@@ -134,8 +194,9 @@ def prroi_pool_grad(ins, attrs):
     x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
-    _loops().prroi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw,
-                             float(attrs["spatial_scale"]), dx)
+    _loops().prroi_pool_grad(
+        np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), dx
+    )
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -143,9 +204,22 @@ def sizes(x_shape, trans_shape, attrs):
     """int64 [13]: C, H, W, output_dim, PH, PW, group h, w, part h, w, sample_per_part, classes, no_trans."""
     no_trans = bool(attrs["no_trans"]) or trans_shape is None
     classes = 1 if no_trans else trans_shape[1] // 2
-    return np.array([x_shape[1], x_shape[2], x_shape[3], attrs["output_dim"], attrs["pooled_height"],
-                     attrs["pooled_width"], *attrs["group_size"], *attrs["part_size"], attrs["sample_per_part"],
-                     classes, int(no_trans)], dtype=np.int64)
+    return np.array(
+        [
+            x_shape[1],
+            x_shape[2],
+            x_shape[3],
+            attrs["output_dim"],
+            attrs["pooled_height"],
+            attrs["pooled_width"],
+            *attrs["group_size"],
+            *attrs["part_size"],
+            attrs["sample_per_part"],
+            classes,
+            int(no_trans),
+        ],
+        dtype=np.int64,
+    )
 
 
 def _deform_setup(ins, attrs):
@@ -162,8 +236,17 @@ def deformable_psroi_pooling(ins, attrs):
     x, rois, trans, bid, g = _deform_setup(ins, attrs)
     out = np.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), dtype=x.dtype)
     count = np.empty(out.shape, dtype=x.dtype)
-    _deform_loops().forward(x.reshape(-1), rois, trans, bid, g, float(attrs["spatial_scale"]), float(attrs["trans_std"]),
-                     out.reshape(-1), count.reshape(-1))
+    _deform_loops().forward(
+        x.reshape(-1),
+        rois,
+        trans,
+        bid,
+        g,
+        float(attrs["spatial_scale"]),
+        float(attrs["trans_std"]),
+        out.reshape(-1),
+        count.reshape(-1),
+    )
     return {"Output": out, "TopCount": count}
 
 
@@ -171,8 +254,18 @@ def deformable_psroi_pooling_grad(ins, attrs):
     x, rois, trans, bid, g = _deform_setup(ins, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     dtrans = np.zeros(trans.size, dtype=x.dtype)
-    _deform_loops().backward(np.ascontiguousarray(ins["Output@GRAD"]).reshape(-1), x.reshape(-1), rois, trans, bid, g,
-                      float(attrs["spatial_scale"]), float(attrs["trans_std"]), dx, dtrans)
+    _deform_loops().backward(
+        np.ascontiguousarray(ins["Output@GRAD"]).reshape(-1),
+        x.reshape(-1),
+        rois,
+        trans,
+        bid,
+        g,
+        float(attrs["spatial_scale"]),
+        float(attrs["trans_std"]),
+        dx,
+        dtrans,
+    )
     outs = {"Input@GRAD": dx.reshape(x.shape)}
     if "Trans" in ins:
         outs["Trans@GRAD"] = dtrans.reshape(ins["Trans"].shape)
@@ -193,8 +286,20 @@ def roi_perspective_transform(ins, attrs):
     c, h, w = x.shape[1:]
     out = np.empty((bid.size, c, th, tw), dtype=x.dtype)
     mask = np.zeros((bid.size, 1, th, tw), dtype=np.int32)
-    _persp_loops().forward(x.reshape(-1), rois, m.reshape(-1), bid, c, h, w, th, tw, float(attrs["spatial_scale"]),
-                     out.reshape(-1), mask.reshape(-1))
+    _persp_loops().forward(
+        x.reshape(-1),
+        rois,
+        m.reshape(-1),
+        bid,
+        c,
+        h,
+        w,
+        th,
+        tw,
+        float(attrs["spatial_scale"]),
+        out.reshape(-1),
+        mask.reshape(-1),
+    )
     return {"Out": out, "Mask": mask, "TransformMatrix": m.astype(x.dtype)}
 
 
@@ -202,6 +307,17 @@ def roi_perspective_transform_grad(ins, attrs):
     x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
     c, h, w = x.shape[1:]
     dx = np.zeros(x.size, dtype=x.dtype)
-    _persp_loops().backward(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, m.reshape(-1), bid, c, h, w, th, tw,
-                      float(attrs["spatial_scale"]), dx)
+    _persp_loops().backward(
+        np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
+        rois,
+        m.reshape(-1),
+        bid,
+        c,
+        h,
+        w,
+        th,
+        tw,
+        float(attrs["spatial_scale"]),
+        dx,
+    )
     return {"X@GRAD": dx.reshape(x.shape)}

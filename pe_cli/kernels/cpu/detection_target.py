@@ -6,8 +6,8 @@ the op's seeded generator), and generate_mask_labels (numpy per image, the polyg
 Fluid 1.8's mask_util.cc does: COCO's rleFrPoly, edges walked at 5x, y-boundaries sampled at the
 pixel columns, run lengths decoded; after generate_mask_labels_op.cc). The CUDA kernels run these on
 the host."""
-import numpy as np
 
+import numpy as np
 
 
 def overlaps(boxes, gts):
@@ -26,8 +26,15 @@ def box_to_delta(ex, gt):
     """Regression targets (dx, dy, log dw, log dh) of gt boxes from ex boxes (pixel sizes + 1)."""
     ew, eh = ex[:, 2] - ex[:, 0] + 1, ex[:, 3] - ex[:, 1] + 1
     gw, gh = gt[:, 2] - gt[:, 0] + 1, gt[:, 3] - gt[:, 1] + 1
-    return np.stack([(gt[:, 0] + 0.5 * gw - ex[:, 0] - 0.5 * ew) / ew, (gt[:, 1] + 0.5 * gh - ex[:, 1] - 0.5 * eh) / eh,
-                     np.log(gw / ew), np.log(gh / eh)], axis=1)
+    return np.stack(
+        [
+            (gt[:, 0] + 0.5 * gw - ex[:, 0] - 0.5 * ew) / ew,
+            (gt[:, 1] + 0.5 * gh - ex[:, 1] - 0.5 * eh) / eh,
+            np.log(gw / ew),
+            np.log(gh / eh),
+        ],
+        axis=1,
+    )
 
 
 def reservoir(inds, num, rng, use_random):
@@ -63,7 +70,7 @@ def _sample(ov, batch, fraction, pos, neg, use_random, rng):
         bg = reservoir(bg, batch - len(fg_fake), rng, use_random)
     loc, weights = [], []
     for b in bg:
-        if label[b] == 1:                   # a foreground anchor sampled as background: a fake location row
+        if label[b] == 1:  # a foreground anchor sampled as background: a fake location row
             loc.append(fg_fake[0])
             weights.append(0.0)
         label[b] = 0
@@ -82,46 +89,64 @@ def _assign(ins, attrs, sampling, straddle, labels=None):
     counts_loc, counts_score = [0], [0]
     for i in range(len(lod) - 1):
         h, w, scale = (float(v) for v in np.asarray(info[i]).reshape(-1)[:3])
-        inside = np.arange(anchors.shape[0]) if straddle < 0 else np.nonzero(
-            (anchors[:, 0] >= -straddle) & (anchors[:, 1] >= -straddle) & (anchors[:, 2] < w + straddle)
-            & (anchors[:, 3] < h + straddle))[0]
-        keep = np.asarray(crowd).reshape(-1)[lod[i]:lod[i + 1]] == 0
-        gt = gts[lod[i]:lod[i + 1]][keep] * scale
+        inside = (
+            np.arange(anchors.shape[0])
+            if straddle < 0
+            else np.nonzero(
+                (anchors[:, 0] >= -straddle)
+                & (anchors[:, 1] >= -straddle)
+                & (anchors[:, 2] < w + straddle)
+                & (anchors[:, 3] < h + straddle)
+            )[0]
+        )
+        keep = np.asarray(crowd).reshape(-1)[lod[i] : lod[i + 1]] == 0
+        gt = gts[lod[i] : lod[i + 1]][keep] * scale
         ov = overlaps(anchors[inside], gt)
         loc, weight, fg, bg = _sample(ov, *sampling, rng)
         argmax = ov.argmax(axis=1) if gt.shape[0] else np.zeros(len(inside), np.int64)
         parts["loc"].append(inside[loc] + i * anchors.shape[0])
         parts["score"].append(np.concatenate([inside[fg], inside[bg]]) + i * anchors.shape[0])
         parts["bbox"].append(box_to_delta(anchors[inside[loc]], gt[argmax[loc]]) if len(loc) else np.zeros((0, 4)))
-        fg_label = np.ones(len(fg)) if labels is None else \
-            np.asarray(labels).reshape(-1)[lod[i]:lod[i + 1]][keep][argmax[fg]]
+        fg_label = (
+            np.ones(len(fg))
+            if labels is None
+            else np.asarray(labels).reshape(-1)[lod[i] : lod[i + 1]][keep][argmax[fg]]
+        )
         parts["label"].append(np.r_[fg_label, np.zeros(len(bg))])
         parts["weight"].append(np.repeat(weight, 4).reshape(-1, 4))
         parts["fg"].append(len(loc) + 1)
         counts_loc.append(counts_loc[-1] + len(loc))
         counts_score.append(counts_score[-1] + len(fg) + len(bg))
     dtype = np.asarray(ins["Anchor"]).dtype
-    outs = {"LocationIndex": np.concatenate(parts["loc"]).astype(np.int32),
-            "ScoreIndex": np.concatenate(parts["score"]).astype(np.int32),
-            "TargetBBox": np.concatenate(parts["bbox"]).reshape(-1, 4).astype(dtype),
-            "TargetLabel": np.concatenate(parts["label"]).astype(np.int32).reshape(-1, 1),
-            "BBoxInsideWeight": np.concatenate(parts["weight"]).reshape(-1, 4).astype(dtype)}
-    outs["@LOD"] = {k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score]
-                    for k in outs}
+    outs = {
+        "LocationIndex": np.concatenate(parts["loc"]).astype(np.int32),
+        "ScoreIndex": np.concatenate(parts["score"]).astype(np.int32),
+        "TargetBBox": np.concatenate(parts["bbox"]).reshape(-1, 4).astype(dtype),
+        "TargetLabel": np.concatenate(parts["label"]).astype(np.int32).reshape(-1, 1),
+        "BBoxInsideWeight": np.concatenate(parts["weight"]).reshape(-1, 4).astype(dtype),
+    }
+    outs["@LOD"] = {
+        k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score] for k in outs
+    }
     return outs, np.asarray(parts["fg"], dtype=np.int32).reshape(-1, 1)
 
 
 def rpn_target_assign(ins, attrs):
-    sampling = (attrs["rpn_batch_size_per_im"], attrs["rpn_fg_fraction"], attrs["rpn_positive_overlap"],
-                attrs["rpn_negative_overlap"])
+    sampling = (
+        attrs["rpn_batch_size_per_im"],
+        attrs["rpn_fg_fraction"],
+        attrs["rpn_positive_overlap"],
+        attrs["rpn_negative_overlap"],
+    )
     return _assign(ins, attrs, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
 
 
 def retinanet_target_assign(ins, attrs):
     """Every foreground and background anchor (no sampling, no straddle filter); the foreground's
     labels are their gt boxes' classes; ForegroundNumber [N, 1]: each image's location rows + 1."""
-    outs, fg = _assign(ins, attrs, (-1, -1, attrs["positive_overlap"], attrs["negative_overlap"], False), -1.0,
-                       labels=ins["GtLabels"])
+    outs, fg = _assign(
+        ins, attrs, (-1, -1, attrs["positive_overlap"], attrs["negative_overlap"], False), -1.0, labels=ins["GtLabels"]
+    )
     outs["ForegroundNumber"] = fg
     outs["@LOD"]["ForegroundNumber"] = [list(range(fg.shape[0] + 1))]
     return outs
@@ -130,13 +155,13 @@ def retinanet_target_assign(ins, attrs):
 def _rois_sample(ov, crowd, attrs, rng):
     """(foreground rows, their gt columns, background rows) of one image (Fluid's SampleFgBgGt)."""
     top = ov.max(axis=1) if ov.shape[1] else np.full(ov.shape[0], -1.0)
-    top[:len(crowd)][crowd != 0] = -1.0
+    top[: len(crowd)][crowd != 0] = -1.0
     fg = np.nonzero(top >= attrs["fg_thresh"])[0]
     gt_of = [int(np.nonzero(np.abs(ov[r] - top[r]) < 1e-5)[0][0]) for r in fg]
     fg = fg.tolist()
     bg = np.nonzero((top < attrs["fg_thresh"]) & (top >= attrs["bg_thresh_lo"]) & (top < attrs["bg_thresh_hi"]))[0]
     bg = bg.tolist()
-    if attrs["is_cascade_rcnn"]:        # every foreground and background roi, none sampled
+    if attrs["is_cascade_rcnn"]:  # every foreground and background roi, none sampled
         return fg, gt_of, bg
     n_fg = min(int(np.floor(attrs["batch_size_per_im"] * attrs["fg_fraction"])), len(fg))
     n_bg = min(attrs["batch_size_per_im"] - n_fg, len(bg))
@@ -147,15 +172,15 @@ def _rois_sample(ov, crowd, attrs, rng):
                 fg[j], fg[i], gt_of[j], gt_of[i] = fg[i], fg[j], gt_of[i], gt_of[j]
         for i in range(n_bg, len(bg)):
             j = int(np.floor(rng.uniform() * i))
-            if j < n_fg:                    # Fluid's bound (the foreground count), kept
+            if j < n_fg:  # Fluid's bound (the foreground count), kept
                 bg[j], bg[i] = bg[i], bg[j]
     return fg[:n_fg], gt_of[:n_fg], bg[:n_bg]
 
 
 def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
     rois = rois / scale
-    if attrs["is_cascade_rcnn"]:    # Fluid's: the rois after the gt boxes' rows, those of positive size
-        rois = rois[len(gt):]
+    if attrs["is_cascade_rcnn"]:  # Fluid's: the rois after the gt boxes' rows, those of positive size
+        rois = rois[len(gt) :]
         rois = rois[(rois[:, 2] - rois[:, 0] + 1 > 0) & (rois[:, 3] - rois[:, 1] + 1 > 0)]
     boxes = np.concatenate([gt, rois]).reshape(-1, 4)
     ov = overlaps(boxes, gt)
@@ -168,8 +193,8 @@ def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
     for r in range(len(fg)):
         if labels[r] > 0:
             col = 4 * (1 if attrs["is_cls_agnostic"] else labels[r])
-            targets[r, col:col + 4] = single[r]
-            weights[r, col:col + 4] = 1.0
+            targets[r, col : col + 4] = single[r]
+            weights[r, col : col + 4] = 1.0
     top = ov.max(axis=1) if ov.shape[1] else np.zeros(ov.shape[0])
     return boxes[picked] * scale, labels, targets, weights, top[picked]
 
@@ -185,16 +210,27 @@ def generate_proposal_labels(ins, attrs):
     for i in range(len(roi_lod) - 1):
         g = slice(gt_lod[i], gt_lod[i + 1])
         scale = float(np.asarray(ins["ImInfo"][i]).reshape(-1)[2])
-        parts.append(_rois_one_image(rois[roi_lod[i]:roi_lod[i + 1]].reshape(-1, 4), gts[g].reshape(-1, 4),
-                                     classes[g], crowd[g], scale, attrs, rng))
+        parts.append(
+            _rois_one_image(
+                rois[roi_lod[i] : roi_lod[i + 1]].reshape(-1, 4),
+                gts[g].reshape(-1, 4),
+                classes[g],
+                crowd[g],
+                scale,
+                attrs,
+                rng,
+            )
+        )
         offsets.append(offsets[-1] + len(parts[-1][1]))
     dtype, width = np.asarray(ins["RpnRois"]).dtype, 4 * attrs["class_nums"]
-    outs = {"Rois": np.concatenate([p[0] for p in parts]).reshape(-1, 4).astype(dtype),
-            "LabelsInt32": np.concatenate([p[1] for p in parts]).astype(np.int32).reshape(-1, 1),
-            "BboxTargets": np.concatenate([p[2] for p in parts]).reshape(-1, width).astype(dtype),
-            "BboxInsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
-            "BboxOutsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
-            "MaxOverlapWithGT": np.concatenate([p[4] for p in parts]).astype(dtype)}
+    outs = {
+        "Rois": np.concatenate([p[0] for p in parts]).reshape(-1, 4).astype(dtype),
+        "LabelsInt32": np.concatenate([p[1] for p in parts]).astype(np.int32).reshape(-1, 1),
+        "BboxTargets": np.concatenate([p[2] for p in parts]).reshape(-1, width).astype(dtype),
+        "BboxInsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
+        "BboxOutsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
+        "MaxOverlapWithGT": np.concatenate([p[4] for p in parts]).astype(dtype),
+    }
     outs["@LOD"] = {k: [offsets] for k in outs}
     return outs
 
@@ -261,7 +297,7 @@ def polys_to_mask(polys, box, m):
 def _objects(segms, lods, start, stop):
     """The polygons (lists of [k, 2] arrays) of objects start..stop of GtSegms' 3-level LoD."""
     obj, poly = lods[1], lods[2]
-    return [[segms[poly[p]:poly[p + 1]] for p in range(obj[o], obj[o + 1])] for o in range(start, stop)]
+    return [[segms[poly[p] : poly[p + 1]] for p in range(obj[o], obj[o + 1])] for o in range(start, stop)]
 
 
 def _boxes_of(objects):
@@ -277,7 +313,7 @@ def _one_image(rois, labels, objects, scale, attrs):
     """(mask rois, their row in rois, mask targets [P, num_classes * M * M]) of one image."""
     m, k = attrs["resolution"], attrs["num_classes"]
     fg = np.nonzero(labels > 0)[0]
-    if not fg.size:     # Fluid gives the first background roi an all -1 target (and the first roi's box)
+    if not fg.size:  # Fluid gives the first background roi an all -1 target (and the first roi's box)
         bg = np.nonzero(labels == 0)[0][:1]
         return rois[:1], bg, np.full((1, k * m * m), -1, dtype=np.int32)
     fg_rois = rois[fg] / scale
@@ -288,7 +324,7 @@ def _one_image(rois, labels, objects, scale, attrs):
         best = int(np.argmax(ov[r])) if ov.shape[1] and ov[r].max() > 0 else 0
         mask = polys_to_mask(objects[best], fg_rois[r], m) if objects else np.zeros((m, m), np.uint8)
         label = int(labels[fg[r]])
-        targets[r, label * m * m:(label + 1) * m * m] = mask.reshape(-1)
+        targets[r, label * m * m : (label + 1) * m * m] = mask.reshape(-1)
     return fg_rois * scale, fg, targets
 
 
@@ -305,8 +341,11 @@ def generate_mask_labels(ins, attrs):
         if roi_lod[i] == roi_lod[i + 1]:
             offsets.append(offsets[-1])
             continue
-        keep = [o for o in range(segm_lod[0][i], segm_lod[0][i + 1])
-                if classes[gt_lod[i] + o - segm_lod[0][i]] > 0 and crowd[gt_lod[i] + o - segm_lod[0][i]] == 0]
+        keep = [
+            o
+            for o in range(segm_lod[0][i], segm_lod[0][i + 1])
+            if classes[gt_lod[i] + o - segm_lod[0][i]] > 0 and crowd[gt_lod[i] + o - segm_lod[0][i]] == 0
+        ]
         objects = [_objects(segms, segm_lod, o, o + 1)[0] for o in keep]
         scale = float(np.asarray(ins["ImInfo"][i]).reshape(-1)[2])
         r = slice(roi_lod[i], roi_lod[i + 1])
@@ -314,9 +353,12 @@ def generate_mask_labels(ins, attrs):
         offsets.append(offsets[-1] + len(parts[-1][1]))
     width = attrs["num_classes"] * attrs["resolution"] ** 2
     dtype = np.asarray(ins["Rois"]).dtype
-    outs = {"MaskRois": np.concatenate([p[0] for p in parts] or [np.zeros((0, 4))]).reshape(-1, 4).astype(dtype),
-            "RoiHasMaskInt32": np.concatenate([p[1] for p in parts] or [np.zeros(0)]).astype(np.int32).reshape(-1, 1),
-            "MaskInt32": np.concatenate([p[2] for p in parts] or [np.zeros((0, width))]).astype(np.int32)
-            .reshape(-1, width)}
+    outs = {
+        "MaskRois": np.concatenate([p[0] for p in parts] or [np.zeros((0, 4))]).reshape(-1, 4).astype(dtype),
+        "RoiHasMaskInt32": np.concatenate([p[1] for p in parts] or [np.zeros(0)]).astype(np.int32).reshape(-1, 1),
+        "MaskInt32": np.concatenate([p[2] for p in parts] or [np.zeros((0, width))])
+        .astype(np.int32)
+        .reshape(-1, width),
+    }
     outs["@LOD"] = {k: [offsets] for k in outs}
     return outs

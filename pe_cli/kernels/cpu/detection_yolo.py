@@ -1,6 +1,7 @@
 """Kernels of ops/detection_yolo.py: yolo_box (numpy over whole arrays) and yolov3_loss (numba
 loops over the images, _yolo_loops.py); ``prepare`` (the flat inputs, the sizes and the label
 targets) is shared with the CUDA kernels."""
+
 import numpy as np
 
 from ._numba import lazy
@@ -17,8 +18,17 @@ def prepare(x_shape, gt_shape, attrs):
     if attrs["use_label_smooth"]:
         smooth = min(1.0 / c, 1.0 / 40)
         pos, neg = 1.0 - smooth, smooth
-    return (gt_shape[1], c, h, w, attrs["downsample_ratio"] * h, pos, neg,
-            np.asarray(attrs["anchors"], dtype=np.int64), np.asarray(attrs["anchor_mask"], dtype=np.int64))
+    return (
+        gt_shape[1],
+        c,
+        h,
+        w,
+        attrs["downsample_ratio"] * h,
+        pos,
+        neg,
+        np.asarray(attrs["anchors"], dtype=np.int64),
+        np.asarray(attrs["anchor_mask"], dtype=np.int64),
+    )
 
 
 def _flat(a, dtype=None):
@@ -38,9 +48,26 @@ def yolov3_loss(ins, attrs):
     loss = np.empty(n, dtype=x.dtype)
     obj = np.zeros((n, amask.size, h, w), dtype=x.dtype)
     matched = np.empty((n, b), dtype=np.int32)
-    _loops().yolov3_loss(_flat(x), _flat(gt, x.dtype), _flat(ins["GTLabel"], np.int32), _score(ins, x), anchors,
-                         amask, b, c, h, w, size, float(attrs["ignore_thresh"]), float(attrs["scale_x_y"]), pos, neg,
-                         loss, obj.reshape(-1), matched.reshape(-1))
+    _loops().yolov3_loss(
+        _flat(x),
+        _flat(gt, x.dtype),
+        _flat(ins["GTLabel"], np.int32),
+        _score(ins, x),
+        anchors,
+        amask,
+        b,
+        c,
+        h,
+        w,
+        size,
+        float(attrs["ignore_thresh"]),
+        float(attrs["scale_x_y"]),
+        pos,
+        neg,
+        loss,
+        obj.reshape(-1),
+        matched.reshape(-1),
+    )
     return {"Loss": loss, "ObjectnessMask": obj, "GTMatchMask": matched}
 
 
@@ -48,9 +75,25 @@ def yolov3_loss_grad(ins, attrs):
     x, gt = ins["X"], ins["GTBox"]
     b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, gt.shape, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
-    _loops().yolov3_loss_grad(_flat(x), _flat(gt, x.dtype), _flat(ins["GTLabel"], np.int32), _score(ins, x),
-                              anchors, amask, b, c, h, w, size, pos, neg, _flat(ins["ObjectnessMask"]),
-                              _flat(ins["GTMatchMask"]), _flat(ins["Loss@GRAD"]), dx)
+    _loops().yolov3_loss_grad(
+        _flat(x),
+        _flat(gt, x.dtype),
+        _flat(ins["GTLabel"], np.int32),
+        _score(ins, x),
+        anchors,
+        amask,
+        b,
+        c,
+        h,
+        w,
+        size,
+        pos,
+        neg,
+        _flat(ins["ObjectnessMask"]),
+        _flat(ins["GTMatchMask"]),
+        _flat(ins["Loss@GRAD"]),
+        dx,
+    )
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -62,10 +105,10 @@ def yolo_box(ins, attrs):
     a = anchors.shape[0]
     v = x.reshape(n, a, 5 + classes, h, w)
     img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
-    input_size = np.float64(attrs["downsample_ratio"] * h)        # 0: inf boxes, as Fluid's kernel
+    input_size = np.float64(attrs["downsample_ratio"] * h)  # 0: inf boxes, as Fluid's kernel
     sxy = float(attrs["scale_x_y"])
     bias = -0.5 * (sxy - 1.0)
-    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / h      # Fluid: grid H
+    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / h  # Fluid: grid H
     cy = (np.arange(h)[None, None, :, None] + _sigmoid(v[:, :, 1]) * sxy + bias) * img_h / h
     bw = np.exp(v[:, :, 2]) * anchors[:, 0].reshape(1, a, 1, 1) * img_w / input_size
     bh = np.exp(v[:, :, 3]) * anchors[:, 1].reshape(1, a, 1, 1) * img_h / input_size
@@ -76,6 +119,8 @@ def yolo_box(ins, attrs):
     conf = _sigmoid(v[:, :, 4])
     keep = conf >= np.asarray(attrs["conf_thresh"], x.dtype)
     boxes = np.where(keep[..., None], np.stack([x0, y0, x1, y1], axis=-1), 0)
-    scores = np.where(keep[:, :, None], conf[:, :, None] * _sigmoid(v[:, :, 5:]), 0)      # [n, a, C, h, w]
-    return {"Boxes": boxes.reshape(n, -1, 4).astype(x.dtype),
-            "Scores": scores.transpose(0, 1, 3, 4, 2).reshape(n, -1, classes).astype(x.dtype)}
+    scores = np.where(keep[:, :, None], conf[:, :, None] * _sigmoid(v[:, :, 5:]), 0)  # [n, a, C, h, w]
+    return {
+        "Boxes": boxes.reshape(n, -1, 4).astype(x.dtype),
+        "Scores": scores.transpose(0, 1, 3, 4, 2).reshape(n, -1, classes).astype(x.dtype),
+    }

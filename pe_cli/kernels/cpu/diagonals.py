@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/diagonals.py (numpy); fill_diagonal's positions are those of Paddle 2.6's kernel."""
+
 import numpy as np
 
 
@@ -25,8 +26,11 @@ def diag_v2_grad(ins, attrs):
 
 def diagonal(ins, attrs):
     x = ins["Input"]
-    return {"Out": np.ascontiguousarray(np.diagonal(x, int(attrs["offset"]), attrs["axis1"] % x.ndim,
-                                                    attrs["axis2"] % x.ndim))}
+    return {
+        "Out": np.ascontiguousarray(
+            np.diagonal(x, int(attrs["offset"]), attrs["axis1"] % x.ndim, attrs["axis2"] % x.ndim)
+        )
+    }
 
 
 def diagonal_grad(ins, attrs):
@@ -45,7 +49,7 @@ def fill_positions(shape, offset, wrap):
     dims' strides) up to n * n without wrap, offset along its row when that stays in the row."""
     size = int(np.prod(shape))
     n = shape[1]
-    stride = sum(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
+    stride = sum(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))
     if not wrap:
         size = min(size, n * n)
     pos = np.arange(0, size, stride)

@@ -1,4 +1,5 @@
 """Kernels of parameter-server mode's ops (pe_cli/ops/distributed.py), over pe_cli/distributed/pserver_link.py."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -8,8 +9,10 @@ from ...distributed import pserver_link
 
 def _link(attrs, op):
     if op in ("send", "recv") and not attrs["tags"]:
-        raise PeError(f"{op}: an op of Fluid's gRPC parameter-server program (it has no tags): pe runs "
-                      f"parameter-server mode over MPI, with the programs of its own DistributeTranspiler")
+        raise PeError(
+            f"{op}: an op of Fluid's gRPC parameter-server program (it has no tags): pe runs "
+            f"parameter-server mode over MPI, with the programs of its own DistributeTranspiler"
+        )
     return pserver_link.trainer_link(attrs["endpoints"], attrs["trainer_id"], attrs["trainers"])
 
 
@@ -27,8 +30,10 @@ def send_barrier(ins, attrs):
 
 def recv(ins, attrs, to_device=None):
     link = _link(attrs, "recv")
-    out = [link.recv(ep, tag, tuple(shape), attrs["dtype"])
-           for ep, tag, shape in zip(attrs["epmap"], attrs["tags"], attrs["shapes"])]
+    out = [
+        link.recv(ep, tag, tuple(shape), attrs["dtype"])
+        for ep, tag, shape in zip(attrs["epmap"], attrs["tags"], attrs["shapes"])
+    ]
     return {"Out": out if to_device is None else [to_device(a) for a in out]}
 
 
@@ -37,23 +42,29 @@ def fetch_barrier(ins, attrs):
 
 
 def listen_and_serv(ins, attrs):
-    raise PeError("listen_and_serv runs only as a parameter server's program: exe.run(pserver_program) "
-                  "with the program of DistributeTranspiler.get_pserver_program(endpoint)")
+    raise PeError(
+        "listen_and_serv runs only as a parameter server's program: exe.run(pserver_program) "
+        "with the program of DistributeTranspiler.get_pserver_program(endpoint)"
+    )
 
 
 # -- the id and table ops that compute in the trainer (ops/distributed.py) -----------------------------
+
 
 def split_ids(ins, attrs):
     ids, n = ins["Ids"], attrs["_output_counts"]["Out"]
     if isinstance(ids[0], SelectedRows):
         sr = ids[0]
         rows, values = sr.numpy()
-        last = {int(r): i for i, r in enumerate(rows)}       # a row listed twice: its last values (Fluid's map)
+        last = {int(r): i for i, r in enumerate(rows)}  # a row listed twice: its last values (Fluid's map)
         outs = []
         for k in range(n):
             mine = np.array([r for r in rows if r % n == k], dtype=np.int64)
-            outs.append(SelectedRows(mine, values[[last[int(r)] for r in mine]].reshape((len(mine),) + values.shape[1:]),
-                                     sr.height))
+            outs.append(
+                SelectedRows(
+                    mine, values[[last[int(r)] for r in mine]].reshape((len(mine),) + values.shape[1:]), sr.height
+                )
+            )
         return {"Out": outs}
     every = np.unique(np.concatenate([np.asarray(a).reshape(-1) for a in ids]))
     return {"Out": [every[every % n == k].reshape(-1, 1) for k in range(n)]}
@@ -63,7 +74,7 @@ def merge_ids(ins, attrs):
     where = {}
     for k, rows in enumerate(ins["Rows"]):
         for j, r in enumerate(np.asarray(rows).reshape(-1).tolist()):
-            where.setdefault(r, (k, j))          # the first holder of a row, as Fluid's map insert
+            where.setdefault(r, (k, j))  # the first holder of a row, as Fluid's map insert
     xs, outs = ins["X"], []
     for ids in ins["Ids"]:
         flat = np.asarray(ids).reshape(-1).tolist()
@@ -93,7 +104,7 @@ def lookup_sparse_table(ins, attrs):
     for i, key in enumerate(ids.tolist()):
         if key not in index:
             if attrs["is_test"]:
-                continue                              # an id the table lacks reads zeros at test time
+                continue  # an id the table lacks reads zeros at test time
             if not attrs["auto_grown_table"]:
                 raise PeError(f"lookup_sparse_table: id {key} is not in the table (auto_grown_table is off)")
             if len(grown) == values.shape[0]:
@@ -101,15 +112,18 @@ def lookup_sparse_table(ins, attrs):
             index[key] = len(grown)
             grown.append(key)
         out[i] = values[index[key]]
-    table.rows = np.array(grown, dtype=np.int64)      # the table keeps the ids it gave rows (Fluid's auto-grown W)
+    table.rows = np.array(grown, dtype=np.int64)  # the table keeps the ids it gave rows (Fluid's auto-grown W)
     return {"Out": out}
 
 
 # -- gRPC services pe's MPI link does not offer: one line naming the op and what it needs --------------
 
+
 def _needs_grpc(op, what):
-    raise PeError(f"op '{op}' {what} over Fluid's gRPC parameter-server service, which pe does not run (pe's "
-                  f"parameter servers talk MPI: DistributeTranspiler programs under pe launch, docs/DISTRIBUTED.md)")
+    raise PeError(
+        f"op '{op}' {what} over Fluid's gRPC parameter-server service, which pe does not run (pe's "
+        f"parameter servers talk MPI: DistributeTranspiler programs under pe launch, docs/DISTRIBUTED.md)"
+    )
 
 
 def distributed_lookup_table(ins, attrs):

@@ -10,6 +10,7 @@ array_to_lod_tensor puts them; its LoD is the input's top level over the element
 LoD lives in its own scope, kept for the gradient. Rows are gathered and scattered on the host and
 moved with ``to_device``/``to_host`` (the identity on the CPU; the CUDA module passes its runtime's),
 so the steps run on the op's device."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -65,7 +66,7 @@ def _memories(ins, attrs, steps, to_host=np.asarray):
             out.append(np.asarray(value)[steps.order])
         else:
             start = sum(attrs["memory_ranks"][:j])
-            shape = [steps.count] + list(attrs["memory_dims"][start:start + attrs["memory_ranks"][j]])
+            shape = [steps.count] + list(attrs["memory_dims"][start : start + attrs["memory_ranks"][j]])
             out.append(np.full(shape, attrs["memory_values"][j], dtype=attrs["memory_dtypes"][j]))
     return out
 
@@ -78,9 +79,13 @@ def _static_lods(attrs):
 def _static_rows(lods, steps, k):
     """Per static input: the rows (and LoD) of the first k sequences in running order."""
     order = steps.order[:k]
-    return [(lod_items.rows_of(lod, 0, order),
-             lod_items.join([lod_items.span(lod, 0, int(i))[2] for i in order], len(lod)) if lod else None)
-            for lod in lods]
+    return [
+        (
+            lod_items.rows_of(lod, 0, order),
+            lod_items.join([lod_items.span(lod, 0, int(i))[2] for i in order], len(lod)) if lod else None,
+        )
+        for lod in lods
+    ]
 
 
 def _step_scope(block, env, names_values_lods, to_device):
@@ -99,7 +104,7 @@ def _step_scope(block, env, names_values_lods, to_device):
 def _layout(steps, step_lods):
     """Where each step's output elements go: per step, the output rows of its values (in running
     order), and the output's LoD (the input's top level over the elements' own LoD)."""
-    if not any(step_lods):      # one row per element: element t of sequence i is row offsets[i] + t
+    if not any(step_lods):  # one row per element: element t of sequence i is row offsets[i] + t
         return steps.items, int(steps.offsets[-1]), [steps.offsets.tolist()]
     position = np.empty(steps.count, dtype=np.int64)
     position[steps.order] = np.arange(steps.count)
@@ -133,8 +138,10 @@ def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
     for t, k in enumerate(steps.running):
         rows, sub = steps.rows[t], steps.sub_lods[t]
         held = [(n, x[rows], sub) for n, x in zip(attrs["step_inputs"], xs)]
-        held += [(n, s[r], lod) for n, s, (r, lod) in zip(attrs["static_inputs"], statics,
-                                                          _static_rows(static_lods, steps, k))]
+        held += [
+            (n, s[r], lod)
+            for n, s, (r, lod) in zip(attrs["static_inputs"], statics, _static_rows(static_lods, steps, k))
+        ]
         held += [(n, s[:k], None) for n, s in zip(attrs["ex_states"], states)]
         if attrs.get("step_idx"):
             held.append((attrs["step_idx"], np.array([t], dtype=np.int64), None))
@@ -155,14 +162,18 @@ def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
             out[where] = value
         outputs.append(to_device(out))
         lods.append(lod)
-    return {"outputs": outputs, "step_scopes": scopes, "writes": block.outputs(env, "writes"),
-            "@LODS": {"outputs": lods}}
+    return {
+        "outputs": outputs,
+        "step_scopes": scopes,
+        "writes": block.outputs(env, "writes"),
+        "@LODS": {"outputs": lods},
+    }
 
 
 def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
     xs = ins.get("inputs") or []
-    params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]   # (arrays: none)
+    params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]  # (arrays: none)
     out_grads, scopes = [to_host(g) for g in ins.get("outputs@GRAD") or []], ins["step_scopes"]
     state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps, to_host)]
     statics, static_lods = ins.get("static_inputs") or [], _static_lods(attrs)
@@ -189,7 +200,10 @@ def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
                 grad += to_host(scope[name])
     unsort = np.argsort(steps.order)
     boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
-    return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": boots,
-            "static_inputs@GRAD": [to_device(g) for g in static_grads],
-            "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
-            "@LODS": {"inputs@GRAD": (attrs.get("_lod") or {}).get("inputs") or [], "static_inputs@GRAD": static_lods}}
+    return {
+        "inputs@GRAD": [to_device(g) for g in x_grads],
+        "initial_states@GRAD": boots,
+        "static_inputs@GRAD": [to_device(g) for g in static_grads],
+        "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
+        "@LODS": {"inputs@GRAD": (attrs.get("_lod") or {}).get("inputs") or [], "static_inputs@GRAD": static_lods},
+    }

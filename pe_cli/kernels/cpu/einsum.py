@@ -1,6 +1,7 @@
 """einsum: numpy's einsum forward; the gradient of each operand is the einsum of Out@GRAD with the
 other operands (all broadcast to the labels' sizes), spread over the labels only that operand has,
 put on the diagonal of a label it repeats and summed over the dims it broadcasts."""
+
 import numpy as np
 
 from ..einsum_labels import explicit, label_sizes
@@ -39,5 +40,4 @@ def einsum_grad(ins, attrs):
     sizes = label_sizes(subs, [o.shape for o in ops])
     full = [np.broadcast_to(o, [sizes[c] for c in s]) for s, o in zip(subs, ops)]
     g = ins["Out@GRAD"].reshape([sizes[c] for c in out])
-    return {"Operands@GRAD": [_operand_grad(i, subs, out, full, g, sizes, o.shape, o.dtype)
-                              for i, o in enumerate(ops)]}
+    return {"Operands@GRAD": [_operand_grad(i, subs, out, full, g, sizes, o.shape, o.dtype) for i, o in enumerate(ops)]}

@@ -10,6 +10,7 @@ so are add, sub and mul of a large X and a Y of its shape, one value a row or on
 Also the sum of several tensors (``sum``, a kernel of that name: the builtin is never called here;
 up to four float arrays a pass) and scale (one pass for floats; both _elementwise_loops.py), clip,
 clip_by_norm and the isfinite/isinf/isnan checks."""
+
 import functools
 import math
 
@@ -55,9 +56,9 @@ def mid_run(x, y, axis):
     if y.ndim >= x.ndim:
         return None
     start = x.ndim - y.ndim if axis == -1 else axis
-    if x.shape[start:start + y.ndim] != y.shape:
+    if x.shape[start : start + y.ndim] != y.shape:
         return None
-    return math.prod(x.shape[:start]), y.size, math.prod(x.shape[start + y.ndim:])
+    return math.prod(x.shape[:start]), y.size, math.prod(x.shape[start + y.ndim :])
 
 
 def elementwise_add(ins, attrs):
@@ -65,7 +66,7 @@ def elementwise_add(ins, attrs):
     if x.shape == y.shape and x.dtype == y.dtype and is_float(x):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
-    if run is None or run[0] == 1:      # add_mid splits its rows p: with one, Y is one value a row of [n, post]
+    if run is None or run[0] == 1:  # add_mid splits its rows p: with one, Y is one value a row of [n, post]
         out = _on_threads(x, y, attrs["axis"], "ADD")
         if out is not None:
             return {"Out": out}
@@ -73,8 +74,13 @@ def elementwise_add(ins, attrs):
         return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     out = out_buffer(attrs, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
-    twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args,
-         replica=_replicas.add_mid)(*args)
+    twin(
+        _loops().add_mid,
+        _loops().add_mid_parallel,
+        run[0] > 1 and parallel_parts(x.size) > 1,
+        *args,
+        replica=_replicas.add_mid,
+    )(*args)
     return {"Out": out}
 
 
@@ -93,8 +99,13 @@ def bias_grad(dout, run, shape):
     dy = np.empty(shape, dtype=dout.dtype)
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
     loops = _loops()
-    twin(loops.sum_outer, loops.sum_outer_parallel, run[1] * run[2] >= 4 * loops.SUM_BLOCK
-         and parallel_parts(dout.size) > 1, *args, replica=_replicas.sum_outer)(*args)
+    twin(
+        loops.sum_outer,
+        loops.sum_outer_parallel,
+        run[1] * run[2] >= 4 * loops.SUM_BLOCK and parallel_parts(dout.size) > 1,
+        *args,
+        replica=_replicas.sum_outer,
+    )(*args)
     return dy
 
 
@@ -147,8 +158,12 @@ def middle_view(x, y, axis):
 def _on_threads(x, y, axis, op):
     """x ``op`` y (a _broadcast_loops name: ADD, SUB, MUL) by _broadcast_loops on the device's threads
     where X is large, both are C-contiguous floats of one dtype and row_view finds Y's place; else None."""
-    if x.dtype != y.dtype or not is_float(x) or parallel_parts(x.size) < 2 or \
-            not (x.flags.c_contiguous and y.flags.c_contiguous):
+    if (
+        x.dtype != y.dtype
+        or not is_float(x)
+        or parallel_parts(x.size) < 2
+        or not (x.flags.c_contiguous and y.flags.c_contiguous)
+    ):
         return None
     view = row_view(x, y, axis)
     if view is None:
@@ -161,12 +176,14 @@ def _on_threads(x, y, axis, op):
 
 def _binary(fn, op=None):
     """Fluid's elementwise op ``fn`` (numpy's ufunc); ``op``: its _broadcast_loops name, for large arrays."""
+
     def kernel(ins, attrs):
         x, y = ins["X"], ins["Y"]
         out = None if op is None else _on_threads(x, y, attrs["axis"], op)
         if out is None:
             out = fn(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)
         return {"Out": out}
+
     return kernel
 
 
@@ -181,12 +198,16 @@ elementwise_pow = _binary(np.power)
 def _grad(local_grads):
     """local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape (out: Out, which only div's grad op
     reads, as Fluid's; None for the others)."""
+
     def kernel(ins, attrs):
         x, y, out, dout = ins["X"], ins["Y"], ins.get("Out"), ins["Out@GRAD"]
         xa, ya = align_both(x, y, attrs["axis"])
         dx, dy = local_grads(xa, ya, out, dout)
-        return {"X@GRAD": _reduce_to(dx, dout.shape, xa).reshape(x.shape),
-                "Y@GRAD": _reduce_to(dy, dout.shape, ya).reshape(y.shape)}
+        return {
+            "X@GRAD": _reduce_to(dx, dout.shape, xa).reshape(x.shape),
+            "Y@GRAD": _reduce_to(dy, dout.shape, ya).reshape(y.shape),
+        }
+
     return kernel
 
 
@@ -205,11 +226,13 @@ elementwise_div_grad = _grad(lambda x, y, out, d: (d / y, -d * out / y))
 # Ties send the gradient to Y, as Fluid does.
 elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
 elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))
-elementwise_pow_grad = _grad(lambda x, y, out, d: (d * y * np.power(x, y - 1),
-                                                   d * np.power(x, y) * np.log(np.where(x > 0, x, 1))))
+elementwise_pow_grad = _grad(
+    lambda x, y, out, d: (d * y * np.power(x, y - 1), d * np.power(x, y) * np.log(np.where(x > 0, x, 1)))
+)
 
 
 # -- integer division and remainder (no gradient) ------------------------------------------------
+
 
 def check_divisor(y, op):
     """Fluid stops on an integer division by zero; so does pe, with the op's name."""
@@ -238,7 +261,7 @@ def elementwise_mod(ins, attrs):
 
 def sum(ins, attrs):
     xs = ins["X"]
-    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow): slot by slot
+    if isinstance(xs[0], list):  # tensor arrays' gradients (control flow): slot by slot
         return {"Out": functools.reduce(control_flow.add, xs)}
     if any(isinstance(x, SelectedRows) for x in xs):
         return {"Out": sum_with_sparse(xs)}
@@ -246,8 +269,7 @@ def sum(ins, attrs):
         return {"Out": _sum_floats(xs)}
     if len(xs) > 1 and xs[0].dtype == xs[1].dtype and xs[0].shape == xs[1].shape:
         # one pass, where a copy then += made two (on the device's threads for large floats): the same bits
-        out = add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) \
-            else np.add(xs[0], xs[1])
+        out = add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) else np.add(xs[0], xs[1])
         rest = xs[2:]
     else:
         out, rest = xs[0].copy(), xs[1:]
@@ -279,24 +301,35 @@ def _sum_floats(xs):
 
 def scale(ins, attrs):
     x = ins["X"]
-    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+    if isinstance(x, SelectedRows):  # Fluid's scale of a SelectedRows: its values, the same rows
         return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), dict(attrs, _inplace=False))["Out"])}
     s, b = attrs["scale"], attrs["bias"]
-    if ins.get("ScaleTensor") is not None:      # Fluid 1.8's ScaleTensor: its one value is the scale
+    if ins.get("ScaleTensor") is not None:  # Fluid 1.8's ScaleTensor: its one value is the scale
         s = float(np.asarray(ins["ScaleTensor"]).reshape(-1)[0])
-    if is_float(x):         # one pass (_elementwise_loops.py), over x where enable_inplace allows it
+    if is_float(x):  # one pass (_elementwise_loops.py), over x where enable_inplace allows it
         out = out_buffer(attrs, x, x.shape, x.dtype)
-        run_in_parts(_elementwise(), "scale", x.size, flat(x), x.dtype.type(s), x.dtype.type(b),
-                     bool(attrs["bias_after_scale"]), out.reshape(-1), replica=_replicas.scale)
+        run_in_parts(
+            _elementwise(),
+            "scale",
+            x.size,
+            flat(x),
+            x.dtype.type(s),
+            x.dtype.type(b),
+            bool(attrs["bias_after_scale"]),
+            out.reshape(-1),
+            replica=_replicas.scale,
+        )
         return {"Out": out}
-    if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
+    if out_buffer(attrs, x, x.shape, x.dtype) is x:  # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)
         if attrs["bias_after_scale"]:
             np.add(np.multiply(x, s, out=x), b, out=x)
         else:
             np.multiply(np.add(x, b, out=x), s, out=x)
         return {"Out": x}
-    out = x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
+    out = (
+        x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
+    )
     return {"Out": out.astype(x.dtype, copy=False)}
 
 
@@ -313,7 +346,7 @@ def clip_grad(ins, attrs):
 
 def clip_by_norm(ins, attrs):
     x = ins["X"]
-    if isinstance(x, SelectedRows):     # as Fluid's: the rows merged (duplicates summed), their values clipped
+    if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
         rows, values = x.merged()
         return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
     norm = np.sqrt(np.sum(np.square(x, dtype=x.dtype), dtype=x.dtype))

@@ -1,5 +1,6 @@
 """CPU kernels of the embedding lookup ops (ops/embedding.py): numpy; the sparse gradient is a
 SelectedRows, the dense one its rows added into the table's shape (_scatter_loops.py)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -27,6 +28,7 @@ def _add_at(out, ids, rows):
 
 # -- lookup_table -----------------------------------------------------------------------------------
 
+
 def lookup_table(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     pad = attrs["padding_idx"]
@@ -51,7 +53,7 @@ def _gather(w, flat, pad):
     return w[flat]
 
 
-GATHER_PARALLEL_MIN_ROWS = 256      # ids from which a lookup's rows are copied on the device's threads
+GATHER_PARALLEL_MIN_ROWS = 256  # ids from which a lookup's rows are copied on the device's threads
 
 
 def lookup_table_v2(ins, attrs):
@@ -67,7 +69,7 @@ def lookup_table_grad(ins, attrs):
     if pad >= 0:
         keep = flat != pad
         flat, rows = flat[keep], rows[keep]
-    if attrs["is_sparse"]:      # the rows looked up (duplicates kept, padding_idx left out) and their gradients
+    if attrs["is_sparse"]:  # the rows looked up (duplicates kept, padding_idx left out) and their gradients
         return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
     dw = np.zeros(w.shape, dtype=w.dtype)
     add_rows(dw, flat, rows)

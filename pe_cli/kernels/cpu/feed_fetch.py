@@ -1,4 +1,5 @@
 """CPU kernels of ops/feed_fetch.py: a feed holder is a list of values (a TensorArray, with their LoD)."""
+
 from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
 

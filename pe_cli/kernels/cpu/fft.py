@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/fft.py: numpy's FFT in X's precision (complex64 for float32 and complex64 values)."""
+
 import numpy as np
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -40,7 +41,7 @@ def stft(ins, attrs):
     n, hop = attrs["n_fft"], attrs["hop_length"]
     frames = 1 + (x.shape[-1] - n) // hop
     idx = np.arange(n)[:, None] + hop * np.arange(frames)[None, :]
-    windowed = x[..., idx] * w[:, None]                                        # [..., n_fft, frames]
+    windowed = x[..., idx] * w[:, None]  # [..., n_fft, frames]
     norm = "ortho" if attrs["normalized"] else "backward"
     out = np.fft.rfft(windowed, axis=-2, norm=norm) if attrs["onesided"] else np.fft.fft(windowed, axis=-2, norm=norm)
     return {"Out": out.astype(_complex_of(x))}

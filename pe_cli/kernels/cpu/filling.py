@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/filling.py (numpy)."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -42,7 +43,7 @@ def logspace(ins, attrs):
     start, stop, base = (float(np.asarray(ins[s]).astype(dtype).reshape(-1)[0]) for s in ("Start", "Stop", "Base"))
     num = int(np.asarray(ins["Num"]).reshape(-1)[0])
     if num <= 1:
-        return {"Out": np.array([base ** start] if num == 1 else [], dtype=dtype)}
+        return {"Out": np.array([base**start] if num == 1 else [], dtype=dtype)}
     step = (stop - start) / (num - 1)
     i = np.arange(num)
     t = np.where(i < num // 2, start + step * i, stop - step * (num - i - 1))

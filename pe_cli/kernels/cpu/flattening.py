@@ -1,4 +1,5 @@
 """flatten_contiguous_range's kernel (pe_cli/ops/flattening.py): X reshaped, XShape its shape behind a 0."""
+
 import numpy as np
 
 from ...base.broadcast_shapes import flattened_shape

@@ -1,4 +1,5 @@
 """fold's kernels over unfold's (kernels/cpu/image.py): fold is unfold's gradient, its gradient unfold."""
+
 import numpy as np
 
 from .image import unfold, unfold_grad
@@ -6,8 +7,12 @@ from .image import unfold, unfold_grad
 
 def _unfold_attrs(attrs):
     p = list(attrs["paddings"])
-    return {"kernel_sizes": attrs["kernel_sizes"], "strides": attrs["strides"], "dilations": attrs["dilations"],
-            "paddings": p * 2 if len(p) == 2 else p}
+    return {
+        "kernel_sizes": attrs["kernel_sizes"],
+        "strides": attrs["strides"],
+        "dilations": attrs["dilations"],
+        "paddings": p * 2 if len(p) == 2 else p,
+    }
 
 
 def _image_shape(x, attrs):

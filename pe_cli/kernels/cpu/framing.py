@@ -1,21 +1,22 @@
 """Kernels of pe_cli/ops/framing.py: index arrays over the framed axis (numpy), axis 0 through axis -1."""
+
 import numpy as np
 
 
 def _windows(n, length, hop):
     frames = 1 + (n - length) // hop
-    return np.arange(length)[:, None] + hop * np.arange(frames)[None, :]     # [length, frames]
+    return np.arange(length)[:, None] + hop * np.arange(frames)[None, :]  # [length, frames]
 
 
 def _frame(x, attrs):
     axis = attrs["axis"]
     xs = np.moveaxis(x, 0, -1) if axis == 0 else x
-    out = xs[..., _windows(xs.shape[-1], attrs["frame_length"], attrs["hop_length"])]     # [..., length, frames]
+    out = xs[..., _windows(xs.shape[-1], attrs["frame_length"], attrs["hop_length"])]  # [..., length, frames]
     return np.ascontiguousarray(np.moveaxis(out, (-1, -2), (0, 1)) if axis == 0 else out)
 
 
 def _overlap_add(x, hop, axis):
-    xs = np.moveaxis(x, (0, 1), (-1, -2)) if axis == 0 else x                              # [..., length, frames]
+    xs = np.moveaxis(x, (0, 1), (-1, -2)) if axis == 0 else x  # [..., length, frames]
     length, frames = xs.shape[-2], xs.shape[-1]
     out = np.zeros(xs.shape[:-2] + ((frames - 1) * hop + length,), x.dtype)
     np.add.at(out, (Ellipsis, _windows((frames - 1) * hop + length, length, hop)), xs)

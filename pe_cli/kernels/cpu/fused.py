@@ -10,6 +10,7 @@ fused_gemm_epilogue is the GEMM of mul and its gradients (linalg.matmul2d, the s
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
 is in that core's cache (_blas_loops.py): the numbers of mul, elementwise_add and relu (or of
 relu_grad, elementwise_add_grad and mul's gradients) run one by one, to the bit."""
+
 import numpy as np
 
 from ..common import gemm_rows
@@ -24,17 +25,16 @@ _KERNELS = fused_kernels(activation, elementwise, normalization)
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
     functors = list(attrs["functor_list"])
-    if functors[0] in _ADD_ACTS and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 \
-            and x.size:
+    if functors[0] in _ADD_ACTS and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 and x.size:
         view = elementwise.middle_view(x, y, attrs["axis"])
         if view is not None:
             keep = "IntermediateOut" in attrs.get("_outputs", ("IntermediateOut",))
             return _add_act(x.shape, *view, functors[0], keep)
     relu = functors == ["relu", "elementwise_add"] and is_float(x, y)
-    if relu and x.shape == y.shape and x.dtype == y.dtype:     # a residual connection: in chunks, on the threads
+    if relu and x.shape == y.shape and x.dtype == y.dtype:  # a residual connection: in chunks, on the threads
         inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
         parts = parallel_parts(x.size)
-        args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)     # (serial: the chunks in turn)
+        args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)  # (serial: the chunks in turn)
         twin(_loops().add_relu, _loops().add_relu_parallel, parts > 1, *args, replica=_replicas.add_relu)(*args)
         return {"Out": out, "IntermediateOut": inter}
     run = elementwise.mid_run(x, y, attrs["axis"]) if relu else None
@@ -42,11 +42,13 @@ def fused_elemwise_activation(ins, attrs):
         return _KERNELS["fused_elemwise_activation"](ins, attrs)
     inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
     loop = _loops().add_mid_relu_parallel if run[0] > 1 and parallel_parts(x.size) > 1 else _loops().add_mid_relu
-    loop(np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), inter.reshape(run), out.reshape(run))
+    loop(
+        np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), inter.reshape(run), out.reshape(run)
+    )
     return {"Out": out, "IntermediateOut": inter}
 
 
-_ADD_ACTS = ("sigmoid", "tanh")      # _fused_loops.add_act's activations (its codes SIGMOID, TANH)
+_ADD_ACTS = ("sigmoid", "tanh")  # _fused_loops.add_act's activations (its codes SIGMOID, TANH)
 
 
 def _add_act(shape, x, y, act, keep):
@@ -54,13 +56,13 @@ def _add_act(shape, x, y, act, keep):
     (elementwise.middle_view), in one pass of _fused_loops.add_act (on the device's threads for
     large X): the numbers of the add's and the activation's kernels. ``keep``: IntermediateOut too."""
     out = np.empty(x.shape, x.dtype)
-    inter = np.empty(x.shape, x.dtype) if keep else x       # (x: a placeholder the loop never writes)
+    inter = np.empty(x.shape, x.dtype) if keep else x  # (x: a placeholder the loop never writes)
     parts, name = parallel_parts(x.size), "add_act_keep" if keep else "add_act"
     code = getattr(_loops(), act.upper())
     args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, code, parts)
     twin(getattr(_loops(), name), getattr(_loops(), name + "_parallel"), parts > 1, *args)(*args)
     tail = x.size % 8
-    if act == "sigmoid" and tail:       # the last size % 8 as the sigmoid kernel's (activation._libm_tail)
+    if act == "sigmoid" and tail:  # the last size % 8 as the sigmoid kernel's (activation._libm_tail)
         at = np.arange(x.size - tail, x.size)
         rows = at // (x.shape[1] * x.shape[2]) if y.size > x.shape[2] else 0
         ys = y.reshape(-1)[rows * x.shape[2] + at % x.shape[2]]
@@ -82,8 +84,11 @@ def fused_batch_norm_act(ins, attrs):
 
 def fused_batch_norm_act_grad(ins, attrs):
     x, y, dy = ins["X"], ins["Y"], ins["Y@GRAD"]
-    if attrs["act_type"] == "relu" and y.shape == dy.shape and \
-            normalization.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"]):
+    if (
+        attrs["act_type"] == "relu"
+        and y.shape == dy.shape
+        and normalization.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"])
+    ):
         return normalization.bn_grad_loops(ins, attrs, True, relu_out=y)
     return _KERNELS["fused_batch_norm_act_grad"](ins, attrs)
 
@@ -97,8 +102,9 @@ def fused_gemm_epilogue(ins, attrs):
     rows, stored = gemm_rows(x.shape, tx)
     act = linalg.RELU if attrs["activation"] == "relu" else linalg.NO_ACT
     # as mul's forward: split by the weight's rows (linalg.split_mode) where it is not transposed
-    out = linalg.matmul2d(x.reshape(stored), y, tx, ty, weight_rows=None if tx or ty else linalg.INNER,
-                        bias=bias, act=act)
+    out = linalg.matmul2d(
+        x.reshape(stored), y, tx, ty, weight_rows=None if tx or ty else linalg.INNER, bias=bias, act=act
+    )
     return {"Out": out.reshape(rows + out.shape[-1:])}
 
 
@@ -109,18 +115,21 @@ def fused_gemm_epilogue_grad(ins, attrs):
     x2 = x.reshape(gemm_rows(x.shape, tx)[1])
     d = dout.reshape(-1, dout.shape[-1])
     outs = {}
-    if "DBias" in wanted:       # as elementwise_add_grad sums the bias's gradient
-        outs["DBias"] = elementwise.bias_grad(d, (d.shape[0], d.shape[1], 1), d.shape[1:]) if is_float(d) \
+    if "DBias" in wanted:  # as elementwise_add_grad sums the bias's gradient
+        outs["DBias"] = (
+            elementwise.bias_grad(d, (d.shape[0], d.shape[1], 1), d.shape[1:])
+            if is_float(d)
             else d.sum(axis=0).astype(d.dtype, copy=False)
-    if "DY" in wanted:          # op(Y)'s gradient is op(X)^T @ d; Y stored [N, K] takes its transpose
+        )
+    if "DY" in wanted:  # op(Y)'s gradient is op(X)^T @ d; Y stored [N, K] takes its transpose
         dy = linalg.matmul2d(d, x2, True, tx) if ty else linalg.matmul2d(x2, d, not tx, False)
-        outs["DY"] = dy if dy.shape == y.shape else dy.reshape(y.shape)     # (an update then sees it own its data)
-    if "DX" in wanted:          # op(X)'s gradient is d @ op(Y)^T, zeroed where X is not > 0 for relu_grad
+        outs["DY"] = dy if dy.shape == y.shape else dy.reshape(y.shape)  # (an update then sees it own its data)
+    if "DX" in wanted:  # op(X)'s gradient is d @ op(Y)^T, zeroed where X is not > 0 for relu_grad
         act = linalg.RELU_GRAD if attrs["activation_grad"] == "relu_grad" else linalg.NO_ACT
         gate = x2 if act == linalg.RELU_GRAD else None
-        if tx:      # X stored [K, M]: its gradient is op(Y) @ d^T
+        if tx:  # X stored [K, M]: its gradient is op(Y) @ d^T
             dx = linalg.matmul2d(y, d, ty, True, act=act, gate=gate)
-        else:       # as mul's input gradient: split by the weight's rows where it is not transposed
+        else:  # as mul's input gradient: split by the weight's rows where it is not transposed
             dx = linalg.matmul2d(d, y, False, not ty, weight_rows=None if ty else linalg.COLS, act=act, gate=gate)
         outs["DX"] = dx.reshape(x.shape)
     return outs
@@ -131,7 +140,7 @@ def fc_operands(x_shape, w, attrs):
     cols = attrs["in_num_col_dims"]
     rows = int(np.prod(x_shape[:cols], dtype=np.int64))
     if attrs["padding_weights"]:
-        w = w[:w.shape[0] - 4, :w.shape[1] - 4]
+        w = w[: w.shape[0] - 4, : w.shape[1] - 4]
     return rows, w
 
 
@@ -143,4 +152,4 @@ def fc(ins, attrs):
         out += bias.reshape(-1)
         if attrs["activation_type"] == "relu":
             np.maximum(out, 0, out=out)
-    return {"Out": out.astype(x.dtype, copy=False).reshape(tuple(x.shape[:attrs["in_num_col_dims"]]) + (w.shape[1],))}
+    return {"Out": out.astype(x.dtype, copy=False).reshape(tuple(x.shape[: attrs["in_num_col_dims"]]) + (w.shape[1],))}

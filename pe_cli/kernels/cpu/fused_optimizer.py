@@ -1,6 +1,7 @@
 """Kernels of the fused update ops (pe_cli/ops/fused_optimizer.py): this device's update kernels
 (optimizer.py) run on each parameter in turn within one op (pe_cli/kernels/fused_math.py), so the
 numbers are those of the separate updates to the bit."""
+
 from ..fused_math import fused_update_kernels
 from . import momentum, optimizer
 

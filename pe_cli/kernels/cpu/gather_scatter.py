@@ -1,6 +1,7 @@
 """The gather_scatter family on the CPU (ops/gather_scatter.py), numpy fancy indexing: index_select,
 index_sample, multiplex, scatter_nd_add (np.add.at, so repeated indices add up) and shard_index, each
 index checked against its range first (Fluid's CPU kernels refuse an index outside it)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -98,8 +99,7 @@ def shard_index_check(attrs):
     if n is None or shards is None or shard is None:
         raise PeError("shard_index: index_num, nshards and shard_id must all be given")
     if n <= 0 or shards <= 0 or not 0 <= shard < shards:
-        raise PeError(f"shard_index: index_num={n} and nshards={shards} must be > 0, shard_id={shard} in "
-                      f"[0, nshards)")
+        raise PeError(f"shard_index: index_num={n} and nshards={shards} must be > 0, shard_id={shard} in [0, nshards)")
     return (n + shards - 1) // shards
 
 

@@ -1,5 +1,6 @@
 """Kernels of the graph sampling ops (pe_cli/ops/graph_sampling.py), on the seeded numpy Generator the
 executor hands them."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -7,12 +8,15 @@ from ...base.errors import PeError
 
 def _neighbors(n, colptr, num_edges):
     if not 0 <= n < len(colptr) - 1:
-        raise PeError(f"weighted_sample_neighbors: input node {n} is not a node of the graph "
-                      f"(colptr has {len(colptr)} offsets: nodes 0 to {len(colptr) - 2})")
+        raise PeError(
+            f"weighted_sample_neighbors: input node {n} is not a node of the graph "
+            f"(colptr has {len(colptr)} offsets: nodes 0 to {len(colptr) - 2})"
+        )
     start, end = int(colptr[n]), int(colptr[n + 1])
     if not 0 <= start <= end <= num_edges:
-        raise PeError(f"weighted_sample_neighbors: colptr[{n}:{n + 2}] = [{start}, {end}] is not a range of the "
-                      f"{num_edges} edges")
+        raise PeError(
+            f"weighted_sample_neighbors: colptr[{n}:{n + 2}] = [{start}, {end}] is not a range of the {num_edges} edges"
+        )
     return start, end
 
 
@@ -32,8 +36,10 @@ def weighted_sample_neighbors(ins, attrs):
         picked.append(edges)
         counts.append(len(edges))
     chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
-    outs = {"out_neighbors": row.reshape(-1)[chosen].astype(row.dtype),
-            "out_count": np.asarray(counts, dtype=row.dtype)}
+    outs = {
+        "out_neighbors": row.reshape(-1)[chosen].astype(row.dtype),
+        "out_count": np.asarray(counts, dtype=row.dtype),
+    }
     if attrs["return_eids"]:
         outs["out_eids"] = np.asarray(eids).reshape(-1)[chosen].astype(row.dtype)
     return outs

@@ -4,6 +4,7 @@ in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL r
 Fluid's batch-ordered outputs are made from, and read back into, the per-row values the backward
 pass reads (gru_math.fluid_batch, saved_from_batch). gru_unit, one step, is kernels/gru_math.py
 over numpy."""
+
 import numpy as np
 
 from .. import gru_math
@@ -51,10 +52,25 @@ def _forward(x, w, b, h0, offs, attrs):
     gate, cand, origin = _codes(attrs)
     loops = _loops()
     gemm = _sequence_gemm(x, w)
-    if gemm is not None:        # every step in one call, without the GIL: devices' GRUs run at once
+    if gemm is not None:  # every step in one call, without the GIL: devices' GRUs run at once
         nseq = len(offs) - 1
-        loops.forward_sequence(gemm, x, w_ur, w_c, bias, *_order(offs, attrs), h_state, gates, rhps, hps, hidden,
-                               *(np.empty((nseq, k * d), x.dtype) for k in (1, 2, 1, 1)), gate, cand, origin)
+        loops.forward_sequence(
+            gemm,
+            x,
+            w_ur,
+            w_c,
+            bias,
+            *_order(offs, attrs),
+            h_state,
+            gates,
+            rhps,
+            hps,
+            hidden,
+            *(np.empty((nseq, k * d), x.dtype) for k in (1, 2, 1, 1)),
+            gate,
+            cand,
+            origin,
+        )
         return hidden, batch_gate
     for live, rows in schedule(offs, attrs["is_reverse"]):
         rhp = np.empty((len(live), d), x.dtype)
@@ -77,21 +93,35 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     steps = () if gemm is not None else schedule(offs, attrs["is_reverse"])
     if gemm is not None:
         nseq = len(offs) - 1
-        loops.backward_sequence(gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, *_order(offs, attrs),
-                                *(np.empty((nseq, k * d), x.dtype) for k in (2, 1, 1, 1, 1, 1, 1)), dx, gate, cand,
-                                origin)
+        loops.backward_sequence(
+            gemm,
+            d_hidden,
+            dh_state,
+            gates,
+            hps,
+            rhps,
+            w_ur,
+            w_c,
+            *_order(offs, attrs),
+            *(np.empty((nseq, k * d), x.dtype) for k in (2, 1, 1, 1, 1, 1, 1)),
+            dx,
+            gate,
+            cand,
+            origin,
+        )
     for live, rows in reversed(steps):
         n = len(live)
         dgur, dgc = np.empty((n, 2 * d), x.dtype), np.empty((n, d), x.dtype)
         dhp, hp_buf, rhp_buf = (np.empty((n, d), x.dtype) for _ in range(3))
-        loops.backward_c(d_hidden, dh_state, gates, hps, rhps, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx,
-                         gate, cand, origin)
+        loops.backward_c(
+            d_hidden, dh_state, gates, hps, rhps, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx, gate, cand, origin
+        )
         loops.backward_r(dgc @ w_c.T, gates, hps, rows, dgur, dhp, dx, gate)
         dh_state[live] = dhp + dgur @ w_ur.T
     # the weight's gradients, sums over every row of h'^T d(u, r) and (r h')^T d(c): one GEMM each over
     # all rows (dx holds the gates' gradients) instead of two small ones a step
-    dw_ur = (hps.T @ dx[:, :2 * d]).astype(x.dtype, copy=False)
-    dw_c = (rhps.T @ dx[:, 2 * d:]).astype(x.dtype, copy=False)
+    dw_ur = (hps.T @ dx[:, : 2 * d]).astype(x.dtype, copy=False)
+    dw_c = (rhps.T @ dx[:, 2 * d :]).astype(x.dtype, copy=False)
     return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
 
 
@@ -107,16 +137,21 @@ def gru(ins, attrs):
 def _saved(ins, x, w, b, h0, offs, attrs):
     """The per-row values the backward pass reads: from the forward's outputs, else computed again."""
     if all(s in ins for s in ("BatchGate", "BatchResetHiddenPrev", "Hidden")):
-        return gru_math.saved_from_batch(ins["BatchGate"], ins["BatchResetHiddenPrev"], ins["Hidden"], h0, offs,
-                                         attrs["is_reverse"])
+        return gru_math.saved_from_batch(
+            ins["BatchGate"], ins["BatchResetHiddenPrev"], ins["Hidden"], h0, offs, attrs["is_reverse"]
+        )
     return _forward(x, w, b, h0, offs, attrs)[1]
 
 
 def gru_grad(ins, attrs):
     x, w, b, h0, offs = _prepare(ins, attrs)
     dx, dw, db, dh0 = _backward(x, w, _saved(ins, x, w, b, h0, offs, attrs), ins["Hidden@GRAD"], offs, attrs)
-    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": None if b is None else db.reshape(b.shape),
-            "H0@GRAD": None if h0 is None else dh0}
+    return {
+        "Input@GRAD": dx,
+        "Weight@GRAD": dw,
+        "Bias@GRAD": None if b is None else db.reshape(b.shape),
+        "H0@GRAD": None if h0 is None else dh0,
+    }
 
 
 def _unit(attrs):
@@ -128,8 +163,16 @@ def gru_unit(ins, attrs):
     gate, _, cand, _ = _unit(attrs)
     w_ur, w_c = gru_math.split_weight(ins["Weight"])
     b = ins.get("Bias")
-    g, rhp, h = gru_math.step_forward(ins["Input"], ins["HiddenPrev"], w_ur, w_c, None if b is None else b.reshape(-1),
-                                      gate, cand, attrs["origin_mode"])
+    g, rhp, h = gru_math.step_forward(
+        ins["Input"],
+        ins["HiddenPrev"],
+        w_ur,
+        w_c,
+        None if b is None else b.reshape(-1),
+        gate,
+        cand,
+        attrs["origin_mode"],
+    )
     return {"Gate": g, "ResetHiddenPrev": rhp, "Hidden": h}
 
 
@@ -137,12 +180,26 @@ def gru_unit_grad(ins, attrs):
     _, dgate, _, dcand = _unit(attrs)
     w = ins["Weight"]
     w_ur, w_c = gru_math.split_weight(w)
-    dg, dhp, dw_ur, dw_c = gru_math.step_backward(ins["Gate"], ins["ResetHiddenPrev"], ins["HiddenPrev"],
-                                                  ins["Hidden@GRAD"], w_ur, w_c, dgate, dcand, attrs["origin_mode"],
-                                                  ins.get("Gate@GRAD"), ins.get("ResetHiddenPrev@GRAD"))
+    dg, dhp, dw_ur, dw_c = gru_math.step_backward(
+        ins["Gate"],
+        ins["ResetHiddenPrev"],
+        ins["HiddenPrev"],
+        ins["Hidden@GRAD"],
+        w_ur,
+        w_c,
+        dgate,
+        dcand,
+        attrs["origin_mode"],
+        ins.get("Gate@GRAD"),
+        ins.get("ResetHiddenPrev@GRAD"),
+    )
     b = ins.get("Bias")
-    return {"Input@GRAD": dg, "HiddenPrev@GRAD": dhp, "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
-            "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}
+    return {
+        "Input@GRAD": dg,
+        "HiddenPrev@GRAD": dhp,
+        "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
+        "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape),
+    }
 
 
 def fusion_gru(ins, attrs):
@@ -156,8 +213,10 @@ def fusion_gru(ins, attrs):
     xx = xx.astype(x.dtype, copy=False)
     gate, cand = (VEC_ACTS[attrs[k]][0] for k in ("gate_activation", "activation"))
     with np.errstate(over="ignore"):
-        hidden = gru_math.forward(xx, np.asarray(ins["WeightH"]), ins.get("H0"), offs, attrs["is_reverse"], gate,
-                                  cand, origin=False)
-    return {"Hidden": hidden, **fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden,
-                                                      ReorderedH0=ins.get("H0"))}
-
+        hidden = gru_math.forward(
+            xx, np.asarray(ins["WeightH"]), ins.get("H0"), offs, attrs["is_reverse"], gate, cand, origin=False
+        )
+    return {
+        "Hidden": hidden,
+        **fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden, ReorderedH0=ins.get("H0")),
+    }

@@ -1,6 +1,7 @@
 """Kernel of ops/hashing.py: XXH64 (the xxHash 64-bit algorithm, as Fluid links it) over each row's
 bytes, vectorized over the rows with numpy's wrapping uint64 arithmetic; XXH32 (its 32-bit sibling,
 which pyramid_hash uses) the same way, in uint64 masked to 32 bits."""
+
 import numpy as np
 
 _P1, _P2, _P3 = np.uint64(11400714785074694791), np.uint64(14029467366897019727), np.uint64(1609587929392839161)
@@ -26,10 +27,14 @@ def xxh64(rows, seed):
     with np.errstate(over="ignore"):
         pos = 0
         if length >= 32:
-            v = [np.full(n, seed + _P1 + _P2, np.uint64), np.full(n, seed + _P2, np.uint64),
-                 np.full(n, seed, np.uint64), np.full(n, seed - _P1, np.uint64)]
+            v = [
+                np.full(n, seed + _P1 + _P2, np.uint64),
+                np.full(n, seed + _P2, np.uint64),
+                np.full(n, seed, np.uint64),
+                np.full(n, seed - _P1, np.uint64),
+            ]
             while pos + 32 <= length:
-                lanes = np.ascontiguousarray(rows[:, pos:pos + 32]).view("<u8")
+                lanes = np.ascontiguousarray(rows[:, pos : pos + 32]).view("<u8")
                 v = [_round(v[k], lanes[:, k]) for k in range(4)]
                 pos += 32
             h = _rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)
@@ -39,11 +44,11 @@ def xxh64(rows, seed):
             h = np.full(n, seed + _P5, np.uint64)
         h = h + np.uint64(length)
         while pos + 8 <= length:
-            h ^= _round(np.zeros(n, np.uint64), np.ascontiguousarray(rows[:, pos:pos + 8]).view("<u8")[:, 0])
+            h ^= _round(np.zeros(n, np.uint64), np.ascontiguousarray(rows[:, pos : pos + 8]).view("<u8")[:, 0])
             h = _rotl(h, 27) * _P1 + _P4
             pos += 8
         if pos + 4 <= length:
-            h ^= np.ascontiguousarray(rows[:, pos:pos + 4]).view("<u4")[:, 0].astype(np.uint64) * _P1
+            h ^= np.ascontiguousarray(rows[:, pos : pos + 4]).view("<u4")[:, 0].astype(np.uint64) * _P1
             h = _rotl(h, 23) * _P2 + _P3
             pos += 4
         while pos < length:
@@ -71,12 +76,16 @@ def xxh32(rows, seed):
     (an unsigned 32-bit int), as uint64 values < 2**32."""
     n, length = rows.shape
     seed = np.uint64(int(seed) & 0xFFFFFFFF)
-    words = lambda at: np.ascontiguousarray(rows[:, at:at + 4]).view("<u4")[:, 0].astype(np.uint64)  # noqa: E731
+    words = lambda at: np.ascontiguousarray(rows[:, at : at + 4]).view("<u4")[:, 0].astype(np.uint64)  # noqa: E731
     with np.errstate(over="ignore"):
         pos = 0
         if length >= 16:
-            v = [np.full(n, (seed + _Q1 + _Q2) & _M32), np.full(n, (seed + _Q2) & _M32), np.full(n, seed),
-                 np.full(n, (seed - _Q1) & _M32)]
+            v = [
+                np.full(n, (seed + _Q1 + _Q2) & _M32),
+                np.full(n, (seed + _Q2) & _M32),
+                np.full(n, seed),
+                np.full(n, (seed - _Q1) & _M32),
+            ]
             while pos + 16 <= length:
                 v = [(_rotl32((v[k] + words(pos + 4 * k) * _Q2) & _M32, 13) * _Q1) & _M32 for k in range(4)]
                 pos += 16
@@ -101,6 +110,6 @@ def xxh32(rows, seed):
 def hash(ins, attrs):  # noqa: A001 -- the op's name
     x = np.ascontiguousarray(ins["X"])
     rows = x.view(np.uint8).reshape(x.shape[0], -1)
-    mod = np.uint64(attrs["mod_by"] & 0xFFFFFFFFFFFFFFFF)      # Fluid's uint64 hash % int64: a negative one as uint64
+    mod = np.uint64(attrs["mod_by"] & 0xFFFFFFFFFFFFFFFF)  # Fluid's uint64 hash % int64: a negative one as uint64
     out = np.stack([xxh64(rows, k) % mod for k in range(attrs["num_hash"])], axis=1)
     return {"Out": out.astype(x.dtype).reshape(x.shape[0], attrs["num_hash"], 1)}

@@ -22,6 +22,7 @@ follows a run's peak, as with PyTorch's caching allocator.
 Applied once, when the first CPU executor is made; ``PE_MALLOC_TUNE=0`` leaves malloc alone.
 Elsewhere than glibc (musl, macOS, Windows) nothing is done.
 """
+
 import ctypes
 import os
 import sys
@@ -31,7 +32,7 @@ _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
 _M_MMAP_MAX = -4
 _M_ARENA_MAX = -8
-MMAP_THRESHOLD = 32 << 20       # glibc's largest allowed value
+MMAP_THRESHOLD = 32 << 20  # glibc's largest allowed value
 TRIM_THRESHOLD = 512 << 20
 
 _lock = threading.Lock()
@@ -52,8 +53,14 @@ def keep_freed_memory():
             return False
         mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
         mallopt.restype = ctypes.c_int
-        ok = all(mallopt(option, value) == 1 for option, value in (
-            (_M_MMAP_THRESHOLD, MMAP_THRESHOLD), (_M_MMAP_MAX, 0), (_M_ARENA_MAX, 1),
-            (_M_TRIM_THRESHOLD, TRIM_THRESHOLD)))
+        ok = all(
+            mallopt(option, value) == 1
+            for option, value in (
+                (_M_MMAP_THRESHOLD, MMAP_THRESHOLD),
+                (_M_MMAP_MAX, 0),
+                (_M_ARENA_MAX, 1),
+                (_M_TRIM_THRESHOLD, TRIM_THRESHOLD),
+            )
+        )
         _done = ok
         return ok

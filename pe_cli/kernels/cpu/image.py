@@ -9,6 +9,7 @@ bicubic), computed in float32 as Fluid computes its ratios and weights; the grad
 
 affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` are shared with the
 CUDA kernels. unfold: one strided copy per kernel tap, its gradient one strided add per tap."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -33,6 +34,7 @@ def _forward(op):
         x = ins["X"]
         seen, perm, out = permutation(op, x.shape, attrs)
         return {"Out": np.ascontiguousarray(x.reshape(seen).transpose(perm)).reshape(out)}
+
     kernel.__name__ = op
     return kernel
 
@@ -43,6 +45,7 @@ def _backward(op):
         seen, perm, _ = permutation(op, x.shape, attrs)
         moved = dout.reshape(tuple(seen[p] for p in perm))
         return {"X@GRAD": np.ascontiguousarray(moved.transpose(np.argsort(perm))).reshape(x.shape)}
+
     kernel.__name__ = op + "_grad"
     return kernel
 
@@ -54,10 +57,11 @@ shuffle_channel, shuffle_channel_grad = _forward("shuffle_channel"), _backward("
 
 # -- similarity_focus ------------------------------------------------------------------------------
 
+
 def similarity_focus(ins, attrs):
     x = np.asarray(ins["X"])
     axis = attrs["axis"]
-    moved = np.moveaxis(x, axis, 1)                        # [N, A, R, C]: the slices are [R, C]
+    moved = np.moveaxis(x, axis, 1)  # [N, A, R, C]: the slices are [R, C]
     mask = np.zeros(moved.shape[:1] + moved.shape[2:], dtype=bool)
     rows, cols = moved.shape[2], moved.shape[3]
     for b in range(moved.shape[0]):
@@ -102,17 +106,22 @@ def out_size(x_shape, attrs, ins, to_host=np.asarray):
         ratio_scales = scales
     elif ins.get("Scale") is not None:
         scales = [float(to_host(ins["Scale"]).reshape(-1)[0])] * n
-    outs = [int(_F(i) * _F(sc)) for i, sc in zip(sizes, scales)] if all(sc > 0 for sc in scales) \
+    outs = (
+        [int(_F(i) * _F(sc)) for i, sc in zip(sizes, scales)]
+        if all(sc > 0 for sc in scales)
         else [attrs[k] for k in keys]
+    )
     if ins.get("OutSize") is not None:
         outs = [int(v) for v in to_host(ins["OutSize"]).reshape(-1)[:n]]
     if ins.get("SizeTensor"):
         outs, ratio_scales = [int(to_host(t).reshape(-1)[0]) for t in ins["SizeTensor"][:n]], [0.0] * n
     if outs == sizes:
-        ratio_scales = [0.0] * n             # the same size: a copy, as Paddle's kernels do
+        ratio_scales = [0.0] * n  # the same size: a copy, as Paddle's kernels do
     if min(outs) <= 0:
-        raise PeError(f"{attrs['interp_method']} resize of X {list(x_shape)}: output size "
-                      f"{'x'.join(str(m) for m in outs)} must be positive")
+        raise PeError(
+            f"{attrs['interp_method']} resize of X {list(x_shape)}: output size "
+            f"{'x'.join(str(m) for m in outs)} must be positive"
+        )
     return sizes, outs, ratio_scales
 
 
@@ -127,11 +136,13 @@ _CUBIC_A = -0.75
 
 def _cubic_weights(t):
     """The four cubic-convolution weights (A = -0.75) of the taps at -1, 0, 1, 2 from a source at t in [0, 1)."""
+
     def near(x):
         return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
 
     def far(x):
         return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+
     return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
@@ -222,6 +233,7 @@ def interp_grad(ins, attrs):
 
 # -- affine_grid, grid_sampler -----------------------------------------------------------------------
 
+
 def grid_size(ins, attrs):
     """(H, W) of affine_grid's output: the OutputShape input, else the output_shape attribute."""
     shape = np.asarray(ins["OutputShape"]).reshape(-1).tolist() if "OutputShape" in ins else attrs["output_shape"]
@@ -245,7 +257,7 @@ def affine_grid(ins, attrs):
     theta = ins["Theta"]
     h, w = grid_size(ins, attrs)
     base = base_grid(h, w, attrs["align_corners"]).astype(theta.dtype)
-    out = np.matmul(base[None], theta.transpose(0, 2, 1))          # [N, H*W, 2]
+    out = np.matmul(base[None], theta.transpose(0, 2, 1))  # [N, H*W, 2]
     return {"Output": out.reshape(theta.shape[0], h, w, 2)}
 
 
@@ -258,6 +270,7 @@ def affine_grid_grad(ins, attrs):
 
 
 # -- grid_sampler ---------------------------------------------------------------------------------
+
 
 def unnormalize(g, size, corners):
     """Grid coordinates in [-1, 1] -> pixel coordinates; also d pixel / d grid."""
@@ -307,17 +320,20 @@ def grid_sampler_grad(ins, attrs):
     n, c, h, w = x.shape
     x0, y0, fx, fy = _taps(x.shape, grid, corners)
     dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
-    plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * (h * w)         # [N, C]
+    plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * (h * w)  # [N, C]
     index, shares = [], []
     for oy, ox, yy, xx, inside in _corners(x0, y0, h, w):
         wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
         index.append(plane[:, :, None, None] + (yy * w + xx)[:, None])
         shares.append(dout * wt[:, None])
-        v = (_gather(x, yy, xx) * dout).sum(axis=1) * inside            # [N, Ho, Wo]
+        v = (_gather(x, yy, xx) * dout).sum(axis=1) * inside  # [N, Ho, Wo]
         dpx += v * (fy if oy else 1 - fy) * (1 if ox else -1)
         dpy += v * (fx if ox else 1 - fx) * (1 if oy else -1)
-    dx = np.bincount(np.concatenate([i.reshape(-1) for i in index]),
-                     weights=np.concatenate([s.reshape(-1) for s in shares]), minlength=x.size)
+    dx = np.bincount(
+        np.concatenate([i.reshape(-1) for i in index]),
+        weights=np.concatenate([s.reshape(-1) for s in shares]),
+        minlength=x.size,
+    )
     _, sx = unnormalize(0, w, corners)
     _, sy = unnormalize(0, h, corners)
     dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
@@ -325,6 +341,7 @@ def grid_sampler_grad(ins, attrs):
 
 
 # -- unfold (im2col) ---------------------------------------------------------------------------------
+
 
 def _unfold_taps(x_shape, attrs):
     """(rows [kh, out_h], columns [kw, out_w]): the X row and column each kernel tap reads for each block, as
@@ -363,6 +380,7 @@ def unfold_grad(ins, attrs):
 
 # -- fsp: Out[n] = X[n] (as [C1, H*W]) @ Y[n] (as [C2, H*W])^T / (H * W) ----------------------------------
 
+
 def fsp(ins, attrs):
     x, y = ins["X"], ins["Y"]
     n, hw = x.shape[0], x.shape[2] * x.shape[3]
@@ -376,5 +394,7 @@ def fsp_grad(ins, attrs):
     scale = x.dtype.type(1.0 / hw)
     dx = np.matmul(dout, y.reshape(n, y.shape[1], hw)) * scale
     dy = np.matmul(dout.transpose(0, 2, 1), x.reshape(n, x.shape[1], hw)) * scale
-    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False),
-            "Y@GRAD": dy.reshape(y.shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False),
+        "Y@GRAD": dy.reshape(y.shape).astype(y.dtype, copy=False),
+    }

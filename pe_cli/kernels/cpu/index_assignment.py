@@ -1,4 +1,5 @@
 """index_put's kernels (numpy advanced indexing; np.add.at where duplicates must add up)."""
+
 import numpy as np
 
 from .elementwise import unbroadcast

@@ -1,6 +1,7 @@
 """Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py). This module defines a kernel named ``slice``: the builtin slice
 is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
 kernels live here or in kernels/common.py."""
+
 import builtins
 import math
 
@@ -19,6 +20,7 @@ _top_k_loops = lazy("_top_k_loops")
 
 # -- strided_slice ------------------------------------------------------------------------------------
 
+
 def _var_index_ends(attrs):
     """The ends, with Fluid's kernel's reading of ``var[i]`` for a Variable ``i`` holding -1 (its end,
     i + 1, is 0: start -1 and end 0 from tensors on a decreased axis take the last element)."""
@@ -31,12 +33,15 @@ def _var_index_ends(attrs):
 
 def strided_geometry(x_shape, attrs):
     """(first, sizes, steps) per dim, checked not to be empty."""
-    first, sizes, steps = strided_window(tuple(x_shape), attrs["axes"], attrs["starts"], _var_index_ends(attrs),
-                                         attrs["strides"])
+    first, sizes, steps = strided_window(
+        tuple(x_shape), attrs["axes"], attrs["starts"], _var_index_ends(attrs), attrs["strides"]
+    )
     if 0 in sizes:
-        raise PeError(f"strided_slice of Input {list(x_shape)} with axes={list(attrs['axes'])}, "
-                      f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])}, "
-                      f"strides={list(attrs['strides'])} is empty")
+        raise PeError(
+            f"strided_slice of Input {list(x_shape)} with axes={list(attrs['axes'])}, "
+            f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])}, "
+            f"strides={list(attrs['strides'])} is empty"
+        )
     return first, sizes, steps
 
 
@@ -66,6 +71,7 @@ def strided_slice_grad(ins, attrs):
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
 
+
 def scatter_ids(ids, rows):
     """Ids as a flat int64 array, checked to lie in [0, rows)."""
     ids = np.asarray(ids).reshape(-1).astype(np.int64)
@@ -80,7 +86,7 @@ def scatter(ins, attrs):
     ids = scatter_ids(ins["Ids"], x.shape[0])
     out = x.copy()
     if attrs["overwrite"]:
-        out[ids] = upd          # numpy assigns in order: a repeated id keeps its last row
+        out[ids] = upd  # numpy assigns in order: a repeated id keeps its last row
     else:
         out[ids] = 0
         np.add.at(out, ids, upd)
@@ -100,7 +106,7 @@ def nd_offsets(index, x_shape):
     checked to lie inside X. Returns (offsets, slice size)."""
     index = np.asarray(index)
     k = index.shape[-1]
-    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)    # k may be 0
+    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)  # k may be 0
     shape = [int(d) for d in x_shape]
     inner = math.prod(shape[k:])
     if not k:
@@ -109,7 +115,7 @@ def nd_offsets(index, x_shape):
     if bad.any():
         r = int(np.argwhere(bad)[0][0])
         raise PeError(f"gather_nd: Index row {rows[r].tolist()} is outside X {list(x_shape)}")
-    strides = [1] * k                 # in slices: the product of the indexed dims after each
+    strides = [1] * k  # in slices: the product of the indexed dims after each
     for i in range(k - 2, -1, -1):
         strides[i] = strides[i + 1] * shape[i + 1]
     return rows @ np.array(strides, dtype=np.int64), inner
@@ -132,6 +138,7 @@ def gather_nd_grad(ins, attrs):
 
 
 # -- argsort, unique ---------------------------------------------------------------------------------
+
 
 def sort_indices(x, axis, descending):
     """Stable argsort along ``axis``; descending keeps equal values in their order too."""
@@ -159,12 +166,15 @@ def argsort_grad(ins, attrs):
 def unique(ins, attrs):
     x = ins["X"]
     values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
-    order = np.argsort(first, kind="stable")         # distinct values in the order they first appear
+    order = np.argsort(first, kind="stable")  # distinct values in the order they first appear
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     dtype = np.dtype(attrs["dtype"])
-    return {"Out": values[order], "Index": rank[inverse.reshape(-1)].astype(dtype),
-            "Count": counts[order].astype(dtype)}
+    return {
+        "Out": values[order],
+        "Index": rank[inverse.reshape(-1)].astype(dtype),
+        "Count": counts[order].astype(dtype),
+    }
 
 
 def _slices(shape, attrs):
@@ -231,7 +241,7 @@ def where(ins, attrs):
     mask = np.broadcast_to(rows, shape[:lead])
     if mask.any():
         x_dims = (1,) * (len(shape) - x.ndim) + x.shape
-        if all(d == 1 for d in x_dims[:lead]):      # one row of X for all (no gather: 1.7 against 3.6 ms)
+        if all(d == 1 for d in x_dims[:lead]):  # one row of X for all (no gather: 1.7 against 3.6 ms)
             out[mask] = x.reshape(x_dims[lead:])
         else:
             out[mask] = np.broadcast_to(x, shape)[mask]
@@ -299,7 +309,7 @@ def _top_k_partitioned(keys, k):
     with a tie at the k-th key (more than k such keys) or NaNs among its k smallest is sorted whole.
     A beam search's top_k over beam x vocabulary (4 of 40,000) ran 0.8 s a call as a full sort."""
     rows = keys.reshape(-1, keys.shape[-1])
-    kth = np.partition(rows, k - 1, axis=-1)[:, k - 1:k]
+    kth = np.partition(rows, k - 1, axis=-1)[:, k - 1 : k]
     taken = rows <= kth
     plain = np.count_nonzero(taken, axis=-1) == k
     if plain.all():
@@ -313,7 +323,7 @@ def _top_k_partitioned(keys, k):
 
 
 def _sorted_candidates(rows, taken, k):
-    cand = np.nonzero(taken)[1].reshape(-1, k)            # each row's k indices, ascending
+    cand = np.nonzero(taken)[1].reshape(-1, k)  # each row's k indices, ascending
     order = np.argsort(np.take_along_axis(rows, cand, axis=-1), axis=-1, kind="stable")
     return np.take_along_axis(cand, order, axis=-1)
 
@@ -339,7 +349,8 @@ def _arg(fn):
             return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
         out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
-        return {"Out": np.asarray(out)}     # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
+        return {"Out": np.asarray(out)}  # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
+
     return kernel
 
 

@@ -1,6 +1,7 @@
 """The indexing_axis family's CPU kernels, over numpy: an index tensor along an axis becomes one index
 array per dim (the other dims' positions broadcast), so gathers are fancy indexing and scatters numpy's
 ``ufunc.at`` (repeated places accumulate)."""
+
 import numpy as np
 
 from ...base.errors import PeError

@@ -4,6 +4,7 @@ of its inner dimension (split_mode) as its device has threads on a quiet machine
 run over the threads free now, each block calling BLAS single-threaded (_blas_loops.py; numpy's BLAS,
 or MKL where _cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
 ``threads.for_gemm``; an inner dimension of 1 is numpy's outer product."""
+
 import math
 
 import numpy as np
@@ -79,8 +80,8 @@ def split_mode(m, n, k, weight_rows=None):
     return COLS if n >= 4 * m else ROWS
 
 
-WEIGHT_ROWS_MIN = 1 << 15       # values of a weight (k * n) below which split_mode ignores weight_rows
-WIDE_PARTIALS = 1 << 18         # values of a wide result (m * n) from which it is not split by k (1 MiB of float32)
+WEIGHT_ROWS_MIN = 1 << 15  # values of a weight (k * n) below which split_mode ignores weight_rows
+WIDE_PARTIALS = 1 << 18  # values of a wide result (m * n) from which it is not split by k (1 MiB of float32)
 
 
 # a GEMM's epilogue (_blas_loops.py): after the bias, nothing, relu, or relu's gradient (a gate)
@@ -108,14 +109,17 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             loops, parallel = _loops(), parallel_threads() > 1
             if mode == INNER and parts > 1:
                 args = (gemm, ta, tb, a, b, out, np.empty((parts, m, n), dtype=a.dtype), *epilogue, parts)
-                twin(loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args,
-                     replica=_replicas.gemm_k_blocks)(*args)
+                twin(
+                    loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args, replica=_replicas.gemm_k_blocks
+                )(*args)
             else:
                 args = (gemm, ta, tb, a, b, out, *epilogue, parts, mode == COLS)
-                twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args, replica=_replicas.gemm_blocks)(*args)
+                twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args, replica=_replicas.gemm_blocks)(
+                    *args
+                )
             return out
     threads.for_gemm(macs)
-    if k == 1 and is_float(a, b):   # an outer product: 4x faster than BLAS's GEMM ([2,560] x [256]), same bits
+    if k == 1 and is_float(a, b):  # an outer product: 4x faster than BLAS's GEMM ([2,560] x [256]), same bits
         out = (a.T if trans_a else a).reshape(m, 1) * (b.T if trans_b else b).reshape(1, n)
     else:
         out = (a.T if trans_a else a) @ (b.T if trans_b else b)
@@ -128,7 +132,7 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     return out
 
 
-_NONE = {}      # dtype -> (an empty bias, an empty gate): the epilogue that does nothing
+_NONE = {}  # dtype -> (an empty bias, an empty gate): the epilogue that does nothing
 
 
 def _epilogue_args(dtype, bias, act, gate):
@@ -182,7 +186,7 @@ def _product(a, b, trans_a=False, trans_b=False):
     blocks on the device's threads; a transposed view passed as its C-contiguous base with the flag
     flipped, not copied), a stack times one matrix as one product of the stack's rows, other batched
     products by numpy's matmul (BLAS at the device's share for a large one)."""
-    if a.ndim > 2 and b.ndim == 2 and not trans_a and a.size:     # [..., M, K] @ [K, N]: one GEMM of the rows
+    if a.ndim > 2 and b.ndim == 2 and not trans_a and a.size:  # [..., M, K] @ [K, N]: one GEMM of the rows
         out = _product(a.reshape(-1, a.shape[-1]), b, False, trans_b)
         return out.reshape(a.shape[:-1] + out.shape[-1:])
     if a.ndim == 2 and b.ndim == 2:
@@ -234,7 +238,7 @@ def matmul(ins, attrs):
     out = _product(xm, ym)
     if attrs["alpha"] != 1.0:
         out = out * x.dtype.type(attrs["alpha"])
-    if x.ndim == 1 and out.shape[-2] == 1:         # a 1-D operand's dim of 1 is dropped (Fluid's rule)
+    if x.ndim == 1 and out.shape[-2] == 1:  # a 1-D operand's dim of 1 is dropped (Fluid's rule)
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
     if y.ndim == 1 and out.shape[-1] == 1:
         out = out.reshape(out.shape[:-1])
@@ -259,7 +263,7 @@ def matmul_grad_x(ins, attrs):
         return {"X@GRAD": _matmul_heads(ins, attrs, "X", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
-    dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
+    dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)  # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
     return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
@@ -271,10 +275,10 @@ def matmul_grad_y(ins, attrs):
         return {"Y@GRAD": _matmul_heads(ins, attrs, "Y", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
-    if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:     # the sum over X's leading dims: one GEMM
+    if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:  # the sum over X's leading dims: one GEMM
         dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:
-        dym = unbroadcast(_product(xm, d, trans_a=True), ym.shape)   # d(Out)/d(ym): [..., K, N]
+        dym = unbroadcast(_product(xm, d, trans_a=True), ym.shape)  # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
@@ -306,7 +310,7 @@ def cholesky_grad(ins, attrs):
     """dX = sym(L^-T Phi(L^T dL) L^-1): L lower (Out, or Out^T when upper), Phi the lower triangle with
     its diagonal halved, sym(S) = (S + S^T) / 2 (Murray, 2016, as Fluid 1.8's cholesky_grad)."""
     out, dout = ins["Out"], ins["Out@GRAD"]
-    lower, dlower = ((np.swapaxes(v, -1, -2) for v in (out, dout)) if attrs["upper"] else (out, dout))
+    lower, dlower = (np.swapaxes(v, -1, -2) for v in (out, dout)) if attrs["upper"] else (out, dout)
     prod = np.swapaxes(lower, -1, -2) @ dlower
     phi = np.tril(prod, -1) + 0.5 * np.tril(np.triu(prod))
     inv = np.linalg.inv(lower)
@@ -315,6 +319,7 @@ def cholesky_grad(ins, attrs):
 
 
 # -- spectral_norm ----------------------------------------------------------------------------------------
+
 
 def _spectral(ins, attrs):
     """(W as a [h, w] matrix, its permutation, u, v, sigma) after Fluid's power iterations."""

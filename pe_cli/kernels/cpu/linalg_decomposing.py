@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/linalg_decomposing.py: numpy's LAPACK, batches matrix by matrix where it has no
 batched form (lu)."""
+
 import numpy as np
 
 
@@ -41,7 +42,7 @@ def eigh_grad(ins, attrs):
     if dw is not None:
         inner = inner + dw[..., None, :] * np.eye(w.shape[-1], dtype=v.dtype)
     g = v @ inner @ _t(v)
-    return {"X@GRAD": ((g + _t(g)) / 2).astype(v.dtype)}       # symmetrized, as Paddle's
+    return {"X@GRAD": ((g + _t(g)) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
 
 
 def eigvalsh_grad(ins, attrs):
@@ -87,8 +88,8 @@ def _getrf(a):
             continue
         if p != j:
             a[[j, p]] = a[[p, j]]
-        a[j + 1:, j] /= a[j, j]
-        a[j + 1:, j + 1:] -= np.outer(a[j + 1:, j], a[j, j + 1:])
+        a[j + 1 :, j] /= a[j, j]
+        a[j + 1 :, j + 1 :] -= np.outer(a[j + 1 :, j], a[j, j + 1 :])
     return a, piv, info
 
 
@@ -97,9 +98,11 @@ def lu(ins, attrs):
     flat = x.reshape((-1,) + x.shape[-2:])
     results = [_getrf(a) for a in flat]
     k = min(x.shape[-2:])
-    return {"Out": np.stack([r[0] for r in results]).reshape(x.shape).astype(x.dtype),
-            "Pivots": np.stack([r[1] for r in results]).reshape(x.shape[:-2] + (k,)),
-            "Infos": np.array([r[2] for r in results], np.int32).reshape(x.shape[:-2] or (1,))}
+    return {
+        "Out": np.stack([r[0] for r in results]).reshape(x.shape).astype(x.dtype),
+        "Pivots": np.stack([r[1] for r in results]).reshape(x.shape[:-2] + (k,)),
+        "Infos": np.array([r[2] for r in results], np.int32).reshape(x.shape[:-2] or (1,)),
+    }
 
 
 def lu_unpack(ins, attrs):

@@ -1,4 +1,5 @@
 """Matrix decomposition kernels: svd and its gradient, lstsq (numpy's LAPACK, matrix by matrix)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -7,8 +8,11 @@ from ...base.errors import PeError
 def svd(ins, attrs):
     x = ins["X"]
     u, s, vh = np.linalg.svd(x, full_matrices=attrs["full_matrices"])
-    return {"U": u.astype(x.dtype, copy=False), "S": s.astype(x.dtype, copy=False),
-            "VH": vh.astype(x.dtype, copy=False)}
+    return {
+        "U": u.astype(x.dtype, copy=False),
+        "S": s.astype(x.dtype, copy=False),
+        "VH": vh.astype(x.dtype, copy=False),
+    }
 
 
 def _t(a):
@@ -18,21 +22,19 @@ def _t(a):
 def svd_grad(ins, attrs):
     """The real SVD's gradient (reduced matrices; see the op's doc)."""
     if attrs["full_matrices"]:
-        raise PeError("svd_grad: the gradient of svd with full_matrices=True is not defined; "
-                      "use full_matrices=False")
+        raise PeError("svd_grad: the gradient of svd with full_matrices=True is not defined; use full_matrices=False")
     u, s, vh = ins["U"], ins["S"], ins["VH"]
     v = _t(vh)
     m, n = u.shape[-2], vh.shape[-1]
     du = ins["U@GRAD"] if ins.get("U@GRAD") is not None else np.zeros_like(u)
     ds = ins["S@GRAD"] if ins.get("S@GRAD") is not None else np.zeros_like(s)
     dv = _t(ins["VH@GRAD"]) if ins.get("VH@GRAD") is not None else np.zeros_like(v)
-    s2 = s[..., None, :] ** 2 - s[..., :, None] ** 2          # s_j^2 - s_i^2
-    tied = np.abs(s2) <= 1e-12 * np.maximum(s[..., :1, None] ** 2, 1e-300)   # the diagonal and repeated values
+    s2 = s[..., None, :] ** 2 - s[..., :, None] ** 2  # s_j^2 - s_i^2
+    tied = np.abs(s2) <= 1e-12 * np.maximum(s[..., :1, None] ** 2, 1e-300)  # the diagonal and repeated values
     f = np.where(tied, 0.0, 1.0 / np.where(tied, 1.0, s2))
     utdu, vtdv = _t(u) @ du, _t(v) @ dv
-    smat = s[..., None, :] * np.eye(s.shape[-1])             # diag(S)
-    inner = (f * (utdu - _t(utdu))) @ smat + ds[..., None, :] * np.eye(s.shape[-1]) \
-        + smat @ (f * (vtdv - _t(vtdv)))
+    smat = s[..., None, :] * np.eye(s.shape[-1])  # diag(S)
+    inner = (f * (utdu - _t(utdu))) @ smat + ds[..., None, :] * np.eye(s.shape[-1]) + smat @ (f * (vtdv - _t(vtdv)))
     dx = u @ inner @ vh
     sinv = 1.0 / s
     if m > s.shape[-1]:
@@ -53,14 +55,20 @@ def lstsq(ins, attrs):
     for a, b in zip(xs, ys):
         sol, r, rank, sv = np.linalg.lstsq(a, b, rcond=rcond)
         sols.append(sol), res.append(r), ranks.append(rank), svs.append(sv)
-    out = {"Solution": np.stack(sols).reshape(batch + (n, k)).astype(x.dtype) if sols
-           else np.zeros(batch + (n, k), x.dtype)}
+    out = {
+        "Solution": np.stack(sols).reshape(batch + (n, k)).astype(x.dtype)
+        if sols
+        else np.zeros(batch + (n, k), x.dtype)
+    }
     full = bool(res) and all(r.size for r in res)
     out["Residuals"] = (np.stack(res).reshape(batch + (k,)) if full else np.zeros((0,))).astype(x.dtype)
-    out["Rank"] = (np.array(ranks, "int32").reshape(batch or (1,)) if driver != "gels" else np.zeros((0,), "int32"))
+    out["Rank"] = np.array(ranks, "int32").reshape(batch or (1,)) if driver != "gels" else np.zeros((0,), "int32")
     if driver in ("gelsd", "gelss"):
-        out["SingularValues"] = np.stack(svs).reshape(batch + (min(m, n),)).astype(x.dtype) if svs \
+        out["SingularValues"] = (
+            np.stack(svs).reshape(batch + (min(m, n),)).astype(x.dtype)
+            if svs
             else np.zeros(batch + (min(m, n),), x.dtype)
+        )
     else:
         out["SingularValues"] = np.zeros((0,), x.dtype)
     return out

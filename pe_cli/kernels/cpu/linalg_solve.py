@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/linalg_solve.py: numpy's LAPACK over batches of matrices, the gradients by their
 closed forms (those of Paddle 2.6's grad kernels)."""
+
 import numpy as np
 
 from .elementwise import unbroadcast
@@ -64,8 +65,7 @@ def solve_grad(ins, attrs):
     dy = np.linalg.solve(_t(x), np.broadcast_to(dm, out.shape))
     dx = -dy @ _t(out)
     dyv = _sum_to(dy, ym.shape)
-    return {"X@GRAD": _sum_to(dx, x.shape).astype(x.dtype),
-            "Y@GRAD": (dyv[:, 0] if vector else dyv).astype(y.dtype)}
+    return {"X@GRAD": _sum_to(dx, x.shape).astype(x.dtype), "Y@GRAD": (dyv[:, 0] if vector else dyv).astype(y.dtype)}
 
 
 def _triangle(x, attrs):
@@ -85,8 +85,11 @@ def triangular_solve(ins, attrs):
     x, y = ins["X"], ins["Y"]
     a = _op_a(x, attrs)
     shape = np.broadcast_shapes(a.shape[:-2], y.shape[:-2])
-    return {"Out": np.linalg.solve(np.broadcast_to(a, shape + a.shape[-2:]),
-                                   np.broadcast_to(y, shape + y.shape[-2:])).astype(x.dtype)}
+    return {
+        "Out": np.linalg.solve(
+            np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(y, shape + y.shape[-2:])
+        ).astype(x.dtype)
+    }
 
 
 def triangular_solve_grad(ins, attrs):
@@ -110,8 +113,11 @@ def cholesky_solve(ins, attrs):
     x, y = ins["X"], ins["Y"]
     a = _gram(np.triu(y) if attrs["upper"] else np.tril(y), attrs["upper"])
     shape = np.broadcast_shapes(a.shape[:-2], x.shape[:-2])
-    return {"Out": np.linalg.solve(np.broadcast_to(a, shape + a.shape[-2:]),
-                                   np.broadcast_to(x, shape + x.shape[-2:])).astype(x.dtype)}
+    return {
+        "Out": np.linalg.solve(
+            np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(x, shape + x.shape[-2:])
+        ).astype(x.dtype)
+    }
 
 
 def cholesky_solve_grad(ins, attrs):
@@ -157,7 +163,7 @@ def multi_dot_grad(ins, attrs):
     grads = []
     for i, x in enumerate(xs):
         left = _chain(mats[:i]) if i else np.eye(mats[0].shape[0], dtype=dm.dtype)
-        right = _chain(mats[i + 1:]) if i + 1 < len(mats) else np.eye(mats[-1].shape[1], dtype=dm.dtype)
+        right = _chain(mats[i + 1 :]) if i + 1 < len(mats) else np.eye(mats[-1].shape[1], dtype=dm.dtype)
         grads.append((left.T @ dm @ right.T).reshape(x.shape).astype(x.dtype))
     return {"X@GRAD": grads}
 

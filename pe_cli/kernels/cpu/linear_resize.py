@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/linear_resize.py: each output column a weighted pair of input columns, the pairs and
 weights as Paddle 2.6's LinearInterpolation computes them (float32 positions)."""
+
 import numpy as np
 
 
@@ -21,8 +22,7 @@ def _weights(in_w, out_w, attrs, scale, v1):
     """(left index, right index, left weight, right weight) per output column."""
     align = attrs["align_corners"]
     if out_w > 1:
-        ratio = np.float32((in_w - 1) / (out_w - 1)) if align else \
-            np.float32(1 / scale if scale > 0 else in_w / out_w)
+        ratio = np.float32((in_w - 1) / (out_w - 1)) if align else np.float32(1 / scale if scale > 0 else in_w / out_w)
     else:
         ratio = np.float32(0)
     flag = attrs["align_mode"] == 0 and not align

@@ -2,6 +2,7 @@
 the level it ranks, the levels above it, that level's offsets and the sequences' order (longest
 first, stable). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
 as Fluid's ops move them; a tensor without LoD moves by rows."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -16,7 +17,7 @@ class RankTable:
         self.offsets = np.asarray(offsets, dtype=np.int64)
         lengths = np.diff(self.offsets)
         self.order = np.argsort(-lengths, kind="stable")
-        self.lengths = lengths[self.order]      # sorted, longest first
+        self.lengths = lengths[self.order]  # sorted, longest first
         self.level, self.coarse = level, [list(c) for c in coarse]
 
     def running(self, t):
@@ -25,7 +26,7 @@ class RankTable:
 
     def rows(self, t):
         """The t-th element (of the level below the ranked one) of each sequence longer than t."""
-        return self.offsets[:-1][self.order][:self.running(t)] + t
+        return self.offsets[:-1][self.order][: self.running(t)] + t
 
     def items(self):
         """Fluid's table items: (sequence index, length), longest first."""
@@ -96,7 +97,7 @@ def array_to_lod_tensor(ins, attrs):
     if first is None:
         raise PeError("array_to_lod_tensor: the array holds no tensor")
     lods = getattr(array, "lods", None) or []
-    if len(table.offsets) > 1 and not any(lods) and all(a is not None for a in array[:int(table.lengths[0])]):
+    if len(table.offsets) > 1 and not any(lods) and all(a is not None for a in array[: int(table.lengths[0])]):
         lod = table.coarse + [table.offsets.tolist()]
         return {"Out": _rows_in_order(array, table), "@LOD": {"Out": lod}}
     pieces, subs = _pieces(array, table)
@@ -116,7 +117,7 @@ def shrink_rnn_memory(ins, attrs):
 def shrink_rnn_memory_grad(ins, attrs):
     x, og = ins["X"], ins["Out@GRAD"]
     grad = np.zeros_like(x)
-    grad[:len(og)] = og
+    grad[: len(og)] = og
     return {"X@GRAD": grad}
 
 
@@ -124,8 +125,9 @@ def _order_rows(x, table, lod):
     if not lod and len(x) != len(table.order):
         raise PeError(f"reorder_lod_tensor_by_rank: X has {len(x)} rows for {len(table.order)} sequences")
     if lod and len(lod[0]) - 1 != len(table.order):
-        raise PeError(f"reorder_lod_tensor_by_rank: X holds {len(lod[0]) - 1} sequences for {len(table.order)} "
-                      f"in the rank table")
+        raise PeError(
+            f"reorder_lod_tensor_by_rank: X holds {len(lod[0]) - 1} sequences for {len(table.order)} in the rank table"
+        )
     return lod_items.rows_of(lod, 0, table.order)
 
 

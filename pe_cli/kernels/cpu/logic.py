@@ -1,4 +1,5 @@
 """Kernels of ops/logic.py: comparisons and logical ops, numpy elementwise (bool results)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -11,6 +12,7 @@ def _compare(fn):
         if y.ndim and y.ndim < x.ndim and axis not in (-1, x.ndim - y.ndim):
             y = y.reshape(y.shape + (1,) * (x.ndim - axis - y.ndim))
         return {"Out": fn(x, y)}
+
     return kernel
 
 

@@ -4,6 +4,7 @@ pass per row instead of numpy's seven passes and fancy indexing; from ``WIDE_SOF
 float32 rows take _softmax_rows_loops' vectorised exponentials (on the device's threads where it has
 several) and float64 ones two passes around numpy's vectorised exp; the other cases are vectorised
 numpy."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -52,8 +53,10 @@ def softmax_with_cross_entropy(ins, attrs):
         else:
             bad = loops.softmax_ce(logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
         if bad >= 0:
-            raise PeError(f"Label holds {int(label1[bad])} at row {bad}, outside the {logits2.shape[1]} classes "
-                          f"of Logits {list(logits.shape)} (and not ignore_index={attrs['ignore_index']})")
+            raise PeError(
+                f"Label holds {int(label1[bad])} at row {bad}, outside the {logits2.shape[1]} classes "
+                f"of Logits {list(logits.shape)} (and not ignore_index={attrs['ignore_index']})"
+            )
         return {"Softmax": softmax, "Loss": loss}
     shifted = logits - logits.max(axis=-1, keepdims=True)
     log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
@@ -74,8 +77,16 @@ def softmax_with_cross_entropy_grad(ins, attrs):
     if rows is not None and softmax.size and is_float(softmax, dloss) and dloss.size == rows[1].size:
         softmax2, label1 = rows
         dlogits = np.empty(softmax.shape, dtype=softmax.dtype)
-        run_in_parts(_rows(), "softmax_ce_grad", softmax.size, softmax2, label1, np.ascontiguousarray(dloss).reshape(-1),
-                     attrs["ignore_index"], dlogits.reshape(softmax2.shape))
+        run_in_parts(
+            _rows(),
+            "softmax_ce_grad",
+            softmax.size,
+            softmax2,
+            label1,
+            np.ascontiguousarray(dloss).reshape(-1),
+            attrs["ignore_index"],
+            dlogits.reshape(softmax2.shape),
+        )
         return {"Logits@GRAD": dlogits}
     if attrs["soft_label"]:
         grad = softmax - label
@@ -83,14 +94,16 @@ def softmax_with_cross_entropy_grad(ins, attrs):
         ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
         grad = softmax.copy()
         ignore = ids == attrs["ignore_index"]
-        np.put_along_axis(grad, np.where(ignore, 0, ids), np.take_along_axis(grad, np.where(ignore, 0, ids), -1) - 1, axis=-1)
+        np.put_along_axis(
+            grad, np.where(ignore, 0, ids), np.take_along_axis(grad, np.where(ignore, 0, ids), -1) - 1, axis=-1
+        )
         grad = np.where(ignore, 0, grad)
     return {"Logits@GRAD": (grad * dloss).astype(softmax.dtype, copy=False)}
 
 
 # -- cross_entropy ---------------------------------------------------------------------------------
 
-_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+_APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
 
 def _hard_ids(label, ignore_index, shape):
@@ -121,8 +134,11 @@ def cross_entropy2(ins, attrs):
     x = ins["X"]
     ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], x.shape)
     match = np.where(ignore, 0, np.take_along_axis(x, ids, axis=-1)).astype(x.dtype, copy=False)
-    return {**cross_entropy(ins, dict(attrs, soft_label=False)), "MatchX": match,
-            "XShape": np.empty(x.shape + (0,), dtype=x.dtype)}
+    return {
+        **cross_entropy(ins, dict(attrs, soft_label=False)),
+        "MatchX": match,
+        "XShape": np.empty(x.shape + (0,), dtype=x.dtype),
+    }
 
 
 def cross_entropy_grad(ins, attrs):
@@ -156,6 +172,7 @@ def cross_entropy_grad2(ins, attrs):
 
 # -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
 
+
 def _sce_norm(label, attrs):
     keep = label != attrs["ignore_index"]
     norm = max(float(keep.sum()), 1e-5) if attrs["normalize"] else 1.0
@@ -180,11 +197,13 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
 
 # -- the losses outside the hot loop: vectorised numpy; ``_cast`` serves the other loss families --
 
+
 def _cast(a, like):
     return np.asarray(a).astype(like.dtype, copy=False)
 
 
 # -- label_smooth -----------------------------------------------------------------------------------
+
 
 def label_smooth(ins, attrs):
     x, eps = ins["X"], attrs["epsilon"]
@@ -198,6 +217,7 @@ def label_smooth_grad(ins, attrs):
 
 
 # -- kldiv_loss -------------------------------------------------------------------------------------
+
 
 def kl_scale(x, reduction):
     return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
@@ -222,11 +242,15 @@ def kldiv_loss_grad(ins, attrs):
 
 # -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
 
+
 def teacher_student_sigmoid_loss(ins, attrs):
     x, label = ins["X"], ins["Label"]
-    sp = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))         # softplus(x) = log(1 + exp(x))
-    y = np.where(label < -1, sp, np.where(label < 0, sp - x, np.where(
-        label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))))
+    sp = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))  # softplus(x) = log(1 + exp(x))
+    y = np.where(
+        label < -1,
+        sp,
+        np.where(label < 0, sp - x, np.where(label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))),
+    )
     return {"Y": _cast(y, x)}
 
 
@@ -253,6 +277,7 @@ def log_loss_grad(ins, attrs):
 
 
 # -- bce_loss, nll_loss, hinge_loss, modified_huber_loss -------------------------------------------------
+
 
 def bce_loss(ins, attrs):
     x, label = ins["X"], ins["Label"]
@@ -290,8 +315,10 @@ def nll_loss(ins, attrs):
     rows, ids, w, _ = _nll_rows(ins, attrs)
     losses = -rows[np.arange(len(ids)), ids] * w
     if attrs["reduction"] == "none":
-        return {"Out": losses.reshape(ins["Label"].shape).astype(x.dtype, copy=False),
-                "Total_weight": np.zeros(1, x.dtype)}
+        return {
+            "Out": losses.reshape(ins["Label"].shape).astype(x.dtype, copy=False),
+            "Total_weight": np.zeros(1, x.dtype),
+        }
     total, out = w.sum(dtype=x.dtype), losses.sum(dtype=x.dtype)
     if attrs["reduction"] == "mean" and total != 0:
         out = out / total

@@ -1,4 +1,5 @@
 """identity_loss's kernels (numpy)."""
+
 import numpy as np
 
 

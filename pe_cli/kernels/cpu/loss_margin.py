@@ -1,6 +1,7 @@
 """The loss_margin family's CPU kernels, over numpy: margin_cross_entropy as Paddle 2.6.2's CUDA kernels
 compute it (the margin on the label's cosine, the scale, a max-shifted softmax), and class_center_sample's
 positive classes and random negatives."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -9,8 +10,9 @@ from ...base.errors import PeError
 def _labels(label, d, op_type):
     label = label.reshape(-1).astype(np.int64)
     if label.size and (label.min() < 0 or label.max() >= d):
-        raise PeError(f"{op_type}: Label holds {int(label.min() if label.min() < 0 else label.max())}, outside "
-                      f"[0, {d})")
+        raise PeError(
+            f"{op_type}: Label holds {int(label.min() if label.min() < 0 else label.max())}, outside [0, {d})"
+        )
     return label
 
 
@@ -58,5 +60,7 @@ def class_center_sample(ins, attrs):
         rng = np.random.default_rng(attrs["seed"]) if attrs["fix_seed"] else attrs["_rng"]
         negative = np.setdiff1d(np.arange(attrs["num_classes"]), positive)
         centers = np.concatenate([positive, rng.permutation(negative)[:extra]])
-    return {"RemappedLabel": remapped.reshape(label.shape).astype(label.dtype),
-            "SampledLocalClassCenter": centers.astype(label.dtype)}
+    return {
+        "RemappedLabel": remapped.reshape(label.shape).astype(label.dtype),
+        "SampledLocalClassCenter": centers.astype(label.dtype),
+    }

@@ -1,5 +1,6 @@
 """CPU kernels of the ranking losses (ops/loss_ranking.py): margin_rank_loss, rank_loss and bpr_loss,
 vectorised numpy. ``bpr_ids`` checks the labels for the CUDA kernels too."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -7,6 +8,7 @@ from .loss_classification import _cast
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
+
 
 def margin_rank_loss(ins, attrs):
     x1, x2, label = ins["X1"], ins["X2"], ins["Label"]
@@ -30,11 +32,12 @@ def rank_loss(ins, attrs):
 def rank_loss_grad(ins, attrs):
     label, left, right, dout = (np.reshape(ins[k], -1) for k in ("Label", "Left", "Right", "Out@GRAD"))
     o = left - right
-    g = _cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)     # sigmoid(o) - label, no overflow
+    g = _cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)  # sigmoid(o) - label, no overflow
     return {"Left@GRAD": g.reshape(np.shape(ins["Left"])), "Right@GRAD": (-g).reshape(np.shape(ins["Right"]))}
 
 
 # -- bpr_loss ---------------------------------------------------------------------------------------
+
 
 def bpr_ids(x_shape, label):
     """The positive item of each row of X (shaped ``x_shape``), checked to lie among its items."""

@@ -1,5 +1,6 @@
 """CPU kernels of the regression losses (ops/loss_regression.py): huber_loss, smooth_l1_loss and
 center_loss, numpy. ``center_ids`` checks the labels for the CUDA kernels too."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -7,6 +8,7 @@ from .loss_classification import _cast
 
 
 # -- huber_loss ------------------------------------------------------------------------------------
+
 
 def huber_loss(ins, attrs):
     x, y = ins["X"], ins["Y"]
@@ -20,11 +22,12 @@ def huber_loss(ins, attrs):
 def huber_loss_grad(ins, attrs):
     r, dout = ins["Residual"], ins["Out@GRAD"]
     delta = r.dtype.type(attrs["delta"])
-    dr = np.clip(r, -delta, delta) * dout          # d(Out)/d(Residual)
+    dr = np.clip(r, -delta, delta) * dout  # d(Out)/d(Residual)
     return {"X@GRAD": (-dr).astype(r.dtype, copy=False), "Y@GRAD": dr.astype(r.dtype, copy=False)}
 
 
 # -- smooth_l1_loss ---------------------------------------------------------------------------------
+
 
 def smooth_l1_loss(ins, attrs):
     x, y = ins["X"], ins["Y"]
@@ -52,6 +55,7 @@ def smooth_l1_loss_grad(ins, attrs):
 
 # -- center_loss ------------------------------------------------------------------------------------
 
+
 def center_ids(label, clusters):
     ids = np.asarray(label).reshape(-1).astype(np.int64)
     bad = (ids < 0) | (ids >= clusters)
@@ -71,8 +75,11 @@ def center_loss(ins, attrs):
         np.add.at(acc, ids, diff)
         count = 1 + np.bincount(ids, minlength=centers.shape[0])
         out = (centers + alpha * acc / count[:, None]).astype(centers.dtype)
-    return {"SampleCenterDiff": diff, "Loss": _cast(0.5 * (diff * diff).sum(axis=1, keepdims=True), x),
-            "CentersOut": out}
+    return {
+        "SampleCenterDiff": diff,
+        "Loss": _cast(0.5 * (diff * diff).sum(axis=1, keepdims=True), x),
+        "CentersOut": out,
+    }
 
 
 def center_loss_grad(ins, attrs):

@@ -1,6 +1,7 @@
 """CPU kernels of the sampled losses (ops/loss_sampled.py), numpy: hierarchical_sigmoid over the [N, L]
 path matrix (``paths``, on host arrays, is shared with the CUDA kernels) and sample_logits (``sample``
 works on host arrays and serves CUDA too)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -18,8 +19,7 @@ def paths(label, attrs, table=None, code=None, nodes=None):
     else:
         n = attrs["num_classes"]
         if ((label < 0) | (label >= n)).any():
-            raise PeError(f"hsigmoid: Label holds {int(label[(label < 0) | (label >= n)][0])}, outside the "
-                          f"{n} classes")
+            raise PeError(f"hsigmoid: Label holds {int(label[(label < 0) | (label >= n)][0])}, outside the {n} classes")
         c = label + n
         length = np.array([int(v).bit_length() - 1 for v in c], dtype=np.int64)
         j = np.arange((n - 1).bit_length(), dtype=np.int64)[None, :]
@@ -54,7 +54,7 @@ def hierarchical_sigmoid_grad(ins, attrs):
     idx, bits = _paths(ins, attrs)
     valid = idx >= 0
     node = np.maximum(idx, 0)
-    g = ((1 - np.exp(-pre_out.astype(np.float64))) - bits) * valid * dout.reshape(-1, 1)     # sigmoid(p) - bit
+    g = ((1 - np.exp(-pre_out.astype(np.float64))) - bits) * valid * dout.reshape(-1, 1)  # sigmoid(p) - bit
     dx = np.einsum("nl,nld->nd", g, w[node]).astype(x.dtype)
     dw = np.zeros(w.shape, dtype=np.float64)
     np.add.at(dw, idx[valid], g[valid][:, None] * np.repeat(x, valid.sum(axis=1), axis=0))
@@ -63,6 +63,7 @@ def hierarchical_sigmoid_grad(ins, attrs):
 
 
 # -- sample_logits ----------------------------------------------------------------------------------
+
 
 def log_uniform(classes):
     """P(k) of the log-uniform sampler over ``classes`` ids."""
@@ -98,18 +99,23 @@ def sample(ins, attrs):
         p = log_uniform(classes)
         samples = np.concatenate([labels, np.broadcast_to(negatives, (n, negatives.size))], axis=1)
         q = p[samples]
-        probs = (q * attrs["num_samples"] if tries == attrs["num_samples"]
-                 else -np.expm1(tries * np.log1p(-q))).astype(logits.dtype)
+        probs = (q * attrs["num_samples"] if tries == attrs["num_samples"] else -np.expm1(tries * np.log1p(-q))).astype(
+            logits.dtype
+        )
     if ((samples < 0) | (samples >= classes)).any():
         raise PeError(f"sample_logits: Samples hold ids outside the {classes} classes of Logits")
     sampled = np.take_along_axis(logits, samples, axis=1) - np.log(probs)
     if attrs["remove_accidental_hits"]:
         hits = (samples[:, num_true:, None] == labels[:, None, :]).any(axis=2)
         sampled[:, num_true:] -= np.where(hits, 1e20, 0.0).astype(sampled.dtype)
-    return {"Samples": samples, "Probabilities": probs, "SampledLogits": sampled.astype(logits.dtype),
-            "SampledLabels": np.tile(np.arange(num_true, dtype=np.int64), (n, 1)),
-            "LogitsDim": np.array([list(logits.shape)], dtype=np.int64),
-            "LabelsDim": np.array([list(labels.shape)], dtype=np.int64)}
+    return {
+        "Samples": samples,
+        "Probabilities": probs,
+        "SampledLogits": sampled.astype(logits.dtype),
+        "SampledLabels": np.tile(np.arange(num_true, dtype=np.int64), (n, 1)),
+        "LogitsDim": np.array([list(logits.shape)], dtype=np.int64),
+        "LabelsDim": np.array([list(labels.shape)], dtype=np.int64),
+    }
 
 
 def sample_logits(ins, attrs):
@@ -125,6 +131,7 @@ def sample_logits_grad(ins, attrs):
 
 
 # -- nce ------------------------------------------------------------------------------------------------
+
 
 def nce_probability(ins, attrs, ids):
     """P(k) of Fluid's samplers for class ids ``ids`` (any shape), as float64."""
@@ -143,10 +150,10 @@ def _nce_negatives(ins, attrs, rows):
         return np.tile(np.asarray(attrs["custom_neg_classes"], dtype=np.int64), (rows, 1))
     if attrs["sampler"] == 0:
         return rng.integers(0, n, size=(rows, k), dtype=np.int64)
-    if attrs["sampler"] == 1:       # inverse transform of the log-uniform density, then mod (n - 1), as Fluid's
+    if attrs["sampler"] == 1:  # inverse transform of the log-uniform density, then mod (n - 1), as Fluid's
         value = np.exp(rng.random((rows, k)) * np.log(n)).astype(np.int64) - 1
         return value % (n - 1)
-    index = rng.integers(0, n, size=(rows, k), dtype=np.int64)      # the alias method
+    index = rng.integers(0, n, size=(rows, k), dtype=np.int64)  # the alias method
     alias = np.asarray(ins["CustomDistAlias"]).reshape(-1)[index]
     take_alias = (rng.random((rows, k)) > np.asarray(ins["CustomDistAliasProbs"]).reshape(-1)[index]) & (alias >= 0)
     return np.where(take_alias, alias, index).astype(np.int64)
@@ -164,7 +171,7 @@ def nce(ins, attrs):
     o = 1.0 / (1.0 + np.exp(-logits))
     # in X's dtype, as Fluid's kernel (op_test's float32 finite differences of test_nce.py depend on it)
     b = (nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]).astype(x.dtype)
-    with np.errstate(divide="ignore"):      # np.where computes both sides; a true class may have P = 0
+    with np.errstate(divide="ignore"):  # np.where computes both sides; a true class may have P = 0
         cost = np.where(np.arange(labels.shape[1]) < num_true, -np.log(o / (o + b)), -np.log(b / (o + b)))
     weight = ins["SampleWeight"].reshape(-1, 1) if ins.get("SampleWeight") is not None else 1.0
     cost = (weight * cost).sum(axis=1, keepdims=True)

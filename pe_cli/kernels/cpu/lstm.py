@@ -6,6 +6,7 @@ where a CBLAS GEMM is found); the weight's gradient is one GEMM over every row a
 lstm_math.py over numpy, the reference. Fluid's batch-ordered BatchGate and BatchCellPreAct are made
 from, and read back into, the per-row values the backward pass reads (lstm_math.fluid_batch,
 saved_from_batch). lstm_unit numpy, elementwise over [N, D]."""
+
 import numpy as np
 
 from .. import lstm_math
@@ -23,12 +24,12 @@ def _prepare(ins, attrs):
 
 def _plan(x, w, b, offs, attrs):
     """(steps, length order, contiguous bias, activation codes) for the loops."""
-    lstm_math.activations(attrs)                    # an unknown activation: lstm_math's error
+    lstm_math.activations(attrs)  # an unknown activation: lstm_math's error
     lengths = np.diff(np.asarray(offs, dtype=np.int64))
     codes = tuple(ACT_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation"))
     bias = np.ascontiguousarray(np.asarray(b).reshape(-1), dtype=x.dtype)
     order = np.argsort(-lengths, kind="stable")
-    if _sequence_gemm(x, w) is not None:    # the whole-sequence loops find each step's rows themselves
+    if _sequence_gemm(x, w) is not None:  # the whole-sequence loops find each step's rows themselves
         return None, order, bias, codes
     return lstm_math.schedule(offs, attrs["is_reverse"]), order, bias, codes
 
@@ -54,27 +55,45 @@ def _forward(x, w, b, h0, c0, offs, attrs):
     d, nseq = w.shape[0], len(offs) - 1
     h_s, c_s = (_sorted_state(s, order, (nseq, d), x.dtype) for s in (h0, c0))
     hidden, cell = np.empty((len(x), d), x.dtype), np.empty((len(x), d), x.dtype)
-    saved = np.empty((len(x), 6, d), x.dtype)       # i, f, candidate, o, previous c, previous h
+    saved = np.empty((len(x), 6, d), x.dtype)  # i, f, candidate, o, previous c, previous h
     hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
     peep = bool(attrs["use_peepholes"])
     loops = _loops()
     gemm = _sequence_gemm(x, w)
-    if gemm is not None:        # every step in one call, without the GIL: devices' LSTMs run at once
-        loops.forward_sequence(gemm, x, np.ascontiguousarray(w), bias, _offsets(offs), order,
-                               bool(attrs["is_reverse"]), h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
-                               gate, cell_act, cand)
+    if gemm is not None:  # every step in one call, without the GIL: devices' LSTMs run at once
+        loops.forward_sequence(
+            gemm,
+            x,
+            np.ascontiguousarray(w),
+            bias,
+            _offsets(offs),
+            order,
+            bool(attrs["is_reverse"]),
+            h_s,
+            c_s,
+            hidden,
+            cell,
+            saved,
+            hw,
+            c,
+            ac,
+            peep,
+            gate,
+            cell_act,
+            cand,
+        )
         return hidden, cell, saved
-    with np.errstate(over="ignore"):         # sigmoid's exp(-x) of a large -x: inf, and 1 / inf = 0
+    with np.errstate(over="ignore"):  # sigmoid's exp(-x) of a large -x: inf, and 1 / inf = 0
         for live, rows in steps:
             n = len(live)
             g = hw[:n]
             np.matmul(h_s[:n], w, out=g)
             loops.forward_pre(x, g, bias, rows, c_s, peep)
-            _activate(gate, g[:, d:3 * d] if peep else g[:, d:])      # o too where no peephole reads c
+            _activate(gate, g[:, d : 3 * d] if peep else g[:, d:])  # o too where no peephole reads c
             _activate(cand, g[:, :d])
             loops.forward_cell(g, c_s, bias, c[:n], peep)
             if peep:
-                _activate(gate, g[:, 3 * d:])
+                _activate(gate, g[:, 3 * d :])
             np.copyto(ac[:n], c[:n])
             _activate(cell_act, ac[:n])
             loops.forward_out(g, c[:n], ac[:n], rows, h_s, c_s, hidden, cell, saved)
@@ -112,20 +131,57 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     loops = _loops()
     gemm = _sequence_gemm(x, w)
     if gemm is not None:
-        loops.backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, np.ascontiguousarray(w), bias,
-                                _offsets(offs), order, bool(attrs["is_reverse"]), dh_s, dc_s, dg, dx, db_peep,
-                                gate, cell_act, cand, bool(attrs["use_peepholes"]))
+        loops.backward_sequence(
+            gemm,
+            d_hidden,
+            d_cell,
+            has_d_cell,
+            cellv,
+            acv,
+            saved,
+            np.ascontiguousarray(w),
+            bias,
+            _offsets(offs),
+            order,
+            bool(attrs["is_reverse"]),
+            dh_s,
+            dc_s,
+            dg,
+            dx,
+            db_peep,
+            gate,
+            cell_act,
+            cand,
+            bool(attrs["use_peepholes"]),
+        )
         steps = ()
     else:
         with np.errstate(over="ignore"):
             _activate(cell_act, acv)
     for live, rows in reversed(steps):
         n = len(live)
-        loops.backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, dh_s, dc_s, dg[:n], dx, db_peep,
-                            gate, cell_act, cand, bool(attrs["use_peepholes"]))
+        loops.backward_step(
+            d_hidden,
+            d_cell,
+            has_d_cell,
+            cellv,
+            acv,
+            saved,
+            bias,
+            rows,
+            dh_s,
+            dc_s,
+            dg[:n],
+            dx,
+            db_peep,
+            gate,
+            cell_act,
+            cand,
+            bool(attrs["use_peepholes"]),
+        )
         np.matmul(dg[:n], w_t, out=dh_s[:n])
-    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)   # sum over every row of h'^T dgates: one GEMM
-    db = np.concatenate([dx.sum(0), db_peep])[:bias.size] if bias.size > 4 * d else dx.sum(0)
+    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)  # sum over every row of h'^T dgates: one GEMM
+    db = np.concatenate([dx.sum(0), db_peep])[: bias.size] if bias.size > 4 * d else dx.sum(0)
     if not with_state:
         return dx, dw, db.reshape(np.shape(b)), (None, None)
     dh0, dc0 = np.empty_like(dh_s), np.empty_like(dc_s)
@@ -144,20 +200,30 @@ def lstm(ins, attrs):
 
 def lstm_grad(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
-    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):      # the forward's values: no second pass
+    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):  # the forward's values: no second pass
         cell = ins["Cell"]
         saved = lstm_math.saved_from_batch(ins["BatchGate"], ins["Hidden"], cell, h0, c0, offs, attrs["is_reverse"])
     else:
         _, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
-    dx, dw, db, (dh0, dc0) = _backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
-                                       offs, attrs, with_state=h0 is not None or c0 is not None)
+    dx, dw, db, (dh0, dc0) = _backward(
+        x,
+        w,
+        b,
+        cell,
+        saved,
+        ins["Hidden@GRAD"],
+        ins.get("Cell@GRAD"),
+        offs,
+        attrs,
+        with_state=h0 is not None or c0 is not None,
+    )
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}
 
 
 def _unit_gates(x, forget_bias):
     d = x.shape[1] // 4
     sig = lstm_math.PLAIN_ACTS["sigmoid"][0]
-    return sig(x[:, :d]), sig(x[:, d:2 * d] + forget_bias), sig(x[:, 2 * d:3 * d]), np.tanh(x[:, 3 * d:])
+    return sig(x[:, :d]), sig(x[:, d : 2 * d] + forget_bias), sig(x[:, 2 * d : 3 * d]), np.tanh(x[:, 3 * d :])
 
 
 def lstm_unit(ins, attrs):
@@ -172,6 +238,7 @@ def lstm_unit_grad(ins, attrs):
     tc = np.tanh(ins["C"])
     dh = ins["H@GRAD"]
     dc = ins["C@GRAD"] + dh * o * (1 - tc * tc)
-    dx = np.concatenate([dc * j * i * (1 - i), dc * cp * f * (1 - f), dh * tc * o * (1 - o), dc * i * (1 - j * j)],
-                        axis=1)
+    dx = np.concatenate(
+        [dc * j * i * (1 - i), dc * cp * f * (1 - f), dh * tc * o * (1 - o), dc * i * (1 - j * j)], axis=1
+    )
     return {"X@GRAD": dx, "C_prev@GRAD": dc * f}

@@ -1,5 +1,6 @@
 """CPU kernels of ops/lstm_fused.py: the recurrence is kernels/lstm_math.py's over numpy, with Fluid's
 CPU vector activations (lstm_math.VEC_ACTS); attention_lstm steps each sequence as Fluid's kernel does."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -21,19 +22,23 @@ def _lstm(xx, ins, attrs, offs):
     wh = np.asarray(ins["WeightH"])
     d = wh.shape[0]
     bias = np.asarray(ins["Bias"], dtype=xx.dtype).reshape(-1).copy()
-    bias[:4 * d] = 0            # the gates' bias is in xx already
+    bias[: 4 * d] = 0  # the gates' bias is in xx already
     with np.errstate(over="ignore"):
         hidden, cell, _ = lstm_math.forward(xx, wh, bias, h0, c0, offs, attrs, table=lstm_math.VEC_ACTS)
-    return {"Hidden": hidden, "Cell": cell,
-            **lstm_math.fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedHidden=hidden,
-                                            BatchedCell=cell, ReorderedH0=h0, ReorderedC0=c0)}
+    return {
+        "Hidden": hidden,
+        "Cell": cell,
+        **lstm_math.fused_intermediates(
+            attrs, offs, XX=xx, BatchedInput=xx, BatchedHidden=hidden, BatchedCell=cell, ReorderedH0=h0, ReorderedC0=c0
+        ),
+    }
 
 
 def fusion_lstm(ins, attrs):
     x = np.asarray(ins["X"])
     offs = seq_offsets(attrs, "X", x.shape[0])
     d = np.shape(ins["WeightH"])[0]
-    xx = (x @ ins["WeightX"] + np.reshape(ins["Bias"], -1)[:4 * d]).astype(x.dtype, copy=False)
+    xx = (x @ ins["WeightX"] + np.reshape(ins["Bias"], -1)[: 4 * d]).astype(x.dtype, copy=False)
     return _lstm(xx, ins, attrs, offs)
 
 
@@ -69,7 +74,7 @@ def _attention_step(cur_x, atted, c_prev, h_prev, ins, state, acts):
     state["fc_out"][:n] = scores
     x_t = scores @ cur_x
     gates = x_t @ w[d:] + (h_prev @ w[:d] if h_prev is not None else 0) + state["b"]
-    f, i, o, cd = gate(gates[:d]), gate(gates[d:2 * d]), gate(gates[2 * d:3 * d]), cand(gates[3 * d:])
+    f, i, o, cd = gate(gates[:d]), gate(gates[d : 2 * d]), gate(gates[2 * d : 3 * d]), cand(gates[3 * d :])
     c = f * c_prev + i * cd
     ac = cell(c)
     state["lstm_x"], state["lstm_out"] = x_t, np.concatenate([ac, i * cd, o, cd])
@@ -84,8 +89,14 @@ def attention_lstm(ins, attrs):
     m, d = x.shape[1], w.shape[1] // 4
     atted = x @ aw[:m] + (np.reshape(ins["AttentionBias"], -1)[0] if ins.get("AttentionBias") is not None else 0)
     lengths = np.diff(offs)
-    state = {"aw": aw, "w": w, "b": np.reshape(ins["LSTMBias"], -1), "fc_out": np.zeros(max(lengths, default=0), x.dtype),
-             "lstm_x": np.zeros(m, x.dtype), "lstm_out": np.zeros(4 * d, x.dtype)}
+    state = {
+        "aw": aw,
+        "w": w,
+        "b": np.reshape(ins["LSTMBias"], -1),
+        "fc_out": np.zeros(max(lengths, default=0), x.dtype),
+        "lstm_x": np.zeros(m, x.dtype),
+        "lstm_out": np.zeros(4 * d, x.dtype),
+    }
     acts = lstm_math.activations(attrs, lstm_math.VEC_ACTS)
     hidden, cell = np.empty((len(x), d), x.dtype), np.empty((len(x), d), x.dtype)
     with np.errstate(over="ignore"):
@@ -94,6 +105,11 @@ def attention_lstm(ins, attrs):
             for t in range(a, e):
                 h_prev, c_prev = _attention_step(x[a:e], atted[a:e], c_prev, h_prev, ins, state, acts)
                 hidden[t], cell[t] = h_prev, c_prev
-    return {"Hidden": hidden, "Cell": cell, "AttentionedX": atted.reshape(-1, 1).astype(x.dtype, copy=False),
-            "AttentionFCOut": state["fc_out"].reshape(-1, 1), "LSTMX": state["lstm_x"].reshape(1, m).astype(x.dtype),
-            "LSTMOUT": state["lstm_out"].reshape(1, 4 * d).astype(x.dtype)}
+    return {
+        "Hidden": hidden,
+        "Cell": cell,
+        "AttentionedX": atted.reshape(-1, 1).astype(x.dtype, copy=False),
+        "AttentionFCOut": state["fc_out"].reshape(-1, 1),
+        "LSTMX": state["lstm_x"].reshape(1, m).astype(x.dtype),
+        "LSTMOUT": state["lstm_out"].reshape(1, 4 * d).astype(x.dtype),
+    }

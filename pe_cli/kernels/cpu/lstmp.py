@@ -1,6 +1,7 @@
 """CPU kernels of ops/lstmp.py: kernels/lstmp_math.py over numpy (its GEMMs release the GIL). The
 gradient runs the forward again for the per-row values it reads (Fluid's batch-ordered outputs do
 not hold the unclipped cell and projection)."""
+
 import numpy as np
 
 from .. import lstmp_math
@@ -26,7 +27,14 @@ def lstmp(ins, attrs):
 def lstmp_grad(ins, attrs):
     x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
     _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
-    dx, dw, dpw, db, dh0, dc0 = lstmp_math.backward(x, w, pw, b, cell, saved, ins["Projection@GRAD"],
-                                                    ins.get("Cell@GRAD"), offs, attrs)
-    return {"Input@GRAD": dx, "Weight@GRAD": dw, "ProjWeight@GRAD": dpw, "Bias@GRAD": db,
-            "H0@GRAD": dh0 if h0 is not None else None, "C0@GRAD": dc0 if c0 is not None else None}
+    dx, dw, dpw, db, dh0, dc0 = lstmp_math.backward(
+        x, w, pw, b, cell, saved, ins["Projection@GRAD"], ins.get("Cell@GRAD"), offs, attrs
+    )
+    return {
+        "Input@GRAD": dx,
+        "Weight@GRAD": dw,
+        "ProjWeight@GRAD": dpw,
+        "Bias@GRAD": db,
+        "H0@GRAD": dh0 if h0 is not None else None,
+        "C0@GRAD": dc0 if c0 is not None else None,
+    }

@@ -1,6 +1,7 @@
 """Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
 size; numpy (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules
 shared with the CUDA twins are in kernels/common.py."""
+
 import math
 
 import numpy as np
@@ -25,7 +26,7 @@ def concat_grad(ins, attrs):
         # parts of one size: one copy with the parts' axis first, each part a contiguous block of it (the
         # sparse CTR's [512, 128] -> 8 x [512, 16] in its step: 104-113 -> 60-86 us, one pass not eight)
         shape = dout.shape
-        parts = dout.reshape(shape[:axis] + (len(xs), sizes[0]) + shape[axis + 1:])
+        parts = dout.reshape(shape[:axis] + (len(xs), sizes[0]) + shape[axis + 1 :])
         return {"X@GRAD": list(np.ascontiguousarray(np.moveaxis(parts, axis, 0)))}
     bounds = np.cumsum(sizes)[:-1]
     return {"X@GRAD": [np.ascontiguousarray(part) for part in np.split(dout, bounds, axis=axis)]}
@@ -86,7 +87,10 @@ def flatten(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"]
     rows = int(np.prod(x.shape[:axis]))
-    return {"Out": np.ascontiguousarray(x).reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))), "XShape": _xshape(x)}
+    return {
+        "Out": np.ascontiguousarray(x).reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))),
+        "XShape": _xshape(x),
+    }
 
 
 def squeeze(ins, attrs):
@@ -104,10 +108,16 @@ def transpose(ins, attrs):
     swap = _adjacent_swap(x, attrs["axis"])
     if swap is None:
         out = np.ascontiguousarray(np.transpose(x, attrs["axis"]))
-    else:                       # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
+    else:  # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
         out = np.empty(tuple(x.shape[i] for i in attrs["axis"]), dtype=x.dtype)
-        run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(swap),
-                     out.reshape(swap[0], swap[2], swap[1], swap[3]), least=SWAP_LOOP_MIN)
+        run_in_parts(
+            _transpose_loops(),
+            "swap_middle",
+            x.size,
+            x.reshape(swap),
+            out.reshape(swap[0], swap[2], swap[1], swap[3]),
+            least=SWAP_LOOP_MIN,
+        )
     return {"Out": out, "XShape": _xshape(x)}
 
 
@@ -122,7 +132,7 @@ def transpose_grad(ins, attrs):
 # than the loop too (2-core AMD EPYC VM, p10 of 400 calls, [n, 28, 4, 16] float32: 14,336 values
 # 7.6 -> 5.0 us, 114,688 values 58 -> 18 us)
 SWAP_LOOP_MIN = 1 << 14
-SWAP_LOOP_ROW = 4           # the loop copies rows of the trailing axes of at least this many elements
+SWAP_LOOP_ROW = 4  # the loop copies rows of the trailing axes of at least this many elements
 
 
 def _adjacent_swap(x, axis):
@@ -136,7 +146,7 @@ def _adjacent_swap(x, axis):
     if len(moved) != 2 or moved[1] != moved[0] + 1 or perm[moved[0]] != moved[1]:
         return None
     i = moved[0]
-    inner = math.prod(x.shape[i + 2:])
+    inner = math.prod(x.shape[i + 2 :])
     return None if inner < SWAP_LOOP_ROW else (math.prod(x.shape[:i]), x.shape[i], x.shape[i + 1], inner)
 
 
@@ -178,7 +188,7 @@ def tile_grad(ins, attrs):
 def unbind_view(x_shape, axis, k):
     """(rows, cols, output shape): unbind's k outputs read X's first rows * k * cols elements as [rows, k,
     cols], rows the dims before ``axis``, cols those after (Fluid's split functor; k = X's dim: its slices)."""
-    rows, cols = math.prod(x_shape[:axis]), math.prod(x_shape[axis + 1:])
+    rows, cols = math.prod(x_shape[:axis]), math.prod(x_shape[axis + 1 :])
     return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or (1,)
 
 
@@ -187,7 +197,7 @@ def unbind(ins, attrs):
     axis = attrs["axis"] % x.ndim
     k = attrs.get("_output_counts", {}).get("Out", x.shape[axis])
     rows, cols, shape = unbind_view(x.shape, axis, k)
-    parts = x.reshape(-1)[:rows * k * cols].reshape(rows, k, cols)
+    parts = x.reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
     return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
 
 
@@ -195,7 +205,7 @@ def unbind_leading_grad(ins, attrs):
     x, grads = ins["X"], ins["Out@GRAD"]
     rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
     dx = np.zeros(x.size, dtype=grads[0].dtype)
-    dx[:rows * len(grads) * cols] = np.stack([g.reshape(rows, cols) for g in grads], axis=1).reshape(-1)
+    dx[: rows * len(grads) * cols] = np.stack([g.reshape(rows, cols) for g in grads], axis=1).reshape(-1)
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -215,8 +225,9 @@ def reverse(ins, attrs):
 def expand_times(x_shape, target_shape):
     """How many times X tiles along each dim to reach the target's shape, checked."""
     if len(x_shape) != len(target_shape) or any(t % x if x else t for x, t in zip(x_shape, target_shape)):
-        raise PeError(f"expand_as: target_tensor {list(target_shape)} is not X {list(x_shape)} tiled "
-                      f"(each dim a multiple of X's)")
+        raise PeError(
+            f"expand_as: target_tensor {list(target_shape)} is not X {list(x_shape)} tiled (each dim a multiple of X's)"
+        )
     return [t // x if x else 1 for x, t in zip(x_shape, target_shape)]
 
 
@@ -243,6 +254,7 @@ def shape(ins, attrs):
 
 # -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py), on reverse's, stack's and unbind's kernels --
 
+
 def flip(ins, attrs):
     return reverse(ins, {"axis": attrs["dims"]})
 
@@ -251,7 +263,7 @@ def roll(ins, attrs, sign=1):
     x = ins["X"]
     shifts = [sign * s for s in attrs["shifts"]]
     dims = [d % max(x.ndim, 1) for d in attrs["dims"]]
-    if not dims and len(shifts) == 1:       # Paddle 2.x's roll of the flattened X (no axis)
+    if not dims and len(shifts) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
         return {"Out": np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)}
     return {"Out": np.roll(x, shifts, dims) if dims else x.copy()}
 
@@ -266,4 +278,3 @@ def unstack(ins, attrs):
 
 def unstack_grad(ins, attrs):
     return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
-

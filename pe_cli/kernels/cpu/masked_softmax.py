@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/masked_softmax.py (numpy, in X's dtype)."""
+
 import numpy as np
 
 

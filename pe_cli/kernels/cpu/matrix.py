@@ -1,5 +1,6 @@
 """The matrix family on the CPU (ops/matrix.py): addmm and bmm through linalg's matmul kernels (one GEMM,
 or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with numpy."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -16,8 +17,9 @@ def addmm_check(inp, x, y):
     inp = (1,) * (2 - len(inp)) + tuple(inp)
     for i, size in ((0, x[0]), (1, y[1])):
         if inp[i] != size and inp[i] != 1:
-            raise PeError(f"addmm: Input {list(inp)} does not broadcast to X @ Y {[x[0], y[1]]}: its dim {i} "
-                          f"must be 1 or {size}")
+            raise PeError(
+                f"addmm: Input {list(inp)} does not broadcast to X @ Y {[x[0], y[1]]}: its dim {i} must be 1 or {size}"
+            )
     if x[1] != y[0]:
         raise PeError(f"addmm: X {list(x)}'s width must equal Y {list(y)}'s height")
 
@@ -33,9 +35,11 @@ def addmm_grad(ins, attrs):
     inp, x, y, dout = ins["Input"], ins["X"], ins["Y"], ins["Out@GRAD"]
     scaled = dict(_PLAIN, alpha=float(attrs["Alpha"]))
     pair = {"X": x, "Y": y, "Out@GRAD": dout}
-    return {"Input@GRAD": (unbroadcast(dout, inp.shape) * dout.dtype.type(attrs["Beta"])).astype(inp.dtype),
-            "X@GRAD": linalg.matmul_grad_x(pair, scaled)["X@GRAD"],
-            "Y@GRAD": linalg.matmul_grad_y(pair, scaled)["Y@GRAD"]}
+    return {
+        "Input@GRAD": (unbroadcast(dout, inp.shape) * dout.dtype.type(attrs["Beta"])).astype(inp.dtype),
+        "X@GRAD": linalg.matmul_grad_x(pair, scaled)["X@GRAD"],
+        "Y@GRAD": linalg.matmul_grad_y(pair, scaled)["Y@GRAD"],
+    }
 
 
 def bmm(ins, attrs):
@@ -67,8 +71,10 @@ def cross(ins, attrs):
 def cross_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     axis = cross_dim(x.shape, attrs["dim"])
-    return {"X@GRAD": np.cross(y, dout, axis=axis).astype(x.dtype, copy=False),
-            "Y@GRAD": np.cross(dout, x, axis=axis).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": np.cross(y, dout, axis=axis).astype(x.dtype, copy=False),
+        "Y@GRAD": np.cross(dout, x, axis=axis).astype(y.dtype, copy=False),
+    }
 
 
 def _kron_operands(x, y):
@@ -90,8 +96,10 @@ def kron_grad(ins, attrs):
     rank = x.ndim
     dx = (d * ys).sum(axis=tuple(2 * i + 1 for i in range(rank)))
     dy = (d * xs).sum(axis=tuple(2 * i for i in range(rank)))
-    return {"X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
-            "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
+        "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False),
+    }
 
 
 def _diagonal_index(x_shape, attrs):
@@ -120,6 +128,7 @@ def trace_grad(ins, attrs):
 
 # -- bilinear_tensor_product --------------------------------------------------------------------------------
 
+
 def bilinear_tensor_product(ins, attrs):
     x, y, w = ins["X"], ins["Y"], ins["Weight"]
     out = np.einsum("bm,kmn,bn->bk", x, w, y)
@@ -131,8 +140,10 @@ def bilinear_tensor_product(ins, attrs):
 def bilinear_tensor_product_grad(ins, attrs):
     x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
     wanted = attrs.get("_outputs", {"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
-    grads = {"X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
-             "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
-             "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
-             "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True)}
+    grads = {
+        "X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
+        "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
+        "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
+        "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True),
+    }
     return {k: f().astype(x.dtype, copy=False) for k, f in grads.items() if k in wanted}

@@ -11,6 +11,7 @@ choice, the CPU's model and the candidates' versions: later processes read it (a
 instead of measuring. A file that cannot be read or written (read-only, damaged) only means
 measuring again; it is rewritten whole (atomically) or left alone. ``pe info`` shows the choices.
 """
+
 import json
 import os
 import threading
@@ -19,10 +20,10 @@ import time
 from ...base.atomic_file import atomic_write
 
 FILE = "measured-choices.json"
-ROUNDS = 9          # alternating rounds; each candidate's best round counts
+ROUNDS = 9  # alternating rounds; each candidate's best round counts
 
 _lock = threading.Lock()
-_memo = {}          # key -> choice, in this process
+_memo = {}  # key -> choice, in this process
 
 
 def cpu_model():
@@ -35,6 +36,7 @@ def cpu_model():
     except OSError:
         pass
     import platform
+
     return platform.machine() or "unknown"
 
 
@@ -94,7 +96,7 @@ def fastest(name, candidates, versions="", prefer=None, margin=0.1):
 
 def _measure(candidates):
     for work in candidates.values():
-        work()                  # warm: first calls load, fault pages in, fill caches
+        work()  # warm: first calls load, fault pages in, fill caches
     best = {k: float("inf") for k in candidates}
     for _ in range(ROUNDS):
         for k, work in candidates.items():
@@ -110,5 +112,5 @@ def _record(key, entry):
     try:
         os.makedirs(cache_dir(), exist_ok=True)
         atomic_write(_path(), json.dumps(data, indent=1, sort_keys=True).encode())
-    except (OSError, ValueError):    # read-only or full: measured again next time
+    except (OSError, ValueError):  # read-only or full: measured again next time
         pass

@@ -1,4 +1,5 @@
 """Kernels of ops/metric.py: accuracy, auc and mean_iou."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -9,8 +10,11 @@ def accuracy(ins, attrs):
     total = idx.shape[0]
     correct = int((idx == label.reshape(-1, 1)).any(axis=1).sum())
     acc = correct / total if total else 0.0
-    return {"Accuracy": np.array([acc], dtype=np.float32), "Correct": np.array([correct], dtype=np.int32),
-            "Total": np.array([total], dtype=np.int32)}
+    return {
+        "Accuracy": np.array([acc], dtype=np.float32),
+        "Correct": np.array([correct], dtype=np.int32),
+        "Total": np.array([total], dtype=np.int32),
+    }
 
 
 def auc_area(pos, neg):
@@ -29,8 +33,10 @@ def auc(ins, attrs):
     pred, label = ins["Predict"], ins["Label"].reshape(-1)
     n, steps = attrs["num_thresholds"], attrs["slide_steps"]
     if pred.ndim != 2 or pred.shape[1] not in (1, 2):
-        raise PeError(f"auc: Predict {list(pred.shape)} must be [N, 2] (the positive class's probability last) or "
-                      f"[N, 1]: auc is for binary classification")
+        raise PeError(
+            f"auc: Predict {list(pred.shape)} must be [N, 2] (the positive class's probability last) or "
+            f"[N, 1]: auc is for binary classification"
+        )
     p = pred[:, -1]
     if p.size and (p.min() < 0 or p.max() > 1):
         raise PeError(f"auc: Predict's probabilities must lie in [0, 1], got [{p.min()}, {p.max()}]")
@@ -53,8 +59,11 @@ def auc(ins, attrs):
             stat[(steps + 1) * size] += 1
         total = (stat_pos[total_at], stat_neg[total_at])
     shape = (want,) if steps else (1, size)
-    return {"AUC": np.array([auc_area(*total)], dtype=np.float64),
-            "StatPosOut": stat_pos.reshape(shape), "StatNegOut": stat_neg.reshape(shape)}
+    return {
+        "AUC": np.array([auc_area(*total)], dtype=np.float64),
+        "StatPosOut": stat_pos.reshape(shape),
+        "StatNegOut": stat_neg.reshape(shape),
+    }
 
 
 def _counts(stat, want):
@@ -79,11 +88,14 @@ def mean_iou(ins, attrs):
         wrong = wrong + np.asarray(extra).reshape(-1)
     denominator = wrong + correct
     valid = int((denominator != 0).sum())
-    with np.errstate(invalid="ignore"):        # no class seen: NaN, as Fluid's 0 / 0
+    with np.errstate(invalid="ignore"):  # no class seen: NaN, as Fluid's 0 / 0
         iou = (correct / np.maximum(denominator, 1)).astype(np.float32).sum() / np.float32(valid)
     iou = iou + sum(np.float32(np.asarray(m).reshape(-1)[0]) for m in (ins.get("InMeanIou") or []))
-    return {"OutMeanIou": np.array([iou], dtype=np.float32), "OutWrong": wrong.astype(np.int32),
-            "OutCorrect": correct.astype(np.int32)}
+    return {
+        "OutMeanIou": np.array([iou], dtype=np.float32),
+        "OutWrong": wrong.astype(np.int32),
+        "OutCorrect": correct.astype(np.int32),
+    }
 
 
 def _one(ins, slot, dtype):
@@ -97,10 +109,10 @@ def positive_negative_pair(ins, attrs):
     s = score[:, column]
     w = np.asarray(ins["Weight"]).reshape(-1).astype(dt) if "Weight" in ins else np.ones(len(s), dt)
     pos, neg, neu = (_one(ins, f"Accumulate{k}Pair", dt) for k in ("Positive", "Negative", "Neutral"))
-    for q in dict.fromkeys(query.tolist()):             # each query's documents in their batch order
+    for q in dict.fromkeys(query.tolist()):  # each query's documents in their batch order
         docs = np.flatnonzero(query == q)
         for a, i in enumerate(docs):
-            for j in docs[a + 1:]:
+            for j in docs[a + 1 :]:
                 if label[i] == label[j]:
                     continue
                 weight = (w[i] + w[j]) * dt.type(0.5)
@@ -110,8 +122,11 @@ def positive_negative_pair(ins, attrs):
                     pos += weight
                 else:
                     neg += weight
-    return {"PositivePair": np.array([pos], dt), "NegativePair": np.array([neg], dt),
-            "NeutralPair": np.array([neu], dt)}
+    return {
+        "PositivePair": np.array([pos], dt),
+        "NegativePair": np.array([neg], dt),
+        "NeutralPair": np.array([neu], dt),
+    }
 
 
 def _pr_metrics(states):
@@ -122,6 +137,7 @@ def _pr_metrics(states):
 
     def f1(p, r):
         return 2 * p * r / (p + r) if p > 0 or r > 0 else 0.0
+
     macro_p, macro_r = ratio(tp, fp).mean(), ratio(tp, fn).mean()
     micro_p, micro_r = float(ratio(tp.sum(), fp.sum())), float(ratio(tp.sum(), fn.sum()))
     return np.array([macro_p, macro_r, f1(macro_p, macro_r), micro_p, micro_r, f1(micro_p, micro_r)], np.float64)
@@ -132,8 +148,10 @@ def precision_recall(ins, attrs):
     n, dt = attrs["class_number"], ins["MaxProbs"].dtype
     bad = (idx < 0) | (idx >= n) | (labels < 0) | (labels >= n)
     if bad.any():
-        raise PeError(f"precision_recall: class ids and labels must be in [0, {n}), got "
-                      f"{idx[bad][:3].tolist()} and {labels[bad][:3].tolist()}")
+        raise PeError(
+            f"precision_recall: class ids and labels must be in [0, {n}), got "
+            f"{idx[bad][:3].tolist()} and {labels[bad][:3].tolist()}"
+        )
     w = np.asarray(ins["Weights"]).reshape(-1).astype(dt) if "Weights" in ins else np.ones(len(idx), dt)
     states = np.zeros((n, 4), dt)
     np.add.at(states[:, 0], idx[idx == labels], w[idx == labels])

@@ -1,7 +1,9 @@
 """momentum and merged_momentum on the CPU: Fluid's update kernel (optimizer.py) with Paddle 2.x's
 gradient terms and master copy around it (pe_cli/kernels/momentum_terms.py)."""
+
 from ..momentum_terms import paddle_momentum
 from . import elementwise, manipulation, optimizer
 
-momentum, merged_momentum = paddle_momentum(optimizer.momentum, elementwise.scale, elementwise.elementwise_add,
-                                            manipulation.cast)
+momentum, merged_momentum = paddle_momentum(
+    optimizer.momentum, elementwise.scale, elementwise.elementwise_add, manipulation.cast
+)

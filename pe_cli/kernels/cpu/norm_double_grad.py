@@ -12,6 +12,7 @@ P(v) = v - m(v) - x^ m(v x^) (self-adjoint). Given DDX (the gradient reaching X@
 (DX is X's whole derivative, through the group's mean and r too). Batch norm with is_test or
 use_global_stats is an affine map per channel (r and the mean constants): DDY = Scale r DDX + DDScale
 x^ + DDBias, DX = DDScale r DY, DScale = sum(DDX r DY). Computed in float64."""
+
 import numpy as np
 
 
@@ -35,11 +36,15 @@ def instance_norm_grad_grad(ins, attrs):
     x = ins["X"]
     n, c = x.shape[:2]
     grouped = {k: _groups(ins, k, n, c) for k in ("X", "DY", "SavedMean", "SavedVariance", "DDX")}
-    dx, ddy, dscale = _grad_grad(grouped, _channels(ins, "Scale", c), _channels(ins, "DDScale", c),
-                                 _channels(ins, "DDBias", c), False)
+    dx, ddy, dscale = _grad_grad(
+        grouped, _channels(ins, "Scale", c), _channels(ins, "DDScale", c), _channels(ins, "DDBias", c), False
+    )
     dtype = x.dtype
-    return {"DX": dx.reshape(x.shape).astype(dtype), "DDY": ddy.reshape(x.shape).astype(dtype),
-            "DScale": dscale.astype(dtype)}
+    return {
+        "DX": dx.reshape(x.shape).astype(dtype),
+        "DDY": ddy.reshape(x.shape).astype(dtype),
+        "DScale": dscale.astype(dtype),
+    }
 
 
 def batch_norm_grad_grad(ins, attrs):
@@ -59,10 +64,16 @@ def batch_norm_grad_grad(ins, attrs):
         return v.reshape(c, x.shape[0], -1).transpose(1, 0, 2).reshape(x.shape).astype(x.dtype)
 
     groups = {k: np.asarray(ins[k], np.float64).reshape(1, c, 1) for k in ("SavedMean", "SavedVariance")}
-    groups.update(X=grouped(ins["X"]), DY=grouped(ins["DY"]),
-                  DDX=None if ins.get("DDX") is None else grouped(ins["DDX"]))
-    dx, ddy, dscale = _grad_grad(groups, _channels(ins, "Scale", c), _channels(ins, "DDScale", c),
-                                 _channels(ins, "DDBias", c), attrs["is_test"] or attrs["use_global_stats"])
+    groups.update(
+        X=grouped(ins["X"]), DY=grouped(ins["DY"]), DDX=None if ins.get("DDX") is None else grouped(ins["DDX"])
+    )
+    dx, ddy, dscale = _grad_grad(
+        groups,
+        _channels(ins, "Scale", c),
+        _channels(ins, "DDScale", c),
+        _channels(ins, "DDBias", c),
+        attrs["is_test"] or attrs["use_global_stats"],
+    )
     return {"DX": back(dx), "DDY": back(ddy), "DScale": dscale.astype(x.dtype)}
 
 
@@ -79,16 +90,30 @@ def _grad_grad(groups, scale, dds, ddb, affine):
             dx = dds * r * dy
     else:
         g = scale * dy
-        mg, ma, mgx, max_ = g.mean(-1, keepdims=True), a.mean(-1, keepdims=True), \
-            (g * xh).mean(-1, keepdims=True), (a * xh).mean(-1, keepdims=True)
+        mg, ma, mgx, max_ = (
+            g.mean(-1, keepdims=True),
+            a.mean(-1, keepdims=True),
+            (g * xh).mean(-1, keepdims=True),
+            (a * xh).mean(-1, keepdims=True),
+        )
         ddy = scale * r * _projected(a, xh)
-        dx = -r * r * (xh * ((a * g).mean(-1, keepdims=True) - mg * ma - 3 * mgx * max_) + max_ * (g - mg)
-                       + mgx * (a - ma))
+        dx = (
+            -r
+            * r
+            * (xh * ((a * g).mean(-1, keepdims=True) - mg * ma - 3 * mgx * max_) + max_ * (g - mg) + mgx * (a - ma))
+        )
         if dds is not None:
             dx = dx + dds * r * _projected(dy, xh)
         m = xs.shape[-1]
-        dscale = (m * r * ((a * dy).mean(-1, keepdims=True) - dy.mean(-1, keepdims=True) * ma
-                           - (dy * xh).mean(-1, keepdims=True) * max_)).sum(axis=(0, 2))
+        dscale = (
+            m
+            * r
+            * (
+                (a * dy).mean(-1, keepdims=True)
+                - dy.mean(-1, keepdims=True) * ma
+                - (dy * xh).mean(-1, keepdims=True) * max_
+            )
+        ).sum(axis=(0, 2))
     if dds is not None:
         ddy = ddy + dds * xh
     if ddb is not None:

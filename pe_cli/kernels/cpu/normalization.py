@@ -1,6 +1,7 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm in training on float NCHW
 data runs the numba loops of _norm_loops.py (per channel, blocks of channels over threads); other
 cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy."""
+
 import numpy as np
 
 from ...base.shapes import bn_channel_axis, layer_norm_split
@@ -11,6 +12,7 @@ _norm_loops = lazy("_norm_loops")
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
+
 
 def _bn_axes(x, attrs):
     axis = bn_channel_axis(x.ndim, attrs["data_layout"])
@@ -36,21 +38,31 @@ def batch_norm(ins, attrs):
         return batch_norm_loops(ins, attrs)
     else:
         m = x.mean(axis=axes)
-        v = x.var(axis=axes)              # biased, as Fluid uses for both Y and the moving variance
+        v = x.var(axis=axes)  # biased, as Fluid uses for both Y and the moving variance
         mom = attrs["momentum"]
         mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
         var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
     inv_std = (1.0 / np.sqrt(v + attrs["epsilon"])).astype(dt, copy=False)
     a = scale.astype(dt, copy=False) * inv_std
     y = x * a.reshape(bshape) + (bias.astype(dt, copy=False) - m * a).reshape(bshape)
-    return {"Y": y.astype(dt, copy=False), "MeanOut": mean_out, "VarianceOut": var_out,
-            "SavedMean": m.astype(dt, copy=False), "SavedVariance": inv_std}
+    return {
+        "Y": y.astype(dt, copy=False),
+        "MeanOut": mean_out,
+        "VarianceOut": var_out,
+        "SavedMean": m.astype(dt, copy=False),
+        "SavedVariance": inv_std,
+    }
 
 
 def by_channel_loops(x, attrs, *others):
     """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
-    return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
-            and not running_stats(attrs))
+    return (
+        attrs["data_layout"] != "NHWC"
+        and x.ndim >= 2
+        and x.size > 0
+        and is_float(x, *others)
+        and not running_stats(attrs)
+    )
 
 
 def _channel_blocks(x):
@@ -71,8 +83,7 @@ def batch_norm_loops(ins, attrs, relu=False):
     y = np.empty(x.shape, dtype=x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
     parts = _channel_blocks(x)
-    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu,
-            parts)
+    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu, parts)
     loops = _norm_loops()
     twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
     return bn_training_outputs(ins, attrs, y, m, v, inv_std)
@@ -81,9 +92,13 @@ def batch_norm_loops(ins, attrs, relu=False):
 def bn_training_outputs(ins, attrs, y, m, v, inv_std):
     """batch_norm's outputs in training from Y and the batch's float64 mean, var and inv_std."""
     mom, mean, var, dt = attrs["momentum"], ins["Mean"], ins["Variance"], y.dtype
-    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
-            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
-            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+    return {
+        "Y": y,
+        "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
+        "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
+        "SavedMean": m.astype(dt),
+        "SavedVariance": inv_std.astype(dt),
+    }
 
 
 def bn_grad_loops(ins, attrs, with_x, relu_out=None):
@@ -96,8 +111,20 @@ def bn_grad_loops(ins, attrs, with_x, relu_out=None):
     relu = relu_out is not None
     dy = _as_ncs(dy)
     parts = _channel_blocks(x)
-    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx.reshape(dx.shape[0], dx.shape[1], -1),
-            dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu, parts)
+    args = (
+        _as_ncs(x),
+        dy,
+        scale,
+        ins["SavedMean"],
+        ins["SavedVariance"],
+        dx.reshape(dx.shape[0], dx.shape[1], -1),
+        dscale,
+        dbias,
+        with_x,
+        _as_ncs(relu_out) if relu else dy,
+        relu,
+        parts,
+    )
     loops = _norm_loops()
     twin(loops.bn_grad, loops.bn_grad_parallel, parts > 1, *args)(*args)
     outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
@@ -136,6 +163,7 @@ def batch_norm_grad_param(ins, attrs):
 
 # -- layer_norm -------------------------------------------------------------------------------------
 
+
 def _ln_rows(x, attrs):
     """X as C-contiguous [rows, n] in a dtype the loops take (float16 computes in float32)."""
     x2 = np.ascontiguousarray(x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"])))
@@ -164,8 +192,11 @@ def layer_norm(ins, attrs):
     args = (x2, _ln_param(ins, "Scale", x2, 1), _ln_param(ins, "Bias", x2, 0), float(attrs["epsilon"]), y, mean, var)
     loops = _norm_loops()
     twin(loops.layer_norm, loops.layer_norm_parallel, _ln_parallel(x2), *args)(*args)
-    return {"Y": y.reshape(x.shape).astype(dt, copy=False), "Mean": mean.astype(dt, copy=False),
-            "Variance": var.astype(dt, copy=False)}
+    return {
+        "Y": y.reshape(x.shape).astype(dt, copy=False),
+        "Mean": mean.astype(dt, copy=False),
+        "Variance": var.astype(dt, copy=False),
+    }
 
 
 def layer_norm_grad(ins, attrs):
@@ -173,8 +204,17 @@ def layer_norm_grad(ins, attrs):
     x2, dt = _ln_rows(x, attrs), x.dtype
     n, work = x2.shape[1], x2.dtype
     dx, dscale, dbias = np.empty_like(x2), np.zeros(n), np.zeros(n)
-    args = (x2, np.ascontiguousarray(dy, work).reshape(x2.shape), mean.astype(work, copy=False),
-            var.astype(work, copy=False), _ln_param(ins, "Scale", x2, 1), float(attrs["epsilon"]), dx, dscale, dbias)
+    args = (
+        x2,
+        np.ascontiguousarray(dy, work).reshape(x2.shape),
+        mean.astype(work, copy=False),
+        var.astype(work, copy=False),
+        _ln_param(ins, "Scale", x2, 1),
+        float(attrs["epsilon"]),
+        dx,
+        dscale,
+        dbias,
+    )
     loops = _norm_loops()
     twin(loops.layer_norm_grad, loops.layer_norm_grad_parallel, _ln_parallel(x2), *args)(*args)
     outs = {"X@GRAD": dx.reshape(x.shape).astype(dt, copy=False), "Bias@GRAD": dbias.astype(dt)}
@@ -184,6 +224,7 @@ def layer_norm_grad(ins, attrs):
 
 
 # -- instance_norm, group_norm: rows of X's flat layout, scaled and shifted per channel ----------------
+
 
 def norm_layout(x_shape, groups=None):
     """(rows, n, C, inner): X as [rows, n] rows to normalize, and as [N, C, inner] for the affine."""
@@ -220,8 +261,10 @@ def norm_backward(ins, mean, inv, layout):
     xhat = (x.reshape(rows, n) - mean[:, None]) * inv[:, None]
     dy3, xhat3 = dy.reshape(x.shape[0], c, inner), xhat.reshape(x.shape[0], c, inner)
     dt = x.dtype
-    outs = {"Scale@GRAD": (dy3 * xhat3).sum(axis=(0, 2)).astype(dt, copy=False),
-            "Bias@GRAD": dy3.sum(axis=(0, 2)).astype(dt, copy=False)}
+    outs = {
+        "Scale@GRAD": (dy3 * xhat3).sum(axis=(0, 2)).astype(dt, copy=False),
+        "Bias@GRAD": dy3.sum(axis=(0, 2)).astype(dt, copy=False),
+    }
     g = (dy3 * _per_channel(ins["Scale"], c) if "Scale" in ins else dy3).reshape(rows, n)
     dx = inv[:, None] * (g - g.mean(axis=1, keepdims=True) - xhat * (g * xhat).mean(axis=1, keepdims=True))
     outs["X@GRAD"] = dx.reshape(x.shape).astype(dt, copy=False)
@@ -251,10 +294,11 @@ def group_norm_grad(ins, attrs):
 
 # -- affine_channel -------------------------------------------------------------------------------
 
+
 def channel_view(x, attrs):
     """(pre, C, post): X seen as [pre, C, post] around its channel dim."""
     axis = 1 if attrs["data_layout"] == "NCHW" else x.ndim - 1
-    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
 
 
 def affine_channel(ins, attrs):
@@ -268,17 +312,20 @@ def affine_channel_grad(ins, attrs):
     x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
     view = channel_view(x, attrs)
     d, xv = dout.reshape(view), x.reshape(view)
-    return {"X@GRAD": (d * scale.reshape(1, -1, 1)).astype(x.dtype, copy=False).reshape(x.shape),
-            "Scale@GRAD": (d * xv).sum(axis=(0, 2)).astype(scale.dtype, copy=False),
-            "Bias@GRAD": d.sum(axis=(0, 2)).astype(scale.dtype, copy=False)}
+    return {
+        "X@GRAD": (d * scale.reshape(1, -1, 1)).astype(x.dtype, copy=False).reshape(x.shape),
+        "Scale@GRAD": (d * xv).sum(axis=(0, 2)).astype(scale.dtype, copy=False),
+        "Bias@GRAD": d.sum(axis=(0, 2)).astype(scale.dtype, copy=False),
+    }
 
 
 # -- lrn ----------------------------------------------------------------------------------------------
 
+
 def lrn_view(x, attrs):
     """(pre, C, post) around the channel dim: 1 in NCHW, 3 in NHWC."""
     axis = 3 if attrs["data_format"] == "NHWC" else 1
-    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
 
 
 def lrn(ins, attrs):
@@ -289,10 +336,10 @@ def lrn(ins, attrs):
     mid = np.full(xv.shape, attrs["k"], dtype=x.dtype)
     c = xv.shape[1]
     for i in range(n):
-        shift = i - pre_pad                     # channel c reads channel c + shift
+        shift = i - pre_pad  # channel c reads channel c + shift
         lo, hi = max(0, -shift), min(c, c - shift)
         if lo < hi:
-            mid[:, lo:hi] += attrs["alpha"] * sq[:, lo + shift:hi + shift]
+            mid[:, lo:hi] += attrs["alpha"] * sq[:, lo + shift : hi + shift]
     out = xv * mid ** -attrs["beta"]
     return {"Out": out.astype(x.dtype, copy=False).reshape(x.shape), "MidOut": mid.reshape(x.shape)}
 
@@ -307,15 +354,16 @@ def lrn_grad(ins, attrs):
     acc = np.zeros(view, dtype=x.dtype)
     n, pre_pad, c = attrs["n"], (attrs["n"] - 1) // 2, view[1]
     for i in range(n):
-        shift = i - pre_pad                     # c' = c - shift has c in its window
+        shift = i - pre_pad  # c' = c - shift has c in its window
         lo, hi = max(0, shift), min(c, c + shift)
         if lo < hi:
-            acc[:, lo:hi] += ratio[:, lo - shift:hi - shift]
+            acc[:, lo:hi] += ratio[:, lo - shift : hi - shift]
     dx = dv * mv ** -attrs["beta"] - 2 * attrs["alpha"] * attrs["beta"] * xv * acc
     return {"X@GRAD": dx.astype(x.dtype, copy=False).reshape(x.shape)}
 
 
 # -- norm ---------------------------------------------------------------------------------------
+
 
 def norm(ins, attrs):
     x = ins["X"]
@@ -334,7 +382,7 @@ def norm_grad(ins, attrs):
 
 # -- data_norm --------------------------------------------------------------------------------------------
 
-_SHOWN = 1e-7       # a slot whose first value is within this of 0 is not shown (Fluid's min_precision)
+_SHOWN = 1e-7  # a slot whose first value is within this of 0 is not shown (Fluid's min_precision)
 
 
 def _shown(x, slot_dim):
@@ -366,8 +414,11 @@ def data_norm_stats(x, means, eps, slot_dim):
         return count, total, square + count * eps
     seen = count >= 1
     safe = np.maximum(count, 1)
-    return (np.where(seen, 1, count).astype(x.dtype), np.where(seen, total / safe, total),
-            np.where(seen, square / safe + count * eps, square))
+    return (
+        np.where(seen, 1, count).astype(x.dtype),
+        np.where(seen, total / safe, total),
+        np.where(seen, square / safe + count * eps, square),
+    )
 
 
 def data_norm_grad(ins, attrs):

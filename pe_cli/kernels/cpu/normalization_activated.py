@@ -1,5 +1,6 @@
 """Kernels of ops/normalization_activated.py: batch_norm's kernels (kernels/cpu/normalization.py) with the
 activation after them; the gradient recovers the normalized value and X from Y."""
+
 import numpy as np
 
 from ...base.shapes import bn_channel_axis
@@ -36,12 +37,22 @@ def inplace_abn_grad(ins, attrs):
     scale, bias = ins["Scale"].astype(y.dtype), ins["Bias"].astype(y.dtype)
     running = normalization.running_stats(attrs)
     mean = ins["Mean"] if running and "Mean" in ins else ins["SavedMean"]
-    inv_std = (1.0 / np.sqrt(ins["Variance"] + attrs["epsilon"])) if running and "Variance" in ins \
-        else ins["SavedVariance"]
+    inv_std = (
+        (1.0 / np.sqrt(ins["Variance"] + attrs["epsilon"])) if running and "Variance" in ins else ins["SavedVariance"]
+    )
     shape = [1] * y.ndim
     shape[bn_channel_axis(y.ndim, attrs["data_layout"])] = -1
-    x = (y - bias.reshape(shape)) / (scale * inv_std).astype(y.dtype).reshape(shape) + mean.astype(y.dtype).reshape(shape)
-    grads = normalization.batch_norm_grad({"X": x.astype(y.dtype), "Scale": ins["Scale"], "Y@GRAD": dy,
-                                           "SavedMean": mean.astype(y.dtype), "SavedVariance": inv_std.astype(y.dtype)},
-                                          attrs)
+    x = (y - bias.reshape(shape)) / (scale * inv_std).astype(y.dtype).reshape(shape) + mean.astype(y.dtype).reshape(
+        shape
+    )
+    grads = normalization.batch_norm_grad(
+        {
+            "X": x.astype(y.dtype),
+            "Scale": ins["Scale"],
+            "Y@GRAD": dy,
+            "SavedMean": mean.astype(y.dtype),
+            "SavedVariance": inv_std.astype(y.dtype),
+        },
+        attrs,
+    )
     return grads

@@ -3,6 +3,7 @@ the executor lets an update write over its parameter and state (attrs' ``_update
 and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
 float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
 (_adam_loops.py); the others are vectorised numpy."""
+
 import math
 
 import numpy as np
@@ -71,7 +72,7 @@ def dpsgd(ins, attrs):
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
-    if isinstance(p, SelectedRows):     # a row-sparse parameter (Fluid's sparse table) updated at g's rows
+    if isinstance(p, SelectedRows):  # a row-sparse parameter (Fluid's sparse table) updated at g's rows
         return sparse.sgd_of_rows(p, g, lr)
     if isinstance(g, SelectedRows):
         return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
@@ -98,8 +99,9 @@ def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
     nranks = int(host(ins["nranks"]).reshape(-1)[0])
     if nranks <= 1:
         raise PeError(f"dgc_momentum: DGC is not useful when num_trainers <= 1, but now nranks={nranks}")
-    g_out = (scale or _elementwise.scale)({"X": g}, {"scale": 1.0 / nranks, "bias": 0.0,
-                                                     "bias_after_scale": True})["Out"]
+    g_out = (scale or _elementwise.scale)({"X": g}, {"scale": 1.0 / nranks, "bias": 0.0, "bias_after_scale": True})[
+        "Out"
+    ]
     upd = dict(ins, Grad=g_out)
     attrs = {k: a for k, a in attrs.items() if not k.startswith("_")}
     momentum_kernel, sgd_kernel = kernels or (momentum, sgd)
@@ -110,7 +112,7 @@ def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
 
 def momentum(ins, attrs):
     p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
-    if isinstance(g, SelectedRows):     # Fluid's sparse momentum updates every row (g = 0 elsewhere)
+    if isinstance(g, SelectedRows):  # Fluid's sparse momentum updates every row (g = 0 elsewhere)
         g = g.to_dense()
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
@@ -146,19 +148,21 @@ def adam(ins, attrs):
     beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
     one = t(1)
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
-    outs = {"Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
-            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+    outs = {
+        "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
+        "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False),
+    }
     sparse_grad = isinstance(g, SelectedRows)
-    if sparse_grad and not g.numpy()[0].size:       # Fluid's kernel returns at once: nothing moves
+    if sparse_grad and not g.numpy()[0].size:  # Fluid's kernel returns at once: nothing moves
         return {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2, "Beta1PowOut": b1_in, "Beta2PowOut": b2_in}
     pows = outs if sparse_grad and adam_reads_next_powers(ins, attrs) else {"Beta1PowOut": b1_in, "Beta2PowOut": b2_in}
     b1p, b2p = _scalar(pows["Beta1PowOut"], p.dtype), _scalar(pows["Beta2PowOut"], p.dtype)
     lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
-    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps    # Paddle 2.x's form, or Fluid's
+    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps  # Paddle 2.x's form, or Fluid's
     if sparse_grad:
         if attrs["lazy_mode"]:
             return dict(outs, **_lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c))
-        g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
+        g = g.to_dense()  # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     if is_float(p, g, m1, m2) and p.shape == g.shape == m1.shape == m2.shape:
         # one numba pass (_adam_loops.adam; numpy's expression made 3 temporaries of each size and took
         # 0.9 ms over the CTR bench's [400, 400] weight), over p, m1 and m2 where the executor allows
@@ -173,8 +177,12 @@ def adam(ins, attrs):
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
     p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps_c))
-    return dict(outs, ParamOut=p_out.astype(p.dtype, copy=False), Moment1Out=m1_out.astype(m1.dtype, copy=False),
-                Moment2Out=m2_out.astype(m2.dtype, copy=False))
+    return dict(
+        outs,
+        ParamOut=p_out.astype(p.dtype, copy=False),
+        Moment1Out=m1_out.astype(m1.dtype, copy=False),
+        Moment2Out=m2_out.astype(m2.dtype, copy=False),
+    )
 
 
 def adam_reads_next_powers(ins, attrs):
@@ -191,8 +199,18 @@ def _lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c):
     p = ins["Param"]
     prior = [ins.get(f"{s}Out") for s in ("Param", "Moment1", "Moment2")]
     prior = prior if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p else None
-    return sparse.lazy_adam(p, ins["Grad"], ins["Moment1"], ins["Moment2"], lr_t, beta1, beta2, eps_c,
-                            prior is None and attrs.get("_update_in_place", False), prior)
+    return sparse.lazy_adam(
+        p,
+        ins["Grad"],
+        ins["Moment1"],
+        ins["Moment2"],
+        lr_t,
+        beta1,
+        beta2,
+        eps_c,
+        prior is None and attrs.get("_update_in_place", False),
+        prior,
+    )
 
 
 def adagrad(ins, attrs):
@@ -220,9 +238,13 @@ def rmsprop(ins, attrs):
         outs["MeanGradOut"] = mg_out.astype(mg.dtype, copy=False)
     else:
         mom_out = mu * mom + lr * g / np.sqrt(ms_out + eps)
-    outs.update({"ParamOut": (p - mom_out).astype(p.dtype, copy=False),
-                 "MomentOut": mom_out.astype(mom.dtype, copy=False),
-                 "MeanSquareOut": ms_out.astype(ms.dtype, copy=False)})
+    outs.update(
+        {
+            "ParamOut": (p - mom_out).astype(p.dtype, copy=False),
+            "MomentOut": mom_out.astype(mom.dtype, copy=False),
+            "MeanSquareOut": ms_out.astype(ms.dtype, copy=False),
+        }
+    )
     return outs
 
 
@@ -235,8 +257,11 @@ def adamax(ins, attrs):
     m_out = beta1 * m + (t(1) - beta1) * g
     u_out = np.maximum(beta2 * u + eps, np.abs(g))
     p_out = p - (lr / (t(1) - b1p)) * (m_out / u_out)
-    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False),
-            "InfNormOut": u_out.astype(u.dtype, copy=False)}
+    return {
+        "ParamOut": p_out.astype(p.dtype, copy=False),
+        "MomentOut": m_out.astype(m.dtype, copy=False),
+        "InfNormOut": u_out.astype(u.dtype, copy=False),
+    }
 
 
 def adadelta(ins, attrs):
@@ -246,9 +271,11 @@ def adadelta(ins, attrs):
     sg_out = rho * sg + (t(1) - rho) * g * g
     update = -np.sqrt((su + eps) / (sg_out + eps)) * g
     su_out = rho * su + (t(1) - rho) * update * update
-    return {"ParamOut": (p + update).astype(p.dtype, copy=False),
-            "AvgSquaredGradOut": sg_out.astype(sg.dtype, copy=False),
-            "AvgSquaredUpdateOut": su_out.astype(su.dtype, copy=False)}
+    return {
+        "ParamOut": (p + update).astype(p.dtype, copy=False),
+        "AvgSquaredGradOut": sg_out.astype(sg.dtype, copy=False),
+        "AvgSquaredUpdateOut": su_out.astype(su.dtype, copy=False),
+    }
 
 
 def decayed_adagrad(ins, attrs):
@@ -267,11 +294,14 @@ def ftrl(ins, attrs):
     lr = _scalar(ins["LearningRate"], p.dtype)
     l1, l2, c = t(attrs["l1"]) + t(1e-10), t(attrs["l2"]) + t(1e-10), t(-attrs["lr_power"])
     new_sq = sq + g * g
-    lin_out = lin + g - (new_sq ** c - sq ** c) / lr * p
-    shrunk = (l1 * np.sign(lin_out) - lin_out) / (new_sq ** c / lr + t(2) * l2)
+    lin_out = lin + g - (new_sq**c - sq**c) / lr * p
+    shrunk = (l1 * np.sign(lin_out) - lin_out) / (new_sq**c / lr + t(2) * l2)
     p_out = np.where(np.abs(lin_out) > l1, shrunk, t(0))
-    return {"ParamOut": p_out.astype(p.dtype, copy=False), "SquaredAccumOut": new_sq.astype(sq.dtype, copy=False),
-            "LinearAccumOut": lin_out.astype(lin.dtype, copy=False)}
+    return {
+        "ParamOut": p_out.astype(p.dtype, copy=False),
+        "SquaredAccumOut": new_sq.astype(sq.dtype, copy=False),
+        "LinearAccumOut": lin_out.astype(lin.dtype, copy=False),
+    }
 
 
 def lamb(ins, attrs):
@@ -282,17 +312,19 @@ def lamb(ins, attrs):
     beta1, beta2, one = t(attrs["beta1"]), t(attrs["beta2"]), t(1)
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
-    if not attrs.get("bias_correction"):        # Fluid 1.8's: the moments as they are
+    if not attrs.get("bias_correction"):  # Fluid 1.8's: the moments as they are
         b1p = b2p = t(0)
-    r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + \
-        t(attrs["weight_decay"]) * p
+    r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + t(attrs["weight_decay"]) * p
     p_norm, r_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(r * r))
     ratio = p_norm / r_norm if p_norm > 0 and r_norm > 0 else one
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
-    return {"ParamOut": (p - lr * ratio * r).astype(p.dtype, copy=False),
-            "Moment1Out": m1_out.astype(m1.dtype, copy=False), "Moment2Out": m2_out.astype(m2.dtype, copy=False),
-            "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
-            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+    return {
+        "ParamOut": (p - lr * ratio * r).astype(p.dtype, copy=False),
+        "Moment1Out": m1_out.astype(m1.dtype, copy=False),
+        "Moment2Out": m2_out.astype(m2.dtype, copy=False),
+        "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
+        "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False),
+    }
 
 
 def lars_momentum(ins, attrs):
@@ -307,6 +339,7 @@ def lars_momentum(ins, attrs):
 
 
 # -- learning-rate schedules --------------------------------------------------------------------
+
 
 def increment(ins, attrs):
     x = ins["X"]
@@ -341,8 +374,7 @@ def schedule_value(kind, step, base, a):
         epoch = math.floor(step / a["step_each_epoch"])
         return base * 0.5 * (math.cos(epoch * math.pi / a["epochs"]) + 1.0)
     if kind == "noam":
-        return base * a["d_model"] ** -0.5 * min(step ** -0.5 if step > 0 else math.inf,
-                                                  a["warmup_steps"] ** -1.5 * step)
+        return base * a["d_model"] ** -0.5 * min(step**-0.5 if step > 0 else math.inf, a["warmup_steps"] ** -1.5 * step)
     if kind == "linear_warmup":
         if step < a["warmup_steps"]:
             return a["start_lr"] + (a["end_lr"] - a["start_lr"]) * step / a["warmup_steps"]
@@ -357,7 +389,7 @@ def lr_schedule(ins, attrs):
     return {"Out": np.array([schedule_value(attrs["kind"], step, base, attrs)], dtype=np.float32)}
 
 
-MAX_NUM_ACCUMULATES = 16384   # Fluid's kMaxNumAccumulates: sum_1 moves into sum_2 this often
+MAX_NUM_ACCUMULATES = 16384  # Fluid's kMaxNumAccumulates: sum_1 moves into sum_2 this often
 
 
 def average_counters(ins, attrs):
@@ -389,6 +421,11 @@ def average_accumulates(ins, attrs):
         s2, s1 = (s2 + s1).astype(s2.dtype, copy=False), np.zeros_like(s1)
     if restart:
         s3, s1, s2 = (s1 + s2).astype(s3.dtype, copy=False), np.zeros_like(s1), np.zeros_like(s2)
-    return {"out_sum_1": s1, "out_sum_2": np.array(s2, copy=True), "out_sum_3": np.array(s3, copy=True),
-            "out_num_accumulates": _counter(accumulates), "out_old_num_accumulates": _counter(old),
-            "out_num_updates": _counter(updates)}
+    return {
+        "out_sum_1": s1,
+        "out_sum_2": np.array(s2, copy=True),
+        "out_sum_3": np.array(s3, copy=True),
+        "out_num_accumulates": _counter(accumulates),
+        "out_old_num_accumulates": _counter(old),
+        "out_num_updates": _counter(updates),
+    }

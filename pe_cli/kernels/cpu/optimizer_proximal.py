@@ -1,4 +1,5 @@
 """Kernels of ops/optimizer_proximal.py (numpy, in the parameter's dtype as Fluid's Eigen kernels)."""
+
 import numpy as np
 
 
@@ -25,5 +26,7 @@ def proximal_adagrad(ins, attrs):
     p, m, g = ins["Param"], ins["Moment"], ins["Grad"]
     lr = _lr(ins, p.dtype)
     m_out = (m + g * g).astype(m.dtype, copy=False)
-    return {"ParamOut": proximal_step(p - lr * g / np.sqrt(m_out), lr, attrs).astype(p.dtype, copy=False),
-            "MomentOut": m_out}
+    return {
+        "ParamOut": proximal_step(p - lr * g / np.sqrt(m_out), lr, attrs).astype(p.dtype, copy=False),
+        "MomentOut": m_out,
+    }

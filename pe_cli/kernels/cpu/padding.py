@@ -1,6 +1,7 @@
 """Kernels of ops/padding.py: numpy, as the other data-movement kernels. pad2d and pad3d read
 through one index map per spatial dim (pad_source: constant, reflect, edge/replicate, circular),
 which the CUDA kernels share."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -20,6 +21,7 @@ def pad_grad(ins, attrs):
 
 
 # -- pad2d, pad3d -----------------------------------------------------------------------------------
+
 
 def pad_source(n, before, after, mode):
     """For each position of a dim of size n padded by (before, after): the position of X it copies,
@@ -43,14 +45,16 @@ def pad_geometry(op, x_shape, attrs, paddings=None):
     bottom, left, right]) or pad3d ([left, right, top, bottom, front, back], or the Paddings tensor's
     values), checked."""
     fmt = attrs["data_format"]
-    last = fmt != "NCHW" if op == "pad2d" else fmt == "NDHWC"      # Fluid's pad2d: NCHW, else channels last
+    last = fmt != "NCHW" if op == "pad2d" else fmt == "NDHWC"  # Fluid's pad2d: NCHW, else channels last
     sizes = list(x_shape[1:-1] if last else x_shape[2:])
     p = [int(v) for v in (attrs["paddings"] if paddings is None else np.asarray(paddings).reshape(-1))]
     pairs = [(p[0], p[1]), (p[2], p[3])] if op == "pad2d" else [(p[4], p[5]), (p[2], p[3]), (p[0], p[1])]
     if attrs["mode"] == "reflect" and any(max(pr) >= n for pr, n in zip(pairs, sizes)):
         raise PeError(f"{op}: reflect padding {p} must be smaller than X's spatial sizes {sizes} ({fmt})")
     if any(n + b + e < 1 for n, (b, e) in zip(sizes, pairs)):
-        raise PeError(f"{op}: paddings {p} leave no output of X's spatial sizes {sizes} (each padded size must be >= 1)")
+        raise PeError(
+            f"{op}: paddings {p} leave no output of X's spatial sizes {sizes} (each padded size must be >= 1)"
+        )
     return sizes, pairs, last
 
 
@@ -73,7 +77,7 @@ def _pad(op, ins, attrs, value):
     out = _first(ins["X"], last)
     for k, m in enumerate(maps):
         out = np.take(out, np.maximum(m, 0), axis=2 + k)
-        if (m < 0).any():             # constant padding (pad2d's any mode but reflect and edge)
+        if (m < 0).any():  # constant padding (pad2d's any mode but reflect and edge)
             out[(slice(None),) * (2 + k) + (m < 0,)] = value
     return {"Out": _back(out, last)}
 
@@ -87,8 +91,8 @@ def _pad_grad(op, ins, attrs):
     d = _first(ins["Out@GRAD"], last)
     for k, (m, (before, after)) in enumerate(zip(maps, pairs)):
         at, n = (slice(None),) * (2 + k), m.size - before - after
-        lo, hi = max(before, 0), min(before + n, m.size)        # the output positions j copying X[j - before]
-        acc = np.zeros(d.shape[:2 + k] + (n,) + d.shape[3 + k:], dtype=d.dtype)
+        lo, hi = max(before, 0), min(before + n, m.size)  # the output positions j copying X[j - before]
+        acc = np.zeros(d.shape[: 2 + k] + (n,) + d.shape[3 + k :], dtype=d.dtype)
         acc[at + (slice(lo - before, hi - before),)] = d[at + (slice(lo, hi),)]
         for j in np.flatnonzero((np.arange(m.size) < lo) | (np.arange(m.size) >= hi)):
             if m[j] >= 0:
@@ -114,6 +118,7 @@ def pad3d_grad(ins, attrs):
 
 
 # -- pad_constant_like, crop ------------------------------------------------------------------------
+
 
 def pad_constant_like(ins, attrs):
     x, y = ins["X"], ins["Y"]

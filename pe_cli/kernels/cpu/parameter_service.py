@@ -1,11 +1,15 @@
 """Kernels of ops/parameter_service.py: the services they need are not in pe; each says so in one line."""
+
 from ...base.errors import PeError
 
 
 def _needs(op, service):
     def kernel(ins, attrs):
-        raise PeError(f"op '{op}' needs {service}, which pe does not have; a program that runs it needs "
-                      f"Fluid's own build with that service")
+        raise PeError(
+            f"op '{op}' needs {service}, which pe does not have; a program that runs it needs "
+            f"Fluid's own build with that service"
+        )
+
     kernel.__name__ = op
     return kernel
 

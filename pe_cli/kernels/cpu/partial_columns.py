@@ -1,4 +1,5 @@
 """Kernels of ops/partial_columns.py (numpy)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -8,8 +9,9 @@ from ...base.shapes import column_window
 def window(xs, attrs):
     """(start, stop) of the window in the inputs' columns; the inputs must be [batch, n] alike."""
     if len({x.shape for x in xs}) != 1 or xs[0].ndim != 2:
-        raise PeError(f"partial_concat/partial_sum: every input must be [batch, n] of one shape, got "
-                      f"{[x.shape for x in xs]}")
+        raise PeError(
+            f"partial_concat/partial_sum: every input must be [batch, n] of one shape, got {[x.shape for x in xs]}"
+        )
     try:
         return column_window(xs[0].shape[1], attrs["start_index"], attrs["length"])
     except ValueError as e:
@@ -42,7 +44,7 @@ def _scatter(xs, attrs, pieces):
 def partial_concat_grad(ins, attrs):
     start, stop = window(ins["X"], attrs)
     dout, w = ins["Out@GRAD"], stop - start
-    return _scatter(ins["X"], attrs, [dout[:, i * w:(i + 1) * w] for i in range(len(ins["X"]))])
+    return _scatter(ins["X"], attrs, [dout[:, i * w : (i + 1) * w] for i in range(len(ins["X"]))])
 
 
 def partial_sum_grad(ins, attrs):

@@ -1,5 +1,6 @@
 """Kernels of the pointwise_math family (pe_cli/ops/pointwise_math.py): numpy expressions in the input's
 dtype, the formulas of Paddle 2.6.2's phi kernels (activation_functor.h, elementwise_functor.h)."""
+
 import numpy as np
 
 from .elementwise import unbroadcast
@@ -72,6 +73,7 @@ def _make_unary(name, forward, derivative):
         x = ins["X"]
         with np.errstate(invalid="ignore", divide="ignore"):
             return {"X@GRAD": np.asarray(derivative(x, ins["Out@GRAD"], attrs)).astype(x.dtype, copy=False)}
+
     kernel.__name__, grad.__name__ = name, f"{name}_grad"
     return kernel, grad
 
@@ -92,8 +94,10 @@ def atan2(ins, attrs):
 def atan2_grad(ins, attrs):
     x1, x2, d = ins["X1"], ins["X2"], ins["Out@GRAD"]
     r = x1 * x1 + x2 * x2
-    return {"X1@GRAD": unbroadcast(d * x2 / r, x1.shape).astype(x1.dtype, copy=False),
-            "X2@GRAD": unbroadcast(-d * x1 / r, x2.shape).astype(x2.dtype, copy=False)}
+    return {
+        "X1@GRAD": unbroadcast(d * x2 / r, x1.shape).astype(x1.dtype, copy=False),
+        "X2@GRAD": unbroadcast(-d * x1 / r, x2.shape).astype(x2.dtype, copy=False),
+    }
 
 
 def elementwise_fmax(ins, attrs):
@@ -108,8 +112,10 @@ def _pick_grad(ins, to_x):
     """Out@GRAD to X where ``to_x`` holds, else to Y, each summed to its input's shape."""
     x, y, d = ins["X"], ins["Y"], ins["Out@GRAD"]
     zero = _c(d, 0)
-    return {"X@GRAD": unbroadcast(np.where(to_x, d, zero), x.shape).astype(x.dtype, copy=False),
-            "Y@GRAD": unbroadcast(np.where(to_x, zero, d), y.shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": unbroadcast(np.where(to_x, d, zero), x.shape).astype(x.dtype, copy=False),
+        "Y@GRAD": unbroadcast(np.where(to_x, zero, d), y.shape).astype(y.dtype, copy=False),
+    }
 
 
 def elementwise_fmax_grad(ins, attrs):
@@ -129,8 +135,10 @@ def elementwise_heaviside(ins, attrs):
 
 def elementwise_heaviside_grad(ins, attrs):
     x, y, d = ins["X"], ins["Y"], ins["Out@GRAD"]
-    return {"X@GRAD": unbroadcast(np.zeros_like(d), x.shape).astype(x.dtype, copy=False),
-            "Y@GRAD": unbroadcast(np.where(x == 0, d, _c(d, 0)), y.shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": unbroadcast(np.zeros_like(d), x.shape).astype(x.dtype, copy=False),
+        "Y@GRAD": unbroadcast(np.where(x == 0, d, _c(d, 0)), y.shape).astype(y.dtype, copy=False),
+    }
 
 
 def lerp(ins, attrs):
@@ -140,5 +148,7 @@ def lerp(ins, attrs):
 
 def lerp_grad(ins, attrs):
     x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
-    return {"X@GRAD": unbroadcast(d * (_c(d, 1) - w), x.shape).astype(x.dtype, copy=False),
-            "Y@GRAD": unbroadcast(d * w, y.shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": unbroadcast(d * (_c(d, 1) - w), x.shape).astype(x.dtype, copy=False),
+        "Y@GRAD": unbroadcast(d * w, y.shape).astype(y.dtype, copy=False),
+    }

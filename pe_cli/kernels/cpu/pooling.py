@@ -13,6 +13,7 @@ geometry the fast loops do not take (PoolGeometry.regular: a ksize below 1, a pa
 below ksize, an empty window), all of which Fluid 1.8's loops run, pools as pool3d does (a depth of 1),
 with Fluid's values for an empty window: max -FLT_MAX (its loop's start), avg 0 over the window's size
 (the product of its clipped extents, which may be 0 or negative)."""
+
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
@@ -25,7 +26,7 @@ _pool_loops = lazy("_pool_loops")
 
 # -- pool2d -----------------------------------------------------------------------------------------
 
-_LOWEST = -3.4028234663852886e38          # -FLT_MAX: Fluid's max pooling of an empty window
+_LOWEST = -3.4028234663852886e38  # -FLT_MAX: Fluid's max pooling of an empty window
 
 
 def adaptive_attrs(x_shape, attrs):
@@ -54,18 +55,24 @@ def box_windows(sizes, ksize, strides, pads, outs, inclusive, padded_end=False):
 def paddle2_window(attrs):
     """Whether an average pool divides as Paddle 2.x does (the op's ``_paddle2``, set in programs that follow
     Paddle 2.6, framework/program_release.py): inclusive windows with ceil_mode, which differ from Fluid 1.8's."""
-    return bool(attrs.get("_paddle2")) and attrs["pooling_type"] == "avg" and not attrs["exclusive"] \
-        and bool(attrs["ceil_mode"]) and not attrs["adaptive"]
+    return (
+        bool(attrs.get("_paddle2"))
+        and attrs["pooling_type"] == "avg"
+        and not attrs["exclusive"]
+        and bool(attrs["ceil_mode"])
+        and not attrs["adaptive"]
+    )
 
 
 def _pool2d_boxes(x_shape, attrs, geo):
     """pool2d's windows as a depth-1 pool3d's."""
     depth = (np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1))
-    if geo is None:                 # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
+    if geo is None:  # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
         return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
     inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
-    return [depth] + box_windows(x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive,
-                                 paddle2_window(attrs))
+    return [depth] + box_windows(
+        x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive, paddle2_window(attrs)
+    )
 
 
 def adaptive_max_boxes(sizes, attrs):
@@ -112,8 +119,9 @@ def pool2d_grad(ins, attrs):
         return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(x.shape, attrs))
     geo = None if adaptive_max else PoolGeometry(x.shape, attrs)
     if adaptive_max or not geo.regular:
-        dx = _pool_boxes_grad(x[:, :, None], dout[:, :, None], _pool2d_boxes(x.shape, attrs, geo),
-                              attrs["pooling_type"] == "max")
+        dx = _pool_boxes_grad(
+            x[:, :, None], dout[:, :, None], _pool2d_boxes(x.shape, attrs, geo), attrs["pooling_type"] == "max"
+        )
         return {"X@GRAD": dx[:, :, 0]}
     t, l = geo.pads[0], geo.pads[2]
     is_max = attrs["pooling_type"] == "max"
@@ -126,8 +134,13 @@ def pool2d_grad(ins, attrs):
             if geo.is_2x2_inside(x.shape):
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
                 args = (x, out, dout, dx)
-                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, *args,
-                     replica=_replicas.max_pool_2x2_grad)(*args)
+                twin(
+                    loops.max_pool_2x2_grad,
+                    loops.max_pool_2x2_grad_parallel,
+                    par,
+                    *args,
+                    replica=_replicas.max_pool_2x2_grad,
+                )(*args)
             else:
                 loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
         elif geo.is_2x2_inside(x.shape):
@@ -153,8 +166,9 @@ def windows(x_shape, attrs):
             result.append((s, e, (e - s).astype(np.float64)))
         return result
     ksize, strides, pads = pool3d_geometry(attrs, dhw)
-    return box_windows(dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"],
-                       paddle2_window(attrs))
+    return box_windows(
+        dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"], paddle2_window(attrs)
+    )
 
 
 def _max_along(a, where, axis, starts, ends):
@@ -163,7 +177,7 @@ def _max_along(a, where, axis, starts, ends):
     vals, idx = [], []
     for s, e in zip(starts, ends):
         if e <= s:
-            shape = a.shape[:axis] + (1,) + a.shape[axis + 1:]
+            shape = a.shape[:axis] + (1,) + a.shape[axis + 1 :]
             vals.append(np.full(shape, _LOWEST, dtype=a.dtype))
             idx.append(np.full(shape, -1, dtype=np.int64))
             continue
@@ -177,7 +191,7 @@ def _max_along(a, where, axis, starts, ends):
 def _max_pool(x, wins):
     where = np.arange(x.size, dtype=np.int64).reshape(x.shape)
     a = x
-    for axis in (4, 3, 2):                 # the last dim first: ties go to the first in row-major order
+    for axis in (4, 3, 2):  # the last dim first: ties go to the first in row-major order
         a, where = _max_along(a, where, axis, *wins[axis - 2][:2])
     return a, where
 
@@ -203,7 +217,7 @@ def _pool_boxes(x, wins, is_max):
     a = x
     for axis in (2, 3, 4):
         a = _sum_along(a, axis, *wins[axis - 2][:2])
-    with np.errstate(divide="ignore", invalid="ignore"):         # Fluid's 0 / 0 of an empty window: NaN
+    with np.errstate(divide="ignore", invalid="ignore"):  # Fluid's 0 / 0 of an empty window: NaN
         return (a / _divisor(wins)).astype(x.dtype)
 
 
@@ -230,12 +244,12 @@ def _spread_along(g, axis, starts, ends, size):
 def _pool_boxes_grad(x, dout, wins, is_max):
     if is_max:
         _, where = _max_pool(x, wins)
-        hit = where.reshape(-1) >= 0                          # an empty window's gradient goes nowhere
+        hit = where.reshape(-1) >= 0  # an empty window's gradient goes nowhere
         dx = np.bincount(where.reshape(-1)[hit], weights=dout.reshape(-1)[hit].astype(np.float64), minlength=x.size)
         return dx.reshape(x.shape).astype(x.dtype)
     div = _divisor(wins)
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where(div != 0, dout / div, 0.0)                # a divisor of 0 is an empty window's
+        g = np.where(div != 0, dout / div, 0.0)  # a divisor of 0 is an empty window's
     for axis in (2, 3, 4):
         g = _spread_along(g, axis, *wins[axis - 2][:2], x.shape[axis])
     return g.astype(x.dtype)
@@ -248,18 +262,29 @@ def pool3d_grad(ins, attrs):
 
 # -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------
 
+
 def spp_levels(x_shape, attrs):
     """pool2d's attributes of each level p: 2^p bins, windows ceil(H / 2^p) (as many strides apart), padded
     by (window * 2^p - H + 1) / 2, padding left out of averages."""
     h, w = x_shape[2], x_shape[3]
     levels = []
     for p in range(attrs["pyramid_height"]):
-        bins = 2 ** p
+        bins = 2**p
         kh, kw = -(-h // bins), -(-w // bins)
-        levels.append({"pooling_type": attrs["pooling_type"], "ksize": [kh, kw], "strides": [kh, kw],
-                       "paddings": [(kh * bins - h + 1) // 2, (kw * bins - w + 1) // 2], "global_pooling": False,
-                       "exclusive": True, "adaptive": False, "ceil_mode": False, "padding_algorithm": "EXPLICIT",
-                       "data_format": "NCHW"})
+        levels.append(
+            {
+                "pooling_type": attrs["pooling_type"],
+                "ksize": [kh, kw],
+                "strides": [kh, kw],
+                "paddings": [(kh * bins - h + 1) // 2, (kw * bins - w + 1) // 2],
+                "global_pooling": False,
+                "exclusive": True,
+                "adaptive": False,
+                "ceil_mode": False,
+                "padding_algorithm": "EXPLICIT",
+                "data_format": "NCHW",
+            }
+        )
     return levels
 
 
@@ -273,9 +298,15 @@ def spp_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     dx, start = np.zeros(x.shape, x.dtype), 0
     for p, level in enumerate(spp_levels(x.shape, attrs)):
-        width, shape = x.shape[1] * 4 ** p, x.shape[:2] + (2 ** p, 2 ** p)
+        width, shape = x.shape[1] * 4**p, x.shape[:2] + (2**p, 2**p)
         part = slice(start, start + width)
-        dx += pool2d_grad({"X": x, "Out": np.ascontiguousarray(out[:, part]).reshape(shape),
-                           "Out@GRAD": np.ascontiguousarray(dout[:, part]).reshape(shape)}, level)["X@GRAD"]
+        dx += pool2d_grad(
+            {
+                "X": x,
+                "Out": np.ascontiguousarray(out[:, part]).reshape(shape),
+                "Out@GRAD": np.ascontiguousarray(dout[:, part]).reshape(shape),
+            },
+            level,
+        )["X@GRAD"]
         start += width
     return {"X@GRAD": dx}

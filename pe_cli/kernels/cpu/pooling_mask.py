@@ -3,6 +3,7 @@ position (fixed windows; X padded with -inf, a strictly greater value replacing 
 the first maximum in row-major order wins) or one per output position (adaptive windows), each
 vectorised over the batch, channels and the other positions. Gradients and unpooling are one
 scatter or gather over the planes. ``windows`` is shared with the CUDA kernels."""
+
 import itertools
 import math
 
@@ -18,7 +19,7 @@ def windows(in_dims, attrs):
     result = []
     for d, n in enumerate(in_dims):
         o = np.arange(out[d])
-        if attrs["adaptive"]:         # (with global_pooling: out is X's size, one element a window)
+        if attrs["adaptive"]:  # (with global_pooling: out is X's size, one element a window)
             s = np.array([math.floor(i * n / out[d]) for i in o], np.int64)
             e = np.array([math.ceil((i + 1) * n / out[d]) for i in o], np.int64)
         elif attrs["global_pooling"]:
@@ -48,8 +49,9 @@ def _by_kernel_position(x, attrs):
     mask = np.zeros(best.shape, np.int32)
     grids = np.meshgrid(*[np.arange(o) * st for o, st in zip(out, s)], indexing="ij")
     for offs in itertools.product(*[range(kk) for kk in k]):
-        cand = padded[(slice(None), slice(None)) + tuple(slice(f, f + st * (o - 1) + 1, st)
-                                                         for f, st, o in zip(offs, s, out))]
+        cand = padded[
+            (slice(None), slice(None)) + tuple(slice(f, f + st * (o - 1) + 1, st) for f, st, o in zip(offs, s, out))
+        ]
         better = cand > best
         pos = _plane_positions(dims, [g + f - q for g, f, q in zip(grids, offs, p)])
         best = np.where(better, cand, best)
@@ -57,7 +59,7 @@ def _by_kernel_position(x, attrs):
     return best, mask
 
 
-_LOWEST = -3.4028234663852886e38          # -FLT_MAX: Fluid's value of an empty window
+_LOWEST = -3.4028234663852886e38  # -FLT_MAX: Fluid's value of an empty window
 
 
 def _by_output_position(x, attrs):
@@ -98,8 +100,12 @@ def _scatter_add(shape, mask, values):
     """zeros of ``shape`` [N, C, ...] plus ``values`` added at their ``mask`` positions in each plane."""
     planes, size = shape[0] * shape[1], int(np.prod(shape[2:]))
     at = (np.arange(planes).reshape(shape[:2] + (1,) * (mask.ndim - 2)) * size + mask).reshape(-1)
-    hit = mask.reshape(-1) >= 0           # an empty window (Mask -1) has no X position
-    return np.bincount(at[hit], weights=values.reshape(-1)[hit], minlength=planes * size).astype(values.dtype).reshape(shape)
+    hit = mask.reshape(-1) >= 0  # an empty window (Mask -1) has no X position
+    return (
+        np.bincount(at[hit], weights=values.reshape(-1)[hit], minlength=planes * size)
+        .astype(values.dtype)
+        .reshape(shape)
+    )
 
 
 def _pool_grad(ins, attrs):
@@ -129,6 +135,7 @@ def _unpool(op):
         out = np.zeros(x.shape[0] * x.shape[1] * size, x.dtype)
         out[plane_offsets(x.shape, ins["Indices"], size, op)] = x.reshape(-1)
         return {"Out": out.reshape(x.shape[:2] + tuple(out_dims))}
+
     return kernel
 
 
@@ -137,6 +144,7 @@ def _unpool_grad(op):
         x, dout = ins["X"], np.asarray(ins["Out@GRAD"])
         size = int(np.prod(dout.shape[2:]))
         return {"X@GRAD": dout.reshape(-1)[plane_offsets(x.shape, ins["Indices"], size, op)].reshape(x.shape)}
+
     return kernel
 
 

@@ -1,5 +1,6 @@
 """Kernel of ops/position.py: numpy, and one numba pass (_elementwise_loops.py) for float inputs;
 ``positions`` and ``encoding`` are shared with CUDA."""
+
 import functools
 
 import numpy as np
@@ -52,9 +53,17 @@ def add_position_encoding(ins, attrs):
         if x.ndim != 3:
             raise PeError(f"add_position_encoding: X {list(x.shape)} must be 3-D, or a 2-D LoDTensor")
         pe = _scaled_table(x.shape[1], size, beta)
-    if is_float(x) and x.size:          # one pass (_elementwise_loops.py): the same bits
+    if is_float(x) and x.size:  # one pass (_elementwise_loops.py): the same bits
         out, rows = np.empty(x.shape, x.dtype), (-1, size)
-        run_in_parts(_elementwise(), "add_table_rows", x.size, np.ascontiguousarray(x).reshape(rows), alpha,
-                     np.ascontiguousarray(pe), out.reshape(rows), replica=_replicas.add_table_rows)
+        run_in_parts(
+            _elementwise(),
+            "add_table_rows",
+            x.size,
+            np.ascontiguousarray(x).reshape(rows),
+            alpha,
+            np.ascontiguousarray(pe),
+            out.reshape(rows),
+            replica=_replicas.add_table_rows,
+        )
         return {"Out": out}
     return {"Out": (x * alpha + pe).astype(x.dtype, copy=False)}

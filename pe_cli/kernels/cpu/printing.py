@@ -2,6 +2,7 @@
 (its ``Formater``) does -- the time and message, ``The place is:``, ``Tensor[name]``, then tab-indented
 ``shape: [2,3,]``, ``dtype:`` (the C++ type's name: f, d, i, l, b), ``LoD: [[ 0,2, ]]`` and
 ``data: 1,2,3,`` -- and passes it on unchanged."""
+
 import sys
 import time
 
@@ -15,7 +16,7 @@ def _value(v):
     if isinstance(v, (bool, np.bool_)):
         return str(int(v))
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.6g}"            # C++ ostream's default: 6 significant digits
+        return f"{float(v):.6g}"  # C++ ostream's default: 6 significant digits
     return str(v)
 
 

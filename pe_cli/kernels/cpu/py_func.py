@@ -1,5 +1,6 @@
 """Kernel of ops/py_func.py: the registered Python function, called with the input values (and the
 LoD of each, from attrs["_lod"]) on the calling thread; it returns one array per output."""
+
 from .. import py_callables
 
 

@@ -1,5 +1,6 @@
 """Kernels of ops/pyramid_hash.py: the n-grams of each sequence listed in Fluid's order, hashed with
 XXH32 (kernels/cpu/hashing.py) a group of equal-length n-grams at a time."""
+
 import numpy as np
 
 from ..common import seq_offsets
@@ -74,8 +75,7 @@ def pyramid_hash(ins, attrs):
         out[used] = w[pos[:, :, None] + np.arange(rl), 0].reshape(len(pos), -1)
     if not attrs["is_training"]:
         out *= w.dtype.type(attrs["drop_out_percent"])
-    return {"Out": out, "DropPos": keep.reshape(-1, 1), "X_Temp_Out": ids.reshape(-1, 1),
-            "@LOD": {"Out": [lod]}}
+    return {"Out": out, "DropPos": keep.reshape(-1, 1), "X_Temp_Out": ids.reshape(-1, 1), "@LOD": {"Out": [lod]}}
 
 
 def pyramid_hash_grad(ins, attrs):

@@ -1,4 +1,5 @@
 """Kernels of ops/quantization.py (numpy), also run on the host by the CUDA kernels."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -42,10 +43,9 @@ def fake_quantize_range_abs_max(ins, attrs):
     s = last
     if s < cur:
         s = cur
-    elif abs(removed - s) < 1e-6:       # the window's largest left it: the largest of what is there
-        s = float(np.max(scales[:min(step, window)])) if step > 0 else cur
-    return {"Out": clip_and_quantize(x, s, attrs["bit_length"]), "OutScale": _scalar(s, x.dtype),
-            "OutScales": scales}
+    elif abs(removed - s) < 1e-6:  # the window's largest left it: the largest of what is there
+        s = float(np.max(scales[: min(step, window)])) if step > 0 else cur
+    return {"Out": clip_and_quantize(x, s, attrs["bit_length"]), "OutScale": _scalar(s, x.dtype), "OutScales": scales}
 
 
 def fake_quantize_moving_average_abs_max(ins, attrs):
@@ -57,8 +57,12 @@ def fake_quantize_moving_average_abs_max(ins, attrs):
     state = rate * float(np.asarray(ins["InState"]).reshape(-1)[0]) + 1.0
     accum = rate * float(np.asarray(ins["InAccum"]).reshape(-1)[0]) + _abs_max(x)
     s = accum / state
-    return {"Out": clip_and_quantize(x, s, attrs["bit_length"]), "OutScale": _scalar(s, x.dtype),
-            "OutState": _scalar(state, x.dtype), "OutAccum": _scalar(accum, x.dtype)}
+    return {
+        "Out": clip_and_quantize(x, s, attrs["bit_length"]),
+        "OutScale": _scalar(s, x.dtype),
+        "OutState": _scalar(state, x.dtype),
+        "OutAccum": _scalar(accum, x.dtype),
+    }
 
 
 def fake_dequantize_max_abs(ins, attrs):
@@ -96,8 +100,9 @@ def fake_channel_wise_dequantize_max_abs(ins, attrs):
         return {"Out": (first.reshape((-1,) + (1,) * (x.ndim - 1)) * x / x.dtype.type(max_range)).astype(x.dtype)}
     second = np.asarray(scales[1]).reshape(-1).astype(x.dtype)
     if x.ndim < 2 or first.size != x.shape[1] or second.size != 1:
-        raise PeError(f"Scales {[first.size, second.size]}: two Scales take one value per channel of X's dim 1 "
-                      f"and one value")
+        raise PeError(
+            f"Scales {[first.size, second.size]}: two Scales take one value per channel of X's dim 1 and one value"
+        )
     max_range = int((2 ** (bits[0] - 1) - 1) * (2 ** (bits[1] - 1) - 1))
     s = (first * second[0]).reshape((1, -1) + (1,) * (x.ndim - 2))
     return {"Out": (s * x / x.dtype.type(max_range)).astype(x.dtype)}
@@ -118,8 +123,12 @@ def moving_average_abs_max_scale(ins, attrs):
     rate = attrs["moving_rate"]
     state = rate * float(np.asarray(ins["InState"]).reshape(-1)[0]) + 1.0
     accum = rate * float(np.asarray(ins["InAccum"]).reshape(-1)[0]) + _abs_max(x)
-    return {"Out": x, "OutScale": _scalar(accum / state, x.dtype), "OutState": _scalar(state, x.dtype),
-            "OutAccum": _scalar(accum, x.dtype)}
+    return {
+        "Out": x,
+        "OutScale": _scalar(accum / state, x.dtype),
+        "OutState": _scalar(state, x.dtype),
+        "OutAccum": _scalar(accum, x.dtype),
+    }
 
 
 def dequantize_abs_max(ins, attrs):

@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/quantization_linear.py: numpy in X's dtype, Paddle 2.6's roundings (round_type 0:
 ties to even, clipped to [-bins - 1, bins]; 1: ties away from zero after clipping X to [-scale, scale])."""
+
 import numpy as np
 
 

@@ -1,9 +1,10 @@
 """Kernels of ops/random.py: draws from the numpy Generator the executor hands them (attrs["_rng"])."""
+
 import numpy as np
 
 from .creation import _batch_size_like, run_shape
 
-_CHUNK = 1 << 22    # values drawn at a time into a narrower output
+_CHUNK = 1 << 22  # values drawn at a time into a narrower output
 
 
 def _drawn(draw, shape, dtype):
@@ -16,7 +17,7 @@ def _drawn(draw, shape, dtype):
         return draw(size=shape).astype(dtype, copy=False)
     out = np.empty(n, dtype)
     for start in range(0, n, _CHUNK):
-        out[start:start + _CHUNK] = draw(size=min(_CHUNK, n - start))
+        out[start : start + _CHUNK] = draw(size=min(_CHUNK, n - start))
     return out.reshape(shape)
 
 
@@ -25,22 +26,30 @@ def _with_diagonal(out, attrs, op):
     diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
     if diag_num > 0:
         if out.size <= (diag_num - 1) * (diag_step + 1):
-            raise ValueError(f"{op}: the tensor of {out.size} values has no room for diag_num={diag_num} "
-                             f"diagonal values {diag_step + 1} apart")
+            raise ValueError(
+                f"{op}: the tensor of {out.size} values has no room for diag_num={diag_num} "
+                f"diagonal values {diag_step + 1} apart"
+            )
         out.reshape(-1)[np.arange(diag_num) * (diag_step + 1)] = attrs["diag_val"]
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
 def uniform_random(ins, attrs):
     rng = attrs["_rng"]
-    return _with_diagonal(_drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size),
-                                 run_shape(ins, attrs), attrs["dtype"]), attrs, "uniform_random")
+    return _with_diagonal(
+        _drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size), run_shape(ins, attrs), attrs["dtype"]),
+        attrs,
+        "uniform_random",
+    )
 
 
 def gaussian_random(ins, attrs):
     rng = attrs["_rng"]
-    return {"Out": _drawn(lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), run_shape(ins, attrs),
-                          attrs["dtype"])}
+    return {
+        "Out": _drawn(
+            lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), run_shape(ins, attrs), attrs["dtype"]
+        )
+    }
 
 
 def truncated_gaussian_random(ins, attrs):
@@ -77,7 +86,7 @@ def crop_offsets(x_shape, attrs, seed):
     instances = int(np.prod(x_shape[:k], dtype=np.int64))
     highs = np.array([d - n + 1 for d, n in zip(x_shape[k:], shape)], dtype=np.int64)
     offsets = rng.integers(0, highs, size=(instances, len(shape)))
-    return offsets, np.array([rng.integers(0, 2 ** 62)], dtype=np.int64)
+    return offsets, np.array([rng.integers(0, 2**62)], dtype=np.int64)
 
 
 def random_crop(ins, attrs):

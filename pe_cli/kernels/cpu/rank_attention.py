@@ -1,4 +1,5 @@
 """Kernels of ops/rank_attention.py (numpy)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -8,12 +9,13 @@ def _expand(x, offset, param, rank):
     """(gathered rows [N, R, C], each pair's parameter block index [N, R], valid [N, R])."""
     n, c = x.shape
     if param.shape[0] != c * rank * rank:
-        raise PeError(f"rank_attention: RankParam has {param.shape[0]} rows, X's width * MaxRank^2 is "
-                      f"{c * rank * rank}")
+        raise PeError(
+            f"rank_attention: RankParam has {param.shape[0]} rows, X's width * MaxRank^2 is {c * rank * rank}"
+        )
     offset = offset.astype(np.int64)
     lower = offset[:, 0] - 1
-    faster = offset[:, 1:1 + 2 * rank:2] - 1
-    rows = offset[:, 2:2 + 2 * rank:2]
+    faster = offset[:, 1 : 1 + 2 * rank : 2] - 1
+    rows = offset[:, 2 : 2 + 2 * rank : 2]
     valid = (lower[:, None] >= 0) & (faster >= 0)
     if (rows[valid] < 0).any() or (rows[valid] >= n).any() or (faster[valid] >= rank).any() or (lower >= rank).any():
         raise PeError(f"rank_attention: RankOffset holds a rank above MaxRank {rank} or a row outside X's {n} rows")
@@ -27,14 +29,17 @@ def rank_attention(ins, attrs):
     gathered, block, valid = _expand(x, ins["RankOffset"], param, rank)
     blocks = param.reshape(rank * rank, x.shape[1], param.shape[1])[block] * valid[..., None, None]
     out = np.einsum("nrc,nrcp->np", gathered, blocks)
-    return {"Out": out.astype(x.dtype), "InputHelp": gathered.reshape(x.shape[0], -1),
-            "InsRank": ins["RankOffset"][:, :1].astype(x.dtype)}
+    return {
+        "Out": out.astype(x.dtype),
+        "InputHelp": gathered.reshape(x.shape[0], -1),
+        "InsRank": ins["RankOffset"][:, :1].astype(x.dtype),
+    }
 
 
 def rank_attention_grad(ins, attrs):
     x, param, dout, rank = ins["X"], ins["RankParam"], ins["Out@GRAD"], attrs["MaxRank"]
     gathered, block, valid = _expand(x, ins["RankOffset"], param, rank)
     dparam = np.zeros((rank * rank, x.shape[1], param.shape[1]), dtype=param.dtype)
-    contributions = gathered[..., :, None] * dout[:, None, None, :]          # [N, R, C, P]
+    contributions = gathered[..., :, None] * dout[:, None, None, :]  # [N, R, C, P]
     np.add.at(dparam, block[valid], contributions[valid])
     return {"RankParam@GRAD": dparam.reshape(param.shape)}

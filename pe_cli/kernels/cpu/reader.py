@@ -1,5 +1,6 @@
 """Kernels of ops/reader.py: a reader variable holds an empty marker; the batches reach read's
 variables through the executors' feeds (pe_cli/executor/feeding.py)."""
+
 import numpy as np
 
 

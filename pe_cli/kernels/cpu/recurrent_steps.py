@@ -2,6 +2,7 @@
 the op's device through the BlockRunner (``attrs["_block"]``); the time slices and the stacked outputs
 and gradients are handled on the host, moved with ``to_device``/``to_host`` (the identity on the CPU;
 the CUDA module passes its runtime's)."""
+
 import numpy as np
 
 from ._numba import add_same, is_float
@@ -70,5 +71,8 @@ def recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
         for j, name in enumerate(attrs["parameter_grads"]):
             if name:
                 _accumulate(p_grads[j], to_host(scope[name]))
-    return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": state_grads,
-            "parameters@GRAD": [to_device(g) for g in p_grads]}
+    return {
+        "inputs@GRAD": [to_device(g) for g in x_grads],
+        "initial_states@GRAD": state_grads,
+        "parameters@GRAD": [to_device(g) for g in p_grads],
+    }

@@ -1,5 +1,6 @@
 """Kernels of ops/reduction.py: numpy reductions over dims (mean, reduce_*), their gradients, cumsum,
 the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -26,7 +27,7 @@ def mean(ins, attrs):
 def mean_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     dx = np.empty(x.shape, dtype=x.dtype)
-    dx.fill(dout.reshape(-1)[0] / max(x.size, 1))      # (np.full's Python wrapper: a third more)
+    dx.fill(dout.reshape(-1)[0] / max(x.size, 1))  # (np.full's Python wrapper: a third more)
     return {"X@GRAD": dx}
 
 
@@ -46,6 +47,7 @@ def _reduce(fn):
         x = as_out_dtype(ins["X"], attrs)
         out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
         return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
+
     return kernel
 
 
@@ -78,7 +80,7 @@ def reduce_mean_grad(ins, attrs):
     the result is the same quotient it would be after the spread: the same bits, a fraction of the work)."""
     x, dout = ins["X"], ins["Out@GRAD"]
     count = int(np.prod([x.shape[a] for a in _axes(x, attrs)]))
-    return {"X@GRAD": _spread(x, attrs, dout / count if count else dout)}     # (no values: nothing to divide)
+    return {"X@GRAD": _spread(x, attrs, dout / count if count else dout)}  # (no values: nothing to divide)
 
 
 def reduce_extreme_grad(ins, attrs):
@@ -87,7 +89,7 @@ def reduce_extreme_grad(ins, attrs):
     # Only the first extreme in each reduced group takes the gradient.
     axes = _axes(x, attrs)
     moved = np.moveaxis(hit, axes, tuple(range(x.ndim - len(axes), x.ndim)))
-    flat = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))
+    flat = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
     first = np.zeros_like(flat)
     np.put_along_axis(first, flat.argmax(axis=-1)[..., None], True, axis=-1)
     first = np.moveaxis(first.reshape(moved.shape), tuple(range(x.ndim - len(axes), x.ndim)), axes)
@@ -96,7 +98,7 @@ def reduce_extreme_grad(ins, attrs):
 
 def cumsum(ins, attrs):
     x = ins["X"]
-    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+    if attrs.get("flatten"):  # Paddle 2.x's axis=None: over X flattened, Out 1-D
         return cumsum({"X": x.reshape(-1)}, dict(attrs, flatten=False, axis=0))
     axis = attrs["axis"] % max(x.ndim, 1)
     x = x.reshape(x.shape or (1,))
@@ -122,6 +124,7 @@ def _reduce_over_axes(fn):
         x = as_out_dtype(ins["X"], attrs) if fn is np.prod else ins["X"]
         out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
         return {"Out": out.reshape(out.shape or scalar_shape(attrs))}
+
     return kernel
 
 
@@ -179,12 +182,12 @@ def _norm_axis(x, attrs):
 
 def p_norm(ins, attrs):
     x, p = ins["X"], attrs["porder"]
-    if attrs.get("asvector"):           # Paddle 2.x's: the norm of all of X, 0-D (keepdim: all dims 1)
+    if attrs.get("asvector"):  # Paddle 2.x's: the norm of all of X, 0-D (keepdim: all dims 1)
         out = p_norm({"X": x.reshape(-1)}, dict(attrs, asvector=False, axis=0, keepdim=True))["Out"]
         return {"Out": out.reshape((1,) * x.ndim if attrs["keepdim"] else ())}
     axis = _norm_axis(x, attrs)
     out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), x.dtype.type(1.0 / p))
-    shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1:]
+    shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1 :]
     return {"Out": out.astype(x.dtype, copy=False).reshape(shape)}
 
 
@@ -192,10 +195,12 @@ def p_norm_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     if attrs.get("asvector"):
         flat = {"X": x.reshape(-1), "Out": out.reshape(1), "Out@GRAD": dout.reshape(1)}
-        return {"X@GRAD": p_norm_grad(flat, dict(attrs, asvector=False, axis=0, keepdim=True))["X@GRAD"].reshape(x.shape)}
+        return {
+            "X@GRAD": p_norm_grad(flat, dict(attrs, asvector=False, axis=0, keepdim=True))["X@GRAD"].reshape(x.shape)
+        }
     p = x.dtype.type(attrs["porder"])
     axis = _norm_axis(x, attrs)
-    kept = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+    kept = x.shape[:axis] + (1,) + x.shape[axis + 1 :]
     norm, d = out.reshape(kept), dout.reshape(kept)
     one, eps = x.dtype.type(1), x.dtype.type(attrs["epsilon"])
     dx = np.power(np.abs(x), p - one) / (np.power(norm, p - one) + eps) * d * np.sign(x)

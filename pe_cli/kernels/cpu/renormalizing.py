@@ -1,5 +1,6 @@
 """renorm's kernels (numpy): the slices' p-norms over every dim but `axis`, in X's dtype; the factor
 max_norm / norm (Paddle 2.6.2's CPU kernel adds no epsilon, whatever paddle.renorm's docs say)."""
+
 import numpy as np
 
 
@@ -29,5 +30,5 @@ def renorm_grad(ins, attrs):
     # d(norm)/dx = |x|^(p-1) sign(x) norm^(1-p); d(factor)/d(norm) = -m / norm^2 where big
     dnorm = np.abs(x) ** (p - 1) * np.sign(x) * norm ** (1 - p)
     inner = np.sum(d * x, axis=others, keepdims=True)
-    dx = d * factor + np.where(big, -m / norm ** 2, 0) * inner * dnorm
+    dx = d * factor + np.where(big, -m / norm**2, 0) * inner * dnorm
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}

@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/ring_collectives.py: a ring of one trainer (X as it is), refused in one of several;
 c_embedding's slice lookup."""
+
 import os
 
 import numpy as np
@@ -11,9 +12,11 @@ def _one_process(attrs):
     trainers = os.environ.get("PADDLE_TRAINERS_NUM", "1").strip() or "1"
     nranks = attrs.get("nranks", 1)
     if nranks not in (0, 1) or trainers != "1":
-        raise PeError(f"a collective op runs in a program of one process only (here nranks={nranks}, "
-                      f"PADDLE_TRAINERS_NUM={trainers}); let CompiledProgram or fleet all-reduce across devices and "
-                      f"trainers")
+        raise PeError(
+            f"a collective op runs in a program of one process only (here nranks={nranks}, "
+            f"PADDLE_TRAINERS_NUM={trainers}); let CompiledProgram or fleet all-reduce across devices and "
+            f"trainers"
+        )
 
 
 def ring_of_one(ins, attrs):

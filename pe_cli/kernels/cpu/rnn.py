@@ -3,6 +3,7 @@ applied to h W_hh^T + b_hh) and simple RNN (tanh, relu) over a time-major padded
 directions concatenated, each sequence's steps past its length leaving the state as it was and the output 0
 (a reversed direction starts at the sequence's last step). The gradient runs the forward again and walks the
 steps back (numpy: correct, not fast)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -40,8 +41,9 @@ def _step_grad(mode, dh2, dc2, x, h, c, w_ih, w_hh, cache):
     if mode == "LSTM":
         i, f, g, o, tc = cache
         dc = dc2 + dh2 * o * (1 - tc * tc)
-        da = np.concatenate([dc * g * i * (1 - i), dc * c * f * (1 - f), dc * i * (1 - g * g),
-                             dh2 * tc * o * (1 - o)], axis=1)
+        da = np.concatenate(
+            [dc * g * i * (1 - i), dc * c * f * (1 - f), dc * i * (1 - g * g), dh2 * tc * o * (1 - o)], axis=1
+        )
         return da, da, 0, dc * f
     if mode == "GRU":
         r, z, n, hn = cache
@@ -80,11 +82,13 @@ def _layout(ins, attrs):
     if mode not in GATES:
         raise PeError(f"rnn: mode={mode!r} is not one of {sorted(GATES)}")
     if attrs["dropout_prob"] > 0 and not attrs["is_test"]:
-        raise PeError(f"rnn: dropout_prob={attrs['dropout_prob']} between layers in training (is_test=False) is "
-                      f"not computed by pe (its random mask is Paddle's); run with is_test=True or dropout_prob=0")
+        raise PeError(
+            f"rnn: dropout_prob={attrs['dropout_prob']} between layers in training (is_test=False) is "
+            f"not computed by pe (its random mask is Paddle's); run with is_test=True or dropout_prob=0"
+        )
     lengths = ins.get("SequenceLength")
     lengths = np.full(N, T) if lengths is None else np.asarray(lengths).reshape(-1)
-    mask = (np.arange(T)[:, None] < lengths[None, :])[:, :, None]          # [T, N, 1]
+    mask = (np.arange(T)[:, None] < lengths[None, :])[:, :, None]  # [T, N, 1]
     dirs = 2 if attrs["is_bidirec"] else 1
     return x, mode, mask, dirs
 
@@ -104,8 +108,9 @@ def _forward(ins, attrs, keep=False):
         outs = []
         for d in range(dirs):
             k = layer * dirs + d
-            out, h, c, steps = _run_direction(mode, layer_in, h0[k], c0[k], _weights(ws, layer, d, dirs, L), mask,
-                                              d == 1, keep)
+            out, h, c, steps = _run_direction(
+                mode, layer_in, h0[k], c0[k], _weights(ws, layer, d, dirs, L), mask, d == 1, keep
+            )
             outs.append(out)
             last_h.append(h)
             last_c.append(c)
@@ -117,8 +122,7 @@ def _forward(ins, attrs, keep=False):
 def rnn(ins, attrs):
     out, h, c, _, _, mode, _ = _forward(ins, attrs)
     states = [h.astype(out.dtype), c.astype(out.dtype)] if mode == "LSTM" else [h.astype(out.dtype)]
-    return {"Out": out, "State": states, "Reserve": np.zeros((0,), out.dtype),
-            "DropoutState": np.zeros((0,), np.uint8)}
+    return {"Out": out, "State": states, "Reserve": np.zeros((0,), out.dtype), "DropoutState": np.zeros((0,), np.uint8)}
 
 
 def _direction_grad(mode, layer_in, steps, weights, mask, dout, dh, dc):
@@ -157,7 +161,7 @@ def rnn_grad(ins, attrs):
         for d in range(dirs):
             k = layer * dirs + d
             layer_in, steps = records[k]
-            part = dout[:, :, d * H:(d + 1) * H]
+            part = dout[:, :, d * H : (d + 1) * H]
             weights = _weights(ws, layer, d, dirs, L)
             dx, dh, dc, dw = _direction_grad(mode, layer_in, steps, weights, mask, part, dh_last[k], dc_last[k])
             dx_layer = dx_layer + dx

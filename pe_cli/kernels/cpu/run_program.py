@@ -1,6 +1,7 @@
 """Kernels of run_program and run_program_grad (pe_cli/ops/run_program.py). They run ops of the block
 global_block names through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``) and compute
 nothing themselves, so the CUDA module serves them too (with the device's zeros)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -14,8 +15,9 @@ def run_program(ins, attrs):
     block = attrs["_block"]
     start, end = attrs["start_op_index"], attrs["end_op_index"]
     if not 0 <= start <= end <= len(block.steps):
-        raise PeError(f"run_program: ops [{start}, {end}) are no range of the {len(block.steps)} ops of the "
-                      f"block it names")
+        raise PeError(
+            f"run_program: ops [{start}, {end}) are no range of the {len(block.steps)} ops of the block it names"
+        )
     scope = block.run(block.child(block.env(ins, attrs)), start=start, stop=end)
     outs = []
     for name in block.op.output("Out"):
@@ -47,13 +49,17 @@ def run_program_grad(ins, attrs, zeros=np.zeros_like):
     block = attrs["_block"]
     scopes, grads = ins["OutScope"], ins.get("Out@GRAD") or []
     if not isinstance(scopes, list) or len(scopes) != 1:
-        raise PeError("run_program_grad: OutScope holds no scope of a run of run_program; run the run_program "
-                      "op that writes it first")
+        raise PeError(
+            "run_program_grad: OutScope holds no scope of a run of run_program; run the run_program "
+            "op that writes it first"
+        )
     names, start = _seeds(block.block.ops, attrs["end_op_index"], len(grads))
     if len(names) != len(grads):
-        raise PeError(f"run_program_grad: after end_op_index {attrs['end_op_index']} the block has no op seeding "
-                      f"the gradient of each of its {len(grads)} Out; append them with fluid.backward.gradients "
-                      f"of the forward ops' outputs")
+        raise PeError(
+            f"run_program_grad: after end_op_index {attrs['end_op_index']} the block has no op seeding "
+            f"the gradient of each of its {len(grads)} Out; append them with fluid.backward.gradients "
+            f"of the forward ops' outputs"
+        )
     scope = scopes[0]
     for name, grad in zip(names, grads):
         scope[name] = grad

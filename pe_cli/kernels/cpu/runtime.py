@@ -2,6 +2,7 @@
 described in pe_cli/kernels/__init__.py). Values are numpy arrays in host memory, shared by every
 device; each device's kernels get their share of the cores (threads.py); freed step buffers stay
 mapped between runs (host_memory.py)."""
+
 import numpy as np
 
 from ...base.places import CPUPlace, cpu_places
@@ -10,13 +11,14 @@ from . import selected_rows  # noqa: F401 -- part of the runtime's interface (de
 from . import denormals, threads
 from .host_memory import keep_freed_memory
 
-SHARED_THREADS = True       # kernels are CPU work: the scheduler's token run keeps the GIL calm
-SHARED_MEMORY = True        # every device reads the host's arrays: one value serves them all
+SHARED_THREADS = True  # kernels are CPU work: the scheduler's token run keeps the GIL calm
+SHARED_MEMORY = True  # every device reads the host's arrays: one value serves them all
 
 
 class HostMemory:
     """Values of a CPU device: numpy arrays as they are. An array a CUDA executor left on a GPU is
     read as a host copy."""
+
     keeps_parameters = False
 
     # (a numpy array first: hasattr's failed lookup raises and catches an AttributeError, 0.2 us of
@@ -37,7 +39,7 @@ _MEMORY = HostMemory()
 
 
 def memory(place):
-    keep_freed_memory()             # step buffers stay mapped between runs (host_memory.py)
+    keep_freed_memory()  # step buffers stay mapped between runs (host_memory.py)
     return _MEMORY
 
 
@@ -56,8 +58,8 @@ def places_for(places):
 
 
 def prepare_run(num_devices):
-    threads.use_devices(num_devices)    # each device's kernels get cores // devices threads
-    return denormals.enter()            # the calling thread flushes denormals until end_run
+    threads.use_devices(num_devices)  # each device's kernels get cores // devices threads
+    return denormals.enter()  # the calling thread flushes denormals until end_run
 
 
 def run_threads(num_devices):

@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/sampling.py: draws from the seeded numpy Generator the executor hands them
 (attrs["_rng"]), float attributes as the float32 Paddle holds."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -103,5 +104,8 @@ def uniform_random_inplace(ins, attrs):
 
 def gaussian_inplace(ins, attrs):
     x = ins["x"]
-    return {"out": _rng(attrs).normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])),
-                                      x.shape).astype(x.dtype)}
+    return {
+        "out": _rng(attrs)
+        .normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])), x.shape)
+        .astype(x.dtype)
+    }

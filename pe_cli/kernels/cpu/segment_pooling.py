@@ -1,4 +1,5 @@
 """Kernels of pe_cli/ops/segment_pooling.py (numpy; the ids sorted, as Paddle requires)."""
+
 import numpy as np
 
 from ...base.errors import PeError

@@ -4,6 +4,7 @@ kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and 
 numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
 An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
 ``_update_in_place``, set only when nothing else holds those arrays), else into copies."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -22,8 +23,10 @@ def sparse_input(ins, op):
     """X of an op that reads only a row-sparse value."""
     x = ins["X"]
     if not isinstance(x, SelectedRows):
-        raise PeError(f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
-                      f"got a dense array of shape {list(x.shape)}")
+        raise PeError(
+            f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
+            f"got a dense array of shape {list(x.shape)}"
+        )
     return x
 
 
@@ -59,7 +62,7 @@ def _outputs(arrays, in_place):
 def sgd(p, g, lr, in_place=False):
     """ParamOut = Param, with Param[row] - lr * Grad[row] on the rows the gradient holds."""
     rows, values = g.merged()
-    p_out, = _outputs([p], in_place)
+    (p_out,) = _outputs([p], in_place)
     p_out[rows] = p[rows] - lr * values
     return {"ParamOut": p_out}
 
@@ -99,10 +102,28 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False, outputs=N
     the arrays whose other rows the outputs keep (copies of them; default: p, m1 and m2)."""
     rows, values = g.numpy()
     one = p.dtype.type(1)
-    p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place) if outputs is None else \
-        [a.astype(b.dtype, copy=True) for a, b in zip(outputs, (p, m1, m2))]
-    args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
-            one - beta2, eps_c, p_out, m1_out, m2_out)
+    p_out, m1_out, m2_out = (
+        _outputs([p, m1, m2], in_place)
+        if outputs is None
+        else [a.astype(b.dtype, copy=True) for a, b in zip(outputs, (p, m1, m2))]
+    )
+    args = (
+        rows,
+        np.argsort(rows, kind="stable"),
+        values,
+        p,
+        m1,
+        m2,
+        lr_t,
+        beta1,
+        beta2,
+        one - beta1,
+        one - beta2,
+        eps_c,
+        p_out,
+        m1_out,
+        m2_out,
+    )
     rows2d = _as_rows(args)
     parts = parallel_parts(len(rows), least=LAZY_PARALLEL_MIN_ROWS)
     if rows2d is None:
@@ -132,7 +153,7 @@ def _as_rows(args):
     if values.shape != (len(rows),) + p.shape[1:]:
         return None
     if len(rows) and (rows.min() < 0 or rows.max() >= p.shape[0]):
-        return None             # numpy's path: its IndexError (or negative rows from the end), as before
+        return None  # numpy's path: its IndexError (or negative rows from the end), as before
     height = p.shape[0]
     as2d = [a.reshape(height, -1) for a in (p, m1, m2)]
     outs2d = [a.reshape(height, -1) for a in outs]
@@ -145,7 +166,7 @@ def lazy_adam_numpy(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, 
     rows, values = merge_rows(rows, values, order)
     a = beta1 * m1[rows] + c1 * values
     b = beta2 * m2[rows] + c2 * values * values
-    m2_out[rows], m1_out[rows] = b, a        # the reverse of the order read (see executor/plan.py scope_traffic)
+    m2_out[rows], m1_out[rows] = b, a  # the reverse of the order read (see executor/plan.py scope_traffic)
     p_out[rows] = p[rows] - lr_t * (a / (np.sqrt(b) + eps))
 
 

@@ -2,6 +2,7 @@
 (std::partial_sort, or nth_element and sort, of (value, index) pairs comparing values alone: equal values land
 where libstdc++ leaves them, emulated step for step (_stl_order.py) for the rows that hold any), masked_select
 by a boolean index."""
+
 import numpy as np
 
 from . import _stl_order as _stl

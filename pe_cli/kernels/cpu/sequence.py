@@ -1,4 +1,5 @@
 """CPU kernels of the sequence ops (ops/sequence.py): numba loops that release the GIL."""
+
 import numpy as np
 
 from ..common import POOL_CODES, seq_offsets

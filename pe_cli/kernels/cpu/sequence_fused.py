@@ -2,6 +2,7 @@
 official wheel) compute: the sums over each sequence are sequence_pool's (its numba loop, in row
 order as Fluid's SeqPool), AVERAGE and SQRT then scaled by 1 / length or 1 / sqrt(length) as Fluid
 scales them; the rest numpy."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -17,8 +18,9 @@ _loops = lazy("_seq_loops")
 
 def _sums(x, offs):
     """Each sequence's rows of the 2-D ``x`` summed in order (an empty one: 0)."""
-    return sequence_pool({"X": np.ascontiguousarray(x)}, {"_lod": {"X": [offs]}, "pooltype": "SUM",
-                                                          "pad_value": 0.0})["Out"]
+    return sequence_pool({"X": np.ascontiguousarray(x)}, {"_lod": {"X": [offs]}, "pooltype": "SUM", "pad_value": 0.0})[
+        "Out"
+    ]
 
 
 # ids from which a lookup's rows are summed on the device's threads (lookup_table's gather's threshold)
@@ -31,7 +33,7 @@ def _ids(ins, attrs, w):
     offs = seq_offsets(attrs, "Ids", ids.shape[0])
     flat = ids.reshape(ids.shape[0], -1).astype(np.int64, copy=False)
     pad = attrs["padding_idx"]
-    if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):     # (two passes, no temporaries)
+    if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):  # (two passes, no temporaries)
         return flat, offs
     bad = ((flat < 0) | (flat >= w.shape[0])) & (flat != pad)
     if bad.any():
@@ -42,7 +44,7 @@ def _ids(ins, attrs, w):
 def fused_embedding_seq_pool(ins, attrs):
     w = np.asarray(ins["W"])
     ids, offs = _ids(ins, attrs, w)
-    if w.ndim == 2 and is_float(w):     # the table's rows summed where they are (the same sums)
+    if w.ndim == 2 and is_float(w):  # the table's rows summed where they are (the same sums)
         out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
         args = (np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
         run_in_parts(_loops(), "embedding_sums", ids.size, *args, least=PARALLEL_MIN_IDS)
@@ -58,7 +60,7 @@ def fused_embedding_seq_pool_grad(ins, attrs):
     d_out = np.asarray(ins["Out@GRAD"]).reshape(len(offs) - 1, k, w.shape[1])
     per_id = np.repeat(d_out, np.diff(offs), axis=0).reshape(-1, w.shape[1]).astype(w.dtype, copy=False)
     flat = ids.reshape(-1)
-    if attrs["is_sparse"]:      # every id, padding_idx's too (Fluid's sparse kernel copies them all)
+    if attrs["is_sparse"]:  # every id, padding_idx's too (Fluid's sparse kernel copies them all)
         return {"W@GRAD": SelectedRows(flat.copy(), per_id, w.shape[0])}
     keep = flat != attrs["padding_idx"]
     dw = np.zeros(w.shape, w.dtype)
@@ -72,7 +74,7 @@ def _pool(x, offs, kind):
     x = np.asarray(x).reshape(len(x), -1)
     sums, lengths = _sums(x, offs), np.diff(offs)
     empty = (lengths == 0) & (offs[:-1] < len(x))
-    sums[empty] = x[offs[:-1][empty]]       # Fluid's jit SeqPool gives an empty sequence the next row
+    sums[empty] = x[offs[:-1][empty]]  # Fluid's jit SeqPool gives an empty sequence the next row
     if kind != "SUM":
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = 1 / (lengths if kind == "AVERAGE" else np.sqrt(lengths)).astype(x.dtype)
@@ -88,11 +90,12 @@ def _pool_concat(ins, attrs, cvm):
             raise PeError(f"input X[{i}] has no LoD: the op pools sequences (feed a LoDTensor)")
         offs = np.asarray(lod[-1], dtype=np.int64)
         if parts and len(offs) - 1 != len(parts[0]):
-            raise PeError(f"X[{i}] holds {len(offs) - 1} sequences, X[0] {len(parts[0])}: each input needs one "
-                          f"per row of Out")
+            raise PeError(
+                f"X[{i}] holds {len(offs) - 1} sequences, X[0] {len(parts[0])}: each input needs one per row of Out"
+            )
         pooled = _pool(x, offs, attrs["pooltype"])
         if cvm:
-            with np.errstate(invalid="ignore", divide="ignore"):      # a count below 0: NaN, as Fluid's
+            with np.errstate(invalid="ignore", divide="ignore"):  # a count below 0: NaN, as Fluid's
                 pooled[:, 0] = np.log(pooled[:, 0] + 1)
                 pooled[:, 1] = np.log(pooled[:, 1] + 1) - pooled[:, 0]
         parts.append(pooled)
@@ -114,31 +117,33 @@ def _col_sequence(col, x, sw, cw, up, down):
     if n > up + down:
         dst, copy = up * sw, cw - up * sw
         for _ in range(up):
-            col[dst:dst + copy] = x[:copy]
+            col[dst : dst + copy] = x[:copy]
             dst, copy = dst + cw - sw, copy + sw
         mid = n - up - down
         if mid > 0:
-            windows = np.lib.stride_tricks.sliding_window_view(x[:(mid - 1) * sw + cw], cw)[::sw]
-            col[dst:dst + mid * cw] = windows.reshape(-1)
+            windows = np.lib.stride_tricks.sliding_window_view(x[: (mid - 1) * sw + cw], cw)[::sw]
+            col[dst : dst + mid * cw] = windows.reshape(-1)
         dst, src, copy = dst + mid * cw, mid * sw, cw - sw
         for _ in range(down):
-            col[dst:dst + copy] = x[src:src + copy]
+            col[dst : dst + copy] = x[src : src + copy]
             dst, src, copy = dst + cw, src + sw, copy - sw
         return
     if cw // sw < up + down + 1:
-        raise PeError(f"a sequence of {n} steps: contextLength {cw // sw} must be >= {up + down + 1} (Fluid's "
-                      f"up_pad {up} + down_pad {down} + 1) for sequences no longer than {up + down}")
+        raise PeError(
+            f"a sequence of {n} steps: contextLength {cw // sw} must be >= {up + down + 1} (Fluid's "
+            f"up_pad {up} + down_pad {down} + 1) for sequences no longer than {up + down}"
+        )
     total, zero, dst = n * sw, up * sw, up * sw
     for _ in range(min(up, n)):
         copy = min(total, cw - zero)
-        col[dst:dst + copy] = x[:copy]
+        col[dst : dst + copy] = x[:copy]
         dst, zero = dst + cw - sw, zero - sw
     dst, zero = n * cw, down * sw
     for j in range(1, min(down, n) + 1):
         copy = min(total, cw - zero)
         src = max(n - j - up, 0) * sw
-        piece = x[src:src + copy]
-        col[dst - zero - copy:dst - zero - copy + len(piece)] = piece
+        piece = x[src : src + copy]
+        col[dst - zero - copy : dst - zero - copy + len(piece)] = piece
         dst, zero = dst - cw, zero - sw
 
 
@@ -149,30 +154,34 @@ def fusion_seqconv_eltadd_relu(ins, attrs):
         raise PeError(f"Bias holds {b.size} values; Filter {list(w.shape)} needs {w.shape[1]}")
     start, length = attrs["contextStart"], attrs["contextLength"]
     if start > 1:
-        raise PeError(f"contextStart={start}: Fluid 1.8.5's kernel copies outside its buffers for a contextStart "
-                      f"above 1 (its results are undefined); use contextStart <= 1")
+        raise PeError(
+            f"contextStart={start}: Fluid 1.8.5's kernel copies outside its buffers for a contextStart "
+            f"above 1 (its results are undefined); use contextStart <= 1"
+        )
     up, down = max(0, -start), max(0, start + length - 1)
     sw, cw = x.shape[1], w.shape[0]
     col = np.zeros((x.shape[0], cw), x.dtype)
     flat_x, flat_col = x.reshape(-1), col.reshape(-1)
     for a, e in zip(offs[:-1], offs[1:]):
-        _col_sequence(flat_col[a * cw:e * cw], flat_x[a * sw:], sw, cw, up, down)
+        _col_sequence(flat_col[a * cw : e * cw], flat_x[a * sw :], sw, cw, up, down)
     return {"Out": np.maximum(col @ w + b.reshape(-1), 0).astype(x.dtype, copy=False), "ColMat": col}
 
 
 def fusion_seqexpand_concat_fc(ins, attrs):
     xs, w, b = [np.asarray(x) for x in ins["X"]], np.asarray(ins["FCWeight"]), ins.get("FCBias")
-    offs = seq_offsets({"_lod": {"X": attrs["_lod"]["X"][0]}}, "X", xs[0].shape[0])      # X[0]'s sequences
+    offs = seq_offsets({"_lod": {"X": attrs["_lod"]["X"][0]}}, "X", xs[0].shape[0])  # X[0]'s sequences
     n = len(offs) - 1
     for i, x in enumerate(xs[1:], 1):
         if x.shape[0] != n:
-            raise PeError(f"X[{i}] has {x.shape[0]} rows; X[0] holds {n} sequences, and each other input needs "
-                          f"one row per sequence")
+            raise PeError(
+                f"X[{i}] has {x.shape[0]} rows; X[0] holds {n} sequences, and each other input needs "
+                f"one row per sequence"
+            )
     widths = np.cumsum([0] + [x.shape[1] for x in xs])
-    out = xs[0] @ w[:widths[1]]
+    out = xs[0] @ w[: widths[1]]
     if b is not None:
         out = out + np.asarray(b).reshape(-1)
-    fc_out = sum(x @ w[widths[i]:widths[i + 1]] for i, x in enumerate(xs[1:], 1))
+    fc_out = sum(x @ w[widths[i] : widths[i + 1]] for i, x in enumerate(xs[1:], 1))
     out = out + np.repeat(fc_out, np.diff(offs), axis=0)
     with np.errstate(over="ignore"):
         out = VEC_ACTS[attrs["fc_activation"]][0](out)

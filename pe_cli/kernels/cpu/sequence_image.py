@@ -1,5 +1,6 @@
 """CPU kernels of im2sequence: conv2d's numba im2col / col2im loops (_conv_loops.py, the GIL released)
 per image, then each image's columns transposed into rows."""
+
 import numpy as np
 
 from ..seq_maps import im2sequence_geometry, image_offsets, real_size_patches
@@ -10,7 +11,7 @@ _loops = lazy("_conv_loops")
 
 def im2sequence(ins, attrs):
     x = np.ascontiguousarray(ins["X"])
-    if "Y" in ins:          # each image's real size: the patches over the grid it gives
+    if "Y" in ins:  # each image's real size: the patches over the grid it gives
         out, offs = real_size_patches(x, ins["Y"], attrs)
         return {"Out": out, "@LOD": {"Out": offs}}
     n, c = x.shape[:2]

@@ -1,5 +1,6 @@
 """CPU kernels of the sequence metric ops (ops/sequence_metric.py): the checks and spans on the host
 (kernels/seq_dp.py), the per-sequence programs in numba (cpu/_seq_metric_loops.py)."""
+
 import numpy as np
 
 from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
@@ -17,8 +18,9 @@ def chunk_eval(ins, attrs):
 
 
 def edit_distance(ins, attrs):
-    hyp, ref, hs, he, rs, re, bases, size = edit_prep(ins["Hyps"], ins["Refs"], attrs, ins.get("HypsLength"),
-                                                      ins.get("RefsLength"))
+    hyp, ref, hs, he, rs, re, bases, size = edit_prep(
+        ins["Hyps"], ins["Refs"], attrs, ins.get("HypsLength"), ins.get("RefsLength")
+    )
     dist = np.zeros(hs.size, np.int64)
     _loops().edit_distances(hyp, hs, he, ref, rs, re, bases, np.zeros(size, np.int64), dist)
     return edit_outputs(dist, rs, re, attrs["normalized"])

@@ -1,6 +1,7 @@
 """CPU kernels of the sequence ops that move whole rows (ops/sequence_rows.py): the row map comes
 from the LoD (kernels/common.py), then one gather forward and one scatter-add backward; sequence_erase's kept rows and LoD from
 kernels/seq_dp.py."""
+
 import numpy as np
 
 from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
@@ -61,7 +62,7 @@ def sequence_pad_grad(ins, attrs):
 def sequence_unpad(ins, attrs):
     x = ins["X"]
     idx, offs = unpad_index(ins["Length"], x.shape[1])
-    rows = x.reshape((-1,) + (x.shape[2:] or (1,)))        # a 2-D X gives [N, 1], as Fluid's
+    rows = x.reshape((-1,) + (x.shape[2:] or (1,)))  # a 2-D X gives [N, 1], as Fluid's
     return {"Out": _gather(rows, idx), "@LOD": {"Out": [offs]}}
 
 

@@ -1,5 +1,6 @@
 """CPU kernels of the ops that reshape the LoD (ops/sequence_shape.py): the row map and the new
 offsets come from kernels/common.py; one gather forward, its scatter-add (or inverse gather) backward."""
+
 import numpy as np
 
 from ..common import seq_offsets

@@ -1,5 +1,6 @@
 """CPU kernels of ops/sequence_window.py (sequence_enumerate, sequence_scatter, row_conv): numba
 loops over each sequence's steps that release the GIL."""
+
 import numpy as np
 
 from ..common import seq_offsets
@@ -13,8 +14,9 @@ def sequence_enumerate(ins, attrs):
     x = ins["X"]
     offs = seq_offsets(attrs, "X", x.shape[0])
     out = np.empty((x.shape[0], attrs["win_size"]), x.dtype)
-    _loops().enumerate_ids(np.ascontiguousarray(x).reshape(-1), offs, attrs["win_size"],
-                           x.dtype.type(attrs["pad_value"]), out)
+    _loops().enumerate_ids(
+        np.ascontiguousarray(x).reshape(-1), offs, attrs["win_size"], x.dtype.type(attrs["pad_value"]), out
+    )
     return {"Out": out}
 
 

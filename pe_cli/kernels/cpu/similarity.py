@@ -1,4 +1,5 @@
 """cos_sim, squared_l2_distance and dist on the CPU (numpy over whole rows)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -24,15 +25,19 @@ def cos_sim_grad(ins, attrs):
     dy = dout * (x / (xn * yn) - out * y / (yn * yn))
     if y.shape[0] == 1 and x.shape[0] != 1:
         dy = dy.sum(axis=0, keepdims=True)
-    return {"X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
-            "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
+        "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False),
+    }
 
 
 def squared_l2_distance(ins, attrs):
     x, y = _rows(ins["X"]), _rows(ins["Y"])
     if x.shape[1] != y.shape[1] or y.shape[0] not in (1, x.shape[0]):
-        raise PeError(f"squared_l2_distance: Y {list(ins['Y'].shape)} must have the rows of X "
-                      f"{list(ins['X'].shape)} (or one row) of X's size")
+        raise PeError(
+            f"squared_l2_distance: Y {list(ins['Y'].shape)} must have the rows of X "
+            f"{list(ins['X'].shape)} (or one row) of X's size"
+        )
     sub = (x - y).astype(x.dtype, copy=False)
     return {"sub_result": sub, "Out": (sub * sub).sum(axis=1, keepdims=True, dtype=x.dtype)}
 
@@ -70,5 +75,7 @@ def dist_grad(ins, attrs):
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             grad = np.power(np.abs(z) / out[0], x.dtype.type(p - 1)) * np.sign(z) * d
-    return {"X@GRAD": unbroadcast(grad, x.shape).astype(x.dtype, copy=False),
-            "Y@GRAD": (-unbroadcast(grad, y.shape)).astype(y.dtype, copy=False)}
+    return {
+        "X@GRAD": unbroadcast(grad, x.shape).astype(x.dtype, copy=False),
+        "Y@GRAD": (-unbroadcast(grad, y.shape)).astype(y.dtype, copy=False),
+    }

@@ -1,5 +1,6 @@
 """set_value's kernels (pe_cli/ops/slice_assignment.py): the region as one index array per dim (np.ix_), its
 starts and ends clamped as Paddle 2.6's CheckAndUpdateSliceAttrs clamps them."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -52,8 +53,10 @@ def set_value(ins, attrs):
     try:
         placed = np.broadcast_to(value, assign).reshape(dims)
     except ValueError:
-        raise PeError(f"set_value: the value of shape {list(np.shape(value))} does not broadcast to the region "
-                      f"{assign} of Input {list(x.shape)}") from None
+        raise PeError(
+            f"set_value: the value of shape {list(np.shape(value))} does not broadcast to the region "
+            f"{assign} of Input {list(x.shape)}"
+        ) from None
     out = x.copy()
     out[np.ix_(*index)] = placed
     return {"Out": out}
@@ -69,6 +72,8 @@ def set_value_grad(ins, attrs):
     if value is not None:
         part = dout[np.ix_(*index)].reshape(assign)
         lead = part.ndim - value.ndim
-        axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(value.shape) if d == 1 and part.shape[lead + i] != 1)
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, d in enumerate(value.shape) if d == 1 and part.shape[lead + i] != 1
+        )
         out["ValueTensor@GRAD"] = part.sum(axis=axes).reshape(value.shape).astype(value.dtype, copy=False)
     return out

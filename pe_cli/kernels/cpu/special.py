@@ -1,6 +1,7 @@
 """The special family's CPU kernels: kernels/special_math.py's scalar functions as numba ufuncs over
 float64 (compiled on first use and cached), the results rounded to the input's dtype; expm1 is
 numpy's, nextafter numpy's in the inputs' dtype (nextafterf for float32, as Paddle)."""
+
 import functools
 
 import numpy as np
@@ -9,14 +10,25 @@ from ...base.activations import bind
 from ...base.errors import PeError
 from .. import special_math
 
-_UNARY = {"digamma": "_digamma", "lgamma": "_lgamma", "erfinv": "_erfinv", "i0": "_i0", "i0e": "_i0e",
-          "i1": "_i1", "i1e": "_i1e", "i0e_derivative": "_i0e_derivative", "i1_derivative": "_i1_derivative",
-          "i1e_derivative": "_i1e_derivative", "erfinv_derivative": "_erfinv_derivative"}
+_UNARY = {
+    "digamma": "_digamma",
+    "lgamma": "_lgamma",
+    "erfinv": "_erfinv",
+    "i0": "_i0",
+    "i0e": "_i0e",
+    "i1": "_i1",
+    "i1e": "_i1e",
+    "i0e_derivative": "_i0e_derivative",
+    "i1_derivative": "_i1_derivative",
+    "i1e_derivative": "_i1e_derivative",
+    "erfinv_derivative": "_erfinv_derivative",
+}
 
 
 @functools.lru_cache(maxsize=None)
 def _helpers():
     import numba
+
     return special_math.compiled(numba.njit(cache=True, nogil=True))
 
 
@@ -24,6 +36,7 @@ def _helpers():
 def _ufunc(name):
     """The numba ufunc of special_math's ``name`` (one float64 argument, or two for polygamma)."""
     import numba
+
     fn = bind(special_math.python(name), **_helpers())
     sig = "float64(float64, float64)" if name == "_polygamma" else "float64(float64)"
     return numba.vectorize([sig], cache=True, nopython=True)(fn)
@@ -40,6 +53,7 @@ def _apply(name, x, *extra):
 def _forward(op_type, x_slot="X", out_slot="Out"):
     def kernel(ins, attrs):
         return {out_slot: _apply(op_type, ins[x_slot])}
+
     kernel.__name__ = kernel.__qualname__ = op_type
     return kernel
 
@@ -81,6 +95,7 @@ def _grad_by(derivative):
     def kernel(ins, attrs):
         x, dout = ins["x"], ins["out@GRAD"]
         return {"x@GRAD": dout * _apply(derivative, x)}
+
     kernel.__name__ = kernel.__qualname__ = derivative.replace("_derivative", "_grad")
     return kernel
 

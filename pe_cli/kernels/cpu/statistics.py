@@ -1,6 +1,7 @@
 """The statistics family's CPU kernels, over numpy: lines along the reduced axes ([lines, n]), a stable
 sort per line (NaN last, as numpy sorts), and the gradients scattered back to the places the forward
 recorded."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -9,8 +10,11 @@ from .reduction import scalar_shape
 
 
 def _shape(x, axes, keepdim, attrs):
-    out = [1 if i in axes else n for i, n in enumerate(x.shape)] if keepdim else \
-        [n for i, n in enumerate(x.shape) if i not in axes]
+    out = (
+        [1 if i in axes else n for i, n in enumerate(x.shape)]
+        if keepdim
+        else [n for i, n in enumerate(x.shape) if i not in axes]
+    )
     return tuple(out) if out else scalar_shape(attrs)
 
 
@@ -34,7 +38,7 @@ def _mode_of(line):
     starts = np.flatnonzero(np.concatenate([[True], values[1:] != values[:-1]]))
     counts = np.diff(np.append(starts, len(values)))
     run = int(np.argmax(counts))
-    places = order[starts[run]:starts[run] + counts[run]]
+    places = order[starts[run] : starts[run] + counts[run]]
     return values[starts[run]], int(places.max())
 
 

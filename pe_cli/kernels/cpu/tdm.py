@@ -1,4 +1,5 @@
 """Kernels of ops/tdm.py (numpy)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -15,7 +16,7 @@ def _node_ids(x, limit, what):
 def tdm_child(ins, attrs):
     info, n = ins["TreeInfo"], attrs["child_nums"]
     ids = _node_ids(ins["X"], info.shape[0], "tdm_child")
-    children = info[ids, 3:3 + n].astype(np.int64)
+    children = info[ids, 3 : 3 + n].astype(np.int64)
     children[(ids == 0) | (info[ids, 3] == 0)] = 0
     leaf = (info[children, 0] != 0) & (children != 0)
     dtype = np.dtype(attrs["dtype"])
@@ -25,7 +26,7 @@ def tdm_child(ins, attrs):
 def _layer_samples(rng, positive, nodes, negatives, output_positive):
     """(nodes, labels, mask) of one item at one layer."""
     width = negatives + int(output_positive)
-    if positive == 0:                                   # the item's path ends above this layer
+    if positive == 0:  # the item's path ends above this layer
         return [0] * width, [0] * width, [0] * width
     others = nodes[nodes != positive]
     picked = rng.choice(others, size=negatives, replace=False).tolist() if negatives else []
@@ -40,14 +41,20 @@ def tdm_sampler(ins, attrs):
     rng = np.random.default_rng(attrs["seed"]) if attrs["seed"] else attrs["_rng"]
     for l, k in enumerate(negatives):
         if k >= offsets[l + 1] - offsets[l]:
-            raise PeError(f"tdm_sampler: layer {l} has {offsets[l + 1] - offsets[l]} nodes, fewer than "
-                          f"{k} negatives + the positive")
+            raise PeError(
+                f"tdm_sampler: layer {l} has {offsets[l + 1] - offsets[l]} nodes, fewer than "
+                f"{k} negatives + the positive"
+            )
     rows = [[], [], []]
     for item in items:
         row = [[], [], []]
         for l, k in enumerate(negatives):
-            for acc, part in zip(row, _layer_samples(rng, int(travel[item, l]), layer[offsets[l]:offsets[l + 1]], k,
-                                                     attrs["output_positive"])):
+            for acc, part in zip(
+                row,
+                _layer_samples(
+                    rng, int(travel[item, l]), layer[offsets[l] : offsets[l + 1]], k, attrs["output_positive"]
+                ),
+            ):
                 acc.extend(part)
         for acc, part in zip(rows, row):
             acc.append(part)

@@ -2,6 +2,7 @@
 ``file_path + '.npy'``, as pe's ``save_vars`` wrote it before it wrote Fluid's files (of the two, the
 one saved last). Sizes are checked against pe's data limit first; a missing, irregular, truncated or
 longer file is a one-line error; every file is written to a temporary name and renamed into place."""
+
 import os
 
 import numpy as np
@@ -43,11 +44,13 @@ def _part(array, attrs):
     seek, shape = attrs.get("seek", -1), list(attrs.get("shape") or [])
     if seek == -1:
         return array
-    count = numel(shape)                # Python's ints: int64 wrapped [2^32, 2^32] to 0
+    count = numel(shape)  # Python's ints: int64 wrapped [2^32, 2^32] to 0
     if seek < 0 or any(d < 0 for d in shape) or seek + count > array.size:
-        raise PeError(f"load: seek={seek} with shape={shape} asks for values {seek}..{seek + count - 1} of "
-                      f"{attrs['file_path']}, which holds {array.size}: give seek >= 0 and a shape that fits")
-    return array.reshape(-1)[seek:seek + count].reshape(shape)
+        raise PeError(
+            f"load: seek={seek} with shape={shape} asks for values {seek}..{seek + count - 1} of "
+            f"{attrs['file_path']}, which holds {array.size}: give seek >= 0 and a shape that fits"
+        )
+    return array.reshape(-1)[seek : seek + count].reshape(shape)
 
 
 def _fp16(array, attrs):

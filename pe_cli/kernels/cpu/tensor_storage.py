@@ -1,4 +1,5 @@
 """Kernels of ops/tensor_storage.py."""
+
 import numpy as np
 
 # Fluid's Alignment: a tensor's slice of a coalesced buffer rounded up to this many bytes
@@ -21,9 +22,11 @@ def coalesce_tensor(ins, attrs):
     fused = np.full(total, attrs["constant"], dtype) if attrs["set_constant"] else np.zeros(total, dtype)
     if attrs["copy_data"]:
         for a, (start, size) in zip(inputs, spans):
-            fused[start:start + size] = np.asarray(a).reshape(-1)
-    return {"FusedOutput": fused,
-            "Output": [fused[start:start + size].reshape(np.shape(a)) for a, (start, size) in zip(inputs, spans)]}
+            fused[start : start + size] = np.asarray(a).reshape(-1)
+    return {
+        "FusedOutput": fused,
+        "Output": [fused[start : start + size].reshape(np.shape(a)) for a, (start, size) in zip(inputs, spans)],
+    }
 
 
 def delete_var(ins, attrs):

@@ -1,4 +1,5 @@
 """Kernels of ops/text_matching.py (numpy, one pair of sequences at a time)."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -9,8 +10,9 @@ def _pairs(attrs, ins, *slots):
     """Per slot, the offsets of its sequences; every slot must hold the same number of them."""
     offsets = [seq_offsets(attrs, s, len(ins[s])) for s in slots]
     if len({len(o) for o in offsets}) != 1:
-        raise PeError(f"{' / '.join(slots)} must hold as many sequences, got "
-                      f"{' / '.join(str(len(o) - 1) for o in offsets)}")
+        raise PeError(
+            f"{' / '.join(slots)} must hold as many sequences, got {' / '.join(str(len(o) - 1) for o in offsets)}"
+        )
     return offsets
 
 
@@ -20,14 +22,20 @@ def _lod(sizes):
 
 # -- match_matrix_tensor ---------------------------------------------------------------------------
 
+
 def match_matrix_tensor(ins, attrs):
     x, y, w = ins["X"], ins["Y"], ins["W"]
     xo, yo = _pairs(attrs, ins, "X", "Y")
     tmp = np.einsum("ih,htk->itk", x, w)
-    blocks = [np.einsum("itk,jk->tij", tmp[xo[b]:xo[b + 1]], y[yo[b]:yo[b + 1]]).ravel() for b in range(len(xo) - 1)]
+    blocks = [
+        np.einsum("itk,jk->tij", tmp[xo[b] : xo[b + 1]], y[yo[b] : yo[b + 1]]).ravel() for b in range(len(xo) - 1)
+    ]
     out = np.concatenate(blocks) if blocks else np.zeros(0, x.dtype)
-    return {"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1),
-            "@LOD": {"Out": _lod([b.size for b in blocks])}}
+    return {
+        "Out": out.reshape(-1, 1).astype(x.dtype),
+        "Tmp": tmp.reshape(-1, 1),
+        "@LOD": {"Out": _lod([b.size for b in blocks])},
+    }
 
 
 def match_matrix_tensor_grad(ins, attrs):
@@ -38,7 +46,7 @@ def match_matrix_tensor_grad(ins, attrs):
     for b in range(len(xo) - 1):
         xs, ys = slice(xo[b], xo[b + 1]), slice(yo[b], yo[b + 1])
         lx, ly = xs.stop - xs.start, ys.stop - ys.start
-        g = dout[start:start + w.shape[1] * lx * ly].reshape(w.shape[1], lx, ly)
+        g = dout[start : start + w.shape[1] * lx * ly].reshape(w.shape[1], lx, ly)
         start += g.size
         dtmp[xs] = np.einsum("tij,jk->itk", g, y[ys])
         dy[ys] = np.einsum("tij,itk->jk", g, tmp[xs])
@@ -47,13 +55,14 @@ def match_matrix_tensor_grad(ins, attrs):
 
 # -- var_conv_2d -------------------------------------------------------------------------------------
 
+
 def _conv_index(channels, h, w, attrs):
     """[C * KernelH * KernelW, oh * ow] positions in a [C, h, w] image block (-1: outside)."""
     kh, kw, sh, sw = attrs["KernelH"], attrs["KernelW"], attrs["StrideH"], attrs["StrideW"]
-    im_y = np.arange(0, h, sh)[None, :] + np.arange(kh)[:, None] - kh // 2            # [kh, oh]
-    im_x = np.arange(0, w, sw)[None, :] + np.arange(kw)[:, None] - kw // 2            # [kw, ow]
+    im_y = np.arange(0, h, sh)[None, :] + np.arange(kh)[:, None] - kh // 2  # [kh, oh]
+    im_x = np.arange(0, w, sw)[None, :] + np.arange(kw)[:, None] - kw // 2  # [kw, ow]
     valid = ((im_y >= 0) & (im_y < h))[:, None, :, None] & ((im_x >= 0) & (im_x < w))[None, :, None, :]
-    pos = im_y[:, None, :, None] * w + im_x[None, :, None, :]                           # [kh, kw, oh, ow]
+    pos = im_y[:, None, :, None] * w + im_x[None, :, None, :]  # [kh, kw, oh, ow]
     base = np.where(valid, pos, -1)[None]
     idx = np.where(base >= 0, base + (np.arange(channels) * h * w)[:, None, None, None, None], -1)
     return idx.reshape(channels * kh * kw, -1)
@@ -65,16 +74,20 @@ def _image_blocks(op, ins, attrs, channels):
     for b in range(len(xo) - 1):
         h, w = int(ro[b + 1] - ro[b]), int(co[b + 1] - co[b])
         if xo[b + 1] - xo[b] != channels * h * w:
-            raise PeError(f"{op}: sequence {b} of X has {xo[b + 1] - xo[b]} values, channels * rows * columns "
-                          f"is {channels} * {h} * {w}")
+            raise PeError(
+                f"{op}: sequence {b} of X has {xo[b + 1] - xo[b]} values, channels * rows * columns "
+                f"is {channels} * {h} * {w}"
+            )
         yield slice(xo[b], xo[b + 1]), h, w
 
 
 def _images(ins, attrs):
     """Per pair: (its slice of X, the [C*kh*kw, oh*ow] index map)."""
     channels = attrs["InputChannel"]
-    return ins["X"].reshape(-1), [(rows, _conv_index(channels, h, w, attrs) if h and w else None)
-                                  for rows, h, w in _image_blocks("var_conv_2d", ins, attrs, channels)]
+    return ins["X"].reshape(-1), [
+        (rows, _conv_index(channels, h, w, attrs) if h and w else None)
+        for rows, h, w in _image_blocks("var_conv_2d", ins, attrs, channels)
+    ]
 
 
 def _gather(values, idx):
@@ -89,9 +102,11 @@ def var_conv_2d(ins, attrs):
         col = _gather(x[rows], idx) if idx is not None else np.zeros((w.shape[1], 0), x.dtype)
         cols.append(col.ravel())
         outs.append((w @ col).ravel())
-    return {"Out": np.concatenate(outs or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
-            "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
-            "@LOD": {"Out": _lod([o.size for o in outs]), "Col": _lod([c.size for c in cols])}}
+    return {
+        "Out": np.concatenate(outs or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
+        "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
+        "@LOD": {"Out": _lod([o.size for o in outs]), "Col": _lod([c.size for c in cols])},
+    }
 
 
 def var_conv_2d_grad(ins, attrs):
@@ -101,7 +116,7 @@ def var_conv_2d_grad(ins, attrs):
     for rows, idx in images:
         if idx is None:
             continue
-        g = dout[start:start + w.shape[0] * idx.shape[1]].reshape(w.shape[0], idx.shape[1])
+        g = dout[start : start + w.shape[0] * idx.shape[1]].reshape(w.shape[0], idx.shape[1])
         start += g.size
         dw += g @ _gather(x[rows], idx).T
         dcol, block = w.T @ g, np.zeros(rows.stop - rows.start, x.dtype)
@@ -112,6 +127,7 @@ def var_conv_2d_grad(ins, attrs):
 
 # -- sequence_topk_avg_pooling ---------------------------------------------------------------------
 
+
 def _topk_blocks(ins, attrs):
     """Per pair: (its slice of X, the block [C, h, w], the top positions [C, h, max_k] (-1: none))."""
     x = ins["X"].reshape(-1)
@@ -119,9 +135,9 @@ def _topk_blocks(ins, attrs):
     out = []
     for rows, h, w in _image_blocks("sequence_topk_avg_pooling", ins, attrs, channels):
         block = x[rows].reshape(channels, h, w)
-        top = np.argsort(block, axis=2)[..., ::-1][..., :max_k]          # Fluid's order: argsort()[-k:][::-1]
+        top = np.argsort(block, axis=2)[..., ::-1][..., :max_k]  # Fluid's order: argsort()[-k:][::-1]
         pos = np.full((channels, h, max_k), -1, dtype=np.int64)
-        pos[..., :top.shape[2]] = top
+        pos[..., : top.shape[2]] = top
         out.append((rows, block, pos))
     return x, out
 
@@ -133,13 +149,15 @@ def sequence_topk_avg_pooling(ins, attrs):
     for _, block, pos in blocks:
         values = np.where(pos >= 0, np.take_along_axis(block, np.maximum(pos, 0), axis=2), 0)
         sums = np.concatenate([np.zeros(values.shape[:2] + (1,), values.dtype), np.cumsum(values, axis=2)], axis=2)
-        avg = np.stack([sums[..., k] / k for k in topks], axis=2)                    # [C, h, K]
+        avg = np.stack([sums[..., k] / k for k in topks], axis=2)  # [C, h, K]
         outs.append(avg.transpose(1, 0, 2).reshape(block.shape[1], -1))
         positions.append(pos.transpose(1, 0, 2).ravel())
     width = attrs["channel_num"] * len(topks)
-    return {"Out": np.concatenate(outs or [np.zeros((0, width))]).astype(x.dtype),
-            "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
-            "@LOD": {"Out": [seq_offsets(attrs, "ROW", len(ins["ROW"])).tolist()]}}
+    return {
+        "Out": np.concatenate(outs or [np.zeros((0, width))]).astype(x.dtype),
+        "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
+        "@LOD": {"Out": [seq_offsets(attrs, "ROW", len(ins["ROW"])).tolist()]},
+    }
 
 
 def sequence_topk_avg_pooling_grad(ins, attrs):
@@ -148,7 +166,7 @@ def sequence_topk_avg_pooling_grad(ins, attrs):
     dx, row = np.zeros_like(x), 0
     for rows, block, pos in blocks:
         h = block.shape[1]
-        g = dout[row:row + h].reshape(h, channels, len(topks)).transpose(1, 0, 2)          # [C, h, K]
+        g = dout[row : row + h].reshape(h, channels, len(topks)).transpose(1, 0, 2)  # [C, h, K]
         row += h
         dblock = np.zeros(block.shape, x.dtype)
         for j, k in enumerate(topks):

@@ -29,6 +29,7 @@ pe sets BLAS's thread count at run time (threadpoolctl: OpenBLAS, MKL, BLIS), ex
 user chose it: with ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS`` set, BLAS is
 left as it is.
 """
+
 import os
 import threading
 import time
@@ -39,25 +40,25 @@ from ...base.errors import PeError
 from . import _cblas, cpu_load
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
-SMALL_GEMM_MACS = 4 << 20     # BLAS's own threads: below this a second one cost more than it brought
+SMALL_GEMM_MACS = 4 << 20  # BLAS's own threads: below this a second one cost more than it brought
 # pe's pool: from here two row blocks on 2 threads beat one single-threaded GEMM (2026-11-23, this
 # 2-core VM, p25 of 300 alternating calls: 0.65M multiply-adds even, 2.1M 1.38x, 3.1M 1.3-1.7x,
 # 8.4M 1.73x faster)
 SPLIT_GEMM_MACS = 1 << 20
 
 _lock = threading.Lock()
-_blas = None            # threadpoolctl controllers of the loaded BLAS libraries, found on first use
-_applied = None         # the BLAS thread count last set
-_planned = {}           # devices -> device_threads(devices): the environment is read once
-_share = 1              # threads per device of the devices now running
-_quiet_share = 1        # the same on a quiet machine: what work is divided by (see work_parts)
-_blas_share = None      # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
-_free = None            # cores the other processes left at the last use_devices (None: not followed)
-_pool_blas = None       # pool_calls_blas(), found once
-LOAD_EVERY_S = 0.25     # how often the other processes' load is read again
-_load = None            # cpu_load.OtherLoad, made on first use
+_blas = None  # threadpoolctl controllers of the loaded BLAS libraries, found on first use
+_applied = None  # the BLAS thread count last set
+_planned = {}  # devices -> device_threads(devices): the environment is read once
+_share = 1  # threads per device of the devices now running
+_quiet_share = 1  # the same on a quiet machine: what work is divided by (see work_parts)
+_blas_share = None  # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
+_free = None  # cores the other processes left at the last use_devices (None: not followed)
+_pool_blas = None  # pool_calls_blas(), found once
+LOAD_EVERY_S = 0.25  # how often the other processes' load is read again
+_load = None  # cpu_load.OtherLoad, made on first use
 _load_read_at = 0.0
-_cores_taken = 0        # cores other processes used at the last reading (rounded)
+_cores_taken = 0  # cores other processes used at the last reading (rounded)
 
 
 def cores():
@@ -69,10 +70,16 @@ def cores():
         return _positive("PE_NUM_THREADS", value)
     try:
         n = len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):        # not on Linux
+    except (AttributeError, OSError):  # not on Linux
         n = os.cpu_count() or 1
-    local = next((v for v in (os.environ.get("MPI_LOCALNRANKS"), os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE"))
-                  if v and v.isdigit() and int(v) > 0), "1")
+    local = next(
+        (
+            v
+            for v in (os.environ.get("MPI_LOCALNRANKS"), os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE"))
+            if v and v.isdigit() and int(v) > 0
+        ),
+        "1",
+    )
     return max(1, n // int(local))
 
 
@@ -104,7 +111,7 @@ def use_devices(devices):
             blas = 1
         else:
             blas = share
-        follow = not os.environ.get("PE_DEVICE_THREADS")     # else the user's count stands
+        follow = not os.environ.get("PE_DEVICE_THREADS")  # else the user's count stands
         plan = _planned[devices] = (share, blas, cores() if follow else None)
     _share, _blas_share, machine = plan
     _quiet_share = _share
@@ -227,7 +234,7 @@ def _blas_libraries():
     if _blas is None:
         try:
             import threadpoolctl
-        except ImportError:      # the dependency is missing: BLAS keeps its own default
+        except ImportError:  # the dependency is missing: BLAS keeps its own default
             _blas = []
             return _blas
         controller = threadpoolctl.ThreadpoolController()

@@ -1,6 +1,7 @@
 """Kernels of ops/tree_conv.py (numpy): each tree's patches become a coefficient array C [nodes,
 max_nodes, 3] (C[u, v] = (eta_l, eta_r, eta_t) of v in u's patch), so a tree's patch matrix is
 one einsum and the gradients are its transposes."""
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -61,7 +62,7 @@ def _trees(ins, attrs):
     w = filt.reshape(filt.shape[0] * 3, -1)
     for b in range(x.shape[0]):
         coef = coefficients(ins["EdgeSet"][b], x.shape[1], attrs["max_depth"], x.dtype)
-        patch = np.einsum("uvk,vf->ufk", coef, x[b]).reshape(coef.shape[0], -1)       # column f * 3 + k
+        patch = np.einsum("uvk,vf->ufk", coef, x[b]).reshape(coef.shape[0], -1)  # column f * 3 + k
         yield b, coef, patch, w
 
 
@@ -69,7 +70,7 @@ def tree_conv(ins, attrs):
     x, filt = ins["NodesVector"], ins["Filter"]
     out = np.zeros((x.shape[0], x.shape[1], filt.shape[2] * filt.shape[3]), dtype=x.dtype)
     for b, coef, patch, w in _trees(ins, attrs):
-        out[b, :coef.shape[0]] = patch @ w
+        out[b, : coef.shape[0]] = patch @ w
     return {"Out": out.reshape(x.shape[:2] + filt.shape[2:])}
 
 
@@ -78,7 +79,7 @@ def tree_conv_grad(ins, attrs):
     dout = ins["Out@GRAD"].reshape(x.shape[0], x.shape[1], -1)
     dx, dw = np.zeros_like(x), np.zeros((filt.shape[0] * 3, dout.shape[2]), dtype=filt.dtype)
     for b, coef, patch, w in _trees(ins, attrs):
-        g = dout[b, :coef.shape[0]]
+        g = dout[b, : coef.shape[0]]
         dw += patch.T @ g
         dx[b] = np.einsum("uvk,ufk->vf", coef, (g @ w.T).reshape(coef.shape[0], x.shape[2], 3))
     return {"NodesVector@GRAD": dx, "Filter@GRAD": dw.reshape(filt.shape)}

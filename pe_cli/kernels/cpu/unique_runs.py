@@ -1,4 +1,5 @@
 """unique_consecutive's kernel (numpy)."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -18,5 +19,8 @@ def unique_consecutive(ins, attrs):
         out = flat[change]
     starts = np.flatnonzero(change)
     counts = np.diff(np.append(starts, change.size))
-    return {"Out": np.ascontiguousarray(out), "Index": (np.cumsum(change) - 1).astype(dtype),
-            "Counts": counts.astype(dtype)}
+    return {
+        "Out": np.ascontiguousarray(out),
+        "Index": (np.cumsum(change) - 1).astype(dtype),
+        "Counts": counts.astype(dtype),
+    }

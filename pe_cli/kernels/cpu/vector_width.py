@@ -9,6 +9,7 @@ one of 32 on OpenBLAS's SkylakeX kernels where its Haswell kernels happened to a
 suite runs its numerics-sensitive tests a second time on another path than the host's
 (tests/test_other_code_path.py, with ``other_code_path()``'s settings).
 """
+
 import os
 import platform
 
@@ -16,19 +17,44 @@ import platform
 _FLAGS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"))
 
 # numba's (LLVM's) CPU names and OpenBLAS's core types pe names, with the width of the code they give
-NUMBA_TARGETS = {"skylake-avx512": "AVX-512", "cascadelake": "AVX-512", "cooperlake": "AVX-512",
-                 "icelake-server": "AVX-512", "sapphirerapids": "AVX-512", "znver4": "AVX-512",
-                 "znver5": "AVX-512", "haswell": "AVX2", "broadwell": "AVX2", "skylake": "AVX2",
-                 "znver1": "AVX2", "znver2": "AVX2", "znver3": "AVX2", "sandybridge": "AVX",
-                 "ivybridge": "AVX", "nehalem": "SSE4.2", "westmere": "SSE4.2"}
-OPENBLAS_KERNELS = {"skylakex": "AVX-512", "cooperlake": "AVX-512", "sapphirerapids": "AVX-512",
-                    "haswell": "AVX2", "zen": "AVX2", "sandybridge": "AVX", "nehalem": "SSE4.2",
-                    "core2": "SSE3", "prescott": "SSE3"}
+NUMBA_TARGETS = {
+    "skylake-avx512": "AVX-512",
+    "cascadelake": "AVX-512",
+    "cooperlake": "AVX-512",
+    "icelake-server": "AVX-512",
+    "sapphirerapids": "AVX-512",
+    "znver4": "AVX-512",
+    "znver5": "AVX-512",
+    "haswell": "AVX2",
+    "broadwell": "AVX2",
+    "skylake": "AVX2",
+    "znver1": "AVX2",
+    "znver2": "AVX2",
+    "znver3": "AVX2",
+    "sandybridge": "AVX",
+    "ivybridge": "AVX",
+    "nehalem": "SSE4.2",
+    "westmere": "SSE4.2",
+}
+OPENBLAS_KERNELS = {
+    "skylakex": "AVX-512",
+    "cooperlake": "AVX-512",
+    "sapphirerapids": "AVX-512",
+    "haswell": "AVX2",
+    "zen": "AVX2",
+    "sandybridge": "AVX",
+    "nehalem": "SSE4.2",
+    "core2": "SSE3",
+    "prescott": "SSE3",
+}
 
 # the second path the suite takes: the next narrower width the CPU also runs, both libraries alike
 # (numba's CPU name, OpenBLAS's core type, MKL's MKL_ENABLE_INSTRUCTIONS where pe's loops call MKL)
-_OTHER = {"AVX-512": ("haswell", "Haswell", "AVX2"), "AVX2": ("nehalem", "Nehalem", "SSE4_2"),
-          "AVX": ("nehalem", "Nehalem", "SSE4_2")}
+_OTHER = {
+    "AVX-512": ("haswell", "Haswell", "AVX2"),
+    "AVX2": ("nehalem", "Nehalem", "SSE4_2"),
+    "AVX": ("nehalem", "Nehalem", "SSE4_2"),
+}
 
 
 def cpu_flags():
@@ -56,9 +82,11 @@ def host_width(flags=None):
 def numba_target():
     """(the CPU name numba compiles for, its width): ``NUMBA_CPU_NAME`` where set, else the host's."""
     from numba.core import config
+
     if config.CPU_NAME and config.CPU_NAME != "host":
         return config.CPU_NAME, NUMBA_TARGETS.get(config.CPU_NAME.lower(), "unknown width")
     import llvmlite.binding as ll
+
     return ll.get_host_cpu_name(), host_width()
 
 
@@ -67,8 +95,9 @@ def blas_kernel():
     OpenBLAS (threadpoolctl tells)."""
     try:
         import threadpoolctl
+
         found = [i for i in threadpoolctl.threadpool_info() if i.get("internal_api") == "openblas"]
-    except Exception:       # threadpoolctl's scan of a broken library: nothing to name
+    except Exception:  # threadpoolctl's scan of a broken library: nothing to name
         return None
     if not found:
         return None

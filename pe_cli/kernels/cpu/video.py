@@ -1,4 +1,5 @@
 """CPU kernels of ops/video.py: temporal_shift and its gradient, slices of the [N, T, C, H, W] view."""
+
 import numpy as np
 
 

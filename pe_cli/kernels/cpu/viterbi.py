@@ -1,5 +1,6 @@
 """viterbi_decode's kernel (numpy): dynamic programming over each sequence's steps, ties to the first tag; the
 start tag is the last one, the stop tag the one before it (Paddle's ViterbiDecoder)."""
+
 import numpy as np
 
 
@@ -14,7 +15,7 @@ def viterbi_decode(ins, attrs):
         n = int(lengths[i])
         if n <= 0:
             continue
-        if bos:     # from the start tag (the last; every other at -1e4) through a transition into step 0
+        if bos:  # from the start tag (the last; every other at -1e4) through a transition into step 0
             init = np.full(tags, -1e4, x.dtype)
             init[-1] = 0
             alpha = (init[:, None] + trans).max(axis=0) + x[i, 0]
@@ -25,7 +26,7 @@ def viterbi_decode(ins, attrs):
             total = alpha[:, None] + trans
             back.append(np.argmax(total, axis=0))
             alpha = total.max(axis=0) + x[i, t]
-        if bos:     # to the stop tag (the one before the last): its row, as Paddle adds it
+        if bos:  # to the stop tag (the one before the last): its row, as Paddle adds it
             alpha = alpha + trans[tags - 2]
         last = int(np.argmax(alpha))
         scores[i] = alpha[last]

@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/_adaptive_pool.py: one thread per output pixel; the gradient adds into
 X atomically (adaptive windows may overlap)."""
+
 from numba import cuda
 
 from . import runtime as rt
@@ -78,6 +79,7 @@ def pool2d_grad(ins, attrs):
     oh, ow = attrs["ksize"]
     dx = zeros(x.shape, x.dtype)
     if dout.size:
-        _pool_grad[grid(dout.size)](flat(x), flat(dout), flat(dx), x.shape[2], x.shape[3], oh, ow,
-                                    attrs["pooling_type"] == "max")
+        _pool_grad[grid(dout.size)](
+            flat(x), flat(dout), flat(dx), x.shape[2], x.shape[3], oh, ow, attrs["pooling_type"] == "max"
+        )
     return {"X@GRAD": dx}

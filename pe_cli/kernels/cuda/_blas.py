@@ -20,6 +20,7 @@ the device, with a workspace taken from pe's pool (so that a call allocates noth
 capture into a CUDA graph sees no allocation). Calls go through a lock per device: handles are shared
 by the executor's threads, which launch to the same stream.
 """
+
 import os
 import threading
 from collections import namedtuple
@@ -30,14 +31,14 @@ from ...base.errors import PeError
 from . import runtime as rt
 
 MODES = ("auto", "numba", "cublas")
-WORKSPACE_BYTES = 32 << 20          # cuBLAS's recommendation for Hopper (4 MiB suffices before it)
-INT32_MAX = 2 ** 31 - 1
+WORKSPACE_BYTES = 32 << 20  # cuBLAS's recommendation for Hopper (4 MiB suffices before it)
+INT32_MAX = 2**31 - 1
 
 # cuBLAS's arguments for C^T = op_a(A) op_b(B) (A: pe's B, B: pe's A); strides in elements, 0 for a
 # broadcast batch of one.
 Plan = namedtuple("Plan", "trans_a trans_b m n k lda ldb ldc stride_a stride_b stride_c batch")
 
-_state = {"mode": None, "lib": None, "why": None}       # lib/why: None until first asked
+_state = {"mode": None, "lib": None, "why": None}  # lib/why: None until first asked
 _handles = {}
 _handles_lock = threading.Lock()
 
@@ -52,7 +53,9 @@ def mode():
 def set_mode(value):
     """Switch the GEMM path in this process (benchmarks time both in one run); returns the old one."""
     if value not in MODES:
-        raise PeError(f"PE_CUDA_GEMM={value!r} is not one of {', '.join(MODES)}: set it to numba or cublas, or unset it")
+        raise PeError(
+            f"PE_CUDA_GEMM={value!r} is not one of {', '.join(MODES)}: set it to numba or cublas, or unset it"
+        )
     old, _state["mode"] = _state["mode"], value
     return old
 
@@ -71,9 +74,10 @@ def unavailable_reason():
 def _load():
     try:
         from nvmath.bindings import cublas
-    except Exception as e:         # noqa: BLE001 - ImportError, or a broken install: say which
-        _state["why"] = f"nvmath-python cannot be imported ({type(e).__name__}: {str(e)[:100]}); " \
-                        "pip install '.[cuda-libs]'"
+    except Exception as e:  # noqa: BLE001 - ImportError, or a broken install: say which
+        _state["why"] = (
+            f"nvmath-python cannot be imported ({type(e).__name__}: {str(e)[:100]}); pip install '.[cuda-libs]'"
+        )
         return
     _state["lib"] = cublas
 
@@ -84,6 +88,7 @@ def backend():
 
 
 # -- the arguments: a pure function of shapes and strides -------------------------------------------
+
 
 def _storage(rows, cols, row_stride, col_stride):
     """(column_major?, leading dimension) of a [rows, cols] matrix with these element strides, as
@@ -111,8 +116,8 @@ def plan(a_shape, a_strides, b_shape, b_strides, trans_a, trans_b, itemsize):
     if store_a is None or store_b is None:
         return None
     # row-major (column_major False) storage seen by cuBLAS is the stored matrix's transpose
-    op_b = bool(trans_b) != store_b[0]          # cuBLAS's A = pe's op(B)^T
-    op_a = bool(trans_a) != store_a[0]          # cuBLAS's B = pe's op(A)^T
+    op_b = bool(trans_b) != store_b[0]  # cuBLAS's A = pe's op(B)^T
+    op_a = bool(trans_a) != store_a[0]  # cuBLAS's B = pe's op(A)^T
     stride_b = sb[0] if b_shape[0] > 1 else 0
     stride_a = sa[0] if a_shape[0] > 1 else 0
     p = Plan(op_b, op_a, N, M, K, store_b[1], store_a[1], N, stride_b, stride_a, M * N, batch)
@@ -123,6 +128,7 @@ def plan(a_shape, a_strides, b_shape, b_strides, trans_a, trans_b, itemsize):
 
 # -- the call ---------------------------------------------------------------------------------------
 
+
 def _pointer(array):
     return array.device_ctypes_pointer.value or 0
 
@@ -130,9 +136,9 @@ def _pointer(array):
 def _stream_handle(stream):
     h = stream.handle
     try:
-        return int(h)               # cuda.bindings' CUstream
+        return int(h)  # cuda.bindings' CUstream
     except TypeError:
-        return h.value or 0         # ctypes' c_void_p
+        return h.value or 0  # ctypes' c_void_p
 
 
 def _handle(cublas):
@@ -146,7 +152,7 @@ def _handle(cublas):
             if held is None:
                 try:
                     handle = cublas.create()
-                except Exception as e:      # noqa: BLE001 - libcublas not found, no driver: say which
+                except Exception as e:  # noqa: BLE001 - libcublas not found, no driver: say which
                     _state["why"] = f"cuBLAS could not start ({type(e).__name__}: {str(e)[:100]})"
                     return None
                 cublas.set_stream(handle, _stream_handle(dev.stream))
@@ -169,8 +175,7 @@ def gemm(a3, b3, c3, trans_a, trans_b, alpha):
     if unavailable_reason() is not None:
         return _unavailable()
     dtype = np.dtype(c3.dtype)
-    if dtype not in (np.float32, np.float64) or a3.dtype != dtype or b3.dtype != dtype \
-            or not c3.is_c_contiguous():
+    if dtype not in (np.float32, np.float64) or a3.dtype != dtype or b3.dtype != dtype or not c3.is_c_contiguous():
         return False
     p = plan(a3.shape, a3.strides, b3.shape, b3.strides, trans_a, trans_b, dtype.itemsize)
     if p is None:
@@ -186,17 +191,46 @@ def gemm(a3, b3, c3, trans_a, trans_b, alpha):
 def _call(cublas, held, p, a_ptr, b_ptr, c_ptr, dtype, alpha):
     """One cuBLAS call for a Plan (A: pe's B, B: pe's A)."""
     handle, lock, _ = held
-    scalars = np.array([alpha, 0.0], dtype)             # host alpha and beta, read during the call
+    scalars = np.array([alpha, 0.0], dtype)  # host alpha and beta, read during the call
     ta = cublas.Operation.T if p.trans_a else cublas.Operation.N
     tb = cublas.Operation.T if p.trans_b else cublas.Operation.N
     one = dtype == np.float32
     with lock:
         if p.batch == 1:
             (cublas.sgemm if one else cublas.dgemm)(
-                handle, ta, tb, p.m, p.n, p.k, scalars.ctypes.data, a_ptr, p.lda, b_ptr, p.ldb,
-                scalars.ctypes.data + dtype.itemsize, c_ptr, p.ldc)
+                handle,
+                ta,
+                tb,
+                p.m,
+                p.n,
+                p.k,
+                scalars.ctypes.data,
+                a_ptr,
+                p.lda,
+                b_ptr,
+                p.ldb,
+                scalars.ctypes.data + dtype.itemsize,
+                c_ptr,
+                p.ldc,
+            )
         else:
             (cublas.sgemm_strided_batched if one else cublas.dgemm_strided_batched)(
-                handle, ta, tb, p.m, p.n, p.k, scalars.ctypes.data, a_ptr, p.lda, p.stride_a,
-                b_ptr, p.ldb, p.stride_b, scalars.ctypes.data + dtype.itemsize, c_ptr, p.ldc,
-                p.stride_c, p.batch)
+                handle,
+                ta,
+                tb,
+                p.m,
+                p.n,
+                p.k,
+                scalars.ctypes.data,
+                a_ptr,
+                p.lda,
+                p.stride_a,
+                b_ptr,
+                p.ldb,
+                p.stride_b,
+                scalars.ctypes.data + dtype.itemsize,
+                c_ptr,
+                p.ldc,
+                p.stride_c,
+                p.batch,
+            )

@@ -1,5 +1,6 @@
 """Device code of conv2d (kernels in convolution.py): im2col, col2im written as a gather (each input element
 sums the columns that read it: deterministic, no atomics), and the transposes around the matmul."""
+
 from numba import cuda
 
 from . import runtime as rt
@@ -61,8 +62,24 @@ def columns(x, geo):
     """x as im2col columns [groups, C/groups*kh*kw, N*Ho*Wo]."""
     n, c, h, wd = x.shape
     cols = rt.empty((c * geo.kh * geo.kw, n * geo.ho * geo.wo), x.dtype)
-    im2col[grid(cols.size)](flat(x), flat(cols), c, h, wd, geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw,
-                            geo.pads[0], geo.pads[2], n, geo.ho, geo.wo)
+    im2col[grid(cols.size)](
+        flat(x),
+        flat(cols),
+        c,
+        h,
+        wd,
+        geo.kh,
+        geo.kw,
+        geo.sh,
+        geo.sw,
+        geo.dh,
+        geo.dw,
+        geo.pads[0],
+        geo.pads[2],
+        n,
+        geo.ho,
+        geo.wo,
+    )
     return cols.reshape((geo.groups, cols.shape[0] // geo.groups, cols.shape[1]))
 
 

@@ -5,6 +5,7 @@ An op is a device function of its array values and two scalar parameters ``p, q`
 ignored): ``Unary(f)(x, p, q)``, ``Binary(f)(x, y, p, q)``, ``Ternary(f)(a, b, c, p, q)``.
 Broadcast indexing collapses dims first, so the common cases (bias add, scalar) index cheaply.
 """
+
 import functools
 
 import numpy as np
@@ -34,6 +35,7 @@ def _unary_kernel(fn):
         while i < out.size:
             out[i] = fn(x[i], p, q)
             i += step
+
     return kernel
 
 
@@ -45,6 +47,7 @@ def _binary_kernel(fn):
         while i < out.size:
             out[i] = fn(x[i], y[i], p, q)
             i += step
+
     return kernel
 
 
@@ -56,6 +59,7 @@ def _ternary_kernel(fn):
         while i < out.size:
             out[i] = fn(a[i], b[i], c[i], p, q)
             i += step
+
     return kernel
 
 
@@ -67,6 +71,7 @@ def _broadcast_kernel(fn):
         while i < out.size:
             out[i] = fn(x[offset(i, shape, xs)], y[offset(i, shape, ys)], p, q)
             i += step
+
     return kernel
 
 
@@ -133,7 +138,7 @@ def broadcast_strides(shape, out_shape):
     return list(reversed(strides))
 
 
-@functools.lru_cache(maxsize=4096)        # shapes repeat every training step
+@functools.lru_cache(maxsize=4096)  # shapes repeat every training step
 def collapse(out_shape, in_shapes):
     """(dims, strides per input) with size-1 dims dropped and neighbours merged wherever every
     input steps through them alike, so most broadcasts index through one or two dims."""
@@ -169,6 +174,7 @@ def _broadcast_map_kernel(fn):
         while i < out.size:
             out[i] = fn(x[offset(i, shape, xs)], p, q)
             i += step
+
     return kernel
 
 

@@ -4,6 +4,7 @@ element, a missing one staying None), the CPU kernel run, the outputs copied bac
 index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast."""
+
 from ...base.tensor_array import TensorArray
 from . import runtime as rt
 
@@ -26,13 +27,15 @@ def _device(key, value):
     if isinstance(value, list):
         return _moved(value, rt.to_device)
     out = rt.to_device(value)
-    return out.reshape(()) if getattr(value, "ndim", None) == 0 else out     # a 0-D value stays 0-D
+    return out.reshape(()) if getattr(value, "ndim", None) == 0 else out  # a 0-D value stays 0-D
 
 
 def on_host(cpu_kernel):
     """The CUDA kernel of an op computed by ``cpu_kernel`` on the host."""
+
     def kernel(ins, attrs):
         outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
         return {k: _device(k, v) for k, v in outs.items()}
+
     kernel.__name__ = cpu_kernel.__name__
     return kernel

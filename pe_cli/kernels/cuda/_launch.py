@@ -3,6 +3,7 @@
 Kernels use grid-stride loops, so any grid is correct: on a GPU the grid fills the device; under
 the simulator (where every thread is a Python thread) it stays tiny so tests run fast.
 """
+
 import functools
 
 import numba
@@ -13,7 +14,7 @@ from . import runtime as rt
 from .launcher import jit_kernel
 
 SIM = rt.simulated()
-THREADS = 4 if SIM else 256          # threads per block for 1-D launches and block reductions
+THREADS = 4 if SIM else 256  # threads per block for 1-D launches and block reductions
 _MAX_BLOCKS_SIM = 2
 
 
@@ -65,6 +66,7 @@ def per_dtype(factory):
     @functools.wraps(factory)
     def get(dtype, *args):
         return cached(np.dtype(dtype).name, *args)
+
     return get
 
 
@@ -74,6 +76,7 @@ def flat(a):
 
 
 # -- the smallest kernels, used everywhere ----------------------------------------------------
+
 
 @jit_kernel
 def _fill(out, value):

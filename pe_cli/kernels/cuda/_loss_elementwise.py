@@ -1,6 +1,7 @@
 """The elementwise losses of the loss_classification family on a GPU (kernels/cuda/loss_classification.py
 imports them): label_smooth, kldiv_loss, teacher_student_sigmoid_loss, bce_loss, hinge_loss and
 modified_huber_loss as elementwise launches (and the shared reduction for sums); log_loss on the host."""
+
 import math
 
 from numba import cuda
@@ -15,6 +16,7 @@ from .launcher import jit_kernel
 
 
 # -- label_smooth -----------------------------------------------------------------------------------
+
 
 @cuda.jit(device=True, inline=True)
 def _smooth(a, p, q):
@@ -43,6 +45,7 @@ def label_smooth_grad(ins, attrs):
 
 
 # -- kldiv_loss -------------------------------------------------------------------------------------
+
 
 @cuda.jit(device=True, inline=True)
 def _kl(x, t, p, q):
@@ -83,12 +86,14 @@ def kldiv_loss_grad(ins, attrs):
     red = attrs["reduction"]
     dx = rt.empty(x.shape, x.dtype)
     if x.size:
-        _kl_grad[grid(x.size)](flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(_cpu.kl_scale(x, red), 1),
-                               flat(dx))
+        _kl_grad[grid(x.size)](
+            flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(_cpu.kl_scale(x, red), 1), flat(dx)
+        )
     return {"X@GRAD": dx}
 
 
 # -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
 
 @cuda.jit(device=True, inline=True)
 def _teacher_student(x, label, p, q):
@@ -121,8 +126,15 @@ def teacher_student_sigmoid_loss(ins, attrs):
 
 
 def teacher_student_sigmoid_loss_grad(ins, attrs):
-    return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
-                                float(attrs["soft_max_lower_bound"]))}
+    return {
+        "X@GRAD": _ts_grads(
+            ins["X"],
+            ins["Label"],
+            ins["Y@GRAD"],
+            float(attrs["soft_max_up_bound"]),
+            float(attrs["soft_max_lower_bound"]),
+        )
+    }
 
 
 # log_loss: the CPU kernels on the host (a device twin is not written yet)
@@ -132,6 +144,7 @@ log_loss_grad = on_host(_cpu.log_loss_grad)
 
 # -- bce_loss, hinge_loss, modified_huber_loss -------------------------------------------------------------
 
+
 @cuda.jit(device=True, inline=True)
 def _capped_log(v):
     """log(v), at least -100 (Fluid's bce_loss); v <= 0 gives -100 (a negative X gives NaN below)."""
@@ -140,7 +153,7 @@ def _capped_log(v):
 
 @cuda.jit(device=True, inline=True)
 def _bce(x, label, p, q):
-    if x < 0 or x > 1:      # the CPU kernel refuses it; here the loss is NaN
+    if x < 0 or x > 1:  # the CPU kernel refuses it; here the loss is NaN
         return math.nan
     return (label - 1) * _capped_log(1 - x) - label * _capped_log(x)
 

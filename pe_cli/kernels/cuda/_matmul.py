@@ -15,6 +15,7 @@ one slice of K into its own partial tile, and the partials are summed after (spl
 On a real GPU with nvmath-python installed, ``matmul`` hands float32/float64 products to cuBLAS
 first (_blas.py decides; ``PE_CUDA_GEMM=numba`` keeps this kernel for every product).
 """
+
 import numpy as np
 from numba import cuda
 
@@ -58,14 +59,15 @@ def _tile_loader(dt, span, k_major):
                 else:
                     v = src[batch, gr, gk]
             tile[kk, r] = v
+
     return load
 
 
 def _kernel(dt, trans_a, trans_b):
     zero = dt(0)
-    a_width, b_width = BM + 1, BN + 1       # +1: no bank conflicts on transposing stores
-    load_a = _tile_loader(dt, BM, trans_a)        # a[., k, m] when transposed, else a[., m, k]
-    load_b = _tile_loader(dt, BN, not trans_b)    # b[., n, k] when transposed, else b[., k, n]
+    a_width, b_width = BM + 1, BN + 1  # +1: no bank conflicts on transposing stores
+    load_a = _tile_loader(dt, BM, trans_a)  # a[., k, m] when transposed, else a[., m, k]
+    load_b = _tile_loader(dt, BN, not trans_b)  # b[., n, k] when transposed, else b[., k, n]
 
     @jit_kernel
     def matmul(a, b, c, M, N, K, alpha, splits, kc):
@@ -77,7 +79,7 @@ def _kernel(dt, trans_a, trans_b):
         tid = ty * NX + tx
         row0 = cuda.blockIdx.y * BM
         col0 = cuda.blockIdx.x * BN
-        bz = cuda.blockIdx.z                # batch * splits + the slice of K this block sums
+        bz = cuda.blockIdx.z  # batch * splits + the slice of K this block sums
         batch = bz // splits
         k_begin = (bz % splits) * kc
         k_end = min(K, k_begin + kc)
@@ -103,6 +105,7 @@ def _kernel(dt, trans_a, trans_b):
                     gj = col0 + tx + j * NX
                     if gj < N:
                         c[bz, gi, gj] = acc[i, j] * alpha
+
     return matmul
 
 
@@ -138,7 +141,8 @@ def matmul(a, b, trans_a=False, trans_b=False, alpha=1.0, out=None):
     splits, kc = split_k(tiles[0] * tiles[1] * batch, K)
     c3 = out.reshape((batch, M, N)) if splits == 1 else rt.empty((batch, splits, M, N), out.dtype)
     _kernels(a.dtype, bool(trans_a), bool(trans_b))[tiles + (batch * splits,), (NX, NY), rt.stream()](
-        a3, b3, c3.reshape((batch * splits, M, N)), M, N, K, np.dtype(a.dtype).type(alpha), splits, kc)
+        a3, b3, c3.reshape((batch * splits, M, N)), M, N, K, np.dtype(a.dtype).type(alpha), splits, kc
+    )
     if splits > 1:
         reduce(c3, (1,), out=out.reshape((batch, M, N)))
     return out

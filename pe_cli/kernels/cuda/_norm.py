@@ -1,5 +1,6 @@
 """Device code of batch_norm and layer_norm (kernels in normalization.py): block reductions, one block per
 channel / per row, and the elementwise passes around them."""
+
 import math
 
 from numba import cuda
@@ -34,6 +35,7 @@ def channel_stats_kernel(dt):
                 mean[c] = m
                 var[c] = v
             c += cuda.gridDim.x
+
     return kernel
 
 
@@ -41,8 +43,7 @@ channel_stats = per_dtype(channel_stats_kernel)
 
 
 @jit_kernel
-def bn_coefficients(m, v, scale, bias, mean_in, var_in, eps, momentum, update, a, shift, inv_std,
-                     mean_out, var_out):
+def bn_coefficients(m, v, scale, bias, mean_in, var_in, eps, momentum, update, a, shift, inv_std, mean_out, var_out):
     c = cuda.grid(1)
     if c < m.size:
         s = 1.0 / math.sqrt(v[c] + eps)
@@ -88,6 +89,7 @@ def bn_grad_sums_kernel(dt):
                 dbias[c] = sb
                 dscale[c] = ss
             c += cuda.gridDim.x
+
     return kernel
 
 
@@ -142,6 +144,7 @@ def layer_norm_kernel(dt, has_scale, has_bias):
                 mean[r] = m
                 var[r] = v
             r += cuda.gridDim.x
+
     return kernel
 
 
@@ -175,6 +178,7 @@ def layer_norm_dx_kernel(dt, has_scale):
                 xhat = (x[base + j] - mean[r]) * inv_std
                 dx[base + j] = inv_std * (g - mg - xhat * mgx)
             r += cuda.gridDim.x
+
     return kernel
 
 

@@ -1,5 +1,6 @@
 """Device code of pool2d (kernels in pooling.py): one thread per output; max-pool's gradient scatters to
 each window's first maximum, avg-pool's is a gather."""
+
 import math
 
 from numba import cuda

@@ -6,6 +6,7 @@ threads stride along the row and combine through shared memory. Where they are n
 the bias gradient), one thread per output walks its column, so neighbouring threads read
 neighbouring addresses.
 """
+
 import functools
 
 import numpy as np
@@ -42,10 +43,11 @@ _COMBINE = {"sum": _sum, "max": _max, "min": _min, "prod": _prod}
 
 # -- block helpers for row kernels: every thread of the block gets the result ------------------
 
+
 @cuda.jit(device=True, inline=True)
 def block_sum(shared, value):
     t = cuda.threadIdx.x
-    cuda.syncthreads()          # the previous use of `shared` is over
+    cuda.syncthreads()  # the previous use of `shared` is over
     shared[t] = value
     cuda.syncthreads()
     s = cuda.blockDim.x // 2
@@ -74,6 +76,7 @@ def block_max(shared, value):
 
 # -- reducing an array over axes ----------------------------------------------------------------
 
+
 def _thread_kernel(dt, kind):
     combine = _COMBINE[kind]
 
@@ -91,6 +94,7 @@ def _thread_kernel(dt, kind):
             else:
                 out[o] = acc
             o += step
+
     return kernel
 
 
@@ -102,7 +106,7 @@ def _block_kernel(dt, kind):
     def kernel(x, out, kshape, kstr, rshape, rstr, nred, init, divisor):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
-        nt = cuda.blockDim.x            # a power of two <= T
+        nt = cuda.blockDim.x  # a power of two <= T
         o = cuda.blockIdx.x
         while o < out.size:
             base = offset(o, kshape, kstr)
@@ -126,6 +130,7 @@ def _block_kernel(dt, kind):
                     out[o] = shared[0]
             cuda.syncthreads()
             o += cuda.gridDim.x
+
     return kernel
 
 
@@ -137,7 +142,7 @@ def normalize_axes(ndim, axes):
     return tuple(sorted({a % ndim for a in axes})) if ndim else ()
 
 
-@functools.lru_cache(maxsize=4096)        # shapes repeat every training step
+@functools.lru_cache(maxsize=4096)  # shapes repeat every training step
 def plan(shape, axes):
     """(kept dims, kept strides, reduced dims, reduced strides), each merged where contiguous."""
     strides, step = [], 1
@@ -182,8 +187,11 @@ def reduce(x, axes, kind="sum", keepdims=False, mean=False, out=None):
     a full reduction has shape () reshaped by callers."""
     shape = tuple(x.shape)
     axes = normalize_axes(len(shape), axes)
-    out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims else \
-        tuple(n for d, n in enumerate(shape) if d not in axes)
+    out_shape = (
+        tuple(1 if d in axes else n for d, n in enumerate(shape))
+        if keepdims
+        else tuple(n for d, n in enumerate(shape) if d not in axes)
+    )
     dtype = np.dtype(x.dtype)
     out = rt.empty(out_shape, dtype) if out is None else out
     if out.size == 0:
@@ -193,13 +201,15 @@ def reduce(x, axes, kind="sum", keepdims=False, mean=False, out=None):
         nred *= shape[d]
     divisor = nred if mean else 1
     kshape, kstr, rshape, rstr = plan(shape, axes)
-    rows = rstr[-1] == 1 and nred > 1          # an output's elements are contiguous
+    rows = rstr[-1] == 1 and nred > 1  # an output's elements are contiguous
     if nred >= (2 * THREADS if not SIM else 2) and (rows or out.size < 64):
-        _block(dtype, kind)[rows_grid(out.size, nred)](flat(x), flat(out), kshape, kstr, rshape, rstr,
-                                                 nred, _init(kind, dtype), divisor)
+        _block(dtype, kind)[rows_grid(out.size, nred)](
+            flat(x), flat(out), kshape, kstr, rshape, rstr, nred, _init(kind, dtype), divisor
+        )
     else:
-        _thread(dtype, kind)[grid(out.size)](flat(x), flat(out), kshape, kstr, rshape, rstr,
-                                             nred, _init(kind, dtype), divisor)
+        _thread(dtype, kind)[grid(out.size)](
+            flat(x), flat(out), kshape, kstr, rshape, rstr, nred, _init(kind, dtype), divisor
+        )
     return out
 
 
@@ -210,7 +220,6 @@ def sum_to_shape(g, shape):
     if tuple(g.shape) == shape:
         return g
     lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape)
-                                      if n == 1 and g.shape[i + lead] != 1)
+    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
     out = reduce(g, axes, "sum") if axes else g
     return out.reshape(shape) if tuple(out.shape) != shape else out

@@ -23,6 +23,7 @@ thread, the launching one: any order is a schedule a GPU may choose for such thr
 launch starts no Python thread at all (thread starts and hand-overs were most of a simulated op
 test's time, and much more of it on a busy machine).
 """
+
 import sys
 import threading
 import types
@@ -36,7 +37,7 @@ def _shared_array(self, shape, dtype, alignment=None):
     if alignment is not None:
         raise RuntimeError("Array alignment is not supported in cudasim")
     dtype = _as_dtype(dtype)
-    if shape == 0:      # dynamic shared memory: one buffer for every such call
+    if shape == 0:  # dynamic shared memory: one buffer for every such call
         count = self._dynshared_size // dtype.itemsize
         return np.frombuffer(self._dynshared.data, dtype=dtype, count=count)
     caller = sys._getframe(1)
@@ -62,8 +63,8 @@ class _Block:
         self.threads = threads
         self.live = len(threads)
         self.waiting = 0
-        self.generation = 0      # barriers passed
-        self.failed = None       # the first thread that raised
+        self.generation = 0  # barriers passed
+        self.failed = None  # the first thread that raised
 
     def release_if_all_wait(self):
         """(Under the condition.) Opens the barrier when every live thread has reached it."""
@@ -74,11 +75,31 @@ class _Block:
 
 
 # what a kernel's threads meet each other through (cuda.<name>): barriers, shared arrays, warp functions
-_MEETING_NAMES = frozenset({
-    "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "shared", "syncwarp", "cg",
-    "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "shfl_sync_intrinsic", "all_sync",
-    "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync", "activemask", "lanemask_lt"})
-_alone = {}         # kernel function -> its threads never meet
+_MEETING_NAMES = frozenset(
+    {
+        "syncthreads",
+        "syncthreads_count",
+        "syncthreads_and",
+        "syncthreads_or",
+        "shared",
+        "syncwarp",
+        "cg",
+        "shfl_sync",
+        "shfl_up_sync",
+        "shfl_down_sync",
+        "shfl_xor_sync",
+        "shfl_sync_intrinsic",
+        "all_sync",
+        "any_sync",
+        "eq_sync",
+        "ballot_sync",
+        "match_any_sync",
+        "match_all_sync",
+        "activemask",
+        "lanemask_lt",
+    }
+)
+_alone = {}  # kernel function -> its threads never meet
 
 
 def _threads_alone(f):
@@ -113,7 +134,7 @@ def _closure(f):
     for cell in f.__closure__ or ():
         try:
             values.append(cell.cell_contents)
-        except ValueError:      # not bound yet
+        except ValueError:  # not bound yet
             pass
     return values
 
@@ -125,8 +146,10 @@ def _run_block(self, grid_point, *args):
 
     def target():
         self._f(*args)
-    threads = [_kernel.BlockThread(target, self, grid_point, point, self._debug)
-               for point in np.ndindex(*self._block_dim)]
+
+    threads = [
+        _kernel.BlockThread(target, self, grid_point, point, self._debug) for point in np.ndindex(*self._block_dim)
+    ]
     block = self._pe_block = _Block(threads)
     for t in threads:
         t.start()
@@ -189,13 +212,14 @@ def _syncthreads(self):
         raise RuntimeError("abort flag set on syncthreads clear")
 
 
-_kernelapi = _kernel = _numba_thread_run = None     # numba's modules and BlockThread.run, once installed
+_kernelapi = _kernel = _numba_thread_run = None  # numba's modules and BlockThread.run, once installed
 
 
 def install():
     """Replaces the simulator's shared-array allocation and its block scheduler (idempotent)."""
     global _kernelapi, _kernel, _numba_thread_run
     from numba.cuda.simulator import kernel, kernelapi
+
     _kernelapi, _kernel = kernelapi, kernel
     kernelapi.FakeCUDAShared.array = _shared_array
     if kernel.BlockManager.run is not _run_block:

@@ -1,5 +1,6 @@
 """Data movement: copying a strided window of one array into a strided window of another, in one
 launch. Transpose, slice, concat, split, stack and expand are all such copies."""
+
 from numba import cuda
 
 from ._elementwise import merge_dims, offset

@@ -5,6 +5,7 @@ as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out
 gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
 one elementwise kernel, maxout one thread per output. Fluid's second-order ops of five rows
 (``<op>_grad_grad``) are the row's gradient and one elementwise launch (activations_second_order.py)."""
+
 import math
 
 import numpy as np
@@ -64,6 +65,7 @@ def _forward_kernel(row):
     def kernel(ins, attrs):
         x = ins["X"]
         return {"Out": op(x, *_pq(row, attrs, x.dtype))}
+
     return kernel
 
 
@@ -71,8 +73,9 @@ def _grad_kernel(row):
     op, reads = Binary(_device(row.device_derivative, 2, row)), row.reads
 
     def kernel(ins, attrs):
-        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]      # (reads nothing: dOut twice)
+        a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]  # (reads nothing: dOut twice)
         return {"X@GRAD": op(a, dout, *_pq(row, attrs, dout.dtype), dtype=dout.dtype)}
+
     return kernel
 
 
@@ -89,8 +92,10 @@ def _paddle2_forms(name):
         return (on_host(getattr(_cpu, name)) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
 
     def grad(ins, attrs):
-        return (on_host(getattr(_cpu, name + "_grad")) if attrs.get("_paddle2") and differs(attrs)
-                else table_grad)(ins, attrs)
+        return (on_host(getattr(_cpu, name + "_grad")) if attrs.get("_paddle2") and differs(attrs) else table_grad)(
+            ins, attrs
+        )
+
     kernel.__name__, grad.__name__ = name, name + "_grad"
     return kernel, grad
 
@@ -113,6 +118,7 @@ def _grad_grad_kernel(second):
         if "DDOut" in wanted:
             outs["DDOut"] = grad({row.reads: u, "Out@GRAD": ddx}, attrs)["X@GRAD"]
         return outs
+
     return kernel
 
 
@@ -122,12 +128,13 @@ globals().update(grad_grad_kernels(_grad_grad_kernel))
 
 # -- softmax family: one block per row along the axis ----------------------------------------
 
+
 def row_layout(shape, axis):
     """(rows, n, inner): the array as rows of n elements along ``axis``, ``inner`` apart."""
     axis %= len(shape)
     n = shape[axis]
     inner = 1
-    for d in shape[axis + 1:]:
+    for d in shape[axis + 1 :]:
         inner *= d
     total = 1
     for d in shape:
@@ -163,6 +170,7 @@ def _softmax_kernel(dt, log):
                 else:
                     out[k] = math.exp(x[k] - m) / s
             r += cuda.gridDim.x
+
     return kernel
 
 
@@ -193,6 +201,7 @@ def _softmax_grad_kernel(dt, log):
                 else:
                     dx[k] = out[k] * (dout[k] - s)
             r += cuda.gridDim.x
+
     return kernel
 
 
@@ -213,7 +222,8 @@ def _rowwise_grad(out, dout, axis, log):
     if dx.size:
         rows, n, inner = row_layout(tuple(out.shape), axis)
         _softmax_grad_k(dout.dtype, log)[rows_grid(rows, n)](
-            out.reshape(out.size), dout.reshape(dout.size), dx.reshape(dx.size), rows, n, inner)
+            out.reshape(out.size), dout.reshape(dout.size), dx.reshape(dx.size), rows, n, inner
+        )
     return dx
 
 
@@ -296,11 +306,12 @@ def prelu_grad(ins, attrs):
 
 # -- maxout --------------------------------------------------------------------------------------
 
+
 def _maxout_view(x, attrs):
     axis = attrs["axis"] % 4
     shape = tuple(x.shape)
     post = 1
-    for d in shape[axis + 1:]:
+    for d in shape[axis + 1 :]:
         post *= d
     return shape[axis] // attrs["groups"], attrs["groups"], post
 

@@ -1,6 +1,7 @@
 """The caching allocator of a CUDA device: buffers by size class, leased to one array (and its
 views) and returned to the pool when they are all gone, so a steady training loop allocates nothing.
 Under numba's simulator the buffers are host memory."""
+
 import weakref
 
 import numpy as np
@@ -20,8 +21,8 @@ class Pool:
         self.device = dev
         self._cuda = cuda
         self._sim = simulated
-        self.free = {}          # size class -> [raw buffer]
-        self.leased = {}        # token -> lease object, for the real driver's refcounted pointers
+        self.free = {}  # size class -> [raw buffer]
+        self.leased = {}  # token -> lease object, for the real driver's refcounted pointers
         self.allocations = 0
         self.bytes = 0
         self.reuses = 0
@@ -40,7 +41,7 @@ class Pool:
         bucket = self.free.get(key)
         if bucket:
             try:
-                raw = bucket.pop()          # atomic: finalizers may append from any thread
+                raw = bucket.pop()  # atomic: finalizers may append from any thread
                 self.reuses += 1
             except IndexError:
                 raw = None
@@ -56,7 +57,7 @@ class Pool:
         with self.device:
             try:
                 return self.device.context.memalloc(nbytes)
-            except Exception:           # out of memory: give the cached buffers back, then retry
+            except Exception:  # out of memory: give the cached buffers back, then retry
                 self.trim()
                 return self.device.context.memalloc(nbytes)
 
@@ -76,9 +77,11 @@ class Pool:
             lease = _HostLease(raw, shape, dtype, strides)
             weakref.finalize(lease, self._release, key, raw)
             from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
             return FakeCUDAArray(np.asarray(lease), stream=self.device.stream)
         from numba.cuda.cudadrv.devicearray import DeviceNDArray
         from numba.cuda.cudadrv.driver import AutoFreePointer
+
         # Numba's own allocator pattern: a refcounted pointer whose finalizer runs when the array
         # and every view of it are gone; here the finalizer hands the buffer back to the pool.
         token = object()
@@ -87,24 +90,34 @@ class Pool:
         def give_back(token=token, key=key, raw=raw):
             leased.pop(token, None)
             self._release(key, raw)
-        mem = AutoFreePointer(weakref.proxy(self.device.context), raw.device_pointer, key,
-                              finalizer=give_back)
+
+        mem = AutoFreePointer(weakref.proxy(self.device.context), raw.device_pointer, key, finalizer=give_back)
         leased[token] = mem
         return DeviceNDArray(shape, strides, dtype, stream=self.device.stream, gpu_data=mem.own())
 
     def stats(self):
-        return {"allocations": self.allocations, "bytes": self.bytes, "reuses": self.reuses,
-                "free": sum(len(v) for v in self.free.values())}
+        return {
+            "allocations": self.allocations,
+            "bytes": self.bytes,
+            "reuses": self.reuses,
+            "free": sum(len(v) for v in self.free.values()),
+        }
 
 
 class _HostLease:
     """Simulator only: exposes a pooled host buffer as an array; alive while any view is."""
+
     __slots__ = ("__array_interface__", "raw", "__weakref__")
 
     def __init__(self, raw, shape, dtype, strides):
         self.raw = raw
-        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "strides": strides,
-                                    "data": (raw.ctypes.data, False), "version": 3}
+        self.__array_interface__ = {
+            "shape": shape,
+            "typestr": dtype.str,
+            "strides": strides,
+            "data": (raw.ctypes.data, False),
+            "version": 3,
+        }
         if dtype.fields is not None:
             self.__array_interface__["descr"] = dtype.descr
 

@@ -1,4 +1,5 @@
 """assert on a GPU place: its CPU twin on the host (kernels/cuda/_host.py)."""
+
 from ..cpu import assertions as _cpu
 from ._host import on_host
 

@@ -2,6 +2,7 @@
 chain's device kernels in turn (the heads' transposes, the batched products with alpha, the mask's
 add, the row softmax and its gradient), on the device, no copy to the host. The numbers are the
 chain's on the GPU."""
+
 from . import activation, elementwise, linalg, manipulation
 
 _HEADS = {"axis": [0, 2, 1, 3]}
@@ -28,7 +29,10 @@ def scaled_dot_product_attention_grad(ins, attrs):
     q, k, v, w, alpha = _t(ins["Q"]), _t(ins["K"]), _t(ins["V"]), ins["Weights"], attrs["alpha"]
     dout = _t(ins["Out@GRAD"])
     ds = activation.softmax_grad({"Out": w, "Out@GRAD": _product(dout, v, trans_y=True)}, {"axis": -1})["X@GRAD"]
-    grads = {"Q@GRAD": lambda: _product(ds, k, alpha=alpha), "K@GRAD": lambda: _product(ds, q, trans_x=True, alpha=alpha),
-             "V@GRAD": lambda: _product(w, dout, trans_x=True)}
+    grads = {
+        "Q@GRAD": lambda: _product(ds, k, alpha=alpha),
+        "K@GRAD": lambda: _product(ds, q, trans_x=True, alpha=alpha),
+        "V@GRAD": lambda: _product(w, dout, trans_x=True),
+    }
     wanted = attrs.get("_outputs", tuple(grads))
     return {slot: _t(make()) for slot, make in grads.items() if slot in wanted}

@@ -1,6 +1,7 @@
 """beam_search and beam_search_decode on CUDA: computed on the host, results moved to the device;
 gather_tree: one thread per (batch, beam) path; beam_log_probs: the device's log_softmax, where and
 elementwise_add kernels in turn."""
+
 import numpy as np
 from numba import cuda
 

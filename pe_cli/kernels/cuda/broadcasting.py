@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/broadcasting.py over the CUDA manipulation kernels: expand_v2 / expand_as_v2 /
 broadcast_tensors one strided-copy launch (expand's), their gradients expand_grad's reduction."""
+
 from ..cpu import broadcasting as _cpu
 from .manipulation import expand, expand_grad
 
@@ -24,6 +25,7 @@ expand_as_v2_grad = expand_v2_grad
 
 def broadcast_tensors(ins, attrs):
     import numpy as np
+
     xs = ins["X"]
     target = np.broadcast_shapes(*[tuple(x.shape) for x in xs])
     return {"Out": [_cpu.expand_to(x, target, expand) for x in xs]}

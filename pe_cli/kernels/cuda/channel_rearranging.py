@@ -1,5 +1,6 @@
 """CUDA kernels of pe_cli/ops/channel_rearranging.py: their CPU twins on the host (kernels/cuda/_host.py; fixed
 permutations; correct on a GPU place, not fast)."""
+
 from ..cpu import channel_rearranging as _cpu
 from ._host import on_host
 

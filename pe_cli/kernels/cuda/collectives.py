@@ -1,6 +1,7 @@
 """The multi-device graph's collectives on GPUs: all-reduce (sum in device order, so every run
 gives the same numbers as the CPU engine) and broadcast. Arrays cross devices with peer copies
 where the GPUs can reach each other and through the host otherwise (runtime.copy_to)."""
+
 import contextlib
 
 from numba import cuda

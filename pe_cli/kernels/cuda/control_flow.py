@@ -1,11 +1,21 @@
 """CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
 steps are this device's kernels), tensor arrays compute on the host; the
 recurrent op slices and stacks time steps on the host, its steps run on the device."""
+
 from ..cpu import control_flow as _cpu
-from ..cpu.control_flow import (lod_array_length, read_from_array, array_read_grad, write_to_array,  # noqa: F401
-                                array_write_grad, conditional_block, create_array, pylayer,
-                                tensor_array_to_tensor,
-                                tensor_array_to_tensor_grad, while_loop)
+from ..cpu.control_flow import (
+    lod_array_length,
+    read_from_array,
+    array_read_grad,
+    write_to_array,  # noqa: F401
+    array_write_grad,
+    conditional_block,
+    create_array,
+    pylayer,
+    tensor_array_to_tensor,
+    tensor_array_to_tensor_grad,
+    while_loop,
+)
 from ..cpu import recurrent_steps as _steps
 from . import runtime as rt
 from ._host import on_host as _on_host

@@ -6,6 +6,7 @@ that read it: deterministic, no atomics). The device code is in _conv.py; this m
 conv2d_transpose is the CPU's role swap over these kernels; deformable_conv runs the CPU kernels on
 the host.
 """
+
 from numba import cuda
 
 from ..common import ConvGeometry
@@ -32,14 +33,14 @@ def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = _geometry(x, w, attrs)
     n, m = x.shape[0], w.shape[0]
-    out = matmul(w.reshape((geo.groups, m // geo.groups, w.size // m)), _conv.columns(x, geo))   # [G, M/G, N*Ho*Wo]
+    out = matmul(w.reshape((geo.groups, m // geo.groups, w.size // m)), _conv.columns(x, geo))  # [G, M/G, N*Ho*Wo]
     return {"Output": _conv.swap01(out.reshape((m, n, geo.ho, geo.wo)))}
 
 
 def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _geometry(x, w, attrs)
-    dw = matmul(_conv.dout_matrix(dout, geo), _conv.columns(x, geo), trans_b=True)          # [G, M/G, C/G*kh*kw]
+    dw = matmul(_conv.dout_matrix(dout, geo), _conv.columns(x, geo), trans_b=True)  # [G, M/G, C/G*kh*kw]
     return {"Filter@GRAD": dw.reshape(tuple(w.shape))}
 
 
@@ -49,24 +50,40 @@ def _conv2d_grad_input(ins, attrs):
     n, c, h, wd = x.shape
     m = w.shape[0]
     wmat = w.reshape((geo.groups, m // geo.groups, w.size // m))
-    dcols = matmul(wmat, _conv.dout_matrix(dout, geo), trans_a=True)               # [G, C/G*kh*kw, N*Ho*Wo]
+    dcols = matmul(wmat, _conv.dout_matrix(dout, geo), trans_a=True)  # [G, C/G*kh*kw, N*Ho*Wo]
     dx = rt.empty(x.shape, x.dtype)
-    _conv.col2im[grid(dx.size)](flat(dcols), flat(dx), c, h, wd, geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw,
-                                geo.pads[0], geo.pads[2], n, geo.ho, geo.wo)
+    _conv.col2im[grid(dx.size)](
+        flat(dcols),
+        flat(dx),
+        c,
+        h,
+        wd,
+        geo.kh,
+        geo.kw,
+        geo.sh,
+        geo.sw,
+        geo.dh,
+        geo.dw,
+        geo.pads[0],
+        geo.pads[2],
+        n,
+        geo.ho,
+        geo.wo,
+    )
     return {"Input@GRAD": dx}
 
 
-conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
-                                                            _conv2d_grad_filter)
+conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input, _conv2d_grad_filter)
 conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter)
 
 
 # -- conv2d_transpose: the CPU's role swap over the CUDA conv2d kernels -----------------------------
 
+
 def _take_channels(a, k, axis):
     """As the CPU's take_channels: a's first k entries along ``axis``, a new contiguous array."""
     shape = tuple(a.shape)
-    out_shape = shape[:axis] + (k,) + shape[axis + 1:]
+    out_shape = shape[:axis] + (k,) + shape[axis + 1 :]
     out = rt.empty(out_shape, a.dtype)
     copy_window(a, out, out_shape, contiguous_strides(shape), contiguous_strides(out_shape))
     return out
@@ -80,7 +97,8 @@ def _put_channels(a, shape, axis):
 
 
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
-    conv2d, conv2d_grad_input, conv2d_grad_filter, _take_channels, _put_channels)
+    conv2d, conv2d_grad_input, conv2d_grad_filter, _take_channels, _put_channels
+)
 conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
@@ -92,6 +110,7 @@ deformable_conv_grad = _on_host(_cpu_conv.deformable_conv_grad)
 
 
 # -- conv_shift: one thread per output element (each sums its N taps in order) ----------------------
+
 
 @jit_kernel
 def _conv_shift(x, y, out, m, n, sign):

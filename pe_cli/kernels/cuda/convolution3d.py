@@ -1,5 +1,6 @@
 """CUDA kernels of ops/convolution3d.py: the CPU's tap-by-tap kernels run on the host, the results
 copied to the device (device kernels for 3-D convolution are not written yet)."""
+
 from ..cpu import convolution3d as _cpu
 from ._host import on_host
 

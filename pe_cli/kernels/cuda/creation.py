@@ -2,6 +2,7 @@
 linspace read their scalars on the host to size their output, then fill it in one launch; meshgrid is a
 strided copy per output (its gradient a reduction); assign_value, fill_constant_batch_size_like and
 diag_embed compute on the host."""
+
 import numpy as np
 from numba import cuda
 
@@ -25,7 +26,7 @@ def fake_init(ins, attrs):
 
 def fill_zeros_like(ins, attrs):
     x = ins["X"]
-    if isinstance(x, list):         # a tensor array (a While's gradient): empty slots, as on the CPU
+    if isinstance(x, list):  # a tensor array (a While's gradient): empty slots, as on the CPU
         return _cpu.fill_zeros_like(ins, attrs)
     return {"Out": zeros(x.shape, x.dtype)}
 
@@ -33,6 +34,7 @@ def fill_zeros_like(ins, attrs):
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
         return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
+
     kernel.__name__ = cpu_kernel.__name__
     return kernel
 
@@ -121,8 +123,7 @@ def _triangle(x, attrs):
     out = rt.empty(x.shape, x.dtype)
     rows, cols = tuple(x.shape)[-2:]
     if out.size:
-        _tril_triu[grid(out.size)](flat(x), flat(out), rows, cols, int(attrs["diagonal"]),
-                                   bool(attrs["lower"]))
+        _tril_triu[grid(out.size)](flat(x), flat(out), rows, cols, int(attrs["diagonal"]), bool(attrs["lower"]))
     return out
 
 
@@ -150,8 +151,11 @@ def linspace(ins, attrs):
     """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time); Paddle 2.x's (its
     op has ``dtype``) computed on the host."""
     if attrs.get("dtype"):
-        return {"Out": rt.to_device(_cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")},
-                                                          attrs["dtype"]))}
+        return {
+            "Out": rt.to_device(
+                _cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")}, attrs["dtype"])
+            )
+        }
     start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)

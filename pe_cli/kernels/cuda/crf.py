@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/crf.py: the same per-sequence programs (kernels/seq_dp.py) as device
 functions, one thread per sequence; the spans are found on the host from the LoD or Length."""
+
 import math
 
 import numpy as np
@@ -112,10 +113,15 @@ def linear_chain_crf(ins, attrs):
         _row_exps[grid(rows)](x2, rowmax, xexp)
     _exp[grid(w.size)](w, wexp)
     if starts.size:
-        _crf_forward[grid(starts.size)](x2, xexp, rowmax, w, wexp, label, rt.to_device(starts),
-                                        rt.to_device(ends), alpha, ll.reshape(starts.size))
-    return {"Alpha": alpha.reshape(tuple(x.shape)), "EmissionExps": xexp.reshape(tuple(x.shape)),
-            "TransitionExps": wexp, "LogLikelihood": ll}
+        _crf_forward[grid(starts.size)](
+            x2, xexp, rowmax, w, wexp, label, rt.to_device(starts), rt.to_device(ends), alpha, ll.reshape(starts.size)
+        )
+    return {
+        "Alpha": alpha.reshape(tuple(x.shape)),
+        "EmissionExps": xexp.reshape(tuple(x.shape)),
+        "TransitionExps": wexp,
+        "LogLikelihood": ll,
+    }
 
 
 def linear_chain_crf_grad(ins, attrs):
@@ -127,9 +133,18 @@ def linear_chain_crf_grad(ins, attrs):
     dx, beta = zeros((rows, d), alpha.dtype), zeros((rows, d), alpha.dtype)
     dw = zeros((max(starts.size, 1),) + tuple(wexp.shape), wexp.dtype)
     if starts.size:
-        _crf_backward[grid(starts.size)](xexp.reshape(rows, d), wexp, alpha.reshape(rows, d), label,
-                                         rt.to_device(starts), rt.to_device(ends), dll.reshape(dll.size),
-                                         beta, dx, dw)
+        _crf_backward[grid(starts.size)](
+            xexp.reshape(rows, d),
+            wexp,
+            alpha.reshape(rows, d),
+            label,
+            rt.to_device(starts),
+            rt.to_device(ends),
+            dll.reshape(dll.size),
+            beta,
+            dx,
+            dw,
+        )
     dwsum = rt.empty(tuple(wexp.shape), wexp.dtype)
     _sum_first[grid(wexp.size)](dw, dwsum)
     return {"Emission@GRAD": dx.reshape(tuple(alpha.shape)), "Transition@GRAD": dwsum}
@@ -142,8 +157,9 @@ def crf_decoding(ins, attrs):
     score, track = zeros((rows, d), x.dtype), zeros((rows, d), np.int64)
     path = zeros((rows,), np.int64)
     if starts.size and rows:
-        _viterbi_seqs[grid(starts.size)](x.reshape(rows, d), w, rt.to_device(starts), rt.to_device(ends),
-                                         score, track, path)
+        _viterbi_seqs[grid(starts.size)](
+            x.reshape(rows, d), w, rt.to_device(starts), rt.to_device(ends), score, track, path
+        )
     if "Label" in ins and rows:
         inside = rt.to_device(seq_dp.span_mask(starts, ends, rows).astype(np.int8))
         _compare[grid(rows)](path, _label(ins, rows)[1], inside)

@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/ctc.py, both on the host: ctc_align's output size depends on the ids, as
 sequence_erase's does; warpctc's recursions run there (the loss and its gradient wrt the logits come
 back together, as warp-ctc computes them) and the results are copied over."""
+
 from ..cpu import ctc as _cpu
 from . import runtime as rt
 

@@ -1,5 +1,6 @@
 """CUDA kernels of the cumulative family: their CPU twins on the host (kernels/cuda/_host.py: scans along
 an axis, each one sequential pass per line; correct on a GPU place, not fast)."""
+
 from ..cpu import cumulative as _cpu
 from ._host import on_host
 

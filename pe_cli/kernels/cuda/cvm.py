@@ -1,4 +1,5 @@
 """CUDA twin of kernels/cpu/cvm.py: one thread per element."""
+
 import math
 
 from numba import cuda

@@ -3,6 +3,7 @@ depend only on shapes and attributes: they are made on the host (kernels/detecti
 copied over, as assign_value is. iou_similarity is one thread per box pair, box_coder one per
 output box, box_clip one per box (with its image's limits, found on the host from the LoD),
 polygon_box_transform one per element, box_decoder_and_assign one per RoI."""
+
 import math
 
 import numpy as np
@@ -17,8 +18,9 @@ from .launcher import jit_kernel
 
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
-        host = {k: np.empty(tuple(v.shape), dtype=v.dtype) for k, v in ins.items()}   # shapes only
+        host = {k: np.empty(tuple(v.shape), dtype=v.dtype) for k, v in ins.items()}  # shapes only
         return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs).items()}
+
     kernel.__name__ = cpu_kernel.__name__
     return kernel
 
@@ -139,8 +141,9 @@ def box_clip(ins, attrs):
     boxes = x.size // 4
     if boxes:
         dt = np.dtype(x.dtype)
-        _clip[grid(boxes)](flat(x), rt.to_device(x_max.astype(dt)), rt.to_device(y_max.astype(dt)), flat(out),
-                           boxes, boxes // rows)
+        _clip[grid(boxes)](
+            flat(x), rt.to_device(x_max.astype(dt)), rt.to_device(y_max.astype(dt)), flat(out), boxes, boxes // rows
+        )
     return {"Output": out}
 
 
@@ -199,6 +202,15 @@ def box_decoder_and_assign(ins, attrs):
     decoded, assigned = rt.empty(tuple(target.shape), target.dtype), rt.empty((rois, 4), target.dtype)
     if rois:
         clip = float(np.asarray(attrs["box_clip"], np.dtype(target.dtype)))
-        _decode_assign[grid(rois)](flat(prior), flat(ins["PriorBoxVar"]), flat(target), flat(score), flat(decoded),
-                                   flat(assigned), rois, classes, clip)
+        _decode_assign[grid(rois)](
+            flat(prior),
+            flat(ins["PriorBoxVar"]),
+            flat(target),
+            flat(score),
+            flat(decoded),
+            flat(assigned),
+            rois,
+            classes,
+            clip,
+        )
     return {"DecodeBox": decoded, "OutputAssignBox": assigned}

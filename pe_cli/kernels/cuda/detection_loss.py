@@ -1,5 +1,6 @@
 """Kernels of ops/detection_loss.py on a GPU: sigmoid_focal_loss and its gradient, one thread per
 element."""
+
 import math
 
 import numpy as np
@@ -32,8 +33,10 @@ def _focal(x, label, fg, dout, out, size, classes, gamma, alpha, grad):
             tn = math.pow(p, gamma) * (log_1mp * (1.0 - p) * gamma - p)
             out[t] = (-pos * alpha / f * tp - neg * (1.0 - alpha) / f * tn) * dout[t]
         else:
-            out[t] = -pos * alpha / f * math.pow(1.0 - p, gamma) * log_p - neg * (1.0 - alpha) / f * math.pow(
-                p, gamma) * log_1mp
+            out[t] = (
+                -pos * alpha / f * math.pow(1.0 - p, gamma) * log_p
+                - neg * (1.0 - alpha) / f * math.pow(p, gamma) * log_1mp
+            )
         t += step
 
 
@@ -42,8 +45,18 @@ def _run_focal(ins, attrs, grad):
     out = rt.empty(tuple(x.shape), x.dtype)
     dout = flat(ins["Out@GRAD"]) if grad else flat(x)
     if x.size:
-        _focal[grid(x.size)](flat(x), flat(ins["Label"]), flat(ins["FgNum"]), dout, flat(out), x.size, x.shape[1],
-                             float(attrs["gamma"]), float(attrs["alpha"]), grad)
+        _focal[grid(x.size)](
+            flat(x),
+            flat(ins["Label"]),
+            flat(ins["FgNum"]),
+            dout,
+            flat(out),
+            x.size,
+            x.shape[1],
+            float(attrs["gamma"]),
+            float(attrs["alpha"]),
+            grad,
+        )
     return out
 
 

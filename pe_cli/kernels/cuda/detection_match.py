@@ -2,6 +2,7 @@
 sorting, outputs whose size depends on the data) run the CPU kernels on the host and copy the results
 over, as unique and where_index do. target_assign is one thread per output row, then one per negative
 index; its indices are checked on the host first."""
+
 from numba import cuda
 
 from ..cpu import detection_match as _cpu
@@ -52,6 +53,7 @@ def target_assign(ins, attrs):
     if n * m:
         _assign[grid(n * m)](flat(x), rt.to_device(src.reshape(-1)), flat(out), flat(weight), n * m, m, p, k, mismatch)
     if neg_col.size:
-        _negatives[grid(neg_col.size)](rt.to_device(neg_img), rt.to_device(neg_col), flat(out), flat(weight),
-                                       neg_col.size, m, k, mismatch)
+        _negatives[grid(neg_col.size)](
+            rt.to_device(neg_img), rt.to_device(neg_col), flat(out), flat(weight), neg_col.size, m, k, mismatch
+        )
     return {"Out": out, "OutWeight": weight}

@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/detection_metric.py: detection_map runs on the host, as Fluid's has a CPU
 kernel only (a few hundred boxes a batch)."""
+
 from ..cpu import detection_metric as _cpu
 from . import runtime as rt
 

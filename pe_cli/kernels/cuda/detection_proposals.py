@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/detection_proposals.py: the proposals' sizes depend on the data (sorting,
 NMS, levels), so these run the CPU kernels on the host and copy the results over, as unique does."""
+
 from ..cpu import detection_proposals as _cpu
 from ._host import on_host as _on_host
 

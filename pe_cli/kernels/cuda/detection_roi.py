@@ -4,6 +4,7 @@ here as device functions); the gradients add into dX (and dTrans) atomically (bi
 overlap). Which image each roi pools from is worked out on the host (from the LoD or the small
 RoisNum / BatchRoINums input) and copied over, as are roi_perspective_transform's matrices (R x 9,
 numpy)."""
+
 import numba
 import numpy as np
 from numba import cuda
@@ -127,8 +128,9 @@ def roi_align(ins, attrs):
     x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs)
     out = rt.empty((bid.size, c, ph, pw), x.dtype)
     if out.size:
-        _roi_align[grid(out.size)](flat(x), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]),
-                                   flat(out))
+        _roi_align[grid(out.size)](
+            flat(x), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]), flat(out)
+        )
     return {"Out": out}
 
 
@@ -137,8 +139,9 @@ def roi_align_grad(ins, attrs):
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
-        _roi_align_grad[grid(dout.size)](flat(dout), rois, bid, c, h, w, ph, pw, _scale(attrs),
-                                         int(attrs["sampling_ratio"]), flat(dx))
+        _roi_align_grad[grid(dout.size)](
+            flat(dout), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]), flat(dx)
+        )
     return {"X@GRAD": dx}
 
 
@@ -156,8 +159,9 @@ def psroi_pool_grad(ins, attrs):
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
-        _psroi_grad[grid(dout.size)](flat(dout), rois, bid, attrs["output_channels"], c, h, w, ph, pw, _scale(attrs),
-                                     flat(dx))
+        _psroi_grad[grid(dout.size)](
+            flat(dout), rois, bid, attrs["output_channels"], c, h, w, ph, pw, _scale(attrs), flat(dx)
+        )
     return {"X@GRAD": dx}
 
 
@@ -266,8 +270,20 @@ def roi_perspective_transform(ins, attrs):
     out = rt.empty((bid.size, c, th, tw), x.dtype)
     mask = zeros((bid.size, 1, th, tw), np.int32)
     if out.size:
-        _persp_forward[grid(out.size)](flat(x), rois, rt.to_device(m.reshape(-1)), bid, c, h, w, th, tw,
-                                 float(attrs["spatial_scale"]), flat(out), flat(mask))
+        _persp_forward[grid(out.size)](
+            flat(x),
+            rois,
+            rt.to_device(m.reshape(-1)),
+            bid,
+            c,
+            h,
+            w,
+            th,
+            tw,
+            float(attrs["spatial_scale"]),
+            flat(out),
+            flat(mask),
+        )
     return {"Out": out, "Mask": mask, "TransformMatrix": rt.to_device(m.astype(x.dtype))}
 
 
@@ -277,6 +293,7 @@ def roi_perspective_transform_grad(ins, attrs):
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
-        _persp_backward[grid(dout.size)](flat(dout), rois, rt.to_device(m.reshape(-1)), bid, c, h, w, th, tw,
-                                   float(attrs["spatial_scale"]), flat(dx))
+        _persp_backward[grid(dout.size)](
+            flat(dout), rois, rt.to_device(m.reshape(-1)), bid, c, h, w, th, tw, float(attrs["spatial_scale"]), flat(dx)
+        )
     return {"X@GRAD": dx}

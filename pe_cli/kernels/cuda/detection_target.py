@@ -1,6 +1,7 @@
 """CUDA twin of kernels/cpu/detection_target.py: the sampled targets' sizes depend on the data and the
 sampling draws on the host generator, so it runs the CPU kernel on the host and copies the results
 over, as unique does."""
+
 from ..cpu import detection_target as _cpu
 from . import runtime as rt
 

@@ -2,6 +2,7 @@
 yolov3_loss one thread per image, computed by the functions the CPU loop uses (cpu/_yolo_elems.py,
 compiled here as device functions); an image's thread writes only its own rows, so the gradient
 needs no atomics."""
+
 import math
 
 import numpy as np
@@ -21,8 +22,9 @@ _image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
 def _loss(x, gt, label, score, anchors, amask, b, c, h, w, size, thresh, sxy, pos, neg, loss, obj, matched):
     i = cuda.grid(1)
     while i < loss.size:
-        loss[i] = _image_loss(x, gt, label, score, anchors, amask, i, b, c, h, w, size, thresh, sxy, pos, neg, obj,
-                              matched)
+        loss[i] = _image_loss(
+            x, gt, label, score, anchors, amask, i, b, c, h, w, size, thresh, sxy, pos, neg, obj, matched
+        )
         i += cuda.gridsize(1)
 
 
@@ -54,9 +56,24 @@ def yolov3_loss(ins, attrs):
     obj = zeros((n, amask.size, h, w), x.dtype)
     matched = rt.empty((n, b), np.int32)
     if n:
-        _loss[grid(n)](flat(x), *_inputs(ins, x), rt.to_device(anchors), rt.to_device(amask), b, c, h, w, size,
-                       float(attrs["ignore_thresh"]), float(attrs["scale_x_y"]), pos, neg, loss, flat(obj),
-                       flat(matched))
+        _loss[grid(n)](
+            flat(x),
+            *_inputs(ins, x),
+            rt.to_device(anchors),
+            rt.to_device(amask),
+            b,
+            c,
+            h,
+            w,
+            size,
+            float(attrs["ignore_thresh"]),
+            float(attrs["scale_x_y"]),
+            pos,
+            neg,
+            loss,
+            flat(obj),
+            flat(matched),
+        )
     return {"Loss": loss, "ObjectnessMask": obj, "GTMatchMask": matched}
 
 
@@ -65,9 +82,23 @@ def yolov3_loss_grad(ins, attrs):
     b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, ins["GTBox"].shape, attrs)
     dx = zeros(x.shape, x.dtype)
     if x.shape[0]:
-        _grad[grid(x.shape[0])](flat(x), *_inputs(ins, x), rt.to_device(anchors), rt.to_device(amask), b, c, h, w,
-                                size, pos, neg, flat(ins["ObjectnessMask"]), flat(ins["GTMatchMask"]),
-                                flat(ins["Loss@GRAD"]), flat(dx))
+        _grad[grid(x.shape[0])](
+            flat(x),
+            *_inputs(ins, x),
+            rt.to_device(anchors),
+            rt.to_device(amask),
+            b,
+            c,
+            h,
+            w,
+            size,
+            pos,
+            neg,
+            flat(ins["ObjectnessMask"]),
+            flat(ins["GTMatchMask"]),
+            flat(ins["Loss@GRAD"]),
+            flat(dx),
+        )
     return {"X@GRAD": dx}
 
 
@@ -76,7 +107,7 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     hw = h * w
-    while t < total:                       # t = (i * a + j) * hw + cell: the output box's index
+    while t < total:  # t = (i * a + j) * hw + cell: the output box's index
         i = t // (a * hw)
         j = (t // hw) % a
         cell = t % hw
@@ -87,7 +118,7 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
         img_h = size[2 * i]
         img_w = size[2 * i + 1]
         keep = conf >= thresh
-        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / h      # Fluid's kernel: grid size H
+        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / h  # Fluid's kernel: grid size H
         cy = (k + sxy / (1.0 + math.exp(-x[base + hw])) + bias) * img_h / h
         bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
         bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size
@@ -114,7 +145,21 @@ def yolo_box(ins, attrs):
     if total:
         size = rt.to_device(np.ascontiguousarray(rt.to_host(ins["ImgSize"]), dtype=np.float64).reshape(-1))
         thresh = float(np.asarray(attrs["conf_thresh"], np.dtype(x.dtype)))
-        _yolo[grid(total)](flat(x), size, rt.to_device(np.asarray(attrs["anchors"], np.float64)), flat(boxes),
-                           flat(scores), total, a, h, w, classes, float(attrs["downsample_ratio"] * h), thresh,
-                           bool(attrs["clip_bbox"]), float(attrs["scale_x_y"]), -0.5 * (float(attrs["scale_x_y"]) - 1.0))
+        _yolo[grid(total)](
+            flat(x),
+            size,
+            rt.to_device(np.asarray(attrs["anchors"], np.float64)),
+            flat(boxes),
+            flat(scores),
+            total,
+            a,
+            h,
+            w,
+            classes,
+            float(attrs["downsample_ratio"] * h),
+            thresh,
+            bool(attrs["clip_bbox"]),
+            float(attrs["scale_x_y"]),
+            -0.5 * (float(attrs["scale_x_y"]) - 1.0),
+        )
     return {"Boxes": boxes, "Scores": scores}

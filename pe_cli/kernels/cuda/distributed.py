@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/distributed.py: MPI carries host arrays (the registry's MPI wheels are not
 CUDA-aware), so sends copy device arrays to the host and received blocks are copied to the device."""
+
 from ..cpu import distributed as _cpu
 from . import runtime as rt
 from ._host import on_host

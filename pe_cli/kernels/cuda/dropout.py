@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/dropout.py: the mask is drawn on the host with the CPU's generator, so
 both devices drop the same units; one elementwise kernel applies it."""
+
 import numpy as np
 from numba import cuda
 
@@ -12,6 +13,7 @@ from .launcher import jit_kernel
 
 
 # -- dropout ----------------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _masked(x, mask, factor, out):

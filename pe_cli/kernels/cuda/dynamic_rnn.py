@@ -1,4 +1,5 @@
 """DynamicRNN on CUDA: the CPU kernels with this device's transfers; the steps run on the device."""
+
 from ..cpu import dynamic_rnn as _cpu
 from . import runtime as rt
 

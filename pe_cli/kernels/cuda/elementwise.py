@@ -2,6 +2,7 @@
 one launch per input in the output's shape, summed back to the input's shape where broadcast. This
 module defines a kernel named ``sum`` (the builtins are reached as ``builtins.*``). clip_by_norm
 reads the norm on the device (no host round trip); isfinite/isinf/isnan are one flag launch."""
+
 import builtins
 import math
 
@@ -40,6 +41,7 @@ def _binary(fn):
     def kernel(ins, attrs):
         x, y = ins["X"], ins["Y"]
         return {"Out": op(*align_both(x, y, attrs["axis"]), dtype=x.dtype)}
+
     return kernel
 
 
@@ -75,7 +77,7 @@ def _min(a, b, p, q):
 
 @cuda.jit(device=True, inline=True)
 def _pow(a, b, p, q):
-    return a ** b
+    return a**b
 
 
 elementwise_add = _binary(_add)
@@ -89,8 +91,10 @@ elementwise_pow = _binary(_pow)
 
 # -- gradients --------------------------------------------------------------------------------
 
+
 def _local_grad_kernel(fn):
     """out[i] = fn(x, y, out, dout) at output index i, x and y read through broadcast strides."""
+
     @jit_kernel
     def kernel(x, y, o, d, g, shape, xs, ys):
         i = cuda.grid(1)
@@ -98,6 +102,7 @@ def _local_grad_kernel(fn):
         while i < g.size:
             g[i] = fn(x[offset(i, shape, xs)], y[offset(i, shape, ys)], o[i], d[i])
             i += step
+
     return kernel
 
 
@@ -108,20 +113,23 @@ class _Grad:
 
     def __call__(self, ins, attrs):
         x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-        out = ins["Out"] if ins.get("Out") is not None else dout     # (Out: div's grad op alone reads it, as Fluid's)
+        out = ins["Out"] if ins.get("Out") is not None else dout  # (Out: div's grad op alone reads it, as Fluid's)
         xa, ya = align_both(x, y, attrs["axis"])
         shape = tuple(dout.shape)
-        dims, xs, ys, _ = merge_dims(shape, [broadcast_strides(xa.shape, shape),
-                                             broadcast_strides(ya.shape, shape),
-                                             broadcast_strides(shape, shape)])
+        dims, xs, ys, _ = merge_dims(
+            shape,
+            [broadcast_strides(xa.shape, shape), broadcast_strides(ya.shape, shape), broadcast_strides(shape, shape)],
+        )
         dx = self._local(self.fx, xa, ya, out, dout, dims, xs, ys)
         dy = self._local(self.fy, xa, ya, out, dout, dims, xs, ys)
-        return {"X@GRAD": sum_to_shape(dx, xa.shape).reshape(tuple(x.shape)),
-                "Y@GRAD": sum_to_shape(dy, ya.shape).reshape(tuple(y.shape))}
+        return {
+            "X@GRAD": sum_to_shape(dx, xa.shape).reshape(tuple(x.shape)),
+            "Y@GRAD": sum_to_shape(dy, ya.shape).reshape(tuple(y.shape)),
+        }
 
     @staticmethod
     def _local(kernel, x, y, out, dout, dims, xs, ys):
-        if kernel is None:          # the local gradient is Out@GRAD itself
+        if kernel is None:  # the local gradient is Out@GRAD itself
             return dout
         g = rt.empty(out.shape, x.dtype)
         if g.size:
@@ -138,10 +146,12 @@ elementwise_sub_grad = _Grad(None, _device(lambda x, y, o, d: -d))
 elementwise_mul_grad = _Grad(_device(lambda x, y, o, d: d * y), _device(lambda x, y, o, d: d * x))
 elementwise_div_grad = _Grad(_device(lambda x, y, o, d: d / y), _device(lambda x, y, o, d: -d * o / y))
 # Ties send the gradient to Y, as Fluid does.
-elementwise_max_grad = _Grad(_device(lambda x, y, o, d: d if x > y else 0 * d),
-                             _device(lambda x, y, o, d: d if x <= y else 0 * d))
-elementwise_min_grad = _Grad(_device(lambda x, y, o, d: d if x < y else 0 * d),
-                             _device(lambda x, y, o, d: d if x >= y else 0 * d))
+elementwise_max_grad = _Grad(
+    _device(lambda x, y, o, d: d if x > y else 0 * d), _device(lambda x, y, o, d: d if x <= y else 0 * d)
+)
+elementwise_min_grad = _Grad(
+    _device(lambda x, y, o, d: d if x < y else 0 * d), _device(lambda x, y, o, d: d if x >= y else 0 * d)
+)
 
 
 @cuda.jit(device=True, inline=True)
@@ -151,13 +161,14 @@ def _pow_dx(x, y, o, d):
 
 @cuda.jit(device=True, inline=True)
 def _pow_dy(x, y, o, d):
-    return d * x ** y * math.log(x) if x > 0 else 0 * d
+    return d * x**y * math.log(x) if x > 0 else 0 * d
 
 
 elementwise_pow_grad = _Grad(_pow_dx, _pow_dy)
 
 
 # -- integer division and remainder (no gradient) ------------------------------------------------
+
 
 @cuda.jit(device=True, inline=True)
 def _trunc_div(a, b, p, q):
@@ -201,10 +212,11 @@ def _sum_kernel(n):
         step = cuda.gridsize(1)
         while i < out.size:
             acc = xs[0][i]
-            for k in range(1, n):       # in order, as the CPU adds them
+            for k in range(1, n):  # in order, as the CPU adds them
                 acc += xs[k][i]
             out[i] = acc
             i += step
+
     return add_n
 
 
@@ -223,7 +235,7 @@ def _add_slots(a, b):
 
 def sum(ins, attrs):
     xs = ins["X"]
-    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow), as on the CPU
+    if isinstance(xs[0], list):  # tensor arrays' gradients (control flow), as on the CPU
         out = xs[0]
         for x in xs[1:]:
             out = _add_slots(out, x)
@@ -257,10 +269,10 @@ _scale_before_k = Unary(_scale_before)
 
 def scale(ins, attrs):
     x = ins["X"]
-    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+    if isinstance(x, SelectedRows):  # Fluid's scale of a SelectedRows: its values, the same rows
         return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), attrs)["Out"])}
     s = attrs["scale"]
-    if ins.get("ScaleTensor") is not None:      # Fluid 1.8's ScaleTensor: its one value is the scale
+    if ins.get("ScaleTensor") is not None:  # Fluid 1.8's ScaleTensor: its one value is the scale
         s = float(rt.to_host(ins["ScaleTensor"]).reshape(-1)[0])
     s, b = scalar_arg(x.dtype, s), scalar_arg(x.dtype, attrs["bias"])
     kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
@@ -288,8 +300,11 @@ def clip(ins, attrs):
 
 def clip_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": _clip_grad_k(x, dout, scalar_arg(x.dtype, attrs["min"]),
-                                   scalar_arg(x.dtype, attrs["max"]), dtype=dout.dtype)}
+    return {
+        "X@GRAD": _clip_grad_k(
+            x, dout, scalar_arg(x.dtype, attrs["min"]), scalar_arg(x.dtype, attrs["max"]), dtype=dout.dtype
+        )
+    }
 
 
 @jit_kernel
@@ -304,13 +319,12 @@ def _scale_to_norm(x, sumsq, max_norm, out):
 
 def clip_by_norm(ins, attrs):
     x = ins["X"]
-    if isinstance(x, SelectedRows):     # as Fluid's: the rows merged (duplicates summed), their values clipped
+    if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
         rows, values = _sparse.merged(x, ascending=True)
         return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
     out = rt.empty(x.shape, x.dtype)
     if out.size:
-        _scale_to_norm[grid(out.size)](flat(x), _sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]),
-                                       flat(out))
+        _scale_to_norm[grid(out.size)](flat(x), _sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]), flat(out))
     return {"Out": out}
 
 
@@ -330,6 +344,7 @@ def _flag_kernel(kind):
             if hit:
                 out[0] = 1
             i += step
+
     return kernel
 
 
@@ -344,6 +359,7 @@ def _flag(name):
             _FLAGS[name][grid(x.size)](flat(x), hit)
         found = bool(rt.to_host(hit)[0])
         return {"Out": rt.to_device(np.array([not found if name == "isfinite" else found]))}
+
     kernel.__name__ = name
     return kernel
 
@@ -365,6 +381,5 @@ def dgc_clip_by_norm(ins, attrs):
 def minus(ins, attrs):
     """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
     if tuple(ins["X"].shape) != tuple(ins["Y"].shape):
-        raise ValueError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and "
-                         f"Y {list(ins['Y'].shape)}")
+        raise ValueError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and Y {list(ins['Y'].shape)}")
     return elementwise_sub(ins, {"axis": -1})

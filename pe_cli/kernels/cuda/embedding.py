@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/embedding.py: a gather of W's rows, its dense gradient an atomic
 scatter-add; the sparse gradient's ids are picked on the host."""
+
 import numba
 import numpy as np
 from numba import cuda
@@ -15,6 +16,7 @@ from .launcher import jit_kernel
 
 
 # -- lookup_table -----------------------------------------------------------------------------------
+
 
 def _checked_ids(ids, w, pad):
     """Ids as a flat int64 device array, checked on the host as the CPU kernel does."""
@@ -64,7 +66,7 @@ def lookup_table_grad(ins, attrs):
     w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
     pad = attrs["padding_idx"]
     width = w.shape[1]
-    if attrs["is_sparse"]:      # the ids looked up (host; padding_idx left out) and their rows of Out@GRAD
+    if attrs["is_sparse"]:  # the ids looked up (host; padding_idx left out) and their rows of Out@GRAD
         flat_ids = table_ids(rt.to_host(ids), tuple(w.shape), pad)
         keep = np.flatnonzero(flat_ids != pad)
         values = _sparse.gather_rows(dout.reshape((len(flat_ids), width)), keep)
@@ -77,6 +79,7 @@ def lookup_table_grad(ins, attrs):
 
 
 # -- lookup_table_dequant: one thread per output value, its byte read from the row's packed floats ----
+
 
 @jit_kernel
 def _dequant(table, codes, ids, out, width, quant, pad):

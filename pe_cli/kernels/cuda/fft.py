@@ -1,4 +1,5 @@
 """paddle.fft's kernels on a GPU place: the CPU's (numpy's FFT) on the host (kernels/cuda/_host.py)."""
+
 from ..cpu import fft as _cpu
 from ._host import on_host
 

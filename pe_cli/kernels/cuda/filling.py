@@ -1,5 +1,6 @@
 """CUDA kernels of pe_cli/ops/filling.py: their CPU twins on the host, the results copied over
 (kernels/cuda/_host.py: small fills; correct on a GPU place, not fast)."""
+
 from ..cpu import filling as _cpu
 from ._host import on_host
 

@@ -1,4 +1,5 @@
 """CUDA twin of kernels/cpu/flattening.py: Out a view of X (kernels never write their inputs)."""
+
 from ...base.broadcast_shapes import flattened_shape
 from .manipulation import _xshape
 

@@ -1,5 +1,6 @@
 """CUDA kernels of pe_cli/ops/framing.py: their CPU twins on the host (kernels/cuda/_host.py; correct on a GPU
 place, not fast)."""
+
 from ..cpu import framing as _cpu
 from ._host import on_host
 

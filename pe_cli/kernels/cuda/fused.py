@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/fused.py: the CUDA kernels of the ops the fused ops replace, called
 in the same order within one op (pe_cli/kernels/fused_math.py)."""
+
 import numpy as np
 
 from ..common import gemm_rows
@@ -32,7 +33,7 @@ def fused_gemm_epilogue_grad(ins, attrs):
     tx, ty = attrs["trans_x"], attrs["trans_y"]
     wanted = attrs.get("_outputs", ("DX", "DY", "DBias"))
     x2 = x.reshape(gemm_rows(x.shape, tx)[1])
-    n = tuple(dout.shape)[-1]           # (the simulator's shapes take no negative index)
+    n = tuple(dout.shape)[-1]  # (the simulator's shapes take no negative index)
     d = dout.reshape((dout.size // n, n))
     outs = {}
     if "DBias" in wanted:
@@ -51,12 +52,12 @@ def fused_gemm_epilogue_grad(ins, attrs):
 def fc(ins, attrs):
     x, bias = ins["Input"], ins.get("Bias")
     w = ins["W"]
-    if attrs["padding_weights"]:        # the weighing block of W made contiguous (rare: inference programs)
-        w = rt.to_device(np.ascontiguousarray(rt.to_host(w)[:w.shape[0] - 4, :w.shape[1] - 4]))
-    rows = int(np.prod(tuple(x.shape)[:attrs["in_num_col_dims"]], dtype=np.int64))
+    if attrs["padding_weights"]:  # the weighing block of W made contiguous (rare: inference programs)
+        w = rt.to_device(np.ascontiguousarray(rt.to_host(w)[: w.shape[0] - 4, : w.shape[1] - 4]))
+    rows = int(np.prod(tuple(x.shape)[: attrs["in_num_col_dims"]], dtype=np.int64))
     out = _matmul(x.reshape((rows, x.size // max(rows, 1))), w)
     if bias is not None:
         out = elementwise.elementwise_add({"X": out, "Y": bias.reshape((bias.size,))}, {"axis": -1})["Out"]
         if attrs["activation_type"] == "relu":
             out = activation.relu({"X": out}, {})["Out"]
-    return {"Out": out.reshape(tuple(x.shape[:attrs["in_num_col_dims"]]) + (tuple(w.shape)[1],))}
+    return {"Out": out.reshape(tuple(x.shape[: attrs["in_num_col_dims"]]) + (tuple(w.shape)[1],))}

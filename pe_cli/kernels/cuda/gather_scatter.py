@@ -2,6 +2,7 @@
 are checked on the host (the CPU kernels' checks and errors), then one launch moves the values: a thread
 per output element for the gathers, per update element (adding atomically, so repeated indices add up)
 for the scatters and the gathers' gradients; multiplex one launch per candidate."""
+
 from numba import cuda
 
 from ..cpu import gather_scatter as _cpu
@@ -16,6 +17,7 @@ def _host_index(index, size, op, what="Index"):
 
 
 # -- index_select: X as [outer, size, inner], Out as [outer, n, inner] ---------------------------------
+
 
 @jit_kernel
 def _select(x, index, out, n, size, inner):
@@ -39,7 +41,7 @@ def _select_grad(dout, index, dx, n, size, inner):
 
 def _select_geometry(shape, dim):
     inner = 1
-    for d in shape[dim + 1:]:
+    for d in shape[dim + 1 :]:
         inner *= d
     return shape[dim], inner
 
@@ -49,7 +51,7 @@ def index_select(ins, attrs):
     dim = attrs["dim"] % x.ndim
     size, inner = _select_geometry(tuple(x.shape), dim)
     index = _host_index(ins["Index"].reshape((ins["Index"].size,)), size, "index_select")
-    out = rt.empty(tuple(x.shape[:dim]) + (index.size,) + tuple(x.shape[dim + 1:]), x.dtype)
+    out = rt.empty(tuple(x.shape[:dim]) + (index.size,) + tuple(x.shape[dim + 1 :]), x.dtype)
     if out.size:
         _select[grid(out.size)](flat(x), index, flat(out), index.size, size, inner)
     return {"Out": out}
@@ -67,6 +69,7 @@ def index_select_grad(ins, attrs):
 
 
 # -- index_sample -------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _sample(x, index, out, k, width):
@@ -106,6 +109,7 @@ def index_sample_grad(ins, attrs):
 
 # -- multiplex: one launch per candidate, writing the rows it is chosen for ------------------------------
 
+
 @jit_kernel
 def _rows_of(src, ids, k, out, cols, zero_others):
     i = cuda.grid(1)
@@ -144,6 +148,7 @@ def multiplex_grad(ins, attrs):
 
 # -- scatter_nd_add: positions of Index's rows computed on the host ------------------------------------
 
+
 @jit_kernel
 def _add_rows(updates, positions, out, width):
     u = cuda.grid(1)
@@ -165,7 +170,7 @@ def _take_rows(src, positions, out, width):
 def _positions(shape, index, op):
     positions = _cpu.nd_positions(tuple(shape), rt.to_host(index), op)
     width = 1
-    for d in tuple(shape)[tuple(index.shape)[-1]:]:
+    for d in tuple(shape)[tuple(index.shape)[-1] :]:
         width *= d
     return rt.to_device(positions), width
 
@@ -189,6 +194,7 @@ def scatter_nd_add_grad(ins, attrs):
 
 
 # -- shard_index --------------------------------------------------------------------------------
+
 
 def shard_index(ins, attrs):
     """On the host: ids are checked against index_num there, as the CPU kernel checks them."""

@@ -1,4 +1,5 @@
 """CUDA kernels of the graph sampling ops: their CPU twins on the host (a draw per node, sequential)."""
+
 from ..cpu import graph_sampling as _cpu
 from ._host import on_host
 

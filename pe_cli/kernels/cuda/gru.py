@@ -4,6 +4,7 @@ and the hidden state, and backward the same in reverse. gru_unit is one such ste
 The bias gradient is the column sum of the input gradient (one GEMM with a row of ones). Fluid's
 batch-ordered BatchGate, BatchResetHiddenPrev and BatchHidden are row gathers of the per-row values
 (and, for the gradient, gathers back plus each row's previous hidden state)."""
+
 import numpy as np
 from numba import cuda
 
@@ -60,8 +61,27 @@ def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, 
 
 
 @jit_kernel
-def _back_c(dhid, dh_state, gates, hps, rhps, dg_ext, has_dg, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx, d,
-            gcode, ccode, origin):
+def _back_c(
+    dhid,
+    dh_state,
+    gates,
+    hps,
+    rhps,
+    dg_ext,
+    has_dg,
+    live,
+    rows,
+    dgur,
+    dgc,
+    dhp,
+    hp_buf,
+    rhp_buf,
+    dx,
+    d,
+    gcode,
+    ccode,
+    origin,
+):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:
@@ -106,7 +126,7 @@ def _back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dg
 def _split(w):
     d = w.shape[0]
     w = copy(w)
-    return flat(w)[:2 * d * d].reshape((d, 2 * d)), flat(w)[2 * d * d:].reshape((d, d))
+    return flat(w)[: 2 * d * d].reshape((d, 2 * d)), flat(w)[2 * d * d :].reshape((d, d))
 
 
 def _opt(a, fallback):
@@ -119,10 +139,35 @@ def _forward_step(x, w_ur, w_c, bias, live_d, rows_d, n, h_state, gates, rhps, h
     hp = rt.empty((n, d), x.dtype)
     _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
     rhp = rt.empty((n, d), x.dtype)
-    _fwd_ur[grid(n * d)](flat(x), flat(matmul(hp, w_ur)), flat(bias), has_bias, live_d, rows_d, flat(h_state),
-                         flat(gates), flat(rhp), flat(rhps), flat(hps), d, codes[0])
-    _fwd_c[grid(n * d)](flat(x), flat(matmul(rhp, w_c)), flat(bias), has_bias, live_d, rows_d, flat(h_state),
-                        flat(gates), flat(hidden), d, codes[1], origin)
+    _fwd_ur[grid(n * d)](
+        flat(x),
+        flat(matmul(hp, w_ur)),
+        flat(bias),
+        has_bias,
+        live_d,
+        rows_d,
+        flat(h_state),
+        flat(gates),
+        flat(rhp),
+        flat(rhps),
+        flat(hps),
+        d,
+        codes[0],
+    )
+    _fwd_c[grid(n * d)](
+        flat(x),
+        flat(matmul(rhp, w_c)),
+        flat(bias),
+        has_bias,
+        live_d,
+        rows_d,
+        flat(h_state),
+        flat(gates),
+        flat(hidden),
+        d,
+        codes[1],
+        origin,
+    )
 
 
 def _backward_step(st, live_d, rows_d, n, codes, origin):
@@ -132,12 +177,44 @@ def _backward_step(st, live_d, rows_d, n, codes, origin):
     dhp, hp_buf, rhp_buf = rt.empty((n, d), dtype), rt.empty((n, d), dtype), rt.empty((n, d), dtype)
     dg_ext, has_dg = _opt(st.get("dgate"), st["dx"])
     drhp_ext, has_drhp = _opt(st.get("drhp"), st["dx"])
-    _back_c[grid(n * d)](flat(st["dhid"]), flat(st["dh_state"]), flat(st["gates"]), flat(st["hps"]), flat(st["rhps"]),
-                         flat(dg_ext), has_dg, live_d, rows_d, flat(dgur), flat(dgc), flat(dhp), flat(hp_buf),
-                         flat(rhp_buf), flat(st["dx"]), d, codes[0], codes[1], origin)
+    _back_c[grid(n * d)](
+        flat(st["dhid"]),
+        flat(st["dh_state"]),
+        flat(st["gates"]),
+        flat(st["hps"]),
+        flat(st["rhps"]),
+        flat(dg_ext),
+        has_dg,
+        live_d,
+        rows_d,
+        flat(dgur),
+        flat(dgc),
+        flat(dhp),
+        flat(hp_buf),
+        flat(rhp_buf),
+        flat(st["dx"]),
+        d,
+        codes[0],
+        codes[1],
+        origin,
+    )
     drhp = matmul(dgc, st["w_c"], trans_b=True)
-    _back_r[grid(n * d)](flat(drhp), flat(drhp_ext), has_drhp, flat(dg_ext), has_dg, flat(st["gates"]),
-                         flat(st["hps"]), live_d, rows_d, flat(dgur), flat(dhp), flat(st["dx"]), d, codes[0])
+    _back_r[grid(n * d)](
+        flat(drhp),
+        flat(drhp_ext),
+        has_drhp,
+        flat(dg_ext),
+        has_dg,
+        flat(st["gates"]),
+        flat(st["hps"]),
+        live_d,
+        rows_d,
+        flat(dgur),
+        flat(dhp),
+        flat(st["dx"]),
+        d,
+        codes[0],
+    )
     dhp2 = matmul(dgur, st["w_ur"], trans_b=True)
     _add_into[grid(dhp.size)](flat(dhp), flat(dhp2))
     _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(st["dh_state"]), d)
@@ -170,8 +247,22 @@ def _forward(ins, attrs):
     codes, steps = _codes(attrs["gate_activation"], attrs["activation"]), []
     for live, rows_ in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d = rt.to_device(live), rt.to_device(rows_)
-        _forward_step(x, w_ur, w_c, b, live_d, rows_d, len(live), h_state, gates, rhps, hps, hidden, codes,
-                      bool(attrs["origin_mode"]))
+        _forward_step(
+            x,
+            w_ur,
+            w_c,
+            b,
+            live_d,
+            rows_d,
+            len(live),
+            h_state,
+            gates,
+            rhps,
+            hps,
+            hidden,
+            codes,
+            bool(attrs["origin_mode"]),
+        )
         steps.append((live_d, rows_d, len(live)))
     return hidden, {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}, steps, codes, nseq
 
@@ -192,8 +283,9 @@ def _rows(src, index):
     """src's rows in the order of ``index`` (a host array)."""
     out = rt.empty((len(index),) + tuple(src.shape[1:]), src.dtype)
     if out.size:
-        _gather_rows[grid(out.size)](flat(src), rt.to_device(np.ascontiguousarray(index, np.int64)), flat(out),
-                                     out.size // max(len(index), 1))
+        _gather_rows[grid(out.size)](
+            flat(src), rt.to_device(np.ascontiguousarray(index, np.int64)), flat(out), out.size // max(len(index), 1)
+        )
     return out
 
 
@@ -202,8 +294,11 @@ def gru(ins, attrs):
     outs = {"Hidden": hidden}
     if {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
         perm = batch_index(seq_offsets(attrs, "Input", hidden.shape[0]), attrs["is_reverse"])
-        outs.update(BatchGate=_rows(st["gates"], perm), BatchResetHiddenPrev=_rows(st["rhps"], perm),
-                    BatchHidden=_rows(hidden, perm))
+        outs.update(
+            BatchGate=_rows(st["gates"], perm),
+            BatchResetHiddenPrev=_rows(st["rhps"], perm),
+            BatchHidden=_rows(hidden, perm),
+        )
     return outs
 
 
@@ -220,20 +315,37 @@ def _saved(ins, attrs):
     prev, seq = previous_rows(offs, attrs["is_reverse"])
     hps, h0 = rt.empty(tuple(hidden.shape), hidden.dtype), ins.get("H0")
     if hps.size:
-        _previous_state[grid(hps.size)](flat(hidden), flat(hidden if h0 is None else h0), h0 is not None,
-                                        rt.to_device(prev), rt.to_device(seq), flat(hps), hidden.shape[1])
+        _previous_state[grid(hps.size)](
+            flat(hidden),
+            flat(hidden if h0 is None else h0),
+            h0 is not None,
+            rt.to_device(prev),
+            rt.to_device(seq),
+            flat(hps),
+            hidden.shape[1],
+        )
     w_ur, w_c = _split(w)
     steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
-    st = {"gates": _rows(ins["BatchGate"], inverse), "rhps": _rows(ins["BatchResetHiddenPrev"], inverse), "hps": hps,
-          "w_ur": w_ur, "w_c": w_c}
+    st = {
+        "gates": _rows(ins["BatchGate"], inverse),
+        "rhps": _rows(ins["BatchResetHiddenPrev"], inverse),
+        "hps": hps,
+        "w_ur": w_ur,
+        "w_c": w_c,
+    }
     return st, steps, _codes(attrs["gate_activation"], attrs["activation"]), len(offs) - 1
 
 
 def _grad_state(st, x, w, nseq):
     d = w.shape[0]
     dw = zeros(tuple(w.shape), x.dtype)
-    st.update(dx=zeros(tuple(x.shape), x.dtype), dh_state=zeros((nseq, d), x.dtype), dw=dw,
-              dw_ur=flat(dw)[:2 * d * d].reshape((d, 2 * d)), dw_c=flat(dw)[2 * d * d:].reshape((d, d)))
+    st.update(
+        dx=zeros(tuple(x.shape), x.dtype),
+        dh_state=zeros((nseq, d), x.dtype),
+        dw=dw,
+        dw_ur=flat(dw)[: 2 * d * d].reshape((d, 2 * d)),
+        dw_c=flat(dw)[2 * d * d :].reshape((d, d)),
+    )
     return st
 
 
@@ -244,15 +356,21 @@ def gru_grad(ins, attrs):
     st["dhid"] = ins["Hidden@GRAD"]
     for live_d, rows_d, n in reversed(steps):
         _backward_step(st, live_d, rows_d, n, codes, bool(attrs["origin_mode"]))
-    return {"Input@GRAD": st["dx"], "Weight@GRAD": st["dw"], "Bias@GRAD": _bias_grad(st["dx"], b),
-            "H0@GRAD": st["dh_state"] if ins.get("H0") is not None else None}
+    return {
+        "Input@GRAD": st["dx"],
+        "Weight@GRAD": st["dw"],
+        "Bias@GRAD": _bias_grad(st["dx"], b),
+        "H0@GRAD": st["dh_state"] if ins.get("H0") is not None else None,
+    }
 
 
 def _unit_setup(ins, attrs):
     n = ins["HiddenPrev"].shape[0]
     idx = rt.to_device(np.arange(n, dtype=np.int64))
-    codes = tuple(PLAIN_SIGMOID if c == _CODES["sigmoid"] else c      # gru_unit's plain sigmoid
-                  for c in _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]]))
+    codes = tuple(
+        PLAIN_SIGMOID if c == _CODES["sigmoid"] else c  # gru_unit's plain sigmoid
+        for c in _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]])
+    )
     return n, idx, codes, bool(attrs["origin_mode"])
 
 
@@ -262,8 +380,22 @@ def gru_unit(ins, attrs):
     d = w.shape[0]
     w_ur, w_c = _split(w)
     gates, rhps, hidden = rt.empty((n, 3 * d), x.dtype), rt.empty((n, d), x.dtype), rt.empty((n, d), x.dtype)
-    _forward_step(x, w_ur, w_c, ins.get("Bias"), idx, idx, n, copy(hp), gates, rhps, rt.empty((n, d), x.dtype),
-                  hidden, codes, origin)
+    _forward_step(
+        x,
+        w_ur,
+        w_c,
+        ins.get("Bias"),
+        idx,
+        idx,
+        n,
+        copy(hp),
+        gates,
+        rhps,
+        rt.empty((n, d), x.dtype),
+        hidden,
+        codes,
+        origin,
+    )
     return {"Gate": gates, "ResetHiddenPrev": rhps, "Hidden": hidden}
 
 
@@ -271,12 +403,24 @@ def gru_unit_grad(ins, attrs):
     w, b, gates = ins["Weight"], ins.get("Bias"), ins["Gate"]
     n, idx, codes, origin = _unit_setup(ins, attrs)
     w_ur, w_c = _split(w)
-    st = {"gates": gates, "rhps": ins["ResetHiddenPrev"], "hps": ins["HiddenPrev"], "w_ur": w_ur, "w_c": w_c,
-          "dhid": ins["Hidden@GRAD"], "dgate": ins.get("Gate@GRAD"), "drhp": ins.get("ResetHiddenPrev@GRAD")}
+    st = {
+        "gates": gates,
+        "rhps": ins["ResetHiddenPrev"],
+        "hps": ins["HiddenPrev"],
+        "w_ur": w_ur,
+        "w_c": w_c,
+        "dhid": ins["Hidden@GRAD"],
+        "dgate": ins.get("Gate@GRAD"),
+        "drhp": ins.get("ResetHiddenPrev@GRAD"),
+    }
     st = _grad_state(st, gates, w, n)
     _backward_step(st, idx, idx, n, codes, origin)
-    return {"Input@GRAD": st["dx"], "HiddenPrev@GRAD": st["dh_state"], "Weight@GRAD": st["dw"],
-            "Bias@GRAD": _bias_grad(st["dx"], b)}
+    return {
+        "Input@GRAD": st["dx"],
+        "HiddenPrev@GRAD": st["dh_state"],
+        "Weight@GRAD": st["dw"],
+        "Bias@GRAD": _bias_grad(st["dx"], b),
+    }
 
 
 # Fluid has CPU kernels only for fusion_gru, and falls back to them on a GPU place; so does pe (_host.py)

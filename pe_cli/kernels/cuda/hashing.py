@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/hashing.py: hashing is host work in Fluid too; the ids are read back,
 hashed by the CPU kernel and the result copied over."""
+
 from ..cpu import hashing as _cpu
 from . import runtime as rt
 

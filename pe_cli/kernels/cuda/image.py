@@ -9,6 +9,7 @@ with S the flattened spatial dims.
 affine_grid: one thread per output coordinate (its gradient one per Theta entry); grid_sampler one
 thread per output pixel and channel, its X gradient added atomically, its Grid gradient one thread
 per grid point summing over the channels."""
+
 import math
 
 import numpy as np
@@ -32,6 +33,7 @@ def _forward(op):
         out = rt.empty(shape, x.dtype)
         copy_window(x, out, dims, [sstr[p] for p in perm], contiguous_strides(dims))
         return {"Out": out}
+
     kernel.__name__ = op
     return kernel
 
@@ -45,6 +47,7 @@ def _backward(op):
         dx = rt.empty(x.shape, x.dtype)
         copy_window(dout, dx, dims, contiguous_strides(dims), [sstr[p] for p in perm])
         return {"X@GRAD": dx}
+
     kernel.__name__ = op + "_grad"
     return kernel
 
@@ -61,17 +64,18 @@ def similarity_focus(ins, attrs):
 
 # -- resize -----------------------------------------------------------------------------------------
 
+
 def _geometry(x, ins, attrs):
     shape = tuple(x.shape)
     sizes_in, sizes_out, scales = _cpu.out_size(shape, attrs, ins, rt.to_host)
     nhwc = attrs["data_layout"] != "NCHW"
     c = shape[-1] if nhwc else shape[1]
-    if len(sizes_in) == 2:                     # a unit depth makes every case three-dimensional
+    if len(sizes_in) == 2:  # a unit depth makes every case three-dimensional
         sizes_in, sizes_out, scales = [1] + sizes_in, [1] + sizes_out, [0.0] + scales
     taps = [_cpu.taps(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
     d_taps = [rt.to_device(np.ascontiguousarray(np.stack([t[0], t[1]]))) for t in taps]
     d_weights = [rt.to_device(np.ascontiguousarray(np.stack([t[2], t[3]]))) for t in taps]
-    spatial = tuple(sizes_out[3 - (len(shape) - 2):])
+    spatial = tuple(sizes_out[3 - (len(shape) - 2) :])
     out = (shape[0],) + (spatial + (c,) if nhwc else (c,) + spatial)
     return d_taps, d_weights, (c, *sizes_in, *sizes_out, nhwc), out
 
@@ -97,8 +101,7 @@ def _tap(i, a, e, f, tz, ty, tx, wz, wy, wx, c, d, h, w, od, oh, ow, nhwc):
     """(input element, weight) of tap (a, e, f) of output element i."""
     b, ch, p = _coords(i, c, od, oh, ow, nhwc)
     kz, ky, kx = p // (oh * ow), (p // ow) % oh, p % ow
-    return (_at(b, ch, tz[a, kz], ty[e, ky], tx[f, kx], c, d, h, w, nhwc),
-            wz[a, kz] * wy[e, ky] * wx[f, kx])
+    return (_at(b, ch, tz[a, kz], ty[e, ky], tx[f, kx], c, d, h, w, nhwc), wz[a, kz] * wy[e, ky] * wx[f, kx])
 
 
 @jit_kernel
@@ -132,7 +135,7 @@ def _interp_back(dout, tz, ty, tx, wz, wy, wx, dx, c, d, h, w, od, oh, ow, nhwc)
         i += step
 
 
-_host_interp = _on_host(_cpu.interp)            # bicubic's four taps per dim: its matrices on the host
+_host_interp = _on_host(_cpu.interp)  # bicubic's four taps per dim: its matrices on the host
 _host_interp_grad = _on_host(_cpu.interp_grad)
 
 
@@ -159,6 +162,7 @@ def interp_grad(ins, attrs):
 
 
 # -- affine_grid, grid_sampler -----------------------------------------------------------------------
+
 
 def _base(ins, attrs, dtype):
     size = {"OutputShape": rt.to_host(ins["OutputShape"])} if "OutputShape" in ins else {}
@@ -292,16 +296,18 @@ def grid_sampler_grad(ins, attrs):
     _, sx = _cpu.unnormalize(0, x.shape[3], corners)
     _, sy = _cpu.unnormalize(0, x.shape[2], corners)
     if dgrid.size:
-        _sample_grad[grid(dgrid.size // 2)](flat(x), flat(grd), flat(ins["Output@GRAD"]), flat(dx), flat(dgrid),
-                                            *geo, corners, float(sx), float(sy))
+        _sample_grad[grid(dgrid.size // 2)](
+            flat(x), flat(grd), flat(ins["Output@GRAD"]), flat(dx), flat(dgrid), *geo, corners, float(sx), float(sy)
+        )
     return {"X@GRAD": dx, "Grid@GRAD": dgrid}
 
 
-unfold = _on_host(_cpu.unfold)                # im2col on the host: a copy per kernel tap
+unfold = _on_host(_cpu.unfold)  # im2col on the host: a copy per kernel tap
 unfold_grad = _on_host(_cpu.unfold_grad)
 
 
 # -- fsp: batched products by the tiled matmul ----------------------------------------------------------
+
 
 def fsp(ins, attrs):
     x, y = ins["X"], ins["Y"]

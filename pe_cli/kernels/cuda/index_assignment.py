@@ -1,4 +1,5 @@
 """index_put's CUDA kernels: the CPU's on the host (kernels/cuda/_host.py; correct on a GPU place, not fast)."""
+
 from ..cpu import index_assignment as _cpu
 from ._host import on_host
 

@@ -3,6 +3,7 @@ is reached as ``builtins.slice``. Slices are strided copies; gather, scatter and
 their indices on the host and move rows in one launch; where is one grid-stride pass; top_k and
 arg_max/min one thread per row. argsort, unique and where_index (whose output size depends on the
 data) run on the host, as sequence_erase does."""
+
 import builtins
 import math
 
@@ -21,6 +22,7 @@ from .launcher import jit_kernel
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
+
 
 def _strided(x_shape, attrs):
     first, sizes, steps = _cpu.strided_geometry(tuple(x_shape), attrs)
@@ -45,6 +47,7 @@ def strided_slice_grad(ins, attrs):
 
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _set_rows(out, ids, upd, row, n, zero):
@@ -90,7 +93,6 @@ def scatter(ins, attrs):
     return {"Out": out}
 
 
-
 def scatter_grad(ins, attrs):
     dout = ins["Out@GRAD"]
     ids = rt.to_device(_host_ids(ins["Ids"], dout.shape[0]))
@@ -124,6 +126,7 @@ def gather_nd_grad(ins, attrs):
 
 # -- argsort, unique ---------------------------------------------------------------------------------
 
+
 def argsort(ins, attrs):
     outs = _cpu.argsort({"X": rt.to_host(ins["X"])}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
@@ -146,8 +149,9 @@ def argsort_grad(ins, attrs):
     axis = attrs["axis"] % len(shape)
     dx = zeros(shape, x.dtype)
     if dout.size:
-        _unsort[grid(dout.size)](flat(dout), flat(idx), flat(dx), shape[axis],
-                                 int(np.prod(shape[axis + 1:], dtype=np.int64)))
+        _unsort[grid(dout.size)](
+            flat(dout), flat(idx), flat(dx), shape[axis], int(np.prod(shape[axis + 1 :], dtype=np.int64))
+        )
     return {"X@GRAD": dx}
 
 
@@ -174,12 +178,12 @@ def slice_grad(ins, attrs):
     starts, sizes = slice_window(tuple(x.shape), attrs)
     xstr = contiguous_strides(x.shape)
     dx = zeros(x.shape, x.dtype)
-    copy_window(dout, dx, sizes, contiguous_strides(sizes), xstr, 0,
-                builtins.sum(s * t for s, t in zip(starts, xstr)))
+    copy_window(dout, dx, sizes, contiguous_strides(sizes), xstr, 0, builtins.sum(s * t for s, t in zip(starts, xstr)))
     return {"Input@GRAD": dx}
 
 
 # -- gather, one_hot, expand ---------------------------------------------------------------------
+
 
 def _checked_rows(index, n):
     """The index as a flat int64 device array, checked (on the host) to lie in [0, n)."""
@@ -238,7 +242,7 @@ def _one_hot(ids, out, depth):
 def one_hot(ins, attrs):
     x, depth = ins["X"], attrs["depth"]
     if not attrs["allow_out_of_range"]:
-        one_hot_ids(rt.to_host(x), depth, False)          # raises the CPU kernel's error, if any
+        one_hot_ids(rt.to_host(x), depth, False)  # raises the CPU kernel's error, if any
     out = rt.empty(tuple(x.shape[:-1]) + (depth,), np.dtype(attrs["dtype"]))
     if out.size:
         _one_hot[grid(out.size)](flat(x), flat(out), depth)
@@ -366,13 +370,14 @@ def _arg(is_max):
         axis = attrs["axis"] % x.ndim
         n = shape[axis]
         inner = 1
-        for d in shape[axis + 1:]:
+        for d in shape[axis + 1 :]:
             inner *= d
-        out_shape = shape[:axis] + ((1,) if attrs["keepdims"] else ()) + shape[axis + 1:]
+        out_shape = shape[:axis] + ((1,) if attrs["keepdims"] else ()) + shape[axis + 1 :]
         out = rt.empty(out_shape or (1,), np.int64)
         if out.size:
             _arg_extreme[grid(out.size)](flat(x), flat(out), n, inner, is_max)
-        return {"Out": _as_arg_dtype(out if out_shape else out.reshape(()), attrs)}   # a 1-D X: 0-D, as Fluid
+        return {"Out": _as_arg_dtype(out if out_shape else out.reshape(()), attrs)}  # a 1-D X: 0-D, as Fluid
+
     return kernel
 
 

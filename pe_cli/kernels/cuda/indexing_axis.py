@@ -1,5 +1,6 @@
 """CUDA kernels of the indexing_axis family: their CPU twins on the host (kernels/cuda/_host.py: scatters
 whose repeated places accumulate in order, as the CPU's ufunc.at; correct on a GPU place, not fast)."""
+
 from ..cpu import indexing_axis as _cpu
 from ._host import on_host
 

@@ -19,6 +19,7 @@ While a step is being recorded (step_graph.py) each launch is handed to the reco
 the simulator it records the launch instead of running it; on a GPU the launch goes on and stream
 capture records it.
 """
+
 import ctypes
 import os
 
@@ -42,7 +43,7 @@ class Kernel:
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
-        self.launches = {}          # (device id, signature key) -> _Launch, or None: numba's path
+        self.launches = {}  # (device id, signature key) -> _Launch, or None: numba's path
 
     def __getitem__(self, config):
         return _Configured(self, config)
@@ -53,7 +54,7 @@ class Kernel:
     def launch(self, config, args):
         dev = rt.current()
         if dev.capture is not None and dev.capture.launch(self.dispatcher, config, args):
-            return          # recorded (the simulator's step recording)
+            return  # recorded (the simulator's step recording)
         if _SIM:
             self.dispatcher[config](*args)
             return
@@ -61,12 +62,17 @@ class Kernel:
         entry = None
         if key is not None and _enabled:
             entry = self.launches.get((dev.id, key), False)
-            if entry is False:          # first launch of this signature here: numba's path
+            if entry is False:  # first launch of this signature here: numba's path
                 self.dispatcher[config](*args)
                 self.launches[(dev.id, key)] = _Launch.build(self.dispatcher, args)
                 return
-        if entry is None or len(config) < 3 or isinstance(config[2], int) or type(config[0]) is list \
-                or type(config[1]) is list:
+        if (
+            entry is None
+            or len(config) < 3
+            or isinstance(config[2], int)
+            or type(config[0]) is list
+            or type(config[1]) is list
+        ):
             self.dispatcher[config](*args)
             return
         entry(config, args)
@@ -103,7 +109,7 @@ def _arg_key(a):
     k = _SCALARS.get(t)
     if k is not None:
         return k
-    if hasattr(a, "gpu_data"):                  # a numba device array
+    if hasattr(a, "gpu_data"):  # a numba device array
         return ("a", a.dtype, a.ndim, _layout(a))
     if t is tuple:
         keys = tuple(_arg_key(v) for v in a)
@@ -123,24 +129,26 @@ def _layout(a):
 
 # -- the short path ---------------------------------------------------------------------------------
 
+
 def _core_launch():
     """cuda.core's launch and LaunchConfig as numba-cuda uses them, or None (older numba-cuda)."""
     try:
         from numba.cuda import dispatcher as nd, types
         from numba.cuda.cudadrv import driver
+
         return nd.launch, nd.LaunchConfig, getattr(nd, "CUDA_CORE_GE_1_0", True), driver._to_core_stream, types
     except (ImportError, AttributeError):
         return None
 
 
 _CORE = _core_launch() if not _SIM else None
-_streams = {}           # id(numba stream) -> (numba stream, cuda.core stream)
-_configs = {}           # (grid, block, shared memory) -> cuda.core LaunchConfig
+_streams = {}  # id(numba stream) -> (numba stream, cuda.core stream)
+_configs = {}  # (grid, block, shared memory) -> cuda.core LaunchConfig
 
 
 def _array(a, out):
-    out.append(0)                               # meminfo
-    out.append(0)                               # parent
+    out.append(0)  # meminfo
+    out.append(0)  # parent
     out.append(a.size)
     out.append(a.dtype.itemsize)
     out.append(a.device_ctypes_pointer.value or 0)
@@ -171,6 +179,7 @@ def _marshaller(ty):
         def tuple_(v, out):
             for part, x in zip(parts, v):
                 part(x, out)
+
         return tuple_
     return None
 
@@ -184,8 +193,13 @@ class _Launch:
     @classmethod
     def build(cls, dispatcher, args):
         """The short path for ``args``'s signature, or None where numba's path must be kept."""
-        if _CORE is None or dispatcher.specialized or getattr(dispatcher, "_launch_config_sensitive", False) \
-                or dispatcher.targetoptions.get("extensions") or dispatcher.targetoptions.get("debug"):
+        if (
+            _CORE is None
+            or dispatcher.specialized
+            or getattr(dispatcher, "_launch_config_sensitive", False)
+            or dispatcher.targetoptions.get("extensions")
+            or dispatcher.targetoptions.get("debug")
+        ):
             return None
         argtypes = tuple(dispatcher.typeof_pyval(a) for a in args)
         compiled = dispatcher.overloads.get(argtypes)

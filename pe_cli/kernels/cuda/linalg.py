@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/linalg.py: products (the tiled matmul); inverse runs Gauss-Jordan
 elimination and cholesky the Cholesky-Banachiewicz loop, one thread per matrix (the small matrices
 paddle.inverse and paddle.cholesky are used on)."""
+
 import math
 
 import numpy as np
@@ -49,8 +50,9 @@ def mul_grad(ins, attrs):
         outs["X@GRAD"] = dx.reshape(x.shape)
     if "Y@GRAD" in wanted:
         x2 = _as_matrix(x, attrs["x_num_col_dims"])
-        dy = _matmul(x2, dout.reshape((x2.shape[0], _rows(y.shape[attrs["y_num_col_dims"]:], len(y.shape)))),
-                     trans_a=True)
+        dy = _matmul(
+            x2, dout.reshape((x2.shape[0], _rows(y.shape[attrs["y_num_col_dims"] :], len(y.shape)))), trans_a=True
+        )
         outs["Y@GRAD"] = dy.reshape(y.shape)
     return outs
 
@@ -59,6 +61,7 @@ def mul_grad(ins, attrs):
 
 
 # -- matmul ---------------------------------------------------------------------------------------
+
 
 def _batch_shape(shape):
     return tuple(shape[:-2])
@@ -106,7 +109,7 @@ def matmul(ins, attrs):
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
     shape = tuple(out.shape)
-    if x.ndim == 1 and shape[-2] == 1:         # a 1-D operand's dim of 1 is dropped (Fluid's rule)
+    if x.ndim == 1 and shape[-2] == 1:  # a 1-D operand's dim of 1 is dropped (Fluid's rule)
         shape = shape[:-2] + shape[-1:]
     if y.ndim == 1 and shape[-1] == 1:
         shape = shape[:-1]
@@ -130,9 +133,9 @@ def matmul_grad_x(ins, attrs):
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
     alpha = attrs["alpha"]
-    if tx:      # X stored [K, M]: dX = alpha * op(Y) @ d^T
+    if tx:  # X stored [K, M]: dX = alpha * op(Y) @ d^T
         dx = _product(ys, ty, d, True, alpha, batch)
-    else:       # dX = alpha * d @ op(Y)^T
+    else:  # dX = alpha * d @ op(Y)^T
         dx = _product(d, False, ys, not ty, alpha, batch)
     return {"X@GRAD": sum_to_shape(dx, xs.shape).reshape(x.shape)}
 
@@ -144,9 +147,9 @@ def matmul_grad_y(ins, attrs):
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
     alpha = attrs["alpha"]
-    if ty:      # Y stored [N, K]: dY = alpha * d^T @ op(X)
+    if ty:  # Y stored [N, K]: dY = alpha * d^T @ op(X)
         dy = _product(d, True, xs, tx, alpha, batch)
-    else:       # dY = alpha * op(X)^T @ d
+    else:  # dY = alpha * op(X)^T @ d
         dy = _product(xs, not tx, d, False, alpha, batch)
     return {"Y@GRAD": sum_to_shape(dy, ys.shape).reshape(y.shape)}
 

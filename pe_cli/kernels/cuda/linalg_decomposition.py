@@ -1,5 +1,6 @@
 """CUDA kernels of the decompositions: their CPU twins on the host (LAPACK's algorithms are
 sequential; these ops serve small matrices: pinv, cond, lstsq)."""
+
 from ..cpu import linalg_decomposition as _cpu
 from ._host import on_host
 

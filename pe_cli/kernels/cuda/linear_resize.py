@@ -1,5 +1,6 @@
 """CUDA kernels of pe_cli/ops/linear_resize.py: their CPU twins on the host (kernels/cuda/_host.py; correct on
 a GPU place, not fast)."""
+
 from ..cpu import linear_resize as _cpu
 from ._host import on_host
 

@@ -1,6 +1,7 @@
 """CUDA kernels of ops/logic.py: comparisons and logic compute on the host (their results feed
 conditions read there), and so do the bitwise ops, beside them (masks, rarely large), and allclose (one
 bool, read there)."""
+
 from ..cpu import logic as _cpu
 from .control_flow import _on_host
 

@@ -3,6 +3,7 @@ soft-label cross_entropy) are block reductions along the last dim. A hard label 
 [0, classes) that is not ignore_index gives a NaN loss and gradient for its row (the CPU raises;
 checking on the host would stall the device every step). The elementwise losses (label_smooth, kldiv_loss,
 teacher_student_sigmoid_loss, log_loss, ...) are in _loss_elementwise.py, imported here by name."""
+
 import math
 
 import numpy as np
@@ -11,14 +12,26 @@ from numba import cuda
 from . import runtime as rt
 from ._elementwise import Unary
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
-from ._loss_elementwise import (bce_loss, bce_loss_grad, hinge_loss, hinge_loss_grad,  # noqa: F401
-                                kldiv_loss, kldiv_loss_grad, label_smooth, label_smooth_grad, log_loss,
-                                log_loss_grad, modified_huber_loss, modified_huber_loss_grad,
-                                teacher_student_sigmoid_loss, teacher_student_sigmoid_loss_grad)
+from ._loss_elementwise import (
+    bce_loss,
+    bce_loss_grad,
+    hinge_loss,
+    hinge_loss_grad,  # noqa: F401
+    kldiv_loss,
+    kldiv_loss_grad,
+    label_smooth,
+    label_smooth_grad,
+    log_loss,
+    log_loss_grad,
+    modified_huber_loss,
+    modified_huber_loss_grad,
+    teacher_student_sigmoid_loss,
+    teacher_student_sigmoid_loss_grad,
+)
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
 
-_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+_APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
 
 def _rows_of(x):
@@ -27,6 +40,7 @@ def _rows_of(x):
 
 
 # -- softmax_with_cross_entropy -----------------------------------------------------------------
+
 
 def _swce_kernel(dt, soft):
     T = THREADS
@@ -39,7 +53,7 @@ def _swce_kernel(dt, soft):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
         nt = cuda.blockDim.x
-        for r in range(cuda.blockIdx.x, rows, cuda.gridDim.x):     # rows spread over the blocks
+        for r in range(cuda.blockIdx.x, rows, cuda.gridDim.x):  # rows spread over the blocks
             base = r * n
             m = neg_inf
             for j in range(t, n, nt):
@@ -67,6 +81,7 @@ def _swce_kernel(dt, soft):
                     loss[r] = nan
                 else:
                     loss[r] = -(logits[base + k] - m - log_sum)
+
     return kernel
 
 
@@ -80,8 +95,9 @@ def softmax_with_cross_entropy(ins, attrs):
     loss = rt.empty(tuple(logits.shape[:-1]) + (1,), logits.dtype)
     if rows and n:
         soft = bool(attrs["soft_label"])
-        _swce(logits.dtype, soft)[rows_grid(rows, n)](flat(logits), flat(label), flat(softmax), flat(loss),
-                                                      rows, n, attrs["ignore_index"])
+        _swce(logits.dtype, soft)[rows_grid(rows, n)](
+            flat(logits), flat(label), flat(softmax), flat(loss), rows, n, attrs["ignore_index"]
+        )
     return {"Softmax": softmax, "Loss": loss}
 
 
@@ -119,12 +135,12 @@ def softmax_with_cross_entropy_grad(ins, attrs):
         if attrs["soft_label"]:
             _swce_grad_soft[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n)
         else:
-            _swce_grad_hard[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n,
-                                           attrs["ignore_index"])
+            _swce_grad_hard[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n, attrs["ignore_index"])
     return {"Logits@GRAD": dx}
 
 
 # -- cross_entropy --------------------------------------------------------------------------------
+
 
 @cuda.jit(device=True, inline=True)
 def _capped_log(v):
@@ -134,7 +150,7 @@ def _capped_log(v):
 
 
 @jit_kernel
-def _ce_hard(x, label, y, match, n, ignore):     # match: cross_entropy2's MatchX, or y (then overwritten)
+def _ce_hard(x, label, y, match, n, ignore):  # match: cross_entropy2's MatchX, or y (then overwritten)
     r = cuda.grid(1)
     step = cuda.gridsize(1)
     while r < y.size:
@@ -163,6 +179,7 @@ def _ce_soft_kernel(dt):
             if t == 0:
                 y[r] = -acc
             r += cuda.gridDim.x
+
     return kernel
 
 
@@ -177,9 +194,10 @@ def cross_entropy(ins, attrs, match=None):
         if attrs["soft_label"]:
             _ce_soft(x.dtype)[rows_grid(rows, n)](flat(x), flat(label), flat(y), rows, n)
         else:
-            _ce_hard[grid(rows)](flat(x), flat(label), flat(y), flat(y if match is None else match), n,
-                                 attrs["ignore_index"])
-    if not attrs["soft_label"] and label.ndim == x.ndim - 1:       # ids without the trailing 1: Y is Label's shape
+            _ce_hard[grid(rows)](
+                flat(x), flat(label), flat(y), flat(y if match is None else match), n, attrs["ignore_index"]
+            )
+    if not attrs["soft_label"] and label.ndim == x.ndim - 1:  # ids without the trailing 1: Y is Label's shape
         y = y.reshape(tuple(label.shape))
     return {"Y": y}
 
@@ -189,12 +207,15 @@ def cross_entropy2(ins, attrs):
     (X's shape and a trailing 0)."""
     x = ins["X"]
     match = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
-    return {**cross_entropy(ins, dict(attrs, soft_label=False), match), "MatchX": match,
-            "XShape": rt.empty(tuple(x.shape) + (0,), x.dtype)}
+    return {
+        **cross_entropy(ins, dict(attrs, soft_label=False), match),
+        "MatchX": match,
+        "XShape": rt.empty(tuple(x.shape) + (0,), x.dtype),
+    }
 
 
 @jit_kernel
-def _ce_grad_hard(x, label, dy, dx, n, ignore, picked):   # picked: X at the label (x's size: x[i], else MatchX[r])
+def _ce_grad_hard(x, label, dy, dx, n, ignore, picked):  # picked: X at the label (x's size: x[i], else MatchX[r])
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < dx.size:
@@ -237,8 +258,9 @@ def cross_entropy_grad2(ins, attrs):
     match, shape = ins["MatchX"], tuple(ins["XShape"].shape[:-1])
     dx = rt.empty(shape, match.dtype)
     if dx.size:
-        _ce_grad_hard[grid(dx.size)](flat(match), flat(ins["Label"]), flat(ins["Y@GRAD"]), flat(dx), shape[-1],
-                                     attrs["ignore_index"], False)
+        _ce_grad_hard[grid(dx.size)](
+            flat(match), flat(ins["Label"]), flat(ins["Y@GRAD"]), flat(dx), shape[-1], attrs["ignore_index"], False
+        )
     return {"X@GRAD": dx}
 
 
@@ -295,13 +317,12 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
     x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
-        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx),
-                                 attrs["ignore_index"])
+        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx), attrs["ignore_index"])
     return {"X@GRAD": dx}
 
 
-
 # -- nll_loss: one thread per position, then sums -------------------------------------------------
+
 
 @jit_kernel
 def _nll_terms(x, label, weight, has_weight, losses, ws, classes, inner, ignore):
@@ -311,7 +332,7 @@ def _nll_terms(x, label, weight, has_weight, losses, ws, classes, inner, ignore)
         c = label[i]
         if c == ignore:
             losses[i], ws[i] = 0, 0
-        elif c < 0 or c >= classes:         # the CPU raises; here the loss is NaN
+        elif c < 0 or c >= classes:  # the CPU raises; here the loss is NaN
             losses[i], ws[i] = np.nan, np.nan
         else:
             w = weight[c] if has_weight else 1
@@ -350,8 +371,9 @@ def nll_loss(ins, attrs):
     (label, weight, has_weight), classes, inner = _nll_args(ins, attrs)
     losses, ws = rt.empty((label.size,), x.dtype), rt.empty((label.size,), x.dtype)
     if label.size:
-        _nll_terms[grid(label.size)](flat(x), label, weight, has_weight, losses, ws, classes, inner,
-                                     attrs["ignore_index"])
+        _nll_terms[grid(label.size)](
+            flat(x), label, weight, has_weight, losses, ws, classes, inner, attrs["ignore_index"]
+        )
     if attrs["reduction"] == "none":
         return {"Out": losses.reshape(tuple(ins["Label"].shape)), "Total_weight": zeros((1,), x.dtype)}
     out, total = reduce(losses, (0,), "sum").reshape((1,)), reduce(ws, (0,), "sum").reshape((1,))
@@ -365,7 +387,17 @@ def nll_loss_grad(ins, attrs):
     (label, weight, has_weight), classes, inner = _nll_args(ins, attrs)
     dx = zeros(tuple(x.shape), x.dtype)
     if label.size:
-        _nll_grad[grid(label.size)](label, weight, has_weight, flat(ins["Out@GRAD"]), attrs["reduction"] == "none",
-                                    flat(ins["Total_weight"]), attrs["reduction"] == "mean", flat(dx), classes, inner,
-                                    attrs["ignore_index"])
+        _nll_grad[grid(label.size)](
+            label,
+            weight,
+            has_weight,
+            flat(ins["Out@GRAD"]),
+            attrs["reduction"] == "none",
+            flat(ins["Total_weight"]),
+            attrs["reduction"] == "mean",
+            flat(dx),
+            classes,
+            inner,
+            attrs["ignore_index"],
+        )
     return {"X@GRAD": dx}

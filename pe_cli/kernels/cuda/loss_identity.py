@@ -1,4 +1,5 @@
 """CUDA kernels of identity_loss: their CPU twins on the host (kernels/cuda/_host.py)."""
+
 from ..cpu import loss_identity as _cpu
 from ._host import on_host
 

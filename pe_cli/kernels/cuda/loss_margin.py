@@ -1,6 +1,7 @@
 """CUDA kernels of the loss_margin family: their CPU twins on the host (kernels/cuda/_host.py: one row-wise
 softmax per sample, and class_center_sample, whose output's size the labels decide; correct on a GPU place,
 not fast)."""
+
 from ..cpu import loss_margin as _cpu
 from ._host import on_host
 

@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/loss_ranking.py: elementwise launches for margin_rank_loss and rank_loss,
 one thread per row for bpr_loss (its labels checked on the host by the CPU's ``bpr_ids``)."""
+
 import math
 
 from numba import cuda
@@ -13,6 +14,7 @@ from .launcher import jit_kernel
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
+
 
 @jit_kernel
 def _margin_rank(x1, x2, label, margin, out, act):
@@ -37,8 +39,9 @@ def margin_rank_loss(ins, attrs):
     x1 = ins["X1"]
     out, act = rt.empty(x1.shape, x1.dtype), rt.empty(x1.shape, x1.dtype)
     if out.size:
-        _margin_rank[grid(out.size)](flat(x1), flat(ins["X2"]), flat(ins["Label"]), float(attrs["margin"]),
-                                     flat(out), flat(act))
+        _margin_rank[grid(out.size)](
+            flat(x1), flat(ins["X2"]), flat(ins["Label"]), float(attrs["margin"]), flat(out), flat(act)
+        )
     return {"Out": out, "Activated": act}
 
 
@@ -78,11 +81,14 @@ def rank_loss(ins, attrs):
 
 def rank_loss_grad(ins, attrs):
     g = _rank_grads(flat(ins["Label"]), _diff(flat(ins["Left"]), flat(ins["Right"])), flat(ins["Out@GRAD"]))
-    return {"Left@GRAD": g.reshape(tuple(ins["Left"].shape)),
-            "Right@GRAD": _divide(g, -1.0).reshape(tuple(ins["Right"].shape))}
+    return {
+        "Left@GRAD": g.reshape(tuple(ins["Left"].shape)),
+        "Right@GRAD": _divide(g, -1.0).reshape(tuple(ins["Right"].shape)),
+    }
 
 
 # -- bpr_loss ---------------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _bpr(x, ids, items, y):

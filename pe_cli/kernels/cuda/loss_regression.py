@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/loss_regression.py: huber_loss and smooth_l1_loss are elementwise
 launches (smooth_l1's row sums one thread per row); center_loss one thread per row computes its diff
 and loss and adds the diff to its class's sum atomically, then one thread per center entry moves it."""
+
 import math
 
 import numpy as np
@@ -15,6 +16,7 @@ from .launcher import jit_kernel
 
 
 # -- center_loss ------------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _center_diff(x, centers, ids, diff, loss, acc, d):
@@ -67,10 +69,12 @@ def center_loss_grad(ins, attrs):
 # -- huber_loss ------------------------------------------------------------------------------------
 
 _residual = Binary(cuda.jit(device=True, inline=True)(lambda x, y, p, q: y - x))
-_huber = Unary(cuda.jit(device=True, inline=True)(
-    lambda r, delta, q: 0.5 * r * r if math.fabs(r) <= delta else delta * (math.fabs(r) - 0.5 * delta)))
-_huber_dr = Binary(cuda.jit(device=True, inline=True)(
-    lambda r, d, delta, q: min(max(r, -delta), delta) * d))
+_huber = Unary(
+    cuda.jit(device=True, inline=True)(
+        lambda r, delta, q: 0.5 * r * r if math.fabs(r) <= delta else delta * (math.fabs(r) - 0.5 * delta)
+    )
+)
+_huber_dr = Binary(cuda.jit(device=True, inline=True)(lambda r, d, delta, q: min(max(r, -delta), delta) * d))
 _negate = Unary(cuda.jit(device=True, inline=True)(lambda v, p, q: -v))
 
 
@@ -87,6 +91,7 @@ def huber_loss_grad(ins, attrs):
 
 
 # -- smooth_l1_loss ---------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _smooth_l1(x, y, iw, ow, weighted, s2, diff, err):
@@ -140,6 +145,15 @@ def smooth_l1_loss_grad(ins, attrs):
     iw, ow, weighted = _weights(ins, diff)
     dx, dy = rt.empty(diff.shape, diff.dtype), rt.empty(diff.shape, diff.dtype)
     if diff.size:
-        _smooth_l1_grad[grid(diff.size)](flat(diff), iw, ow, weighted, float(attrs["sigma"]) ** 2, flat(dout),
-                                         diff.size // diff.shape[0], flat(dx), flat(dy))
+        _smooth_l1_grad[grid(diff.size)](
+            flat(diff),
+            iw,
+            ow,
+            weighted,
+            float(attrs["sigma"]) ** 2,
+            flat(dout),
+            diff.size // diff.shape[0],
+            flat(dx),
+            flat(dy),
+        )
     return {"X@GRAD": dx, "Y@GRAD": dy}

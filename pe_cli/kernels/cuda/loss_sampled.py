@@ -3,6 +3,7 @@
 pre-activation, one per row sums the loss; the gradient adds into W and Bias atomically.
 sample_logits: the sampling draws on the host with the CPU kernel's generator, as the other random
 ops; the gradient adds back atomically."""
+
 import math
 
 import numpy as np

@@ -3,6 +3,7 @@ time step one GEMM over the live sequences (_matmul) and one fused kernel for th
 hidden state (and, backward, the gates' gradients, with atomics summing the bias gradient); one
 kernel each way between the per-row values the backward pass reads and Fluid's batch-ordered
 BatchGate and BatchCellPreAct. lstm_unit: one elementwise kernel forward, one backward."""
+
 import math
 
 import numpy as np
@@ -18,9 +19,9 @@ from .launcher import jit_kernel
 
 @cuda.jit(device=True)
 def _act(x, code):
-    if code == 0:       # Fluid's recurrent sigmoid: the input clipped (kernels.common.SIGMOID_MIN)
+    if code == 0:  # Fluid's recurrent sigmoid: the input clipped (kernels.common.SIGMOID_MIN)
         return 1.0 / (1.0 + math.exp(-(-40.0 if x < -40.0 else (13.0 if x > 13.0 else x))))
-    if code == 4:       # PLAIN_SIGMOID: the one-step ops'
+    if code == 4:  # PLAIN_SIGMOID: the one-step ops'
         return 1.0 / (1.0 + math.exp(-x))
     if code == 1:
         return math.tanh(x)
@@ -98,8 +99,7 @@ def _step(x, hw, bias, live, rows, h_state, c_state, hidden, cell, saved, d, pee
 
 
 @jit_kernel
-def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_state, dg, hp_buf, dx, db, d, peep,
-          codes):
+def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_state, dg, hp_buf, dx, db, d, peep, codes):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:
@@ -138,8 +138,9 @@ def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_sta
 
 
 def _codes(attrs):
-    return rt.to_device(np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation",
-                                                             "candidate_activation")], np.int64))
+    return rt.to_device(
+        np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")], np.int64)
+    )
 
 
 def _state(init, nseq, d, dtype):
@@ -159,8 +160,21 @@ def _forward(ins, attrs):
         hp = rt.empty((len(live), d), x.dtype)
         _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
         hw = matmul(hp, w)
-        _step[grid(hp.size)](flat(x), flat(hw), flat(b), live_d, rows_d, flat(h_state), flat(c_state),
-                             flat(hidden), flat(cell), flat(saved), d, bool(attrs["use_peepholes"]), codes)
+        _step[grid(hp.size)](
+            flat(x),
+            flat(hw),
+            flat(b),
+            live_d,
+            rows_d,
+            flat(h_state),
+            flat(c_state),
+            flat(hidden),
+            flat(cell),
+            flat(saved),
+            d,
+            bool(attrs["use_peepholes"]),
+            codes,
+        )
         steps.append((live_d, rows_d, len(live)))
     return hidden, cell, saved, steps, codes
 
@@ -205,8 +219,9 @@ def lstm(ins, attrs):
         perm = rt.to_device(batch_index(offs, attrs["is_reverse"]))
         d = cell.shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
-        _to_batch[grid(cell.size)](flat(saved), flat(cell), perm, flat(gates), flat(cell_act), d,
-                                   _CODES[attrs["cell_activation"]])
+        _to_batch[grid(cell.size)](
+            flat(saved), flat(cell), perm, flat(gates), flat(cell_act), d, _CODES[attrs["cell_activation"]]
+        )
         outs["BatchGate"], outs["BatchCellPreAct"] = gates, cell_act
     return outs
 
@@ -216,10 +231,20 @@ def _saved_from_batch(ins, offs, attrs):
     prev, seq = previous_rows(offs, attrs["is_reverse"])
     h0, c0 = ins.get("H0"), ins.get("C0")
     saved = rt.empty((cell.shape[0], 6, d), cell.dtype)
-    _from_batch[grid(cell.size)](flat(ins["BatchGate"]), flat(ins["Hidden"]), flat(cell),
-                                 flat(cell if h0 is None else h0), flat(cell if c0 is None else c0), h0 is not None,
-                                 c0 is not None, rt.to_device(batch_index(offs, attrs["is_reverse"])),
-                                 rt.to_device(prev), rt.to_device(seq), flat(saved), d)
+    _from_batch[grid(cell.size)](
+        flat(ins["BatchGate"]),
+        flat(ins["Hidden"]),
+        flat(cell),
+        flat(cell if h0 is None else h0),
+        flat(cell if c0 is None else c0),
+        h0 is not None,
+        c0 is not None,
+        rt.to_device(batch_index(offs, attrs["is_reverse"])),
+        rt.to_device(prev),
+        rt.to_device(seq),
+        flat(saved),
+        d,
+    )
     return saved
 
 
@@ -227,10 +252,11 @@ def lstm_grad(ins, attrs):
     x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
     offs = seq_offsets(attrs, "Input", x.shape[0])
     d, nseq = w.shape[0], len(offs) - 1
-    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):      # the forward's values: no second pass
+    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):  # the forward's values: no second pass
         cell, saved, codes = ins["Cell"], _saved_from_batch(ins, offs, attrs), _codes(attrs)
-        steps = [(rt.to_device(live), rt.to_device(rows), len(live))
-                 for live, rows in schedule(offs, attrs["is_reverse"])]
+        steps = [
+            (rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])
+        ]
     else:
         _, cell, saved, steps, codes = _forward(ins, attrs)
     dx, dw, db = zeros(tuple(x.shape), x.dtype), zeros(tuple(w.shape), x.dtype), zeros(tuple(b.shape), x.dtype)
@@ -238,16 +264,37 @@ def lstm_grad(ins, attrs):
     d_cell = ins.get("Cell@GRAD")
     for live_d, rows_d, n in reversed(steps):
         dg, hp = rt.empty((n, 4 * d), x.dtype), rt.empty((n, d), x.dtype)
-        _back[grid(n * d)](flat(ins["Hidden@GRAD"]), flat(d_cell if d_cell is not None else dx), d_cell is not None,
-                           flat(cell), flat(saved), flat(b), live_d, rows_d, flat(dh_state), flat(dc_state),
-                           flat(dg), flat(hp), flat(dx), flat(db), d, bool(attrs["use_peepholes"]), codes)
+        _back[grid(n * d)](
+            flat(ins["Hidden@GRAD"]),
+            flat(d_cell if d_cell is not None else dx),
+            d_cell is not None,
+            flat(cell),
+            flat(saved),
+            flat(b),
+            live_d,
+            rows_d,
+            flat(dh_state),
+            flat(dc_state),
+            flat(dg),
+            flat(hp),
+            flat(dx),
+            flat(db),
+            d,
+            bool(attrs["use_peepholes"]),
+            codes,
+        )
         step_dw = matmul(hp, dg, trans_a=True)
         _add_into[grid(step_dw.size)](flat(dw), flat(step_dw))
         dhp = matmul(dg, w, trans_b=True)
         _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(dh_state), d)
     with_state = ins.get("H0") is not None or ins.get("C0") is not None
-    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db,
-            "H0@GRAD": dh_state if with_state else None, "C0@GRAD": dc_state if with_state else None}
+    return {
+        "Input@GRAD": dx,
+        "Weight@GRAD": dw,
+        "Bias@GRAD": db,
+        "H0@GRAD": dh_state if with_state else None,
+        "C0@GRAD": dc_state if with_state else None,
+    }
 
 
 @jit_kernel
@@ -292,6 +339,15 @@ def lstm_unit(ins, attrs):
 def lstm_unit_grad(ins, attrs):
     x, cp = ins["X"], ins["C_prev"]
     dx, dcp = rt.empty(tuple(x.shape), x.dtype), rt.empty(tuple(cp.shape), x.dtype)
-    _unit_back[grid(cp.size)](flat(x), flat(cp), flat(ins["C"]), flat(ins["C@GRAD"]), flat(ins["H@GRAD"]), flat(dx),
-                              flat(dcp), cp.shape[1], float(attrs["forget_bias"]))
+    _unit_back[grid(cp.size)](
+        flat(x),
+        flat(cp),
+        flat(ins["C"]),
+        flat(ins["C@GRAD"]),
+        flat(ins["H@GRAD"]),
+        flat(dx),
+        flat(dcp),
+        cp.shape[1],
+        float(attrs["forget_bias"]),
+    )
     return {"X@GRAD": dx, "C_prev@GRAD": dcp}

@@ -1,5 +1,6 @@
 """CUDA kernels of ops/lstm_cudnn.py: the CPU ones on the host (_host.py), correct on a GPU place but
 not fast (Fluid's are cuDNN's)."""
+
 from ..cpu import lstm_cudnn as _cpu
 from ._host import on_host
 

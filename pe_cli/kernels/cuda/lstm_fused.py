@@ -1,5 +1,6 @@
 """CUDA kernels of ops/lstm_fused.py: Fluid has CPU kernels only, and falls back to them on a GPU
 place; so does pe (the CPU kernels on the host, _host.py)."""
+
 from ..cpu import lstm_fused as _cpu
 from ._host import on_host
 

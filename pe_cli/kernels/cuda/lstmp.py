@@ -4,6 +4,7 @@ state, a GEMM for the projection (h ProjWeight) and a kernel for its activation 
 the same in reverse, atomics summing the bias gradient; the gradient runs the forward again (Fluid's
 batch-ordered outputs, row gathers of the per-row values, do not hold what it reads). The
 projection's activation is Fluid 1.8.5's (lstmp_math.proj_activation)."""
+
 import numpy as np
 from numba import cuda
 
@@ -86,8 +87,7 @@ def _proj_back(dproj, dr_state, pas, live, rows, dpa, p, proj_clip, code):
 
 
 @jit_kernel
-def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, dg, dx, db, d, peep, cell_clip,
-               codes):
+def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, dg, dx, db, d, peep, cell_clip, codes):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:
@@ -125,9 +125,13 @@ def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, 
 
 
 def _codes(attrs):
-    return rt.to_device(np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation",
-                                                             "candidate_activation")]
-                                 + [_proj_code(attrs)], np.int64))
+    return rt.to_device(
+        np.array(
+            [_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
+            + [_proj_code(attrs)],
+            np.int64,
+        )
+    )
 
 
 def _proj_code(attrs):
@@ -147,19 +151,49 @@ def _forward(ins, attrs):
     (d, p), nseq, t = pw.shape, len(offs) - 1, x.shape[0]
     r_state, c_state = _state(ins.get("H0"), (nseq, p), x.dtype), _state(ins.get("C0"), (nseq, d), x.dtype)
     projection, cell = rt.empty((t, p), x.dtype), rt.empty((t, d), x.dtype)
-    st = {"saved": rt.empty((t, 6, d), x.dtype), "hs": rt.empty((t, d), x.dtype), "pas": rt.empty((t, p), x.dtype),
-          "rps": rt.empty((t, p), x.dtype), "codes": _codes(attrs), "cell": cell, "steps": []}
+    st = {
+        "saved": rt.empty((t, 6, d), x.dtype),
+        "hs": rt.empty((t, d), x.dtype),
+        "pas": rt.empty((t, p), x.dtype),
+        "rps": rt.empty((t, p), x.dtype),
+        "codes": _codes(attrs),
+        "cell": cell,
+        "steps": [],
+    }
     peep = bool(attrs["use_peepholes"])
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d, n = rt.to_device(live), rt.to_device(rows), len(live)
         rp, h_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype)
         _gather_state[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
-        _cell_step[grid(n * d)](flat(x), flat(matmul(rp, w)), flat(b), live_d, rows_d, flat(c_state), flat(cell),
-                                flat(st["saved"]), flat(st["hs"]), flat(h_buf), d, peep, float(attrs["cell_clip"]),
-                                st["codes"])
-        _proj_step[grid(n * p)](flat(matmul(h_buf, pw)), flat(rp), live_d, rows_d, flat(r_state), flat(projection),
-                                flat(st["pas"]), flat(st["rps"]), p, float(attrs["proj_clip"]),
-                                _proj_code(attrs))
+        _cell_step[grid(n * d)](
+            flat(x),
+            flat(matmul(rp, w)),
+            flat(b),
+            live_d,
+            rows_d,
+            flat(c_state),
+            flat(cell),
+            flat(st["saved"]),
+            flat(st["hs"]),
+            flat(h_buf),
+            d,
+            peep,
+            float(attrs["cell_clip"]),
+            st["codes"],
+        )
+        _proj_step[grid(n * p)](
+            flat(matmul(h_buf, pw)),
+            flat(rp),
+            live_d,
+            rows_d,
+            flat(r_state),
+            flat(projection),
+            flat(st["pas"]),
+            flat(st["rps"]),
+            p,
+            float(attrs["proj_clip"]),
+            _proj_code(attrs),
+        )
         st["steps"].append((live_d, rows_d, n))
     return projection, st, nseq
 
@@ -187,8 +221,15 @@ def lstmp(ins, attrs):
         cell, d = st["cell"], st["cell"].shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
         if cell.size:
-            _gates_cell_act[grid(cell.size)](flat(st["saved"]), flat(cell), rt.to_device(perm), flat(gates),
-                                             flat(cell_act), d, _CODES[attrs["cell_activation"]])
+            _gates_cell_act[grid(cell.size)](
+                flat(st["saved"]),
+                flat(cell),
+                rt.to_device(perm),
+                flat(gates),
+                flat(cell_act),
+                d,
+                _CODES[attrs["cell_activation"]],
+            )
         outs.update(BatchGate=gates, BatchCellPreAct=cell_act, BatchHidden=_rows(st["hs"], perm))
     return outs
 
@@ -208,19 +249,47 @@ def lstmp_grad(ins, attrs):
     d_cell = ins.get("Cell@GRAD")
     for live_d, rows_d, n in reversed(st["steps"]):
         dpa, h_buf, rp_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype), rt.empty((n, p), x.dtype)
-        _proj_back[grid(n * p)](flat(ins["Projection@GRAD"]), flat(dr_state), flat(st["pas"]), live_d, rows_d,
-                                flat(dpa), p, float(attrs["proj_clip"]), _proj_code(attrs))
+        _proj_back[grid(n * p)](
+            flat(ins["Projection@GRAD"]),
+            flat(dr_state),
+            flat(st["pas"]),
+            live_d,
+            rows_d,
+            flat(dpa),
+            p,
+            float(attrs["proj_clip"]),
+            _proj_code(attrs),
+        )
         _gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
         _gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
         dg = rt.empty((n, 4 * d), x.dtype)
-        _cell_back[grid(n * d)](flat(matmul(dpa, pw, trans_b=True)), flat(d_cell if d_cell is not None else dx),
-                                d_cell is not None, flat(st["cell"]), flat(st["saved"]), flat(b), live_d, rows_d,
-                                flat(dc_state), flat(dg), flat(dx), flat(db), d, bool(attrs["use_peepholes"]),
-                                float(attrs["cell_clip"]), st["codes"])
+        _cell_back[grid(n * d)](
+            flat(matmul(dpa, pw, trans_b=True)),
+            flat(d_cell if d_cell is not None else dx),
+            d_cell is not None,
+            flat(st["cell"]),
+            flat(st["saved"]),
+            flat(b),
+            live_d,
+            rows_d,
+            flat(dc_state),
+            flat(dg),
+            flat(dx),
+            flat(db),
+            d,
+            bool(attrs["use_peepholes"]),
+            float(attrs["cell_clip"]),
+            st["codes"],
+        )
         for dst, part in ((dpw, matmul(h_buf, dpa, trans_a=True)), (dw, matmul(rp_buf, dg, trans_a=True))):
             _add_into[grid(part.size)](flat(dst), flat(part))
         drp = matmul(dg, w, trans_b=True)
         _scatter_state[grid(drp.size)](flat(drp), live_d, flat(dr_state), p)
-    return {"Input@GRAD": dx, "Weight@GRAD": dw, "ProjWeight@GRAD": dpw, "Bias@GRAD": db,
-            "H0@GRAD": dr_state if ins.get("H0") is not None else None,
-            "C0@GRAD": dc_state if ins.get("C0") is not None else None}
+    return {
+        "Input@GRAD": dx,
+        "Weight@GRAD": dw,
+        "ProjWeight@GRAD": dpw,
+        "Bias@GRAD": db,
+        "H0@GRAD": dr_state if ins.get("H0") is not None else None,
+        "C0@GRAD": dc_state if ins.get("C0") is not None else None,
+    }

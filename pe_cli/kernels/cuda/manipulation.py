@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/manipulation.py. Reshape-like ops return views (kernels never write
 their inputs, so sharing the buffer is safe); every other data movement is one strided-copy launch (roll two
 per rolled dim)."""
+
 import builtins
 
 import numpy as np
@@ -14,6 +15,7 @@ from ._strided import contiguous_strides, copy_window
 
 
 # -- joining and splitting along an axis ------------------------------------------------------
+
 
 def _place_along(parts, out, axis):
     """Copies each part into ``out`` at its running offset along ``axis``."""
@@ -30,7 +32,7 @@ def _take_along(src, sizes, axis):
     sstr = contiguous_strides(src.shape)
     parts, start = [], 0
     for n in sizes:
-        shape = tuple(src.shape[:axis]) + (n,) + tuple(src.shape[axis + 1:])
+        shape = tuple(src.shape[:axis]) + (n,) + tuple(src.shape[axis + 1 :])
         part = rt.empty(shape, src.dtype)
         copy_window(src, part, shape, sstr, contiguous_strides(shape), start * sstr[axis], 0)
         parts.append(part)
@@ -62,7 +64,7 @@ def stack(ins, attrs):
     xs = ins["X"]
     axis = attrs["axis"] % (xs[0].ndim + 1)
     unit = tuple(xs[0].shape[:axis]) + (1,) + tuple(xs[0].shape[axis:])
-    shape = unit[:axis] + (len(xs),) + unit[axis + 1:]
+    shape = unit[:axis] + (len(xs),) + unit[axis + 1 :]
     return {"Y": _place_along([x.reshape(unit) for x in xs], rt.empty(shape, xs[0].dtype), axis)}
 
 
@@ -74,6 +76,7 @@ def stack_grad(ins, attrs):
 
 
 # -- reshape family: views ---------------------------------------------------------------------
+
 
 def _xshape(x):
     return rt.empty((0,) + tuple(x.shape), x.dtype)
@@ -102,8 +105,7 @@ def flatten(ins, attrs):
 def squeeze(ins, attrs):
     x = ins["X"]
     axes = squeeze_axes(tuple(x.shape), attrs["axes"])
-    return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)),
-            "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)), "XShape": _xshape(x)}
 
 
 def unsqueeze(ins, attrs):
@@ -177,7 +179,7 @@ def _unbind_strides(x_shape, axis, k):
     """(output shape, where output j's elements lie in X: strides, offset of j = 1): X read as [rows, k,
     cols] (kernels/cpu/manipulation.unbind_view)."""
     rows, cols, shape = _cpu.unbind_view(x_shape, axis, k)
-    pre, post = contiguous_strides(x_shape[:axis]), contiguous_strides(x_shape[axis + 1:])
+    pre, post = contiguous_strides(x_shape[:axis]), contiguous_strides(x_shape[axis + 1 :])
     strides = [s * k * cols for s in pre] + list(post)
     return shape, strides or [0], cols
 
@@ -249,6 +251,7 @@ def shape(ins, attrs):
 
 # -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py) -------------------------------------------
 
+
 def flip(ins, attrs):
     return reverse(ins, {"axis": attrs["dims"]})
 
@@ -263,14 +266,14 @@ def _rolled(x, dim, shift):
     strides = contiguous_strides(shape)
     out = rt.empty(shape, x.dtype)
     for length, src, dst in ((n - k, 0, k), (k, n - k, 0)):
-        dims = shape[:dim] + (length,) + shape[dim + 1:]
+        dims = shape[:dim] + (length,) + shape[dim + 1 :]
         copy_window(x, out, dims, strides, strides, src * strides[dim], dst * strides[dim])
     return out
 
 
 def roll(ins, attrs, sign=1):
     x = out = ins["X"]
-    if not attrs["dims"] and len(attrs["shifts"]) == 1:      # Paddle 2.x's roll of the flattened X (no axis)
+    if not attrs["dims"] and len(attrs["shifts"]) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
         return {"Out": _rolled(x.reshape(x.size), 0, sign * attrs["shifts"][0]).reshape(x.shape)}
     for shift, dim in zip(attrs["shifts"], attrs["dims"]):
         out = _rolled(out, dim % max(x.ndim, 1), sign * shift)
@@ -287,4 +290,3 @@ def unstack(ins, attrs):
 
 def unstack_grad(ins, attrs):
     return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
-

@@ -1,4 +1,5 @@
 """CUDA kernels of pe_cli/ops/masked_softmax.py: their CPU twins on the host (kernels/cuda/_host.py)."""
+
 from ..cpu import masked_softmax as _cpu
 from ._host import on_host
 

@@ -2,6 +2,7 @@
 dot as a product and a row sum, cross one thread per 3-vector, kron one thread per output element (its
 gradient one thread per input element, summing that element's block), trace a strided copy of the
 diagonals (_strided.py) and a row sum; bilinear_tensor_product the CPU kernels on the host."""
+
 from numba import cuda
 
 from ..cpu import matrix as _cpu_matrix
@@ -45,8 +46,11 @@ def addmm(ins, attrs):
 def addmm_grad(ins, attrs):
     inp, x, y, dout = ins["Input"], ins["X"], ins["Y"], ins["Out@GRAD"]
     alpha = float(attrs["Alpha"])
-    return {"Input@GRAD": _SCALE(sum_to_shape(dout, tuple(inp.shape)), scalar_arg(dout.dtype, attrs["Beta"])),
-            "X@GRAD": matmul(dout, y, trans_b=True, alpha=alpha), "Y@GRAD": matmul(x, dout, trans_a=True, alpha=alpha)}
+    return {
+        "Input@GRAD": _SCALE(sum_to_shape(dout, tuple(inp.shape)), scalar_arg(dout.dtype, attrs["Beta"])),
+        "X@GRAD": matmul(dout, y, trans_b=True, alpha=alpha),
+        "Y@GRAD": matmul(x, dout, trans_a=True, alpha=alpha),
+    }
 
 
 def bmm(ins, attrs):
@@ -71,6 +75,7 @@ def dot_grad(ins, attrs):
 
 # -- cross: one thread per 3-vector -------------------------------------------------------------
 
+
 @jit_kernel
 def _cross(x, y, out, inner, n):
     t = cuda.grid(1)
@@ -88,7 +93,7 @@ def _cross(x, y, out, inner, n):
 def _cross_of(x, y, dim):
     out = rt.empty(tuple(x.shape), x.dtype)
     inner = 1
-    for n in x.shape[dim + 1:]:
+    for n in x.shape[dim + 1 :]:
         inner *= n
     if out.size:
         _cross[grid(out.size // 3)](flat(x), flat(y), flat(out), inner, out.size // 3)
@@ -109,6 +114,7 @@ def cross_grad(ins, attrs):
 
 
 # -- kron ---------------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _kron(x, y, out, xdims, ydims):
@@ -173,6 +179,7 @@ def kron_grad(ins, attrs):
 
 
 # -- trace: the diagonals as a strided window ---------------------------------------------------
+
 
 def _diagonal_window(shape, attrs):
     """(dims, strides, base) of the window of Input whose last dim walks each plane's diagonal."""

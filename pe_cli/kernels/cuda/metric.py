@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/metric.py: one thread per row for accuracy's hits, then a block
 reduction for its count; auc's bucket counts run on the host (a few thousand int64 counters per
 batch), as Fluid's CUDA auc keeps its statistics on the host too."""
+
 import numpy as np
 from numba import cuda
 

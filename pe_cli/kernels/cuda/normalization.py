@@ -4,6 +4,7 @@ kernels on X's rows ([N*C, H*W], [N*G, C/G*H*W]) and batch_norm's per-channel af
 code of those is in _norm.py; this module launches it. affine_channel and lrn are one thread per
 element (reductions for affine_channel's parameter gradients), norm one thread per line along its
 axis."""
+
 import math
 
 import numpy as np
@@ -23,13 +24,14 @@ from .launcher import jit_kernel
 
 # -- batch_norm -------------------------------------------------------------------------------------
 
+
 def _channel_layout(x, attrs):
     """(C, inner, count): channel c's elements are at (o * C + c) * inner + j, count per channel."""
     shape = tuple(x.shape)
     axis = bn_channel_axis(len(shape), attrs["data_layout"])
     c = shape[axis]
     inner = 1
-    for d in shape[axis + 1:]:
+    for d in shape[axis + 1 :]:
         inner *= d
     return c, inner, x.size // max(c, 1)
 
@@ -47,8 +49,22 @@ def batch_norm(ins, attrs):
         _norm.channel_stats(dt)[rows_grid(C, count)](flat(x), m, v, C, inner, count)
         mean_out, var_out = rt.empty(mean.shape, mean.dtype), rt.empty(var.shape, var.dtype)
     a, shift, inv_std = rt.empty((C,), dt), rt.empty((C,), dt), rt.empty((C,), dt)
-    _norm.bn_coefficients[grid(C)](m, v, flat(scale), flat(bias), flat(mean), flat(var), attrs["epsilon"],
-                                   attrs["momentum"], not use_stats, a, shift, inv_std, flat(mean_out), flat(var_out))
+    _norm.bn_coefficients[grid(C)](
+        m,
+        v,
+        flat(scale),
+        flat(bias),
+        flat(mean),
+        flat(var),
+        attrs["epsilon"],
+        attrs["momentum"],
+        not use_stats,
+        a,
+        shift,
+        inv_std,
+        flat(mean_out),
+        flat(var_out),
+    )
     y = rt.empty(x.shape, dt)
     if y.size:
         _norm.per_channel_affine[grid(y.size)](flat(x), a, shift, flat(y), C, inner)
@@ -59,14 +75,27 @@ def _bn_grad(ins, attrs, with_x):
     x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
     C, inner, count = _channel_layout(x, attrs)
     dbias, dscale = rt.empty((C,), x.dtype), rt.empty((C,), x.dtype)
-    _norm.bn_grad_sums(x.dtype)[rows_grid(C, count)](flat(x), flat(dy), flat(sm), flat(inv_std), dbias, dscale,
-                                                     C, inner, count)
+    _norm.bn_grad_sums(x.dtype)[rows_grid(C, count)](
+        flat(x), flat(dy), flat(sm), flat(inv_std), dbias, dscale, C, inner, count
+    )
     outs = {"Scale@GRAD": _as_dtype(dscale, scale.dtype), "Bias@GRAD": _as_dtype(dbias, scale.dtype)}
     if with_x:
         dx = rt.empty(x.shape, x.dtype)
         if dx.size:
-            _norm.bn_dx[grid(dx.size)](flat(x), flat(dy), flat(sm), flat(inv_std), flat(scale), dbias, dscale,
-                                       flat(dx), C, inner, count, _cpu.running_stats(attrs))
+            _norm.bn_dx[grid(dx.size)](
+                flat(x),
+                flat(dy),
+                flat(sm),
+                flat(inv_std),
+                flat(scale),
+                dbias,
+                dscale,
+                flat(dx),
+                C,
+                inner,
+                count,
+                _cpu.running_stats(attrs),
+            )
         outs["X@GRAD"] = dx
     return outs
 
@@ -85,6 +114,7 @@ def batch_norm_grad_param(ins, attrs):
 
 # -- layer_norm -------------------------------------------------------------------------------------
 
+
 def _ln_shape(x, attrs):
     return layer_norm_split(tuple(x.shape), attrs["begin_norm_axis"])
 
@@ -97,8 +127,16 @@ def layer_norm(ins, attrs):
     scale, bias = ins.get("Scale"), ins.get("Bias")
     if y.size:
         _norm.layer_norm(dt, scale is not None, bias is not None)[rows_grid(rows, n)](
-            flat(x), flat(scale if scale is not None else x), flat(bias if bias is not None else x),
-            flat(y), mean, var, rows, n, attrs["epsilon"])
+            flat(x),
+            flat(scale if scale is not None else x),
+            flat(bias if bias is not None else x),
+            flat(y),
+            mean,
+            var,
+            rows,
+            n,
+            attrs["epsilon"],
+        )
     return {"Y": y, "Mean": mean, "Variance": var}
 
 
@@ -116,13 +154,22 @@ def layer_norm_grad(ins, attrs):
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
         _norm.layer_norm_dx(x.dtype, scale is not None)[rows_grid(rows, n)](
-            flat(x), flat(scale if scale is not None else x), flat(mean), flat(var), flat(dy), flat(dx),
-            rows, n, attrs["epsilon"])
+            flat(x),
+            flat(scale if scale is not None else x),
+            flat(mean),
+            flat(var),
+            flat(dy),
+            flat(dx),
+            rows,
+            n,
+            attrs["epsilon"],
+        )
     outs["X@GRAD"] = dx
     return outs
 
 
 # -- instance_norm, group_norm ------------------------------------------------------------------------
+
 
 @jit_kernel
 def _inv_std(var, out, eps):
@@ -152,11 +199,13 @@ def _forward(ins, eps, layout):
     dt = x.dtype
     y, mean, var = rt.empty(x.shape, dt), rt.empty((rows,), dt), rt.empty((rows,), dt)
     if y.size:
-        _norm.layer_norm(dt, False, False)[rows_grid(rows, n)](flat(x), flat(x), flat(x), flat(y), mean, var,
-                                                               rows, n, eps)
+        _norm.layer_norm(dt, False, False)[rows_grid(rows, n)](
+            flat(x), flat(x), flat(x), flat(y), mean, var, rows, n, eps
+        )
         if "Scale" in ins or "Bias" in ins:
-            _norm.per_channel_affine[grid(y.size)](flat(y), _channel_or(ins, "Scale", c, 1, dt),
-                                                   _channel_or(ins, "Bias", c, 0, dt), flat(y), c, inner)
+            _norm.per_channel_affine[grid(y.size)](
+                flat(y), _channel_or(ins, "Scale", c, 1, dt), _channel_or(ins, "Bias", c, 0, dt), flat(y), c, inner
+            )
     return y, mean, var
 
 
@@ -175,8 +224,7 @@ def _backward(ins, mean, var, eps, layout):
     else:
         g = dy
     if dx.size:
-        _norm.layer_norm_dx(dt, False)[rows_grid(rows, n)](flat(x), flat(x), mean, var, flat(g), flat(dx), rows, n,
-                                                           eps)
+        _norm.layer_norm_dx(dt, False)[rows_grid(rows, n)](flat(x), flat(x), mean, var, flat(g), flat(dx), rows, n, eps)
     outs["X@GRAD"] = dx
     return outs
 
@@ -206,11 +254,17 @@ def group_norm(ins, attrs):
 def group_norm_grad(ins, attrs):
     x, g = ins["X"], attrs["groups"]
     rows = x.shape[0] * g
-    return _backward(ins, ins["Mean"].reshape((rows,)), ins["Variance"].reshape((rows,)), attrs["epsilon"],
-                     norm_layout(tuple(x.shape), g))
+    return _backward(
+        ins,
+        ins["Mean"].reshape((rows,)),
+        ins["Variance"].reshape((rows,)),
+        attrs["epsilon"],
+        norm_layout(tuple(x.shape), g),
+    )
 
 
 # -- lrn ----------------------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _lrn(x, out, mid, c, post, n, pre_pad, k, alpha, beta):
@@ -239,7 +293,7 @@ def _lrn_grad(x, out, mid, dout, dx, c, post, n, pre_pad, alpha, beta):
         base = i - ch * post
         acc = 0.0
         for j in range(n):
-            dst = ch + pre_pad - j          # the channel whose window holds ch at its j-th place
+            dst = ch + pre_pad - j  # the channel whose window holds ch at its j-th place
             if 0 <= dst < c:
                 o = base + dst * post
                 acc += dout[o] * out[o] / mid[o]
@@ -252,8 +306,18 @@ def lrn(ins, attrs):
     _, c, post = _cpu.lrn_view(x, attrs)
     out, mid = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
     if x.size:
-        _lrn[grid(x.size)](flat(x), flat(out), flat(mid), c, post, attrs["n"], (attrs["n"] - 1) // 2,
-                           float(attrs["k"]), float(attrs["alpha"]), float(attrs["beta"]))
+        _lrn[grid(x.size)](
+            flat(x),
+            flat(out),
+            flat(mid),
+            c,
+            post,
+            attrs["n"],
+            (attrs["n"] - 1) // 2,
+            float(attrs["k"]),
+            float(attrs["alpha"]),
+            float(attrs["beta"]),
+        )
     return {"Out": out, "MidOut": mid}
 
 
@@ -262,13 +326,24 @@ def lrn_grad(ins, attrs):
     _, c, post = _cpu.lrn_view(x, attrs)
     dx = rt.empty(x.shape, x.dtype)
     if x.size:
-        _lrn_grad[grid(x.size)](flat(x), flat(ins["Out"]), flat(ins["MidOut"]), flat(ins["Out@GRAD"]), flat(dx),
-                                c, post, attrs["n"], (attrs["n"] - 1) // 2, float(attrs["alpha"]),
-                                float(attrs["beta"]))
+        _lrn_grad[grid(x.size)](
+            flat(x),
+            flat(ins["Out"]),
+            flat(ins["MidOut"]),
+            flat(ins["Out@GRAD"]),
+            flat(dx),
+            c,
+            post,
+            attrs["n"],
+            (attrs["n"] - 1) // 2,
+            float(attrs["alpha"]),
+            float(attrs["beta"]),
+        )
     return {"X@GRAD": dx}
 
 
 # -- affine_channel -------------------------------------------------------------------------------
+
 
 @jit_kernel
 def _affine(x, scale, bias, out, c, post):
@@ -304,16 +379,20 @@ def affine_channel_grad(ins, attrs):
     if dx.size:
         _affine[grid(dx.size)](flat(dout), scale, zeros(scale.shape, scale.dtype), flat(dx), view[1], view[2])
     d3 = dout.reshape(view)
-    return {"X@GRAD": dx, "Scale@GRAD": reduce(_product(d3, x.reshape(view)), (0, 2), "sum"),
-            "Bias@GRAD": reduce(d3, (0, 2), "sum")}
+    return {
+        "X@GRAD": dx,
+        "Scale@GRAD": reduce(_product(d3, x.reshape(view)), (0, 2), "sum"),
+        "Bias@GRAD": reduce(d3, (0, 2), "sum"),
+    }
 
 
 # -- norm (l2_normalize) ------------------------------------------------------------------------------
 
+
 def _lines(shape, axis):
     """(n, post, lines): X seen as [pre, n, post] around ``axis``; one line per (pre, post)."""
     n = shape[axis]
-    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    post = int(np.prod(shape[axis + 1 :], dtype=np.int64))
     return n, post, (int(np.prod(shape, dtype=np.int64)) // n if n else 0)
 
 

@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter, reading the learning
 rate (and Adam's beta powers) from one-value device arrays (no host wait); learning-rate schedules are host math."""
+
 import math
 
 import numpy as np
@@ -63,16 +64,24 @@ def _momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
 
 def momentum(ins, attrs):
     p, g, v, lr = ins["Param"], ins["Grad"], ins["Velocity"], ins["LearningRate"]
-    if isinstance(g, SelectedRows):     # Fluid's sparse momentum updates every row (g = 0 elsewhere)
+    if isinstance(g, SelectedRows):  # Fluid's sparse momentum updates every row (g = 0 elsewhere)
         g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, v_out = rt.empty(p.shape, p.dtype), rt.empty(v.shape, v.dtype)
     if p.size:
-        _momentum[grid(p.size)](flat(p), flat(g), flat(v), _as(lr, p.dtype), scalar_arg(p.dtype, attrs["mu"]),
-                                bool(attrs["use_nesterov"]), flat(p_out), flat(v_out))
+        _momentum[grid(p.size)](
+            flat(p),
+            flat(g),
+            flat(v),
+            _as(lr, p.dtype),
+            scalar_arg(p.dtype, attrs["mu"]),
+            bool(attrs["use_nesterov"]),
+            flat(p_out),
+            flat(v_out),
+        )
     return {"ParamOut": p_out, "VelocityOut": v_out}
 
 
-def dgc_momentum(ins, attrs):      # the CPU's steps, the step and trainer count read on the host
+def dgc_momentum(ins, attrs):  # the CPU's steps, the step and trainer count read on the host
     return _cpu.dgc_momentum(ins, attrs, rt.to_host, _elementwise.scale, (momentum, sgd))
 
 
@@ -82,7 +91,7 @@ def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, 
     step = cuda.gridsize(1)
     c2 = math.sqrt(1.0 - b2p[0])
     lr_t = lr[0] * c2 / (1.0 - b1p[0])
-    e = eps * c2 if scaled else eps         # Paddle 2.x's epsilon, or Fluid 1.8's
+    e = eps * c2 if scaled else eps  # Paddle 2.x's epsilon, or Fluid 1.8's
     while i < p.size:
         gi = g[i]
         a = beta1 * m1[i] + (1.0 - beta1) * gi
@@ -103,22 +112,43 @@ def adam(ins, attrs):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
     pows = _beta_pows(b1_in, b2_in, attrs)
-    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):     # Fluid 1.8.5's (the CPU kernel's)
+    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
         b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
-        outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
-                                  _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
-                                  scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                                  bool(attrs.get("epsilon_scaled")))
+        outs = sparse.update_rows(
+            "adam",
+            ins,
+            attrs,
+            ("Moment1", "Moment2"),
+            _as(ins["LearningRate"], t),
+            _as(b1_in, t),
+            _as(b2_in, t),
+            scalar_arg(t, attrs["beta1"]),
+            scalar_arg(t, attrs["beta2"]),
+            scalar_arg(t, attrs["epsilon"]),
+            bool(attrs.get("epsilon_scaled")),
+        )
         return dict(pows, **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
-    if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
+    if isinstance(g, SelectedRows):  # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
     if p.size:
-        _adam[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["LearningRate"], t),
-                            _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
-                            scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                            bool(attrs.get("epsilon_scaled")), flat(p_out), flat(m1_out), flat(m2_out))
+        _adam[grid(p.size)](
+            flat(p),
+            flat(g),
+            flat(m1),
+            flat(m2),
+            _as(ins["LearningRate"], t),
+            _as(b1_in, t),
+            _as(b2_in, t),
+            scalar_arg(t, attrs["beta1"]),
+            scalar_arg(t, attrs["beta2"]),
+            scalar_arg(t, attrs["epsilon"]),
+            bool(attrs.get("epsilon_scaled")),
+            flat(p_out),
+            flat(m1_out),
+            flat(m2_out),
+        )
     return dict(pows, ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
 
 
@@ -149,16 +179,26 @@ def _adagrad_update(ins, keep, add, eps):
     p_out, m_out = rt.empty(p.shape, p.dtype), rt.empty(m.shape, m.dtype)
     if p.size:
         t = p.dtype
-        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], t), scalar_arg(t, keep),
-                               scalar_arg(t, add), scalar_arg(t, eps), flat(p_out), flat(m_out))
+        _adagrad[grid(p.size)](
+            flat(p),
+            flat(g),
+            flat(m),
+            _as(ins["LearningRate"], t),
+            scalar_arg(t, keep),
+            scalar_arg(t, add),
+            scalar_arg(t, eps),
+            flat(p_out),
+            flat(m_out),
+        )
     return {"ParamOut": p_out, "MomentOut": m_out}
 
 
 def adagrad(ins, attrs):
     if isinstance(ins["Grad"], SelectedRows):
         p = ins["Param"]
-        outs = sparse.update_rows("adagrad", ins, attrs, ("Moment",), _as(ins["LearningRate"], p.dtype),
-                                  scalar_arg(p.dtype, attrs["epsilon"]))
+        outs = sparse.update_rows(
+            "adagrad", ins, attrs, ("Moment",), _as(ins["LearningRate"], p.dtype), scalar_arg(p.dtype, attrs["epsilon"])
+        )
         return {"ParamOut": outs[0], "MomentOut": outs[1]}
     return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])
 
@@ -192,13 +232,25 @@ def rmsprop(ins, attrs):
     t = p.dtype
     centered = bool(attrs["centered"])
     p_out, ms_out, mom_out = rt.empty(p.shape, t), rt.empty(ms.shape, ms.dtype), rt.empty(mom.shape, mom.dtype)
-    mg = ins["MeanGrad"] if centered else ms          # read only when centered
+    mg = ins["MeanGrad"] if centered else ms  # read only when centered
     mg_out = rt.empty(mg.shape, mg.dtype) if centered else ms_out
     if p.size:
-        _rmsprop[grid(p.size)](flat(p), flat(g), flat(ms), flat(mg), flat(mom), _as(ins["LearningRate"], t),
-                               scalar_arg(t, attrs["decay"]), scalar_arg(t, attrs["epsilon"]),
-                               scalar_arg(t, attrs["momentum"]), centered,
-                               flat(p_out), flat(ms_out), flat(mg_out), flat(mom_out))
+        _rmsprop[grid(p.size)](
+            flat(p),
+            flat(g),
+            flat(ms),
+            flat(mg),
+            flat(mom),
+            _as(ins["LearningRate"], t),
+            scalar_arg(t, attrs["decay"]),
+            scalar_arg(t, attrs["epsilon"]),
+            scalar_arg(t, attrs["momentum"]),
+            centered,
+            flat(p_out),
+            flat(ms_out),
+            flat(mg_out),
+            flat(mom_out),
+        )
     outs = {"ParamOut": p_out, "MomentOut": mom_out, "MeanSquareOut": ms_out}
     if centered:
         outs["MeanGradOut"] = mg_out
@@ -211,8 +263,9 @@ def _update(kernel, ins, state, outs, *args):
     p = ins["Param"]
     arrays = [rt.empty(p.shape, p.dtype)] + [rt.empty(ins[s].shape, ins[s].dtype) for s in state]
     if p.size:
-        kernel[grid(p.size)](flat(p), flat(ins["Grad"]), *(flat(ins[s]) for s in state), *args,
-                             *(flat(a) for a in arrays))
+        kernel[grid(p.size)](
+            flat(p), flat(ins["Grad"]), *(flat(ins[s]) for s in state), *args, *(flat(a) for a in arrays)
+        )
     return dict(zip(["ParamOut"] + list(outs), arrays))
 
 
@@ -233,9 +286,17 @@ def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
 
 def adamax(ins, attrs):
     t = ins["Param"].dtype
-    return _update(_adamax, ins, ["Moment", "InfNorm"], ["MomentOut", "InfNormOut"], _as(ins["LearningRate"], t),
-                   _as(ins["Beta1Pow"], t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
-                   scalar_arg(t, attrs["epsilon"]))
+    return _update(
+        _adamax,
+        ins,
+        ["Moment", "InfNorm"],
+        ["MomentOut", "InfNormOut"],
+        _as(ins["LearningRate"], t),
+        _as(ins["Beta1Pow"], t),
+        scalar_arg(t, attrs["beta1"]),
+        scalar_arg(t, attrs["beta2"]),
+        scalar_arg(t, attrs["epsilon"]),
+    )
 
 
 @jit_kernel
@@ -254,9 +315,14 @@ def _adadelta(p, g, sg, su, rho, eps, p_out, sg_out, su_out):
 
 def adadelta(ins, attrs):
     t = ins["Param"].dtype
-    return _update(_adadelta, ins, ["AvgSquaredGrad", "AvgSquaredUpdate"],
-                   ["AvgSquaredGradOut", "AvgSquaredUpdateOut"], scalar_arg(t, attrs["rho"]),
-                   scalar_arg(t, attrs["epsilon"]))
+    return _update(
+        _adadelta,
+        ins,
+        ["AvgSquaredGrad", "AvgSquaredUpdate"],
+        ["AvgSquaredGradOut", "AvgSquaredUpdateOut"],
+        scalar_arg(t, attrs["rho"]),
+        scalar_arg(t, attrs["epsilon"]),
+    )
 
 
 @jit_kernel
@@ -267,12 +333,12 @@ def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
     while i < p.size:
         gi = g[i]
         n = sq[i] + gi * gi
-        lo = lin[i] + gi - (n ** c - sq[i] ** c) / rate * p[i]
+        lo = lin[i] + gi - (n**c - sq[i] ** c) / rate * p[i]
         sq_out[i] = n
         lin_out[i] = lo
         if abs(lo) > l1:
             sign = 1.0 if lo > 0 else -1.0
-            p_out[i] = (l1 * sign - lo) / (n ** c / rate + 2.0 * l2)
+            p_out[i] = (l1 * sign - lo) / (n**c / rate + 2.0 * l2)
         else:
             p_out[i] = 0.0
         i += step
@@ -280,16 +346,23 @@ def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
 
 def ftrl(ins, attrs):
     t = ins["Param"].dtype
-    return _update(_ftrl, ins, ["SquaredAccumulator", "LinearAccumulator"], ["SquaredAccumOut", "LinearAccumOut"],
-                   _as(ins["LearningRate"], t), scalar_arg(t, attrs["l1"] + 1e-10),
-                   scalar_arg(t, attrs["l2"] + 1e-10), scalar_arg(t, -attrs["lr_power"]))
+    return _update(
+        _ftrl,
+        ins,
+        ["SquaredAccumulator", "LinearAccumulator"],
+        ["SquaredAccumOut", "LinearAccumOut"],
+        _as(ins["LearningRate"], t),
+        scalar_arg(t, attrs["l1"] + 1e-10),
+        scalar_arg(t, attrs["l2"] + 1e-10),
+        scalar_arg(t, -attrs["lr_power"]),
+    )
 
 
 @jit_kernel
 def _lamb_moments(p, g, m1, m2, b1p, b2p, corrected, beta1, beta2, eps, decay, m1_out, m2_out, r):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
-    c1 = 1.0 - b1p[0] if corrected else 1.0        # Fluid 1.8's lamb: no bias correction
+    c1 = 1.0 - b1p[0] if corrected else 1.0  # Fluid 1.8's lamb: no bias correction
     c2 = 1.0 - b2p[0] if corrected else 1.0
     while i < p.size:
         gi = g[i]
@@ -321,13 +394,28 @@ def lamb(ins, attrs):
     if p.size:
         r = rt.empty(p.shape, t)
         b1, b2, eps, decay = (scalar_arg(t, attrs[k]) for k in ("beta1", "beta2", "epsilon", "weight_decay"))
-        _lamb_moments[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["Beta1Pow"], t),
-                                    _as(ins["Beta2Pow"], t), bool(attrs.get("bias_correction")), b1, b2, eps,
-                                    decay, flat(m1_out), flat(m2_out), flat(r))
-        _lamb_step[grid(p.size)](flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p),
-                                 _sum_of_squares(r), flat(p_out))
-    return dict(_beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out,
-                Moment2Out=m2_out)
+        _lamb_moments[grid(p.size)](
+            flat(p),
+            flat(g),
+            flat(m1),
+            flat(m2),
+            _as(ins["Beta1Pow"], t),
+            _as(ins["Beta2Pow"], t),
+            bool(attrs.get("bias_correction")),
+            b1,
+            b2,
+            eps,
+            decay,
+            flat(m1_out),
+            flat(m2_out),
+            flat(r),
+        )
+        _lamb_step[grid(p.size)](
+            flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p), _sum_of_squares(r), flat(p_out)
+        )
+    return dict(
+        _beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out
+    )
 
 
 @jit_kernel
@@ -347,9 +435,18 @@ def _lars(p, g, v, lr, p_sq, g_sq, mu, coeff, decay, p_out, v_out):
 
 def lars_momentum(ins, attrs):
     p, g, t = ins["Param"], ins["Grad"], ins["Param"].dtype
-    return _update(_lars, ins, ["Velocity"], ["VelocityOut"], _as(ins["LearningRate"], t), _sum_of_squares(p),
-                   _sum_of_squares(g), scalar_arg(t, attrs["mu"]), scalar_arg(t, attrs["lars_coeff"]),
-                   scalar_arg(t, attrs["lars_weight_decay"]))
+    return _update(
+        _lars,
+        ins,
+        ["Velocity"],
+        ["VelocityOut"],
+        _as(ins["LearningRate"], t),
+        _sum_of_squares(p),
+        _sum_of_squares(g),
+        scalar_arg(t, attrs["mu"]),
+        scalar_arg(t, attrs["lars_coeff"]),
+        scalar_arg(t, attrs["lars_weight_decay"]),
+    )
 
 
 _increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
@@ -393,8 +490,21 @@ def average_accumulates(ins, attrs):
     p = ins["param"]
     outs = [rt.empty(ins[k].shape, ins[k].dtype) for k in ("in_sum_1", "in_sum_2", "in_sum_3")]
     if p.size:
-        _average_accumulates[grid(p.size)](flat(p), flat(ins["in_sum_1"]), flat(ins["in_sum_2"]),
-                                           flat(ins["in_sum_3"]), fold, restart, *(flat(o) for o in outs))
+        _average_accumulates[grid(p.size)](
+            flat(p),
+            flat(ins["in_sum_1"]),
+            flat(ins["in_sum_2"]),
+            flat(ins["in_sum_3"]),
+            fold,
+            restart,
+            *(flat(o) for o in outs),
+        )
     counters = [rt.to_device(np.array([v], dtype=np.int64)) for v in (accumulates, old, updates)]
-    return {"out_sum_1": outs[0], "out_sum_2": outs[1], "out_sum_3": outs[2], "out_num_accumulates": counters[0],
-            "out_old_num_accumulates": counters[1], "out_num_updates": counters[2]}
+    return {
+        "out_sum_1": outs[0],
+        "out_sum_2": outs[1],
+        "out_sum_3": outs[2],
+        "out_num_accumulates": counters[0],
+        "out_old_num_accumulates": counters[1],
+        "out_num_updates": counters[2],
+    }

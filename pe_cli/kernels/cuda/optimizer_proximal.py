@@ -1,4 +1,5 @@
 """CUDA twins of kernels/cpu/optimizer_proximal.py: one thread per parameter value."""
+
 import math
 
 from numba import cuda
@@ -36,8 +37,17 @@ def _run(ins, attrs, adagrad):
     m = ins["Moment"] if adagrad else p
     out, m_out = rt.empty(p.shape, p.dtype), rt.empty(m.shape, m.dtype) if adagrad else rt.empty((1,), p.dtype)
     if out.size:
-        _proximal[grid(out.size)](flat(p), flat(m), flat(g), flat(ins["LearningRate"]), flat(out), flat(m_out),
-                                  float(attrs["l1"]), float(attrs["l2"]), adagrad)
+        _proximal[grid(out.size)](
+            flat(p),
+            flat(m),
+            flat(g),
+            flat(ins["LearningRate"]),
+            flat(out),
+            flat(m_out),
+            float(attrs["l1"]),
+            float(attrs["l2"]),
+            adagrad,
+        )
     return out, m_out
 
 

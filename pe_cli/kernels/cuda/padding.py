@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/padding.py: pad, crop and their gradients are one strided copy of a
 window; pad2d and pad3d read through the CPU's index maps (copied over), their gradients add
 atomically where reflect, edge and circular padding copy a pixel several times."""
+
 import numpy as np
 from numba import cuda
 
@@ -14,8 +15,9 @@ from .launcher import jit_kernel
 def _place(src, dst, offsets):
     """dst[offsets : offsets + src.shape] = src."""
     dstr = contiguous_strides(dst.shape)
-    copy_window(src, dst, tuple(src.shape), contiguous_strides(src.shape), dstr, 0,
-                sum(o * s for o, s in zip(offsets, dstr)))
+    copy_window(
+        src, dst, tuple(src.shape), contiguous_strides(src.shape), dstr, 0, sum(o * s for o, s in zip(offsets, dstr))
+    )
     return dst
 
 
@@ -41,6 +43,7 @@ def pad_grad(ins, attrs):
 
 # -- pad2d, pad3d -----------------------------------------------------------------------------------
 # Both run as three-dimensional padding: pad2d's images are volumes of depth 1 (a map [0]).
+
 
 @cuda.jit(device=True)
 def _pad_at(i, c, od, oh, ow, last):
@@ -93,7 +96,7 @@ def _geometry(op, ins, attrs):
     if len(maps) == 2:
         maps, sizes = [np.zeros(1, np.int64)] + maps, [1] + sizes
     n, c = x_shape[0], x_shape[-1] if last else x_shape[1]
-    spatial = tuple(m.size for m in maps)[3 - (len(x_shape) - 2):]
+    spatial = tuple(m.size for m in maps)[3 - (len(x_shape) - 2) :]
     out = (n,) + (spatial + (c,) if last else (c,) + spatial)
     return [rt.to_device(m) for m in maps], (c, *sizes, *(m.size for m in maps), last), out
 
@@ -133,6 +136,7 @@ def pad3d_grad(ins, attrs):
 
 
 # -- pad_constant_like, crop ------------------------------------------------------------------------
+
 
 def pad_constant_like(ins, attrs):
     x, y = ins["X"], ins["Y"]

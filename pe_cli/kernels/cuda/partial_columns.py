@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/partial_columns.py: column windows are strided copies, done on the
 host (kernels/cuda/_host.py); these ops sit once at a CTR model's input."""
+
 from ..cpu import partial_columns as _cpu
 from ._host import on_host
 

@@ -1,5 +1,6 @@
 """CUDA kernels of the pointwise_math family: their CPU twins on the host (kernels/cuda/_host.py; numpy's
 formulas, exactly the CPU's values; correct on a GPU place, not fast)."""
+
 from ..cpu import pointwise_math as _cpu
 from ._host import on_host
 

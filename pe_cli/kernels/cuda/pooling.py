@@ -3,6 +3,7 @@ scatters to each window's first maximum); adaptive windows are _adaptive_pool.py
 CPU's windows (start, end and divisor per output position of each dim) over; one thread per output
 walks its box; the gradient adds atomically (windows may overlap), max's to the box's first maximum
 in row-major order."""
+
 import numpy as np
 from numba import cuda
 
@@ -17,6 +18,7 @@ from .launcher import jit_kernel
 
 # -- pool2d -----------------------------------------------------------------------------------------
 
+
 def _pool_args(x, attrs):
     geo = PoolGeometry(tuple(x.shape), attrs)
     h, w = x.shape[2], x.shape[3]
@@ -24,13 +26,13 @@ def _pool_args(x, attrs):
 
 
 def pool2d(ins, attrs):
-    if attrs["adaptive"] and attrs["pooling_type"] == "max":     # Fluid's plain windows (the CPU's)
+    if attrs["adaptive"] and attrs["pooling_type"] == "max":  # Fluid's plain windows (the CPU's)
         return on_host(_cpu.pool2d)(ins, attrs)
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
     x = ins["X"]
     geo, args = _pool_args(x, attrs)
-    if not geo.regular:         # Fluid's windows the device loop does not take: the CPU's, on the host
+    if not geo.regular:  # Fluid's windows the device loop does not take: the CPU's, on the host
         return on_host(_cpu.pool2d)(ins, attrs)
     out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
     if out.size:
@@ -60,12 +62,16 @@ def pool2d_grad(ins, attrs):
 
 # -- pool3d -----------------------------------------------------------------------------------------
 
+
 def _device_windows(x, attrs):
     wins = _cpu.windows(tuple(x.shape), attrs)
     arrays = []
     for s, e, div in wins:
-        arrays += [rt.to_device(np.ascontiguousarray(s)), rt.to_device(np.ascontiguousarray(e)),
-                   rt.to_device(np.ascontiguousarray(div))]
+        arrays += [
+            rt.to_device(np.ascontiguousarray(s)),
+            rt.to_device(np.ascontiguousarray(e)),
+            rt.to_device(np.ascontiguousarray(div)),
+        ]
     return arrays, tuple(len(w[0]) for w in wins)
 
 
@@ -115,8 +121,19 @@ def pool3d(ins, attrs):
     wins, (od, oh, ow) = _device_windows(x, attrs)
     out = rt.empty(tuple(x.shape[:2]) + (od, oh, ow), x.dtype)
     if out.size:
-        _pool3d[grid(out.size)](flat(x), flat(out), flat(out), flat(out), *wins, *tuple(x.shape)[2:], od, oh, ow,
-                                attrs["pooling_type"] == "max", False)
+        _pool3d[grid(out.size)](
+            flat(x),
+            flat(out),
+            flat(out),
+            flat(out),
+            *wins,
+            *tuple(x.shape)[2:],
+            od,
+            oh,
+            ow,
+            attrs["pooling_type"] == "max",
+            False,
+        )
     return {"Out": out}
 
 
@@ -127,12 +144,24 @@ def pool3d_grad(ins, attrs):
     wins, (od, oh, ow) = _device_windows(x, attrs)
     dx = zeros(x.shape, x.dtype)
     if out.size:
-        _pool3d[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), *wins, *tuple(x.shape)[2:], od, oh, ow,
-                                attrs["pooling_type"] == "max", True)
+        _pool3d[grid(out.size)](
+            flat(x),
+            flat(out),
+            flat(dout),
+            flat(dx),
+            *wins,
+            *tuple(x.shape)[2:],
+            od,
+            oh,
+            ow,
+            attrs["pooling_type"] == "max",
+            True,
+        )
     return {"X@GRAD": dx}
 
 
 # -- spp: the CPU's levels, each by pool2d's kernels here, joined by concat's -----------------------------
+
 
 def spp(ins, attrs):
     x = ins["X"]
@@ -143,13 +172,14 @@ def spp(ins, attrs):
 def spp_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     levels = _cpu.spp_levels(x.shape, attrs)
-    widths = [x.shape[1] * 4 ** p for p in range(len(levels))]
+    widths = [x.shape[1] * 4**p for p in range(len(levels))]
     outs = manipulation.split({"X": out}, {"axis": 1, "sections": widths, "num": 0})["Out"]
     douts = manipulation.split({"X": dout}, {"axis": 1, "sections": widths, "num": 0})["Out"]
     dx = None
     for p, level in enumerate(levels):
-        shape = tuple(x.shape[:2]) + (2 ** p, 2 ** p)
-        part = pool2d_grad({"X": x, "Out": outs[p].reshape(shape), "Out@GRAD": douts[p].reshape(shape)},
-                           level)["X@GRAD"]
+        shape = tuple(x.shape[:2]) + (2**p, 2**p)
+        part = pool2d_grad({"X": x, "Out": outs[p].reshape(shape), "Out@GRAD": douts[p].reshape(shape)}, level)[
+            "X@GRAD"
+        ]
         dx = part if dx is None else elementwise.sum({"X": [dx, part]}, {})["Out"]
     return {"X@GRAD": dx}

@@ -3,6 +3,7 @@ end per output position of each dim; a 2-D pool is a 3-D one with depth 1) copie
 per output walking its box in row-major order and keeping the first maximum; its gradient adds
 atomically at the mask (windows may overlap). Unpooling: one thread per X value writes it at its
 plane's offset plus its index (checked on the host first), and its gradient reads back there."""
+
 import numpy as np
 from numba import cuda
 
@@ -22,7 +23,7 @@ def _pool(x, out, mask, ds, de, hs, he, ws, we, d_in, h_in, w_in, do, ho, wo):
         a = (i // (wo * ho)) % do
         plane = i // (wo * ho * do)
         base = plane * d_in * h_in * w_in
-        if de[a] <= ds[a] or he[b] <= hs[b] or we[c] <= ws[c]:      # an empty window: Fluid's -FLT_MAX, Mask -1
+        if de[a] <= ds[a] or he[b] <= hs[b] or we[c] <= ws[c]:  # an empty window: Fluid's -FLT_MAX, Mask -1
             out[i] = -3.4028234663852886e38
             mask[i] = -1
             i += step
@@ -61,7 +62,7 @@ def _pool_kernel(ins, attrs):
     wins = _cpu.windows(dims, attrs)
     wins = [(np.zeros(1, np.int64), np.ones(1, np.int64))] * (3 - len(wins)) + wins
     out_dims = [len(w[0]) for w in wins]
-    out = rt.empty(tuple(x.shape[:2]) + tuple(out_dims[3 - len(dims):]), x.dtype)
+    out = rt.empty(tuple(x.shape[:2]) + tuple(out_dims[3 - len(dims) :]), x.dtype)
     mask = rt.empty(out.shape, np.int32)
     if out.size:
         arrays = [rt.to_device(np.ascontiguousarray(a)) for w in wins for a in w]
@@ -113,6 +114,7 @@ def _unpool_kernel(op):
         if x.size:
             _unpool[grid(x.size)](flat(x), _offsets(x, ins["Indices"], int(np.prod(out_dims)), op), flat(out))
         return {"Out": out}
+
     return kernel
 
 
@@ -124,6 +126,7 @@ def _unpool_grad_kernel(op):
             at = _offsets(x, ins["Indices"], int(np.prod(dout.shape[2:])), op)
             _unpool_grad[grid(x.size)](flat(dout), at, flat(dx))
         return {"X@GRAD": dx}
+
     return kernel
 
 

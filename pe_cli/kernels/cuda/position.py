@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/position.py: the rows' positions come from the host (from the LoD), the
 sines and cosines are computed per element in float64 as on the CPU."""
+
 import math
 
 from numba import cuda
@@ -30,6 +31,7 @@ def add_position_encoding(ins, attrs):
     pos = rt.to_device(_cpu.positions(tuple(x.shape), attrs))
     out = rt.empty(x.shape, x.dtype)
     if out.size:
-        _encode[grid(out.size)](flat(x), pos, tuple(x.shape)[x.ndim - 1], float(attrs["alpha"]),
-                                float(attrs["beta"]), flat(out))
+        _encode[grid(out.size)](
+            flat(x), pos, tuple(x.shape)[x.ndim - 1], float(attrs["alpha"]), float(attrs["beta"]), flat(out)
+        )
     return {"Out": out}

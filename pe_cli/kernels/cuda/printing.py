@@ -1,5 +1,6 @@
 """CUDA kernel of ops/printing.py: the value copied to the host to be printed (as Fluid's op does),
 Out a copy on the device."""
+
 from ..cpu import printing as _cpu
 from . import runtime as rt
 

@@ -1,5 +1,6 @@
 """CUDA kernel of ops/py_func.py: the Python function runs on the host, as Fluid's does: the inputs
 are copied over, the outputs copied back."""
+
 from ..cpu import py_func as _cpu
 from . import runtime as rt
 

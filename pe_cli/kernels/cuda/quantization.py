@@ -1,5 +1,6 @@
 """CUDA kernels of ops/quantization.py: the CPU kernels run on the host (a scale is one reduction over X
 and a few scalars; these ops run in quantization-aware training, not on a hot inference path)."""
+
 from ..cpu import quantization as _cpu
 from ._host import on_host
 

@@ -2,6 +2,7 @@
 as the CPU kernels and copy the result over, so both devices initialize parameters identically;
 random_crop draws its offsets on the host and copies the windows on the device; poisson draws its counts
 on the host from the rates copied over."""
+
 from ..cpu import random as _cpu
 from . import control_flow as _control_flow
 from . import runtime as rt
@@ -35,6 +36,8 @@ def random_crop(ins, attrs):
         base = i * xstr[0] + sum(int(o) * s for o, s in zip(off, xstr[1:]))
         copy_window(x, out, tuple(shape), xstr[1:], ostr[1:], base, i * ostr[0])
     return {"Out": out, "SeedOut": rt.to_device(next_seed)}
+
+
 randint = _control_flow._on_host(_cpu.randint)
 randperm = _on_host(_cpu.randperm)
 
@@ -44,4 +47,6 @@ poisson = _host.on_host(_cpu.poisson)
 
 def poisson_grad(ins, attrs):
     return {"X@GRAD": zeros(ins["Out@GRAD"].shape, ins["Out@GRAD"].dtype)}
+
+
 dirichlet = _host.on_host(_cpu.dirichlet)

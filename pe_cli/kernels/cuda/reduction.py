@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/reduction.py: reductions are block reductions (_reduce.py), cumsum one
 thread per line, the gradients one grid-stride pass; the norms elementwise launches around a reduction."""
+
 import numpy as np
 from numba import cuda
 
@@ -39,6 +40,7 @@ def _reduce_kernel(kind, mean=False):
         x = _as_out_dtype(ins["X"], attrs)
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
         return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
+
     return kernel
 
 
@@ -89,8 +91,7 @@ def reduce_extreme_grad(ins, attrs):
     if dx.size:
         kshape, kstr, rshape, rstr = plan(tuple(x.shape), _axes(x, attrs))
         nred = x.size // max(out.size, 1)
-        _first_extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx),
-                                            kshape, kstr, rshape, rstr, nred)
+        _first_extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), kshape, kstr, rshape, rstr, nred)
     return {"X@GRAD": dx}
 
 
@@ -115,17 +116,25 @@ def _cumsum(x, out, n, post, lines, zero, exclusive, backward):
 
 def cumsum(ins, attrs):
     x = ins["X"]
-    if attrs.get("flatten"):            # Paddle 2.x's axis=None: over X flattened, Out 1-D
+    if attrs.get("flatten"):  # Paddle 2.x's axis=None: over X flattened, Out 1-D
         return cumsum({"X": x.reshape(x.size)}, dict(attrs, flatten=False, axis=0))
     shape = tuple(x.shape) or (1,)
     axis = attrs["axis"] % len(shape)
     n = shape[axis]
-    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    post = int(np.prod(shape[axis + 1 :], dtype=np.int64))
     out = rt.empty(x.shape, x.dtype)
     lines = x.size // n if n else 0
     if lines:
-        _cumsum[grid(lines)](flat(x), flat(out), n, post, lines, np.dtype(x.dtype).type(0),
-                             bool(attrs["exclusive"]), bool(attrs["reverse"]))
+        _cumsum[grid(lines)](
+            flat(x),
+            flat(out),
+            n,
+            post,
+            lines,
+            np.dtype(x.dtype).type(0),
+            bool(attrs["exclusive"]),
+            bool(attrs["reverse"]),
+        )
     return {"Out": out}
 
 
@@ -143,6 +152,7 @@ def _logical(kind):
     def kernel(ins, attrs):
         out = _reduced(copy(ins["X"], np.uint8), attrs, kind)
         return {"Out": copy(out, np.bool_)}
+
     return kernel
 
 
@@ -208,6 +218,7 @@ def squared_l2_norm_grad(ins, attrs):
 
 # -- norms ----------------------------------------------------------------------------------------
 
+
 @cuda.jit(device=True, inline=True)
 def _abs_pow(x, p, q):
     return abs(x) ** p
@@ -215,7 +226,7 @@ def _abs_pow(x, p, q):
 
 @cuda.jit(device=True, inline=True)
 def _root(x, p, q):
-    return x ** p
+    return x**p
 
 
 @cuda.jit(device=True, inline=True)
@@ -260,12 +271,12 @@ def _norm_kept(x, attrs):
 
 
 def p_norm(ins, attrs):
-    if attrs.get("asvector"):           # Paddle 2.x's norm of all of X: the CPU's, on the host
+    if attrs.get("asvector"):  # Paddle 2.x's norm of all of X: the CPU's, on the host
         return on_host(_cpu.p_norm)(ins, attrs)
     x, p = ins["X"], attrs["porder"]
     axis, kept = _norm_kept(x, attrs)
     out = _ROOT(reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True), scalar_arg(x.dtype, 1 / p))
-    return {"Out": out if attrs["keepdim"] else out.reshape(tuple(x.shape[:axis]) + tuple(x.shape[axis + 1:]))}
+    return {"Out": out if attrs["keepdim"] else out.reshape(tuple(x.shape[:axis]) + tuple(x.shape[axis + 1 :]))}
 
 
 def p_norm_grad(ins, attrs):
@@ -274,8 +285,9 @@ def p_norm_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     _, kept = _norm_kept(x, attrs)
     norm, d = expand_to(out.reshape(kept), x.shape), expand_to(dout.reshape(kept), x.shape)
-    return {"X@GRAD": _P_NORM_GRAD(x, norm, d, scalar_arg(x.dtype, attrs["porder"]),
-                                   scalar_arg(x.dtype, attrs["epsilon"]))}
+    return {
+        "X@GRAD": _P_NORM_GRAD(x, norm, d, scalar_arg(x.dtype, attrs["porder"]), scalar_arg(x.dtype, attrs["epsilon"]))
+    }
 
 
 def l1_norm(ins, attrs):

@@ -1,4 +1,5 @@
 """CUDA kernels of renorm: their CPU twins on the host (kernels/cuda/_host.py; correct on a GPU place, not fast)."""
+
 from ..cpu import renormalizing as _cpu
 from ._host import on_host
 

@@ -9,6 +9,7 @@ through the device's one stream: a reused buffer is never written before earlier
 Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) all of this runs on the CPU: that is how
 CI tests the kernels. The simulator is not thread-safe, so there kernels run one at a time.
 """
+
 import os
 import importlib
 import threading
@@ -23,7 +24,7 @@ from .allocator import Pool
 
 _cuda = None
 _sim = None
-_unavailable_reason = False     # False: not checked yet; None: available; str: why not
+_unavailable_reason = False  # False: not checked yet; None: available; str: why not
 _devices = {}
 _devices_lock = threading.Lock()
 _local = threading.local()
@@ -35,6 +36,7 @@ def _numba_cuda():
     if _cuda is None:
         from numba import cuda
         from numba.cuda.core import config
+
         _sim = bool(config.ENABLE_CUDASIM)
         if _sim:
             _simulator.install()
@@ -50,6 +52,7 @@ def simulated():
 
 # -- availability -----------------------------------------------------------------------------
 
+
 def unavailable_reason():
     """None when CUDA can be used here, else a short reason (one line)."""
     global _unavailable_reason
@@ -63,7 +66,7 @@ def _check():
         cuda = _numba_cuda()
     except ImportError as e:
         return f"numba.cuda cannot be imported: {_first_line(e)[:120]}; install pe with the [cuda] extra"
-    except Exception as e:      # a broken install: say what it was
+    except Exception as e:  # a broken install: say what it was
         return f"numba.cuda failed to load: {type(e).__name__}: {_first_line(e)}"
     if _sim:
         return None
@@ -112,11 +115,14 @@ def require(place=None):
     if device_id >= n:
         visible = os.environ.get("CUDA_VISIBLE_DEVICES")
         shown = f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
-        raise PeError(f"CUDAPlace({device_id}) does not exist: {n} GPU(s) are visible{shown}; "
-                      f"use CUDAPlace(0..{n - 1}) or place: cpu")
+        raise PeError(
+            f"CUDAPlace({device_id}) does not exist: {n} GPU(s) are visible{shown}; "
+            f"use CUDAPlace(0..{n - 1}) or place: cpu"
+        )
 
 
 # -- devices ----------------------------------------------------------------------------------
+
 
 class Device:
     """One GPU: its stream and its buffer pool. ``with device:`` makes it current in this thread."""
@@ -125,7 +131,7 @@ class Device:
         cuda = _numba_cuda()
         self.id = device_id
         self.pool = Pool(self, cuda, _sim)
-        self.capture = None     # the step recording capturing this device's launches (step_graph.py)
+        self.capture = None  # the step recording capturing this device's launches (step_graph.py)
         if _sim:
             self.stream = cuda.stream()
         else:
@@ -195,6 +201,7 @@ def empty_like(array):
 
 # -- moving data ------------------------------------------------------------------------------
 
+
 def is_device_array(array):
     return hasattr(array, "copy_to_host")
 
@@ -203,8 +210,8 @@ def to_device(array, dtype=None):
     """A host array (or scalar) copied to the current device; a device array is returned as is."""
     if is_device_array(array):
         return array
-    host = np.ascontiguousarray(array, dtype=dtype).reshape(np.shape(array))     # (0-D stays 0-D: ascontiguousarray
-    dev = current()                                                               # makes it 1-D)
+    host = np.ascontiguousarray(array, dtype=dtype).reshape(np.shape(array))  # (0-D stays 0-D: ascontiguousarray
+    dev = current()  # makes it 1-D)
     if dev.capture is not None:
         dev.capture.refuse("a host-to-device copy")
     out = dev.pool.empty(host.shape, host.dtype)
@@ -280,8 +287,8 @@ def _device_of(array):
 
 
 # -- what executors use: the interface every device kind's runtime offers (kernels/__init__.py) --
-SHARED_THREADS = False      # kernels are asynchronous launches: one task per device
-SHARED_MEMORY = False       # each GPU holds its own copy of a value
+SHARED_THREADS = False  # kernels are asynchronous launches: one task per device
+SHARED_MEMORY = False  # each GPU holds its own copy of a value
 
 
 def default_places():
@@ -315,7 +322,7 @@ def worker_started():
 
 def __getattr__(name):
     # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
-    if name in ("collectives", "selected_rows", "step_graph"):   # (step_graph: whole-step recordings)
+    if name in ("collectives", "selected_rows", "step_graph"):  # (step_graph: whole-step recordings)
         return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -323,6 +330,7 @@ def __getattr__(name):
 class PlaceMemory:
     """An executor's adapter for one CUDA place: feeds go in, fetches come out, values written to
     the scope stay on the device."""
+
     keeps_parameters = True
 
     def __init__(self, place):
@@ -331,7 +339,7 @@ class PlaceMemory:
         self.device = device(place)
 
     def to_device(self, array):
-        if isinstance(array, SelectedRows):     # rows stay on the host; values go to the device
+        if isinstance(array, SelectedRows):  # rows stay on the host; values go to the device
             return array.with_arrays(array.rows, self.to_device(array.values))
         if is_device_array(array):
             if not _sim and _device_of(array) is not self.device:
@@ -350,8 +358,10 @@ class PlaceMemory:
         try:
             self.device.synchronize()
         except Exception as e:
-            raise PeError(f"a CUDA kernel failed on {self.place}: {_first_line(e)} "
-                          f"(set PE_CUDA_SYNC=1 to find the op that launched it)") from e
+            raise PeError(
+                f"a CUDA kernel failed on {self.place}: {_first_line(e)} "
+                f"(set PE_CUDA_SYNC=1 to find the op that launched it)"
+            ) from e
 
 
 def memory(place):
@@ -381,19 +391,23 @@ def bind_kernel(kernel, place):
     for its kernels, so a failing launch is reported by the op that made it."""
     dev = device(getattr(place, "device_id", 0))
     if _sim:
+
         def run(ins, attrs):
             with _sim_lock, dev:
                 return kernel(_on_device(ins), attrs)
     elif _sync_each_op:
+
         def run(ins, attrs):
             with dev:
                 outs = kernel(_on_device(ins), attrs)
                 dev.synchronize()
                 return outs
     else:
+
         def run(ins, attrs):
             with dev:
                 return kernel(_on_device(ins), attrs)
+
     run.__name__ = getattr(kernel, "__name__", "kernel")
     run.__wrapped__ = kernel
     return run

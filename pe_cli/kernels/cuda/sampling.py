@@ -1,8 +1,20 @@
 """CUDA kernels of pe_cli/ops/sampling.py: their CPU twins on the host (kernels/cuda/_host.py: the same seeded
 draws; correct on a GPU place, not fast)."""
+
 from ..cpu import sampling as _cpu
 from ._host import on_host
 
-for _name in ("bernoulli", "exponential", "multinomial", "rrelu", "rrelu_grad", "dropout_nd", "dropout_nd_grad",
-              "gumbel_softmax", "gumbel_softmax_grad", "uniform_random_inplace", "gaussian_inplace"):
+for _name in (
+    "bernoulli",
+    "exponential",
+    "multinomial",
+    "rrelu",
+    "rrelu_grad",
+    "dropout_nd",
+    "dropout_nd_grad",
+    "gumbel_softmax",
+    "gumbel_softmax_grad",
+    "uniform_random_inplace",
+    "gaussian_inplace",
+):
     globals()[_name] = on_host(getattr(_cpu, _name))

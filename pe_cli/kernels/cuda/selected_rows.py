@@ -2,6 +2,7 @@
 are few, and the row maps are host work as for the sequence ops), the values live on the device.
 Densifying, merging duplicate rows (an atomic scatter-add into one row per distinct row) and the
 sparse updates of sgd, adagrad and lazy adam (one launch over the merged rows' values)."""
+
 import math
 
 import numpy as np
@@ -25,10 +26,9 @@ def merged(sr, ascending=False):
     """(rows, values): each row once (host; ``ascending`` sorted, else any order), its duplicates'
     values summed (device)."""
     unique, where = np.unique(sr.rows, return_inverse=True)
-    if len(unique) == len(sr.rows) and not ascending:   # no duplicates: the rows as they are
+    if len(unique) == len(sr.rows) and not ascending:  # no duplicates: the rows as they are
         return sr.rows, sr.values
-    return unique, _scatter(sr.values, where.reshape(-1), (len(unique),) + tuple(sr.values.shape[1:]),
-                            sr.values.dtype)
+    return unique, _scatter(sr.values, where.reshape(-1), (len(unique),) + tuple(sr.values.shape[1:]), sr.values.dtype)
 
 
 def merge_selected_rows(ins, attrs):
@@ -61,7 +61,7 @@ def concat(parts):
     for p in parts:
         n = len(p.rows)
         if n:
-            step_graph.device_copy(out[start:start + n], p.values)
+            step_graph.device_copy(out[start : start + n], p.values)
         start += n
     return parts[0].with_arrays(rows, out)
 
@@ -97,7 +97,7 @@ def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, scaled, widt
     step = cuda.gridsize(1)
     c2 = math.sqrt(1.0 - b2p[0])
     lr_t = lr[0] * c2 / (1.0 - b1p[0])
-    e = eps * c2 if scaled else eps         # Paddle 2.x's epsilon, or Fluid 1.8's
+    e = eps * c2 if scaled else eps  # Paddle 2.x's epsilon, or Fluid 1.8's
     while i < g.size:
         k = rows[i // width] * width + i % width
         gi = g[i]
@@ -127,8 +127,15 @@ def update_rows(kind, ins, attrs, state, *args):
     if values.size:
         kernel = {"sgd": _rows_sgd, "adagrad": _rows_adagrad, "adam": _rows_adam}[kind]
         width = values.size // max(len(rows), 1)
-        kernel[grid(values.size)](flat(p), *(flat(ins[s]) for s in state), rt.to_device(rows), flat(values),
-                                  *args, width, *(flat(o) for o in outs))
+        kernel[grid(values.size)](
+            flat(p),
+            *(flat(ins[s]) for s in state),
+            rt.to_device(rows),
+            flat(values),
+            *args,
+            width,
+            *(flat(o) for o in outs),
+        )
     return outs
 
 

@@ -1,5 +1,6 @@
 """CUDA kernels of the selecting family: their CPU twins on the host (kernels/cuda/_host.py: a sort along an
 axis, a boolean index whose size the data decides; correct on a GPU place, not fast)."""
+
 from ..cpu import selecting as _cpu
 from ._host import on_host
 

@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/sequence.py: one thread per (sequence, column) for sequence_pool,
 one per sequence for sequence_softmax; the offsets go to the device with the launch."""
+
 import math
 
 import numpy as np
@@ -83,8 +84,9 @@ def sequence_pool(ins, attrs):
     shape = (offs.size - 1,) + tuple(x.shape[1:])
     out, idx = rt.empty(shape, x.dtype), rt.empty(shape, np.int32)
     if out.size:
-        _pool[grid(out.size)](flat(x), rt.to_device(offs), code, float(attrs["pad_value"]), flat(out), flat(idx),
-                              _width(x))
+        _pool[grid(out.size)](
+            flat(x), rt.to_device(offs), code, float(attrs["pad_value"]), flat(out), flat(idx), _width(x)
+        )
     return {"Out": out, "MaxIndex": idx}
 
 

@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/sequence_conv.py: the same context map, the gather and scatter-add
 kernels of cuda/sequence_rows.py and the GEMMs of _matmul."""
+
 import numpy as np
 
 from ..common import context_index, seq_offsets
@@ -33,7 +34,10 @@ def sequence_conv_grad(ins, attrs):
     dsrc = _scatter(dcol, idx, src.shape, x.dtype)
     rows = x.shape[0]
     outs = {"X@GRAD": dsrc[:rows].reshape(tuple(x.shape)), "Filter@GRAD": matmul(col, dout, trans_a=True)}
-    if padding is not None:     # zeros unless trainable (then its rows' share of the context's gradient)
-        outs["PaddingData@GRAD"] = dsrc[rows:].reshape(tuple(padding.shape)) if src.shape[0] > rows \
+    if padding is not None:  # zeros unless trainable (then its rows' share of the context's gradient)
+        outs["PaddingData@GRAD"] = (
+            dsrc[rows:].reshape(tuple(padding.shape))
+            if src.shape[0] > rows
             else zeros(tuple(padding.shape), padding.dtype)
+        )
     return outs

@@ -1,6 +1,7 @@
 """CUDA kernels of ops/sequence_fused.py: Fluid has CPU kernels only, and falls back to them on a GPU
 place; so does pe (the CPU kernels on the host, _host.py; a row-sparse gradient keeps its rows on the
 host and its values go to the device)."""
+
 from ...base.selected_rows import SelectedRows
 from ..cpu import sequence_fused as _cpu
 from . import runtime as rt

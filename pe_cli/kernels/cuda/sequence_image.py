@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/sequence_image.py: conv2d's im2col / col2im device kernels (cuda/_conv.py)
 and a transpose between the columns [C*kh*kw, N*oh*ow] and the rows of the sequences."""
+
 from ..seq_maps import im2sequence_geometry, image_offsets, real_size_patches
 from . import runtime as rt
 from ._conv import col2im, im2col, swap01
@@ -8,7 +9,7 @@ from ._launch import flat, grid
 
 def im2sequence(ins, attrs):
     x = ins["X"]
-    if "Y" in ins:          # each image's real size: on the host (a per-image grid), as the CPU kernel
+    if "Y" in ins:  # each image's real size: on the host (a per-image grid), as the CPU kernel
         out, offs = real_size_patches(rt.to_host(x), rt.to_host(ins["Y"]), attrs)
         return {"Out": rt.to_device(out), "@LOD": {"Out": offs}}
     n, c, h, w = x.shape
@@ -24,8 +25,11 @@ def im2sequence_grad(ins, attrs):
     n, c, h, w = x.shape
     kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(tuple(x.shape), attrs)
     if "Y" in ins:
-        return {"X@GRAD": rt.to_device(real_size_patches(rt.to_host(x), rt.to_host(ins["Y"]), attrs,
-                                                         rt.to_host(ins["Out@GRAD"])))}
+        return {
+            "X@GRAD": rt.to_device(
+                real_size_patches(rt.to_host(x), rt.to_host(ins["Y"]), attrs, rt.to_host(ins["Out@GRAD"]))
+            )
+        }
     dcols = swap01(ins["Out@GRAD"])
     dx = rt.empty(tuple(x.shape), x.dtype)
     if dx.size:

@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/sequence_metric.py: the same per-sequence programs (kernels/seq_dp.py) as
 device functions, one thread per sequence. The ids are checked and the spans found on the host (as
 on the CPU), so the inputs are read back once; the small results are finished on the host."""
+
 import numpy as np
 from numba import cuda
 
@@ -20,10 +21,12 @@ def _chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts):
     s = cuda.grid(1)
     while s < starts.size:
         a, b = starts[s], ends[s]
-        n_i = _chunks(inf, a, b, scheme[0], scheme[5], scheme[1], scheme[2], scheme[3], scheme[4],
-                      segs[0], segs[1], segs[2])
-        n_l = _chunks(lab, a, b, scheme[0], scheme[5], scheme[1], scheme[2], scheme[3], scheme[4],
-                      segs[3], segs[4], segs[5])
+        n_i = _chunks(
+            inf, a, b, scheme[0], scheme[5], scheme[1], scheme[2], scheme[3], scheme[4], segs[0], segs[1], segs[2]
+        )
+        n_l = _chunks(
+            lab, a, b, scheme[0], scheme[5], scheme[1], scheme[2], scheme[3], scheme[4], segs[3], segs[4], segs[5]
+        )
         _match(a, n_i, segs[0], segs[1], segs[2], n_l, segs[3], segs[4], segs[5], excluded, counts, s)
         s += cuda.gridsize(1)
 
@@ -49,8 +52,9 @@ def _to_device(outs):
 
 
 def chunk_eval(ins, attrs):
-    inf, lab, starts, ends, scheme, excluded = chunk_prep(_host(ins, "Inference"), _host(ins, "Label"), attrs,
-                                                          _host(ins, "SeqLength"))
+    inf, lab, starts, ends, scheme, excluded = chunk_prep(
+        _host(ins, "Inference"), _host(ins, "Label"), attrs, _host(ins, "SeqLength")
+    )
     counts = np.zeros((0, 3), np.int64)
     if starts.size:
         d_counts = zeros((starts.size, 3), np.int64)
@@ -61,13 +65,13 @@ def chunk_eval(ins, attrs):
 
 
 def edit_distance(ins, attrs):
-    hyp, ref, hs, he, rs, re, bases, size = edit_prep(_host(ins, "Hyps"), _host(ins, "Refs"), attrs,
-                                                      _host(ins, "HypsLength"), _host(ins, "RefsLength"))
+    hyp, ref, hs, he, rs, re, bases, size = edit_prep(
+        _host(ins, "Hyps"), _host(ins, "Refs"), attrs, _host(ins, "HypsLength"), _host(ins, "RefsLength")
+    )
     dist = np.zeros(hs.size, np.int64)
     if hs.size:
         d_dist = zeros((hs.size,), np.int64)
         row = zeros((size,), np.int64)
-        _edit_distances[grid(hs.size)](*_dev(np.append(hyp, 0), hs, he, np.append(ref, 0), rs, re, bases), row,
-                                       d_dist)
+        _edit_distances[grid(hs.size)](*_dev(np.append(hyp, 0), hs, he, np.append(ref, 0), rs, re, bases), row, d_dist)
         dist = rt.to_host(d_dist)
     return _to_device(edit_outputs(dist, rs, re, attrs["normalized"]))

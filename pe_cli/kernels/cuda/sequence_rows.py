@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/sequence_rows.py: the same row maps (computed from the LoD on the
 host), one gather kernel forward and one atomic scatter-add backward; sequence_erase runs on the host
 (kernels/seq_dp.py)."""
+
 import numpy as np
 from numba import cuda
 
@@ -68,8 +69,10 @@ def sequence_reverse_grad(ins, attrs):
 def sequence_expand(ins, attrs):
     x = ins["X"]
     idx, offs = expand_rows(attrs, x.shape[0], ins["Y"].shape[0])
-    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])),
-            "@LOD": {"Out": [offs]} if offs is not None else {}}
+    return {
+        "Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])),
+        "@LOD": {"Out": [offs]} if offs is not None else {},
+    }
 
 
 def sequence_expand_grad(ins, attrs):
@@ -98,7 +101,7 @@ def _unpad_map(x, length):
 def sequence_unpad(ins, attrs):
     x = ins["X"]
     idx, offs = _unpad_map(x, ins["Length"])
-    rows = (x.shape[0] * x.shape[1],) + (tuple(x.shape[2:]) or (1,))     # a 2-D X gives [N, 1], as Fluid's
+    rows = (x.shape[0] * x.shape[1],) + (tuple(x.shape[2:]) or (1,))  # a 2-D X gives [N, 1], as Fluid's
     out = rt.empty((len(idx),) + rows[1:], x.dtype)
     if out.size:
         _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))

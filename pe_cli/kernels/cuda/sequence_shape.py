@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/sequence_shape.py: the same row maps and offsets (computed on the host
 from the LoD), the gather and atomic scatter-add kernels of cuda/sequence_rows.py."""
+
 import numpy as np
 
 from ..common import seq_offsets

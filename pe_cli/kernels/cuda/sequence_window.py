@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/sequence_window.py: one thread per output value; each step's sequence
 bounds (computed on the host from the LoD) go to the device with the launch."""
+
 import numpy as np
 from numba import cuda
 

@@ -1,6 +1,7 @@
 """cos_sim on a GPU: one thread per row of X for the forward and for dX (and dY when Y has X's rows),
 one thread per column for dY when Y is one row compared with every row of X (a sum over the rows).
 squared_l2_distance and dist: elementwise launches around a reduction (_reduce.py)."""
+
 import math
 
 from numba import cuda
@@ -84,6 +85,7 @@ def cos_sim_grad(ins, attrs):
 
 # -- squared_l2_distance and dist: elementwise launches around a reduction ---------------------------
 
+
 @cuda.jit(device=True, inline=True)
 def _minus(a, b, p, q):
     return a - b
@@ -114,15 +116,15 @@ def _abs_pow(a, p, q):
     """a^p of a >= 0; with p = 0, 1 where a is nonzero (dist's count of nonzeros)."""
     if p == 0:
         return a - a + (1 if a != 0 else 0)
-    return a ** p
+    return a**p
 
 
 @cuda.jit(device=True, inline=True)
 def _dist_grad(z, norm, d, p, q):
     s = 1 if z > 0 else (-1 if z < 0 else 0)
-    if q == 2:              # p = 0: no gradient
+    if q == 2:  # p = 0: no gradient
         return z - z
-    if q == 1:              # p = inf or -inf: the extreme elements
+    if q == 1:  # p = inf or -inf: the extreme elements
         return s * d if abs(z) == norm else z - z
     return (abs(z) / norm) ** (p - 1) * s * d
 
@@ -135,8 +137,9 @@ def squared_l2_distance(ins, attrs):
     x, y = ins["X"], ins["Y"]
     rows, cols = x.shape[0], x.size // max(x.shape[0], 1)
     if y.size // max(y.shape[0], 1) != cols or y.shape[0] not in (1, rows):
-        raise ValueError(f"squared_l2_distance: Y {list(y.shape)} must have the rows of X {list(x.shape)} "
-                         f"(or one row) of X's size")
+        raise ValueError(
+            f"squared_l2_distance: Y {list(y.shape)} must have the rows of X {list(x.shape)} (or one row) of X's size"
+        )
     sub = _MINUS(x.reshape((rows, cols)), y.reshape((y.shape[0], cols)), shape=(rows, cols))
     return {"sub_result": sub, "Out": reduce(_SQUARE(sub), (1,), "sum", keepdims=True)}
 
@@ -145,8 +148,7 @@ def squared_l2_distance_grad(ins, attrs):
     sub, dout, y = ins["sub_result"], ins["Out@GRAD"], ins["Y"]
     grad = _TWICE_TIMES(dout.reshape((sub.shape[0], 1)), sub, scalar_arg(sub.dtype, 2), shape=sub.shape)
     dy = grad if y.shape[0] == sub.shape[0] else reduce(grad, (0,), "sum", keepdims=True)
-    return {"X@GRAD": grad.reshape(tuple(ins["X"].shape)),
-            "Y@GRAD": _NEGATED(dy).reshape(tuple(y.shape))}
+    return {"X@GRAD": grad.reshape(tuple(ins["X"].shape)), "Y@GRAD": _NEGATED(dy).reshape(tuple(y.shape))}
 
 
 def dist(ins, attrs):

@@ -1,6 +1,7 @@
 """CUDA twins of kernels/cpu/special.py: kernels/special_math.py's scalar functions compiled as device
 functions (in float64, stored in the input's dtype), one elementwise launch each (the gradients one
 launch of (x or Out, Out@GRAD)); nextafter runs its CPU twin on the host."""
+
 import math
 
 import numpy as np
@@ -45,8 +46,9 @@ _DIGAMMA, _LGAMMA, _ERFINV = _map("_digamma"), _map("_lgamma"), _map("_erfinv")
 _I0, _I0E, _I1, _I1E = _map("_i0"), _map("_i0e"), _map("_i1"), _map("_i1e")
 _POLYGAMMA = _map_n("_polygamma")
 _BY_POLYGAMMA, _BY_DIGAMMA, _BY_ERFINV = _scaled_n("_polygamma"), _scaled("_digamma"), _scaled("_erfinv_derivative")
-_BY_I1, _BY_I0E_D, _BY_I1_D, _BY_I1E_D = (_scaled(n) for n in ("_i1", "_i0e_derivative", "_i1_derivative",
-                                                                  "_i1e_derivative"))
+_BY_I1, _BY_I0E_D, _BY_I1_D, _BY_I1E_D = (
+    _scaled(n) for n in ("_i1", "_i0e_derivative", "_i1_derivative", "_i1e_derivative")
+)
 _EXPM1 = Unary(_d(lambda x, p, q: math.expm1(float(x))))
 _BY_OUT_PLUS_1 = Binary(_d(lambda out, d, p, q: d * (out + 1)))
 

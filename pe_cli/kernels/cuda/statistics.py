@@ -1,5 +1,6 @@
 """CUDA kernels of the statistics family: their CPU twins on the host (kernels/cuda/_host.py: sorts per
 line, and bincount, whose output's size the values decide; correct on a GPU place, not fast)."""
+
 from ..cpu import statistics as _cpu
 from ._host import on_host
 

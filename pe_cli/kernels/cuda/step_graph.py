@@ -18,6 +18,7 @@ every replay. While a segment captures, the device it runs on points at it (``De
 Nothing runs while a segment captures, on the GPU or the simulator: a refused capture leaves every
 buffer as it was. ``Segment.run`` runs it (the first time right after its capture).
 """
+
 import os
 
 from ...base.errors import PeError
@@ -57,8 +58,8 @@ class Recording:
         self.parts = []
         self.replays = 0
         self.feeds, self.reads, self.read_lods, self.state, self.outputs, self.lods = {}, {}, {}, {}, {}, {}
-        self.kept = set()       # the reads that are persistable (the scope keeps their buffers)
-        self.eager = frozenset()    # the executor's indices of the ops run between segments
+        self.kept = set()  # the reads that are persistable (the scope keeps their buffers)
+        self.eager = frozenset()  # the executor's indices of the ops run between segments
 
     def segment(self):
         """A new segment of this step, to capture (``with segment:``) and then ``run``."""
@@ -77,14 +78,17 @@ class Recording:
     def copy_into(self, buffer, value):
         """Copies ``value`` (a device array an op run between segments made) into the recorded
         ``buffer`` the later segments read; False where it does not fit there."""
-        if not (rt.is_device_array(value) and rt.is_device_array(buffer)) or value.shape != buffer.shape \
-                or value.dtype != buffer.dtype:
+        if (
+            not (rt.is_device_array(value) and rt.is_device_array(buffer))
+            or value.shape != buffer.shape
+            or value.dtype != buffer.dtype
+        ):
             return False
         if value.size:
             with self.device:
                 try:
                     buffer.copy_to_device(value, stream=self.device.stream)
-                except ValueError:      # (a view that is not contiguous)
+                except ValueError:  # (a view that is not contiguous)
                     return False
         return True
 
@@ -94,11 +98,11 @@ class Segment:
 
     def __init__(self, recording):
         self.recording, self.device = recording, recording.device
-        self.ops = []           # simulator: (kernel, config, args) or (None, dst, src) for a copy
-        self.held = []          # GPU: what the captured launches point at, kept alive
+        self.ops = []  # simulator: (kernel, config, args) or (None, dst, src) for a copy
+        self.held = []  # GPU: what the captured launches point at, kept alive
         self.graph = None
-        self.refused = None     # why the capture was refused
-        self.unstartable = False    # True where stream capture cannot start at all
+        self.refused = None  # why the capture was refused
+        self.unstartable = False  # True where stream capture cannot start at all
         self._saved_pool = self._builder = self._stream = None
 
     # -- capturing ------------------------------------------------------------------------------
@@ -112,7 +116,7 @@ class Segment:
             try:
                 with dev:
                     self._begin_stream_capture()
-            except Exception as e:      # (a cuda.core without graph builders, a driver refusing)
+            except Exception as e:  # (a cuda.core without graph builders, a driver refusing)
                 dev.pool, dev.capture = self._saved_pool, None
                 self.unstartable = True
                 self.refuse(f"stream capture (it cannot start here: {type(e).__name__}: {e})")
@@ -159,7 +163,7 @@ class Segment:
         dev = self.device
         with dev:
             if not rt.simulated():
-                if self.graph is not None:      # (None: a segment that captured nothing)
+                if self.graph is not None:  # (None: a segment that captured nothing)
                     self.graph.launch(self._stream)
                 return
             with rt._sim_lock:
@@ -173,6 +177,7 @@ class Segment:
 
     def _begin_stream_capture(self):
         from numba.cuda.cudadrv import driver
+
         self._stream = driver._to_core_stream(self.device.stream)
         self._builder = self._stream.create_graph_builder()
         self._builder.begin_building("global")
@@ -180,7 +185,7 @@ class Segment:
     def _end_stream_capture(self, failed):
         builder, self._builder = self._builder, None
         try:
-            builder.end_building()      # (raises where an illegal call invalidated the capture)
+            builder.end_building()  # (raises where an illegal call invalidated the capture)
             if not failed and self.held:
                 self.graph = builder.complete()
                 self.graph.upload(self._stream)
@@ -189,7 +194,7 @@ class Segment:
                 raise
         finally:
             try:
-                builder.close()         # (ends a capture left invalidated)
+                builder.close()  # (ends a capture left invalidated)
             except Exception:
                 if not failed:
                     raise
@@ -215,6 +220,7 @@ class _CapturePool(Pool):
         if self._sim or self.device.capture is None:
             return super()._allocate(nbytes)
         from cuda.bindings import driver as cu
+
         relaxed = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
         _, mode = cu.cuThreadExchangeStreamCaptureMode(relaxed)
         try:

@@ -1,4 +1,5 @@
 """CUDA twin of kernels/cpu/tdm.py: tree lookups and sampling are host work (kernels/cuda/_host.py)."""
+
 from ..cpu import tdm as _cpu
 from ._host import on_host
 

@@ -1,5 +1,6 @@
 """CUDA kernels of ops/tensor_file.py: the files read and written on the host, the tensors copied
 between host and device."""
+
 from ..cpu import tensor_file as _cpu
 from ._host import on_host
 

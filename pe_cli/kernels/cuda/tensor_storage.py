@@ -1,5 +1,6 @@
 """CUDA kernels of ops/tensor_storage.py: the buffer filled by the fill kernel, each input copied into its
 slice by the copy kernel (slices aligned to 256 bytes, as Fluid's GPU allocations)."""
+
 import numpy as np
 
 from ..cpu.tensor_storage import coalesce_layout, delete_var  # noqa: F401
@@ -13,6 +14,8 @@ def coalesce_tensor(ins, attrs):
     if attrs["copy_data"]:
         for a, (start, size) in zip(inputs, spans):
             if size:
-                _copy[grid(size)](flat(a), fused[start:start + size])
-    return {"FusedOutput": fused,
-            "Output": [fused[start:start + size].reshape(tuple(a.shape)) for a, (start, size) in zip(inputs, spans)]}
+                _copy[grid(size)](flat(a), fused[start : start + size])
+    return {
+        "FusedOutput": fused,
+        "Output": [fused[start : start + size].reshape(tuple(a.shape)) for a, (start, size) in zip(inputs, spans)],
+    }

@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/text_matching.py: per-pair blocks whose sizes the LoD decides, run on the
 host (kernels/cuda/_host.py), as sequence_erase and the detection ops whose sizes follow the data."""
+
 from ..cpu import text_matching as _cpu
 from ._host import on_host
 

@@ -1,5 +1,6 @@
 """CUDA twin of kernels/cpu/transducer.py: the same per-sequence program (kernels/transducer_dp.py) as
 a device function, one thread per sequence; lengths and labels checked on the host (they are small)."""
+
 import numpy as np
 from numba import cuda
 
@@ -23,15 +24,29 @@ def _warprnnt(x, label, t_lens, u_lens, blank, fastemit_lambda, alpha, beta, gra
 
 def warprnnt(ins, attrs):
     x = ins["input"]
-    label, t_lens, u_lens = _cpu.check(tuple(x.shape), rt.to_host(ins["label"]), rt.to_host(ins["input_lengths"]),
-                                       rt.to_host(ins["label_lengths"]), attrs["blank"])
+    label, t_lens, u_lens = _cpu.check(
+        tuple(x.shape),
+        rt.to_host(ins["label"]),
+        rt.to_host(ins["input_lengths"]),
+        rt.to_host(ins["label_lengths"]),
+        attrs["blank"],
+    )
     grad = zeros(x.shape, x.dtype)
     alpha, beta = rt.empty(tuple(x.shape[:3]), np.float64), rt.empty(tuple(x.shape[:3]), np.float64)
     loss = rt.empty((x.shape[0],), np.float64)
     if loss.size:
-        _warprnnt[grid(loss.size)](x, rt.to_device(np.ascontiguousarray(label)), rt.to_device(t_lens),
-                                   rt.to_device(u_lens), int(attrs["blank"]), float(attrs["fastemit_lambda"]),
-                                   alpha, beta, grad, loss)
+        _warprnnt[grid(loss.size)](
+            x,
+            rt.to_device(np.ascontiguousarray(label)),
+            rt.to_device(t_lens),
+            rt.to_device(u_lens),
+            int(attrs["blank"]),
+            float(attrs["fastemit_lambda"]),
+            alpha,
+            beta,
+            grad,
+            loss,
+        )
     return {"loss": rt.to_device(rt.to_host(loss).astype(x.dtype)), "warprnntgrad": grad}
 
 

@@ -1,4 +1,5 @@
 """CUDA kernels of ops/video.py: the CPU kernels on the host (a device twin is not written yet)."""
+
 from ..cpu import video as _cpu
 from ._host import on_host
 

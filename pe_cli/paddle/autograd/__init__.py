@@ -3,6 +3,7 @@ program's outputs applied by an optimizer), the grad-mode switches (no_grad, ena
 set_grad_enabled, is_grad_enabled: they change nothing in a static graph, as in Paddle). The
 dygraph names (``backward``, ``grad``, ``PyLayer``, ``jacobian``, ``hessian``, ...) are one-line
 refusals."""
+
 from ...base.errors import unsupported
 from ..device import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from . import backward_mode, ir_backward  # noqa: F401

@@ -1,5 +1,6 @@
 """``paddle.autograd.backward_mode``: ``gradients_with_optimizer`` (static mode) and ``backward``
 (dygraph only: a one-line refusal)."""
+
 from ...base.errors import unsupported
 from ...framework import Parameter, Program, program_guard
 from ...layers.checks import check_type
@@ -8,8 +9,10 @@ from ...training.optimizer import Optimizer
 
 __all__ = ["backward", "gradients_with_optimizer"]
 
-backward = unsupported("paddle.autograd.backward", "a dygraph API (pe runs static graphs only: use "
-                       "paddle.static.append_backward or an optimizer's minimize)")
+backward = unsupported(
+    "paddle.autograd.backward",
+    "a dygraph API (pe runs static graphs only: use paddle.static.append_backward or an optimizer's minimize)",
+)
 
 
 def _ends(program):

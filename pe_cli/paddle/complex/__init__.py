@@ -5,6 +5,7 @@ stand in for one operand; at least one operand must be complex.
 
 Paddle 2.x's ``paddle.complex`` is a function, ``paddle.complex(real, imag)``, a complex64/complex128
 tensor (ops/complex.py): this module is callable as that function, so both releases' scripts run."""
+
 import sys
 import types
 

@@ -1,5 +1,6 @@
 """``paddle.complex.helper``: which operands are complex (``is_complex``) or real (``is_real``), and
 the check that a complex layer got at least one complex operand."""
+
 from ...fluid import framework  # noqa: F401 -- Paddle's module has it
 
 

@@ -7,6 +7,7 @@ which takes only dicts, lists, text and numpy arrays. Nothing downloads.
 ``train10(cycle=False)`` / ``test10(cycle=False)`` read the members named ``data_batch*`` /
 ``test_batch*``, ``train100()`` / ``test100()`` those named ``train`` / ``test``, in the archive's
 order; ``cycle`` starts again at the end, without end."""
+
 from ...base.errors import PeError
 from ...io.pickle_data import Refused, parse_data
 from .common import cached_file, member, members, open_tar
@@ -26,15 +27,16 @@ def _batch(path, name, data):
     try:
         batch = parse_data(data)
     except Refused as e:
-        raise PeError(f"paddle.dataset.cifar: {path}: member {name} is not a CIFAR batch of plain data: {e}") \
-            from None
+        raise PeError(f"paddle.dataset.cifar: {path}: member {name} is not a CIFAR batch of plain data: {e}") from None
     if not isinstance(batch, dict):
         raise PeError(f"paddle.dataset.cifar: {path}: member {name} is not a CIFAR batch (a dict)")
     images = batch.get("data")
     labels = batch.get("labels", batch.get("fine_labels"))
     if images is None or labels is None or len(images) != len(labels):
-        raise PeError(f"paddle.dataset.cifar: {path}: member {name} lacks 'data' and 'labels' (or 'fine_labels') "
-                      f"of the same length")
+        raise PeError(
+            f"paddle.dataset.cifar: {path}: member {name} lacks 'data' and 'labels' (or 'fine_labels') "
+            f"of the same length"
+        )
     return images, labels
 
 
@@ -43,7 +45,7 @@ def reader_creator(filename, sub_name, cycle=False):
         while True:
             found = False
             with open_tar("cifar", filename) as tf:
-                for info in members("cifar", tf):       # each checked at its header, before it is read
+                for info in members("cifar", tf):  # each checked at its header, before it is read
                     if sub_name in info.name:
                         found = True
                         images, labels = _batch(filename, info.name, member("cifar", tf, info))
@@ -51,6 +53,7 @@ def reader_creator(filename, sub_name, cycle=False):
                             yield (image / 255.0).astype("float32"), int(label)
             if not cycle or not found:
                 return
+
     return reader
 
 

@@ -6,6 +6,7 @@ names of this module, which programs call themselves; so are ``split`` (a reader
 files of ``line_count`` samples) and ``cluster_files_reader`` (a trainer's share of those files). Their
 default dumper and loader are pickle's, as Paddle's: load only files you wrote (pickle runs what a
 file holds). Files are written and read in binary (Paddle 1.8.5's text mode fails on Python 3).)"""
+
 import contextlib
 import glob
 import gzip
@@ -19,7 +20,7 @@ from ...base.errors import PeError
 from ...base.limits import check, check_bytes, limit
 
 
-_RATIO_FLOOR = 64 << 20        # members smaller than this are not held to the unpack ratio
+_RATIO_FLOOR = 64 << 20  # members smaller than this are not held to the unpack ratio
 
 
 class DownloadRefused(PeError, RuntimeError):
@@ -31,7 +32,7 @@ def data_home():
     return os.environ.get("PADDLE_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset")
 
 
-DATA_HOME = data_home()        # Paddle's constant: the folder at import time
+DATA_HOME = data_home()  # Paddle's constant: the folder at import time
 
 
 def md5file(fname):
@@ -52,8 +53,10 @@ def download(url, module_name, md5sum, save_name=None):
     path = os.path.join(data_home(), module_name, name)
     if os.path.isfile(path):
         return path
-    raise DownloadRefused(f"paddle.dataset.common.download: {path} is absent and pe downloads nothing: put the "
-                          f"file from {url} there (md5 {md5sum})")
+    raise DownloadRefused(
+        f"paddle.dataset.common.download: {path} is absent and pe downloads nothing: put the "
+        f"file from {url} there (md5 {md5sum})"
+    )
 
 
 def dataset_dir(name):
@@ -67,8 +70,10 @@ def cached_file(module, folder, filename, url, also=()):
         path = os.path.join(where, name)
         if os.path.isfile(path):
             return path
-    raise PeError(f"paddle.dataset.{module}: {os.path.join(where, filename)} is absent (pe downloads nothing): "
-                  f"put {filename} in {where} (Paddle downloads it from {url})")
+    raise PeError(
+        f"paddle.dataset.{module}: {os.path.join(where, filename)} is absent (pe downloads nothing): "
+        f"put {filename} in {where} (Paddle downloads it from {url})"
+    )
 
 
 @contextlib.contextmanager
@@ -155,6 +160,7 @@ def split(reader, line_count, suffix="%05d.pickle", dumper=pickle.dump):
 def cluster_files_reader(files_pattern, trainer_count, trainer_id, loader=pickle.load):
     """A reader of the samples in this trainer's files: of the files matching ``files_pattern`` (sorted),
     those whose position modulo ``trainer_count`` is ``trainer_id``, each read with ``loader(file)``."""
+
     def reader():
         if not callable(loader):
             raise TypeError("loader should be callable.")
@@ -164,4 +170,5 @@ def cluster_files_reader(files_pattern, trainer_count, trainer_id, loader=pickle
         for fn in mine:
             with open(fn, "rb") as f:
                 yield from loader(f)
+
     return reader

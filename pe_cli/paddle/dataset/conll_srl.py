@@ -11,6 +11,7 @@ tags in a set's iteration order, which changes between Python processes; pe numb
 ``test()``: a reader of 9 fields per (sentence, predicate): word ids, the ids of the predicate's
 context words -2..+2 (each repeated over the sentence), the predicate id, the context mark, the
 label ids."""
+
 import os
 
 from ...base.errors import PeError
@@ -58,7 +59,7 @@ def _bracket_labels(column):
             out.append("I-" + tag)
             inside = False
         elif "(" in mark:
-            tag = mark[1:mark.find("*")]
+            tag = mark[1 : mark.find("*")]
             out.append("B-" + tag)
             inside = ")" not in mark
         else:
@@ -68,6 +69,7 @@ def _bracket_labels(column):
 
 def corpus_reader(data_path, words_name, props_name):
     """A reader of (sentence words, predicate, labels), one per predicate of each sentence."""
+
     def reader():
         with open_tar("conll05", data_path) as tf:
             words = gunzip("conll05", member("conll05", tf, words_name), words_name).splitlines()
@@ -85,6 +87,7 @@ def corpus_reader(data_path, words_name, props_name):
                 for i, column in enumerate(columns[1:]):
                     yield sentence, verbs[i], _bracket_labels(column)
             sentence, rows = [], []
+
     return reader
 
 
@@ -108,8 +111,14 @@ def reader_creator(corpus_reader, word_dict=None, predicate_dict=None, label_dic
             n = len(sentence)
             context, mark = _context(sentence, labels.index("B-V"))
             ctx_ids = [[word_dict.get(w, UNK_IDX)] * n for w in context]
-            yield ([word_dict.get(w, UNK_IDX) for w in sentence], *ctx_ids, [predicate_dict.get(predicate)] * n,
-                   mark, [label_dict.get(w) for w in labels])
+            yield (
+                [word_dict.get(w, UNK_IDX) for w in sentence],
+                *ctx_ids,
+                [predicate_dict.get(predicate)] * n,
+                mark,
+                [label_dict.get(w) for w in labels],
+            )
+
     return reader
 
 

@@ -10,6 +10,7 @@ as OpenCV gives it), resize its short side to 256 (bicubic, by Pillow: values di
 by a few levels), crop 224x224 (at random and flipped half the time for training, the centre
 otherwise), and return (float32[3 * 224 * 224] CHW minus the BGR mean, label). With ``use_xmap``
 the mapper runs on ``CPU_NUM`` (or all the cores') threads, samples coming as they are ready."""
+
 import functools
 import os
 
@@ -47,7 +48,7 @@ def simple_transform(im, resize_size, crop_size, is_train, mean=None):
         top, left = np.random.randint(0, h - crop_size + 1), np.random.randint(0, w - crop_size + 1)
     else:
         top, left = (h - crop_size) // 2, (w - crop_size) // 2
-    im = im[top:top + crop_size, left:left + crop_size]
+    im = im[top : top + crop_size, left : left + crop_size]
     if is_train and np.random.randint(2) == 0:
         im = im[:, ::-1]
     im = im.transpose(2, 0, 1).astype("float32")
@@ -69,8 +70,9 @@ test_mapper = functools.partial(default_mapper, False)
 def _image_labels(label_file, setid_file, dataset_name):
     labels, splits = read_mat(label_file), read_mat(setid_file)
     if "labels" not in labels or dataset_name not in splits:
-        raise PeError(f"paddle.dataset.flowers: {label_file} needs a 'labels' matrix and {setid_file} a "
-                      f"'{dataset_name}' one")
+        raise PeError(
+            f"paddle.dataset.flowers: {label_file} needs a 'labels' matrix and {setid_file} a '{dataset_name}' one"
+        )
     labels = labels["labels"].reshape(-1)
     img2label = {}
     for i in splits[dataset_name].reshape(-1).astype(np.int64):
@@ -80,8 +82,9 @@ def _image_labels(label_file, setid_file, dataset_name):
     return img2label
 
 
-def reader_creator(data_file, label_file, setid_file, dataset_name, mapper, buffered_size=1024, use_xmap=True,
-                   cycle=False):
+def reader_creator(
+    data_file, label_file, setid_file, dataset_name, mapper, buffered_size=1024, use_xmap=True, cycle=False
+):
     img2label = _image_labels(label_file, setid_file, dataset_name)
 
     def reader():
@@ -92,6 +95,7 @@ def reader_creator(data_file, label_file, setid_file, dataset_name, mapper, buff
                         yield member("flowers", tf, info), img2label[info.name] - 1
             if not cycle:
                 return
+
     if use_xmap:
         cpu_num = int(os.environ.get("CPU_NUM", os.cpu_count() or 1))
         return xmap_readers(mapper, reader, cpu_num, buffered_size)
@@ -99,8 +103,16 @@ def reader_creator(data_file, label_file, setid_file, dataset_name, mapper, buff
 
 
 def _reader(flag, mapper, buffered_size, use_xmap, cycle):
-    return reader_creator(_file("102flowers.tgz"), _file("imagelabels.mat"), _file("setid.mat"), flag, mapper,
-                          buffered_size, use_xmap, cycle=cycle)
+    return reader_creator(
+        _file("102flowers.tgz"),
+        _file("imagelabels.mat"),
+        _file("setid.mat"),
+        flag,
+        mapper,
+        buffered_size,
+        use_xmap,
+        cycle=cycle,
+    )
 
 
 def train(mapper=train_mapper, buffered_size=1024, use_xmap=True, cycle=False):

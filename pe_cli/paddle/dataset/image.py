@@ -5,6 +5,7 @@ flip when training, CHW float32, minus a mean), ``load_and_transform``, and
 ``batch_images_from_tar`` (an archive's labelled images pickled in batches, with a list file).
 Paddle decodes and resizes with OpenCV; pe does too where opencv-python is installed, else with
 Pillow (the same pixels for PNG and BMP; a JPEG's and a bicubic resize's may differ by a level)."""
+
 import io
 import os
 import pickle
@@ -15,8 +16,18 @@ import numpy as np
 from ...fluid.unsupported import MissingModule, optional_module
 from .common import member
 
-__all__ = ["load_image_bytes", "load_image", "resize_short", "to_chw", "center_crop", "random_crop",
-           "left_right_flip", "simple_transform", "load_and_transform", "batch_images_from_tar"]
+__all__ = [
+    "load_image_bytes",
+    "load_image",
+    "resize_short",
+    "to_chw",
+    "center_crop",
+    "random_crop",
+    "left_right_flip",
+    "simple_transform",
+    "load_and_transform",
+    "batch_images_from_tar",
+]
 cv2 = optional_module("cv2", "opencv-python")
 Image = optional_module("PIL.Image", "Pillow")
 six = optional_module("six")
@@ -29,7 +40,7 @@ def _have_cv2():
 def _pil_decode(source, is_color):
     with Image.open(source) as img:
         array = np.asarray(img.convert("RGB" if is_color else "L"))
-    return array[:, :, ::-1].copy() if is_color else array      # RGB -> BGR, as OpenCV gives
+    return array[:, :, ::-1].copy() if is_color else array  # RGB -> BGR, as OpenCV gives
 
 
 def batch_images_from_tar(data_file, dataset_name, img2label, num_per_batch=1024):
@@ -92,13 +103,13 @@ def to_chw(im, order=(2, 0, 1)):
 def center_crop(im, size, is_color=True):
     h, w = im.shape[:2]
     y, x = (h - size) // 2, (w - size) // 2
-    return im[y:y + size, x:x + size]
+    return im[y : y + size, x : x + size]
 
 
 def random_crop(im, size, is_color=True):
     h, w = im.shape[:2]
     y, x = np.random.randint(0, h - size + 1), np.random.randint(0, w - size + 1)
-    return im[y:y + size, x:x + size]
+    return im[y : y + size, x : x + size]
 
 
 def left_right_flip(im, is_color=True):

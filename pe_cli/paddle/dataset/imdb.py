@@ -7,6 +7,7 @@ removed, lower-cased, split on white space; its words stay bytes, as in Paddle.
 falling count then spelling, ``'<unk>'`` last. ``train(word_idx)`` / ``test(word_idx)``: readers of
 (word ids, label), label 0 for the ``pos`` reviews (all first), 1 for the ``neg`` ones; the archive
 is read when they are called, as Paddle does."""
+
 import collections
 import re
 import string
@@ -51,19 +52,20 @@ def reader_creator(pos_pattern, neg_pattern, word_idx):
 
     def reader():
         yield from samples
+
     return reader
 
 
 def train(word_idx):
     """The training reviews: (word ids, 0 positive / 1 negative)."""
-    return reader_creator(re.compile(r"aclImdb/train/pos/.*\.txt$"), re.compile(r"aclImdb/train/neg/.*\.txt$"),
-                          word_idx)
+    return reader_creator(
+        re.compile(r"aclImdb/train/pos/.*\.txt$"), re.compile(r"aclImdb/train/neg/.*\.txt$"), word_idx
+    )
 
 
 def test(word_idx):
     """The test reviews."""
-    return reader_creator(re.compile(r"aclImdb/test/pos/.*\.txt$"), re.compile(r"aclImdb/test/neg/.*\.txt$"),
-                          word_idx)
+    return reader_creator(re.compile(r"aclImdb/test/pos/.*\.txt$"), re.compile(r"aclImdb/test/neg/.*\.txt$"), word_idx)
 
 
 def word_dict():

@@ -9,6 +9,7 @@ downloads: a missing archive is one error naming it.
 (``DataType.NGRAM``), or (``DataType.SEQ``) each line as (``<s>`` + ids, ids + ``<e>``), lines longer
 than n skipped when n > 0.
 """
+
 import collections
 import tarfile
 
@@ -63,7 +64,7 @@ def _reader(member, word_idx, n, data_type):
                     raise PeError(f"paddle.dataset.imikolov: the n-gram length must be >= 0, got {n}")
                 ids = [word_idx.get(w, unk) for w in ["<s>"] + words + ["<e>"]]
                 for i in range(n, len(ids) + 1):
-                    yield tuple(ids[i - n:i])
+                    yield tuple(ids[i - n : i])
             elif data_type == DataType.SEQ:
                 ids = [word_idx.get(w, unk) for w in words]
                 src, trg = [word_idx["<s>"]] + ids, ids + [word_idx["<e>"]]
@@ -72,6 +73,7 @@ def _reader(member, word_idx, n, data_type):
                 yield src, trg
             else:
                 raise PeError(f"paddle.dataset.imikolov: unknown data_type {data_type!r}")
+
     return reader
 
 

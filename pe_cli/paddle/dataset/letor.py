@@ -5,6 +5,7 @@ Each line is a document of a query (relevance, ``qid:N``, 46 features ``k:v``); 
 read Fold1 as ``format`` says: "pairwise" (label [1], better document, worse one), "pointwise"
 (relevance, features), "listwise" (relevances, features of a query) or "plain_txt"; queries whose
 documents are all irrelevant are left out."""
+
 from __future__ import print_function  # noqa: F401 -- Paddle's module has it
 
 import functools
@@ -15,8 +16,7 @@ import numpy as np  # noqa: F401
 
 from .common import cached_file, download  # noqa: F401
 
-URL = ("http://www.bigdatalab.ac.cn/benchmark/upload/download_source/"
-       "7b6dbbe2-842c-11e4-a536-bcaec51b9163_MQ2007.rar")
+URL = "http://www.bigdatalab.ac.cn/benchmark/upload/download_source/7b6dbbe2-842c-11e4-a536-bcaec51b9163_MQ2007.rar"
 MD5 = "7be1640ae95c6408dab0ae7207bdc706"
 
 
@@ -93,7 +93,7 @@ def gen_pair(querylist, partial_order="full"):
     of different relevance."""
     querylist = _ranked(querylist)
     for i, left in enumerate(querylist):
-        for right in querylist.querylist[i + 1:]:
+        for right in querylist.querylist[i + 1 :]:
             if left.relevance_score != right.relevance_score:
                 better, worse = (left, right) if left.relevance_score > right.relevance_score else (right, left)
                 yield np.array([1]), np.array(better.feature_vector), np.array(worse.feature_vector)

@@ -6,6 +6,7 @@ it) holding the IDX files Paddle downloads (train-images-idx3-ubyte.gz, ...). Wh
 them, pe's bundled data/mnist/ (the 10,000 MNIST test images) stands in: train() reads its first 8,000
 images and test() its last 2,000, the split pe's configs use; a note on stderr says so once.
 """
+
 import os
 import sys
 
@@ -20,8 +21,9 @@ __all__ = ["train", "test", "fetch"]
 URL_PREFIX = "http://yann.lecun.com/exdb/mnist/"
 TRAIN = ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz")
 TEST = ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")
-BUNDLED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))), "data", "mnist")
+BUNDLED = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "data", "mnist"
+)
 _noted = set()
 
 
@@ -36,12 +38,17 @@ def _arrays(files, bundled_split):
     if os.path.exists(os.path.join(BUNDLED, TEST[0])):
         if bundled_split not in _noted:
             _noted.add(bundled_split)
-            print(f"paddle.dataset.mnist: {images} is absent; reading pe's bundled MNIST ({BUNDLED}, "
-                  f"split '{bundled_split}')", file=sys.stderr)
+            print(
+                f"paddle.dataset.mnist: {images} is absent; reading pe's bundled MNIST ({BUNDLED}, "
+                f"split '{bundled_split}')",
+                file=sys.stderr,
+            )
         return load_mnist(BUNDLED, bundled_split)
-    raise PeError(f"paddle.dataset.mnist: {images} and {labels} are absent (pe downloads nothing): "
-                  f"put the MNIST IDX files ({files[0]}, {files[1]}) in {cache_dir()} (Paddle downloads them from "
-                  f"{URL_PREFIX})")
+    raise PeError(
+        f"paddle.dataset.mnist: {images} and {labels} are absent (pe downloads nothing): "
+        f"put the MNIST IDX files ({files[0]}, {files[1]}) in {cache_dir()} (Paddle downloads them from "
+        f"{URL_PREFIX})"
+    )
 
 
 def _reader(files, bundled_split):
@@ -50,6 +57,7 @@ def _reader(files, bundled_split):
         images = images.reshape(len(images), -1).astype(np.float32) / 255.0 * 2.0 - 1.0
         for image, label in zip(images, labels):
             yield image, int(label)
+
     return reader
 
 

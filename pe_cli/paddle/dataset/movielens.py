@@ -8,6 +8,7 @@ with probability ``test_ratio`` (0.1), drawn from numpy's generator seeded ``ran
 does. Paddle numbers title words and categories in a set's iteration order, which changes between
 Python processes; pe numbers them in sorted order, the same every run.
 """
+
 import re
 import zipfile
 
@@ -47,8 +48,11 @@ class MovieInfo:
     def value(self):
         """[movie id, [category ids], [title word ids]], as in a sample."""
         meta = _load()
-        return [self.index, [meta["categories"][c] for c in self.categories],
-                [meta["title_dict"][w.lower()] for w in self.title.split()]]
+        return [
+            self.index,
+            [meta["categories"][c] for c in self.categories],
+            [meta["title_dict"][w.lower()] for w in self.title.split()],
+        ]
 
     def __str__(self):
         return "<MovieInfo id(%d), title(%s), categories(%s)>" % (self.index, self.title, self.categories)
@@ -72,7 +76,11 @@ class UserInfo:
 
     def __str__(self):
         return "<UserInfo id(%d), gender(%s), age(%d), job(%d)>" % (
-            self.index, "M" if self.is_male else "F", age_table[self.age], self.job_id)
+            self.index,
+            "M" if self.is_male else "F",
+            age_table[self.age],
+            self.job_id,
+        )
 
     __repr__ = __str__
 
@@ -85,15 +93,21 @@ def _load():
     with zipfile.ZipFile(path) as package:
         for movie_id, title, categories in _lines(package, "ml-1m/movies.dat"):
             match = _TITLE.match(title)
-            movies[int(movie_id)] = MovieInfo(movie_id, categories.split("|"),
-                                              (match.group(1) if match else title).strip())
+            movies[int(movie_id)] = MovieInfo(
+                movie_id, categories.split("|"), (match.group(1) if match else title).strip()
+            )
         for uid, gender, age, job, _ in _lines(package, "ml-1m/users.dat"):
             users[int(uid)] = UserInfo(uid, gender, age, job)
     words = sorted({w.lower() for m in movies.values() for w in m.title.split()})
     cats = sorted({c for m in movies.values() for c in m.categories})
     _meta.clear()
-    _meta.update(path=path, movies=movies, users=users, title_dict={w: i for i, w in enumerate(words)},
-                 categories={c: i for i, c in enumerate(cats)})
+    _meta.update(
+        path=path,
+        movies=movies,
+        users=users,
+        title_dict={w: i for i, w in enumerate(words)},
+        categories={c: i for i, c in enumerate(cats)},
+    )
     return _meta
 
 
@@ -144,8 +158,12 @@ def _reader(rand_seed=0, test_ratio=0.1, is_test=False):
                 continue
             movie = meta["movies"][int(movie_id)]
             yield meta["users"][int(uid)].value() + [
-                movie.index, [cats[c] for c in movie.categories],
-                [words[w.lower()] for w in movie.title.split()], [float(rating) * 2 - 5.0]]
+                movie.index,
+                [cats[c] for c in movie.categories],
+                [words[w.lower()] for w in movie.title.split()],
+                [float(rating) * 2 - 5.0],
+            ]
+
     return reader
 
 

@@ -8,6 +8,7 @@ characters) and downloads nothing.
 appearance); Paddle 1.8's own sort is Python 2 code that fails on Python 3. ``train()`` /
 ``test()``: as Paddle's, a generator (not a reader) of (word ids, 0 neg / 1 pos) over the reviews
 taken neg, pos, neg, pos, ... in file order, the first 1600 for training, the rest for testing."""
+
 import collections
 import itertools
 import os
@@ -46,9 +47,11 @@ def _texts():
         except (zipfile.BadZipFile, OSError) as e:
             raise PeError(f"paddle.dataset.sentiment: {archive} is not a readable zip archive ({e})") from None
     if not texts:
-        raise PeError(f"paddle.dataset.sentiment: {folder} (or movie_reviews.zip) is absent (pe downloads nothing): "
-                      f"put NLTK's movie_reviews corpus in {corpora} (Paddle downloads it with "
-                      f"nltk.download('movie_reviews', download_dir='{data_home()}'))")
+        raise PeError(
+            f"paddle.dataset.sentiment: {folder} (or movie_reviews.zip) is absent (pe downloads nothing): "
+            f"put NLTK's movie_reviews corpus in {corpora} (Paddle downloads it with "
+            f"nltk.download('movie_reviews', download_dir='{data_home()}'))"
+        )
     return texts
 
 
@@ -84,8 +87,10 @@ def sort_files():
 def load_sentiment_data():
     texts = _texts()
     ids = dict(_word_dict(texts))
-    return [([ids.get(w.lower(), ids[w]) for w in _words(texts[name])], 0 if "neg" in name else 1)
-            for name in _sorted_files(texts)]
+    return [
+        ([ids.get(w.lower(), ids[w]) for w in _words(texts[name])], 0 if "neg" in name else 1)
+        for name in _sorted_files(texts)
+    ]
 
 
 def reader_creator(data):

@@ -7,6 +7,7 @@ As Paddle's, ``train()`` and ``test()`` load the file when called, and the first
 feature's range into ``./image/ranges.png`` (creating ``./image`` under the working directory), which
 programs that later save their own charts into ``./image`` rely on.
 """
+
 import os
 
 import warnings
@@ -37,8 +38,10 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
             cached_file("uci_housing", "uci_housing", "housing.data", URL)
         data = np.fromfile(filename, sep=" ")
         if data.size == 0 or data.size % feature_num:
-            raise PeError(f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "
-                          f"{feature_num} (13 features and the price per house)")
+            raise PeError(
+                f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "
+                f"{feature_num} (13 features and the price per house)"
+            )
         data = data.reshape(-1, feature_num)
         feature_range(data.max(axis=0)[:-1], data.min(axis=0)[:-1])
         spans = data.max(axis=0) - data.min(axis=0)
@@ -58,11 +61,14 @@ def feature_range(maximums, minimums):
     try:
         import matplotlib
     except ImportError:
-        warnings.warn("paddle.dataset.uci_housing: matplotlib is not installed, so image/ranges.png (each "
-                      "feature's range, as Paddle draws it) is not written (pip install matplotlib)")
+        warnings.warn(
+            "paddle.dataset.uci_housing: matplotlib is not installed, so image/ranges.png (each "
+            "feature's range, as Paddle draws it) is not written (pip install matplotlib)"
+        )
         return
-    matplotlib.use("Agg")           # as Paddle's loader: no screen, draw into the file
+    matplotlib.use("Agg")  # as Paddle's loader: no screen, draw into the file
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots()
     count = len(maximums)
     ax.bar(list(range(count)), np.asarray(maximums) - np.asarray(minimums), color="r", align="center")
@@ -76,11 +82,12 @@ def feature_range(maximums, minimums):
 
 
 def _reader(part):
-    load_data()                     # when the reader is made, as Paddle's train()/test()
+    load_data()  # when the reader is made, as Paddle's train()/test()
 
     def reader():
         for row in load_data()[part]:
             yield row[:-1], row[-1:]
+
     return reader
 
 

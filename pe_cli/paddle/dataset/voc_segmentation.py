@@ -3,6 +3,7 @@ digit): PASCAL VOC 2012 segmentation, read from VOCtrainval_11-May-2012.tar in
 ``<data home>/voc2012`` (pe downloads nothing). Each sample is (image HWC uint8, class-index mask
 HW uint8). Paddle's ``train`` reads the trainval list, ``test`` the train list, ``val`` the val list.
 (Paddle 1.8.5's reader formats the list's bytes into the member names and finds none on Python 3.)"""
+
 import io
 import tarfile
 
@@ -24,6 +25,7 @@ CACHE_DIR = "voc2012"
 
 def reader_creator(filename, sub_name):
     """A reader of the images and masks the list ``sub_name`` names in the archive ``filename``."""
+
     def reader():
         with tarfile.open(filename) as tar:
             names = member("voc2012", tar, SET_FILE.format(sub_name)).decode().split()
@@ -31,6 +33,7 @@ def reader_creator(filename, sub_name):
                 data = member("voc2012", tar, DATA_FILE.format(name))
                 label = member("voc2012", tar, LABEL_FILE.format(name))
                 yield np.array(Image.open(io.BytesIO(data))), np.array(Image.open(io.BytesIO(label)))
+
     return reader
 
 

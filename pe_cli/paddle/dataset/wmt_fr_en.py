@@ -6,6 +6,7 @@ reader gives it, from Paddle's cache ``~/.cache/paddle/dataset/wmt14/wmt14.tgz``
 The dictionaries are the first ``dict_size`` lines of the .dict members (a word's id is its line).
 A sample is (``<s>`` source ``<e>`` ids, ``<s>`` target ids, target ids ``<e>``); unknown words are
 id 2; a pair whose source (with its marks) or target is longer than 80 words is skipped."""
+
 from ...base.errors import PeError
 from .common import cached_file, member, open_tar
 
@@ -30,8 +31,9 @@ def _read_dicts(tar_file, dict_size):
         for suffix in ("src.dict", "trg.dict"):
             names = _members(tf, suffix)
             if len(names) != 1:
-                raise PeError(f"paddle.dataset.wmt14: {tar_file} should hold one member ending in {suffix}, "
-                              f"it holds {len(names)}")
+                raise PeError(
+                    f"paddle.dataset.wmt14: {tar_file} should hold one member ending in {suffix}, it holds {len(names)}"
+                )
             lines = member("wmt14", tf, names[0]).splitlines()[:dict_size]
             dicts.append({line.strip().decode(): i for i, line in enumerate(lines)})
     return dicts
@@ -51,6 +53,7 @@ def reader_creator(tar_file, file_name, dict_size):
                     if len(src_ids) > 80 or len(trg_ids) > 80:
                         continue
                     yield src_ids, [trg_dict[START], *trg_ids], [*trg_ids, trg_dict[END]]
+
     return reader
 
 

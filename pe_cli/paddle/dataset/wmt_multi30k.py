@@ -8,6 +8,7 @@ that language by falling count (ties in order of first appearance). Paddle write
 ``wmt16/<lang>_<size>.dict`` in its cache and reads that file back; pe reads such a file when it
 is there with ``dict_size`` lines and otherwise builds the same dictionary in memory (it writes
 nothing). A sample is (``<s>`` source ``<e>`` ids, ``<s>`` target ids, target ids ``<e>``)."""
+
 import collections
 import os
 
@@ -44,7 +45,7 @@ def _words(tar_file, dict_size, lang):
     counts = collections.Counter()
     for english, german in _pairs(tar_file, "wmt16/train"):
         counts.update((english if lang == "en" else german).split())
-    ranked = sorted(counts.items(), key=lambda wc: wc[1], reverse=True)[:max(dict_size - 3, 0)]
+    ranked = sorted(counts.items(), key=lambda wc: wc[1], reverse=True)[: max(dict_size - 3, 0)]
     return [START_MARK, END_MARK, UNK_MARK] + [w for w, _ in ranked]
 
 
@@ -72,6 +73,7 @@ def reader_creator(tar_file, file_name, src_dict_size, trg_dict_size, src_lang):
             src_ids = [start] + [src_dict.get(w, unk) for w in parts[src_col].split()] + [end]
             trg_ids = [trg_dict.get(w, unk) for w in parts[1 - src_col].split()]
             yield src_ids, [start] + trg_ids, trg_ids + [end]
+
     return reader
 
 

@@ -1,6 +1,7 @@
 """``paddle.distributed.cloud_utils``: the cluster of a PaddleCloud job, read from its environment
 (PADDLE_TRAINERS, POD_IP, PADDLE_TRAINER_ID, TRAINER_PORTS_NUM, DISTRIBUTED_TRAINER_ENDPOINTS or
 PADDLE_PORT)."""
+
 import os
 
 from ... import paddle  # noqa: F401 -- Fluid's module has it
@@ -20,7 +21,7 @@ def _endpoints(node_ips, args_port, selected_gpus, ports_num):
     if given is not None:
         flat = given.split(",")
         assert len(node_ips) * ports_num == len(flat)
-        return [flat[i * ports_num:(i + 1) * ports_num] for i in range(len(node_ips))]
+        return [flat[i * ports_num : (i + 1) * ports_num] for i in range(len(node_ips))]
     port = args_port
     if len(node_ips) > 1:
         try:
@@ -40,14 +41,19 @@ def get_cloud_cluster(args_node_ips, args_node_ip, args_port, selected_gpus):
     node_ips, node_ip = _required("PADDLE_TRAINERS").split(","), _required("POD_IP")
     node_rank, ports_num = int(_required("PADDLE_TRAINER_ID")), int(_required("TRAINER_PORTS_NUM"))
     if node_ip not in ("127.0.0.1", args_node_ip):
-        logger.warning(f"Please NOTE: When using paddlecloud, node_ip is automatically got from POD_IP. Your input "
-                       f"node_ip: {args_node_ip} doesn't equals to node_ip: {node_ip} from paddlecloud environment.")
+        logger.warning(
+            f"Please NOTE: When using paddlecloud, node_ip is automatically got from POD_IP. Your input "
+            f"node_ip: {args_node_ip} doesn't equals to node_ip: {node_ip} from paddlecloud environment."
+        )
     if args_node_ips not in ("127.0.0.1", ",".join(node_ips)):
-        logger.warning(f"Please NOTE: When using paddlecloud, cluster_node_ips is automatically got from "
-                       f"PADDLE_TRAINERS(multi nodes) or POD_IP(single node).Your input cluster_node_ips: "
-                       f"{args_node_ips} doesn't equals to IPs: {node_ips} from paddlecloud environment.")
-    cluster, _ = get_cluster(node_ips, node_ip, _endpoints(node_ips, args_port, selected_gpus, ports_num),
-                             selected_gpus)
+        logger.warning(
+            f"Please NOTE: When using paddlecloud, cluster_node_ips is automatically got from "
+            f"PADDLE_TRAINERS(multi nodes) or POD_IP(single node).Your input cluster_node_ips: "
+            f"{args_node_ips} doesn't equals to IPs: {node_ips} from paddlecloud environment."
+        )
+    cluster, _ = get_cluster(
+        node_ips, node_ip, _endpoints(node_ips, args_port, selected_gpus, ports_num), selected_gpus
+    )
     return cluster, cluster.pods[node_rank]
 
 

@@ -1,5 +1,6 @@
 """``paddle.distributed.fs_wrapper``: the file systems of the checkpointing collective fleet (FS,
 LocalFS, BDFS: pe_cli/fluid/incubate/fleet/file_system.py, where the fleet below this face uses them)."""
+
 import abc  # noqa: F401 -- Fluid's module has these names
 import os  # noqa: F401
 import shutil  # noqa: F401

@@ -7,6 +7,7 @@ mpiexec, several nodes' trainers meet at their endpoints. Under ``pe fluid`` it 
 ``pe fluid -m paddle.distributed.launch ...``, or as ``python -m paddle.distributed.launch`` from a
 program ``pe fluid`` runs. Where no device is selected and pe sees no CUDA device, one trainer runs
 (Fluid's launcher would start none)."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 import copy  # noqa: F401
@@ -23,9 +24,23 @@ from contextlib import closing  # noqa: F401
 from sys import version  # noqa: F401
 
 from . import cloud_utils
-from .utils import (Cluster, Hdfs, JobServer, Pod, Trainer, TrainerProc, add_arguments, find_free_ports,  # noqa: F401
-                    get_cluster, get_host_name_ip, get_logger, logger, start_local_trainers,
-                    terminate_local_procs, watch_local_trainers)
+from .utils import (
+    Cluster,
+    Hdfs,
+    JobServer,
+    Pod,
+    Trainer,
+    TrainerProc,
+    add_arguments,
+    find_free_ports,  # noqa: F401
+    get_cluster,
+    get_host_name_ip,
+    get_logger,
+    logger,
+    start_local_trainers,
+    terminate_local_procs,
+    watch_local_trainers,
+)
 from ... import fluid, paddle  # noqa: F401
 from ...fluid.unsupported import optional_module
 from ...run import launch_cluster
@@ -42,10 +57,16 @@ def _print_arguments(args):
 
 def _parse_args(argv=None):
     parser = ArgumentParser(description="start paddle training using multi-process mode (on pe: MPI ranks).")
-    parser.add_argument("--cluster_node_ips", type=str, default="127.0.0.1",
-                        help="Paddle cluster nodes ips, such as 192.168.0.16,192.168.0.17..")
+    parser.add_argument(
+        "--cluster_node_ips",
+        type=str,
+        default="127.0.0.1",
+        help="Paddle cluster nodes ips, such as 192.168.0.16,192.168.0.17..",
+    )
     parser.add_argument("--node_ip", type=str, default="127.0.0.1", help="The current node ip. ")
-    parser.add_argument("--use_paddlecloud", action="store_true", help="take the cluster from PaddleCloud's environment")
+    parser.add_argument(
+        "--use_paddlecloud", action="store_true", help="take the cluster from PaddleCloud's environment"
+    )
     parser.add_argument("--started_port", type=int, default=None, help="The trainer's started port on a single node")
     parser.add_argument("--print_config", type=bool, default=True, help="Print the config or not")
     parser.add_argument("--selected_gpus", type=str, default=None, help="the devices, one trainer each")
@@ -112,9 +133,14 @@ def launch(args):
     else:
         cluster, pod = get_cluster_from_args(args, selected)
         logger.info(f"get cluster from args:{cluster}")
-    lay = launch_cluster.Layout(trainers=len(pod.trainers), servers=0, trainer_endpoints=cluster.trainers_endpoints(),
-                                server_endpoints=[], first_trainer=pod.trainers[0].rank if pod.trainers else 0,
-                                nodes=cluster.pods_nranks())
+    lay = launch_cluster.Layout(
+        trainers=len(pod.trainers),
+        servers=0,
+        trainer_endpoints=cluster.trainers_endpoints(),
+        server_endpoints=[],
+        first_trainer=pod.trainers[0].rank if pod.trainers else 0,
+        nodes=cluster.pods_nranks(),
+    )
     gpus = ",".join(str(g) for t in pod.trainers for g in t.gpus)
     env = lay.env(os.environ, args.log_dir, gpus)
     status = launch_cluster.start(lay, args.training_script, args.training_script_args, env)

@@ -5,6 +5,7 @@ their endpoint's) and the workers (TRAINING_ROLE=TRAINER, PADDLE_TRAINER_ID), al
 PADDLE_PSERVERS_IP_PORT_LIST and PADDLE_TRAINERS_NUM, output in LOG_DIR/serverlog.N and workerlog.N.
 On pe they are the ranks of one mpiexec (``pe launch --pservers P --trainers K``), servers first;
 the job ends when the workers do."""
+
 from __future__ import print_function, unicode_literals  # noqa: F401 -- Fluid's module has these names
 
 import copy  # noqa: F401
@@ -33,14 +34,22 @@ def parse_args(argv=None):
 
 def start_procs(args):
     """Runs the servers and workers; returns the workers' exit status (the first failing one's)."""
-    servers = ([e.strip() for e in args.endpoints.split(",") if e.strip()] if args.endpoints else
-               [f"127.0.0.1:{p}" for p in range(args.start_port, args.start_port + args.server_num)])
+    servers = (
+        [e.strip() for e in args.endpoints.split(",") if e.strip()]
+        if args.endpoints
+        else [f"127.0.0.1:{p}" for p in range(args.start_port, args.start_port + args.server_num)]
+    )
     if len(servers) != args.server_num:
         raise SystemExit(f"launch_ps: --endpoints names {len(servers)} server(s) but --server_num is {args.server_num}")
     first = args.start_port + args.server_num
-    lay = launch_cluster.Layout(trainers=args.worker_num, servers=args.server_num,
-                                trainer_endpoints=[f"127.0.0.1:{first + i}" for i in range(args.worker_num)],
-                                server_endpoints=servers, first_trainer=0, nodes=1)
+    lay = launch_cluster.Layout(
+        trainers=args.worker_num,
+        servers=args.server_num,
+        trainer_endpoints=[f"127.0.0.1:{first + i}" for i in range(args.worker_num)],
+        server_endpoints=servers,
+        first_trainer=0,
+        nodes=1,
+    )
     env = lay.env({k: v for k, v in os.environ.items() if k not in ("http_proxy", "https_proxy")}, args.log_dir)
     status = launch_cluster.start(lay, args.training_script, args.training_script_args, env)
     print("all workers exit, going to finish parameter server", file=sys.stderr)

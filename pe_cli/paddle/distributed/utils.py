@@ -4,6 +4,7 @@ helpers that start this node's trainers as processes and watch them. ``start_loc
 each trainer as ``pe fluid SCRIPT`` with Fluid's environment (FLAGS_selected_gpus, PADDLE_TRAINER_ID,
 PADDLE_CURRENT_ENDPOINT, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS), so the trainers meet at
 their endpoints as pe's roles started on their own do (docs/DISTRIBUTED.md)."""
+
 import copy
 import functools  # noqa: F401 -- Fluid's module has these names
 import logging
@@ -65,12 +66,18 @@ class Pod:
         self.trainers, self.gpus = [], []
 
     def __str__(self):
-        return (f"rank:{self.rank} id:{self.id} addr:{self.addr} port:{self.port} visible_gpu:{self.gpus} "
-                f"trainers:{[str(t) for t in self.trainers]}")
+        return (
+            f"rank:{self.rank} id:{self.id} addr:{self.addr} port:{self.port} visible_gpu:{self.gpus} "
+            f"trainers:{[str(t) for t in self.trainers]}"
+        )
 
     def __eq__(self, pod):
-        return ((self.rank, self.id, self.addr, self.port) == (pod.rank, pod.id, pod.addr, pod.port)
-                and self.trainers == pod.trainers)
+        return (self.rank, self.id, self.addr, self.port) == (
+            pod.rank,
+            pod.id,
+            pod.addr,
+            pod.port,
+        ) and self.trainers == pod.trainers
 
     def parse_response(self, res_pods):
         pass
@@ -85,8 +92,10 @@ class Cluster:
         self.job_server, self.pods, self.hdfs, self.job_stage_flag = None, [], None, None
 
     def __str__(self):
-        return (f"job_server:{self.job_server} pods:{[str(p) for p in self.pods]} "
-                f"job_stage_flag:{self.job_stage_flag} hdfs:{self.hdfs}")
+        return (
+            f"job_server:{self.job_server} pods:{[str(p) for p in self.pods]} "
+            f"job_stage_flag:{self.job_stage_flag} hdfs:{self.hdfs}"
+        )
 
     def __eq__(self, cluster):
         return self.pods == cluster.pods and self.job_stage_flag == cluster.job_stage_flag
@@ -130,8 +139,9 @@ def get_cluster(node_ips, node_ip, trainer_endpoints, selected_gpus):
     for node_rank, ip in enumerate(node_ips):
         pod = Pod()
         pod.rank, pod.addr = node_rank, ip
-        assert len(trainer_endpoints[node_rank]) >= len(selected_gpus), \
+        assert len(trainer_endpoints[node_rank]) >= len(selected_gpus), (
             "current trainer_endpoints size should be greater equal than selected_gpus size."
+        )
         for i, gpu in enumerate(selected_gpus):
             trainer = Trainer()
             trainer.gpus.append(gpu)
@@ -152,10 +162,17 @@ def get_host_name_ip():
 
 def add_arguments(argname, type, default, help, argparser, **kwargs):  # noqa: A002 -- Fluid's names
     """Adds ``--argname`` to an argparse parser (a bool takes yes/no, true/false, 1/0)."""
+
     def strtobool(v):
         return str(v).lower() in ("y", "yes", "t", "true", "on", "1")
-    argparser.add_argument("--" + argname, default=default, type=strtobool if type == bool else type,
-                           help=help + " Default: %(default)s.", **kwargs)
+
+    argparser.add_argument(
+        "--" + argname,
+        default=default,
+        type=strtobool if type == bool else type,
+        help=help + " Default: %(default)s.",
+        **kwargs,
+    )
 
 
 def find_free_ports(num):
@@ -182,10 +199,15 @@ def start_local_trainers(cluster, pod, training_script, training_script_args, lo
     env = {k: v for k, v in os.environ.items() if k not in ("http_proxy", "https_proxy")}
     procs = []
     for idx, t in enumerate(pod.trainers):
-        env.update(FLAGS_selected_gpus=",".join(str(g) for g in t.gpus), PADDLE_TRAINER_ID=str(t.rank),
-                   PADDLE_CURRENT_ENDPOINT=t.endpoint, PADDLE_TRAINERS_NUM=str(cluster.trainers_nranks()),
-                   PADDLE_TRAINER_ENDPOINTS=",".join(cluster.trainers_endpoints()),
-                   PADDLE_TRAINING_ROLE="TRAINER", TRAINING_ROLE="TRAINER")
+        env.update(
+            FLAGS_selected_gpus=",".join(str(g) for g in t.gpus),
+            PADDLE_TRAINER_ID=str(t.rank),
+            PADDLE_CURRENT_ENDPOINT=t.endpoint,
+            PADDLE_TRAINERS_NUM=str(cluster.trainers_nranks()),
+            PADDLE_TRAINER_ENDPOINTS=",".join(cluster.trainers_endpoints()),
+            PADDLE_TRAINING_ROLE="TRAINER",
+            TRAINING_ROLE="TRAINER",
+        )
         cmd = [sys.executable, "-m", "pe_cli", "fluid", training_script] + list(training_script_args)
         logger.info(f"start trainer proc:{cmd}")
         tp = TrainerProc()
@@ -224,8 +246,10 @@ def watch_local_trainers(procs, nranks):
     failed = [p.rank for p in procs if p.proc.poll() not in (None, 0)]
     alive = any(p.proc.poll() is None for p in procs)
     if failed:
-        logger.error(f"ABORT!!! Out of all {nranks} trainers, the trainer process with rank={failed} was aborted. "
-                     f"Please check its log.")
+        logger.error(
+            f"ABORT!!! Out of all {nranks} trainers, the trainer process with rank={failed} was aborted. "
+            f"Please check its log."
+        )
         terminate_local_procs(procs)
         sys.exit(1)
     return alive

@@ -3,6 +3,7 @@ Categorical, Cauchy, Dirichlet, Geometric, Gumbel, Independent, Laplace, LogNorm
 TransformedDistribution, Uniform; their bases Distribution and ExponentialFamily), the transforms, and
 kl_divergence / register_kl: each method builds the ops that compute it, with Paddle 2.6.2's formulas,
 shapes and argument checks; samples draw from pe's random ops (pe's generator, not Paddle's)."""
+
 from . import transform
 from .bernoulli import Bernoulli
 from .beta import Beta
@@ -23,6 +24,23 @@ from .transform import *  # noqa: F401,F403
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Beta", "Categorical", "Cauchy", "Dirichlet", "Distribution", "ExponentialFamily",
-           "Multinomial", "Normal", "Uniform", "kl_divergence", "register_kl", "Independent", "TransformedDistribution",
-           "Laplace", "LogNormal", "Gumbel", "Geometric"] + list(transform.__all__)
+__all__ = [
+    "Bernoulli",
+    "Beta",
+    "Categorical",
+    "Cauchy",
+    "Dirichlet",
+    "Distribution",
+    "ExponentialFamily",
+    "Multinomial",
+    "Normal",
+    "Uniform",
+    "kl_divergence",
+    "register_kl",
+    "Independent",
+    "TransformedDistribution",
+    "Laplace",
+    "LogNormal",
+    "Gumbel",
+    "Geometric",
+] + list(transform.__all__)

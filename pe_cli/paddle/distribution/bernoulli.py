@@ -1,5 +1,6 @@
 """``paddle.distribution.Bernoulli`` (Paddle 2.6.2's, in static programs): 1 with probability ``probs``,
 clipped to [eps, 1 - eps] of its dtype."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -43,8 +44,10 @@ class Bernoulli(ExponentialFamily):
         check_type(temperature, "temperature", (float,), self.name + "_rsample")
         shape = list(self._extend_shape(tuple(shape)))
         probs, u = P.expand(self.probs, shape), L.uniform_random(shape, dtype=self.dtype, min=0.0, max=1.0)
-        return P.divide(P.add(P.subtract(P.log(u), P.log1p(-u)), P.subtract(P.log(probs), P.log1p(-probs))),
-                        P.full([], temperature, self.dtype))
+        return P.divide(
+            P.add(P.subtract(P.log(u), P.log1p(-u)), P.subtract(P.log(probs), P.log1p(-probs))),
+            P.full([], temperature, self.dtype),
+        )
 
     def cdf(self, value):
         check_type(value, "value", Variable, self.name + "_cdf")
@@ -70,5 +73,7 @@ class Bernoulli(ExponentialFamily):
         check_type(other, "other", Bernoulli, self.name + "_kl_divergence")
         a, b = self.logits, other.logits
         pa, qa = F.sigmoid(a), F.sigmoid(-a)
-        return P.add(P.subtract(P.multiply(-F.softplus(-a), pa), P.multiply(-F.softplus(-b), pa)),
-                     P.subtract(P.multiply(-F.softplus(a), qa), P.multiply(-F.softplus(b), qa)))
+        return P.add(
+            P.subtract(P.multiply(-F.softplus(-a), pa), P.multiply(-F.softplus(-b), pa)),
+            P.subtract(P.multiply(-F.softplus(a), qa), P.multiply(-F.softplus(b), qa)),
+        )

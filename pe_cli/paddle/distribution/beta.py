@@ -1,4 +1,5 @@
 """``paddle.distribution.Beta`` (Paddle 2.6.2's, in static programs): a Dirichlet over [x, 1 - x]."""
+
 import numbers
 
 from .dirichlet import Dirichlet
@@ -31,7 +32,7 @@ class Beta(ExponentialFamily):
 
     def sample(self, shape=()):
         draws = self._dirichlet.sample(tuple(shape))
-        first = P.squeeze(P.slice(draws, [len(draws.shape) - 1], [0], [1]), axis=-1)       # Paddle's draws[..., 0]
+        first = P.squeeze(P.slice(draws, [len(draws.shape) - 1], [0], [1]), axis=-1)  # Paddle's draws[..., 0]
         return P.squeeze(first, axis=-1)
 
     def entropy(self):

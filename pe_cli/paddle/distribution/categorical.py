@@ -1,6 +1,7 @@
 """``paddle.distribution.Categorical`` (Paddle 2.6.2's, in static programs). As Paddle's: ``probs`` and
 ``log_prob`` read ``logits`` as unnormalized probabilities (logits / their sum), while ``sample``,
 ``entropy`` and ``kl_divergence`` read them as logits (a softmax)."""
+
 import numpy as np
 
 from ...base.dtypes import convert_dtype
@@ -17,8 +18,11 @@ class Categorical(Distribution):
         if self._validate_args(logits):
             self.logits, self.dtype = logits, convert_dtype(logits.dtype)
         else:
-            self.dtype = str(logits.dtype) if isinstance(logits, np.ndarray) and str(logits.dtype) in (
-                "float32", "float64") else "float32"
+            self.dtype = (
+                str(logits.dtype)
+                if isinstance(logits, np.ndarray) and str(logits.dtype) in ("float32", "float64")
+                else "float32"
+            )
             self.logits = self._to_tensor(logits)[0]
             if convert_dtype(self.logits.dtype) != self.dtype:
                 self.logits = P.cast(self.logits, self.dtype)

@@ -1,4 +1,5 @@
 """``paddle.distribution.Cauchy`` (Paddle 2.6.2's, in static programs): location ``loc``, scale ``scale``."""
+
 import numbers
 
 import numpy as np
@@ -50,7 +51,10 @@ class Cauchy(Distribution):
             raise TypeError(f"Expected type of shape is Sequence[int], but got {type(shape)}")
         shape = list(self._extend_shape(tuple(shape)))
         u = L.uniform_random(shape, dtype=self.dtype, min=0.0, max=1.0)
-        return P.add(P.expand(self.loc, shape), P.multiply(P.expand(self.scale, shape), P.tan(P.scale(u, np.pi, bias=-np.pi / 2))))
+        return P.add(
+            P.expand(self.loc, shape),
+            P.multiply(P.expand(self.scale, shape), P.tan(P.scale(u, np.pi, bias=-np.pi / 2))),
+        )
 
     def prob(self, value):
         _tensor(value)
@@ -60,8 +64,10 @@ class Cauchy(Distribution):
         _tensor(value)
         value = self._check_values_dtype_in_probs(self.loc, value)
         loc, scale, value = P.broadcast_tensors([self.loc, self.scale, value])
-        return P.subtract(-P.log1p(P.square(P.divide(P.subtract(value, loc), scale))),
-                          P.add(P.full(loc.shape, float(np.log(np.pi)), self.dtype), P.log(scale)))
+        return P.subtract(
+            -P.log1p(P.square(P.divide(P.subtract(value, loc), scale))),
+            P.add(P.full(loc.shape, float(np.log(np.pi)), self.dtype), P.log(scale)),
+        )
 
     def cdf(self, value):
         _tensor(value)

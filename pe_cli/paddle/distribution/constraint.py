@@ -1,4 +1,5 @@
 """``paddle.distribution.constraint``: what values a random variable may take, as a test of a tensor."""
+
 from ._tensor import P
 
 

@@ -1,6 +1,7 @@
 """``paddle.distribution.Distribution``: the base of Paddle 2.6.2's distributions in static programs: a
 batch shape (independent distributions) and an event shape (one draw), and the helpers every
 distribution uses to take numbers, lists, numpy arrays or Tensors as parameters."""
+
 import warnings
 
 import numpy as np
@@ -74,12 +75,15 @@ class Distribution:
         arrays = []
         for arg in args:
             if not isinstance(arg, (float, list, tuple, np.ndarray, Variable)):
-                raise TypeError(f"Type of input args must be float, list, tuple, numpy.ndarray or Tensor, but received "
-                                f"type {type(arg)}")
+                raise TypeError(
+                    f"Type of input args must be float, list, tuple, numpy.ndarray or Tensor, but received "
+                    f"type {type(arg)}"
+                )
             a = np.array(arg)
             if str(a.dtype) not in ("float32", "float64"):
-                warnings.warn("data type of argument only support float32 and float64, your argument will be convert "
-                              "to float32.")
+                warnings.warn(
+                    "data type of argument only support float32 and float64, your argument will be convert to float32."
+                )
             arrays.append(a.astype("float32"))
         total = sum(arrays[1:], arrays[0] * 1)
         return tuple(P.assign(np.broadcast_arrays(a, total)[0].astype(total.dtype)) for a in arrays)
@@ -88,8 +92,10 @@ class Distribution:
         """value (float32 or float64) cast to the parameter's dtype, with Paddle's warning when it differs."""
         check_variable_and_dtype(value, "value", ("float32", "float64"), "log_prob")
         if value.dtype != param.dtype:
-            warnings.warn("dtype of input 'value' needs to be the same as parameters of distribution class. dtype of "
-                          "'value' will be converted.")
+            warnings.warn(
+                "dtype of input 'value' needs to be the same as parameters of distribution class. dtype of "
+                "'value' will be converted."
+            )
             return P.cast(value, param.dtype)
         return value
 

@@ -1,6 +1,7 @@
 """``paddle.distribution.ExponentialFamily``: distributions p(x) = h(x) exp(<theta, T(x)> - A(theta)),
 whose entropy is A(theta) - <theta, dA/dtheta> - E[log h(x)], the gradient taken by the static program's
 own backward (paddle.static.gradients), as Paddle's."""
+
 from .distribution import Distribution
 from ._tensor import P, gradients
 

@@ -1,5 +1,6 @@
 """``paddle.distribution.Geometric`` (Paddle 2.6.2's, in static programs): the number of failures before the
 first success of probability ``probs``."""
+
 import numbers
 
 import numpy as np
@@ -20,8 +21,10 @@ class Geometric(Distribution):
             raise TypeError(f"Expected type of probs is Number.Real|Tensor|framework.Variable, but got {type(probs)}")
         if isinstance(probs, numbers.Real):
             if not 0 < probs <= 1:
-                raise ValueError("Expected parameter probs of distribution Geometric to satisfy theconstraint "
-                                 "Interval(lower_bound=0.0, upper_bound=1.0)")
+                raise ValueError(
+                    "Expected parameter probs of distribution Geometric to satisfy theconstraint "
+                    "Interval(lower_bound=0.0, upper_bound=1.0)"
+                )
             probs = P.full([], float(probs), "float32")
         self.probs = probs
         super().__init__(tuple(probs.shape))
@@ -52,8 +55,9 @@ class Geometric(Distribution):
 
     def rsample(self, shape=()):
         """floor(log(u) / log(1 - probs)), u ~ U(tiny, 1)."""
-        u = L.uniform_random(list(self._extend_shape(tuple(shape))), dtype=self.probs.dtype,
-                             min=float(np.finfo("float32").tiny), max=1.0)
+        u = L.uniform_random(
+            list(self._extend_shape(tuple(shape))), dtype=self.probs.dtype, min=float(np.finfo("float32").tiny), max=1.0
+        )
         return P.floor(P.divide(P.log(u), P.log1p(-self.probs)))
 
     def entropy(self):

@@ -1,5 +1,6 @@
 """``paddle.distribution.Gumbel`` (Paddle 2.6.2's, in static programs): location ``loc``, scale ``scale``; a
 TransformedDistribution of a Uniform(tiny, 1 - eps), as Paddle builds it."""
+
 import math
 
 import numpy as np
@@ -25,8 +26,10 @@ class Gumbel(TransformedDistribution):
 
     @property
     def variance(self):
-        return P.divide(P.multiply(P.pow(self.scale, 2), P.full(self.loc.shape, math.pi * math.pi, self.scale.dtype)),
-                        P.full([], 6.0, self.scale.dtype))
+        return P.divide(
+            P.multiply(P.pow(self.scale, 2), P.full(self.loc.shape, math.pi * math.pi, self.scale.dtype)),
+            P.full([], 6.0, self.scale.dtype),
+        )
 
     @property
     def stddev(self):

@@ -1,6 +1,7 @@
 """``paddle.distribution.Independent`` (Paddle 2.6.2's, in static programs): ``base`` with its
 ``reinterpreted_batch_rank`` rightmost batch dims read as event dims (log_prob and entropy summed over
 them)."""
+
 from .distribution import Distribution, sum_rightmost
 
 
@@ -9,8 +10,9 @@ class Independent(Distribution):
         if not isinstance(base, Distribution):
             raise TypeError(f"Expected type of 'base' is Distribution, but got {type(base)}")
         if not 0 < reinterpreted_batch_rank <= len(base.batch_shape):
-            raise ValueError(f"Expected 0 < reinterpreted_batch_rank <= {len(base.batch_shape)}, but got "
-                             f"{reinterpreted_batch_rank}")
+            raise ValueError(
+                f"Expected 0 < reinterpreted_batch_rank <= {len(base.batch_shape)}, but got {reinterpreted_batch_rank}"
+            )
         self._base, self._reinterpreted_batch_rank = base, reinterpreted_batch_rank
         shape = base.batch_shape + base.event_shape
         cut = len(base.batch_shape) - reinterpreted_batch_rank

@@ -1,6 +1,7 @@
 """``paddle.distribution.kl_divergence`` and ``register_kl`` (Paddle 2.6.2's): KL(p || q) by the function
 registered for the most specific pair of classes; between two members of one exponential family, by
 the Bregman divergence of their log normalizers (static gradients)."""
+
 import functools
 import warnings
 
@@ -36,6 +37,7 @@ def register_kl(cls_p, cls_q):
     def decorator(f):
         _REGISTER_TABLE[cls_p, cls_q] = f
         return f
+
     return decorator
 
 
@@ -48,8 +50,11 @@ def _dispatch(cls_p, cls_q):
     # only (p, q) is registered; pe swaps it back, as the rule intends)
     right_q, right_p = min(_Compare(*reversed(m)) for m in matches).classes
     if _REGISTER_TABLE[left_p, left_q] is not _REGISTER_TABLE[right_p, right_q]:
-        warnings.warn(f"Ambiguous kl_divergence({cls_p.__name__}, {cls_q.__name__}). Please register_kl("
-                      f"{left_p.__name__}, {right_q.__name__})", RuntimeWarning)
+        warnings.warn(
+            f"Ambiguous kl_divergence({cls_p.__name__}, {cls_q.__name__}). Please register_kl("
+            f"{left_p.__name__}, {right_q.__name__})",
+            RuntimeWarning,
+        )
     return _REGISTER_TABLE[left_p, left_q]
 
 
@@ -84,8 +89,9 @@ for _cls in (Bernoulli, Categorical, Cauchy, Normal, Uniform, Laplace, Geometric
 def _kl_beta_beta(p, q):
     pa, pb, qa, qb = p.alpha, p.beta, q.alpha, q.beta
     ps, qs = P.add(pa, pb), P.add(qa, qb)
-    t = P.subtract(P.add(P.add(P.lgamma(qa), P.lgamma(qb)), P.lgamma(ps)), P.add(P.add(P.lgamma(pa), P.lgamma(pb)),
-                                                                                   P.lgamma(qs)))
+    t = P.subtract(
+        P.add(P.add(P.lgamma(qa), P.lgamma(qb)), P.lgamma(ps)), P.add(P.add(P.lgamma(pa), P.lgamma(pb)), P.lgamma(qs))
+    )
     t = P.add(t, P.add(P.multiply(P.subtract(pa, qa), P.digamma(pa)), P.multiply(P.subtract(pb, qb), P.digamma(pb))))
     return P.add(t, P.multiply(P.subtract(qs, ps), P.digamma(ps)))
 
@@ -95,7 +101,9 @@ def _kl_dirichlet_dirichlet(p, q):
     pc, qc = p.concentration, q.concentration
     ps = P.sum(pc, -1)
     t = P.subtract(P.subtract(P.lgamma(ps), P.lgamma(P.sum(qc, -1))), P.sum(P.subtract(P.lgamma(pc), P.lgamma(qc)), -1))
-    return P.add(t, P.sum(P.multiply(P.subtract(pc, qc), P.subtract(P.digamma(pc), P.unsqueeze(P.digamma(ps), -1))), -1))
+    return P.add(
+        t, P.sum(P.multiply(P.subtract(pc, qc), P.subtract(P.digamma(pc), P.unsqueeze(P.digamma(ps), -1))), -1)
+    )
 
 
 @register_kl(ExponentialFamily, ExponentialFamily)

@@ -1,4 +1,5 @@
 """``paddle.distribution.Laplace`` (Paddle 2.6.2's, in static programs): location ``loc``, scale ``scale``."""
+
 import numbers
 
 import numpy as np
@@ -19,7 +20,7 @@ class Laplace(Distribution):
 
     @property
     def stddev(self):
-        return P.scale(self.scale, 2 ** 0.5)
+        return P.scale(self.scale, 2**0.5)
 
     @property
     def variance(self):
@@ -56,8 +57,12 @@ class Laplace(Distribution):
     def rsample(self, shape):
         """loc - scale sign(u) log(1 - |u|), u ~ U(-1, 1) kept off the ends by eps / 2."""
         eps = 2.22045e-16 if self.loc.dtype == "float64" else 1.19209e-07
-        u = L.uniform_random(list(self._extend_shape(tuple(shape))), dtype=self.loc.dtype,
-                             min=float(np.nextafter(-1, 1)) + eps / 2, max=1.0 - eps / 2)
+        u = L.uniform_random(
+            list(self._extend_shape(tuple(shape))),
+            dtype=self.loc.dtype,
+            min=float(np.nextafter(-1, 1)) + eps / 2,
+            max=1.0 - eps / 2,
+        )
         return P.subtract(self.loc, P.multiply(P.multiply(self.scale, P.sign(u)), P.log1p(-P.abs(u))))
 
     def kl_divergence(self, other):

@@ -1,4 +1,5 @@
 """``paddle.distribution.LogNormal`` (Paddle 2.6.2's, in static programs): exp of a Normal(loc, scale)."""
+
 from .normal import Normal
 from .transform import ExpTransform
 from .transformed_distribution import TransformedDistribution

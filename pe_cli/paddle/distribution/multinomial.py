@@ -1,5 +1,6 @@
 """``paddle.distribution.Multinomial`` (Paddle 2.6.2's, in static programs): counts of ``total_count``
 draws from the categories of ``probs`` (normalized along its last dim)."""
+
 from collections.abc import Iterable
 
 from .categorical import Categorical
@@ -39,9 +40,12 @@ class Multinomial(Distribution):
             value = P.cast(value, self.probs.dtype)
         logits, value = P.broadcast_tensors([P.log(self.probs), value])
         logits = P.where(P.logical_and(value == 0, P.isinf(logits)), P.zeros_like(logits), logits)
-        return P.add(P.subtract(P.lgamma(P.scale(P.sum(value, -1), 1.0, bias=1.0)),
-                                P.sum(P.lgamma(P.scale(value, 1.0, bias=1.0)), -1)),
-                     P.sum(P.multiply(value, logits), -1))
+        return P.add(
+            P.subtract(
+                P.lgamma(P.scale(P.sum(value, -1), 1.0, bias=1.0)), P.sum(P.lgamma(P.scale(value, 1.0, bias=1.0)), -1)
+            ),
+            P.sum(P.multiply(value, logits), -1),
+        )
 
     def sample(self, shape=()):
         if not isinstance(shape, Iterable):
@@ -55,13 +59,21 @@ class Multinomial(Distribution):
         n = P.full([], float(self.total_count), dtype)
         support = P.reshape(P.arange(1, self.total_count + 1, dtype=dtype), [-1] + [1] * len(self.probs.shape))
         pmf = P.exp(self._binomial_logpmf(n, support))
-        return P.add(P.subtract(P.multiply(n, self._categorical.entropy()), P.lgamma(P.scale(n, 1.0, bias=1.0))),
-                     P.sum(P.multiply(pmf, P.lgamma(P.scale(support, 1.0, bias=1.0))), [0, -1]))
+        return P.add(
+            P.subtract(P.multiply(n, self._categorical.entropy()), P.lgamma(P.scale(n, 1.0, bias=1.0))),
+            P.sum(P.multiply(pmf, P.lgamma(P.scale(support, 1.0, bias=1.0))), [0, -1]),
+        )
 
     def _binomial_logpmf(self, count, value):
         logits = self._probs_to_logits(self.probs, is_binary=True)
         factor_n = P.lgamma(P.scale(count, 1.0, bias=1.0))
-        norm = P.subtract(P.add(P.multiply(count, _clip_by_zero(logits)),
-                                P.multiply(count, P.log1p(P.exp(-P.abs(logits))))), factor_n)
-        return P.subtract(P.subtract(P.subtract(P.multiply(value, logits), P.lgamma(P.scale(value, 1.0, bias=1.0))),
-                                     P.lgamma(P.scale(P.subtract(count, value), 1.0, bias=1.0))), norm)
+        norm = P.subtract(
+            P.add(P.multiply(count, _clip_by_zero(logits)), P.multiply(count, P.log1p(P.exp(-P.abs(logits))))), factor_n
+        )
+        return P.subtract(
+            P.subtract(
+                P.subtract(P.multiply(value, logits), P.lgamma(P.scale(value, 1.0, bias=1.0))),
+                P.lgamma(P.scale(P.subtract(count, value), 1.0, bias=1.0)),
+            ),
+            norm,
+        )

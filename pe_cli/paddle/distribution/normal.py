@@ -1,4 +1,5 @@
 """``paddle.distribution.Normal`` (Paddle 2.6.2's, in static programs): N(loc, scale^2)."""
+
 import math
 from collections.abc import Iterable
 
@@ -41,8 +42,9 @@ def draws(kind, shape, batch_like, dtype, seed):
         return make(list(shape) + batch, dtype=dtype, seed=seed, **args)
     make = L.gaussian_random_batch_size_like if kind == "normal" else L.uniform_random_batch_size_like
     args = dict(mean=0.0, std=1.0) if kind == "normal" else dict(min=0.0, max=1.0)
-    return make(batch_like, list(shape) + batch, dtype=dtype, input_dim_idx=0, output_dim_idx=len(shape), seed=seed,
-                **args)
+    return make(
+        batch_like, list(shape) + batch, dtype=dtype, input_dim_idx=0, output_dim_idx=len(shape), seed=seed, **args
+    )
 
 
 class Normal(Distribution):
@@ -80,19 +82,24 @@ class Normal(Distribution):
     def entropy(self):
         """1/2 + 1/2 log(2 pi) + log(scale)."""
         zero = P.zeros_like(P.add(self.loc, self.scale))
-        return P.add(P.scale(zero, 1.0, bias=0.5), P.scale(P.log(P.add(self.scale, zero)), 1.0,
-                                                          bias=0.5 * math.log(2 * math.pi)))
+        return P.add(
+            P.scale(zero, 1.0, bias=0.5), P.scale(P.log(P.add(self.scale, zero)), 1.0, bias=0.5 * math.log(2 * math.pi))
+        )
 
     def log_prob(self, value):
         value = self._check_values_dtype_in_probs(self.loc, value)
         diff = P.subtract(value, self.loc)
-        return P.subtract(P.divide(P.scale(P.multiply(diff, diff), -1.0), P.scale(P.multiply(self.scale, self.scale), 2.0)),
-                          P.scale(P.log(self.scale), 1.0, bias=math.log(math.sqrt(2.0 * math.pi))))
+        return P.subtract(
+            P.divide(P.scale(P.multiply(diff, diff), -1.0), P.scale(P.multiply(self.scale, self.scale), 2.0)),
+            P.scale(P.log(self.scale), 1.0, bias=math.log(math.sqrt(2.0 * math.pi))),
+        )
 
     def probs(self, value):
         value = self._check_values_dtype_in_probs(self.loc, value)
         diff = P.subtract(value, self.loc)
-        density = P.exp(P.divide(P.scale(P.multiply(diff, diff), -1.0), P.scale(P.multiply(self.scale, self.scale), 2.0)))
+        density = P.exp(
+            P.divide(P.scale(P.multiply(diff, diff), -1.0), P.scale(P.multiply(self.scale, self.scale), 2.0))
+        )
         return P.divide(density, P.scale(self.scale, math.sqrt(2 * math.pi)))
 
     def kl_divergence(self, other):

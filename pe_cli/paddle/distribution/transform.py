@@ -2,21 +2,41 @@
 log |det J|, which TransformedDistribution pushes a distribution through. The base is transform_base.py;
 the element-wise ones are here (Abs, Affine, Exp, Power, Sigmoid, Tanh), the composite and event-shaped
 ones in transform_event.py (Chain, Independent, Reshape, Softmax, Stack, StickBreaking)."""
+
 import math
 
 from . import constraint, variable
 from ._tensor import F, P
 from .transform_base import Transform, Type, needs_tensor
-from .transform_event import (ChainTransform, IndependentTransform, ReshapeTransform, SoftmaxTransform,  # noqa: F401
-                              StackTransform, StickBreakingTransform)
+from .transform_event import (
+    ChainTransform,
+    IndependentTransform,
+    ReshapeTransform,
+    SoftmaxTransform,  # noqa: F401
+    StackTransform,
+    StickBreakingTransform,
+)
 
-__all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform", "IndependentTransform",
-           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform", "StackTransform",
-           "StickBreakingTransform", "TanhTransform"]
+__all__ = [
+    "Transform",
+    "AbsTransform",
+    "AffineTransform",
+    "ChainTransform",
+    "ExpTransform",
+    "IndependentTransform",
+    "PowerTransform",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "StackTransform",
+    "StickBreakingTransform",
+    "TanhTransform",
+]
 
 
 class AbsTransform(Transform):
     """|x|; its inverse is the pair (-y, y)."""
+
     _type = Type.SURJECTION
 
     def _forward(self, x):
@@ -36,6 +56,7 @@ class AbsTransform(Transform):
 
 class AffineTransform(Transform):
     """loc + scale x."""
+
     _type = Type.BIJECTION
 
     def __init__(self, loc, scale):
@@ -69,6 +90,7 @@ class AffineTransform(Transform):
 
 class ExpTransform(Transform):
     """exp(x)."""
+
     _type = Type.BIJECTION
 
     @property
@@ -87,6 +109,7 @@ class ExpTransform(Transform):
 
 class PowerTransform(Transform):
     """x ** power (a Tensor)."""
+
     _type = Type.BIJECTION
 
     def __init__(self, power):
@@ -136,6 +159,7 @@ class SigmoidTransform(Transform):
 
 class TanhTransform(Transform):
     """tanh(x)."""
+
     _type = Type.BIJECTION
 
     @property

@@ -1,13 +1,14 @@
 """The base of ``paddle.distribution``'s transforms (Paddle 2.6.2's): forward / inverse, their log |det J|,
 the shapes they map, and the domains (variable.py) whose event ranks TransformedDistribution reads."""
+
 import enum
 import typing
 
 from ...framework.variable import Variable
 from . import distribution, variable
 
-_CHAIN = []           # ChainTransform, which transform_event.py sets
-_TRANSFORMED = []     # TransformedDistribution, which transformed_distribution.py sets (it builds on this module)
+_CHAIN = []  # ChainTransform, which transform_event.py sets
+_TRANSFORMED = []  # TransformedDistribution, which transformed_distribution.py sets (it builds on this module)
 
 
 def set_transformed_distribution(cls):
@@ -38,6 +39,7 @@ def _tensor(value, what, rank):
 
 class Transform:
     """The base: forward / inverse, their log |det J|, and the shapes they map."""
+
     _type = Type.INJECTION
 
     def __init__(self):
@@ -101,16 +103,18 @@ class Transform:
             return self._forward_log_det_jacobian(x)
         if hasattr(self, "_inverse_log_det_jacobian"):
             return -self._inverse_log_det_jacobian(self.forward(x))
-        raise NotImplementedError("Neither _forward_log_det_jacobian nor _inverse_log_det_jacobianis implemented. One "
-                                  "of them is required.")
+        raise NotImplementedError(
+            "Neither _forward_log_det_jacobian nor _inverse_log_det_jacobianis implemented. One of them is required."
+        )
 
     def _call_inverse_log_det_jacobian(self, y):
         if hasattr(self, "_inverse_log_det_jacobian"):
             return self._inverse_log_det_jacobian(y)
         if hasattr(self, "_forward_log_det_jacobian"):
             return -self._forward_log_det_jacobian(self._inverse(y))
-        raise NotImplementedError("Neither _forward_log_det_jacobian nor _inverse_log_det_jacobian is implemented. One "
-                                  "of them is required")
+        raise NotImplementedError(
+            "Neither _forward_log_det_jacobian nor _inverse_log_det_jacobian is implemented. One of them is required"
+        )
 
     def _forward_shape(self, shape):
         return shape

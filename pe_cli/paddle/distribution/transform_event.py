@@ -2,6 +2,7 @@
 after another), IndependentTransform (batch dims read as event dims), ReshapeTransform (an event's
 shape), SoftmaxTransform, StackTransform (one transform per slice along an axis), StickBreakingTransform
 (R^k onto the (k + 1)-simplex)."""
+
 import typing
 
 from . import constraint, variable
@@ -76,8 +77,9 @@ class IndependentTransform(Transform):
         if not isinstance(base, Transform):
             raise TypeError(f"Expected 'base' is Transform type, but get {type(base)}")
         if reinterpreted_batch_rank <= 0:
-            raise ValueError(f"Expected 'reinterpreted_batch_rank' is grater than zero, but got "
-                             f"{reinterpreted_batch_rank}")
+            raise ValueError(
+                f"Expected 'reinterpreted_batch_rank' is grater than zero, but got {reinterpreted_batch_rank}"
+            )
         self._base, self._reinterpreted_batch_rank = base, reinterpreted_batch_rank
         super().__init__()
 
@@ -113,11 +115,15 @@ class ReshapeTransform(Transform):
 
     def __init__(self, in_event_shape, out_event_shape):
         if not isinstance(in_event_shape, typing.Sequence) or not isinstance(out_event_shape, typing.Sequence):
-            raise TypeError(f"Expected type of 'in_event_shape' and 'out_event_shape' is Squence[int], but got "
-                            f"'in_event_shape': {in_event_shape}, 'out_event_shape': {out_event_shape}")
+            raise TypeError(
+                f"Expected type of 'in_event_shape' and 'out_event_shape' is Squence[int], but got "
+                f"'in_event_shape': {in_event_shape}, 'out_event_shape': {out_event_shape}"
+            )
         if _prod(in_event_shape) != _prod(out_event_shape):
-            raise ValueError(f"The numel of 'in_event_shape' should be 'out_event_shape', but got "
-                             f"{_prod(in_event_shape)}!={_prod(out_event_shape)}")
+            raise ValueError(
+                f"The numel of 'in_event_shape' should be 'out_event_shape', but got "
+                f"{_prod(in_event_shape)}!={_prod(out_event_shape)}"
+            )
         self._in_event_shape, self._out_event_shape = tuple(in_event_shape), tuple(out_event_shape)
         super().__init__()
 
@@ -138,10 +144,10 @@ class ReshapeTransform(Transform):
         return variable.Independent(variable.real, len(self._out_event_shape))
 
     def _forward(self, x):
-        return P.reshape(x, list(x.shape[:len(x.shape) - len(self._in_event_shape)]) + list(self._out_event_shape))
+        return P.reshape(x, list(x.shape[: len(x.shape) - len(self._in_event_shape)]) + list(self._out_event_shape))
 
     def _inverse(self, y):
-        return P.reshape(y, list(y.shape[:len(y.shape) - len(self._out_event_shape)]) + list(self._in_event_shape))
+        return P.reshape(y, list(y.shape[: len(y.shape) - len(self._out_event_shape)]) + list(self._in_event_shape))
 
     def _forward_shape(self, shape):
         return _swap_event(shape, self._in_event_shape, self._out_event_shape)
@@ -150,7 +156,7 @@ class ReshapeTransform(Transform):
         return _swap_event(shape, self._out_event_shape, self._in_event_shape)
 
     def _forward_log_det_jacobian(self, x):
-        return P.zeros(list(x.shape[:len(x.shape) - len(self._in_event_shape)]), dtype=x.dtype)
+        return P.zeros(list(x.shape[: len(x.shape) - len(self._in_event_shape)]), dtype=x.dtype)
 
 
 def _prod(values):
@@ -163,9 +169,9 @@ def _prod(values):
 def _swap_event(shape, old, new):
     if len(shape) < len(old):
         raise ValueError(f"Expected length of 'shape' is not less than {len(old)}, but got {len(shape)}")
-    if tuple(shape[len(shape) - len(old):]) != tuple(old):
-        raise ValueError(f"Event shape mismatch, expected: {old}, but got {tuple(shape[len(shape) - len(old):])}")
-    return tuple(shape[:len(shape) - len(old)]) + tuple(new)
+    if tuple(shape[len(shape) - len(old) :]) != tuple(old):
+        raise ValueError(f"Event shape mismatch, expected: {old}, but got {tuple(shape[len(shape) - len(old) :])}")
+    return tuple(shape[: len(shape) - len(old)]) + tuple(new)
 
 
 class SoftmaxTransform(Transform):
@@ -217,8 +223,9 @@ class StackTransform(Transform):
 
     def _each(self, v, method):
         self._check_size(v)
-        return P.stack([getattr(t, method)(part) for part, t in zip(P.unstack(v, self._axis), self._transforms)],
-                       self._axis)
+        return P.stack(
+            [getattr(t, method)(part) for part, t in zip(P.unstack(v, self._axis), self._transforms)], self._axis
+        )
 
     def _forward(self, x):
         return self._each(x, "forward")
@@ -231,7 +238,9 @@ class StackTransform(Transform):
 
     def _check_size(self, v):
         if not -len(v.shape) <= self._axis < len(v.shape):
-            raise ValueError(f"Input dimensions {len(v.shape)} should be grater than stack transform axis {self._axis}.")
+            raise ValueError(
+                f"Input dimensions {len(v.shape)} should be grater than stack transform axis {self._axis}."
+            )
         if v.shape[self._axis] != len(self._transforms):
             raise ValueError(f"Input size along {self._axis} should be equal to the length of transforms.")
 

@@ -1,5 +1,6 @@
 """``paddle.distribution.TransformedDistribution`` (Paddle 2.6.2's, in static programs): ``base`` pushed
 through ``transforms`` in order; log_prob by the change of variables."""
+
 import typing
 
 from .distribution import Distribution, sum_rightmost
@@ -13,7 +14,9 @@ class TransformedDistribution(Distribution):
         if not isinstance(base, Distribution):
             raise TypeError(f"Expected type of 'base' is Distribution, but got {type(base)}.")
         if not isinstance(transforms, typing.Sequence):
-            raise TypeError(f"Expected type of 'transforms' is Sequence[Transform] or Chain, but got {type(transforms)}.")
+            raise TypeError(
+                f"Expected type of 'transforms' is Sequence[Transform] or Chain, but got {type(transforms)}."
+            )
         if not all(isinstance(t, Transform) for t in transforms):
             raise TypeError("All element of transforms must be Transform type.")
         self._base, self._transforms = base, transforms
@@ -23,13 +26,15 @@ class TransformedDistribution(Distribution):
         chain = ChainTransform(transforms)
         rank = chain._domain.event_rank
         if len(base.batch_shape + base.event_shape) < rank:
-            raise ValueError(f"'base' needs to have shape with size at least {rank}, bug got "
-                             f"{len(base.batch_shape + base.event_shape)}.")
+            raise ValueError(
+                f"'base' needs to have shape with size at least {rank}, bug got "
+                f"{len(base.batch_shape + base.event_shape)}."
+            )
         if rank > len(base.event_shape):
             base = Independent(base, rank - len(base.event_shape))
         shape = chain.forward_shape(base.batch_shape + base.event_shape)
         event_rank = chain._codomain.event_rank + max(len(base.event_shape) - rank, 0)
-        super().__init__(shape[:len(shape) - event_rank], shape[len(shape) - event_rank:])
+        super().__init__(shape[: len(shape) - event_rank], shape[len(shape) - event_rank :])
 
     def sample(self, shape=()):
         x = self._base.sample(shape)

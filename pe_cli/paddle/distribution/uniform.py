@@ -1,4 +1,5 @@
 """``paddle.distribution.Uniform`` (Paddle 2.6.2's, in static programs): U[low, high)."""
+
 from ...layers.checks import check_type
 from .distribution import Distribution
 from .normal import draws, parameters
@@ -18,7 +19,9 @@ class Uniform(Distribution):
         check_type(shape, "shape", list, "sample")
         check_type(seed, "seed", int, "sample")
         both = P.add(self.low, self.high)
-        out = P.add(P.multiply(draws("uniform", shape, both, self.dtype, seed), P.subtract(self.high, self.low)), self.low)
+        out = P.add(
+            P.multiply(draws("uniform", shape, both, self.dtype, seed), P.subtract(self.high, self.low)), self.low
+        )
         return P.reshape(out, list(shape)) if self.all_arg_is_float and -1 not in both.shape else out
 
     def _inside(self, value):

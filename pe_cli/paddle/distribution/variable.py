@@ -1,5 +1,6 @@
 """``paddle.distribution.variable``: the domains of transforms: a constraint and how many rightmost dims
 make one event (``event_rank``)."""
+
 from . import constraint
 from ._tensor import P
 
@@ -41,7 +42,7 @@ class Independent(Variable):
         ok = self._base.constraint(value)
         if len(ok.shape) < self._reinterpreted_batch_rank:
             raise ValueError(f"Input dimensions must be equal or grater than  {self._reinterpreted_batch_rank}")
-        keep = list(ok.shape[:len(ok.shape) - self._reinterpreted_batch_rank])
+        keep = list(ok.shape[: len(ok.shape) - self._reinterpreted_batch_rank])
         return P.all(P.reshape(ok, keep + [-1]), axis=-1)
 
 
@@ -60,8 +61,9 @@ class Stack(Variable):
 
     def constraint(self, value):
         if not -len(value.shape) <= self._axis < len(value.shape):
-            raise ValueError(f"Input dimensions {len(value.shape)} should be grater than stack constraint axis "
-                             f"{self._axis}.")
+            raise ValueError(
+                f"Input dimensions {len(value.shape)} should be grater than stack constraint axis {self._axis}."
+            )
         return P.stack([v.constraint(part) for v, part in zip(self._vars, P.unstack(value, self._axis))], self._axis)
 
 

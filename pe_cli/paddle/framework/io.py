@@ -19,6 +19,7 @@ file formats, and ``Program.state_dict`` / ``set_state_dict``. **Nothing is ever
   persistable variables. A path that is none of these, where pe's ``save_vars`` wrote the variable
   of that name (``<name>.npy``, pe's format for save_vars): that array.
 """
+
 import io as _io
 import os
 import warnings
@@ -39,15 +40,25 @@ from ...io.inference import load_inference_model
 from ...io.pdparams_write import write_object
 from ...io.pickle_data import Refused, parse_data
 from ...io.program_state import is_belong_to_optimizer
-from ...io.tensor_files import (is_file_path, is_memory_buffer, load_lod_tensor, load_selected_rows, read_bytes,
-                                save_lod_tensor, save_selected_rows, write_bytes)
+from ...io.tensor_files import (
+    is_file_path,
+    is_memory_buffer,
+    load_lod_tensor,
+    load_selected_rows,
+    read_bytes,
+    save_lod_tensor,
+    save_selected_rows,
+    write_bytes,
+)
 from ..nn.layer import Layer
 
 __all__ = ["save", "load"]
 
 NAME_TABLE = "StructuredToParameterName@@"
-_SAVE_CONFIGS, _LOAD_CONFIGS = ("use_binary_format", "pickle_protocol"), \
-    ("model_filename", "params_filename", "keep_name_table", "return_numpy")
+_SAVE_CONFIGS, _LOAD_CONFIGS = (
+    ("use_binary_format", "pickle_protocol"),
+    ("model_filename", "params_filename", "keep_name_table", "return_numpy"),
+)
 
 
 def _array(value):
@@ -83,8 +94,9 @@ def save(obj, path, protocol=4, **configs):
         raise ValueError(f"The additional config ({sorted(unknown)[0]}) of `paddle.save` is not supported.")
     if is_file_path(path):
         if os.path.basename(os.fspath(path)) == "":
-            raise ValueError("The input path MUST be format of dirname/filename, but received filename is empty "
-                             "string.")
+            raise ValueError(
+                "The input path MUST be format of dirname/filename, but received filename is empty string."
+            )
         dirname = os.path.dirname(os.fspath(path))
         if dirname:
             os.makedirs(dirname, exist_ok=True)
@@ -98,8 +110,9 @@ def save(obj, path, protocol=4, **configs):
             return save_selected_rows(obj, path)
         if isinstance(obj, LoDTensor):
             return save_lod_tensor(obj, path)
-        raise NotImplementedError(f"When use_binary_format = True, `paddle.save`  expected Tensor, but received "
-                                  f"{type(obj)}.")
+        raise NotImplementedError(
+            f"When use_binary_format = True, `paddle.save`  expected Tensor, but received {type(obj)}."
+        )
     protocol = configs.get("pickle_protocol", protocol)
     if not isinstance(protocol, int) or isinstance(protocol, bool):
         raise ValueError(f"The 'protocol' MUST be `int`, but received {type(protocol)}")
@@ -144,7 +157,7 @@ def _load_bytes(path, data, config):
         try:
             value, _ = reader(_io.BytesIO(data))
         except (PeError, ValueError, TypeError) as e:
-            if data[:4] == b"\0\0\0\0":      # a LoDTensor's version 0, not a pickle: its reader's error
+            if data[:4] == b"\0\0\0\0":  # a LoDTensor's version 0, not a pickle: its reader's error
                 refused = e
             continue
         if is_memory_buffer(path):
@@ -152,10 +165,12 @@ def _load_bytes(path, data, config):
         return _array(value) if reader is load_lod_tensor and config.get("return_numpy") else value
     try:
         program = _program(data)
-    except Exception:       # noqa: BLE001 -- any failure: the bytes are none of the forms
+    except Exception:  # noqa: BLE001 -- any failure: the bytes are none of the forms
         form = "a LoDTensor" if data[:4] == b"\0\0\0\0" else "a pickle of plain data and arrays"
-        raise ArgumentValueError(f"`paddle.load` can not parse the file:{where}. It is none of what paddle.save "
-                                 f"writes (as {form}: {refused})") from None
+        raise ArgumentValueError(
+            f"`paddle.load` can not parse the file:{where}. It is none of what paddle.save "
+            f"writes (as {form}: {refused})"
+        ) from None
     if is_memory_buffer(path):
         path.seek(path.tell() + len(data))
     return program
@@ -173,11 +188,11 @@ def load(path, **configs):
     if unknown:
         raise ValueError(f"The additional config ({sorted(unknown)[0]}) of `paddle.load` is not supported.")
     if not is_memory_buffer(path) and file_kind(path) not in (None, "missing", "a directory"):
-        regular_file(path, "paddle.load file")          # a FIFO, a device: said so, unread
+        regular_file(path, "paddle.load file")  # a FIFO, a device: said so, unread
     if is_memory_buffer(path) or os.path.isfile(path):
         return _load_bytes(path, read_bytes(path, "paddle.load file"), configs)
     saved_var = os.path.join(os.path.dirname(os.fspath(path)), file_name(os.path.basename(os.fspath(path))))
-    if os.path.basename(os.fspath(path)) and os.path.isfile(saved_var):    # pe's save_vars: one .npy a variable
+    if os.path.basename(os.fspath(path)) and os.path.isfile(saved_var):  # pe's save_vars: one .npy a variable
         array = read_npy(saved_var)
         return array if configs.get("return_numpy") else LoDTensor(array)
     return _inference_state(os.fspath(path), configs.get("model_filename"), configs.get("params_filename"))
@@ -189,8 +204,10 @@ def _inference_state(path, model_filename, params_filename):
     without a model: every file in it, a LoDTensor named by its relative path."""
     prefix, directory = os.path.exists(path + ".pdmodel"), os.path.isdir(path)
     if prefix and directory:
-        raise ValueError(f"The {path}.pdmodel and {path} directory exist at the same time, don't know which one "
-                         f"to load, please make sure that the specified target of ``path`` is unique.")
+        raise ValueError(
+            f"The {path}.pdmodel and {path} directory exist at the same time, don't know which one "
+            f"to load, please make sure that the specified target of ``path`` is unique."
+        )
     if not prefix and not directory:
         raise ArgumentValueError(f"The ``path`` ({path}) to load model not exists.")
     if prefix:
@@ -205,8 +222,11 @@ def _inference_state(path, model_filename, params_filename):
     scope = Scope()
     with scope_guard(scope):
         program, _, _ = load_inference_model(dirname, Executor(), model_filename, params_filename)
-        return {v.name: _array(scope.find_var(v.name).get_tensor()) for v in program.list_vars()
-                if v.persistable and scope.find_var(v.name) is not None}
+        return {
+            v.name: _array(scope.find_var(v.name).get_tensor())
+            for v in program.list_vars()
+            if v.persistable and scope.find_var(v.name) is not None
+        }
 
 
 def _params_dir(dirname):
@@ -214,12 +234,14 @@ def _params_dir(dirname):
     for root, _, files in os.walk(dirname):
         for name in sorted(files):
             full = os.path.join(root, name)
-            (array, _), = read_lod_tensors(read_bytes(full), full, count=1)
+            ((array, _),) = read_lod_tensors(read_bytes(full), full, count=1)
             state[os.path.relpath(full, dirname).replace(os.sep, "/")] = array
-    if not state:           # {} would let set_state_dict keep the random weights without a word
-        raise ArgumentValueError(f"paddle.load: {dirname} is a directory holding no model (__model__) and no saved "
-                                 f"variable file, so there is nothing to load; give the file or prefix that "
-                                 f"paddle.save / save_inference_model wrote")
+    if not state:  # {} would let set_state_dict keep the random weights without a word
+        raise ArgumentValueError(
+            f"paddle.load: {dirname} is a directory holding no model (__model__) and no saved "
+            f"variable file, so there is nothing to load; give the file or prefix that "
+            f"paddle.save / save_inference_model wrote"
+        )
     return state
 
 
@@ -234,8 +256,11 @@ def state_dict(self, mode="all", scope=None):
     if mode not in ("param", "opt", "all"):
         raise ValueError(f"`mode` string should be 'param', 'opt' or 'all', but received {mode}.")
     scope = scope or global_scope()
-    chosen = {"param": is_parameter, "opt": is_belong_to_optimizer,
-              "all": lambda v: is_parameter(v) or is_belong_to_optimizer(v)}[mode]
+    chosen = {
+        "param": is_parameter,
+        "opt": is_belong_to_optimizer,
+        "all": lambda v: is_parameter(v) or is_belong_to_optimizer(v),
+    }[mode]
     out = {}
     for var in self.list_vars():
         if chosen(var):

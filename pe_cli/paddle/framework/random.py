@@ -3,6 +3,7 @@
 (framework/default_generator.py), from which the unseeded random ops of every place draw their streams'
 seeds (pe's CUDA random ops draw on the host); and ``_manual_program_seed``, which Paddle 2.6's tests
 use to seed a static program."""
+
 from ...base.places import CUDAPlace
 from ...fluid.core import get_cuda_device_count
 from ...framework import default_generator, default_main_program, default_startup_program

@@ -1,5 +1,6 @@
 """``paddle.hapi.model``: ``to_list``, the helper Paddle's tests and callbacks import from here, and the
 ``Model`` stand-in (``paddle.Model``, one line: not in pe)."""
+
 from ..device import stand_ins
 
 Model = stand_ins()["Model"]

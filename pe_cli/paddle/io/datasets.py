@@ -2,6 +2,7 @@
 ``fluid.io.DataLoader`` reads too), ``IterableDataset``, ``TensorDataset`` (numpy arrays here: pe
 has no eager tensors), ``ComposeDataset``, ``ChainDataset``, ``ConcatDataset``, ``Subset`` and
 ``random_split``, as Paddle 2.6 defines them."""
+
 import bisect
 import numbers
 
@@ -9,8 +10,16 @@ import numpy as np
 
 from ...data.dataset_loading import Dataset
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset", "ConcatDataset",
-           "Subset", "random_split"]
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "ComposeDataset",
+    "ChainDataset",
+    "ConcatDataset",
+    "Subset",
+    "random_split",
+]
 
 
 class IterableDataset(Dataset):
@@ -137,6 +146,6 @@ def random_split(dataset, lengths, generator=None):
     order = np.random.permutation(n).tolist()
     out, start = [], 0
     for length in lengths:
-        out.append(Subset(dataset, order[start:start + length]))
+        out.append(Subset(dataset, order[start : start + length]))
         start += length
     return out

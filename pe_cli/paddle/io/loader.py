@@ -7,6 +7,7 @@ place when there are several). ``places`` defaults to the CPU;
 ``batch_size=None`` takes each sample as a batch. ``timeout`` > 0 bounds the wait for each batch
 from the workers, whose number is capped by the CPUs (fluid.io.DataLoader). ``prefetch_factor`` and
 ``persistent_workers`` are taken and change nothing in pe."""
+
 import numpy as np
 
 from ...base.places import CPUPlace
@@ -37,11 +38,27 @@ class _StreamBatches(dataset_loading.BatchSampler):
 
 
 class DataLoader(_fluid_reader.DataLoader):
-    def __init__(self, dataset, feed_list=None, places=None, return_list=True, batch_sampler=None, batch_size=1,
-                 shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
-                 prefetch_factor=2, use_shared_memory=True, timeout=0, worker_init_fn=None, persistent_workers=False):
+    def __init__(
+        self,
+        dataset,
+        feed_list=None,
+        places=None,
+        return_list=True,
+        batch_sampler=None,
+        batch_size=1,
+        shuffle=False,
+        drop_last=False,
+        collate_fn=None,
+        num_workers=0,
+        use_buffer_reader=True,
+        prefetch_factor=2,
+        use_shared_memory=True,
+        timeout=0,
+        worker_init_fn=None,
+        persistent_workers=False,
+    ):
         places = CPUPlace() if places is None else places
-        if batch_size is None and batch_sampler is None:      # each sample is a batch already
+        if batch_size is None and batch_sampler is None:  # each sample is a batch already
             collate_fn, batch_size = _unbatched(collate_fn), 1
         if isinstance(dataset, IterableDataset):
             if shuffle:
@@ -49,8 +66,22 @@ class DataLoader(_fluid_reader.DataLoader):
             if batch_sampler is not None:
                 raise ValueError("IterableDataset expect unspecified batch_sampler, but got a batch_sampler")
             batch_sampler, batch_size, drop_last = _StreamBatches(dataset, batch_size, drop_last), 1, False
-        super().__init__(dataset, feed_list, places, return_list, batch_sampler, batch_size, shuffle, drop_last,
-                         collate_fn, num_workers, use_buffer_reader, use_shared_memory, timeout, worker_init_fn)
+        super().__init__(
+            dataset,
+            feed_list,
+            places,
+            return_list,
+            batch_sampler,
+            batch_size,
+            shuffle,
+            drop_last,
+            collate_fn,
+            num_workers,
+            use_buffer_reader,
+            use_shared_memory,
+            timeout,
+            worker_init_fn,
+        )
         self.prefetch_factor, self.persistent_workers = prefetch_factor, persistent_workers
 
     def _batches(self):
@@ -66,6 +97,7 @@ class DataLoader(_fluid_reader.DataLoader):
                 return
             readers = [_stream_worker(sampler, collate, w, workers, self.worker_init_fn) for w in range(workers)]
             yield from workers_reader(readers, 2 * workers, self.timeout)()
+
         return stream
 
     def __iter__(self):
@@ -77,11 +109,13 @@ class DataLoader(_fluid_reader.DataLoader):
 
 def _unbatched(collate_fn):
     """With ``batch_size=None``: ``collate_fn`` (or arrays of the fields) of each sample alone."""
+
     def collate(batch):
         sample = batch[0]
         if collate_fn is not None:
             return collate_fn(sample)
         return [np.asarray(f) for f in (sample if isinstance(sample, (list, tuple)) else [sample])]
+
     return collate
 
 
@@ -90,4 +124,5 @@ def _stream_worker(sampler, collate, worker_id, workers, worker_init_fn):
         dataset_loading.enter_worker(worker_id, workers, sampler.dataset, worker_init_fn)
         for batch in sampler:
             yield collate(batch)
+
     return reader

@@ -1,6 +1,7 @@
 """Paddle 2.x's samplers (``paddle.io``): which indices of a dataset, in what order, and their
 batches (``BatchSampler``; ``DistributedBatchSampler``: this rank's share). Randomness is numpy's
 global generator (``paddle.seed`` / ``np.random.seed``)."""
+
 import math
 import os
 
@@ -10,8 +11,15 @@ from ...data import dataset_loading
 from ...data.batch import batch
 from .datasets import IterableDataset
 
-__all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
-           "BatchSampler", "DistributedBatchSampler"]
+__all__ = [
+    "Sampler",
+    "SequenceSampler",
+    "RandomSampler",
+    "WeightedRandomSampler",
+    "SubsetRandomSampler",
+    "BatchSampler",
+    "DistributedBatchSampler",
+]
 
 
 class Sampler:
@@ -81,8 +89,9 @@ class WeightedRandomSampler(Sampler):
         if (self.weights < 0).any() or self.weights.sum() <= 0:
             raise ValueError("weights should be non-negative, with a positive sum")
         if not replacement and num_samples > int((self.weights > 0).sum()):
-            raise ValueError("num_samples should be smaller than the number of non-zero weights when replacement "
-                             "is False")
+            raise ValueError(
+                "num_samples should be smaller than the number of non-zero weights when replacement is False"
+            )
         self.num_samples, self.replacement = num_samples, replacement
         super().__init__(None)
 
@@ -170,7 +179,7 @@ class DistributedBatchSampler(BatchSampler):
 
     def _indices(self):
         indices = np.arange(len(self.dataset)).tolist()
-        indices += indices[:(self.total_size - len(indices))]
+        indices += indices[: (self.total_size - len(indices))]
         if self.shuffle:
             np.random.RandomState(self.epoch).shuffle(indices)
             self.epoch += 1
@@ -180,9 +189,9 @@ class DistributedBatchSampler(BatchSampler):
         local_last = last // self.nranks
         mine = []
         for i in range(self.local_rank * self.batch_size, len(indices) - last, step):
-            mine.extend(indices[i:i + self.batch_size])
-        tail = indices[len(indices) - last:]
-        mine.extend(tail[self.local_rank * local_last:(self.local_rank + 1) * local_last])
+            mine.extend(indices[i : i + self.batch_size])
+        tail = indices[len(indices) - last :]
+        mine.extend(tail[self.local_rank * local_last : (self.local_rank + 1) * local_last])
         return mine
 
     def __iter__(self):

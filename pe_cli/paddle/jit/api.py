@@ -7,6 +7,7 @@ of a Layer in static mode (its ``to_static`` needs dygraph); pe, static only, sa
 is a decorator that changes nothing in static mode (the function already builds static ops);
 ``load`` gives a TranslatedLayer, an eager object, and so is refused in one line naming
 ``paddle.static.load_inference_model``."""
+
 import os
 
 from ...base.errors import PeError, unsupported
@@ -18,31 +19,51 @@ from ..input_spec import InputSpec
 from ..nn.layer import Layer
 from ..static import data as static_data
 
-__all__ = ["save", "load", "to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level",
-           "set_verbosity", "TranslatedLayer"]
+__all__ = [
+    "save",
+    "load",
+    "to_static",
+    "not_to_static",
+    "ignore_module",
+    "enable_to_static",
+    "set_code_level",
+    "set_verbosity",
+    "TranslatedLayer",
+]
 
 INFER_MODEL_SUFFIX, INFER_PARAMS_SUFFIX = ".pdmodel", ".pdiparams"
 
-TranslatedLayer = unsupported("paddle.jit.TranslatedLayer", "a TranslatedLayer runs eagerly and pe runs static "
-                                                           "graphs only; load with paddle.static.load_inference_model")
-load = unsupported("paddle.jit.load", "it returns an eager TranslatedLayer and pe runs static graphs only; load the "
-                                      "model with paddle.static.load_inference_model(path, exe)")
+TranslatedLayer = unsupported(
+    "paddle.jit.TranslatedLayer",
+    "a TranslatedLayer runs eagerly and pe runs static graphs only; load with paddle.static.load_inference_model",
+)
+load = unsupported(
+    "paddle.jit.load",
+    "it returns an eager TranslatedLayer and pe runs static graphs only; load the "
+    "model with paddle.static.load_inference_model(path, exe)",
+)
 
 
 def save(layer, path, input_spec=None, **configs):
     """Writes ``path.pdmodel`` / ``path.pdiparams``: ``layer`` over feeds made from ``input_spec``."""
     if not isinstance(layer, Layer):
-        raise PeError(f"paddle.jit.save: pe saves a paddle.nn.Layer, not a {type(layer).__name__}; for a program "
-                      f"built by hand use paddle.static.save_inference_model")
+        raise PeError(
+            f"paddle.jit.save: pe saves a paddle.nn.Layer, not a {type(layer).__name__}; for a program "
+            f"built by hand use paddle.static.save_inference_model"
+        )
     if not isinstance(path, str) or not path or os.path.basename(path) == "":
-        raise ValueError(f"The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows "
-                         f"system], but received file_prefix is empty string: {path!r}")
+        raise ValueError(
+            f"The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows "
+            f"system], but received file_prefix is empty string: {path!r}"
+        )
     unknown = set(configs) - {"output_spec", "clip_extra", "skip_forward", "skip_prune_program"}
     if unknown:
         raise ValueError(f"The additional config ({', '.join(sorted(unknown))}) of `paddle.jit.save` is not supported.")
     if input_spec is None:
-        raise PeError("paddle.jit.save: pe needs input_spec (a list of paddle.static.InputSpec) to trace the layer: "
-                      "it has no dygraph call to take the shapes from")
+        raise PeError(
+            "paddle.jit.save: pe needs input_spec (a list of paddle.static.InputSpec) to trace the layer: "
+            "it has no dygraph call to take the shapes from"
+        )
     specs = [s if isinstance(s, InputSpec) else _spec_of(s, i) for i, s in enumerate(input_spec)]
     main, startup = Program(), Program()
     training = layer.training
@@ -61,16 +82,20 @@ def save(layer, path, input_spec=None, **configs):
     scope = global_scope()
     for var in main.global_block().all_parameters():
         if scope.find_var(var.name) is None or not scope.find_var(var.name).is_initialized():
-            raise PeError(f"paddle.jit.save: parameter {var.name} has no value yet; run the startup program "
-                          f"(exe.run(paddle.static.default_startup_program())) before saving")
+            raise PeError(
+                f"paddle.jit.save: parameter {var.name} has no value yet; run the startup program "
+                f"(exe.run(paddle.static.default_startup_program())) before saving"
+            )
     save_inference_model(path, feeds, outs, Executor(CPUPlace()), program=main)
 
 
 def _spec_of(item, index):
     shape = getattr(item, "shape", None)
     if shape is None:
-        raise TypeError(f"paddle.jit.save: input_spec[{index}] should be a paddle.static.InputSpec or a Variable, "
-                        f"got {type(item).__name__}")
+        raise TypeError(
+            f"paddle.jit.save: input_spec[{index}] should be a paddle.static.InputSpec or a Variable, "
+            f"got {type(item).__name__}"
+        )
     return InputSpec(list(shape), getattr(item, "dtype", "float32"), getattr(item, "name", None))
 
 
@@ -92,8 +117,9 @@ def ignore_module(modules):
 
 def enable_to_static(enable_to_static_bool):
     if not isinstance(enable_to_static_bool, bool):
-        raise TypeError(f"The type of 'enable_to_static_bool' must be bool, but received "
-                        f"{type(enable_to_static_bool).__name__}")
+        raise TypeError(
+            f"The type of 'enable_to_static_bool' must be bool, but received {type(enable_to_static_bool).__name__}"
+        )
 
 
 def set_code_level(level=100, also_to_stdout=False):
@@ -102,5 +128,3 @@ def set_code_level(level=100, also_to_stdout=False):
 
 def set_verbosity(level=0, also_to_stdout=False):
     """Dygraph-to-static's log verbosity: pe transcribes nothing."""
-
-

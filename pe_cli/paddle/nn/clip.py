@@ -1,10 +1,10 @@
 """``paddle.nn.ClipGradByValue``, ``ClipGradByNorm``, ``ClipGradByGlobalNorm``: pe's gradient clips
 (pe_cli/training/clip.py) under 2.x's names, given to an optimizer's ``grad_clip``. A parameter whose
 ParamAttr has ``need_clip=False`` keeps its gradient as it is."""
+
 from ...training import clip as _clip
 
-__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "append_gradient_clip_ops",
-           "set_gradient_clip"]
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "append_gradient_clip_ops", "set_gradient_clip"]
 
 
 class ClipGradByValue(_clip.GradientClipByValue):

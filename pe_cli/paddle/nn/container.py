@@ -1,6 +1,7 @@
 """``paddle.nn``'s containers: ``Sequential`` (positional layers, or (name, layer) pairs),
 ``LayerList``, ``LayerDict`` and ``ParameterList``; their members are sublayers (parameters) of the
 container, so ``parameters()`` and ``state_dict()`` see them."""
+
 import collections
 
 from ...framework.variable import Parameter

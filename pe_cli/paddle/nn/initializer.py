@@ -2,6 +2,7 @@
 appending the op that fills a parameter to the startup program. Orthogonal, Dirac and Bilinear are
 computed in numpy when the program is built (Orthogonal from a generator seeded by the program's
 ``random_seed``) and written by one assign_value op: pe has no QR op."""
+
 import math
 
 import numpy as np
@@ -9,9 +10,22 @@ import numpy as np
 from ...base.errors import PeError
 from ...training import initializer as _init
 
-__all__ = ["Assign", "Bilinear", "Constant", "Dirac", "KaimingNormal", "KaimingUniform", "Normal", "Orthogonal",
-           "TruncatedNormal", "Uniform", "XavierNormal", "XavierUniform", "calculate_gain",
-           "set_global_initializer"]
+__all__ = [
+    "Assign",
+    "Bilinear",
+    "Constant",
+    "Dirac",
+    "KaimingNormal",
+    "KaimingUniform",
+    "Normal",
+    "Orthogonal",
+    "TruncatedNormal",
+    "Uniform",
+    "XavierNormal",
+    "XavierUniform",
+    "calculate_gain",
+    "set_global_initializer",
+]
 
 Initializer = _init.Initializer
 set_global_initializer = _init.set_global_initializer
@@ -21,17 +35,27 @@ global_initializer = _init.global_initializer
 def calculate_gain(nonlinearity, param=None):
     """The recommended gain of a nonlinearity (as Paddle's): relu sqrt(2), tanh 5/3, leaky_relu
     sqrt(2 / (1 + param**2)) (param 0.01 by default), selu 3/4, the linear ones 1."""
-    linear = {"sigmoid", "linear", "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
-              "conv3d_transpose"}
+    linear = {
+        "sigmoid",
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv1d_transpose",
+        "conv2d_transpose",
+        "conv3d_transpose",
+    }
     if nonlinearity in linear:
         return 1.0
     gains = {"tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
     if nonlinearity == "leaky_relu":
         slope = 0.01 if param is None else float(param)
-        return math.sqrt(2.0 / (1 + slope ** 2))
+        return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity not in gains:
-        raise ValueError(f"calculate_gain: nonlinearity {nonlinearity!r} is not one of "
-                         f"{sorted(linear | set(gains) | {'leaky_relu'})}")
+        raise ValueError(
+            f"calculate_gain: nonlinearity {nonlinearity!r} is not one of "
+            f"{sorted(linear | set(gains) | {'leaky_relu'})}"
+        )
     return gains[nonlinearity]
 
 
@@ -82,6 +106,7 @@ class _Kaiming(Initializer):
 
 class KaimingNormal(_Kaiming):
     """He normal: std gain / sqrt(fan_in)."""
+
     uniform = False
 
 

@@ -1,6 +1,7 @@
 """Paddle 2.x's schedulers that rise and fall or react to a metric: ``OneCycleLR``, ``CyclicLR``,
 ``LinearLR``, ``CosineAnnealingWarmRestarts`` and ``ReduceOnPlateau`` (Paddle 2.6's formulas; the
 base class is lr_scheduler.py's)."""
+
 import math
 import numbers
 
@@ -15,8 +16,19 @@ class ReduceOnPlateau(LRScheduler):
     """lr * factor (not below min_lr) once ``metrics`` given to ``step(metrics)`` has not improved
     for more than ``patience`` steps; then ``cooldown`` steps without counting."""
 
-    def __init__(self, learning_rate, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, epsilon=1e-8, verbose=False):
+    def __init__(
+        self,
+        learning_rate,
+        mode="min",
+        factor=0.1,
+        patience=10,
+        threshold=1e-4,
+        threshold_mode="rel",
+        cooldown=0,
+        min_lr=0,
+        epsilon=1e-8,
+        verbose=False,
+    ):
         mode, threshold_mode = str(mode).lower(), str(threshold_mode).lower()
         if mode not in ("min", "max"):
             raise ValueError("mode: " + mode + " is unknown!")
@@ -25,8 +37,9 @@ class ReduceOnPlateau(LRScheduler):
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode: " + threshold_mode + " is unknown!")
         if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, int)):
-            raise TypeError(f"The type of 'learning_rate' in 'ReduceOnPlateau' must be 'float', "
-                            f"but received {type(learning_rate)}.")
+            raise TypeError(
+                f"The type of 'learning_rate' in 'ReduceOnPlateau' must be 'float', but received {type(learning_rate)}."
+            )
         self.mode, self.factor, self.patience, self.threshold = mode, float(factor), patience, threshold
         self.threshold_mode, self.cooldown, self.min_lr, self.epsilon = threshold_mode, cooldown, float(min_lr), epsilon
         self.cooldown_counter, self.best, self.num_bad_epochs = 0, None, 0
@@ -42,12 +55,15 @@ class ReduceOnPlateau(LRScheduler):
         if isinstance(metrics, np.ndarray) or hasattr(metrics, "numpy"):
             metrics = np.asarray(metrics)
             if metrics.size != 1:
-                raise AssertionError("the metrics.size should be 1, but the current metrics.size is "
-                                     f"{metrics.size}. Maybe that you should call paddle.mean to process it first.")
+                raise AssertionError(
+                    "the metrics.size should be 1, but the current metrics.size is "
+                    f"{metrics.size}. Maybe that you should call paddle.mean to process it first."
+                )
             metrics = float(metrics.reshape(-1)[0])
         elif isinstance(metrics, bool) or not isinstance(metrics, numbers.Real):
-            raise TypeError(f"metrics must be 'int', 'float', 'np.float64', 'numpy.ndarray', "
-                            f"but receive {type(metrics)}")
+            raise TypeError(
+                f"metrics must be 'int', 'float', 'np.float64', 'numpy.ndarray', but receive {type(metrics)}"
+            )
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             return
@@ -73,8 +89,18 @@ class OneCycleLR(LRScheduler):
     """From max_learning_rate / divide_factor up to max_learning_rate over phase_pct of the steps,
     then down to end_learning_rate (``three_phase``: down to the start first), cosine or linear."""
 
-    def __init__(self, max_learning_rate, total_steps, divide_factor=25.0, end_learning_rate=0.0001, phase_pct=0.3,
-                 anneal_strategy="cos", three_phase=False, last_epoch=-1, verbose=False):
+    def __init__(
+        self,
+        max_learning_rate,
+        total_steps,
+        divide_factor=25.0,
+        end_learning_rate=0.0001,
+        phase_pct=0.3,
+        anneal_strategy="cos",
+        three_phase=False,
+        last_epoch=-1,
+        verbose=False,
+    ):
         for name, value in (("max_learning_rate", max_learning_rate), ("end_learning_rate", end_learning_rate)):
             if isinstance(value, bool) or not isinstance(value, (float, int)):
                 raise TypeError(f"'{name}' must be 'float' or 'int', but received {type(value)}")
@@ -120,8 +146,19 @@ class CyclicLR(LRScheduler):
     """Between base_learning_rate and max_learning_rate in triangles of step_size_up + step_size_down
     steps, the height scaled by ``mode`` (triangular, triangular2, exp_range) or ``scale_fn``."""
 
-    def __init__(self, base_learning_rate, max_learning_rate, step_size_up, step_size_down=None, mode="triangular",
-                 exp_gamma=1.0, scale_fn=None, scale_mode="cycle", last_epoch=-1, verbose=False):
+    def __init__(
+        self,
+        base_learning_rate,
+        max_learning_rate,
+        step_size_up,
+        step_size_down=None,
+        mode="triangular",
+        exp_gamma=1.0,
+        scale_fn=None,
+        scale_mode="cycle",
+        last_epoch=-1,
+        verbose=False,
+    ):
         if isinstance(max_learning_rate, bool) or not isinstance(max_learning_rate, (float, int)):
             raise TypeError(f"'max_learning_rate' must be 'float' or 'int', but received {type(max_learning_rate)}")
         if max_learning_rate < 0:
@@ -132,8 +169,9 @@ class CyclicLR(LRScheduler):
         if not isinstance(exp_gamma, float):
             raise TypeError(f"The type of 'exp_gamma' must be float, but received {type(exp_gamma)}")
         if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
-            raise ValueError("'mode' is invalid and 'scale_fn' is not specified, make sure one of 'mode' or "
-                             "'scale_fn' is valid")
+            raise ValueError(
+                "'mode' is invalid and 'scale_fn' is not specified, make sure one of 'mode' or 'scale_fn' is valid"
+            )
         if scale_mode not in ("cycle", "iterations"):
             raise ValueError("'scale_mode' must be one of 'cycle' or 'iterations")
         up = float(step_size_up)
@@ -144,8 +182,11 @@ class CyclicLR(LRScheduler):
         if scale_fn is not None:
             self.scale_fn, self.scale_mode = scale_fn, scale_mode
         else:
-            self.scale_fn = {"triangular": lambda x: 1.0, "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
-                             "exp_range": lambda x: self.gamma ** x}[mode]
+            self.scale_fn = {
+                "triangular": lambda x: 1.0,
+                "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
+                "exp_range": lambda x: self.gamma**x,
+            }[mode]
             self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
         super().__init__(base_learning_rate, last_epoch, verbose)
 
@@ -154,15 +195,15 @@ class CyclicLR(LRScheduler):
         cycle = 1 + iterations // self.cycle_size
         pct = 1.0 + iterations / self.cycle_size - cycle
         scale = pct / self.step_up_pct if pct <= self.step_up_pct else (1 - pct) / (1 - self.step_up_pct)
-        return self.base_lr + self.amplitude * scale * self.scale_fn(cycle if self.scale_mode == "cycle"
-                                                                     else iterations)
+        return self.base_lr + self.amplitude * scale * self.scale_fn(
+            cycle if self.scale_mode == "cycle" else iterations
+        )
 
 
 class LinearLR(LRScheduler):
     """From lr * start_factor to lr * end_factor linearly over total_steps (Paddle's recursive form)."""
 
-    def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0, last_epoch=-1,
-                 verbose=False):
+    def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0, last_epoch=-1, verbose=False):
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError(f"`start_factor` must be greater than 0 and less or equal to 1, but got {start_factor}")
         if end_factor > 1.0 or end_factor < 0:
@@ -211,8 +252,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_cur = epoch % self.T_0
         elif epoch >= self.T_0:
             n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
-            self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
-            self.T_i = self.T_0 * self.T_mult ** n
+            self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult**n
         else:
             self.T_i, self.T_cur = self.T_0, epoch
         self.last_epoch = math.floor(epoch)

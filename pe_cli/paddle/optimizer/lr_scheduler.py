@@ -5,12 +5,25 @@ advances the epoch and computes the new value with Paddle 2.6's formula (``get_l
 variable and sets ``program.lr_scheduler``; pe's Executor writes ``scheduler()`` into that
 variable before each run of the program, as Paddle's static Executor does, so the user's
 ``scheduler.step()`` between runs changes the rate."""
+
 import math
 import warnings
 
-__all__ = ["LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay", "PolynomialDecay",
-           "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay", "LambdaDecay", "CosineAnnealingDecay",
-           "MultiplicativeDecay"]
+__all__ = [
+    "LRScheduler",
+    "NoamDecay",
+    "PiecewiseDecay",
+    "NaturalExpDecay",
+    "InverseTimeDecay",
+    "PolynomialDecay",
+    "LinearWarmup",
+    "ExponentialDecay",
+    "MultiStepDecay",
+    "StepDecay",
+    "LambdaDecay",
+    "CosineAnnealingDecay",
+    "MultiplicativeDecay",
+]
 
 
 class LRScheduler:
@@ -56,12 +69,15 @@ class LRScheduler:
         self.state_keys()
         for key in self.keys:
             if key not in state_dict:
-                raise RuntimeError(f"Please check whether state_dict is correct for optimizer. "
-                                   f"Can't find [ {key} ] in state_dict")
+                raise RuntimeError(
+                    f"Please check whether state_dict is correct for optimizer. Can't find [ {key} ] in state_dict"
+                )
             self.__dict__[key] = state_dict[key]
         if len(state_dict) > len(self.keys):
-            warnings.warn("There are some unused values in state_dict. Maybe the optimizer have different "
-                          "'LearningRateDecay' when invoking state_dict and set_dict")
+            warnings.warn(
+                "There are some unused values in state_dict. Maybe the optimizer have different "
+                "'LearningRateDecay' when invoking state_dict and set_dict"
+            )
 
     set_dict = set_state_dict
 
@@ -79,9 +95,9 @@ class NoamDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
-        a = 1 if self.last_epoch == 0 else self.last_epoch ** -0.5
-        b = self.warmup_steps ** -1.5 * self.last_epoch
-        return self.base_lr * (self.d_model ** -0.5) * min(a, b)
+        a = 1 if self.last_epoch == 0 else self.last_epoch**-0.5
+        b = self.warmup_steps**-1.5 * self.last_epoch
+        return self.base_lr * (self.d_model**-0.5) * min(a, b)
 
 
 class PiecewiseDecay(LRScheduler):
@@ -91,8 +107,10 @@ class PiecewiseDecay(LRScheduler):
         if len(boundaries) == 0:
             raise ValueError("The boundaries cannot be empty.")
         if len(values) <= len(boundaries):
-            raise ValueError(f"The values have one more element than boundaries, but received "
-                             f"len(values) [{len(values)}] < len(boundaries) + 1 [{len(boundaries) + 1}].")
+            raise ValueError(
+                f"The values have one more element than boundaries, but received "
+                f"len(values) [{len(values)}] < len(boundaries) + 1 [{len(boundaries) + 1}]."
+            )
         self.boundaries, self.values = list(boundaries), list(values)
         super().__init__(last_epoch=last_epoch, verbose=verbose)
 
@@ -131,8 +149,7 @@ class PolynomialDecay(LRScheduler):
     """(lr - end_lr) * (1 - epoch / decay_steps)^power + end_lr, epoch capped at decay_steps, or with
     ``cycle`` decay_steps grown to the next multiple above the epoch."""
 
-    def __init__(self, learning_rate, decay_steps, end_lr=0.0001, power=1.0, cycle=False, last_epoch=-1,
-                 verbose=False):
+    def __init__(self, learning_rate, decay_steps, end_lr=0.0001, power=1.0, cycle=False, last_epoch=-1, verbose=False):
         if not (isinstance(decay_steps, int) and decay_steps > 0):
             raise AssertionError(" 'decay_steps' must be a positive integer.")
         self.decay_steps, self.end_lr, self.power, self.cycle = decay_steps, end_lr, power, cycle
@@ -156,8 +173,9 @@ class LinearWarmup(LRScheduler):
 
     def __init__(self, learning_rate, warmup_steps, start_lr, end_lr, last_epoch=-1, verbose=False):
         if not (isinstance(learning_rate, (float, int)) or isinstance(learning_rate, LRScheduler)):
-            raise TypeError(f"the type of learning_rate should be [int, float or LRScheduler], "
-                            f"the current type is {learning_rate}")
+            raise TypeError(
+                f"the type of learning_rate should be [int, float or LRScheduler], the current type is {learning_rate}"
+            )
         if not (isinstance(warmup_steps, int) and warmup_steps > 0):
             raise AssertionError(" 'warmup_steps' must be a positive integer.")
         self.learning_rate, self.warmup_steps = learning_rate, warmup_steps
@@ -173,7 +191,7 @@ class LinearWarmup(LRScheduler):
         return state
 
     def set_state_dict(self, state_dict):
-        state_dict = dict(state_dict)       # the caller's dict stays whole
+        state_dict = dict(state_dict)  # the caller's dict stays whole
         inner = state_dict.pop("LinearWarmup_LR", None)
         super().set_state_dict(state_dict)
         if inner is not None and isinstance(self.learning_rate, LRScheduler):
@@ -198,7 +216,7 @@ class ExponentialDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
-        return self.base_lr * (self.gamma ** self.last_epoch)
+        return self.base_lr * (self.gamma**self.last_epoch)
 
 
 class MultiStepDecay(LRScheduler):
@@ -206,8 +224,9 @@ class MultiStepDecay(LRScheduler):
 
     def __init__(self, learning_rate, milestones, gamma=0.1, last_epoch=-1, verbose=False):
         if not isinstance(milestones, (tuple, list)):
-            raise TypeError(f"The type of 'milestones' in 'MultiStepDecay' must be 'tuple, list', "
-                            f"but received {type(milestones)}.")
+            raise TypeError(
+                f"The type of 'milestones' in 'MultiStepDecay' must be 'tuple, list', but received {type(milestones)}."
+            )
         if not all(milestones[i] < milestones[i + 1] for i in range(len(milestones) - 1)):
             raise ValueError("The elements of milestones must be incremented")
         if gamma >= 1.0:
@@ -218,7 +237,7 @@ class MultiStepDecay(LRScheduler):
     def get_lr(self):
         for i, milestone in enumerate(self.milestones):
             if self.last_epoch < milestone:
-                return self.base_lr * (self.gamma ** i)
+                return self.base_lr * (self.gamma**i)
         return self.base_lr * (self.gamma ** len(self.milestones))
 
 
@@ -242,8 +261,10 @@ class LambdaDecay(LRScheduler):
 
     def __init__(self, learning_rate, lr_lambda, last_epoch=-1, verbose=False):
         if not callable(lr_lambda):
-            raise TypeError(f"The type of 'lr_lambda' in '{type(self).__name__}' must be 'function', "
-                            f"but received {type(lr_lambda)}.")
+            raise TypeError(
+                f"The type of 'lr_lambda' in '{type(self).__name__}' must be 'function', "
+                f"but received {type(lr_lambda)}."
+            )
         self.lr_lambda = lr_lambda
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -267,11 +288,11 @@ class CosineAnnealingDecay(LRScheduler):
 
     def __init__(self, learning_rate, T_max, eta_min=0, last_epoch=-1, verbose=False):
         if not isinstance(T_max, int) or isinstance(T_max, bool):
-            raise TypeError(f"The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but received "
-                            f"{type(T_max)}.")
+            raise TypeError(f"The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but received {type(T_max)}.")
         if not isinstance(eta_min, (float, int)):
-            raise TypeError(f"The type of 'eta_min' in 'CosineAnnealingDecay' must be 'float, int', "
-                            f"but received {type(eta_min)}.")
+            raise TypeError(
+                f"The type of 'eta_min' in 'CosineAnnealingDecay' must be 'float, int', but received {type(eta_min)}."
+            )
         if T_max <= 0:
             raise AssertionError(" 'T_max' must be a positive integer.")
         self.T_max, self.eta_min = T_max, float(eta_min)
@@ -283,9 +304,9 @@ class CosineAnnealingDecay(LRScheduler):
             return self.base_lr
         if (e - 1 - t) % (2 * t) == 0:
             return self.last_lr + (self.base_lr - self.eta_min) * (1 - math.cos(math.pi / t)) / 2
-        return ((1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t))
-                * (self.last_lr - self.eta_min) + self.eta_min)
+        return (1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t)) * (
+            self.last_lr - self.eta_min
+        ) + self.eta_min
 
     def _get_closed_form_lr(self):
         return self.eta_min + (self.base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
-

@@ -7,6 +7,7 @@ be None (pe runs static graphs: ``minimize(loss)``). ``step()``/``clear_grad()``
 refuse; ``LBFGS`` is dygraph-only and refuses. ``Adadelta`` applies the learning rate to its
 update, as Paddle 2.x's kernel (Fluid's did not). ``multi_precision``/``use_multi_tensor`` change
 nothing (pe trains float32 here). AdamW (adamw.py) decays decoupled from the gradient."""
+
 import numbers
 
 import numpy as np
@@ -30,8 +31,10 @@ def _fluid_args(owner, learning_rate, parameters, weight_decay=None):
     them; parameter groups (dicts) are dygraph's, refused with Paddle's TypeError."""
     for p in parameters or ():
         if not isinstance(p, (Variable, str)):
-            raise TypeError(f"paddle.optimizer.{owner}: parameters= takes a list of parameters (or their names) in "
-                            f"static mode, got {type(p).__name__} (parameter groups are for dygraph)")
+            raise TypeError(
+                f"paddle.optimizer.{owner}: parameters= takes a list of parameters (or their names) in "
+                f"static mode, got {type(p).__name__} (parameter groups are for dygraph)"
+            )
     if isinstance(learning_rate, LRScheduler):
         learning_rate = learning_rate()
     if isinstance(weight_decay, numbers.Real) and not isinstance(weight_decay, bool):
@@ -59,8 +62,9 @@ class Optimizer(_plain.Optimizer):
         var = self._lr_vars.get(program)
         if var is None:
             var = self._lr_vars[program] = _persistable_var(
-                program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate(), self._startup)
-            program.lr_scheduler, program.lr_var = self._learning_rate, var     # the Executor feeds it
+                program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate(), self._startup
+            )
+            program.lr_scheduler, program.lr_var = self._learning_rate, var  # the Executor feeds it
             self._learning_rate._var_name = var.name
         return var
 
@@ -76,8 +80,10 @@ class Optimizer(_plain.Optimizer):
     def set_lr(self, value):
         """A new float learning rate, also written to the programs' learning-rate variables."""
         if isinstance(self._learning_rate, LRScheduler):
-            raise RuntimeError("optimizer's learning rate can't be LRScheduler when invoke this API, because this "
-                               "will lead to conflict.")
+            raise RuntimeError(
+                "optimizer's learning rate can't be LRScheduler when invoke this API, because this "
+                "will lead to conflict."
+            )
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"The type of 'learning_rate' in set_lr must be float, but received {type(value)}.")
         self._learning_rate = float(value)
@@ -87,8 +93,10 @@ class Optimizer(_plain.Optimizer):
 
     def set_lr_scheduler(self, scheduler):
         if not isinstance(scheduler, LRScheduler):
-            raise TypeError(f"The type of 'scheduler' in optimizer.set_lr_schduler must be LRScheduler, "
-                            f"but received {type(scheduler)}.")
+            raise TypeError(
+                f"The type of 'scheduler' in optimizer.set_lr_schduler must be LRScheduler, "
+                f"but received {type(scheduler)}."
+            )
         self._learning_rate = scheduler
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
@@ -99,15 +107,18 @@ class Optimizer(_plain.Optimizer):
         return _plain.Optimizer.minimize(self, loss, startup_program, parameters, no_grad_set)
 
     def step(self):
-        raise PeError(f"paddle.optimizer.{type(self).__name__}.step() is for dygraph; pe runs static graphs: call "
-                      f"minimize(loss) once when building, then exe.run(...) trains one step")
+        raise PeError(
+            f"paddle.optimizer.{type(self).__name__}.step() is for dygraph; pe runs static graphs: call "
+            f"minimize(loss) once when building, then exe.run(...) trains one step"
+        )
 
     def clear_grad(self, set_to_zero=True):
-        raise PeError(f"paddle.optimizer.{type(self).__name__}.clear_grad() is for dygraph; in a static graph "
-                      f"gradients are recomputed by every exe.run(...)")
+        raise PeError(
+            f"paddle.optimizer.{type(self).__name__}.clear_grad() is for dygraph; in a static graph "
+            f"gradients are recomputed by every exe.run(...)"
+        )
 
     clear_gradients = clear_grad
-
 
 
 def _lr_array(value):
@@ -115,73 +126,148 @@ def _lr_array(value):
 
 
 class SGD(Optimizer, _plain.SGDOptimizer):
-    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None, multi_precision=False,
-                 name=None):
+    def __init__(
+        self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None, multi_precision=False, name=None
+    ):
         lr, reg = _fluid_args("SGD", learning_rate, parameters, weight_decay)
         _plain.SGDOptimizer.__init__(self, lr, regularization=reg, grad_clip=grad_clip, name=name)
         self._schedule(learning_rate, parameters)
 
 
 class Momentum(Optimizer, _plain.MomentumOptimizer):
-    def __init__(self, learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=False, weight_decay=None,
-                 grad_clip=None, multi_precision=False, rescale_grad=1.0, use_multi_tensor=False, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        momentum=0.9,
+        parameters=None,
+        use_nesterov=False,
+        weight_decay=None,
+        grad_clip=None,
+        multi_precision=False,
+        rescale_grad=1.0,
+        use_multi_tensor=False,
+        name=None,
+    ):
         if rescale_grad != 1.0:
-            raise PeError("paddle.optimizer.Momentum: rescale_grad other than 1.0 is not supported by pe: scale the "
-                          "loss instead")
+            raise PeError(
+                "paddle.optimizer.Momentum: rescale_grad other than 1.0 is not supported by pe: scale the loss instead"
+            )
         lr, reg = _fluid_args("Momentum", learning_rate, parameters, weight_decay)
-        _plain.MomentumOptimizer.__init__(self, lr, momentum, use_nesterov=use_nesterov, regularization=reg,
-                                          grad_clip=grad_clip, name=name)
+        _plain.MomentumOptimizer.__init__(
+            self, lr, momentum, use_nesterov=use_nesterov, regularization=reg, grad_clip=grad_clip, name=name
+        )
         self._schedule(learning_rate, parameters)
 
 
 class Adam(Optimizer, _adaptive.AdamOptimizer):
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None, weight_decay=None,
-                 grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-08,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        lazy_mode=False,
+        multi_precision=False,
+        use_multi_tensor=False,
+        name=None,
+    ):
         lr, reg = _fluid_args("Adam", learning_rate, parameters, weight_decay)
-        _adaptive.AdamOptimizer.__init__(self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip,
-                                         name=name, lazy_mode=lazy_mode, epsilon_scaled=True)   # 2.x's epsilon
+        _adaptive.AdamOptimizer.__init__(
+            self,
+            lr,
+            beta1,
+            beta2,
+            epsilon,
+            regularization=reg,
+            grad_clip=grad_clip,
+            name=name,
+            lazy_mode=lazy_mode,
+            epsilon_scaled=True,
+        )  # 2.x's epsilon
         self._schedule(learning_rate, parameters)
 
 
 class Adagrad(Optimizer, _adaptive.AdagradOptimizer):
-    def __init__(self, learning_rate, epsilon=1e-06, parameters=None, weight_decay=None, grad_clip=None, name=None,
-                 initial_accumulator_value=0.0):
+    def __init__(
+        self,
+        learning_rate,
+        epsilon=1e-06,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name=None,
+        initial_accumulator_value=0.0,
+    ):
         lr, reg = _fluid_args("Adagrad", learning_rate, parameters, weight_decay)
-        _adaptive.AdagradOptimizer.__init__(self, lr, epsilon, regularization=reg, grad_clip=grad_clip, name=name,
-                                            initial_accumulator_value=initial_accumulator_value)
+        _adaptive.AdagradOptimizer.__init__(
+            self,
+            lr,
+            epsilon,
+            regularization=reg,
+            grad_clip=grad_clip,
+            name=name,
+            initial_accumulator_value=initial_accumulator_value,
+        )
         self._schedule(learning_rate, parameters)
 
 
 class RMSProp(Optimizer, _adaptive.RMSPropOptimizer):
-    def __init__(self, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0, centered=False, parameters=None,
-                 weight_decay=None, grad_clip=None, name=None):
-        for arg, value in (("learning_rate", learning_rate), ("rho", rho), ("epsilon", epsilon),
-                           ("momentum", momentum)):
-            if value is None:           # Paddle 2.x's checks, before its range checks
+    def __init__(
+        self,
+        learning_rate,
+        rho=0.95,
+        epsilon=1e-06,
+        momentum=0.0,
+        centered=False,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name=None,
+    ):
+        for arg, value in (
+            ("learning_rate", learning_rate),
+            ("rho", rho),
+            ("epsilon", epsilon),
+            ("momentum", momentum),
+        ):
+            if value is None:  # Paddle 2.x's checks, before its range checks
                 raise ValueError(f"paddle.optimizer.RMSProp: {arg} is not set.")
         lr, reg = _fluid_args("RMSProp", learning_rate, parameters, weight_decay)
-        _adaptive.RMSPropOptimizer.__init__(self, lr, rho, epsilon, momentum, centered, regularization=reg,
-                                            grad_clip=grad_clip, name=name)
+        _adaptive.RMSPropOptimizer.__init__(
+            self, lr, rho, epsilon, momentum, centered, regularization=reg, grad_clip=grad_clip, name=name
+        )
         self._schedule(learning_rate, parameters)
 
 
 class Adadelta(Optimizer, _adaptive.AdadeltaOptimizer):
-    def __init__(self, learning_rate=0.001, epsilon=1e-06, rho=0.95, parameters=None, weight_decay=None,
-                 grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        epsilon=1e-06,
+        rho=0.95,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name=None,
+    ):
         lr, reg = _fluid_args("Adadelta", learning_rate, parameters, weight_decay)
-        _adaptive.AdadeltaOptimizer.__init__(self, lr, epsilon, rho, regularization=reg, grad_clip=grad_clip,
-                                             name=name)
+        _adaptive.AdadeltaOptimizer.__init__(self, lr, epsilon, rho, regularization=reg, grad_clip=grad_clip, name=name)
         self._schedule(learning_rate, parameters)
 
     def _append_optimize_op(self, block, param, grad, lr):
         """Paddle 2.x's adadelta scales its update by the learning rate (Fluid's did not): the op's
         step, then param = before + lr * (after - before)."""
-        before = block.create_var(name=unique_name.generate(f"{param.name}.before"), shape=param.shape,
-                                  dtype=param.dtype, stop_gradient=True)
+        before = block.create_var(
+            name=unique_name.generate(f"{param.name}.before"), shape=param.shape, dtype=param.dtype, stop_gradient=True
+        )
         block.append_op("assign", {"X": [param]}, {"Out": [before]})
         op = super()._append_optimize_op(block, param, grad, lr)
-        step = block.create_var(name=unique_name.generate(f"{param.name}.update"), shape=param.shape,
-                                dtype=param.dtype, stop_gradient=True)
+        step = block.create_var(
+            name=unique_name.generate(f"{param.name}.update"), shape=param.shape, dtype=param.dtype, stop_gradient=True
+        )
         block.append_op("elementwise_sub", {"X": [param], "Y": [before]}, {"Out": [step]}, {"axis": -1})
         block.append_op("elementwise_mul", {"X": [step], "Y": [lr]}, {"Out": [step]}, {"axis": -1})
         block.append_op("elementwise_add", {"X": [before], "Y": [step]}, {"Out": [param]}, {"axis": -1})
@@ -189,28 +275,58 @@ class Adadelta(Optimizer, _adaptive.AdadeltaOptimizer):
 
 
 class Adamax(Optimizer, _adaptive.AdamaxOptimizer):
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
-                 weight_decay=None, grad_clip=None, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-08,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name=None,
+    ):
         lr, reg = _fluid_args("Adamax", learning_rate, parameters, weight_decay)
-        _adaptive.AdamaxOptimizer.__init__(self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip,
-                                           name=name)
+        _adaptive.AdamaxOptimizer.__init__(
+            self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip, name=name
+        )
         self._schedule(learning_rate, parameters)
 
 
 class Lamb(Optimizer, _adaptive.LambOptimizer):
     """``always_adapt`` is taken; pe applies the trust ratio to every parameter."""
 
-    def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-06,
-                 parameters=None, grad_clip=None, exclude_from_weight_decay_fn=None, multi_precision=False,
-                 always_adapt=False, name=None):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        lamb_weight_decay=0.01,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-06,
+        parameters=None,
+        grad_clip=None,
+        exclude_from_weight_decay_fn=None,
+        multi_precision=False,
+        always_adapt=False,
+        name=None,
+    ):
         lr, _ = _fluid_args("Lamb", learning_rate, parameters)
-        _adaptive.LambOptimizer.__init__(self, lr, lamb_weight_decay, beta1, beta2, epsilon, grad_clip=grad_clip,
-                                         exclude_from_weight_decay_fn=exclude_from_weight_decay_fn, name=name,
-                                         bias_correction=True)      # 2.x's lamb corrects the moments
+        _adaptive.LambOptimizer.__init__(
+            self,
+            lr,
+            lamb_weight_decay,
+            beta1,
+            beta2,
+            epsilon,
+            grad_clip=grad_clip,
+            exclude_from_weight_decay_fn=exclude_from_weight_decay_fn,
+            name=name,
+            bias_correction=True,
+        )  # 2.x's lamb corrects the moments
         self._schedule(learning_rate, parameters)
 
     @property
-    def _lamb_weight_decay(self):       # Paddle 2.x's attribute names, which subclasses read
+    def _lamb_weight_decay(self):  # Paddle 2.x's attribute names, which subclasses read
         return self._weight_decay
 
     @_lamb_weight_decay.setter
@@ -225,7 +341,21 @@ class Lamb(Optimizer, _adaptive.LambOptimizer):
 class LBFGS:
     """Dygraph-only in Paddle 2.6 (its step takes a closure that re-runs the model)."""
 
-    def __init__(self, learning_rate=1.0, max_iter=20, max_eval=None, tolerance_grad=1e-07, tolerance_change=1e-09,
-                 history_size=100, line_search_fn=None, parameters=None, weight_decay=None, grad_clip=None, name=None):
-        raise PeError("paddle.optimizer.LBFGS is dygraph-only (its step re-runs the model through a closure); pe runs "
-                      "static graphs: use another paddle.optimizer")
+    def __init__(
+        self,
+        learning_rate=1.0,
+        max_iter=20,
+        max_eval=None,
+        tolerance_grad=1e-07,
+        tolerance_change=1e-09,
+        history_size=100,
+        line_search_fn=None,
+        parameters=None,
+        weight_decay=None,
+        grad_clip=None,
+        name=None,
+    ):
+        raise PeError(
+            "paddle.optimizer.LBFGS is dygraph-only (its step re-runs the model through a closure); pe runs "
+            "static graphs: use another paddle.optimizer"
+        )

@@ -1,6 +1,7 @@
 """``paddle.tensor``: Paddle 2.x's package of the tensor functions, the same objects as the top-level
 ``paddle.add``, ``paddle.tril``, ... (pe_cli/paddle/tensor_*.py), for scripts that write
 ``from paddle import tensor`` or ``paddle.tensor.tril``."""
+
 from ..tensor_create import *  # noqa: F401,F403
 from ..tensor_manip import *  # noqa: F401,F403
 from ..tensor_math import *  # noqa: F401,F403

@@ -1,6 +1,7 @@
 """``paddle.tensor.math`` (Paddle's python/paddle/tensor/math.py): the math and reduction functions,
 the same objects as ``paddle.add``, ``paddle.count_nonzero``, ... (pe_cli/paddle/tensor_math.py,
 tensor_elementwise.py, tensor_reduce.py)."""
+
 from ..tensor_math import *  # noqa: F401,F403
 from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
@@ -18,6 +19,7 @@ def _with_axis(op_type):
     def binary(x, y, axis=-1, name=None):
         """Paddle's private elementwise op with Fluid's ``axis`` (Y broadcast into X from that dim)."""
         return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": int(axis)}, name=name)
+
     binary.__name__ = f"_{op_type}_with_axis"
     return binary
 

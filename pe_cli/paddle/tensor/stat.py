@@ -1,5 +1,6 @@
 """``paddle.tensor.stat`` (Paddle's python/paddle/tensor/stat.py): the statistics, the same objects as
 ``paddle.mean``, ``paddle.std``, ... (pe_cli/paddle/tensor_math.py)."""
+
 from ..tensor_create import median
 from ..tensor_manip import numel
 from ..tensor_math import mean, std, var  # noqa: F401

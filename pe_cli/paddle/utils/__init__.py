@@ -1,6 +1,7 @@
 """``paddle.utils`` (Paddle 2.x): nested-structure helpers, ``unique_name`` and ``convert_to_list``,
 the names Paddle 2.6's static tests use; Fluid 1.8's ``Ploter`` (plot.py) and its other modules
 (image_util, preprocess_img, preprocess_util, profiler)."""
+
 import functools
 import warnings
 
@@ -9,8 +10,17 @@ from ...framework.program import Block
 from ...layers.utils import assert_same_structure, convert_to_list, flatten, map_structure, pack_sequence_as  # noqa: F401
 from .plot import Ploter  # noqa: F401
 
-__all__ = ["assert_same_structure", "convert_to_list", "deprecated", "flatten", "get_inputs_outputs_in_block",
-           "map_structure", "pack_sequence_as", "unique_name", "Ploter"]
+__all__ = [
+    "assert_same_structure",
+    "convert_to_list",
+    "deprecated",
+    "flatten",
+    "get_inputs_outputs_in_block",
+    "map_structure",
+    "pack_sequence_as",
+    "unique_name",
+    "Ploter",
+]
 
 
 def get_inputs_outputs_in_block(block):
@@ -28,10 +38,14 @@ def get_inputs_outputs_in_block(block):
 def deprecated(update_to="", since="", reason="", level=0):
     """Paddle's decorator marking an API deprecated: a call warns (DeprecationWarning) naming what to
     use instead; ``level`` 2 makes a call a RuntimeError, as Paddle's."""
+
     def decorator(func):
-        message = f"API \"{func.__module__}.{func.__name__}\" is deprecated" + (f" since {since}" if since else "") \
-            + (f", and will be removed in future versions. Please use \"{update_to}\" instead." if update_to else ".") \
+        message = (
+            f'API "{func.__module__}.{func.__name__}" is deprecated'
+            + (f" since {since}" if since else "")
+            + (f', and will be removed in future versions. Please use "{update_to}" instead.' if update_to else ".")
             + (f"\n    Reason: {reason}" if reason else "")
+        )
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
@@ -39,5 +53,7 @@ def deprecated(update_to="", since="", reason="", level=0):
                 raise RuntimeError(message)
             warnings.warn(message, category=DeprecationWarning, stacklevel=2)
             return func(*args, **kwargs)
+
         return wrapper
+
     return decorator

@@ -3,6 +3,7 @@ flip, crop (centre or random, padded when the image is smaller), decode a JPEG, 
 oversample ten crops, and ImageTransformer (transpose, channel swap, mean). Images are CHW (color)
 or HW arrays. (Fluid 1.8.5's copies use Python 2 division and StringIO, so crop_img, preprocess_img,
 load_meta and decode_jpeg fail on Python 3; these compute what they meant.)"""
+
 import io
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from ...fluid.unsupported import optional_module
 
 Image = optional_module("PIL.Image", "Pillow")
-StringIO = io.BytesIO      # what the JPEG bytes are read through
+StringIO = io.BytesIO  # what the JPEG bytes are read through
 
 
 def resize_image(img, target_size):
@@ -33,12 +34,12 @@ def crop_img(im, inner_size, color=True, test=True):
     height, width = max(inner_size, im.shape[h_axis]), max(inner_size, im.shape[h_axis + 1])
     padded = np.zeros(((3,) if color else ()) + (height, width))
     y0, x0 = (height - im.shape[h_axis]) // 2, (width - im.shape[h_axis + 1]) // 2
-    padded[..., y0:y0 + im.shape[h_axis], x0:x0 + im.shape[h_axis + 1]] = im
+    padded[..., y0 : y0 + im.shape[h_axis], x0 : x0 + im.shape[h_axis + 1]] = im
     if test:
         y, x = (height - inner_size) // 2, (width - inner_size) // 2
     else:
         y, x = np.random.randint(0, height - inner_size + 1), np.random.randint(0, width - inner_size + 1)
-    pic = padded[..., y:y + inner_size, x:x + inner_size]
+    pic = padded[..., y : y + inner_size, x : x + inner_size]
     if not test and np.random.randint(2) == 0:
         pic = flip(pic)
     return pic
@@ -63,7 +64,7 @@ def load_meta(meta_path, mean_img_size, crop_size, color=True):
     channels = (3,) if color else ()
     assert mean_img_size * mean_img_size * (3 if color else 1) == mean.shape[0]
     mean = mean.reshape(channels + (mean_img_size, mean_img_size))
-    return mean[..., border:border + crop_size, border:border + crop_size].astype("float32")
+    return mean[..., border : border + crop_size, border : border + crop_size].astype("float32")
 
 
 def load_image(img_path, is_color=True):
@@ -85,7 +86,7 @@ def oversample(img, crop_dims):
         for y0, x0, y1, x1 in boxes * 2:
             crops[ix] = im[y0:y1, x0:x1, :]
             ix += 1
-        crops[ix - 5:ix] = crops[ix - 5:ix, :, ::-1, :]
+        crops[ix - 5 : ix] = crops[ix - 5 : ix, :, ::-1, :]
     return crops
 
 

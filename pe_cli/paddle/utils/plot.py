@@ -3,6 +3,7 @@ value)`` records a point of the curve ``title``; ``plot(path)`` draws every curv
 line each, a legend in the upper left) with matplotlib and saves it at ``path``, or, without a path,
 shows it in a notebook (IPython's display). With ``DISABLE_PLOT=True`` in the environment, or where
 matplotlib is not installed, the points are recorded and ``plot`` draws nothing."""
+
 import os
 
 from ...fluid.unsupported import MissingModule, optional_module
@@ -27,8 +28,9 @@ class PlotData:
 def _pyplot():
     try:
         import matplotlib
+
         if os.environ.get("DISPLAY") is None and "MPLBACKEND" not in os.environ:
-            matplotlib.use("Agg")       # no screen: draw into files
+            matplotlib.use("Agg")  # no screen: draw into files
         import matplotlib.pyplot as plt
     except ImportError:
         return None
@@ -66,7 +68,7 @@ class Ploter:
             self.plt.savefig(path)
         else:
             display = optional_module("IPython.display", "ipython")
-            if not isinstance(display, MissingModule):      # in a notebook
+            if not isinstance(display, MissingModule):  # in a notebook
                 display.clear_output(wait=True)
                 display.display(self.plt.gcf())
         self.plt.gcf().clear()

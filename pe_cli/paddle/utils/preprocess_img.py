@@ -1,6 +1,7 @@
 """``paddle.utils.preprocess_img``: Paddle's old image-classification dataset creator: a folder per
 class under ``train`` and ``test``, each image resized (short side ``target_size``) and pickled as
 JPEG bytes in batches, with the mean image in the meta file (preprocess_util.py)."""
+
 import io
 import os
 import random
@@ -51,10 +52,16 @@ class ImageClassificationDatasetCreater(preprocess_util.DatasetCreater):
         for sample in data.data:
             mean += crop_img(sample[0].convert_to_array(), self.target_size, self.color)
         mean = (mean / len(data.data)).astype("int32").flatten()
-        preprocess_util.save_file({"data_mean": mean, "image_size": self.target_size,
-                                   "mean_image_size": self.target_size, "num_classes": self.num_classes,
-                                   "color": self.color},
-                                  os.path.join(self.data_path, self.batch_dir_name, self.meta_filename))
+        preprocess_util.save_file(
+            {
+                "data_mean": mean,
+                "image_size": self.target_size,
+                "mean_image_size": self.target_size,
+                "num_classes": self.num_classes,
+                "color": self.color,
+            },
+            os.path.join(self.data_path, self.batch_dir_name, self.meta_filename),
+        )
 
     def create_dataset_from_list(self, path):
         """Samples from a list file of ``image_path label_name`` lines."""
@@ -63,8 +70,9 @@ class ImageClassificationDatasetCreater(preprocess_util.DatasetCreater):
             for line in f:
                 image_path, label_name = line.split()[:2]
                 label_set.setdefault(label_name, len(label_set))
-                data.append((DiskImage(image_path, self.target_size),
-                             preprocess_util.Label(label_set[label_name], label_name)))
+                data.append(
+                    (DiskImage(image_path, self.target_size), preprocess_util.Label(label_set[label_name], label_name))
+                )
         return preprocess_util.Dataset(data, self.keys), label_set
 
     def create_dataset_from_dir(self, path):
@@ -72,7 +80,10 @@ class ImageClassificationDatasetCreater(preprocess_util.DatasetCreater):
         if self.from_list:
             return self.create_dataset_from_list(path)
         label_set = preprocess_util.get_label_set_from_dir(path)
-        data = [(DiskImage(p, self.target_size), preprocess_util.Label(label, name))
-                for name, label in label_set.items() for p in preprocess_util.list_images(os.path.join(path, name))]
+        data = [
+            (DiskImage(p, self.target_size), preprocess_util.Label(label, name))
+            for name, label in label_set.items()
+            for p in preprocess_util.list_images(os.path.join(path, name))
+        ]
         random.shuffle(data)
         return preprocess_util.Dataset(data, self.keys), label_set

@@ -1,6 +1,7 @@
 """``paddle.utils.preprocess_util``: Paddle's old dataset batcher: list a folder per class, shuffle
 (or interleave by label), and pickle batches of samples (``<prefix>batch_000``...) with their list
 files, a label set and a meta file. ``DatasetCreater`` is the base of preprocess_img's creator."""
+
 import collections
 import math
 import os
@@ -28,8 +29,11 @@ def list_dirs(path):
 
 
 def list_files(path):
-    return [os.path.join(path, d) for d in os.listdir(path)
-            if os.path.isfile(os.path.join(path, d)) and not exclude_pattern(d)]
+    return [
+        os.path.join(path, d)
+        for d in os.listdir(path)
+        if os.path.isfile(os.path.join(path, d)) and not exclude_pattern(d)
+    ]
 
 
 def list_images(path, exts=frozenset(["jpg", "png", "bmp", "jpeg"])):
@@ -109,7 +113,7 @@ class DataBatcher:
         names = []
         for i in range(int(math.ceil(len(data.data) / float(num_data_per_batch)))):
             name = os.path.join(output_path, f"{prefix}batch_{i:03d}")
-            batch = data.data[i * num_data_per_batch:(i + 1) * num_data_per_batch]
+            batch = data.data[i * num_data_per_batch : (i + 1) * num_data_per_batch]
             save_file({k: [s[j].convert_to_paddle_format() for s in batch] for j, k in enumerate(data.keys)}, name)
             names.append(name)
         return names
@@ -152,8 +156,9 @@ class DatasetCreater:
             assert train_labels == test_labels
             batcher = DataBatcher(train_data, test_data, train_labels)
             batcher.num_per_batch = self.num_per_batch
-            batcher.create_batches_and_list(self.output_path, self.train_list_name, self.test_list_name,
-                                            self.label_set_name)
+            batcher.create_batches_and_list(
+                self.output_path, self.train_list_name, self.test_list_name, self.label_set_name
+            )
             self.num_classes = len(train_labels)
             self.create_meta_file(train_data)
         return out_path

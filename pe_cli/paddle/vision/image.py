@@ -1,5 +1,6 @@
 """``paddle.vision.image``: the image backend datasets decode with ('pil', or 'cv2' where OpenCV is
 installed) and ``image_load``."""
+
 __all__ = ["set_image_backend", "get_image_backend", "image_load"]
 
 _backend = "pil"
@@ -23,6 +24,8 @@ def image_load(path, backend=None):
         raise ValueError(f"Expected backend are one of ['pil', 'cv2'], but got {backend}")
     if backend == "pil":
         from PIL import Image
+
         return Image.open(path)
     import cv2
+
     return cv2.imread(path)

@@ -2,6 +2,7 @@
 ops and activations become one fusion_group op, what it leaves alone, and that training with it
 gives bitwise the losses and parameters of training without it (MLP, LeNet-5, batch-norm CNN, a
 gated net; 1 and 2 devices; with the other fusions)."""
+
 import collections
 
 import numpy as np
@@ -50,19 +51,25 @@ def test_a_run_of_elementwise_ops_becomes_one_op_computing_the_same_values():
     main, startup, loss = build_gated(train=False)
     fused, changes = auto_fusion(main)
     before, after = counts(main), counts(fused)
-    assert counts(main) == before                                   # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     assert after["fusion_group"] == 1 and after["sigmoid"] == after["tanh"] == after["scale"] == 0
-    assert before["elementwise_add"] - after["elementwise_add"] == 1        # the first fc's bias add
-    assert changes == [f"elementwise_add + sigmoid + elementwise_mul + scale + tanh -> fusion_group writing "
-                       f"{', '.join(next(op for op in fused.global_block().ops if op.type == 'fusion_group').output('Outs'))}"]
+    assert before["elementwise_add"] - after["elementwise_add"] == 1  # the first fc's bias add
+    assert changes == [
+        f"elementwise_add + sigmoid + elementwise_mul + scale + tanh -> fusion_group writing "
+        f"{', '.join(next(op for op in fused.global_block().ops if op.type == 'fusion_group').output('Outs'))}"
+    ]
     group = next(op for op in fused.global_block().ops if op.type == "fusion_group")
-    assert [step[0] for step in group.attrs["subgraph"]] == ["elementwise_add", "sigmoid", "elementwise_mul",
-                                                            "scale", "tanh"]
-    assert len(group.input("Inputs")) == 2 and len(group.output("Outs")) == 5       # mul's out and the bias
+    assert [step[0] for step in group.attrs["subgraph"]] == [
+        "elementwise_add",
+        "sigmoid",
+        "elementwise_mul",
+        "scale",
+        "tanh",
+    ]
+    assert len(group.input("Inputs")) == 2 and len(group.output("Outs")) == 5  # mul's out and the bias
     # every value the run wrote is still written, to the bit
     names = group.output("Outs") + [loss.name]
-    feed = {"x": np.random.default_rng(0).normal(size=(5, 8)).astype("float32"),
-            "label": np.zeros((5, 1), "int64")}
+    feed = {"x": np.random.default_rng(0).normal(size=(5, 8)).astype("float32"), "label": np.zeros((5, 1), "int64")}
     results = []
     for program in (main, fused):
         scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
@@ -82,7 +89,7 @@ def test_ops_that_draw_random_numbers_or_are_not_elementwise_break_a_run():
         x = fluid.layers.data(name="x", shape=[4])
         y = fluid.layers.data(name="y", shape=[4])
         fluid.layers.relu(x)
-        fluid.layers.tanh(y)                   # consecutive but not reading the relu: no run
+        fluid.layers.tanh(y)  # consecutive but not reading the relu: no run
     assert auto_fusion(main) == (main, [])
 
 
@@ -106,7 +113,8 @@ def _train_gated(devices, **options):
     for key, value in options.items():
         setattr(strategy, key, value)
     program = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+    )
     losses = [exe.run(program, feed=batch("mlp", 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(4)]
     return losses, params(main, scope)
 
@@ -152,6 +160,6 @@ def test_a_run_never_spans_two_roles():
     block = main.global_block()
     out = block.create_var(name="scaled")
     block.append_op("scale", {"X": [h.name]}, {"Out": [out.name]}, {"scale": 2.0})
-    assert len(auto_fusion(main)[1]) == 1                  # relu + scale, both forward: one group
+    assert len(auto_fusion(main)[1]) == 1  # relu + scale, both forward: one group
     block.ops[-1].role = OpRole.Backward
     assert auto_fusion(main) == (main, [])

@@ -4,6 +4,7 @@ gradients became final, the first after the last backward node and the last all-
 leaves alone, and that training with it gives bitwise the losses and parameters of training
 without it (MLP, LeNet-5, batch-norm CNN; 1 and 2 devices; AllReduce and Reduce; with the other
 passes)."""
+
 import re
 
 import numpy as np
@@ -38,19 +39,20 @@ def test_updates_are_chained_in_gradient_order_after_the_backward_pass(devices):
     graph = graph_of(devices)
     deps_before = len(graph.deps)
     new, changes = backward_optimizer_deps(graph)
-    assert len(graph.deps) == deps_before and new is not graph        # the graph given is unchanged
+    assert len(graph.deps) == deps_before and new is not graph  # the graph given is unchanged
     order = [g for _, g in graph.param_grads]
     for d in range(devices):
         updates = [n for n in new.ops if n.op is not None and n.op.type == "momentum" and n.device == d]
         updates.sort(key=lambda n: order.index(n.op.input("Grad")[0]))
         for before, after in zip(updates, updates[1:]):
             assert waits_for(after) - waits_for(next(o for o in graph.ops if o.id == after.id)) == {before.id}
-        backward = [n for n in graph.ops if n.op is not None and n.device == d
-                    and n.op.role & ~OpRole.Loss == OpRole.Backward]
+        backward = [
+            n for n in graph.ops if n.op is not None and n.device == d and n.op.role & ~OpRole.Loss == OpRole.Backward
+        ]
         first = waits_for(updates[0]) - waits_for(next(o for o in graph.ops if o.id == updates[0].id))
         all_reduces = [n for n in graph.ops if n.kind == "all_reduce"]
         assert first == {backward[-1].id} | ({all_reduces[-1].id} if devices > 1 else set())
-    assert len(changes) == devices * (3 + 1 + (devices > 1))           # 4 updates: 3 links, 1-2 anchors
+    assert len(changes) == devices * (3 + 1 + (devices > 1))  # 4 updates: 3 links, 1-2 anchors
     assert changes[0].startswith("device 0: momentum (") and " waits for " in changes[0]
     # every node still comes after the nodes it waits for (the scheduler's sequential order)
     position = {n.id: i for i, n in enumerate(new.ops)}
@@ -108,8 +110,10 @@ def test_training_is_bitwise_unchanged(model, devices, fixed_threads):
         np.testing.assert_array_equal(final[name], final_dep[name], err_msg=name)
 
 
-@pytest.mark.parametrize("options", [{"reduce_strategy": "Reduce"},
-                                     {"memory_optimize": True, "enable_inplace": True, "fuse_all_reduce_ops": True}])
+@pytest.mark.parametrize(
+    "options",
+    [{"reduce_strategy": "Reduce"}, {"memory_optimize": True, "enable_inplace": True, "fuse_all_reduce_ops": True}],
+)
 def test_training_with_reduce_and_with_the_other_passes(options, fixed_threads):
     losses, final = train("mlp", 2, "adam", **options)
     losses_dep, final_dep = train("mlp", 2, "adam", enable_backward_optimizer_op_deps=True, **options)
@@ -120,8 +124,14 @@ def test_training_with_reduce_and_with_the_other_passes(options, fixed_threads):
 
 
 def test_pe_graph_passes_shows_the_dependencies():
-    proc = pe("graph", "configs/mnist_mlp.yaml", "--passes", "--devices", "2",
-              "build_strategy.enable_backward_optimizer_op_deps=true")
+    proc = pe(
+        "graph",
+        "configs/mnist_mlp.yaml",
+        "--passes",
+        "--devices",
+        "2",
+        "build_strategy.enable_backward_optimizer_op_deps=true",
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     at = lines.index(next(line for line in lines if line.startswith("enable_backward_optimizer_op_deps: ")))

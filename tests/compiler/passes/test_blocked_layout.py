@@ -3,6 +3,7 @@ ResNet-like network it holds in oneDNN's blocked layout (conv -> batch norm + re
 residual block's batch norm, add + relu and gradient sum, the global average pooling after it,
 forward and backward), what it leaves NCHW (fetched values, inference, odd channels), and that
 training with it gives the losses of training without it, on 1 device and on 2."""
+
 import numpy as np
 import pytest
 
@@ -58,18 +59,18 @@ def marked(program, fetched=()):
 def test_a_block_between_convolutions_is_held_blocked_forward_and_backward():
     main, *_ = build()
     assert marked(main) == {
-        ("conv2d", 0): ["Output"],                  # its input is fed: NCHW
+        ("conv2d", 0): ["Output"],  # its input is fed: NCHW
         ("fused_batch_norm_act", 0): ["X", "Y"],
         ("conv2d", 1): ["Input", "Output"],
         ("fused_batch_norm_act", 1): ["X", "Y"],
         ("conv2d", 2): ["Input", "Output"],
-        ("pool2d", 0): ["X"],                       # its output goes to fc: NCHW
+        ("pool2d", 0): ["X"],  # its output goes to fc: NCHW
         ("pool2d_grad", 0): ["X", "X@GRAD"],
         ("conv2d_grad", 0): ["Input", "Input@GRAD", "Output@GRAD"],
         ("fused_batch_norm_act_grad", 0): ["X", "X@GRAD", "Y", "Y@GRAD"],
         ("conv2d_grad", 1): ["Input", "Input@GRAD", "Output@GRAD"],
         ("fused_batch_norm_act_grad", 1): ["X", "X@GRAD", "Y", "Y@GRAD"],
-        ("conv2d_grad", 2): ["Output@GRAD"],         # the first conv's input needs no gradient: Filter@GRAD alone
+        ("conv2d_grad", 2): ["Output@GRAD"],  # the first conv's input needs no gradient: Filter@GRAD alone
     }
 
 
@@ -80,7 +81,7 @@ def test_a_residual_block_is_held_blocked_through_its_add_and_gradient_sum():
     assert got[("fused_elemwise_activation", 0)] == ["IntermediateOut", "Out", "X", "Y"]
     assert got[("fused_elemwise_activation_grad", 0)] == ["Out", "Out@GRAD", "X", "X@GRAD", "Y", "Y@GRAD"]
     assert got[("batch_norm_grad", 0)] == ["X", "X@GRAD", "Y@GRAD"]
-    assert got[("sum", 0)] == ["Out", "X"]      # b1's gradient: from the second conv and from the add
+    assert got[("sum", 0)] == ["Out", "X"]  # b1's gradient: from the second conv and from the add
     assert got[("fused_batch_norm_act", 0)] == ["X", "Y"] and got[("conv2d", 2)] == ["Input", "Output"]
 
 
@@ -97,16 +98,16 @@ def test_a_fetched_value_and_its_group_stay_nchw():
     # in a residual block the fetched value's group reaches the add, and through it b1's batch norm
     got = marked(build(residual=True)[0], fetched=[v["c2"].name])
     assert not {"batch_norm", "fused_elemwise_activation", "fused_batch_norm_act", "sum"} & {t for t, _ in got}
-    assert got[("conv2d", 2)] == ["Output"]     # its input, the add's output, is NCHW
+    assert got[("conv2d", 2)] == ["Output"]  # its input, the add's output, is NCHW
 
 
 @pytest.mark.parametrize("case", ["inference", "12 channels", "tanh"])
 def test_what_stays_nchw(case):
     main, _, test, *_ = build(channels=12 if case == "12 channels" else 16, act="tanh" if case == "tanh" else "relu")
     got = marked(test if case == "inference" else main)
-    if case == "tanh":      # only the relu block is held blocked
+    if case == "tanh":  # only the relu block is held blocked
         assert ("fused_batch_norm_act", 0) not in got and got[("fused_batch_norm_act", 1)] == ["X", "Y"]
-    else:                   # only the last convolution's output (32 channels), which the pooling reads
+    else:  # only the last convolution's output (32 channels), which the pooling reads
         assert {key for key in got if key[0] in ("conv2d", "pool2d")} == {("conv2d", 2), ("pool2d", 0)}
         assert got[("conv2d", 2)] == ["Output"] and not any("batch_norm" in t for t, _ in got)
 
@@ -119,13 +120,16 @@ def train(devices, fused, steps=4, fetch_mid=False, residual=False):
     if devices == 1:
         program = fluid.CompiledProgram(main, build_strategy=s)
     else:
-        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=s,
-                                                                 places=[fluid.CPUPlace()] * devices)
+        program = fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=s, places=[fluid.CPUPlace()] * devices
+        )
     rng = np.random.default_rng(0)
     out = []
     for _ in range(steps):
-        feed = {"x": rng.normal(size=(8, 16, 8, 8)).astype(np.float32),
-                "label": rng.integers(0, 10, (8, 1)).astype(np.int64)}
+        feed = {
+            "x": rng.normal(size=(8, 16, 8, 8)).astype(np.float32),
+            "label": rng.integers(0, 10, (8, 1)).astype(np.int64),
+        }
         out.append(exe.run(program, feed=feed, fetch_list=[loss, v["c2"]] if fetch_mid else [loss], scope=scope))
     return out
 
@@ -134,7 +138,7 @@ def train(devices, fused, steps=4, fetch_mid=False, residual=False):
 @pytest.mark.parametrize("devices", [1, 2])
 def test_training_gives_the_losses_of_training_without_it(devices, residual):
     plain, held = train(devices, False, residual=residual), train(devices, True, residual=residual)
-    for a, b in zip(plain, held):       # batch norm's sums run in another order: float32 rounding
+    for a, b in zip(plain, held):  # batch norm's sums run in another order: float32 rounding
         np.testing.assert_allclose(b[0], a[0], rtol=1e-5)
 
 

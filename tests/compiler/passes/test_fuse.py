@@ -2,6 +2,7 @@
 pairs it fuses in a small program (forward and backward), what it leaves alone, and that training
 with it gives the losses and parameters of training without it (MLP, LeNet-5, batch-norm CNN; 1
 and 2 devices)."""
+
 import collections
 import re
 
@@ -39,7 +40,7 @@ def test_it_fuses_the_mlp_hidden_layer_forward_and_backward():
     before = counts(main)
     fused, changes = fuse_elewise_add_act(main)
     after = counts(fused)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     # the MLP: fc(relu) then fc(softmax): one add + relu pair (the output layer's add feeds softmax)
     assert before["elementwise_add"] == 2 and before["relu"] == 1
     assert after["fused_elemwise_activation"] == 1 and after["fused_elemwise_activation_grad"] == 1
@@ -50,8 +51,11 @@ def test_it_fuses_the_mlp_hidden_layer_forward_and_backward():
     assert re.fullmatch(r"elementwise_add \(\w+\) \+ relu -> fused_elemwise_activation writing \S+", changes[0])
     assert changes[1].startswith("relu_grad + elementwise_add_grad -> fused_elemwise_activation_grad writing ")
     op = next(op for op in fused.global_block().ops if op.type == "fused_elemwise_activation")
-    add = next(o for o in main.global_block().ops if o.type == "elementwise_add"
-               and o.output("Out") == op.output("IntermediateOut"))
+    add = next(
+        o
+        for o in main.global_block().ops
+        if o.type == "elementwise_add" and o.output("Out") == op.output("IntermediateOut")
+    )
     assert op.input("X") == add.input("X") and op.input("Y") == add.input("Y")
     assert op.attrs["functor_list"] == ["relu", "elementwise_add"]
     # relu's gradient reads Out, so the fused gradient does not read the intermediate sum, which
@@ -67,7 +71,7 @@ def test_an_activation_reading_its_input_keeps_the_intermediate_for_the_gradient
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data(name="x", shape=[4])
-        h = fluid.layers.fc(x, 4)                   # elementwise_add(mul, bias)
+        h = fluid.layers.fc(x, 4)  # elementwise_add(mul, bias)
         fluid.backward.append_backward(fluid.layers.mean(fluid.layers.square(h)))
     fused, _ = fuse_elewise_add_act(main)
     ops = fused.global_block().ops
@@ -83,11 +87,16 @@ def test_a_hand_built_gradient_without_the_intermediate_it_needs_is_a_shape_erro
     x, y, out, dout = (block.create_var(name=n, shape=(2, 4), dtype="float32") for n in ("x", "y", "out", "dout"))
     dx = block.create_var(name="dx")
     ins = {"X": [x], "Y": [y], "Out": [out], "Out@GRAD": [dout]}
-    block.append_op("fused_elemwise_activation_grad", ins, {"X@GRAD": [dx]},
-                    {"functor_list": ["relu", "elementwise_add"]})       # relu's reads Out: fine
+    block.append_op(
+        "fused_elemwise_activation_grad", ins, {"X@GRAD": [dx]}, {"functor_list": ["relu", "elementwise_add"]}
+    )  # relu's reads Out: fine
     with pytest.raises(ShapeError, match="square's gradient reads its input: give IntermediateOut"):
-        block.append_op("fused_elemwise_activation_grad", ins, {"X@GRAD": [block.create_var(name="dx2")]},
-                        {"functor_list": ["square", "elementwise_add"]})
+        block.append_op(
+            "fused_elemwise_activation_grad",
+            ins,
+            {"X@GRAD": [block.create_var(name="dx2")]},
+            {"functor_list": ["square", "elementwise_add"]},
+        )
 
 
 def _program(act_reader):
@@ -120,7 +129,7 @@ def test_off_by_default_and_on_from_the_strategy():
     assert "fuse_elewise_add_act_ops" not in fluid.BuildStrategy.NO_EFFECT_YET
     graph = build_ssa_graph(main, [fluid.CPUPlace()] * 2, strategy, loss.name)
     fused = [n for n in graph.ops if n.is_op and n.label().startswith("fused_elemwise_activation")]
-    assert sorted(n.device for n in fused) == [0, 0, 1, 1]        # forward and grad op on each device
+    assert sorted(n.device for n in fused) == [0, 0, 1, 1]  # forward and grad op on each device
     assert [name for name, _ in graph.program_passes] == ["fuse_elewise_add_act_ops"]
 
 
@@ -149,7 +158,7 @@ def test_pe_graph_passes_shows_the_fused_ops():
     assert any("-> fused_elemwise_activation_grad writing" in line for line in lines)
 
 
-@pytest.mark.parametrize("shape", [(3, 5), (2048, 256)])       # the serial and the parallel loop
+@pytest.mark.parametrize("shape", [(3, 5), (2048, 256)])  # the serial and the parallel loop
 def test_the_cpu_bias_relu_loop_is_bitwise_the_unfused_kernels(shape):
     rng = np.random.default_rng(5)
     x, y = rng.normal(size=shape).astype("float32"), rng.normal(size=shape[-1:]).astype("float32")
@@ -161,19 +170,31 @@ def test_the_cpu_bias_relu_loop_is_bitwise_the_unfused_kernels(shape):
 
 
 @pytest.mark.parametrize("act", ["tanh", "sigmoid"])
-@pytest.mark.parametrize("x_shape, y_shape", [((3, 5), (3, 5)), ((3, 5), (5,)), ((4, 6, 16), (4, 1, 16)),
-                                              ((4, 6, 16), (1, 1, 16)), ((64, 40, 256), (64, 1, 256))])
+@pytest.mark.parametrize(
+    "x_shape, y_shape",
+    [
+        ((3, 5), (3, 5)),
+        ((3, 5), (5,)),
+        ((4, 6, 16), (4, 1, 16)),
+        ((4, 6, 16), (1, 1, 16)),
+        ((64, 40, 256), (64, 1, 256)),
+    ],
+)
 @pytest.mark.parametrize("keep", [True, False])
-def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(act, x_shape, y_shape, keep, fixed_threads,
-                                                                         monkeypatch):
+def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(
+    act, x_shape, y_shape, keep, fixed_threads, monkeypatch
+):
     """float32 X + Y broadcast over a middle run of X's dims (the attention's [B, 1, H] query over T
     steps), then the activation, in one pass (the large shape on the parallel twin)."""
-    monkeypatch.setattr(_numba, "EAGER", True)      # the parallel twin compiles now, not in a helper
+    monkeypatch.setattr(_numba, "EAGER", True)  # the parallel twin compiles now, not in a helper
     rng = np.random.default_rng(6)
     x, y = rng.normal(size=x_shape).astype("float32") * 4, rng.normal(size=y_shape).astype("float32")
     x.flat[:4] = [np.nan, -0.0, np.inf, -y.flat[3]]
-    attrs = {"functor_list": [act, "elementwise_add"], "axis": -1,
-             "_outputs": frozenset({"Out", "IntermediateOut"} if keep else {"Out"})}
+    attrs = {
+        "functor_list": [act, "elementwise_add"],
+        "axis": -1,
+        "_outputs": frozenset({"Out", "IntermediateOut"} if keep else {"Out"}),
+    }
     outs = fused.fused_elemwise_activation({"X": x, "Y": y}, attrs)
     inter = elementwise.elementwise_add({"X": x, "Y": y}, {"axis": -1})["Out"]
     out = getattr(activation, act)({"X": inter}, {})["Out"]
@@ -184,6 +205,8 @@ def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(act, x
 
 
 def test_an_empty_add_and_tanh_is_empty():
-    out = fused.fused_elemwise_activation({"X": np.empty((0, 5), "float32"), "Y": np.ones(5, "float32")},
-                                          {"functor_list": ["tanh", "elementwise_add"], "axis": -1})
+    out = fused.fused_elemwise_activation(
+        {"X": np.empty((0, 5), "float32"), "Y": np.ones(5, "float32")},
+        {"functor_list": ["tanh", "elementwise_add"], "axis": -1},
+    )
     assert out["Out"].shape == (0, 5) and out["Out"].dtype == np.float32

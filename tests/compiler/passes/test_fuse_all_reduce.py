@@ -2,6 +2,7 @@
 in buckets, one fused_all_reduce node each instead of one all_reduce node per gradient, and training
 gives bitwise the losses and parameters of the per-gradient all-reduce (MLP, LeNet-5, batch-norm CNN
 on 2 CPU devices, alone and with the other fusions)."""
+
 import numpy as np
 import pytest
 
@@ -44,7 +45,7 @@ def test_one_node_sums_every_gradient_of_the_mlp():
 
 
 def test_buckets_close_at_the_size_limit(monkeypatch):
-    monkeypatch.setattr(fused_all_reduce, "BUCKET_BYTES", 8 * 10 * 4)    # bytes of the MLP's [8, 10] weight
+    monkeypatch.setattr(fused_all_reduce, "BUCKET_BYTES", 8 * 10 * 4)  # bytes of the MLP's [8, 10] weight
     graph = graph_of("mlp", fuse_all_reduce_ops=True)
     buckets = [n.attrs["vars"] for n in graph.ops if n.kind == fused_all_reduce.FUSED_ALL_REDUCE]
     assert len(buckets) > 1 and sorted(sum(buckets, [])) == sorted(g for _, g in graph.param_grads)
@@ -54,18 +55,26 @@ def test_fluids_group_and_memory_size_flags_bound_the_buckets(monkeypatch):
     monkeypatch.setattr(fused_all_reduce, "LIMITS", dict(fused_all_reduce.LIMITS))
     grads = sorted(g for _, g in graph_of("mlp").param_grads)
     fluid.core._set_fuse_parameter_group_size(3)
-    fluid.core._set_fuse_parameter_memory_size(131072)       # MB: no bound here
-    buckets = [n.attrs["vars"] for n in graph_of("mlp", fuse_all_reduce_ops=True).ops
-               if n.kind == fused_all_reduce.FUSED_ALL_REDUCE]
+    fluid.core._set_fuse_parameter_memory_size(131072)  # MB: no bound here
+    buckets = [
+        n.attrs["vars"]
+        for n in graph_of("mlp", fuse_all_reduce_ops=True).ops
+        if n.kind == fused_all_reduce.FUSED_ALL_REDUCE
+    ]
     assert [len(b) for b in buckets] == [3, 1] and sorted(sum(buckets, [])) == grads
     fluid.core._set_fuse_parameter_group_size(-1)
-    fluid.core._set_fuse_parameter_memory_size(8 * 10 * 4 / (1 << 20))    # the MLP's [8, 10] weight
-    buckets = [n.attrs["vars"] for n in graph_of("mlp", fuse_all_reduce_ops=True).ops
-               if n.kind == fused_all_reduce.FUSED_ALL_REDUCE]
+    fluid.core._set_fuse_parameter_memory_size(8 * 10 * 4 / (1 << 20))  # the MLP's [8, 10] weight
+    buckets = [
+        n.attrs["vars"]
+        for n in graph_of("mlp", fuse_all_reduce_ops=True).ops
+        if n.kind == fused_all_reduce.FUSED_ALL_REDUCE
+    ]
     assert len(buckets) > 1 and sorted(sum(buckets, [])) == grads
-    fluid.core._set_fuse_parameter_memory_size(0)             # back to pe's 32 MiB: one bucket
-    assert len([n for n in graph_of("mlp", fuse_all_reduce_ops=True).ops
-                if n.kind == fused_all_reduce.FUSED_ALL_REDUCE]) == 1
+    fluid.core._set_fuse_parameter_memory_size(0)  # back to pe's 32 MiB: one bucket
+    assert (
+        len([n for n in graph_of("mlp", fuse_all_reduce_ops=True).ops if n.kind == fused_all_reduce.FUSED_ALL_REDUCE])
+        == 1
+    )
 
 
 def test_one_device_and_reduce_keep_their_nodes():

@@ -1,6 +1,7 @@
 """The fuse_bn_act_ops pass (pe_cli/compiler/passes/fuse_bn_act.py): which ops it fuses in the
 batch-norm CNN (forward and backward), what it leaves alone, and that training with it gives the
 losses and parameters of training without it (1 and 2 devices, alone and with the other fusion)."""
+
 import re
 
 import numpy as np
@@ -23,7 +24,7 @@ def test_it_fuses_batch_norm_and_relu_forward_and_backward():
     before = counts(main)
     fused, changes = fuse_bn_act(main)
     after = counts(fused)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     assert before["batch_norm"] == 1 and before["relu"] == 1 and before["relu_grad"] == 1
     assert after["fused_batch_norm_act"] == 1 and after["fused_batch_norm_act_grad"] == 1
     for gone in ("batch_norm", "relu", "relu_grad", "batch_norm_grad"):
@@ -77,8 +78,11 @@ def test_fetching_the_value_fused_away_says_so():
     exe.run(startup, scope=scope)
     strategy = fluid.BuildStrategy()
     strategy.fuse_bn_act_ops = True
-    program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
-                                                             places=[fluid.CPUPlace()] * 2)
-    with pytest.raises(PeError, match=r"cannot fetch '.*': the fusion passes \(build_strategy.fuse_bn_act_ops\) removed"):
+    program = fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2
+    )
+    with pytest.raises(
+        PeError, match=r"cannot fetch '.*': the fusion passes \(build_strategy.fuse_bn_act_ops\) removed"
+    ):
         exe.run(program, feed=batch("lenet", 8), fetch_list=[bn.output("Y")[0]], scope=scope)
-    assert exe.run(program, feed=batch("lenet", 8), fetch_list=[loss], scope=scope)[0].size == 2     # one loss per device
+    assert exe.run(program, feed=batch("lenet", 8), fetch_list=[loss], scope=scope)[0].size == 2  # one loss per device

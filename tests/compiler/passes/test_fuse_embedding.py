@@ -2,6 +2,7 @@
 fuses in a small sparse CTR model (forward and backward), what it leaves alone, and that training
 with it gives the losses and parameters of training without it (1 and 2 devices, sparse and dense
 gradients, lazy Adam)."""
+
 import numpy as np
 import pytest
 
@@ -20,9 +21,12 @@ def ctr(is_sparse=True, train=True, padding_idx=None, pooltype="sum"):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         slots = [fluid.layers.data(f"s{i}", [1], dtype="int64", lod_level=1) for i in range(SLOTS)]
         label = fluid.layers.data("label", [1], dtype="int64")
-        pooled = [fluid.layers.sequence_pool(fluid.layers.embedding(s, [VOCAB, DIM], is_sparse=is_sparse,
-                                                                    padding_idx=padding_idx), pooltype)
-                  for s in slots]
+        pooled = [
+            fluid.layers.sequence_pool(
+                fluid.layers.embedding(s, [VOCAB, DIM], is_sparse=is_sparse, padding_idx=padding_idx), pooltype
+            )
+            for s in slots
+        ]
         logits = fluid.layers.fc(fluid.layers.concat(pooled, axis=1), 2)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
         if train:
@@ -34,9 +38,9 @@ def feed(seed):
     rng = np.random.default_rng(seed)
     out = {"label": rng.integers(0, 2, (6, 1)).astype("int64")}
     for i in range(SLOTS):
-        lengths = [2, 0, 3, 1, 4, 2]           # an empty sequence too
+        lengths = [2, 0, 3, 1, 4, 2]  # an empty sequence too
         ids = rng.integers(0, VOCAB, (sum(lengths), 1)).astype("int64")
-        ids[0] = ids[1]                         # a repeated id: its rows summed in the sparse gradient
+        ids[0] = ids[1]  # a repeated id: its rows summed in the sparse gradient
         out[f"s{i}"] = fluid.create_lod_tensor(ids, [lengths], fluid.CPUPlace())
     return out
 
@@ -46,7 +50,7 @@ def test_it_fuses_each_slot_forward_and_backward():
     before = counts(main)
     fused, changes = fuse_embedding_seq_pool(main)
     after = counts(fused)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     assert after["fused_embedding_seq_pool"] == SLOTS and after["fused_embedding_seq_pool_grad"] == SLOTS
     for gone in ("lookup_table", "sequence_pool", "sequence_pool_grad", "lookup_table_grad"):
         assert after[gone] == 0, gone
@@ -71,9 +75,13 @@ def train(devices, steps=3, **options):
     strategy = fluid.BuildStrategy()
     for name, value in options.items():
         setattr(strategy, name, value)
-    program = fluid.CompiledProgram(main, build_strategy=strategy) if devices == 1 else \
-        fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
-                                                       places=[fluid.CPUPlace()] * devices)
+    program = (
+        fluid.CompiledProgram(main, build_strategy=strategy)
+        if devices == 1
+        else fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+        )
+    )
     losses = [exe.run(program, feed=feed(k), fetch_list=[loss], scope=scope)[0] for k in range(steps)]
     params = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()}
     return losses, params
@@ -82,8 +90,9 @@ def train(devices, steps=3, **options):
 @pytest.mark.parametrize("devices,is_sparse", [(1, True), (2, True), (1, False)])
 def test_training_is_bitwise_unchanged(devices, is_sparse, fixed_threads):
     losses, params = train(devices, is_sparse=is_sparse)
-    losses_fused, params_fused = train(devices, is_sparse=is_sparse, fuse_embedding_seq_pool=True,
-                                       fuse_gemm_epilogue=True)
+    losses_fused, params_fused = train(
+        devices, is_sparse=is_sparse, fuse_embedding_seq_pool=True, fuse_gemm_epilogue=True
+    )
     for a, b in zip(losses, losses_fused):
         np.testing.assert_array_equal(a, b)
     for name in params:

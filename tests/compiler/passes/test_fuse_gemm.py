@@ -3,6 +3,7 @@ connected layer it fuses, forward and backward, what it leaves alone, that a fus
 cannot be fetched, and that training with it gives the losses and parameters of training without
 it, to the bit (MLP, LeNet-5, batch-norm CNN; one device through a CompiledProgram, and 1 and 2
 devices data parallel)."""
+
 import collections
 import os
 
@@ -41,12 +42,12 @@ def test_it_fuses_every_layer_of_an_mlp_forward_and_backward():
     before = counts(main)
     fused, changes = fuse_gemm_epilogue(main)
     after = counts(fused)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     assert after["fused_gemm_epilogue"] == 3 and after["fused_gemm_epilogue_grad"] == 3
     for gone in ("mul", "elementwise_add", "relu", "mul_grad", "elementwise_add_grad", "relu_grad"):
         assert after[gone] == 0, gone
     assert after["momentum"] == before["momentum"] == 6
-    assert sum(after.values()) == sum(before.values()) - 10      # 27 ops -> 17
+    assert sum(after.values()) == sum(before.values()) - 10  # 27 ops -> 17
     ops = fused.global_block().ops
     forward = [op for op in ops if op.type == "fused_gemm_epilogue"]
     assert [op.attrs["activation"] for op in forward] == ["relu", "relu", "none"]
@@ -55,18 +56,20 @@ def test_it_fuses_every_layer_of_an_mlp_forward_and_backward():
     assert [op.attrs["activation_grad"] for op in grads] == ["relu_grad", "relu_grad", "none"]
     assert [bool(op.output("DX")) for op in grads] == [True, True, False]
     assert grads[0].input("X") == forward[1].output("Out")
-    assert grads[0].output("DX") == ["fc_1.tmp_1@GRAD"]     # the gradient of fc_1's sum before its relu
+    assert grads[0].output("DX") == ["fc_1.tmp_1@GRAD"]  # the gradient of fc_1's sum before its relu
     assert len(changes) == 6 and changes[0].startswith("mul (fc_0) + elementwise_add + relu -> fused_gemm_epilogue")
-    assert changes[1] == "elementwise_add_grad + mul_grad -> fused_gemm_epilogue_grad writing fc_0.w_0@GRAD, fc_0.b_0@GRAD"
+    assert (
+        changes[1] == "elementwise_add_grad + mul_grad -> fused_gemm_epilogue_grad writing fc_0.w_0@GRAD, fc_0.b_0@GRAD"
+    )
 
 
 def _program(extra_reader=False, image=False):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data(name="x", shape=[2, 2, 2] if image else [8])
-        total = fluid.layers.fc(x, 4)               # mul + elementwise_add
+        total = fluid.layers.fc(x, 4)  # mul + elementwise_add
         h = fluid.layers.relu(total)
-        if extra_reader:                            # the sum before relu read by another op too
+        if extra_reader:  # the sum before relu read by another op too
             h = fluid.layers.elementwise_add(h, fluid.layers.scale(total, 2.0))
         fluid.optimizer.SGD(0.1).minimize(fluid.layers.mean(h))
     return main
@@ -95,8 +98,10 @@ def _single(model, fuse, fetch_extra=()):
     strategy.fuse_gemm_epilogue = fuse
     compiled = fluid.CompiledProgram(main, build_strategy=strategy)
     data = "mlp" if model == "mlp" else "lenet"
-    losses = [exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss, *fetch_extra], scope=scope)[0]
-              for i in range(4)]
+    losses = [
+        exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss, *fetch_extra], scope=scope)[0]
+        for i in range(4)
+    ]
     return losses, params(main, scope)
 
 
@@ -121,7 +126,7 @@ def test_a_fused_away_value_cannot_be_fetched():
     product = next(op for op in main.global_block().ops if op.type == "mul").output("Out")[0]
     with pytest.raises(PeError, match=f"cannot fetch '{product}'.*build_strategy.fuse_gemm_epilogue"):
         _single("mlp", True, fetch_extra=[product])
-    _single("mlp", False, fetch_extra=[product])        # unfused, it is there
+    _single("mlp", False, fetch_extra=[product])  # unfused, it is there
 
 
 def test_pe_graph_passes_shows_the_fused_ops():
@@ -137,13 +142,28 @@ def test_pe_train_on_one_device_runs_the_fused_program_with_the_same_numbers(tmp
     """`pe train` on one device with build_strategy.fuse_gemm_epilogue: the sequential executor runs
     the fused program (a single-device CompiledProgram, run/placement.py); the fetched losses and the
     final parameters equal an unfused run's, to the bit."""
-    small = ["data.train.limit=160", "data.eval.limit=100", "data.batch_size=32", "data.eval_batch_size=100",
-             "epochs=1", "fetch.every=1", "devices=1", "output.curves=false"]
+    small = [
+        "data.train.limit=160",
+        "data.eval.limit=100",
+        "data.batch_size=32",
+        "data.eval_batch_size=100",
+        "epochs=1",
+        "fetch.every=1",
+        "devices=1",
+        "output.curves=false",
+    ]
     runs = {}
     for fuse in (False, True):
         out = tmp_path / f"fuse-{fuse}"
-        proc = pe("train", "configs/mnist_mlp.yaml", *small, f"build_strategy.fuse_gemm_epilogue={str(fuse).lower()}",
-                  "--out", out, "-q")
+        proc = pe(
+            "train",
+            "configs/mnist_mlp.yaml",
+            *small,
+            f"build_strategy.fuse_gemm_epilogue={str(fuse).lower()}",
+            "--out",
+            out,
+            "-q",
+        )
         assert proc.returncode == 0, proc.stderr
         with np.load(out / "fetches.npz") as z:
             losses = z["loss"].copy()
@@ -165,7 +185,8 @@ def test_one_device_takes_a_single_device_compiled_program_only_for_the_options_
     def program(*overrides):
         cfg = load_config("configs/mnist_mlp.yaml", ["devices=1", *overrides])
         return train_program(cfg, build_programs(cfg.model, cfg), fluid.CPUPlace())
-    assert not isinstance(program(), CompiledProgram)                     # the main program as it is
+
+    assert not isinstance(program(), CompiledProgram)  # the main program as it is
     fused = program("build_strategy.fuse_gemm_epilogue=true", "build_strategy.memory_optimize=true")
     assert isinstance(fused, CompiledProgram) and not fused._is_data_parallel
     assert fused._build_strategy.fuse_gemm_epilogue and fused._build_strategy.memory_optimize

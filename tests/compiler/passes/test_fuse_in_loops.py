@@ -2,6 +2,7 @@
 the global one): a decoder's attention step, tanh(W_e e + expand(W_d h)), in a While loop. The fused
 program computes the unfused one's numbers to the bit; what another block reads, or a gradient
 flows through, is left as it is."""
+
 import collections
 
 import numpy as np
@@ -65,14 +66,17 @@ def test_the_attention_step_in_a_loop_fuses_into_one_op():
     after = _types(body)
     assert after["fused_elemwise_activation"] == 1 and after["expand"] == 0 and after["tanh"] == 0
     assert after["elementwise_add"] == before["elementwise_add"] - 1
-    assert _types(main.blocks[1]) == before                 # the program given is unchanged
+    assert _types(main.blocks[1]) == before  # the program given is unchanged
     op = next(o for o in body.ops if o.type == "fused_elemwise_activation")
     expand = next(o for o in main.blocks[1].ops if o.type == "expand")
     # the query's [B, 1, H] is broadcast over the T steps; the sum, which only tanh read, is not kept
     assert op.input("Y") == expand.input("X") and op.output("IntermediateOut") == []
     assert op.attrs["save_intermediate_out"] is False
-    assert len(changes) == 2 and changes[1].startswith("expand (") and changes[1].endswith(
-        ") -> the broadcast of fused_elemwise_activation")
+    assert (
+        len(changes) == 2
+        and changes[1].startswith("expand (")
+        and changes[1].endswith(") -> the broadcast of fused_elemwise_activation")
+    )
 
 
 def test_the_fully_connected_layer_in_a_loop_fuses_with_its_bias():
@@ -85,7 +89,7 @@ def test_the_fully_connected_layer_in_a_loop_fuses_with_its_bias():
 def test_a_sum_another_op_reads_is_kept_and_its_expand_too():
     main, _, _ = _decoder(read_sum_after=True)
     fused, _ = fuse_elewise_add_act(main)
-    assert fused is main        # the sum has a second reader (the assign to the global block's variable)
+    assert fused is main  # the sum has a second reader (the assign to the global block's variable)
 
 
 @pytest.mark.parametrize("read_sum_after", [False, True])
@@ -108,7 +112,7 @@ def test_values_the_gradient_block_reads_are_not_fused_away():
     main, startup, fetched = _decoder()
     with fluid.program_guard(main, startup):
         fluid.backward.append_backward(fluid.layers.mean(fetched[0]))
-    assert _types(main.blocks[2])["elementwise_add_grad"] == 2       # the loop's gradient block
+    assert _types(main.blocks[2])["elementwise_add_grad"] == 2  # the loop's gradient block
     assert fuse_gemm_epilogue(main) == (main, [])
     assert [c.split(" -> ")[0] for c in fuse_elewise_add_act(main)[1]] == ["elementwise_add (elementwise_add_0) + tanh"]
     strategy = fluid.BuildStrategy()

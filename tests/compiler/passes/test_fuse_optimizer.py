@@ -2,6 +2,7 @@
 fuses in a small program, what it leaves alone, and that training with it gives bitwise the losses
 and parameters of training without it (SGD, Momentum, Adam; MLP, LeNet-5, batch-norm CNN; 1 and 2
 devices, alone and with the other fusions)."""
+
 import collections
 
 import numpy as np
@@ -16,9 +17,11 @@ from tests.cli.test_helpers import pe
 from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_memory import MODELS, bn_cnn
 
-OPTIMIZERS = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=0.05),
-              "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.05, momentum=0.9),
-              "adam": lambda: fluid.optimizer.Adam(learning_rate=0.01)}
+OPTIMIZERS = {
+    "sgd": lambda: fluid.optimizer.SGD(learning_rate=0.05),
+    "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.05, momentum=0.9),
+    "adam": lambda: fluid.optimizer.Adam(learning_rate=0.01),
+}
 
 
 def build(model, optimizer="momentum"):
@@ -43,11 +46,15 @@ def train(model, devices, optimizer, **options):
     for key, value in options.items():
         setattr(strategy, key, value)
     program = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+    )
     data = "mlp" if model == "mlp" else "lenet"
     losses = [exe.run(program, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(4)]
-    state = {v.name: np.array(scope.get_array(v.name), copy=True) for v in main.list_vars()
-             if v.persistable and scope.find_var(v.name) is not None}
+    state = {
+        v.name: np.array(scope.get_array(v.name), copy=True)
+        for v in main.list_vars()
+        if v.persistable and scope.find_var(v.name) is not None
+    }
     return losses, dict(state, **params(main, scope))
 
 
@@ -60,19 +67,20 @@ def test_the_updates_of_one_type_become_one_op(optimizer):
     main, _, _ = build("mlp", optimizer)
     before = counts(main)
     fused, changes = fuse_all_optimizer_ops(main)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     after = counts(fused)
     assert before[optimizer] == 4 and after[optimizer] == 0 and after["fused_" + optimizer] == 1
     assert sum(after.values()) == sum(before.values()) - 3
     updates = [op for op in main.global_block().ops if op.type == optimizer]
     op = next(op for op in fused.global_block().ops if op.type == "fused_" + optimizer)
-    assert fused.global_block().ops[-1] is op           # where the last update was
+    assert fused.global_block().ops[-1] is op  # where the last update was
     for slot in list(op.inputs) + list(op.outputs):
         ours = op.input(slot) if slot in op.inputs else op.output(slot)
         theirs = [(u.input(slot) if slot in op.inputs else u.output(slot)) for u in updates]
         assert ours == (theirs[0] if slot == "LearningRate" else [t[0] for t in theirs]), slot
-    assert {k: v for k, v in op.attrs.items() if not k.startswith("op_")} == \
-           {k: v for k, v in updates[0].attrs.items() if not k.startswith("op_")}
+    assert {k: v for k, v in op.attrs.items() if not k.startswith("op_")} == {
+        k: v for k, v in updates[0].attrs.items() if not k.startswith("op_")
+    }
     assert changes == [f"4 {optimizer} ops -> fused_{optimizer} updating {', '.join(op.input('Param'))}"]
 
 
@@ -80,7 +88,7 @@ def test_an_update_with_its_own_learning_rate_is_not_fused_with_the_others():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data(name="x", shape=[4])
-        slow = fluid.ParamAttr(name="slow", learning_rate=0.5)     # its own scaled learning rate
+        slow = fluid.ParamAttr(name="slow", learning_rate=0.5)  # its own scaled learning rate
         h = fluid.layers.fc(x, 3, param_attr=slow)
         h = fluid.layers.fc(h, 3)
         loss = fluid.layers.mean(fluid.layers.fc(h, 1))
@@ -97,8 +105,7 @@ def test_an_update_whose_output_is_read_before_the_last_one_stays():
     first = next(i for i, op in enumerate(block.ops) if op.type == "sgd")
     param = block.ops[first].input("Param")[0]
     # an op between the updates reading the updated parameter: moving the update down would change it
-    block._insert_op(first + 1, "scale", {"X": [param]}, {"Out": [block.create_var(name="seen").name]},
-                     {"scale": 1.0})
+    block._insert_op(first + 1, "scale", {"X": [param]}, {"Out": [block.create_var(name="seen").name]}, {"scale": 1.0})
     fused, changes = fuse_all_optimizer_ops(main)
     op = next(op for op in fused.global_block().ops if op.type == "fused_sgd")
     assert param not in op.input("Param") and len(op.input("Param")) == 3
@@ -108,7 +115,9 @@ def test_an_update_whose_output_is_read_before_the_last_one_stays():
 def test_off_by_default_on_from_the_strategy_and_not_under_reduce():
     main, _, loss = build("mlp")
     places = [fluid.CPUPlace()] * 2
-    assert "fused_momentum" not in [n.label() for n in build_ssa_graph(main, places, fluid.BuildStrategy(), loss.name).ops]
+    assert "fused_momentum" not in [
+        n.label() for n in build_ssa_graph(main, places, fluid.BuildStrategy(), loss.name).ops
+    ]
     assert "fuse_all_optimizer_ops" not in fluid.BuildStrategy.NO_EFFECT_YET
     strategy = fluid.BuildStrategy()
     strategy.fuse_all_optimizer_ops = True
@@ -143,7 +152,7 @@ def test_sgd_and_adam_training_is_bitwise_unchanged(optimizer, devices, fixed_th
     losses_fused, final_fused = train("mlp", devices, optimizer, fuse_all_optimizer_ops=True)
     for a, b in zip(losses, losses_fused):
         np.testing.assert_array_equal(a, b)
-    for name in final:          # parameters and every optimizer state (moments, beta powers)
+    for name in final:  # parameters and every optimizer state (moments, beta powers)
         np.testing.assert_array_equal(final[name], final_fused[name], err_msg=name)
 
 
@@ -162,7 +171,7 @@ def test_pe_graph_passes_shows_the_fused_updates():
     proc = pe("graph", "configs/mnist_mlp.yaml", "--passes", "build_strategy.fuse_all_optimizer_ops=true")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    at = lines.index("fuse_all_optimizer_ops: 1 changes")       # after the passes before it, each "off"
+    at = lines.index("fuse_all_optimizer_ops: 1 changes")  # after the passes before it, each "off"
     assert all(line.endswith(")") and ": off (" in line for line in lines[1:at])
     assert " ops -> fused_" in lines[at + 1]
 
@@ -196,11 +205,20 @@ def test_a_row_sparse_gradient_keeps_its_own_update(optimizer, fixed_threads):
         strategy = fluid.BuildStrategy()
         strategy.fuse_all_optimizer_ops = fuse
         program = fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2)
+            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2
+        )
         rng = np.random.default_rng(0)
-        losses = [exe.run(program, feed={"ids": rng.integers(0, 50, (8, 1)), "label": rng.integers(0, 4, (8, 1))},
-                          fetch_list=[loss], scope=scope)[0] for _ in range(4)]
+        losses = [
+            exe.run(
+                program,
+                feed={"ids": rng.integers(0, 50, (8, 1)), "label": rng.integers(0, 4, (8, 1))},
+                fetch_list=[loss],
+                scope=scope,
+            )[0]
+            for _ in range(4)
+        ]
         return losses, params(main, scope)
+
     (losses, final), (losses_fused, final_fused) = run(False), run(True)
     for a, b in zip(losses, losses_fused):
         np.testing.assert_array_equal(a, b)

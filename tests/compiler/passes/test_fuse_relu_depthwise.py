@@ -2,6 +2,7 @@
 folded into the depthwise_conv2d that alone reads it (forward and gradient), what it leaves alone,
 and that training a small MobileNet-style net with it gives bitwise the losses and parameters of
 training without it (1 and 2 devices, alone and with the other fusions)."""
+
 import collections
 
 import numpy as np
@@ -50,7 +51,7 @@ def test_relu_is_folded_into_the_depthwise_conv_forward_and_backward():
     assert before["depthwise_conv2d"] == 2 and before["relu"] == 2
     fused, changes = fuse_relu_depthwise_conv(main)
     after = counts(fused)
-    assert counts(main) == before                       # the program given is unchanged
+    assert counts(main) == before  # the program given is unchanged
     # the conv's relu (bias add then relu) feeds the first depthwise conv: folded; the second
     # depthwise conv reads batch_norm's relu: folded too
     assert after["relu"] == 0 and after["relu_grad"] == 0
@@ -61,13 +62,14 @@ def test_relu_is_folded_into_the_depthwise_conv_forward_and_backward():
     relus = [op for op in ops if op.type == "relu"]
     convs = [op for op in fused.global_block().ops if op.type.startswith("depthwise_conv2d")]
     assert all(op.attrs["fuse_relu_before_depthwise_conv"] for op in convs)
-    assert sorted(op.input("Input")[0] for op in convs if op.type == "depthwise_conv2d") == \
-           sorted(op.input("X")[0] for op in relus)
+    assert sorted(op.input("Input")[0] for op in convs if op.type == "depthwise_conv2d") == sorted(
+        op.input("X")[0] for op in relus
+    )
     relu_grads = [op for op in ops if op.type == "relu_grad"]
     writes = {n for op in fused.global_block().ops for n in op.output_arg_names}
     for relu, relu_grad in zip(relus, relu_grads):
-        assert relu.output("Out")[0] not in writes                         # no longer kept
-        assert relu_grad.output("X@GRAD")[0] in writes                     # written by the conv's grad op
+        assert relu.output("Out")[0] not in writes  # no longer kept
+        assert relu_grad.output("X@GRAD")[0] in writes  # written by the conv's grad op
     assert changes[0].startswith("relu + depthwise_conv2d") and "fuse_relu_before_depthwise_conv" in changes[0]
 
 
@@ -77,7 +79,7 @@ def test_a_relu_with_another_reader_is_left_alone():
         x = fluid.layers.data(name="x", shape=[4, 6, 6])
         h = fluid.layers.relu(x)
         d = fluid.layers.conv2d(h, num_filters=4, filter_size=3, groups=4, use_cudnn=False)
-        fluid.layers.mean(d) + fluid.layers.mean(h)           # relu's output read twice
+        fluid.layers.mean(d) + fluid.layers.mean(h)  # relu's output read twice
     fused, changes = fuse_relu_depthwise_conv(main)
     assert fused is main and changes == []
 
@@ -108,14 +110,16 @@ def train(devices, **options):
     for key, value in options.items():
         setattr(strategy, key, value)
     program = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+    )
     losses = [exe.run(program, feed=batch("lenet", 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(4)]
     return losses, params(main, scope)
 
 
-@pytest.mark.parametrize("devices,others", [(1, {}), (2, {}),
-                                            (2, {"fuse_bn_act_ops": True, "fuse_elewise_add_act_ops": True,
-                                                 "memory_optimize": True})])
+@pytest.mark.parametrize(
+    "devices,others",
+    [(1, {}), (2, {}), (2, {"fuse_bn_act_ops": True, "fuse_elewise_add_act_ops": True, "memory_optimize": True})],
+)
 def test_training_is_bitwise_unchanged(devices, others, fixed_threads):
     losses, final = train(devices, **others)
     losses_fused, final_fused = train(devices, fuse_relu_depthwise_conv=True, **others)

@@ -2,6 +2,7 @@
 input on a small graph, that the run-time guard never overwrites an array something else holds,
 and that training with it is bitwise training without it (MLP, LeNet-5, batch-norm CNN; 1 and 2
 devices, alone and with memory_optimize)."""
+
 import numpy as np
 import pytest
 
@@ -25,11 +26,14 @@ def forward_graph():
 def test_it_marks_exactly_the_declared_ops_whose_input_dies():
     main, loss, strategy, graph = forward_graph()
     marked, report = passes.apply(graph, [loss.name], strategy)
-    expected = [f"{op.type} on device 0 writes {op.output('Out')[0]} over {op.input('X')[0]}"
-                for op in main.global_block().ops if op.type in ("elementwise_add", "relu")]
-    assert len(expected) == 3           # two fc biases and the hidden relu
+    expected = [
+        f"{op.type} on device 0 writes {op.output('Out')[0]} over {op.input('X')[0]}"
+        for op in main.global_block().ops
+        if op.type in ("elementwise_add", "relu")
+    ]
+    assert len(expected) == 3  # two fc biases and the hidden relu
     assert report == [("enable_inplace", expected)]
-    assert [n.attrs.get("inplace", False) for n in graph.ops] == [False] * len(graph.ops)   # unchanged
+    assert [n.attrs.get("inplace", False) for n in graph.ops] == [False] * len(graph.ops)  # unchanged
     assert [n.id for n in marked.ops] == [n.id for n in graph.ops]
     # the fetched loss's producer, and ops with no declaration (mul, softmax...), are never marked
     for node in marked.ops:
@@ -46,8 +50,9 @@ def test_training_keeps_forward_values_the_gradients_read():
     # relu writes over its input, the bias add's Out, which no gradient op reads (elementwise_add_grad reads
     # X, Y and Out@GRAD, as Fluid's); nothing writes over a value a gradient op reads (relu_grad over dOut)
     read = {n for op in main.global_block().ops if op.type.endswith("_grad") for n in op.input_arg_names}
-    assert changes and all(line.startswith("relu_grad on device ") or line.split(" over ")[1] not in read
-                           for line in changes)
+    assert changes and all(
+        line.startswith("relu_grad on device ") or line.split(" over ")[1] not in read for line in changes
+    )
     assert any(line.startswith("relu on device ") for line in changes)
 
 
@@ -72,19 +77,19 @@ def test_an_input_something_else_holds_is_never_overwritten():
     x = np.array([[-1.0, 2.0]], "float32")
     name_in, name_out = relu.input("X")[0], relu.output("Out")[0]
     values = {name_in: x.copy(), "alias": None}
-    values["alias"] = values[name_in]          # another name holds the same array
+    values["alias"] = values[name_in]  # another name holds the same array
     run_step(step, values)
     np.testing.assert_array_equal(values["alias"], [[-1.0, 2.0]])
     assert values[name_out] is not values[name_in]
     values = {name_in: x.copy()}
-    held = values[name_in]                     # a reference outside the values
+    held = values[name_in]  # a reference outside the values
     run_step(step, values)
     np.testing.assert_array_equal(held, [[-1.0, 2.0]])
-    shared = x.copy()                          # two devices' values share it (a CPU all-reduce sum)
+    shared = x.copy()  # two devices' values share it (a CPU all-reduce sum)
     values, other_device = {name_in: shared}, {name_in: shared}
     run_step(step, values)
     np.testing.assert_array_equal(other_device[name_in], [[-1.0, 2.0]])
-    values = {name_in: x.copy()}               # only the values hold it: written over
+    values = {name_in: x.copy()}  # only the values hold it: written over
     run_step(step, values)
     assert values[name_out] is values[name_in]
     np.testing.assert_array_equal(values[name_out], [[0.0, 2.0]])
@@ -92,8 +97,9 @@ def test_an_input_something_else_holds_is_never_overwritten():
 
 def test_registry_checks_the_declared_slots():
     with pytest.raises(RuntimeError, match="inplace"):
-        define.register("bad_inplace_op", kernel_module="elementwise", inputs=["X"], outputs=["Out"],
-                          inplace=("Out", "Y"))
+        define.register(
+            "bad_inplace_op", kernel_module="elementwise", inputs=["X"], outputs=["Out"], inplace=("Out", "Y")
+        )
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -2,6 +2,7 @@
 never releases fed, fetched, persistable or skipped values, and that training with it gives
 bitwise the losses and parameters of training without it (MLP, LeNet-5, a batch-norm CNN; the
 sequential Executor and 2 devices)."""
+
 import re
 
 import numpy as np
@@ -51,15 +52,18 @@ def train(model, devices, how, **options):
         for key, value in options.items():
             setattr(strategy, key, value)
         program = fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+        )
     data = "mlp" if model == "mlp" else "lenet"
-    losses = [exe.run(program, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0]
-              for i in range(4)]
+    losses = [exe.run(program, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(4)]
     return losses, params(main, scope)
 
 
-MODELS = ["mlp", pytest.param("lenet", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")),
-          pytest.param("bn_cnn", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d"))]
+MODELS = [
+    "mlp",
+    pytest.param("lenet", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")),
+    pytest.param("bn_cnn", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")),
+]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -83,13 +87,13 @@ def test_a_single_device_compiled_program_takes_memory_optimize_from_its_strateg
         strategy.memory_optimize = memory_optimize
         compiled = fluid.CompiledProgram(main, build_strategy=strategy)
         data = "lenet" if has_lenet_layers() else "mlp"
-        losses = [exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0]
-                  for i in range(3)]
+        losses = [exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(3)]
         plan = exe._plans[id(main)]
         return losses, params(main, scope), plan._frees
+
     losses, final, no_frees = run(False)
     losses_opt, final_opt, frees = run(True)
-    assert not no_frees and len(frees) == 1          # computed once, for the one fetch list
+    assert not no_frees and len(frees) == 1  # computed once, for the one fetch list
     for a, b in zip(losses, losses_opt):
         np.testing.assert_array_equal(a, b)
     for name in final:
@@ -104,7 +108,7 @@ def test_program_frees_on_a_small_forward_graph():
     # every temporary is freed right after the last op that reads it, and only those
     for name, i in freed.items():
         assert name in block.ops[i].input_arg_names + block.ops[i].output_arg_names
-        assert not any(name in op.input_arg_names for op in block.ops[i + 1:])
+        assert not any(name in op.input_arg_names for op in block.ops[i + 1 :])
     persistable = {n for n, v in block.vars.items() if v.persistable}
     assert not (set(freed) & (persistable | {"x", "label", loss.name}))
     temporaries = {n for op in block.ops for n in op.output_arg_names} - persistable - {loss.name}
@@ -120,7 +124,7 @@ def test_the_graph_pass_adds_release_nodes_after_every_reader():
     graph = build_ssa_graph(main, [fluid.CPUPlace()] * 2, strategy, loss.name).with_fetches([loss.name])
     before = len(graph.ops)
     optimized, report = passes.apply(graph, [loss.name], strategy)
-    assert len(graph.ops) == before                  # the graph given is unchanged
+    assert len(graph.ops) == before  # the graph given is unchanged
     releases = [n for n in optimized.ops if n.kind == RELEASE]
     assert report[0][0] == "memory_optimize" and len(report[0][1]) == len(releases) > 0
     persistable = {n for n, v in main.global_block().vars.items() if v.persistable}
@@ -142,7 +146,8 @@ def optimized_mlp(devices):
     strategy = fluid.BuildStrategy()
     strategy.memory_optimize = True
     compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices
+    )
     return main, loss, exe, scope, compiled
 
 
@@ -187,12 +192,12 @@ def test_release_nodes_run_before_other_ready_nodes(devices):
     main, loss, exe, scope, compiled = optimized_mlp(devices)
     for i in range(7):
         exe.run(compiled, feed=batch("mlp", 8, seed=i), fetch_list=[loss], scope=scope)
-    sched, = compiled._engine._schedules.values()
+    (sched,) = compiled._engine._schedules.values()
     release = [i for i, node in enumerate(sched.nodes) if node.kind == RELEASE]
     assert release and all(sched.eager[i] for i in release) and sum(sched.eager) == len(release)
-    assert not sched.calibrating() or devices == 1       # one device runs its stack, never calibrating
+    assert not sched.calibrating() or devices == 1  # one device runs its stack, never calibrating
     worst_release = max(sched.priority[i] for i in release)
     assert all(worst_release < sched.priority[i] for i in range(len(sched.nodes)) if i not in release)
-    for s in sched.succ:         # a device's task list is a stack: the release nodes are pushed last
+    for s in sched.succ:  # a device's task list is a stack: the release nodes are pushed last
         flags = [sched.eager[i] for i in s]
         assert flags == sorted(flags)

@@ -4,6 +4,7 @@ on with the pruned net and each epoch's eval metrics are reported; checkpoints a
 and a second run resumes after the last one; a bad YAML is a one-line error naming file and key.
 QuantizationStrategy trains with fake quantization and saves frozen models; DistillationStrategy
 trains the student on L2 and soft-label losses against a teacher it leaves unchanged."""
+
 import logging
 
 import numpy as np
@@ -42,6 +43,7 @@ def _reader(seed, batches=4, batch=8):
             images = rng.normal(0, 1, (batch, 1, 8, 8)).astype("float32")
             images[:, :, :4] += 0.8 * labels[:, None, None, None]
             yield [(img, np.array([lab], "int64")) for img, lab in zip(images, labels)]
+
     return reader
 
 
@@ -61,10 +63,20 @@ def _compressor(checkpoints):
     scope, place = fluid.Scope(), fluid.CPUPlace()
     fluid.Executor(place).run(startup, scope=scope)
     feeds = [("image", "image"), ("label", "label")]
-    return Compressor(place, scope, main, train_reader=_reader(1), train_feed_list=feeds,
-                      train_fetch_list=[("loss", loss.name)], eval_program=test, eval_reader=_reader(2, 2),
-                      eval_feed_list=feeds, eval_fetch_list=[("acc", acc.name), ("loss", loss.name)],
-                      checkpoint_path=checkpoints and str(checkpoints), train_optimizer=fluid.optimizer.Adam(0.01))
+    return Compressor(
+        place,
+        scope,
+        main,
+        train_reader=_reader(1),
+        train_feed_list=feeds,
+        train_fetch_list=[("loss", loss.name)],
+        eval_program=test,
+        eval_reader=_reader(2, 2),
+        eval_feed_list=feeds,
+        eval_fetch_list=[("acc", acc.name), ("loss", loss.name)],
+        checkpoint_path=checkpoints and str(checkpoints),
+        train_optimizer=fluid.optimizer.Adam(0.01),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +88,7 @@ def compressed(tmp_path_factory):
     com.config(str(config))
     shapes = {}
 
-    class Recorder:      # reads the filter count each epoch begins with (after the pruner's hook)
+    class Recorder:  # reads the filter count each epoch begins with (after the pruner's hook)
         start_epoch = end_epoch = 0
 
         def __getattr__(self, name):
@@ -112,7 +124,7 @@ def test_checkpoints_resume(compressed, caplog):
     _, config, _, tmp = compressed
     assert sorted(p.name for p in (tmp / "checkpoints").iterdir()) == ["0", "1"]
     assert (tmp / "checkpoints" / "1" / "eval_model").is_dir()
-    longer = tmp / "longer.yaml"          # one epoch more: it trains the restored, pruned net
+    longer = tmp / "longer.yaml"  # one epoch more: it trains the restored, pruned net
     longer.write_text(config.read_text().replace("epoch: 2", "epoch: 3"))
     again = _compressor(tmp / "unused")
     again.config(str(longer))
@@ -126,12 +138,15 @@ def test_checkpoints_resume(compressed, caplog):
     assert sorted(p.name for p in (tmp / "checkpoints").iterdir()) == ["0", "1", "2"]
 
 
-@pytest.mark.parametrize("text,where", [
-    ("strategies:\n  s:\n    class: 'NoSuchStrategy'\ncompressor:\n  epoch: 1\n", "strategies.s.class"),
-    ("compressor:\n  epoch: 1\n  strategies: [missing]\n", "compressor.strategies[0]"),
-    ("compresor:\n  epoch: 1\n", "compresor"),
-    ("strategies: [\n", "line"),
-])
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ("strategies:\n  s:\n    class: 'NoSuchStrategy'\ncompressor:\n  epoch: 1\n", "strategies.s.class"),
+        ("compressor:\n  epoch: 1\n  strategies: [missing]\n", "compressor.strategies[0]"),
+        ("compresor:\n  epoch: 1\n", "compresor"),
+        ("strategies: [\n", "line"),
+    ],
+)
 def test_bad_yaml_is_one_line_error(tmp_path, text, where):
     config = tmp_path / "bad.yaml"
     config.write_text(text)
@@ -207,10 +222,15 @@ def test_distillation_trains_student_towards_a_fixed_teacher(tmp_path):
     teacher, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(teacher, startup):
         image = fluid.data("image", [None, 1, 8, 8], "float32")
-        fluid.layers.fc(image, size=2, param_attr=fluid.ParamAttr(name="teacher_fc.w_0"),
-                        bias_attr=fluid.ParamAttr(name="teacher_fc.b_0"), name="teacher_fc")
+        fluid.layers.fc(
+            image,
+            size=2,
+            param_attr=fluid.ParamAttr(name="teacher_fc.w_0"),
+            bias_attr=fluid.ParamAttr(name="teacher_fc.b_0"),
+            name="teacher_fc",
+        )
     fluid.Executor(fluid.CPUPlace()).run(startup, scope=com.scope)
-    com.teacher_graphs.append(GraphWrapper(teacher))     # what teacher_programs=[teacher] builds
+    com.teacher_graphs.append(GraphWrapper(teacher))  # what teacher_programs=[teacher] builds
     com.distiller_optimizer = fluid.optimizer.SGD(0.05)
     config = tmp_path / "distill.yaml"
     config.write_text(_DISTILL_YAML)

@@ -2,6 +2,7 @@
 orders, fused_embedding_seq_pool (sums of table rows per sequence, padding rows zero),
 partial_concat / partial_sum, shuffle_batch (a new order each run from the advancing seed; the
 gradient undone), multiclass_nms2's indices and ctr_metric_bundle's running sums."""
+
 import numpy as np
 import pytest
 
@@ -22,11 +23,14 @@ def run():
         x.stop_gradient = False
         y = fluid.layers.data("y", [4], dtype="float32")
         ids = fluid.layers.data("ids", [1], dtype="int64", lod_level=1)
-        outs = {"add_relu": contrib.fused_elemwise_activation(x, y, ["elementwise_add", "relu"]),
-                "scale_mul": contrib.fused_elemwise_activation(x, y, "scale,elementwise_mul", scale=2.0),
-                "emb": contrib.fused_embedding_seq_pool(ids, [10, 3], padding_idx=0),
-                "pc": contrib.partial_concat([x, y], 1, 2), "ps": contrib.partial_sum([x, y], -2),
-                "sb": contrib.shuffle_batch(x, seed=1)}
+        outs = {
+            "add_relu": contrib.fused_elemwise_activation(x, y, ["elementwise_add", "relu"]),
+            "scale_mul": contrib.fused_elemwise_activation(x, y, "scale,elementwise_mul", scale=2.0),
+            "emb": contrib.fused_embedding_seq_pool(ids, [10, 3], padding_idx=0),
+            "pc": contrib.partial_concat([x, y], 1, 2),
+            "ps": contrib.partial_sum([x, y], -2),
+            "sb": contrib.shuffle_batch(x, seed=1),
+        }
         metrics = contrib.ctr_metric_bundle(fluid.layers.sigmoid(x), y)
         weights = fluid.layers.assign(np.arange(24, dtype="float32").reshape(6, 4))
         fluid.backward.append_backward(fluid.layers.reduce_sum(fluid.layers.elementwise_mul(outs["sb"], weights)))
@@ -34,9 +38,20 @@ def run():
     exe.run(start, scope=scope)
     ids = fluid.create_lod_tensor(np.array([[1], [0], [2], [3]], dtype="int64"), [[3, 1]], fluid.CPUPlace())
     names = list(outs) + ["m%d" % i for i in range(6)] + ["x_grad"]
-    results = [dict(zip(names, exe.run(main, feed={"x": X, "y": Y, "ids": ids}, scope=scope,
-                                        fetch_list=list(outs.values()) + list(metrics) + [x.name + "@GRAD"])))
-               for _ in range(2)]
+    results = [
+        dict(
+            zip(
+                names,
+                exe.run(
+                    main,
+                    feed={"x": X, "y": Y, "ids": ids},
+                    scope=scope,
+                    fetch_list=list(outs.values()) + list(metrics) + [x.name + "@GRAD"],
+                ),
+            )
+        )
+        for _ in range(2)
+    ]
     return results, np.array(scope.find_var("fused_embedding_seq_pool_0.w_0").get_tensor())
 
 
@@ -63,7 +78,7 @@ def test_shuffle_batch_draws_a_new_order_each_run_and_its_gradient_undoes_it(run
         assert sorted(order) == list(range(6))
         orders.append(order)
         weights = np.arange(24, dtype="float32").reshape(6, 4)
-        np.testing.assert_array_equal(r["x_grad"][order], weights)     # d sum(out * w) / dx, unshuffled
+        np.testing.assert_array_equal(r["x_grad"][order], weights)  # d sum(out * w) / dx, unshuffled
     assert orders[0] != orders[1]
 
 
@@ -85,28 +100,46 @@ def test_multiclass_nms2_returns_the_kept_boxes_indices():
     b = np.array([[[0, 0, 1, 1], [0, 0, 1.05, 1], [2, 2, 3, 3]]], dtype="float32")
     s = np.array([[[0.0, 0.0, 0.0], [0.9, 0.8, 0.3]]], dtype="float32")
     o, i = exe.run(main, feed={"b": b, "s": s}, fetch_list=[out, index])
-    np.testing.assert_allclose(o[:, 1], [0.9, 0.3])                   # box 1 overlaps box 0: suppressed
+    np.testing.assert_allclose(o[:, 1], [0.9, 0.3])  # box 1 overlaps box 0: suppressed
     assert i.ravel().tolist() == [0, 2]
 
 
 def test_tdm_child_and_sampler_read_the_tree_from_their_parameters():
-    tree = np.array([[0, 0, 0, 1, 2], [0, 1, 0, 3, 4], [0, 1, 0, 5, 6], [0, 2, 1, 0, 0], [1, 2, 1, 0, 0],
-                     [2, 2, 2, 0, 0], [3, 2, 2, 0, 0]], dtype="int32")
+    tree = np.array(
+        [
+            [0, 0, 0, 1, 2],
+            [0, 1, 0, 3, 4],
+            [0, 1, 0, 5, 6],
+            [0, 2, 1, 0, 0],
+            [1, 2, 1, 0, 0],
+            [2, 2, 2, 0, 0],
+            [3, 2, 2, 0, 0],
+        ],
+        dtype="int32",
+    )
     travel = np.array([[1, 3], [1, 4], [2, 5], [2, 6]], dtype="int32")
     main, start = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, start):
         x = fluid.layers.data("x", [1], dtype="int32")
-        child, leaf = contrib.tdm_child(x, 7, 2, param_attr=fluid.ParamAttr(
-            initializer=fluid.initializer.NumpyArrayInitializer(tree)))
+        child, leaf = contrib.tdm_child(
+            x, 7, 2, param_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(tree))
+        )
         samples, labels, mask = contrib.tdm_sampler(
-            x, [1, 2], [2, 4], 4, output_list=False,
+            x,
+            [1, 2],
+            [2, 4],
+            4,
+            output_list=False,
             tree_travel_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(travel)),
-            tree_layer_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(
-                np.arange(1, 7, dtype="int32").reshape(6, 1))))
+            tree_layer_attr=fluid.ParamAttr(
+                initializer=fluid.initializer.NumpyArrayInitializer(np.arange(1, 7, dtype="int32").reshape(6, 1))
+            ),
+        )
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(start)
-    c, lm, s, lb, m = exe.run(main, feed={"x": np.array([[2], [3]], dtype="int32")},
-                              fetch_list=[child, leaf, samples, labels, mask])
+    c, lm, s, lb, m = exe.run(
+        main, feed={"x": np.array([[2], [3]], dtype="int32")}, fetch_list=[child, leaf, samples, labels, mask]
+    )
     assert c.reshape(2, 2).tolist() == [[5, 6], [0, 0]] and lm.reshape(2, 2).tolist() == [[1, 1], [0, 0]]
     assert s.shape == (2, 5) and s[:, 0].tolist() == [2, 2] and s[:, 2].tolist() == [5, 6]
     assert lb.tolist() == [[1, 0, 1, 0, 0]] * 2 and (m == 1).all()
@@ -124,8 +157,13 @@ def test_text_matching_layers_chain_and_train():
         match, _ = contrib.match_matrix_tensor(q, t, 2, act="tanh")
         conv = contrib.var_conv_2d(match, q, t, 2, 3, [3, 3], act="relu")
         pool = contrib.sequence_topk_avg_pooling(conv, q, t, [1, 2], 3)
-        loss = fluid.layers.mean(fluid.layers.square(fluid.layers.elementwise_sub(
-            pool, fluid.layers.fill_constant_batch_size_like(pool, [-1, 6], "float32", 1.0))))
+        loss = fluid.layers.mean(
+            fluid.layers.square(
+                fluid.layers.elementwise_sub(
+                    pool, fluid.layers.fill_constant_batch_size_like(pool, [-1, 6], "float32", 1.0)
+                )
+            )
+        )
         fluid.optimizer.SGD(0.5).minimize(loss)
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(start)
@@ -144,19 +182,29 @@ def test_tree_conv_layer_adds_its_bias_and_activation():
     with fluid.program_guard(main, start):
         nodes = fluid.layers.data("nodes", [4, 3], dtype="float32")
         edges = fluid.layers.data("edges", [3, 2], dtype="int32")
-        out = contrib.tree_conv(nodes, edges, output_size=2, num_filters=2, max_depth=2,
-                                param_attr=fluid.ParamAttr(name="tw"),
-                                bias_attr=fluid.ParamAttr(name="tb", initializer=fluid.initializer.Constant(0.5)))
+        out = contrib.tree_conv(
+            nodes,
+            edges,
+            output_size=2,
+            num_filters=2,
+            max_depth=2,
+            param_attr=fluid.ParamAttr(name="tw"),
+            bias_attr=fluid.ParamAttr(name="tb", initializer=fluid.initializer.Constant(0.5)),
+        )
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     exe.run(start, scope=scope)
     x = RNG.normal(size=(1, 4, 3)).astype("float32")
-    got, = exe.run(main, feed={"nodes": x, "edges": np.array([[[1, 2], [1, 3], [0, 0]]], dtype="int32")},
-                   fetch_list=[out], scope=scope)
+    (got,) = exe.run(
+        main,
+        feed={"nodes": x, "edges": np.array([[[1, 2], [1, 3], [0, 0]]], dtype="int32")},
+        fetch_list=[out],
+        scope=scope,
+    )
     w = np.array(scope.find_var("tw").get_tensor())
-    leaf = np.einsum("f,fon->on", x[0, 1], w[:, 2])                     # a leaf's patch is itself (eta_t 1)
+    leaf = np.einsum("f,fon->on", x[0, 1], w[:, 2])  # a leaf's patch is itself (eta_t 1)
     assert got.shape == (1, 4, 2, 2)
     np.testing.assert_allclose(got[0, 1], np.tanh(leaf + 0.5), rtol=1e-5)
-    np.testing.assert_allclose(got[0, 3], np.tanh(np.full((2, 2), 0.5)), rtol=1e-6)   # past the tree: the bias
+    np.testing.assert_allclose(got[0, 3], np.tanh(np.full((2, 2), 0.5)), rtol=1e-6)  # past the tree: the bias
 
 
 def test_a_block_of_the_wrong_size_is_a_one_line_error():
@@ -167,8 +215,10 @@ def test_a_block_of_the_wrong_size_is_a_one_line_error():
         col = fluid.layers.data("col", [2], dtype="float32", lod_level=1)
         out = contrib.sequence_topk_avg_pooling(x, row, col, [1], 2)
     exe = fluid.Executor(fluid.CPUPlace())
+
     def lod(rows, width):
         return fluid.create_lod_tensor(np.zeros((rows, width), "float32"), [[rows]], fluid.CPUPlace())
+
     with pytest.raises(PeError, match=r"sequence 0 of X has 5 values, channels \* rows \* columns is 2 \* 2 \* 1") as e:
         exe.run(main, feed={"x": lod(5, 1), "row": lod(2, 2), "col": lod(1, 2)}, fetch_list=[out])
     assert "\n" not in str(e.value)

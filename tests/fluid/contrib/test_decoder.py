@@ -1,6 +1,7 @@
 """fluid.contrib.decoder: a TrainingDecoder's outputs equal the StateCell's recurrence in numpy,
 and a BeamSearchDecoder of beam 1 decodes what a greedy numpy decoder with the same parameters
 does (ids up to the end id, accumulated log-probabilities)."""
+
 import numpy as np
 import pytest
 
@@ -17,9 +18,17 @@ def _cell(ctx):
 
     @cell.state_updater
     def update(c):
-        c.set_state("h", layers.fc([c.get_input("x"), c.get_state("h")], H, act="tanh",
-                                   param_attr=[fluid.ParamAttr(name="dx"), fluid.ParamAttr(name="dh")],
-                                   bias_attr=fluid.ParamAttr(name="db")))
+        c.set_state(
+            "h",
+            layers.fc(
+                [c.get_input("x"), c.get_state("h")],
+                H,
+                act="tanh",
+                param_attr=[fluid.ParamAttr(name="dx"), fluid.ParamAttr(name="dh")],
+                bias_attr=fluid.ParamAttr(name="db"),
+            ),
+        )
+
     return cell
 
 
@@ -48,8 +57,9 @@ def test_training_decoder_runs_the_state_cell_over_each_sequence():
     exe.run(start, scope=scope)
     rng = np.random.default_rng(2)
     c, x = rng.normal(size=(2, H)).astype("float32"), rng.normal(size=(5, D)).astype("float32")
-    got, = exe.run(main, feed={"ctx": c, "trg": fluid.create_lod_tensor(x, [[3, 2]], PLACE)}, fetch_list=[out],
-                   scope=scope)
+    (got,) = exe.run(
+        main, feed={"ctx": c, "trg": fluid.create_lod_tensor(x, [[3, 2]], PLACE)}, fetch_list=[out], scope=scope
+    )
     p = _params(scope, ["dx", "dh", "db"])
     want = []
     for seq, rows in enumerate([range(0, 3), range(3, 5)]):
@@ -81,17 +91,26 @@ def test_beam_search_decoder_of_beam_one_is_greedy_decoding():
         ctx = layers.data("ctx", [H], dtype="float32")
         init_ids = layers.data("init_ids", [1], dtype="int64", lod_level=2)
         init_scores = layers.data("init_scores", [1], dtype="float32", lod_level=2)
-        decoder = BeamSearchDecoder(_cell(ctx), init_ids, init_scores, V, D, topk_size=3, sparse_emb=False,
-                                    max_len=4, beam_size=1, end_id=END)
+        decoder = BeamSearchDecoder(
+            _cell(ctx), init_ids, init_scores, V, D, topk_size=3, sparse_emb=False, max_len=4, beam_size=1, end_id=END
+        )
         decoder.decode()
         ids, scores = decoder()
     exe, scope = fluid.Executor(PLACE), fluid.Scope()
     exe.run(start, scope=scope)
     c = np.random.default_rng(3).normal(size=(2, H)).astype("float32")
     lod = [[1, 1], [1, 1]]
-    got_ids, got_scores = exe.run(main, scope=scope, return_numpy=False, fetch_list=[ids, scores], feed={
-        "ctx": c, "init_ids": fluid.create_lod_tensor(np.zeros((2, 1), "int64"), lod, PLACE),
-        "init_scores": fluid.create_lod_tensor(np.zeros((2, 1), "float32"), lod, PLACE)})
+    got_ids, got_scores = exe.run(
+        main,
+        scope=scope,
+        return_numpy=False,
+        fetch_list=[ids, scores],
+        feed={
+            "ctx": c,
+            "init_ids": fluid.create_lod_tensor(np.zeros((2, 1), "int64"), lod, PLACE),
+            "init_scores": fluid.create_lod_tensor(np.zeros((2, 1), "float32"), lod, PLACE),
+        },
+    )
     names = [v.name for v in main.global_block().all_parameters()]
     emb = [n for n in names if n.startswith("embedding")][0]
     fc_w, fc_b = [n for n in names if n.startswith("fc_") and n.endswith(".w_0")][0], None

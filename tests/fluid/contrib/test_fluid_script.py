@@ -1,10 +1,11 @@
 """A Fluid script that uses fluid.contrib the way model-zoo programs do (submodule imports, basic_lstm,
 extend_with_decoupled_weight_decay, mixed_precision.decorate), run unchanged under `pe fluid`."""
+
 import sys
 
 from tests.cli.test_helpers import pe
 
-SCRIPT = '''
+SCRIPT = """
 import numpy as np
 import paddle.fluid as fluid
 import paddle.fluid.contrib.mixed_precision as mixed_precision
@@ -26,7 +27,7 @@ first = exe.run(feed=feed, fetch_list=[loss])[0]
 for _ in range(5):
     last = exe.run(feed=feed, fetch_list=[loss])[0]
 print("contrib ok", fluid.contrib.memory_usage(fluid.default_main_program(), 2)[2], float(last) < float(first))
-'''
+"""
 
 
 def test_a_fluid_script_uses_contrib_under_pe_fluid(tmp_path):

@@ -1,5 +1,6 @@
 """contrib.slim's light NAS (pe_cli/fluid/contrib/slim/nas/): the Compressor searches a tiny space with
 LightNASStrategy, its SAController served over a local socket by the worker started as server."""
+
 import numpy as np
 import pytest
 
@@ -57,26 +58,36 @@ class Space(SearchSpace):
             acc = fluid.layers.accuracy(pred, y)
             test = train.clone(for_test=True)
             fluid.optimizer.SGD(0.1).minimize(loss)
-        reader = lambda: iter([self.batch])    # noqa: E731
+        reader = lambda: iter([self.batch])  # noqa: E731
         return startup, train, test, (loss,), (acc,), reader, reader
 
 
 def test_light_nas_searches_within_the_flops(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)         # the server's lock file is made in the working directory
+    monkeypatch.chdir(tmp_path)  # the server's lock file is made in the working directory
     np.random.seed(1)
     (tmp_path / "nas.yaml").write_text(CONFIG)
     space, scope, place = Space(), fluid.Scope(), fluid.CPUPlace()
     startup, train, test, (loss,), (acc,), reader, _ = space.create_net(space.init_tokens())
     fluid.Executor(place).run(startup, scope=scope)
     feeds = [("x", "x"), ("y", "y")]
-    compressor = Compressor(place, scope, train, train_reader=reader, train_feed_list=feeds,
-                            train_fetch_list=[("loss", loss.name)], eval_program=test, eval_reader=reader,
-                            eval_feed_list=feeds, eval_fetch_list=[("acc", acc.name)], search_space=space)
+    compressor = Compressor(
+        place,
+        scope,
+        train,
+        train_reader=reader,
+        train_feed_list=feeds,
+        train_fetch_list=[("loss", loss.name)],
+        eval_program=test,
+        eval_reader=reader,
+        eval_feed_list=feeds,
+        eval_fetch_list=[("acc", acc.name)],
+        search_space=space,
+    )
     compressor.config(str(tmp_path / "nas.yaml"))
     eval_graph = compressor.run()
     strategy = compressor.strategies[0]
     assert strategy._controller._iter == 2 and len(compressor.context.eval_results["acc"]) == 2
-    assert space.built[1] == [2] and space.built[2][0] != 2     # 104 FLOPs: over the target, replaced
+    assert space.built[1] == [2] and space.built[2][0] != 2  # 104 FLOPs: over the target, replaced
     assert eval_graph.flops() <= 60 and (tmp_path / "slim_LightNASStrategy_controller_server.socket").exists()
 
 

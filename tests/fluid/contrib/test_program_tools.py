@@ -1,6 +1,7 @@
 """fluid.contrib's program tools: extend_with_decoupled_weight_decay (the decay step, then the base
 update), memory_usage and op_freq_statistic (counted by hand on a small program), and
 mixed_precision.decorate (float32 on pe: the base optimizer's update, unchanged)."""
+
 import numpy as np
 import pytest
 
@@ -48,9 +49,9 @@ def test_mixed_precision_decorate_is_the_base_update_in_float32():
 def test_memory_usage_and_op_frequencies():
     main, start = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, start):
-        x = fluid.layers.data("x", [3], dtype="float32")                      # [-1, 3]
-        h = fluid.layers.fc(x, 4, act="relu", bias_attr=False)               # mul [-1, 4], relu [-1, 4]
-        fluid.layers.mean(h)                                                  # [1]
+        x = fluid.layers.data("x", [3], dtype="float32")  # [-1, 3]
+        h = fluid.layers.fc(x, 4, act="relu", bias_attr=False)  # mul [-1, 4], relu [-1, 4]
+        fluid.layers.mean(h)  # [1]
     lower, upper, unit = memory_usage(main, batch_size=10)
     total = (10 * 4 + 10 * 4 + 1) * 4
     assert (lower, upper, unit) == (pytest.approx(total * 1.05), pytest.approx(total * 1.1), "B")

@@ -4,6 +4,7 @@ the same net, weights and batch under the Compressor. pe measures Fluid's sensit
 Fluid's search (start tokens from its bisection of the FLOPs, the controller's tokens, the rewards);
 and pe's own runs to the end: the sensitive strategy prunes to its FLOPs target, the automatic one
 prunes by the best tokens at end_epoch."""
+
 import importlib.util
 import json
 import os
@@ -38,17 +39,23 @@ def test_sensitivities_equal_fluids(recorded, tmp_path):
 def test_auto_prune_search_equals_fluids(recorded):
     mine, theirs = oracle.run_auto(fluid), recorded["auto"]
     assert [u["tokens"] for u in mine["updates"]] == [u["tokens"] for u in theirs["updates"]]
-    np.testing.assert_allclose([u["reward"] for u in mine["updates"]], [u["reward"] for u in theirs["updates"]],
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        [u["reward"] for u in mine["updates"]], [u["reward"] for u in theirs["updates"]], rtol=1e-5
+    )
     for key in ("init_tokens", "best_tokens", "next_tokens"):
         assert mine[key] == theirs[key], key
 
 
 def test_sensitive_pruning_reaches_its_flops_target(tmp_path):
     prune = fluid.contrib.slim.prune
-    strategy = prune.SensitivePruneStrategy(prune.StructurePruner({"*": 0}, {"*": "l1_norm"}), delta_rate=0.25,
-                                            target_ratio=0.3, metric_name="metric", pruned_params="conv.*_weights",
-                                            sensitivities_file=str(tmp_path / "sensitivities.data"))
+    strategy = prune.SensitivePruneStrategy(
+        prune.StructurePruner({"*": 0}, {"*": "l1_norm"}),
+        delta_rate=0.25,
+        target_ratio=0.3,
+        metric_name="metric",
+        pruned_params="conv.*_weights",
+        sensitivities_file=str(tmp_path / "sensitivities.data"),
+    )
     run = oracle.compressor(fluid, strategy, 2)
     graph = run.eval_graph
     before = graph.flops()
@@ -60,12 +67,18 @@ def test_sensitive_pruning_reaches_its_flops_target(tmp_path):
 def test_auto_pruning_keeps_the_best_tokens_at_the_end():
     prune, searcher = fluid.contrib.slim.prune, fluid.contrib.slim.searcher
     np.random.seed(3)
-    strategy = prune.AutoPruneStrategy(prune.StructurePruner({"*": 0}, {"*": "l1_norm"}),
-                                       searcher.SAController(init_temperature=10), end_epoch=2, min_ratio=0.2,
-                                       max_ratio=0.5, metric_name="metric", pruned_params="conv.*_weights",
-                                       retrain_epoch=1)
+    strategy = prune.AutoPruneStrategy(
+        prune.StructurePruner({"*": 0}, {"*": "l1_norm"}),
+        searcher.SAController(init_temperature=10),
+        end_epoch=2,
+        min_ratio=0.2,
+        max_ratio=0.5,
+        metric_name="metric",
+        pruned_params="conv.*_weights",
+        retrain_epoch=1,
+    )
     run = oracle.compressor(fluid, strategy, 3)
     run.run()
-    assert strategy._controller._best_tokens == [25, 4]     # 1 of conv1's 4 filters, none of conv2's
+    assert strategy._controller._best_tokens == [25, 4]  # 1 of conv1's 4 filters, none of conv2's
     assert np.array(run.scope.find_var("conv1_weights").get_tensor()).shape == (3, 1, 3, 3)
     assert np.array(run.scope.find_var("conv2_weights").get_tensor()).shape == (4, 3, 3, 3)

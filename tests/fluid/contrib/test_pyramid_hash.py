@@ -1,6 +1,7 @@
 """fluid.contrib.search_pyramid_hash: XXH32 against the xxHash project's published digests, a
 query/title matching net on pyramid-hash embeddings that trains (its table through the optimizer),
 and the refusal of Bloom-filter lists."""
+
 import numpy as np
 import pytest
 
@@ -9,12 +10,30 @@ from pe_cli.base.errors import FluidUnsupported
 from pe_cli.fluid import contrib
 from pe_cli.kernels.cpu.hashing import xxh32
 
-_ARGS = dict(num_emb=8, space_len=200, pyramid_layer=3, rand_len=4, drop_out_percent=0.1, is_training=True,
-             use_filter=False, white_list_len=0, black_list_len=0, seed=7, lr=0.1)
+_ARGS = dict(
+    num_emb=8,
+    space_len=200,
+    pyramid_layer=3,
+    rand_len=4,
+    drop_out_percent=0.1,
+    is_training=True,
+    use_filter=False,
+    white_list_len=0,
+    black_list_len=0,
+    seed=7,
+    lr=0.1,
+)
 
 
-@pytest.mark.parametrize("data,seed,digest", [(b"", 0, 0x02CC5D05), (b"a", 0, 0x550D7456), (b"abc", 0, 0x32D153FF),
-                                              (b"Nobody inspects the spammish repetition", 0, 0xE2293B2F)])
+@pytest.mark.parametrize(
+    "data,seed,digest",
+    [
+        (b"", 0, 0x02CC5D05),
+        (b"a", 0, 0x550D7456),
+        (b"abc", 0, 0x32D153FF),
+        (b"Nobody inspects the spammish repetition", 0, 0xE2293B2F),
+    ],
+)
 def test_xxh32_gives_the_published_digests(data, seed, digest):
     rows = np.frombuffer(data, np.uint8).reshape(1, len(data))
     assert int(xxh32(rows, seed)[0]) == digest
@@ -32,8 +51,12 @@ def test_a_text_matching_net_on_pyramid_hash_trains():
         q = fluid.data("q", [None, 1], "int32", lod_level=1)
         t = fluid.data("t", [None, 1], "int32", lod_level=1)
         label = fluid.data("label", [None, 1], "float32")
-        pooled = [fluid.layers.sequence_pool(contrib.search_pyramid_hash(
-            v, **_ARGS, param_attr=fluid.ParamAttr(name="pyramid_w")), "sum") for v in (q, t)]
+        pooled = [
+            fluid.layers.sequence_pool(
+                contrib.search_pyramid_hash(v, **_ARGS, param_attr=fluid.ParamAttr(name="pyramid_w")), "sum"
+            )
+            for v in (q, t)
+        ]
         score = fluid.layers.fc(fluid.layers.elementwise_mul(*pooled), 1)
         loss = fluid.layers.mean(fluid.layers.sigmoid_cross_entropy_with_logits(score, label))
         fluid.optimizer.Adam(0.05).minimize(loss)
@@ -47,7 +70,7 @@ def test_a_text_matching_net_on_pyramid_hash_trains():
     losses = [float(exe.run(main, feed=feed, fetch_list=[loss], scope=scope)[0].reshape(-1)[0]) for _ in range(12)]
     w = np.array(scope.find_var("pyramid_w").get_tensor())
     assert losses[-1] < 0.5 * losses[0], losses
-    assert 0 < np.count_nonzero(w != w0) < w.size   # only the windows the n-grams read were trained
+    assert 0 < np.count_nonzero(w != w0) < w.size  # only the windows the n-grams read were trained
 
 
 def test_bloom_filter_lists_are_refused_in_one_line():
@@ -55,5 +78,5 @@ def test_bloom_filter_lists_are_refused_in_one_line():
         x = fluid.data("x", [None, 1], "int32", lod_level=1)
         with pytest.raises(FluidUnsupported, match="use_filter=False$"):
             contrib.search_pyramid_hash(x, **dict(_ARGS, use_filter=True, white_list_len=16))
-        out = contrib.search_pyramid_hash(x, **dict(_ARGS, use_filter=True))   # no lists: Fluid filters nothing
+        out = contrib.search_pyramid_hash(x, **dict(_ARGS, use_filter=True))  # no lists: Fluid filters nothing
         assert out.shape == (-1, 8) and out.lod_level == 1

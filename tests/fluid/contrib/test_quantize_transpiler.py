@@ -2,6 +2,7 @@
 (its loss falls), its frozen inference program computes what the simulated one did and stays close to
 the float program with the same weights, convert_to_int8 stores the weights as int8, and the fake
 quantization ops pass gradients straight through."""
+
 import numpy as np
 import pytest
 
@@ -72,12 +73,15 @@ def test_frozen_program_matches_the_simulated_and_the_float_one(trained):
     t, scope, exe, float_test, test, _, logits, feed = trained
     with fluid.scope_guard(scope):
         floats = exe.run(float_test, feed, [logits])[0]
-        for _ in range(40):     # inference as users run it before freezing: the moving averages settle
+        for _ in range(40):  # inference as users run it before freezing: the moving averages settle
             exe.run(test, feed, [logits])
         # the scales' state (moving averages, windows, the step counter) as the simulated run starts,
         # given back to the frozen run so that both quantize with the same scales
-        state = {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in test.list_vars()
-                 if v.persistable and not v.name.endswith(".w_0") and scope.find_var(v.name) is not None}
+        state = {
+            v.name: np.array(scope.find_var(v.name).get_tensor())
+            for v in test.list_vars()
+            if v.persistable and not v.name.endswith(".w_0") and scope.find_var(v.name) is not None
+        }
         simulated = exe.run(test, feed, [logits])[0]
         frozen_program = test.clone()
         t.freeze_program(frozen_program, fluid.CPUPlace())
@@ -86,7 +90,7 @@ def test_frozen_program_matches_the_simulated_and_the_float_one(trained):
         frozen = exe.run(frozen_program, feed, [logits])[0]
         weight = np.array(scope.find_var("conv2d_0.w_0").get_tensor())
     types = [op.type for op in frozen_program.global_block().ops]
-    assert types.count("fake_dequantize_max_abs") == 2      # one after conv2d, one after mul
+    assert types.count("fake_dequantize_max_abs") == 2  # one after conv2d, one after mul
     assert np.array_equal(weight, np.round(weight)) and np.abs(weight).max() == 127
     np.testing.assert_allclose(frozen, simulated, rtol=1e-4, atol=1e-5)
     # int8 weights and activations: within a few percent of the logits' range of the float program
@@ -132,7 +136,7 @@ def test_freeze_program_folds_batch_norm_first_with_fuse_bn():
     assert np.abs(frozen - floats).max() < 0.03 * np.abs(floats).max(), np.abs(frozen - floats).max()
 
 
-_ST_OPS = {     # op -> (extra inputs: name -> value, extra outputs, attrs)
+_ST_OPS = {  # op -> (extra inputs: name -> value, extra outputs, attrs)
     "fake_quantize_abs_max": ({}, ["OutScale"], {"bit_length": 8}),
     "fake_quantize_range_abs_max": ({"InScale": 1.5}, ["OutScale"], {"is_test": True, "window_size": 4}),
     "fake_quantize_moving_average_abs_max": ({"InScale": 1.5}, ["OutScale"], {"is_test": True}),
@@ -149,8 +153,10 @@ def test_fake_quantization_passes_the_gradient_straight_through(op_type):
         x.stop_gradient = False
         block = main.global_block()
         ins = {"X": x, **{k: fluid.layers.fill_constant([1], "float32", v) for k, v in extra_in.items()}}
-        outs = {"Out": block.create_var(name="out", shape=[3, 4], dtype="float32"),
-                **{k: block.create_var(name=k, shape=[1], dtype="float32") for k in extra_out}}
+        outs = {
+            "Out": block.create_var(name="out", shape=[3, 4], dtype="float32"),
+            **{k: block.create_var(name=k, shape=[1], dtype="float32") for k in extra_out},
+        }
         block.append_op(op_type, ins, outs, attrs)
         weights = fluid.layers.assign(np.arange(12, dtype="float32").reshape(3, 4))
         loss = fluid.layers.reduce_sum(fluid.layers.elementwise_mul(outs["Out"], weights))
@@ -158,7 +164,7 @@ def test_fake_quantization_passes_the_gradient_straight_through(op_type):
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
-        grad, = exe.run(main, {"x": _rng.normal(size=(3, 4)).astype("float32")}, ["x@GRAD"])
+        (grad,) = exe.run(main, {"x": _rng.normal(size=(3, 4)).astype("float32")}, ["x@GRAD"])
     np.testing.assert_array_equal(grad, np.arange(12, dtype="float32").reshape(3, 4))
 
 

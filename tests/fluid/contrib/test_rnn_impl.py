@@ -1,5 +1,6 @@
 """fluid.contrib's basic_lstm / basic_gru against a numpy LSTM / GRU with the same parameters
 (Fluid 1.8's unit equations, masking of padded steps, bidirectional stacking, parameter names)."""
+
 import numpy as np
 import pytest
 
@@ -32,7 +33,7 @@ def _run_numpy(step, layers_params, x, lengths, n_states, reverse=False):
     states = [[np.zeros((B, H)) for _ in range(n_states)] for _ in layers_params]
     outs = np.zeros((T, B, H))
     for t in steps:
-        m = t < lengths          # the mask is reversed with the input: padded steps keep the state
+        m = t < lengths  # the mask is reversed with the input: padded steps keep the state
         inp = x[:, t]
         for li, p in enumerate(layers_params):
             new = step(p, inp, *states[li])
@@ -57,8 +58,11 @@ def _build(fn):
 
 
 def test_basic_lstm_bidirectional_two_layers_equals_numpy():
-    main, exe, scope, outs = _build(lambda x, ln: basic_lstm(x, None, None, H, num_layers=2, sequence_length=ln,
-                                                             bidirectional=True, dtype="float64"))
+    main, exe, scope, outs = _build(
+        lambda x, ln: basic_lstm(
+            x, None, None, H, num_layers=2, sequence_length=ln, bidirectional=True, dtype="float64"
+        )
+    )
     names = [p.name for p in main.global_block().all_parameters()]
     assert names[:2] == ["basic_lstm_layers_0/BasicLSTMUnit_0.w_0", "basic_lstm_layers_0/BasicLSTMUnit_0.b_0"]
     assert "basic_lstm_reverse_layers_1/BasicLSTMUnit_0.w_0" in names
@@ -67,8 +71,14 @@ def test_basic_lstm_bidirectional_two_layers_equals_numpy():
     par = {n: np.asarray(scope.find_var(n).get_tensor()) for n in names}
 
     def params(prefix):
-        return [{"w": par[f"basic_lstm_{prefix}_{i}/BasicLSTMUnit_0.w_0"],
-                 "b": par[f"basic_lstm_{prefix}_{i}/BasicLSTMUnit_0.b_0"]} for i in range(2)]
+        return [
+            {
+                "w": par[f"basic_lstm_{prefix}_{i}/BasicLSTMUnit_0.w_0"],
+                "b": par[f"basic_lstm_{prefix}_{i}/BasicLSTMUnit_0.b_0"],
+            }
+            for i in range(2)
+        ]
+
     fw, fw_last = _run_numpy(_lstm_step, params("layers"), x, lengths, 2)
     bw, bw_last = _run_numpy(_lstm_step, params("reverse_layers"), x, lengths, 2, reverse=True)
     np.testing.assert_allclose(out, np.concatenate([fw, bw], 2).transpose(1, 0, 2), rtol=1e-10, atol=1e-12)
@@ -83,15 +93,28 @@ def test_basic_gru_time_major_with_initial_state_equals_numpy():
 
     def build(x, ln):
         init = fluid.layers.data("h0", [1, -1, H], dtype="float64", append_batch_size=False)
-        return basic_gru(fluid.layers.transpose(x, [1, 0, 2]), init, H, batch_first=False, dtype="float64",
-                         param_attr=fluid.ParamAttr(name="g"))
+        return basic_gru(
+            fluid.layers.transpose(x, [1, 0, 2]),
+            init,
+            H,
+            batch_first=False,
+            dtype="float64",
+            param_attr=fluid.ParamAttr(name="g"),
+        )
+
     main, exe, scope, outs = _build(build)
     assert {p.name for p in main.global_block().all_parameters()} >= {"g_fw_w_0_gate", "g_fw_w_0_candidate"}
     x = RNG.normal(size=(B, T, D))
     out, last = exe.run(main, feed={"x": x, "len": np.array([T, T]), "h0": h0}, fetch_list=list(outs), scope=scope)
-    p = {k: np.asarray(scope.find_var(n).get_tensor()) for k, n in
-         [("w0", "g_fw_w_0_gate"), ("w1", "g_fw_w_0_candidate"), ("b0", "basic_gru_layers_0/BasicGRUUnit_0.b_0"),
-          ("b1", "basic_gru_layers_0/BasicGRUUnit_0.b_1")]}
+    p = {
+        k: np.asarray(scope.find_var(n).get_tensor())
+        for k, n in [
+            ("w0", "g_fw_w_0_gate"),
+            ("w1", "g_fw_w_0_candidate"),
+            ("b0", "basic_gru_layers_0/BasicGRUUnit_0.b_0"),
+            ("b1", "basic_gru_layers_0/BasicGRUUnit_0.b_1"),
+        ]
+    }
     h, want = h0[0], []
     for t in range(T):
         h = _gru_step(p, x[:, t], h)

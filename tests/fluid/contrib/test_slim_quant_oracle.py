@@ -4,6 +4,7 @@ batches through QuantizationTransformPass (with AddQuantDequantPass and the out-
 case), three training steps of the graph, QuantizationFreezePass, ConvertToInt8Pass and
 TransformForMobilePass. pe inserts the ops Fluid inserts, with their attributes, and computes Fluid's
 losses, scales, outputs and weights (float32 rounding; the integer weights exactly)."""
+
 import importlib.util
 import json
 import os
@@ -35,16 +36,25 @@ def recorded():
 
 
 def _close(mine, theirs, what):
-    np.testing.assert_allclose(np.array(mine, dtype="float64"), np.array(theirs, dtype="float64"),
-                               rtol=2e-5, atol=1e-6, err_msg=what)
+    np.testing.assert_allclose(
+        np.array(mine, dtype="float64"), np.array(theirs, dtype="float64"), rtol=2e-5, atol=1e-6, err_msg=what
+    )
 
 
 def _ops_equal(mine, theirs, what):
     """The op records, with float attributes (a scale written into out_threshold) compared as floats."""
+
     def split(records):
-        return ([json.dumps(dict(r, attrs={k: v for k, v in r["attrs"].items() if not isinstance(v, float)}),
-                            sort_keys=True) for r in records],
-                [v for r in records for v in r["attrs"].values() if isinstance(v, float)])
+        return (
+            [
+                json.dumps(
+                    dict(r, attrs={k: v for k, v in r["attrs"].items() if not isinstance(v, float)}), sort_keys=True
+                )
+                for r in records
+            ],
+            [v for r in records for v in r["attrs"].values() if isinstance(v, float)],
+        )
+
     (mine_text, mine_floats), (their_text, their_floats) = split(mine), split(theirs)
     assert sorted(mine_text) == sorted(their_text), what
     _close(sorted(mine_floats), sorted(their_floats), what)
@@ -82,10 +92,13 @@ def test_post_training_quantization_equals_fluids(algo, recorded, tmp_path):
     assert sorted(got) == sorted(want)
     for name in want:
         _close(got[name], want[name], f"{algo}: threshold of {name}")
-    assert [(r["type"], r["inputs"], sorted(r["notes"])) for r in mine["program"]] == \
-        [(r["type"], r["inputs"], sorted(r["notes"])) for r in theirs["program"]]
+    assert [(r["type"], r["inputs"], sorted(r["notes"])) for r in mine["program"]] == [
+        (r["type"], r["inputs"], sorted(r["notes"])) for r in theirs["program"]
+    ]
+
     def numbers(program):
         return np.hstack([np.ravel(v) for r in program for v in r["notes"].values() if not isinstance(v, str)])
+
     _close(numbers(mine["program"]), numbers(theirs["program"]), f"{algo}: notes")
     for key in ("pred", "saved_pred"):
         _close(mine[key], theirs[key], f"{algo}: {key}")

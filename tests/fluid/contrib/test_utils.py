@@ -2,6 +2,7 @@
 directory, called as Hadoop's client is: `hadoop fs -D... -put/-get/-ls...`), its one-line error
 where the command is missing, multi_upload / multi_download, distributed_batch_reader's share of
 the batches, the lookup-table loaders, and the names that refuse."""
+
 import os
 import stat
 
@@ -53,7 +54,7 @@ def test_hdfs_client_drives_hadoop_fs(client, tmp_path):
     (local / "sub" / "b.txt").write_text("b")
     assert client.upload("/data", str(local / "a.txt"))
     assert client.is_exist("/data/a.txt") and client.is_dir("/data") and not client.is_dir("/data/a.txt")
-    assert not client.upload("/data", str(local / "a.txt"))             # exists, overwrite=False
+    assert not client.upload("/data", str(local / "a.txt"))  # exists, overwrite=False
     assert client.ls("/data") == ["/data/a.txt"]
     assert client.rename("/data/a.txt", "/data/c.txt") and client.ls("/data") == ["/data/c.txt"]
     assert client.download("/data/c.txt", str(tmp_path / "back"))
@@ -75,12 +76,13 @@ def test_hdfs_client_without_hadoop_names_the_missing_command(tmp_path):
 def test_distributed_batch_reader_gives_each_trainer_its_share(monkeypatch):
     def reader():
         yield from range(7)
+
     monkeypatch.setenv("PADDLE_TRAINERS_NUM", "3")
     shares = []
     for tid in range(3):
         monkeypatch.setenv("PADDLE_TRAINER_ID", str(tid))
         shares.append(list(contrib.distributed_batch_reader(reader)()))
-    assert shares == [[0, 3], [1, 4], [2, 5]]                           # the last, incomplete run is dropped
+    assert shares == [[0, 3], [1, 4], [2, 5]]  # the last, incomplete run is dropped
     monkeypatch.setenv("PADDLE_TRAINERS_NUM", "1")
     monkeypatch.setenv("PADDLE_TRAINER_ID", "0")
     assert list(contrib.distributed_batch_reader(reader)()) == list(range(7))
@@ -101,12 +103,13 @@ def test_lookup_table_loaders_load_the_table_from_its_own_file(tmp_path):
         os.makedirs(tmp_path / "model" / "__lookup_table__")
         np.save(tmp_path / "model" / "__lookup_table__" / "table.npy", table + 1)
         np.save(tmp_path / "table_increment.npy", table + 2)
-        exe.run(start)                                                   # fresh values before loading
+        exe.run(start)  # fresh values before loading
         assert contrib.load_persistables_for_inference(str(tmp_path / "model"), exe, main, "table") is main
         np.testing.assert_array_equal(np.array(scope.find_var("w").get_tensor()), w)
         np.testing.assert_array_equal(np.array(scope.find_var("table").get_tensor()), table + 1)
-        contrib.load_persistables_for_increment(str(tmp_path / "model"), exe, main, "table",
-                                                str(tmp_path / "table_increment"))
+        contrib.load_persistables_for_increment(
+            str(tmp_path / "model"), exe, main, "table", str(tmp_path / "table_increment")
+        )
         np.testing.assert_array_equal(np.array(scope.find_var("table").get_tensor()), table + 2)
     with pytest.raises(ValueError, match="no file named"):
         contrib.load_persistables_for_increment(str(tmp_path / "model"), exe, main, "table", str(tmp_path / "none"))

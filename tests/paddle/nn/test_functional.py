@@ -1,5 +1,6 @@
 """paddle.nn.functional's forwards against numpy on small inputs: every case is built into one
 static program, run once, and each output compared with its numpy reference."""
+
 import numpy as np
 import pytest
 
@@ -8,11 +9,11 @@ from pe_cli.executor.scope import Scope
 
 F = paddle.nn.functional
 RNG = np.random.RandomState(7)
-X = RNG.randn(2, 3, 4, 4).astype("float32")          # NCHW
-V = RNG.randn(4, 5).astype("float32")                # logits: 4 samples, 5 classes
+X = RNG.randn(2, 3, 4, 4).astype("float32")  # NCHW
+V = RNG.randn(4, 5).astype("float32")  # logits: 4 samples, 5 classes
 LABEL = np.array([1, 0, 4, 2], "int64")
-P = RNG.rand(4, 5).astype("float32") * 0.9 + 0.05    # probabilities
-T = (RNG.rand(4, 5) > 0.5).astype("float32")         # binary targets
+P = RNG.rand(4, 5).astype("float32") * 0.9 + 0.05  # probabilities
+T = (RNG.rand(4, 5) > 0.5).astype("float32")  # binary targets
 
 
 def _softmax(z, axis=-1):
@@ -32,7 +33,7 @@ def _conv2d(x, w, b, stride=1, pad=0):
     out = np.zeros((n, o, ho, wo))
     for i in range(ho):
         for j in range(wo):
-            patch = x[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            patch = x[:, :, i * stride : i * stride + kh, j * stride : j * stride + kw]
             out[:, :, i, j] = np.tensordot(patch, w, axes=([1, 2, 3], [1, 2, 3]))
     return out + b[None, :, None, None]
 
@@ -71,44 +72,64 @@ def _cases():
     yield "hardtanh", F.hardtanh(x, -0.5, 0.5), np.clip(X, -0.5, 0.5)
     yield "log_sigmoid", F.log_sigmoid(x), np.log(_sigmoid(X))
     yield "tanhshrink", F.tanhshrink(x), X - np.tanh(X)
-    yield "glu", F.glu(paddle.slice(x, [1], [0], [2]), axis=1), \
-        X[:, :1] * _sigmoid(X[:, 1:2])
+    yield "glu", F.glu(paddle.slice(x, [1], [0], [2]), axis=1), X[:, :1] * _sigmoid(X[:, 1:2])
     yield "softmax", F.softmax(x, axis=1), _softmax(X, 1)
     yield "log_softmax", F.log_softmax(v), np.log(_softmax(V))
-    yield "prelu", F.prelu(x, const(np.array([0.1, 0.2, 0.3], "float32"))), \
-        np.where(X > 0, X, np.array([0.1, 0.2, 0.3])[None, :, None, None] * X)
+    yield (
+        "prelu",
+        F.prelu(x, const(np.array([0.1, 0.2, 0.3], "float32"))),
+        np.where(X > 0, X, np.array([0.1, 0.2, 0.3])[None, :, None, None] * X),
+    )
     yield "linear", F.linear(v, const(V.T.copy()), const(np.ones(4, "float32"))), V @ V.T + 1
     yield "conv2d", F.conv2d(x, w, b, padding=1), _conv2d(X, W, B, pad=1)
     yield "conv2d_stride", F.conv2d(x, w, None, stride=2), _conv2d(X, W, np.zeros(4), stride=2)
-    w1 = W[:, :, 1]                                    # [4, 3, 3] a 1-D kernel
-    yield "conv1d", F.conv1d(paddle.reshape(x, [-1, 3, 16]), const(w1), b, padding=1), \
-        _conv2d(X.reshape(2, 3, 1, 16), w1[:, :, None], B, pad=1)[:, :, 1, :]
+    w1 = W[:, :, 1]  # [4, 3, 3] a 1-D kernel
+    yield (
+        "conv1d",
+        F.conv1d(paddle.reshape(x, [-1, 3, 16]), const(w1), b, padding=1),
+        _conv2d(X.reshape(2, 3, 1, 16), w1[:, :, None], B, pad=1)[:, :, 1, :],
+    )
     yield "max_pool2d", F.max_pool2d(x, 2), _pool(X, 2, np.max)
     yield "avg_pool2d", F.avg_pool2d(x, 2), _pool(X, 2, np.mean)
     yield "adaptive_avg_pool2d", F.adaptive_avg_pool2d(x, 1), X.mean(axis=(2, 3), keepdims=True)
     yield "max_pool1d", F.max_pool1d(paddle.reshape(x, [-1, 3, 16]), 4), X.reshape(2, 3, 4, 4).max(-1)
     bn_mean, bn_var = np.array([0.1, -0.2, 0.3], "float32"), np.array([1.5, 0.5, 2.0], "float32")
-    yield "batch_norm", F.batch_norm(x, const(bn_mean), const(bn_var), const(np.ones(3, "float32") * 2),
-                                     const(np.zeros(3, "float32"))), \
-        2 * (X - bn_mean[None, :, None, None]) / np.sqrt(bn_var[None, :, None, None] + 1e-5)
+    yield (
+        "batch_norm",
+        F.batch_norm(x, const(bn_mean), const(bn_var), const(np.ones(3, "float32") * 2), const(np.zeros(3, "float32"))),
+        2 * (X - bn_mean[None, :, None, None]) / np.sqrt(bn_var[None, :, None, None] + 1e-5),
+    )
     mu, var = X.mean(axis=(2, 3), keepdims=True), X.var(axis=(2, 3), keepdims=True)
-    yield "layer_norm", F.layer_norm(x, [4, 4], ln_w), (X - mu) / np.sqrt(var + 1e-5) * np.linspace(0.5, 1.5, 16).reshape(4, 4)
+    yield (
+        "layer_norm",
+        F.layer_norm(x, [4, 4], ln_w),
+        (X - mu) / np.sqrt(var + 1e-5) * np.linspace(0.5, 1.5, 16).reshape(4, 4),
+    )
     yield "instance_norm", F.instance_norm(x), (X - mu) / np.sqrt(var + 1e-5)
     gm, gv = X.mean(axis=(1, 2, 3), keepdims=True), X.var(axis=(1, 2, 3), keepdims=True)
     yield "group_norm", F.group_norm(x, 1), (X - gm) / np.sqrt(gv + 1e-5)
     yield "normalize", F.normalize(v), V / np.linalg.norm(V, axis=1, keepdims=True)
     yield "embedding", F.embedding(lab, const(emb), padding_idx=0), np.where(LABEL[:, None] == 0, 0, emb[LABEL])
     yield "one_hot", F.one_hot(lab, 5), np.eye(5)[LABEL]
-    yield "pad_constant", F.pad(x, [1, 0, 0, 2], value=9.0), \
-        np.pad(X, ((0, 0), (0, 0), (0, 2), (1, 0)), constant_values=9.0)
+    yield (
+        "pad_constant",
+        F.pad(x, [1, 0, 0, 2], value=9.0),
+        np.pad(X, ((0, 0), (0, 0), (0, 2), (1, 0)), constant_values=9.0),
+    )
     yield "pad_reflect", F.pad(x, [1, 1, 2, 0], mode="reflect"), np.pad(X, ((0, 0), (0, 0), (2, 0), (1, 1)), "reflect")
     yield "pad_replicate", F.pad(x, [0, 2, 1, 1], mode="replicate"), np.pad(X, ((0, 0), (0, 0), (1, 1), (0, 2)), "edge")
     yield "interpolate_nearest", F.interpolate(x, scale_factor=2), X.repeat(2, axis=2).repeat(2, axis=3)
-    yield "cosine_similarity", F.cosine_similarity(v, p), \
-        (V * P).sum(1) / np.linalg.norm(V, axis=1) / np.linalg.norm(P, axis=1)
+    yield (
+        "cosine_similarity",
+        F.cosine_similarity(v, p),
+        (V * P).sum(1) / np.linalg.norm(V, axis=1) / np.linalg.norm(P, axis=1),
+    )
     yield "label_smooth", F.label_smooth(t, epsilon=0.1), T * 0.9 + 0.1 / 5
-    yield "pixel_shuffle", F.pixel_shuffle(paddle.reshape(x, [-1, 12, 2, 2]), 2), \
-        X.reshape(2, 3, 2, 2, 2, 2).transpose(0, 1, 4, 2, 5, 3).reshape(2, 3, 4, 4)
+    yield (
+        "pixel_shuffle",
+        F.pixel_shuffle(paddle.reshape(x, [-1, 12, 2, 2]), 2),
+        X.reshape(2, 3, 2, 2, 2, 2).transpose(0, 1, 4, 2, 5, 3).reshape(2, 3, 4, 4),
+    )
     yield "dropout_eval", F.dropout(x, 0.5, training=False), X
     yield "dropout_downgrade_eval", F.dropout(x, 0.4, training=False, mode="downscale_in_infer"), X * 0.6
     yield from _loss_cases(v, lab, p, t, const)
@@ -121,26 +142,38 @@ def _loss_cases(v, lab, p, t, const):
     yield "cross_entropy", F.cross_entropy(v, lab), nll.mean()
     yield "cross_entropy_none", F.cross_entropy(v, lab, reduction="none"), nll
     yield "cross_entropy_weight", F.cross_entropy(v, lab, weight=const(cw)), (nll * cw[LABEL]).sum() / cw[LABEL].sum()
-    ignored = paddle.static.data("ignored", [None], "int64")     # LABEL with its 4 set to -1
+    ignored = paddle.static.data("ignored", [None], "int64")  # LABEL with its 4 set to -1
     yield "cross_entropy_ignore", F.cross_entropy(v, ignored, ignore_index=-1), nll[LABEL != 4].mean()
     yield "cross_entropy_soft", F.cross_entropy(v, p, soft_label=True), (-(P * logp).sum(1)).mean()
     smooth = np.eye(5)[LABEL] * 0.9 + 0.02
     yield "cross_entropy_smoothing", F.cross_entropy(v, lab, label_smoothing=0.1), (-(smooth * logp).sum(1)).mean()
-    yield "cross_entropy_probs", F.cross_entropy(p, lab, use_softmax=False, reduction="sum"), \
-        -np.log(P[np.arange(4), LABEL]).sum()
+    yield (
+        "cross_entropy_probs",
+        F.cross_entropy(p, lab, use_softmax=False, reduction="sum"),
+        -np.log(P[np.arange(4), LABEL]).sum(),
+    )
     yield "nll_loss", F.nll_loss(F.log_softmax(v), lab, weight=const(cw)), (nll * cw[LABEL]).sum() / cw[LABEL].sum()
     yield "mse_loss", F.mse_loss(p, t), ((P - T) ** 2).mean()
     yield "l1_loss", F.l1_loss(p, t, reduction="sum"), np.abs(P - T).sum()
     bce = -(T * np.log(P) + (1 - T) * np.log(1 - P))
     yield "binary_cross_entropy", F.binary_cross_entropy(p, t), bce.mean()
     sig = _sigmoid(V)
-    yield "bce_with_logits", F.binary_cross_entropy_with_logits(v, t, reduction="none"), \
-        -(T * np.log(sig) + (1 - T) * np.log(1 - sig))
-    yield "bce_with_logits_pos_weight", F.binary_cross_entropy_with_logits(
-        v, t, pos_weight=const(np.full(5, 3.0, "float32"))), (-(3 * T * np.log(sig) + (1 - T) * np.log(1 - sig))).mean()
+    yield (
+        "bce_with_logits",
+        F.binary_cross_entropy_with_logits(v, t, reduction="none"),
+        -(T * np.log(sig) + (1 - T) * np.log(1 - sig)),
+    )
+    yield (
+        "bce_with_logits_pos_weight",
+        F.binary_cross_entropy_with_logits(v, t, pos_weight=const(np.full(5, 3.0, "float32"))),
+        (-(3 * T * np.log(sig) + (1 - T) * np.log(1 - sig))).mean(),
+    )
     d = P - T
-    yield "smooth_l1_loss", F.smooth_l1_loss(p, t, delta=0.3), \
-        np.where(np.abs(d) < 0.3, 0.5 * d * d, 0.3 * (np.abs(d) - 0.15)).mean()
+    yield (
+        "smooth_l1_loss",
+        F.smooth_l1_loss(p, t, delta=0.3),
+        np.where(np.abs(d) < 0.3, 0.5 * d * d, 0.3 * (np.abs(d) - 0.15)).mean(),
+    )
     yield "kl_div", F.kl_div(F.log_softmax(v), p, reduction="sum"), (P * (np.log(P) - logp)).sum()
     sign = np.where(T > 0, 1.0, -1.0).astype("float32")
     s = const(sign)
@@ -156,23 +189,28 @@ def test_functional_forwards_match_numpy():
     exe, scope = paddle.static.Executor(paddle.CPUPlace()), Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)
-        got = exe.run(main, feed={"x": X, "v": V, "lab": LABEL, "p": P, "t": T,
-                                      "ignored": np.where(LABEL == 4, -1, LABEL)}, fetch_list=[c[1] for c in cases])
+        got = exe.run(
+            main,
+            feed={"x": X, "v": V, "lab": LABEL, "p": P, "t": T, "ignored": np.where(LABEL == 4, -1, LABEL)},
+            fetch_list=[c[1] for c in cases],
+        )
     bad = []
     for (name, _, want), have in zip(cases, got):
         have = np.asarray(have)
         if have.shape != np.shape(want) and have.size == np.size(want):
             have = have.reshape(np.shape(want))
         if have.shape != np.shape(want) or not np.allclose(have, want, rtol=1e-4, atol=1e-5):
-            bad.append(f"{name}: shape {have.shape} vs {np.shape(want)}, max diff "
-                       f"{np.abs(have.reshape(-1)[:np.size(want)] - np.ravel(want)).max() if have.size == np.size(want) else '-'}")
+            bad.append(
+                f"{name}: shape {have.shape} vs {np.shape(want)}, max diff "
+                f"{np.abs(have.reshape(-1)[: np.size(want)] - np.ravel(want)).max() if have.size == np.size(want) else '-'}"
+            )
     assert not bad, "\n".join(bad)
 
 
 def test_what_pe_lacks_is_refused_in_one_line():
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         x = paddle.static.data("x", [None, 3, 4, 4])
-        with pytest.raises(ValueError, match="return_mask"):        # as Paddle: masks are NCHW positions
+        with pytest.raises(ValueError, match="return_mask"):  # as Paddle: masks are NCHW positions
             F.max_pool2d(x, 2, return_mask=True, data_format="NHWC")
         with pytest.raises(Exception, match="bicubic"):
             F.interpolate(x, scale_factor=2, mode="bicubic")
@@ -187,22 +225,29 @@ def test_patches_shuffles_shifts_and_margin_losses_match_numpy():
         x = paddle.static.data("x4", [None, 2, 4, 4])
         v, lab = paddle.static.data("v", [None, 5]), paddle.static.data("lab", [None], "int64")
         cols = F.unfold(x, 2, strides=2)
-        outs = [cols, F.fold(cols, [4, 4], 2, strides=2), F.unfold(x, 3, paddings=1),
-                F.pixel_shuffle(F.pixel_unshuffle(x, 2), 2), F.temporal_shift(paddle.reshape(x, [-1, 4, 2, 4]), 2, 0.25),
-                F.multi_margin_loss(v, lab, reduction="none"), F.npair_loss(v, paddle.scale(v, 0.5), paddle.assign(np.array([1, 0, 1, 2])))]
+        outs = [
+            cols,
+            F.fold(cols, [4, 4], 2, strides=2),
+            F.unfold(x, 3, paddings=1),
+            F.pixel_shuffle(F.pixel_unshuffle(x, 2), 2),
+            F.temporal_shift(paddle.reshape(x, [-1, 4, 2, 4]), 2, 0.25),
+            F.multi_margin_loss(v, lab, reduction="none"),
+            F.npair_loss(v, paddle.scale(v, 0.5), paddle.assign(np.array([1, 0, 1, 2]))),
+        ]
     exe = paddle.static.Executor(paddle.CPUPlace())
     with paddle.static.scope_guard(Scope()):
         exe.run(startup)
         got = exe.run(main, feed={"x4": x4, "v": V, "lab": LABEL}, fetch_list=outs)
-    blocks = x4.reshape(2, 2, 2, 2, 2, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 4)   # (c, kh, kw) x L
+    blocks = x4.reshape(2, 2, 2, 2, 2, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 4)  # (c, kh, kw) x L
     np.testing.assert_allclose(got[0], blocks, rtol=1e-6)
-    np.testing.assert_allclose(got[1], x4, rtol=1e-6)                    # non-overlapping: fold undoes unfold
+    np.testing.assert_allclose(got[1], x4, rtol=1e-6)  # non-overlapping: fold undoes unfold
     padded = np.pad(x4, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    want = np.stack([padded[:, c, i:i + 4, j:j + 4].reshape(2, 16) for c in range(2) for i in range(3)
-                     for j in range(3)], 1)
+    want = np.stack(
+        [padded[:, c, i : i + 4, j : j + 4].reshape(2, 16) for c in range(2) for i in range(3) for j in range(3)], 1
+    )
     np.testing.assert_allclose(got[2], want, rtol=1e-6)
     np.testing.assert_allclose(got[3], x4, rtol=1e-6)
-    seg = x4.reshape(1, 2, 4, 2, 4)                   # N=1, T=2 segments, C=4: channel 0 from t-1, 1 from t+1
+    seg = x4.reshape(1, 2, 4, 2, 4)  # N=1, T=2 segments, C=4: channel 0 from t-1, 1 from t+1
     shifted = seg.copy()
     shifted[:, :, 0] = np.stack([np.zeros_like(seg[:, 0, 0]), seg[:, 0, 0]], 1)
     shifted[:, :, 1] = np.stack([seg[:, 1, 1], np.zeros_like(seg[:, 1, 1])], 1)

@@ -1,6 +1,7 @@
 """paddle.nn's Layer in static mode: the issue's Sequential LeNet trains (its loss falls), parameters
 live in the programs they are built in, state_dict/set_state_dict round-trip through the scope,
 train()/eval() switch dropout and batch norm, hooks, containers, initializers and ParamAttr."""
+
 import numpy as np
 import pytest
 
@@ -23,7 +24,7 @@ def _run(main, startup, feed, fetch, scope):
 
 
 def test_the_issues_lenet_trains_and_its_loss_falls():
-    paddle.seed(0)      # its initial weights, whatever earlier tests drew from the default generator
+    paddle.seed(0)  # its initial weights, whatever earlier tests drew from the default generator
     main, startup = _programs()
     with paddle.static.program_guard(main, startup):
         x = paddle.static.data("x", [None, 1, 28, 28])
@@ -42,8 +43,12 @@ def test_the_issues_lenet_trains_and_its_loss_falls():
         assert net[0].weight.name.startswith("conv2d_") and net[4].bias.name.startswith("linear_")  # Paddle's names
         state = net.state_dict()
     assert losses[-1] < losses[0] * 0.8, losses
-    assert {k: v.shape for k, v in state.items()} == {"0.weight": (6, 1, 5, 5), "0.bias": (6,),
-                                                     "4.weight": (864, 10), "4.bias": (10,)}
+    assert {k: v.shape for k, v in state.items()} == {
+        "0.weight": (6, 1, 5, 5),
+        "0.bias": (6,),
+        "4.weight": (864, 10),
+        "4.bias": (10,),
+    }
 
 
 def test_state_dict_round_trip_sets_the_values_the_program_computes_with():
@@ -62,8 +67,9 @@ def test_state_dict_round_trip_sets_the_values_the_program_computes_with():
         missing, unexpected = lin.set_state_dict({"weight": w, "bias": b, "extra": w})
         assert (missing, unexpected) == ([], ["extra"])
         got = lin.state_dict()
-        res, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.ones((1, 3), "float32")},
-                                                             fetch_list=[out])
+        (res,) = paddle.static.Executor(paddle.CPUPlace()).run(
+            main, feed={"x": np.ones((1, 3), "float32")}, fetch_list=[out]
+        )
         with pytest.raises(ValueError, match="shape"):
             lin.set_state_dict({"weight": np.zeros((2, 3), "float32")})
     np.testing.assert_array_equal(got["weight"], w)
@@ -87,10 +93,10 @@ def test_train_and_eval_switch_dropout_and_batch_norm():
     with paddle.static.scope_guard(scope):
         state = bn.state_dict()
     zeros = (t == 0).mean()
-    assert 0.3 < zeros < 0.7                      # about half dropped, the rest scaled by 2
-    np.testing.assert_allclose(state["_mean"], 0.1 * xs.mean(axis=(0, 2)), rtol=1e-5)   # momentum 0.9 from 0
+    assert 0.3 < zeros < 0.7  # about half dropped, the rest scaled by 2
+    np.testing.assert_allclose(state["_mean"], 0.1 * xs.mean(axis=(0, 2)), rtol=1e-5)  # momentum 0.9 from 0
     mean, var = state["_mean"][None, :, None], state["_variance"][None, :, None]
-    np.testing.assert_allclose(e, (xs - mean) / np.sqrt(var + 1e-5), rtol=1e-4)   # running stats, no dropout
+    np.testing.assert_allclose(e, (xs - mean) / np.sqrt(var + 1e-5), rtol=1e-4)  # running stats, no dropout
 
 
 def test_a_layer_made_outside_the_guard_builds_its_parameters_in_the_program_it_is_called_in():
@@ -100,7 +106,7 @@ def test_a_layer_made_outside_the_guard_builds_its_parameters_in_the_program_it_
         out = net(paddle.static.data("x", [None, 2]))
     assert net.fc.weight.name in main.global_block().vars
     assert any(net.fc.weight.name in op.output_arg_names for op in startup.global_block().ops)
-    res, = _run(main, startup, {"x": np.zeros((1, 2), "float32")}, [out], Scope())
+    (res,) = _run(main, startup, {"x": np.zeros((1, 2), "float32")}, [out], Scope())
     np.testing.assert_allclose(res, np.zeros((1, 2)))
 
 
@@ -130,8 +136,15 @@ def test_walking_a_layer_tree_hooks_and_apply():
         net(paddle.static.data("x2", [None, 2]))
     assert seen == ["pre"]
     names = [k for k, _ in net.named_parameters()]
-    assert names == ["blocks.0.weight", "blocks.0.bias", "blocks.1.weight", "blocks.1.bias", "heads.a.weight",
-                     "heads.a.bias", "extra.0"]
+    assert names == [
+        "blocks.0.weight",
+        "blocks.0.bias",
+        "blocks.1.weight",
+        "blocks.1.bias",
+        "heads.a.weight",
+        "heads.a.bias",
+        "extra.0",
+    ]
     assert [k for k, _ in net.named_sublayers()] == ["blocks", "blocks.0", "blocks.1", "heads", "heads.a", "extra"]
     assert len(list(net.children())) == 3 and net.full_name().startswith("__net_")
     visited = []
@@ -156,7 +169,7 @@ def test_initializers_and_param_attr():
         finally:
             nn.initializer.set_global_initializer(None)
         a(paddle.static.data("x", [None, 4]))
-    assert a.weight.need_clip is False and nn.initializer.calculate_gain("relu") == pytest.approx(2 ** 0.5)
+    assert a.weight.need_clip is False and nn.initializer.calculate_gain("relu") == pytest.approx(2**0.5)
     scope = Scope()
     _run(main, startup, {}, [], scope)
     with paddle.static.scope_guard(scope):

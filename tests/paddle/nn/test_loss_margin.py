@@ -2,6 +2,7 @@
 loss_margin.py): the loss of Paddle 2.6.2's documented formula under each reduction, the softmax with
 return_softmax, a 1-D label; a multi-process group refused in one line. (Paddle 2.6.2's CPU build refuses
 margin_cross_entropy, so no recording of it exists; the op's gradient: tests/ops/cases_loss_margin.py.)"""
+
 import numpy as np
 import pytest
 
@@ -32,9 +33,13 @@ def _run(build):
 
 def test_reductions_and_the_softmax_follow_the_formula():
     loss, p = _expected(1.2, 0.3, 0.05, 8.0)
-    mean, total, rows, softmax = _run(lambda x, y: [
-        F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0), F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0, reduction="sum"),
-        *F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0, return_softmax=True, reduction=None)])
+    mean, total, rows, softmax = _run(
+        lambda x, y: [
+            F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0),
+            F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0, reduction="sum"),
+            *F.margin_cross_entropy(x, y, 1.2, 0.3, 0.05, 8.0, return_softmax=True, reduction=None),
+        ]
+    )
     np.testing.assert_allclose(mean, loss.mean(), rtol=1e-5)
     np.testing.assert_allclose(total, loss.sum(), rtol=1e-5)
     np.testing.assert_allclose(rows, loss.reshape(3, 1), rtol=1e-5)

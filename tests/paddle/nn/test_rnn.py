@@ -1,6 +1,7 @@
 """paddle.nn's recurrent layers in static mode: LSTM (2 layers, bidirectional, with sequence
 lengths) and GRU forwards equal numpy transcriptions of 2.x's gate layouts computed from the weights
 in the scope; final states are [layers * directions, batch, hidden]; past a length the outputs are 0."""
+
 import numpy as np
 
 from pe_cli import paddle
@@ -32,7 +33,7 @@ def _run_lstm(xs, lengths, s, p, reverse, hidden):
     n, t, _ = xs.shape
     h, c = np.zeros((n, hidden)), np.zeros((n, hidden))
     out = np.zeros((n, t, hidden))
-    for step in (reversed(range(t)) if reverse else range(t)):
+    for step in reversed(range(t)) if reverse else range(t):
         nh, nc = _lstm_step(xs[:, step], h, c, s, p)
         live = (step < lengths)[:, None]
         h, c = np.where(live, nh, h), np.where(live, nc, c)

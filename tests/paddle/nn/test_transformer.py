@@ -1,6 +1,7 @@
 """paddle.nn's MultiHeadAttention and Transformer encoder in static mode: a 2-layer encoder's
 forward (with a padding mask) equals a numpy transcription of Paddle's layers computed from the
 weights in the scope, and a small encoder classifier trains."""
+
 import numpy as np
 
 from pe_cli import paddle
@@ -16,7 +17,7 @@ def _layer_norm(x, w, b):
 
 def _mha(x, s, p, heads, mask):
     n, t, d = x.shape
-    split = lambda y: y.reshape(n, t, heads, d // heads).transpose(0, 2, 1, 3)   # noqa: E731
+    split = lambda y: y.reshape(n, t, heads, d // heads).transpose(0, 2, 1, 3)  # noqa: E731
     q, k, v = (split(x @ s[f"{p}.{m}_proj.weight"] + s[f"{p}.{m}_proj.bias"]) for m in "qkv")
     scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d // heads) + mask
     w = np.exp(scores - scores.max(-1, keepdims=True))
@@ -27,8 +28,10 @@ def _mha(x, s, p, heads, mask):
 
 def _encoder_layer(x, s, p, heads, mask):
     x = _layer_norm(x + _mha(x, s, f"{p}.self_attn", heads, mask), s[f"{p}.norm1.weight"], s[f"{p}.norm1.bias"])
-    ff = np.maximum(x @ s[f"{p}.linear1.weight"] + s[f"{p}.linear1.bias"], 0) @ s[f"{p}.linear2.weight"] \
+    ff = (
+        np.maximum(x @ s[f"{p}.linear1.weight"] + s[f"{p}.linear1.bias"], 0) @ s[f"{p}.linear2.weight"]
         + s[f"{p}.linear2.bias"]
+    )
     return _layer_norm(x + ff, s[f"{p}.norm2.weight"], s[f"{p}.norm2.bias"])
 
 
@@ -41,11 +44,11 @@ def test_a_two_layer_encoder_matches_numpy_and_masks_padding():
         out = enc(x, keep)
     xs = np.random.RandomState(3).randn(2, 5, 8).astype("float32")
     keeps = np.ones((2, 1, 1, 5), bool)
-    keeps[1, ..., 3:] = False                          # the second sequence has length 3
+    keeps[1, ..., 3:] = False  # the second sequence has length 3
     exe, scope = paddle.static.Executor(paddle.CPUPlace()), Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)
-        got, = exe.run(main, feed={"x": xs, "keep": keeps}, fetch_list=[out])
+        (got,) = exe.run(main, feed={"x": xs, "keep": keeps}, fetch_list=[out])
         state = enc.state_dict()
     assert len(state) == 2 * 16 and state["layers.1.self_attn.q_proj.weight"].shape == (8, 8)
     mask = (keeps.astype("float32") - 1) * 1e9
@@ -65,7 +68,7 @@ def test_an_encoder_classifier_trains():
         paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
     rng = np.random.RandomState(0)
     xs = rng.randint(0, 10, (32, 6)).astype("int64")
-    ys = (xs == 3).any(axis=1).astype("int64")          # does the sequence hold a 3?
+    ys = (xs == 3).any(axis=1).astype("int64")  # does the sequence hold a 3?
     exe, scope = paddle.static.Executor(paddle.CPUPlace()), Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)

@@ -2,6 +2,7 @@
 the StateCell's states its memories) and ``BeamSearchDecoder`` (a While loop of beam_search steps,
 each step's ids, scores and states kept in tensor arrays, then beam_search_decode), built from
 pe's DynamicRNN, While, Switch, tensor-array and beam-search layers as Fluid builds them."""
+
 import contextlib
 
 from .... import layers
@@ -15,6 +16,7 @@ __all__ = ["InitState", "StateCell", "TrainingDecoder", "BeamSearchDecoder"]
 class TrainingDecoder:
     """``with decoder.block():`` one step (step_input, state_cell.compute_state,
     state_cell.update_states, output); ``decoder()`` the outputs over the sequences."""
+
     BEFORE_DECODER, IN_DECODER, AFTER_DECODER = 0, 1, 2
 
     def __init__(self, state_cell, name=None):
@@ -75,10 +77,24 @@ class BeamSearchDecoder:
     1]); ``decode()`` builds Fluid's default step (embedding of the previous ids, the StateCell's
     update, an fc softmax over ``target_dict_dim`` words, topk, beam_search), ``decoder()`` gives
     (ids, scores) from beam_search_decode."""
+
     BEFORE_BEAM_SEARCH_DECODER, IN_BEAM_SEARCH_DECODER, AFTER_BEAM_SEARCH_DECODER = 0, 1, 2
 
-    def __init__(self, state_cell, init_ids, init_scores, target_dict_dim, word_dim, input_var_dict={},  # noqa: B006
-                 topk_size=50, sparse_emb=True, max_len=100, beam_size=1, end_id=1, name=None):
+    def __init__(
+        self,
+        state_cell,
+        init_ids,
+        init_scores,
+        target_dict_dim,
+        word_dim,
+        input_var_dict={},  # noqa: B006
+        topk_size=50,
+        sparse_emb=True,
+        max_len=100,
+        beam_size=1,
+        end_id=1,
+        name=None,
+    ):
         self._helper = LayerHelper("beam_search_decoder", name=name)
         self._counter = layers.zeros(shape=[1], dtype="int64")
         self._counter.stop_gradient = True
@@ -132,8 +148,9 @@ class BeamSearchDecoder:
             update_dict[init_var_name] = read_var
             feed_dict[init_var_name] = layers.sequence_expand(read_var, prev_scores)
         for state_str in self._state_cell._state_names:
-            self.state_cell.set_state(state_str, layers.sequence_expand(self.state_cell.get_state(state_str),
-                                                                        prev_scores))
+            self.state_cell.set_state(
+                state_str, layers.sequence_expand(self.state_cell.get_state(state_str), prev_scores)
+            )
         for input_name in self._state_cell._inputs:
             feed_dict.setdefault(input_name, prev_ids_embedding)
         return feed_dict, update_dict
@@ -143,17 +160,23 @@ class BeamSearchDecoder:
         with self.block():
             prev_ids = self.read_array(init=self._init_ids, is_ids=True)
             prev_scores = self.read_array(init=self._init_scores, is_scores=True)
-            prev_ids_embedding = layers.embedding(input=prev_ids, size=[self._target_dict_dim, self._word_dim],
-                                                  dtype="float32", is_sparse=self._sparse_emb)
+            prev_ids_embedding = layers.embedding(
+                input=prev_ids,
+                size=[self._target_dict_dim, self._word_dim],
+                dtype="float32",
+                is_sparse=self._sparse_emb,
+            )
             feed_dict, update_dict = self._feeds(prev_scores, prev_ids_embedding)
             self.state_cell.compute_state(inputs=feed_dict)
             current_state = layers.lod_reset(x=self.state_cell.out_state(), y=prev_scores)
             scores = layers.fc(input=current_state, size=self._target_dict_dim, act="softmax")
             topk_scores, topk_indices = layers.topk(scores, k=self._topk_size)
-            accu_scores = layers.elementwise_add(x=layers.log(x=topk_scores), y=layers.reshape(prev_scores, shape=[-1]),
-                                                 axis=0)
-            selected_ids, selected_scores = layers.beam_search(prev_ids, prev_scores, topk_indices, accu_scores,
-                                                               self._beam_size, end_id=1, level=0)
+            accu_scores = layers.elementwise_add(
+                x=layers.log(x=topk_scores), y=layers.reshape(prev_scores, shape=[-1]), axis=0
+            )
+            selected_ids, selected_scores = layers.beam_search(
+                prev_ids, prev_scores, topk_indices, accu_scores, self._beam_size, end_id=1, level=0
+            )
             with layers.Switch() as switch:
                 with switch.case(layers.is_empty(selected_ids)):
                     self.early_stop()
@@ -197,8 +220,9 @@ class BeamSearchDecoder:
     def __call__(self):
         if self._status != BeamSearchDecoder.AFTER_BEAM_SEARCH_DECODER:
             raise ValueError("Output of BeamSearchDecoder object can only be visited outside the block.")
-        return layers.beam_search_decode(ids=self._ids_array, scores=self._scores_array, beam_size=self._beam_size,
-                                         end_id=self._end_id)
+        return layers.beam_search_decode(
+            ids=self._ids_array, scores=self._scores_array, beam_size=self._beam_size, end_id=self._end_id
+        )
 
     @property
     def state_cell(self):

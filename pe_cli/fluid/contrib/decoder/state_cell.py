@@ -2,6 +2,7 @@
 value) and ``StateCell`` (named step inputs and hidden states, and the user's updater that computes
 the new states). Inside a TrainingDecoder a state is a DynamicRNN memory; inside a
 BeamSearchDecoder it is a tensor array indexed by a step counter, written in the loop's parent block."""
+
 import contextlib
 
 from .... import layers
@@ -154,6 +155,7 @@ class StateCell:
             if state_cell == self:
                 raise TypeError("Updater should only accept a StateCell object as argument.")
             updater(state_cell)
+
         return _decorator
 
     def compute_state(self, inputs):

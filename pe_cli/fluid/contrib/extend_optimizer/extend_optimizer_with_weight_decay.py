@@ -1,6 +1,7 @@
 """Fluid 1.8's decoupled weight decay (AdamW's rule, Loshchilov & Hutter): before the base
 optimizer's update, each parameter loses ``coeff * param`` (not scaled by the learning rate), so the
 decay does not pass through the gradient (and Adam's moments) as L2 regularization would."""
+
 from .... import layers
 from ....framework.variable import Variable
 from ....training.optimizer import Optimizer
@@ -34,8 +35,11 @@ class DecoupledWeightDecay:
                 assert self._coeff >= 0.0, "coeff should be a non-negative."
             assert param.name not in self._params_name
             with param.block.program._optimized_guard([param, grad]):
-                decay = (layers.scale(param, self._coeff) if isinstance(self._coeff, float)
-                         else layers.elementwise_mul(param, self._coeff))
+                decay = (
+                    layers.scale(param, self._coeff)
+                    if isinstance(self._coeff, float)
+                    else layers.elementwise_mul(param, self._coeff)
+                )
             scaled.append((param, grad, decay))
             self._params_name.add(param.name)
         return scaled
@@ -43,8 +47,9 @@ class DecoupledWeightDecay:
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
         """Backward, then param -= coeff * param for each decaying parameter, then the base
         optimizer's update; returns (update ops, [(param, grad)]) as Optimizer.minimize."""
-        params_grads = self.backward(loss=loss, startup_program=startup_program, parameter_list=parameter_list,
-                                     no_grad_set=no_grad_set)
+        params_grads = self.backward(
+            loss=loss, startup_program=startup_program, parameter_list=parameter_list, no_grad_set=no_grad_set
+        )
         for param, grad, decay in self._scale_parameters(params_grads):
             with param.block.program._optimized_guard([param, grad]):
                 layers.assign(input=layers.elementwise_sub(x=param, y=decay), output=param)

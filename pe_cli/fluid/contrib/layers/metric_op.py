@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.layers.metric_op``: ctr_metric_bundle."""
+
 from .... import layers
 from ....layers.helper import LayerHelper
 from ....training.initializer import ConstantInitializer
@@ -26,7 +27,7 @@ def ctr_metric_bundle(input, label):
     diff = layers.elementwise_sub(input, label)
     _accumulate(layers.reshape(layers.reduce_sum(layers.square(diff)), [1]), local_sqrerr)
     abserr = helper.create_variable_for_type_inference("float32", stop_gradient=True)
-    helper.append_op("l1_norm", {"X": [diff]}, {"Out": [abserr]})      # Fluid's op: sum(|diff|), [1]
+    helper.append_op("l1_norm", {"X": [diff]}, {"Out": [abserr]})  # Fluid's op: sum(|diff|), [1]
     _accumulate(abserr, local_abserr)
     _accumulate(layers.reshape(layers.reduce_sum(input), [1]), local_prob)
     _accumulate(layers.reshape(layers.reduce_sum(layers.sigmoid(input)), [1]), local_q)

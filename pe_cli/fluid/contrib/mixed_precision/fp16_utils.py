@@ -5,6 +5,7 @@ steps in a row the scaling grows by ``incr_ratio`` while it stays finite; after
 op-finding helpers work on any program. ``rewrite_program`` (float16 casts around the white-list
 ops) needs float16 kernels, which pe does not have (it trains in float32: ``decorate``), and says so;
 ``update_role_var_grad`` then has no cast to look through and leaves the program as it is."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 from ... import core  # noqa: F401
@@ -27,7 +28,7 @@ def find_true_prev_op(ops, cur_op, var_name):
 def find_true_post_op(ops, cur_op, var_name):
     """The ops after ``cur_op`` that read ``var_name`` (None when none does)."""
     start = next((i for i, op in enumerate(ops) if op == cur_op), len(ops) - 1)
-    found = [op for op in ops[start + 1:] for slot in op.input_names for name in op.input(slot) if name == var_name]
+    found = [op for op in ops[start + 1 :] for slot in op.input_names for name in op.input(slot) if name == var_name]
     return found or None
 
 
@@ -73,8 +74,16 @@ def _bad_step(prev_loss_scaling, num_good_steps, num_bad_steps, decr_every_n_nan
             layers.increment(num_bad_steps)
 
 
-def update_loss_scaling(is_overall_finite, prev_loss_scaling, num_good_steps, num_bad_steps, incr_every_n_steps,
-                        decr_every_n_nan_or_inf, incr_ratio, decr_ratio):
+def update_loss_scaling(
+    is_overall_finite,
+    prev_loss_scaling,
+    num_good_steps,
+    num_bad_steps,
+    incr_every_n_steps,
+    decr_every_n_nan_or_inf,
+    incr_ratio,
+    decr_ratio,
+):
     """Appends the update of the loss scaling and the good/bad step counters (int32 [1] variables)."""
     zero = layers.fill_constant(shape=[1], dtype="int32", value=0)
     with layers.Switch() as switch:
@@ -84,5 +93,9 @@ def update_loss_scaling(is_overall_finite, prev_loss_scaling, num_good_steps, nu
             _bad_step(prev_loss_scaling, num_good_steps, num_bad_steps, decr_every_n_nan_or_inf, decr_ratio, zero)
 
 
-refuse(globals(), "paddle.fluid.contrib.mixed_precision.fp16_utils", ["rewrite_program"],
-       "float16 casts need float16 kernels, which pe does not have: it trains in float32 (mixed_precision.decorate)")
+refuse(
+    globals(),
+    "paddle.fluid.contrib.mixed_precision.fp16_utils",
+    ["rewrite_program"],
+    "float16 casts need float16 kernels, which pe does not have: it trains in float32 (mixed_precision.decorate)",
+)

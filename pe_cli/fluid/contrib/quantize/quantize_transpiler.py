@@ -18,6 +18,7 @@
 
 As Fluid's, freezing reads the weight's scale from max|w| under 'abs_max' and from the scale
 variable otherwise, and a moving or windowed activation scale is what training left in the scope."""
+
 import collections
 
 import numpy as np
@@ -42,7 +43,7 @@ def _original_var_name(name):
     """The variable a quantized, dequantized or scale variable was made from."""
     for suffix in _SUFFIXES:
         if name.endswith(suffix):
-            return name[:-len(suffix)]
+            return name[: -len(suffix)]
     return name
 
 
@@ -61,13 +62,24 @@ def _check_program(program, what):
 
 
 class QuantizeTranspiler:
-    def __init__(self, weight_bits=8, activation_bits=8, activation_quantize_type="abs_max",
-                 weight_quantize_type="abs_max", window_size=10000, moving_rate=0.9):
-        for what, value in (("weight_quantize_type", weight_quantize_type),
-                            ("activation_quantize_type", activation_quantize_type)):
+    def __init__(
+        self,
+        weight_bits=8,
+        activation_bits=8,
+        activation_quantize_type="abs_max",
+        weight_quantize_type="abs_max",
+        window_size=10000,
+        moving_rate=0.9,
+    ):
+        for what, value in (
+            ("weight_quantize_type", weight_quantize_type),
+            ("activation_quantize_type", activation_quantize_type),
+        ):
             if value not in _QUANT_TYPES:
-                raise ValueError(f"Unknown {what}: {value!r}. It can only be 'abs_max' or 'range_abs_max' or "
-                                 f"'moving_average_abs_max'.")
+                raise ValueError(
+                    f"Unknown {what}: {value!r}. It can only be 'abs_max' or 'range_abs_max' or "
+                    f"'moving_average_abs_max'."
+                )
         self.weight_bits = weight_bits
         self.activation_bits = activation_bits
         self.weight_quantize_type = weight_quantize_type
@@ -127,13 +139,16 @@ class QuantizeTranspiler:
     def _scale_parameter(self, var):
         scale = self.helper.create_parameter(
             attr=ParamAttr(name=f"{var.name}.scale", initializer=ConstantInitializer(0.001), trainable=False),
-            shape=[1], dtype=var.dtype)
+            shape=[1],
+            dtype=var.dtype,
+        )
         scale.stop_gradient = True
         return scale
 
     def _state(self, prefix, var, shape, value):
-        state = self.helper.create_global_variable(name=unique_name.generate(prefix), persistable=True,
-                                                   dtype=var.dtype, shape=shape)
+        state = self.helper.create_global_variable(
+            name=unique_name.generate(prefix), persistable=True, dtype=var.dtype, shape=shape
+        )
         self.helper.set_variable_initializer(state, ConstantInitializer(value))
         return state
 
@@ -165,8 +180,9 @@ class QuantizeTranspiler:
 
     def _insert_dequant_op(self, block, idx, var, scale, bits):
         out = self._like(block, var, f"{var.name}.dequantized")
-        block._insert_op(idx, "fake_dequantize_max_abs", {"X": var, "Scale": scale}, {"Out": out},
-                         {"max_range": float(_bins(bits))})
+        block._insert_op(
+            idx, "fake_dequantize_max_abs", {"X": var, "Scale": scale}, {"Out": out}, {"max_range": float(_bins(bits))}
+        )
         return out
 
     # -- inference -------------------------------------------------------------------------------------
@@ -272,10 +288,16 @@ class _Freezer:
         if len(op.output_arg_names) != 1:
             raise ValueError(f"Only support one output, but op {op.type} has more than one output.")
         out = block.var(op.output_arg_names[0])
-        dequantized = block.create_var(name=f"{out.name}.dequantized", shape=out.shape, dtype=out.dtype,
-                                       lod_level=out.lod_level)
-        block._insert_op(block.ops.index(op) + 1, "fake_dequantize_max_abs", {"X": out, "Scale": scale_var},
-                         {"Out": dequantized}, {"max_range": float(max_range)})
+        dequantized = block.create_var(
+            name=f"{out.name}.dequantized", shape=out.shape, dtype=out.dtype, lod_level=out.lod_level
+        )
+        block._insert_op(
+            block.ops.index(op) + 1,
+            "fake_dequantize_max_abs",
+            {"X": out, "Scale": scale_var},
+            {"Out": dequantized},
+            {"max_range": float(max_range)},
+        )
         self.out_rename[out.name] = dequantized.name
 
 

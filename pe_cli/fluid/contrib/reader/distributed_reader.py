@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.reader.distributed_batch_reader``."""
+
 import os
 
 __all__ = ["distributed_batch_reader"]
@@ -28,4 +29,5 @@ def distributed_batch_reader(batch_reader):
             assert train_data is not None, "train data should not be None."
             yield train_data
             train_data, idx = None, 1
+
     return decorate_for_multi_process

@@ -3,6 +3,7 @@
 its retries and True/False answers; where that command is missing, a call fails with one line
 naming it. ``multi_download`` / ``multi_upload`` share the files among processes. (Fluid 1.8's
 module is Python 2 code, ``dict.iteritems`` and ``sorted(cmp=)``; this one runs on Python 3.)"""
+
 import logging
 import multiprocessing
 import os
@@ -26,16 +27,23 @@ class HDFSClient:
     def _run(self, commands, retry_times=5):
         """(return code, stdout, stderr) of ``hadoop fs ... <commands>``, tried up to retry_times + 1 times."""
         if not (os.path.isfile(self.hadoop_bin) and os.access(self.hadoop_bin, os.X_OK)):
-            raise PeError(f"HDFSClient: the command '{self.hadoop_bin}' does not exist or is not executable; "
-                          f"install Hadoop's client and give its directory as hadoop_home")
+            raise PeError(
+                f"HDFSClient: the command '{self.hadoop_bin}' does not exist or is not executable; "
+                f"install Hadoop's client and give its directory as hadoop_home"
+            )
         code, out, err = 0, "", ""
         for attempt in range(retry_times + 1):
             proc = subprocess.run(self.pre_commands + list(commands), capture_output=True, text=True, check=False)
             code, out, err = proc.returncode, proc.stdout, proc.stderr
             if not code:
                 break
-            _logger.warning("Times: %d, Error running command: %s. Return code: %d, Error: %s", attempt,
-                            " ".join(self.pre_commands + list(commands)), code, err)
+            _logger.warning(
+                "Times: %d, Error running command: %s. Return code: %d, Error: %s",
+                attempt,
+                " ".join(self.pre_commands + list(commands)),
+                code,
+                err,
+            )
         return code, out, err
 
     def _ok(self, commands, retry_times=1):
@@ -141,6 +149,7 @@ def multi_download(client, hdfs_path, local_path, trainer_id, trainers, multi_pr
     def download(paths):
         for path in paths:
             client.download(path, local_dir(path))
+
     _in_processes(download, need, multi_processes)
     return [os.path.join(local_dir(path), os.path.basename(path)) for path in need]
 
@@ -154,7 +163,12 @@ def multi_upload(client, hdfs_path, local_path, multi_processes=5, overwrite=Fal
 
     def upload(paths):
         for path in paths:
-            client.upload(os.path.join(hdfs_path, os.path.relpath(os.path.dirname(path), local_path)), path, overwrite,
-                          retry_times=5)
+            client.upload(
+                os.path.join(hdfs_path, os.path.relpath(os.path.dirname(path), local_path)),
+                path,
+                overwrite,
+                retry_times=5,
+            )
+
     if files:
         _in_processes(upload, files, multi_processes)

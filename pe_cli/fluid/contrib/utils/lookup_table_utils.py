@@ -5,6 +5,7 @@ pe's DistributeTranspiler keeps lookup tables whole on the trainers, so a pe pro
 distributed table: ``convert_dist_to_sparse_program`` has nothing to convert (as Fluid says for
 such a program, it warns and returns None), and the two loaders load the table as the one dense
 variable it is, from its own file, and every other persistable from ``dirname``."""
+
 import logging
 import os
 
@@ -27,8 +28,10 @@ def convert_dist_to_sparse_program(program):
     if not getattr(program, "_distributed_lookup_table", None):
         _logger.warning("There are no distributed lookup tables need to be converted")
         return None
-    raise PeError("convert_dist_to_sparse_program: pe's programs keep lookup tables whole; a program naming a "
-                  "distributed table was not built by pe")
+    raise PeError(
+        "convert_dist_to_sparse_program: pe's programs keep lookup tables whole; a program naming a "
+        "distributed table was not built by pe"
+    )
 
 
 def _load_table(fn, var_name, path):
@@ -56,6 +59,7 @@ def _is_checkpoint_var(excluded):
         if any(part in var.name for part in ("@GRAD", ".trainer_", ".block", "tmp_")) or var.name in excluded:
             return False
         return is_persistable(var)
+
     return is_valid
 
 
@@ -76,6 +80,7 @@ def load_persistables_for_inference(dirname, executor, program, lookup_table_var
     table_dir = os.path.join(dirname, lookup_table_dir)
     if not os.path.isdir(table_dir):
         raise ValueError(f"There is no directory named '{table_dir}'")
-    _load_table("load_persistables_for_inference", lookup_table_var_name,
-                os.path.join(table_dir, lookup_table_var_name))
+    _load_table(
+        "load_persistables_for_inference", lookup_table_var_name, os.path.join(table_dir, lookup_table_var_name)
+    )
     return program

@@ -10,6 +10,7 @@ per slot, its number of values then the values (``3 1 2 3 1 0``). Samples go thr
 them. MultiSlotDataGenerator checks that every sample has the same slots in the same order and
 records each slot's type (uint64, or float once a float appears); MultiSlotStringDataGenerator
 writes the values as given, unchecked."""
+
 import numbers
 import sys
 
@@ -61,21 +62,27 @@ class DataGenerator:
         raise NotImplementedError("pls use MultiSlotDataGenerator or PairWiseDataGenerator")
 
     def generate_sample(self, line):
-        raise NotImplementedError("Please rewrite this function to return a list or tuple: "
-                                  "[(name, [feasign, ...]), ...] or ((name, [feasign, ...]), ...)")
+        raise NotImplementedError(
+            "Please rewrite this function to return a list or tuple: "
+            "[(name, [feasign, ...]), ...] or ((name, [feasign, ...]), ...)"
+        )
 
     def generate_batch(self, samples):
         """A function yielding the samples of a batch (override it to regroup or transform them)."""
+
         def local_iter():
             yield from samples
+
         return local_iter
 
 
 class MultiSlotStringDataGenerator(DataGenerator):
     def _gen_str(self, line):
         if not isinstance(line, (list, tuple)):
-            raise ValueError("the output of process() must be in list or tuple type"
-                             "Examples: [('words', ['1926', '08', '17']), ('label', ['1'])]")
+            raise ValueError(
+                "the output of process() must be in list or tuple type"
+                "Examples: [('words', ['1926', '08', '17']), ('label', ['1'])]"
+            )
         return " ".join(" ".join([str(len(elements))] + list(elements)) for _, elements in line) + "\n"
 
 
@@ -90,8 +97,9 @@ class MultiSlotDataGenerator(DataGenerator):
         if first:
             self._proto_info.append((name, "uint64"))
         elif name != self._proto_info[index][0]:
-            raise ValueError(f"the field name of two given line are not match: require<{self._proto_info[index][0]}>, "
-                             f"get<{name}>.")
+            raise ValueError(
+                f"the field name of two given line are not match: require<{self._proto_info[index][0]}>, get<{name}>."
+            )
         for elem in elements:
             if not first and self._proto_info[index][1] == "float":
                 continue
@@ -103,8 +111,10 @@ class MultiSlotDataGenerator(DataGenerator):
 
     def _gen_str(self, line):
         if not isinstance(line, (list, tuple)):
-            raise ValueError("the output of process() must be in list or tuple type"
-                             "Example: [('words', [1926, 08, 17]), ('label', [1])]")
+            raise ValueError(
+                "the output of process() must be in list or tuple type"
+                "Example: [('words', [1926, 08, 17]), ('label', [1])]"
+            )
         first = self._proto_info is None
         if first:
             self._proto_info = []

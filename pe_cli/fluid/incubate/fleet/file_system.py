@@ -2,6 +2,7 @@
 which the collective fleet imports): FS (the interface), LocalFS (this machine's files) and BDFS
 (HDFS through the ``hadoop fs`` command, which must be on PATH: without it, making one says so in
 one line)."""
+
 import abc
 import os
 import shutil
@@ -14,6 +15,7 @@ from ...unsupported import HDFS, FluidUnsupported
 
 class FS:
     """What a file system of the checkpointing fleet does."""
+
     @abc.abstractmethod
     def list_dirs(self, fs_path): ...
 

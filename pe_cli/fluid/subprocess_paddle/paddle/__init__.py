@@ -5,6 +5,7 @@ import hook there and is pe's paddle, so ``paddle.fluid`` and every ``paddle.X``
 ``python -m paddle.X`` imports this first: a module X of pe then runs here as ``__main__`` under its
 own name (its relative imports are pe's; run under ``paddle.X`` they would resolve against paddle),
 and the process exits with its status, as when runpy runs it."""
+
 import importlib
 import importlib.util
 import runpy
@@ -41,5 +42,5 @@ def _run_main():
         sys.exit(0)
 
 
-if sys.argv[:1] == ["-m"]:      # Python is still locating the module of -m
+if sys.argv[:1] == ["-m"]:  # Python is still locating the module of -m
     _run_main()

@@ -1,5 +1,6 @@
 """``paddle.fluid.transpiler.details.checkport``: ``wait_server_ready(endpoints)`` blocks until every
 ``ip:port`` accepts a TCP connection, saying on stderr which are not ready every 3 seconds."""
+
 import socket
 import sys
 import time

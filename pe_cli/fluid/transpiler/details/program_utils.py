@@ -1,6 +1,7 @@
 """``paddle.fluid.transpiler.details.program_utils``: the transpilers' helpers over a block
 (``delete_ops``, ``find_op_by_input_arg`` / ``find_op_by_output_arg``) and a program printed as
 readable code (``program_to_code``: each block's variables, then one line per op)."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 from ... import core  # noqa: F401
@@ -17,7 +18,7 @@ def delete_ops(block, ops):
     for op in ops:
         try:
             block._remove_op(list(block.ops).index(op))
-        except Exception as e:   # noqa: BLE001 -- Fluid prints and goes on
+        except Exception as e:  # noqa: BLE001 -- Fluid prints and goes on
             print(e)
 
 

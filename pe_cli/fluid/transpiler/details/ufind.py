@@ -1,4 +1,5 @@
 """``paddle.fluid.transpiler.details.ufind``: a union-find (disjoint sets) over hashable elements."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has it
 
 
@@ -16,7 +17,7 @@ class UnionFind:
             return -1
         idx = self._index[x]
         while idx != self._parents[idx]:
-            self._parents[idx] = self._parents[self._parents[idx]]       # path halving
+            self._parents[idx] = self._parents[self._parents[idx]]  # path halving
             idx = self._parents[idx]
         return idx
 

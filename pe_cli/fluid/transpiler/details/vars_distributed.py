@@ -1,6 +1,7 @@
 """``paddle.fluid.transpiler.details.vars_distributed``: the record of how variables are cut and
 placed on parameter servers: VarStruct (a variable's properties), VarDistributed (an origin variable,
 one slice of it, where it sits) and VarsDistributed (all of them, searchable)."""
+
 from __future__ import print_function  # noqa: F401 -- Fluid's module has these names
 
 from ...framework import Variable
@@ -19,16 +20,21 @@ def _struct(var):
 
 
 def _same(a, b):
-    return (a.name, a.type, a.shape, a.dtype, a.lod_level, a.persistable) == \
-        (b.name, b.type, b.shape, b.dtype, b.lod_level, b.persistable)
+    return (a.name, a.type, a.shape, a.dtype, a.lod_level, a.persistable) == (
+        b.name,
+        b.type,
+        b.shape,
+        b.dtype,
+        b.lod_level,
+        b.persistable,
+    )
 
 
 class VarDistributed:
     """An origin variable and one slice of it (``is_slice``, ``block_id``, ``offset``: values before
     it), its tag ``vtype`` (Param, Optimizer, RemotePrefetch) and the ``endpoint`` holding it."""
 
-    def __init__(self, origin_var, slice_var, is_slice=None, block_id=None, offset=None, vtype=None,
-                 endpoint=None):
+    def __init__(self, origin_var, slice_var, is_slice=None, block_id=None, offset=None, vtype=None, endpoint=None):
         self.origin, self.slice = _struct(origin_var), _struct(slice_var)
         self.is_slice = not self.equal(self.origin, self.slice) if is_slice is None else is_slice
         self.block_id = 0 if block_id is None else block_id
@@ -43,8 +49,10 @@ class VarDistributed:
     def __str__(self):
         o, s = self.origin, self.slice
         origin = f"{o.name} : fluid.{o.type}.shape{o.shape}.astype({o.dtype})"
-        sliced = (f"{s.name} : fluid.{s.type}.shape{s.shape}.astype({s.dtype}).slice({self.is_slice})"
-                  f".block({self.block_id}).offset({self.offset})")
+        sliced = (
+            f"{s.name} : fluid.{s.type}.shape{s.shape}.astype({s.dtype}).slice({self.is_slice})"
+            f".block({self.block_id}).offset({self.offset})"
+        )
         return f"var owned: {self.vtype}, origin var: ( {origin} ), slice var: ( {sliced} ), endpoint: {self.endpoint} "
 
 
@@ -52,10 +60,10 @@ class VarsDistributed:
     def __init__(self):
         self.distributed_vars = []
 
-    def add_distributed_var(self, origin_var, slice_var, is_slice=None, block_id=None, offset=None, vtype=None,
-                            endpoint=None):
-        self.distributed_vars.append(VarDistributed(origin_var, slice_var, is_slice, block_id, offset, vtype,
-                                                    endpoint))
+    def add_distributed_var(
+        self, origin_var, slice_var, is_slice=None, block_id=None, offset=None, vtype=None, endpoint=None
+    ):
+        self.distributed_vars.append(VarDistributed(origin_var, slice_var, is_slice, block_id, offset, vtype, endpoint))
 
     def get_distributed_var_by_slice(self, var_name):
         return next((v for v in self.distributed_vars if v.slice.name == var_name), None)
@@ -65,8 +73,9 @@ class VarsDistributed:
         return _same(var1, var2)
 
     def get_distributed_var_by_origin_and_ep(self, origin_var_name, endpoint):
-        return next((v for v in self.distributed_vars
-                     if v.origin.name == origin_var_name and v.endpoint == endpoint), None)
+        return next(
+            (v for v in self.distributed_vars if v.origin.name == origin_var_name and v.endpoint == endpoint), None
+        )
 
     def get_distributed_vars_by_vtypes(self, vtypes, groupby=False):
         """The records tagged one of ``vtypes``; with ``groupby``, {origin name: [records]}."""

@@ -1,4 +1,5 @@
 """``paddle.complex.tensor``: the complex layers (math.py, manipulation.py, linalg.py)."""
+
 from . import linalg, manipulation, math  # noqa: F401
 from .linalg import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403

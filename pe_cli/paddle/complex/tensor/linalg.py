@@ -1,4 +1,5 @@
 """``paddle.complex.tensor.linalg``: ``matmul`` of complex tensors: (a + bi)(c + di) = ac - bd + (ad + bc)i."""
+
 from ..helper import complex_variable_exists, is_complex, is_real
 from ....fluid import layers
 from ....fluid.framework import ComplexVariable
@@ -13,6 +14,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 
     def mm(p, q):
         return layers.matmul(p, q, transpose_x, transpose_y, alpha, name)
+
     if is_real(b) and is_real(d):
         return ComplexVariable(mm(a, c) - mm(b, d), mm(a, d) + mm(b, c))
     return ComplexVariable(mm(a, c), mm(b, c) if is_real(b) else mm(a, d))

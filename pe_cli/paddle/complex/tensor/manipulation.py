@@ -1,4 +1,5 @@
 """``paddle.complex.tensor.manipulation``: ``reshape`` and ``transpose`` of both parts of a complex tensor."""
+
 from ..helper import complex_variable_exists
 from ....fluid import layers
 from ....fluid.framework import ComplexVariable

@@ -1,5 +1,6 @@
 """``paddle.complex.tensor.math``: elementwise add, sub, mul and div, trace, sum and kron of complex
 tensors (x = a + bi, y = c + di; a real operand has no imaginary part)."""
+
 from ..helper import complex_variable_exists, is_complex, is_real
 from ....fluid import layers
 from ....fluid.framework import ComplexVariable
@@ -40,6 +41,7 @@ def elementwise_mul(x, y, axis=-1, name=None):
 
     def mul(p, q):
         return layers.elementwise_mul(p, q, axis=axis, name=name)
+
     ac = mul(a, c)
     bd = mul(b, d) if is_real(b) and is_real(d) else None
     bc = mul(b, c) if is_real(b) else None
@@ -60,14 +62,17 @@ def elementwise_div(x, y, axis=-1, name=None):
 
 def trace(input, offset=0, dim1=0, dim2=1, name=None):  # noqa: A002 -- Paddle's argument name
     complex_variable_exists([input], "trace")
-    return ComplexVariable(layers.trace(input.real, offset, dim1, dim2, name),
-                           layers.trace(input.imag, offset, dim1, dim2, name))
+    return ComplexVariable(
+        layers.trace(input.real, offset, dim1, dim2, name), layers.trace(input.imag, offset, dim1, dim2, name)
+    )
 
 
 def sum(input, dim=None, keep_dim=False, name=None):  # noqa: A001,A002 -- Paddle's names
     complex_variable_exists([input], "sum")
-    return ComplexVariable(layers.reduce_sum(input.real, dim=dim, keep_dim=keep_dim, name=name),
-                           layers.reduce_sum(input.imag, dim=dim, keep_dim=keep_dim, name=name))
+    return ComplexVariable(
+        layers.reduce_sum(input.real, dim=dim, keep_dim=keep_dim, name=name),
+        layers.reduce_sum(input.imag, dim=dim, keep_dim=keep_dim, name=name),
+    )
 
 
 def kron(x, y, name=None):

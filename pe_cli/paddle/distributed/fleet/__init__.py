@@ -7,6 +7,7 @@ worker). What pe's 2.x fleet does not do yet is one line when asked: several wor
 parameter-server mode, and each strategy switch that rewrites the program (amp, recompute, sharding,
 pipeline, gradient merge, DGC, LARS/LAMB, local SGD); Fluid 1.8's fleet (paddle.fluid.incubate.fleet)
 and ``pe launch`` run those distributed."""
+
 import os
 
 from ....base.errors import PeError
@@ -16,15 +17,24 @@ from ....fluid.incubate.fleet.base.role_base import Role  # noqa: F401
 from ....fluid.incubate.fleet.base.role_maker import PaddleCloudRoleMaker, UserDefinedRoleMaker  # noqa: F401
 from .strategy import DistributedStrategy
 
-__all__ = ["DistributedStrategy", "Fleet", "MultiSlotDataGenerator", "MultiSlotStringDataGenerator",
-           "PaddleCloudRoleMaker", "Role", "UserDefinedRoleMaker"]
+__all__ = [
+    "DistributedStrategy",
+    "Fleet",
+    "MultiSlotDataGenerator",
+    "MultiSlotStringDataGenerator",
+    "PaddleCloudRoleMaker",
+    "Role",
+    "UserDefinedRoleMaker",
+]
 
 _LAUNCHED = ("PADDLE_TRAINER_ENDPOINTS", "PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVER_ENDPOINTS")
 
 
 def _refuse(what):
-    raise PeError(f"paddle.distributed.fleet: {what} is not built in pe's Paddle 2.x fleet yet (it runs one worker); "
-                  f"run it distributed with Fluid 1.8's fleet (paddle.fluid.incubate.fleet) and pe launch")
+    raise PeError(
+        f"paddle.distributed.fleet: {what} is not built in pe's Paddle 2.x fleet yet (it runs one worker); "
+        f"run it distributed with Fluid 1.8's fleet (paddle.fluid.incubate.fleet) and pe launch"
+    )
 
 
 class Fleet:
@@ -97,8 +107,9 @@ class Fleet:
             raise ValueError("strategy must be an instance of DistributedStrategy")
         return _DistributedOptimizer(self, optimizer, strategy)
 
-    def save_inference_model(self, executor, dirname, feeded_var_names, target_vars, main_program=None,
-                             export_for_deployment=True, mode=0):
+    def save_inference_model(
+        self, executor, dirname, feeded_var_names, target_vars, main_program=None, export_for_deployment=True, mode=0
+    ):
         fluid_io.save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program)
 
     def save_persistables(self, executor, dirname, main_program=None, mode=0):
@@ -127,7 +138,24 @@ class _DistributedOptimizer:
 
 
 fleet = Fleet()
-for _name in ("init", "is_first_worker", "worker_index", "worker_num", "is_worker", "is_server", "server_num",
-              "server_index", "worker_endpoints", "server_endpoints", "barrier_worker", "init_worker", "stop_worker",
-              "init_server", "run_server", "distributed_optimizer", "save_inference_model", "save_persistables"):
+for _name in (
+    "init",
+    "is_first_worker",
+    "worker_index",
+    "worker_num",
+    "is_worker",
+    "is_server",
+    "server_num",
+    "server_index",
+    "worker_endpoints",
+    "server_endpoints",
+    "barrier_worker",
+    "init_worker",
+    "stop_worker",
+    "init_server",
+    "run_server",
+    "distributed_optimizer",
+    "save_inference_model",
+    "save_persistables",
+):
     globals()[_name] = getattr(fleet, _name)

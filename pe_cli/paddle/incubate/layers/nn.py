@@ -3,10 +3,18 @@
 a batched matmul plus a bias and an activation, and ``pow2_decay_with_linear_warmup`` is a learning
 rate built from the step counter with elementwise ops (Paddle's formula, below). The layers of
 Paddle's fused or BoxPS/GPUPS ops pe lacks are one-line refusals."""
+
 from ....base.errors import unsupported
-from ....fluid.contrib.layers.nn import (fused_embedding_seq_pool, multiclass_nms2, partial_concat,  # noqa: F401
-                                          partial_sum, search_pyramid_hash, shuffle_batch, tdm_child,
-                                          tdm_sampler)
+from ....fluid.contrib.layers.nn import (
+    fused_embedding_seq_pool,
+    multiclass_nms2,
+    partial_concat,  # noqa: F401
+    partial_sum,
+    search_pyramid_hash,
+    shuffle_batch,
+    tdm_child,
+    tdm_sampler,
+)
 from ....fluid.contrib.layers.nn import rank_attention as _rank_attention
 from ....framework import default_main_program, unique_name
 from ....layers.creation import assign, create_global_var
@@ -18,9 +26,23 @@ from ...tensor_create import full_like
 from ...tensor_manip import unsqueeze
 from ...tensor_search import where
 
-__all__ = ["fused_embedding_seq_pool", "fused_seqpool_cvm", "multiclass_nms2", "search_pyramid_hash",
-           "shuffle_batch", "partial_concat", "partial_sum", "tdm_child", "tdm_sampler", "rank_attention",
-           "batch_fc", "bilateral_slice", "correlation", "fused_bn_add_act", "pow2_decay_with_linear_warmup"]
+__all__ = [
+    "fused_embedding_seq_pool",
+    "fused_seqpool_cvm",
+    "multiclass_nms2",
+    "search_pyramid_hash",
+    "shuffle_batch",
+    "partial_concat",
+    "partial_sum",
+    "tdm_child",
+    "tdm_sampler",
+    "rank_attention",
+    "batch_fc",
+    "bilateral_slice",
+    "correlation",
+    "fused_bn_add_act",
+    "pow2_decay_with_linear_warmup",
+]
 
 _NO_OP = "pe has no {} op (Paddle's fused/GPU-only kernel)"
 fused_seqpool_cvm = unsupported("paddle.incubate.layers.fused_seqpool_cvm", _NO_OP.format("fused_seqpool_cvm"))
@@ -42,12 +64,19 @@ def batch_fc(input, param_size, param_attr, bias_size, bias_attr, act=None):
     [S, in, out], Bias ``bias_size`` [S, out] (Paddle's batch_fc)."""
     shape = list(input.shape)
     if len(shape) != 3 or len(param_size) != 3 or len(bias_size) != 2:
-        raise ValueError(f"batch_fc: input must be [S, B, in], param_size [S, in, out] and bias_size [S, out]; "
-                         f"got {shape}, {list(param_size)}, {list(bias_size)}")
-    if shape[0] != param_size[0] or shape[2] != param_size[1] or param_size[2] != bias_size[1] \
-            or shape[0] != bias_size[0]:
-        raise AssertionError(f"batch_fc: shapes disagree: input {shape}, param_size {list(param_size)}, "
-                             f"bias_size {list(bias_size)}")
+        raise ValueError(
+            f"batch_fc: input must be [S, B, in], param_size [S, in, out] and bias_size [S, out]; "
+            f"got {shape}, {list(param_size)}, {list(bias_size)}"
+        )
+    if (
+        shape[0] != param_size[0]
+        or shape[2] != param_size[1]
+        or param_size[2] != bias_size[1]
+        or shape[0] != bias_size[0]
+    ):
+        raise AssertionError(
+            f"batch_fc: shapes disagree: input {shape}, param_size {list(param_size)}, bias_size {list(bias_size)}"
+        )
     if input.dtype not in ("float32", "float64"):
         raise TypeError(f"batch_fc: input must be float32 or float64, got {input.dtype}")
     helper = LayerHelper("batch_fc", act=act)
@@ -67,14 +96,16 @@ def pow2_decay_with_linear_warmup(warmup_steps, total_steps, base_lr, end_lr, dt
     w, t, base, end = int(warmup_steps), int(total_steps), float(base_lr), float(end_lr)
     program = default_main_program()
     with program._lr_schedule_guard():
-        lr = create_global_var([1], base / w, dtype, persistable=True,
-                               name=name or unique_name.generate("pow2_decay_with_linear_warmup"))
+        lr = create_global_var(
+            [1], base / w, dtype, persistable=True, name=name or unique_name.generate("pow2_decay_with_linear_warmup")
+        )
         step = autoincreased_step_counter(unique_name.generate("@pow2_decay_step@"), begin=1)
         k = L.cast(step, "float64")
         warm = L.scale(k, base / w)
         factor = L.scale(k, -1.0 / max(t - w, 1), bias=1.0 + w / max(t - w, 1))
         decay = L.scale(TM.multiply(factor, factor), base - end, bias=end)
-        value = where(L.less_equal(k, full_like(k, w)), warm,
-                      where(L.less_than(k, full_like(k, t)), decay, full_like(k, end)))
+        value = where(
+            L.less_equal(k, full_like(k, w)), warm, where(L.less_than(k, full_like(k, t)), decay, full_like(k, end))
+        )
         assign(L.cast(value, dtype), lr)
     return lr

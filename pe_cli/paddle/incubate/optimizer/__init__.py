@@ -4,6 +4,7 @@ updates, ``LookAhead`` and ``ModelAverage`` take Paddle 2.x's parameters (``para
 a dygraph optimizer updates; a static program's are its trainable parameters, so it changes nothing).
 ``GradientMergeOptimizer``, ``DistributedFusedLamb``, ``LBFGS`` and ``functional``'s BFGS/L-BFGS
 minimizers are one-line refusals."""
+
 from ....base.errors import unsupported
 from ....training.averaging import LookaheadOptimizer as _Lookahead
 from ....training.averaging import ModelAverage as _ModelAverage
@@ -13,10 +14,12 @@ from . import functional  # noqa: F401
 
 __all__ = ["LBFGS"]
 
-GradientMergeOptimizer = unsupported("paddle.incubate.optimizer.GradientMergeOptimizer",
-                                     "pe does not merge gradients over k steps yet")
-DistributedFusedLamb = unsupported("paddle.incubate.optimizer.DistributedFusedLamb",
-                                   "pe has no distributed_fused_lamb op")
+GradientMergeOptimizer = unsupported(
+    "paddle.incubate.optimizer.GradientMergeOptimizer", "pe does not merge gradients over k steps yet"
+)
+DistributedFusedLamb = unsupported(
+    "paddle.incubate.optimizer.DistributedFusedLamb", "pe has no distributed_fused_lamb op"
+)
 LBFGS = unsupported("paddle.incubate.optimizer.LBFGS", "a dygraph optimizer (pe runs static graphs only)")
 
 
@@ -31,7 +34,9 @@ class LookAhead(_Lookahead):
 class ModelAverage(_ModelAverage):
     """Fluid's ModelAverage (``apply(executor)``, ``restore(executor)``) with Paddle 2.x's parameters."""
 
-    def __init__(self, average_window_rate, parameters=None, min_average_window=10000,
-                 max_average_window=10000, name=None):
-        super().__init__(average_window_rate, min_average_window=min_average_window,
-                         max_average_window=max_average_window, name=name)
+    def __init__(
+        self, average_window_rate, parameters=None, min_average_window=10000, max_average_window=10000, name=None
+    ):
+        super().__init__(
+            average_window_rate, min_average_window=min_average_window, max_average_window=max_average_window, name=name
+        )

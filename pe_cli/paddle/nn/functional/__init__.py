@@ -1,6 +1,7 @@
 """``paddle.nn.functional`` for static graphs: activations, convolutions, pools, normalizations,
 dropouts, losses and the common functions, with Paddle 2.6.2's names and parameter names, each
 lowering to pe's registered ops (see the modules' docstrings for what pe's ops cannot do)."""
+
 from .activation import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403

@@ -3,6 +3,7 @@ where pe has one (relu, leaky_relu, elu, gelu, selu, softplus, softshrink, hards
 hardswish, swish, relu6, thresholded_relu, maxout, prelu, softmax, log_softmax), else a few ops
 composed exactly (silu, mish, celu, glu, hardtanh, log_sigmoid, tanhshrink, rrelu's eval form). The
 trailing-underscore names build the same ops (a static graph has no in-place form)."""
+
 from .... import layers as L
 from ....base.errors import PeError
 from ....layers.checks import FLOATS, check_variable_and_dtype
@@ -11,10 +12,44 @@ from ... import tensor_create as TC
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 
-__all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "celu", "gelu", "selu", "sigmoid",
-           "silu", "swish", "mish", "tanh", "tanh_", "tanhshrink", "softplus", "softsign", "softshrink", "hardshrink",
-           "hardsigmoid", "hardswish", "hardtanh", "hardtanh_", "thresholded_relu", "thresholded_relu_",
-           "log_sigmoid", "maxout", "prelu", "rrelu", "glu", "softmax", "softmax_", "log_softmax", "gumbel_softmax"]
+__all__ = [
+    "relu",
+    "relu_",
+    "relu6",
+    "leaky_relu",
+    "leaky_relu_",
+    "elu",
+    "elu_",
+    "celu",
+    "gelu",
+    "selu",
+    "sigmoid",
+    "silu",
+    "swish",
+    "mish",
+    "tanh",
+    "tanh_",
+    "tanhshrink",
+    "softplus",
+    "softsign",
+    "softshrink",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "hardtanh_",
+    "thresholded_relu",
+    "thresholded_relu_",
+    "log_sigmoid",
+    "maxout",
+    "prelu",
+    "rrelu",
+    "glu",
+    "softmax",
+    "softmax_",
+    "log_softmax",
+    "gumbel_softmax",
+]
 
 
 def _act(op_type, x, name=None, **attrs):
@@ -131,8 +166,7 @@ def prelu(x, weight, data_format="NCHW", name=None):
     for d in weight.shape:
         numel *= d
     mode = "all" if numel == 1 else "channel"
-    return _single("prelu", x, {"X": [x], "Alpha": [weight]}, {"mode": mode, "data_format": data_format},
-                   name=name)
+    return _single("prelu", x, {"X": [x], "Alpha": [weight]}, {"mode": mode, "data_format": data_format}, name=name)
 
 
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
@@ -141,8 +175,10 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     if not 0 <= lower <= upper <= 1:
         raise ValueError(f"rrelu: need 0 <= lower ({lower}) <= upper ({upper}) <= 1")
     if training:
-        raise PeError("rrelu(training=True): pe has no op for random slopes; call it with training=False "
-                      "(or the layer in eval mode)")
+        raise PeError(
+            "rrelu(training=True): pe has no op for random slopes; call it with training=False "
+            "(or the layer in eval mode)"
+        )
     return leaky_relu(x, (lower + upper) / 2.0, name=name)
 
 
@@ -173,8 +209,11 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     """softmax((x + g) / temperature), g Gumbel noise; ``hard`` gives the one-hot of its argmax
     (without the straight-through gradient: the one-hot is a constant of the graph)."""
     shape = [1 if d in (None, -1) else d for d in x.shape]
-    u = L.uniform_random_batch_size_like(x, shape, x.dtype, min=1e-10, max=1.0) \
-        if x.shape[0] in (None, -1) else L.uniform_random(shape, x.dtype, 1e-10, 1.0)
+    u = (
+        L.uniform_random_batch_size_like(x, shape, x.dtype, min=1e-10, max=1.0)
+        if x.shape[0] in (None, -1)
+        else L.uniform_random(shape, x.dtype, 1e-10, 1.0)
+    )
     gumbel = TMa.scale(TMa.log(TMa.scale(TMa.log(u), -1.0)), -1.0)
     soft = softmax(TMa.scale(TMa.add(x, gumbel), 1.0 / temperature), axis=axis)
     if not hard:
@@ -191,4 +230,11 @@ def _hard(soft, axis):
 
 
 relu_, leaky_relu_, elu_, tanh_, hardtanh_, thresholded_relu_, softmax_ = (
-    relu, leaky_relu, elu, tanh, hardtanh, thresholded_relu, softmax)
+    relu,
+    leaky_relu,
+    elu,
+    tanh,
+    hardtanh,
+    thresholded_relu,
+    softmax,
+)

@@ -2,6 +2,7 @@
 interpolate/upsample (pe's nearest/bilinear/trilinear ``_interp_v2`` ops), cosine_similarity,
 pairwise_distance, label_smooth, pixel_shuffle, channel_shuffle, affine_grid, grid_sample,
 sequence_mask and gather_tree, each lowering to pe's registered ops."""
+
 from .... import layers as L
 from ....base.errors import PeError
 from ....framework.variable import Variable
@@ -12,10 +13,27 @@ from ...alpha_keywords import or_alpha
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 
-__all__ = ["linear", "bilinear", "embedding", "one_hot", "pad", "zeropad2d", "interpolate", "upsample",
-           "cosine_similarity", "pairwise_distance", "label_smooth", "pixel_shuffle", "channel_shuffle",
-           "affine_grid", "grid_sample", "sequence_mask", "gather_tree", "pixel_unshuffle",
-           "temporal_shift"]
+__all__ = [
+    "linear",
+    "bilinear",
+    "embedding",
+    "one_hot",
+    "pad",
+    "zeropad2d",
+    "interpolate",
+    "upsample",
+    "cosine_similarity",
+    "pairwise_distance",
+    "label_smooth",
+    "pixel_shuffle",
+    "channel_shuffle",
+    "affine_grid",
+    "grid_sample",
+    "sequence_mask",
+    "gather_tree",
+    "pixel_unshuffle",
+    "temporal_shift",
+]
 
 
 def linear(x, weight, bias=None, name=None):
@@ -26,7 +44,7 @@ def linear(x, weight, bias=None, name=None):
 
 def bilinear(x1, x2, weight, bias=None, name=None):
     """out[:, k] = x1 @ weight[k] @ x2^T (per row) + bias[k]; weight [out, in1, in2]."""
-    t = TMa.matmul(TM.unsqueeze(x1, 1), weight)            # [N, out, in2]
+    t = TMa.matmul(TM.unsqueeze(x1, 1), weight)  # [N, out, in2]
     out = TMa.sum(TMa.multiply(t, TM.unsqueeze(x2, 1)), axis=-1)
     return out if bias is None else TMa.add(out, bias, name=name)
 
@@ -40,8 +58,14 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
         raise ValueError(f"embedding: padding_idx={padding_idx} must be in [-{vocab}, {vocab})")
     elif padding_idx < 0:
         padding_idx += vocab
-    return _single("lookup_table_v2", x, {"W": [weight], "Ids": [x]},
-                   {"padding_idx": int(padding_idx), "is_sparse": bool(sparse)}, name=name, dtype=weight.dtype)
+    return _single(
+        "lookup_table_v2",
+        x,
+        {"W": [weight], "Ids": [x]},
+        {"padding_idx": int(padding_idx), "is_sparse": bool(sparse)},
+        name=name,
+        dtype=weight.dtype,
+    )
 
 
 def one_hot(x, num_classes, name=None):
@@ -62,15 +86,26 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
     if mode == "constant" and len(pad) == 2 * ndim:
         return L.pad(x, pad, float(value), name=name)
     if ndim not in (3, 4, 5) or len(pad) != 2 * (ndim - 2):
-        raise ValueError(f"pad: x {list(x.shape)} with mode={mode!r} takes {2 * (ndim - 2)} paddings "
-                         f"(2 per spatial dim), got {pad}")
+        raise ValueError(
+            f"pad: x {list(x.shape)} with mode={mode!r} takes {2 * (ndim - 2)} paddings (2 per spatial dim), got {pad}"
+        )
     channel_last = data_format in ("NLC", "NHWC", "NDHWC")
     x5 = x
     for _ in range(5 - ndim):
         x5 = TM.unsqueeze(x5, 1 if channel_last else 2)
     pads = pad + [0] * (6 - len(pad))
-    out = _single("pad3d", x5, {"X": [x5]}, {"paddings": pads, "mode": _PAD_MODES[mode], "value": float(value),
-                                             "data_format": "NDHWC" if channel_last else "NCDHW"}, name=name)
+    out = _single(
+        "pad3d",
+        x5,
+        {"X": [x5]},
+        {
+            "paddings": pads,
+            "mode": _PAD_MODES[mode],
+            "value": float(value),
+            "data_format": "NDHWC" if channel_last else "NCDHW",
+        },
+        name=name,
+    )
     for _ in range(5 - ndim):
         out = TM.squeeze(out, 1 if channel_last else 2)
     return out
@@ -81,13 +116,18 @@ def zeropad2d(x, padding, data_format="NCHW", name=None):
     return pad(x, padding, "constant", 0.0, data_format, name)
 
 
-_METHODS = {"nearest": ("nearest_interp_v2", 4), "bilinear": ("bilinear_interp_v2", 4),
-            "trilinear": ("trilinear_interp_v2", 5), "linear": ("bilinear_interp_v2", 3)}
+_METHODS = {
+    "nearest": ("nearest_interp_v2", 4),
+    "bilinear": ("bilinear_interp_v2", 4),
+    "trilinear": ("trilinear_interp_v2", 5),
+    "linear": ("bilinear_interp_v2", 3),
+}
 
 
-@or_alpha(L.image_resize, {"input", "out_shape", "scale", "resample", "actual_shape"})   # 2.0-alpha's interpolate
-def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-                data_format="NCHW", name=None):
+@or_alpha(L.image_resize, {"input", "out_shape", "scale", "resample", "actual_shape"})  # 2.0-alpha's interpolate
+def interpolate(
+    x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format="NCHW", name=None
+):
     """Resizes the spatial dims to ``size`` or by ``scale_factor`` ('nearest', 'linear' (3-D),
     'bilinear' (4-D), 'trilinear' (5-D)); 'bicubic' and 'area' need ops pe lacks."""
     check_type(x, "x", Variable, "interpolate")
@@ -105,13 +145,20 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if rank == 3:
         x = TM.unsqueeze(x, 1 if channel_last else 2)
     n = len(x.shape) - 2
-    attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "scale": [], "interp_method": op_type.split("_")[0],
-             "align_corners": bool(align_corners), "align_mode": int(align_mode),
-             "data_layout": "NHWC" if channel_last else "NCHW"}
+    attrs = {
+        "out_d": -1,
+        "out_h": -1,
+        "out_w": -1,
+        "scale": [],
+        "interp_method": op_type.split("_")[0],
+        "align_corners": bool(align_corners),
+        "align_mode": int(align_mode),
+        "data_layout": "NHWC" if channel_last else "NCHW",
+    }
     if size is not None:
         size = [size] * (n if rank != 3 else 1) if isinstance(size, int) else list(size)
         size = [1] + size if rank == 3 else size
-        attrs.update(zip(("out_d", "out_h", "out_w")[3 - n:], [int(s) for s in size]))
+        attrs.update(zip(("out_d", "out_h", "out_w")[3 - n :], [int(s) for s in size]))
     else:
         scales = [scale_factor] * n if isinstance(scale_factor, (int, float)) else list(scale_factor)
         attrs["scale"] = [1.0] + [float(s) for s in scales] if rank == 3 else [float(s) for s in scales]
@@ -119,9 +166,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     return TM.squeeze(out, 1 if channel_last else 2) if rank == 3 else out
 
 
-
-def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-             data_format="NCHW", name=None):
+def upsample(
+    x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format="NCHW", name=None
+):
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format, name)
 
 
@@ -157,16 +204,24 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     helper = LayerHelper("affine_grid", name=name)
     out = helper.create_variable_for_type_inference(theta.dtype)
-    helper.append_op("affine_grid", {"Theta": [theta]}, {"Output": [out]},
-                     {"output_shape": [int(s) for s in out_shape], "align_corners": bool(align_corners)})
+    helper.append_op(
+        "affine_grid",
+        {"Theta": [theta]},
+        {"Output": [out]},
+        {"output_shape": [int(s) for s in out_shape], "align_corners": bool(align_corners)},
+    )
     return out
 
 
 def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True, name=None):
     helper = LayerHelper("grid_sampler", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("grid_sampler", {"X": [x], "Grid": [grid]}, {"Output": [out]},
-                     {"mode": mode, "padding_mode": padding_mode, "align_corners": bool(align_corners)})
+    helper.append_op(
+        "grid_sampler",
+        {"X": [x], "Grid": [grid]},
+        {"Output": [out]},
+        {"mode": mode, "padding_mode": padding_mode, "align_corners": bool(align_corners)},
+    )
     return out
 
 
@@ -198,8 +253,10 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     _, c, h, w = x.shape
     c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
     five = TM.reshape(x, [-1, int(seg_num), c, h, w])
-    padded = pad(five, [0, 0, 1, 1, 0, 0, 0, 0, 0, 0])                 # a zero segment at each end
-    parts = [TM.slice(padded, [1, 2], [0, 0], [int(seg_num), c1]) if c1 else None,           # from t - 1
-             TM.slice(padded, [1, 2], [2, c1], [int(seg_num) + 2, c2]) if c2 > c1 else None,  # from t + 1
-             TM.slice(five, [2], [c2], [c]) if c > c2 else None]
+    padded = pad(five, [0, 0, 1, 1, 0, 0, 0, 0, 0, 0])  # a zero segment at each end
+    parts = [
+        TM.slice(padded, [1, 2], [0, 0], [int(seg_num), c1]) if c1 else None,  # from t - 1
+        TM.slice(padded, [1, 2], [2, c1], [int(seg_num) + 2, c2]) if c2 > c1 else None,  # from t + 1
+        TM.slice(five, [2], [c2], [c]) if c > c2 else None,
+    ]
     return TM.reshape(TM.concat([p for p in parts if p is not None], axis=2), [-1, c, h, w])

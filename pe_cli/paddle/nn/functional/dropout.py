@@ -4,6 +4,7 @@ for Fluid's 'downgrade_in_infer', which Paddle 2.6 refuses: scaled by 1 - p at i
 False builds the inference form. Over pe's dropout op; with ``axis`` (dropout2d/3d: whole channels)
 one mask over those dims is drawn by uniform_random and broadcast; alpha_dropout keeps SELU's
 mean and variance."""
+
 from .... import layers as L
 from ....framework.variable import Variable
 from ... import tensor_manip as TM
@@ -13,14 +14,14 @@ __all__ = ["dropout", "dropout2d", "dropout3d", "alpha_dropout"]
 
 
 def _check(fn, p, mode="upscale_in_train"):
-    if isinstance(p, Variable):       # its value is read when the program runs (Paddle 2.x's)
+    if isinstance(p, Variable):  # its value is read when the program runs (Paddle 2.x's)
         if list(p.shape) != [1]:
             raise TypeError(f"Required p.shape == [1] if type(p) is Variable, but received p.shape = {list(p.shape)}")
     elif not 0 <= p <= 1:
         raise ValueError(f"{fn}: p={p} must be in [0, 1]")
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise ValueError(f"{fn}: mode argument should be 'downscale_in_infer' or 'upscale_in_train', got {mode!r}")
-    return "downgrade_in_infer" if mode == "downscale_in_infer" else mode      # the dropout op's name
+    return "downgrade_in_infer" if mode == "downscale_in_infer" else mode  # the dropout op's name
 
 
 def keep_mask(x, p, axes):
@@ -39,7 +40,9 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     """Zeroes elements (or, with ``axis``, whole slices along the other dims) with probability p."""
     mode = _check("dropout", p, mode)
     if axis is None:
-        return L.dropout(x, p if isinstance(p, Variable) else float(p), is_test=not training, name=name, dropout_implementation=mode)
+        return L.dropout(
+            x, p if isinstance(p, Variable) else float(p), is_test=not training, name=name, dropout_implementation=mode
+        )
     axes = [axis] if isinstance(axis, int) else list(axis)
     axes = [a + len(x.shape) if a < 0 else a for a in axes]
     if not training:
@@ -71,7 +74,7 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     if not training or p == 0:
         return x
     alpha_p = -1.0507009873554805 * 1.6732632423543772
-    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
     b = -a * alpha_p * p
     keep = keep_mask(x, p, list(range(len(x.shape))))
     dropped = TMa.scale(TMa.scale(keep, -1.0, 1.0), alpha_p)

@@ -4,6 +4,7 @@ softmax_with_cross_entropy op), softmax_with_cross_entropy, nll_loss, binary_cro
 sigmoid_focal_loss, log_loss, ctc_loss (warpctc), hsigmoid_loss. ``reduction`` is 'mean', 'sum' or 'none'; a mean over hard labels counts
 only the samples not ignored (weighted: divides by their total weight), as Paddle's does. Regression
 and ranking losses are in loss_regression.py."""
+
 from .... import layers as L
 from ....layers.helper import LayerHelper
 from ... import tensor_create as TC
@@ -12,9 +13,18 @@ from ... import tensor_math as TMa
 from .activation import sigmoid
 from .common import one_hot
 
-__all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss", "ctc_loss", "hsigmoid_loss",
-           "rnnt_loss"]
+__all__ = [
+    "cross_entropy",
+    "softmax_with_cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "sigmoid_focal_loss",
+    "log_loss",
+    "ctc_loss",
+    "hsigmoid_loss",
+    "rnnt_loss",
+]
 
 
 def reduce_loss(loss, reduction, fn="loss"):
@@ -45,10 +55,17 @@ def _ce_op(input, label, soft_label, ignore_index, axis, use_softmax):
     helper = LayerHelper("softmax_with_cross_entropy")
     softmax = helper.create_variable_for_type_inference(input.dtype)
     loss = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("softmax_with_cross_entropy", {"Logits": [input], "Label": [label]},
-                     {"Softmax": [softmax], "Loss": [loss]},
-                     {"soft_label": bool(soft_label), "ignore_index": int(ignore_index), "numeric_stable_mode": True,
-                      "axis": int(axis)})
+    helper.append_op(
+        "softmax_with_cross_entropy",
+        {"Logits": [input], "Label": [label]},
+        {"Softmax": [softmax], "Loss": [loss]},
+        {
+            "soft_label": bool(soft_label),
+            "ignore_index": int(ignore_index),
+            "numeric_stable_mode": True,
+            "axis": int(axis),
+        },
+    )
     return loss
 
 
@@ -61,8 +78,18 @@ def _class_weight(weight, label, ignore_index, axis, input_dims):
     return TMa.multiply(picked, TM.cast(keep, weight.dtype))
 
 
-def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
-                  use_softmax=True, label_smoothing=0.0, name=None):
+def cross_entropy(
+    input,
+    label,
+    weight=None,
+    ignore_index=-100,
+    reduction="mean",
+    soft_label=False,
+    axis=-1,
+    use_softmax=True,
+    label_smoothing=0.0,
+    name=None,
+):
     """Cross entropy of ``input`` (logits; probabilities with use_softmax=False) against int class
     labels (shape input's without ``axis``, or with it of size 1) or soft labels (input's shape)."""
     if reduction not in ("mean", "sum", "none"):
@@ -84,8 +111,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     out = _ce_op(input, label, soft_label, ignore_index, axis, use_softmax)
     w = None
     if weight is not None:
-        w = TM.reshape(TMa.matmul(label, TM.unsqueeze(weight, -1)), [-1 if d in (None, -1) else d for d in out.shape]) \
-            if soft_label else _class_weight(weight, label, ignore_index, axis, input_dims)
+        w = (
+            TM.reshape(TMa.matmul(label, TM.unsqueeze(weight, -1)), [-1 if d in (None, -1) else d for d in out.shape])
+            if soft_label
+            else _class_weight(weight, label, ignore_index, axis, input_dims)
+        )
         out = TMa.multiply(out, w)
     if reduction == "sum":
         return TMa.sum(out, name=name)
@@ -99,10 +129,12 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     return TM.squeeze(out, axis) if squeeze_out else out
 
 
-def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
-                               return_softmax=False, axis=-1):
-    return L.softmax_with_cross_entropy(logits, label, soft_label, ignore_index, numeric_stable_mode,
-                                        return_softmax, axis)
+def softmax_with_cross_entropy(
+    logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True, return_softmax=False, axis=-1
+):
+    return L.softmax_with_cross_entropy(
+        logits, label, soft_label, ignore_index, numeric_stable_mode, return_softmax, axis
+    )
 
 
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
@@ -111,8 +143,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if len(input.shape) > 2:
         input = TM.transpose(input, [0] + list(range(2, len(input.shape))) + [1])
     keep = TM.cast(TMa.not_equal(label, TC.full_like(label, ignore_index)), label.dtype)
-    picked = TMa.sum(TMa.multiply(input, TM.cast(one_hot(TMa.multiply(label, keep), input.shape[-1]),
-                                                 input.dtype)), axis=-1)
+    picked = TMa.sum(
+        TMa.multiply(input, TM.cast(one_hot(TMa.multiply(label, keep), input.shape[-1]), input.dtype)), axis=-1
+    )
     w = TM.cast(keep, input.dtype) if weight is None else _class_weight(weight, label, ignore_index, -1, 2)
     out = TMa.scale(TMa.multiply(picked, w), -1.0)
     if reduction == "mean":
@@ -176,32 +209,38 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     return reduce_loss(loss, reduction, "ctc_loss")
 
 
-def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean",
-              name=None):
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
     """RNN-T loss (pe's warprnnt op) of input [B, T, U + 1, V] log-probabilities (no softmax is applied,
     as Paddle's) against int32 label [B, U] with int32 lengths [B]; 'mean' is the sum over the batch
     divided by B. FastEmit scales the gradient of label emissions by 1 + fastemit_lambda."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"rnnt_loss: reduction={reduction!r} must be 'mean', 'sum' or 'none'")
-    for what, value, dtypes in (("input", input, ("float32", "float64")), ("label", label, ("int32",)),
-                                ("input_lengths", input_lengths, ("int32",)),
-                                ("label_lengths", label_lengths, ("int32",))):
+    for what, value, dtypes in (
+        ("input", input, ("float32", "float64")),
+        ("label", label, ("int32",)),
+        ("input_lengths", input_lengths, ("int32",)),
+        ("label_lengths", label_lengths, ("int32",)),
+    ):
         if value.dtype not in dtypes:
             raise TypeError(f"rnnt_loss: {what} must be {' or '.join(dtypes)}, got {value.dtype}")
     helper = LayerHelper("warprnnt", name=name)
     loss = helper.create_variable_for_type_inference(input.dtype)
     grad = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("warprnnt", {"input": [input], "label": [label], "input_lengths": [input_lengths],
-                                  "label_lengths": [label_lengths]}, {"warprnntgrad": [grad], "loss": [loss]},
-                     {"blank": int(blank), "fastemit_lambda": float(fastemit_lambda)})
+    helper.append_op(
+        "warprnnt",
+        {"input": [input], "label": [label], "input_lengths": [input_lengths], "label_lengths": [label_lengths]},
+        {"warprnntgrad": [grad], "loss": [loss]},
+        {"blank": int(blank), "fastemit_lambda": float(fastemit_lambda)},
+    )
     if reduction == "mean":
         batch = input.shape[0]
         return TMa.scale(TMa.sum(loss), 1.0 / batch) if batch is not None and batch > 0 else TMa.mean(loss)
     return TMa.sum(loss) if reduction == "sum" else loss
 
 
-def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,
-                  name=None):
+def hsigmoid_loss(
+    input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False, name=None
+):
     """Hierarchical sigmoid (pe's hierarchical_sigmoid op): weight [num_classes - 1, D] over the default
     tree, or [num_classes, D] with path_table/path_code; [N, 1]."""
     helper = LayerHelper("hierarchical_sigmoid", name=name)
@@ -212,6 +251,10 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         inputs["Bias"] = [bias]
     out = helper.create_variable_for_type_inference(input.dtype)
     pre_out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("hierarchical_sigmoid", inputs, {"Out": [out], "PreOut": [pre_out], "W_Out": [weight]},
-                     {"num_classes": int(num_classes), "is_sparse": bool(is_sparse), "remote_prefetch": False})
+    helper.append_op(
+        "hierarchical_sigmoid",
+        inputs,
+        {"Out": [out], "PreOut": [pre_out], "W_Out": [weight]},
+        {"num_classes": int(num_classes), "is_sparse": bool(is_sparse), "remote_prefetch": False},
+    )
     return out

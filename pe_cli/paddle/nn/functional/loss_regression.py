@@ -4,6 +4,7 @@ kl_div (kldiv_loss), square_error_cost, margin_ranking_loss, hinge_embedding_los
 cosine_embedding_loss, soft_margin_loss, triplet_margin_loss, poisson_nll_loss, gaussian_nll_loss,
 multi_label_soft_margin_loss, dice_loss, multi_margin_loss,
 triplet_margin_with_distance_loss and npair_loss. ``reduction`` is 'mean', 'sum' or 'none'."""
+
 import math
 
 from .... import layers as L
@@ -15,10 +16,25 @@ from .activation import log_sigmoid, relu
 from .common import cosine_similarity, one_hot, pairwise_distance
 from .loss import reduce_loss
 
-__all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "square_error_cost", "margin_ranking_loss",
-           "hinge_embedding_loss", "cosine_embedding_loss", "soft_margin_loss", "triplet_margin_loss",
-           "poisson_nll_loss", "gaussian_nll_loss", "multi_label_soft_margin_loss", "dice_loss", "multi_margin_loss",
-           "triplet_margin_with_distance_loss", "npair_loss"]
+__all__ = [
+    "mse_loss",
+    "l1_loss",
+    "smooth_l1_loss",
+    "kl_div",
+    "square_error_cost",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "cosine_embedding_loss",
+    "soft_margin_loss",
+    "triplet_margin_loss",
+    "poisson_nll_loss",
+    "gaussian_nll_loss",
+    "multi_label_soft_margin_loss",
+    "dice_loss",
+    "multi_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "npair_loss",
+]
 
 
 def square_error_cost(input, label):
@@ -38,8 +54,9 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
     helper = LayerHelper("huber_loss", name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     residual = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]},
-                     {"delta": float(delta)})
+    helper.append_op(
+        "huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]}, {"delta": float(delta)}
+    )
     return reduce_loss(out, reduction, "smooth_l1_loss")
 
 
@@ -54,8 +71,10 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     """max(0, -label * (input - other) + margin). The result's name starts with
     ``margin_ranking_loss_N`` (its layer's, as Paddle's)."""
     if reduction not in ("sum", "mean", "none"):
-        raise ValueError(f"The value of 'reduction' in MarginRankingLoss should be 'sum', 'mean' or 'none', but "
-                         f"received {reduction}, which is not allowed.")
+        raise ValueError(
+            f"The value of 'reduction' in MarginRankingLoss should be 'sum', 'mean' or 'none', but "
+            f"received {reduction}, which is not allowed."
+        )
     diff = TMa.multiply(TMa.scale(label, -1.0), TMa.subtract(input, other))
     layer = LayerHelper("margin_ranking_loss").name
     hinge = relu(TMa.scale(diff, 1.0, float(margin)), name=layer if reduction == "none" else None)
@@ -71,8 +90,9 @@ def _where_positive(label, pos, neg):
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     """input where label is 1, max(0, margin - input) where it is -1."""
     if reduction not in ("sum", "mean", "none"):
-        raise ValueError(f"'reduction' in 'hinge_embedding_loss' should be 'sum', 'mean' or 'none', but "
-                         f"received {reduction}.")
+        raise ValueError(
+            f"'reduction' in 'hinge_embedding_loss' should be 'sum', 'mean' or 'none', but received {reduction}."
+        )
     loss = _where_positive(label, input, relu(TMa.scale(input, -1.0, float(margin))))
     return reduce_loss(loss, reduction, "hinge_embedding_loss")
 
@@ -98,8 +118,9 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
     return reduce_loss(loss, reduction, "soft_margin_loss")
 
 
-def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-06, swap=False, reduction="mean",
-                        name=None):
+def triplet_margin_loss(
+    input, positive, negative, margin=1.0, p=2, epsilon=1e-06, swap=False, reduction="mean", name=None
+):
     """max(d(input, positive) - d(input, negative) + margin, 0), d the p-norm distance."""
     d_pos = pairwise_distance(input, positive, p, epsilon)
     d_neg = pairwise_distance(input, negative, p, epsilon)
@@ -118,8 +139,10 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
         loss = TMa.subtract(input, TMa.multiply(label, TMa.log(TMa.scale(input, 1.0, float(epsilon)))))
     if full:
         safe = TMa.maximum(label, TC.ones_like(label))
-        stirling = TMa.add(TMa.subtract(TMa.multiply(label, TMa.log(safe)), label),
-                           TMa.scale(TMa.log(TMa.scale(safe, 2 * math.pi)), 0.5))
+        stirling = TMa.add(
+            TMa.subtract(TMa.multiply(label, TMa.log(safe)), label),
+            TMa.scale(TMa.log(TMa.scale(safe, 2 * math.pi)), 0.5),
+        )
         keep = TM.cast(TMa.greater_than(label, TC.ones_like(label)), input.dtype)
         loss = TMa.add(loss, TMa.multiply(stirling, keep))
     return reduce_loss(loss, reduction, "poisson_nll_loss")
@@ -137,8 +160,10 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
 def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
     """-mean over classes of (label * log sigmoid(input) + (1 - label) * log sigmoid(-input))."""
     label = TM.cast(label, input.dtype)
-    loss = TMa.add(TMa.multiply(label, log_sigmoid(input)),
-                   TMa.multiply(TMa.scale(label, -1.0, 1.0), log_sigmoid(TMa.scale(input, -1.0))))
+    loss = TMa.add(
+        TMa.multiply(label, log_sigmoid(input)),
+        TMa.multiply(TMa.scale(label, -1.0, 1.0), log_sigmoid(TMa.scale(input, -1.0))),
+    )
     if weight is not None:
         loss = TMa.multiply(loss, weight)
     loss = TMa.scale(TMa.mean(loss, axis=-1), -1.0)
@@ -169,8 +194,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     return reduce_loss(loss, reduction, "multi_margin_loss")
 
 
-def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
-                                      reduction="mean", name=None):
+def triplet_margin_with_distance_loss(
+    input, positive, negative, distance_function=None, margin=1.0, swap=False, reduction="mean", name=None
+):
     """max(d(input, positive) - d(input, negative) + margin, 0), d ``distance_function`` (default
     pairwise_distance)."""
     distance = distance_function or pairwise_distance

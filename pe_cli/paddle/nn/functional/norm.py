@@ -2,6 +2,7 @@
 Tensors: batch_norm (pe's batch_norm op; ``training`` False uses the running statistics), layer_norm
 (over the trailing ``normalized_shape``), instance_norm, group_norm, local_response_norm (pe's lrn op
 with 2.x's alpha / size) and normalize (x / max(||x||_p, epsilon))."""
+
 from ....base.errors import PeError
 from ....layers.helper import LayerHelper
 from ... import tensor_create as TC
@@ -20,8 +21,19 @@ def _layout(fn, data_format):
     return "NHWC" if data_format in _CHANNEL_LAST else "NCHW"
 
 
-def batch_norm(x, running_mean, running_var, weight, bias, training=False, momentum=0.9, epsilon=1e-05,
-               data_format="NCHW", use_global_stats=None, name=None):
+def batch_norm(
+    x,
+    running_mean,
+    running_var,
+    weight,
+    bias,
+    training=False,
+    momentum=0.9,
+    epsilon=1e-05,
+    data_format="NCHW",
+    use_global_stats=None,
+    name=None,
+):
     """Normalizes by the batch's statistics while ``training`` (updating running_mean/var in place with
     ``momentum``), else by the running ones (or always by them with use_global_stats)."""
     helper = LayerHelper("batch_norm", name=name)
@@ -30,12 +42,24 @@ def batch_norm(x, running_mean, running_var, weight, bias, training=False, momen
     saved_mean = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     saved_var = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("batch_norm", {"X": [x], "Scale": [weight], "Bias": [bias], "Mean": [running_mean],
-                                    "Variance": [running_var]},
-                     {"Y": [out], "MeanOut": [running_mean], "VarianceOut": [running_var],
-                      "SavedMean": [saved_mean], "SavedVariance": [saved_var]},
-                     {"momentum": float(momentum), "epsilon": float(epsilon), "is_test": not training,
-                      "data_layout": layout, "use_global_stats": use_global})
+    helper.append_op(
+        "batch_norm",
+        {"X": [x], "Scale": [weight], "Bias": [bias], "Mean": [running_mean], "Variance": [running_var]},
+        {
+            "Y": [out],
+            "MeanOut": [running_mean],
+            "VarianceOut": [running_var],
+            "SavedMean": [saved_mean],
+            "SavedVariance": [saved_var],
+        },
+        {
+            "momentum": float(momentum),
+            "epsilon": float(epsilon),
+            "is_test": not training,
+            "data_layout": layout,
+            "use_global_stats": use_global,
+        },
+    )
     return out
 
 
@@ -46,10 +70,17 @@ def _flat(v):
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Normalizes over the trailing dims ``normalized_shape``, then * weight + bias (of that shape)."""
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    if list(x.shape[len(x.shape) - len(shape):]) != shape:
+    if list(x.shape[len(x.shape) - len(shape) :]) != shape:
         raise ValueError(f"layer_norm: normalized_shape {shape} is not the trailing shape of x {list(x.shape)}")
-    return _append_norm("layer_norm", x, _flat(weight), _flat(bias), ("Mean", "Variance"),
-                        {"begin_norm_axis": len(x.shape) - len(shape), "epsilon": float(epsilon)}, name)
+    return _append_norm(
+        "layer_norm",
+        x,
+        _flat(weight),
+        _flat(bias),
+        ("Mean", "Variance"),
+        {"begin_norm_axis": len(x.shape) - len(shape), "epsilon": float(epsilon)},
+        name,
+    )
 
 
 def _append_norm(op_type, x, weight, bias, statistics, attrs, name):
@@ -67,23 +98,38 @@ def _append_norm(op_type, x, weight, bias, statistics, attrs, name):
     return out
 
 
-def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
-                  momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
+def instance_norm(
+    x,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats=True,
+    momentum=0.9,
+    eps=1e-05,
+    data_format="NCHW",
+    name=None,
+):
     """Normalizes each sample's channel over its spatial dims (the input's statistics always: pe's
     instance_norm op keeps no running ones), then * weight + bias per channel."""
     if not use_input_stats:
         raise PeError("instance_norm(use_input_stats=False): pe's op normalizes by the input's statistics only")
     if _layout("instance_norm", data_format) != "NCHW":
         raise PeError(f"instance_norm: data_format={data_format!r}: pe's op takes channels first")
-    return _append_norm("instance_norm", x, weight, bias, ("SavedMean", "SavedVariance"), {"epsilon": float(eps)},
-                        name)
+    return _append_norm("instance_norm", x, weight, bias, ("SavedMean", "SavedVariance"), {"epsilon": float(eps)}, name)
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None):
     """Normalizes each group of channels of a sample, then * weight + bias per channel."""
-    return _append_norm("group_norm", x, weight, bias, ("Mean", "Variance"),
-                        {"epsilon": float(epsilon), "groups": int(num_groups),
-                         "data_layout": _layout("group_norm", data_format)}, name)
+    return _append_norm(
+        "group_norm",
+        x,
+        weight,
+        bias,
+        ("Mean", "Variance"),
+        {"epsilon": float(epsilon), "groups": int(num_groups), "data_layout": _layout("group_norm", data_format)},
+        name,
+    )
 
 
 def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
@@ -93,9 +139,18 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     helper = LayerHelper("lrn", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     mid = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    helper.append_op("lrn", {"X": [x]}, {"Out": [out], "MidOut": [mid]},
-                     {"n": int(size), "k": float(k), "alpha": float(alpha) / size, "beta": float(beta),
-                      "data_format": _layout("local_response_norm", data_format)})
+    helper.append_op(
+        "lrn",
+        {"X": [x]},
+        {"Out": [out], "MidOut": [mid]},
+        {
+            "n": int(size),
+            "k": float(k),
+            "alpha": float(alpha) / size,
+            "beta": float(beta),
+            "data_format": _layout("local_response_norm", data_format),
+        },
+    )
     return out
 
 

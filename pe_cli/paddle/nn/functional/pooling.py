@@ -4,15 +4,30 @@ forms ('SAME'/'VALID', an int, one or two per dim). ``return_mask`` (max pools) 
 through the max_pool2d/3d_with_index ops: the flat position of each window's maximum in its plane, as
 int32 (NCHW / NCDHW only, no ceil_mode, symmetric paddings, 'SAME' padding none, as Paddle's);
 max_unpool1d/2d/3d write values back at such positions (the unpool / unpool3d ops)."""
+
 from .... import layers as L
 from ....layers.helper import LayerHelper
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 from .conv import one_d, one_d_padding
 
-__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+__all__ = [
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool3d",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
+]
 
 
 def _ints(value, n, what):
@@ -45,9 +60,12 @@ def _with_mask(n, x, kernel_size, stride, padding, adaptive, fn, name):
     paddings = [0] * n if adaptive else _mask_paddings(padding, n, fn)
     out = helper.create_variable_for_type_inference(x.dtype)
     mask = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op(f"max_pool{n}d_with_index", {"X": [x]}, {"Out": [out], "Mask": [mask]},
-                     {"ksize": ksize, "strides": strides, "paddings": paddings, "adaptive": bool(adaptive),
-                      "global_pooling": False})
+    helper.append_op(
+        f"max_pool{n}d_with_index",
+        {"X": [x]},
+        {"Out": [out], "Mask": [mask]},
+        {"ksize": ksize, "strides": strides, "paddings": paddings, "adaptive": bool(adaptive), "global_pooling": False},
+    )
     return out, mask
 
 
@@ -59,22 +77,42 @@ def _mask_format(fn, data_format, channels_first):
 def _pool(kind, dims, x, kernel_size, stride, padding, ceil_mode, exclusive, data_format, name):
     stride = kernel_size if stride is None else stride
     if dims == 2:
-        return L.pool2d(x, kernel_size, kind, stride, padding, ceil_mode=ceil_mode, name=name,
-                        exclusive=exclusive, data_format=data_format)
-    return L.pool3d(x, kernel_size, kind, stride, padding, ceil_mode=ceil_mode, name=name, exclusive=exclusive,
-                    data_format=data_format)
+        return L.pool2d(
+            x,
+            kernel_size,
+            kind,
+            stride,
+            padding,
+            ceil_mode=ceil_mode,
+            name=name,
+            exclusive=exclusive,
+            data_format=data_format,
+        )
+    return L.pool3d(
+        x,
+        kernel_size,
+        kind,
+        stride,
+        padding,
+        ceil_mode=ceil_mode,
+        name=name,
+        exclusive=exclusive,
+        data_format=data_format,
+    )
 
 
-def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
-               name=None):
+def max_pool2d(
+    x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW", name=None
+):
     if return_mask:
         _mask_format("max_pool2d", data_format, "NCHW")
         return _with_mask(2, x, kernel_size, stride, padding, False, "max_pool2d", name)
     return _pool("max", 2, x, kernel_size, stride, padding, ceil_mode, True, data_format, name)
 
 
-def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCDHW",
-               name=None):
+def max_pool3d(
+    x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCDHW", name=None
+):
     if return_mask:
         _mask_format("max_pool3d", data_format, "NCDHW")
         return _with_mask(3, x, kernel_size, stride, padding, False, "max_pool3d", name)
@@ -90,15 +128,33 @@ def _divide_override(out, kernel_size, dims, divisor_override):
     return TMa.scale(out, size / float(divisor_override))
 
 
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
-               data_format="NCHW", name=None):
+def avg_pool2d(
+    x,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    exclusive=True,
+    divisor_override=None,
+    data_format="NCHW",
+    name=None,
+):
     exclusive = exclusive and divisor_override is None
     out = _pool("avg", 2, x, kernel_size, stride, padding, ceil_mode, exclusive, data_format, name)
     return out if divisor_override is None else _divide_override(out, kernel_size, 2, divisor_override)
 
 
-def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
-               data_format="NCDHW", name=None):
+def avg_pool3d(
+    x,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    exclusive=True,
+    divisor_override=None,
+    data_format="NCDHW",
+    name=None,
+):
     exclusive = exclusive and divisor_override is None
     out = _pool("avg", 3, x, kernel_size, stride, padding, ceil_mode, exclusive, data_format, name)
     return out if divisor_override is None else _divide_override(out, kernel_size, 3, divisor_override)
@@ -106,17 +162,32 @@ def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
 
 def _pool1d(kind, x, kernel_size, stride, padding, ceil_mode, exclusive, name):
     stride = kernel_size if stride is None else stride
-    out = L.pool2d(TM.unsqueeze(x, 2), one_d(kernel_size, 1), kind, one_d(stride, 1), one_d_padding(padding),
-                   ceil_mode=ceil_mode, name=name, exclusive=exclusive)
+    out = L.pool2d(
+        TM.unsqueeze(x, 2),
+        one_d(kernel_size, 1),
+        kind,
+        one_d(stride, 1),
+        one_d_padding(padding),
+        ceil_mode=ceil_mode,
+        name=name,
+        exclusive=exclusive,
+    )
     return TM.squeeze(out, 2)
 
 
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
     if return_mask:
         pad = _mask_paddings(padding, 1, "max_pool1d")
-        out, mask = _with_mask(2, TM.unsqueeze(x, 2), [1] + _ints(kernel_size, 1, "max_pool1d: kernel_size"),
-                               None if stride is None else [1] + _ints(stride, 1, "max_pool1d: stride"),
-                               [0] + pad, False, "max_pool1d", name)
+        out, mask = _with_mask(
+            2,
+            TM.unsqueeze(x, 2),
+            [1] + _ints(kernel_size, 1, "max_pool1d: kernel_size"),
+            None if stride is None else [1] + _ints(stride, 1, "max_pool1d: stride"),
+            [0] + pad,
+            False,
+            "max_pool1d",
+            name,
+        )
         return TM.squeeze(out, 2), TM.squeeze(mask, 2)
     return _pool1d("max", x, kernel_size, stride, padding, ceil_mode, True, name)
 
@@ -127,7 +198,7 @@ def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode
 
 def _sizes(x, output_size, dims, channel_last=False):
     sizes = [output_size] * dims if isinstance(output_size, int) or output_size is None else list(output_size)
-    spatial = x.shape[1:1 + dims] if channel_last else x.shape[2:2 + dims]
+    spatial = x.shape[1 : 1 + dims] if channel_last else x.shape[2 : 2 + dims]
     return [int(spatial[i]) if s is None else int(s) for i, s in enumerate(sizes)]
 
 
@@ -196,8 +267,10 @@ def _unpool_size(x, ksize, strides, paddings, output_size, fn):
         raise ValueError(f"{fn}: output_size {list(output_size)} must have {n} or {n + 2} entries")
     for d in range(n):
         if not default[d] - strides[d] < sizes[d] < default[d] + strides[d]:
-            raise ValueError(f"{fn}: invalid output_size {sizes}: dim {d} must be within ({default[d] - strides[d]}, "
-                             f"{default[d] + strides[d]})")
+            raise ValueError(
+                f"{fn}: invalid output_size {sizes}: dim {d} must be within ({default[d] - strides[d]}, "
+                f"{default[d] + strides[d]})"
+            )
     return sizes
 
 
@@ -208,9 +281,12 @@ def _unpool(n, x, indices, kernel_size, stride, padding, output_size, fn, name):
     sizes = _unpool_size(x, ksize, strides, paddings, output_size, fn)
     helper = LayerHelper("unpool" if n == 2 else "unpool3d", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("unpool" if n == 2 else "unpool3d", {"X": [x], "Indices": [indices]}, {"Out": [out]},
-                     {"unpooling_type": "max", "ksize": ksize, "strides": strides, "paddings": paddings,
-                      "output_size": sizes})
+    helper.append_op(
+        "unpool" if n == 2 else "unpool3d",
+        {"X": [x], "Indices": [indices]},
+        {"Out": [out]},
+        {"unpooling_type": "max", "ksize": ksize, "strides": strides, "paddings": paddings, "output_size": sizes},
+    )
     return out
 
 
@@ -221,8 +297,17 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
     k = _ints(kernel_size, 1, "max_unpool1d: kernel_size")
     s = None if stride is None else _ints(stride, 1, "max_unpool1d: stride")
     size = None if output_size is None else [1] + [int(v) for v in list(output_size)[-1:]]
-    out = _unpool(2, TM.unsqueeze(x, 2), TM.unsqueeze(indices, 2), [1] + k, None if s is None else [1] + s,
-                  [0] + _ints(padding, 1, "max_unpool1d: padding"), size, "max_unpool1d", name)
+    out = _unpool(
+        2,
+        TM.unsqueeze(x, 2),
+        TM.unsqueeze(indices, 2),
+        [1] + k,
+        None if s is None else [1] + s,
+        [0] + _ints(padding, 1, "max_unpool1d: padding"),
+        size,
+        "max_unpool1d",
+        name,
+    )
     return TM.squeeze(out, 2)
 
 

@@ -1,4 +1,5 @@
 """The layer classes of ``paddle.nn`` (static graphs), by concept."""
+
 from .activation import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403

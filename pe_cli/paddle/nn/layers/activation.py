@@ -1,11 +1,42 @@
 """``paddle.nn``'s activation layers: each calls its ``paddle.nn.functional`` form with the
 arguments it was made with (PReLU holds its slopes as a parameter; RReLU uses its eval form when
 ``training`` is False, and pe has no op for its random training slopes)."""
+
 from .. import functional as F
 from ..initializer import Constant
 from ..layer import Layer
 
-__all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "Silu", "Swish", "Mish", "Softsign", "Tanhshrink", "LogSigmoid", "Hardswish", "Hardsigmoid", "LeakyReLU", "ELU", "CELU", "GELU", "SELU", "Softplus", "Softshrink", "Hardshrink", "Hardtanh", "ThresholdedReLU", "Maxout", "GLU", "Softmax", "LogSoftmax", "PReLU", "RReLU", "Softmax2D"]
+__all__ = [
+    "ReLU",
+    "ReLU6",
+    "Sigmoid",
+    "Tanh",
+    "Silu",
+    "Swish",
+    "Mish",
+    "Softsign",
+    "Tanhshrink",
+    "LogSigmoid",
+    "Hardswish",
+    "Hardsigmoid",
+    "LeakyReLU",
+    "ELU",
+    "CELU",
+    "GELU",
+    "SELU",
+    "Softplus",
+    "Softshrink",
+    "Hardshrink",
+    "Hardtanh",
+    "ThresholdedReLU",
+    "Maxout",
+    "GLU",
+    "Softmax",
+    "LogSoftmax",
+    "PReLU",
+    "RReLU",
+    "Softmax2D",
+]
 
 
 class _Activation(Layer):

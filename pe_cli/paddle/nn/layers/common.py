@@ -2,14 +2,37 @@
 dropouts (their ``training`` from ``train()``/``eval()``), padding (Pad1D/2D/3D, ZeroPad2D),
 upsampling, PixelShuffle, PixelUnshuffle, Unfold, Fold, ChannelShuffle, CosineSimilarity and PairwiseDistance. Parameters have
 2.x's layouts: Linear's weight is [in_features, out_features]."""
+
 from .. import functional as F
 from ..layer import Layer
 from ... import tensor_manip as TM
 
-__all__ = ["Linear", "Bilinear", "Embedding", "Flatten", "Unflatten", "Identity", "Dropout", "Dropout2D", "Dropout3D",
-           "AlphaDropout", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "Upsample", "UpsamplingNearest2D",
-           "UpsamplingBilinear2D", "PixelShuffle", "ChannelShuffle", "CosineSimilarity", "PairwiseDistance",
-           "PixelUnshuffle", "Unfold", "Fold"]
+__all__ = [
+    "Linear",
+    "Bilinear",
+    "Embedding",
+    "Flatten",
+    "Unflatten",
+    "Identity",
+    "Dropout",
+    "Dropout2D",
+    "Dropout3D",
+    "AlphaDropout",
+    "Pad1D",
+    "Pad2D",
+    "Pad3D",
+    "ZeroPad2D",
+    "Upsample",
+    "UpsamplingNearest2D",
+    "UpsamplingBilinear2D",
+    "PixelShuffle",
+    "ChannelShuffle",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "PixelUnshuffle",
+    "Unfold",
+    "Fold",
+]
 
 
 class Linear(Layer):
@@ -75,7 +98,7 @@ class Unflatten(Layer):
 
     def forward(self, input):
         axis = self._axis + len(input.shape) if self._axis < 0 else self._axis
-        rest = list(input.shape[axis + 1:])
+        rest = list(input.shape[axis + 1 :])
         if any(d is None or d < 0 for d in rest):
             raise ValueError(f"Unflatten: the dims after axis {axis} of {list(input.shape)} must be known")
         return TM.reshape(input, [0] * axis + self._shape + rest)
@@ -165,8 +188,16 @@ class ZeroPad2D(_Pad):
 
 
 class Upsample(Layer):
-    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-                 data_format="NCHW", name=None):
+    def __init__(
+        self,
+        size=None,
+        scale_factor=None,
+        mode="nearest",
+        align_corners=False,
+        align_mode=0,
+        data_format="NCHW",
+        name=None,
+    ):
         super().__init__()
         self._args = (size, scale_factor, mode, align_corners, align_mode, data_format)
 

@@ -1,13 +1,33 @@
 """``paddle.nn``'s loss layers: each holds the arguments it was made with and calls its
 ``paddle.nn.functional`` form on (input, label); HSigmoidLoss holds its weights."""
+
 from .. import functional as F
 from ..functional.loss_regression import check_margin
 from ..layer import Layer
 
-__all__ = ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
-           "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
-           "TripletMarginWithDistanceLoss", "CTCLoss", "RNNTLoss", "HSigmoidLoss"]
+__all__ = [
+    "CrossEntropyLoss",
+    "NLLLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "MSELoss",
+    "L1Loss",
+    "SmoothL1Loss",
+    "KLDivLoss",
+    "MarginRankingLoss",
+    "HingeEmbeddingLoss",
+    "CosineEmbeddingLoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "TripletMarginWithDistanceLoss",
+    "CTCLoss",
+    "RNNTLoss",
+    "HSigmoidLoss",
+]
 
 
 class _Loss(Layer):
@@ -19,15 +39,33 @@ class _Loss(Layer):
 
 
 class CrossEntropyLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1, use_softmax=True,
-                 label_smoothing=0.0, name=None):
+    def __init__(
+        self,
+        weight=None,
+        ignore_index=-100,
+        reduction="mean",
+        soft_label=False,
+        axis=-1,
+        use_softmax=True,
+        label_smoothing=0.0,
+        name=None,
+    ):
         super().__init__(reduction)
         self.weight, self.ignore_index, self.soft_label = weight, ignore_index, soft_label
         self.axis, self.use_softmax, self.label_smoothing = axis, use_softmax, label_smoothing
 
     def forward(self, input, label):
-        return F.cross_entropy(input, label, self.weight, self.ignore_index, self.reduction, self.soft_label,
-                               self.axis, self.use_softmax, self.label_smoothing)
+        return F.cross_entropy(
+            input,
+            label,
+            self.weight,
+            self.ignore_index,
+            self.reduction,
+            self.soft_label,
+            self.axis,
+            self.use_softmax,
+            self.label_smoothing,
+        )
 
 
 class NLLLoss(_Loss):
@@ -132,8 +170,9 @@ class TripletMarginLoss(_Loss):
         self.margin, self.p, self.epsilon, self.swap = margin, p, epsilon, swap
 
     def forward(self, input, positive, negative):
-        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p, self.epsilon, self.swap,
-                                     self.reduction)
+        return F.triplet_margin_loss(
+            input, positive, negative, self.margin, self.p, self.epsilon, self.swap, self.reduction
+        )
 
 
 class PoissonNLLLoss(_Loss):
@@ -178,8 +217,9 @@ class TripletMarginWithDistanceLoss(_Loss):
         self.distance_function, self.margin, self.swap = distance_function, margin, swap
 
     def forward(self, input, positive, negative):
-        return F.triplet_margin_with_distance_loss(input, positive, negative, self.distance_function, self.margin,
-                                                   self.swap, self.reduction)
+        return F.triplet_margin_with_distance_loss(
+            input, positive, negative, self.distance_function, self.margin, self.swap, self.reduction
+        )
 
 
 class CTCLoss(_Loss):
@@ -197,16 +237,18 @@ class RNNTLoss(_Loss):
         self.blank, self.fastemit_lambda, self.name = blank, fastemit_lambda, name
 
     def forward(self, input, label, input_lengths, label_lengths):
-        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank, self.fastemit_lambda,
-                           self.reduction, self.name)
+        return F.rnnt_loss(
+            input, label, input_lengths, label_lengths, self.blank, self.fastemit_lambda, self.reduction, self.name
+        )
 
 
 class HSigmoidLoss(Layer):
     """Hierarchical sigmoid over num_classes: weight [num_classes - 1, feature_size] (num_classes rows
     with a custom tree), bias [rows, 1]."""
 
-    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False,
-                 name=None):
+    def __init__(
+        self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False, name=None
+    ):
         super().__init__()
         if num_classes < 2 and not is_custom:
             raise ValueError(f"HSigmoidLoss: num_classes={num_classes} must be >= 2")
@@ -216,5 +258,6 @@ class HSigmoidLoss(Layer):
         self.bias = self.create_parameter([rows, 1], bias_attr, is_bias=True)
 
     def forward(self, input, label, path_table=None, path_code=None):
-        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table, path_code,
-                               self._is_sparse)
+        return F.hsigmoid_loss(
+            input, label, self._num_classes, self.weight, self.bias, path_table, path_code, self._is_sparse
+        )

@@ -3,6 +3,7 @@
 TransformerDecoder and Transformer (post- or pre-norm with ``normalize_before``). Masks are added to
 the attention scores (bool/int masks keep where True). The incremental-decoding ``cache`` is not
 supported in pe: passing one is refused."""
+
 import copy
 
 import numpy as np
@@ -16,8 +17,14 @@ from ...tensor_create import assign
 from .common import Dropout, Linear
 from .norm import LayerNorm
 
-__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
-           "TransformerDecoder", "Transformer"]
+__all__ = [
+    "MultiHeadAttention",
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoderLayer",
+    "TransformerDecoder",
+    "Transformer",
+]
 
 
 def _arguments(local_vars):
@@ -40,8 +47,17 @@ def _attrs(attr, n):
 
 
 class MultiHeadAttention(Layer):
-    def __init__(self, embed_dim, num_heads, dropout=0.0, kdim=None, vdim=None, need_weights=False, weight_attr=None,
-                 bias_attr=None):
+    def __init__(
+        self,
+        embed_dim,
+        num_heads,
+        dropout=0.0,
+        kdim=None,
+        vdim=None,
+        need_weights=False,
+        weight_attr=None,
+        bias_attr=None,
+    ):
         super().__init__()
         if embed_dim % num_heads:
             raise ValueError(f"MultiHeadAttention: embed_dim={embed_dim} is not divisible by num_heads={num_heads}")
@@ -79,8 +95,9 @@ class _TransformerLayer(Layer):
         act_dropout = c["dropout"] if c["act_dropout"] is None else c["act_dropout"]
         d_model, self.normalize_before = c["d_model"], c["normalize_before"]
         for i, attention in enumerate(attentions):
-            setattr(self, attention, MultiHeadAttention(d_model, c["nhead"], attn_dropout, weight_attr=w[i],
-                                                        bias_attr=b[i]))
+            setattr(
+                self, attention, MultiHeadAttention(d_model, c["nhead"], attn_dropout, weight_attr=w[i], bias_attr=b[i])
+            )
         self.linear1 = Linear(d_model, c["dim_feedforward"], w[-1], b[-1])
         self.dropout = Dropout(act_dropout, mode="upscale_in_train")
         self.linear2 = Linear(c["dim_feedforward"], d_model, w[-1], b[-1])
@@ -95,14 +112,28 @@ class _TransformerLayer(Layer):
 
 
 class TransformerEncoderLayer(_TransformerLayer):
-    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, *, layer_norm_eps=1e-5):
+    def __init__(
+        self,
+        d_model,
+        nhead,
+        dim_feedforward,
+        dropout=0.1,
+        activation="relu",
+        attn_dropout=None,
+        act_dropout=None,
+        normalize_before=False,
+        weight_attr=None,
+        bias_attr=None,
+        *,
+        layer_norm_eps=1e-5,
+    ):
         super().__init__(_arguments(locals()), ["self_attn"])
 
     def forward(self, src, src_mask=None, cache=None):
         _no_cache(cache)
-        src = residual(src, lambda x: self.self_attn(x, x, x, src_mask), self.dropout1, self.norm1,
-                       self.normalize_before)
+        src = residual(
+            src, lambda x: self.self_attn(x, x, x, src_mask), self.dropout1, self.norm1, self.normalize_before
+        )
         return residual(src, self._feed_forward, self.dropout2, self.norm2, self.normalize_before)
 
 
@@ -112,8 +143,9 @@ class TransformerEncoder(Layer):
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = LayerList(
+            [encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config) for i in range(num_layers)]
+        )
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, src, src_mask=None, cache=None):
@@ -124,8 +156,21 @@ class TransformerEncoder(Layer):
 
 
 class TransformerDecoderLayer(_TransformerLayer):
-    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, *, layer_norm_eps=1e-5):
+    def __init__(
+        self,
+        d_model,
+        nhead,
+        dim_feedforward,
+        dropout=0.1,
+        activation="relu",
+        attn_dropout=None,
+        act_dropout=None,
+        normalize_before=False,
+        weight_attr=None,
+        bias_attr=None,
+        *,
+        layer_norm_eps=1e-5,
+    ):
         super().__init__(_arguments(locals()), ["self_attn", "cross_attn"])
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
@@ -139,8 +184,9 @@ class TransformerDecoderLayer(_TransformerLayer):
 class TransformerDecoder(Layer):
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = LayerList(
+            [decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config) for i in range(num_layers)]
+        )
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
@@ -153,16 +199,32 @@ class TransformerDecoder(Layer):
 class Transformer(Layer):
     """An encoder and a decoder (each ending in a LayerNorm) of the given sizes, or the custom ones."""
 
-    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
-                 dropout=0.1, activation="relu", attn_dropout=None, act_dropout=None, normalize_before=False,
-                 weight_attr=None, bias_attr=None, custom_encoder=None, custom_decoder=None):
+    def __init__(
+        self,
+        d_model=512,
+        nhead=8,
+        num_encoder_layers=6,
+        num_decoder_layers=6,
+        dim_feedforward=2048,
+        dropout=0.1,
+        activation="relu",
+        attn_dropout=None,
+        act_dropout=None,
+        normalize_before=False,
+        weight_attr=None,
+        bias_attr=None,
+        custom_encoder=None,
+        custom_decoder=None,
+    ):
         super().__init__()
         w, b = _attrs(weight_attr, 2), _attrs(bias_attr, 2)
         args = (d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before)
         self.encoder = custom_encoder or TransformerEncoder(
-            TransformerEncoderLayer(*args, w[0], b[0]), num_encoder_layers, LayerNorm(d_model))
+            TransformerEncoderLayer(*args, w[0], b[0]), num_encoder_layers, LayerNorm(d_model)
+        )
         self.decoder = custom_decoder or TransformerDecoder(
-            TransformerDecoderLayer(*args, w[1], b[1]), num_decoder_layers, LayerNorm(d_model))
+            TransformerDecoderLayer(*args, w[1], b[1]), num_decoder_layers, LayerNorm(d_model)
+        )
         self.d_model, self.nhead = d_model, nhead
 
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None):

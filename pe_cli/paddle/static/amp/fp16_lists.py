@@ -1,6 +1,7 @@
 """``paddle.static.amp.fp16_lists``: the op lists of automatic mixed precision (Fluid's white, black
 and gray lists, pe_cli/fluid/contrib/mixed_precision/fp16_lists.py) with Paddle 2.x's arguments
 (``custom_black_varnames``, ``dtype``)."""
+
 from ....fluid.contrib.mixed_precision import fp16_lists as _fluid
 
 __all__ = ["AutoMixedPrecisionLists", "CustomOpLists"]

@@ -1,5 +1,6 @@
 """``paddle.static.amp.function_overload``: Paddle's helper choosing ``decorate``'s overload by its
 arguments; pe's ``decorate`` takes them all in one signature."""
+
 import enum
 
 __all__ = ["FunctionType", "overload"]

@@ -5,6 +5,7 @@ the gradient ops, writing each input's gradient under a name ``mgr.var_old_to_ne
 ``<input>@GRAD`` and reading each output's as ``<output>@GRAD``; the ``pylayer`` op runs the forward
 block, its gradient op (``pylayer_grad``, pe_cli/ops/control_flow.py) the backward one.
 ``static_pylayer(forward_fn, inputs, backward_fn)`` builds both blocks from two functions."""
+
 import contextlib
 
 from ....layers import assign
@@ -60,9 +61,12 @@ class StaticPyLayerBlock:
             for out in self.fwd_outputs:
                 out.stop_gradient = False
         scope = self.helper.create_variable(name=f"{self.helper.name}.scope_{body.idx}", stop_gradient=True)
-        self._op = self.helper.append_op("pylayer", {"Input": self.fwd_inputs, "Reads": [n for n in reads
-                                                                                           if n not in given]},
-                                         {"Out": self.fwd_outputs, "Scope": [scope]}, {"sub_block": body.idx})
+        self._op = self.helper.append_op(
+            "pylayer",
+            {"Input": self.fwd_inputs, "Reads": [n for n in reads if n not in given]},
+            {"Out": self.fwd_outputs, "Scope": [scope]},
+            {"sub_block": body.idx},
+        )
         self.fwd_op_id = self.helper.main_program.current_block().ops.index(self._op)
 
 
@@ -79,8 +83,12 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
     with mgr.block(is_backward_block=False):
         outputs = forward_fn(*inputs)
         flat = [outputs] if isinstance(outputs, Variable) else list(outputs or [])
-        outer = [block.create_var(name=mgr.helper.name + f".out_{i}", shape=o.shape, dtype=o.dtype,
-                                  stop_gradient=backward_fn is None) for i, o in enumerate(flat)]
+        outer = [
+            block.create_var(
+                name=mgr.helper.name + f".out_{i}", shape=o.shape, dtype=o.dtype, stop_gradient=backward_fn is None
+            )
+            for i, o in enumerate(flat)
+        ]
         for inner, out in zip(flat, outer):
             assign(inner, out)
         mgr.fwd_outputs = outer
@@ -92,8 +100,9 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
             grads = backward_fn(*dys)
             grads = [grads] if isinstance(grads, Variable) or grads is None else list(grads)
             if len(grads) != len(mgr.fwd_inputs):
-                raise ValueError(f"static_pylayer: backward_fn returned {len(grads)} gradients for "
-                                 f"{len(mgr.fwd_inputs)} inputs")
+                raise ValueError(
+                    f"static_pylayer: backward_fn returned {len(grads)} gradients for {len(mgr.fwd_inputs)} inputs"
+                )
             for x, grad in zip(mgr.fwd_inputs, grads):
                 if grad is not None:
                     assign(grad, here.create_var(name=grad_var_name(x.name), shape=x.shape, dtype=x.dtype))

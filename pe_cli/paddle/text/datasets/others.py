@@ -1,13 +1,15 @@
 """``paddle.text.datasets``' Dataset classes pe does not build yet: one line when made, naming the
 ``paddle.dataset`` reader of the same cached file that pe has."""
+
 from ....base.errors import unsupported
 
 __all__ = ["Conll05st", "Imdb", "Imikolov", "Movielens", "WMT14", "WMT16"]
 
 
 def _later(name, reader):
-    return unsupported(f"paddle.text.datasets.{name}", f"pe does not build this Dataset class yet; "
-                                                       f"{reader} reads the same cached file")
+    return unsupported(
+        f"paddle.text.datasets.{name}", f"pe does not build this Dataset class yet; {reader} reads the same cached file"
+    )
 
 
 Conll05st = _later("Conll05st", "paddle.dataset.conll05.test()")

@@ -2,6 +2,7 @@
 (``uci_housing/housing.data``) or the file given, each feature centred on its mean and divided by its
 range over the whole file; the first 80% of the houses are 'train', the rest 'test'. Samples are
 (features [13], price [1]) in the default dtype."""
+
 import numpy as np
 
 from ....base.errors import PeError
@@ -25,8 +26,10 @@ class UCIHousing(Dataset):
     def _load_data(self, feature_num=14, ratio=0.8):
         data = np.fromfile(self.data_file, sep=" ")
         if data.size == 0 or data.size % feature_num:
-            raise PeError(f"paddle.text.datasets.UCIHousing: {self.data_file} holds {data.size} numbers, not a "
-                          f"multiple of {feature_num} (13 features and the price per house)")
+            raise PeError(
+                f"paddle.text.datasets.UCIHousing: {self.data_file} holds {data.size} numbers, not a "
+                f"multiple of {feature_num} (13 features and the price per house)"
+            )
         data = data.reshape(data.shape[0] // feature_num, feature_num)
         maximums, minimums = data.max(axis=0), data.min(axis=0)
         avgs = data.sum(axis=0) / data.shape[0]

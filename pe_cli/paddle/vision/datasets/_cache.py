@@ -2,6 +2,7 @@
 else Paddle's cache (``~/.cache/paddle/dataset/<module>/<file>``, ``$PADDLE_DATA_HOME`` or ``$HOME``
 may move it), the same files ``paddle.dataset`` reads. pe downloads nothing: an absent file is one
 line naming it, the folder to put it in and where Paddle downloads it from."""
+
 import os
 
 from ....base.errors import PeError
@@ -16,14 +17,17 @@ def local_file(dataset, path, url, module, download):
             raise PeError(f"paddle.{dataset}: {path} is absent")
         return path
     if not download:
-        raise AssertionError(f"paddle.{dataset}: the data file is not set and downloading automatically is "
-                             f"disabled (download=False)")
+        raise AssertionError(
+            f"paddle.{dataset}: the data file is not set and downloading automatically is disabled (download=False)"
+        )
     name = url.rsplit("/", 1)[-1]
     cached = os.path.join(dataset_dir(module), name)
     if os.path.isfile(cached):
         return cached
-    raise PeError(f"paddle.{dataset}: {cached} is absent and pe downloads nothing: put {name} in "
-                  f"{dataset_dir(module)} (Paddle downloads it from {url})")
+    raise PeError(
+        f"paddle.{dataset}: {cached} is absent and pe downloads nothing: put {name} in "
+        f"{dataset_dir(module)} (Paddle downloads it from {url})"
+    )
 
 
 def check_backend(dataset, backend):

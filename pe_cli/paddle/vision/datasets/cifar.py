@@ -2,6 +2,7 @@
 cache (``cifar/cifar-10-python.tar.gz``, ``cifar-100-python.tar.gz``) or the file given; the batches
 are parsed as plain data, never unpickled (pe_cli/paddle/dataset/cifar.py). Samples are (a 32x32x3
 image: PIL with the 'pil' backend, else float in the default dtype, after ``transform``; label int64)."""
+
 import numpy as np
 
 from ...io import Dataset
@@ -37,6 +38,7 @@ class Cifar10(Dataset):
         image = np.reshape(image, [3, 32, 32]).transpose([1, 2, 0])
         if self.backend == "pil":
             from PIL import Image
+
             image = Image.fromarray(image.astype("uint8"))
         if self.transform is not None:
             image = self.transform(image)

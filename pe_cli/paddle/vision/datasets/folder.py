@@ -2,6 +2,7 @@
 ``ImageFolder`` (every image under ``root``, no labels: [sample]), read with the image backend's
 loader (PIL's RGB, or cv2 where installed) or the ``loader`` given, files taken in sorted order as
 Paddle's walk gives them."""
+
 import os
 
 from ...io import Dataset
@@ -28,6 +29,7 @@ def _files(folder, extensions, is_valid_file):
 
 def default_loader(path):
     from PIL import Image
+
     with open(path, "rb") as f:
         return Image.open(f).convert("RGB")
 
@@ -39,11 +41,15 @@ class DatasetFolder(Dataset):
             extensions = IMG_EXTENSIONS
         classes = sorted(d.name for d in os.scandir(root) if d.is_dir())
         class_to_idx = {c: i for i, c in enumerate(classes)}
-        samples = [(path, class_to_idx[c]) for c in classes
-                   for path in _files(os.path.join(root, c), extensions, is_valid_file)]
+        samples = [
+            (path, class_to_idx[c])
+            for c in classes
+            for path in _files(os.path.join(root, c), extensions, is_valid_file)
+        ]
         if not samples:
-            raise RuntimeError(f"Found 0 directories in subfolders of: {root}\nSupported extensions are: "
-                               f"{','.join(extensions or ())}")
+            raise RuntimeError(
+                f"Found 0 directories in subfolders of: {root}\nSupported extensions are: {','.join(extensions or ())}"
+            )
         self.loader = default_loader if loader is None else loader
         self.extensions, self.classes, self.class_to_idx = extensions, classes, class_to_idx
         self.samples = samples
@@ -67,8 +73,9 @@ class ImageFolder(Dataset):
             extensions = IMG_EXTENSIONS
         samples = list(_files(root, extensions, is_valid_file))
         if not samples:
-            raise RuntimeError(f"Found 0 files in subfolders of: {root}\nSupported extensions are: "
-                               f"{','.join(extensions or ())}")
+            raise RuntimeError(
+                f"Found 0 files in subfolders of: {root}\nSupported extensions are: {','.join(extensions or ())}"
+            )
         self.loader = default_loader if loader is None else loader
         self.extensions, self.samples = extensions, samples
 

@@ -1,5 +1,6 @@
 """``paddle.vision.models.AlexNet``: five convolutions (three followed by max-pooling) and three fully
 connected layers, each initialised uniform in +-1/sqrt(fan-in) as Paddle's."""
+
 import math
 
 from ... import nn
@@ -21,8 +22,16 @@ class ConvPoolLayer(nn.Layer):
         super().__init__()
         self.relu = nn.ReLU() if act == "relu" else None
         weight, bias = _uniform(fan_in)
-        self._conv = nn.Conv2D(input_channels, output_channels, filter_size, stride=stride, padding=padding,
-                               groups=groups, weight_attr=weight, bias_attr=bias)
+        self._conv = nn.Conv2D(
+            input_channels,
+            output_channels,
+            filter_size,
+            stride=stride,
+            padding=padding,
+            groups=groups,
+            weight_attr=weight,
+            bias_attr=bias,
+        )
         self._pool = nn.MaxPool2D(kernel_size=3, stride=2, padding=0)
 
     def forward(self, inputs):

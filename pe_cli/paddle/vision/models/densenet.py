@@ -2,6 +2,7 @@
 dense blocks (each layer BatchNorm-ReLU-conv 1x1 then 3x3, its output concatenated to its input) joined
 by transitions (BatchNorm-ReLU-conv 1x1, 2x2 average pooling), a last BatchNorm-ReLU, pooling and a
 linear classifier initialised uniform in +-1/sqrt(features); sublayer names as Paddle's."""
+
 import math
 
 from ... import nn
@@ -11,13 +12,19 @@ from ._common import ParamAttr, refuse_pretrained
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264"]
 
-_SPECS = {121: (64, 32, [6, 12, 24, 16]), 161: (96, 48, [6, 12, 36, 24]), 169: (64, 32, [6, 12, 32, 32]),
-          201: (64, 32, [6, 12, 48, 32]), 264: (64, 32, [6, 12, 64, 48])}
+_SPECS = {
+    121: (64, 32, [6, 12, 24, 16]),
+    161: (96, 48, [6, 12, 36, 24]),
+    169: (64, 32, [6, 12, 32, 32]),
+    201: (64, 32, [6, 12, 48, 32]),
+    264: (64, 32, [6, 12, 64, 48]),
+}
 
 
 def _conv(cin, cout, kernel, stride, pad, groups=1):
-    return nn.Conv2D(cin, cout, kernel, stride=stride, padding=pad, groups=groups, weight_attr=ParamAttr(),
-                     bias_attr=False)
+    return nn.Conv2D(
+        cin, cout, kernel, stride=stride, padding=pad, groups=groups, weight_attr=ParamAttr(), bias_attr=False
+    )
 
 
 class BNACConvLayer(nn.Layer):
@@ -52,8 +59,11 @@ class DenseBlock(nn.Layer):
         self.dropout = dropout
         self.dense_layer_func = []
         for layer in range(num_layers):
-            self.dense_layer_func.append(self.add_sublayer(
-                f"{name}_{layer + 1}", DenseLayer(num_channels + layer * growth_rate, growth_rate, bn_size, dropout)))
+            self.dense_layer_func.append(
+                self.add_sublayer(
+                    f"{name}_{layer + 1}", DenseLayer(num_channels + layer * growth_rate, growth_rate, bn_size, dropout)
+                )
+            )
 
     def forward(self, input):
         for func in self.dense_layer_func:
@@ -94,20 +104,26 @@ class DenseNet(nn.Layer):
         self.dense_block_func_list, self.transition_func_list = [], []
         features = num_init_features
         for i, num_layers in enumerate(block_config):
-            self.dense_block_func_list.append(self.add_sublayer(
-                f"db_conv_{i + 2}", DenseBlock(features, num_layers, bn_size, growth_rate, dropout, name=f"conv{i + 2}")))
+            self.dense_block_func_list.append(
+                self.add_sublayer(
+                    f"db_conv_{i + 2}",
+                    DenseBlock(features, num_layers, bn_size, growth_rate, dropout, name=f"conv{i + 2}"),
+                )
+            )
             features += num_layers * growth_rate
             if i != len(block_config) - 1:
-                self.transition_func_list.append(self.add_sublayer(
-                    f"tr_conv{i + 2}_blk", TransitionLayer(features, features // 2)))
+                self.transition_func_list.append(
+                    self.add_sublayer(f"tr_conv{i + 2}_blk", TransitionLayer(features, features // 2))
+                )
                 features //= 2
         self.batch_norm = nn.BatchNorm(features, act="relu")
         if with_pool:
             self.pool2d_avg = nn.AdaptiveAvgPool2D(1)
         if num_classes > 0:
             stdv = 1.0 / math.sqrt(features * 1.0)
-            self.out = nn.Linear(features, num_classes, weight_attr=ParamAttr(initializer=Uniform(-stdv, stdv)),
-                                 bias_attr=ParamAttr())
+            self.out = nn.Linear(
+                features, num_classes, weight_attr=ParamAttr(initializer=Uniform(-stdv, stdv)), bias_attr=ParamAttr()
+            )
 
     def forward(self, input):
         y = self.pool2d_max(self.conv1_func(input))

@@ -2,6 +2,7 @@
 branches and a pooled projection, concatenated then ReLU) and, as Paddle's, the main output with the two
 auxiliary heads' (from inception 4a and 4d): ``[out, out1, out2]``. The heads' flattened size takes
 inputs of 192x192 (Paddle's layer sizes)."""
+
 from ... import nn
 from ...nn import functional as F
 from ...nn.initializer import Uniform
@@ -12,15 +13,22 @@ __all__ = ["GoogLeNet", "googlenet"]
 
 
 def xavier(channels, filter_size):
-    stdv = (3.0 / (filter_size ** 2 * channels)) ** 0.5
+    stdv = (3.0 / (filter_size**2 * channels)) ** 0.5
     return ParamAttr(initializer=Uniform(-stdv, stdv))
 
 
 class ConvLayer(nn.Layer):
     def __init__(self, num_channels, num_filters, filter_size, stride=1, groups=1):
         super().__init__()
-        self._conv = nn.Conv2D(num_channels, num_filters, filter_size, stride=stride,
-                               padding=(filter_size - 1) // 2, groups=groups, bias_attr=False)
+        self._conv = nn.Conv2D(
+            num_channels,
+            num_filters,
+            filter_size,
+            stride=stride,
+            padding=(filter_size - 1) // 2,
+            groups=groups,
+            bias_attr=False,
+        )
 
     def forward(self, inputs):
         return self._conv(inputs)
@@ -38,17 +46,26 @@ class Inception(nn.Layer):
         self._convprj = ConvLayer(input_channels, proj, 1)
 
     def forward(self, inputs):
-        branches = [self._conv1(inputs), self._conv3(self._conv3r(inputs)), self._conv5(self._conv5r(inputs)),
-                    self._convprj(self._pool(inputs))]
+        branches = [
+            self._conv1(inputs),
+            self._conv3(self._conv3r(inputs)),
+            self._conv5(self._conv5r(inputs)),
+            self._convprj(self._pool(inputs)),
+        ]
         return F.relu(concat(branches, axis=1))
 
 
-_INCEPTIONS = [("_ince3a", (192, 192, 64, 96, 128, 16, 32, 32)), ("_ince3b", (256, 256, 128, 128, 192, 32, 96, 64)),
-               ("_ince4a", (480, 480, 192, 96, 208, 16, 48, 64)), ("_ince4b", (512, 512, 160, 112, 224, 24, 64, 64)),
-               ("_ince4c", (512, 512, 128, 128, 256, 24, 64, 64)), ("_ince4d", (512, 512, 112, 144, 288, 32, 64, 64)),
-               ("_ince4e", (528, 528, 256, 160, 320, 32, 128, 128)),
-               ("_ince5a", (832, 832, 256, 160, 320, 32, 128, 128)),
-               ("_ince5b", (832, 832, 384, 192, 384, 48, 128, 128))]
+_INCEPTIONS = [
+    ("_ince3a", (192, 192, 64, 96, 128, 16, 32, 32)),
+    ("_ince3b", (256, 256, 128, 128, 192, 32, 96, 64)),
+    ("_ince4a", (480, 480, 192, 96, 208, 16, 48, 64)),
+    ("_ince4b", (512, 512, 160, 112, 224, 24, 64, 64)),
+    ("_ince4c", (512, 512, 128, 128, 256, 24, 64, 64)),
+    ("_ince4d", (512, 512, 112, 144, 288, 32, 64, 64)),
+    ("_ince4e", (528, 528, 256, 160, 320, 32, 128, 128)),
+    ("_ince5a", (832, 832, 256, 160, 320, 32, 128, 128)),
+    ("_ince5b", (832, 832, 384, 192, 384, 48, 128, 128)),
+]
 
 
 class GoogLeNet(nn.Layer):

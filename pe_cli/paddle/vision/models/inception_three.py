@@ -2,6 +2,7 @@
 inception blocks A (x3), B, C (x4, factorized 7x7), D and E (x2, split 1x3/3x1), each branch
 conv + BatchNorm + ReLU, average-pool branches counting the padding (``exclusive=False``), pooling and a
 linear classifier initialised uniform in +-1/sqrt(2048); sublayer names as Paddle's. Inputs from 75x75."""
+
 import math
 
 from ... import nn
@@ -13,8 +14,7 @@ __all__ = ["InceptionV3", "inception_v3"]
 
 
 def _c(cin, cout, kernel, stride=1, padding=0):
-    return ConvNormActivation(cin, cout, kernel_size=kernel, stride=stride, padding=padding,
-                              activation_layer=nn.ReLU)
+    return ConvNormActivation(cin, cout, kernel_size=kernel, stride=stride, padding=padding, activation_layer=nn.ReLU)
 
 
 def _avg_pool():
@@ -46,9 +46,15 @@ class InceptionA(nn.Layer):
         self.branch_pool, self.branch_pool_conv = _avg_pool(), _c(num_channels, pool_features, 1)
 
     def forward(self, x):
-        return concat([self.branch1x1(x), self.branch5x5_2(self.branch5x5_1(x)),
-                       self.branch3x3dbl_3(self.branch3x3dbl_2(self.branch3x3dbl_1(x))),
-                       self.branch_pool_conv(self.branch_pool(x))], axis=1)
+        return concat(
+            [
+                self.branch1x1(x),
+                self.branch5x5_2(self.branch5x5_1(x)),
+                self.branch3x3dbl_3(self.branch3x3dbl_2(self.branch3x3dbl_1(x))),
+                self.branch_pool_conv(self.branch_pool(x)),
+            ],
+            axis=1,
+        )
 
 
 class InceptionB(nn.Layer):
@@ -60,8 +66,10 @@ class InceptionB(nn.Layer):
         self.branch_pool = nn.MaxPool2D(kernel_size=3, stride=2)
 
     def forward(self, x):
-        return concat([self.branch3x3(x), self.branch3x3dbl_3(self.branch3x3dbl_2(self.branch3x3dbl_1(x))),
-                       self.branch_pool(x)], axis=1)
+        return concat(
+            [self.branch3x3(x), self.branch3x3dbl_3(self.branch3x3dbl_2(self.branch3x3dbl_1(x))), self.branch_pool(x)],
+            axis=1,
+        )
 
 
 class InceptionC(nn.Layer):
@@ -127,16 +135,23 @@ class InceptionV3(nn.Layer):
     def __init__(self, num_classes=1000, with_pool=True):
         super().__init__()
         self.num_classes, self.with_pool = num_classes, with_pool
-        self.layers_config = {"inception_a": [[192, 256, 288], [32, 64, 64]], "inception_b": [288],
-                              "inception_c": [[768, 768, 768, 768], [128, 160, 160, 192]], "inception_d": [768],
-                              "inception_e": [1280, 2048]}
+        self.layers_config = {
+            "inception_a": [[192, 256, 288], [32, 64, 64]],
+            "inception_b": [288],
+            "inception_c": [[768, 768, 768, 768], [128, 160, 160, 192]],
+            "inception_d": [768],
+            "inception_e": [1280, 2048],
+        }
         cfg = self.layers_config
         self.inception_stem = InceptionStem()
         self.inception_block_list = nn.LayerList()
-        blocks = [InceptionA(c, p) for c, p in zip(*cfg["inception_a"])] + \
-            [InceptionB(c) for c in cfg["inception_b"]] + \
-            [InceptionC(c, s) for c, s in zip(*cfg["inception_c"])] + \
-            [InceptionD(c) for c in cfg["inception_d"]] + [InceptionE(c) for c in cfg["inception_e"]]
+        blocks = (
+            [InceptionA(c, p) for c, p in zip(*cfg["inception_a"])]
+            + [InceptionB(c) for c in cfg["inception_b"]]
+            + [InceptionC(c, s) for c, s in zip(*cfg["inception_c"])]
+            + [InceptionD(c) for c in cfg["inception_d"]]
+            + [InceptionE(c) for c in cfg["inception_e"]]
+        )
         for block in blocks:
             self.inception_block_list.append(block)
         if with_pool:
@@ -144,8 +159,9 @@ class InceptionV3(nn.Layer):
         if num_classes > 0:
             self.dropout = nn.Dropout(p=0.2, mode="downscale_in_infer")
             stdv = 1.0 / math.sqrt(2048 * 1.0)
-            self.fc = nn.Linear(2048, num_classes, weight_attr=ParamAttr(initializer=Uniform(-stdv, stdv)),
-                                bias_attr=ParamAttr())
+            self.fc = nn.Linear(
+                2048, num_classes, weight_attr=ParamAttr(initializer=Uniform(-stdv, stdv)), bias_attr=ParamAttr()
+            )
 
     def forward(self, x):
         x = self.inception_stem(x)

@@ -1,5 +1,6 @@
 """``paddle.vision.models.MobileNetV2`` (Paddle's module ``mobilenetv2``): inverted residual blocks
 of ConvNormActivation with ReLU6; ``scale`` widens the channels (rounded to multiples of 8)."""
+
 from ... import nn
 from ...tensor_manip import flatten
 from ._common import ConvNormActivation, make_divisible, refuse_pretrained
@@ -15,19 +16,23 @@ class InvertedResidual(nn.Layer):
         self.use_res_connect = stride == 1 and inp == oup
         layers = []
         if expand_ratio != 1:
-            layers.append(ConvNormActivation(inp, hidden, kernel_size=1, norm_layer=norm_layer,
-                                             activation_layer=nn.ReLU6))
-        layers += [ConvNormActivation(hidden, hidden, stride=stride, groups=hidden, norm_layer=norm_layer,
-                                      activation_layer=nn.ReLU6),
-                   nn.Conv2D(hidden, oup, 1, 1, 0, bias_attr=False), norm_layer(oup)]
+            layers.append(
+                ConvNormActivation(inp, hidden, kernel_size=1, norm_layer=norm_layer, activation_layer=nn.ReLU6)
+            )
+        layers += [
+            ConvNormActivation(
+                hidden, hidden, stride=stride, groups=hidden, norm_layer=norm_layer, activation_layer=nn.ReLU6
+            ),
+            nn.Conv2D(hidden, oup, 1, 1, 0, bias_attr=False),
+            norm_layer(oup),
+        ]
         self.conv = nn.Sequential(*layers)
 
     def forward(self, x):
         return x + self.conv(x) if self.use_res_connect else self.conv(x)
 
 
-_SETTING = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2],
-            [6, 320, 1, 1]]
+_SETTING = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2], [6, 320, 1, 1]]
 
 
 class MobileNetV2(nn.Layer):
@@ -42,8 +47,11 @@ class MobileNetV2(nn.Layer):
             for i in range(n):
                 features.append(InvertedResidual(channels, out, s if i == 0 else 1, expand_ratio=t))
                 channels = out
-        features.append(ConvNormActivation(channels, self.last_channel, kernel_size=1, norm_layer=nn.BatchNorm2D,
-                                           activation_layer=nn.ReLU6))
+        features.append(
+            ConvNormActivation(
+                channels, self.last_channel, kernel_size=1, norm_layer=nn.BatchNorm2D, activation_layer=nn.ReLU6
+            )
+        )
         self.features = nn.Sequential(*features)
         if with_pool:
             self.pool2d_avg = nn.AdaptiveAvgPool2D(1)

@@ -1,24 +1,41 @@
 """``paddle.vision.models.ResNet``: resnet18/34/50/101/152, ResNeXt (``groups``, ``width``) and wide
 ResNets, with BasicBlock / BottleneckBlock; the sublayers carry Paddle's names (conv1, bn1,
 layer1..layer4, fc), so Paddle's state dicts load."""
+
 from ... import nn
 from ...tensor_manip import flatten
 from ._common import refuse_pretrained
 
-__all__ = ["ResNet", "BasicBlock", "BottleneckBlock", "resnet18", "resnet34", "resnet50", "resnet101",
-           "resnet152", "resnext50_32x4d", "resnext50_64x4d", "resnext101_32x4d", "resnext101_64x4d",
-           "resnext152_32x4d", "resnext152_64x4d", "wide_resnet50_2", "wide_resnet101_2"]
+__all__ = [
+    "ResNet",
+    "BasicBlock",
+    "BottleneckBlock",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "resnet101",
+    "resnet152",
+    "resnext50_32x4d",
+    "resnext50_64x4d",
+    "resnext101_32x4d",
+    "resnext101_64x4d",
+    "resnext152_32x4d",
+    "resnext152_64x4d",
+    "wide_resnet50_2",
+    "wide_resnet101_2",
+]
 
 
 class BasicBlock(nn.Layer):
     expansion = 1
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1, norm_layer=None
+    ):
         super().__init__()
         norm_layer = norm_layer or nn.BatchNorm2D
         if dilation > 1:
-            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")     # Paddle 2.6.2 refuses it so
+            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")  # Paddle 2.6.2 refuses it so
         self.conv1 = nn.Conv2D(inplanes, planes, 3, padding=1, stride=stride, bias_attr=False)
         self.bn1 = norm_layer(planes)
         self.relu = nn.ReLU()
@@ -36,15 +53,17 @@ class BasicBlock(nn.Layer):
 class BottleneckBlock(nn.Layer):
     expansion = 4
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1, norm_layer=None
+    ):
         super().__init__()
         norm_layer = norm_layer or nn.BatchNorm2D
         width = int(planes * (base_width / 64.0)) * groups
         self.conv1 = nn.Conv2D(inplanes, width, 1, bias_attr=False)
         self.bn1 = norm_layer(width)
-        self.conv2 = nn.Conv2D(width, width, 3, padding=dilation, stride=stride, groups=groups, dilation=dilation,
-                               bias_attr=False)
+        self.conv2 = nn.Conv2D(
+            width, width, 3, padding=dilation, stride=stride, groups=groups, dilation=dilation, bias_attr=False
+        )
         self.bn2 = norm_layer(width)
         self.conv3 = nn.Conv2D(width, planes * self.expansion, 1, bias_attr=False)
         self.bn3 = norm_layer(planes * self.expansion)
@@ -90,12 +109,18 @@ class ResNet(nn.Layer):
         if stride != 1 or self.inplanes != planes * block.expansion:
             downsample = nn.Sequential(
                 nn.Conv2D(self.inplanes, planes * block.expansion, 1, stride=stride, bias_attr=False),
-                norm_layer(planes * block.expansion))
-        layers = [block(self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation,
-                        norm_layer)]
+                norm_layer(planes * block.expansion),
+            )
+        layers = [
+            block(
+                self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation, norm_layer
+            )
+        ]
         self.inplanes = planes * block.expansion
-        layers += [block(self.inplanes, planes, groups=self.groups, base_width=self.base_width, norm_layer=norm_layer)
-                   for _ in range(1, blocks)]
+        layers += [
+            block(self.inplanes, planes, groups=self.groups, base_width=self.base_width, norm_layer=norm_layer)
+            for _ in range(1, blocks)
+        ]
         return nn.Sequential(*layers)
 
     def forward(self, x):
@@ -137,6 +162,7 @@ def _resnext(depth, groups, width):
     def build(pretrained=False, **kwargs):
         kwargs.update(groups=groups, width=width)
         return _resnet(f"resnext{depth}_{groups}x{width}d", BottleneckBlock, depth, pretrained, **kwargs)
+
     build.__name__ = build.__qualname__ = f"resnext{depth}_{groups}x{width}d"
     return build
 

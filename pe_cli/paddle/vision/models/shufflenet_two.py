@@ -2,15 +2,30 @@
 max-pool, three stages of shuffle units (the first of each downsampling, both branches convolved; the
 others convolving half the channels), channels shuffled in two groups after each unit; ``scale`` picks
 the stage widths (0.25-2.0), ``act`` 'relu' or 'swish'."""
+
 from ... import nn
 from ...tensor_manip import concat, flatten, reshape, split, transpose
 from ._common import ConvNormActivation, refuse_pretrained
 
-__all__ = ["ShuffleNetV2", "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0",
-           "shufflenet_v2_x1_5", "shufflenet_v2_x2_0", "shufflenet_v2_swish"]
+__all__ = [
+    "ShuffleNetV2",
+    "shufflenet_v2_x0_25",
+    "shufflenet_v2_x0_33",
+    "shufflenet_v2_x0_5",
+    "shufflenet_v2_x1_0",
+    "shufflenet_v2_x1_5",
+    "shufflenet_v2_x2_0",
+    "shufflenet_v2_swish",
+]
 
-_WIDTHS = {0.25: [-1, 24, 24, 48, 96, 512], 0.33: [-1, 24, 32, 64, 128, 512], 0.5: [-1, 24, 48, 96, 192, 1024],
-           1.0: [-1, 24, 116, 232, 464, 1024], 1.5: [-1, 24, 176, 352, 704, 1024], 2.0: [-1, 24, 224, 488, 976, 2048]}
+_WIDTHS = {
+    0.25: [-1, 24, 24, 48, 96, 512],
+    0.33: [-1, 24, 32, 64, 128, 512],
+    0.5: [-1, 24, 48, 96, 192, 1024],
+    1.0: [-1, 24, 116, 232, 464, 1024],
+    1.5: [-1, 24, 176, 352, 704, 1024],
+    2.0: [-1, 24, 224, 488, 976, 2048],
+}
 
 
 def create_activation_layer(act):
@@ -27,8 +42,9 @@ def channel_shuffle(x, groups):
 
 
 def _cna(cin, cout, kernel, stride, groups, act):
-    return ConvNormActivation(cin, cout, kernel_size=kernel, stride=stride, padding=(kernel - 1) // 2, groups=groups,
-                              activation_layer=act)
+    return ConvNormActivation(
+        cin, cout, kernel_size=kernel, stride=stride, padding=(kernel - 1) // 2, groups=groups, activation_layer=act
+    )
 
 
 class InvertedResidual(nn.Layer):
@@ -73,8 +89,11 @@ class ShuffleNetV2(nn.Layer):
         self._block_list = []
         for stage, repeats in enumerate([4, 8, 4]):
             for i in range(repeats):
-                block = (InvertedResidualDS(widths[stage + 1], widths[stage + 2], 2, act_layer) if i == 0 else
-                         InvertedResidual(widths[stage + 2], widths[stage + 2], 1, act_layer))
+                block = (
+                    InvertedResidualDS(widths[stage + 1], widths[stage + 2], 2, act_layer)
+                    if i == 0
+                    else InvertedResidual(widths[stage + 2], widths[stage + 2], 1, act_layer)
+                )
                 self._block_list.append(self.add_sublayer(f"{stage + 2}_{i + 1}", block))
         self._last_conv = _cna(widths[-2], widths[-1], 1, 1, 1, act_layer)
         if with_pool:

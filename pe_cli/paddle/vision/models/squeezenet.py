@@ -1,5 +1,6 @@
 """``paddle.vision.models.SqueezeNet`` (versions "1.0" and "1.1"): fire modules (a 1x1 squeeze, then
 1x1 and 3x3 expansions concatenated), a 1x1 conv classifier and global average pooling."""
+
 from ... import nn
 from ...nn import functional as F
 from ...tensor_manip import concat, squeeze
@@ -11,8 +12,14 @@ __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
 class MakeFireConv(nn.Layer):
     def __init__(self, input_channels, output_channels, filter_size, padding=0):
         super().__init__()
-        self._conv = nn.Conv2D(input_channels, output_channels, filter_size, padding=padding,
-                               weight_attr=ParamAttr(), bias_attr=ParamAttr())
+        self._conv = nn.Conv2D(
+            input_channels,
+            output_channels,
+            filter_size,
+            padding=padding,
+            weight_attr=ParamAttr(),
+            bias_attr=ParamAttr(),
+        )
 
     def forward(self, x):
         return F.relu(self._conv(x))
@@ -30,8 +37,16 @@ class MakeFire(nn.Layer):
         return concat([self._conv_path1(x), self._conv_path2(x)], axis=1)
 
 
-_FIRES = [(16, 64, 64), (16, 64, 64), (32, 128, 128), (32, 128, 128), (48, 192, 192), (48, 192, 192),
-          (64, 256, 256), (64, 256, 256)]
+_FIRES = [
+    (16, 64, 64),
+    (16, 64, 64),
+    (32, 128, 128),
+    (32, 128, 128),
+    (48, 192, 192),
+    (48, 192, 192),
+    (64, 256, 256),
+    (64, 256, 256),
+]
 
 
 class SqueezeNet(nn.Layer):

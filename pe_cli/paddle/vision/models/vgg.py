@@ -1,15 +1,17 @@
 """``paddle.vision.models.VGG`` and vgg11/13/16/19 (``batch_norm=True``: a BatchNorm2D after each conv)."""
+
 from ... import nn
 from ...tensor_manip import flatten
 from ._common import refuse_pretrained
 
 __all__ = ["VGG", "vgg11", "vgg13", "vgg16", "vgg19"]
 
-_CONFIGS = {"A": [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
-            "B": [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
-            "D": [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
-            "E": [64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M",
-                  512, 512, 512, 512, "M"]}
+_CONFIGS = {
+    "A": [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "B": [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "D": [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
+    "E": [64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M", 512, 512, 512, 512, "M"],
+}
 
 
 class VGG(nn.Layer):
@@ -19,9 +21,15 @@ class VGG(nn.Layer):
         if with_pool:
             self.avgpool = nn.AdaptiveAvgPool2D((7, 7))
         if num_classes > 0:
-            self.classifier = nn.Sequential(nn.Linear(512 * 7 * 7, 4096), nn.ReLU(), nn.Dropout(),
-                                            nn.Linear(4096, 4096), nn.ReLU(), nn.Dropout(),
-                                            nn.Linear(4096, num_classes))
+            self.classifier = nn.Sequential(
+                nn.Linear(512 * 7 * 7, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, num_classes),
+            )
 
     def forward(self, x):
         x = self.features(x)

@@ -2,6 +2,7 @@
 ``ContrastTransform``, ``SaturationTransform``, ``HueTransform``, ``ColorJitter``) and geometry
 (``RandomRotation``, ``RandomAffine``, ``RandomPerspective``, ``RandomErasing``), drawing their
 parameters as Paddle 2.6 does (Python's ``random`` and numpy's global generators)."""
+
 import numbers
 import random
 
@@ -10,8 +11,17 @@ import numpy as np
 from . import functional as F
 from .transforms import BaseTransform, Compose
 
-__all__ = ["BrightnessTransform", "ContrastTransform", "SaturationTransform", "HueTransform", "ColorJitter",
-           "RandomRotation", "RandomAffine", "RandomPerspective", "RandomErasing"]
+__all__ = [
+    "BrightnessTransform",
+    "ContrastTransform",
+    "SaturationTransform",
+    "HueTransform",
+    "ColorJitter",
+    "RandomRotation",
+    "RandomAffine",
+    "RandomPerspective",
+    "RandomErasing",
+]
 
 
 def _check_input(value, name, center=1, bound=(0, float("inf")), clip_first_on_zero=True):
@@ -72,8 +82,12 @@ class ColorJitter(BaseTransform):
 
     def _get_param(self, brightness, contrast, saturation, hue):
         transforms = []
-        for value, cls in ((brightness, BrightnessTransform), (contrast, ContrastTransform),
-                           (saturation, SaturationTransform), (hue, HueTransform)):
+        for value, cls in (
+            (brightness, BrightnessTransform),
+            (contrast, ContrastTransform),
+            (saturation, SaturationTransform),
+            (hue, HueTransform),
+        ):
             if value is not None:
                 transforms.append(cls(value, self.keys))
         random.shuffle(transforms)
@@ -108,8 +122,9 @@ class RandomAffine(BaseTransform):
     """A random rotation in ``degrees``, translation up to ``translate`` (fractions of width and
     height), ``scale`` in a range and ``shear`` (x range, or x and y ranges)."""
 
-    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation="nearest", fill=0,
-                 center=None, keys=None):
+    def __init__(
+        self, degrees, translate=None, scale=None, shear=None, interpolation="nearest", fill=0, center=None, keys=None
+    ):
         super().__init__(keys)
         self.degrees = _degrees(degrees)
         if translate is not None and (len(translate) != 2 or not all(0.0 <= t <= 1.0 for t in translate)):

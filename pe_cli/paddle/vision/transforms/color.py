@@ -3,6 +3,7 @@ done in numpy: lookup tables for brightness and contrast, cv2's 8-bit HSV_FULL f
 reads the channels as BGR), PIL images as its Pillow backend (ImageEnhance, the HSV mode).
 ``adjust_saturation`` blends with the grey image by the given factor (Paddle's numpy backend
 draws that factor again at random; pe does not)."""
+
 import numpy as np
 
 from ....data.images import pillow
@@ -18,6 +19,7 @@ def is_pil(img):
 def _enhance(img, kind, factor):
     pillow()
     from PIL import ImageEnhance  # noqa: PLC0415  (Pillow is optional: loaded for PIL images only)
+
     return getattr(ImageEnhance, kind)(img).enhance(factor)
 
 
@@ -52,7 +54,7 @@ def adjust_saturation(img, saturation_factor):
     """A blend of the image and its grey: factor 0 grey, 1 unchanged, 2 twice as saturated."""
     if is_pil(img):
         return _enhance(img, "Color", saturation_factor)
-    grey = gray(img, (0.114, 0.587, 0.299))[..., None]        # cv2.COLOR_BGR2GRAY
+    grey = gray(img, (0.114, 0.587, 0.299))[..., None]  # cv2.COLOR_BGR2GRAY
     out = img.astype(np.float32) * saturation_factor + grey * (1 - saturation_factor)
     return out.clip(0, 255).astype(img.dtype)
 
@@ -63,8 +65,9 @@ def _bgr_to_hsv_full(img):
     diff = v - np.minimum(np.minimum(r, g), b)
     s = np.where(v > 0, np.rint(diff * 255.0 / np.where(v > 0, v, 1)), 0)
     safe = np.where(diff > 0, diff, 1)
-    h = np.where(v == r, (g - b) * 60.0 / safe, np.where(v == g, 120.0 + (b - r) * 60.0 / safe,
-                                                           240.0 + (r - g) * 60.0 / safe))
+    h = np.where(
+        v == r, (g - b) * 60.0 / safe, np.where(v == g, 120.0 + (b - r) * 60.0 / safe, 240.0 + (r - g) * 60.0 / safe)
+    )
     h = np.where(diff > 0, h, 0.0)
     h = np.where(h < 0, h + 360.0, h)
     return np.minimum(np.rint(h * 256.0 / 360.0), 255).astype(np.uint8), s, v

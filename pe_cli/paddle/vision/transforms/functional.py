@@ -2,6 +2,7 @@
 warp.py resamples, color.py adjusts colours) and on PIL images (resize and colours by Pillow; the
 geometric ones through the numpy path and back to an image of the same mode). pe has no eager
 tensors: ``to_tensor`` returns a float32 numpy array."""
+
 import math
 import numbers
 from collections.abc import Sequence
@@ -12,9 +13,26 @@ from ....data.images import pillow
 from . import warp
 from .color import adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation, gray, is_pil  # noqa: F401
 
-__all__ = ["to_tensor", "hflip", "vflip", "resize", "pad", "rotate", "affine", "perspective", "to_grayscale",
-           "normalize", "center_crop", "crop", "adjust_brightness", "adjust_contrast", "adjust_saturation",
-           "adjust_hue", "erase", "image_size"]
+__all__ = [
+    "to_tensor",
+    "hflip",
+    "vflip",
+    "resize",
+    "pad",
+    "rotate",
+    "affine",
+    "perspective",
+    "to_grayscale",
+    "normalize",
+    "center_crop",
+    "crop",
+    "adjust_brightness",
+    "adjust_contrast",
+    "adjust_saturation",
+    "adjust_hue",
+    "erase",
+    "image_size",
+]
 
 _PIL_RESAMPLE = {"nearest": 0, "bilinear": 2, "bicubic": 3, "lanczos": 1, "box": 4, "hamming": 5}
 
@@ -108,8 +126,9 @@ def pad(img, padding, fill=0, padding_mode="constant"):
         fills = np.atleast_1d(np.asarray(fill, dtype=a.dtype))
         out = np.empty((a.shape[0] + top + bottom, a.shape[1] + left + right) + a.shape[2:], a.dtype)
         out[...] = fills if a.ndim == 3 and fills.size == a.shape[2] else fills[0]
-        out[top:top + a.shape[0], left:left + a.shape[1]] = a
+        out[top : top + a.shape[0], left : left + a.shape[1]] = a
         return out
+
     return _through_numpy(img, apply)
 
 
@@ -117,7 +136,7 @@ def crop(img, top, left, height, width):
     if is_pil(img):
         return img.crop((left, top, left + width, top + height))
     _check(img)
-    return img[top:top + height, left:left + width]
+    return img[top : top + height, left : left + width]
 
 
 def center_crop(img, output_size):
@@ -141,6 +160,7 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
         if expand:
             m, w, h = _expanded(m, c, angle, w, h)
         return warp.warp(a, m, (w, h), interpolation, fill)
+
     return _through_numpy(img, apply)
 
 
@@ -185,15 +205,18 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
         m = np.stack([r[0] + sy * r[1], r[1] + sx * r[0]])
         m[0, 2], m[1, 2] = translate
         return warp.warp(a, m, (w, h), interpolation, fill)
+
     return _through_numpy(img, apply)
 
 
 def perspective(img, startpoints, endpoints, interpolation="nearest", fill=0):
     """The homography taking ``startpoints`` to ``endpoints`` ([top-left, top-right, bottom-right,
     bottom-left], each [x, y]) applied to the image."""
+
     def apply(a):
         m = warp.perspective_matrix(startpoints, endpoints)
         return warp.warp(a, m, (a.shape[1], a.shape[0]), interpolation, fill)
+
     return _through_numpy(img, apply)
 
 
@@ -225,9 +248,9 @@ def erase(img, i, j, h, w, v, inplace=False):
     """The region rows i..i+h, columns j..j+w set to ``v``."""
     if is_pil(img):
         array = np.array(img, dtype=np.uint8)
-        array[i:i + h, j:j + w, ...] = v
+        array[i : i + h, j : j + w, ...] = v
         return pillow().fromarray(array, img.mode)
     if not inplace:
         img = img.copy()
-    img[i:i + h, j:j + w, ...] = v
+    img[i : i + h, j : j + w, ...] = v
     return img

@@ -2,6 +2,7 @@
 semantics and randomness: Python's ``random`` and numpy's global generators). A transform maps
 its input (or, with ``keys``, a tuple of inputs: the ``image`` ones transformed, the others
 passed on) to its output; ``Compose`` chains them."""
+
 import math
 import numbers
 import random
@@ -11,8 +12,21 @@ import numpy as np
 
 from . import functional as F
 
-__all__ = ["BaseTransform", "Compose", "ToTensor", "Resize", "RandomResizedCrop", "CenterCrop", "RandomCrop",
-           "RandomHorizontalFlip", "RandomVerticalFlip", "Normalize", "Transpose", "Pad", "Grayscale"]
+__all__ = [
+    "BaseTransform",
+    "Compose",
+    "ToTensor",
+    "Resize",
+    "RandomResizedCrop",
+    "CenterCrop",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "RandomVerticalFlip",
+    "Normalize",
+    "Transpose",
+    "Pad",
+    "Grayscale",
+]
 
 
 def _pair(value, name):
@@ -64,7 +78,7 @@ class BaseTransform:
         for key, value in zip(self.keys, inputs):
             apply = getattr(self, f"_apply_{key}", None)
             outputs.append(apply(value) if apply is not None else value)
-        outputs.extend(inputs[len(self.keys):])
+        outputs.extend(inputs[len(self.keys) :])
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def _apply_image(self, image):

@@ -3,6 +3,7 @@
 ``warp`` (cv2.warpAffine / warpPerspective: output pixel (x, y) reads the source at the inverse
 map of (x, y), outside the source the ``fill``) with ``nearest`` (rounded coordinates) or
 ``bilinear`` sampling; the matrices of cv2.getRotationMatrix2D and getPerspectiveTransform."""
+
 import math
 
 import numpy as np
@@ -14,8 +15,10 @@ INTERPOLATIONS = ("nearest", "bilinear")
 
 def _check_interpolation(interpolation):
     if interpolation not in INTERPOLATIONS:
-        raise ValueError(f"interpolation '{interpolation}' is not supported on numpy images by pe (no OpenCV): "
-                         f"use one of {', '.join(INTERPOLATIONS)}")
+        raise ValueError(
+            f"interpolation '{interpolation}' is not supported on numpy images by pe (no OpenCV): "
+            f"use one of {', '.join(INTERPOLATIONS)}"
+        )
 
 
 def _as_hwc(img):
@@ -61,8 +64,9 @@ def rotation_matrix(center, angle, scale):
     a = math.radians(angle)
     alpha, beta = scale * math.cos(a), scale * math.sin(a)
     cx, cy = center
-    return np.array([[alpha, beta, (1 - alpha) * cx - beta * cy],
-                     [-beta, alpha, beta * cx + (1 - alpha) * cy]], dtype=np.float64)
+    return np.array(
+        [[alpha, beta, (1 - alpha) * cx - beta * cy], [-beta, alpha, beta * cx + (1 - alpha) * cy]], dtype=np.float64
+    )
 
 
 def perspective_matrix(startpoints, endpoints):
@@ -89,7 +93,7 @@ def warp(img, matrix, out_size, interpolation="nearest", fill=0):
     src = _as_hwc(img).astype(np.float64)
     h, w, c = src.shape
     full = np.eye(3)
-    full[:np.asarray(matrix).shape[0]] = matrix
+    full[: np.asarray(matrix).shape[0]] = matrix
     inv = np.linalg.inv(full)
     out_w, out_h = int(out_size[0]), int(out_size[1])
     ys, xs = np.mgrid[0:out_h, 0:out_w].astype(np.float64)
@@ -109,6 +113,10 @@ def warp(img, matrix, out_size, interpolation="nearest", fill=0):
         fx, fy = (sx - x0)[:, None], (sy - y0)[:, None]
         xi0, yi0 = np.clip(x0, -1, w).astype(np.int64) + 1, np.clip(y0, -1, h).astype(np.int64) + 1
         xi1, yi1 = np.clip(x0 + 1, -1, w).astype(np.int64) + 1, np.clip(y0 + 1, -1, h).astype(np.int64) + 1
-        out = (padded[yi0, xi0] * (1 - fx) * (1 - fy) + padded[yi0, xi1] * fx * (1 - fy)
-               + padded[yi1, xi0] * (1 - fx) * fy + padded[yi1, xi1] * fx * fy)
+        out = (
+            padded[yi0, xi0] * (1 - fx) * (1 - fy)
+            + padded[yi0, xi1] * fx * (1 - fy)
+            + padded[yi1, xi0] * (1 - fx) * fy
+            + padded[yi1, xi1] * fx * fy
+        )
     return _restore(out.reshape(out_h, out_w, c), img)

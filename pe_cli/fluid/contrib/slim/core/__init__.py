@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.slim.core``."""
+
 from . import compressor, config, strategy  # noqa: F401
 from .compressor import *  # noqa: F401,F403
 from .config import *  # noqa: F401,F403

@@ -3,6 +3,7 @@ persistable tensor of the optimized program, pruned shapes included), ``eval_mod
 and ``context.json`` (the epoch, the eval results so far, every variable's shape in the programs),
 written last: a directory without it is an interrupted write and is ignored. Each file is written
 atomically; nothing is pickled, and the archive is read back with pe's checked .npz reader."""
+
 import io
 import json
 import os
@@ -20,13 +21,19 @@ _PARAMS = "persistables.npz"
 
 def _persistables(program, scope):
     names = [v.name for v in program.global_block().vars.values() if v.persistable]
-    return {n: np.array(scope.find_var(n).get_tensor()) for n in names
-            if scope.find_var(n) is not None and scope.find_var(n).is_initialized()}
+    return {
+        n: np.array(scope.find_var(n).get_tensor())
+        for n in names
+        if scope.find_var(n) is not None and scope.find_var(n).is_initialized()
+    }
 
 
 def _shapes(programs):
-    return {key: {v.name: list(v.shape) for v in p.global_block().vars.values() if v.shape is not None}
-            for key, p in programs.items() if p is not None}
+    return {
+        key: {v.name: list(v.shape) for v in p.global_block().vars.values() if v.shape is not None}
+        for key, p in programs.items()
+        if p is not None
+    }
 
 
 def save_checkpoint(path, epoch_id, scope, programs, eval_results, save_eval_model=None):
@@ -41,7 +48,9 @@ def save_checkpoint(path, epoch_id, scope, programs, eval_results, save_eval_mod
         save_eval_model(os.path.join(directory, "eval_model"))
     state = {"epoch_id": epoch_id, "eval_results": eval_results, "shapes": _shapes(programs)}
     # eval results may be numpy numbers (an eval_func's np.mean): written as the numbers they are
-    atomic_write(os.path.join(directory, _CONTEXT), json.dumps(state, indent=1, default=lambda v: np.asarray(v).tolist()))
+    atomic_write(
+        os.path.join(directory, _CONTEXT), json.dumps(state, indent=1, default=lambda v: np.asarray(v).tolist())
+    )
     return directory
 
 
@@ -49,8 +58,7 @@ def latest_checkpoint(path):
     """The directory of the newest complete checkpoint under ``path``, or None."""
     if not path or not os.path.isdir(path):
         return None
-    epochs = [int(d) for d in os.listdir(path) if d.isdigit()
-              and os.path.isfile(os.path.join(path, d, _CONTEXT))]
+    epochs = [int(d) for d in os.listdir(path) if d.isdigit() and os.path.isfile(os.path.join(path, d, _CONTEXT))]
     return os.path.join(path, str(max(epochs))) if epochs else None
 
 
@@ -61,8 +69,10 @@ def read_state(directory):
         with open(context_file, encoding="utf-8") as f:
             state = json.load(f)
     except (OSError, ValueError) as e:
-        raise ValueError(f"{context_file}: not a readable Compressor checkpoint ({e}); "
-                         "remove the directory to start from the epoch before") from None
+        raise ValueError(
+            f"{context_file}: not a readable Compressor checkpoint ({e}); "
+            "remove the directory to start from the epoch before"
+        ) from None
     return state
 
 

@@ -2,6 +2,7 @@
 trains ``train_program`` (with ``train_optimizer``) epoch by epoch, calls its strategies' hooks
 (pruning, quantization, distillation) on the way, evaluates after each epoch and keeps a checkpoint
 per epoch under ``checkpoint_path``, from which a later run resumes."""
+
 import logging
 
 import numpy as np
@@ -24,8 +25,19 @@ class Context:
     """What strategies see: place, scope, the graphs, the readers, the epoch and batch ids and the
     evaluation results so far (``eval_results``: name -> one value per evaluation)."""
 
-    def __init__(self, place, scope, train_graph=None, train_reader=None, eval_graph=None, eval_reader=None,
-                 teacher_graphs=None, train_optimizer=None, distiller_optimizer=None, search_space=None):
+    def __init__(
+        self,
+        place,
+        scope,
+        train_graph=None,
+        train_reader=None,
+        eval_graph=None,
+        eval_reader=None,
+        teacher_graphs=None,
+        train_optimizer=None,
+        distiller_optimizer=None,
+        search_space=None,
+    ):
         self.place, self.scope = place, scope
         self.train_graph, self.train_reader = train_graph, train_reader
         self.eval_graph, self.eval_reader = eval_graph, eval_reader
@@ -78,18 +90,37 @@ class Compressor:
     Feed and fetch lists are lists of (key, variable name) pairs; the train fetch list names the
     loss 'loss'. Readers yield batches: lists of sample tuples in feed-list order."""
 
-    def __init__(self, place, scope, train_program, train_reader=None, train_feed_list=None,
-                 train_fetch_list=None, eval_program=None, eval_reader=None, eval_feed_list=None,
-                 eval_fetch_list=None, eval_func=None, save_eval_model=True, prune_infer_model=None,
-                 teacher_programs=[], checkpoint_path=None, train_optimizer=None, distiller_optimizer=None,
-                 search_space=None, log_period=20):
+    def __init__(
+        self,
+        place,
+        scope,
+        train_program,
+        train_reader=None,
+        train_feed_list=None,
+        train_fetch_list=None,
+        eval_program=None,
+        eval_reader=None,
+        eval_feed_list=None,
+        eval_fetch_list=None,
+        eval_func=None,
+        save_eval_model=True,
+        prune_infer_model=None,
+        teacher_programs=[],
+        checkpoint_path=None,
+        train_optimizer=None,
+        distiller_optimizer=None,
+        search_space=None,
+        log_period=20,
+    ):
         train_feed_list = _check_pairs(train_feed_list, "train_feed_list")
         eval_feed_list = _check_pairs(eval_feed_list, "eval_feed_list")
         self.strategies = []
         self.epoch = 0
         self.place = CPUPlace() if place is None else place
         self.scope = scope
-        self.train_graph = GraphWrapper(train_program, train_feed_list, _check_pairs(train_fetch_list, "train_fetch_list"))
+        self.train_graph = GraphWrapper(
+            train_program, train_feed_list, _check_pairs(train_fetch_list, "train_fetch_list")
+        )
         self.eval_graph = GraphWrapper(eval_program, eval_feed_list, _check_pairs(eval_fetch_list, "eval_fetch_list"))
         self.train_reader, self.eval_reader = train_reader, eval_reader
         self.eval_func = eval_func
@@ -128,7 +159,7 @@ class Compressor:
         if "loss" not in graph.out_nodes:
             raise ValueError("Compressor: train_fetch_list must name the loss as ('loss', loss.name)")
         program, startup = graph.program.clone(), Program()
-        with program_guard(program, startup), unique_name.guard("train_opt_"):   # the same names every run
+        with program_guard(program, startup), unique_name.guard("train_opt_"):  # the same names every run
             context.train_optimizer.minimize(program.global_block().var(graph.out_nodes["loss"]))
         Executor(context.place).run(startup, scope=context.scope)
         return GraphWrapper(program, graph.in_nodes.items(), graph.out_nodes.items())
@@ -143,7 +174,7 @@ class Compressor:
         state = read_state(directory)
         context.epoch_id = int(state["epoch_id"]) + 1
         context.eval_results = state.get("eval_results", {})
-        for strategy in self.strategies:        # first: a strategy may rebuild programs the values fit
+        for strategy in self.strategies:  # first: a strategy may rebuild programs the values fit
             strategy.restore_from_checkpoint(context)
         load_checkpoint(directory, state, context.scope, context.place, self._programs(context))
         _logger.info("resumed from %s", directory)
@@ -157,15 +188,22 @@ class Compressor:
 
         def save(directory):
             with scope_guard(context.scope):
-                save_inference_model(directory, list(graph.in_nodes.values()), fetch, Executor(context.place),
-                                     main_program=graph.program)
+                save_inference_model(
+                    directory, list(graph.in_nodes.values()), fetch, Executor(context.place), main_program=graph.program
+                )
+
         return save
 
     def _save_checkpoint(self, context):
         if self.checkpoint_path:
-            directory = save_checkpoint(self.checkpoint_path, context.epoch_id, context.scope,
-                                        self._programs(context), context.eval_results,
-                                        self._save_eval_model(context))
+            directory = save_checkpoint(
+                self.checkpoint_path,
+                context.epoch_id,
+                context.scope,
+                self._programs(context),
+                context.eval_results,
+                self._save_eval_model(context),
+            )
             _logger.info("saved checkpoint to %s", directory)
 
     def _train_one_epoch(self, context):
@@ -179,8 +217,9 @@ class Compressor:
             outs = exe.run(graph, context.scope, data)
             if context.batch_id % self.log_period == 0:
                 values = [round(float(np.mean(o)), 4) for o in outs]
-                _logger.info("epoch:%d; batch_id:%d; %s = %s", context.epoch_id, context.batch_id,
-                             list(graph.out_nodes), values)
+                _logger.info(
+                    "epoch:%d; batch_id:%d; %s = %s", context.epoch_id, context.batch_id, list(graph.out_nodes), values
+                )
             for strategy in self.strategies:
                 strategy.on_batch_end(context)
             context.batch_id += 1
@@ -198,9 +237,18 @@ class Compressor:
     def run(self):
         """Compresses: the epochs from the latest checkpoint's next one to ``epoch``; returns the
         eval graph (its program holds the compressed model)."""
-        context = Context(self.place, self.scope, self.train_graph, self.train_reader, self.eval_graph,
-                          self.eval_reader, self.teacher_graphs, self.train_optimizer, self.distiller_optimizer,
-                          self.search_space)
+        context = Context(
+            self.place,
+            self.scope,
+            self.train_graph,
+            self.train_reader,
+            self.eval_graph,
+            self.eval_reader,
+            self.teacher_graphs,
+            self.train_optimizer,
+            self.distiller_optimizer,
+            self.search_space,
+        )
         self.context = context
         if self.teacher_graphs:
             context.put("teachers", self.teacher_graphs)

@@ -1,6 +1,7 @@
 """Fluid 1.8's ``contrib.slim.core.config``: ConfigFactory builds the pruners, quantizers,
 distillers and strategies a slim YAML file names, and the ``compressor`` section's settings.
 The file is loaded with yaml.safe_load; every mistake is a one-line error naming the file and key."""
+
 import inspect
 import os
 
@@ -22,8 +23,12 @@ class SlimConfigError(PeError, ValueError):
 
 def _classes():
     modules = (prune, quantization, distillation, nas, searcher)
-    return {name: getattr(module, name) for module in modules
-            for name in module.__all__ if inspect.isclass(getattr(module, name))}
+    return {
+        name: getattr(module, name)
+        for module in modules
+        for name in module.__all__
+        if inspect.isclass(getattr(module, name))
+    }
 
 
 class ConfigFactory:
@@ -53,8 +58,7 @@ class ConfigFactory:
             where = f"line {mark.line + 1}" if mark is not None else "YAML"
             raise SlimConfigError(f"{path}: {where}: not valid YAML ({getattr(e, 'problem', None) or e})") from None
         if not isinstance(data, dict):
-            raise SlimConfigError(f"{path}: the slim config must be a mapping of sections "
-                                  f"({', '.join(_TOP_KEYS)})")
+            raise SlimConfigError(f"{path}: the slim config must be a mapping of sections ({', '.join(_TOP_KEYS)})")
         return data
 
     def _parse_config(self, path):
@@ -80,16 +84,18 @@ class ConfigFactory:
             self._fail(path, where, "needs a 'class' key naming the class to build")
         class_ = self._classes.get(attrs["class"])
         if class_ is None:
-            self._fail(path, f"{where}.class", f"unknown class {attrs['class']!r}; "
-                       + suggest(attrs["class"], self._classes))
+            self._fail(
+                path, f"{where}.class", f"unknown class {attrs['class']!r}; " + suggest(attrs["class"], self._classes)
+            )
         params = list(inspect.signature(class_.__init__).parameters)[1:]
         args = {}
         for key, value in attrs.items():
             if key == "class":
                 continue
             if key not in params:
-                self._fail(path, f"{where}.{key}", f"{attrs['class']} takes no such argument; it takes "
-                           + ", ".join(params))
+                self._fail(
+                    path, f"{where}.{key}", f"{attrs['class']} takes no such argument; it takes " + ", ".join(params)
+                )
             args[key] = self._resolve(value)
         try:
             self.instances[name] = class_(**args)
@@ -114,12 +120,18 @@ class ConfigFactory:
         if not isinstance(value["epoch"], int) or value["epoch"] < 0:
             self._fail(path, "compressor.epoch", f"must be a non-negative integer, not {value['epoch']!r}")
         if "init_model" in value:
-            self._fail(path, "compressor.init_model", "pe does not load an init_model; resume from a "
-                       "checkpoint_path, or load the parameters into the scope before run()")
+            self._fail(
+                path,
+                "compressor.init_model",
+                "pe does not load an init_model; resume from a "
+                "checkpoint_path, or load the parameters into the scope before run()",
+            )
         self.compressor = {k: v for k, v in value.items() if k != "strategies"}
         self.compressor["strategies"] = []
         for i, name in enumerate(value.get("strategies") or []):
             strategy = self.instances.get(name)
             if strategy is None or not hasattr(strategy, "on_epoch_begin"):
-                self._fail(path, f"compressor.strategies[{i}]", f"{name!r} is not a strategy defined under 'strategies'")
+                self._fail(
+                    path, f"compressor.strategies[{i}]", f"{name!r} is not a strategy defined under 'strategies'"
+                )
             self.compressor["strategies"].append(strategy)

@@ -4,6 +4,7 @@ names, so name them apart from the student's, and their inputs are the student's
 the same name) on the student's loss plus the distillers' losses, with ``distiller_optimizer``; the
 teachers' parameters (already in the scope) are read, never trained. After ``end_epoch`` the plain
 optimized student graph comes back."""
+
 import logging
 
 from ....executor import Executor
@@ -22,11 +23,21 @@ def _merge(program, teacher):
     block, source = program.global_block(), teacher.global_block()
     for var in source.vars.values():
         if not block.has_var(var.name):
-            block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, lod_level=var.lod_level,
-                             persistable=var.persistable, stop_gradient=True)
+            block.create_var(
+                name=var.name,
+                shape=var.shape,
+                dtype=var.dtype,
+                lod_level=var.lod_level,
+                persistable=var.persistable,
+                stop_gradient=True,
+            )
     for op in source.ops:
-        block.append_op(op.type, {k: list(v) for k, v in op.inputs.items()},
-                        {k: list(v) for k, v in op.outputs.items()}, op.all_attrs())
+        block.append_op(
+            op.type,
+            {k: list(v) for k, v in op.inputs.items()},
+            {k: list(v) for k, v in op.outputs.items()},
+            op.all_attrs(),
+        )
 
 
 class DistillationStrategy(Strategy):

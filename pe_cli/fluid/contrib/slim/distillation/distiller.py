@@ -1,6 +1,7 @@
 """Fluid 1.8's ``contrib.slim.distillation.distiller``: the losses that pull a student's feature map
 towards a teacher's. Each ``distiller_loss(graph)`` appends its loss to the merged student+teacher
 graph and makes ``graph.out_nodes['loss']`` the student's loss plus ``distillation_loss_weight`` times it."""
+
 from .... import layers
 from ....framework import program_guard
 
@@ -32,6 +33,7 @@ class _Distiller:
 
 class L2Distiller(_Distiller):
     """mean((student - teacher)^2) of two feature maps of the same shape."""
+
     name = "l2"
 
     def __init__(self, student_feature_map, teacher_feature_map, distillation_loss_weight=1):
@@ -46,14 +48,14 @@ class L2Distiller(_Distiller):
 
 class FSPDistiller(_Distiller):
     """mean of the squared differences of the FSP matrices of (student_pairs[i]) and (teacher_pairs[i])."""
+
     name = "fsp"
 
     def __init__(self, student_pairs=None, teacher_pairs=None, distillation_loss_weight=1):
         super().__init__(distillation_loss_weight)
         self.student_pairs, self.teacher_pairs = student_pairs or [], teacher_pairs or []
         if len(self.student_pairs) != len(self.teacher_pairs) or not self.student_pairs:
-            raise ValueError("FSPDistiller: student_pairs and teacher_pairs must be lists of the same, "
-                             "non-zero length")
+            raise ValueError("FSPDistiller: student_pairs and teacher_pairs must be lists of the same, non-zero length")
 
     def _loss(self, block):
         losses = []
@@ -67,10 +69,17 @@ class FSPDistiller(_Distiller):
 class SoftLabelDistiller(_Distiller):
     """Cross entropy of softmax(student / student_temperature) against the soft labels
     softmax(teacher / teacher_temperature)."""
+
     name = "soft_label"
 
-    def __init__(self, student_feature_map=None, teacher_feature_map=None, student_temperature=1.0,
-                 teacher_temperature=1.0, distillation_loss_weight=1):
+    def __init__(
+        self,
+        student_feature_map=None,
+        teacher_feature_map=None,
+        student_temperature=1.0,
+        teacher_temperature=1.0,
+        distillation_loss_weight=1,
+    ):
         super().__init__(distillation_loss_weight)
         self.student_feature_map, self.teacher_feature_map = student_feature_map, teacher_feature_map
         self.student_temperature, self.teacher_temperature = student_temperature, teacher_temperature

@@ -3,6 +3,7 @@ inputs and outputs (``in_nodes``, ``out_nodes``: name -> variable name), which t
 strategies work on, with VarWrapper and OpWrapper, its views of variables and ops, as Fluid 1.8.5's:
 parameters, ops and their neighbours, FLOPs, the parameters' size, an optimized copy, compiling,
 saving and loading. ``feeder(place)`` and ``fetch_vars()`` are what pe's Compressor feeds and fetches."""
+
 import copy
 import os
 from collections import OrderedDict
@@ -16,8 +17,17 @@ from ....framework import Parameter, Program, Variable, program_guard
 
 __all__ = ["GraphWrapper", "VarWrapper", "OpWrapper"]
 
-OPTIMIZER_OPS = ["momentum", "lars_momentum", "adagrad", "adam", "adamax", "dpsgd", "decayed_adagrad", "adadelta",
-                 "rmsprop"]
+OPTIMIZER_OPS = [
+    "momentum",
+    "lars_momentum",
+    "adagrad",
+    "adam",
+    "adamax",
+    "dpsgd",
+    "decayed_adagrad",
+    "adadelta",
+    "rmsprop",
+]
 
 
 class VarWrapper:
@@ -191,7 +201,8 @@ class GraphWrapper:
         strategy.enable_inplace = strategy.memory_optimize = mem_opt
         strategy.fuse_all_reduce_ops = False
         self.compiled_graph = compiler.CompiledProgram(self.program).with_data_parallel(
-            loss_name=None if for_test else self.out_nodes["loss"], build_strategy=strategy)
+            loss_name=None if for_test else self.out_nodes["loss"], build_strategy=strategy
+        )
 
     def clone(self, for_test=False):
         return GraphWrapper(self.program.clone(for_test), copy.deepcopy(self.in_nodes), copy.deepcopy(self.out_nodes))
@@ -203,12 +214,23 @@ class GraphWrapper:
             if var.persistable:
                 self.teacher_persistables[var.name] = var
             if not block.has_var(var.name):
-                block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, type=var.type,
-                                 lod_level=var.lod_level, persistable=var.persistable, stop_gradient=var.stop_gradient)
+                block.create_var(
+                    name=var.name,
+                    shape=var.shape,
+                    dtype=var.dtype,
+                    type=var.type,
+                    lod_level=var.lod_level,
+                    persistable=var.persistable,
+                    stop_gradient=var.stop_gradient,
+                )
         for op in graph.ops():
             op = op._op
-            block.append_op(type=op.type, inputs={k: list(v) for k, v in op.inputs.items()},
-                            outputs={k: list(v) for k, v in op.outputs.items()}, attrs=op.all_attrs())
+            block.append_op(
+                type=op.type,
+                inputs={k: list(v) for k, v in op.inputs.items()},
+                outputs={k: list(v) for k, v in op.outputs.items()},
+                attrs=op.all_attrs(),
+            )
 
     def get_optimize_graph(self, optimizer, place, scope, no_grad_var_names=[]):
         """A copy of this graph with ``optimizer``'s backward and update ops for its 'loss' (or 'cost')
@@ -245,9 +267,17 @@ class GraphWrapper:
         outs = [self.var(n)._var for n in names[1]]
         ins = list(names[0])
         assert len(ins) > 0 and len(outs) > 0
-        io.save_inference_model(path, ins, outs, exe.exe, model_filename=model_filename, params_filename="__params__",
-                                program_only=program_only, main_program=self.program.clone(),
-                                export_for_deployment=True)
+        io.save_inference_model(
+            path,
+            ins,
+            outs,
+            exe.exe,
+            model_filename=model_filename,
+            params_filename="__params__",
+            program_only=program_only,
+            main_program=self.program.clone(),
+            export_for_deployment=True,
+        )
 
     def save_model(self, path, exe):
         """The inference model of in_nodes -> out_nodes (``__model__``, ``__params__``); ``exe`` a
@@ -258,8 +288,13 @@ class GraphWrapper:
         self._save(path, exe, in_out, "__model__.infer", program_only)
 
     def _persistable_vars(self, skip_teacher):
-        return [var for name, var in self.persistables.items() if "reader" not in name
-                and "double_buffer" not in name and not (skip_teacher and name in self.teacher_persistables)]
+        return [
+            var
+            for name, var in self.persistables.items()
+            if "reader" not in name
+            and "double_buffer" not in name
+            and not (skip_teacher and name in self.teacher_persistables)
+        ]
 
     def save_persistables(self, path, exe):
         for var in self.program.list_vars():
@@ -270,4 +305,5 @@ class GraphWrapper:
     def load_persistables(self, path, exe):
         def if_exist(var):
             return any(os.path.exists(os.path.join(path, var.name + ext)) for ext in ("", ".npy"))
+
         io.load_vars(exe.exe, path, vars=self._persistable_vars(False), predicate=if_exist)

@@ -5,6 +5,7 @@ then answers the next tokens (tokens are comma-separated integers). It serves fr
 ``search_steps`` updates have been made or ``close()`` is called. Bounded where Fluid's blocks: the
 thread is a daemon, it looks for ``close()`` every ``poll`` seconds, and a client that sends nothing
 for ``timeout`` seconds is dropped."""
+
 import logging
 import socket
 from threading import Thread
@@ -21,8 +22,9 @@ def tokens_text(tokens):
 
 
 class ControllerServer:
-    def __init__(self, controller=None, address=("", 0), max_client_num=100, search_steps=None, key=None,
-                 poll=0.5, timeout=30.0):
+    def __init__(
+        self, controller=None, address=("", 0), max_client_num=100, search_steps=None, key=None, poll=0.5, timeout=30.0
+    ):
         self._controller = controller
         self._address = address
         self._max_client_num = max_client_num
@@ -41,8 +43,10 @@ class ControllerServer:
             self._socket_server.bind(self._address)
         except OSError as e:
             self._socket_server.close()
-            raise OSError(f"ControllerServer: cannot listen on {self._address[0] or '*'}:{self._address[1]}: "
-                          f"{e.strerror}; give another address=(ip, port), or port 0 for a free one") from None
+            raise OSError(
+                f"ControllerServer: cannot listen on {self._address[0] or '*'}:{self._address[1]}: "
+                f"{e.strerror}; give another address=(ip, port), or port 0 for a free one"
+            ) from None
         self._socket_server.listen(self._max_client_num)
         self._socket_server.settimeout(self._poll)
         self._ip, self._port = self._socket_server.getsockname()[:2]

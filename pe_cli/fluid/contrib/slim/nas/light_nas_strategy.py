@@ -7,6 +7,7 @@ space's first tokens go to the controller; the worker started with ``is_server``
 whose FLOPs exceed ``target_flops``, or latency ``target_latency``, are replaced, up to 100 tries),
 initialized and trained; at the end of those epochs its metric is the reward (0 over the limits) that
 gets the next tokens."""
+
 import logging
 import socket
 
@@ -24,9 +25,21 @@ SOCKET_FILE = "./slim_LightNASStrategy_controller_server.socket"
 
 
 class LightNASStrategy(Strategy):
-    def __init__(self, controller=None, end_epoch=1000, target_flops=629145600, target_latency=0, retrain_epoch=1,
-                 metric_name="top1_acc", server_ip=None, server_port=0, is_server=False, max_client_num=100,
-                 search_steps=None, key="light-nas"):
+    def __init__(
+        self,
+        controller=None,
+        end_epoch=1000,
+        target_flops=629145600,
+        target_latency=0,
+        retrain_epoch=1,
+        metric_name="top1_acc",
+        server_ip=None,
+        server_port=0,
+        is_server=False,
+        max_client_num=100,
+        search_steps=None,
+        key="light-nas",
+    ):
         super().__init__(0, end_epoch)
         self._max_flops, self._max_latency = target_flops, target_latency
         self._metric_name = metric_name
@@ -46,10 +59,13 @@ class LightNASStrategy(Strategy):
                 lock(socket_file)
                 if socket_file.readline() == "":
                     _logger.info("start controller server...")
-                    self._server = ControllerServer(controller=self._controller,
-                                                    address=(self._server_ip, self._server_port),
-                                                    max_client_num=self._max_client_num,
-                                                    search_steps=self._search_steps, key=self._key)
+                    self._server = ControllerServer(
+                        controller=self._controller,
+                        address=(self._server_ip, self._server_port),
+                        max_client_num=self._max_client_num,
+                        search_steps=self._search_steps,
+                        key=self._key,
+                    )
                     thread = self._server.start()
                     self._server_port = self._server.port()
                     socket_file.write(thread)
@@ -74,8 +90,9 @@ class LightNASStrategy(Strategy):
         _logger.info("light nas strategy on_epoch_begin")
         min_flops, min_tokens = -1, None
         for _ in range(self._max_try_times):
-            startup_p, train_p, test_p, _, _, train_reader, test_reader = \
-                context.search_space.create_net(self._current_tokens)
+            startup_p, train_p, test_p, _, _, train_reader, test_reader = context.search_space.create_net(
+                self._current_tokens
+            )
             context.eval_graph.program = test_p
             flops = context.eval_graph.flops()
             if min_flops == -1:
@@ -83,8 +100,12 @@ class LightNASStrategy(Strategy):
             elif flops < min_flops:
                 min_tokens = self._current_tokens[:]
             latency = context.search_space.get_model_latency(test_p) if self._max_latency > 0 else None
-            _logger.info("try [%s] with %sflops %s", self._current_tokens,
-                         "" if latency is None else f"latency {latency} ", flops)
+            _logger.info(
+                "try [%s] with %sflops %s",
+                self._current_tokens,
+                "" if latency is None else f"latency {latency} ",
+                flops,
+            )
             if not self._over_limits(flops, latency):
                 break
             self._current_tokens = self._controller.next_tokens(min_tokens)
@@ -104,7 +125,12 @@ class LightNASStrategy(Strategy):
             latency = context.search_space.get_model_latency(context.search_space.create_net(self._current_tokens)[2])
         if self._over_limits(flops, latency if latency is not None else 0):
             reward = 0.0
-        _logger.info("reward: %s; %sflops: %s; tokens: %s", reward,
-                     "" if latency is None else f"latency: {latency}; ", flops, self._current_tokens)
+        _logger.info(
+            "reward: %s; %sflops: %s; tokens: %s",
+            reward,
+            "" if latency is None else f"latency: {latency}; ",
+            flops,
+            self._current_tokens,
+        )
         self._current_reward = reward
         self._current_tokens = self._search_agent.update(self._current_tokens, reward)

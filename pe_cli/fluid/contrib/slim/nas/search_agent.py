@@ -2,6 +2,7 @@
 (controller_server.py), as Fluid 1.8.5's: ``update(tokens, reward)`` reports a reward and
 ``next_tokens()`` asks for tokens, each over its own connection, each answered with the next tokens.
 A server that does not answer within ``timeout`` seconds is a one-line ConnectionError."""
+
 import logging
 import socket
 
@@ -26,11 +27,15 @@ class SearchAgent:
                 client.send(message.encode())
                 answer = client.recv(1024).decode()
         except OSError as e:
-            raise ConnectionError(f"SearchAgent: no answer from the controller server at {self.server_ip}:"
-                                  f"{self.server_port} ({e}); is the LightNAS server (is_server=True) running?") from None
+            raise ConnectionError(
+                f"SearchAgent: no answer from the controller server at {self.server_ip}:"
+                f"{self.server_port} ({e}); is the LightNAS server (is_server=True) running?"
+            ) from None
         if not answer:
-            raise ConnectionError(f"SearchAgent: the controller server at {self.server_ip}:{self.server_port} "
-                                  "closed the connection without tokens (its key differs, or its search ended)")
+            raise ConnectionError(
+                f"SearchAgent: the controller server at {self.server_ip}:{self.server_port} "
+                "closed the connection without tokens (its key differs, or its search ended)"
+            )
         return [int(token) for token in answer.strip("\n").split(",")]
 
     def update(self, tokens, reward):

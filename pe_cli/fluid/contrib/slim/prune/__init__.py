@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.slim.prune``."""
+
 from . import auto_prune_strategy, prune_strategy, pruner  # noqa: F401
 from .auto_prune_strategy import *  # noqa: F401,F403
 from .prune_strategy import *  # noqa: F401,F403

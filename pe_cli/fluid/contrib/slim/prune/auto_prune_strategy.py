@@ -4,6 +4,7 @@ SAController), each candidate kept only where it removes between ``min_ratio`` a
 eval graph's FLOPs. From ``start_epoch``, every ``retrain_epoch`` epochs the train graph is pruned by
 the current ratios (trained, if ``retrain_epoch``), evaluated, and put back, the metric rewarding
 the controller; at ``end_epoch`` the best ratios prune the model for good."""
+
 import functools
 import logging
 import re
@@ -15,13 +16,24 @@ from .prune_strategy import PruneStrategy
 __all__ = ["AutoPruneStrategy"]
 
 _logger = get_logger(__name__, logging.INFO, fmt="%(asctime)s-%(levelname)s: %(message)s")
-_MAX_SEARCH = 100       # Fluid's bisection of the uniform ratio can loop forever; pe stops here
+_MAX_SEARCH = 100  # Fluid's bisection of the uniform ratio can loop forever; pe stops here
 
 
 class AutoPruneStrategy(PruneStrategy):
-    def __init__(self, pruner=None, controller=None, start_epoch=0, end_epoch=10, min_ratio=0.5, max_ratio=0.7,
-                 metric_name="top1_acc", pruned_params="conv.*_weights", retrain_epoch=0, uniform_range=None,
-                 init_tokens=None):
+    def __init__(
+        self,
+        pruner=None,
+        controller=None,
+        start_epoch=0,
+        end_epoch=10,
+        min_ratio=0.5,
+        max_ratio=0.7,
+        metric_name="top1_acc",
+        pruned_params="conv.*_weights",
+        retrain_epoch=0,
+        uniform_range=None,
+        init_tokens=None,
+    ):
         super().__init__(pruner, start_epoch, end_epoch, 0.0, metric_name, pruned_params)
         self._max_ratio, self._min_ratio = max_ratio, min_ratio
         self._controller, self._metric_name = controller, metric_name
@@ -31,20 +43,32 @@ class AutoPruneStrategy(PruneStrategy):
         self._param_backup, self._param_shape_backup = {}, {}
 
     def on_compression_begin(self, context):
-        self._pruned_param_names = [p.name() for p in context.eval_graph.all_parameters()
-                                    if re.match(self.pruned_params, p.name())]
+        self._pruned_param_names = [
+            p.name() for p in context.eval_graph.all_parameters() if re.match(self.pruned_params, p.name())
+        ]
         self._current_tokens = self._init_tokens if self._init_tokens is not None else self._get_init_tokens(context)
-        self._range_table = ([round(self._uniform_range, 2) / 0.01] * len(self._pruned_param_names)
-                             if self._uniform_range is not None else list(self._current_tokens))
+        self._range_table = (
+            [round(self._uniform_range, 2) / 0.01] * len(self._pruned_param_names)
+            if self._uniform_range is not None
+            else list(self._current_tokens)
+        )
         _logger.info("init tokens: %s; range_table: %s", self._current_tokens, self._range_table)
-        self._controller.reset(self._range_table, self._current_tokens,
-                               functools.partial(self._constrain_func, context=context))
+        self._controller.reset(
+            self._range_table, self._current_tokens, functools.partial(self._constrain_func, context=context)
+        )
 
     def _pruned_flops(self, context, ratios):
         """The share of the eval graph's FLOPs pruning by ``ratios`` removes (the graph put back)."""
         flops, shapes = context.eval_graph.flops(), {}
-        self._prune_parameters(context.eval_graph, context.scope, self._pruned_param_names, ratios, context.place,
-                               only_graph=True, param_shape_backup=shapes)
+        self._prune_parameters(
+            context.eval_graph,
+            context.scope,
+            self._pruned_param_names,
+            ratios,
+            context.place,
+            only_graph=True,
+            param_shape_backup=shapes,
+        )
         context.eval_graph.update_groups_of_conv()
         pruned = 1 - float(context.eval_graph.flops()) / flops
         restore([context.eval_graph.program], context.scope, context.place, shape_backup=shapes)
@@ -83,15 +107,23 @@ class AutoPruneStrategy(PruneStrategy):
 
     def _in_search(self, context, offset, last):
         return self.start_epoch <= context.epoch_id <= last and (
-            self._retrain_epoch == 0 or (context.epoch_id - self.start_epoch + offset) % self._retrain_epoch == 0)
+            self._retrain_epoch == 0 or (context.epoch_id - self.start_epoch + offset) % self._retrain_epoch == 0
+        )
 
     def _programs(self, context):
         return [context.optimize_graph.program, context.eval_graph.program]
 
     def _prune_by(self, context, tokens):
-        self._prune_parameters(context.optimize_graph, context.scope, self._pruned_param_names,
-                               self._tokens_to_ratios(tokens), context.place, param_backup=self._param_backup,
-                               param_shape_backup=self._param_shape_backup, also=[context.eval_graph.program])
+        self._prune_parameters(
+            context.optimize_graph,
+            context.scope,
+            self._pruned_param_names,
+            self._tokens_to_ratios(tokens),
+            context.place,
+            param_backup=self._param_backup,
+            param_shape_backup=self._param_shape_backup,
+            also=[context.eval_graph.program],
+        )
         context.optimize_graph.update_groups_of_conv()
         context.eval_graph.update_groups_of_conv()
 
@@ -108,7 +140,7 @@ class AutoPruneStrategy(PruneStrategy):
             self._controller.update(self._current_tokens, context.eval_results[self._metric_name][-1])
             self._current_tokens = self._controller.next_tokens()
             self._put_back(context)
-        elif context.epoch_id == self.end_epoch:      # the best ratios, for the training that follows
+        elif context.epoch_id == self.end_epoch:  # the best ratios, for the training that follows
             self._put_back(context)
             self._prune_by(context, self._controller._best_tokens)
             self._param_backup, self._param_shape_backup = {}, {}

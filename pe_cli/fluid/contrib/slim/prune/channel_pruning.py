@@ -1,6 +1,7 @@
 """Removing output channels of a conv from a program and its scope: the conv's filters, then along
 the data path the bias, batch norm statistics, the next conv's input channels or the fc rows that
 read them, each parameter's optimizer state with it, and every variable's shape on the way."""
+
 import numpy as np
 
 from .....base.errors import PeError
@@ -8,8 +9,22 @@ from .....framework.operator import OpRole
 
 __all__ = ["ChannelPruneError", "prune_conv_filters"]
 
-_PASS_THROUGH = {"relu", "relu6", "leaky_relu", "sigmoid", "tanh", "swish", "hard_swish", "elu", "dropout",
-                 "pool2d", "scale", "softsign", "brelu", "hard_sigmoid"}
+_PASS_THROUGH = {
+    "relu",
+    "relu6",
+    "leaky_relu",
+    "sigmoid",
+    "tanh",
+    "swish",
+    "hard_swish",
+    "elu",
+    "dropout",
+    "pool2d",
+    "scale",
+    "softsign",
+    "brelu",
+    "hard_sigmoid",
+}
 _BN_PARAMS = ("Scale", "Bias", "Mean", "Variance")
 
 
@@ -52,20 +67,25 @@ def _follow(block, var, idx, channels, plan, param):
             _follow(block, op.output("Y")[0], idx, channels, plan, param)
         elif op.type in _PASS_THROUGH and op.input("X") == [var]:
             _follow(block, op.output("Out")[0], idx, channels, plan, param)
-        elif op.type in ("conv2d", "depthwise_conv2d") and op.input("Input") == [var] and op.attrs.get("groups", 1) == 1:
+        elif (
+            op.type in ("conv2d", "depthwise_conv2d") and op.input("Input") == [var] and op.attrs.get("groups", 1) == 1
+        ):
             plan.shrink(op.input("Filter")[0], 1, idx)
         elif op.type == "mul" and op.input("X") == [var] and op.attrs.get("x_num_col_dims") == 1:
             plan.shrink(op.input("Y")[0], ("rows", channels), idx)
         else:
-            raise ChannelPruneError(f"cannot prune the filters of {param}: its output {var} feeds a {op.type} op, "
-                                    "which pe's pruner does not shrink; leave it out of pruned_params")
+            raise ChannelPruneError(
+                f"cannot prune the filters of {param}: its output {var} feeds a {op.type} op, "
+                "which pe's pruner does not shrink; leave it out of pruned_params"
+            )
 
 
 def plan_conv_pruning(program, param, idx):
     """The _Plan that removes output channels ``idx`` of the conv whose filter is ``param``."""
     block = program.global_block()
-    convs = [op for op in _forward_ops(block) if op.type in ("conv2d", "depthwise_conv2d")
-             and op.input("Filter") == [param]]
+    convs = [
+        op for op in _forward_ops(block) if op.type in ("conv2d", "depthwise_conv2d") and op.input("Filter") == [param]
+    ]
     if not convs:
         raise ChannelPruneError(f"cannot prune {param}: no conv2d of the program reads it as its Filter")
     plan = _Plan()
@@ -77,7 +97,7 @@ def plan_conv_pruning(program, param, idx):
 
 
 def _shrink(tensor, axis, idx):
-    if isinstance(axis, tuple):             # an fc weight: rows are (channel, position) pairs
+    if isinstance(axis, tuple):  # an fc weight: rows are (channel, position) pairs
         channels = axis[1]
         t = tensor.reshape(channels, -1, tensor.shape[-1])
         return np.delete(t, idx, axis=0).reshape(-1, tensor.shape[-1])
@@ -99,8 +119,11 @@ def apply_plan(plan, programs, scope, place):
     the variables (and their gradients) in every program."""
     for name, axis, idx in plan.tensors:
         old = np.array(scope.find_var(name).get_tensor())
-        targets = [name] + [s for s in set(_optimizer_states(programs, name))
-                            if scope.find_var(s) is not None and np.array(scope.find_var(s).get_tensor()).shape == old.shape]
+        targets = [name] + [
+            s
+            for s in set(_optimizer_states(programs, name))
+            if scope.find_var(s) is not None and np.array(scope.find_var(s).get_tensor()).shape == old.shape
+        ]
         for target in targets:
             value = _shrink(np.array(scope.find_var(target).get_tensor()), axis, idx)
             scope.var(target).get_tensor().set(value, place)

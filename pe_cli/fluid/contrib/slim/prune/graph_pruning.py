@@ -4,6 +4,7 @@ along the data path the bias, batch norm, the next conv's input channels or fc r
 tensors cut down in the scope, the shapes in the programs), lazily (the pruned slices set to zero,
 shapes kept: a sensitivity's trial) or in the graph only (the parameters' shapes alone, as Fluid's:
 a FLOPs estimate). Each records what it changed first, so the strategy can put it back."""
+
 import numpy as np
 
 from .channel_pruning import _optimizer_states, apply_plan, plan_conv_pruning
@@ -11,7 +12,7 @@ from .channel_pruning import _optimizer_states, apply_plan, plan_conv_pruning
 
 def _shape_after(shape, axis, count):
     shape = list(shape)
-    if isinstance(axis, tuple):              # an fc weight: rows are (channel, position) pairs
+    if isinstance(axis, tuple):  # an fc weight: rows are (channel, position) pairs
         shape[0] -= count * (shape[0] // axis[1])
     else:
         shape[axis] -= count
@@ -48,7 +49,7 @@ def prune(programs, scope, place, name, idx, mode, value_backup=None, shape_back
             scope.find_var(var).get_tensor().set(_zeroed(tensor, axis, index), place)
         return plan
     _backup_shapes(programs, plan, scope, shape_backup)
-    if mode == "graph":         # the parameters' shapes, as Fluid's only_graph (its FLOPs read them)
+    if mode == "graph":  # the parameters' shapes, as Fluid's only_graph (its FLOPs read them)
         for var, axis, index in plan.tensors:
             _set_shapes(programs, var, _shape_after(programs[0].global_block().var(var).shape, axis, len(index)))
         for program in programs:

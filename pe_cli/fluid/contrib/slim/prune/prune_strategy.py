@@ -1,6 +1,7 @@
 """Fluid 1.8's ``contrib.slim.prune.prune_strategy``: PruneStrategy (the base, with Fluid's
 ``_prune_parameters`` over pe's pruning plan: graph_pruning.py), UniformPruneStrategy and
 SensitivePruneStrategy."""
+
 import copy
 import logging
 import os
@@ -25,8 +26,15 @@ class PruneStrategy(Strategy):
     """Base of the pruning strategies: the parameters named by the ``pruned_params`` regular
     expression are pruned by ``pruner`` at ``start_epoch``."""
 
-    def __init__(self, pruner=None, start_epoch=0, end_epoch=0, target_ratio=0.5, metric_name=None,
-                 pruned_params="conv.*_weights"):
+    def __init__(
+        self,
+        pruner=None,
+        start_epoch=0,
+        end_epoch=0,
+        target_ratio=0.5,
+        metric_name=None,
+        pruned_params="conv.*_weights",
+    ):
         super().__init__(start_epoch, end_epoch)
         self.pruner = pruner if pruner is not None else StructurePruner({"*": 0}, {"*": "l1_norm"})
         self.target_ratio = target_ratio
@@ -36,11 +44,13 @@ class PruneStrategy(Strategy):
 
     def _params(self, context):
         program = context.optimize_graph.program
-        names = [p.name for p in program.global_block().all_parameters()
-                 if re.fullmatch(self.pruned_params, p.name) and len(p.shape) == 4]
+        names = [
+            p.name
+            for p in program.global_block().all_parameters()
+            if re.fullmatch(self.pruned_params, p.name) and len(p.shape) == 4
+        ]
         if not names:
-            raise ValueError(f"{type(self).__name__}: no 4-D parameter matches pruned_params "
-                             f"{self.pruned_params!r}")
+            raise ValueError(f"{type(self).__name__}: no 4-D parameter matches pruned_params {self.pruned_params!r}")
         return names
 
     def _eval_graph(self, context, sampled_rate=None, cached_id=0):
@@ -48,8 +58,19 @@ class PruneStrategy(Strategy):
         results, names = context.run_eval_graph(sampled_rate, cached_id)
         return np.mean(results[list(names).index(self.metric_name)])
 
-    def _prune_parameters(self, graph, scope, params, ratios, place, lazy=False, only_graph=False,
-                          param_backup=None, param_shape_backup=None, also=()):
+    def _prune_parameters(
+        self,
+        graph,
+        scope,
+        params,
+        ratios,
+        place,
+        lazy=False,
+        only_graph=False,
+        param_backup=None,
+        param_shape_backup=None,
+        also=(),
+    ):
         """Prunes each of ``params`` (names) by its ratio of filters in ``graph`` (and the programs
         ``also``): for real, ``lazy`` (zeroed) or ``only_graph`` (shapes). ``pruned_list``: the names
         pruned along their first axis, and along another; the backups get what changed."""
@@ -58,8 +79,16 @@ class PruneStrategy(Strategy):
         programs = [graph.program] + [p for p in also if p is not None]
         self.pruned_list = [[], []]
         for name, ratio in zip(params, ratios):
-            plan = prune(programs, scope, place, name, pruned_idx(self.pruner, scope, name, ratio), mode,
-                         param_backup, param_shape_backup)
+            plan = prune(
+                programs,
+                scope,
+                place,
+                name,
+                pruned_idx(self.pruner, scope, name, ratio),
+                mode,
+                param_backup,
+                param_shape_backup,
+            )
             for var, axis, _ in plan.tensors:
                 self.pruned_list[0 if axis == 0 else 1].append(var)
 
@@ -89,7 +118,6 @@ class UniformPruneStrategy(PruneStrategy):
         self.pruned = context.epoch_id > self.start_epoch
 
 
-
 def _cubic(x, y):
     """The least-squares cubic a*x^3 + b*x^2 + c*x + d through the points (Fluid fits it with scipy's
     leastsq from (10, 10, 10, 10); the problem is linear, so this is its minimum)."""
@@ -103,11 +131,22 @@ class SensitivePruneStrategy(PruneStrategy):
     remove ``target_ratio`` of the FLOPs is searched; ``num_steps`` such prunings, the first at
     ``start_epoch``, each later one once the metric converges."""
 
-    _MAX_SEARCH = 100       # Fluid's bisection of the loss level can loop forever; pe stops here at most
+    _MAX_SEARCH = 100  # Fluid's bisection of the loss level can loop forever; pe stops here at most
 
-    def __init__(self, pruner=None, start_epoch=0, end_epoch=0, delta_rate=0.20, target_ratio=0.5,
-                 metric_name="top1_acc", pruned_params="conv.*_weights", sensitivities_file="./sensitivities.data",
-                 sensitivities={}, num_steps=1, eval_rate=None):
+    def __init__(
+        self,
+        pruner=None,
+        start_epoch=0,
+        end_epoch=0,
+        delta_rate=0.20,
+        target_ratio=0.5,
+        metric_name="top1_acc",
+        pruned_params="conv.*_weights",
+        sensitivities_file="./sensitivities.data",
+        sensitivities={},
+        num_steps=1,
+        eval_rate=None,
+    ):
         super().__init__(pruner, start_epoch, end_epoch, target_ratio, metric_name, pruned_params)
         self.delta_rate = delta_rate
         self.pruned_list = []
@@ -126,7 +165,9 @@ class SensitivePruneStrategy(PruneStrategy):
                 try:
                     sensitivities = parse_data(f.read())
                 except Refused as e:
-                    raise ValueError(f"SensitivePruneStrategy: {sensitivities_file}: not a sensitivities file ({e})") from None
+                    raise ValueError(
+                        f"SensitivePruneStrategy: {sensitivities_file}: not a sensitivities file ({e})"
+                    ) from None
         for param in sensitivities:
             sensitivities[param]["pruned_percent"] = [round(p, 2) for p in sensitivities[param]["pruned_percent"]]
         return sensitivities
@@ -135,8 +176,11 @@ class SensitivePruneStrategy(PruneStrategy):
         """{param: {'pruned_percent': [ratios], 'loss': [metric lost], 'size': filters}}, adding what
         the file lacks."""
         cached_id = np.random.randint(1000)
-        path = self.sensitivities_file if self.start_epoch == context.epoch_id else \
-            f"{self.sensitivities_file}.epoch{context.epoch_id}"
+        path = (
+            self.sensitivities_file
+            if self.start_epoch == context.epoch_id
+            else f"{self.sensitivities_file}.epoch{context.epoch_id}"
+        )
         sensitivities = self._load_sensitivities(path)
         for param in context.eval_graph.all_parameters():
             if re.match(self.pruned_params, param.name()) and param.name() not in sensitivities:
@@ -154,8 +198,9 @@ class SensitivePruneStrategy(PruneStrategy):
 
     def _measure(self, context, sensitivities, path, param, ratio, metric, cached_id):
         backup = {}
-        self._prune_parameters(context.eval_graph, context.scope, [param], [ratio], context.place, lazy=True,
-                               param_backup=backup)
+        self._prune_parameters(
+            context.eval_graph, context.scope, [param], [ratio], context.place, lazy=True, param_backup=backup
+        )
         loss = float(metric - self._eval_graph(context, self.eval_rate, cached_id))
         _logger.info("pruned param: %s; %s; loss=%s", param, ratio, loss)
         for brother in self.pruned_list[0]:
@@ -178,8 +223,10 @@ class SensitivePruneStrategy(PruneStrategy):
                 if np.isreal(root) and 0 < root < 1:
                     selected = min(root.real, 1)
             if selected is None:
-                raise ValueError(f"SensitivePruneStrategy: no pruning ratio of {param} loses {loss:.4f} of "
-                                 f"{self.metric_name}; measure its sensitivities over more ratios (delta_rate)")
+                raise ValueError(
+                    f"SensitivePruneStrategy: no pruning ratio of {param} loses {loss:.4f} of "
+                    f"{self.metric_name}; measure its sensitivities over more ratios (delta_rate)"
+                )
             ratios.append(selected)
         return ratios
 
@@ -200,16 +247,24 @@ class SensitivePruneStrategy(PruneStrategy):
         flops, best, best_gap = context.eval_graph.flops(), [], None
         for _ in range(self._MAX_SEARCH):
             loss = (max_loss + min_loss) / 2
-            if not min_loss < loss < max_loss:      # the interval cannot be halved any more
+            if not min_loss < loss < max_loss:  # the interval cannot be halved any more
                 break
             ratios = self._ratios_at(coefficients, loss)
             shapes = {}
-            self._prune_parameters(context.eval_graph, context.scope, list(sensitivities), ratios, context.place,
-                                   only_graph=True, param_shape_backup=shapes)
+            self._prune_parameters(
+                context.eval_graph,
+                context.scope,
+                list(sensitivities),
+                ratios,
+                context.place,
+                only_graph=True,
+                param_shape_backup=shapes,
+            )
             pruned_flops = 1 - float(context.eval_graph.flops()) / flops
             restore([context.eval_graph.program], context.scope, context.place, shape_backup=shapes)
-            _logger.info("loss %.4f: ratios %s prune %.4f of the FLOPs", loss, [round(r, 3) for r in ratios],
-                         pruned_flops)
+            _logger.info(
+                "loss %.4f: ratios %s prune %.4f of the FLOPs", loss, [round(r, 3) for r in ratios], pruned_flops
+            )
             gap = abs(pruned_flops - target_ratio)
             if best_gap is None or gap < best_gap:
                 best, best_gap = ratios, gap
@@ -232,10 +287,14 @@ class SensitivePruneStrategy(PruneStrategy):
             return
         params, ratios = self._get_best_ratios(context, self._compute_sensitivities(context), ratio)
         size, flops = context.eval_graph.numel_params(), context.eval_graph.flops()
-        self._prune_parameters(context.optimize_graph, context.scope, params, ratios, context.place,
-                               also=[context.eval_graph.program])
+        self._prune_parameters(
+            context.optimize_graph, context.scope, params, ratios, context.place, also=[context.eval_graph.program]
+        )
         context.optimize_graph.update_groups_of_conv()
         context.eval_graph.update_groups_of_conv()
-        _logger.info("pruned size: %.3f; pruned flops: %.3f; metric after pruning: %.2f",
-                     1 - float(context.eval_graph.numel_params()) / size,
-                     1 - float(context.eval_graph.flops()) / flops, self._eval_graph(context))
+        _logger.info(
+            "pruned size: %.3f; pruned flops: %.3f; metric after pruning: %.2f",
+            1 - float(context.eval_graph.numel_params()) / size,
+            1 - float(context.eval_graph.flops()) / flops,
+            self._eval_graph(context),
+        )

@@ -1,4 +1,5 @@
 """Fluid 1.8's ``contrib.slim.prune.pruner``: which slices of a parameter to prune, and pruning them."""
+
 import re
 
 import numpy as np

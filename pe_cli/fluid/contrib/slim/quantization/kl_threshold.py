@@ -3,6 +3,7 @@ of a 2048-bin histogram of an activation's absolute values, the clip point whose
 quantization of the clipped distribution is closest to it (Kullback-Leibler), searched over the last
 30% of the bins. Integer counts are summed exactly and the divergence's terms accumulated in order,
 as Fluid's loops do, so the thresholds are Fluid's."""
+
 import logging
 
 import numpy as np

@@ -6,6 +6,7 @@ scope), takes their thresholds ('KL': the KL-divergence clip point of the activa
 QuantizationTransformPass, AddQuantDequantPass and QuantizationFreezePass with those scales; the
 thresholds are noted on the ops (``out_threshold``, ``<input>.min``/``.max``). WeightQuantization
 (weight_quantization.py) quantizes a saved model's weights alone."""
+
 import logging
 import os
 import re
@@ -38,24 +39,46 @@ class PostTrainingQuantization:
     """Quantizes the float32 model in ``model_dir`` with scales calibrated on ``sample_generator``'s
     samples (batched by ``batch_size``) or ``batch_generator``'s batches, ``batch_nums`` batches."""
 
-    def __init__(self, executor=None, scope=None, model_dir=None, model_filename=None, params_filename=None,
-                 batch_generator=None, sample_generator=None, batch_size=10, batch_nums=None, algo="KL",
-                 quantizable_op_type=["conv2d", "depthwise_conv2d", "mul"], is_full_quantize=False,
-                 activation_bits=8, weight_bits=8, activation_quantize_type="range_abs_max",
-                 weight_quantize_type="channel_wise_abs_max", is_use_cache_file=False,
-                 cache_dir="./temp_post_training"):
-        supported_ops = sorted(set(QuantizationTransformPass._supported_quantizable_op_type
-                                   + AddQuantDequantPass._supported_quantizable_op_type))
+    def __init__(
+        self,
+        executor=None,
+        scope=None,
+        model_dir=None,
+        model_filename=None,
+        params_filename=None,
+        batch_generator=None,
+        sample_generator=None,
+        batch_size=10,
+        batch_nums=None,
+        algo="KL",
+        quantizable_op_type=["conv2d", "depthwise_conv2d", "mul"],
+        is_full_quantize=False,
+        activation_bits=8,
+        weight_bits=8,
+        activation_quantize_type="range_abs_max",
+        weight_quantize_type="channel_wise_abs_max",
+        is_use_cache_file=False,
+        cache_dir="./temp_post_training",
+    ):
+        supported_ops = sorted(
+            set(
+                QuantizationTransformPass._supported_quantizable_op_type
+                + AddQuantDequantPass._supported_quantizable_op_type
+            )
+        )
         assert executor is not None, "The executor cannot be None."
         assert model_dir is not None, "The model_dir cannot be None."
-        assert sample_generator is not None or batch_generator is not None, \
+        assert sample_generator is not None or batch_generator is not None, (
             "The sample_generator and batch_generator cannot be None in the same time."
+        )
         assert batch_size > 0, "The batch_size should be greater than 0."
         assert algo in _ALGOS, "The algo should be KL, abs_max or min_max."
-        assert activation_quantize_type in _ACTIVATION_TYPES, \
+        assert activation_quantize_type in _ACTIVATION_TYPES, (
             f"The activation_quantize_type ({activation_quantize_type}) should in ({_ACTIVATION_TYPES})."
-        assert weight_quantize_type in _WEIGHT_TYPES, \
+        )
+        assert weight_quantize_type in _WEIGHT_TYPES, (
             f"The weight_quantize_type ({weight_quantize_type}) shoud in ({_WEIGHT_TYPES})."
+        )
         self._executor, self._scope = executor, global_scope() if scope is None else scope
         self._model_dir, self._model_filename, self._params_filename = model_dir, model_filename, params_filename
         self._sample_generator, self._batch_generator = sample_generator, batch_generator
@@ -107,21 +130,32 @@ class PostTrainingQuantization:
 
     def save_quantized_model(self, save_model_path, model_filename=None, params_filename=None):
         """Saves the quantized program and its parameters (save_inference_model)."""
-        io.save_inference_model(dirname=save_model_path, model_filename=model_filename,
-                                params_filename=params_filename, feeded_var_names=self._feed_list,
-                                target_vars=self._fetch_list, executor=self._executor, main_program=self._program)
+        io.save_inference_model(
+            dirname=save_model_path,
+            model_filename=model_filename,
+            params_filename=params_filename,
+            feeded_var_names=self._feed_list,
+            target_vars=self._fetch_list,
+            executor=self._executor,
+            main_program=self._program,
+        )
 
     def _load_model_data(self):
         _logger.info("Load model and set data loader ...")
         self._program, self._feed_list, self._fetch_list = io.load_inference_model(
-            dirname=self._model_dir, executor=self._executor, model_filename=self._model_filename,
-            params_filename=self._params_filename)
+            dirname=self._model_dir,
+            executor=self._executor,
+            model_filename=self._model_filename,
+            params_filename=self._params_filename,
+        )
         feed_vars = [framework._get_var(str(name), self._program) for name in self._feed_list]
-        self._data_loader = io.DataLoader.from_generator(feed_list=feed_vars, capacity=3 * self._batch_size,
-                                                         iterable=True)
+        self._data_loader = io.DataLoader.from_generator(
+            feed_list=feed_vars, capacity=3 * self._batch_size, iterable=True
+        )
         if self._sample_generator is not None:
-            self._data_loader.set_sample_generator(self._sample_generator, batch_size=self._batch_size,
-                                                   drop_last=True, places=self._place)
+            self._data_loader.set_sample_generator(
+                self._sample_generator, batch_size=self._batch_size, drop_last=True, places=self._place
+            )
         else:
             self._data_loader.set_batch_generator(self._batch_generator, places=self._place)
 
@@ -133,6 +167,7 @@ class PostTrainingQuantization:
         def collect(names):
             for name in names:
                 (self._quantized_weight_var_name if name in persistable else self._quantized_act_var_name).add(name)
+
         for op in self._program.global_block().ops:
             if op.type in self._quantizable_op_type:
                 collect(_get_op_input_var_names(op))
@@ -208,8 +243,10 @@ class PostTrainingQuantization:
         for name in self._quantized_weight_var_name:
             weight = self._sampling_data[name]
             self._quantized_var_kl_threshold[name] = (
-                np.max(np.abs(weight)) if self._weight_quantize_type == "abs_max"
-                else [np.max(np.abs(weight[i])) for i in range(weight.shape[0])])
+                np.max(np.abs(weight))
+                if self._weight_quantize_type == "abs_max"
+                else [np.max(np.abs(weight[i])) for i in range(weight.shape[0])]
+            )
         for name in self._quantized_act_var_name:
             if self._is_use_cache_file:
                 samples = self._cached_samples(name)
@@ -222,29 +259,42 @@ class PostTrainingQuantization:
         _logger.info("Update the program ...")
         graph = IrGraph(core.Graph(self._program.desc), for_test=True)
         major = [t for t in QuantizationTransformPass._supported_quantizable_op_type if t in self._quantizable_op_type]
-        QuantizationTransformPass(scope=self._scope, place=self._place, weight_bits=self._weight_bits,
-                                  activation_bits=self._activation_bits,
-                                  activation_quantize_type=self._activation_quantize_type,
-                                  weight_quantize_type=self._weight_quantize_type,
-                                  quantizable_op_type=major).apply(graph)
+        QuantizationTransformPass(
+            scope=self._scope,
+            place=self._place,
+            weight_bits=self._weight_bits,
+            activation_bits=self._activation_bits,
+            activation_quantize_type=self._activation_quantize_type,
+            weight_quantize_type=self._weight_quantize_type,
+            quantizable_op_type=major,
+        ).apply(graph)
         minor = [t for t in AddQuantDequantPass._supported_quantizable_op_type if t in self._quantizable_op_type]
         AddQuantDequantPass(scope=self._scope, place=self._place, quantizable_op_type=minor).apply(graph)
         scales = self._quantized_var_kl_threshold if self._algo == "KL" else self._quantized_var_abs_max
         for name, value in scales.items():
             for suffix in (".scale", ".quant_dequant.scale"):
                 _set_variable_data(self._scope, self._place, name + suffix, np.array([value], dtype=np.float32))
-        QuantizationFreezePass(scope=self._scope, place=self._place, weight_bits=self._weight_bits,
-                               activation_bits=self._activation_bits, weight_quantize_type=self._weight_quantize_type,
-                               quantizable_op_type=major).apply(graph)
+        QuantizationFreezePass(
+            scope=self._scope,
+            place=self._place,
+            weight_bits=self._weight_bits,
+            activation_bits=self._activation_bits,
+            weight_quantize_type=self._weight_quantize_type,
+            quantizable_op_type=major,
+        ).apply(graph)
         self._program = graph.to_program()
 
     def _save_output_threshold(self):
         """Each quantized or out-scale op notes its output's threshold (``out_threshold``, or ``out_min``
         and ``out_max``), a quantized op also how it was quantized (``quantization_type``)."""
-        notes = {"KL": [(self._quantized_var_kl_threshold, "out_threshold", "post_kl")],
-                 "abs_max": [(self._quantized_var_abs_max, "out_threshold", "post_abs_max")],
-                 "min_max": [(self._quantized_var_min, "out_min", "post_min_max"),
-                             (self._quantized_var_max, "out_max", "post_min_max")]}[self._algo]
+        notes = {
+            "KL": [(self._quantized_var_kl_threshold, "out_threshold", "post_kl")],
+            "abs_max": [(self._quantized_var_abs_max, "out_threshold", "post_abs_max")],
+            "min_max": [
+                (self._quantized_var_min, "out_min", "post_min_max"),
+                (self._quantized_var_max, "out_max", "post_min_max"),
+            ],
+        }[self._algo]
         for op in self._program.global_block().ops:
             if op.type not in self._quantizable_op_type + self._out_scale_op_list:
                 continue

@@ -2,13 +2,19 @@
 QuantizationFreezePass (weights quantized in the scope and their fake ops removed, activations keep
 their quantize op, a dequantize op after each quantized op), ConvertToInt8Pass (the quantized ops
 read int8 copies of their weights) and TransformForMobilePass (paddle-mobile's op names)."""
+
 import collections
 
 import numpy as np
 
 from .... import core, unique_name
-from .quantizable_ops import (_fake_dequant_op_list, _fake_quant_op_list, _init_var_node, float_type,
-                              remove_unused_var_nodes)
+from .quantizable_ops import (
+    _fake_dequant_op_list,
+    _fake_quant_op_list,
+    _init_var_node,
+    float_type,
+    remove_unused_var_nodes,
+)
 from ....framework import IrNode
 
 _FORWARD = core.op_proto_and_checker_maker.OpRole.Forward
@@ -25,8 +31,9 @@ class QuantizationFreezePass:
     ``weight -> quant -> dequant -> conv2d`` becomes ``weight -> conv2d``, the weight scaled offline
     (rounded to ``weight_bits``' integers, kept as floats)."""
 
-    def __init__(self, scope, place, weight_bits=8, activation_bits=8, weight_quantize_type="abs_max",
-                 quantizable_op_type=None):
+    def __init__(
+        self, scope, place, weight_bits=8, activation_bits=8, weight_quantize_type="abs_max", quantizable_op_type=None
+    ):
         assert scope is not None, "The scope cannot be set None."
         assert place is not None, "The place cannot be set None."
         self._scope, self._place = scope, place
@@ -54,7 +61,7 @@ class QuantizationFreezePass:
                     self._insert_post_channel_dequant_op(graph, op_node)
                 else:
                     self._insert_post_dequant_op(graph, op_node)
-        for op_node in ops:         # the ops after a quantized op read its dequantized output
+        for op_node in ops:  # the ops after a quantized op read its dequantized output
             for var_node in op_node.inputs:
                 if var_node.node in self._op_output_rename_map:
                     graph.update_input_link(var_node, self._op_output_rename_map[var_node.node], op_node)
@@ -74,8 +81,11 @@ class QuantizationFreezePass:
             scale = np.max(np.abs(self._load_var(name)))
         elif self._weight_quantize_type == "channel_wise_abs_max":
             param = self._load_var(name)
-            scale = ([np.max(np.abs(param[i])) for i in range(param.shape[0])] if len(param.shape) == 4
-                     else np.max(np.abs(param)))
+            scale = (
+                [np.max(np.abs(param[i])) for i in range(param.shape[0])]
+                if len(param.shape) == 4
+                else np.max(np.abs(param))
+            )
         else:
             scale = self._load_var(op_node.output("OutScale")[0])[0]
         self._quant_var_scale_map[name] = scale
@@ -107,10 +117,18 @@ class QuantizationFreezePass:
         return graph._find_node_by_name(op_node.outputs, op_node.output_arg_names()[0])
 
     def _post_dequant(self, graph, output, op_type, attrs, scale_inputs, scale_nodes):
-        dequant = graph.create_var_node(name=self._dequantized_var_name(output.name()), var_type=output.type(),
-                                        shape=output.shape(), var_dtype=output.dtype())
-        op = graph.create_op_node(op_type=op_type, attrs=dict(attrs, op_role=_FORWARD),
-                                  inputs=dict({"X": output}, **scale_inputs), outputs={"Out": dequant})
+        dequant = graph.create_var_node(
+            name=self._dequantized_var_name(output.name()),
+            var_type=output.type(),
+            shape=output.shape(),
+            var_dtype=output.dtype(),
+        )
+        op = graph.create_op_node(
+            op_type=op_type,
+            attrs=dict(attrs, op_role=_FORWARD),
+            inputs=dict({"X": output}, **scale_inputs),
+            outputs={"Out": dequant},
+        )
         graph.link_to(output, op)
         for node in scale_nodes:
             graph.link_to(node, op)
@@ -129,12 +147,20 @@ class QuantizationFreezePass:
                 scale_var_node = scale
         output = self._output_node(graph, op_node)
         weight_scale = graph.create_persistable_node(
-            name=unique_name.generate("channel_scale"), var_type=core.VarDesc.VarType.LOD_TENSOR,
-            shape=[channel_scale.shape[0]], var_dtype=output.dtype())
+            name=unique_name.generate("channel_scale"),
+            var_type=core.VarDesc.VarType.LOD_TENSOR,
+            shape=[channel_scale.shape[0]],
+            var_dtype=output.dtype(),
+        )
         _init_var_node(weight_scale, channel_scale.astype(float_type(output)), self._scope, self._place)
-        return self._post_dequant(graph, output, "fake_channel_wise_dequantize_max_abs",
-                                  {"quant_bits": [self._weight_bits, self._activation_bits]},
-                                  {"Scales": [weight_scale, scale_var_node]}, [scale_var_node, weight_scale])
+        return self._post_dequant(
+            graph,
+            output,
+            "fake_channel_wise_dequantize_max_abs",
+            {"quant_bits": [self._weight_bits, self._activation_bits]},
+            {"Scales": [weight_scale, scale_var_node]},
+            [scale_var_node, weight_scale],
+        )
 
     def _insert_post_dequant_op(self, graph, op_node):
         persistable = [p.name() for p in graph.all_persistable_nodes()]
@@ -150,8 +176,14 @@ class QuantizationFreezePass:
                 assert isinstance(scale, IrNode)
                 scale_var_node = scale
         output = self._output_node(graph, op_node)
-        return self._post_dequant(graph, output, "fake_dequantize_max_abs", {"max_range": float(max_range)},
-                                  {"Scale": scale_var_node}, [scale_var_node])
+        return self._post_dequant(
+            graph,
+            output,
+            "fake_dequantize_max_abs",
+            {"max_range": float(max_range)},
+            {"Scale": scale_var_node},
+            [scale_var_node],
+        )
 
     def _load_var(self, name):
         return np.array(self._scope.find_var(name).get_tensor())
@@ -165,7 +197,7 @@ class QuantizationFreezePass:
     def _original_var_name(self, var_name):
         for suffix in _SUFFIXES:
             if var_name.endswith(suffix):
-                return var_name[:-len(suffix)]
+                return var_name[: -len(suffix)]
         return var_name
 
     def _dequantized_var_name(self, var_name):
@@ -209,8 +241,9 @@ class ConvertToInt8Pass:
 
     def _convert_to_int8(self, graph, var_node):
         name = var_node.name() + ".int8"
-        node = graph.create_persistable_node(name=name, var_type=var_node.type(), shape=var_node.shape(),
-                                             var_dtype=core.VarDesc.VarType.INT8)
+        node = graph.create_persistable_node(
+            name=name, var_type=var_node.type(), shape=var_node.shape(), var_dtype=core.VarDesc.VarType.INT8
+        )
         array = self._load_var(var_node.name())
         self._scope.var(name)
         self._store_var(name, array, np.int8)
@@ -237,8 +270,13 @@ class TransformForMobilePass:
     def apply(self, graph):
         for op_node in graph.all_op_nodes():
             name = op_node.name()
-            new_type = ("quantize" if name in self._fake_quant_op_names
-                        else "dequantize" if name in self._fake_dequant_op_names else None)
+            new_type = (
+                "quantize"
+                if name in self._fake_quant_op_names
+                else "dequantize"
+                if name in self._fake_dequant_op_names
+                else None
+            )
             if new_type is None:
                 continue
             op_node.set_type(new_type)

@@ -4,6 +4,7 @@ built into a small program of its own (its input a ``data`` variable, its output
 in a training graph, ``optimizer_func()``'s minimize of it, so the function's parameters train), that
 program's startup runs in the pass's scope, and its graph is copied between the variable and the op
 it feeds; the gradient ops are rewired so the op's gradient flows back through the function."""
+
 from .... import core, unique_name
 from ....data import data
 from ....executor import scope_guard
@@ -24,8 +25,11 @@ class UserDefinedInsertion:
         # a control variable's name is its graph's node count, which the next function's graph repeats
         key = in_node.node if in_node.is_ctrl_var() else _key(in_node)
         if key not in self.create_var_map:
-            self.create_var_map[key] = (graph.create_control_dep_var() if in_node.is_ctrl_var()
-                                        else graph.create_var_node_from_desc(in_node.node.var()))
+            self.create_var_map[key] = (
+                graph.create_control_dep_var()
+                if in_node.is_ctrl_var()
+                else graph.create_var_node_from_desc(in_node.node.var())
+            )
         return self.create_var_map[key]
 
     def _copy_graph(self, graph, source_graph, op_node):
@@ -50,7 +54,7 @@ class UserDefinedInsertion:
             in_var = data(var_node.name() + "_tmp_input", shape=var_node.shape(), dtype="float32")
             out_var = func(in_var)
             graph.out_node_mapping_table[out_var.name] = var_node.name()
-            loss = layers.mean(out_var)        # a minimize needs a loss of shape [1]
+            loss = layers.mean(out_var)  # a minimize needs a loss of shape [1]
             if not graph._for_test:
                 assert self._optimizer, "optimizer_func must be set when graph is test graph"
                 in_var.stop_gradient = False
@@ -91,7 +95,7 @@ class UserDefinedInsertion:
         """``op``'s gradient op reads the function's output and gives its gradient to the function's
         gradient ops, whose input gradient becomes ``var_node``'s; the loss's gradient ops go."""
         out_grad = graph._find_node_by_name(graph.all_var_nodes(), op.outputs[0].name() + "@GRAD")
-        op_grad = out_grad.outputs[0]           # the op's gradient op (conv2d_grad, mul_grad...)
+        op_grad = out_grad.outputs[0]  # the op's gradient op (conv2d_grad, mul_grad...)
         target_out_grad = graph._find_node_by_name(graph.all_var_nodes(), target_out.name() + "@GRAD")
         in_grad = graph._find_node_by_name(graph.all_var_nodes(), target_in.name() + "@GRAD")
         in_grad_ops = in_grad.inputs

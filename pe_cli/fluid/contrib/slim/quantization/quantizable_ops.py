@@ -1,18 +1,42 @@
 """What the quantization passes know of ops (Fluid 1.8.5's tables): the fake quantize and dequantize
 op types, the ops whose output scales are collected, each quantizable op's real input and output
 slots (not its shape tensors), and the helpers the passes share over an IrGraph."""
+
 import numpy as np
 
 from ....framework import IrNode, Operator
 
-_fake_quant_op_list = ["fake_quantize_abs_max", "fake_quantize_range_abs_max",
-                       "fake_quantize_moving_average_abs_max", "fake_channel_wise_quantize_abs_max"]
+_fake_quant_op_list = [
+    "fake_quantize_abs_max",
+    "fake_quantize_range_abs_max",
+    "fake_quantize_moving_average_abs_max",
+    "fake_channel_wise_quantize_abs_max",
+]
 _fake_dequant_op_list = ["fake_dequantize_max_abs", "fake_channel_wise_dequantize_max_abs"]
 _fake_quant_dequant_op_list = ["fake_quantize_dequantize_moving_average_abs_max"]
 
-_out_scale_op_list = ["conv2d", "depthwise_conv2d", "mul", "matmul", "relu", "leaky_relu", "relu6", "sigmoid",
-                      "tanh", "prelu", "swish", "softmax", "batch_norm", "elementwise_add", "pool2d", "reshape2",
-                      "transpose2", "concat", "elementwise_mul", "scale"]
+_out_scale_op_list = [
+    "conv2d",
+    "depthwise_conv2d",
+    "mul",
+    "matmul",
+    "relu",
+    "leaky_relu",
+    "relu6",
+    "sigmoid",
+    "tanh",
+    "prelu",
+    "swish",
+    "softmax",
+    "batch_norm",
+    "elementwise_add",
+    "pool2d",
+    "reshape2",
+    "transpose2",
+    "concat",
+    "elementwise_mul",
+    "scale",
+]
 
 _XY, _X = [["X", "Y"], ["Out"]], [["X"], ["Out"]]
 # op type -> [its real input slots, its real output slots]
@@ -21,19 +45,60 @@ _op_real_in_out_name = {
     "depthwise_conv2d": [["Input", "Filter"], ["Output"]],
     "slice": [["Input"], ["Out"]],
     "batch_norm": [["X"], ["Y"]],
-    **{t: _XY for t in ("mul", "matmul", "elementwise_add", "equal", "greater_equal", "greater_than", "less_equal",
-                        "less_than", "not_equal", "elementwise_sub", "elementwise_mul")},
-    **{t: _X for t in ("pool2d", "concat", "softmax", "argmax", "transpose", "gather", "mean", "reshape", "reshape2",
-                       "transpose2", "bilinear_interp", "nearest_interp", "trilinear_interp", "squeeze", "relu",
-                       "relu6", "leaky_relu", "prelu", "tanh", "swish", "dropout", "sigmoid", "scale")},
+    **{
+        t: _XY
+        for t in (
+            "mul",
+            "matmul",
+            "elementwise_add",
+            "equal",
+            "greater_equal",
+            "greater_than",
+            "less_equal",
+            "less_than",
+            "not_equal",
+            "elementwise_sub",
+            "elementwise_mul",
+        )
+    },
+    **{
+        t: _X
+        for t in (
+            "pool2d",
+            "concat",
+            "softmax",
+            "argmax",
+            "transpose",
+            "gather",
+            "mean",
+            "reshape",
+            "reshape2",
+            "transpose2",
+            "bilinear_interp",
+            "nearest_interp",
+            "trilinear_interp",
+            "squeeze",
+            "relu",
+            "relu6",
+            "leaky_relu",
+            "prelu",
+            "tanh",
+            "swish",
+            "dropout",
+            "sigmoid",
+            "scale",
+        )
+    },
 }
 
 
 # pe's gradient ops of these are split by the input whose gradient they compute (the backward appends the
 # one that is needed); each reads the forward inputs Fluid's ``<op>_grad`` reads
-_SPLIT_GRAD_OPS = {"conv2d": ["conv2d_grad_filter", "conv2d_grad_input"],
-                   "depthwise_conv2d": ["depthwise_conv2d_grad_filter", "depthwise_conv2d_grad_input"],
-                   "matmul": ["matmul_grad_x", "matmul_grad_y"]}
+_SPLIT_GRAD_OPS = {
+    "conv2d": ["conv2d_grad_filter", "conv2d_grad_input"],
+    "depthwise_conv2d": ["depthwise_conv2d_grad_filter", "depthwise_conv2d_grad_input"],
+    "matmul": ["matmul_grad_x", "matmul_grad_y"],
+}
 
 
 def grad_op_types(op_types):
@@ -44,7 +109,7 @@ def grad_op_types(op_types):
 def _slot_var_names(op, which):
     assert isinstance(op, (IrNode, Operator)), "The input op should be IrNode or Operator."
     op_type = op.name() if isinstance(op, IrNode) else op.type
-    get = (op.input if which == 0 else op.output)
+    get = op.input if which == 0 else op.output
     names = []
     for slot in _op_real_in_out_name[op_type][which]:
         found = get(slot)
@@ -72,8 +137,9 @@ def _init_var_node(var_node, value, scope, place):
 
 def _is_input_all_not_persistable(graph, op_node):
     """True when none of the op's real inputs is persistable."""
-    return all(not graph._find_node_by_name(op_node.inputs, name).persistable()
-               for name in _get_op_input_var_names(op_node))
+    return all(
+        not graph._find_node_by_name(op_node.inputs, name).persistable() for name in _get_op_input_var_names(op_node)
+    )
 
 
 def float_type(var_node):

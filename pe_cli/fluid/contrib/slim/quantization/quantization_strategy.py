@@ -3,6 +3,7 @@ the Compressor, over pe's ``contrib.QuantizeTranspiler``. At ``start_epoch`` the
 and the eval program get fake quantize/dequantize ops (they share the scales, which the eval
 program reads and never updates); at the end of ``end_epoch`` the eval program is frozen
 (``freeze_program``) and saved as a float model and an int8 model where paths are given."""
+
 import logging
 
 from ....executor import Executor, scope_guard
@@ -20,13 +21,26 @@ class QuantizationStrategy(Strategy):
     """Quantization-aware training from ``start_epoch``; freezing and saving at ``end_epoch``.
     ``mobile_model_save_path`` is accepted and refused when set (pe writes no paddle-mobile model)."""
 
-    def __init__(self, start_epoch=0, end_epoch=0, float_model_save_path=None, mobile_model_save_path=None,
-                 int8_model_save_path=None, activation_bits=8, weight_bits=8, activation_quantize_type="abs_max",
-                 weight_quantize_type="abs_max", save_in_nodes=None, save_out_nodes=None):
+    def __init__(
+        self,
+        start_epoch=0,
+        end_epoch=0,
+        float_model_save_path=None,
+        mobile_model_save_path=None,
+        int8_model_save_path=None,
+        activation_bits=8,
+        weight_bits=8,
+        activation_quantize_type="abs_max",
+        weight_quantize_type="abs_max",
+        save_in_nodes=None,
+        save_out_nodes=None,
+    ):
         super().__init__(start_epoch, end_epoch)
         if mobile_model_save_path is not None:
-            raise ValueError("QuantizationStrategy: mobile_model_save_path: pe writes no paddle-mobile model; "
-                             "use float_model_save_path or int8_model_save_path")
+            raise ValueError(
+                "QuantizationStrategy: mobile_model_save_path: pe writes no paddle-mobile model; "
+                "use float_model_save_path or int8_model_save_path"
+            )
         self.float_model_save_path = float_model_save_path
         self.mobile_model_save_path = mobile_model_save_path
         self.int8_model_save_path = int8_model_save_path
@@ -34,12 +48,15 @@ class QuantizationStrategy(Strategy):
         self.activation_quantize_type = activation_quantize_type
         self.weight_quantize_type = weight_quantize_type
         self.save_in_nodes, self.save_out_nodes = save_in_nodes, save_out_nodes
-        self._transpiler()          # checks the quantize types now
+        self._transpiler()  # checks the quantize types now
 
     def _transpiler(self):
-        return QuantizeTranspiler(weight_bits=self.weight_bits, activation_bits=self.activation_bits,
-                                  activation_quantize_type=self.activation_quantize_type,
-                                  weight_quantize_type=self.weight_quantize_type)
+        return QuantizeTranspiler(
+            weight_bits=self.weight_bits,
+            activation_bits=self.activation_bits,
+            activation_quantize_type=self.activation_quantize_type,
+            weight_quantize_type=self.weight_quantize_type,
+        )
 
     def _transpile(self, context):
         exe = Executor(context.place)
@@ -51,7 +68,7 @@ class QuantizationStrategy(Strategy):
         if eval_program is not None:
             for op in eval_program.global_block().ops:
                 if op.type.startswith("fake_quantize_") and op.has_attr("is_test"):
-                    op._set_attr("is_test", True)       # reads the scales training learns
+                    op._set_attr("is_test", True)  # reads the scales training learns
             eval_program._bump()
 
     def on_epoch_begin(self, context):

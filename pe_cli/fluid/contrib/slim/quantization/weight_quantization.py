@@ -4,6 +4,7 @@ channel), each op noting its scales (``<weight>_quant_scale``), ``quantization_t
 ``quantize_weight_bits``, for engines that dequantize them when they load the model (Paddle-Lite);
 ``generate_test_model`` also saves the weights quantized and dequantized back to float32, a model
 any engine runs."""
+
 import logging
 import os
 
@@ -48,30 +49,58 @@ class WeightQuantization:
     def __init__(self, model_dir, model_filename=None, params_filename=None):
         self._model_dir, self._model_filename, self._params_filename = model_dir, model_filename, params_filename
 
-    def quantize_weight_to_int(self, save_model_dir, save_model_filename=None, save_params_filename=None,
-                               quantizable_op_type=["conv2d", "mul"], weight_bits=8,
-                               weight_quantize_type="channel_wise_abs_max", generate_test_model=False,
-                               threshold_rate=0.0):
+    def quantize_weight_to_int(
+        self,
+        save_model_dir,
+        save_model_filename=None,
+        save_params_filename=None,
+        quantizable_op_type=["conv2d", "mul"],
+        weight_bits=8,
+        weight_quantize_type="channel_wise_abs_max",
+        generate_test_model=False,
+        threshold_rate=0.0,
+    ):
         """Saves ``save_model_dir/quantized_model`` (and with ``generate_test_model``, ``test_model``)."""
         for op_type in quantizable_op_type:
-            assert op_type in self._supported_quantizable_op_type, \
+            assert op_type in self._supported_quantizable_op_type, (
                 "Input error:" + op_type + " is not supported for weight quantization."
+            )
         assert weight_bits in [8, 16], "Input error: weight_bits should be 8 or 16."
-        assert weight_quantize_type in self._supported_weight_quantize_type, \
+        assert weight_quantize_type in self._supported_weight_quantize_type, (
             f"Input error: weight_quantize_type should in {self._supported_weight_quantize_type}"
+        )
         runs = [("quantized_model", False)] + ([("test_model", True)] if generate_test_model else [])
         for folder, for_test in runs:
-            self._quantize_weight_to_int(os.path.join(save_model_dir, folder), save_model_filename,
-                                         save_params_filename, quantizable_op_type, weight_bits, weight_quantize_type,
-                                         for_test, threshold_rate)
+            self._quantize_weight_to_int(
+                os.path.join(save_model_dir, folder),
+                save_model_filename,
+                save_params_filename,
+                quantizable_op_type,
+                weight_bits,
+                weight_quantize_type,
+                for_test,
+                threshold_rate,
+            )
 
-    def _quantize_weight_to_int(self, save_model_dir, save_model_filename, save_params_filename, quantizable_op_type,
-                                weight_bits, weight_quantize_type, for_test, threshold_rate):
+    def _quantize_weight_to_int(
+        self,
+        save_model_dir,
+        save_model_filename,
+        save_params_filename,
+        quantizable_op_type,
+        weight_bits,
+        weight_quantize_type,
+        for_test,
+        threshold_rate,
+    ):
         place, scope = core.CPUPlace(), global_scope()
         exe = Executor(place)
         program, feed_list, fetch_list = io.load_inference_model(
-            dirname=self._model_dir, executor=exe, model_filename=self._model_filename,
-            params_filename=self._params_filename)
+            dirname=self._model_dir,
+            executor=exe,
+            model_filename=self._model_filename,
+            params_filename=self._params_filename,
+        )
         persistable = [var.name for var in program.list_vars() if var.persistable]
         ops = [op for block in program.blocks for op in block.ops if op.type in quantizable_op_type]
         for op in ops:
@@ -82,9 +111,15 @@ class WeightQuantization:
                     self._weight_abs_max_quantization(scope, place, weight_bits, threshold_rate, op, name, for_test)
                 else:
                     self._weight_channel_wise_abs_max_quantization(scope, place, weight_bits, op, name, for_test)
-        io.save_inference_model(dirname=save_model_dir, feeded_var_names=feed_list, target_vars=fetch_list,
-                                executor=exe, main_program=program, model_filename=save_model_filename,
-                                params_filename=save_params_filename)
+        io.save_inference_model(
+            dirname=save_model_dir,
+            feeded_var_names=feed_list,
+            target_vars=fetch_list,
+            executor=exe,
+            main_program=program,
+            model_filename=save_model_filename,
+            params_filename=save_params_filename,
+        )
 
     def _weight_abs_max_quantization(self, scope, place, weight_bits, threshold_rate, op, var_name, for_test):
         bound = (1 << (weight_bits - 1)) - 1

@@ -4,6 +4,7 @@ SAController, simulated annealing over tokens (one integer per position, positio
 tokens that score better, or worse ones with probability exp(delta / T), T = init_temperature *
 reduce_rate^iteration, and remembers the best; ``constrain_func`` rejects tokens (up to
 ``max_iter_number`` redraws)."""
+
 import copy  # noqa: F401 -- Fluid's module has these names
 import logging
 import math
@@ -46,7 +47,7 @@ class SAController(EvolutionaryController):
 
     def update(self, tokens, reward):
         self._iter += 1
-        temperature = self._init_temperature * self._reduce_rate ** self._iter
+        temperature = self._init_temperature * self._reduce_rate**self._iter
         if reward > self._reward or np.random.random() <= math.exp((reward - self._reward) / temperature):
             self._reward, self._tokens = reward, tokens
         if reward > self._max_reward:

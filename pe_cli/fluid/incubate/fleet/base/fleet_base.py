@@ -2,6 +2,7 @@
 ``DistributedOptimizer``). ``fleet.init(role_maker)`` fixes this process's role; the questions
 (``is_worker``, ``worker_index``, ``server_endpoints`` ...) go to the role maker; the collective and
 parameter-server fleets say how a program is distributed and run."""
+
 import abc
 
 from .....base.errors import ArgumentTypeError, ArgumentValueError
@@ -30,8 +31,10 @@ class Fleet(abc.ABC):
     @property
     def _rm(self):
         if self._role_maker is None:
-            raise ArgumentValueError("fleet: call fleet.init(role_maker) first (a role maker from "
-                             "paddle.fluid.incubate.fleet.base.role_maker)")
+            raise ArgumentValueError(
+                "fleet: call fleet.init(role_maker) first (a role maker from "
+                "paddle.fluid.incubate.fleet.base.role_maker)"
+            )
         return self._role_maker
 
     def is_first_worker(self):
@@ -73,7 +76,7 @@ class Fleet(abc.ABC):
         trainer_id, trainers = self.worker_index(), self.worker_num()
         base, extra = divmod(len(files), trainers)
         begin = trainer_id * base + min(trainer_id, extra)
-        return files[begin:begin + base + (1 if trainer_id < extra else 0)]
+        return files[begin : begin + base + (1 if trainer_id < extra else 0)]
 
     def init(self, role_maker=None):
         """Fixes this process's role (``role_maker``; PaddleCloudRoleMaker, which reads the
@@ -85,7 +88,7 @@ class Fleet(abc.ABC):
             role_maker = PaddleCloudRoleMaker(is_collective=self._mode == Mode.COLLECTIVE)
         self._role_maker = role_maker
         self._role_maker.generate_role()
-        join(self._role_maker, type(role_maker).__name__)   # roles started on their own (world.py)
+        join(self._role_maker, type(role_maker).__name__)  # roles started on their own (world.py)
         self._is_initialized = True
 
     def all_reduce_worker(self, input, output):
@@ -115,8 +118,9 @@ class Fleet(abc.ABC):
         pass
 
     @abc.abstractmethod
-    def save_inference_model(self, executor, dirname, feeded_var_names=None, target_vars=None,
-                             main_program=None, export_for_deployment=True):
+    def save_inference_model(
+        self, executor, dirname, feeded_var_names=None, target_vars=None, main_program=None, export_for_deployment=True
+    ):
         pass
 
     @abc.abstractmethod
@@ -127,13 +131,15 @@ class Fleet(abc.ABC):
 def check_save_args(executor, main_program, what):
     """Fluid's checks of fleet.save_*: an Executor (not a ParallelExecutor) and a Program."""
     if isinstance(executor, ParallelExecutor):
-        raise ArgumentTypeError(f"in fleet.{what}() function, executor must be as Executor type, ParallelExecutor "
-                        f"is not allowed")
+        raise ArgumentTypeError(
+            f"in fleet.{what}() function, executor must be as Executor type, ParallelExecutor is not allowed"
+        )
     if not isinstance(executor, Executor):
         raise ArgumentTypeError(f"in fleet.{what}() function, executor must be as Executor type")
     if isinstance(main_program, CompiledProgram):
-        raise ArgumentTypeError(f"in fleet.{what}() function, main_program must be as Program type, CompiledProgram "
-                        f"is not allowed")
+        raise ArgumentTypeError(
+            f"in fleet.{what}() function, main_program must be as Program type, CompiledProgram is not allowed"
+        )
 
 
 class DistributedOptimizer(abc.ABC):

@@ -1,12 +1,14 @@
 """The base of Fluid 1.8's role makers (role_maker.py): ``Role``, ``RoleMakerBase`` and the
 barriers and gathers every role maker has, over MPI between the job's processes (world.py: servers
 are ranks 0..P-1, worker i rank P + i; Fluid uses Gloo for them)."""
+
 import os
 
 import numpy as np
 
 from .....base.errors import PeError
 from .world import all_reduce, group
+
 
 class Role:
     WORKER = 1
@@ -26,8 +28,10 @@ def _env(name, *fallbacks, what="PaddleCloudRoleMaker"):
         if key in os.environ:
             return os.environ[key]
     also = f" (or {', '.join(fallbacks)})" if fallbacks else ""
-    raise EnvironmentMissing(f"{what}: the environment variable {name}{also} is not set; Fluid's launchers "
-                             f"(and pe launch) set it, see docs/DISTRIBUTED.md")
+    raise EnvironmentMissing(
+        f"{what}: the environment variable {name}{also} is not set; Fluid's launchers "
+        f"(and pe launch) set it, see docs/DISTRIBUTED.md"
+    )
 
 
 def _endpoint_list(value):
@@ -83,8 +87,10 @@ class RoleMakerBase:
         return self._server_endpoints
 
     def to_string(self):
-        return (f"role: {self._role}, current_id: {self._current_id}, worker_endpoints: "
-                f"{self._worker_endpoints}, server_endpoints: {self._server_endpoints}")
+        return (
+            f"role: {self._role}, current_id: {self._current_id}, worker_endpoints: "
+            f"{self._worker_endpoints}, server_endpoints: {self._server_endpoints}"
+        )
 
     # -- the job's processes as MPI ranks (world.py) --------------------------------------------
     def _fluid_environment(self):
@@ -147,5 +153,3 @@ class RoleMakerBase:
     def barrier_all(self):
         """Waits until every worker and server has reached it."""
         self._barrier_all()
-
-

@@ -14,6 +14,7 @@ order the roles; only roles started on their own meet at one of them (the first 
 worker 0's in collective mode: distributed/rendezvous.py), the user-defined role makers' ones too
 (``_fluid_environment``, world.join).
 """
+
 import os
 
 from .....base.errors import ArgumentTypeError, ArgumentValueError
@@ -21,8 +22,15 @@ from .role_base import EnvironmentMissing, Role, RoleMakerBase, _endpoint_list, 
 from .role_mpi import MPIRoleMaker, MPISymetricRoleMaker  # noqa: F401
 from .world import group
 
-__all__ = ["Role", "RoleMakerBase", "MPISymetricRoleMaker", "UserDefinedRoleMaker",
-           "UserDefinedCollectiveRoleMaker", "PaddleCloudRoleMaker", "GeneralRoleMaker"]
+__all__ = [
+    "Role",
+    "RoleMakerBase",
+    "MPISymetricRoleMaker",
+    "UserDefinedRoleMaker",
+    "UserDefinedCollectiveRoleMaker",
+    "PaddleCloudRoleMaker",
+    "GeneralRoleMaker",
+]
 
 
 class _EnvRoleMaker(RoleMakerBase):
@@ -86,16 +94,19 @@ class _EnvRoleMaker(RoleMakerBase):
         if os.environ.get("PADDLE_PSERVER_ID") is not None:
             current = int(os.environ["PADDLE_PSERVER_ID"])
             if not 0 <= current < len(eplist):
-                raise ArgumentValueError(f"{what}: PADDLE_PSERVER_ID={current} is not an index of the "
-                                 f"{len(eplist)} server endpoints")
+                raise ArgumentValueError(
+                    f"{what}: PADDLE_PSERVER_ID={current} is not an index of the {len(eplist)} server endpoints"
+                )
             return current, eplist[current]
         if "POD_IP" in os.environ and "PADDLE_PORT" in os.environ:
             endpoint = f"{os.environ['POD_IP']}:{os.environ['PADDLE_PORT']}"
         else:
             endpoint = _env("PADDLE_CURRENT_ENDPOINT", what=what + " (a server: POD_IP and PADDLE_PORT,")
         if endpoint not in eplist:
-            raise ArgumentValueError(f"{what}: this server's endpoint {endpoint} is not one of the server endpoints "
-                             f"{','.join(eplist)} (PADDLE_PSERVERS_IP_PORT_LIST)")
+            raise ArgumentValueError(
+                f"{what}: this server's endpoint {endpoint} is not one of the server endpoints "
+                f"{','.join(eplist)} (PADDLE_PSERVERS_IP_PORT_LIST)"
+            )
         return eplist.index(endpoint), endpoint
 
 
@@ -129,8 +140,10 @@ class PaddleCloudRoleMaker(_EnvRoleMaker):
         if training_role == "TRAINER":
             self._role, self._current_id = Role.WORKER, int(_env("PADDLE_TRAINER_ID"))
             if not 0 <= self._current_id < trainers_num:
-                raise ArgumentValueError(f"{what}: PADDLE_TRAINER_ID={self._current_id} is not in [0, {trainers_num}) "
-                                 f"for PADDLE_TRAINERS_NUM={trainers_num}")
+                raise ArgumentValueError(
+                    f"{what}: PADDLE_TRAINER_ID={self._current_id} is not in [0, {trainers_num}) "
+                    f"for PADDLE_TRAINERS_NUM={trainers_num}"
+                )
         else:
             self._role = Role.SERVER
             self._current_id, self._current_endpoint = self._server_role(eplist, what)
@@ -238,11 +251,13 @@ class UserDefinedRoleMaker(_EnvRoleMaker):
         self._role_is_generated = True
 
     def _fluid_environment(self):
-        env = dict(PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints),
-                   PADDLE_TRAINERS_NUM=str(self._trainers_num))
+        env = dict(
+            PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints), PADDLE_TRAINERS_NUM=str(self._trainers_num)
+        )
         if self._role == Role.SERVER:
-            return dict(env, PADDLE_TRAINING_ROLE="PSERVER",
-                        PADDLE_CURRENT_ENDPOINT=self._server_endpoints[self._current_id])
+            return dict(
+                env, PADDLE_TRAINING_ROLE="PSERVER", PADDLE_CURRENT_ENDPOINT=self._server_endpoints[self._current_id]
+            )
         return dict(env, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id))
 
 
@@ -262,7 +277,10 @@ class UserDefinedCollectiveRoleMaker(_EnvRoleMaker):
         return 0
 
     def _fluid_environment(self):
-        return dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id),
-                    PADDLE_TRAINERS_NUM=str(self._trainers_num),
-                    PADDLE_TRAINER_ENDPOINTS=",".join(self._worker_endpoints),
-                    PADDLE_CURRENT_ENDPOINT=self._worker_endpoints[self._current_id])
+        return dict(
+            PADDLE_TRAINING_ROLE="TRAINER",
+            PADDLE_TRAINER_ID=str(self._current_id),
+            PADDLE_TRAINERS_NUM=str(self._trainers_num),
+            PADDLE_TRAINER_ENDPOINTS=",".join(self._worker_endpoints),
+            PADDLE_CURRENT_ENDPOINT=self._worker_endpoints[self._current_id],
+        )

@@ -1,5 +1,6 @@
 """Fluid 1.8's MPI role makers: ``MPIRoleMaker`` (over mpi4py's world) and ``MPISymetricRoleMaker``
 (even ranks servers, odd ranks workers)."""
+
 import socket
 
 import numpy as np
@@ -89,7 +90,7 @@ class MPISymetricRoleMaker(MPIRoleMaker):
 
     def get_pserver_endpoints(self):
         if self._pserver_rand_port <= 0:
-            self._pserver_rand_port = 60001 + self._server_num() % 4000   # the same on every node
+            self._pserver_rand_port = 60001 + self._server_num() % 4000  # the same on every node
         return [f"{ip}:{self._pserver_rand_port}" for ip in self._server_endpoints]
 
     def _members(self, node_type):
@@ -114,7 +115,7 @@ class MPISymetricRoleMaker(MPIRoleMaker):
 
     def _all_reduce(self, input, output, mode="sum"):
         total = np.asarray(all_reduce(group(self._members(1), "workers"), np.asarray(input), mode))
-        output[:len(total)] = total
+        output[: len(total)] = total
 
     def all_gather(self, input):
         if not self._role_is_generated:

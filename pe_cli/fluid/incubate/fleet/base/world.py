@@ -6,6 +6,7 @@ ranks (the workers, the servers, everyone) gets a communicator of its own (``Com
 only its members take part, so a worker's barrier never waits on a server busy serving). A group
 of one process needs no MPI at all.
 """
+
 from .....base.errors import ArgumentValueError, PeError
 from .....distributed import processes, rendezvous
 
@@ -43,7 +44,6 @@ class _Alone:
         return [value]
 
 
-
 def group(ranks, what):
     """The communicator of ``ranks`` (this process among them); ``what`` names them in errors."""
     ranks = tuple(ranks)
@@ -52,9 +52,11 @@ def group(ranks, what):
     if ranks not in _GROUPS:
         comm = world()
         if comm.Get_size() < max(ranks) + 1:
-            raise PeError(f"fleet: the {what} are {len(ranks)} processes (MPI ranks {ranks[0]}..{ranks[-1]}), but "
-                          f"this process runs in a job of {comm.Get_size()}: start the roles with pe launch, or "
-                          f"mpiexec -n {max(ranks) + 1} (servers first), or each with pe fluid and Fluid's environment")
+            raise PeError(
+                f"fleet: the {what} are {len(ranks)} processes (MPI ranks {ranks[0]}..{ranks[-1]}), but "
+                f"this process runs in a job of {comm.Get_size()}: start the roles with pe launch, or "
+                f"mpiexec -n {max(ranks) + 1} (servers first), or each with pe fluid and Fluid's environment"
+            )
         _GROUPS[ranks] = comm.Create_group(comm.Get_group().Incl(list(ranks)))
     return _GROUPS[ranks]
 

@@ -9,6 +9,7 @@ the same update (pe's collective mode over MPI: docs/DISTRIBUTED.md).
     exe.run(fleet.main_program, feed=my_share, fetch_list=[loss])   # a CompiledProgram
 
 Worker i is MPI rank i (``pe launch --trainers K``, or ``mpiexec -n K``)."""
+
 import json  # noqa: F401 -- Fluid's module has these names
 import logging
 import os  # noqa: F401
@@ -61,28 +62,31 @@ class DistributedStrategy(BuildStrategy):
     through ParallelExecutor or a CompiledProgram of your own). pe has no local SGD, distributed FC,
     recompute or AMP in the fleet: setting them to True is an error at minimize."""
 
-    _OPTIONS = dict(BuildStrategy._OPTIONS, **{
-        "use_local_sgd": (False, _check_bool),
-        "use_dist_fc": (False, _check_bool),
-        "dist_fc_config": (None, _any),
-        "mode": ("nccl2", _any),
-        "collective_mode": (None, _any),
-        "forward_recompute": (False, _check_bool),
-        "recompute_checkpoints": (list, _check_list),
-        "use_amp": (False, _check_bool),
-        "amp_loss_scaling": (2 ** 15, _any),
-        "exec_strategy": (ExecutionStrategy, _any),
-        "local_sgd_config": (None, _any),
-        "lamb_config": (None, _any),
-        "fuse_grad_size_in_num": (8, _check_int(1)),
-    })
+    _OPTIONS = dict(
+        BuildStrategy._OPTIONS,
+        **{
+            "use_local_sgd": (False, _check_bool),
+            "use_dist_fc": (False, _check_bool),
+            "dist_fc_config": (None, _any),
+            "mode": ("nccl2", _any),
+            "collective_mode": (None, _any),
+            "forward_recompute": (False, _check_bool),
+            "recompute_checkpoints": (list, _check_list),
+            "use_amp": (False, _check_bool),
+            "amp_loss_scaling": (2**15, _any),
+            "exec_strategy": (ExecutionStrategy, _any),
+            "local_sgd_config": (None, _any),
+            "lamb_config": (None, _any),
+            "fuse_grad_size_in_num": (8, _check_int(1)),
+        },
+    )
 
 
 class CollectiveOptimizer(DistributedOptimizer):
     """``minimize`` adds the backward and update ops, then makes ``fleet.main_program``: the program
     with its workers recorded (DistributeTranspiler, collective mode) compiled for data parallelism."""
 
-    _fleet = None           # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
+    _fleet = None  # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
 
     def __init__(self, optimizer, strategy=None):
         strategy = DistributedStrategy() if strategy is None else strategy
@@ -98,12 +102,15 @@ class CollectiveOptimizer(DistributedOptimizer):
     def _check_strategy(self):
         strategy = self._strategy
         if not isinstance(strategy, DistributedStrategy):
-            raise ArgumentTypeError("In collective mode, strategy must be an instance of DistributedStrategy "
-                            "(paddle.fluid.incubate.fleet.collective)")
+            raise ArgumentTypeError(
+                "In collective mode, strategy must be an instance of DistributedStrategy "
+                "(paddle.fluid.incubate.fleet.collective)"
+            )
         for option in ("use_local_sgd", "use_dist_fc", "forward_recompute", "use_amp"):
             if getattr(strategy, option):
-                raise ArgumentValueError(f"DistributedStrategy.{option}: pe's collective fleet does not support it; "
-                                 f"leave it False")
+                raise ArgumentValueError(
+                    f"DistributedStrategy.{option}: pe's collective fleet does not support it; leave it False"
+                )
         if strategy.mode not in ("nccl2", "collective"):
             raise ArgumentValueError(f"DistributedStrategy.mode must be 'nccl2' or 'collective', got {strategy.mode!r}")
 
@@ -126,12 +133,17 @@ class CollectiveOptimizer(DistributedOptimizer):
         endpoints = fleet.worker_endpoints()
         current = endpoints[fleet.worker_index()] if endpoints else None
         DistributeTranspiler(config=config).transpile(
-            fleet.worker_index(), program=main_program, startup_program=startup_program,
-            trainers=",".join(endpoints), current_endpoint=current)
+            fleet.worker_index(),
+            program=main_program,
+            startup_program=startup_program,
+            trainers=",".join(endpoints),
+            current_endpoint=current,
+        )
         if self._strategy.mode == "collective":
             return main_program
         return CompiledProgram(main_program).with_data_parallel(
-            loss_name=loss.name, build_strategy=self._strategy, exec_strategy=self._strategy.exec_strategy)
+            loss_name=loss.name, build_strategy=self._strategy, exec_strategy=self._strategy.exec_strategy
+        )
 
 
 class CollectiveOpBasedOptimizer(DistributedOptimizer):
@@ -178,14 +190,16 @@ class Collective(Checkpoints, Fleet):
         self._optimizer._fleet = self
         return self._optimizer
 
-    def save_inference_model(self, executor, dirname, feeded_var_names=None, target_vars=None,
-                             main_program=None, export_for_deployment=True):
+    def save_inference_model(
+        self, executor, dirname, feeded_var_names=None, target_vars=None, main_program=None, export_for_deployment=True
+    ):
         """Saves the inference program of ``main_program`` (the program as it was before it was
         distributed, by default) and its parameters, as fluid.io.save_inference_model."""
         check_save_args(executor, main_program, "save_inference_model")
         program = self._origin_program if main_program is None else main_program
-        return _save_inference_model(dirname, feeded_var_names, target_vars, executor, program, None, None,
-                                     export_for_deployment)
+        return _save_inference_model(
+            dirname, feeded_var_names, target_vars, executor, program, None, None, export_for_deployment
+        )
 
     def save_persistables(self, executor, dirname, main_program=None, filename=None):
         """Saves the persistable variables (parameters and optimizer state) of ``main_program``

@@ -3,6 +3,7 @@ train_status)`` writes the persistables (one file) and the TrainStatus (the comp
 ``path/__paddle_fleet_checkpoint__.<n>`` (through ``.tmp`` and a rename, and a local cache for a file
 system that uploads), ``load_check_point`` reads the newest one back, and
 ``clean_redundant_check_points`` keeps the newest ``checkpoint_num``."""
+
 import json
 import os
 
@@ -14,7 +15,7 @@ PREFIX = "__paddle_fleet_checkpoint__"
 
 class TrainStatus:
     def __init__(self, epoch_no=-1):
-        self._epoch_no = epoch_no           # the last completed epoch
+        self._epoch_no = epoch_no  # the last completed epoch
 
     def next(self):
         return self._epoch_no + 1
@@ -35,6 +36,7 @@ def _numbers(root_path, fs):
 
 class Checkpoints:
     """The checkpoint methods of the collective fleet (it holds ``_transpiled_program``)."""
+
     _checkoint_prefix = PREFIX
     _param_file_name = "_paddle_fleet_param__"
 
@@ -64,8 +66,16 @@ class Checkpoints:
             if n <= newest - max(1, checkpoint_num):
                 fs.rmr(f"{root_path}/{PREFIX}.{n}")
 
-    def save_check_point(self, executor, path, train_status, main_program=None, fs=LocalFS(),
-                         local_cache_path=".cache", remain_all_checkpoint=True):
+    def save_check_point(
+        self,
+        executor,
+        path,
+        train_status,
+        main_program=None,
+        fs=LocalFS(),
+        local_cache_path=".cache",
+        remain_all_checkpoint=True,
+    ):
         main_program = self._transpiled_program if main_program is None else main_program
         if not fs.stat(path):
             fs.mkdir(path)
@@ -75,8 +85,9 @@ class Checkpoints:
         if fs.need_upload_download():
             saved_path = f"{local_cache_path}/{PREFIX}.{number}.saved_cache"
             LocalFS().mkdir(saved_path)
-        self.save_persistables(executor=executor, dirname=saved_path, main_program=main_program,
-                               filename=self._param_file_name)
+        self.save_persistables(
+            executor=executor, dirname=saved_path, main_program=main_program, filename=self._param_file_name
+        )
         self._save_train_status(path=saved_path, train_status=train_status)
         if fs.need_upload_download():
             fs.delete(tmp_path)
@@ -85,8 +96,9 @@ class Checkpoints:
         if not remain_all_checkpoint:
             self.clean_redundant_check_points(path)
 
-    def load_check_point(self, executor, path, trainer_id, main_program=None, fs=LocalFS(),
-                         local_cache_path=".cache", ignore_empty=True):
+    def load_check_point(
+        self, executor, path, trainer_id, main_program=None, fs=LocalFS(), local_cache_path=".cache", ignore_empty=True
+    ):
         """The TrainStatus of the newest checkpoint, its persistables loaded (None when there is none)."""
         number = self._get_last_checkpoint_no(path, fs)
         assert ignore_empty or number >= 0, "Can't find checkpoint"
@@ -99,6 +111,7 @@ class Checkpoints:
             fs.download(load_path, cache_path)
             load_path = cache_path
         main_program = self._transpiled_program if main_program is None else main_program
-        load_persistables(executor=executor, dirname=load_path, main_program=main_program,
-                          filename=self._param_file_name)
+        load_persistables(
+            executor=executor, dirname=load_path, main_program=main_program, filename=self._param_file_name
+        )
         return self._load_train_status(load_path)

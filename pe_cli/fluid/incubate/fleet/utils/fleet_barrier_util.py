@@ -1,6 +1,7 @@
 """``paddle.fluid.incubate.fleet.utils.fleet_barrier_util``: ``check_all_trainers_ready(ready_path,
 epoch)``: each trainer puts ``ready.<epoch>.<trainer id>.done`` into the HDFS folder ``ready_path``
 (HADOOP_HOME, FS_NAME, FS_UGI from the environment) and waits until every trainer's mark is there."""
+
 import os
 import time
 

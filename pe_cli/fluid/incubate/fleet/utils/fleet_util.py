@@ -10,6 +10,7 @@ program helpers (``program_type_trans``, ``draw_from_program(_file)``, ``check_t
 get_global_metrics and get_online_pass_interval fail on Python 3: ``xrange``, float ranges.)
 Model saving and loading go to the fleet's own methods, as Fluid's do (pslib's say that pe has no
 pslib); the donefile writers and HDFS uploads need an HDFS cluster and say so."""
+
 import collections  # noqa: F401 -- Fluid's module has these names
 import json  # noqa: F401
 import logging
@@ -32,8 +33,16 @@ from ..parameter_server.pslib import fleet as fleet_pslib
 
 __all__ = ["FleetUtil"]
 _logger = get_logger(__name__, logging.INFO, fmt="%(asctime)s-%(levelname)s: %(message)s")
-_HDFS_METHODS = ("write_model_donefile", "write_xbox_donefile", "write_cache_donefile", "save_paddle_inference_model",
-                 "save_paddle_params", "get_last_save_xbox_base", "get_last_save_xbox", "get_last_save_model")
+_HDFS_METHODS = (
+    "write_model_donefile",
+    "write_xbox_donefile",
+    "write_cache_donefile",
+    "save_paddle_inference_model",
+    "save_paddle_params",
+    "get_last_save_xbox_base",
+    "get_last_save_xbox",
+    "get_last_save_model",
+)
 
 
 def _global(fleet, array):
@@ -79,7 +88,7 @@ def _bucket_error(global_pos, global_neg):
     return error_sum / error_count if error_count > 0 else 0.0
 
 
-fleet = fleet_pslib      # FleetUtil(mode) chooses, as Fluid's module global
+fleet = fleet_pslib  # FleetUtil(mode) chooses, as Fluid's module global
 _METRIC_NAMES = ("sqrerr_name", "abserr_name", "prob_name", "q_name", "pos_ins_num_name", "total_ins_num_name")
 
 
@@ -91,7 +100,7 @@ class FleetUtil:
         elif mode == "transpiler":
             fleet = fleet_transpiler
         else:
-            raise ValueError("Please choose one mode from [\"pslib\", \"transpiler\"]")
+            raise ValueError('Please choose one mode from ["pslib", "transpiler"]')
 
     def rank0_print(self, s):
         """Prints ``s`` (flushed) on worker 0 only."""
@@ -113,8 +122,7 @@ class FleetUtil:
         param = scope.var(var_name).get_tensor()
         param.set(np.zeros(np.array(param).shape).astype(param_type), place or CPUPlace())
 
-    def print_global_auc(self, scope=None, stat_pos="_generated_var_2", stat_neg="_generated_var_3",
-                         print_prefix=""):
+    def print_global_auc(self, scope=None, stat_pos="_generated_var_2", stat_neg="_generated_var_3", print_prefix=""):
         auc_value = self.get_global_auc(scope or global_scope(), stat_pos, stat_neg)
         self.rank0_print(print_prefix + " global auc = %s" % auc_value)
 
@@ -138,9 +146,18 @@ class FleetUtil:
                 return f"not found {key}={names[key]}"
         return None
 
-    def get_global_metrics(self, scope=None, stat_pos_name="_generated_var_2", stat_neg_name="_generated_var_3",
-                           sqrerr_name="sqrerr", abserr_name="abserr", prob_name="prob", q_name="q",
-                           pos_ins_num_name="pos", total_ins_num_name="total"):
+    def get_global_metrics(
+        self,
+        scope=None,
+        stat_pos_name="_generated_var_2",
+        stat_neg_name="_generated_var_3",
+        sqrerr_name="sqrerr",
+        abserr_name="abserr",
+        prob_name="prob",
+        q_name="q",
+        pos_ins_num_name="pos",
+        total_ins_num_name="total",
+    ):
         """[auc, bucket_error, mae, rmse, actual_ctr, predicted_ctr, copc, mean_predict_qvalue,
         total_ins_num] over every worker (nine Nones when a variable is missing)."""
         scope, names = scope or global_scope(), dict(locals())
@@ -153,24 +170,55 @@ class FleetUtil:
         pos = _global(fleet, np.array(scope.find_var(stat_pos_name).get_tensor()))
         neg = _global(fleet, np.array(scope.find_var(stat_neg_name).get_tensor()))
         sqrerr, abserr, prob, q, pos_num, total = (
-            _global(fleet, np.array(scope.find_var(names[k]).get_tensor()))[0] for k in _METRIC_NAMES)
+            _global(fleet, np.array(scope.find_var(names[k]).get_tensor()))[0] for k in _METRIC_NAMES
+        )
         actual_ctr, predicted_ctr = pos_num / total, prob / total
         copc = actual_ctr / predicted_ctr if abs(predicted_ctr > 1e-6) else 0.0
-        return [auc, _bucket_error(pos, neg), abserr / total, math.sqrt(sqrerr / total), actual_ctr, predicted_ctr,
-                copc, q / total, int(total)]
+        return [
+            auc,
+            _bucket_error(pos, neg),
+            abserr / total,
+            math.sqrt(sqrerr / total),
+            actual_ctr,
+            predicted_ctr,
+            copc,
+            q / total,
+            int(total),
+        ]
 
-    def print_global_metrics(self, scope=None, stat_pos_name="_generated_var_2", stat_neg_name="_generated_var_3",
-                             sqrerr_name="sqrerr", abserr_name="abserr", prob_name="prob", q_name="q",
-                             pos_ins_num_name="pos", total_ins_num_name="total", print_prefix=""):
+    def print_global_metrics(
+        self,
+        scope=None,
+        stat_pos_name="_generated_var_2",
+        stat_neg_name="_generated_var_3",
+        sqrerr_name="sqrerr",
+        abserr_name="abserr",
+        prob_name="prob",
+        q_name="q",
+        pos_ins_num_name="pos",
+        total_ins_num_name="total",
+        print_prefix="",
+    ):
         scope, names = scope or global_scope(), dict(locals())
         missing = self._missing_metric(scope, names)
         if missing:
             self.rank0_print(missing)
             return
-        values = self.get_global_metrics(scope, stat_pos_name, stat_neg_name, sqrerr_name, abserr_name, prob_name,
-                                         q_name, pos_ins_num_name, total_ins_num_name)
-        self.rank0_print("%s global AUC=%.6f BUCKET_ERROR=%.6f MAE=%.6f RMSE=%.6f Actural_CTR=%.6f "
-                         "Predicted_CTR=%.6f COPC=%.6f MEAN Q_VALUE=%.6f Ins number=%s" % (print_prefix, *values))
+        values = self.get_global_metrics(
+            scope,
+            stat_pos_name,
+            stat_neg_name,
+            sqrerr_name,
+            abserr_name,
+            prob_name,
+            q_name,
+            pos_ins_num_name,
+            total_ins_num_name,
+        )
+        self.rank0_print(
+            "%s global AUC=%.6f BUCKET_ERROR=%.6f MAE=%.6f RMSE=%.6f Actural_CTR=%.6f "
+            "Predicted_CTR=%.6f COPC=%.6f MEAN Q_VALUE=%.6f Ins number=%s" % (print_prefix, *values)
+        )
 
     def get_online_pass_interval(self, days, hours, split_interval, split_per_pass, is_data_hourly_placed):
         """The data splits of each pass of a day: ``hours`` ("0 1 ... 23", or a shell range such as
@@ -186,7 +234,7 @@ class FleetUtil:
             h, m = start // 60, start % 60
             if first <= h <= last:
                 paths.append("%02d" % h if is_data_hourly_placed else "%02d%02d" % (h, m))
-        return [paths[i * split_per_pass:(i + 1) * split_per_pass] for i in range(len(paths) // split_per_pass)]
+        return [paths[i * split_per_pass : (i + 1) * split_per_pass] for i in range(len(paths) // split_per_pass)]
 
     # -- the fleet's models: its own methods, as Fluid's call them --------------------------------------
     def load_fleet_model_one_table(self, table_id, path):
@@ -263,15 +311,22 @@ class FleetUtil:
         if config.draw:
             self.draw_from_program(pruned, os.path.dirname(config.pruned_prog_path), config.draw_out_name)
         ok = utils.check_pruned_program_vars(train, pruned)
-        _logger.info("check_programs succeed." if ok else
-                     "check_programs failed. pruned program and train program not match!")
+        _logger.info(
+            "check_programs succeed." if ok else "check_programs failed. pruned program and train program not match!"
+        )
         return ok
 
     def check_vars_and_dump(self, config):
         _logger.info("start check_vars_and_dump.")
-        results = utils.check_saved_vars_try_dump(config.dump_model_dir, config.dump_program_filename,
-                                                  config.is_text_dump_program, config.feed_config,
-                                                  config.fetch_config, config.batch_size, config.save_params_filename)
+        results = utils.check_saved_vars_try_dump(
+            config.dump_model_dir,
+            config.dump_program_filename,
+            config.is_text_dump_program,
+            config.feed_config,
+            config.fetch_config,
+            config.batch_size,
+            config.save_params_filename,
+        )
         _logger.info("check_vars_and_dump succeed.")
         return results
 
@@ -282,6 +337,7 @@ class FleetUtil:
 def _needs_hdfs(name):
     def method(self, *args, **kwargs):
         raise FluidUnsupported(f"FleetUtil.{name}", HDFS)
+
     method.__name__ = name
     method.__doc__ = f"Fluid's {name} writes to an HDFS cluster: " + HDFS + "."
     return method

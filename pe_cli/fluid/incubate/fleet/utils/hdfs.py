@@ -2,6 +2,7 @@
 ``upload_dir``, multi-process transfers) drives a Hadoop cluster, which pe does not; making one says
 so in one line. (fluid.contrib.utils.HDFSClient, the other client of Fluid 1.8, is pe's over the
 ``hadoop`` command.)"""
+
 from ....unsupported import HDFS, refuse
 
 __all__ = ["HDFSClient"]

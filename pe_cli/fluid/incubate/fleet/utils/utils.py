@@ -2,6 +2,7 @@
 a pruned program against its training program, drawings of a block, a program's variables and ops
 listed in files, and ``check_saved_vars_try_dump``: load a saved inference model, check its
 parameters' shapes and run it on random (or file) feeds."""
+
 from __future__ import absolute_import, print_function  # noqa: F401
 
 import logging
@@ -24,8 +25,15 @@ from .....framework.lod_tensor import create_lod_tensor
 from .....io.checkpoint import is_persistable
 from .....io.inference import load_inference_model
 
-__all__ = ["load_program", "save_program", "program_type_trans", "check_saved_vars_try_dump", "parse_program",
-           "check_pruned_program_vars", "graphviz"]
+__all__ = [
+    "load_program",
+    "save_program",
+    "program_type_trans",
+    "check_saved_vars_try_dump",
+    "parse_program",
+    "check_pruned_program_vars",
+    "graphviz",
+]
 text_format = optional_module("google.protobuf.text_format", "protobuf")
 logger = logging.getLogger(__name__)
 persistable_vars_out_fn, all_vars_out_fn, ops_out_fn = "vars_persistable.log", "vars_all.log", "ops.log"
@@ -77,8 +85,10 @@ def check_pruned_program_vars(train_prog, pruned_prog):
             continue
         train_var = train_prog.global_block().var(name)
         if var.shape != train_var.shape or var.dtype != train_var.dtype:
-            logger.error(f"variable: {name} not match. in pruned program shape: {var.shape} dtype:{var.dtype}, "
-                         f"in train program shape: {train_var.shape} dtype: {train_var.dtype}")
+            logger.error(
+                f"variable: {name} not match. in pruned program shape: {var.shape} dtype:{var.dtype}, "
+                f"in train program shape: {train_var.shape} dtype: {train_var.dtype}"
+            )
             match = False
     return match
 
@@ -88,8 +98,11 @@ def graphviz(block, output_dir="", filename="debug"):
     dot_path = os.path.join(output_dir, filename + ".dot")
     debugger.draw_block_graphviz(block, path=dot_path)
     if shutil.which("dot"):
-        subprocess.run(["dot", "-Tpdf", dot_path, "-o", os.path.join(output_dir, filename + ".pdf")],
-                       capture_output=True, check=False)
+        subprocess.run(
+            ["dot", "-Tpdf", dot_path, "-o", os.path.join(output_dir, filename + ".pdf")],
+            capture_output=True,
+            check=False,
+        )
 
 
 def _describe(v, with_type=True):
@@ -104,18 +117,23 @@ def parse_program(program, output_dir):
     ``output_dir`` (vars_persistable.log, vars_all.log, ops.log)."""
     persistable = [_describe(v) for v in program.list_vars() if is_persistable(v)]
     every = [_describe(v, with_type=False) for v in program.list_vars()]
-    ops = [{"type": op.type, "inputs": dict(op.inputs), "outputs": dict(op.outputs)}
-           for op in program.global_block().ops]
-    for fn, title, rows in ((persistable_vars_out_fn, "persistable vars:", persistable),
-                            (all_vars_out_fn, "all vars:", every), (ops_out_fn, "ops:", ops)):
+    ops = [
+        {"type": op.type, "inputs": dict(op.inputs), "outputs": dict(op.outputs)} for op in program.global_block().ops
+    ]
+    for fn, title, rows in (
+        (persistable_vars_out_fn, "persistable vars:", persistable),
+        (all_vars_out_fn, "all vars:", every),
+        (ops_out_fn, "ops:", ops),
+    ):
         with open(os.path.join(output_dir, fn), "w") as f:
             f.write(title + "\n" + "".join(f"{r}\n" for r in rows))
 
 
 def _random_feeds(program, feed_config, batch_size, place):
     feeds = []
-    for name, dims, dtype in zip(feed_config.feeded_vars_names, feed_config.feeded_vars_dims,
-                                 feed_config.feeded_vars_types):
+    for name, dims, dtype in zip(
+        feed_config.feeded_vars_names, feed_config.feeded_vars_dims, feed_config.feeded_vars_types
+    ):
         value = np.array(np.random.random(tuple([batch_size] + list(dims))), dtype=dtype)
         lod = program.global_block().var(name).lod_level or 0
         if lod >= 2:
@@ -131,7 +149,7 @@ def _file_feeds(program, feed_config, batch_size, place):
         with open(fn) as f:
             values = np.array([float(x) for line in f for x in line.split()])
         per = int(np.prod(dims))
-        rows.append(values[:per * batch_size].reshape([batch_size] + list(dims)))
+        rows.append(values[: per * batch_size].reshape([batch_size] + list(dims)))
     feeder = DataFeeder([program.global_block().var(n) for n in feed_config.feeded_vars_names], place)
     return feeder.feed(list(zip(*rows)))
 
@@ -143,12 +161,15 @@ def _check_feed_shapes(program, feed_config):
         feed_config.feeded_vars_dims[i] = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
         want = tuple(program.global_block().var(name).shape[1:])
         if feed_config.feeded_vars_dims[i] != want:
-            raise RuntimeError(f"feed variable '{name}' shape not match. infer program  shape: {want}. feed tensor "
-                               f"shape: {feed_config.feeded_vars_dims[i]}")
+            raise RuntimeError(
+                f"feed variable '{name}' shape not match. infer program  shape: {want}. feed tensor "
+                f"shape: {feed_config.feeded_vars_dims[i]}"
+            )
 
 
-def check_saved_vars_try_dump(dump_dir, dump_prog_fn, is_text_dump_program, feed_config, fetch_config,
-                              batch_size=1, save_filename=None):
+def check_saved_vars_try_dump(
+    dump_dir, dump_prog_fn, is_text_dump_program, feed_config, fetch_config, batch_size=1, save_filename=None
+):
     """Loads the inference model of ``dump_dir`` (its program ``dump_prog_fn``, parameters in
     ``save_filename``), checks each parameter's saved shape against the program, runs it on
     ``feed_config``'s feeds (random unless ``feeded_vars_filelist``) and returns the fetched values."""
@@ -161,21 +182,28 @@ def check_saved_vars_try_dump(dump_dir, dump_prog_fn, is_text_dump_program, feed
         dump_prog_fn = program_type_trans(dump_dir, dump_prog_fn, is_text_dump_program)
     place, exe = CPUPlace(), Executor(CPUPlace())
     with scope_guard(Scope()):
-        program, feed_names, fetches = load_inference_model(dump_dir, exe, model_filename=dump_prog_fn,
-                                                            params_filename=save_filename)
+        program, feed_names, fetches = load_inference_model(
+            dump_dir, exe, model_filename=dump_prog_fn, params_filename=save_filename
+        )
         for name, shape in saved.items():
             var = global_scope().find_var(name)
             assert var is not None, "can't not find var: " + name
             if np.array(var.get_tensor()).shape != shape:
-                raise RuntimeError(f"Shape not matching: the Program requires a parameter with a shape of ({shape}), "
-                                   f"while the loaded parameter (namely [ {name} ]) has a shape of  "
-                                   f"({np.array(var.get_tensor()).shape}).")
+                raise RuntimeError(
+                    f"Shape not matching: the Program requires a parameter with a shape of ({shape}), "
+                    f"while the loaded parameter (namely [ {name} ]) has a shape of  "
+                    f"({np.array(var.get_tensor()).shape})."
+                )
         if fetch_config.fetch_vars_names is not None:
             fetches = [program.global_block().var(n) for n in fetch_config.fetch_vars_names]
         _check_feed_shapes(program, feed_config)
         make = _file_feeds if feed_config.feeded_vars_filelist else _random_feeds
-        results = exe.run(program, feed=make(program, feed_config, batch_size, place), fetch_list=fetches,
-                          return_numpy=all((v.lod_level or 0) == 0 for v in fetches))
+        results = exe.run(
+            program,
+            feed=make(program, feed_config, batch_size, place),
+            fetch_list=fetches,
+            return_numpy=all((v.lod_level or 0) == 0 for v in fetches),
+        )
     for v, r in zip(fetches, results):
         logger.info(f"fetch_targets name: {v.name}")
         logger.info(f"fetch_targets: {r}")

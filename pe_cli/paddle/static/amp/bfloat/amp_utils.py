@@ -1,4 +1,5 @@
 """``paddle.static.amp.bf16.amp_utils``: refused (pe has no bfloat16 dtype)."""
+
 from .....base.errors import unsupported
 
 _WHY = "pe has no bfloat16 dtype"

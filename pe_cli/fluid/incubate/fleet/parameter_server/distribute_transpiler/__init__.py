@@ -15,6 +15,7 @@
 
 The P servers are MPI ranks 0..P-1 in the order of their endpoints, worker i is rank P + i
 (``pe launch --pservers P --trainers K``)."""
+
 import os  # noqa: F401 -- Fluid's module has these names
 import warnings  # noqa: F401
 
@@ -27,8 +28,13 @@ from .....parallel_executor import ParallelExecutor  # noqa: F401
 from .....transpiler.distribute_transpiler import DistributeTranspiler as OriginTranspiler  # noqa: F401
 from .....transpiler.distribute_transpiler import DistributedMode, ServerRuntimeConfig  # noqa: F401
 from ...base.role_maker import MPISymetricRoleMaker  # noqa: F401
-from .distributed_strategy import (AsyncStrategy, GeoStrategy, HalfAsyncStrategy, SyncStrategy,  # noqa: F401
-                                   TrainerRuntimeConfig)
+from .distributed_strategy import (
+    AsyncStrategy,
+    GeoStrategy,
+    HalfAsyncStrategy,
+    SyncStrategy,  # noqa: F401
+    TrainerRuntimeConfig,
+)
 from ......base.errors import ArgumentTypeError, ArgumentValueError, FluidUnsupported
 from ......executor import global_scope
 from ......framework import default_startup_program
@@ -48,12 +54,21 @@ def _ps_mode(strategy):
         mode, config = strategy.mode, strategy.get_program_config()
     else:
         config = strategy
-        mode = ("sync" if config.sync_mode else "geo" if config.geo_sgd_mode
-                else "half_async" if config.half_async else "async")
+        mode = (
+            "sync"
+            if config.sync_mode
+            else "geo"
+            if config.geo_sgd_mode
+            else "half_async"
+            if config.half_async
+            else "async"
+        )
     if mode == "geo" or config.geo_sgd_mode:
-        raise FluidUnsupported("paddle.fluid.incubate.fleet geo-SGD (GeoStrategy, geo_sgd_mode)",
-                               "pe's servers run synchronous or asynchronous SGD; use "
-                               "StrategyFactory.create_sync_strategy() or create_async_strategy()")
+        raise FluidUnsupported(
+            "paddle.fluid.incubate.fleet geo-SGD (GeoStrategy, geo_sgd_mode)",
+            "pe's servers run synchronous or asynchronous SGD; use "
+            "StrategyFactory.create_sync_strategy() or create_async_strategy()",
+        )
     return ("sync" if mode == "sync" else "async"), config
 
 
@@ -61,15 +76,17 @@ class TranspilerOptimizer(DistributedOptimizer):
     """``minimize`` adds the backward and update ops, then transpiles the program for this role:
     ``fleet.main_program`` / ``fleet.startup_program`` become the trainer's or the server's."""
 
-    _fleet = None           # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
+    _fleet = None  # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
 
     def __init__(self, optimizer, strategy=None):
         super().__init__(optimizer, strategy)
         if strategy is None:
             self._strategy = StrategyFactory.create_sync_strategy()
         elif not isinstance(strategy, (DistributeTranspilerConfig, DistributedStrategy)):
-            raise ArgumentTypeError("In TRANSPILER mode, strategy must be an instance of DistributeTranspilerConfig, "
-                            "SyncStrategy, HalfAsyncStrategy, AsyncStrategy, or GeoStrategy")
+            raise ArgumentTypeError(
+                "In TRANSPILER mode, strategy must be an instance of DistributeTranspilerConfig, "
+                "SyncStrategy, HalfAsyncStrategy, AsyncStrategy, or GeoStrategy"
+            )
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
         return self._optimizer.backward(loss, startup_program, parameter_list, no_grad_set, callbacks)
@@ -82,7 +99,7 @@ class TranspilerOptimizer(DistributedOptimizer):
             raise ArgumentTypeError("DistributedTranspiler's minimize can not accept loss with list")
         if isinstance(startup_program, list):
             raise ArgumentTypeError("DistributedTranspiler's minimize can not accept program with list")
-        _ps_mode(self._strategy)            # an unsupported strategy fails before the program changes
+        _ps_mode(self._strategy)  # an unsupported strategy fails before the program changes
         optimize_ops, params_grads = self._optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)
         startup = default_startup_program() if startup_program is None else startup_program
         (self._fleet or fleet)._transpile(self._strategy, loss.block.program, startup)
@@ -103,14 +120,18 @@ class FleetTranspiler(Fleet):
 
     def _after_minimize(self, what):
         if self.main_program is None:
-            raise ArgumentValueError(f"fleet.{what}: main_program is None, need invoke DistributedOptimizer.minimize first")
+            raise ArgumentValueError(
+                f"fleet.{what}: main_program is None, need invoke DistributedOptimizer.minimize first"
+            )
 
     def init_worker(self):
         """Nothing to start in pe (no communicator thread): the trainer's startup program receives
         the servers' initial parameters (run ``fleet.startup_program``)."""
         self._after_minimize("init_worker")
         if not self.is_worker():
-            raise ArgumentValueError("fleet.init_worker: this process is a server (fleet.is_server()); call init_server")
+            raise ArgumentValueError(
+                "fleet.init_worker: this process is a server (fleet.is_server()); call init_server"
+            )
 
     def init_server(self, model_dir=None):
         """Runs the server's startup program (its parameter blocks from the initializers); with
@@ -118,14 +139,16 @@ class FleetTranspiler(Fleet):
         parameter blocks are then cut from the saved parameters (the optimizer state starts anew)."""
         self._after_minimize("init_server")
         if not self.is_server():
-            raise ArgumentValueError("fleet.init_server: this process is a worker (fleet.is_worker()); call init_worker")
+            raise ArgumentValueError(
+                "fleet.init_server: this process is a worker (fleet.is_worker()); call init_worker"
+            )
         self._executor.run(self.startup_program)
         if model_dir:
             self._load_blocks(model_dir)
 
     def _load_blocks(self, model_dir):
         """This server's parameter blocks, cut from the whole parameters saved in ``model_dir``."""
-        mine = self.main_program._pserver_origin          # block name -> (parameter name, VarBlock)
+        mine = self.main_program._pserver_origin  # block name -> (parameter name, VarBlock)
         origin = self._origin_main_program.global_block()
         params = sorted({name for name, _ in mine.values() if is_parameter(origin.var(name))})
         saved = read_saved("fleet.init_server", model_dir, params)
@@ -133,7 +156,7 @@ class FleetTranspiler(Fleet):
         for new, (name, vb) in mine.items():
             if name in saved and scope.find_var(new) is not None:
                 value = saved[name]
-                scope.set_array(new, value if vb is None or vb.count == 1 else value[vb.row0:vb.row0 + vb.rows])
+                scope.set_array(new, value if vb is None or vb.count == 1 else value[vb.row0 : vb.row0 + vb.rows])
 
     def run_server(self):
         """Serves: returns once every trainer has stopped (stop_worker, or its exit)."""
@@ -160,8 +183,10 @@ class FleetTranspiler(Fleet):
     def _transpile(self, config, program=None, startup_program=None):
         """This role's programs from ``program`` (minimized) in the mode ``config`` says."""
         if not isinstance(config, (DistributeTranspilerConfig, DistributedStrategy)):
-            raise ArgumentTypeError("config must be an instance of DistributeTranspilerConfig, SyncStrategy, "
-                            "HalfAsyncStrategy, AsyncStrategy or GeoStrategy")
+            raise ArgumentTypeError(
+                "config must be an instance of DistributeTranspilerConfig, SyncStrategy, "
+                "HalfAsyncStrategy, AsyncStrategy or GeoStrategy"
+            )
         mode, given = _ps_mode(config)
         program = program if program is not None else self._origin_main_program
         startup_program = default_startup_program() if startup_program is None else startup_program
@@ -173,23 +198,30 @@ class FleetTranspiler(Fleet):
         self._transpile_config = config
         self._transpiler = DistributeTranspiler(config=pe_config)
         worker = self.is_worker()
-        self._transpiler.transpile(self.worker_index() if worker else 0, program=program,
-                                   startup_program=startup_program, pservers=self.server_endpoints(to_string=True),
-                                   trainers=self.worker_num(), sync_mode=mode == "sync")
+        self._transpiler.transpile(
+            self.worker_index() if worker else 0,
+            program=program,
+            startup_program=startup_program,
+            pservers=self.server_endpoints(to_string=True),
+            trainers=self.worker_num(),
+            sync_mode=mode == "sync",
+        )
         if worker:
             self.main_program, self.startup_program = self._transpiler.get_trainer_program(), startup_program
         else:
             endpoint = self.server_endpoints()[self.server_index()]
             self.main_program, self.startup_program = self._transpiler.get_pserver_programs(endpoint)
 
-    def save_inference_model(self, executor, dirname, feeded_var_names=None, target_vars=None,
-                             main_program=None, export_for_deployment=True):
+    def save_inference_model(
+        self, executor, dirname, feeded_var_names=None, target_vars=None, main_program=None, export_for_deployment=True
+    ):
         """On a worker: the inference program of the program as it was before it was distributed,
         with the parameters the worker last received from the servers."""
         check_save_args(executor, main_program, "save_inference_model")
         program = self._origin_main_program if main_program is None else main_program
-        return _save_inference_model(dirname, feeded_var_names, target_vars, executor, program, None, None,
-                                     export_for_deployment)
+        return _save_inference_model(
+            dirname, feeded_var_names, target_vars, executor, program, None, None, export_for_deployment
+        )
 
     def save_persistables(self, executor, dirname, main_program=None):
         """On a worker: the parameters it last received from the servers (the optimizer's state,
@@ -204,4 +236,4 @@ class FleetTranspiler(Fleet):
 
 
 fleet = FleetTranspiler()
-DistributedTranspiler = FleetTranspiler      # the fleet class's name in Fluid 1.8
+DistributedTranspiler = FleetTranspiler  # the fleet class's name in Fluid 1.8

@@ -6,14 +6,22 @@ gradients as they arrive (pe's asynchronous mode; Fluid's half-async merges a tr
 gradients first, and a pe trainer is one thread); ``create_geo_strategy(k)``: geo-SGD, which pe does
 not have (an error at minimize). The program, trainer-runtime and server-runtime configs are kept
 as Fluid's; pe reads ``slice_var_up``, ``split_method`` and ``min_block_size`` of the program config."""
+
 import os
 
 from ......base.errors import ArgumentTypeError, ArgumentValueError
 from ......compiler.strategy import BuildStrategy, ExecutionStrategy
 from .....transpiler import DistributeTranspilerConfig, ServerRuntimeConfig
 
-__all__ = ["TrainerRuntimeConfig", "DistributedStrategy", "SyncStrategy", "AsyncStrategy", "HalfAsyncStrategy",
-           "GeoStrategy", "StrategyFactory"]
+__all__ = [
+    "TrainerRuntimeConfig",
+    "DistributedStrategy",
+    "SyncStrategy",
+    "AsyncStrategy",
+    "HalfAsyncStrategy",
+    "GeoStrategy",
+    "StrategyFactory",
+]
 
 
 class TrainerRuntimeConfig:
@@ -21,8 +29,10 @@ class TrainerRuntimeConfig:
     gradient block once per step, with no communicator thread to tune."""
 
     def __init__(self):
-        self.runtime_configs = {"rpc_deadline": os.getenv("FLAGS_rpc_deadline", "180000"),
-                                "rpc_retry_times": os.getenv("FLAGS_rpc_retry_times", "3")}
+        self.runtime_configs = {
+            "rpc_deadline": os.getenv("FLAGS_rpc_deadline", "180000"),
+            "rpc_retry_times": os.getenv("FLAGS_rpc_retry_times", "3"),
+        }
 
     def get_communicator_flags(self):
         return self.runtime_configs
@@ -49,6 +59,7 @@ def _set_fields(target, config, kind, what):
 class DistributedStrategy:
     """The parameter-server fleet's strategy: a program config (DistributeTranspilerConfig), the
     trainers' and servers' runtime configs, and the execution and build strategies."""
+
     mode = "async"
 
     def __init__(self):
@@ -65,16 +76,20 @@ class DistributedStrategy:
 
     def get_debug_opt(self):
         opt = self.debug_opt if isinstance(self.debug_opt, dict) else {}
-        return {"dump_slot": bool(opt.get("dump_slot", 0)), "dump_converter": str(opt.get("dump_converter", "")),
-                "dump_fields": opt.get("dump_fields", []), "dump_file_num": opt.get("dump_file_num", 16),
-                "dump_fields_path": opt.get("dump_fields_path", ""), "dump_param": opt.get("dump_param", [])}
+        return {
+            "dump_slot": bool(opt.get("dump_slot", 0)),
+            "dump_converter": str(opt.get("dump_converter", "")),
+            "dump_fields": opt.get("dump_fields", []),
+            "dump_file_num": opt.get("dump_file_num", 16),
+            "dump_fields_path": opt.get("dump_fields_path", ""),
+            "dump_param": opt.get("dump_param", []),
+        }
 
     def get_program_config(self):
         return self._program_config
 
     def set_program_config(self, config):
-        self._program_config = _set_fields(self._program_config, config, DistributeTranspilerConfig,
-                                           "program_config")
+        self._program_config = _set_fields(self._program_config, config, DistributeTranspilerConfig, "program_config")
 
     def get_trainer_runtime_config(self):
         return self._trainer_runtime_config
@@ -94,8 +109,9 @@ class DistributedStrategy:
         return self._server_runtime_config
 
     def set_server_runtime_config(self, config):
-        self._server_runtime_config = _set_fields(self._server_runtime_config, config, ServerRuntimeConfig,
-                                                  "server_runtime_config")
+        self._server_runtime_config = _set_fields(
+            self._server_runtime_config, config, ServerRuntimeConfig, "server_runtime_config"
+        )
 
     def get_execute_strategy(self):
         return self._execute_strategy
@@ -126,8 +142,13 @@ class SyncStrategy(DistributedStrategy):
         self._program_config.runtime_split_send_recv = True
         self._program_config.half_async = True
         self._program_config.completely_not_async = True
-        _communicator_flags(self, communicator_max_merge_var_num=None, communicator_send_wait_times="5",
-                            communicator_thread_pool_size="10", communicator_send_queue_size=None)
+        _communicator_flags(
+            self,
+            communicator_max_merge_var_num=None,
+            communicator_send_wait_times="5",
+            communicator_thread_pool_size="10",
+            communicator_send_queue_size=None,
+        )
 
 
 class AsyncStrategy(DistributedStrategy):
@@ -137,10 +158,16 @@ class AsyncStrategy(DistributedStrategy):
         super().__init__()
         self._program_config.sync_mode = False
         self._program_config.runtime_split_send_recv = True
-        _communicator_flags(self, communicator_max_merge_var_num=None, communicator_independent_recv_thread="0",
-                            communicator_min_send_grad_num_before_recv=None, communicator_thread_pool_size="10",
-                            communicator_send_wait_times="5", communicator_is_sgd_optimizer="1",
-                            communicator_send_queue_size=None)
+        _communicator_flags(
+            self,
+            communicator_max_merge_var_num=None,
+            communicator_independent_recv_thread="0",
+            communicator_min_send_grad_num_before_recv=None,
+            communicator_thread_pool_size="10",
+            communicator_send_wait_times="5",
+            communicator_is_sgd_optimizer="1",
+            communicator_send_queue_size=None,
+        )
 
 
 class HalfAsyncStrategy(DistributedStrategy):
@@ -151,8 +178,13 @@ class HalfAsyncStrategy(DistributedStrategy):
         self._program_config.sync_mode = False
         self._program_config.runtime_split_send_recv = True
         self._program_config.half_async = True
-        _communicator_flags(self, communicator_max_merge_var_num=None, communicator_send_wait_times="5",
-                            communicator_thread_pool_size="10", communicator_send_queue_size=None)
+        _communicator_flags(
+            self,
+            communicator_max_merge_var_num=None,
+            communicator_send_wait_times="5",
+            communicator_thread_pool_size="10",
+            communicator_send_queue_size=None,
+        )
 
 
 class GeoStrategy(DistributedStrategy):

@@ -2,6 +2,7 @@
 separate C++ service Fluid's wheels ship without). pe has no pslib: the module exists, as in
 Fluid's CPU wheels, and every use of ``fleet`` or ``PSLib`` raises pe's one-line "not supported"
 (a NotImplementedError). The parameter-server fleet of pe is ``...distribute_transpiler``."""
+
 import os  # noqa: F401 -- Fluid's module has these names
 import sys  # noqa: F401
 
@@ -16,7 +17,9 @@ from ......base.errors import FluidUnsupported
 
 __all__ = ["fleet", "PSLib"]
 
-_WHY = "pslib is Baidu's parameter-server service; use paddle.fluid.incubate.fleet.parameter_server.distribute_transpiler"
+_WHY = (
+    "pslib is Baidu's parameter-server service; use paddle.fluid.incubate.fleet.parameter_server.distribute_transpiler"
+)
 
 
 class PSLib:

@@ -2,6 +2,7 @@
 a module name of pe never ends in a digit): pslib's protobuf messages, which configure Baidu's pslib
 parameter server. Its two enums are plain values here (PsCmdID, TableType and their members); the
 messages need pslib, which pe does not have, and say so in one line."""
+
 import enum
 import sys  # noqa: F401 -- Fluid's module has these names
 
@@ -26,11 +27,38 @@ class TableType(enum.IntEnum):
 
 globals().update({m.name: int(m) for m in PsCmdID})
 globals().update({m.name: int(m) for m in TableType})
-refuse(globals(), "pslib.ps_pb2", [
-    "AdamSGDParameter", "DESCRIPTOR", "DenseSGDRuleParameter", "DenseTableParameter", "DownpourServerParameter",
-    "DownpourTableAccessorParameter", "DownpourTrainerParameter", "DownpourWorkerParameter", "FsClientParameter",
-    "MovingAverageRuleParameter", "NaiveSGDParameter", "PSParameter", "ProgramConfig", "PsRequestMessage",
-    "PsResponseMessage", "ServerParameter", "ServerServiceParameter", "SparseAdagradSGDRuleParameter",
-    "SparseAdamSGDParameter", "SparseCommonSGDRuleParameter", "SparseNaiveSGDRuleParameter", "SparseSGDRuleParameter",
-    "SparseTableParameter", "SummarySGDParameter", "TableAccessorParameter", "TableAccessorSaveParameter",
-    "TableParameter", "WorkerParameter"], PSLIB)
+refuse(
+    globals(),
+    "pslib.ps_pb2",
+    [
+        "AdamSGDParameter",
+        "DESCRIPTOR",
+        "DenseSGDRuleParameter",
+        "DenseTableParameter",
+        "DownpourServerParameter",
+        "DownpourTableAccessorParameter",
+        "DownpourTrainerParameter",
+        "DownpourWorkerParameter",
+        "FsClientParameter",
+        "MovingAverageRuleParameter",
+        "NaiveSGDParameter",
+        "PSParameter",
+        "ProgramConfig",
+        "PsRequestMessage",
+        "PsResponseMessage",
+        "ServerParameter",
+        "ServerServiceParameter",
+        "SparseAdagradSGDRuleParameter",
+        "SparseAdamSGDParameter",
+        "SparseCommonSGDRuleParameter",
+        "SparseNaiveSGDRuleParameter",
+        "SparseSGDRuleParameter",
+        "SparseTableParameter",
+        "SummarySGDParameter",
+        "TableAccessorParameter",
+        "TableAccessorSaveParameter",
+        "TableParameter",
+        "WorkerParameter",
+    ],
+    PSLIB,
+)

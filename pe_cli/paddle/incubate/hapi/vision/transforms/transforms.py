@@ -3,6 +3,7 @@ HWC image in OpenCV's BGR order, each by a factor drawn with numpy's generator: 
 contrast (towards the mean gray level), saturation (towards each pixel's gray level), hue (a shift of
 the hue channel, as OpenCV's full-range HSV), and ColorJitter (those asked for, in a random order).
 Paddle computes gray and HSV with OpenCV; pe with OpenCV's formulas in numpy."""
+
 import collections.abc
 import random
 import sys  # noqa: F401 -- Paddle's module has these names
@@ -65,8 +66,9 @@ def _bgr_to_hsv_full(img):
     diff = v - low
     s = np.where(v > 0, diff * 255.0 / np.where(v > 0, v, 1), 0.0)
     safe = np.where(diff > 0, diff, 1)
-    h = np.where(v == r, 60.0 * (g - b) / safe, np.where(v == g, 120.0 + 60.0 * (b - r) / safe,
-                                                         240.0 + 60.0 * (r - g) / safe))
+    h = np.where(
+        v == r, 60.0 * (g - b) / safe, np.where(v == g, 120.0 + 60.0 * (b - r) / safe, 240.0 + 60.0 * (r - g) / safe)
+    )
     h = np.where(diff > 0, np.where(h < 0, h + 360.0, h), 0.0)
     return np.round(h * 256.0 / 360.0).astype(np.int64) % 256, np.round(s).astype(np.uint8), v.astype(np.uint8)
 
@@ -99,8 +101,12 @@ class HueTransform:
 
 class ColorJitter:
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
-        chosen = [(brightness, BrightnessTransform), (contrast, ContrastTransform),
-                  (saturation, SaturationTransform), (hue, HueTransform)]
+        chosen = [
+            (brightness, BrightnessTransform),
+            (contrast, ContrastTransform),
+            (saturation, SaturationTransform),
+            (hue, HueTransform),
+        ]
         self.transforms = [cls(value) for value, cls in chosen if value != 0]
         random.shuffle(self.transforms)
 
