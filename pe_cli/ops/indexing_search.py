@@ -1,0 +1,230 @@
+"""Searching and sorting of the indexing family: selecting by a condition (where, where_index), the
+largest values and their places (top_k, arg_max, arg_min), sorting (argsort) and distinct values
+(unique, unique_with_counts). Their kernels are the family's (pe_cli/kernels/<device>/indexing.py)."""
+
+from ..base.dtypes import convert_dtype
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, is_int, register
+from .elementwise import broadcast_shape
+from .indexing import _INDEX_DTYPES
+
+
+def _infer_where(ctx):
+    c, x, y = ctx.shape("Condition"), ctx.shape("X"), ctx.shape("Y")
+    if ctx.dtype("Condition") != "bool":
+        ctx.fail(f"Condition is {ctx.dtype('Condition')}; it must be bool (compare, or cast to bool)")
+    out = broadcast_shape(c, x, -1)
+    out = broadcast_shape(out, y, -1) if out is not None else None
+    if out is None:
+        ctx.fail(f"Condition {fmt_shape(c)}, X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast to one shape")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_where(g):
+    g.op(
+        "where_grad",
+        {s: g.input(s) for s in ("Condition", "X", "Y")} | {"Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")},
+    )
+
+
+def _infer_where_grad(ctx):  # (a program saved before where_grad read X and Y: Out@GRAD's shape)
+    for slot in (s for s in ("X", "Y") if ctx.num_outputs(s + "@GRAD")):
+        ctx.set_output(slot + "@GRAD", ctx.shape(slot if ctx.num_inputs(slot) else "Out@GRAD"), ctx.dtype("Out@GRAD"))
+
+
+register(
+    "where",
+    kernel_module="indexing",
+    inputs=["Condition", "X", "Y"],
+    outputs=["Out"],
+    infer=_infer_where,
+    grad=_grad_where,
+    grad_reads=("Condition", "X", "Y"),
+    lod="drop",
+    doc="Out = X where Condition (bool), else Y; the three broadcast by numpy's rules (Paddle's op takes one "
+    "shape). The gradient goes to X where Condition and to Y elsewhere, summed to each one's shape.",
+)
+register(
+    "where_grad",
+    kernel_module="indexing",
+    inputs=["Condition", "X?", "Y?", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    no_need_buffer=("X", "Y"),
+    infer=_infer_where_grad,
+)
+
+
+def _infer_where_index(ctx):
+    ctx.set_output("Out", [-1, len(ctx.shape("Condition"))], "int64")
+
+
+register(
+    "where_index",
+    kernel_module="indexing",
+    inputs=["Condition"],
+    outputs=["Out"],
+    infer=_infer_where_index,
+    lod="drop",
+    doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, row-major. No gradient.",
+)
+
+
+def _infer_top_k(ctx):
+    x = ctx.shape("X")
+    k = -1 if ctx.has_input("K") else ctx.attrs["k"]  # Fluid 1.8's K: the k comes at run time
+    if x is None or len(x) < 1:
+        ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
+    # (k larger than X's last dim: Fluid's check, and the kernels', when it runs)
+    out = list(x[:-1]) + [k]
+    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_top_k(g):
+    g.op(
+        "top_k_grad",
+        {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+    )
+
+
+register(
+    "top_k",
+    kernel_module="indexing",
+    inputs=["X", "K?"],
+    outputs=["Out", "Indices"],
+    attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+    infer=_infer_top_k,
+    grad=_grad_top_k,
+    grad_reads=("X", "Indices"),
+    attr_tensors={"K": "k"},
+    doc="The k largest values along the last dim (Out, in descending order) and their int64 "
+    "Indices; equal values keep their order; a one-value int K, when given, is k. The gradient "
+    "puts Out@GRAD at Indices, 0 elsewhere.",
+)
+register(
+    "top_k_grad",
+    kernel_module="indexing",
+    inputs=["X", "Indices", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=grads_like({"X@GRAD": "X"}),
+)
+
+
+def _infer_arg(ctx):
+    x = ctx.shape("X")
+    a = ctx.attrs
+    dtype = (
+        "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])
+    )  # Fluid's VarType; < 0: int64
+    if a["flatten"]:
+        ctx.set_output("Out", [1], dtype)
+        return
+    axis = a["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    axis %= len(x)
+    if a["keepdims"]:
+        out = [1 if i == axis else d for i, d in enumerate(x)]
+    else:
+        out = [d for i, d in enumerate(x) if i != axis]  # [] for a 1-D X: 0-D, as Fluid 1.8.5's InferShape
+    ctx.set_output("Out", out, dtype)
+
+
+for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
+    register(
+        _name,
+        kernel_module="indexing",
+        inputs=["X"],
+        outputs=["Out"],
+        attrs={
+            "axis": Attr(0, lambda v: isinstance(v, int), "an int", long=True),
+            "keepdims": False,
+            "flatten": False,
+            "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype"),
+        },
+        infer=_infer_arg,
+        doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of dtype (-1: int64).",
+    )
+
+
+# -- argsort, unique ---------------------------------------------------------------------------------
+
+
+def _infer_argsort(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+    ctx.set_output("Indices", x, "int64")
+
+
+def _grad_argsort(g):
+    g.op(
+        "argsort_grad",
+        {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+        {"X@GRAD": g.in_grad("X")},
+        g.attrs,
+    )
+
+
+_SORT_ATTRS = {"axis": Attr(-1, is_int, "an int"), "descending": Attr(False, choices=(False, True))}
+register(
+    "argsort",
+    kernel_module="indexing",
+    inputs=["X"],
+    outputs=["Out", "Indices"],
+    attrs=_SORT_ATTRS,
+    infer=_infer_argsort,
+    grad=_grad_argsort,
+    grad_reads=("Indices", "X"),
+    lod="drop",
+    doc="Out = X sorted along `axis` (ascending, or descending), Indices = where each came from "
+    "(int64; equal values keep their order). The gradient goes back to the sorted elements.",
+)
+register(
+    "argsort_grad",
+    kernel_module="indexing",
+    inputs=["X", "Indices", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    attrs=_SORT_ATTRS,
+    infer=grads_like({"X@GRAD": "X"}),
+)
+
+
+def _infer_unique(ctx):
+    x = ctx.shape("X")
+    if len(x) != 1:
+        ctx.fail(f"X {fmt_shape(x)} must be 1-D")
+    if ctx.attrs["dtype"] not in _INDEX_DTYPES:
+        ctx.fail(f"dtype={ctx.attrs['dtype']} must be int32 or int64")
+    ctx.set_output("Out", [-1], ctx.dtype("X"))
+    ctx.set_output("Index", x, ctx.attrs["dtype"])
+    ctx.set_output("Count", [-1], ctx.attrs["dtype"])
+
+
+_UNIQUE_ATTRS = {"dtype": Attr("int32", dtype_or_none, "int32 or int64")}
+register(
+    "unique",
+    kernel_module="indexing",
+    inputs=["X"],
+    outputs=["Out", "Index"],
+    attrs=_UNIQUE_ATTRS,
+    infer=_infer_unique,
+    lod="drop",
+    doc="Out = X's distinct values in the order they first appear; Index[i] = the position of X[i] in "
+    "Out (of `dtype`). No gradient.",
+)
+register(
+    "unique_with_counts",
+    kernel_module="indexing",
+    kernel="unique",
+    inputs=["X"],
+    outputs=["Out", "Index", "Count"],
+    attrs=_UNIQUE_ATTRS,
+    infer=_infer_unique,
+    lod="drop",
+    doc="unique, and Count[j] = how many times Out[j] occurs in X. No gradient.",
+)
