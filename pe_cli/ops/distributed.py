@@ -11,7 +11,7 @@ Messages carry host arrays; ``tags`` number the blocks the same way in every pro
 from ..base.dtypes import VarType
 from ..base.shapes import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, register
-from .manipulation import _infer_split
+from .manipulation_joining import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
 _HOST = "127.0.0.1:6164"  # Fluid's default endpoint
