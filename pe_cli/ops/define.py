@@ -16,10 +16,6 @@ Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable)
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 
-import importlib
-from dataclasses import dataclass, field
-
-from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (
@@ -34,6 +30,8 @@ from .attributes import (
     is_int,
     positive,
 )  # (re-exported: op families declare attributes with them)
+from .op_definition import OpDef, Slot
+from .op_traits import LOD_RULES, TRAITS
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"
@@ -46,149 +44,6 @@ def grad_var_name(name):
 
 # type -> OpDef, filled as the family modules are imported (registry.py imports them all)
 _REGISTRY = {}
-
-
-@dataclass(frozen=True)
-class Slot:
-    name: str
-    duplicable: bool = False
-    optional: bool = False
-
-    @staticmethod
-    def parse(spec):
-        if spec.endswith("*?"):
-            return Slot(spec[:-2], duplicable=True, optional=True)
-        if spec.endswith("*"):
-            return Slot(spec[:-1], duplicable=True)
-        if spec.endswith("?"):
-            return Slot(spec[:-1], optional=True)
-        return Slot(spec)
-
-
-@dataclass
-class OpDef:
-    type: str
-    inputs: tuple
-    outputs: tuple
-    attrs: dict
-    infer: object  # infer(ctx): sets output shapes and dtypes; raises on mismatch
-    grad: object = None  # grad(g): appends the grad ops (see backward.GradContext)
-    kernel_module: str = ""  # kernels live in pe_cli.kernels.<device>.<kernel_module>
-    kernel_name: str = ""  # the kernel function's name there (the op type unless aliased)
-    needs_rng: bool = False  # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
-    doc: str = ""
-    traits: frozenset = frozenset()  # what other parts ask of an op type instead of naming it (TRAITS)
-    grad_reads: tuple = ()  # forward slots (inputs or outputs) whose values the grad ops read
-    lod: object = "keep"  # how LoD passes at run time (see LOD_RULES)
-    needs_lod: bool = False  # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
-    inplace: tuple = ()  # (output slot, input slot): the kernel may write that output over that input
-    channels_last: tuple = ()  # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
-    blocked: object = None  # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
-    no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
-    attr_tensors: dict = field(default_factory=dict)  # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
-    last_axis: tuple = ()  # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
-    first_axis: tuple = ()  # slots transposed to have attrs['axis'] first around the kernel (kernels/layout.py)
-    reads_outputs: tuple = ()  # output slots whose value before the op (if any) its kernel gets as an input
-    run_dtypes: dict = field(default_factory=dict)  # slot -> the dtypes its kernels take, checked when run
-    run_lod: dict = field(default_factory=dict)  # slot -> None, or the slot that stands in for its LoD
-    run_infer: bool = False  # its infer rule runs again on the values (ctx.is_runtime) before its kernel
-    _kernels: dict = field(default_factory=dict)
-
-    def has(self, trait):
-        return trait in self.traits
-
-    def default_attrs(self):
-        """Every attribute's default value, a fresh copy per call (a list default is never shared)."""
-        out = {}
-        for name, spec in self.attrs.items():
-            if not spec.fill:
-                continue
-            default = spec.default() if callable(spec.default) else spec.default
-            out[name] = list(default) if isinstance(default, list) else default
-        return out
-
-    def kernel(self, device="cpu", blocked=False):
-        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use;
-        ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
-        fn = self._kernels.get((device, blocked))
-        if fn is None:
-            module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
-            fn = getattr(module, self.kernel_name, None)
-            if fn is None:
-                raise PeError(
-                    f"op '{self.type}' has no {device} kernel "
-                    f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)"
-                )
-            if self.channels_last and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
-            if self.last_axis and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
-            if self.first_axis and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(
-                    fn, device, self.first_axis, first=True
-                )
-            if self.attr_tensors:
-                fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
-            if self.run_dtypes or self.run_lod or self.run_infer:
-                fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
-            self._kernels[(device, blocked)] = fn
-        return fn
-
-    def input_slot(self, name):
-        return next(s for s in self.inputs if s.name == name)
-
-
-# Traits: facts about an op type that code outside the op's own module needs. Ask
-# ``registry.get(t).has(trait)`` or ``registry.with_trait(trait)``; never list op types by hand.
-TRAITS = {
-    "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
-    "elementwise": "each output element comes from the input elements at its (broadcast) position, one output "
-    "(enable_auto_fusion chains these with the activations)",
-    "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
-    "probabilities": "its Out holds probabilities along its axis (a classifier's output it writes is taken as "
-    "the class probabilities by pe predict and the ONNX export, never put through a softmax again)",
-    "metric": "computes an evaluation metric (its first output is the metric's value)",
-    "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
-    "executor densifies one for every other op",
-    "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
-    "(prune_read_op) removes",
-    "force_cpu_given": "its force_cpu attribute, set only when given: inside device_guard, False too warns",
-    "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
-    "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
-    "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
-    "attrs['_outputs'], the set of its output slots that name a variable",
-    "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
-    "names (select_output writes one of several)",
-    "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes: in a program "
-    "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
-    "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
-    "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
-    "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
-    "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
-    "inference and kernels read",
-    "keeps_unwritten_outputs": "a run may leave its outputs unwritten (conditional_block when Cond fails), so "
-    "they keep what they held: a run takes them from the scope where no earlier op "
-    "of the block writes them",
-    "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
-    "select_input's in Fluid's cond): its kernels get None for those",
-    "feeds_the_run": "Fluid's feed: its output is one of the run's feeds (the col-th of the feed holder), so a "
-    "program holding it names the feeds the run must give (executor/feed_fetch_ops.py)",
-    "fetches_the_run": "Fluid's fetch: its input goes to the col-th place of the fetch holder, so a program "
-    "holding it names the run's fetch list",
-    "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
-    "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
-    "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
-    "input: the sequential executor, no NaN check, no other executor on the scope), its "
-    "kernels may write them in place (a few rows of a table, or the whole parameter)",
-}
-
-
-# How an op's outputs get their LoD at run time (``register(lod=...)``), as Fluid's ShareLoD and
-# the sequence ops' own rules: "keep" (the default): every output whose rows equal the first LoD
-# input's rows shares its LoD (elementwise ops, fc, embedding over LoD ids, activations); "drop":
-# no output has a LoD (losses, reductions); a function ``lod(in_lods, attrs) -> {out_slot: lod}``:
-# computed by the op (sequence_pool drops the last level, sequence_expand takes Y's).
-LOD_RULES = ("keep", "drop")
 
 
 def register(
@@ -246,29 +101,44 @@ def register(
     before the kernel (pe_cli/kernels/run_checks.py; ``run_lod`` needs ``needs_lod``). ``run_infer``: the
     infer rule runs again on the values' shapes before the kernel, ``ctx.is_runtime`` true, for the checks
     Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
-    if type in _REGISTRY:
-        raise RuntimeError(f"op '{type}' is registered twice")
-    _check_registration(
-        type,
-        inputs,
-        outputs,
-        attrs,
-        traits,
-        grad_reads,
-        lod,
-        inplace,
-        no_need_buffer,
-        channels_last,
-        last_axis,
-        first_axis,
-        attr_tensors,
-        run_dtypes,
-        run_lod,
-        needs_lod,
-    )
+    given = dict(locals())  # register's arguments by name (the first statement: nothing else is local yet)
+    _check_registration(**given)
+    _REGISTRY[type] = opdef = _new_opdef(**given)
+    return opdef
+
+
+def _new_opdef(
+    type,
+    kernel_module,
+    inputs,
+    outputs,
+    attrs,
+    infer,
+    grad,
+    grad_reads,
+    kernel,
+    needs_rng,
+    doc,
+    traits,
+    lod,
+    needs_lod,
+    inplace,
+    channels_last,
+    blocked,
+    no_need_buffer,
+    attr_tensors,
+    last_axis,
+    first_axis,
+    reads_outputs,
+    run_dtypes,
+    run_lod,
+    run_infer,
+):
+    """The OpDef of register's arguments: its slots parsed, its attributes as Attr with Paddle 2.6's further
+    ones, every list a tuple and every mapping a dict."""
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     attrs = dict(PADDLE2_ATTRS.get(type, {}), **attrs)  # Paddle 2.6's further attributes (paddle2_attrs.py)
-    opdef = OpDef(
+    return OpDef(
         type,
         tuple(Slot.parse(s) for s in inputs),
         tuple(Slot.parse(s) for s in outputs),
@@ -295,8 +165,6 @@ def register(
         dict(run_lod or {}),
         run_infer,
     )
-    _REGISTRY[type] = opdef
-    return opdef
 
 
 def _check_registration(
@@ -316,8 +184,12 @@ def _check_registration(
     run_dtypes,
     run_lod,
     needs_lod,
+    **_others,
 ):
-    """register's arguments name the op's own slots and attributes, known traits and LoD rules."""
+    """register's arguments: an op type not registered yet, naming its own slots and attributes, known
+    traits and LoD rules (``_others``: the arguments it does not check)."""
+    if type in _REGISTRY:
+        raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
     if unknown:
         raise RuntimeError(f"op '{type}': unknown traits {sorted(unknown)}; known: {sorted(TRAITS)}")

@@ -21,7 +21,7 @@ from .attributes import is_default, undeclared_kind
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
-_NOT_FAMILIES = {"attributes", "define", "registry", "paddle2_attrs"}
+_NOT_FAMILIES = {"attributes", "define", "op_definition", "op_traits", "registry", "paddle2_attrs"}
 
 
 class UndeclaredAttributeWarning(UserWarning):

@@ -1,0 +1,98 @@
+"""What the registry holds for an op type: ``OpDef`` (its slots, attributes, inference rule, gradient
+maker, kernel module and the traits and run-time needs it declares) and ``Slot`` (one input or output
+slot as ``register`` spells it). ``define.register`` makes them; import them from define.py."""
+
+import importlib
+from dataclasses import dataclass, field
+
+from ..base.errors import PeError
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    duplicable: bool = False
+    optional: bool = False
+
+    @staticmethod
+    def parse(spec):
+        if spec.endswith("*?"):
+            return Slot(spec[:-2], duplicable=True, optional=True)
+        if spec.endswith("*"):
+            return Slot(spec[:-1], duplicable=True)
+        if spec.endswith("?"):
+            return Slot(spec[:-1], optional=True)
+        return Slot(spec)
+
+
+@dataclass
+class OpDef:
+    type: str
+    inputs: tuple
+    outputs: tuple
+    attrs: dict
+    infer: object  # infer(ctx): sets output shapes and dtypes; raises on mismatch
+    grad: object = None  # grad(g): appends the grad ops (see backward.GradContext)
+    kernel_module: str = ""  # kernels live in pe_cli.kernels.<device>.<kernel_module>
+    kernel_name: str = ""  # the kernel function's name there (the op type unless aliased)
+    needs_rng: bool = False  # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
+    doc: str = ""
+    traits: frozenset = frozenset()  # what other parts ask of an op type instead of naming it (TRAITS)
+    grad_reads: tuple = ()  # forward slots (inputs or outputs) whose values the grad ops read
+    lod: object = "keep"  # how LoD passes at run time (see LOD_RULES)
+    needs_lod: bool = False  # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
+    inplace: tuple = ()  # (output slot, input slot): the kernel may write that output over that input
+    channels_last: tuple = ()  # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
+    blocked: object = None  # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
+    no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
+    attr_tensors: dict = field(default_factory=dict)  # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
+    last_axis: tuple = ()  # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
+    first_axis: tuple = ()  # slots transposed to have attrs['axis'] first around the kernel (kernels/layout.py)
+    reads_outputs: tuple = ()  # output slots whose value before the op (if any) its kernel gets as an input
+    run_dtypes: dict = field(default_factory=dict)  # slot -> the dtypes its kernels take, checked when run
+    run_lod: dict = field(default_factory=dict)  # slot -> None, or the slot that stands in for its LoD
+    run_infer: bool = False  # its infer rule runs again on the values (ctx.is_runtime) before its kernel
+    _kernels: dict = field(default_factory=dict)
+
+    def has(self, trait):
+        return trait in self.traits
+
+    def default_attrs(self):
+        """Every attribute's default value, a fresh copy per call (a list default is never shared)."""
+        out = {}
+        for name, spec in self.attrs.items():
+            if not spec.fill:
+                continue
+            default = spec.default() if callable(spec.default) else spec.default
+            out[name] = list(default) if isinstance(default, list) else default
+        return out
+
+    def kernel(self, device="cpu", blocked=False):
+        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use;
+        ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
+        fn = self._kernels.get((device, blocked))
+        if fn is None:
+            module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
+            fn = getattr(module, self.kernel_name, None)
+            if fn is None:
+                raise PeError(
+                    f"op '{self.type}' has no {device} kernel "
+                    f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)"
+                )
+            if self.channels_last and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+            if self.last_axis and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
+            if self.first_axis and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(
+                    fn, device, self.first_axis, first=True
+                )
+            if self.attr_tensors:
+                fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
+            if self.run_dtypes or self.run_lod or self.run_infer:
+                fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
+            self._kernels[(device, blocked)] = fn
+        return fn
+
+    def input_slot(self, name):
+        return next(s for s in self.inputs if s.name == name)
