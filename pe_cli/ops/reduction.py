@@ -1,12 +1,14 @@
 """Reductions: mean (of all elements), reduce_sum/mean/max/min/prod over dims, reduce_all/any of
 bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares), and the norms frobenius_norm (over
-dims), p_norm (along an axis) and l1_norm (of all elements)."""
+dims), p_norm (along an axis) and l1_norm (of all elements).
+
+The norms are registered in reduction_norm.py."""
 
 from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..base.shapes import known_numel
-from .define import Attr, fmt_shape, grad_of, grad_of_linear_grad, grads_like, is_int, register
+from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)
 
@@ -237,100 +239,6 @@ register(
 )
 register(
     "squared_l2_norm_grad",
-    kernel_module="reduction",
-    inputs=["X", "Out@GRAD"],
-    outputs=["X@GRAD"],
-    infer=grads_like({"X@GRAD": "X"}),
-)
-
-
-# -- norms: frobenius_norm (a reduction over dims), p_norm (along one axis), l1_norm (of everything) --
-
-
-def _norm_dtype(ctx):
-    """out_dtype (a VarType number, -1: X's dtype): the dtype X is cast to before the reduction."""
-    return ctx.dtype("X") if ctx.attrs["out_dtype"] < 0 else convert_dtype(ctx.attrs["out_dtype"])
-
-
-_FROBENIUS_ATTRS = {**_REDUCE_ATTRS, "in_dtype": Attr(-1, is_int, "an int"), "out_dtype": Attr(-1, is_int, "an int")}
-register(
-    "frobenius_norm",
-    kernel_module="reduction",
-    inputs=["X"],
-    outputs=["Out"],
-    attrs=_FROBENIUS_ATTRS,
-    infer=lambda ctx: ctx.set_output("Out", _reduced_shape(ctx), _norm_dtype(ctx)),
-    grad=grad_of("frobenius_norm_grad", ("X",), ("Out",)),
-    grad_reads=("X", "Out"),
-    lod="drop",
-    traits=("scalar_0d_in_paddle2",),
-    doc="Out = sqrt(sum of X^2) over `dim` (all dims with reduce_all); X cast to out_dtype first when it is "
-    "given (>= 0). The gradient is X / (Out + 1e-12) * Out@GRAD, as Fluid's.",
-)
-register(
-    "frobenius_norm_grad",
-    kernel_module="reduction",
-    inputs=["X", "Out", "Out@GRAD"],
-    outputs=["X@GRAD"],
-    attrs=_FROBENIUS_ATTRS,
-    infer=grads_like({"X@GRAD": "X"}),
-)
-
-
-def _infer_p_norm(ctx):
-    x, a = list(ctx.shape("X")), ctx.attrs
-    if not 0 < a["porder"] < float("inf"):
-        ctx.fail(f"porder={a['porder']} must be > 0 and finite (Fluid 1.8's p_norm takes no 0 or inf)")
-    if a.get("asvector"):  # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
-        ctx.set_output("Out", [1] * len(x) if a["keepdim"] else [], ctx.dtype("X"))
-        return
-    axis = axis_in(ctx, a["axis"], len(x))
-    out = [1 if i == axis else n for i, n in enumerate(x)] if a["keepdim"] else x[:axis] + x[axis + 1 :]
-    ctx.set_output("Out", out, ctx.dtype("X"))
-
-
-_P_NORM_ATTRS = {
-    "porder": Attr(2.0),
-    "axis": Attr(-1, is_int, "an int"),
-    "epsilon": Attr(1e-12),
-    "keepdim": Attr(False, choices=_BOOL),
-    "asvector": Attr(False, choices=_BOOL, fill=False),
-}
-register(
-    "p_norm",
-    kernel_module="reduction",
-    inputs=["X"],
-    outputs=["Out"],
-    attrs=_P_NORM_ATTRS,
-    infer=_infer_p_norm,
-    grad=grad_of("p_norm_grad", ("X",), ("Out",)),
-    grad_reads=("X", "Out"),
-    lod="drop",
-    doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "
-    "|X|^(p-1) / (Out^(p-1) + epsilon) * sign(X) * Out@GRAD, as Fluid's.",
-)
-register(
-    "p_norm_grad",
-    kernel_module="reduction",
-    inputs=["X", "Out", "Out@GRAD"],
-    outputs=["X@GRAD"],
-    attrs=_P_NORM_ATTRS,
-    infer=grads_like({"X@GRAD": "X"}),
-)
-
-register(
-    "l1_norm",
-    kernel_module="reduction",
-    inputs=["X"],
-    outputs=["Out"],
-    infer=lambda ctx: ctx.set_output("Out", [1], ctx.dtype("X")),
-    grad=grad_of("l1_norm_grad", ("X",)),
-    grad_reads=("X",),
-    lod="drop",
-    doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.",
-)
-register(
-    "l1_norm_grad",
     kernel_module="reduction",
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
