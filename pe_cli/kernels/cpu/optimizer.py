@@ -2,9 +2,8 @@
 the executor lets an update write over its parameter and state (attrs' ``_update_in_place``: sgd
 and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
 float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
-(_adam_loops.py); the others are vectorised numpy."""
-
-import math
+(_adam_loops.py); the others are vectorised numpy. The kernels that update no parameter
+(increment, lr_schedule, average_accumulates) are in optimizer_schedules.py."""
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from . import elementwise as _elementwise
 from . import selected_rows as sparse
 from . import _replicas
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 
 _loops = lazy("_pointwise_loops")
 _adam_loops = lazy("_adam_loops")
@@ -336,96 +336,3 @@ def lars_momentum(ins, attrs):
     local_lr = lr * coeff * p_norm / (g_norm + decay * p_norm) if p_norm > 0 and g_norm > 0 else lr
     v_out = t(attrs["mu"]) * v + local_lr * (g + decay * p)
     return {"ParamOut": (p - v_out).astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}
-
-
-# -- learning-rate schedules --------------------------------------------------------------------
-
-
-def increment(ins, attrs):
-    x = ins["X"]
-    return {"Out": (x + x.dtype.type(attrs["step"])).astype(x.dtype, copy=False)}
-
-
-def schedule_value(kind, step, base, a):
-    """The learning rate of schedule ``kind`` at ``step`` (float64 math), base rate ``base``."""
-    if kind == "exponential":
-        div = step / a["decay_steps"]
-        return base * a["decay_rate"] ** (math.floor(div) if a["staircase"] else div)
-    if kind == "natural_exp":
-        div = step / a["decay_steps"]
-        return base * math.exp(-a["decay_rate"] * (math.floor(div) if a["staircase"] else div))
-    if kind == "inverse_time":
-        div = step / a["decay_steps"]
-        return base / (1.0 + a["decay_rate"] * (math.floor(div) if a["staircase"] else div))
-    if kind == "polynomial":
-        decay_steps = a["decay_steps"]
-        if a["cycle"]:
-            decay_steps = decay_steps * (math.ceil(step / decay_steps) if step > 0 else 1.0)
-        else:
-            step = min(step, decay_steps)
-        end = a["end_learning_rate"]
-        return (base - end) * (1.0 - step / decay_steps) ** a["power"] + end
-    if kind == "piecewise":
-        for boundary, value in zip(a["boundaries"], a["values"]):
-            if step < boundary:
-                return value
-        return a["values"][-1]
-    if kind == "cosine":
-        epoch = math.floor(step / a["step_each_epoch"])
-        return base * 0.5 * (math.cos(epoch * math.pi / a["epochs"]) + 1.0)
-    if kind == "noam":
-        return base * a["d_model"] ** -0.5 * min(step**-0.5 if step > 0 else math.inf, a["warmup_steps"] ** -1.5 * step)
-    if kind == "linear_warmup":
-        if step < a["warmup_steps"]:
-            return a["start_lr"] + (a["end_lr"] - a["start_lr"]) * step / a["warmup_steps"]
-        return base
-    raise ValueError(f"unknown learning-rate schedule kind {kind!r}")
-
-
-def lr_schedule(ins, attrs):
-    step = float(np.asarray(ins["Step"]).reshape(-1)[0])
-    lr = ins.get("LearningRate")
-    base = float(np.asarray(lr).reshape(-1)[0]) if lr is not None else float(attrs["learning_rate"])
-    return {"Out": np.array([schedule_value(attrs["kind"], step, base, attrs)], dtype=np.float32)}
-
-
-MAX_NUM_ACCUMULATES = 16384  # Fluid's kMaxNumAccumulates: sum_1 moves into sum_2 this often
-
-
-def average_counters(ins, attrs):
-    """ModelAverage's counters after one more update, and what happens to the sums: (num_updates,
-    num_accumulates, old_num_accumulates, fold: sum_1 moves into sum_2, restart: the window restarts
-    with sum_3 = sum_1 + sum_2). Host math from the one-value inputs (host arrays)."""
-    updates = int(np.asarray(ins["in_num_updates"]).reshape(-1)[0]) + 1
-    accumulates = int(np.asarray(ins["in_num_accumulates"]).reshape(-1)[0]) + 1
-    old = int(np.asarray(ins["in_old_num_accumulates"]).reshape(-1)[0])
-    lo, hi = int(attrs["min_average_window"]), int(attrs["max_average_window"])
-    if lo > hi:
-        raise ValueError(f"average_accumulates: min_average_window {lo} exceeds max_average_window {hi}")
-    fold = updates % MAX_NUM_ACCUMULATES == 0
-    restart = accumulates >= lo and accumulates >= min(hi, updates * float(attrs["average_window"]))
-    if restart:
-        old, accumulates = accumulates, 0
-    return updates, accumulates, old, fold, restart
-
-
-def _counter(value):
-    return np.array([value], dtype=np.int64)
-
-
-def average_accumulates(ins, attrs):
-    updates, accumulates, old, fold, restart = average_counters(ins, attrs)
-    p, s1, s2, s3 = ins["param"], ins["in_sum_1"], ins["in_sum_2"], ins["in_sum_3"]
-    s1 = (s1 + p).astype(s1.dtype, copy=False)
-    if fold:
-        s2, s1 = (s2 + s1).astype(s2.dtype, copy=False), np.zeros_like(s1)
-    if restart:
-        s3, s1, s2 = (s1 + s2).astype(s3.dtype, copy=False), np.zeros_like(s1), np.zeros_like(s2)
-    return {
-        "out_sum_1": s1,
-        "out_sum_2": np.array(s2, copy=True),
-        "out_sum_3": np.array(s3, copy=True),
-        "out_num_accumulates": _counter(accumulates),
-        "out_old_num_accumulates": _counter(old),
-        "out_num_updates": _counter(updates),
-    }
