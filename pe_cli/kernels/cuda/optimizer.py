@@ -1,18 +1,21 @@
 """CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter, reading the learning
-rate (and Adam's beta powers) from one-value device arrays (no host wait); learning-rate schedules are host math."""
+rate (and Adam's beta powers) from one-value device arrays (no host wait); learning-rate schedules are host math.
+lamb and lars_momentum are in optimizer_layerwise.py, increment, lr_schedule and average_accumulates in
+optimizer_schedules.py."""
 
 import math
 
-import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ..cpu import optimizer as _cpu
 from . import elementwise as _elementwise, runtime as rt, selected_rows as sparse
-from ._elementwise import Unary, scalar_arg
-from ._launch import copy, flat, grid
+from ._elementwise import scalar_arg
+from ._launch import flat, grid
+from ._optimizer_launch import _as, _beta_pows, _update
 from .launcher import jit_kernel
-from .reduction import _sum_of_squares
+from .optimizer_layerwise import lamb, lars_momentum  # noqa: F401 (found here by the registry)
+from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 
 
 def dpsgd(ins, attrs):
@@ -39,12 +42,6 @@ def sgd(ins, attrs):
     if p.size:
         _sgd[grid(p.size)](flat(p), flat(g), _as(lr, p.dtype), flat(p_out))
     return {"ParamOut": p_out}
-
-
-def _as(scalar_array, dtype):
-    """A one-value device array as 1-D of the parameter's dtype (the CPU casts it the same way)."""
-    a = flat(scalar_array)
-    return a if a.dtype == np.dtype(dtype) else copy(a, dtype)
 
 
 @jit_kernel
@@ -102,12 +99,6 @@ def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, 
         i += step
 
 
-@jit_kernel
-def _times(src, factor, out):
-    if cuda.grid(1) == 0:
-        out[0] = src[0] * factor
-
-
 def adam(ins, attrs):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
@@ -150,14 +141,6 @@ def adam(ins, attrs):
             flat(m2_out),
         )
     return dict(pows, ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
-
-
-def _beta_pows(b1_in, b2_in, attrs):
-    """Beta1PowOut = Beta1Pow * beta1 and Beta2PowOut = Beta2Pow * beta2, on the device."""
-    b1_out, b2_out = rt.empty(b1_in.shape, b1_in.dtype), rt.empty(b2_in.shape, b2_in.dtype)
-    _times[1, 1, rt.stream()](flat(b1_in), scalar_arg(b1_in.dtype, attrs["beta1"]), flat(b1_out))
-    _times[1, 1, rt.stream()](flat(b2_in), scalar_arg(b2_in.dtype, attrs["beta2"]), flat(b2_out))
-    return {"Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
 
 
 @jit_kernel
@@ -257,18 +240,6 @@ def rmsprop(ins, attrs):
     return outs
 
 
-def _update(kernel, ins, state, outs, *args):
-    """Launches ``kernel(Param, Grad, *state inputs, *args, ParamOut, *state outputs)`` over Param
-    and returns ParamOut and the state outputs under the names ``outs``."""
-    p = ins["Param"]
-    arrays = [rt.empty(p.shape, p.dtype)] + [rt.empty(ins[s].shape, ins[s].dtype) for s in state]
-    if p.size:
-        kernel[grid(p.size)](
-            flat(p), flat(ins["Grad"]), *(flat(ins[s]) for s in state), *args, *(flat(a) for a in arrays)
-        )
-    return dict(zip(["ParamOut"] + list(outs), arrays))
-
-
 @jit_kernel
 def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
     i = cuda.grid(1)
@@ -356,155 +327,3 @@ def ftrl(ins, attrs):
         scalar_arg(t, attrs["l2"] + 1e-10),
         scalar_arg(t, -attrs["lr_power"]),
     )
-
-
-@jit_kernel
-def _lamb_moments(p, g, m1, m2, b1p, b2p, corrected, beta1, beta2, eps, decay, m1_out, m2_out, r):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    c1 = 1.0 - b1p[0] if corrected else 1.0  # Fluid 1.8's lamb: no bias correction
-    c2 = 1.0 - b2p[0] if corrected else 1.0
-    while i < p.size:
-        gi = g[i]
-        a = beta1 * m1[i] + (1.0 - beta1) * gi
-        b = beta2 * m2[i] + (1.0 - beta2) * gi * gi
-        m1_out[i] = a
-        m2_out[i] = b
-        r[i] = (a / c1) / (math.sqrt(b / c2) + eps) + decay * p[i]
-        i += step
-
-
-@jit_kernel
-def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    ratio = 1.0
-    if p_sq[0] > 0 and r_sq[0] > 0:
-        ratio = math.sqrt(p_sq[0]) / math.sqrt(r_sq[0])
-    rate = lr[0] * ratio
-    while i < p.size:
-        p_out[i] = p[i] - rate * r[i]
-        i += step
-
-
-def lamb(ins, attrs):
-    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
-    t = p.dtype
-    p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
-    if p.size:
-        r = rt.empty(p.shape, t)
-        b1, b2, eps, decay = (scalar_arg(t, attrs[k]) for k in ("beta1", "beta2", "epsilon", "weight_decay"))
-        _lamb_moments[grid(p.size)](
-            flat(p),
-            flat(g),
-            flat(m1),
-            flat(m2),
-            _as(ins["Beta1Pow"], t),
-            _as(ins["Beta2Pow"], t),
-            bool(attrs.get("bias_correction")),
-            b1,
-            b2,
-            eps,
-            decay,
-            flat(m1_out),
-            flat(m2_out),
-            flat(r),
-        )
-        _lamb_step[grid(p.size)](
-            flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p), _sum_of_squares(r), flat(p_out)
-        )
-    return dict(
-        _beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out
-    )
-
-
-@jit_kernel
-def _lars(p, g, v, lr, p_sq, g_sq, mu, coeff, decay, p_out, v_out):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    rate = lr[0]
-    if p_sq[0] > 0 and g_sq[0] > 0:
-        p_norm = math.sqrt(p_sq[0])
-        rate = rate * coeff * p_norm / (math.sqrt(g_sq[0]) + decay * p_norm)
-    while i < p.size:
-        vo = mu * v[i] + rate * (g[i] + decay * p[i])
-        v_out[i] = vo
-        p_out[i] = p[i] - vo
-        i += step
-
-
-def lars_momentum(ins, attrs):
-    p, g, t = ins["Param"], ins["Grad"], ins["Param"].dtype
-    return _update(
-        _lars,
-        ins,
-        ["Velocity"],
-        ["VelocityOut"],
-        _as(ins["LearningRate"], t),
-        _sum_of_squares(p),
-        _sum_of_squares(g),
-        scalar_arg(t, attrs["mu"]),
-        scalar_arg(t, attrs["lars_coeff"]),
-        scalar_arg(t, attrs["lars_weight_decay"]),
-    )
-
-
-_increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
-
-
-def increment(ins, attrs):
-    x = ins["X"]
-    return {"Out": _increment(x, scalar_arg(x.dtype, attrs["step"]))}
-
-
-def lr_schedule(ins, attrs):
-    host = {k: rt.to_host(v) for k, v in ins.items()}
-    return {"Out": rt.to_device(_cpu.lr_schedule(host, attrs)["Out"])}
-
-
-@jit_kernel
-def _average_accumulates(p, s1, s2, s3, fold, restart, s1_out, s2_out, s3_out):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < p.size:
-        a = s1[i] + p[i]
-        b = s2[i]
-        c = s3[i]
-        if fold:
-            b = b + a
-            a = 0.0
-        if restart:
-            c = a + b
-            a = 0.0
-            b = 0.0
-        s1_out[i] = a
-        s2_out[i] = b
-        s3_out[i] = c
-        i += step
-
-
-def average_accumulates(ins, attrs):
-    """The counters are host math (read back as Fluid's GPU kernel reads them), the sums one launch."""
-    counts = {k: rt.to_host(ins[k]) for k in ("in_num_updates", "in_num_accumulates", "in_old_num_accumulates")}
-    updates, accumulates, old, fold, restart = _cpu.average_counters(counts, attrs)
-    p = ins["param"]
-    outs = [rt.empty(ins[k].shape, ins[k].dtype) for k in ("in_sum_1", "in_sum_2", "in_sum_3")]
-    if p.size:
-        _average_accumulates[grid(p.size)](
-            flat(p),
-            flat(ins["in_sum_1"]),
-            flat(ins["in_sum_2"]),
-            flat(ins["in_sum_3"]),
-            fold,
-            restart,
-            *(flat(o) for o in outs),
-        )
-    counters = [rt.to_device(np.array([v], dtype=np.int64)) for v in (accumulates, old, updates)]
-    return {
-        "out_sum_1": outs[0],
-        "out_sum_2": outs[1],
-        "out_sum_3": outs[2],
-        "out_num_accumulates": counters[0],
-        "out_old_num_accumulates": counters[1],
-        "out_num_updates": counters[2],
-    }
