@@ -3,7 +3,8 @@ time step two GEMMs (h' W_ur, then (r h') W_c; _matmul) around two fused kernels
 and the hidden state, and backward the same in reverse. gru_unit is one such step over all rows.
 The bias gradient is the column sum of the input gradient (one GEMM with a row of ones). Fluid's
 batch-ordered BatchGate, BatchResetHiddenPrev and BatchHidden are row gathers of the per-row values
-(and, for the gradient, gathers back plus each row's previous hidden state)."""
+(and, for the gradient, gathers back plus each row's previous hidden state). The fused kernels' device
+code is in _gru.py; this module launches it."""
 
 import numpy as np
 from numba import cuda
@@ -11,116 +12,16 @@ from numba import cuda
 from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
 from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
+from ._gru import _back_c, _back_r, _fwd_c, _fwd_ur
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
-from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .lstm import _CODES, _add_into, _gather_state, _scatter_state
 from ..cpu import gru as _cpu_gru
 from ._host import on_host
 from .indexing import _gather_rows
 from .launcher import jit_kernel
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
-
-
-@jit_kernel
-def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hps, d, gcode):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < live.size * d:
-        k, j = t // d, t % d
-        r, s = rows[k], live[k]
-        hp = h_state[s * d + j]
-        gu = x[r * 3 * d + j] + hw[k * 2 * d + j]
-        gr = x[r * 3 * d + d + j] + hw[k * 2 * d + d + j]
-        if has_bias:
-            gu += bias[j]
-            gr += bias[d + j]
-        u, rg = _act(gu, gcode), _act(gr, gcode)
-        gates[r * 3 * d + j], gates[r * 3 * d + d + j] = u, rg
-        rhp_buf[k * d + j] = rg * hp
-        rhps[r * d + j], hps[r * d + j] = rg * hp, hp
-        t += step
-
-
-@jit_kernel
-def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, origin):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < live.size * d:
-        k, j = t // d, t % d
-        r, s = rows[k], live[k]
-        v = x[r * 3 * d + 2 * d + j] + hc[k * d + j]
-        if has_bias:
-            v += bias[2 * d + j]
-        c = _act(v, ccode)
-        u, hp = gates[r * 3 * d + j], h_state[s * d + j]
-        h = u * hp + (1.0 - u) * c if origin else u * c + (1.0 - u) * hp
-        gates[r * 3 * d + 2 * d + j] = c
-        hidden[r * d + j], h_state[s * d + j] = h, h
-        t += step
-
-
-@jit_kernel
-def _back_c(
-    dhid,
-    dh_state,
-    gates,
-    hps,
-    rhps,
-    dg_ext,
-    has_dg,
-    live,
-    rows,
-    dgur,
-    dgc,
-    dhp,
-    hp_buf,
-    rhp_buf,
-    dx,
-    d,
-    gcode,
-    ccode,
-    origin,
-):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < live.size * d:
-        k, j = t // d, t % d
-        r, s = rows[k], live[k]
-        dh = dhid[r * d + j] + dh_state[s * d + j]
-        u, c, hp = gates[r * 3 * d + j], gates[r * 3 * d + 2 * d + j], hps[r * d + j]
-        if origin:
-            du, dc, dp = dh * (hp - c), dh * (1.0 - u), dh * u
-        else:
-            du, dc, dp = dh * (c - hp), dh * u, dh * (1.0 - u)
-        if has_dg:
-            du += dg_ext[r * 3 * d + j]
-            dc += dg_ext[r * 3 * d + 2 * d + j]
-        dgu, dgcv = du * _dact(u, gcode), dc * _dact(c, ccode)
-        dgur[k * 2 * d + j], dgc[k * d + j] = dgu, dgcv
-        dx[r * 3 * d + j], dx[r * 3 * d + 2 * d + j] = dgu, dgcv
-        dhp[k * d + j], hp_buf[k * d + j], rhp_buf[k * d + j] = dp, hp, rhps[r * d + j]
-        t += step
-
-
-@jit_kernel
-def _back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dgur, dhp, dx, d, gcode):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < live.size * d:
-        k, j = t // d, t % d
-        r = rows[k]
-        v = drhp[k * d + j]
-        if has_drhp:
-            v += drhp_ext[r * d + j]
-        rg, hp = gates[r * 3 * d + d + j], hps[r * d + j]
-        dr = v * hp
-        if has_dg:
-            dr += dg_ext[r * 3 * d + d + j]
-        dgr = dr * _dact(rg, gcode)
-        dgur[k * 2 * d + d + j], dx[r * 3 * d + d + j] = dgr, dgr
-        dhp[k * d + j] += v * rg
-        t += step
 
 
 def _split(w):
