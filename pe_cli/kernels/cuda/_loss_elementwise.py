@@ -1,9 +1,11 @@
 """The elementwise losses of the loss_classification family on a GPU (kernels/cuda/loss_classification.py
 imports them): label_smooth, kldiv_loss, teacher_student_sigmoid_loss, bce_loss, hinge_loss and
-modified_huber_loss as elementwise launches (and the shared reduction for sums); log_loss on the host."""
+modified_huber_loss as elementwise launches (and the shared reduction for sums); log_loss on the host;
+sigmoid_cross_entropy_with_logits, one launch after the count of the labels kept."""
 
 import math
 
+import numpy as np
 from numba import cuda
 
 from ..cpu import loss_classification as _cpu
@@ -220,3 +222,60 @@ def modified_huber_loss(ins, attrs):
 
 def modified_huber_loss_grad(ins, attrs):
     return {"X@GRAD": _MHL_GRAD(ins["Y"], ins["IntermediateVal"], ins["Out@GRAD"])}
+
+
+# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
+
+_kept = Unary(cuda.jit(device=True, inline=True)(lambda v, ignore, q: 0 if v == ignore else 1))
+
+
+@jit_kernel
+def _sce(x, label, norm, out, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        v = x[i]
+        lab = label[i]
+        if lab == ignore:
+            out[i] = 0
+        else:
+            out[i] = (max(v, 0) - v * lab + math.log1p(math.exp(-math.fabs(v)))) / max(norm[0], 1e-5)
+        i += step
+
+
+@jit_kernel
+def _sce_grad(x, label, dout, norm, dx, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        lab = label[i]
+        if lab == ignore:
+            dx[i] = 0
+        else:
+            sig = 1.0 / (1.0 + math.exp(-x[i]))
+            dx[i] = (sig - lab) * dout[i] / max(norm[0], 1e-5)
+        i += step
+
+
+def _norm(label, attrs):
+    """Count of labels that are not ignore_index (normalize=True), else 1, as a device scalar."""
+    if not attrs["normalize"]:
+        return rt.to_device(np.ones(1, dtype=np.float64))
+    keep = _kept(label, attrs["ignore_index"], dtype=np.float64)
+    return reduce(keep, range(keep.ndim), "sum").reshape((1,))
+
+
+def sigmoid_cross_entropy_with_logits(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _sce[grid(out.size)](flat(x), flat(label), _norm(label, attrs), flat(out), attrs["ignore_index"])
+    return {"Out": out}
+
+
+def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx), attrs["ignore_index"])
+    return {"X@GRAD": dx}

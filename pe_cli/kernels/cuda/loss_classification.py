@@ -2,7 +2,8 @@
 soft-label cross_entropy) are block reductions along the last dim. A hard label outside
 [0, classes) that is not ignore_index gives a NaN loss and gradient for its row (the CPU raises;
 checking on the host would stall the device every step). The elementwise losses (label_smooth, kldiv_loss,
-teacher_student_sigmoid_loss, log_loss, ...) are in _loss_elementwise.py, imported here by name."""
+sigmoid_cross_entropy_with_logits, teacher_student_sigmoid_loss, log_loss, ...) are in _loss_elementwise.py,
+imported here by name."""
 
 import math
 
@@ -10,7 +11,6 @@ import numpy as np
 from numba import cuda
 
 from . import runtime as rt
-from ._elementwise import Unary
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._loss_elementwise import (
     bce_loss,
@@ -25,6 +25,8 @@ from ._loss_elementwise import (
     log_loss_grad,
     modified_huber_loss,
     modified_huber_loss_grad,
+    sigmoid_cross_entropy_with_logits,
+    sigmoid_cross_entropy_with_logits_grad,
     teacher_student_sigmoid_loss,
     teacher_student_sigmoid_loss_grad,
 )
@@ -261,63 +263,6 @@ def cross_entropy_grad2(ins, attrs):
         _ce_grad_hard[grid(dx.size)](
             flat(match), flat(ins["Label"]), flat(ins["Y@GRAD"]), flat(dx), shape[-1], attrs["ignore_index"], False
         )
-    return {"X@GRAD": dx}
-
-
-# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
-
-_kept = Unary(cuda.jit(device=True, inline=True)(lambda v, ignore, q: 0 if v == ignore else 1))
-
-
-@jit_kernel
-def _sce(x, label, norm, out, ignore):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < out.size:
-        v = x[i]
-        lab = label[i]
-        if lab == ignore:
-            out[i] = 0
-        else:
-            out[i] = (max(v, 0) - v * lab + math.log1p(math.exp(-math.fabs(v)))) / max(norm[0], 1e-5)
-        i += step
-
-
-@jit_kernel
-def _sce_grad(x, label, dout, norm, dx, ignore):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < dx.size:
-        lab = label[i]
-        if lab == ignore:
-            dx[i] = 0
-        else:
-            sig = 1.0 / (1.0 + math.exp(-x[i]))
-            dx[i] = (sig - lab) * dout[i] / max(norm[0], 1e-5)
-        i += step
-
-
-def _norm(label, attrs):
-    """Count of labels that are not ignore_index (normalize=True), else 1, as a device scalar."""
-    if not attrs["normalize"]:
-        return rt.to_device(np.ones(1, dtype=np.float64))
-    keep = _kept(label, attrs["ignore_index"], dtype=np.float64)
-    return reduce(keep, range(keep.ndim), "sum").reshape((1,))
-
-
-def sigmoid_cross_entropy_with_logits(ins, attrs):
-    x, label = ins["X"], ins["Label"]
-    out = rt.empty(x.shape, x.dtype)
-    if out.size:
-        _sce[grid(out.size)](flat(x), flat(label), _norm(label, attrs), flat(out), attrs["ignore_index"])
-    return {"Out": out}
-
-
-def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
-    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
-    dx = rt.empty(x.shape, x.dtype)
-    if dx.size:
-        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx), attrs["ignore_index"])
     return {"X@GRAD": dx}
 
 
