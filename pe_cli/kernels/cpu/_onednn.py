@@ -116,67 +116,76 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset
     )
     plan = _plans.get(key)
     if plan is None and key not in _plans:
-        lib = library()
-        ws = _weights_shape(w_shape, geo.groups)
-        xd, wd, yd = (lib.desc(s, layout_any=True) for s in (x_shape, ws, y_shape))
-        strides, dilates, pad_l, pad_r = _geometry(geo)
-        fwd, pd, owned = c_void_p(), c_void_p(), []
-        try:
-            lib.check(
-                lib.lib.dnnl_convolution_forward_primitive_desc_create(
-                    byref(fwd),
-                    lib.engine,
-                    _FORWARD_TRAINING,
-                    _DIRECT,
-                    xd,
-                    wd,
-                    None,
-                    yd,
-                    strides,
-                    dilates,
-                    pad_l,
-                    pad_r,
-                    lib.attr,
-                ),
-                "convolution",
-            )
-            owned.append((lib.lib.dnnl_primitive_desc_destroy, fwd))
-            if direction == "forward":
-                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned, blocked)
-            elif direction == "grad_input":
-                _grad_input_desc(
-                    lib,
-                    pd,
-                    (x_shape, wd, y_shape),
-                    (xd, yd),
-                    (strides, dilates, pad_l, pad_r),
-                    fwd,
-                    {DIFF_SRC, DIFF_DST} <= blocked,
-                )
-                owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned, blocked)
-            else:
-                lib.check(
-                    lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
-                        byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr
-                    ),
-                    "convolution's filter gradient",
-                )
-                owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(
-                    lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned, blocked
-                )
-        except _Rejected:
-            plan = None
-            for destroy, handle in reversed(owned):
-                destroy(handle)
-        finally:
-            for md in (xd, wd, yd):  # the primitive descriptors keep their own copies
-                lib.lib.dnnl_memory_desc_destroy(md)
+        plan = _new_plan(library(), direction, x_shape, w_shape, y_shape, geo, blocked)
         if len(_plans) >= MAX_PLANS:
             _plans.clear()
         _plans[key] = plan
     return plan
+
+
+def _new_plan(lib, direction, x_shape, w_shape, y_shape, geo, blocked):
+    """The plan of ``direction`` built (as _plan describes it), or None where oneDNN rejects it."""
+    ws = _weights_shape(w_shape, geo.groups)
+    xd, wd, yd = (lib.desc(s, layout_any=True) for s in (x_shape, ws, y_shape))
+    strides, dilates, pad_l, pad_r = _geometry(geo)
+    fwd, pd, owned = c_void_p(), c_void_p(), []
+    try:
+        _forward_desc(lib, fwd, xd, wd, yd, (strides, dilates, pad_l, pad_r))
+        owned.append((lib.lib.dnnl_primitive_desc_destroy, fwd))
+        if direction == "forward":
+            plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned, blocked)
+        elif direction == "grad_input":
+            _grad_input_desc(
+                lib,
+                pd,
+                (x_shape, wd, y_shape),
+                (xd, yd),
+                (strides, dilates, pad_l, pad_r),
+                fwd,
+                {DIFF_SRC, DIFF_DST} <= blocked,
+            )
+            owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
+            plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned, blocked)
+        else:
+            lib.check(
+                lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
+                    byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr
+                ),
+                "convolution's filter gradient",
+            )
+            owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
+            plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned, blocked)
+    except _Rejected:
+        plan = None
+        for destroy, handle in reversed(owned):
+            destroy(handle)
+    finally:
+        for md in (xd, wd, yd):  # the primitive descriptors keep their own copies
+            lib.lib.dnnl_memory_desc_destroy(md)
+    return plan
+
+
+def _forward_desc(lib, fwd, xd, wd, yd, geometry):
+    """The forward convolution's primitive descriptor, into ``fwd`` (every direction's plan starts from it)."""
+    strides, dilates, pad_l, pad_r = geometry
+    lib.check(
+        lib.lib.dnnl_convolution_forward_primitive_desc_create(
+            byref(fwd),
+            lib.engine,
+            _FORWARD_TRAINING,
+            _DIRECT,
+            xd,
+            wd,
+            None,
+            yd,
+            strides,
+            dilates,
+            pad_l,
+            pad_r,
+            lib.attr,
+        ),
+        "convolution",
+    )
 
 
 def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
