@@ -85,6 +85,48 @@ def _pair(pair, heads, sq, sk, dh, size):
     return b, h, uintp((b * sq * ld + h * dh) * size), uintp((b * sk * ld + h * dh) * size)
 
 
+@_inline
+def _scores(gemm, q, k, tile, qo, ko, sq, sk, dh, ld, alpha):
+    """tile = alpha Q K^T of the pair (its rows of Q at byte offset qo, of K at ko)."""
+    gemm(
+        ROW_MAJOR,
+        NO_TRANS,
+        TRANS,
+        sq,
+        sk,
+        dh,
+        alpha,
+        q.ctypes.data + qo,
+        ld,
+        k.ctypes.data + ko,
+        ld,
+        0.0,
+        tile.ctypes.data,
+        sk,
+    )
+
+
+@_inline
+def _weighted_values(gemm, tile, v, out, qo, ko, sq, sk, dh, ld):
+    """The pair's rows of Out = tile V (tile: the softmax of its scores)."""
+    gemm(
+        ROW_MAJOR,
+        NO_TRANS,
+        NO_TRANS,
+        sq,
+        dh,
+        sk,
+        1.0,
+        tile.ctypes.data,
+        sk,
+        v.ctypes.data + ko,
+        ld,
+        0.0,
+        out.ctypes.data + qo,
+        ld,
+    )
+
+
 def _forward(blocks):
     """Out[b, :, h] = softmax(alpha Q[b, :, h] K[b, :, h]^T + Mask[b, h]) V[b, :, h] over the pairs;
     the softmax written to W [batch, heads, Sq, Sk]."""
@@ -98,41 +140,96 @@ def _forward(blocks):
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
                 b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
-                gemm(
-                    ROW_MAJOR,
-                    NO_TRANS,
-                    TRANS,
-                    sq,
-                    sk,
-                    dh,
-                    alpha,
-                    q.ctypes.data + qo,
-                    ld,
-                    k.ctypes.data + ko,
-                    ld,
-                    0.0,
-                    tile.ctypes.data,
-                    sk,
-                )
+                _scores(gemm, q, k, tile, qo, ko, sq, sk, dh, ld, alpha)
                 _softmax_tile(tile, mask, has_mask, b, h, floor, fast, bits[p], powers[p])
-                gemm(
-                    ROW_MAJOR,
-                    NO_TRANS,
-                    NO_TRANS,
-                    sq,
-                    dh,
-                    sk,
-                    1.0,
-                    tile.ctypes.data,
-                    sk,
-                    v.ctypes.data + ko,
-                    ld,
-                    0.0,
-                    out.ctypes.data + qo,
-                    ld,
-                )
+                _weighted_values(gemm, tile, v, out, qo, ko, sq, sk, dh, ld)
 
     return loop
+
+
+@_inline
+def _grad_of_values(gemm, dout, v, tile, ds, dv, qo, ko, sq, sk, dh, ld):
+    """ds = dOut V^T (the gradient reaching the softmax), and the pair's rows of dV = W^T dOut."""
+    gemm(
+        ROW_MAJOR,
+        NO_TRANS,
+        TRANS,
+        sq,
+        sk,
+        dh,
+        1.0,
+        dout.ctypes.data + qo,
+        ld,
+        v.ctypes.data + ko,
+        ld,
+        0.0,
+        ds.ctypes.data,
+        sk,
+    )
+    gemm(
+        ROW_MAJOR,
+        TRANS,
+        NO_TRANS,
+        sk,
+        dh,
+        sq,
+        1.0,
+        tile.ctypes.data,
+        sk,
+        dout.ctypes.data + qo,
+        ld,
+        0.0,
+        dv.ctypes.data + ko,
+        ld,
+    )
+
+
+@_inline
+def _softmax_grad_tile(ds, tile, sq, sk):
+    """ds = W * (ds - the row's sum of W * ds), the sum in float64: the softmax's gradient, in place."""
+    for i in range(sq):
+        s = 0.0
+        for j in range(sk):
+            s += ds[i, j] * np.float64(tile[i, j])
+        for j in range(sk):
+            ds[i, j] = tile[i, j] * (ds[i, j] - s)
+
+
+@_inline
+def _grad_of_inputs(gemm, ds, q, k, dq, dk, alpha, qo, ko, sq, sk, dh, ld):
+    """The pair's rows of dQ = alpha dS K and of dK = alpha dS^T Q."""
+    gemm(
+        ROW_MAJOR,
+        NO_TRANS,
+        NO_TRANS,
+        sq,
+        dh,
+        sk,
+        alpha,
+        ds.ctypes.data,
+        sk,
+        k.ctypes.data + ko,
+        ld,
+        0.0,
+        dq.ctypes.data + qo,
+        ld,
+    )
+    gemm(
+        ROW_MAJOR,
+        TRANS,
+        NO_TRANS,
+        sk,
+        dh,
+        sq,
+        alpha,
+        ds.ctypes.data,
+        sk,
+        q.ctypes.data + qo,
+        ld,
+        0.0,
+        dk.ctypes.data + ko,
+        ld,
+    )
 
 
 def _backward(blocks):
@@ -149,76 +246,9 @@ def _backward(blocks):
             for pair in range(pairs * p // parts, pairs * (p + 1) // parts):
                 b, h, qo, ko = _pair(pair, heads, sq, sk, dh, size)
                 tile = w[b, h]
-                gemm(
-                    ROW_MAJOR,
-                    NO_TRANS,
-                    TRANS,
-                    sq,
-                    sk,
-                    dh,
-                    1.0,
-                    dout.ctypes.data + qo,
-                    ld,
-                    v.ctypes.data + ko,
-                    ld,
-                    0.0,
-                    ds.ctypes.data,
-                    sk,
-                )
-                gemm(
-                    ROW_MAJOR,
-                    TRANS,
-                    NO_TRANS,
-                    sk,
-                    dh,
-                    sq,
-                    1.0,
-                    tile.ctypes.data,
-                    sk,
-                    dout.ctypes.data + qo,
-                    ld,
-                    0.0,
-                    dv.ctypes.data + ko,
-                    ld,
-                )
-                for i in range(sq):
-                    s = 0.0
-                    for j in range(sk):
-                        s += ds[i, j] * np.float64(tile[i, j])
-                    for j in range(sk):
-                        ds[i, j] = tile[i, j] * (ds[i, j] - s)
-                gemm(
-                    ROW_MAJOR,
-                    NO_TRANS,
-                    NO_TRANS,
-                    sq,
-                    dh,
-                    sk,
-                    alpha,
-                    ds.ctypes.data,
-                    sk,
-                    k.ctypes.data + ko,
-                    ld,
-                    0.0,
-                    dq.ctypes.data + qo,
-                    ld,
-                )
-                gemm(
-                    ROW_MAJOR,
-                    TRANS,
-                    NO_TRANS,
-                    sk,
-                    dh,
-                    sq,
-                    alpha,
-                    ds.ctypes.data,
-                    sk,
-                    q.ctypes.data + qo,
-                    ld,
-                    0.0,
-                    dk.ctypes.data + ko,
-                    ld,
-                )
+                _grad_of_values(gemm, dout, v, tile, ds, dv, qo, ko, sq, sk, dh, ld)
+                _softmax_grad_tile(ds, tile, sq, sk)
+                _grad_of_inputs(gemm, ds, q, k, dq, dk, alpha, qo, ko, sq, sk, dh, ld)
 
     return loop
 
