@@ -128,36 +128,63 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     d_cell = np.ascontiguousarray(d_cell, dtype=x.dtype) if has_d_cell else d_hidden
     saved, cellv, w_t = np.ascontiguousarray(saved), np.ascontiguousarray(cellv), np.asarray(w).T
     acv = np.array(cellv)
-    loops = _loops()
+    values = (d_hidden, d_cell, has_d_cell, cellv, acv, saved)
+    grads = (dh_s, dc_s, dg, dx, db_peep)
     gemm = _sequence_gemm(x, w)
     if gemm is not None:
-        loops.backward_sequence(
-            gemm,
-            d_hidden,
-            d_cell,
-            has_d_cell,
-            cellv,
-            acv,
-            saved,
-            np.ascontiguousarray(w),
-            bias,
-            _offsets(offs),
-            order,
-            bool(attrs["is_reverse"]),
-            dh_s,
-            dc_s,
-            dg,
-            dx,
-            db_peep,
-            gate,
-            cell_act,
-            cand,
-            bool(attrs["use_peepholes"]),
-        )
+        _backward_sequence(gemm, values, grads, w, bias, offs, order, (gate, cell_act, cand), attrs)
         steps = ()
     else:
         with np.errstate(over="ignore"):
             _activate(cell_act, acv)
+    _backward_steps(steps, values, grads, bias, w_t, (gate, cell_act, cand), attrs)
+    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)  # sum over every row of h'^T dgates: one GEMM
+    db = np.concatenate([dx.sum(0), db_peep])[: bias.size] if bias.size > 4 * d else dx.sum(0)
+    if not with_state:
+        return dx, dw, db.reshape(np.shape(b)), (None, None)
+    dh0, dc0 = np.empty_like(dh_s), np.empty_like(dc_s)
+    dh0[order], dc0[order] = dh_s, dc_s
+    return dx, dw, db.reshape(np.shape(b)), (dh0, dc0)
+
+
+def _backward_sequence(gemm, values, grads, w, bias, offs, order, codes, attrs):
+    """The backward pass over every step in one numba call (float32, a CBLAS GEMM found); ``values``: the
+    gradients reaching Hidden and Cell and the forward's values, ``grads``: the arrays it writes."""
+    d_hidden, d_cell, has_d_cell, cellv, acv, saved = values
+    dh_s, dc_s, dg, dx, db_peep = grads
+    gate, cell_act, cand = codes
+    _loops().backward_sequence(
+        gemm,
+        d_hidden,
+        d_cell,
+        has_d_cell,
+        cellv,
+        acv,
+        saved,
+        np.ascontiguousarray(w),
+        bias,
+        _offsets(offs),
+        order,
+        bool(attrs["is_reverse"]),
+        dh_s,
+        dc_s,
+        dg,
+        dx,
+        db_peep,
+        gate,
+        cell_act,
+        cand,
+        bool(attrs["use_peepholes"]),
+    )
+
+
+def _backward_steps(steps, values, grads, bias, w_t, codes, attrs):
+    """The backward pass step by step from the last (none where _backward_sequence ran): a numba pass,
+    then the GEMM of the gates' gradients by the weight, per step."""
+    d_hidden, d_cell, has_d_cell, cellv, acv, saved = values
+    dh_s, dc_s, dg, dx, db_peep = grads
+    gate, cell_act, cand = codes
+    loops = _loops()
     for live, rows in reversed(steps):
         n = len(live)
         loops.backward_step(
@@ -180,13 +207,6 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
             bool(attrs["use_peepholes"]),
         )
         np.matmul(dg[:n], w_t, out=dh_s[:n])
-    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)  # sum over every row of h'^T dgates: one GEMM
-    db = np.concatenate([dx.sum(0), db_peep])[: bias.size] if bias.size > 4 * d else dx.sum(0)
-    if not with_state:
-        return dx, dw, db.reshape(np.shape(b)), (None, None)
-    dh0, dc0 = np.empty_like(dh_s), np.empty_like(dc_s)
-    dh0[order], dc0[order] = dh_s, dc_s
-    return dx, dw, db.reshape(np.shape(b)), (dh0, dc0)
 
 
 def lstm(ins, attrs):
