@@ -12,6 +12,14 @@ BINARY = ("elementwise_add", "elementwise_mul")  # fused_elemwise_activation's b
 
 def fused_kernels(activation, elementwise, normalization):
     """{op type: kernel} of the fused ops and their gradient ops on one device."""
+    return dict(
+        _elemwise_activation_kernels(activation, elementwise), **_batch_norm_act_kernels(activation, normalization)
+    )
+
+
+def _elemwise_activation_kernels(activation, elementwise):
+    """{op type: kernel} of fused_elemwise_activation and its gradient op, made of ``activation``'s and
+    ``elementwise``'s kernels."""
 
     def unary(name, x, attrs):
         if name == "scale":
@@ -55,6 +63,16 @@ def fused_kernels(activation, elementwise, normalization):
         grads["Y@GRAD"] = unary_grad(inner, ins["Y"], inter, grads["Y@GRAD"], attrs)
         return grads
 
+    return {
+        "fused_elemwise_activation": fused_elemwise_activation,
+        "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
+    }
+
+
+def _batch_norm_act_kernels(activation, normalization):
+    """{op type: kernel} of fused_batch_norm_act and its gradient op, made of ``normalization``'s batch_norm
+    kernels and ``activation``'s."""
+
     def fused_batch_norm_act(ins, attrs):
         outs = dict(normalization.batch_norm(ins, attrs))
         # the normalized value dies here: the activation may write over it (where its kernel can)
@@ -68,8 +86,6 @@ def fused_kernels(activation, elementwise, normalization):
         return normalization.batch_norm_grad(dict(bn_ins, **{"Y@GRAD": dy}), attrs)
 
     return {
-        "fused_elemwise_activation": fused_elemwise_activation,
-        "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
         "fused_batch_norm_act": fused_batch_norm_act,
         "fused_batch_norm_act_grad": fused_batch_norm_act_grad,
     }
