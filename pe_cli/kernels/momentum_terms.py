@@ -24,33 +24,13 @@ def paddle_momentum(update, scale, add, cast):
     """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
     its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
 
-    def grad_terms(ins, attrs, param):
-        g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
-        l2 = attrs.get("regularization_method", "") == "l2_decay"
-        if rescale == 1.0 and not l2:
-            return g
-        if isinstance(g, SelectedRows):
-            raise PeError(
-                "momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
-                "use a dense gradient (is_sparse=False)"
-            )
-        if rescale != 1.0:
-            g = scale({"X": g}, {"scale": rescale, "bias": 0.0, "bias_after_scale": True})["Out"]
-        if l2:
-            decay = scale(
-                {"X": param},
-                {"scale": float(attrs.get("regularization_coeff", 0.0)), "bias": 0.0, "bias_after_scale": True},
-            )["Out"]
-            g = add({"X": g, "Y": decay}, {"axis": -1})["Out"]
-        return g
-
     def momentum(ins, attrs):
         master = ins.get("MasterParam")
         on_master = master is not None and bool(attrs.get("multi_precision", False))
         param = master if on_master else ins["Param"]
         core = {
             "Param": param,
-            "Grad": grad_terms(ins, attrs, param),
+            "Grad": _grad_terms(ins, attrs, param, scale, add),
             "Velocity": ins["Velocity"],
             "LearningRate": ins["LearningRate"],
         }
@@ -68,6 +48,35 @@ def paddle_momentum(update, scale, add, cast):
         if master is not None:
             outs = dict(outs, MasterParamOut=master)
         return outs
+
+    return momentum, _merged_over_lists(momentum)
+
+
+def _grad_terms(ins, attrs, param, scale, add):
+    """The gradient the update uses: Grad * rescale_grad + regularization_coeff * Param (l2_decay) by the
+    device's ``scale`` and ``elementwise_add`` kernels; Grad itself without those terms."""
+    g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
+    l2 = attrs.get("regularization_method", "") == "l2_decay"
+    if rescale == 1.0 and not l2:
+        return g
+    if isinstance(g, SelectedRows):
+        raise PeError(
+            "momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
+            "use a dense gradient (is_sparse=False)"
+        )
+    if rescale != 1.0:
+        g = scale({"X": g}, {"scale": rescale, "bias": 0.0, "bias_after_scale": True})["Out"]
+    if l2:
+        decay = scale(
+            {"X": param},
+            {"scale": float(attrs.get("regularization_coeff", 0.0)), "bias": 0.0, "bias_after_scale": True},
+        )["Out"]
+        g = add({"X": g, "Y": decay}, {"axis": -1})["Out"]
+    return g
+
+
+def _merged_over_lists(momentum):
+    """merged_momentum's kernel: ``momentum`` (paddle_momentum's) on the i-th entries of the lists, for each i."""
 
     def merged_momentum(ins, attrs):
         n = len(ins["Param"])
@@ -89,4 +98,4 @@ def paddle_momentum(update, scale, add, cast):
                 outs.setdefault(slot, []).append(value)
         return outs
 
-    return momentum, merged_momentum
+    return merged_momentum
