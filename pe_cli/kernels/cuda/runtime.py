@@ -21,6 +21,7 @@ from ...base.selected_rows import SelectedRows
 from .. import cuda_places
 from . import _simulator
 from .allocator import Pool
+from .peer_access import _peer_ok
 
 _cuda = None
 _sim = None
@@ -258,24 +259,6 @@ def copy_to(array, dst_device):
             out.copy_to_device(to_host(array), stream=dst.stream)
         dst.synchronize()
     return out
-
-
-_peer = {}
-
-
-def _peer_ok(src, dst):
-    key = (src.id, dst.id)
-    ok = _peer.get(key)
-    if ok is None:
-        try:
-            ok = dst.context.can_access_peer(src.id)
-            if ok:
-                with dst:
-                    dst.context.enable_peer_access(src.context.handle)
-        except Exception:
-            ok = False
-        _peer[key] = ok
-    return ok
 
 
 def _device_of(array):
