@@ -21,19 +21,20 @@ of the whole batch are built by a numba loop and multiplied by one batched ``num
 Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
 _conv.py; the geometry, shared with the CUDA twins, in kernels/common.py.
+
+Which of these paths a convolution takes is decided in one place, conv2d_paths.conv_path, and conv2d
+and both its gradients follow that one decision (each direction's code for each path is there too).
 """
 
 import numpy as np
 
 from ..fused_math import both_grads, relu_first
-from . import activation, threads
-from . import _cblas, _conv, _conv_regular, _onednn, _winograd
+from . import activation
+from . import _conv_regular, _onednn
+from . import conv2d_paths as paths
 from ...base.errors import PeError
 from ...base.shapes import conv_out_size, conv_transpose_geometry
 from ..common import ConvGeometry
-from ._numba import is_float, lazy
-
-_loops = lazy("_conv_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -51,26 +52,13 @@ def _conv2d(ins, attrs):
         if reg.empty():
             return {"Output": np.zeros((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)}
         return _conv2d({"Input": reg.input(x), "Filter": reg.filter(w)}, reg.attrs(attrs))
-    if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
-        return {"Output": out}
-    if is_float(x, w):
-        gemm = _cblas.gemm(x.dtype)
-        if gemm is not None:
-            x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
-            if _winograd.applies(geo, x.shape, w.shape):
-                return {"Output": _winograd.conv2d(gemm, x, w, geo)}
-            out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
-            _conv.per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
+    path = paths.conv_path(geo, x, w)
+    if path == paths.ONEDNN:
+        out = _onednn.conv2d(x, w, geo)
+        if out is not None:
             return {"Output": out}
-        threads.for_gemm(geo.gemm_macs(w.shape))
-        cols = _conv.cols(x, geo)  # [N, G, K/G, L]
-        out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)  # [N, G, M/G, L]
-        return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
-    n, m = x.shape[0], w.shape[0]
-    cols = _conv.im2col(x, geo)
-    out = np.matmul(w.reshape(geo.groups, m // geo.groups, -1), cols)  # [G, M/G, N*Ho*Wo]
-    out = out.reshape(m, n, geo.ho, geo.wo).transpose(1, 0, 2, 3)
-    return {"Output": np.ascontiguousarray(out, dtype=x.dtype)}
+        path = paths.after_onednn(geo, x, w)
+    return {"Output": paths.FORWARD[path](x, w, geo)}
 
 
 def _conv2d_grad_filter(ins, attrs):
@@ -83,26 +71,13 @@ def _conv2d_grad_filter(ins, attrs):
             {"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs)
         )
         return {"Filter@GRAD": reg.filter_grad(dw["Filter@GRAD"])}
-    if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
-        return {"Filter@GRAD": dw}
-    if is_float(x, w, dout):
-        gemm = _cblas.gemm(x.dtype)
-        if gemm is not None:
-            x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
-            if _winograd.applies(geo, x.shape, w.shape):
-                return {"Filter@GRAD": _winograd.grad_filter(gemm, x, dout, geo, w.shape)}
-            # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
-            parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
-            _conv.per_sample("grad_filter", gemm, x, dout, parts, geo, x, w.shape[0])
-            dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
-            return {"Filter@GRAD": dw.reshape(w.shape)}
-        threads.for_gemm(geo.gemm_macs(w.shape))
-        cols = _conv.cols(x, geo)
-        per_sample = np.matmul(_conv.dout_conv.per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
-        return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
-    cols = _conv.im2col(x, geo)
-    dw = np.matmul(_conv.out_as_matrix(dout, geo), cols.transpose(0, 2, 1))  # [G, M/G, C/G*kh*kw]
-    return {"Filter@GRAD": dw.reshape(w.shape).astype(w.dtype, copy=False)}
+    path = paths.conv_path(geo, x, w, dout)
+    if path == paths.ONEDNN:
+        dw = _onednn.grad_filter(x, dout, geo, w.shape)
+        if dw is not None:
+            return {"Filter@GRAD": dw}
+        path = paths.after_onednn(geo, x, w, dout)
+    return {"Filter@GRAD": paths.GRAD_FILTER[path](x, w, dout, geo)}
 
 
 def _conv2d_grad_input(ins, attrs):
@@ -113,42 +88,13 @@ def _conv2d_grad_input(ins, attrs):
             return {"Input@GRAD": np.zeros(x.shape, dtype=x.dtype)}
         dx = _conv2d_grad_input({"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs))
         return {"Input@GRAD": reg.input_grad(dx["Input@GRAD"], x.shape)}
-    n = x.shape[0]
-    m = w.shape[0]
-    if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
-        return {"Input@GRAD": dx}
-    wmat = w.reshape(geo.groups, m // geo.groups, -1)
-    if is_float(x, w, dout):
-        gemm = _cblas.gemm(x.dtype)
-        if gemm is not None:
-            w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
-            if _winograd.applies(geo, x.shape, w.shape):
-                return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
-            dx = np.empty(x.shape, dtype=x.dtype)
-            _conv.per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
+    path = paths.conv_path(geo, x, w, dout)
+    if path == paths.ONEDNN:
+        dx = _onednn.grad_input(dout, w, geo, x.shape)
+        if dx is not None:
             return {"Input@GRAD": dx}
-        threads.for_gemm(geo.gemm_macs(w.shape))
-        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))  # [N, G, K/G, L]
-        if geo.is_pointwise():
-            return {"Input@GRAD": dcols.reshape(x.shape)}
-        dx = np.empty(x.shape, dtype=x.dtype)
-        _loops().col2im(
-            dcols.reshape(n, -1, geo.ho * geo.wo),
-            geo.kh,
-            geo.kw,
-            geo.sh,
-            geo.sw,
-            geo.pads[0],
-            geo.pads[2],
-            geo.dh,
-            geo.dw,
-            geo.ho,
-            geo.wo,
-            dx,
-        )
-        return {"Input@GRAD": dx}
-    dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))  # [G, C/G*kh*kw, N*Ho*Wo]
-    return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
+        path = paths.after_onednn(geo, x, w, dout)
+    return {"Input@GRAD": paths.GRAD_INPUT[path](x, w, dout, geo)}
 
 
 conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input, _conv2d_grad_filter)
