@@ -17,6 +17,7 @@ its own in their place with ``bind``. softmax and log_softmax (along an axis) ar
 
 import math
 import numbers
+import sys
 import types
 from dataclasses import dataclass
 
@@ -62,6 +63,7 @@ class Activation:
     scalar_forward: object = None  # forward on one scalar (device code); None: ``forward`` is
     scalar_derivative: object = None
     cpu_loop: str = ""  # a numba loop in kernels/cpu/_pointwise_loops.py for float32/64
+    grad_loop: bool = False  # the CPU's gradient of float32/64: one numba pass compiled from ``derivative``
 
     @property
     def device_forward(self):
@@ -126,18 +128,25 @@ def _softplus_array(x):
     return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
+_LOG_MAX = math.log(sys.float_info.max)  # exp of more overflows float64
+
+
 def _sigmoid(x):
-    if x >= 0:
-        return 1 / (1 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1 + e)
+    """1 / (1 + exp(-x)), _sigmoid_array's formula on one scalar: 0 where exp(-x) overflows (a device's
+    exp gives inf there, as numpy's; Python's math.exp, which the CUDA simulator runs, raises)."""
+    return 0.0 if -x > _LOG_MAX else 1 / (1 + math.exp(-x))
 
 
 def _softplus(x):
     return max(x, 0) + math.log1p(math.exp(-math.fabs(x)))
 
 
-SCALAR_HELPERS = {"_sigmoid": _sigmoid, "_softplus": _softplus}
+def _device_constant(a, value):
+    """``_c`` in device code: the constant as numba types it (the scalar forms' arithmetic is numba's)."""
+    return value
+
+
+SCALAR_HELPERS = {"_sigmoid": _sigmoid, "_softplus": _softplus, "_c": _device_constant}
 
 
 def _swish_grad_array(x, d, b):
@@ -240,7 +249,7 @@ def _mish_grad(x, d, t):
     elif t > 0 and x < -t:
         dsp = sp
     else:
-        dsp = 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
+        dsp = _sigmoid(x)
     tsp = math.tanh(sp)
     return d * (tsp + x * (1 - tsp * tsp) * dsp)
 
@@ -300,8 +309,9 @@ TABLE = (
         "sigmoid",
         "Out = 1 / (1 + exp(-X)).",
         reads="Out",
+        grad_loop=True,
         forward=_sigmoid_array,
-        derivative=lambda o, d: d * o * (1 - o),
+        derivative=lambda o, d: d * o * (_c(o, 1) - o),
         scalar_forward=_sigmoid,
     ),
     A(
@@ -335,8 +345,9 @@ TABLE = (
         "tanh",
         "Out = tanh(X).",
         reads="Out",
+        grad_loop=True,
         forward=np.tanh,
-        derivative=lambda o, d: d * (1 - o * o),
+        derivative=lambda o, d: d * (_c(o, 1) - o * o),
         scalar_forward=lambda x: math.tanh(x),
     ),
     A(
