@@ -1,6 +1,6 @@
 """The activation table's sigmoid and tanh family (pe_cli/base/activations.py): sigmoid, logsigmoid,
 hard_sigmoid, swish, tanh, stanh, tanh_shrink, gelu, softplus, mish and softsign, and the helpers their
-forms share: one sigmoid formula, 1 / (1 + exp(-x)) (``_sigmoid_array`` on arrays, ``_sigmoid`` on one
+forms share: one sigmoid formula, 1 / (1 + exp(-x)) (``sigmoid_array`` on arrays, ``_sigmoid`` on one
 scalar), and softplus without overflow. ``SCALAR_HELPERS``: the helpers the scalar forms call by name,
 which device code compiles and binds (``bind``). A leaf, as the table."""
 
@@ -13,7 +13,7 @@ import numpy as np
 from .activations_row import Activation, Param, _c, _device_constant, _erf, _number, real_number
 
 
-def _sigmoid_array(x):
+def sigmoid_array(x):
     """1 / (1 + exp(-x)) in x's dtype, Fluid's formula and roundings (exp(-x) overflowing to inf gives 0):
     op_test's float32 finite differences of sigmoid (test_activation_op.py's TestSigmoid, within 1 %)
     land on the derivative with them, 1 % off with the rearranged e / (1 + e) for x < 0."""
@@ -30,7 +30,7 @@ _LOG_MAX = math.log(sys.float_info.max)  # exp of more overflows float64
 
 
 def _sigmoid(x):
-    """1 / (1 + exp(-x)), _sigmoid_array's formula on one scalar: 0 where exp(-x) overflows (a device's
+    """1 / (1 + exp(-x)), sigmoid_array's formula on one scalar: 0 where exp(-x) overflows (a device's
     exp gives inf there, as numpy's; Python's math.exp, which the CUDA simulator runs, raises)."""
     return 0.0 if -x > _LOG_MAX else 1 / (1 + math.exp(-x))
 
@@ -40,7 +40,7 @@ def _softplus(x):
 
 
 def _swish_grad_array(x, d, b):
-    s = _sigmoid_array(x * b)
+    s = sigmoid_array(x * b)
     return d * (s + x * b * s * (1 - s))
 
 
@@ -97,9 +97,9 @@ def _mish_parts_array(x, t):
     """(softplus(x) as Fluid's mish computes it, its derivative): with a threshold t > 0, x above t and
     exp(x) below -t (Fluid's gradient takes 1 - exp(-sp) for the derivative, the same but for e^-t)."""
     if not t > 0:
-        return _softplus_array(x), _sigmoid_array(x)
+        return _softplus_array(x), sigmoid_array(x)
     sp = np.where(x > t, x, np.where(x < -t, np.exp(x), _softplus_array(x)))
-    dsp = np.where(x > t, _c(x, 1), np.where(x < -t, np.exp(x), _sigmoid_array(x)))
+    dsp = np.where(x > t, _c(x, 1), np.where(x < -t, np.exp(x), sigmoid_array(x)))
     return sp, dsp
 
 
@@ -153,7 +153,7 @@ SIGMOID_FAMILY = (
         "Out = 1 / (1 + exp(-X)).",
         reads="Out",
         grad_loop=True,
-        forward=_sigmoid_array,
+        forward=sigmoid_array,
         derivative=lambda o, d: d * o * (_c(o, 1) - o),
         scalar_forward=_sigmoid,
     ),
@@ -161,7 +161,7 @@ SIGMOID_FAMILY = (
         "logsigmoid",
         "Out = log(1 / (1 + exp(-X))) = -softplus(-X).",
         forward=lambda x: -_softplus_array(-x),
-        derivative=lambda x, d: d * _sigmoid_array(-x),
+        derivative=lambda x, d: d * sigmoid_array(-x),
         scalar_forward=lambda x: -_softplus(-x),
         scalar_derivative=lambda x, d: d * _sigmoid(-x),
     ),
@@ -179,7 +179,7 @@ SIGMOID_FAMILY = (
         "swish",
         "Out = X * sigmoid(beta * X).",
         params=(_number("beta", 1.0),),
-        forward=lambda x, b: x * _sigmoid_array(x * b),
+        forward=lambda x, b: x * sigmoid_array(x * b),
         derivative=_swish_grad_array,
         scalar_forward=lambda x, b: x * _sigmoid(x * b),
         scalar_derivative=_swish_grad,
@@ -229,7 +229,7 @@ SIGMOID_FAMILY = (
             Param("threshold", math.inf, lambda v: isinstance(v, numbers.Real) and v > 0, "a number > 0"),
         ),
         forward=lambda x, b, t: np.where(x * b > t, x, _softplus_array(x * b) / b),
-        derivative=lambda x, d, b, t: np.where(x * b > t, d, d * _sigmoid_array(x * b)),
+        derivative=lambda x, d, b, t: np.where(x * b > t, d, d * sigmoid_array(x * b)),
         scalar_forward=lambda x, b, t: x if x * b > t else _softplus(x * b) / b,
         scalar_derivative=lambda x, d, b, t: d if x * b > t else d * _sigmoid(x * b),
     ),
