@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from ..base.activations import TABLE
+from ..base.activations import ROWS, TABLE
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..training.initializer import ConstantInitializer
@@ -48,8 +48,10 @@ _ATTRS_AFTER_NAME = {"softplus"}
 _NAME_BY_KEYWORD = {"erf", "gelu", "hard_shrink", "sign", "softshrink", "thresholded_relu"}
 
 
-def _layer(row):
-    """``row.name(x, <attributes with their defaults>..., name=None)``: appends the row's op."""
+def _layer(op_type):
+    """``op_type(x, <attributes with their defaults>..., name=None)``: appends the op of the table's row
+    ``op_type``."""
+    row = ROWS[op_type]
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
     kind = inspect.Parameter.KEYWORD_ONLY if row.name in _ATTRS_AFTER_NAME else arg
     attrs = [inspect.Parameter(p.layer_keyword, kind, default=p.default) for p in row.params]
@@ -71,8 +73,48 @@ def _layer(row):
     return layer
 
 
-globals().update({row.name: _layer(row) for row in TABLE})
-_pow_of_number = pow  # noqa: F821 -- the table's layer, defined just above
+# The table's layers, a row each (pow, swish and log1p: defined below, Fluid's signatures).
+relu = _layer("relu")
+leaky_relu = _layer("leaky_relu")
+elu = _layer("elu")
+relu6 = _layer("relu6")
+sigmoid = _layer("sigmoid")
+logsigmoid = _layer("logsigmoid")
+hard_sigmoid = _layer("hard_sigmoid")
+tanh = _layer("tanh")
+gelu = _layer("gelu")
+softplus = _layer("softplus")
+mish = _layer("mish")
+softsign = _layer("softsign")
+sqrt = _layer("sqrt")
+rsqrt = _layer("rsqrt")
+reciprocal = _layer("reciprocal")
+exp = _layer("exp")
+log = _layer("log")
+square = _layer("square")
+abs = _layer("abs")
+sign = _layer("sign")
+floor = _layer("floor")
+ceil = _layer("ceil")
+round = _layer("round")
+erf = _layer("erf")
+cos = _layer("cos")
+sin = _layer("sin")
+acos = _layer("acos")
+asin = _layer("asin")
+atan = _layer("atan")
+cosh = _layer("cosh")
+sinh = _layer("sinh")
+selu = _layer("selu")
+stanh = _layer("stanh")
+brelu = _layer("brelu")
+soft_relu = _layer("soft_relu")
+thresholded_relu = _layer("thresholded_relu")
+hard_shrink = _layer("hard_shrink")
+softshrink = _layer("softshrink")
+hard_swish = _layer("hard_swish")
+tanh_shrink = _layer("tanh_shrink")
+_pow_of_number = _layer("pow")
 
 
 def pow(x, factor=1.0, name=None):  # noqa: A001 -- Fluid's name

@@ -1,6 +1,7 @@
 """Fluid 1.8 groups its layers in submodules (``layers.ops``, ``layers.sequence_lod``,
 ``layers.metric_op``, ...) that scripts import by name; pe's layers live in modules of its own. A
-face module lists Fluid's names and resolves them here, lazily, from ``pe_cli.layers``."""
+face module lists Fluid's names and imports each from the family module that defines it (so a search
+finds its def); control_flow.py resolves its few here, lazily, from ``pe_cli.layers``."""
 
 import importlib
 

@@ -2,7 +2,18 @@
 loss_regression, loss_ranking and loss_sampled modules (and warpctc in ctc.py, edit_distance in
 metric.py)."""
 
-from .fluid_module import resolver
+from .ctc import warpctc
+from .loss_classification import (
+    cross_entropy,
+    kldiv_loss,
+    sigmoid_cross_entropy_with_logits,
+    softmax_with_cross_entropy,
+    teacher_student_sigmoid_loss,
+)
+from .loss_ranking import bpr_loss, margin_rank_loss, npair_loss, rank_loss
+from .loss_regression import center_loss, huber_loss, mse_loss, square_error_cost
+from .loss_sampled import hsigmoid, nce, sampled_softmax_with_cross_entropy
+from .sequence_metric import edit_distance
 
 __all__ = [
     "bpr_loss",
@@ -24,4 +35,3 @@ __all__ = [
     "teacher_student_sigmoid_loss",
     "warpctc",
 ]
-__getattr__ = resolver(__name__, __all__)

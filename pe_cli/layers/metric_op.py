@@ -1,6 +1,5 @@
 """Fluid 1.8's ``layers.metric_op``: accuracy and auc."""
 
-from .fluid_module import resolver
+from .metric import accuracy, auc
 
 __all__ = ["accuracy", "auc"]
-__getattr__ = resolver(__name__, __all__)

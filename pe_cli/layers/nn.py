@@ -2,7 +2,162 @@
 (convolution, pooling, normalization, activation, image, padding, embedding, dropout, the loss
 families, linalg, matrix, manipulation, indexing, reduction, random, ...)."""
 
-from .fluid_module import resolver
+from .activation import (
+    brelu,
+    elu,
+    hard_sigmoid,
+    hard_swish,
+    leaky_relu,
+    log,
+    log1p,
+    log_softmax,
+    maxout,
+    mish,
+    pow,
+    prelu,
+    relu,
+    relu6,
+    selu,
+    sign,
+    soft_relu,
+    softmax,
+    stanh,
+    swish,
+)
+from .beam_search import sampling_id
+from .convolution import conv2d, conv2d_transpose, deformable_conv
+from .convolution3d import conv3d, conv3d_transpose
+from .creation import meshgrid
+from .crf import crf_decoding, linear_chain_crf
+from .ctc import ctc_greedy_decoder
+from .cvm import continuous_value_model
+from .decode import gather_tree
+from .detection_roi import deformable_roi_pooling, prroi_pool, psroi_pool, roi_align, roi_pool
+from .dropout import dropout
+from .elementwise import (
+    addcmul,
+    clamp,
+    clip,
+    clip_by_norm,
+    elementwise_add,
+    elementwise_div,
+    elementwise_floordiv,
+    elementwise_max,
+    elementwise_min,
+    elementwise_mod,
+    elementwise_mul,
+    elementwise_pow,
+    elementwise_sub,
+    scale,
+    sum,
+)
+from .embedding import embedding
+from .hashing import hash
+from .image import (
+    affine_grid,
+    fsp_matrix,
+    grid_sampler,
+    image_resize,
+    image_resize_short,
+    interpolate,
+    pixel_shuffle,
+    resize_bilinear,
+    resize_nearest,
+    resize_trilinear,
+    shuffle_channel,
+    similarity_focus,
+    space_to_depth,
+    unfold,
+)
+from .indexing import (
+    gather,
+    gather_nd,
+    index_sample,
+    index_select,
+    multiplex,
+    nonzero,
+    one_hot,
+    scatter,
+    scatter_nd,
+    scatter_nd_add,
+    shard_index,
+    topk,
+    unique,
+    unique_with_counts,
+    where,
+)
+from .instag import filter_by_instag
+from .linalg import bilinear_tensor_product, fc, matmul, mul, spectral_norm
+from .logic import elementwise_equal, logical_and, logical_not, logical_or, logical_xor
+from .loss_classification import dice_loss, label_smooth, log_loss
+from .loss_regression import smooth_l1
+from .lr_schedule import autoincreased_step_counter
+from .manipulation import (
+    expand,
+    expand_as,
+    flatten,
+    flip,
+    rank,
+    reshape,
+    roll,
+    shape,
+    size,
+    slice,
+    split,
+    squeeze,
+    stack,
+    strided_slice,
+    transpose,
+    unsqueeze,
+    unstack,
+)
+from .matrix import addmm, bmm, cross, diag_embed, dot, t
+from .metric import mean_iou
+from .normalization import (
+    affine_channel,
+    batch_norm,
+    data_norm,
+    group_norm,
+    inplace_abn,
+    instance_norm,
+    l2_normalize,
+    layer_norm,
+    lrn,
+)
+from .padding import crop, crop_tensor, pad, pad2d, pad_constant_like
+from .pooling import adaptive_pool2d, adaptive_pool3d, pool2d, pool3d
+from .position import add_position_encoding
+from .py_func import py_func
+from .random import (
+    gaussian_random,
+    gaussian_random_batch_size_like,
+    randint,
+    randn,
+    random_crop,
+    randperm,
+    uniform_random,
+    uniform_random_batch_size_like,
+)
+from .reduction import (
+    allclose,
+    dist,
+    logsumexp,
+    mean,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from .selected_rows import get_tensor_from_selected_rows, merge_selected_rows
+from .sequence_image import im2sequence
+from .sequence_metric import chunk_eval
+from .sequence_shape import lod_append, lod_reset
+from .sequence_window import row_conv
+from .similarity import cos_sim
+from .video import temporal_shift
 
 __all__ = [
     "adaptive_pool2d",
@@ -178,4 +333,3 @@ __all__ = [
     "unstack",
     "where",
 ]
-__getattr__ = resolver(__name__, __all__)

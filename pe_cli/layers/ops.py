@@ -1,6 +1,36 @@
 """Fluid 1.8's ``layers.ops``: the generated elementwise layers, as pe's activation table makes them."""
 
-from .fluid_module import resolver
+from .activation import (
+    abs,
+    acos,
+    asin,
+    atan,
+    ceil,
+    cos,
+    cosh,
+    erf,
+    exp,
+    floor,
+    gelu,
+    hard_shrink,
+    logsigmoid,
+    reciprocal,
+    round,
+    rsqrt,
+    sigmoid,
+    sin,
+    sinh,
+    softplus,
+    softshrink,
+    softsign,
+    sqrt,
+    square,
+    tanh,
+    tanh_shrink,
+    thresholded_relu,
+)
+from .random import uniform_random
+from .reduction import cumsum
 
 __all__ = [
     "exp",
@@ -33,4 +63,3 @@ __all__ = [
     "sigmoid",
     "logsigmoid",
 ]
-__getattr__ = resolver(__name__, __all__)

@@ -4,7 +4,15 @@ beam search decoding (beam_search.py, decode.py, decode_helpers.py), which pe de
 ``from paddle.fluid.layers.rnn import GRUCell`` works as in Fluid, while the package's own ``rnn`` is the
 function (rnn_api.py; pe_cli/layers/__init__.py)."""
 
-from .fluid_module import resolver
+from .beam_search import beam_search, beam_search_decode
+from .decode import BeamSearchDecoder, Decoder, dynamic_decode
+from .decode_helpers import BasicDecoder, DecodeHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper, TrainingHelper
+from .gru import dynamic_gru, gru_unit
+from .lstm import dynamic_lstm, lstm_unit
+from .lstm_cudnn import lstm
+from .lstmp import dynamic_lstmp
+from .rnn_api import rnn
+from .rnn_cells import GRUCell, LSTMCell, RNNCell
 
 __all__ = [
     "BasicDecoder",
@@ -28,4 +36,3 @@ __all__ = [
     "lstm_unit",
     "rnn",
 ]
-__getattr__ = resolver(__name__, __all__)

@@ -1,6 +1,10 @@
 """Fluid 1.8's ``layers.sequence_lod``: the layers over LoD sequences."""
 
-from .fluid_module import resolver
+from .sequence import sequence_first_step, sequence_last_step, sequence_pool, sequence_softmax
+from .sequence_conv import sequence_conv
+from .sequence_rows import sequence_expand, sequence_mask, sequence_pad, sequence_reverse, sequence_unpad
+from .sequence_shape import sequence_concat, sequence_expand_as, sequence_reshape, sequence_slice
+from .sequence_window import sequence_enumerate, sequence_scatter
 
 __all__ = [
     "sequence_conv",
@@ -20,4 +24,3 @@ __all__ = [
     "sequence_mask",
     "sequence_reverse",
 ]
-__getattr__ = resolver(__name__, __all__)

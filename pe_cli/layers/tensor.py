@@ -3,7 +3,30 @@ ones, assign, range, eye, diag, cast, concat, sums, ...; Fluid 1.8's arange, ful
 kron, trace, tril, triu), which pe defines in its creation, matrix, manipulation, elementwise, indexing,
 metric and control_flow modules."""
 
-from .fluid_module import resolver
+from .control_flow import tensor_array_to_tensor
+from .creation import (
+    arange,
+    assign,
+    create_global_var,
+    create_parameter,
+    create_tensor,
+    diag,
+    eye,
+    fill_constant,
+    fill_constant_batch_size_like,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    range,
+    zeros,
+    zeros_like,
+)
+from .elementwise import has_inf, has_nan, isfinite, sums
+from .indexing import argmax, argmin, argsort
+from .manipulation import cast, concat, reverse
+from .matrix import kron, trace, tril, triu
 
 __all__ = [
     "arange",
@@ -39,4 +62,3 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-__getattr__ = resolver(__name__, __all__)

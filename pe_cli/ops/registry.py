@@ -207,25 +207,21 @@ def infer_shape(op):
     if opdef.infer is not None:
         try:
             opdef.infer(InferContext(op, opdef))
-        except (TypeError, ValueError, PeError) as e:
-            # a plain TypeError is the inference meeting an input's unknown shape (len(None)); a check
-            # that failed counts as that only when the op's first input is the one without a shape
-            plain = isinstance(e, TypeError) and not isinstance(e, PeError)
-            if not _has_unknown_input(op, None if plain else opdef.inputs[:1]):
+        except UnknownShape:  # the rule read an input whose shape is unknown: so are its outputs'
+            _unknown_outputs(op)
+        except (ValueError, PeError):
+            # a check that failed counts as an unknown shape only when the op's first input has none
+            if not _has_unknown_input(op, opdef.inputs[:1]):
                 raise
             _unknown_outputs(op)
     if opdef.lod == "keep":
         _keep_lod_level(op)
 
 
-def _has_unknown_input(op, slots=None):
-    """True where an input variable (of ``slots``, default all) has no shape yet (``create_tensor``,
-    a variable only a later ``assign`` or the feed fills)."""
-    names = (
-        [n for s in slots for n in op.inputs.get(s.name, ())]
-        if slots is not None
-        else [n for ns in op.inputs.values() for n in ns]
-    )
+def _has_unknown_input(op, slots):
+    """True where an input variable of ``slots`` has no shape yet (``create_tensor``, a variable only a
+    later ``assign`` or the feed fills)."""
+    names = [n for s in slots for n in op.inputs.get(s.name, ())]
     return any(n in op.block.vars and op.block.vars[n].shape is None for n in names)
 
 
@@ -279,6 +275,12 @@ COMMON_ATTRS = {
 }  # (Paddle 2.x puts with_quant_attr on every op: its slim passes' mark)
 
 
+class UnknownShape(Exception):
+    """An inference rule read an input whose shape is unknown (its variable's shape is None: built by
+    ``create_tensor``, filled only by a later ``assign`` or the feed). Not a TypeError, nor a PeError:
+    a rule's own TypeError is a bug in the rule and propagates."""
+
+
 class InferContext:
     """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs. Built when
     the op is (``is_runtime`` false); an op registered with run_infer runs its rule again when it runs,
@@ -310,13 +312,22 @@ class InferContext:
         return self._var(self.op.outputs.get(slot, []), slot, i)
 
     def shape(self, slot, i=0):
-        return self.input_var(slot, i).shape
+        """The input's shape (-1 for an unknown dim); UnknownShape where the variable has none yet: the
+        op's outputs are then unknown too (``infer_shape``). ``input_var(slot).shape`` is None there."""
+        shape = self.input_var(slot, i).shape
+        if shape is None:
+            raise UnknownShape(f"{_where(self.op)}: input {slot} has no shape yet")
+        return shape
 
     def dtype(self, slot, i=0):
         return self.input_var(slot, i).dtype
 
     def shapes(self, slot):
-        return [self.block.var(n).shape for n in self.op.inputs.get(slot, [])]
+        """The shapes of the slot's inputs; UnknownShape where one has none yet (see ``shape``)."""
+        shapes = [self.block.var(n).shape for n in self.op.inputs.get(slot, [])]
+        if any(s is None for s in shapes):
+            raise UnknownShape(f"{_where(self.op)}: an input of {slot} has no shape yet")
+        return shapes
 
     def num_inputs(self, slot):
         return len(self.op.inputs.get(slot, []))

@@ -58,7 +58,7 @@ def _infer_expand(ctx):
     if levels and not -1 <= ctx.attrs["ref_level"] < levels:  # (Fluid checks the run-time LoD's levels)
         ctx.fail(f"ref_level={ctx.attrs['ref_level']} is not one of Y's {levels} LoD levels (-1: the last)")
     x = ctx.input_var("X")
-    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=min(x.lod_level, 1))
+    ctx.set_output("Out", [-1] + list(ctx.shape("X")[1:]), x.dtype, lod_level=min(x.lod_level, 1))
 
 
 register(
@@ -92,7 +92,7 @@ register(
 def _infer_pad(ctx):
     x = _need_lod(ctx, "X", "sequence_pad", at_build=True)
     n = ctx.attrs["padded_length"]
-    ctx.set_output("Out", [-1, n] + list(x.shape[1:]), x.dtype, lod_level=0)
+    ctx.set_output("Out", [-1, n] + list(ctx.shape("X")[1:]), x.dtype, lod_level=0)
     ctx.set_output("Length", [-1], "int64", lod_level=0)
 
 
@@ -124,10 +124,10 @@ register(
 
 
 def _infer_unpad(ctx):
-    x = ctx.input_var("X")
-    if x.shape is not None and len(x.shape) < 2:
-        ctx.fail(f"X {list(x.shape)} must be [num_sequences, padded_length, ...]")
-    ctx.set_output("Out", [-1] + (list(x.shape[2:]) or [1]), x.dtype, lod_level=1)  # Fluid: [N, 1] from 2-D X
+    shape = ctx.shape("X")
+    if len(shape) < 2:
+        ctx.fail(f"X {list(shape)} must be [num_sequences, padded_length, ...]")
+    ctx.set_output("Out", [-1] + (list(shape[2:]) or [1]), ctx.dtype("X"), lod_level=1)  # Fluid: [N, 1] from 2-D X
 
 
 register(

@@ -46,25 +46,22 @@ __all__ = [
 
 inv = inverse
 _NO_OP = "pe has no op for this decomposition yet"
-for _name in (
-    "cov",
-    "corrcoef",
-    "eig",
-    "eigvals",
-    "qr",
-    "householder_product",
-    "pca_lowrank",
-    "lu",
-    "lu_unpack",
-    "det",
-    "slogdet",
-    "eigh",
-    "eigvalsh",
-    "solve",
-    "cholesky_solve",
-    "triangular_solve",
-):
-    globals()[_name] = unsupported(f"paddle.linalg.{_name}", _NO_OP)
+cov = unsupported("paddle.linalg.cov", _NO_OP)
+corrcoef = unsupported("paddle.linalg.corrcoef", _NO_OP)
+eig = unsupported("paddle.linalg.eig", _NO_OP)
+eigvals = unsupported("paddle.linalg.eigvals", _NO_OP)
+qr = unsupported("paddle.linalg.qr", _NO_OP)
+householder_product = unsupported("paddle.linalg.householder_product", _NO_OP)
+pca_lowrank = unsupported("paddle.linalg.pca_lowrank", _NO_OP)
+lu = unsupported("paddle.linalg.lu", _NO_OP)
+lu_unpack = unsupported("paddle.linalg.lu_unpack", _NO_OP)
+det = unsupported("paddle.linalg.det", _NO_OP)
+slogdet = unsupported("paddle.linalg.slogdet", _NO_OP)
+eigh = unsupported("paddle.linalg.eigh", _NO_OP)
+eigvalsh = unsupported("paddle.linalg.eigvalsh", _NO_OP)
+solve = unsupported("paddle.linalg.solve", _NO_OP)
+cholesky_solve = unsupported("paddle.linalg.cholesky_solve", _NO_OP)
+triangular_solve = unsupported("paddle.linalg.triangular_solve", _NO_OP)
 
 
 def _check_matrix(fn, x):

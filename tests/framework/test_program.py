@@ -126,6 +126,24 @@ def test_ops_over_a_variable_created_without_a_shape_build_and_run_on_the_values
     assert [g.tolist() for g in got] == [[4, 4], [3, 2, 1, 2], [5], [[3, 2], [1, 2]], [False, True]]
 
 
+def test_an_inference_rules_own_type_error_is_not_taken_for_an_unknown_shape(monkeypatch):
+    """An op's outputs are unknown where its rule reads an input with no shape (registry.UnknownShape);
+    a TypeError the rule raises itself is a bug in the rule and propagates, even where an input of the
+    op has no shape."""
+    from pe_cli.ops import registry
+
+    def buggy(ctx):
+        return ctx.attrs["keep_dim"] + "a bug"
+
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        a = fluid.layers.create_tensor(dtype="float32", name="a")
+        assert fluid.layers.reduce_sum(a).shape is None
+        monkeypatch.setattr(registry.get("reduce_sum"), "infer", buggy)
+        with pytest.raises(TypeError, match="unsupported operand"):
+            fluid.layers.reduce_sum(a)
+
+
 def test_appending_grad_times_counts_backward_passes_as_fluids():
     """Program._appending_grad_times, which programs print (chenwhql/PaddleScripts' prune_block.py):
     each append_backward of a global-block loss and each gradients() call; clone() keeps it,

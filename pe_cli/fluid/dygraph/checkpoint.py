@@ -3,7 +3,8 @@ optimizer's state_dict (.pdparams, .pdopt). Fluid 1.8.5 runs them in dygraph mod
 static graphs, so each says so in one line (a static program's state is ``fluid.save`` /
 ``fluid.load_program_state``, which read and write the same files)."""
 
-from ..unsupported import DYGRAPH, refuse
+from ..unsupported import DYGRAPH, unsupported
 
 __all__ = ["save_dygraph", "load_dygraph"]
-refuse(globals(), "paddle.fluid.dygraph.checkpoint", __all__, DYGRAPH)
+save_dygraph = unsupported("paddle.fluid.dygraph.checkpoint.save_dygraph", DYGRAPH)
+load_dygraph = unsupported("paddle.fluid.dygraph.checkpoint.load_dygraph", DYGRAPH)

@@ -5,7 +5,7 @@ prepare_context are dygraph mode's, which pe does not run (one line each)."""
 
 import os
 
-from ..unsupported import DYGRAPH, refuse
+from ..unsupported import DYGRAPH, unsupported
 
 __all__ = ["prepare_context", "ParallelEnv", "DataParallel"]
 
@@ -40,4 +40,5 @@ class ParallelEnv:
 
 
 Env = ParallelEnv
-refuse(globals(), "paddle.fluid.dygraph.parallel", ["prepare_context", "DataParallel"], DYGRAPH)
+prepare_context = unsupported("paddle.fluid.dygraph.parallel.prepare_context", DYGRAPH)
+DataParallel = unsupported("paddle.fluid.dygraph.parallel.DataParallel", DYGRAPH)

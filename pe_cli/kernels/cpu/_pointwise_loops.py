@@ -13,6 +13,10 @@ accumulate in float64, which is at least as accurate.
 import numba
 import numpy as np
 from numba import prange, uintp
+from numba.extending import overload
+from numba.np.numpy_support import as_dtype
+
+from ...base.activations import ROWS, bind
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -38,22 +42,43 @@ def relu_grad(out, dout, dx):
         dx[i] = g if out[i] > 0 else g * zero
 
 
+# The gradients of the rows with ``grad_loop`` (tanh, sigmoid): the row's own ``derivative`` (pe_cli/base/
+# activations.py) compiled for one element, its constants (``_c``) in the arrays' dtype, so each element
+# rounds as numpy's expression. numba keys the cached loops on this file alone: after a change to such a
+# row's derivative, remove __pycache__/_pointwise_loops.*.
+
+
+def in_dtype_of(a, value):
+    """``value`` as a number of ``a``'s dtype: the table's ``_c`` in these loops (see its overload)."""
+    return a.dtype.type(value)
+
+
+@overload(in_dtype_of, inline="always")
+def _in_dtype_of(a, value):
+    cast = as_dtype(a).type
+    return lambda a, value: cast(value)
+
+
+def _derivative(name):
+    """The activation ``name``'s derivative(a, dout) for one element, compiled (inlined into the loops)."""
+    return numba.njit(inline="always")(bind(ROWS[name].derivative, _c=in_dtype_of))
+
+
+_tanh_derivative, _sigmoid_derivative = _derivative("tanh"), _derivative("sigmoid")
+
+
 @_jit
 def tanh_grad(out, dout, dx):
-    """dx = dout * (1 - out * out), rounded as numpy's expression."""
-    one = dout.dtype.type(1)
+    """dx = the tanh row's derivative of (out, dout), element by element."""
     for i in range(dout.size):
-        o = out[i]
-        dx[i] = dout[i] * (one - o * o)
+        dx[i] = _tanh_derivative(out[i], dout[i])
 
 
 @_jit
 def sigmoid_grad(out, dout, dx):
-    """dx = dout * out * (1 - out), rounded as numpy's expression."""
-    one = dout.dtype.type(1)
+    """dx = the sigmoid row's derivative of (out, dout), element by element."""
     for i in range(dout.size):
-        o = out[i]
-        dx[i] = dout[i] * o * (one - o)
+        dx[i] = _sigmoid_derivative(out[i], dout[i])
 
 
 # -- the bias add: X [pre, n, post] + Y [n] ---------------------------------------------------------
@@ -286,23 +311,19 @@ def relu_grad_parallel(out, dout, dx, parts):
 @_pjit
 def tanh_grad_parallel(out, dout, dx, parts):
     """tanh_grad over ``parts`` contiguous chunks on numba's threads."""
-    one = dout.dtype.type(1)
     n = dout.size
     for p in prange(parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
-            o = out[i]
-            dx[i] = dout[i] * (one - o * o)
+            dx[i] = _tanh_derivative(out[i], dout[i])
 
 
 @_pjit
 def sigmoid_grad_parallel(out, dout, dx, parts):
     """sigmoid_grad over ``parts`` contiguous chunks on numba's threads."""
-    one = dout.dtype.type(1)
     n = dout.size
     for p in prange(parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
-            o = out[i]
-            dx[i] = dout[i] * o * (one - o)
+            dx[i] = _sigmoid_derivative(out[i], dout[i])
 
 
 @_pjit

@@ -13,6 +13,8 @@ _conv_replicas.py.
 
 import numpy as np
 
+from ...base.activations import ROWS
+
 _quiet = np.errstate(all="ignore")  # the loops make inf and NaN silently: so do their replicas
 
 # -- pointwise (_pointwise_loops.py) ------------------------------------------------------------------
@@ -37,14 +39,19 @@ def relu_grad(out, dout, dx):
     np.multiply(dout, out > 0, out=dx)
 
 
-@_quiet
-def tanh_grad(out, dout, dx):
-    np.multiply(dout, 1 - out * out, out=dx)
+def _derivative(name):
+    """The activation ``name``'s gradient loop: its row's derivative (pe_cli/base/activations.py) into dx."""
+    derivative = ROWS[name].derivative
+
+    @_quiet
+    def replica(a, dout, dx):
+        np.copyto(dx, derivative(a, dout))
+
+    replica.__name__ = replica.__qualname__ = f"{name}_grad"
+    return replica
 
 
-@_quiet
-def sigmoid_grad(out, dout, dx):
-    np.multiply(dout * out, 1 - out, out=dx)
+tanh_grad, sigmoid_grad = _derivative("tanh"), _derivative("sigmoid")
 
 
 @_quiet

@@ -3,7 +3,7 @@ row's numpy forms, results in the input's dtype (attributes are cast to it so a 
 float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A row naming a
 ``cpu_loop`` (relu, the hot one) runs that numba loop for float32/float64 (_pointwise_loops.py),
 in parallel chunks for large arrays; float32 tanh and sigmoid run _activation_loops' vectorised
-loops, and their gradients one numba pass. softmax and log_softmax, along an axis, prelu and maxout are
+loops, and their gradients (rows with ``grad_loop``) one numba pass of the row's derivative. softmax and log_softmax, along an axis, prelu and maxout are
 written here, and Fluid's second-order ops of five rows (``<op>_grad_grad``)."""
 
 import functools
@@ -73,7 +73,7 @@ def _forward_kernel(row):
 
 def _grad_kernel(row):
     derivative, reads, names = bind(row.derivative, _erf=_erf), row.reads, [p.name for p in row.params]
-    loop = row.cpu_loop and row.cpu_loop + "_grad"
+    loop = row.cpu_loop + "_grad" if row.cpu_loop else f"{row.name}_grad" if row.grad_loop else ""
 
     def kernel(ins, attrs):
         a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]  # (reads nothing: dOut twice)
@@ -84,15 +84,30 @@ def _grad_kernel(row):
     return kernel
 
 
-# relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
-globals().update(kernels(_forward_kernel, _grad_kernel))
+# The table's kernels: one per row of the activation table and one per row's gradient (relu, relu_grad,
+# leaky_relu, ...), and Fluid's second-order ops (relu_grad_grad, ...: below). The registry finds them
+# by op type as module attributes (``__getattr__``), where no name below is the op type's.
+_ROW_KERNELS = kernels(_forward_kernel, _grad_kernel)
+
+
+def __getattr__(name):
+    """The table's kernel of the op type ``name`` (see _ROW_KERNELS)."""
+    try:
+        return _ROW_KERNELS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def _kernel(name):
+    """The module's kernel of the op type ``name``: a name below, else the table's."""
+    return globals()[name] if name in globals() else _ROW_KERNELS[name]
 
 
 def _paddle2_forms(name):
     """``name``'s kernels computing Paddle 2.x's formula where the op follows Paddle 2.6 and its attributes
     are where the two differ (activations.PADDLE2_FORMS), the table's otherwise."""
     differs, forward, derivative = PADDLE2_FORMS[name]
-    table, table_grad = globals()[name], globals()[name + "_grad"]
+    table, table_grad = _ROW_KERNELS[name], _ROW_KERNELS[name + "_grad"]
 
     def kernel(ins, attrs):
         if attrs.get("_paddle2") and differs(attrs):
@@ -108,8 +123,9 @@ def _paddle2_forms(name):
     return kernel, grad
 
 
-for _name in PADDLE2_FORMS:
-    globals()[_name], globals()[_name + "_grad"] = _paddle2_forms(_name)
+leaky_relu, leaky_relu_grad = _paddle2_forms("leaky_relu")
+elu, elu_grad = _paddle2_forms("elu")
+hard_shrink, hard_shrink_grad = _paddle2_forms("hard_shrink")
 
 
 def _float32_loop(name):
@@ -117,7 +133,7 @@ def _float32_loop(name):
     (within 2 ulps of float64 rounded, as numpy's; numpy's float32 tanh took 2.6 ms over the seq2seq
     attention's [64, 40, 256] where the loop takes 1.3 on one thread, its sigmoid's seven passes
     0.37 ms over an LSTM cell's [256, 256] gate), other dtypes the table's kernel."""
-    table = globals()[name]
+    table = _ROW_KERNELS[name]
 
     def kernel(ins, attrs):
         x = ins["X"]
@@ -150,34 +166,14 @@ def libm_sigmoid(x):
     return np.float32(1) / (np.float32(1) + e)
 
 
-def _one_pass_grad(name, expression):
-    """The ``name`` op's gradient from Out: ``expression(out, dout)`` in one numba pass (numpy's takes
-    three, with temporaries), numpy's bits."""
-
-    def kernel(ins, attrs):
-        out, dout = ins["Out"], ins["Out@GRAD"]
-        if is_float(out, dout) and out.shape == dout.shape:
-            return {
-                "X@GRAD": _run_loop(
-                    f"{name}_grad", out_buffer(attrs, dout, dout.shape, dout.dtype), flat(out), flat(dout)
-                )
-            }
-        return {"X@GRAD": expression(out, dout)}
-
-    kernel.__name__ = kernel.__qualname__ = f"{name}_grad"
-    return kernel
-
-
 tanh, sigmoid = _float32_loop("tanh"), _float32_loop("sigmoid")
-tanh_grad = _one_pass_grad("tanh", lambda out, dout: dout * (1 - out * out))
-sigmoid_grad = _one_pass_grad("sigmoid", lambda out, dout: dout * out * (1 - out))
 
 
 def _grad_grad_kernel(second):
     """Fluid's ``<name>_grad_grad``: DDOut is the row's gradient kernel of (u, DDX) (over DDX where
     the enable_inplace pass allows it: so the gradient of u is computed first)."""
     row, first = ROWS[second.name], bind(second.first, _erf=_erf) if second.first else None
-    grad, names = globals()[f"{second.name}_grad"], [p.name for p in row.params]
+    grad, names = _kernel(f"{second.name}_grad"), [p.name for p in row.params]
 
     def kernel(ins, attrs):
         u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
@@ -190,8 +186,7 @@ def _grad_grad_kernel(second):
     return kernel
 
 
-# relu_grad_grad, elu_grad_grad, ...
-globals().update(grad_grad_kernels(_grad_grad_kernel))
+_ROW_KERNELS.update(grad_grad_kernels(_grad_grad_kernel))  # relu_grad_grad, elu_grad_grad, ...
 
 
 def softmax(ins, attrs):

@@ -3,6 +3,7 @@ dtype, the formulas of Paddle 2.6.2's phi kernels (activation_functor.h, element
 
 import numpy as np
 
+from ...base.activations_sigmoid import sigmoid_array
 from .elementwise import unbroadcast
 
 
@@ -13,11 +14,6 @@ def _c(x, v):
 def _attr(x, v):
     """A float attribute in x's dtype as Paddle holds it: a float32 (celu's alpha=0.7 is 0.699999988)."""
     return x.dtype.type(np.float32(v))
-
-
-def _sigmoid(x):
-    with np.errstate(over="ignore"):
-        return _c(x, 1) / (_c(x, 1) + np.exp(-x))
 
 
 def _logit(x, a):
@@ -50,7 +46,10 @@ def _celu_grad(x, d, a):
 
 # name -> (forward(x, attrs), derivative(x, dout, attrs))
 UNARY = {
-    "silu": (lambda x, a: x * _sigmoid(x), lambda x, d, a: d * _sigmoid(x) * (_c(x, 1) + x * (_c(x, 1) - _sigmoid(x)))),
+    "silu": (
+        lambda x, a: x * sigmoid_array(x),
+        lambda x, d, a: d * sigmoid_array(x) * (_c(x, 1) + x * (_c(x, 1) - sigmoid_array(x))),
+    ),
     "celu": (_celu, _celu_grad),
     "tan": (lambda x, a: np.tan(x), lambda x, d, a: d / np.square(np.cos(x))),
     "acosh": (lambda x, a: np.arccosh(x), lambda x, d, a: d / np.sqrt(x * x - _c(x, 1))),
@@ -78,8 +77,19 @@ def _make_unary(name, forward, derivative):
     return kernel, grad
 
 
+# The UNARY table's kernels, one per row and one per row's gradient (silu, silu_grad, celu, ...): the
+# registry finds them by op type as module attributes (``__getattr__``).
+_ROW_KERNELS = {}
 for _name, (_f, _d) in UNARY.items():
-    globals()[_name], globals()[f"{_name}_grad"] = _make_unary(_name, _f, _d)
+    _ROW_KERNELS[_name], _ROW_KERNELS[f"{_name}_grad"] = _make_unary(_name, _f, _d)
+
+
+def __getattr__(name):
+    """The UNARY table's kernel of the op type ``name``."""
+    try:
+        return _ROW_KERNELS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def atan2(ins, attrs):

@@ -79,14 +79,29 @@ def _grad_kernel(row):
     return kernel
 
 
-# relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
-globals().update(kernels(_forward_kernel, _grad_kernel))
+# The table's kernels: one per row of the activation table and one per row's gradient (relu, relu_grad,
+# leaky_relu, ...), and Fluid's second-order ops (relu_grad_grad, ...: below). The registry finds them
+# by op type as module attributes (``__getattr__``), where no name below is the op type's.
+_ROW_KERNELS = kernels(_forward_kernel, _grad_kernel)
+
+
+def __getattr__(name):
+    """The table's kernel of the op type ``name`` (see _ROW_KERNELS)."""
+    try:
+        return _ROW_KERNELS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def _kernel(name):
+    """The module's kernel of the op type ``name``: a name below, else the table's."""
+    return globals()[name] if name in globals() else _ROW_KERNELS[name]
 
 
 def _paddle2_forms(name):
     """Paddle 2.x's formula where it differs (activations.PADDLE2_FORMS): the CPU's, on the host."""
     differs = PADDLE2_FORMS[name][0]
-    table, table_grad = globals()[name], globals()[name + "_grad"]
+    table, table_grad = _ROW_KERNELS[name], _ROW_KERNELS[name + "_grad"]
 
     def kernel(ins, attrs):
         return (on_host(getattr(_cpu, name)) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
@@ -100,8 +115,9 @@ def _paddle2_forms(name):
     return kernel, grad
 
 
-for _name in PADDLE2_FORMS:
-    globals()[_name], globals()[_name + "_grad"] = _paddle2_forms(_name)
+leaky_relu, leaky_relu_grad = _paddle2_forms("leaky_relu")
+elu, elu_grad = _paddle2_forms("elu")
+hard_shrink, hard_shrink_grad = _paddle2_forms("hard_shrink")
 
 
 def _grad_grad_kernel(second):
@@ -109,7 +125,7 @@ def _grad_grad_kernel(second):
     u the second-order form, one launch of (u, DOut or DX, DDX)."""
     row = ROWS[second.name]
     first = Ternary(_d(_TAKE[3, len(row.params)](_d(second.device_first)))) if second.first else None
-    grad = globals()[f"{second.name}_grad"]
+    grad = _kernel(f"{second.name}_grad")
 
     def kernel(ins, attrs):
         u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
@@ -122,8 +138,7 @@ def _grad_grad_kernel(second):
     return kernel
 
 
-# relu_grad_grad, elu_grad_grad, ...
-globals().update(grad_grad_kernels(_grad_grad_kernel))
+_ROW_KERNELS.update(grad_grad_kernels(_grad_grad_kernel))  # relu_grad_grad, elu_grad_grad, ...
 
 
 # -- softmax family: one block per row along the axis ----------------------------------------

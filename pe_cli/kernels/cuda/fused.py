@@ -10,8 +10,11 @@ from . import runtime as rt
 from ._matmul import matmul as _matmul
 from ._reduce import reduce
 
-# fused_elemwise_activation, fused_batch_norm_act and their grads: module attributes, found by op type
-globals().update(fused_kernels(activation, elementwise, normalization))
+_KERNELS = fused_kernels(activation, elementwise, normalization)
+fused_elemwise_activation = _KERNELS["fused_elemwise_activation"]
+fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
+fused_batch_norm_act = _KERNELS["fused_batch_norm_act"]
+fused_batch_norm_act_grad = _KERNELS["fused_batch_norm_act_grad"]
 fusion_group = fusion_group_kernel(__package__)
 
 

@@ -5,5 +5,7 @@ one op (pe_cli/kernels/fused_math.py), so the numbers are those of the separate 
 from ..fused_math import fused_update_kernels
 from . import momentum, optimizer
 
-# fused_sgd, fused_momentum, fused_adam: module attributes, found by op type
-globals().update(fused_update_kernels(momentum, optimizer))
+_KERNELS = fused_update_kernels(momentum, optimizer)
+fused_sgd = _KERNELS["fused_sgd"]
+fused_momentum = _KERNELS["fused_momentum"]
+fused_adam = _KERNELS["fused_adam"]

@@ -1,6 +1,8 @@
 """``paddle.fluid.contrib.slim.quantization.qat2_int8_mkldnn_pass``: Qat2Int8MkldnnPass, an MKL-DNN int8 path (not in pe: one line)."""
 
-from ....unsupported import MKLDNN, refuse
+from ....unsupported import MKLDNN, unsupported
 
 __all__ = ["Qat2Int8MkldnnPass"]
-refuse(globals(), "paddle.fluid.contrib.slim.quantization.qat2_int8_mkldnn_pass", __all__, MKLDNN)
+Qat2Int8MkldnnPass = unsupported(
+    "paddle.fluid.contrib.slim.quantization.qat2_int8_mkldnn_pass.Qat2Int8MkldnnPass", MKLDNN
+)

@@ -3,7 +3,7 @@
 so in one line. (fluid.contrib.utils.HDFSClient, the other client of Fluid 1.8, is pe's over the
 ``hadoop`` command.)"""
 
-from ....unsupported import HDFS, refuse
+from ....unsupported import HDFS, unsupported
 
 __all__ = ["HDFSClient"]
-refuse(globals(), "paddle.fluid.incubate.fleet.utils.hdfs", __all__, HDFS)
+HDFSClient = unsupported("paddle.fluid.incubate.fleet.utils.hdfs.HDFSClient", HDFS)

@@ -2,7 +2,7 @@
 optimizer (pe has no pslib: making one says so in one line), and FLEET_GLOBAL_DICT, the embedding
 bookkeeping pslib's fleet_embedding fills (plain data, as Fluid's)."""
 
-from .....unsupported import PSLIB, refuse
+from .....unsupported import PSLIB, unsupported
 
 __all__ = ["DistributedAdam", "FLEET_GLOBAL_DICT"]
 
@@ -16,4 +16,4 @@ FLEET_GLOBAL_DICT = {
     "click_name": "",
     "scale_sparse_grad": None,
 }
-refuse(globals(), "pslib.optimizer_factory", ["DistributedAdam"], PSLIB)
+DistributedAdam = unsupported("pslib.optimizer_factory.DistributedAdam", PSLIB)
