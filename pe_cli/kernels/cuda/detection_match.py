@@ -7,12 +7,11 @@ from numba import cuda
 
 from ..cpu import detection_match as _cpu
 from . import runtime as rt
+from ._host import host_ops
 from ._launch import flat, grid
-from .detection_nms import _on_host
 from .launcher import jit_kernel
 
-bipartite_match = _on_host(_cpu.bipartite_match)
-mine_hard_examples = _on_host(_cpu.mine_hard_examples)
+HOST_OPS = host_ops("bipartite_match", "mine_hard_examples")
 
 
 @jit_kernel

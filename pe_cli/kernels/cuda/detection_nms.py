@@ -4,20 +4,13 @@ the data) run the CPU kernels on the host and copy the results over, as unique a
 
 from ..cpu import detection_nms as _cpu
 from . import runtime as rt
-from ._host import on_host as _on_host
+from ._host import host_ops
 
 
-multiclass_nms = _on_host(_cpu.multiclass_nms)
-multiclass_nms2 = _on_host(_cpu.multiclass_nms2)
-matrix_nms = _on_host(_cpu.matrix_nms)
-locality_aware_nms = _on_host(_cpu.locality_aware_nms)
+HOST_OPS = host_ops("multiclass_nms", "multiclass_nms2", "matrix_nms", "locality_aware_nms", "multiclass_nms3", "nms")
 
 
 def retinanet_detection_output(ins, attrs):
     host = {k: [rt.to_host(a) for a in v] if isinstance(v, list) else rt.to_host(v) for k, v in ins.items()}
     outs = _cpu.retinanet_detection_output(host, attrs)
     return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}
-
-
-multiclass_nms3 = _on_host(_cpu.multiclass_nms3)
-nms = _on_host(_cpu.nms)

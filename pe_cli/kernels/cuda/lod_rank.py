@@ -3,6 +3,7 @@
 from ...base.tensor_array import TensorArray
 from ..cpu import lod_rank as _cpu
 from . import runtime as rt
+from ._host import host_ops
 
 
 def _array(items, like):
@@ -31,13 +32,16 @@ def _on_host(cpu_kernel):
     return kernel
 
 
-lod_rank_table = _on_host(_cpu.lod_rank_table)
-max_sequence_len = _on_host(_cpu.max_sequence_len)
-lod_tensor_to_array = _on_host(_cpu.lod_tensor_to_array)
-array_to_lod_tensor = _on_host(_cpu.array_to_lod_tensor)
-shrink_rnn_memory = _on_host(_cpu.shrink_rnn_memory)
-shrink_rnn_memory_grad = _on_host(_cpu.shrink_rnn_memory_grad)
-reorder_lod_tensor_by_rank = _on_host(_cpu.reorder_lod_tensor_by_rank)
-reorder_lod_tensor_by_rank_grad = _on_host(_cpu.reorder_lod_tensor_by_rank_grad)
-rnn_memory_helper = _on_host(_cpu.rnn_memory_helper)
-rnn_memory_helper_grad = _on_host(_cpu.rnn_memory_helper_grad)
+HOST_OPS = host_ops(
+    "lod_rank_table",
+    "max_sequence_len",
+    "lod_tensor_to_array",
+    "array_to_lod_tensor",
+    "shrink_rnn_memory",
+    "shrink_rnn_memory_grad",
+    "reorder_lod_tensor_by_rank",
+    "reorder_lod_tensor_by_rank_grad",
+    "rnn_memory_helper",
+    "rnn_memory_helper_grad",
+    wrap=_on_host,
+)
