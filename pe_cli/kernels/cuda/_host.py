@@ -6,7 +6,7 @@ on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are 
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast.
 
 A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on a GPU place (``on_host``
-here, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)`` or a module's own): ``kernels.kernel_of``
+here, ``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)`` or a module's own): ``kernels.kernel_of``
 puts the two together, so no CUDA module imports a CPU kernel."""
 
 from ...base.tensor_array import TensorArray
@@ -40,6 +40,17 @@ def on_host(cpu_kernel):
     def kernel(ins, attrs):
         outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
         return {k: _device(k, v) for k, v in outs.items()}
+
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+def out_to_device(cpu_kernel):
+    """The CUDA kernel of an op whose CPU kernel reads its inputs' shapes or none (fills, random draws):
+    the CPU kernel run on the inputs as they are, its ``Out`` copied to the device."""
+
+    def kernel(ins, attrs):
+        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
 
     kernel.__name__ = cpu_kernel.__name__
     return kernel

@@ -17,7 +17,7 @@ from numba import cuda
 
 from ..cpu import image as _cpu
 from . import runtime as rt
-from .control_flow import _on_host
+from ._host import on_host as _on_host
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._strided import contiguous_strides, copy_window

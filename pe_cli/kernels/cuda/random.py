@@ -4,22 +4,18 @@ random_crop draws its offsets on the host and copies the windows on the device; 
 on the host from the rates copied over."""
 
 from ..cpu import random as _cpu
-from . import control_flow as _control_flow
 from . import runtime as rt
-from . import _host
+from ._host import host_ops, out_to_device
 from ._launch import zeros
 from ._strided import contiguous_strides, copy_window
-from .creation import _on_host
 
 
-uniform_random = _on_host(_cpu.uniform_random)
-gaussian_random = _on_host(_cpu.gaussian_random)
-truncated_gaussian_random = _on_host(_cpu.truncated_gaussian_random)
-seed = _on_host(_cpu.seed)
-
-
-uniform_random_batch_size_like = _control_flow._on_host(_cpu.uniform_random_batch_size_like)
-gaussian_random_batch_size_like = _control_flow._on_host(_cpu.gaussian_random_batch_size_like)
+HOST_OPS = {
+    **host_ops(
+        "uniform_random", "gaussian_random", "truncated_gaussian_random", "seed", "randperm", wrap=out_to_device
+    ),
+    **host_ops("uniform_random_batch_size_like", "gaussian_random_batch_size_like", "randint", "poisson", "dirichlet"),
+}
 
 
 def random_crop(ins, attrs):
@@ -38,15 +34,5 @@ def random_crop(ins, attrs):
     return {"Out": out, "SeedOut": rt.to_device(next_seed)}
 
 
-randint = _control_flow._on_host(_cpu.randint)
-randperm = _on_host(_cpu.randperm)
-
-
-poisson = _host.on_host(_cpu.poisson)
-
-
 def poisson_grad(ins, attrs):
     return {"X@GRAD": zeros(ins["Out@GRAD"].shape, ins["Out@GRAD"].dtype)}
-
-
-dirichlet = _host.on_host(_cpu.dirichlet)
