@@ -14,8 +14,7 @@ from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
-from ..cpu import gru as _cpu_gru
-from ._host import on_host
+from ._host import host_ops
 from .indexing import _gather_rows
 from .launcher import jit_kernel
 
@@ -424,4 +423,4 @@ def gru_unit_grad(ins, attrs):
 
 
 # Fluid has CPU kernels only for fusion_gru, and falls back to them on a GPU place; so does pe (_host.py)
-fusion_gru = on_host(_cpu_gru.fusion_gru)
+HOST_OPS = host_ops("fusion_gru")

@@ -17,7 +17,7 @@ from numba import cuda
 
 from ..cpu import image as _cpu
 from . import runtime as rt
-from ._host import on_host as _on_host
+from ._host import given_cpu_kernel, on_host as _on_host
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._strided import contiguous_strides, copy_window
@@ -57,9 +57,9 @@ space_to_depth, space_to_depth_grad = _forward("space_to_depth"), _backward("spa
 shuffle_channel, shuffle_channel_grad = _forward("shuffle_channel"), _backward("shuffle_channel")
 
 
-def similarity_focus(ins, attrs):
+def similarity_focus(ins, attrs, cpu_similarity_focus):
     """A sort and a greedy pass per slice: on the host (the CPU kernel), the mask copied over."""
-    return {"Out": rt.to_device(_cpu.similarity_focus({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
+    return {"Out": rt.to_device(cpu_similarity_focus({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
 
 
 # -- resize -----------------------------------------------------------------------------------------
@@ -321,3 +321,8 @@ def fsp_grad(ins, attrs):
     dx = matmul(dout, y.reshape(n, y.shape[1], hw), alpha=1.0 / hw)
     dy = matmul(dout, x.reshape(n, x.shape[1], hw), trans_a=True, alpha=1.0 / hw)
     return {"X@GRAD": dx.reshape(x.shape), "Y@GRAD": dy.reshape(y.shape)}
+
+
+HOST_OPS = {
+    "similarity_focus": given_cpu_kernel(similarity_focus),
+}

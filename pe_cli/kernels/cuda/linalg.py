@@ -15,6 +15,7 @@ from . import runtime as rt
 from ..cpu import linalg as _cpu_linalg
 from ._elementwise import expand_to
 from ._host import on_host
+from ._host import host_ops
 from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
@@ -269,6 +270,4 @@ _FORMS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmu
 
 
 # cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)
-cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
-spectral_norm = on_host(_cpu_linalg.spectral_norm)
-spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
+HOST_OPS = host_ops("cholesky_grad", "spectral_norm", "spectral_norm_grad")

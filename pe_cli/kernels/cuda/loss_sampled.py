@@ -11,7 +11,7 @@ from numba import cuda
 
 from ..cpu import loss_sampled as _cpu
 from . import runtime as rt
-from ._host import on_host
+from ._host import host_ops
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -143,5 +143,4 @@ def sample_logits_grad(ins, attrs):
 
 
 # nce: the CPU kernels on the host (each row's draws are the CPU sampler's)
-nce = on_host(_cpu.nce)
-nce_grad = on_host(_cpu.nce_grad)
+HOST_OPS = host_ops("nce", "nce_grad")

@@ -7,7 +7,7 @@ from numba import cuda
 
 from ..cpu import metric as _cpu
 from . import runtime as rt
-from ._host import on_host
+from ._host import given_cpu_kernel, on_host
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
@@ -48,11 +48,16 @@ def accuracy(ins, attrs):
     return {"Accuracy": acc, "Correct": correct_out, "Total": rt.to_device(np.array([total], dtype=np.int32))}
 
 
-def auc(ins, attrs):
-    outs = _cpu.auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+def auc(ins, attrs, cpu_auc):
+    outs = cpu_auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 mean_iou = on_host(_cpu.mean_iou)
 positive_negative_pair = on_host(_cpu.positive_negative_pair)
 precision_recall = on_host(_cpu.precision_recall)
+
+
+HOST_OPS = {
+    "auc": given_cpu_kernel(auc),
+}

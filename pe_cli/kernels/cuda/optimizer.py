@@ -10,14 +10,15 @@ from ...base.selected_rows import SelectedRows
 from ..cpu import optimizer as _cpu
 from . import elementwise as _elementwise, runtime as rt, selected_rows as sparse
 from ._elementwise import Unary, scalar_arg
+from ._host import given_cpu_kernel, with_args
 from ._launch import copy, flat, grid
 from .launcher import jit_kernel
 from .reduction import _sum_of_squares
 
 
-def dpsgd(ins, attrs):
+def dpsgd(ins, attrs, cpu_dpsgd):
     """On the host: one norm and one noise draw per parameter and step."""
-    out = _cpu.dpsgd({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    out = cpu_dpsgd({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {"ParamOut": rt.to_device(out["ParamOut"])}
 
 
@@ -79,10 +80,6 @@ def momentum(ins, attrs):
             flat(v_out),
         )
     return {"ParamOut": p_out, "VelocityOut": v_out}
-
-
-def dgc_momentum(ins, attrs):  # the CPU's steps, the step and trainer count read on the host
-    return _cpu.dgc_momentum(ins, attrs, rt.to_host, _elementwise.scale, (momentum, sgd))
 
 
 @jit_kernel
@@ -457,9 +454,9 @@ def increment(ins, attrs):
     return {"Out": _increment(x, scalar_arg(x.dtype, attrs["step"]))}
 
 
-def lr_schedule(ins, attrs):
+def lr_schedule(ins, attrs, cpu_lr_schedule):
     host = {k: rt.to_host(v) for k, v in ins.items()}
-    return {"Out": rt.to_device(_cpu.lr_schedule(host, attrs)["Out"])}
+    return {"Out": rt.to_device(cpu_lr_schedule(host, attrs)["Out"])}
 
 
 @jit_kernel
@@ -508,3 +505,7 @@ def average_accumulates(ins, attrs):
         "out_old_num_accumulates": counters[1],
         "out_num_updates": counters[2],
     }
+
+
+HOST_OPS = {"dpsgd": given_cpu_kernel(dpsgd), "lr_schedule": given_cpu_kernel(lr_schedule)}
+HOST_OPS["dgc_momentum"] = with_args(rt.to_host, _elementwise.scale, (momentum, sgd))  # the CPU's steps

@@ -7,9 +7,8 @@ from numba import cuda
 from ...base.dtypes import convert_dtype
 from ..cpu import reduction as _cpu
 from . import runtime as rt
-from ._host import on_host
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
-from ._host import on_host
+from ._host import host_ops, on_host
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
@@ -302,5 +301,4 @@ def l1_norm_grad(ins, attrs):
 
 # Paddle 2.x's reductions: reduce_amax / reduce_amin run reduce_max's / reduce_min's kernels (their registered
 # kernel); their shared gradient and logsumexp run their CPU twins on the host (kernels/cuda/_host.py)
-reduce_even_extreme_grad = on_host(_cpu.reduce_even_extreme_grad)
-logsumexp, logsumexp_grad = on_host(_cpu.logsumexp), on_host(_cpu.logsumexp_grad)
+HOST_OPS = host_ops("reduce_even_extreme_grad", "logsumexp", "logsumexp_grad")
