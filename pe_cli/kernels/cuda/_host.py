@@ -6,7 +6,7 @@ on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are 
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast.
 
 A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on a GPU place (``on_host``
-here, ``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)`` or a module's own): ``kernels.kernel_of``
+here, ``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)``, ``on_host_when(...)`` or a module's own): ``kernels.kernel_of``
 puts the two together, so no CUDA module imports a CPU kernel."""
 
 from ...base.tensor_array import TensorArray
@@ -54,6 +54,22 @@ def out_to_device(cpu_kernel):
 
     kernel.__name__ = cpu_kernel.__name__
     return kernel
+
+
+def on_host_when(host_form, device_kernel):
+    """A wrap: the CPU kernel on the host where ``host_form(attrs)`` (a form the device kernel does not
+    compute), ``device_kernel`` otherwise."""
+
+    def wrap(cpu_kernel):
+        host = on_host(cpu_kernel)
+
+        def kernel(ins, attrs):
+            return (host if host_form(attrs) else device_kernel)(ins, attrs)
+
+        kernel.__name__ = device_kernel.__name__
+        return kernel
+
+    return wrap
 
 
 def host_ops(*names, wrap=on_host):
