@@ -120,11 +120,6 @@ def hierarchical_sigmoid_grad(ins, attrs):
     return {"X@GRAD": dx, "W@GRAD": dw, "Bias@GRAD": db}
 
 
-def sample_logits(ins, attrs):
-    outs = _cpu.sample({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: rt.to_device(v) for k, v in outs.items()}
-
-
 @jit_kernel
 def _scatter(samples, d, dx, width, classes):
     i = cuda.grid(1)
@@ -142,5 +137,5 @@ def sample_logits_grad(ins, attrs):
     return {"Logits@GRAD": dx}
 
 
-# nce: the CPU kernels on the host (each row's draws are the CPU sampler's)
-HOST_OPS = host_ops("nce", "nce_grad")
+# nce and sample_logits: the CPU kernels on the host (the draws are the CPU sampler's)
+HOST_OPS = host_ops("nce", "nce_grad", "sample_logits")
