@@ -118,7 +118,7 @@ class OpDef:
             if fn is None:
                 raise PeError(
                     f"op '{self.type}' has no {device} kernel "
-                    f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)"
+                    f"(expected {self.kernel_name}() or a HOST_OPS row in pe_cli/kernels/{device}/{module_name}.py)"
                 )
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
