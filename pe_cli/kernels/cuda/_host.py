@@ -5,9 +5,10 @@ index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops 
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast.
 
-A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on a GPU place (``on_host``
-here, ``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)``, ``on_host_when(...)`` or a module's own): ``kernels.kernel_of``
-puts the two together, so no CUDA module imports a CPU kernel."""
+A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on a GPU place: ``on_host``,
+``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)``, ``on_host_when(...)`` (below)
+or a module's own; ``host_ops(*names, wrap=...)`` makes the rows. ``kernels.kernel_of`` puts the two
+together, so no CUDA module imports a CPU kernel."""
 
 from ...base.tensor_array import TensorArray
 from . import runtime as rt

@@ -337,7 +337,6 @@ def top_k(ins, attrs):
     return {"Out": out, "Indices": idx}
 
 
-# X@GRAD of top_k: Out@GRAD scattered back to the positions top_k took, by the CPU kernel on the host.
 @jit_kernel
 def _arg_extreme(x, out, n, inner, is_max):
     """Per output: the index along the axis of the first max (min) of its row."""
@@ -388,7 +387,7 @@ arg_min = _arg(False)
 
 
 HOST_OPS = {
-    "top_k_grad": on_host,
+    "top_k_grad": on_host,  # Out@GRAD scattered back to the positions top_k took, by the CPU kernel on the host
     "argsort": given_cpu_kernel(argsort),
     "unique": given_cpu_kernel(unique),
     "where_index": given_cpu_kernel(where_index),
