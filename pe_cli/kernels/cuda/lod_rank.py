@@ -1,7 +1,7 @@
 """The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
 
 from ...base.tensor_array import TensorArray
-from ..cpu import lod_rank as _cpu
+from ..rank_table import RankTable
 from . import runtime as rt
 from ._host import host_ops
 
@@ -13,7 +13,7 @@ def _array(items, like):
 
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
-        host = {k: v if isinstance(v, (list, _cpu.RankTable)) else rt.to_host(v) for k, v in ins.items()}
+        host = {k: v if isinstance(v, (list, RankTable)) else rt.to_host(v) for k, v in ins.items()}
         host = {
             k: _array([None if a is None else rt.to_host(a) for a in v], v) if isinstance(v, list) else v
             for k, v in host.items()
@@ -21,7 +21,7 @@ def _on_host(cpu_kernel):
         outs = cpu_kernel(host, attrs)
         return {
             k: v
-            if k == "@LOD" or isinstance(v, _cpu.RankTable)
+            if k == "@LOD" or isinstance(v, RankTable)
             else _array([rt.to_device(a) for a in v], v)
             if isinstance(v, list)
             else rt.to_device(v)

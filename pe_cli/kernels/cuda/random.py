@@ -3,7 +3,7 @@ as the CPU kernels and copy the result over, so both devices initialize paramete
 random_crop draws its offsets on the host and copies the windows on the device; poisson draws its counts
 on the host from the rates copied over."""
 
-from ..cpu import random as _cpu
+from ..random_crop_offsets import crop_offsets
 from . import runtime as rt
 from ._host import host_ops, out_to_device
 from ._launch import zeros
@@ -24,7 +24,7 @@ def random_crop(ins, attrs):
     shape = list(attrs["shape"])
     xs = tuple(x.shape)
     k = len(xs) - len(shape)
-    offsets, next_seed = _cpu.crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
+    offsets, next_seed = crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
     out = rt.empty(xs[:k] + tuple(shape), x.dtype)
     inner = tuple(xs[k:])
     xstr, ostr = contiguous_strides((len(offsets),) + inner), contiguous_strides((len(offsets),) + tuple(shape))
