@@ -8,7 +8,7 @@ from numba import cuda
 
 from ..cpu import creation as _cpu
 from . import runtime as rt
-from ._host import given_cpu_kernel, host_ops, out_to_device
+from ._host import given_cpu_kernel, host_ops, on_host_when, out_to_device
 from ._launch import copy, flat, full, grid, zeros
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
@@ -130,13 +130,7 @@ def fill_zeros_like2(ins, attrs):
 
 def linspace(ins, attrs):
     """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time); Paddle 2.x's (its
-    op has ``dtype``) computed on the host."""
-    if attrs.get("dtype"):
-        return {
-            "Out": rt.to_device(
-                _cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")}, attrs["dtype"])
-            )
-        }
+    op has ``dtype``) is the CPU kernel's on the host (``HOST_OPS``)."""
     start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)
@@ -162,8 +156,13 @@ def meshgrid_grad(ins, attrs):
     return {"X@GRAD": grads}
 
 
+def _paddle2_linspace(attrs):
+    return bool(attrs.get("dtype"))
+
+
 HOST_OPS = {
     **host_ops("assign_value", "fill", wrap=out_to_device),
     **host_ops("fill_constant_batch_size_like", "diag_embed"),
     "fill_zeros_like": given_cpu_kernel(fill_zeros_like),
+    "linspace": on_host_when(_paddle2_linspace, linspace),
 }
