@@ -35,6 +35,19 @@ from ..base.errors import PeError
 from ..base.places import CUDAPlace
 
 
+def kernel_of(device, module_name, name):
+    """The kernel ``name`` of kernels/<device>/<module_name>.py, None where it has none. A device module
+    runs some ops' CPU kernels on the host: it names them in ``HOST_OPS``, op name -> ``wrap`` (such as
+    cuda/_host.py's ``on_host``), and their kernel there is ``wrap`` of the CPU kernel of the same module
+    and name. So a device package never imports the CPU kernels it runs: they meet here, above both."""
+    module = importlib.import_module(f"{__name__}.{device}.{module_name}")
+    wrap = getattr(module, "HOST_OPS", {}).get(name)
+    if wrap is not None:
+        cpu_kernel = kernel_of("cpu", module_name, name)
+        return None if cpu_kernel is None else wrap(cpu_kernel)
+    return getattr(module, name, None)
+
+
 def runtime(place):
     """The runtime module of ``place``'s device kind, imported on first use (CUDA lazily: numba.cuda
     is slow to import and absent from many installs)."""

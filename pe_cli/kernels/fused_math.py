@@ -2,9 +2,8 @@
 the ops they replace (``activation``, ``elementwise``, ``normalization``: the device's kernel modules), called
 in the same order within one op, so the numbers are those of the unfused ops to the bit."""
 
-import importlib
-
 from ..base.activations import TABLE
+from . import kernel_of
 
 ACT_READS = {row.name: row.reads for row in TABLE}  # what each activation's gradient reads
 BINARY = ("elementwise_add", "elementwise_mul")  # fused_elemwise_activation's binary functors
@@ -192,16 +191,16 @@ def fusion_group_kernel(package):
     order, over values named by labels, so the numbers are those of the ops run one by one."""
     found = {}
 
-    def kernel_of(module, function):
+    def kernel(module, function):
         fn = found.get((module, function))
         if fn is None:
-            fn = found[(module, function)] = getattr(importlib.import_module(f"{package}.{module}"), function)
+            fn = found[(module, function)] = kernel_of(package.rsplit(".", 1)[1], module, function)
         return fn
 
     def fusion_group(ins, attrs):
         values = dict(zip(attrs["input_names"], ins["Inputs"]))
         for _, module, function, op_ins, op_outs, op_attrs in attrs["subgraph"]:
-            outs = kernel_of(module, function)({slot: values[label] for slot, label in op_ins.items()}, op_attrs)
+            outs = kernel(module, function)({slot: values[label] for slot, label in op_ins.items()}, op_attrs)
             values.update({label: outs[slot] for slot, label in op_outs.items()})
         return {"Outs": [values[label] for label in attrs["output_names"]]}
 

@@ -9,7 +9,8 @@ attributes (defaults and checks), a shape/dtype inference rule run when the op i
 maker used by autodiff and the forward values that gradient reads (``grad_reads``). Its kernels
 live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the family named at registration) as
 functions named after the op type (or the ``kernel`` named at registration, for an op served by
-another op's kernel), found (and imported) only when first run on that device.
+another op's kernel) or named in that module's ``HOST_OPS`` (a CPU kernel run on the host:
+``kernels.kernel_of``), found (and imported) only when first run on that device.
 
 Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional,
 ``"X*?"`` a list that may be absent (Fluid's duplicable and dispensable).

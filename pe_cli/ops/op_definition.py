@@ -72,12 +72,12 @@ class OpDef:
         ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
         fn = self._kernels.get((device, blocked))
         if fn is None:
-            module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
-            fn = getattr(module, self.kernel_name, None)
+            module_name = "blocked" if blocked else self.kernel_module
+            fn = importlib.import_module("pe_cli.kernels").kernel_of(device, module_name, self.kernel_name)
             if fn is None:
                 raise PeError(
                     f"op '{self.type}' has no {device} kernel "
-                    f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)"
+                    f"(expected {self.kernel_name}() or a HOST_OPS row in pe_cli/kernels/{device}/{module_name}.py)"
                 )
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)

@@ -1,6 +1,5 @@
-"""Kernels of the LoD rank table ops (pe_cli/ops/lod_rank.py). A rank table's value is a RankTable:
-the level it ranks, the levels above it, that level's offsets and the sequences' order (longest
-first, stable). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
+"""Kernels of the LoD rank table ops (pe_cli/ops/lod_rank.py). A rank table's value is a RankTable
+(kernels/rank_table.py). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
 as Fluid's ops move them; a tensor without LoD moves by rows."""
 
 import numpy as np
@@ -8,29 +7,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
 from .. import lod_items
-
-
-class RankTable:
-    __slots__ = ("offsets", "order", "lengths", "level", "coarse")
-
-    def __init__(self, offsets, level=0, coarse=()):
-        self.offsets = np.asarray(offsets, dtype=np.int64)
-        lengths = np.diff(self.offsets)
-        self.order = np.argsort(-lengths, kind="stable")
-        self.lengths = lengths[self.order]  # sorted, longest first
-        self.level, self.coarse = level, [list(c) for c in coarse]
-
-    def running(self, t):
-        """How many sequences are longer than t."""
-        return int((self.lengths > t).sum())
-
-    def rows(self, t):
-        """The t-th element (of the level below the ranked one) of each sequence longer than t."""
-        return self.offsets[:-1][self.order][: self.running(t)] + t
-
-    def items(self):
-        """Fluid's table items: (sequence index, length), longest first."""
-        return [(int(i), int(n)) for i, n in zip(self.order, self.lengths)]
+from ..rank_table import RankTable
 
 
 def _host(x):

@@ -56,7 +56,8 @@ def print_tensor(x, attrs, place):
         sys.stdout.flush()
 
 
-def print(ins, attrs):  # noqa: A001 -- the kernel of op type 'print'
+def print(ins, attrs, place="CPUPlace"):  # noqa: A001 -- the kernel of op type 'print'
+    """``place``: the device the printed line names (a CUDA place runs this kernel on the host)."""
     x = np.asarray(ins["In"])
-    print_tensor(x, attrs, "CPUPlace")
+    print_tensor(x, attrs, place)
     return {"Out": x.copy()}

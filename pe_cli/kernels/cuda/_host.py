@@ -3,7 +3,12 @@ element, a missing one staying None), the CPU kernel run, the outputs copied bac
 ``@LODS``, LoD the values decide, pass as they are; attributes stay on the host). For ops whose work is
 index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
-data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast."""
+data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast.
+
+A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on a GPU place: ``on_host``,
+``out_to_device``, ``as_is``, ``with_args(...)``, ``given_cpu_kernel(kernel)``, ``on_host_when(...)`` (below)
+or a module's own; ``host_ops(*names, wrap=...)`` makes the rows. ``kernels.kernel_of`` puts the two
+together, so no CUDA module imports a CPU kernel."""
 
 from ...base.tensor_array import TensorArray
 from . import runtime as rt
@@ -39,3 +44,69 @@ def on_host(cpu_kernel):
 
     kernel.__name__ = cpu_kernel.__name__
     return kernel
+
+
+def out_to_device(cpu_kernel):
+    """The CUDA kernel of an op whose CPU kernel reads its inputs' shapes or none (fills, random draws):
+    the CPU kernel run on the inputs as they are, its ``Out`` copied to the device."""
+
+    def kernel(ins, attrs):
+        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
+
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+def on_host_when(host_form, device_kernel):
+    """A wrap: the CPU kernel on the host where ``host_form(attrs)`` (a form the device kernel does not
+    compute), ``device_kernel`` otherwise."""
+
+    def wrap(cpu_kernel):
+        host = on_host(cpu_kernel)
+
+        def kernel(ins, attrs):
+            return (host if host_form(attrs) else device_kernel)(ins, attrs)
+
+        kernel.__name__ = device_kernel.__name__
+        return kernel
+
+    return wrap
+
+
+def host_ops(*names, wrap=on_host):
+    """``HOST_OPS`` rows: each op of ``names`` run on the host by ``wrap``."""
+    return dict.fromkeys(names, wrap)
+
+
+def as_is(cpu_kernel):
+    """The CPU kernel unchanged on a GPU place: ops with no device values to move (feeds and fetches, the
+    dependency ops, readers, the parameter service, whole blocks run through the executor)."""
+    return cpu_kernel
+
+
+def with_args(*args, **kwargs):
+    """A wrap calling the CPU kernel with this device's arguments after ``ins, attrs`` (the device's zeros,
+    sum or copies, for a driver both devices share)."""
+
+    def wrap(cpu_kernel):
+        def kernel(ins, attrs):
+            return cpu_kernel(ins, attrs, *args, **kwargs)
+
+        kernel.__name__ = cpu_kernel.__name__
+        return kernel
+
+    return wrap
+
+
+def given_cpu_kernel(cuda_kernel):
+    """A wrap for a CUDA kernel ``cuda_kernel(ins, attrs, cpu_kernel)`` that does part of its work with its
+    op's CPU kernel (on host copies of some inputs, or for some attributes only)."""
+
+    def wrap(cpu_kernel):
+        def kernel(ins, attrs):
+            return cuda_kernel(ins, attrs, cpu_kernel)
+
+        kernel.__name__ = cuda_kernel.__name__
+        return kernel
+
+    return wrap

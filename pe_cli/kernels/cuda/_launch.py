@@ -107,6 +107,10 @@ def zeros(shape, dtype):
     return full(shape, 0, dtype)
 
 
+def zeros_like(a):
+    return full(a.shape, 0, a.dtype)
+
+
 def copy(a, dtype=None):
     """A new contiguous device array with a's values (cast to ``dtype`` if given)."""
     out = rt.empty(a.shape, dtype or a.dtype)

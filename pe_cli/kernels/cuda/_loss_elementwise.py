@@ -1,6 +1,6 @@
 """The elementwise losses of the loss_classification family on a GPU (kernels/cuda/loss_classification.py
 imports them): label_smooth, kldiv_loss, teacher_student_sigmoid_loss, bce_loss, hinge_loss and
-modified_huber_loss as elementwise launches (and the shared reduction for sums); log_loss on the host;
+modified_huber_loss as elementwise launches (and the shared reduction for sums);
 sigmoid_cross_entropy_with_logits, one launch after the count of the labels kept."""
 
 import math
@@ -11,7 +11,6 @@ from numba import cuda
 from ..cpu import loss_classification as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary, Unary
-from ._host import on_host
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
@@ -137,11 +136,6 @@ def teacher_student_sigmoid_loss_grad(ins, attrs):
             float(attrs["soft_max_lower_bound"]),
         )
     }
-
-
-# log_loss: the CPU kernels on the host (a device twin is not written yet)
-log_loss = on_host(_cpu.log_loss)
-log_loss_grad = on_host(_cpu.log_loss_grad)
 
 
 # -- bce_loss, hinge_loss, modified_huber_loss -------------------------------------------------------------

@@ -14,9 +14,9 @@ from numba import cuda
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, SCALAR_HELPERS, bind, kernels
 from ...base.activations_paddle2_forms import PADDLE2_FORMS
-from ..cpu import activation as _cpu
+from .. import kernel_of
 from . import runtime as rt
-from ._host import on_host
+from ._host import given_cpu_kernel, on_host
 from ._elementwise import Binary, Ternary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
@@ -98,26 +98,29 @@ def _kernel(name):
     return globals()[name] if name in globals() else _ROW_KERNELS[name]
 
 
-def _paddle2_forms(name):
-    """Paddle 2.x's formula where it differs (activations.PADDLE2_FORMS): the CPU's, on the host."""
-    differs = PADDLE2_FORMS[name][0]
-    table, table_grad = _ROW_KERNELS[name], _ROW_KERNELS[name + "_grad"]
+def _paddle2_form(name):
+    """Paddle 2.x's formula where it differs (activations.PADDLE2_FORMS): the op's CPU kernel, on the host; the
+    table's kernel otherwise."""
+    differs, table = PADDLE2_FORMS[name.removesuffix("_grad")][0], _ROW_KERNELS[name]
 
-    def kernel(ins, attrs):
-        return (on_host(getattr(_cpu, name)) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
+    def kernel(ins, attrs, cpu_kernel):
+        return (on_host(cpu_kernel) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
 
-    def grad(ins, attrs):
-        return (on_host(getattr(_cpu, name + "_grad")) if attrs.get("_paddle2") and differs(attrs) else table_grad)(
-            ins, attrs
-        )
-
-    kernel.__name__, grad.__name__ = name, name + "_grad"
-    return kernel, grad
+    kernel.__name__ = name
+    return given_cpu_kernel(kernel)
 
 
-leaky_relu, leaky_relu_grad = _paddle2_forms("leaky_relu")
-elu, elu_grad = _paddle2_forms("elu")
-hard_shrink, hard_shrink_grad = _paddle2_forms("hard_shrink")
+# Paddle 2.x's forms of leaky_relu, elu and hard_shrink and their gradients (kernels.kernel_of finds these
+# rows before the table's kernels)
+HOST_OPS = {
+    "leaky_relu": _paddle2_form("leaky_relu"),
+    "leaky_relu_grad": _paddle2_form("leaky_relu_grad"),
+    "elu": _paddle2_form("elu"),
+    "elu_grad": _paddle2_form("elu_grad"),
+    "hard_shrink": _paddle2_form("hard_shrink"),
+    "hard_shrink_grad": _paddle2_form("hard_shrink_grad"),
+}
+assert {n for name in PADDLE2_FORMS for n in (name, name + "_grad")} == set(HOST_OPS)
 
 
 def _grad_grad_kernel(second):
@@ -125,9 +128,13 @@ def _grad_grad_kernel(second):
     u the second-order form, one launch of (u, DOut or DX, DDX)."""
     row = ROWS[second.name]
     first = Ternary(_d(_TAKE[3, len(row.params)](_d(second.device_first)))) if second.first else None
-    grad = _kernel(f"{second.name}_grad")
+    grad_name = f"{second.name}_grad"
+    grad = None if grad_name in HOST_OPS else _kernel(grad_name)
 
     def kernel(ins, attrs):
+        nonlocal grad
+        if grad is None:  # the gradient op's kernel as the registry finds it (a Paddle 2.x form's: HOST_OPS)
+            grad = kernel_of("cuda", "activation", grad_name)
         u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
         if first is not None and second.slot in wanted:
             outs[second.slot] = first(u, ins[second.given], ddx, *_pq(row, attrs, ddx.dtype), dtype=ddx.dtype)

@@ -1,6 +1,5 @@
 """assert on a GPU place: its CPU twin on the host (kernels/cuda/_host.py)."""
 
-from ..cpu import assertions as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-globals()["assert"] = on_host(_cpu.assert_)
+HOST_OPS = host_ops("assert")

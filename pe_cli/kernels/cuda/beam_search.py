@@ -6,8 +6,8 @@ import numpy as np
 from numba import cuda
 
 from ...base.errors import PeError
-from ..cpu import beam_search as _cpu
 from . import activation, elementwise, indexing, runtime as rt
+from ._host import given_cpu_kernel
 from ._launch import grid
 from .launcher import jit_kernel
 
@@ -16,12 +16,12 @@ def _to_device(outs):
     return {k: v if k == "@LOD" else rt.to_device(v) for k, v in outs.items()}
 
 
-def beam_search(ins, attrs):
-    return _to_device(_cpu.beam_search(ins, attrs))
+def beam_search(ins, attrs, cpu_beam_search):
+    return _to_device(cpu_beam_search(ins, attrs))
 
 
-def beam_search_decode(ins, attrs):
-    return _to_device(_cpu.beam_search_decode(ins, attrs))
+def beam_search_decode(ins, attrs, cpu_beam_search_decode):
+    return _to_device(cpu_beam_search_decode(ins, attrs))
 
 
 @jit_kernel
@@ -55,9 +55,9 @@ def gather_tree(ins, attrs):
     return {"Out": out}
 
 
-def sampling_id(ins, attrs):
+def sampling_id(ins, attrs, cpu_sampling_id):
     """Drawn on the host with the CPU kernel's generator, so both devices draw the same ids."""
-    return _to_device(_cpu.sampling_id(ins, attrs))
+    return _to_device(cpu_sampling_id(ins, attrs))
 
 
 def beam_log_probs(ins, attrs):
@@ -66,3 +66,10 @@ def beam_log_probs(ins, attrs):
     condition = finished.reshape(tuple(finished.shape) + (1,))
     scores = indexing.where({"Condition": condition, "X": ins["NoEnd"], "Y": scores}, {})["Out"]
     return elementwise.elementwise_add({"X": scores, "Y": ins["PreScores"]}, {"axis": 0})
+
+
+HOST_OPS = {
+    "beam_search": given_cpu_kernel(beam_search),
+    "beam_search_decode": given_cpu_kernel(beam_search_decode),
+    "sampling_id": given_cpu_kernel(sampling_id),
+}

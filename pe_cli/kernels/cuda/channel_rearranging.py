@@ -1,9 +1,6 @@
 """CUDA kernels of pe_cli/ops/channel_rearranging.py: their CPU twins on the host (kernels/cuda/_host.py; fixed
 permutations; correct on a GPU place, not fast)."""
 
-from ..cpu import channel_rearranging as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-for _name in ("pixel_unshuffle", "channel_shuffle"):
-    globals()[_name] = on_host(getattr(_cpu, _name))
-    globals()[f"{_name}_grad"] = on_host(getattr(_cpu, f"{_name}_grad"))
+HOST_OPS = host_ops("pixel_unshuffle", "pixel_unshuffle_grad", "channel_shuffle", "channel_shuffle_grad")

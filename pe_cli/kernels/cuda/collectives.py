@@ -7,11 +7,10 @@ import contextlib
 from numba import cuda
 
 from . import runtime as rt
+from ._host import as_is, given_cpu_kernel
 from ._elementwise import Binary
 from .selected_rows import concat
 from ...base.selected_rows import SelectedRows
-from ..cpu import collectives as _cpu
-from ..cpu.collectives import ring_identity  # noqa: F401 (the ring ops of one process: no device work)
 
 _add = Binary(cuda.jit(device=True, inline=True)(lambda a, b, p, q: a + b))
 
@@ -62,6 +61,12 @@ def all_reduce_coalesced(groups, devices, targets):
     return [[per_target[t] for per_target in sums] for t in range(len(targets))]
 
 
-def ring_setup(ins, attrs):
+def ring_setup(ins, attrs, cpu_ring_setup):
     """The CPU's (nothing to set up for a ring of one), its empty ring id on the device."""
-    return {"Out": rt.to_device(_cpu.ring_setup(ins, attrs)["Out"])}
+    return {"Out": rt.to_device(cpu_ring_setup(ins, attrs)["Out"])}
+
+
+HOST_OPS = {
+    "ring_identity": as_is,  # the ring ops of one process: no device work
+    "ring_setup": given_cpu_kernel(ring_setup),
+}

@@ -1,25 +1,11 @@
 """CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
 steps are this device's kernels), tensor arrays compute on the host; the
-recurrent op slices and stacks time steps on the host, its steps run on the device."""
+recurrent op slices and stacks time steps on the host, its steps run on the device. All are the CPU's
+kernels (kernels/cpu/control_flow.py), given this device's sum, zeros and copies (HOST_OPS)."""
 
-from ..cpu import control_flow as _cpu
-from ..cpu.control_flow import (
-    lod_array_length,
-    read_from_array,
-    array_read_grad,
-    write_to_array,  # noqa: F401
-    array_write_grad,
-    conditional_block,
-    create_array,
-    pylayer,
-    tensor_array_to_tensor,
-    tensor_array_to_tensor_grad,
-    while_loop,
-)
-from ..cpu import recurrent_steps as _steps
 from . import runtime as rt
-from ._host import on_host as _on_host
-from ._launch import zeros as _zeros
+from ._host import as_is, host_ops, with_args
+from ._launch import zeros_like
 from .elementwise import elementwise_add
 
 
@@ -28,56 +14,41 @@ def _plus(a, b):
     return elementwise_add({"X": rt.to_device(a), "Y": rt.to_device(b)}, {"axis": -1})["Out"]
 
 
-def _zeros_like(x):
-    return _zeros(x.shape, x.dtype)
+def _mask_on_host(*args):
+    """A wrap: the CPU kernel given the Mask on the host (the other inputs stay where they are) and ``args``."""
+
+    def wrap(cpu_kernel):
+        def kernel(ins, attrs):
+            return cpu_kernel(dict(ins, Mask=rt.to_host(ins["Mask"])), attrs, *args)
+
+        kernel.__name__ = cpu_kernel.__name__
+        return kernel
+
+    return wrap
 
 
-def while_grad(ins, attrs):
-    return _cpu.while_grad(ins, attrs, _plus, _zeros_like)
-
-
-def conditional_block_grad(ins, attrs):
-    return _cpu.conditional_block_grad(ins, attrs, _plus, _zeros_like)
-
-
-def pylayer_grad(ins, attrs):
-    return _cpu.pylayer_grad(ins, attrs, _zeros_like)
-
-
-is_empty = _on_host(_cpu.is_empty)
-
-
-def _host_mask(ins):
-    return dict(ins, Mask=rt.to_host(ins["Mask"]))
-
-
-def select_input(ins, attrs):
-    return _cpu.select_input(_host_mask(ins), attrs)
-
-
-def select_output(ins, attrs):
-    return _cpu.select_output(_host_mask(ins), attrs)
-
-
-def select_input_grad(ins, attrs):
-    return _cpu.select_input_grad(_host_mask(ins), attrs, _zeros_like)
-
-
-def select_output_grad(ins, attrs):
-    return _cpu.select_output_grad(_host_mask(ins), attrs)
-
-
-def get_places(ins, attrs):
-    return _cpu.get_places(ins, attrs, auto="CUDA")
-
-
-split_lod_tensor = _on_host(_cpu.split_lod_tensor)
-merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
-
-
-def recurrent(ins, attrs):
-    return _steps.recurrent(ins, attrs, rt.to_device, rt.to_host)
-
-
-def recurrent_grad(ins, attrs):
-    return _steps.recurrent_grad(ins, attrs, rt.to_device, rt.to_host)
+HOST_OPS = {
+    **host_ops(
+        "lod_array_length",
+        "read_from_array",
+        "array_read_grad",
+        "write_to_array",
+        "array_write_grad",
+        "conditional_block",
+        "create_array",
+        "pylayer",
+        "tensor_array_to_tensor",
+        "tensor_array_to_tensor_grad",
+        "while_loop",
+        wrap=as_is,
+    ),
+    "while_grad": with_args(_plus, zeros_like),
+    "conditional_block_grad": with_args(_plus, zeros_like),
+    "pylayer_grad": with_args(zeros_like),
+    **host_ops("is_empty", "split_lod_tensor", "merge_lod_tensor"),
+    **host_ops("select_input", "select_output", "select_output_grad", wrap=_mask_on_host()),
+    "select_input_grad": _mask_on_host(zeros_like),
+    "get_places": with_args(auto="CUDA"),
+    "recurrent": with_args(rt.to_device, rt.to_host),
+    "recurrent_grad": with_args(rt.to_device, rt.to_host),
+}

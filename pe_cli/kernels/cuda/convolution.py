@@ -10,13 +10,12 @@ the host.
 from numba import cuda
 
 from ..common import ConvGeometry
-from ..cpu import convolution as _cpu_conv
 from ..cpu.convolution import transpose_kernels
 from ..fused_math import both_grads, relu_first
 from . import activation
 from . import runtime as rt
 from . import _conv
-from ._host import on_host as _on_host
+from ._host import host_ops
 from ._launch import flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
 from ._matmul import matmul
@@ -105,8 +104,7 @@ conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose
 # -- deformable_conv: the CPU kernels run on the host, the results copied over (a device im2col for
 # deformable taps is not written yet) --------------------------------------------------------------
 
-deformable_conv = _on_host(_cpu_conv.deformable_conv)
-deformable_conv_grad = _on_host(_cpu_conv.deformable_conv_grad)
+HOST_OPS = host_ops("deformable_conv", "deformable_conv_grad")
 
 
 # -- conv_shift: one thread per output element (each sums its N taps in order) ----------------------

@@ -7,8 +7,8 @@ import numpy as np
 from numba import cuda
 
 from ..cpu import creation as _cpu
-from . import control_flow as _control_flow
 from . import runtime as rt
+from ._host import given_cpu_kernel, host_ops, on_host_when, out_to_device
 from ._launch import copy, flat, full, grid, zeros
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
@@ -24,22 +24,11 @@ def fake_init(ins, attrs):
     return {"Out": zeros(attrs["shape"], np.float32)}
 
 
-def fill_zeros_like(ins, attrs):
+def fill_zeros_like(ins, attrs, cpu_fill_zeros_like):
     x = ins["X"]
     if isinstance(x, list):  # a tensor array (a While's gradient): empty slots, as on the CPU
-        return _cpu.fill_zeros_like(ins, attrs)
+        return cpu_fill_zeros_like(ins, attrs)
     return {"Out": zeros(x.shape, x.dtype)}
-
-
-def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
-        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
-
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
-
-
-assign_value = _on_host(_cpu.assign_value)
 
 
 def assign(ins, attrs):
@@ -135,27 +124,13 @@ def tril_triu_grad(ins, attrs):
     return {"X@GRAD": _triangle(ins["Out@GRAD"], attrs)}
 
 
-fill_constant_batch_size_like = _control_flow._on_host(_cpu.fill_constant_batch_size_like)
-diag_embed = _control_flow._on_host(_cpu.diag_embed)
-
-
-def fill(ins, attrs):
-    return {"Out": rt.to_device(_cpu.fill(ins, attrs)["Out"])}
-
-
 def fill_zeros_like2(ins, attrs):
     return {"Out": zeros(ins["X"].shape, attrs["dtype"])}
 
 
 def linspace(ins, attrs):
     """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time); Paddle 2.x's (its
-    op has ``dtype``) computed on the host."""
-    if attrs.get("dtype"):
-        return {
-            "Out": rt.to_device(
-                _cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")}, attrs["dtype"])
-            )
-        }
+    op has ``dtype``) is the CPU kernel's on the host (``HOST_OPS``)."""
     start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)
@@ -179,3 +154,15 @@ def meshgrid_grad(ins, attrs):
         others = tuple(j for j in range(d.ndim) if j != i)
         grads.append(reduce(d, others, "sum").reshape(tuple(x.shape)) if others else copy(d).reshape(tuple(x.shape)))
     return {"X@GRAD": grads}
+
+
+def _paddle2_linspace(attrs):
+    return bool(attrs.get("dtype"))
+
+
+HOST_OPS = {
+    **host_ops("assign_value", "fill", wrap=out_to_device),
+    **host_ops("fill_constant_batch_size_like", "diag_embed"),
+    "fill_zeros_like": given_cpu_kernel(fill_zeros_like),
+    "linspace": on_host_when(_paddle2_linspace, linspace),
+}

@@ -12,6 +12,7 @@ from numba import cuda
 from .. import detection_geometry as geo
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
+from ._host import host_ops
 from ._launch import flat, grid
 from .launcher import jit_kernel
 
@@ -25,9 +26,7 @@ def _on_host(cpu_kernel):
     return kernel
 
 
-prior_box = _on_host(_cpu.prior_box)
-density_prior_box = _on_host(_cpu.density_prior_box)
-anchor_generator = _on_host(_cpu.anchor_generator)
+HOST_OPS = host_ops("prior_box", "density_prior_box", "anchor_generator", wrap=_on_host)
 
 
 @jit_kernel

@@ -5,14 +5,13 @@ index; its indices are checked on the host first."""
 
 from numba import cuda
 
-from ..cpu import detection_match as _cpu
+from ..target_assign_rows import target_rows
 from . import runtime as rt
+from ._host import host_ops
 from ._launch import flat, grid
-from .detection_nms import _on_host
 from .launcher import jit_kernel
 
-bipartite_match = _on_host(_cpu.bipartite_match)
-mine_hard_examples = _on_host(_cpu.mine_hard_examples)
+HOST_OPS = host_ops("bipartite_match", "mine_hard_examples")
 
 
 @jit_kernel
@@ -45,7 +44,7 @@ def target_assign(ins, attrs):
     host = {"MatchIndices": rt.to_host(ins["MatchIndices"])}
     if "NegIndices" in ins:
         host["NegIndices"] = rt.to_host(ins["NegIndices"])
-    src, neg_img, neg_col = _cpu.target_rows(host, attrs)
+    src, neg_img, neg_col = target_rows(host, attrs)
     n, m = src.shape
     p, k = x.shape[1], x.shape[2]
     out, weight = rt.empty((n, m, k), x.dtype), rt.empty((n, m, 1), "float32")

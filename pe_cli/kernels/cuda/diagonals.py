@@ -1,9 +1,6 @@
 """CUDA kernels of pe_cli/ops/diagonals.py: their CPU twins on the host (kernels/cuda/_host.py; index
 bookkeeping; correct on a GPU place, not fast)."""
 
-from ..cpu import diagonals as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-for _name in ("diag_v2", "diagonal", "fill_diagonal"):
-    globals()[_name] = on_host(getattr(_cpu, _name))
-    globals()[f"{_name}_grad"] = on_host(getattr(_cpu, f"{_name}_grad"))
+HOST_OPS = host_ops("diag_v2", "diag_v2_grad", "diagonal", "diagonal_grad", "fill_diagonal", "fill_diagonal_grad")

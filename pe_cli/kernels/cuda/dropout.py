@@ -4,9 +4,9 @@ both devices drop the same units; one elementwise kernel applies it."""
 import numpy as np
 from numba import cuda
 
-from ..cpu import dropout as _cpu
 from . import runtime as rt
 from ._elementwise import scalar_arg
+from ._host import given_cpu_kernel
 from ._launch import copy, flat, grid
 from .elementwise import _scale_after_k
 from .launcher import jit_kernel
@@ -30,7 +30,7 @@ def _factor(attrs, dtype):
     return np.dtype(dtype).type(1.0 / (1.0 - p) if up else 1.0)
 
 
-def dropout(ins, attrs):
+def dropout(ins, attrs, cpu_dropout):
     x = ins["X"]
     if attrs["is_test"]:
         p = attrs["dropout_prob"]
@@ -38,7 +38,7 @@ def dropout(ins, attrs):
         return {"Out": copy(x) if upscale else _scale_after_k(x, scalar_arg(x.dtype, 1.0 - p), scalar_arg(x.dtype, 0))}
     # The mask comes from the CPU kernel's generator: the same draws as on the CPU.
     seed = None if ins.get("Seed") is None else rt.to_host(ins["Seed"])
-    host_mask = _cpu.dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs)["Mask"]
+    host_mask = cpu_dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs)["Mask"]
     mask = rt.to_device(host_mask)
     out = rt.empty(x.shape, x.dtype)
     if out.size:
@@ -52,3 +52,6 @@ def dropout_grad(ins, attrs):
     if dx.size:
         _masked[grid(dx.size)](flat(dout), flat(mask), _factor(attrs, dout.dtype), flat(dx))
     return {"X@GRAD": dx}
+
+
+HOST_OPS = {"dropout": given_cpu_kernel(dropout)}

@@ -1,12 +1,6 @@
 """DynamicRNN on CUDA: the CPU kernels with this device's transfers; the steps run on the device."""
 
-from ..cpu import dynamic_rnn as _cpu
 from . import runtime as rt
+from ._host import host_ops, with_args
 
-
-def dynamic_recurrent(ins, attrs):
-    return _cpu.dynamic_recurrent(ins, attrs, rt.to_device, rt.to_host)
-
-
-def dynamic_recurrent_grad(ins, attrs):
-    return _cpu.dynamic_recurrent_grad(ins, attrs, rt.to_device, rt.to_host)
+HOST_OPS = host_ops("dynamic_recurrent", "dynamic_recurrent_grad", wrap=with_args(rt.to_device, rt.to_host))

@@ -11,10 +11,10 @@ from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ..common import div_grad_grad
-from ..cpu import elementwise as _cpu_elementwise
 from ..cpu.elementwise import check_divisor
 from . import runtime as rt
 from . import selected_rows as _sparse
+from ._host import with_args
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
@@ -374,12 +374,11 @@ def elementwise_div_grad_grad(ins, attrs):
     return div_grad_grad(globals(), ins, attrs)
 
 
-def dgc_clip_by_norm(ins, attrs):
-    return _cpu_elementwise.dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=rt.to_host)
-
-
 def minus(ins, attrs):
     """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
     if tuple(ins["X"].shape) != tuple(ins["Y"].shape):
         raise ValueError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and Y {list(ins['Y'].shape)}")
     return elementwise_sub(ins, {"axis": -1})
+
+
+HOST_OPS = {"dgc_clip_by_norm": with_args(clip=clip_by_norm, step_of=rt.to_host)}  # the CPU's steps, this clip

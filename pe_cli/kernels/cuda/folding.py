@@ -1,6 +1,5 @@
 """fold's CUDA kernels: the CPU's on the host (kernels/cuda/_host.py; correct on a GPU place, not fast)."""
 
-from ..cpu import folding as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-fold, fold_grad = on_host(_cpu.fold), on_host(_cpu.fold_grad)
+HOST_OPS = host_ops("fold", "fold_grad")

@@ -7,6 +7,7 @@ from numba import cuda
 
 from ..cpu import gather_scatter as _cpu
 from . import runtime as rt
+from ._host import given_cpu_kernel
 from ._launch import copy, flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -196,6 +197,11 @@ def scatter_nd_add_grad(ins, attrs):
 # -- shard_index --------------------------------------------------------------------------------
 
 
-def shard_index(ins, attrs):
+def shard_index(ins, attrs, cpu_shard_index):
     """On the host: ids are checked against index_num there, as the CPU kernel checks them."""
-    return {"Out": rt.to_device(_cpu.shard_index({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
+    return {"Out": rt.to_device(cpu_shard_index({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
+
+
+HOST_OPS = {
+    "shard_index": given_cpu_kernel(shard_index),
+}

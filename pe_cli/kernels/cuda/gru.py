@@ -16,8 +16,7 @@ from ._gru import _back_c, _back_r, _fwd_c, _fwd_ur
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _add_into, _gather_state, _scatter_state
-from ..cpu import gru as _cpu_gru
-from ._host import on_host
+from ._host import host_ops
 from .indexing import _gather_rows
 from .launcher import jit_kernel
 
@@ -325,4 +324,4 @@ def gru_unit_grad(ins, attrs):
 
 
 # Fluid has CPU kernels only for fusion_gru, and falls back to them on a GPU place; so does pe (_host.py)
-fusion_gru = on_host(_cpu_gru.fusion_gru)
+HOST_OPS = host_ops("fusion_gru")

@@ -17,7 +17,7 @@ from numba import cuda
 
 from ..cpu import image as _cpu
 from . import runtime as rt
-from .control_flow import _on_host
+from ._host import given_cpu_kernel, host_ops, on_host_when
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._strided import contiguous_strides, copy_window
@@ -57,9 +57,9 @@ space_to_depth, space_to_depth_grad = _forward("space_to_depth"), _backward("spa
 shuffle_channel, shuffle_channel_grad = _forward("shuffle_channel"), _backward("shuffle_channel")
 
 
-def similarity_focus(ins, attrs):
+def similarity_focus(ins, attrs, cpu_similarity_focus):
     """A sort and a greedy pass per slice: on the host (the CPU kernel), the mask copied over."""
-    return {"Out": rt.to_device(_cpu.similarity_focus({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
+    return {"Out": rt.to_device(cpu_similarity_focus({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
 
 
 # -- resize -----------------------------------------------------------------------------------------
@@ -135,13 +135,12 @@ def _interp_back(dout, tz, ty, tx, wz, wy, wx, dx, c, d, h, w, od, oh, ow, nhwc)
         i += step
 
 
-_host_interp = _on_host(_cpu.interp)  # bicubic's four taps per dim: its matrices on the host
-_host_interp_grad = _on_host(_cpu.interp_grad)
+def _bicubic(attrs):
+    """Bicubic's four taps per dim: the CPU's kernels (its matrices), on the host."""
+    return attrs["interp_method"] == "bicubic"
 
 
 def interp(ins, attrs):
-    if attrs["interp_method"] == "bicubic":
-        return _host_interp(ins, attrs)
     x = ins["X"]
     taps, weights, geo, shape = _geometry(x, ins, attrs)
     out = rt.empty(shape, x.dtype)
@@ -151,8 +150,6 @@ def interp(ins, attrs):
 
 
 def interp_grad(ins, attrs):
-    if attrs["interp_method"] == "bicubic":
-        return _host_interp_grad(ins, attrs)
     x, dout = ins["X"], ins["Out@GRAD"]
     taps, weights, geo, _ = _geometry(x, ins, attrs)
     dx = zeros(x.shape, x.dtype)
@@ -302,10 +299,6 @@ def grid_sampler_grad(ins, attrs):
     return {"X@GRAD": dx, "Grid@GRAD": dgrid}
 
 
-unfold = _on_host(_cpu.unfold)  # im2col on the host: a copy per kernel tap
-unfold_grad = _on_host(_cpu.unfold_grad)
-
-
 # -- fsp: batched products by the tiled matmul ----------------------------------------------------------
 
 
@@ -321,3 +314,11 @@ def fsp_grad(ins, attrs):
     dx = matmul(dout, y.reshape(n, y.shape[1], hw), alpha=1.0 / hw)
     dy = matmul(dout, x.reshape(n, x.shape[1], hw), trans_a=True, alpha=1.0 / hw)
     return {"X@GRAD": dx.reshape(x.shape), "Y@GRAD": dy.reshape(y.shape)}
+
+
+HOST_OPS = {
+    "interp": on_host_when(_bicubic, interp),
+    "interp_grad": on_host_when(_bicubic, interp_grad),
+    **host_ops("unfold", "unfold_grad"),  # im2col on the host: a copy per kernel tap
+    "similarity_focus": given_cpu_kernel(similarity_focus),
+}

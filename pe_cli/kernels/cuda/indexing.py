@@ -13,7 +13,7 @@ from numba import cuda
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ..cpu import indexing as _cpu
 from . import runtime as rt
-from ._host import on_host
+from ._host import given_cpu_kernel, on_host
 from ._elementwise import expand_to
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
@@ -127,8 +127,8 @@ def gather_nd_grad(ins, attrs):
 # -- argsort, unique ---------------------------------------------------------------------------------
 
 
-def argsort(ins, attrs):
-    outs = _cpu.argsort({"X": rt.to_host(ins["X"])}, attrs)
+def argsort(ins, attrs, cpu_argsort):
+    outs = cpu_argsort({"X": rt.to_host(ins["X"])}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
@@ -155,8 +155,8 @@ def argsort_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-def unique(ins, attrs):
-    outs = _cpu.unique({"X": rt.to_host(ins["X"])}, attrs)
+def unique(ins, attrs, cpu_unique):
+    outs = cpu_unique({"X": rt.to_host(ins["X"])}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
@@ -296,8 +296,8 @@ def where_grad(ins, attrs):
     return grads
 
 
-def where_index(ins, attrs):
-    return {"Out": rt.to_device(_cpu.where_index({"Condition": rt.to_host(ins["Condition"])}, attrs)["Out"])}
+def where_index(ins, attrs, cpu_where_index):
+    return {"Out": rt.to_device(cpu_where_index({"Condition": rt.to_host(ins["Condition"])}, attrs)["Out"])}
 
 
 @jit_kernel
@@ -335,10 +335,6 @@ def top_k(ins, attrs):
     if out.size:
         _top_k[grid(out.size // k)](flat(x), flat(out), flat(idx), n, k)
     return {"Out": out, "Indices": idx}
-
-
-# X@GRAD of top_k: Out@GRAD scattered back to the positions top_k took, by the CPU kernel on the host.
-top_k_grad = on_host(_cpu.top_k_grad)
 
 
 @jit_kernel
@@ -388,3 +384,11 @@ def _as_arg_dtype(out, attrs):
 
 arg_max = _arg(True)
 arg_min = _arg(False)
+
+
+HOST_OPS = {
+    "top_k_grad": on_host,  # Out@GRAD scattered back to the positions top_k took, by the CPU kernel on the host
+    "argsort": given_cpu_kernel(argsort),
+    "unique": given_cpu_kernel(unique),
+    "where_index": given_cpu_kernel(where_index),
+}

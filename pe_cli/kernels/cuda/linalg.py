@@ -12,9 +12,8 @@ from ...base.shapes import numel
 from ..common import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from . import runtime as rt
-from ..cpu import linalg as _cpu_linalg
 from ._elementwise import expand_to
-from ._host import on_host
+from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
@@ -103,8 +102,6 @@ def _math_shapes(x, y, attrs):
 
 
 def matmul(ins, attrs):
-    if _on_host_form(attrs):
-        return _FORMS_ON_HOST["matmul"](ins, attrs)
     x, y = ins["X"], ins["Y"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
@@ -127,8 +124,6 @@ def matmul_v2(ins, attrs):
 
 
 def matmul_grad_x(ins, attrs):
-    if _on_host_form(attrs):
-        return _FORMS_ON_HOST["matmul_grad_x"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -141,8 +136,6 @@ def matmul_grad_x(ins, attrs):
 
 
 def matmul_grad_y(ins, attrs):
-    if _on_host_form(attrs):
-        return _FORMS_ON_HOST["matmul_grad_y"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -265,10 +258,11 @@ def _on_host_form(attrs):
     return attrs.get("head_number", 1) > 1 or bool(attrs.get("fused_transpose_Out") and attrs.get("fused_reshape_Out"))
 
 
-_FORMS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
-
-
-# cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)
-cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
-spectral_norm = on_host(_cpu_linalg.spectral_norm)
-spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
+HOST_OPS = {
+    "matmul": on_host_when(_on_host_form, matmul),
+    "matmul_grad": on_host_when(_on_host_form, matmul_grad),
+    "matmul_grad_x": on_host_when(_on_host_form, matmul_grad_x),
+    "matmul_grad_y": on_host_when(_on_host_form, matmul_grad_y),
+    # cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)
+    **host_ops("cholesky_grad", "spectral_norm", "spectral_norm_grad"),
+}

@@ -1,10 +1,9 @@
 """CUDA kernels of pe_cli/ops/linalg_decomposing.py: their CPU twins on the host (kernels/cuda/_host.py: numpy's
 LAPACK; correct on a GPU place, not fast)."""
 
-from ..cpu import linalg_decomposing as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-for _name in (
+HOST_OPS = host_ops(
     "matrix_rank",
     "eigh",
     "eigvalsh",
@@ -16,5 +15,4 @@ for _name in (
     "lu_unpack",
     "eig",
     "eigvals",
-):
-    globals()[_name] = on_host(getattr(_cpu, _name))
+)

@@ -1,9 +1,6 @@
 """CUDA kernels of the decompositions: their CPU twins on the host (LAPACK's algorithms are
 sequential; these ops serve small matrices: pinv, cond, lstsq)."""
 
-from ..cpu import linalg_decomposition as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-svd = on_host(_cpu.svd)
-svd_grad = on_host(_cpu.svd_grad)
-lstsq = on_host(_cpu.lstsq)
+HOST_OPS = host_ops("svd", "svd_grad", "lstsq")

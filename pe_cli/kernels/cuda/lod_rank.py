@@ -1,8 +1,9 @@
 """The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
 
 from ...base.tensor_array import TensorArray
-from ..cpu import lod_rank as _cpu
+from ..rank_table import RankTable
 from . import runtime as rt
+from ._host import host_ops
 
 
 def _array(items, like):
@@ -12,7 +13,7 @@ def _array(items, like):
 
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
-        host = {k: v if isinstance(v, (list, _cpu.RankTable)) else rt.to_host(v) for k, v in ins.items()}
+        host = {k: v if isinstance(v, (list, RankTable)) else rt.to_host(v) for k, v in ins.items()}
         host = {
             k: _array([None if a is None else rt.to_host(a) for a in v], v) if isinstance(v, list) else v
             for k, v in host.items()
@@ -20,7 +21,7 @@ def _on_host(cpu_kernel):
         outs = cpu_kernel(host, attrs)
         return {
             k: v
-            if k == "@LOD" or isinstance(v, _cpu.RankTable)
+            if k == "@LOD" or isinstance(v, RankTable)
             else _array([rt.to_device(a) for a in v], v)
             if isinstance(v, list)
             else rt.to_device(v)
@@ -31,13 +32,16 @@ def _on_host(cpu_kernel):
     return kernel
 
 
-lod_rank_table = _on_host(_cpu.lod_rank_table)
-max_sequence_len = _on_host(_cpu.max_sequence_len)
-lod_tensor_to_array = _on_host(_cpu.lod_tensor_to_array)
-array_to_lod_tensor = _on_host(_cpu.array_to_lod_tensor)
-shrink_rnn_memory = _on_host(_cpu.shrink_rnn_memory)
-shrink_rnn_memory_grad = _on_host(_cpu.shrink_rnn_memory_grad)
-reorder_lod_tensor_by_rank = _on_host(_cpu.reorder_lod_tensor_by_rank)
-reorder_lod_tensor_by_rank_grad = _on_host(_cpu.reorder_lod_tensor_by_rank_grad)
-rnn_memory_helper = _on_host(_cpu.rnn_memory_helper)
-rnn_memory_helper_grad = _on_host(_cpu.rnn_memory_helper_grad)
+HOST_OPS = host_ops(
+    "lod_rank_table",
+    "max_sequence_len",
+    "lod_tensor_to_array",
+    "array_to_lod_tensor",
+    "shrink_rnn_memory",
+    "shrink_rnn_memory_grad",
+    "reorder_lod_tensor_by_rank",
+    "reorder_lod_tensor_by_rank_grad",
+    "rnn_memory_helper",
+    "rnn_memory_helper_grad",
+    wrap=_on_host,
+)

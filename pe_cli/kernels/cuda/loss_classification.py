@@ -2,7 +2,7 @@
 soft-label cross_entropy) are block reductions along the last dim. A hard label outside
 [0, classes) that is not ignore_index gives a NaN loss and gradient for its row (the CPU raises;
 checking on the host would stall the device every step). The elementwise losses (label_smooth, kldiv_loss,
-sigmoid_cross_entropy_with_logits, teacher_student_sigmoid_loss, log_loss, ...) are in _loss_elementwise.py,
+sigmoid_cross_entropy_with_logits, teacher_student_sigmoid_loss, ...) are in _loss_elementwise.py,
 imported here by name."""
 
 import math
@@ -11,6 +11,7 @@ import numpy as np
 from numba import cuda
 
 from . import runtime as rt
+from ._host import host_ops
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._loss_elementwise import (
     bce_loss,
@@ -21,8 +22,6 @@ from ._loss_elementwise import (
     kldiv_loss_grad,
     label_smooth,
     label_smooth_grad,
-    log_loss,
-    log_loss_grad,
     modified_huber_loss,
     modified_huber_loss_grad,
     sigmoid_cross_entropy_with_logits,
@@ -33,6 +32,7 @@ from ._loss_elementwise import (
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
 
+HOST_OPS = host_ops("log_loss", "log_loss_grad")  # the CPU kernels on the host: no device twin yet
 _APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
 

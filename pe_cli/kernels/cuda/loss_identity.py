@@ -1,6 +1,5 @@
 """CUDA kernels of identity_loss: their CPU twins on the host (kernels/cuda/_host.py)."""
 
-from ..cpu import loss_identity as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-identity_loss, identity_loss_grad = on_host(_cpu.identity_loss), on_host(_cpu.identity_loss_grad)
+HOST_OPS = host_ops("identity_loss", "identity_loss_grad")

@@ -2,9 +2,6 @@
 softmax per sample, and class_center_sample, whose output's size the labels decide; correct on a GPU place,
 not fast)."""
 
-from ..cpu import loss_margin as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-margin_cross_entropy = on_host(_cpu.margin_cross_entropy)
-margin_cross_entropy_grad = on_host(_cpu.margin_cross_entropy_grad)
-class_center_sample = on_host(_cpu.class_center_sample)
+HOST_OPS = host_ops("margin_cross_entropy", "margin_cross_entropy_grad", "class_center_sample")

@@ -9,9 +9,9 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu import loss_sampled as _cpu
+from ..hsigmoid_paths import paths
 from . import runtime as rt
-from ._host import on_host
+from ._host import host_ops
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -19,7 +19,7 @@ from .launcher import jit_kernel
 def _paths(ins, attrs):
     table = rt.to_host(ins["PathTable"]) if "PathTable" in ins else None
     code = rt.to_host(ins["PathCode"]) if "PathCode" in ins else None
-    idx, bits = _cpu.paths(rt.to_host(ins["Label"]), attrs, table, code, ins["W"].shape[0])
+    idx, bits = paths(rt.to_host(ins["Label"]), attrs, table, code, ins["W"].shape[0])
     return rt.to_device(np.ascontiguousarray(idx)), rt.to_device(np.ascontiguousarray(bits)), idx.shape[1]
 
 
@@ -120,11 +120,6 @@ def hierarchical_sigmoid_grad(ins, attrs):
     return {"X@GRAD": dx, "W@GRAD": dw, "Bias@GRAD": db}
 
 
-def sample_logits(ins, attrs):
-    outs = _cpu.sample({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: rt.to_device(v) for k, v in outs.items()}
-
-
 @jit_kernel
 def _scatter(samples, d, dx, width, classes):
     i = cuda.grid(1)
@@ -142,6 +137,5 @@ def sample_logits_grad(ins, attrs):
     return {"Logits@GRAD": dx}
 
 
-# nce: the CPU kernels on the host (each row's draws are the CPU sampler's)
-nce = on_host(_cpu.nce)
-nce_grad = on_host(_cpu.nce_grad)
+# nce and sample_logits: the CPU kernels on the host (the draws are the CPU sampler's)
+HOST_OPS = host_ops("nce", "nce_grad", "sample_logits")

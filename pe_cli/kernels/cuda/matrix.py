@@ -5,7 +5,6 @@ diagonals (_strided.py) and a row sum; bilinear_tensor_product the CPU kernels o
 
 from numba import cuda
 
-from ..cpu import matrix as _cpu_matrix
 from ..cpu.matrix import addmm_check
 from ..matrix_rules import cross_dim, diagonal
 from . import runtime as rt
@@ -13,7 +12,7 @@ from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._reduce import reduce, sum_to_shape
-from ._host import on_host
+from ._host import host_ops
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
 
@@ -209,5 +208,4 @@ def trace_grad(ins, attrs):
 
 
 # bilinear_tensor_product: the CPU kernels on the host (device twins are not written yet)
-bilinear_tensor_product = on_host(_cpu_matrix.bilinear_tensor_product)
-bilinear_tensor_product_grad = on_host(_cpu_matrix.bilinear_tensor_product_grad)
+HOST_OPS = host_ops("bilinear_tensor_product", "bilinear_tensor_product_grad")

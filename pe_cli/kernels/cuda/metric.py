@@ -5,9 +5,8 @@ batch), as Fluid's CUDA auc keeps its statistics on the host too."""
 import numpy as np
 from numba import cuda
 
-from ..cpu import metric as _cpu
 from . import runtime as rt
-from ._host import on_host
+from ._host import given_cpu_kernel, host_ops
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
@@ -48,11 +47,12 @@ def accuracy(ins, attrs):
     return {"Accuracy": acc, "Correct": correct_out, "Total": rt.to_device(np.array([total], dtype=np.int32))}
 
 
-def auc(ins, attrs):
-    outs = _cpu.auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+def auc(ins, attrs, cpu_auc):
+    outs = cpu_auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-mean_iou = on_host(_cpu.mean_iou)
-positive_negative_pair = on_host(_cpu.positive_negative_pair)
-precision_recall = on_host(_cpu.precision_recall)
+HOST_OPS = {
+    **host_ops("mean_iou", "positive_negative_pair", "precision_recall"),
+    "auc": given_cpu_kernel(auc),
+}

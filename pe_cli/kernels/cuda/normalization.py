@@ -14,7 +14,7 @@ from ..cpu import normalization as _cpu
 from . import _norm
 from . import runtime as rt
 from ._elementwise import Binary
-from ._host import on_host
+from ._host import host_ops
 from ._launch import copy, flat, grid, rows_grid, zeros
 from ._reduce import reduce
 from .launcher import jit_kernel
@@ -355,5 +355,4 @@ def norm_grad(ins, attrs):
 
 
 # data_norm: the CPU kernels on the host (a device twin is not written yet)
-data_norm = on_host(_cpu.data_norm)
-data_norm_grad = on_host(_cpu.data_norm_grad)
+HOST_OPS = host_ops("data_norm", "data_norm_grad")

@@ -11,6 +11,7 @@ from ...base.selected_rows import SelectedRows
 from ..cpu import optimizer as _cpu
 from . import elementwise as _elementwise, runtime as rt, selected_rows as sparse
 from ._elementwise import scalar_arg
+from ._host import given_cpu_kernel, with_args
 from ._launch import flat, grid
 from ._optimizer_launch import _as, _beta_pows, _update
 from .launcher import jit_kernel
@@ -18,9 +19,9 @@ from .optimizer_layerwise import lamb, lars_momentum  # noqa: F401 (found here b
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 
 
-def dpsgd(ins, attrs):
+def dpsgd(ins, attrs, cpu_dpsgd):
     """On the host: one norm and one noise draw per parameter and step."""
-    out = _cpu.dpsgd({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    out = cpu_dpsgd({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {"ParamOut": rt.to_device(out["ParamOut"])}
 
 
@@ -76,10 +77,6 @@ def momentum(ins, attrs):
             flat(v_out),
         )
     return {"ParamOut": p_out, "VelocityOut": v_out}
-
-
-def dgc_momentum(ins, attrs):  # the CPU's steps, the step and trainer count read on the host
-    return _cpu.dgc_momentum(ins, attrs, rt.to_host, _elementwise.scale, (momentum, sgd))
 
 
 @jit_kernel
@@ -327,3 +324,7 @@ def ftrl(ins, attrs):
         scalar_arg(t, attrs["l2"] + 1e-10),
         scalar_arg(t, -attrs["lr_power"]),
     )
+
+
+HOST_OPS = {"dpsgd": given_cpu_kernel(dpsgd), "lr_schedule": given_cpu_kernel(lr_schedule)}
+HOST_OPS["dgc_momentum"] = with_args(rt.to_host, _elementwise.scale, (momentum, sgd))  # the CPU's steps

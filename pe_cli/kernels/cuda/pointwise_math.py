@@ -1,9 +1,39 @@
 """CUDA kernels of the pointwise_math family: their CPU twins on the host (kernels/cuda/_host.py; numpy's
 formulas, exactly the CPU's values; correct on a GPU place, not fast)."""
 
-from ..cpu import pointwise_math as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-for _name in list(_cpu.UNARY) + ["atan2", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "lerp"]:
-    globals()[_name] = on_host(getattr(_cpu, _name))
-    globals()[f"{_name}_grad"] = on_host(getattr(_cpu, f"{_name}_grad"))
+HOST_OPS = host_ops(
+    "silu",
+    "silu_grad",
+    "celu",
+    "celu_grad",
+    "tan",
+    "tan_grad",
+    "acosh",
+    "acosh_grad",
+    "asinh",
+    "asinh_grad",
+    "atanh",
+    "atanh_grad",
+    "log2",
+    "log2_grad",
+    "log10",
+    "log10_grad",
+    "trunc",
+    "trunc_grad",
+    "conj",
+    "conj_grad",
+    "logit",
+    "logit_grad",
+    "atan2",
+    "atan2_grad",
+    "elementwise_fmax",
+    "elementwise_fmax_grad",
+    "elementwise_fmin",
+    "elementwise_fmin_grad",
+    "elementwise_heaviside",
+    "elementwise_heaviside_grad",
+    "lerp",
+    "lerp_grad",
+)

@@ -7,11 +7,12 @@ in row-major order."""
 import numpy as np
 from numba import cuda
 
+from .. import kernel_of
 from ..common import PoolGeometry
 from ..cpu import pooling as _cpu
 from . import runtime as rt
 from . import _adaptive_pool, _pool, elementwise, manipulation
-from ._host import on_host
+from ._host import given_cpu_kernel, on_host
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -25,30 +26,30 @@ def _pool_args(x, attrs):
     return geo, (h, w, geo.ho, geo.wo, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
 
 
-def pool2d(ins, attrs):
+def pool2d(ins, attrs, cpu_pool2d):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":  # Fluid's plain windows (the CPU's)
-        return on_host(_cpu.pool2d)(ins, attrs)
+        return on_host(cpu_pool2d)(ins, attrs)
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
     x = ins["X"]
     geo, args = _pool_args(x, attrs)
     if not geo.regular:  # Fluid's windows the device loop does not take: the CPU's, on the host
-        return on_host(_cpu.pool2d)(ins, attrs)
+        return on_host(cpu_pool2d)(ins, attrs)
     out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
     if out.size:
         _pool.pool[grid(out.size)](flat(x), flat(out), *args, attrs["pooling_type"] == "max", bool(attrs["exclusive"]))
     return {"Out": out}
 
 
-def pool2d_grad(ins, attrs):
+def pool2d_grad(ins, attrs, cpu_pool2d_grad):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":
-        return on_host(_cpu.pool2d_grad)(ins, attrs)
+        return on_host(cpu_pool2d_grad)(ins, attrs)
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d_grad(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     geo, args = _pool_args(x, attrs)
     if not geo.regular:
-        return on_host(_cpu.pool2d_grad)(ins, attrs)
+        return on_host(cpu_pool2d_grad)(ins, attrs)
     if attrs["pooling_type"] == "max":
         dx = zeros(x.shape, x.dtype)
         if out.size:
@@ -114,10 +115,10 @@ def _regular_boxes(x, attrs):
     return all((e > s).all() and (div > 0).all() for s, e, div in _cpu.windows(tuple(x.shape), attrs))
 
 
-def pool3d(ins, attrs):
+def pool3d(ins, attrs, cpu_pool3d):
     x = ins["X"]
     if not _regular_boxes(x, attrs):
-        return on_host(_cpu.pool3d)(ins, attrs)
+        return on_host(cpu_pool3d)(ins, attrs)
     wins, (od, oh, ow) = _device_windows(x, attrs)
     out = rt.empty(tuple(x.shape[:2]) + (od, oh, ow), x.dtype)
     if out.size:
@@ -137,10 +138,10 @@ def pool3d(ins, attrs):
     return {"Out": out}
 
 
-def pool3d_grad(ins, attrs):
+def pool3d_grad(ins, attrs, cpu_pool3d_grad):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     if not _regular_boxes(x, attrs):
-        return on_host(_cpu.pool3d_grad)(ins, attrs)
+        return on_host(cpu_pool3d_grad)(ins, attrs)
     wins, (od, oh, ow) = _device_windows(x, attrs)
     dx = zeros(x.shape, x.dtype)
     if out.size:
@@ -165,6 +166,7 @@ def pool3d_grad(ins, attrs):
 
 def spp(ins, attrs):
     x = ins["X"]
+    pool2d = kernel_of("cuda", "pooling", "pool2d")  # as the registry finds it: irregular windows on the host
     outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in _cpu.spp_levels(x.shape, attrs)]
     return manipulation.concat({"X": outs}, {"axis": 1})
 
@@ -175,7 +177,7 @@ def spp_grad(ins, attrs):
     widths = [x.shape[1] * 4**p for p in range(len(levels))]
     outs = manipulation.split({"X": out}, {"axis": 1, "sections": widths, "num": 0})["Out"]
     douts = manipulation.split({"X": dout}, {"axis": 1, "sections": widths, "num": 0})["Out"]
-    dx = None
+    dx, pool2d_grad = None, kernel_of("cuda", "pooling", "pool2d_grad")
     for p, level in enumerate(levels):
         shape = tuple(x.shape[:2]) + (2**p, 2**p)
         part = pool2d_grad({"X": x, "Out": outs[p].reshape(shape), "Out@GRAD": douts[p].reshape(shape)}, level)[
@@ -183,3 +185,12 @@ def spp_grad(ins, attrs):
         ]
         dx = part if dx is None else elementwise.sum({"X": [dx, part]}, {})["Out"]
     return {"X@GRAD": dx}
+
+
+# Fluid's windows the device loops do not take (and adaptive max-pooling): the CPU's kernels, on the host
+HOST_OPS = {
+    "pool2d": given_cpu_kernel(pool2d),
+    "pool2d_grad": given_cpu_kernel(pool2d_grad),
+    "pool3d": given_cpu_kernel(pool3d),
+    "pool3d_grad": given_cpu_kernel(pool3d_grad),
+}

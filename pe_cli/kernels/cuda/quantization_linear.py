@@ -1,7 +1,6 @@
 """CUDA kernels of pe_cli/ops/quantization_linear.py: their CPU twins on the host (kernels/cuda/_host.py;
 correct on a GPU place, not fast)."""
 
-from ..cpu import quantization_linear as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-quantize_linear, dequantize_linear = on_host(_cpu.quantize_linear), on_host(_cpu.dequantize_linear)
+HOST_OPS = host_ops("quantize_linear", "dequantize_linear")

@@ -3,23 +3,19 @@ as the CPU kernels and copy the result over, so both devices initialize paramete
 random_crop draws its offsets on the host and copies the windows on the device; poisson draws its counts
 on the host from the rates copied over."""
 
-from ..cpu import random as _cpu
-from . import control_flow as _control_flow
+from ..random_crop_offsets import crop_offsets
 from . import runtime as rt
-from . import _host
+from ._host import host_ops, out_to_device
 from ._launch import zeros
 from ._strided import contiguous_strides, copy_window
-from .creation import _on_host
 
 
-uniform_random = _on_host(_cpu.uniform_random)
-gaussian_random = _on_host(_cpu.gaussian_random)
-truncated_gaussian_random = _on_host(_cpu.truncated_gaussian_random)
-seed = _on_host(_cpu.seed)
-
-
-uniform_random_batch_size_like = _control_flow._on_host(_cpu.uniform_random_batch_size_like)
-gaussian_random_batch_size_like = _control_flow._on_host(_cpu.gaussian_random_batch_size_like)
+HOST_OPS = {
+    **host_ops(
+        "uniform_random", "gaussian_random", "truncated_gaussian_random", "seed", "randperm", wrap=out_to_device
+    ),
+    **host_ops("uniform_random_batch_size_like", "gaussian_random_batch_size_like", "randint", "poisson", "dirichlet"),
+}
 
 
 def random_crop(ins, attrs):
@@ -28,7 +24,7 @@ def random_crop(ins, attrs):
     shape = list(attrs["shape"])
     xs = tuple(x.shape)
     k = len(xs) - len(shape)
-    offsets, next_seed = _cpu.crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
+    offsets, next_seed = crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
     out = rt.empty(xs[:k] + tuple(shape), x.dtype)
     inner = tuple(xs[k:])
     xstr, ostr = contiguous_strides((len(offsets),) + inner), contiguous_strides((len(offsets),) + tuple(shape))
@@ -38,15 +34,5 @@ def random_crop(ins, attrs):
     return {"Out": out, "SeedOut": rt.to_device(next_seed)}
 
 
-randint = _control_flow._on_host(_cpu.randint)
-randperm = _on_host(_cpu.randperm)
-
-
-poisson = _host.on_host(_cpu.poisson)
-
-
 def poisson_grad(ins, attrs):
     return {"X@GRAD": zeros(ins["Out@GRAD"].shape, ins["Out@GRAD"].dtype)}
-
-
-dirichlet = _host.on_host(_cpu.dirichlet)

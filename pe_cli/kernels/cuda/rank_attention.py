@@ -1,8 +1,6 @@
 """CUDA twin of kernels/cpu/rank_attention.py: the gathers by rank are host work here
 (kernels/cuda/_host.py); Fluid's CUDA kernels expand the same blocks and multiply them."""
 
-from ..cpu import rank_attention as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-rank_attention = on_host(_cpu.rank_attention)
-rank_attention_grad = on_host(_cpu.rank_attention_grad)
+HOST_OPS = host_ops("rank_attention", "rank_attention_grad")

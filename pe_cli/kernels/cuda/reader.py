@@ -1,3 +1,5 @@
 """CUDA twins of kernels/cpu/reader.py: the reader variables' markers stay on the host."""
 
-from ..cpu.reader import create_double_buffer_reader, create_py_reader, read  # noqa: F401
+from ._host import as_is, host_ops
+
+HOST_OPS = host_ops("create_double_buffer_reader", "create_py_reader", "read", wrap=as_is)

@@ -7,9 +7,8 @@ from numba import cuda
 from ...base.dtypes import convert_dtype
 from ..cpu import reduction as _cpu
 from . import runtime as rt
-from ._host import on_host
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
-from ._host import on_host
+from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
@@ -271,8 +270,6 @@ def _norm_kept(x, attrs):
 
 
 def p_norm(ins, attrs):
-    if attrs.get("asvector"):  # Paddle 2.x's norm of all of X: the CPU's, on the host
-        return on_host(_cpu.p_norm)(ins, attrs)
     x, p = ins["X"], attrs["porder"]
     axis, kept = _norm_kept(x, attrs)
     out = _ROOT(reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True), scalar_arg(x.dtype, 1 / p))
@@ -280,14 +277,17 @@ def p_norm(ins, attrs):
 
 
 def p_norm_grad(ins, attrs):
-    if attrs.get("asvector"):
-        return on_host(_cpu.p_norm_grad)(ins, attrs)
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     _, kept = _norm_kept(x, attrs)
     norm, d = expand_to(out.reshape(kept), x.shape), expand_to(dout.reshape(kept), x.shape)
     return {
         "X@GRAD": _P_NORM_GRAD(x, norm, d, scalar_arg(x.dtype, attrs["porder"]), scalar_arg(x.dtype, attrs["epsilon"]))
     }
+
+
+def _as_vector(attrs):
+    """Paddle 2.x's norm of all of X: the CPU's kernels, on the host."""
+    return attrs.get("asvector")
 
 
 def l1_norm(ins, attrs):
@@ -302,5 +302,8 @@ def l1_norm_grad(ins, attrs):
 
 # Paddle 2.x's reductions: reduce_amax / reduce_amin run reduce_max's / reduce_min's kernels (their registered
 # kernel); their shared gradient and logsumexp run their CPU twins on the host (kernels/cuda/_host.py)
-reduce_even_extreme_grad = on_host(_cpu.reduce_even_extreme_grad)
-logsumexp, logsumexp_grad = on_host(_cpu.logsumexp), on_host(_cpu.logsumexp_grad)
+HOST_OPS = {
+    **host_ops("reduce_even_extreme_grad", "logsumexp", "logsumexp_grad"),
+    "p_norm": on_host_when(_as_vector, p_norm),
+    "p_norm_grad": on_host_when(_as_vector, p_norm_grad),
+}

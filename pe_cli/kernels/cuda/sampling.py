@@ -1,10 +1,9 @@
 """CUDA kernels of pe_cli/ops/sampling.py: their CPU twins on the host (kernels/cuda/_host.py: the same seeded
 draws; correct on a GPU place, not fast)."""
 
-from ..cpu import sampling as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-for _name in (
+HOST_OPS = host_ops(
     "bernoulli",
     "exponential",
     "multinomial",
@@ -16,5 +15,4 @@ for _name in (
     "gumbel_softmax_grad",
     "uniform_random_inplace",
     "gaussian_inplace",
-):
-    globals()[_name] = on_host(getattr(_cpu, _name))
+)

@@ -3,19 +3,24 @@ place; so does pe (the CPU kernels on the host, _host.py; a row-sparse gradient 
 host and its values go to the device)."""
 
 from ...base.selected_rows import SelectedRows
-from ..cpu import sequence_fused as _cpu
 from . import runtime as rt
-from ._host import on_host
-
-fused_embedding_seq_pool = on_host(_cpu.fused_embedding_seq_pool)
-fusion_seqpool_concat = on_host(_cpu.fusion_seqpool_concat)
-fusion_seqpool_cvm_concat = on_host(_cpu.fusion_seqpool_cvm_concat)
-fusion_seqconv_eltadd_relu = on_host(_cpu.fusion_seqconv_eltadd_relu)
-fusion_seqexpand_concat_fc = on_host(_cpu.fusion_seqexpand_concat_fc)
+from ._host import given_cpu_kernel, host_ops
 
 
-def fused_embedding_seq_pool_grad(ins, attrs):
-    grad = _cpu.fused_embedding_seq_pool_grad({k: rt.to_host(v) for k, v in ins.items()}, attrs)["W@GRAD"]
+def fused_embedding_seq_pool_grad(ins, attrs, cpu_fused_embedding_seq_pool_grad):
+    grad = cpu_fused_embedding_seq_pool_grad({k: rt.to_host(v) for k, v in ins.items()}, attrs)["W@GRAD"]
     if isinstance(grad, SelectedRows):
         return {"W@GRAD": grad.with_arrays(grad.rows, rt.to_device(grad.values))}
     return {"W@GRAD": rt.to_device(grad)}
+
+
+HOST_OPS = {
+    **host_ops(
+        "fused_embedding_seq_pool",
+        "fusion_seqpool_concat",
+        "fusion_seqpool_cvm_concat",
+        "fusion_seqconv_eltadd_relu",
+        "fusion_seqexpand_concat_fc",
+    ),
+    "fused_embedding_seq_pool_grad": given_cpu_kernel(fused_embedding_seq_pool_grad),
+}

@@ -1,7 +1,5 @@
 """CUDA twin of kernels/cpu/tdm.py: tree lookups and sampling are host work (kernels/cuda/_host.py)."""
 
-from ..cpu import tdm as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-tdm_child = on_host(_cpu.tdm_child)
-tdm_sampler = on_host(_cpu.tdm_sampler)
+HOST_OPS = host_ops("tdm_child", "tdm_sampler")

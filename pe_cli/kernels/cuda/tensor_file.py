@@ -1,10 +1,6 @@
 """CUDA kernels of ops/tensor_file.py: the files read and written on the host, the tensors copied
 between host and device."""
 
-from ..cpu import tensor_file as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-load = on_host(_cpu.load)
-load_combine = on_host(_cpu.load_combine)
-save = on_host(_cpu.save)
-save_combine = on_host(_cpu.save_combine)
+HOST_OPS = host_ops("load", "load_combine", "save", "save_combine")

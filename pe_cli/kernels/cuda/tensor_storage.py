@@ -3,7 +3,8 @@ slice by the copy kernel (slices aligned to 256 bytes, as Fluid's GPU allocation
 
 import numpy as np
 
-from ..cpu.tensor_storage import coalesce_layout, delete_var  # noqa: F401
+from ..cpu.tensor_storage import coalesce_layout
+from ._host import as_is
 from ._launch import _copy, flat, full, grid
 
 
@@ -19,3 +20,6 @@ def coalesce_tensor(ins, attrs):
         "FusedOutput": fused,
         "Output": [fused[start : start + size].reshape(tuple(a.shape)) for a, (start, size) in zip(inputs, spans)],
     }
+
+
+HOST_OPS = {"delete_var": as_is}

@@ -1,7 +1,6 @@
 """CUDA kernel of unique_consecutive: its CPU twin on the host (kernels/cuda/_host.py; sizes the data decides;
 correct on a GPU place, not fast)."""
 
-from ..cpu import unique_runs as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-unique_consecutive = on_host(_cpu.unique_consecutive)
+HOST_OPS = host_ops("unique_consecutive")

@@ -1,7 +1,5 @@
 """CUDA kernels of ops/video.py: the CPU kernels on the host (a device twin is not written yet)."""
 
-from ..cpu import video as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-temporal_shift = on_host(_cpu.temporal_shift)
-temporal_shift_grad = on_host(_cpu.temporal_shift_grad)
+HOST_OPS = host_ops("temporal_shift", "temporal_shift_grad")

@@ -1,6 +1,5 @@
 """viterbi_decode on a GPU place: its CPU twin on the host (kernels/cuda/_host.py)."""
 
-from ..cpu import viterbi as _cpu
-from ._host import on_host
+from ._host import host_ops
 
-viterbi_decode = on_host(_cpu.viterbi_decode)
+HOST_OPS = host_ops("viterbi_decode")
