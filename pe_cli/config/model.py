@@ -49,7 +49,6 @@ def load_model(path, overrides=(), implied=None, implied_doc=None):
 
 def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
-    real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
     if has_features(doc.data) and not _stack:
         expand_features(doc)  # input_features / output_features: the layers they stand for
@@ -64,7 +63,17 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     data = validate(doc, (), doc.data, MODEL)
     stem = os.path.splitext(os.path.basename(path))[0]
     spec = ModelSpec(data["name"] or stem, doc.file, doc)
+    _add_includes(spec, doc, data, path, _stack)
+    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
+    _add_layers(spec, doc, data)
+    if not _stack:
+        _check_not_empty(spec, doc, implied_doc)
+    return spec
 
+
+def _add_includes(spec, doc, data, path, _stack):
+    """The feeds, layers, loss and fetches of the files ``data`` includes, in order (no include cycle)."""
+    real = os.path.realpath(path)
     includes = data["include"] or []
     includes = [includes] if isinstance(includes, str) else includes
     for j, inc in enumerate(includes):
@@ -86,7 +95,9 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
         spec.loss, spec.loss_doc = base.loss, base.loss_doc
         spec.fetches, spec.fetches_doc = base.fetches, base.fetches_doc
 
-    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
+
+def _add_layers(spec, doc, data):
+    """The file's layers, its loss (a name, or a loss layer written in place) and its fetches."""
     layers = data["layers"]
     if not isinstance(layers, list):
         raise doc.error(
@@ -103,7 +114,11 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
         spec.loss, spec.loss_doc = data["loss"], doc
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
-    if not spec.feeds and not _stack:
+
+
+def _check_not_empty(spec, doc, implied_doc):
+    """The model file loaded (not an included one) has feeds and layers."""
+    if not spec.feeds:
         raise doc.error(
             (),
             "the model has no feeds",
@@ -114,9 +129,8 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
                 else ", or name them in the run config's data.preprocessing"
             ),
         )
-    if not spec.layers and not _stack:
+    if not spec.layers:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
-    return spec
 
 
 def _add_feeds(spec, doc, feeds, implied, implied_doc):
