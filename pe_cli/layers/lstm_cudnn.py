@@ -27,44 +27,21 @@ def _weight_size(input_size, hidden, num_layers, dirs):
     hidden_size=int,
     num_layers=int,
 )
-def lstm(
+def _cudnn_lstm(
     input,
     init_h,
     init_c,
     max_len,
     hidden_size,
     num_layers,
-    dropout_prob=0.0,
-    is_bidirec=False,
-    is_test=False,
-    name=None,
-    default_initializer=None,
-    seed=-1,
+    dropout_prob,
+    is_bidirec,
+    is_test,
+    name,
+    default_initializer,
+    seed,
 ):
-    """Fluid's cudnn LSTM on a padded time-major batch: ``input`` [seq_len, batch, input_size],
-    ``init_h``/``init_c`` [num_layers * (2 if is_bidirec else 1), batch, hidden_size] (layer l,
-    direction d at l * directions + d). Returns (rnn_out [seq_len, batch, hidden_size * directions],
-    last_h, last_c) with init_h's shape. The weights are one parameter (``cudnn_lstm_0.w_0``, or
-    ``<name>.w_0``) of cuDNN's layout (ops/lstm_cudnn.py), initialized by ``default_initializer`` or
-    Xavier, as Fluid's."""
-    for what, var in (("input", input), ("init_h", init_h), ("init_c", init_c)):
-        check_variable_and_dtype(var, what, FLOAT32_64, "lstm")
-    check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
-    if dropout_prob > 0 and not is_test and num_layers > 1:
-        return unrolled_lstm(
-            input,
-            init_h,
-            init_c,
-            max_len,
-            hidden_size,
-            num_layers,
-            dropout_prob,
-            is_bidirec,
-            is_test,
-            name,
-            default_initializer,
-            seed,
-        )
+    """lstm's one cudnn_lstm op over all the layers, with its one weight parameter."""
     helper = LayerHelper("cudnn_lstm", name=name)
     dirs = 2 if is_bidirec else 1
     weight = helper.create_parameter(
@@ -91,3 +68,46 @@ def lstm(
         },
     )
     return out, last_h, last_c
+
+
+def lstm(
+    input,
+    init_h,
+    init_c,
+    max_len,
+    hidden_size,
+    num_layers,
+    dropout_prob=0.0,
+    is_bidirec=False,
+    is_test=False,
+    name=None,
+    default_initializer=None,
+    seed=-1,
+):
+    """Fluid's cudnn LSTM on a padded time-major batch: ``input`` [seq_len, batch, input_size],
+    ``init_h``/``init_c`` [num_layers * (2 if is_bidirec else 1), batch, hidden_size] (layer l,
+    direction d at l * directions + d). Returns (rnn_out [seq_len, batch, hidden_size * directions],
+    last_h, last_c) with init_h's shape. The weights are one parameter (``cudnn_lstm_0.w_0``, or
+    ``<name>.w_0``) of cuDNN's layout (ops/lstm_cudnn.py), initialized by ``default_initializer`` or
+    Xavier, as Fluid's."""
+    for what, var in (("input", input), ("init_h", init_h), ("init_c", init_c)):
+        check_variable_and_dtype(var, what, FLOAT32_64, "lstm")
+    check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
+    if dropout_prob > 0 and not is_test and num_layers > 1:  # dropout between the layers: one op each
+        build = unrolled_lstm
+    else:
+        build = _cudnn_lstm
+    return build(
+        input,
+        init_h,
+        init_c,
+        max_len,
+        hidden_size,
+        num_layers,
+        dropout_prob,
+        is_bidirec,
+        is_test,
+        name,
+        default_initializer,
+        seed,
+    )
