@@ -140,7 +140,6 @@ def retinanet_target_assign(
     return (scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"], outs["ForegroundNumber"])
 
 
-@fluid_checks("generate_proposal_labels", rpn_rois=("float32", "float64"), gt_classes=("int32",), is_crowd=("int32",))
 def _proposal_label_inputs(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, max_overlap):
     """The generate_proposal_labels op's inputs (MaxOverlap: the rois' IoUs a cascade stage passes on)."""
     inputs = {
@@ -155,6 +154,7 @@ def _proposal_label_inputs(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, ma
     return inputs
 
 
+@fluid_checks("generate_proposal_labels", rpn_rois=("float32", "float64"), gt_classes=("int32",), is_crowd=("int32",))
 def generate_proposal_labels(
     rpn_rois,
     gt_classes,

@@ -18,15 +18,6 @@ def _weight_size(input_size, hidden, num_layers, dirs):
     return size + num_layers * dirs * 8 * hidden
 
 
-@fluid_checks(
-    "lstm",
-    input=("float32", "float64"),
-    init_h=("float32", "float64"),
-    init_c=("float32", "float64"),
-    max_len=int,
-    hidden_size=int,
-    num_layers=int,
-)
 def _cudnn_lstm(
     input,
     init_h,
@@ -70,6 +61,15 @@ def _cudnn_lstm(
     return out, last_h, last_c
 
 
+@fluid_checks(
+    "lstm",
+    input=("float32", "float64"),
+    init_h=("float32", "float64"),
+    init_c=("float32", "float64"),
+    max_len=int,
+    hidden_size=int,
+    num_layers=int,
+)
 def lstm(
     input,
     init_h,
