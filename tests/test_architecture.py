@@ -71,9 +71,6 @@ LAZY = {
         "pe_cli.run.evaluate",
         "pe_cli.run.graphcmd",
         "pe_cli.run.smoke",
-        "pe_cli.config.errors",
-        "pe_cli.config.registries",
-        "pe_cli.config.describe",
         "pe_cli.run.output_paths",
         "pe_cli.base.atomic_file",
         "pe_cli.base.knobs",
@@ -95,6 +92,7 @@ LAZY = {
         "pe_cli.run.output_paths",
         "pe_cli.run.machine_info",
     ),
+    "pe_cli.cli.reference": ("pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe"),
     "pe_cli.cli.errors": ("pe_cli.config",),
     "pe_cli.cli.options": ("pe_cli.run.thread_count",),
 }

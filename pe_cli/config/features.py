@@ -94,6 +94,19 @@ def _feature(doc, path, entry, kinds):
             f"the feature's feed needs a usable name, not {name!r}",
             "add name: <letters, digits, _ and ->",
         )
+    encoder = _encoder(doc, path, entry, kind)
+    prep = entry.get("preprocessing") or {}
+    if not isinstance(prep, dict):
+        raise doc.error(
+            path + ("preprocessing",),
+            "preprocessing is a mapping of data.preprocessing keys",
+            "e.g. preprocessing: {size: [28, 28], mode: L}",
+        )
+    return name, column, kind, encoder, prep
+
+
+def _encoder(doc, path, entry, kind):
+    """A feature's encoder: a mapping of the keys its kind takes (ENCODERS), each value of its type."""
     encoder = entry.get("encoder") or {}
     allowed = ENCODERS.get(kind, {})
     if not isinstance(encoder, dict):
@@ -121,14 +134,7 @@ def _feature(doc, path, entry, kinds):
                 f"{' or '.join(want) if isinstance(want, tuple) else want.__name__ + ('s' if want is list else '')}"
                 f", not {value!r}",
             )
-    prep = entry.get("preprocessing") or {}
-    if not isinstance(prep, dict):
-        raise doc.error(
-            path + ("preprocessing",),
-            "preprocessing is a mapping of data.preprocessing keys",
-            "e.g. preprocessing: {size: [28, 28], mode: L}",
-        )
-    return name, column, kind, encoder, prep
+    return encoder
 
 
 def _features(doc, key, kinds):

@@ -3,20 +3,17 @@
 docs/CONFIG.md documents exactly these (tests/config/test_docs.py compares them). Names follow the
 Python API: a layer's arguments are its builder's, ``optimizer`` takes its class's arguments,
 ``build_strategy`` and ``exec_strategy`` are the attributes of ``BuildStrategy`` and
-``ExecutionStrategy``.
+``ExecutionStrategy``. The data keys are keys_data.py's, the strategies' keys_strategy.py's.
 """
 
-import enum
-
-from ..compiler import strategy
-from ..data import preprocessing
 from ..data.missing import LABEL_POLICIES, MISSING
+from .keys_data import PREPROCESSING, SOURCE, TRANSFORM_KEYS
+from .keys_strategy import ASYNC_ONLY, BUILD_STRATEGY, EXEC_STRATEGY  # noqa: F401 (ASYNC_ONLY: run/placement.py's)
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
 LOGGERS = ("tensorboard",)  # run/loggers.py writes each
 
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
-FORMATS = ("mnist", "idx", "npy", "npz", "csv", "tsv", "jsonl", "folders", "multislot")
 GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
 SEED_MAX = 2**32 - 1  # numpy's and Fluid's seeds are 32-bit
 STEPS_MAX = 10**12  # a million steps a second for eleven days: more cannot be meant
@@ -87,115 +84,6 @@ MODEL = Section(
     }
 )
 
-SOURCE = Section(
-    {
-        "format": Field(
-            "str", REQUIRED, "mnist, idx, npy, npz, csv, tsv, jsonl, folders or multislot", choices=FORMATS
-        ),
-        "path": Field(
-            "path|null",
-            None,
-            "mnist, folders: the directory; npz, csv, tsv, jsonl: the file; multislot: a file or a directory of them",
-        ),
-        "files": MapOf(Field("path"), "idx, npy: one file per feed", key_doc="feed"),
-        "split": Field(
-            "str", "all", "mnist: train (first 8,000), eval (last 2,000) or all", choices=("train", "eval", "all")
-        ),
-        "columns": MapOf(
-            Field("str|int|list[str]|list[int]"),
-            "feed -> source column: npz array name, csv column name(s)/index(es), "
-            "mnist image|label (default: the feed's own name)",
-            key_doc="feed",
-        ),
-        "header": Field("bool", True, "csv: the first line names the columns"),
-        "delimiter": Field(
-            "str|null",
-            None,
-            "csv: the field separator (default: sniffed: ',' where the first line splits on it, else ; tab or |)",
-        ),
-        "start": Field("int", 0, "first sample used", min=0),
-        "stop": Field("int|null", None, "one past the last sample used (default: the end)", min=0),
-        "limit": Field("int|null", None, "use at most this many samples (after start/stop)", min=1),
-    },
-    "a data source",
-    default=None,
-)
-
-PREPROCESSING = MapOf(
-    Section(
-        {
-            "kind": Field(
-                "str", REQUIRED, "numeric, category, text, image, label or date", choices=preprocessing.KINDS
-            ),
-            "columns": Field(
-                "str|list[str]|null",
-                None,
-                "the table column this feed reads in every source (numeric and a "
-                "one-hot category: a list of columns side by side); default: the feed's name",
-            ),
-            "scaling": Field(
-                "str|null", None, "numeric: standardize (default), minmax, log or none", choices=preprocessing.SCALINGS
-            ),
-            "fill": Field(
-                "str|float|null",
-                None,
-                "numeric: a missing value's replacement: mean (default), median, zero "
-                "or a number; category: the value a missing field stands for (default: the unknown id 0)",
-            ),
-            "missing": Field(
-                "list[str]|null", None, "the fields of this feed's column(s) read as missing (default: data.missing)"
-            ),
-            "encoding": Field(
-                "str|null",
-                None,
-                "category: ids (default: int64 [1], for an embedding) or one_hot (float32 "
-                "[the vocabulary sizes summed], each column one-hot side by side, for an fc)",
-                choices=preprocessing.ENCODINGS,
-            ),
-            "min_count": Field(
-                "int|null", None, "category, text: keep values seen this often in training (default 1)", min=1
-            ),
-            "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
-            "tokenizer": Field(
-                "str|null",
-                None,
-                "text: space_punct (default: words and punctuation marks), whitespace, character or regex",
-                choices=preprocessing.TOKENIZERS,
-            ),
-            "pattern": Field(
-                "str|null", None, "text: the tokens are this regular expression's matches (tokenizer: regex)"
-            ),
-            "lowercase": Field("bool|null", None, "text: lowercase before splitting (default true)"),
-            "max_length": Field("int|null", None, "text: tokens kept per sample (default 64)", min=1),
-            "sequence": Field(
-                "str|null",
-                None,
-                "text: ragged (default: a lod_level 1 feed) or padded ([N, max_length])",
-                choices=preprocessing.SEQUENCES,
-            ),
-            "lengths_feed": Field("str|null", None, "text, padded: the feed that gets each sample's length"),
-            "size": Field("list[int]|null", None, "image: resize to [height, width]"),
-            "crop": Field("list[int]|null", None, "image: cut the centre [height, width] (after size)"),
-            "mode": Field(
-                "str|null", None, "image: L (one channel), RGB (default) or BGR", choices=preprocessing.MODES
-            ),
-            "scale": Field("float|null", None, "image: multiply the 0..255 values by this (default 1/255)"),
-            "mean": Field("float|list[float]|null", None, "image: subtract, per channel (after scale)"),
-            "std": Field("float|list[float]|null", None, "image: divide by, per channel (after mean)"),
-        }
-    ),
-    "per feed, preprocessing fitted on data.train and saved as <run dir>/preprocessing.json",
-    key_doc="feed",
-)
-
-TRANSFORM_KEYS = {
-    "scale": "multiply by a number (0.00392156 maps 0..255 to 0..1)",
-    "normalize": "{mean: m, std: s}: (x - mean) / std; numbers or per-channel lists",
-    "reshape": "new shape of one sample",
-    "one_hot": "number of classes: integer labels -> one-hot float rows",
-    "cast": "convert to a dtype",
-}
-
 OPTIMIZER_KEYS = {
     "type": "an optimizer class of pe_cli.training.optimizer or optimizer_adaptive: SGD, Momentum, Adam, ... (case does not matter)",
     "learning_rate": "a number, or a schedule {type: exponential_decay|piecewise_decay|..., its arguments}",
@@ -210,88 +98,6 @@ OPTIMIZER_KEYS = {
     "grad_clip.<argument>": "an argument of that class (clip_norm, max, min)",
     "<argument>": "any other argument of the optimizer class (momentum, beta1, epsilon, ...)",
 }
-
-_STRATEGY_DOCS = {
-    "reduce_strategy": "AllReduce (every device updates its copy) or Reduce (one owner per parameter)",
-    "gradient_scale_strategy": "initial loss gradient: CoeffNumDevice (1/devices), One, or Customized (fed)",
-    "debug_graphviz_path": "write the multi-device graph as DOT to <this path>_multi_devices_graph (Fluid's file name)",
-    "enable_sequential_execution": "run ops one at a time in program order",
-    "sync_batch_norm": "batch_norm statistics over all devices",
-    "num_trainers": "trainer processes: K > 1 trains under mpiexec -n K (the mpi extra), each on its share "
-    "of every batch; rank 0 alone writes the run directory (docs/DISTRIBUTED.md)",
-    "trainer_id": "this trainer's rank (pe train sets it from the MPI rank)",
-    "trainers_endpoints": "the trainers' endpoints",
-    "fuse_elewise_add_act_ops": "fuse elementwise_add + an activation (and their gradient ops) into one op "
-    "(a program pass; numbers unchanged; docs/PARALLEL.md)",
-    "fuse_bn_act_ops": "fuse batch_norm + relu (and their gradient ops) into one op",
-    "fuse_gemm_epilogue": "a fully connected layer (mul + bias add + relu, and their gradient ops) becomes one "
-    "fused_gemm_epilogue op that adds the bias and applies relu to each block of the product "
-    "in cache (a program pass; numbers unchanged; docs/PARALLEL.md)",
-    "fuse_attention": "an attention's heads, scores, mask, softmax and product by the values (and their gradient "
-    "ops) become one scaled_dot_product_attention op, each (sample, head) in cache, no "
-    "transposed copies (a program pass; within float32 rounding; docs/PARALLEL.md)",
-    "fuse_embedding_seq_pool": "an embedding (lookup_table) summed over each sequence by sequence_pool, and their "
-    "gradient ops, become one fused_embedding_seq_pool (_grad) op (pe's own program pass; "
-    "numbers unchanged; docs/PARALLEL.md)",
-    "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
-    "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
-    "remove_unnecessary_lock": "drop locks the graph proves unneeded",
-    "fuse_all_optimizer_ops": "the update ops of one type (sgd, momentum, adam) with the same attributes and "
-    "learning rate become one fused op (a program pass under AllReduce; numbers "
-    "unchanged; docs/PARALLEL.md)",
-    "enable_backward_optimizer_op_deps": "each device runs its optimizer ops after its backward pass, one after "
-    "another in the order their gradients became final (a graph pass; "
-    "numbers unchanged; docs/PARALLEL.md)",
-    "fuse_relu_depthwise_conv": "fold a relu that only a depthwise_conv2d reads into it (forward and gradient; a "
-    "program pass; numbers unchanged; docs/PARALLEL.md)",
-    "enable_auto_fusion": "runs of consecutive elementwise ops and activations become one fusion_group op (a "
-    "program pass; numbers unchanged; docs/PARALLEL.md)",
-    "allow_cuda_graph_capture": "on one CUDA device: each step recorded once and replayed as CUDA graphs (as "
-    "PE_CUDA_GRAPHS=1; numbers unchanged; docs/CUDA.md)",
-    "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
-    "num_threads": "thread-pool size (0: devices x 4)",
-    "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",
-    "num_iteration_per_run": "iterations per run call",
-    "allow_op_delay": "delay communication ops",
-}
-
-
-def _strategy_section(cls_name, doc):
-    """The options of fluid.BuildStrategy / ExecutionStrategy, read from the class itself, so the
-    YAML accepts exactly what Python does."""
-    cls = getattr(strategy, cls_name)
-    fields = {}
-    for name, (default, _check) in cls._OPTIONS.items():
-        value = default() if callable(default) else default
-        if isinstance(value, enum.Enum):
-            field = Field("str", value.name, choices=tuple(m.name for m in type(value)))
-        elif isinstance(value, bool):
-            field = Field("bool|null" if name in ("memory_optimize", "enable_inplace") else "bool", value)
-        elif isinstance(value, int):
-            field = Field("int", value, min=0)
-        elif isinstance(value, list):
-            field = Field("list[str]", value)
-        else:
-            field = Field("str", value)
-        note = " (accepted; no effect yet)" if name in getattr(cls, "NO_EFFECT_YET", ()) else ""
-        if name in getattr(cls, "NOTHING_TO_DO", {}):
-            note = " (accepted; nothing to do in pe: see docs/PARALLEL.md)"
-        field.doc = _STRATEGY_DOCS.get(name, name.replace("_", " ")) + note
-        fields[name] = field
-    return Section(fields, doc)
-
-
-BUILD_STRATEGY = _strategy_section("BuildStrategy", "how the multi-device graph is built (fluid.BuildStrategy)")
-EXEC_STRATEGY = _strategy_section("ExecutionStrategy", "how the multi-device graph runs (fluid.ExecutionStrategy)")
-# pe's own: AsyncExecutor's Hogwild threads for pe train (seed 004; run/async_epoch.py)
-EXEC_STRATEGY.fields["mode"] = Field(
-    "str",
-    "sync",
-    "sync: one step after another; async: thread_num threads train each epoch's batches at once, Hogwild",
-    choices=("sync", "async"),
-)
-EXEC_STRATEGY.fields["thread_num"] = Field("int", 2, "threads of async mode", min=1)
-ASYNC_ONLY = ("mode", "thread_num")  # not options of fluid.ExecutionStrategy
 
 RUN = Section(
     {

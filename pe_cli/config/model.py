@@ -6,13 +6,12 @@ types, arguments (read from the builders' signatures), references to feeds and e
 activation names (read from the op registry). Checking also resolves each layer for the build
 (config/resolved.py): its builder, its arguments typed (references as Refs, param attributes as
 Typed values), its place in the file. pe_cli.run.build then builds the spec through the same
-builders as the Python API, without calling back here.
+builders as the Python API, without calling back here. The spec classes are model_spec.py's (offered
+here).
 """
 
 import inspect
 import os
-import re
-from dataclasses import dataclass, field
 
 from ..base.errors import PeError
 from ..base.dtypes import convert_dtype
@@ -29,138 +28,7 @@ from .sizes import check_filled, omittable
 from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
-
-# Builder arguments that take variables: their YAML values are names of feeds or earlier layers.
-TENSOR_ARGS = frozenset(
-    {
-        "input",
-        "inputs",
-        "x",
-        "y",
-        "label",
-        "logits",
-        "weight",
-        "index",
-        "indices",
-        "updates",
-        "condition",
-        "mask",
-        "length",
-        "target",
-        "ids",
-        "actual_shape",
-        "rois",
-        "rois_num",
-        "batch_roi_nums",
-        "gt_box",
-        "gt_label",
-        "gt_score",
-        "queries",
-        "keys",
-        "values",
-        "attn_mask",
-        "src_mask",
-    }
-)
-PARAM_ATTR_ARGS = frozenset({"param_attr", "bias_attr", "weight_attr", "moving_mean_attr", "moving_variance_attr"})
-
-
-def variable_arguments(fn):
-    """The arguments of layer function ``fn`` that name feeds or earlier layers: TENSOR_ARGS, and those
-    ``fn`` marks (paddle.nn's names, pe_cli/layers/paddle_nn.py: MultiHeadAttention's query, key, value)."""
-    return TENSOR_ARGS | getattr(fn, "variable_arguments", frozenset())
-
-
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-
-
-@dataclass
-class FeedSpec:
-    name: str
-    shape: list
-    dtype: str
-    lod_level: int
-    append_batch_size: bool
-    doc: object
-    path: tuple
-    location: str = field(init=False)  # 'lenet.yaml:3 feeds.image', what its ops remember
-    full_shape: list = field(init=False)  # the variable's shape as fluid.layers.data makes it (batch -1 first)
-
-    def __post_init__(self):
-        mark = self.doc.mark(self.path, key=True)
-        where = f"feeds.{self.name}" if self.path[0] == "feeds" else ".".join(self.path)  # or data.preprocessing's
-        self.location = f"{_place(mark)} {where}"
-        shape = list(self.shape)
-        self.full_shape = [-1] + shape if self.append_batch_size and -1 not in shape else shape
-
-
-@dataclass
-class LayerSpec:
-    name: str
-    type: str
-    args: dict
-    index: int  # position in its own file's layers list
-    doc: object
-    path: tuple  # ("layers", index, name)
-    label: str = None  # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
-    block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
-    batch_mean: bool = False  # the loss written in place (loss: {type: ...}): built as its mean over the batch
-    location: str = field(init=False)  # 'lenet.yaml:6 layers[0] conv1', what its ops remember
-    # set when checked (check_model), all the build reads:
-    fn: object = None  # the layer function
-    kwargs: dict = None  # its arguments: Ref (or a list of them), Typed param attributes, YAML values
-    takes_name: bool = False  # the function takes name= (the layer's name)
-    suspect: tuple = None  # (key, value): a required argument given as a string, named if it fails
-
-    def __post_init__(self):
-        mark = self.doc.mark(self.path, key=True)
-        where = "loss" if self.batch_mean else f"{self.label or f'layers[{self.index}]'} {self.name}"
-        self.location = f"{_place(mark)} {where}"
-
-
-def _place(mark):
-    """'lenet.yaml:3' for a file's position; the argument (command line '...') for a value an
-    override gave whole (data.preprocessing.city={kind: category} implies a feed there)."""
-    return f"{os.path.basename(mark.file)}:{mark.line}" if hasattr(mark, "file") else str(mark)
-
-
-@dataclass
-class ModelSpec:
-    name: str
-    file: str
-    doc: object
-    feeds: dict = field(default_factory=dict)  # name -> FeedSpec
-    layers: list = field(default_factory=list)  # [LayerSpec]
-    loss: str = None
-    fetches: list = None
-    loss_doc: object = None
-    fetches_doc: object = None
-    refs: dict = field(default_factory=dict)  # the loss and fetches as written -> Ref, set when checked
-    resolved: bool = False  # check_model passed: the build may read it
-
-    def names(self):
-        return list(self.feeds) + [l.name for l in self.layers]
-
-    def layer(self, name):
-        return next((l for l in self.layers if l.name == name), None)
-
-    def to_data(self):
-        """The resolved model (includes expanded) as plain data, for the run directory."""
-        return {
-            "name": self.name,
-            "feeds": {
-                f.name: {
-                    "shape": list(f.shape),
-                    "dtype": f.dtype,
-                    "lod_level": f.lod_level,
-                    "append_batch_size": f.append_batch_size,
-                }
-                for f in self.feeds.values()
-            },
-            "layers": [{l.name: dict({"type": l.type}, **l.args)} for l in self.layers if not l.batch_mean],
-            "loss": next(({"type": l.type, **l.args} for l in self.layers if l.batch_mean), self.loss),
-            "fetches": list(self.fetches or []),
-        }
+from .model_spec import _NAME, PARAM_ATTR_ARGS, TENSOR_ARGS, FeedSpec, LayerSpec, ModelSpec, variable_arguments
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -181,7 +49,6 @@ def load_model(path, overrides=(), implied=None, implied_doc=None):
 
 def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
-    real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
     if has_features(doc.data) and not _stack:
         expand_features(doc)  # input_features / output_features: the layers they stand for
@@ -196,7 +63,17 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     data = validate(doc, (), doc.data, MODEL)
     stem = os.path.splitext(os.path.basename(path))[0]
     spec = ModelSpec(data["name"] or stem, doc.file, doc)
+    _add_includes(spec, doc, data, path, _stack)
+    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
+    _add_layers(spec, doc, data)
+    if not _stack:
+        _check_not_empty(spec, doc, implied_doc)
+    return spec
 
+
+def _add_includes(spec, doc, data, path, _stack):
+    """The feeds, layers, loss and fetches of the files ``data`` includes, in order (no include cycle)."""
+    real = os.path.realpath(path)
     includes = data["include"] or []
     includes = [includes] if isinstance(includes, str) else includes
     for j, inc in enumerate(includes):
@@ -218,7 +95,9 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
         spec.loss, spec.loss_doc = base.loss, base.loss_doc
         spec.fetches, spec.fetches_doc = base.fetches, base.fetches_doc
 
-    _add_feeds(spec, doc, data["feeds"], implied, implied_doc)
+
+def _add_layers(spec, doc, data):
+    """The file's layers, its loss (a name, or a loss layer written in place) and its fetches."""
     layers = data["layers"]
     if not isinstance(layers, list):
         raise doc.error(
@@ -235,7 +114,11 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
         spec.loss, spec.loss_doc = data["loss"], doc
     if data["fetches"] is not None:
         spec.fetches, spec.fetches_doc = data["fetches"], doc
-    if not spec.feeds and not _stack:
+
+
+def _check_not_empty(spec, doc, implied_doc):
+    """The model file loaded (not an included one) has feeds and layers."""
+    if not spec.feeds:
         raise doc.error(
             (),
             "the model has no feeds",
@@ -246,9 +129,8 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
                 else ", or name them in the run config's data.preprocessing"
             ),
         )
-    if not spec.layers and not _stack:
+    if not spec.layers:
         raise doc.error((), "the model has no layers", "add a 'layers:' list")
-    return spec
 
 
 def _add_feeds(spec, doc, feeds, implied, implied_doc):

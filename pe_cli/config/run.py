@@ -278,41 +278,40 @@ def _check_data(cfg):
                 f"use {key} >= {devices} (a multiple of it splits evenly) or fewer devices",
             )
     for which in ("train", "eval"):
-        src = d[which]
-        if src is None:
-            continue
-        fmt = src["format"]
-        needs_path = fmt in PATH_FORMATS
-        if needs_path and not src["path"]:
-            raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
-        if not needs_path and not src["files"]:
-            raise doc.error(
-                ("data", which), f"a {fmt} source needs 'files' (one file per feed)", "add files: {feed: path, ...}"
-            )
-        if needs_path and src["files"]:
-            raise doc.error(
-                ("data", which, "files"), f"a {fmt} source reads 'path', not 'files'", "remove files", key=True
-            )
-        if not needs_path and src["path"]:
-            raise doc.error(
-                ("data", which, "path"),
-                f"a {fmt} source reads 'files', not 'path'",
-                "give one file per feed under files:",
-                key=True,
-            )
-        missing = [
-            p for p in ([src["path"]] if src["path"] else []) + list(src["files"].values()) if not os.path.exists(p)
-        ]
-        if missing:
-            where = (
-                ("data", which, "path")
-                if src["path"]
-                else ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
-            )
-            what = "directory" if fmt in ("mnist", "folders") else "file"
-            raise doc.error(
-                where, f"data {what} {missing[0]} does not exist", "check the path (relative to the config file)"
-            )
+        if d[which] is not None:
+            _check_source(doc, which, d[which])
+
+
+def _check_source(doc, which, src):
+    """data.train or data.eval: the path or the files its format reads, each one there."""
+    fmt = src["format"]
+    needs_path = fmt in PATH_FORMATS
+    if needs_path and not src["path"]:
+        raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
+    if not needs_path and not src["files"]:
+        raise doc.error(
+            ("data", which), f"a {fmt} source needs 'files' (one file per feed)", "add files: {feed: path, ...}"
+        )
+    if needs_path and src["files"]:
+        raise doc.error(("data", which, "files"), f"a {fmt} source reads 'path', not 'files'", "remove files", key=True)
+    if not needs_path and src["path"]:
+        raise doc.error(
+            ("data", which, "path"),
+            f"a {fmt} source reads 'files', not 'path'",
+            "give one file per feed under files:",
+            key=True,
+        )
+    missing = [p for p in ([src["path"]] if src["path"] else []) + list(src["files"].values()) if not os.path.exists(p)]
+    if missing:
+        where = (
+            ("data", which, "path")
+            if src["path"]
+            else ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
+        )
+        what = "directory" if fmt in ("mnist", "folders") else "file"
+        raise doc.error(
+            where, f"data {what} {missing[0]} does not exist", "check the path (relative to the config file)"
+        )
 
 
 def _check_split(doc, d):

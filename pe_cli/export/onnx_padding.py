@@ -1,11 +1,21 @@
 """Between sequences and dense batches in ONNX: pe's sequence_pad (a sequence, in the padded layout of
 onnx_sequence.py, as a dense [batch, maxlen, ...] batch and its lengths), sequence_unpad (a dense
-batch and lengths into that layout) and sequence_mask (lengths as a 0/1 mask), and the step mask the
-sequence converters share."""
+batch and lengths into that layout) and sequence_mask (lengths as a 0/1 mask), and what the sequence
+converters share: the step mask, a sequence input's lengths, the refusal of an output they cannot give."""
 
 import numpy as np
 
 ONNX_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9, "uint8": 2, "int8": 3}  # TensorProto
+
+
+def _lengths(ctx, op, slot):
+    return ctx.sequences[op.input(slot)[0]]
+
+
+def _refuse_used(ctx, op, slot, why):
+    names = op.output(slot) if slot in op.output_names else []
+    if names and any(names[0] in other.input_arg_names for other in ctx.block.ops):
+        ctx.refuse(op, why)
 
 
 def step_mask(ctx, lengths, rank, like):

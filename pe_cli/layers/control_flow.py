@@ -1,6 +1,7 @@
 """Fluid's control-flow layers: comparisons, tensor arrays, ``While``, ``cond``, ``Switch`` and
 ``IfElse``-free branching, built as ops that own a sub-block (pe_cli/ops/control_flow.py).
-``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
+``StaticRNN`` is in static_rnn.py, the tensor arrays in tensor_array.py (offered here). docs/CONTROL_FLOW.md
+says what works."""
 
 import contextlib
 import functools
@@ -38,6 +39,7 @@ from .logic import (
     logical_xor,
     not_equal,
 )  # layers.control_flow has them
+from .tensor_array import array_length, array_read, array_write, create_array, tensor_array_to_tensor  # noqa: F401 (__all__)
 
 __all__ = [
     "less_than",
@@ -84,61 +86,6 @@ def increment(x, value=1.0, in_place=True):
     helper = LayerHelper("increment")
     out = x if in_place else helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("increment", {"X": [x]}, {"Out": [out]}, {"step": float(value)})
-    return out
-
-
-# -- tensor arrays ------------------------------------------------------------------------------------
-
-
-def create_array(dtype):
-    """An empty LoDTensorArray (its value: a list of tensors). As Fluid's, a variable only: the first
-    write_to_array gives it a value."""
-    helper = LayerHelper("array")
-    return helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
-
-
-@fluid_checks("array_write", i=("int64",), x=Variable)
-def array_write(x, i, array=None):
-    """``array[i] = x`` (a new array when None); returns the array."""
-    helper = LayerHelper("array_write")
-    if array is None:
-        array = create_array(x.dtype)
-    helper.append_op("write_to_array", {"X": [x], "I": [i]}, {"Out": [array]})
-    return array
-
-
-@fluid_checks("array_read", i=("int64",))
-def array_read(array, i):
-    helper = LayerHelper("array_read")
-    out = helper.create_variable_for_type_inference(array.dtype)
-    helper.append_op("read_from_array", {"X": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
-    return out
-
-
-@fluid_checks("tensor_array_to_tensor", input=(list, Variable))
-def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
-    """(the array's tensors concatenated, or stacked, along ``axis``; each one's size along it)."""
-    helper = LayerHelper("tensor_array_to_tensor", name=name)
-    out = helper.create_variable_for_type_inference(input.dtype)
-    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op(
-        "tensor_array_to_tensor",
-        {"X": [input]},
-        {"Out": [out], "OutIndex": [index]},
-        {"axis": axis, "use_stack": use_stack},
-    )
-    return out, index
-
-
-def array_length(array):
-    if not isinstance(array, Variable) or array.type != VarType.LOD_TENSOR_ARRAY:
-        raise TypeError(
-            f"array_length: array must be a tensor array variable, got {type(array).__name__}"
-            + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else "")
-        )
-    helper = LayerHelper("array_length")
-    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("lod_array_length", {"X": [array]}, {"Out": [out]})
     return out
 
 

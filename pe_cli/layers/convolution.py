@@ -79,6 +79,26 @@ def _depthwise(input, data_format, groups, use_cudnn, num_filters, transpose=Fal
     return groups is not None and groups == channels and channels > 0 and num_filters % channels == 0
 
 
+def _conv2d_channels(helper, input, num_filters, filter_size, groups, data_format):
+    """The channel count of conv2d's ``input``: 4-D in ``data_format``, C known, and groups dividing it."""
+    shape = input.shape
+    expected = [num_filters, "C" if groups is None else f"C/{groups}"] + filter_size
+    if shape is None or len(shape) != 4:
+        raise _shape_error(
+            helper,
+            f"input '{input.name}' {_fmt(shape)} must be 4-D {data_format} to "
+            f"convolve with a filter [{', '.join(map(str, expected))}]; reshape it first",
+        )
+    channels = shape[3] if data_format == "NHWC" else shape[1]
+    if channels is None or channels < 0:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
+    if groups is not None and (groups < 1 or channels % groups):
+        raise _shape_error(
+            helper, f"input '{input.name}' {_fmt(shape)} has {channels} channels, which groups={groups} does not divide"
+        )
+    return channels
+
+
 def conv2d(
     input,
     num_filters,
@@ -107,21 +127,7 @@ def conv2d(
     if data_format not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"conv2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     filter_size = _pair(filter_size, "filter_size", helper)
-    shape = input.shape
-    expected = [num_filters, "C" if groups is None else f"C/{groups}"] + filter_size
-    if shape is None or len(shape) != 4:
-        raise _shape_error(
-            helper,
-            f"input '{input.name}' {_fmt(shape)} must be 4-D {data_format} to "
-            f"convolve with a filter [{', '.join(map(str, expected))}]; reshape it first",
-        )
-    channels = shape[3] if data_format == "NHWC" else shape[1]
-    if channels is None or channels < 0:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
-    if groups is not None and (groups < 1 or channels % groups):
-        raise _shape_error(
-            helper, f"input '{input.name}' {_fmt(shape)} has {channels} channels, which groups={groups} does not divide"
-        )
+    channels = _conv2d_channels(helper, input, num_filters, filter_size, groups, data_format)
     stride = _pair(stride, "stride", helper)
     dilation = _pair(dilation, "dilation", helper)
     paddings, algorithm = _paddings(padding, helper, data_format=data_format)
@@ -168,6 +174,42 @@ def _filter_size(helper, input, output_size, stride, paddings, dilation, data_fo
     return sizes
 
 
+def _transpose_channels(helper, input, num_filters, groups, data_format):
+    """(channels, groups) of conv2d_transpose's ``input``: 4-D in ``data_format`` with C known, and groups
+    (None: 1) dividing both C and num_filters."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ArgumentValueError(
+            f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'"
+        )
+    shape = input.shape
+    channel_axis = 3 if data_format == "NHWC" else 1
+    if shape is None or len(shape) != 4 or shape[channel_axis] is None or shape[channel_axis] < 0:
+        raise _shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D {data_format} with known C")
+    channels, groups = shape[channel_axis], groups or 1
+    if groups < 1 or channels % groups or num_filters % groups:
+        raise _shape_error(
+            helper, f"groups={groups} must divide the input's {channels} channels and num_filters={num_filters}"
+        )
+    return channels, groups
+
+
+def _transpose_window(helper, input, output_size, filter_size, padding, stride, dilation, data_format):
+    """conv2d_transpose's (stride, dilation, paddings, padding algorithm, output_size, filter_size), each
+    checked; a missing filter_size is the one that output_size asks for."""
+    stride = _pair(stride, "stride", helper)
+    dilation = _pair(dilation, "dilation", helper)
+    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
+    if output_size is not None:
+        output_size = _pair(output_size, "output_size", helper)
+    if filter_size is None:
+        if algorithm != "EXPLICIT":
+            raise PeError(f"conv2d_transpose layer '{helper.name}': give filter_size with padding={padding!r}")
+        filter_size = _filter_size(helper, input, output_size, stride, paddings, dilation, data_format)
+    else:
+        filter_size = _pair(filter_size, "filter_size", helper)
+    return stride, dilation, paddings, algorithm, output_size, filter_size
+
+
 def conv2d_transpose(
     input,
     num_filters,
@@ -198,30 +240,11 @@ def conv2d_transpose(
         name=name,
         use_cudnn=use_cudnn,
     )
-    if data_format not in ("NCHW", "NHWC"):
-        raise ArgumentValueError(
-            f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'"
-        )
-    shape = input.shape
+    channels, groups = _transpose_channels(helper, input, num_filters, groups, data_format)
     channel_axis = 3 if data_format == "NHWC" else 1
-    if shape is None or len(shape) != 4 or shape[channel_axis] is None or shape[channel_axis] < 0:
-        raise _shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D {data_format} with known C")
-    channels, groups = shape[channel_axis], groups or 1
-    if groups < 1 or channels % groups or num_filters % groups:
-        raise _shape_error(
-            helper, f"groups={groups} must divide the input's {channels} channels and num_filters={num_filters}"
-        )
-    stride = _pair(stride, "stride", helper)
-    dilation = _pair(dilation, "dilation", helper)
-    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
-    if output_size is not None:
-        output_size = _pair(output_size, "output_size", helper)
-    if filter_size is None:
-        if algorithm != "EXPLICIT":
-            raise PeError(f"conv2d_transpose layer '{helper.name}': give filter_size with padding={padding!r}")
-        filter_size = _filter_size(helper, input, output_size, stride, paddings, dilation, data_format)
-    else:
-        filter_size = _pair(filter_size, "filter_size", helper)
+    stride, dilation, paddings, algorithm, output_size, filter_size = _transpose_window(
+        helper, input, output_size, filter_size, padding, stride, dilation, data_format
+    )
     dtype = helper.input_dtype()
     w = helper.create_parameter(param_attr, [channels, num_filters // groups] + filter_size, dtype)
     pre_bias = helper.create_variable_for_type_inference(dtype)

@@ -131,6 +131,19 @@ def _filter_size(input, output_size, stride, paddings, dilation, data_format):
     ]
 
 
+def _transpose_sizes(input, output_size, filter_size, stride, paddings, dilation, data_format):
+    """conv3d_transpose's (output_size: [] when not given, filter_size), checked; a missing filter_size
+    is the one output_size asks for."""
+    if filter_size is None:
+        filter_size = _filter_size(input, output_size, stride, paddings, dilation, data_format)
+    else:
+        filter_size = _three(filter_size, "filter_size", "conv3d_transpose")
+    if output_size is not None and not isinstance(output_size, (list, tuple, int)):
+        raise ArgumentValueError("conv3d_transpose: output_size should be int, list[int] or tuple[int]")
+    output_size = [] if output_size is None else _three(output_size, "output_size", "conv3d_transpose")
+    return output_size, filter_size
+
+
 def conv3d_transpose(
     input,
     num_filters,
@@ -168,13 +181,9 @@ def conv3d_transpose(
     )
     stride, dilation = _three(stride, "stride", "conv3d_transpose"), _three(dilation, "dilation", "conv3d_transpose")
     paddings, algorithm = _padding(padding, data_format, "conv3d_transpose")
-    if filter_size is None:
-        filter_size = _filter_size(input, output_size, stride, paddings, dilation, data_format)
-    else:
-        filter_size = _three(filter_size, "filter_size", "conv3d_transpose")
-    if output_size is not None and not isinstance(output_size, (list, tuple, int)):
-        raise ArgumentValueError("conv3d_transpose: output_size should be int, list[int] or tuple[int]")
-    output_size = [] if output_size is None else _three(output_size, "output_size", "conv3d_transpose")
+    output_size, filter_size = _transpose_sizes(
+        input, output_size, filter_size, stride, paddings, dilation, data_format
+    )
     groups = 1 if groups is None else groups
     w = helper.create_parameter(param_attr, [channels, num_filters // groups] + filter_size, input.dtype)
     layout = "NCHW" if data_format == "NCDHW" else "NHWC"  # the op's attribute, as Fluid writes it

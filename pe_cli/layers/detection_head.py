@@ -47,6 +47,20 @@ def _head(input, num_out, width, kernel_size, pad, stride):
     return reshape(out, shape=[0, -1, width])
 
 
+def _joined(locs, confs, boxes, variances):
+    """(loc, conf, box, var) of all the inputs: each concatenated over them (one input's as it is), the
+    prior boxes and variances flattened to [priors, 4] and never trained (stop_gradient)."""
+    if len(boxes) == 1:
+        box, var, loc, conf = boxes[0], variances[0], locs[0], confs[0]
+    else:
+        box = concat([flatten(b, axis=3) for b in boxes])
+        var = concat([flatten(v, axis=3) for v in variances])
+        loc, conf = concat(locs, axis=1), concat(confs, axis=1)
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return loc, conf, box, var
+
+
 def multi_box_head(
     inputs,
     image,
@@ -104,12 +118,4 @@ def multi_box_head(
         num_boxes = box.shape[2]
         locs.append(_head(input, num_boxes * 4, 4, kernel_size, pad, stride))
         confs.append(_head(input, num_boxes * num_classes, num_classes, kernel_size, pad, stride))
-    if num_layer == 1:
-        box, var, loc, conf = boxes[0], variances[0], locs[0], confs[0]
-    else:
-        box = concat([flatten(b, axis=3) for b in boxes])
-        var = concat([flatten(v, axis=3) for v in variances])
-        loc, conf = concat(locs, axis=1), concat(confs, axis=1)
-    box.stop_gradient = True
-    var.stop_gradient = True
-    return loc, conf, box, var
+    return _joined(locs, confs, boxes, variances)

@@ -34,6 +34,23 @@ def _mine(helper, conf_loss, matched, dist, neg_pos_ratio, neg_overlap, mining_t
     return neg, updated
 
 
+def _num_prior(location, confidence, mining_type):
+    """ssd_loss's inputs checked: the number of priors Np of confidence [N, Np, C], known when built."""
+    if mining_type != "max_negative":
+        raise ArgumentValueError(
+            f"ssd_loss: mining_type={mining_type!r}; only 'max_negative' is supported (as in Fluid)"
+        )
+    float_input("ssd_loss", "location", location)
+    float_input("ssd_loss", "confidence", confidence)
+    num_prior = confidence.shape[1] if len(confidence.shape or ()) == 3 else None
+    if num_prior is None or num_prior < 0:
+        raise PeError(
+            f"ssd_loss: confidence {list(confidence.shape or ())} must be [N, Np, C] with Np known when "
+            "the program is built"
+        )
+    return num_prior
+
+
 def ssd_loss(
     location,
     confidence,
@@ -55,18 +72,7 @@ def ssd_loss(
     """SSD's multi-box loss [N, 1] per image: location [N, Np, 4] and confidence [N, Np, C] predictions,
     gt_box [Ng, 4] and gt_label [Ng, 1] (LoDTensors over the images), prior_box [Np, 4] and its
     variances (a Variable [Np, 4] or a list of 4)."""
-    if mining_type != "max_negative":
-        raise ArgumentValueError(
-            f"ssd_loss: mining_type={mining_type!r}; only 'max_negative' is supported (as in Fluid)"
-        )
-    float_input("ssd_loss", "location", location)
-    float_input("ssd_loss", "confidence", confidence)
-    num_prior = confidence.shape[1] if len(confidence.shape or ()) == 3 else None
-    if num_prior is None or num_prior < 0:
-        raise PeError(
-            f"ssd_loss: confidence {list(confidence.shape or ())} must be [N, Np, C] with Np known when "
-            "the program is built"
-        )
+    num_prior = _num_prior(location, confidence, mining_type)
     helper = LayerHelper("ssd_loss")
     # 1. match priors to ground-truth boxes
     iou = iou_similarity(x=gt_box, y=prior_box)

@@ -140,6 +140,20 @@ def retinanet_target_assign(
     return (scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"], outs["ForegroundNumber"])
 
 
+def _proposal_label_inputs(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, max_overlap):
+    """The generate_proposal_labels op's inputs (MaxOverlap: the rois' IoUs a cascade stage passes on)."""
+    inputs = {
+        "RpnRois": [rpn_rois],
+        "GtClasses": [gt_classes],
+        "IsCrowd": [is_crowd],
+        "GtBoxes": [gt_boxes],
+        "ImInfo": [im_info],
+    }
+    if max_overlap is not None:
+        inputs["MaxOverlap"] = [max_overlap]
+    return inputs
+
+
 @fluid_checks("generate_proposal_labels", rpn_rois=("float32", "float64"), gt_classes=("int32",), is_crowd=("int32",))
 def generate_proposal_labels(
     rpn_rois,
@@ -178,18 +192,9 @@ def generate_proposal_labels(
         ("MaxOverlapWithGT", dtype),
     )
     outs = {slot: helper.create_variable_for_type_inference(t, stop_gradient=True) for slot, t in slots}
-    inputs = {
-        "RpnRois": [rpn_rois],
-        "GtClasses": [gt_classes],
-        "IsCrowd": [is_crowd],
-        "GtBoxes": [gt_boxes],
-        "ImInfo": [im_info],
-    }
-    if max_overlap is not None:
-        inputs["MaxOverlap"] = [max_overlap]
     helper.append_op(
         "generate_proposal_labels",
-        inputs,
+        _proposal_label_inputs(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, max_overlap),
         {k: [v] for k, v in outs.items()},
         {
             "batch_size_per_im": batch_size_per_im,

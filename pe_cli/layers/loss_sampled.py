@@ -57,6 +57,20 @@ def hsigmoid(
     return out
 
 
+def _check_sampling(num_true, use_customized_samples, customized_samples, customized_probabilities):
+    """sampled_softmax_with_cross_entropy's refusals: num_true other than 1, customized samples half given."""
+    if num_true != 1:
+        raise PeError(
+            f"sampled_softmax_with_cross_entropy: num_true={num_true}; only 1 is supported (Fluid's "
+            f"one_hot step takes one label per row)"
+        )
+    if use_customized_samples and (customized_samples is None or customized_probabilities is None):
+        raise PeError(
+            "sampled_softmax_with_cross_entropy: use_customized_samples needs customized_samples and "
+            "customized_probabilities"
+        )
+
+
 def sampled_softmax_with_cross_entropy(
     logits,
     label,
@@ -72,16 +86,7 @@ def sampled_softmax_with_cross_entropy(
     (log-uniform, shared by the batch; or ``customized_samples`` with their probabilities), the
     logits corrected by -log(probability): Fluid's sample_logits, one_hot, softmax_with_cross_entropy
     (soft labels), divided by num_true. As Fluid's one_hot step, num_true must be 1."""
-    if num_true != 1:
-        raise PeError(
-            f"sampled_softmax_with_cross_entropy: num_true={num_true}; only 1 is supported (Fluid's "
-            f"one_hot step takes one label per row)"
-        )
-    if use_customized_samples and (customized_samples is None or customized_probabilities is None):
-        raise PeError(
-            "sampled_softmax_with_cross_entropy: use_customized_samples needs customized_samples and "
-            "customized_probabilities"
-        )
+    _check_sampling(num_true, use_customized_samples, customized_samples, customized_probabilities)
     helper = LayerHelper("sample_logits", logits=logits)
     dtype = logits.dtype
     outs = {

@@ -18,6 +18,49 @@ def _weight_size(input_size, hidden, num_layers, dirs):
     return size + num_layers * dirs * 8 * hidden
 
 
+def _cudnn_lstm(
+    input,
+    init_h,
+    init_c,
+    max_len,
+    hidden_size,
+    num_layers,
+    dropout_prob,
+    is_bidirec,
+    is_test,
+    name,
+    default_initializer,
+    seed,
+):
+    """lstm's one cudnn_lstm op over all the layers, with its one weight parameter."""
+    helper = LayerHelper("cudnn_lstm", name=name)
+    dirs = 2 if is_bidirec else 1
+    weight = helper.create_parameter(
+        None,
+        [_weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
+        input.dtype,
+        default_initializer=default_initializer,
+    )
+    out, last_h, last_c = (helper.create_variable_for_type_inference(input.dtype) for _ in range(3))
+    cache = helper.create_variable(persistable=True, type=VarType.RAW, stop_gradient=True)
+    helper.append_op(
+        "cudnn_lstm",
+        {"Input": [input], "InitH": [init_h], "InitC": [init_c], "W": [weight], "Cache": [cache]},
+        {"Out": [out], "last_h": [last_h], "last_c": [last_c]},
+        {
+            "max_len": max_len,
+            "is_bidirec": is_bidirec,
+            "input_size": input.shape[-1],
+            "hidden_size": hidden_size,
+            "num_layers": num_layers,
+            "is_test": is_test,
+            "dropout_prob": dropout_prob,
+            "seed": seed,
+        },
+    )
+    return out, last_h, last_c
+
+
 @fluid_checks(
     "lstm",
     input=("float32", "float64"),
@@ -50,44 +93,21 @@ def lstm(
     for what, var in (("input", input), ("init_h", init_h), ("init_c", init_c)):
         check_variable_and_dtype(var, what, FLOAT32_64, "lstm")
     check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
-    if dropout_prob > 0 and not is_test and num_layers > 1:
-        return unrolled_lstm(
-            input,
-            init_h,
-            init_c,
-            max_len,
-            hidden_size,
-            num_layers,
-            dropout_prob,
-            is_bidirec,
-            is_test,
-            name,
-            default_initializer,
-            seed,
-        )
-    helper = LayerHelper("cudnn_lstm", name=name)
-    dirs = 2 if is_bidirec else 1
-    weight = helper.create_parameter(
-        None,
-        [_weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
-        input.dtype,
-        default_initializer=default_initializer,
+    if dropout_prob > 0 and not is_test and num_layers > 1:  # dropout between the layers: one op each
+        build = unrolled_lstm
+    else:
+        build = _cudnn_lstm
+    return build(
+        input,
+        init_h,
+        init_c,
+        max_len,
+        hidden_size,
+        num_layers,
+        dropout_prob,
+        is_bidirec,
+        is_test,
+        name,
+        default_initializer,
+        seed,
     )
-    out, last_h, last_c = (helper.create_variable_for_type_inference(input.dtype) for _ in range(3))
-    cache = helper.create_variable(persistable=True, type=VarType.RAW, stop_gradient=True)
-    helper.append_op(
-        "cudnn_lstm",
-        {"Input": [input], "InitH": [init_h], "InitC": [init_c], "W": [weight], "Cache": [cache]},
-        {"Out": [out], "last_h": [last_h], "last_c": [last_c]},
-        {
-            "max_len": max_len,
-            "is_bidirec": is_bidirec,
-            "input_size": input.shape[-1],
-            "hidden_size": hidden_size,
-            "num_layers": num_layers,
-            "is_test": is_test,
-            "dropout_prob": dropout_prob,
-            "seed": seed,
-        },
-    )
-    return out, last_h, last_c

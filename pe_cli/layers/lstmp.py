@@ -22,6 +22,36 @@ def _proj_attr(param_attr):
     return attr
 
 
+def _check_lstmp(helper, size, bias_attr, cell_clip, proj_clip):
+    """dynamic_lstmp's refusals: a size not 4 x the hidden size, no bias, a negative clip."""
+    if size % 4:
+        raise PeError(f"dynamic_lstmp layer '{helper.name}': size {size} must be 4 x the hidden size")
+    if bias_attr is False:
+        raise PeError(f"dynamic_lstmp layer '{helper.name}': bias_attr=False is not allowed (as in Fluid)")
+    for what, clip in (("cell_clip", cell_clip), ("proj_clip", proj_clip)):
+        if clip is not None and clip < 0:
+            raise PeError(f"dynamic_lstmp layer '{helper.name}': {what} {clip} must be >= 0")
+
+
+def _lstmp_outputs(helper, dtype):
+    """The lstmp op's outputs {slot: [variable]}, made in Fluid's order."""
+    projection = helper.create_variable_for_type_inference(dtype)
+    cell = helper.create_variable_for_type_inference(dtype)
+    # Fluid's layer makes an OrderedP0 variable it never uses (its op has no such output): made too, so the
+    # variables after it have Fluid's names
+    helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    batch_hidden, batch_gate, batch_cell_pre_act = (
+        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3)
+    )
+    return {
+        "Projection": [projection],
+        "Cell": [cell],
+        "BatchHidden": [batch_hidden],
+        "BatchGate": [batch_gate],
+        "BatchCellPreAct": [batch_cell_pre_act],
+    }
+
+
 @fluid_checks(
     "dynamic_lstmp",
     input=("float32", "float64"),
@@ -54,25 +84,12 @@ def dynamic_lstmp(
     (projection [T, proj_size], cell [T, D]) with the input's LoD."""
     check_recurrent_inputs("dynamic_lstmp", input, h_0=h_0, c_0=c_0)
     helper = LayerHelper("lstmp", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
-    if size % 4:
-        raise PeError(f"dynamic_lstmp layer '{helper.name}': size {size} must be 4 x the hidden size")
-    if bias_attr is False:
-        raise PeError(f"dynamic_lstmp layer '{helper.name}': bias_attr=False is not allowed (as in Fluid)")
-    for what, clip in (("cell_clip", cell_clip), ("proj_clip", proj_clip)):
-        if clip is not None and clip < 0:
-            raise PeError(f"dynamic_lstmp layer '{helper.name}': {what} {clip} must be >= 0")
+    _check_lstmp(helper, size, bias_attr, cell_clip, proj_clip)
     d = size // 4
     weight = helper.create_parameter(param_attr, [proj_size, size], dtype)
     proj_weight = helper.create_parameter(_proj_attr(param_attr), [d, proj_size], dtype)
     bias = helper.create_parameter(bias_attr, [1, 7 * d if use_peepholes else size], dtype, is_bias=True)
-    projection = helper.create_variable_for_type_inference(dtype)
-    cell = helper.create_variable_for_type_inference(dtype)
-    # Fluid's layer makes an OrderedP0 variable it never uses (its op has no such output): made too, so the
-    # variables after it have Fluid's names
-    helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    batch_hidden, batch_gate, batch_cell_pre_act = (
-        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3)
-    )
+    outputs = _lstmp_outputs(helper, dtype)
     inputs = {"Input": [input], "Weight": [weight], "ProjWeight": [proj_weight], "Bias": [bias]}
     if h_0 is not None:
         inputs["H0"] = [h_0]
@@ -81,13 +98,7 @@ def dynamic_lstmp(
     helper.append_op(
         "lstmp",
         inputs,
-        {
-            "Projection": [projection],
-            "Cell": [cell],
-            "BatchHidden": [batch_hidden],
-            "BatchGate": [batch_gate],
-            "BatchCellPreAct": [batch_cell_pre_act],
-        },
+        outputs,
         {
             "use_peepholes": use_peepholes,
             "is_reverse": is_reverse,
@@ -99,4 +110,4 @@ def dynamic_lstmp(
             "proj_activation": proj_activation,
         },
     )
-    return projection, cell
+    return outputs["Projection"][0], outputs["Cell"][0]

@@ -26,6 +26,19 @@ def _update_vars(distribute_update_vars, attrs):
     return ",".join(distribute_update_vars)
 
 
+def _check_pyramid_hash(input, use_filter, white_list_len, black_list_len):
+    """search_pyramid_hash's refusals: Fluid's Bloom-filter lists, ids other than int32."""
+    if use_filter and (white_list_len > 0 or black_list_len > 0):
+        raise FluidUnsupported(
+            "fluid.contrib.search_pyramid_hash",
+            "use_filter with white_list_len or "
+            "black_list_len > 0 needs Fluid's Bloom filters in its C library's binary layout, "
+            "which pe does not read; set use_filter=False",
+        )
+    if getattr(input, "dtype", None) != "int32":
+        raise ArgumentTypeError(f"search_pyramid_hash: input must be int32 ids, got {getattr(input, 'dtype', input)}")
+
+
 def search_pyramid_hash(
     input,
     num_emb,
@@ -51,15 +64,7 @@ def search_pyramid_hash(
     gathered from W [space_len + rand_len, 1] at XXH32-hashed positions (ops/pyramid_hash.py).
     W is trained by the program's optimizer (Fluid updates it in its grad op by ``lr``; pe keeps
     ``lr`` as the op's attribute only). use_filter with a white or black list is refused."""
-    if use_filter and (white_list_len > 0 or black_list_len > 0):
-        raise FluidUnsupported(
-            "fluid.contrib.search_pyramid_hash",
-            "use_filter with white_list_len or "
-            "black_list_len > 0 needs Fluid's Bloom filters in its C library's binary layout, "
-            "which pe does not read; set use_filter=False",
-        )
-    if getattr(input, "dtype", None) != "int32":
-        raise ArgumentTypeError(f"search_pyramid_hash: input must be int32 ids, got {getattr(input, 'dtype', input)}")
+    _check_pyramid_hash(input, use_filter, white_list_len, black_list_len)
     helper = LayerHelper("search_pyramid_hash", name=name)
     w = helper.create_parameter(param_attr, [space_len + rand_len, 1], dtype)
     ins = {

@@ -10,7 +10,7 @@ from ..framework.variable import Variable
 from .control_flow import array_read
 from .creation import fill_constant
 from .helper import _single
-from .manipulation import bounds_given
+from .slicing import bounds_given
 
 
 def _parts(item):

@@ -28,6 +28,7 @@ from ..fluid.version import full_version as __version__  # noqa: F401 -- the Flu
 from . import device as _device
 from .device import *  # noqa: F401,F403
 from .tensor_create import *  # noqa: F401,F403
+from .tensor_random import *  # noqa: F401,F403
 from .tensor_manip import *  # noqa: F401,F403
 from .tensor_math import *  # noqa: F401,F403
 from .tensor_linalg import *  # noqa: F401,F403

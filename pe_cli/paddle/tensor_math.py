@@ -1,7 +1,8 @@
 """Paddle 2.x's top-level math names (``paddle.add``, ``paddle.sum``, ``paddle.matmul``, ...) with
 2.x's signatures and semantics, each built from pe's own layers (one op, or a few composed exactly):
 elementwise binaries broadcast as numpy does, reductions take ``axis`` (None: all) and ``keepdim``,
-``matmul`` is matmul_v2. Scalars where 2.x takes a Tensor become one-element constants."""
+``matmul`` is matmul_v2. Scalars where 2.x takes a Tensor become one-element constants. The products
+are tensor_products.py's, the value tests and logical operators tensor_logic.py's, offered here."""
 
 import builtins
 import math
@@ -15,8 +16,9 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
-from ..layers.matrix import CROSS_DEFAULT_DIM, cross_along
 from .alpha_keywords import renamed, written_to
+from .tensor_products import addmm, bmm, cross, dot, kron, matmul, mm, mul, mv, t  # noqa: F401 (__all__)
+from .tensor_logic import allclose, equal_all, isfinite, isinf, isnan, logical_and, logical_not, logical_or, logical_xor  # noqa: F401
 
 __all__ = [
     "add",
@@ -171,51 +173,6 @@ elementwise_sum = add_n
 div = divide
 
 
-@renamed(out=True)
-def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
-    """Paddle 2.0-alpha's paddle.mul: fluid.layers.mul (x and y flattened to matrices, multiplied)."""
-    return L.mul(x, y, x_num_col_dims, y_num_col_dims, name=name)
-
-
-def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
-    """x @ y (matmul_v2): batch dims broadcast, a 1-D operand is a vector (its dim dropped)."""
-    return _single(
-        "matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": bool(transpose_x), "trans_y": bool(transpose_y)}, name=name
-    )
-
-
-@renamed(out=True)
-def mm(input, mat2, name=None):
-    return matmul(input, mat2, name=name)
-
-
-def bmm(x, y, name=None):
-    """Batched [B, M, K] @ [B, K, N]."""
-    if len(x.shape) != 3 or len(y.shape) != 3:
-        raise PeError(f"paddle.bmm: x {list(x.shape)} and y {list(y.shape)} must both be 3-D")
-    return L.bmm(x, y, name=name)
-
-
-def mv(x, vec, name=None):
-    """Matrix [M, N] times vector [N]: [M]."""
-    return matmul(x, vec, name=name)
-
-
-def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
-    """beta * input + alpha * (x @ y); input broadcasts to the product's shape."""
-    return L.addmm(input, x, y, alpha=alpha, beta=beta, name=name)
-
-
-def dot(x, y, name=None):
-    """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
-    return L.dot(x, y, name=name)
-
-
-def t(input, name=None):
-    """The transpose of a matrix; a 0-D or 1-D tensor is returned as it is."""
-    return L.t(input, name=name)
-
-
 def _axes(axis):
     return None if axis is None or axis == [] else axis
 
@@ -316,33 +273,6 @@ def dist(x, y, p=2, name=None):
     return L.dist(x, y, p=p)
 
 
-def isnan(x, name=None):
-    """Elementwise: x is nan (x != x)."""
-    return L.not_equal(x, x, name=name)
-
-
-def isinf(x, name=None):
-    """Elementwise: |x| is inf."""
-    return L.equal(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
-
-
-def isfinite(x, name=None):
-    """Elementwise: |x| < inf (False for inf and nan)."""
-    return L.less_than(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
-
-
-def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    """A bool [1]: |x - y| <= atol + rtol * |y| everywhere (nan equal to nan when ``equal_nan``)."""
-    return L.allclose(x, y, float(rtol), float(atol), bool(equal_nan), name=name)
-
-
-def equal_all(x, y, name=None):
-    """A bool [1]: x and y hold the same shape and values."""
-    if list(x.shape) != list(y.shape):
-        return L.fill_constant([1], "bool", False)
-    return L.reduce_all(L.equal(x, y), name=name)
-
-
 def tan(x, name=None):
     return divide(L.sin(x), L.cos(x), name=name)
 
@@ -358,16 +288,6 @@ def log10(x, name=None):
 def log1p(x, name=None, *, out=None):
     """log(1 + x), exact for small x (the log1p op). ``out``: see written_to."""
     return written_to(L.log1p(x, name=name), out)
-
-
-def cross(x, y, axis=None, name=None):
-    """The cross product along ``axis`` (None: the first dim of size 3; 0 is dim 0, as Paddle 2.x's)."""
-    return cross_along(x, y, CROSS_DEFAULT_DIM if axis is None else axis, name=name)
-
-
-def kron(x, y, name=None):
-    """The Kronecker product of two tensors (the one of lower rank gains leading dims of size 1)."""
-    return L.kron(x, y, name=name)
 
 
 def _unary(layer):
@@ -461,21 +381,6 @@ def _compare(layer):
 equal, not_equal = _compare(L.equal), _compare(L.not_equal)
 less_than, less_equal = _compare(L.less_than), _compare(L.less_equal)
 greater_than, greater_equal = _compare(L.greater_than), _compare(L.greater_equal)
-
-
-def _logical(layer):
-    def fn(x, y, out=None, name=None):
-        return layer(x, y, out=out, name=name)
-
-    fn.__doc__, fn.__name__ = layer.__doc__, layer.__name__
-    return fn
-
-
-logical_and, logical_or, logical_xor = _logical(L.logical_and), _logical(L.logical_or), _logical(L.logical_xor)
-
-
-def logical_not(x, out=None, name=None):
-    return L.logical_not(x, out=out, name=name)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):

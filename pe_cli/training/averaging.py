@@ -16,7 +16,7 @@ import contextlib
 
 from ..framework import Program, default_main_program, program_guard, unique_name
 from . import tensor_ops as T
-from .optimizer import _check_number, _persistable_var
+from .optimizer_base import _check_number, _persistable_var
 from ..base.errors import PeError
 
 __all__ = ["ModelAverage", "ExponentialMovingAverage", "LookaheadOptimizer"]

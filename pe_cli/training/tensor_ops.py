@@ -5,7 +5,7 @@ is ``scale_3.tmp_0``), so that pe_cli.training needs nothing from pe_cli.layers,
 
 from ..framework import default_main_program, unique_name
 from ..framework.source import layer_guard
-from .optimizer import _persistable_var
+from .optimizer_base import _persistable_var
 
 
 def _append(op_type, inputs, attrs, dtype, out=None, stop_gradient=False):

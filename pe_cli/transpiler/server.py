@@ -43,13 +43,10 @@ def _clone_op(block, op, rename):
     return block.append_op(op.type, mapped(op.inputs), mapped(op.outputs), dict(op.attrs), role=op.role)
 
 
-def pserver_program(plan, endpoint, lr_ops):
-    mine = plan.on(endpoint)
-    origin = plan.origin.global_block()
-    program = Program()
-    program.random_seed = plan.origin.random_seed
+def _lr_block(program, origin, lr_ops, origin_of):
+    """The block of ``program`` that runs the learning-rate schedule's ops ``lr_ops`` (their variables
+    made in the global block, recorded in ``origin_of``): its index, or -1 when there are none."""
     g0 = program.global_block()
-    origin_of = {}  # this program's persistable name -> (origin name, VarBlock or None)
     lr_block = -1
     if lr_ops:
         names = {n for op in lr_ops for n in op.input_arg_names + op.output_arg_names}
@@ -60,6 +57,17 @@ def pserver_program(plan, endpoint, lr_ops):
         for op in lr_ops:
             _clone_op(program.current_block(), op, {})
         program._rollback()
+    return lr_block
+
+
+def pserver_program(plan, endpoint, lr_ops):
+    mine = plan.on(endpoint)
+    origin = plan.origin.global_block()
+    program = Program()
+    program.random_seed = plan.origin.random_seed
+    g0 = program.global_block()
+    origin_of = {}  # this program's persistable name -> (origin name, VarBlock or None)
+    lr_block = _lr_block(program, origin, lr_ops, origin_of)
     optimize_blocks, grad_blocks, param_blocks = [], [], []
     for placed in mine:
         rename = _renamer(plan, placed, origin)

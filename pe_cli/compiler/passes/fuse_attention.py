@@ -140,8 +140,10 @@ def _chain(ops, readers, writers, s):
     return f
 
 
-def _forward(ops, readers, writers, s):
-    sm = ops[s]
+def _scores(ops, writers, sm):
+    """From the softmax ``sm`` back to the product of Q and K^T, through an optional mask add: (the
+    softmax's input, its output, the product, the add, the mask), add and mask None without one; None
+    where the chain is not an attention's."""
     x, w = _one(sm.input("X")), _one(sm.output("Out"))
     if x is None or w is None or sm.attrs.get("axis", -1) not in (-1, 3):
         return None
@@ -154,6 +156,14 @@ def _forward(ops, readers, writers, s):
         p = _only_writer(ops, writers, _one(ops[add].input("X")), _PRODUCTS)
     if p is None:
         return None
+    return x, w, p, add, mask
+
+
+def _forward(ops, readers, writers, s):
+    found = _scores(ops, writers, ops[s])
+    if found is None:
+        return None
+    x, w, p, add, mask = found
     alpha, qs, kt = _product_alpha(ops[p], True), _one(ops[p].input("X")), _one(ops[p].input("Y"))
     sc = _only_writer(ops, writers, qs, (CHAIN["scale"],))
     if sc is not None and ops[sc].attrs.get("bias", 0.0) == 0.0:

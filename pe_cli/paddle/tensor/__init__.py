@@ -3,6 +3,7 @@
 ``from paddle import tensor`` or ``paddle.tensor.tril``."""
 
 from ..tensor_create import *  # noqa: F401,F403
+from ..tensor_random import *  # noqa: F401,F403
 from ..tensor_manip import *  # noqa: F401,F403
 from ..tensor_math import *  # noqa: F401,F403
 from ..tensor_linalg import *  # noqa: F401,F403

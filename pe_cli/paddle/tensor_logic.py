@@ -1,0 +1,50 @@
+"""Paddle 2.x's tests of tensor values (``paddle.isnan``, ``paddle.isinf``, ``paddle.isfinite``, ``paddle.allclose``,
+``paddle.equal_all``) and its logical operators (``paddle.logical_and``, ...), built from pe's layers;
+tensor_math.py offers them with the other math names (its comparisons, ``paddle.equal``, ..., stay there beside
+the scalar-to-tensor rule they share with the arithmetic)."""
+
+import math
+
+from .. import layers as L
+
+
+def isnan(x, name=None):
+    """Elementwise: x is nan (x != x)."""
+    return L.not_equal(x, x, name=name)
+
+
+def isinf(x, name=None):
+    """Elementwise: |x| is inf."""
+    return L.equal(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
+
+
+def isfinite(x, name=None):
+    """Elementwise: |x| < inf (False for inf and nan)."""
+    return L.less_than(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
+
+
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """A bool [1]: |x - y| <= atol + rtol * |y| everywhere (nan equal to nan when ``equal_nan``)."""
+    return L.allclose(x, y, float(rtol), float(atol), bool(equal_nan), name=name)
+
+
+def equal_all(x, y, name=None):
+    """A bool [1]: x and y hold the same shape and values."""
+    if list(x.shape) != list(y.shape):
+        return L.fill_constant([1], "bool", False)
+    return L.reduce_all(L.equal(x, y), name=name)
+
+
+def _logical(layer):
+    def fn(x, y, out=None, name=None):
+        return layer(x, y, out=out, name=name)
+
+    fn.__doc__, fn.__name__ = layer.__doc__, layer.__name__
+    return fn
+
+
+logical_and, logical_or, logical_xor = _logical(L.logical_and), _logical(L.logical_or), _logical(L.logical_xor)
+
+
+def logical_not(x, out=None, name=None):
+    return L.logical_not(x, out=out, name=name)
