@@ -196,9 +196,9 @@ class Executor:
         for name in plan.persistable_writes:  # as Fluid: the run's persistables exist in the scope
             scope.var(name)  # from its start (set when it ends), even if it fails
         values, lods = self._gather_inputs(plan, feed, scope)
-        if not (step_plan.enabled() and self.place.kind == "cpu" and self._planned(plan, steps, feed, values)):
+        if not (step_plan.enabled() and self._runtime.PLANNED_STEPS and self._planned(plan, steps, feed, values)):
             run_steps(steps, frees, values)
-            if step_plan.enabled() and self.place.kind == "cpu":
+            if step_plan.enabled() and self._runtime.PLANNED_STEPS:
                 step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
         self._store(plan, values, scope, feed)
         return values, lods

@@ -116,7 +116,7 @@ class DataParallelEngine:
         self._runs_since_drop = 0
         self._broadcast_done = False
         # PE_PLANNED_STEP=1: CPU steps planned once per feed signature (planned_parallel.py)
-        self._planned = step_plan.enabled() and self.places[0].kind == "cpu" and self.processes is None
+        self._planned = step_plan.enabled() and self.runtime.PLANNED_STEPS and self.processes is None
 
     def _warn_without_loss_name(self):
         if (

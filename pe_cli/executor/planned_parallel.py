@@ -16,7 +16,8 @@ import threading
 
 from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReleaseNode
 from . import step_plan
-from .step_plan import DevicePlan, Rewrite, Segment, Stale
+from .segment import Segment, Stale
+from .step_plan import DevicePlan, Rewrite
 
 
 class Unplannable(Exception):

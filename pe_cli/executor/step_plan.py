@@ -19,7 +19,6 @@ in place where the executor allows it (``plan._may_update``), else over a copy i
 """
 
 import os
-import time
 
 import numpy as np
 
@@ -27,10 +26,9 @@ from ..base.errors import PeError
 from ..kernels.cpu import launch_forms
 from ..ops import registry
 from . import nan_check
-from .plan import _may_update, run_step
+from .plan import run_step
+from .segment import Segment, Stale, compile_seconds  # noqa: F401 (compile_seconds: for the benchmarks)
 from .sub_block import runs_block
-
-_compile_seconds = [0.0]  # summed over the segments compiled in this process (benchmarks read it)
 
 
 def enabled():
@@ -38,27 +36,8 @@ def enabled():
     return os.environ.get("PE_PLANNED_STEP", "0") == "1"
 
 
-def compile_seconds():
-    return _compile_seconds[0]
-
-
-_compiled = {}  # (source, constants) -> the segment's numba dispatcher
-
-
-def _const_key(value):
-    """A constant of a segment as its key: a number by its type and value, anything else by identity
-    (a loop's dispatcher, the GEMM's C function: kept alive by the module that holds them)."""
-    if isinstance(value, (bool, int, float, np.generic)):
-        return (type(value), value)
-    return ("id", id(value))
-
-
-class Stale(Exception):
-    """A value a segment reads is not the shape or dtype it was planned for."""
-
-
 class _Var:
-    __slots__ = ("dtype", "lod_level", "persistable", "shape", "type")
+    """A value's shape and dtype as a program variable shows them to an inference rule."""
 
     def __init__(self, shape, dtype):
         self.shape, self.dtype, self.lod_level, self.type, self.persistable = shape, dtype, 0, None, False
@@ -210,106 +189,6 @@ class DevicePlan:
         return launches
 
 
-class Segment:
-    """Consecutive launches of one device as one compiled call without the GIL. ``steps`` are their
-    ops' steps (to run op by op instead), ``updates`` the names they write in place."""
-
-    def __init__(self, plan, indices):
-        self.indices = list(indices)
-        self.steps = [plan.steps[i] for i in self.indices]
-        launches = [(i, launch) for i in self.indices for launch in plan.launches[i] if launch.fn is not None]
-        self._external = [plan.external[i] for i, _ in launches]
-        self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
-        self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
-        self.ext, self.fixed, self.fn = [], [], None
-        self.source, self.globals = self._generate(plan, [launch for _, launch in launches])
-
-    def _generate(self, plan, launches):
-        ext, fixed, glob, lines = {}, {}, {"np": np}, []
-
-        def const(value):
-            key = f"c{len(glob)}"
-            glob[key] = value
-            return key
-
-        def var(name, shape, external):
-            if name not in external:
-                array = plan.buffers[name]
-                view = array if shape is None or tuple(shape) == array.shape else array.reshape(shape)
-                key = (name, view.shape)
-                if key not in fixed:
-                    fixed[key] = (f"b{len(fixed)}", view)
-                return fixed[key][0]
-            if name not in ext:
-                ext[name] = f"x{len(ext)}"
-            planned = plan.table[name][0]
-            return ext[name] if shape is None or tuple(shape) == planned else f"{ext[name]}.reshape({tuple(shape)!r})"
-
-        for k, launch in enumerate(launches):
-            args, external = [], self._external[k]
-            for arg in launch.args:
-                if arg[0] == "var":
-                    args.append(var(arg[1], arg[2], external))
-                elif arg[0] == "first":
-                    args.append(f"{const(arg[2].type)}({var(arg[1], (1,), external)}[0])")
-                elif arg[0] == "array":
-                    key = ("@array", id(arg[1]))
-                    fixed.setdefault(key, (f"b{len(fixed)}", arg[1]))
-                    args.append(fixed[key][0])
-                else:
-                    args.append(const(arg[1]))
-            call = f"{const(launch.fn)}({', '.join(args)})"
-            lines += [f"    r = {call}", "    if r >= 0:", f"        return {k}"] if launch.checked else [f"    {call}"]
-        self.ext = [(name, plan.table[name][0], plan.table[name][1]) for name in ext]
-        self.fixed = [array for _, array in fixed.values()]
-        params = [*ext.values(), *(key for key, _ in fixed.values())]
-        source = f"def segment({', '.join(params)}):\n" + "\n".join(lines or ["    pass"]) + "\n    return -1\n"
-        return source, glob
-
-    def compile(self):
-        """The segment's function: compiled once per source and constants in this process (the
-        devices' segments of one program are the same), on its first call per argument types."""
-        import numba
-
-        key = (self.source, tuple((k, _const_key(v)) for k, v in sorted(self.globals.items()) if k != "np"))
-        self.fn = _compiled.get(key)
-        if self.fn is None:
-            namespace = dict(self.globals)
-            exec(compile(self.source, f"<pe segment of {len(self.steps)} ops>", "exec"), namespace)  # noqa: S102
-            self.fn = _compiled[key] = numba.njit(nogil=True)(namespace["segment"])
-
-    def run(self, values):
-        """Runs the segment's launches on ``values`` (one device's); raises Stale, before any ran,
-        where a value it reads is not as planned."""
-        for name in self.updates:  # written in place where nothing else holds it, else over a copy
-            if not (getattr(values, "dense_updates", False) and _may_update(values, (name,), {})):
-                value = values.get(name)
-                if value is not None:
-                    values[name] = value.copy()
-        args = []
-        for name, shape, dtype in self.ext:
-            value = values.get(name)
-            if (
-                type(value) is not np.ndarray
-                or value.shape != shape
-                or value.dtype != dtype
-                or not value.flags.c_contiguous
-            ):
-                raise Stale(name)
-            args.append(value)
-        if self.fn is None:
-            start = time.perf_counter()
-            self.compile()
-            result = self.fn(*args, *self.fixed)
-            _compile_seconds[0] += time.perf_counter() - start
-        else:
-            result = self.fn(*args, *self.fixed)
-        if result >= 0:  # a launch found bad values: its op, run op by op, says what
-            step = self.steps[self.indices.index(self.owner[result])]
-            run_step(step, values)
-            raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
-
-
 def segments_of(plan, cut=()):
     """The plan's steps as a list of entries: a Segment for each run of consecutive launches (also
     cut before the step indices in ``cut``), an int (a step index) for each Python launch."""
@@ -360,8 +239,9 @@ def signature(values, names):
     key = []
     for name in names:
         value = values.get(name)
-        shape = getattr(value, "shape", None)
-        key.append((name, type(value), shape, str(getattr(value, "dtype", "")), repr(lods.get(name))))
+        array = _array(value)
+        shape, dtype = (None, None) if array is None else (array.shape, array.dtype.str)
+        key.append((name, type(value), shape, dtype, repr(lods.get(name))))
     return tuple(key)
 
 

@@ -1,0 +1,126 @@
+"""Planned CPU steps (PE_PLANNED_STEP=1, pe_cli/executor/step_plan.py) compute what op-by-op steps
+compute, bit for bit: the bench's MLP (784 -> 256 -> 256 -> 10, softmax cross-entropy, momentum) and
+the tiny X -> fc -> mean model, several training steps, on 1 and 2 devices; a new feed signature
+is planned anew; an op without a launch form runs between segments; a bad label is refused as
+op by op. The segments' machine code is cached on disk (segment.py): a first run on a machine
+compiles for about 10 s."""
+
+import numpy as np
+import pytest
+
+from pe_cli import fluid
+from pe_cli.base.errors import PeError
+
+STEPS = 4
+
+
+def build(model, extra_op=False):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        if model == "mlp":
+            x = fluid.layers.data("x", [784])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = x
+            for i, size in enumerate([256, 256, 10]):
+                h = fluid.layers.fc(h, size, act="relu" if i < 2 else None)
+                if extra_op and i == 0:
+                    h = fluid.layers.scale(h, 0.5)  # scale has no launch form: a Python launch
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        else:
+            x = fluid.layers.data("x", [13])
+            loss = fluid.layers.mean(fluid.layers.fc(x, 10))
+        fluid.optimizer.Momentum(0.01, momentum=0.9).minimize(loss)
+    return main, startup, loss
+
+
+def feed(model, batch, seed):
+    rng = np.random.default_rng(seed)
+    out = {"x": rng.standard_normal((batch, 784 if model == "mlp" else 13)).astype(np.float32)}
+    if model == "mlp":
+        out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
+    return out
+
+
+def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False):
+    """(losses, parameters, executor or engine) after one step per batch size."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup, loss = build(model, extra_op)
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    program = main
+    if devices > 1:
+        places = [fluid.CPUPlace()] * devices
+        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
+    losses = [
+        exe.run(program, feed=feed(model, b, i), fetch_list=[loss], scope=scope)[0] for i, b in enumerate(batches)
+    ]
+    params = {p.name: np.array(scope.get_array(p.name), copy=True) for p in main.all_parameters()}
+    return losses, params, (exe._plans[id(main)] if devices == 1 else program._engine)
+
+
+def planned_runs(owner, devices):
+    """The planned steps kept: PlannedStep (1 device) or PlannedRun (the schedule's) objects."""
+    if devices == 1:
+        return [p for _, cache in owner.planned.values() for p in cache.values() if p]
+    return [p for sched in owner._schedules.values() for p in getattr(sched, "planned", {}).values() if p]
+
+
+def assert_same(a, b):
+    for x, y in zip(a[0], b[0]):
+        assert x.dtype == y.dtype and np.array_equal(x, y), (x, y)
+    assert a[1].keys() == b[1].keys()
+    for name in a[1]:
+        assert np.array_equal(a[1][name], b[1][name]), name
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+@pytest.mark.parametrize("model", ["mlp", "tiny"])
+def test_planned_equals_op_by_op(monkeypatch, model, devices):
+    unplanned = train(monkeypatch, model, False, devices)
+    planned = train(monkeypatch, model, True, devices)
+    assert_same(planned, unplanned)
+    (run,) = planned_runs(planned[2], devices)
+    if devices == 1:
+        ops = len(build(model)[0].global_block().ops)
+    else:  # every op node of the schedule (an update runs on the device that owns its parameter)
+        ops = sum(1 for node in run.sched.nodes if node.is_op)
+    assert run.planned_ops == ops  # every op launched
+    assert not planned_runs(unplanned[2], devices)
+
+
+def test_new_feed_signature_is_planned_again(monkeypatch):
+    batches = (32, 32, 32, 16, 16, 16, 32)
+    planned = train(monkeypatch, "mlp", True, 1, batches)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, batches))
+    runs = planned_runs(planned[2], 1)
+    assert sorted(r.plan.table["x"][0][0] for r in runs) == [16, 32]
+
+
+def test_op_without_launch_form_runs_between_segments(monkeypatch):
+    planned = train(monkeypatch, "mlp", True, 1, extra_op=True)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, extra_op=True))
+    (run,) = planned_runs(planned[2], 1)
+    python = [run.plan.steps[e].op.type for e in run.entries if type(e) is int]
+    assert python == ["scale", "scale"]  # the scale and its gradient (a scale too)
+    assert sum(1 for e in run.entries if type(e) is not int) == 3  # segments cut before and after each
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_bad_label_refused_as_op_by_op(monkeypatch, devices):
+    monkeypatch.setenv("PE_PLANNED_STEP", "1")
+    main, startup, loss = build("mlp")
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    program = main
+    if devices > 1:
+        places = [fluid.CPUPlace()] * devices
+        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
+    for i in range(2):
+        exe.run(program, feed=feed("mlp", 32, i), fetch_list=[loss], scope=scope)
+    bad = feed("mlp", 32, 9)
+    bad["label"][5, 0] = 10
+    with pytest.raises(PeError, match=r"Label holds 10 at row 5, outside the 10 classes"):
+        exe.run(program, feed=bad, fetch_list=[loss], scope=scope)
