@@ -5,7 +5,9 @@ each device's compute nodes that have launches and wait for nothing else since t
 a *Python batch* holds the nodes that must touch Python (collectives, fetches, ops without a
 launch form), run by the caller in the schedule's order. A step runs launch phase 0 (each device's
 nodes as one compiled segment, the devices' segments at once on one thread each, without the
-GIL), then batch 0, then launch phase 1, and so on: for a training program, forward and backward
+GIL: a phase whose segments took less than HEAVY_SECONDS each, timed over the first runs, runs
+them one after the other in the caller, as a hand-over would cost more), then batch 0, then launch
+phase 1, and so on: for a training program, forward and backward
 on every device at once, the all-reduces, then the updates at once. A value a segment reads that
 is not as planned makes the rest of the step run node by node in the schedule's order, and the
 signature is planned again on its next step.
@@ -13,9 +15,11 @@ signature is planned again on its next step.
 
 import queue
 import threading
+import time
 
 from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReleaseNode
 from . import step_plan
+from .parallel_scheduler import HEAVY_SECONDS
 from .segment import Segment, Stale
 from .step_plan import DevicePlan, Rewrite
 
@@ -57,6 +61,8 @@ class PlannedRun:
         self.batches = [[i for i in self.order if i in batch and batch[i] == k] for k in range(self.phases)]
         self.phase_nodes = [[i for i in run_order if i in phase and phase[i] == k] for k in range(self.phases)]
         self.planned_ops = len(launchable)
+        self.runs, self.threaded = 0, [False] * self.phases
+        self.seconds = [[] for _ in range(self.phases)]  # per phase: its segments' times while calibrating
         self._workers = _Workers(n - 1, engine.runtime.worker_started)
 
     def _sequence(self, d, order, steps):
@@ -89,27 +95,28 @@ class PlannedRun:
                 batch[i] = max([phase[p] if p in phase else batch[p] for p in preds[i]] or [0])
         return phase, batch
 
-    def run(self, values, results):
-        """One step; False where it ended node by node (a value not as planned)."""
+    def run(self, values, results, threads=None):
+        """One step on at most ``threads`` threads (None: one a device; the runtime's run_threads,
+        which follows the cores other processes leave free); False where it ended node by node (a
+        value not as planned)."""
+        alone = threads is not None and threads < 2
         for d, plan in enumerate(self.plans):
             values[d].update(plan.buffers)
-        done = set()
-        runners = self.sched.runners
+        done, runners = set(), self.sched.runners
+        timing = self.runs < CALIBRATION_RUNS
         for k in range(self.phases):
-            stale = self._workers.run(
-                [
-                    (lambda seg=seg, d=d: seg.run(values[d])) if seg is not None else None
-                    for d, seg in enumerate(self.segments[k])
-                ]
-            )
+            calls = [
+                None if seg is None else (lambda seg=seg, d=d: seg.run(values[d]))
+                for d, seg in enumerate(self.segments[k])
+            ]
+            if self.threaded[k] and not alone:
+                stale = self._workers.run(calls)
+            else:
+                stale = _inline(calls, self.seconds[k] if timing else None)
             if stale:
-                ran = {
-                    i
-                    for d, seg in enumerate(self.segments[k])
-                    if seg is not None and d not in stale
-                    for i in seg_ids(self, k, d)
-                }
-                done.update(ran)
+                for d, seg in enumerate(self.segments[k]):
+                    if seg is not None and d not in stale:
+                        done.update(i for i in self.phase_nodes[k] if self.sched.device[i] == d)
                 for i in self.order:
                     if i not in done:
                         runners[i](values, results)
@@ -118,11 +125,31 @@ class PlannedRun:
             for i in self.batches[k]:
                 runners[i](values, results)
                 done.add(i)
+        self.runs += 1
+        if self.runs == CALIBRATION_RUNS:  # threads only for phases whose segments pay a hand-over
+            self.threaded = [min(t, default=0.0) >= HEAVY_SECONDS for t in self.seconds]
         return True
 
 
-def seg_ids(run, k, d):
-    return [i for i in run.phase_nodes[k] if run.sched.device[i] == d]
+CALIBRATION_RUNS = 3  # planned runs with every phase run by the caller, each segment timed
+
+
+def _inline(calls, seconds):
+    """Runs the calls one after the other in this thread (the shortest time of each in ``seconds``,
+    a list, where given); returns the devices whose segment was Stale."""
+    stale = set()
+    for d, call in enumerate(calls):
+        if call is None:
+            continue
+        start = time.perf_counter()
+        try:
+            call()
+        except Stale:
+            stale.add(d)
+            continue
+        if seconds is not None:
+            seconds.append(time.perf_counter() - start)
+    return stale
 
 
 def _op_step(engine, node):
@@ -201,7 +228,7 @@ def run(engine, sched, values, results, feed_names):
         return False
     if planned is False:
         return False
-    if not planned.run(values, results):
+    if not planned.run(values, results, engine.runtime.run_threads(engine.n)):
         del cache[key]
     return True
 

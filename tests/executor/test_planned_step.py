@@ -90,6 +90,21 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
     assert not planned_runs(unplanned[2], devices)
 
 
+def test_devices_segments_on_their_threads(monkeypatch):
+    """After its calibrating runs, a phase runs each device's segment on a thread of its own (here
+    every phase, whatever the segments' times and the other processes' load)."""
+    from pe_cli.executor import planned_parallel
+    from pe_cli.kernels.cpu import runtime
+
+    monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
+    monkeypatch.setattr(runtime, "run_threads", lambda devices: devices)
+    steps = (32,) * (planned_parallel.CALIBRATION_RUNS + 4)
+    planned = train(monkeypatch, "mlp", True, 2, steps)
+    assert_same(planned, train(monkeypatch, "mlp", False, 2, steps))
+    (run,) = planned_runs(planned[2], 2)
+    assert run.threaded == [True] * run.phases and run.runs == len(steps) - 1
+
+
 def test_new_feed_signature_is_planned_again(monkeypatch):
     batches = (32, 32, 32, 16, 16, 16, 32)
     planned = train(monkeypatch, "mlp", True, 1, batches)

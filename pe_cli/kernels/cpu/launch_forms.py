@@ -7,9 +7,11 @@ outputs) and returns a list of ``Launch``es, or None where the op has no launch 
 values (it then runs as a Python launch, ``plan.run_step``). A form makes the choices the kernel
 makes at each call (which loop, which view of its arrays, how a GEMM splits) once, and the kernel
 calls the same loop when it runs unplanned: the two paths give the same bits. The serial loop is
-launched where the kernel may run its parallel twin or its numpy replica (they compute the same
-bits: _numba.py); a small GEMM that numpy's ``@`` runs (one BLAS call on one thread) is launched
-as the same call of numpy's BLAS from the blocked loop with one block.
+launched where the kernel runs its numpy replica (while the loop compiles: the same bits), its
+parallel twin where the kernel would run it on the device's threads when the step is planned (a
+GEMM's blocks, a large update: the same bits as the serial loop, _numba.py); a small GEMM that
+numpy's ``@`` runs (one BLAS call on one thread) is launched as the same call of numpy's BLAS
+from the blocked loop with one block.
 
 Arguments of a launch (``Launch.args``): ``("var", name, shape)``: the value of ``name`` (viewed
 as ``shape`` when not None); ``("const", value)``: a number (or the GEMM's C function) compiled
@@ -21,7 +23,7 @@ import math
 import numpy as np
 
 from . import _cblas, creation, linalg
-from ._numba import lazy
+from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts, parallel_threads
 from .elementwise import mid_run
 from .loss_classification import WIDE_SOFTMAX
 
@@ -80,8 +82,11 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     m, k = (a_shape[1], a_shape[0]) if trans_a else a_shape
     n = b_shape[0] if trans_b else b_shape[1]
     dtype = table[a][1]
-    if k <= 1 or dtype not in _FLOATS:
+    if dtype not in _FLOATS or table[b][1] != dtype or not m * n * k:
         return None
+    if k == 1:  # numpy's outer product (matmul2d)
+        args = [("var", a, (m,)), ("var", b, (n,)), ("var", c, (m, n))]
+        return Launch(_blas().outer, args, writes=[c])
     fn = None
     if m * n * k >= linalg.threads.SPLIT_GEMM_MACS:
         mode, parts, fn = linalg.blocked_gemm(m, n, k, dtype, weight_rows)
@@ -94,10 +99,13 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     tb = _cblas.TRANS if trans_b else _cblas.NO_TRANS
     head = [("const", fn), ("const", ta), ("const", tb), ("var", a, a_shape), ("var", b, b_shape), ("var", c, (m, n))]
     tail = [("array", bias), ("array", gate), ("const", linalg.NO_ACT), ("const", parts)]
+    twin = parts > 1 and parallel_threads() > 1  # matmul2d's choice: its blocks on the device's threads
     if mode == linalg.INNER and parts > 1:
         partial = ("array", np.empty((parts, m, n), dtype))
-        return Launch(_blas().gemm_k_blocks, [*head, partial, *tail], writes=[c])
-    return Launch(_blas().gemm_blocks, [*head, *tail, ("const", mode == linalg.COLS)], writes=[c])
+        loop = _blas().gemm_k_blocks_parallel if twin else _blas().gemm_k_blocks
+        return Launch(loop, [*head, partial, *tail], writes=[c])
+    loop = _blas().gemm_blocks_parallel if twin else _blas().gemm_blocks
+    return Launch(loop, [*head, *tail, ("const", mode == linalg.COLS)], writes=[c])
 
 
 def _matrix(shape, dims):
@@ -249,6 +257,9 @@ def momentum(op, table):
     dtype = table[p][1]
     args = [_flat(table, p), _flat(table, g), _flat(table, v), ("first", lr, dtype)]
     args += [("const", dtype.type(attrs["mu"])), ("const", bool(attrs["use_nesterov"]))]
+    parts = parallel_parts(math.prod(table[p][0]), UPDATE_PARALLEL_MIN_ELEMENTS)  # the kernel's choice
+    if parts > 1:
+        return [Launch(_pointwise().momentum_in_place_parallel, [*args, ("const", parts)], updates=[p, v])]
     return [Launch(_pointwise().momentum_in_place, args, updates=[p, v])]
 
 
