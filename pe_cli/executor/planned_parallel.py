@@ -217,28 +217,20 @@ class _Workers:
 
 def run(engine, sched, values, results, feed_names):
     """Runs a step of ``sched`` planned where a plan of these feeds is kept; False where it must run
-    node by node (then ``after`` plans it from that step's values)."""
-    cache = sched.__dict__.setdefault("planned", {}) if hasattr(sched, "__dict__") else {}
+    node by node (then ``after`` plans it from that step's values when it is time)."""
+    cache = sched.__dict__.setdefault("planned", {})
     key = step_plan.signature(values[0], feed_names)
-    planned = cache.get(key)
-    if planned is None:
-        if len(cache) < 16:
-            cache[key] = False
-            cache[("@pending",)] = key
-        return False
-    if planned is False:
-        return False
-    if not planned.run(values, results, engine.runtime.run_threads(engine.n)):
-        del cache[key]
-    return True
+    threads = engine.runtime.run_threads(engine.n)
+    return step_plan.count_or_run(cache, key, lambda planned: planned.run(values, results, threads))
 
 
 def after(engine, sched, values):
+    """Plans the signature the last ``run`` marked, from the values of its step (run node by node)."""
     cache = sched.__dict__.get("planned", {})
-    key = cache.pop(("@pending",), None)
-    if key is None or cache.get(key) is not False:
+    key = step_plan.pending(cache)
+    if key is None:
         return
     try:
         cache[key] = PlannedRun(engine, sched, values)
     except Unplannable:
-        pass
+        cache[key] = -(1 << 30)  # counted, never planned

@@ -245,26 +245,41 @@ def signature(values, names):
     return tuple(key)
 
 
-def run_planned(cache, steps, feed_names, values):
-    """One step of ``steps`` (one device's OpSteps) over ``values``, planned where a plan of the
-    feeds' signature is kept in ``cache`` (a dict the caller keeps with ``steps``); False where the
-    step must run op by op (a first step of a signature: its values plan the next ones)."""
-    key = signature(values, feed_names)
-    planned = cache.get(key)
-    if planned is None:
-        if key not in cache and len(cache) < 16:
-            cache[key] = False  # seen: planned from the values of this step, once it ran
-            cache[("@pending",)] = key
+PLAN_AFTER = 2  # op-by-op steps of a signature before it is planned (a program run once is never planned)
+_KEPT = 16  # signatures counted or planned per program (more run op by op)
+
+
+def count_or_run(cache, key, run):
+    """``run()`` (a kept plan's step, False where it ended op by op) where ``key`` is planned in
+    ``cache``; else counts an op-by-op step of it, marking it to be planned after that step when it
+    is the PLAN_AFTER-th. Returns whether the step ran planned."""
+    entry = cache.get(key, 0)
+    if type(entry) is int:
+        if entry or len(cache) < _KEPT:
+            cache[key] = entry + 1
+            if entry + 1 >= PLAN_AFTER:
+                cache[("@pending",)] = key
         return False
-    if planned is False:
-        return False
-    if not planned.run(values):
+    if not run(entry):
         del cache[key]  # a value changed under the same feeds (a Python launch's shape): plan again
     return True
 
 
-def plan_after(cache, steps, values):
-    """Plans the signature the last run_planned saw first, from the values of its step (run op by op)."""
+def pending(cache):
+    """The key to plan from the step that just ran op by op, or None."""
     key = cache.pop(("@pending",), None)
-    if key is not None and cache.get(key) is False:
+    return key if key is not None and type(cache.get(key)) is int else None
+
+
+def run_planned(cache, steps, feed_names, values):
+    """One step of ``steps`` (one device's OpSteps) over ``values``, planned where a plan of the
+    feeds' signature is kept in ``cache`` (a dict the caller keeps with ``steps``); False where the
+    step must run op by op (``plan_after`` then plans from its values when it is time)."""
+    return count_or_run(cache, signature(values, feed_names), lambda planned: planned.run(values))
+
+
+def plan_after(cache, steps, values):
+    """Plans the signature the last run_planned marked, from the values of its step (run op by op)."""
+    key = pending(cache)
+    if key is not None:
         cache[key] = PlannedStep(steps, values)

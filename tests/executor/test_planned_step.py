@@ -11,10 +11,10 @@ import pytest
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
 
-STEPS = 4
+STEPS = 5
 
 
-def build(model, extra_op=False):
+def build(model, extra_op=False, optimizer="momentum"):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
@@ -30,7 +30,8 @@ def build(model, extra_op=False):
         else:
             x = fluid.layers.data("x", [13])
             loss = fluid.layers.mean(fluid.layers.fc(x, 10))
-        fluid.optimizer.Momentum(0.01, momentum=0.9).minimize(loss)
+        opt = fluid.optimizer.SGD(0.01) if optimizer == "sgd" else fluid.optimizer.Momentum(0.01, momentum=0.9)
+        opt.minimize(loss)
     return main, startup, loss
 
 
@@ -42,10 +43,13 @@ def feed(model, batch, seed):
     return out
 
 
-def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False):
-    """(losses, parameters, executor or engine) after one step per batch size."""
+def train(
+    monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False, optimizer="momentum", before=None
+):
+    """(losses, parameters, executor or engine) after one step per batch size (``before(step, scope,
+    main)`` called before each)."""
     monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
-    main, startup, loss = build(model, extra_op)
+    main, startup, loss = build(model, extra_op, optimizer)
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
@@ -53,9 +57,11 @@ def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=
     if devices > 1:
         places = [fluid.CPUPlace()] * devices
         program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
-    losses = [
-        exe.run(program, feed=feed(model, b, i), fetch_list=[loss], scope=scope)[0] for i, b in enumerate(batches)
-    ]
+    losses = []
+    for i, b in enumerate(batches):
+        if before is not None:
+            before(i, scope, main)
+        losses.append(exe.run(program, feed=feed(model, b, i), fetch_list=[loss], scope=scope)[0])
     params = {p.name: np.array(scope.get_array(p.name), copy=True) for p in main.all_parameters()}
     return losses, params, (exe._plans[id(main)] if devices == 1 else program._engine)
 
@@ -93,7 +99,7 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
 def test_devices_segments_on_their_threads(monkeypatch):
     """After its calibrating runs, a phase runs each device's segment on a thread of its own (here
     every phase, whatever the segments' times and the other processes' load)."""
-    from pe_cli.executor import planned_parallel
+    from pe_cli.executor import planned_parallel, step_plan
     from pe_cli.kernels.cpu import runtime
 
     monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
@@ -102,7 +108,47 @@ def test_devices_segments_on_their_threads(monkeypatch):
     planned = train(monkeypatch, "mlp", True, 2, steps)
     assert_same(planned, train(monkeypatch, "mlp", False, 2, steps))
     (run,) = planned_runs(planned[2], 2)
-    assert run.threaded == [True] * run.phases and run.runs == len(steps) - 1
+    assert run.threaded == [True] * run.phases and run.runs == len(steps) - step_plan.PLAN_AFTER
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_sgd(monkeypatch, devices):
+    planned = train(monkeypatch, "tiny", True, devices, optimizer="sgd")
+    assert_same(planned, train(monkeypatch, "tiny", False, devices, optimizer="sgd"))
+    (run,) = planned_runs(planned[2], devices)
+    assert run.planned_ops == (len(run.plan.steps) if devices == 1 else sum(n.is_op for n in run.sched.nodes))
+
+
+def test_value_not_as_planned_runs_op_by_op(monkeypatch):
+    """A parameter set from the host in another memory order (same shape and dtype): the segment
+    reading it refuses it before it runs, the step ends op by op, and the next steps are planned
+    anew."""
+
+    def fortran_weight(step, scope, main):
+        if step == 3:
+            name = main.all_parameters()[0].name
+            scope.set_array(name, np.asfortranarray(scope.get_array(name)))
+
+    from pe_cli.executor import step_plan
+
+    made, ran = [], []
+
+    class Counted(step_plan.PlannedStep):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append(self)
+
+        def run(self, values):
+            ran.append(super().run(values))
+            return ran[-1]
+
+    monkeypatch.setattr(step_plan, "PlannedStep", Counted)
+    batches = (32,) * 8
+    planned = train(monkeypatch, "mlp", True, 1, batches, before=fortran_weight)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, batches, before=fortran_weight))
+    # steps 0-1 op by op, planned after step 1; step 2 planned; step 3 refused, op by op; steps 4-5
+    # op by op, planned again after step 5; steps 6-7 planned
+    assert (len(made), ran) == (2, [True, False, True, True])
 
 
 def test_new_feed_signature_is_planned_again(monkeypatch):
@@ -139,3 +185,27 @@ def test_bad_label_refused_as_op_by_op(monkeypatch, devices):
     bad["label"][5, 0] = 10
     with pytest.raises(PeError, match=r"Label holds 10 at row 5, outside the 10 classes"):
         exe.run(program, feed=bad, fetch_list=[loss], scope=scope)
+
+
+def test_numpy_forms_give_the_loops_bits():
+    """The numpy forms mean, mean_grad and the outer product run while their loops compile (a first
+    run on a machine) give the bits of the loops a planned step launches."""
+    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, linalg, reduction
+
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        for n in (1, 7, 8, 100, 128, 129, 1000, 5000, 100_000):
+            x = (rng.standard_normal(n) * 10).astype(dtype)
+            a, b = np.empty(1, dtype), np.empty(1, dtype)
+            _reduce_loops.mean(x, a)
+            reduction._mean_numpy(x, b)
+            assert a.tobytes() == b.tobytes(), (dtype, n)
+            da, db = np.empty(n, dtype), np.empty(n, dtype)
+            _reduce_loops.mean_grad(a, da)
+            reduction._mean_grad_numpy(a, db)
+            assert da.tobytes() == db.tobytes(), (dtype, n)
+        u, v = rng.standard_normal(37).astype(dtype), rng.standard_normal(11).astype(dtype)
+        c, d = np.empty((37, 11), dtype), np.empty((37, 11), dtype)
+        _blas_loops.outer(u, v, c)
+        linalg._outer_numpy(u, v, d)
+        assert c.tobytes() == d.tobytes()

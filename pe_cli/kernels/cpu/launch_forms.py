@@ -263,6 +263,17 @@ def momentum(op, table):
     return [Launch(_pointwise().momentum_in_place, args, updates=[p, v])]
 
 
+def sgd(op, table):
+    """Fluid's dense sgd, over Param in place (ParamOut names it)."""
+    p, g, lr = _one(op, "Param"), _one(op, "Grad"), _one(op, "LearningRate")
+    if _one(op, "ParamOut", "outputs") != p or not _floats(table, p, g) or table[p][0] != table[g][0]:
+        return None
+    if lr not in table or math.prod(table[lr][0]) != 1:
+        return None
+    args = [_flat(table, p), _flat(table, g), ("first", lr, table[p][1])]
+    return [Launch(_pointwise().sgd_in_place, args, updates=[p])]
+
+
 FORMS = {
     f.__name__: f
     for f in (
@@ -278,5 +289,6 @@ FORMS = {
         mean_grad,
         fill_constant,
         momentum,
+        sgd,
     )
 }
