@@ -120,7 +120,7 @@ class DevicePlan:
                     if name not in written and name not in self.table and value is not None and name not in lods:
                         self.table[name] = (value.shape, value.dtype)
                 written.update(step.op.output_arg_names)
-        self._written, self._live = set(), set()  # written so far; names whose value is a buffer now
+        self._written, self._live = set(), set()  # written or read so far; names whose value is a buffer now
         for step in self.steps:
             names = step.names if type(step) is Rewrite else step.op.output_arg_names
             launches = None
@@ -135,6 +135,8 @@ class DevicePlan:
                 self._live.difference_update(names)
                 self.external.append(())
             self._written.update(names)
+            if type(step) is not Rewrite:  # a name read before its write holds another value then
+                self._written.update(step.op.input_arg_names)
             self.launches.append(launches)
 
     @staticmethod
