@@ -43,34 +43,41 @@ def feed(model, batch, seed):
     return out
 
 
-def train(
-    monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False, optimizer="momentum", before=None
-):
+def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False, before=None, **options):
     """(losses, parameters, executor or engine) after one step per batch size (``before(step, scope,
-    main)`` called before each)."""
+    main)`` called before each); ``options``: optimizer="sgd", fused=True (a build strategy fusing
+    each fc's GEMM, bias and relu into fused_gemm_epilogue ops)."""
+    optimizer = options.get("optimizer", "momentum")
+    strategy = fluid.BuildStrategy() if options.get("fused") else None
+    if strategy is not None:
+        strategy.fuse_gemm_epilogue = True
     monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
     main, startup, loss = build(model, extra_op, optimizer)
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
-    program = main
+    program = main if strategy is None else fluid.CompiledProgram(main, build_strategy=strategy)
     if devices > 1:
         places = [fluid.CPUPlace()] * devices
-        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
+        program = fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, places=places, build_strategy=strategy
+        )
     losses = []
     for i, b in enumerate(batches):
         if before is not None:
             before(i, scope, main)
         losses.append(exe.run(program, feed=feed(model, b, i), fetch_list=[loss], scope=scope)[0])
     params = {p.name: np.array(scope.get_array(p.name), copy=True) for p in main.all_parameters()}
-    return losses, params, (exe._plans[id(main)] if devices == 1 else program._engine)
+    return losses, params, (exe if devices == 1 else program._engine)
 
 
 def planned_runs(owner, devices):
     """The planned steps kept: PlannedStep (1 device) or PlannedRun (the schedule's) objects."""
     if devices == 1:
-        return [p for _, cache in owner.planned.values() for p in cache.values() if p]
-    return [p for sched in owner._schedules.values() for p in getattr(sched, "planned", {}).values() if p]
+        caches = [cache for plan in owner._plans.values() for _, cache in plan.planned.values()]
+        return [p for cache in caches for p in cache.values() if not isinstance(p, int)]
+    caches = [getattr(sched, "planned", {}) for sched in owner._schedules.values()]
+    return [p for cache in caches for p in cache.values() if not isinstance(p, int)]
 
 
 def assert_same(a, b):
@@ -109,6 +116,17 @@ def test_devices_segments_on_their_threads(monkeypatch):
     assert_same(planned, train(monkeypatch, "mlp", False, 2, steps))
     (run,) = planned_runs(planned[2], 2)
     assert run.threaded == [True] * run.phases and run.runs == len(steps) - step_plan.PLAN_AFTER
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_fused_gemm_epilogue(monkeypatch, devices):
+    planned = train(monkeypatch, "mlp", True, devices, fused=True)
+    assert_same(planned, train(monkeypatch, "mlp", False, devices, fused=True))
+    (run,) = planned_runs(planned[2], devices)
+    steps = run.plan.steps if devices == 1 else [s for p in run.plans for s in p.steps if hasattr(s, "op")]
+    types = {s.op.type for s in steps}
+    assert {"fused_gemm_epilogue", "fused_gemm_epilogue_grad"} <= types and "mul" not in types
+    assert run.planned_ops == (len(run.plan.steps) if devices == 1 else sum(n.is_op for n in run.sched.nodes))
 
 
 @pytest.mark.parametrize("devices", [1, 2])
