@@ -4,8 +4,8 @@ and beside a busy process, in one run.
     python benchmarks/planned_step.py --models mlp,seed --rounds 8 --steps 20
 
 The models are bench_models.py's (``PeModel``: MLP 784-256-256-10 at batch 128, the tiny X -> fc ->
-mean model at batch 10, momentum SGD; the default build strategy: the fused GEMM ops have no
-launch form yet). Four configurations a model (1 or 2 devices, planned or not), each built once
+mean model at batch 10, momentum SGD; the default build strategy, or with ``--fused``
+bench_cpu.FUSED's, whose fused_gemm_epilogue ops have launch forms too). Four configurations a model (1 or 2 devices, planned or not), each built once
 and warmed (a planned one plans and compiles on its second step), then timed in ``--rounds`` rounds
 of ``--steps`` steps in a new random order each round; the second half of the rounds runs beside
 a competing busy process (``while True: pass``). Printed per configuration: the median and best
@@ -31,7 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-from bench_models import MODELS, PeModel
+from bench_cpu import FUSED
+from bench_models import MODELS, PeModel, strategy_of
 
 CONFIGS = [(1, False), (1, True), (2, False), (2, True)]
 
@@ -71,9 +72,9 @@ class SegmentClock:
         segment.Segment.compile = compile
 
 
-def build(model, devices, planned):
+def build(model, devices, planned, fused=False):
     os.environ["PE_PLANNED_STEP"] = "1" if planned else "0"
-    m = PeModel(model, MODELS[model], devices)
+    m = PeModel(model, MODELS[model], devices, strategy_of(FUSED) if fused else None)
     for _ in range(8):  # the second step plans and compiles
         m.step()
     return m
@@ -138,6 +139,7 @@ def main():
     parser.add_argument("--models", default="mlp,seed")
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--fused", action="store_true", help="bench_cpu.FUSED's build strategy (fused GEMM epilogues)")
     args = parser.parse_args()
     clock = SegmentClock()
     from pe_cli.executor import step_plan
@@ -145,7 +147,7 @@ def main():
     print(f"CPU: {cpu_line()}; load before: {os.getloadavg()[0]:.2f}")
     models = {}
     for model in args.models.split(","):
-        models[model] = {c: build(model, *c) for c in CONFIGS}
+        models[model] = {c: build(model, *c, fused=args.fused) for c in CONFIGS}
     print(f"segments compiled or loaded in {step_plan.compile_seconds():.1f} s")
     times, shares = rounds(models, args, clock)
     report(models, times, shares, args)
