@@ -106,7 +106,7 @@ class Segment:
             loops.setdefault((fn.py_func.__module__, _loop_name(fn)), f"f{len(loops)}")
             call = f"{loops[(fn.py_func.__module__, _loop_name(fn))]}({', '.join(args)})"
             lines += [f"    r = {call}", "    if r >= 0:", f"        return {k}"] if launch.checked else [f"    {call}"]
-        self.ext = [(name, plan.table[name][0], plan.table[name][1]) for name in ext]
+        self.ext = [(name, *plan.table[name], _c_strides(*plan.table[name])) for name in ext]
         self.fixed = [array for _, array in fixed.values()] + [fn for _, fn in pointers.values()]
         params = [*ext.values(), *(key for key, _ in fixed.values()), *(key for key, _ in pointers.values())]
         head = ["import numba", "import numpy as np", ""]
@@ -137,11 +137,11 @@ class Segment:
                 if value is not None:
                     values[name] = value.copy()
         args = []
-        for name, shape, dtype in self.ext:
+        for name, shape, dtype, strides in self.ext:
             value = values.get(name)
             if type(value) is not np.ndarray or value.shape != shape or value.dtype != dtype:
                 raise Stale(name)
-            if not value.flags.c_contiguous:
+            if value.strides != strides and not value.flags.c_contiguous:  # (strides: no flags object made)
                 raise Stale(name)
             args.append(value)
         if self.fn is None:
@@ -155,6 +155,11 @@ class Segment:
             step = self.steps[self.indices.index(self.owner[result])]
             run_step(step, values)
             raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
+
+
+def _c_strides(shape, dtype):
+    """The strides of a C-contiguous array of ``shape`` and ``dtype``."""
+    return np.empty(shape, dtype).strides  # (its pages are never touched)
 
 
 def _loop_name(fn):
