@@ -191,12 +191,12 @@ class DevicePlan:
         return launches
 
 
-def segments_of(plan, cut=()):
-    """The plan's steps as a list of entries: a Segment for each run of consecutive launches (also
-    cut before the step indices in ``cut``), an int (a step index) for each Python launch."""
+def segments_of(plan):
+    """The plan's steps as a list of entries: a Segment for each run of consecutive launches, an int
+    (a step index) for each Python launch."""
     entries, run = [], []
     for i, launches in enumerate(plan.launches):
-        if run and (launches is None or i in cut):
+        if run and launches is None:
             entries.append(Segment(plan, run))
             run = []
         if launches is None:
