@@ -142,8 +142,11 @@ class DevicePlan:
     @staticmethod
     def _plannable(step, lods):
         op = step.op
+        opdef = registry.get(op.type)
         return (
             op.type in launch_forms.FORMS
+            and not opdef.attr_tensors  # (attributes given as tensors: read on the host each step)
+            and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
             and step.rng_seed is None
             and "_rng" not in step.attrs

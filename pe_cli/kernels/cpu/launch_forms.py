@@ -230,13 +230,20 @@ def relu_grad(op, table):
     return [Launch(_pointwise().relu_grad, args, writes=[dx])]
 
 
+def _last_axis(op, shape):
+    """True where the op works along the last axis (its ``axis``, registered as last_axis: the
+    kernel is wrapped to move another axis last, layout.along_axis)."""
+    axis = op.attrs.get("axis", -1)
+    return axis in (-1, len(shape) - 1)
+
+
 def softmax_with_cross_entropy(op, table):
     logits, label = _one(op, "Logits"), _one(op, "Label")
     soft, loss = _one(op, "Softmax", "outputs"), _one(op, "Loss", "outputs")
     if op.attrs["soft_label"] or not _floats(table, logits, soft, loss) or label not in table:
         return None
     shape, dtype = table[logits]
-    if table[label][1].kind not in "iu" or not shape or not math.prod(shape):
+    if table[label][1].kind not in "iu" or not shape or not math.prod(shape) or not _last_axis(op, shape):
         return None
     if math.prod(shape) >= WIDE_SOFTMAX and dtype != np.float32:  # numpy's exp between two loops
         return None
@@ -253,6 +260,8 @@ def softmax_with_cross_entropy_grad(op, table):
     if op.attrs["soft_label"] or not _floats(table, soft, dloss, dlogits) or label not in table:
         return None
     shape = table[soft][0]
+    if not _last_axis(op, shape):
+        return None
     rows = (math.prod(shape[:-1]), shape[-1]) if shape else (0, 0)
     if table[label][1].kind not in "iu" or not rows[0] * rows[1] or math.prod(table[dloss][0]) != rows[0]:
         return None
