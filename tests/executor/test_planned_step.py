@@ -27,6 +27,15 @@ def build(model, extra_op=False, optimizer="momentum"):
                 if extra_op and i == 0:
                     h = fluid.layers.scale(h, 0.5)  # scale has no launch form: a Python launch
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "lenet":
+            x = fluid.layers.data("x", [1, 28, 28])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.conv2d(x, num_filters=6, filter_size=5, padding=2, act="relu")
+            h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2)
+            h = fluid.layers.conv2d(h, num_filters=16, filter_size=5, act="relu")
+            h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
+            h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         else:
             x = fluid.layers.data("x", [13])
             loss = fluid.layers.mean(fluid.layers.fc(x, 10))
@@ -37,8 +46,9 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    out = {"x": rng.standard_normal((batch, 784 if model == "mlp" else 13)).astype(np.float32)}
-    if model == "mlp":
+    shape = {"mlp": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
+    out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
+    if model != "tiny":
         out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
     return out
 
@@ -175,6 +185,19 @@ def test_new_feed_signature_is_planned_again(monkeypatch):
     assert_same(planned, train(monkeypatch, "mlp", False, 1, batches))
     runs = planned_runs(planned[2], 1)
     assert sorted(r.plan.table["x"][0][0] for r in runs) == [16, 32]
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_lenet_convolutions_between_segments(monkeypatch, devices):
+    """LeNet-5's pools (max and avg, their gradients) launched, its convolutions (no launch form
+    yet) Python launches between segments."""
+    batches = (8,) * STEPS
+    planned = train(monkeypatch, "lenet", True, devices, batches)
+    assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
+    (run,) = planned_runs(planned[2], devices)
+    plan = run.plan if devices == 1 else run.plans[0]
+    kinds = {(s.op.type, bool(launches)) for s, launches in zip(plan.steps, plan.launches) if hasattr(s, "op")}
+    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", False), ("conv2d_grad", False)} <= kinds
 
 
 def test_op_without_launch_form_runs_between_segments(monkeypatch):
