@@ -301,6 +301,7 @@ class DataParallelEngine:
 
     def close(self):
         self._pool.close()
+        planned_parallel.close(self)
 
 
 class ParallelExecutor:

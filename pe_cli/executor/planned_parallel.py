@@ -16,6 +16,7 @@ signature is planned again on its next step.
 import queue
 import threading
 import time
+import weakref
 
 from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReleaseNode
 from . import step_plan
@@ -63,7 +64,6 @@ class PlannedRun:
         self.planned_ops = len(launchable)
         self.runs, self.threaded = 0, [False] * self.phases
         self.seconds = [[] for _ in range(self.phases)]  # per phase: its segments' times while calibrating
-        self._workers = _Workers(n - 1, engine.runtime.worker_started)
 
     def _sequence(self, d, order, steps):
         """Device d's sequence in ``order``: (node ids, items): its compute nodes' steps and a
@@ -95,10 +95,11 @@ class PlannedRun:
                 batch[i] = max([phase[p] if p in phase else batch[p] for p in preds[i]] or [0])
         return phase, batch
 
-    def run(self, values, results, threads=None):
+    def run(self, values, results, threads=None, workers=None):
         """One step on at most ``threads`` threads (None: one a device; the runtime's run_threads,
-        which follows the cores other processes leave free); False where it ended node by node (a
-        value not as planned)."""
+        which follows the cores other processes leave free), ``workers()`` giving the _Workers
+        that run the other devices' segments; False where it ended node by node (a value not as
+        planned)."""
         alone = threads is not None and threads < 2
         for d, plan in enumerate(self.plans):
             values[d].update(plan.buffers)
@@ -109,8 +110,8 @@ class PlannedRun:
                 None if seg is None else (lambda seg=seg, d=d: seg.run(values[d]))
                 for d, seg in enumerate(self.segments[k])
             ]
-            if self.threaded[k] and not alone:
-                stale = self._workers.run(calls)
+            if self.threaded[k] and not alone and workers is not None:
+                stale = workers().run(calls)
             else:
                 stale = _inline(calls, self.seconds[k] if timing else None)
             if stale:
@@ -221,7 +222,25 @@ def run(engine, sched, values, results, feed_names):
     cache = sched.__dict__.setdefault("planned", {})
     key = step_plan.signature(values[0], feed_names)
     threads = engine.runtime.run_threads(engine.n)
-    return step_plan.count_or_run(cache, key, lambda planned: planned.run(values, results, threads))
+    return step_plan.count_or_run(
+        cache, key, lambda planned: planned.run(values, results, threads, lambda: _workers_of(engine))
+    )
+
+
+def _workers_of(engine):
+    """The engine's threads for the other devices' segments, started on first use, stopped with it."""
+    workers = engine.__dict__.get("_planned_workers")
+    if workers is None:
+        workers = engine.__dict__["_planned_workers"] = _Workers(engine.n - 1, engine.runtime.worker_started)
+        weakref.finalize(engine, workers.close)
+    return workers
+
+
+def close(engine):
+    """Stops the engine's threads for planned segments, if it started them."""
+    workers = engine.__dict__.pop("_planned_workers", None)
+    if workers is not None:
+        workers.close()
 
 
 def after(engine, sched, values):
