@@ -81,8 +81,12 @@ class Segment:
                 return fixed[key][0]
             if name not in ext:
                 ext[name] = f"x{len(ext)}"
-            planned = plan.table[name][0]
-            return ext[name] if shape is None or tuple(shape) == planned else f"{ext[name]}.reshape({tuple(shape)!r})"
+            if shape is None or tuple(shape) == plan.table[name][0]:
+                return ext[name]
+            # the view's shape passed in, not written: one source serves every batch size
+            key = ("@shape", tuple(int(d) for d in shape))
+            fixed.setdefault(key, (f"b{len(fixed)}", key[1]))
+            return f"{ext[name]}.reshape({fixed[key][0]})"
 
         def const(value):
             if isinstance(value, ctypes._CFuncPtr):
