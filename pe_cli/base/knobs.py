@@ -60,6 +60,7 @@ KNOBS = {
     "PE_CUDA_LAUNCH": (_choice("pe", "numba"), "pe or numba"),
     "PE_CUDA_SYNC": (_SWITCH, "1 (on) or 0"),
     "PE_CUDA_GRAPHS": (_SWITCH, "1 (on) or 0"),
+    "PE_PLANNED_STEP": (_SWITCH, "1 (on) or 0"),
     "PE_COMPILE_HELPER": (_SWITCH, "0 (off) or 1"),
     "PE_ONEDNN": (_SWITCH, "0 (off) or 1"),
     "PE_MALLOC_TUNE": (_SWITCH, "0 (off) or 1"),

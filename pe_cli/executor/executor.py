@@ -30,7 +30,7 @@ from .feeding import (
     reader_feeds,
 )
 from .fetched import fetched
-from . import graphed, nan_check
+from . import graphed, nan_check, step_plan
 from .plan import OpStep, Values, prior_reads, run_steps, scope_traffic
 from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
@@ -53,6 +53,7 @@ class _Plan:
         self._frees = {}
         self._blocked = {}
         self.graphs = {}  # a CUDA place's step recordings by signature (graphed.py)
+        self.planned = {}  # id(steps) -> (steps, planned CPU steps by feed signature): step_plan.py
 
     def frees(self, fetch_list, build_strategy=None):
         """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
@@ -195,9 +196,19 @@ class Executor:
         for name in plan.persistable_writes:  # as Fluid: the run's persistables exist in the scope
             scope.var(name)  # from its start (set when it ends), even if it fails
         values, lods = self._gather_inputs(plan, feed, scope)
-        run_steps(steps, frees, values)
+        if not (step_plan.enabled() and self._runtime.PLANNED_STEPS and self._planned(plan, steps, feed, values)):
+            run_steps(steps, frees, values)
+            if step_plan.enabled() and self._runtime.PLANNED_STEPS:
+                step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
         self._store(plan, values, scope, feed)
         return values, lods
+
+    @staticmethod
+    def _planned(plan, steps, feed, values):
+        """A planned step (step_plan.py, PE_PLANNED_STEP=1) where one is kept for these feeds."""
+        kept = plan.planned.setdefault(id(steps), (steps, {}))
+        names = [n if isinstance(n, str) else n.name for n in feed]
+        return step_plan.run_planned(kept[1], steps, names, values)
 
     def train_from_dataset(
         self,

@@ -23,7 +23,7 @@ from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
 from .feeding import feed_lr_scheduler, reader_feeds
-from . import nan_check
+from . import nan_check, planned_parallel, step_plan
 from .parallel_scheduler import Schedule, ThreadPool
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -115,6 +115,8 @@ class DataParallelEngine:
         self._pool = ThreadPool(self.num_threads, name="pe-parallel", initializer=self.runtime.worker_started)
         self._runs_since_drop = 0
         self._broadcast_done = False
+        # PE_PLANNED_STEP=1: CPU steps planned once per feed signature (planned_parallel.py)
+        self._planned = step_plan.enabled() and self.runtime.PLANNED_STEPS and self.processes is None
 
     def _warn_without_loss_name(self):
         if (
@@ -267,9 +269,13 @@ class DataParallelEngine:
                 self.scopes.allow_updates(values, self.graph.shared_updates)
             results = [None] * len(unique)
             loop_start = profiler.clock()
-            self._pool.run(
-                sched, values, results, token=self.runtime.SHARED_THREADS, limit=self.runtime.run_threads(self.n)
-            )
+            planned = self._planned and planned_parallel.run(self, sched, values, results, per_device[0][0])
+            if not planned:
+                self._pool.run(
+                    sched, values, results, token=self.runtime.SHARED_THREADS, limit=self.runtime.run_threads(self.n)
+                )
+                if self._planned:  # the next steps of these feeds run planned
+                    planned_parallel.after(self, sched, values)
             loop += profiler.clock() - loop_start
             lods = [v.lods for v in values]  # the feeds' LoD and what the ops computed
             self.scopes.save(values, lods)
@@ -295,6 +301,7 @@ class DataParallelEngine:
 
     def close(self):
         self._pool.close()
+        planned_parallel.close(self)
 
 
 class ParallelExecutor:

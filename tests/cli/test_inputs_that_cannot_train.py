@@ -51,6 +51,7 @@ def test_a_label_of_one_class_is_refused(tmp_path):
         ("PE_STALL_SECONDS", "abc", "in seconds above 0"),
         ("PE_RENDEZVOUS_SECONDS", "inf", "the rendezvous's wait in seconds, e.g. 60"),
         ("PE_CUDA_GRAPHS", "yes", "1 (on) or 0"),
+        ("PE_PLANNED_STEP", "on", "1 (on) or 0"),
         ("PE_ASYNC_WORKERS", "fork", "processes or threads"),
         ("PE_MAX_DATA_BYTES", "-1", "is not a positive integer"),
     ],

@@ -193,3 +193,15 @@ def _gemm_batch(blocks):
 
 gemm_batch = numba.njit(cache=True, nogil=True)(_gemm_batch(range))
 gemm_batch_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_batch(prange))
+
+
+@numba.njit(cache=True, nogil=True)
+def outer(a, b, c):
+    """c [m, n] = a [m] times b [n] (a GEMM whose inner dimension is 1): each value one product,
+    numpy's bits."""
+    n = b.size
+    for i in range(a.size):
+        v = a[i]
+        row = c[i]
+        for j in range(n):
+            row[uintp(j)] = v * b[uintp(j)]

@@ -96,10 +96,7 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
     if macs >= threads.SPLIT_GEMM_MACS and k > 1 and is_float(a, b):
-        mode = split_mode(m, n, k, weight_rows)
-        parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
-        # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
-        gemm = _cblas.gemm(a.dtype) if parts > 1 or _cblas.source() == _cblas.MKL else None
+        mode, parts, gemm = blocked_gemm(m, n, k, a.dtype, weight_rows)
         if gemm is not None:
             # the same blocks on however many threads are free now (the serial twin on one)
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
@@ -120,7 +117,9 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             return out
     threads.for_gemm(macs)
     if k == 1 and is_float(a, b):  # an outer product: 4x faster than BLAS's GEMM ([2,560] x [256]), same bits
-        out = (a.T if trans_a else a).reshape(m, 1) * (b.T if trans_b else b).reshape(1, n)
+        out = np.empty((m, n), dtype=a.dtype)
+        args = (np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), out)
+        loop_or(_outer_numpy, _loops().outer, *args)(*args)  # the loop a planned step launches
     else:
         out = (a.T if trans_a else a) @ (b.T if trans_b else b)
     if (bias is not None or act != NO_ACT) and is_float(out):
@@ -130,6 +129,23 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     elif bias is not None or act != NO_ACT:
         _replicas.epilogue(out, *_epilogue_args(out.dtype, bias, act, gate))
     return out
+
+
+def blocked_gemm(m, n, k, dtype, weight_rows=None):
+    """(mode, parts, gemm) of a float GEMM of at least SPLIT_GEMM_MACS: how matmul2d splits it
+    (split_mode, into threads.work_parts() blocks at most) and the CBLAS GEMM its loop calls, None
+    where numpy's product runs it (one part, numpy's BLAS). A planned step's launch (launch_forms.py)
+    makes the same choice."""
+    mode = split_mode(m, n, k, weight_rows)
+    parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
+    # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
+    gemm = _cblas.gemm(dtype) if parts > 1 or _cblas.source() == _cblas.MKL else None
+    return mode, parts, gemm
+
+
+def _outer_numpy(a, b, out):
+    """_blas_loops.outer's bits by numpy (while the loop compiles)."""
+    np.multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)
 
 
 _NONE = {}  # dtype -> (an empty bias, an empty gate): the epilogue that does nothing

@@ -4,6 +4,9 @@ the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
 import numpy as np
 
 from ...base.dtypes import convert_dtype
+from ._numba import flat, is_float, lazy, loop_or
+
+_loops = lazy("_reduce_loops")
 
 
 def scalar_shape(attrs):
@@ -16,19 +19,37 @@ def scalar_shape(attrs):
 def mean(ins, attrs):
     x = ins["X"]
     if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
+        out = np.empty(scalar_shape(attrs), dtype=x.dtype)
+        if is_float(x):  # the loop a planned step launches (_reduce_loops.mean: numpy's pairwise sum)
+            args = (flat(x), out.reshape(-1))
+            loop_or(_mean_numpy, _loops().mean, *args)(*args)
+            return {"Out": out}
         # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
         # which was measured at 50 us on its first call of each LeNet-5 step
-        out = np.array(np.add.reduce(x, axis=None) / x.dtype.type(x.size), dtype=x.dtype)
-    else:
-        out = np.array(x.mean(), dtype=x.dtype)
+        _mean_numpy(x, out.reshape(-1))
+        return {"Out": out}
+    out = np.array(x.mean(), dtype=x.dtype)
     return {"Out": out.reshape(scalar_shape(attrs))}
+
+
+def _mean_numpy(x, out):
+    """_reduce_loops.mean's bits by numpy (its replica while the loop compiles; float16's mean)."""
+    out[0] = np.add.reduce(x, axis=None) / x.dtype.type(x.size)
 
 
 def mean_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     dx = np.empty(x.shape, dtype=x.dtype)
-    dx.fill(dout.reshape(-1)[0] / max(x.size, 1))  # (np.full's Python wrapper: a third more)
+    if is_float(dx, dout):  # the loop a planned step launches
+        args = (flat(dout), dx.reshape(-1))
+        loop_or(_mean_grad_numpy, _loops().mean_grad, *args)(*args)
+        return {"X@GRAD": dx}
+    _mean_grad_numpy(dout, dx)
     return {"X@GRAD": dx}
+
+
+def _mean_grad_numpy(dout, dx):
+    dx.fill(dout.reshape(-1)[0] / max(dx.size, 1))  # (np.full's Python wrapper: a third more)
 
 
 def _axes(x, attrs):

@@ -13,6 +13,7 @@ from .host_memory import keep_freed_memory
 
 SHARED_THREADS = True  # kernels are CPU work: the scheduler's token run keeps the GIL calm
 SHARED_MEMORY = True  # every device reads the host's arrays: one value serves them all
+PLANNED_STEPS = True  # PE_PLANNED_STEP=1 runs steps planned (pe_cli/executor/step_plan.py)
 
 
 class HostMemory:

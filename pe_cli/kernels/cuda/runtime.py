@@ -272,6 +272,7 @@ def _device_of(array):
 # -- what executors use: the interface every device kind's runtime offers (kernels/__init__.py) --
 SHARED_THREADS = False  # kernels are asynchronous launches: one task per device
 SHARED_MEMORY = False  # each GPU holds its own copy of a value
+PLANNED_STEPS = False  # its steps run as step graphs (step_graph.py), not planned CPU segments
 
 
 def default_places():

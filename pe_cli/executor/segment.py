@@ -1,0 +1,216 @@
+"""A segment of a planned step (step_plan.py): consecutive launches of one device as one numba
+function that releases the GIL.
+
+The function is generated as Python source: it imports each launch's loop from its module, takes
+the values it reads from outside (``x*``), the plan's buffers and arrays (``b*``) and the GEMM's C
+functions (``p*``, passed in: their addresses change from process to process) as parameters, writes
+the launches' numbers as literals, and calls the loops in order. A checked launch (a loss whose
+label may be out of range) returns at once with its index.
+
+Compiling links every loop it calls into the segment's machine code (seconds for a step's dozen
+loops), so the source is written to a file named by its hash (with the loops' files' sizes and
+times, numba's and numpy's versions) under ``$XDG_CACHE_HOME/pe/segments`` (default
+``~/.cache/pe/segments``) and compiled with numba's cache: the next process that plans the same
+step loads it. Where that folder cannot be written, the source is compiled in memory. In a process,
+one source is compiled once (the devices of one program share it).
+"""
+
+import ctypes
+import hashlib
+import importlib.util
+import os
+import sys
+import time
+
+import numpy as np
+
+from ..base.errors import PeError
+from ..kernels.cpu._numba import module_name
+from .plan import _may_update, run_step
+
+_compiled = {}  # source hash -> the segment's numba dispatcher
+_compile_seconds = [0.0]  # summed over the segments compiled (or loaded) in this process
+
+
+def compile_seconds():
+    """Seconds this process spent compiling or loading segments (benchmarks report it)."""
+    return _compile_seconds[0]
+
+
+class Stale(Exception):
+    """A value a segment reads is not the shape or dtype it was planned for."""
+
+
+def _literal(value):
+    """A launch's number as Python source numba types as the kernel's call would."""
+    if isinstance(value, (bool, np.bool_)):
+        return repr(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return repr(int(value))
+    if isinstance(value, np.floating):
+        return f"np.{value.dtype.name}({float(value)!r})"
+    if isinstance(value, float):
+        return repr(value)
+    raise TypeError(f"a launch constant of type {type(value).__name__}")
+
+
+class Segment:
+    """Consecutive launches of one device as one compiled call without the GIL. ``steps`` are their
+    ops' steps (to run op by op instead), ``updates`` the names they write in place."""
+
+    def __init__(self, plan, indices):
+        self.indices = list(indices)
+        self.steps = [plan.steps[i] for i in self.indices]
+        launches = [(i, launch) for i in self.indices for launch in plan.launches[i] if launch.fn is not None]
+        self._external = [plan.external[i] for i, _ in launches]
+        self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
+        self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
+        self.ext, self.fixed, self.fn = [], [], None
+        self.source, self.modules = self._generate(plan, [launch for _, launch in launches])
+
+    def _generate(self, plan, launches):
+        ext, fixed, loops, pointers, lines = {}, {}, {}, {}, []
+
+        def var(name, shape, external):
+            if name not in external:
+                array = plan.buffers[name]
+                view = array if shape is None or tuple(shape) == array.shape else array.reshape(shape)
+                key = (name, view.shape)
+                if key not in fixed:
+                    fixed[key] = (f"b{len(fixed)}", view)
+                return fixed[key][0]
+            if name not in ext:
+                ext[name] = f"x{len(ext)}"
+            if shape is None or tuple(shape) == plan.table[name][0]:
+                return ext[name]
+            # the view's shape passed in, not written: one source serves every batch size
+            key = ("@shape", tuple(int(d) for d in shape))
+            fixed.setdefault(key, (f"b{len(fixed)}", key[1]))
+            return f"{ext[name]}.reshape({fixed[key][0]})"
+
+        def const(value):
+            if isinstance(value, ctypes._CFuncPtr):
+                pointers.setdefault(id(value), (f"p{len(pointers)}", value))
+                return pointers[id(value)][0]
+            return _literal(value)
+
+        for k, launch in enumerate(launches):
+            args, external = [], self._external[k]
+            for arg in launch.args:
+                if arg[0] == "var":
+                    args.append(var(arg[1], arg[2], external))
+                elif arg[0] == "first":
+                    args.append(f"np.{arg[2].name}({var(arg[1], (1,), external)}[0])")
+                elif arg[0] == "array":
+                    fixed.setdefault(("@array", id(arg[1])), (f"b{len(fixed)}", arg[1]))
+                    args.append(fixed[("@array", id(arg[1]))][0])
+                else:
+                    args.append(const(arg[1]))
+            fn = launch.fn
+            loops.setdefault((fn.py_func.__module__, _loop_name(fn)), f"f{len(loops)}")
+            call = f"{loops[(fn.py_func.__module__, _loop_name(fn))]}({', '.join(args)})"
+            lines += [f"    r = {call}", "    if r >= 0:", f"        return {k}"] if launch.checked else [f"    {call}"]
+        self.ext = [(name, *plan.table[name], _c_strides(*plan.table[name])) for name in ext]
+        self.fixed = [array for _, array in fixed.values()] + [fn for _, fn in pointers.values()]
+        params = [*ext.values(), *(key for key, _ in fixed.values()), *(key for key, _ in pointers.values())]
+        head = ["import numba", "import numpy as np", ""]
+        head += [f"from {module} import {name} as {alias}" for (module, name), alias in loops.items()]
+        body = ["", "", "@numba.njit(cache=True, nogil=True)", f"def segment({', '.join(params)}):"]
+        body += lines or ["    pass"]
+        return "\n".join([*head, *body, "    return -1", ""]), sorted({module for module, _ in loops})
+
+    def compile(self):
+        """The segment's function, compiled once per source in this process (numba's cache beside
+        its file keeps the machine code for the next process)."""
+        stamp = [self.source, np.__version__, _numba_version()]
+        for module in self.modules:
+            path = sys.modules[module].__file__
+            info = os.stat(path)
+            stamp.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+        key = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:24]
+        self.fn = _compiled.get(key)
+        if self.fn is None:
+            self.fn = _compiled[key] = _load(key, self.source)
+
+    def run(self, values):
+        """Runs the segment's launches on ``values`` (one device's); raises Stale, before any ran,
+        where a value it reads is not as planned."""
+        for name in self.updates:  # written in place where nothing else holds it, else over a copy
+            if not (getattr(values, "dense_updates", False) and _may_update(values, (name,), {})):
+                value = values.get(name)
+                if value is not None:
+                    values[name] = value.copy()
+        args = []
+        for name, shape, dtype, strides in self.ext:
+            value = values.get(name)
+            if type(value) is not np.ndarray or value.shape != shape or value.dtype != dtype:
+                raise Stale(name)
+            if value.strides != strides and not value.flags.c_contiguous:  # (strides: no flags object made)
+                raise Stale(name)
+            args.append(value)
+        if self.fn is None:
+            start = time.perf_counter()
+            self.compile()
+            result = self.fn(*args, *self.fixed)
+            _compile_seconds[0] += time.perf_counter() - start
+        else:
+            result = self.fn(*args, *self.fixed)
+        if result >= 0:  # a launch found bad values: its op, run op by op, says what
+            step = self.steps[self.indices.index(self.owner[result])]
+            run_step(step, values)
+            raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
+
+
+def _c_strides(shape, dtype):
+    """The strides of a C-contiguous array of ``shape`` and ``dtype``."""
+    return np.empty(shape, dtype).strides  # (its pages are never touched)
+
+
+def _loop_name(fn):
+    name = module_name(fn)
+    if name is None:
+        raise PeError(f"launch loop {fn.py_func.__qualname__} is not a module-level name")
+    return name
+
+
+def _numba_version():
+    import numba
+
+    return numba.__version__
+
+
+def cache_dir():
+    """Where segments' sources and numba's cache of them go."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pe", "segments")
+
+
+def _load(key, source):
+    """The module of ``source`` written as ``pe_segment_<key>.py`` in cache_dir() and imported (its
+    numba cache beside it), or, where the folder cannot be written, compiled in memory."""
+    name = f"pe_segment_{key}"
+    path = os.path.join(cache_dir(), name + ".py")
+    try:
+        if not os.path.exists(path) or _read(path) != source:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            temp = f"{path}.{os.getpid()}.tmp"
+            with open(temp, "w", encoding="utf-8") as f:
+                f.write(source)
+            if _read(temp) != source:  # verified before it is put in place
+                os.unlink(temp)
+                raise OSError(f"{temp}: written file differs")
+            os.replace(temp, path)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module.segment
+    except OSError:
+        namespace = {}
+        exec(compile(source.replace("cache=True", "cache=False"), f"<{name}>", "exec"), namespace)  # noqa: S102
+        return namespace["segment"]
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()

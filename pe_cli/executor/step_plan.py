@@ -1,0 +1,290 @@
+"""Planned CPU steps (issue 89): a device's ops planned once for the shapes and dtypes of a step's
+values, then run as compiled segments that release the GIL.
+
+Planning (``DevicePlan``), for one device's ops in run order and the values of a step that ran op by
+op: every op's output shapes and dtypes from its registry ``infer`` (checked against that step's
+values), an output buffer for each value a launch writes (allocated once, written again every
+step), and each op's launches from its launch form (pe_cli/kernels/cpu/launch_forms.py). An op
+without a launch form (another op type, a value with a LoD, a random op, a block, NaN checks) stays
+a Python launch: ``plan.run_step``, between segments.
+
+A ``Segment`` is consecutive launches of one device compiled into one numba function (generated
+source calling each launch's loop with its bound arguments, ``nogil=True``): one call runs them all
+without the GIL, so the segments of N devices run at once on N threads. Its arguments are the
+plan's buffers (fixed) and the values it reads from outside (fed, read from the scope, written by a
+Python launch or a collective), each checked before the call against the shape and dtype it was
+planned for: a value that changed raises ``Stale`` before anything ran, and the executor runs the
+rest of the step op by op and plans again. An update launch (momentum) writes its Param and state
+in place where the executor allows it (``plan._may_update``), else over a copy it puts in the values.
+"""
+
+import os
+
+import numpy as np
+
+from ..base.errors import PeError
+from ..kernels.cpu import launch_forms
+from ..ops import registry
+from . import nan_check
+from .plan import run_step
+from .segment import Segment, Stale, compile_seconds  # noqa: F401 (compile_seconds: for the benchmarks)
+from .sub_block import runs_block
+
+
+def enabled():
+    """``PE_PLANNED_STEP=1``: CPU steps run planned (off by default while few ops have launch forms)."""
+    return os.environ.get("PE_PLANNED_STEP", "0") == "1"
+
+
+class _Var:
+    """A value's shape and dtype as a program variable shows them to an inference rule."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype, self.lod_level, self.type, self.persistable = shape, dtype, 0, None, False
+
+
+class _PlanInfer(registry.InferContext):
+    """The registry's inference on the step's shapes (``table``: name -> (shape, dtype)); the
+    outputs it sets are collected in ``outs`` instead of written to the program."""
+
+    def __init__(self, op, opdef, table):
+        super().__init__(op, opdef)
+        self.table, self.outs = table, {}
+
+    def _var(self, names, slot, i):
+        if i >= len(names) or names[i] not in self.table:
+            raise KeyError(slot)
+        shape, dtype = self.table[names[i]]
+        return _Var(list(shape), str(dtype))
+
+    def shapes(self, slot):
+        return [self.input_var(slot, i).shape for i in range(self.num_inputs(slot))]
+
+    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None, var_type=None):
+        names = self.op.outputs.get(slot, [])
+        if i < len(names):
+            self.outs[names[i]] = (None if shape is None else tuple(int(d) for d in shape), dtype)
+
+
+def infer_outputs(op, table):
+    """{name: (shape, dtype)} of the op's outputs by its registry inference on ``table``, or None
+    where it leaves one unknown (a -1, no shape, no rule)."""
+    opdef = registry.get(op.type)
+    if opdef.infer is None:
+        return None
+    ctx = _PlanInfer(op, opdef, table)
+    try:
+        opdef.infer(ctx)
+    except (KeyError, TypeError, ValueError, PeError):
+        return None
+    outs = {}
+    for name in op.output_arg_names:
+        shape, dtype = ctx.outs.get(name, (None, None))
+        if shape is None or any(d < 0 for d in shape):
+            return None
+        if dtype is None:  # a rule that keeps the dtype the builder gave: the program's
+            var = op.block.vars.get(name)
+            dtype = None if var is None else var.dtype
+        outs[name] = (shape, np.dtype(str(dtype)) if dtype is not None else None)
+    return outs
+
+
+def _array(value):
+    return value if type(value) is np.ndarray else None
+
+
+class Rewrite:
+    """In a device's sequence: a node that is no op of it (a collective) writes ``names`` there."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names):
+        self.names = tuple(names)
+
+
+class DevicePlan:
+    """One device's ops planned, in the order they run: ``steps[i]`` an OpStep (or a Rewrite),
+    ``launches[i]`` its launches (None: a Python launch), ``buffers`` (name -> array) the outputs
+    the launches write, ``external[i]`` the names step i's launches read from the values (not from
+    a buffer), ``table`` every known shape."""
+
+    def __init__(self, steps, sample):
+        self.steps = list(steps)
+        self.table, self.buffers, self.launches, self.external = {}, {}, [], []
+        lods = getattr(sample, "lods", {}) or {}
+        written = set()
+        for step in self.steps:
+            if type(step) is not Rewrite:
+                for name in step.op.input_arg_names:
+                    value = _array(sample.get(name))
+                    if name not in written and name not in self.table and value is not None and name not in lods:
+                        self.table[name] = (value.shape, value.dtype)
+                written.update(step.op.output_arg_names)
+        self._written, self._live = set(), set()  # written or read so far; names whose value is a buffer now
+        for step in self.steps:
+            names = step.names if type(step) is Rewrite else step.op.output_arg_names
+            launches = None
+            if type(step) is not Rewrite and self._plannable(step, lods):
+                launches = self._plan_op(step, sample)
+            if launches is None:  # a Python launch: later launches read its outputs as it leaves them
+                for name in names:
+                    self.table.pop(name, None)
+                    value = _array(sample.get(name))
+                    if value is not None and name not in lods:
+                        self.table[name] = (value.shape, value.dtype)
+                self._live.difference_update(names)
+                self.external.append(())
+            self._written.update(names)
+            if type(step) is not Rewrite:  # a name read before its write holds another value then
+                self._written.update(step.op.input_arg_names)
+            self.launches.append(launches)
+
+    @staticmethod
+    def _plannable(step, lods):
+        op = step.op
+        opdef = registry.get(op.type)
+        return (
+            op.type in launch_forms.FORMS
+            and not opdef.attr_tensors  # (attributes given as tensors: read on the host each step)
+            and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
+            and not step.needs_lod
+            and step.rng_seed is None
+            and "_rng" not in step.attrs
+            and not runs_block(op)
+            and not nan_check.ENABLED
+            and not any(n in lods for n in op.input_arg_names)
+        )
+
+    def _plan_op(self, step, sample):
+        op = step.op
+        outs = infer_outputs(op, self.table)
+        if outs is None:
+            return None
+        for name, (shape, dtype) in outs.items():
+            seen = _array(sample.get(name))
+            if seen is not None and (seen.shape != shape or (dtype is not None and seen.dtype != dtype)):
+                return None  # the inference and the kernel disagree: the kernel's values rule
+            if dtype is None:
+                if seen is None:
+                    return None
+                outs[name] = (shape, seen.dtype)
+        table = dict(self.table, **outs)
+        launches = launch_forms.FORMS[op.type](op, table)
+        if not launches:
+            return None
+        block_vars = op.block.vars
+        for launch in launches:
+            for name in [*launch.writes, *launch.aliases]:
+                var = block_vars.get(name)
+                if name in self._written or name in op.input_arg_names or (var is not None and var.persistable):
+                    return None  # a buffer holds one value a step, of one writer, not saved in the scope
+            if any(n in self._live or n not in self.table for n in launch.updates):
+                return None
+            if any(src not in self._live or table[src][0] != table[dst][0] for dst, src in launch.aliases.items()):
+                return None
+        self.table = table
+        self.external.append(frozenset(n for n in op.input_arg_names if n not in self._live))
+        for launch in launches:
+            for name in launch.writes:
+                self.buffers[name] = np.empty(*table[name])
+            for dst, src in launch.aliases.items():
+                self.buffers[dst] = self.buffers[src]
+            self._live.update(launch.writes)
+            self._live.update(launch.aliases)
+        return launches
+
+
+def segments_of(plan):
+    """The plan's steps as a list of entries: a Segment for each run of consecutive launches, an int
+    (a step index) for each Python launch."""
+    entries, run = [], []
+    for i, launches in enumerate(plan.launches):
+        if run and launches is None:
+            entries.append(Segment(plan, run))
+            run = []
+        if launches is None:
+            entries.append(i)
+        else:
+            run.append(i)
+    if run:
+        entries.append(Segment(plan, run))
+    return entries
+
+
+class PlannedStep:
+    """A one-device step (the Executor's): its DevicePlan and the entries it runs in order."""
+
+    def __init__(self, steps, sample):
+        self.plan = DevicePlan(steps, sample)
+        self.entries = segments_of(self.plan)
+        self.planned_ops = sum(1 for launches in self.plan.launches if launches is not None)
+
+    def run(self, values):
+        """One step over ``values``; False where a value was not as planned (the step then ran op by
+        op from there, and the plan should be dropped)."""
+        values.update(self.plan.buffers)
+        steps = self.plan.steps
+        for n, entry in enumerate(self.entries):
+            if type(entry) is int:
+                run_step(steps[entry], values)
+                continue
+            try:
+                entry.run(values)
+            except Stale:
+                for later in self.entries[n:]:
+                    for step in [steps[later]] if type(later) is int else later.steps:
+                        run_step(step, values)
+                return False
+        return True
+
+
+def signature(values, names):
+    """The key a plan is kept under: the shapes, dtypes and LoDs of the values ``names``."""
+    lods = getattr(values, "lods", {}) or {}
+    key = []
+    for name in names:
+        value = values.get(name)
+        array = _array(value)
+        shape, dtype = (None, None) if array is None else (array.shape, array.dtype.str)
+        key.append((name, type(value), shape, dtype, repr(lods.get(name))))
+    return tuple(key)
+
+
+PLAN_AFTER = 2  # op-by-op steps of a signature before it is planned (a program run once is never planned)
+_KEPT = 16  # signatures counted or planned per program (more run op by op)
+
+
+def count_or_run(cache, key, run):
+    """``run()`` (a kept plan's step, False where it ended op by op) where ``key`` is planned in
+    ``cache``; else counts an op-by-op step of it, marking it to be planned after that step when it
+    is the PLAN_AFTER-th. Returns whether the step ran planned."""
+    entry = cache.get(key, 0)
+    if type(entry) is int:
+        if entry or len(cache) < _KEPT:
+            cache[key] = entry + 1
+            if entry + 1 >= PLAN_AFTER:
+                cache[("@pending",)] = key
+        return False
+    if not run(entry):
+        del cache[key]  # a value changed under the same feeds (a Python launch's shape): plan again
+    return True
+
+
+def pending(cache):
+    """The key to plan from the step that just ran op by op, or None."""
+    key = cache.pop(("@pending",), None)
+    return key if key is not None and type(cache.get(key)) is int else None
+
+
+def run_planned(cache, steps, feed_names, values):
+    """One step of ``steps`` (one device's OpSteps) over ``values``, planned where a plan of the
+    feeds' signature is kept in ``cache`` (a dict the caller keeps with ``steps``); False where the
+    step must run op by op (``plan_after`` then plans from its values when it is time)."""
+    return count_or_run(cache, signature(values, feed_names), lambda planned: planned.run(values))
+
+
+def plan_after(cache, steps, values):
+    """Plans the signature the last run_planned marked, from the values of its step (run op by op)."""
+    key = pending(cache)
+    if key is not None:
+        cache[key] = PlannedStep(steps, values)

@@ -1,0 +1,105 @@
+"""numba loops of mean, its gradient and fill_constant's copy (imported on first use: see _numba.py).
+Each writes into arrays it is given, so a planned step (pe_cli/executor/step_plan.py) launches it
+over buffers allocated once, and the kernels (reduction.py, creation.py) call the same loops.
+
+``mean`` sums as numpy's ``add.reduce`` does over a contiguous array (its pairwise summation: blocks
+of at most 128 values summed in 8 lanes, halves of longer runs summed apart, in the array's dtype),
+so the mean is the bits numpy's gives."""
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+_BLOCK = 128  # numpy's PW_BLOCKSIZE
+
+
+@_jit
+def _block(a, lo, n):
+    """numpy's sum of a run of at most 128 values: 8 lanes, then the rest in order."""
+    if n < 8:
+        res = a.dtype.type(0)
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    end = n - n % 8
+    while i < end:
+        j = lo + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@_jit
+def _pairwise(a):
+    """numpy's pairwise sum of a (1-D, contiguous): a run longer than 128 is split in two halves
+    (the first a multiple of 8 long) summed apart, then added. Its recursion unrolled on a stack (a
+    recursive function does not load from numba's cache)."""
+    n = a.size
+    if n <= _BLOCK:
+        return _block(a, 0, n)
+    los = np.zeros(64, np.int64)
+    ns = np.zeros(64, np.int64)
+    stage = np.zeros(64, np.int64)
+    sums = np.zeros(64, a.dtype)
+    depth, held = 1, 0
+    ns[0] = n
+    while depth:
+        f = depth - 1
+        lo, m = los[f], ns[f]
+        half = m // 2
+        half -= half % 8
+        if m <= _BLOCK:
+            sums[held] = _block(a, lo, m)
+            held += 1
+            depth -= 1
+        elif stage[f] == 0:
+            stage[f] = 1
+            los[depth], ns[depth], stage[depth] = lo, half, 0
+            depth += 1
+        elif stage[f] == 1:
+            stage[f] = 2
+            los[depth], ns[depth], stage[depth] = lo + half, m - half, 0
+            depth += 1
+        else:
+            held -= 1
+            sums[held - 1] = sums[held - 1] + sums[held]
+            depth -= 1
+    return sums[0]
+
+
+@_jit
+def mean(x, out):
+    """out[0] = the sum of x (1-D) / x.size, in x's dtype, as numpy's add.reduce then a division."""
+    t = x.dtype.type
+    out[0] = _pairwise(x) / t(x.size)
+
+
+@_jit
+def mean_grad(dout, dx):
+    """dx[:] = dout[0] / dx.size (dx 1-D), in dx's dtype."""
+    t = dx.dtype.type
+    v = t(dout[0] / t(max(dx.size, 1)))
+    for i in range(dx.size):
+        dx[i] = v
+
+
+@_jit
+def copy(src, out):
+    """out[:] = src (both 1-D of one size): a constant computed when the step was planned."""
+    for i in range(out.size):
+        out[i] = src[i]

@@ -1,0 +1,265 @@
+"""Launch forms: the numba part of a CPU kernel, bound once for an op and the shapes and dtypes of
+its values, for a planned step (pe_cli/executor/step_plan.py).
+
+A form ``FORMS[op_type](op, table)`` gets the op and ``table`` (name -> (shape, dtype) of every
+value the step knows: fed, read from the scope, or set by the registry's shape inference for the
+outputs) and returns a list of ``Launch``es, or None where the op has no launch form for those
+values (it then runs as a Python launch, ``plan.run_step``). A form makes the choices the kernel
+makes at each call (which loop, which view of its arrays, how a GEMM splits) once, and the kernel
+calls the same loop when it runs unplanned: the two paths give the same bits. The serial loop is
+launched where the kernel runs its numpy replica (while the loop compiles: the same bits), its
+parallel twin where the kernel would run it on the device's threads when the step is planned (a
+GEMM's blocks, a large update: the same bits as the serial loop, _numba.py); a small GEMM that
+numpy's ``@`` runs (one BLAS call on one thread) is launched as the same call of numpy's BLAS
+from the blocked loop with one block.
+
+Arguments of a launch (``Launch.args``): ``("var", name, shape)``: the value of ``name`` (viewed
+as ``shape`` when not None); ``("const", value)``: a number (or the GEMM's C function) compiled
+into the step; ``("array", array)``: an array the plan keeps (an empty bias); ``("first", name,
+dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning rate)."""
+
+import math
+
+import numpy as np
+
+from ...base.errors import PeError
+from ..common import PoolGeometry
+from . import creation
+from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
+from .elementwise import mid_run
+from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
+from .launches import Launch
+from .launches import Shape as _Shape
+from .launches import flat as _flat
+from .launches import floats as _floats
+from .launches import one as _one
+from .loss_classification import WIDE_SOFTMAX
+
+_pointwise = lazy("_pointwise_loops")
+_rows = lazy("_softmax_rows_loops")
+_reduce = lazy("_reduce_loops")
+_pool = lazy("_pool_loops")
+
+
+# -- pointwise ---------------------------------------------------------------------------------------
+
+
+def elementwise_add(op, table):
+    """X + Y with Y along X's middle dims (a bias): the kernel's add_mid."""
+    x, y, out = _one(op, "X"), _one(op, "Y"), _one(op, "Out", "outputs")
+    if not _floats(table, x, y, out) or table[x][0] == table[y][0]:
+        return None
+    run = mid_run(_Shape(*table[x]), _Shape(*table[y]), op.attrs["axis"])
+    if run is None or run[0] == 1:
+        return None
+    return [Launch(_pointwise().add_mid, [("var", x, run), _flat(table, y), ("var", out, run)], writes=[out])]
+
+
+def elementwise_add_grad(op, table):
+    x, y, dout = _one(op, "X"), _one(op, "Y"), _one(op, "Out@GRAD")
+    dx, dy = _one(op, "X@GRAD", "outputs"), _one(op, "Y@GRAD", "outputs")
+    if not _floats(table, x, y, dout) or table[dout][0] != table[x][0]:
+        return None
+    run = mid_run(_Shape(*table[x]), _Shape(*table[y]), op.attrs["axis"])
+    if run is None:
+        return None
+    launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
+    if dy is not None:
+        launches.append(Launch(_pointwise().sum_outer, [("var", dout, run), _flat(table, dy)], writes=[dy]))
+    return launches
+
+
+def relu(op, table):
+    x, out = _one(op, "X"), _one(op, "Out", "outputs")
+    if not _floats(table, x, out):
+        return None
+    return [Launch(_pointwise().relu, [_flat(table, x), _flat(table, out)], writes=[out])]
+
+
+def relu_grad(op, table):
+    out, dout, dx = _one(op, "Out"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
+    if not _floats(table, out, dout, dx) or table[out][0] != table[dout][0]:
+        return None
+    args = [_flat(table, out), _flat(table, dout), _flat(table, dx)]
+    return [Launch(_pointwise().relu_grad, args, writes=[dx])]
+
+
+def _last_axis(op, shape):
+    """True where the op works along the last axis (its ``axis``, registered as last_axis: the
+    kernel is wrapped to move another axis last, layout.along_axis)."""
+    axis = op.attrs.get("axis", -1)
+    return axis in (-1, len(shape) - 1)
+
+
+def softmax_with_cross_entropy(op, table):
+    logits, label = _one(op, "Logits"), _one(op, "Label")
+    soft, loss = _one(op, "Softmax", "outputs"), _one(op, "Loss", "outputs")
+    if op.attrs["soft_label"] or not _floats(table, logits, soft, loss) or label not in table:
+        return None
+    shape, dtype = table[logits]
+    if table[label][1].kind not in "iu" or not shape or not math.prod(shape) or not _last_axis(op, shape):
+        return None
+    if math.prod(shape) >= WIDE_SOFTMAX and dtype != np.float32:  # numpy's exp between two loops
+        return None
+    loop = _rows().softmax_ce if math.prod(shape) >= WIDE_SOFTMAX else _pointwise().softmax_ce
+    rows = (math.prod(shape[:-1]), shape[-1])
+    args = [("var", logits, rows), _flat(table, label), ("const", op.attrs["ignore_index"])]
+    args += [("var", soft, rows), _flat(table, loss)]
+    return [Launch(loop, args, writes=[soft, loss], checked=True)]
+
+
+def softmax_with_cross_entropy_grad(op, table):
+    soft, label, dloss = _one(op, "Softmax"), _one(op, "Label"), _one(op, "Loss@GRAD")
+    dlogits = _one(op, "Logits@GRAD", "outputs")
+    if op.attrs["soft_label"] or not _floats(table, soft, dloss, dlogits) or label not in table:
+        return None
+    shape = table[soft][0]
+    if not _last_axis(op, shape):
+        return None
+    rows = (math.prod(shape[:-1]), shape[-1]) if shape else (0, 0)
+    if table[label][1].kind not in "iu" or not rows[0] * rows[1] or math.prod(table[dloss][0]) != rows[0]:
+        return None
+    args = [("var", soft, rows), _flat(table, label), _flat(table, dloss), ("const", op.attrs["ignore_index"])]
+    return [Launch(_rows().softmax_ce_grad, [*args, ("var", dlogits, rows)], writes=[dlogits])]
+
+
+# -- pooling ----------------------------------------------------------------------------------------
+
+
+def _pool_geometry(op, table, *names):
+    """(PoolGeometry, max?) of a pool2d over float NCHW values in its regular case, or None."""
+    if op.attrs["adaptive"] or not _floats(table, *names) or len(table[names[0]][0]) != 4:
+        return None
+    try:
+        geo = PoolGeometry(table[names[0]][0], op.attrs)
+    except PeError:
+        return None
+    return (geo, op.attrs["pooling_type"] == "max") if geo.regular else None
+
+
+def pool2d(op, table):
+    """pooling.pool2d's loop in its regular case (a window always inside X and its padding)."""
+    x, out = _one(op, "X"), _one(op, "Out", "outputs")
+    found = _pool_geometry(op, table, x, out)
+    if found is None:
+        return None
+    (geo, is_max), shape, loops = found, table[x][0], _pool()
+    window = [("const", v) for v in (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.ho, geo.wo)]
+    if geo.is_2x2_inside(shape) and is_max:
+        twin = shape[0] > 1 and parallel_parts(math.prod(shape)) > 1
+        loop, middle = loops.max_pool_2x2_parallel if twin else loops.max_pool_2x2, window[-2:]
+    elif geo.is_2x2_inside(shape):
+        loop, middle = loops.avg_pool_2x2, window[-2:]
+    elif is_max:
+        loop, middle = loops.max_pool, window
+    else:
+        loop, middle = loops.avg_pool, [*window, ("const", bool(op.attrs["exclusive"]))]
+    return [Launch(loop, [("var", x, None), *middle, ("var", out, None)], writes=[out])]
+
+
+def pool2d_grad(op, table):
+    x, out, dout, dx = _one(op, "X"), _one(op, "Out"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
+    found = _pool_geometry(op, table, x, out, dout, dx)
+    if found is None:
+        return None
+    (geo, is_max), shape, loops = found, table[x][0], _pool()
+    window = [("const", v) for v in (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])]
+    reads = [("var", x, None), ("var", out, None), ("var", dout, None)]
+    if geo.is_2x2_inside(shape) and is_max:
+        twin = shape[0] > 1 and parallel_parts(math.prod(shape)) > 1
+        loop, args = loops.max_pool_2x2_grad_parallel if twin else loops.max_pool_2x2_grad, reads
+    elif is_max:
+        loop, args = loops.max_pool_grad, [*reads, *window]
+    elif geo.is_2x2_inside(shape):
+        loop, args = loops.avg_pool_2x2_grad, reads[2:]
+    else:
+        loop, args = loops.avg_pool_grad, [reads[2], *window, ("const", bool(op.attrs["exclusive"]))]
+    return [Launch(loop, [*args, ("var", dx, None)], writes=[dx])]
+
+
+# -- reductions, fills, updates ---------------------------------------------------------------------
+
+
+def mean(op, table):
+    x, out = _one(op, "X"), _one(op, "Out", "outputs")
+    if not _floats(table, x, out) or not 0 < math.prod(table[x][0]) < 1 << 24:
+        return None
+    return [Launch(_reduce().mean, [_flat(table, x), ("var", out, (1,))], writes=[out])]
+
+
+def mean_grad(op, table):
+    x, dout, dx = _one(op, "X"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
+    if not _floats(table, x, dout, dx):
+        return None
+    return [Launch(_reduce().mean_grad, [_flat(table, dout), _flat(table, dx)], writes=[dx])]
+
+
+def fill_constant(op, table):
+    """The kernel runs once, when the step is planned; the launch copies its constant."""
+    out = _one(op, "Out", "outputs")
+    if any(op.inputs.get(s) for s in op.inputs) or out not in table:
+        return None
+    value = creation.fill_constant({}, op.attrs)["Out"]
+    if value.shape != table[out][0] or value.dtype != table[out][1] or value.dtype.kind not in "fiu":
+        return None
+    return [Launch(_reduce().copy, [("array", value.reshape(-1)), _flat(table, out)], writes=[out])]
+
+
+def momentum(op, table):
+    """Fluid's dense momentum, over Param and Velocity in place (ParamOut and VelocityOut name them)."""
+    p, g, v, lr = _one(op, "Param"), _one(op, "Grad"), _one(op, "Velocity"), _one(op, "LearningRate")
+    attrs = op.attrs
+    if (
+        _one(op, "ParamOut", "outputs") != p
+        or _one(op, "VelocityOut", "outputs") != v
+        or op.inputs.get("MasterParam")
+        or float(attrs.get("rescale_grad", 1.0)) != 1.0
+        or attrs.get("regularization_method", "") == "l2_decay"
+        or not _floats(table, p, g, v)
+        or not table[p][0] == table[g][0] == table[v][0]
+        or lr not in table
+        or math.prod(table[lr][0]) != 1
+    ):
+        return None
+    dtype = table[p][1]
+    args = [_flat(table, p), _flat(table, g), _flat(table, v), ("first", lr, dtype)]
+    args += [("const", dtype.type(attrs["mu"])), ("const", bool(attrs["use_nesterov"]))]
+    parts = parallel_parts(math.prod(table[p][0]), UPDATE_PARALLEL_MIN_ELEMENTS)  # the kernel's choice
+    if parts > 1:
+        return [Launch(_pointwise().momentum_in_place_parallel, [*args, ("const", parts)], updates=[p, v])]
+    return [Launch(_pointwise().momentum_in_place, args, updates=[p, v])]
+
+
+def sgd(op, table):
+    """Fluid's dense sgd, over Param in place (ParamOut names it)."""
+    p, g, lr = _one(op, "Param"), _one(op, "Grad"), _one(op, "LearningRate")
+    if _one(op, "ParamOut", "outputs") != p or not _floats(table, p, g) or table[p][0] != table[g][0]:
+        return None
+    if lr not in table or math.prod(table[lr][0]) != 1:
+        return None
+    args = [_flat(table, p), _flat(table, g), ("first", lr, table[p][1])]
+    return [Launch(_pointwise().sgd_in_place, args, updates=[p])]
+
+
+FORMS = {
+    f.__name__: f
+    for f in (
+        mul,
+        mul_grad,
+        fused_gemm_epilogue,
+        fused_gemm_epilogue_grad,
+        elementwise_add,
+        elementwise_add_grad,
+        pool2d,
+        pool2d_grad,
+        relu,
+        relu_grad,
+        softmax_with_cross_entropy,
+        softmax_with_cross_entropy_grad,
+        mean,
+        mean_grad,
+        fill_constant,
+        momentum,
+        sgd,
+    )
+}

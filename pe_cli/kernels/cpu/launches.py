@@ -1,0 +1,47 @@
+"""What a launch form returns (launch_forms.py): a ``Launch``, one compiled loop with its arguments
+bound for a planned step (pe_cli/executor/step_plan.py), and the helpers the forms share."""
+
+import math
+
+import numpy as np
+
+FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+class Launch:
+    """One compiled loop and its bound arguments. ``writes``: the names it writes (buffers the plan
+    allocates); ``aliases``: {output: input} outputs that are their input's array (no launch
+    writes them); ``updates``: names it writes over in place (an optimizer's Param and state);
+    ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range)."""
+
+    __slots__ = ("aliases", "args", "checked", "fn", "updates", "writes")
+
+    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False):
+        self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
+        self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
+
+
+class Shape:
+    """An array's shape and dtype, for the kernels' helpers that only look at those."""
+
+    __slots__ = ("dtype", "ndim", "shape", "size")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype, self.ndim, self.size = tuple(shape), dtype, len(shape), math.prod(shape)
+
+
+def one(op, slot, where="inputs"):
+    names = (op.inputs if where == "inputs" else op.outputs).get(slot) or ()
+    return names[0] if len(names) == 1 else None
+
+
+def floats(table, *names):
+    """True when every name is known and all are float32, or all float64."""
+    if any(n is None or n not in table for n in names):
+        return False
+    dtypes = {table[n][1] for n in names}
+    return len(dtypes) == 1 and dtypes.pop() in FLOATS
+
+
+def flat(table, name):
+    return ("var", name, (math.prod(table[name][0]),))

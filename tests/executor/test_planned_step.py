@@ -1,0 +1,252 @@
+"""Planned CPU steps (PE_PLANNED_STEP=1, pe_cli/executor/step_plan.py) compute what op-by-op steps
+compute, bit for bit: the bench's MLP (784 -> 256 -> 256 -> 10, softmax cross-entropy, momentum) and
+the tiny X -> fc -> mean model, several training steps, on 1 and 2 devices; a new feed signature
+is planned anew; an op without a launch form runs between segments; a bad label is refused as
+op by op. The segments' machine code is cached on disk (segment.py): a first run on a machine
+compiles for about 10 s."""
+
+import numpy as np
+import pytest
+
+from pe_cli import fluid
+from pe_cli.base.errors import PeError
+
+STEPS = 5
+
+
+def build(model, extra_op=False, optimizer="momentum"):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        if model == "mlp":
+            x = fluid.layers.data("x", [784])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = x
+            for i, size in enumerate([256, 256, 10]):
+                h = fluid.layers.fc(h, size, act="relu" if i < 2 else None)
+                if extra_op and i == 0:
+                    h = fluid.layers.scale(h, 0.5)  # scale has no launch form: a Python launch
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "lenet":
+            x = fluid.layers.data("x", [1, 28, 28])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.conv2d(x, num_filters=6, filter_size=5, padding=2, act="relu")
+            h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2)
+            h = fluid.layers.conv2d(h, num_filters=16, filter_size=5, act="relu")
+            h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
+            h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        else:
+            x = fluid.layers.data("x", [13])
+            loss = fluid.layers.mean(fluid.layers.fc(x, 10))
+        opt = fluid.optimizer.SGD(0.01) if optimizer == "sgd" else fluid.optimizer.Momentum(0.01, momentum=0.9)
+        opt.minimize(loss)
+    return main, startup, loss
+
+
+def feed(model, batch, seed):
+    rng = np.random.default_rng(seed)
+    shape = {"mlp": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
+    out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
+    if model != "tiny":
+        out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
+    return out
+
+
+def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False, before=None, **options):
+    """(losses, parameters, executor or engine) after one step per batch size (``before(step, scope,
+    main)`` called before each); ``options``: optimizer="sgd", fused=True (a build strategy fusing
+    each fc's GEMM, bias and relu into fused_gemm_epilogue ops)."""
+    optimizer = options.get("optimizer", "momentum")
+    strategy = fluid.BuildStrategy() if options.get("fused") else None
+    if strategy is not None:
+        strategy.fuse_gemm_epilogue = True
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup, loss = build(model, extra_op, optimizer)
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    program = main if strategy is None else fluid.CompiledProgram(main, build_strategy=strategy)
+    if devices > 1:
+        places = [fluid.CPUPlace()] * devices
+        program = fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, places=places, build_strategy=strategy
+        )
+    losses = []
+    for i, b in enumerate(batches):
+        if before is not None:
+            before(i, scope, main)
+        losses.append(exe.run(program, feed=feed(model, b, i), fetch_list=[loss], scope=scope)[0])
+    params = {p.name: np.array(scope.get_array(p.name), copy=True) for p in main.all_parameters()}
+    return losses, params, (exe if devices == 1 else program._engine)
+
+
+def planned_runs(owner, devices):
+    """The planned steps kept: PlannedStep (1 device) or PlannedRun (the schedule's) objects."""
+    if devices == 1:
+        caches = [cache for plan in owner._plans.values() for _, cache in plan.planned.values()]
+        return [p for cache in caches for p in cache.values() if not isinstance(p, int)]
+    caches = [getattr(sched, "planned", {}) for sched in owner._schedules.values()]
+    return [p for cache in caches for p in cache.values() if not isinstance(p, int)]
+
+
+def assert_same(a, b):
+    for x, y in zip(a[0], b[0]):
+        assert x.dtype == y.dtype and np.array_equal(x, y), (x, y)
+    assert a[1].keys() == b[1].keys()
+    for name in a[1]:
+        assert np.array_equal(a[1][name], b[1][name]), name
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+@pytest.mark.parametrize("model", ["mlp", "tiny"])
+def test_planned_equals_op_by_op(monkeypatch, model, devices):
+    unplanned = train(monkeypatch, model, False, devices)
+    planned = train(monkeypatch, model, True, devices)
+    assert_same(planned, unplanned)
+    (run,) = planned_runs(planned[2], devices)
+    if devices == 1:
+        ops = len(build(model)[0].global_block().ops)
+    else:  # every op node of the schedule (an update runs on the device that owns its parameter)
+        ops = sum(1 for node in run.sched.nodes if node.is_op)
+    assert run.planned_ops == ops  # every op launched
+    assert not planned_runs(unplanned[2], devices)
+
+
+def test_devices_segments_on_their_threads(monkeypatch):
+    """After its calibrating runs, a phase runs each device's segment on a thread of its own (here
+    every phase, whatever the segments' times and the other processes' load)."""
+    from pe_cli.executor import planned_parallel, step_plan
+    from pe_cli.kernels.cpu import runtime
+
+    monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
+    monkeypatch.setattr(runtime, "run_threads", lambda devices: devices)
+    steps = (32,) * (planned_parallel.CALIBRATION_RUNS + 4)
+    planned = train(monkeypatch, "mlp", True, 2, steps)
+    assert_same(planned, train(monkeypatch, "mlp", False, 2, steps))
+    (run,) = planned_runs(planned[2], 2)
+    assert run.threaded == [True] * run.phases and run.runs == len(steps) - step_plan.PLAN_AFTER
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_fused_gemm_epilogue(monkeypatch, devices):
+    planned = train(monkeypatch, "mlp", True, devices, fused=True)
+    assert_same(planned, train(monkeypatch, "mlp", False, devices, fused=True))
+    (run,) = planned_runs(planned[2], devices)
+    steps = run.plan.steps if devices == 1 else [s for p in run.plans for s in p.steps if hasattr(s, "op")]
+    types = {s.op.type for s in steps}
+    assert {"fused_gemm_epilogue", "fused_gemm_epilogue_grad"} <= types and "mul" not in types
+    assert run.planned_ops == (len(run.plan.steps) if devices == 1 else sum(n.is_op for n in run.sched.nodes))
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_sgd(monkeypatch, devices):
+    planned = train(monkeypatch, "tiny", True, devices, optimizer="sgd")
+    assert_same(planned, train(monkeypatch, "tiny", False, devices, optimizer="sgd"))
+    (run,) = planned_runs(planned[2], devices)
+    assert run.planned_ops == (len(run.plan.steps) if devices == 1 else sum(n.is_op for n in run.sched.nodes))
+
+
+def test_value_not_as_planned_runs_op_by_op(monkeypatch):
+    """A parameter set from the host in another memory order (same shape and dtype): the segment
+    reading it refuses it before it runs, the step ends op by op, and the next steps are planned
+    anew."""
+
+    def fortran_weight(step, scope, main):
+        if step == 3:
+            name = main.all_parameters()[0].name
+            scope.set_array(name, np.asfortranarray(scope.get_array(name)))
+
+    from pe_cli.executor import step_plan
+
+    made, ran = [], []
+
+    class Counted(step_plan.PlannedStep):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append(self)
+
+        def run(self, values):
+            ran.append(super().run(values))
+            return ran[-1]
+
+    monkeypatch.setattr(step_plan, "PlannedStep", Counted)
+    batches = (32,) * 8
+    planned = train(monkeypatch, "mlp", True, 1, batches, before=fortran_weight)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, batches, before=fortran_weight))
+    # steps 0-1 op by op, planned after step 1; step 2 planned; step 3 refused, op by op; steps 4-5
+    # op by op, planned again after step 5; steps 6-7 planned
+    assert (len(made), ran) == (2, [True, False, True, True])
+
+
+def test_new_feed_signature_is_planned_again(monkeypatch):
+    batches = (32, 32, 32, 16, 16, 16, 32)
+    planned = train(monkeypatch, "mlp", True, 1, batches)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, batches))
+    runs = planned_runs(planned[2], 1)
+    assert sorted(r.plan.table["x"][0][0] for r in runs) == [16, 32]
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_lenet_convolutions_between_segments(monkeypatch, devices):
+    """LeNet-5's pools (max and avg, their gradients) launched, its convolutions (no launch form
+    yet) Python launches between segments."""
+    batches = (8,) * STEPS
+    planned = train(monkeypatch, "lenet", True, devices, batches)
+    assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
+    (run,) = planned_runs(planned[2], devices)
+    plan = run.plan if devices == 1 else run.plans[0]
+    kinds = {(s.op.type, bool(launches)) for s, launches in zip(plan.steps, plan.launches) if hasattr(s, "op")}
+    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", False), ("conv2d_grad", False)} <= kinds
+
+
+def test_op_without_launch_form_runs_between_segments(monkeypatch):
+    planned = train(monkeypatch, "mlp", True, 1, extra_op=True)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, extra_op=True))
+    (run,) = planned_runs(planned[2], 1)
+    python = [run.plan.steps[e].op.type for e in run.entries if type(e) is int]
+    assert python == ["scale", "scale"]  # the scale and its gradient (a scale too)
+    assert sum(1 for e in run.entries if type(e) is not int) == 3  # segments cut before and after each
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_bad_label_refused_as_op_by_op(monkeypatch, devices):
+    monkeypatch.setenv("PE_PLANNED_STEP", "1")
+    main, startup, loss = build("mlp")
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    program = main
+    if devices > 1:
+        places = [fluid.CPUPlace()] * devices
+        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
+    for i in range(2):
+        exe.run(program, feed=feed("mlp", 32, i), fetch_list=[loss], scope=scope)
+    bad = feed("mlp", 32, 9)
+    bad["label"][5, 0] = 10
+    with pytest.raises(PeError, match=r"Label holds 10 at row 5, outside the 10 classes"):
+        exe.run(program, feed=bad, fetch_list=[loss], scope=scope)
+
+
+def test_numpy_forms_give_the_loops_bits():
+    """The numpy forms mean, mean_grad and the outer product run while their loops compile (a first
+    run on a machine) give the bits of the loops a planned step launches."""
+    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, linalg, reduction
+
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        for n in (1, 7, 8, 100, 128, 129, 1000, 5000, 100_000):
+            x = (rng.standard_normal(n) * 10).astype(dtype)
+            a, b = np.empty(1, dtype), np.empty(1, dtype)
+            _reduce_loops.mean(x, a)
+            reduction._mean_numpy(x, b)
+            assert a.tobytes() == b.tobytes(), (dtype, n)
+            da, db = np.empty(n, dtype), np.empty(n, dtype)
+            _reduce_loops.mean_grad(a, da)
+            reduction._mean_grad_numpy(a, db)
+            assert da.tobytes() == db.tobytes(), (dtype, n)
+        u, v = rng.standard_normal(37).astype(dtype), rng.standard_normal(11).astype(dtype)
+        c, d = np.empty((37, 11), dtype), np.empty((37, 11), dtype)
+        _blas_loops.outer(u, v, c)
+        linalg._outer_numpy(u, v, d)
+        assert c.tobytes() == d.tobytes()
