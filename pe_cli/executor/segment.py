@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from ..base import atomic_file
 from ..base.errors import PeError
 from ..kernels.cpu._numba import module_name
 from .plan import _may_update, run_step
@@ -191,15 +192,8 @@ def _load(key, source):
     name = f"pe_segment_{key}"
     path = os.path.join(cache_dir(), name + ".py")
     try:
-        if not os.path.exists(path) or _read(path) != source:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            temp = f"{path}.{os.getpid()}.tmp"
-            with open(temp, "w", encoding="utf-8") as f:
-                f.write(source)
-            if _read(temp) != source:  # verified before it is put in place
-                os.unlink(temp)
-                raise OSError(f"{temp}: written file differs")
-            os.replace(temp, path)
+        if not os.path.exists(path) or _read(path) != source:  # (checked on disk before it is put in place)
+            atomic_file.write_file(path, lambda f: f.write(source.encode("utf-8")))
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
