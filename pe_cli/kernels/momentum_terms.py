@@ -18,11 +18,13 @@ Fluid's to the bit.
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
+from .context import NO_CONTEXT, takes_context
 
 
 def paddle_momentum(update, scale, add, cast):
     """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
     its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
+    passes = takes_context(update)  # (the leave to update in place, where the update takes it)
 
     def grad_terms(ins, attrs, param):
         g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
@@ -44,7 +46,7 @@ def paddle_momentum(update, scale, add, cast):
             g = add({"X": g, "Y": decay}, {"axis": -1})["Out"]
         return g
 
-    def momentum(ins, attrs):
+    def momentum(ins, attrs, ctx=NO_CONTEXT):
         master = ins.get("MasterParam")
         on_master = master is not None and bool(attrs.get("multi_precision", False))
         param = master if on_master else ins["Param"]
@@ -55,8 +57,8 @@ def paddle_momentum(update, scale, add, cast):
             "LearningRate": ins["LearningRate"],
         }
         if on_master:  # the executor's leave to write over Param does not cover MasterParam
-            attrs = {k: v for k, v in attrs.items() if k != "_update_in_place"}
-        outs = update(core, attrs)
+            ctx = NO_CONTEXT
+        outs = update(core, attrs, ctx) if passes else update(core, attrs)
         if on_master:
             p_dtype = ins["Param"].dtype
             p_out = outs["ParamOut"]
@@ -69,7 +71,7 @@ def paddle_momentum(update, scale, add, cast):
             outs = dict(outs, MasterParamOut=master)
         return outs
 
-    def merged_momentum(ins, attrs):
+    def merged_momentum(ins, attrs, ctx=NO_CONTEXT):
         n = len(ins["Param"])
         lrs, methods, coeffs = (
             ins["LearningRate"],
@@ -85,7 +87,7 @@ def paddle_momentum(update, scale, add, cast):
             )
             one_ins = {slot: values[i] for slot, values in ins.items() if slot != "LearningRate" and values}
             one_ins["LearningRate"] = lrs[i] if len(lrs) > 1 else lrs[0]
-            for slot, value in momentum(one_ins, one_attrs).items():
+            for slot, value in momentum(one_ins, one_attrs, ctx).items():
                 outs.setdefault(slot, []).append(value)
         return outs
 

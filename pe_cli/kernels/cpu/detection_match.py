@@ -10,9 +10,9 @@ from ._numba import lazy
 _loops = lazy("_detection_loops")
 
 
-def bipartite_match(ins, attrs):
+def bipartite_match(ins, attrs, ctx):
     dist = np.ascontiguousarray(ins["DistMat"])
-    lod = (attrs.get("_lod") or {}).get("DistMat")
+    lod = ctx.lod.get("DistMat")
     offs = [int(v) for v in lod[-1]] if lod else [0, dist.shape[0]]
     n, cols = len(offs) - 1, dist.shape[1]
     idx, out = np.full((n, cols), -1, np.int32), np.zeros((n, cols), dist.dtype)
@@ -25,9 +25,9 @@ def bipartite_match(ins, attrs):
     return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
 
 
-def target_rows(ins, attrs):
+def target_rows(ins, attrs, ctx):
     """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
-    lod = (attrs.get("_lod") or {}).get("X")
+    lod = ctx.lod.get("X")
     if not lod:
         raise PeError("target_assign: X needs a LoD (its rows per image)")
     offs = np.asarray(lod[-1], np.int64)
@@ -38,7 +38,7 @@ def target_rows(ins, attrs):
     src = np.where(match > -1, offs[:-1, None] + match, -1)
     neg_img = neg_col = np.zeros(0, np.int64)
     if "NegIndices" in ins:
-        neg_lod = (attrs.get("_lod") or {}).get("NegIndices")
+        neg_lod = ctx.lod.get("NegIndices")
         if not neg_lod:
             raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
         noffs = np.asarray(neg_lod[-1], np.int64)
@@ -49,9 +49,9 @@ def target_rows(ins, attrs):
     return src, neg_img, neg_col
 
 
-def target_assign(ins, attrs):
+def target_assign(ins, attrs, ctx):
     x = ins["X"]
-    src, neg_img, neg_col = target_rows(ins, attrs)
+    src, neg_img, neg_col = target_rows(ins, attrs, ctx)
     n, m = src.shape
     p = x.shape[1]
     cols = np.arange(m) % p
@@ -62,7 +62,7 @@ def target_assign(ins, attrs):
     return {"Out": out.astype(x.dtype, copy=False), "OutWeight": weight}
 
 
-def mine_hard_examples(ins, attrs):
+def mine_hard_examples(ins, attrs, ctx):
     cls = np.asarray(ins["ClsLoss"])
     loss = cls + np.asarray(ins["LocLoss"]) if "LocLoss" in ins and attrs["mining_type"] == "hard_example" else cls
     match = np.asarray(ins["MatchIndices"]).astype(np.int32)
@@ -87,4 +87,5 @@ def mine_hard_examples(ins, attrs):
         negs.append(chosen)
         starts.append(starts[-1] + chosen.size)
     neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
-    return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}
+    ctx.set_lod_map({"NegIndices": [starts]})
+    return {"NegIndices": neg, "UpdatedMatchIndices": updated}

@@ -5,9 +5,9 @@ import numpy as np
 from ...base.errors import PeError
 
 
-def select(ins, tags, filt, attrs):
+def select(ins, tags, filt, attrs, ctx):
     """({slot: array}, {slot: LoD}) of filter_by_instag on host arrays."""
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     tag_offs = np.asarray((lods.get("Ins_tag") or [[]])[-1], dtype=np.int64)
     if tag_offs.size < 2:
         raise PeError("filter_by_instag: Ins_tag needs a LoD (its tags per instance)")
@@ -37,9 +37,10 @@ def select(ins, tags, filt, attrs):
     )
 
 
-def filter_by_instag(ins, attrs):
-    outs, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs)
-    return dict(outs, **{"@LOD": lods})
+def filter_by_instag(ins, attrs, ctx):
+    outs, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs, ctx)
+    ctx.set_lod_map(lods)
+    return outs
 
 
 def scatter_back(x_shape, dtype, weight, index_map, dout):

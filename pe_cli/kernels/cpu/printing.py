@@ -49,14 +49,14 @@ def should_print(attrs):
     return True
 
 
-def print_tensor(x, attrs, place):
+def print_tensor(x, attrs, ctx, place):
     if should_print(attrs):
-        lod = (attrs.get("_lod") or {}).get("In")
+        lod = ctx.lod.get("In")
         sys.stdout.write(format_tensor(x, attrs.get("_in_name", ""), attrs, lod, place))
         sys.stdout.flush()
 
 
-def print(ins, attrs):  # noqa: A001 -- the kernel of op type 'print'
+def print(ins, attrs, ctx):  # noqa: A001 -- the kernel of op type 'print'
     x = np.asarray(ins["In"])
-    print_tensor(x, attrs, "CPUPlace")
+    print_tensor(x, attrs, ctx, "CPUPlace")
     return {"Out": x.copy()}

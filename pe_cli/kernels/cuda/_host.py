@@ -1,11 +1,12 @@
 """CUDA kernels that run their CPU twin on the host: the inputs copied over (lists of them too, element by
-element, a missing one staying None), the CPU kernel run, the outputs copied back (a kernel's ``@LOD`` and
-``@LODS``, LoD the values decide, pass as they are; attributes stay on the host). For ops whose work is
+element, a missing one staying None), the CPU kernel run, the outputs copied back (a LoD the values decide
+passes through the kernel's context; attributes stay on the host). For ops whose work is
 index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast."""
 
 from ...base.tensor_array import TensorArray
+from ..context import wraps
 from . import runtime as rt
 
 
@@ -21,9 +22,7 @@ def _host(value):
     return rt.to_host(value)
 
 
-def _device(key, value):
-    if key.startswith("@"):
-        return value
+def _device(value):
     if isinstance(value, list):
         return _moved(value, rt.to_device)
     out = rt.to_device(value)
@@ -33,9 +32,8 @@ def _device(key, value):
 def on_host(cpu_kernel):
     """The CUDA kernel of an op computed by ``cpu_kernel`` on the host."""
 
-    def kernel(ins, attrs):
-        outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
-        return {k: _device(k, v) for k, v in outs.items()}
+    def kernel(ins, attrs, *ctx):
+        outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs, *ctx)
+        return {k: _device(v) for k, v in outs.items()}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)

@@ -21,6 +21,7 @@ from ._elementwise import Binary, Ternary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
 
 
 def _d(fn):
@@ -111,8 +112,8 @@ def _grad_grad_kernel(second):
     first = Ternary(_d(_TAKE[3, len(row.params)](_d(second.device_first)))) if second.first else None
     grad = globals()[f"{second.name}_grad"]
 
-    def kernel(ins, attrs):
-        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], ctx.wanted({"DDOut", second.slot}), {}
         if first is not None and second.slot in wanted:
             outs[second.slot] = first(u, ins[second.given], ddx, *_pq(row, attrs, ddx.dtype), dtype=ddx.dtype)
         if "DDOut" in wanted:

@@ -13,15 +13,15 @@ from .launcher import jit_kernel
 
 
 def _to_device(outs):
-    return {k: v if k == "@LOD" else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-def beam_search(ins, attrs):
-    return _to_device(_cpu.beam_search(ins, attrs))
+def beam_search(ins, attrs, ctx):
+    return _to_device(_cpu.beam_search(ins, attrs, ctx))
 
 
-def beam_search_decode(ins, attrs):
-    return _to_device(_cpu.beam_search_decode(ins, attrs))
+def beam_search_decode(ins, attrs, ctx):
+    return _to_device(_cpu.beam_search_decode(ins, attrs, ctx))
 
 
 @jit_kernel
@@ -55,9 +55,9 @@ def gather_tree(ins, attrs):
     return {"Out": out}
 
 
-def sampling_id(ins, attrs):
+def sampling_id(ins, attrs, ctx):
     """Drawn on the host with the CPU kernel's generator, so both devices draw the same ids."""
-    return _to_device(_cpu.sampling_id(ins, attrs))
+    return _to_device(_cpu.sampling_id(ins, attrs, ctx))
 
 
 def beam_log_probs(ins, attrs):

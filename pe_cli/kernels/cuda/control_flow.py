@@ -32,16 +32,16 @@ def _zeros_like(x):
     return _zeros(x.shape, x.dtype)
 
 
-def while_grad(ins, attrs):
-    return _cpu.while_grad(ins, attrs, _plus, _zeros_like)
+def while_grad(ins, attrs, ctx):
+    return _cpu.while_grad(ins, attrs, ctx, _plus, _zeros_like)
 
 
-def conditional_block_grad(ins, attrs):
-    return _cpu.conditional_block_grad(ins, attrs, _plus, _zeros_like)
+def conditional_block_grad(ins, attrs, ctx):
+    return _cpu.conditional_block_grad(ins, attrs, ctx, _plus, _zeros_like)
 
 
-def pylayer_grad(ins, attrs):
-    return _cpu.pylayer_grad(ins, attrs, _zeros_like)
+def pylayer_grad(ins, attrs, ctx):
+    return _cpu.pylayer_grad(ins, attrs, ctx, _zeros_like)
 
 
 is_empty = _on_host(_cpu.is_empty)
@@ -55,8 +55,8 @@ def select_input(ins, attrs):
     return _cpu.select_input(_host_mask(ins), attrs)
 
 
-def select_output(ins, attrs):
-    return _cpu.select_output(_host_mask(ins), attrs)
+def select_output(ins, attrs, ctx):
+    return _cpu.select_output(_host_mask(ins), attrs, ctx)
 
 
 def select_input_grad(ins, attrs):
@@ -75,9 +75,9 @@ split_lod_tensor = _on_host(_cpu.split_lod_tensor)
 merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
 
 
-def recurrent(ins, attrs):
-    return _steps.recurrent(ins, attrs, rt.to_device, rt.to_host)
+def recurrent(ins, attrs, ctx):
+    return _steps.recurrent(ins, attrs, ctx, rt.to_device, rt.to_host)
 
 
-def recurrent_grad(ins, attrs):
-    return _steps.recurrent_grad(ins, attrs, rt.to_device, rt.to_host)
+def recurrent_grad(ins, attrs, ctx):
+    return _steps.recurrent_grad(ins, attrs, ctx, rt.to_device, rt.to_host)

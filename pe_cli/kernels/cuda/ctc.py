@@ -6,21 +6,21 @@ from ..cpu import ctc as _cpu
 from . import runtime as rt
 
 
-def ctc_align(ins, attrs):
+def ctc_align(ins, attrs, ctx):
     lengths = rt.to_host(ins["InputLength"]) if "InputLength" in ins else None
-    outs, lod = _cpu.align(rt.to_host(ins["Input"]), attrs, lengths)
+    outs, lod = _cpu.align(rt.to_host(ins["Input"]), attrs, ctx, lengths)
     outs = {k: rt.to_device(v) for k, v in outs.items()}
     if lod is not None:
-        outs["@LOD"] = {"Output": lod}
+        ctx.set_lod_map({"Output": lod})
     return outs
 
 
-def warpctc(ins, attrs):
-    grad, loss = _cpu.ctc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+def warpctc(ins, attrs, ctx):
+    grad, loss = _cpu.ctc({k: rt.to_host(v) for k, v in ins.items()}, attrs, ctx)
     return {"WarpCTCGrad": rt.to_device(grad), "Loss": rt.to_device(loss)}
 
 
-def warpctc_grad(ins, attrs):
+def warpctc_grad(ins, attrs, ctx):
     host = {k: rt.to_host(v) for k, v in ins.items()}
-    out = _cpu.scale_rows(host["WarpCTCGrad"], host["Loss@GRAD"], host, attrs)
+    out = _cpu.scale_rows(host["WarpCTCGrad"], host["Loss@GRAD"], host, ctx)
     return {"Logits@GRAD": rt.to_device(out.astype(host["WarpCTCGrad"].dtype, copy=False))}

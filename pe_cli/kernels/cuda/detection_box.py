@@ -133,10 +133,10 @@ def _clip(x, x_max, y_max, out, boxes, per_row):
         k += step
 
 
-def box_clip(ins, attrs):
+def box_clip(ins, attrs, ctx):
     x = ins["Input"]
     rows = x.shape[0]
-    x_max, y_max = geo.clip_windows(rows, rt.to_host(ins["ImInfo"]), (attrs.get("_lod") or {}).get("Input"))
+    x_max, y_max = geo.clip_windows(rows, rt.to_host(ins["ImInfo"]), ctx.lod.get("Input"))
     out = rt.empty(tuple(x.shape), x.dtype)
     boxes = x.size // 4
     if boxes:

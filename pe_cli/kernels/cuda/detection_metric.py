@@ -5,7 +5,7 @@ from ..cpu import detection_metric as _cpu
 from . import runtime as rt
 
 
-def detection_map(ins, attrs):
+def detection_map(ins, attrs, ctx):
     """On the host, as Fluid's (its detection_map op has a CPU kernel only)."""
-    outs = _cpu.detection_map({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: (v if k == "@LOD" else rt.to_device(v)) for k, v in outs.items()}
+    outs = _cpu.detection_map({k: rt.to_host(v) for k, v in ins.items()}, attrs, ctx)
+    return {k: rt.to_device(v) for k, v in outs.items()}

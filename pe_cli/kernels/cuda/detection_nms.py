@@ -13,10 +13,10 @@ matrix_nms = _on_host(_cpu.matrix_nms)
 locality_aware_nms = _on_host(_cpu.locality_aware_nms)
 
 
-def retinanet_detection_output(ins, attrs):
+def retinanet_detection_output(ins, attrs, ctx):
     host = {k: [rt.to_host(a) for a in v] if isinstance(v, list) else rt.to_host(v) for k, v in ins.items()}
-    outs = _cpu.retinanet_detection_output(host, attrs)
-    return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}
+    outs = _cpu.retinanet_detection_output(host, attrs, ctx)
+    return {"Out": rt.to_device(outs["Out"])}
 
 
 multiclass_nms3 = _on_host(_cpu.multiclass_nms3)

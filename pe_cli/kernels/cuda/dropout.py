@@ -30,7 +30,7 @@ def _factor(attrs, dtype):
     return np.dtype(dtype).type(1.0 / (1.0 - p) if up else 1.0)
 
 
-def dropout(ins, attrs):
+def dropout(ins, attrs, ctx):
     x = ins["X"]
     if attrs["is_test"]:
         p = attrs["dropout_prob"]
@@ -38,7 +38,7 @@ def dropout(ins, attrs):
         return {"Out": copy(x) if upscale else _scale_after_k(x, scalar_arg(x.dtype, 1.0 - p), scalar_arg(x.dtype, 0))}
     # The mask comes from the CPU kernel's generator: the same draws as on the CPU.
     seed = None if ins.get("Seed") is None else rt.to_host(ins["Seed"])
-    host_mask = _cpu.dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs)["Mask"]
+    host_mask = _cpu.dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs, ctx)["Mask"]
     mask = rt.to_device(host_mask)
     out = rt.empty(x.shape, x.dtype)
     if out.size:

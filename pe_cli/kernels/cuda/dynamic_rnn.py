@@ -4,9 +4,9 @@ from ..cpu import dynamic_rnn as _cpu
 from . import runtime as rt
 
 
-def dynamic_recurrent(ins, attrs):
-    return _cpu.dynamic_recurrent(ins, attrs, rt.to_device, rt.to_host)
+def dynamic_recurrent(ins, attrs, ctx):
+    return _cpu.dynamic_recurrent(ins, attrs, ctx, rt.to_device, rt.to_host)
 
 
-def dynamic_recurrent_grad(ins, attrs):
-    return _cpu.dynamic_recurrent_grad(ins, attrs, rt.to_device, rt.to_host)
+def dynamic_recurrent_grad(ins, attrs, ctx):
+    return _cpu.dynamic_recurrent_grad(ins, attrs, ctx, rt.to_device, rt.to_host)

@@ -5,9 +5,12 @@ from ..cpu import instag as _cpu
 from . import runtime as rt
 
 
-def filter_by_instag(ins, attrs):
-    outs, lods = _cpu.select(rt.to_host(ins["Ins"]), rt.to_host(ins["Ins_tag"]), rt.to_host(ins["Filter_tag"]), attrs)
-    return dict({k: rt.to_device(v) for k, v in outs.items()}, **{"@LOD": lods})
+def filter_by_instag(ins, attrs, ctx):
+    outs, lods = _cpu.select(
+        rt.to_host(ins["Ins"]), rt.to_host(ins["Ins_tag"]), rt.to_host(ins["Filter_tag"]), attrs, ctx
+    )
+    ctx.set_lod_map(lods)
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 def filter_by_instag_grad(ins, attrs):

@@ -1,6 +1,7 @@
 """The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
 
 from ...base.tensor_array import TensorArray
+from ..context import wraps
 from ..cpu import lod_rank as _cpu
 from . import runtime as rt
 
@@ -11,24 +12,23 @@ def _array(items, like):
 
 
 def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, *ctx):
         host = {k: v if isinstance(v, (list, _cpu.RankTable)) else rt.to_host(v) for k, v in ins.items()}
         host = {
             k: _array([None if a is None else rt.to_host(a) for a in v], v) if isinstance(v, list) else v
             for k, v in host.items()
         }
-        outs = cpu_kernel(host, attrs)
+        outs = cpu_kernel(host, attrs, *ctx)
         return {
             k: v
-            if k == "@LOD" or isinstance(v, _cpu.RankTable)
+            if isinstance(v, _cpu.RankTable)
             else _array([rt.to_device(a) for a in v], v)
             if isinstance(v, list)
             else rt.to_device(v)
             for k, v in outs.items()
         }
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 lod_rank_table = _on_host(_cpu.lod_rank_table)

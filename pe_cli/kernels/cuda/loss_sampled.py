@@ -120,8 +120,8 @@ def hierarchical_sigmoid_grad(ins, attrs):
     return {"X@GRAD": dx, "W@GRAD": dw, "Bias@GRAD": db}
 
 
-def sample_logits(ins, attrs):
-    outs = _cpu.sample({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+def sample_logits(ins, attrs, ctx):
+    outs = _cpu.sample({k: rt.to_host(v) for k, v in ins.items()}, attrs, ctx)
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 

@@ -6,5 +6,5 @@ from ..cpu.run_program import run_program  # noqa: F401
 from ._launch import zeros as _zeros
 
 
-def run_program_grad(ins, attrs):
-    return _cpu.run_program_grad(ins, attrs, lambda x: _zeros(x.shape, x.dtype))
+def run_program_grad(ins, attrs, ctx):
+    return _cpu.run_program_grad(ins, attrs, ctx, lambda x: _zeros(x.shape, x.dtype))

@@ -14,8 +14,8 @@ fusion_seqconv_eltadd_relu = on_host(_cpu.fusion_seqconv_eltadd_relu)
 fusion_seqexpand_concat_fc = on_host(_cpu.fusion_seqexpand_concat_fc)
 
 
-def fused_embedding_seq_pool_grad(ins, attrs):
-    grad = _cpu.fused_embedding_seq_pool_grad({k: rt.to_host(v) for k, v in ins.items()}, attrs)["W@GRAD"]
+def fused_embedding_seq_pool_grad(ins, attrs, ctx):
+    grad = _cpu.fused_embedding_seq_pool_grad({k: rt.to_host(v) for k, v in ins.items()}, attrs, ctx)["W@GRAD"]
     if isinstance(grad, SelectedRows):
         return {"W@GRAD": grad.with_arrays(grad.rows, rt.to_device(grad.values))}
     return {"W@GRAD": rt.to_device(grad)}
