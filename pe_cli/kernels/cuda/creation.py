@@ -6,6 +6,7 @@ diag_embed compute on the host."""
 import numpy as np
 from numba import cuda
 
+from ..context import wraps
 from ..cpu import creation as _cpu
 from . import control_flow as _control_flow
 from . import runtime as rt
@@ -32,11 +33,10 @@ def fill_zeros_like(ins, attrs):
 
 
 def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
-        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
+    def kernel(ins, attrs, *ctx):
+        return {"Out": rt.to_device(cpu_kernel(ins, attrs, *ctx)["Out"])}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 assign_value = _on_host(_cpu.assign_value)

@@ -10,6 +10,7 @@ import numpy as np
 from numba import cuda
 
 from .. import detection_geometry as geo
+from ..context import wraps
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
@@ -17,12 +18,11 @@ from .launcher import jit_kernel
 
 
 def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, *ctx):
         host = {k: np.empty(tuple(v.shape), dtype=v.dtype) for k, v in ins.items()}  # shapes only
-        return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs).items()}
+        return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs, *ctx).items()}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 prior_box = _on_host(_cpu.prior_box)
