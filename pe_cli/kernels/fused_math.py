@@ -5,7 +5,7 @@ in the same order within one op, so the numbers are those of the unfused ops to 
 import importlib
 
 from ..base.activations import TABLE
-from .context import NO_CONTEXT, KernelContext, takes_context
+from .context import NO_CONTEXT, KernelContext, call
 
 ACT_READS = {row.name: row.reads for row in TABLE}  # what each activation's gradient reads
 BINARY = ("elementwise_add", "elementwise_mul")  # fused_elemwise_activation's binary functors
@@ -60,8 +60,7 @@ def fused_kernels(activation, elementwise, normalization):
     def fused_batch_norm_act(ins, attrs):
         outs = dict(normalization.batch_norm(ins, attrs))
         # the normalized value dies here: the activation may write over it (where its kernel can)
-        act = getattr(activation, attrs["act_type"])
-        outs["Y"] = (act({"X": outs["Y"]}, {}, _INPLACE) if takes_context(act) else act({"X": outs["Y"]}, {}))["Out"]
+        outs["Y"] = call(getattr(activation, attrs["act_type"]), {"X": outs["Y"]}, {}, _INPLACE)["Out"]
         return outs
 
     def fused_batch_norm_act_grad(ins, attrs):
@@ -90,15 +89,13 @@ def fused_update_kernels(*modules, types=FUSED_UPDATES):
 
     def make(type):
         update = next(getattr(m, type) for m in modules if hasattr(m, type))
-        passes = takes_context(update)  # (the leave to update in place, where the update takes it)
 
         def fused(ins, attrs, ctx=NO_CONTEXT):
             lr = ins["LearningRate"]
             slots = [slot for slot in ins if slot != "LearningRate"]
             outs = {}
             for i in range(len(ins["Param"])):
-                one_ins = dict({slot: ins[slot][i] for slot in slots}, LearningRate=lr)
-                one = update(one_ins, attrs, ctx) if passes else update(one_ins, attrs)
+                one = call(update, dict({slot: ins[slot][i] for slot in slots}, LearningRate=lr), attrs, ctx)
                 for slot, value in one.items():
                     outs.setdefault(slot, []).append(value)
             return outs

@@ -18,13 +18,12 @@ Fluid's to the bit.
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
-from .context import NO_CONTEXT, takes_context
+from .context import NO_CONTEXT, call
 
 
 def paddle_momentum(update, scale, add, cast):
     """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
     its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
-    passes = takes_context(update)  # (the leave to update in place, where the update takes it)
 
     def grad_terms(ins, attrs, param):
         g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
@@ -58,7 +57,7 @@ def paddle_momentum(update, scale, add, cast):
         }
         if on_master:  # the executor's leave to write over Param does not cover MasterParam
             ctx = NO_CONTEXT
-        outs = update(core, attrs, ctx) if passes else update(core, attrs)
+        outs = call(update, core, attrs, ctx)  # (the leave to update in place, where the update takes it)
         if on_master:
             p_dtype = ins["Param"].dtype
             p_out = outs["ParamOut"]
