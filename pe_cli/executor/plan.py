@@ -326,7 +326,7 @@ def run_step(step, values, profile=None):
     ctx = None
     if step.told:  # the call's own context: its inputs' LoD, a Generator seeded anew, its permissions
         rng = None if step.rng_seed is None else np.random.default_rng(step.rng_seed)
-        ctx = step.context.call(in_lods if step.needs_lod else None, rng, inplace, update)
+        ctx = step.context.for_call(in_lods if step.needs_lod else None, rng, inplace, update)
     outs = _call(step, ins, step.attrs, ctx, profile)
     _store(step, values, outs)
     made = ctx is not None and (ctx.out_lod is not None or ctx.out_lods is not None)

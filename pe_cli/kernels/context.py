@@ -24,9 +24,8 @@ class KernelContext:
     - ``blocked``: the slots holding blocked (nChw16c) values (kernels/cpu/blocked.py).
 
     A kernel hands back a LoD only it knows (computed from values) with ``set_lod(slot, lod)`` (or
-    ``set_lod_map``), and a
-    duplicable output's LoD per variable with ``set_lods(slot, lods)``: the executor reads them after
-    the call (``out_lod``, ``out_lods``)."""
+    ``set_lod_map``), and a duplicable output's LoD per variable with ``set_lods(slot, lods)``: the
+    executor reads them after the call (``out_lod``, ``out_lods``)."""
 
     __slots__ = (
         "rng",
@@ -63,28 +62,17 @@ class KernelContext:
         self.out_lod = None
         self.out_lods = None
 
-    def call(self, lod=None, rng=None, inplace=False, update_in_place=False):
-        """A context for one call: this one's fixed facts, the call's own LoD, Generator (None: this
-        one's) and permissions, and no output LoD yet."""
-        ctx = KernelContext(
-            self.rng if rng is None else rng,
-            lod,
-            self.outputs,
-            self.output_counts,
-            self.block,
-            inplace,
-            update_in_place,
-            self.blocked,
+    def for_call(self, lod=None, rng=None, inplace=False, update_in_place=False):
+        """A context for one call of the kernel: this one's fixed facts (outputs, counts, block, blocked
+        slots), the call's own LoD, Generator (None: this one's) and permissions, no output LoD yet."""
+        rng = self.rng if rng is None else rng
+        return KernelContext(
+            rng, lod, self.outputs, self.output_counts, self.block, inplace, update_in_place, self.blocked
         )
-        return ctx
 
-    def replace(self, **fields):
-        """A copy with ``fields`` changed (a kernel calling another with another LoD or permission)."""
-        ctx = KernelContext(self.rng, self.lod, self.outputs, self.output_counts, self.block)
-        ctx.inplace, ctx.update_in_place, ctx.blocked = self.inplace, self.update_in_place, self.blocked
-        for name, value in fields.items():
-            setattr(ctx, name, value)
-        return ctx
+    def replace(self, lod):
+        """A copy told another LoD (a kernel running a part of its work with the LoD another input gives)."""
+        return self.for_call(lod, None, self.inplace, self.update_in_place)
 
     def wanted(self, default):
         """The output slots the op has, or ``default`` where the executor did not say (a direct call)."""
@@ -94,10 +82,6 @@ class KernelContext:
         """How many variables the duplicable output ``slot`` has, or ``default`` where not said."""
         counts = self.output_counts
         return default if counts is None else counts.get(slot, default)
-
-    def slot_lod(self, slot):
-        """The LoD of input ``slot`` (None without one)."""
-        return self.lod.get(slot)
 
     def set_lod(self, slot, lod):
         """Output ``slot`` gets ``lod`` (offsets per level; None or empty: none), whatever the op's rule says."""

@@ -264,7 +264,7 @@ def multiclass_nms3(ins, attrs, ctx):
     given = ctx
     if ins.get("RoisNum") is not None:
         counts = np.asarray(ins["RoisNum"]).reshape(-1).astype(np.int64)
-        given = ctx.replace(lod={"BBoxes": [[0] + np.cumsum(counts).tolist()]})
+        given = ctx.replace({"BBoxes": [[0] + np.cumsum(counts).tolist()]})
     rows, index, starts = _nms(ins, attrs, given)
     width = ins["BBoxes"].shape[-1] + 2
     ctx.set_lod_map({"Out": [starts], "Index": [starts]})
