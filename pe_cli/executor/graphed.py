@@ -108,7 +108,7 @@ def _signature(scope, steps, frees, fed, fetches):
 
 def _eager_ops(steps):
     """The ops known to run on the host whatever their inputs: random draws, blocks."""
-    return frozenset(i for i, step in enumerate(steps) if "_rng" in step.attrs or "_block" in step.attrs)
+    return frozenset(i for i, step in enumerate(steps) if step.on_host)
 
 
 def _refills(recording, scope):

@@ -7,6 +7,7 @@ from time import perf_counter
 import numpy as np
 
 from .. import kernels
+from ..kernels.context import KernelContext, takes_context
 from . import nan_check
 from ..base.errors import EnforceNotMet, OpEnforceError, OpError, PeError
 from ..ops import registry
@@ -29,12 +30,12 @@ class OpStep:
         "lod",
         "needs_lod",
         "inplace",
-        "inplace_attrs",
         "densify",
         "updates",
-        "update_attrs",
         "prior",
         "unset",
+        "context",
+        "told",
     )
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
@@ -55,31 +56,36 @@ class OpStep:
         # an in-place update (write_to_array): the value its output had before, when it had one
         self.prior = tuple((slot, op.outputs[slot][0]) for slot in opdef.reads_outputs if op.outputs.get(slot))
         self.unset = opdef.has("unset_inputs")  # its list inputs may lack values: None for those
-        self.attrs = op.attrs
-        if blocked:  # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
-            self.attrs = dict(op.attrs, _blocked=blocked)
-        if opdef.has("optional_outputs"):
-            self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
-        if opdef.has("output_counts"):
-            self.attrs = dict(self.attrs, _output_counts={slot: len(names) for slot, names, _ in self.outputs})
+        self.attrs = op.attrs  # the op's attributes, and only those
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
         self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
-        self.inplace_attrs = dict(self.attrs, _inplace=True) if inplace else None
         self.rng_seed = None
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
+        rng = None
         if opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)  # None: a stream of its own, from paddle.seed's generator
-            first = default_generator.draw() if self.rng_seed is None else self.rng_seed
-            self.attrs = dict(self.attrs, _rng=np.random.default_rng(first))
-        if runs_block(op):  # a control-flow op, run_program: its kernel runs the block it owns or names
-            self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
+            rng = np.random.default_rng(default_generator.draw() if self.rng_seed is None else self.rng_seed)
+        # what the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it
+        self.context = KernelContext(
+            rng=rng,
+            outputs=frozenset(slot for slot, _, _ in self.outputs) if opdef.has("optional_outputs") else None,
+            output_counts={slot: len(names) for slot, names, _ in self.outputs} if opdef.has("output_counts") else None,
+            # a control-flow op, run_program: its kernel runs the block it owns or names
+            block=BlockRunner(op, device, OpStep, run_step, seed_offset) if runs_block(op) else None,
+            blocked=blocked,  # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
+        )
+        self.told = takes_context(self.kernel)
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
         self.updates = (
             tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names)
             if opdef.has("updates_in_place")
             else ()
         )
-        self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
+
+    @property
+    def on_host(self):
+        """Whether its kernel draws random numbers or runs a block (what runs on the host whatever its inputs)."""
+        return self.context.rng is not None or self.context.block is not None
 
 
 def prior_reads(block):
@@ -170,7 +176,7 @@ def _input_lods(step, lods):
     return {slot: [lods.get(n) for n in names] if dup else lods.get(names[0]) for slot, names, dup in step.inputs}
 
 
-def _pass_lod(step, values, lods, in_lods, outs):
+def _pass_lod(step, values, lods, in_lods, outs, ctx=None):
     """Sets (or clears) the LoD of each output the op wrote, by the op's registered rule."""
     rule = step.lod
     if rule == "keep":
@@ -187,9 +193,10 @@ def _pass_lod(step, values, lods, in_lods, outs):
         computed = {}
     else:
         computed = rule(in_lods, step.attrs) or {}
-    if "@LOD" in outs:  # a LoD only the kernel knows (computed from values, as sequence_unpad's)
-        computed = dict(computed, **outs["@LOD"])
-    per_var = outs.get("@LODS", {})  # a duplicable output's LoD per variable, from the kernel
+    made = None if ctx is None else ctx.out_lod
+    if made:  # a LoD only the kernel knows (computed from values, as sequence_unpad's): ctx.set_lod
+        computed = dict(computed, **made)
+    per_var = (None if ctx is None else ctx.out_lods) or {}  # a duplicable output's LoD per variable
     for slot, names, dup in step.outputs:
         if outs.get(slot) is None:  # not written (read's: its feeds keep their LoD)
             continue
@@ -236,25 +243,19 @@ def _may_update(values, names, ins):
     return True
 
 
-def _profiled(step, ins, attrs, profile):
+def _profiled(step, ins, attrs, ctx, profile):
     profile.enter(step.op.type)
     start = perf_counter()
     try:
-        return step.kernel(ins, attrs)
+        return step.kernel(ins, attrs) if ctx is None else step.kernel(ins, attrs, ctx)
     finally:
         profile.leave(perf_counter() - start)
 
 
-def run_step(step, values, profile=None):
-    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
-    the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
-    With a ``profile`` (pe_cli/base/profiler.py), the kernel's time is recorded in it. A step marked
-    in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
-    ``values`` holds the input's array (no other name, view, fetch or scope)."""
-    inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
+def _gather(step, values):
+    """The kernel's inputs (slot -> array, a list for a duplicable slot) read from ``values``, and
+    whether one of them is row-sparse (a SelectedRows: a dense kernel gets it densified)."""
     sparse = False
-    if step.rng_seed is not None:
-        step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
         ins = {}
         for slot, names, dup in step.inputs:
@@ -276,20 +277,15 @@ def run_step(step, values, profile=None):
             step.op,
             step.device,
         ) from None
-    lods = getattr(values, "lods", None)
-    # an update (a few rows of a table, or a dense parameter where the executor allows it) writes in
-    # place where only values, the scope and its inputs hold the arrays
-    value = None  # (the last input's extra reference, which the count below must not see)
-    update = (
-        step.updates and (sparse or getattr(values, "dense_updates", False)) and _may_update(values, step.updates, ins)
-    )
-    attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
-    if lods or step.needs_lod:
-        in_lods = _input_lods(step, lods or {})
-        if step.needs_lod:
-            attrs = dict(attrs, _lod=in_lods)
+    return ins, sparse
+
+
+def _call(step, ins, attrs, ctx, profile):
+    """The kernel's outputs, its errors said as the op's."""
     try:
-        outs = step.kernel(ins, attrs) if profile is None else _profiled(step, ins, attrs, profile)
+        if profile is not None:
+            return _profiled(step, ins, attrs, ctx, profile)
+        return step.kernel(ins, attrs) if ctx is None else step.kernel(ins, attrs, ctx)
     except PeError as e:
         kind = OpEnforceError if isinstance(e, EnforceNotMet) else OpError
         raise kind(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
@@ -297,6 +293,10 @@ def run_step(step, values, profile=None):
         raise OpError(
             f"{step.op.describe()} on {step.device} failed: {type(e).__name__}: {e}", step.op, step.device
         ) from e
+
+
+def _store(step, values, outs):
+    """Writes the outputs the kernel gave into ``values``."""
     for slot, names, dup in step.outputs:
         value = outs.get(slot)
         if value is None:
@@ -306,8 +306,32 @@ def run_step(step, values, profile=None):
                 values[n] = v
         else:
             values[names[0]] = value
-    if lods is not None and (in_lods is not None or "@LOD" in outs or "@LODS" in outs):
-        _pass_lod(step, values, lods, in_lods or {}, outs)  # (a LoD the kernel made, from no LoD input)
+
+
+def run_step(step, values, profile=None):
+    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
+    the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
+    With a ``profile`` (pe_cli/base/profiler.py), the kernel's time is recorded in it. A step marked
+    in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
+    ``values`` holds the input's array (no other name, view, fetch or scope)."""
+    inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
+    ins, sparse = _gather(step, values)
+    lods = getattr(values, "lods", None)
+    # an update (a few rows of a table, or a dense parameter where the executor allows it) writes in
+    # place where only values, the scope and its inputs hold the arrays
+    update = bool(
+        step.updates and (sparse or getattr(values, "dense_updates", False)) and _may_update(values, step.updates, ins)
+    )
+    in_lods = _input_lods(step, lods or {}) if lods or step.needs_lod else None
+    ctx = None
+    if step.told:  # the call's own context: its inputs' LoD, a Generator seeded anew, its permissions
+        rng = None if step.rng_seed is None else np.random.default_rng(step.rng_seed)
+        ctx = step.context.for_call(in_lods if step.needs_lod else None, rng, inplace, update)
+    outs = _call(step, ins, step.attrs, ctx, profile)
+    _store(step, values, outs)
+    made = ctx is not None and (ctx.out_lod is not None or ctx.out_lods is not None)
+    if lods is not None and (in_lods is not None or made):
+        _pass_lod(step, values, lods, in_lods or {}, outs, ctx)  # (a LoD the kernel made, from no LoD input)
     if nan_check.ENABLED:
         nan_check.check_outputs(step, values)
 

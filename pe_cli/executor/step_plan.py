@@ -148,8 +148,7 @@ class DevicePlan:
             and not opdef.attr_tensors  # (attributes given as tensors: read on the host each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
-            and step.rng_seed is None
-            and "_rng" not in step.attrs
+            and not opdef.needs_rng
             and not runs_block(op)
             and not nan_check.ENABLED
             and not any(n in lods for n in op.input_arg_names)

@@ -1,6 +1,6 @@
 """Running the block an op owns (attribute ``sub_block``) or names (run_program's ``global_block``:
 a block of its program, or of another one, as Fluid's dygraph gives it): the kernels of such ops get
-a ``BlockRunner`` as ``attrs["_block"]`` and call it; the executors never know which ops do.
+a ``BlockRunner`` as their context's ``block`` (pe_cli/kernels/context.py) and call it; the executors never know which ops do.
 
 Values of a sub-block live in a child scope (``ChildValues``) over the values of the run: a name
 the sub-block declares is local to the child, any other name is read from, and written to, the
@@ -77,10 +77,11 @@ class BlockRunner:
         self._dup = {s.name for s in registry.get(op.type).inputs if s.duplicable}
         self._read = None  # the names the program's ops read (output_read)
 
-    def env(self, ins, attrs=None):
-        """A root scope holding the owning op's inputs by name, with their LoD."""
+    def env(self, ins, lods=None):
+        """A root scope holding the owning op's inputs by name, with their LoD (``lods``: slot -> LoD,
+        a kernel context's ``lod``)."""
         env = ChildValues()
-        lods = (attrs or {}).get("_lod") or {}
+        lods = lods or {}
         for slot, names in self.op.inputs.items():
             if slot not in ins or ins[slot] is None:
                 continue

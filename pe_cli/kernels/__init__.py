@@ -1,5 +1,8 @@
 """Kernels per device kind: ``cpu/`` (numpy and numba, GIL released) and ``cuda/`` (numba.cuda),
-one module per op module with one function per op type: ``kernel(ins, attrs) -> outs``.
+one module per op module with one function per op type: ``kernel(ins, attrs) -> outs``, or
+``kernel(ins, attrs, ctx)`` for a kernel that needs what only the executor knows (its inputs' LoD, a
+seeded Generator, the block it runs, the outputs wanted, leave to write in place: a ``KernelContext``,
+context.py); ``attrs`` holds the op's attributes alone.
 
 Each kind also has a *runtime* (``<kind>/runtime.py``): what an executor needs of a device beyond
 its kernels, behind one interface, so executors never ask which kind a device is:

@@ -230,10 +230,14 @@ SIGMOID_MIN, SIGMOID_MAX = -40.0, 13.0
 PLAIN_SIGMOID = 4
 
 
-def seq_offsets(attrs, slot, rows):
+def seq_offsets(ctx, slot, rows):
     """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
     plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
-    lod = (attrs.get("_lod") or {}).get(slot)
+    return lod_offsets(ctx.lod.get(slot), slot, rows)
+
+
+def lod_offsets(lod, slot, rows):
+    """``seq_offsets`` of the LoD ``lod`` of input ``slot``."""
     if not lod:
         raise PeError(
             f"input {slot} has no LoD: this sequence op needs a LoDTensor "
@@ -314,15 +318,15 @@ def unpad_index(lengths, padded_length):
     return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
 
 
-def expand_rows(attrs, x_rows, y_rows):
+def expand_rows(attrs, ctx, x_rows, y_rows):
     """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD: X's
     sequence i repeated as many times as Y's LoD level ``ref_level`` (-1: the last) counts in its
     sequence i. As in Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam
     search's state) expands row by row."""
-    x_lod = (attrs.get("_lod") or {}).get("X")
+    x_lod = ctx.lod.get("X")
     x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
-    ref = seq_offsets(attrs, "Y", y_rows)
-    y_lod, level = attrs["_lod"]["Y"], attrs.get("ref_level", -1)
+    ref = seq_offsets(ctx, "Y", y_rows)
+    y_lod, level = ctx.lod["Y"], attrs.get("ref_level", -1)
     if level not in (-1, len(y_lod) - 1):  # an outer level: each count is of its inner sequences
         ref = np.asarray(y_lod[level], dtype=np.int64)
     return expand_index(x_offs, ref, x_rows)
@@ -414,12 +418,12 @@ def pad(x, pads, value, extent=None):
 # -- composed kernels ------------------------------------------------------------------------------
 
 
-def div_grad_grad(k, ins, attrs):
+def div_grad_grad(k, ins, attrs, ctx):
     """Fluid's elementwise_div_grad_grad, made of a device's own elementwise kernels ``k`` (op type ->
     kernel): with t = ddX - Out * ddY (a missing ddX or ddY is zeros), DDOut = t / Y, Y@GRAD = -(DX t / Y)
     summed to Y's shape, DOut = -DX * ddY."""
     y, out, dx, ddx, ddy = ins["Y"], ins["Out"], ins["DX"], ins.get("DDX"), ins.get("DDY")
-    wanted, axis = attrs.get("_outputs", {"Y@GRAD", "DOut", "DDOut"}), {"axis": attrs["axis"]}
+    wanted, axis = ctx.wanted({"Y@GRAD", "DOut", "DDOut"}), {"axis": attrs["axis"]}
 
     def ew(op, a, b):
         return k[op]({"X": a, "Y": b}, axis)["Out"]

@@ -4,9 +4,11 @@ in the same order within one op, so the numbers are those of the unfused ops to 
 
 from ..base.activations import TABLE
 from . import kernel_of
+from .context import NO_CONTEXT, KernelContext, call
 
 ACT_READS = {row.name: row.reads for row in TABLE}  # what each activation's gradient reads
 BINARY = ("elementwise_add", "elementwise_mul")  # fused_elemwise_activation's binary functors
+_INPLACE = KernelContext(inplace=True)  # (read only: an activation written over its input)
 
 
 def fused_kernels(activation, elementwise, normalization):
@@ -75,7 +77,7 @@ def _batch_norm_act_kernels(activation, normalization):
     def fused_batch_norm_act(ins, attrs):
         outs = dict(normalization.batch_norm(ins, attrs))
         # the normalized value dies here: the activation may write over it (where its kernel can)
-        outs["Y"] = getattr(activation, attrs["act_type"])({"X": outs["Y"]}, {"_inplace": True})["Out"]
+        outs["Y"] = call(getattr(activation, attrs["act_type"]), {"X": outs["Y"]}, {}, _INPLACE)["Out"]
         return outs
 
     def fused_batch_norm_act_grad(ins, attrs):
@@ -103,12 +105,12 @@ def fused_update_kernels(*modules, types=FUSED_UPDATES):
     def make(type):
         update = next(getattr(m, type) for m in modules if hasattr(m, type))
 
-        def fused(ins, attrs):
+        def fused(ins, attrs, ctx=NO_CONTEXT):
             lr = ins["LearningRate"]
             slots = [slot for slot in ins if slot != "LearningRate"]
             outs = {}
             for i in range(len(ins["Param"])):
-                one = update(dict({slot: ins[slot][i] for slot in slots}, LearningRate=lr), attrs)
+                one = call(update, dict({slot: ins[slot][i] for slot in slots}, LearningRate=lr), attrs, ctx)
                 for slot, value in one.items():
                     outs.setdefault(slot, []).append(value)
             return outs
@@ -154,12 +156,12 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
 
 def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
     """conv2d_grad's kernel (Fluid's one op for both gradients, pe_cli/ops/convolution.py) of one device from
-    its two kernels: the gradients the op writes (``attrs['_outputs']``); ``shared``: ins, attrs ->
+    its two kernels: the gradients the op writes (``ctx.outputs``); ``shared``: ins, attrs ->
     (Input@GRAD, Filter@GRAD) or None, a path computing both at once, tried first where both are written
     and the relu-first attribute is off."""
 
-    def conv2d_grad(ins, attrs):
-        wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
+    def conv2d_grad(ins, attrs, ctx=NO_CONTEXT):
+        wanted = ctx.wanted(("Input@GRAD", "Filter@GRAD"))
         if "Input@GRAD" not in wanted:
             return conv2d_grad_filter(ins, attrs)
         if "Filter@GRAD" not in wanted:
@@ -173,10 +175,10 @@ def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
 
 def written_grads(kernels):
     """One grad op's kernel (matmul_grad: Fluid's one op for X@GRAD and Y@GRAD) of one device from a
-    kernel per gradient ({slot: kernel}): the gradients the op writes (``attrs['_outputs']``)."""
+    kernel per gradient ({slot: kernel}): the gradients the op writes (``ctx.outputs``)."""
 
-    def grad(ins, attrs):
-        wanted, outs = attrs.get("_outputs", tuple(kernels)), {}
+    def grad(ins, attrs, ctx=NO_CONTEXT):
+        wanted, outs = ctx.wanted(tuple(kernels)), {}
         for slot, kernel in kernels.items():
             if slot in wanted:
                 outs.update(kernel(ins, attrs))

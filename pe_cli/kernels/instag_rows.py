@@ -6,9 +6,9 @@ import numpy as np
 from ..base.errors import PeError
 
 
-def select(ins, tags, filt, attrs):
+def select(ins, tags, filt, attrs, ctx):
     """({slot: array}, {slot: LoD}) of filter_by_instag on host arrays."""
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     tag_offs = np.asarray((lods.get("Ins_tag") or [[]])[-1], dtype=np.int64)
     if tag_offs.size < 2:
         raise PeError("filter_by_instag: Ins_tag needs a LoD (its tags per instance)")

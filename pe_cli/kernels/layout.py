@@ -12,6 +12,7 @@ axis, along the axis its attribute ``axis`` names (softmax_with_cross_entropy's)
 transposed to have that axis last around the call."""
 
 import importlib
+from .context import wraps
 
 _LAYOUTS = ("NHWC", "NDHWC")
 
@@ -33,16 +34,15 @@ def channels_last(kernel, device, slots):
         rank = len(value.shape)
         return transpose({"X": value}, {"axis": perm(rank)})["Out"] if rank >= 3 else value
 
-    def run(ins, attrs):
+    def run(ins, attrs, *ctx):
         key = next((k for k in ("data_format", "data_layout") if attrs.get(k) in _LAYOUTS), None)
         if key is None:
-            return kernel(ins, attrs)
+            return kernel(ins, attrs, *ctx)
         first = {k: move(v, _to_first) if k in slots and v is not None else v for k, v in ins.items()}
-        outs = kernel(first, dict(attrs, **{key: "NCHW" if attrs[key] == "NHWC" else "NCDHW"}))
+        outs = kernel(first, dict(attrs, **{key: "NCHW" if attrs[key] == "NHWC" else "NCDHW"}), *ctx)
         return {k: move(v, _to_last) if k in slots and v is not None else v for k, v in outs.items()}
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
-    return run
+    return wraps(kernel, run)
 
 
 def along_axis(kernel, device, slots, first=False):
@@ -51,12 +51,12 @@ def along_axis(kernel, device, slots, first=False):
     one rank) transposed to have that axis last (first) and back."""
     transpose = importlib.import_module(f"pe_cli.kernels.{device}.manipulation").transpose
 
-    def run(ins, attrs):
+    def run(ins, attrs, *ctx):
         rank = len(next(ins[k] for k in slots if ins.get(k) is not None).shape)
         home = 0 if first else rank - 1
         axis = attrs.get("axis", home) % rank if rank else home
         if axis == home:
-            return kernel(ins, attrs)
+            return kernel(ins, attrs, *ctx)
         others = [i for i in range(rank) if i != axis]
         to_last = [axis] + others if first else others + [axis]
         back = [to_last.index(i) for i in range(rank)]
@@ -64,11 +64,10 @@ def along_axis(kernel, device, slots, first=False):
             k: transpose({"X": v}, {"axis": to_last})["Out"] if k in slots and v is not None else v
             for k, v in ins.items()
         }
-        outs = kernel(moved, dict(attrs, axis=0 if first else -1))
+        outs = kernel(moved, dict(attrs, axis=0 if first else -1), *ctx)
         return {
             k: transpose({"X": v}, {"axis": back})["Out"] if k in slots and v is not None else v
             for k, v in outs.items()
         }
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
-    return run
+    return wraps(kernel, run)

@@ -163,10 +163,10 @@ def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     return dx, dw, db.reshape(b.shape), (dh_state, dc_state) if with_state else (None, None)
 
 
-def fused_intermediates(attrs, offs, **values):
+def fused_intermediates(attrs, ctx, offs, **values):
     """The intermediate outputs of Fluid's fused recurrent ops that the op writes: XX as it is,
     Batched* in batch order (batch_index), Reordered* (initial states) longest sequence first."""
-    wanted = attrs.get("_outputs", values.keys())
+    wanted = ctx.wanted(values.keys())
     perm = order = None
     outs = {}
     for slot, value in values.items():

@@ -18,13 +18,14 @@ Fluid's to the bit.
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
+from .context import NO_CONTEXT, call
 
 
 def paddle_momentum(update, scale, add, cast):
     """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
     its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
 
-    def momentum(ins, attrs):
+    def momentum(ins, attrs, ctx=NO_CONTEXT):
         master = ins.get("MasterParam")
         on_master = master is not None and bool(attrs.get("multi_precision", False))
         param = master if on_master else ins["Param"]
@@ -35,8 +36,8 @@ def paddle_momentum(update, scale, add, cast):
             "LearningRate": ins["LearningRate"],
         }
         if on_master:  # the executor's leave to write over Param does not cover MasterParam
-            attrs = {k: v for k, v in attrs.items() if k != "_update_in_place"}
-        outs = update(core, attrs)
+            ctx = NO_CONTEXT
+        outs = call(update, core, attrs, ctx)  # (the leave to update in place, where the update takes it)
         if on_master:
             p_dtype = ins["Param"].dtype
             p_out = outs["ParamOut"]
@@ -78,7 +79,7 @@ def _grad_terms(ins, attrs, param, scale, add):
 def _merged_over_lists(momentum):
     """merged_momentum's kernel: ``momentum`` (paddle_momentum's) on the i-th entries of the lists, for each i."""
 
-    def merged_momentum(ins, attrs):
+    def merged_momentum(ins, attrs, ctx=NO_CONTEXT):
         n = len(ins["Param"])
         lrs, methods, coeffs = (
             ins["LearningRate"],
@@ -94,7 +95,7 @@ def _merged_over_lists(momentum):
             )
             one_ins = {slot: values[i] for slot, values in ins.items() if slot != "LearningRate" and values}
             one_ins["LearningRate"] = lrs[i] if len(lrs) > 1 else lrs[0]
-            for slot, value in momentum(one_ins, one_attrs).items():
+            for slot, value in momentum(one_ins, one_attrs, ctx).items():
                 outs.setdefault(slot, []).append(value)
         return outs
 

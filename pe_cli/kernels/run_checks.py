@@ -10,6 +10,7 @@ takes (an EnforceNotMet, as Fluid's core raises)."""
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet
+from .context import takes_context
 
 
 _NAMES = {}  # a value's dtype -> its name (numpy's dtype.name takes microseconds)
@@ -33,8 +34,7 @@ def _check_dtypes(opdef, ins, attrs):
                 raise EnforceNotMet(f"{opdef.type}: {slot} holds {name} values; it takes {' or '.join(allowed)}")
 
 
-def _check_lod(opdef, ins, attrs):
-    lods = attrs.get("_lod") or {}
+def _check_lod(opdef, ins, lods):
     for slot, lengths in opdef.run_lod.items():
         if ins.get(slot) is None or (lengths and ins.get(lengths) is not None):
             continue
@@ -73,9 +73,9 @@ class RunInferContext:
 
     is_runtime = True
 
-    def __init__(self, opdef, ins, attrs):
+    def __init__(self, opdef, ins, attrs, lods):
         self.opdef, self.attrs, self._ins = opdef, attrs, ins
-        self._lods = attrs.get("_lod") or {}
+        self._lods = lods
 
     def _values(self, slot):
         value = self._ins.get(slot)
@@ -118,13 +118,18 @@ class RunInferContext:
 def checked(kernel, opdef):
     """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
 
-    def run(ins, attrs):
+    passes = takes_context(kernel)
+
+    def run(ins, attrs, *ctx):
         _check_dtypes(opdef, ins, attrs)
+        lods = ctx[0].lod if ctx else {}
         if opdef.run_lod:
-            _check_lod(opdef, ins, attrs)
+            _check_lod(opdef, ins, lods)
         if opdef.run_infer:
-            opdef.infer(RunInferContext(opdef, ins, attrs))
-        return kernel(ins, attrs)
+            opdef.infer(RunInferContext(opdef, ins, attrs, lods))
+        return kernel(ins, attrs, *ctx) if passes else kernel(ins, attrs)
 
     run.__name__ = getattr(kernel, "__name__", "kernel")
+    # an op whose inputs' LoD is checked here gets a context, whatever its kernel takes
+    run.takes_context = passes or (opdef.needs_lod and bool(opdef.run_lod or opdef.run_infer))
     return run

@@ -216,9 +216,9 @@ def levenshtein(hyp, ha, hb, ref, ra, rb, row, base):
 # -- host side: where the sequences are -----------------------------------------------------------
 
 
-def lod_spans(attrs, slots, rows):
+def lod_spans(ctx, slots, rows):
     """(starts, ends) of the sequences of the last LoD level of the first of ``slots`` that has one."""
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     lod = next((lods[s] for s in slots if lods.get(s)), None)
     if lod is None:
         raise PeError(
@@ -260,14 +260,14 @@ def check_tags(label, starts, ends, num_tags, what="Label"):
         )
 
 
-def crf_spans(x_shape, attrs, slots, length=None):
+def crf_spans(x_shape, ctx, slots, length=None):
     """(starts, ends, rows): the sequences of a CRF input as rows of its [rows, D] view; padded
     [B, T, D] input with ``length`` (host values), else the LoD of the first of ``slots`` with one."""
     if length is not None:
         batch, steps = x_shape[:2]
         starts, ends = padded_spans(length, batch, steps)
         return starts, ends, batch * steps
-    starts, ends = lod_spans(attrs, slots, x_shape[0])
+    starts, ends = lod_spans(ctx, slots, x_shape[0])
     return starts, ends, x_shape[0]
 
 
@@ -293,11 +293,11 @@ def chunk_scheme(attrs):
     return kinds, tb, ti, te, ts, k, excluded
 
 
-def seq_spans(attrs, slot, x_shape, length=None):
+def seq_spans(ctx, slot, x_shape, length=None):
     """(starts, ends) of a sequence input: padded [B, T(, 1)] rows with ``length``, else its LoD."""
     if length is not None:
         return padded_spans(length, x_shape[0], x_shape[1])
-    return lod_spans(attrs, (slot,), x_shape[0])
+    return lod_spans(ctx, (slot,), x_shape[0])
 
 
 def check_chunk_tags(tags, starts, ends, top, what):
@@ -331,13 +331,13 @@ def _flat_ids(x):
     return np.ascontiguousarray(x).reshape(-1).astype(np.int64, copy=False)
 
 
-def chunk_prep(inference, label, attrs, seq_length=None):
+def chunk_prep(inference, label, attrs, ctx, seq_length=None):
     """Host values of chunk_eval's inputs -> (inference, label as flat int64, starts, ends,
     scheme [kinds, begin, inside, end, single, outside type], excluded mask), checked."""
     inf, lab = _flat_ids(inference), _flat_ids(label)
     if inf.size != lab.size:
         raise PeError(f"Inference has {inf.size} tags and Label {lab.size}; they must tag the same steps")
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     if (
         seq_length is None
         and lods.get("Inference")
@@ -345,18 +345,18 @@ def chunk_prep(inference, label, attrs, seq_length=None):
         and list(lods["Inference"][-1]) != list(lods["Label"][-1])
     ):
         raise PeError("Inference and Label have different LoDs; they must tag the same sequences")
-    starts, ends = seq_spans(attrs, "Label", np.shape(label), seq_length)
+    starts, ends = seq_spans(ctx, "Label", np.shape(label), seq_length)
     kinds, tb, ti, te, ts, k, excluded = chunk_scheme(attrs)
     check_chunk_tags(inf, starts, ends, k * kinds, "Inference")
     check_chunk_tags(lab, starts, ends, k * kinds, "Label")
     return inf, lab, starts, ends, np.array([kinds, tb, ti, te, ts, k], np.int64), excluded
 
 
-def edit_prep(hyps, refs, attrs, hyps_length=None, refs_length=None):
+def edit_prep(hyps, refs, attrs, ctx, hyps_length=None, refs_length=None):
     """Host values of edit_distance's inputs -> (hyps, refs flat int64, hyp starts, ends, ref
     starts, ends, scratch bases, scratch size)."""
-    hs, he = seq_spans(attrs, "Hyps", np.shape(hyps), hyps_length)
-    rs, re = seq_spans(attrs, "Refs", np.shape(refs), refs_length)
+    hs, he = seq_spans(ctx, "Hyps", np.shape(hyps), hyps_length)
+    rs, re = seq_spans(ctx, "Refs", np.shape(refs), refs_length)
     if hs.size != rs.size:
         raise PeError(f"Hyps has {hs.size} sequences and Refs {rs.size}; edit_distance compares them in pairs")
     if attrs.get("normalized") and np.any(re == rs):
@@ -377,10 +377,10 @@ def edit_outputs(dist, rs, re, normalized):
     return {"Out": out.astype(np.float32).reshape(-1, 1), "SequenceNum": np.array([dist.size], np.int64)}
 
 
-def erase(x, attrs):
+def erase(x, attrs, ctx):
     """sequence_erase on host values: (Out, its LoD)."""
-    lod = (attrs.get("_lod") or {}).get("X")
-    starts, ends = lod_spans(attrs, ("X",), np.shape(x)[0])
+    lod = ctx.lod.get("X")
+    starts, ends = lod_spans(ctx, ("X",), np.shape(x)[0])
     keep = ~np.isin(np.asarray(x).reshape(np.shape(x)[0], -1)[:, 0], np.asarray(attrs["tokens"], np.int64))
     kept = np.concatenate([[0], np.cumsum(keep)])
     last = [int(v) for v in kept[np.concatenate([starts, ends[-1:]])]] if starts.size else [0]

@@ -6,25 +6,25 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..base.shapes import conv_out_size
-from .common import seq_offsets
+from .common import lod_offsets, seq_offsets
 
 
 # -- the ops that reshape the LoD (ops/sequence_shape.py): row maps and the output's LoD --
 
 
-def lod_of(attrs, slot, rows, i=None):
+def lod_of(ctx, slot, rows, i=None):
     """The whole LoD (offsets per level) of input ``slot`` (its ``i``-th variable for a duplicable
     slot), checked as ``seq_offsets`` checks its last level."""
-    lod = (attrs.get("_lod") or {}).get(slot)
+    lod = ctx.lod.get(slot)
     if i is not None:
         lod = lod[i] if lod else None
     name = slot if i is None else f"{slot} #{i}"
-    seq_offsets({"_lod": {name: lod}}, name, rows)
+    lod_offsets(lod, name, rows)
     return [np.asarray(level, dtype=np.int64) for level in lod]
 
 
 def lod_lists(lod):
-    """A LoD as plain lists of ints (how kernels hand a computed LoD back, in "@LOD")."""
+    """A LoD as plain lists of ints (how kernels hand a computed LoD back: ``ctx.set_lod``)."""
     return [[int(v) for v in level] for level in lod]
 
 
@@ -110,20 +110,20 @@ def scatter_checks(x_shape, ids, offs, n_updates):
         )
 
 
-def row_conv_offsets(attrs, x_shape):
+def row_conv_offsets(ctx, x_shape):
     """row_conv's sequences: X's LoD (last level), or for a padded batch [B, T, D] one of T per row."""
-    if (attrs.get("_lod") or {}).get("X"):
-        return seq_offsets(attrs, "X", x_shape[0])
+    if ctx.lod.get("X"):
+        return seq_offsets(ctx, "X", x_shape[0])
     if len(x_shape) != 3:
         raise PeError(f"row_conv: X {list(x_shape)} has no LoD; give a sequence or a batch [B, T, D]")
     return np.arange(x_shape[0] + 1, dtype=np.int64) * x_shape[1]
 
 
-def reset_lod(attrs, rows, y_values):
+def reset_lod(attrs, ctx, rows, y_values):
     """lod_reset / lod_append: the output's LoD. Y's LoD when Y has one; else one level of offsets
     (Y's values, ``y_values()`` read only then; None without Y: target_lod), checked, which replaces X's LoD or,
     with append, goes below X's levels (X's last level must then count its sequences)."""
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     if lods.get("Y"):
         if int(lods["Y"][-1][-1]) != rows:
             raise PeError(f"lod_reset: Y's LoD ends at {int(lods['Y'][-1][-1])} but X has {rows} rows")

@@ -6,9 +6,9 @@ import numpy as np
 from ..base.errors import PeError
 
 
-def target_rows(ins, attrs):
+def target_rows(ins, attrs, ctx):
     """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
-    lod = (attrs.get("_lod") or {}).get("X")
+    lod = ctx.lod.get("X")
     if not lod:
         raise PeError("target_assign: X needs a LoD (its rows per image)")
     offs = np.asarray(lod[-1], np.int64)
@@ -19,7 +19,7 @@ def target_rows(ins, attrs):
     src = np.where(match > -1, offs[:-1, None] + match, -1)
     neg_img = neg_col = np.zeros(0, np.int64)
     if "NegIndices" in ins:
-        neg_lod = (attrs.get("_lod") or {}).get("NegIndices")
+        neg_lod = ctx.lod.get("NegIndices")
         if not neg_lod:
             raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
         noffs = np.asarray(neg_lod[-1], np.int64)

@@ -12,6 +12,8 @@ import importlib
 
 import numpy as np
 
+from .context import wraps
+
 
 def _host(device):
     if device == "cpu":
@@ -51,8 +53,7 @@ def from_tensors(kernel, device, attr_tensors):
     """``kernel`` wrapped to take the attributes of ``attr_tensors`` from the tensors given for them."""
     host = _host(device)
 
-    def run(ins, attrs):
-        return kernel(ins, values_of(ins, attrs, attr_tensors, host))
+    def run(ins, attrs, *ctx):
+        return kernel(ins, values_of(ins, attrs, attr_tensors, host), *ctx)
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
-    return run
+    return wraps(kernel, run)

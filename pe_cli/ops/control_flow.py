@@ -1,7 +1,7 @@
 """Control flow: tensor arrays, and the ops that own a block
 (attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN), ``pylayer``
 (Paddle 2.x's static PyLayer) and their gradients. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
-``BlockRunner`` the executor hands them as ``attrs["_block"]`` (pe_cli/executor/sub_block.py).
+``BlockRunner`` the executor hands them as their context's ``block`` (pe_cli/executor/sub_block.py).
 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them.

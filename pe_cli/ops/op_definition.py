@@ -35,12 +35,12 @@ class OpDef:
     grad: object = None  # grad(g): appends the grad ops (see backward.GradContext)
     kernel_module: str = ""  # kernels live in pe_cli.kernels.<device>.<kernel_module>
     kernel_name: str = ""  # the kernel function's name there (the op type unless aliased)
-    needs_rng: bool = False  # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
+    needs_rng: bool = False  # the kernel's context holds a seeded numpy Generator (ctx.rng)
     doc: str = ""
     traits: frozenset = frozenset()  # what other parts ask of an op type instead of naming it (TRAITS)
     grad_reads: tuple = ()  # forward slots (inputs or outputs) whose values the grad ops read
     lod: object = "keep"  # how LoD passes at run time (see LOD_RULES)
-    needs_lod: bool = False  # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
+    needs_lod: bool = False  # the kernel reads its inputs' LoD from ctx.lod (slot -> offsets)
     inplace: tuple = ()  # (output slot, input slot): the kernel may write that output over that input
     channels_last: tuple = ()  # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
     blocked: object = None  # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)

@@ -20,8 +20,8 @@ TRAITS = {
     "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
     "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
-    "attrs['_outputs'], the set of its output slots that name a variable",
-    "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
+    "ctx.outputs, the set of its output slots that name a variable",
+    "output_counts": "its kernels are given ctx.output_counts, output slot -> the number of variables it "
     "names (select_output writes one of several)",
     "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes: in a program "
     "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
@@ -40,7 +40,7 @@ TRAITS = {
     "fetches_the_run": "Fluid's fetch: its input goes to the col-th place of the fetch holder, so a program "
     "holding it names the run's fetch list",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
-    "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
+    "ctx.update_in_place, which the executor sets where nothing but its values, the "
     "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
     "input: the sequential executor, no NaN check, no other executor on the scope), its "
     "kernels may write them in place (a few rows of a table, or the whole parameter)",

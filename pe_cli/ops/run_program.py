@@ -1,7 +1,7 @@
 """run_program (Fluid 1.8's dygraph-to-static op) and its gradient: they run ops of the block
 ``global_block`` names, a program's forward ops followed by the gradient ops ``fluid.backward.gradients``
 appended to them. Its kernels (pe_cli/kernels/<device>/run_program.py)
-run that block through the ``BlockRunner`` the executor hands them as ``attrs["_block"]``
+run that block through the ``BlockRunner`` the executor hands them as their context's ``block``
 (pe_cli/executor/sub_block.py), as the control-flow ops run theirs.
 
 ``global_block`` is a block of the op's program (its index, > 0: a static program holding the op),

@@ -1,5 +1,5 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
-last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
+last level) through its kernel context's ``lod`` and says how its outputs' LoD follows (``lod=``)."""
 
 from .define import Attr, backend_attrs, grads_like, lods_like, register
 

@@ -46,7 +46,7 @@ def _grad(g):
     g.op("im2sequence_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-# needs_lod: the executor then carries the LoD the kernel computes ("@LOD") though X has none.
+# needs_lod: the executor then carries the LoD the kernel computes (``ctx.set_lod``) though X has none.
 register(
     "im2sequence",
     kernel_module="sequence_image",

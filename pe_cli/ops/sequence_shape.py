@@ -1,6 +1,6 @@
 """Sequence ops that reshape the LoD itself: sequence_expand_as, sequence_concat, sequence_slice,
 sequence_reshape, and lod_reset (the rows pass through; only the LoD changes). Each kernel computes its output's offsets from the inputs' LoD (and, for
-sequence_slice, from the Offset / Length values) and returns them with the rows ("@LOD")."""
+sequence_slice, from the Offset / Length values) and hands them back with ``ctx.set_lod``."""
 
 from .define import Attr, grads_like, register
 from .sequence import _need_lod

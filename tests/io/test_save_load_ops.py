@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.kernels.context import KernelContext
 from pe_cli.base.errors import PeError
 from pe_cli.base.lod_tensor_file import read_lod_tensors, write_lod_tensor
 
@@ -100,8 +101,9 @@ def test_feed_and_fetch_kernels_read_and_write_the_holders():
     from pe_cli.kernels.cpu import feed_fetch
 
     holder = TensorArray([np.zeros(2), np.ones(3)], [None, [[0, 1, 3]]])
-    out = feed_fetch.feed({"X": holder}, {"col": 1})
-    assert (out["Out"] == 1).all() and out["@LOD"] == {"Out": [[0, 1, 3]]}
+    ctx = KernelContext()
+    out = feed_fetch.feed({"X": holder}, {"col": 1}, ctx)
+    assert (out["Out"] == 1).all() and ctx.out_lod == {"Out": [[0, 1, 3]]}
     assert list(feed_fetch.fetch({"X": 5}, {"col": 2})["Out"]) == [None, None, 5]
     with pytest.raises(PeError, match="no value at col 4"):
-        feed_fetch.feed({"X": holder}, {"col": 4})
+        feed_fetch.feed({"X": holder}, {"col": 4}, KernelContext())

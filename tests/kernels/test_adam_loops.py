@@ -7,6 +7,7 @@ numpy's behaviour."""
 import numpy as np
 import pytest
 
+from pe_cli.kernels.context import KernelContext
 from pe_cli.base.selected_rows import SelectedRows
 from pe_cli.kernels.cpu import _adam_loops, _numba, _replicas, optimizer
 from pe_cli.kernels.cpu import selected_rows as sparse
@@ -187,12 +188,12 @@ def test_adam_kernel_dense_in_place_only_where_allowed():
     want = numpy_adam(p, g, m1, m2, lr_t, np.float32(0.9), np.float32(0.999), np.float32(1e-8))
     for key, w in zip(("ParamOut", "Moment1Out", "Moment2Out"), want):
         np.testing.assert_array_equal(bits(copy[key]), bits(w))
-    same = optimizer.adam(ins, dict(attrs, _update_in_place=True))
+    same = optimizer.adam(ins, attrs, KernelContext(update_in_place=True))
     assert same["ParamOut"] is p and same["Moment2Out"] is m2
     for key, w in zip(("ParamOut", "Moment1Out", "Moment2Out"), want):
         np.testing.assert_array_equal(bits(same[key]), bits(w))
     aliased = dict(ins, Grad=m1)  # a gradient sharing memory with a moment: never written over
-    out = optimizer.adam(aliased, dict(attrs, _update_in_place=True))
+    out = optimizer.adam(aliased, attrs, KernelContext(update_in_place=True))
     assert out["Moment1Out"] is not m1
 
 

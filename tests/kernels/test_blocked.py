@@ -21,6 +21,7 @@ from pe_cli.kernels.cpu import (
     threads,
 )
 from pe_cli.kernels.common import ConvGeometry
+from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(3)
@@ -58,7 +59,7 @@ def test_conv2d_on_blocked_values_gives_the_nchw_bits(case, slots):
     attrs = _conv_attrs(strides=[stride, stride], paddings=pad)
     want = convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
     ins = {"Input": blocked.to_blocked(x) if "Input" in slots else x, "Filter": w}
-    got = blocked.conv2d(ins, dict(attrs, _blocked=frozenset(slots)))["Output"]
+    got = blocked.conv2d(ins, attrs, KernelContext(blocked=frozenset(slots)))["Output"]
     assert np.array_equal(blocked.to_plain(got) if "Output" in slots else got, want)
 
 
@@ -82,9 +83,9 @@ def test_conv2d_grad_on_blocked_values_gives_the_nchw_numbers(case, slots, monke
         "Filter": w,
         "Output@GRAD": blocked.to_blocked(dout) if "Output@GRAD" in slots else dout,
     }
-    got = blocked.conv2d_grad(ins, dict(attrs, _blocked=frozenset(slots)))
-    battrs = dict(attrs, _blocked=frozenset(slots))
-    alone = dict(blocked.conv2d_grad_input(ins, battrs), **blocked.conv2d_grad_filter(ins, battrs))
+    got = blocked.conv2d_grad(ins, attrs, KernelContext(blocked=frozenset(slots)))
+    bctx = KernelContext(blocked=frozenset(slots))
+    alone = dict(blocked.conv2d_grad_input(ins, attrs, bctx), **blocked.conv2d_grad_filter(ins, attrs, bctx))
     for got in (got, alone):
         dx = got["Input@GRAD"]
         dx = blocked.to_plain(dx) if "Input@GRAD" in slots else dx
@@ -105,7 +106,7 @@ def test_conv2d_where_onednn_does_not_apply_runs_the_nchw_kernel_through_convers
     attrs = _conv_attrs(paddings=[1, 1])
     want = convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
     got = blocked.conv2d(
-        {"Input": blocked.to_blocked(x), "Filter": w}, dict(attrs, _blocked=frozenset({"Input", "Output"}))
+        {"Input": blocked.to_blocked(x), "Filter": w}, attrs, KernelContext(blocked=frozenset({"Input", "Output"}))
     )["Output"]
     assert got.shape == (3, 1, 6, 6, 16) and np.array_equal(blocked.to_plain(got), want)
 
@@ -116,7 +117,7 @@ def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_bl
     w = rng.normal(size=(16, 3, 3, 3)).astype(np.float32)
     attrs = _conv_attrs(paddings=[1, 1])
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    got = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset({"Output"})))["Output"]
+    got = blocked.conv2d({"Input": x, "Filter": w}, attrs, KernelContext(blocked=frozenset({"Output"})))["Output"]
     assert np.array_equal(got, blocked.to_blocked(_onednn.conv2d(x, w, geo)))  # oneDNN's, not pe's own
     np.testing.assert_allclose(
         blocked.to_plain(got), convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"], rtol=1e-4, atol=1e-4
@@ -124,7 +125,8 @@ def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_bl
     dout = rng.normal(size=(4, 16, 9, 9)).astype(np.float32)
     dw = blocked.conv2d_grad_filter(
         {"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
-        dict(attrs, _blocked=frozenset({"Output@GRAD"})),
+        attrs,
+        KernelContext(blocked=frozenset({"Output@GRAD"})),
     )["Filter@GRAD"]
     np.testing.assert_allclose(
         dw,
@@ -132,7 +134,7 @@ def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_bl
         rtol=1e-4,
         atol=1e-3,
     )
-    plain = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset()))["Output"]
+    plain = blocked.conv2d({"Input": x, "Filter": w}, attrs, KernelContext(blocked=frozenset()))["Output"]
     assert np.array_equal(plain, convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"])  # NCHW: pe's own
 
 
@@ -198,8 +200,8 @@ def _bn_grad_ins(ins, out, dy, relu):
 def test_batch_norm_on_blocked_values_matches_the_nchw_loops(c, dtype, relu, device_threads):
     _, forward, backward, bforward, bbackward = BN_OPS[relu]
     ins, attrs = _bn(c, dtype, relu)
-    battrs = dict(attrs, _blocked=BN_SLOTS)
-    want, got = forward(ins, attrs), bforward(_blocked_ins(ins, BN_SLOTS), battrs)
+    bctx = KernelContext(blocked=BN_SLOTS)
+    want, got = forward(ins, attrs), bforward(_blocked_ins(ins, BN_SLOTS), attrs, bctx)
     tol = {"rtol": 2e-5, "atol": 2e-5} if dtype == np.float32 else {"rtol": 1e-12, "atol": 1e-12}
     np.testing.assert_allclose(blocked.to_plain(got["Y"]), want["Y"], **tol)
     for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
@@ -207,7 +209,7 @@ def test_batch_norm_on_blocked_values_matches_the_nchw_loops(c, dtype, relu, dev
         assert got[slot].dtype == want[slot].dtype
     gins = _bn_grad_ins(ins, want, rng.normal(size=ins["X"].shape).astype(dtype), relu)
     gwant = backward(gins, attrs)
-    ggot = bbackward(_blocked_ins(gins, BN_SLOTS), battrs)
+    ggot = bbackward(_blocked_ins(gins, BN_SLOTS), attrs, bctx)
     np.testing.assert_allclose(blocked.to_plain(ggot["X@GRAD"]), gwant["X@GRAD"], **tol)
     for slot in ("Scale@GRAD", "Bias@GRAD"):
         np.testing.assert_allclose(ggot[slot], gwant[slot], **tol)
@@ -219,13 +221,13 @@ def test_batch_norm_on_blocked_values_is_the_same_bits_on_1_and_2_threads(relu, 
     monkeypatch.setattr(_numba, "EAGER", True)
     _, _, _, bforward, bbackward = BN_OPS[relu]
     ins, attrs = _bn(32, np.float32, relu)
-    bins, battrs = _blocked_ins(ins, BN_SLOTS), dict(attrs, _blocked=BN_SLOTS)
+    bins, bctx = _blocked_ins(ins, BN_SLOTS), KernelContext(blocked=BN_SLOTS)
     dy = blocked.to_blocked(rng.normal(size=ins["X"].shape).astype(np.float32))
     runs = []
     for share in (1, 2):
         monkeypatch.setattr(threads, "_share", share)
-        out = bforward(bins, battrs)
-        grads = bbackward(_bn_grad_ins(bins, out, dy, relu), battrs)
+        out = bforward(bins, attrs, bctx)
+        grads = bbackward(_bn_grad_ins(bins, out, dy, relu), attrs, bctx)
         runs.append([out["Y"], out["SavedMean"], out["SavedVariance"], grads["X@GRAD"], grads["Scale@GRAD"]])
     for a, b in zip(*runs):
         assert np.array_equal(a, b)
@@ -237,7 +239,7 @@ def test_batch_norm_in_inference_on_blocked_values_runs_the_nchw_kernel(relu):
     ins, attrs = _bn(16, np.float32, relu, is_test=True)
     slots = frozenset({"X", "Y"})
     want = forward(ins, attrs)["Y"]
-    got = bforward(_blocked_ins(ins, slots), dict(attrs, _blocked=slots))["Y"]
+    got = bforward(_blocked_ins(ins, slots), attrs, KernelContext(blocked=slots))["Y"]
     assert np.array_equal(blocked.to_plain(got), want)
 
 
@@ -245,12 +247,14 @@ def test_global_average_pooling_on_blocked_values_gives_the_nchw_bits():
     attrs = dict(registry.get("pool2d").default_attrs(), pooling_type="avg", global_pooling=True)
     x = rng.normal(size=(3, 32, 5, 7)).astype(np.float32)
     want = pooling.pool2d({"X": x}, attrs)["Out"]
-    got = blocked.pool2d({"X": blocked.to_blocked(x)}, dict(attrs, _blocked=frozenset({"X"})))["Out"]
+    got = blocked.pool2d({"X": blocked.to_blocked(x)}, attrs, KernelContext(blocked=frozenset({"X"})))["Out"]
     assert got.shape == want.shape == (3, 32, 1, 1) and np.array_equal(got, want)
     dout = rng.normal(size=want.shape).astype(np.float32)
     gwant = pooling.pool2d_grad({"X": x, "Out": want, "Out@GRAD": dout}, attrs)["X@GRAD"]
     ggot = blocked.pool2d_grad(
-        {"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout}, dict(attrs, _blocked=frozenset({"X", "X@GRAD"}))
+        {"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout},
+        attrs,
+        KernelContext(blocked=frozenset({"X", "X@GRAD"})),
     )["X@GRAD"]
     assert np.array_equal(blocked.to_plain(ggot), gwant)
 
@@ -259,18 +263,18 @@ def test_sum_and_a_residual_add_relu_on_blocked_values_give_the_nchw_bits(device
     xs = [rng.normal(size=(4, 32, 6, 6)).astype(np.float32) for _ in range(3)]
     bxs = [blocked.to_blocked(x) for x in xs]
     for k in (2, 3):
-        got = blocked.sum({"X": bxs[:k]}, {"_blocked": frozenset({"X", "Out"})})["Out"]
+        got = blocked.sum({"X": bxs[:k]}, {}, KernelContext(blocked=frozenset({"X", "Out"})))["Out"]
         assert np.array_equal(blocked.to_plain(got), elementwise.sum({"X": xs[:k]}, {})["Out"])
     attrs = registry.get("fused_elemwise_activation").default_attrs()
     slots = frozenset({"X", "Y", "Out", "IntermediateOut", "Out@GRAD", "X@GRAD", "Y@GRAD"})
     want = fused.fused_elemwise_activation({"X": xs[0], "Y": xs[1]}, attrs)
-    got = blocked.fused_elemwise_activation({"X": bxs[0], "Y": bxs[1]}, dict(attrs, _blocked=slots))
+    got = blocked.fused_elemwise_activation({"X": bxs[0], "Y": bxs[1]}, attrs, KernelContext(blocked=slots))
     for slot in ("Out", "IntermediateOut"):
         assert np.array_equal(blocked.to_plain(got[slot]), want[slot])
     gins = {"X": xs[0], "Y": xs[1], "Out": want["Out"], "Out@GRAD": xs[2]}
     gwant = fused.fused_elemwise_activation_grad(gins, attrs)
     ggot = blocked.fused_elemwise_activation_grad(
-        {k: blocked.to_blocked(v) for k, v in gins.items()}, dict(attrs, _blocked=slots)
+        {k: blocked.to_blocked(v) for k, v in gins.items()}, attrs, KernelContext(blocked=slots)
     )
     for slot in ("X@GRAD", "Y@GRAD"):
         assert np.array_equal(blocked.to_plain(ggot[slot]), gwant[slot])

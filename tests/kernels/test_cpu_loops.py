@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
+from pe_cli.kernels.context import KernelContext
 from pe_cli.base.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
 from pe_cli.kernels.cpu import (
@@ -45,12 +46,12 @@ def attrs_of(op, **given):
     return attrs
 
 
-def both_paths(module, kernel, ins, attrs, monkeypatch):
-    """(numba path outputs, numpy path outputs) of one kernel call."""
-    fast = kernel(ins, attrs)
+def both_paths(module, kernel, ins, attrs, monkeypatch, *ctx):
+    """(numba path outputs, numpy path outputs) of one kernel call (``ctx``: its KernelContext, where it takes one)."""
+    fast = kernel(ins, attrs, *ctx)
     with monkeypatch.context() as m:
         m.setattr(module, "is_float", lambda *a: False)
-        slow = kernel(ins, attrs)
+        slow = kernel(ins, attrs, *ctx)
     return fast, slow
 
 
@@ -336,21 +337,26 @@ def test_updates_in_place_write_the_bits_of_new_arrays(dtype, nesterov, device_t
     want_sgd = optimizer.sgd({"Param": p, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
     p_in, v_in, g_in = p.copy(), v.copy(), g.copy()
     got = optimizer.momentum(
-        {"Param": p_in, "Grad": g_in, "Velocity": v_in, "LearningRate": lr}, dict(attrs, _update_in_place=True)
+        {"Param": p_in, "Grad": g_in, "Velocity": v_in, "LearningRate": lr}, attrs, KernelContext(update_in_place=True)
     )
     assert got["ParamOut"] is p_in and got["VelocityOut"] is v_in  # written over, as the executor allowed
     np.testing.assert_array_equal(p_in, want["ParamOut"])
     np.testing.assert_array_equal(v_in, want["VelocityOut"])
     np.testing.assert_array_equal(g_in, g)
     p_in = p.copy()
-    assert optimizer.sgd({"Param": p_in, "Grad": g, "LearningRate": lr}, {"_update_in_place": True})["ParamOut"] is p_in
+    assert (
+        optimizer.sgd({"Param": p_in, "Grad": g, "LearningRate": lr}, {}, KernelContext(update_in_place=True))[
+            "ParamOut"
+        ]
+        is p_in
+    )
     np.testing.assert_array_equal(p_in, want_sgd)
 
 
 def test_an_update_in_place_refuses_a_gradient_that_overlaps_its_state():
     p, v = (rng.normal(size=(5, 4)).astype(np.float32) for _ in range(2))
     lr = np.array([0.5], dtype=np.float32)
-    attrs = dict(attrs_of("momentum", mu=0.9), _update_in_place=True)
+    attrs, in_place = attrs_of("momentum", mu=0.9), KernelContext(update_in_place=True)
     want = {
         k: a.copy()
         for k, a in optimizer.momentum(
@@ -358,13 +364,13 @@ def test_an_update_in_place_refuses_a_gradient_that_overlaps_its_state():
         ).items()
     }
     p_in, v_in = p.copy(), v.copy()
-    got = optimizer.momentum({"Param": p_in, "Grad": v_in, "Velocity": v_in, "LearningRate": lr}, attrs)
+    got = optimizer.momentum({"Param": p_in, "Grad": v_in, "Velocity": v_in, "LearningRate": lr}, attrs, in_place)
     assert got["VelocityOut"] is not v_in  # new arrays: the gradient is the state
     np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
     np.testing.assert_array_equal(got["VelocityOut"], want["VelocityOut"])
     np.testing.assert_array_equal(v_in, v)
     p_in, v_in = p.copy(), v.copy()  # the gradient a view of the state
-    got = optimizer.momentum({"Param": p_in, "Grad": v_in[:], "Velocity": v_in, "LearningRate": lr}, attrs)
+    got = optimizer.momentum({"Param": p_in, "Grad": v_in[:], "Velocity": v_in, "LearningRate": lr}, attrs, in_place)
     assert got["VelocityOut"] is not v_in
     np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
     np.testing.assert_array_equal(v_in, v)

@@ -6,6 +6,7 @@ infinities and -0.0 among the values."""
 import numpy as np
 import pytest
 
+from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.cpu import _elementwise_loops, _replicas, elementwise, position
 
 from .test_cpu_loops import both_paths
@@ -41,7 +42,7 @@ def test_scale_is_numpys_two_roundings(dtype, device_threads, bias_after, monkey
     fast, slow = both_paths(elementwise, elementwise.scale, {"X": x}, attrs, monkeypatch)
     assert_bits(fast["Out"], slow["Out"])
     before = x.copy()
-    over = elementwise.scale({"X": x}, dict(attrs, _inplace=True))["Out"]  # enable_inplace: written over X
+    over = elementwise.scale({"X": x}, attrs, KernelContext(inplace=True))["Out"]  # enable_inplace: written over X
     assert over is x
     assert_bits(over, slow["Out"])
     assert_bits(
@@ -72,8 +73,8 @@ def test_sum_of_other_shapes_and_dtypes_stays_numpys():
 @pytest.mark.parametrize("lod", [None, [[0, 3, 7, 12]]])
 def test_position_encoding_is_numpys_float64_sum(dtype, device_threads, lod, monkeypatch):
     x = awkward((12, 16) if lod else (3, 7, 16), dtype)
-    attrs = {"alpha": 0.7, "beta": 1.3, "_lod": {"X": lod} if lod else {}}
-    fast, slow = both_paths(position, position.add_position_encoding, {"X": x}, attrs, monkeypatch)
+    attrs, ctx = {"alpha": 0.7, "beta": 1.3}, KernelContext(lod={"X": lod} if lod else {})
+    fast, slow = both_paths(position, position.add_position_encoding, {"X": x}, attrs, monkeypatch, ctx)
     assert_bits(fast["Out"], slow["Out"])
 
 

@@ -5,6 +5,7 @@ give what lookup_table then sequence_pool give, on one thread and in blocks of s
 import numpy as np
 import pytest
 
+from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.common import POOL_CODES
 from pe_cli.kernels.cpu import _numba, _seq_loops, embedding, sequence
 
@@ -50,7 +51,9 @@ def test_embedding_sums_are_lookup_then_sequence_pool_on_one_thread_and_in_block
     w = rng.standard_normal((30, 5)).astype(np.float32)
     rows = embedding.lookup_table({"W": w, "Ids": ids.reshape(-1, 1)}, {"padding_idx": pad})["Out"]
     want = sequence.sequence_pool(
-        {"X": rows.reshape(len(ids), -1)}, {"pooltype": "SUM", "pad_value": 0.0, "_lod": {"X": [offs.tolist()]}}
+        {"X": rows.reshape(len(ids), -1)},
+        {"pooltype": "SUM", "pad_value": 0.0},
+        KernelContext(lod={"X": [offs.tolist()]}),
     )["Out"]
     out = np.empty((40, k * 5), np.float32)
     _seq_loops.embedding_sums(w, ids, offs, pad, out)

@@ -8,6 +8,7 @@ bits follow the thread count)."""
 import numpy as np
 import pytest
 
+from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.cpu import (
     attention,
     convolution,
@@ -60,8 +61,8 @@ ROI_ATTRS = {
     "pooled_width": 3,
     "spatial_scale": 1.0,
     "sampling_ratio": 2,
-    "_lod": {"ROIs": [list(range(10)) + [9] * 4]},
-}  # images 0..8 one roi each, 9..12 none
+}
+ROI_CTX = KernelContext(lod={"ROIs": [list(range(10)) + [9] * 4]})  # images 0..8 one roi each, 9..12 none
 
 BN_INS = {
     "X": X,
@@ -92,8 +93,8 @@ KERNELS = {
     ),
     "max_pool": lambda: pooling.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
     "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
-    "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS),
-    "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS),
+    "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
+    "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
     "batch_norm": lambda: normalization.batch_norm(BN_INS, attrs_of("batch_norm")),
     "batch_norm_grad": lambda: normalization.batch_norm_grad(
         {

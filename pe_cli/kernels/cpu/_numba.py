@@ -351,12 +351,12 @@ def add_same(x, y, out):
     return out
 
 
-def out_buffer(attrs, x, shape, dtype):
+def out_buffer(ctx, x, shape, dtype):
     """Where a kernel writes an output of ``shape`` and ``dtype``: over its input ``x`` when the
-    enable_inplace pass allows it (``attrs['_inplace']``: x is dead after this op and nothing else
+    enable_inplace pass allows it (``ctx.inplace``: x is dead after this op and nothing else
     holds it) and x is a writable C-contiguous array of that shape and dtype; else a new array."""
     if (
-        attrs.get("_inplace")
+        ctx.inplace
         and isinstance(x, np.ndarray)
         and x.shape == tuple(shape)
         and x.dtype == dtype

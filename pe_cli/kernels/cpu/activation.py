@@ -16,6 +16,7 @@ from ...base.activations import ROWS, bind, kernels
 from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from . import _replicas
 from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
+from ..context import NO_CONTEXT
 
 _loops = lazy("_pointwise_loops")
 _rows = lazy("_softmax_rows_loops")
@@ -61,10 +62,10 @@ def _params(names, attrs, dtype):
 def _forward_kernel(row):
     forward, loop, names = bind(row.forward, _erf=_erf), row.cpu_loop, [p.name for p in row.params]
 
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = ins["X"]
         if loop and is_float(x):
-            return {"Out": _run_loop(loop, out_buffer(attrs, x, x.shape, x.dtype), flat(x))}
+            return {"Out": _run_loop(loop, out_buffer(ctx, x, x.shape, x.dtype), flat(x))}
         out = forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)
         return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}  # exp of ints: ints, as Fluid's
 
@@ -75,10 +76,10 @@ def _grad_kernel(row):
     derivative, reads, names = bind(row.derivative, _erf=_erf), row.reads, [p.name for p in row.params]
     loop = row.cpu_loop + "_grad" if row.cpu_loop else f"{row.name}_grad" if row.grad_loop else ""
 
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         a, dout = ins[reads] if reads else ins["Out@GRAD"], ins["Out@GRAD"]  # (reads nothing: dOut twice)
         if loop and is_float(dout, a) and a.shape == dout.shape:
-            return {"X@GRAD": _run_loop(loop, out_buffer(attrs, dout, dout.shape, dout.dtype), flat(a), flat(dout))}
+            return {"X@GRAD": _run_loop(loop, out_buffer(ctx, dout, dout.shape, dout.dtype), flat(a), flat(dout))}
         return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}
 
     return kernel
@@ -135,10 +136,10 @@ def _float32_loop(name):
     0.37 ms over an LSTM cell's [256, 256] gate), other dtypes the table's kernel."""
     table = _ROW_KERNELS[name]
 
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = ins["X"]
         if x.dtype == np.float32 and x.size:
-            out = out_buffer(attrs, x, x.shape, x.dtype)
+            out = out_buffer(ctx, x, x.shape, x.dtype)
             run_in_parts(_act_loops(), name, x.size, flat(x), out.reshape(-1))
             if name == "sigmoid":
                 _libm_tail(flat(x), out.reshape(-1))
@@ -175,8 +176,8 @@ def _grad_grad_kernel(second):
     row, first = ROWS[second.name], bind(second.first, _erf=_erf) if second.first else None
     grad, names = _kernel(f"{second.name}_grad"), [p.name for p in row.params]
 
-    def kernel(ins, attrs):
-        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], ctx.wanted({"DDOut", second.slot}), {}
         if first is not None and second.slot in wanted:
             outs[second.slot] = first(u, ins[second.given], ddx, *_params(names, attrs, ddx.dtype))
         if "DDOut" in wanted:

@@ -9,6 +9,7 @@ import numpy as np
 from . import _cblas, threads
 from ._numba import is_float, lazy, parallel_threads, twin
 from .activation import SOFTMAX_FLOOR, softmax, softmax_grad
+from ..context import NO_CONTEXT
 
 _loops = lazy("_attention_loops")
 
@@ -56,9 +57,9 @@ def scaled_dot_product_attention(ins, attrs):
     return {"Out": out, "Weights": w}
 
 
-def scaled_dot_product_attention_grad(ins, attrs):
+def scaled_dot_product_attention_grad(ins, attrs, ctx=NO_CONTEXT):
     q, k, v, w, dout = (np.ascontiguousarray(ins[s]) for s in ("Q", "K", "V", "Weights", "Out@GRAD"))
-    wanted = attrs.get("_outputs", ("Q@GRAD", "K@GRAD", "V@GRAD"))
+    wanted = ctx.wanted(("Q@GRAD", "K@GRAD", "V@GRAD"))
     gemm = _gemm(q, k, v, w, dout)
     if gemm is None:
         grads = _numpy_grad(q, k, v, w, dout, attrs["alpha"])

@@ -35,8 +35,8 @@ def _candidates(rows, pre_ids, pre_scores, ids, scores, attrs):
     return sorted(out, key=lambda c: (c[0], c[1]), reverse=True)[: attrs["beam_size"]]
 
 
-def beam_search(ins, attrs):
-    lod = (attrs.get("_lod") or {}).get("scores")
+def beam_search(ins, attrs, ctx):
+    lod = ctx.lod.get("scores")
     if not lod or len(lod) <= attrs["level"]:
         raise PeError(f"beam_search: scores need a LoD with level {attrs['level']} (sources over prefixes)")
     high = _absolute(lod, attrs["level"])
@@ -60,15 +60,15 @@ def beam_search(ins, attrs):
     flat = [item for items in per_row for item in items]
     parents = [row for row, items in enumerate(per_row) for _ in items]
     out_lod = [list(high), low]
+    ctx.set_lod_map({"selected_ids": out_lod, "selected_scores": out_lod})
     return {
         "selected_ids": np.array([[i] for i, _ in flat], dtype=np.int64).reshape(-1, 1),
         "selected_scores": np.array([[s] for _, s in flat], dtype=scores.dtype).reshape(-1, 1),
         "parent_idx": np.array(parents, dtype=np.int32),
-        "@LOD": {"selected_ids": out_lod, "selected_scores": out_lod},
     }
 
 
-def beam_search_decode(ins, attrs):
+def beam_search_decode(ins, attrs, ctx):
     step_ids, step_scores, end_id = ins["Ids"], ins["Scores"], attrs["end_id"]
     lods = getattr(step_ids, "lods", None)
     if not len(step_ids) or lods is None or any(not lod or len(lod) < 2 for lod in lods):
@@ -100,11 +100,8 @@ def beam_search_decode(ins, attrs):
         src_lod.append(src_lod[-1] + len(group))
     dtype = _host(step_scores[0]).dtype
     lod = [src_lod, sent_lod]
-    return {
-        "SentenceIds": np.array(words, dtype=np.int64),
-        "SentenceScores": np.array(values, dtype=dtype),
-        "@LOD": {"SentenceIds": lod, "SentenceScores": lod},
-    }
+    ctx.set_lod_map({"SentenceIds": lod, "SentenceScores": lod})
+    return {"SentenceIds": np.array(words, dtype=np.int64), "SentenceScores": np.array(values, dtype=dtype)}
 
 
 def gather_tree(ins, attrs):
@@ -123,9 +120,9 @@ def gather_tree(ins, attrs):
     return {"Out": out}
 
 
-def sampling_id(ins, attrs):
+def sampling_id(ins, attrs, ctx):
     x = _host(ins["X"])
-    r = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=len(x))
+    r = ctx.rng.uniform(attrs["min"], attrs["max"], size=len(x))
     above = np.cumsum(x, axis=1) > r[:, None]
     ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
     return {"Out": ids.astype(np.int64)}

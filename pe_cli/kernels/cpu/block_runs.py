@@ -57,17 +57,17 @@ def run_kept(block, env, writes):
     return it
 
 
-def run_backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
+def run_backward(block, iterations, xs, seed_grads, attrs, lods, plus, zeros):
     """Runs the grad block over ``iterations``, last first. Returns (the gradient of each loop-carried
     variable's value before the first iteration, the summed gradient of each variable only read).
-    ``plus`` and ``zeros`` do the arithmetic on the device's arrays."""
+    ``lods``: the block op's inputs' LoD (slot -> LoD); ``plus`` and ``zeros`` do the arithmetic on the device's arrays."""
     writes = set(attrs["writes"])
     plan = _restore_plan(block, writes)
     carried = dict(zip(attrs["seeds"], seed_grads))
     # as Fluid's while_grad: an output the block writes without reading it (overwritten each
     # iteration) gets its gradient from outside in every iteration, not only the last
     outside = {n: g for n, g in carried.items() if n not in xs}
-    totals, x_lods = {}, _input_lods(block, attrs)
+    totals, x_lods = {}, _input_lods(block, lods)
     for it in reversed(iterations):
         base = block.env({})
         dict.update(base, xs)
@@ -89,9 +89,8 @@ def run_backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
     return carried, totals
 
 
-def _input_lods(block, attrs):
+def _input_lods(block, given):
     """The LoDs of the block op's inputs (``X`` / ``Input``, duplicable: a LoD per name), by name."""
-    given = attrs.get("_lod") or {}
     return {
         name: lod for slot in ("X", "Input") for name, lod in zip(block.op.input(slot), given.get(slot) or []) if lod
     }

@@ -8,7 +8,7 @@ gradient sums and global average pooling), the ``onednn_blocked_layout`` pass
 (pe_cli/compiler/passes/blocked_layout.py) keeps it, and its gradient, blocked: the op's executor
 step runs the kernel of this
 module named like its own (``define.OpDef.kernel(device, blocked=True)``) and passes
-``attrs['_blocked']``, the set of the op's slots that hold blocked values. Those slots are always
+``ctx.blocked``, the set of the op's slots that hold blocked values. Those slots are always
 given and made blocked; the others are NCHW.
 
 Where oneDNN does not take a call after all (it rejects a geometry, or the data is not float32),
@@ -21,6 +21,7 @@ import numpy as np
 from . import convolution, elementwise, fused, normalization, _onednn, pooling
 from ._numba import is_float, lazy, parallel_parts, twin
 from ..common import ConvGeometry
+from ..context import call
 from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
 
 _loops = lazy("_blocked_loops")
@@ -38,16 +39,16 @@ def to_plain(value):
     return np.ascontiguousarray(value.transpose(0, 1, 4, 2, 3)).reshape(n, cb * lanes, h, w)
 
 
-def _through_plain(kernel, ins, attrs):
+def _through_plain(kernel, ins, attrs, ctx):
     """``kernel`` (an NCHW kernel) on the blocked slots converted to NCHW, its blocked outputs back."""
-    slots = attrs["_blocked"]
+    slots = ctx.blocked
 
     def convert(values, slot, to):
         if slot not in slots or values is None:
             return values
         return [to(v) for v in values] if isinstance(values, list) else to(values)
 
-    outs = kernel({k: convert(v, k, to_plain) for k, v in ins.items()}, attrs)
+    outs = call(kernel, {k: convert(v, k, to_plain) for k, v in ins.items()}, attrs, ctx)
     return {k: convert(v, k, to_blocked) for k, v in outs.items()}
 
 
@@ -56,13 +57,13 @@ def _through_plain(kernel, ins, attrs):
 _ARGS = ((SRC, "Input"), (DST, "Output"), (DIFF_DST, "Output@GRAD"), (DIFF_SRC, "Input@GRAD"))
 
 
-def _conv_call(ins, attrs, narrow=False):
+def _conv_call(ins, attrs, ctx, narrow=False):
     """(oneDNN's arguments held blocked, the geometry), and whether oneDNN takes the call. ``narrow``:
     a call that gives no input gradient takes an input of any width when its output side is blocked:
     on a first layer's 3 channels, oneDNN writing blocked values took 0.37 ms where pe's own kernel
     and the conversion took 1.34, forward and filter gradient alike ([64, 3, 32x32] -> 16 channels,
     2 threads, Xeon VM, 2026-11-25)."""
-    x, slots = ins["Input"], attrs["_blocked"]
+    x, slots = ins["Input"], ctx.blocked
     blocked = frozenset(arg for arg, slot in _ARGS if slot in slots)
     geo = ConvGeometry(plain_shape(x, SRC in blocked), ins["Filter"].shape, attrs)
     wide = 1 if narrow and blocked & {DST, DIFF_DST} else None
@@ -73,39 +74,39 @@ def _conv_call(ins, attrs, narrow=False):
     )
 
 
-def conv2d(ins, attrs):
-    blocked, geo, applies = _conv_call(ins, attrs, narrow=True)
+def conv2d(ins, attrs, ctx):
+    blocked, geo, applies = _conv_call(ins, attrs, ctx, narrow=True)
     if applies and (out := _onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
         return {"Output": out}
-    return _through_plain(convolution.conv2d, ins, attrs)
+    return _through_plain(convolution.conv2d, ins, attrs, ctx)
 
 
-def conv2d_grad(ins, attrs):
-    wanted = attrs.get("_outputs", ("Input@GRAD", "Filter@GRAD"))
+def conv2d_grad(ins, attrs, ctx):
+    wanted = ctx.wanted(("Input@GRAD", "Filter@GRAD"))
     if "Input@GRAD" not in wanted:  # (the one gradient it writes: its own kernel, its own blocked sides)
-        return conv2d_grad_filter(ins, attrs)
+        return conv2d_grad_filter(ins, attrs, ctx)
     if "Filter@GRAD" not in wanted:
-        return conv2d_grad_input(ins, attrs)
-    blocked, geo, applies = _conv_call(ins, attrs)
+        return conv2d_grad_input(ins, attrs, ctx)
+    blocked, geo, applies = _conv_call(ins, attrs, ctx)
     if applies and (both := _onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
         return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
-    return _through_plain(convolution.conv2d_grad, ins, attrs)
+    return _through_plain(convolution.conv2d_grad, ins, attrs, ctx)
 
 
-def conv2d_grad_input(ins, attrs):
-    blocked, geo, applies = _conv_call(ins, attrs)
+def conv2d_grad_input(ins, attrs, ctx):
+    blocked, geo, applies = _conv_call(ins, attrs, ctx)
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if applies and (dx := _onednn.grad_input(dout, w, geo, plain_shape(x, SRC in blocked), blocked)) is not None:
         return {"Input@GRAD": dx}
-    return _through_plain(convolution.conv2d_grad_input, ins, attrs)
+    return _through_plain(convolution.conv2d_grad_input, ins, attrs, ctx)
 
 
-def conv2d_grad_filter(ins, attrs):
-    blocked, geo, applies = _conv_call(ins, attrs, narrow=True)
+def conv2d_grad_filter(ins, attrs, ctx):
+    blocked, geo, applies = _conv_call(ins, attrs, ctx, narrow=True)
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if applies and (dw := _onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
         return {"Filter@GRAD": dw}
-    return _through_plain(convolution.conv2d_grad_filter, ins, attrs)
+    return _through_plain(convolution.conv2d_grad_filter, ins, attrs, ctx)
 
 
 # -- batch norm (with relu: fused_batch_norm_act), in training --------------------------------------
@@ -126,10 +127,10 @@ def _rows(value):
     return value.reshape(n, cb, h * w, lanes)
 
 
-def _bn(ins, attrs, relu, plain):
+def _bn(ins, attrs, ctx, relu, plain):
     x = ins["X"]
     if not _loops_apply(ins, attrs, "X", "Scale", "Bias"):
-        return _through_plain(plain, ins, attrs)
+        return _through_plain(plain, ins, attrs, ctx)
     c = x.shape[1] * x.shape[4]
     y = np.empty(x.shape, x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
@@ -148,11 +149,11 @@ def _bn(ins, attrs, relu, plain):
     return normalization.bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
-def _bn_grad(ins, attrs, relu, plain):
+def _bn_grad(ins, attrs, ctx, relu, plain):
     x, scale = ins["X"], ins["Scale"]
     out = "Y" if relu else "Y@GRAD"  # what relu's mask reads (nothing without relu)
     if not _loops_apply(ins, attrs, "X", "Scale", out, "Y@GRAD", "SavedMean", "SavedVariance"):
-        return _through_plain(plain, ins, attrs)
+        return _through_plain(plain, ins, attrs, ctx)
     c = x.shape[1] * x.shape[4]
     dx, dscale, dbias = np.empty(x.shape, x.dtype), np.empty(c), np.empty(c)
     args = tuple(_rows(np.ascontiguousarray(ins[k])) for k in ("X", "Y@GRAD", out)) + (
@@ -168,41 +169,41 @@ def _bn_grad(ins, attrs, relu, plain):
     return {"X@GRAD": dx, "Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
 
 
-def batch_norm(ins, attrs):
-    return _bn(ins, attrs, False, normalization.batch_norm)
+def batch_norm(ins, attrs, ctx):
+    return _bn(ins, attrs, ctx, False, normalization.batch_norm)
 
 
-def batch_norm_grad(ins, attrs):
-    return _bn_grad(ins, attrs, False, normalization.batch_norm_grad)
+def batch_norm_grad(ins, attrs, ctx):
+    return _bn_grad(ins, attrs, ctx, False, normalization.batch_norm_grad)
 
 
-def fused_batch_norm_act(ins, attrs):
-    return _bn(ins, attrs, True, fused.fused_batch_norm_act)
+def fused_batch_norm_act(ins, attrs, ctx):
+    return _bn(ins, attrs, ctx, True, fused.fused_batch_norm_act)
 
 
-def fused_batch_norm_act_grad(ins, attrs):
-    return _bn_grad(ins, attrs, True, fused.fused_batch_norm_act_grad)
+def fused_batch_norm_act_grad(ins, attrs, ctx):
+    return _bn_grad(ins, attrs, ctx, True, fused.fused_batch_norm_act_grad)
 
 
 # -- global average pooling ------------------------------------------------------------------------
 
 
-def pool2d(ins, attrs):
+def pool2d(ins, attrs, ctx):
     x = ins["X"]
-    if "X" not in attrs["_blocked"] or not is_float(x):
-        return _through_plain(pooling.pool2d, ins, attrs)
+    if "X" not in ctx.blocked or not is_float(x):
+        return _through_plain(pooling.pool2d, ins, attrs, ctx)
     n, cb, h, w, lanes = x.shape
     out = np.empty((n, cb, lanes), x.dtype)
     _loops().global_avg_pool(_rows(np.ascontiguousarray(x)), out)
     return {"Out": out.reshape(n, cb * lanes, 1, 1)}
 
 
-def pool2d_grad(ins, attrs):
+def pool2d_grad(ins, attrs, ctx):
     """X@GRAD: each channel's Out@GRAD over the count of X's positions, at every position (the NCHW
     loops' bits: they add it to zero)."""
     x, dout = ins["X"], ins["Out@GRAD"]
-    if "X@GRAD" not in attrs["_blocked"] or not is_float(dout):
-        return _through_plain(pooling.pool2d_grad, ins, attrs)
+    if "X@GRAD" not in ctx.blocked or not is_float(dout):
+        return _through_plain(pooling.pool2d_grad, ins, attrs, ctx)
     n, cb, h, w, lanes = x.shape
     g = dout.reshape(n, cb, 1, 1, lanes) / dout.dtype.type(h * w)
     return {"X@GRAD": np.ascontiguousarray(np.broadcast_to(g, x.shape))}
@@ -215,11 +216,11 @@ def _one_shape(kernel):
     """``kernel`` as it is: on arrays of one shape it computes element by element, in any layout (the
     NCHW kernel through NCHW copies where the shapes differ at run time)."""
 
-    def run(ins, attrs):
+    def run(ins, attrs, ctx):
         values = [v for v in ins.values() for v in (v if isinstance(v, list) else [v]) if v is not None]
         if all(isinstance(v, np.ndarray) and v.shape == values[0].shape for v in values):
-            return kernel(ins, attrs)
-        return _through_plain(kernel, ins, attrs)
+            return call(kernel, ins, attrs, ctx)
+        return _through_plain(kernel, ins, attrs, ctx)
 
     run.__name__ = kernel.__name__
     return run

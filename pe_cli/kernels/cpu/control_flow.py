@@ -1,5 +1,5 @@
 """Kernels of the control-flow ops (pe_cli/ops/control_flow.py). The block ops run their block
-through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``); they compute nothing
+through their context's ``block`` (a BlockRunner: ``env``, ``child``, ``run``); they compute nothing
 themselves, so the CUDA module serves them too (values are read on the host only for a condition).
 A tensor array's value is a Python list of tensors."""
 
@@ -35,7 +35,7 @@ def create_array(ins, attrs):
     return {"Out": TensorArray()}
 
 
-def write_to_array(ins, attrs):
+def write_to_array(ins, attrs, ctx):
     old = ins.get("Out") or []  # the array's value before the write (reads_outputs)
     array = TensorArray(old, getattr(old, "lods", None))
     i = _index(ins["I"], "write_to_array")
@@ -44,17 +44,18 @@ def write_to_array(ins, attrs):
     array.extend([None] * (i + 1 - len(array)))
     array.lods.extend([None] * (len(array) - len(array.lods)))
     array[i] = ins["X"]
-    array.lods[i] = (attrs.get("_lod") or {}).get("X")
+    array.lods[i] = ctx.lod.get("X")
     return {"Out": array}
 
 
-def read_from_array(ins, attrs):
+def read_from_array(ins, attrs, ctx):
     array, i = ins["X"], _index(ins["I"], "read_from_array")
     if (not 0 <= i < len(array) or array[i] is None) and ins.get("X_W") is not None:
         like = ins["X_W"]  # write_to_array's gradient where the array's has no slot I: zeros
-        lod = (attrs.get("_lod") or {}).get("X_W")
-        zeros = np.zeros(like.shape, like.dtype)
-        return {"Out": zeros, "@LOD": {"Out": lod}} if lod else {"Out": zeros}
+        lod = ctx.lod.get("X_W")
+        if lod:
+            ctx.set_lod("Out", lod)
+        return {"Out": np.zeros(like.shape, like.dtype)}
     if not 0 <= i < len(array) or array[i] is None:
         raise PeError(
             f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
@@ -62,7 +63,9 @@ def read_from_array(ins, attrs):
         )
     lods = getattr(array, "lods", None)
     lod = lods[i] if lods is not None and i < len(lods) else None
-    return {"Out": array[i], "@LOD": {"Out": lod}} if lod else {"Out": array[i]}
+    if lod:
+        ctx.set_lod("Out", lod)
+    return {"Out": array[i]}
 
 
 def lod_array_length(ins, attrs):
@@ -81,9 +84,9 @@ def _holds(cond, scalar=True):
     return bool(value.reshape(-1)[0])
 
 
-def while_loop(ins, attrs):
-    block = attrs["_block"]
-    env = block.env(ins, attrs)
+def while_loop(ins, attrs, ctx):
+    block = ctx.block
+    env = block.env(ins, ctx.lod)
     cond = block.op.input("Condition")[0]
     keep = not attrs["is_test"] and block.output_read("StepScopes")
     writes = block.op.output("Out")
@@ -106,24 +109,31 @@ def while_loop(ins, attrs):
     return outs
 
 
-def while_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
-    block = attrs["_block"]  # the body's grad ops; its parent block is the body
+def while_grad(ins, attrs, ctx, plus=operator.add, zeros=np.zeros_like):
+    block = ctx.block  # the body's grad ops; its parent block is the body
     names = block.op.input("X")
     carried, totals = run_backward(
-        block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [], attrs, plus, zeros
+        block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [], attrs, ctx.lod, plus, zeros
     )
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
     return {"X@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins["X"])]}
 
 
-def conditional_block_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
+def conditional_block_grad(ins, attrs, ctx, plus=operator.add, zeros=np.zeros_like):
     """As while_grad over the 0 or 1 runs of the block: when it did not run, the gradients of what
     it would have written pass to their earlier values."""
-    block = attrs["_block"]
+    block = ctx.block
     names = block.op.input("Input")
     carried, totals = run_backward(
-        block, ins["Scope"], dict(zip(names, ins.get("Input") or [])), ins.get("Out@GRAD") or [], attrs, plus, zeros
+        block,
+        ins["Scope"],
+        dict(zip(names, ins.get("Input") or [])),
+        ins.get("Out@GRAD") or [],
+        attrs,
+        ctx.lod,
+        plus,
+        zeros,
     )
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
@@ -152,10 +162,10 @@ def array_read_grad(ins, attrs):
     return {"Array@GRAD": out}
 
 
-def conditional_block(ins, attrs):
-    block = attrs["_block"]
+def conditional_block(ins, attrs, ctx):
+    block = ctx.block
     keep = block.output_read("Scope")
-    env = block.env(ins, attrs)
+    env = block.env(ins, ctx.lod)
     writes = block.op.output("Out")
     if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
         outs = {"Out": [env[n] for n in writes]} if all(n in env for n in writes) else {}  # unchanged
@@ -167,20 +177,20 @@ def conditional_block(ins, attrs):
     return {"Out": [env[n] for n in writes], "Scope": [run]}
 
 
-def pylayer(ins, attrs):
+def pylayer(ins, attrs, ctx):
     """The forward block once, in a child scope; Out read back from it."""
-    block = attrs["_block"]
-    env = block.env(ins, attrs)
+    block = ctx.block
+    env = block.env(ins, ctx.lod)
     block.run(block.child(env))
     outs = {"Out": block.outputs(env, "Out")}
     return dict(outs, Scope=[]) if block.op.outputs.get("Scope") else outs
 
 
-def pylayer_grad(ins, attrs, zeros=np.zeros_like):
+def pylayer_grad(ins, attrs, ctx, zeros=np.zeros_like):
     """The backward block once, the gradients of Out under their @GRAD names; Input@GRAD what it wrote
     under the inputs' @GRAD names (zeros for an input it gave none)."""
-    block = attrs["_block"]
-    env = block.env(ins, attrs)
+    block = ctx.block
+    env = block.env(ins, ctx.lod)
     for name, grad in zip(attrs["seeds"], ins.get("Out@GRAD") or []):
         env[name] = grad
     scope = block.run(block.child(env))
@@ -196,13 +206,13 @@ def _mask(ins):
     return _host(ins["Mask"]).reshape(-1).astype(bool)
 
 
-def _lod(attrs, slot):
-    return (attrs.get("_lod") or {}).get(slot) or []
+def _lod(ctx, slot):
+    return ctx.lod.get(slot) or []
 
 
-def split_lod_tensor(ins, attrs):
+def split_lod_tensor(ins, attrs, ctx):
     """The mask picks X's sequences of LoD level ``level`` (rows, where X has no LoD), with their LoD."""
-    x, mask, lod, level = ins["X"], _mask(ins), _lod(attrs, "X"), attrs.get("level", 0)
+    x, mask, lod, level = ins["X"], _mask(ins), _lod(ctx, "X"), attrs.get("level", 0)
     count = len(lod[level]) - 1 if level < len(lod) else len(x)
     if len(mask) != count:
         raise PeError(
@@ -210,14 +220,16 @@ def split_lod_tensor(ins, attrs):
             f"{'sequences' if level < len(lod) else 'rows'}"
         )
     (true, t_lod), (false, f_lod) = (lod_items.gather(x, lod, level, np.flatnonzero(m)) for m in (mask, ~mask))
-    return {"OutTrue": true, "OutFalse": false, "@LOD": {"OutTrue": t_lod, "OutFalse": f_lod}}
+    ctx.set_lod("OutTrue", t_lod)
+    ctx.set_lod("OutFalse", f_lod)
+    return {"OutTrue": true, "OutFalse": false}
 
 
-def merge_lod_tensor(ins, attrs):
+def merge_lod_tensor(ins, attrs, ctx):
     """The inverse of split_lod_tensor: each sequence (row) from InTrue where the mask holds, else
     from InFalse, in the mask's order, with their LoD."""
     mask, t, f, level = _mask(ins), ins["InTrue"], ins["InFalse"], attrs.get("level", 0)
-    t_lod, f_lod = _lod(attrs, "InTrue"), _lod(attrs, "InFalse")
+    t_lod, f_lod = _lod(ctx, "InTrue"), _lod(ctx, "InFalse")
     counts = [len(lod[level]) - 1 if level < len(lod) else len(v) for v, lod in ((t, t_lod), (f, f_lod))]
     if counts != [int(mask.sum()), len(mask) - int(mask.sum())]:
         raise PeError(
@@ -233,7 +245,8 @@ def merge_lod_tensor(ins, attrs):
             subs.append(lod_items.span(lod, level, taken[k])[2])
         taken[k] += 1
     out = np.concatenate(parts) if parts else np.empty((0,) + ref.shape[1:], dtype)
-    return {"Out": out, "@LOD": {"Out": lod_items.join(subs, len(subs[0])) if subs else None}}
+    ctx.set_lod("Out", lod_items.join(subs, len(subs[0])) if subs else None)
+    return {"Out": out}
 
 
 def _filled(array, what):
@@ -284,9 +297,9 @@ def select_input(ins, attrs):
     return {"Out": ins["X"][i]}
 
 
-def select_output(ins, attrs):
+def select_output(ins, attrs, ctx):
     """Out[Mask] = X; the other outputs are given no value (None)."""
-    count = attrs["_output_counts"]["Out"]
+    count = ctx.output_counts["Out"]
     i = _selected(ins, count, "select_output")
     return {"Out": [ins["X"] if k == i else None for k in range(count)]}
 

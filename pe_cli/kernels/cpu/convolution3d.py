@@ -11,6 +11,7 @@ import numpy as np
 
 from ...base.shapes import conv_out_size, conv_paddings
 from . import _conv_regular
+from ..context import NO_CONTEXT
 
 
 def _geometry(x_shape, w_shape, attrs):
@@ -111,10 +112,10 @@ def conv3d(ins, attrs):
     return {"Output": conv_forward(p.input(x), p.w, strides, p.pads, p.dil, attrs["groups"])}
 
 
-def conv3d_grad(ins, attrs):
+def conv3d_grad(ins, attrs, ctx=NO_CONTEXT):
     x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     p, strides = _plan(x.shape, w, attrs)
-    wanted, outs = attrs.get("_outputs", {"Input@GRAD", "Filter@GRAD"}), {}
+    wanted, outs = ctx.wanted({"Input@GRAD", "Filter@GRAD"}), {}
     if "Input@GRAD" in wanted:
         dx = conv_grad_input(dy, p.w, p.shape(x.shape), strides, p.pads, p.dil, attrs["groups"])
         outs["Input@GRAD"] = p.input_grad(dx, x.shape)
@@ -150,10 +151,10 @@ def conv3d_transpose(ins, attrs):
     }
 
 
-def conv3d_transpose_grad(ins, attrs):
+def conv3d_transpose_grad(ins, attrs, ctx=NO_CONTEXT):
     x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     p, _, strides = _transpose_plan(x, w, attrs)
-    wanted, outs = attrs.get("_outputs", {"Input@GRAD", "Filter@GRAD"}), {}
+    wanted, outs = ctx.wanted({"Input@GRAD", "Filter@GRAD"}), {}
     if "Input@GRAD" in wanted:
         outs["Input@GRAD"] = conv_forward(p.input(dy), p.w, strides, p.pads, p.dil, attrs["groups"])
     if "Filter@GRAD" in wanted:

@@ -13,9 +13,9 @@ def _rows(x, rows):
     return np.ascontiguousarray(x).reshape(rows, x.shape[-1])
 
 
-def linear_chain_crf(ins, attrs):
+def linear_chain_crf(ins, attrs, ctx):
     x, w = ins["Emission"], np.ascontiguousarray(ins["Transition"])
-    starts, ends, rows = crf_spans(x.shape, attrs, ("Label", "Emission"), ins.get("Length"))
+    starts, ends, rows = crf_spans(x.shape, ctx, ("Label", "Emission"), ins.get("Length"))
     d = x.shape[-1]
     x2 = _rows(x, rows)
     label = tag_rows(ins["Label"], rows)
@@ -34,9 +34,9 @@ def linear_chain_crf(ins, attrs):
     }
 
 
-def linear_chain_crf_grad(ins, attrs):
+def linear_chain_crf_grad(ins, attrs, ctx):
     alpha, xexp, wexp = ins["Alpha"], ins["EmissionExps"], ins["TransitionExps"]
-    starts, ends, rows = crf_spans(alpha.shape, attrs, ("Label", "Alpha"), ins.get("Length"))
+    starts, ends, rows = crf_spans(alpha.shape, ctx, ("Label", "Alpha"), ins.get("Length"))
     d = alpha.shape[-1]
     label = tag_rows(ins["Label"], rows)
     dll = np.ascontiguousarray(ins["LogLikelihood@GRAD"]).reshape(-1)
@@ -49,9 +49,9 @@ def linear_chain_crf_grad(ins, attrs):
     return {"Emission@GRAD": dx.reshape(alpha.shape), "Transition@GRAD": dw.sum(axis=0)}
 
 
-def crf_decoding(ins, attrs):
+def crf_decoding(ins, attrs, ctx):
     x, w = ins["Emission"], np.ascontiguousarray(ins["Transition"])
-    starts, ends, rows = crf_spans(x.shape, attrs, ("Emission", "Label"), ins.get("Length"))
+    starts, ends, rows = crf_spans(x.shape, ctx, ("Emission", "Label"), ins.get("Length"))
     d = x.shape[-1]
     score = np.zeros((rows, d), x.dtype)
     track = np.zeros((rows, d), np.int64)

@@ -18,7 +18,7 @@ def _keep(ids, starts, attrs):
     return keep
 
 
-def align(x, attrs, lengths=None):
+def align(x, attrs, ctx, lengths=None):
     """ctc_align on host values: ({slot: array}, Output's LoD or None)."""
     x = np.asarray(x)
     if lengths is not None:
@@ -37,7 +37,7 @@ def align(x, attrs, lengths=None):
         counts = keep.sum(axis=1)
         out[np.arange(t)[None, :] < counts[:, None]] = x[keep]
         return {"Output": out, "OutputLength": counts.astype(np.int64).reshape(n, 1)}, None
-    lod = (attrs.get("_lod") or {}).get("Input")
+    lod = ctx.lod.get("Input")
     if not lod:
         raise PeError("ctc_align: Input has no LoD; feed sequences (a LoDTensor) or padded ids with InputLength")
     offs = np.asarray(lod[-1], dtype=np.int64)
@@ -55,10 +55,10 @@ def align(x, attrs, lengths=None):
     return {"Output": out}, [out_lod]
 
 
-def ctc_align(ins, attrs):
-    outs, lod = align(ins["Input"], attrs, ins.get("InputLength"))
+def ctc_align(ins, attrs, ctx):
+    outs, lod = align(ins["Input"], attrs, ctx, ins.get("InputLength"))
     if lod is not None:
-        outs["@LOD"] = {"Output": lod}
+        ctx.set_lod_map({"Output": lod})
     return outs
 
 
@@ -116,7 +116,7 @@ def sequence_loss(z, labels, blank):
     return -float(log_p), np.exp(lp) - gamma
 
 
-def _sequences(ins, attrs):
+def _sequences(ins, attrs, ctx):
     """[(logits [T, C], labels)] per sequence, and where each sequence's rows sit in Logits."""
     logits, label = np.asarray(ins["Logits"]), np.asarray(ins["Label"])
     if "LogitsLength" in ins:
@@ -128,7 +128,7 @@ def _sequences(ins, attrs):
                 f"{list(logits.shape)} / Label {list(label.shape)}"
             )
         return [(logits[:t, b], label[b, :n]) for b, (t, n) in enumerate(zip(t_lens, l_lens))], None
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     if not lods.get("Logits") or not lods.get("Label"):
         raise PeError("warpctc: Logits and Label need a LoD (sequences), or pass LogitsLength and LabelLength")
     t_offs = np.asarray(lods["Logits"][-1], dtype=np.int64)
@@ -139,10 +139,10 @@ def _sequences(ins, attrs):
     return [(logits[t_offs[i] : t_offs[i + 1]], ids[l_offs[i] : l_offs[i + 1]]) for i in range(t_offs.size - 1)], t_offs
 
 
-def ctc(ins, attrs):
+def ctc(ins, attrs, ctx):
     """(WarpCTCGrad like Logits, Loss [sequences, 1]) on host arrays."""
     logits = np.asarray(ins["Logits"])
-    seqs, t_offs = _sequences(ins, attrs)
+    seqs, t_offs = _sequences(ins, attrs, ctx)
     grad = np.zeros(logits.shape, dtype=np.float64)
     loss = np.zeros((len(seqs), 1))
     classes = logits.shape[-1]
@@ -161,20 +161,20 @@ def ctc(ins, attrs):
     return grad.astype(logits.dtype), loss.astype(logits.dtype)
 
 
-def warpctc(ins, attrs):
-    grad, loss = ctc(ins, attrs)
+def warpctc(ins, attrs, ctx):
+    grad, loss = ctc(ins, attrs, ctx)
     return {"WarpCTCGrad": grad, "Loss": loss}
 
 
-def scale_rows(grad, dloss, ins, attrs):
+def scale_rows(grad, dloss, ins, ctx):
     """Logits@GRAD: each sequence's rows of WarpCTCGrad times its Loss@GRAD."""
     d = np.asarray(dloss).reshape(-1)
     if "LogitsLength" in ins:
         return grad * d[None, :, None]
-    offs = np.asarray(((attrs.get("_lod") or {}).get("Logits") or [[0, grad.shape[0]]])[-1], dtype=np.int64)
+    offs = np.asarray((ctx.lod.get("Logits") or [[0, grad.shape[0]]])[-1], dtype=np.int64)
     return grad * np.repeat(d, np.diff(offs))[:, None]
 
 
-def warpctc_grad(ins, attrs):
+def warpctc_grad(ins, attrs, ctx):
     grad = ins["WarpCTCGrad"]
-    return {"Logits@GRAD": scale_rows(grad, ins["Loss@GRAD"], ins, attrs).astype(grad.dtype, copy=False)}
+    return {"Logits@GRAD": scale_rows(grad, ins["Loss@GRAD"], ins, ctx).astype(grad.dtype, copy=False)}

@@ -5,9 +5,9 @@ import numpy as np
 from ...base.errors import PeError
 
 
-def cvm_rows(x_rows, cvm_rows_count, attrs):
+def cvm_rows(x_rows, cvm_rows_count, ctx):
     """The CVM row each X row takes its show/click from: its sequence's (LoD input), else its own."""
-    lod = (attrs.get("_lod") or {}).get("X")
+    lod = ctx.lod.get("X")
     if lod:
         offs = np.asarray(lod[0], dtype=np.int64)
         rows = np.repeat(np.arange(offs.size - 1), np.diff(offs))
@@ -31,9 +31,9 @@ def cvm(ins, attrs):
     return {"Y": y}
 
 
-def cvm_grad(ins, attrs):
+def cvm_grad(ins, attrs, ctx):
     x, c, dy = ins["X"], ins["CVM"], ins["Y@GRAD"]
     dx = np.empty(x.shape, dtype=x.dtype)
     dx[:, 2:] = dy[:, 2:] if attrs["use_cvm"] else dy
-    dx[:, :2] = c[cvm_rows(x.shape[0], c.shape[0], attrs)]
+    dx[:, :2] = c[cvm_rows(x.shape[0], c.shape[0], ctx)]
     return {"X@GRAD": dx}

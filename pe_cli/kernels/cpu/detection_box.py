@@ -92,10 +92,10 @@ def box_coder(ins, attrs):
     return {"OutputBox": out.astype(target.dtype, copy=False)}
 
 
-def box_clip(ins, attrs):
+def box_clip(ins, attrs, ctx):
     x = ins["Input"]
     rows = x.shape[0]
-    x_max, y_max = geo.clip_windows(rows, ins["ImInfo"], (attrs.get("_lod") or {}).get("Input"))
+    x_max, y_max = geo.clip_windows(rows, ins["ImInfo"], ctx.lod.get("Input"))
     lim = np.stack([x_max, y_max, x_max, y_max], axis=-1).reshape((rows,) + (1,) * (x.ndim - 2) + (4,))
     return {"Output": np.maximum(np.minimum(x, lim), 0).astype(x.dtype, copy=False)}
 

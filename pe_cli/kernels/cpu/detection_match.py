@@ -10,9 +10,9 @@ from ._numba import lazy
 _loops = lazy("_detection_loops")
 
 
-def bipartite_match(ins, attrs):
+def bipartite_match(ins, attrs, ctx):
     dist = np.ascontiguousarray(ins["DistMat"])
-    lod = (attrs.get("_lod") or {}).get("DistMat")
+    lod = ctx.lod.get("DistMat")
     offs = [int(v) for v in lod[-1]] if lod else [0, dist.shape[0]]
     n, cols = len(offs) - 1, dist.shape[1]
     idx, out = np.full((n, cols), -1, np.int32), np.zeros((n, cols), dist.dtype)
@@ -25,9 +25,9 @@ def bipartite_match(ins, attrs):
     return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
 
 
-def target_assign(ins, attrs):
+def target_assign(ins, attrs, ctx):
     x = ins["X"]
-    src, neg_img, neg_col = target_rows(ins, attrs)
+    src, neg_img, neg_col = target_rows(ins, attrs, ctx)
     n, m = src.shape
     p = x.shape[1]
     cols = np.arange(m) % p
@@ -38,7 +38,7 @@ def target_assign(ins, attrs):
     return {"Out": out.astype(x.dtype, copy=False), "OutWeight": weight}
 
 
-def mine_hard_examples(ins, attrs):
+def mine_hard_examples(ins, attrs, ctx):
     cls = np.asarray(ins["ClsLoss"])
     loss = cls + np.asarray(ins["LocLoss"]) if "LocLoss" in ins and attrs["mining_type"] == "hard_example" else cls
     match = np.asarray(ins["MatchIndices"]).astype(np.int32)
@@ -63,4 +63,5 @@ def mine_hard_examples(ins, attrs):
         negs.append(chosen)
         starts.append(starts[-1] + chosen.size)
     neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
-    return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}
+    ctx.set_lod_map({"NegIndices": [starts]})
+    return {"NegIndices": neg, "UpdatedMatchIndices": updated}

@@ -21,13 +21,13 @@ def _iou(box, boxes):
     return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
-def _state(ins, attrs, classes):
+def _state(ins, attrs, ctx, classes):
     """(positives per class, {class: [(score, flag)]} true and false positives) carried in from earlier batches."""
     pos, tp, fp = np.zeros(classes, np.int64), {}, {}
     if ins.get("HasState") is None or int(np.asarray(ins["HasState"]).reshape(-1)[0]) == 0:
         return pos, tp, fp
     pos[:] = np.asarray(ins["PosCount"]).reshape(-1)[:classes]
-    lods = attrs.get("_lod") or {}
+    lods = ctx.lod
     for slot, table in (("TruePos", tp), ("FalsePos", fp)):
         for c, rows in enumerate(_groups(np.asarray(ins[slot]), lods.get(slot))):
             table[c] = [(float(s), int(f)) for s, f in rows]
@@ -88,9 +88,9 @@ def _mean_ap(pos, tp, fp, attrs, carried):
     return total / n if n else 0.0
 
 
-def detection_map(ins, attrs):
-    classes, lods = attrs["class_num"], attrs.get("_lod") or {}
-    pos, tp, fp = _state(ins, attrs, classes)
+def detection_map(ins, attrs, ctx):
+    classes, lods = attrs["class_num"], ctx.lod
+    pos, tp, fp = _state(ins, attrs, ctx, classes)
     carried = ins.get("HasState") is not None and int(np.asarray(ins["HasState"]).reshape(-1)[0]) != 0
     dets = _groups(np.asarray(ins["DetectRes"], np.float64), lods.get("DetectRes"))
     gts = _groups(np.asarray(ins["Label"], np.float64), lods.get("Label"))
@@ -102,10 +102,10 @@ def detection_map(ins, attrs):
     rows = lambda table: [table.get(c, []) for c in range(classes)]  # noqa: E731
     offsets = lambda table: [int(v) for v in np.cumsum([0] + [len(r) for r in rows(table)])]  # noqa: E731
     flat = lambda table: np.array([p for r in rows(table) for p in r], dtype).reshape(-1, 2)  # noqa: E731
+    ctx.set_lod_map({"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]})
     return {
         "AccumPosCount": pos.astype(np.int32).reshape(-1, 1),
         "AccumTruePos": flat(tp),
         "AccumFalsePos": flat(fp),
         "MAP": np.array([_mean_ap(pos, tp, fp, attrs, carried)], np.float32),
-        "@LOD": {"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]},
     }

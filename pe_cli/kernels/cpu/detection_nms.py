@@ -13,12 +13,12 @@ _loops = lazy("_detection_loops")
 _proposal_loops = lazy("_proposal_loops")
 
 
-def _images(ins, attrs):
+def _images(ins, attrs, ctx):
     """Per image: (scores [C, M] or [M', C], boxes [M, 4] or [M', C, 4], index offset)."""
     scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
     if scores.ndim == 3:
         return [(scores[i], boxes[i], i * scores.shape[2]) for i in range(scores.shape[0])]
-    lod = (attrs.get("_lod") or {}).get("BBoxes") or (attrs.get("_lod") or {}).get("Scores")
+    lod = ctx.lod.get("BBoxes") or ctx.lod.get("Scores")
     if not lod:
         raise PeError("multiclass_nms: 2-D Scores [M, C] need BBoxes [M, C, 4] with a LoD (boxes per image)")
     offs = [int(v) for v in lod[-1]]
@@ -64,10 +64,10 @@ def _score(scores, per_box, label, i):
     return scores[i, label] if per_box else scores[label, i]
 
 
-def _nms(ins, attrs):
+def _nms(ins, attrs, ctx):
     """(Out rows, Index rows, LoD offsets) over the batch."""
     rows, index, starts = [], [], [0]
-    for scores, boxes, offset in _images(ins, attrs):
+    for scores, boxes, offset in _images(ins, attrs, ctx):
         kept, per_box = _class_nms(scores, boxes, attrs)
         for label in sorted(kept):
             for i in kept[label]:
@@ -78,25 +78,25 @@ def _nms(ins, attrs):
     return rows, index, starts
 
 
-def multiclass_nms(ins, attrs):
-    rows, _, starts = _nms(ins, attrs)
+def multiclass_nms(ins, attrs, ctx):
+    rows, _, starts = _nms(ins, attrs, ctx)
     dtype = ins["BBoxes"].dtype
     if not rows:  # nothing kept anywhere: Fluid's one row [-1] and the LoD [0, 1]
-        return {"Out": np.full((1, 1), -1, dtype), "@LOD": {"Out": [[0, 1]]}}
-    return {"Out": np.asarray(rows, dtype), "@LOD": {"Out": [starts]}}
+        ctx.set_lod_map({"Out": [[0, 1]]})
+        return {"Out": np.full((1, 1), -1, dtype)}
+    ctx.set_lod_map({"Out": [starts]})
+    return {"Out": np.asarray(rows, dtype)}
 
 
-def multiclass_nms2(ins, attrs):
-    rows, index, starts = _nms(ins, attrs)
+def multiclass_nms2(ins, attrs, ctx):
+    rows, index, starts = _nms(ins, attrs, ctx)
     dtype, width = ins["BBoxes"].dtype, ins["BBoxes"].shape[-1] + 2
     if not rows:  # nothing kept anywhere: Fluid 1.8's Out and Index hold no dims but [0]
-        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32), "@LOD": {"Out": [starts], "Index": [starts]}}
+        ctx.set_lod_map({"Out": [starts], "Index": [starts]})
+        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32)}
     out = np.asarray(rows, dtype).reshape(-1, width)
-    return {
-        "Out": out,
-        "Index": np.asarray(index, np.int32).reshape(-1, 1),
-        "@LOD": {"Out": [starts], "Index": [starts]},
-    }
+    ctx.set_lod_map({"Out": [starts], "Index": [starts]})
+    return {"Out": out, "Index": np.asarray(index, np.int32).reshape(-1, 1)}
 
 
 def _matrix_image(scores, boxes, attrs):
@@ -128,7 +128,7 @@ def _matrix_image(scores, boxes, attrs):
     return [found[k] for k in best]
 
 
-def matrix_nms(ins, attrs):
+def matrix_nms(ins, attrs, ctx):
     scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
     rows, index, counts = [], [], []
     for n in range(scores.shape[0]):
@@ -137,11 +137,11 @@ def matrix_nms(ins, attrs):
         index += [n * scores.shape[2] + i for _, _, i in kept]
         counts.append(len(kept))
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64).tolist()
+    ctx.set_lod_map({"Out": [starts], "Index": [starts]})
     return {
         "Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
         "Index": np.asarray(index, np.int32).reshape(-1, 1),
         "RoisNum": np.asarray(counts, np.int32),
-        "@LOD": {"Out": [starts], "Index": [starts]},
     }
 
 
@@ -178,7 +178,7 @@ def _locality_image(scores, boxes, attrs):
     return out
 
 
-def locality_aware_nms(ins, attrs):
+def locality_aware_nms(ins, attrs, ctx):
     scores, boxes = np.array(ins["Scores"]), np.array(ins["BBoxes"])  # copies: the merge changes them
     rows, starts = [], [0]
     for n in range(scores.shape[0]):
@@ -186,8 +186,10 @@ def locality_aware_nms(ins, attrs):
         rows += [np.concatenate([[c, scores[n, c, i]], boxes[n, i]]) for c in sorted(kept) for i in kept[c]]
         starts.append(len(rows))
     if not rows:
-        return {"Out": np.full((1, 1), -1, boxes.dtype), "@LOD": {"Out": [[0, 1]]}}
-    return {"Out": np.asarray(rows, boxes.dtype), "@LOD": {"Out": [starts]}}
+        ctx.set_lod_map({"Out": [[0, 1]]})
+        return {"Out": np.full((1, 1), -1, boxes.dtype)}
+    ctx.set_lod_map({"Out": [starts]})
+    return {"Out": np.asarray(rows, boxes.dtype)}
 
 
 def _retinanet_level(scores, deltas, anchors, info, threshold, top_k):
@@ -233,7 +235,7 @@ def _retinanet_image(levels, attrs):
     return [[rows[j][1] + 1, rows[j][0], *boxes[rows[j][2]]] for j in order]
 
 
-def retinanet_detection_output(ins, attrs):
+def retinanet_detection_output(ins, attrs, ctx):
     deltas, scores, anchors, info = ins["BBoxes"], ins["Scores"], ins["Anchors"], ins["ImInfo"]
     out, offsets = [], [0]
     last = len(scores) - 1
@@ -253,21 +255,23 @@ def retinanet_detection_output(ins, attrs):
         out += rows
         offsets.append(offsets[-1] + len(rows))
     result = np.asarray(out, dtype=scores[0].dtype).reshape(-1, 6)
-    return {"Out": result, "@LOD": {"Out": [offsets]}}
+    ctx.set_lod_map({"Out": [offsets]})
+    return {"Out": result}
 
 
-def multiclass_nms3(ins, attrs):
+def multiclass_nms3(ins, attrs, ctx):
     """multiclass_nms2's rows; RoisNum, where given, the images' rows of 2-D Scores; NmsRoisNum per image."""
+    given = ctx
     if ins.get("RoisNum") is not None:
         counts = np.asarray(ins["RoisNum"]).reshape(-1).astype(np.int64)
-        attrs = dict(attrs, _lod={"BBoxes": [[0] + np.cumsum(counts).tolist()]})
-    rows, index, starts = _nms(ins, attrs)
+        given = ctx.replace({"BBoxes": [[0] + np.cumsum(counts).tolist()]})
+    rows, index, starts = _nms(ins, attrs, given)
     width = ins["BBoxes"].shape[-1] + 2
+    ctx.set_lod_map({"Out": [starts], "Index": [starts]})
     return {
         "Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
         "Index": np.asarray(index, np.int32).reshape(-1, 1),
         "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
-        "@LOD": {"Out": [starts], "Index": [starts]},
     }
 
 

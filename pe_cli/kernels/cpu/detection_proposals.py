@@ -60,7 +60,7 @@ def _one_image(scores, deltas, info, anchors, variances, attrs):
     return boxes[picked], kept_scores[picked]
 
 
-def generate_proposals(ins, attrs):
+def generate_proposals(ins, attrs, ctx):
     scores, deltas, info = ins["Scores"], ins["BboxDeltas"], ins["ImInfo"]
     n, a, h, w = scores.shape
     if deltas.shape != (n, 4 * a, h, w) or info.shape[0] != n:
@@ -91,7 +91,7 @@ def generate_proposals(ins, attrs):
         "RpnRoisNum": np.asarray(counts, dtype=np.int32),
     }
     outs["RpnRoisLod"] = outs["RpnRoisNum"]  # Fluid 1.8's name of the same counts
-    outs["@LOD"] = {"RpnRois": [offsets], "RpnRoiProbs": [offsets]}
+    ctx.set_lod_map({"RpnRois": [offsets], "RpnRoiProbs": [offsets]})
     return outs
 
 
@@ -106,9 +106,9 @@ def fpn_levels(rois, attrs):
     return np.clip(lvl, attrs["min_level"], attrs["max_level"]).astype(np.int64)
 
 
-def distribute_fpn_proposals(ins, attrs):
+def distribute_fpn_proposals(ins, attrs, ctx):
     rois = ins["FpnRois"]
-    offs = _offsets((attrs.get("_lod") or {}).get("FpnRois"), rois.shape[0])
+    offs = _offsets(ctx.lod.get("FpnRois"), rois.shape[0])
     lvl = fpn_levels(np.asarray(rois, dtype=np.float64), attrs)
     image = np.repeat(np.arange(offs.size - 1), np.diff(offs))
     order = np.argsort(lvl, kind="stable")
@@ -120,14 +120,15 @@ def distribute_fpn_proposals(ins, attrs):
         outs.append(np.ascontiguousarray(rois[mine]).reshape(-1, 4))
         counts = np.bincount(image[mine], minlength=offs.size - 1)
         lods.append([[0] + np.cumsum(counts).tolist()])
-    return {"MultiFpnRois": outs, "RestoreIndex": restore.reshape(-1, 1), "@LODS": {"MultiFpnRois": lods}}
+    ctx.set_lods("MultiFpnRois", lods)
+    return {"MultiFpnRois": outs, "RestoreIndex": restore.reshape(-1, 1)}
 
 
-def collect_fpn_proposals(ins, attrs):
+def collect_fpn_proposals(ins, attrs, ctx):
     rois, scores = ins["MultiLevelRois"], ins["MultiLevelScores"]
     if len(rois) != len(scores):
         raise PeError(f"collect_fpn_proposals: {len(rois)} levels of rois but {len(scores)} of scores")
-    lods = (attrs.get("_lod") or {}).get("MultiLevelRois") or [None] * len(rois)
+    lods = ctx.lod.get("MultiLevelRois") or [None] * len(rois)
     images, batch = [], None
     for r, lod in zip(rois, lods):
         offs = _offsets(lod, r.shape[0])
@@ -144,13 +145,14 @@ def collect_fpn_proposals(ins, attrs):
     top = top[np.argsort(image[top], kind="stable")]
     counts = np.bincount(image[top], minlength=batch or 0)
     out = np.ascontiguousarray(all_rois[top]).reshape(-1, 4).astype(rois[0].dtype)
-    return {"FpnRois": out, "@LOD": {"FpnRois": [[0] + np.cumsum(counts).tolist()]}}
+    ctx.set_lod_map({"FpnRois": [[0] + np.cumsum(counts).tolist()]})
+    return {"FpnRois": out}
 
 
-def generate_proposals_v2(ins, attrs):
+def generate_proposals_v2(ins, attrs, ctx):
     """generate_proposals with ImInfo (height, width, scale 1) from ImShape."""
     shape = np.asarray(ins["ImShape"], dtype=np.float64).reshape(-1, 2)
     info = np.concatenate([shape, np.ones((shape.shape[0], 1))], axis=1).astype(np.asarray(ins["ImShape"]).dtype)
-    outs = generate_proposals({**ins, "ImInfo": info}, attrs)
+    outs = generate_proposals({**ins, "ImInfo": info}, attrs, ctx)
     outs.pop("RpnRoisLod")
     return outs

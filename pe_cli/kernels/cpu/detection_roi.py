@@ -17,11 +17,11 @@ _persp_loops = lazy("_persp_loops")
 _COUNTS = {"roi_pool": "RoisNum", "roi_align": "RoisNum", "prroi_pool": "BatchRoINums"}
 
 
-def roi_images(op, rois_count, batch, attrs, counts=None):
+def roi_images(op, rois_count, batch, ctx, counts=None):
     """int64 [R]: the image of each roi: from the per-image counts (``counts``, the op's RoisNum or
     BatchRoINums input, read on the host), else from the last level of the ROIs' LoD; one image
     needs neither."""
-    lod = ((attrs.get("_lod") or {}).get("ROIs") or [None])[-1]
+    lod = (ctx.lod.get("ROIs") or [None])[-1]
     if counts is not None:
         counts = np.asarray(counts, dtype=np.int64).reshape(-1)
         what = f"{_COUNTS.get(op, 'RoisNum')} {counts.tolist()}"
@@ -54,10 +54,10 @@ def roi_counts(ins, counts_slot, host=np.asarray):
     return np.diff(host(ins["RoisLod"]).reshape(-1)) if "RoisLod" in ins else None
 
 
-def _setup(op, ins, attrs, counts_slot="RoisNum"):
+def _setup(op, ins, ctx, counts_slot="RoisNum"):
     x = np.ascontiguousarray(ins["X"])
     rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
-    bid = roi_images(op, rois.size // 4, x.shape[0], attrs, roi_counts(ins, counts_slot))
+    bid = roi_images(op, rois.size // 4, x.shape[0], ctx, roi_counts(ins, counts_slot))
     return x, rois, bid
 
 
@@ -71,8 +71,8 @@ def _dims(x, attrs):
     return x.shape[1], x.shape[2], x.shape[3], attrs["pooled_height"], attrs["pooled_width"]
 
 
-def roi_pool(ins, attrs):
-    x, rois, bid = _setup("roi_pool", ins, attrs)
+def roi_pool(ins, attrs, ctx):
+    x, rois, bid = _setup("roi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
     argmax = np.empty(out.shape, dtype=np.int64)
@@ -93,8 +93,8 @@ def roi_pool(ins, attrs):
     return {"Out": out, "Argmax": argmax}
 
 
-def roi_pool_grad(ins, attrs):
-    x, _, bid = _setup("roi_pool", ins, attrs)
+def roi_pool_grad(ins, attrs, ctx):
+    x, _, bid = _setup("roi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().roi_pool_grad(
@@ -110,8 +110,8 @@ def roi_pool_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def roi_align(ins, attrs):
-    x, rois, bid = _setup("roi_align", ins, attrs)
+def roi_align(ins, attrs, ctx):
+    x, rois, bid = _setup("roi_align", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
     _forward(
@@ -131,8 +131,8 @@ def roi_align(ins, attrs):
     return {"Out": out}
 
 
-def roi_align_grad(ins, attrs):
-    x, rois, bid = _setup("roi_align", ins, attrs)
+def roi_align_grad(ins, attrs, ctx):
+    x, rois, bid = _setup("roi_align", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().roi_align_grad(
@@ -151,8 +151,8 @@ def roi_align_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def psroi_pool(ins, attrs):
-    x, rois, bid = _setup("psroi_pool", ins, attrs)
+def psroi_pool(ins, attrs, ctx):
+    x, rois, bid = _setup("psroi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     oc = attrs["output_channels"]
     out = np.empty((bid.size, oc, ph, pw), dtype=x.dtype)
@@ -162,8 +162,8 @@ def psroi_pool(ins, attrs):
     return {"Out": out}
 
 
-def psroi_pool_grad(ins, attrs):
-    x, rois, bid = _setup("psroi_pool", ins, attrs)
+def psroi_pool_grad(ins, attrs, ctx):
+    x, rois, bid = _setup("psroi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().psroi_pool_grad(
@@ -182,16 +182,16 @@ def psroi_pool_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def prroi_pool(ins, attrs):
-    x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+def prroi_pool(ins, attrs, ctx):
+    x, rois, bid = _setup("prroi_pool", ins, ctx, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
     _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1))
     return {"Out": out}
 
 
-def prroi_pool_grad(ins, attrs):
-    x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+def prroi_pool_grad(ins, attrs, ctx):
+    x, rois, bid = _setup("prroi_pool", ins, ctx, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().prroi_pool_grad(
@@ -222,18 +222,18 @@ def sizes(x_shape, trans_shape, attrs):
     )
 
 
-def _deform_setup(ins, attrs):
+def _deform_setup(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["Input"])
     rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
     trans = ins.get("Trans")
     g = sizes(x.shape, None if trans is None else trans.shape, attrs)
     trans = np.zeros(1, x.dtype) if trans is None else np.ascontiguousarray(trans).reshape(-1)
-    bid = roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], attrs)
+    bid = roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], ctx)
     return x, rois, trans, bid, g
 
 
-def deformable_psroi_pooling(ins, attrs):
-    x, rois, trans, bid, g = _deform_setup(ins, attrs)
+def deformable_psroi_pooling(ins, attrs, ctx):
+    x, rois, trans, bid, g = _deform_setup(ins, attrs, ctx)
     out = np.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), dtype=x.dtype)
     count = np.empty(out.shape, dtype=x.dtype)
     _deform_loops().forward(
@@ -250,8 +250,8 @@ def deformable_psroi_pooling(ins, attrs):
     return {"Output": out, "TopCount": count}
 
 
-def deformable_psroi_pooling_grad(ins, attrs):
-    x, rois, trans, bid, g = _deform_setup(ins, attrs)
+def deformable_psroi_pooling_grad(ins, attrs, ctx):
+    x, rois, trans, bid, g = _deform_setup(ins, attrs, ctx)
     dx = np.zeros(x.size, dtype=x.dtype)
     dtrans = np.zeros(trans.size, dtype=x.dtype)
     _deform_loops().backward(
@@ -272,17 +272,17 @@ def deformable_psroi_pooling_grad(ins, attrs):
     return outs
 
 
-def _persp_setup(ins, attrs):
+def _persp_setup(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["X"])
     rois = np.ascontiguousarray(ins["ROIs"], dtype=np.float64).reshape(-1, 8)
     th, tw = attrs["transformed_height"], attrs["transformed_width"]
     m = matrices(rois, th, tw, float(attrs["spatial_scale"]))
-    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], attrs)
+    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], ctx)
     return x, rois.reshape(-1), m, bid, th, tw
 
 
-def roi_perspective_transform(ins, attrs):
-    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+def roi_perspective_transform(ins, attrs, ctx):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
     out = np.empty((bid.size, c, th, tw), dtype=x.dtype)
     mask = np.zeros((bid.size, 1, th, tw), dtype=np.int32)
@@ -303,8 +303,8 @@ def roi_perspective_transform(ins, attrs):
     return {"Out": out, "Mask": mask, "TransformMatrix": m.astype(x.dtype)}
 
 
-def roi_perspective_transform_grad(ins, attrs):
-    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+def roi_perspective_transform_grad(ins, attrs, ctx):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
     dx = np.zeros(x.size, dtype=x.dtype)
     _persp_loops().backward(

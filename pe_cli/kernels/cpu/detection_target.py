@@ -79,12 +79,12 @@ def _sample(ov, batch, fraction, pos, neg, use_random, rng):
     return np.array(loc + fg.tolist(), dtype=np.int64), np.array(weights), fg, np.nonzero(label == 0)[0]
 
 
-def _assign(ins, attrs, sampling, straddle, labels=None):
+def _assign(ins, attrs, ctx, sampling, straddle, labels=None):
     """Both ops' per-image loop: the outputs with their LoD (and each image's foreground count)."""
     anchors = np.asarray(ins["Anchor"], dtype=np.float64).reshape(-1, 4)
     gts, crowd, info = np.asarray(ins["GtBoxes"], dtype=np.float64).reshape(-1, 4), ins["IsCrowd"], ins["ImInfo"]
-    lod = ((attrs.get("_lod") or {}).get("GtBoxes") or [[0, gts.shape[0]]])[-1]
-    rng = attrs.get("_rng") or np.random.default_rng(0)
+    lod = (ctx.lod.get("GtBoxes") or [[0, gts.shape[0]]])[-1]
+    rng = ctx.rng or np.random.default_rng(0)
     parts = {k: [] for k in ("loc", "score", "bbox", "label", "weight", "fg")}
     counts_loc, counts_score = [0], [0]
     for i in range(len(lod) - 1):
@@ -125,30 +125,35 @@ def _assign(ins, attrs, sampling, straddle, labels=None):
         "TargetLabel": np.concatenate(parts["label"]).astype(np.int32).reshape(-1, 1),
         "BBoxInsideWeight": np.concatenate(parts["weight"]).reshape(-1, 4).astype(dtype),
     }
-    outs["@LOD"] = {
-        k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score] for k in outs
-    }
+    ctx.set_lod_map(
+        {k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score] for k in outs}
+    )
     return outs, np.asarray(parts["fg"], dtype=np.int32).reshape(-1, 1)
 
 
-def rpn_target_assign(ins, attrs):
+def rpn_target_assign(ins, attrs, ctx):
     sampling = (
         attrs["rpn_batch_size_per_im"],
         attrs["rpn_fg_fraction"],
         attrs["rpn_positive_overlap"],
         attrs["rpn_negative_overlap"],
     )
-    return _assign(ins, attrs, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
+    return _assign(ins, attrs, ctx, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
 
 
-def retinanet_target_assign(ins, attrs):
+def retinanet_target_assign(ins, attrs, ctx):
     """Every foreground and background anchor (no sampling, no straddle filter); the foreground's
     labels are their gt boxes' classes; ForegroundNumber [N, 1]: each image's location rows + 1."""
     outs, fg = _assign(
-        ins, attrs, (-1, -1, attrs["positive_overlap"], attrs["negative_overlap"], False), -1.0, labels=ins["GtLabels"]
+        ins,
+        attrs,
+        ctx,
+        (-1, -1, attrs["positive_overlap"], attrs["negative_overlap"], False),
+        -1.0,
+        labels=ins["GtLabels"],
     )
     outs["ForegroundNumber"] = fg
-    outs["@LOD"]["ForegroundNumber"] = [list(range(fg.shape[0] + 1))]
+    ctx.set_lod("ForegroundNumber", [list(range(fg.shape[0] + 1))])
     return outs
 
 
@@ -199,13 +204,13 @@ def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
     return boxes[picked] * scale, labels, targets, weights, top[picked]
 
 
-def generate_proposal_labels(ins, attrs):
-    lods = attrs.get("_lod") or {}
+def generate_proposal_labels(ins, attrs, ctx):
+    lods = ctx.lod
     rois, gts = np.asarray(ins["RpnRois"], dtype=np.float64), np.asarray(ins["GtBoxes"], dtype=np.float64)
     roi_lod = (lods.get("RpnRois") or [[0, rois.shape[0]]])[-1]
     gt_lod = (lods.get("GtBoxes") or [[0, gts.shape[0]]])[-1]
     classes, crowd = np.asarray(ins["GtClasses"]).reshape(-1), np.asarray(ins["IsCrowd"]).reshape(-1)
-    rng = attrs.get("_rng") or np.random.default_rng(0)
+    rng = ctx.rng or np.random.default_rng(0)
     parts, offsets = [], [0]
     for i in range(len(roi_lod) - 1):
         g = slice(gt_lod[i], gt_lod[i + 1])
@@ -231,7 +236,7 @@ def generate_proposal_labels(ins, attrs):
         "BboxOutsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
         "MaxOverlapWithGT": np.concatenate([p[4] for p in parts]).astype(dtype),
     }
-    outs["@LOD"] = {k: [offsets] for k in outs}
+    ctx.set_lod_map({k: [offsets] for k in outs})
     return outs
 
 
@@ -328,8 +333,8 @@ def _one_image(rois, labels, objects, scale, attrs):
     return fg_rois * scale, fg, targets
 
 
-def generate_mask_labels(ins, attrs):
-    lods = attrs.get("_lod") or {}
+def generate_mask_labels(ins, attrs, ctx):
+    lods = ctx.lod
     rois = np.asarray(ins["Rois"], dtype=np.float64).reshape(-1, 4)
     roi_lod = lods["Rois"][-1] if lods.get("Rois") else [0, rois.shape[0]]
     gt_lod = lods["GtClasses"][-1] if lods.get("GtClasses") else [0, np.asarray(ins["GtClasses"]).shape[0]]
@@ -360,5 +365,5 @@ def generate_mask_labels(ins, attrs):
         .astype(np.int32)
         .reshape(-1, width),
     }
-    outs["@LOD"] = {k: [offsets] for k in outs}
+    ctx.set_lod_map({k: [offsets] for k in outs})
     return outs

@@ -51,8 +51,8 @@ def listen_and_serv(ins, attrs):
 # -- the id and table ops that compute in the trainer (ops/distributed.py) -----------------------------
 
 
-def split_ids(ins, attrs):
-    ids, n = ins["Ids"], attrs["_output_counts"]["Out"]
+def split_ids(ins, attrs, ctx):
+    ids, n = ins["Ids"], ctx.output_counts["Out"]
     if isinstance(ids[0], SelectedRows):
         sr = ids[0]
         rows, values = sr.numpy()

@@ -6,7 +6,7 @@ import numpy as np
 # -- dropout ----------------------------------------------------------------------------------------
 
 
-def dropout(ins, attrs):
+def dropout(ins, attrs, ctx):
     x = ins["X"]
     p = attrs["dropout_prob"]
     upscale = attrs["dropout_implementation"] == "upscale_in_train"
@@ -20,7 +20,7 @@ def dropout(ins, attrs):
     elif attrs["fix_seed"]:
         rng = np.random.default_rng(attrs["seed"] % (1 << 32))  # the same mask on every run
     else:
-        rng = attrs.get("_rng") or np.random.default_rng()
+        rng = ctx.rng or np.random.default_rng()
     mask = (
         (rng.random(x.shape, dtype=np.float32) >= np.float32(p)).view(np.uint8)
         if p < 1.0

@@ -1,5 +1,5 @@
 """Kernels of DynamicRNN (pe_cli/ops/dynamic_rnn.py): the step block runs through the BlockRunner
-(``attrs["_block"]``) over the top-level sequences of the step inputs, longest first, as Fluid's
+(its context's ``block``) over the top-level sequences of the step inputs, longest first, as Fluid's
 lod_rank_table orders them; memories and static inputs shrink to the sequences still running.
 
 At step t a step input holds the t-th element of each running sequence: a row where the input has
@@ -43,8 +43,8 @@ class _Steps:
         return lod_items.join([lod_items.span(self.lod, 1, int(i))[2] for i in items], len(self.lod) - 1)
 
 
-def _schedule(attrs):
-    lods = (attrs.get("_lod") or {}).get("inputs") or []
+def _schedule(ctx):
+    lods = ctx.lod.get("inputs") or []
     lod = lods[0] if lods else None
     if not lod:
         raise PeError("DynamicRNN: the step input has no LoD; feed a LoDTensor (sequences)")
@@ -71,8 +71,8 @@ def _memories(ins, attrs, steps, to_host=np.asarray):
     return out
 
 
-def _static_lods(attrs):
-    lods = (attrs.get("_lod") or {}).get("static_inputs") or []
+def _static_lods(ctx):
+    lods = ctx.lod.get("static_inputs") or []
     return [lod or [] for lod in lods]
 
 
@@ -127,12 +127,12 @@ def _layout(steps, step_lods):
     return index, at, lod
 
 
-def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
-    block, steps = attrs["_block"], _schedule(attrs)
-    env = block.env(ins, attrs)
+def dynamic_recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+    block, steps = ctx.block, _schedule(ctx)
+    env = block.env(ins, ctx.lod)
     xs = [to_host(x) for x in ins.get("inputs") or []]
     states = _memories(ins, attrs, steps, to_host)
-    statics, static_lods = [to_host(s) for s in ins.get("static_inputs") or []], _static_lods(attrs)
+    statics, static_lods = [to_host(s) for s in ins.get("static_inputs") or []], _static_lods(ctx)
     static_lods += [[]] * (len(statics) - len(static_lods))
     values, scopes = [[] for _ in attrs["step_outputs"]], []
     for t, k in enumerate(steps.running):
@@ -162,21 +162,17 @@ def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
             out[where] = value
         outputs.append(to_device(out))
         lods.append(lod)
-    return {
-        "outputs": outputs,
-        "step_scopes": scopes,
-        "writes": block.outputs(env, "writes"),
-        "@LODS": {"outputs": lods},
-    }
+    ctx.set_lods("outputs", lods)
+    return {"outputs": outputs, "step_scopes": scopes, "writes": block.outputs(env, "writes")}
 
 
-def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
-    block, steps = attrs["_block"], _schedule(attrs)
+def dynamic_recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+    block, steps = ctx.block, _schedule(ctx)
     xs = ins.get("inputs") or []
     params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]  # (arrays: none)
     out_grads, scopes = [to_host(g) for g in ins.get("outputs@GRAD") or []], ins["step_scopes"]
     state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps, to_host)]
-    statics, static_lods = ins.get("static_inputs") or [], _static_lods(attrs)
+    statics, static_lods = ins.get("static_inputs") or [], _static_lods(ctx)
     static_lods += [[]] * (len(statics) - len(static_lods))
     static_grads = [np.zeros_like(to_host(s)) for s in statics]
     x_grads = [np.zeros_like(to_host(x)) for x in xs]
@@ -200,10 +196,11 @@ def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
                 grad += to_host(scope[name])
     unsort = np.argsort(steps.order)
     boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
+    ctx.set_lods("inputs@GRAD", ctx.lod.get("inputs") or [])
+    ctx.set_lods("static_inputs@GRAD", static_lods)
     return {
         "inputs@GRAD": [to_device(g) for g in x_grads],
         "initial_states@GRAD": boots,
         "static_inputs@GRAD": [to_device(g) for g in static_grads],
         "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
-        "@LODS": {"inputs@GRAD": (attrs.get("_lod") or {}).get("inputs") or [], "static_inputs@GRAD": static_lods},
     }

@@ -22,6 +22,7 @@ from . import _replicas, control_flow
 from ..common import div_grad_grad
 from .selected_rows import sum_with_sparse
 from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, run_in_parts, twin
+from ..context import NO_CONTEXT
 
 _loops = lazy("_pointwise_loops")
 _broadcast = lazy("_broadcast_loops")
@@ -61,10 +62,10 @@ def mid_run(x, y, axis):
     return math.prod(x.shape[:start]), y.size, math.prod(x.shape[start + y.ndim :])
 
 
-def elementwise_add(ins, attrs):
+def elementwise_add(ins, attrs, ctx=NO_CONTEXT):
     x, y = ins["X"], ins["Y"]
     if x.shape == y.shape and x.dtype == y.dtype and is_float(x):
-        return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
+        return {"Out": add_same(x, y, out_buffer(ctx, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
     if run is None or run[0] == 1:  # add_mid splits its rows p: with one, Y is one value a row of [n, post]
         out = _on_threads(x, y, attrs["axis"], "ADD")
@@ -72,7 +73,7 @@ def elementwise_add(ins, attrs):
             return {"Out": out}
     if run is None:
         return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
-    out = out_buffer(attrs, x, x.shape, x.dtype)
+    out = out_buffer(ctx, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
     twin(
         _loops().add_mid,
@@ -299,15 +300,15 @@ def _sum_floats(xs):
     return out
 
 
-def scale(ins, attrs):
+def scale(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     if isinstance(x, SelectedRows):  # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), dict(attrs, _inplace=False))["Out"])}
+        return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), attrs)["Out"])}
     s, b = attrs["scale"], attrs["bias"]
     if ins.get("ScaleTensor") is not None:  # Fluid 1.8's ScaleTensor: its one value is the scale
         s = float(np.asarray(ins["ScaleTensor"]).reshape(-1)[0])
     if is_float(x):  # one pass (_elementwise_loops.py), over x where enable_inplace allows it
-        out = out_buffer(attrs, x, x.shape, x.dtype)
+        out = out_buffer(ctx, x, x.shape, x.dtype)
         run_in_parts(
             _elementwise(),
             "scale",
@@ -320,7 +321,7 @@ def scale(ins, attrs):
             replica=_replicas.scale,
         )
         return {"Out": out}
-    if out_buffer(attrs, x, x.shape, x.dtype) is x:  # the same arithmetic, written over x
+    if out_buffer(ctx, x, x.shape, x.dtype) is x:  # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)
         if attrs["bias_after_scale"]:
             np.add(np.multiply(x, s, out=x), b, out=x)
@@ -368,9 +369,9 @@ def isnan(ins, attrs):
     return {"Out": np.array([bool(np.isnan(ins["X"]).any())])}
 
 
-def elementwise_div_grad_grad(ins, attrs):
+def elementwise_div_grad_grad(ins, attrs, ctx):
     """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
-    return div_grad_grad(globals(), ins, attrs)
+    return div_grad_grad(globals(), ins, attrs, ctx)
 
 
 def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):

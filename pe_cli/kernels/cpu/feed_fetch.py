@@ -4,13 +4,15 @@ from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
 
 
-def feed(ins, attrs):
+def feed(ins, attrs, ctx):
     holder, col = ins["X"], attrs["col"]
     if not isinstance(holder, list) or not 0 <= col < len(holder) or holder[col] is None:
         raise PeError(f"feed: the feed holder has no value at col {col}; feed the program's inputs in the run")
     lods = getattr(holder, "lods", None) or []
     lod = lods[col] if col < len(lods) else None
-    return {"Out": holder[col], "@LOD": {"Out": lod}} if lod else {"Out": holder[col]}
+    if lod:
+        ctx.set_lod("Out", lod)
+    return {"Out": holder[col]}
 
 
 def fetch(ins, attrs):

@@ -17,18 +17,19 @@ from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, linalg, normalization, _replicas
 from ._numba import flat, is_float, lazy, parallel_parts, twin
+from ..context import NO_CONTEXT
 
 _loops = lazy("_fused_loops")
 _KERNELS = fused_kernels(activation, elementwise, normalization)
 
 
-def fused_elemwise_activation(ins, attrs):
+def fused_elemwise_activation(ins, attrs, ctx=NO_CONTEXT):
     x, y = ins["X"], ins["Y"]
     functors = list(attrs["functor_list"])
     if functors[0] in _ADD_ACTS and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 and x.size:
         view = elementwise.middle_view(x, y, attrs["axis"])
         if view is not None:
-            keep = "IntermediateOut" in attrs.get("_outputs", ("IntermediateOut",))
+            keep = "IntermediateOut" in ctx.wanted(("IntermediateOut",))
             return _add_act(x.shape, *view, functors[0], keep)
     relu = functors == ["relu", "elementwise_add"] and is_float(x, y)
     if relu and x.shape == y.shape and x.dtype == y.dtype:  # a residual connection: in chunks, on the threads
@@ -108,10 +109,10 @@ def fused_gemm_epilogue(ins, attrs):
     return {"Out": out.reshape(rows + out.shape[-1:])}
 
 
-def fused_gemm_epilogue_grad(ins, attrs):
+def fused_gemm_epilogue_grad(ins, attrs, ctx=NO_CONTEXT):
     dout, x, y = ins["DOut"], ins["X"], ins["Y"]
     tx, ty = attrs["trans_x"], attrs["trans_y"]
-    wanted = attrs.get("_outputs", ("DX", "DY", "DBias"))
+    wanted = ctx.wanted(("DX", "DY", "DBias"))
     x2 = x.reshape(gemm_rows(x.shape, tx)[1])
     d = dout.reshape(-1, dout.shape[-1])
     outs = {}

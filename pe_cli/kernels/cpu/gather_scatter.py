@@ -53,10 +53,10 @@ def multiplex(ins, attrs):
     return {"Out": stacked[ids, np.arange(len(ids))]}
 
 
-def multiplex_grad(ins, attrs):
+def multiplex_grad(ins, attrs, ctx):
     dout = ins["Out@GRAD"]
     ids = ins["Ids"].reshape(-1).astype(np.int64, copy=False)
-    grads = [np.zeros_like(dout) for _ in range(attrs["_output_counts"]["X@GRAD"])]
+    grads = [np.zeros_like(dout) for _ in range(ctx.output_counts["X@GRAD"])]
     for k, g in enumerate(grads):
         rows = ids == k
         g[rows] = dout[rows]

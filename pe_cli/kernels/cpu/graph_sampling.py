@@ -20,11 +20,11 @@ def _neighbors(n, colptr, num_edges):
     return start, end
 
 
-def weighted_sample_neighbors(ins, attrs):
+def weighted_sample_neighbors(ins, attrs, ctx):
     row, colptr = np.asarray(ins["row"]), np.asarray(ins["colptr"]).reshape(-1)
     weight, nodes = np.asarray(ins["edge_weight"]).reshape(-1), np.asarray(ins["input_nodes"]).reshape(-1)
     eids = ins.get("eids")
-    k, rng = attrs["sample_size"], attrs["_rng"]
+    k, rng = attrs["sample_size"], ctx.rng
     picked, counts = [], []
     for n in nodes.tolist():
         start, end = _neighbors(n, colptr, len(row))

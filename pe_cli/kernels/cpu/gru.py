@@ -18,9 +18,9 @@ _BATCH_OUTPUTS = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"}
 _loops = lazy("_gru_loops")
 
 
-def _prepare(ins, attrs):
+def _prepare(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["Input"])
-    offs = seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(ctx, "Input", x.shape[0])
     check_initial_states(ins, offs)
     return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), offs
 
@@ -125,11 +125,11 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
 
 
-def gru(ins, attrs):
-    x, w, b, h0, offs = _prepare(ins, attrs)
+def gru(ins, attrs, ctx):
+    x, w, b, h0, offs = _prepare(ins, attrs, ctx)
     hidden, saved = _forward(x, w, b, h0, offs, attrs)
     outs = {"Hidden": hidden}
-    if _BATCH_OUTPUTS & attrs.get("_outputs", _BATCH_OUTPUTS):
+    if _BATCH_OUTPUTS & ctx.wanted(_BATCH_OUTPUTS):
         outs.update(gru_math.fluid_batch(saved, hidden, offs, attrs["is_reverse"]))
     return outs
 
@@ -143,8 +143,8 @@ def _saved(ins, x, w, b, h0, offs, attrs):
     return _forward(x, w, b, h0, offs, attrs)[1]
 
 
-def gru_grad(ins, attrs):
-    x, w, b, h0, offs = _prepare(ins, attrs)
+def gru_grad(ins, attrs, ctx):
+    x, w, b, h0, offs = _prepare(ins, attrs, ctx)
     dx, dw, db, dh0 = _backward(x, w, _saved(ins, x, w, b, h0, offs, attrs), ins["Hidden@GRAD"], offs, attrs)
     return {
         "Input@GRAD": dx,
@@ -202,10 +202,10 @@ def gru_unit_grad(ins, attrs):
     }
 
 
-def fusion_gru(ins, attrs):
+def fusion_gru(ins, attrs, ctx):
     """Fluid's fusion_gru: gru over X WeightX + Bias, non-origin mode, Fluid's CPU vector activations."""
     x = np.asarray(ins["X"])
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     check_initial_states(ins, offs, ("H0",))
     xx = x @ ins["WeightX"]
     if ins.get("Bias") is not None:
@@ -218,5 +218,5 @@ def fusion_gru(ins, attrs):
         )
     return {
         "Hidden": hidden,
-        **fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden, ReorderedH0=ins.get("H0")),
+        **fused_intermediates(attrs, ctx, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden, ReorderedH0=ins.get("H0")),
     }

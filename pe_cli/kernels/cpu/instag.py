@@ -5,9 +5,10 @@ import numpy as np
 from ..instag_rows import scatter_back, select
 
 
-def filter_by_instag(ins, attrs):
-    outs, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs)
-    return dict(outs, **{"@LOD": lods})
+def filter_by_instag(ins, attrs, ctx):
+    outs, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs, ctx)
+    ctx.set_lod_map(lods)
+    return outs
 
 
 def filter_by_instag_grad(ins, attrs):

@@ -16,6 +16,7 @@ from . import _cblas, _replicas, threads
 from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin
 from .elementwise import unbroadcast
+from ..context import NO_CONTEXT
 
 _loops = lazy("_blas_loops")
 
@@ -168,11 +169,11 @@ def mul(ins, attrs):
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
-def mul_grad(ins, attrs):
+def mul_grad(ins, attrs, ctx=NO_CONTEXT):
     """X@GRAD = dOut @ Y^T and Y@GRAD = X^T @ dOut (as matrices), the ones the op writes."""
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    wanted = attrs.get("_outputs", ("X@GRAD", "Y@GRAD"))
+    wanted = ctx.wanted(("X@GRAD", "Y@GRAD"))
     outs = {}
     if "X@GRAD" in wanted:
         y2 = _as_matrix(y, yd)

@@ -14,12 +14,12 @@ def _host(x):
     return x.copy_to_host() if hasattr(x, "copy_to_host") else np.asarray(x)
 
 
-def _lod(attrs, slot):
-    return (attrs.get("_lod") or {}).get(slot) or []
+def _lod(ctx, slot):
+    return ctx.lod.get(slot) or []
 
 
-def lod_rank_table(ins, attrs):
-    lod, level = _lod(attrs, "X"), attrs["level"]
+def lod_rank_table(ins, attrs, ctx):
+    lod, level = _lod(ctx, "X"), attrs["level"]
     if not lod:
         raise PeError("lod_rank_table: X has no LoD; feed a LoDTensor (sequences)")
     if not 0 <= level < len(lod):
@@ -32,8 +32,8 @@ def max_sequence_len(ins, attrs):
     return {"Out": np.array([table.lengths[0] if len(table.lengths) else 0], dtype=np.int64)}
 
 
-def lod_tensor_to_array(ins, attrs):
-    x, table, lod = ins["X"], ins["RankTable"], _lod(attrs, "X")
+def lod_tensor_to_array(ins, attrs, ctx):
+    x, table, lod = ins["X"], ins["RankTable"], _lod(ctx, "X")
     steps = int(table.lengths[0]) if len(table.lengths) else 0
     items = [lod_items.gather(x, lod, table.level + 1, table.rows(t)) for t in range(steps)]
     return {"Out": TensorArray([rows for rows, _ in items], [sub for _, sub in items])}
@@ -68,7 +68,7 @@ def _rows_in_order(array, table):
     return stacked[starts[token] + position[seq]]
 
 
-def array_to_lod_tensor(ins, attrs):
+def array_to_lod_tensor(ins, attrs, ctx):
     array, table = ins["X"], ins["RankTable"]
     first = next((a for a in array if a is not None), None)
     if first is None:
@@ -76,19 +76,23 @@ def array_to_lod_tensor(ins, attrs):
     lods = getattr(array, "lods", None) or []
     if len(table.offsets) > 1 and not any(lods) and all(a is not None for a in array[: int(table.lengths[0])]):
         lod = table.coarse + [table.offsets.tolist()]
-        return {"Out": _rows_in_order(array, table), "@LOD": {"Out": lod}}
+        ctx.set_lod_map({"Out": lod})
+        return {"Out": _rows_in_order(array, table)}
     pieces, subs = _pieces(array, table)
     parts = [array[t][rows] for t, rows in pieces]
     out = np.concatenate(parts) if parts else np.zeros((0,) + first.shape[1:], first.dtype)
     lod = table.coarse + [table.offsets.tolist()] + (lod_items.join(subs, len(subs[0])) if subs else [])
-    return {"Out": out, "@LOD": {"Out": lod}}
+    ctx.set_lod_map({"Out": lod})
+    return {"Out": out}
 
 
-def shrink_rnn_memory(ins, attrs):
+def shrink_rnn_memory(ins, attrs, ctx):
     i = int(_host(ins["I"]).reshape(-1)[0])
-    x, lod = ins["X"], _lod(attrs, "X")
+    x, lod = ins["X"], _lod(ctx, "X")
     out, sub = lod_items.gather(x, lod, 0, range(ins["RankTable"].running(i)))
-    return {"Out": out, "@LOD": {"Out": sub}} if sub else {"Out": out}
+    if sub:
+        ctx.set_lod("Out", sub)
+    return {"Out": out}
 
 
 def shrink_rnn_memory_grad(ins, attrs):
@@ -108,17 +112,19 @@ def _order_rows(x, table, lod):
     return lod_items.rows_of(lod, 0, table.order)
 
 
-def reorder_lod_tensor_by_rank(ins, attrs):
-    x, table, lod = ins["X"], ins["RankTable"], _lod(attrs, "X")
+def reorder_lod_tensor_by_rank(ins, attrs, ctx):
+    x, table, lod = ins["X"], ins["RankTable"], _lod(ctx, "X")
     _order_rows(x, table, lod)
     out, sub = lod_items.gather(x, lod, 0, table.order)
-    return {"Out": out, "@LOD": {"Out": sub}} if sub else {"Out": out}
+    if sub:
+        ctx.set_lod("Out", sub)
+    return {"Out": out}
 
 
-def reorder_lod_tensor_by_rank_grad(ins, attrs):
+def reorder_lod_tensor_by_rank_grad(ins, attrs, ctx):
     x = ins["X"]
     grad = np.zeros_like(x)
-    grad[_order_rows(x, ins["RankTable"], _lod(attrs, "X"))] = ins["Out@GRAD"]
+    grad[_order_rows(x, ins["RankTable"], _lod(ctx, "X"))] = ins["Out@GRAD"]
     return {"X@GRAD": grad}
 
 

@@ -50,14 +50,14 @@ def margin_cross_entropy_grad(ins, attrs):
     return {"Logits@GRAD": (grad * attrs["scale"]).astype(logits.dtype)}
 
 
-def class_center_sample(ins, attrs):
+def class_center_sample(ins, attrs, ctx):
     label = ins["Label"]
     flat = _labels(label, attrs["num_classes"], "class_center_sample")
     positive, remapped = np.unique(flat, return_inverse=True)
     extra = attrs["num_samples"] - positive.size
     centers = positive
     if extra > 0:
-        rng = np.random.default_rng(attrs["seed"]) if attrs["fix_seed"] else attrs["_rng"]
+        rng = np.random.default_rng(attrs["seed"]) if attrs["fix_seed"] else ctx.rng
         negative = np.setdiff1d(np.arange(attrs["num_classes"]), positive)
         centers = np.concatenate([positive, rng.permutation(negative)[:extra]])
     return {

@@ -61,7 +61,7 @@ def _draw_unique(rng, classes, count):
     return np.array(order, dtype=np.int64), tries
 
 
-def sample(ins, attrs):
+def sample(ins, attrs, ctx):
     """The op's outputs on host arrays."""
     logits, labels = np.asarray(ins["Logits"]), np.asarray(ins["Labels"]).astype(np.int64)
     n, classes = logits.shape
@@ -72,7 +72,7 @@ def sample(ins, attrs):
         samples = np.asarray(ins["CustomizedSamples"]).astype(np.int64)
         probs = np.asarray(ins["CustomizedProbabilities"]).astype(logits.dtype)
     else:
-        negatives, tries = _draw_unique(attrs["_rng"], classes, attrs["num_samples"])
+        negatives, tries = _draw_unique(ctx.rng, classes, attrs["num_samples"])
         p = log_uniform(classes)
         samples = np.concatenate([labels, np.broadcast_to(negatives, (n, negatives.size))], axis=1)
         q = p[samples]
@@ -95,8 +95,8 @@ def sample(ins, attrs):
     }
 
 
-def sample_logits(ins, attrs):
-    return sample(ins, attrs)
+def sample_logits(ins, attrs, ctx):
+    return sample(ins, attrs, ctx)
 
 
 def sample_logits_grad(ins, attrs):
@@ -120,9 +120,9 @@ def nce_probability(ins, attrs, ids):
     return np.asarray(ins["CustomDistProbs"], dtype=np.float64).reshape(-1)[ids]
 
 
-def _nce_negatives(ins, attrs, rows):
+def _nce_negatives(ins, attrs, ctx, rows):
     """[rows, num_neg_samples] class ids drawn as Fluid's samplers draw them (over num_total_classes)."""
-    n, k, rng = attrs["num_total_classes"], attrs["num_neg_samples"], attrs["_rng"]
+    n, k, rng = attrs["num_total_classes"], attrs["num_neg_samples"], ctx.rng
     if attrs["custom_neg_classes"]:
         return np.tile(np.asarray(attrs["custom_neg_classes"], dtype=np.int64), (rows, 1))
     if attrs["sampler"] == 0:
@@ -136,10 +136,10 @@ def _nce_negatives(ins, attrs, rows):
     return np.where(take_alias, alias, index).astype(np.int64)
 
 
-def nce(ins, attrs):
+def nce(ins, attrs, ctx):
     x, label, w = ins["Input"], ins["Label"].astype(np.int64), ins["Weight"]
     num_true = label.shape[1]
-    labels = np.concatenate([label, _nce_negatives(ins, attrs, len(x))], axis=1)
+    labels = np.concatenate([label, _nce_negatives(ins, attrs, ctx, len(x))], axis=1)
     if labels.size and (labels.min() < 0 or labels.max() >= w.shape[0]):
         raise PeError(f"nce: a class id in Label or the samples lies outside [0, {w.shape[0]}) (num_total_classes)")
     logits = np.einsum("nd,nkd->nk", x, w[labels])

@@ -17,9 +17,9 @@ from ._numba import is_float, lazy
 _loops = lazy("_lstm_loops")
 
 
-def _prepare(ins, attrs):
+def _prepare(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["Input"])
-    return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), seq_offsets(attrs, "Input", x.shape[0])
+    return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), seq_offsets(ctx, "Input", x.shape[0])
 
 
 def _plan(x, w, b, offs, attrs):
@@ -209,17 +209,17 @@ def _backward_steps(steps, values, grads, bias, w_t, codes, attrs):
         np.matmul(dg[:n], w_t, out=dh_s[:n])
 
 
-def lstm(ins, attrs):
-    x, w, b, h0, c0, offs = _prepare(ins, attrs)
+def lstm(ins, attrs, ctx):
+    x, w, b, h0, c0, offs = _prepare(ins, attrs, ctx)
     hidden, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
     outs = {"Hidden": hidden, "Cell": cell}
-    if {"BatchGate", "BatchCellPreAct"} & attrs.get("_outputs", {"BatchGate"}):
+    if {"BatchGate", "BatchCellPreAct"} & ctx.wanted({"BatchGate"}):
         outs["BatchGate"], outs["BatchCellPreAct"] = lstm_math.fluid_batch(saved, cell, offs, attrs)
     return outs
 
 
-def lstm_grad(ins, attrs):
-    x, w, b, h0, c0, offs = _prepare(ins, attrs)
+def lstm_grad(ins, attrs, ctx):
+    x, w, b, h0, c0, offs = _prepare(ins, attrs, ctx)
     if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):  # the forward's values: no second pass
         cell = ins["Cell"]
         saved = lstm_math.saved_from_batch(ins["BatchGate"], ins["Hidden"], cell, h0, c0, offs, attrs["is_reverse"])

@@ -10,7 +10,7 @@ from ..common import check_initial_states, seq_offsets
 _ACT_KEYS = ("gate_activation", "cell_activation", "candidate_activation")
 
 
-def _lstm(xx, ins, attrs, offs):
+def _lstm(xx, ins, attrs, ctx, offs):
     """Hidden, Cell and the intermediates of lstm over ``xx`` (the gates before activation, biased):
     WeightH the recurrent weight, Bias[4D:7D] the peepholes; the states start from H0, C0 only where
     H0 is given (Fluid's kernels read C0 with H0 alone)."""
@@ -29,26 +29,34 @@ def _lstm(xx, ins, attrs, offs):
         "Hidden": hidden,
         "Cell": cell,
         **lstm_math.fused_intermediates(
-            attrs, offs, XX=xx, BatchedInput=xx, BatchedHidden=hidden, BatchedCell=cell, ReorderedH0=h0, ReorderedC0=c0
+            attrs,
+            ctx,
+            offs,
+            XX=xx,
+            BatchedInput=xx,
+            BatchedHidden=hidden,
+            BatchedCell=cell,
+            ReorderedH0=h0,
+            ReorderedC0=c0,
         ),
     }
 
 
-def fusion_lstm(ins, attrs):
+def fusion_lstm(ins, attrs, ctx):
     x = np.asarray(ins["X"])
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     d = np.shape(ins["WeightH"])[0]
     xx = (x @ ins["WeightX"] + np.reshape(ins["Bias"], -1)[: 4 * d]).astype(x.dtype, copy=False)
-    return _lstm(xx, ins, attrs, offs)
+    return _lstm(xx, ins, attrs, ctx, offs)
 
 
-def fused_embedding_fc_lstm(ins, attrs):
+def fused_embedding_fc_lstm(ins, attrs, ctx):
     table, ids = np.asarray(ins["Embeddings"]), np.asarray(ins["Ids"]).reshape(-1)
-    offs = seq_offsets(attrs, "Ids", len(ids))
+    offs = seq_offsets(ctx, "Ids", len(ids))
     bad = (ids < 0) | (ids >= table.shape[0])
     if bad.any():
         raise PeError(f"Ids hold {int(ids[bad][0])}, outside the table of {table.shape[0]} rows")
-    return _lstm(table[ids], ins, attrs, offs)
+    return _lstm(table[ids], ins, attrs, ctx, offs)
 
 
 def _softmax(v):
@@ -81,9 +89,9 @@ def _attention_step(cur_x, atted, c_prev, h_prev, ins, state, acts):
     return o * ac, c
 
 
-def attention_lstm(ins, attrs):
+def attention_lstm(ins, attrs, ctx):
     x, c0, h0 = np.asarray(ins["X"]), np.asarray(ins["C0"]), ins.get("H0")
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     check_initial_states({"H0": h0, "C0": c0}, offs)
     aw, w = np.asarray(ins["AttentionWeight"]).reshape(-1), np.asarray(ins["LSTMWeight"])
     m, d = x.shape[1], w.shape[1] // 4

@@ -9,6 +9,7 @@ import numpy as np
 from ...base.errors import PeError
 from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
 from ._numba import is_float, lazy, run_in_parts
+from ..context import NO_CONTEXT
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -192,10 +193,10 @@ def unbind_view(x_shape, axis, k):
     return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or (1,)
 
 
-def unbind(ins, attrs):
+def unbind(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    k = attrs.get("_output_counts", {}).get("Out", x.shape[axis])
+    k = ctx.count("Out", x.shape[axis])
     rows, cols, shape = unbind_view(x.shape, axis, k)
     parts = x.reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
     return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
@@ -272,8 +273,8 @@ def roll_grad(ins, attrs):
     return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
 
 
-def unstack(ins, attrs):
-    return {"Y": unbind(ins, attrs)["Out"]}
+def unstack(ins, attrs, ctx=NO_CONTEXT):
+    return {"Y": unbind(ins, attrs, ctx)["Out"]}
 
 
 def unstack_grad(ins, attrs):

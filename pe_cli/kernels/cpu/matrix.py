@@ -7,6 +7,7 @@ from ...base.errors import PeError
 from ..matrix_rules import cross_dim, diagonal
 from . import linalg
 from .elementwise import unbroadcast
+from ..context import NO_CONTEXT
 
 _PLAIN = {"transpose_X": False, "transpose_Y": False, "alpha": 1.0}
 
@@ -137,9 +138,9 @@ def bilinear_tensor_product(ins, attrs):
     return {"Out": out.astype(x.dtype, copy=False)}
 
 
-def bilinear_tensor_product_grad(ins, attrs):
+def bilinear_tensor_product_grad(ins, attrs, ctx=NO_CONTEXT):
     x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
-    wanted = attrs.get("_outputs", {"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
+    wanted = ctx.wanted({"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
     grads = {
         "X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
         "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),

@@ -1,5 +1,5 @@
 """Update kernels and the learning-rate schedule kernels. Every output is a new array, except where
-the executor lets an update write over its parameter and state (attrs' ``_update_in_place``: sgd
+the executor lets an update write over its parameter and state (``ctx.update_in_place``: sgd
 and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
 float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
 (_adam_loops.py); the others are vectorised numpy. The kernels that update no parameter
@@ -13,6 +13,7 @@ from . import elementwise as _elementwise
 from . import selected_rows as sparse
 from . import _replicas
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from ..context import NO_CONTEXT
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 
 _loops = lazy("_pointwise_loops")
@@ -26,11 +27,11 @@ def _scalar(a, dtype):
     return value if value.dtype == dtype else dtype.type(value)
 
 
-def _in_place(attrs, written, read):
-    """True when the executor lets an update write over its inputs ``written`` (attrs'
-    ``_update_in_place``: nothing but the run and its scope holds them), they are writable
+def _in_place(ctx, written, read):
+    """True when the executor lets an update write over its inputs ``written`` (ctx'
+    ``ctx.update_in_place``: nothing but the run and its scope holds them), they are writable
     C-contiguous arrays of one dtype, and no two of them and ``read`` (the gradient) overlap."""
-    if not attrs.get("_update_in_place", False) or type(read) is not np.ndarray:
+    if not ctx.update_in_place or type(read) is not np.ndarray:
         return False
     dtype = getattr(written[0], "dtype", None)
     for i, a in enumerate(written):
@@ -59,24 +60,24 @@ def _flat_own(a):
     return a if a.ndim == 1 else a.reshape(-1)
 
 
-def dpsgd(ins, attrs):
+def dpsgd(ins, attrs, ctx):
     p, g = np.asarray(ins["Param"]), np.asarray(ins["Grad"])
     lr = _scalar(ins["LearningRate"], p.dtype)
     norm = float(np.sqrt(np.sum(np.square(g, dtype=np.float64))))
     scale = norm / attrs["clip"] if norm > attrs["clip"] else 1.0
-    noise = attrs["_rng"].normal(0.0, attrs["sigma"]) if attrs["sigma"] > 0 else 0.0
+    noise = ctx.rng.normal(0.0, attrs["sigma"]) if attrs["sigma"] > 0 else 0.0
     step = g / p.dtype.type(scale) + p.dtype.type(noise / attrs["batch_size"])
     return {"ParamOut": (p - lr * step).astype(p.dtype, copy=False)}
 
 
-def sgd(ins, attrs):
+def sgd(ins, attrs, ctx=NO_CONTEXT):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     if isinstance(p, SelectedRows):  # a row-sparse parameter (Fluid's sparse table) updated at g's rows
         return sparse.sgd_of_rows(p, g, lr)
     if isinstance(g, SelectedRows):
-        return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
-    if is_float(p, g) and p.shape == g.shape and _in_place(attrs, (p,), g):
+        return sparse.sgd(p, g, lr, ctx.update_in_place)
+    if is_float(p, g) and p.shape == g.shape and _in_place(ctx, (p,), g):
         args = (_flat_own(p), flat(g), lr)
         loop_or(_replicas.sgd_in_place, _loops().sgd_in_place, *args)(*args)
         return {"ParamOut": p}
@@ -110,13 +111,13 @@ def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
     return dict(sgd_kernel(upd, attrs), VelocityOut=v, Grad_out=g_out)
 
 
-def momentum(ins, attrs):
+def momentum(ins, attrs, ctx=NO_CONTEXT):
     p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
     if isinstance(g, SelectedRows):  # Fluid's sparse momentum updates every row (g = 0 elsewhere)
         g = g.to_dense()
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
-    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(attrs, (p, v), g):
+    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(ctx, (p, v), g):
         parts = parallel_parts(p.size, UPDATE_PARALLEL_MIN_ELEMENTS)
         args = (_flat_own(p), flat(g), _flat_own(v), lr, mu, bool(attrs["use_nesterov"]))
         if parts > 1 and parallel_ready(_loops().momentum_in_place_parallel, *args, parts):
@@ -141,7 +142,7 @@ def momentum(ins, attrs):
     return {"ParamOut": p_out.astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}
 
 
-def adam(ins, attrs):
+def adam(ins, attrs, ctx=NO_CONTEXT):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     t = p.dtype.type
     lr = _scalar(ins["LearningRate"], p.dtype)
@@ -161,13 +162,13 @@ def adam(ins, attrs):
     eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps  # Paddle 2.x's form, or Fluid's
     if sparse_grad:
         if attrs["lazy_mode"]:
-            return dict(outs, **_lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c))
+            return dict(outs, **_lazy_adam(ins, attrs, ctx, lr_t, beta1, beta2, eps_c))
         g = g.to_dense()  # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     if is_float(p, g, m1, m2) and p.shape == g.shape == m1.shape == m2.shape:
         # one numba pass (_adam_loops.adam; numpy's expression made 3 temporaries of each size and took
         # 0.9 ms over the CTR bench's [400, 400] weight), over p, m1 and m2 where the executor allows
         args = (flat(p), flat(g), flat(m1), flat(m2), lr_t, beta1, beta2, one - beta1, one - beta2, eps_c)
-        if _in_place(attrs, (p, m1, m2), g):
+        if _in_place(ctx, (p, m1, m2), g):
             loop_or(_replicas.adam_in_place, _adam_loops().adam_in_place, *args)(*args)
             return dict(outs, ParamOut=p, Moment1Out=m1, Moment2Out=m2)
         written = tuple(np.empty(a.shape, a.dtype) for a in (p, m1, m2))
@@ -193,7 +194,7 @@ def adam_reads_next_powers(ins, attrs):
     return not attrs.get("epsilon_scaled") and ins.get("Beta1PowOut") is ins["Beta1Pow"]
 
 
-def _lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c):
+def _lazy_adam(ins, attrs, ctx, lr_t, beta1, beta2, eps_c):
     """lazy_mode: the rows the gradient does not hold keep what the outputs held: Param's (one
     variable, Fluid's optimizer), or an output's own earlier value (Fluid's op tests)."""
     p = ins["Param"]
@@ -208,16 +209,16 @@ def _lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c):
         beta1,
         beta2,
         eps_c,
-        prior is None and attrs.get("_update_in_place", False),
+        prior is None and ctx.update_in_place,
         prior,
     )
 
 
-def adagrad(ins, attrs):
+def adagrad(ins, attrs, ctx=NO_CONTEXT):
     p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     if isinstance(g, SelectedRows):
-        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]), attrs.get("_update_in_place", False))
+        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]), ctx.update_in_place)
     m_out = m + g * g
     p_out = p - lr * g / (np.sqrt(m_out) + p.dtype.type(attrs["epsilon"]))
     return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}

@@ -12,10 +12,10 @@ from ._numba import is_float, lazy, run_in_parts
 _elementwise = lazy("_elementwise_loops")
 
 
-def positions(x_shape, attrs):
+def positions(x_shape, ctx):
     """Each row's position in its sequence: rows of a [T, P] LoDTensor, or the second dim of a
     dense [N, M, P] batch (as a flat array over the N * M rows)."""
-    lod = (attrs.get("_lod") or {}).get("X")
+    lod = ctx.lod.get("X")
     if lod:
         offs = np.asarray(lod[-1], dtype=np.int64)
         if len(x_shape) != 2 or offs[-1] != x_shape[0]:
@@ -43,11 +43,11 @@ def _scaled_table(length, size, beta):
     return table
 
 
-def add_position_encoding(ins, attrs):
+def add_position_encoding(ins, attrs, ctx):
     x = ins["X"]
     size, alpha, beta = x.shape[-1], x.dtype.type(attrs["alpha"]), float(attrs["beta"])
-    if (attrs.get("_lod") or {}).get("X"):
-        pos = positions(x.shape, attrs)
+    if ctx.lod.get("X"):
+        pos = positions(x.shape, ctx)
         pe = _scaled_table(int(pos.max(initial=0)) + 1, size, beta)[pos]
     else:
         if x.ndim != 3:

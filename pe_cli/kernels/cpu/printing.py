@@ -49,15 +49,15 @@ def should_print(attrs):
     return True
 
 
-def print_tensor(x, attrs, place):
+def print_tensor(x, attrs, ctx, place):
     if should_print(attrs):
-        lod = (attrs.get("_lod") or {}).get("In")
+        lod = ctx.lod.get("In")
         sys.stdout.write(format_tensor(x, attrs.get("_in_name", ""), attrs, lod, place))
         sys.stdout.flush()
 
 
-def print(ins, attrs, place="CPUPlace"):  # noqa: A001 -- the kernel of op type 'print'
+def print(ins, attrs, ctx, place="CPUPlace"):  # noqa: A001 -- the kernel of op type 'print'
     """``place``: the device the printed line names (a CUDA place runs this kernel on the host)."""
     x = np.asarray(ins["In"])
-    print_tensor(x, attrs, place)
+    print_tensor(x, attrs, ctx, place)
     return {"Out": x.copy()}

@@ -50,9 +50,9 @@ def _positions(ids, kept, attrs):
     return pos
 
 
-def _layout(ins, attrs, keep=None):
+def _layout(ins, attrs, ctx, keep=None):
     """(ids as float32, the n-grams, their keep flags, each Out row's n-gram index or -1, Out's LoD)."""
-    offs = seq_offsets(attrs, "X", len(ins["X"]))
+    offs = seq_offsets(ctx, "X", len(ins["X"]))
     ids = np.asarray(ins["X"]).reshape(-1).astype(np.float32)
     grams = _ngrams(offs, attrs["pyramid_layer"])
     keep = _keep(grams, attrs) if keep is None else np.asarray(keep).reshape(-1)
@@ -64,9 +64,9 @@ def _layout(ins, attrs, keep=None):
     return ids, grams, keep, np.array(rows, np.int64), lod
 
 
-def pyramid_hash(ins, attrs):
+def pyramid_hash(ins, attrs, ctx):
     w = np.asarray(ins["W"])
-    ids, grams, keep, rows, lod = _layout(ins, attrs)
+    ids, grams, keep, rows, lod = _layout(ins, attrs, ctx)
     used = rows >= 0
     pos = _positions(ids, [grams[k] for k in rows[used]], attrs)
     rl = attrs["rand_len"]
@@ -75,12 +75,13 @@ def pyramid_hash(ins, attrs):
         out[used] = w[pos[:, :, None] + np.arange(rl), 0].reshape(len(pos), -1)
     if not attrs["is_training"]:
         out *= w.dtype.type(attrs["drop_out_percent"])
-    return {"Out": out, "DropPos": keep.reshape(-1, 1), "X_Temp_Out": ids.reshape(-1, 1), "@LOD": {"Out": [lod]}}
+    ctx.set_lod_map({"Out": [lod]})
+    return {"Out": out, "DropPos": keep.reshape(-1, 1), "X_Temp_Out": ids.reshape(-1, 1)}
 
 
-def pyramid_hash_grad(ins, attrs):
+def pyramid_hash_grad(ins, attrs, ctx):
     w, dout = np.asarray(ins["W"]), np.asarray(ins["Out@GRAD"])
-    ids, grams, _, rows, _ = _layout(ins, attrs, ins["DropPos"])
+    ids, grams, _, rows, _ = _layout(ins, attrs, ctx, ins["DropPos"])
     used = rows >= 0
     pos = _positions(ids, [grams[k] for k in rows[used]], attrs)
     rl, dw = attrs["rand_len"], np.zeros(w.shape[0], w.dtype)

@@ -1,4 +1,4 @@
-"""Kernels of ops/random.py: draws from the numpy Generator the executor hands them (attrs["_rng"])."""
+"""Kernels of ops/random.py: draws from the numpy Generator the executor hands them (ctx.rng)."""
 
 import numpy as np
 
@@ -35,8 +35,8 @@ def _with_diagonal(out, attrs, op):
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
-def uniform_random(ins, attrs):
-    rng = attrs["_rng"]
+def uniform_random(ins, attrs, ctx):
+    rng = ctx.rng
     return _with_diagonal(
         _drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size), run_shape(ins, attrs), attrs["dtype"]),
         attrs,
@@ -44,8 +44,8 @@ def uniform_random(ins, attrs):
     )
 
 
-def gaussian_random(ins, attrs):
-    rng = attrs["_rng"]
+def gaussian_random(ins, attrs, ctx):
+    rng = ctx.rng
     return {
         "Out": _drawn(
             lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), run_shape(ins, attrs), attrs["dtype"]
@@ -53,8 +53,8 @@ def gaussian_random(ins, attrs):
     }
 
 
-def truncated_gaussian_random(ins, attrs):
-    rng = attrs["_rng"]
+def truncated_gaussian_random(ins, attrs, ctx):
+    rng = ctx.rng
     mean, std = attrs["mean"], attrs["std"]
     out = rng.normal(mean, std, size=attrs["shape"])
     bad = np.abs(out - mean) > 2 * std
@@ -64,18 +64,18 @@ def truncated_gaussian_random(ins, attrs):
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
-def seed(ins, attrs):
-    value = attrs["seed"] or int((attrs.get("_rng") or np.random.default_rng()).integers(1, 1 << 31))
+def seed(ins, attrs, ctx):
+    value = attrs["seed"] or int((ctx.rng or np.random.default_rng()).integers(1, 1 << 31))
     return {"Out": np.array([value], dtype=np.int32)}
 
 
-def uniform_random_batch_size_like(ins, attrs):
-    out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
+def uniform_random_batch_size_like(ins, attrs, ctx):
+    out = ctx.rng.uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
     return _with_diagonal(out, attrs, "uniform_random_batch_size_like")
 
 
-def gaussian_random_batch_size_like(ins, attrs):
-    out = attrs["_rng"].normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
+def gaussian_random_batch_size_like(ins, attrs, ctx):
+    out = ctx.rng.normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
@@ -91,31 +91,31 @@ def random_crop(ins, attrs):
     return {"Out": out.reshape(x.shape[:k] + tuple(shape)), "SeedOut": next_seed}
 
 
-def randint(ins, attrs):
-    out = attrs["_rng"].integers(attrs["low"], attrs["high"], size=run_shape(ins, attrs))
+def randint(ins, attrs, ctx):
+    out = ctx.rng.integers(attrs["low"], attrs["high"], size=run_shape(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
-def randperm(ins, attrs):
+def randperm(ins, attrs, ctx):
     if attrs["n"] is None or attrs["n"] < 1:
         raise ValueError(f"randperm: n={attrs['n']} must be an int > 0")
-    return {"Out": attrs["_rng"].permutation(attrs["n"]).astype(attrs["dtype"], copy=False)}
+    return {"Out": ctx.rng.permutation(attrs["n"]).astype(attrs["dtype"], copy=False)}
 
 
-def poisson(ins, attrs):
+def poisson(ins, attrs, ctx):
     x = ins["X"]
     if x.size and not (x.min() >= 0):
         raise ValueError(f"poisson: the rates X hold {float(np.nanmin(x))}; they must be >= 0")
-    return {"Out": attrs["_rng"].poisson(x.astype(np.float64)).astype(x.dtype)}
+    return {"Out": ctx.rng.poisson(x.astype(np.float64)).astype(x.dtype)}
 
 
 def poisson_grad(ins, attrs):
     return {"X@GRAD": np.zeros_like(ins["Out@GRAD"])}
 
 
-def dirichlet(ins, attrs):
+def dirichlet(ins, attrs, ctx):
     alpha = ins["Alpha"].astype(np.float64)
     if alpha.size and not (alpha.min() > 0):
         raise ValueError(f"dirichlet: the concentrations Alpha hold {float(np.nanmin(alpha))}; they must be > 0")
-    draws = attrs["_rng"].gamma(alpha)
+    draws = ctx.rng.gamma(alpha)
     return {"Out": (draws / draws.sum(axis=-1, keepdims=True)).astype(ins["Alpha"].dtype)}

@@ -1,5 +1,5 @@
 """Kernels of the recurrent op (StaticRNN) and its gradient, for any device: the step block runs on
-the op's device through the BlockRunner (``attrs["_block"]``); the time slices and the stacked outputs
+the op's device through the BlockRunner (its context's ``block``); the time slices and the stacked outputs
 and gradients are handled on the host, moved with ``to_device``/``to_host`` (the identity on the CPU;
 the CUDA module passes its runtime's)."""
 
@@ -20,9 +20,9 @@ def _accumulate(total, g):
         total += g
 
 
-def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
-    block = attrs["_block"]
-    env = block.env(ins, attrs)
+def recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+    block = ctx.block
+    env = block.env(ins, ctx.lod)
     xs = [to_host(x) for x in ins.get("inputs") or []]
     steps = len(xs[0]) if xs else 0
     states = list(ins.get("initial_states") or [])
@@ -48,8 +48,8 @@ def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
     return {"outputs": [to_device(np.stack(out)) for out in outputs], "step_scopes": scopes}
 
 
-def recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
-    block = attrs["_block"]
+def recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+    block = ctx.block
     scopes = ins["step_scopes"]
     out_grads = [to_host(g) for g in ins.get("outputs@GRAD") or []]
     xs, params = ins.get("inputs") or [], [to_host(p) for p in ins.get("parameters") or []]

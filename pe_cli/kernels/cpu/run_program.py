@@ -1,5 +1,5 @@
 """Kernels of run_program and run_program_grad (pe_cli/ops/run_program.py). They run ops of the block
-global_block names through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``) and compute
+global_block names through their context's ``block`` (a BlockRunner: ``env``, ``child``, ``run``) and compute
 nothing themselves, so the CUDA module serves them too (with the device's zeros)."""
 
 import numpy as np
@@ -10,15 +10,15 @@ _GRAD = "@GRAD"
 _SEED_FILLS = ("fill_constant", "fill_any_like")
 
 
-def run_program(ins, attrs):
+def run_program(ins, attrs, ctx):
     """Ops [start_op_index, end_op_index) in a fresh scope over X and Params (by their names)."""
-    block = attrs["_block"]
+    block = ctx.block
     start, end = attrs["start_op_index"], attrs["end_op_index"]
     if not 0 <= start <= end <= len(block.steps):
         raise PeError(
             f"run_program: ops [{start}, {end}) are no range of the {len(block.steps)} ops of the block it names"
         )
-    scope = block.run(block.child(block.env(ins, attrs)), start=start, stop=end)
+    scope = block.run(block.child(block.env(ins, ctx.lod)), start=start, stop=end)
     outs = []
     for name in block.op.output("Out"):
         if name not in scope:
@@ -44,9 +44,9 @@ def _seeds(ops, end, count):
     return names, i
 
 
-def run_program_grad(ins, attrs, zeros=np.zeros_like):
+def run_program_grad(ins, attrs, ctx, zeros=np.zeros_like):
     """The block's gradient ops in the scope run_program kept, Out@GRAD under the names they read."""
-    block = attrs["_block"]
+    block = ctx.block
     scopes, grads = ins["OutScope"], ins.get("Out@GRAD") or []
     if not isinstance(scopes, list) or len(scopes) != 1:
         raise PeError(

@@ -1,42 +1,42 @@
 """Kernels of pe_cli/ops/sampling.py: draws from the seeded numpy Generator the executor hands them
-(attrs["_rng"]), float attributes as the float32 Paddle holds."""
+(ctx.rng), float attributes as the float32 Paddle holds."""
 
 import numpy as np
 
 from ...base.errors import PeError
 
 
-def _rng(attrs):
-    return attrs.get("_rng") or np.random.default_rng()
+def _rng(ctx):
+    return ctx.rng or np.random.default_rng()
 
 
-def bernoulli(ins, attrs):
+def bernoulli(ins, attrs, ctx):
     x = ins["X"]
-    return {"Out": (_rng(attrs).random(x.shape) < x).astype(x.dtype)}
+    return {"Out": (_rng(ctx).random(x.shape) < x).astype(x.dtype)}
 
 
-def exponential(ins, attrs):
+def exponential(ins, attrs, ctx):
     x = ins["X"]
-    return {"Out": _rng(attrs).exponential(1 / float(np.float32(attrs["lambda"])), x.shape).astype(x.dtype)}
+    return {"Out": _rng(ctx).exponential(1 / float(np.float32(attrs["lambda"])), x.shape).astype(x.dtype)}
 
 
-def multinomial(ins, attrs):
+def multinomial(ins, attrs, ctx):
     x = np.asarray(ins["X"], dtype=np.float64)
     rows = x.reshape(-1, x.shape[-1])
     if np.any(rows < 0) or np.any(rows.sum(axis=1) <= 0):
         raise PeError("multinomial: each row of X must hold probabilities >= 0, not all 0")
-    rng, n = _rng(attrs), attrs["num_samples"]
+    rng, n = _rng(ctx), attrs["num_samples"]
     out = [rng.choice(rows.shape[1], size=n, replace=attrs["replacement"], p=r / r.sum()) for r in rows]
     return {"Out": np.array(out, np.int64).reshape(x.shape[:-1] + (n,))}
 
 
-def rrelu(ins, attrs):
+def rrelu(ins, attrs, ctx):
     x = ins["X"]
     lo, hi = np.float32(attrs["lower"]), np.float32(attrs["upper"])
     if attrs["is_test"]:
         slope = np.full(x.shape, (lo + hi) / 2, x.dtype)
     else:
-        slope = _rng(attrs).uniform(lo, hi, x.shape).astype(x.dtype)
+        slope = _rng(ctx).uniform(lo, hi, x.shape).astype(x.dtype)
     noise = np.where(x >= 0, x.dtype.type(1), slope)
     return {"Out": (x * noise).astype(x.dtype, copy=False), "Noise": noise}
 
@@ -51,7 +51,7 @@ def _scale(attrs, dtype):
     return dtype.type(1 / (1 - p)) if up and p < 1 else dtype.type(0 if up else 1)
 
 
-def dropout_nd(ins, attrs):
+def dropout_nd(ins, attrs, ctx):
     x = ins["X"]
     p = np.float32(attrs["dropout_prob"])
     up = attrs["dropout_implementation"] == "upscale_in_train"
@@ -59,7 +59,7 @@ def dropout_nd(ins, attrs):
     if attrs["is_test"]:
         out = x if up else (x * x.dtype.type(1 - p)).astype(x.dtype)
         return {"Out": out, "Mask": np.ones(mask_shape, np.uint8)}
-    mask = (_rng(attrs).random(mask_shape) >= p).astype(np.uint8)
+    mask = (_rng(ctx).random(mask_shape) >= p).astype(np.uint8)
     return {"Out": (x * mask * _scale(attrs, x.dtype)).astype(x.dtype, copy=False), "Mask": mask}
 
 
@@ -72,10 +72,10 @@ def dropout_nd_grad(ins, attrs):
     return {"X@GRAD": (d * mask * _scale(attrs, d.dtype)).astype(d.dtype, copy=False)}
 
 
-def gumbel_softmax(ins, attrs):
+def gumbel_softmax(ins, attrs, ctx):
     x = ins["X"]
     axis = attrs["axis"] % max(x.ndim, 1)
-    g = -np.log(-np.log(_rng(attrs).uniform(np.finfo(np.float64).tiny, 1.0, x.shape)))
+    g = -np.log(-np.log(_rng(ctx).uniform(np.finfo(np.float64).tiny, 1.0, x.shape)))
     z = (x + g) / np.float32(attrs["temperature"])
     e = np.exp(z - z.max(axis=axis, keepdims=True))
     out = e / e.sum(axis=axis, keepdims=True)
@@ -93,19 +93,19 @@ def gumbel_softmax_grad(ins, attrs):
     return {"X@GRAD": dx.astype(out.dtype, copy=False)}
 
 
-def uniform_random_inplace(ins, attrs):
+def uniform_random_inplace(ins, attrs, ctx):
     x = ins["X"]
-    out = _rng(attrs).uniform(float(np.float32(attrs["min"])), float(np.float32(attrs["max"])), x.shape)
+    out = _rng(ctx).uniform(float(np.float32(attrs["min"])), float(np.float32(attrs["max"])), x.shape)
     out = out.astype(x.dtype).reshape(-1)
     if attrs["diag_num"] > 0:
         out[np.arange(attrs["diag_num"]) * (attrs["diag_step"] + 1)] = np.float32(attrs["diag_val"])
     return {"Out": out.reshape(x.shape)}
 
 
-def gaussian_inplace(ins, attrs):
+def gaussian_inplace(ins, attrs, ctx):
     x = ins["x"]
     return {
-        "out": _rng(attrs)
+        "out": _rng(ctx)
         .normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])), x.shape)
         .astype(x.dtype)
     }

@@ -3,7 +3,7 @@ kernel reads dense arrays (the executor calls ``densify``), and the sparse updat
 kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
 numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
 An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
-``_update_in_place``, set only when nothing else holds those arrays), else into copies."""
+``ctx.update_in_place``, set only when nothing else holds those arrays), else into copies."""
 
 import numpy as np
 

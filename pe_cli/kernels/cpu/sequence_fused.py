@@ -7,7 +7,8 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from ..common import seq_offsets
+from ..common import lod_offsets, seq_offsets
+from ..context import KernelContext
 from ..lstm_math import VEC_ACTS
 from ._numba import is_float, lazy, run_in_parts
 from .embedding import add_rows
@@ -18,19 +19,18 @@ _loops = lazy("_seq_loops")
 
 def _sums(x, offs):
     """Each sequence's rows of the 2-D ``x`` summed in order (an empty one: 0)."""
-    return sequence_pool({"X": np.ascontiguousarray(x)}, {"_lod": {"X": [offs]}, "pooltype": "SUM", "pad_value": 0.0})[
-        "Out"
-    ]
+    attrs, ctx = {"pooltype": "SUM", "pad_value": 0.0}, KernelContext(lod={"X": [offs]})
+    return sequence_pool({"X": np.ascontiguousarray(x)}, attrs, ctx)["Out"]
 
 
 # ids from which a lookup's rows are summed on the device's threads (lookup_table's gather's threshold)
 PARALLEL_MIN_IDS = 256
 
 
-def _ids(ins, attrs, w):
+def _ids(ins, attrs, ctx, w):
     """(Ids as [T, k] int64, the offsets of its sequences), the ids checked against W's rows."""
     ids = np.asarray(ins["Ids"])
-    offs = seq_offsets(attrs, "Ids", ids.shape[0])
+    offs = seq_offsets(ctx, "Ids", ids.shape[0])
     flat = ids.reshape(ids.shape[0], -1).astype(np.int64, copy=False)
     pad = attrs["padding_idx"]
     if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):  # (two passes, no temporaries)
@@ -41,9 +41,9 @@ def _ids(ins, attrs, w):
     return flat, offs
 
 
-def fused_embedding_seq_pool(ins, attrs):
+def fused_embedding_seq_pool(ins, attrs, ctx):
     w = np.asarray(ins["W"])
-    ids, offs = _ids(ins, attrs, w)
+    ids, offs = _ids(ins, attrs, ctx, w)
     if w.ndim == 2 and is_float(w):  # the table's rows summed where they are (the same sums)
         out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
         args = (np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
@@ -53,9 +53,9 @@ def fused_embedding_seq_pool(ins, attrs):
     return {"Out": _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)}
 
 
-def fused_embedding_seq_pool_grad(ins, attrs):
+def fused_embedding_seq_pool_grad(ins, attrs, ctx):
     w = np.asarray(ins["W"])
-    ids, offs = _ids(ins, attrs, w)
+    ids, offs = _ids(ins, attrs, ctx, w)
     k = ids.shape[1]
     d_out = np.asarray(ins["Out@GRAD"]).reshape(len(offs) - 1, k, w.shape[1])
     per_id = np.repeat(d_out, np.diff(offs), axis=0).reshape(-1, w.shape[1]).astype(w.dtype, copy=False)
@@ -82,8 +82,8 @@ def _pool(x, offs, kind):
     return sums.astype(x.dtype, copy=False)
 
 
-def _pool_concat(ins, attrs, cvm):
-    lods = attrs["_lod"]["X"]
+def _pool_concat(ins, attrs, ctx, cvm):
+    lods = ctx.lod["X"]
     parts = []
     for i, (x, lod) in enumerate(zip(ins["X"], lods)):
         if not lod:
@@ -102,12 +102,12 @@ def _pool_concat(ins, attrs, cvm):
     return {"Out": np.concatenate(parts, axis=1)}
 
 
-def fusion_seqpool_concat(ins, attrs):
-    return _pool_concat(ins, attrs, cvm=False)
+def fusion_seqpool_concat(ins, attrs, ctx):
+    return _pool_concat(ins, attrs, ctx, cvm=False)
 
 
-def fusion_seqpool_cvm_concat(ins, attrs):
-    return _pool_concat(ins, attrs, cvm=True)
+def fusion_seqpool_cvm_concat(ins, attrs, ctx):
+    return _pool_concat(ins, attrs, ctx, cvm=True)
 
 
 def _col_sequence(col, x, sw, cw, up, down):
@@ -147,9 +147,9 @@ def _col_sequence(col, x, sw, cw, up, down):
         dst, zero = dst - cw, zero - sw
 
 
-def fusion_seqconv_eltadd_relu(ins, attrs):
+def fusion_seqconv_eltadd_relu(ins, attrs, ctx):
     x, w, b = np.asarray(ins["X"]), np.asarray(ins["Filter"]), np.asarray(ins["Bias"])
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     if b.size != w.shape[1]:
         raise PeError(f"Bias holds {b.size} values; Filter {list(w.shape)} needs {w.shape[1]}")
     start, length = attrs["contextStart"], attrs["contextLength"]
@@ -167,9 +167,9 @@ def fusion_seqconv_eltadd_relu(ins, attrs):
     return {"Out": np.maximum(col @ w + b.reshape(-1), 0).astype(x.dtype, copy=False), "ColMat": col}
 
 
-def fusion_seqexpand_concat_fc(ins, attrs):
+def fusion_seqexpand_concat_fc(ins, attrs, ctx):
     xs, w, b = [np.asarray(x) for x in ins["X"]], np.asarray(ins["FCWeight"]), ins.get("FCBias")
-    offs = seq_offsets({"_lod": {"X": attrs["_lod"]["X"][0]}}, "X", xs[0].shape[0])  # X[0]'s sequences
+    offs = lod_offsets(ctx.lod["X"][0], "X", xs[0].shape[0])  # X[0]'s sequences
     n = len(offs) - 1
     for i, x in enumerate(xs[1:], 1):
         if x.shape[0] != n:

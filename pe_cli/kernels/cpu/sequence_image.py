@@ -9,17 +9,19 @@ from ._numba import lazy
 _loops = lazy("_conv_loops")
 
 
-def im2sequence(ins, attrs):
+def im2sequence(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["X"])
     if "Y" in ins:  # each image's real size: the patches over the grid it gives
         out, offs = real_size_patches(x, ins["Y"], attrs)
-        return {"Out": out, "@LOD": {"Out": offs}}
+        ctx.set_lod_map({"Out": offs})
+        return {"Out": out}
     n, c = x.shape[:2]
     kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
     cols = np.empty((n, c * kh * kw, oh * ow), x.dtype)
     _loops().im2col(x, kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, cols)
     out = np.ascontiguousarray(cols.transpose(0, 2, 1)).reshape(n * oh * ow, c * kh * kw)
-    return {"Out": out, "@LOD": {"Out": image_offsets(n, oh * ow)}}
+    ctx.set_lod_map({"Out": image_offsets(n, oh * ow)})
+    return {"Out": out}
 
 
 def im2sequence_grad(ins, attrs):

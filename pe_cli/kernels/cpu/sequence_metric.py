@@ -9,17 +9,19 @@ from ._numba import lazy
 _loops = lazy("_seq_metric_loops")
 
 
-def chunk_eval(ins, attrs):
-    inf, lab, starts, ends, scheme, excluded = chunk_prep(ins["Inference"], ins["Label"], attrs, ins.get("SeqLength"))
+def chunk_eval(ins, attrs, ctx):
+    inf, lab, starts, ends, scheme, excluded = chunk_prep(
+        ins["Inference"], ins["Label"], attrs, ctx, ins.get("SeqLength")
+    )
     segs = np.zeros((6, inf.size), np.int64)
     counts = np.zeros((starts.size, 3), np.int64)
     _loops().chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts)
     return chunk_outputs(counts)
 
 
-def edit_distance(ins, attrs):
+def edit_distance(ins, attrs, ctx):
     hyp, ref, hs, he, rs, re, bases, size = edit_prep(
-        ins["Hyps"], ins["Refs"], attrs, ins.get("HypsLength"), ins.get("RefsLength")
+        ins["Hyps"], ins["Refs"], attrs, ctx, ins.get("HypsLength"), ins.get("RefsLength")
     )
     dist = np.zeros(hs.size, np.int64)
     _loops().edit_distances(hyp, hs, he, ref, rs, re, bases, np.zeros(size, np.int64), dist)

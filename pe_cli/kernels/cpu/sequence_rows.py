@@ -24,46 +24,48 @@ def _scatter(dout, idx, x):
     return dx
 
 
-def sequence_reverse(ins, attrs):
+def sequence_reverse(ins, attrs, ctx):
     x = ins["X"]
-    return {"Y": _gather(x, reverse_index(seq_offsets(attrs, "X", x.shape[0])))}
+    return {"Y": _gather(x, reverse_index(seq_offsets(ctx, "X", x.shape[0])))}
 
 
-def sequence_reverse_grad(ins, attrs):
+def sequence_reverse_grad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(attrs, "X", x.shape[0])), x)}
+    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(ctx, "X", x.shape[0])), x)}
 
 
-def sequence_expand(ins, attrs):
+def sequence_expand(ins, attrs, ctx):
     x = ins["X"]
-    idx, offs = expand_rows(attrs, x.shape[0], ins["Y"].shape[0])
-    return {"Out": _gather(x, idx), "@LOD": {"Out": [offs]} if offs is not None else {}}
+    idx, offs = expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])
+    ctx.set_lod_map({"Out": [offs]} if offs is not None else {})
+    return {"Out": _gather(x, idx)}
 
 
-def sequence_expand_grad(ins, attrs):
+def sequence_expand_grad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, x.shape[0], ins["Y"].shape[0])[0], x)}
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])[0], x)}
 
 
-def sequence_pad(ins, attrs):
+def sequence_pad(ins, attrs, ctx):
     x = ins["X"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     idx, length = pad_index(offs, attrs["padded_length"])
     out = _gather(x, idx, ins["PadValue"]).reshape((len(offs) - 1, length) + x.shape[1:])
     return {"Out": out, "Length": np.diff(offs).astype(np.int64)}
 
 
-def sequence_pad_grad(ins, attrs):
+def sequence_pad_grad(ins, attrs, ctx):
     x = ins["X"]
-    idx, _ = pad_index(seq_offsets(attrs, "X", x.shape[0]), attrs["padded_length"])
+    idx, _ = pad_index(seq_offsets(ctx, "X", x.shape[0]), attrs["padded_length"])
     return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, x)}
 
 
-def sequence_unpad(ins, attrs):
+def sequence_unpad(ins, attrs, ctx):
     x = ins["X"]
     idx, offs = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + (x.shape[2:] or (1,)))  # a 2-D X gives [N, 1], as Fluid's
-    return {"Out": _gather(rows, idx), "@LOD": {"Out": [offs]}}
+    ctx.set_lod_map({"Out": [offs]})
+    return {"Out": _gather(rows, idx)}
 
 
 def sequence_unpad_grad(ins, attrs):
@@ -86,6 +88,7 @@ def sequence_mask(ins, attrs):
     return {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}
 
 
-def sequence_erase(ins, attrs):
-    out, lod = erase(ins["X"], attrs)
-    return {"Out": out, "@LOD": {"Out": lod}}
+def sequence_erase(ins, attrs, ctx):
+    out, lod = erase(ins["X"], attrs, ctx)
+    ctx.set_lod_map({"Out": lod})
+    return {"Out": out}

@@ -8,68 +8,72 @@ from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_l
 from .sequence_rows import _gather, _scatter
 
 
-def _expand_map(ins, attrs):
-    y_lod = lod_of(attrs, "Y", ins["Y"].shape[0])
+def _expand_map(ins, attrs, ctx):
+    y_lod = lod_of(ctx, "Y", ins["Y"].shape[0])
     return expand_as_index(ins["X"].shape[0], y_lod[-1])
 
 
-def sequence_expand_as(ins, attrs):
-    return {"Out": _gather(ins["X"], _expand_map(ins, attrs))}
+def sequence_expand_as(ins, attrs, ctx):
+    return {"Out": _gather(ins["X"], _expand_map(ins, attrs, ctx))}
 
 
-def sequence_expand_as_grad(ins, attrs):
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs), ins["X"])}
+def sequence_expand_as_grad(ins, attrs, ctx):
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs, ctx), ins["X"])}
 
 
-def _concat_map(xs, attrs):
-    lods = [lod_of(attrs, "X", x.shape[0], i) for i, x in enumerate(xs)]
+def _concat_map(xs, ctx):
+    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
     idx, offs = concat_index([lod[-1] for lod in lods])
     return idx, lods[0][:-1] + [offs]
 
 
-def sequence_concat(ins, attrs):
+def sequence_concat(ins, attrs, ctx):
     xs = ins["X"]
-    idx, lod = _concat_map(xs, attrs)
-    return {"Out": _gather(np.concatenate(xs, axis=0), idx), "@LOD": {"Out": lod_lists(lod)}}
+    idx, lod = _concat_map(xs, ctx)
+    ctx.set_lod_map({"Out": lod_lists(lod)})
+    return {"Out": _gather(np.concatenate(xs, axis=0), idx)}
 
 
-def sequence_concat_grad(ins, attrs):
+def sequence_concat_grad(ins, attrs, ctx):
     xs, dout = ins["X"], ins["Out@GRAD"]
-    idx, _ = _concat_map(xs, attrs)
+    idx, _ = _concat_map(xs, ctx)
     stacked = np.empty((len(idx),) + dout.shape[1:], dout.dtype)
     stacked[idx] = dout
     return {"X@GRAD": np.split(stacked, np.cumsum([x.shape[0] for x in xs])[:-1])}
 
 
-def _slice_map(ins, attrs):
-    lod = lod_of(attrs, "X", ins["X"].shape[0])
+def _slice_map(ins, attrs, ctx):
+    lod = lod_of(ctx, "X", ins["X"].shape[0])
     idx, offs = slice_index(lod[-1], ins["Offset"], ins["Length"])
     return idx, lod[:-1] + [offs]
 
 
-def sequence_slice(ins, attrs):
-    idx, lod = _slice_map(ins, attrs)
-    return {"Out": _gather(ins["X"], idx), "@LOD": {"Out": lod_lists(lod)}}
+def sequence_slice(ins, attrs, ctx):
+    idx, lod = _slice_map(ins, attrs, ctx)
+    ctx.set_lod_map({"Out": lod_lists(lod)})
+    return {"Out": _gather(ins["X"], idx)}
 
 
-def sequence_slice_grad(ins, attrs):
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs)[0], ins["X"])}
+def sequence_slice_grad(ins, attrs, ctx):
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs, ctx)[0], ins["X"])}
 
 
-def sequence_reshape(ins, attrs):
+def sequence_reshape(ins, attrs, ctx):
     x, new_dim = ins["X"], attrs["new_dim"]
-    lod = lod_of(attrs, "X", x.shape[0])
+    lod = lod_of(ctx, "X", x.shape[0])
     offs = reshape_offsets(lod[-1], x.shape[1], new_dim)
-    return {"Out": np.ascontiguousarray(x).reshape(-1, new_dim), "@LOD": {"Out": lod_lists(lod[:-1] + [offs])}}
+    ctx.set_lod_map({"Out": lod_lists(lod[:-1] + [offs])})
+    return {"Out": np.ascontiguousarray(x).reshape(-1, new_dim)}
 
 
-def sequence_reshape_grad(ins, attrs):
+def sequence_reshape_grad(ins, attrs, ctx):
     x = ins["X"]
-    seq_offsets(attrs, "X", x.shape[0])
+    seq_offsets(ctx, "X", x.shape[0])
     return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(x.shape)}
 
 
-def lod_reset(ins, attrs):
+def lod_reset(ins, attrs, ctx):
     x = ins["X"]
     y_values = (lambda: ins["Y"]) if "Y" in ins else None
-    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}
+    ctx.set_lod_map({"Out": reset_lod(attrs, ctx, x.shape[0], y_values)})
+    return {"Out": x}

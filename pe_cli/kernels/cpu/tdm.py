@@ -34,11 +34,11 @@ def _layer_samples(rng, positive, nodes, negatives, output_positive):
     return head + picked, [1] * len(head) + [0] * negatives, [1] * width
 
 
-def tdm_sampler(ins, attrs):
+def tdm_sampler(ins, attrs, ctx):
     travel, layer = ins["Travel"], ins["Layer"].reshape(-1)
     items = _node_ids(ins["X"].reshape(-1), travel.shape[0], "tdm_sampler")
     offsets, negatives = attrs["layer_offset_lod"], attrs["neg_samples_num_list"]
-    rng = np.random.default_rng(attrs["seed"]) if attrs["seed"] else attrs["_rng"]
+    rng = np.random.default_rng(attrs["seed"]) if attrs["seed"] else ctx.rng
     for l, k in enumerate(negatives):
         if k >= offsets[l + 1] - offsets[l]:
             raise PeError(

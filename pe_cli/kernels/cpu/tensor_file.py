@@ -57,22 +57,23 @@ def _fp16(array, attrs):
     return array.astype(np.float16) if attrs["load_as_fp16"] else array
 
 
-def load(ins, attrs):
+def load(ins, attrs, ctx):
     array, lod = read_tensor_file(attrs["file_path"])
     outs = {"Out": _fp16(_part(array, attrs), attrs)}
     if lod:
-        outs["@LOD"] = {"Out": lod}
+        ctx.set_lod_map({"Out": lod})
     return outs
 
 
-def load_combine(ins, attrs):
+def load_combine(ins, attrs, ctx):
     path = attrs["file_path"]
     if attrs["model_from_memory"]:
         data, where = (path.encode("latin-1") if isinstance(path, str) else bytes(path)), "load_combine: the bytes"
     else:
         data, where = _file_bytes("load_combine", path), f"load_combine: {path}"
-    tensors = read_lod_tensors(data, where, count=attrs["_output_counts"]["Out"])
-    return {"Out": [_fp16(a, attrs) for a, _ in tensors], "@LODS": {"Out": [lod or None for _, lod in tensors]}}
+    tensors = read_lod_tensors(data, where, count=ctx.output_counts["Out"])
+    ctx.set_lods("Out", [lod or None for _, lod in tensors])
+    return {"Out": [_fp16(a, attrs) for a, _ in tensors]}
 
 
 def _serialized(value, lod, attrs):
@@ -90,13 +91,13 @@ def _write(op, path, data, attrs):
     write_file(path, lambda f: f.write(data))
 
 
-def save(ins, attrs):
-    _write("save", attrs["file_path"], _serialized(ins["X"], (attrs.get("_lod") or {}).get("X"), attrs), attrs)
+def save(ins, attrs, ctx):
+    _write("save", attrs["file_path"], _serialized(ins["X"], ctx.lod.get("X"), attrs), attrs)
     return {}
 
 
-def save_combine(ins, attrs):
-    lods = (attrs.get("_lod") or {}).get("X") or [None] * len(ins["X"])
+def save_combine(ins, attrs, ctx):
+    lods = ctx.lod.get("X") or [None] * len(ins["X"])
     if any(isinstance(x, SelectedRows) for x in ins["X"]):
         raise PeError("save_combine: SaveCombineOp only supports LoDTensor; save a SelectedRows with the save op")
     data = b"".join(_serialized(x, lod, attrs) for x, lod in zip(ins["X"], lods))

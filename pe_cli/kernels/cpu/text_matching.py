@@ -6,9 +6,9 @@ from ...base.errors import PeError
 from ..common import seq_offsets
 
 
-def _pairs(attrs, ins, *slots):
+def _pairs(ctx, ins, *slots):
     """Per slot, the offsets of its sequences; every slot must hold the same number of them."""
-    offsets = [seq_offsets(attrs, s, len(ins[s])) for s in slots]
+    offsets = [seq_offsets(ctx, s, len(ins[s])) for s in slots]
     if len({len(o) for o in offsets}) != 1:
         raise PeError(
             f"{' / '.join(slots)} must hold as many sequences, got {' / '.join(str(len(o) - 1) for o in offsets)}"
@@ -23,24 +23,21 @@ def _lod(sizes):
 # -- match_matrix_tensor ---------------------------------------------------------------------------
 
 
-def match_matrix_tensor(ins, attrs):
+def match_matrix_tensor(ins, attrs, ctx):
     x, y, w = ins["X"], ins["Y"], ins["W"]
-    xo, yo = _pairs(attrs, ins, "X", "Y")
+    xo, yo = _pairs(ctx, ins, "X", "Y")
     tmp = np.einsum("ih,htk->itk", x, w)
     blocks = [
         np.einsum("itk,jk->tij", tmp[xo[b] : xo[b + 1]], y[yo[b] : yo[b + 1]]).ravel() for b in range(len(xo) - 1)
     ]
     out = np.concatenate(blocks) if blocks else np.zeros(0, x.dtype)
-    return {
-        "Out": out.reshape(-1, 1).astype(x.dtype),
-        "Tmp": tmp.reshape(-1, 1),
-        "@LOD": {"Out": _lod([b.size for b in blocks])},
-    }
+    ctx.set_lod_map({"Out": _lod([b.size for b in blocks])})
+    return {"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1)}
 
 
-def match_matrix_tensor_grad(ins, attrs):
+def match_matrix_tensor_grad(ins, attrs, ctx):
     x, y, w, dout = ins["X"], ins["Y"], ins["W"], ins["Out@GRAD"].reshape(-1)
-    xo, yo = _pairs(attrs, ins, "X", "Y")
+    xo, yo = _pairs(ctx, ins, "X", "Y")
     tmp = np.einsum("ih,htk->itk", x, w)
     dtmp, dy, start = np.zeros_like(tmp), np.zeros_like(y), 0
     for b in range(len(xo) - 1):
@@ -68,9 +65,9 @@ def _conv_index(channels, h, w, attrs):
     return idx.reshape(channels * kh * kw, -1)
 
 
-def _image_blocks(op, ins, attrs, channels):
+def _image_blocks(op, ins, ctx, channels):
     """Per pair of X, ROW and COLUMN: (its slice of X, rows h, columns w), X holding channels * h * w values."""
-    xo, ro, co = _pairs(attrs, ins, "X", "ROW", "COLUMN")
+    xo, ro, co = _pairs(ctx, ins, "X", "ROW", "COLUMN")
     for b in range(len(xo) - 1):
         h, w = int(ro[b + 1] - ro[b]), int(co[b + 1] - co[b])
         if xo[b + 1] - xo[b] != channels * h * w:
@@ -81,12 +78,12 @@ def _image_blocks(op, ins, attrs, channels):
         yield slice(xo[b], xo[b + 1]), h, w
 
 
-def _images(ins, attrs):
+def _images(ins, attrs, ctx):
     """Per pair: (its slice of X, the [C*kh*kw, oh*ow] index map)."""
     channels = attrs["InputChannel"]
     return ins["X"].reshape(-1), [
         (rows, _conv_index(channels, h, w, attrs) if h and w else None)
-        for rows, h, w in _image_blocks("var_conv_2d", ins, attrs, channels)
+        for rows, h, w in _image_blocks("var_conv_2d", ins, ctx, channels)
     ]
 
 
@@ -94,23 +91,23 @@ def _gather(values, idx):
     return np.where(idx >= 0, values[np.maximum(idx, 0)], 0).astype(values.dtype)
 
 
-def var_conv_2d(ins, attrs):
-    x, images = _images(ins, attrs)
+def var_conv_2d(ins, attrs, ctx):
+    x, images = _images(ins, attrs, ctx)
     w = ins["W"]
     outs, cols = [], []
     for rows, idx in images:
         col = _gather(x[rows], idx) if idx is not None else np.zeros((w.shape[1], 0), x.dtype)
         cols.append(col.ravel())
         outs.append((w @ col).ravel())
+    ctx.set_lod_map({"Out": _lod([o.size for o in outs]), "Col": _lod([c.size for c in cols])})
     return {
         "Out": np.concatenate(outs or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
         "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
-        "@LOD": {"Out": _lod([o.size for o in outs]), "Col": _lod([c.size for c in cols])},
     }
 
 
-def var_conv_2d_grad(ins, attrs):
-    x, images = _images(ins, attrs)
+def var_conv_2d_grad(ins, attrs, ctx):
+    x, images = _images(ins, attrs, ctx)
     w, dout = ins["W"], ins["Out@GRAD"].reshape(-1)
     dx, dw, start = np.zeros_like(x), np.zeros_like(w), 0
     for rows, idx in images:
@@ -128,12 +125,12 @@ def var_conv_2d_grad(ins, attrs):
 # -- sequence_topk_avg_pooling ---------------------------------------------------------------------
 
 
-def _topk_blocks(ins, attrs):
+def _topk_blocks(ins, attrs, ctx):
     """Per pair: (its slice of X, the block [C, h, w], the top positions [C, h, max_k] (-1: none))."""
     x = ins["X"].reshape(-1)
     channels, max_k = attrs["channel_num"], max(attrs["topks"])
     out = []
-    for rows, h, w in _image_blocks("sequence_topk_avg_pooling", ins, attrs, channels):
+    for rows, h, w in _image_blocks("sequence_topk_avg_pooling", ins, ctx, channels):
         block = x[rows].reshape(channels, h, w)
         top = np.argsort(block, axis=2)[..., ::-1][..., :max_k]  # Fluid's order: argsort()[-k:][::-1]
         pos = np.full((channels, h, max_k), -1, dtype=np.int64)
@@ -142,8 +139,8 @@ def _topk_blocks(ins, attrs):
     return x, out
 
 
-def sequence_topk_avg_pooling(ins, attrs):
-    x, blocks = _topk_blocks(ins, attrs)
+def sequence_topk_avg_pooling(ins, attrs, ctx):
+    x, blocks = _topk_blocks(ins, attrs, ctx)
     topks = attrs["topks"]
     outs, positions = [], []
     for _, block, pos in blocks:
@@ -153,15 +150,15 @@ def sequence_topk_avg_pooling(ins, attrs):
         outs.append(avg.transpose(1, 0, 2).reshape(block.shape[1], -1))
         positions.append(pos.transpose(1, 0, 2).ravel())
     width = attrs["channel_num"] * len(topks)
+    ctx.set_lod_map({"Out": [seq_offsets(ctx, "ROW", len(ins["ROW"])).tolist()]})
     return {
         "Out": np.concatenate(outs or [np.zeros((0, width))]).astype(x.dtype),
         "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
-        "@LOD": {"Out": [seq_offsets(attrs, "ROW", len(ins["ROW"])).tolist()]},
     }
 
 
-def sequence_topk_avg_pooling_grad(ins, attrs):
-    x, blocks = _topk_blocks(ins, attrs)
+def sequence_topk_avg_pooling_grad(ins, attrs, ctx):
+    x, blocks = _topk_blocks(ins, attrs, ctx)
     dout, topks, channels = ins["Out@GRAD"], attrs["topks"], attrs["channel_num"]
     dx, row = np.zeros_like(x), 0
     for rows, block, pos in blocks:

@@ -1,6 +1,6 @@
 """CUDA kernels that run their CPU twin on the host: the inputs copied over (lists of them too, element by
-element, a missing one staying None), the CPU kernel run, the outputs copied back (a kernel's ``@LOD`` and
-``@LODS``, LoD the values decide, pass as they are; attributes stay on the host). For ops whose work is
+element, a missing one staying None), the CPU kernel run, the outputs copied back (a LoD the values decide
+passes through the kernel's context; attributes stay on the host). For ops whose work is
 index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast.
@@ -10,7 +10,10 @@ A module names those ops in ``HOST_OPS``, op name -> how the CPU kernel runs on 
 or a module's own; ``host_ops(*names, wrap=...)`` makes the rows. ``kernels.kernel_of`` puts the two
 together, so no CUDA module imports a CPU kernel."""
 
+import functools
+
 from ...base.tensor_array import TensorArray
+from ..context import takes_context, wraps
 from . import runtime as rt
 
 
@@ -26,9 +29,7 @@ def _host(value):
     return rt.to_host(value)
 
 
-def _device(key, value):
-    if key.startswith("@"):
-        return value
+def _device(value):
     if isinstance(value, list):
         return _moved(value, rt.to_device)
     out = rt.to_device(value)
@@ -38,23 +39,21 @@ def _device(key, value):
 def on_host(cpu_kernel):
     """The CUDA kernel of an op computed by ``cpu_kernel`` on the host."""
 
-    def kernel(ins, attrs):
-        outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
-        return {k: _device(k, v) for k, v in outs.items()}
+    def kernel(ins, attrs, *ctx):
+        outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs, *ctx)
+        return {k: _device(v) for k, v in outs.items()}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 def out_to_device(cpu_kernel):
     """The CUDA kernel of an op whose CPU kernel reads its inputs' shapes or none (fills, random draws):
     the CPU kernel run on the inputs as they are, its ``Out`` copied to the device."""
 
-    def kernel(ins, attrs):
-        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
+    def kernel(ins, attrs, *ctx):
+        return {"Out": rt.to_device(cpu_kernel(ins, attrs, *ctx)["Out"])}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 def on_host_when(host_form, device_kernel):
@@ -64,10 +63,12 @@ def on_host_when(host_form, device_kernel):
     def wrap(cpu_kernel):
         host = on_host(cpu_kernel)
 
-        def kernel(ins, attrs):
-            return (host if host_form(attrs) else device_kernel)(ins, attrs)
+        def kernel(ins, attrs, *ctx):
+            chosen = host if host_form(attrs) else device_kernel
+            return chosen(ins, attrs, *ctx) if ctx and takes_context(chosen) else chosen(ins, attrs)
 
         kernel.__name__ = device_kernel.__name__
+        kernel.takes_context = takes_context(host) or takes_context(device_kernel)
         return kernel
 
     return wrap
@@ -85,28 +86,34 @@ def as_is(cpu_kernel):
 
 
 def with_args(*args, **kwargs):
-    """A wrap calling the CPU kernel with this device's arguments after ``ins, attrs`` (the device's zeros,
-    sum or copies, for a driver both devices share)."""
+    """A wrap calling the CPU kernel with this device's arguments after ``ins, attrs`` (and its context,
+    where it takes one): the device's zeros, sum or copies, for a driver both devices share."""
 
     def wrap(cpu_kernel):
-        def kernel(ins, attrs):
-            return cpu_kernel(ins, attrs, *args, **kwargs)
+        def kernel(ins, attrs, *ctx):
+            return cpu_kernel(ins, attrs, *ctx, *args, **kwargs)
 
-        kernel.__name__ = cpu_kernel.__name__
-        return kernel
+        return wraps(cpu_kernel, kernel)
 
     return wrap
 
 
 def given_cpu_kernel(cuda_kernel):
     """A wrap for a CUDA kernel ``cuda_kernel(ins, attrs, cpu_kernel)`` that does part of its work with its
-    op's CPU kernel (on host copies of some inputs, or for some attributes only)."""
+    op's CPU kernel (on host copies of some inputs, or for some attributes only); the CPU kernel is told
+    the call's context where it takes one."""
 
     def wrap(cpu_kernel):
-        def kernel(ins, attrs):
-            return cuda_kernel(ins, attrs, cpu_kernel)
+        def kernel(ins, attrs, *ctx):
+            cpu = functools.partial(_told, cpu_kernel, ctx) if ctx else cpu_kernel
+            return cuda_kernel(ins, attrs, cpu)
 
         kernel.__name__ = cuda_kernel.__name__
+        kernel.takes_context = takes_context(cpu_kernel)
         return kernel
 
     return wrap
+
+
+def _told(cpu_kernel, ctx, ins, attrs):
+    return cpu_kernel(ins, attrs, *ctx)

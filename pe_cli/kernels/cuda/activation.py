@@ -21,6 +21,7 @@ from ._elementwise import Binary, Ternary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
 
 
 def _d(fn):
@@ -131,11 +132,11 @@ def _grad_grad_kernel(second):
     grad_name = f"{second.name}_grad"
     grad = None if grad_name in HOST_OPS else _kernel(grad_name)
 
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         nonlocal grad
         if grad is None:  # the gradient op's kernel as the registry finds it (a Paddle 2.x form's: HOST_OPS)
             grad = kernel_of("cuda", "activation", grad_name)
-        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
+        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], ctx.wanted({"DDOut", second.slot}), {}
         if first is not None and second.slot in wanted:
             outs[second.slot] = first(u, ins[second.given], ddx, *_pq(row, attrs, ddx.dtype), dtype=ddx.dtype)
         if "DDOut" in wanted:

@@ -4,6 +4,7 @@ add, the row softmax and its gradient), on the device, no copy to the host. The 
 chain's on the GPU."""
 
 from . import activation, elementwise, linalg, manipulation
+from ..context import NO_CONTEXT
 
 _HEADS = {"axis": [0, 2, 1, 3]}
 
@@ -25,7 +26,7 @@ def scaled_dot_product_attention(ins, attrs):
     return {"Out": _t(_product(w, v)), "Weights": w}
 
 
-def scaled_dot_product_attention_grad(ins, attrs):
+def scaled_dot_product_attention_grad(ins, attrs, ctx=NO_CONTEXT):
     q, k, v, w, alpha = _t(ins["Q"]), _t(ins["K"]), _t(ins["V"]), ins["Weights"], attrs["alpha"]
     dout = _t(ins["Out@GRAD"])
     ds = activation.softmax_grad({"Out": w, "Out@GRAD": _product(dout, v, trans_y=True)}, {"axis": -1})["X@GRAD"]
@@ -34,5 +35,5 @@ def scaled_dot_product_attention_grad(ins, attrs):
         "K@GRAD": lambda: _product(ds, q, trans_x=True, alpha=alpha),
         "V@GRAD": lambda: _product(w, dout, trans_x=True),
     }
-    wanted = attrs.get("_outputs", tuple(grads))
+    wanted = ctx.wanted(tuple(grads))
     return {slot: _t(make()) for slot, make in grads.items() if slot in wanted}

@@ -13,7 +13,7 @@ from .launcher import jit_kernel
 
 
 def _to_device(outs):
-    return {k: v if k == "@LOD" else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 def beam_search(ins, attrs, cpu_beam_search):

@@ -3,6 +3,7 @@ steps are this device's kernels), tensor arrays compute on the host; the
 recurrent op slices and stacks time steps on the host, its steps run on the device. All are the CPU's
 kernels (kernels/cpu/control_flow.py), given this device's sum, zeros and copies (HOST_OPS)."""
 
+from ..context import wraps
 from . import runtime as rt
 from ._host import as_is, host_ops, with_args
 from ._launch import zeros_like
@@ -18,11 +19,10 @@ def _mask_on_host(*args):
     """A wrap: the CPU kernel given the Mask on the host (the other inputs stay where they are) and ``args``."""
 
     def wrap(cpu_kernel):
-        def kernel(ins, attrs):
-            return cpu_kernel(dict(ins, Mask=rt.to_host(ins["Mask"])), attrs, *args)
+        def kernel(ins, attrs, *ctx):
+            return cpu_kernel(dict(ins, Mask=rt.to_host(ins["Mask"])), attrs, *ctx, *args)
 
-        kernel.__name__ = cpu_kernel.__name__
-        return kernel
+        return wraps(cpu_kernel, kernel)
 
     return wrap
 

@@ -89,9 +89,9 @@ def _compare(path, label, inside):
         r += cuda.gridsize(1)
 
 
-def _host_spans(ins, shape, attrs, slots):
+def _host_spans(ins, shape, ctx, slots):
     length = rt.to_host(ins["Length"]) if "Length" in ins else None
-    return crf_spans(shape, attrs, slots, length)
+    return crf_spans(shape, ctx, slots, length)
 
 
 def _label(ins, rows):
@@ -99,9 +99,9 @@ def _label(ins, rows):
     return host, rt.to_device(host)
 
 
-def linear_chain_crf(ins, attrs):
+def linear_chain_crf(ins, attrs, ctx):
     x, w = ins["Emission"], ins["Transition"]
-    starts, ends, rows = _host_spans(ins, x.shape, attrs, ("Label", "Emission"))
+    starts, ends, rows = _host_spans(ins, x.shape, ctx, ("Label", "Emission"))
     d = x.shape[x.ndim - 1]
     host_label, label = _label(ins, rows)
     check_tags(host_label, starts, ends, d)
@@ -124,9 +124,9 @@ def linear_chain_crf(ins, attrs):
     }
 
 
-def linear_chain_crf_grad(ins, attrs):
+def linear_chain_crf_grad(ins, attrs, ctx):
     alpha, xexp, wexp = ins["Alpha"], ins["EmissionExps"], ins["TransitionExps"]
-    starts, ends, rows = _host_spans(ins, alpha.shape, attrs, ("Label", "Alpha"))
+    starts, ends, rows = _host_spans(ins, alpha.shape, ctx, ("Label", "Alpha"))
     d = alpha.shape[alpha.ndim - 1]
     _, label = _label(ins, rows)
     dll = ins["LogLikelihood@GRAD"]
@@ -150,9 +150,9 @@ def linear_chain_crf_grad(ins, attrs):
     return {"Emission@GRAD": dx.reshape(tuple(alpha.shape)), "Transition@GRAD": dwsum}
 
 
-def crf_decoding(ins, attrs):
+def crf_decoding(ins, attrs, ctx):
     x, w = ins["Emission"], ins["Transition"]
-    starts, ends, rows = _host_spans(ins, x.shape, attrs, ("Emission", "Label"))
+    starts, ends, rows = _host_spans(ins, x.shape, ctx, ("Emission", "Label"))
     d = x.shape[x.ndim - 1]
     score, track = zeros((rows, d), x.dtype), zeros((rows, d), np.int64)
     path = zeros((rows,), np.int64)

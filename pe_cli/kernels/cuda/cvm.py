@@ -51,9 +51,9 @@ def cvm(ins, attrs):
     return {"Y": y}
 
 
-def cvm_grad(ins, attrs):
+def cvm_grad(ins, attrs, ctx):
     x, c = ins["X"], ins["CVM"]
-    rows = rt.to_device(_cpu.cvm_rows(x.shape[0], c.shape[0], attrs))
+    rows = rt.to_device(_cpu.cvm_rows(x.shape[0], c.shape[0], ctx))
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
         _cvm_grad[grid(dx.size)](flat(c), rows, flat(ins["Y@GRAD"]), flat(dx), x.shape[1], bool(attrs["use_cvm"]))

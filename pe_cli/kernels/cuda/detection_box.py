@@ -10,6 +10,7 @@ import numpy as np
 from numba import cuda
 
 from .. import detection_geometry as geo
+from ..context import wraps
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._host import host_ops
@@ -18,12 +19,11 @@ from .launcher import jit_kernel
 
 
 def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, *ctx):
         host = {k: np.empty(tuple(v.shape), dtype=v.dtype) for k, v in ins.items()}  # shapes only
-        return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs).items()}
+        return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs, *ctx).items()}
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 HOST_OPS = host_ops("prior_box", "density_prior_box", "anchor_generator", wrap=_on_host)
@@ -132,10 +132,10 @@ def _clip(x, x_max, y_max, out, boxes, per_row):
         k += step
 
 
-def box_clip(ins, attrs):
+def box_clip(ins, attrs, ctx):
     x = ins["Input"]
     rows = x.shape[0]
-    x_max, y_max = geo.clip_windows(rows, rt.to_host(ins["ImInfo"]), (attrs.get("_lod") or {}).get("Input"))
+    x_max, y_max = geo.clip_windows(rows, rt.to_host(ins["ImInfo"]), ctx.lod.get("Input"))
     out = rt.empty(tuple(x.shape), x.dtype)
     boxes = x.size // 4
     if boxes:

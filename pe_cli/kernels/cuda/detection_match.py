@@ -39,12 +39,12 @@ def _negatives(img, col, out, weight, count, m, k, mismatch):
         t += step
 
 
-def target_assign(ins, attrs):
+def target_assign(ins, attrs, ctx):
     x = ins["X"]
     host = {"MatchIndices": rt.to_host(ins["MatchIndices"])}
     if "NegIndices" in ins:
         host["NegIndices"] = rt.to_host(ins["NegIndices"])
-    src, neg_img, neg_col = target_rows(host, attrs)
+    src, neg_img, neg_col = target_rows(host, attrs, ctx)
     n, m = src.shape
     p, k = x.shape[1], x.shape[2]
     out, weight = rt.empty((n, m, k), x.dtype), rt.empty((n, m, 1), "float32")

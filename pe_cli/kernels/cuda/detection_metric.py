@@ -8,7 +8,7 @@ from ._host import given_cpu_kernel
 def detection_map(ins, attrs, cpu_detection_map):
     """On the host, as Fluid's (its detection_map op has a CPU kernel only)."""
     outs = cpu_detection_map({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: (v if k == "@LOD" else rt.to_device(v)) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 HOST_OPS = {

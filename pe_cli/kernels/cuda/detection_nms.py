@@ -9,7 +9,7 @@ from ._host import given_cpu_kernel, host_ops
 def retinanet_detection_output(ins, attrs, cpu_retinanet_detection_output):
     host = {k: [rt.to_host(a) for a in v] if isinstance(v, list) else rt.to_host(v) for k, v in ins.items()}
     outs = cpu_retinanet_detection_output(host, attrs)
-    return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}
+    return {"Out": rt.to_device(outs["Out"])}
 
 
 HOST_OPS = {

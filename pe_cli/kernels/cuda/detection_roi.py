@@ -95,9 +95,9 @@ def _prroi_grad(dout, rois, bid, c, h, w, ph, pw, scale, dx):
         i += cuda.gridsize(1)
 
 
-def _setup(op, ins, attrs, counts_slot="RoisNum"):
+def _setup(op, ins, attrs, ctx, counts_slot="RoisNum"):
     x, rois = ins["X"], ins["ROIs"]
-    bid = rt.to_device(roi_images(op, rois.size // 4, x.shape[0], attrs, roi_counts(ins, counts_slot, rt.to_host)))
+    bid = rt.to_device(roi_images(op, rois.size // 4, x.shape[0], ctx, roi_counts(ins, counts_slot, rt.to_host)))
     c, h, w = x.shape[1], x.shape[2], x.shape[3]
     return x, flat(rois), bid, (c, h, w, attrs["pooled_height"], attrs["pooled_width"])
 
@@ -106,8 +106,8 @@ def _scale(attrs):
     return float(attrs["spatial_scale"])
 
 
-def roi_pool(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_pool", ins, attrs)
+def roi_pool(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_pool", ins, attrs, ctx)
     out = rt.empty((bid.size, c, ph, pw), x.dtype)
     argmax = rt.empty(out.shape, "int64")
     if out.size:
@@ -115,8 +115,8 @@ def roi_pool(ins, attrs):
     return {"Out": out, "Argmax": argmax}
 
 
-def roi_pool_grad(ins, attrs):
-    x, _, bid, (c, h, w, ph, pw) = _setup("roi_pool", ins, attrs)
+def roi_pool_grad(ins, attrs, ctx):
+    x, _, bid, (c, h, w, ph, pw) = _setup("roi_pool", ins, attrs, ctx)
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
@@ -124,8 +124,8 @@ def roi_pool_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-def roi_align(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs)
+def roi_align(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs, ctx)
     out = rt.empty((bid.size, c, ph, pw), x.dtype)
     if out.size:
         _roi_align[grid(out.size)](
@@ -134,8 +134,8 @@ def roi_align(ins, attrs):
     return {"Out": out}
 
 
-def roi_align_grad(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs)
+def roi_align_grad(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs, ctx)
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
@@ -145,8 +145,8 @@ def roi_align_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-def psroi_pool(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("psroi_pool", ins, attrs)
+def psroi_pool(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("psroi_pool", ins, attrs, ctx)
     oc = attrs["output_channels"]
     out = rt.empty((bid.size, oc, ph, pw), x.dtype)
     if out.size:
@@ -154,8 +154,8 @@ def psroi_pool(ins, attrs):
     return {"Out": out}
 
 
-def psroi_pool_grad(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("psroi_pool", ins, attrs)
+def psroi_pool_grad(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("psroi_pool", ins, attrs, ctx)
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
@@ -165,16 +165,16 @@ def psroi_pool_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-def prroi_pool(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+def prroi_pool(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("prroi_pool", ins, attrs, ctx, "BatchRoINums")
     out = rt.empty((bid.size, c, ph, pw), x.dtype)
     if out.size:
         _prroi[grid(out.size)](flat(x), rois, bid, c, h, w, ph, pw, _scale(attrs), flat(out))
     return {"Out": out}
 
 
-def prroi_pool_grad(ins, attrs):
-    x, rois, bid, (c, h, w, ph, pw) = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+def prroi_pool_grad(ins, attrs, ctx):
+    x, rois, bid, (c, h, w, ph, pw) = _setup("prroi_pool", ins, attrs, ctx, "BatchRoINums")
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]
     if dout.size:
@@ -202,17 +202,17 @@ def _deform_backward(dout, x, rois, trans, bid, g, scale, tstd, dx, dtrans):
         i += cuda.gridsize(1)
 
 
-def _deform_setup(ins, attrs):
+def _deform_setup(ins, attrs, ctx):
     x, rois = ins["Input"], ins["ROIs"]
     trans = ins.get("Trans")
     g = rt.to_device(sizes(x.shape, None if trans is None else trans.shape, attrs))
     trans = zeros((1,), x.dtype) if trans is None else flat(trans)
-    bid = rt.to_device(roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], attrs))
+    bid = rt.to_device(roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], ctx))
     return x, flat(rois), trans, bid, g, float(attrs["spatial_scale"]), float(attrs["trans_std"])
 
 
-def deformable_psroi_pooling(ins, attrs):
-    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs)
+def deformable_psroi_pooling(ins, attrs, ctx):
+    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs, ctx)
     out = rt.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), x.dtype)
     count = rt.empty(out.shape, x.dtype)
     if out.size:
@@ -220,8 +220,8 @@ def deformable_psroi_pooling(ins, attrs):
     return {"Output": out, "TopCount": count}
 
 
-def deformable_psroi_pooling_grad(ins, attrs):
-    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs)
+def deformable_psroi_pooling_grad(ins, attrs, ctx):
+    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs, ctx)
     dx = zeros(x.shape, x.dtype)
     dtrans = zeros((trans.size,), x.dtype)
     dout = ins["Output@GRAD"]
@@ -255,17 +255,17 @@ def _persp_backward(dout, rois, m, bid, c, h, w, th, tw, scale, dx):
         o += cuda.gridsize(1)
 
 
-def _persp_setup(ins, attrs):
+def _persp_setup(ins, attrs, ctx):
     x = ins["X"]
     rois = rt.to_host(ins["ROIs"]).astype(np.float64).reshape(-1, 8)
     th, tw = attrs["transformed_height"], attrs["transformed_width"]
     m = matrices(rois, th, tw, float(attrs["spatial_scale"]))
-    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], attrs)
+    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], ctx)
     return x, rt.to_device(rois.reshape(-1)), m, rt.to_device(bid), th, tw
 
 
-def roi_perspective_transform(ins, attrs):
-    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+def roi_perspective_transform(ins, attrs, ctx):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
     out = rt.empty((bid.size, c, th, tw), x.dtype)
     mask = zeros((bid.size, 1, th, tw), np.int32)
@@ -287,8 +287,8 @@ def roi_perspective_transform(ins, attrs):
     return {"Out": out, "Mask": mask, "TransformMatrix": rt.to_device(m.astype(x.dtype))}
 
 
-def roi_perspective_transform_grad(ins, attrs):
-    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+def roi_perspective_transform_grad(ins, attrs, ctx):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
     dx = zeros(x.shape, x.dtype)
     dout = ins["Out@GRAD"]

@@ -8,22 +8,22 @@ from ._host import given_cpu_kernel
 
 def rpn_target_assign(ins, attrs, cpu_rpn_target_assign):
     outs = cpu_rpn_target_assign({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 def retinanet_target_assign(ins, attrs, cpu_retinanet_target_assign):
     outs = cpu_retinanet_target_assign({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 def generate_proposal_labels(ins, attrs, cpu_generate_proposal_labels):
     outs = cpu_generate_proposal_labels({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 def generate_mask_labels(ins, attrs, cpu_generate_mask_labels):
     outs = cpu_generate_mask_labels({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
 HOST_OPS = {

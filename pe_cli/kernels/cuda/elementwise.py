@@ -369,9 +369,9 @@ isinf = _flag("isinf")
 isnan = _flag("isnan")
 
 
-def elementwise_div_grad_grad(ins, attrs):
+def elementwise_div_grad_grad(ins, attrs, ctx):
     """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
-    return div_grad_grad(globals(), ins, attrs)
+    return div_grad_grad(globals(), ins, attrs, ctx)
 
 
 def minus(ins, attrs):

@@ -9,6 +9,7 @@ from . import activation, elementwise, normalization
 from . import runtime as rt
 from ._matmul import matmul as _matmul
 from ._reduce import reduce
+from ..context import NO_CONTEXT
 
 _KERNELS = fused_kernels(activation, elementwise, normalization)
 fused_elemwise_activation = _KERNELS["fused_elemwise_activation"]
@@ -31,10 +32,10 @@ def fused_gemm_epilogue(ins, attrs):
     return {"Out": out.reshape(rows + tuple(out.shape)[-1:])}
 
 
-def fused_gemm_epilogue_grad(ins, attrs):
+def fused_gemm_epilogue_grad(ins, attrs, ctx=NO_CONTEXT):
     dout, x, y = ins["DOut"], ins["X"], ins["Y"]
     tx, ty = attrs["trans_x"], attrs["trans_y"]
-    wanted = attrs.get("_outputs", ("DX", "DY", "DBias"))
+    wanted = ctx.wanted(("DX", "DY", "DBias"))
     x2 = x.reshape(gemm_rows(x.shape, tx)[1])
     n = tuple(dout.shape)[-1]  # (the simulator's shapes take no negative index)
     d = dout.reshape((dout.size // n, n))

@@ -134,12 +134,12 @@ def multiplex(ins, attrs):
     return {"Out": out}
 
 
-def multiplex_grad(ins, attrs):
+def multiplex_grad(ins, attrs, ctx):
     dout = ins["Out@GRAD"]
     ids = rt.to_device(rt.to_host(ins["Ids"]).reshape(-1).astype("int64"))
     cols = dout.size // max(dout.shape[0], 1)
     grads = []
-    for k in range(attrs["_output_counts"]["X@GRAD"]):
+    for k in range(ctx.output_counts["X@GRAD"]):
         g = rt.empty(tuple(dout.shape), dout.dtype)
         if g.size:
             _rows_of[grid(g.size)](flat(dout), ids, k, flat(g), cols, True)

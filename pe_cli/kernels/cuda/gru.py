@@ -134,9 +134,9 @@ def _codes(gate, cand):
     return _CODES[gate], _CODES[cand]
 
 
-def _forward(ins, attrs):
+def _forward(ins, attrs, ctx):
     x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
-    offs = seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(ctx, "Input", x.shape[0])
     check_initial_states(ins, offs)
     d, nseq, rows = w.shape[0], len(offs) - 1, x.shape[0]
     h0 = ins.get("H0")
@@ -189,11 +189,11 @@ def _rows(src, index):
     return out
 
 
-def gru(ins, attrs):
-    hidden, st, _, _, _ = _forward(ins, attrs)
+def gru(ins, attrs, ctx):
+    hidden, st, _, _, _ = _forward(ins, attrs, ctx)
     outs = {"Hidden": hidden}
-    if {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
-        perm = batch_index(seq_offsets(attrs, "Input", hidden.shape[0]), attrs["is_reverse"])
+    if {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"} & ctx.wanted({"BatchGate"}):
+        perm = batch_index(seq_offsets(ctx, "Input", hidden.shape[0]), attrs["is_reverse"])
         outs.update(
             BatchGate=_rows(st["gates"], perm),
             BatchResetHiddenPrev=_rows(st["rhps"], perm),
@@ -202,14 +202,14 @@ def gru(ins, attrs):
     return outs
 
 
-def _saved(ins, attrs):
+def _saved(ins, attrs, ctx):
     """The forward's values the gradient reads: from Fluid's batch-ordered outputs and Hidden when
     the op wrote them (no second forward pass), else by running the forward again."""
     if not all(s in ins for s in ("BatchGate", "BatchResetHiddenPrev", "Hidden")):
-        _, st, steps, codes, nseq = _forward(ins, attrs)
+        _, st, steps, codes, nseq = _forward(ins, attrs, ctx)
         return st, steps, codes, nseq
     w, hidden = ins["Weight"], ins["Hidden"]
-    offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
+    offs = seq_offsets(ctx, "Input", ins["Input"].shape[0])
     perm = batch_index(offs, attrs["is_reverse"])
     inverse = np.argsort(perm, kind="stable")
     prev, seq = previous_rows(offs, attrs["is_reverse"])
@@ -249,9 +249,9 @@ def _grad_state(st, x, w, nseq):
     return st
 
 
-def gru_grad(ins, attrs):
+def gru_grad(ins, attrs, ctx):
     x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
-    st, steps, codes, nseq = _saved(ins, attrs)
+    st, steps, codes, nseq = _saved(ins, attrs, ctx)
     st = _grad_state(st, x, w, nseq)
     st["dhid"] = ins["Hidden@GRAD"]
     for live_d, rows_d, n in reversed(steps):

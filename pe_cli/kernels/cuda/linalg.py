@@ -18,6 +18,7 @@ from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
 
 
 def _rows(shape, num_col_dims):
@@ -39,9 +40,9 @@ def mul(ins, attrs):
     return {"Out": out.reshape(tuple(x.shape[:xd]) + tuple(y.shape[yd:]))}
 
 
-def mul_grad(ins, attrs):
+def mul_grad(ins, attrs, ctx=NO_CONTEXT):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    wanted = attrs.get("_outputs", ("X@GRAD", "Y@GRAD"))
+    wanted = ctx.wanted(("X@GRAD", "Y@GRAD"))
     outs = {}
     if "X@GRAD" in wanted:
         y2 = _as_matrix(y, attrs["y_num_col_dims"])

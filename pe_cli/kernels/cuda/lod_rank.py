@@ -1,6 +1,7 @@
 """The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
 
 from ...base.tensor_array import TensorArray
+from ..context import wraps
 from ..rank_table import RankTable
 from . import runtime as rt
 from ._host import host_ops
@@ -12,24 +13,23 @@ def _array(items, like):
 
 
 def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, *ctx):
         host = {k: v if isinstance(v, (list, RankTable)) else rt.to_host(v) for k, v in ins.items()}
         host = {
             k: _array([None if a is None else rt.to_host(a) for a in v], v) if isinstance(v, list) else v
             for k, v in host.items()
         }
-        outs = cpu_kernel(host, attrs)
+        outs = cpu_kernel(host, attrs, *ctx)
         return {
             k: v
-            if k == "@LOD" or isinstance(v, RankTable)
+            if isinstance(v, RankTable)
             else _array([rt.to_device(a) for a in v], v)
             if isinstance(v, list)
             else rt.to_device(v)
             for k, v in outs.items()
         }
 
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+    return wraps(cpu_kernel, kernel)
 
 
 HOST_OPS = host_ops(

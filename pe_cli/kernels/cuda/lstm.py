@@ -147,9 +147,9 @@ def _state(init, nseq, d, dtype):
     return copy(init) if init is not None else zeros((nseq, d), dtype)
 
 
-def _forward(ins, attrs):
+def _forward(ins, attrs, ctx):
     x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
-    offs = seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(ctx, "Input", x.shape[0])
     d, nseq = w.shape[0], len(offs) - 1
     h_state, c_state = _state(ins.get("H0"), nseq, d, x.dtype), _state(ins.get("C0"), nseq, d, x.dtype)
     hidden, cell = rt.empty((x.shape[0], d), x.dtype), rt.empty((x.shape[0], d), x.dtype)
@@ -211,11 +211,11 @@ def _from_batch(gates, hidden, cell, h0, c0, has_h0, has_c0, perm, prev, seq, sa
         t += step
 
 
-def lstm(ins, attrs):
-    hidden, cell, saved, _, _ = _forward(ins, attrs)
+def lstm(ins, attrs, ctx):
+    hidden, cell, saved, _, _ = _forward(ins, attrs, ctx)
     outs = {"Hidden": hidden, "Cell": cell}
-    if {"BatchGate", "BatchCellPreAct"} & attrs.get("_outputs", {"BatchGate"}):
-        offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
+    if {"BatchGate", "BatchCellPreAct"} & ctx.wanted({"BatchGate"}):
+        offs = seq_offsets(ctx, "Input", ins["Input"].shape[0])
         perm = rt.to_device(batch_index(offs, attrs["is_reverse"]))
         d = cell.shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
@@ -248,9 +248,9 @@ def _saved_from_batch(ins, offs, attrs):
     return saved
 
 
-def lstm_grad(ins, attrs):
+def lstm_grad(ins, attrs, ctx):
     x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
-    offs = seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(ctx, "Input", x.shape[0])
     d, nseq = w.shape[0], len(offs) - 1
     if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):  # the forward's values: no second pass
         cell, saved, codes = ins["Cell"], _saved_from_batch(ins, offs, attrs), _codes(attrs)
@@ -258,7 +258,7 @@ def lstm_grad(ins, attrs):
             (rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])
         ]
     else:
-        _, cell, saved, steps, codes = _forward(ins, attrs)
+        _, cell, saved, steps, codes = _forward(ins, attrs, ctx)
     dx, dw, db = zeros(tuple(x.shape), x.dtype), zeros(tuple(w.shape), x.dtype), zeros(tuple(b.shape), x.dtype)
     dh_state, dc_state = zeros((nseq, d), x.dtype), zeros((nseq, d), x.dtype)
     d_cell = ins.get("Cell@GRAD")

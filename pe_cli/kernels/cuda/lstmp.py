@@ -144,9 +144,9 @@ def _state(init, shape, dtype):
     return copy(init) if init is not None else zeros(shape, dtype)
 
 
-def _forward(ins, attrs):
+def _forward(ins, attrs, ctx):
     x, w, pw, b = ins["Input"], ins["Weight"], ins["ProjWeight"], ins["Bias"]
-    offs = seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(ctx, "Input", x.shape[0])
     check_initial_states(ins, offs)
     (d, p), nseq, t = pw.shape, len(offs) - 1, x.shape[0]
     r_state, c_state = _state(ins.get("H0"), (nseq, p), x.dtype), _state(ins.get("C0"), (nseq, d), x.dtype)
@@ -213,11 +213,11 @@ def _gates_cell_act(saved, cell, perm, gates, cell_act, d, code):
         t += step
 
 
-def lstmp(ins, attrs):
-    projection, st, _ = _forward(ins, attrs)
+def lstmp(ins, attrs, ctx):
+    projection, st, _ = _forward(ins, attrs, ctx)
     outs = {"Projection": projection, "Cell": st["cell"]}
-    if {"BatchGate", "BatchCellPreAct", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
-        perm = batch_index(seq_offsets(attrs, "Input", projection.shape[0]), attrs["is_reverse"])
+    if {"BatchGate", "BatchCellPreAct", "BatchHidden"} & ctx.wanted({"BatchGate"}):
+        perm = batch_index(seq_offsets(ctx, "Input", projection.shape[0]), attrs["is_reverse"])
         cell, d = st["cell"], st["cell"].shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
         if cell.size:
@@ -234,15 +234,15 @@ def lstmp(ins, attrs):
     return outs
 
 
-def _saved(ins, attrs):
+def _saved(ins, attrs, ctx):
     """The forward's values the gradient reads, by running the forward again."""
-    _, st, nseq = _forward(ins, attrs)
+    _, st, nseq = _forward(ins, attrs, ctx)
     return st, nseq
 
 
-def lstmp_grad(ins, attrs):
+def lstmp_grad(ins, attrs, ctx):
     x, w, pw, b = ins["Input"], ins["Weight"], ins["ProjWeight"], ins["Bias"]
-    st, nseq = _saved(ins, attrs)
+    st, nseq = _saved(ins, attrs, ctx)
     d, p = pw.shape
     dx, dw, dpw, db = (zeros(tuple(a.shape), x.dtype) for a in (x, w, pw, b))
     dr_state, dc_state = zeros((nseq, p), x.dtype), zeros((nseq, d), x.dtype)

@@ -12,6 +12,7 @@ from . import runtime as rt
 from ._launch import copy, full
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
+from ..context import NO_CONTEXT
 
 
 # -- joining and splitting along an axis ------------------------------------------------------
@@ -184,10 +185,10 @@ def _unbind_strides(x_shape, axis, k):
     return shape, strides or [0], cols
 
 
-def unbind(ins, attrs):
+def unbind(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    k = attrs.get("_output_counts", {}).get("Out", x.shape[axis])
+    k = ctx.count("Out", x.shape[axis])
     shape, strides, step = _unbind_strides(tuple(x.shape), axis, k)
     outs = []
     for j in range(k):
@@ -284,8 +285,8 @@ def roll_grad(ins, attrs):
     return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
 
 
-def unstack(ins, attrs):
-    return {"Y": unbind(ins, attrs)["Out"]}
+def unstack(ins, attrs, ctx=NO_CONTEXT):
+    return {"Y": unbind(ins, attrs, ctx)["Out"]}
 
 
 def unstack_grad(ins, attrs):

@@ -17,6 +17,7 @@ from ._optimizer_launch import _as, _beta_pows, _update
 from .launcher import jit_kernel
 from .optimizer_layerwise import lamb, lars_momentum  # noqa: F401 (found here by the registry)
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
+from ..context import NO_CONTEXT
 
 
 def dpsgd(ins, attrs, cpu_dpsgd):
@@ -35,10 +36,10 @@ def _sgd(p, g, lr, p_out):
         i += step
 
 
-def sgd(ins, attrs):
+def sgd(ins, attrs, ctx=NO_CONTEXT):
     p, g, lr = ins["Param"], ins["Grad"], ins["LearningRate"]
     if isinstance(g, SelectedRows):
-        return {"ParamOut": sparse.update_rows("sgd", ins, attrs, (), _as(lr, p.dtype))[0]}
+        return {"ParamOut": sparse.update_rows("sgd", ins, ctx, (), _as(lr, p.dtype))[0]}
     p_out = rt.empty(p.shape, p.dtype)
     if p.size:
         _sgd[grid(p.size)](flat(p), flat(g), _as(lr, p.dtype), flat(p_out))
@@ -96,7 +97,7 @@ def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, 
         i += step
 
 
-def adam(ins, attrs):
+def adam(ins, attrs, ctx=NO_CONTEXT):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
     pows = _beta_pows(b1_in, b2_in, attrs)
@@ -106,7 +107,7 @@ def adam(ins, attrs):
         outs = sparse.update_rows(
             "adam",
             ins,
-            attrs,
+            ctx,
             ("Moment1", "Moment2"),
             _as(ins["LearningRate"], t),
             _as(b1_in, t),
@@ -173,11 +174,11 @@ def _adagrad_update(ins, keep, add, eps):
     return {"ParamOut": p_out, "MomentOut": m_out}
 
 
-def adagrad(ins, attrs):
+def adagrad(ins, attrs, ctx=NO_CONTEXT):
     if isinstance(ins["Grad"], SelectedRows):
         p = ins["Param"]
         outs = sparse.update_rows(
-            "adagrad", ins, attrs, ("Moment",), _as(ins["LearningRate"], p.dtype), scalar_arg(p.dtype, attrs["epsilon"])
+            "adagrad", ins, ctx, ("Moment",), _as(ins["LearningRate"], p.dtype), scalar_arg(p.dtype, attrs["epsilon"])
         )
         return {"ParamOut": outs[0], "MomentOut": outs[1]}
     return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])

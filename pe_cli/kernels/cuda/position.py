@@ -26,9 +26,9 @@ def _encode(x, pos, size, alpha, beta, out):
         i += step
 
 
-def add_position_encoding(ins, attrs):
+def add_position_encoding(ins, attrs, ctx):
     x = ins["X"]
-    pos = rt.to_device(_cpu.positions(tuple(x.shape), attrs))
+    pos = rt.to_device(_cpu.positions(tuple(x.shape), ctx))
     out = rt.empty(x.shape, x.dtype)
     if out.size:
         _encode[grid(out.size)](

@@ -5,8 +5,8 @@ from . import runtime as rt
 
 
 def _on_host_naming_place(cpu_kernel):
-    def kernel(ins, attrs):
-        out = cpu_kernel({"In": rt.to_host(ins["In"])}, attrs, f"CUDAPlace({rt.current().id})")
+    def kernel(ins, attrs, ctx):
+        out = cpu_kernel({"In": rt.to_host(ins["In"])}, attrs, ctx, f"CUDAPlace({rt.current().id})")
         return {"Out": rt.to_device(out["Out"])}
 
     kernel.__name__ = cpu_kernel.__name__

@@ -19,6 +19,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from .. import cuda_places
+from ..context import wraps
 from . import _simulator
 from .allocator import Pool
 from .peer_access import _peer_ok
@@ -376,22 +377,21 @@ def bind_kernel(kernel, place):
     dev = device(getattr(place, "device_id", 0))
     if _sim:
 
-        def run(ins, attrs):
+        def run(ins, attrs, *ctx):
             with _sim_lock, dev:
-                return kernel(_on_device(ins), attrs)
+                return kernel(_on_device(ins), attrs, *ctx)
     elif _sync_each_op:
 
-        def run(ins, attrs):
+        def run(ins, attrs, *ctx):
             with dev:
-                outs = kernel(_on_device(ins), attrs)
+                outs = kernel(_on_device(ins), attrs, *ctx)
                 dev.synchronize()
                 return outs
     else:
 
-        def run(ins, attrs):
+        def run(ins, attrs, *ctx):
             with dev:
-                return kernel(_on_device(ins), attrs)
+                return kernel(_on_device(ins), attrs, *ctx)
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
     run.__wrapped__ = kernel
-    return run
+    return wraps(kernel, run)

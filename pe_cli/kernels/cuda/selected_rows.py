@@ -109,10 +109,10 @@ def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, scaled, widt
         i += step
 
 
-def update_rows(kind, ins, attrs, state, *args):
+def update_rows(kind, ins, ctx, state, *args):
     """The sparse update ``kind`` ("sgd", "adagrad", "adam") of Param and its ``state`` inputs on
     the merged rows of Grad: copies of Param and the states (or those arrays themselves where the
-    executor allows it: attrs' ``_update_in_place``), changed on those rows only. ``args``: the
+    executor allows it: ``ctx.update_in_place``), changed on those rows only. ``args``: the
     kernel's arguments between the gradient and the width. Where the op reads its outputs (adam's
     ParamOut, ... : OpDef.reads_outputs) and they are other variables than its inputs, the other rows
     keep what they held (Fluid's lazy adam in its op tests)."""
@@ -122,7 +122,7 @@ def update_rows(kind, ins, attrs, state, *args):
     prior = [ins.get(s + "Out") for s in ["Param", *state]]
     if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p:
         outs = [copy(a) for a in prior]
-    elif not attrs.get("_update_in_place"):
+    elif not ctx.update_in_place:
         outs = [copy(a) for a in outs]
     if values.size:
         kernel = {"sgd": _rows_sgd, "adagrad": _rows_adagrad, "adam": _rows_adam}[kind]

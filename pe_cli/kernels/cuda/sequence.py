@@ -77,9 +77,9 @@ def _width(x):
     return int(np.prod(x.shape[1:], dtype=np.int64))
 
 
-def sequence_pool(ins, attrs):
+def sequence_pool(ins, attrs, ctx):
     x = ins["X"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     code = POOL_CODES[attrs["pooltype"].upper()]
     shape = (offs.size - 1,) + tuple(x.shape[1:])
     out, idx = rt.empty(shape, x.dtype), rt.empty(shape, np.int32)
@@ -90,9 +90,9 @@ def sequence_pool(ins, attrs):
     return {"Out": out, "MaxIndex": idx}
 
 
-def sequence_pool_grad(ins, attrs):
+def sequence_pool_grad(ins, attrs, ctx):
     x, dout = ins["X"], ins["Out@GRAD"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     code = POOL_CODES[attrs["pooltype"].upper()]
     dx = zeros(tuple(x.shape), x.dtype)
     idx = ins.get("MaxIndex")
@@ -135,18 +135,18 @@ def _softmax_grad(out, dout, offs, dx):
         s += step
 
 
-def sequence_softmax(ins, attrs):
+def sequence_softmax(ins, attrs, ctx):
     x = ins["X"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     out = rt.empty(tuple(x.shape), x.dtype)
     if offs.size > 1:
         _softmax[grid(offs.size - 1)](flat(x), rt.to_device(offs), flat(out))
     return {"Out": out}
 
 
-def sequence_softmax_grad(ins, attrs):
+def sequence_softmax_grad(ins, attrs, ctx):
     out, dout = ins["Out"], ins["Out@GRAD"]
-    offs = seq_offsets(attrs, "Out", out.shape[0])
+    offs = seq_offsets(ctx, "Out", out.shape[0])
     dx = rt.empty(tuple(out.shape), out.dtype)
     if offs.size > 1:
         _softmax_grad[grid(offs.size - 1)](flat(out), flat(dout), rt.to_device(offs), flat(dx))

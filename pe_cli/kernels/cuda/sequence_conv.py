@@ -10,11 +10,11 @@ from ._launch import zeros
 from .sequence_rows import _gather, _scatter
 
 
-def _context(x, attrs, padding=None):
+def _context(x, attrs, ctx, padding=None):
     """(context map, the rows it reads: X's, then PaddingData's when trainable, the context [rows, n * D])."""
     n = attrs["contextLength"]
     trainable = attrs["paddingTrainable"] and padding is not None
-    idx = context_index(seq_offsets(attrs, "X", x.shape[0]), attrs["contextStart"], n, trainable)
+    idx = context_index(seq_offsets(ctx, "X", x.shape[0]), attrs["contextStart"], n, trainable)
     rows, width = x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))
     src = x.reshape((rows, width))
     if trainable:
@@ -22,14 +22,14 @@ def _context(x, attrs, padding=None):
     return idx, src, _gather(src, idx, (len(idx), width)).reshape((rows, n * width))
 
 
-def sequence_conv(ins, attrs):
-    _, _, col = _context(ins["X"], attrs, ins.get("PaddingData"))
+def sequence_conv(ins, attrs, ctx):
+    _, _, col = _context(ins["X"], attrs, ctx, ins.get("PaddingData"))
     return {"Out": matmul(col, ins["Filter"])}
 
 
-def sequence_conv_grad(ins, attrs):
+def sequence_conv_grad(ins, attrs, ctx):
     x, w, dout, padding = ins["X"], ins["Filter"], ins["Out@GRAD"], ins.get("PaddingData")
-    idx, src, col = _context(x, attrs, padding)
+    idx, src, col = _context(x, attrs, ctx, padding)
     dcol = matmul(dout, w, trans_b=True).reshape((len(idx), src.shape[1]))
     dsrc = _scatter(dcol, idx, src.shape, x.dtype)
     rows = x.shape[0]

@@ -7,17 +7,19 @@ from ._conv import col2im, im2col, swap01
 from ._launch import flat, grid
 
 
-def im2sequence(ins, attrs):
+def im2sequence(ins, attrs, ctx):
     x = ins["X"]
     if "Y" in ins:  # each image's real size: on the host (a per-image grid), as the CPU kernel
         out, offs = real_size_patches(rt.to_host(x), rt.to_host(ins["Y"]), attrs)
-        return {"Out": rt.to_device(out), "@LOD": {"Out": offs}}
+        ctx.set_lod_map({"Out": offs})
+        return {"Out": rt.to_device(out)}
     n, c, h, w = x.shape
     kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(tuple(x.shape), attrs)
     cols = rt.empty((c * kh * kw, n * oh * ow), x.dtype)
     if cols.size:
         im2col[grid(cols.size)](flat(x), flat(cols), c, h, w, kh, kw, sh, sw, 1, 1, pu, pl, n, oh, ow)
-    return {"Out": swap01(cols), "@LOD": {"Out": image_offsets(n, oh * ow)}}
+    ctx.set_lod_map({"Out": image_offsets(n, oh * ow)})
+    return {"Out": swap01(cols)}
 
 
 def im2sequence_grad(ins, attrs):

@@ -48,12 +48,12 @@ def _dev(*arrays):
 
 
 def _to_device(outs):
-    return {k: v if k == "@LOD" else rt.to_device(v) for k, v in outs.items()}
+    return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-def chunk_eval(ins, attrs):
+def chunk_eval(ins, attrs, ctx):
     inf, lab, starts, ends, scheme, excluded = chunk_prep(
-        _host(ins, "Inference"), _host(ins, "Label"), attrs, _host(ins, "SeqLength")
+        _host(ins, "Inference"), _host(ins, "Label"), attrs, ctx, _host(ins, "SeqLength")
     )
     counts = np.zeros((0, 3), np.int64)
     if starts.size:
@@ -64,9 +64,9 @@ def chunk_eval(ins, attrs):
     return _to_device(chunk_outputs(counts))
 
 
-def edit_distance(ins, attrs):
+def edit_distance(ins, attrs, ctx):
     hyp, ref, hs, he, rs, re, bases, size = edit_prep(
-        _host(ins, "Hyps"), _host(ins, "Refs"), attrs, _host(ins, "HypsLength"), _host(ins, "RefsLength")
+        _host(ins, "Hyps"), _host(ins, "Refs"), attrs, ctx, _host(ins, "HypsLength"), _host(ins, "RefsLength")
     )
     dist = np.zeros(hs.size, np.int64)
     if hs.size:

@@ -56,41 +56,41 @@ def _scatter(dout, idx, x_shape, dtype):
     return dx
 
 
-def sequence_reverse(ins, attrs):
+def sequence_reverse(ins, attrs, ctx):
     x = ins["X"]
-    return {"Y": _gather(x, reverse_index(seq_offsets(attrs, "X", x.shape[0])), x.shape)}
+    return {"Y": _gather(x, reverse_index(seq_offsets(ctx, "X", x.shape[0])), x.shape)}
 
 
-def sequence_reverse_grad(ins, attrs):
+def sequence_reverse_grad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(attrs, "X", x.shape[0])), x.shape, x.dtype)}
+    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(ctx, "X", x.shape[0])), x.shape, x.dtype)}
 
 
-def sequence_expand(ins, attrs):
+def sequence_expand(ins, attrs, ctx):
     x = ins["X"]
-    idx, offs = expand_rows(attrs, x.shape[0], ins["Y"].shape[0])
+    idx, offs = expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])
+    ctx.set_lod_map({"Out": [offs]} if offs is not None else {})
+    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:]))}
+
+
+def sequence_expand_grad(ins, attrs, ctx):
+    x = ins["X"]
     return {
-        "Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])),
-        "@LOD": {"Out": [offs]} if offs is not None else {},
+        "X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])[0], x.shape, x.dtype)
     }
 
 
-def sequence_expand_grad(ins, attrs):
+def sequence_pad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, x.shape[0], ins["Y"].shape[0])[0], x.shape, x.dtype)}
-
-
-def sequence_pad(ins, attrs):
-    x = ins["X"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     idx, length = pad_index(offs, attrs["padded_length"])
     out = _gather(x, idx, (len(offs) - 1, length) + tuple(x.shape[1:]), ins["PadValue"])
     return {"Out": out, "Length": rt.to_device(np.diff(offs).astype(np.int64))}
 
 
-def sequence_pad_grad(ins, attrs):
+def sequence_pad_grad(ins, attrs, ctx):
     x = ins["X"]
-    idx, _ = pad_index(seq_offsets(attrs, "X", x.shape[0]), attrs["padded_length"])
+    idx, _ = pad_index(seq_offsets(ctx, "X", x.shape[0]), attrs["padded_length"])
     return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, x.shape, x.dtype)}
 
 
@@ -98,14 +98,15 @@ def _unpad_map(x, length):
     return unpad_index(rt.to_host(length), x.shape[1])
 
 
-def sequence_unpad(ins, attrs):
+def sequence_unpad(ins, attrs, ctx):
     x = ins["X"]
     idx, offs = _unpad_map(x, ins["Length"])
     rows = (x.shape[0] * x.shape[1],) + (tuple(x.shape[2:]) or (1,))  # a 2-D X gives [N, 1], as Fluid's
     out = rt.empty((len(idx),) + rows[1:], x.dtype)
     if out.size:
         _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))
-    return {"Out": out.reshape((len(idx), 1)) if len(x.shape) == 2 else out, "@LOD": {"Out": [offs]}}
+    ctx.set_lod_map({"Out": [offs]})
+    return {"Out": out.reshape((len(idx), 1)) if len(x.shape) == 2 else out}
 
 
 def sequence_unpad_grad(ins, attrs):
@@ -134,6 +135,7 @@ def sequence_mask(ins, attrs):
     return {"Y": out}
 
 
-def sequence_erase(ins, attrs):
-    out, lod = erase(rt.to_host(ins["X"]), attrs)
-    return {"Out": rt.to_device(out), "@LOD": {"Out": lod}}
+def sequence_erase(ins, attrs, ctx):
+    out, lod = erase(rt.to_host(ins["X"]), attrs, ctx)
+    ctx.set_lod_map({"Out": lod})
+    return {"Out": rt.to_device(out)}

@@ -10,73 +10,77 @@ from .sequence_rows import _gather, _scatter
 from .manipulation import _place_along, _take_along
 
 
-def _expand_map(ins, attrs):
-    return expand_as_index(ins["X"].shape[0], lod_of(attrs, "Y", ins["Y"].shape[0])[-1])
+def _expand_map(ins, attrs, ctx):
+    return expand_as_index(ins["X"].shape[0], lod_of(ctx, "Y", ins["Y"].shape[0])[-1])
 
 
-def sequence_expand_as(ins, attrs):
+def sequence_expand_as(ins, attrs, ctx):
     x = ins["X"]
-    idx = _expand_map(ins, attrs)
+    idx = _expand_map(ins, attrs, ctx)
     return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:]))}
 
 
-def sequence_expand_as_grad(ins, attrs):
+def sequence_expand_as_grad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs), x.shape, x.dtype)}
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs, ctx), x.shape, x.dtype)}
 
 
-def _concat_map(xs, attrs):
-    lods = [lod_of(attrs, "X", x.shape[0], i) for i, x in enumerate(xs)]
+def _concat_map(xs, ctx):
+    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
     idx, offs = concat_index([lod[-1] for lod in lods])
     return idx, lods[0][:-1] + [offs]
 
 
-def sequence_concat(ins, attrs):
+def sequence_concat(ins, attrs, ctx):
     xs = ins["X"]
-    idx, lod = _concat_map(xs, attrs)
+    idx, lod = _concat_map(xs, ctx)
     shape = (len(idx),) + tuple(xs[0].shape[1:])
     stacked = _place_along(xs, rt.empty(shape, xs[0].dtype), 0)
-    return {"Out": _gather(stacked, idx, shape), "@LOD": {"Out": lod_lists(lod)}}
+    ctx.set_lod_map({"Out": lod_lists(lod)})
+    return {"Out": _gather(stacked, idx, shape)}
 
 
-def sequence_concat_grad(ins, attrs):
+def sequence_concat_grad(ins, attrs, ctx):
     xs, dout = ins["X"], ins["Out@GRAD"]
-    idx, _ = _concat_map(xs, attrs)
+    idx, _ = _concat_map(xs, ctx)
     stacked = _gather(dout, np.argsort(idx, kind="stable"), tuple(dout.shape))
     return {"X@GRAD": _take_along(stacked, [x.shape[0] for x in xs], 0)}
 
 
-def _slice_map(ins, attrs):
-    lod = lod_of(attrs, "X", ins["X"].shape[0])
+def _slice_map(ins, attrs, ctx):
+    lod = lod_of(ctx, "X", ins["X"].shape[0])
     idx, offs = slice_index(lod[-1], rt.to_host(ins["Offset"]), rt.to_host(ins["Length"]))
     return idx, lod[:-1] + [offs]
 
 
-def sequence_slice(ins, attrs):
+def sequence_slice(ins, attrs, ctx):
     x = ins["X"]
-    idx, lod = _slice_map(ins, attrs)
-    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])), "@LOD": {"Out": lod_lists(lod)}}
+    idx, lod = _slice_map(ins, attrs, ctx)
+    ctx.set_lod_map({"Out": lod_lists(lod)})
+    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:]))}
 
 
-def sequence_slice_grad(ins, attrs):
+def sequence_slice_grad(ins, attrs, ctx):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs)[0], x.shape, x.dtype)}
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs, ctx)[0], x.shape, x.dtype)}
 
 
-def sequence_reshape(ins, attrs):
+def sequence_reshape(ins, attrs, ctx):
     x, new_dim = ins["X"], attrs["new_dim"]
-    lod = lod_of(attrs, "X", x.shape[0])
+    lod = lod_of(ctx, "X", x.shape[0])
     offs = reshape_offsets(lod[-1], x.shape[1], new_dim)
-    return {"Out": x.reshape((x.size // new_dim, new_dim)), "@LOD": {"Out": lod_lists(lod[:-1] + [offs])}}
+    ctx.set_lod_map({"Out": lod_lists(lod[:-1] + [offs])})
+    return {"Out": x.reshape((x.size // new_dim, new_dim))}
 
 
-def sequence_reshape_grad(ins, attrs):
+def sequence_reshape_grad(ins, attrs, ctx):
     x = ins["X"]
-    seq_offsets(attrs, "X", x.shape[0])
+    seq_offsets(ctx, "X", x.shape[0])
     return {"X@GRAD": ins["Out@GRAD"].reshape(tuple(x.shape))}
 
 
-def lod_reset(ins, attrs):
+def lod_reset(ins, attrs, ctx):
     x = ins["X"]
     y_values = (lambda: rt.to_host(ins["Y"])) if "Y" in ins else None
-    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}
+    ctx.set_lod_map({"Out": reset_lod(attrs, ctx, x.shape[0], y_values)})
+    return {"Out": x}

@@ -27,9 +27,9 @@ def _enumerate(x, ends, win, pad, out):
         i += step
 
 
-def sequence_enumerate(ins, attrs):
+def sequence_enumerate(ins, attrs, ctx):
     x, win = ins["X"], attrs["win_size"]
-    offs = seq_offsets(attrs, "X", x.shape[0])
+    offs = seq_offsets(ctx, "X", x.shape[0])
     out = rt.empty((x.shape[0], win), x.dtype)
     if out.size:
         _enumerate[grid(out.size)](flat(x), _bounds(offs)[1], win, x.dtype.type(attrs["pad_value"]), flat(out))
@@ -54,26 +54,26 @@ def _scatter_take(dout, ids, seg, width, dupd):
         j += step
 
 
-def _scatter_args(ins, attrs, x_shape):
+def _scatter_args(ins, attrs, ctx, x_shape):
     ids = rt.to_host(ins["Ids"]).reshape(-1).astype(np.int64)
-    offs = seq_offsets(attrs, "Ids", ids.size)
+    offs = seq_offsets(ctx, "Ids", ids.size)
     scatter_checks(tuple(x_shape), ids, offs, ins["Updates"].size)
     seg = np.repeat(np.arange(len(offs) - 1, dtype=np.int64), np.diff(offs))
     return rt.to_device(ids), rt.to_device(seg), int(np.prod(x_shape[1:], dtype=np.int64))
 
 
-def sequence_scatter(ins, attrs):
+def sequence_scatter(ins, attrs, ctx):
     x, upd = ins["X"], ins["Updates"]
-    ids, seg, width = _scatter_args(ins, attrs, x.shape)
+    ids, seg, width = _scatter_args(ins, attrs, ctx, x.shape)
     out = copy(x)
     if ids.size:
         _scatter_add[grid(ids.size)](flat(out), ids, flat(upd), seg, width)
     return {"Out": out}
 
 
-def sequence_scatter_grad(ins, attrs):
+def sequence_scatter_grad(ins, attrs, ctx):
     dout, upd = ins["Out@GRAD"], ins["Updates"]
-    ids, seg, width = _scatter_args(ins, attrs, dout.shape)
+    ids, seg, width = _scatter_args(ins, attrs, ctx, dout.shape)
     dupd = rt.empty(tuple(upd.shape), dout.dtype)
     if ids.size:
         _scatter_take[grid(ids.size)](flat(dout), ids, seg, width, flat(dupd))
@@ -122,18 +122,18 @@ def _row_conv_dw(x, dout, ends, rows, width, dw):
         i += step
 
 
-def row_conv(ins, attrs):
+def row_conv(ins, attrs, ctx):
     x, w = ins["X"], ins["Filter"]
-    _, ends = _bounds(row_conv_offsets(attrs, tuple(x.shape)))
+    _, ends = _bounds(row_conv_offsets(ctx, tuple(x.shape)))
     out = rt.empty(tuple(x.shape), x.dtype)
     if out.size:
         _row_conv[grid(out.size)](flat(x), flat(w), ends, w.shape[0], w.shape[1], flat(out))
     return {"Out": out}
 
 
-def row_conv_grad(ins, attrs):
+def row_conv_grad(ins, attrs, ctx):
     x, w, dout = ins["X"], ins["Filter"], ins["Out@GRAD"]
-    starts, ends = _bounds(row_conv_offsets(attrs, tuple(x.shape)))
+    starts, ends = _bounds(row_conv_offsets(ctx, tuple(x.shape)))
     dx, dw = rt.empty(tuple(x.shape), x.dtype), rt.empty(tuple(w.shape), w.dtype)
     if dx.size:
         _row_conv_dx[grid(dx.size)](flat(w), flat(dout), starts, w.shape[0], w.shape[1], flat(dx))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.kernels.context import KernelContext
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
@@ -193,9 +194,9 @@ def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(
     attrs = {
         "functor_list": [act, "elementwise_add"],
         "axis": -1,
-        "_outputs": frozenset({"Out", "IntermediateOut"} if keep else {"Out"}),
     }
-    outs = fused.fused_elemwise_activation({"X": x, "Y": y}, attrs)
+    wanted = KernelContext(outputs=frozenset({"Out", "IntermediateOut"} if keep else {"Out"}))
+    outs = fused.fused_elemwise_activation({"X": x, "Y": y}, attrs, wanted)
     inter = elementwise.elementwise_add({"X": x, "Y": y}, {"axis": -1})["Out"]
     out = getattr(activation, act)({"X": inter}, {})["Out"]
     assert outs["Out"].shape == x_shape and outs["Out"].tobytes() == out.tobytes()
