@@ -1,22 +1,19 @@
 """Device-independent pieces of the kernels: shape rules and index checks that the CPU and CUDA
 twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)."""
 
-import math
-
 import numpy as np
 
-from ..base import shapes
 from ..base.errors import PeError
+from ..shapes import conv_pool, manipulation
 
-
-# -- shapes (the rules live in pe_cli.base.shapes; here they raise at run time) --------------------------
+# -- shapes (the rules live in pe_cli.shapes; here they raise at run time) --------------------------
 
 
 def reshape_shape(x_shape, size, shape):
     """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against
     X's ``size`` elements."""
     shape = [int(d) for d in shape]
-    out, error = shapes.reshape_target(x_shape, shape)
+    out, error = manipulation.reshape_target(x_shape, shape)
     if error:
         raise PeError(f"cannot reshape X of shape {list(x_shape)} to {shape}: {error}")
     return out
@@ -24,7 +21,7 @@ def reshape_shape(x_shape, size, shape):
 
 def split_sizes(x_shape, axis, attrs):
     """The sizes of split's parts along ``axis``: ``num`` equal ones, or ``sections`` (one -1 inferred)."""
-    sizes, error = shapes.split_sizes(x_shape, axis, attrs["num"], attrs["sections"])
+    sizes, error = manipulation.split_sizes(x_shape, axis, attrs["num"], attrs["sections"])
     if error:
         raise PeError(f"split: {error}")
     return sizes
@@ -32,14 +29,14 @@ def split_sizes(x_shape, axis, attrs):
 
 def squeeze_axes(x_shape, axes):
     """The axes squeeze removes: ``axes`` (each checked to be 1), or every dim of size 1."""
-    out, error = shapes.squeeze_axes(x_shape, axes)
+    out, error = manipulation.squeeze_axes(x_shape, axes)
     if error:
         raise PeError(f"cannot squeeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
     return out
 
 
 def unsqueeze_shape(x_shape, axes):
-    out, error = shapes.unsqueeze_shape(x_shape, axes)
+    out, error = manipulation.unsqueeze_shape(x_shape, axes)
     if error:
         raise PeError(f"cannot unsqueeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
     return out
@@ -51,8 +48,8 @@ def slice_window(shape, attrs):
     ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
     for i, (a, s, e) in enumerate(zip(attrs["axes"], attrs["starts"], ends)):
         if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
-            ends[i] = shapes.SLICE_END  # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
-    return shapes.slice_window(shape, attrs["axes"], attrs["starts"], ends)
+            ends[i] = manipulation.SLICE_END  # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
+    return manipulation.slice_window(shape, attrs["axes"], attrs["starts"], ends)
 
 
 def check_slice_not_empty(x_shape, sizes, attrs):
@@ -107,15 +104,15 @@ def table_ids(ids, w_shape, pad):
 class ConvGeometry:
     """conv2d's geometry from the shapes of Input and Filter and the op's attributes (checked)."""
 
-    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
+    __slots__ = ("dh", "dw", "groups", "ho", "kh", "kw", "pads", "sh", "sw", "wo")
 
     def __init__(self, x_shape, w_shape, attrs):
         self.kh, self.kw = w_shape[2], w_shape[3]
         self.groups = attrs["groups"]
-        self.pads, dil, (self.ho, self.wo) = shapes.conv_geometry(x_shape, w_shape, attrs)
+        self.pads, dil, (self.ho, self.wo) = conv_pool.conv_geometry(x_shape, w_shape, attrs)
         self.sh, self.sw = attrs["strides"]
         self.dh, self.dw = dil
-        error = shapes.conv_mismatch(x_shape, w_shape, self.groups, self.pads, dil, (self.ho, self.wo))
+        error = conv_pool.conv_mismatch(x_shape, w_shape, self.groups, self.pads, dil, (self.ho, self.wo))
         if error:
             raise PeError(error)
 
@@ -149,16 +146,16 @@ class PoolGeometry:
     """pool2d's geometry from the shape of X and the op's attributes (checked); the numpy paths'
     slices."""
 
-    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent", "regular")
+    __slots__ = ("extent", "ho", "kh", "kw", "pads", "regular", "sh", "sw", "wo")
 
     def __init__(self, x_shape, attrs):
         h, w = x_shape[2:]
-        ksize, strides, self.pads = shapes.pool_geometry(attrs, (h, w))
+        ksize, strides, self.pads = conv_pool.pool_geometry(attrs, (h, w))
         self.kh, self.kw = ksize
         self.sh, self.sw = strides
         ceil = attrs["ceil_mode"] and not attrs["global_pooling"]
-        self.ho = shapes.pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
-        self.wo = shapes.pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
+        self.ho = conv_pool.pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
+        self.wo = conv_pool.pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
         if self.ho <= 0 or self.wo <= 0:
             raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
@@ -343,55 +340,6 @@ def context_index(offs, start, length, trainable=False):
     if trainable:
         outside = rows + max(0, -start) + np.where(src < lo, src - lo, src - hi)
     return np.where((src >= lo) & (src < hi), src, outside).reshape(-1).astype(np.int64)
-
-
-def matmul_v1_attrs(attrs):
-    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares;
-    ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
-    return {
-        "transpose_X": bool(attrs["trans_x"]),
-        "transpose_Y": bool(attrs["trans_y"]),
-        "alpha": 1.0,
-        "_vector_transpose": False,
-    }
-
-
-def matmul_fused_out(attrs, out_shape):
-    """matmul's Out shape under Fluid's oneDNN fuse of a transpose and a reshape into it (fused_transpose_Out
-    and fused_reshape_Out both set, as its inference pass writes them): the product's [B, H, M, N] permuted
-    by fused_transpose_Out ([0, 2, 1, 3], the one Fluid takes), then reshaped to fused_reshape_Out (3 dims;
-    0 copies the permuted dim, -1 the rest). None when not fused; an error string when the fuse does not fit."""
-    perm, shape = list(attrs.get("fused_transpose_Out") or []), list(attrs.get("fused_reshape_Out") or [])
-    if not perm or not shape:
-        return None
-    if perm != [0, 2, 1, 3] or len(shape) != 3 or len(out_shape) != 4:
-        return (
-            f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
-            f"fuse), over a 4-D product, not {list(out_shape)}"
-        )
-    moved = [out_shape[i] for i in perm]
-    out = [moved[i] if s == 0 else s for i, s in enumerate(shape)]
-    if out.count(-1) == 1 and min(out_shape) >= 0:
-        out[out.index(-1)] = math.prod(out_shape) // max(1, -math.prod(out))
-    return out
-
-
-def matmul_flag(attrs, is_x, ndim):
-    """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag, and for a 1-D
-    one (made a row X or a column Y) only in Fluid 1.8's matmul (not matmul_v2)."""
-    return bool(attrs["transpose_X" if is_x else "transpose_Y"]) and (ndim > 1 or attrs.get("_vector_transpose", True))
-
-
-def gemm_rows(x_shape, trans_x):
-    """(the dims of Out before its last, the stored 2-D shape of X) of a fused_gemm_epilogue whose
-    X has ``x_shape``: X flattened by its last dim ([d0 * ... * d(r-2), d(r-1)]), or, with trans_x,
-    by its first ([d0, d1 * ... * d(r-1)], which the op then transposes), as Paddle flattens it."""
-    x_shape = tuple(x_shape)
-    if len(x_shape) == 2:  # (already [rows, cols]: a fifth of the tiny model's forward)
-        return (x_shape[1:], x_shape) if trans_x else (x_shape[:1], x_shape)
-    if trans_x:
-        return x_shape[1:], (x_shape[0], math.prod(x_shape[1:]))
-    return x_shape[:-1], (math.prod(x_shape[:-1]), x_shape[-1])
 
 
 # -- padding (the CPU convolutions and their numpy replicas) ---------------------------------------

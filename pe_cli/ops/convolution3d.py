@@ -5,7 +5,8 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 
-from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
+from ..base.dims import fmt_shape, is_known
+from ..shapes.conv_pool import conv_paddings, conv_out_size
 from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
 

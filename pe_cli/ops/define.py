@@ -20,7 +20,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from ..base.errors import PeError
-from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+from ..base.dims import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (
     BACKEND_ATTRS,

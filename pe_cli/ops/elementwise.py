@@ -5,7 +5,7 @@ and the finiteness checks isfinite, isinf, isnan."""
 
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, backend_attrs, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 
 

@@ -12,7 +12,7 @@ dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio 
 than in / out when corners are not aligned."""
 
 from ..base.activations import real_number
-from ..base.shapes import unfold_blocks
+from ..shapes.conv_pool import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
 _POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")

@@ -3,7 +3,7 @@ gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
 
 from ..base.dtypes import convert_dtype
-from ..base.shapes import slice_bounds, strided_window
+from ..shapes.manipulation import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
 from .elementwise import broadcast_shape
 

@@ -2,8 +2,8 @@
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
 
 from ..base.activations import real_number
-from ..base.shapes import known_numel
-from ..kernels.common import matmul_flag, matmul_fused_out, matmul_v1_attrs
+from ..base.dims import known_numel
+from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
 

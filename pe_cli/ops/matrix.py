@@ -5,7 +5,7 @@ inner product along the last dim), cross (the cross product along a dim of size 
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 
-from ..kernels.matrix_rules import CROSS_DEFAULT_DIM, kron_shape, trace_dims
+from ..shapes.matrix import CROSS_DEFAULT_DIM, kron_shape, trace_dims
 from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})

@@ -1,7 +1,7 @@
 """Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor, and
 Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
 
-from ..base.shapes import crop_window
+from ..shapes.manipulation import crop_window
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 

@@ -5,7 +5,7 @@ dims), p_norm (along an axis) and l1_norm (of all elements)."""
 from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, fmt_shape, grad_of, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)

@@ -18,7 +18,7 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from .attributes import is_default, undeclared_kind
-from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
+from ..base.dims import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
 _NOT_FAMILIES = {"attributes", "define", "registry", "paddle2_attrs"}

@@ -4,7 +4,7 @@
 
 import numpy as np
 
-from ..common import matmul_fused_out
+from ...shapes.linalg import matmul_fused_out
 
 
 def _moves(attrs):

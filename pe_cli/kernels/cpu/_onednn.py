@@ -26,6 +26,7 @@ from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint, c
 
 import numpy as np
 
+from ...shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
 from ..common import ConvGeometry
 from ._numba import parallel_threads
 
@@ -255,11 +256,6 @@ def library():
                         pass
                 _loaded = True
     return _lib
-
-
-# oneDNN from this many input channels a group: with fewer its forward and input gradient took 1.6-15x
-# pe's own paths' time (batch 64, Xeon VM, 2026-11-25); LeNet-5's 6 channels: 1.03x its step, so 8
-MIN_CHANNELS = 8
 
 
 def applies(x, w, *arrays, min_channels=None):

@@ -29,7 +29,7 @@ from ..fused_math import both_grads, relu_first
 from . import activation, threads
 from . import _cblas, _conv, _conv_regular, _onednn, _winograd
 from ...base.errors import PeError
-from ...base.shapes import conv_out_size, conv_transpose_geometry
+from ...shapes.conv_pool import conv_out_size, conv_transpose_geometry
 from ..common import ConvGeometry
 from ._numba import is_float, lazy
 

@@ -5,7 +5,7 @@ import re
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.shapes import range_length
+from ...shapes.manipulation import range_length
 from . import control_flow
 
 

@@ -1,10 +1,10 @@
 """Kernels of ops/detection_box.py on the CPU (numpy over whole box arrays). The generators read
-only their inputs' shapes (kernels/detection_geometry.py); box_coder's prior terms are shared with
+only their inputs' shapes (shapes/detection.py); box_coder's prior terms are shared with
 the CUDA kernel. polygon_box_transform and box_decoder_and_assign are numpy over whole arrays too."""
 
 import numpy as np
 
-from .. import detection_geometry as geo
+from ...shapes import detection as geo
 
 
 def _hw(x):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from ...base.shapes import lookup_out_shape
+from ...shapes.embedding import lookup_out_shape
 from ..common import table_ids
 from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
 

@@ -13,7 +13,7 @@ CUDA kernels. unfold: one strided copy per kernel tap, its gradient one strided 
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.shapes import unfold_blocks
+from ...shapes.conv_pool import unfold_blocks
 
 
 def permutation(op, x_shape, attrs):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ...base.errors import PeError
-from ...base.shapes import SLICE_END, strided_window
+from ...shapes.manipulation import SLICE_END, strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast

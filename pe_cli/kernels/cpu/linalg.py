@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ..common import matmul_flag, matmul_v1_attrs
+from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from ...base.errors import PeError
 from . import _cblas, _replicas, threads

@@ -4,7 +4,7 @@ or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with nu
 import numpy as np
 
 from ...base.errors import PeError
-from ..matrix_rules import cross_dim, diagonal
+from ...shapes.matrix import cross_dim, diagonal
 from . import linalg
 from .elementwise import unbroadcast
 

@@ -4,7 +4,7 @@ cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are n
 
 import numpy as np
 
-from ...base.shapes import bn_channel_axis, layer_norm_split
+from ...shapes.normalization import bn_channel_axis, layer_norm_split
 from .loss_classification import _cast
 from ._numba import is_float, lazy, parallel_parts, twin
 

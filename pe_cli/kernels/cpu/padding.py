@@ -5,7 +5,7 @@ which the CUDA kernels share."""
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.shapes import crop_window
+from ...shapes.manipulation import crop_window
 
 
 def pad(ins, attrs):

@@ -17,7 +17,7 @@ with Fluid's values for an empty window: max -FLT_MAX (its loop's start), avg 0 
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ...base.shapes import adaptive_size, pool3d_geometry, pool3d_out
+from ...shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out
 from ..common import PoolGeometry
 from ._numba import is_float, lazy, parallel_parts, twin
 

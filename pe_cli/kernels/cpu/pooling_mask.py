@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.shapes import mask_pool_out as pool_out, unpool_out
+from ...shapes.conv_pool import mask_pool_out as pool_out, unpool_out
 
 
 def windows(in_dims, attrs):

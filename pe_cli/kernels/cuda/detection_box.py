@@ -1,5 +1,5 @@
 """Kernels of ops/detection_box.py on a GPU. prior_box, density_prior_box and anchor_generator
-depend only on shapes and attributes: they are made on the host (kernels/detection_geometry.py) and
+depend only on shapes and attributes: they are made on the host (shapes/detection.py) and
 copied over, as assign_value is. iou_similarity is one thread per box pair, box_coder one per
 output box, box_clip one per box (with its image's limits, found on the host from the LoD),
 polygon_box_transform one per element, box_decoder_and_assign one per RoI."""
@@ -9,7 +9,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from .. import detection_geometry as geo
+from ...shapes import detection as geo
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._launch import flat, grid

@@ -6,7 +6,7 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ...base.shapes import lookup_out_shape
+from ...shapes.embedding import lookup_out_shape
 from ..common import table_ids
 from ..cpu import embedding as _cpu
 from . import runtime as rt

@@ -8,8 +8,8 @@ import numpy as np
 from numba import cuda
 
 from ...base.errors import PeError
-from ...base.shapes import numel
-from ..common import matmul_flag, matmul_v1_attrs
+from ...base.dims import numel
+from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from . import runtime as rt
 from ..cpu import linalg as _cpu_linalg

@@ -7,7 +7,7 @@ from numba import cuda
 
 from ..cpu import matrix as _cpu_matrix
 from ..cpu.matrix import addmm_check
-from ..matrix_rules import cross_dim, diagonal
+from ...shapes.matrix import cross_dim, diagonal
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros

@@ -10,7 +10,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...base.shapes import bn_channel_axis, layer_norm_split
+from ...shapes.normalization import bn_channel_axis, layer_norm_split
 from ..cpu import normalization as _cpu
 from ..cpu.normalization import norm_layout
 from . import _norm
