@@ -13,7 +13,14 @@ the kernels so that build time and run time always agree on output sizes. The at
 layout helpers here serve pooling.py's pool2d too.
 """
 
-from ..shapes.conv_pool import ONEDNN_MIN_CHANNELS, conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
+from ..shapes.conv_pool import (
+    ONEDNN_MIN_CHANNELS,
+    conv_geometry,
+    conv_mismatch,
+    conv_out_size,
+    conv_transpose_geometry,
+    transpose_channel_mismatch,
+)
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
 
 
@@ -283,8 +290,8 @@ def _infer_transpose(ctx):
         ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [C_in, C_out/groups, kh, kw] for Input {fmt_shape(x)}")
     if ctx.dtype("Input") != ctx.dtype("Filter"):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
-    if _known(x[1]) and _known(w[0]) and x[1] != w[0]:
-        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
+    if error := transpose_channel_mismatch(x, w):
+        ctx.fail(error)
     if _known(w[0]) and w[0] < a["groups"]:  # fewer than C_in // groups * groups take part (Fluid's kernel)
         ctx.fail(f"groups={a['groups']} is more than the {w[0]} input channels of Filter {fmt_shape(w)}")
     _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)  # (output_size: the kernels')

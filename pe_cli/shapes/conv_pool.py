@@ -6,7 +6,6 @@ where it happened (the layer, or the kernel) and raises. At build time a dim may
 
 from ..base.dims import fmt_shape, is_known
 
-
 # oneDNN from this many input channels a group: with fewer its forward and input gradient took 1.6-15x
 # pe's own paths' time (batch 64, Xeon VM, 2026-11-25); LeNet-5's 6 channels: 1.03x its step, so 8. The CPU
 # kernels (kernels/cpu/_onednn.py) choose their path by it, and conv2d's definition (ops/convolution.py)
@@ -68,8 +67,9 @@ def conv_geometry(x_shape, w_shape, attrs):
     return pads, dil, out_hw
 
 
-def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
-    """Why Input and Filter cannot convolve (channels, groups, fit), or None. Unknown dims pass."""
+def channel_mismatch(x_shape, w_shape, groups):
+    """Why Input [N, C, ...] and Filter [M, C/groups, k...] of a convolution (2-D or 3-D) do not meet
+    (channels, groups), or None. Unknown dims pass."""
     x, w = x_shape, w_shape
     if is_known([x[1], w[1]]) and x[1] != w[1] * groups:
         return (
@@ -78,6 +78,24 @@ def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
         )
     if is_known([w[0]]) and w[0] % groups:
         return f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={groups}"
+    return None
+
+
+def transpose_channel_mismatch(x_shape, w_shape):
+    """Why Input [N, C_in, ...] and Filter [C_in, C_out/groups, k...] of a transposed convolution (2-D or
+    3-D) do not meet, or None. Unknown dims pass."""
+    x, w = x_shape, w_shape
+    if is_known([x[1], w[0]]) and x[1] != w[0]:
+        return f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}"
+    return None
+
+
+def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
+    """Why Input and Filter cannot convolve (channels, groups, fit), or None. Unknown dims pass."""
+    x, w = x_shape, w_shape
+    error = channel_mismatch(x, w, groups)
+    if error:
+        return error
     if any(is_known([x[2 + i]]) and out_hw[i] <= 0 for i in range(2)):
         return (
             f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "

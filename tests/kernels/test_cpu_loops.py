@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
-from pe_cli.kernels.common import ConvGeometry
+from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.cpu import (
     activation,
     _conv,

@@ -5,7 +5,7 @@ integers (so -0.0, NaN payloads and infinities count), over the geometries of th
 import numpy as np
 import pytest
 
-from pe_cli.kernels.common import ConvGeometry
+from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.cpu import _cblas, _conv, _conv_replicas, _numba, _replicas
 from pe_cli.ops import registry
 

@@ -27,7 +27,7 @@ from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint, c
 import numpy as np
 
 from ...shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
-from ..common import ConvGeometry
+from ...shapes.conv_plans import ConvGeometry
 from ._numba import parallel_threads
 
 _Dims = c_int64 * 12

@@ -10,7 +10,8 @@ import numpy as np
 from ...base.dtypes import convert_dtype
 from ...base.errors import PeError
 from ...shapes.manipulation import SLICE_END, strided_window
-from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
+from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..common import gather_rows, one_hot_ids
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows

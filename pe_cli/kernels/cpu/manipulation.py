@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ...base.errors import PeError
-from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+from ...shapes.manipulation_run import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
 from ._numba import is_float, lazy, run_in_parts
 
 _transpose_loops = lazy("_transpose_loops")

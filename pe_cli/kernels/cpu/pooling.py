@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
 from ...shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out
-from ..common import PoolGeometry
+from ...shapes.conv_plans import PoolGeometry
 from ._numba import is_float, lazy, parallel_parts, twin
 
 _pool_loops = lazy("_pool_loops")

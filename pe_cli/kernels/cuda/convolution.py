@@ -9,9 +9,9 @@ the host.
 
 from numba import cuda
 
-from ..common import ConvGeometry
+from ...shapes.conv_plans import ConvGeometry
 from ..cpu import convolution as _cpu_conv
-from ..cpu.convolution import transpose_kernels
+from ..conv_transpose import transpose_kernels
 from ..fused_math import both_grads, relu_first
 from . import activation
 from . import runtime as rt

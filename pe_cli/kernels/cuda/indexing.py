@@ -10,7 +10,8 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
+from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..common import gather_rows, one_hot_ids
 from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import on_host

@@ -6,7 +6,7 @@ import builtins
 
 import numpy as np
 
-from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+from ...shapes.manipulation_run import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
 from ..cpu import manipulation as _cpu
 from . import runtime as rt
 from ._launch import copy, full

@@ -7,7 +7,7 @@ in row-major order."""
 import numpy as np
 from numba import cuda
 
-from ..common import PoolGeometry
+from ...shapes.conv_plans import PoolGeometry
 from ..cpu import pooling as _cpu
 from . import runtime as rt
 from . import _adaptive_pool, _pool, elementwise, manipulation

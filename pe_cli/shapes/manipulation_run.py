@@ -1,0 +1,59 @@
+"""The manipulation family's rules as the kernels of both devices apply them at run time, every dim known:
+shapes/manipulation.py's rules, raising PeError with what was asked where they fail."""
+
+import numpy as np
+
+from ..base.errors import PeError
+from . import manipulation
+from .manipulation import SLICE_END, reshape_target
+
+
+def reshape_shape(x_shape, size, shape):
+    """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against
+    X's ``size`` elements."""
+    shape = [int(d) for d in shape]
+    out, error = reshape_target(x_shape, shape)
+    if error:
+        raise PeError(f"cannot reshape X of shape {list(x_shape)} to {shape}: {error}")
+    return out
+
+
+def split_sizes(x_shape, axis, attrs):
+    """The sizes of split's parts along ``axis``: ``num`` equal ones, or ``sections`` (one -1 inferred)."""
+    sizes, error = manipulation.split_sizes(x_shape, axis, attrs["num"], attrs["sections"])
+    if error:
+        raise PeError(f"split: {error}")
+    return sizes
+
+
+def squeeze_axes(x_shape, axes):
+    """The axes squeeze removes: ``axes`` (each checked to be 1), or every dim of size 1."""
+    out, error = manipulation.squeeze_axes(x_shape, axes)
+    if error:
+        raise PeError(f"cannot squeeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
+    return out
+
+
+def unsqueeze_shape(x_shape, axes):
+    out, error = manipulation.unsqueeze_shape(x_shape, axes)
+    if error:
+        raise PeError(f"cannot unsqueeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
+    return out
+
+
+def slice_window(shape, attrs):
+    """(start per dim, size per dim) of slice's window: negative bounds count from the end, all
+    are clipped to the dim."""
+    ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
+    for i, (a, s, e) in enumerate(zip(attrs["axes"], attrs["starts"], ends)):
+        if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
+            ends[i] = SLICE_END  # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
+    return manipulation.slice_window(shape, attrs["axes"], attrs["starts"], ends)
+
+
+def check_slice_not_empty(x_shape, sizes, attrs):
+    if int(np.prod(sizes)) == 0:
+        raise PeError(
+            f"slice of Input of shape {list(x_shape)} with axes={list(attrs['axes'])}, "
+            f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty"
+        )
