@@ -6,7 +6,7 @@ import numpy as np
 
 from ..base.errors import PeError
 
-# -- index checks (host arrays) ------------------------------------------------------------------------
+# -- index and value checks (host arrays) --------------------------------------------------------------
 
 
 def gather_rows(index, n):
@@ -42,6 +42,12 @@ def table_ids(ids, w_shape, pad):
     if bad.any():
         raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w_shape[0]} rows (W {list(w_shape)})")
     return flat
+
+
+def check_divisor(y, op):
+    """Fluid stops on an integer division by zero; so does pe, with the op's name."""
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise PeError(f"{op}: Y holds a zero; integer division by zero")
 
 
 # -- codes the loops take ------------------------------------------------------------------------

@@ -84,7 +84,7 @@ class PoolGeometry:
             )
         )
         # Paddle 2.x's inclusive average with ceil_mode divides a window reaching past the padded input by
-        # less than ksize (kernels/cpu/pooling.paddle2_window): the box path computes that
+        # less than ksize (shapes/pooling.paddle2_window): the box path computes that
         if ceil and attrs.get("_paddle2") and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
             self.regular = (
                 self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]

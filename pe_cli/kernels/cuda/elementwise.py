@@ -10,11 +10,9 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ..common import div_grad_grad
+from ..common import check_divisor, div_grad_grad
 from ..cpu import elementwise as _cpu_elementwise
-from ..cpu.elementwise import check_divisor
-from . import runtime as rt
-from . import selected_rows as _sparse
+from . import runtime as rt, selected_rows as _sparse
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape

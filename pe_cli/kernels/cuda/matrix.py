@@ -6,8 +6,8 @@ diagonals (_strided.py) and a row sum; bilinear_tensor_product the CPU kernels o
 from numba import cuda
 
 from ..cpu import matrix as _cpu_matrix
-from ..cpu.matrix import addmm_check
-from ...shapes.matrix import cross_dim, diagonal
+from ...base.errors import PeError
+from ...shapes.matrix import addmm_mismatch, cross_dim, diagonal
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
@@ -38,7 +38,8 @@ _ADD_SCALED, _MUL, _SCALE = Binary(_add_scaled), Binary(_times), Unary(_scaled)
 
 def addmm(ins, attrs):
     inp, x, y = ins["Input"], ins["X"], ins["Y"]
-    addmm_check(tuple(inp.shape), tuple(x.shape), tuple(y.shape))
+    if error := addmm_mismatch(tuple(inp.shape), tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"addmm: {error}")
     product = matmul(x, y, alpha=float(attrs["Alpha"]))
     return {"Out": _ADD_SCALED(product, inp, scalar_arg(x.dtype, attrs["Beta"]))}
 
