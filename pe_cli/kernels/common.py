@@ -2,9 +2,12 @@
 the CPU and CUDA twins both apply (their shape rules: pe_cli/shapes). Host-side numpy only (the CPU path
 must not import numba.cuda)."""
 
+import math
+
 import numpy as np
 
 from ..base.errors import PeError
+from ..shapes.broadcasting import times_of
 
 # -- index and value checks (host arrays) --------------------------------------------------------------
 
@@ -48,6 +51,35 @@ def check_divisor(y, op):
     """Fluid stops on an integer division by zero; so does pe, with the op's name."""
     if y.dtype.kind in "iu" and not np.all(y):
         raise PeError(f"{op}: Y holds a zero; integer division by zero")
+
+
+def scatter_ids(ids, rows):
+    """Ids as a flat int64 array, checked to lie in [0, rows)."""
+    ids = np.asarray(ids).reshape(-1).astype(np.int64)
+    bad = (ids < 0) | (ids >= rows)
+    if bad.any():
+        raise PeError(f"scatter: Ids holds {int(ids[bad][0])}, outside the {rows} rows of X")
+    return ids
+
+
+def nd_offsets(index, x_shape):
+    """For each row of Index's last dim: the flat offset (in slices of X's trailing dims) it picks,
+    checked to lie inside X. Returns (offsets, slice size)."""
+    index = np.asarray(index)
+    k = index.shape[-1]
+    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)  # k may be 0
+    shape = [int(d) for d in x_shape]
+    inner = math.prod(shape[k:])
+    if not k:
+        return np.zeros(rows.shape[0], np.int64), inner
+    bad = (rows < 0) | (rows >= np.array(shape[:k], dtype=np.int64))
+    if bad.any():
+        r = int(np.argwhere(bad)[0][0])
+        raise PeError(f"gather_nd: Index row {rows[r].tolist()} is outside X {list(x_shape)}")
+    strides = [1] * k  # in slices: the product of the indexed dims after each
+    for i in range(k - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return rows @ np.array(strides, dtype=np.int64), inner
 
 
 # -- codes the loops take ------------------------------------------------------------------------
@@ -223,3 +255,15 @@ def div_grad_grad(k, ins, attrs):
     if "DOut" in wanted:
         outs["DOut"] = times(ew("elementwise_mul", dx, ddy), -1.0) if ddy is not None else times(dx, 0.0)
     return {slot: v for slot, v in outs.items() if slot in wanted}
+
+
+def expand_to(x, target, expand_kernel):
+    """x broadcast to ``target`` by a device's expand kernel (expand_v2's, broadcast_tensors')."""
+    padded, times = times_of(x.shape, target)
+    return expand_kernel({"X": x.reshape(padded)}, {"expand_times": times})["Out"]
+
+
+def grad_to(x, dout, grad_kernel):
+    """The gradient of x broadcast to dout's shape, by a device's expand_grad kernel."""
+    padded, times = times_of(x.shape, dout.shape)
+    return grad_kernel({"X": x.reshape(padded), "Out@GRAD": dout}, {"expand_times": times})["X@GRAD"].reshape(x.shape)

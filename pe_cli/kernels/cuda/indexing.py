@@ -11,7 +11,7 @@ import numpy as np
 from numba import cuda
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
-from ..common import gather_rows, one_hot_ids
+from ..common import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import on_host
@@ -20,13 +20,14 @@ from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.indexing import arg_dtype, decreased, strided_geometry
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
 
 
 def _strided(x_shape, attrs):
-    first, sizes, steps = _cpu.strided_geometry(tuple(x_shape), attrs)
+    first, sizes, steps = strided_geometry(tuple(x_shape), attrs)
     xstr = contiguous_strides(x_shape)
     return sizes, [s * t for s, t in zip(xstr, steps)], sum(f * s for f, s in zip(first, xstr))
 
@@ -36,7 +37,7 @@ def strided_slice(ins, attrs):
     sizes, src, base = _strided(x.shape, attrs)
     out = rt.empty(tuple(sizes), x.dtype)
     copy_window(x, out, sizes, src, contiguous_strides(sizes), base)
-    return {"Out": out.reshape(_cpu.decreased(sizes, attrs))}
+    return {"Out": out.reshape(decreased(sizes, attrs))}
 
 
 def strided_slice_grad(ins, attrs):
@@ -70,7 +71,7 @@ def _rows(out, ids, upd, row, zero=False):
 
 
 def _host_ids(ids, rows):
-    return _cpu.scatter_ids(rt.to_host(ids), rows)
+    return scatter_ids(rt.to_host(ids), rows)
 
 
 def scatter(ins, attrs):
@@ -108,7 +109,7 @@ def scatter_grad(ins, attrs):
 
 def gather_nd(ins, attrs):
     x, index = ins["X"], ins["Index"]
-    offs, inner = _cpu.nd_offsets(rt.to_host(index), tuple(x.shape))
+    offs, inner = nd_offsets(rt.to_host(index), tuple(x.shape))
     k = tuple(index.shape)[index.ndim - 1]
     out = rt.empty(tuple(index.shape)[:-1] + tuple(x.shape)[k:] or (1,), x.dtype)
     if out.size:
@@ -118,7 +119,7 @@ def gather_nd(ins, attrs):
 
 def gather_nd_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    offs, inner = _cpu.nd_offsets(rt.to_host(ins["Index"]), tuple(x.shape))
+    offs, inner = nd_offsets(rt.to_host(ins["Index"]), tuple(x.shape))
     dx = zeros(x.shape, x.dtype)
     if dout.size:
         _scatter_add_rows[grid(dout.size)](flat(dout), rt.to_device(offs), flat(dx), inner)
@@ -383,7 +384,7 @@ def _arg(is_max):
 
 
 def _as_arg_dtype(out, attrs):
-    dtype = _cpu.arg_dtype(attrs)
+    dtype = arg_dtype(attrs)
     return out if dtype == np.int64 else copy(out, dtype)
 
 
