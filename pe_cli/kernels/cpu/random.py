@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from .creation import _batch_size_like, run_shape
+from ...shapes.creation import run_shape
+from .creation import _batch_size_like
 
 _CHUNK = 1 << 22  # values drawn at a time into a narrower output
 

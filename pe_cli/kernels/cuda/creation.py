@@ -7,17 +7,17 @@ import numpy as np
 from numba import cuda
 
 from ..cpu import creation as _cpu
-from . import control_flow as _control_flow
-from . import runtime as rt
+from . import control_flow as _control_flow, runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.creation import fill_value, linspace_scalars, range_scalars, range_size, run_shape
 
 
 def fill_constant(ins, attrs):
-    shape = _cpu.run_shape(ins, attrs, rt.to_host)
-    return {"Out": full(shape, _cpu.fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
+    shape = run_shape(ins, attrs, rt.to_host)
+    return {"Out": full(shape, fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
 
 
 def fake_init(ins, attrs):
@@ -56,8 +56,8 @@ def _arange(out, start, step):
 
 
 def arange(ins, attrs):
-    start, end, step = _cpu.range_scalars({k: rt.to_host(ins[k]) for k in ("Start", "End", "Step")})
-    n = _cpu.range_size(start, end, step)
+    start, end, step = range_scalars({k: rt.to_host(ins[k]) for k in ("Start", "End", "Step")})
+    n = range_size(start, end, step)
     out = rt.empty((n,), ins["Start"].dtype)
     if n:
         _arange[grid(n)](out, start, step)
@@ -156,7 +156,7 @@ def linspace(ins, attrs):
                 _cpu.linspace_paddle2({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")}, attrs["dtype"])
             )
         }
-    start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
+    start, step, num = linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)
     return {"Out": out}
