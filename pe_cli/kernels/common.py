@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
 from ..shapes.broadcasting import times_of
 
 # -- index and value checks (host arrays) --------------------------------------------------------------
@@ -101,6 +102,77 @@ def nd_positions(x_shape, index, op):
     if np.any(bad):
         raise PeError(f"{op}: Index row {flat[bad][0].tolist()} is outside X {list(x_shape)}")
     return np.ravel_multi_index(tuple(flat.T), tuple(x_shape[:k])) if k else np.zeros(len(flat), np.int64)
+
+
+def bpr_ids(x_shape, label):
+    """The positive item of each row of X (shaped ``x_shape``), checked to lie among its items."""
+    items = x_shape[-1]
+    ids = np.asarray(label).reshape(-1).astype(np.int64)
+    bad = (ids < 0) | (ids >= items)
+    if bad.any():
+        raise PeError(f"bpr_loss: Label holds {int(ids[bad][0])}, outside the {items} items of X {list(x_shape)}")
+    if items < 2:
+        raise PeError(f"bpr_loss: X {list(x_shape)} needs at least 2 items per row")
+    return ids
+
+
+def center_ids(label, clusters):
+    """center_loss's Label as a flat int64 array, checked to name one of the ``clusters`` centers."""
+    ids = np.asarray(label).reshape(-1).astype(np.int64)
+    bad = (ids < 0) | (ids >= clusters)
+    if bad.any():
+        raise PeError(f"center_loss: Label holds {int(ids[bad][0])}, outside the {clusters} centers")
+    return ids
+
+
+def check_dequant_ids(ids, rows, pad):
+    """lookup_table_dequant's Ids, checked to lie in [0, rows) or be ``pad``."""
+    bad = ((ids < 0) | (ids >= rows)) & (ids != pad)
+    if bad.any():
+        raise PeError(f"lookup_table_dequant: Ids must be in [0, {rows}) (or padding_idx {pad}), got {ids[bad][:3]}")
+
+
+def sparse_input(ins, op):
+    """X of an op that reads only a row-sparse value."""
+    x = ins["X"]
+    if not isinstance(x, SelectedRows):
+        raise PeError(
+            f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
+            f"got a dense array of shape {list(x.shape)}"
+        )
+    return x
+
+
+def split_rows(x, sections, take):
+    """The SelectedRows of ``x``'s row runs ``sections`` (heights), rows renumbered from each run's
+    first row; ``take(values, keep)`` gathers the values at host indices ``keep``."""
+    out, row0 = [], 0
+    for height in sections:
+        keep = np.flatnonzero((x.rows >= row0) & (x.rows < row0 + height))
+        out.append(SelectedRows(x.rows[keep] - row0, take(x.values, keep), height))
+        row0 += height
+    return out
+
+
+def warprnnt_inputs(x_shape, label, t_lens, u_lens, blank):
+    """The lengths and labels as int64 arrays, after checking them against input [B, T, U + 1, V]."""
+    b, t, u1, v = x_shape
+    t_lens, u_lens, label = (np.asarray(a, np.int64) for a in (t_lens, u_lens, label))
+    if t_lens.shape != (b,) or u_lens.shape != (b,):
+        raise PeError(
+            f"warprnnt: input_lengths {list(t_lens.shape)} and label_lengths {list(u_lens.shape)} must be [{b}]"
+        )
+    if t_lens.size and (t_lens.min() < 1 or t_lens.max() > t or u_lens.min() < 0 or u_lens.max() > u1 - 1):
+        raise PeError(
+            f"warprnnt: input_lengths {t_lens.tolist()} must be in [1, {t}] and label_lengths "
+            f"{u_lens.tolist()} in [0, {u1 - 1}]"
+        )
+    if not 0 <= blank < v:
+        raise PeError(f"warprnnt: blank {blank} is not one of the input's {v} classes")
+    used = label[np.arange(u1 - 1)[None, :] < u_lens[:, None]]
+    if used.size and (used.min() < 0 or used.max() >= v):
+        raise PeError(f"warprnnt: labels must be in [0, {v}), got {int(used.min())}..{int(used.max())}")
+    return label, t_lens, u_lens
 
 
 # -- codes the loops take ------------------------------------------------------------------------

@@ -234,3 +234,11 @@ def yolov3_loss_plan(x_shape, gt_shape, attrs):
         np.asarray(attrs["anchors"], dtype=np.int64),
         np.asarray(attrs["anchor_mask"], dtype=np.int64),
     )
+
+
+def variance_rows(ins, attrs, rows, dtype):
+    """[M, 4] variances: PriorBoxVar, the variance attribute on every row, or ones."""
+    if "PriorBoxVar" in ins:
+        return ins["PriorBoxVar"]
+    v = attrs["variance"] or [1.0, 1.0, 1.0, 1.0]
+    return np.broadcast_to(np.asarray(v, dtype=dtype), (rows, 4))

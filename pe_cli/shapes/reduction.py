@@ -11,3 +11,8 @@ def scalar_shape(attrs):
 
 def reduce_axes(x, attrs):
     return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
+
+
+def kl_scale(x, reduction):
+    """kldiv_loss's divisor: X's size for reduction 'mean', its batch for 'batchmean', else 1."""
+    return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)

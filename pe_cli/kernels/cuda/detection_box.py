@@ -14,6 +14,7 @@ from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
 from .launcher import jit_kernel
+from ...shapes.detection import variance_rows
 
 
 def _on_host(cpu_kernel):
@@ -106,7 +107,7 @@ def box_coder(ins, attrs):
     if "PriorBoxVar" in ins:
         var = ins["PriorBoxVar"]
     else:
-        var = rt.to_device(np.ascontiguousarray(_cpu.variance_rows({}, attrs, prior.shape[0], target.dtype)))
+        var = rt.to_device(np.ascontiguousarray(variance_rows({}, attrs, prior.shape[0], target.dtype)))
     plus = 0.0 if attrs["box_normalized"] else 1.0
     if attrs["code_type"] == "encode_center_size":
         n, m = target.shape[0], prior.shape[0]

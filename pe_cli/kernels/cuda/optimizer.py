@@ -13,6 +13,7 @@ from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
 from .launcher import jit_kernel
 from .reduction import _sum_of_squares
+from ...shapes.optimizer import adam_reads_next_powers, average_counters
 
 
 def dpsgd(ins, attrs):
@@ -112,7 +113,7 @@ def adam(ins, attrs):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
     pows = _beta_pows(b1_in, b2_in, attrs)
-    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
+    if isinstance(g, SelectedRows) and adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
         b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
         outs = sparse.update_rows(
@@ -486,7 +487,7 @@ def _average_accumulates(p, s1, s2, s3, fold, restart, s1_out, s2_out, s3_out):
 def average_accumulates(ins, attrs):
     """The counters are host math (read back as Fluid's GPU kernel reads them), the sums one launch."""
     counts = {k: rt.to_host(ins[k]) for k in ("in_num_updates", "in_num_accumulates", "in_old_num_accumulates")}
-    updates, accumulates, old, fold, restart = _cpu.average_counters(counts, attrs)
+    updates, accumulates, old, fold, restart = average_counters(counts, attrs)
     p = ins["param"]
     outs = [rt.empty(ins[k].shape, ins[k].dtype) for k in ("in_sum_1", "in_sum_2", "in_sum_3")]
     if p.size:
