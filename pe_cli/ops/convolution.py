@@ -61,7 +61,7 @@ def _text(v):
 
 
 # Fluid reads these two strings without checking them: SAME and VALID pad so, any other value takes the
-# explicit paddings (base/shapes.py conv_paddings); NHWC and NDHWC are channels last, any other value
+# explicit paddings (shapes/conv_pool.py conv_paddings); NHWC and NDHWC are channels last, any other value
 # channels first (kernels/layout.py)
 PADDING_ALGORITHM = Attr("EXPLICIT", _text, "a string: SAME, VALID, else the explicit paddings")
 

@@ -3,6 +3,7 @@ position of X each padded position copies, crop's and crop_tensor's window."""
 
 import numpy as np
 
+from ..base.dims import fmt_shape
 from ..base.errors import PeError
 from .manipulation import crop_window
 
@@ -33,13 +34,24 @@ def pad_geometry(op, x_shape, attrs, paddings=None):
     sizes = list(x_shape[1:-1] if last else x_shape[2:])
     p = [int(v) for v in (attrs["paddings"] if paddings is None else np.asarray(paddings).reshape(-1))]
     pairs = [(p[0], p[1]), (p[2], p[3])] if op == "pad2d" else [(p[4], p[5]), (p[2], p[3]), (p[0], p[1])]
-    if attrs["mode"] == "reflect" and any(max(pr) >= n for pr, n in zip(pairs, sizes)):
-        raise PeError(f"{op}: reflect padding {p} must be smaller than X's spatial sizes {sizes} ({fmt})")
-    if any(n + b + e < 1 for n, (b, e) in zip(sizes, pairs)):
-        raise PeError(
-            f"{op}: paddings {p} leave no output of X's spatial sizes {sizes} (each padded size must be >= 1)"
-        )
+    if error := padding_mismatch(p, sizes, pairs, attrs["mode"]):
+        raise PeError(f"{op}: {error}")
     return sizes, pairs, last
+
+
+def padding_mismatch(paddings, sizes, pairs, mode):
+    """Why ``pairs`` ((before, after) per spatial dim, from ``paddings`` as given) do not fit X's spatial
+    ``sizes``, or None: reflect padding must be smaller than the size, and each padded size at least 1.
+    Unknown sizes (-1 or None) pass."""
+    known = [(n, pr) for n, pr in zip(sizes, pairs) if n is not None and n >= 0]
+    if mode == "reflect" and any(max(pr) >= n for n, pr in known):
+        return f"reflect padding {list(paddings)} must be smaller than X's spatial sizes {fmt_shape(sizes)}"
+    if any(n + b + e < 1 for n, (b, e) in known):
+        return (
+            f"paddings {list(paddings)} leave no output of X's spatial sizes {fmt_shape(sizes)} "
+            f"(each padded size must be >= 1)"
+        )
+    return None
 
 
 def pad_maps(op, x_shape, attrs, paddings=None):
