@@ -1,11 +1,12 @@
 """Kernels of ops/detection_match.py on the CPU: bipartite_match (a numba loop, the greedy matching of
 cpu/_detection_loops.py), target_assign and mine_hard_examples (numpy), arranged as Fluid 1.8's
-kernels do. ``target_rows`` (target_assign's source rows, checked) is shared with the CUDA kernel."""
+kernels do. ``target_assign_rows`` (shapes/detection.py: its source rows, checked) is shared with the CUDA
+kernel."""
 
 import numpy as np
 
-from ...base.errors import PeError
 from ._numba import lazy
+from ...shapes.detection import target_assign_rows
 
 _loops = lazy("_detection_loops")
 
@@ -25,33 +26,9 @@ def bipartite_match(ins, attrs):
     return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
 
 
-def target_rows(ins, attrs):
-    """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
-    lod = (attrs.get("_lod") or {}).get("X")
-    if not lod:
-        raise PeError("target_assign: X needs a LoD (its rows per image)")
-    offs = np.asarray(lod[-1], np.int64)
-    match = np.asarray(ins["MatchIndices"]).astype(np.int64)
-    n, m = match.shape
-    if offs.size - 1 != n:
-        raise PeError(f"target_assign: X's LoD holds {offs.size - 1} images but MatchIndices has {n} rows")
-    src = np.where(match > -1, offs[:-1, None] + match, -1)
-    neg_img = neg_col = np.zeros(0, np.int64)
-    if "NegIndices" in ins:
-        neg_lod = (attrs.get("_lod") or {}).get("NegIndices")
-        if not neg_lod:
-            raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
-        noffs = np.asarray(neg_lod[-1], np.int64)
-        neg_img = np.repeat(np.arange(noffs.size - 1), np.diff(noffs))
-        neg_col = np.asarray(ins["NegIndices"]).reshape(-1).astype(np.int64)
-    if (src >= offs[-1]).any() or (neg_col >= m).any() or (neg_col < 0).any():
-        raise PeError("target_assign: an index lies outside X's rows of its image or MatchIndices' columns")
-    return src, neg_img, neg_col
-
-
 def target_assign(ins, attrs):
     x = ins["X"]
-    src, neg_img, neg_col = target_rows(ins, attrs)
+    src, neg_img, neg_col = target_assign_rows(ins, attrs)
     n, m = src.shape
     p = x.shape[1]
     cols = np.arange(m) % p

@@ -1,38 +1,15 @@
 """CPU kernels of the sampled losses (ops/loss_sampled.py), numpy: hierarchical_sigmoid over the [N, L]
-path matrix (``paths``, on host arrays, is shared with the CUDA kernels) and sample_logits (``sample``
-works on host arrays and serves CUDA too)."""
+path matrix (shapes/loss_sampled.py ``hsigmoid_paths``, shared with the CUDA kernels) and sample_logits
+(``sample`` works on host arrays and serves CUDA too)."""
 
 import numpy as np
 
 from ...base.errors import PeError
-
-
-def paths(label, attrs, table=None, code=None, nodes=None):
-    """(node index [N, L] with -1 past each path's end, bit [N, L]) of each row's label."""
-    label = np.asarray(label).reshape(-1).astype(np.int64)
-    if table is not None:
-        table = np.asarray(table).astype(np.int64).reshape(label.size, -1)
-        code = np.asarray(code).astype(np.int64).reshape(table.shape)
-        ends = np.where((table < 0).any(axis=1), (table < 0).argmax(axis=1), table.shape[1])
-        valid = np.arange(table.shape[1])[None, :] < ends[:, None]
-        idx, bits = np.where(valid, table, -1), np.where(valid, code, 0)
-    else:
-        n = attrs["num_classes"]
-        if ((label < 0) | (label >= n)).any():
-            raise PeError(f"hsigmoid: Label holds {int(label[(label < 0) | (label >= n)][0])}, outside the {n} classes")
-        c = label + n
-        length = np.array([int(v).bit_length() - 1 for v in c], dtype=np.int64)
-        j = np.arange((n - 1).bit_length(), dtype=np.int64)[None, :]
-        valid = j < length[:, None]
-        idx = np.where(valid, (c[:, None] >> (j + 1)) - 1, -1)
-        bits = np.where(valid, (c[:, None] >> j) & 1, 0)
-    if nodes is not None and (idx >= nodes).any():
-        raise PeError(f"hsigmoid: a path reaches node {int(idx.max())}, but W has {nodes} rows")
-    return idx, bits
+from ...shapes.loss_sampled import hsigmoid_paths
 
 
 def _paths(ins, attrs):
-    return paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
+    return hsigmoid_paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
 
 
 def hierarchical_sigmoid(ins, attrs):

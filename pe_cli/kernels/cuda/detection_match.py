@@ -10,6 +10,7 @@ from . import runtime as rt
 from ._launch import flat, grid
 from .detection_nms import _on_host
 from .launcher import jit_kernel
+from ...shapes.detection import target_assign_rows
 
 bipartite_match = _on_host(_cpu.bipartite_match)
 mine_hard_examples = _on_host(_cpu.mine_hard_examples)
@@ -45,7 +46,7 @@ def target_assign(ins, attrs):
     host = {"MatchIndices": rt.to_host(ins["MatchIndices"])}
     if "NegIndices" in ins:
         host["NegIndices"] = rt.to_host(ins["NegIndices"])
-    src, neg_img, neg_col = _cpu.target_rows(host, attrs)
+    src, neg_img, neg_col = target_assign_rows(host, attrs)
     n, m = src.shape
     p, k = x.shape[1], x.shape[2]
     out, weight = rt.empty((n, m, k), x.dtype), rt.empty((n, m, 1), "float32")
