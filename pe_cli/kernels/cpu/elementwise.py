@@ -19,7 +19,8 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
-from ..common import check_divisor, div_grad_grad
+from ..common import div_grad_grad
+from ..value_checks import check_divisor
 from .selected_rows import sum_with_sparse
 from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, run_in_parts, twin
 

@@ -5,7 +5,7 @@ index checked against its range first (Fluid's CPU kernels refuse an index outsi
 import numpy as np
 
 from ...base.errors import PeError
-from ..common import checked_index, nd_positions
+from ..value_checks import checked_index, nd_positions
 
 
 def index_select(ins, attrs):

@@ -1,13 +1,13 @@
 """Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py). This module defines a kernel named ``slice``: the builtin slice
 is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
-kernels live here or in kernels/common.py."""
+kernels live in kernels/value_checks.py and shapes/indexing.py."""
 
 import builtins
 
 import numpy as np
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
-from ..common import gather_rows, nd_offsets, one_hot_ids, scatter_ids
+from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows

@@ -4,7 +4,7 @@ vectorised numpy. ``bpr_ids`` checks the labels for the CUDA kernels too."""
 import numpy as np
 
 from .loss_classification import _cast
-from ..common import bpr_ids
+from ..value_checks import bpr_ids
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------

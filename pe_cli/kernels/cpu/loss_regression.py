@@ -4,7 +4,7 @@ center_loss, numpy. ``center_ids`` checks the labels for the CUDA kernels too.""
 import numpy as np
 
 from .loss_classification import _cast
-from ..common import center_ids
+from ..value_checks import center_ids
 
 
 # -- huber_loss ------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
 size; numpy (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules
-shared with the CUDA twins are in kernels/common.py."""
+shared with the CUDA twins are in shapes/manipulation.py and manipulation_run.py."""
 
 import math
 

@@ -4,6 +4,7 @@ import numpy as np
 
 from ...shapes.creation import run_shape
 from .creation import _batch_size_like
+from ..common import crop_offsets
 
 _CHUNK = 1 << 22  # values drawn at a time into a narrower output
 
@@ -77,17 +78,6 @@ def uniform_random_batch_size_like(ins, attrs):
 def gaussian_random_batch_size_like(ins, attrs):
     out = attrs["_rng"].normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}
-
-
-def crop_offsets(x_shape, attrs, seed):
-    """(offsets [instances, k], the next seed): one uniform offset per cropped dim and instance."""
-    shape = list(attrs["shape"])
-    k = len(x_shape) - len(shape)
-    rng = np.random.default_rng(int(np.asarray(seed).reshape(-1)[0]) & 0xFFFFFFFFFFFFFFFF)
-    instances = int(np.prod(x_shape[:k], dtype=np.int64))
-    highs = np.array([d - n + 1 for d, n in zip(x_shape[k:], shape)], dtype=np.int64)
-    offsets = rng.integers(0, highs, size=(instances, len(shape)))
-    return offsets, np.array([rng.integers(0, 2**62)], dtype=np.int64)
 
 
 def random_crop(ins, attrs):

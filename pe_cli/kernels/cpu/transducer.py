@@ -1,11 +1,11 @@
 """CPU kernels of ops/transducer.py: the numba-compiled per-sequence program (_transducer_loops.py)
-over the batch. ``warprnnt_inputs`` (kernels/common.py: the lengths and labels checked against the input's
+over the batch. ``warprnnt_inputs`` (kernels/value_checks.py: the lengths and labels checked against the input's
 shape) is shared with CUDA."""
 
 import numpy as np
 
 from ._numba import lazy
-from ..common import warprnnt_inputs
+from ..value_checks import warprnnt_inputs
 
 _loops = lazy("_transducer_loops")
 

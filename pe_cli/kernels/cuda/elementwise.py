@@ -10,7 +10,8 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ..common import check_divisor, div_grad_grad
+from ..common import div_grad_grad
+from ..value_checks import check_divisor
 from ..cpu import elementwise as _cpu_elementwise
 from . import runtime as rt, selected_rows as _sparse
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg

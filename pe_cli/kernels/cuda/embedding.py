@@ -7,7 +7,7 @@ from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ...shapes.embedding import lookup_out_shape
-from ..common import check_dequant_ids, table_ids
+from ..value_checks import check_dequant_ids, table_ids
 from . import runtime as rt, selected_rows as _sparse
 from ._launch import copy, flat, grid, zeros
 from .launcher import jit_kernel

@@ -9,7 +9,7 @@ from ..cpu import gather_scatter as _cpu
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from .launcher import jit_kernel
-from ..common import checked_index, nd_positions
+from ..value_checks import checked_index, nd_positions
 
 
 def _host_index(index, size, op, what="Index"):

@@ -11,7 +11,7 @@ import numpy as np
 from numba import cuda
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
-from ..common import gather_rows, nd_offsets, one_hot_ids, scatter_ids
+from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import on_host

@@ -10,7 +10,7 @@ from ._elementwise import Binary, Ternary
 from ._launch import flat, grid
 from ._loss_elementwise import _divide
 from .launcher import jit_kernel
-from ..common import bpr_ids
+from ..value_checks import bpr_ids
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, scale_rows, zeros
 from ._reduce import reduce
 from .launcher import jit_kernel
-from ..common import center_ids
+from ..value_checks import center_ids
 
 
 # -- center_loss ------------------------------------------------------------------------------------

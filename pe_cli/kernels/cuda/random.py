@@ -4,12 +4,11 @@ random_crop draws its offsets on the host and copies the windows on the device; 
 on the host from the rates copied over."""
 
 from ..cpu import random as _cpu
-from . import control_flow as _control_flow
-from . import runtime as rt
-from . import _host
+from . import _host, control_flow as _control_flow, runtime as rt
 from ._launch import zeros
 from ._strided import contiguous_strides, copy_window
 from .creation import _on_host
+from ..common import crop_offsets
 
 
 uniform_random = _on_host(_cpu.uniform_random)
@@ -28,7 +27,7 @@ def random_crop(ins, attrs):
     shape = list(attrs["shape"])
     xs = tuple(x.shape)
     k = len(xs) - len(shape)
-    offsets, next_seed = _cpu.crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
+    offsets, next_seed = crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
     out = rt.empty(xs[:k] + tuple(shape), x.dtype)
     inner = tuple(xs[k:])
     xstr, ostr = contiguous_strides((len(offsets),) + inner), contiguous_strides((len(offsets),) + tuple(shape))

@@ -13,7 +13,7 @@ from . import runtime as rt, step_graph
 from ._launch import copy, flat, grid
 from .sequence_rows import _gather, _scatter
 from .launcher import jit_kernel
-from ..common import sparse_input, split_rows
+from ..value_checks import sparse_input, split_rows
 
 
 def densify(ins, attrs):

@@ -8,7 +8,7 @@ from .. import transducer_dp
 from . import runtime as rt
 from ._launch import grid, scale_rows, zeros
 from .launcher import jit_kernel
-from ..common import warprnnt_inputs
+from ..value_checks import warprnnt_inputs
 
 _sequence = cuda.jit(device=True)(transducer_dp.rnnt_sequence)
 
