@@ -6,7 +6,7 @@ gradient's computation, its input gradient conv3d, its filter gradient conv3d's 
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 
 from ..base.dims import fmt_shape, is_known
-from ..shapes.conv_pool import channel_mismatch, conv_out_size, conv_paddings, transpose_channel_mismatch
+from ..shapes.conv_pool import conv_mismatch, conv_out_size, conv_paddings, transpose_channel_mismatch
 from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
 
@@ -72,12 +72,10 @@ def _infer_conv3d(ctx):
     a = ctx.attrs
     x, w = _ncdhw(ctx.shape("Input"), a), list(ctx.shape("Filter") or [])
     _check(ctx, x, w)
-    if error := channel_mismatch(x, w, a["groups"]):
-        ctx.fail(error)
     pads, dil = geometry(x, w, a)
     out = [conv_out_size(x[2 + i], w[2 + i], pads[2 * i], pads[2 * i + 1], a["strides"][i], dil[i]) for i in range(3)]
-    if any(is_known([x[2 + i]]) and out[i] <= 0 for i in range(3)):
-        ctx.fail(f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}")
+    if error := conv_mismatch(x, w, a["groups"], pads, dil, out):
+        ctx.fail(error)
     ctx.set_output("Output", _layout([x[0], w[0]] + out, a), ctx.dtype("Input"))
 
 

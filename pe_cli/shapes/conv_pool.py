@@ -91,15 +91,16 @@ def transpose_channel_mismatch(x_shape, w_shape):
 
 
 def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
-    """Why Input and Filter cannot convolve (channels, groups, fit), or None. Unknown dims pass."""
+    """Why Input and Filter of a 2-D or 3-D convolution cannot convolve (channels, groups, fit: ``out_hw``
+    the output's spatial sizes), or None. Unknown dims pass."""
     x, w = x_shape, w_shape
     error = channel_mismatch(x, w, groups)
     if error:
         return error
-    if any(is_known([x[2 + i]]) and out_hw[i] <= 0 for i in range(2)):
+    if any(is_known([x[2 + i]]) and out_hw[i] <= 0 for i in range(len(out_hw))):
         return (
             f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "
-            f"the output would be {out_hw[0]}x{out_hw[1]}"
+            f"the output would be {'x'.join(str(n) for n in out_hw)}"
         )
     return None
 
