@@ -5,7 +5,7 @@ inner product along the last dim), cross (the cross product along a dim of size 
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 
-from ..shapes.matrix import CROSS_DEFAULT_DIM, addmm_mismatch, kron_shape, trace_dims
+from ..shapes.matrix import CROSS_DEFAULT_DIM, addmm_mismatch, cross_mismatch, kron_shape, trace_dims
 from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
@@ -116,8 +116,8 @@ register(
 
 def _infer_cross(ctx):
     x, y, dim = ctx.shape("X"), ctx.shape("Y"), ctx.attrs["dim"]
-    if len(x) != len(y) or any(_differ(a, b) for a, b in zip(x, y)):
-        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have the same shape")
+    if error := cross_mismatch(x, y):
+        ctx.fail(error)
     if dim != CROSS_DEFAULT_DIM:
         if not -len(x) <= dim < len(x):
             ctx.fail(f"dim={dim} is out of range [-{len(x)}, {len(x) - 1}]")

@@ -42,3 +42,10 @@ def arg_dtype(attrs):
     """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), any code < 0: int64."""
     dtype = attrs.get("dtype", -1)
     return np.dtype(np.int64 if isinstance(dtype, int) and dtype < 0 else convert_dtype(dtype))
+
+
+def top_k_mismatch(k, x_shape):
+    """Why top_k cannot take the ``k`` largest of X's last dim (k larger than it), or None."""
+    if k > x_shape[-1]:
+        return f"k={k} is larger than the last dim of X {list(x_shape)}"
+    return None

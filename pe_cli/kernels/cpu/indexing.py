@@ -11,7 +11,7 @@ from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows
-from ...shapes.indexing import arg_dtype, decreased, strided_geometry
+from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
 
 _top_k_loops = lazy("_top_k_loops")
 
@@ -217,8 +217,8 @@ def where_index(ins, attrs):
 def top_k(ins, attrs):
     x = ins["X"]
     k = attrs["k"]
-    if k > x.shape[-1]:
-        raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
+    if error := top_k_mismatch(k, x.shape):
+        raise ValueError(error)
     if k == 1:
         idx = np.argmax(x, axis=-1)[..., None]
     elif 4 * k < x.shape[-1] and is_float(x):

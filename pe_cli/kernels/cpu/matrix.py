@@ -4,7 +4,7 @@ or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with nu
 import numpy as np
 
 from ...base.errors import PeError
-from ...shapes.matrix import addmm_mismatch, cross_dim, diagonal
+from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
 from . import linalg
 from .elementwise import unbroadcast
 
@@ -51,8 +51,8 @@ def dot_grad(ins, attrs):
 
 def cross(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    if x.shape != y.shape:
-        raise PeError(f"cross: X {list(x.shape)} and Y {list(y.shape)} must have the same shape")
+    if error := cross_mismatch(tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"cross: {error}")
     return {"Out": np.cross(x, y, axis=cross_dim(x.shape, attrs["dim"])).astype(x.dtype, copy=False)}
 
 

@@ -20,7 +20,7 @@ from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
-from ...shapes.indexing import arg_dtype, decreased, strided_geometry
+from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
@@ -330,8 +330,8 @@ def top_k(ins, attrs):
     k = attrs["k"]
     shape = tuple(x.shape)
     n = shape[-1]
-    if k > n:
-        raise ValueError(f"k={k} is larger than the last dim of X {list(shape)}")
+    if error := top_k_mismatch(k, shape):
+        raise ValueError(error)
     out = rt.empty(shape[:-1] + (k,), x.dtype)
     idx = rt.empty(shape[:-1] + (k,), np.int64)
     if out.size:

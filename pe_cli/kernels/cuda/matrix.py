@@ -7,7 +7,7 @@ from numba import cuda
 
 from ..cpu import matrix as _cpu_matrix
 from ...base.errors import PeError
-from ...shapes.matrix import addmm_mismatch, cross_dim, diagonal
+from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
@@ -103,8 +103,8 @@ def _cross_of(x, y, dim):
 
 def cross(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    if tuple(x.shape) != tuple(y.shape):
-        raise ValueError(f"cross: X {list(x.shape)} and Y {list(y.shape)} must have the same shape")
+    if error := cross_mismatch(tuple(x.shape), tuple(y.shape)):
+        raise ValueError(f"cross: {error}")
     return {"Out": _cross_of(x, y, cross_dim(tuple(x.shape), attrs["dim"]))}
 
 
