@@ -170,3 +170,13 @@ def warprnnt_inputs(x_shape, label, t_lens, u_lens, blank):
     if used.size and (used.min() < 0 or used.max() >= v):
         raise PeError(f"warprnnt: labels must be in [0, {v}), got {int(used.min())}..{int(used.max())}")
     return label, t_lens, u_lens
+
+
+def not_invertible(x_shape):
+    """inverse's refusal of a batch of matrices one of which has no inverse (to raise)."""
+    return PeError(f"inverse: a matrix of Input {list(x_shape)} is singular (it has no inverse)")
+
+
+def not_positive_definite(x_shape):
+    """cholesky's refusal of a batch of matrices one of which is not positive definite (to raise)."""
+    return PeError(f"cholesky: a matrix of X {list(x_shape)} is not positive definite")

@@ -7,12 +7,12 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...base.errors import PeError
 from ...base.dims import numel
 from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from . import runtime as rt
 from ..cpu import linalg as _cpu_linalg
+from ..value_checks import not_invertible, not_positive_definite
 from ._elementwise import expand_to
 from ._host import on_host
 from ._launch import copy, flat, grid, scalar, zeros
@@ -214,7 +214,7 @@ def inverse(ins, attrs):
     batch = out.size // (n * n)
     _gauss_jordan[grid(batch)](flat(work), flat(out), n, batch, singular)
     if scalar(singular):
-        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)")
+        raise not_invertible(x.shape)
     return {"Output": out}
 
 
@@ -255,7 +255,7 @@ def cholesky(ins, attrs):
     batch = out.size // (n * n)
     _cholesky[grid(batch)](flat(x), flat(out), n, batch, bool(attrs["upper"]), failed)
     if scalar(failed):
-        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite")
+        raise not_positive_definite(x.shape)
     return {"Out": out}
 
 
