@@ -16,9 +16,12 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 # From the bottom up. A module may import from its own layer's package and from any lower layer;
 # packages in one layer may import each other only without a cycle (checked below).
 LAYERS = [
-    # the floor: errors, shapes, dtypes, places, the activation table, SelectedRows, the profiler;
+    # the floor: errors, dims, dtypes, places, the activation table, SelectedRows, the profiler;
     # imports nothing else of pe
     ("base", ["pe_cli.base"]),
+    # the meta home of each op family: shape, geometry and attribute rules that op inference and the
+    # kernels of every device apply alike; imports base only
+    ("shapes", ["pe_cli.shapes"]),
     # what runs between processes (MPI): the rank guard, collectives between trainer processes, the
     # stall inspector, parameter-server messages, the rendezvous; knows no op, kernel or program
     ("distributed", ["pe_cli.distributed"]),
@@ -250,6 +253,20 @@ def test_no_module_imports_from_a_layer_above_its_own():
     assert bad == []
 
 
+def test_ops_import_no_kernels():
+    """Op definitions decide shapes from the rules of pe_cli/shapes, never from a kernel module: no import
+    statement of pe_cli.ops names pe_cli.kernels. (The registry binds an op to its kernels by the module
+    named at registration, ops/define.py's ``importlib.import_module``, which this does not count.)"""
+    found = [(i, t) for i, t, _, _ in _imports() if i.startswith("pe_cli.ops")]
+    assert found, "no import in pe_cli.ops found at all: the check reads the wrong thing"
+    bad = [
+        f"{i}:{line} imports {t}"
+        for i, t, _, line in _imports()
+        if i.startswith("pe_cli.ops") and t.startswith("pe_cli.kernels")
+    ]
+    assert bad == []
+
+
 def _mpi_imports():
     """(importer, line) for every import of mpi4py in pe_cli: statements and named import calls."""
     found = [(m, line) for m, name, line in _called_imports() if name.split(".")[0] == "mpi4py"]
@@ -392,6 +409,7 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
         "pe_cli.ops",
         "pe_cli.base.activations",
         "pe_cli.kernels",
+        "pe_cli.shapes",
         "pe_cli.export",
         "pe_cli.layers",
         "pe_cli.training",

@@ -2,7 +2,7 @@
 kernels: numpy's broadcast of several shapes, expand_v2's target, flatten_contiguous_range's merged dims.
 An unknown dim is -1."""
 
-from .shapes import is_known, numel
+from .dims import is_known, numel
 
 
 def broadcast(shapes):

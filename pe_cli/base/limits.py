@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .errors import PeError
 from .output_rule import note_read
-from .shapes import numel
+from .dims import numel
 
 try:
     import resource

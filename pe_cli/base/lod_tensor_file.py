@@ -14,7 +14,7 @@ import struct
 import numpy as np
 
 from .errors import PeError
-from .shapes import numel
+from .dims import numel
 
 VAR_TYPE_SCHEMA = """
 message_type { name: "VarType"

@@ -11,7 +11,7 @@ import zlib
 import numpy as np
 
 from ..base.errors import PeError
-from ..base.shapes import numel
+from ..base.dims import numel
 
 __all__ = ["read_mat", "MatError"]
 

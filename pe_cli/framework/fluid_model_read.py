@@ -23,7 +23,7 @@ from ..base.dtypes import VarType
 from ..base.errors import PeError, UnknownOpError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, ATTR_TYPE_NAMES, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
 from ..base.limits import check_blocks, check_bytes, check_dims
-from ..base.shapes import numel
+from ..base.dims import numel
 from ..base.lod_tensor_file import data_type_code
 from ..ops import registry
 

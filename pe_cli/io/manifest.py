@@ -19,7 +19,7 @@ import numpy as np
 
 from ..base import json_once
 from ..base.atomic_file import OutputError, sha256_file as _sha256_file
-from ..base.shapes import numel
+from ..base.dims import numel
 from .atomic import write_file
 
 MANIFEST = "manifest.json"

@@ -1,223 +1,13 @@
-"""Device-independent pieces of the kernels: shape rules and index checks that the CPU and CUDA
-twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)."""
-
-import math
+"""Device-independent pieces of the kernels: LoD row maps, codes and composed kernels that the CPU and
+CUDA twins both apply (their shape rules: pe_cli/shapes; their checks of index values: value_checks.py). Host-side numpy only (the CPU path
+must not import numba.cuda)."""
 
 import numpy as np
 
-from ..base import shapes
 from ..base.errors import PeError
+from ..shapes.broadcasting import times_of
 
-
-# -- shapes (the rules live in pe_cli.base.shapes; here they raise at run time) --------------------------
-
-
-def reshape_shape(x_shape, size, shape):
-    """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against
-    X's ``size`` elements."""
-    shape = [int(d) for d in shape]
-    out, error = shapes.reshape_target(x_shape, shape)
-    if error:
-        raise PeError(f"cannot reshape X of shape {list(x_shape)} to {shape}: {error}")
-    return out
-
-
-def split_sizes(x_shape, axis, attrs):
-    """The sizes of split's parts along ``axis``: ``num`` equal ones, or ``sections`` (one -1 inferred)."""
-    sizes, error = shapes.split_sizes(x_shape, axis, attrs["num"], attrs["sections"])
-    if error:
-        raise PeError(f"split: {error}")
-    return sizes
-
-
-def squeeze_axes(x_shape, axes):
-    """The axes squeeze removes: ``axes`` (each checked to be 1), or every dim of size 1."""
-    out, error = shapes.squeeze_axes(x_shape, axes)
-    if error:
-        raise PeError(f"cannot squeeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
-    return out
-
-
-def unsqueeze_shape(x_shape, axes):
-    out, error = shapes.unsqueeze_shape(x_shape, axes)
-    if error:
-        raise PeError(f"cannot unsqueeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
-    return out
-
-
-def slice_window(shape, attrs):
-    """(start per dim, size per dim) of slice's window: negative bounds count from the end, all
-    are clipped to the dim."""
-    ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
-    for i, (a, s, e) in enumerate(zip(attrs["axes"], attrs["starts"], ends)):
-        if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
-            ends[i] = shapes.SLICE_END  # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
-    return shapes.slice_window(shape, attrs["axes"], attrs["starts"], ends)
-
-
-def check_slice_not_empty(x_shape, sizes, attrs):
-    if int(np.prod(sizes)) == 0:
-        raise PeError(
-            f"slice of Input of shape {list(x_shape)} with axes={list(attrs['axes'])}, "
-            f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty"
-        )
-
-
-# -- index checks (host arrays) ------------------------------------------------------------------------
-
-
-def gather_rows(index, n):
-    """gather's Index as a flat int64 array, checked to lie in [0, n)."""
-    idx = index.reshape(-1).astype(np.int64, copy=False)
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        bad = idx[(idx < 0) | (idx >= n)][0]
-        raise PeError(f"gather: index {bad} is out of range for X with {n} rows")
-    return idx
-
-
-def one_hot_ids(x, depth, allow_out_of_range):
-    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to (and to end in
-    a dim of 1: Fluid builds one that ends in more, whose kernel then writes past Out)."""
-    if x.shape[-1:] != (1,):
-        raise PeError(f"one_hot: X {list(x.shape)} must end in a dim of size 1 (ids shaped [N, 1])")
-    ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
-    outside = (ids < 0) | (ids >= depth)
-    if outside.any() and not allow_out_of_range:
-        raise PeError(
-            f"one_hot: id {ids[outside][0]} is outside [0, {depth}); "
-            f"pass allow_out_of_range=True to get an all-zero row instead"
-        )
-    return ids
-
-
-def table_ids(ids, w_shape, pad):
-    """lookup_table's Ids as a flat int64 array, checked to lie in [0, rows of W) or be ``pad``."""
-    flat = ids.reshape(-1).astype(np.int64, copy=False)
-    bad = (flat < 0) | (flat >= w_shape[0])
-    if pad >= 0:
-        bad &= flat != pad
-    if bad.any():
-        raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w_shape[0]} rows (W {list(w_shape)})")
-    return flat
-
-
-# -- conv2d and pool2d geometry ------------------------------------------------------------------------
-
-
-class ConvGeometry:
-    """conv2d's geometry from the shapes of Input and Filter and the op's attributes (checked)."""
-
-    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
-
-    def __init__(self, x_shape, w_shape, attrs):
-        self.kh, self.kw = w_shape[2], w_shape[3]
-        self.groups = attrs["groups"]
-        self.pads, dil, (self.ho, self.wo) = shapes.conv_geometry(x_shape, w_shape, attrs)
-        self.sh, self.sw = attrs["strides"]
-        self.dh, self.dw = dil
-        error = shapes.conv_mismatch(x_shape, w_shape, self.groups, self.pads, dil, (self.ho, self.wo))
-        if error:
-            raise PeError(error)
-
-    def loop_args(self):
-        """The geometry as the conv loops take it (_conv_loops.conv_*)."""
-        return (
-            self.groups,
-            self.kh,
-            self.kw,
-            self.sh,
-            self.sw,
-            self.pads[0],
-            self.pads[2],
-            self.dh,
-            self.dw,
-            self.ho,
-            self.wo,
-            self.is_pointwise(),
-        )
-
-    def gemm_macs(self, w_shape):
-        """Multiply-adds of one per-sample, per-group GEMM."""
-        return (w_shape[0] // self.groups) * w_shape[1] * self.kh * self.kw * self.ho * self.wo
-
-    def is_pointwise(self):
-        """A 1x1 filter at stride 1 without padding: the input is its own im2col matrix."""
-        return (self.kh, self.kw, self.sh, self.sw) == (1, 1, 1, 1) and not any(self.pads)
-
-
-class PoolGeometry:
-    """pool2d's geometry from the shape of X and the op's attributes (checked); the numpy paths'
-    slices."""
-
-    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent", "regular")
-
-    def __init__(self, x_shape, attrs):
-        h, w = x_shape[2:]
-        ksize, strides, self.pads = shapes.pool_geometry(attrs, (h, w))
-        self.kh, self.kw = ksize
-        self.sh, self.sw = strides
-        ceil = attrs["ceil_mode"] and not attrs["global_pooling"]
-        self.ho = shapes.pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
-        self.wo = shapes.pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
-        if self.ho <= 0 or self.wo <= 0:
-            raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
-        self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
-        # the windows the fast kernels take: each of ksize >= 1, paddings in [0, ksize), none empty; Fluid runs
-        # any other (kernels/cpu/pooling.py pools them as its loops do)
-        self.regular = (
-            min(ksize) >= 1
-            and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw)))
-            and all(
-                (o - 1) * s - p < n
-                for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w))
-            )
-        )
-        # Paddle 2.x's inclusive average with ceil_mode divides a window reaching past the padded input by
-        # less than ksize (kernels/cpu/pooling.paddle2_window): the box path computes that
-        if ceil and attrs.get("_paddle2") and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
-            self.regular = (
-                self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]
-            )
-
-    def is_2x2_inside(self, x_shape):
-        """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
-        return (
-            (self.kh, self.kw, self.sh, self.sw) == (2, 2, 2, 2)
-            and not any(self.pads)
-            and (self.ho - 1) * self.sh + 2 <= x_shape[2]
-            and (self.wo - 1) * self.sw + 2 <= x_shape[3]
-        )
-
-    def by_kernel(self):
-        """True: loop over kernel positions (each a strided slice over all outputs); False: loop over
-        output positions (each a window over the batch). Whichever has fewer steps."""
-        return self.kh * self.kw <= self.ho * self.wo
-
-    def kernel_slices(self):
-        hspan, wspan = self.sh * (self.ho - 1) + 1, self.sw * (self.wo - 1) + 1
-        for i in range(self.kh):
-            for j in range(self.kw):
-                yield (slice(None), slice(None), slice(i, i + hspan, self.sh), slice(j, j + wspan, self.sw))
-
-    def windows(self):
-        for oh in range(self.ho):
-            for ow in range(self.wo):
-                h0, w0 = oh * self.sh, ow * self.sw
-                yield oh, ow, (slice(None), slice(None), slice(h0, h0 + self.kh), slice(w0, w0 + self.kw))
-
-    def counts(self, h, w, exclusive):
-        """Divisor of each average: non-padding elements in the window (exclusive) or kh*kw."""
-        if not exclusive:
-            return self.kh * self.kw
-
-        def along(size, k, s, pad, out):
-            start = np.arange(out) * s - pad
-            return np.minimum(start + k, size) - np.maximum(start, 0)
-
-        ch = along(h, self.kh, self.sh, self.pads[0], self.ho)
-        cw = along(w, self.kw, self.sw, self.pads[2], self.wo)
-        return np.maximum(ch[:, None] * cw[None, :], 1)
-
+# -- codes the loops take ------------------------------------------------------------------------
 
 POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
 # the recurrent ops' activations, as their numba and CUDA loops take them
@@ -349,55 +139,6 @@ def context_index(offs, start, length, trainable=False):
     return np.where((src >= lo) & (src < hi), src, outside).reshape(-1).astype(np.int64)
 
 
-def matmul_v1_attrs(attrs):
-    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares;
-    ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
-    return {
-        "transpose_X": bool(attrs["trans_x"]),
-        "transpose_Y": bool(attrs["trans_y"]),
-        "alpha": 1.0,
-        "_vector_transpose": False,
-    }
-
-
-def matmul_fused_out(attrs, out_shape):
-    """matmul's Out shape under Fluid's oneDNN fuse of a transpose and a reshape into it (fused_transpose_Out
-    and fused_reshape_Out both set, as its inference pass writes them): the product's [B, H, M, N] permuted
-    by fused_transpose_Out ([0, 2, 1, 3], the one Fluid takes), then reshaped to fused_reshape_Out (3 dims;
-    0 copies the permuted dim, -1 the rest). None when not fused; an error string when the fuse does not fit."""
-    perm, shape = list(attrs.get("fused_transpose_Out") or []), list(attrs.get("fused_reshape_Out") or [])
-    if not perm or not shape:
-        return None
-    if perm != [0, 2, 1, 3] or len(shape) != 3 or len(out_shape) != 4:
-        return (
-            f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
-            f"fuse), over a 4-D product, not {list(out_shape)}"
-        )
-    moved = [out_shape[i] for i in perm]
-    out = [moved[i] if s == 0 else s for i, s in enumerate(shape)]
-    if out.count(-1) == 1 and min(out_shape) >= 0:
-        out[out.index(-1)] = math.prod(out_shape) // max(1, -math.prod(out))
-    return out
-
-
-def matmul_flag(attrs, is_x, ndim):
-    """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag, and for a 1-D
-    one (made a row X or a column Y) only in Fluid 1.8's matmul (not matmul_v2)."""
-    return bool(attrs["transpose_X" if is_x else "transpose_Y"]) and (ndim > 1 or attrs.get("_vector_transpose", True))
-
-
-def gemm_rows(x_shape, trans_x):
-    """(the dims of Out before its last, the stored 2-D shape of X) of a fused_gemm_epilogue whose
-    X has ``x_shape``: X flattened by its last dim ([d0 * ... * d(r-2), d(r-1)]), or, with trans_x,
-    by its first ([d0, d1 * ... * d(r-1)], which the op then transposes), as Paddle flattens it."""
-    x_shape = tuple(x_shape)
-    if len(x_shape) == 2:  # (already [rows, cols]: a fifth of the tiny model's forward)
-        return (x_shape[1:], x_shape) if trans_x else (x_shape[:1], x_shape)
-    if trans_x:
-        return x_shape[1:], (x_shape[0], math.prod(x_shape[1:]))
-    return x_shape[:-1], (math.prod(x_shape[:-1]), x_shape[-1])
-
-
 # -- padding (the CPU convolutions and their numpy replicas) ---------------------------------------
 
 
@@ -443,3 +184,29 @@ def div_grad_grad(k, ins, attrs, ctx):
     if "DOut" in wanted:
         outs["DOut"] = times(ew("elementwise_mul", dx, ddy), -1.0) if ddy is not None else times(dx, 0.0)
     return {slot: v for slot, v in outs.items() if slot in wanted}
+
+
+def expand_to(x, target, expand_kernel):
+    """x broadcast to ``target`` by a device's expand kernel (expand_v2's, broadcast_tensors')."""
+    padded, times = times_of(x.shape, target)
+    return expand_kernel({"X": x.reshape(padded)}, {"expand_times": times})["Out"]
+
+
+def grad_to(x, dout, grad_kernel):
+    """The gradient of x broadcast to dout's shape, by a device's expand_grad kernel."""
+    padded, times = times_of(x.shape, dout.shape)
+    return grad_kernel({"X": x.reshape(padded), "Out@GRAD": dout}, {"expand_times": times})["X@GRAD"].reshape(x.shape)
+
+
+# -- random draws the kernels of both devices make on the host ------------------------------------
+
+
+def crop_offsets(x_shape, attrs, seed):
+    """(offsets [instances, k], the next seed): one uniform offset per cropped dim and instance."""
+    shape = list(attrs["shape"])
+    k = len(x_shape) - len(shape)
+    rng = np.random.default_rng(int(np.asarray(seed).reshape(-1)[0]) & 0xFFFFFFFFFFFFFFFF)
+    instances = int(np.prod(x_shape[:k], dtype=np.int64))
+    highs = np.array([d - n + 1 for d, n in zip(x_shape[k:], shape)], dtype=np.int64)
+    offsets = rng.integers(0, highs, size=(instances, len(shape)))
+    return offsets, np.array([rng.integers(0, 2**62)], dtype=np.int64)

@@ -10,6 +10,7 @@ takes (an EnforceNotMet, as Fluid's core raises)."""
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet
+from ..shapes.reduction import scalar_shape
 from .context import takes_context
 
 
@@ -109,7 +110,7 @@ class RunInferContext:
         pass
 
     def scalar_shape(self):
-        return [1]
+        return list(scalar_shape(self.attrs))
 
     def fail(self, message):
         raise EnforceNotMet(f"{self.opdef.type}: {message}")

@@ -5,7 +5,7 @@ CUDA kernels: plain numpy on the host, from the inputs' offsets."""
 import numpy as np
 
 from ..base.errors import PeError
-from ..base.shapes import conv_out_size
+from ..shapes.conv_pool import conv_out_size
 from .common import lod_offsets, seq_offsets
 
 

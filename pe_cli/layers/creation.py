@@ -35,7 +35,7 @@ from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer, Initializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
-from ..base.shapes import range_length
+from ..shapes.manipulation import range_length
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .manipulation import cast, reshape, tiled

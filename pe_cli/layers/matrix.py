@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from ..base.errors import ArgumentTypeError, ArgumentValueError
-from ..kernels.matrix_rules import CROSS_DEFAULT_DIM
+from ..shapes.matrix import CROSS_DEFAULT_DIM
 from .checks import NUMBERS, check_variable_and_dtype, fluid_checks, given
 from .creation import assign
 from .helper import LayerHelper, _single

@@ -5,7 +5,7 @@ a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorL
 
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
-from ..base.shapes import SLICE_END as _END
+from ..shapes.manipulation import SLICE_END as _END
 from ..framework.variable import Variable
 from .control_flow import array_read
 from .creation import fill_constant

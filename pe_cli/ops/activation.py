@@ -8,7 +8,7 @@ import numbers
 from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
 from ..base.activations_paddle2_forms import PADDLE2_FORMS
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .convolution import _known
 from .image import _POS_INT, _div, _divides
 from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register

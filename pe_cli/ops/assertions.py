@@ -1,7 +1,7 @@
 """assert (paddle.static.nn.control_flow.Assert): the run stops with an error when Cond (one bool) is false,
 the error showing the first `summarize` values (-1: all) of each of Data."""
 
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, fmt_shape, is_int, register
 from .pointwise_math import QUANT
 

@@ -8,7 +8,7 @@ angle_grad Out@GRAD (-im + i re) / |X|^2 (0 at 0, and for a real X), and as_comp
 gradients are each other's op."""
 
 from ..base.dtypes import COMPLEX_OF, REAL_OF
-from ..base.shapes import fmt_shape
+from ..base.dims import fmt_shape
 from .define import register
 
 

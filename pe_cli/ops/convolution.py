@@ -8,14 +8,13 @@ deformable_conv (Fluid 1.8), convolution whose taps read the input at learned of
 zero outside), each tap's value scaled by a mask (v2, the op deformable_conv) or not (v1,
 deformable_conv_v1).
 
-Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.base.shapes``, shared with
+Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes.conv_pool``, shared with
 the kernels so that build time and run time always agree on output sizes. The attribute checks and
 layout helpers here serve pooling.py's pool2d too. conv2d_transpose and its depthwise twin are registered in
 convolution_transpose.py.
 """
 
-from ..base.shapes import conv_geometry, conv_mismatch, conv_out_size
-from ..kernels.cpu._onednn import MIN_CHANNELS
+from ..shapes.conv_pool import ONEDNN_MIN_CHANNELS, conv_geometry, conv_mismatch, conv_out_size
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
 
 
@@ -56,7 +55,7 @@ def _text(v):
 
 
 # Fluid reads these two strings without checking them: SAME and VALID pad so, any other value takes the
-# explicit paddings (base/shapes.py conv_paddings); NHWC and NDHWC are channels last, any other value
+# explicit paddings (shapes/conv_pool.py conv_paddings); NHWC and NDHWC are channels last, any other value
 # channels first (kernels/layout.py)
 PADDING_ALGORITHM = Attr("EXPLICIT", _text, "a string: SAME, VALID, else the explicit paddings")
 
@@ -151,7 +150,7 @@ def _conv_grad_blocked(op):
 def _conv_blocked(op):
     """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
     layout): NCHW, one group. Of a convolution on an input too narrow for oneDNN's input gradient
-    (_onednn.MIN_CHANNELS: a network's first layer, on 1 or 3 channels), the output side only: its
+    (shapes.conv_pool.ONEDNN_MIN_CHANNELS: a network's first layer, on 1 or 3 channels), the output side only: its
     forward pass and filter gradient run on oneDNN then (kernels/cpu/blocked.py)."""
     x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
     if (
@@ -163,7 +162,9 @@ def _conv_blocked(op):
         or x[1] is None
     ):
         return ()
-    sides = ("Output", "Output@GRAD") if x[1] < MIN_CHANNELS else ("Input", "Output", "Output@GRAD", "Input@GRAD")
+    sides = (
+        ("Output", "Output@GRAD") if x[1] < ONEDNN_MIN_CHANNELS else ("Input", "Output", "Output@GRAD", "Input@GRAD")
+    )
     return tuple((slot,) for slot in sides)
 
 

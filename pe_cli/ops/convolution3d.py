@@ -5,7 +5,8 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 
-from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
+from ..base.dims import fmt_shape, is_known
+from ..shapes.conv_pool import conv_mismatch, conv_out_size, conv_paddings, transpose_channel_mismatch
 from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
 
@@ -71,17 +72,10 @@ def _infer_conv3d(ctx):
     a = ctx.attrs
     x, w = _ncdhw(ctx.shape("Input"), a), list(ctx.shape("Filter") or [])
     _check(ctx, x, w)
-    g = a["groups"]
-    if is_known([x[1], w[1]]) and x[1] != w[1] * g:
-        ctx.fail(
-            f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={g} expects {w[1] * g}"
-        )
-    if is_known([w[0]]) and w[0] % g:
-        ctx.fail(f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={g}")
     pads, dil = geometry(x, w, a)
     out = [conv_out_size(x[2 + i], w[2 + i], pads[2 * i], pads[2 * i + 1], a["strides"][i], dil[i]) for i in range(3)]
-    if any(is_known([x[2 + i]]) and out[i] <= 0 for i in range(3)):
-        ctx.fail(f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}")
+    if error := conv_mismatch(x, w, a["groups"], pads, dil, out):
+        ctx.fail(error)
     ctx.set_output("Output", _layout([x[0], w[0]] + out, a), ctx.dtype("Input"))
 
 
@@ -107,8 +101,8 @@ def _infer_transpose(ctx):
     a = ctx.attrs
     x, w = _ncdhw(ctx.shape("Input"), a), list(ctx.shape("Filter") or [])
     _check(ctx, x, w)
-    if is_known([x[1], w[0]]) and x[1] != w[0]:
-        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} takes {w[0]}")
+    if error := transpose_channel_mismatch(x, w):
+        ctx.fail(error)
     out = transpose_out(x, w, a, check_size=ctx.is_runtime)
     if isinstance(out, str):
         ctx.fail(out)

@@ -3,7 +3,7 @@ conv2d with respect to its input, so their kernels are conv2d's with the roles s
 conv2d_grad_input, the input gradient conv2d and the filter gradient conv2d_grad_filter), NCHW or NHWC.
 Their kernels are the family's (pe_cli/kernels/<device>/convolution.py)."""
 
-from ..base.shapes import conv_transpose_geometry
+from ..shapes.conv_pool import conv_transpose_geometry, transpose_channel_mismatch
 from .convolution import DILATIONS, PADDING_ALGORITHM, PADDINGS, _as_nchw, _known, _to_layout, layout_attr
 from .define import Attr, backend_attrs, fmt_shape, grads_like, register
 
@@ -55,8 +55,8 @@ def _infer_transpose(ctx):
         ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [C_in, C_out/groups, kh, kw] for Input {fmt_shape(x)}")
     if ctx.dtype("Input") != ctx.dtype("Filter"):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
-    if _known(x[1]) and _known(w[0]) and x[1] != w[0]:
-        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
+    if error := transpose_channel_mismatch(x, w):
+        ctx.fail(error)
     if _known(w[0]) and w[0] < a["groups"]:  # fewer than C_in // groups * groups take part (Fluid's kernel)
         ctx.fail(f"groups={a['groups']} is more than the {w[0]} input channels of Filter {fmt_shape(w)}")
     _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)  # (output_size: the kernels')

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..base.dtypes import is_float
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
 
 

@@ -3,7 +3,7 @@ gradient ops: cumprod (the running product; its gradient exact where X has zeros
 (the running extreme and the index it came from: the last of equal values, and a NaN, once met, stays),
 logcumsumexp (log of the running sum of exp, never overflowing). cumsum, Fluid's, is in reduction.py."""
 
-from ..base.shapes import fmt_shape
+from ..base.dims import fmt_shape
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)

@@ -17,7 +17,7 @@ Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable)
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 
-from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+from ..base.dims import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (
     BACKEND_ATTRS,

@@ -7,7 +7,7 @@ registers an empty grad maker), so none has one here."""
 
 import numbers
 
-from ..kernels.detection_geometry import density_priors, expand_aspect_ratios
+from ..shapes.detection import density_priors, expand_aspect_ratios
 from .define import Attr, backend_attrs, fmt_shape, int_list, register
 
 

@@ -9,7 +9,7 @@ Messages carry host arrays; ``tags`` number the blocks the same way in every pro
 """
 
 from ..base.dtypes import VarType
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, register
 from .manipulation_joining import _infer_split
 

@@ -1,7 +1,7 @@
 """einsum (Paddle 2.x's ``paddle.einsum``): a sum of products of its operands' elements named by an
 equation's labels, numpy's rules (ellipses broadcast, an implicit output)."""
 
-from ..kernels.einsum_labels import explicit, label_sizes
+from ..shapes.einsum import explicit, label_sizes
 from .define import fmt_shape, register
 
 

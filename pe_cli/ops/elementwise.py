@@ -7,7 +7,7 @@ The grad makers of the elementwise grad ops are in elementwise_double_grad.py.""
 
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, backend_attrs, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 from .elementwise_double_grad import GRADS_OF_GRADS
 

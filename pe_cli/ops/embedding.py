@@ -2,7 +2,7 @@
 SelectedRows (kernels in kernels/<device>/embedding.py)."""
 
 from ..base.dtypes import VarType
-from ..base.shapes import lookup_out_shape
+from ..shapes.embedding import lookup_out_shape
 from .convolution import _known
 from .define import Attr, backend_attrs, fmt_shape, is_int, register
 

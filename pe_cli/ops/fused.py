@@ -12,7 +12,7 @@ gives X@GRAD and Y@GRAD as elementwise_add_grad does.
 fused_gemm_epilogue is registered in fused_gemm.py."""
 
 from ..base.activations import TABLE
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, _infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register

@@ -6,7 +6,7 @@ sampling of images at grid points); unfold (im2col: each sliding block of a feat
 
 The resize ops are registered in image_resize.py."""
 
-from ..base.shapes import unfold_blocks
+from ..shapes.conv_pool import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
 _POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")

@@ -4,7 +4,7 @@ sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts).
 
 The searching and sorting ops are registered in indexing_search.py."""
 
-from ..base.shapes import slice_bounds, strided_window
+from ..shapes.manipulation import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
 
 

@@ -4,7 +4,7 @@ put_along_axis (assign, or reduce with add / mul / mean / amin / amax, with or w
 value), index_add, and fill_diagonal_tensor (behind paddle.diagonal_scatter). Their kernels refuse an
 index outside the axis in one line (Paddle's CPU kernels read or write past it)."""
 
-from ..base.shapes import fmt_shape
+from ..base.dims import fmt_shape
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)

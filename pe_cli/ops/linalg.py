@@ -2,8 +2,8 @@
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
 
 from ..base.activations import real_number
-from ..base.shapes import known_numel
-from ..kernels.common import matmul_flag, matmul_fused_out, matmul_v1_attrs
+from ..base.dims import known_numel
+from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
 
@@ -80,7 +80,7 @@ def _broadcast_batch(a, b):
 def matmul_operand_shapes(x, y, attrs):
     """The [..., M, K] and [..., K, N] shapes matmul multiplies: a 1-D X is the row [1, K], a 1-D Y
     the column [K, 1]; the flags swap the last two dims (a 1-D operand's too in Fluid 1.8's matmul,
-    not in matmul_v2: kernels/common.py matmul_flag)."""
+    not in matmul_v2: shapes/linalg.py matmul_flag)."""
     xm = [1] + list(x) if len(x) == 1 else list(x)
     ym = list(y) + [1] if len(y) == 1 else list(y)
     if matmul_flag(attrs, True, len(x)):
@@ -156,7 +156,7 @@ _MATMUL_ATTRS = {
     # Fluid 1.8's multi-head matmul (_infer_matmul_heads)
     "head_number": Attr(1, is_int, "an int (> 1: heads; else one)"),
     # Fluid's oneDNN inference pass's: a transpose + reshape of Out fused in (empty: none;
-    # kernels/common.py matmul_fused_out), int8 scales (nothing, as in Fluid's plain kernel)
+    # shapes/linalg.py matmul_fused_out), int8 scales (nothing, as in Fluid's plain kernel)
     "fused_reshape_Out": Attr([]),
     "fused_transpose_Out": Attr([]),
     # declared (not a backend switch here): with the fused transpose it moves Out's values

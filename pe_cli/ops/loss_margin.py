@@ -4,7 +4,7 @@ CosFace and SphereFace margins in one formula) and the class-center sampling Par
 (nranks 1) computes them. Paddle 2.6.2 has margin_cross_entropy's kernels on GPUs only (its CPU build
 refuses the op); pe's follow its CUDA kernels' formula on every place."""
 
-from ..base.shapes import fmt_shape
+from ..base.dims import fmt_shape
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)

@@ -3,12 +3,13 @@
 reshaped to X), joining and splitting (concat, split, stack, unbind), cast, and a tensor's shape and size as
 tensors (shape, size); reverse is with its twin flip in rearranging.py.
 
-The shape rules are in pe_cli.base.shapes (shared with the kernels). The joining and splitting ops are
+The shape rules are in pe_cli.shapes.manipulation (shared with the kernels). The joining and splitting ops are
 registered in manipulation_joining.py.
 """
 
 from ..base.dtypes import convert_dtype, is_float
-from ..base.shapes import is_known, numel, reshape_target, squeeze_shape, unsqueeze_shape
+from ..base.dims import is_known, numel
+from ..shapes.manipulation import reshape_target, squeeze_shape, unsqueeze_shape
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 

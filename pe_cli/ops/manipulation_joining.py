@@ -1,7 +1,7 @@
 """Joining and splitting of the shape manipulation family: concat, split, stack and unbind. Their
 kernels are the family's (pe_cli/kernels/<device>/manipulation.py)."""
 
-from ..base.shapes import split_sizes
+from ..shapes.manipulation import split_sizes
 from .define import Attr, backend_attrs, fmt_shape, grads_like, int_list, is_int, register
 from .manipulation import _INT, axis_in
 

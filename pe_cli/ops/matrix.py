@@ -5,7 +5,7 @@ inner product along the last dim), cross (the cross product along a dim of size 
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 
-from ..kernels.matrix_rules import CROSS_DEFAULT_DIM, kron_shape, trace_dims
+from ..shapes.matrix import CROSS_DEFAULT_DIM, addmm_mismatch, cross_mismatch, kron_shape, trace_dims
 from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
@@ -26,12 +26,8 @@ def _infer_addmm(ctx):
     inp, x, y = ctx.shape("Input"), ctx.shape("X"), ctx.shape("Y")
     if len(inp) not in (1, 2) or len(x) != 2 or len(y) != 2:
         ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be 2-D, Input {fmt_shape(inp)} 2-D (or 1-D, a row)")
-    if _differ(x[1], y[0]):
-        ctx.fail(f"X {fmt_shape(x)}'s width must equal Y {fmt_shape(y)}'s height")
-    for i, size in ((0, x[0]), (1, y[1])):
-        dim = ([1] + list(inp))[i - 2]
-        if _differ(dim, size) and dim != 1:
-            ctx.fail(f"Input {fmt_shape(inp)} must broadcast to X @ Y [{x[0]}, {y[1]}] (dim {i}: 1 or {size})")
+    if error := addmm_mismatch(inp, x, y):
+        ctx.fail(error)
     ctx.set_output("Out", [x[0], y[1]], ctx.dtype("X"))
 
 
@@ -120,8 +116,8 @@ register(
 
 def _infer_cross(ctx):
     x, y, dim = ctx.shape("X"), ctx.shape("Y"), ctx.attrs["dim"]
-    if len(x) != len(y) or any(_differ(a, b) for a, b in zip(x, y)):
-        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have the same shape")
+    if error := cross_mismatch(x, y):
+        ctx.fail(error)
     if dim != CROSS_DEFAULT_DIM:
         if not -len(x) <= dim < len(x):
             ctx.fail(f"dim={dim} is out of range [-{len(x)}, {len(x) - 1}]")

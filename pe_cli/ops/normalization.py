@@ -4,7 +4,8 @@ rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then
 channel: they are registered in normalization_groups.py."""
 
 from ..base.activations import real_number
-from ..base.shapes import bn_channel_axis, known_numel
+from ..base.dims import known_numel
+from ..shapes.normalization import bn_channel_axis
 from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of

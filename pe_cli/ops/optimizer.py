@@ -7,7 +7,7 @@ Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive 
 
 from ..base.activations import real_number
 from ..base.dtypes import VarType
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, fmt_shape, register
 
 

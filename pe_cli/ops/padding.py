@@ -1,7 +1,8 @@
 """Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor, and
 Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
 
-from ..base.shapes import crop_window
+from ..shapes.manipulation import crop_window
+from ..shapes.padding import padding_mismatch
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
@@ -64,15 +65,11 @@ def _infer_pad2d(ctx):
     if len(pads) != 4:
         ctx.fail(f"paddings={pads} must be [top, bottom, left, right]")
     h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
-    if ctx.attrs["mode"] == "reflect" and (
-        (x[h] >= 0 and max(pads[:2]) >= x[h]) or (x[w] >= 0 and max(pads[2:]) >= x[w])
-    ):
-        ctx.fail(f"reflect padding {pads} must be smaller than X's height and width {fmt_shape(x)}")
+    if error := padding_mismatch(pads, [x[h], x[w]], [(pads[0], pads[1]), (pads[2], pads[3])], ctx.attrs["mode"]):
+        ctx.fail(error)
     out = list(x)
     out[h] = x[h] + pads[0] + pads[1] if x[h] >= 0 else -1
     out[w] = x[w] + pads[2] + pads[3] if x[w] >= 0 else -1
-    if (x[h] >= 0 and out[h] < 1) or (x[w] >= 0 and out[w] < 1):
-        ctx.fail(f"paddings {pads} leave no output of X {fmt_shape(x)} (each padded size must be >= 1)")
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
@@ -132,9 +129,10 @@ def _infer_pad3d(ctx):
         pads = list(a["paddings"])
         if len(pads) != 6:
             ctx.fail(f"paddings={pads} must be [left, right, top, bottom, front, back]")
-        for ax, (before, after) in zip(axes, ((pads[4], pads[5]), (pads[2], pads[3]), (pads[0], pads[1]))):
-            if a["mode"] == "reflect" and x[ax] >= 0 and max(before, after) >= x[ax]:
-                ctx.fail(f"reflect padding {pads} must be smaller than X's spatial sizes {fmt_shape(x)}")
+        pairs = ((pads[4], pads[5]), (pads[2], pads[3]), (pads[0], pads[1]))
+        if error := padding_mismatch(pads, [x[ax] for ax in axes], pairs, a["mode"]):
+            ctx.fail(error)
+        for ax, (before, after) in zip(axes, pairs):
             out[ax] = x[ax] + before + after if x[ax] >= 0 else -1
     ctx.set_output("Out", out, ctx.dtype("X"))
 

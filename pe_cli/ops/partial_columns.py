@@ -3,7 +3,7 @@ CTR models): each input X[i] [batch, n] gives its columns [start_index, start_in
 (start_index < 0 counts from the end; length -1: to the end, partial_concat's any length < 0); partial_concat joins the windows
 along the columns, partial_sum adds them. Kernels in kernels/<device>/partial_columns.py."""
 
-from ..base.shapes import column_window
+from ..shapes.manipulation import column_window
 from .define import Attr, backend_attrs, fmt_shape, grads_like, register
 
 _ATTRS = {"start_index": Attr(0), "length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (to the end) or > 0")}

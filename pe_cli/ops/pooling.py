@@ -3,7 +3,7 @@ max or average pooling over windows, or average pooling over adaptive windows (a
 adaptive_pool2d, adaptive_pool3d; max with adaptive=True pools plain ksize windows, as Fluid's kernels
 do). Kernels in kernels/<device>/pooling.py."""
 
-from ..base.shapes import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
+from ..shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
 from .convolution import PADDING_ALGORITHM, _as_nchw, _ints, _known, _to_layout, layout_attr
 from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 

@@ -11,7 +11,7 @@ kernels in kernels/<device>/pooling_mask.py).
 - unpool / unpool3d: Out = zeros [N, C] + output_size with each X value written at its Indices
   position of its plane (the mask); the gradient reads Out@GRAD back at those positions."""
 
-from ..base.shapes import mask_pool_out as pool_out, unpool_out
+from ..shapes.conv_pool import mask_pool_out as pool_out, unpool_out
 from .define import Attr, fmt_shape, grads_like, int_list, register
 
 

@@ -7,7 +7,7 @@ The norms are registered in reduction_norm.py."""
 from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
-from ..base.shapes import known_numel
+from ..base.dims import known_numel
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)

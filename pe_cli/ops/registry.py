@@ -18,7 +18,8 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from .attributes import is_default, undeclared_kind
-from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
+from ..base.dims import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
+from ..shapes.reduction import scalar_shape
 
 _LOADED = False
 _NOT_FAMILIES = {"attributes", "define", "op_definition", "op_traits", "registry", "paddle2_attrs"}
@@ -353,7 +354,7 @@ class InferContext:
         """The shape of one value reduced from a tensor (mean, a reduction over every dim): [] (0-D)
         where the op says so (``attrs['_zero_dim']``: a ``paddle.*`` call in a Paddle 2.x program,
         framework/program_release.py), else Fluid's [1]."""
-        return [] if self.op.attrs.get("_zero_dim") else [1]
+        return list(scalar_shape(self.op.attrs))
 
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""

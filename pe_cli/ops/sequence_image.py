@@ -2,7 +2,7 @@
 -> Out [N * oh * ow, C * kh * kw], one sequence of oh * ow patches per image, each patch's values in
 (channel, row, column) order."""
 
-from ..base.shapes import conv_out_size
+from ..shapes.conv_pool import conv_out_size
 from .define import Attr, grads_like, register
 
 

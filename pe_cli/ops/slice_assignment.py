@@ -5,7 +5,7 @@ decrease_axes dropped and a 1 put at each of none_axes. Starts, ends and steps c
 CheckAndUpdateSliceAttrs clamps them; StartsTensorList / EndsTensorList / StepsTensorList give them at run
 time. The gradient: Out@GRAD with the region zeroed to Input, the region summed to ValueTensor's shape to it."""
 
-from ..base.shapes import numel
+from ..base.dims import numel
 from .define import Attr, dtype_code, grads_like, int_list, register
 from .pointwise_math import QUANT
 

@@ -9,7 +9,7 @@ leaves in place (an order the C++ standard does not specify); pe's is a stable s
 equal values in x's order): the values are the same, and so is every gradient where the values are
 distinct."""
 
-from ..base.shapes import fmt_shape
+from ..base.dims import fmt_shape
 from .define import Attr, int_list, is_int, register
 
 _BOOL = (False, True)

@@ -12,7 +12,7 @@ from . import recompute
 from .clip import append_error_clips
 from .grad_builder import _BackwardBuilder
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
-from ..base.shapes import numel
+from ..base.dims import numel
 
 
 class GradContext:

@@ -12,7 +12,7 @@ from ..base.errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import built_like
 from ..framework.variable import Variable
-from ..base.shapes import numel
+from ..base.dims import numel
 
 
 def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):

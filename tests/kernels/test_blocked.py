@@ -20,7 +20,7 @@ from pe_cli.kernels.cpu import (
     pooling,
     threads,
 )
-from pe_cli.kernels.common import ConvGeometry
+from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
 

@@ -12,7 +12,7 @@ import pytest
 
 from pe_cli.kernels.context import KernelContext
 from pe_cli.base.errors import PeError
-from pe_cli.kernels.common import ConvGeometry
+from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.cpu import (
     activation,
     _conv,

@@ -153,7 +153,7 @@ def test_no_plan_runs_onednn_s_reference_convolution(stride):
     """On an AVX2 CPU oneDNN has no jit kernel for nChw16c input gradients and answered with its
     reference convolution (a ResNet step took minutes): pe asks for its own layout instead, and a
     plan whose only implementation is the reference one is refused (pe's own paths run)."""
-    from pe_cli.kernels.common import ConvGeometry
+    from pe_cli.shapes.conv_plans import ConvGeometry
 
     x_shape, w_shape = (8, 16, 12, 12), (16, 16, 3, 3)
     geo = ConvGeometry(x_shape, w_shape, attrs_of(strides=[stride, stride], paddings=[1, 1]))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pe_cli.base.activations import ROWS
-from pe_cli.kernels.common import ConvGeometry
+from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.cpu import _cblas, _conv, _conv_replicas, _numba, _replicas
 from pe_cli.ops import registry
 

@@ -1,10 +1,10 @@
 """matmul's forms beyond one product (kernels of linalg.py's matmul): Fluid 1.8's multi-head matmul
 (head_number > 1), and the transpose + reshape of Out that Fluid's oneDNN inference pass fuses into it
-(fused_transpose_Out, fused_reshape_Out: kernels/common.py matmul_fused_out)."""
+(fused_transpose_Out, fused_reshape_Out: shapes/linalg.py matmul_fused_out)."""
 
 import numpy as np
 
-from ..common import matmul_fused_out
+from ...shapes.linalg import matmul_fused_out
 
 
 def _moves(attrs):

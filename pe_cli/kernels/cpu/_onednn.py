@@ -28,7 +28,8 @@ from ctypes import byref, c_void_p
 
 import numpy as np
 
-from ..common import ConvGeometry
+from ...shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
+from ...shapes.conv_plans import ConvGeometry
 from ._numba import parallel_threads
 from ._onednn_api import (
     DIFF_DST,
@@ -65,11 +66,6 @@ def library():
                         pass
                 _loaded = True
     return _lib
-
-
-# oneDNN from this many input channels a group: with fewer its forward and input gradient took 1.6-15x
-# pe's own paths' time (batch 64, Xeon VM, 2026-11-25); LeNet-5's 6 channels: 1.03x its step, so 8
-MIN_CHANNELS = 8
 
 
 def applies(x, w, *arrays, min_channels=None):

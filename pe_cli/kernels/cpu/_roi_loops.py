@@ -1,12 +1,12 @@
 """numba loops of the RoI kernels (detection_roi.py; imported on first use: see _numba.py): one pass
-over the outputs, each element computed by the shared functions of _roi_elems.py; the gradients
+over the outputs, each element computed by the shared functions of elements/roi.py; the gradients
 scatter into dX in the same order, serially.
-numba caches the loops beside this file and keys them on it alone: after a change to _roi_elems.py,
+numba caches the loops beside this file and keys them on it alone: after a change to elements/roi.py,
 remove __pycache__/_roi_loops.* (as for any cached loop calling another module's function)."""
 
 import numba
 
-from ._roi_elems import make
+from ..elements.roi import make
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

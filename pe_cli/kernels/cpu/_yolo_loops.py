@@ -1,11 +1,11 @@
 """numba loops of the yolov3_loss kernels (detection_yolo.py; imported on first use: see _numba.py):
-one pass over the images, each computed by _yolo_elems.py's functions.
-numba caches the loops beside this file and keys them on it alone: after a change to _yolo_elems.py,
+one pass over the images, each computed by elements/yolo.py's functions.
+numba caches the loops beside this file and keys them on it alone: after a change to elements/yolo.py,
 remove __pycache__/_yolo_loops.* (as for any cached loop calling another module's function)."""
 
 import numba
 
-from ._yolo_elems import make
+from ..elements.yolo import make
 
 # IEEE arithmetic, as Fluid's kernel: a downsample_ratio of 0 divides by 0 into inf (error_model numpy)
 _E = make(numba.njit(nogil=True, error_model="numpy"))

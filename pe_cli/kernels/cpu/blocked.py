@@ -20,7 +20,7 @@ import numpy as np
 
 from . import convolution, elementwise, fused, normalization, _onednn, pooling
 from ._numba import is_float, lazy, parallel_parts, twin
-from ..common import ConvGeometry
+from ...shapes.conv_plans import ConvGeometry
 from ..context import call
 from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
 

@@ -20,7 +20,7 @@ of the whole batch are built by a numba loop and multiplied by one batched ``num
 
 Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
-_conv.py; the geometry, shared with the CUDA twins, in kernels/common.py.
+_conv.py; the geometry, shared with the CUDA twins, in shapes/conv_plans.py.
 
 Which of these paths a convolution takes is decided in one place, conv2d_paths.conv_path, and conv2d
 and both its gradients follow that one decision (each direction's code for each path is there too).
@@ -33,8 +33,9 @@ from . import activation
 from . import _conv_regular, _onednn
 from . import conv2d_paths as paths
 from ...base.errors import PeError
-from ...base.shapes import conv_out_size, conv_transpose_geometry
-from ..common import ConvGeometry
+from ...shapes.conv_plans import ConvGeometry
+from ...shapes.conv_pool import conv_out_size, conv_transpose_geometry
+from ..conv_transpose import transpose_kernels
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -102,86 +103,7 @@ conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_g
 
 
 # -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
-# conv2d_transpose's Output is conv2d_grad_input of a conv2d whose input is that Output, whose filter
-# is Filter [C_in = that conv's num_filters, C_out/groups, kh, kw] and whose output gradient is Input.
-
-
-class ShapeOf:
-    """What conv2d_grad_input reads of its Input: the shape and dtype, no values."""
-
-    def __init__(self, shape, dtype):
-        self.shape, self.dtype = tuple(shape), dtype
-        self.ndim = len(self.shape)
-
-
-def conv_plan(x_shape, w_shape, attrs):
-    """(Output's shape, the attrs of the conv2d it transposes) for this run's Input and Filter."""
-    if x_shape[1] != w_shape[0]:
-        raise PeError(
-            f"conv2d_transpose: Input {list(x_shape)} has {x_shape[1]} channels but Filter "
-            f"{list(w_shape)} is for {w_shape[0]}"
-        )
-    pads, dil, out_hw, error = conv_transpose_geometry(x_shape, w_shape, attrs)
-    if error:
-        raise PeError(f"conv2d_transpose: {error}")
-    conv_attrs = {
-        "strides": list(attrs["strides"]),
-        "paddings": pads,
-        "dilations": dil,
-        "groups": attrs["groups"],
-        "padding_algorithm": "EXPLICIT",
-        "data_format": "NCHW",
-    }
-    return (x_shape[0], w_shape[1] * attrs["groups"], *out_hw), conv_attrs
-
-
-def take_channels(a, k, axis):
-    """a's first k entries along ``axis`` (0 or 1), contiguous."""
-    return np.ascontiguousarray(a[:k] if axis == 0 else a[:, :k])
-
-
-def put_channels(a, shape, axis):
-    """a in zeros of ``shape``, at the start of ``axis`` (0 or 1)."""
-    full = np.zeros(shape, dtype=a.dtype)
-    full[(slice(None),) * axis + (slice(0, a.shape[axis]),)] = a
-    return full
-
-
-def _used_channels(ins, attrs, take):
-    """(Input, Filter, channels): Fluid's kernel convolves groups * (C_in // groups) input channels (C_in //
-    groups per group); those the groups leave over take no part (their gradients are 0)."""
-    x, w = ins["Input"], ins["Filter"]
-    k = w.shape[0] // attrs["groups"] * attrs["groups"]
-    if k == w.shape[0] or k == 0:
-        return x, w, w.shape[0]
-    return take(x, k, 1), take(w, k, 0), k
-
-
-def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter, take=take_channels, put=put_channels):
-    """conv2d_transpose's three kernels from one device's conv2d kernels (``take`` / ``put``: that
-    device's take_channels / put_channels)."""
-
-    def forward(ins, attrs):
-        x, w, _ = _used_channels(ins, attrs, take)
-        out_shape, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
-        like = ShapeOf(out_shape, x.dtype)
-        return {"Output": conv2d_grad_input({"Input": like, "Filter": w, "Output@GRAD": x}, conv_attrs)["Input@GRAD"]}
-
-    def grad_input(ins, attrs):
-        x, w, k = _used_channels(ins, attrs, take)
-        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
-        dx = conv2d({"Input": ins["Output@GRAD"], "Filter": w}, conv_attrs)["Output"]
-        return {"Input@GRAD": dx if k == ins["Input"].shape[1] else put(dx, tuple(ins["Input"].shape), 1)}
-
-    def grad_filter(ins, attrs):
-        x, w, k = _used_channels(ins, attrs, take)
-        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
-        dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)["Filter@GRAD"]
-        return {"Filter@GRAD": dw if k == ins["Filter"].shape[0] else put(dw, tuple(ins["Filter"].shape), 0)}
-
-    return forward, grad_input, grad_filter
-
-
+# (kernels/conv_transpose.py makes them, for either device)
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
     conv2d, conv2d_grad_input, conv2d_grad_filter
 )

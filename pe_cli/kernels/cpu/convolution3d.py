@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 
-from ...base.shapes import conv_out_size, conv_paddings
+from ...shapes.conv_pool import conv_out_size, conv_paddings
 from . import _conv_regular
 from ..context import NO_CONTEXT
 

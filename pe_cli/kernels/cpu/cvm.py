@@ -2,23 +2,7 @@
 
 import numpy as np
 
-from ...base.errors import PeError
-
-
-def cvm_rows(x_rows, cvm_rows_count, ctx):
-    """The CVM row each X row takes its show/click from: its sequence's (LoD input), else its own."""
-    lod = ctx.lod.get("X")
-    if lod:
-        offs = np.asarray(lod[0], dtype=np.int64)
-        rows = np.repeat(np.arange(offs.size - 1), np.diff(offs))
-    else:
-        rows = np.arange(x_rows)
-    if rows.size and rows.max() >= cvm_rows_count:
-        raise PeError(
-            f"cvm: CVM has {cvm_rows_count} rows, but X needs {int(rows.max()) + 1} (one per "
-            f"{'sequence' if lod else 'row'})"
-        )
-    return rows
+from ...shapes.sequence import cvm_rows
 
 
 def cvm(ins, attrs):

@@ -1,10 +1,11 @@
 """Kernels of ops/detection_box.py on the CPU (numpy over whole box arrays). The generators read
-only their inputs' shapes (kernels/detection_geometry.py); box_coder's prior terms are shared with
+only their inputs' shapes (shapes/detection.py); box_coder's prior terms are shared with
 the CUDA kernel. polygon_box_transform and box_decoder_and_assign are numpy over whole arrays too."""
 
 import numpy as np
 
-from .. import detection_geometry as geo
+from ...shapes import detection as geo
+from ...shapes.detection import variance_rows
 
 
 def _hw(x):
@@ -50,14 +51,6 @@ def prior_terms(prior, normalized):
     pw = prior[:, 2] - prior[:, 0] + plus
     ph = prior[:, 3] - prior[:, 1] + plus
     return prior[:, 0] + pw / 2, prior[:, 1] + ph / 2, pw, ph
-
-
-def variance_rows(ins, attrs, rows, dtype):
-    """[M, 4] variances: PriorBoxVar, the variance attribute on every row, or ones."""
-    if "PriorBoxVar" in ins:
-        return ins["PriorBoxVar"]
-    v = attrs["variance"] or [1.0, 1.0, 1.0, 1.0]
-    return np.broadcast_to(np.asarray(v, dtype=dtype), (rows, 4))
 
 
 def box_coder(ins, attrs):

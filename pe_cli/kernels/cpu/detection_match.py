@@ -1,11 +1,12 @@
 """Kernels of ops/detection_match.py on the CPU: bipartite_match (a numba loop, the greedy matching of
 cpu/_detection_loops.py), target_assign and mine_hard_examples (numpy), arranged as Fluid 1.8's
-kernels do; target_assign's source rows are kernels/target_assign_rows.py's."""
+kernels do. ``target_assign_rows`` (shapes/detection.py: its source rows, checked) is shared with the CUDA
+kernel."""
 
 import numpy as np
 
-from ..target_assign_rows import target_rows
 from ._numba import lazy
+from ...shapes.detection import target_assign_rows
 
 _loops = lazy("_detection_loops")
 
@@ -27,7 +28,7 @@ def bipartite_match(ins, attrs, ctx):
 
 def target_assign(ins, attrs, ctx):
     x = ins["X"]
-    src, neg_img, neg_col = target_rows(ins, attrs, ctx)
+    src, neg_img, neg_col = target_assign_rows(ins, attrs, ctx)
     n, m = src.shape
     p = x.shape[1]
     cols = np.arange(m) % p

@@ -1,57 +1,19 @@
 """Kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool, deformable_psroi_pooling,
 roi_perspective_transform): numba loops over the outputs (_roi_loops.py, _deform_roi_loops.py,
-_persp_loops.py; roi_perspective_transform's matrices in numpy first, _persp_elems.matrices, shared with
-the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum / BatchRoINums or the
-rois' LoD) and ``sizes`` (deformable_psroi_pooling's sizes) are shared with the CUDA kernels."""
+_persp_loops.py; roi_perspective_transform's matrices in numpy first, elements/perspective.matrices,
+shared with the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum /
+BatchRoINums or the rois' LoD) and ``psroi_sizes`` (deformable_psroi_pooling's sizes) are in
+shapes/detection.py, shared with the CUDA kernels."""
 
 import numpy as np
 
-from ...base.errors import PeError
 from ._numba import lazy, parallel_threads, twin
-from ._persp_elems import matrices
+from ..elements.perspective import matrices
+from ...shapes.detection import psroi_sizes, roi_counts, roi_images
 
 _loops = lazy("_roi_loops")
 _deform_loops = lazy("_deform_roi_loops")
 _persp_loops = lazy("_persp_loops")
-
-_COUNTS = {"roi_pool": "RoisNum", "roi_align": "RoisNum", "prroi_pool": "BatchRoINums"}
-
-
-def roi_images(op, rois_count, batch, ctx, counts=None):
-    """int64 [R]: the image of each roi: from the per-image counts (``counts``, the op's RoisNum or
-    BatchRoINums input, read on the host), else from the last level of the ROIs' LoD; one image
-    needs neither."""
-    lod = (ctx.lod.get("ROIs") or [None])[-1]
-    if counts is not None:
-        counts = np.asarray(counts, dtype=np.int64).reshape(-1)
-        what = f"{_COUNTS.get(op, 'RoisNum')} {counts.tolist()}"
-        offsets = np.concatenate([[0], np.cumsum(counts)])
-    elif lod is not None:
-        offsets = np.asarray(lod, dtype=np.int64)
-        what = f"the ROIs' LoD {offsets.tolist()}"
-    elif batch == 1:
-        return np.zeros(rois_count, dtype=np.int64)
-    else:
-        count_arg = {
-            "roi_pool": " or pass rois_num",
-            "roi_align": " or pass rois_num",
-            "prroi_pool": " or pass batch_roi_nums",
-        }.get(op, "")
-        raise PeError(
-            f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
-            f"feed the rois as a LoDTensor with one level (rois per image){count_arg}"
-        )
-    if offsets.size - 1 != batch or offsets[-1] != rois_count or np.any(np.diff(offsets) < 0):
-        raise PeError(f"{op}: {what} must give the rois of each of X's {batch} images, {rois_count} in all")
-    return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
-
-
-def roi_counts(ins, counts_slot, host=np.asarray):
-    """The rois per image an input gives: ``counts_slot`` (RoisNum / BatchRoINums), else Fluid 1.8's
-    RoisLod (the offsets [N + 1]); None: the ROIs' LoD says."""
-    if counts_slot in ins:
-        return host(ins[counts_slot])
-    return np.diff(host(ins["RoisLod"]).reshape(-1)) if "RoisLod" in ins else None
 
 
 def _setup(op, ins, ctx, counts_slot="RoisNum"):
@@ -200,33 +162,11 @@ def prroi_pool_grad(ins, attrs, ctx):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def sizes(x_shape, trans_shape, attrs):
-    """int64 [13]: C, H, W, output_dim, PH, PW, group h, w, part h, w, sample_per_part, classes, no_trans."""
-    no_trans = bool(attrs["no_trans"]) or trans_shape is None
-    classes = 1 if no_trans else trans_shape[1] // 2
-    return np.array(
-        [
-            x_shape[1],
-            x_shape[2],
-            x_shape[3],
-            attrs["output_dim"],
-            attrs["pooled_height"],
-            attrs["pooled_width"],
-            *attrs["group_size"],
-            *attrs["part_size"],
-            attrs["sample_per_part"],
-            classes,
-            int(no_trans),
-        ],
-        dtype=np.int64,
-    )
-
-
 def _deform_setup(ins, attrs, ctx):
     x = np.ascontiguousarray(ins["Input"])
     rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
     trans = ins.get("Trans")
-    g = sizes(x.shape, None if trans is None else trans.shape, attrs)
+    g = psroi_sizes(x.shape, None if trans is None else trans.shape, attrs)
     trans = np.zeros(1, x.dtype) if trans is None else np.ascontiguousarray(trans).reshape(-1)
     bid = roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], ctx)
     return x, rois, trans, bid, g

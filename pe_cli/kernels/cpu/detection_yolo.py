@@ -1,34 +1,14 @@
 """Kernels of ops/detection_yolo.py: yolo_box (numpy over whole arrays) and yolov3_loss (numba
-loops over the images, _yolo_loops.py); ``prepare`` (the flat inputs, the sizes and the label
-targets) is shared with the CUDA kernels."""
+loops over the images, _yolo_loops.py); ``yolov3_loss_plan`` (shapes/detection.py: the sizes and the
+label targets) is shared with the CUDA kernels."""
 
 import numpy as np
 
 from ._numba import lazy
 from .detection_loss import _sigmoid
+from ...shapes.detection import yolov3_loss_plan
 
 _loops = lazy("_yolo_loops")
-
-
-def prepare(x_shape, gt_shape, attrs):
-    """(b, c, h, w, input_size, pos, neg, anchors int64, anchor_mask int64)."""
-    n, _, h, w = x_shape
-    c = attrs["class_num"]
-    pos, neg = 1.0, 0.0
-    if attrs["use_label_smooth"]:
-        smooth = min(1.0 / c, 1.0 / 40)
-        pos, neg = 1.0 - smooth, smooth
-    return (
-        gt_shape[1],
-        c,
-        h,
-        w,
-        attrs["downsample_ratio"] * h,
-        pos,
-        neg,
-        np.asarray(attrs["anchors"], dtype=np.int64),
-        np.asarray(attrs["anchor_mask"], dtype=np.int64),
-    )
 
 
 def _flat(a, dtype=None):
@@ -43,7 +23,7 @@ def _score(ins, x):
 
 def yolov3_loss(ins, attrs):
     x, gt = ins["X"], ins["GTBox"]
-    b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, gt.shape, attrs)
+    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, gt.shape, attrs)
     n = x.shape[0]
     loss = np.empty(n, dtype=x.dtype)
     obj = np.zeros((n, amask.size, h, w), dtype=x.dtype)
@@ -73,7 +53,7 @@ def yolov3_loss(ins, attrs):
 
 def yolov3_loss_grad(ins, attrs):
     x, gt = ins["X"], ins["GTBox"]
-    b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, gt.shape, attrs)
+    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, gt.shape, attrs)
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().yolov3_loss_grad(
         _flat(x),

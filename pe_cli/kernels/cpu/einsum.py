@@ -4,7 +4,7 @@ put on the diagonal of a label it repeats and summed over the dims it broadcasts
 
 import numpy as np
 
-from ..einsum_labels import explicit, label_sizes
+from ...shapes.einsum import explicit, label_sizes
 
 
 def einsum(ins, attrs):

@@ -20,6 +20,7 @@ from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
+from ..value_checks import check_divisor
 from .selected_rows import sum_with_sparse
 from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, run_in_parts, twin
 from ..context import NO_CONTEXT
@@ -233,12 +234,6 @@ elementwise_pow_grad = _grad(
 
 
 # -- integer division and remainder (no gradient) ------------------------------------------------
-
-
-def check_divisor(y, op):
-    """Fluid stops on an integer division by zero; so does pe, with the op's name."""
-    if y.dtype.kind in "iu" and not np.all(y):
-        raise PeError(f"{op}: Y holds a zero; integer division by zero")
 
 
 def truncated_div(x, y):

@@ -3,10 +3,9 @@ SelectedRows, the dense one its rows added into the table's shape (_scatter_loop
 
 import numpy as np
 
-from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from ...base.shapes import lookup_out_shape
-from ..common import table_ids
+from ...shapes.embedding import lookup_out_shape
+from ..value_checks import check_dequant_ids, table_ids
 from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_scatter_loops")
@@ -74,12 +73,6 @@ def lookup_table_grad(ins, attrs):
     dw = np.zeros(w.shape, dtype=w.dtype)
     add_rows(dw, flat, rows)
     return {"W@GRAD": dw}
-
-
-def check_dequant_ids(ids, rows, pad):
-    bad = ((ids < 0) | (ids >= rows)) & (ids != pad)
-    if bad.any():
-        raise PeError(f"lookup_table_dequant: Ids must be in [0, {rows}) (or padding_idx {pad}), got {ids[bad][:3]}")
 
 
 def lookup_table_dequant(ins, attrs):

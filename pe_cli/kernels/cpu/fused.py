@@ -13,7 +13,7 @@ relu_grad, elementwise_add_grad and mul's gradients) run one by one, to the bit.
 
 import numpy as np
 
-from ..common import gemm_rows
+from ...shapes.linalg import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, linalg, normalization, _replicas
 from ._numba import flat, is_float, lazy, parallel_parts, twin

@@ -5,15 +5,7 @@ index checked against its range first (Fluid's CPU kernels refuse an index outsi
 import numpy as np
 
 from ...base.errors import PeError
-
-
-def checked_index(index, size, op, what="Index"):
-    """``index`` as int64 after checking it is in [0, size)."""
-    index = np.asarray(index).astype(np.int64, copy=False)
-    bad = (index < 0) | (index >= size)
-    if np.any(bad):
-        raise PeError(f"{op}: {what} holds {int(index[bad].reshape(-1)[0])}, outside [0, {size})")
-    return index
+from ..value_checks import checked_index, nd_positions
 
 
 def index_select(ins, attrs):
@@ -61,18 +53,6 @@ def multiplex_grad(ins, attrs, ctx):
         rows = ids == k
         g[rows] = dout[rows]
     return {"X@GRAD": grads}
-
-
-def nd_positions(x_shape, index, op):
-    """Index's rows (its last dim: k coordinates) as flat positions of X's first k dims, checked (k = 0: every
-    row is all of X)."""
-    k = index.shape[-1]
-    flat = index.reshape(int(np.prod(index.shape[:-1])), k).astype(np.int64, copy=False)
-    dims = np.asarray(x_shape[:k], np.int64)
-    bad = np.any((flat < 0) | (flat >= dims), axis=1)
-    if np.any(bad):
-        raise PeError(f"{op}: Index row {flat[bad][0].tolist()} is outside X {list(x_shape)}")
-    return np.ravel_multi_index(tuple(flat.T), tuple(x_shape[:k])) if k else np.zeros(len(flat), np.int64)
 
 
 def scatter_nd_add(ins, attrs):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..common import gemm_rows
+from ...shapes.linalg import gemm_rows
 from . import _cblas, linalg
 from ._numba import lazy, parallel_threads
 from .launches import FLOATS as _FLOATS

@@ -1,54 +1,22 @@
 """Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py). This module defines a kernel named ``slice``: the builtin slice
 is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
-kernels live here or in kernels/common.py."""
+kernels live in kernels/value_checks.py and shapes/indexing.py."""
 
 import builtins
-import math
 
 import numpy as np
 
-from ...base.dtypes import convert_dtype
-from ...base.errors import PeError
-from ...base.shapes import SLICE_END, strided_window
-from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
+from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ._numba import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows
+from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
 
 _top_k_loops = lazy("_top_k_loops")
 
 
 # -- strided_slice ------------------------------------------------------------------------------------
-
-
-def _var_index_ends(attrs):
-    """The ends, with Fluid's kernel's reading of ``var[i]`` for a Variable ``i`` holding -1 (its end,
-    i + 1, is 0: start -1 and end 0 from tensors on a decreased axis take the last element)."""
-    ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
-    for i, (a, s, e, step) in enumerate(zip(attrs["axes"], attrs["starts"], ends, attrs["strides"])):
-        if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
-            ends[i] = SLICE_END if step > 0 else -2
-    return ends
-
-
-def strided_geometry(x_shape, attrs):
-    """(first, sizes, steps) per dim, checked not to be empty."""
-    first, sizes, steps = strided_window(
-        tuple(x_shape), attrs["axes"], attrs["starts"], _var_index_ends(attrs), attrs["strides"]
-    )
-    if 0 in sizes:
-        raise PeError(
-            f"strided_slice of Input {list(x_shape)} with axes={list(attrs['axes'])}, "
-            f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])}, "
-            f"strides={list(attrs['strides'])} is empty"
-        )
-    return first, sizes, steps
-
-
-def decreased(sizes, attrs):
-    """The output shape: the sizes without the decrease_axis dims."""
-    drop = {d % len(sizes) for d in attrs["decrease_axis"]}
-    return tuple(n for i, n in enumerate(sizes) if i not in drop) or (1,)
 
 
 def _window(first, sizes, steps):
@@ -72,15 +40,6 @@ def strided_slice_grad(ins, attrs):
 # -- scatter, gather_nd -------------------------------------------------------------------------------
 
 
-def scatter_ids(ids, rows):
-    """Ids as a flat int64 array, checked to lie in [0, rows)."""
-    ids = np.asarray(ids).reshape(-1).astype(np.int64)
-    bad = (ids < 0) | (ids >= rows)
-    if bad.any():
-        raise PeError(f"scatter: Ids holds {int(ids[bad][0])}, outside the {rows} rows of X")
-    return ids
-
-
 def scatter(ins, attrs):
     x, upd = ins["X"], ins["Updates"]
     ids = scatter_ids(ins["Ids"], x.shape[0])
@@ -99,26 +58,6 @@ def scatter_grad(ins, attrs):
     dx = dout.copy()
     dx[ids] = 0
     return {"X@GRAD": dx, "Updates@GRAD": np.ascontiguousarray(dout[ids])}
-
-
-def nd_offsets(index, x_shape):
-    """For each row of Index's last dim: the flat offset (in slices of X's trailing dims) it picks,
-    checked to lie inside X. Returns (offsets, slice size)."""
-    index = np.asarray(index)
-    k = index.shape[-1]
-    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)  # k may be 0
-    shape = [int(d) for d in x_shape]
-    inner = math.prod(shape[k:])
-    if not k:
-        return np.zeros(rows.shape[0], np.int64), inner
-    bad = (rows < 0) | (rows >= np.array(shape[:k], dtype=np.int64))
-    if bad.any():
-        r = int(np.argwhere(bad)[0][0])
-        raise PeError(f"gather_nd: Index row {rows[r].tolist()} is outside X {list(x_shape)}")
-    strides = [1] * k  # in slices: the product of the indexed dims after each
-    for i in range(k - 2, -1, -1):
-        strides[i] = strides[i + 1] * shape[i + 1]
-    return rows @ np.array(strides, dtype=np.int64), inner
 
 
 def gather_nd(ins, attrs):
@@ -278,8 +217,8 @@ def where_index(ins, attrs):
 def top_k(ins, attrs):
     x = ins["X"]
     k = attrs["k"]
-    if k > x.shape[-1]:
-        raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
+    if error := top_k_mismatch(k, x.shape):
+        raise ValueError(error)
     if k == 1:
         idx = np.argmax(x, axis=-1)[..., None]
     elif 4 * k < x.shape[-1] and is_float(x):
@@ -334,12 +273,6 @@ def top_k_grad(ins, attrs):
     dx = np.zeros(x.shape, dout.dtype)
     np.put_along_axis(dx, np.asarray(ins["Indices"], dtype=np.int64), dout, axis=-1)
     return {"X@GRAD": dx}
-
-
-def arg_dtype(attrs):
-    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), any code < 0: int64."""
-    dtype = attrs.get("dtype", -1)
-    return np.dtype(np.int64 if isinstance(dtype, int) and dtype < 0 else convert_dtype(dtype))
 
 
 def _arg(fn):

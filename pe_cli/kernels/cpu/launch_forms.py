@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ...base.errors import PeError
-from ..common import PoolGeometry
+from ...shapes.conv_plans import PoolGeometry
 from . import creation
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 
-from ..common import matmul_flag, matmul_v1_attrs
+from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
-from ...base.errors import PeError
+from ..value_checks import not_invertible, not_positive_definite
 from . import _cblas, _replicas, threads
 from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin
@@ -309,7 +309,7 @@ def inverse(ins, attrs):
     try:
         out = np.linalg.inv(x)
     except np.linalg.LinAlgError:
-        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)") from None
+        raise not_invertible(x.shape) from None
     return {"Output": out.astype(x.dtype, copy=False)}
 
 
@@ -318,7 +318,7 @@ def cholesky(ins, attrs):
     try:
         lower = np.linalg.cholesky(0.5 * (x + np.swapaxes(x, -1, -2)))
     except np.linalg.LinAlgError:
-        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
+        raise not_positive_definite(x.shape) from None
     out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
     return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ._numba import is_float, lazy, run_in_parts
+from ...shapes.reduction import kl_scale
 
 _loops = lazy("_pointwise_loops")
 _rows = lazy("_softmax_rows_loops")
@@ -217,10 +218,6 @@ def label_smooth_grad(ins, attrs):
 
 
 # -- kldiv_loss -------------------------------------------------------------------------------------
-
-
-def kl_scale(x, reduction):
-    return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
 
 
 def kldiv_loss(ins, attrs):

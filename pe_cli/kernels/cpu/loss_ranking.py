@@ -3,8 +3,8 @@ vectorised numpy. ``bpr_ids`` checks the labels for the CUDA kernels too."""
 
 import numpy as np
 
-from ...base.errors import PeError
 from .loss_classification import _cast
+from ..value_checks import bpr_ids
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
@@ -37,18 +37,6 @@ def rank_loss_grad(ins, attrs):
 
 
 # -- bpr_loss ---------------------------------------------------------------------------------------
-
-
-def bpr_ids(x_shape, label):
-    """The positive item of each row of X (shaped ``x_shape``), checked to lie among its items."""
-    items = x_shape[-1]
-    ids = np.asarray(label).reshape(-1).astype(np.int64)
-    bad = (ids < 0) | (ids >= items)
-    if bad.any():
-        raise PeError(f"bpr_loss: Label holds {int(ids[bad][0])}, outside the {items} items of X {list(x_shape)}")
-    if items < 2:
-        raise PeError(f"bpr_loss: X {list(x_shape)} needs at least 2 items per row")
-    return ids
 
 
 def bpr_rows(x, label):

@@ -3,8 +3,8 @@ center_loss, numpy. ``center_ids`` checks the labels for the CUDA kernels too.""
 
 import numpy as np
 
-from ...base.errors import PeError
 from .loss_classification import _cast
+from ..value_checks import center_ids
 
 
 # -- huber_loss ------------------------------------------------------------------------------------
@@ -54,14 +54,6 @@ def smooth_l1_loss_grad(ins, attrs):
 
 
 # -- center_loss ------------------------------------------------------------------------------------
-
-
-def center_ids(label, clusters):
-    ids = np.asarray(label).reshape(-1).astype(np.int64)
-    bad = (ids < 0) | (ids >= clusters)
-    if bad.any():
-        raise PeError(f"center_loss: Label holds {int(ids[bad][0])}, outside the {clusters} centers")
-    return ids
 
 
 def center_loss(ins, attrs):

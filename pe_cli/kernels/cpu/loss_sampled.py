@@ -1,15 +1,15 @@
 """CPU kernels of the sampled losses (ops/loss_sampled.py), numpy: hierarchical_sigmoid over the [N, L]
-path matrix (kernels/hsigmoid_paths.py) and sample_logits (``sample``
-works on host arrays and serves CUDA too)."""
+path matrix (shapes/loss_sampled.py ``hsigmoid_paths``, shared with the CUDA kernels) and sample_logits
+(``sample`` works on host arrays and serves CUDA too)."""
 
 import numpy as np
 
 from ...base.errors import PeError
-from ..hsigmoid_paths import paths
+from ...shapes.loss_sampled import hsigmoid_paths
 
 
 def _paths(ins, attrs):
-    return paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
+    return hsigmoid_paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
 
 
 def hierarchical_sigmoid(ins, attrs):

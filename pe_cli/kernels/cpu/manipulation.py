@@ -1,13 +1,22 @@
 """Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
 size; numpy (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules
-shared with the CUDA twins are in kernels/common.py."""
+shared with the CUDA twins are in shapes/manipulation.py and manipulation_run.py."""
 
 import math
 
 import numpy as np
 
-from ...base.errors import PeError
-from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+from ...shapes.manipulation_run import (
+    expand_times,
+    reshape_shape,
+    reshape_target_at_run,
+    reverse_axes,
+    split_sizes,
+    squeeze_axes,
+    tile_operands,
+    unbind_view,
+    unsqueeze_shape,
+)
 from ._numba import is_float, lazy, run_in_parts
 from ..context import NO_CONTEXT
 
@@ -66,16 +75,6 @@ def reshape_to(x, shape):
 def reshape(ins, attrs):
     x = ins["X"]
     return {"Out": reshape_to(x, reshape_target_at_run(ins, attrs)), "XShape": _xshape(x)}
-
-
-def reshape_target_at_run(ins, attrs, host=np.asarray):
-    """reshape's target: the Shape input's values, else one value per ShapeTensor tensor, else the
-    shape attribute. ``host`` brings a device tensor to numpy."""
-    if "Shape" in ins:
-        return host(ins["Shape"]).reshape(-1).tolist()
-    if "ShapeTensor" in ins:
-        return [int(host(t).reshape(-1)[0]) for t in ins["ShapeTensor"]]
-    return attrs["shape"]
 
 
 def reshape_grad(ins, attrs):
@@ -168,12 +167,6 @@ def expand_grad(ins, attrs):
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}
 
 
-def tile_operands(x, repeat_times):
-    """(X's shape, the times) of tile as expand's: the shorter one with leading 1s."""
-    n = max(x.ndim, len(repeat_times))
-    return (1,) * (n - x.ndim) + tuple(x.shape), [1] * (n - len(repeat_times)) + list(repeat_times)
-
-
 def tile(ins, attrs):
     shape, times = tile_operands(ins["X"], attrs["repeat_times"])
     return expand({"X": ins["X"].reshape(shape)}, {"expand_times": times})
@@ -184,13 +177,6 @@ def tile_grad(ins, attrs):
     shape, times = tile_operands(x, attrs["repeat_times"])
     dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
     return {"X@GRAD": dx.reshape(x.shape)}
-
-
-def unbind_view(x_shape, axis, k):
-    """(rows, cols, output shape): unbind's k outputs read X's first rows * k * cols elements as [rows, k,
-    cols], rows the dims before ``axis``, cols those after (Fluid's split functor; k = X's dim: its slices)."""
-    rows, cols = math.prod(x_shape[:axis]), math.prod(x_shape[axis + 1 :])
-    return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or (1,)
 
 
 def unbind(ins, attrs, ctx=NO_CONTEXT):
@@ -210,26 +196,9 @@ def unbind_leading_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def reverse_axes(ndim, attrs):
-    """The axes reverse flips; Fluid's kernels take tensors of rank 1 to 6 (test_reverse_op.py's TestCase4
-    wants its EnforceNotMet for rank 7)."""
-    if ndim > 6:
-        raise PeError(f"reverse: X has rank {ndim}; Fluid's reverse takes ranks up to 6")
-    return tuple(sorted({a % max(ndim, 1) for a in attrs["axis"]}))
-
-
 def reverse(ins, attrs):
     x = ins["X"]
     return {"Out": np.ascontiguousarray(np.flip(x, reverse_axes(x.ndim, attrs)))}
-
-
-def expand_times(x_shape, target_shape):
-    """How many times X tiles along each dim to reach the target's shape, checked."""
-    if len(x_shape) != len(target_shape) or any(t % x if x else t for x, t in zip(x_shape, target_shape)):
-        raise PeError(
-            f"expand_as: target_tensor {list(target_shape)} is not X {list(x_shape)} tiled (each dim a multiple of X's)"
-        )
-    return [t // x if x else 1 for x, t in zip(x_shape, target_shape)]
 
 
 def expand_as(ins, attrs):

@@ -4,7 +4,7 @@ or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with nu
 import numpy as np
 
 from ...base.errors import PeError
-from ..matrix_rules import cross_dim, diagonal
+from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
 from . import linalg
 from .elementwise import unbroadcast
 from ..context import NO_CONTEXT
@@ -12,22 +12,10 @@ from ..context import NO_CONTEXT
 _PLAIN = {"transpose_X": False, "transpose_Y": False, "alpha": 1.0}
 
 
-def addmm_check(inp, x, y):
-    """Fluid's run-time check of addmm's shapes: Input broadcasts along a dim only from a size of 1 (a 1-D
-    Input is a row, as Paddle 2.x takes it)."""
-    inp = (1,) * (2 - len(inp)) + tuple(inp)
-    for i, size in ((0, x[0]), (1, y[1])):
-        if inp[i] != size and inp[i] != 1:
-            raise PeError(
-                f"addmm: Input {list(inp)} does not broadcast to X @ Y {[x[0], y[1]]}: its dim {i} must be 1 or {size}"
-            )
-    if x[1] != y[0]:
-        raise PeError(f"addmm: X {list(x)}'s width must equal Y {list(y)}'s height")
-
-
 def addmm(ins, attrs):
     inp, x, y = ins["Input"], ins["X"], ins["Y"]
-    addmm_check(inp.shape, x.shape, y.shape)
+    if error := addmm_mismatch(tuple(inp.shape), tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"addmm: {error}")
     product = linalg.matmul({"X": x, "Y": y}, dict(_PLAIN, alpha=float(attrs["Alpha"])))["Out"]
     return {"Out": (product + x.dtype.type(attrs["Beta"]) * inp).astype(x.dtype, copy=False)}
 
@@ -64,8 +52,8 @@ def dot_grad(ins, attrs):
 
 def cross(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    if x.shape != y.shape:
-        raise PeError(f"cross: X {list(x.shape)} and Y {list(y.shape)} must have the same shape")
+    if error := cross_mismatch(tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"cross: {error}")
     return {"Out": np.cross(x, y, axis=cross_dim(x.shape, attrs["dim"])).astype(x.dtype, copy=False)}
 
 

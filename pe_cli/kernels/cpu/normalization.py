@@ -5,7 +5,14 @@ group_norm are in normalization_groups.py."""
 
 import numpy as np
 
-from ...base.shapes import bn_channel_axis, layer_norm_split
+from ...shapes.normalization import (
+    bn_channel_axis,
+    channel_view,
+    layer_norm_split,
+    lrn_view,
+    norm_layout,
+    running_stats,
+)
 from .loss_classification import _cast
 from ._numba import is_float, lazy, parallel_parts, twin
 from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
@@ -21,12 +28,6 @@ def _bn_axes(x, attrs):
     bshape = [1] * x.ndim
     bshape[axis] = -1
     return tuple(a for a in range(x.ndim) if a != axis), bshape
-
-
-def running_stats(attrs):
-    """batch_norm normalizes by the running statistics: with use_global_stats, or is_test without
-    trainable_statistics (Fluid's test mode; with it, a test batch is normalized by its own)."""
-    return bool((attrs["is_test"] and not attrs.get("trainable_statistics", False)) or attrs["use_global_stats"])
 
 
 def batch_norm(ins, attrs):
@@ -228,12 +229,6 @@ def layer_norm_grad(ins, attrs):
 # -- affine_channel -------------------------------------------------------------------------------
 
 
-def channel_view(x, attrs):
-    """(pre, C, post): X seen as [pre, C, post] around its channel dim."""
-    axis = 1 if attrs["data_layout"] == "NCHW" else x.ndim - 1
-    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
-
-
 def affine_channel(ins, attrs):
     x = ins["X"]
     view = channel_view(x, attrs)
@@ -253,12 +248,6 @@ def affine_channel_grad(ins, attrs):
 
 
 # -- lrn ----------------------------------------------------------------------------------------------
-
-
-def lrn_view(x, attrs):
-    """(pre, C, post) around the channel dim: 1 in NCHW, 3 in NHWC."""
-    axis = 3 if attrs["data_format"] == "NHWC" else 1
-    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
 
 
 def lrn(ins, attrs):

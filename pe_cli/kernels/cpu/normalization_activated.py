@@ -3,7 +3,7 @@ activation after them; the gradient recovers the normalized value and X from Y."
 
 import numpy as np
 
-from ...base.shapes import bn_channel_axis
+from ...shapes.normalization import bn_channel_axis
 from . import normalization
 
 

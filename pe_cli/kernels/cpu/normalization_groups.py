@@ -4,18 +4,10 @@ them, imports them."""
 
 import numpy as np
 
+from ...shapes.normalization import norm_layout
+
 
 # -- instance_norm, group_norm: rows of X's flat layout, scaled and shifted per channel ----------------
-
-
-def norm_layout(x_shape, groups=None):
-    """(rows, n, C, inner): X as [rows, n] rows to normalize, and as [N, C, inner] for the affine."""
-    n_batch, c = x_shape[0], x_shape[1]
-    inner = 1
-    for d in x_shape[2:]:
-        inner *= d
-    per_row = inner if groups is None else c // groups * inner
-    return (n_batch * (c if groups is None else groups)), per_row, c, inner
 
 
 def _per_channel(v, c):

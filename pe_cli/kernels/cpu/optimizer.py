@@ -9,12 +9,11 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from . import elementwise as _elementwise
-from . import selected_rows as sparse
-from . import _replicas
+from . import _replicas, elementwise as _elementwise, selected_rows as sparse
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 from ..context import NO_CONTEXT
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
+from ...shapes.optimizer import adam_reads_next_powers, average_counters
 
 _loops = lazy("_pointwise_loops")
 _adam_loops = lazy("_adam_loops")
@@ -184,14 +183,6 @@ def adam(ins, attrs, ctx=NO_CONTEXT):
         Moment1Out=m1_out.astype(m1.dtype, copy=False),
         Moment2Out=m2_out.astype(m2.dtype, copy=False),
     )
-
-
-def adam_reads_next_powers(ins, attrs):
-    """Fluid 1.8.5's sparse update writes Beta1PowOut before it reads Beta1Pow: where they are one
-    variable (its optimizer's: the output's value before the op is the input's array), it
-    bias-corrects with the next step's powers (docs/COMPAT.md). Paddle 2.x's form (epsilon_scaled)
-    uses the step's own."""
-    return not attrs.get("epsilon_scaled") and ins.get("Beta1PowOut") is ins["Beta1Pow"]
 
 
 def _lazy_adam(ins, attrs, ctx, lr_t, beta1, beta2, eps_c):

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from ...shapes.optimizer import average_counters
+
 
 # -- learning-rate schedules --------------------------------------------------------------------
 
@@ -56,26 +58,6 @@ def lr_schedule(ins, attrs):
     lr = ins.get("LearningRate")
     base = float(np.asarray(lr).reshape(-1)[0]) if lr is not None else float(attrs["learning_rate"])
     return {"Out": np.array([schedule_value(attrs["kind"], step, base, attrs)], dtype=np.float32)}
-
-
-MAX_NUM_ACCUMULATES = 16384  # Fluid's kMaxNumAccumulates: sum_1 moves into sum_2 this often
-
-
-def average_counters(ins, attrs):
-    """ModelAverage's counters after one more update, and what happens to the sums: (num_updates,
-    num_accumulates, old_num_accumulates, fold: sum_1 moves into sum_2, restart: the window restarts
-    with sum_3 = sum_1 + sum_2). Host math from the one-value inputs (host arrays)."""
-    updates = int(np.asarray(ins["in_num_updates"]).reshape(-1)[0]) + 1
-    accumulates = int(np.asarray(ins["in_num_accumulates"]).reshape(-1)[0]) + 1
-    old = int(np.asarray(ins["in_old_num_accumulates"]).reshape(-1)[0])
-    lo, hi = int(attrs["min_average_window"]), int(attrs["max_average_window"])
-    if lo > hi:
-        raise ValueError(f"average_accumulates: min_average_window {lo} exceeds max_average_window {hi}")
-    fold = updates % MAX_NUM_ACCUMULATES == 0
-    restart = accumulates >= lo and accumulates >= min(hi, updates * float(attrs["average_window"]))
-    if restart:
-        old, accumulates = accumulates, 0
-    return updates, accumulates, old, fold, restart
 
 
 def _counter(value):

@@ -4,8 +4,7 @@ which the CUDA kernels share."""
 
 import numpy as np
 
-from ...base.errors import PeError
-from ...base.shapes import crop_window
+from ...shapes.padding import crop_geometry, crop_tensor_attrs, pad_maps
 
 
 def pad(ins, attrs):
@@ -21,47 +20,6 @@ def pad_grad(ins, attrs):
 
 
 # -- pad2d, pad3d -----------------------------------------------------------------------------------
-
-
-def pad_source(n, before, after, mode):
-    """For each position of a dim of size n padded by (before, after): the position of X it copies,
-    or -1 for a constant pad value."""
-    pos = np.arange(-before, n + after, dtype=np.int64)
-    if mode in ("edge", "replicate"):
-        return np.clip(pos, 0, n - 1)
-    if mode == "circular":
-        return pos % n
-    if mode == "reflect":
-        if n > 1:
-            period = 2 * (n - 1)
-            pos = np.abs(pos) % period
-            return np.where(pos >= n, period - pos, pos)
-        return np.zeros_like(pos)
-    return np.where((pos >= 0) & (pos < n), pos, -1)
-
-
-def pad_geometry(op, x_shape, attrs, paddings=None):
-    """(spatial sizes, (before, after) per spatial dim, channels last) of pad2d (paddings [top,
-    bottom, left, right]) or pad3d ([left, right, top, bottom, front, back], or the Paddings tensor's
-    values), checked."""
-    fmt = attrs["data_format"]
-    last = fmt != "NCHW" if op == "pad2d" else fmt == "NDHWC"  # Fluid's pad2d: NCHW, else channels last
-    sizes = list(x_shape[1:-1] if last else x_shape[2:])
-    p = [int(v) for v in (attrs["paddings"] if paddings is None else np.asarray(paddings).reshape(-1))]
-    pairs = [(p[0], p[1]), (p[2], p[3])] if op == "pad2d" else [(p[4], p[5]), (p[2], p[3]), (p[0], p[1])]
-    if attrs["mode"] == "reflect" and any(max(pr) >= n for pr, n in zip(pairs, sizes)):
-        raise PeError(f"{op}: reflect padding {p} must be smaller than X's spatial sizes {sizes} ({fmt})")
-    if any(n + b + e < 1 for n, (b, e) in zip(sizes, pairs)):
-        raise PeError(
-            f"{op}: paddings {p} leave no output of X's spatial sizes {sizes} (each padded size must be >= 1)"
-        )
-    return sizes, pairs, last
-
-
-def pad_maps(op, x_shape, attrs, paddings=None):
-    """(pad_source along each spatial dim, (before, after) per dim, channels last)."""
-    sizes, pairs, last = pad_geometry(op, x_shape, attrs, paddings)
-    return [pad_source(n, b, e, attrs["mode"]) for n, (b, e) in zip(sizes, pairs)], pairs, last
 
 
 def _first(a, last):
@@ -132,16 +90,6 @@ def pad_constant_like_grad(ins, attrs):
     return {"Y@GRAD": np.ascontiguousarray(dout[tuple(slice(0, n) for n in y.shape)])}
 
 
-def crop_geometry(ins, attrs):
-    """(offsets, output shape) of crop / crop_tensor on this run's X (and Y), checked."""
-    x_shape = tuple(ins["X"].shape)
-    shape = list(ins["Y"].shape) if "Y" in ins else list(attrs["shape"])
-    window, error = crop_window(x_shape, shape, attrs["offsets"])
-    if error:
-        raise PeError(f"cannot crop X {list(x_shape)}: {error}")
-    return window
-
-
 def crop(ins, attrs):
     offsets, out = crop_geometry(ins, attrs)
     return {"Out": np.ascontiguousarray(ins["X"][tuple(slice(o, o + n) for o, n in zip(offsets, out))])}
@@ -153,14 +101,6 @@ def crop_grad(ins, attrs):
     dx = np.zeros(x.shape, dtype=x.dtype)
     dx[tuple(slice(o, o + n) for o, n in zip(offsets, out))] = ins["Out@GRAD"]
     return {"X@GRAD": dx}
-
-
-def crop_tensor_attrs(ins, attrs):
-    """crop_tensor's attributes as its kernel reads them: a size <= 0 of the shape attribute is -1 (X's dim
-    less the offset), as Fluid's run-time shape inference leaves it; a Shape / ShapeTensor's are as given."""
-    if "Shape" in ins or ins.get("ShapeTensor"):
-        return attrs
-    return dict(attrs, shape=[n if n > 0 else -1 for n in attrs["shape"]])
 
 
 def crop_tensor(ins, attrs):

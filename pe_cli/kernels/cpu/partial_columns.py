@@ -3,7 +3,7 @@
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.shapes import column_window
+from ...shapes.manipulation import column_window
 
 
 def window(xs, attrs):

@@ -5,30 +5,11 @@ vectorised over the batch, channels and the other positions. Gradients and unpoo
 scatter or gather over the planes. ``windows`` is shared with the CUDA kernels."""
 
 import itertools
-import math
 
 import numpy as np
 
-from ...base.errors import PeError
-from ...base.shapes import mask_pool_out as pool_out, unpool_out
-
-
-def windows(in_dims, attrs):
-    """Per spatial dim: (starts, ends) of the windows, clipped to X."""
-    out = pool_out(in_dims, attrs)
-    result = []
-    for d, n in enumerate(in_dims):
-        o = np.arange(out[d])
-        if attrs["adaptive"]:  # (with global_pooling: out is X's size, one element a window)
-            s = np.array([math.floor(i * n / out[d]) for i in o], np.int64)
-            e = np.array([math.ceil((i + 1) * n / out[d]) for i in o], np.int64)
-        elif attrs["global_pooling"]:
-            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
-        else:
-            start = o * attrs["strides"][d] - attrs["paddings"][d]
-            s, e = np.maximum(start, 0), np.minimum(start + attrs["ksize"][d], n)
-        result.append((s.astype(np.int64), e.astype(np.int64)))
-    return result
+from ...shapes.conv_pool import mask_pool_out as pool_out, unpool_out
+from ...shapes.pooling_mask import plane_offsets, windows
 
 
 def _plane_positions(in_dims, coords):
@@ -115,16 +96,6 @@ def _pool_grad(ins, attrs):
 
 max_pool2d_with_index = max_pool3d_with_index = _pool
 max_pool2d_with_index_grad = max_pool3d_with_index_grad = _pool_grad
-
-
-def plane_offsets(x_shape, indices, out_size, op):
-    """Each X value's flat position in Out (its plane's offset plus its index), checked to lie in its plane."""
-    idx = np.asarray(indices, np.int64)
-    if idx.size and (idx.min() < 0 or idx.max() >= out_size):
-        bad = idx.max() if idx.max() >= out_size else idx.min()
-        raise PeError(f"{op}: index {int(bad)} of Indices is outside the output plane of {out_size} values")
-    planes = np.arange(x_shape[0] * x_shape[1]).reshape(tuple(x_shape[:2]) + (1,) * (len(x_shape) - 2))
-    return (planes * out_size + idx).reshape(-1)
 
 
 def _unpool(op):

@@ -8,22 +8,9 @@ import numpy as np
 from ...base.errors import PeError
 from . import _replicas
 from ._numba import is_float, lazy, run_in_parts
+from ...shapes.sequence import positions
 
 _elementwise = lazy("_elementwise_loops")
-
-
-def positions(x_shape, ctx):
-    """Each row's position in its sequence: rows of a [T, P] LoDTensor, or the second dim of a
-    dense [N, M, P] batch (as a flat array over the N * M rows)."""
-    lod = ctx.lod.get("X")
-    if lod:
-        offs = np.asarray(lod[-1], dtype=np.int64)
-        if len(x_shape) != 2 or offs[-1] != x_shape[0]:
-            raise PeError(f"add_position_encoding: X {list(x_shape)} does not match its LoD {offs.tolist()}")
-        return np.arange(x_shape[0], dtype=np.int64) - np.repeat(offs[:-1], np.diff(offs))
-    if len(x_shape) != 3:
-        raise PeError(f"add_position_encoding: X {list(x_shape)} must be 3-D, or a 2-D LoDTensor")
-    return np.tile(np.arange(x_shape[1], dtype=np.int64), x_shape[0])
 
 
 def encoding(pos, size):

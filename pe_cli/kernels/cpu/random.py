@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from ..random_crop_offsets import crop_offsets
-from .creation import _batch_size_like, run_shape
+from ...shapes.creation import run_shape
+from .creation import _batch_size_like
+from ..common import crop_offsets
 
 _CHUNK = 1 << 22  # values drawn at a time into a narrower output
 

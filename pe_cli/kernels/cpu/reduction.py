@@ -5,15 +5,9 @@ import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ._numba import flat, is_float, lazy, loop_or
+from ...shapes.reduction import reduce_axes, scalar_shape
 
 _loops = lazy("_reduce_loops")
-
-
-def scalar_shape(attrs):
-    """The shape of a reduction's result with no dims left: 0-D where the op says so
-    (attrs['_zero_dim']: a paddle.* call in a Paddle 2.x program, framework/program_release.py), [1]
-    as in Fluid 1.8."""
-    return () if attrs.get("_zero_dim") else (1,)
 
 
 def mean(ins, attrs):
@@ -134,10 +128,6 @@ def cumsum(ins, attrs):
     if attrs["reverse"]:
         out = np.flip(out, axis)
     return {"Out": np.ascontiguousarray(out).reshape(ins["X"].shape)}
-
-
-def reduce_axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
 
 
 def _reduce_over_axes(fn):

@@ -10,6 +10,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat, merge_rows
 from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
+from ..value_checks import sparse_input, split_rows
 
 _loops = lazy("_adam_loops")
 
@@ -19,17 +20,6 @@ def densify(ins, attrs):
     return {"Out": ins["X"].to_dense()}
 
 
-def sparse_input(ins, op):
-    """X of an op that reads only a row-sparse value."""
-    x = ins["X"]
-    if not isinstance(x, SelectedRows):
-        raise PeError(
-            f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
-            f"got a dense array of shape {list(x.shape)}"
-        )
-    return x
-
-
 def merge_selected_rows(ins, attrs):
     x = sparse_input(ins, "merge_selected_rows")
     return {"Out": x.with_arrays(*x.merged())}
@@ -37,17 +27,6 @@ def merge_selected_rows(ins, attrs):
 
 def get_tensor_from_selected_rows(ins, attrs):
     return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
-
-
-def split_rows(x, sections, take):
-    """The SelectedRows of ``x``'s row runs ``sections`` (heights), rows renumbered from each run's
-    first row; ``take(values, keep)`` gathers the values at host indices ``keep``."""
-    out, row0 = [], 0
-    for height in sections:
-        keep = np.flatnonzero((x.rows >= row0) & (x.rows < row0 + height))
-        out.append(SelectedRows(x.rows[keep] - row0, take(x.values, keep), height))
-        row0 += height
-    return out
 
 
 def split_selected_rows(ins, attrs):

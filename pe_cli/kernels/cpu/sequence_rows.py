@@ -6,6 +6,7 @@ import numpy as np
 
 from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
 from ..seq_dp import erase
+from ...shapes.sequence import mask_length
 
 
 def _gather(x, idx, pad=None):
@@ -73,13 +74,6 @@ def sequence_unpad_grad(ins, attrs):
     idx, _ = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + (x.shape[2:] or (1,)))
     return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, rows).reshape(x.shape)}
-
-
-def mask_length(ins, attrs, x, host=np.asarray):
-    """sequence_mask's length: MaxLenTensor's value, else the maxlen attribute (-1: x's largest)."""
-    if "MaxLenTensor" in ins:
-        return int(host(ins["MaxLenTensor"]).reshape(-1)[0])
-    return int(host(x).max(initial=0)) if attrs["maxlen"] < 0 else attrs["maxlen"]
 
 
 def sequence_mask(ins, attrs):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from .cumulative import lines
-from .reduction import scalar_shape
+from ...shapes.reduction import scalar_shape
 
 
 def _shape(x, axes, keepdim, attrs):

@@ -13,7 +13,7 @@ from ...base.limits import read_regular_file
 from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_selected_rows
 from ...base.npy import read_npy
 from ...base.selected_rows import SelectedRows
-from ...base.shapes import numel
+from ...base.dims import numel
 
 
 def _mtime(path):

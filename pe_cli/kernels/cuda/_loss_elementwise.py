@@ -14,6 +14,7 @@ from ._elementwise import Binary, Ternary, Unary
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
+from ...shapes.reduction import kl_scale
 
 
 # -- label_smooth -----------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ def kldiv_loss(ins, attrs):
     if red == "none":
         return {"Loss": loss}
     total = reduce(flat(loss), (0,), "sum").reshape((1,))
-    return {"Loss": _divide(total, float(max(_cpu.kl_scale(x, red), 1)))}
+    return {"Loss": _divide(total, float(max(kl_scale(x, red), 1)))}
 
 
 def kldiv_loss_grad(ins, attrs):
@@ -87,9 +88,7 @@ def kldiv_loss_grad(ins, attrs):
     red = attrs["reduction"]
     dx = rt.empty(x.shape, x.dtype)
     if x.size:
-        _kl_grad[grid(x.size)](
-            flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(_cpu.kl_scale(x, red), 1), flat(dx)
-        )
+        _kl_grad[grid(x.size)](flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(kl_scale(x, red), 1), flat(dx))
     return {"X@GRAD": dx}
 
 

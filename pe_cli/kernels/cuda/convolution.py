@@ -9,8 +9,8 @@ the host.
 
 from numba import cuda
 
-from ..common import ConvGeometry
-from ..cpu.convolution import transpose_kernels
+from ...shapes.conv_plans import ConvGeometry
+from ..conv_transpose import transpose_kernels
 from ..fused_math import both_grads, relu_first
 from . import activation
 from . import runtime as rt

@@ -14,11 +14,12 @@ from ._launch import copy, flat, full, grid, zeros
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.creation import fill_value, linspace_scalars, range_scalars, range_size, run_shape
 
 
 def fill_constant(ins, attrs):
-    shape = _cpu.run_shape(ins, attrs, rt.to_host)
-    return {"Out": full(shape, _cpu.fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
+    shape = run_shape(ins, attrs, rt.to_host)
+    return {"Out": full(shape, fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
 
 
 def fake_init(ins, attrs):
@@ -46,8 +47,8 @@ def _arange(out, start, step):
 
 
 def arange(ins, attrs):
-    start, end, step = _cpu.range_scalars({k: rt.to_host(ins[k]) for k in ("Start", "End", "Step")})
-    n = _cpu.range_size(start, end, step)
+    start, end, step = range_scalars({k: rt.to_host(ins[k]) for k in ("Start", "End", "Step")})
+    n = range_size(start, end, step)
     out = rt.empty((n,), ins["Start"].dtype)
     if n:
         _arange[grid(n)](out, start, step)
@@ -132,7 +133,7 @@ def fill_zeros_like2(ins, attrs):
 def linspace(ins, attrs):
     """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time); Paddle 2.x's (its
     op has ``dtype``) is the CPU kernel's on the host (``HOST_OPS``)."""
-    start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
+    start, step, num = linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
     out = rt.empty((num,), ins["Start"].dtype)
     _arange[grid(num)](out, start, step)
     return {"Out": out}

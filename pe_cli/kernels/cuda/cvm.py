@@ -4,10 +4,10 @@ import math
 
 from numba import cuda
 
-from ..cpu import cvm as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
 from .launcher import jit_kernel
+from ...shapes.sequence import cvm_rows
 
 
 @jit_kernel
@@ -53,7 +53,7 @@ def cvm(ins, attrs):
 
 def cvm_grad(ins, attrs, ctx):
     x, c = ins["X"], ins["CVM"]
-    rows = rt.to_device(_cpu.cvm_rows(x.shape[0], c.shape[0], ctx))
+    rows = rt.to_device(cvm_rows(x.shape[0], c.shape[0], ctx))
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
         _cvm_grad[grid(dx.size)](flat(c), rows, flat(ins["Y@GRAD"]), flat(dx), x.shape[1], bool(attrs["use_cvm"]))

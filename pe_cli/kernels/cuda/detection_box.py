@@ -1,5 +1,5 @@
 """Kernels of ops/detection_box.py on a GPU. prior_box, density_prior_box and anchor_generator
-depend only on shapes and attributes: they are made on the host (kernels/detection_geometry.py) and
+depend only on shapes and attributes: they are made on the host (shapes/detection.py) and
 copied over, as assign_value is. iou_similarity is one thread per box pair, box_coder one per
 output box, box_clip one per box (with its image's limits, found on the host from the LoD),
 polygon_box_transform one per element, box_decoder_and_assign one per RoI."""
@@ -9,13 +9,14 @@ import math
 import numpy as np
 from numba import cuda
 
-from .. import detection_geometry as geo
+from ...shapes import detection as geo
 from ..context import wraps
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._host import host_ops
 from ._launch import flat, grid
 from .launcher import jit_kernel
+from ...shapes.detection import variance_rows
 
 
 def _on_host(cpu_kernel):
@@ -105,7 +106,7 @@ def box_coder(ins, attrs):
     if "PriorBoxVar" in ins:
         var = ins["PriorBoxVar"]
     else:
-        var = rt.to_device(np.ascontiguousarray(_cpu.variance_rows({}, attrs, prior.shape[0], target.dtype)))
+        var = rt.to_device(np.ascontiguousarray(variance_rows({}, attrs, prior.shape[0], target.dtype)))
     plus = 0.0 if attrs["box_normalized"] else 1.0
     if attrs["code_type"] == "encode_center_size":
         n, m = target.shape[0], prior.shape[0]

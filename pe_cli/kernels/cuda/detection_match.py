@@ -5,11 +5,11 @@ index; its indices are checked on the host first."""
 
 from numba import cuda
 
-from ..target_assign_rows import target_rows
 from . import runtime as rt
 from ._host import host_ops
 from ._launch import flat, grid
 from .launcher import jit_kernel
+from ...shapes.detection import target_assign_rows
 
 HOST_OPS = host_ops("bipartite_match", "mine_hard_examples")
 
@@ -44,7 +44,7 @@ def target_assign(ins, attrs, ctx):
     host = {"MatchIndices": rt.to_host(ins["MatchIndices"])}
     if "NegIndices" in ins:
         host["NegIndices"] = rt.to_host(ins["NegIndices"])
-    src, neg_img, neg_col = target_rows(host, attrs, ctx)
+    src, neg_img, neg_col = target_assign_rows(host, attrs, ctx)
     n, m = src.shape
     p, k = x.shape[1], x.shape[2]
     out, weight = rt.empty((n, m, k), x.dtype), rt.empty((n, m, 1), "float32")

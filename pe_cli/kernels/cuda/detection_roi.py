@@ -1,5 +1,5 @@
 """CUDA twin of kernels/cpu/detection_roi.py: one thread per output element, computed by the element
-functions the CPU loops use (cpu/_roi_elems.py, cpu/_deform_roi_elems.py, cpu/_persp_elems.py, compiled
+functions the CPU loops use (elements/roi.py, elements/deform_roi.py, elements/perspective.py, compiled
 here as device functions); the gradients add into dX (and dTrans) atomically (bins and samples
 overlap). Which image each roi pools from is worked out on the host (from the LoD or the small
 RoisNum / BatchRoINums input) and copied over, as are roi_perspective_transform's matrices (R x 9,
@@ -9,13 +9,13 @@ import numba
 import numpy as np
 from numba import cuda
 
-from ..cpu._deform_roi_elems import make as _make_deform
-from ..cpu._persp_elems import make as _make_persp, matrices
-from ..cpu._roi_elems import make
-from ..cpu.detection_roi import roi_counts, roi_images, sizes
+from ..elements.deform_roi import make as _make_deform
+from ..elements.perspective import make as _make_persp, matrices
+from ..elements.roi import make
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.detection import psroi_sizes, roi_counts, roi_images
 
 
 @cuda.jit(device=True, inline=True)
@@ -205,7 +205,7 @@ def _deform_backward(dout, x, rois, trans, bid, g, scale, tstd, dx, dtrans):
 def _deform_setup(ins, attrs, ctx):
     x, rois = ins["Input"], ins["ROIs"]
     trans = ins.get("Trans")
-    g = rt.to_device(sizes(x.shape, None if trans is None else trans.shape, attrs))
+    g = rt.to_device(psroi_sizes(x.shape, None if trans is None else trans.shape, attrs))
     trans = zeros((1,), x.dtype) if trans is None else flat(trans)
     bid = rt.to_device(roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], ctx))
     return x, flat(rois), trans, bid, g, float(attrs["spatial_scale"]), float(attrs["trans_std"])

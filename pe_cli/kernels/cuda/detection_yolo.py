@@ -1,5 +1,5 @@
 """Kernels of ops/detection_yolo.py on a GPU: yolo_box one thread per (image, anchor, cell);
-yolov3_loss one thread per image, computed by the functions the CPU loop uses (cpu/_yolo_elems.py,
+yolov3_loss one thread per image, computed by the functions the CPU loop uses (elements/yolo.py,
 compiled here as device functions); an image's thread writes only its own rows, so the gradient
 needs no atomics."""
 
@@ -8,11 +8,11 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu._yolo_elems import make
-from ..cpu.detection_yolo import prepare
+from ..elements.yolo import make
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.detection import yolov3_loss_plan
 
 _E = make(cuda.jit(device=True))
 _image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
@@ -50,7 +50,7 @@ def _inputs(ins, x):
 
 def yolov3_loss(ins, attrs):
     x = ins["X"]
-    b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, ins["GTBox"].shape, attrs)
+    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, ins["GTBox"].shape, attrs)
     n = x.shape[0]
     loss = rt.empty((n,), x.dtype)
     obj = zeros((n, amask.size, h, w), x.dtype)
@@ -79,7 +79,7 @@ def yolov3_loss(ins, attrs):
 
 def yolov3_loss_grad(ins, attrs):
     x = ins["X"]
-    b, c, h, w, size, pos, neg, anchors, amask = prepare(x.shape, ins["GTBox"].shape, attrs)
+    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, ins["GTBox"].shape, attrs)
     dx = zeros(x.shape, x.dtype)
     if x.shape[0]:
         _grad[grid(x.shape[0])](

@@ -11,9 +11,8 @@ from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ..common import div_grad_grad
-from ..cpu.elementwise import check_divisor
-from . import runtime as rt
-from . import selected_rows as _sparse
+from ..value_checks import check_divisor
+from . import runtime as rt, selected_rows as _sparse
 from ._host import with_args
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
 from ._launch import copy, flat, grid, zeros

@@ -6,11 +6,9 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ...base.shapes import lookup_out_shape
-from ..common import table_ids
-from ..cpu import embedding as _cpu
-from . import runtime as rt
-from . import selected_rows as _sparse
+from ...shapes.embedding import lookup_out_shape
+from ..value_checks import check_dequant_ids, table_ids
+from . import runtime as rt, selected_rows as _sparse
 from ._launch import copy, flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -100,7 +98,7 @@ def _dequant(table, codes, ids, out, width, quant, pad):
 def lookup_table_dequant(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     host_ids = rt.to_host(ids).reshape(-1)
-    _cpu.check_dequant_ids(host_ids, w.shape[0], attrs["padding_idx"])
+    check_dequant_ids(host_ids, w.shape[0], attrs["padding_idx"])
     width = (w.shape[1] - 2) * 4
     out = rt.empty(tuple(ids.shape[:-1]) + (width,), np.float32)
     if out.size:

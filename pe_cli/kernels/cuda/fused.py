@@ -3,7 +3,7 @@ in the same order within one op (pe_cli/kernels/fused_math.py)."""
 
 import numpy as np
 
-from ..common import gemm_rows
+from ...shapes.linalg import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, normalization
 from . import runtime as rt

@@ -10,11 +10,12 @@ from . import runtime as rt
 from ._host import given_cpu_kernel
 from ._launch import copy, flat, grid, zeros
 from .launcher import jit_kernel
+from ..value_checks import checked_index, nd_positions
 
 
 def _host_index(index, size, op, what="Index"):
     """The index array checked on the host as the CPU kernel checks it, and on the device as int64."""
-    return rt.to_device(_cpu.checked_index(rt.to_host(index), size, op, what))
+    return rt.to_device(checked_index(rt.to_host(index), size, op, what))
 
 
 # -- index_select: X as [outer, size, inner], Out as [outer, n, inner] ---------------------------------
@@ -169,7 +170,7 @@ def _take_rows(src, positions, out, width):
 
 
 def _positions(shape, index, op):
-    positions = _cpu.nd_positions(tuple(shape), rt.to_host(index), op)
+    positions = nd_positions(tuple(shape), rt.to_host(index), op)
     width = 1
     for d in tuple(shape)[tuple(index.shape)[-1] :]:
         width *= d

@@ -1,7 +1,7 @@
 """CUDA twins of kernels/cpu/image.py: the permutation ops are one strided copy each; similarity_focus
 runs the CPU kernel on the host.
 
-Resizing: the CPU's taps (two input positions and their weights per output position along each
+Resizing: the taps of shapes/image.py (two input positions and their weights per output position along each
 spatial dim) copied over, one thread per output element summing its 4 (8 for trilinear) taps; the
 gradient adds each output's taps back atomically. X is seen as [N, C, S] (NCHW) or [N, S, C] (NHWC)
 with S the flattened spatial dims.
@@ -22,12 +22,13 @@ from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.image import base_grid, grid_size, out_size, permutation, taps as resize_taps, unnormalize
 
 
 def _forward(op):
     def kernel(ins, attrs):
         x = ins["X"]
-        seen, perm, shape = _cpu.permutation(op, tuple(x.shape), attrs)
+        seen, perm, shape = permutation(op, tuple(x.shape), attrs)
         sstr = contiguous_strides(seen)
         dims = tuple(seen[p] for p in perm)
         out = rt.empty(shape, x.dtype)
@@ -41,7 +42,7 @@ def _forward(op):
 def _backward(op):
     def kernel(ins, attrs):
         x, dout = ins["X"], ins["Out@GRAD"]
-        seen, perm, _ = _cpu.permutation(op, tuple(x.shape), attrs)
+        seen, perm, _ = permutation(op, tuple(x.shape), attrs)
         sstr = contiguous_strides(seen)
         dims = tuple(seen[p] for p in perm)
         dx = rt.empty(x.shape, x.dtype)
@@ -67,12 +68,12 @@ def similarity_focus(ins, attrs, cpu_similarity_focus):
 
 def _geometry(x, ins, attrs):
     shape = tuple(x.shape)
-    sizes_in, sizes_out, scales = _cpu.out_size(shape, attrs, ins, rt.to_host)
+    sizes_in, sizes_out, scales = out_size(shape, attrs, ins, rt.to_host)
     nhwc = attrs["data_layout"] != "NCHW"
     c = shape[-1] if nhwc else shape[1]
     if len(sizes_in) == 2:  # a unit depth makes every case three-dimensional
         sizes_in, sizes_out, scales = [1] + sizes_in, [1] + sizes_out, [0.0] + scales
-    taps = [_cpu.taps(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
+    taps = [resize_taps(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
     d_taps = [rt.to_device(np.ascontiguousarray(np.stack([t[0], t[1]]))) for t in taps]
     d_weights = [rt.to_device(np.ascontiguousarray(np.stack([t[2], t[3]]))) for t in taps]
     spatial = tuple(sizes_out[3 - (len(shape) - 2) :])
@@ -163,8 +164,8 @@ def interp_grad(ins, attrs):
 
 def _base(ins, attrs, dtype):
     size = {"OutputShape": rt.to_host(ins["OutputShape"])} if "OutputShape" in ins else {}
-    h, w = _cpu.grid_size(size, attrs)
-    return h, w, rt.to_device(np.ascontiguousarray(_cpu.base_grid(h, w, attrs["align_corners"]), dtype=dtype))
+    h, w = grid_size(size, attrs)
+    return h, w, rt.to_device(np.ascontiguousarray(base_grid(h, w, attrs["align_corners"]), dtype=dtype))
 
 
 @jit_kernel
@@ -290,8 +291,8 @@ def grid_sampler_grad(ins, attrs):
     corners = bool(attrs["align_corners"])
     geo = _grid_geometry(x, grd)
     dx, dgrid = zeros(x.shape, x.dtype), rt.empty(grd.shape, grd.dtype)
-    _, sx = _cpu.unnormalize(0, x.shape[3], corners)
-    _, sy = _cpu.unnormalize(0, x.shape[2], corners)
+    _, sx = unnormalize(0, x.shape[3], corners)
+    _, sy = unnormalize(0, x.shape[2], corners)
     if dgrid.size:
         _sample_grad[grid(dgrid.size // 2)](
             flat(x), flat(grd), flat(ins["Output@GRAD"]), flat(dx), flat(dgrid), *geo, corners, float(sx), float(sy)

@@ -10,7 +10,8 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
+from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import given_cpu_kernel, on_host
@@ -19,13 +20,14 @@ from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
 
 
 def _strided(x_shape, attrs):
-    first, sizes, steps = _cpu.strided_geometry(tuple(x_shape), attrs)
+    first, sizes, steps = strided_geometry(tuple(x_shape), attrs)
     xstr = contiguous_strides(x_shape)
     return sizes, [s * t for s, t in zip(xstr, steps)], sum(f * s for f, s in zip(first, xstr))
 
@@ -35,7 +37,7 @@ def strided_slice(ins, attrs):
     sizes, src, base = _strided(x.shape, attrs)
     out = rt.empty(tuple(sizes), x.dtype)
     copy_window(x, out, sizes, src, contiguous_strides(sizes), base)
-    return {"Out": out.reshape(_cpu.decreased(sizes, attrs))}
+    return {"Out": out.reshape(decreased(sizes, attrs))}
 
 
 def strided_slice_grad(ins, attrs):
@@ -69,7 +71,7 @@ def _rows(out, ids, upd, row, zero=False):
 
 
 def _host_ids(ids, rows):
-    return _cpu.scatter_ids(rt.to_host(ids), rows)
+    return scatter_ids(rt.to_host(ids), rows)
 
 
 def scatter(ins, attrs):
@@ -107,7 +109,7 @@ def scatter_grad(ins, attrs):
 
 def gather_nd(ins, attrs):
     x, index = ins["X"], ins["Index"]
-    offs, inner = _cpu.nd_offsets(rt.to_host(index), tuple(x.shape))
+    offs, inner = nd_offsets(rt.to_host(index), tuple(x.shape))
     k = tuple(index.shape)[index.ndim - 1]
     out = rt.empty(tuple(index.shape)[:-1] + tuple(x.shape)[k:] or (1,), x.dtype)
     if out.size:
@@ -117,7 +119,7 @@ def gather_nd(ins, attrs):
 
 def gather_nd_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    offs, inner = _cpu.nd_offsets(rt.to_host(ins["Index"]), tuple(x.shape))
+    offs, inner = nd_offsets(rt.to_host(ins["Index"]), tuple(x.shape))
     dx = zeros(x.shape, x.dtype)
     if dout.size:
         _scatter_add_rows[grid(dout.size)](flat(dout), rt.to_device(offs), flat(dx), inner)
@@ -328,8 +330,8 @@ def top_k(ins, attrs):
     k = attrs["k"]
     shape = tuple(x.shape)
     n = shape[-1]
-    if k > n:
-        raise ValueError(f"k={k} is larger than the last dim of X {list(shape)}")
+    if error := top_k_mismatch(k, shape):
+        raise ValueError(error)
     out = rt.empty(shape[:-1] + (k,), x.dtype)
     idx = rt.empty(shape[:-1] + (k,), np.int64)
     if out.size:
@@ -378,7 +380,7 @@ def _arg(is_max):
 
 
 def _as_arg_dtype(out, attrs):
-    dtype = _cpu.arg_dtype(attrs)
+    dtype = arg_dtype(attrs)
     return out if dtype == np.int64 else copy(out, dtype)
 
 

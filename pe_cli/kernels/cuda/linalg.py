@@ -7,11 +7,11 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...base.errors import PeError
-from ...base.shapes import numel
-from ..common import matmul_flag, matmul_v1_attrs
+from ...base.dims import numel
+from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from . import runtime as rt
+from ..value_checks import not_invertible, not_positive_definite
 from ._elementwise import expand_to
 from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid, scalar, zeros
@@ -208,7 +208,7 @@ def inverse(ins, attrs):
     batch = out.size // (n * n)
     _gauss_jordan[grid(batch)](flat(work), flat(out), n, batch, singular)
     if scalar(singular):
-        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)")
+        raise not_invertible(x.shape)
     return {"Output": out}
 
 
@@ -249,7 +249,7 @@ def cholesky(ins, attrs):
     batch = out.size // (n * n)
     _cholesky[grid(batch)](flat(x), flat(out), n, batch, bool(attrs["upper"]), failed)
     if scalar(failed):
-        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite")
+        raise not_positive_definite(x.shape)
     return {"Out": out}
 
 

@@ -5,12 +5,12 @@ import math
 
 from numba import cuda
 
-from ..cpu import loss_ranking as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary
 from ._launch import flat, grid
 from ._loss_elementwise import _divide
 from .launcher import jit_kernel
+from ..value_checks import bpr_ids
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
@@ -123,7 +123,7 @@ def _bpr_grad(x, ids, items, dy, dx):
 
 
 def _bpr_ids(ins):
-    ids = _cpu.bpr_ids(tuple(ins["X"].shape), rt.to_host(ins["Label"]))
+    ids = bpr_ids(tuple(ins["X"].shape), rt.to_host(ins["Label"]))
     return rt.to_device(ids)
 
 

@@ -7,12 +7,12 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu import loss_regression as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, scale_rows, zeros
 from ._reduce import reduce
 from .launcher import jit_kernel
+from ..value_checks import center_ids
 
 
 # -- center_loss ------------------------------------------------------------------------------------
@@ -45,7 +45,7 @@ def _center_update(centers, acc, count, alpha, out, d):
 
 def center_loss(ins, attrs):
     x, centers = ins["X"], ins["Centers"]
-    host_ids = _cpu.center_ids(rt.to_host(ins["Label"]), centers.shape[0])
+    host_ids = center_ids(rt.to_host(ins["Label"]), centers.shape[0])
     ids = rt.to_device(host_ids)
     n, d = x.shape
     diff, loss = rt.empty(x.shape, x.dtype), rt.empty((n, 1), x.dtype)

@@ -9,17 +9,17 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..hsigmoid_paths import paths
 from . import runtime as rt
 from ._host import host_ops
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.loss_sampled import hsigmoid_paths
 
 
 def _paths(ins, attrs):
     table = rt.to_host(ins["PathTable"]) if "PathTable" in ins else None
     code = rt.to_host(ins["PathCode"]) if "PathCode" in ins else None
-    idx, bits = paths(rt.to_host(ins["Label"]), attrs, table, code, ins["W"].shape[0])
+    idx, bits = hsigmoid_paths(rt.to_host(ins["Label"]), attrs, table, code, ins["W"].shape[0])
     return rt.to_device(np.ascontiguousarray(idx)), rt.to_device(np.ascontiguousarray(bits)), idx.shape[1]
 
 

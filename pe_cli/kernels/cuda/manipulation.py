@@ -6,8 +6,17 @@ import builtins
 
 import numpy as np
 
-from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
-from ..cpu import manipulation as _cpu
+from ...shapes.manipulation_run import (
+    expand_times,
+    reshape_shape,
+    reshape_target_at_run,
+    reverse_axes,
+    split_sizes,
+    squeeze_axes,
+    tile_operands,
+    unbind_view,
+    unsqueeze_shape,
+)
 from . import runtime as rt
 from ._launch import copy, full
 from ._reduce import reduce
@@ -85,7 +94,7 @@ def _xshape(x):
 
 def reshape(ins, attrs):
     x = ins["X"]
-    shape = _cpu.reshape_target_at_run(ins, attrs, rt.to_host)
+    shape = reshape_target_at_run(ins, attrs, rt.to_host)
     return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": _xshape(x)}
 
 
@@ -165,21 +174,21 @@ def expand_grad(ins, attrs):
 
 
 def tile(ins, attrs):
-    shape, times = _cpu.tile_operands(ins["X"], attrs["repeat_times"])
+    shape, times = tile_operands(ins["X"], attrs["repeat_times"])
     return expand({"X": ins["X"].reshape(shape)}, {"expand_times": times})
 
 
 def tile_grad(ins, attrs):
     x = ins["X"]
-    shape, times = _cpu.tile_operands(x, attrs["repeat_times"])
+    shape, times = tile_operands(x, attrs["repeat_times"])
     dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
 
 def _unbind_strides(x_shape, axis, k):
     """(output shape, where output j's elements lie in X: strides, offset of j = 1): X read as [rows, k,
-    cols] (kernels/cpu/manipulation.unbind_view)."""
-    rows, cols, shape = _cpu.unbind_view(x_shape, axis, k)
+    cols] (shapes/manipulation_run.unbind_view)."""
+    rows, cols, shape = unbind_view(x_shape, axis, k)
     pre, post = contiguous_strides(x_shape[:axis]), contiguous_strides(x_shape[axis + 1 :])
     strides = [s * k * cols for s in pre] + list(post)
     return shape, strides or [0], cols
@@ -210,7 +219,7 @@ def unbind_leading_grad(ins, attrs):
 def reverse(ins, attrs):
     """One strided copy reading X with negative strides along the reversed dims."""
     x = ins["X"]
-    axes = _cpu.reverse_axes(x.ndim, attrs)
+    axes = reverse_axes(x.ndim, attrs)
     shape = tuple(x.shape) or (1,)
     xstr = list(contiguous_strides(shape))
     base = 0
@@ -224,7 +233,7 @@ def reverse(ins, attrs):
 
 def expand_as(ins, attrs):
     x = ins["X"]
-    times = _cpu.expand_times(tuple(x.shape), tuple(ins["target_tensor"].shape))
+    times = expand_times(tuple(x.shape), tuple(ins["target_tensor"].shape))
     out = rt.empty(tuple(ins["target_tensor"].shape), x.dtype)
     dims, src = _tile_view(x.shape, times)
     copy_window(x, out, dims, src, contiguous_strides(dims))
@@ -233,7 +242,7 @@ def expand_as(ins, attrs):
 
 def expand_as_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    times = _cpu.expand_times(tuple(x.shape), tuple(dout.shape))
+    times = expand_times(tuple(x.shape), tuple(dout.shape))
     dims = tuple(n for t, d in zip(times, x.shape) for n in (t, d))
     dx = reduce(dout.reshape(dims), tuple(range(0, 2 * x.ndim, 2)), "sum")
     return {"X@GRAD": dx.reshape(tuple(x.shape))}

@@ -5,8 +5,8 @@ diagonals (_strided.py) and a row sum; bilinear_tensor_product the CPU kernels o
 
 from numba import cuda
 
-from ..cpu.matrix import addmm_check
-from ..matrix_rules import cross_dim, diagonal
+from ...base.errors import PeError
+from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
@@ -37,7 +37,8 @@ _ADD_SCALED, _MUL, _SCALE = Binary(_add_scaled), Binary(_times), Unary(_scaled)
 
 def addmm(ins, attrs):
     inp, x, y = ins["Input"], ins["X"], ins["Y"]
-    addmm_check(tuple(inp.shape), tuple(x.shape), tuple(y.shape))
+    if error := addmm_mismatch(tuple(inp.shape), tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"addmm: {error}")
     product = matmul(x, y, alpha=float(attrs["Alpha"]))
     return {"Out": _ADD_SCALED(product, inp, scalar_arg(x.dtype, attrs["Beta"]))}
 
@@ -101,8 +102,8 @@ def _cross_of(x, y, dim):
 
 def cross(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    if tuple(x.shape) != tuple(y.shape):
-        raise ValueError(f"cross: X {list(x.shape)} and Y {list(y.shape)} must have the same shape")
+    if error := cross_mismatch(tuple(x.shape), tuple(y.shape)):
+        raise ValueError(f"cross: {error}")
     return {"Out": _cross_of(x, y, cross_dim(tuple(x.shape), attrs["dim"]))}
 
 

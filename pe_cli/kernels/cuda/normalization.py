@@ -9,10 +9,16 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...base.shapes import bn_channel_axis, layer_norm_split
+from ...shapes.normalization import (
+    bn_channel_axis,
+    channel_view,
+    layer_norm_split,
+    lrn_view,
+    norm_layout,
+    running_stats,
+)
 from ..cpu import normalization as _cpu
-from . import _norm
-from . import runtime as rt
+from . import _norm, runtime as rt
 from ._elementwise import Binary
 from ._host import host_ops
 from ._launch import copy, flat, grid, rows_grid, zeros
@@ -39,7 +45,7 @@ def batch_norm(ins, attrs):
     x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
     C, inner, count = _channel_layout(x, attrs)
     dt = x.dtype
-    use_stats = _cpu.running_stats(attrs)
+    use_stats = running_stats(attrs)
     if use_stats:
         m, v = copy(mean, dt), copy(var, dt)
         mean_out, var_out = mean, var
@@ -93,7 +99,7 @@ def _bn_grad(ins, attrs, with_x):
                 C,
                 inner,
                 count,
-                _cpu.running_stats(attrs),
+                running_stats(attrs),
             )
         outs["X@GRAD"] = dx
     return outs
@@ -207,7 +213,7 @@ def _lrn_grad(x, out, mid, dout, dx, c, post, n, pre_pad, alpha, beta):
 
 def lrn(ins, attrs):
     x = ins["X"]
-    _, c, post = _cpu.lrn_view(x, attrs)
+    _, c, post = lrn_view(x, attrs)
     out, mid = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
     if x.size:
         _lrn[grid(x.size)](
@@ -227,7 +233,7 @@ def lrn(ins, attrs):
 
 def lrn_grad(ins, attrs):
     x = ins["X"]
-    _, c, post = _cpu.lrn_view(x, attrs)
+    _, c, post = lrn_view(x, attrs)
     dx = rt.empty(x.shape, x.dtype)
     if x.size:
         _lrn_grad[grid(x.size)](
@@ -269,7 +275,7 @@ _product = Binary(_times)
 
 def affine_channel(ins, attrs):
     x = ins["X"]
-    _, c, post = _cpu.channel_view(x, attrs)
+    _, c, post = channel_view(x, attrs)
     out = rt.empty(x.shape, x.dtype)
     if out.size:
         _affine[grid(out.size)](flat(x), ins["Scale"], ins["Bias"], flat(out), c, post)
@@ -278,7 +284,7 @@ def affine_channel(ins, attrs):
 
 def affine_channel_grad(ins, attrs):
     x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
-    view = _cpu.channel_view(x, attrs)
+    view = channel_view(x, attrs)
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
         _affine[grid(dx.size)](flat(dout), scale, zeros(scale.shape, scale.dtype), flat(dx), view[1], view[2])

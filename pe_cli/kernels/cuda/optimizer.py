@@ -18,6 +18,7 @@ from .launcher import jit_kernel
 from .optimizer_layerwise import lamb, lars_momentum  # noqa: F401 (found here by the registry)
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 from ..context import NO_CONTEXT
+from ...shapes.optimizer import adam_reads_next_powers
 
 
 def dpsgd(ins, attrs, cpu_dpsgd):
@@ -101,7 +102,7 @@ def adam(ins, attrs, ctx=NO_CONTEXT):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
     pows = _beta_pows(b1_in, b2_in, attrs)
-    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
+    if isinstance(g, SelectedRows) and adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
         b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
         outs = sparse.update_rows(

@@ -5,11 +5,11 @@ atomically where reflect, edge and circular padding copy a pixel several times."
 import numpy as np
 from numba import cuda
 
-from ..cpu import padding as _cpu
 from . import runtime as rt
 from ._launch import flat, full, grid, zeros
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ...shapes.padding import crop_geometry, crop_tensor_attrs, pad_maps
 
 
 def _place(src, dst, offsets):
@@ -91,7 +91,7 @@ def _pad_grad(dout, deps, rows, cols, dx, c, d, h, w, od, oh, ow, last):
 def _geometry(op, ins, attrs):
     x_shape = tuple(ins["X"].shape)
     paddings = rt.to_host(ins["Paddings"]) if "Paddings" in ins else None
-    maps, _, last = _cpu.pad_maps(op, x_shape, attrs, paddings)
+    maps, _, last = pad_maps(op, x_shape, attrs, paddings)
     sizes = list(x_shape[1:-1] if last else x_shape[2:])
     if len(maps) == 2:
         maps, sizes = [np.zeros(1, np.int64)] + maps, [1] + sizes
@@ -149,19 +149,19 @@ def pad_constant_like_grad(ins, attrs):
 
 
 def crop(ins, attrs):
-    offsets, shape = _cpu.crop_geometry(ins, attrs)
+    offsets, shape = crop_geometry(ins, attrs)
     return {"Out": _take(ins["X"], offsets, shape)}
 
 
 def crop_grad(ins, attrs):
     x = ins["X"]
-    offsets, _ = _cpu.crop_geometry(ins, attrs)
+    offsets, _ = crop_geometry(ins, attrs)
     return {"X@GRAD": _place(ins["Out@GRAD"], zeros(x.shape, x.dtype), offsets)}
 
 
 def crop_tensor(ins, attrs):
-    return crop(ins, _cpu.crop_tensor_attrs(ins, attrs))
+    return crop(ins, crop_tensor_attrs(ins, attrs))
 
 
 def crop_tensor_grad(ins, attrs):
-    return crop_grad(ins, _cpu.crop_tensor_attrs(ins, attrs))
+    return crop_grad(ins, crop_tensor_attrs(ins, attrs))

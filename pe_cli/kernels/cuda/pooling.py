@@ -8,13 +8,12 @@ import numpy as np
 from numba import cuda
 
 from .. import kernel_of
-from ..common import PoolGeometry
-from ..cpu import pooling as _cpu
-from . import runtime as rt
-from . import _adaptive_pool, _pool, elementwise, manipulation
+from ...shapes.conv_plans import PoolGeometry
+from . import _adaptive_pool, _pool, elementwise, manipulation, runtime as rt
 from ._host import given_cpu_kernel, on_host
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.pooling import adaptive_attrs, spp_levels, windows
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -30,7 +29,7 @@ def pool2d(ins, attrs, cpu_pool2d):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":  # Fluid's plain windows (the CPU's)
         return on_host(cpu_pool2d)(ins, attrs)
     if attrs["adaptive"]:
-        return _adaptive_pool.pool2d(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
+        return _adaptive_pool.pool2d(ins, adaptive_attrs(tuple(ins["X"].shape), attrs))
     x = ins["X"]
     geo, args = _pool_args(x, attrs)
     if not geo.regular:  # Fluid's windows the device loop does not take: the CPU's, on the host
@@ -45,7 +44,7 @@ def pool2d_grad(ins, attrs, cpu_pool2d_grad):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":
         return on_host(cpu_pool2d_grad)(ins, attrs)
     if attrs["adaptive"]:
-        return _adaptive_pool.pool2d_grad(ins, _cpu.adaptive_attrs(tuple(ins["X"].shape), attrs))
+        return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(tuple(ins["X"].shape), attrs))
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     geo, args = _pool_args(x, attrs)
     if not geo.regular:
@@ -65,7 +64,7 @@ def pool2d_grad(ins, attrs, cpu_pool2d_grad):
 
 
 def _device_windows(x, attrs):
-    wins = _cpu.windows(tuple(x.shape), attrs)
+    wins = windows(tuple(x.shape), attrs)
     arrays = []
     for s, e, div in wins:
         arrays += [
@@ -112,7 +111,7 @@ def _pool3d(x, out, dout, dx, ds, de, dd, hs, he, hd, ws, we, wd, d, h, w, od, o
 def _regular_boxes(x, attrs):
     """Whether every window has elements and a positive divisor (the device loop's windows); Fluid's
     others pool on the host, by the CPU's kernels."""
-    return all((e > s).all() and (div > 0).all() for s, e, div in _cpu.windows(tuple(x.shape), attrs))
+    return all((e > s).all() and (div > 0).all() for s, e, div in windows(tuple(x.shape), attrs))
 
 
 def pool3d(ins, attrs, cpu_pool3d):
@@ -167,13 +166,13 @@ def pool3d_grad(ins, attrs, cpu_pool3d_grad):
 def spp(ins, attrs):
     x = ins["X"]
     pool2d = kernel_of("cuda", "pooling", "pool2d")  # as the registry finds it: irregular windows on the host
-    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in _cpu.spp_levels(x.shape, attrs)]
+    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in spp_levels(x.shape, attrs)]
     return manipulation.concat({"X": outs}, {"axis": 1})
 
 
 def spp_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    levels = _cpu.spp_levels(x.shape, attrs)
+    levels = spp_levels(x.shape, attrs)
     widths = [x.shape[1] * 4**p for p in range(len(levels))]
     outs = manipulation.split({"X": out}, {"axis": 1, "sections": widths, "num": 0})["Out"]
     douts = manipulation.split({"X": dout}, {"axis": 1, "sections": widths, "num": 0})["Out"]

@@ -7,10 +7,11 @@ plane's offset plus its index (checked on the host first), and its gradient read
 import numpy as np
 from numba import cuda
 
-from ..cpu import pooling_mask as _cpu
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.conv_pool import unpool_out
+from ...shapes.pooling_mask import plane_offsets, windows
 
 
 @jit_kernel
@@ -59,7 +60,7 @@ def _as3(values, fill):
 def _pool_kernel(ins, attrs):
     x = ins["X"]
     dims = list(x.shape[2:])
-    wins = _cpu.windows(dims, attrs)
+    wins = windows(dims, attrs)
     wins = [(np.zeros(1, np.int64), np.ones(1, np.int64))] * (3 - len(wins)) + wins
     out_dims = [len(w[0]) for w in wins]
     out = rt.empty(tuple(x.shape[:2]) + tuple(out_dims[3 - len(dims) :]), x.dtype)
@@ -103,13 +104,13 @@ def _unpool_grad(dout, at, dx):
 
 def _offsets(x, indices, size, op):
     """Each X value's flat position in Out, checked (and computed) on the host: Indices is small."""
-    return rt.to_device(_cpu.plane_offsets(tuple(x.shape), rt.to_host(indices), size, op))
+    return rt.to_device(plane_offsets(tuple(x.shape), rt.to_host(indices), size, op))
 
 
 def _unpool_kernel(op):
     def kernel(ins, attrs):
         x = ins["X"]
-        out_dims = _cpu.unpool_out(list(x.shape[2:]), attrs)
+        out_dims = unpool_out(list(x.shape[2:]), attrs)
         out = zeros(tuple(x.shape[:2]) + tuple(out_dims), x.dtype)
         if x.size:
             _unpool[grid(x.size)](flat(x), _offsets(x, ins["Indices"], int(np.prod(out_dims)), op), flat(out))

@@ -5,10 +5,10 @@ import math
 
 from numba import cuda
 
-from ..cpu import position as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
 from .launcher import jit_kernel
+from ...shapes.sequence import positions
 
 
 @jit_kernel
@@ -28,7 +28,7 @@ def _encode(x, pos, size, alpha, beta, out):
 
 def add_position_encoding(ins, attrs, ctx):
     x = ins["X"]
-    pos = rt.to_device(_cpu.positions(tuple(x.shape), ctx))
+    pos = rt.to_device(positions(tuple(x.shape), ctx))
     out = rt.empty(x.shape, x.dtype)
     if out.size:
         _encode[grid(out.size)](

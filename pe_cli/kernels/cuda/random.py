@@ -3,11 +3,11 @@ as the CPU kernels and copy the result over, so both devices initialize paramete
 random_crop draws its offsets on the host and copies the windows on the device; poisson draws its counts
 on the host from the rates copied over."""
 
-from ..random_crop_offsets import crop_offsets
 from . import runtime as rt
 from ._host import host_ops, out_to_device
 from ._launch import zeros
 from ._strided import contiguous_strides, copy_window
+from ..common import crop_offsets
 
 
 HOST_OPS = {

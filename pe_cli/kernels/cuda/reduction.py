@@ -12,11 +12,12 @@ from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
+from ...shapes.reduction import reduce_axes, scalar_shape
 
 
 def mean(ins, attrs):
     x = ins["X"]
-    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape(_cpu.scalar_shape(attrs))}
+    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape(scalar_shape(attrs))}
 
 
 def mean_grad(ins, attrs):
@@ -38,7 +39,7 @@ def _reduce_kernel(kind, mean=False):
     def kernel(ins, attrs):
         x = _as_out_dtype(ins["X"], attrs)
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
-        return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
+        return {"Out": out if out.ndim else out.reshape(scalar_shape(attrs))}
 
     return kernel
 
@@ -138,9 +139,9 @@ def cumsum(ins, attrs):
 
 
 def _reduced(x, attrs, kind):
-    axes = _cpu.reduce_axes(x, attrs)
+    axes = reduce_axes(x, attrs)
     out = reduce(x, axes, kind, keepdims=attrs["keep_dim"])
-    return out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))
+    return out if out.ndim else out.reshape(scalar_shape(attrs))
 
 
 def reduce_prod(ins, attrs):
@@ -179,7 +180,7 @@ def reduce_prod_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     dx = rt.empty(x.shape, x.dtype)
     if x.size:
-        axes = normalize_axes(x.ndim, _cpu.reduce_axes(x, attrs))
+        axes = normalize_axes(x.ndim, reduce_axes(x, attrs))
         kshape, kstr, rshape, rstr = plan(tuple(x.shape), axes)
         nred = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
         _prod_grad[grid(x.size)](flat(x), flat(dout), flat(dx), kshape, kstr, rshape, rstr, nred, x.size)
@@ -254,7 +255,7 @@ def frobenius_norm(ins, attrs):
         x = copy(x, convert_dtype(attrs["out_dtype"]))
     out = reduce(_square(x), _axes(x, attrs), "sum", keepdims=attrs["keep_dim"])
     out = _ROOT(out, scalar_arg(out.dtype, 0.5))
-    return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
+    return {"Out": out if out.ndim else out.reshape(scalar_shape(attrs))}
 
 
 def frobenius_norm_grad(ins, attrs):

@@ -9,11 +9,11 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ..cpu import selected_rows as _cpu
 from . import runtime as rt, step_graph
 from ._launch import copy, flat, grid
 from .sequence_rows import _gather, _scatter
 from .launcher import jit_kernel
+from ..value_checks import sparse_input, split_rows
 
 
 def densify(ins, attrs):
@@ -32,17 +32,17 @@ def merged(sr, ascending=False):
 
 
 def merge_selected_rows(ins, attrs):
-    x = _cpu.sparse_input(ins, "merge_selected_rows")
+    x = sparse_input(ins, "merge_selected_rows")
     return {"Out": x.with_arrays(*merged(x, ascending=True))}
 
 
 def get_tensor_from_selected_rows(ins, attrs):
-    return {"Out": copy(_cpu.sparse_input(ins, "get_tensor_from_selected_rows").values)}
+    return {"Out": copy(sparse_input(ins, "get_tensor_from_selected_rows").values)}
 
 
 def split_selected_rows(ins, attrs):
-    x = _cpu.sparse_input(ins, "split_selected_rows")
-    return {"Out": _cpu.split_rows(x, attrs["height_sections"], gather_rows)}
+    x = sparse_input(ins, "split_selected_rows")
+    return {"Out": split_rows(x, attrs["height_sections"], gather_rows)}
 
 
 def gather_rows(values, keep):

@@ -7,10 +7,10 @@ from numba import cuda
 
 from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
 from ..seq_dp import erase
-from ..cpu import sequence_rows as _cpu
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
+from ...shapes.sequence import mask_length
 
 
 @jit_kernel
@@ -128,7 +128,7 @@ def _mask(x, out, maxlen):
 
 def sequence_mask(ins, attrs):
     x = ins["X"]
-    maxlen = _cpu.mask_length(ins, attrs, x, rt.to_host)
+    maxlen = mask_length(ins, attrs, x, rt.to_host)
     out = rt.empty(tuple(x.shape) + (maxlen,), np.dtype(attrs["out_dtype"]))
     if out.size:
         _mask[grid(out.size)](flat(x), flat(out), maxlen)

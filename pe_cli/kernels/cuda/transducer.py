@@ -5,10 +5,10 @@ import numpy as np
 from numba import cuda
 
 from .. import transducer_dp
-from ..cpu import transducer as _cpu
 from . import runtime as rt
 from ._launch import grid, scale_rows, zeros
 from .launcher import jit_kernel
+from ..value_checks import warprnnt_inputs
 
 _sequence = cuda.jit(device=True)(transducer_dp.rnnt_sequence)
 
@@ -24,7 +24,7 @@ def _warprnnt(x, label, t_lens, u_lens, blank, fastemit_lambda, alpha, beta, gra
 
 def warprnnt(ins, attrs):
     x = ins["input"]
-    label, t_lens, u_lens = _cpu.check(
+    label, t_lens, u_lens = warprnnt_inputs(
         tuple(x.shape),
         rt.to_host(ins["label"]),
         rt.to_host(ins["input_lengths"]),

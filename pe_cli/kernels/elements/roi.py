@@ -1,6 +1,6 @@
 """The per-element arithmetic of the RoI ops (ops/detection_roi.py), written once and compiled twice:
 ``make(jit, add, f32)`` returns the functions compiled by ``jit`` (numba.njit for the CPU loops in
-_roi_loops.py, cuda.jit(device=True) for kernels/cuda/detection_roi.py), with ``add(array, index,
+cpu/_roi_loops.py, cuda.jit(device=True) for kernels/cuda/detection_roi.py), with ``add(array, index,
 value)`` the scatter-add of the gradients (``+=`` on the CPU, an atomic add on CUDA) and ``f32``
 numba's float32 (roi_pool's bin sizes are float32 in Fluid, and its windows' edges follow them).
 

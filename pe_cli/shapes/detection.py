@@ -1,6 +1,7 @@
-"""The box generators of prior_box, density_prior_box and anchor_generator (numpy, float64, from
-shapes and attributes alone; the ops' shape rules count priors with the same functions), and the
-clip windows of box_clip. Shared by the CPU kernels and the CUDA ones (which copy the result over)."""
+"""The detection families' rules that depend on shapes and attributes alone, shared by the ops' shape rules
+and the kernels of both devices: the box generators of prior_box, density_prior_box and anchor_generator
+(numpy, float64; the ops count priors with the same functions) and the clip windows of box_clip; which
+image each roi pools from and deformable_psroi_pooling's sizes; yolov3_loss's sizes and label targets."""
 
 import numpy as np
 
@@ -150,3 +151,118 @@ def clip_windows(rows, im_info, lod):
     x_max = _round_half_away(info[:, 1] / info[:, 2]) - 1
     y_max = _round_half_away(info[:, 0] / info[:, 2]) - 1
     return x_max[image], y_max[image]
+
+
+_COUNTS = {"roi_pool": "RoisNum", "roi_align": "RoisNum", "prroi_pool": "BatchRoINums"}
+
+
+def roi_images(op, rois_count, batch, ctx, counts=None):
+    """int64 [R]: the image of each roi: from the per-image counts (``counts``, the op's RoisNum or
+    BatchRoINums input, read on the host), else from the last level of the ROIs' LoD; one image
+    needs neither."""
+    lod = (ctx.lod.get("ROIs") or [None])[-1]
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1)
+        what = f"{_COUNTS.get(op, 'RoisNum')} {counts.tolist()}"
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+    elif lod is not None:
+        offsets = np.asarray(lod, dtype=np.int64)
+        what = f"the ROIs' LoD {offsets.tolist()}"
+    elif batch == 1:
+        return np.zeros(rois_count, dtype=np.int64)
+    else:
+        count_arg = {
+            "roi_pool": " or pass rois_num",
+            "roi_align": " or pass rois_num",
+            "prroi_pool": " or pass batch_roi_nums",
+        }.get(op, "")
+        raise PeError(
+            f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
+            f"feed the rois as a LoDTensor with one level (rois per image){count_arg}"
+        )
+    if offsets.size - 1 != batch or offsets[-1] != rois_count or np.any(np.diff(offsets) < 0):
+        raise PeError(f"{op}: {what} must give the rois of each of X's {batch} images, {rois_count} in all")
+    return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
+
+
+def roi_counts(ins, counts_slot, host=np.asarray):
+    """The rois per image an input gives: ``counts_slot`` (RoisNum / BatchRoINums), else Fluid 1.8's
+    RoisLod (the offsets [N + 1]); None: the ROIs' LoD says."""
+    if counts_slot in ins:
+        return host(ins[counts_slot])
+    return np.diff(host(ins["RoisLod"]).reshape(-1)) if "RoisLod" in ins else None
+
+
+def psroi_sizes(x_shape, trans_shape, attrs):
+    """int64 [13]: C, H, W, output_dim, PH, PW, group h, w, part h, w, sample_per_part, classes, no_trans."""
+    no_trans = bool(attrs["no_trans"]) or trans_shape is None
+    classes = 1 if no_trans else trans_shape[1] // 2
+    return np.array(
+        [
+            x_shape[1],
+            x_shape[2],
+            x_shape[3],
+            attrs["output_dim"],
+            attrs["pooled_height"],
+            attrs["pooled_width"],
+            *attrs["group_size"],
+            *attrs["part_size"],
+            attrs["sample_per_part"],
+            classes,
+            int(no_trans),
+        ],
+        dtype=np.int64,
+    )
+
+
+def yolov3_loss_plan(x_shape, gt_shape, attrs):
+    """(b, c, h, w, input_size, pos, neg, anchors int64, anchor_mask int64)."""
+    n, _, h, w = x_shape
+    c = attrs["class_num"]
+    pos, neg = 1.0, 0.0
+    if attrs["use_label_smooth"]:
+        smooth = min(1.0 / c, 1.0 / 40)
+        pos, neg = 1.0 - smooth, smooth
+    return (
+        gt_shape[1],
+        c,
+        h,
+        w,
+        attrs["downsample_ratio"] * h,
+        pos,
+        neg,
+        np.asarray(attrs["anchors"], dtype=np.int64),
+        np.asarray(attrs["anchor_mask"], dtype=np.int64),
+    )
+
+
+def variance_rows(ins, attrs, rows, dtype):
+    """[M, 4] variances: PriorBoxVar, the variance attribute on every row, or ones."""
+    if "PriorBoxVar" in ins:
+        return ins["PriorBoxVar"]
+    v = attrs["variance"] or [1.0, 1.0, 1.0, 1.0]
+    return np.broadcast_to(np.asarray(v, dtype=dtype), (rows, 4))
+
+
+def target_assign_rows(ins, attrs, ctx):
+    """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
+    lod = ctx.lod.get("X")
+    if not lod:
+        raise PeError("target_assign: X needs a LoD (its rows per image)")
+    offs = np.asarray(lod[-1], np.int64)
+    match = np.asarray(ins["MatchIndices"]).astype(np.int64)
+    n, m = match.shape
+    if offs.size - 1 != n:
+        raise PeError(f"target_assign: X's LoD holds {offs.size - 1} images but MatchIndices has {n} rows")
+    src = np.where(match > -1, offs[:-1, None] + match, -1)
+    neg_img = neg_col = np.zeros(0, np.int64)
+    if "NegIndices" in ins:
+        neg_lod = ctx.lod.get("NegIndices")
+        if not neg_lod:
+            raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
+        noffs = np.asarray(neg_lod[-1], np.int64)
+        neg_img = np.repeat(np.arange(noffs.size - 1), np.diff(noffs))
+        neg_col = np.asarray(ins["NegIndices"]).reshape(-1).astype(np.int64)
+    if (src >= offs[-1]).any() or (neg_col >= m).any() or (neg_col < 0).any():
+        raise PeError("target_assign: an index lies outside X's rows of its image or MatchIndices' columns")
+    return src, neg_img, neg_col

@@ -1,13 +1,12 @@
-"""hierarchical_sigmoid's paths on host arrays (numpy): each row's node indices and bits, from its label in the
-default complete binary tree or from PathTable and PathCode (a custom tree); the CPU kernels and the CUDA
-ones (which copy them over) both walk them."""
+"""The sampled losses' plans, shared by the kernels of both devices: hsigmoid's path of each label through its
+tree (the default complete binary tree, or PathTable / PathCode)."""
 
 import numpy as np
 
 from ..base.errors import PeError
 
 
-def paths(label, attrs, table=None, code=None, nodes=None):
+def hsigmoid_paths(label, attrs, table=None, code=None, nodes=None):
     """(node index [N, L] with -1 past each path's end, bit [N, L]) of each row's label."""
     label = np.asarray(label).reshape(-1).astype(np.int64)
     if table is not None:

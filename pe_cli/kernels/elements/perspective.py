@@ -1,5 +1,5 @@
 """roi_perspective_transform's arithmetic per output element, written once and compiled twice (as
-_roi_elems.py): ``make(jit, add)`` for numba.njit (_persp_loops.py) or cuda.jit(device=True)
+roi.py): ``make(jit, add)`` for numba.njit (cpu/_persp_loops.py) or cuda.jit(device=True)
 (kernels/cuda/detection_roi.py). Follows Fluid 1.8's roi_perspective_transform_op.cc: output pixel
 (i, j) of roi r reads X at the perspective map of (j, i) (TransformMatrix[r], from ``matrices``
 below), bilinearly, where that point is inside the roi's quadrilateral and the map (1e-4 tolerances

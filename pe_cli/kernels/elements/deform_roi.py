@@ -1,5 +1,5 @@
 """deformable_psroi_pooling's arithmetic per output element, written once and compiled twice (as
-_roi_elems.py): ``make(jit, add)`` for numba.njit (_deform_roi_loops.py) or cuda.jit(device=True)
+roi.py): ``make(jit, add)`` for numba.njit (cpu/_deform_roi_loops.py) or cuda.jit(device=True)
 (kernels/cuda/detection_roi.py). Follows Fluid 1.8's deformable_psroi_pooling_op.h: bin (i, j)
 of roi r, moved by Trans[r, class, :, part_i, part_j] * trans_std * the roi's size, averages
 sample_per_part^2 bilinear samples of its channel group; samples outside [-0.5, size - 0.5] are

@@ -1,6 +1,7 @@
 """The matrix family's rules that its shape inference (ops/matrix.py) and the kernels of both devices
 apply alike: cross's dim, trace's planes and diagonal, kron's shape."""
 
+from ..base.dims import fmt_shape
 from ..base.errors import PeError
 
 # cross's dim when none is given (Fluid's DDim::kMaxRank): the first dim of size 3
@@ -40,3 +41,28 @@ def kron_shape(x, y):
     rank = max(len(x), len(y))
     x, y = [1] * (rank - len(x)) + list(x), [1] * (rank - len(y)) + list(y)
     return [a * b if a >= 0 and b >= 0 else -1 for a, b in zip(x, y)]
+
+
+def _differ(a, b):
+    """Two dims that are both known (not -1 or None) and differ."""
+    return a is not None and b is not None and a >= 0 and b >= 0 and a != b
+
+
+def addmm_mismatch(inp, x, y):
+    """Why addmm's Input, X and Y do not meet, or None: X's width must equal Y's height, and Input broadcasts
+    to X @ Y along a dim only from a size of 1 (a 1-D Input is a row, as Paddle 2.x takes it). Unknown dims
+    (-1 or None) pass."""
+    if _differ(x[1], y[0]):
+        return f"X {fmt_shape(x)}'s width must equal Y {fmt_shape(y)}'s height"
+    row = [1] * (2 - len(inp)) + list(inp)
+    for i, size in ((0, x[0]), (1, y[1])):
+        if _differ(row[i], size) and row[i] != 1:
+            return f"Input {fmt_shape(inp)} must broadcast to X @ Y [{x[0]}, {y[1]}] (dim {i}: 1 or {size})"
+    return None
+
+
+def cross_mismatch(x, y):
+    """Why cross's X and Y do not meet (they must have one shape), or None. Unknown dims pass."""
+    if len(x) != len(y) or any(_differ(a, b) for a, b in zip(x, y)):
+        return f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have the same shape"
+    return None

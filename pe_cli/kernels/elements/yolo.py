@@ -1,6 +1,6 @@
-"""yolov3_loss's arithmetic for one image, written once and compiled twice (as _roi_elems.py):
+"""yolov3_loss's arithmetic for one image, written once and compiled twice (as roi.py):
 ``make(jit)`` returns ``image_loss`` and ``image_grad`` compiled by numba.njit (the CPU loop over
-images in _yolo_loops.py) or cuda.jit(device=True) (one CUDA thread per image). Follows Fluid 1.8's
+images in cpu/_yolo_loops.py) or cuda.jit(device=True) (one CUDA thread per image). Follows Fluid 1.8's
 detection/yolov3_loss_op.h: X [N, M * (5 + C), H, W] (M = len(anchor_mask)), per anchor the entries
 x, y, w, h, objectness, C class logits; sigmoid cross-entropy for x, y, objectness and classes, L1 for
 w and h; grid size H for both coordinates, as Fluid's kernel. The gradient is the loss's derivative

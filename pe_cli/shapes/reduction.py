@@ -1,0 +1,18 @@
+"""The reduction family's rules shared by the kernels of both devices: the axes a reduction folds and the
+shape of a result with no dims left."""
+
+
+def scalar_shape(attrs):
+    """The shape of a reduction's result with no dims left: 0-D where the op says so
+    (attrs['_zero_dim']: a paddle.* call in a Paddle 2.x program, framework/program_release.py), [1]
+    as in Fluid 1.8."""
+    return () if attrs.get("_zero_dim") else (1,)
+
+
+def reduce_axes(x, attrs):
+    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
+
+
+def kl_scale(x, reduction):
+    """kldiv_loss's divisor: X's size for reduction 'mean', its batch for 'batchmean', else 1."""
+    return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
