@@ -185,7 +185,7 @@ def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(
 
 
 def test_image_files_are_regular_and_bounded_before_decoding(tmp_path, monkeypatch):
-    Image = pytest.importorskip("PIL.Image", reason="Pillow (the images extra) is not installed")
+    from PIL import Image
     from pe_cli.data.images import load_images
     os.mkfifo(tmp_path / "fifo.png")
     with pytest.raises(PeError, match="fifo.png is a FIFO, not a regular file"):

@@ -63,7 +63,6 @@ def test_data_generator_writes_fluids_multislot_lines(capsys, monkeypatch):
 
 
 def test_ploter_draws_the_curves_or_records_them(tmp_path, monkeypatch):
-    pytest.importorskip("matplotlib")
     from paddle.utils.plot import Ploter
 
     ploter = Ploter("train cost", "test cost")
