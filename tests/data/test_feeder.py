@@ -57,14 +57,14 @@ def test_lod_fields_become_lod_tensors(program):
 
 def test_errors(program):
     main, _, image, *_ = program
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no variable named 'nope' in block 0"):
         fluid.DataFeeder(["nope"], fluid.CPUPlace(), program=main)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="DataFeeder: feed_list takes Variables or their names, got int"):
         fluid.DataFeeder([3], fluid.CPUPlace(), program=main)
     other = fluid.Program()
     with fluid.program_guard(other, fluid.Program()):
         stranger = fluid.layers.data("stranger", [1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="DataFeeder: variable 'stranger' is not in the program"):
         fluid.DataFeeder([stranger], fluid.CPUPlace(), program=main)
     feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
     with pytest.raises(ValueError, match="has 1 fields but feed_list has 2"):

@@ -49,7 +49,9 @@ def test_a_failing_pruned_run_has_made_its_persistables():
     scope = fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        with pytest.raises(Exception):
+        with pytest.raises(
+            Exception, match=r"missing feed 'x1' \(float32, shape \[-1, 2\]\): pass it in feed=\{'x1': \.\.\.\}"
+        ):
             exe.run(main, feed={"x2": np.ones((2, 2), "float32")}, fetch_list=[loss1.name], use_prune=True)
     assert scope.find_var(loss1.name) is not None
 

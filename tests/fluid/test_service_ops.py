@@ -61,7 +61,7 @@ def test_a_service_op_builds_round_trips_and_refuses_to_run_in_one_line(op_type)
     scope = fluid.Scope()
     scope.var("ids").get_tensor().set(np.array([[1], [2], [3]], np.int64), fluid.CPUPlace())
     scope.var("w").get_tensor().set(np.zeros((10, 4), np.float32), fluid.CPUPlace())
-    with pytest.raises(PeError) as err:
+    with pytest.raises(PeError, match=f"op '{op_type}' .*{SERVICE_OPS[op_type][3]}") as err:
         fluid.Executor(fluid.CPUPlace()).run(prog, scope=scope)
     message = str(err.value)
     assert "\n" not in message and op_type in message and SERVICE_OPS[op_type][3] in message

@@ -3,7 +3,6 @@ item 3). Expected values marked "Fluid 1.8.5" were printed by the wheel on the s
 
 import importlib
 import io
-import os
 import tarfile
 
 import numpy as np

@@ -59,9 +59,12 @@ def test_copy_data_info_marks_fed_variables_and_checks_the_source():
     clone.global_block().var("x").is_data = False
     clone._copy_data_info_from(main)
     assert clone.global_block().var("x").is_data
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no variable named 'x' in block 0"):
         clone._copy_data_info_from(startup)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"Function Program\._copy_param_info_from\(\) needs to pass in a source Program, but received <class",
+    ):
         clone._copy_data_info_from(startup.global_block())
 
 

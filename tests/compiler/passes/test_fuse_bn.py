@@ -13,7 +13,7 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_bn_act import fuse_bn_act
 
 from parallel_nets import batch
-from tests.compiler.passes.test_fuse import counts, fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_fuse import counts
 from tests.compiler.passes.test_memory import build, train
 
 

@@ -14,7 +14,6 @@ from pe_cli.compiler.passes.fuse_optimizer import fuse_all_optimizer_ops
 
 from parallel_nets import batch, lenet5, mlp, params
 from tests.cli.test_helpers import pe
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_memory import MODELS, bn_cnn
 
 OPTIMIZERS = {

@@ -13,7 +13,6 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 
 from parallel_nets import batch, params
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 
 
 def depthwise_net(image, label):

@@ -272,8 +272,14 @@ def test_bad_arguments_are_value_errors_as_in_paddle():
         x = paddle.static.data("x", [None, 3, 4])
         with pytest.raises(ValueError, match="axis=256 is out of range"):
             F.glu(x, axis=256)
-        for not_float in (1, paddle.static.data("i", [2, 4], "int32")):
-            with pytest.raises(TypeError):
+        for not_float, message in (
+            (1, "glu: x must be Variable, got int"),
+            (
+                paddle.static.data("i", [2, 4], "int32"),
+                "glu: x 'i' is int32; it must be one of float16, float32, float64",
+            ),
+        ):
+            with pytest.raises(TypeError, match=message):
                 paddle.nn.GLU()(not_float)
         with pytest.raises(ValueError, match="margin=2"):
             F.cosine_embedding_loss(x, x, paddle.static.data("l", [None], "int64"), margin=2)
