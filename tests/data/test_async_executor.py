@@ -197,7 +197,7 @@ def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, 
     # (a free worker takes the next file, so one may do them all on a loaded machine)
     seen = sorted((line.split()[2], line.split()[4]) for line in printed)
     assert seen == sorted((os.path.basename(f), f"{k}:") for f in files for k in range(4) for _ in range(3))
-    assert {line.split()[1] for line in printed} <= {"0", "1"} and all(loss.name + "=" in l for l in printed)
+    assert {line.split()[1] for line in printed} <= {"0", "1"} and all(loss.name + "=" in line for line in printed)
 
 
 @pytest.mark.parametrize("workers", ["processes", "threads"])

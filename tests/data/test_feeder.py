@@ -91,7 +91,10 @@ def test_feed_parallel_one_minibatch_per_device(program):
 def test_decorate_reader(program, monkeypatch):
     main, _, image, label, *_ = program
     feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
-    reader = lambda: iter([samples(2), samples(2), samples(2)])
+
+    def reader():
+        return iter([samples(2), samples(2), samples(2)])
+
     single = list(feeder.decorate_reader(reader, multi_devices=False)())
     assert len(single) == 3 and isinstance(single[0], dict)
     multi = list(feeder.decorate_reader(reader, multi_devices=True, num_places=2)())
@@ -128,7 +131,10 @@ def test_variables_declared_with_a_fixed_batch_are_fed_as_fluid_feeds_them():
         free = fluid.layers.data("free", [-1, -1], dtype="float32", append_batch_size=False)
         total = fluid.layers.reduce_sum(fixed) + fluid.layers.reduce_sum(rows)
     feeder = fluid.DataFeeder([fixed, column, rows, free], fluid.CPUPlace())
-    shapes = lambda feed: [feed[n].shape() for n in ("fixed", "column", "rows", "free")]
+
+    def shapes(feed):
+        return [feed[n].shape() for n in ("fixed", "column", "rows", "free")]
+
     three = feeder.feed([(np.ones([2, 2]), [1], np.ones([4, 1]), np.ones([2, 2]))] * 3)
     assert shapes(three) == [[3, 4], [3, 1], [3, 4], [3, 2, 2]]
     two = feeder.feed([(np.ones(4), [1], np.ones(4), np.ones(3))] * 2)
