@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base.errors import PeError
 from pe_cli.executor.scope import Scope
 
 F = paddle.nn.functional
@@ -212,7 +213,7 @@ def test_what_pe_lacks_is_refused_in_one_line():
         x = paddle.static.data("x", [None, 3, 4, 4])
         with pytest.raises(ValueError, match="return_mask"):  # as Paddle: masks are NCHW positions
             F.max_pool2d(x, 2, return_mask=True, data_format="NHWC")
-        with pytest.raises(Exception, match="bicubic"):
+        with pytest.raises(PeError, match="bicubic"):
             F.interpolate(x, scale_factor=2, mode="bicubic")
         with pytest.raises(ValueError, match="reduction"):
             F.mse_loss(x, x, reduction="avg")
