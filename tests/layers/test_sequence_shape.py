@@ -103,7 +103,7 @@ def test_lod_append_refuses_as_fluid():
             L.lod_append(np.ones(4, "float64"), [0, 2, 4])  # x not a Variable
         x = L.data("x", shape=[4], dtype="float32")
         with pytest.raises(
-            ValueError, match="lod_append layer 'lod_append_1': level must be a list of offsets or a Variable, got 2"
+            ValueError, match=r"lod_append layer 'lod_append_\d+': level must be a list of offsets or a Variable, got 2"
         ):
             L.lod_append(x, 2)  # level neither list nor Variable
         with pytest.raises(

@@ -29,7 +29,7 @@ def test_matmul_mismatch_names_layer_and_both_shapes(prog):
     y = layers.data("y", [4, 5], append_batch_size=False)
     with pytest.raises(
         ShapeError,
-        match=r"op 'matmul' of layer 'matmul_0' built at .*: X \[-1, 3\] and Y \[4, 5\] cannot multiply: X's columns \(3\) != Y's rows \(4\)",
+        match=r"op 'matmul' of layer 'matmul_\d+' built at .*: X \[-1, 3\] and Y \[4, 5\] cannot multiply: X's columns \(3\) != Y's rows \(4\)",
     ) as e:
         layers.matmul(x, y)
     msg = str(e.value)
@@ -61,7 +61,7 @@ def test_reshape_with_wrong_sizes(prog):
     x = layers.data("x", [2, 3, 4], append_batch_size=False)
     with pytest.raises(
         ShapeError,
-        match=r"op 'reshape2' of layer 'reshape2_0' built at .*: cannot reshape X \[2, 3, 4\] to shape \[5, 5\]: X's elements number 24, but the shape holds 25",
+        match=r"op 'reshape2' of layer 'reshape2_\d+' built at .*: cannot reshape X \[2, 3, 4\] to shape \[5, 5\]: X's elements number 24, but the shape holds 25",
     ) as e:
         layers.reshape(x, [5, 5])
     msg = str(e.value)
