@@ -370,10 +370,11 @@ def torch_decode_step(torch, w):
             parents.append(beam)
             if bool(finished.all()):
                 break
-        best = tokens[-1]  # gather_tree: back-trace the beams' tokens
-        beam = torch.arange(BEAM).repeat(BATCH, 1)
+        # gather_tree: back-trace the beams' tokens (the decoded sequences, as pe's decoder makes them;
+        # the score reported does not read them)
+        beam, path = torch.arange(BEAM).repeat(BATCH, 1), []
         for token, parent in zip(reversed(tokens), reversed(parents)):
-            best = token.gather(1, beam)
+            path.append(token.gather(1, beam))
             beam = parent.gather(1, beam)
         return best_scores(log_probs.numpy())
 

@@ -62,7 +62,6 @@ def launch_rows(batch=1024, width=512):
     with dev:
         a = rt.empty((batch, width), np.float32)
         b = rt.empty((batch, width), np.float32)
-        c = rt.empty((batch, width), np.float32)
         w = rt.empty((width, width), np.float32)
         bias = rt.empty((width,), np.float32)
         fa = flat(a)

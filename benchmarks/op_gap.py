@@ -86,7 +86,6 @@ def side(kind, model, threads, steps, fused):
             for _ in range(steps):
                 m.step()
         return {op: 1e3 * total / steps for op, (_, total, _, _) in prof.ops.items()}
-    import torch
     from torch.profiler import ProfilerActivity, profile
 
     m = TorchModel(model, batch, threads)

@@ -65,9 +65,11 @@ def measure(optimizer, steps, place):
         main, startup, loss = build(sparse, optimizer)
         scope, exe = fluid.Scope(), fluid.Executor(place)
         exe.run(startup, scope=scope)
-        runs[name] = (
-            lambda m=main, s=scope, e=exe, l=loss: lambda feed: e.run(m, feed=feed, fetch_list=[l], scope=s)[0]
-        )()
+
+        def run(feed, program=main, scope=scope, exe=exe, loss=loss):
+            return exe.run(program, feed=feed, fetch_list=[loss], scope=scope)[0]
+
+        runs[name] = run
     times, losses = {n: [] for n in runs}, {n: [] for n in runs}
     for step, feed in enumerate(feeds(3 + steps, place)):
         for name, run in runs.items():

@@ -41,8 +41,7 @@ def main():
 
     x_train, y_train = load_mnist(DATA, "train")
     x_eval, y_eval = load_mnist(DATA, "eval")
-    prepare = lambda x: (x.reshape(len(x), 784) / 255.0).astype("float32")
-    x_train, x_eval = prepare(x_train), prepare(x_eval)
+    x_train, x_eval = ((x.reshape(len(x), 784) / 255.0).astype("float32") for x in (x_train, x_eval))
     y_train, y_eval = y_train.reshape(-1, 1), y_eval.reshape(-1, 1)
 
     train_program, startup_program = fluid.Program(), fluid.Program()

@@ -3,11 +3,6 @@
 import numpy as np
 
 import pe_cli.fluid as fluid
-from pe_cli.ops import registry
-
-
-def has_lenet_layers():
-    return {"conv2d", "pool2d"} <= set(registry.all_op_types()) and hasattr(fluid.layers, "conv2d")
 
 
 def mlp(x, label, classes=4):

@@ -2,13 +2,9 @@
 tests check (MKL alone was about 0.9 GB, on an AMD CPU where pe does not call it), and compiles only
 what it trains; `make test` (CI) still installs every extra. Read from `make -n` (nothing runs)."""
 
-import shutil
 import subprocess
 
-import pytest
 from paths import REPO
-
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
 def _plan(target, tmp_path):

@@ -111,7 +111,7 @@ def main(argv):
             unittest.main(module=name, argv=[script, *args])
     except SystemExit as e:
         status = int(e.code) if isinstance(e.code, int) else (0 if e.code is None else 1)  # unittest: a bool
-    except BaseException as e:  # noqa: BLE001 -- an error outside any case (the module's import)
+    except BaseException:  # noqa: BLE001 -- an error outside any case (the module's import)
         recorder.write(
             {"case": os.path.basename(script), "outcome": "error", "error": error_line(sys.exc_info()), "seconds": 0}
         )

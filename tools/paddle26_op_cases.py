@@ -250,22 +250,22 @@ CASES.update(
 GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-def _rnn(mode, T=4, N=3, I=3, H=2, layers=1, bidirec=False, lengths=None, grad=True):
+def _rnn(mode, T=4, N=3, C=3, H=2, layers=1, bidirec=False, lengths=None, grad=True):
     dirs = 2 if bidirec else 1
     g = GATES[mode]
     weights, biases = [], []
     for layer in range(layers):
-        width = I if layer == 0 else H * dirs
+        width = C if layer == 0 else H * dirs
         for _ in range(dirs):
             weights += [u(g * H, width, low=-0.6, high=0.6), u(g * H, H, low=-0.6, high=0.6)]
             biases += [u(g * H, low=-0.3, high=0.3), u(g * H, low=-0.3, high=0.3)]
     states = [u(layers * dirs, N, H, low=-0.5, high=0.5) for _ in range(2 if mode == "LSTM" else 1)]
-    inputs = {"Input": u(T, N, I), "PreState": states, "WeightList": weights + biases}
+    inputs = {"Input": u(T, N, C), "PreState": states, "WeightList": weights + biases}
     if lengths is not None:
         inputs["SequenceLength"] = np.array(lengths, np.int32)
     attrs = {
         "mode": mode,
-        "input_size": I,
+        "input_size": C,
         "hidden_size": H,
         "num_layers": layers,
         "is_bidirec": bidirec,

@@ -157,7 +157,7 @@ def first_error(output):
             in_tb = True
         elif in_tb and line and not line[0].isspace():
             return line
-    tail = [l for l in lines if l.strip()]
+    tail = [line for line in lines if line.strip()]
     return tail[-1] if tail else "no output"
 
 

@@ -81,7 +81,7 @@ def run_sensitive(fluid, directory):
     compressor(fluid, strategy, 1).run()
     found = strategy._load_sensitivities(os.path.join(directory, "sensitivities.data"))
     return {
-        name: {"pruned_percent": list(v["pruned_percent"]), "loss": [float(l) for l in v["loss"]]}
+        name: {"pruned_percent": list(v["pruned_percent"]), "loss": [float(loss) for loss in v["loss"]]}
         for name, v in sorted(found.items())
     }
 

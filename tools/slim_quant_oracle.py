@@ -216,7 +216,7 @@ def run_ptq(fluid, algo, directory):
     slim = importlib.import_module(fluid.__name__ + ".contrib.slim.quantization")
     _, batches = data()
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
-    pred = _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
+    _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
     samples = [(x,) for b in batches[:2] for x in b["image"]]
     with fluid.scope_guard(scope):
         ptq = slim.PostTrainingQuantization(

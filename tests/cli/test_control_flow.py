@@ -5,7 +5,6 @@ block is one error naming the model file's line and what to do; a switch_schedul
 schedules sets each step's rate, and a mistake inside a piece is named at its key."""
 
 import json
-import textwrap
 
 import pytest
 

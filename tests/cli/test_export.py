@@ -39,8 +39,9 @@ def runs(tmp_path_factory):
 
 @pytest.mark.parametrize("name", ["cnn_bn", "lenet"])
 def test_export_onnx_runs_in_onnxruntime_as_pe_does(runs, name, tmp_path):
-    onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
-    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
+    import onnx
+    import onnxruntime as ort
+
     path = tmp_path / f"{name}.onnx"
     proc = pe("export", f"configs/mnist_{name}.yaml", "-c", runs[name], "--onnx", path)
     assert proc.returncode == 0, proc.stderr
@@ -77,7 +78,6 @@ def test_export_refuses_clearly(runs, tmp_path):
 
 
 def test_an_op_without_onnx_mapping_is_named():
-    pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     from pe_cli.export.onnx_model import onnx_model
 
     class Unpruned:  # the whole test program: the loss and metric ops have no ONNX mapping

@@ -117,8 +117,13 @@ def parses(text, tmp_path):
 
 
 def test_the_grammar_check_rejects_broken_dot():
-    for broken in ("digraph { a -> ; }", 'digraph { a [label="x] }', "digraph { a [label=] }", "graph {"):
-        with pytest.raises(AssertionError):
+    for broken, message in (
+        ("digraph { a -> ; }", "DOT: expected an ID, got ';'"),
+        ('digraph { a [label="x] }', "DOT: cannot read '\"x\\] \\}'"),
+        ("digraph { a [label=] }", r"DOT: expected an ID, got '\]'"),
+        ("graph {", "DOT: expected 'digraph', got 'graph'"),
+    ):
+        with pytest.raises(AssertionError, match=message):
             check_dot(broken)
 
 

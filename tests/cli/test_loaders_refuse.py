@@ -7,7 +7,6 @@ JSON) in a vocabulary word or a class name (main ended an ONNX export in a Unico
 
 import json
 import os
-import pickle
 import subprocess
 
 import numpy as np

@@ -55,7 +55,6 @@ def test_a_last_naming_no_checkpoint_is_said(run, tmp_path, content):
 
 
 def test_plot_skips_lines_that_are_not_rows_with_their_count(run, tmp_path):
-    pytest.importorskip("matplotlib", reason="matplotlib is the plot extra (installed by make test)")
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     rows = (copy / "metrics.jsonl").read_text()

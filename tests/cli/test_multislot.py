@@ -57,10 +57,12 @@ def test_async_mode_trains_on_threads_and_matches_sync_with_one_thread(tmp_path)
         assert proc.returncode == 0, proc.stderr
     import numpy as np
 
-    ckpt = lambda run, step: {
-        f: np.load(run / "ckpt" / f"step-{step}" / f)
-        for f in sorted(p.name for p in (run / "ckpt" / f"step-{step}").glob("*.npy"))
-    }
+    def ckpt(run, step):
+        return {
+            f: np.load(run / "ckpt" / f"step-{step}" / f)
+            for f in sorted(p.name for p in (run / "ckpt" / f"step-{step}").glob("*.npy"))
+        }
+
     a, b = ckpt(tmp_path / "sync", 64), ckpt(tmp_path / "one", 64)
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)  # 1 thread = sequential
     rows = [json.loads(line) for line in open(tmp_path / "two" / "metrics.jsonl")]

@@ -65,7 +65,6 @@ def test_a_regression_prints_rmse_mae_and_r2_in_the_targets_units(weather):
     assert report["rmse"] < 1.5 and report["r2"] > 0.8  # degrees, not standardized units
     again = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=root)
     assert again.returncode == 0 and line in again.stdout.splitlines(), again.stdout + again.stderr
-    pytest.importorskip("matplotlib")
     drawn = pe("plot", "run", "-o", "curves.svg", cwd=root)
     assert drawn.returncode == 0, drawn.stderr
     assert f"RMSE {report['rmse']:.4g}" in (root / "curves.svg").read_text()
@@ -150,7 +149,8 @@ def test_a_label_column_also_read_as_an_input_is_warned_about(tmp_path):
 
 
 def test_predict_on_picture_files(tmp_path):
-    image = pytest.importorskip("PIL.Image")
+    from PIL import Image as image
+
     rng = np.random.default_rng(1)
     for split, count in (("train", 12), ("eval", 2)):
         for name, level in (("dark", 40), ("light", 215)):

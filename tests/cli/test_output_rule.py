@@ -71,7 +71,6 @@ def test_export_onto_the_config_it_read_is_refused(root):
 
 def test_export_onto_the_model_file_the_config_names_is_refused(root):
     """The model file is not on the command line: it is refused as a file the command read."""
-    pytest.importorskip("onnx", reason="the onnx extra writes ONNX")
     _refused(
         root,
         ["export", "g/pre.yaml", "-c", "run", "--onnx", "g/line.yaml"],
@@ -111,7 +110,6 @@ def test_infer_onto_its_data_or_its_model_is_refused(root):
 def test_an_existing_side_file_the_user_did_not_name_is_refused(root, tmp_path):
     """`--onnx out/x.onnx` writes out/x.preprocessing.json and .txt beside it: a user's file there is
     refused before anything is written; the same export again (the same bytes) is fine."""
-    pytest.importorskip("onnx", reason="the onnx extra writes ONNX")
     out = tmp_path / "out"
     out.mkdir()
     (out / "x.preprocessing.json").write_text("my own notes\n")
@@ -148,16 +146,9 @@ def test_an_output_that_is_a_symlink_is_replaced_and_its_target_kept(root, tmp_p
     assert proc.returncode == 0, proc.stderr
     with np.load(tmp_path / "link-mine.npz") as z:
         assert z["value"].shape == (5, 1)
-    links = ["link-mine.npz"]
-    try:
-        import onnx  # noqa: F401
-
-        proc = pe("export", "g/pre.yaml", "-c", "run", "--onnx", tmp_path / "link-mine.onnx", cwd=root)
-        assert proc.returncode == 0, proc.stderr
-        links.append("link-mine.onnx")
-    except ImportError:
-        pass
-    for link in links:
+    proc = pe("export", "g/pre.yaml", "-c", "run", "--onnx", tmp_path / "link-mine.onnx", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    for link in ["link-mine.npz", "link-mine.onnx"]:
         assert not os.path.islink(tmp_path / link) and (tmp_path / link).stat().st_size > 100
         assert (tmp_path / link[len("link-") :]).read_bytes() == b"the user's file"
 
@@ -186,7 +177,6 @@ def test_launch_onto_a_symlinked_log_is_one_line(root, tmp_path):
 
 def test_export_and_graph_onto_the_data_file_of_the_config_are_refused(root):
     """Neither command reads the data, but the config names it: no output may replace it."""
-    pytest.importorskip("onnx", reason="the onnx extra writes ONNX")
     _refused(
         root,
         ["export", "g/pre.yaml", "-c", "run", "--onnx", "g/points.csv"],

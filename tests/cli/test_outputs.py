@@ -112,7 +112,7 @@ def test_every_managed_entry_is_refused_and_the_place_named_works(trained, monke
     for path in entries:
         if path.is_dir():
             continue
-        with pytest.raises(PeError) as e:
+        with pytest.raises(PeError, match=r"^pe predict -o .*; write elsewhere, e\.g\. run/predictions\.npz$") as e:
             check_output(str(path), "pe predict -o", "predictions.npz")
         message = str(e.value)
         assert "\n" not in message and "write elsewhere, e.g. " in message, message

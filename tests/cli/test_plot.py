@@ -30,7 +30,8 @@ def run(tmp_path_factory):
 
 
 def test_plot_writes_a_png(run, tmp_path):
-    image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
+    import matplotlib.image as image
+
     proc = pe("plot", run)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"wrote {run / 'curves.png'}"
@@ -56,7 +57,7 @@ def test_without_matplotlib_one_line_says_how_to_install(run):
 
 def test_a_column_without_values_gets_no_empty_panel(tmp_path):
     """A run whose rows carry no learning rate (pserver mode: the schedule runs on the servers)."""
-    image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
+    import matplotlib.image as image
     from pe_cli.run.plot import plot
 
     rows = [{"phase": "train", "step": s, "epoch": 1, "loss": 1.0 / s, "lr": None} for s in (1, 2, 3)]

@@ -81,7 +81,8 @@ def test_reordered_and_extra_columns_predict_the_same(shipping):
 
 
 def test_onnx_takes_raw_columns_and_equals_pe_predict(shipping):
-    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    import onnxruntime as ort
+
     root, run = shipping
     rows = _rows()
     _write_csv(root / "raw.csv", rows, ["weight_kg", "price", "distance_km"])
@@ -143,7 +144,8 @@ def test_the_text_model_exports_taking_raw_strings_and_numbers(sentiment):
     string and the raw price (its standardisation and fill are nodes), and gives pe predict's
     probabilities, classes and class names: an empty review, a review past max_length, capitals,
     tabs and a category the training split lacked included."""
-    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    import onnxruntime as ort
+
     root, run = sentiment
     rows = _rows(40)
     rows[0]["review"], rows[1]["review"] = "", "  Love\tthe PRODUCT  " + " perfect" * 20
@@ -192,7 +194,7 @@ def test_raw_image_files_in_class_names_out(tmp_path):
 def _onnx_on_decoded_pixels(run, predicted, tmp_path):
     """The ONNX export takes the pixel values as decoded (mode L, 28x28, 0..255): the config's scale,
     mean and std are in the graph; its prob and class_name are pe predict's."""
-    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    import onnxruntime as ort
     from pe_cli.data.images import load_images
 
     exported = pe("export", PNG, "-c", run, "--onnx", tmp_path / "png.onnx")

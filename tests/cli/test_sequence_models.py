@@ -117,8 +117,9 @@ def test_plain_data_for_a_sequence_feed_is_one_line(runs, tmp_path):
 
 @pytest.mark.parametrize("name", ["lstm", "gru"])
 def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, tmp_path):
-    onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
-    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
+    import onnx
+    import onnxruntime as ort
+
     root, path = runs["root"], tmp_path / f"{name}.onnx"
     proc = pe("export", *runs[name], "--checkpoint", root / name, "--onnx", path)
     assert proc.returncode == 0, proc.stderr
@@ -147,7 +148,6 @@ def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, t
 def test_an_op_without_onnx_mapping_is_one_line_naming_it_and_its_layer(runs, tmp_path):
     """The LSTM model with its steps reversed before the pooling: the same parameters, one op that
     has no ONNX mapping."""
-    pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     model = (Path(REPO) / "models" / "mnist_rows_lstm.yaml").read_text()
     model = model.replace(
         '  - pooled: {type: sequence_pool, input: "lstm[0]"',
@@ -251,8 +251,7 @@ BUNDLED = ["mnist_rows_dynamic_rnn", "mnist_tokens_conv"]  # models/NAME.yaml
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS) + BUNDLED)
 def test_sequence_op_forms_match_in_onnxruntime(variant, tmp_path):
-    pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
-    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
+    import onnxruntime as ort
     from pe_cli.export.onnx_model import onnx_model
 
     feed = "tokens" if "token" in variant else "rows"

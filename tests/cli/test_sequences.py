@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data.ragged import Ragged
-from tests.cli.test_helpers import REPO, pe
+from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_rows_lstm.yaml"
 SMALL = [

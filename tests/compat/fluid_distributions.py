@@ -12,7 +12,11 @@ import math
 import numpy as np
 from paddle import fluid
 from paddle.fluid import layers
-from paddle.fluid.layers.distributions import *  # noqa: F401,F403
+
+# as Paddle's test imports them: the star import takes Normal, Uniform, Categorical and
+# MultivariateNormalDiag from the module's __all__, which it thereby checks
+from paddle.fluid.layers.distributions import *  # noqa: F403
+# ruff: noqa: F405 (the names above come from the star import)
 
 np.random.seed(2019)
 B, D, TOL = 2, 3, 1e-6

@@ -5,7 +5,6 @@
 import numpy as np
 import paddle
 import paddle.fluid as fluid
-import paddle.fluid.core as core
 
 
 def fake_imdb_reader(word_dict_size, sample_num, lower_seq_len=100, upper_seq_len=200, class_dim=2):

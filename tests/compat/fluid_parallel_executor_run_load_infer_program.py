@@ -14,7 +14,7 @@ params_filename = "test_parallel_executor_run_load_infer_program_parameter"
 place = fluid.CPUPlace()
 exe = fluid.Executor(place)
 img, label = init_data()
-batch_data = [[i, l] for i, l in zip(img, label)]
+batch_data = [[i, lab] for i, lab in zip(img, label)]
 
 
 def run_with_executor():

@@ -24,7 +24,7 @@ def tensor_provider():
         image, label = core.LoDTensor(), core.LoDTensor()
         place = core.CUDAPinnedPlace() if PIN else core.CPUPlace()
         image.set(np.array([s for s, _ in batch], dtype="float32"), place)
-        label.set(np.array([[l] for _, l in batch], dtype="int64"), place)
+        label.set(np.array([[lab] for _, lab in batch], dtype="int64"), place)
         yield [image, label]
 
 
@@ -35,7 +35,7 @@ with fluid.program_guard(fluid.Program(), fluid.Program()):
     )
     outs = fluid.layers.read_file(reader)
     expected = [
-        [np.array([s for s, _ in b]), np.array([[l] for _, l in b])]
+        [np.array([s for s, _ in b]), np.array([[lab] for _, lab in b])]
         for b in paddle.batch(sample_reader, batch_size=2)()
     ]
     reader.decorate_tensor_provider(tensor_provider)

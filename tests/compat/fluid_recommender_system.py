@@ -4,7 +4,6 @@
 # The local data reader: Paddle's cache archive ~/.cache/paddle/dataset/movielens/ml-1m.zip is written
 # first with 60 synthetic users, 40 movies and 4,000 ratings (user and movie biases plus noise), since
 # nothing downloads; paddle.dataset.movielens reads it as Paddle's reader does.
-import io
 import math
 import os
 import sys

@@ -14,7 +14,10 @@ def test_builder_lists_the_options_passes_and_only_adds_graph_viz():
     builder = strategy._finalize_strategy_and_create_passes()
     names = [p.type() for p in builder.all_passes()]
     assert "fuse_elewise_add_act_pass" in names and "buffer_shared_inplace_pass" not in names
-    with pytest.raises(PeError):
+    with pytest.raises(
+        PeError,
+        match=r"BuildStrategy\.enable_inplace cannot be changed: the strategy is frozen once a graph has been built from it;",
+    ):
         strategy.enable_inplace = True  # finalized: frozen, as in Fluid
     with pytest.raises(PeError, match="set that option to False"):
         builder.remove_pass(names.index("fuse_elewise_add_act_pass"))

@@ -187,13 +187,13 @@ def test_build_strategy_options_and_errors():
         bs.reduce_stratgy
     with pytest.raises(ValueError, match="ReduceStrategy.AllReduce"):
         bs.reduce_strategy = "ring"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"BuildStrategy\.memory_optimize must be True or False, got 'yes'"):
         bs.memory_optimize = "yes"
     es = fluid.ExecutionStrategy()
     assert (es.num_threads, es.num_iteration_per_drop_scope, es.allow_op_delay) == (0, 100, False)
     with pytest.raises(AttributeError, match="did you mean 'num_threads'"):
         es.num_thread = 4
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"ExecutionStrategy\.num_iteration_per_drop_scope must be >= 1, got 0"):
         es.num_iteration_per_drop_scope = 0
 
 

@@ -1,6 +1,7 @@
 """Model files: includes, references, arguments, param_attr, and building through the same layer
 builders as the Python API, with every op remembering its YAML line."""
 
+import re
 import textwrap
 
 import pytest
@@ -48,11 +49,16 @@ def test_yaml_builds_the_same_program_as_python():
         h = fluid.layers.fc(image, 256, act="relu", name="fc1")
         h = fluid.layers.fc(h, 128, act="relu", name="fc2")
         logits = fluid.layers.fc(h, 10, name="logits")
-        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label), name="loss")
+        fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label), name="loss")
         fluid.layers.accuracy(logits, label)
-    ops = lambda p: [(op.type, sorted(op.attrs.items())) for op in p.global_block().ops]
+
+    def ops(p):
+        return [(op.type, sorted(op.attrs.items())) for op in p.global_block().ops]
+
+    def params(p):
+        return sorted((v.name, v.shape) for v in p.all_parameters())
+
     assert ops(main) == ops(py_main)
-    params = lambda p: sorted((v.name, v.shape) for v in p.all_parameters())
     assert params(main) == params(py_main)
 
 
@@ -80,7 +86,7 @@ def test_includes_merge_and_the_including_file_wins(tmp_path):
     """,
     )
     spec = load_model(top)
-    assert [l.name for l in spec.layers] == ["h", "loss", "more"]
+    assert [layer.name for layer in spec.layers] == ["h", "loss", "more"]
     assert spec.loss == "loss" and spec.fetches == ["loss", "more"] and spec.name == "top"
     again = write(
         tmp_path,
@@ -158,7 +164,7 @@ def test_multi_output_layers_are_indexed(tmp_path):
 )
 def test_layer_errors(tmp_path, layers, message):
     path = write(tmp_path, "m.yaml", "feeds: {x: {shape: [4]}}\nlayers:\n  " + layers + "\n")
-    with pytest.raises(ConfigError) as e:
+    with pytest.raises(ConfigError, match=re.escape(message)) as e:
         build(path)
     assert message in e.value.line(), e.value.line()
     assert e.value.line().startswith(str(tmp_path / "m.yaml").lstrip("/")) or "m.yaml:" in e.value.line()

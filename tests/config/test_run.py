@@ -1,6 +1,7 @@
 """Run configs: defaults and paths resolved, overrides, optimizers and strategies built from keys
 named after the Python API."""
 
+import re
 import glob
 import os
 import textwrap
@@ -149,7 +150,7 @@ def test_optimizers_and_schedules_are_built_from_their_classes(base):
     ],
 )
 def test_optimizer_errors(base, optimizer, message):
-    with pytest.raises(ConfigError) as e:
+    with pytest.raises(ConfigError, match=re.escape(message)) as e:
         load_config(base, [f"optimizer={optimizer}"])
     assert message in e.value.line(), e.value.line()
 

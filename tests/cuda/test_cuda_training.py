@@ -95,7 +95,9 @@ def test_failing_op_names_itself_and_where_it_was_built():
         block = main.global_block()
         out = block.create_var(name="out", dtype="float32")
         block.append_op("gather", {"X": [x], "Index": [idx]}, {"Out": [out]})
-    with pytest.raises(OpError) as err:
+    with pytest.raises(
+        OpError, match="op 'gather' built at .*: gather: index 7 is out of range for X with 3 rows"
+    ) as err:
         Executor(CUDAPlace(0)).run(
             main, feed={"x": np.ones(3, "float32"), "idx": np.array([0, 7])}, fetch_list=["out"], scope=Scope()
         )

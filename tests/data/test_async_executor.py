@@ -1,5 +1,6 @@
 """AsyncExecutor and DataFeedDesc (seed 004, issue 14): the seed's proto and calls, the MultiSlot
 reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
+import re
 from paths import REPO
 import os
 import subprocess
@@ -71,7 +72,7 @@ def test_the_seeds_data_feed_desc(tmp_path):
 ])
 def test_a_bad_description_is_one_line_naming_the_place(tmp_path, text, message):
     path = _write(tmp_path / "bad.proto", text)
-    with pytest.raises(PeError) as err:
+    with pytest.raises(PeError, match=re.escape(message)) as err:
         fluid.DataFeedDesc(path)
     assert message in str(err.value) and "\n" not in str(err.value)
 
@@ -109,11 +110,11 @@ def test_a_malformed_line_names_file_line_and_slot(tmp_path, line, message):
     """The file parser (numba) and the in-memory one (Python) say the same."""
     feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
     data = _write(tmp_path / "part-0", "1 7 1 0\n" + line)
-    with pytest.raises(PeError) as err:
+    with pytest.raises(PeError, match=re.escape(message)) as err:
         list(MultiSlotReader(feed).batches(data))
     assert message in str(err.value)
     lines = [(data, n, text) for n, text in enumerate(open(data).read().split("\n"), start=1)]
-    with pytest.raises(PeError) as err:
+    with pytest.raises(PeError, match=re.escape(message)) as err:
         list(MultiSlotReader(feed).batches_of(lines))
     assert message in str(err.value)
 
@@ -196,7 +197,7 @@ def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, 
     # (a free worker takes the next file, so one may do them all on a loaded machine)
     seen = sorted((line.split()[2], line.split()[4]) for line in printed)
     assert seen == sorted((os.path.basename(f), f"{k}:") for f in files for k in range(4) for _ in range(3))
-    assert {line.split()[1] for line in printed} <= {"0", "1"} and all(loss.name + "=" in l for l in printed)
+    assert {line.split()[1] for line in printed} <= {"0", "1"} and all(loss.name + "=" in line for line in printed)
 
 
 @pytest.mark.parametrize("workers", ["processes", "threads"])

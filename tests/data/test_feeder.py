@@ -57,14 +57,14 @@ def test_lod_fields_become_lod_tensors(program):
 
 def test_errors(program):
     main, _, image, *_ = program
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no variable named 'nope' in block 0"):
         fluid.DataFeeder(["nope"], fluid.CPUPlace(), program=main)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="DataFeeder: feed_list takes Variables or their names, got int"):
         fluid.DataFeeder([3], fluid.CPUPlace(), program=main)
     other = fluid.Program()
     with fluid.program_guard(other, fluid.Program()):
         stranger = fluid.layers.data("stranger", [1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="DataFeeder: variable 'stranger' is not in the program"):
         fluid.DataFeeder([stranger], fluid.CPUPlace(), program=main)
     feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
     with pytest.raises(ValueError, match="has 1 fields but feed_list has 2"):
@@ -91,7 +91,10 @@ def test_feed_parallel_one_minibatch_per_device(program):
 def test_decorate_reader(program, monkeypatch):
     main, _, image, label, *_ = program
     feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
-    reader = lambda: iter([samples(2), samples(2), samples(2)])
+
+    def reader():
+        return iter([samples(2), samples(2), samples(2)])
+
     single = list(feeder.decorate_reader(reader, multi_devices=False)())
     assert len(single) == 3 and isinstance(single[0], dict)
     multi = list(feeder.decorate_reader(reader, multi_devices=True, num_places=2)())
@@ -128,7 +131,10 @@ def test_variables_declared_with_a_fixed_batch_are_fed_as_fluid_feeds_them():
         free = fluid.layers.data("free", [-1, -1], dtype="float32", append_batch_size=False)
         total = fluid.layers.reduce_sum(fixed) + fluid.layers.reduce_sum(rows)
     feeder = fluid.DataFeeder([fixed, column, rows, free], fluid.CPUPlace())
-    shapes = lambda feed: [feed[n].shape() for n in ("fixed", "column", "rows", "free")]
+
+    def shapes(feed):
+        return [feed[n].shape() for n in ("fixed", "column", "rows", "free")]
+
     three = feeder.feed([(np.ones([2, 2]), [1], np.ones([4, 1]), np.ones([2, 2]))] * 3)
     assert shapes(three) == [[3, 4], [3, 1], [3, 4], [3, 2, 2]]
     two = feeder.feed([(np.ones(4), [1], np.ones(4), np.ones(3))] * 2)

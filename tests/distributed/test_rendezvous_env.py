@@ -4,6 +4,7 @@ collective mode trainer i is rank i), the root's endpoint, and one-line errors f
 that cannot work, refused before any wait (ports, duplicated endpoints, counts, hosts that do not
 resolve: issue 78). The rendezvous itself runs in tests/cli/test_rendezvous.py."""
 
+import re
 import pytest
 
 from pe_cli.base.errors import PeError
@@ -137,7 +138,7 @@ def test_one_process_is_no_cluster():
     ],
 )
 def test_an_environment_that_cannot_work_is_one_line(env, says):
-    with pytest.raises(PeError) as e:
+    with pytest.raises(PeError, match=re.escape(says)) as e:
         cluster_from_env(env)
     assert says in str(e.value) and "\n" not in str(e.value)
 

@@ -10,19 +10,14 @@ import pytest
 
 import pe_cli.fluid as fluid
 
-from parallel_nets import batch, build, has_lenet_layers, mlp, params, rel_err
+from parallel_nets import batch, build, mlp, params, rel_err
 
 STEPS = 10
 BATCH = 12  # split evenly over 2, 3 and 4 devices
 LR = {"mlp": 0.1, "lenet": 0.05}
 C = 0.5  # the loss gradient fed under Customized
 
-MODELS = [
-    "mlp",
-    pytest.param(
-        "lenet", marks=pytest.mark.skipif(not has_lenet_layers(), reason="conv2d/pool2d are not registered yet")
-    ),
-]
+MODELS = ["mlp", "lenet"]
 
 
 def feeds(model):

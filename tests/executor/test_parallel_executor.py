@@ -84,7 +84,10 @@ def test_feed_errors(cpu2):
     one = {name: value[:1] for name, value in batch().items()}
     with pytest.raises(ValueError, match="list of 1 dict.*2 devices"):
         trainer.run([loss.name], feed=[one])
-    with pytest.raises(FeedError) as info:
+    with pytest.raises(
+        FeedError,
+        match=r"feed 'x' has 1 sample\(s\) but the program runs on 2 devices, and each device needs at least one: feed at least",
+    ) as info:
         trainer.run([loss.name], feed=one)
     message = str(info.value)
     assert "1 sample" in message and "2 devices" in message and "drop_last" in message
@@ -195,7 +198,7 @@ def test_use_cuda_without_a_usable_backend_is_one_clear_line(monkeypatch):
 
     monkeypatch.setattr(runtime, "unavailable_reason", lambda: "no CUDA GPU was found")
     main, _, loss = build()
-    with pytest.raises(PeError) as info:
+    with pytest.raises(PeError, match=r"CUDA is not available here .*: use place: cpu / CPUPlace\(\)") as info:
         fluid.ParallelExecutor(True, loss_name=loss.name, main_program=main)
     assert "\n" not in str(info.value) and "CUDA is not available" in str(info.value)
 

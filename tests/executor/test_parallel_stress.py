@@ -80,7 +80,10 @@ def test_an_op_failing_in_a_worker_is_a_clean_error_in_the_caller(watchdog):
     bad = {k: v.copy() for k, v in good.items()}
     bad["label"][-1] = 99  # a class id past the 4 classes: the loss kernel fails
     start = time.perf_counter()
-    with pytest.raises(OpError) as info:
+    with pytest.raises(
+        OpError,
+        match=r"op 'softmax_with_cross_entropy' .*: Label holds 99 at row 3, outside the 4 classes of Logits \[4, 4\]",
+    ) as info:
         exe.run(pe, feed=bad, fetch_list=[loss], scope=scope)
     assert time.perf_counter() - start < 1.0
     error = info.value

@@ -5,7 +5,6 @@ the fused all-reduce graph, where every device updates its own copy (in place on
 are the device's own)."""
 
 import numpy as np
-import pytest
 
 import pe_cli.fluid as fluid
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import FeedError, PeError
 
 
 def _net():
@@ -49,7 +50,9 @@ def test_a_failing_pruned_run_has_made_its_persistables():
     scope = fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        with pytest.raises(Exception):
+        with pytest.raises(
+            FeedError, match=r"missing feed 'x1' \(float32, shape \[-1, 2\]\): pass it in feed=\{'x1': \.\.\.\}"
+        ):
             exe.run(main, feed={"x2": np.ones((2, 2), "float32")}, fetch_list=[loss1.name], use_prune=True)
     assert scope.find_var(loss1.name) is not None
 
@@ -83,5 +86,5 @@ def test_a_compiled_program_is_pruned_from_the_program_it_was_made_of(monkeypatc
         parallel = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss1.name)
         exe.run(parallel, feed=feed, fetch_list=[loss1, train1])
         exe.run(parallel, feed=feed, fetch_list=[loss1, train1])  # the same pruning: cached
-        with pytest.raises(Exception, match="prunes a CompiledProgram once"):
+        with pytest.raises(PeError, match="prunes a CompiledProgram once"):
             exe.run(parallel, feed=feed, fetch_list=[loss2, train2])

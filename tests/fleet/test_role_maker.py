@@ -81,29 +81,33 @@ def test_user_defined_role_makers_check_their_arguments():
     )
     assert ok.is_server() and ok.server_index() == 1 and ok.worker_num() == 3
     bad = [
-        (TypeError, dict(server_endpoints=None)),
-        (ValueError, dict(server_endpoints=[])),
-        (TypeError, dict(server_endpoints=[3, []])),
-        (ValueError, dict(server_endpoints=["a:1", "a:1"])),
-        (TypeError, dict(current_id="0")),
-        (ValueError, dict(current_id=-1)),
-        (ValueError, dict(current_id=1, role=role_maker.Role.SERVER)),
-        (TypeError, dict(worker_num="1")),
-        (ValueError, dict(worker_num=0)),
-        (TypeError, dict(role=3)),
+        (TypeError, dict(server_endpoints=None), "server_endpoints must be as string list"),
+        (ValueError, dict(server_endpoints=[]), "the length of server_endpoints list must be greater than 0"),
+        (TypeError, dict(server_endpoints=[3, []]), "every element in server_endpoints list must be as string"),
+        (ValueError, dict(server_endpoints=["a:1", "a:1"]), "server_endpoints can't have duplicate elements"),
+        (TypeError, dict(current_id="0"), "current_id must be as int"),
+        (ValueError, dict(current_id=-1), "current_id must be greater than or equal to 0"),
+        (
+            ValueError,
+            dict(current_id=1, role=role_maker.Role.SERVER),
+            r"if role is Role\.SERVER, current_id must be less than or equal to 0",
+        ),
+        (TypeError, dict(worker_num="1"), "worker_num must be as int"),
+        (ValueError, dict(worker_num=0), "worker_num must be greater than 0"),
+        (TypeError, dict(role=3), "role must be as Role"),
     ]
-    for error, kwargs in bad:
+    for error, kwargs, message in bad:
         args = dict(current_id=0, role=role_maker.Role.WORKER, worker_num=1, server_endpoints=["127.0.0.1:8080"])
-        with pytest.raises(error):
+        with pytest.raises(error, match=message):
             role_maker.UserDefinedRoleMaker(**dict(args, **kwargs))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="current_id must be less than or equal to 0"):
         role_maker.UserDefinedCollectiveRoleMaker(current_id=1, worker_endpoints=["127.0.0.1:8080"])
     assert role_maker.UserDefinedCollectiveRoleMaker(0, ["a:1", "b:1"]).worker_num() == 2
 
 
 def test_fleet_queries_split_files_and_a_lone_workers_barrier():
     fleet = FleetTranspiler()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="role_maker must be an instance of RoleMakerBase"):
         fleet.init("pserver")
     fleet.init(
         role_maker.UserDefinedRoleMaker(
@@ -112,7 +116,7 @@ def test_fleet_queries_split_files_and_a_lone_workers_barrier():
     )
     assert fleet.is_worker() and fleet.worker_index() == 1 and fleet.server_endpoints(to_string=True) == "127.0.0.1:1"
     assert fleet.split_files([f"f{i}" for i in range(7)]) == ["f3", "f4"]  # 3, 2, 2 files
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"files should be a list of file need to be read\."):
         fleet.split_files("files")
     with pytest.raises(
         PeError,
@@ -132,32 +136,40 @@ def test_pserver_fleet_refuses_before_distributing():
     fleet = FleetTranspiler()
     with pytest.raises(ValueError, match="fleet.init"):
         fleet.distributed_optimizer(fluid.optimizer.SGD(0.1))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="optimizer must be an instance of Optimizer"):
         TranspilerOptimizer("Adam", None)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match="In TRANSPILER mode, strategy must be an instance of DistributeTranspilerConfig, SyncStrategy,"
+    ):
         TranspilerOptimizer(fluid.optimizer.Adam(0.001), "strategy")
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.data("x", [2]), 1))
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="DistributedTranspiler's minimize can not accept loss with list"):
             TranspilerOptimizer(fluid.optimizer.SGD(0.1)).minimize(loss=[])
         geo = TranspilerOptimizer(fluid.optimizer.SGD(0.1), StrategyFactory.create_geo_strategy(5))
         with pytest.raises(FluidUnsupported, match="geo"):
             geo.minimize(loss)
     assert not any(op.type.endswith("_grad") for op in main.global_block().ops)  # refused before backward
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"in fleet\.save_persistables\(\) function, executor must be as Executor type"):
         collective_fleet.save_persistables(executor="executor", dirname="/tmp/never")
 
 
 def test_distribute_transpiler_config_checks_sync_and_runtime_split():
     config = fluid.DistributeTranspilerConfig()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"DistributeTranspilerConfig\.sync_mode must be True or False, got None"):
         config.sync_mode = None
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match="DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode is False; set sync_mode",
+    ):
         config.runtime_split_send_recv = True  # while sync_mode is True
     config.sync_mode = False
     config.runtime_split_send_recv = True
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match="DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv is True; set",
+    ):
         config.sync_mode = True
     assert StrategyFactory.create_sync_strategy().get_program_config().runtime_split_send_recv
 

@@ -54,7 +54,7 @@ def test_compiled_program_of_a_graph_holds_no_program_and_runs_the_graph():
     compiled = fluid.CompiledProgram(core.Graph(_program()))
     with pytest.raises(TypeError, match="core.Graph"):
         fluid.io._get_valid_program(compiled)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"fluid\.io: main_program must be a Program, got str"):
         fluid.io._get_valid_program("program")
     x, y = np.ones((2, 3), "float32"), np.full((2, 3), -3.0, "float32")
     (z,) = fluid.Executor(fluid.CPUPlace()).run(compiled, feed={"x": x, "y": y}, fetch_list=["z"], scope=fluid.Scope())

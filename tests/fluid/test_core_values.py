@@ -48,7 +48,7 @@ def test_scope_remove_from_pool_once():
     assert scope.find_var("x") is None
     with pytest.raises(core.EnforceNotMet, match="Deleting a nonexistent scope"):
         scope._remove_from_pool()
-    with pytest.raises(core.EnforceNotMet):
+    with pytest.raises(core.EnforceNotMet, match="Deleting a nonexistent scope is not allowed"):
         core.Scope().new_scope()._remove_from_pool()  # a kid scope was never in the pool
 
 

@@ -104,7 +104,9 @@ def test_program_desc_copies():
     assert copy != prog and copy.block(0).has_var(b"x1") and copy.block(0).op_size() == 1
     parsed = core.ProgramDesc(prog.serialize_to_string())
     assert parsed.block(0).find_var(b"x2").shape() == [10, 20]
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError, match=r"Program\.parse_from_string: these bytes are not a program \(Fluid's ProgramDesc, as"
+    ):
         core.ProgramDesc(b"not a program")
 
 

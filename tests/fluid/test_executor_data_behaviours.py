@@ -37,21 +37,36 @@ def test_fetching_a_tensor_array_gives_its_arrays():
 
 
 @pytest.mark.parametrize(
-    "call",
+    "call, message",
     [
-        lambda: fluid.layers.create_parameter(1, np.float32),
-        lambda: fluid.layers.create_parameter([1.0, 2.0], "float32"),
-        lambda: fluid.layers.create_parameter([1, 2], "complex64"),
-        lambda: fluid.layers.create_parameter([1, 2], np.float32, attr=np.arange(6)),
-        lambda: fluid.layers.create_parameter([1, 2], np.float32, default_initializer=np.arange(6)),
-        lambda: fluid.data(name=1, shape=[2, 25], dtype="bool"),
-        lambda: fluid.data(name="d", shape=2, dtype="bool"),
-        lambda: fluid.layers.data(name=1, shape=[2, 25], dtype="bool"),
-        lambda: fluid.layers.data(name="d", shape=2, dtype="bool"),
+        (
+            lambda: fluid.layers.create_parameter(1, np.float32),
+            r"create_parameter: shape must be list\|tuple\|ndarray, got int",
+        ),
+        (
+            lambda: fluid.layers.create_parameter([1.0, 2.0], "float32"),
+            r"create_parameter: item of shape must be int\|uint8\|int8\|int16\|int32\|int64, got float",
+        ),
+        (
+            lambda: fluid.layers.create_parameter([1, 2], "complex64"),
+            "create_parameter: the data type of dtype is complex64; it must be one of bool, float16, float32,",
+        ),
+        (
+            lambda: fluid.layers.create_parameter([1, 2], np.float32, attr=np.arange(6)),
+            r"create_parameter: attr must be NoneType\|ParamAttr, got ndarray",
+        ),
+        (
+            lambda: fluid.layers.create_parameter([1, 2], np.float32, default_initializer=np.arange(6)),
+            r"create_parameter: default_initializer must be NoneType\|Initializer, got ndarray",
+        ),
+        (lambda: fluid.data(name=1, shape=[2, 25], dtype="bool"), r"data: name must be bytes\|str, got int"),
+        (lambda: fluid.data(name="d", shape=2, dtype="bool"), r"data: shape must be list\|tuple, got int"),
+        (lambda: fluid.layers.data(name=1, shape=[2, 25], dtype="bool"), r"data: name must be bytes\|str, got int"),
+        (lambda: fluid.layers.data(name="d", shape=2, dtype="bool"), r"data: shape must be list\|tuple, got int"),
     ],
 )
-def test_bad_argument_types_are_type_errors(call):
-    with _guarded()[2], pytest.raises(TypeError):
+def test_bad_argument_types_are_type_errors(call, message):
+    with _guarded()[2], pytest.raises(TypeError, match=message):
         call()
 
 
@@ -194,7 +209,7 @@ def test_square_error_cost_of_tensors_whose_shape_is_known_when_fed():
         x = fluid.layers.create_tensor(dtype="float32", name="input")
         y = fluid.layers.create_tensor(dtype="float32", name="label")
         cost = fluid.layers.square_error_cost(input=x, label=y)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="square_error_cost: input must be Variable, got list"):
             fluid.layers.square_error_cost([256, 3], y)
     x_np, y_np = np.full((2, 3), 0.5, "float32"), np.full((2, 3), 0.25, "float32")
     (out,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"input": x_np, "label": y_np}, fetch_list=[cost])
@@ -208,11 +223,11 @@ def test_paddle_randn_takes_fluid_18s_out_device_and_checks():
     with guard:
         target = fluid.layers.fill_constant(shape=[200, 50], dtype="float32", value=0)
         paddle.randn(shape=[200, 50], out=target, dtype="float32", device="cpu")
-        with pytest.raises(AssertionError):
+        with pytest.raises(AssertionError, match=r"The size of argument\(shape\) can't be zero\."):
             paddle.randn(shape=[])
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="randn: the type of 'shape' must be list or tuple, but received int"):
             paddle.randn(shape=1)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="randn: dtype must be one of float32, float64, got int32"):
             paddle.randn(shape=[1, 2], dtype="int32")
     (out,) = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[target])
     assert abs(out.mean()) < 0.1 and abs(out.std() - 1) < 0.1

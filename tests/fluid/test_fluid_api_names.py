@@ -62,7 +62,9 @@ def test_parameters_take_fluids_order():
     assert fluid.framework.Variable(block, shape=[1]).name.startswith("_generated_var")
     attr = fluid.ParamAttr("p", None, 0.5, None, False, False)
     assert (attr.learning_rate, attr.trainable, attr.do_model_average) == (0.5, False, False)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"ParamAttr\.__init__\(\) takes from 1 to 7 positional arguments but 8 were given"
+    ):
         fluid.ParamAttr("p", None, 1.0, None, True, True, None)  # gradient_clip is keyword-only
     wn = fluid.WeightNormParamAttr(1, "wn", None, 0.1)
     assert (wn.dim, wn.name, wn.learning_rate, wn.do_model_average) == (1, "wn", 0.1, False)
@@ -245,10 +247,13 @@ def test_evaluators_average_and_dataset_names():
     avg.add(1.0, 1)
     avg.add(np.array([3.0]), 3)
     assert avg.eval()[0] == pytest.approx(2.5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"The 'value' must be a number\(int, float\) or a numpy ndarray\."):
         avg.add("a", 1)
     assert fluid.dataset.InMemoryDataset is fluid.InMemoryDataset
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match=r"DatasetFactory\.create_dataset: 'NoSuchDataset' is not one of QueueDataset, InMemoryDataset, FileInstantDataset",
+    ):
         fluid.dataset.DatasetFactory().create_dataset("NoSuchDataset")
     desc = fluid.MultiTrainer()
     desc._set_thread(3)

@@ -64,4 +64,4 @@ def test_persistable_nodes_save_and_load(tmp_path):
         fluid.io._load_persistable_nodes(exe, str(tmp_path), graph)
         np.testing.assert_array_equal(np.array(scope.find_var("fc_0.w_0").get_tensor()), w)
     assert fluid.framework._get_var("fc_0.w_0", main).shape == (3, 2)
-    assert sorted(os.listdir(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["fc_0.b_0", "fc_0.w_0"]  # one file per persistable node

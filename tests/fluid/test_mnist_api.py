@@ -18,8 +18,8 @@ DATA = os.path.join(REPO, "data", "mnist")
 def mnist():
     x_train, y_train = load_mnist(DATA, "train")
     x_eval, y_eval = load_mnist(DATA, "eval")
-    scale = lambda x: (x.reshape(len(x), 1, 28, 28) / 255.0).astype("float32")
-    return scale(x_train), y_train.reshape(-1, 1), scale(x_eval), y_eval.reshape(-1, 1)
+    x_train, x_eval = ((x.reshape(len(x), 1, 28, 28) / 255.0).astype("float32") for x in (x_train, x_eval))
+    return x_train, y_train.reshape(-1, 1), x_eval, y_eval.reshape(-1, 1)
 
 
 def mlp(image):

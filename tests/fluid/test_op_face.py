@@ -48,7 +48,7 @@ def test_op_proto_flags_come_from_the_registry():
     assert {v.name: v.intermediate for v in ln.outputs}["Y"] is True  # given or not, the op writes it
     epsilon = next(a for a in ln.attrs if a.name == "epsilon")
     assert epsilon.type == core.AttrType.FLOAT and epsilon.default == pytest.approx(1e-5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r'Operator "no_such_op" has not been registered\.'):
         OpProtoHolder.instance().get_op_proto("no_such_op")
 
 
@@ -357,7 +357,10 @@ def test_device_guard_records_op_device_as_fluid():
     said = [str(w.message) for w in seen]
     assert "The Op(while) is not support to set device." in said
     assert sum("'device_guard' has higher priority" in s for s in said) == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match=r"The Attr\(device\) should be 'cpu' or 'gpu', and it can also be empty string or None when there is no need to",
+    ):
         with fluid.device_guard("cpu1"):
             pass
 

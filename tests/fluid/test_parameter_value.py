@@ -8,9 +8,17 @@ import pe_cli.fluid as fluid
 from pe_cli.fluid.initializer import ConstantInitializer
 
 
-@pytest.mark.parametrize("shape, dtype", [(None, "float32"), ([1], None), ([], "float32"), ([-1], "float32")])
-def test_bad_parameter_shape_or_dtype(shape, dtype):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    "shape, dtype, message",
+    [
+        (None, "float32", "The shape of Parameter should not be None"),
+        ([1], None, "The dtype of Parameter should not be None"),
+        ([], "float32", "The dimensions of shape for Parameter must be greater than 0"),
+        ([-1], "float32", r"Each dimension of shape for Parameter must be greater than 0, but received \[-1\]"),
+    ],
+)
+def test_bad_parameter_shape_or_dtype(shape, dtype, message):
+    with pytest.raises(ValueError, match=message):
         fluid.Program().global_block().create_parameter(name="w", shape=shape, dtype=dtype)
 
 
@@ -24,5 +32,5 @@ def test_get_parameter_value_by_name():
         exe.run(main)
         value = fluid.io.get_parameter_value_by_name("fc.w", exe, main)
     np.testing.assert_array_equal(value, np.full((3, 2), 1.5, "float32"))
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="get_parameter_value: 'v' is not a parameter"):
         fluid.io.get_parameter_value(main.global_block().create_var(name="v", shape=[1]), exe)

@@ -38,9 +38,15 @@ def test_copy_param_info_from_gives_a_parsed_copy_its_parameters_back():
     parsed._copy_param_info_from(main)
     w = parsed.global_block().var("w")
     assert isinstance(w, Parameter) and w.optimize_attr["learning_rate"] == 0.5 and w.shape == (3, 2)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"Function Program\._copy_param_info_from\(\) needs to pass in a source Program, but received <class 'str'>",
+    ):
         parsed._copy_param_info_from("program")
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"Function Program\._copy_param_info_from\(\) needs to pass in a source Program, but received <class 'str'>",
+    ):
         parsed._copy_dist_param_info_from("program")
 
 

@@ -33,7 +33,7 @@ def test_registry_protos_and_op_desc_creation():
     assert [(a.name, a.f) for a in made.attrs] == [("scale", 3.0)]
     with pytest.raises(ValueError, match="only one input"):
         op.OpDescCreationMethod(scale)(X=["a", "b"])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"Type of op_proto should be OpProto in PaddlePaddle\."):
         op.OpDescCreationMethod("scale")
     assert str(op.Operator("sum", X=["a", "b"], Out="z")) == "Op(sum), inputs:{X[a, b]}, outputs:{Out[z]}."
 
@@ -49,7 +49,7 @@ def test_weighted_average_takes_a_fetched_count():
     avg.add(value=np.array([0.5]), weight=np.array([4], dtype="int32"))
     avg.add(value=1.0, weight=4)
     np.testing.assert_allclose(avg.eval(), [0.75])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"The 'weight' must be a number\(int, float\)\."):
         avg.add(value=1.0, weight=np.array([1, 2]))
 
 

@@ -61,18 +61,33 @@ def test_a_service_op_builds_round_trips_and_refuses_to_run_in_one_line(op_type)
     scope = fluid.Scope()
     scope.var("ids").get_tensor().set(np.array([[1], [2], [3]], np.int64), fluid.CPUPlace())
     scope.var("w").get_tensor().set(np.zeros((10, 4), np.float32), fluid.CPUPlace())
-    with pytest.raises(PeError) as err:
+    with pytest.raises(PeError, match=f"op '{op_type}' .*{SERVICE_OPS[op_type][3]}") as err:
         fluid.Executor(fluid.CPUPlace()).run(prog, scope=scope)
     message = str(err.value)
     assert "\n" not in message and op_type in message and SERVICE_OPS[op_type][3] in message
 
 
-def test_checkpoint_notify_without_servers_does_nothing():
+def test_checkpoint_notify_without_servers_does_nothing(tmp_path):
+    """With no servers (an empty epmap) Fluid's op asks no one to save: the program runs on to its other
+    ops, writes no file and leaves the scope's variables as they were."""
     prog = fluid.Program()
-    prog.global_block().append_op(
-        type="checkpoint_notify", inputs={}, outputs={}, attrs={"epmap": [], "dir": "", "lookup_table": ""}
+    block = prog.global_block()
+    block.create_var(name="w", shape=[2, 2], dtype="float32", persistable=True)
+    block.create_var(name="out", shape=[2, 2], dtype="float32")
+    block.append_op(
+        type="checkpoint_notify",
+        inputs={},
+        outputs={},
+        attrs={"epmap": [], "dir": str(tmp_path / "ck"), "lookup_table": "w"},
     )
-    fluid.Executor(fluid.CPUPlace()).run(prog, scope=fluid.Scope())
+    block.append_op(type="scale", inputs={"X": ["w"]}, outputs={"Out": ["out"]}, attrs={"scale": 2.0})
+    scope = fluid.Scope()
+    w = np.arange(4, dtype=np.float32).reshape(2, 2)
+    scope.var("w").get_tensor().set(w, fluid.CPUPlace())
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(prog, scope=scope, fetch_list=["out"])
+    np.testing.assert_array_equal(out, 2 * w)
+    np.testing.assert_array_equal(np.array(scope.find_var("w").get_tensor()), w)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_coalesce_tensor_aligns_each_slice_to_4096_bytes_on_the_cpu():

@@ -46,7 +46,9 @@ def test_the_manifest_tests_key_runs_only_the_named_classes(tmp_path):
         env=env,
         timeout=300,
     )
-    lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
+    lines = {
+        line.split("|")[0].strip(): line.split("|", 1)[1].strip() for line in proc.stdout.splitlines() if "|" in line
+    }
     assert lines["mixed.py"] == "pe: passes: 1 tests", proc.stdout
     assert lines["whole.py"].startswith("pe: ") and "disable_static" in lines["whole.py"], proc.stdout
 
@@ -90,7 +92,9 @@ def test_the_manifest_after_key_runs_a_program_after_another_in_its_directory(tm
         env=dict(os.environ, PYTHONPATH=REPO),
         timeout=300,
     )
-    lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
+    lines = {
+        line.split("|")[0].strip(): line.split("|", 1)[1].strip() for line in proc.stdout.splitlines() if "|" in line
+    }
     assert lines == {
         "tutorials/attack.py": "pe: passes",
         "after_crash.py": "pe: crash.py, run first, failed: no data",
@@ -130,4 +134,5 @@ def test_deps_and_data_give_a_program_its_own_packages_and_data_files(tmp_path):
         env=dict(os.environ, PYTHONPATH=REPO),
         timeout=300,
     )
-    assert [l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l] == ["pe: passes"], proc.stdout
+    rows = [line.split("|", 1)[1].strip() for line in proc.stdout.splitlines() if "|" in line]
+    assert rows == ["pe: passes"], proc.stdout

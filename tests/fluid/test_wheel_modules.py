@@ -3,7 +3,6 @@ item 3). Expected values marked "Fluid 1.8.5" were printed by the wheel on the s
 
 import importlib
 import io
-import os
 import tarfile
 
 import numpy as np
@@ -63,7 +62,6 @@ def test_data_generator_writes_fluids_multislot_lines(capsys, monkeypatch):
 
 
 def test_ploter_draws_the_curves_or_records_them(tmp_path, monkeypatch):
-    pytest.importorskip("matplotlib")
     from paddle.utils.plot import Ploter
 
     ploter = Ploter("train cost", "test cost")

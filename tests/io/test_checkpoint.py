@@ -229,7 +229,10 @@ def test_failed_swap_puts_the_old_directory_back(tmp_path, monkeypatch):
         return real_rename(src, dst)
 
     monkeypatch.setattr(pio.os, "rename", rename)
-    with fluid.scope_guard(scope), pytest.raises(OSError):
+    with (
+        fluid.scope_guard(scope),
+        pytest.raises(OSError, match=r"cannot write .*ck: rename failed \(simulated\); write elsewhere"),
+    ):
         fluid.io.save_persistables(exe, str(ck), main)
     monkeypatch.undo()
     assert {f: (ck / f).read_bytes() for f in os.listdir(ck)} == before

@@ -94,7 +94,7 @@ def test_a_saved_model_computes_what_it_computed_and_records_feeds_and_fetches(t
     assert holders == {"feed": 9, "fetch": 10}
     words_var = next(v for v in desc.blocks[0].vars if v.name == "words")
     assert words_var.type.lod_tensor.lod_level == 1 and words_var.type.lod_tensor.tensor.data_type == 3
-    with fluid.scope_guard(fluid.Scope()) as fresh:
+    with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe, params_filename="params")
         got = exe.run(program, feed=feed, fetch_list=fetches)
     assert feeds == ["img", "words"]

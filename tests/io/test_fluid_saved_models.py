@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import ArgumentValueError
 
 DATA = os.path.join(REPO, "tests", "data", "fluid_saved")
 sys.path.insert(0, os.path.join(REPO, "tools"))
@@ -39,7 +40,7 @@ TRAINS_OTHERWISE = {
 
 def _mark(family, loader):
     reason = CAUSES.get((family, loader))
-    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)] if reason else []
 
 
 def _cases(loaders):
@@ -120,7 +121,10 @@ def _check_params(rec, params):
 
 @pytest.mark.parametrize(
     "family",
-    [pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=why)) for f, why in sorted(TRAINS_OTHERWISE.items())],
+    [
+        pytest.param(f, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=why))
+        for f, why in sorted(TRAINS_OTHERWISE.items())
+    ],
 )
 def test_the_next_step_where_fluid_trains_otherwise(family):
     rec = Recorded(family)
@@ -149,7 +153,12 @@ PDMODEL_CAUSES = {
 @pytest.mark.parametrize(
     "family",
     [
-        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PDMODEL_CAUSES[f])] if f in PDMODEL_CAUSES else [])
+        pytest.param(
+            f,
+            marks=[pytest.mark.xfail(strict=True, raises=ArgumentValueError, reason=PDMODEL_CAUSES[f])]
+            if f in PDMODEL_CAUSES
+            else [],
+        )
         for f in FAMILIES
     ],
 )
@@ -193,7 +202,12 @@ def _files(root):
 @pytest.mark.parametrize(
     "family",
     [
-        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=BYTES_CAUSES[f])] if f in BYTES_CAUSES else [])
+        pytest.param(
+            f,
+            marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=BYTES_CAUSES[f])]
+            if f in BYTES_CAUSES
+            else [],
+        )
         for f in FAMILIES
     ],
 )
@@ -269,7 +283,12 @@ PROGRAM_CAUSES = {
 @pytest.mark.parametrize(
     "family",
     [
-        pytest.param(f, marks=[pytest.mark.xfail(strict=True, reason=PROGRAM_CAUSES[f])] if f in PROGRAM_CAUSES else [])
+        pytest.param(
+            f,
+            marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=PROGRAM_CAUSES[f])]
+            if f in PROGRAM_CAUSES
+            else [],
+        )
         for f in FAMILIES
     ],
 )

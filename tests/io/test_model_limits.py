@@ -4,6 +4,7 @@ deep, a parameter with a negative dim, a JSON model missing keys: each is one Pe
 file, raised before anything is built. A cycle hung (a variable lookup walking the parents for
 ever); the subprocess test of a cycle is in tests/cli/test_input_limits.py."""
 
+import re
 import json
 import os
 import shutil
@@ -176,7 +177,7 @@ def test_a_damaged_or_oversized_model_is_one_error_naming_the_file(saved, tmp_pa
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     d = _edit(saved, tmp_path, change)
-    with pytest.raises(PeError) as e:
+    with pytest.raises(PeError, match=re.escape(message)) as e:
         _load(d)
     assert message in str(e.value)
     assert "\n" not in str(e.value)

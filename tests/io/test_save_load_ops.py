@@ -4,8 +4,6 @@ directories made; overwrite), save_combine (to a file and to memory), load (with
 load_combine (which must read its file whole), and feed / fetch, whose names the run's feeds and
 fetch list must match as Fluid checks them."""
 
-import os
-
 import numpy as np
 import pytest
 

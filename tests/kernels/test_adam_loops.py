@@ -166,7 +166,7 @@ def test_lazy_adam_on_the_devices_threads_gives_numpys_bits(dtype, device_thread
 def test_lazy_rows_out_of_range_take_numpys_path():
     g, p, m1, m2 = sparse_case(np.float32)
     bad = SelectedRows(np.array([3, 50], np.int64), g.values[:2], 50)  # row 50 of a 50-row table
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="index 50 is out of bounds for axis 0 with size 50"):
         sparse.lazy_adam(p, bad, m1, m2, *scalars(np.float32))
 
 

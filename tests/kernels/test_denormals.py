@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import FeedError
 from pe_cli.kernels.cpu import denormals
 
 pytestmark = pytest.mark.skipif(
@@ -45,7 +46,7 @@ def test_a_run_flushes_denormals_and_gives_the_caller_its_mode_back():
 
 def test_a_failing_run_gives_the_caller_its_mode_back_too():
     main, y = halve_program()
-    with pytest.raises(Exception):
+    with pytest.raises(FeedError, match=r"feed 'x': expected shape \[-1, 4\] \(-1 is any size\), got \[2, 5\]"):
         fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.zeros((2, 5), np.float32)}, fetch_list=[y])
     assert ieee_half()
 

@@ -9,6 +9,7 @@ import pytest
 from pe_cli.kernels import lstm_math
 from pe_cli.kernels.cpu import _numba
 from pe_cli.kernels.cpu import lstm as cpu_lstm
+from pe_cli.base.errors import PeError
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +62,7 @@ def test_other_activations_and_an_unknown_one():
     x, w, b, h0, c0, offs, attrs, dh, _ = case(np.float64, False, False, False, acts=("tanh", "relu", "identity"))
     for g, r in zip(cpu_lstm._forward(x, w, b, h0, c0, offs, attrs), lstm_math.forward(x, w, b, h0, c0, offs, attrs)):
         np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
-    with pytest.raises(Exception, match="activation 'gelu'"):
+    with pytest.raises(PeError, match="activation 'gelu'"):
         cpu_lstm._forward(x, w, b, h0, c0, offs, dict(attrs, cell_activation="gelu"))
 
 

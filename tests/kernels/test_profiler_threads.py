@@ -131,7 +131,8 @@ def test_thread_rule(monkeypatch):
 
 
 def test_use_devices_sizes_blas_and_the_kernels_share(monkeypatch):
-    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import threadpoolctl
+
     for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PE_NUM_THREADS", "2")

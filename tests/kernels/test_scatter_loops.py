@@ -71,7 +71,7 @@ def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads
     monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
     w = rng.standard_normal((40, 7)).astype(np.float32)
     ids = np.full((300, 1), 40)  # every id is padding_idx, one row past the table
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="index 40 is out of bounds for axis 0 with size 40"):
         embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": 40})
 
 

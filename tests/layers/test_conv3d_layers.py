@@ -52,15 +52,20 @@ def test_conv3d_on_a_depth_of_one_equals_conv2d_and_trains(prog):
 
 def test_conv3d_refuses_what_fluid_refuses(prog):
     x = layers.data("x", [4, 6, 8, 8])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="conv3d: unknown padding 'FULL'; it can only be 'SAME' or 'VALID'"):
         layers.conv3d(x, 2, 3, padding="FULL")
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError, match="conv3d: the number of input channels must be divisible by groups; got 4 channels, groups=3"
+    ):
         layers.conv3d(x, 2, 3, groups=3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="conv3d: data_format should be 'NCDHW' or 'NDHWC', got 'NCHW'"):
         layers.conv3d(x, 2, 3, data_format="NCHW")
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match=r"conv3d: non-zero padding \[\[1, 1\], \[0, 0\], \[0, 0\], \[0, 0\], \[0, 0\]\] in the batch or channel dimensions is not",
+    ):
         layers.conv3d(x, 2, 3, padding=[[1, 1], [0, 0], [0, 0], [0, 0], [0, 0]])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="conv3d_transpose: output_size must be set when filter_size is None"):
         layers.conv3d_transpose(x, 2)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="Input of conv3d_transpose must be Variable"):
         layers.conv3d_transpose(np.zeros((1, 4, 6, 8, 8)), 2, filter_size=3)

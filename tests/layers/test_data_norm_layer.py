@@ -37,5 +37,5 @@ def test_data_norm_normalizes_by_its_statistics_and_a_step_summarizes_the_batch(
 
 def test_data_norm_refuses_an_unknown_layout():
     with fluid.program_guard(fluid.Program(), fluid.Program()):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="unsupported data layout:NCDHW"):
             layers.data_norm(layers.data("x", [3]), data_layout="NCDHW")

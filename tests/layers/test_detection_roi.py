@@ -107,12 +107,16 @@ def test_mistakes_are_one_line(prog):
         layers.roi_pool(x, fluid.data("bad", [None, 5], "float32"))  # (roi_align: checked when it runs)
     with pytest.raises(PeError, match="pooled_height=0"):
         layers.roi_pool(x, rois, pooled_height=0)
-    for bad in (fluid.data("i64", [2, 3, 16, 16], "int64"), [[1, 2, 3, 4]]):  # Fluid 1.8: float32 only
-        with pytest.raises(TypeError):
+    # Fluid 1.8: float32 only
+    for bad, says in (
+        (fluid.data("i64", [2, 3, 16, 16], "int64"), "'i64' is int64; it must be one of float32"),
+        ([[1, 2, 3, 4]], "must be Variable, got list"),
+    ):
+        with pytest.raises(TypeError, match=f"prroi_pool: input {says}"):
             layers.prroi_pool(bad, rois, 0.25, 2, 2)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=f"prroi_pool: rois {says}"):
             layers.prroi_pool(x, bad, 0.25, 2, 2)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=f"roi_pool: input {says}"):
             layers.roi_pool(bad, rois, 1, 1, 1.0)
     out = layers.roi_align(x, rois, 2, 2)
     xv = np.zeros((2, 12, 6, 8), np.float32)

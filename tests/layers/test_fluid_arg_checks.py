@@ -106,10 +106,14 @@ def test_sign_takes_a_numpy_array_and_compare_checks_cond():
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         y = layers.sign(np.array([3.0, 0.0, -2.0], dtype="float32"))
         x = fluid.data("x", [2], "int32")
-        for compare in (layers.less_than, layers.equal, layers.greater_equal):
-            with pytest.raises(TypeError):
+        for compare, message in (
+            (layers.less_than, r"less_than: cond must be Variable\|NoneType, got int"),
+            (layers.equal, r"equal: cond must be Variable\|NoneType, got int"),
+            (layers.greater_equal, r"greater_equal: cond must be Variable\|NoneType, got int"),
+        ):
+            with pytest.raises(TypeError, match=message):
                 compare(x=x, y=x, cond=1)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="less_than: force_cpu must be bool, got int"):
             layers.less_than(x=x, y=x, force_cpu=1)
         with pytest.raises(TypeError, match="out must be Variable"):  # test_full_op.py: fill_constant's check
             layers.full(shape=[1], fill_value=5, dtype="int32", out=np.ones((1, 2), "int32"))

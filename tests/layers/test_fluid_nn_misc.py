@@ -32,7 +32,7 @@ def test_mean_iou_of_two_class_maps(prog):
     np.testing.assert_array_equal(got[2], [1, 1, 1])
     np.testing.assert_array_equal(got[1], [0, 1, 1])
     np.testing.assert_allclose(got[0], [(1 + 0.5 + 0.5) / 3], rtol=1e-6)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="mean_iou: Predictions 'f' is float32; it must be one of int32, int64"):
         layers.mean_iou(layers.data("f", [4]), label, 3)
 
 
@@ -42,9 +42,9 @@ def test_temporal_shift_moves_a_quarter_of_the_channels_each_way(prog):
     xv = np.arange(8, dtype=np.float32).reshape(2, 4, 1, 1)  # one clip of two frames, 4 channels
     got = run(prog, {"x": xv}, [out])[0].reshape(2, 4)
     np.testing.assert_array_equal(got, [[0, 5, 2, 3], [0, 0, 6, 7]])  # frame 1, channel 0: frame 0's 0
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="temporal_shift: seg_num must be int, got float"):
         layers.temporal_shift(x, seg_num=2.0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="temporal_shift: shift_ratio must be float, got int"):
         layers.temporal_shift(x, seg_num=2, shift_ratio=1)
 
 
@@ -77,7 +77,10 @@ def test_multi_box_head_composes_the_ssd_head(prog):
     got_locs, got_confs, got_box = exe.run(prog, feed=feed, fetch_list=[locs, confs, box], scope=scope)
     assert got_locs.shape == (2, priors, 4) and got_confs.shape == (2, priors, 5)
     assert np.all((got_box >= 0) & (got_box <= 1))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"multi_box_head: inputs should be a list or tuple\."):
         layers.multi_box_head(f1, image, 32, 5, [[2.0]], min_sizes=[4.0], max_sizes=[8.0])
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match="multi_box_head: aspect_ratios should be list or tuple, and the length of inputs and aspect_ratios should be",
+    ):
         layers.multi_box_head([f1, f2, f3], image, 32, 5, [[2.0], [2.0]], min_ratio=20, max_ratio=90)

@@ -51,7 +51,7 @@ def test_positional_calls_in_fluid_order():
     np.testing.assert_array_equal(got[1], x_np < 1)
     np.testing.assert_allclose(got[2], np.log1p(np.exp(x_np)), rtol=1e-6)
     np.testing.assert_allclose(got[3], x_np - np.log(np.exp(x_np.astype("float64")).sum()), rtol=1e-9)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"fc\(\) takes from 2 to 7 positional arguments but 8 were given"):
         layers.fc(x, 2, 1, None, None, None, "dense2", False)  # is_test only by keyword now
     with pytest.raises(TypeError, match="x"):
         layers.equal([1.0], x)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import ShapeError
 
 layers = fluid.layers
 rng = np.random.default_rng(9)
@@ -54,5 +55,5 @@ def test_bad_unfold_arguments_raise_assertion_errors():
             layers.unfold(x, [2, 2, 2])
         with pytest.raises(AssertionError, match="N, C, H, W"):
             layers.unfold(layers.reshape(x, [2, 16]), 2)
-        with pytest.raises(Exception, match="no sliding block"):
+        with pytest.raises(ShapeError, match="no sliding block"):
             layers.unfold(x, 5)

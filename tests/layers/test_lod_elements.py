@@ -66,23 +66,34 @@ def test_split_and_merge_by_sequence_keep_the_lod(place=fluid.CPUPlace()):
     assert np.array(t).ravel().tolist() == [3, 4, 5, 6, 7, 8] and t.recursive_sequence_lengths() == [[6]]
     assert np.array(f).ravel().tolist() == [0, 1, 2, 9] and f.recursive_sequence_lengths() == [[3, 1]]
     assert np.array_equal(np.array(out), np.array(tensor)) and out.recursive_sequence_lengths() == [[3, 6, 1]]
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"fluid\.layers\.split_lod_tensor: input must be Variable\|list\|tuple\|NoneType, got set"
+    ):
         split_lod_tensor(input=set(), mask=y)
 
 
 @pytest.mark.parametrize(
-    "build",
+    "build, message",
     [
-        lambda x, t: layers.lod_tensor_to_array(np.zeros(3), t),
-        lambda x, t: layers.reorder_lod_tensor_by_rank(x, x),
-        lambda x, t: layers.shrink_memory(x, 0, t),
-        lambda x, t: layers.array_length(x),
+        (
+            lambda x, t: layers.lod_tensor_to_array(np.zeros(3), t),
+            r"lod_tensor_to_array: x must be Variable\|list, got ndarray",
+        ),
+        (
+            lambda x, t: layers.reorder_lod_tensor_by_rank(x, x),
+            "reorder_lod_tensor_by_rank: the type of rank_table should be LOD_RANK_TABLE, 'x' is a lod_tensor",
+        ),
+        (lambda x, t: layers.shrink_memory(x, 0, t), "shrink_memory: i must be Variable, got int"),
+        (
+            lambda x, t: layers.array_length(x),
+            "array_length: array must be a tensor array variable, got Variable 'x' of type lod_tensor",
+        ),
     ],
 )
-def test_fluid_type_errors(build):
+def test_fluid_type_errors(build, message):
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         x = layers.data(name="x", shape=[1], lod_level=1)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=message):
             build(x, layers.lod_rank_table(x))
 
 

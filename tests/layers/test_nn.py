@@ -110,8 +110,8 @@ def test_batch_norm_layer_parameters_and_moving_update(progs):
     x = layers.data("x", [3, 2, 2])
     y = layers.batch_norm(x, momentum=0.8, moving_mean_name="mm", moving_variance_name="mv")
     block = main.global_block()
-    mean, var = block.var("mm"), block.var("mv")
-    assert mean.persistable and not mean.trainable and mean.stop_gradient
+    for stat in (block.var("mm"), block.var("mv")):
+        assert stat.persistable and not stat.trainable and stat.stop_gradient, stat.name
     assert [p.name for p in block.all_parameters() if p.trainable] == ["batch_norm_0.w_0", "batch_norm_0.b_0"]
     op = ops_of(main, "batch_norm")[0]
     assert op.output("MeanOut") == ["mm"] and op.output("VarianceOut") == ["mv"]
@@ -220,7 +220,10 @@ def test_dropout_seed_fixes_the_mask(progs):
 
 def test_conv2d_on_2d_input_names_layer_and_shapes(progs):
     x = layers.data("pixels", [784])
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"conv2d layer 'conv2d_\d+' built at .*: input 'pixels' \[-1, 784\] must be 4-D NCHW to convolve with a filter \[6, C, 5, 5\]; reshape",
+    ) as e:
         layers.conv2d(x, num_filters=6, filter_size=5)
     msg = str(e.value)
     assert "conv2d_0" in msg and "[-1, 784]" in msg and "[6, C, 5, 5]" in msg and "test_nn.py" in msg
@@ -230,11 +233,17 @@ def test_wrong_label_shape_after_conv_and_fc(progs):
     image = layers.data("image", [1, 8, 8])
     label = layers.data("label", [10], dtype="int64")
     logits = layers.fc(layers.pool2d(layers.conv2d(image, 4, 3), 2, pool_stride=2), 10)
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"op 'softmax_with_cross_entropy' of layer 'softmax_with_cross_entropy_\d+' built at .*: Label must be \[-1, 1\] \(int64 class ids\) for Logits \[-1, 10\], got \[-1, 10\]",
+    ) as e:
         layers.softmax_with_cross_entropy(logits, label)
     msg = str(e.value)
     assert "softmax_with_cross_entropy_0" in msg and "[-1, 10]" in msg and "[-1, 1]" in msg
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"op 'cross_entropy2' of layer 'cross_entropy2_\d+' built at .*: Label must be \[-1, 1\] \(int64 class ids\) for X \[-1, 10\], got \[-1, 10\]",
+    ) as e:
         layers.cross_entropy(logits, label)
     assert "cross_entropy2_0" in str(e.value) and "X [-1, 10]" in str(e.value) and "got [-1, 10]" in str(e.value)
     layers.accuracy(logits, label)  # (Fluid 1.8.5 builds it, and checks Label's width when it runs)
@@ -246,17 +255,26 @@ def test_conv2d_op_channel_mismatch_names_both_shapes(progs):
     x = layers.data("x", [3, 8, 8])
     w = block.create_var(name="w", shape=(4, 2, 3, 3), dtype="float32")
     out = block.create_var(name="out")
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"op 'conv2d' built at .*: Input \[-1, 3, 8, 8\] has 3 channels but Filter \[4, 2, 3, 3\] with groups=1 expects 2",
+    ) as e:
         block.append_op("conv2d", {"Input": [x], "Filter": [w]}, {"Output": [out]})
     assert "Input [-1, 3, 8, 8]" in str(e.value) and "Filter [4, 2, 3, 3]" in str(e.value)
 
 
 def test_pool_too_large_and_other_shape_errors(progs):
     x = layers.data("x", [2, 4, 4])
-    with pytest.raises(ShapeError) as e:  # (as Fluid's: "the output size must be greater than 0")
+    with pytest.raises(
+        ShapeError,
+        match=r"op 'pool2d' of layer 'pool2d_\d+' built at .*: ksize \[6, 6\] with paddings \[0, 0, 0, 0\] and strides \[1, 1\] leaves no output of X \[-1, 2,",
+    ) as e:  # (as Fluid's: "the output size must be greater than 0")
         layers.pool2d(x, pool_size=6)
     assert "pool2d_0" in str(e.value) and "X [-1, 2, 4, 4]" in str(e.value) and "ksize [6, 6]" in str(e.value)
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"pool2d layer 'pool2d_\d+' built at .*: input 'flat' \[-1, 16\] must be 4-D NCHW for a 2 pool window",
+    ) as e:
         layers.pool2d(layers.data("flat", [16]), pool_size=2)
     assert "pool2d_1" in str(e.value) and "[-1, 16]" in str(e.value)
     a, b = layers.data("a", [1]), layers.data("b", [], append_batch_size=True)
@@ -271,7 +289,10 @@ def test_pool_too_large_and_other_shape_errors(progs):
         scope=fluid.Scope(),
     )
     np.testing.assert_allclose(got, [[0.0, 0.16], [0.25, 0.01]], rtol=1e-5)  # Fluid 1.8.5's values
-    with pytest.raises(ShapeError) as e:
+    with pytest.raises(
+        ShapeError,
+        match=r"layer_norm layer 'layer_norm_\d+' built at .*: begin_norm_axis=4 must be in \[1, 3\] for input 'x' \[-1, 2, 4, 4\]",
+    ) as e:
         layers.layer_norm(x, begin_norm_axis=4)
     assert "layer_norm_0" in str(e.value) and "[-1, 2, 4, 4]" in str(e.value)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import PeError, ShapeError
+from pe_cli.base.errors import ShapeError
 
 layers = fluid.layers
 

@@ -112,7 +112,10 @@ def test_a_model_file_names_layers_by_their_2x_forward_arguments(tmp_path):
 
 
 def test_a_wrong_encoder_layer_argument_is_one_error_at_the_layer(tmp_path):
-    with pytest.raises(ConfigError) as e:
+    with pytest.raises(
+        ConfigError,
+        match=r"m\.yaml:7:12: layers\[1\]\.enc: TransformerEncoder: encoder_layer has no argument 'nheads' \(it takes d_model,",
+    ) as e:
         _build(tmp_path, "{d_model: 8, nheads: 2, dim_feedforward: 16}")
     line = str(e.value)
     assert "m.yaml:7" in line and "encoder_layer has no argument 'nheads'" in line and "\n" not in line.strip()

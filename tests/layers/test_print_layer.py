@@ -65,9 +65,14 @@ def test_print_shows_the_lod(prog, capsys):
 
 
 def test_print_refuses_what_fluid_refuses(prog):
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"fluid\.layers\.Print: input must be Variable, got ndarray"):
         layers.Print(np.zeros(3))
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"fluid\.layers\.Print: input 's' is int8; it must be one of float32, float64, int32, int64, bool",
+    ):
         layers.Print(layers.data("s", [2], dtype="int8"))
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError, match=r"fluid\.layers\.Print: print_phase='sideways' must be 'forward', 'backward' or 'both'"
+    ):
         layers.Print(layers.data("f", [2]), print_phase="sideways")

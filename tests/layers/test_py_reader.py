@@ -140,7 +140,10 @@ def test_parallel_executor_reads_a_batch_per_device(monkeypatch):
     assert pe.device_count == 2
     reader.start()
     steps = []
-    with pytest.raises(fluid.core.EOFException):
+    with pytest.raises(
+        fluid.core.EOFException,
+        match=r"py_reader 'py_reader_\d+': the data has ended \(fluid\.core\.EOFException\): catch it and call reset\(\) before the",
+    ):
         while True:
             steps.append(list(pe.run([y.name])[0].ravel()))
     reader.reset()

@@ -223,7 +223,7 @@ def test_get_initial_states_and_errors():
             layers.rnn(layers.GRUCell(H), np.zeros((2, 3, 4)))
         with pytest.raises(PeError, match="states are \\[hidden, cell\\]"):
             layers.rnn(layers.LSTMCell(H), x, layers.data("h", [H]))
-        with pytest.raises(NotImplementedError):
+        with pytest.raises(NotImplementedError, match="RNNCell has no state_shape; give get_initial_states shape="):
             layers.rnn(layers.RNNCell(), x)
     with fluid.scope_guard(fluid.core.Scope()):
         exe = fluid.Executor(fluid.CPUPlace())

@@ -99,14 +99,19 @@ def test_lod_append_and_lod_reset(place):
 
 def test_lod_append_refuses_as_fluid():
     with fluid.program_guard(fluid.Program(), fluid.Program()):
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="lod_append: x must be Variable, got ndarray"):
             L.lod_append(np.ones(4, "float64"), [0, 2, 4])  # x not a Variable
         x = L.data("x", shape=[4], dtype="float32")
-        with pytest.raises(ValueError):
+        with pytest.raises(
+            ValueError, match=r"lod_append layer 'lod_append_\d+': level must be a list of offsets or a Variable, got 2"
+        ):
             L.lod_append(x, 2)  # level neither list nor Variable
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError, match="lod_append: x 'b' is bool; it must be one of float32, float64, int32, int64"
+        ):
             L.lod_append(L.data("b", shape=[4], dtype="bool"), [0, 2])  # x's dtype
-        with pytest.raises(TypeError):  # offsets without LoD: int32 only
+        # offsets without LoD: int32 only
+        with pytest.raises(TypeError, match="lod_append: level 'lv' is int64; it must be one of int32"):
             L.lod_append(x, L.data("lv", shape=[4], dtype="int64"))
 
 

@@ -35,15 +35,21 @@ def test_dicts_and_lists_among_loop_variables_keep_the_outer_variables():
 def test_bad_arguments_raise_fluids_errors():
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         i = layers.zeros(shape=[1], dtype="int64")
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="cond in while_loop should be callable"):
             layers.while_loop(i, lambda i: i, [i])
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError,
+            match=r"fluid\.layers\.while_loop: var of cond returned 'fill_constant_\d+\.tmp_\d+' is int64; it must be one of bool",
+        ):
             layers.while_loop(lambda i: i, lambda i: i, [i])  # cond returns an int64
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=r"fluid\.layers\.while_loop: loop_vars must be list\|tuple, got Variable"):
             layers.while_loop(lambda i: layers.less_than(i, i), lambda i: i, i)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="loop_vars in while_loop should not be empty"):
             layers.while_loop(lambda i: layers.less_than(i, i), lambda i: i, [])
-        with pytest.raises(ValueError):
+        with pytest.raises(
+            ValueError,
+            match=r"body in while_loop should return the same arity \(length and structure\) as loop_vars: 2 values for 1",
+        ):
             layers.while_loop(lambda i: layers.less_than(i, i), lambda i: [i, i], [i])
 
 

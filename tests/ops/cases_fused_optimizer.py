@@ -2,8 +2,6 @@
 numpy reference of its update op (tests/ops/cases_optimizer.py, written from the formulas), the
 learning rate shared. Parameters of different shapes, as a model's weights and biases."""
 
-import numpy as np
-
 from op_test import OpCase
 from pe_cli.ops import registry
 from tests.ops.cases_optimizer import _adam, _momentum, _sgd, lr, pos, r

@@ -29,7 +29,7 @@ CASES += [
     OpCase("logical_xor", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
 ]
 
-I, J = rng.integers(-100, 100, (2, 3, 5)).astype("int32"), rng.integers(-100, 100, (3, 5)).astype("int32")
+IA, J = rng.integers(-100, 100, (2, 3, 5)).astype("int32"), rng.integers(-100, 100, (3, 5)).astype("int32")
 CASES += [
     OpCase(
         "equal",
@@ -37,11 +37,11 @@ CASES += [
         lambda i, a: {"Out": np.array([True])},
         name="equal_0d_against_1",
     ),
-    OpCase("bitwise_not", {"X": I}, lambda i, a: {"Out": ~i["X"]}),
+    OpCase("bitwise_not", {"X": IA}, lambda i, a: {"Out": ~i["X"]}),
     OpCase("bitwise_not", {"X": P}, lambda i, a: {"Out": ~i["X"]}, name="bitwise_not_bool"),
-    OpCase("bitwise_and", {"X": I, "Y": J}, lambda i, a: {"Out": i["X"] & i["Y"]}),
-    OpCase("bitwise_or", {"X": I, "Y": J}, lambda i, a: {"Out": i["X"] | i["Y"]}),
-    OpCase("bitwise_xor", {"X": I.astype("int64"), "Y": J.astype("int64")}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
+    OpCase("bitwise_and", {"X": IA, "Y": J}, lambda i, a: {"Out": i["X"] & i["Y"]}),
+    OpCase("bitwise_or", {"X": IA, "Y": J}, lambda i, a: {"Out": i["X"] | i["Y"]}),
+    OpCase("bitwise_xor", {"X": IA.astype("int64"), "Y": J.astype("int64")}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
 ]
 
 _A = np.arange(6, dtype=np.float64).reshape(2, 3)

@@ -7,7 +7,7 @@ import numpy as np
 from op_test import OpCase
 
 rng = np.random.default_rng(79)
-T, B, I, H = 3, 2, 2, 2
+T, B, IN, H = 3, 2, 2, 2
 
 
 def _sig(v):
@@ -17,7 +17,7 @@ def _sig(v):
 def _weights(w, layers, dirs):
     mats, off = [], 0
     for layer in range(layers):
-        size = I if layer == 0 else H * dirs
+        size = IN if layer == 0 else H * dirs
         for _ in range(dirs):
             mats.append([w[off : off + 4 * H * size].reshape(4 * H, size)])
             off += 4 * H * size
@@ -52,9 +52,9 @@ def cudnn_lstm_ref(i, a):
 
 def _case(layers, bidirec, name, grad=()):
     dirs = 2 if bidirec else 1
-    size = sum(dirs * 4 * H * ((I if layer == 0 else H * dirs) + H) for layer in range(layers)) + layers * dirs * 8 * H
+    size = sum(dirs * 4 * H * ((IN if layer == 0 else H * dirs) + H) for layer in range(layers)) + layers * dirs * 8 * H
     inputs = {
-        "Input": rng.normal(size=(T, B, I)),
+        "Input": rng.normal(size=(T, B, IN)),
         "InitH": rng.normal(size=(layers * dirs, B, H)),
         "InitC": rng.normal(size=(layers * dirs, B, H)),
         "W": rng.normal(size=(size,)) * 0.5,
@@ -69,7 +69,7 @@ def _case(layers, bidirec, name, grad=()):
         grad=grad,
         grad_rtol=1e-4,
         grad_atol=1e-6,
-        attrs={"num_layers": layers, "is_bidirec": bidirec, "hidden_size": H, "input_size": I, "max_len": T},
+        attrs={"num_layers": layers, "is_bidirec": bidirec, "hidden_size": H, "input_size": IN, "max_len": T},
     )
 
 

@@ -159,15 +159,15 @@ CASES += [
 def _pairs(i, a):
     """Every pair of one query with different labels, by hand: score order agreeing with label order is
     positive, else negative (ties too, as Fluid's), ties also neutral; weight = the pair's mean weight."""
-    s, l, q, w = i["Score"][:, a["column"]], i["Label"][:, 0], i["QueryID"][:, 0], i["Weight"][:, 0]
+    s, lab, q, w = i["Score"][:, a["column"]], i["Label"][:, 0], i["QueryID"][:, 0], i["Weight"][:, 0]
     pos = neg = neu = 0.0
     for x in range(len(s)):
         for y in range(x + 1, len(s)):
-            if q[x] != q[y] or l[x] == l[y]:
+            if q[x] != q[y] or lab[x] == lab[y]:
                 continue
             wt = (w[x] + w[y]) / 2
             neu += wt if s[x] == s[y] else 0.0
-            if (s[x] - s[y]) * (l[x] - l[y]) > 0:
+            if (s[x] - s[y]) * (lab[x] - lab[y]) > 0:
                 pos += wt
             else:
                 neg += wt
@@ -183,11 +183,11 @@ def _pr(i, a):
     """Per class TP, FP, TN, FN by hand, then macro and micro precision / recall / F1."""
     n, w = a["class_number"], i["Weights"][:, 0]
     states = np.zeros((n, 4))
-    for p, l, wt in zip(i["Indices"][:, 0], i["Labels"][:, 0], w):
-        states[p, 0 if p == l else 1] += wt
-        if p != l:
-            states[l, 3] += wt
-        states[[c for c in range(n) if c not in (p, l)], 2] += wt
+    for p, lab, wt in zip(i["Indices"][:, 0], i["Labels"][:, 0], w):
+        states[p, 0 if p == lab else 1] += wt
+        if p != lab:
+            states[lab, 3] += wt
+        states[[c for c in range(n) if c not in (p, lab)], 2] += wt
 
     def metrics(st):
         prec = [t / (t + f) if t + f > 0 else 1.0 for t, f in zip(st[:, 0], st[:, 1])]

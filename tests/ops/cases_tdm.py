@@ -64,10 +64,10 @@ def _check_negatives(outs, inputs):
     out, labels, mask = outs["Out"], outs["Labels"], outs["Mask"]
     assert out.shape == (4, (0 + 1) + (1 + 1) + (2 + 1) + (3 + 1))
     start = 0
-    for l, k in enumerate([0, 1, 2, 3]):
+    for level, k in enumerate([0, 1, 2, 3]):
         block = out[:, start : start + k + 1]
         for r, item in enumerate(inputs["X"].ravel()):
-            positive = _TRAVEL[item, l]
+            positive = _TRAVEL[item, level]
             if positive == 0:
                 assert (block[r] == 0).all() and (mask[r, start : start + k + 1] == 0).all()
                 continue
@@ -76,7 +76,7 @@ def _check_negatives(outs, inputs):
             )
             negatives = block[r, 1:]
             assert len(set(negatives.tolist())) == k and positive not in negatives
-            assert set(negatives.tolist()) <= set(_LAYERS[l])
+            assert set(negatives.tolist()) <= set(_LAYERS[level])
         start += k + 1
 
 

@@ -27,7 +27,9 @@ def test_gradients_with_optimizer_updates_the_parameters_by_the_outputs_gradient
         exe.run(main, feed={"x": xv})
         after = np.array(scope.find_var("w_awo").get_tensor())
     np.testing.assert_allclose(after, before - 0.5 * xv.mean(0).reshape(3, 1), rtol=1e-6)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"paddle\.static\.gradients_with_optimizer: optimizer must be Optimizer, got str"
+    ):
         paddle.autograd.backward_mode.gradients_with_optimizer(main, "sgd")
     with pytest.raises(FluidUnsupported, match="paddle.autograd.PyLayer"):
         paddle.autograd.PyLayer()

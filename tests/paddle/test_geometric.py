@@ -21,7 +21,9 @@ def test_weighted_sample_neighbors_in_a_static_program():
         )
         with pytest.raises(ValueError, match="eids"):
             paddle.geometric.weighted_sample_neighbors(row, colptr, weight, nodes, return_eids=True)
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError, match="weighted_sample_neighbors: edge_weight 'row' is int64; it must be one of float32"
+        ):
             paddle.geometric.weighted_sample_neighbors(row, colptr, row, nodes)
     feed = {
         "row": np.array([5, 6, 7, 8, 9, 4]),

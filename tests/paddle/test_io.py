@@ -55,11 +55,11 @@ def test_datasets():
     indices = sorted(parts[0].indices + parts[1].indices)
     assert [len(p) for p in parts] == [3, 7] and indices == list(range(10))
     assert [len(p) for p in io.random_split(Squares(10), [0.5, 0.5])] == [5, 5]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Sum of input lengths does not equal the length of the input dataset!"):
         io.random_split(Squares(10), [3, 3])
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="tensors not have same shape of the 1st dimension"):
         io.TensorDataset([np.zeros(3), np.zeros(4)])
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="'__getitem__' should not be called for IterableDatasetStream"):
         Stream(3)[0]
 
 
@@ -69,7 +69,7 @@ def test_samplers():
     assert sorted(io.RandomSampler(range(6))) == list(range(6))
     draws = list(io.RandomSampler(range(3), replacement=True, num_samples=50))
     assert len(draws) == 50 and set(draws) <= {0, 1, 2}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="num_samples should not be specified while replacement is False"):
         io.RandomSampler(range(3), num_samples=2)
     weighted = list(io.WeightedRandomSampler([0.0, 1.0, 0.0, 3.0], 200))
     assert set(weighted) == {1, 3} and 100 < weighted.count(3) < 190
@@ -77,11 +77,11 @@ def test_samplers():
     assert list(io.BatchSampler(Squares(5), batch_size=2)) == [[0, 1], [2, 3], [4]]
     assert list(io.BatchSampler(sampler=io.SequenceSampler(range(5)), batch_size=2, drop_last=True)) == [[0, 1], [2, 3]]
     assert len(io.BatchSampler(Squares(5), batch_size=2)) == 3
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=r"dataset should not be a paddle\.io\.IterableDataset, but got <class"):
         io.BatchSampler(Stream(3))
     by_indices = io.BatchSampler(indices=[4, 1, 3, 0, 2], batch_size=2)  # Paddle 2.0-beta's form
     assert list(by_indices) == [[4, 1], [3, 0], [2]] and len(by_indices) == 3
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="either dataset or indices should be set, not both"):
         io.BatchSampler(Squares(5), indices=[0, 1])
 
 
@@ -106,9 +106,9 @@ def test_dataloader_batches():
     assert sorted(sum(workers, [])) == list(range(7))
     assert sorted(map(tuple, workers)) == [(0, 2), (1, 3), (4, 6), (5,)]
     assert io.get_worker_info() is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="IterableDataset not support shuffle, but got shuffle=True"):
         io.DataLoader(Stream(3), shuffle=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="length of IterableDataset not supported"):
         len(io.DataLoader(Stream(3)))
 
 
@@ -167,7 +167,13 @@ def _at_most(seconds):
 
 def test_dataloader_timeout_ends_a_worker_that_never_answers():
     start, got = time.monotonic(), []
-    with _at_most(30), pytest.raises(RuntimeError) as e:
+    with (
+        _at_most(30),
+        pytest.raises(
+            RuntimeError,
+            match=r"DataLoader: no batch came from its 1 worker process\(es\) within timeout=1 s \(DataLoader's timeout\); the",
+        ) as e,
+    ):
         for b in io.DataLoader(Stuck(), batch_size=1, num_workers=1, timeout=1):
             got.append(b[0].item())
     assert got == [0, 1] and time.monotonic() - start < 15

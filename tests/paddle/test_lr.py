@@ -116,7 +116,9 @@ def test_reduce_on_plateau():
     for acc in [0.5, 0.55, 0.7, 0.7, 0.7]:
         m.step(acc)
     assert m() == pytest.approx(0.3)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"metrics must be 'int', 'float', 'np\.float64', 'numpy\.ndarray', but receive <class 'str'>"
+    ):
         m.step("x")
 
 
@@ -138,15 +140,15 @@ def test_state_dict_round_trip():
 
 
 def test_bad_arguments_are_paddles_errors():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="The type of learning rate must be float, but received <class 'str'>"):
         lr.LRScheduler("0.1")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Invalid learning rate: -1\.0"):
         lr.LRScheduler(-1.0)
     with pytest.raises(NotImplementedError):
         lr.LRScheduler(0.1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"gamma should be < 1\.0\."):
         lr.StepDecay(0.1, 2, gamma=1.5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"When three_phase is True, 'phase_pct' must be less than 0\.5"):
         lr.OneCycleLR(1.0, 10, three_phase=True, phase_pct=0.6)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="mode: sideways is unknown!"):
         lr.ReduceOnPlateau(0.1, mode="sideways")

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base.errors import PeError
 
 RNG = np.random.RandomState(7)
 PRED = RNG.rand(40, 5).astype("float32")
@@ -88,5 +89,5 @@ def test_static_metric_layers():
     reference.update(probs, binary)
     assert float(u) == pytest.approx(reference.accumulate(), abs=1e-6)
     assert float(a) == pytest.approx((np.argmax(PRED, 1) == binary[:, 0]).mean())
-    with pytest.raises(Exception, match="ins_tag_weight"):
+    with pytest.raises(PeError, match="ins_tag_weight"):
         paddle.static.auc(prob, y, ins_tag_weight=prob)

@@ -135,9 +135,12 @@ def test_dygraph_calls_refuse_in_one_line():
         paddle.optimizer.LBFGS()
     with pytest.raises(TypeError, match="parameter groups are for dygraph"):
         paddle.optimizer.SGD(0.1, parameters=[{"params": [], "learning_rate": 0.5}])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"weight_decay should be float or Tensor\."):
         paddle.optimizer.AdamW(0.1, weight_decay="0.1")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(
+        RuntimeError,
+        match=r"optimizer's learning rate can't be LRScheduler when invoke this API, because this will lead to conflict\.",
+    ):
         paddle.optimizer.SGD(paddle.optimizer.lr.StepDecay(0.1, 2)).set_lr(0.5)
     for unset in ({"learning_rate": None}, {"rho": None}, {"epsilon": None}, {"momentum": None}):
         with pytest.raises(ValueError, match=f"{next(iter(unset))} is not set"):  # Paddle 2.x's checks

@@ -5,6 +5,8 @@ stop_gradient a Paddle 2.6 program gives an op's outputs when none of its inputs
 ``paddle.static.nn.sequence_lod``, ``paddle.nn.clip._allow_pure_fp16_global_norm_clip`` and
 ``paddle.dataset.mnist.fetch``."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -57,9 +59,12 @@ def test_copy_data_info_marks_fed_variables_and_checks_the_source():
     clone.global_block().var("x").is_data = False
     clone._copy_data_info_from(main)
     assert clone.global_block().var("x").is_data
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no variable named 'x' in block 0"):
         clone._copy_data_info_from(startup)
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"Function Program\._copy_param_info_from\(\) needs to pass in a source Program, but received <class",
+    ):
         clone._copy_data_info_from(startup.global_block())
 
 
@@ -100,5 +105,31 @@ def test_pure_fp16_global_norm_clip_flag():
     assert allow(False) is True and allow() is False
 
 
-def test_mnist_fetch_reads_what_is_offline():
-    paddle.dataset.mnist.fetch()
+def test_mnist_fetch_reads_what_is_offline(tmp_path, monkeypatch):
+    """``fetch()`` downloads nothing: it reads both splits from Paddle's cache (a damaged file there is
+    one error naming it), from pe's bundled MNIST where the cache is empty, and with neither it names
+    the files, where to put them and where Paddle downloads them from."""
+    import shutil
+
+    from pe_cli.base.errors import PeError
+    from pe_cli.paddle.dataset import mnist
+
+    monkeypatch.setenv("PADDLE_DATA_HOME", str(tmp_path))
+    assert paddle.dataset.mnist.fetch() is None
+    cache = tmp_path / "mnist"
+    cache.mkdir()
+    for images, labels in (mnist.TRAIN, mnist.TEST):
+        shutil.copy(os.path.join(mnist.BUNDLED, mnist.TEST[0]), cache / images)
+        shutil.copy(os.path.join(mnist.BUNDLED, mnist.TEST[1]), cache / labels)
+    assert paddle.dataset.mnist.fetch() is None
+    assert sum(1 for _ in paddle.dataset.mnist.train()()) == 10000  # the cache's, not the bundled 8,000
+    damaged = cache / mnist.TRAIN[0]
+    damaged.write_bytes(damaged.read_bytes()[:5000])
+    with pytest.raises(PeError, match=f"{mnist.TRAIN[0]}: cannot read"):
+        paddle.dataset.mnist.fetch()
+    shutil.rmtree(cache)
+    monkeypatch.setattr(mnist, "BUNDLED", str(tmp_path / "none"))
+    with pytest.raises(
+        PeError, match=r"absent \(pe downloads nothing\): put the MNIST IDX files .*\(Paddle downloads them from"
+    ):
+        paddle.dataset.mnist.fetch()

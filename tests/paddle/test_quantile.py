@@ -43,8 +43,15 @@ def test_quantiles_equal_numpys():
 def test_bad_arguments_are_paddles_errors():
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         x = paddle.static.data("x", [2, 3], "float32")
-        for q, axis in ((1.5, None), ([0.2, -0.3], None), ([], None), (0.4, 0.4), (0.4, [1, 0.4]), (0.4, 10)):
-            with pytest.raises(ValueError):
+        for q, axis, message in (
+            (1.5, None, r"paddle\.quantile: q should be in range \[0, 1\], got 1\.5"),
+            ([0.2, -0.3], None, r"paddle\.quantile: q should be in range \[0, 1\], got -0\.3"),
+            ([], None, r"paddle\.quantile: q should not be empty"),
+            (0.4, 0.4, r"paddle\.quantile: axis should be an int or a list of ints, got 0\.4"),
+            (0.4, [1, 0.4], r"paddle\.quantile: axis should be an int or a list of ints, got 0\.4"),
+            (0.4, 10, r"paddle\.quantile: axis should be in range \[-2, 2\), got 10"),
+        ):
+            with pytest.raises(ValueError, match=message):
                 paddle.quantile(x, q, axis=axis)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=r"paddle\.quantile: input x should be a Tensor, got list"):
             paddle.quantile([1, 3, 4], 0.9)

@@ -61,11 +61,13 @@ def test_state_dict_modes_and_a_round_trip_through_paddle_static_load(trained, t
         assert sorted(params) == ["fc_0.b_0", "fc_0.w_0"]
         assert any("moment1" in n for n in opt) and not set(opt) & set(params)
         assert set(main.state_dict()) == set(params) | set(opt)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=r"Type of `mode` should be string, but received <class 'int'>\."):
             main.state_dict(1)
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError, match=r"`scope` should be None or `paddle\.static\.Scope'` type, but received <class 'int'>\."
+        ):
             main.state_dict(scope=1)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"`mode` string should be 'param', 'opt' or 'all', but received x\."):
             main.state_dict("x")
         want = {k: np.array(v) for k, v in params.items()}
         paddle.save(params, str(tmp_path / "m.pdparams"))
@@ -82,7 +84,7 @@ def test_state_dict_modes_and_a_round_trip_through_paddle_static_load(trained, t
             main.set_state_dict(dict(paddle.load(str(tmp_path / "m.pdparams"), return_numpy=True), nowhere=np.ones(1)))
         for name, array in want.items():
             np.testing.assert_array_equal(np.array(main.state_dict("param")[name]), array)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=r"Type of `state_dict` should be dict, but received <class 'int'>\."):
             main.set_state_dict(1)
 
 
@@ -122,13 +124,16 @@ def test_buffers_programs_and_binary_tensors(trained, tmp_path):
     paddle.save(tensor, str(tmp_path / "t.bin"), use_binary_format=True)
     assert isinstance(paddle.load(str(tmp_path / "t.bin")), core.LoDTensor)
     rows = core.SelectedRows([0, 4], 10)
-    with pytest.raises(ValueError):  # no values yet
+    with pytest.raises(ValueError, match=r"The saved tensor is not initialized\."):  # no values yet
         paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
     rows.get_tensor().set(np.ones((2, 3), "float32"))
     paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
     back = paddle.load(str(tmp_path / "sr.bin"))
     assert isinstance(back, core.SelectedRows) and (back.rows(), back.height()) == ([0, 4], 10)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(
+        NotImplementedError,
+        match=r"When use_binary_format = True, `paddle\.save`  expected Tensor, but received <class 'dict'>\.",
+    ):
         paddle.save({}, str(tmp_path / "e"), use_binary_format=True)
     with pytest.raises(ValueError, match="protocol"):
         paddle.save({}, str(tmp_path / "e"), protocol=5)

@@ -93,15 +93,27 @@ def test_static_data_takes_the_default_dtype_and_create_parameter_checks_types()
         finally:
             paddle.set_default_dtype("float32")
         assert paddle.static.data("c", [2], "bool").dtype == "bool"
-        for bad in (
-            lambda: paddle.static.data(1, [2]),
-            lambda: paddle.static.data("d", 2),
-            lambda: paddle.create_parameter(1, "float32"),
-            lambda: paddle.create_parameter([1.0, 2.0], "float32"),
-            lambda: paddle.create_parameter([1, 2], "float32", attr=np.arange(2)),
-            lambda: paddle.create_parameter([1, 2], "float32", default_initializer=np.arange(2)),
+        for bad, message in (
+            (lambda: paddle.static.data(1, [2]), r"paddle\.static\.data: name must be str, got int"),
+            (lambda: paddle.static.data("d", 2), r"paddle\.static\.data: shape must be list\|tuple, got int"),
+            (
+                lambda: paddle.create_parameter(1, "float32"),
+                r"create_parameter: shape must be list\|tuple\|ndarray, got int",
+            ),
+            (
+                lambda: paddle.create_parameter([1.0, 2.0], "float32"),
+                r"create_parameter: item of shape must be int\|uint8\|int8\|int16\|int32\|int64, got float",
+            ),
+            (
+                lambda: paddle.create_parameter([1, 2], "float32", attr=np.arange(2)),
+                r"create_parameter: attr must be NoneType\|ParamAttr, got ndarray",
+            ),
+            (
+                lambda: paddle.create_parameter([1, 2], "float32", default_initializer=np.arange(2)),
+                r"create_parameter: default_initializer must be NoneType\|Initializer, got ndarray",
+            ),
         ):
-            with pytest.raises(TypeError):
+            with pytest.raises(TypeError, match=message):
                 bad()
         w = paddle.create_parameter([2, 3], "float32", default_initializer=paddle.nn.initializer.Constant(0.5))
         assert w.shape == (2, 3)

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import FluidUnsupported, PeError
 
 ROOT = REPO
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")
@@ -23,7 +22,7 @@ P = R.uniform(0.5, 2, (3, 4)).astype("float32")
 M = R.uniform(-1, 1, (4, 5)).astype("float32")
 S = R.uniform(-1, 1, (2, 3, 4)).astype("float32")
 V = R.uniform(-1, 1, (4,)).astype("float32")
-I = np.array([[3, 1, 2], [0, 0, 5], [4, 2, 2]], dtype="int64")
+IDS = np.array([[3, 1, 2], [0, 0, 5], [4, 2, 2]], dtype="int64")
 IDX = np.array([2, 0], dtype="int64")
 
 
@@ -53,8 +52,8 @@ CASES = [
     ("subtract", lambda x, y: paddle.subtract(x, y), (A, B), A - B),
     ("multiply", lambda x, y: paddle.multiply(x, y), (A, B), A * B),
     ("divide", lambda x, y: paddle.divide(x, y), (A, P), A / P),
-    ("floor_divide", lambda x, y: paddle.floor_divide(x, y), (I + 7, I + 1), (I + 7) // (I + 1)),
-    ("mod", lambda x, y: paddle.mod(x, y), (I + 7, I + 1), (I + 7) % (I + 1)),
+    ("floor_divide", lambda x, y: paddle.floor_divide(x, y), (IDS + 7, IDS + 1), (IDS + 7) // (IDS + 1)),
+    ("mod", lambda x, y: paddle.mod(x, y), (IDS + 7, IDS + 1), (IDS + 7) % (IDS + 1)),
     ("maximum", lambda x, y: paddle.maximum(x, y), (A, B), np.maximum(A, B)),
     ("minimum", lambda x, y: paddle.minimum(x, y), (A, B), np.minimum(A, B)),
     ("pow", lambda x: paddle.pow(x, 3.0), (A,), A**3),
@@ -118,7 +117,7 @@ CASES = [
     ("clip", lambda x: paddle.clip(x, min=-1.0), (A,), np.maximum(A, -1)),
     ("clip2", lambda x: paddle.clip(x, -0.5, 0.5), (A,), np.clip(A, -0.5, 0.5)),
     ("less_than", lambda x, y: paddle.less_than(x, y), (A, B), A < B),
-    ("equal", lambda x: paddle.equal(x, 2), (I,), I == 2),
+    ("equal", lambda x: paddle.equal(x, 2), (IDS,), IDS == 2),
     ("logical_xor", lambda x, y: paddle.logical_xor(paddle.less_than(x, y), paddle.greater_than(x, y)), (A, B), A != B),
 ]
 
@@ -159,15 +158,20 @@ CASES += [
     ("gather", lambda x, i: paddle.gather(x, i), (A, IDX), A[IDX]),
     ("gather_axis", lambda x, i: paddle.gather(x, i, axis=1), (A, IDX), A[:, IDX]),
     ("index_select", lambda x, i: paddle.index_select(x, i, axis=-1), (S, IDX), S[:, :, IDX]),
-    ("gather_nd", lambda x, i: paddle.gather_nd(x, i), (A, I[:2, :2].copy() % 3), A[I[:2, 0] % 3, I[:2, 1] % 3]),
-    ("index_sample", lambda x, i: paddle.index_sample(x, i), (A, I % 4), np.take_along_axis(A, I % 4, 1)),
+    ("gather_nd", lambda x, i: paddle.gather_nd(x, i), (A, IDS[:2, :2].copy() % 3), A[IDS[:2, 0] % 3, IDS[:2, 1] % 3]),
+    ("index_sample", lambda x, i: paddle.index_sample(x, i), (A, IDS % 4), np.take_along_axis(A, IDS % 4, 1)),
     (
         "scatter",
         lambda x, i, u: paddle.scatter(x, i, u),
         (A, IDX, B[:2].copy()),
         np.concatenate([B[1:2], A[1:2], B[0:1]]),
     ),
-    ("shard_index", lambda x: paddle.shard_index(x, 20, 2, 1), (I * 3,), np.where(I * 3 // 10 == 1, I * 3 % 10, -1)),
+    (
+        "shard_index",
+        lambda x: paddle.shard_index(x, 20, 2, 1),
+        (IDS * 3,),
+        np.where(IDS * 3 // 10 == 1, IDS * 3 % 10, -1),
+    ),
     (
         "multiplex",
         lambda a, b, i: paddle.multiplex([a, b], i),
@@ -213,13 +217,13 @@ CASES += [
         (A,),
         [np.sort(A, 0)[:2], np.argsort(A, 0, kind="stable")[:2]],
     ),
-    ("nonzero", lambda x: paddle.nonzero(x), (I,), np.argwhere(I)),
+    ("nonzero", lambda x: paddle.nonzero(x), (IDS,), np.argwhere(IDS)),
     ("masked_select", lambda x, y: paddle.masked_select(x, paddle.greater_than(x, y)), (A, B), A[A > B]),
     (
         "unique",
         lambda x: paddle.unique(x, return_inverse=True, return_counts=True),
-        (I,),
-        list(np.unique(I.ravel(), return_inverse=True, return_counts=True)),
+        (IDS,),
+        list(np.unique(IDS.ravel(), return_inverse=True, return_counts=True)),
     ),
     ("median_odd", lambda x: paddle.median(x, axis=0), (A,), np.median(A, 0)),
     ("median_even", lambda x: paddle.median(x), (A,), [np.median(A)]),
@@ -248,7 +252,7 @@ CASES += [
         np.where(A > 0, 1.0, A).astype("float32"),
     ),
     ("histogram", lambda x: paddle.histogram(x, bins=5, min=-1, max=1), (A,), np.histogram(A, 5, (-1, 1))[0]),
-    ("histogram_data", lambda x: paddle.histogram(x, bins=4), (I,), np.histogram(I, 4, (I.min(), I.max()))[0]),
+    ("histogram_data", lambda x: paddle.histogram(x, bins=4), (IDS,), np.histogram(IDS, 4, (IDS.min(), IDS.max()))[0]),
     (
         "inverse",
         lambda x: paddle.inverse(x),
@@ -344,5 +348,5 @@ def test_grad_switches_change_nothing_in_static_mode():
         return 2 * v
 
     assert double(3) == 6 and double.__name__ == "double"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"paddle\.set_grad_enabled: mode must be a bool, got 'yes'"):
         paddle.set_grad_enabled("yes")

@@ -224,40 +224,136 @@ def _data(name, shape, dtype):
 
 
 @pytest.mark.parametrize(
-    "call,error",
+    "call,error, message",
     [
-        (lambda: paddle.gcd(_data("f", [3], "float32"), _data("g", [3], "float32")), TypeError),
-        (lambda: paddle.ldexp(np.ones(3), _data("i", [3], "int32")), TypeError),
-        (lambda: paddle.frexp(_data("i", [3], "int32")), TypeError),
-        (lambda: paddle.bucketize(_data("x", [2, 5], "float64"), _data("s", [2, 2], "float64")), ValueError),
-        (lambda: paddle.take(_data("x", [3], "float64"), np.array([1])), TypeError),
-        (lambda: paddle.take(_data("x", [3], "float64"), _data("i", [2], "float32")), TypeError),
-        (lambda: paddle.take(_data("x", [3], "float64"), _data("i", [2], "int64"), mode="nearest"), ValueError),
-        (lambda: paddle.index_fill(_data("x", [3], "float64"), np.array([1]), 0, 1.0), ValueError),
-        (lambda: paddle.index_fill(_data("x", [3], "float64"), _data("i", [1], "int64"), 1, 1.0), ValueError),
-        (lambda: paddle.combinations(_data("x", [2, 2], "float64")), TypeError),
-        (lambda: paddle.combinations(_data("x", [3], "float64"), -1), ValueError),
-        (lambda: paddle.vander(1), TypeError),
-        (lambda: paddle.vander(_data("x", [3, 2], "int32")), ValueError),
-        (lambda: paddle.vander(_data("x", [3], "int32"), n=-1), ValueError),
-        (lambda: paddle.renorm(_data("x", [3, 2], "float64"), 2.0, 2, 1.0), ValueError),
-        (lambda: paddle.randint_like(_data("x", [3], "int32"), low=5, high=5), ValueError),
-        (lambda: paddle.randint_like(_data("x", [3], "int32"), low=-5), ValueError),
-        (lambda: paddle.bitwise_and(_data("x", [3], "float32"), _data("y", [3], "float32")), TypeError),
-        (lambda: paddle.index_select(_data("x", [3, 4], "float64"), _data("i", [2, 2], "int64")), ValueError),
-        (lambda: paddle.count_nonzero(_data("x", [3, 4], "int32"), axis=10), ValueError),
-        (lambda: paddle.nanmean(_data("x", [3, 4], "int32")), TypeError),
-        (lambda: paddle.rot90(_data("x", [3], "float32"), axes=[0, 1]), ValueError),
-        (lambda: paddle.inner(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
-        (lambda: paddle.outer(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
-        (lambda: paddle.frac(_data("x", [3], "bool")), TypeError),
-        (lambda: paddle.where(_data("c", [3], "bool"), _data("x", [3], "bool"), _data("y", [3], "bool")), TypeError),
-        (lambda: paddle.diagflat([1, 2]), TypeError),
+        (
+            lambda: paddle.gcd(_data("f", [3], "float32"), _data("g", [3], "float32")),
+            TypeError,
+            "gcd: x 'f' is float32; it must be one of int32, int64",
+        ),
+        (
+            lambda: paddle.ldexp(np.ones(3), _data("i", [3], "int32")),
+            TypeError,
+            r"x must be tensor type, but got <class 'numpy\.ndarray'>",
+        ),
+        (
+            lambda: paddle.frexp(_data("i", [3], "int32")),
+            TypeError,
+            r"The data type of input must be one of \['float32', 'float64'\], but got int32",
+        ),
+        (
+            lambda: paddle.bucketize(_data("x", [2, 5], "float64"), _data("s", [2, 2], "float64")),
+            ValueError,
+            "sorted_sequence tensor must be 1 dimension, but got dim 2",
+        ),
+        (
+            lambda: paddle.take(_data("x", [3], "float64"), np.array([1])),
+            TypeError,
+            r"The type of 'index' must be Tensor, but got <class 'numpy\.ndarray'>",
+        ),
+        (
+            lambda: paddle.take(_data("x", [3], "float64"), _data("i", [2], "float32")),
+            TypeError,
+            "take: index 'i' is float32; it must be one of int32, int64",
+        ),
+        (
+            lambda: paddle.take(_data("x", [3], "float64"), _data("i", [2], "int64"), mode="nearest"),
+            ValueError,
+            r"'mode' in 'take' should be 'raise', 'wrap', 'clip', but received nearest\.",
+        ),
+        (
+            lambda: paddle.index_fill(_data("x", [3], "float64"), np.array([1]), 0, 1.0),
+            ValueError,
+            "index must be Tensor",
+        ),
+        (
+            lambda: paddle.index_fill(_data("x", [3], "float64"), _data("i", [1], "int64"), 1, 1.0),
+            ValueError,
+            r"The axis should be int, and in range \[-rank\(x\), rank\(x\)\)",
+        ),
+        (
+            lambda: paddle.combinations(_data("x", [2, 2], "float64")),
+            TypeError,
+            r"Expect a 1-D vector, but got x shape \[2, 2\]",
+        ),
+        (
+            lambda: paddle.combinations(_data("x", [3], "float64"), -1),
+            ValueError,
+            "Expect a non-negative int, but got r=-1",
+        ),
+        (lambda: paddle.vander(1), TypeError, "vander: x must be Variable, got int"),
+        (
+            lambda: paddle.vander(_data("x", [3, 2], "int32")),
+            ValueError,
+            r"The input of x is expected to be a 1-D Tensor\.But now the dims of Input\(X\) is 2\.",
+        ),
+        (lambda: paddle.vander(_data("x", [3], "int32"), n=-1), ValueError, r"N must be non-negative\."),
+        (
+            lambda: paddle.renorm(_data("x", [3, 2], "float64"), 2.0, 2, 1.0),
+            ValueError,
+            r"the axis:2 should be less then the shape's size 2:\[3, 2\]",
+        ),
+        (
+            lambda: paddle.randint_like(_data("x", [3], "int32"), low=5, high=5),
+            ValueError,
+            "randint_like's low must less then high, but received low = 5, high = 5",
+        ),
+        (
+            lambda: paddle.randint_like(_data("x", [3], "int32"), low=-5),
+            ValueError,
+            r"If high is None, low must be greater than 0, but received low = -5\.",
+        ),
+        (
+            lambda: paddle.bitwise_and(_data("x", [3], "float32"), _data("y", [3], "float32")),
+            TypeError,
+            "bitwise_and: x 'x' is float32; it must be one of bool, uint8, int8, int16, int32, int64",
+        ),
+        (
+            lambda: paddle.index_select(_data("x", [3, 4], "float64"), _data("i", [2, 2], "int64")),
+            ValueError,
+            r"paddle\.index_select: index \[2, 2\] must be a 1-D Tensor \(or \[N, 1\]\)",
+        ),
+        (
+            lambda: paddle.count_nonzero(_data("x", [3, 4], "int32"), axis=10),
+            ValueError,
+            r"op 'reduce_sum' of layer 'reduce_sum_\d+' built at .*: dim 10 is out of range for X \[3, 4\]",
+        ),
+        (
+            lambda: paddle.nanmean(_data("x", [3, 4], "int32")),
+            TypeError,
+            "nanmean: x/input 'x' is int32; it must be one of float16, float32, float64",
+        ),
+        (
+            lambda: paddle.rot90(_data("x", [3], "float32"), axes=[0, 1]),
+            ValueError,
+            r"paddle\.rot90: x has 1 dims; it needs at least 2",
+        ),
+        (
+            lambda: paddle.inner(_data("x", [3], "int8"), _data("y", [3], "int8")),
+            TypeError,
+            "inner: x 'x' is int8; it must be one of float16, float32, float64",
+        ),
+        (
+            lambda: paddle.outer(_data("x", [3], "int8"), _data("y", [3], "int8")),
+            TypeError,
+            "outer: x 'x' is int8; it must be one of float16, float32, float64, int32, int64",
+        ),
+        (
+            lambda: paddle.frac(_data("x", [3], "bool")),
+            TypeError,
+            r"The data type of input must be one of \['int32', 'int64', 'float32', 'float64'\], but got bool",
+        ),
+        (
+            lambda: paddle.where(_data("c", [3], "bool"), _data("x", [3], "bool"), _data("y", [3], "bool")),
+            TypeError,
+            "where: x 'x' is bool; it must be one of float16, uint16, float32, float64, int32, int64",
+        ),
+        (lambda: paddle.diagflat([1, 2]), TypeError, "diagflat: x must be Variable, got list"),
     ],
 )
-def test_bad_arguments_raise_paddles_errors(call, error):
+def test_bad_arguments_raise_paddles_errors(call, error, message):
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-        with pytest.raises(error):
+        with pytest.raises(error, match=message):
             call()
 
 

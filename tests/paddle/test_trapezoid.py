@@ -53,7 +53,9 @@ def test_trapezoid_and_cumulative_trapezoid_equal_numpys():
 def test_trapezoid_refuses_what_paddle_does():
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         y = paddle.static.data("y", [4, 4], "float32")
-        with pytest.raises(ArgumentTypeError):
+        with pytest.raises(
+            ArgumentTypeError, match="trapezoid: y 'yi' is int64; it must be one of float16, float32, float64"
+        ):
             paddle.trapezoid(paddle.static.data("yi", [4, 4], "int64"))
         with pytest.raises(ValueError, match="both x and dx"):
             paddle.trapezoid(y, y, 1.0)

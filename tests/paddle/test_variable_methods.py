@@ -14,7 +14,7 @@ from tests.paddle.test_tensor import run
 
 R = np.random.RandomState(5)
 X = R.uniform(-2, 2, (2, 3, 4))
-I = R.randint(-100, 100, (3, 5)).astype("int32")
+IA = R.randint(-100, 100, (3, 5)).astype("int32")
 J = R.randint(-100, 100, (3, 5)).astype("int32")
 
 
@@ -35,10 +35,10 @@ def test_operators_and_methods_build_what_paddle_does():
             x.ceil_(),
         ],
         X,
-        I,
+        IA,
         J,
     )
-    want = [X.T, X, X, 24, I & J, I | J, I ^ J, ~I, X.reshape(6, 4) @ X.reshape(4, 6), 2**X, X**2, np.ceil(X)]
+    want = [X.T, X, X, 24, IA & J, IA | J, IA ^ J, ~IA, X.reshape(6, 4) @ X.reshape(4, 6), 2**X, X**2, np.ceil(X)]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12)
 
@@ -73,7 +73,9 @@ def test_element_size_get_value_set_value_place():
         np.testing.assert_array_equal(np.array(w.get_value()), np.full((2, 3), 7.0))
         with pytest.raises(ValueError, match="expected a shape"):
             w.set_value(np.zeros((3, 2), "float32"))
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError, match=r"`value` should be `numpy\.ndarray` or `LoDTensor`, but received <class 'list'>\."
+        ):
             w.set_value([1.0])
         with pytest.raises(ValueError, match="Can not find Variable"):
             x.get_value()
@@ -86,7 +88,7 @@ def test_element_size_get_value_set_value_place():
 def test_detach_of_a_non_tensor_is_an_assertion_error():
     block = paddle.static.default_main_program().current_block()
     scopes = block.create_var(name="steps_for_detach", type=VarType.STEP_SCOPES)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="only support a variable with SELECTED_ROWS or LOD_TENSOR to be detached"):
         scopes.detach()
 
 

@@ -29,17 +29,24 @@ def test_levels_by_size_without_the_pixel_offset():
 
 
 @pytest.mark.parametrize(
-    "levels,error", [((0, -1), AssertionError), ((2, 2), AssertionError), ((2, 500), AssertionError)]
+    "levels,error, message",
+    [
+        ((0, -1), AssertionError, "min_level and max_level should be greater than 0"),
+        ((2, 2), AssertionError, "max_level should be greater than min_level"),
+        ((2, 500), AssertionError, r"Only support max to 100 levels, \(max_level - min_level \+ 1 < 100\)"),
+    ],
 )
-def test_bad_levels_are_assertion_errors(levels, error):
+def test_bad_levels_are_assertion_errors(levels, error, message):
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-        with pytest.raises(error):
+        with pytest.raises(error, match=message):
             paddle.vision.ops.distribute_fpn_proposals(_rois(), *levels, 4, 224)
 
 
 def test_integer_rois_and_rois_num_are_refused():
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-        with pytest.raises(TypeError):
+        with pytest.raises(
+            TypeError, match="distribute_fpn_proposals: fpn_rois must be a float32 or float64 Variable, not int32"
+        ):
             paddle.vision.ops.distribute_fpn_proposals(_rois("r", "int32"), 2, 5, 4, 224)
         with pytest.raises(PeError, match="LoD"):
             paddle.vision.ops.distribute_fpn_proposals(

@@ -45,7 +45,7 @@ def test_flips_crops_and_pads():
     assert filled.shape == (10, 12, 3) and filled[0, 0].tolist() == [1, 2, 3]
     np.testing.assert_array_equal(filled[2:-2, 2:-2], IMG)
     assert T.pad(IMG, (1, 2)).shape == (10, 10, 3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Padding must be an int or a 2, or 4 element tuple, not a 3 element tuple"):
         T.pad(IMG, (1, 2, 3))
 
 
@@ -109,7 +109,7 @@ def test_colour():
     turned = T.adjust_hue(pure, 1 / 3)  # a third of the circle: red -> green -> blue -> red
     assert [int(np.argmax(p)) for p in turned[0]] == [1, 0, 2]
     assert np.asarray(T.adjust_hue(Image.fromarray(pure), 0.25)).shape == (1, 3, 3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"hue_factor:0\.7 is not in \[-0\.5, 0\.5\]\."):
         T.adjust_hue(IMG, 0.7)
     erased = T.erase(IMG, 1, 2, 2, 3, 0)
     assert (erased[1:3, 2:5] == 0).all() and erased[0].tolist() == IMG[0].tolist() and IMG[1, 2].any()
@@ -150,7 +150,7 @@ def test_random_transforms_seeded_on_arrays_and_images():
         T.CenterCrop(2),
     ):
         assert t(IMG).dtype == np.uint8
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="contrast value should be non-negative"):
         T.ContrastTransform(-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="value must be 'random' when type is str"):
         T.RandomErasing(value="noise")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import ShapeError
+from pe_cli.base.errors import FeedError, ShapeError
 from pe_cli.base.selected_rows import SelectedRows
 
 VOCAB, DIM, CLASSES = 60, 8, 4
@@ -252,7 +252,7 @@ def test_a_fed_selected_rows_is_checked():
     exe.run(startup)
     exe.run(main, feed={"g": SelectedRows(np.array([1, 1]), np.ones((2, 2), "float32"), 4)})
     bad = SelectedRows(np.array([1, 9]), np.ones((2, 2), "float32"), 4)
-    with pytest.raises(Exception, match=r"feed 'g': a SelectedRows needs rows \[K\] in \[0, 4\)"):
+    with pytest.raises(FeedError, match=r"feed 'g': a SelectedRows needs rows \[K\] in \[0, 4\)"):
         exe.run(main, feed={"g": bad})
 
 

@@ -83,7 +83,7 @@ def test_yaml_embedding_is_sparse_trains_like_dense(tmp_path):
     """`is_sparse: true` on a YAML embedding layer: `pe train` of the bundled CTR model gives the
     dense model's training losses under Adam (every row updates either way), and different ones with
     `optimizer.lazy_mode=true` (only the rows of each batch move), which a dense gradient ignores."""
-    from tests.cli.test_helpers import REPO, pe
+    from tests.cli.test_helpers import pe
 
     model = open(os.path.join(REPO, "models", "ctr.yaml")).read()
     assert "size: [1000, 8]}" in model

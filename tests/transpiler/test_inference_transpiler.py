@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import PeError
 
 
 def _trained(bias_attr, layout="NCHW"):
@@ -48,5 +49,5 @@ def test_batch_norm_is_folded_into_the_conv(bias_attr, layout):
 
 def test_a_parameter_missing_from_the_scope_is_named():
     test, _, _, exe = _trained(False)
-    with pytest.raises(Exception, match="has no value in the scope"):
+    with pytest.raises(PeError, match="has no value in the scope"):
         fluid.InferenceTranspiler().transpile(test.clone(), fluid.CPUPlace(), fluid.Scope())

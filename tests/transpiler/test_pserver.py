@@ -17,7 +17,7 @@ from pe_cli.base.errors import PeError
 from pe_cli.distributed.pserver_link import poll, wait_seconds
 from pe_cli.transpiler import slice_variable
 
-from pserver_worker import GLOBAL_BATCH, batches, build, names
+from pserver_worker import batches, build, names
 from tests.transpiler.test_distributed import MPIEXEC, _env, needs_mpi
 
 WORKER = os.path.join(TESTS, "pserver_worker.py")

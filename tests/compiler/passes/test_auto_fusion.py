@@ -15,7 +15,6 @@ from pe_cli.framework.operator import OpRole
 
 from parallel_nets import batch, params
 from tests.cli.test_helpers import pe
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_fuse_optimizer import train
 from tests.compiler.passes.test_memory import MODELS
 

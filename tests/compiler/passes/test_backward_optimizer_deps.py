@@ -16,7 +16,6 @@ from pe_cli.compiler.passes.backward_optimizer_deps import backward_optimizer_de
 from pe_cli.framework.operator import OpRole
 
 from tests.cli.test_helpers import pe
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_fuse_optimizer import build, train
 from tests.compiler.passes.test_memory import MODELS
 

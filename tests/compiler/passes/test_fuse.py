@@ -15,21 +15,10 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
 from pe_cli.base.errors import ShapeError
-from pe_cli.kernels.cpu import _numba, activation, elementwise, fused, threads
+from pe_cli.kernels.cpu import _numba, activation, elementwise, fused
 
 from tests.cli.test_helpers import pe
 from tests.compiler.passes.test_memory import MODELS, build, train
-
-
-@pytest.fixture
-def fixed_threads(monkeypatch):
-    """The kernels' threads follow the machine's load (pe_cli/kernels/cpu/threads.py), and with them
-    the chunks of the parallel sums: fixed here so that two trainings compare to the bit."""
-    monkeypatch.setenv("PE_DEVICE_THREADS", "2")
-    threads.refresh()
-    yield
-    monkeypatch.delenv("PE_DEVICE_THREADS")
-    threads.refresh()
 
 
 def counts(program):

@@ -11,7 +11,6 @@ from pe_cli.compiler import build_ssa_graph, fused_all_reduce
 from pe_cli.compiler.ssa_nodes import ALL_REDUCE
 from pe_cli.kernels.cpu.collectives import all_reduce, all_reduce_coalesced
 
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_memory import MODELS, build, train
 
 

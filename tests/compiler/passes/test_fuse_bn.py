@@ -12,11 +12,9 @@ from pe_cli.base.errors import PeError
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_bn_act import fuse_bn_act
 
-from parallel_nets import batch, has_lenet_layers
-from tests.compiler.passes.test_fuse import counts, fixed_threads  # noqa: F401 (a fixture)
+from parallel_nets import batch
+from tests.compiler.passes.test_fuse import counts
 from tests.compiler.passes.test_memory import build, train
-
-pytestmark = pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")
 
 
 def test_it_fuses_batch_norm_and_relu_forward_and_backward():

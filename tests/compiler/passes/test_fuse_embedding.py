@@ -10,7 +10,7 @@ import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
 from pe_cli.compiler.passes.fuse_embedding_seq_pool import fuse_embedding_seq_pool
 
-from tests.compiler.passes.test_fuse import counts, fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_fuse import counts
 
 SLOTS, VOCAB, DIM = 2, 30, 4
 

@@ -16,7 +16,6 @@ from pe_cli.base.errors import PeError
 
 from parallel_nets import batch, params
 from tests.cli.test_helpers import pe
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 - a fixture
 from tests.compiler.passes.test_memory import MODELS, build, train
 
 

@@ -12,9 +12,8 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_optimizer import fuse_all_optimizer_ops
 
-from parallel_nets import batch, has_lenet_layers, lenet5, mlp, params
+from parallel_nets import batch, lenet5, mlp, params
 from tests.cli.test_helpers import pe
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 from tests.compiler.passes.test_memory import MODELS, bn_cnn
 
 OPTIMIZERS = {
@@ -156,7 +155,6 @@ def test_sgd_and_adam_training_is_bitwise_unchanged(optimizer, devices, fixed_th
         np.testing.assert_array_equal(final[name], final_fused[name], err_msg=name)
 
 
-@pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")
 def test_with_every_other_fusion_on_two_devices(fixed_threads):
     others = {"fuse_elewise_add_act_ops": True, "fuse_bn_act_ops": True, "fuse_all_reduce_ops": True}
     losses, final = train("bn_cnn", 2, "adam", **others)

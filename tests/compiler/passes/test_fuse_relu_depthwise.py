@@ -12,10 +12,7 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 
-from parallel_nets import batch, has_lenet_layers, params
-from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
-
-pytestmark = pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")
+from parallel_nets import batch, params
 
 
 def depthwise_net(image, label):

@@ -12,7 +12,7 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph, passes
 from pe_cli.compiler.ssa_nodes import RELEASE
 
-from parallel_nets import batch, has_lenet_layers, lenet5, mlp, params
+from parallel_nets import batch, lenet5, mlp, params
 from tests.cli.test_helpers import pe
 
 
@@ -59,11 +59,7 @@ def train(model, devices, how, **options):
     return losses, params(main, scope)
 
 
-MODELS = [
-    "mlp",
-    pytest.param("lenet", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")),
-    pytest.param("bn_cnn", marks=pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")),
-]
+MODELS = ["mlp", "lenet", "bn_cnn"]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -80,14 +76,15 @@ def test_training_is_bitwise_unchanged(model, devices, how):
 
 def test_a_single_device_compiled_program_takes_memory_optimize_from_its_strategy():
     def run(memory_optimize):
-        main, startup, loss = build("lenet" if has_lenet_layers() else "mlp")
+        main, startup, loss = build("lenet")
         scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
         exe.run(startup, scope=scope)
         strategy = fluid.BuildStrategy()
         strategy.memory_optimize = memory_optimize
         compiled = fluid.CompiledProgram(main, build_strategy=strategy)
-        data = "lenet" if has_lenet_layers() else "mlp"
-        losses = [exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(3)]
+        losses = [
+            exe.run(compiled, feed=batch("lenet", 8, seed=i), fetch_list=[loss], scope=scope)[0] for i in range(3)
+        ]
         plan = exe._plans[id(main)]
         return losses, params(main, scope), plan._frees
 

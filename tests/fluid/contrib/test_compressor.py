@@ -5,6 +5,7 @@ and a second run resumes after the last one; a bad YAML is a one-line error nami
 QuantizationStrategy trains with fake quantization and saves frozen models; DistillationStrategy
 trains the student on L2 and soft-label losses against a teacher it leaves unchanged."""
 
+import re
 import logging
 
 import numpy as np
@@ -150,7 +151,7 @@ def test_checkpoints_resume(compressed, caplog):
 def test_bad_yaml_is_one_line_error(tmp_path, text, where):
     config = tmp_path / "bad.yaml"
     config.write_text(text)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=re.escape(f"{config}: {where}")) as info:
         _compressor(tmp_path / "c").config(str(config))
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{config}: {where}")

@@ -60,5 +60,5 @@ def test_memory_usage_and_op_frequencies():
     assert dict(adj) == {"mul->relu": 1, "relu->mean": 1}
     with pytest.raises(ValueError, match="positive"):
         memory_usage(main, 0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"The input type should be Porgram\.But you passed in <class 'str'>"):
         op_freq_statistic("main")

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base.errors import PeError
 from pe_cli.executor.scope import Scope
 
 F = paddle.nn.functional
@@ -212,7 +213,7 @@ def test_what_pe_lacks_is_refused_in_one_line():
         x = paddle.static.data("x", [None, 3, 4, 4])
         with pytest.raises(ValueError, match="return_mask"):  # as Paddle: masks are NCHW positions
             F.max_pool2d(x, 2, return_mask=True, data_format="NHWC")
-        with pytest.raises(Exception, match="bicubic"):
+        with pytest.raises(PeError, match="bicubic"):
             F.interpolate(x, scale_factor=2, mode="bicubic")
         with pytest.raises(ValueError, match="reduction"):
             F.mse_loss(x, x, reduction="avg")
@@ -272,8 +273,14 @@ def test_bad_arguments_are_value_errors_as_in_paddle():
         x = paddle.static.data("x", [None, 3, 4])
         with pytest.raises(ValueError, match="axis=256 is out of range"):
             F.glu(x, axis=256)
-        for not_float in (1, paddle.static.data("i", [2, 4], "int32")):
-            with pytest.raises(TypeError):
+        for not_float, message in (
+            (1, "glu: x must be Variable, got int"),
+            (
+                paddle.static.data("i", [2, 4], "int32"),
+                "glu: x 'i' is int32; it must be one of float16, float32, float64",
+            ),
+        ):
+            with pytest.raises(TypeError, match=message):
                 paddle.nn.GLU()(not_float)
         with pytest.raises(ValueError, match="margin=2"):
             F.cosine_embedding_loss(x, x, paddle.static.data("l", [None], "int64"), margin=2)
