@@ -31,8 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-from bench_cpu import FUSED
-from bench_models import MODELS, PeModel, strategy_of
+from bench_cpu import FUSED  # noqa: E402 -- after the path set above
+from bench_models import MODELS, PeModel, strategy_of  # noqa: E402
 
 CONFIGS = [(1, False), (1, True), (2, False), (2, True)]
 
