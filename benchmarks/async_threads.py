@@ -27,7 +27,7 @@ import async_executor as example  # noqa: E402
 import ctr_data  # noqa: E402
 
 import pe_cli.fluid as fluid  # noqa: E402
-from pe_cli.kernels.cpu import threads as cpu_threads  # noqa: E402
+from pe_cli.kernels.cpu.runtime import threads as cpu_threads  # noqa: E402
 
 
 class Trainer:

@@ -231,7 +231,7 @@ def main():
     if args.worker:
         return worker(args.worker[0], int(args.worker[1]), json.loads(args.worker[2]))
 
-    from pe_cli.kernels.cpu import threads
+    from pe_cli.kernels.cpu.runtime import threads
 
     n = args.devices or max(2, threads.cores())
     models = [m for m in args.models.split(",") if m]

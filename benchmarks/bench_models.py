@@ -220,7 +220,7 @@ class PeModel:
 
         model = NETS.get(model, model)
         import pe_cli.fluid as fluid
-        from pe_cli.kernels.cpu import threads
+        from pe_cli.kernels.cpu.runtime import threads
 
         self.fluid, self.np = fluid, np
         main, startup = fluid.Program(), fluid.Program()

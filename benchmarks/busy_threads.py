@@ -1,5 +1,5 @@
 """The thread rule on a quiet and on a busy machine: pe's default (threads follow the free cores,
-pe_cli/kernels/cpu/cpu_load.py) against a fixed 1 thread and a fixed 2 threads per device, step
+pe_cli/kernels/cpu/runtime/cpu_load.py) against a fixed 1 thread and a fixed 2 threads per device, step
 times side by side in the same run, without and with one competing busy process.
 
     .venv/bin/python benchmarks/busy_threads.py [--models mlp,lenet] [--steps 200]

@@ -36,7 +36,8 @@ def best_ms(fn, reps):
 
 
 def measure(c, m, hw, reps, k=3, padding=1, batch=64):
-    from pe_cli.kernels.cpu import _conv, _winograd, convolution, threads
+    from pe_cli.kernels.cpu import _conv, _winograd, convolution
+    from pe_cli.kernels.cpu.runtime import threads
     from pe_cli.ops import registry
 
     rng = np.random.default_rng(0)
@@ -71,7 +72,7 @@ def main():
     )
     args = parser.parse_args()
     import threadpoolctl
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops as _numba
 
     _numba.EAGER = True  # compile the loops now, not in a helper
     threadpoolctl.threadpool_limits(1)

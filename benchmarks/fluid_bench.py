@@ -32,8 +32,8 @@ PROGRAM = os.path.join(HERE, "fluid_programs.py")
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 from pe_cli.executor.parallel_scheduler import CALIBRATION_RUNS  # noqa: E402
-from pe_cli.kernels.cpu.measured_choices import cpu_model  # noqa: E402
-from pe_cli.kernels.cpu.vector_width import describe as vector_width  # noqa: E402
+from pe_cli.kernels.cpu.runtime.measured_choices import cpu_model  # noqa: E402
+from pe_cli.kernels.cpu.runtime.vector_width import describe as vector_width  # noqa: E402
 
 DENSE = ("mlp", "lenet")
 # (warm-up, timed steps) of the models whose step takes seconds (seq2seq's training step 1-10 s, a beam

@@ -27,7 +27,7 @@ import warnings
 import numpy as np
 
 import pe_cli.fluid as fluid
-from pe_cli.kernels.cpu import threads
+from pe_cli.kernels.cpu.runtime import threads
 
 FLAGS = {
     "gemm": ("fuse_gemm_epilogue",),

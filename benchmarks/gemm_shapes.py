@@ -67,7 +67,8 @@ def main():
         return split_main(args)
     import numpy as np
     import torch
-    from pe_cli.kernels.cpu import linalg as pe_math, threads
+    from pe_cli.kernels.cpu import linalg as pe_math
+    from pe_cli.kernels.cpu.runtime import threads
 
     threads.use_devices(1)
     torch.set_num_threads(args.threads)
@@ -111,8 +112,9 @@ def main():
 
 def split_main(args):
     import numpy as np
-    from pe_cli.kernels.cpu import _blas_loops, _cblas, linalg as pe_math, threads
-    from pe_cli.kernels.cpu._numba import parallel_threads
+    from pe_cli.kernels.cpu import _blas_loops, linalg as pe_math
+    from pe_cli.kernels.cpu.runtime import cblas, threads
+    from pe_cli.kernels.cpu.runtime.loops import parallel_threads
 
     threads.use_devices(1)
     loop = _blas_loops.gemm_blocks_parallel if parallel_threads() > 1 else _blas_loops.gemm_blocks
@@ -125,8 +127,8 @@ def split_main(args):
         b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
         out = np.empty((m, n), dtype=np.float32)
         gemm, flags = (
-            _cblas.gemm(a.dtype),
-            (_cblas.TRANS if ta else _cblas.NO_TRANS, _cblas.TRANS if tb else _cblas.NO_TRANS),
+            cblas.gemm(a.dtype),
+            (cblas.TRANS if ta else cblas.NO_TRANS, cblas.TRANS if tb else cblas.NO_TRANS),
         )
         none = pe_math._epilogue_args(a.dtype, None, pe_math.NO_ACT, None)  # no bias, no activation
         reps = args.reps // 10 if (m, k, n, ta, tb) in WIDE else args.reps

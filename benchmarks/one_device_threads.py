@@ -11,7 +11,7 @@ over the tokens -> fc 2; Adam. ``mlp``: 784-256-256-10, batch 128, momentum SGD.
 batch 64, momentum SGD. Both device counts are built in one process and timed in alternating rounds
 (``--steps`` steps each; their wall time over the steps), so a change of the machine's load falls on
 both; each round prints the load average, and the summary the median and best of each and the
-median of the per-round ratios (1 device / 2 devices). The thread rule (pe_cli/kernels/cpu/threads.py)
+median of the per-round ratios (1 device / 2 devices). The thread rule (pe_cli/kernels/cpu/runtime/threads.py)
 is pe's default unless PE_DEVICE_THREADS is set.
 """
 
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 
 import pe_cli.fluid as fluid  # noqa: E402
-from pe_cli.kernels.cpu import threads  # noqa: E402
+from pe_cli.kernels.cpu.runtime import threads  # noqa: E402
 
 SEQ, VOCAB, D_MODEL, HEADS, FFN = 64, 1000, 128, 4, 512
 
@@ -135,7 +135,7 @@ def _coverage(step, n):
     where the kernels call it, its answers counted against the op the profiler has open."""
     import collections
     from pe_cli.base import profiler
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops as _numba
 
     ready, parallel = _numba.parallel_ready, collections.Counter()
 

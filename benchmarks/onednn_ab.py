@@ -1,5 +1,5 @@
 """A model's training step with conv2d on pe's own paths (``PE_ONEDNN=0``) and on oneDNN's
-(kernels/cpu/_onednn.py), each in its own process, alternating, on the same weights and batch.
+(kernels/cpu/runtime/onednn.py), each in its own process, alternating, on the same weights and batch.
 
     .venv/bin/python benchmarks/onednn_ab.py [--model resnet] [--rounds 2] [--threads 1] [--fused]
 

@@ -1,5 +1,5 @@
 """Where oneDNN's time goes in a model's training step: its convolutions by direction, and the
-reorders between pe's NCHW/OIHW arrays and the blocked layouts oneDNN chose (kernels/cpu/_onednn.py),
+reorders between pe's NCHW/OIHW arrays and the blocked layouts oneDNN chose (kernels/cpu/runtime/onednn.py),
 activations apart from weights, as oneDNN's own verbose mode times them.
 
     .venv/bin/python benchmarks/onednn_time.py [--model resnet] [--steps 4] [--fused]

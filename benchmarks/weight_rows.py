@@ -27,7 +27,8 @@ def main():
     args = parser.parse_args()
     batch, k, n = (int(v) for v in args.shape.split(","))
     import numpy as np
-    from pe_cli.kernels.cpu import linalg as kmath, optimizer, threads
+    from pe_cli.kernels.cpu import linalg as kmath, optimizer
+    from pe_cli.kernels.cpu.runtime import threads
 
     threads.use_devices(1)
     rng = np.random.default_rng(0)

@@ -104,7 +104,7 @@ def test_onednn_ab_times_a_model_on_both_convolution_paths():
 
 
 def test_onednn_time_sums_the_resnets_primitives_by_kind():
-    from pe_cli.kernels.cpu import _onednn
+    from pe_cli.kernels.cpu.runtime import onednn as _onednn
 
     if _onednn.library() is None:
         pytest.skip("oneDNN is not installed here (the onednn extra)")

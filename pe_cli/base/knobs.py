@@ -1,7 +1,7 @@
 """pe's environment knobs (``PE_*``), each checked as its flag or config key is: ``pe`` checks every
 one that is set before a command runs (``environment_problem``), so ``PE_NUM_THREADS=0`` is refused
 as ``--threads 0`` is, never ignored until (or unless) a kernel reads it. The readers of the knobs
-check them again where they read them (kernels/cpu/threads.py, distributed/, ...), for processes
+check them again where they read them (kernels/cpu/runtime/threads.py, distributed/, ...), for processes
 not started by ``pe``; the limits' ``PE_MAX_*`` are base/limits.py's. Variables not listed here
 (the ones pe sets for the processes it starts, a test's own) are left alone."""
 

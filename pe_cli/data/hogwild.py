@@ -15,7 +15,7 @@ independent copies of the 1-thread pass, about 1.9x in the same run; benchmarks/
 - a worker sends the lines it prints and the values the caller collects to this process over a
   pipe (so they reach the caller's ``sys.stdout``, redirected or not); the first error of any
   worker stops the others (they are killed) and is raised here, naming the worker;
-- each worker computes on one core (kernels/cpu/threads.py ``one_thread_after_fork``): numba's
+- each worker computes on one core (kernels/cpu/runtime/threads.py ``one_thread_after_fork``): numba's
   OpenMP pool cannot be used after a fork, and Hogwild's parallelism is the workers. Use one worker
   per core.
 
@@ -40,8 +40,8 @@ from ..base.errors import PeError
 from ..base.limits import check
 from ..executor import Executor
 from ..base.places import CPUPlace
-from ..kernels.cpu import threads as cpu_threads
-from ..kernels.cpu._numba import settle_background_compiles
+from ..kernels.cpu.runtime import threads as cpu_threads
+from ..kernels.cpu.runtime.loops import settle_background_compiles
 
 _HEADER = struct.Struct("<cQ")  # message kind, payload length
 _WHERE = struct.Struct("<QQ")  # a collected value's part index and batch number

@@ -20,7 +20,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..base.limits import check_bytes, regular_file
 from ..framework.lod_tensor import LoDTensor
-from ..kernels.cpu._numba import lazy
+from ..kernels.cpu.runtime.loops import lazy
 
 _loops = lazy("_multislot_loops")  # numba loops, imported on first use
 

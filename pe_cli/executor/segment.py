@@ -26,7 +26,7 @@ import numpy as np
 
 from ..base import atomic_file
 from ..base.errors import PeError
-from ..kernels.cpu._numba import module_name
+from ..kernels.cpu.runtime.loops import module_name
 from .plan import _may_update, run_step
 
 _compiled = {}  # source hash -> the segment's numba dispatcher

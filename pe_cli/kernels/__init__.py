@@ -64,7 +64,7 @@ def finish_compiling():
     """Waits for the loops being compiled in the background (the CPU's parallel twins, which a first
     run does not wait for) to be compiled and in numba's cache: a set-up step such as ``pe smoke``
     calls it so that later runs start with them."""
-    module = sys.modules.get(f"{__name__}.cpu._numba")
+    module = sys.modules.get(f"{__name__}.cpu.runtime.loops")
     if module is not None:
         module.finish_pending()
 

@@ -9,7 +9,7 @@ import contextlib
 import threading
 import time
 
-from .cpu import _numba
+from .cpu.runtime import loops
 
 _lock = threading.Lock()
 
@@ -46,7 +46,7 @@ def watching(report, deferred=None):
     """Calls ``report(kernels compiled so far, seconds spent compiling)`` after each compile done
     inside the block (in whichever thread compiled it), and ``deferred(count)`` each time a loop is
     handed to the compile helper process instead (a first run's replicas run meanwhile:
-    kernels/cpu/_numba.py). Yields the listener (count, seconds)."""
+    kernels/cpu/runtime/loops.py). Yields the listener (count, seconds)."""
     from numba.core import event  # numba loads here, not with the command (pe --help stays fast)
 
     class Listener(_Counter, event.Listener):
@@ -55,10 +55,10 @@ def watching(report, deferred=None):
     listener = Listener(report)
     event.register("numba:compile", listener)
     if deferred is not None:
-        _numba.DEFERRED.append(deferred)
+        loops.DEFERRED.append(deferred)
     try:
         yield listener
     finally:
         event.unregister("numba:compile", listener)
         if deferred is not None:
-            _numba.DEFERRED.remove(deferred)
+            loops.DEFERRED.remove(deferred)

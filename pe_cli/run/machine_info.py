@@ -1,6 +1,6 @@
 """``pe info``: what pe runs on here and what it chose for it, as lines of text: the CPU and its cores,
-its vector width and the code paths numba and OpenBLAS take on it (kernels/cpu/vector_width.py), the BLAS pe's loops call (and, where it was measured on this CPU, the times behind the choice:
-pe_cli/kernels/cpu/measured_choices.py), numpy's own BLAS, oneDNN's convolutions, the thread
+its vector width and the code paths numba and OpenBLAS take on it (kernels/cpu/runtime/vector_width.py), the BLAS pe's loops call (and, where it was measured on this CPU, the times behind the choice:
+pe_cli/kernels/cpu/runtime/measured_choices.py), numpy's own BLAS, oneDNN's convolutions, the thread
 layout for 1 and 2 CPU devices, numba and its cache, CUDA and MPI."""
 
 import os
@@ -12,7 +12,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..distributed.rank_guard import mpiexec
-from ..kernels.cpu import _cblas, _onednn, measured_choices, threads, vector_width
+from ..kernels.cpu.runtime import cblas as _cblas, onednn as _onednn, measured_choices, threads, vector_width
 from ..kernels.cuda import _blas as cuda_blas
 from ..kernels.cuda import runtime as cuda_runtime
 

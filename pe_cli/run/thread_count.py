@@ -1,5 +1,5 @@
 """How many threads a command's kernels use: ``--threads N``, else the run config's ``threads:``, else
-``PE_NUM_THREADS``, else the CPUs this process may run on (pe_cli/kernels/cpu/threads.py then
+``PE_NUM_THREADS``, else the CPUs this process may run on (pe_cli/kernels/cpu/runtime/threads.py then
 divides them among the devices running at once).
 
 A choice is applied before any kernel runs: it becomes ``PE_NUM_THREADS`` (the thread rule's cores,
@@ -15,7 +15,7 @@ import sys
 
 from ..base.errors import UsageError
 from ..base.limits import cores as machine_cores
-from ..kernels.cpu import threads as thread_rule
+from ..kernels.cpu.runtime import threads as thread_rule
 
 
 def parse_threads(value, where="--threads"):

@@ -8,7 +8,7 @@ from ..base.dims import fmt_shape, is_known
 
 # oneDNN from this many input channels a group: with fewer its forward and input gradient took 1.6-15x
 # pe's own paths' time (batch 64, Xeon VM, 2026-11-25); LeNet-5's 6 channels: 1.03x its step, so 8. The CPU
-# kernels (kernels/cpu/_onednn.py) choose their path by it, and conv2d's definition (ops/convolution.py)
+# kernels (kernels/cpu/runtime/onednn.py) choose their path by it, and conv2d's definition (ops/convolution.py)
 # which of its slots may hold oneDNN's blocked layout.
 ONEDNN_MIN_CHANNELS = 8
 

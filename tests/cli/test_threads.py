@@ -15,7 +15,7 @@ from tests.cli.test_helpers import REPO, pe
 SCRIPT = """\
 import os
 import numba
-from pe_cli.kernels.cpu import threads
+from pe_cli.kernels.cpu.runtime import threads
 print("threads", threads.cores(), numba.config.NUMBA_NUM_THREADS, os.environ["PE_NUM_THREADS"])
 """
 

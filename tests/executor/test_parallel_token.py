@@ -13,7 +13,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import OpError
 from pe_cli.executor import parallel_scheduler
-from pe_cli.kernels.cpu import threads
+from pe_cli.kernels.cpu.runtime import threads
 
 from parallel_nets import batch, build, params
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pe_cli.kernels.cpu import _numba, threads
+from pe_cli.kernels.cpu.runtime import loops, threads
 
 
 @pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
@@ -11,6 +11,6 @@ def device_threads(request, monkeypatch):
     which compile now, not in the background. A test file may extend it (a fixture of the same name
     that takes this one)."""
     monkeypatch.setattr(threads, "_share", request.param)
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(loops, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(loops, "EAGER", True)
     return request.param

@@ -9,7 +9,8 @@ import pytest
 
 from pe_cli.kernels.context import KernelContext
 from pe_cli.base.selected_rows import SelectedRows
-from pe_cli.kernels.cpu import _adam_loops, _numba, _replicas, optimizer
+from pe_cli.kernels.cpu import _adam_loops, _replicas, optimizer
+from pe_cli.kernels.cpu.runtime import loops as _numba
 from pe_cli.kernels.cpu import selected_rows as sparse
 
 rng = np.random.default_rng(5)

@@ -1,4 +1,4 @@
-"""OpenBLAS's work buffers are written before pe's GEMMs use them (kernels/cpu/_cblas.py): a buffer
+"""OpenBLAS's work buffers are written before pe's GEMMs use them (kernels/cpu/runtime/cblas.py): a buffer
 part OpenBLAS never wrote is unmapped, and a single-threaded SGEMM whose buffer had such a part ran
 at a third of its speed on an AMD EPYC VM (docs/PERFORMANCE.md, "OpenBLAS's work buffers"). What
 the test checks is the cause, not the time: after pe found its GEMM, every page of the first
@@ -13,21 +13,21 @@ import textwrap
 
 import pytest
 
-from pe_cli.kernels.cpu import _cblas
+from pe_cli.kernels.cpu.runtime import cblas
 
 SCRIPT = textwrap.dedent("""
     import ctypes, json, struct
     import numpy as np, threadpoolctl
-    from pe_cli.kernels.cpu import _cblas
+    from pe_cli.kernels.cpu import cblas
 
     threadpoolctl.threadpool_limits(1)
     np.ones((512, 784), np.float32) @ np.ones((784, 256), np.float32)   # numpy's GEMM goes first
-    lib = _cblas._numpy_blas()
+    lib = cblas._numpy_blas()
     alloc, free = lib.blas_memory_alloc, lib.blas_memory_free
     alloc.restype, alloc.argtypes, free.argtypes = ctypes.c_void_p, [ctypes.c_int], [ctypes.c_void_p]
 
     def mapped(address):
-        pages = _cblas.TOUCH_BYTES // 4096
+        pages = cblas.TOUCH_BYTES // 4096
         with open("/proc/self/pagemap", "rb") as f:
             f.seek(address // 4096 * 8)
             flags = struct.unpack(f"{pages}Q", f.read(8 * pages))
@@ -40,13 +40,13 @@ SCRIPT = textwrap.dedent("""
         return held
 
     before = [mapped(a) for a in next_buffers(1)]
-    assert _cblas.gemm(np.dtype(np.float32)) is not None
+    assert cblas.gemm(np.dtype(np.float32)) is not None
     print(json.dumps({"before": before, "after": [mapped(a) for a in next_buffers(3)]}))
 """)
 
 
 def _openblas_with_allocator():
-    lib = _cblas._numpy_blas()
+    lib = cblas._numpy_blas()
     return lib is not None and hasattr(lib, "blas_memory_alloc") and hasattr(lib, "blas_memory_free")
 
 
@@ -60,4 +60,4 @@ def test_the_buffers_the_next_callers_get_are_mapped_once_pe_found_its_gemm():
 
 
 def test_a_library_without_the_allocator_is_left_alone():
-    assert _cblas.prefault_buffers(None) == 0
+    assert cblas.prefault_buffers(None) == 0

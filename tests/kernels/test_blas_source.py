@@ -1,4 +1,4 @@
-"""Which BLAS pe's loops call (kernels/cpu/_cblas.py): PE_BLAS=numpy or mkl chooses, auto takes the one
+"""Which BLAS pe's loops call (kernels/cpu/runtime/cblas.py): PE_BLAS=numpy or mkl chooses, auto takes the one
 measured faster on this CPU where the ``mkl`` wheel is installed (``make`` installs it on x86-64
 Linux; tests/kernels/test_measured_choices.py). Each
 choice trains the same MLP to the same losses, MKL runs on its sequential layer (no second OpenMP
@@ -19,7 +19,7 @@ SCRIPT = textwrap.dedent("""
     import json
     import numpy as np
     import pe_cli.fluid as fluid
-    from pe_cli.kernels.cpu import _cblas
+    from pe_cli.kernels.cpu.runtime import cblas as _cblas
 
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):

@@ -9,17 +9,8 @@ conversions."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import (
-    blocked,
-    convolution,
-    elementwise,
-    fused,
-    normalization,
-    _numba,
-    _onednn,
-    pooling,
-    threads,
-)
+from pe_cli.kernels.cpu import blocked, convolution, elementwise, fused, normalization, pooling
+from pe_cli.kernels.cpu.runtime import loops, onednn as _onednn, threads
 from pe_cli.shapes.conv_plans import ConvGeometry
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
@@ -217,8 +208,8 @@ def test_batch_norm_on_blocked_values_matches_the_nchw_loops(c, dtype, relu, dev
 
 @pytest.mark.parametrize("relu", [True, False], ids=["relu", "no act"])
 def test_batch_norm_on_blocked_values_is_the_same_bits_on_1_and_2_threads(relu, monkeypatch):
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(loops, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(loops, "EAGER", True)
     _, _, _, bforward, bbackward = BN_OPS[relu]
     ins, attrs = _bn(32, np.float32, relu)
     bins, bctx = _blocked_ins(ins, BN_SLOTS), KernelContext(blocked=BN_SLOTS)

@@ -23,9 +23,9 @@ from pe_cli.kernels.cpu import (
     normalization,
     optimizer,
     pooling,
-    threads,
     _winograd,
 )
+from pe_cli.kernels.cpu.runtime import threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -36,7 +36,7 @@ DTYPES = [np.float32, np.float64]
 def compile_now(monkeypatch):
     """The loops themselves, compiled on their first call: on a first run a kernel would run a loop's
     numpy replica while a helper process compiles it (tested in test_replicas.py)."""
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops as _numba
 
     monkeypatch.setattr(_numba, "EAGER", True)
 
@@ -453,7 +453,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
-    from pe_cli.kernels.cpu import threads
+    from pe_cli.kernels.cpu.runtime import threads
 
     monkeypatch.setattr(threads, "_quiet_share", parts)  # the blocks, on the threads the device has
     calls, twin = [], kmath.twin
@@ -490,7 +490,8 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     at 20 the forward by k, the input gradient by columns), over 2 and 3 blocks on 1 and 2
     threads. The fused kernels split each GEMM as the unfused ones do (linalg.split_mode). "numpy":
     batch 20, every GEMM too small to split (numpy's product, then the epilogue in numpy)."""
-    from pe_cli.kernels.cpu import fused, linalg as kmath, threads
+    from pe_cli.kernels.cpu import fused, linalg as kmath
+    from pe_cli.kernels.cpu.runtime import threads
 
     split = batch != "numpy"
     batch = batch if split else 20

@@ -1,5 +1,5 @@
 """Denormal floats are flushed to zero while pe runs a program, in every thread that runs its
-kernels, and the caller's thread gets its IEEE mode back afterwards (pe_cli/kernels/cpu/denormals.py)."""
+kernels, and the caller's thread gets its IEEE mode back afterwards (pe_cli/kernels/cpu/runtime/denormals.py)."""
 
 import platform
 
@@ -8,7 +8,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import FeedError
-from pe_cli.kernels.cpu import denormals
+from pe_cli.kernels.cpu.runtime import denormals
 
 pytestmark = pytest.mark.skipif(
     platform.machine().lower() not in ("x86_64", "amd64"),

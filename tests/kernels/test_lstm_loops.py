@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pe_cli.kernels import lstm_math
-from pe_cli.kernels.cpu import _numba
+from pe_cli.kernels.cpu.runtime import loops as _numba
 from pe_cli.kernels.cpu import lstm as cpu_lstm
 from pe_cli.base.errors import PeError
 
@@ -69,7 +69,8 @@ def test_other_activations_and_an_unknown_one():
 def test_float32_runs_every_step_in_one_call_without_the_gil():
     """The whole-sequence loops (what lets two devices' LSTMs and GRUs compute at once) are compiled
     nogil, and a float32 LSTM (a GRU of either float type) takes them where a CBLAS GEMM is found."""
-    from pe_cli.kernels.cpu import _activation_loops, _cblas, _gru_loops, _lstm_loops
+    from pe_cli.kernels.cpu import _activation_loops, _gru_loops, _lstm_loops
+    from pe_cli.kernels.cpu.runtime import cblas
     from pe_cli.kernels.cpu import gru as cpu_gru
 
     for loop in (
@@ -81,7 +82,7 @@ def test_float32_runs_every_step_in_one_call_without_the_gil():
     ):
         assert loop.targetoptions.get("nogil") is True
     x, w, *_ = case(np.float32, False, False, False)
-    found = _cblas.gemm(np.dtype(np.float32)) is not None
+    found = cblas.gemm(np.dtype(np.float32)) is not None
     assert (cpu_lstm._sequence_gemm(x, w) is not None) == found
     assert cpu_lstm._sequence_gemm(x.astype(np.float64), w.astype(np.float64)) is None
     assert (cpu_gru._sequence_gemm(x, w) is not None) == found  # the GRU's, float64 too

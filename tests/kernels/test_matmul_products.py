@@ -6,7 +6,8 @@ device of 1 thread and of 2."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import linalg, threads
+from pe_cli.kernels.cpu import linalg
+from pe_cli.kernels.cpu.runtime import threads
 
 rng = np.random.default_rng(8)
 

@@ -1,4 +1,4 @@
-"""Library choices measured on the running CPU (kernels/cpu/measured_choices.py): measured once, kept in
+"""Library choices measured on the running CPU (kernels/cpu/runtime/measured_choices.py): measured once, kept in
 a file beside numba's cache and read by later processes; a damaged or unwritable file only means
 measuring again. ``pe info`` shows the choice and the times behind it."""
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pe_cli.kernels.cpu import measured_choices
+from pe_cli.kernels.cpu.runtime import measured_choices
 
 REPO = os.path.join(os.path.dirname(__file__), "..", "..")
 

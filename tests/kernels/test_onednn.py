@@ -1,4 +1,4 @@
-"""conv2d and its gradients by oneDNN (kernels/cpu/_onednn.py, the ``onednn`` extra) against pe's own
+"""conv2d and its gradients by oneDNN (kernels/cpu/runtime/onednn.py, the ``onednn`` extra) against pe's own
 paths (``PE_ONEDNN=0``) on the geometries the op allows, the thread behaviour each direction has,
 and the switch that turns it off. The op tests (tests/ops) check conv2d's forward against numpy and
 its float64 gradients by finite differences; float32 runs on oneDNN wherever it is installed."""
@@ -6,7 +6,8 @@ its float64 gradients by finite differences; float32 runs on oneDNN wherever it 
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, convolution, threads
+from pe_cli.kernels.cpu.runtime import loops, onednn as _onednn, threads
+from pe_cli.kernels.cpu import convolution
 from pe_cli.ops import registry
 
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
@@ -88,7 +89,7 @@ def test_float64_and_thin_inputs_run_on_pe_own_paths():
 
 
 def test_forward_and_input_gradient_give_the_same_bits_on_any_threads_the_filter_gradient_on_fixed_ones(monkeypatch):
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(loops, "PARALLEL_MIN_ELEMENTS", 1)
     monkeypatch.setattr(threads, "_quiet_share", 2)
     x, w, dout, attrs = _case(16, 16, 16, 3, 1, [1, 1], 1, 1, n=13)
     runs = {}

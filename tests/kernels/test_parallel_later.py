@@ -1,4 +1,4 @@
-"""A first run does not wait for numba (kernels/cpu/_numba.py): a loop numba can cache is compiled by
+"""A first run does not wait for numba (kernels/cpu/runtime/loops.py): a loop numba can cache is compiled by
 a helper process (its numpy replica runs meanwhile), a parallel twin after the serial loops; a twin
 the helper cannot take compiles in a thread of this process once no other thread is compiling."""
 
@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from pe_cli.kernels import finish_compiling
-from pe_cli.kernels.cpu import _numba
+from pe_cli.kernels.cpu.runtime import loops as _numba
 
 
 def _fresh_twin():

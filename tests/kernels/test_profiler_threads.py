@@ -5,7 +5,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base import profiler
-from pe_cli.kernels.cpu import threads
+from pe_cli.kernels.cpu.runtime import threads
 from pe_cli.base.errors import PeError
 
 
@@ -165,7 +165,7 @@ def test_one_device_runs_its_loops_on_every_core_it_is_given_and_two_devices_spl
     1 each. Another process's load takes threads away, never parts: a run's numbers do not follow
     the load (threads.work_parts)."""
     import numba
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops as _numba
 
     for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
         monkeypatch.delenv(var, raising=False)
@@ -197,7 +197,7 @@ def _blas_threads(threadpoolctl):
 def test_host_memory_is_kept_between_steps():
     import resource
     import sys
-    from pe_cli.kernels.cpu import host_memory
+    from pe_cli.kernels.cpu.runtime import host_memory
 
     fluid.Executor(fluid.CPUPlace())
     if not sys.platform.startswith("linux") or not host_memory.keep_freed_memory():
@@ -224,7 +224,7 @@ _BIG_GRADIENT_STEPS = r"""
 import json, resource, sys, threading
 import numpy as np
 import pe_cli.fluid as fluid
-from pe_cli.kernels.cpu import host_memory
+from pe_cli.kernels.cpu.runtime import host_memory
 exe = fluid.Executor(fluid.CPUPlace())
 if not host_memory.keep_freed_memory():
     print(json.dumps(None)); sys.exit(0)
@@ -275,7 +275,7 @@ def test_blocks_over_the_mmap_threshold_are_kept_too_on_other_threads():
 
 
 def test_kernels_leave_a_core_that_another_process_keeps_busy(monkeypatch):
-    """The threads follow the free cores (kernels/cpu/cpu_load.py): with a busy process beside it,
+    """The threads follow the free cores (kernels/cpu/runtime/cpu_load.py): with a busy process beside it,
     one device of a 2-core share gets one thread; PE_DEVICE_THREADS fixes the count."""
     import subprocess
     import sys
@@ -309,7 +309,7 @@ def test_a_run_that_starts_beside_a_busy_process_leaves_its_core_from_the_first_
     import subprocess
     import sys
     import time
-    from pe_cli.kernels.cpu import cpu_load
+    from pe_cli.kernels.cpu.runtime import cpu_load
 
     if len(os.sched_getaffinity(0)) < (os.cpu_count() or 1):
         pytest.skip("this process may not run on every CPU: procs_running would count CPUs it cannot use")

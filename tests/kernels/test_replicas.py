@@ -7,7 +7,8 @@ import pytest
 
 from pe_cli.base.activations import ROWS
 from pe_cli.shapes.conv_plans import ConvGeometry
-from pe_cli.kernels.cpu import _cblas, _conv, _conv_replicas, _numba, _replicas
+from pe_cli.kernels.cpu.runtime import cblas, loops as _numba
+from pe_cli.kernels.cpu import _conv, _conv_replicas, _replicas
 from pe_cli.ops import registry
 
 from .test_cpu_loops import CONV_GEOMETRIES
@@ -171,7 +172,7 @@ def conv_case(geo, dtype):
 def test_conv2d_forward_and_gradients(geo, dtype):
     x, f, g = conv_case(geo, dtype)
     n, m = x.shape[0], f.shape[0]
-    gemm, loops, buf = _cblas.gemm(x.dtype), _numba.lazy("_conv_loops")(), _conv.buffers(1, g, x)
+    gemm, loops, buf = cblas.gemm(x.dtype), _numba.lazy("_conv_loops")(), _conv.buffers(1, g, x)
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
     out = np.empty((n, m, g.ho, g.wo), dtype)
@@ -201,7 +202,7 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
     gradients' GEMMs run over the extra, zero, columns)."""
     x, f, g = conv_case(geo, dtype)
     n, m = x.shape[0], f.shape[0]
-    gemm, wide = _cblas.gemm(x.dtype), _numba.lazy("_wide_loops")()
+    gemm, wide = cblas.gemm(x.dtype), _numba.lazy("_wide_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
     loops, tol = _numba.lazy("_conv_loops")(), 1e-5 if dtype == np.float32 else 1e-12
@@ -257,7 +258,7 @@ def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     x, f = awkward((n, c, h, w), dtype), rng.normal(size=(m, c, kh, kw)).astype(dtype)
     g = ConvGeometry(x.shape, f.shape, attrs)
     assert _winograd.applies(g, x.shape, f.shape)
-    gemm, loops = _cblas.gemm(x.dtype), _numba.lazy("_winograd_loops")()
+    gemm, loops = cblas.gemm(x.dtype), _numba.lazy("_winograd_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the Winograd loops are not used")
     th, w1 = _winograd.tile_rows(g.ho, g.wo)
@@ -288,7 +289,7 @@ def test_split_gemms_and_their_epilogue(trans, split, act, dtype):
     """mul's GEMM by blocks of rows, columns or k (3 blocks, uneven), with the fused epilogue: a bias
     over awkward values (ties, -0.0, infinities, NaN) and relu, or relu's gradient gated by a relu
     output with zeros and NaN."""
-    gemm, loops = _cblas.gemm(np.dtype(dtype)), _numba.lazy("_blas_loops")()
+    gemm, loops = cblas.gemm(np.dtype(dtype)), _numba.lazy("_blas_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the split GEMM loops are not used")
     m, k, n = 13, 11, 10

@@ -5,7 +5,8 @@ lookup_table's rows copied out on the device's threads (gather_rows_parallel) ar
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _scatter_loops, embedding, indexing
+from pe_cli.kernels.cpu.runtime import loops
+from pe_cli.kernels.cpu import _scatter_loops, embedding, indexing
 
 rng = np.random.default_rng(3)
 
@@ -13,7 +14,7 @@ rng = np.random.default_rng(3)
 @pytest.fixture(autouse=True)
 def compile_now(monkeypatch):
     """The loop itself, compiled on its first call (not np.add.at while it compiles)."""
-    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(loops, "EAGER", True)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

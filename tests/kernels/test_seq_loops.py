@@ -7,7 +7,8 @@ import pytest
 
 from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.common import POOL_CODES
-from pe_cli.kernels.cpu import _numba, _seq_loops, embedding, sequence
+from pe_cli.kernels.cpu.runtime import loops as _numba
+from pe_cli.kernels.cpu import _seq_loops, embedding, sequence
 
 rng = np.random.default_rng(11)
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
-from pe_cli.kernels.cpu import activation, beam_search, elementwise, indexing, loss_classification, threads, _numba
+from pe_cli.kernels.cpu import activation, beam_search, elementwise, indexing, loss_classification
+from pe_cli.kernels.cpu.runtime import threads, loops as _numba
 
 rng = np.random.default_rng(5)
 ATTRS = {"soft_label": False, "ignore_index": 7, "numeric_stable_mode": True, "axis": -1}

@@ -1,6 +1,6 @@
 """The CPU kernels give the same bits on one thread and on two (serial loops and parallel twins): a
 run's numbers must not depend on how many cores were free, nor on whether a parallel twin was
-compiled yet (kernels/cpu/_numba.py runs the serial loop meanwhile). The cases are large enough
+compiled yet (kernels/cpu/runtime/loops.py runs the serial loop meanwhile). The cases are large enough
 that each kernel takes its split path (a GEMM of 9M multiply-adds, 13 samples). The convolutions
 here are pe's own paths (``PE_ONEDNN=0``); oneDNN's are in test_onednn.py (its filter gradient's
 bits follow the thread count)."""
@@ -17,12 +17,10 @@ from pe_cli.kernels.cpu import (
     fused,
     linalg as kmath,
     normalization,
-    _numba,
-    _onednn,
     optimizer,
     pooling,
-    threads,
 )
+from pe_cli.kernels.cpu.runtime import loops as _numba, onednn, threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -40,8 +38,8 @@ def twins(monkeypatch):
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
     monkeypatch.setattr(threads, "_quiet_share", 2)  # a 2-core machine, one core busy or not
     monkeypatch.setenv("PE_ONEDNN", "0")
-    monkeypatch.setattr(_onednn, "_loaded", False)
-    monkeypatch.setattr(_onednn, "_lib", None)
+    monkeypatch.setattr(onednn, "_loaded", False)
+    monkeypatch.setattr(onednn, "_lib", None)
 
     def on(share, fn):
         monkeypatch.setattr(threads, "_share", share)

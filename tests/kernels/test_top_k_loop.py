@@ -12,9 +12,9 @@ rng = np.random.default_rng(11)
 @pytest.fixture(autouse=True)
 def compile_now(monkeypatch):
     """The loop itself, compiled on its first call."""
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops
 
-    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(loops, "EAGER", True)
 
 
 def _rows(dtype):

@@ -12,9 +12,9 @@ rng = np.random.default_rng(3)
 @pytest.fixture(autouse=True)
 def compile_now(monkeypatch):
     """The loop itself, compiled on its first call (no replica to run while a helper compiles it)."""
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops
 
-    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(loops, "EAGER", True)
 
 
 def _transposed(x, axis):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pe_cli.kernels.cpu import vector_width
+from pe_cli.kernels.cpu.runtime import vector_width
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WIDER = ["AVX-512", "AVX2", "AVX", "SSE4.2"]

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pe_cli.base.activations import ROWS
-from pe_cli.kernels.cpu import _numba, activation, threads
+from pe_cli.kernels.cpu.runtime import loops as _numba, threads
+from pe_cli.kernels.cpu import activation
 
 EXACT = {"tanh": np.tanh, "sigmoid": lambda v: 1 / (1 + np.exp(-v))}  # float64 references
 GRADIENT = {"tanh": lambda out, dout: dout * (1 - out * out), "sigmoid": lambda out, dout: dout * out * (1 - out)}

@@ -27,7 +27,7 @@ of the NCHW loops in the last bits; they do not depend on the threads."""
 import copy
 
 from ...base.dtypes import VarType
-from ...kernels.cpu import _onednn
+from ...kernels.cpu.runtime import onednn
 from ...ops import registry
 from ..ssa_nodes import COMPUTE
 from .liveness import pinned_names
@@ -38,7 +38,7 @@ _LANES = 16
 
 def applies(places):
     """The pass can run on ``places``: CPU devices only, oneDNN loaded."""
-    return all(place.kind == "cpu" for place in places) and _onednn.library() is not None
+    return all(place.kind == "cpu" for place in places) and onednn.library() is not None
 
 
 def marks(block, fetched=(), skip=(), pinned=()):

@@ -1,6 +1,6 @@
 """numba loops of Adam's updates (kernels/cpu/optimizer.py, selected_rows.py): the dense update in
 one pass over parameter, gradient and moments, and lazy mode's update of the rows a row-sparse
-gradient holds, its duplicate rows summed on the way (imported on first use: see _numba.py).
+gradient holds, its duplicate rows summed on the way (imported on first use: see runtime/loops.py).
 
 The arithmetic is numpy's expression, operation by operation in the arrays' dtype, so the results
 are its bits:
@@ -17,7 +17,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ._prefetch import prefetch_row
+from .runtime.prefetch import prefetch_row
 
 # numpy's error model: a float division by zero gives inf or NaN as numpy's does, where Python's
 # raises; its check is a branch in the loop that kept LLVM from vectorising the division and the

@@ -1,6 +1,6 @@
 """numba loops of the scaled_dot_product_attention op (attention.py), imported on first use (see
-_numba.py): one (sample, head) pair at a time, its two products (forward) or four (gradient) by
-single-threaded BLAS calls (_cblas.py) on the pair's rows of Q, K, V and Out in place ([batch, seq,
+runtime/loops.py): one (sample, head) pair at a time, its two products (forward) or four (gradient) by
+single-threaded BLAS calls (runtime/cblas.py) on the pair's rows of Q, K, V and Out in place ([batch, seq,
 heads, head_dim]: a row stride of heads * head_dim, no transposed copies), the softmax, or its
 gradient, in between on the pair's [Sq, Sk] tile while it is in the core's cache. The ``_parallel``
 twins give blocks of pairs to numba's threads: each pair is computed by the same code either way, so

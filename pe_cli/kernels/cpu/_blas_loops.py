@@ -1,5 +1,5 @@
 """A GEMM split into blocks of rows or of columns of the result, or of its inner dimension, over
-numba's threads, each block calling BLAS single-threaded (see _cblas.py, _numba.py). Imported on
+numba's threads, each block calling BLAS single-threaded (see runtime/cblas.py, runtime/loops.py). Imported on
 first use.
 
 The serial loop and its parallel twin are two functions (two closures over ``range`` and

@@ -1,5 +1,5 @@
 """numba loops of batch norm (with relu or without) in training, and of global average pooling,
-on blocked values (nChw16c: kernels/cpu/blocked.py), imported on first use (see _numba.py).
+on blocked values (nChw16c: kernels/cpu/blocked.py), imported on first use (see runtime/loops.py).
 
 A value [N, C, H, W] is held as [N, C/16, H*W, 16]: the 16 channels of a block are the innermost
 axis, so a row of 16 values is 16 channels at one position, and a loop over a block's rows keeps

@@ -1,4 +1,4 @@
-"""numba loops of elementwise add, sub and mul (imported on first use: see _numba.py) over X seen as
+"""numba loops of elementwise add, sub and mul (imported on first use: see runtime/loops.py) over X seen as
 [rows, cols] and Y as X's shape, one value a row ([rows, 1]) or one row for all ([1, cols]): the
 beam search's masks and scores over [batch x beam, vocabulary], Y a [batch, beam] or [vocabulary]
 array broadcast against them (elementwise.py finds the view). numpy's broadcast loop runs on one

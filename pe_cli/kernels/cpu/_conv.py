@@ -7,8 +7,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import _conv_replicas
 from ..common import pad
-from ._numba import lazy, twin
-from ._numba import parallel_threads as _numba_parallel_threads
+from .runtime.loops import lazy, twin
+from .runtime.loops import parallel_threads as _numba_parallel_threads
 
 _loops = lazy("_conv_loops")
 _wide = lazy("_wide_loops")

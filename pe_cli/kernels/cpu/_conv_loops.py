@@ -1,4 +1,4 @@
-"""numba loops of the conv2d kernels (imported on first use: see _numba.py); pool2d's are in
+"""numba loops of the conv2d kernels (imported on first use: see runtime/loops.py); pool2d's are in
 _pool_loops.py, which shares the jit settings and _zero_plane from here.
 
 Arrays are NCHW and C-contiguous. Geometry comes in as ints: kernel (kh, kw), strides (sh, sw),
@@ -100,7 +100,7 @@ def col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
         _col2im_sample(dcols[b], b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
 
 
-# -- conv2d with numpy's BLAS called per sample (see _cblas.py) --------------------------------------
+# -- conv2d with numpy's BLAS called per sample (see runtime/cblas.py) --------------------------------------
 # Each sample's columns are built in a small per-thread buffer (it stays in L2, unlike the whole
 # batch's) and multiplied at once by single-threaded BLAS; the *_parallel twins run samples on
 # numba's threads (prange), each with its own buffer. Twins are separate functions, not one

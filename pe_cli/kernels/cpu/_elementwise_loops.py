@@ -1,5 +1,5 @@
 """numba loops of scale, the sum of several tensors (elementwise.py) and add_position_encoding
-(position.py), imported on first use (see _numba.py).
+(position.py), imported on first use (see runtime/loops.py).
 
 Each is one pass over memory where numpy's expression makes two or three: ``x * s + b`` writes a
 temporary and reads it back, ``(x * alpha + table).astype(...)`` two of them, one in float64. In a

@@ -5,7 +5,7 @@ of kernels/cuda/gru.py do. Activation codes: 0 sigmoid, 1 tanh, 2 relu, 3 identi
 1 - 2 / (1 + exp(2x)): numba's math.tanh on float32 was measured 7x slower than numpy's np.tanh
 (4.0 ms against 0.55 ms for 200,000 values), exp-based forms about as fast as numpy's.
 ``forward_sequence`` and ``backward_sequence`` run every step of a pass in one call without the GIL,
-the GEMMs through CBLAS (_cblas.py), so two CPU devices' GRUs compute at once."""
+the GEMMs through CBLAS (runtime/cblas.py), so two CPU devices' GRUs compute at once."""
 
 import math
 

@@ -3,7 +3,7 @@ the live sequences' hidden states (h' W), three passes compute the gates, the ce
 state and store what the backward pass reads; backward, one pass per step gives the gates' gradients
 before the GEMM that carries the hidden state's gradient back. The arithmetic is kernels/lstm_math.py's
 (the numpy reference), element by element. In float32, ``forward_sequence`` and ``backward_sequence``
-run every step in one call, the GEMMs through CBLAS (_cblas.py) and the activations vectorised in
+run every step in one call, the GEMMs through CBLAS (runtime/cblas.py) and the activations vectorised in
 float32 (_activation_loops.py), so the GIL is released for the whole pass and two CPU devices' LSTMs
 compute at once (they took turns for it between numpy calls: docs/PERFORMANCE.md, sixth session).
 In float64 kernels/cpu/lstm.py runs the steps itself, the activations (exp, tanh) numpy's vectorised
@@ -104,7 +104,7 @@ def backward_step(
 def forward_sequence(
     gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand
 ):
-    """The whole forward pass, every time step, without the GIL (float32; ``gemm``: _cblas.py's
+    """The whole forward pass, every time step, without the GIL (float32; ``gemm``: runtime/cblas.py's
     CBLAS GEMM): the steps of kernels/cpu/lstm.py's per-step path, with the activations of
     _activation_loops.py. ``order``: the sequences by decreasing length (stable); at step t the
     live ones are its first n, those longer than t."""

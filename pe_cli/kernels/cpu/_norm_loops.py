@@ -1,4 +1,4 @@
-"""numba loops of batch_norm in training (imported on first use: see _numba.py); the conventions of
+"""numba loops of batch_norm in training (imported on first use: see runtime/loops.py); the conventions of
 _conv_loops.py hold here too.
 
 X is viewed as [N, C, S] (S = H*W, 1 for [N, C] inputs), C-contiguous. Statistics and

@@ -1,5 +1,5 @@
 """numba loops of the roi_perspective_transform kernels (detection_roi.py; imported on first use:
-see _numba.py): one pass over the outputs, each element by elements/perspective.py's functions.
+see runtime/loops.py): one pass over the outputs, each element by elements/perspective.py's functions.
 numba caches the loops beside this file and keys them on it alone: after a change to elements/perspective.py,
 remove __pycache__/_persp_loops.* (as for any cached loop calling another module's function)."""
 

@@ -1,5 +1,5 @@
 """numba loops of the pointwise kernels: activations, the bias add, the softmax cross-entropy and
-the updates (imported on first use: see _numba.py).
+the updates (imported on first use: see runtime/loops.py).
 
 Arrays come in C-contiguous and flattened (1-D) unless the docstring says otherwise, and results
 go to output arrays the kernel allocated (the updates' ``*_in_place`` loops: over their inputs).

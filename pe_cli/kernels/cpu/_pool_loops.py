@@ -1,4 +1,4 @@
-"""numba loops of the pool2d kernels (imported on first use: see _numba.py); the conventions and
+"""numba loops of the pool2d kernels (imported on first use: see runtime/loops.py); the conventions and
 the speed notes of _conv_loops.py hold here too. 2x2 windows at stride 2 (the common pooling) get
 their own loops: with the size and stride known at compile time LLVM unrolls and vectorises them,
 5-8x faster than the general loops.

@@ -1,4 +1,4 @@
-"""numba loop of generate_proposals (detection_proposals.py; imported on first use: see _numba.py):
+"""numba loop of generate_proposals (detection_proposals.py; imported on first use: see runtime/loops.py):
 greedy non-maximum suppression over boxes already in score order (retinanet_detection_output's too,
 detection_nms.py)."""
 

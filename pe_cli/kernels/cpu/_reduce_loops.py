@@ -1,4 +1,4 @@
-"""numba loops of mean, its gradient and fill_constant's copy (imported on first use: see _numba.py).
+"""numba loops of mean, its gradient and fill_constant's copy (imported on first use: see runtime/loops.py).
 Each writes into arrays it is given, so a planned step (pe_cli/executor/step_plan.py) launches it
 over buffers allocated once, and the kernels (reduction.py, creation.py) call the same loops.
 

@@ -1,7 +1,7 @@
 """numpy replicas of the hot numba loops, for a first run on a machine: the same arguments, the same
 outputs, to the bit (tests/kernels/test_replicas.py), so that a run's numbers never depend on
 whether a loop was compiled yet. A kernel runs one (``_numba.loop_or``) only while a helper process
-compiles its loop (_helper.py); a step takes a few times longer with them, none waits for numba.
+compiles its loop (runtime/compile_helper.py); a step takes a few times longer with them, none waits for numba.
 
 Each replica does the loop's arithmetic in the loop's order: elementwise expressions in the arrays'
 dtype; sums in float64 from 0.0 in the loop's sequence (numpy reduces a non-innermost axis in index

@@ -1,4 +1,4 @@
-"""numba loops of the RoI kernels (detection_roi.py; imported on first use: see _numba.py): one pass
+"""numba loops of the RoI kernels (detection_roi.py; imported on first use: see runtime/loops.py): one pass
 over the outputs, each element computed by the shared functions of elements/roi.py; the gradients
 scatter into dX in the same order, serially.
 numba caches the loops beside this file and keys them on it alone: after a change to elements/roi.py,

@@ -1,5 +1,5 @@
 """numba loops of the softmax op along the last axis of [rows, n] (activation.py), imported on first
-use (see _numba.py): a pass shifting each row by its max, numpy's exp over the whole array
+use (see runtime/loops.py): a pass shifting each row by its max, numpy's exp over the whole array
 (vectorised, where numba's is a call an element; the exponentials stay numpy's bits), a pass
 dividing each row by its sum; and the gradient, one pass a row. Sums accumulate in float64. Each
 has a ``_parallel`` twin over ``parts`` blocks of rows on numba's threads (_numba.run_in_parts): the

@@ -1,4 +1,4 @@
-"""numba loop of top_k (imported on first use: see _numba.py): each row's k largest values in one pass,
+"""numba loop of top_k (imported on first use: see runtime/loops.py): each row's k largest values in one pass,
 for rows much wider than k (a beam search's scores over beam x vocabulary).
 
 The order is that of a stable sort of -x: the largest first, equal values lowest index first. A row

@@ -1,4 +1,4 @@
-"""numba loop of transpose (imported on first use: see _numba.py): the swap of two adjacent axes,
+"""numba loop of transpose (imported on first use: see runtime/loops.py): the swap of two adjacent axes,
 the attention's head split and join ([batch, seq, heads, d] <-> [batch, heads, seq, d]).
 
 numpy's copy of such a transposed view walks it element by element with the view's strides; the

@@ -1,5 +1,5 @@
 """numba loops of conv2d's wide-columns path (a filter at stride 1, no dilation; _conv.wide_applies),
-imported on first use (see _numba.py). Same conventions as _conv_loops.py: NCHW, C-contiguous,
+imported on first use (see runtime/loops.py). Same conventions as _conv_loops.py: NCHW, C-contiguous,
 computed indices cast to ``uintp``, no views inside loops.
 
 im2col's columns [C*kh*kw, Ho*Wo] are built by one short copy per (row, output row): Wo elements,

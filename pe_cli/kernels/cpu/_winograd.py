@@ -2,7 +2,7 @@
 applies, the filter's transforms, the buffers and the calls.
 
 It applies to a 3x3 filter at stride 1, without dilation or groups, each padding 0 to 2, on
-float32 or float64 where numpy's BLAS is callable (_cblas.py), when the input and the output both
+float32 or float64 where numpy's BLAS is callable (runtime/cblas.py), when the input and the output both
 have at least ``MIN_CHANNELS`` channels and a sample has at least ``MIN_TILES`` output tiles: with
 fewer, the 16 GEMMs [M, C] x [C, tiles] are too thin to beat the one GEMM over C*9 rows of the
 wide-columns path (_wide_loops.py; benchmarks/conv_paths.py, docs/PERFORMANCE.md). The input
@@ -17,7 +17,7 @@ the loops and their replicas.
 import numpy as np
 
 from . import _conv, _conv_replicas
-from ._numba import lazy, twin
+from .runtime.loops import lazy, twin
 
 _loops = lazy("_winograd_loops")
 

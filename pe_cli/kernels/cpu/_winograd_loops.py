@@ -1,4 +1,4 @@
-"""numba loops of conv2d's Winograd path (imported on first use: see _numba.py; when it applies, the
+"""numba loops of conv2d's Winograd path (imported on first use: see runtime/loops.py; when it applies, the
 filter's transforms and the calls are in _winograd.py).
 
 Winograd's F(2x2, 3x3) computes a 3x3 stride-1 convolution by 2x2 output tiles: each 4x4 input
@@ -16,7 +16,7 @@ then columns), which LLVM vectorises; the tiles of the last column (tx = tw) are
 and thrown away (their share of the GEMMs: 1 / (tw + 1)). Measured in docs/PERFORMANCE.md.
 
 Per sample, as the im2col loops in _conv_loops.py: a thread's buffers stay in L2, its GEMMs call
-numpy's BLAS single-threaded (_cblas.py), the ``*_parallel`` twins spread the samples (the filter
+numpy's BLAS single-threaded (runtime/cblas.py), the ``*_parallel`` twins spread the samples (the filter
 gradient: fixed runs of samples) over numba's threads and compute the same bits. Each transform
 adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py repeats in numpy.
 """

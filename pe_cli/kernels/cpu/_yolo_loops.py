@@ -1,4 +1,4 @@
-"""numba loops of the yolov3_loss kernels (detection_yolo.py; imported on first use: see _numba.py):
+"""numba loops of the yolov3_loss kernels (detection_yolo.py; imported on first use: see runtime/loops.py):
 one pass over the images, each computed by elements/yolo.py's functions.
 numba caches the loops beside this file and keys them on it alone: after a change to elements/yolo.py,
 remove __pycache__/_yolo_loops.* (as for any cached loop calling another module's function)."""

@@ -15,7 +15,7 @@ from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, bind, kernels
 from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from . import _replicas
-from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
+from .runtime.loops import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
 from ..context import NO_CONTEXT
 
 _loops = lazy("_pointwise_loops")

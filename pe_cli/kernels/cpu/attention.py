@@ -2,12 +2,12 @@
 (sample, head) in numba loops, each pair's products by BLAS on the pair's rows of Q, K, V in place and
 its softmax (or softmax gradient) between them on the cache-resident [Sq, Sk] tile
 (_attention_loops.py), the pairs in blocks on the device's threads. Where no BLAS GEMM can be called
-from the loops (_cblas.py), or for other dtypes, numpy computes the same formulas by batched matmuls."""
+from the loops (runtime/cblas.py), or for other dtypes, numpy computes the same formulas by batched matmuls."""
 
 import numpy as np
 
-from . import _cblas, threads
-from ._numba import is_float, lazy, parallel_threads, twin
+from .runtime import cblas, threads
+from .runtime.loops import is_float, lazy, parallel_threads, twin
 from .activation import SOFTMAX_FLOOR, softmax, softmax_grad
 from ..context import NO_CONTEXT
 
@@ -22,7 +22,7 @@ def _parts(q, k):
 
 def _gemm(*arrays):
     ok = is_float(*arrays) and len({a.dtype for a in arrays}) == 1 and all(a.size for a in arrays)
-    return _cblas.gemm(arrays[0].dtype) if ok else None
+    return cblas.gemm(arrays[0].dtype) if ok else None
 
 
 def scaled_dot_product_attention(ins, attrs):

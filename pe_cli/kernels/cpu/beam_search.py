@@ -6,7 +6,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from .activation import log_softmax
-from ._numba import lazy, run_in_parts
+from .runtime.loops import lazy, run_in_parts
 
 _rows = lazy("_softmax_rows_loops")
 

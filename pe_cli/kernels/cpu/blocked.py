@@ -18,11 +18,12 @@ same numbers as that kernel, more slowly.
 
 import numpy as np
 
-from . import convolution, elementwise, fused, normalization, _onednn, pooling
-from ._numba import is_float, lazy, parallel_parts, twin
+from . import convolution, elementwise, fused, normalization, pooling
+from .runtime import onednn
+from .runtime.loops import is_float, lazy, parallel_parts, twin
 from ...shapes.conv_plans import ConvGeometry
 from ..context import call
-from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
+from .runtime.onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
 
 _loops = lazy("_blocked_loops")
 
@@ -70,13 +71,13 @@ def _conv_call(ins, attrs, ctx, narrow=False):
     return (
         blocked,
         geo,
-        _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins), min_channels=wide),
+        onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins), min_channels=wide),
     )
 
 
 def conv2d(ins, attrs, ctx):
     blocked, geo, applies = _conv_call(ins, attrs, ctx, narrow=True)
-    if applies and (out := _onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
+    if applies and (out := onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
         return {"Output": out}
     return _through_plain(convolution.conv2d, ins, attrs, ctx)
 
@@ -88,7 +89,7 @@ def conv2d_grad(ins, attrs, ctx):
     if "Filter@GRAD" not in wanted:
         return conv2d_grad_input(ins, attrs, ctx)
     blocked, geo, applies = _conv_call(ins, attrs, ctx)
-    if applies and (both := _onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
+    if applies and (both := onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
         return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
     return _through_plain(convolution.conv2d_grad, ins, attrs, ctx)
 
@@ -96,7 +97,7 @@ def conv2d_grad(ins, attrs, ctx):
 def conv2d_grad_input(ins, attrs, ctx):
     blocked, geo, applies = _conv_call(ins, attrs, ctx)
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    if applies and (dx := _onednn.grad_input(dout, w, geo, plain_shape(x, SRC in blocked), blocked)) is not None:
+    if applies and (dx := onednn.grad_input(dout, w, geo, plain_shape(x, SRC in blocked), blocked)) is not None:
         return {"Input@GRAD": dx}
     return _through_plain(convolution.conv2d_grad_input, ins, attrs, ctx)
 
@@ -104,7 +105,7 @@ def conv2d_grad_input(ins, attrs, ctx):
 def conv2d_grad_filter(ins, attrs, ctx):
     blocked, geo, applies = _conv_call(ins, attrs, ctx, narrow=True)
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    if applies and (dw := _onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
+    if applies and (dw := onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
         return {"Filter@GRAD": dw}
     return _through_plain(convolution.conv2d_grad_filter, ins, attrs, ctx)
 

@@ -4,9 +4,10 @@ follow that one pick, each direction's code for it in its table (FORWARD, GRAD_F
 
 import numpy as np
 
-from . import threads
-from . import _cblas, _conv, _onednn, _winograd
-from ._numba import is_float, lazy
+from .runtime import threads
+from .runtime import cblas, onednn as _onednn
+from . import _conv, _winograd
+from .runtime.loops import is_float, lazy
 
 _loops = lazy("_conv_loops")
 
@@ -31,7 +32,7 @@ def _pick(geo, x, w, grads, onednn):
         return ONEDNN
     if not is_float(x, w, *grads):
         return NUMPY
-    if _cblas.gemm(x.dtype) is None:
+    if cblas.gemm(x.dtype) is None:
         return COLUMNS
     return WINOGRAD if _winograd.applies(geo, x.shape, w.shape) else PER_SAMPLE
 
@@ -41,13 +42,13 @@ def after_onednn(geo, x, w, *grads):
 
 
 def _forward_winograd(x, w, geo):
-    return _winograd.conv2d(_cblas.gemm(x.dtype), np.ascontiguousarray(x), np.ascontiguousarray(w), geo)
+    return _winograd.conv2d(cblas.gemm(x.dtype), np.ascontiguousarray(x), np.ascontiguousarray(w), geo)
 
 
 def _forward_per_sample(x, w, geo):
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
-    _conv.per_sample("forward", _cblas.gemm(x.dtype), x, w, out, geo, x, w.shape[0])
+    _conv.per_sample("forward", cblas.gemm(x.dtype), x, w, out, geo, x, w.shape[0])
     return out
 
 
@@ -76,14 +77,14 @@ FORWARD = {
 
 def _grad_filter_winograd(x, w, dout, geo):
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
-    return _winograd.grad_filter(_cblas.gemm(x.dtype), x, dout, geo, w.shape)
+    return _winograd.grad_filter(cblas.gemm(x.dtype), x, dout, geo, w.shape)
 
 
 def _grad_filter_per_sample(x, w, dout, geo):
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
     # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
     parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
-    _conv.per_sample("grad_filter", _cblas.gemm(x.dtype), x, dout, parts, geo, x, w.shape[0])
+    _conv.per_sample("grad_filter", cblas.gemm(x.dtype), x, dout, parts, geo, x, w.shape[0])
     dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
     return dw.reshape(w.shape)
 
@@ -111,13 +112,13 @@ GRAD_FILTER = {
 
 def _grad_input_winograd(x, w, dout, geo):
     w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
-    return _winograd.grad_input(_cblas.gemm(x.dtype), dout, w, geo, x.shape)
+    return _winograd.grad_input(cblas.gemm(x.dtype), dout, w, geo, x.shape)
 
 
 def _grad_input_per_sample(x, w, dout, geo):
     w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
     dx = np.empty(x.shape, dtype=x.dtype)
-    _conv.per_sample("grad_input", _cblas.gemm(x.dtype), dout, w, dx, geo, x, w.shape[0])
+    _conv.per_sample("grad_input", cblas.gemm(x.dtype), dout, w, dx, geo, x, w.shape[0])
     return dx
 
 

@@ -2,15 +2,15 @@
 with the roles swapped) and deformable_conv (numpy, below).
 
 float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
-installed (_onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
+installed (runtime/onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
 
 float32/float64 (the types the numba loops are compiled for, _conv_loops.py):
 conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sample's columns
 [C*kh*kw, Ho*Wo] are built in a per-thread buffer (small enough to stay in L2) and multiplied by
-the filter with numpy's BLAS called from the loop (_cblas.py), straight into the NCHW output. The
+the filter with numpy's BLAS called from the loop (runtime/cblas.py), straight into the NCHW output. The
 filter gradient accumulates Output@GRAD x columns^T per thread, the input gradient is
 filter^T x Output@GRAD then col2im, per sample. When the device has several cores the samples are
-spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/threads.py). A 1x1 stride-1
+spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/runtime/threads.py). A 1x1 stride-1
 unpadded filter uses the input itself as its columns; a 3x3 stride-1 filter between 8 or more
 channels, with 64 or more 2x2 output tiles a sample, takes Winograd's F(2x2, 3x3) instead (_winograd.py:
 2.25x fewer multiply-adds, no im2col); any other stride-1 filter without dilation takes the wide
@@ -30,7 +30,8 @@ import numpy as np
 
 from ..fused_math import both_grads, relu_first
 from . import activation
-from . import _conv_regular, _onednn
+from . import _conv_regular
+from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
 from ...base.errors import PeError
 from ...shapes.conv_plans import ConvGeometry

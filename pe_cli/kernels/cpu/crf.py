@@ -4,7 +4,7 @@ numba (cpu/_crf_loops.py), one call per sequence without the GIL."""
 import numpy as np
 
 from ..seq_dp import check_tags, crf_spans, span_mask, tag_rows
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_crf_loops")
 

@@ -5,7 +5,7 @@ kernel."""
 
 import numpy as np
 
-from ._numba import lazy
+from .runtime.loops import lazy
 from ...shapes.detection import target_assign_rows
 
 _loops = lazy("_detection_loops")

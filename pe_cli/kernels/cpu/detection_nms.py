@@ -7,7 +7,7 @@ Their output sizes depend on the data, so the CUDA kernels run these on the host
 import numpy as np
 
 from ...base.errors import PeError
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_detection_loops")
 _proposal_loops = lazy("_proposal_loops")

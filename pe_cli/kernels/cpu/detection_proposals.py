@@ -5,7 +5,7 @@ image; the NMS a numba loop, _proposal_loops.py), distribute_fpn_proposals and c
 import numpy as np
 
 from ...base.errors import PeError
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_proposal_loops")
 _CLIP = np.log(1000.0 / 16.0)

@@ -7,7 +7,7 @@ shapes/detection.py, shared with the CUDA kernels."""
 
 import numpy as np
 
-from ._numba import lazy, parallel_threads, twin
+from .runtime.loops import lazy, parallel_threads, twin
 from ..elements.perspective import matrices
 from ...shapes.detection import psroi_sizes, roi_counts, roi_images
 

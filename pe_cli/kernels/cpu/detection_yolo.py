@@ -4,7 +4,7 @@ label targets) is shared with the CUDA kernels."""
 
 import numpy as np
 
-from ._numba import lazy
+from .runtime.loops import lazy
 from .detection_loss import _sigmoid
 from ...shapes.detection import yolov3_loss_plan
 

@@ -22,7 +22,17 @@ from . import _replicas, control_flow
 from ..common import div_grad_grad
 from ..value_checks import check_divisor
 from .selected_rows import sum_with_sparse
-from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, run_in_parts, twin
+from .runtime.loops import (
+    add_same,
+    flat,
+    is_float,
+    lazy,
+    out_buffer,
+    parallel_parts,
+    parallel_ready,
+    run_in_parts,
+    twin,
+)
 from ..context import NO_CONTEXT
 
 _loops = lazy("_pointwise_loops")

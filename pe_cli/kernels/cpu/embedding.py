@@ -6,7 +6,7 @@ import numpy as np
 from ...base.selected_rows import SelectedRows
 from ...shapes.embedding import lookup_out_shape
 from ..value_checks import check_dequant_ids, table_ids
-from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
+from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_scatter_loops")
 

@@ -16,7 +16,7 @@ import numpy as np
 from ...shapes.linalg import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, linalg, normalization, _replicas
-from ._numba import flat, is_float, lazy, parallel_parts, twin
+from .runtime.loops import flat, is_float, lazy, parallel_parts, twin
 from ..context import NO_CONTEXT
 
 _loops = lazy("_fused_loops")

@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from ...shapes.linalg import gemm_rows
-from . import _cblas, linalg
-from ._numba import lazy, parallel_threads
+from .runtime import cblas
+from . import linalg
+from .runtime.loops import lazy, parallel_threads
 from .launches import FLOATS as _FLOATS
 from .launches import Launch
 from .launches import flat as _flat
@@ -45,11 +46,11 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     if m * n * k >= linalg.threads.SPLIT_GEMM_MACS:
         mode, parts, fn = linalg.blocked_gemm(m, n, k, dtype, weight_rows)
     if fn is None:  # numpy's product: one call of numpy's BLAS on one thread (threads.for_gemm)
-        if _cblas.source() != _cblas.NUMPY:
+        if cblas.source() != cblas.NUMPY:
             return None
-        mode, parts, fn = linalg.ROWS, 1, _cblas.gemm(dtype)
-    ta = _cblas.TRANS if trans_a else _cblas.NO_TRANS
-    tb = _cblas.TRANS if trans_b else _cblas.NO_TRANS
+        mode, parts, fn = linalg.ROWS, 1, cblas.gemm(dtype)
+    ta = cblas.TRANS if trans_a else cblas.NO_TRANS
+    tb = cblas.TRANS if trans_b else cblas.NO_TRANS
     head = [("const", fn), ("const", ta), ("const", tb), ("var", a, a_shape), ("var", b, b_shape), ("var", c, (m, n))]
     twin = parts > 1 and parallel_threads() > 1  # matmul2d's choice: its blocks on the device's threads
     if mode == linalg.INNER and parts > 1:

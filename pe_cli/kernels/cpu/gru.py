@@ -10,8 +10,8 @@ import numpy as np
 from .. import gru_math
 from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
 from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
-from . import _cblas
-from ._numba import lazy
+from .runtime import cblas
+from .runtime.loops import lazy
 
 _UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 _BATCH_OUTPUTS = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"}
@@ -31,7 +31,7 @@ def _codes(attrs):
 
 def _sequence_gemm(x, w):
     """The CBLAS GEMM for the whole-sequence loops (_gru_loops.forward_sequence), or None."""
-    return _cblas.gemm(x.dtype) if x.dtype == w.dtype else None
+    return cblas.gemm(x.dtype) if x.dtype == w.dtype else None
 
 
 def _order(offs, attrs):

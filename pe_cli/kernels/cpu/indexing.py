@@ -8,7 +8,7 @@ import numpy as np
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
 from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
-from ._numba import is_float, lazy
+from .runtime.loops import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows
 from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch

@@ -9,7 +9,7 @@ makes at each call (which loop, which view of its arrays, how a GEMM splits) onc
 calls the same loop when it runs unplanned: the two paths give the same bits. The serial loop is
 launched where the kernel runs its numpy replica (while the loop compiles: the same bits), its
 parallel twin where the kernel would run it on the device's threads when the step is planned (a
-GEMM's blocks, a large update: the same bits as the serial loop, _numba.py); a small GEMM that
+GEMM's blocks, a large update: the same bits as the serial loop, runtime/loops.py); a small GEMM that
 numpy's ``@`` runs (one BLAS call on one thread) is launched as the same call of numpy's BLAS
 from the blocked loop with one block.
 
@@ -25,7 +25,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...shapes.conv_plans import PoolGeometry
 from . import creation
-from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
+from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run
 from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
 from .launches import Launch

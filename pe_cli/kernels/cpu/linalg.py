@@ -2,7 +2,7 @@
 gradient. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of columns or
 of its inner dimension (split_mode) as its device has threads on a quiet machine (threads.work_parts),
 run over the threads free now, each block calling BLAS single-threaded (_blas_loops.py; numpy's BLAS,
-or MKL where _cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
+or MKL where runtime/cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
 ``threads.for_gemm``; an inner dimension of 1 is numpy's outer product."""
 
 import math
@@ -12,9 +12,10 @@ import numpy as np
 from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from ..value_checks import not_invertible, not_positive_definite
-from . import _cblas, _replicas, threads
+from .runtime import cblas, threads
+from . import _replicas
 from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
-from ._numba import is_float, lazy, loop_or, parallel_threads, twin
+from .runtime.loops import is_float, lazy, loop_or, parallel_threads, twin
 from .elementwise import unbroadcast
 from ..context import NO_CONTEXT
 
@@ -102,7 +103,7 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             # the same blocks on however many threads are free now (the serial twin on one)
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
-            ta, tb = _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS
+            ta, tb = cblas.TRANS if trans_a else cblas.NO_TRANS, cblas.TRANS if trans_b else cblas.NO_TRANS
             epilogue = _epilogue_args(a.dtype, bias, act, gate)
             loops, parallel = _loops(), parallel_threads() > 1
             if mode == INNER and parts > 1:
@@ -139,8 +140,8 @@ def blocked_gemm(m, n, k, dtype, weight_rows=None):
     makes the same choice."""
     mode = split_mode(m, n, k, weight_rows)
     parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
-    # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
-    gemm = _cblas.gemm(dtype) if parts > 1 or _cblas.source() == _cblas.MKL else None
+    # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: runtime/cblas.py)
+    gemm = cblas.gemm(dtype) if parts > 1 or cblas.source() == cblas.MKL else None
     return mode, parts, gemm
 
 
@@ -230,7 +231,7 @@ def _stacked_products(a, b, trans_a, trans_b):
     n = b.shape[-2] if trans_b else b.shape[-1]
     batch = a.size // (a.shape[-2] * a.shape[-1])
     parts = min(parallel_threads(), batch) if batch * m * n * k >= threads.SPLIT_GEMM_MACS else 1
-    gemm = _cblas.gemm(a.dtype) if parts > 1 else None
+    gemm = cblas.gemm(a.dtype) if parts > 1 else None
     if gemm is None:
         return None
     # a transposed view goes as its C-contiguous base with the flag flipped
@@ -241,7 +242,7 @@ def _stacked_products(a, b, trans_a, trans_b):
     a3 = np.ascontiguousarray(a).reshape((batch,) + a.shape[-2:])
     b3 = np.ascontiguousarray(b).reshape((batch,) + b.shape[-2:])
     out = np.empty(a.shape[:-2] + (m, n), dtype=a.dtype)
-    ta, tb = _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS
+    ta, tb = cblas.TRANS if trans_a else cblas.NO_TRANS, cblas.TRANS if trans_b else cblas.NO_TRANS
     args, loops = (gemm, ta, tb, a3, b3, out.reshape(batch, m, n), parts), _loops()
     twin(loops.gemm_batch, loops.gemm_batch_parallel, True, *args)(*args)
     return out

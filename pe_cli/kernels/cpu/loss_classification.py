@@ -8,7 +8,7 @@ numpy."""
 import numpy as np
 
 from ...base.errors import PeError
-from ._numba import is_float, lazy, run_in_parts
+from .runtime.loops import is_float, lazy, run_in_parts
 from ...shapes.reduction import kl_scale
 
 _loops = lazy("_pointwise_loops")

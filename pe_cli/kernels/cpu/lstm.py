@@ -11,8 +11,8 @@ import numpy as np
 
 from .. import lstm_math
 from ..common import ACT_CODES, SIGMOID_MAX, SIGMOID_MIN, seq_offsets
-from . import _cblas
-from ._numba import is_float, lazy
+from .runtime import cblas
+from .runtime.loops import is_float, lazy
 
 _loops = lazy("_lstm_loops")
 
@@ -45,7 +45,7 @@ def _sorted_state(state, order, shape, dtype):
 def _sequence_gemm(x, w):
     """The CBLAS GEMM for the whole-sequence loops (float32 with a CBLAS found), else None: float64
     keeps the per-step path (the loops' float64 activations are not within its 1e-12 of numpy's)."""
-    return _cblas.gemm(x.dtype) if x.dtype == np.float32 and w.dtype == np.float32 else None
+    return cblas.gemm(x.dtype) if x.dtype == np.float32 and w.dtype == np.float32 else None
 
 
 def _forward(x, w, b, h0, c0, offs, attrs):

@@ -17,7 +17,7 @@ from ...shapes.manipulation_run import (
     unbind_view,
     unsqueeze_shape,
 )
-from ._numba import is_float, lazy, run_in_parts
+from .runtime.loops import is_float, lazy, run_in_parts
 from ..context import NO_CONTEXT
 
 _transpose_loops = lazy("_transpose_loops")

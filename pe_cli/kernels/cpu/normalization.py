@@ -14,7 +14,7 @@ from ...shapes.normalization import (
     running_stats,
 )
 from .loss_classification import _cast
-from ._numba import is_float, lazy, parallel_parts, twin
+from .runtime.loops import is_float, lazy, parallel_parts, twin
 from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
 
 _norm_loops = lazy("_norm_loops")

@@ -10,7 +10,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, elementwise as _elementwise, selected_rows as sparse
-from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 from ..context import NO_CONTEXT
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 from ...shapes.optimizer import adam_reads_next_powers, average_counters

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
 from ...shapes.conv_plans import PoolGeometry
-from ._numba import is_float, lazy, parallel_parts, twin
+from .runtime.loops import is_float, lazy, parallel_parts, twin
 from ...shapes.pooling import adaptive_attrs, adaptive_max_boxes, box_windows, paddle2_window, spp_levels, windows
 
 _pool_loops = lazy("_pool_loops")

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from . import _replicas
-from ._numba import is_float, lazy, run_in_parts
+from .runtime.loops import is_float, lazy, run_in_parts
 from ...shapes.sequence import positions
 
 _elementwise = lazy("_elementwise_loops")

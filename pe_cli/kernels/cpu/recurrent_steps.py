@@ -5,7 +5,7 @@ the CUDA module passes its runtime's)."""
 
 import numpy as np
 
-from ._numba import add_same, is_float
+from .runtime.loops import add_same, is_float
 
 
 def _same(x):

@@ -4,7 +4,7 @@ the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
 import numpy as np
 
 from ...base.dtypes import convert_dtype
-from ._numba import flat, is_float, lazy, loop_or
+from .runtime.loops import flat, is_float, lazy, loop_or
 from ...shapes.reduction import reduce_axes, scalar_shape
 
 _loops = lazy("_reduce_loops")

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat, merge_rows
-from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
+from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 from ..value_checks import sparse_input, split_rows
 
 _loops = lazy("_adam_loops")

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..common import POOL_CODES, seq_offsets
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_seq_loops")
 

@@ -10,7 +10,7 @@ from ...base.selected_rows import SelectedRows
 from ..common import lod_offsets, seq_offsets
 from ..context import KernelContext
 from ..lstm_math import VEC_ACTS
-from ._numba import is_float, lazy, run_in_parts
+from .runtime.loops import is_float, lazy, run_in_parts
 from .embedding import add_rows
 from .sequence import sequence_pool
 

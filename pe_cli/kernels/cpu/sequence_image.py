@@ -4,7 +4,7 @@ per image, then each image's columns transposed into rows."""
 import numpy as np
 
 from ..seq_maps import im2sequence_geometry, image_offsets, real_size_patches
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_conv_loops")
 

@@ -4,7 +4,7 @@
 import numpy as np
 
 from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_seq_metric_loops")
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..common import seq_offsets
 from ..seq_maps import row_conv_offsets, scatter_checks
-from ._numba import lazy
+from .runtime.loops import lazy
 
 _loops = lazy("_seq_window_loops")
 

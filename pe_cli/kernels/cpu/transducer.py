@@ -4,7 +4,7 @@ shape) is shared with CUDA."""
 
 import numpy as np
 
-from ._numba import lazy
+from .runtime.loops import lazy
 from ..value_checks import warprnnt_inputs
 
 _loops = lazy("_transducer_loops")

@@ -2,12 +2,12 @@
 
 import pytest
 
-from pe_cli.kernels.cpu import threads
+from pe_cli.kernels.cpu.runtime import threads
 
 
 @pytest.fixture
 def fixed_threads(monkeypatch):
-    """The kernels' threads follow the machine's load (pe_cli/kernels/cpu/threads.py), and with them
+    """The kernels' threads follow the machine's load (pe_cli/kernels/cpu/runtime/threads.py), and with them
     the chunks of the parallel sums: fixed here so that two trainings compare to the bit."""
     monkeypatch.setenv("PE_DEVICE_THREADS", "2")
     threads.refresh()

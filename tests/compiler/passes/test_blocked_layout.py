@@ -9,7 +9,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.compiler.passes import blocked_layout, program_passes
-from pe_cli.kernels.cpu import _onednn
+from pe_cli.kernels.cpu.runtime import onednn as _onednn
 
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
 

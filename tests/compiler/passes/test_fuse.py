@@ -15,7 +15,8 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
 from pe_cli.base.errors import ShapeError
-from pe_cli.kernels.cpu import _numba, activation, elementwise, fused
+from pe_cli.kernels.cpu.runtime import loops
+from pe_cli.kernels.cpu import activation, elementwise, fused
 
 from tests.cli.test_helpers import pe
 from tests.compiler.passes.test_memory import MODELS, build, train
@@ -176,7 +177,7 @@ def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(
 ):
     """float32 X + Y broadcast over a middle run of X's dims (the attention's [B, 1, H] query over T
     steps), then the activation, in one pass (the large shape on the parallel twin)."""
-    monkeypatch.setattr(_numba, "EAGER", True)  # the parallel twin compiles now, not in a helper
+    monkeypatch.setattr(loops, "EAGER", True)  # the parallel twin compiles now, not in a helper
     rng = np.random.default_rng(6)
     x, y = rng.normal(size=x_shape).astype("float32") * 4, rng.normal(size=y_shape).astype("float32")
     x.flat[:4] = [np.nan, -0.0, np.inf, -y.flat[3]]

@@ -5,9 +5,9 @@ mapped between runs (host_memory.py)."""
 
 import numpy as np
 
-from ...base.places import CPUPlace, cpu_places
-from . import collectives  # noqa: F401 -- part of the runtime's interface
-from . import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
+from ....base.places import CPUPlace, cpu_places
+from .. import collectives  # noqa: F401 -- part of the runtime's interface
+from .. import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
 from . import denormals, threads
 from .host_memory import keep_freed_memory
 

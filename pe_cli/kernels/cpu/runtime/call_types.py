@@ -1,10 +1,10 @@
 """The numba argument types of a loop's call, as JSON, and values of those types: what the parent
-sends the compile helper (``spec_of``, _numba.py) and what the helper compiles for
-(``stand_ins``, _compile_child.py). Nothing is unpickled."""
+sends the compile helper (``spec_of``, loops.py) and what the helper compiles for
+(``stand_ins``, compile_child.py). Nothing is unpickled."""
 
 import numpy as np
 
-from . import _cblas
+from . import cblas
 
 
 def spec_of(args):
@@ -27,7 +27,7 @@ def spec_of(args):
         elif isinstance(a, np.generic) and a.dtype.kind in "iuf":
             spec.append(["scalar", a.dtype.str])
         else:
-            dtype = next((d for d in (np.float32, np.float64) if a is _cblas.gemm(np.dtype(d))), None)
+            dtype = next((d for d in (np.float32, np.float64) if a is cblas.gemm(np.dtype(d))), None)
             if dtype is None:
                 return None
             spec.append(["gemm", np.dtype(dtype).str])
@@ -52,7 +52,7 @@ def stand_ins(spec):
         elif kind == "scalar":
             values.append(np.dtype(rest[0]).type(1))
         elif kind == "gemm":
-            values.append(_cblas.gemm(np.dtype(rest[0])))
+            values.append(cblas.gemm(np.dtype(rest[0])))
         else:
             raise ValueError(f"unknown argument kind {kind!r}")
     return values

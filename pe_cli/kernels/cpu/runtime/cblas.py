@@ -21,7 +21,7 @@ is checked on a small product before use. Where none is found (numpy built on Ac
 (``a @ b``), whatever the source.
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
-staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/threads.py).
+staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/runtime/threads.py).
 
 OpenBLAS packs a GEMM's operands into a work buffer (one per concurrent caller, mapped on first use
 and kept), and its kernels prefetch past what they packed. Pages of the buffer never written are
@@ -40,7 +40,7 @@ import threading
 
 import numpy as np
 
-from ...base.errors import PeError
+from ....base.errors import PeError
 from . import measured_choices
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112

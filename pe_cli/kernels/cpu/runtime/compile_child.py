@@ -1,4 +1,4 @@
-"""The helper process that compiles numba loops for a first run (see _numba.py, ``_Later``).
+"""The helper process that compiles numba loops for a first run (see loops.py, ``_Later``).
 
 A first run on a machine would otherwise wait for numba at its first step (LeNet-5: 12 loops, about
 9 s on a 2-core VM). The parent asks this process, one loop at a time, to compile a loop for the
@@ -20,8 +20,8 @@ import json
 import sys
 import time
 
-from . import _numba
-from ._call_types import stand_ins
+from . import loops as _numba
+from .call_types import stand_ins
 
 
 def _compile(request):

@@ -1,4 +1,4 @@
-"""The parent's side of the compile helper process (_compile_child.py): started on the first loop a
+"""The parent's side of the compile helper process (compile_child.py): started on the first loop a
 first run defers, fed one loop at a time, its answers read by a daemon thread. The serial loops a
 step needs go first; a parallel twin (3-10x slower to compile) only once no serial loop has been
 asked for in ``QUIET_S``, i.e. after the first steps (a kernel asks for its twin before its loop).
@@ -17,8 +17,8 @@ import sys
 import threading
 import time
 
-_ROOT = str(pathlib.Path(__file__).resolve().parents[3])  # the directory holding pe_cli/
-_CODE = "import sys; sys.path.insert(0, sys.argv[1]); from pe_cli.kernels.cpu._compile_child import main; main()"
+_ROOT = str(pathlib.Path(__file__).resolve().parents[4])  # the directory holding pe_cli/
+_CODE = "import sys; sys.path.insert(0, sys.argv[1]); from pe_cli.kernels.cpu.runtime.compile_child import main; main()"
 
 
 class Helper:

@@ -4,7 +4,7 @@ A parallel loop splits its work evenly over its threads and ends when the last p
 another process holds one of the cores, the part on that core waits for a time slice (milliseconds)
 while the other threads wait at the end: on a busy 2-core machine LeNet-5's step took 8.4 ms with 2
 threads and 6.3 ms with 1 (docs/PERFORMANCE.md, "Threads on a busy machine"). So pe gives its loops
-only the cores other processes leave free (kernels/cpu/threads.py).
+only the cores other processes leave free (kernels/cpu/runtime/threads.py).
 
 ``OtherLoad.cores_in_use()`` compares two readings of /proc/stat (the CPUs of this process's
 affinity mask) and of /proc/self/stat: the CPU time the allowed cores spent busy, less this

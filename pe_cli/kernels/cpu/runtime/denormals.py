@@ -28,10 +28,10 @@ these functions do nothing."""
 import os
 import platform
 
-from . import _numba
+from . import loops
 
 FLUSH = 0x8040  # MXCSR's FTZ (bit 15) and DAZ (bit 6)
-_loops = None  # the numba functions (_denormal_loops.py), or False where none apply
+_loops = None  # the numba functions (denormal_loops.py), or False where none apply
 _workers_done = False
 
 
@@ -43,7 +43,7 @@ def enabled():
         if off or platform.machine().lower() not in ("x86_64", "amd64"):
             _loops = False
         else:
-            _loops = _numba.lazy("_denormal_loops")()
+            _loops = loops.lazy("runtime.denormal_loops")()
     return _loops is not False
 
 

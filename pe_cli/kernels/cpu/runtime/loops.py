@@ -8,9 +8,9 @@ argument types and kept in ``__pycache__`` beside its module (numba falls back t
 directory where that is not writable), and run without the GIL so executor threads overlap.
 
 The heavy loops (convolutions, large GEMMs) have ``parallel=True`` twins that spread samples or
-rows over numba's threads, each part calling numpy's BLAS single-threaded (_cblas.py): one thread
+rows over numba's threads, each part calling numpy's BLAS single-threaded (cblas.py): one thread
 pool for the whole machine. ``parallel_threads()`` says whether the kernel running now may use
-them: when its device has several cores (pe_cli/kernels/cpu/threads.py) and numba has a thread-safe layer
+them: when its device has several cores (pe_cli/kernels/cpu/runtime/threads.py) and numba has a thread-safe layer
 (OpenMP or TBB; numba's own ``workqueue`` aborts when two executor threads enter parallel loops at
 once, and its sleeping workers were measured to wake too slowly). OpenMP is picked first.
 """
@@ -23,12 +23,14 @@ import time
 
 import numpy as np
 
-from . import _call_types, _helper, threads
+from . import call_types, compile_helper, threads
 
 _setup_lock = threading.Lock()
 _layer_ok = None  # a thread-safe numba threading layer is available (decided once)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+_KERNELS = __package__.rpartition(".")[0]  # the CPU kernels, whose loop modules lazy() imports
 
 
 def lazy(name):
@@ -39,7 +41,7 @@ def lazy(name):
         nonlocal module
         if module is None:
             _choose_layer()
-            module = importlib.import_module(f"{__package__}.{name}")
+            module = importlib.import_module(f"{_KERNELS}.{name}")
         return module
 
     return get
@@ -113,7 +115,7 @@ def twin(serial, parallel, use_parallel, *args, replica=None):
 def loop_or(replica, loop, *args):
     """``loop`` when it can run on ``args`` without a wait for numba: compiled in this process or in
     numba's cache. Else, on a first run on a machine, ``replica``: numpy computing the same bits
-    (_replicas.py), while a helper process compiles ``loop`` into numba's cache (_helper.py); the
+    (_replicas.py), while a helper process compiles ``loop`` into numba's cache (compile_helper.py); the
     loop is used from the call after it is ready. Where no helper can (a forked worker,
     ``PE_COMPILE_HELPER=0``, a loop numba cannot cache), ``loop``: its call compiles it."""
     if replica is None or loop.overloads or EAGER:
@@ -152,7 +154,7 @@ class _Later:
         self.others = {}  # thread id -> depth of the compiles under way in other threads
         self.last = time.monotonic()
         self.hurry = False  # finish(): compile at once
-        self.helper = _helper.Helper()
+        self.helper = compile_helper.Helper()
 
     def finish(self):
         """Waits until every loop asked for is compiled (and so in numba's cache)."""
@@ -189,7 +191,7 @@ class _Later:
                 return True
             spec = None
             if answered is None and _cacheable(loop) and self.helper.usable():
-                spec = _call_types.spec_of(args)
+                spec = call_types.spec_of(args)
             if spec is not None:
                 self.helper.ask(key, loop, module_name(loop), spec, first)
                 for listener in DEFERRED:
@@ -296,7 +298,7 @@ finish_pending = _compiled_later.finish
 def settle_background_compiles():
     """Waits for the background compiles under way in this process, if any (before a fork: a thread
     holding numba's compiler lock at the fork would leave the child's copy of that lock taken
-    forever). The helper process needs no wait: a forked child does not use it (_helper.py)."""
+    forever). The helper process needs no wait: a forked child does not use it (compile_helper.py)."""
     later = _compiled_later
     if later.thread is not None:
         hurry, later.hurry = later.hurry, True

@@ -1,7 +1,7 @@
 """Library choices made by measuring on the running CPU, once, and kept beside numba's cache.
 
 Where pe can take one of several libraries for the same work (the GEMM its loops call: MKL or
-numpy's OpenBLAS, pe_cli/kernels/cpu/_cblas.py), a rule written on one machine is wrong on
+numpy's OpenBLAS, pe_cli/kernels/cpu/runtime/cblas.py), a rule written on one machine is wrong on
 another: MKL's single-threaded SGEMM took 0.75-0.93 of OpenBLAS's time on the 2-core Intel Xeon
 VM, but 1.0-1.9x on the 2-core AMD EPYC VM (2026-11-26, the MLP's and a 1024-cube's shapes).
 So ``fastest(name, candidates)`` times each candidate on this CPU the first time a process needs
@@ -17,7 +17,7 @@ import os
 import threading
 import time
 
-from ...base.atomic_file import atomic_write
+from ....base.atomic_file import atomic_write
 
 FILE = "measured-choices.json"
 ROUNDS = 9  # alternating rounds; each candidate's best round counts

@@ -17,7 +17,7 @@ one thread pool for the machine) under ``sys.prefix/lib``; it is called through 
 reference implementation for it (``ref:any``: nChw16c input gradients on an AVX2 CPU took minutes a
 ResNet step on the AMD EPYC VM), pe's own paths run.
 
-The C API's constants, the library and the plans are in _onednn_api.py; this module decides where
+The C API's constants, the library and the plans are in onednn_api.py; this module decides where
 oneDNN runs, builds and keeps the plans and runs them.
 """
 
@@ -28,10 +28,10 @@ from ctypes import byref, c_void_p
 
 import numpy as np
 
-from ...shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
-from ...shapes.conv_plans import ConvGeometry
-from ._numba import parallel_threads
-from ._onednn_api import (
+from ....shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
+from ....shapes.conv_plans import ConvGeometry
+from .loops import parallel_threads
+from .onednn_api import (
     DIFF_DST,
     DIFF_SRC,
     DIFF_WEIGHTS,

@@ -1,4 +1,4 @@
-"""oneDNN's C API as _onednn.py calls it (ctypes on libdnnl.so.3): its constants, the library with its
+"""oneDNN's C API as onednn.py calls it (ctypes on libdnnl.so.3): its constants, the library with its
 engine, a stream per thread and the attributes every plan shares (``_Library``), and ``_Plan``, one
 convolution direction on one geometry with the reorders between pe's arrays and oneDNN's layouts."""
 

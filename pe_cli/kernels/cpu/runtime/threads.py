@@ -7,7 +7,7 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
   (``ParallelExecutor`` / ``CompiledProgram.with_data_parallel`` on N ``CPUPlace``s, ``CPU_NUM=N``).
 - Each device's kernels get ``max(1, free // devices)`` threads, where ``free`` is ``cores`` less
   the cores other processes keep busy, read from the kernel's counters every ``LOAD_EVERY_S``
-  (kernels/cpu/cpu_load.py; a core counts as taken from half a core's load on; before a first
+  (kernels/cpu/runtime/cpu_load.py; a core counts as taken from half a core's load on; before a first
   reading, from the threads of other processes running at that instant). One device has
   the whole machine when it is quiet and leaves the busy cores alone when it is not (a parallel
   loop's part on a busy core waits a time slice, and every thread with it); one device per core
@@ -16,7 +16,7 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
 - Those threads are numba's: the convolutions, GEMMs of at least ``SPLIT_GEMM_MACS`` multiply-adds
   and the loops that gain from it split their samples or rows over numba's pool (OpenMP), and each
   part calls BLAS single-threaded (numpy's, or MKL on an Intel CPU where it is installed:
-  pe_cli/kernels/cpu/_cblas.py). One pool for the whole
+  pe_cli/kernels/cpu/runtime/cblas.py). One pool for the whole
   machine: OpenBLAS's own threads (which spin between GEMMs) never compete with it.
 - Where pe cannot call BLAS per thread (numpy built on a BLAS whose GEMM it does not find), BLAS
   threads take the device's share instead, for GEMMs of at least ``SMALL_GEMM_MACS`` multiply-adds
@@ -36,8 +36,8 @@ import time
 
 import numpy as np
 
-from ...base.errors import PeError
-from . import _cblas, cpu_load
+from ....base.errors import PeError
+from . import cblas, cpu_load
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 SMALL_GEMM_MACS = 4 << 20  # BLAS's own threads: below this a second one cost more than it brought
@@ -166,7 +166,7 @@ def pool_calls_blas():
     """True when pe's loops can call numpy's BLAS GEMM per thread (float32 and float64)."""
     global _pool_blas
     if _pool_blas is None:
-        _pool_blas = _cblas.gemm(np.dtype(np.float32)) is not None and _cblas.gemm(np.dtype(np.float64)) is not None
+        _pool_blas = cblas.gemm(np.dtype(np.float32)) is not None and cblas.gemm(np.dtype(np.float64)) is not None
     return _pool_blas
 
 
@@ -214,7 +214,7 @@ def describe(devices=1):
     if user_sets_blas():
         blas = "BLAS threads left to the environment"
     elif pool_calls_blas():
-        blas = f"GEMMs ({_cblas.source()}) and loops on numba's threads, BLAS single-threaded"
+        blas = f"GEMMs ({cblas.source()}) and loops on numba's threads, BLAS single-threaded"
     else:
         blas = "large GEMMs on BLAS threads, numba loops single-threaded"
     return f"{cores()} core(s), {devices} CPU device(s), {share} thread(s) per device: {blas}"
