@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .activations_row import Activation, _c, _erf, _number
+from .activations_row import Activation, c, _erf, _number
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -24,7 +24,7 @@ MATH_FUNCTIONS = (
         "Out = sqrt(X).",
         reads="Out",
         forward=np.sqrt,
-        derivative=lambda o, d: d * _c(o, 0.5) / o,
+        derivative=lambda o, d: d * c(o, 0.5) / o,
         scalar_forward=lambda x: math.sqrt(x),
         scalar_derivative=lambda o, d: d * 0.5 / o,
     ),
@@ -33,7 +33,7 @@ MATH_FUNCTIONS = (
         "Out = 1 / sqrt(X).",
         reads="Out",
         forward=lambda x: 1 / np.sqrt(x),
-        derivative=lambda o, d: d * _c(o, -0.5) * o * o * o,
+        derivative=lambda o, d: d * c(o, -0.5) * o * o * o,
         scalar_forward=lambda x: 1 / math.sqrt(x),
         scalar_derivative=lambda o, d: d * -0.5 * o * o * o,
     ),
@@ -101,7 +101,7 @@ MATH_FUNCTIONS = (
         "round",
         "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.",
         reads="",
-        forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)),
+        forward=lambda x: np.sign(x) * np.floor(np.abs(x) + c(x, 0.5)),
         derivative=lambda d, d_: d * 0,
         scalar_forward=lambda x: math.copysign(math.floor(abs(x) + 0.5), x),
     ),
@@ -109,7 +109,7 @@ MATH_FUNCTIONS = (
         "erf",
         "Out = erf(X), the Gauss error function.",
         forward=lambda x: _erf(x),
-        derivative=lambda x, d: d * _c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
+        derivative=lambda x, d: d * c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
         scalar_forward=lambda x: math.erf(x),
         scalar_derivative=lambda x, d: d * _TWO_OVER_SQRT_PI * math.exp(-(x * x)),
     ),

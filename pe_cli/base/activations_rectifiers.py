@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .activations_row import Activation, Param, _c, _number, real_number
+from .activations_row import Activation, Param, c, _number, real_number
 
 
 A = Activation
@@ -50,7 +50,7 @@ RECTIFIERS = (
         "Out = min(max(X, 0), threshold).",
         reads="Out",
         params=(_number("threshold", 6.0),),
-        forward=lambda x, t: np.clip(x, _c(x, 0), t),
+        forward=lambda x, t: np.clip(x, c(x, 0), t),
         derivative=lambda o, d, t: d * ((o > 0) & (o < t)),
         scalar_forward=lambda x, t: 0 * x if x < 0 else (t if x > t else x),
         scalar_derivative=lambda o, d, t: d if (o > 0 and o < t) else 0 * d,
@@ -119,7 +119,7 @@ RECTIFIERS = (
         "hard_swish",
         "Out = X * min(max(X + offset, 0), threshold) / scale.",
         params=(_number("threshold", 6.0), _number("scale", 6.0), _number("offset", 3.0)),
-        forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, _c(x, 0)), t) / s,
+        forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, c(x, 0)), t) / s,
         derivative=lambda x, d, t, s, o: d * np.where(x + o >= t, t / s, np.where(x + o > 0, (x * 2 + o) / s, x * 0)),
         scalar_forward=lambda x, t, s, o: x * min(max(x + o, 0), t) / s,
         scalar_derivative=lambda x, d, t, s, o: (

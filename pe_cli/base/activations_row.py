@@ -69,7 +69,7 @@ def bind(fn, **helpers):
     return types.FunctionType(fn.__code__, {**fn.__globals__, **used}, fn.__name__, fn.__defaults__, fn.__closure__)
 
 
-def _c(a, value):
+def c(a, value):
     """A constant in a's dtype, so float32 arrays stay float32 whatever numpy's casting rules."""
     return a.dtype.type(value)
 
@@ -79,6 +79,6 @@ def _erf(x):
     raise NotImplementedError("_erf is bound by the device kernels (pe_cli/kernels/cpu/activation.py)")
 
 
-def _device_constant(a, value):
+def device_constant(a, value):
     """``_c`` in device code: the constant as numba types it (the scalar forms' arithmetic is numba's)."""
     return value

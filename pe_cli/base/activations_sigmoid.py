@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from .activations_row import Activation, Param, _c, _device_constant, _erf, _number, real_number
+from .activations_row import Activation, Param, c, device_constant, _erf, _number, real_number
 
 
 def sigmoid_array(x):
@@ -18,7 +18,7 @@ def sigmoid_array(x):
     op_test's float32 finite differences of sigmoid (test_activation_op.py's TestSigmoid, within 1 %)
     land on the derivative with them, 1 % off with the rearranged e / (1 + e) for x < 0."""
     with np.errstate(over="ignore"):
-        return (_c(x, 1) / (_c(x, 1) + np.exp(-x))).astype(x.dtype, copy=False)
+        return (c(x, 1) / (c(x, 1) + np.exp(-x))).astype(x.dtype, copy=False)
 
 
 def _softplus_array(x):
@@ -62,18 +62,18 @@ _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 def _gelu_array(x, approximate):
     if approximate:
-        inner = _c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x)
-        return _c(x, 0.5) * x * (1 + np.tanh(inner))
-    return _c(x, 0.5) * x * (1 + _erf(x * _c(x, _INV_SQRT2)))
+        inner = c(x, _SQRT_2_OVER_PI) * (x + c(x, _GELU_C) * x * x * x)
+        return c(x, 0.5) * x * (1 + np.tanh(inner))
+    return c(x, 0.5) * x * (1 + _erf(x * c(x, _INV_SQRT2)))
 
 
 def _gelu_grad_array(x, d, approximate):
     if approximate:
-        t = np.tanh(_c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x))
-        dinner = _c(x, _SQRT_2_OVER_PI) * (1 + _c(x, 3 * _GELU_C) * x * x)
-        return d * (_c(x, 0.5) * (1 + t) + _c(x, 0.5) * x * (1 - t * t) * dinner)
-    cdf = _c(x, 0.5) * (1 + _erf(x * _c(x, _INV_SQRT2)))
-    pdf = np.exp(x * x * _c(x, -0.5)) * _c(x, _INV_SQRT_2PI)
+        t = np.tanh(c(x, _SQRT_2_OVER_PI) * (x + c(x, _GELU_C) * x * x * x))
+        dinner = c(x, _SQRT_2_OVER_PI) * (1 + c(x, 3 * _GELU_C) * x * x)
+        return d * (c(x, 0.5) * (1 + t) + c(x, 0.5) * x * (1 - t * t) * dinner)
+    cdf = c(x, 0.5) * (1 + _erf(x * c(x, _INV_SQRT2)))
+    pdf = np.exp(x * x * c(x, -0.5)) * c(x, _INV_SQRT_2PI)
     return d * (cdf + x * pdf)
 
 
@@ -99,7 +99,7 @@ def _mish_parts_array(x, t):
     if not t > 0:
         return _softplus_array(x), sigmoid_array(x)
     sp = np.where(x > t, x, np.where(x < -t, np.exp(x), _softplus_array(x)))
-    dsp = np.where(x > t, _c(x, 1), np.where(x < -t, np.exp(x), sigmoid_array(x)))
+    dsp = np.where(x > t, c(x, 1), np.where(x < -t, np.exp(x), sigmoid_array(x)))
     return sp, dsp
 
 
@@ -142,7 +142,7 @@ SCALAR_HELPERS = {
     "_sigmoid": _sigmoid,
     "_softplus": _softplus,
     "_mish_softplus": _mish_softplus,  # (a helper _mish and _mish_grad call on a device)
-    "_c": _device_constant,
+    "c": device_constant,
 }
 
 
@@ -154,7 +154,7 @@ SIGMOID_FAMILY = (
         reads="Out",
         grad_loop=True,
         forward=sigmoid_array,
-        derivative=lambda o, d: d * o * (_c(o, 1) - o),
+        derivative=lambda o, d: d * o * (c(o, 1) - o),
         scalar_forward=_sigmoid,
     ),
     A(
@@ -170,7 +170,7 @@ SIGMOID_FAMILY = (
         "Out = clip(slope * X + offset, 0, 1).",
         reads="Out",
         params=(_number("slope", 0.2), _number("offset", 0.5)),
-        forward=lambda x, s, b: np.clip(x * s + b, _c(x, 0), _c(x, 1)),
+        forward=lambda x, s, b: np.clip(x * s + b, c(x, 0), c(x, 1)),
         derivative=lambda o, d, s, b: d * ((o > 0) & (o < 1)) * s,
         scalar_forward=lambda x, s, b: min(max(x * s + b, 0), 1),
         scalar_derivative=lambda o, d, s, b: d * s if (o > 0 and o < 1) else 0 * d,
@@ -190,7 +190,7 @@ SIGMOID_FAMILY = (
         reads="Out",
         grad_loop=True,
         forward=np.tanh,
-        derivative=lambda o, d: d * (_c(o, 1) - o * o),
+        derivative=lambda o, d: d * (c(o, 1) - o * o),
         scalar_forward=lambda x: math.tanh(x),
     ),
     A(

@@ -9,7 +9,7 @@ from ..ops.registry import GRAD_SUFFIX
 from .ssa_nodes import AllReduceNode, BroadcastNode, ProcessAllReduceNode, ReduceNode
 
 
-def _base_role(op):
+def base_role(op):
     return op.role & ~OpRole.Loss
 
 
@@ -21,7 +21,7 @@ def _balance_size(shape):
     return n
 
 
-class _Aggregation:
+class Aggregation:
     """The gradient aggregation of ssa_graph.py's _Builder, on its graph ``g``, devices, strategy,
     ``owned`` values, ``pending`` gradients and ``buckets``."""
 
@@ -29,7 +29,7 @@ class _Aggregation:
         """[(parameter, gradient, index of the last backward op writing the gradient)]."""
         last_writer = {}
         for index, op in enumerate(self.block.ops):
-            if _base_role(op) == OpRole.Backward:
+            if base_role(op) == OpRole.Backward:
                 for name in op.output_arg_names:
                     last_writer[name] = index
         pairs = []

@@ -51,7 +51,7 @@ from .ssa_nodes import (
     VarNode,
 )
 from .fused_all_reduce import AllReduceBuckets
-from .ssa_aggregation import _Aggregation, _base_role
+from .ssa_aggregation import Aggregation, base_role
 from .passes.program import program_passes
 from .ssa_order import order_hazards, sequential
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
@@ -184,7 +184,7 @@ def build_ssa_graph(program, places, build_strategy=None, loss_name=None, shared
     return _Builder(program, places, strategy, loss_name, shared_memory and not strategy.fuse_all_reduce_ops).build()
 
 
-class _Builder(_Aggregation):
+class _Builder(Aggregation):
     def __init__(self, program, places, strategy, loss_name, shared=False):
         self.program, report = program_passes(program, strategy)  # fusion, before the devices' copies
         self.block = self.program.global_block()
@@ -266,7 +266,7 @@ class _Builder(_Aggregation):
         wanted = self.loss_name + GRAD_SUFFIX
         found = None
         for index, op in enumerate(self.block.ops):
-            if op.role & OpRole.Loss and _base_role(op) == OpRole.Backward:
+            if op.role & OpRole.Loss and base_role(op) == OpRole.Backward:
                 outs = op.output_arg_names
                 if wanted not in outs:
                     raise PeError(

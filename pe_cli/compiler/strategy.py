@@ -45,17 +45,17 @@ def _coerce_enum(enum_cls, owner, name, value):
     raise ValueError(f"{owner}.{name} must be one of {choices}; got {value!r}")
 
 
-def _check_bool(owner, name, value):
+def check_bool(owner, name, value):
     if not isinstance(value, bool):
         raise TypeError(f"{owner}.{name} must be True or False, got {value!r}")
     return value
 
 
 def _check_optional_bool(owner, name, value):
-    return value if value is None else _check_bool(owner, name, value)
+    return value if value is None else check_bool(owner, name, value)
 
 
-def _check_int(lo, most=None):
+def check_int(lo, most=None):
     """An int option >= ``lo``; ``most``: the limit (base/limits.py) it may not pass."""
 
     def check(owner, name, value):
@@ -76,7 +76,7 @@ def _check_str(owner, name, value):
     return value
 
 
-def _check_list(owner, name, value):
+def check_list(owner, name, value):
     if value is None:
         return []
     if not isinstance(value, (list, tuple, set)):
@@ -171,32 +171,32 @@ class BuildStrategy(_Strategy):
         "reduce_strategy": (ReduceStrategy.AllReduce, _enum_check(ReduceStrategy)),
         "gradient_scale_strategy": (GradientScaleStrategy.CoeffNumDevice, _enum_check(GradientScaleStrategy)),
         "debug_graphviz_path": ("", _check_str),
-        "enable_sequential_execution": (False, _check_bool),
-        "sync_batch_norm": (False, _check_bool),
-        "num_trainers": (1, _check_int(1, "processes")),
-        "trainer_id": (0, _check_int(0)),
-        "trainers_endpoints": (list, _check_list),
+        "enable_sequential_execution": (False, check_bool),
+        "sync_batch_norm": (False, check_bool),
+        "num_trainers": (1, check_int(1, "processes")),
+        "trainer_id": (0, check_int(0)),
+        "trainers_endpoints": (list, check_list),
         "memory_optimize": (False, _check_optional_bool),  # pe_cli/compiler/passes
         "enable_inplace": (False, _check_optional_bool),
-        "fuse_elewise_add_act_ops": (False, _check_bool),
-        "fuse_bn_act_ops": (False, _check_bool),
-        "fuse_gemm_epilogue": (False, _check_bool),  # passes/fuse_gemm_epilogue.py (Paddle 2.3's)
-        "fuse_attention": (False, _check_bool),  # passes/fuse_attention.py (pe's)
-        "fuse_embedding_seq_pool": (False, _check_bool),  # passes/fuse_embedding_seq_pool.py (pe's own)
-        "fuse_all_reduce_ops": (False, _check_bool),  # compiler/fused_all_reduce.py
-        "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
-        "enable_backward_optimizer_op_deps": (False, _check_bool),  # passes/backward_optimizer_deps.py
-        "fuse_relu_depthwise_conv": (False, _check_bool),  # passes/fuse_relu_depthwise_conv.py
-        "enable_auto_fusion": (False, _check_bool),  # passes/auto_fusion.py
-        "allow_cuda_graph_capture": (False, _check_bool),  # kernels/cuda/step_graph.py (Paddle 2.x's)
+        "fuse_elewise_add_act_ops": (False, check_bool),
+        "fuse_bn_act_ops": (False, check_bool),
+        "fuse_gemm_epilogue": (False, check_bool),  # passes/fuse_gemm_epilogue.py (Paddle 2.3's)
+        "fuse_attention": (False, check_bool),  # passes/fuse_attention.py (pe's)
+        "fuse_embedding_seq_pool": (False, check_bool),  # passes/fuse_embedding_seq_pool.py (pe's own)
+        "fuse_all_reduce_ops": (False, check_bool),  # compiler/fused_all_reduce.py
+        "fuse_all_optimizer_ops": (False, check_bool),  # passes/fuse_optimizer.py
+        "enable_backward_optimizer_op_deps": (False, check_bool),  # passes/backward_optimizer_deps.py
+        "fuse_relu_depthwise_conv": (False, check_bool),  # passes/fuse_relu_depthwise_conv.py
+        "enable_auto_fusion": (False, check_bool),  # passes/auto_fusion.py
+        "allow_cuda_graph_capture": (False, check_bool),  # kernels/cuda/step_graph.py (Paddle 2.x's)
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
-        "fuse_broadcast_ops": (False, _check_bool),
-        "remove_unnecessary_lock": (False, _check_bool),
-        "cache_runtime_context": (False, _check_bool),
-        "use_hierarchical_allreduce": (False, _check_bool),
-        "hierarchical_allreduce_inter_nranks": (0, _check_int(0)),
-        "nccl_comm_num": (1, _check_int(1)),
-        "mkldnn_enabled_op_types": (list, _check_list),
+        "fuse_broadcast_ops": (False, check_bool),
+        "remove_unnecessary_lock": (False, check_bool),
+        "cache_runtime_context": (False, check_bool),
+        "use_hierarchical_allreduce": (False, check_bool),
+        "hierarchical_allreduce_inter_nranks": (0, check_int(0)),
+        "nccl_comm_num": (1, check_int(1)),
+        "mkldnn_enabled_op_types": (list, check_list),
     }
 
     NO_EFFECT_YET = ()
@@ -234,14 +234,14 @@ class ExecutionStrategy(_Strategy):
     """How the graph is executed (``fluid.ExecutionStrategy``)."""
 
     _OPTIONS = {
-        "num_threads": (0, _check_int(0, "threads")),  # 0: devices * 4
-        "num_iteration_per_drop_scope": (100, _check_int(1)),
-        "num_iteration_per_run": (1, _check_int(1)),
+        "num_threads": (0, check_int(0, "threads")),  # 0: devices * 4
+        "num_iteration_per_drop_scope": (100, check_int(1)),
+        "num_iteration_per_run": (1, check_int(1)),
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
-        "allow_op_delay": (False, _check_bool),
-        "use_experimental_executor": (False, _check_bool),
-        "use_thread_barrier": (False, _check_bool),
-        "use_cuda": (False, _check_bool),
+        "allow_op_delay": (False, check_bool),
+        "use_experimental_executor": (False, check_bool),
+        "use_thread_barrier": (False, check_bool),
+        "use_cuda": (False, check_bool),
     }
 
     NO_EFFECT_YET = ()

@@ -23,12 +23,12 @@ from .features import expand_features, has_features
 from .model_blocks import BLOCK_TYPES, block_arguments, check_block
 from .overrides import apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
-from .schema import _describe, validate
+from .schema import describe, validate
 from .sizes import check_filled, omittable
 from .typed import check_arguments, parameters
 from .values import param_attr
 from .yamlfile import load_yaml
-from .model_spec import _NAME, PARAM_ATTR_ARGS, TENSOR_ARGS, FeedSpec, LayerSpec, ModelSpec, variable_arguments
+from .model_spec import NAME, PARAM_ATTR_ARGS, TENSOR_ARGS, FeedSpec, LayerSpec, ModelSpec, variable_arguments
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     if not isinstance(doc.data, dict):
         raise doc.error(
             (),
-            f"a model file must be a mapping (feeds:, layers:, ...), got {_describe(doc.data)}",
+            f"a model file must be a mapping (feeds:, layers:, ...), got {describe(doc.data)}",
             "see docs/CONFIG.md, 'The model file'",
         )
     data = validate(doc, (), doc.data, MODEL)
@@ -102,7 +102,7 @@ def _add_layers(spec, doc, data):
     if not isinstance(layers, list):
         raise doc.error(
             ("layers",),
-            f"expected a list of layers, got {_describe(layers)}",
+            f"expected a list of layers, got {describe(layers)}",
             "write each layer as '- name: {type: ..., arguments}'",
         )
     for i, entry in enumerate(layers):
@@ -172,7 +172,7 @@ def _uses(data, name):
 
 
 def _check_name(doc, path, name):
-    if not _NAME.match(name):
+    if not NAME.match(name):
         raise doc.error(
             path, f"'{name}' is not a usable name", "use letters, digits, '_' and '-', starting with a letter", key=True
         )
@@ -181,7 +181,7 @@ def _check_name(doc, path, name):
 def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
     path = prefix + (i,)
     if not isinstance(entry, dict) or len(entry) != 1:
-        got = f"{len(entry)} keys ({', '.join(entry)})" if isinstance(entry, dict) else _describe(entry)
+        got = f"{len(entry)} keys ({', '.join(entry)})" if isinstance(entry, dict) else describe(entry)
         raise doc.error(
             path,
             f"expected one 'name: {{type: ..., arguments}}' entry, got {got}",
@@ -194,7 +194,7 @@ def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
     if not isinstance(body, dict):
         raise doc.error(
             path + (name,),
-            f"expected {{type: ..., arguments}}, got {_describe(body)}",
+            f"expected {{type: ..., arguments}}, got {describe(body)}",
             "e.g. {type: fc, input: image, size: 10}",
         )
     if "type" not in body:
@@ -203,7 +203,7 @@ def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
         )
     if not isinstance(body["type"], str):
         raise doc.error(
-            path + (name, "type"), f"expected a layer type name, got {_describe(body['type'])}", "e.g. type: fc"
+            path + (name, "type"), f"expected a layer type name, got {describe(body['type'])}", "e.g. type: fc"
         )
     return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,), label)
 
@@ -317,7 +317,7 @@ def _check_refs(doc, path, value, own, defined, positions, n):
         if not isinstance(ref, str):
             raise doc.error(
                 where,
-                f"expected the name of a feed or an earlier layer, got {_describe(ref)}",
+                f"expected the name of a feed or an earlier layer, got {describe(ref)}",
                 f"known so far: {', '.join(defined) or 'none'}",
             )
         m = REF_PATTERN.match(ref)
@@ -346,7 +346,7 @@ def _check_ref_name(doc, path, name, defined, what):
 def _check_act(doc, path, value):
     kind = value.get("type") if isinstance(value, dict) else value
     if not isinstance(kind, str):
-        raise doc.error(path, f"expected an activation name, got {_describe(value)}", "e.g. act: relu")
+        raise doc.error(path, f"expected an activation name, got {describe(value)}", "e.g. act: relu")
     try:
         registry.get(kind)
     except PeError:

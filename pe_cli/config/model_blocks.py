@@ -17,7 +17,7 @@ here (every mistake at its key); built by pe_cli/run/build_blocks.py."""
 
 from .errors import ConfigError, collected, flatten, suggest
 from .resolved import refs
-from .schema import _describe
+from .schema import describe
 
 BLOCK_TYPES = frozenset({"static_rnn", "dynamic_rnn"})
 _MEMORY_KEYS = ("init", "shape", "value", "update")
@@ -91,7 +91,7 @@ def _check_steps(layer, layer_types, defined, inner, helpers):
     if not isinstance(steps, list) or not steps:
         raise doc.error(
             path + ("step",),
-            f"expected a list of the step's layers, got {_describe(steps)}",
+            f"expected a list of the step's layers, got {describe(steps)}",
             "e.g. step: [{h_new: {type: fc, input: [x, h], size: 32, act: tanh}}]",
         )
     layer.block = [
@@ -123,7 +123,7 @@ def _mapping(doc, path, value, key, required):
     if not isinstance(value, dict) or not value:
         raise doc.error(
             path,
-            f"expected a mapping of step names, got {_describe(value)}",
+            f"expected a mapping of step names, got {describe(value)}",
             f"e.g. {key}: {{x: words}}" if key != "memories" else "e.g. memories: {h: {shape: [32], update: h_new}}",
         )
     return value
@@ -139,7 +139,7 @@ def _check_memory(doc, path, name, spec, layer, n, defined, positions, check_ref
     if not isinstance(spec, dict):
         raise doc.error(
             path,
-            f"expected a mapping (init or shape, and update), got {_describe(spec)}",
+            f"expected a mapping (init or shape, and update), got {describe(spec)}",
             f"e.g. {name}: {{shape: [32], value: 0.0, update: <step layer>}}",
         )
     for key in spec:
@@ -169,12 +169,12 @@ def _check_memory(doc, path, name, spec, layer, n, defined, positions, check_ref
     ):
         raise doc.error(
             path + ("shape",),
-            f"expected the memory's shape without the batch, positive integers, got {_describe(shape)}",
+            f"expected the memory's shape without the batch, positive integers, got {describe(shape)}",
             "e.g. shape: [32]",
         )
     value = spec.get("value", 0.0)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise doc.error(path + ("value",), f"expected a number, got {_describe(value)}", "e.g. value: 0.0")
+        raise doc.error(path + ("value",), f"expected a number, got {describe(value)}", "e.g. value: 0.0")
 
 
 def _outside(step, scope, defined, helpers):
@@ -199,7 +199,7 @@ def _check_outputs(doc, path, outputs, known):
     if not isinstance(names, list) or not names:
         raise doc.error(
             path,
-            f"expected the names of step layers to output, got {_describe(outputs)}",
+            f"expected the names of step layers to output, got {describe(outputs)}",
             f"e.g. outputs: [{known[0]}]",
         )
     for j, name in enumerate(names):

@@ -50,7 +50,7 @@ def variable_arguments(fn):
     return TENSOR_ARGS | getattr(fn, "variable_arguments", frozenset())
 
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 
 
 @dataclass

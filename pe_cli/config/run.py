@@ -29,10 +29,10 @@ from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
 from .overrides import ArgMark, apply_overrides, split_model_overrides
 from .resolved import OptimizerSpec, Ref, Typed
-from .schema import _describe, validate
+from .schema import describe, validate
 from .typed import check_arguments, resolve
 from .values import typed_value
-from .yamlfile import _missing_hint, display_path, load_yaml
+from .yamlfile import missing_hint, display_path, load_yaml
 
 
 @dataclass
@@ -70,7 +70,7 @@ def load_config(path, overrides=()):
     if not isinstance(doc.data, dict):
         raise doc.error(
             (),
-            f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
+            f"a run config must be a mapping (model:, data:, ...), got {describe(doc.data)}",
             "see docs/CONFIG.md, 'The run config'",
         )
     given = tuple(overrides)
@@ -81,7 +81,7 @@ def load_config(path, overrides=()):
     _resolve_paths(doc, data)
     model_path = data["model"]
     if not os.path.exists(model_path):
-        raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
+        raise doc.error(("model",), f"model file {model_path} does not exist", missing_hint(model_path, "model file"))
     source_columns(data)
     model = load_model(model_path, overrides=model_overrides, implied=implied_feeds(data), implied_doc=doc)
     cfg = RunConfig(path, doc, data, model, given)
@@ -161,7 +161,7 @@ def resolve_optimizer(doc, value):
     if not isinstance(value, dict):
         raise doc.error(
             path,
-            f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
+            f"expected {{type: ..., learning_rate: ...}}, got {describe(value)}",
             "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}",
         )
     name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
@@ -172,7 +172,7 @@ def resolve_optimizer(doc, value):
     elif lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0):
         raise doc.error(
             path + ("learning_rate",),
-            f"expected a number >= 0 or a schedule, got {_describe(lr)}",
+            f"expected a number >= 0 or a schedule, got {describe(lr)}",
             "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}",
         )
     elif lr is not None:

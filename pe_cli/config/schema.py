@@ -65,7 +65,7 @@ class Custom:
 # -- checking one leaf --------------------------------------------------------------------------
 
 
-def _describe(value):
+def describe(value):
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -127,7 +127,7 @@ def check_leaf(doc, path, value, spec):
         _check_items(doc, path, value, kinds)
         example = f" (default {spec.default!r})" if spec.default not in (None, REQUIRED) else ""
         raise doc.error(
-            path, f"expected {type_name(spec.type)}, got {_describe(value)}", f"write {type_name(spec.type)}{example}"
+            path, f"expected {type_name(spec.type)}, got {describe(value)}", f"write {type_name(spec.type)}{example}"
         )
     for i, item in enumerate(value if isinstance(value, list) else [value]):
         if spec.choices and item is not None and item not in spec.choices:
@@ -153,7 +153,7 @@ def _check_items(doc, path, value, kinds):
             quote = inner[0] in ("str", "path") and isinstance(item, (int, float)) and item is not None
             raise doc.error(
                 path + (i,),
-                f"expected {_NAMES[inner[0]]} (an item of {type_name('|'.join(kinds))}), got {_describe(item)}",
+                f"expected {_NAMES[inner[0]]} (an item of {type_name('|'.join(kinds))}), got {describe(item)}",
                 f"quote it: '{item}'" if quote else f"write {_NAMES[inner[0]]}",
             )
 
@@ -176,7 +176,7 @@ def validate(doc, path, value, spec):
         if not isinstance(value, dict):
             raise doc.error(
                 path,
-                f"expected a mapping of {spec.key_doc} -> value, got {_describe(value)}",
+                f"expected a mapping of {spec.key_doc} -> value, got {describe(value)}",
                 "write it as 'name: value' lines",
             )
         return _each(value.items(), lambda k, v: validate(doc, path + (k,), v, spec.value))
@@ -184,7 +184,7 @@ def validate(doc, path, value, spec):
         if value is None:
             value = []
         if not isinstance(value, list):
-            raise doc.error(path, f"expected a list, got {_describe(value)}", "write it as [a, b] or '- a' lines")
+            raise doc.error(path, f"expected a list, got {describe(value)}", "write it as [a, b] or '- a' lines")
         return list(_each(enumerate(value), lambda i, v: validate(doc, path + (i,), v, spec.item)).values())
     raise TypeError(f"schema: unknown spec {spec!r}")
 
@@ -210,7 +210,7 @@ def _validate_section(doc, path, value, spec):
     if not isinstance(value, dict):
         raise doc.error(
             path,
-            f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
+            f"expected a mapping of {', '.join(spec.fields)}, got {describe(value)}",
             "write it as 'key: value' lines indented under it",
         )
     errors = []

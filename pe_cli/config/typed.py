@@ -8,7 +8,7 @@ that type. Used for layers, optimizers, schedules, initializers, regularizers an
 import inspect
 
 from .errors import suggest
-from .schema import _describe
+from .schema import describe
 
 _EMPTY = inspect.Parameter.empty
 
@@ -80,7 +80,7 @@ def check_type_like_default(doc, path, value, default):
     else:
         return
     if not ok:
-        raise doc.error(path, f"expected {want}, got {_describe(value)}", f"the default is {default!r}")
+        raise doc.error(path, f"expected {want}, got {describe(value)}", f"the default is {default!r}")
 
 
 def _int(v):
@@ -119,7 +119,7 @@ def resolve(doc, path, value, namespace, allow_string=True):
     if not isinstance(value, dict):
         raise doc.error(
             path,
-            f"expected {{type: ..., arguments}} for {namespace.what}, got {_describe(value)}",
+            f"expected {{type: ..., arguments}} for {namespace.what}, got {describe(value)}",
             f"e.g. {{type: {namespace.names()[0] if namespace.names() else '...'}}}",
         )
     if "type" not in value:
@@ -127,7 +127,7 @@ def resolve(doc, path, value, namespace, allow_string=True):
     kind = value["type"]
     if not isinstance(kind, str):
         raise doc.error(
-            type_path, f"expected the name of {namespace.what}, got {_describe(kind)}", suggest("", namespace.names())
+            type_path, f"expected the name of {namespace.what}, got {describe(kind)}", suggest("", namespace.names())
         )
     name, fn = namespace.lookup(kind)
     if fn is None:

@@ -9,7 +9,7 @@ from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from . import registries
 from .resolved import Typed
-from .schema import _describe
+from .schema import describe
 from .typed import check_arguments, resolve
 
 
@@ -48,7 +48,7 @@ def param_attr(doc, path, value):
     if not isinstance(value, dict):
         raise doc.error(
             path,
-            f"expected a mapping of ParamAttr arguments, a name, or false, got {_describe(value)}",
+            f"expected a mapping of ParamAttr arguments, a name, or false, got {describe(value)}",
             "e.g. {initializer: {type: Normal, scale: 0.01}}",
         )
     check_arguments(doc, path, ParamAttr, value, "ParamAttr")

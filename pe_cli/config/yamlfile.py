@@ -109,7 +109,7 @@ def load_yaml(path, what="file"):
             "point the link at the .yaml file (ls -l shows where it leads)",
         )
     if not os.path.exists(path):
-        raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path, what))
+        raise ConfigError(f"no such {what}: {shown}", None, None, missing_hint(path, what))
     if os.path.isdir(path):
         raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None, "give the path of a .yaml file")
     if not path.endswith((".yaml", ".yml")):
@@ -210,7 +210,7 @@ _KIND_KEYS = {
 }
 
 
-def _missing_hint(path, what="file"):
+def missing_hint(path, what="file"):
     """'did you mean' among the YAML files beside ``path`` — only files of the same kind (a run
     config is never offered for a missing model file, nor the other way round)."""
     directory = os.path.dirname(path) or "."

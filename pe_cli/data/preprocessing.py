@@ -41,14 +41,14 @@ from .unscaling import unscaling
 from .readers import DataError
 from .vocabulary import TOKENIZERS, as_text, tokenizer
 from .preprocessing_kinds import (
-    _apply_category,
-    _apply_label,
-    _apply_numeric,
-    _apply_text,
-    _fit_category,
-    _fit_label,
-    _fit_numeric,
-    _fit_text,
+    apply_category,
+    apply_label,
+    apply_numeric,
+    apply_text,
+    fit_category,
+    fit_label,
+    fit_numeric,
+    fit_text,
 )
 
 FILE_NAME = "preprocessing.json"
@@ -291,19 +291,19 @@ def _apply_image(state, raw, where):
 
 
 _FIT = {
-    "numeric": _fit_numeric,
-    "category": _fit_category,
-    "text": _fit_text,
+    "numeric": fit_numeric,
+    "category": fit_category,
+    "text": fit_text,
     "image": _fit_image,
-    "label": _fit_label,
+    "label": fit_label,
     "date": fit_date,
 }
 _APPLY = {
-    "numeric": _apply_numeric,
-    "category": _apply_category,
-    "text": _apply_text,
+    "numeric": apply_numeric,
+    "category": apply_category,
+    "text": apply_text,
     "image": _apply_image,
-    "label": _apply_label,
+    "label": apply_label,
     "date": apply_date,
 }
 

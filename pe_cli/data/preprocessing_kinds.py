@@ -40,7 +40,7 @@ def _numbers(raw, where):
     return x
 
 
-def _fit_numeric(spec, raw, where):
+def fit_numeric(spec, raw, where):
     x = _numbers(raw, where.source)
     check_numbers(x, spec["scaling"], where)
     fill = spec["fill"]
@@ -81,7 +81,7 @@ def _scaled(state, x, where):
     return x
 
 
-def _apply_numeric(state, raw, where):
+def apply_numeric(state, raw, where):
     x = _numbers(raw, where)
     if x.shape[1] != len(state["shift"]):
         raise DataError(f"{where}: {x.shape[1]} value(s) per sample, fitted on {len(state['shift'])}", ())
@@ -116,9 +116,9 @@ def _filled(values, fill):
     return values if fill is None else [fill if v is None else v for v in values]
 
 
-def _fit_category(spec, raw, where):
+def fit_category(spec, raw, where):
     if spec["encoding"] == "one_hot":
-        return fit_one_hot(spec, raw, where, _fit_category)
+        return fit_one_hot(spec, raw, where, fit_category)
     values = _strings(one_column(raw))
     check_values(values, where)
     items = [v for v in _filled(values, spec["fill"]) if v is not None]
@@ -130,9 +130,9 @@ def _fit_category(spec, raw, where):
     }
 
 
-def _apply_category(state, raw, where):
+def apply_category(state, raw, where):
     if state.get("encoding") == "one_hot":
-        return apply_one_hot(state, raw, where, _apply_category)
+        return apply_one_hot(state, raw, where, apply_category)
     return lookup(
         vocabulary_index(state["vocabulary"]), _filled(_strings(one_column(raw)), state.get("fill")), unknown=0
     )
@@ -145,7 +145,7 @@ def _class_key(name):
         return (1, 0.0, name)
 
 
-def _fit_label(spec, raw, where):
+def fit_label(spec, raw, where):
     classes = sorted({v for v in _strings(raw) if v is not None}, key=_class_key)
     if not classes:
         raise DataError(f"{where.column()} is missing in every row", (), "give the label column values")
@@ -159,7 +159,7 @@ def _fit_label(spec, raw, where):
     return {"classes": _bounded(classes, "classes", "classes", "is the label column the right one?")}
 
 
-def _apply_label(state, raw, where):
+def apply_label(state, raw, where):
     return class_ids(state["classes"], [as_text(v) for v in _strings(raw)], where)
 
 
@@ -168,7 +168,7 @@ def _tokens(state, raw):
     return [split(as_text(v))[: state["max_length"]] for v in np.asarray(raw, dtype=object).reshape(-1)]
 
 
-def _fit_text(spec, raw, where):
+def fit_text(spec, raw, where):
     state = {k: spec[k] for k in ("tokenizer", "pattern", "lowercase", "max_length", "sequence", "lengths_feed")}
     items = [t for tokens in _tokens(state, raw) for t in tokens]
     if not items:
@@ -181,7 +181,7 @@ def _fit_text(spec, raw, where):
     }
 
 
-def _apply_text(state, raw, where):
+def apply_text(state, raw, where):
     """A Ragged of ids [rows, 1] (an empty text is one <pad>), or (ids [N, max_length], lengths [N])."""
     index = vocabulary_index(state["vocabulary"])
     seqs = [lookup(index, tokens) if tokens else np.zeros(1, np.int64) for tokens in _tokens(state, raw)]

@@ -51,7 +51,7 @@ def _engine(compiled, place, scope):
         compiled.program,
         places,
         compiled._loss_name,
-        _trainers_strategy(compiled),
+        trainers_strategy(compiled),
         compiled._exec_strategy,
         scope,
         share,
@@ -59,7 +59,7 @@ def _engine(compiled, place, scope):
     return compiled._engine
 
 
-def _trainers_strategy(compiled):
+def trainers_strategy(compiled):
     """The build strategy, with the trainers DistributeTranspiler (collective mode) recorded on the
     program: one per endpoint, this process the ``_trainer_id``-th (as Fluid's CompiledProgram)."""
     strategy = compiled._build_strategy

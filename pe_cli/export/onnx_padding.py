@@ -12,7 +12,7 @@ def _lengths(ctx, op, slot):
     return ctx.sequences[op.input(slot)[0]]
 
 
-def _refuse_used(ctx, op, slot, why):
+def refuse_used(ctx, op, slot, why):
     names = op.output(slot) if slot in op.output_names else []
     if names and any(names[0] in other.input_arg_names for other in ctx.block.ops):
         ctx.refuse(op, why)

@@ -4,7 +4,7 @@ stops at its length."""
 
 import numpy as np
 
-from .onnx_padding import _lengths, _refuse_used
+from .onnx_padding import _lengths, refuse_used
 
 
 _ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
@@ -58,9 +58,9 @@ def _lstm(ctx, op):
     """Fluid's Input is the gates already projected (an fc to 4H, blocks c, i, f, o): ONNX's W is the
     permutation to i, o, f, c; R is Weight's columns in that order, transposed; B the bias so
     permuted (and zeros for R's); P the peepholes (W_ic, W_oc, W_fc)."""
-    _refuse_used(ctx, op, "Cell", "its Cell output is read: ONNX's LSTM gives only the last step's cell")
+    refuse_used(ctx, op, "Cell", "its Cell output is read: ONNX's LSTM gives only the last step's cell")
     for slot in ("BatchGate", "BatchCellPreAct"):
-        _refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
+        refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
     x, weight, bias = op.input("Input")[0], op.input("Weight")[0], op.input("Bias")[0]
     h = ctx.shape(weight)[0]
     cols = np.concatenate([np.arange(h) + k * h for k in _LSTM_ORDER])
@@ -104,7 +104,7 @@ def _gru(ctx, op):
     before the product) is origin_mode's h = u h' + (1 - u) c with z = u; Fluid's default
     h = u c + (1 - u) h' is the same with z = 1 - u = sigmoid(-(...)): z's rows negated."""
     for slot in ("BatchGate", "BatchResetHiddenPrev", "BatchHidden"):
-        _refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
+        refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
     x, weight = op.input("Input")[0], op.input("Weight")[0]
     h = ctx.shape(weight)[0]
     origin = bool(op.attrs.get("origin_mode"))

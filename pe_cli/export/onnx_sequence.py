@@ -14,7 +14,7 @@ import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
 from .onnx_ops import CONVERTERS
-from .onnx_padding import ONNX_DTYPES, _lengths, _refuse_used, sequence_pad, step_mask
+from .onnx_padding import ONNX_DTYPES, _lengths, refuse_used, sequence_pad, step_mask
 from .onnx_recurrences import _gru, _lstm
 
 # ops that treat each row (step) alone: their converters work on the padded layout as they are
@@ -98,7 +98,7 @@ def _check_row_wise(ctx, op, seq):
 
 def _sequence_pool(ctx, op):
     """One row per sample over its first ``length`` steps; an empty sequence gives pad_value."""
-    _refuse_used(ctx, op, "MaxIndex", "its MaxIndex output is read (a training-only value)")
+    refuse_used(ctx, op, "MaxIndex", "its MaxIndex output is read (a training-only value)")
     x, out = op.input("X")[0], op.output("Out")[0]
     lengths = _lengths(ctx, op, "X")
     kind = op.attrs.get("pooltype", "AVERAGE").upper()

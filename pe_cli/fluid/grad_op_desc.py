@@ -9,7 +9,7 @@ from ..base.dtypes import is_float
 from ..framework.program import Program
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX, grad_var_name
-from ..training.backward import GradContext, _BackwardBuilder
+from ..training.backward import GradContext, BackwardBuilder as _BackwardBuilder
 
 
 def _scratch_copy(op):

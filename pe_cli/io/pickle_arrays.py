@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-_NAMES = {
+NAMES = {
     ("numpy.core.multiarray", "_reconstruct"): "reconstruct",
     ("numpy._core.multiarray", "_reconstruct"): "reconstruct",
     ("numpy", "ndarray"): "ndarray",
@@ -37,21 +37,21 @@ class Refused(Exception):
     """What is wrong with the data (the caller makes it one PeError naming the file)."""
 
 
-class _Name:
+class Name:
     def __init__(self, tag):
         self.tag = tag
 
 
-class _Py2Str(bytes):
+class Py2Str(bytes):
     """A Python 2 ``str`` (BINSTRING): raw bytes, or a latin-1 text when it is a key."""
 
 
-class _DtypeStub:
+class DtypeStub:
     def __init__(self, dtype):
         self.dtype, self.built = dtype, False
 
 
-class _ArrayStub:
+class ArrayStub:
     def __init__(self):
         self.array = None
 
@@ -68,7 +68,7 @@ def _dtype(code, where):
 
 
 def _as_dtype(obj, where):
-    if isinstance(obj, _DtypeStub):
+    if isinstance(obj, DtypeStub):
         return obj.dtype
     raise Refused(f"{where}: expected a dtype, found {type(obj).__name__}")
 
@@ -109,7 +109,7 @@ def _array(raw, dtype, shape, fortran, where):
 
 
 def _reduce(func, args, where):
-    if not isinstance(func, _Name) or not isinstance(args, tuple):
+    if not isinstance(func, Name) or not isinstance(args, tuple):
         raise Refused(f"{where}: a call of something that is not a known numpy name")
     tag = func.tag
     if tag == "encode" and len(args) == 2 and isinstance(args[0], str) and args[1] in ("latin1", "latin-1"):
@@ -117,16 +117,16 @@ def _reduce(func, args, where):
     if tag == "bytes" and args == ():
         return b""
     if tag == "dtype" and len(args) == 3 and all(a in (0, 1) for a in args[1:]):  # (bools; Python 2 numpy: ints)
-        return _DtypeStub(_dtype(args[0], where))
+        return DtypeStub(_dtype(args[0], where))
     if (
         tag == "reconstruct"
         and len(args) == 3
-        and isinstance(args[0], _Name)
+        and isinstance(args[0], Name)
         and args[0].tag == "ndarray"
         and args[1] == (0,)
         and bytes(_as_bytes(args[2], where)) == b"b"
     ):
-        return _ArrayStub()
+        return ArrayStub()
     if tag == "frombuffer" and len(args) == 4 and args[3] in ("C", "F"):
         return _array(args[0], _as_dtype(args[1], where), args[2], args[3] == "F", where)
     if tag == "eval" and args[:1] == ("data",) and len(args) == 2 and isinstance(args[1], dict) and len(args[1]) == 1:
@@ -142,10 +142,10 @@ def _reduce(func, args, where):
 
 
 def _build(obj, state, where):
-    if isinstance(obj, _DtypeStub) and not obj.built and isinstance(state, tuple) and len(state) in (8, 9):
+    if isinstance(obj, DtypeStub) and not obj.built and isinstance(state, tuple) and len(state) in (8, 9):
         version, order, subarray, names, fields, elsize, alignment, flags = state[:8]
         metadata = state[8] if len(state) == 9 else None
-        order = order.decode("latin1") if isinstance(order, _Py2Str) else order
+        order = order.decode("latin1") if isinstance(order, Py2Str) else order
         if (
             version not in (3, 4)
             or order not in ("<", ">", "|", "=")
@@ -160,7 +160,7 @@ def _build(obj, state, where):
             obj.dtype = obj.dtype.newbyteorder(order)
         obj.built = True
         return
-    if isinstance(obj, _ArrayStub) and obj.array is None and isinstance(state, tuple) and len(state) in (4, 5):
+    if isinstance(obj, ArrayStub) and obj.array is None and isinstance(state, tuple) and len(state) in (4, 5):
         if len(state) == 5:
             if state[0] != 1:
                 raise Refused(f"{where}: unknown array state version {state[0]!r}")
@@ -174,7 +174,7 @@ def _build(obj, state, where):
 
 
 def array_of(name, obj, where):
-    if isinstance(obj, _ArrayStub) and obj.array is not None:
+    if isinstance(obj, ArrayStub) and obj.array is not None:
         return obj.array
     if isinstance(obj, np.ndarray):
         return obj

@@ -15,7 +15,7 @@ paddle.dataset's CIFAR batches."""
 
 import struct
 
-from .pickle_arrays import _NAMES, Refused, _ArrayStub, _DtypeStub, _Name, _Py2Str, _build, _reduce, array_of
+from .pickle_arrays import NAMES, Refused, ArrayStub, DtypeStub, Name, Py2Str, _build, _reduce, array_of
 
 __all__ = ["Refused", "parse_pickle", "parse_pickle_prefix", "parse_data", "array_of"]
 
@@ -70,10 +70,10 @@ def _text(r, n):
 
 
 def _global(r, module, name):
-    tag = _NAMES.get((module, name))
+    tag = NAMES.get((module, name))
     if tag is None:
         raise Refused(f"byte {r.pos}: it names '{module}.{name}', which a file of arrays never holds")
-    return _Name(tag)
+    return Name(tag)
 
 
 def _long1(r):
@@ -88,7 +88,7 @@ def _set_items(r, items):
     if not isinstance(target, dict) or len(items) % 2:
         raise Refused(f"byte {r.pos}: dict items without a dict")
     for key, value in zip(items[::2], items[1::2]):
-        if isinstance(key, _Py2Str):
+        if isinstance(key, Py2Str):
             key = key.decode("latin1")
         if not isinstance(key, str):
             raise Refused(f"byte {r.pos}: a key that is not a variable name")
@@ -189,8 +189,8 @@ _OPS = {
     ord("X"): lambda r: r.stack.append(_text(r, r.unpack("<I"))),
     0x8C: lambda r: r.stack.append(_text(r, r.unpack("<B"))),
     0x8D: lambda r: r.stack.append(_text(r, r.unpack("<Q"))),
-    ord("T"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<i")))),
-    ord("U"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<B")))),
+    ord("T"): lambda r: r.stack.append(Py2Str(r.take(r.unpack("<i")))),
+    ord("U"): lambda r: r.stack.append(Py2Str(r.take(r.unpack("<B")))),
     ord("B"): lambda r: r.stack.append(bytes(r.take(r.unpack("<I")))),
     ord("C"): lambda r: r.stack.append(bytes(r.take(r.unpack("<B")))),
     0x8E: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),
@@ -241,9 +241,9 @@ def parse_pickle_prefix(data):
 def _plain(obj, depth=0):
     if depth > 8:
         raise Refused("containers nested deeper than 8")
-    if isinstance(obj, _ArrayStub):
+    if isinstance(obj, ArrayStub):
         return array_of("an item", obj, "the data")
-    if isinstance(obj, (_Name, _DtypeStub)):
+    if isinstance(obj, (Name, DtypeStub)):
         raise Refused("a numpy name or dtype outside an array")
     if isinstance(obj, dict):
         return {key: _plain(value, depth + 1) for key, value in obj.items()}

@@ -16,7 +16,7 @@ from ..framework.variable import Variable
 from .checks import FLOATS, check_variable_and_dtype, fluid_checks
 from .creation import assign
 from .helper import LayerHelper
-from .helper import _single
+from .helper import single
 from .manipulation import cast
 
 __all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu", "maxout"]
@@ -175,7 +175,7 @@ def log_softmax(input, axis=None, dtype=None, name=None):
     )
 
 
-def _known_shape(layer, input, dims):
+def known_shape(layer, input, dims):
     shape = input.shape
     if shape is None or len(shape) < 2 or any(d is None or d < 0 for d in shape[1:dims]):
         raise PeError(f"{layer}: input '{input.name}' {list(shape or [])} needs known dims after the batch dim")
@@ -193,7 +193,7 @@ def prelu(x, mode, param_attr=None, name=None):
     if mode == "all":
         alpha_shape = [1]
     else:
-        shape = _known_shape("prelu", x, 2 if mode == "channel" else len(x.shape or ()))
+        shape = known_shape("prelu", x, 2 if mode == "channel" else len(x.shape or ()))
         alpha_shape = [1, shape[1]] + [1] * (len(shape) - 2) if mode == "channel" else [1] + shape[1:]
     alpha = helper.create_parameter(param_attr, alpha_shape, x.dtype, default_initializer=ConstantInitializer(0.25))
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -206,4 +206,4 @@ def maxout(x, groups, name=None, axis=1):
     check_variable_and_dtype(x, "x", FLOATS, "maxout")
     if axis not in (1, -1, 3):
         raise ArgumentValueError(f"maxout: axis={axis!r} must be 1 (NCHW) or -1 / 3 (NHWC)")
-    return _single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)
+    return single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)

@@ -17,7 +17,7 @@ from ..training.param_attr import ParamAttr
 from .activation import softmax
 from .dropout import dropout as _dropout
 from .elementwise import elementwise_add, scale
-from .helper import _single
+from .helper import single
 from .linalg import fc
 from .manipulation import cast, reshape, shape, slice, transpose, unsqueeze
 from .normalization import layer_norm
@@ -39,7 +39,7 @@ def additive_mask(attn_mask, dtype):
 
 
 def _matmul(x, y, transpose_y=False):
-    return _single("matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": False, "trans_y": bool(transpose_y)})
+    return single("matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": False, "trans_y": bool(transpose_y)})
 
 
 def attend(q, k, v, attn_mask, dropout_p, is_test):

@@ -10,16 +10,16 @@ from ..ops.registry import fmt_shape
 from ..framework.variable import Variable
 from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
-from .helper import _as_list, _check_ints
+from .helper import _as_list, check_ints
 
 
-def _shape_error(helper, message):
+def shape_error(helper, message):
     """A ShapeError naming the layer and the line that built it, like the ops' own checks."""
     where = current_source()
     return ShapeError(f"{helper.layer_type} layer '{helper.name}'{f' built at {where}' if where else ''}: {message}")
 
 
-def _fmt(shape):
+def fmt(shape):
     return fmt_shape(shape)
 
 
@@ -84,17 +84,17 @@ def _conv2d_channels(helper, input, num_filters, filter_size, groups, data_forma
     shape = input.shape
     expected = [num_filters, "C" if groups is None else f"C/{groups}"] + filter_size
     if shape is None or len(shape) != 4:
-        raise _shape_error(
+        raise shape_error(
             helper,
-            f"input '{input.name}' {_fmt(shape)} must be 4-D {data_format} to "
+            f"input '{input.name}' {fmt(shape)} must be 4-D {data_format} to "
             f"convolve with a filter [{', '.join(map(str, expected))}]; reshape it first",
         )
     channels = shape[3] if data_format == "NHWC" else shape[1]
     if channels is None or channels < 0:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
+        raise shape_error(helper, f"input '{input.name}' {fmt(shape)} has an unknown channel count")
     if groups is not None and (groups < 1 or channels % groups):
-        raise _shape_error(
-            helper, f"input '{input.name}' {_fmt(shape)} has {channels} channels, which groups={groups} does not divide"
+        raise shape_error(
+            helper, f"input '{input.name}' {fmt(shape)} has {channels} channels, which groups={groups} does not divide"
         )
     return channels
 
@@ -169,7 +169,7 @@ def _filter_size(helper, input, output_size, stride, paddings, dilation, data_fo
     for i in range(2):
         in_size = input.shape[(1 if data_format == "NHWC" else 2) + i]
         if in_size is None or in_size < 0:
-            raise _shape_error(helper, f"input '{input.name}' has an unknown size along dim {2 + i}; give filter_size")
+            raise shape_error(helper, f"input '{input.name}' has an unknown size along dim {2 + i}; give filter_size")
         sizes.append((output_size[i] - (in_size - 1) * stride[i] + p[2 * i] + p[2 * i + 1] - 1) // dilation[i] + 1)
     return sizes
 
@@ -184,10 +184,10 @@ def _transpose_channels(helper, input, num_filters, groups, data_format):
     shape = input.shape
     channel_axis = 3 if data_format == "NHWC" else 1
     if shape is None or len(shape) != 4 or shape[channel_axis] is None or shape[channel_axis] < 0:
-        raise _shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D {data_format} with known C")
+        raise shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D {data_format} with known C")
     channels, groups = shape[channel_axis], groups or 1
     if groups < 1 or channels % groups or num_filters % groups:
-        raise _shape_error(
+        raise shape_error(
             helper, f"groups={groups} must divide the input's {channels} channels and num_filters={num_filters}"
         )
     return channels, groups
@@ -268,7 +268,7 @@ def conv2d_transpose(
 
 
 def _two(what, value):
-    v = _check_ints("deformable_conv", what, _as_list(value))
+    v = check_ints("deformable_conv", what, _as_list(value))
     v = v * 2 if len(v) == 1 else v
     if len(v) != 2:
         raise PeError(f"deformable_conv: {what}={value!r} must be an int or 2 ints")

@@ -37,7 +37,7 @@ from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
 from ..shapes.manipulation import range_length
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype, fluid_checks, optional
-from .helper import LayerHelper, _as_list, _check_ints, _single
+from .helper import LayerHelper, _as_list, check_ints, single
 from .manipulation import cast, reshape, tiled
 from .shape_tensor import shape_inputs
 
@@ -240,7 +240,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     )
     out.stop_gradient = True
     if batch_shape is not None:
-        batch = _check_ints("eye", "batch_shape", _as_list(batch_shape))
+        batch = check_ints("eye", "batch_shape", _as_list(batch_shape))
         out = reshape(out, [1] * len(batch) + [int(num_rows), int(num_columns)])
         out = tiled(out, batch + [1, 1])
         out.stop_gradient = True
@@ -357,7 +357,7 @@ def evenly_spaced(start, stop, num, dtype):
         return fill_constant([1], dtype, start)
     step = (float(stop) - float(start)) / (int(num) - 1)
     steps = cast(range(0, int(num), 1, "int64"), dtype)
-    out = _single(
+    out = single(
         "scale",
         steps,
         {"X": [steps]},

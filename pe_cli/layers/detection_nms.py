@@ -12,7 +12,7 @@ from .manipulation import transpose
 __all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "retinanet_detection_output"]
 
 
-def _nms(helper, op, bboxes, scores, attrs, with_index):
+def nms(helper, op, bboxes, scores, attrs, with_index):
     out = helper.create_variable_for_type_inference(bboxes.dtype, stop_gradient=True)
     outputs = {"Out": [out]}
     if with_index:
@@ -49,7 +49,7 @@ def multiclass_nms(
         "keep_top_k": int(keep_top_k),
         "normalized": bool(normalized),
     }
-    return _nms(helper, "multiclass_nms", bboxes, scores, attrs, False)
+    return nms(helper, "multiclass_nms", bboxes, scores, attrs, False)
 
 
 def locality_aware_nms(
@@ -89,7 +89,7 @@ def locality_aware_nms(
         "keep_top_k": int(keep_top_k),
         "normalized": bool(normalized),
     }
-    return _nms(helper, "locality_aware_nms", bboxes, scores, attrs, False)
+    return nms(helper, "locality_aware_nms", bboxes, scores, attrs, False)
 
 
 def matrix_nms(
@@ -163,7 +163,7 @@ def detection_output(
         "normalized": True,
     }
     op = "multiclass_nms2" if return_index else "multiclass_nms"
-    return _nms(helper, op, decoded, probs, attrs, return_index)
+    return nms(helper, op, decoded, probs, attrs, return_index)
 
 
 def retinanet_detection_output(

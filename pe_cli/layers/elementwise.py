@@ -28,14 +28,14 @@ import numpy as np
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype, each, fluid_checks, given, optional
 from .creation import assign
-from .helper import LayerHelper, _as_list, _single
+from .helper import LayerHelper, _as_list, single
 from .manipulation import cast
 
 
 def clip(x, min, max, name=None):
     """min(max(x, min), max); the gradient passes where min < x < max."""
     check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "clip")
-    return _single("clip", x, {"X": [x]}, {"min": min, "max": max}, name=name)
+    return single("clip", x, {"X": [x]}, {"min": min, "max": max}, name=name)
 
 
 def _elementwise(op_type):
@@ -43,7 +43,7 @@ def _elementwise(op_type):
     def layer(x, y, axis=-1, act=None, name=None):
         check_variable_and_dtype(x, "x", NUMBERS, op_type)
         check_variable_and_dtype(y, "y", NUMBERS, op_type)
-        return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": axis}, name=name, act=act)
+        return single(op_type, x, {"X": [x], "Y": [y]}, {"axis": axis}, name=name, act=act)
 
     layer.__name__ = layer.__qualname__ = op_type
     layer.__doc__ = (
@@ -85,7 +85,7 @@ def _flag(op_type, layer, doc, dtypes=None):
     def fn(x):
         if dtypes:
             check_variable_and_dtype(x, "x", dtypes, layer)
-        return _single(op_type, x, {"X": [x]}, {}, dtype="bool", stop_gradient=True)
+        return single(op_type, x, {"X": [x]}, {}, dtype="bool", stop_gradient=True)
 
     fn.__name__ = fn.__qualname__ = layer
     fn.__doc__ = doc

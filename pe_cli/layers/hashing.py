@@ -5,7 +5,7 @@ import numbers
 
 from ..base.errors import PeError
 from .checks import check_variable_and_dtype
-from .helper import _single
+from .helper import single
 
 
 def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001 -- Fluid's name
@@ -18,7 +18,7 @@ def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001 -- Fluid's name
             raise TypeError(f"hash: {what} must be an int, got {v!r}")  # (Fluid's check_type)
         if v <= 0:
             raise PeError(f"hash: {what} must be an int > 0, got {v!r}")
-    return _single(
+    return single(
         "hash",
         input,
         {"X": [input]},

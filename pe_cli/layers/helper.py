@@ -208,13 +208,13 @@ def _as_list(value):
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
-def _check_ints(layer, what, values):
+def check_ints(layer, what, values):
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
         raise ArgumentTypeError(f"{layer}: {what} must be a list of ints, got {values!r}")
     return [int(v) for v in values]
 
 
-def _single(op_type, x, inputs, attrs, name=None, act=None, dtype=None, stop_gradient=False, **helper_kwargs):
+def single(op_type, x, inputs, attrs, name=None, act=None, dtype=None, stop_gradient=False, **helper_kwargs):
     """Appends op_type with one output 'Out' (act applied after); returns the output."""
     check_type(x, "x", Variable, op_type)  # Fluid's layers refuse a non-Variable with a TypeError
     helper = LayerHelper(op_type, x=x, name=name, act=act, **helper_kwargs)

@@ -25,25 +25,25 @@ from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
-from .helper import _as_list, _check_ints, _single
+from .helper import _as_list, check_ints, single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 @fluid_checks("pixel_shuffle", x=("float32", "float64"))
 def pixel_shuffle(x, upscale_factor):
     """[N, C*r^2, H, W] -> [N, C, H*r, W*r] (r = upscale_factor), sub-pixel convolution's shuffle."""
-    return _single("pixel_shuffle", x, {"X": [x]}, {"upscale_factor": upscale_factor})
+    return single("pixel_shuffle", x, {"X": [x]}, {"upscale_factor": upscale_factor})
 
 
 @fluid_checks("space_to_depth", x=("float16", "float32", "float64", "int32", "int64"))
 def space_to_depth(x, blocksize, name=None):
     """[N, C, H, W] -> [N, C*b^2, H/b, W/b] (b = blocksize) in Fluid's (Darknet reorg) order."""
-    return _single("space_to_depth", x, {"X": [x]}, {"blocksize": blocksize}, name=name)
+    return single("space_to_depth", x, {"X": [x]}, {"blocksize": blocksize}, name=name)
 
 
 def shuffle_channel(x, group, name=None):
     """The channels of ``x`` [N, C, H, W] regrouped: [N, group, C/group, ...] transposed."""
-    return _single("shuffle_channel", x, {"X": [x]}, {"group": group}, name=name)
+    return single("shuffle_channel", x, {"X": [x]}, {"group": group}, name=name)
 
 
 def fsp_matrix(x, y):
@@ -71,7 +71,7 @@ def affine_grid(theta, out_shape, name=None):
         check_variable_and_dtype(out_shape, "out_shape", ("int32",), "affine_grid")
         inputs["OutputShape"] = [out_shape]
     else:
-        attrs["output_shape"] = _check_ints("affine_grid", "out_shape", _as_list(out_shape))
+        attrs["output_shape"] = check_ints("affine_grid", "out_shape", _as_list(out_shape))
     out = helper.create_variable_for_type_inference(theta.dtype)
     helper.append_op("affine_grid", inputs, {"Output": [out]}, attrs)
     return out
@@ -92,11 +92,11 @@ def similarity_focus(input, axis, indexes, name=None):
     """A 0/1 mask shaped like ``input`` [N, A, B, C]: for each of ``indexes`` along ``axis`` (1, 2
     or 3), the largest values of that 2-D slice, taken greedily one per row and column, marked
     through the whole axis."""
-    return _single(
+    return single(
         "similarity_focus",
         input,
         {"X": [input]},
-        {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
+        {"axis": axis, "indexes": check_ints("similarity_focus", "indexes", _as_list(indexes))},
         name=name,
         stop_gradient=True,
     )
@@ -146,7 +146,7 @@ def image_resize(
                 raise ArgumentValueError(f"image_resize: out_shape={list(out_shape)} must be [{', '.join(keys)}]")
             if holds_variable(out_shape):
                 inputs["SizeTensor"] = shape_tensor_list("image_resize", out_shape)
-            attrs.update(zip(keys, _check_ints("image_resize", "out_shape", attr_shape(out_shape))))
+            attrs.update(zip(keys, check_ints("image_resize", "out_shape", attr_shape(out_shape))))
     elif isinstance(scale, Variable):
         scale.stop_gradient = True
         inputs["Scale"] = [scale]
@@ -155,7 +155,7 @@ def image_resize(
     if actual_shape is not None:
         actual_shape.stop_gradient = True
         inputs["OutSize"] = [actual_shape]
-    return _single(f"{_METHODS[resample]}_interp", input, inputs, attrs, name=name)
+    return single(f"{_METHODS[resample]}_interp", input, inputs, attrs, name=name)
 
 
 def _check_resize_args(input, resample, align_corners, align_mode, data_format, out_shape, scale):
@@ -243,7 +243,7 @@ def _pair(what, v, n=2):
         return [int(v)] * n
     if not isinstance(v, list) or len(v) != n:
         raise AssertionError(f"unfold: {what} should either be an integer or a list of {n} integers, got {v!r}")
-    return _check_ints("unfold", what, v)
+    return check_ints("unfold", what, v)
 
 
 @fluid_checks("unfold", x=("float32", "float64"))

@@ -30,14 +30,14 @@ from ..base.errors import ArgumentValueError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .creation import zeros
-from .helper import LayerHelper, _single
+from .helper import LayerHelper, single
 from .manipulation import cast, reshape, slice
 
 
 def scatter(input, index, updates, name=None, overwrite=True):
     """``input`` with the rows ``index`` replaced by the rows of ``updates`` (overwrite: a repeated
     index keeps the last), or set to the sum of their rows (overwrite=False)."""
-    return _single(
+    return single(
         "scatter",
         input,
         {"X": [input], "Ids": [index], "Updates": [updates]},
@@ -48,7 +48,7 @@ def scatter(input, index, updates, name=None, overwrite=True):
 
 def gather_nd(input, index, name=None):
     """out[i...] = input[index[i..., :]]: each row of index's last dim picks an element or a slice."""
-    return _single("gather_nd", input, {"X": [input], "Index": [index]}, {}, name=name)
+    return single("gather_nd", input, {"X": [input], "Index": [index]}, {}, name=name)
 
 
 def argsort(input, axis=-1, descending=False, name=None):
@@ -166,14 +166,14 @@ def index_select(input, index, dim=0):
     """The slices of ``input`` along ``dim`` picked by the 1-D int ``index`` (Fluid 1.8's index_select op)."""
     check_variable_and_dtype(input, "input", NUMBERS, "index_select")
     check_variable_and_dtype(index, "index", _INDICES, "index_select")
-    return _single("index_select", input, {"X": [input], "Index": [index]}, {"dim": int(dim)})
+    return single("index_select", input, {"X": [input], "Index": [index]}, {"dim": int(dim)})
 
 
 def index_sample(x, index):
     """out[i, j] = x[i, index[i, j]] for x [N, D] and index [N, K] (the index_sample op)."""
     check_variable_and_dtype(x, "x", NUMBERS, "index_sample")
     check_variable_and_dtype(index, "index", _INDICES, "index_sample")
-    return _single("index_sample", x, {"X": [x], "Index": [index]}, {})
+    return single("index_sample", x, {"X": [x], "Index": [index]}, {})
 
 
 def nonzero(input, as_tuple=False):
@@ -191,7 +191,7 @@ def scatter_nd_add(ref, index, updates, name=None):
     if ref.dtype != updates.dtype:
         raise ArgumentValueError("ref and updates must have same data type.")
     check_variable_and_dtype(index, "index", _INDICES, "scatter_nd_add")
-    return _single("scatter_nd_add", ref, {"X": [ref], "Index": [index], "Updates": [updates]}, {}, name=name)
+    return single("scatter_nd_add", ref, {"X": [ref], "Index": [index], "Updates": [updates]}, {}, name=name)
 
 
 def scatter_nd(index, updates, shape, name=None):
@@ -211,7 +211,7 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         "shard_id": int(shard_id),
         "ignore_value": int(ignore_value),
     }
-    return _single("shard_index", input, {"X": [input]}, attrs, stop_gradient=True)
+    return single("shard_index", input, {"X": [input]}, attrs, stop_gradient=True)
 
 
 def multiplex(inputs, index):
@@ -225,4 +225,4 @@ def multiplex(inputs, index):
     check_variable_and_dtype(index, "index", _INDICES, "multiplex")
     if len(index.shape) == 1:
         index = reshape(index, [-1, 1])
-    return _single("multiplex", inputs[0], {"X": list(inputs), "Ids": [index]}, {})
+    return single("multiplex", inputs[0], {"X": list(inputs), "Ids": [index]}, {})

@@ -8,7 +8,7 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..training.initializer import NormalInitializer
 from ..training.param_attr import ParamAttr
-from .helper import LayerHelper, _single
+from .helper import LayerHelper, single
 from .checks import FLOAT32_64, check_dtype, check_type, check_variable_and_dtype, each, fluid_checks
 
 
@@ -17,7 +17,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
     y a column vector (the dim they add is dropped from the result)."""
     check_variable_and_dtype(x, "x", ("float16",) + FLOAT32_64, "matmul")  # Fluid 1.8's TypeErrors
     check_variable_and_dtype(y, "y", ("float16",) + FLOAT32_64, "matmul")
-    return _single(
+    return single(
         "matmul",
         x,
         {"X": [x], "Y": [y]},
@@ -31,7 +31,7 @@ def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
     check_variable_and_dtype(x, "x", ("float16",) + FLOAT32_64, "mul")  # Fluid 1.8's TypeError
     check_variable_and_dtype(y, "y", ("float16",) + FLOAT32_64, "mul")
-    return _single(
+    return single(
         "mul", x, {"X": [x], "Y": [y]}, {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name
     )
 

@@ -33,7 +33,7 @@ from ..base.dtypes import VarType
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype, fluid_checks
-from .helper import LayerHelper, _as_list, _check_ints, _single
+from .helper import LayerHelper, _as_list, check_ints, single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 from .slicing import slice, strided_slice  # noqa: F401 (in __all__)
 
@@ -97,7 +97,7 @@ def split(input, num_or_sections, dim=-1, name=None):
     elif num_or_sections:
         if holds_variable(num_or_sections):
             inputs["SectionsTensorList"] = shape_tensor_list("split", num_or_sections)
-        attrs["sections"] = _check_ints(f"split '{helper.name}'", "num_or_sections", attr_shape(num_or_sections))
+        attrs["sections"] = check_ints(f"split '{helper.name}'", "num_or_sections", attr_shape(num_or_sections))
         count = len(num_or_sections)
     else:
         raise ArgumentValueError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list")
@@ -141,10 +141,10 @@ def reshape_variable(x, shape, actual_shape=None, act=None, name=None):
         shape = []
     elif holds_variable(shape):  # Fluid's list of ints and int Variables: one tensor per dim
         inputs["ShapeTensor"] = shape_tensor_list(f"reshape of '{x.name}'", shape)
-        shape = _check_ints(f"reshape of '{x.name}'", "shape", attr_shape(shape))
+        shape = check_ints(f"reshape of '{x.name}'", "shape", attr_shape(shape))
         actual_shape = None
     elif isinstance(shape, (list, tuple)):
-        shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
+        shape = check_ints(f"reshape of '{x.name}'", "shape", shape)
         unknown = [i for i, d in enumerate(shape) if d == -1]
         if len(unknown) > 1:
             raise ArgumentAssertionError(
@@ -182,7 +182,7 @@ def transpose(x, perm, name=None):
             f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of x {list(x.shape)}"
         )
     return _with_xshape(
-        "transpose2", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))}, "transpose", name=name
+        "transpose2", x, {"X": [x]}, {"axis": check_ints("transpose", "perm", _as_list(perm))}, "transpose", name=name
     )
 
 
@@ -198,7 +198,7 @@ def squeeze(input, axes, name=None):
     check_variable_and_dtype(input, "input", ("float32", "float64", "int8", "int32", "int64"), "squeeze")
     check_type(axes, "axes", list, "squeeze")
     return _with_xshape(
-        "squeeze2", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, "squeeze", name=name
+        "squeeze2", input, {"X": [input]}, {"axes": check_ints("squeeze", "axes", axes)}, "squeeze", name=name
     )
 
 
@@ -213,7 +213,7 @@ def unsqueeze(input, axes, name=None):
     elif holds_variable(_as_list(axes)):
         inputs["AxesTensorList"], axes = shape_tensor_list("unsqueeze", _as_list(axes)), []
     return _with_xshape(
-        "unsqueeze2", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, "unsqueeze2", name=name
+        "unsqueeze2", input, inputs, {"axes": check_ints("unsqueeze", "axes", _as_list(axes))}, "unsqueeze2", name=name
     )
 
 
@@ -234,7 +234,7 @@ def cast(x, dtype):
     dtype = check_dtype(
         dtype, "dtype", ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8"), "cast"
     )
-    return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
+    return single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 
 def expand(x, expand_times, name=None):
@@ -260,12 +260,12 @@ def tiled(x, expand_times, name=None, op_type="expand"):
     whole, items, attr = _TILING[op_type]
     if isinstance(expand_times, Variable):
         expand_times.stop_gradient = True
-        return _single(op_type, x, {"X": [x], whole: [expand_times]}, {attr: []}, name=name)
+        return single(op_type, x, {"X": [x], whole: [expand_times]}, {attr: []}, name=name)
     inputs = {"X": [x]}
     if holds_variable(expand_times):
         inputs[items] = shape_tensor_list(op_type, expand_times)
-    times = _check_ints(op_type, attr, attr_shape(expand_times))
-    return _single(op_type, x, inputs, {attr: times}, name=name)
+    times = check_ints(op_type, attr, attr_shape(expand_times))
+    return single(op_type, x, inputs, {attr: times}, name=name)
 
 
 # -- unbind, reverse, expand_as, size (slice and strided_slice: slicing.py) -----------------------
@@ -285,7 +285,7 @@ def unbind(input, axis=0):
 @fluid_checks("reverse", x=("float32", "float64", "int32", "int64", "uint8"), axis=(int, tuple, list))
 def reverse(x, axis):
     """``x`` with its elements in reverse order along ``axis`` (an int or a list of ints)."""
-    return _single("reverse", x, {"X": [x]}, {"axis": _check_ints("reverse", "axis", _as_list(axis))})
+    return single("reverse", x, {"X": [x]}, {"axis": check_ints("reverse", "axis", _as_list(axis))})
 
 
 @fluid_checks(
@@ -295,12 +295,12 @@ def reverse(x, axis):
 )
 def expand_as(x, target_tensor, name=None):
     """``x`` tiled to ``target_tensor``'s shape (each of its dims a multiple of x's)."""
-    return _single("expand_as", x, {"X": [x], "target_tensor": [target_tensor]}, {}, name=name)
+    return single("expand_as", x, {"X": [x], "target_tensor": [target_tensor]}, {}, name=name)
 
 
 def size(input):
     """The number of elements of ``input``, an int64 tensor of shape [1]."""
-    return _single("size", input, {"Input": [input]}, {}, dtype="int64", stop_gradient=True)
+    return single("size", input, {"Input": [input]}, {}, dtype="int64", stop_gradient=True)
 
 
 def flip(input, dims, name=None):
@@ -309,7 +309,7 @@ def flip(input, dims, name=None):
     check_type(dims, "dims", (list, tuple), "flip")
     if not dims:
         raise ArgumentAssertionError("len(dims) must be greater than 0.")
-    return _single("flip", input, {"X": [input]}, {"dims": _check_ints("flip", "dims", list(dims))}, name=name)
+    return single("flip", input, {"X": [input]}, {"dims": check_ints("flip", "dims", list(dims))}, name=name)
 
 
 def roll(input, shifts, dims=None):
@@ -323,11 +323,11 @@ def roll(input, shifts, dims=None):
     shape = list(input.shape)
     if dims is None:
         input, dims = reshape(input, [-1, 1]), [0]
-    out = _single(
+    out = single(
         "roll",
         input,
         {"X": [input]},
-        {"dims": _check_ints("roll", "dims", list(dims)), "shifts": _check_ints("roll", "shifts", list(shifts))},
+        {"dims": check_ints("roll", "dims", list(dims)), "shifts": check_ints("roll", "shifts", list(shifts))},
     )
     return reshape(out, shape) if list(out.shape) != shape else out
 
@@ -362,4 +362,4 @@ def rank(input):
 def shape(input):
     """The dims of ``input`` at run time: an int32 tensor [rank]."""
     check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "shape")
-    return _single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)
+    return single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)

@@ -11,7 +11,7 @@ from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..shapes.matrix import CROSS_DEFAULT_DIM
 from .checks import NUMBERS, check_variable_and_dtype, fluid_checks, given
 from .creation import assign
-from .helper import LayerHelper, _single
+from .helper import LayerHelper, single
 from .manipulation import transpose
 
 __all__ = ["addmm", "bmm", "dot", "t", "cross", "kron", "trace", "tril", "triu", "diag_embed"]
@@ -109,7 +109,7 @@ def _triangle(op, input, diagonal, lower, name):
         raise ArgumentValueError(f"{op}: input shape in {op} must be at least 2-D, got {list(input.shape)}")
     if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
         raise ArgumentTypeError(f"{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
-    return _single("tril_triu", input, {"X": [input]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
+    return single("tril_triu", input, {"X": [input]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
 
 
 def tril(input, diagonal=0, name=None):

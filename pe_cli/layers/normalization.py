@@ -18,12 +18,12 @@ from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
-from .activation import _known_shape, elu, leaky_relu
+from .activation import known_shape, elu, leaky_relu
 from .checks import FLOATS, check_type, check_variable_and_dtype, fluid_checks
-from .convolution import _fmt, _shape_error
+from .convolution import fmt, shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
-from .helper import _single
+from .helper import single
 
 
 def batch_norm(
@@ -49,10 +49,10 @@ def batch_norm(
     helper = LayerHelper("batch_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 2 <= len(shape) <= 5:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} must be [N, C] or [N, C, H, W]")
+        raise shape_error(helper, f"input '{input.name}' {fmt(shape)} must be [N, C] or [N, C, H, W]")
     channels = shape[-1] if data_layout == "NHWC" else shape[1]
     if channels is None or channels < 0:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
+        raise shape_error(helper, f"input '{input.name}' {fmt(shape)} has an unknown channel count")
     dtype = helper.input_dtype()
     inputs, outputs = _bn_variables(
         helper,
@@ -123,10 +123,10 @@ def layer_norm(
     helper = LayerHelper("layer_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 1 <= begin_norm_axis < len(shape):
-        raise _shape_error(
+        raise shape_error(
             helper,
             f"begin_norm_axis={begin_norm_axis} must be in [1, {len(shape or ()) - 1}] "
-            f"for input '{input.name}' {_fmt(shape)}",
+            f"for input '{input.name}' {fmt(shape)}",
         )
     size = 1
     for d in shape[begin_norm_axis:]:
@@ -176,7 +176,7 @@ def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=No
     and shifted per channel by parameters [C] initialized to 1 and 0 (False: none)."""
     check_variable_and_dtype(input, "input", ("float32", "float64"), "instance_norm")
     helper = LayerHelper("instance_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
-    shape = _known_shape("instance_norm", input, 2)
+    shape = known_shape("instance_norm", input, 2)
     if not 2 <= len(shape) <= 5:
         raise PeError(f"instance_norm: input '{input.name}' {shape} must be 2-D to 5-D [N, C, ...]")
     inputs = _affine_params(helper, input, param_attr, bias_attr, shape[1])
@@ -199,7 +199,7 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     if data_layout not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"group_norm: data_layout={data_layout!r} must be 'NCHW' or 'NHWC'")
     helper = LayerHelper("group_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
-    shape = _known_shape("group_norm", input, 2)
+    shape = known_shape("group_norm", input, 2)
     channels = shape[-1] if data_layout == "NHWC" else shape[1]
     if channels is None or channels < 0:
         raise PeError(f"group_norm: input '{input.name}' {shape} needs a known channel count")
@@ -231,7 +231,7 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
     check_type(bias, "bias", (Variable, type(None)), "affine_channel")
     if scale is None or bias is None:
         raise ArgumentAssertionError("affine_channel needs both scale and bias ([C] Variables)")  # Fluid's Operator
-    return _single(
+    return single(
         "affine_channel",
         x,
         {"X": [x], "Scale": [scale], "Bias": [bias]},

@@ -9,20 +9,20 @@ import numbers
 from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype, fluid_checks
-from .helper import _as_list, _check_ints, _single
+from .helper import _as_list, check_ints, single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 def _ints(layer, what, value):
     if isinstance(value, Variable):
         raise PeError(f"{layer}: {what} as a Variable is not supported by pe; give a list of ints")
-    return _check_ints(layer, what, _as_list(value))
+    return check_ints(layer, what, _as_list(value))
 
 
 @fluid_checks("pad", x=("float16", "float32", "float64", "int32", "int64"))
 def pad(x, paddings, pad_value=0.0, name=None):
     """``x`` with paddings[2i] values before and paddings[2i+1] after it along each dim i."""
-    return _single(
+    return single(
         "pad", x, {"X": [x]}, {"paddings": _ints("pad", "paddings", paddings), "pad_value": float(pad_value)}, name=name
     )
 
@@ -42,14 +42,14 @@ def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_for
         "pad_value": float(pad_value),
         "data_format": data_format,
     }
-    return _single("pad2d", input, inputs, attrs, name=name)
+    return single("pad2d", input, inputs, attrs, name=name)
 
 
 def pad_constant_like(x, y, pad_value=0.0, name=None):
     """``y`` padded with pad_value at the end of each dim up to ``x``'s shape."""
     check_type(x, "x", Variable, "pad_constant_like")
     check_variable_and_dtype(y, "y", NUMBERS[1:], "pad_constant_like")
-    return _single("pad_constant_like", y, {"X": [x], "Y": [y]}, {"pad_value": float(pad_value)}, name=name)
+    return single("pad_constant_like", y, {"X": [x], "Y": [y]}, {"pad_value": float(pad_value)}, name=name)
 
 
 def _crop(op_type, x, shape, offsets, name):
@@ -62,7 +62,7 @@ def _crop(op_type, x, shape, offsets, name):
         attrs["shape"] = _ints(op_type, "shape", shape)
     rank = len(x.shape or ())
     attrs["offsets"] = [0] * rank if offsets is None else _ints(op_type, "offsets", offsets)
-    return _single(op_type, x, inputs, attrs, name=name)
+    return single(op_type, x, inputs, attrs, name=name)
 
 
 @fluid_checks("crop", x=("float32",), shape=(list, tuple, Variable))
@@ -101,4 +101,4 @@ def crop_tensor(x, shape=None, offsets=None, name=None):
         if holds_variable(value):
             inputs[f"{slot}Tensor"] = shape_tensor_list("crop_tensor", value)
         attrs[what] = attr_shape(value)
-    return _single("crop_tensor", x, inputs, attrs, name=name)
+    return single("crop_tensor", x, inputs, attrs, name=name)

@@ -4,10 +4,10 @@ transposed around the NCDHW op)."""
 
 __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
-from .convolution import _fmt, _pair, _paddings, _shape_error
+from .convolution import fmt, _pair, _paddings, shape_error
 from .helper import LayerHelper
 from .checks import check_type, check_variable_and_dtype
-from .helper import _as_list, _check_ints
+from .helper import _as_list, check_ints
 from .manipulation import transpose
 from .checks import fluid_checks
 
@@ -35,8 +35,8 @@ def pool2d(
     if data_format not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     if input.shape is None or len(input.shape) != 4:
-        raise _shape_error(
-            helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} for a {pool_size} pool window"
+        raise shape_error(
+            helper, f"input '{input.name}' {fmt(input.shape)} must be 4-D {data_format} for a {pool_size} pool window"
         )
     ksize = _pair(pool_size, "pool_size", helper)  # (-1: [-1, -1], as Fluid writes a global pool's)
     paddings, algorithm = _paddings(pool_padding, helper, "pool_padding", data_format)
@@ -64,7 +64,7 @@ def pool2d(
 
 
 def _three(layer, what, value):
-    v = _check_ints(layer, what, _as_list(value))
+    v = check_ints(layer, what, _as_list(value))
     v = v * 3 if len(v) == 1 else v
     if len(v) != 3:
         raise ArgumentValueError(f"{layer}: {what}={value!r} must be an int or 3 ints")
@@ -80,7 +80,7 @@ def _paddings3d(padding, data_format):
         if any(list(p[i]) != [0, 0] for i in range(5) if i not in keep):
             raise ArgumentValueError(f"pool3d: pool_padding={padding!r} may not pad the batch or channel dims")
         p = [v for i in keep for v in p[i]]
-    p = _check_ints("pool3d", "pool_padding", list(p))
+    p = check_ints("pool3d", "pool_padding", list(p))
     if len(p) == 6 and p[0::2] == p[1::2]:
         p = p[0::2]
     if len(p) == 1:
@@ -188,7 +188,7 @@ def _adaptive(n, input, pool_size, pool_type, require_index, name):
         raise ArgumentValueError(f"{layer}: unknown pool_type '{pool_type}'; it can only be 'max' or 'avg'")
     if pool_type == "avg" and require_index:
         raise ArgumentValueError(f"{layer}: require_index=True needs pool_type='max' (avg pooling has no index)")
-    size = _check_ints(layer, "pool_size", _as_list(pool_size))
+    size = check_ints(layer, "pool_size", _as_list(pool_size))
     size = size * n if len(size) == 1 else size
     if len(size) != n or min(size) <= 0:
         raise ArgumentValueError(f"{layer}: pool_size={pool_size!r} must be an int or {n} ints > 0")

@@ -25,7 +25,7 @@ from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .creation import assign
-from .helper import LayerHelper, _as_list, _check_ints
+from .helper import LayerHelper, _as_list, check_ints
 from .shape_tensor import shape_inputs
 
 
@@ -59,7 +59,7 @@ def _random_like(op_type, input, shape, dtype, input_dim_idx, output_dim_idx, at
     check_type(shape, "shape", (list, tuple), op_type)
     helper = LayerHelper(op_type)
     dtype = convert_dtype(dtype)
-    shape = _check_ints(op_type, "shape", _as_list(shape))
+    shape = check_ints(op_type, "shape", _as_list(shape))
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op(
         op_type,
@@ -110,7 +110,7 @@ def random_crop(x, shape, seed=None):
     check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32"), "random_crop")
     check_type(shape, "shape", (list, tuple, Variable), "random_crop")
     helper = LayerHelper("random_crop", x=x)
-    shape = _check_ints("random_crop", "shape", _as_list(shape))
+    shape = check_ints("random_crop", "shape", _as_list(shape))
     if seed is None:
         seed = int(np.random.randint(-65536, 65536))
     attrs = {"shape": shape}

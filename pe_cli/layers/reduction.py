@@ -24,7 +24,7 @@ from .activation import exp, log
 from .checks import check_type, check_variable_and_dtype, fluid_checks, given, optional
 from .creation import assign
 from .elementwise import elementwise_add, elementwise_sub
-from .helper import LayerHelper, _as_list, _single
+from .helper import LayerHelper, _as_list, single
 from .manipulation import reshape, squeeze
 
 
@@ -44,7 +44,7 @@ def _reduce(op_type):
         dims = [] if dim is None else _as_list(dim)
         reduce_all = not dims or len(dims) == len(input.shape or ())
         attrs = {"dim": dims or [0], "keep_dim": keep_dim, "reduce_all": reduce_all}
-        return _single(op_type, input, {"X": [input]}, attrs, name=name)
+        return single(op_type, input, {"X": [input]}, attrs, name=name)
 
     layer.__name__ = layer.__qualname__ = op_type
     layer.__doc__ = (
@@ -64,7 +64,7 @@ def cumsum(x, axis=None, exclusive=None, reverse=None):
     """The running sum of ``x`` along ``axis`` (None: -1, the last dim); ``exclusive`` leaves each
     element out of its own sum, ``reverse`` sums from the end."""
     attrs = {"axis": -1 if axis is None else axis, "exclusive": bool(exclusive), "reverse": bool(reverse)}
-    return _single("cumsum", x, {"X": [x]}, attrs)
+    return single("cumsum", x, {"X": [x]}, attrs)
 
 
 reduce_prod = _reduce("reduce_prod")
@@ -105,7 +105,7 @@ def dist(x, y, p=2):
         check_variable_and_dtype(v, what, ("float32", "float64"), "dist")
     if not isinstance(p, numbers.Real) or isinstance(p, bool):
         raise ArgumentTypeError(f"dist: p must be a number, got {type(p).__name__}")
-    return _single("dist", x, {"X": [x], "Y": [y]}, {"p": float(p)})
+    return single("dist", x, {"X": [x], "Y": [y]}, {"p": float(p)})
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
@@ -116,7 +116,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     for what, v in (("rtol", rtol), ("atol", atol)):
         check_type(v, what, float, "allclose")
     check_type(equal_nan, "equal_nan", bool, "allclose")
-    return _single(
+    return single(
         "allclose",
         input,
         {"Input": [input], "Other": [other]},

@@ -15,7 +15,7 @@ from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .logic import less_than
 from .dropout import dropout
-from .rnn_cells import RNNCell, _Params
+from .rnn_cells import RNNCell, Params
 from .sequence_rows import sequence_mask
 from .static_rnn import StaticRNN
 from .creation import zeros_like
@@ -155,9 +155,7 @@ class _CudnnLSTMCell(RNNCell):
 
     def __init__(self, hidden_size, name, initializer, dtype):
         self.hidden_size = hidden_size
-        self._params = _Params(
-            name, name, ParamAttr(initializer=initializer), ParamAttr(initializer=initializer), dtype
-        )
+        self._params = Params(name, name, ParamAttr(initializer=initializer), ParamAttr(initializer=initializer), dtype)
 
     def call(self, inputs, states):
         h, c = states

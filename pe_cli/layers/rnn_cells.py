@@ -19,7 +19,7 @@ from .helper import LayerHelper
 from .elementwise import elementwise_add, elementwise_mul, scale
 from .linalg import matmul
 from .manipulation import concat, split
-from .utils import _items, _rebuild, flatten, is_sequence, pack_sequence_as
+from .utils import _items, rebuild, flatten, is_sequence, pack_sequence_as
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell"]
 
@@ -40,7 +40,7 @@ def _shape_leaves(shapes):
         return _Leaf(list(shapes))
     if not is_sequence(shapes):
         raise PeError(f"RNNCell.get_initial_states: a state shape must be a list of ints, got {shapes!r}")
-    return _rebuild(shapes, [_shape_leaves(s) for s in _items(shapes)])
+    return rebuild(shapes, [_shape_leaves(s) for s in _items(shapes)])
 
 
 # -- cells ----------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class RNNCell:
         raise NotImplementedError(f"{type(self).__name__} has no state_dtype; give get_initial_states dtype=")
 
 
-class _Params:
+class Params:
     """Named-once parameters of a cell: ``get(k, shape, is_bias)`` creates or reuses ``<name>.w_k``;
     a named ParamAttr's k-th parameter is ``<its name><suffixes[k]>`` (Fluid's BasicGRUUnit:
     ``_gate``, ``_candidate``)."""
@@ -180,7 +180,7 @@ class GRUCell(RNNCell):
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
         self.dtype = _check_dtype("GRUCell", dtype)
-        self._params = _Params("GRUCell", f"{name}/BasicGRUUnit", param_attr, bias_attr, dtype, ("_gate", "_candidate"))
+        self._params = Params("GRUCell", f"{name}/BasicGRUUnit", param_attr, bias_attr, dtype, ("_gate", "_candidate"))
 
     def call(self, inputs, states):
         h, size = states, self.hidden_size
@@ -225,7 +225,7 @@ class LSTMCell(RNNCell):
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
         self.forget_bias, self.dtype = float(forget_bias), _check_dtype("LSTMCell", dtype)
-        self._params = _Params("LSTMCell", f"{name}/BasicLSTMUnit", param_attr, bias_attr, dtype)
+        self._params = Params("LSTMCell", f"{name}/BasicLSTMUnit", param_attr, bias_attr, dtype)
         self._forget_bias = ForgetBias(self.dtype, self.forget_bias)
 
     def call(self, inputs, states):

@@ -8,7 +8,7 @@ import numbers
 
 from ..base.errors import ArgumentAssertionError, ArgumentTypeError
 from ..framework.variable import Variable
-from .helper import LayerHelper, _check_ints
+from .helper import LayerHelper, check_ints
 
 _INTS = ("int32", "int64")
 
@@ -75,7 +75,7 @@ def shape_inputs(layer, shape, inputs, attrs, list_slot="ShapeTensorList", zero_
     if holds_variable(shape):
         inputs[list_slot] = shape_tensor_list(layer, shape)
         attrs["shape"] = attr_shape(shape)
-        _check_ints(layer, "shape", attrs["shape"])
+        check_ints(layer, "shape", attrs["shape"])
     else:
-        attrs["shape"] = _check_ints(layer, "shape", shape)
+        attrs["shape"] = check_ints(layer, "shape", shape)
     return inputs

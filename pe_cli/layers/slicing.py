@@ -4,7 +4,7 @@ manipulation.py offers them with the other shape manipulation layers."""
 
 from ..framework.variable import Variable
 from .checks import check_type, check_variable_and_dtype
-from .helper import LayerHelper, _as_list, _check_ints, _single
+from .helper import LayerHelper, _as_list, check_ints, single
 
 
 def _int_tensor(value):
@@ -23,7 +23,7 @@ def bounds_given(layer, bounds, axes):
     a Variable list -> StartsTensor, a list with Variables -> StartsTensorList (ints made one-value
     tensors) and -1 in the attribute and infer_flags where a Variable stands."""
     inputs, flags = {}, [1] * len(axes)
-    attrs = {"axes": _check_ints(layer, "axes", _as_list(axes))}
+    attrs = {"axes": check_ints(layer, "axes", _as_list(axes))}
     for what, value in bounds.items():
         slot = what[:1].upper() + what[1:]
         check_type(value, what, (list, tuple, Variable), layer)
@@ -35,7 +35,7 @@ def bounds_given(layer, bounds, axes):
             attrs[what] = [-1 if isinstance(v, Variable) else v for v in value]
             flags = [-1 if isinstance(v, Variable) else f for v, f in zip(value, flags)]
         else:
-            attrs[what] = _check_ints(layer, what, list(value))
+            attrs[what] = check_ints(layer, what, list(value))
     for v in (v for vs in inputs.values() for v in vs):
         v.stop_gradient = True
     return inputs, dict(attrs, infer_flags=flags)
@@ -46,7 +46,7 @@ def slice(input, axes, starts, ends):
     clamped to the dim). ``starts`` and ``ends``: lists of ints and one-value int Variables, or a
     whole-list int Variable."""
     inputs, attrs = bounds_given("slice", {"starts": starts, "ends": ends}, axes)
-    return _single("slice", input, {"Input": [input], **inputs}, attrs)
+    return single("slice", input, {"Input": [input], **inputs}, attrs)
 
 
 def strided_slice(input, axes, starts, ends, strides):
@@ -55,4 +55,4 @@ def strided_slice(input, axes, starts, ends, strides):
     check_variable_and_dtype(input, "input", ("float32", "float64", "int32", "int64"), "strided_slice")
     check_type(axes, "axes", (list, tuple), "strided_slice")
     inputs, attrs = bounds_given("strided_slice", {"starts": starts, "ends": ends, "strides": strides}, axes)
-    return _single("strided_slice", input, {"Input": [input], **inputs}, attrs)
+    return single("strided_slice", input, {"Input": [input], **inputs}, attrs)

@@ -36,7 +36,7 @@ def flatten(nest):
     return [leaf for item in _items(nest) for leaf in flatten(item)]
 
 
-def _rebuild(like, items):
+def rebuild(like, items):
     if isinstance(like, dict):
         return type(like)(zip(sorted(like), items))
     if hasattr(like, "_fields"):  # a namedtuple
@@ -57,7 +57,7 @@ def pack_sequence_as(structure, flat):
         for item in _items(s):
             value, pos = pack(item, pos)
             items.append(value)
-        return _rebuild(s, items), pos
+        return rebuild(s, items), pos
 
     return pack(structure, 0)[0]
 

@@ -9,7 +9,7 @@ from ..shapes.manipulation import SLICE_END as _END
 from ..framework.variable import Variable
 from .control_flow import array_read
 from .creation import fill_constant
-from .helper import _single
+from .helper import single
 from .slicing import bounds_given
 
 
@@ -74,10 +74,10 @@ def getitem(var, item):
         strided = any(isinstance(s, Variable) or s != 1 for s in steps)
         bounds = dict({"starts": starts, "ends": ends}, **({"strides": steps} if strided else {}))
         inputs, attrs = bounds_given("strided_slice" if strided else "slice", bounds, axes)
-        out = _single(
+        out = single(
             "strided_slice" if strided else "slice", out, dict(inputs, Input=[out]), dict(attrs, decrease_axis=decrease)
         )
     if reverse:
         kept = [d for d in range(len(var.shape)) if d not in decrease]
-        out = _single("reverse", out, {"X": [out]}, {"axis": [kept.index(d) for d in reverse]})
+        out = single("reverse", out, {"X": [out]}, {"axis": [kept.index(d) for d in reverse]})
     return out

@@ -1,6 +1,6 @@
 """Video layers of Fluid 1.8's ``fluid.layers``: temporal_shift (ops/video.py)."""
 
-from .helper import _single
+from .helper import single
 from .checks import FLOAT32_64, check_type, check_variable_and_dtype
 
 __all__ = ["temporal_shift"]
@@ -13,4 +13,4 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
     check_variable_and_dtype(x, "x", FLOAT32_64, "temporal_shift")
     check_type(seg_num, "seg_num", int, "temporal_shift")
     check_type(shift_ratio, "shift_ratio", float, "temporal_shift")
-    return _single("temporal_shift", x, {"X": [x]}, {"seg_num": seg_num, "shift_ratio": shift_ratio}, name=name)
+    return single("temporal_shift", x, {"X": [x]}, {"seg_num": seg_num, "shift_ratio": shift_ratio}, name=name)

@@ -10,7 +10,7 @@ from ..base.activations import FLOATS, TABLE
 from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
-from .image import _POS_INT, _div, _divides
+from .image import POS_INT, div, divides
 from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
@@ -344,9 +344,9 @@ def _infer_maxout(ctx):
     # kernel takes 4-D X
     if len(x) <= axis or (ctx.is_runtime and len(x) != 4):
         ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W] (NCHW) or [N, H, W, C] (axis -1 / 3)")
-    _divides(ctx, x, axis, g, f"groups = {g}")
+    divides(ctx, x, axis, g, f"groups = {g}")
     out = list(x)
-    out[axis] = _div(x[axis], g)
+    out[axis] = div(x[axis], g)
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
@@ -359,7 +359,7 @@ def _grad_maxout(g):
     )
 
 
-_MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
+_MAXOUT_ATTRS = {"groups": POS_INT, "axis": Attr(1, is_int, "1 or -1")}
 register(
     "maxout",
     kernel_module="activation",

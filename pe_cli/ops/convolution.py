@@ -111,20 +111,20 @@ def _known(d):
     return d is not None and d >= 0
 
 
-def _as_nchw(shape, a):
+def as_nchw(shape, a):
     """A 4-D NHWC shape as the NCHW one its kernels see; any other as it is."""
     nhwc = a["data_format"] in _LAST and shape is not None and len(shape) == 4
     return [shape[0], shape[3], shape[1], shape[2]] if nhwc else shape
 
 
-def _to_layout(shape, a):
+def to_layout(shape, a):
     """An NCHW output shape in the op's data_format."""
     return [shape[0], shape[2], shape[3], shape[1]] if a["data_format"] in _LAST else shape
 
 
 def _infer_conv2d(ctx):
     a = ctx.attrs
-    x, w = _as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
+    x, w = as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
     if x is None or len(x) != 4:
         ctx.fail(f"Input {fmt_shape(x)} must be 4-D {a['data_format']} to convolve with Filter {fmt_shape(w)}")
     if w is None or len(w) != 4:
@@ -135,7 +135,7 @@ def _infer_conv2d(ctx):
     error = conv_mismatch(x, w, a["groups"], pads, dil, out_hw)
     if error:
         ctx.fail(error)
-    ctx.set_output("Output", _to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
+    ctx.set_output("Output", to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
 
 
 def _conv_grad_blocked(op):

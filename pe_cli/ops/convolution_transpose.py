@@ -4,7 +4,7 @@ conv2d_grad_input, the input gradient conv2d and the filter gradient conv2d_grad
 Their kernels are the family's (pe_cli/kernels/<device>/convolution.py)."""
 
 from ..shapes.conv_pool import conv_transpose_geometry, transpose_channel_mismatch
-from .convolution import DILATIONS, PADDING_ALGORITHM, PADDINGS, _as_nchw, _known, _to_layout, layout_attr
+from .convolution import DILATIONS, PADDING_ALGORITHM, PADDINGS, as_nchw, _known, to_layout, layout_attr
 from .define import Attr, backend_attrs, fmt_shape, grads_like, register
 
 
@@ -48,7 +48,7 @@ _TRANSPOSE_ATTRS = {
 
 def _infer_transpose(ctx):
     a = ctx.attrs
-    x, w = _as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
+    x, w = as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
     if x is None or len(x) != 4:
         ctx.fail(f"Input {fmt_shape(x)} must be 4-D {a['data_format']}")
     if w is None or len(w) != 4:
@@ -63,7 +63,7 @@ def _infer_transpose(ctx):
     if error:
         ctx.fail(error)
     out_c = w[1] * a["groups"] if _known(w[1]) else -1
-    ctx.set_output("Output", _to_layout([x[0], out_c] + out_hw, a), ctx.dtype("Input"))
+    ctx.set_output("Output", to_layout([x[0], out_c] + out_hw, a), ctx.dtype("Input"))
 
 
 def _grad_transpose(type_):

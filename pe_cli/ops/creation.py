@@ -12,7 +12,7 @@ from ..base.dims import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
 
 
-def _infer_fill(ctx):
+def infer_fill(ctx):
     shape = list(ctx.attrs["shape"])
     if ctx.has_input("ShapeTensor"):  # the shape comes at run time; only its length may be known
         n = ctx.shape("ShapeTensor")
@@ -37,7 +37,7 @@ register(
         "force_cpu": False,
         "str_value": "",
     },
-    infer=_infer_fill,
+    infer=infer_fill,
     doc="Out = value (or the one value of ValueTensor), of the given shape (or "
     "the run-time shape of ShapeTensor or ShapeTensorList) and dtype. str_value, "
     "when set, gives the value instead, read as Fluid 1.8 reads it: an int64 Out "
@@ -92,7 +92,7 @@ register(
     kernel_module="creation",
     inputs=[],
     outputs=["Out"],
-    infer=_infer_fill,
+    infer=infer_fill,
     attrs={
         "shape": Attr([1]),
         "dtype": Attr("float32", dtype_or_none, "a dtype name"),
@@ -248,7 +248,7 @@ register(
 )
 
 
-def _infer_fill_like(ctx):
+def infer_fill_like(ctx):
     shape, ref = list(ctx.attrs["shape"]), ctx.shape("Input")
     i, o = ctx.attrs["input_dim_idx"], ctx.attrs["output_dim_idx"]
     if not 0 <= i < len(ref) or not 0 <= o < len(shape):
@@ -263,7 +263,7 @@ register(
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
-    infer=_infer_fill_like,
+    infer=infer_fill_like,
     attrs={
         "shape": Attr(list),
         "value": 0.0,

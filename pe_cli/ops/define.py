@@ -44,7 +44,7 @@ def grad_var_name(name):
 
 
 # type -> OpDef, filled as the family modules are imported (registry.py imports them all)
-_REGISTRY = {}
+REGISTRY = {}
 
 
 def register(
@@ -104,7 +104,7 @@ def register(
     Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
     given = dict(locals())  # register's arguments by name (the first statement: nothing else is local yet)
     _check_registration(**given)
-    _REGISTRY[type] = opdef = _new_opdef(**given)
+    REGISTRY[type] = opdef = _new_opdef(**given)
     return opdef
 
 
@@ -189,7 +189,7 @@ def _check_registration(
 ):
     """register's arguments: an op type not registered yet, naming its own slots and attributes, known
     traits and LoD rules (``_others``: the arguments it does not check)."""
-    if type in _REGISTRY:
+    if type in REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
     if unknown:
@@ -221,7 +221,7 @@ RENAMED = {}
 
 def renamed(old, new, slots=None, dropped=()):
     """``old`` is now ``new`` (registered by the same family), its slots renamed by ``slots``."""
-    if old in _REGISTRY or new not in _REGISTRY:
+    if old in REGISTRY or new not in REGISTRY:
         raise RuntimeError(f"renamed('{old}', '{new}'): '{old}' must be unregistered and '{new}' registered")
     RENAMED[old] = (new, dict(slots or {}), tuple(dropped))
 
@@ -230,7 +230,7 @@ def defined(type):
     """The definition of an op type its family registered already: a family that builds on another's
     ops imports that family first (fused_optimizer imports optimizer). Lookups at build time go
     through the registry, which has loaded every family."""
-    return _REGISTRY[type]
+    return REGISTRY[type]
 
 
 # -- common inference rules ---------------------------------------------------------------------

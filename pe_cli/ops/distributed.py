@@ -11,7 +11,7 @@ Messages carry host arrays; ``tags`` number the blocks the same way in every pro
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, register
-from .manipulation_joining import _infer_split
+from .manipulation_joining import infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
 _HOST = "127.0.0.1:6164"  # Fluid's default endpoint
@@ -105,7 +105,7 @@ register(
     inputs=["X"],
     outputs=["Out*"],
     attrs={"axis": 0, "num": 0, "sections": Attr(list, int_list, "a list of ints")},
-    infer=_infer_split,
+    infer=infer_split,
     doc="Out = X cut into row blocks of `sections` rows (a trainer's gradient blocks).",
 )
 register(

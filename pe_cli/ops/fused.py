@@ -14,7 +14,7 @@ fused_gemm_epilogue is registered in fused_gemm.py."""
 from ..base.activations import TABLE
 from ..base.dims import known_numel
 from .elementwise import broadcast_shape
-from .normalization import _BN_ATTRS, _infer_batch_norm, bn_blocked
+from .normalization import _BN_ATTRS, infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own
@@ -209,7 +209,7 @@ register(
     inputs=["X", "Scale", "Bias", "Mean", "Variance"],
     outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"],
     attrs=_BN_ACT_ATTRS,
-    infer=_infer_batch_norm,
+    infer=infer_batch_norm,
     grad=_grad_bn_act,
     traits=("batch_statistics",),
     doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "

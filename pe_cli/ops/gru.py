@@ -3,7 +3,7 @@ batch as kernels/gru_math.py runs it), gru_unit (one step over a batch of rows) 
 CPU inference fusion of an fc and gru)."""
 
 from .define import Attr, fmt_shape, lods_like, register
-from .sequence import _need_lod
+from .sequence import need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
 # gru_unit's activations are Fluid's integer codes
@@ -42,7 +42,7 @@ def _check_weights(ctx, what, input_at_run=False):
 
 
 def _infer_gru(ctx):
-    _need_lod(ctx, "Input", "dynamic_gru")
+    need_lod(ctx, "Input", "dynamic_gru")
     x, d = _check_weights(ctx, "T", input_at_run=True)
     if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
         ctx.fail(f"H0 {list(ctx.shape('H0'))} must be [N, {d}]: one initial hidden state per sequence")

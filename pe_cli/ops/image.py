@@ -9,17 +9,17 @@ The resize ops are registered in image_resize.py."""
 from ..shapes.conv_pool import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
-_POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
+POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
 
 
-def _four_d(ctx, slot="X"):
+def four_d(ctx, slot="X"):
     x = ctx.shape(slot)
     if len(x) != 4:
         ctx.fail(f"{slot} {fmt_shape(x)} must be 4-D [N, C, H, W]")
     return list(x)
 
 
-def _divides(ctx, x, dim, by, what):
+def divides(ctx, x, dim, by, what):
     if x[dim] >= 0 and x[dim] % by:
         ctx.fail(f"X {fmt_shape(x)}: its dim {dim} ({x[dim]}) must be a multiple of {what}")
 
@@ -28,7 +28,7 @@ def _mul(d, k):
     return d * k if d >= 0 else -1
 
 
-def _div(d, k):
+def div(d, k):
     return d // k if d >= 0 else -1
 
 
@@ -40,7 +40,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect, long=long)}
+    attrs = {attr: Attr(default, POS_INT.check, POS_INT.expect, long=long)}
     if layouts:
         attrs["data_format"] = Attr("NCHW", choices=("NCHW", "NHWC"), fill=False)
     last = ("X", "Out") if layouts else ()
@@ -68,12 +68,12 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
 
 
 def _infer_pixel_shuffle(ctx):
-    x, r = _four_d(ctx), ctx.attrs["upscale_factor"]
+    x, r = four_d(ctx), ctx.attrs["upscale_factor"]
     nhwc = ctx.attrs.get("data_format") == "NHWC"
     if nhwc:
         x = [x[0], x[3], x[1], x[2]]
-    _divides(ctx, x, 1, r * r, f"upscale_factor^2 = {r * r}")
-    out = [x[0], _div(x[1], r * r), _mul(x[2], r), _mul(x[3], r)]
+    divides(ctx, x, 1, r * r, f"upscale_factor^2 = {r * r}")
+    out = [x[0], div(x[1], r * r), _mul(x[2], r), _mul(x[3], r)]
     ctx.set_output("Out", [out[0], out[2], out[3], out[1]] if nhwc else out, ctx.dtype("X"))
 
 
@@ -90,11 +90,11 @@ _register_permutation(
 
 
 def _infer_space_to_depth(ctx):
-    x, b = _four_d(ctx), ctx.attrs["blocksize"]
-    _divides(ctx, x, 1, b * b, f"blocksize^2 = {b * b}")
-    _divides(ctx, x, 2, b, f"blocksize = {b}")
-    _divides(ctx, x, 3, b, f"blocksize = {b}")
-    ctx.set_output("Out", [x[0], _mul(x[1], b * b), _div(x[2], b), _div(x[3], b)], ctx.dtype("X"))
+    x, b = four_d(ctx), ctx.attrs["blocksize"]
+    divides(ctx, x, 1, b * b, f"blocksize^2 = {b * b}")
+    divides(ctx, x, 2, b, f"blocksize = {b}")
+    divides(ctx, x, 3, b, f"blocksize = {b}")
+    ctx.set_output("Out", [x[0], _mul(x[1], b * b), div(x[2], b), div(x[3], b)], ctx.dtype("X"))
 
 
 _register_permutation(
@@ -109,8 +109,8 @@ _register_permutation(
 
 
 def _infer_shuffle_channel(ctx):
-    x = _four_d(ctx)
-    _divides(ctx, x, 1, ctx.attrs["group"], f"group = {ctx.attrs['group']}")
+    x = four_d(ctx)
+    divides(ctx, x, 1, ctx.attrs["group"], f"group = {ctx.attrs['group']}")
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
@@ -127,7 +127,7 @@ _register_permutation(
 
 
 def _infer_similarity_focus(ctx):
-    x, axis, indexes = _four_d(ctx), ctx.attrs["axis"], list(ctx.attrs["indexes"])
+    x, axis, indexes = four_d(ctx), ctx.attrs["axis"], list(ctx.attrs["indexes"])
     if axis not in (1, 2, 3):
         ctx.fail(f"axis={axis} must be 1, 2 or 3")
     if not indexes or any(i < 0 or (x[axis] >= 0 and i >= x[axis]) for i in indexes):
@@ -259,7 +259,7 @@ register(
 
 
 def _infer_unfold(ctx):
-    x, a = _four_d(ctx), ctx.attrs
+    x, a = four_d(ctx), ctx.attrs
     # paddings and dilations of any sign, as Fluid's im2col reads them (a tap outside X reads 0); a kernel
     # size below 1 leaves its columns unwritten in Fluid, strides below 1 divide by them
     for key, n, lo in (("kernel_sizes", 2, 1), ("strides", 2, 1), ("paddings", 4, None), ("dilations", 2, None)):

@@ -116,7 +116,7 @@ register(
     attr_tensors=_SLICE_FROM,
 )
 
-_INDEX_DTYPES = ("int32", "int64")
+INDEX_DTYPES = ("int32", "int64")
 
 
 def _infer_gather(ctx):

@@ -5,7 +5,7 @@ largest values and their places (top_k, arg_max, arg_min), sorting (argsort) and
 from ..base.dtypes import convert_dtype
 from .define import Attr, dtype_or_none, fmt_shape, grads_like, is_int, register
 from .elementwise import broadcast_shape
-from .indexing import _INDEX_DTYPES
+from .indexing import INDEX_DTYPES
 
 
 def _infer_where(ctx):
@@ -198,7 +198,7 @@ def _infer_unique(ctx):
     x = ctx.shape("X")
     if len(x) != 1:
         ctx.fail(f"X {fmt_shape(x)} must be 1-D")
-    if ctx.attrs["dtype"] not in _INDEX_DTYPES:
+    if ctx.attrs["dtype"] not in INDEX_DTYPES:
         ctx.fail(f"dtype={ctx.attrs['dtype']} must be int32 or int64")
     ctx.set_output("Out", [-1], ctx.dtype("X"))
     ctx.set_output("Index", x, ctx.attrs["dtype"])

@@ -193,7 +193,7 @@ register(
 # -- sigmoid_cross_entropy_with_logits --------------------------------------------------------------
 
 
-def _infer_same_shapes(a, b, out):
+def infer_same_shapes(a, b, out):
     def infer(ctx):
         x, y = ctx.shape(a), ctx.shape(b)
         if len(x) != len(y) or any(p != q and p >= 0 and q >= 0 for p, q in zip(x, y)):
@@ -223,7 +223,7 @@ register(
     inputs=["X", "Label"],
     outputs=["Out"],
     attrs=_SCE_ATTRS,
-    infer=_infer_same_shapes("X", "Label", ["Out"]),
+    infer=infer_same_shapes("X", "Label", ["Out"]),
     grad=_grad_sce,
     doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
     "normalize divides by the number of elements whose Label is not ignore_index.",
@@ -241,7 +241,7 @@ register(
 # -- helpers of these losses and the other loss families --------------------------------------------
 
 
-def _same_shape(ctx, a, b):
+def same_shape(ctx, a, b):
     x, y = ctx.shape(a), ctx.shape(b)
     if len(x) != len(y) or any(p != q and p >= 0 and q >= 0 for p, q in zip(x, y)):
         ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
@@ -249,11 +249,11 @@ def _same_shape(ctx, a, b):
         ctx.fail(f"{b} is {ctx.dtype(b)} but {a} is {ctx.dtype(a)}; cast one of them")
 
 
-def _infer_pairwise(slots, outs):
+def infer_pairwise(slots, outs):
     def infer(ctx):
         first = ctx.shape(slots[0])
         for s in slots[1:]:
-            _same_shape(ctx, slots[0], s)
+            same_shape(ctx, slots[0], s)
         if len(first) != 2 or first[1] not in (1, -1):
             ctx.fail(f"{slots[0]} {fmt_shape(first)} must be [batch_size, 1], as every input")
         for o in outs:
@@ -300,7 +300,7 @@ register(
 
 
 def _infer_kldiv(ctx):
-    _same_shape(ctx, "X", "Target")
+    same_shape(ctx, "X", "Target")
     x = ctx.shape("X")
     ctx.set_output("Loss", x if ctx.attrs["reduction"] == "none" else [1], ctx.dtype("X"))
 

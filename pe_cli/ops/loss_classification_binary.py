@@ -3,7 +3,7 @@ bce_loss (binary cross-entropy of probabilities), hinge_loss and modified_huber_
 two-class scores). Their kernels are the family's (pe_cli/kernels/<device>/loss_classification.py)."""
 
 from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
-from .loss_classification import _infer_pairwise, _same_shape
+from .loss_classification import infer_pairwise, same_shape
 
 
 def _all_known_same(ctx, a, b):
@@ -100,7 +100,7 @@ register(
 
 
 def _infer_bce(ctx):
-    _same_shape(ctx, "X", "Label")
+    same_shape(ctx, "X", "Label")
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
 
 
@@ -129,7 +129,7 @@ register(
     kernel_module="loss_classification",
     inputs=["Logits", "Labels"],
     outputs=["Loss"],
-    infer=_infer_pairwise(("Logits", "Labels"), ("Loss",)),
+    infer=infer_pairwise(("Logits", "Labels"), ("Loss",)),
     grad=_grad_of("hinge_loss_grad", ("Logits", "Labels"), out_grads=("Loss",), in_grads=("Logits",)),
     grad_reads=("Logits", "Labels"),
     doc="Loss = max(0, 1 - Logits * (2 * Labels - 1)) for [N, 1] scores and 0/1 labels.",

@@ -1,7 +1,7 @@
 """Ranking losses (kernels in kernels/<device>/loss_ranking.py): margin_rank_loss, rank_loss and
 bpr_loss."""
 
-from .loss_classification import _grad_of, _infer_pairwise
+from .loss_classification import _grad_of, infer_pairwise
 from .define import fmt_shape, grads_like, register
 
 
@@ -14,7 +14,7 @@ register(
     inputs=["X1", "X2", "Label"],
     outputs=["Out", "Activated"],
     attrs=_MRL_ATTRS,
-    infer=_infer_pairwise(("X1", "X2", "Label"), ("Out", "Activated")),
+    infer=infer_pairwise(("X1", "X2", "Label"), ("Out", "Activated")),
     grad=_grad_of("margin_rank_loss_grad", ("Label",), ("Activated",), in_grads=("X1", "X2")),
     grad_reads=("Activated", "Label"),
     lod="drop",

@@ -1,7 +1,7 @@
 """Regression losses (kernels in kernels/<device>/loss_regression.py): huber_loss, smooth_l1_loss and
 center_loss."""
 
-from .loss_classification import _grad_of, _infer_same_shapes, _same_shape
+from .loss_classification import _grad_of, infer_same_shapes, same_shape
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -31,7 +31,7 @@ register(
     inputs=["X", "Y"],
     outputs=["Out", "Residual"],
     attrs=_HUBER_ATTRS,
-    infer=_infer_same_shapes("X", "Y", ["Out", "Residual"]),
+    infer=infer_same_shapes("X", "Y", ["Out", "Residual"]),
     grad=_grad_huber,
     doc="Residual = Y - X; Out = 0.5 * r^2 where |r| <= delta, else delta * (|r| - 0.5 * delta).",
 )
@@ -49,7 +49,7 @@ register(
 
 
 def _infer_smooth_l1(ctx):
-    _same_shape(ctx, "X", "Y")
+    same_shape(ctx, "X", "Y")
     x = ctx.shape("X")
     if len(x) < 2:
         ctx.fail(f"X {fmt_shape(x)} must have at least 2 dims (samples first)")
@@ -58,7 +58,7 @@ def _infer_smooth_l1(ctx):
         ctx.fail("give both InsideWeight and OutsideWeight, or neither")
     for slot in ("InsideWeight", "OutsideWeight"):
         if ctx.has_input(slot):
-            _same_shape(ctx, "X", slot)
+            same_shape(ctx, "X", slot)
     ctx.set_output("Diff", x, ctx.dtype("X"))
     ctx.set_output("Out", [x[0], 1], ctx.dtype("X"))
 

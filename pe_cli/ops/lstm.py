@@ -5,7 +5,7 @@ fc of [x_t, hidden_t_prev]). pe registered lstm as ``dynamic_lstm`` before; a pr
 name loads as lstm (define.renamed)."""
 
 from .define import Attr, lods_like, register, renamed
-from .sequence import _need_lod
+from .sequence import need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
 _LSTM_ATTRS = {
@@ -19,7 +19,7 @@ _GRAD_SLOTS = ("Input", "H0", "C0", "Weight", "Bias")
 
 
 def _infer_lstm(ctx):
-    x = _need_lod(ctx, "Input", "lstm")
+    x = need_lod(ctx, "Input", "lstm")
     w, b = ctx.shape("Weight"), ctx.shape("Bias")
     d = w[0] if w else -1
     if not w or len(w) != 2 or w[1] != 4 * d:

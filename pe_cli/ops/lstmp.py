@@ -3,7 +3,7 @@ a projection of the hidden state, with optional cell and projection clipping; th
 per sequence batch (kernels/lstmp_math.py)."""
 
 from .define import Attr, lods_like, register
-from .sequence import _need_lod
+from .sequence import need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
 _ATTRS = {
@@ -21,7 +21,7 @@ _OUTPUTS = ("Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden")
 
 
 def _infer(ctx):
-    x = _need_lod(ctx, "Input", "lstmp")
+    x = need_lod(ctx, "Input", "lstmp")
     pw, w, b = ctx.shape("ProjWeight"), ctx.shape("Weight"), ctx.shape("Bias")
     if not pw or len(pw) != 2:
         ctx.fail(f"ProjWeight {list(pw or [])} must be [D, P] (hidden size, projection size)")

@@ -250,7 +250,7 @@ for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transp
     )
 
 
-_INT = Attr(0, is_int, "an int")
+INT = Attr(0, is_int, "an int")
 
 
 def axis_in(ctx, axis, rank, what="axis"):

@@ -3,7 +3,7 @@ kernels are the family's (pe_cli/kernels/<device>/manipulation.py)."""
 
 from ..shapes.manipulation import split_sizes
 from .define import Attr, backend_attrs, fmt_shape, grads_like, int_list, is_int, register
-from .manipulation import _INT, axis_in
+from .manipulation import INT, axis_in
 
 
 # -- concat / split / stack ---------------------------------------------------------------------
@@ -58,7 +58,7 @@ def _grad_concat(g):
     g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **axis}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer", "use_mkldnn")}  # Fluid's oneDNN kernel's: ignored
+_CONCAT_ATTRS = {"axis": INT, **backend_attrs("use_quantizer", "use_mkldnn")}  # Fluid's oneDNN kernel's: ignored
 register(
     "concat",
     kernel_module="manipulation",
@@ -103,7 +103,7 @@ def _split_parts(ctx, shape):
     return axis, sections
 
 
-def _infer_split(ctx):
+def infer_split(ctx):
     shape = ctx.shape("X")
     axis, sections = _split_parts(ctx, shape)
     n_out = ctx.num_outputs("Out")
@@ -127,11 +127,11 @@ register(
     inputs=["X", "AxisTensor?", "SectionsTensorList*?"],
     outputs=["Out*"],
     attrs={
-        "axis": _INT,
+        "axis": INT,
         "num": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"),
         "sections": Attr(list, int_list, "a list of ints"),
     },
-    infer=_infer_split,
+    infer=infer_split,
     grad=_grad_split,
     grad_reads=("AxisTensor",),
     attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},
@@ -170,7 +170,7 @@ register(
     grad_reads=("X",),
     inputs=["X*"],
     outputs=["Y"],
-    attrs={"axis": _INT},
+    attrs={"axis": INT},
     infer=_infer_stack,
     grad=_grad_stack,
     doc="Y = the inputs (one shape) stacked along a new dim `axis`.",
@@ -180,6 +180,6 @@ register(
     kernel_module="manipulation",
     inputs=["X*", "Y@GRAD"],
     outputs=["X@GRAD*"],
-    attrs={"axis": _INT},
+    attrs={"axis": INT},
     infer=grads_like({"X@GRAD": "X"}),
 )

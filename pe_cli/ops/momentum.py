@@ -7,10 +7,10 @@ master copy around it.
 """
 
 from .define import Attr, register
-from .optimizer import _NUMBER, _infer_update
+from .optimizer import NUMBER, infer_update
 
 MOMENTUM_ATTRS = {
-    "mu": Attr(0.9, *_NUMBER),
+    "mu": Attr(0.9, *NUMBER),
     "use_nesterov": False,
     # Paddle 2.x's (pe_cli/kernels/momentum_terms.py): the gradient's terms, a master copy
     "regularization_method": Attr("", lambda v: v in ("", "l2_decay"), "'' or 'l2_decay'"),
@@ -25,7 +25,7 @@ register(
     inputs=["Param", "Grad", "Velocity", "LearningRate", "MasterParam?"],
     outputs=["ParamOut", "VelocityOut", "MasterParamOut?"],
     attrs=MOMENTUM_ATTRS,
-    infer=_infer_update([("VelocityOut", "Velocity"), ("MasterParamOut", "MasterParam")]),
+    infer=infer_update([("VelocityOut", "Velocity"), ("MasterParamOut", "MasterParam")]),
     traits=("selected_rows", "updates_in_place"),
     doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
     "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "

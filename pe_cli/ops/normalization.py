@@ -7,7 +7,7 @@ from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..shapes.normalization import bn_channel_axis
 from .convolution import _known
-from .image import _four_d
+from .image import four_d
 from .loss_classification import _grad_of
 from .define import Attr, backend_attrs, fmt_shape, grads_like, in_range, is_int, register
 from .norm_double_grad import BN_ATTRS as _BN_ATTRS, grad_batch_norm_grad
@@ -16,7 +16,7 @@ from .norm_double_grad import BN_ATTRS as _BN_ATTRS, grad_batch_norm_grad
 # -- batch_norm -------------------------------------------------------------------------------------
 
 
-def _infer_batch_norm(ctx):
+def infer_batch_norm(ctx):
     x = ctx.shape("X")
     if x is None or not 2 <= len(x) <= 5:
         ctx.fail(f"X {fmt_shape(x)} must have 2 to 5 dims ([N, C] or [N, C, H, W])")
@@ -72,7 +72,7 @@ register(
     outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
     attrs=dict(_BN_ATTRS, **backend_attrs("use_mkldnn")),
     attr_tensors={"MomentumTensor": "momentum"},
-    infer=_infer_batch_norm,
+    infer=infer_batch_norm,
     grad=_grad_batch_norm,
     traits=("batch_statistics",),
     doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
@@ -230,7 +230,7 @@ register(
 
 
 def _infer_lrn(ctx):
-    x = _four_d(ctx)
+    x = four_d(ctx)
     ctx.set_output("Out", x, ctx.dtype("X"))
     ctx.set_output("MidOut", x, ctx.dtype("X"))
 

@@ -3,7 +3,7 @@ Y = act(batch_norm(X)) with act identity, leaky_relu or elu (alpha). Its gradien
 Fluid's (which writes Y over X): it inverts act on Y for the normalized value, and from it X's."""
 
 from .define import Attr, grads_like, register
-from .normalization import _BN_ATTRS, _infer_batch_norm
+from .normalization import _BN_ATTRS, infer_batch_norm
 
 _ABN_ATTRS = dict(
     _BN_ATTRS,
@@ -40,7 +40,7 @@ register(
     outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
     attrs=_ABN_ATTRS,
     attr_tensors={"MomentumTensor": "momentum"},
-    infer=_infer_batch_norm,
+    infer=infer_batch_norm,
     grad=_grad_abn,
     grad_reads=("Y", "Scale", "Bias", "SavedMean", "SavedVariance"),  # (+ MeanOut, VarianceOut: persistable)
     traits=("batch_statistics",),

@@ -11,7 +11,7 @@ from ..base.dims import known_numel
 from .define import Attr, fmt_shape, register
 
 
-def _infer_update(state_pairs=(), scalars=(), lr=True):
+def infer_update(state_pairs=(), scalars=(), lr=True):
     """ParamOut mirrors Param; each (out, in) state pair mirrors its input. Grad and the state
     inputs must have Param's shape; LearningRate (when ``lr``) and ``scalars`` must hold one value."""
 
@@ -37,7 +37,7 @@ def _infer_update(state_pairs=(), scalars=(), lr=True):
 
 # Fluid checks none of its optimizers' numbers (a beta of 1 or a negative epsilon computes what its
 # formula gives): only that each is a number
-_NUMBER = (real_number, "a number")
+NUMBER = (real_number, "a number")
 
 
 register(
@@ -45,7 +45,7 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "LearningRate"],
     outputs=["ParamOut"],
-    infer=_infer_update(),
+    infer=infer_update(),
     traits=("selected_rows", "updates_in_place"),
     doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
     "(a row listed twice: its values summed).",
@@ -56,8 +56,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
     outputs=["ParamOut", "VelocityOut", "Grad_out"],
-    attrs={"mu": Attr(0.9, *_NUMBER), "use_nesterov": False, "rampup_begin_step": -1.0},
-    infer=_infer_update([("VelocityOut", "Velocity"), ("Grad_out", "Grad")], scalars=("current_step", "nranks")),
+    attrs={"mu": Attr(0.9, *NUMBER), "use_nesterov": False, "rampup_begin_step": -1.0},
+    infer=infer_update([("VelocityOut", "Velocity"), ("Grad_out", "Grad")], scalars=("current_step", "nranks")),
     doc="Deep gradient compression's update, as Fluid's: with rampup_begin_step < 0 nothing changes; "
     "else Grad_out = Grad / nranks (nranks > 1, the trainers whose gradients were summed) and, "
     "while current_step < rampup_begin_step, momentum's update with Grad_out, then sgd's "
@@ -69,8 +69,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "LearningRate"],
     outputs=["ParamOut"],
-    attrs={"clip": Attr(10.0, *_NUMBER), "batch_size": Attr(16.0, *_NUMBER), "sigma": Attr(1.0, *_NUMBER), "seed": 0},
-    infer=_infer_update(),
+    attrs={"clip": Attr(10.0, *NUMBER), "batch_size": Attr(16.0, *NUMBER), "sigma": Attr(1.0, *NUMBER), "seed": 0},
+    infer=infer_update(),
     needs_rng=True,
     traits=("updates_in_place",),
     doc="Differentially private SGD (Abadi et al. 2016), as Fluid's dpsgd op: scale = max(1, ||Grad||_2 / "
@@ -94,14 +94,14 @@ register(
     ],
     outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut"],
     attrs={
-        "beta1": Attr(0.9, *_NUMBER),
-        "beta2": Attr(0.999, *_NUMBER),
-        "epsilon": Attr(1e-8, *_NUMBER),
+        "beta1": Attr(0.9, *NUMBER),
+        "beta2": Attr(0.999, *NUMBER),
+        "epsilon": Attr(1e-8, *NUMBER),
         "lazy_mode": False,
         "epsilon_scaled": False,
         "min_row_size_to_use_multithread": Attr(1000, long=True),
     },
-    infer=_infer_update(
+    infer=infer_update(
         [
             ("Moment1Out", "Moment1"),
             ("Moment2Out", "Moment2"),
@@ -133,8 +133,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "Moment", "LearningRate"],
     outputs=["ParamOut", "MomentOut"],
-    attrs={"epsilon": Attr(1e-6, *_NUMBER)},
-    infer=_infer_update([("MomentOut", "Moment")]),
+    attrs={"epsilon": Attr(1e-6, *NUMBER)},
+    infer=infer_update([("MomentOut", "Moment")]),
     traits=("selected_rows", "updates_in_place"),
     doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon). "
     "A row-sparse Grad updates only its rows, duplicates summed first.",
@@ -146,12 +146,12 @@ register(
     inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],
     outputs=["ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut"],
     attrs={
-        "epsilon": Attr(1e-10, *_NUMBER),
-        "decay": Attr(0.9, *_NUMBER),
-        "momentum": Attr(0.0, *_NUMBER),
+        "epsilon": Attr(1e-10, *NUMBER),
+        "decay": Attr(0.9, *NUMBER),
+        "momentum": Attr(0.0, *NUMBER),
         "centered": False,
     },
-    infer=_infer_update([("MomentOut", "Moment"), ("MeanSquareOut", "MeanSquare"), ("MeanGradOut", "MeanGrad")]),
+    infer=infer_update([("MomentOut", "Moment"), ("MeanSquareOut", "MeanSquare"), ("MeanGradOut", "MeanGrad")]),
     doc="MeanSquareOut = decay * MeanSquare + (1 - decay) * Grad^2; MomentOut = momentum * Moment + "
     "LearningRate * Grad / sqrt(MeanSquareOut + epsilon) (centered: MeanGradOut = decay * "
     "MeanGrad + (1 - decay) * Grad, and MeanSquareOut - MeanGradOut^2 under the root); "
@@ -163,8 +163,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "LearningRate", "Moment", "InfNorm", "Beta1Pow"],
     outputs=["ParamOut", "MomentOut", "InfNormOut"],
-    attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER), "epsilon": Attr(1e-8, *_NUMBER)},
-    infer=_infer_update([("MomentOut", "Moment"), ("InfNormOut", "InfNorm")], scalars=("Beta1Pow",)),
+    attrs={"beta1": Attr(0.9, *NUMBER), "beta2": Attr(0.999, *NUMBER), "epsilon": Attr(1e-8, *NUMBER)},
+    infer=infer_update([("MomentOut", "Moment"), ("InfNormOut", "InfNorm")], scalars=("Beta1Pow",)),
     doc="MomentOut = beta1 * Moment + (1 - beta1) * Grad; InfNormOut = max(beta2 * InfNorm + epsilon, "
     "|Grad|); ParamOut = Param - LearningRate / (1 - Beta1Pow) * MomentOut / InfNormOut. The "
     "optimizer multiplies Beta1Pow by beta1 after the update, as Fluid's does.",
@@ -175,8 +175,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "AvgSquaredGrad", "AvgSquaredUpdate"],
     outputs=["ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"],
-    attrs={"rho": Attr(0.95, *_NUMBER), "epsilon": Attr(1e-6, *_NUMBER)},
-    infer=_infer_update(
+    attrs={"rho": Attr(0.95, *NUMBER), "epsilon": Attr(1e-6, *NUMBER)},
+    infer=infer_update(
         [("AvgSquaredGradOut", "AvgSquaredGrad"), ("AvgSquaredUpdateOut", "AvgSquaredUpdate")], lr=False
     ),
     doc="AvgSquaredGradOut = rho * AvgSquaredGrad + (1 - rho) * Grad^2; update = -sqrt((AvgSquaredUpdate "
@@ -189,8 +189,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "Moment", "LearningRate"],
     outputs=["ParamOut", "MomentOut"],
-    attrs={"decay": Attr(0.95, *_NUMBER), "epsilon": Attr(1e-6, *_NUMBER)},
-    infer=_infer_update([("MomentOut", "Moment")]),
+    attrs={"decay": Attr(0.95, *NUMBER), "epsilon": Attr(1e-6, *NUMBER)},
+    infer=infer_update([("MomentOut", "Moment")]),
     doc="MomentOut = decay * Moment + (1 - decay) * Grad^2; ParamOut = Param - LearningRate * Grad / "
     "(sqrt(MomentOut) + epsilon).",
 )
@@ -200,8 +200,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "SquaredAccumulator", "LinearAccumulator", "Grad", "LearningRate"],
     outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
-    attrs={"l1": Attr(0.0, *_NUMBER), "l2": Attr(0.0, *_NUMBER), "lr_power": Attr(-0.5, *_NUMBER)},
-    infer=_infer_update([("SquaredAccumOut", "SquaredAccumulator"), ("LinearAccumOut", "LinearAccumulator")]),
+    attrs={"l1": Attr(0.0, *NUMBER), "l2": Attr(0.0, *NUMBER), "lr_power": Attr(-0.5, *NUMBER)},
+    infer=infer_update([("SquaredAccumOut", "SquaredAccumulator"), ("LinearAccumOut", "LinearAccumulator")]),
     doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
     "kernel): LinearAccumOut = LinearAccumulator + Grad - (n^c - SquaredAccumulator^c) / "
     "LearningRate * Param; ParamOut = (l1 * sign(LinearAccumOut) - LinearAccumOut) / (n^c / "
@@ -224,13 +224,13 @@ register(
     ],
     outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
     attrs={
-        "beta1": Attr(0.9, *_NUMBER),
-        "beta2": Attr(0.999, *_NUMBER),
-        "epsilon": Attr(1e-6, *_NUMBER),
-        "weight_decay": Attr(0.01, *_NUMBER),
+        "beta1": Attr(0.9, *NUMBER),
+        "beta2": Attr(0.999, *NUMBER),
+        "epsilon": Attr(1e-6, *NUMBER),
+        "weight_decay": Attr(0.01, *NUMBER),
         "bias_correction": False,
     },
-    infer=_infer_update(
+    infer=infer_update(
         [
             ("Moment1Out", "Moment1"),
             ("Moment2Out", "Moment2"),
@@ -252,8 +252,8 @@ register(
     kernel_module="optimizer",
     inputs=["Param", "Grad", "Velocity", "LearningRate"],
     outputs=["ParamOut", "VelocityOut"],
-    attrs={"mu": Attr(0.9, *_NUMBER), "lars_coeff": Attr(0.001, *_NUMBER), "lars_weight_decay": Attr(0.0005, *_NUMBER)},
-    infer=_infer_update([("VelocityOut", "Velocity")]),
+    attrs={"mu": Attr(0.9, *NUMBER), "lars_coeff": Attr(0.001, *NUMBER), "lars_weight_decay": Attr(0.0005, *NUMBER)},
+    infer=infer_update([("VelocityOut", "Velocity")]),
     doc="local_lr = LearningRate * lars_coeff * ||Param|| / (||Grad|| + lars_weight_decay * ||Param||) "
     "(LearningRate when a norm is 0); VelocityOut = mu * Velocity + local_lr * (Grad + "
     "lars_weight_decay * Param); ParamOut = Param - VelocityOut.",
@@ -288,9 +288,9 @@ register(
     inputs=["param"] + [f"in_{n}" for n in _SUMS + _COUNTS],
     outputs=[f"out_{n}" for n in _SUMS + _COUNTS],
     attrs={
-        "average_window": Attr(0.0, *_NUMBER),
-        "min_average_window": Attr(10000, *_NUMBER, long=True),
-        "max_average_window": Attr(10000, *_NUMBER, long=True),
+        "average_window": Attr(0.0, *NUMBER),
+        "min_average_window": Attr(10000, *NUMBER, long=True),
+        "max_average_window": Attr(10000, *NUMBER, long=True),
     },
     infer=_infer_average_accumulates,
     doc="ModelAverage's sliding-window sums, as Fluid's op (outputs are the input variables): "

@@ -6,7 +6,7 @@ else prox / (1 + lr * l2). proximal_gd steps by Grad, proximal_adagrad by Grad /
 with MomentOut = Moment + Grad^2. ParamOut and MomentOut are Param's and Moment's variables."""
 
 from .define import Attr, register
-from .optimizer import _infer_update
+from .optimizer import infer_update
 
 _PENALTIES = {"l1": Attr(0.0, lambda v: v >= 0, ">= 0"), "l2": Attr(0.0, lambda v: v >= 0, ">= 0")}
 
@@ -16,7 +16,7 @@ register(
     inputs=["Param", "Grad", "LearningRate"],
     outputs=["ParamOut"],
     attrs=dict(_PENALTIES),
-    infer=_infer_update(),
+    infer=infer_update(),
     doc="prox = Param - lr * Grad; ParamOut = the l1 / l2 proximal step of prox (see the family).",
 )
 register(
@@ -25,7 +25,7 @@ register(
     inputs=["Param", "Moment", "Grad", "LearningRate"],
     outputs=["ParamOut", "MomentOut"],
     attrs=dict(_PENALTIES),
-    infer=_infer_update([("MomentOut", "Moment")]),
+    infer=infer_update([("MomentOut", "Moment")]),
     doc="MomentOut = Moment + Grad^2; prox = Param - lr * Grad / sqrt(MomentOut); ParamOut = the l1 / l2 "
     "proximal step of prox (see the family).",
 )

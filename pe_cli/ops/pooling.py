@@ -4,7 +4,7 @@ adaptive_pool2d, adaptive_pool3d; max with adaptive=True pools plain ksize windo
 do). Kernels in kernels/<device>/pooling.py."""
 
 from ..shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
-from .convolution import PADDING_ALGORITHM, _as_nchw, _ints, _known, _to_layout, layout_attr
+from .convolution import PADDING_ALGORITHM, as_nchw, _ints, _known, to_layout, layout_attr
 from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
@@ -32,13 +32,13 @@ _POOL_ATTRS = {
 
 def _infer_pool2d(ctx):
     a = ctx.attrs
-    x = _as_nchw(ctx.shape("X"), a)
+    x = as_nchw(ctx.shape("X"), a)
     if x is None or len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D {a['data_format']} for pool2d")
     if not a["global_pooling"] and min(a["strides"]) < 1:
         ctx.fail(f"strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
     if a["adaptive"]:  # ksize is the output's size (X's own with global_pooling); windows cover X
-        ctx.set_output("Out", _to_layout(list(x[:2]) + adaptive_size(a, x[2:]), a), ctx.dtype("X"))
+        ctx.set_output("Out", to_layout(list(x[:2]) + adaptive_size(a, x[2:]), a), ctx.dtype("X"))
         return
     ksize, strides, pads = pool_geometry(a, x[2:])
     out_hw = [
@@ -51,7 +51,7 @@ def _infer_pool2d(ctx):
                     f"ksize {ksize} with paddings {pads} and strides {strides} leaves no output of X "
                     f"{fmt_shape(x)} (output {out_hw[0]}x{out_hw[1]})"
                 )
-    ctx.set_output("Out", _to_layout(list(x[:2]) + out_hw, a), ctx.dtype("X"))
+    ctx.set_output("Out", to_layout(list(x[:2]) + out_hw, a), ctx.dtype("X"))
 
 
 def _grad_pool2d(g):

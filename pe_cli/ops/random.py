@@ -4,7 +4,7 @@ recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8
 and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
 the executor hands them."""
 
-from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
+from .creation import SHAPE_INPUTS, infer_fill, infer_fill_like
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
@@ -15,7 +15,7 @@ register(
     kernel_module="random",
     inputs=SHAPE_INPUTS,
     outputs=["Out"],
-    infer=_infer_fill,
+    infer=infer_fill,
     needs_rng=True,
     attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
     doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
@@ -26,7 +26,7 @@ register(
     kernel_module="random",
     inputs=SHAPE_INPUTS,
     outputs=["Out"],
-    infer=_infer_fill,
+    infer=infer_fill,
     needs_rng=True,
     attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0, **backend_attrs("use_mkldnn")),
     doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
@@ -37,7 +37,7 @@ register(
     kernel_module="random",
     inputs=[],
     outputs=["Out"],
-    infer=_infer_fill,
+    infer=infer_fill,
     needs_rng=True,
     attrs=dict(_RANDOM_ATTRS, shape=Attr([]), mean=0.0, std=1.0),  # Fluid: INTS here
     doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.",
@@ -69,7 +69,7 @@ register(
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
-    infer=_infer_fill_like,
+    infer=infer_fill_like,
     needs_rng=True,
     attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
     doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx; "
@@ -81,7 +81,7 @@ register(
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
-    infer=_infer_fill_like,
+    infer=infer_fill_like,
     needs_rng=True,
     attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
     doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.",
@@ -121,7 +121,7 @@ def _infer_randint(ctx):
         ctx.fail(f"randint's low must less then high, but received: low = {a['low']}, high = {a['high']}")
     if not a["shape"] and not ctx.has_input("ShapeTensor") and not ctx.has_input("ShapeTensorList"):
         ctx.fail("randint needs its shape: the attribute shape, or ShapeTensor or ShapeTensorList")
-    _infer_fill(ctx)
+    infer_fill(ctx)
 
 
 register(

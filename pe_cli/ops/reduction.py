@@ -10,7 +10,7 @@ from ..base.errors import PeError
 from ..base.dims import known_numel
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
-_BOOL = (False, True)
+BOOL = (False, True)
 
 
 def _infer_mean(ctx):
@@ -41,7 +41,7 @@ register(
 )
 
 
-def _reduced_shape(ctx):
+def reduced_shape(ctx):
     shape = list(ctx.shape("X"))
     a = ctx.attrs
     dims = range(len(shape)) if a["reduce_all"] else [d % max(len(shape), 1) for d in a["dim"]]
@@ -72,7 +72,7 @@ def out_dtype(ctx):
 
 def _reduce(name, doc, grad_kernel=None):
     def infer(ctx):
-        ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
+        ctx.set_output("Out", reduced_shape(ctx), out_dtype(ctx))
 
     def grad(g):  # (Fluid's: Out for max's and min's alone)
         out = {"Out": g.output("Out")} if grad_kernel else {}
@@ -145,10 +145,10 @@ register(
     grad=_grad_cumsum,
     attrs={
         "axis": Attr(-1, is_int, "an int"),
-        "exclusive": Attr(False, choices=_BOOL),
-        "reverse": Attr(False, choices=_BOOL),
+        "exclusive": Attr(False, choices=BOOL),
+        "reverse": Attr(False, choices=BOOL),
         # Paddle 2.x's cumsum over the flattened X (axis=None; forward only)
-        "flatten": Attr(False, choices=_BOOL),
+        "flatten": Attr(False, choices=BOOL),
     },
     doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
     "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
@@ -157,11 +157,11 @@ register(
 )
 
 
-_REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
+REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
 
 
 def _infer_prod(ctx):
-    ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
+    ctx.set_output("Out", reduced_shape(ctx), out_dtype(ctx))
 
 
 def _grad_prod(g):
@@ -179,7 +179,7 @@ register(
     kernel_module="reduction",
     inputs=["X"],
     outputs=["Out"],
-    attrs=_REDUCE_ATTRS,
+    attrs=REDUCE_ATTRS,
     infer=_infer_prod,
     grad=_grad_prod,
     grad_reads=("Out", "X"),
@@ -193,7 +193,7 @@ register(
     kernel_module="reduction",
     inputs=["X", "Out?", "Out@GRAD"],
     outputs=["X@GRAD"],
-    attrs=_REDUCE_ATTRS,
+    attrs=REDUCE_ATTRS,
     no_need_buffer=("Out",),
     infer=grads_like({"X@GRAD": "X"}),
 )
@@ -202,7 +202,7 @@ register(
 def _infer_logical_reduce(ctx):
     if ctx.dtype("X") != "bool":
         ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} takes a bool tensor (compare or cast first)")
-    ctx.set_output("Out", _reduced_shape(ctx), "bool")
+    ctx.set_output("Out", reduced_shape(ctx), "bool")
 
 
 for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or")):
@@ -211,7 +211,7 @@ for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or"))
         kernel_module="reduction",
         inputs=["X"],
         outputs=["Out"],
-        attrs=_REDUCE_ATTRS,
+        attrs=REDUCE_ATTRS,
         infer=_infer_logical_reduce,
         lod="drop",
         traits=("scalar_0d_in_paddle2",),
@@ -257,7 +257,7 @@ def _reduce_evenly(name, doc):
     def infer(ctx):
         if ctx.has_input("AxisTensor") or ctx.has_input("AxisTensorList"):
             ctx.fail("the dims given by AxisTensor / AxisTensorList decide Out's rank: pe takes `dim` as an attribute")
-        ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
+        ctx.set_output("Out", reduced_shape(ctx), out_dtype(ctx))
 
     def grad(g):
         g.op(
@@ -267,7 +267,7 @@ def _reduce_evenly(name, doc):
             g.attrs,
         )
 
-    attrs = {**_REDUCE_ATTRS, "with_quant_attr": Attr(False)}
+    attrs = {**REDUCE_ATTRS, "with_quant_attr": Attr(False)}
     register(
         name,
         kernel_module="reduction",
@@ -322,8 +322,8 @@ def _grad_logsumexp(g):
 
 _LOGSUMEXP_ATTRS = {
     "axis": Attr([0], lambda v: isinstance(v, list) and all(is_int(d) for d in v), "a list of ints"),
-    "keepdim": Attr(False, choices=_BOOL),
-    "reduce_all": Attr(False, choices=_BOOL),
+    "keepdim": Attr(False, choices=BOOL),
+    "reduce_all": Attr(False, choices=BOOL),
     "with_quant_attr": Attr(False),
 }
 register(

@@ -4,7 +4,7 @@ and l1_norm (of all elements). Their kernels are the family's (pe_cli/kernels/<d
 from ..base.dtypes import convert_dtype
 from .define import Attr, grad_of, grads_like, is_int, register
 from .manipulation import axis_in
-from .reduction import _BOOL, _REDUCE_ATTRS, _reduced_shape
+from .reduction import BOOL, REDUCE_ATTRS, reduced_shape
 
 
 # -- norms: frobenius_norm (a reduction over dims), p_norm (along one axis), l1_norm (of everything) --
@@ -15,14 +15,14 @@ def _norm_dtype(ctx):
     return ctx.dtype("X") if ctx.attrs["out_dtype"] < 0 else convert_dtype(ctx.attrs["out_dtype"])
 
 
-_FROBENIUS_ATTRS = {**_REDUCE_ATTRS, "in_dtype": Attr(-1, is_int, "an int"), "out_dtype": Attr(-1, is_int, "an int")}
+_FROBENIUS_ATTRS = {**REDUCE_ATTRS, "in_dtype": Attr(-1, is_int, "an int"), "out_dtype": Attr(-1, is_int, "an int")}
 register(
     "frobenius_norm",
     kernel_module="reduction",
     inputs=["X"],
     outputs=["Out"],
     attrs=_FROBENIUS_ATTRS,
-    infer=lambda ctx: ctx.set_output("Out", _reduced_shape(ctx), _norm_dtype(ctx)),
+    infer=lambda ctx: ctx.set_output("Out", reduced_shape(ctx), _norm_dtype(ctx)),
     grad=grad_of("frobenius_norm_grad", ("X",), ("Out",)),
     grad_reads=("X", "Out"),
     lod="drop",
@@ -56,8 +56,8 @@ _P_NORM_ATTRS = {
     "porder": Attr(2.0),
     "axis": Attr(-1, is_int, "an int"),
     "epsilon": Attr(1e-12),
-    "keepdim": Attr(False, choices=_BOOL),
-    "asvector": Attr(False, choices=_BOOL, fill=False),
+    "keepdim": Attr(False, choices=BOOL),
+    "asvector": Attr(False, choices=BOOL, fill=False),
 }
 register(
     "p_norm",

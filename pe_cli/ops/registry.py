@@ -16,7 +16,7 @@ import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
+from .define import GRAD_SUFFIX, RENAMED, TRAITS, REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from .attributes import is_default, undeclared_kind
 from ..base.dims import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 from ..shapes.reduction import scalar_shape
@@ -45,9 +45,9 @@ def _load_all():
 
 def get(type):
     _load_all()
-    opdef = _REGISTRY.get(type)
+    opdef = REGISTRY.get(type)
     if opdef is None:
-        hint = did_you_mean(type, _REGISTRY, f"known ops: {', '.join(sorted(_REGISTRY))}")
+        hint = did_you_mean(type, REGISTRY, f"known ops: {', '.join(sorted(REGISTRY))}")
         raise UnknownOpError(f'Operator "{type}" has not been registered. (unknown op type; {hint})')
     return opdef
 
@@ -55,7 +55,7 @@ def get(type):
 def known(type):
     """Whether ``type`` names an op: a registered one, or an old name of one (RENAMED)."""
     _load_all()
-    return type in _REGISTRY or type in RENAMED
+    return type in REGISTRY or type in RENAMED
 
 
 def _upgrade(op):
@@ -68,7 +68,7 @@ def _upgrade(op):
 
 def all_op_types():
     _load_all()
-    return sorted(_REGISTRY)
+    return sorted(REGISTRY)
 
 
 def with_trait(trait):
@@ -76,7 +76,7 @@ def with_trait(trait):
     if trait not in TRAITS:
         raise KeyError(f"unknown trait '{trait}'; known: {sorted(TRAITS)}")
     _load_all()
-    return sorted(t for t, d in _REGISTRY.items() if trait in d.traits)
+    return sorted(t for t, d in REGISTRY.items() if trait in d.traits)
 
 
 def _where(op):

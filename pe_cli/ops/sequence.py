@@ -6,7 +6,7 @@ from .define import Attr, backend_attrs, grads_like, lods_like, register
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
 
-def _need_lod(ctx, slot, op_name, at_build=False):
+def need_lod(ctx, slot, op_name, at_build=False):
     """The sequence input ``slot``. Fluid checks a sequence op's LoD when it runs (the op's ``run_lod``), a
     declared lod_level being no fact yet; ``at_build``: its InferShape checks the lod_level too (sequence_pool,
     sequence_pad)."""
@@ -20,7 +20,7 @@ def _need_lod(ctx, slot, op_name, at_build=False):
 
 
 def _infer_pool(ctx):
-    x = _need_lod(ctx, "X", "sequence_pool", at_build=True)
+    x = need_lod(ctx, "X", "sequence_pool", at_build=True)
     shape = [-1] + list(x.shape[1:]) if x.shape else None
     ctx.set_output("Out", shape, x.dtype, lod_level=x.lod_level - 1)
     if ctx.attrs["pooltype"].upper() == "MAX":  # (declared as the layer made it, as Fluid: int32 when run)
@@ -76,7 +76,7 @@ register(
 
 
 def _infer_softmax(ctx):
-    x = _need_lod(ctx, "X", "sequence_softmax")
+    x = need_lod(ctx, "X", "sequence_softmax")
     if x.shape and len(x.shape) == 2 and x.shape[1] not in (1, -1):
         ctx.fail(f"X {list(x.shape)} must be [N, 1] or [N]: one score per time step")
     ctx.set_output("Out", x.shape, x.dtype, lod_level=x.lod_level)

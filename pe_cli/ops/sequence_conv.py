@@ -5,7 +5,7 @@ max(0, -contextStart) rows for the steps before a sequence and down = max(0, con
 contextLength - 1) for those past its end, a trainable input as Fluid's). Out keeps X's LoD."""
 
 from .define import Attr, grads_like, register
-from .sequence import _need_lod
+from .sequence import need_lod
 
 _ATTRS = {
     "contextLength": Attr(3, lambda v: v > 0, "> 0"),
@@ -16,7 +16,7 @@ _ATTRS = {
 
 
 def _infer(ctx):
-    x = _need_lod(ctx, "X", "sequence_conv")
+    x = need_lod(ctx, "X", "sequence_conv")
     f = ctx.shape("Filter")
     n = ctx.attrs["contextLength"]
     if not f or len(f) != 2 or (x.shape and x.shape[-1] > 0 and f[0] != n * x.shape[-1]):

@@ -13,7 +13,7 @@ CHUNK_SCHEMES = ("IOB", "IOE", "IOBES", "plain")
 IDS = ("int64", "int32")
 
 
-def _check_seq(ctx, slot, length_slot):
+def check_seq(ctx, slot, length_slot):
     var = ctx.input_var(slot)
     shape = var.shape
     if ctx.has_input(length_slot):
@@ -25,8 +25,8 @@ def _check_seq(ctx, slot, length_slot):
 
 
 def _infer_chunk(ctx):
-    _check_seq(ctx, "Inference", "SeqLength")
-    _check_seq(ctx, "Label", "SeqLength")
+    check_seq(ctx, "Inference", "SeqLength")
+    check_seq(ctx, "Label", "SeqLength")
     for slot in ("Precision", "Recall", "F1-Score"):
         ctx.set_output(slot, [1], "float32", lod_level=0)
     for slot in ("NumInferChunks", "NumLabelChunks", "NumCorrectChunks"):
@@ -57,8 +57,8 @@ register(
 
 
 def _infer_edit(ctx):
-    hyps = _check_seq(ctx, "Hyps", "HypsLength")
-    _check_seq(ctx, "Refs", "RefsLength")
+    hyps = check_seq(ctx, "Hyps", "HypsLength")
+    check_seq(ctx, "Refs", "RefsLength")
     if ctx.has_input("HypsLength") != ctx.has_input("RefsLength"):
         ctx.fail("give both HypsLength and RefsLength (padded input), or neither (LoD input)")
     rows = hyps.shape[0] if ctx.has_input("HypsLength") and hyps.shape else -1

@@ -3,8 +3,8 @@ sequence_expand, sequence_pad / sequence_unpad; sequence_erase (drops the steps 
 tokens; no gradient); and sequence_mask (lengths -> a 0/1 mask)."""
 
 from .define import Attr, grads_like, int_list, register
-from .sequence import _need_lod
-from .sequence_metric import _check_seq
+from .sequence import need_lod
+from .sequence_metric import check_seq
 
 
 def _row_grad(grad_type, reads, out_slot):
@@ -20,7 +20,7 @@ def _row_grad(grad_type, reads, out_slot):
 
 
 def _infer_reverse(ctx):
-    x = _need_lod(ctx, "X", "sequence_reverse")
+    x = need_lod(ctx, "X", "sequence_reverse")
     ctx.set_output("Y", x.shape, x.dtype, lod_level=x.lod_level)
 
 
@@ -53,7 +53,7 @@ register(
 
 
 def _infer_expand(ctx):
-    _need_lod(ctx, "Y", "sequence_expand")
+    need_lod(ctx, "Y", "sequence_expand")
     levels = ctx.input_var("Y").lod_level
     if levels and not -1 <= ctx.attrs["ref_level"] < levels:  # (Fluid checks the run-time LoD's levels)
         ctx.fail(f"ref_level={ctx.attrs['ref_level']} is not one of Y's {levels} LoD levels (-1: the last)")
@@ -90,7 +90,7 @@ register(
 
 
 def _infer_pad(ctx):
-    x = _need_lod(ctx, "X", "sequence_pad", at_build=True)
+    x = need_lod(ctx, "X", "sequence_pad", at_build=True)
     n = ctx.attrs["padded_length"]
     ctx.set_output("Out", [-1, n] + list(ctx.shape("X")[1:]), x.dtype, lod_level=0)
     ctx.set_output("Length", [-1], "int64", lod_level=0)
@@ -172,7 +172,7 @@ register(
 
 
 def _infer_erase(ctx):
-    x = _check_seq(ctx, "X", "(none)")
+    x = check_seq(ctx, "X", "(none)")
     ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=x.lod_level)
 
 

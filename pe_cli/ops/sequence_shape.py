@@ -3,7 +3,7 @@ sequence_reshape, and lod_reset (the rows pass through; only the LoD changes). E
 sequence_slice, from the Offset / Length values) and hands them back with ``ctx.set_lod``."""
 
 from .define import Attr, grads_like, register
-from .sequence import _need_lod
+from .sequence import need_lod
 
 
 def _row_grad(grad_type, reads, out_slot="Out"):
@@ -19,7 +19,7 @@ def _row_grad(grad_type, reads, out_slot="Out"):
 
 
 def _infer_expand_as(ctx):
-    y = _need_lod(ctx, "Y", "sequence_expand_as")
+    y = need_lod(ctx, "Y", "sequence_expand_as")
     x = ctx.input_var("X")
     if x.shape is not None and len(x.shape) < 2:
         ctx.fail(f"X {list(x.shape)} must have at least 2 dims: one row per sequence of Y")
@@ -56,7 +56,7 @@ register(
 
 def _infer_concat(ctx):
     n = ctx.num_inputs("X")
-    xs = [_need_lod(ctx, "X", "sequence_concat") if i == 0 else ctx.input_var("X", i) for i in range(n)]
+    xs = [need_lod(ctx, "X", "sequence_concat") if i == 0 else ctx.input_var("X", i) for i in range(n)]
     for i, x in enumerate(xs):
         if (
             x.shape
@@ -103,7 +103,7 @@ register(
 
 
 def _infer_slice(ctx):
-    x = _need_lod(ctx, "X", "sequence_slice")
+    x = need_lod(ctx, "X", "sequence_slice")
     ctx.set_output("Out", [-1] + list(x.shape[1:]) if x.shape else None, x.dtype, lod_level=x.lod_level)
 
 
@@ -133,7 +133,7 @@ register(
 
 
 def _infer_reshape(ctx):
-    x = _need_lod(ctx, "X", "sequence_reshape")
+    x = need_lod(ctx, "X", "sequence_reshape")
     if x.shape is not None and len(x.shape) != 2:
         ctx.fail(f"X {list(x.shape)} must be 2-D [steps, width]")
     ctx.set_output("Out", [-1, ctx.attrs["new_dim"]], x.dtype, lod_level=x.lod_level)

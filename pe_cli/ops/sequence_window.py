@@ -3,11 +3,11 @@ each step's next win_size steps), sequence_scatter (Fluid's per-sequence scatter
 into a row of X), row_conv (DeepSpeech2's lookahead convolution)."""
 
 from .define import Attr, backend_attrs, grads_like, register
-from .sequence import _need_lod
+from .sequence import need_lod
 
 
 def _infer_enumerate(ctx):
-    x = _need_lod(ctx, "X", "sequence_enumerate")
+    x = need_lod(ctx, "X", "sequence_enumerate")
     if x.shape is not None and (len(x.shape) != 2 or x.shape[1] not in (1, -1)):
         ctx.fail(f"X {list(x.shape)} must be [steps, 1]: one id per step")
     ctx.set_output("Out", [-1, ctx.attrs["win_size"]], x.dtype, lod_level=x.lod_level)
@@ -34,7 +34,7 @@ register(
 
 def _infer_scatter(ctx):
     x = ctx.input_var("X")
-    ids = _need_lod(ctx, "Ids", "sequence_scatter")
+    ids = need_lod(ctx, "Ids", "sequence_scatter")
     upd = ctx.input_var("Updates")
     if upd.dtype != x.dtype:
         ctx.fail(f"Updates is {upd.dtype} but X is {x.dtype}; they must have one dtype")

@@ -5,7 +5,7 @@
 from .. import layers as L
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.manipulation import reshape_variable
-from ..layers.helper import LayerHelper, _single
+from ..layers.helper import LayerHelper, single as _single
 from . import tensor_manip as TMP
 from . import tensor_math as TM
 

@@ -10,7 +10,7 @@ from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
-from ..layers.helper import _single
+from ..layers.helper import single as _single
 from .alpha_keywords import renamed
 
 __all__ = [

@@ -15,7 +15,7 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
-from ..layers.helper import _single
+from ..layers.helper import single as _single
 from .alpha_keywords import renamed, written_to
 from .tensor_products import addmm, bmm, cross, dot, kron, matmul, mm, mul, mv, t  # noqa: F401 (__all__)
 from .tensor_logic import allclose, equal_all, isfinite, isinf, isnan, logical_and, logical_not, logical_or, logical_xor  # noqa: F401

@@ -4,7 +4,7 @@ built from pe's layers; tensor_math.py offers them with the other math names."""
 
 from .. import layers as L
 from ..base.errors import PeError
-from ..layers.helper import _single
+from ..layers.helper import single as _single
 from ..layers.matrix import CROSS_DEFAULT_DIM, cross_along
 from .alpha_keywords import renamed
 

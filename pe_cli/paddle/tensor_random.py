@@ -9,7 +9,7 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
-from ..layers.helper import _single
+from ..layers.helper import single as _single
 from .tensor_manip import _known
 from .tensor_create import _dtype, _shape
 from .tensor_search import argmax

@@ -9,7 +9,7 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.creation import assign_array_like
-from ..layers.helper import LayerHelper, _single
+from ..layers.helper import LayerHelper, single as _single
 from .alpha_keywords import written_to
 from .device import get_default_dtype
 

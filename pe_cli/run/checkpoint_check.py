@@ -6,7 +6,7 @@ import os
 
 from ..base.errors import PeError
 from ..io.manifest import manifest_problem
-from .rundir import Checkpoints, _step_of, read_state, resolve_checkpoint
+from .rundir import Checkpoints, step_of, read_state, resolve_checkpoint
 
 
 def checked_checkpoint(path, prefer_best=False):
@@ -29,8 +29,8 @@ def _previous_good(ckpt, run_dir):
     """The newest intact checkpoint of ``run_dir`` written before ``ckpt`` (by step), else the newest
     intact one at all, or None."""
     others = [c for c in Checkpoints(run_dir).complete() if os.path.realpath(c) != os.path.realpath(ckpt)]
-    step = _step_of(ckpt)
-    ordered = sorted((c for c in others if _step_of(c) < step), key=_step_of, reverse=True) + sorted(
-        (c for c in others if _step_of(c) > step), key=_step_of, reverse=True
+    step = step_of(ckpt)
+    ordered = sorted((c for c in others if step_of(c) < step), key=step_of, reverse=True) + sorted(
+        (c for c in others if step_of(c) > step), key=step_of, reverse=True
     )
     return next((c for c in ordered if manifest_problem(c) is None), None)

@@ -86,22 +86,22 @@ def _sub_block_dot(op, owner_id, depth=1):
     pad = "  " * (depth + 1)
     out = [
         f"{pad[:-2]}subgraph cluster_block{sub.idx} {{",
-        f'{pad}label={_q(f"block {sub.idx}: {op.type}")}; fontsize=9; style=rounded; color="#3b6fb6";',
+        f'{pad}label={q(f"block {sub.idx}: {op.type}")}; fontsize=9; style=rounded; color="#3b6fb6";',
     ]
     for j, inner in enumerate(sub.ops):
         node = f"op:b{sub.idx}:{j}"
         out.append(
-            f'{pad}{_q(node)} [label="{_esc(inner.type)}", shape=box, style="rounded,filled", '
+            f'{pad}{q(node)} [label="{_esc(inner.type)}", shape=box, style="rounded,filled", '
             f'fillcolor="{ROLE_COLORS.get(_role(inner), "#ffffff")}"];'
         )
-        out += [f"{pad}{_q('var:' + n)} -> {_q(node)};" for n in inner.input_arg_names]
-        out += [f"{pad}{_q(node)} -> {_q('var:' + n)};" for n in inner.output_arg_names]
+        out += [f"{pad}{q('var:' + n)} -> {q(node)};" for n in inner.input_arg_names]
+        out += [f"{pad}{q(node)} -> {q('var:' + n)};" for n in inner.output_arg_names]
         if _sub_block(inner) is not None:
             out += _sub_block_dot(inner, node, depth + 1)
     out.append(f"{pad[:-2]}}}")
     if sub.ops:
         out.append(
-            f'{pad[:-2]}{_q(owner_id)} -> {_q(f"op:b{sub.idx}:0")} [style=dashed, color="#3b6fb6", '
+            f'{pad[:-2]}{q(owner_id)} -> {q(f"op:b{sub.idx}:0")} [style=dashed, color="#3b6fb6", '
             f'label="runs", fontsize=8];'
         )
     return out
@@ -112,7 +112,7 @@ def _attr(value):
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _q(text):
+def q(text):
     """A DOT double-quoted string."""
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -121,9 +121,9 @@ def program_dot(program, title="program"):
     """A program as a DOT digraph."""
     block = program.global_block()
     out = [
-        f"digraph {_q(title)} {{",
+        f"digraph {q(title)} {{",
         "  rankdir=TB;",
-        f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
+        f"  label={q(title)}; labelloc=t; fontname=Helvetica;",
         "  node [fontname=Helvetica, fontsize=10];",
         '  edge [color="#555555", arrowsize=0.6];',
     ]
@@ -139,7 +139,7 @@ def program_dot(program, title="program"):
             style = 'shape=ellipse, style=filled, fillcolor="#dddddd"'
         else:
             style = "shape=ellipse"
-        out.append(f'  {_q("var:" + name)} [label="{_esc(name)}\\n{_esc(_shape(var))}", {style}];')
+        out.append(f'  {q("var:" + name)} [label="{_esc(name)}\\n{_esc(_shape(var))}", {style}];')
     clusters = {}  # a layer's backward and update ops: one cluster each, so a training graph reads
     for i, op in enumerate(block.ops):
         role = _role(op)
@@ -149,30 +149,30 @@ def program_dot(program, title="program"):
         sub = _built_at(op)
         label = _esc(op.type) + (f"\\n{_esc(sub)}" if sub else "")
         node = (
-            f'{_q(f"op:{i}")} [label="{label}", shape=box, style="rounded,filled", '
-            f'fillcolor="{color}", tooltip={_q(tooltip)}{pen}];'
+            f'{q(f"op:{i}")} [label="{label}", shape=box, style="rounded,filled", '
+            f'fillcolor="{color}", tooltip={q(tooltip)}{pen}];'
         )
         if role in ("backward", "optimize") and sub:
             clusters.setdefault(sub, {}).setdefault(role, []).append(node)
         else:
             out.append("  " + node)
         for name in op.input_arg_names:
-            out.append(f"  {_q('var:' + name)} -> {_q(f'op:{i}')};")
+            out.append(f"  {q('var:' + name)} -> {q(f'op:{i}')};")
         for name in op.output_arg_names:
-            out.append(f"  {_q(f'op:{i}')} -> {_q('var:' + name)};")
+            out.append(f"  {q(f'op:{i}')} -> {q('var:' + name)};")
         if _sub_block(op) is not None:
             out += _sub_block_dot(op, f"op:{i}")
     for n, (sub, by_role) in enumerate(clusters.items()):
         what = " and ".join({"backward": "gradient", "optimize": "update"}[r] for r in by_role)
         out.append(f"  subgraph cluster_layer{n} {{")
-        out.append(f'    label={_q(f"{sub}: {what}")}; fontsize=9; style="rounded,dashed"; color="#999999";')
+        out.append(f'    label={q(f"{sub}: {what}")}; fontsize=9; style="rounded,dashed"; color="#999999";')
         out += ["    " + node for nodes in by_role.values() for node in nodes]
         out.append("  }")
     out.append("  subgraph cluster_legend {")
     out.append('    label="op roles"; fontsize=9; style=dashed;')
     for role, color in ROLE_COLORS.items():
         out.append(
-            f'    {_q("legend:" + role)} [label={_q(role)}, shape=box, style="rounded,filled", fillcolor="{color}"];'
+            f'    {q("legend:" + role)} [label={q(role)}, shape=box, style="rounded,filled", fillcolor="{color}"];'
         )
     out.append("  }")
     out.append("}")

@@ -3,7 +3,7 @@ line that declares it), feeds as grey ellipses, and an edge for each value a lay
 or an earlier layer, labelled with that value's shape. Parameters stay inside their layer's box."""
 
 from ..framework import Parameter
-from .graph import _q, _shape
+from .graph import q, _shape
 
 
 def layer_dot(spec, program, title):
@@ -22,22 +22,22 @@ def layer_dot(spec, program, title):
             if source and layer and source != layer and not isinstance(var, Parameter):
                 edges.setdefault((source, layer), _shape(var))
     out = [
-        f"digraph {_q(title)} {{",
+        f"digraph {q(title)} {{",
         "  rankdir=TB;",
-        f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
+        f"  label={q(title)}; labelloc=t; fontname=Helvetica;",
         "  node [fontname=Helvetica, fontsize=10];",
         '  edge [fontname=Helvetica, fontsize=9, color="#555555"];',
     ]
     for name in spec.feeds:
-        label = _q("\n".join((name, _shape(block.vars.get(name)))))
-        out.append(f'  {_q(name)} [label={label}, shape=ellipse, style=filled, fillcolor="#dddddd"];')
+        label = q("\n".join((name, _shape(block.vars.get(name)))))
+        out.append(f'  {q(name)} [label={label}, shape=ellipse, style=filled, fillcolor="#dddddd"];')
     for layer in spec.layers:
-        label = _q("\n".join((layer.name, layer.type, layer.location.split(" ", 1)[0])))
+        label = q("\n".join((layer.name, layer.type, layer.location.split(" ", 1)[0])))
         out.append(
-            f'  {_q(layer.name)} [label={label}, shape=box, style="rounded,filled", '
-            f'fillcolor="#cfe2ff", tooltip={_q(layer.location)}];'
+            f'  {q(layer.name)} [label={label}, shape=box, style="rounded,filled", '
+            f'fillcolor="#cfe2ff", tooltip={q(layer.location)}];'
         )
     for (source, target), shape in edges.items():
-        out.append(f"  {_q(source)} -> {_q(target)} [label={_q(shape)}];")
+        out.append(f"  {q(source)} -> {q(target)} [label={q(shape)}];")
     out.append("}")
     return "\n".join(out) + "\n"

@@ -192,7 +192,7 @@ class Checkpoints:
         path = self.pointed("last")
         if path is not None:
             return path
-        complete = sorted(self.complete(), key=_step_of)
+        complete = sorted(self.complete(), key=step_of)
         newest = complete[-1] if complete else None
         pointer = os.path.join(self.dir, "last")
         if os.path.lexists(pointer) and pointer not in _WARNED:
@@ -209,10 +209,10 @@ _WARNED = set()  # the ckpt/last pointers already said to name nothing (once a p
 
 
 def _written_at(path):
-    return (os.path.getmtime(os.path.join(path, STATE_FILE)), _step_of(path))
+    return (os.path.getmtime(os.path.join(path, STATE_FILE)), step_of(path))
 
 
-def _step_of(path):
+def step_of(path):
     m = re.search(r"step-(\d+)$", path)
     return int(m.group(1)) if m else -1
 

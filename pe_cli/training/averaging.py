@@ -16,7 +16,7 @@ import contextlib
 
 from ..framework import Program, default_main_program, program_guard, unique_name
 from . import tensor_ops as T
-from .optimizer_base import _check_number, _persistable_var
+from .optimizer_base import check_number, persistable_var
 from ..base.errors import PeError
 
 __all__ = ["ModelAverage", "ExponentialMovingAverage", "LookaheadOptimizer"]
@@ -40,7 +40,7 @@ class ModelAverage:
     def __init__(
         self, average_window_rate, min_average_window=10000, max_average_window=10000, regularization=None, name=None
     ):
-        self.average_window = _check_number("ModelAverage", "average_window_rate", average_window_rate, lo=0.0)
+        self.average_window = check_number("ModelAverage", "average_window_rate", average_window_rate, lo=0.0)
         self.min_average_window = _window("min_average_window", min_average_window)
         self.max_average_window = _window("max_average_window", max_average_window)
         if self.min_average_window > self.max_average_window:
@@ -60,11 +60,11 @@ class ModelAverage:
         prefix = f"{self._name}_" if self._name else ""
         state = {}
         for s in _SUMS:
-            state[s] = _persistable_var(
+            state[s] = persistable_var(
                 main, unique_name.generate(f"{param.name}_{prefix}{s}"), list(param.shape), param.dtype, 0.0
             )
         for s in _COUNTS:
-            state[s] = _persistable_var(main, unique_name.generate(f"{param.name}_{prefix}{s}"), [1], "int64", 0)
+            state[s] = persistable_var(main, unique_name.generate(f"{param.name}_{prefix}{s}"), [1], "int64", 0)
         with main._optimized_guard():
             main.global_block().append_op(
                 "average_accumulates",
@@ -204,7 +204,7 @@ class LookaheadOptimizer:
         if not hasattr(inner_optimizer, "minimize"):
             raise TypeError(f"LookaheadOptimizer: inner_optimizer must be an optimizer, got {inner_optimizer!r}")
         self.inner_optimizer = inner_optimizer
-        self.alpha = _check_number("LookaheadOptimizer", "alpha", alpha, lo=0.0, hi=1.0)
+        self.alpha = check_number("LookaheadOptimizer", "alpha", alpha, lo=0.0, hi=1.0)
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise PeError(f"LookaheadOptimizer: k must be a positive integer, got {k!r}")
         self.k = k

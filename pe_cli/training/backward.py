@@ -10,7 +10,7 @@ from ..framework.variable import Parameter, Variable
 from ..ops import registry
 from . import recompute
 from .clip import append_error_clips
-from .grad_builder import _BackwardBuilder
+from .grad_builder import BackwardBuilder
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.dims import numel
 
@@ -74,7 +74,7 @@ class GradContext:
         current = program.current_block_idx
         grad_block = program._create_block(parent_idx=block.idx)
         program.current_block_idx = current
-        builder = _BackwardBuilder(grad_block)
+        builder = BackwardBuilder(grad_block)
         seeded = [builder.new_grad_target(n) for n in seeds]
         live = set(live)
         for op in block.ops:
@@ -181,7 +181,7 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     # gradients() of gradients: what the earlier backward wrote, and a seed the caller named as a
     # gradient (double_grad_check's y@GRAD), keep their names
     renames = frozenset() if who == "append_backward" else frozenset(block.vars)
-    builder = _BackwardBuilder(block, renames)
+    builder = BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:
             builder.pending.setdefault(target.name, []).append(_seed(block, target, seed, who))

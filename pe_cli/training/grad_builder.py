@@ -6,7 +6,7 @@ from ..framework import OpRole
 from ..ops.registry import grad_var_name
 
 
-class _BackwardBuilder:
+class BackwardBuilder:
     """``renames``: the names that ops of the block already write (gradients() of a gradient: a second
     backward's ``x@GRAD`` is not the first one's); a gradient it would name so gets a fresh name."""
 

@@ -10,7 +10,7 @@ semantics follow Fluid 1.x, each taking ``(learning_rate, ..., regularization=No
 name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
 ``layers.learning_rate_scheduler``)."""
 
-from .optimizer_base import Optimizer, _check_number
+from .optimizer_base import Optimizer, check_number
 
 __all__ = [
     "Optimizer",
@@ -57,7 +57,7 @@ class MomentumOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._momentum = _check_number("MomentumOptimizer", "momentum", momentum, lo=0.0)
+        self._momentum = check_number("MomentumOptimizer", "momentum", momentum, lo=0.0)
         self._use_nesterov = bool(use_nesterov)
 
     def _create_accumulators(self, block, params):
@@ -97,8 +97,8 @@ class LarsMomentumOptimizer(MomentumOptimizer):
         name=None,
     ):
         super().__init__(learning_rate, momentum, parameter_list, False, regularization, grad_clip, name)
-        self._lars_coeff = _check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
-        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay, lo=0.0)
+        self._lars_coeff = check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
+        self._lars_weight_decay = check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay, lo=0.0)
 
     def _append_optimize_op(self, block, param, grad, lr):
         velocity = self._get_accumulator(self._velocity_acc_str, param)
@@ -127,9 +127,9 @@ class DpsgdOptimizer(Optimizer):
         assert batch_size is not None
         assert sigma is not None
         super().__init__(learning_rate, parameter_list)
-        self._clip = _check_number("DpsgdOptimizer", "clip", clip, lo=0.0)
-        self._batch_size = _check_number("DpsgdOptimizer", "batch_size", batch_size, lo=0.0, lo_open=True)
-        self._sigma = _check_number("DpsgdOptimizer", "sigma", sigma, lo=0.0)
+        self._clip = check_number("DpsgdOptimizer", "clip", clip, lo=0.0)
+        self._batch_size = check_number("DpsgdOptimizer", "batch_size", batch_size, lo=0.0, lo_open=True)
+        self._sigma = check_number("DpsgdOptimizer", "sigma", sigma, lo=0.0)
         self._seed = 0
 
     def _append_optimize_op(self, block, param, grad, lr):

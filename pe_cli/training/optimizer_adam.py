@@ -4,7 +4,7 @@ ratio per parameter), with beta1^t and beta2^t as persistable state. optimizer_a
 adaptive optimizers."""
 
 from ..framework.variable import Variable
-from .optimizer_base import Optimizer, _check_number
+from .optimizer_base import Optimizer, check_number
 
 
 class AdamOptimizer(Optimizer):
@@ -40,14 +40,14 @@ class AdamOptimizer(Optimizer):
         self._beta1 = (
             beta1
             if isinstance(beta1, Variable)
-            else _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+            else check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
         )
         self._beta2 = (
             beta2
             if isinstance(beta2, Variable)
-            else _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+            else check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
         )
-        self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
+        self._epsilon = check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
         self._lazy_mode = bool(lazy_mode)
 
     def _create_accumulators(self, block, params):
@@ -119,9 +119,9 @@ class AdamaxOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._beta1 = _check_number("AdamaxOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
-        self._beta2 = _check_number("AdamaxOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
-        self._epsilon = _check_number("AdamaxOptimizer", "epsilon", epsilon, lo=0.0)
+        self._beta1 = check_number("AdamaxOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+        self._beta2 = check_number("AdamaxOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        self._epsilon = check_number("AdamaxOptimizer", "epsilon", epsilon, lo=0.0)
 
     def _create_accumulators(self, block, params):
         for p in params:
@@ -173,7 +173,7 @@ class LambOptimizer(AdamOptimizer):
     ):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
         self._bias_correction = bool(bias_correction)
-        self._weight_decay = _check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
+        self._weight_decay = check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError(
                 f"LambOptimizer: exclude_from_weight_decay_fn must be callable, got {exclude_from_weight_decay_fn!r}"

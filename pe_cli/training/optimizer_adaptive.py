@@ -3,7 +3,7 @@
 ``...Optimizer`` spellings), each one update op per parameter on the base class of optimizer_base.py.
 The Adam family (Adam, Adamax, Lamb) is defined in optimizer_adam.py and offered here with the others."""
 
-from .optimizer_base import Optimizer, _check_number
+from .optimizer_base import Optimizer, check_number
 from .optimizer_adam import Adam, AdamOptimizer, Adamax, AdamaxOptimizer, Lamb, LambOptimizer  # noqa: F401
 
 __all__ = [
@@ -44,8 +44,8 @@ class AdagradOptimizer(Optimizer):
         initial_accumulator_value=0.0,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._epsilon = _check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
-        self._initial_accumulator_value = _check_number(
+        self._epsilon = check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
+        self._initial_accumulator_value = check_number(
             "AdagradOptimizer", "initial_accumulator_value", initial_accumulator_value, lo=0.0
         )
 
@@ -88,9 +88,9 @@ class RMSPropOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._rho = _check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
-        self._epsilon = _check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
-        self._momentum = _check_number("RMSPropOptimizer", "momentum", momentum, lo=0.0)
+        self._rho = check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
+        self._epsilon = check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
+        self._momentum = check_number("RMSPropOptimizer", "momentum", momentum, lo=0.0)
         self._centered = bool(centered)
 
     def _create_accumulators(self, block, params):
@@ -139,8 +139,8 @@ class AdadeltaOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._epsilon = _check_number("AdadeltaOptimizer", "epsilon", epsilon, lo=0.0)
-        self._rho = _check_number("AdadeltaOptimizer", "rho", rho, lo=0.0, hi=1.0)
+        self._epsilon = check_number("AdadeltaOptimizer", "epsilon", epsilon, lo=0.0)
+        self._rho = check_number("AdadeltaOptimizer", "rho", rho, lo=0.0, hi=1.0)
 
     def _create_accumulators(self, block, params):
         for p in params:
@@ -176,8 +176,8 @@ class DecayedAdagradOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._decay = _check_number("DecayedAdagradOptimizer", "decay", decay, lo=0.0, hi=1.0)
-        self._epsilon = _check_number("DecayedAdagradOptimizer", "epsilon", epsilon, lo=0.0)
+        self._decay = check_number("DecayedAdagradOptimizer", "decay", decay, lo=0.0, hi=1.0)
+        self._epsilon = check_number("DecayedAdagradOptimizer", "epsilon", epsilon, lo=0.0)
 
     def _create_accumulators(self, block, params):
         for p in params:
@@ -215,9 +215,9 @@ class FtrlOptimizer(Optimizer):
         name=None,
     ):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._l1 = _check_number("FtrlOptimizer", "l1", l1, lo=0.0)
-        self._l2 = _check_number("FtrlOptimizer", "l2", l2, lo=0.0)
-        self._lr_power = _check_number("FtrlOptimizer", "lr_power", lr_power, hi=0.0)
+        self._l1 = check_number("FtrlOptimizer", "l1", l1, lo=0.0)
+        self._l2 = check_number("FtrlOptimizer", "l2", l2, lo=0.0)
+        self._lr_power = check_number("FtrlOptimizer", "lr_power", lr_power, hi=0.0)
 
     def _create_accumulators(self, block, params):
         for p in params:

@@ -15,7 +15,7 @@ from ..framework.variable import Variable
 from ..base.dims import numel
 
 
-def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):
+def check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{owner}: {name} must be a number, got {value!r}")
     value = float(value)
@@ -47,7 +47,7 @@ class Optimizer(abc.ABC):
         elif isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real):
             raise TypeError(f"{owner}: learning_rate must be a float or a Variable (a schedule), got {learning_rate!r}")
         else:
-            learning_rate = _check_number(owner, "learning_rate", learning_rate, lo=0.0)
+            learning_rate = check_number(owner, "learning_rate", learning_rate, lo=0.0)
         if regularization is not None and not hasattr(regularization, "append_decay"):
             raise TypeError(
                 f"{owner}: regularization must be a regularizer (fluid.regularizer.L2Decay(...)), "
@@ -74,7 +74,7 @@ class Optimizer(abc.ABC):
             program = default_main_program()
         var = self._lr_vars.get(program)
         if var is None:
-            var = self._lr_vars[program] = _persistable_var(
+            var = self._lr_vars[program] = persistable_var(
                 program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate, self._startup
             )
         return var
@@ -107,7 +107,7 @@ class Optimizer(abc.ABC):
         if var is None or var.block.program is not program:
             prefix = f"{self._name}_{state}" if self._name else state
             name = unique_name.generate(f"{param.name}_{prefix}")
-            var = _persistable_var(
+            var = persistable_var(
                 program,
                 name,
                 shape if shape is not None else param.shape,
@@ -195,7 +195,7 @@ def _overrides_in_fluids_protocol(cls):
     return code is not None and code.co_argcount == 3
 
 
-def _persistable_var(program, name, shape, dtype, value, startup=None):
+def persistable_var(program, name, shape, dtype, value, startup=None):
     """A persistable variable in ``program``, filled with ``value`` by the startup program (the
     given one, else the default one: inside ``program_guard(main, startup)`` that is ``startup``)."""
     var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True, stop_gradient=True)

@@ -5,7 +5,7 @@ is ``scale_3.tmp_0``), so that pe_cli.training needs nothing from pe_cli.layers,
 
 from ..framework import default_main_program, unique_name
 from ..framework.source import layer_guard
-from .optimizer_base import _persistable_var
+from .optimizer_base import persistable_var
 
 
 def _append(op_type, inputs, attrs, dtype, out=None, stop_gradient=False):
@@ -75,4 +75,4 @@ def power(x, y):
 def global_var(shape, value, dtype, name):
     """A persistable variable ``name`` of the main program's global block, filled with ``value`` by
     the startup program (Fluid's ``layers.create_global_var(..., persistable=True)``)."""
-    return _persistable_var(default_main_program(), name, list(shape), dtype, value)
+    return persistable_var(default_main_program(), name, list(shape), dtype, value)

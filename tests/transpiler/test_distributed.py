@@ -277,9 +277,9 @@ def test_transpiler_records_the_trainers_in_collective_mode():
     t2 = _transpiler()
     t2.transpile(0, program=main, startup_program=startup, workers=["a:1", "b:2"], current_endpoint="a:1")
     compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name)
-    from pe_cli.executor.compiled import _trainers_strategy
+    from pe_cli.executor.compiled import trainers_strategy
 
-    strategy = _trainers_strategy(compiled)
+    strategy = trainers_strategy(compiled)
     assert (strategy.num_trainers, strategy.trainer_id) == (2, 0)
 
 

@@ -16,7 +16,7 @@ import numba
 from numba import prange, uintp
 
 _jit = numba.njit(cache=True, nogil=True)
-_pjit = numba.njit(cache=True, nogil=True, parallel=True)
+pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
 # -- shared pieces ----------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ def _inside_columns(off, sw, w, wo):
 
 
 @_jit
-def _zero_plane(dx, b, ci):
+def zero_plane(dx, b, ci):
     for ih in range(dx.shape[2]):
         for iw in range(dx.shape[3]):
             dx[b, ci, ih, iw] = 0
@@ -71,7 +71,7 @@ def _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
     of every column entry at its input position."""
     c, h, w = dx.shape[1], dx.shape[2], dx.shape[3]
     for ci in range(c):
-        _zero_plane(dx, b, ci)
+        zero_plane(dx, b, ci)
         for i in range(kh):
             for j in range(kw):
                 row = (ci * kh + i) * kw + j
@@ -151,7 +151,7 @@ def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, poi
         _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0], out)
 
 
-@_pjit
+@pjit
 def conv_forward_parallel(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
     """conv_forward with the samples spread over numba's threads."""
     for b in prange(x.shape[0]):
@@ -203,7 +203,7 @@ def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, 
             )
 
 
-@_pjit
+@pjit
 def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
     """conv_grad_filter with its runs of samples spread over numba's threads (buf: one columns
     buffer per thread); the same numbers as the serial loop."""
@@ -251,7 +251,7 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
         _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0], dx)
 
 
-@_pjit
+@pjit
 def conv_grad_input_parallel(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
     """conv_grad_input with the samples spread over numba's threads."""
     for b in prange(dx.shape[0]):

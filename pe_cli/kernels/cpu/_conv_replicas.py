@@ -7,7 +7,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..common import pad
-from ._replicas import _quiet
+from ._replicas import quiet
 
 
 # -- conv2d, per sample, with numpy's BLAS (_conv_loops.py) --------------------------------------------
@@ -45,7 +45,7 @@ def _geometry(c, m, groups, kh, kw, ho, wo):
     return m // groups, (c // groups) * kh * kw, ho * wo  # mg, kg, L
 
 
-@_quiet
+@quiet
 def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
     n, c = x.shape[0], x.shape[1]
     m = w.shape[0]
@@ -72,7 +72,7 @@ def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, poi
             )
 
 
-@_quiet
+@quiet
 def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
     n, c = x.shape[0], x.shape[1]
     m, chunks = dout.shape[1], parts.shape[0]
@@ -100,7 +100,7 @@ def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, 
                 )
 
 
-@_quiet
+@quiet
 def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
     n, c = dx.shape[0], dx.shape[1]
     m = w.shape[0]
@@ -156,7 +156,7 @@ def _widened(dout, wp):
     return wide.reshape(n, m, ho * wp)
 
 
-@_quiet
+@quiet
 def wide_forward(gemm, x, w, groups, kh, kw, pt, pl, ho, wo, out, buf):
     n, c = x.shape[0], x.shape[1]
     m = w.shape[0]
@@ -186,7 +186,7 @@ def wide_forward(gemm, x, w, groups, kh, kw, pt, pl, ho, wo, out, buf):
         out[b] = wide.reshape(m, ho, wp)[:, :, :wo]
 
 
-@_quiet
+@quiet
 def wide_grad_filter(gemm, x, dout, groups, kh, kw, pt, pl, ho, wo, parts, buf):
     n, c = x.shape[0], x.shape[1]
     m, chunks = dout.shape[1], parts.shape[0]
@@ -216,7 +216,7 @@ def wide_grad_filter(gemm, x, dout, groups, kh, kw, pt, pl, ho, wo, parts, buf):
                 )
 
 
-@_quiet
+@quiet
 def wide_grad_input(gemm, dout, w, groups, kh, kw, pt, pl, ho, wo, dx, buf):
     n, c, h, wd = dx.shape
     m = w.shape[0]
@@ -286,7 +286,7 @@ def _winograd_input(x, pt, pl, th, w1):
     return np.ascontiguousarray(np.stack(v, axis=1))
 
 
-@_quiet
+@quiet
 def winograd_forward(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
     nb, m, c = x.shape[0], u.shape[1], u.shape[2]
     ho, wo = out.shape[2], out.shape[3]
@@ -323,7 +323,7 @@ def winograd_forward(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
     out[...] = y.reshape(nb, m, 2 * th, 2 * w1)[:, :, :ho, :wo]
 
 
-@_quiet
+@quiet
 def winograd_grad_filter(gemm, x, dout, pt, pl, th, parts, planes, t, v, dm):
     nb, c, m = x.shape[0], x.shape[1], dout.shape[1]
     w1, runs = v.shape[3] // th, parts.shape[0]

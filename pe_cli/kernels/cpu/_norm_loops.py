@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange, uintp
 
-from ._conv_loops import _jit, _pjit
+from ._conv_loops import _jit, pjit
 
 # The row sums: ``reassoc`` lets LLVM keep the partial sums in vector registers, 2.2-2.5x faster
 # than four scalar float64 chains, which bounded batch norm's time (6.5 against 15-16 GB/s on
@@ -94,7 +94,7 @@ def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu, parts):
         _block_forward(x, c * p // parts, c * (p + 1) // parts, scale, bias, epsilon, y, mean, var, inv_std, relu)
 
 
-@_pjit
+@pjit
 def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu, parts):
     """bn_forward with its blocks of channels on numba's threads."""
     c = x.shape[1]
@@ -179,7 +179,7 @@ def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, p
         )
 
 
-@_pjit
+@pjit
 def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, parts):
     """bn_grad with its blocks of channels on numba's threads."""
     c = x.shape[1]
@@ -235,7 +235,7 @@ def _layer_norm(runs):
 
 
 layer_norm = _jit(_layer_norm(range))
-layer_norm_parallel = _pjit(_layer_norm(prange))
+layer_norm_parallel = pjit(_layer_norm(prange))
 
 
 @_sum_jit
@@ -288,4 +288,4 @@ def _layer_norm_grad(runs):
 
 
 layer_norm_grad = _jit(_layer_norm_grad(range))
-layer_norm_grad_parallel = _pjit(_layer_norm_grad(prange))
+layer_norm_grad_parallel = pjit(_layer_norm_grad(prange))

@@ -61,7 +61,7 @@ def _in_dtype_of(a, value):
 
 def _derivative(name):
     """The activation ``name``'s derivative(a, dout) for one element, compiled (inlined into the loops)."""
-    return numba.njit(inline="always")(bind(ROWS[name].derivative, _c=in_dtype_of))
+    return numba.njit(inline="always")(bind(ROWS[name].derivative, c=in_dtype_of))
 
 
 _tanh_derivative, _sigmoid_derivative = _derivative("tanh"), _derivative("sigmoid")
@@ -156,7 +156,7 @@ def sum_outer(d, dy):
 
 
 @numba.njit(inline="always")
-def _row_max(logits, r):
+def row_max(logits, r):
     """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule). The
     NaN test is a flag beside the comparison, not a branch in it: LLVM vectorises the loop (twice as fast)."""
     m = logits[r, 0]
@@ -169,7 +169,7 @@ def _row_max(logits, r):
 
 
 @numba.njit(inline="always")
-def _label_loss(logits, r, m, log_sum, label, ignore_index, loss):
+def label_loss(logits, r, m, log_sum, label, ignore_index, loss):
     """loss[r] = -log_p[label[r]] (0 for ignore_index, NaN for a label outside the classes); returns
     False for such a label (inlined into each loop)."""
     t = label[r]
@@ -191,14 +191,14 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
     rows, classes = logits.shape
     bad = -1
     for r in range(rows):
-        m = _row_max(logits, r)
+        m = row_max(logits, r)
         s = 0.0
         for k in range(classes):
             s += np.exp(logits[r, k] - m)
         log_sum = logits.dtype.type(np.log(logits.dtype.type(s)))
         for k in range(classes):
             softmax[r, k] = np.exp((logits[r, k] - m) - log_sum)
-        if not _label_loss(logits, r, m, log_sum, label, ignore_index, loss) and bad < 0:
+        if not label_loss(logits, r, m, log_sum, label, ignore_index, loss) and bad < 0:
             bad = r
     return bad
 
@@ -208,7 +208,7 @@ def row_max_shift(logits, m, shifted):
     """m[r] = the max of row r (NaN if it holds one) and shifted[r] = logits[r] - m[r]: the first
     pass of softmax_ce's wide form (loss_classification.softmax_with_cross_entropy), before numpy's exp."""
     for r in range(logits.shape[0]):
-        mx = m[r] = _row_max(logits, r)
+        mx = m[r] = row_max(logits, r)
         for k in range(logits.shape[1]):
             shifted[r, k] = logits[r, k] - mx
 
@@ -228,7 +228,7 @@ def log_softmax_ce(logits, m, e, label, ignore_index, loss):
         mx = m[r]
         for k in range(classes):
             e[r, k] = (logits[r, k] - mx) - log_sum
-        if not _label_loss(logits, r, mx, log_sum, label, ignore_index, loss) and bad < 0:
+        if not label_loss(logits, r, mx, log_sum, label, ignore_index, loss) and bad < 0:
             bad = r
     return bad
 

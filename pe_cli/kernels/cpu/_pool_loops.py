@@ -7,7 +7,7 @@ their own loops: with the size and stride known at compile time LLVM unrolls and
 import numpy as np
 from numba import prange, uintp
 
-from ._conv_loops import _jit, _pjit, _zero_plane
+from ._conv_loops import _jit, pjit, zero_plane
 
 
 @_jit
@@ -46,7 +46,7 @@ def max_pool_grad(x, out, dout, kh, kw, sh, sw, pt, pl, dx):
     ho, wo = out.shape[2], out.shape[3]
     for b in range(n):
         for ci in range(c):
-            _zero_plane(dx, b, ci)
+            zero_plane(dx, b, ci)
             for oh in range(ho):
                 h0 = oh * sh - pt
                 for ow in range(wo):
@@ -94,7 +94,7 @@ def avg_pool_grad(dout, kh, kw, sh, sw, pt, pl, exclusive, dx):
     ho, wo = dout.shape[2], dout.shape[3]
     for b in range(n):
         for ci in range(c):
-            _zero_plane(dx, b, ci)
+            zero_plane(dx, b, ci)
             for oh in range(ho):
                 hs, he = _window(oh, sh, pt, kh, h)
                 for ow in range(wo):
@@ -136,7 +136,7 @@ def _max_pool_2x2_grad_sample(x, out, dout, b, dx):
     one, zero = dx.dtype.type(1), dx.dtype.type(0)
     for ci in range(c):
         if 2 * ho < h or 2 * wo < w:  # rows or columns in no window
-            _zero_plane(dx, b, ci)
+            zero_plane(dx, b, ci)
         for oh in range(ho):
             for ow in range(wo):
                 m = out[b, ci, oh, ow]
@@ -190,7 +190,7 @@ def avg_pool_2x2_grad(dout, dx):
     for b in range(n):
         for ci in range(c):
             if 2 * ho < h or 2 * wo < w:
-                _zero_plane(dx, b, ci)
+                zero_plane(dx, b, ci)
             for oh in range(ho):
                 for ow in range(wo):
                     g = zero + dout[b, ci, oh, ow] / four
@@ -204,14 +204,14 @@ def avg_pool_2x2_grad(dout, dx):
 # -- parallel twins of the 2x2 stride-2 pooling (samples on numba's threads) -------------------------
 
 
-@_pjit
+@pjit
 def max_pool_2x2_parallel(x, ho, wo, out):
     """max_pool_2x2 with the samples on numba's threads."""
     for b in prange(x.shape[0]):
         _max_pool_2x2_sample(x, b, ho, wo, out)
 
 
-@_pjit
+@pjit
 def max_pool_2x2_grad_parallel(x, out, dout, dx):
     """max_pool_2x2_grad with the samples on numba's threads."""
     for b in prange(x.shape[0]):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...base.activations import ROWS
 
-_quiet = np.errstate(all="ignore")  # the loops make inf and NaN silently: so do their replicas
+quiet = np.errstate(all="ignore")  # the loops make inf and NaN silently: so do their replicas
 
 # -- pointwise (_pointwise_loops.py) ------------------------------------------------------------------
 
@@ -25,7 +25,7 @@ _quiet = np.errstate(all="ignore")  # the loops make inf and NaN silently: so do
 # branches) where these take 9 (2026-11-25, the Xeon VM)
 
 
-@_quiet
+@quiet
 def relu(x, out):
     """max(x, 0) keeps NaN and x > 0 and gives -0.0 for -0.0; + 0.0 then makes that +0.0, as the loop."""
     zero = x.dtype.type(0)
@@ -33,7 +33,7 @@ def relu(x, out):
     np.add(out, zero, out=out)
 
 
-@_quiet
+@quiet
 def relu_grad(out, dout, dx):
     """dout * 1 where out > 0 (dout to the bit), dout * 0 elsewhere: the loop's two cases."""
     np.multiply(dout, out > 0, out=dx)
@@ -43,7 +43,7 @@ def _derivative(name):
     """The activation ``name``'s gradient loop: its row's derivative (pe_cli/base/activations.py) into dx."""
     derivative = ROWS[name].derivative
 
-    @_quiet
+    @quiet
     def replica(a, dout, dx):
         np.copyto(dx, derivative(a, dout))
 
@@ -54,19 +54,19 @@ def _derivative(name):
 tanh_grad, sigmoid_grad = _derivative("tanh"), _derivative("sigmoid")
 
 
-@_quiet
+@quiet
 def add_relu(x, y, inter, out, parts):
     """_fused_loops.add_relu: numpy's add, then relu."""
     np.add(x, y, out=inter)
     relu(inter, out)
 
 
-@_quiet
+@quiet
 def add_mid(x, y, out):
     np.add(x, y[:, None], out=out)
 
 
-@_quiet
+@quiet
 def sum_outer(d, dy):
     pre, n, post = d.shape
     acc = np.add.reduce(d.reshape(pre, n * post).astype(np.float64), axis=0, initial=0.0)  # row by row
@@ -78,19 +78,19 @@ def sum_outer(d, dy):
     dy[:] = ((s[:, 0] + s[:, 1]) + (s[:, 2] + s[:, 3])) + ((s[:, 4] + s[:, 5]) + (s[:, 6] + s[:, 7]))
 
 
-@_quiet
+@quiet
 def momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
     vo = v * mu + g
     v_out[:] = vo
     p_out[:] = p - (g + vo * mu) * lr if nesterov else p - lr * vo
 
 
-@_quiet
+@quiet
 def sgd(p, g, lr, p_out):
     p_out[:] = p - lr * g
 
 
-@_quiet
+@quiet
 def adam(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out):
     a = beta1 * m1 + c1 * g
     b = beta2 * m2 + c2 * g * g
@@ -113,7 +113,7 @@ def sgd_in_place(p, g, lr):
 # -- scale, the sum and the position encoding (_elementwise_loops.py) ---------------------------------
 
 
-@_quiet
+@quiet
 def scale(x, s, b, bias_after, out):
     if bias_after:
         np.add(np.multiply(x, s, out=out), b, out=out)
@@ -121,17 +121,17 @@ def scale(x, s, b, bias_after, out):
         np.multiply(np.add(x, b, out=out), s, out=out)
 
 
-@_quiet
+@quiet
 def add3(x, y, z, out):
     np.add(np.add(x, y, out=out), z, out=out)
 
 
-@_quiet
+@quiet
 def add4(w, x, y, z, out):
     np.add(np.add(np.add(w, x, out=out), y, out=out), z, out=out)
 
 
-@_quiet
+@quiet
 def add_table_rows(x, alpha, table, out):
     m = table.shape[0]
     out[:] = ((x * alpha).reshape(-1, m, x.shape[1]) + table).reshape(out.shape)
@@ -140,7 +140,7 @@ def add_table_rows(x, alpha, table, out):
 # -- the split GEMMs and their epilogue (_blas_loops.py): the same CBLAS calls on the same blocks ------
 
 
-@_quiet
+@quiet
 def epilogue(block, bias, gate, act):
     """A block of c (a view): + bias (its columns), then relu or relu's gradient, as the loop (also
     math.matmul2d's, after a GEMM too small to split)."""
@@ -244,7 +244,7 @@ def _corners(a, ho, wo):
     return [a[:, :, i : 2 * ho : 2, j : 2 * wo : 2] for i in (0, 1) for j in (0, 1)]
 
 
-@_quiet
+@quiet
 def max_pool_2x2(x, ho, wo, out):
     m = np.full(out.shape, -np.inf, dtype=x.dtype)
     for v in _corners(x, ho, wo):
@@ -252,7 +252,7 @@ def max_pool_2x2(x, ho, wo, out):
     out[...] = m
 
 
-@_quiet
+@quiet
 def max_pool_2x2_grad(x, out, dout, dx):
     """The first element of each window equal to its maximum takes the gradient: hit = (v == max)
     times what the earlier elements left, as the loop's arithmetic masks."""

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ._pointwise_loops import _row_max
+from ._pointwise_loops import row_max
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -22,7 +22,7 @@ _inline = numba.njit(inline="always")
 @_inline
 def _shift_rows(x, floor, out, r0, r1):
     for r in range(r0, r1):
-        m = _row_max(x, r)
+        m = row_max(x, r)
         for k in range(x.shape[1]):
             out[r, k] = max(x[r, k] - m, floor)
 

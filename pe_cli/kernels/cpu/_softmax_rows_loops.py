@@ -17,7 +17,7 @@ import numpy as np
 from numba import prange, uintp
 
 from ._activation_loops import _exp
-from ._pointwise_loops import _label_loss, _row_max
+from ._pointwise_loops import label_loss, row_max
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
 _pjit = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True, fastmath={"contract"})
@@ -47,12 +47,12 @@ def _softmax_ce_row(logits, r, label, ignore_index, softmax, loss):
     """Row r: softmax = exp(x - m) / sum, and loss = -log_p[label] as _pointwise_loops.softmax_ce's, from
     log_p = (x - m) - log(sum)."""
     x, p = logits[r], softmax[r]
-    m = _row_max(logits, r)
+    m = row_max(logits, r)
     s = _sum_exp(x, m, p)
     inv = _F(1.0 / s)
     for k in range(x.shape[0]):
         p[k] *= inv
-    return _label_loss(logits, r, m, _F(np.log(_F(s))), label, ignore_index, loss)
+    return label_loss(logits, r, m, _F(np.log(_F(s))), label, ignore_index, loss)
 
 
 @_jit
@@ -113,7 +113,7 @@ def softmax_ce_grad_parallel(softmax, label, dloss, ignore_index, dlogits, parts
 @numba.njit(inline="always", error_model="numpy")
 def _log_softmax_row(x, r, out):
     row, o = x[r], out[r]
-    m = _row_max(x, r)
+    m = row_max(x, r)
     log_sum = _F(np.log(_F(_sum_exp(row, m, o))))
     for k in range(row.shape[0]):
         o[k] = (row[k] - m) - log_sum
@@ -144,7 +144,7 @@ def _beam_log_probs_row(x, r, finished, noend, pre, out):
         for k in range(row.shape[0]):
             o[k] = noend[k] + c
         return
-    m = _row_max(x, r)
+    m = row_max(x, r)
     log_sum = _F(np.log(_F(_sum_exp(row, m, o))))
     for k in range(row.shape[0]):
         o[k] = ((row[k] - m) - log_sum) + c

@@ -12,7 +12,7 @@ earlier twin took 5.7 ms on the loaded 2-core VM).
 
 from numba import prange, uintp
 
-from ._conv_loops import _jit, _pjit
+from ._conv_loops import _jit, pjit
 
 
 @_jit
@@ -26,7 +26,7 @@ def swap_middle(x, out):
                     out[a, c, b, d] = x[a, b, c, d]
 
 
-@_pjit
+@pjit
 def swap_middle_parallel(x, out, parts):
     """swap_middle over ``parts`` blocks of the (a, c) pairs on numba's threads."""
     n_a, n_b, n_c, n_d = x.shape

@@ -24,7 +24,7 @@ adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py 
 import numba
 from numba import prange, uintp
 
-from ._conv_loops import _at, _jit, _pjit
+from ._conv_loops import _at, _jit, pjit
 
 
 @_jit
@@ -153,7 +153,7 @@ def forward(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
         _forward_sample(gemm, x, u, b, pt, pl, th, planes[0], t[0], v[0], mm[0], out)
 
 
-@_pjit
+@pjit
 def forward_parallel(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
     """forward with the samples spread over numba's threads."""
     for b in prange(x.shape[0]):
@@ -181,7 +181,7 @@ def grad_filter(gemm, x, dout, pt, pl, th, parts, planes, t, v, dm):
             _filter_sample(gemm, x, dout, b, pt, pl, th, planes[0], t[0], v[0], dm[0], parts[r])
 
 
-@_pjit
+@pjit
 def grad_filter_parallel(gemm, x, dout, pt, pl, th, parts, planes, t, v, dm):
     """grad_filter with its runs spread over numba's threads; the same numbers."""
     n, runs = x.shape[0], parts.shape[0]

@@ -100,14 +100,14 @@ def tril_triu_grad(ins, attrs):
     return {"X@GRAD": np.where(triangle(dout.shape, attrs), dout, np.zeros((), dtype=dout.dtype))}
 
 
-def _batch_size_like(ins, attrs):
+def batch_size_like(ins, attrs):
     shape = list(attrs["shape"])
     shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
     return shape
 
 
 def fill_constant_batch_size_like(ins, attrs):
-    return {"Out": np.full(_batch_size_like(ins, attrs), constant(attrs), dtype=attrs["dtype"])}
+    return {"Out": np.full(batch_size_like(ins, attrs), constant(attrs), dtype=attrs["dtype"])}
 
 
 def fill(ins, attrs):

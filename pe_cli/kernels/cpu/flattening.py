@@ -3,9 +3,9 @@
 import numpy as np
 
 from ...base.broadcast_shapes import flattened_shape
-from .manipulation import _xshape
+from .manipulation import xshape
 
 
 def flatten_contiguous_range(ins, attrs):
     x = ins["X"]
-    return {"Out": np.ascontiguousarray(x).reshape(flattened_shape(x.shape, attrs)), "XShape": _xshape(x)}
+    return {"Out": np.ascontiguousarray(x).reshape(flattened_shape(x.shape, attrs)), "XShape": xshape(x)}

@@ -199,7 +199,7 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
 # -- the losses outside the hot loop: vectorised numpy; ``_cast`` serves the other loss families --
 
 
-def _cast(a, like):
+def cast(a, like):
     return np.asarray(a).astype(like.dtype, copy=False)
 
 
@@ -209,12 +209,12 @@ def _cast(a, like):
 def label_smooth(ins, attrs):
     x, eps = ins["X"], attrs["epsilon"]
     prior = ins["PriorDist"].reshape(-1) if "PriorDist" in ins else x.dtype.type(1.0 / x.shape[-1])
-    return {"Out": _cast((1 - eps) * x + eps * prior, x)}
+    return {"Out": cast((1 - eps) * x + eps * prior, x)}
 
 
 def label_smooth_grad(ins, attrs):
     d = ins["Out@GRAD"]
-    return {"X@GRAD": _cast((1 - attrs["epsilon"]) * d, d)}
+    return {"X@GRAD": cast((1 - attrs["epsilon"]) * d, d)}
 
 
 # -- kldiv_loss -------------------------------------------------------------------------------------
@@ -227,14 +227,14 @@ def kldiv_loss(ins, attrs):
     red = attrs["reduction"]
     if red != "none":
         loss = np.array([loss.sum() / max(kl_scale(x, red), 1)])
-    return {"Loss": _cast(loss, x)}
+    return {"Loss": cast(loss, x)}
 
 
 def kldiv_loss_grad(ins, attrs):
     x, t, dloss = ins["X"], ins["Target"], ins["Loss@GRAD"]
     red = attrs["reduction"]
     d = dloss if red == "none" else dloss.reshape(-1)[0] / max(kl_scale(x, red), 1)
-    return {"X@GRAD": _cast(np.where(t > 0, -t * d, 0), x)}
+    return {"X@GRAD": cast(np.where(t > 0, -t * d, 0), x)}
 
 
 # -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def teacher_student_sigmoid_loss(ins, attrs):
         sp,
         np.where(label < 0, sp - x, np.where(label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))),
     )
-    return {"Y": _cast(y, x)}
+    return {"Y": cast(y, x)}
 
 
 def teacher_student_sigmoid_loss_grad(ins, attrs):
@@ -258,7 +258,7 @@ def teacher_student_sigmoid_loss_grad(ins, attrs):
     pred = 1 / (1 + np.exp(-s))
     g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
     g = np.where((s >= up) | (s <= low), 0, g)
-    return {"X@GRAD": _cast(-g * dy, x)}
+    return {"X@GRAD": cast(-g * dy, x)}
 
 
 def log_loss(ins, attrs):

@@ -3,7 +3,7 @@ vectorised numpy. ``bpr_ids`` checks the labels for the CUDA kernels too."""
 
 import numpy as np
 
-from .loss_classification import _cast
+from .loss_classification import cast
 from ..value_checks import bpr_ids
 
 
@@ -13,12 +13,12 @@ from ..value_checks import bpr_ids
 def margin_rank_loss(ins, attrs):
     x1, x2, label = ins["X1"], ins["X2"], ins["Label"]
     out = np.maximum(0, -label * (x1 - x2) + attrs["margin"])
-    return {"Out": _cast(out, x1), "Activated": _cast(out > 0, x1)}
+    return {"Out": cast(out, x1), "Activated": cast(out > 0, x1)}
 
 
 def margin_rank_loss_grad(ins, attrs):
     label, act, dout = ins["Label"], ins["Activated"], ins["Out@GRAD"]
-    g = _cast(dout * label * act, act)
+    g = cast(dout * label * act, act)
     return {"X1@GRAD": -g, "X2@GRAD": g}
 
 
@@ -26,13 +26,13 @@ def rank_loss(ins, attrs):
     """Label, Left and Right are each [N] or [N, 1]: computed flat, Out shaped as Label."""
     label, left, right = (np.reshape(ins[k], -1) for k in ("Label", "Left", "Right"))
     o = left - right
-    return {"Out": _cast(np.logaddexp(0, o) - label * o, left).reshape(np.shape(ins["Label"]))}
+    return {"Out": cast(np.logaddexp(0, o) - label * o, left).reshape(np.shape(ins["Label"]))}
 
 
 def rank_loss_grad(ins, attrs):
     label, left, right, dout = (np.reshape(ins[k], -1) for k in ("Label", "Left", "Right", "Out@GRAD"))
     o = left - right
-    g = _cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)  # sigmoid(o) - label, no overflow
+    g = cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)  # sigmoid(o) - label, no overflow
     return {"Left@GRAD": g.reshape(np.shape(ins["Left"])), "Right@GRAD": (-g).reshape(np.shape(ins["Right"]))}
 
 
@@ -51,7 +51,7 @@ def bpr_loss(ins, attrs):
     sp = np.logaddexp(0, d)
     sp[np.arange(rows.shape[0]), ids] = 0
     y = sp.sum(axis=1) / (rows.shape[1] - 1)
-    return {"Y": _cast(y.reshape(x.shape[:-1] + (1,)), x)}
+    return {"Y": cast(y.reshape(x.shape[:-1] + (1,)), x)}
 
 
 def bpr_loss_grad(ins, attrs):
@@ -62,4 +62,4 @@ def bpr_loss_grad(ins, attrs):
     g = 0.5 * (1 + np.tanh(0.5 * d)) * (dy.reshape(-1, 1) / (rows.shape[1] - 1))
     g[r, ids] = 0
     g[r, ids] = -g.sum(axis=1)
-    return {"X@GRAD": _cast(g.reshape(x.shape), x)}
+    return {"X@GRAD": cast(g.reshape(x.shape), x)}

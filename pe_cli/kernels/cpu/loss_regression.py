@@ -3,7 +3,7 @@ center_loss, numpy. ``center_ids`` checks the labels for the CUDA kernels too.""
 
 import numpy as np
 
-from .loss_classification import _cast
+from .loss_classification import cast
 from ..value_checks import center_ids
 
 
@@ -40,7 +40,7 @@ def smooth_l1_loss(ins, attrs):
     err = np.where(a < 1.0 / s2, 0.5 * s2 * diff * diff, a - 0.5 / s2)
     if weighted:
         err = err * ins["OutsideWeight"]
-    return {"Diff": _cast(diff, x), "Out": _cast(err.reshape(x.shape[0], -1).sum(axis=1, keepdims=True), x)}
+    return {"Diff": cast(diff, x), "Out": cast(err.reshape(x.shape[0], -1).sum(axis=1, keepdims=True), x)}
 
 
 def smooth_l1_loss_grad(ins, attrs):
@@ -49,7 +49,7 @@ def smooth_l1_loss_grad(ins, attrs):
     g = np.where(np.abs(diff) < 1.0 / s2, s2 * diff, np.sign(diff))
     if "InsideWeight" in ins and "OutsideWeight" in ins:
         g = g * ins["InsideWeight"] * ins["OutsideWeight"]
-    g = _cast(g * dout.reshape((-1,) + (1,) * (diff.ndim - 1)), diff)
+    g = cast(g * dout.reshape((-1,) + (1,) * (diff.ndim - 1)), diff)
     return {"X@GRAD": g, "Y@GRAD": -g}
 
 
@@ -69,11 +69,11 @@ def center_loss(ins, attrs):
         out = (centers + alpha * acc / count[:, None]).astype(centers.dtype)
     return {
         "SampleCenterDiff": diff,
-        "Loss": _cast(0.5 * (diff * diff).sum(axis=1, keepdims=True), x),
+        "Loss": cast(0.5 * (diff * diff).sum(axis=1, keepdims=True), x),
         "CentersOut": out,
     }
 
 
 def center_loss_grad(ins, attrs):
     diff, dloss = ins["SampleCenterDiff"], ins["Loss@GRAD"]
-    return {"X@GRAD": _cast(diff * dloss.reshape(-1, 1), diff)}
+    return {"X@GRAD": cast(diff * dloss.reshape(-1, 1), diff)}

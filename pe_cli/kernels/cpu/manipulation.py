@@ -60,7 +60,7 @@ def stack_grad(ins, attrs):
     return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)) for i in range(len(xs))]}
 
 
-def _xshape(x):
+def xshape(x):
     """Fluid's XShape output: X's shape behind a leading 0, holding no data."""
     return np.empty((0,) + x.shape, dtype=x.dtype)
 
@@ -74,7 +74,7 @@ def reshape_to(x, shape):
 
 def reshape(ins, attrs):
     x = ins["X"]
-    return {"Out": reshape_to(x, reshape_target_at_run(ins, attrs)), "XShape": _xshape(x)}
+    return {"Out": reshape_to(x, reshape_target_at_run(ins, attrs)), "XShape": xshape(x)}
 
 
 def reshape_grad(ins, attrs):
@@ -89,18 +89,18 @@ def flatten(ins, attrs):
     rows = int(np.prod(x.shape[:axis]))
     return {
         "Out": np.ascontiguousarray(x).reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))),
-        "XShape": _xshape(x),
+        "XShape": xshape(x),
     }
 
 
 def squeeze(ins, attrs):
     x = ins["X"]
-    return {"Out": np.squeeze(np.ascontiguousarray(x), axis=squeeze_axes(x.shape, attrs["axes"])), "XShape": _xshape(x)}
+    return {"Out": np.squeeze(np.ascontiguousarray(x), axis=squeeze_axes(x.shape, attrs["axes"])), "XShape": xshape(x)}
 
 
 def unsqueeze(ins, attrs):
     x = ins["X"]
-    return {"Out": np.ascontiguousarray(x).reshape(unsqueeze_shape(x.shape, attrs["axes"])), "XShape": _xshape(x)}
+    return {"Out": np.ascontiguousarray(x).reshape(unsqueeze_shape(x.shape, attrs["axes"])), "XShape": xshape(x)}
 
 
 def transpose(ins, attrs):
@@ -118,7 +118,7 @@ def transpose(ins, attrs):
             out.reshape(swap[0], swap[2], swap[1], swap[3]),
             least=SWAP_LOOP_MIN,
         )
-    return {"Out": out, "XShape": _xshape(x)}
+    return {"Out": out, "XShape": xshape(x)}
 
 
 def transpose_grad(ins, attrs):

@@ -13,7 +13,7 @@ from ...shapes.normalization import (
     norm_layout,
     running_stats,
 )
-from .loss_classification import _cast
+from .loss_classification import cast
 from .runtime.loops import is_float, lazy, parallel_parts, twin
 from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
 
@@ -291,7 +291,7 @@ def norm(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
     n = np.sqrt(np.sum(x * x, axis=axis, keepdims=True) + x.dtype.type(attrs["epsilon"]))
-    return {"Out": _cast(x / n, x), "Norm": _cast(n, x)}
+    return {"Out": cast(x / n, x), "Norm": cast(n, x)}
 
 
 def norm_grad(ins, attrs):
@@ -299,7 +299,7 @@ def norm_grad(ins, attrs):
     x, n, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
     axis = attrs["axis"] % x.ndim
     dot = np.sum(dout * x, axis=axis, keepdims=True)
-    return {"X@GRAD": _cast(dout / n - x * dot / (n * n * n), x)}
+    return {"X@GRAD": cast(dout / n - x * dot / (n * n * n), x)}
 
 
 # -- data_norm --------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ...shapes.creation import run_shape
-from .creation import _batch_size_like
+from .creation import batch_size_like
 from ..common import crop_offsets
 
 _CHUNK = 1 << 22  # values drawn at a time into a narrower output
@@ -71,12 +71,12 @@ def seed(ins, attrs, ctx):
 
 
 def uniform_random_batch_size_like(ins, attrs, ctx):
-    out = ctx.rng.uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
+    out = ctx.rng.uniform(attrs["min"], attrs["max"], size=batch_size_like(ins, attrs))
     return _with_diagonal(out, attrs, "uniform_random_batch_size_like")
 
 
 def gaussian_random_batch_size_like(ins, attrs, ctx):
-    out = ctx.rng.normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
+    out = ctx.rng.normal(attrs["mean"], attrs["std"], size=batch_size_like(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 

@@ -9,7 +9,7 @@ from .lstm import _act, _dact
 
 
 @jit_kernel
-def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hps, d, gcode):
+def fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hps, d, gcode):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:
@@ -29,7 +29,7 @@ def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hp
 
 
 @jit_kernel
-def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, origin):
+def fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, origin):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:
@@ -47,7 +47,7 @@ def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, 
 
 
 @jit_kernel
-def _back_c(
+def back_c(
     dhid,
     dh_state,
     gates,
@@ -90,7 +90,7 @@ def _back_c(
 
 
 @jit_kernel
-def _back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dgur, dhp, dx, d, gcode):
+def back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dgur, dhp, dx, d, gcode):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < live.size * d:

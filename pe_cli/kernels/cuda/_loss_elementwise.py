@@ -70,7 +70,7 @@ def _div(a, p, q):
 
 
 _kl_terms = Binary(_kl)
-_divide = Unary(_div)
+divide = Unary(_div)
 
 
 def kldiv_loss(ins, attrs):
@@ -80,7 +80,7 @@ def kldiv_loss(ins, attrs):
     if red == "none":
         return {"Loss": loss}
     total = reduce(flat(loss), (0,), "sum").reshape((1,))
-    return {"Loss": _divide(total, float(max(kl_scale(x, red), 1)))}
+    return {"Loss": divide(total, float(max(kl_scale(x, red), 1)))}
 
 
 def kldiv_loss_grad(ins, attrs):

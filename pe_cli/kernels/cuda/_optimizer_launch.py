@@ -23,7 +23,7 @@ def _times(src, factor, out):
         out[0] = src[0] * factor
 
 
-def _beta_pows(b1_in, b2_in, attrs):
+def beta_pows(b1_in, b2_in, attrs):
     """Beta1PowOut = Beta1Pow * beta1 and Beta2PowOut = Beta2Pow * beta2, on the device."""
     b1_out, b2_out = rt.empty(b1_in.shape, b1_in.dtype), rt.empty(b2_in.shape, b2_in.dtype)
     _times[1, 1, rt.stream()](flat(b1_in), scalar_arg(b1_in.dtype, attrs["beta1"]), flat(b1_out))

@@ -8,7 +8,7 @@ from . import runtime as rt
 from ._elementwise import scalar_arg
 from ._host import given_cpu_kernel
 from ._launch import copy, flat, grid
-from .elementwise import _scale_after_k
+from .elementwise import scale_after_k
 from .launcher import jit_kernel
 
 
@@ -35,7 +35,7 @@ def dropout(ins, attrs, cpu_dropout):
     if attrs["is_test"]:
         p = attrs["dropout_prob"]
         upscale = attrs["dropout_implementation"] == "upscale_in_train"
-        return {"Out": copy(x) if upscale else _scale_after_k(x, scalar_arg(x.dtype, 1.0 - p), scalar_arg(x.dtype, 0))}
+        return {"Out": copy(x) if upscale else scale_after_k(x, scalar_arg(x.dtype, 1.0 - p), scalar_arg(x.dtype, 0))}
     # The mask comes from the CPU kernel's generator: the same draws as on the CPU.
     seed = None if ins.get("Seed") is None else rt.to_host(ins["Seed"])
     host_mask = cpu_dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs)["Mask"]

@@ -17,7 +17,7 @@ from ._host import with_args
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
-from .reduction import _sum_of_squares
+from .reduction import sum_of_squares
 from .launcher import jit_kernel
 
 
@@ -262,7 +262,7 @@ def _scale_before(x, s, b):
     return (x + b) * s
 
 
-_scale_after_k = Unary(_scale_after)
+scale_after_k = Unary(_scale_after)
 _scale_before_k = Unary(_scale_before)
 
 
@@ -274,7 +274,7 @@ def scale(ins, attrs):
     if ins.get("ScaleTensor") is not None:  # Fluid 1.8's ScaleTensor: its one value is the scale
         s = float(rt.to_host(ins["ScaleTensor"]).reshape(-1)[0])
     s, b = scalar_arg(x.dtype, s), scalar_arg(x.dtype, attrs["bias"])
-    kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
+    kernel = scale_after_k if attrs["bias_after_scale"] else _scale_before_k
     return {"Out": kernel(x, s, b)}
 
 
@@ -323,7 +323,7 @@ def clip_by_norm(ins, attrs):
         return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
     out = rt.empty(x.shape, x.dtype)
     if out.size:
-        _scale_to_norm[grid(out.size)](flat(x), _sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]), flat(out))
+        _scale_to_norm[grid(out.size)](flat(x), sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]), flat(out))
     return {"Out": out}
 
 

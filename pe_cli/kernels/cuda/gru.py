@@ -12,10 +12,10 @@ from numba import cuda
 from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
 from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
-from ._gru import _back_c, _back_r, _fwd_c, _fwd_ur
+from ._gru import back_c, back_r, fwd_c, fwd_ur
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
-from .lstm import _CODES, _add_into, _gather_state, _scatter_state
+from .lstm import CODES, add_into, gather_state, scatter_state
 from ._host import host_ops
 from .indexing import _gather_rows
 from .launcher import jit_kernel
@@ -37,9 +37,9 @@ def _forward_step(x, w_ur, w_c, bias, live_d, rows_d, n, h_state, gates, rhps, h
     d = w_c.shape[0]
     bias, has_bias = _opt(bias, x)
     hp = rt.empty((n, d), x.dtype)
-    _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+    gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
     rhp = rt.empty((n, d), x.dtype)
-    _fwd_ur[grid(n * d)](
+    fwd_ur[grid(n * d)](
         flat(x),
         flat(matmul(hp, w_ur)),
         flat(bias),
@@ -54,7 +54,7 @@ def _forward_step(x, w_ur, w_c, bias, live_d, rows_d, n, h_state, gates, rhps, h
         d,
         codes[0],
     )
-    _fwd_c[grid(n * d)](
+    fwd_c[grid(n * d)](
         flat(x),
         flat(matmul(rhp, w_c)),
         flat(bias),
@@ -77,7 +77,7 @@ def _backward_step(st, live_d, rows_d, n, codes, origin):
     dhp, hp_buf, rhp_buf = rt.empty((n, d), dtype), rt.empty((n, d), dtype), rt.empty((n, d), dtype)
     dg_ext, has_dg = _opt(st.get("dgate"), st["dx"])
     drhp_ext, has_drhp = _opt(st.get("drhp"), st["dx"])
-    _back_c[grid(n * d)](
+    back_c[grid(n * d)](
         flat(st["dhid"]),
         flat(st["dh_state"]),
         flat(st["gates"]),
@@ -99,7 +99,7 @@ def _backward_step(st, live_d, rows_d, n, codes, origin):
         origin,
     )
     drhp = matmul(dgc, st["w_c"], trans_b=True)
-    _back_r[grid(n * d)](
+    back_r[grid(n * d)](
         flat(drhp),
         flat(drhp_ext),
         has_drhp,
@@ -116,11 +116,11 @@ def _backward_step(st, live_d, rows_d, n, codes, origin):
         codes[0],
     )
     dhp2 = matmul(dgur, st["w_ur"], trans_b=True)
-    _add_into[grid(dhp.size)](flat(dhp), flat(dhp2))
-    _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(st["dh_state"]), d)
+    add_into[grid(dhp.size)](flat(dhp), flat(dhp2))
+    scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(st["dh_state"]), d)
     for dst, a, g in ((st["dw_ur"], hp_buf, dgur), (st["dw_c"], rhp_buf, dgc)):
         part = matmul(a, g, trans_a=True)
-        _add_into[grid(part.size)](flat(dst), flat(part))
+        add_into[grid(part.size)](flat(dst), flat(part))
 
 
 def _bias_grad(dx, b):
@@ -131,7 +131,7 @@ def _bias_grad(dx, b):
 
 
 def _codes(gate, cand):
-    return _CODES[gate], _CODES[cand]
+    return CODES[gate], CODES[cand]
 
 
 def _forward(ins, attrs, ctx):
@@ -268,7 +268,7 @@ def _unit_setup(ins, attrs):
     n = ins["HiddenPrev"].shape[0]
     idx = rt.to_device(np.arange(n, dtype=np.int64))
     codes = tuple(
-        PLAIN_SIGMOID if c == _CODES["sigmoid"] else c  # gru_unit's plain sigmoid
+        PLAIN_SIGMOID if c == CODES["sigmoid"] else c  # gru_unit's plain sigmoid
         for c in _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]])
     )
     return n, idx, codes, bool(attrs["origin_mode"])

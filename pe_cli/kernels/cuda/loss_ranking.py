@@ -8,7 +8,7 @@ from numba import cuda
 from . import runtime as rt
 from ._elementwise import Binary, Ternary
 from ._launch import flat, grid
-from ._loss_elementwise import _divide
+from ._loss_elementwise import divide
 from .launcher import jit_kernel
 from ..value_checks import bpr_ids
 
@@ -47,7 +47,7 @@ def margin_rank_loss(ins, attrs):
 
 def margin_rank_loss_grad(ins, attrs):
     g = _margin_grads(ins["Label"], ins["Activated"], ins["Out@GRAD"])
-    return {"X1@GRAD": _divide(g, -1.0), "X2@GRAD": g}
+    return {"X1@GRAD": divide(g, -1.0), "X2@GRAD": g}
 
 
 @cuda.jit(device=True, inline=True)
@@ -83,7 +83,7 @@ def rank_loss_grad(ins, attrs):
     g = _rank_grads(flat(ins["Label"]), _diff(flat(ins["Left"]), flat(ins["Right"])), flat(ins["Out@GRAD"]))
     return {
         "Left@GRAD": g.reshape(tuple(ins["Left"].shape)),
-        "Right@GRAD": _divide(g, -1.0).reshape(tuple(ins["Right"].shape)),
+        "Right@GRAD": divide(g, -1.0).reshape(tuple(ins["Right"].shape)),
     }
 
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..common import ACT_CODES as _CODES, seq_offsets
+from ..common import ACT_CODES as CODES, seq_offsets
 from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
@@ -42,7 +42,7 @@ def _dact(y, code):
 
 
 @jit_kernel
-def _gather_state(state, live, out, d):
+def gather_state(state, live, out, d):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < out.size:
@@ -51,7 +51,7 @@ def _gather_state(state, live, out, d):
 
 
 @jit_kernel
-def _scatter_state(src, live, state, d):
+def scatter_state(src, live, state, d):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < src.size:
@@ -60,7 +60,7 @@ def _scatter_state(src, live, state, d):
 
 
 @jit_kernel
-def _add_into(dst, src):
+def add_into(dst, src):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     while t < src.size:
@@ -139,7 +139,7 @@ def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_sta
 
 def _codes(attrs):
     return rt.to_device(
-        np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")], np.int64)
+        np.array([CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")], np.int64)
     )
 
 
@@ -158,7 +158,7 @@ def _forward(ins, attrs, ctx):
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d = rt.to_device(live), rt.to_device(rows)
         hp = rt.empty((len(live), d), x.dtype)
-        _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+        gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
         hw = matmul(hp, w)
         _step[grid(hp.size)](
             flat(x),
@@ -220,7 +220,7 @@ def lstm(ins, attrs, ctx):
         d = cell.shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
         _to_batch[grid(cell.size)](
-            flat(saved), flat(cell), perm, flat(gates), flat(cell_act), d, _CODES[attrs["cell_activation"]]
+            flat(saved), flat(cell), perm, flat(gates), flat(cell_act), d, CODES[attrs["cell_activation"]]
         )
         outs["BatchGate"], outs["BatchCellPreAct"] = gates, cell_act
     return outs
@@ -284,9 +284,9 @@ def lstm_grad(ins, attrs, ctx):
             codes,
         )
         step_dw = matmul(hp, dg, trans_a=True)
-        _add_into[grid(step_dw.size)](flat(dw), flat(step_dw))
+        add_into[grid(step_dw.size)](flat(dw), flat(step_dw))
         dhp = matmul(dg, w, trans_b=True)
-        _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(dh_state), d)
+        scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(dh_state), d)
     with_state = ins.get("H0") is not None or ins.get("C0") is not None
     return {
         "Input@GRAD": dx,

@@ -14,7 +14,7 @@ from ..lstmp_math import proj_activation
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
-from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .lstm import CODES, _act, add_into, _dact, gather_state, scatter_state
 from .gru import _rows
 from .launcher import jit_kernel
 
@@ -127,7 +127,7 @@ def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, 
 def _codes(attrs):
     return rt.to_device(
         np.array(
-            [_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
+            [CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
             + [_proj_code(attrs)],
             np.int64,
         )
@@ -136,8 +136,8 @@ def _codes(attrs):
 
 def _proj_code(attrs):
     """The projection's activation code: Fluid's activation op's, a plain sigmoid (lstmp_math)."""
-    code = _CODES[proj_activation(attrs)]
-    return PLAIN_SIGMOID if code == _CODES["sigmoid"] else code
+    code = CODES[proj_activation(attrs)]
+    return PLAIN_SIGMOID if code == CODES["sigmoid"] else code
 
 
 def _state(init, shape, dtype):
@@ -164,7 +164,7 @@ def _forward(ins, attrs, ctx):
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d, n = rt.to_device(live), rt.to_device(rows), len(live)
         rp, h_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype)
-        _gather_state[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
+        gather_state[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
         _cell_step[grid(n * d)](
             flat(x),
             flat(matmul(rp, w)),
@@ -228,7 +228,7 @@ def lstmp(ins, attrs, ctx):
                 flat(gates),
                 flat(cell_act),
                 d,
-                _CODES[attrs["cell_activation"]],
+                CODES[attrs["cell_activation"]],
             )
         outs.update(BatchGate=gates, BatchCellPreAct=cell_act, BatchHidden=_rows(st["hs"], perm))
     return outs
@@ -260,8 +260,8 @@ def lstmp_grad(ins, attrs, ctx):
             float(attrs["proj_clip"]),
             _proj_code(attrs),
         )
-        _gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
-        _gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
+        gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
+        gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
         dg = rt.empty((n, 4 * d), x.dtype)
         _cell_back[grid(n * d)](
             flat(matmul(dpa, pw, trans_b=True)),
@@ -282,9 +282,9 @@ def lstmp_grad(ins, attrs, ctx):
             st["codes"],
         )
         for dst, part in ((dpw, matmul(h_buf, dpa, trans_a=True)), (dw, matmul(rp_buf, dg, trans_a=True))):
-            _add_into[grid(part.size)](flat(dst), flat(part))
+            add_into[grid(part.size)](flat(dst), flat(part))
         drp = matmul(dg, w, trans_b=True)
-        _scatter_state[grid(drp.size)](flat(drp), live_d, flat(dr_state), p)
+        scatter_state[grid(drp.size)](flat(drp), live_d, flat(dr_state), p)
     return {
         "Input@GRAD": dx,
         "Weight@GRAD": dw,

@@ -27,7 +27,7 @@ from ..context import NO_CONTEXT
 # -- joining and splitting along an axis ------------------------------------------------------
 
 
-def _place_along(parts, out, axis):
+def place_along(parts, out, axis):
     """Copies each part into ``out`` at its running offset along ``axis``."""
     ostr = contiguous_strides(out.shape)
     start = 0
@@ -37,7 +37,7 @@ def _place_along(parts, out, axis):
     return out
 
 
-def _take_along(src, sizes, axis):
+def take_along(src, sizes, axis):
     """Splits ``src`` along ``axis`` into new arrays of the given sizes."""
     sstr = contiguous_strides(src.shape)
     parts, start = [], 0
@@ -55,19 +55,19 @@ def concat(ins, attrs):
     axis = attrs["axis"] % xs[0].ndim
     shape = list(xs[0].shape)
     shape[axis] = builtins.sum(x.shape[axis] for x in xs)
-    return {"Out": _place_along(xs, rt.empty(shape, xs[0].dtype), axis)}
+    return {"Out": place_along(xs, rt.empty(shape, xs[0].dtype), axis)}
 
 
 def concat_grad(ins, attrs):
     xs, dout = ins["X"], ins["Out@GRAD"]
     axis = attrs["axis"] % dout.ndim
-    return {"X@GRAD": _take_along(dout, [x.shape[axis] for x in xs], axis)}
+    return {"X@GRAD": take_along(dout, [x.shape[axis] for x in xs], axis)}
 
 
 def split(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    return {"Out": _take_along(x, split_sizes(tuple(x.shape), axis, attrs), axis)}
+    return {"Out": take_along(x, split_sizes(tuple(x.shape), axis, attrs), axis)}
 
 
 def stack(ins, attrs):
@@ -75,27 +75,27 @@ def stack(ins, attrs):
     axis = attrs["axis"] % (xs[0].ndim + 1)
     unit = tuple(xs[0].shape[:axis]) + (1,) + tuple(xs[0].shape[axis:])
     shape = unit[:axis] + (len(xs),) + unit[axis + 1 :]
-    return {"Y": _place_along([x.reshape(unit) for x in xs], rt.empty(shape, xs[0].dtype), axis)}
+    return {"Y": place_along([x.reshape(unit) for x in xs], rt.empty(shape, xs[0].dtype), axis)}
 
 
 def stack_grad(ins, attrs):
     xs, dy = ins["X"], ins["Y@GRAD"]
     axis = attrs["axis"] % dy.ndim
-    parts = _take_along(dy, [1] * len(xs), axis)
+    parts = take_along(dy, [1] * len(xs), axis)
     return {"X@GRAD": [p.reshape(x.shape) for p, x in zip(parts, xs)]}
 
 
 # -- reshape family: views ---------------------------------------------------------------------
 
 
-def _xshape(x):
+def xshape(x):
     return rt.empty((0,) + tuple(x.shape), x.dtype)
 
 
 def reshape(ins, attrs):
     x = ins["X"]
     shape = reshape_target_at_run(ins, attrs, rt.to_host)
-    return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": xshape(x)}
 
 
 def reshape_grad(ins, attrs):
@@ -109,18 +109,18 @@ def flatten(ins, attrs):
     axis = attrs["axis"]
     rows = int(np.prod(x.shape[:axis]))
     cols = int(np.prod(x.shape[axis:]))
-    return {"Out": x.reshape((rows, cols)), "XShape": _xshape(x)}
+    return {"Out": x.reshape((rows, cols)), "XShape": xshape(x)}
 
 
 def squeeze(ins, attrs):
     x = ins["X"]
     axes = squeeze_axes(tuple(x.shape), attrs["axes"])
-    return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)), "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)), "XShape": xshape(x)}
 
 
 def unsqueeze(ins, attrs):
     x = ins["X"]
-    return {"Out": x.reshape(tuple(unsqueeze_shape(tuple(x.shape), attrs["axes"]))), "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(unsqueeze_shape(tuple(x.shape), attrs["axes"]))), "XShape": xshape(x)}
 
 
 def transpose(ins, attrs):
@@ -130,7 +130,7 @@ def transpose(ins, attrs):
     xstr = contiguous_strides(x.shape)
     out = rt.empty(shape, x.dtype)
     copy_window(x, out, shape, [xstr[p] for p in perm], contiguous_strides(shape))
-    return {"Out": out, "XShape": _xshape(x)}
+    return {"Out": out, "XShape": xshape(x)}
 
 
 def transpose_grad(ins, attrs):

@@ -13,7 +13,7 @@ from . import elementwise as _elementwise, runtime as rt, selected_rows as spars
 from ._elementwise import scalar_arg
 from ._host import given_cpu_kernel, with_args
 from ._launch import flat, grid
-from ._optimizer_launch import _as, _beta_pows, _update
+from ._optimizer_launch import _as, beta_pows, _update
 from .launcher import jit_kernel
 from .optimizer_layerwise import lamb, lars_momentum  # noqa: F401 (found here by the registry)
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
@@ -101,7 +101,7 @@ def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, 
 def adam(ins, attrs, ctx=NO_CONTEXT):
     p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
-    pows = _beta_pows(b1_in, b2_in, attrs)
+    pows = beta_pows(b1_in, b2_in, attrs)
     if isinstance(g, SelectedRows) and adam_reads_next_powers(ins, attrs):  # Fluid 1.8.5's (the CPU kernel's)
         b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:

@@ -8,10 +8,10 @@ from numba import cuda
 
 from ._elementwise import scalar_arg
 from ._launch import flat, grid
-from ._optimizer_launch import _as, _beta_pows, _update
+from ._optimizer_launch import _as, beta_pows, _update
 from . import runtime as rt
 from .launcher import jit_kernel
-from .reduction import _sum_of_squares
+from .reduction import sum_of_squares
 
 
 @jit_kernel
@@ -67,10 +67,10 @@ def lamb(ins, attrs):
             flat(r),
         )
         _lamb_step[grid(p.size)](
-            flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p), _sum_of_squares(r), flat(p_out)
+            flat(p), flat(r), _as(ins["LearningRate"], t), sum_of_squares(p), sum_of_squares(r), flat(p_out)
         )
     return dict(
-        _beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out
+        beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out
     )
 
 
@@ -97,8 +97,8 @@ def lars_momentum(ins, attrs):
         ["Velocity"],
         ["VelocityOut"],
         _as(ins["LearningRate"], t),
-        _sum_of_squares(p),
-        _sum_of_squares(g),
+        sum_of_squares(p),
+        sum_of_squares(g),
         scalar_arg(t, attrs["mu"]),
         scalar_arg(t, attrs["lars_coeff"]),
         scalar_arg(t, attrs["lars_weight_decay"]),

@@ -5,7 +5,7 @@ them as a peer copy, else through the host."""
 _peer = {}
 
 
-def _peer_ok(src, dst):
+def peer_ok(src, dst):
     key = (src.id, dst.id)
     ok = _peer.get(key)
     if ok is None:

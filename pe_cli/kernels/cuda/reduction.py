@@ -190,12 +190,12 @@ def reduce_prod_grad(ins, attrs):
 _square = Unary(cuda.jit(device=True, inline=True)(lambda x, p, q: x * x))
 
 
-def _sum_of_squares(x):
+def sum_of_squares(x):
     return reduce(_square(x), range(x.ndim), "sum").reshape((1,))
 
 
 def squared_l2_norm(ins, attrs):
-    return {"Out": _sum_of_squares(ins["X"])}
+    return {"Out": sum_of_squares(ins["X"])}
 
 
 @jit_kernel

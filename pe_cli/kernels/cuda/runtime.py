@@ -22,7 +22,7 @@ from .. import cuda_places
 from ..context import wraps
 from . import _simulator
 from .allocator import Pool
-from .peer_access import _peer_ok
+from .peer_access import peer_ok
 
 _cuda = None
 _sim = None
@@ -253,7 +253,7 @@ def copy_to(array, dst_device):
             return out
     src.synchronize()
     with dst:
-        if _peer_ok(src, dst):
+        if peer_ok(src, dst):
             # Unified addressing: a device-to-device copy between two GPUs is a peer copy.
             out.copy_to_device(array, stream=dst.stream)
         else:

@@ -7,7 +7,7 @@ from ..common import seq_offsets
 from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
 from . import runtime as rt
 from .sequence_rows import _gather, _scatter
-from .manipulation import _place_along, _take_along
+from .manipulation import place_along, take_along
 
 
 def _expand_map(ins, attrs, ctx):
@@ -35,7 +35,7 @@ def sequence_concat(ins, attrs, ctx):
     xs = ins["X"]
     idx, lod = _concat_map(xs, ctx)
     shape = (len(idx),) + tuple(xs[0].shape[1:])
-    stacked = _place_along(xs, rt.empty(shape, xs[0].dtype), 0)
+    stacked = place_along(xs, rt.empty(shape, xs[0].dtype), 0)
     ctx.set_lod_map({"Out": lod_lists(lod)})
     return {"Out": _gather(stacked, idx, shape)}
 
@@ -44,7 +44,7 @@ def sequence_concat_grad(ins, attrs, ctx):
     xs, dout = ins["X"], ins["Out@GRAD"]
     idx, _ = _concat_map(xs, ctx)
     stacked = _gather(dout, np.argsort(idx, kind="stable"), tuple(dout.shape))
-    return {"X@GRAD": _take_along(stacked, [x.shape[0] for x in xs], 0)}
+    return {"X@GRAD": take_along(stacked, [x.shape[0] for x in xs], 0)}
 
 
 def _slice_map(ins, attrs, ctx):

@@ -18,7 +18,7 @@ from ...framework import default_main_program, unique_name
 from ...framework.variable import Variable
 from ...training import optimizer as _plain
 from ...training import optimizer_adaptive as _adaptive
-from ...training.optimizer_base import _persistable_var
+from ...training.optimizer_base import persistable_var as _persistable_var
 from ...training.regularizer import L2Decay, append_regularization_ops
 from .lr_scheduler import LRScheduler
 

@@ -12,7 +12,7 @@ from ..tensor_indexing_axis import *  # noqa: F401,F403
 from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
 from ..tensor_select import combinations, take, vander  # noqa: F401
-from ...layers.helper import _single
+from ...layers.helper import single as _single
 
 
 def _with_axis(op_type):

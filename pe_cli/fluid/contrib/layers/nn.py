@@ -7,7 +7,7 @@ from .... import layers
 from ....base.errors import ArgumentTypeError
 from ....layers.batch_shuffle import shuffle_batch  # noqa: F401
 from ....layers.detection_box import float_input
-from ....layers.detection_nms import _nms
+from ....layers.detection_nms import nms as _nms
 from ....layers.helper import LayerHelper
 from ....layers.partial_columns import partial_concat, partial_sum  # noqa: F401
 from ....layers.pyramid_hash import search_pyramid_hash  # noqa: F401

@@ -38,12 +38,12 @@ from .onednn_api import (
     DST,
     SRC,
     WEIGHTS,
-    _DIRECT,
-    _Dims,
-    _FORWARD_TRAINING,
-    _Library,
+    DIRECT,
+    Dims,
+    FORWARD_TRAINING,
+    Library,
     _Plan,
-    _Rejected,
+    Rejected,
 )
 
 
@@ -61,8 +61,8 @@ def library():
                 path, _lib = os.path.join(sys.prefix, "lib", "libdnnl.so.3"), None
                 if os.environ.get("PE_ONEDNN", "1") != "0" and sys.platform == "linux" and os.path.exists(path):
                     try:
-                        _lib = _Library(path)
-                    except (OSError, AttributeError, _Rejected):
+                        _lib = Library(path)
+                    except (OSError, AttributeError, Rejected):
                         pass
                 _loaded = True
     return _lib
@@ -82,10 +82,10 @@ def applies(x, w, *arrays, min_channels=None):
 
 def _geometry(geo):
     return (
-        _Dims(geo.sh, geo.sw),
-        _Dims(geo.dh - 1, geo.dw - 1),
-        _Dims(geo.pads[0], geo.pads[2]),
-        _Dims(geo.pads[1], geo.pads[3]),
+        Dims(geo.sh, geo.sw),
+        Dims(geo.dh - 1, geo.dw - 1),
+        Dims(geo.pads[0], geo.pads[2]),
+        Dims(geo.pads[1], geo.pads[3]),
     )
 
 
@@ -145,13 +145,13 @@ def _new_plan(lib, direction, x_shape, w_shape, y_shape, geo, blocked):
         else:
             lib.check(
                 lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
-                    byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr
+                    byref(pd), lib.engine, DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr
                 ),
                 "convolution's filter gradient",
             )
             owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
             plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned, blocked)
-    except _Rejected:
+    except Rejected:
         plan = None
         for destroy, handle in reversed(owned):
             destroy(handle)
@@ -168,8 +168,8 @@ def _forward_desc(lib, fwd, xd, wd, yd, geometry):
         lib.lib.dnnl_convolution_forward_primitive_desc_create(
             byref(fwd),
             lib.engine,
-            _FORWARD_TRAINING,
-            _DIRECT,
+            FORWARD_TRAINING,
+            DIRECT,
             xd,
             wd,
             None,
@@ -192,7 +192,7 @@ def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
     if held:
         xb, yb = lib.desc(x_shape, blocked=True), lib.desc(y_shape, blocked=True)
         try:
-            if create(byref(pd), lib.engine, _DIRECT, xb, wd, yb, *geometry, fwd, lib.attr) == 0:
+            if create(byref(pd), lib.engine, DIRECT, xb, wd, yb, *geometry, fwd, lib.attr) == 0:
                 if not lib.implementation(pd).startswith("ref"):  # (AVX2 CPUs: nChw16c has no jit kernel)
                     return
                 lib.lib.dnnl_primitive_desc_destroy(pd)
@@ -200,7 +200,7 @@ def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
             lib.lib.dnnl_memory_desc_destroy(xb)
             lib.lib.dnnl_memory_desc_destroy(yb)
     lib.check(
-        create(byref(pd), lib.engine, _DIRECT, anys[0], wd, anys[1], *geometry, fwd, lib.attr),
+        create(byref(pd), lib.engine, DIRECT, anys[0], wd, anys[1], *geometry, fwd, lib.attr),
         "convolution's input gradient",
     )
 

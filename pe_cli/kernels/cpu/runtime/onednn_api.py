@@ -9,8 +9,8 @@ from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint, c
 import numpy as np
 
 
-_Dims = c_int64 * 12
-_F32, _FORMAT_ANY, _FORWARD_TRAINING, _DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER = 3, 1, 64, 1, 1, 1, 1
+Dims = c_int64 * 12
+_F32, _FORMAT_ANY, FORWARD_TRAINING, DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER = 3, 1, 64, 1, 1, 1, 1
 _RUNTIME_OMP = 2
 # dnnl_query_t: the memory descriptors of a primitive descriptor, and its implementation's name
 _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD, _Q_IMPL_INFO = (
@@ -50,7 +50,7 @@ class _Arg(ctypes.Structure):
     _fields_ = [("arg", c_int), ("memory", c_void_p)]
 
 
-class _Library:
+class Library:
     """libdnnl.so.3 with the engine, a stream per thread and the attributes every plan shares."""
 
     def __init__(self, path):
@@ -80,7 +80,7 @@ class _Library:
     @staticmethod
     def check(status, what):
         if status != 0:
-            raise _Rejected(f"oneDNN: {what} failed (status {status})")
+            raise Rejected(f"oneDNN: {what} failed (status {status})")
 
     def stream(self):
         stream = getattr(self._local, "stream", None)
@@ -95,21 +95,19 @@ class _Library:
         md = c_void_p()
         if blocked:
             self.check(
-                self.lib.dnnl_memory_desc_create_with_string_tag(
-                    byref(md), len(shape), _Dims(*shape), _F32, b"aBcd16b"
-                ),
+                self.lib.dnnl_memory_desc_create_with_string_tag(byref(md), len(shape), Dims(*shape), _F32, b"aBcd16b"),
                 "blocked memory descriptor",
             )
         elif layout_any:
             self.check(
-                self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), _Dims(*shape), _F32, _FORMAT_ANY),
+                self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), Dims(*shape), _F32, _FORMAT_ANY),
                 "memory descriptor",
             )
         else:
             strides = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1]
             self.check(
                 self.lib.dnnl_memory_desc_create_with_strides(
-                    byref(md), len(shape), _Dims(*shape), _F32, _Dims(*map(int, strides))
+                    byref(md), len(shape), Dims(*shape), _F32, Dims(*map(int, strides))
                 ),
                 "memory descriptor",
             )
@@ -142,7 +140,7 @@ class _Library:
                 lib.dnnl_memory_destroy(mem)
 
 
-class _Rejected(Exception):
+class Rejected(Exception):
     """oneDNN has no primitive for this convolution: pe's own path runs."""
 
 
@@ -155,7 +153,7 @@ class _Plan:
         self.lib, self.outputs, self.owned = lib, outputs, []
         self.implementation = lib.implementation(pd)  # "jit:avx2", "brgconv:avx512_core", ...
         if self.implementation.startswith("ref"):
-            raise _Rejected("oneDNN has only its reference convolution here: pe's own path is faster")
+            raise Rejected("oneDNN has only its reference convolution here: pe's own path is faster")
         self.prim = lib.primitive(pd)
         owned.append((lib.lib.dnnl_primitive_destroy, self.prim))
         self.tensors = {}

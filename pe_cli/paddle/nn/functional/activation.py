@@ -7,7 +7,7 @@ trailing-underscore names build the same ops (a static graph has no in-place for
 from .... import layers as L
 from ....base.errors import PeError
 from ....layers.checks import FLOATS, check_variable_and_dtype
-from ....layers.helper import _single
+from ....layers.helper import single as _single
 from ... import tensor_create as TC
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa

@@ -7,7 +7,7 @@ from .... import layers as L
 from ....base.errors import PeError
 from ....framework.variable import Variable
 from ....layers.checks import check_type
-from ....layers.helper import LayerHelper, _single
+from ....layers.helper import LayerHelper, single as _single
 from ... import tensor_create as TC
 from ...alpha_keywords import or_alpha
 from ... import tensor_manip as TM

@@ -28,7 +28,13 @@ from ....transpiler import distribute_transpiler as dist_transpiler  # noqa: F40
 from ....unsupported import optional_module
 from .....base.errors import ArgumentTypeError, ArgumentValueError
 from .....compiler.compiled_program import CompiledProgram
-from .....compiler.strategy import BuildStrategy, ExecutionStrategy, _check_bool, _check_int, _check_list
+from .....compiler.strategy import (
+    BuildStrategy,
+    ExecutionStrategy,
+    check_bool as _check_bool,
+    check_int as _check_int,
+    check_list as _check_list,
+)
 from .....framework import default_startup_program
 from .....io.checkpoint import save_persistables as _save_persistables
 from .....io.inference import save_inference_model as _save_inference_model
