@@ -1,4 +1,5 @@
-"""The whole tree is as ruff formats it (pyproject.toml pins the release and sets the line length):
+"""The whole tree is as ruff formats it, and its linter finds nothing (pyproject.toml pins the release, sets
+the line length and the rules):
 a reader meets one layout everywhere, and the file-size limit is met by splitting, never by squeezing."""
 
 import os
@@ -16,3 +17,10 @@ def _ruff(*args):
 def test_the_tree_is_formatted():
     done = _ruff("format", "--check", ".")
     assert done.returncode == 0, "run `make format`:\n" + done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_tree_passes_the_linter():
+    """pyflakes' and pycodestyle's error rules as pyproject.toml selects them: no unused or undefined name,
+    no redefinition, no lambda assigned to a name, no syntax error."""
+    done = _ruff("check", ".")
+    assert done.returncode == 0, "fix what ruff names (`ruff check --fix` fixes some):\n" + done.stdout[-3000:]

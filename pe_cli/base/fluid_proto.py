@@ -17,13 +17,13 @@ import functools
 
 from .errors import PeError
 from .lod_tensor_file import (
-    DTYPE_CODES,
-    DTYPES,
-    MAX_HEADER_BYTES,
+    DTYPE_CODES as DTYPE_CODES,
+    DTYPES as DTYPES,
+    MAX_HEADER_BYTES as MAX_HEADER_BYTES,
     VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
-    read_lod_tensor,
-    read_lod_tensors,
-    write_lod_tensor,
+    read_lod_tensor as read_lod_tensor,
+    read_lod_tensors as read_lod_tensors,
+    write_lod_tensor as write_lod_tensor,
 )
 
 # OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS

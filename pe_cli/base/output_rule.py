@@ -171,7 +171,7 @@ def open_append(path):
     symlink: a symlink there is a one-line PeError naming it. Returns the file descriptor."""
     try:
         return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
-    except OSError as e:
+    except OSError:
         if os.path.islink(path):
             raise PeError(
                 f"{path} is a symlink; pe appends its log to a file of its own, never through a "

@@ -36,17 +36,17 @@ from ..framework.operator import Operator
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX
 from .ssa_nodes import (
-    ALL_REDUCE,
-    BROADCAST,
-    COMPUTE,
-    FETCH,
-    REDUCE,
+    ALL_REDUCE as ALL_REDUCE,
+    BROADCAST as BROADCAST,
+    COMPUTE as COMPUTE,
+    FETCH as FETCH,
+    REDUCE as REDUCE,
     SCALE_LOSS_GRAD,  # noqa: F401
-    PROCESS_ALL_REDUCE,
+    PROCESS_ALL_REDUCE as PROCESS_ALL_REDUCE,
     BroadcastNode,
     ComputeNode,
     FetchNode,
-    OpNode,
+    OpNode as OpNode,
     ScaleLossGradNode,
     VarNode,
 )

@@ -7,7 +7,6 @@ files or its name ends in .npz).
 """
 
 import gzip
-import os
 import zipfile
 import zlib
 

@@ -4,7 +4,6 @@ tables.py). Each returns plain numpy arrays and raises DataError, which names th
 import csv
 import os
 
-import numpy as np
 
 from ..base import npy
 from ..base.errors import PeError

@@ -20,6 +20,10 @@ from .readers import DataError
 KINDS = ("scale", "normalize", "reshape", "one_hot", "cast")
 
 
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def check_transform(item):
     """Checks one transform ``{kind: argument}``; returns (kind, argument) or raises DataError with
     the key to fix (relative to the transform)."""
@@ -30,15 +34,14 @@ def check_transform(item):
     ((kind, arg),) = item.items()
     if kind not in KINDS:
         raise DataError(f"unknown transform '{kind}'", (kind,), suggest(kind, KINDS))
-    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
-    if kind == "scale" and not num(arg):
+    if kind == "scale" and not _number(arg):
         raise DataError(f"scale takes a number, got {arg!r}", (kind,), "e.g. scale: 0.00392156")
     if kind == "normalize":
         if not isinstance(arg, dict) or set(arg) != {"mean", "std"}:
             raise DataError("normalize takes {mean: m, std: s}", (kind,), "e.g. normalize: {mean: 0.1307, std: 0.3081}")
         for k in ("mean", "std"):
             v = arg[k]
-            if not (num(v) or (isinstance(v, list) and v and all(num(x) for x in v))):
+            if not (_number(v) or (isinstance(v, list) and v and all(_number(x) for x in v))):
                 raise DataError(f"normalize.{k} takes a number or a list of numbers, got {v!r}", (kind, k))
             if k == "std" and any(x == 0 for x in (v if isinstance(v, list) else [v])):
                 raise DataError("normalize.std must not be 0", (kind, k))
@@ -148,7 +151,7 @@ def conform(array, name, shape, dtype):
                 raise DataError(
                     f"feed '{name}' is {dtype} but the data has fractional values",
                     (),
-                    f"change the feed's dtype or the data",
+                    "change the feed's dtype or the data",
                 )
         before, array = array, array.astype(dtype)
     else:

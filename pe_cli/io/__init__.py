@@ -23,7 +23,7 @@ from .checkpoint import (
     load_params,
     load_persistables,
     load_vars,
-    save_npy_persistables,
+    save_npy_persistables as save_npy_persistables,
     save_params,
     save_persistables,
     save_vars,

@@ -25,7 +25,7 @@ from ..framework.variable import Parameter, Variable
 from ..base.atomic_file import write_file
 from .atomic import interrupted_hint, write_dir
 from .checkpoint_files import (
-    check_value,
+    check_value as check_value,
     combined_values,
     file_name,
     fluid_files,

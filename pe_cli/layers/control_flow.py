@@ -17,12 +17,7 @@ from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 from .utils import flatten, is_sequence, pack_sequence_as
 from .lod_rank import (
-    array_to_lod_tensor,
-    lod_rank_table,
     lod_tensor_to_array,  # noqa: F401 -- Fluid's
-    max_sequence_len,
-    reorder_lod_tensor_by_rank,
-    shrink_memory,
 )  # layers.control_flow has them
 from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant

@@ -4,8 +4,6 @@ distribute_fpn_proposals, collect_fpn_proposals."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals"]
 from ..base.errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
-from .indexing import gather
-from .manipulation import reshape
 from .checks import fluid_checks
 
 

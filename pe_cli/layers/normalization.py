@@ -14,11 +14,10 @@ __all__ = [
     "data_norm",
 ]
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
-from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
-from .activation import known_shape, elu, leaky_relu
+from .activation import known_shape
 from .checks import FLOATS, check_type, check_variable_and_dtype, fluid_checks
 from .convolution import fmt, shape_error
 from .helper import LayerHelper

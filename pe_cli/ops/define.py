@@ -20,16 +20,16 @@ A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 from ..base.dims import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (
-    BACKEND_ATTRS,
+    BACKEND_ATTRS as BACKEND_ATTRS,
     Attr,
-    as_long,
-    backend_attrs,
-    dtype_code,
-    dtype_or_none,  # noqa: F401
-    in_range,
-    int_list,
-    is_int,
-    positive,
+    as_long as as_long,
+    backend_attrs as backend_attrs,
+    dtype_code as dtype_code,
+    dtype_or_none as dtype_or_none,
+    in_range as in_range,
+    int_list as int_list,
+    is_int as is_int,
+    positive as positive,
 )  # (re-exported: op families declare attributes with them)
 from .op_definition import OpDef, Slot
 from .op_traits import LOD_RULES, TRAITS

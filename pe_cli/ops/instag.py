@@ -5,7 +5,7 @@ from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):
-    ins, tag, filt = ctx.shape("Ins"), ctx.input_var("Ins_tag"), ctx.shape("Filter_tag")
+    ins, _tag, filt = ctx.shape("Ins"), ctx.input_var("Ins_tag"), ctx.shape("Filter_tag")
     if len(ins) != 2:
         ctx.fail(f"Ins {fmt_shape(ins)} must be [instances (or their rows), width]")
     # Ins_tag's LoD (and Ins's with is_lod) and the tags' int64 are checked when the op runs, as Fluid's

@@ -34,7 +34,7 @@ register(
 
 def _infer_scatter(ctx):
     x = ctx.input_var("X")
-    ids = need_lod(ctx, "Ids", "sequence_scatter")
+    need_lod(ctx, "Ids", "sequence_scatter")
     upd = ctx.input_var("Updates")
     if upd.dtype != x.dtype:
         ctx.fail(f"Updates is {upd.dtype} but X is {x.dtype}; they must have one dtype")

@@ -48,7 +48,7 @@ from .tensor_cumulative import *  # noqa: F401,F403
 
 from . import distribution  # noqa: F401,E402 -- Paddle 2.x's (1.8.5's is empty), built on the functions above
 
-complex = _sys.modules[__name__ + ".complex"]  # noqa: A001 -- 1.8.5's module, callable as 2.x's paddle.complex(re, im)
+complex = _sys.modules[__name__ + ".complex"]  # noqa: A001,F811 -- 1.8.5's module, callable as 2.x's paddle.complex(re, im)
 
 _patch_variable(tensor)
 _patch_program()

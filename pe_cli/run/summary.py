@@ -78,7 +78,10 @@ def summary_table(spec, programs):
     head = ("Layer (type)", "Output shape", "Params", "Declared at")
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
-    fmt = lambda r: f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip()
+
+    def fmt(r):
+        return f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip()
+
     out = [f"Model: {spec.name}", line, fmt(head), line] + [fmt(r) for r in rows] + [line]
     out += [
         f"Total params: {total:,} ({total * 4 / 1024:.1f} KiB as float32)",

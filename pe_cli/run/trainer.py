@@ -326,7 +326,10 @@ def resolved_config_text(cfg, run_dir=None, model_file="model.yaml"):
     works."""
     data = json.loads(json.dumps(cfg.data))
     if run_dir is not None:
-        rel = lambda p: os.path.relpath(os.path.abspath(p), os.path.abspath(run_dir)) if p else p
+
+        def rel(p):
+            return os.path.relpath(os.path.abspath(p), os.path.abspath(run_dir)) if p else p
+
         data["model"] = model_file
         for which in ("train", "eval"):
             src = data["data"][which]

@@ -1,5 +1,6 @@
 """AsyncExecutor and DataFeedDesc (seed 004, issue 14): the seed's proto and calls, the MultiSlot
 reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
+
 import re
 from paths import REPO
 import os
@@ -50,26 +51,38 @@ def _write(path, text):
 
 # -- DataFeedDesc -----------------------------------------------------------------------------------
 
+
 def test_the_seeds_data_feed_desc(tmp_path):
     feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
     assert feed.batch_size == 2 and feed.slots == [("words", "uint64", False, True), ("label", "uint64", False, True)]
     feed.set_batch_size(128)
-    feed.set_dense_slots("label")          # one name as a string (the seed's call) ...
-    feed.set_use_slots(["words"])           # ... or a list
+    feed.set_dense_slots("label")  # one name as a string (the seed's call) ...
+    feed.set_use_slots(["words"])  # ... or a list
     text = feed.desc()
     assert "batch_size: 128" in text and text.count("is_dense: true") == 1
     again = fluid.DataFeedDesc(_write(tmp_path / "again.proto", text))
-    assert again.desc() == text and again.slots == feed.slots       # desc() loads back unchanged
+    assert again.desc() == text and again.slots == feed.slots  # desc() loads back unchanged
 
 
-@pytest.mark.parametrize("text, message", [
-    ('name: "x"\nmulti_slot_desc {\n  slots { name: "a" type: "uint64" colour: 1 }\n}\n',
-     'bad.proto:3:36: Message type "pe.datafeed.Slot" has no field named "colour".'),
-    ('batch_size: two\n', "bad.proto:1:13: 'batch_size: two': Couldn't parse integer: two"),
-    ('multi_slot_desc { slots { name: "a" } }\n', "bad.proto: missing required field multi_slot_desc.slots[0].type"),
-    ('multi_slot_desc { slots { name: "a" type: "int8" } }\n', "slot 'a' has type 'int8'; use uint64 (ids) or float"),
-    ('batch_size: 0\n', "batch_size must be >= 1, got 0"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            'name: "x"\nmulti_slot_desc {\n  slots { name: "a" type: "uint64" colour: 1 }\n}\n',
+            'bad.proto:3:36: Message type "pe.datafeed.Slot" has no field named "colour".',
+        ),
+        ("batch_size: two\n", "bad.proto:1:13: 'batch_size: two': Couldn't parse integer: two"),
+        (
+            'multi_slot_desc { slots { name: "a" } }\n',
+            "bad.proto: missing required field multi_slot_desc.slots[0].type",
+        ),
+        (
+            'multi_slot_desc { slots { name: "a" type: "int8" } }\n',
+            "slot 'a' has type 'int8'; use uint64 (ids) or float",
+        ),
+        ("batch_size: 0\n", "batch_size must be >= 1, got 0"),
+    ],
+)
 def test_a_bad_description_is_one_line_naming_the_place(tmp_path, text, message):
     path = _write(tmp_path / "bad.proto", text)
     with pytest.raises(PeError, match=re.escape(message)) as err:
@@ -85,11 +98,12 @@ def test_unknown_slot_names_are_refused(tmp_path):
 
 # -- the MultiSlot reader -------------------------------------------------------------------------------
 
+
 def test_reader_makes_dense_arrays_and_lod_tensors(tmp_path):
     feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
     data = _write(tmp_path / "part-0", "3 5 6 7 1 1\n1 9 1 0\n\n2 4 4 1 1\n")
     batches = list(MultiSlotReader(feed).batches(data))
-    assert len(batches) == 2                       # batch_size 2: two lines, then the last one
+    assert len(batches) == 2  # batch_size 2: two lines, then the last one
     words, label = batches[0]["words"], batches[0]["label"]
     assert np.array(words).reshape(-1).tolist() == [5, 6, 7, 9] and words.recursive_sequence_lengths() == [[3, 1]]
     assert np.array(label).dtype == np.int64 and label.recursive_sequence_lengths() == [[1, 1]]
@@ -98,14 +112,17 @@ def test_reader_makes_dense_arrays_and_lod_tensors(tmp_path):
     assert last["label"].shape == (1, 1) and last["label"].tolist() == [[1]]
 
 
-@pytest.mark.parametrize("line, message", [
-    ("2 5 6\n", "part-0:2: slot 'label': the line ends before it"),
-    ("x 5 1 1\n", "part-0:2: slot 'words': its count is not a positive integer"),
-    ("3 5 6 1 1\n", "part-0:2: slot 'label': fewer values than its count"),
-    ("0 1 1\n", "part-0:2: slot 'words': its count is not a positive integer"),
-    ("1 5 1 1 9\n", "part-0:2: values after the last slot 'label'"),
-    ("1 5 1 1.5\n", "part-0:2: slot 'label' (uint64): a value is not a number of that type"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("2 5 6\n", "part-0:2: slot 'label': the line ends before it"),
+        ("x 5 1 1\n", "part-0:2: slot 'words': its count is not a positive integer"),
+        ("3 5 6 1 1\n", "part-0:2: slot 'label': fewer values than its count"),
+        ("0 1 1\n", "part-0:2: slot 'words': its count is not a positive integer"),
+        ("1 5 1 1 9\n", "part-0:2: values after the last slot 'label'"),
+        ("1 5 1 1.5\n", "part-0:2: slot 'label' (uint64): a value is not a number of that type"),
+    ],
+)
 def test_a_malformed_line_names_file_line_and_slot(tmp_path, line, message):
     """The file parser (numba) and the in-memory one (Python) say the same."""
     feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
@@ -121,6 +138,7 @@ def test_a_malformed_line_names_file_line_and_slot(tmp_path, line, message):
 
 # -- AsyncExecutor --------------------------------------------------------------------------------------
 
+
 def _dataset(tmp_path, files=4, lines=64, seed=0):
     """Four-feature points whose class is which of two linear scores is larger; plus a held-out set."""
     rng = np.random.default_rng(seed)
@@ -129,8 +147,9 @@ def _dataset(tmp_path, files=4, lines=64, seed=0):
     for f in range(files + 1):
         x = rng.normal(size=(lines, 4))
         y = (x @ w).argmax(axis=1)
-        text = "".join(f"4 {' '.join(f'{v:.6f}' for v in row)} 2 {f} {i} 1 {label}\n"
-                       for i, (row, label) in enumerate(zip(x, y)))
+        text = "".join(
+            f"4 {' '.join(f'{v:.6f}' for v in row)} 2 {f} {i} 1 {label}\n" for i, (row, label) in enumerate(zip(x, y))
+        )
         paths.append(_write(tmp_path / f"part-{f}", text))
     held = np.loadtxt(paths[-1])
     return paths[:-1], held[:, 1:5].astype(np.float32), held[:, -1:].astype(np.int64)
@@ -192,7 +211,7 @@ def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, 
         after = float(exe.run(test, feed={"x": x, "label": y}, fetch_list=[loss.name])[0][0])
     assert after < 0.6 * before, (before, after)
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 3 * 6 * 4                 # every batch of every file, each pass
+    assert len(printed) == 3 * 6 * 4  # every batch of every file, each pass
     # "thread T FILE batch K: loss=...": each batch of each file once a pass, by either worker
     # (a free worker takes the next file, so one may do them all on a loaded machine)
     seen = sorted((line.split()[2], line.split()[4]) for line in printed)
@@ -207,6 +226,7 @@ def test_each_step_starts_from_one_complete_update(tmp_path, capsys, monkeypatch
     older Moment2, and a Moment2 of 0 under a Moment1 that is not makes Adam step by lr * m1 /
     epsilon (the parameters of the CTR example went to NaN in 1 run in 6 that way)."""
     import time
+
     monkeypatch.setenv("PE_ASYNC_WORKERS", workers)
     files, _, _ = _dataset(tmp_path, files=4, lines=32)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
@@ -214,8 +234,9 @@ def test_each_step_starts_from_one_complete_update(tmp_path, capsys, monkeypatch
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = fluid.layers.data("x", [4])
         fluid.layers.data("label", [1], dtype="int64")
-        first, second = (fluid.layers.create_global_var([1], 0.0, "float32", persistable=True, name=n)
-                         for n in ("first", "second"))
+        first, second = (
+            fluid.layers.create_global_var([1], 0.0, "float32", persistable=True, name=n) for n in ("first", "second")
+        )
         fluid.layers.increment(first, 1.0, in_place=True)
         paused = main.global_block().create_var(name="paused", shape=x.shape, dtype="float32")
         fluid.layers.py_func(lambda v: (time.sleep(0.002), v)[1], x, paused)
@@ -224,18 +245,21 @@ def test_each_step_starts_from_one_complete_update(tmp_path, capsys, monkeypatch
     with fluid.scope_guard(scope):
         fluid.Executor(fluid.CPUPlace()).run(startup)
         fluid.AsyncExecutor().run(main, feed, files, 2, [first.name, second.name], debug=True)
-    pairs = [[float(v.split("=")[1]) for v in line.split(": ", 1)[1].split()]      # "first=3  second=3"
-             for line in capsys.readouterr().out.splitlines()]
+    pairs = [
+        [float(v.split("=")[1]) for v in line.split(": ", 1)[1].split()]  # "first=3  second=3"
+        for line in capsys.readouterr().out.splitlines()
+    ]
     assert len(pairs) == 4 * 2 and all(a == b for a, b in pairs), pairs
     final = [float(np.array(scope.find_var(n).get_tensor())[0]) for n in ("first", "second")]
-    if workers == "processes":      # each step's change is added to the shared values: none is lost
+    if workers == "processes":  # each step's change is added to the shared values: none is lost
         assert final == [len(pairs)] * 2
-    else:                           # threads swap whole arrays: the last to land (maybe an earlier start's)
+    else:  # threads swap whole arrays: the last to land (maybe an earlier start's)
         assert final in pairs
 
 
 def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
     import threading
+
     files, _, _ = _dataset(tmp_path, files=2)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
     main, startup, _, loss = _program()
@@ -263,6 +287,7 @@ def _child_processes():
     numba's compile helper (kernels/cpu/_helper.py), which a first run on a machine starts and which
     lives as long as this process."""
     from pe_cli.kernels.cpu import _numba
+
     helper = _numba._compiled_later.helper.proc
     mine = []
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
@@ -290,15 +315,22 @@ def test_a_worker_process_that_dies_is_one_clear_error(tmp_path, monkeypatch):
     scope = fluid.Scope()
     exe.run(startup, scope=scope)
     before = _params(scope, main)
-    with fluid.scope_guard(scope), pytest.raises(PeError, match=r"Hogwild worker \d ended without finishing "
-                                                                r"\(exit status 7\)"):
+    with (
+        fluid.scope_guard(scope),
+        pytest.raises(
+            PeError,
+            match=r"Hogwild worker \d ended without finishing "
+            r"\(exit status 7\)",
+        ),
+    ):
         fluid.AsyncExecutor().run(main, feed, files, 2, [loss.name])
     assert not _child_processes()
-    for name, value in before.items():          # nothing ran a step to its end
+    for name, value in before.items():  # nothing ran a step to its end
         np.testing.assert_array_equal(_params(scope, main)[name], value)
 
 
 # -- the 1.5+ dataset API ----------------------------------------------------------------------------
+
 
 def _two_slot_files(tmp_path, files=3):
     """Like _dataset, without the unused slot: x (4 floats), label (1 id)."""
@@ -345,7 +377,7 @@ def test_one_thread_dataset_equals_the_sequential_executor(tmp_path):
     dataset.set_use_var([block.var("x"), block.var("label")])
     dataset.set_batch_size(16)
     dataset.set_filelist(files)
-    dataset.set_pipe_command("cat")           # a preprocessing command that changes nothing
+    dataset.set_pipe_command("cat")  # a preprocessing command that changes nothing
     exe = fluid.Executor(fluid.CPUPlace())
     a, b = fluid.Scope(), fluid.Scope()
     exe.run(startup, scope=a)
@@ -370,7 +402,7 @@ def test_dataset_mistakes(tmp_path):
     with pytest.raises(PeError, match="names no variable"):
         exe.train_from_dataset(main, queue)
     queue.set_use_var([main.global_block().var("x"), main.global_block().var("label")])
-    with pytest.raises(NotImplementedError, match="does not support local shuffle"):   # as Fluid's
+    with pytest.raises(NotImplementedError, match="does not support local shuffle"):  # as Fluid's
         queue.local_shuffle()
     with pytest.raises(NotImplementedError, match="does not support global shuffle"):
         queue.global_shuffle()
@@ -386,11 +418,11 @@ def test_dataset_mistakes(tmp_path):
 
 def test_the_bundled_ctr_data_is_multislot_text_the_reader_takes(tmp_path):
     import runpy
-    ctr = runpy.run_path(str(__import__("pathlib").Path(REPO) / "examples" / "ctr_data.py"),
-                         run_name="ctr_data")
+
+    ctr = runpy.run_path(str(__import__("pathlib").Path(REPO) / "examples" / "ctr_data.py"), run_name="ctr_data")
     paths = ctr["write"](str(tmp_path), files=2, n=300, seed=3)
     again = ctr["write"](str(tmp_path / "again"), files=2, n=300, seed=3)
-    assert [open(p).read() for p in paths] == [open(p).read() for p in again]        # deterministic
+    assert [open(p).read() for p in paths] == [open(p).read() for p in again]  # deterministic
     feed = fluid.DataFeedDesc(str(tmp_path / "data.proto"))
     batches = list(MultiSlotReader(feed).batches(paths[0]))
     labels = np.concatenate([b["label"].reshape(-1) for b in batches])
@@ -403,11 +435,13 @@ def test_the_seeds_async_example_learns_with_one_and_two_threads(tmp_path):
     """examples/async_executor.py (embedding over the sparse ids, sequence_pool, fc): the held-out AUC
     rises from chance to near the data's own ceiling (~0.81) with 1 thread and with 2 workers (Hogwild)."""
     import runpy
-    example = runpy.run_path(str(__import__("pathlib").Path(REPO) / "examples" /
-                                 "async_executor.py"), run_name="async_example")
+
+    example = runpy.run_path(
+        str(__import__("pathlib").Path(REPO) / "examples" / "async_executor.py"), run_name="async_example"
+    )
     one = example["main"](threads=1, epochs=4, out_dir=str(tmp_path / "one"))
     two = example["main"](threads=2, epochs=4, out_dir=str(tmp_path / "two"))
-    assert one[0] < 0.6 and two[0] < 0.6                       # before training
+    assert one[0] < 0.6 and two[0] < 0.6  # before training
     assert max(one) > 0.76 and max(two) > 0.76
     # Hogwild's interleaving is the machine's: over 4 passes the best AUCs of 2 worker processes
     # were 0.7854-0.7901 in 60 runs, against 0.7873 on 1 thread (the issue asks for 0.01)
@@ -437,9 +471,14 @@ def test_a_queue_dataset_batch_runs_on_across_a_files_end(tmp_path):
     """Fluid 1.8.5's DataFeed reads a thread's files as one stream: batch size 7 over files of 3 and 4
     lines is one batch of 7 (pe had made two, of 3 and 4: other steps, other losses, no error)."""
     (tmp_path / "prog.py").write_text(QUEUE_ACROSS_FILES)
-    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", "prog.py"], capture_output=True, text=True,
-                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=REPO), timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", "prog.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=REPO),
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     batches = [line for line in proc.stdout.splitlines() if " batch " in line]
     assert len(batches) == 1 and batches[0].endswith("n=7  s=28"), proc.stdout
-

@@ -1,4 +1,5 @@
 """The Batcher: sizes, drop_last, and a shuffle that depends only on (seed, epoch)."""
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """fluid.DataFeeder as the Fluid 1.3 docs describe it: feed, feed_parallel, decorate_reader."""
+
 import numpy as np
 import pytest
 
@@ -26,11 +27,11 @@ def test_feed_converts_a_minibatch(program):
     feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
     feed = feeder.feed(samples(4))
     assert set(feed) == {"image", "label"}
-    assert all(isinstance(t, fluid.LoDTensor) for t in feed.values())      # as Fluid's feed() returns
+    assert all(isinstance(t, fluid.LoDTensor) for t in feed.values())  # as Fluid's feed() returns
     assert feed["image"].shape() == [4, 2, 2] and np.array(feed["image"]).dtype == np.float32
     assert feed["label"].shape() == [4, 1] and np.array(feed["label"]).dtype == np.int64
     assert feed["image"].recursive_sequence_lengths() == []
-    flat = feeder.feed([(list(range(4)), 1)])       # flat fields are reshaped to the variable's shape
+    flat = feeder.feed([(list(range(4)), 1)])  # flat fields are reshaped to the variable's shape
     assert flat["image"].shape() == [1, 2, 2]
 
 
@@ -41,7 +42,7 @@ def test_feed_runs_in_an_executor(program):
     with fluid.scope_guard(scope):
         exe.run(startup)
         feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
-        out, = exe.run(main, feed=feeder.feed(samples(5)), fetch_list=[loss])
+        (out,) = exe.run(main, feed=feeder.feed(samples(5)), fetch_list=[loss])
     assert np.isfinite(out).all()
 
 
@@ -98,7 +99,7 @@ def test_decorate_reader(program, monkeypatch):
     single = list(feeder.decorate_reader(reader, multi_devices=False)())
     assert len(single) == 3 and isinstance(single[0], dict)
     multi = list(feeder.decorate_reader(reader, multi_devices=True, num_places=2)())
-    assert len(multi) == 1 and isinstance(multi[0], list) and len(multi[0]) == 2   # the odd one is dropped
+    assert len(multi) == 1 and isinstance(multi[0], list) and len(multi[0]) == 2  # the odd one is dropped
     with pytest.raises(ValueError, match="left over"):
         list(feeder.decorate_reader(reader, multi_devices=True, num_places=2, drop_last=False)())
     monkeypatch.setenv("CPU_NUM", "3")
@@ -140,5 +141,5 @@ def test_variables_declared_with_a_fixed_batch_are_fed_as_fluid_feeds_them():
     two = feeder.feed([(np.ones(4), [1], np.ones(4), np.ones(3))] * 2)
     assert shapes(two) == [[2, 4], [2, 1], [2, 4], [2, 3]]
     exe = fluid.Executor(fluid.CPUPlace())
-    got, = exe.run(main, feed={k: two[k] for k in ("fixed", "rows")}, fetch_list=[total])
+    (got,) = exe.run(main, feed={k: two[k] for k in ("fixed", "rows")}, fetch_list=[total])
     assert float(got[0]) == 16.0

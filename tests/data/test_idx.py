@@ -1,4 +1,5 @@
 """The IDX reader: the bundled MNIST files, round trips, gzip or not, and broken files."""
+
 import gzip
 
 import numpy as np
@@ -44,7 +45,7 @@ def test_broken_files(tmp_path):
     bad.write_bytes(b"\x01\x02\x08\x01")
     with pytest.raises(PeError, match="not an IDX file"):
         read_idx(str(bad))
-    image = tmp_path / "t10k-images-idx3-ubyte"           # what was found is named (issue 77)
+    image = tmp_path / "t10k-images-idx3-ubyte"  # what was found is named (issue 77)
     image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(32))
     with pytest.raises(PeError, match="is a PNG image, not an IDX file"):
         read_idx(str(image))

@@ -4,6 +4,7 @@ before a byte of data is read; text, complex and object arrays are refused; Mult
 int64 and empty files are one-line errors; FIFOs are refused by every reader, a Dataset's file list
 included; counts of devices and threads stop at the machine's limit; a YAML control character and a
 symlink loop are named. Each error is one line that names the file or key."""
+
 import re
 import io
 import os
@@ -40,7 +41,7 @@ def _bomb(path):
 
 
 NPY_CASES = {
-    "header-claims-1e12-rows": (lambda p: p.write_bytes(_header((10 ** 12, 4)) + bytes(64)), "needs 14.6 TiB"),
+    "header-claims-1e12-rows": (lambda p: p.write_bytes(_header((10**12, 4)) + bytes(64)), "needs 14.6 TiB"),
     "truncated": (lambda p: p.write_bytes(_header((100, 4)) + bytes(64)), "1,600 bytes of data) but the file holds 64"),
     "strings": (lambda p: np.save(p, np.array(["a", "b"])), "holds text"),
     "complex": (lambda p: np.save(p, np.ones(3, complex)), "holds complex numbers"),
@@ -64,8 +65,11 @@ def test_an_npz_bomb_is_refused_from_its_header(tmp_path, monkeypatch):
     inflated; a complex member is refused by name; an archive within the limit loads."""
     monkeypatch.setenv("PE_MAX_DATA_BYTES", str(256 << 20))
     _bomb(tmp_path / "bomb.npz")
-    with pytest.raises(DataError, match=r"bomb.npz \[x.npy\]: an array of shape \[268435456\] .* needs 1.0 GiB"
-                                        r".*PE_MAX_DATA_BYTES=N"):
+    with pytest.raises(
+        DataError,
+        match=r"bomb.npz \[x.npy\]: an array of shape \[268435456\] .* needs 1.0 GiB"
+        r".*PE_MAX_DATA_BYTES=N",
+    ):
         read_npz(str(tmp_path / "bomb.npz"))
     np.savez(tmp_path / "ok.npz", a=np.ones((3, 2)), b=np.ones(3, complex))
     with pytest.raises(DataError, match=r"ok.npz \[b.npy\]: the array holds complex numbers"):
@@ -79,14 +83,20 @@ class _Desc:
     batch_size, proto_file = 2, "the test's slots"
 
 
-@pytest.mark.parametrize("line, ok", [("2 9223372036854775807 3 1 1", True), ("2 9223372036854775808 3 1 1", False),
-                                      ("2 18446744073709551616 3 1 1", False)])
+@pytest.mark.parametrize(
+    "line, ok",
+    [
+        ("2 9223372036854775807 3 1 1", True),
+        ("2 9223372036854775808 3 1 1", False),
+        ("2 18446744073709551616 3 1 1", False),
+    ],
+)
 def test_multislot_ids_beyond_int64_are_refused_by_both_parsers(tmp_path, line, ok):
     path = tmp_path / "part"
     path.write_text(line + "\n")
     reader = MultiSlotReader(_Desc())
     if ok:
-        assert reader.parse_file(str(path))[0]["ids"][0] == 2 ** 63 - 1
+        assert reader.parse_file(str(path))[0]["ids"][0] == 2**63 - 1
         assert next(reader.batches_of([("f", 1, line)]))["label"].tolist() == [[1]]
         return
     for parse in (lambda: reader.parse_file(str(path)), lambda: list(reader.batches_of([(str(path), 1, line)]))):
@@ -129,26 +139,30 @@ def test_counts_stop_at_the_machines_limits(monkeypatch):
     with pytest.raises(limits.LimitError, match="set_thread is 100,000"):
         fluid.DatasetFactory().create_dataset().set_thread(100000)
     with pytest.raises(limits.LimitError, match="DistributeTranspiler.transpile's trainers is 100,000"):
-        fluid.DistributeTranspiler().transpile(0, program=fluid.Program(), startup_program=fluid.Program(),
-                                               trainers=100000)
+        fluid.DistributeTranspiler().transpile(
+            0, program=fluid.Program(), startup_program=fluid.Program(), trainers=100000
+        )
     monkeypatch.setenv("PE_MAX_THREADS", "200000")
-    ExecutionStrategy().num_threads = 100000            # raised by its variable, it is accepted
+    ExecutionStrategy().num_threads = 100000  # raised by its variable, it is accepted
     assert limits.limit("devices") >= 64 and limits.limit("processes") >= 1
 
 
 RUN = os.path.join(REPO, "configs", "mnist_mlp.yaml")
 
 
-@pytest.mark.parametrize("override, message", [
-    ("epochs=0", "epochs: must be >= 1, got 0"),
-    ("seed=18446744073709551616", "seed: must be <= 4,294,967,295"),
-    ("data.seed=4294967296", "data.seed: must be <= 4,294,967,295"),
-    ("max_steps=100000000000000000000000", "max_steps: must be <= 1,000,000,000,000"),
-    ("data.batch_size=1000000000000", "data.batch_size: a batch of 1,000,000,000,000 samples of 3,144 bytes needs"),
-    ("devices=100000", "devices: the count is 100,000, above pe's limit"),
-    ("build_strategy.num_trainers=10000", "build_strategy.num_trainers: the count is 10,000"),
-    ("exec_strategy.thread_num=100000", "exec_strategy.thread_num: the count is 100,000"),
-])
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("epochs=0", "epochs: must be >= 1, got 0"),
+        ("seed=18446744073709551616", "seed: must be <= 4,294,967,295"),
+        ("data.seed=4294967296", "data.seed: must be <= 4,294,967,295"),
+        ("max_steps=100000000000000000000000", "max_steps: must be <= 1,000,000,000,000"),
+        ("data.batch_size=1000000000000", "data.batch_size: a batch of 1,000,000,000,000 samples of 3,144 bytes needs"),
+        ("devices=100000", "devices: the count is 100,000, above pe's limit"),
+        ("build_strategy.num_trainers=10000", "build_strategy.num_trainers: the count is 10,000"),
+        ("exec_strategy.thread_num=100000", "exec_strategy.thread_num: the count is 100,000"),
+    ],
+)
 def test_values_that_cannot_be_meant_are_refused_naming_the_key(override, message):
     with pytest.raises(ConfigError, match=re.escape(message)) as e:
         load_config(RUN, [override])
@@ -157,7 +171,10 @@ def test_values_that_cannot_be_meant_are_refused_naming_the_key(override, messag
 
 def test_a_yaml_control_character_and_a_symlink_loop_are_named(tmp_path):
     (tmp_path / "c.yaml").write_bytes(b"model: m.yaml\nseed: 1\x01\n")
-    with pytest.raises(ConfigError, match=r"c\.yaml:2:8: YAML does not allow the character U\+0001 \(a control or non-character\); remove it \(tabs, newlines") as e:
+    with pytest.raises(
+        ConfigError,
+        match=r"c\.yaml:2:8: YAML does not allow the character U\+0001 \(a control or non-character\); remove it \(tabs, newlines",
+    ) as e:
         load_yaml(str(tmp_path / "c.yaml"), "run config")
     assert "c.yaml:2:8: YAML does not allow the character U+0001" in e.value.line()
     os.symlink("b.yaml", tmp_path / "a.yaml")
@@ -172,27 +189,36 @@ def test_every_limit_is_documented_with_its_variable():
     assert all(f"`{spec.env}=N" in text for spec in limits.LIMITS.values())
 
 
-@pytest.mark.parametrize("name, text, read", [
-    ("d.csv", "a,b\n" + "1,2\n" * 2000, lambda p: load_source({"format": "csv", "path": p}, ["a"])),
-    ("part", "1 1 1 1\n" * 2000, lambda p: MultiSlotReader(_Desc()).parse_file(p)),
-    ("d.jsonl", '{"a": 1}\n' * 1000, lambda p: load_source({"format": "jsonl", "path": p}, ["a"])),
-])
-def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(tmp_path, monkeypatch, name, text, read):
+@pytest.mark.parametrize(
+    "name, text, read",
+    [
+        ("d.csv", "a,b\n" + "1,2\n" * 2000, lambda p: load_source({"format": "csv", "path": p}, ["a"])),
+        ("part", "1 1 1 1\n" * 2000, lambda p: MultiSlotReader(_Desc()).parse_file(p)),
+        ("d.jsonl", '{"a": 1}\n' * 1000, lambda p: load_source({"format": "jsonl", "path": p}, ["a"])),
+    ],
+)
+def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(
+    tmp_path, monkeypatch, name, text, read
+):
     (tmp_path / name).write_text(text)
     monkeypatch.setenv("PE_MAX_DATA_BYTES", str(64 << 10))
-    with pytest.raises(PeError, match=rf"{name} \(a (CSV|MultiSlot|JSON Lines) file of (8,004|16,000|9,000) bytes\) needs .* "
-                                      rf"above pe's limit of 64.0 KiB .*\(set by PE_MAX_DATA_BYTES\)"):
+    with pytest.raises(
+        PeError,
+        match=rf"{name} \(a (CSV|MultiSlot|JSON Lines) file of (8,004|16,000|9,000) bytes\) needs .* "
+        rf"above pe's limit of 64.0 KiB .*\(set by PE_MAX_DATA_BYTES\)",
+    ):
         read(str(tmp_path / name))
 
 
 def test_image_files_are_regular_and_bounded_before_decoding(tmp_path, monkeypatch):
     from PIL import Image
     from pe_cli.data.images import load_images
+
     os.mkfifo(tmp_path / "fifo.png")
     with pytest.raises(PeError, match="fifo.png is a FIFO, not a regular file"):
         load_images([str(tmp_path / "fifo.png")])
     Image.fromarray(np.zeros((32, 32, 3), np.uint8)).save(tmp_path / "a.png")
     monkeypatch.setenv("PE_MAX_DATA_BYTES", str(64 << 10))
-    assert load_images([str(tmp_path / "a.png")] * 5).shape == (5, 3, 32, 32)    # 5 x 12 KiB fit in 64 KiB
+    assert load_images([str(tmp_path / "a.png")] * 5).shape == (5, 3, 32, 32)  # 5 x 12 KiB fit in 64 KiB
     with pytest.raises(PeError, match=r"6 images of \(3, 32, 32\) .*above pe's limit"):
         load_images([str(tmp_path / "a.png")] * 6)

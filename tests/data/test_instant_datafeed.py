@@ -3,6 +3,7 @@
 batches of the variables' shapes and trained on by train_from_dataset as the sequential executor
 trains on the same batches; broken files are one error naming the file; and Executor's
 _adjust_pipeline_resource, Fluid's sizing of a pipeline to its files."""
+
 import numpy as np
 import pytest
 
@@ -18,7 +19,7 @@ BATCH = 2
 def _write(path, rows=5):
     with open(path, "wb") as f:
         for i in range(rows):
-            in_batch = min(BATCH, rows - i // BATCH * BATCH)      # the -1 dim: the rows of the instance's batch
+            in_batch = min(BATCH, rows - i // BATCH * BATCH)  # the -1 dim: the rows of the instance's batch
             for values, kind in (([IDS[i]], np.uint64), (FEATS[i], np.float32)):
                 np.array([len(values) + 1], np.uint16).tofile(f)
                 np.array([in_batch], np.uint64).tofile(f)

@@ -1,6 +1,7 @@
 """The bundled sequence data and configs: data/mnist_rows and data/mnist_tokens are what their scripts
 make from data/mnist, and the sequence configs reach their held-out accuracy (README's table) with
 `pe train` as a user runs them: the whole config, 1,000 steps each (about a minute together)."""
+
 import importlib.util
 import json
 import os
@@ -30,24 +31,30 @@ def test_bundled_tokens_are_what_the_script_makes():
     assert lengths.min() >= 1 and lengths.max() <= 28
     assert bundled["tokens"].min() >= 0 and bundled["tokens"].max() < make.VOCAB
     for i in (0, 1, 4321, 9999):
-        np.testing.assert_array_equal(bundled["tokens"][starts[i]:starts[i + 1], 0],
-                                      make.tokens(make.trimmed(images[i])))
+        np.testing.assert_array_equal(
+            bundled["tokens"][starts[i] : starts[i + 1], 0], make.tokens(make.trimmed(images[i]))
+        )
     rows = np.load(os.path.join(REPO, "data", "mnist_rows", "mnist_rows.npz"))
-    np.testing.assert_array_equal(rows["rows_lengths"], lengths)     # one token per non-blank row
+    np.testing.assert_array_equal(rows["rows_lengths"], lengths)  # one token per non-blank row
 
 
 def test_a_row_token_reads_its_groups_as_bits():
     make = _script("mnist_tokens")
     row = np.zeros((2, 28), np.uint8)
-    row[0, :4] = 255                     # first group lit: the high bit
-    row[1, 24:] = 255                    # last group lit: the low bit
-    row[1, 4:8] = 64                     # a group at the threshold stays dark
+    row[0, :4] = 255  # first group lit: the high bit
+    row[1, 24:] = 255  # last group lit: the low bit
+    row[1, 4:8] = 64  # a group at the threshold stays dark
     np.testing.assert_array_equal(make.tokens(row), [64, 1])
 
 
-@pytest.mark.parametrize("config, least", [("configs/mnist_rows_lstm.yaml", 0.97),
-                                           ("configs/mnist_tokens_conv.yaml", 0.93),
-                                           ("configs/mnist_rows_dynamic_rnn.yaml", 0.92)])
+@pytest.mark.parametrize(
+    "config, least",
+    [
+        ("configs/mnist_rows_lstm.yaml", 0.97),
+        ("configs/mnist_tokens_conv.yaml", 0.93),
+        ("configs/mnist_rows_dynamic_rnn.yaml", 0.92),
+    ],
+)
 def test_sequence_configs_reach_their_held_out_accuracy(tmp_path, config, least):
     proc = pe("train", config, "--out", tmp_path / "run", "-q", timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -1,4 +1,5 @@
 """Data sources: every format gives one array per feed, sliced alike; problems name the key to fix."""
+
 import numpy as np
 import pytest
 
@@ -7,8 +8,18 @@ from pe_cli.data.readers import csv_delimiter
 
 
 def src(**kw):
-    base = {"format": None, "path": None, "files": {}, "split": "all", "columns": {}, "header": True,
-            "delimiter": ",", "start": 0, "stop": None, "limit": None}
+    base = {
+        "format": None,
+        "path": None,
+        "files": {},
+        "split": "all",
+        "columns": {},
+        "header": True,
+        "delimiter": ",",
+        "start": 0,
+        "stop": None,
+        "limit": None,
+    }
     base.update(kw)
     return base
 
@@ -16,8 +27,9 @@ def src(**kw):
 def test_mnist_split_and_columns():
     out = load_source(src(format="mnist", path="data/mnist", split="eval", limit=10), ["image", "label"])
     assert out["image"].shape == (10, 28, 28) and out["label"].shape == (10,)
-    renamed = load_source(src(format="mnist", path="data/mnist", split="eval", limit=10,
-                              columns={"x": "image", "y": "label"}), ["x", "y"])
+    renamed = load_source(
+        src(format="mnist", path="data/mnist", split="eval", limit=10, columns={"x": "image", "y": "label"}), ["x", "y"]
+    )
     assert np.array_equal(renamed["x"], out["image"])
     with pytest.raises(DataError, match="feed 'pixels' has no mnist column 'pixels'") as e:
         load_source(src(format="mnist", path="data/mnist"), ["pixels"])
@@ -29,13 +41,20 @@ def test_idx_and_npy_files(tmp_path):
     y = np.arange(6, dtype=np.uint8)
     write_idx(str(tmp_path / "x.idx.gz"), x)
     write_idx(str(tmp_path / "y.idx"), y)
-    out = load_source(src(format="idx", files={"x": str(tmp_path / "x.idx.gz"), "y": str(tmp_path / "y.idx")},
-                          start=1, stop=5, limit=3), ["x", "y"])
+    out = load_source(
+        src(
+            format="idx",
+            files={"x": str(tmp_path / "x.idx.gz"), "y": str(tmp_path / "y.idx")},
+            start=1,
+            stop=5,
+            limit=3,
+        ),
+        ["x", "y"],
+    )
     assert np.array_equal(out["x"], x[1:4]) and np.array_equal(out["y"], y[1:4])
     np.save(tmp_path / "a.npy", x.astype("float32"))
     np.save(tmp_path / "b.npy", y)
-    out = load_source(src(format="npy", files={"a": str(tmp_path / "a.npy"), "b": str(tmp_path / "b.npy")}),
-                      ["a", "b"])
+    out = load_source(src(format="npy", files={"a": str(tmp_path / "a.npy"), "b": str(tmp_path / "b.npy")}), ["a", "b"])
     assert out["a"].dtype == np.float32 and len(out["b"]) == 6
     with pytest.raises(DataError, match="no file for feed 'b'") as e:
         load_source(src(format="npy", files={"a": str(tmp_path / "a.npy")}), ["a", "b"])
@@ -44,8 +63,9 @@ def test_idx_and_npy_files(tmp_path):
 
 def test_npz_never_unpickles(tmp_path):
     np.savez(tmp_path / "d.npz", images=np.zeros((4, 3)), labels=np.arange(4))
-    out = load_source(src(format="npz", path=str(tmp_path / "d.npz"), columns={"x": "images", "labels": "labels"}),
-                      ["x", "labels"])
+    out = load_source(
+        src(format="npz", path=str(tmp_path / "d.npz"), columns={"x": "images", "labels": "labels"}), ["x", "labels"]
+    )
     assert out["x"].shape == (4, 3)
     np.savez(tmp_path / "obj.npz", x=np.array([{"a": 1}] * 4, dtype=object))
     with pytest.raises(DataError, match="Python objects .pe never unpickles"):
@@ -75,8 +95,7 @@ def test_csv_columns(tmp_path):
         read_csv(str(text))
     headless = tmp_path / "h.csv"
     headless.write_text("1;2\n3;4\n")
-    out = load_source(src(format="csv", path=str(headless), header=False, delimiter=";", columns={"v": [0, 1]}),
-                      ["v"])
+    out = load_source(src(format="csv", path=str(headless), header=False, delimiter=";", columns={"v": [0, 1]}), ["v"])
     assert out["v"].tolist() == [[1, 2], [3, 4]]
 
 

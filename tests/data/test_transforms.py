@@ -1,4 +1,5 @@
 """Transforms and fitting columns to feeds."""
+
 import numpy as np
 import pytest
 
@@ -10,8 +11,9 @@ def test_scale_normalize_reshape():
     x = np.arange(2 * 2 * 4, dtype=np.uint8).reshape(2, 2, 4)
     out = apply_transforms(x, [{"scale": 0.5}, {"reshape": [1, 2, 4]}])
     assert out.dtype == np.float32 and out.shape == (2, 1, 2, 4) and out[0, 0, 0, 1] == 0.5
-    per_channel = apply_transforms(np.ones((3, 2, 5), dtype=np.float64),
-                                   [{"normalize": {"mean": [1.0, 0.0], "std": [1.0, 2.0]}}])
+    per_channel = apply_transforms(
+        np.ones((3, 2, 5), dtype=np.float64), [{"normalize": {"mean": [1.0, 0.0], "std": [1.0, 2.0]}}]
+    )
     assert per_channel.dtype == np.float64
     assert np.all(per_channel[:, 0] == 0) and np.all(per_channel[:, 1] == 0.5)
     scalar = apply_transforms(np.full((2, 3), 2.0, np.float32), [{"normalize": {"mean": 1, "std": 0.5}}])
@@ -28,16 +30,19 @@ def test_one_hot_and_cast():
     assert apply_transforms(labels, [{"cast": "float64"}]).dtype == np.float64
 
 
-@pytest.mark.parametrize("item, message", [
-    ({"scal": 1}, "unknown transform 'scal'"),
-    ({"scale": "big"}, "scale takes a number"),
-    ({"normalize": {"mean": 0}}, "normalize takes {mean"),
-    ({"normalize": {"mean": 0, "std": 0}}, "must not be 0"),
-    ({"reshape": [0, 2]}, "reshape takes the shape"),
-    ({"one_hot": 1}, "one_hot takes the number"),
-    ({"cast": "float33"}, "unknown dtype"),
-    ({"scale": 1, "cast": "int64"}, "one 'kind: argument' pair"),
-])
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        ({"scal": 1}, "unknown transform 'scal'"),
+        ({"scale": "big"}, "scale takes a number"),
+        ({"normalize": {"mean": 0}}, "normalize takes {mean"),
+        ({"normalize": {"mean": 0, "std": 0}}, "must not be 0"),
+        ({"reshape": [0, 2]}, "reshape takes the shape"),
+        ({"one_hot": 1}, "one_hot takes the number"),
+        ({"cast": "float33"}, "unknown dtype"),
+        ({"scale": 1, "cast": "int64"}, "one 'kind: argument' pair"),
+    ],
+)
 def test_bad_transforms(item, message):
     with pytest.raises(DataError, match=message):
         check_transform(item)

@@ -116,7 +116,7 @@ def _at(a, offset):
 
 @_jit
 def _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, cols, out):
-    n, c = x.shape[0], x.shape[1]
+    c = x.shape[1]
     m, L = w.shape[0], ho * wo
     mg, kg = m // groups, (c // groups) * kh * kw
     if pointwise:
@@ -162,7 +162,7 @@ def conv_forward_parallel(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho
 
 @_jit
 def _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, cols, dwt):
-    n, c = x.shape[0], x.shape[1]
+    c = x.shape[1]
     m, L = dout.shape[1], ho * wo
     mg, kg = m // groups, (c // groups) * kh * kw
     if pointwise:
@@ -218,7 +218,7 @@ def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh,
 
 @_jit
 def _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dcols, dx):
-    n, c = dx.shape[0], dx.shape[1]
+    c = dx.shape[1]
     m, L = w.shape[0], ho * wo
     mg, kg = m // groups, (c // groups) * kh * kw
     dst = _at(dx, b * c * L) if pointwise else _at(dcols, 0)

@@ -33,9 +33,8 @@ from . import activation
 from . import _conv_regular
 from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
-from ...base.errors import PeError
 from ...shapes.conv_plans import ConvGeometry
-from ...shapes.conv_pool import conv_out_size, conv_transpose_geometry
+from ...shapes.conv_pool import conv_out_size
 from ..conv_transpose import transpose_kernels
 
 

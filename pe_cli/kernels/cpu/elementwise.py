@@ -29,7 +29,6 @@ from .runtime.loops import (
     lazy,
     out_buffer,
     parallel_parts,
-    parallel_ready,
     run_in_parts,
     twin,
 )

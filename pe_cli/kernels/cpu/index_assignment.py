@@ -26,7 +26,7 @@ def index_put(ins, attrs):
 
 
 def index_put_grad(ins, attrs):
-    x, value, d = ins["x"], ins["value"], ins["out@GRAD"]
+    value, d = ins["value"], ins["out@GRAD"]
     where = _where(ins)
     dx = d.copy()
     if not attrs["accumulate"]:

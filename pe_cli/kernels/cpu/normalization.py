@@ -10,7 +10,6 @@ from ...shapes.normalization import (
     channel_view,
     layer_norm_split,
     lrn_view,
-    norm_layout,
     running_stats,
 )
 from .loss_classification import cast

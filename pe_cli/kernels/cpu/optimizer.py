@@ -13,7 +13,7 @@ from . import _replicas, elementwise as _elementwise, selected_rows as sparse
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 from ..context import NO_CONTEXT
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
-from ...shapes.optimizer import adam_reads_next_powers, average_counters
+from ...shapes.optimizer import adam_reads_next_powers
 
 _loops = lazy("_pointwise_loops")
 _adam_loops = lazy("_adam_loops")

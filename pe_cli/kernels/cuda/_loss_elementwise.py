@@ -8,7 +8,6 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu import loss_classification as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary, Unary
 from ._launch import flat, grid

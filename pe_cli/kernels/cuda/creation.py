@@ -6,8 +6,6 @@ diag_embed compute on the host."""
 import numpy as np
 from numba import cuda
 
-from ..context import wraps
-from ..cpu import creation as _cpu
 from . import runtime as rt
 from ._host import given_cpu_kernel, host_ops, on_host_when, out_to_device
 from ._launch import copy, flat, full, grid, zeros

@@ -11,7 +11,6 @@ from numba import cuda
 
 from ...shapes import detection as geo
 from ..context import wraps
-from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._host import host_ops
 from ._launch import flat, grid

@@ -5,7 +5,6 @@ for the scatters and the gathers' gradients; multiplex one launch per candidate.
 
 from numba import cuda
 
-from ..cpu import gather_scatter as _cpu
 from . import runtime as rt
 from ._host import given_cpu_kernel
 from ._launch import copy, flat, grid, zeros

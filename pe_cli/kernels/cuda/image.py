@@ -15,7 +15,6 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu import image as _cpu
 from . import runtime as rt
 from ._host import given_cpu_kernel, host_ops, on_host_when
 from ._launch import flat, grid, zeros

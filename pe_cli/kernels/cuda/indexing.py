@@ -12,7 +12,6 @@ from numba import cuda
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
 from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
-from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import given_cpu_kernel, on_host
 from ._elementwise import expand_to

@@ -13,21 +13,23 @@ from numba import cuda
 from . import runtime as rt
 from ._host import host_ops
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
+
+# the elementwise losses, where the registry looks for this family's kernels
 from ._loss_elementwise import (
-    bce_loss,
-    bce_loss_grad,
-    hinge_loss,
-    hinge_loss_grad,  # noqa: F401
-    kldiv_loss,
-    kldiv_loss_grad,
-    label_smooth,
-    label_smooth_grad,
-    modified_huber_loss,
-    modified_huber_loss_grad,
-    sigmoid_cross_entropy_with_logits,
-    sigmoid_cross_entropy_with_logits_grad,
-    teacher_student_sigmoid_loss,
-    teacher_student_sigmoid_loss_grad,
+    bce_loss as bce_loss,
+    bce_loss_grad as bce_loss_grad,
+    hinge_loss as hinge_loss,
+    hinge_loss_grad as hinge_loss_grad,
+    kldiv_loss as kldiv_loss,
+    kldiv_loss_grad as kldiv_loss_grad,
+    label_smooth as label_smooth,
+    label_smooth_grad as label_smooth_grad,
+    modified_huber_loss as modified_huber_loss,
+    modified_huber_loss_grad as modified_huber_loss_grad,
+    sigmoid_cross_entropy_with_logits as sigmoid_cross_entropy_with_logits,
+    sigmoid_cross_entropy_with_logits_grad as sigmoid_cross_entropy_with_logits_grad,
+    teacher_student_sigmoid_loss as teacher_student_sigmoid_loss,
+    teacher_student_sigmoid_loss_grad as teacher_student_sigmoid_loss_grad,
 )
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel

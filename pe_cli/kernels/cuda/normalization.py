@@ -14,10 +14,8 @@ from ...shapes.normalization import (
     channel_view,
     layer_norm_split,
     lrn_view,
-    norm_layout,
     running_stats,
 )
-from ..cpu import normalization as _cpu
 from . import _norm, runtime as rt
 from ._elementwise import Binary
 from ._host import host_ops

@@ -8,7 +8,6 @@ import math
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
-from ..cpu import optimizer as _cpu
 from . import elementwise as _elementwise, runtime as rt, selected_rows as sparse
 from ._elementwise import scalar_arg
 from ._host import given_cpu_kernel, with_args

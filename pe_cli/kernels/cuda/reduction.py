@@ -5,7 +5,6 @@ import numpy as np
 from numba import cuda
 
 from ...base.dtypes import convert_dtype
-from ..cpu import reduction as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
 from ._host import host_ops, on_host_when

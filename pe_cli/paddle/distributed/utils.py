@@ -169,7 +169,7 @@ def add_arguments(argname, type, default, help, argparser, **kwargs):  # noqa: A
     argparser.add_argument(
         "--" + argname,
         default=default,
-        type=strtobool if type == bool else type,
+        type=strtobool if type is bool else type,
         help=help + " Default: %(default)s.",
         **kwargs,
     )

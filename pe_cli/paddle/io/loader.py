@@ -122,7 +122,7 @@ def _unbatched(collate_fn):
 def _stream_worker(sampler, collate, worker_id, workers, worker_init_fn):
     def reader():
         dataset_loading.enter_worker(worker_id, workers, sampler.dataset, worker_init_fn)
-        for batch in sampler:
-            yield collate(batch)
+        for indices in sampler:
+            yield collate(indices)
 
     return reader
