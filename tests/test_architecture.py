@@ -267,6 +267,18 @@ def test_ops_import_no_kernels():
     assert bad == []
 
 
+def test_cuda_kernels_import_no_cpu_kernels():
+    """What both devices share lies below both (pe_cli/shapes, kernels/common.py, kernels/elements, ...): no
+    module of pe_cli.kernels.cuda imports pe_cli.kernels.cpu, by a statement or a named import call. A CUDA
+    module that runs an op's CPU kernel on the host names the op in its HOST_OPS, and kernels.kernel_of, above
+    both, joins the two."""
+    cuda = [(i, t, line) for i, t, _, line in _imports() if i.startswith("pe_cli.kernels.cuda")]
+    cuda += [(i, t, line) for i, t, line in _named_pe_imports() if i.startswith("pe_cli.kernels.cuda")]
+    assert cuda, "no import in pe_cli.kernels.cuda found at all: the check reads the wrong thing"
+    bad = [f"{i}:{line} imports {t}" for i, t, line in cuda if t.startswith("pe_cli.kernels.cpu")]
+    assert bad == []
+
+
 def _mpi_imports():
     """(importer, line) for every import of mpi4py in pe_cli: statements and named import calls."""
     found = [(m, line) for m, name, line in _called_imports() if name.split(".")[0] == "mpi4py"]

@@ -6,7 +6,7 @@ import math
 
 from numba import cuda
 
-from ..cpu.normalization_groups import norm_layout
+from ...shapes.normalization import norm_layout
 from . import _norm
 from . import runtime as rt
 from ._launch import flat, full, grid, rows_grid

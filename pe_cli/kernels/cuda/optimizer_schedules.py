@@ -6,7 +6,7 @@ them."""
 import numpy as np
 from numba import cuda
 
-from ..cpu import optimizer_schedules as _cpu
+from ...shapes.optimizer import average_counters
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import flat, grid
@@ -50,7 +50,7 @@ def _average_accumulates(p, s1, s2, s3, fold, restart, s1_out, s2_out, s3_out):
 def average_accumulates(ins, attrs):
     """The counters are host math (read back as Fluid's GPU kernel reads them), the sums one launch."""
     counts = {k: rt.to_host(ins[k]) for k in ("in_num_updates", "in_num_accumulates", "in_old_num_accumulates")}
-    updates, accumulates, old, fold, restart = _cpu.average_counters(counts, attrs)
+    updates, accumulates, old, fold, restart = average_counters(counts, attrs)
     p = ins["param"]
     outs = [rt.empty(ins[k].shape, ins[k].dtype) for k in ("in_sum_1", "in_sum_2", "in_sum_3")]
     if p.size:

@@ -3,7 +3,7 @@ slice by the copy kernel (slices aligned to 256 bytes, as Fluid's GPU allocation
 
 import numpy as np
 
-from ..cpu.tensor_storage import coalesce_layout
+from ...shapes.tensor_storage import coalesce_layout
 from ._host import as_is
 from ._launch import _copy, flat, full, grid
 
