@@ -44,7 +44,9 @@ def _env():
 
 @pytest.mark.skipif(not OTHER, reason="this CPU has no narrower code path to take")
 def test_the_second_path_is_the_one_asked_for():
-    probe = "from pe_cli.kernels.cpu import vector_width as v; print(v.numba_target()[0]); print(v.blas_kernel())"
+    probe = (
+        "from pe_cli.kernels.cpu.runtime import vector_width as v; print(v.numba_target()[0]); print(v.blas_kernel())"
+    )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=_env(), cwd=REPO
     )

@@ -284,9 +284,9 @@ def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
 
 def _child_processes():
     """The pids of this process's children that are still there (running or unreaped), other than
-    numba's compile helper (kernels/cpu/_helper.py), which a first run on a machine starts and which
+    numba's compile helper (kernels/cpu/runtime/compile_helper.py), which a first run on a machine starts and which
     lives as long as this process."""
-    from pe_cli.kernels.cpu import _numba
+    from pe_cli.kernels.cpu.runtime import loops as _numba
 
     helper = _numba._compiled_later.helper.proc
     mine = []
