@@ -6,6 +6,7 @@ The bytes decide; the name only where they cannot (a zip is an NPZ archive when 
 files or its name ends in .npz).
 """
 
+import os as os
 import gzip
 import zipfile
 import zlib

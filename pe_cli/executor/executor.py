@@ -10,7 +10,7 @@ from .. import kernels
 from ..base import profiler
 from ..compiler import CompiledProgram, passes
 from ..base.errors import PeError, did_you_mean
-from ..framework import Program, Variable, default_main_program
+from ..framework import OpRole as OpRole, Program, Variable, default_main_program
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray
 from ..base.selected_rows import SelectedRows
 from ..base.dtypes import VarType

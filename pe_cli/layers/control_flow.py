@@ -16,9 +16,16 @@ from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's 
 from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 from .utils import flatten, is_sequence, pack_sequence_as
+
+# Fluid's layers.control_flow has these (pe's face maps that module here)
 from .lod_rank import (
-    lod_tensor_to_array,  # noqa: F401 -- Fluid's
-)  # layers.control_flow has them
+    array_to_lod_tensor as array_to_lod_tensor,
+    lod_rank_table as lod_rank_table,
+    lod_tensor_to_array as lod_tensor_to_array,
+    max_sequence_len as max_sequence_len,
+    reorder_lod_tensor_by_rank as reorder_lod_tensor_by_rank,
+    shrink_memory as shrink_memory,
+)
 from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant
 from .manipulation import cast

@@ -5,6 +5,8 @@ __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_propos
 from ..base.errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
 from .checks import fluid_checks
+from .indexing import gather as gather
+from .manipulation import reshape as reshape
 
 
 def _float_var(layer, what, var):

@@ -17,7 +17,8 @@ from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
-from .activation import known_shape
+from ..framework import unique_name as unique_name
+from .activation import known_shape, elu as elu, leaky_relu as leaky_relu
 from .checks import FLOATS, check_type, check_variable_and_dtype, fluid_checks
 from .convolution import fmt, shape_error
 from .helper import LayerHelper

@@ -3,7 +3,7 @@ path to the loss, the grad ops its registered grad maker describes. A variable u
 receives several gradient contributions; they are summed before anyone reads the gradient."""
 
 from ..base.errors import PeError
-from ..framework import OpRole
+from ..framework import OpRole, default_main_program as default_main_program
 from ..base.dtypes import carries_grad
 from ..framework.source import built_like
 from ..framework.variable import Parameter, Variable

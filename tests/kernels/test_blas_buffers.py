@@ -18,7 +18,7 @@ from pe_cli.kernels.cpu.runtime import cblas
 SCRIPT = textwrap.dedent("""
     import ctypes, json, struct
     import numpy as np, threadpoolctl
-    from pe_cli.kernels.cpu import cblas
+    from pe_cli.kernels.cpu.runtime import cblas
 
     threadpoolctl.threadpool_limits(1)
     np.ones((512, 784), np.float32) @ np.ones((784, 256), np.float32)   # numpy's GEMM goes first
