@@ -3,7 +3,8 @@ tools/paddle26_op_cases.py is one op appended to a static program as Paddle's sa
 (``block.append_op`` with the case's slots and attributes), run on Paddle's CPU executor; its outputs and the
 gradients of sum(Out * W) (``paddle.static.gradients``) go to tests/data/paddle_oracle/ops26.json with the
 inputs. tests/ops/paddle26.py makes pe's op cases of them (cases_<family>.py) and
-tests/ops/test_paddle26_grads.py compares pe's gradients with Paddle's. CI never needs Paddle.
+tests/ops/test_paddle26_grads.py compares pe's gradients with Paddle's. CI never needs Paddle. The cases of
+tools/paddle26_semantics_cases.py (issue 96's: semantics pe had wrong) go to semantics26.json beside it.
 
     /root/.pyenv/versions/3.11.7/bin/python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install paddlepaddle==2.6.2
     /tmp/paddle26/bin/python tools/paddle26_op_oracle.py [CASE ...]
@@ -17,11 +18,13 @@ import numpy.random  # noqa: F401  (before paddle, as the guide says)
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paddle26_op_cases import CASES, weights  # noqa: E402
+from paddle26_op_cases import CASES as OP_CASES, weights  # noqa: E402
+from paddle26_semantics_cases import CASES as SEMANTICS_CASES  # noqa: E402
 
-OUT = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle", "ops26.json"
-)
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle")
+# each file of recorded cases and the cases it holds
+SETS = {os.path.join(DATA, "ops26.json"): OP_CASES, os.path.join(DATA, "semantics26.json"): SEMANTICS_CASES}
+CASES = {**OP_CASES, **SEMANTICS_CASES}
 
 
 # outputs that hold a kernel's workspace, not values (XShape: a shape; Reserve, DropoutState: rnn's)
@@ -130,20 +133,27 @@ def main(names):
     import paddle
 
     paddle.enable_static()
-    data = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {}}
-    if names and os.path.exists(OUT):
-        with open(OUT, encoding="utf-8") as f:
-            data["cases"] = json.load(f)["cases"]
-    for name in names or sorted(CASES):
-        try:
-            data["cases"][name] = record(paddle, name, CASES[name])
-        except Exception as e:  # noqa: BLE001  (a case Paddle refuses: named, the rest recorded)
-            print(f"{name}: FAILED {type(e).__name__}: {str(e).strip().splitlines()[0][:300]}")
-    data["cases"] = {n: data["cases"][n] for n in sorted(data["cases"]) if n in CASES}
-    tmp = OUT + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, separators=(",", ":"))
-    os.replace(tmp, OUT)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        sys.exit(f"no such case: {', '.join(unknown)}")
+    for out, cases in SETS.items():
+        wanted = [n for n in names if n in cases] if names else sorted(cases)
+        if names and not wanted:
+            continue
+        data = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {}}
+        if names and os.path.exists(out):
+            with open(out, encoding="utf-8") as f:
+                data["cases"] = json.load(f)["cases"]
+        for name in wanted:
+            try:
+                data["cases"][name] = record(paddle, name, cases[name])
+            except Exception as e:  # noqa: BLE001  (a case Paddle refuses: named, the rest recorded)
+                print(f"{name}: FAILED {type(e).__name__}: {str(e).strip().splitlines()[0][:300]}")
+        data["cases"] = {n: data["cases"][n] for n in sorted(data["cases"]) if n in cases}
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+        os.replace(tmp, out)
 
 
 if __name__ == "__main__":

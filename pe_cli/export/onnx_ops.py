@@ -236,7 +236,8 @@ def _reduce(onnx_type):
     def convert(ctx, op):
         x, out = _x(op), _out(op)
         rank = ctx.rank(x)
-        dims = list(range(rank)) if op.attrs.get("reduce_all") else sorted({d % rank for d in op.attrs.get("dim", [0])})
+        every = op.attrs.get("reduce_all") or not op.attrs.get("dim", [0])  # dim=[]: every dim (Paddle 2.x)
+        dims = list(range(rank)) if every else sorted({d % rank for d in op.attrs.get("dim", [0])})
         keep = int(bool(op.attrs.get("keep_dim")))
         target = out if keep or len(dims) < rank else ctx.temp(out)
         if onnx_type == "ReduceSum":  # opset 17: ReduceSum's axes an input, the others' an attribute

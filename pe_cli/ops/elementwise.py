@@ -117,13 +117,20 @@ register(
 )
 
 
-def _integer_dtypes(float_too):
-    """The dtypes of floordiv's (mod's) X, checked when the op runs (Fluid picks its kernel then)."""
-    return {"X": ("int32", "int64") + (("float32", "float64") if float_too else ())}
+_INTS, _FLOATS = ("int32", "int64"), ("float32", "float64")
 
 
-# Fluid 1.8's integer division and remainder, which have no gradient: floordiv truncates towards
-# zero (C's int division); mod of ints is C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y).
+def _floordiv_dtypes(attrs):
+    """The dtypes of floordiv's X, checked when the op runs (Fluid picks its kernel then): ints in Fluid 1.8,
+    floats too in Paddle 2.x (``_paddle2``)."""
+    return _INTS + _FLOATS if attrs.get("_paddle2") else _INTS
+
+
+# Integer division and remainder, which have no gradient, in Fluid 1.8's meaning, and Paddle 2.x's in a
+# program that follows Paddle 2.6 (trait paddle2_semantics: framework/program_release.py; docs/COMPAT.md,
+# "Integer floor division"). Fluid 1.8: floordiv truncates towards zero (C's int division); mod of ints is
+# C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y). Paddle 2.x: floordiv floors (floats too), mod
+# has Y's sign.
 register(
     "elementwise_floordiv",
     kernel_module="elementwise",
@@ -131,9 +138,10 @@ register(
     outputs=["Out"],
     attrs=_EW_ATTRS,
     infer=_infer,
-    run_dtypes=_integer_dtypes(False),
-    doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
-    "dim `axis`. A zero in Y is an error. No gradient.",
+    run_dtypes={"X": _floordiv_dtypes},
+    traits=("paddle2_semantics",),
+    doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8; in a Paddle 2.x program floored, as "
+    "Python's //, of floats too), Y broadcast into X from dim `axis`. An int zero in Y is an error. No gradient.",
 )
 register(
     "elementwise_mod",
@@ -142,9 +150,11 @@ register(
     outputs=["Out"],
     attrs=_EW_ATTRS,
     infer=_infer,
-    run_dtypes=_integer_dtypes(True),
+    run_dtypes={"X": _INTS + _FLOATS},
+    traits=("paddle2_semantics",),
     doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
-    "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.",
+    "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8; in a Paddle 2.x program the remainder has Y's sign "
+    "(fmod(X, Y), plus Y where the signs differ). An int zero in Y is an error. No gradient.",
 )
 
 

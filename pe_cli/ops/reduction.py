@@ -8,6 +8,7 @@ from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..base.dims import known_numel
+from ..shapes.reduction import reduces_all
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 BOOL = (False, True)
@@ -44,9 +45,10 @@ register(
 def reduced_shape(ctx):
     shape = list(ctx.shape("X"))
     a = ctx.attrs
-    dims = range(len(shape)) if a["reduce_all"] else [d % max(len(shape), 1) for d in a["dim"]]
+    every = reduces_all(a)
+    dims = range(len(shape)) if every else [d % max(len(shape), 1) for d in a["dim"]]
     for d in a["dim"]:
-        if not a["reduce_all"] and not -len(shape) <= d < len(shape):
+        if not every and not -len(shape) <= d < len(shape):
             ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
     out = (
         [1 if i in dims else n for i, n in enumerate(shape)]

@@ -245,8 +245,11 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 
 def logsumexp(x, axis=None, keepdim=False, name=None):
-    """log(sum(exp(x))) over ``axis`` (None: all), computed shifted by the max for stability."""
-    return L.logsumexp(x, dim=_axes(axis), keepdim=keepdim, name=name)
+    """log(sum(exp(x))) over ``axis`` (None or []: all, 0-D unless keepdim): Paddle 2.6's logsumexp op."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "logsumexp")
+    axis = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    every = not axis or len(axis) == len(x.shape)
+    return _single("logsumexp", x, {"X": [x]}, {"axis": axis, "keepdim": keepdim, "reduce_all": every}, name=name)
 
 
 def norm(x, p="fro", axis=None, keepdim=False, name=None):

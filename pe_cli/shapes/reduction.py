@@ -9,8 +9,15 @@ def scalar_shape(attrs):
     return () if attrs.get("_zero_dim") else (1,)
 
 
+def reduces_all(attrs):
+    """Whether a reduction folds every dim: ``reduce_all``, or an empty ``dim`` (Paddle 2.x saves
+    ``dim=[]`` for a reduction over all axes, and its kernels read it so; Fluid 1.8 refused an empty
+    dim; docs/COMPAT.md, "Reductions saved with dim=[]")."""
+    return bool(attrs["reduce_all"]) or not len(attrs["dim"])
+
+
 def reduce_axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
+    return tuple(range(x.ndim)) if reduces_all(attrs) else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
 
 
 def kl_scale(x, reduction):

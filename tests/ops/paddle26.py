@@ -1,5 +1,5 @@
-"""The op cases recorded from Paddle 2.6.2 (tests/data/paddle_oracle/ops26.json, written by
-tools/paddle26_op_oracle.py from tools/paddle26_op_cases.py): each one an OpCase whose reference is Paddle's
+"""The op cases recorded from Paddle 2.6.2 (tests/data/paddle_oracle/ops26.json and semantics26.json, written by
+tools/paddle26_op_oracle.py from tools/paddle26_op_cases.py and paddle26_semantics_cases.py): each one an OpCase whose reference is Paddle's
 recorded outputs (NaN and +-inf where Paddle has them), its gradient checked against finite differences by
 test_ops.py and against Paddle's recorded gradients by test_paddle26_grads.py. ``recorded_cases(family)``
 gives a family's cases (the ops whose kernel_module it is) for its cases_<family>.py."""
@@ -12,7 +12,8 @@ import numpy as np
 from op_test import OpCase
 from pe_cli.ops import registry
 
-PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "paddle_oracle", "ops26.json")
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "paddle_oracle")
+PATHS = [os.path.join(DATA, "ops26.json"), os.path.join(DATA, "semantics26.json")]
 
 
 def array(rec):
@@ -22,14 +23,14 @@ def array(rec):
     return np.array(values, dtype=rec["dtype"]).reshape(rec["shape"])
 
 
-def _load():
-    with open(PATH, encoding="utf-8") as f:
+def _load(path):
+    with open(path, encoding="utf-8") as f:
         data = json.load(f)
     assert data["engine"] == "paddlepaddle 2.6.2", "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
     return data["cases"]
 
 
-RECORDED = _load()
+RECORDED = {name: rec for path in PATHS for name, rec in _load(path).items()}
 
 
 def _arrays(recs):
@@ -55,6 +56,8 @@ def op_case(name, rec):
     attrs = dict(rec["attrs"])
     if registry.get(rec["op"]).has("scalar_0d_in_paddle2"):
         attrs["_zero_dim"] = True  # built in a Paddle 2.x program: no dim left is 0-D
+    if registry.get(rec["op"]).has("paddle2_semantics"):
+        attrs["_paddle2"] = True  # (framework/program_release.mark_paddle2) Paddle 2.x's meaning, where it differs
     single = all(a.dtype not in (np.float32, np.complex64) for v in outs.values() for a in v)
     loss = tuple(rec["loss"]) if rec.get("loss") else None
     # outputs Paddle left unwritten (dropout_nd's Mask with is_test): built, not compared, out of the loss

@@ -16,9 +16,17 @@ from pe_cli.training.backward import append_backward
 from tests.ops.paddle26 import RECORDED, array, op_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location("paddle26_op_cases", os.path.join(ROOT, "tools", "paddle26_op_cases.py"))
-_cases = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_cases)
+
+
+def _tool(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "tools", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_cases = _tool("paddle26_op_cases")
+CASES = {**_cases.CASES, **_tool("paddle26_semantics_cases").CASES}
 
 GRAD_CASES = sorted(n for n, r in RECORDED.items() if r["grads"])
 
@@ -41,7 +49,7 @@ FIRST_MATRIX_ONLY = {"eigh_upper", "eigh_vectors"}
 
 
 def test_every_case_recorded():
-    assert sorted(RECORDED) == sorted(_cases.CASES), "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
+    assert sorted(RECORDED) == sorted(CASES), "rerun tools/paddle26_op_oracle.py on Paddle 2.6.2"
 
 
 def pe_grads(name):
@@ -59,7 +67,7 @@ def pe_grads(name):
             )
             feed[n] = v
     outs = {}
-    for slot in [o if isinstance(o, str) else o[0] for o in _cases.CASES[name]["outputs"]]:
+    for slot in [o if isinstance(o, str) else o[0] for o in CASES[name]["outputs"]]:
         count = (case.num_outputs or {}).get(slot)
         outs[slot] = [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
         for n in outs[slot]:

@@ -21,6 +21,7 @@ from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
 from ..value_checks import check_divisor
+from ._int_division import floored_div, remainder, truncated_div
 from .selected_rows import sum_with_sparse
 from .runtime.loops import (
     add_same,
@@ -200,7 +201,18 @@ def _binary(fn, op=None):
 
 elementwise_sub = _binary(np.subtract, "SUB")
 elementwise_mul = _binary(np.multiply, "MUL")
-elementwise_div = _binary(np.divide)
+_div_floats = _binary(np.divide)
+
+
+def elementwise_div(ins, attrs):
+    """X / Y; of ints truncated towards zero, a zero in Y an error (Fluid 1.8's and Paddle 2.6's)."""
+    x, y = ins["X"], ins["Y"]
+    if x.dtype.kind not in "iu":
+        return _div_floats(ins, attrs)
+    check_divisor(y, "elementwise_div")
+    return {"Out": truncated_div(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+
+
 elementwise_max = _binary(np.maximum)
 elementwise_min = _binary(np.minimum)
 elementwise_pow = _binary(np.power)
@@ -242,26 +254,20 @@ elementwise_pow_grad = _grad(
 )
 
 
-# -- integer division and remainder (no gradient) ------------------------------------------------
-
-
-def truncated_div(x, y):
-    q = np.abs(x) // np.abs(y)
-    return np.where((x < 0) != (y < 0), -q, q)
-
-
 def elementwise_floordiv(ins, attrs):
+    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``_paddle2``; floats too)."""
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_floordiv")
-    return {"Out": truncated_div(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+    xa, ya = align_both(x, y, attrs["axis"])
+    out = floored_div(xa, ya) if attrs.get("_paddle2") else truncated_div(xa, ya)
+    return {"Out": out.astype(x.dtype, copy=False)}
 
 
 def elementwise_mod(ins, attrs):
+    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``_paddle2``: Y's sign)."""
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_mod")
-    x, ya = align_both(x, y, attrs["axis"])
-    out = np.fmod(x, ya) if x.dtype.kind in "iu" else np.fmod(ya + np.fmod(x, ya), ya)
-    return {"Out": out.astype(x.dtype, copy=False)}
+    return {"Out": remainder(*align_both(x, y, attrs["axis"]), attrs.get("_paddle2")).astype(x.dtype, copy=False)}
 
 
 def sum(ins, attrs):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...base.dtypes import convert_dtype
 from .runtime.loops import flat, is_float, lazy, loop_or
-from ...shapes.reduction import reduce_axes, scalar_shape
+from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
 
 _loops = lazy("_reduce_loops")
 
@@ -47,7 +47,7 @@ def _mean_grad_numpy(dout, dx):
 
 
 def _axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(d % x.ndim for d in attrs["dim"])
+    return tuple(range(x.ndim)) if reduces_all(attrs) else tuple(d % x.ndim for d in attrs["dim"])
 
 
 def as_out_dtype(x, attrs):

@@ -19,6 +19,15 @@ from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from .reduction import sum_of_squares
 from .launcher import jit_kernel
+from ._int_division import (
+    _trunc_div,
+    _floor_div_int,
+    _floor_div_float,
+    _int_mod,
+    _int_mod_signed,
+    _float_mod,
+    _float_mod_signed,
+)
 
 
 def align(x, y, axis):
@@ -82,7 +91,7 @@ def _pow(a, b, p, q):
 elementwise_add = _binary(_add)
 elementwise_sub = _binary(_sub)
 elementwise_mul = _binary(_mul)
-elementwise_div = _binary(_div)
+_div_floats = _binary(_div)
 elementwise_max = _binary(_max)
 elementwise_min = _binary(_min)
 elementwise_pow = _binary(_pow)
@@ -166,42 +175,41 @@ def _pow_dy(x, y, o, d):
 elementwise_pow_grad = _Grad(_pow_dx, _pow_dy)
 
 
-# -- integer division and remainder (no gradient) ------------------------------------------------
+# -- integer division and remainder (no gradient; the rules in _int_division.py) ---------------------
+
+_int_div = _binary(_trunc_div)
+_floordiv = {(False, True): _binary(_trunc_div), (True, True): _binary(_floor_div_int)}
+_floordiv[True, False] = _binary(_floor_div_float)
+_mod = {(False, True): _binary(_int_mod), (True, True): _binary(_int_mod_signed)}
+_mod.update({(False, False): _binary(_float_mod), (True, False): _binary(_float_mod_signed)})
 
 
-@cuda.jit(device=True, inline=True)
-def _trunc_div(a, b, p, q):
-    d = abs(a) // abs(b)
-    return -d if (a < 0) != (b < 0) else d
+def _ints(v):
+    return np.dtype(v.dtype).kind in "iu"
 
 
-@cuda.jit(device=True, inline=True)
-def _int_mod(a, b, p, q):
-    d = abs(a) // abs(b)
-    return a - (-d if (a < 0) != (b < 0) else d) * b
-
-
-@cuda.jit(device=True, inline=True)
-def _float_mod(a, b, p, q):
-    return math.fmod(b + math.fmod(a, b), b)
-
-
-_floordiv = _binary(_trunc_div)
-_mod_int = _binary(_int_mod)
-_mod_float = _binary(_float_mod)
+def elementwise_div(ins, attrs):
+    """Of ints C's division, truncated towards zero, a zero in Y an error (kernels/cpu/elementwise.py)."""
+    if not _ints(ins["X"]):
+        return _div_floats(ins, attrs)
+    check_divisor(rt.to_host(ins["Y"]), "elementwise_div")
+    return _int_div(ins, attrs)
 
 
 def elementwise_floordiv(ins, attrs):
-    check_divisor(rt.to_host(ins["Y"]), "elementwise_floordiv")
-    return _floordiv(ins, attrs)
+    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``_paddle2``; floats too)."""
+    ints = _ints(ins["X"])
+    if ints:
+        check_divisor(rt.to_host(ins["Y"]), "elementwise_floordiv")
+    return _floordiv[bool(attrs.get("_paddle2")), ints](ins, attrs)
 
 
 def elementwise_mod(ins, attrs):
-    y = ins["Y"]
-    if np.dtype(y.dtype).kind in "iu":
-        check_divisor(rt.to_host(y), "elementwise_mod")
-        return _mod_int(ins, attrs)
-    return _mod_float(ins, attrs)
+    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``_paddle2``: Y's sign)."""
+    ints = _ints(ins["Y"])
+    if ints:
+        check_divisor(rt.to_host(ins["Y"]), "elementwise_mod")
+    return _mod[bool(attrs.get("_paddle2")), ints](ins, attrs)
 
 
 def _sum_kernel(n):

@@ -11,7 +11,7 @@ from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
-from ...shapes.reduction import reduce_axes, scalar_shape
+from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
 
 
 def mean(ins, attrs):
@@ -25,7 +25,7 @@ def mean_grad(ins, attrs):
 
 
 def _axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else normalize_axes(x.ndim, attrs["dim"])
+    return tuple(range(x.ndim)) if reduces_all(attrs) else normalize_axes(x.ndim, attrs["dim"])
 
 
 def _as_out_dtype(x, attrs):

@@ -1,0 +1,105 @@
+"""The op cases of issue 96: where pe computed other values than Paddle 2.6.2 without a word, each one op as
+Paddle's saved programs hold it (tools/paddle26_op_oracle.py records Paddle 2.6.2's values of them into
+tests/data/paddle_oracle/semantics26.json; tests/ops/paddle26.py replays them with the other recorded cases).
+Integer floor division and remainder with negative operands, int division, reductions saved with ``dim=[]``
+(every axis in Paddle 2.x), expand_v2 with a -1 in its tensor-valued shape, and yolo_box on grids with H != W
+(with IoU-aware scores and clip_bbox). A case is built as in tools/paddle26_op_cases.py. Pure numpy."""
+
+import numpy as np
+
+rng = np.random.default_rng(96)
+
+
+def u(*shape, low=-2.0, high=2.0):
+    return rng.uniform(low, high, size=shape)
+
+
+def case(op, inputs, attrs=None, outputs=("Out",), grad=(), kink=False):
+    return dict(op=op, inputs=inputs, attrs=attrs or {}, outputs=list(outputs), grad=list(grad), kink=kink)
+
+
+_NUM = np.array([-4, 0, -8, 7, 7, -7, 9, -9, 1, -1, 5, -6])
+_DEN = np.array([3, 5, 3, -2, 2, -2, -3, 3, -7, 7, 5, -4])
+_FNUM = np.array([-4.5, 0.0, -8.0, 7.0, 7.0, -7.0, 9.25, -9.0, 1e-3, -1e-3, 5.5, 0.75])
+_FDEN = np.array([3.0, 5.0, 3.0, -2.0, 2.5, -2.0, -3.0, 0.7, -7.0, 7.0, 5.5, -0.25])
+
+CASES = {}
+for _op in ("elementwise_floordiv", "elementwise_mod", "elementwise_div"):
+    CASES.update(
+        {
+            f"{_op}_int64_signs": case(_op, {"X": _NUM.astype(np.int64), "Y": _DEN.astype(np.int64)}),
+            f"{_op}_int32_broadcast": case(
+                _op,
+                {"X": _NUM.reshape(3, 4).astype(np.int32), "Y": np.array([3, -2, 5, -7], np.int32)},
+                {"axis": -1},
+            ),
+            f"{_op}_int64_axis": case(
+                _op, {"X": _NUM.reshape(2, 3, 2).astype(np.int64), "Y": np.array([4, -3, 2], np.int64)}, {"axis": 1}
+            ),
+        }
+    )
+for _op in ("elementwise_floordiv", "elementwise_mod"):
+    CASES[f"{_op}_float64_signs"] = case(_op, {"X": _FNUM, "Y": _FDEN})
+
+# reductions saved with dim=[] and reduce_all False: Paddle 2.x reduces over every axis
+_X = u(2, 3, 4)
+for _op in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_amax", "reduce_amin"):
+    CASES[f"{_op}_dim_empty"] = case(_op, {"X": _X}, {"dim": [], "reduce_all": False}, grad=("X",))
+    CASES[f"{_op}_dim_empty_keep"] = case(_op, {"X": _X}, {"dim": [], "keep_dim": True, "reduce_all": False})
+CASES["frobenius_norm_dim_empty"] = case("frobenius_norm", {"X": _X}, {"dim": [], "reduce_all": False}, grad=("X",))
+_B = np.array([[True, False, True], [True, True, True]])
+for _op in ("reduce_all", "reduce_any"):
+    CASES[f"{_op}_dim_empty"] = case(_op, {"X": _B}, {"dim": [], "reduce_all": False})
+    CASES[f"{_op}_dim_empty_keep"] = case(_op, {"X": _B}, {"dim": [], "keep_dim": True, "reduce_all": False})
+CASES["logsumexp_axis_empty"] = case("logsumexp", {"X": _X}, {"axis": [], "reduce_all": False}, grad=("X",))
+
+# expand_v2: a -1 in the shape given at run time keeps X's dim
+CASES.update(
+    {
+        "expand_v2_shape_tensor_keep": case(
+            "expand_v2", {"X": u(2, 1, 3), "Shape": np.array([-1, 4, -1], np.int32)}, {"shape": [-1, -1, -1]}
+        ),
+        "expand_v2_shape_tensor_keep_lead": case(
+            "expand_v2", {"X": u(1, 3), "Shape": np.array([2, 5, -1], np.int64)}, {"shape": [-1, -1, -1]}
+        ),
+        "expand_v2_shapes_list_keep": case(
+            "expand_v2",
+            {"X": u(2, 1, 3), "expand_shapes_tensor": [np.array([v], np.int32) for v in (-1, 4, -1)]},
+            {"shape": [-1, -1, -1]},
+        ),
+    }
+)
+
+
+def _yolo(h, w, anchors=(10, 13, 16, 30), classes=2, iou_aware=False, **attrs):
+    a = len(anchors) // 2
+    x = u(2, a * (5 + classes + int(iou_aware)), h, w, low=-3, high=3)
+    size = np.array([[300, 400], [208, 160]], np.int32)
+    return case(
+        "yolo_box",
+        {"X": x, "ImgSize": size},
+        {
+            "anchors": list(anchors),
+            "class_num": classes,
+            "conf_thresh": 0.3,
+            "downsample_ratio": 32,
+            "clip_bbox": True,
+            "scale_x_y": 1.0,
+            "iou_aware": iou_aware,
+            "iou_aware_factor": 0.5,
+            **attrs,
+        },
+        outputs=("Boxes", "Scores"),
+    )
+
+
+CASES.update(
+    {
+        "yolo_box_wide": _yolo(3, 5),
+        "yolo_box_tall_noclip": _yolo(4, 2, clip_bbox=False),
+        "yolo_box_wide_scale": _yolo(2, 6, scale_x_y=1.2, downsample_ratio=16),
+        "yolo_box_iou_aware": _yolo(3, 4, iou_aware=True, iou_aware_factor=0.4),
+        "yolo_box_iou_aware_noclip": _yolo(5, 3, anchors=(10, 13, 16, 30, 33, 23), iou_aware=True, clip_bbox=False),
+        "yolo_box_square": _yolo(4, 4, classes=3),
+    }
+)
