@@ -165,8 +165,8 @@ def broadcast_to(x, shape, name=None):
 def _broadcast(x, shape, name=None):
     """broadcast_to without Paddle's argument checks, for pe's own functions (a bool mask they make)."""
     xs = list(x.shape)
-    if isinstance(shape, Variable):
-        return _broadcast_to_tensor(x, shape, name)
+    if isinstance(shape, Variable) or any(isinstance(s, Variable) for s in shape):
+        return _expand_at_run_time(x, shape, name)
     shape = list(shape)
     if len(shape) < len(xs):
         raise PeError(f"paddle.broadcast_to: shape {shape} has fewer dims than x {xs}")
@@ -175,9 +175,7 @@ def _broadcast(x, shape, name=None):
         xs = [1] * (len(shape) - len(xs)) + xs
     times = []
     for have, want in zip(xs, shape):
-        if isinstance(want, Variable):
-            times.append(want if have == 1 else 1)  # a dim not of size 1 must already be the wanted one
-        elif want == -1 or want == have:
+        if want == -1 or want == have:
             times.append(1)
         elif have == 1:
             times.append(int(want))
@@ -186,19 +184,18 @@ def _broadcast(x, shape, name=None):
     return tiled(x, times, name=name)
 
 
-def _broadcast_to_tensor(x, shape, name):
-    """broadcast_to a shape held in a 1-D int Tensor: the repeat counts are shape // x's dims."""
-    n = shape.shape[0] if len(shape.shape) == 1 else -1
-    if n < 0:
-        raise PeError(f"paddle.broadcast_to: a shape Tensor must be 1-D of known length, got {list(shape.shape)}")
-    xs = list(x.shape)
-    if any(d < 0 for d in xs):
-        raise PeError(f"paddle.broadcast_to: x {xs} must have known dims to broadcast to a shape Tensor")
-    if n > len(xs):
-        x = L.unsqueeze(x, list(range(n - len(xs))))
-        xs = [1] * (n - len(xs)) + xs
-    dims = L.assign(np.array(xs, dtype=shape.dtype))
-    return tiled(x, L.elementwise_floordiv(shape, dims), name=name)
+def _expand_at_run_time(x, shape, name):
+    """Paddle 2.6's expand_v2 for a shape known at run time: one int Tensor holding it (Shape), or a list
+    whose Tensor items (-2 in the attribute) and ints give one tensor per dim (expand_shapes_tensor); a -1
+    keeps x's dim (the op's kernel reads them)."""
+    if isinstance(shape, Variable):
+        if len(shape.shape) != 1 or shape.shape[0] < 0:
+            raise PeError(f"paddle.broadcast_to: a shape Tensor must be 1-D of known length, got {list(shape.shape)}")
+        shape.stop_gradient = True
+        return _single("expand_v2", x, {"X": [x], "Shape": [shape]}, {"shape": [-1] * shape.shape[0]}, name=name)
+    items = [s if isinstance(s, Variable) else L.fill_constant([1], "int32", int(s)) for s in shape]
+    attrs = {"shape": [-2 if isinstance(s, Variable) else int(s) for s in shape]}
+    return _single("expand_v2", x, {"X": [x], "expand_shapes_tensor": items}, attrs, name=name)
 
 
 expand = broadcast_to
