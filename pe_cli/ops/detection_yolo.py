@@ -85,10 +85,11 @@ def _infer_yolo(ctx):
     if len(a["anchors"]) % 2 or not a["anchors"]:
         ctx.fail(f"anchors {list(a['anchors'])} must be (width, height) pairs")
     anchors = len(a["anchors"]) // 2
-    if len(x) != 4 or (x[1] >= 0 and x[1] != anchors * (5 + a["class_num"])):
+    per = 5 + a["class_num"] + bool(a["iou_aware"])  # (iou_aware: one IoU channel per anchor first)
+    if len(x) != 4 or (x[1] >= 0 and x[1] != anchors * per):
         ctx.fail(
-            f"X {fmt_shape(x)} must be [N, anchors * (5 + class_num), H, W] = [N, "
-            f"{anchors * (5 + a['class_num'])}, H, W]"
+            f"X {fmt_shape(x)} must be [N, anchors * ({'6' if a['iou_aware'] else '5'} + class_num), H, W] = [N, "
+            f"{anchors * per}, H, W]"
         )
     if len(size) != 2 or size[1] not in (2, -1):
         ctx.fail(f"ImgSize {fmt_shape(size)} must be [N, 2] (height, width)")
@@ -110,11 +111,17 @@ register(
         "downsample_ratio": Attr(32, is_int, "an int"),
         "clip_bbox": True,
         "scale_x_y": 1.0,
+        "iou_aware": Attr(False, choices=(False, True)),
+        "iou_aware_factor": Attr(0.5, lambda v: 0 <= v <= 1, "in [0, 1]"),
     },
     infer=_infer_yolo,
     lod="drop",
-    doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels (centres on a grid "
-    "of X's height along both axes, sizes over downsample_ratio * height, as Fluid's kernel computes "
-    "them) and the class scores (objectness times each class's sigmoid); zeros where the objectness "
-    "is below conf_thresh.",
+    traits=("paddle2_semantics",),
+    doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels and the class scores "
+    "(the confidence times each class's sigmoid); zeros where the confidence is below conf_thresh. The "
+    "confidence: the objectness's sigmoid, with iou_aware (Paddle 2.x; X's first channels one IoU per anchor) "
+    "obj^(1 - iou_aware_factor) * iou^iou_aware_factor of the sigmoids. Centres on the W x H grid and sizes "
+    "over downsample_ratio * W (x) and * H (y), as Paddle 2.x's kernel; in a Fluid 1.8 program on a grid of X's "
+    "height along both axes and sizes over downsample_ratio * H, as Fluid 1.8's kernel (docs/COMPAT.md, "
+    '"yolo_box on a grid with H != W").',
 )

@@ -147,10 +147,6 @@ PADDLE2_ATTRS = {
         "axis": _unsupported([], "unique slices along an axis"),
         "is_sorted": _unsupported(False, "Paddle 2.x's sorted unique"),
     },
-    "yolo_box": {
-        "iou_aware": _unsupported(False, "IoU-aware scores (X holds an IoU channel per anchor)"),
-        "iou_aware_factor": _unsupported(0.5, "IoU-aware scores"),
-    },
 }
 for _type in ("fc", "flatten2", "matmul", "reshape2", "split", "sum", "transpose"):
     PADDLE2_ATTRS[_type] = {"mkldnn_data_type": _backend("float32")}

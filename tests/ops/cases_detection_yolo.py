@@ -10,6 +10,7 @@ import numpy as np
 
 from op_test import OpCase
 from tests.ops.cases_detection_loss import _sig
+from tests.ops.paddle26 import recorded_cases
 
 rng = np.random.default_rng(23)
 
@@ -193,3 +194,6 @@ CASES += [
         name="yolo_box_negative_ratio",
     ),
 ]
+
+# Paddle 2.6.2's yolo_box on grids with H != W, with iou_aware and clip_bbox (tools/paddle26_semantics_cases.py)
+CASES += recorded_cases("detection_yolo")

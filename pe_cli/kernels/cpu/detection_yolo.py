@@ -78,25 +78,34 @@ def yolov3_loss_grad(ins, attrs):
 
 
 def yolo_box(ins, attrs):
+    """Paddle 2.x's grid (``_paddle2``): centres over W along x and H along y, sizes over downsample_ratio * W
+    and * H; Fluid 1.8's: X's height for both. iou_aware: X's first ``a`` channels one IoU logit per anchor."""
     x, size = ins["X"], np.asarray(ins["ImgSize"], np.int64)
     n, _, h, w = x.shape
     classes = attrs["class_num"]
     anchors = np.asarray(attrs["anchors"], np.float64).reshape(-1, 2)
     a = anchors.shape[0]
+    iou = None
+    if attrs.get("iou_aware"):
+        iou, x = _sigmoid(x[:, :a]), x[:, a:]
     v = x.reshape(n, a, 5 + classes, h, w)
     img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
-    input_size = np.float64(attrs["downsample_ratio"] * h)  # 0: inf boxes, as Fluid's kernel
-    sxy = float(attrs["scale_x_y"])
+    grid_w = w if attrs.get("_paddle2") else h
+    input_h, input_w = np.float64(attrs["downsample_ratio"] * h), np.float64(attrs["downsample_ratio"] * grid_w)
+    sxy = float(np.float32(attrs["scale_x_y"]))  # (a float attribute: float32, as Paddle's kernels read it)
     bias = -0.5 * (sxy - 1.0)
-    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / h  # Fluid: grid H
+    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0]) * sxy + bias) * img_w / grid_w
     cy = (np.arange(h)[None, None, :, None] + _sigmoid(v[:, :, 1]) * sxy + bias) * img_h / h
-    bw = np.exp(v[:, :, 2]) * anchors[:, 0].reshape(1, a, 1, 1) * img_w / input_size
-    bh = np.exp(v[:, :, 3]) * anchors[:, 1].reshape(1, a, 1, 1) * img_h / input_size
+    bw = np.exp(v[:, :, 2]) * anchors[:, 0].reshape(1, a, 1, 1) * img_w / input_w
+    bh = np.exp(v[:, :, 3]) * anchors[:, 1].reshape(1, a, 1, 1) * img_h / input_h
     x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
     if attrs["clip_bbox"]:
         x0, y0 = np.maximum(x0, 0), np.maximum(y0, 0)
         x1, y1 = np.minimum(x1, img_w - 1), np.minimum(y1, img_h - 1)
     conf = _sigmoid(v[:, :, 4])
+    if iou is not None:
+        factor = float(np.float32(attrs["iou_aware_factor"]))
+        conf = np.power(conf, 1.0 - factor) * np.power(iou, factor)
     keep = conf >= np.asarray(attrs["conf_thresh"], x.dtype)
     boxes = np.where(keep[..., None], np.stack([x0, y0, x1, y1], axis=-1), 0)
     scores = np.where(keep[:, :, None], conf[:, :, None] * _sigmoid(v[:, :, 5:]), 0)  # [n, a, C, h, w]

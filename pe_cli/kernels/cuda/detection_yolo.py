@@ -103,25 +103,31 @@ def yolov3_loss_grad(ins, attrs):
 
 
 @jit_kernel
-def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip, sxy, bias):
+def _yolo(
+    x, size, anchors, boxes, scores, total, a, h, w, classes, grid_w, sizes, thresh, clip, sxy, bias, iou, factor
+):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     hw = h * w
+    per = 5 + classes + iou  # channels per anchor (iou: X's first ``a`` channels hold one IoU each)
     while t < total:  # t = (i * a + j) * hw + cell: the output box's index
         i = t // (a * hw)
         j = (t // hw) % a
         cell = t % hw
         k = cell // w
         col = cell % w
-        base = (i * a + j) * (5 + classes) * hw + cell
+        base = i * a * per * hw + iou * a * hw + j * (5 + classes) * hw + cell
         conf = 1.0 / (1.0 + math.exp(-x[base + 4 * hw]))
+        if iou:
+            q = 1.0 / (1.0 + math.exp(-x[i * a * per * hw + j * hw + cell]))
+            conf = conf ** (1.0 - factor) * q**factor
         img_h = size[2 * i]
         img_w = size[2 * i + 1]
         keep = conf >= thresh
-        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / h  # Fluid's kernel: grid size H
+        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / grid_w  # Fluid 1.8's: grid_w = H
         cy = (k + sxy / (1.0 + math.exp(-x[base + hw])) + bias) * img_h / h
-        bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
-        bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size
+        bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / sizes[1]
+        bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / sizes[0]
         x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
         if clip:
             x0, y0 = max(x0, 0.0), max(y0, 0.0)
@@ -136,6 +142,7 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
 
 
 def yolo_box(ins, attrs):
+    """kernels/cpu/detection_yolo.py's yolo_box: Paddle 2.x's W x H grid (``_paddle2``) or Fluid 1.8's."""
     x = ins["X"]
     n, _, h, w = x.shape
     classes = attrs["class_num"]
@@ -145,6 +152,9 @@ def yolo_box(ins, attrs):
     if total:
         size = rt.to_device(np.ascontiguousarray(rt.to_host(ins["ImgSize"]), dtype=np.float64).reshape(-1))
         thresh = float(np.asarray(attrs["conf_thresh"], np.dtype(x.dtype)))
+        grid_w = w if attrs.get("_paddle2") else h
+        sxy = float(np.float32(attrs["scale_x_y"]))  # (float attributes: float32, as Paddle's kernels read them)
+        sizes = rt.to_device(np.array([attrs["downsample_ratio"] * h, attrs["downsample_ratio"] * grid_w], np.float64))
         _yolo[grid(total)](
             flat(x),
             size,
@@ -156,10 +166,13 @@ def yolo_box(ins, attrs):
             h,
             w,
             classes,
-            float(attrs["downsample_ratio"] * h),
+            grid_w,
+            sizes,
             thresh,
             bool(attrs["clip_bbox"]),
-            float(attrs["scale_x_y"]),
-            -0.5 * (float(attrs["scale_x_y"]) - 1.0),
+            sxy,
+            -0.5 * (sxy - 1.0),
+            int(bool(attrs.get("iou_aware"))),
+            float(np.float32(attrs.get("iou_aware_factor", 0.5))),
         )
     return {"Boxes": boxes, "Scores": scores}
