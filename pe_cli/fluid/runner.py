@@ -12,6 +12,7 @@ This module imports no pe module at load time but the table of Paddle 2.6's modu
 (paddle2_modules.py; the targets are imported by name when the script asks), so ``pe --help`` stays fast.
 """
 
+import ast
 import importlib
 import importlib.abc
 import importlib.util
@@ -187,6 +188,33 @@ def _script_line(tb, script):
     return line
 
 
+def is_paddle2_program(source):
+    """Whether a script is a Paddle 2.x program, which sees Paddle 2.6.2's version (pe_cli/fluid/version.py): it
+    names ``enable_static`` (no Fluid 1.x program can call it), or it imports ``paddle`` or a module of it
+    and never ``paddle.fluid`` (a Fluid 1.x program imports ``paddle.fluid``, often ``paddle`` beside it for
+    ``paddle.batch`` and ``paddle.dataset``). A script Python cannot parse: False (running it fails)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    paddle, fluid = False, False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "enable_static":
+            return True
+        if isinstance(node, ast.Name) and node.id == "enable_static":
+            return True
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        names = [n for n in names if n == "paddle" or n.startswith("paddle.")]
+        paddle = paddle or bool(names)
+        fluid = fluid or any(n == "paddle.fluid" or n.startswith("paddle.fluid.") for n in names)
+    return paddle and not fluid
+
+
 def run_script(script, args=()):
     """Runs ``script`` with ``args`` as its argv; returns the process exit status."""
     script = os.path.abspath(script)
@@ -194,6 +222,8 @@ def run_script(script, args=()):
         print(f"pe fluid: {script}: no such file", file=sys.stderr)
         return 2
     install()
+    with open(script, "rb") as f:
+        importlib.import_module("pe_cli.fluid.version").follow(is_paddle2_program(f.read()))
     export_to_children()
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(script))

@@ -24,7 +24,7 @@ from .framework.io import load, patch_program as _patch_program, save  # noqa: F
 from ..framework import program_release as _program_release
 from ..framework import static_mode as _static_mode
 from .batch import batch  # noqa: F401
-from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
+from ..fluid import version as _version
 from . import device as _device
 from .device import *  # noqa: F401,F403
 from .tensor_create import *  # noqa: F401,F403
@@ -53,6 +53,17 @@ complex = _sys.modules[__name__ + ".complex"]  # noqa: A001,F811 -- 1.8.5's modu
 _patch_variable(tensor)
 _patch_program()
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
+
+
+def __getattr__(name):
+    """``paddle.__version__`` and ``paddle.__git_commit__``: the release the program sees, read when asked
+    (``paddle.version``'s fields: Paddle 2.6.2's for a Paddle 2.x program run by ``pe fluid``, else Fluid
+    1.8.5's; pe_cli/fluid/version.py)."""
+    if name == "__version__":
+        return _version.full_version
+    if name == "__git_commit__":
+        return _version.commit
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}", name=name, obj=_sys.modules[__name__])
 
 
 def enable_static():

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..fluid import inference_api
-from ..fluid.version import full_version
+from ..fluid import version as _version
 from ..framework.lod_tensor import LoDTensor
 
 __all__ = [
@@ -54,8 +54,11 @@ _CODES = {name: code for code, name in _NUMPY.items()}
 
 
 def get_version():
-    """The version line of the Paddle release pe follows."""
-    return f"version: {full_version}"
+    """The version lines of the release the program sees (pe_cli/fluid/version.py): Paddle 2.6.2's as its
+    wheel gives them (the commit's first 8 digits, the branch), or Fluid 1.8.5's version."""
+    if _version.paddle2:
+        return f"version: {_version.full_version}\ncommit: {_version.commit[:8]}\nbranch: HEAD\n"
+    return f"version: {_version.full_version}"
 
 
 def get_num_bytes_of_data_type(dtype):
