@@ -139,12 +139,12 @@ floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
 
 
 def mod(x, y, name=None, *, out=None):
-    """x % y elementwise, the sign of y's (Python's; they broadcast). pe's elementwise_mod op is
-    Fluid 1.8's, whose integer result has x's sign, so for integers it is taken twice:
-    ((x % y) + y) % y. ``out``: see written_to."""
+    """x % y elementwise, the sign of y's (Python's; they broadcast): Paddle 2.x's elementwise_mod in a
+    program that follows Paddle 2.6. In a Fluid 1.8 program the op's integer result has x's sign, so
+    there it is taken twice: ((x % y) + y) % y. ``out``: see written_to."""
     y = _var(y, x)
     result = _single("elementwise_mod", x, {"X": [x], "Y": [y]}, {"axis": -1})
-    if str(x.dtype).startswith(("int", "uint")):
+    if str(x.dtype).startswith(("int", "uint")) and not x.block.program._follows_paddle2:
         shifted = _single("elementwise_add", result, {"X": [result], "Y": [y]}, {"axis": -1})
         result = _single("elementwise_mod", shifted, {"X": [shifted], "Y": [y]}, {"axis": -1}, name=name)
     return written_to(result, out)

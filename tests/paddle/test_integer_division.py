@@ -86,3 +86,10 @@ def test_an_integer_division_by_zero_is_one_line(tmp_path):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and "integer division by zero" in lines[0], proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+def test_paddle_2_remainder_is_one_op_as_paddle_builds_it(paddle2):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        paddle.remainder(fluid.data("x", [3], "int64"), fluid.data("y", [3], "int64"))
+    assert [op.type for op in main.global_block().ops] == ["elementwise_mod"]
