@@ -18,6 +18,8 @@ def _infer(ctx):
         ctx.fail(f"anchor_mask {mask} must pick anchors 0..{len(anchors) // 2 - 1}")
     if len(x) != 4 or (x[1] >= 0 and x[1] != len(mask) * (5 + c)):
         ctx.fail(f"X {fmt_shape(x)} must be [N, len(anchor_mask) * (5 + class_num) = {len(mask) * (5 + c)}, H, W]")
+    if x[2] >= 0 and x[3] >= 0 and x[2] != x[3]:  # (Paddle 2.6.2 refuses it too: its kernel takes H for both)
+        ctx.fail(f"X {fmt_shape(x)} must have H == W (a square grid), as Paddle requires")
     if len(box) != 3 or box[2] not in (4, -1):
         ctx.fail(f"GTBox {fmt_shape(box)} must be [N, B, 4] (x, y, w, h relative to the image)")
     if len(label) != 2 or (all(d >= 0 for d in list(label) + list(box[:2])) and list(label) != list(box[:2])):

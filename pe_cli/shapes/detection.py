@@ -216,8 +216,11 @@ def psroi_sizes(x_shape, trans_shape, attrs):
 
 
 def yolov3_loss_plan(x_shape, gt_shape, attrs):
-    """(b, c, h, w, input_size, pos, neg, anchors int64, anchor_mask int64)."""
+    """(b, c, h, w, input_size, pos, neg, anchors int64, anchor_mask int64). A grid with H != W is refused, as
+    Fluid 1.8.5 and Paddle 2.6.2 refuse it (their kernels take H for both axes)."""
     n, _, h, w = x_shape
+    if h != w:
+        raise PeError(f"yolov3_loss: X {list(x_shape)} must have H == W (a square grid), as Paddle requires")
     c = attrs["class_num"]
     pos, neg = 1.0, 0.0
     if attrs["use_label_smooth"]:

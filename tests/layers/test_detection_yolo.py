@@ -60,6 +60,11 @@ def test_mistakes(prog):
         layers.yolov3_loss(x, box, label, ANCHORS, [0, 1], 3, 0.7, 32)
     with pytest.raises(ShapeError, match=r"anchor_mask \[0, 9\] must pick anchors 0..5"):
         layers.yolov3_loss(x, box, label, ANCHORS, [0, 9], 5, 0.7, 32)
+    # a grid with H != W: Fluid 1.8.5 and Paddle 2.6.2 refuse it (measured: "Input(X) dim[3] and dim[4]
+    # should be euqal"), where pe computed a loss over X's height for both axes
+    wide = fluid.data("wide", [None, 20, 5, 7], "float32")
+    with pytest.raises(ShapeError, match=r"must have H == W \(a square grid\)"):
+        layers.yolov3_loss(wide, box, label, ANCHORS, [0, 1], 5, 0.7, 32)
 
 
 MODEL = """
