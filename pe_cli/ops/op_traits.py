@@ -23,7 +23,7 @@ TRAITS = {
     "ctx.outputs, the set of its output slots that name a variable",
     "output_counts": "its kernels are given ctx.output_counts, output slot -> the number of variables it "
     "names (select_output writes one of several)",
-    "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes: in a program "
+    "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes or values: in a program "
     "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
     "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "

@@ -135,7 +135,7 @@ def add(x, y, name=None, *, alpha=1, out=None):
 subtract = _binary("elementwise_sub", "x - y")
 multiply = _binary("elementwise_mul", "x * y")
 divide = _binary("elementwise_div", "x / y")
-floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
+floor_divide = _binary("elementwise_floordiv", "x // y, floored as Python's (ints, and floats in a Paddle 2.x program)")
 
 
 def mod(x, y, name=None, *, out=None):
