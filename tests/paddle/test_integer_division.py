@@ -8,8 +8,10 @@ division by zero stops the program with one line."""
 import textwrap
 
 import numpy as np
+import pytest
 
 from pe_cli import fluid, paddle
+from pe_cli.base.errors import PeError
 from tests.cli.test_helpers import pe
 from tests.ops.paddle26 import RECORDED, array
 
@@ -65,27 +67,31 @@ def test_fluid_programs_truncate_as_fluid_1_8():
     assert got[0][:3].tolist() == [-1, 0, -2]
 
 
-def test_an_integer_division_by_zero_is_one_line(tmp_path):
-    for op in ("floor_divide", "remainder", "divide"):
-        script = tmp_path / f"{op}.py"
-        script.write_text(
-            textwrap.dedent(
-                f"""
-                import numpy as np
-                import paddle
-                paddle.enable_static()
-                x = paddle.static.data("x", [3], "int64")
-                out = paddle.{op}(x, paddle.static.data("y", [3], "int64"))
-                exe = paddle.static.Executor(paddle.CPUPlace())
-                exe.run(feed={{"x": np.array([1, 2, 3]), "y": np.array([1, 0, 2])}}, fetch_list=[out])
-                """
-            )
+@pytest.mark.parametrize("op", ["floor_divide", "remainder", "divide"])
+def test_an_integer_division_by_zero_is_refused(paddle2, op):
+    with pytest.raises(PeError, match="Y holds a zero; integer division by zero"):
+        _run(lambda a, b: [getattr(paddle, op)(a, b)], np.array([1, 2, 3]), np.array([1, 0, 2]))
+
+
+def test_an_integer_division_by_zero_is_one_line_in_pe_fluid(tmp_path):
+    script = tmp_path / "floor_divide.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import numpy as np
+            import paddle
+            paddle.enable_static()
+            x = paddle.static.data("x", [3], "int64")
+            out = x // paddle.static.data("y", [3], "int64")
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(feed={"x": np.array([1, 2, 3]), "y": np.array([1, 0, 2])}, fetch_list=[out])
+            """
         )
-        proc = pe("fluid", script)
-        assert proc.returncode != 0
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and "integer division by zero" in lines[0], proc.stderr
-        assert "Traceback" not in proc.stderr
+    )
+    proc = pe("fluid", script)
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "elementwise_floordiv: Y holds a zero; integer division by zero" in lines[0], proc.stderr
 
 
 def test_paddle_2_remainder_is_one_op_as_paddle_builds_it(paddle2):
