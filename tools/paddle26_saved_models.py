@@ -283,8 +283,20 @@ def _static_activations_2x(paddle):
     return x, [F.leaky_relu(x, 2.0), F.hardshrink(x, -0.5), F.elu(x, -0.5)], [_x([3, 8], 6) * 2]
 
 
+def _static_integer_division(paddle):
+    """Paddle 2.x's floored integer division and the divisor's sign of its remainder (issue 96), a reduction
+    over ``axis=[]`` (every axis, saved as dim=[])."""
+    x = paddle.static.data("x", [2, 6], "int64")
+    y = paddle.assign(np.array([3, 5, 3, -2, 2, -2], "int64"))
+    f = paddle.cast(x, "float64")
+    outs = [x // y, paddle.floor_divide(x, y), x % y, paddle.remainder(x, y), paddle.divide(x, y), x // 4]
+    outs += [paddle.floor_divide(f * 1.25, paddle.cast(y, "float64")), paddle.sum(f, axis=[])]
+    return x, outs, [np.array([[-4, 0, -8, 7, 7, -7], [9, -9, 1, -1, 5, -6]], "int64")]
+
+
 STATIC = {
     "static_fc": _static_fc,
+    "static_integer_division": _static_integer_division,
     "static_activations": _static_activations,
     "static_activations_2x": _static_activations_2x,
     "static_float64": _static_float64,
