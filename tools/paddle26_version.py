@@ -1,6 +1,6 @@
 """Paddle 2.6.2's answers to a Paddle 2.x program's version checks, recorded for tests/fluid/test_program_version.py
 (issue 96): SCRIPT (a static Paddle 2.x program that reads ``paddle.__version__``, ``paddle.__git_commit__``,
-``paddle.version``'s fields and functions, ``paddle.version.show()`` and ``paddle.inference.get_version()``) runs
+``paddle.version``'s fields and functions, ``paddle.version.show()``, ``paddle.inference.get_version()`` and ``paddle.base.require_version``) runs
 on Paddle 2.6.2; its stdout goes to tests/data/paddle_oracle/version26.json with the script. The test runs the
 same script under ``pe fluid`` and compares stdout. CI never needs Paddle.
 
@@ -34,6 +34,11 @@ paddle.version.show()
 print(repr(paddle.inference.get_version()))
 major, minor = (int(p) for p in paddle.__version__.split(".")[:2])
 print("2.x" if (major, minor) >= (2, 0) else "1.x")
+paddle.base.require_version("1.8.0")
+try:
+    paddle.base.require_version("2.7.0")
+except Exception as e:
+    print(e)
 x = paddle.static.data("x", [3], "int64")
 exe = paddle.static.Executor(paddle.CPUPlace())
 print(exe.run(feed={"x": np.array([-4, 0, -8])}, fetch_list=[x // 3])[0].tolist())

@@ -170,9 +170,13 @@ def require_version(min_version, max_version=None):
             f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, but {installed} installed."
         )
     if have < low:
+        advice = (  # (Paddle 2.6.2's words to a Paddle 2.x program; pe_cli/fluid/version.py)
+            f", please upgrade your PaddlePaddle to {min_version} or other higher version."
+            if version.paddle2
+            else f" (pe follows Fluid {FLUID_VERSION}'s API)."
+        )
         raise Exception(
-            f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
-            f"{installed} installed (pe follows Fluid {FLUID_VERSION}'s API)."
+            f"VersionError: PaddlePaddle version {min_version} or higher is required, but {installed} installed{advice}"
         )
 
 
