@@ -38,7 +38,7 @@ from ..base.errors import PeError
     type=click.IntRange(min=1),
     default=256,
     show_default=True,
-    help="Requests waiting for a batch, at most; one more is answered 503.",
+    help="Requests accepted and not yet answered, at most; one more is answered 503.",
 )
 @click.option(
     "--max-body-bytes",

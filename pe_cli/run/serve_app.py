@@ -89,7 +89,9 @@ class _Handlers:
         try:
             job = self.batcher.submit(feeds, rows)
         except QueueFull:
-            raise Refused(503, f"the queue is full ({settings.max_queue} requests wait); retry later") from None
+            raise Refused(
+                503, f"the queue is full ({settings.max_queue} requests wait for answers); retry later"
+            ) from None
         try:
             part = await asyncio.wait_for(asyncio.wrap_future(job.future), settings.timeout)
         except asyncio.TimeoutError:
@@ -125,7 +127,7 @@ class _Handlers:
         return json_response(self.model.metadata())
 
     async def metrics_text(self, request):
-        text = self.metrics.text(len(self.batcher.queue))
+        text = self.metrics.text(self.batcher.pending)
         return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
     async def http_error(self, request, exc):

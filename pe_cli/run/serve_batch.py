@@ -1,9 +1,10 @@
 """``pe serve``'s dynamic batching and its counters.
 
-Requests, each read and checked already (serve_model.py's ``prepare``), wait in a bounded queue; one
+Requests, each read and checked already (serve_model.py's ``prepare``), wait in a queue; one
 thread takes the first, gathers whatever else comes within ``max_wait`` seconds up to ``max_batch``
-rows, runs them as one executor run and hands each request its own rows. A full queue refuses at
-once (the server answers 503), so memory stays bounded. A batch whose output is not one row per
+rows, runs them as one executor run and hands each request its own rows. At most ``max_queue``
+requests are accepted and not yet answered; one more is refused at once (the server answers 503),
+so memory stays bounded. A batch whose output is not one row per
 sample (a model that reduces over its batch), or whose run fails, is run again one request at a
 time, so a request's answer never depends on its neighbours.
 """
@@ -34,18 +35,26 @@ class Batcher:
         self.queue = collections.deque()
         self.ready = threading.Condition()
         self.stopped = False
+        self.pending = 0  # requests accepted and not answered
         self.thread = threading.Thread(target=self._loop, name="pe-serve-batcher", daemon=True)
         self.thread.start()
 
     def submit(self, feeds, rows):
-        """A Job queued for the next batch; QueueFull when ``max_queue`` requests wait already."""
+        """A Job queued for the next batch; QueueFull when ``max_queue`` accepted requests are not
+        answered yet (waiting, gathered into a batch, or running)."""
         job = Job(feeds, rows)
         with self.ready:
-            if len(self.queue) >= self.max_queue:
+            if self.pending >= self.max_queue:
                 raise QueueFull()
+            self.pending += 1
             self.queue.append(job)
             self.ready.notify()
+        job.future.add_done_callback(self._answered)
         return job
+
+    def _answered(self, future):
+        with self.ready:
+            self.pending -= 1
 
     def stop(self):
         """Ends the thread once the queue is empty (every accepted request is answered first)."""
@@ -151,7 +160,7 @@ class Metrics:
                 "# TYPE pe_errors_total counter",
             ]
             out += [f"pe_errors_total {errors}", "# HELP pe_rows_total Rows predicted.", "# TYPE pe_rows_total counter"]
-            out += [f"pe_rows_total {self.rows}", "# HELP pe_queued_requests Requests waiting for a batch."]
+            out += [f"pe_rows_total {self.rows}", "# HELP pe_queued_requests Requests accepted and not answered yet."]
             out += ["# TYPE pe_queued_requests gauge", f"pe_queued_requests {queued}"]
             out += _histogram(
                 "pe_request_seconds", "Request latency in seconds.", BUCKETS_MS, 1000, self.latency, self.latency_sum
