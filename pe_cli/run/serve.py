@@ -1,8 +1,8 @@
 """``pe serve``: a model answering HTTP requests, on uvicorn (the ASGI server) and Starlette (the
 app: serve_app.py). The model is loaded, and run once on zeros at one row and at --max-batch rows so
 that its kernels are compiled and its steps planned, before the port opens: the first request is as
-fast as the rest. SIGTERM and SIGINT stop accepting, answer every request accepted already (within
---timeout), and exit 0. ``--workers N`` starts N processes sharing the port, each loading the model.
+fast as the rest. SIGTERM and SIGINT answer new requests 503 for half a second, then close the port,
+answer every request accepted already (within --timeout), and exit 0. ``--workers N`` starts N processes sharing the port, each loading the model.
 """
 
 import contextlib
@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from dataclasses import asdict, dataclass
 
 import uvicorn
@@ -22,6 +23,7 @@ from .serve_model import DirModel, RowModel, is_model_dir, run_config
 
 _ENV = "PE_SERVE_SETTINGS"  # how --workers' processes get the command's settings
 STATE = {}  # this process's server state: "closing" once a signal asked it to stop
+LAME_DUCK = 0.5  # seconds between a signal and the port's closing
 
 
 @dataclass
@@ -58,8 +60,10 @@ def load_model(settings):
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, whose signal handlers mark the state closing (new requests get 503) and,
-    once every accepted request is answered, return rather than re-raise the signal: exit status 0."""
+    """uvicorn's server, whose signal handlers mark the state closing (new requests and /health get
+    503: a client backs off, a load balancer takes the server out), close the port LAME_DUCK seconds
+    later (uvicorn then answers every accepted request) and return rather than re-raise the
+    signal: exit status 0. A second signal stops at once."""
 
     @contextlib.contextmanager
     def capture_signals(self):
@@ -72,8 +76,11 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
     def handle_exit(self, sig, frame):
-        STATE["closing"] = True
-        super().handle_exit(sig, frame)
+        if STATE.get("closing"):  # a second signal: stop now
+            super().handle_exit(sig, frame)
+            return
+        STATE["closing"] = True  # new requests get 503 for LAME_DUCK seconds, then the port closes
+        threading.Timer(LAME_DUCK, super().handle_exit, (sig, frame)).start()
 
 
 def _logging(level):

@@ -81,17 +81,18 @@ class _Handlers:
         settings = self.settings
         if self.state.get("closing"):
             raise Refused(503, "the server is shutting down")
-        body = await _body(request, settings.max_body_bytes)
+        self.batcher.arrive(1)
         try:
+            body = await _body(request, settings.max_body_bytes)
             feeds, rows, notes = self.model.prepare(body)
+            job = self.batcher.submit(feeds, rows)
         except BadRequest as e:
             raise Refused(400, e.message) from None
-        try:
-            job = self.batcher.submit(feeds, rows)
         except QueueFull:
-            raise Refused(
-                503, f"the queue is full ({settings.max_queue} requests wait for answers); retry later"
-            ) from None
+            full = f"the queue is full ({settings.max_queue} requests wait for answers); retry later"
+            raise Refused(503, full) from None
+        finally:
+            self.batcher.arrive(-1)
         try:
             part = await asyncio.wait_for(asyncio.wrap_future(job.future), settings.timeout)
         except asyncio.TimeoutError:

@@ -2,7 +2,7 @@
 
 Requests, each read and checked already (serve_model.py's ``prepare``), wait in a queue; one
 thread takes the first, gathers whatever else comes within ``max_wait`` seconds up to ``max_batch``
-rows, runs them as one executor run and hands each request its own rows. At most ``max_queue``
+rows (waiting only while other requests are being read: a lone client never waits), runs them as one executor run and hands each request its own rows. At most ``max_queue``
 requests are accepted and not yet answered; one more is refused at once (the server answers 503),
 so memory stays bounded. A batch whose output is not one row per
 sample (a model that reduces over its batch), or whose run fails, is run again one request at a
@@ -36,8 +36,15 @@ class Batcher:
         self.ready = threading.Condition()
         self.stopped = False
         self.pending = 0  # requests accepted and not answered
+        self.arriving = 0  # requests the server is reading and checking, not yet submitted
         self.thread = threading.Thread(target=self._loop, name="pe-serve-batcher", daemon=True)
         self.thread.start()
+
+    def arrive(self, change):
+        """A request begins (+1) or ends (-1) being read and checked: a batch waits for it."""
+        with self.ready:
+            self.arriving += change
+            self.ready.notify()
 
     def submit(self, feeds, rows):
         """A Job queued for the next batch; QueueFull when ``max_queue`` accepted requests are not
@@ -79,7 +86,7 @@ class Batcher:
                         batch.append(job)
                         rows += job.rows
                 left = deadline - time.monotonic()
-                if rows >= self.max_batch or left <= 0 or self.queue or self.stopped:
+                if rows >= self.max_batch or left <= 0 or self.queue or self.stopped or not self.arriving:
                     return batch
                 self.ready.wait(left)
 

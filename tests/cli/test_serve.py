@@ -217,8 +217,12 @@ def test_every_error_status_and_a_later_answer_unchanged(runs, tmp_path):
         assert "pe_request_seconds_bucket" in metrics and "pe_batch_rows_count" in metrics
         assert server.stop() == 0
     with Server(run, "--max-queue", 1, "--max-wait-ms", 1500, "--timeout", 0.5) as server:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            first = pool.submit(post, server.url, {"rows": [PENGUIN]})  # waits 1.5 s for more rows
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=10)  # a request still being read:
+        slow.sendall(b"POST /predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+        slow.sendall(b"Content-Length: 1000\r\n\r\n{")  # the batch waits 1.5 s for it
+        time.sleep(0.3)
+        with slow, concurrent.futures.ThreadPoolExecutor(1) as pool:
+            first = pool.submit(post, server.url, {"rows": [PENGUIN]})
             time.sleep(0.2)
             full = post(server.url, {"rows": [PENGUIN]})
             assert full[0] == 503 and "queue is full" in full[1]["error"], full
@@ -254,6 +258,8 @@ def test_sigterm_under_load_answers_every_accepted_request(runs, tmp_path):
                 return
             try:
                 outcomes.append(post(server.url, {"rows": [PENGUIN]}, timeout=30)[0])
+                if outcomes[-1] == 503:
+                    return  # shutting down: a client backs off
             except urllib.error.URLError as e:
                 if isinstance(e.reason, ConnectionRefusedError):
                     return  # the port is closed: not accepted
