@@ -43,6 +43,11 @@ def is_model_dir(target, model_filename=None, params_filename=None):
 def run_config(target, checkpoint, overrides, load_config):
     """(run config, checkpoint) of ``pe serve TARGET``: a run config with ``-c``, or a run directory
     (or checkpoint) whose config record in force is the config (run/run_record.py)."""
+    if not os.path.exists(target):
+        raise PeError(
+            f"pe serve {target}: no such file or directory; give a run directory, a run config with -c, "
+            f"or an inference model directory (or Paddle 2.x's PREFIX of PREFIX.pdmodel)"
+        )
     if os.path.isfile(target):
         if checkpoint is None:
             raise PeError(f"pe serve {target}: a run config needs -c CHECKPOINT (a run directory or ckpt/...)")
