@@ -4,10 +4,10 @@ onnxruntime in-process: rows/s and p50/p99 latency for 1-row and 64-row requests
     python benchmarks/serve.py [--run RUN] [--seconds 5] [--max-wait-ms 2]
 
 RUN is a run of configs/penguins.yaml (default: one trained here for 20 steps in a temporary
-folder). Each case starts its server as a subprocess on a free 127.0.0.1 port (``pe serve RUN``; the
-constant: uvicorn + Starlette, reading the JSON body and answering as many fixed predictions, the
-HTTP + JSON ceiling), then closed-loop client processes, each with one keep-alive connection, send
-requests for --seconds (at most 20,000 each). The model in onnxruntime is the run exported with ``pe
+folder). Each case starts its server as a subprocess on a free 127.0.0.1 port (``pe serve RUN``;
+``pe serve RUN --workers 2``; the constant: uvicorn + Starlette, reading the JSON body and
+answering as many fixed predictions, the HTTP + JSON ceiling), then closed-loop client processes,
+each with one keep-alive connection, send requests for --seconds (at most 20,000 each). The model in onnxruntime is the run exported with ``pe
 export --onnx`` and run in this process on the same rows (no HTTP). Loopback only; every loop is
 bounded in count and time. Prints a Markdown table.
 """
@@ -161,6 +161,7 @@ def main():
     serve = PE + ["serve", run, "--port", str(port), "--log-level", "warning", "--max-wait-ms", str(args.max_wait_ms)]
     for name, cmd in (
         ("pe serve", serve),
+        ("pe serve --workers 2", serve + ["--workers", "2"]),
         ("constant", [sys.executable, "-c", CONSTANT, str(port), json.dumps(ANSWER)]),
     ):
         proc = _server(cmd, port)

@@ -31,7 +31,7 @@ from ..base.errors import PeError
     type=click.FloatRange(min=0),
     default=2.0,
     show_default=True,
-    help="How long a batch waits for more requests before it runs.",
+    help="How long a batch waits for more rows (only while other requests are being read) before it runs.",
 )
 @click.option(
     "--max-queue",
@@ -72,6 +72,12 @@ def serve(target, overrides, checkpoint, threads, **options):
     and answers what pe predict -o x.csv writes for them; a MODEL_DIR or PREFIX (an inference model
     Paddle or pe saved) takes its feeds, {"inputs": {"feed": nested list}}, and answers its fetch
     targets as pe infer does. Needs the serve extra: pip install 'pe-cli[serve]'.
+
+    \b
+    pe serve runs/penguins
+    curl -s localhost:8000/predict -H 'Content-Type: application/json' \\
+      -d '{"rows": [{"island": "Biscoe", "bill_length_mm": 40.1, "bill_depth_mm": 18.9,
+           "flipper_length_mm": 190, "body_mass_g": 4300, "sex": "male"}]}'
     """
     try:
         from ..run.serve import Settings, serve as run_serve
