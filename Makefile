@@ -22,9 +22,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The tests check every extra (ONNX through onnxruntime, MPI, the CUDA simulator, MKL and oneDNN
-# where their wheels exist), so `make test` (CI) installs them all.
+# where their wheels exist, pe serve's server), so `make test` (CI) installs them all.
 $(TEST_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl,onednn]'
+	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl,onednn,serve]'
 	@echo "compiling pe's kernels for this machine into numba's cache (once, a few minutes)"
 	@# a warm-up only: 4 steps are too few for every config's loss to fall (`make smoke` is the check)
 	@$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null || true

@@ -95,6 +95,7 @@ LAZY = {
         "pe_cli.run.output_paths",
         "pe_cli.run.machine_info",
     ),
+    "pe_cli.cli.serve": ("pe_cli.run.serve",),  # uvicorn and Starlette: pe serve alone loads them
     "pe_cli.cli.reference": ("pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe"),
     "pe_cli.cli.errors": ("pe_cli.config",),
     "pe_cli.cli.options": ("pe_cli.run.thread_count",),

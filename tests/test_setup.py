@@ -27,5 +27,5 @@ def test_make_train_installs_the_base_package_only(tmp_path):
 
 def test_make_test_installs_every_extra_the_tests_check(tmp_path):
     installs, plan = _plan("test", tmp_path)
-    assert any("'.[dev,cudasim,mpi,mkl,onednn]'" in line for line in installs), installs
+    assert any("'.[dev,cudasim,mpi,mkl,onednn,serve]'" in line for line in installs), installs
     assert "pe smoke --steps 4" in plan and "pytest" in plan

@@ -16,6 +16,7 @@ from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .options import check_threads, threads_option, use_threads
 from .reference import keys, layers
 from .scripts import fluid, launch
+from .serve import serve  # pe serve: pe_cli/cli/serve.py
 from .tools import export, info, infer, plot, predict, summary
 from .warning_kinds import collapse_warnings
 from ..base.errors import UsageError
@@ -380,18 +381,8 @@ def smoke(configs, steps, samples, keep, threads):
         sys.exit(1)
 
 
-for _command in (
-    summary,
-    predict,
-    infer,
-    plot,
-    export,
-    info,  # beside training: pe_cli/cli/tools.py
-    fluid,
-    launch,  # Fluid scripts: pe_cli/cli/scripts.py
-    layers,
-    keys,
-):  # the reference: pe_cli/cli/reference.py
+# beside training: pe_cli/cli/tools.py and serve.py; Fluid scripts: scripts.py; the reference: reference.py
+for _command in (summary, predict, infer, plot, export, info, serve, fluid, launch, layers, keys):
     main.add_command(_command)
 
 

@@ -188,6 +188,13 @@ def table_columns(source, feeds, columns, raw, missing=None):
     paths beside the table for image). A row whose label feed is missing is dropped or refused
     (missing.py)."""
     table = read_table(source["path"], source["format"], source.get("delimiter"), source.get("header", True))
+    return columns_of(table, feeds, columns, raw, missing)
+
+
+def columns_of(table, feeds, columns, raw, missing=None):
+    """table_columns' feeds from a Table read already (a file's, or pe serve's request rows). A feed
+    without preprocessing whose fields are lists (JSON rows) gets them as an array, or as sequences
+    (a Ragged) where their lengths differ."""
     missing = missing or Missing()
     out, labels = {}, {}
     for feed in feeds:
@@ -200,7 +207,9 @@ def table_columns(source, feeds, columns, raw, missing=None):
             markers = missing.markers(feed)
             if kind == "label" or feed in missing.labels:
                 labels[feed] = ", ".join(f"'{n}'" for n in names)
-            if kind in (None, "numeric"):
+            if kind is None and len(names) == 1 and table.holds_lists(names[0], key):
+                out[feed] = table.arrays(names[0], key, feed)
+            elif kind in (None, "numeric"):
                 allowed = kind == "numeric" or feed in missing.labels  # a missing label drops its row
                 values = table.numbers(names, key, allow_missing=allowed, missing=markers)
                 out[feed] = values[:, 0] if single else values

@@ -19,6 +19,7 @@ import numpy as np
 from ..base.errors import suggest
 from . import file_kinds
 from .missing import MISSING, is_missing, marker_set
+from .ragged import Ragged
 from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
@@ -81,6 +82,38 @@ class Table:
             for c, i in enumerate(idx):
                 out[r, c] = _number(row[i], allow_missing, self, r, self.names[i], key, missing)
         return out
+
+    def holds_lists(self, name, key=("columns",)):
+        """Whether the column's fields are lists (JSON rows' arrays: an image's pixels, a sequence)."""
+        i = self.index(name, key)
+        return bool(self.rows) and all(isinstance(row[i], list) for row in self.rows)
+
+    def arrays(self, name, key=("columns",), feed="?"):
+        """A column of lists as float64 [rows, ...], or, where the lists' lengths differ, as sequences
+        (a Ragged: one per row, its steps the lists' items); a list that is no array of numbers is a
+        DataError naming its row."""
+        i = self.index(name, key)
+        values = []
+        for r, row in enumerate(self.rows):
+            try:
+                values.append(np.asarray(row[i], dtype=np.float64))
+            except (TypeError, ValueError):
+                raise DataError(
+                    f"{self.path}:{self.first + r}: the field of column '{name}' is not an array of numbers",
+                    key,
+                    "give a list of numbers, or nested lists of one shape",
+                ) from None
+            if not np.isfinite(values[-1]).all():
+                raise DataError(f"{self.path}:{self.first + r}: column '{name}' holds a value that is not finite", key)
+        if len({v.shape for v in values}) == 1:
+            return np.stack(values)
+        if len({v.shape[1:] for v in values if v.ndim}) != 1 or any(v.ndim == 0 for v in values):
+            raise DataError(
+                f"{self.path}: the arrays of column '{name}' differ in shape beyond their length "
+                f"({sorted({v.shape for v in values})[:2]})",
+                key,
+            )
+        return Ragged(np.concatenate(values), np.array([len(v) for v in values], dtype=np.int64), feed)
 
 
 def _one_field_hint(names):
@@ -171,7 +204,7 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
 
 def _jsonl(path, key):
     check_text_size(path, 40, "a JSON Lines file", key)  # as CSV: parsed values take ~40 bytes per byte
-    names, records = {}, []
+    records = []
     try:
         with open(path, encoding="utf-8-sig") as f:
             for line_no, line in enumerate(f, 1):
@@ -189,7 +222,6 @@ def _jsonl(path, key):
                         key,
                         "JSON Lines: one object per line, its keys the columns",
                     )
-                names.update(dict.fromkeys(record))
                 records.append(record)
     except UnicodeDecodeError as e:
         raise DataError(
@@ -197,5 +229,11 @@ def _jsonl(path, key):
         ) from None
     if not records:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one line")
-    names = list(names)
+    return records_table(path, records)
+
+
+def records_table(path, records):
+    """A Table of ``records`` (dicts, their keys the columns, in any order; a key a record lacks is a
+    missing field), named ``path`` in messages: a JSON Lines file's lines, pe serve's request rows."""
+    names = list(dict.fromkeys(k for r in records for k in r))
     return Table(path, names, [[r.get(n) for n in names] for r in records], 1)

@@ -17,6 +17,7 @@ beside it in the same form (``NAME_lengths`` for one LoD level, ``NAME_lengths_0
 
 import io
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from ..data.preprocessing import lengths_feeds
 from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
+from ..data.tables import Table
 from .predict import read_feeds
 from .preprocessing import saved_preprocessing
 from .rundir import atomic_write
@@ -56,7 +58,7 @@ def _fit_array(name, array, var):
     raise PeError(f"feed '{name}' takes samples of shape {sample}; the data's are {list(array.shape[1:])}")
 
 
-def _raw_feeds(model_dir, data_path, feeds):
+def raw_feeds(model_dir, data_path, feeds):
     """The feeds from the data file, through the preprocessing.json beside the model (pe export
     --inference-dir writes it) when there is one."""
     prep = saved_preprocessing(None, model_dir)
@@ -64,10 +66,11 @@ def _raw_feeds(model_dir, data_path, feeds):
         return read_feeds(data_path, feeds)
     lengths = lengths_feeds(prep.feeds)
     raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(), prep.missing())
+    label = data_path.path if isinstance(data_path, Table) else data_path
     try:
-        raw.update(prep.apply(raw, data_path))
+        raw.update(prep.apply(raw, label))
     except DataError as e:
-        raise PeError(f"{data_path}: {e.message}") from None
+        raise PeError(f"{label}: {e.message}") from None
     return raw
 
 
@@ -82,11 +85,49 @@ def saved_model_files(model_dir, model_filename=None, params_filename=None):
     return folder or ".", base + ".pdmodel", params
 
 
-def infer(model_dir, data_path, out, model_filename=None, params_filename=None, batch_size=256):
-    """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
+@dataclass
+class SavedModel:
+    """An inference model directory loaded once: its program in its own scope, run batch by batch."""
+
+    program: object
+    feeds: list  # feed target names
+    fetches: list  # fetch target variables
+    names: list  # their names (target_names)
+    exe: object
+    scope: object
+    model_dir: str
+    preprocessing: object = None  # the preprocessing.json pe export wrote beside it, or None
+
+    def inputs(self, raw, data_path):
+        """{feed: array or Ragged} of the raw columns (read_feeds') cast and reshaped to the feeds."""
+        block = self.program.global_block()
+        return {n: _fit(n, a, block.var(n), data_path) for n, a in raw.items()}
+
+    def run(self, columns):
+        """The fetch targets' LoDTensors for one batch."""
+        with scope_guard(self.scope):
+            return self.exe.run(self.program, feed=columns, fetch_list=self.fetches, return_numpy=False)
+
+    def outputs(self, parts):
+        """{name: array} of the batches' results ``parts``: each fetch target concatenated, a numeric
+        target un-scaled to its units, a sequence target's lengths beside it (NAME_lengths)."""
+        values = {}
+        units = self.preprocessing.target_unscaling() if self.preprocessing is not None else None
+        for i, name in enumerate(self.names):
+            values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
+            if units is not None and name == units[0]:
+                values[name] = unscaled(units[1], values[name])  # a numeric target in its own units
+            lods = [p[i].recursive_sequence_lengths() for p in parts]
+            if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):  # sequences out: lengths beside them
+                levels = [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]
+                values.update(level_arrays(name, levels))
+        return values
+
+
+def open_model(model_dir, model_filename=None, params_filename=None):
+    """The SavedModel of ``model_dir`` (a directory, or Paddle 2.x's path prefix), checked: a model
+    directory pe export wrote must match its manifest, and the program must have feed targets."""
     model_dir, model_filename, params_filename = saved_model_files(model_dir, model_filename, params_filename)
-    if not out.endswith(".npz"):
-        raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
     refuse_special(model_dir, "model directory")
     if not os.path.isdir(model_dir):
         raise PeError(f"model directory {model_dir} does not exist")
@@ -95,39 +136,30 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
         raise PeError(
             f"model directory {model_dir} is damaged ({problem}); export it again (pe export --inference-dir)"
         )
-    exe = Executor(CPUPlace())
-    with scope_guard(Scope()):
+    exe, scope = Executor(CPUPlace()), Scope()
+    with scope_guard(scope):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
-        if not feeds:
-            raise PeError(
-                f"model directory {model_dir}: its program has no feed targets (no feed op), so no data "
-                f"can go in; save the model with its inputs (save_inference_model's feeded_var_names)"
-            )
-        block = program.global_block()
-        columns = {n: _fit(n, a, block.var(n), data_path) for n, a in _raw_feeds(model_dir, data_path, feeds).items()}
-        n = len(next(iter(columns.values())))
-        if not n:
-            raise PeError(f"{data_path} holds no samples")
-        parts = [
-            exe.run(
-                program,
-                feed={k: v[s : s + batch_size] for k, v in columns.items()},
-                fetch_list=fetches,
-                return_numpy=False,
-            )
-            for s in range(0, n, batch_size)
-        ]
-    values, names = {}, target_names(program, fetches)
-    prep = saved_preprocessing(None, model_dir)
-    units = prep.target_unscaling() if prep is not None else None
-    for i, name in enumerate(names):
-        values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
-        if units is not None and name == units[0]:
-            values[name] = unscaled(units[1], values[name])  # a numeric target in its own units
-        lods = [p[i].recursive_sequence_lengths() for p in parts]
-        if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):  # sequences out: their lengths beside them
-            values.update(level_arrays(name, [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]))
+    if not feeds:
+        raise PeError(
+            f"model directory {model_dir}: its program has no feed targets (no feed op), so no data "
+            f"can go in; save the model with its inputs (save_inference_model's feeded_var_names)"
+        )
+    names = target_names(program, fetches)
+    return SavedModel(program, feeds, fetches, names, exe, scope, model_dir, saved_preprocessing(None, model_dir))
+
+
+def infer(model_dir, data_path, out, model_filename=None, params_filename=None, batch_size=256):
+    """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
+    if not out.endswith(".npz"):
+        raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
+    model = open_model(model_dir, model_filename, params_filename)
+    columns = model.inputs(raw_feeds(model.model_dir, data_path, model.feeds), data_path)
+    n = len(next(iter(columns.values())))
+    if not n:
+        raise PeError(f"{data_path} holds no samples")
+    parts = [model.run({k: v[s : s + batch_size] for k, v in columns.items()}) for s in range(0, n, batch_size)]
+    values = model.outputs(parts)
     buf = io.BytesIO()
     np.savez(buf, **values)
     atomic_write(out, buf.getvalue())
-    return {"out": out, "samples": n, "feeds": feeds, "fetches": names}
+    return {"out": out, "samples": n, "feeds": model.feeds, "fetches": model.names}

@@ -26,9 +26,9 @@ from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
 from ..data.readers import DataError, read_npy, read_npz
 from ..data.missing import Missing
-from ..data.sources import table_columns
+from ..data.sources import columns_of, table_columns
 from ..data.missing import note
-from ..data.tables import read_table, table_format
+from ..data.tables import Table, read_table, table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
 from ..base.limits import refuse_special, regular_file
@@ -47,6 +47,11 @@ def read_feeds(path, feeds, columns=None, kinds=None, missing=None):
     ``NAME`` with ``NAME_lengths`` beside it is ragged (a Ragged: one sequence per sample), as in
     training's npz sources (data/ragged.py)."""
     kinds = kinds or {}
+    if isinstance(path, Table):  # JSON rows (pe serve)
+        try:
+            return columns_of(path, feeds, columns or {}, kinds, missing)
+        except DataError as e:
+            raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
     if isinstance(path, (list, tuple)):  # image files named one by one
         return _image_list(path, feeds, kinds)
     if os.path.isdir(path):
@@ -176,9 +181,32 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     keep = list(dict.fromkeys([*(cfg.data.get("predict") or {}).get("keep_columns", []), *keep]))
     kept = kept_columns(data_path, keep) if keep else {}
     inference = load_inference(cfg, checkpoint, output)  # the pruned test program (run/inference.py)
-    prep = inference.preprocessing
-    columns, files = _inputs(cfg, inference, data_path)
+    columns, files, notes = prepared_inputs(cfg, inference, data_path)
+    for line in notes:
+        note(f"{data_path if isinstance(data_path, str) else 'the image files'}: {line}")
     values = _run(cfg, inference, columns, quiet)
+    result, names = prediction_result(inference, values, probabilities)
+    if files is not None:
+        result["path"] = files
+    result = {**{k: v for k, v in kept.items() if k not in result}, **result}
+    out = out or os.path.join(
+        os.path.dirname(os.path.dirname(inference.checkpoint)), f"predictions-step-{inference.step}.npz"
+    )
+    _write(out, result, names, inference.labels[0] if inference.labels else None)
+    return {
+        "out": out,
+        "samples": len(values),
+        "output": inference.output,
+        "classifier": inference.kind == "classification",
+        "checkpoint": inference.checkpoint,
+        "step": inference.step,
+    }
+
+
+def prediction_result(inference, values, probabilities=True):
+    """({"value"} or {"class", "prob", "class_name"}, the class names or None) of the output layer's
+    ``values``: a regression's in its target's units, a classifier's classes and probabilities."""
+    prep = inference.preprocessing
     classifier = inference.kind == "classification"
     if not classifier and inference.units:
         try:
@@ -198,26 +226,13 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
             )
         if names is not None:
             result["class_name"] = np.array(names)[result["class"]]
-    if files is not None:
-        result["path"] = files
-    result = {**{k: v for k, v in kept.items() if k not in result}, **result}
-    out = out or os.path.join(
-        os.path.dirname(os.path.dirname(inference.checkpoint)), f"predictions-step-{inference.step}.npz"
-    )
-    _write(out, result, names, inference.labels[0] if inference.labels else None)
-    return {
-        "out": out,
-        "samples": len(values),
-        "output": inference.output,
-        "classifier": classifier,
-        "checkpoint": inference.checkpoint,
-        "step": inference.step,
-    }
+    return result, names
 
 
-def _inputs(cfg, inference, data_path):
-    """({input feed: array}, the image files of a folder or None): the data file read (tables by
-    column name) and preprocessed as the run saved it, then the config's transforms."""
+def prepared_inputs(cfg, inference, data_path):
+    """({input feed: array}, the image files of a folder or None, the notes on the data: input_notes'
+    lines): the data file (or a Table of rows) read, tables by column name, and preprocessed as the
+    run saved it, then the config's transforms."""
     prep = inference.preprocessing
     columns = _source_columns(cfg)
     columns.update(prep.columns() if prep else {})
@@ -230,20 +245,29 @@ def _inputs(cfg, inference, data_path):
         prep.kinds() if prep else {},
         prep.missing(markers) if prep else Missing(tuple(markers)),
     )
-    for line in input_notes(prep, raw):
-        note(f"{data_path if isinstance(data_path, str) else 'the image files'}: {line}")
+    notes = input_notes(prep, raw)
     files = None
-    if isinstance(data_path, list):
+    if isinstance(data_path, Table):  # a row's list for a sequence feed is one sequence, equal lengths or not
+        raw = {k: _sequences(v) if cfg.model.feeds[k].lod_level else v for k, v in raw.items()}
+        data_path = data_path.path
+    elif isinstance(data_path, list):
         files = np.array([str(p) for p in next(iter(raw.values()))])
         data_path = data_path[0]
     elif os.path.isdir(data_path):
         files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
     try:
         raw.update(prep.apply(raw, data_path) if prep else {})
-        return {name: _conformed(cfg, name, raw[name], data_path) for name in inference.inputs}, files
+        return {name: _conformed(cfg, name, raw[name], data_path) for name in inference.inputs}, files, notes
     except DataError as e:
         message = e.message if e.message.startswith(data_path) else f"{data_path}: {e.message}"
         raise PeError(message + (f" ({e.hint})" if e.hint else "")) from None
+
+
+def _sequences(column):
+    """A dense [rows, steps, ...] column as one sequence per row (a Ragged); others as they are."""
+    if isinstance(column, Ragged) or getattr(column, "ndim", 0) < 2:
+        return column
+    return Ragged(column.reshape(-1, *column.shape[2:]), np.full(len(column), column.shape[1], dtype=np.int64))
 
 
 def _conformed(cfg, name, column, data_path):
@@ -302,7 +326,13 @@ def _write(out, result, names=None, target=None):
     atomic_write(out, buf.getvalue())
 
 
-def _csv_columns(result, names, target=None):
+def prediction_rows(result, names, target=None):
+    """One dict per sample with the columns and values -o x.csv writes (numbers as numbers)."""
+    header, columns = _csv_columns(result, names, target, lambda v: float(f"{v:.6g}"))
+    return [dict(zip(header, row)) for row in zip(*columns)]
+
+
+def _csv_columns(result, names, target=None, number=lambda v: f"{v:.6g}"):
     """(header, one list per column) of the predictions as CSV, named after the ``target`` (the label
     feed): a regression's ``temp_max`` (``temp_max_0``, ... for several values), a classifier's
     ``species`` (the class name, else its id), ``species_id`` beside a name, ``species_prob_<class>``;
@@ -316,7 +346,7 @@ def _csv_columns(result, names, target=None):
         flat = result["value"].reshape(len(result["value"]), -1)
         stem = target or "value"
         header += [stem] if target and flat.shape[1] == 1 else [f"{stem}_{j}" for j in range(flat.shape[1])]
-        return header, columns + [[f"{v:.6g}" for v in c] for c in flat.T]
+        return header, columns + [[number(v) for v in c] for c in flat.T]
     stem = target or "class"
     if "class_name" in result:
         header += [stem, f"{stem}_id"]
@@ -328,5 +358,5 @@ def _csv_columns(result, names, target=None):
     if prob is not None:
         labels = names if names is not None and len(names) == prob.shape[1] else range(prob.shape[1])
         header += [f"{target}_prob_{j}" if target else f"prob_{j}" for j in labels]
-        columns += [[f"{p:.6g}" for p in c] for c in prob.T]
+        columns += [[number(p) for p in c] for c in prob.T]
     return header, columns
