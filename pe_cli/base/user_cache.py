@@ -22,12 +22,15 @@ import errno
 import hashlib
 import hmac
 import os
+import re
 import secrets
+import shutil
 import stat
 import sys
 import tempfile
 
 _warned = set()
+_swept = set()  # folders swept in this process
 _key = []  # the per-user key, read once
 
 
@@ -123,6 +126,25 @@ def write(path, data):
         except OSError:
             pass
         raise
+
+
+def sweep(path, pattern):
+    """Removes, once per process, every entry of the folder ``path`` whose name is not ``pattern`` (a
+    regular expression of the names pe writes there; pe's temporary files are left): a ``__pycache__``
+    or anything else planted beside pe's files (one warning naming the first few)."""
+    if path in _swept:
+        return
+    _swept.add(path)
+    planted = [name for name in sorted(os.listdir(path)) if not re.fullmatch(pattern, name) and ".tmp-" not in name]
+    for name in planted:
+        entry = os.path.join(path, name)
+        if os.path.isdir(entry) and not os.path.islink(entry):
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            remove(entry)
+    if planted:
+        shown = ", ".join(planted[:3]) + (f" and {len(planted) - 3} more" if len(planted) > 3 else "")
+        warn(("swept", path), f"cache folder {path} held what pe does not write there ({shown}): removed, not used")
 
 
 def remove(path):

@@ -192,12 +192,15 @@ def _load(key, source):
     """The function ``segment`` of ``source``, kept as ``pe_segment_<key>.py`` in cache_dir() (numba's
     cache of it keyed to that file) and executed from ``source`` itself, never from what the folder
     holds: a file there that is not ``source`` (planted, damaged, a symlink, a FIFO) is replaced,
-    with one warning, and no bytecode (``.pyc``) is ever looked for. Where the folder cannot be
+    with one warning, and no bytecode (``.pyc``) is ever looked for (what else the folder holds is
+    removed, with one warning: user_cache.sweep). Where the folder cannot be
     written, compiled in memory."""
     name = f"pe_segment_{key}"
     numba_cache.install()
     try:
-        path = os.path.join(user_cache.folder("segments"), name + ".py")
+        folder = user_cache.folder("segments")
+        user_cache.sweep(folder, r"pe_segment_[0-9a-f]{24}\.py")  # (a __pycache__ planted there: removed)
+        path = os.path.join(folder, name + ".py")
         try:
             kept = user_cache.read(path)
         except user_cache.Foreign:
