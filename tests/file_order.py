@@ -19,6 +19,9 @@ HEAVY_SECONDS = {
     # the second code path's pass: a cold numba compile of every op case's forward for another target
     # (158 s on the AVX-512 EPYC VM under load, 2026-11-28; not yet among CI's measured 25)
     "tests/test_other_code_path.py": 150,
+    # a cold compile of the MLP's loops and segments, then eight warm runs, three recompiling the
+    # segments (500 s at load 13 on the 2-core VM, 2026-11-29; not yet among CI's measured 25)
+    "tests/cli/test_cache_trust.py": 140,
     "tests/kernels/test_cpu_loops.py": 122,
     "tests/kernels/test_blocked.py": 117,
     "tests/cli/test_every_config.py": 110,  # 19 configs: 127 CPU-s, two at a time (2026-11-28, issue 87)

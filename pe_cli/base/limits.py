@@ -111,6 +111,24 @@ LIMITS = {
         "processes one command starts (--np, pe launch), trainers (num_trainers)",
         "4 per core, at least 8, at most one per 256 MiB of memory",
     ),
+    "layer_width": Limit(
+        "PE_MAX_LAYER_WIDTH",
+        1_000_000,
+        "units of one layer a model file's features make (an encoder's size, the combiner's, a filter count)",
+        "far above any real model",
+    ),
+    "feature_layers": Limit(
+        "PE_MAX_FEATURE_LAYERS",
+        1_000,
+        "fc layers of a model file's combiner (combiner.layers)",
+        "far above any real model",
+    ),
+    "parameters": Limit(
+        "PE_MAX_PARAMETERS",
+        lambda: max(1, usable_memory() // 16),
+        "parameters a model file's features make (float32 weights, gradients and two optimizer moments)",
+        "a sixteenth of this machine's usable memory (16 bytes a parameter)",
+    ),
     "vocabulary": Limit(
         "PE_MAX_VOCABULARY",
         1_000_000,

@@ -25,6 +25,7 @@ squared error, the target standardized and predicted in its units). Sizes come f
 
 import re
 
+from ..base import limits
 from ..layers.feature_layers import combiner_layers, encoder_layers, head_layers, summed_losses
 from .errors import suggest
 
@@ -124,17 +125,48 @@ def _encoder(doc, path, entry, kind):
             isinstance(want, tuple)
             and value not in want
             or want is int
-            and (not isinstance(value, int) or value < 0)
+            and (not isinstance(value, int) or isinstance(value, bool) or value < 1)
             or want is list
             and not (isinstance(value, list) and value and all(isinstance(v, int) and v > 0 for v in value))
         ):
             raise doc.error(
                 path + ("encoder", key),
-                f"encoder.{key} is "
-                f"{' or '.join(want) if isinstance(want, tuple) else want.__name__ + ('s' if want is list else '')}"
-                f", not {value!r}",
+                f"encoder.{key} is {' or '.join(want) if isinstance(want, tuple) else _want(want)}, not {value!r}",
             )
+        for width in value if want is list else [value] if want is int else []:
+            _bounded(doc, path + ("encoder", key), "layer_width", width, f"encoder.{key}")
     return encoder
+
+
+def _want(want):
+    return "a whole number of at least 1" if want is int else "a list of whole numbers of at least 1"
+
+
+def _bounded(doc, path, name, value, what):
+    """``value`` within pe's limit ``name`` (base/limits.py), else one line at ``path``."""
+    try:
+        limits.check(name, value, what)
+    except limits.LimitError as e:
+        raise doc.error(path, str(e)) from None
+
+
+def _check_combiner(doc, combiner):
+    """combiner: {size, layers}, whole numbers within pe's limits, before any layer is made."""
+    for key, value in combiner.items() if isinstance(combiner, dict) else [(None, combiner)]:
+        if key not in COMBINER or not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise doc.error(
+                ("combiner",) + ((key,) if key is not None else ()),
+                "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
+                "e.g. combiner: {size: 32, layers: 1}",
+            )
+    layers, size = combiner.get("layers", 1), combiner.get("size", 32)
+    if layers and size < 1:
+        raise doc.error(("combiner", "size"), "combiner.size is the width of its fc layers: at least 1, not 0")
+    at = ("combiner", "layers") if "layers" in combiner else ("combiner",)
+    _bounded(doc, at, "feature_layers", layers, "combiner.layers")
+    _bounded(doc, ("combiner", "size") if "size" in combiner else ("combiner",), "layer_width", size, "combiner.size")
+    hidden = max(layers - 1, 0) * (size * size + size)  # the fc layers after the first: size x size each
+    _bounded(doc, at, "parameters", hidden, f"the parameter count of combiner {{size: {size}, layers: {layers}}}")
 
 
 def _features(doc, key, kinds):
@@ -148,6 +180,16 @@ def _features(doc, key, kinds):
             raise doc.error((key, j), f"two features make the feed '{feature[0]}'", "give one a name: ...")
         seen.add(feature[0])
         out.append(((key, j),) + feature)
+    return out
+
+
+def binary_feeds(doc):
+    """{feed: the position of its feature} of a model file's binary input and output features."""
+    out = {}
+    for key, kinds in (("input_features", INPUT_KINDS), ("output_features", OUTPUT_KINDS)):
+        for at, name, _, kind, _, _ in _features(doc, key, kinds) if key in doc.data else []:
+            if kind == "binary":
+                out[name] = at
     return out
 
 
@@ -198,13 +240,7 @@ def expand_features(doc):
                 "e.g. output_features: [{column: species, kind: category}]",
             )
     combiner = data.get("combiner") or {}
-    for key, value in combiner.items() if isinstance(combiner, dict) else [(None, combiner)]:
-        if key not in COMBINER or not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise doc.error(
-                ("combiner",) + ((key,) if key is not None else ()),
-                "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
-                "e.g. combiner: {size: 32, layers: 1}",
-            )
+    _check_combiner(doc, combiner)
     x = _Expansion(doc)
     encoded = []
     for at, name, _, kind, encoder, _ in _features(doc, "input_features", INPUT_KINDS):
@@ -244,4 +280,4 @@ def _replace(doc, x, loss, fetches):
         doc.marks[path] = doc.key_marks[path] = doc.mark(("output_features",), key=True)
 
 
-__all__ = ["INPUT_KINDS", "OUTPUT_KINDS", "expand_features", "feature_preprocessing", "has_features"]
+__all__ = ["INPUT_KINDS", "OUTPUT_KINDS", "binary_feeds", "expand_features", "feature_preprocessing", "has_features"]

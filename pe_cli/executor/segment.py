@@ -11,21 +11,24 @@ Compiling links every loop it calls into the segment's machine code (seconds for
 loops), so the source is written to a file named by its hash (with the loops' files' sizes and
 times, numba's and numpy's versions) under ``$XDG_CACHE_HOME/pe/segments`` (default
 ``~/.cache/pe/segments``) and compiled with numba's cache: the next process that plans the same
-step loads it. Where that folder cannot be written, the source is compiled in memory. In a process,
-one source is compiled once (the devices of one program share it).
+step loads it. The module is executed from the source pe generated, never from the file or a
+``.pyc``: a file there that differs is replaced (pe_cli/base/user_cache.py has the cache's rules).
+Where that folder cannot be written, the source is compiled in memory. In a process, one source is
+compiled once (the devices of one program share it).
 """
 
 import ctypes
 import hashlib
-import importlib.util
 import os
 import sys
 import time
+import types
 
 import numpy as np
 
-from ..base import atomic_file
+from ..base import user_cache
 from ..base.errors import PeError
+from ..kernels.cpu.runtime import numba_cache
 from ..kernels.cpu.runtime.loops import module_name
 from .plan import _may_update, run_step
 
@@ -181,30 +184,41 @@ def _numba_version():
 
 
 def cache_dir():
-    """Where segments' sources and numba's cache of them go."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pe", "segments")
+    """Where segments' sources and numba's cache of them go (numba's cache: numba_cache.py)."""
+    return os.path.join(user_cache.root(), "segments")
 
 
 def _load(key, source):
-    """The module of ``source`` written as ``pe_segment_<key>.py`` in cache_dir() and imported (its
-    numba cache beside it), or, where the folder cannot be written, compiled in memory."""
+    """The function ``segment`` of ``source``, kept as ``pe_segment_<key>.py`` in cache_dir() (numba's
+    cache of it keyed to that file) and executed from ``source`` itself, never from what the folder
+    holds: a file there that is not ``source`` (planted, damaged, a symlink, a FIFO) is replaced,
+    with one warning, and no bytecode (``.pyc``) is ever looked for (what else the folder holds is
+    removed, with one warning: user_cache.sweep). Where the folder cannot be
+    written, compiled in memory."""
     name = f"pe_segment_{key}"
-    path = os.path.join(cache_dir(), name + ".py")
+    numba_cache.install()
     try:
-        if not os.path.exists(path) or _read(path) != source:  # (checked on disk before it is put in place)
-            atomic_file.write_file(path, lambda f: f.write(source.encode("utf-8")))
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module.segment
+        folder = user_cache.folder("segments")
+        user_cache.sweep(folder, r"pe_segment_[0-9a-f]{24}\.py")  # (a __pycache__ planted there: removed)
+        path = os.path.join(folder, name + ".py")
+        try:
+            kept = user_cache.read(path)
+        except user_cache.Foreign:
+            kept = b""
+        if kept != source.encode("utf-8"):
+            if kept is not None:
+                user_cache.warn("segment", f"cached segment {path} is not the source pe generates: replaced, not run")
+            user_cache.write(path, source.encode("utf-8"))
     except OSError:
-        namespace = {}
-        exec(compile(source.replace("cache=True", "cache=False"), f"<{name}>", "exec"), namespace)  # noqa: S102
-        return namespace["segment"]
+        return _in_memory(name, source)
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 (the source pe generated, not the file's)
+    return module.segment
 
 
-def _read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+def _in_memory(name, source):
+    namespace = {}
+    exec(compile(source.replace("cache=True", "cache=False"), f"<{name}>", "exec"), namespace)  # noqa: S102
+    return namespace["segment"]

@@ -12,7 +12,14 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..distributed.rank_guard import mpiexec
-from ..kernels.cpu.runtime import cblas as _cblas, onednn as _onednn, measured_choices, threads, vector_width
+from ..kernels.cpu.runtime import (
+    cblas as _cblas,
+    onednn as _onednn,
+    measured_choices,
+    numba_cache,
+    threads,
+    vector_width,
+)
 from ..kernels.cuda import _blas as cuda_blas
 from ..kernels.cuda import runtime as cuda_runtime
 
@@ -37,6 +44,7 @@ def report():
     )
     lines += [f"threads: {threads.describe(n)}" for n in (1, 2)]
     lines.append(f"measured choices: {os.path.join(measured_choices.cache_dir(), measured_choices.FILE)}")
+    lines.append(f"numba's cache: {numba_cache.cache_dir()} (read back only where pe's digest matches)")
     lines.append(f"CUDA: {_cuda()}")
     lines.append(f"MPI: {_mpi()}")
     return lines

@@ -7,8 +7,11 @@ import os
 from ..base.errors import PeError
 from ..base.limits import file_kind
 from ..data.preprocessing import FILE_NAME, Preprocessing
+from ..config.features import binary_feeds, has_features
 from ..config.sizes import fill_sizes
+from ..config.yamlfile import load_yaml
 from ..data.readers import DataError
+from ..data.vocabulary import UNKNOWN
 from .build import source_columns
 from .rundir import atomic_write
 
@@ -26,7 +29,7 @@ def fit_preprocessing(cfg, raw=None, part="data.train"):
     n = len(next(iter(raw.values())))
     fitted_on = f"data.train: {source.get('path')}" + ("" if part == "data.train" else f", {part}")
     try:
-        return Preprocessing.fit(
+        fitted = Preprocessing.fit(
             specs,
             raw,
             columns,
@@ -36,6 +39,32 @@ def fit_preprocessing(cfg, raw=None, part="data.train"):
         )
     except DataError as e:
         raise cfg.doc.error(("data", "preprocessing") + e.key[:1], e.message, e.hint) from None
+    _check_binary(cfg, fitted, fitted_on)
+    return fitted
+
+
+def _check_binary(cfg, fitted, fitted_on):
+    """A model file's binary feature holds at most two values in the training data: one line at the
+    feature naming the values, never a silent third class or a wider one-hot."""
+    model = cfg.data.get("model")
+    if not isinstance(model, str) or file_kind(model) is not None:
+        return
+    doc = load_yaml(model, "model file")
+    if not has_features(doc.data):
+        return
+    for feed, at in binary_feeds(doc).items():
+        state = fitted.feeds.get(feed) or {}
+        groups = [state["classes"]] if state.get("kind") == "label" else state.get("vocabularies") or []
+        for values in groups:
+            values = [v for v in values if v != UNKNOWN]
+            if len(values) > 2:
+                shown = ", ".join(repr(str(v)[:20]) for v in values[:4]) + (", ..." if len(values) > 4 else "")
+                raise doc.error(
+                    at,
+                    f"binary feature '{feed}' holds {len(values)} distinct values in {fitted_on} ({shown}); "
+                    f"a binary feature holds two",
+                    "make it kind: category (or fix the column)",
+                )
 
 
 def save_preprocessing(preprocessing, run_dir):

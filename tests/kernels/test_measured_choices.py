@@ -4,6 +4,7 @@ measuring again. ``pe info`` shows the choice and the times behind it."""
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import time
@@ -17,9 +18,10 @@ REPO = os.path.join(os.path.dirname(__file__), "..", "..")
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(measured_choices, "_memo", {})
-    return tmp_path / measured_choices.FILE
+    (tmp_path / "pe").mkdir(mode=0o700)
+    return tmp_path / "pe" / measured_choices.FILE
 
 
 def candidates(calls):
@@ -63,14 +65,14 @@ def test_a_damaged_file_is_measured_again_and_rewritten_whole(cache):
 def test_a_cache_folder_that_cannot_be_made_only_means_measuring_again(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("in the way")
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))  # a folder under a file: no write
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))  # a folder under a file: no write
     monkeypatch.setattr(measured_choices, "_memo", {})
     assert measured_choices.fastest("gemm", candidates([]), "v1") == "quick"
     assert blocker.read_text() == "in the way"
 
 
 def test_pe_info_names_the_cpu_and_the_blas_of_pe_s_loops(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), NUMBA_CACHE_DIR="")
     out = subprocess.run(
         [sys.executable, "-m", "pe_cli", "info"], capture_output=True, text=True, timeout=120, env=env, cwd=REPO
     )
@@ -79,4 +81,36 @@ def test_pe_info_names_the_cpu_and_the_blas_of_pe_s_loops(tmp_path):
     assert lines[1].startswith(f"CPU: {measured_choices.cpu_model()}")
     blas = next(line for line in lines if line.startswith("GEMMs of pe's loops: "))
     assert any(s in blas for s in ("measured on this CPU", "MKL not installed", "PE_BLAS="))
-    assert f"measured choices: {tmp_path / measured_choices.FILE}" in lines
+    assert f"measured choices: {tmp_path / 'pe' / measured_choices.FILE}" in lines
+    assert f"numba's cache: {tmp_path / 'pe' / 'numba'} (read back only where pe's digest matches)" in lines
+
+
+class Payload:
+    """Unpickled, it would create the file ``marker``."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (pathlib.Path.touch, (pathlib.Path(self.marker),))
+
+
+def test_a_pickle_payload_a_fifo_or_a_symlink_as_the_file_is_not_read_and_is_replaced(cache, tmp_path):
+    import pickle
+
+    marker, target = tmp_path / "ran", tmp_path / "elsewhere.json"
+    key = f"gemm | {measured_choices.cpu_model()} | v1"
+    target.write_text(json.dumps({key: {"choice": "slow"}}))
+    plants = [
+        lambda: cache.write_bytes(pickle.dumps(Payload(marker))),
+        lambda: os.mkfifo(cache),  # (opened blocking, the read would wait for a writer forever)
+        lambda: cache.symlink_to(target),
+    ]
+    for plant in plants:
+        if os.path.lexists(cache):
+            cache.unlink()
+        plant()
+        measured_choices._memo.clear()
+        assert measured_choices.fastest("gemm", candidates([]), "v1") == "quick"
+        assert cache.is_file() and not cache.is_symlink() and list(json.loads(cache.read_text())) == [key]
+    assert not marker.exists() and json.loads(target.read_text()) == {key: {"choice": "slow"}}

@@ -51,6 +51,10 @@ def test_the_background_compile_waits_for_the_other_threads_compiles():
 FRESH_LOOPS = textwrap.dedent("""
     import numba
 
+    from pe_cli.kernels.cpu.runtime.numba_cache import install
+
+    install()  # as every loops module of pe: numba's cache in pe's folder, for the helper and the caller
+
     @numba.njit(cache=True, nogil=True)
     def triple(x, out):
         for i in range(x.size):

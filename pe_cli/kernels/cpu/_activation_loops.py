@@ -18,6 +18,9 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types, uintp
 from numba.extending import intrinsic
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _F = np.float32
 _ONE, _TWO = _F(1.0), _F(2.0)

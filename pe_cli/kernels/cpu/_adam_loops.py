@@ -18,6 +18,9 @@ import numpy as np
 from numba import prange
 
 from .runtime.prefetch import prefetch_row
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 # numpy's error model: a float division by zero gives inf or NaN as numpy's does, where Python's
 # raises; its check is a branch in the loop that kept LLVM from vectorising the division and the

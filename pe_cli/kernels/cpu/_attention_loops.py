@@ -18,6 +18,9 @@ import math
 import numba
 import numpy as np
 from numba import prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _inline = numba.njit(inline="always")
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112

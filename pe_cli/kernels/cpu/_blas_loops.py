@@ -17,6 +17,9 @@ passes an empty bias and 0."""
 
 import numba
 from numba import prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -23,6 +23,9 @@ import numpy as np
 from numba import njit, prange, uintp
 
 from ._conv_loops import _jit
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 CHUNKS = 8  # fixed runs of samples whose sums are added in order
 

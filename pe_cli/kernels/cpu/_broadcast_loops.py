@@ -8,6 +8,9 @@ arrays' dtype as numpy's, so either loop gives numpy's bits.
 
 import numba
 from numba import prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

@@ -14,6 +14,9 @@ Written for speed, measured (docs/PERFORMANCE.md):
 
 import numba
 from numba import prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 pjit = numba.njit(cache=True, nogil=True, parallel=True)

@@ -4,6 +4,9 @@ compiled with njit, called once per sequence without the GIL."""
 from numba import njit
 
 from .. import seq_dp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _JIT = dict(cache=True, nogil=True)
 _forward = njit(**_JIT)(seq_dp.crf_forward)

@@ -6,6 +6,9 @@ remove __pycache__/_deform_roi_loops.* (as for any cached loop calling another m
 import numba
 
 from ..elements.deform_roi import make
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -5,6 +5,9 @@ output size depends on the data do."""
 
 import numpy as np
 from numba import njit
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _JIT = dict(cache=True, nogil=True)
 

@@ -16,6 +16,9 @@ chunks on numba's threads (_numba.run_in_parts): the same values, element by ele
 import numba
 import numpy as np
 from numba import prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

@@ -7,6 +7,9 @@ import numba
 from numba import prange, uintp
 
 from ._activation_loops import _sigmoid, _tanh
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

@@ -11,6 +11,9 @@ import math
 
 import numpy as np
 from numba import njit
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @njit(cache=True, nogil=True, inline="always")

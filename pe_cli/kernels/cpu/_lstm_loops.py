@@ -21,6 +21,9 @@ from numba import njit
 
 from ._activation_loops import activate
 from ._gru_loops import _dact, live_count, live_rows
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @njit(cache=True, nogil=True)

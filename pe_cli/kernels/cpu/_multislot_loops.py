@@ -9,6 +9,9 @@ back as (code, line, slot) for data/multislot.py to word.
 
 import numba
 import numpy as np
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 

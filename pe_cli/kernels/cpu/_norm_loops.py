@@ -27,6 +27,9 @@ import numpy as np
 from numba import njit, prange, uintp
 
 from ._conv_loops import _jit, pjit
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 # The row sums: ``reassoc`` lets LLVM keep the partial sums in vector registers, 2.2-2.5x faster
 # than four scalar float64 chains, which bounded batch norm's time (6.5 against 15-16 GB/s on

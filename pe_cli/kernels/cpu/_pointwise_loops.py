@@ -17,6 +17,9 @@ from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
 from ...base.activations import ROWS, bind
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 

@@ -3,6 +3,9 @@ greedy non-maximum suppression over boxes already in score order (retinanet_dete
 detection_nms.py)."""
 
 import numba
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @numba.njit(cache=True, nogil=True)

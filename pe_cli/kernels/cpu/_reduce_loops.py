@@ -8,6 +8,9 @@ so the mean is the bits numpy's gives."""
 
 import numba
 import numpy as np
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 

@@ -7,6 +7,9 @@ remove __pycache__/_roi_loops.* (as for any cached loop calling another module's
 import numba
 
 from ..elements.roi import make
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

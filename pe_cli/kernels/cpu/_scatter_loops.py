@@ -4,6 +4,9 @@ tenth of the time (a [2,560, 256] gradient into [10,000, 256]: 16 ms against 1.3
 and copying rows out of a table by index on numba's threads (lookup_table's forward)."""
 
 from numba import njit, prange, uintp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @njit(cache=True, nogil=True)

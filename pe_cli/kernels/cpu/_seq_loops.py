@@ -6,6 +6,9 @@ import numpy as np
 from numba import njit, prange  # noqa: F401
 
 from .runtime.prefetch import prefetch_row
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 # ids ahead whose table rows embedding_sums asks for (a slot of the CTR bench, 8 tables of [100,000, 16],
 # 614 cold ids each: 16 ahead 0.58-0.79 of the time without, 32 0.63-0.74, 8 0.77, 4 0.84; load 2)

@@ -4,6 +4,9 @@ per-sequence programs compiled with njit, one call per sequence without the GIL.
 from numba import njit
 
 from .. import seq_dp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _JIT = dict(cache=True, nogil=True)
 _chunks = njit(**_JIT)(seq_dp.chunk_spans)

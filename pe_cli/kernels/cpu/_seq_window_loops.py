@@ -1,6 +1,9 @@
 """numba loops of kernels/cpu/sequence_window.py: one pass per sequence, the GIL released."""
 
 from numba import njit
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
 @njit(cache=True, nogil=True)

@@ -13,6 +13,9 @@ import numpy as np
 from numba import prange
 
 from ._pointwise_loops import row_max
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)

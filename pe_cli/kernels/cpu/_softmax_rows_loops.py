@@ -18,6 +18,9 @@ from numba import prange, uintp
 
 from ._activation_loops import _exp
 from ._pointwise_loops import label_loss, row_max
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
 _pjit = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True, fastmath={"contract"})

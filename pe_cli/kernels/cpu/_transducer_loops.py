@@ -4,6 +4,9 @@ per-sequence program compiled with njit, called once per sequence without the GI
 from numba import njit
 
 from .. import transducer_dp
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _JIT = dict(cache=True, nogil=True)
 _sequence = njit(**_JIT)(transducer_dp.rnnt_sequence)

@@ -6,6 +6,9 @@ remove __pycache__/_yolo_loops.* (as for any cached loop calling another module'
 import numba
 
 from ..elements.yolo import make
+from .runtime.numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 # IEEE arithmetic, as Fluid's kernel: a downsample_ratio of 0 divides by 0 into inf (error_model numpy)
 _E = make(numba.njit(nogil=True, error_model="numpy"))

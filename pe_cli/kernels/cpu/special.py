@@ -9,6 +9,7 @@ import numpy as np
 from ...base.activations import bind
 from ...base.errors import PeError
 from .. import special_math
+from .runtime.numba_cache import install
 
 _UNARY = {
     "digamma": "_digamma",
@@ -29,6 +30,7 @@ _UNARY = {
 def _helpers():
     import numba
 
+    install()
     return special_math.compiled(numba.njit(cache=True, nogil=True))
 
 
@@ -37,6 +39,7 @@ def _ufunc(name):
     """The numba ufunc of special_math's ``name`` (one float64 argument, or two for polygamma)."""
     import numba
 
+    install()
     fn = bind(special_math.python(name), **_helpers())
     sig = "float64(float64, float64)" if name == "_polygamma" else "float64(float64)"
     return numba.vectorize([sig], cache=True, nopython=True)(fn)

@@ -4,7 +4,9 @@ label int), as Paddle's loader yields them.
 Files: Paddle's cache ``~/.cache/paddle/dataset/mnist/`` (``$PADDLE_DATA_HOME`` or ``$HOME`` may move
 it) holding the IDX files Paddle downloads (train-images-idx3-ubyte.gz, ...). When the cache lacks
 them, pe's bundled data/mnist/ (the 10,000 MNIST test images) stands in: train() reads its first 8,000
-images and test() its last 2,000, the split pe's configs use; a note on stderr says so once.
+images and test() its last 2,000, the split pe's configs use; a note on stderr says so once. A cache
+holding one file of a pair but not the other, or images and labels of different counts, is refused in
+one line naming both files (and the counts): never the bundled set in its place, never a cut.
 """
 
 import os
@@ -33,8 +35,21 @@ def cache_dir():
 
 def _arrays(files, bundled_split):
     images, labels = (os.path.join(cache_dir(), f) for f in files)
-    if os.path.exists(images) and os.path.exists(labels):
-        return read_idx(images), read_idx(labels)
+    present = [p for p in (images, labels) if os.path.lexists(p)]
+    if len(present) == 2:
+        x, y = read_idx(images), read_idx(labels)
+        if len(x) != len(y):
+            raise PeError(
+                f"paddle.dataset.mnist: {images} holds {len(x)} images but {labels} holds {len(y)} labels: "
+                f"one label per image (pe cuts neither); put a matching pair in {cache_dir()}"
+            )
+        return x, y
+    if present:
+        missing = labels if present[0] == images else images
+        raise PeError(
+            f"paddle.dataset.mnist: {present[0]} is there but {missing} is absent (pe downloads nothing): "
+            f"put both IDX files in {cache_dir()}, or neither to read pe's bundled MNIST"
+        )
     if os.path.exists(os.path.join(BUNDLED, TEST[0])):
         if bundled_split not in _noted:
             _noted.add(bundled_split)

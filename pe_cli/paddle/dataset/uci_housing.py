@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.limits import check_bytes, regular_file
 from .common import cached_file, dataset_dir
 
 URL = "http://paddlemodels.bj.bcebos.com/uci_housing/housing.data"
@@ -36,7 +37,7 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
             if filename != data_file():
                 raise PeError(f"paddle.dataset.uci_housing: {filename} is absent")
             cached_file("uci_housing", "uci_housing", "housing.data", URL)
-        data = np.fromfile(filename, sep=" ")
+        data = _numbers(filename)
         if data.size == 0 or data.size % feature_num:
             raise PeError(
                 f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "
@@ -51,6 +52,30 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
         offset = int(data.shape[0] * ratio)
         _loaded[key] = (data[:offset], data[offset:])
     return _loaded[key]
+
+
+def _numbers(filename):
+    """The file's whitespace-separated numbers (float64), or one line naming the first token that is
+    not a number and its line (numpy's reader stops there with a traceback)."""
+    regular_file(filename, "uci_housing data file")
+    check_bytes(os.path.getsize(filename), f"paddle.dataset.uci_housing: {filename}")
+    with open(filename, "rb") as f:
+        text = f.read().decode("latin-1")
+    tokens = text.split()
+    try:
+        return np.array(tokens, dtype=np.float64)
+    except ValueError:
+        pass
+    for n, line in enumerate(text.splitlines(), 1):
+        for token in line.split():
+            try:
+                float(token)
+            except ValueError:
+                raise PeError(
+                    f"paddle.dataset.uci_housing: {filename}:{n}: {token[:40]!r} is not a number (the file "
+                    f"holds {FEATURES} numbers per house, separated by whitespace)"
+                ) from None
+    raise PeError(f"paddle.dataset.uci_housing: {filename} is not whitespace-separated numbers")
 
 
 def feature_range(maximums, minimums):

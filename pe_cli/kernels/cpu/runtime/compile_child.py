@@ -3,7 +3,7 @@
 A first run on a machine would otherwise wait for numba at its first step (LeNet-5: 12 loops, about
 9 s on a 2-core VM). The parent asks this process, one loop at a time, to compile a loop for the
 argument types of a call; it compiles it with ``cache=True``, so numba writes it to the cache the
-parent reads (the same ``NUMBA_CACHE_DIR`` or ``__pycache__``), and answers. The parent then loads
+parent reads (the same folder, numba_cache.py: written with pe's digest), and answers. The parent then loads
 it from the cache in a few milliseconds. Meanwhile the parent's steps run numpy replicas of the
 loops (_replicas.py: the same bits), on its own core: a compile in a thread of the parent would hold
 the GIL that the parent's numpy calls hand back and forth hundreds of times a step.

@@ -8,6 +8,9 @@ from llvmlite import ir
 from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from .numba_cache import install
+
+install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 _jit = numba.njit(cache=True, nogil=True)
 

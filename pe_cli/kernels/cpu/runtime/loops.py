@@ -4,8 +4,8 @@ The numba loops of the CPU kernels live in private modules (``_conv_loops``, ``_
 that import numba at their top. A kernel module reaches them through ``lazy("_conv_loops")()``, so
 ``import pe_cli``, ``pe --help`` and programs whose ops need no numba loop never pay numba's import
 (about 0.3 s) or its compilation. Every loop is ``@njit(cache=True, nogil=True)``: compiled once per
-argument types and kept in ``__pycache__`` beside its module (numba falls back to a per-user cache
-directory where that is not writable), and run without the GIL so executor threads overlap.
+argument types and kept in numba's cache in pe's per-user cache folder (``$XDG_CACHE_HOME/pe/numba``,
+read only where pe wrote it: numba_cache.py), and run without the GIL so executor threads overlap.
 
 The heavy loops (convolutions, large GEMMs) have ``parallel=True`` twins that spread samples or
 rows over numba's threads, each part calling numpy's BLAS single-threaded (cblas.py): one thread
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from . import call_types, compile_helper, threads
+from . import call_types, compile_helper, numba_cache, threads
 
 _setup_lock = threading.Lock()
 _layer_ok = None  # a thread-safe numba threading layer is available (decided once)
@@ -49,8 +49,9 @@ def lazy(name):
 
 def _choose_layer():
     """Picks numba's threading layer before any parallel loop runs: OpenMP, else TBB; without either
-    the parallel twins are not used."""
+    the parallel twins are not used. First points numba's cache at pe's checked folder (numba_cache.py)."""
     global _layer_ok
+    numba_cache.install()
     if _layer_ok is not None:
         return
     with _setup_lock:

@@ -5,11 +5,13 @@ numpy's OpenBLAS, pe_cli/kernels/cpu/runtime/cblas.py), a rule written on one ma
 another: MKL's single-threaded SGEMM took 0.75-0.93 of OpenBLAS's time on the 2-core Intel Xeon
 VM, but 1.0-1.9x on the 2-core AMD EPYC VM (2026-11-26, the MLP's and a 1024-cube's shapes).
 So ``fastest(name, candidates)`` times each candidate on this CPU the first time a process needs
-the choice, and writes the outcome to ``measured-choices.json`` in numba's cache directory
-(``NUMBA_CACHE_DIR``, else pe's kernels' ``__pycache__``, else ``~/.cache/pe``), keyed by the
+the choice, and writes the outcome to ``measured-choices.json`` in pe's per-user cache folder
+(``$XDG_CACHE_HOME/pe``, pe_cli/base/user_cache.py: never inside the package), keyed by the
 choice, the CPU's model and the candidates' versions: later processes read it (a dict lookup)
-instead of measuring. A file that cannot be read or written (read-only, damaged) only means
-measuring again; it is rewritten whole (atomically) or left alone. ``pe info`` shows the choices.
+instead of measuring. The file is data (JSON, a choice among the candidates pe offers), read
+without following a link or blocking on a FIFO; one that cannot be read or written (read-only,
+damaged, not a regular file) only means measuring again; it is rewritten whole (atomically) or left
+alone. ``pe info`` shows the choices.
 """
 
 import json
@@ -17,7 +19,7 @@ import os
 import threading
 import time
 
-from ....base.atomic_file import atomic_write
+from ....base import user_cache
 
 FILE = "measured-choices.json"
 ROUNDS = 9  # alternating rounds; each candidate's best round counts
@@ -41,14 +43,8 @@ def cpu_model():
 
 
 def cache_dir():
-    """Where the choices are kept: beside numba's cache."""
-    configured = os.environ.get("NUMBA_CACHE_DIR")
-    if configured:
-        return configured
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    if os.access(here, os.W_OK) or (not os.path.exists(here) and os.access(os.path.dirname(here), os.W_OK)):
-        return here
-    return os.path.join(os.path.expanduser("~"), ".cache", "pe")
+    """Where the choices are kept: pe's per-user cache folder."""
+    return user_cache.root()
 
 
 def _path():
@@ -58,10 +54,9 @@ def _path():
 def recorded():
     """Every choice kept for this machine: {key: {"choice", "seconds", "when"}} ({} without a file)."""
     try:
-        with open(_path(), encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(user_cache.read(_path()) or b"{}")
         return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, user_cache.Foreign):
         return {}
 
 
@@ -110,7 +105,6 @@ def _record(key, entry):
     data = recorded()
     data[key] = entry
     try:
-        os.makedirs(cache_dir(), exist_ok=True)
-        atomic_write(_path(), json.dumps(data, indent=1, sort_keys=True).encode())
+        user_cache.write(os.path.join(user_cache.folder(), FILE), json.dumps(data, indent=1, sort_keys=True).encode())
     except (OSError, ValueError):  # read-only or full: measured again next time
         pass

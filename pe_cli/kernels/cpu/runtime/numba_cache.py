@@ -1,0 +1,128 @@
+"""numba's cache, in pe's per-user cache folder and never unpickled unless pe wrote it.
+
+numba keeps a compiled loop as two pickled files: an index (``.nbi``: numba's version, the source's
+stamp, the signatures) and one data file per signature (``.nbc``: the machine code and what numba
+needs to rebuild the function). It unpickles both when a loop is first called, so bytes planted in
+its cache folder would run as code. ``install()``, called before any loop with ``cache=True`` is
+made (each loops module calls it at its top; runtime/loops.py before it imports one):
+
+- points numba's cache at ``$XDG_CACHE_HOME/pe/numba`` (``NUMBA_CACHE_DIR``, set for the helper
+  process too; a ``NUMBA_CACHE_DIR`` the user set stands), made 0700 (pe_cli/base/user_cache.py), so
+  numba never writes ``__pycache__`` inside the installed package;
+- replaces the four methods of numba's ``IndexDataCacheFile`` that read and write those files:
+  pe writes each file as a header, pe's keyed digest of the content (user_cache.digest: a per-user
+  key kept outside the cache) and numba's bytes, and reads a file only through ``user_cache.read``
+  (no symlink followed, no FIFO opened blocking), unpickling exactly the bytes whose digest it
+  checked. A file without pe's digest (planted, damaged, another user's, numba's own format) is
+  removed, with one warning per process, and the loop is compiled again. Outside that folder (numba
+  falling back to another place when it cannot be written) nothing is read or written: the loop is
+  compiled in memory.
+"""
+
+import errno
+import hmac
+import os
+import pickle
+
+from ....base import user_cache
+
+MAGIC = b"pe numba cache 1\n"
+_root = []  # the real path of numba's cache folder, once installed
+
+
+def install():
+    """Points numba's cache at pe's folder and makes it read only what pe wrote (once per process)."""
+    if _root:
+        return
+    from numba.core import caching, config
+
+    directory = cache_dir()
+    try:
+        if os.environ.get("NUMBA_CACHE_DIR"):  # the user's folder, as it is
+            os.makedirs(directory, exist_ok=True)
+        else:
+            user_cache.folder("numba")
+    except OSError:
+        pass  # nothing is cached: every file operation below declines
+    os.environ["NUMBA_CACHE_DIR"] = directory  # (numba rereads it; the helper process inherits it)
+    config.CACHE_DIR = directory
+    _root.append(os.path.realpath(directory))
+    files = caching.IndexDataCacheFile
+    files._load_index, files._save_index = _load_index, _save_index
+    files._load_data, files._save_data = _load_data, _save_data
+
+
+def cache_dir():
+    """numba's cache folder (pe's unless the user named one)."""
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(user_cache.root(), "numba")
+
+
+def _load_index(self):
+    payload = _verified(self._index_path)
+    if payload is None:
+        return {}
+    try:
+        version, stamp, overloads = pickle.loads(payload)  # noqa: S301 (bytes pe wrote: digest checked)
+    except Exception:  # pe's own file from another numba: compiled again
+        return {}
+    if version != self._version or stamp != self._source_stamp:
+        return {}
+    return overloads
+
+
+def _save_index(self, overloads):
+    _store(self._index_path, self._dump((self._version, self._source_stamp, overloads)))
+
+
+def _load_data(self, name):
+    payload = _verified(self._data_path(name))
+    if payload is None:
+        raise OSError(errno.ENOENT, f"{name}: not in pe's numba cache")  # numba's load(): a miss
+    return pickle.loads(payload)  # noqa: S301 (bytes pe wrote: digest checked)
+
+
+def _save_data(self, name, data):
+    _store(self._data_path(name), self._dump(data))
+
+
+def _within(path):
+    folder = os.path.realpath(os.path.dirname(path))
+    return bool(_root) and (folder == _root[0] or folder.startswith(_root[0] + os.sep))
+
+
+def _verified(path):
+    """The payload of pe's file ``path`` once its digest is checked; None where it is absent, outside
+    pe's folder or not pe's (then removed, with one warning)."""
+    if not _within(path):
+        return None
+    try:
+        data = user_cache.read(path)
+    except user_cache.Foreign:
+        data = b""
+    except OSError:
+        return None
+    if data is None:
+        return None
+    head = len(MAGIC) + 32
+    if data.startswith(MAGIC) and len(data) > head:
+        try:
+            if hmac.compare_digest(data[len(MAGIC) : head], user_cache.digest(os.path.basename(path), data[head:])):
+                return data[head:]
+        except OSError:  # no key can be read or made: nothing is trusted, nothing removed
+            return None
+    user_cache.warn(
+        "numba cache",
+        f"numba's cache file {path} was not written by pe (or is damaged): removed, not read; "
+        "its loops are compiled again",
+    )
+    user_cache.remove(path)
+    return None
+
+
+def _store(path, payload):
+    if not _within(path):
+        return
+    try:
+        user_cache.write(path, MAGIC + user_cache.digest(os.path.basename(path), payload) + payload)
+    except OSError:
+        pass  # (a full disk, a read-only folder): compiled again next time

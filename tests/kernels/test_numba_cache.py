@@ -1,0 +1,108 @@
+"""numba's cache never unpickles what pe did not write (pe_cli/kernels/cpu/runtime/numba_cache.py): a
+loop compiled with ``cache=True`` is kept in pe's per-user folder with pe's keyed digest; an index or
+data file replaced by a pickle payload, by garbage or by a FIFO is removed with one warning and the
+loop compiled again, with the right answer, and the payload never runs (it would create a marker
+file). Each case is a fresh process, as a later run would be."""
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+from tests.cli.test_helpers import REPO
+
+LOOP = """\
+import numba
+
+from pe_cli.kernels.cpu.runtime.numba_cache import install
+
+install()
+
+
+@numba.njit(cache=True)
+def triple(x):
+    return 3 * x
+"""
+
+
+class Payload:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def _run(tmp_path):
+    code = textwrap.dedent("""\
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import loop_module
+        print(loop_module.triple(14))
+    """)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"))
+    env["NUMBA_CACHE_DIR"] = ""
+    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "src")], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def _files(tmp_path):
+    return sorted(p for p in (tmp_path / "cache" / "pe" / "numba").rglob("*") if p.suffix in (".nbi", ".nbc"))
+
+
+def _warm(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "loop_module.py").write_text(LOOP)
+    first = _run(tmp_path)
+    assert first.returncode == 0 and first.stdout == "42\n" and first.stderr == "", first.stderr
+    files = _files(tmp_path)
+    assert [p.suffix for p in files] == [".nbc", ".nbi"]
+    assert all(p.read_bytes().startswith(b"pe numba cache 1\n") for p in files)
+    assert (tmp_path / "cache" / "pe" / "numba").stat().st_mode & 0o777 == 0o700
+    again = _run(tmp_path)
+    assert again.returncode == 0 and again.stdout == "42\n" and again.stderr == ""
+    assert [p.stat().st_mtime_ns for p in _files(tmp_path)] == [p.stat().st_mtime_ns for p in files]  # loaded
+    return files
+
+
+def _rebuilt(tmp_path):
+    done = _run(tmp_path)
+    assert done.returncode == 0 and done.stdout == "42\n", done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pe: warning: numba's cache file "), done.stderr
+    assert "was not written by pe (or is damaged): removed, not read" in lines[0]
+    assert all(p.read_bytes().startswith(b"pe numba cache 1\n") for p in _files(tmp_path))
+
+
+def test_a_pickle_payload_as_the_index_or_the_data_is_never_unpickled(tmp_path):
+    index_and_data = _warm(tmp_path)
+    marker = tmp_path / "ran"
+    for path in index_and_data:
+        path.write_bytes(pickle.dumps(Payload(str(marker))))
+        _rebuilt(tmp_path)
+        assert not marker.exists()
+
+
+def test_a_garbage_cache_and_numba_s_own_format_are_rebuilt(tmp_path):
+    index, data = reversed(_warm(tmp_path))
+    index.write_bytes(b"\x80\x05not a pickle at all")
+    _rebuilt(tmp_path)
+    content = data.read_bytes()
+    data.write_bytes(content[len(b"pe numba cache 1\n") + 32 :])  # numba's bytes without pe's digest
+    _rebuilt(tmp_path)
+
+
+def test_a_fifo_or_a_symlink_as_the_index_neither_blocks_nor_is_followed(tmp_path):
+    index = _warm(tmp_path)[1]
+    index.unlink()
+    os.mkfifo(index)
+    _rebuilt(tmp_path)
+    target = tmp_path / "elsewhere.nbi"
+    target.write_bytes(index.read_bytes())  # pe's own bytes, but reached through a link
+    index.unlink()
+    index.symlink_to(target)
+    _rebuilt(tmp_path)
+    assert not index.is_symlink()
