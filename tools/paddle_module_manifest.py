@@ -79,8 +79,6 @@ LEFT_OUT = {
     "paddle.sparse": "sparse COO/CSR tensors: pe has no sparse tensor type (the sparse_* ops are issue 85's)",
     "paddle.signal": "stft/istft: pe lacks the frame and overlap_add ops",
     "paddle.fft": "pe lacks the fft_c2c / fft_r2c / fft_c2r ops",
-    "paddle.amp": "dygraph AMP (auto_cast, GradScaler, decorate of Layers) runs eagerly; static programs use "
-    "paddle.static.amp",
     "paddle.autograd.autograd": "eager jacobian/hessian objects",
     "paddle.autograd.backward_utils": "PIR backward helpers",
     "paddle.autograd.py_layer": "PyLayer runs eagerly (static programs: paddle.static.nn.static_pylayer)",
