@@ -294,6 +294,45 @@ def _static_integer_division(paddle):
     return x, outs, [np.array([[-4, 0, -8, 7, 7, -7], [9, -9, 1, -1, 5, -6]], "int64")]
 
 
+def _static_flip_interp(paddle):
+    """flip (Paddle 2.x's axis), interpolate by int scales, squeeze, one_hot, roll: the attributes and op
+    versions Paddle 2.6.2 reads differently from Fluid 1.8."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 4], "float32")
+    outs = [
+        paddle.flip(x, 1),
+        paddle.flip(x, [2, 3]),
+        F.interpolate(x, scale_factor=2, mode="nearest"),
+        F.interpolate(x, scale_factor=[2, 3], mode="bilinear"),
+        paddle.squeeze(paddle.unsqueeze(x, [0, 3]), [0, 3]),
+        paddle.roll(x, [1, -2], [1, 3]),
+        paddle.roll(x, 3),
+    ]
+    return x, outs, [_x([2, 3, 4, 4], 7)]
+
+
+def _static_one_hot(paddle):
+    ids = paddle.static.data("ids", [4, 1], "int64")
+    F = paddle.nn.functional
+    return ids, [F.one_hot(ids, 5), F.one_hot(paddle.squeeze(ids, -1), 6)], [np.array([[1], [4], [0], [2]], "int64")]
+
+
+def _static_reductions(paddle):
+    x = paddle.static.data("x", [3, 4, 5], "float32")
+    outs = [
+        paddle.mean(x, axis=[0, 2]),
+        paddle.max(x, axis=-1, keepdim=True),
+        paddle.cumsum(x, axis=1),
+        paddle.diagonal(x, 0, 1, 2),
+        paddle.tile(x, [1, 2, 1]),
+        paddle.expand(paddle.unsqueeze(x, 0), [2, 3, 4, 5]),
+        paddle.clip(x, -0.5, 0.5),
+        paddle.argmax(x, axis=1),
+        paddle.topk(x, 2)[0],
+    ]
+    return x, outs, [_x([3, 4, 5], 8)]
+
+
 STATIC = {
     "static_fc": _static_fc,
     "static_integer_division": _static_integer_division,
@@ -301,6 +340,9 @@ STATIC = {
     "static_activations_2x": _static_activations_2x,
     "static_float64": _static_float64,
     "static_linspace_norm": _static_linspace_norm,
+    "static_flip_interp": _static_flip_interp,
+    "static_one_hot": _static_one_hot,
+    "static_reductions": _static_reductions,
 }
 
 

@@ -59,7 +59,6 @@ LEFT_OUT = {
     "are not built yet (pe's paddle.distributed.fleet runs one worker); pe has Fluid "
     "1.8's fleet (paddle.fluid.incubate.fleet) and pe launch",
     "paddle.distributed.auto_tuner": "the auto-tuner searches hybrid-parallel configurations pe does not run",
-    "paddle.distributed.checkpoint": "sharded state dicts of dygraph hybrid parallelism",
     "paddle.distributed.models": "mixture-of-experts layers over collective all-to-all, which pe lacks",
     "paddle.distributed.utils": "launch/NCCL/MoE helpers of Paddle's own launcher; pe launches with pe launch",
     "paddle.distributed.collective": "Paddle 2.x's collective API (new_group, all_reduce on tensors) runs eagerly",
@@ -79,13 +78,10 @@ LEFT_OUT = {
     "paddle.sparse": "sparse COO/CSR tensors: pe has no sparse tensor type (the sparse_* ops are issue 85's)",
     "paddle.signal": "stft/istft: pe lacks the frame and overlap_add ops",
     "paddle.fft": "pe lacks the fft_c2c / fft_r2c / fft_c2r ops",
-    "paddle.amp": "dygraph AMP (auto_cast, GradScaler, decorate of Layers) runs eagerly; static programs use "
-    "paddle.static.amp",
     "paddle.autograd.autograd": "eager jacobian/hessian objects",
     "paddle.autograd.backward_utils": "PIR backward helpers",
     "paddle.autograd.py_layer": "PyLayer runs eagerly (static programs: paddle.static.nn.static_pylayer)",
     "paddle.autograd.saved_tensors_hooks": "eager saved-tensor hooks",
-    "paddle.callbacks": "hapi's Model callbacks: paddle.Model is not built (hapi)",
     "paddle.hapi.callbacks": "paddle.Model is not built (hapi)",
     "paddle.hapi.dynamic_flops": "counts FLOPs of eager Layers",
     "paddle.hapi.static_flops": "paddle.flops is not built",

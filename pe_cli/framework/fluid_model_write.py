@@ -7,6 +7,8 @@ from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPE_CODES, messages
 from ..ops import registry
+from ..ops.paddle26_kinds import FLOAT64_VALUES, KINDS as _PADDLE26_KINDS, RENAMED as _PADDLE26_RENAMED
+from ..ops.paddle26_kinds import VERSIONS as _PADDLE26_VERSIONS
 from .fluid_model_read import EMPTY
 
 _INT32 = range(-(2**31), 2**31)
@@ -102,7 +104,32 @@ def _common_attrs(op):
     }
 
 
-def _set_attr(desc, name, value, default, where):
+def _paddle26_kind(key, value):
+    """(AttrType, value) of attribute ``key`` (``op.attr``) as Paddle 2.6.2 declares it (paddle26_kinds.py),
+    when ``value`` is of that shape (ints for FLOATS, an int for LONG...); else None."""
+    kind = _PADDLE26_KINDS.get(key)
+    if isinstance(value, np.generic):
+        value = value.item()
+    number = (int, float, np.number)
+    if kind in (0, 9) and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return kind, int(value)
+    if kind in (1, 15) and isinstance(value, number) and not isinstance(value, bool):
+        return kind, float(value)
+    if kind in (3, 4, 5, 7, 11, 12) and isinstance(value, (list, tuple, np.ndarray)):
+        items = [v.item() if isinstance(v, np.generic) else v for v in value]
+        if kind == 5 and all(isinstance(v, str) for v in items):
+            return 5, items
+        if kind == 7 and all(isinstance(v, bool) for v in items):
+            return 7, items
+        if all(isinstance(v, number) and not isinstance(v, bool) for v in items):
+            if kind in (4, 12):
+                return kind, [float(v) for v in items]
+            if kind in (3, 11) and all(float(v).is_integer() for v in items):
+                return kind, [int(v) for v in items]
+    return None
+
+
+def _set_attr(desc, name, value, default, where, kind=None):
     attr = desc.attrs.add(name=name)
     if name in _BLOCK_ATTRS:
         attr.type = _BLOCK_ATTRS[name]
@@ -113,7 +140,7 @@ def _set_attr(desc, name, value, default, where):
         return
     if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
         value = DTYPE_CODES[value]  # Fluid stores a dtype as its VarType code
-    kind = _fluid_kind(name, value) or _attr_kind(value, default)
+    kind = kind or _fluid_kind(name, value) or _attr_kind(value, default)
     if kind is None:
         raise PeError(
             f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
@@ -127,9 +154,23 @@ def _set_attr(desc, name, value, default, where):
         setattr(attr, _ATTR_FIELDS[attr.type], value)
 
 
-def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
+def _paddle2_defaults(opdef, given):
+    """The attributes Paddle 2.x added to an op (declared ``fill=False``: a pe op not given one holds none)
+    at their defaults, as Paddle 2.6.2 writes every attribute it declares (one it declares without a
+    default it cannot load without)."""
+    out = {}
+    for name, spec in opdef.attrs.items():
+        if not spec.fill and not spec.alias_of and name not in given:
+            default = spec.default() if callable(spec.default) else spec.default
+            if default is not None:
+                out[name] = default
+    return out
+
+
+def _op_desc(desc, op_type, inputs, outputs, attrs, op, where, paddle2=False):
     """One OpDesc: its slots, every attribute it has a value for (the declared defaults included:
-    pe's op holds them all) and Fluid's common ones."""
+    pe's op holds them all) and Fluid's common ones; in a program that follows Paddle 2.x (``paddle2``),
+    under Paddle 2.6.2's names and types (paddle26_kinds.py), which Paddle 2.6.2 reads."""
     desc.type = op_type
     opdef = registry.get(op_type) if op_type in registry.all_op_types() else None
     declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ())}
@@ -139,11 +180,25 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
     defaults = opdef.default_attrs() if opdef is not None else {}
     values = dict(attrs)
     values.update((k, v) for k, v in _common_attrs(op).items() if k not in attrs or attrs[k] is None)
+    if paddle2 and opdef is not None:
+        values.update(_paddle2_defaults(opdef, values))
+    fp32, fp64 = FLOAT64_VALUES.get(op_type, (None, None)) if paddle2 else (None, None)
+    if fp32 and values.get("dtype") == "float64" and values.get(fp32):
+        # float64 values as Paddle 2.6.2 writes them (FLOAT64S), not rounded to FLOATS' float32
+        values[fp64], values[fp32] = values[fp32], []
+    written = set()
     for name in sorted(values):
         value = values[name]
         if name.startswith("_") or (value is None and defaults.get(name) is None):
             continue  # pe's run-time handles, and unset optional attributes
-        _set_attr(desc, name, value, defaults.get(name), f"{where}: op {op_type}")
+        saved, kind = name, None
+        if paddle2:
+            saved = _PADDLE26_RENAMED.get(f"{op_type}.{name}", name)
+            kind = _paddle26_kind(f"{op_type}.{saved}", value)
+        if saved in written:
+            continue  # (Paddle 2.x's name given beside Fluid's: one value, under the name Paddle reads)
+        written.add(saved)
+        _set_attr(desc, saved, value, defaults.get(name), f"{where}: op {op_type}", kind)
 
 
 # pe's variable kinds as Fluid's VarType.Type
@@ -216,9 +271,12 @@ PADDLE2_VERSION = 2006002
 
 def _versioned(desc, program):
     """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name;
-    Paddle 2.6.2's version for a program that follows Paddle 2.x (which writes no such table)."""
+    Paddle 2.6.2's version and op_version_map (every op type's version, as it writes them) for a program
+    that follows Paddle 2.x."""
     if getattr(program, "_follows_paddle2", False):
         desc.version.version = PADDLE2_VERSION
+        for op_name, version in _PADDLE26_VERSIONS.items():
+            desc.op_version_map.pair.add(op_name=op_name).op_version.version = version
         return
     table = desc.op_compatible_map
     for entry in _COMPATIBLE_SINCE_1_6:
@@ -278,6 +336,7 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
     fetches appended in order; none with ``fetches`` None), as Fluid 1.x's ``save_inference_model``
     writes ``__model__``."""
     desc = messages()["ProgramDesc"]()
+    paddle2 = bool(getattr(program, "_follows_paddle2", False))
     blocks, parents = _kept_blocks(program, ops)
     for old in sorted(blocks, key=blocks.get):
         block, glob = program.block(old), old == 0
@@ -297,6 +356,7 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
                 _renumbered(op.attrs, blocks),
                 op,
                 f"{where}: block {old} op {n}",
+                paddle2,
             )
         if glob and fetches is not None:
             _holder(b.vars.add(), "fetch", 10)
@@ -310,12 +370,14 @@ def whole_program_desc(program, where):
     """The bytes of ``program`` whole as Fluid's ProgramDesc: every block's variables and ops (what
     ``fluid.save`` writes to ``.pdmodel`` and ``save_inference_model(export_for_deployment=False)``)."""
     desc = messages()["ProgramDesc"]()
+    paddle2 = bool(getattr(program, "_follows_paddle2", False))
     for block in program.blocks:
         b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
         for name in block.vars:
             if name != EMPTY:  # (Fluid's "no variable", which has no VarDesc)
                 _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(block.ops):
-            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
+            at = f"{where}: block {block.idx} op {n}"
+            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, at, paddle2)
     _versioned(desc, program)
     return desc.SerializeToString()

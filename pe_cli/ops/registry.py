@@ -22,7 +22,7 @@ from ..base.dims import fmt_shape  # noqa: F401  (re-exported: the faces format 
 from ..shapes.reduction import scalar_shape
 
 _LOADED = False
-_NOT_FAMILIES = {"attributes", "define", "op_definition", "op_traits", "registry", "paddle2_attrs"}
+_NOT_FAMILIES = {"attributes", "define", "op_definition", "op_traits", "registry", "paddle2_attrs", "paddle26_kinds"}
 
 
 class UndeclaredAttributeWarning(UserWarning):

@@ -13,6 +13,7 @@ import sys as _sys
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, text, vision  # noqa: F401
 from . import autograd, framework, geometric, hapi, incubate, inference, jit, linalg, pir, pir_utils, utils  # noqa: F401
+from . import amp  # noqa: F401 -- Paddle 2.6 imports it with the package (its auto_cast: a function and a module)
 from . import complex, distributed, sysconfig  # noqa: F401 -- Paddle 1.8's modules
 from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
 from .framework import in_dynamic_mode  # noqa: F401

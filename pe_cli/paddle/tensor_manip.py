@@ -10,7 +10,7 @@ from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
-from ..layers.helper import single as _single
+from ..layers.helper import LayerHelper, single as _single
 from .alpha_keywords import renamed
 
 __all__ = [
@@ -138,7 +138,13 @@ def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
-    return _single("squeeze", x, {"X": [x]}, {"axes": dims}, name=name) if dims else x  # any dtype, as 2.6
+    if not dims:
+        return x
+    helper = LayerHelper("squeeze", x=x, name=name)  # Paddle 2.6's squeeze2 (Out, XShape), of any dtype
+    out = helper.create_variable_for_type_inference(x.dtype)
+    xshape = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("squeeze2", {"X": [x]}, {"Out": [out], "XShape": [xshape]}, {"axes": dims})
+    return out
 
 
 @renamed(out=True, input="x", axes="axis")

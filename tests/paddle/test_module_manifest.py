@@ -1,6 +1,6 @@
 """Paddle 2.6.2's static-graph modules under ``pe fluid`` (issue 86, item 3): of the 456 modules of
 tests/data/paddle-2.6.2-static-modules.json (the wheel's modules a static-graph program can import),
-at least 234 import through pe's hook (94 before issue 86), by Paddle's module paths; every one that
+at least 246 import through pe's hook (94 before issue 86, 234 before issue 96), by Paddle's module paths; every one that
 does not is left out by tools/paddle_module_manifest.py's LEFT_OUT with why (docs/COMPAT.md lists them).
 ``python tools/paddle_module_manifest.py`` prints the same measure."""
 
@@ -29,7 +29,7 @@ def measured(tool):
 
 def test_the_static_graph_modules_import_or_are_left_out_with_why(measured, tool):
     assert measured["modules"] == 456
-    assert len(measured["imported"]) >= 234
+    assert len(measured["imported"]) >= 246
     assert [m for m in measured["failed"] if tool.left_out_why(m) is None] == []
 
 
@@ -63,3 +63,27 @@ def test_the_modules_users_import_first_are_there(measured):
     assert conv.Conv2D is paddle.nn.Conv2D and layers.Layer is paddle.nn.Layer
     assert dataloader.BatchSampler is paddle.io.BatchSampler
     assert isinstance(paddle.nn.initializer.Bilinear, type) and callable(paddle.tensor.einsum)
+
+
+def test_the_modules_issue_96_added_give_pes_own_or_refuse_in_one_line(measured):
+    """paddle.amp (tests/paddle/test_paddle_amp.py), paddle.callbacks and paddle.distributed.checkpoint: each
+    name pe's real one (Callback's hooks, the checkpoint metadata records, Paddle 2.6.2's flatten_state_dict)
+    or a refusal naming itself."""
+    for name in ("paddle.amp", "paddle.amp.auto_cast", "paddle.callbacks", "paddle.distributed.checkpoint.utils"):
+        assert name in measured["imported"], name
+    import paddle.callbacks as callbacks
+    import paddle.distributed.checkpoint as checkpoint
+
+    class Counting(callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            self.params["seen"] = epoch
+
+    hook = Counting()
+    hook.set_params({})
+    assert hook.on_train_begin() is None and hook.on_epoch_end(3) is None and hook.params == {"seen": 3}
+    with pytest.raises(NotImplementedError, match=r"^paddle.callbacks.EarlyStopping: .*paddle.Model.fit"):
+        callbacks.EarlyStopping(monitor="loss")
+    with pytest.raises(NotImplementedError, match=r"^paddle.distributed.checkpoint.save_state_dict.save_state_dict: "):
+        checkpoint.save_state_dict.save_state_dict({}, "/nowhere")
+    meta = checkpoint.metadata.LocalTensorMetadata((0, 4), (2, 4))
+    assert meta.local_shape == (2, 4) and checkpoint.utils.flatten_state_dict({"a": {"b": 1}}) == {"a": {"b": 1}}

@@ -3,6 +3,8 @@ interpolate/upsample (pe's nearest/bilinear/trilinear ``_interp_v2`` ops), cosin
 pairwise_distance, label_smooth, pixel_shuffle, channel_shuffle, affine_grid, grid_sample,
 sequence_mask and gather_tree, each lowering to pe's registered ops."""
 
+import numbers
+
 from .... import layers as L
 from ....base.errors import PeError
 from ....framework.variable import Variable
@@ -69,8 +71,19 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
 
 
 def one_hot(x, num_classes, name=None):
-    """The float32 one-hot of the int ids ``x``: shape x.shape + [num_classes]."""
-    return L.one_hot(TM.unsqueeze(x, -1), int(num_classes))
+    """The float32 one-hot of the int ids ``x``: shape x.shape + [num_classes] (Paddle 2.6's one_hot_v2;
+    ``num_classes`` an int, or an int Variable of one value)."""
+    check_type(num_classes, "num_classes", (numbers.Integral, Variable), "one_hot")
+    helper = LayerHelper("one_hot_v2", x=x, name=name)
+    out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
+    inputs, attrs = {"X": [x]}, {"depth": num_classes, "allow_out_of_range": False}
+    if isinstance(num_classes, Variable):
+        num_classes.stop_gradient = True
+        inputs["depth_tensor"], attrs["depth"] = [num_classes], None
+    else:
+        attrs["depth"] = int(num_classes)
+    helper.append_op("one_hot_v2", inputs, {"Out": [out]}, attrs)
+    return out
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "replicate", "circular": "circular"}
