@@ -283,7 +283,67 @@ def _static_activations_2x(paddle):
     return x, [F.leaky_relu(x, 2.0), F.hardshrink(x, -0.5), F.elu(x, -0.5)], [_x([3, 8], 6) * 2]
 
 
+def _static_tensor_args(paddle):
+    """Tensor-valued arguments (issue 96) as a program's own constants and shapes: gather's Axis, interpolate's
+    OutSize and SizeTensor, one_hot_v2's depth_tensor, linspace's Start/Stop/Num, reshape2's Shape and
+    ShapeTensor, top_k_v2's K."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+
+    def c(v, dtype="int32"):
+        return paddle.full([1], v, dtype)
+
+    ids = paddle.argmax(x, axis=-1)
+    x3 = paddle.reshape(x, [2, 3, 20])
+    outs = [
+        paddle.gather(x, paddle.assign(np.array([3, 1, 3], "int32")), axis=c(2, "int64")),
+        F.interpolate(x, size=paddle.assign(np.array([5, 7], "int32")), mode="bilinear"),
+        F.interpolate(x, size=paddle.shape(x)[2:] * 2, mode="nearest"),
+        F.interpolate(x, size=[c(3), 7], mode="bilinear", align_corners=True),
+        F.interpolate(x3, size=[c(9)], mode="linear", data_format="NCW"),
+        F.one_hot(ids, num_classes=c(6)),
+        paddle.linspace(c(0.5, "float32"), c(2.0, "float32"), c(7)),
+        paddle.linspace(0.1, 1.3, 9),
+        paddle.linspace(-3, 40, 6, dtype="int64"),
+        paddle.reshape(x, paddle.assign(np.array([6, 20], "int32"))),
+        paddle.reshape(x, [c(3), -1, 5]),
+    ]
+    outs += list(paddle.topk(x, k=c(2)))
+    return x, outs, [_x([2, 3, 4, 5], 7)]
+
+
+def _static_tensor_feeds(paddle):
+    """The same arguments fed when the program runs (a saved model's feeds)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+    ids = paddle.static.data("ids", [4, 2], "int64")
+    axis = paddle.static.data("axis", [1], "int64")
+    size = paddle.static.data("size", [2], "int32")
+    dim = paddle.static.data("dim", [1], "int32")
+    outs = [
+        paddle.gather(x, paddle.assign(np.array([1, 0], "int64")), axis=axis),
+        F.interpolate(x, size=size, mode="bilinear"),
+        F.interpolate(x, size=[dim, 4], mode="nearest"),
+        F.one_hot(ids, num_classes=dim),
+        paddle.linspace(paddle.cast(dim, "float32"), paddle.full([1], 9.0), dim),
+        paddle.reshape(x, size * paddle.assign(np.array([1, 2], "int32"))),
+        paddle.reshape(x, [dim, -1]),
+        paddle.topk(x, k=dim, axis=1, largest=False)[0],
+    ]
+    feeds = [x, ids, axis, size, dim]
+    values = [
+        _x([2, 3, 4, 5], 8),
+        np.array([[0, 2], [2, 1], [1, 1], [0, 1]], "int64"),
+        np.array([3], "int64"),
+        np.array([6, 10], "int32"),
+        np.array([3], "int32"),
+    ]
+    return feeds, outs, values
+
+
 STATIC = {
+    "static_tensor_args": _static_tensor_args,
+    "static_tensor_feeds": _static_tensor_feeds,
     "static_fc": _static_fc,
     "static_activations": _static_activations,
     "static_activations_2x": _static_activations_2x,
@@ -303,7 +363,8 @@ def record_static(paddle, name, out):
             exe = paddle.static.Executor(paddle.CPUPlace())
             exe.run(startup)
             prefix = os.path.join(out, "model")
-            paddle.static.save_inference_model(prefix, [x], y if isinstance(y, list) else [y], exe, program=main)
+            feeds = x if isinstance(x, list) else [x]
+            paddle.static.save_inference_model(prefix, feeds, y if isinstance(y, list) else [y], exe, program=main)
             with open(os.path.join(out, "startup.pdmodel"), "wb") as f:  # (what initializes the parameters)
                 f.write(startup.desc.serialize_to_string())
     finally:

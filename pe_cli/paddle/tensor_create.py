@@ -17,6 +17,8 @@ from ..framework import static_mode
 from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.creation import assign_array_like, evenly_spaced
+from ..layers.checks import check_dtype, check_variable_and_dtype
+from ..layers.helper import LayerHelper
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
@@ -142,8 +144,35 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
-    """``num`` evenly spaced values from start to stop (both included; numbers only)."""
-    return evenly_spaced(start, stop, num, _dtype(dtype))
+    """``num`` evenly spaced values from start to stop, both included: Paddle 2.6's linspace op (its ``dtype``
+    attribute and formula). start, stop: numbers (constants of ``dtype``) or [1] Tensors; num: an int or an
+    int32 [1] Tensor, read when the program runs."""
+    dtype = _dtype(dtype)
+    check_dtype(dtype, "dtype", ("float32", "float64", "int32", "int64"), "linspace")
+    ends = []
+    for what, v in (("start", start), ("stop", stop)):
+        if isinstance(v, Variable):
+            check_variable_and_dtype(v, what, ("float32", "float64", "int32", "int64"), "linspace")
+            if (convert_dtype(v.dtype) == "float64" and dtype in ("float32", "int32")) or (
+                convert_dtype(v.dtype) == "int64" and dtype == "int32"
+            ):
+                raise ValueError(
+                    f"linspace: {what} is {convert_dtype(v.dtype)} but dtype is {dtype}, which may overflow"
+                )
+        ends.append(v if isinstance(v, Variable) else L.fill_constant([1], dtype, v, force_cpu=True))
+    if isinstance(num, Variable):
+        check_variable_and_dtype(num, "num", ("int32",), "linspace")
+    elif not isinstance(num, numbers.Integral) or num < 1:
+        raise ArgumentValueError(f"linspace: num={num!r} must be an int >= 1")
+    count = num if isinstance(num, Variable) else L.fill_constant([1], "int32", int(num), force_cpu=True)
+    helper = LayerHelper("linspace", name=name)
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op(
+        "linspace", {"Start": [ends[0]], "Stop": [ends[1]], "Num": [count]}, {"Out": [out]}, {"dtype": dtype}
+    )
+    if not isinstance(num, Variable):
+        out.desc.set_shape([int(num)])
+    return out
 
 
 def meshgrid(*args, **kwargs):

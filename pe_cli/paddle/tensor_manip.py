@@ -74,10 +74,9 @@ def _known(x, what, dims=None):
 
 
 def reshape(x, shape, name=None):
-    """x with a new ``shape`` (a list; 0 keeps the dim, -1 is inferred)."""
-    if isinstance(shape, Variable):
-        raise PeError("paddle.reshape: a Tensor shape is not supported by pe; give a list of ints")
-    return reshape_variable(x, list(shape), name=name)
+    """x with a new ``shape``: a list (0 keeps the dim, -1 is inferred) whose entries may be int Tensors of
+    one value (reshape2's ShapeTensor list), or an int Tensor (its Shape input), read when the program runs."""
+    return reshape_variable(x, shape if isinstance(shape, Variable) else list(shape), name=name)
 
 
 reshape_ = reshape
@@ -239,10 +238,14 @@ def _to_axis0(x, axis):
 
 
 def gather(x, index, axis=None, name=None):
-    """The slices x[index[i]] along ``axis`` (None or 0: the first dim)."""
-    axis = 0 if axis is None else int(axis) % len(x.shape)
+    """The slices x[index[i]] along ``axis`` (None or 0: the first dim; an int Tensor: gather's Axis input,
+    read when the program runs)."""
     if isinstance(index, Variable) and len(index.shape) == 2 and index.shape[1] == 1:
         index = reshape_variable(index, [-1])
+    if isinstance(axis, Variable):
+        check_variable_and_dtype(axis, "axis", ("int32", "int64"), "gather")
+        return _single("gather", x, {"X": [x], "Index": [index], "Axis": [axis]}, {"overwrite": False}, name=name)
+    axis = 0 if axis is None else int(axis) % len(x.shape)
     if axis == 0:
         return L.gather(x, index)
     perm, moved = _to_axis0(x, axis)

@@ -1,0 +1,76 @@
+"""Tensor-valued arguments of Paddle 2.x's static API (issue 96): ``paddle.gather(axis=Tensor)``,
+``F.interpolate(size=Tensor or [Tensor, int])``, ``F.one_hot(num_classes=Tensor)``, ``paddle.linspace`` of
+Tensors, ``paddle.reshape(shape=Tensor or [Tensor, ...])``, ``paddle.topk(k=Tensor)``. The programs of
+tools/paddle26_saved_models.py's ``static_tensor_args`` and ``static_tensor_feeds``, built here by pe's paddle
+face, give the outputs Paddle 2.6.2 recorded (tests/data/paddle26_saved/<case>/record.npz); the saved models
+themselves load in tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving them runs."""
+
+from paths import REPO
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pe_cli.paddle as paddle
+
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_saved_models", os.path.join(REPO, "tools", "paddle26_saved_models.py")
+)
+recorder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(recorder)
+
+
+def _recorded(case):
+    return dict(np.load(os.path.join(REPO, "tests", "data", "paddle26_saved", case, "record.npz")))
+
+
+@pytest.mark.parametrize("case", ["static_tensor_args", "static_tensor_feeds"])
+def test_tensor_arguments_built_by_pe_give_paddles_outputs(case):
+    rec = _recorded(case)
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, outs, _ = recorder.STATIC[case](paddle)
+    feeds = feeds if isinstance(feeds, list) else [feeds]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        got = exe.run(main, feed={f.name: rec["in:" + f.name] for f in feeds}, fetch_list=outs)
+    assert len(got) == sum(k.startswith("out:") for k in rec)
+    for i, value in enumerate(got):
+        want = rec[f"out:{i}"]
+        assert np.asarray(value).dtype == want.dtype, f"output {i}"
+        np.testing.assert_allclose(np.asarray(value), want, rtol=1e-5, atol=1e-6, err_msg=f"{case}: output {i}")
+
+
+SCRIPT = """
+import numpy as np
+import paddle
+import paddle.nn.functional as F
+paddle.enable_static()
+x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+k = paddle.static.data("k", [1], "int32")
+out = [paddle.topk(x, k)[1], paddle.reshape(x, [k, -1]), F.one_hot(paddle.argmax(x, -1), k + 3)]
+exe = paddle.static.Executor(paddle.CPUPlace())
+feed = {"x": np.arange(120, dtype="float32").reshape(2, 3, 4, 5) % 7, "k": np.array([2], "int32")}
+idx, shaped, hot = exe.run(feed=feed, fetch_list=out)
+print(idx.shape, idx[0, 0, 0].tolist(), shaped.shape, hot.shape, hot.sum())
+"""
+
+
+def test_a_script_with_tensor_arguments_runs_under_pe_fluid(tmp_path):
+    script = tmp_path / "tensor_args.py"
+    script.write_text(SCRIPT)
+    run = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": REPO},
+    )
+    assert run.returncode == 0, run.stderr
+    # Paddle 2.6.2 prints: (2, 3, 4, 2) [4, 3] (2, 60) (2, 3, 4, 5) 24.0
+    assert run.stdout.strip().splitlines()[-1] == "(2, 3, 4, 2) [4, 3] (2, 60) (2, 3, 4, 5) 24.0"
