@@ -1056,3 +1056,45 @@ CASES.update(
         ),
     }
 )
+
+
+def _unique(x, axis=(), dtype=3):
+    """Paddle 2.x's unique (is_sorted, as paddle.unique appends it): every output asked for."""
+    attrs = {"dtype": dtype, "return_index": True, "return_inverse": True, "return_counts": True}
+    return case("unique", {"X": x}, dict(attrs, axis=list(axis), is_sorted=True), ("Out", "Indices", "Index", "Counts"))
+
+
+_ROWS = np.array([[2.0, -1.0, 3.0], [0.5, 4.0, 4.0], [2.0, -1.0, 3.0], [-3.0, 0.0, 1.0], [0.5, 4.0, 4.0]])
+CASES.update(
+    {
+        # indexing: Paddle 2.x's unique, its Indices, Index and Counts (issue 96)
+        "unique_sorted": _unique(np.array([3.5, -1.0, 2.0, 3.5, 0.0, -1.0, 7.25, 3.5])),
+        "unique_sorted_2d_int32": _unique(np.array([[4, 1, 4, -2], [0, 1, 9, 4], [-2, -2, 0, 5]], np.int64), dtype=2),
+        "unique_axis0": _unique(_ROWS, axis=[0]),
+        "unique_axis1": _unique(np.ascontiguousarray(_ROWS.T), axis=[1]),
+        "unique_axis_last_3d": _unique(
+            np.array([[[1, 0, 1, 2], [3, 3, 3, 1]], [[0, 5, 0, 0], [2, 1, 2, 2]]], np.int32), axis=[-1]
+        ),
+    }
+)
+
+
+def _p_norm(p, x=None, **attrs):
+    base = {"porder": p, "axis": -1, "epsilon": 1e-12, "keepdim": False, "asvector": False}
+    return case("p_norm", {"X": u(3, 4, 5) if x is None else x}, dict(base, **attrs), grad=("X",))
+
+
+_SPARSE = np.where(u(3, 4, 5) > 0.6, 0.0, u(3, 4, 5))
+CASES.update(
+    {
+        # reduction: p_norm of porder 0, inf, -inf (and negative), Paddle 2.x's (issue 96)
+        "p_norm_zero": _p_norm(0.0, _SPARSE, axis=1),
+        "p_norm_zero_vector": _p_norm(0.0, _SPARSE, asvector=True, keepdim=True),
+        "p_norm_inf": _p_norm(float("inf"), axis=1),
+        "p_norm_inf_keepdim": _p_norm(float("inf"), axis=-1, keepdim=True),
+        "p_norm_inf_vector": _p_norm(float("inf"), asvector=True),
+        "p_norm_neg_inf": _p_norm(float("-inf"), axis=0),
+        "p_norm_neg_inf_vector": _p_norm(float("-inf"), asvector=True, keepdim=True),
+        "p_norm_negative": _p_norm(-1.5, axis=2),
+    }
+)

@@ -341,7 +341,27 @@ def _static_tensor_feeds(paddle):
     return feeds, outs, values
 
 
+def _static_unique_norm(paddle):
+    """Paddle 2.x's unique with its extra outputs (with and without axis) and p_norm of porder 0, inf, -inf."""
+    x = paddle.static.data("x", [5, 4], "float32")
+    r = paddle.round(x)
+    outs = list(paddle.unique(r, return_index=True, return_inverse=True, return_counts=True))
+    outs += list(paddle.unique(paddle.cast(r, "int64"), return_inverse=True, axis=0, dtype="int32"))
+    outs += list(paddle.unique(r, return_counts=True, axis=1))
+    outs += [
+        paddle.linalg.norm(r, p=0, axis=1),
+        paddle.linalg.norm(x, p=np.inf, axis=0, keepdim=True),
+        paddle.linalg.norm(x, p=-np.inf),
+        paddle.linalg.norm(x, p=float("inf")),
+    ]
+    v = np.round(_x([5, 4], 9) * 1.5)
+    v[3] = v[1]
+    v[:, 2] = v[:, 0]
+    return x, outs, [v + 0.2]
+
+
 STATIC = {
+    "static_unique_norm": _static_unique_norm,
     "static_tensor_args": _static_tensor_args,
     "static_tensor_feeds": _static_tensor_feeds,
     "static_fc": _static_fc,

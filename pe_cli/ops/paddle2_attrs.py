@@ -140,13 +140,6 @@ PADDLE2_ATTRS = {
             ("x_grad_names", []),
         )
     },
-    "unique": {
-        "return_index": _unsupported(False, "Paddle 2.x's unique (Indices output)"),
-        "return_inverse": _unsupported(False, "Paddle 2.x's unique (Index output)"),
-        "return_counts": _unsupported(False, "Paddle 2.x's unique (Counts output)"),
-        "axis": _unsupported([], "unique slices along an axis"),
-        "is_sorted": _unsupported(False, "Paddle 2.x's sorted unique"),
-    },
     "yolo_box": {
         "iou_aware": _unsupported(False, "IoU-aware scores (X holds an IoU channel per anchor)"),
         "iou_aware_factor": _unsupported(0.5, "IoU-aware scores"),

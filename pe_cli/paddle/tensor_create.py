@@ -17,7 +17,7 @@ from ..framework import static_mode
 from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.creation import assign_array_like, evenly_spaced
-from ..layers.checks import check_dtype, check_variable_and_dtype
+from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
@@ -241,22 +241,34 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 
 
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
-    """x's distinct values sorted ascending (x flattened); with ``return_inverse`` the position of
-    each element of x in them, with ``return_counts`` how often each occurs."""
-    if axis is not None:
-        raise PeError("paddle.unique: axis is not supported by pe; unique runs over the flattened x")
-    if return_index:
-        raise PeError("paddle.unique: return_index is not supported by pe")
-    flat = x if len(x.shape) == 1 else reshape_variable(x, [-1])
-    values, index, counts = L.unique_with_counts(flat, dtype=convert_dtype(dtype))
-    ordered, perm = L.argsort(values)
-    out = [ordered]
-    if return_inverse:
-        rank_of = L.argsort(perm)[1]
-        out.append(L.cast(gather(rank_of, index), dtype))
-    if return_counts:
-        out.append(gather(counts, perm))
-    return out[0] if len(out) == 1 else tuple(out)
+    """x's distinct values sorted ascending (x flattened, or its distinct slices along ``axis``); with
+    ``return_index`` where each first occurs, ``return_inverse`` each element's place among them,
+    ``return_counts`` how often each occurs: Paddle 2.6's unique op (is_sorted), indices of ``dtype``."""
+    check_variable_and_dtype(x, "input", ("float16", "float32", "float64", "int32", "int64"), "unique")
+    check_dtype(convert_dtype(dtype), "dtype", ("int32", "int64"), "unique")
+    for what, flag in (
+        ("return_index", return_index),
+        ("return_inverse", return_inverse),
+        ("return_counts", return_counts),
+    ):
+        check_type(flag, what, bool, "unique")
+    axis = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    helper = LayerHelper("unique", name=name)
+    index_dtype = convert_dtype(dtype)
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    extra = {
+        slot: helper.create_variable_for_type_inference(index_dtype, stop_gradient=True)
+        for slot in ("Indices", "Index", "Counts")
+    }
+    attrs = {"dtype": index_dtype, "return_index": return_index, "return_inverse": return_inverse}
+    attrs.update(return_counts=return_counts, axis=axis, is_sorted=True)
+    helper.append_op("unique", {"X": [x]}, {"Out": [out], **{k: [v] for k, v in extra.items()}}, attrs)
+    outs = [out] + [
+        extra[s]
+        for s, asked in (("Indices", return_index), ("Index", return_inverse), ("Counts", return_counts))
+        if asked
+    ]
+    return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 def median(x, axis=None, keepdim=False, name=None):

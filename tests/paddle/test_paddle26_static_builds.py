@@ -1,9 +1,12 @@
-"""Tensor-valued arguments of Paddle 2.x's static API (issue 96): ``paddle.gather(axis=Tensor)``,
-``F.interpolate(size=Tensor or [Tensor, int])``, ``F.one_hot(num_classes=Tensor)``, ``paddle.linspace`` of
-Tensors, ``paddle.reshape(shape=Tensor or [Tensor, ...])``, ``paddle.topk(k=Tensor)``. The programs of
-tools/paddle26_saved_models.py's ``static_tensor_args`` and ``static_tensor_feeds``, built here by pe's paddle
-face, give the outputs Paddle 2.6.2 recorded (tests/data/paddle26_saved/<case>/record.npz); the saved models
-themselves load in tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving them runs."""
+"""Static Paddle 2.x programs pe refused before issue 96, built by pe's paddle face: tensor-valued arguments
+(``paddle.gather(axis=Tensor)``, ``F.interpolate(size=Tensor or [Tensor, int])``,
+``F.one_hot(num_classes=Tensor)``, ``paddle.linspace`` of Tensors, ``paddle.reshape(shape=Tensor or
+[Tensor, ...])``, ``paddle.topk(k=Tensor)``), ``paddle.unique``'s return_index / return_inverse /
+return_counts with and without axis, and ``paddle.linalg.norm`` of p 0, inf, -inf. The programs of
+tools/paddle26_saved_models.py's ``static_tensor_args``, ``static_tensor_feeds`` and ``static_unique_norm``,
+built here, give the outputs Paddle 2.6.2 recorded (tests/data/paddle26_saved/<case>/record.npz); the models
+Paddle saved of them load in tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving
+them runs."""
 
 from paths import REPO
 import importlib.util
@@ -27,8 +30,8 @@ def _recorded(case):
     return dict(np.load(os.path.join(REPO, "tests", "data", "paddle26_saved", case, "record.npz")))
 
 
-@pytest.mark.parametrize("case", ["static_tensor_args", "static_tensor_feeds"])
-def test_tensor_arguments_built_by_pe_give_paddles_outputs(case):
+@pytest.mark.parametrize("case", ["static_tensor_args", "static_tensor_feeds", "static_unique_norm"])
+def test_programs_built_by_pe_give_paddles_outputs(case):
     rec = _recorded(case)
     paddle.enable_static()
     main, startup = paddle.static.Program(), paddle.static.Program()
