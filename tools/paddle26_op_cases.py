@@ -1098,3 +1098,33 @@ CASES.update(
         "p_norm_negative": _p_norm(-1.5, axis=2),
     }
 )
+
+
+# VarType numbers of cast's in_dtype / out_dtype
+_VT = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6, "uint8": 20, "int8": 21}
+_WIDE = np.array([-300.7, -2.5, 0.0, 1.9, 200.2, 70000.0, 65504.0, 65519.0, 1e-5, -3e-7, 6.1e-5, 1e-8, 0.1, 2049.9])
+
+
+def _cast(x, out):
+    return case("cast", {"X": x}, {"in_dtype": _VT[str(x.dtype)], "out_dtype": _VT[out]})
+
+
+CASES.update(
+    {
+        # manipulation: cast to and from int16, uint8, int8, bool, float16 (issue 96); float16 as Paddle's CPU
+        # makes it (the mantissa truncated)
+        "cast_float_int16": _cast(_WIDE.astype(np.float32), "int16"),
+        "cast_int16_float": _cast(np.array([-32768, -300, 0, 7, 32767], np.int16), "float32"),
+        "cast_int16_int64": _cast(np.array([[-32768, 5], [0, 32767]], np.int16), "int64"),
+        "cast_int16_bool": _cast(np.array([-2, 0, 1, 0, 300], np.int16), "bool"),
+        "cast_bool_int16": _cast(np.array([True, False, True]), "int16"),
+        "cast_int64_int16": _cast(np.array([70000, -70000, 12, -1], np.int64), "int16"),
+        "cast_float_uint8": _cast(_WIDE.astype(np.float32), "uint8"),
+        "cast_float_int8": _cast(_WIDE.astype(np.float32), "int8"),
+        "cast_uint8_int16": _cast(np.array([0, 200, 255], np.uint8), "int16"),
+        "cast_float_float16": _cast(_WIDE.astype(np.float32), "float16"),
+        "cast_double_float16": _cast(np.array([0.1, 1 / 3, 2049.999, -1e-6, 65519.9]), "float16"),
+        "cast_int32_float16": _cast(np.array([2049, 4097, -65535, 7], np.int32), "float16"),
+        "cast_float16_int16": _cast(np.array([-300.5, 2.75, 0.0, 1000.0], np.float16), "int16"),
+    }
+)

@@ -360,7 +360,18 @@ def _static_unique_norm(paddle):
     return x, outs, [v + 0.2]
 
 
+def _static_cast(paddle):
+    """paddle.cast to and from int16, uint8, int8, bool and float16 (float16 as Paddle's CPU makes it)."""
+    x = paddle.static.data("x", [8], "float32")
+    i16 = paddle.cast(x, "int16")
+    outs = [i16, paddle.cast(x, "uint8"), paddle.cast(x, "int8"), paddle.cast(x, "bool"), paddle.cast(x, "float16")]
+    outs += [paddle.cast(i16, d) for d in ("float32", "int64", "bool", "float16", "uint8")]
+    outs += [paddle.cast(paddle.cast(x, "float16"), "int16"), paddle.cast(paddle.cast(x, "bool"), "int16")]
+    return x, outs, [np.array([-300.7, -2.5, 0.0, 1.9, 200.2, 70000.0, 0.1, 2049.9], "float32")]
+
+
 STATIC = {
+    "static_cast": _static_cast,
     "static_unique_norm": _static_unique_norm,
     "static_tensor_args": _static_tensor_args,
     "static_tensor_feeds": _static_tensor_feeds,

@@ -9,6 +9,7 @@ from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
+from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..layers.helper import single as _single
 from .alpha_keywords import renamed
@@ -291,8 +292,14 @@ def multiplex(inputs, index, name=None):
     return L.multiplex(list(inputs), index)
 
 
+_CAST_FROM = ("bool", "float16", "float32", "float64", "int16", "int32", "int64", "uint8", "uint16")
+
+
 def cast(x, dtype):
-    return L.cast(x, dtype)
+    """x converted to ``dtype``: Paddle 2.6's checks (x of any of its numeric dtypes but int8; any dtype out)."""
+    check_variable_and_dtype(x, "x", _CAST_FROM, "cast")
+    dtype = convert_dtype(dtype)
+    return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 
 def numel(x, name=None):
