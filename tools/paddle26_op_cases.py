@@ -1128,3 +1128,36 @@ CASES.update(
         "cast_float16_int16": _cast(np.array([-300.5, 2.75, 0.0, 1000.0], np.float16), "int16"),
     }
 )
+
+
+def _grid_sampler(mode, padding, corners, grid=None, x=None):
+    grid = u(2, 3, 4, 2, low=-1.6, high=1.6) if grid is None else grid
+    attrs = {"mode": mode, "padding_mode": padding, "align_corners": corners, "use_cudnn": False}
+    return case(
+        "grid_sampler",
+        {"X": u(2, 3, 4, 5) if x is None else x, "Grid": grid},
+        attrs,
+        outputs=("Output",),
+        grad=("X", "Grid") if mode == "bilinear" else ("X",),
+    )
+
+
+# nearest's points where round() is a tie (x.5 pixels), both signs, and points outside X
+_TIES_GRID = np.array(
+    [[[[-1.0, -1.0], [-0.75, 0.0], [0.25, -0.6], [1.0, 1.0]], [[-1.3, 0.5], [1.2, -1.1], [0.0, 0.0], [0.6, 0.2]]]]
+)
+CASES.update(
+    {
+        # image: grid_sampler's nearest mode and border / reflection padding (issue 96)
+        f"grid_sampler_{mode}_{pad}_{'corners' if corners else 'edges'}": _grid_sampler(mode, pad, corners)
+        for mode in ("nearest", "bilinear")
+        for pad in ("zeros", "border", "reflection")
+        for corners in (True, False)
+    }
+)
+CASES.update(
+    {
+        f"grid_sampler_nearest_ties_{pad}": _grid_sampler("nearest", pad, False, _TIES_GRID, u(1, 2, 4, 4))
+        for pad in ("zeros", "border", "reflection")
+    }
+)

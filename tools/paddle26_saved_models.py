@@ -370,7 +370,22 @@ def _static_cast(paddle):
     return x, outs, [np.array([-300.7, -2.5, 0.0, 1.9, 200.2, 70000.0, 0.1, 2049.9], "float32")]
 
 
+def _static_grid_sample(paddle):
+    """F.grid_sample's nearest mode and border / reflection padding, align_corners both ways."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 5, 6], "float32")
+    grid = paddle.assign((_x([2, 4, 3, 2], 10) * 0.8).astype("float32"))
+    outs = [
+        F.grid_sample(x, grid, mode=mode, padding_mode=pad, align_corners=corners)
+        for mode in ("nearest", "bilinear")
+        for pad in ("zeros", "border", "reflection")
+        for corners in (True, False)
+    ]
+    return x, outs, [_x([2, 3, 5, 6], 11)]
+
+
 STATIC = {
+    "static_grid_sample": _static_grid_sample,
     "static_cast": _static_cast,
     "static_unique_norm": _static_unique_norm,
     "static_tensor_args": _static_tensor_args,

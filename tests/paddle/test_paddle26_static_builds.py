@@ -2,11 +2,12 @@
 (``paddle.gather(axis=Tensor)``, ``F.interpolate(size=Tensor or [Tensor, int])``,
 ``F.one_hot(num_classes=Tensor)``, ``paddle.linspace`` of Tensors, ``paddle.reshape(shape=Tensor or
 [Tensor, ...])``, ``paddle.topk(k=Tensor)``), ``paddle.unique``'s return_index / return_inverse /
-return_counts with and without axis, ``paddle.linalg.norm`` of p 0, inf, -inf, and ``paddle.cast`` to and
-from int16, uint8, int8, bool and float16. The programs of tools/paddle26_saved_models.py's
-``static_tensor_args``, ``static_tensor_feeds``, ``static_unique_norm`` and ``static_cast``, built here, give
-the outputs Paddle 2.6.2 recorded (tests/data/paddle26_saved/<case>/record.npz); the models Paddle saved of
-them load in tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving them runs."""
+return_counts with and without axis, ``paddle.linalg.norm`` of p 0, inf, -inf, ``paddle.cast`` to and from
+int16, uint8, int8, bool and float16, and ``F.grid_sample``'s nearest mode and border / reflection padding.
+The programs of tools/paddle26_saved_models.py's ``static_tensor_args``, ``static_tensor_feeds``,
+``static_unique_norm``, ``static_cast`` and ``static_grid_sample``, built here, give the outputs Paddle 2.6.2
+recorded (tests/data/paddle26_saved/<case>/record.npz); the models Paddle saved of them load in
+tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving them runs."""
 
 from paths import REPO
 import importlib.util
@@ -30,7 +31,9 @@ def _recorded(case):
     return dict(np.load(os.path.join(REPO, "tests", "data", "paddle26_saved", case, "record.npz")))
 
 
-@pytest.mark.parametrize("case", ["static_tensor_args", "static_tensor_feeds", "static_unique_norm", "static_cast"])
+@pytest.mark.parametrize(
+    "case", ["static_tensor_args", "static_tensor_feeds", "static_unique_norm", "static_cast", "static_grid_sample"]
+)
 def test_programs_built_by_pe_give_paddles_outputs(case):
     rec = _recorded(case)
     paddle.enable_static()
