@@ -1161,3 +1161,27 @@ CASES.update(
         for pad in ("zeros", "border", "reflection")
     }
 )
+
+
+def _deformable(v2, groups=1, dg=1, stride=1, pad=1, dilation=1):
+    n, c, h, w, k, co = 1, 4, 5, 5, 3, 4
+    ho = (h + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    inputs = {"Input": u(n, c, h, w), "Offset": u(n, 2 * dg * k * k, ho, ho, low=-1.5, high=1.5)}
+    inputs["Filter"] = u(co, c // groups, k, k)
+    if v2:
+        inputs["Mask"] = u(n, dg * k * k, ho, ho, low=0, high=1)
+    attrs = {"strides": [stride] * 2, "paddings": [pad] * 2, "dilations": [dilation] * 2, "groups": groups}
+    attrs.update(deformable_groups=dg, im2col_step=1)
+    op = "deformable_conv" if v2 else "deformable_conv_v1"
+    return case(op, inputs, attrs, outputs=("Output",), grad=tuple(inputs))
+
+
+CASES.update(
+    {
+        # convolution_deformable: paddle.vision.ops.deform_conv2d's ops, v2 (Mask) and v1 (issue 96)
+        "deformable_conv_v2": _deformable(True),
+        "deformable_conv_v2_groups": _deformable(True, groups=2, dg=2, stride=2, dilation=1),
+        "deformable_conv_v1": _deformable(False),
+        "deformable_conv_v1_dilated": _deformable(False, dg=2, pad=2, dilation=2),
+    }
+)

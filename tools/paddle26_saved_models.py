@@ -384,7 +384,40 @@ def _static_grid_sample(paddle):
     return x, outs, [_x([2, 3, 5, 6], 11)]
 
 
+def _static_vision_ops(paddle):
+    """paddle.vision.ops' yolo_box, deform_conv2d (v1, v2 with a mask) and DeformConv2D (weights assigned)."""
+    ops, init = paddle.vision.ops, paddle.nn.initializer.Assign
+    x = paddle.static.data("x", [1, 14, 4, 4], "float32")
+    inp = paddle.static.data("inp", [1, 4, 5, 5], "float32")
+    off = paddle.static.data("off", [1, 18, 5, 5], "float32")
+    mask = paddle.static.data("mask", [1, 9, 5, 5], "float32")
+    img = paddle.assign(np.array([[24, 40]], "int32"))
+    w = paddle.static.create_parameter([6, 4, 3, 3], "float32", default_initializer=init(_x([6, 4, 3, 3], 12)))
+    b = paddle.static.create_parameter([6], "float32", default_initializer=init(_x([6], 13)))
+    layer = ops.DeformConv2D(
+        4,
+        2,
+        3,
+        padding=1,
+        groups=2,
+        weight_attr=paddle.ParamAttr(initializer=init(_x([2, 2, 3, 3], 14))),
+        bias_attr=paddle.ParamAttr(initializer=init(_x([2], 15))),
+    )
+    outs = list(ops.yolo_box(x, img, [10, 13, 16, 30], 2, 0.01, 8, scale_x_y=1.05))
+    outs += list(ops.yolo_box(x, img, [10, 13, 16, 30], 2, 0.3, 8, clip_bbox=False))
+    outs += [
+        ops.deform_conv2d(inp, off, w, padding=1),
+        ops.deform_conv2d(inp, off, w, b, padding=1, mask=mask),
+        layer(inp, off, mask),
+        layer(inp, off),
+    ]
+    values = [_x([1, 14, 4, 4], 16), _x([1, 4, 5, 5], 17), _x([1, 18, 5, 5], 18)]
+    values.append(np.abs(_x([1, 9, 5, 5], 19)) / 3)
+    return [x, inp, off, mask], outs, values
+
+
 STATIC = {
+    "static_vision_ops": _static_vision_ops,
     "static_grid_sample": _static_grid_sample,
     "static_cast": _static_cast,
     "static_unique_norm": _static_unique_norm,
