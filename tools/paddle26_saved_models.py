@@ -416,7 +416,18 @@ def _static_vision_ops(paddle):
     return [x, inp, off, mask], outs, values
 
 
+def _static_feed_op_output(paddle):
+    """save_inference_model whose feed is an op's output: Paddle prunes the program to start there."""
+    x = paddle.static.data("x", [-1, 4], "float32")
+    h = paddle.scale(x, 2.0, 1.0)
+    w = paddle.static.create_parameter(
+        [4, 3], "float32", default_initializer=paddle.nn.initializer.Assign(_x([4, 3], 20))
+    )
+    return [h], [paddle.nn.functional.relu(paddle.matmul(h, w)) * 3.0], [_x([2, 4], 21)]
+
+
 STATIC = {
+    "static_feed_op_output": _static_feed_op_output,
     "static_vision_ops": _static_vision_ops,
     "static_grid_sample": _static_grid_sample,
     "static_cast": _static_cast,

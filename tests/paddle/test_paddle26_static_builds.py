@@ -12,6 +12,7 @@ tests/io/test_paddle26_saved_models.py. Through ``pe fluid``, a script giving th
 
 from paths import REPO
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -91,3 +92,27 @@ def test_a_script_with_tensor_arguments_runs_under_pe_fluid(tmp_path):
     assert run.returncode == 0, run.stderr
     # Paddle 2.6.2 prints: (2, 3, 4, 2) [4, 3] (2, 60) (2, 3, 4, 5) 24.0
     assert run.stdout.strip().splitlines()[-1] == "(2, 3, 4, 2) [4, 3] (2, 60) (2, 3, 4, 5) 24.0"
+
+
+def test_a_feed_that_is_an_ops_output_is_where_the_saved_model_starts(tmp_path):
+    """``save_inference_model`` with an op's output as its feed (``static_feed_op_output``): as Paddle 2.6.2
+    saves it, the program pruned to start at that variable (Paddle's ops: matmul_v2, relu, scale; no scale of
+    x), and fed there it gives Paddle's outputs."""
+    case = "static_feed_op_output"
+    rec = _recorded(case)
+    with open(os.path.join(REPO, "tests", "data", "paddle26_saved", case, "record.json")) as f:
+        meta = json.load(f)
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds, outs, _ = recorder.STATIC[case](paddle)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prefix = str(tmp_path / "model")
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        paddle.static.save_inference_model(prefix, feeds, outs, exe, program=main)
+        program, names, fetches = paddle.static.load_inference_model(prefix, exe)
+        assert names == [feeds[0].name]
+        assert sorted({op.type for op in program.global_block().ops} - {"feed", "fetch"}) == meta["ops"]
+        got = exe.run(program, feed={names[0]: rec["in:" + meta["feeds"][0]]}, fetch_list=fetches)
+    np.testing.assert_allclose(got[0], rec["out:0"], rtol=1e-5, atol=1e-6)
