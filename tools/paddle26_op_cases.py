@@ -1056,3 +1056,132 @@ CASES.update(
         ),
     }
 )
+
+
+def _unique(x, axis=(), dtype=3):
+    """Paddle 2.x's unique (is_sorted, as paddle.unique appends it): every output asked for."""
+    attrs = {"dtype": dtype, "return_index": True, "return_inverse": True, "return_counts": True}
+    return case("unique", {"X": x}, dict(attrs, axis=list(axis), is_sorted=True), ("Out", "Indices", "Index", "Counts"))
+
+
+_ROWS = np.array([[2.0, -1.0, 3.0], [0.5, 4.0, 4.0], [2.0, -1.0, 3.0], [-3.0, 0.0, 1.0], [0.5, 4.0, 4.0]])
+CASES.update(
+    {
+        # indexing: Paddle 2.x's unique, its Indices, Index and Counts (issue 96)
+        "unique_sorted": _unique(np.array([3.5, -1.0, 2.0, 3.5, 0.0, -1.0, 7.25, 3.5])),
+        "unique_sorted_2d_int32": _unique(np.array([[4, 1, 4, -2], [0, 1, 9, 4], [-2, -2, 0, 5]], np.int64), dtype=2),
+        "unique_axis0": _unique(_ROWS, axis=[0]),
+        "unique_axis1": _unique(np.ascontiguousarray(_ROWS.T), axis=[1]),
+        "unique_axis_last_3d": _unique(
+            np.array([[[1, 0, 1, 2], [3, 3, 3, 1]], [[0, 5, 0, 0], [2, 1, 2, 2]]], np.int32), axis=[-1]
+        ),
+    }
+)
+
+
+def _p_norm(p, x=None, **attrs):
+    base = {"porder": p, "axis": -1, "epsilon": 1e-12, "keepdim": False, "asvector": False}
+    return case("p_norm", {"X": u(3, 4, 5) if x is None else x}, dict(base, **attrs), grad=("X",))
+
+
+_SPARSE = np.where(u(3, 4, 5) > 0.6, 0.0, u(3, 4, 5))
+CASES.update(
+    {
+        # reduction: p_norm of porder 0, inf, -inf (and negative), Paddle 2.x's (issue 96)
+        "p_norm_zero": _p_norm(0.0, _SPARSE, axis=1),
+        "p_norm_zero_vector": _p_norm(0.0, _SPARSE, asvector=True, keepdim=True),
+        "p_norm_inf": _p_norm(float("inf"), axis=1),
+        "p_norm_inf_keepdim": _p_norm(float("inf"), axis=-1, keepdim=True),
+        "p_norm_inf_vector": _p_norm(float("inf"), asvector=True),
+        "p_norm_neg_inf": _p_norm(float("-inf"), axis=0),
+        "p_norm_neg_inf_vector": _p_norm(float("-inf"), asvector=True, keepdim=True),
+        "p_norm_negative": _p_norm(-1.5, axis=2),
+    }
+)
+
+
+# VarType numbers of cast's in_dtype / out_dtype
+_VT = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6, "uint8": 20, "int8": 21}
+_WIDE = np.array([-300.7, -2.5, 0.0, 1.9, 200.2, 70000.0, 65504.0, 65519.0, 1e-5, -3e-7, 6.1e-5, 1e-8, 0.1, 2049.9])
+
+
+def _cast(x, out):
+    return case("cast", {"X": x}, {"in_dtype": _VT[str(x.dtype)], "out_dtype": _VT[out]})
+
+
+CASES.update(
+    {
+        # manipulation: cast to and from int16, uint8, int8, bool, float16 (issue 96); float16 as Paddle's CPU
+        # makes it (the mantissa truncated)
+        "cast_float_int16": _cast(_WIDE.astype(np.float32), "int16"),
+        "cast_int16_float": _cast(np.array([-32768, -300, 0, 7, 32767], np.int16), "float32"),
+        "cast_int16_int64": _cast(np.array([[-32768, 5], [0, 32767]], np.int16), "int64"),
+        "cast_int16_bool": _cast(np.array([-2, 0, 1, 0, 300], np.int16), "bool"),
+        "cast_bool_int16": _cast(np.array([True, False, True]), "int16"),
+        "cast_int64_int16": _cast(np.array([70000, -70000, 12, -1], np.int64), "int16"),
+        "cast_float_uint8": _cast(_WIDE.astype(np.float32), "uint8"),
+        "cast_float_int8": _cast(_WIDE.astype(np.float32), "int8"),
+        "cast_uint8_int16": _cast(np.array([0, 200, 255], np.uint8), "int16"),
+        "cast_float_float16": _cast(_WIDE.astype(np.float32), "float16"),
+        "cast_double_float16": _cast(np.array([0.1, 1 / 3, 2049.999, -1e-6, 65519.9]), "float16"),
+        "cast_int32_float16": _cast(np.array([2049, 4097, -65535, 7], np.int32), "float16"),
+        "cast_float16_int16": _cast(np.array([-300.5, 2.75, 0.0, 1000.0], np.float16), "int16"),
+    }
+)
+
+
+def _grid_sampler(mode, padding, corners, grid=None, x=None):
+    grid = u(2, 3, 4, 2, low=-1.6, high=1.6) if grid is None else grid
+    attrs = {"mode": mode, "padding_mode": padding, "align_corners": corners, "use_cudnn": False}
+    return case(
+        "grid_sampler",
+        {"X": u(2, 3, 4, 5) if x is None else x, "Grid": grid},
+        attrs,
+        outputs=("Output",),
+        grad=("X", "Grid") if mode == "bilinear" else ("X",),
+    )
+
+
+# nearest's points where round() is a tie (x.5 pixels), both signs, and points outside X
+_TIES_GRID = np.array(
+    [[[[-1.0, -1.0], [-0.75, 0.0], [0.25, -0.6], [1.0, 1.0]], [[-1.3, 0.5], [1.2, -1.1], [0.0, 0.0], [0.6, 0.2]]]]
+)
+CASES.update(
+    {
+        # image: grid_sampler's nearest mode and border / reflection padding (issue 96)
+        f"grid_sampler_{mode}_{pad}_{'corners' if corners else 'edges'}": _grid_sampler(mode, pad, corners)
+        for mode in ("nearest", "bilinear")
+        for pad in ("zeros", "border", "reflection")
+        for corners in (True, False)
+    }
+)
+CASES.update(
+    {
+        f"grid_sampler_nearest_ties_{pad}": _grid_sampler("nearest", pad, False, _TIES_GRID, u(1, 2, 4, 4))
+        for pad in ("zeros", "border", "reflection")
+    }
+)
+
+
+def _deformable(v2, groups=1, dg=1, stride=1, pad=1, dilation=1):
+    n, c, h, w, k, co = 1, 4, 5, 5, 3, 4
+    ho = (h + 2 * pad - dilation * (k - 1) - 1) // stride + 1
+    inputs = {"Input": u(n, c, h, w), "Offset": u(n, 2 * dg * k * k, ho, ho, low=-1.5, high=1.5)}
+    inputs["Filter"] = u(co, c // groups, k, k)
+    if v2:
+        inputs["Mask"] = u(n, dg * k * k, ho, ho, low=0, high=1)
+    attrs = {"strides": [stride] * 2, "paddings": [pad] * 2, "dilations": [dilation] * 2, "groups": groups}
+    attrs.update(deformable_groups=dg, im2col_step=1)
+    op = "deformable_conv" if v2 else "deformable_conv_v1"
+    return case(op, inputs, attrs, outputs=("Output",), grad=tuple(inputs))
+
+
+CASES.update(
+    {
+        # convolution_deformable: paddle.vision.ops.deform_conv2d's ops, v2 (Mask) and v1 (issue 96)
+        "deformable_conv_v2": _deformable(True),
+        "deformable_conv_v2_groups": _deformable(True, groups=2, dg=2, stride=2, dilation=1),
+        "deformable_conv_v1": _deformable(False),
+        "deformable_conv_v1_dilated": _deformable(False, dg=2, pad=2, dilation=2),
+    }
+)

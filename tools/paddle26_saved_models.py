@@ -333,7 +333,157 @@ def _static_reductions(paddle):
     return x, outs, [_x([3, 4, 5], 8)]
 
 
+def _static_tensor_args(paddle):
+    """Tensor-valued arguments (issue 96) as a program's own constants and shapes: gather's Axis, interpolate's
+    OutSize and SizeTensor, one_hot_v2's depth_tensor, linspace's Start/Stop/Num, reshape2's Shape and
+    ShapeTensor, top_k_v2's K."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+
+    def c(v, dtype="int32"):
+        return paddle.full([1], v, dtype)
+
+    ids = paddle.argmax(x, axis=-1)
+    x3 = paddle.reshape(x, [2, 3, 20])
+    outs = [
+        paddle.gather(x, paddle.assign(np.array([3, 1, 3], "int32")), axis=c(2, "int64")),
+        F.interpolate(x, size=paddle.assign(np.array([5, 7], "int32")), mode="bilinear"),
+        F.interpolate(x, size=paddle.shape(x)[2:] * 2, mode="nearest"),
+        F.interpolate(x, size=[c(3), 7], mode="bilinear", align_corners=True),
+        F.interpolate(x3, size=[c(9)], mode="linear", data_format="NCW"),
+        F.one_hot(ids, num_classes=c(6)),
+        paddle.linspace(c(0.5, "float32"), c(2.0, "float32"), c(7)),
+        paddle.linspace(0.1, 1.3, 9),
+        paddle.linspace(-3, 40, 6, dtype="int64"),
+        paddle.reshape(x, paddle.assign(np.array([6, 20], "int32"))),
+        paddle.reshape(x, [c(3), -1, 5]),
+    ]
+    outs += list(paddle.topk(x, k=c(2)))
+    return x, outs, [_x([2, 3, 4, 5], 7)]
+
+
+def _static_tensor_feeds(paddle):
+    """The same arguments fed when the program runs (a saved model's feeds)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+    ids = paddle.static.data("ids", [4, 2], "int64")
+    axis = paddle.static.data("axis", [1], "int64")
+    size = paddle.static.data("size", [2], "int32")
+    dim = paddle.static.data("dim", [1], "int32")
+    outs = [
+        paddle.gather(x, paddle.assign(np.array([1, 0], "int64")), axis=axis),
+        F.interpolate(x, size=size, mode="bilinear"),
+        F.interpolate(x, size=[dim, 4], mode="nearest"),
+        F.one_hot(ids, num_classes=dim),
+        paddle.linspace(paddle.cast(dim, "float32"), paddle.full([1], 9.0), dim),
+        paddle.reshape(x, size * paddle.assign(np.array([1, 2], "int32"))),
+        paddle.reshape(x, [dim, -1]),
+        paddle.topk(x, k=dim, axis=1, largest=False)[0],
+    ]
+    feeds = [x, ids, axis, size, dim]
+    values = [
+        _x([2, 3, 4, 5], 8),
+        np.array([[0, 2], [2, 1], [1, 1], [0, 1]], "int64"),
+        np.array([3], "int64"),
+        np.array([6, 10], "int32"),
+        np.array([3], "int32"),
+    ]
+    return feeds, outs, values
+
+
+def _static_unique_norm(paddle):
+    """Paddle 2.x's unique with its extra outputs (with and without axis) and p_norm of porder 0, inf, -inf."""
+    x = paddle.static.data("x", [5, 4], "float32")
+    r = paddle.round(x)
+    outs = list(paddle.unique(r, return_index=True, return_inverse=True, return_counts=True))
+    outs += list(paddle.unique(paddle.cast(r, "int64"), return_inverse=True, axis=0, dtype="int32"))
+    outs += list(paddle.unique(r, return_counts=True, axis=1))
+    outs += [
+        paddle.linalg.norm(r, p=0, axis=1),
+        paddle.linalg.norm(x, p=np.inf, axis=0, keepdim=True),
+        paddle.linalg.norm(x, p=-np.inf),
+        paddle.linalg.norm(x, p=float("inf")),
+    ]
+    v = np.round(_x([5, 4], 9) * 1.5)
+    v[3] = v[1]
+    v[:, 2] = v[:, 0]
+    return x, outs, [v + 0.2]
+
+
+def _static_cast(paddle):
+    """paddle.cast to and from int16, uint8, int8, bool and float16 (float16 as Paddle's CPU makes it)."""
+    x = paddle.static.data("x", [8], "float32")
+    i16 = paddle.cast(x, "int16")
+    outs = [i16, paddle.cast(x, "uint8"), paddle.cast(x, "int8"), paddle.cast(x, "bool"), paddle.cast(x, "float16")]
+    outs += [paddle.cast(i16, d) for d in ("float32", "int64", "bool", "float16", "uint8")]
+    outs += [paddle.cast(paddle.cast(x, "float16"), "int16"), paddle.cast(paddle.cast(x, "bool"), "int16")]
+    return x, outs, [np.array([-300.7, -2.5, 0.0, 1.9, 200.2, 70000.0, 0.1, 2049.9], "float32")]
+
+
+def _static_grid_sample(paddle):
+    """F.grid_sample's nearest mode and border / reflection padding, align_corners both ways."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 5, 6], "float32")
+    grid = paddle.assign((_x([2, 4, 3, 2], 10) * 0.8).astype("float32"))
+    outs = [
+        F.grid_sample(x, grid, mode=mode, padding_mode=pad, align_corners=corners)
+        for mode in ("nearest", "bilinear")
+        for pad in ("zeros", "border", "reflection")
+        for corners in (True, False)
+    ]
+    return x, outs, [_x([2, 3, 5, 6], 11)]
+
+
+def _static_vision_ops(paddle):
+    """paddle.vision.ops' yolo_box, deform_conv2d (v1, v2 with a mask) and DeformConv2D (weights assigned)."""
+    ops, init = paddle.vision.ops, paddle.nn.initializer.Assign
+    x = paddle.static.data("x", [1, 14, 4, 4], "float32")
+    inp = paddle.static.data("inp", [1, 4, 5, 5], "float32")
+    off = paddle.static.data("off", [1, 18, 5, 5], "float32")
+    mask = paddle.static.data("mask", [1, 9, 5, 5], "float32")
+    img = paddle.assign(np.array([[24, 40]], "int32"))
+    w = paddle.static.create_parameter([6, 4, 3, 3], "float32", default_initializer=init(_x([6, 4, 3, 3], 12)))
+    b = paddle.static.create_parameter([6], "float32", default_initializer=init(_x([6], 13)))
+    layer = ops.DeformConv2D(
+        4,
+        2,
+        3,
+        padding=1,
+        groups=2,
+        weight_attr=paddle.ParamAttr(initializer=init(_x([2, 2, 3, 3], 14))),
+        bias_attr=paddle.ParamAttr(initializer=init(_x([2], 15))),
+    )
+    outs = list(ops.yolo_box(x, img, [10, 13, 16, 30], 2, 0.01, 8, scale_x_y=1.05))
+    outs += list(ops.yolo_box(x, img, [10, 13, 16, 30], 2, 0.3, 8, clip_bbox=False))
+    outs += [
+        ops.deform_conv2d(inp, off, w, padding=1),
+        ops.deform_conv2d(inp, off, w, b, padding=1, mask=mask),
+        layer(inp, off, mask),
+        layer(inp, off),
+    ]
+    values = [_x([1, 14, 4, 4], 16), _x([1, 4, 5, 5], 17), _x([1, 18, 5, 5], 18)]
+    values.append(np.abs(_x([1, 9, 5, 5], 19)) / 3)
+    return [x, inp, off, mask], outs, values
+
+
+def _static_feed_op_output(paddle):
+    """save_inference_model whose feed is an op's output: Paddle prunes the program to start there."""
+    x = paddle.static.data("x", [-1, 4], "float32")
+    h = paddle.scale(x, 2.0, 1.0)
+    w = paddle.static.create_parameter(
+        [4, 3], "float32", default_initializer=paddle.nn.initializer.Assign(_x([4, 3], 20))
+    )
+    return [h], [paddle.nn.functional.relu(paddle.matmul(h, w)) * 3.0], [_x([2, 4], 21)]
+
+
 STATIC = {
+    "static_feed_op_output": _static_feed_op_output,
+    "static_vision_ops": _static_vision_ops,
+    "static_grid_sample": _static_grid_sample,
+    "static_cast": _static_cast,
+    "static_unique_norm": _static_unique_norm,
+    "static_tensor_args": _static_tensor_args,
+    "static_tensor_feeds": _static_tensor_feeds,
     "static_fc": _static_fc,
     "static_integer_division": _static_integer_division,
     "static_activations": _static_activations,
@@ -357,7 +507,8 @@ def record_static(paddle, name, out):
             exe = paddle.static.Executor(paddle.CPUPlace())
             exe.run(startup)
             prefix = os.path.join(out, "model")
-            paddle.static.save_inference_model(prefix, [x], y if isinstance(y, list) else [y], exe, program=main)
+            feeds = x if isinstance(x, list) else [x]
+            paddle.static.save_inference_model(prefix, feeds, y if isinstance(y, list) else [y], exe, program=main)
             with open(os.path.join(out, "startup.pdmodel"), "wb") as f:  # (what initializes the parameters)
                 f.write(startup.desc.serialize_to_string())
     finally:

@@ -244,9 +244,13 @@ class DataLoader:
             self.dataset, self.batch_sampler, self.collate_fn, self.num_workers, self.worker_init_fn, self.timeout
         )
 
+    def _lists(self):
+        """The batches per place, each a list of the collated fields (return_list without variables)."""
+        return _grouped(self._batches()(), len(self.places))
+
     def __iter__(self):
-        if self.feed_list is None:  # return_list without variables: the batches per place
-            return _grouped(self._batches()(), len(self.places))
+        if self.feed_list is None:
+            return self._lists()
         loader = GeneratorLoader(self.feed_list, max(2 * len(self.places), 2), True, True, self.return_list)
         return iter(loader.set_batch_generator(self._batches(), self.places))
 

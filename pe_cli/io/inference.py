@@ -27,17 +27,18 @@ _MODEL_FILE = "__model__"
 _FORMAT = "pe-inference-model"
 
 
-def _prune(program, targets):
-    """The forward ops that ``targets`` depend on, in order."""
+def _prune(program, targets, feeds=()):
+    """The forward ops that ``targets`` depend on, in order, none upstream of a fed variable: a feed that an op
+    writes (an op's output) is where the saved program starts, as Paddle's prune with inputs cuts there."""
     block = program.global_block()
-    needed = set(targets)
+    needed = set(targets) - set(feeds)
     keep = []
     for op in reversed(block.ops):
         if (op.role & ~OpRole.Loss) != OpRole.Forward:
             continue
         if any(n in needed for n in op.output_arg_names):
             keep.append(op)
-            needed.update(op.input_arg_names)
+            needed.update(n for n in op.input_arg_names if n not in feeds)
     return list(reversed(keep)), needed
 
 
@@ -92,7 +93,7 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     with warnings.catch_warnings():  # the optimize ops a training program holds are pruned below
         warnings.simplefilter("ignore")
         test_program = program.clone(for_test=True)
-    ops, used = _prune(test_program, targets)
+    ops, used = _prune(test_program, targets, feeds)
     if not ops:
         raise PeError(f"{fn}: no forward op computes {targets}")
     produced = {n for op in ops for n in op.output_arg_names}
@@ -103,7 +104,9 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
         raise PeError(
             f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; add them to the feeds"
         )
-    var_names = [n for n in block.vars if n in used or n in produced]  # every value a kept op reads or writes
+    var_names = [
+        n for n in block.vars if n in used or n in produced or n in feeds
+    ]  # every value a kept op reads or writes
     params = [block.var(n) for n in var_names if is_persistable(block.var(n))]
     return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
 

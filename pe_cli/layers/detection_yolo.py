@@ -66,7 +66,20 @@ def yolov3_loss(
     return loss
 
 
-def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None, scale_x_y=1.0):
+def yolo_box(
+    x,
+    img_size,
+    anchors,
+    class_num,
+    conf_thresh,
+    downsample_ratio,
+    clip_bbox=True,
+    name=None,
+    scale_x_y=1.0,
+    *,
+    iou_aware=None,
+    iou_aware_factor=None,
+):
     """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
     output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width). ``scale_x_y``
     stretches the centres' sigmoid about the cell's middle (YOLOv4: c = cell + s * sigmoid(t) - (s - 1) / 2)."""
@@ -93,6 +106,10 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
             "downsample_ratio": int(downsample_ratio),
             "clip_bbox": bool(clip_bbox),
             "scale_x_y": float(scale_x_y),
+            # Paddle 2.x's (paddle.vision.ops.yolo_box): written only where given
+            **(
+                {} if iou_aware is None else {"iou_aware": bool(iou_aware), "iou_aware_factor": float(iou_aware_factor)}
+            ),
         },
     )
     return boxes, scores

@@ -227,8 +227,8 @@ def _grad_grid_sampler(g):
 _GS_ATTRS = {
     "use_cudnn": True,
     "align_corners": Attr(True, choices=(False, True)),
-    "mode": Attr("bilinear", choices=("bilinear",)),
-    "padding_mode": Attr("zeros", choices=("zeros",)),
+    "mode": Attr("bilinear", choices=("bilinear", "nearest")),
+    "padding_mode": Attr("zeros", choices=("zeros", "border", "reflection")),
 }
 register(
     "grid_sampler",
@@ -241,9 +241,11 @@ register(
     grad=_grad_grid_sampler,
     grad_reads=("Grid", "X"),
     lod="drop",
-    doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
-    "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "
-    "neighbours outside X count as 0. Gradients flow to X and Grid.",
+    doc="Output[n, c, h, w] = X[n, c] sampled bilinearly (or at the nearest pixel, ties away from 0: mode "
+    "nearest) at Grid[n, h, w] = (x, y) in [-1, 1] (-1: the first pixel, 1: the last, with align_corners as "
+    "Fluid 1.8; else pixel edges); padding_mode zeros: neighbours outside X count as 0; border: the point "
+    "clipped into X; reflection: mirrored about X's edges, then clipped. Gradients flow to X and Grid "
+    "(nearest: Grid's is 0).",
 )
 register(
     "grid_sampler_grad",

@@ -3,9 +3,12 @@ largest values and their places (top_k, arg_max, arg_min), sorting (argsort) and
 (unique, unique_with_counts). Their kernels are the family's (pe_cli/kernels/<device>/indexing.py)."""
 
 from ..base.dtypes import convert_dtype
+from math import prod
+
 from .define import Attr, dtype_or_none, fmt_shape, grads_like, is_int, register
 from .elementwise import broadcast_shape
 from .indexing import INDEX_DTYPES
+from .manipulation import axis_in
 
 
 def _infer_where(ctx):
@@ -195,27 +198,53 @@ register(
 
 
 def _infer_unique(ctx):
-    x = ctx.shape("X")
+    x, a = ctx.shape("X"), ctx.attrs
+    if a["dtype"] not in INDEX_DTYPES:
+        ctx.fail(f"dtype={a['dtype']} must be int32 or int64")
+    if a.get("is_sorted"):  # Paddle 2.x's (paddle.unique): sorted, over X flattened or its slices along axis
+        _infer_sorted_unique(ctx, x, a)
+        return
     if len(x) != 1:
         ctx.fail(f"X {fmt_shape(x)} must be 1-D")
-    if ctx.attrs["dtype"] not in INDEX_DTYPES:
-        ctx.fail(f"dtype={ctx.attrs['dtype']} must be int32 or int64")
     ctx.set_output("Out", [-1], ctx.dtype("X"))
-    ctx.set_output("Index", x, ctx.attrs["dtype"])
-    ctx.set_output("Count", [-1], ctx.attrs["dtype"])
+    ctx.set_output("Index", x, a["dtype"])
+    ctx.set_output("Count", [-1], a["dtype"])
 
 
+def _infer_sorted_unique(ctx, x, a):
+    if len(a["axis"]) > 1:
+        ctx.fail(f"axis={a['axis']} names more than one dim (Paddle's unique takes one)")
+    if a["axis"]:
+        axis = axis_in(ctx, a["axis"][0], len(x))
+        ctx.set_output("Out", [-1 if i == axis else n for i, n in enumerate(x)], ctx.dtype("X"))
+        ctx.set_output("Index", [x[axis]], a["dtype"])
+    else:
+        ctx.set_output("Out", [-1], ctx.dtype("X"))
+        ctx.set_output("Index", [-1 if -1 in x else prod(x)], a["dtype"])
+    ctx.set_output("Indices", [-1], a["dtype"])
+    ctx.set_output("Counts", [-1], a["dtype"])
+
+
+_BOOL = (False, True)
 _UNIQUE_ATTRS = {"dtype": Attr("int32", dtype_or_none, "int32 or int64")}
+# Paddle 2.x's (what paddle.unique appends): the outputs it asks for are written whatever these say
+_SORTED_UNIQUE_ATTRS = {
+    "is_sorted": Attr(False, choices=_BOOL, fill=False),
+    "axis": Attr([], lambda v: all(is_int(e) for e in v), "a list of one int (or empty)", fill=False),
+    **{k: Attr(False, choices=_BOOL, fill=False) for k in ("return_index", "return_inverse", "return_counts")},
+}
 register(
     "unique",
     kernel_module="indexing",
     inputs=["X"],
-    outputs=["Out", "Index"],
-    attrs=_UNIQUE_ATTRS,
+    outputs=["Out", "Index", "Indices?", "Counts?"],
+    attrs={**_UNIQUE_ATTRS, **_SORTED_UNIQUE_ATTRS},
     infer=_infer_unique,
     lod="drop",
     doc="Out = X's distinct values in the order they first appear; Index[i] = the position of X[i] in "
-    "Out (of `dtype`). No gradient.",
+    "Out (of `dtype`). Paddle 2.x's form (is_sorted): Out = the distinct values of X flattened (with `axis`: "
+    "its distinct slices along that dim, in lexicographic order) ascending, Indices = where each first occurs, "
+    "Index = each element's (slice's) place in Out, Counts = how often each occurs. No gradient.",
 )
 register(
     "unique_with_counts",

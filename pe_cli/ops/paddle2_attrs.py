@@ -140,13 +140,6 @@ PADDLE2_ATTRS = {
             ("x_grad_names", []),
         )
     },
-    "unique": {
-        "return_index": _unsupported(False, "Paddle 2.x's unique (Indices output)"),
-        "return_inverse": _unsupported(False, "Paddle 2.x's unique (Index output)"),
-        "return_counts": _unsupported(False, "Paddle 2.x's unique (Counts output)"),
-        "axis": _unsupported([], "unique slices along an axis"),
-        "is_sorted": _unsupported(False, "Paddle 2.x's sorted unique"),
-    },
 }
 for _type in ("fc", "flatten2", "matmul", "reshape2", "split", "sum", "transpose"):
     PADDLE2_ATTRS[_type] = {"mkldnn_data_type": _backend("float32")}

@@ -42,8 +42,6 @@ register(
 
 def _infer_p_norm(ctx):
     x, a = list(ctx.shape("X")), ctx.attrs
-    if not 0 < a["porder"] < float("inf"):
-        ctx.fail(f"porder={a['porder']} must be > 0 and finite (Fluid 1.8's p_norm takes no 0 or inf)")
     if a.get("asvector"):  # Paddle 2.x's: the norm of all of X, 0-D (keepdim: every dim 1)
         ctx.set_output("Out", [1] * len(x) if a["keepdim"] else [], ctx.dtype("X"))
         return
@@ -69,8 +67,10 @@ register(
     grad=grad_of("p_norm_grad", ("X",), ("Out",)),
     grad_reads=("X", "Out"),
     lod="drop",
-    doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim). The gradient is "
-    "|X|^(p-1) / (Out^(p-1) + epsilon) * sign(X) * Out@GRAD, as Fluid's.",
+    doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim); Paddle 2.x's "
+    "porder 0: the count of nonzero X, inf: the largest |X|, -inf: the smallest. The gradient is "
+    "|X|^(p-1) / (Out^(p-1) + epsilon) * sign(X) * Out@GRAD, as Fluid's; for porder 0 none (zeros), for +-inf "
+    "sign(X) * Out@GRAD where |X| is Out.",
 )
 register(
     "p_norm_grad",

@@ -17,6 +17,8 @@ from ..framework import static_mode
 from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.creation import assign_array_like, evenly_spaced
+from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
+from ..layers.helper import LayerHelper
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
@@ -142,8 +144,35 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
-    """``num`` evenly spaced values from start to stop (both included; numbers only)."""
-    return evenly_spaced(start, stop, num, _dtype(dtype))
+    """``num`` evenly spaced values from start to stop, both included: Paddle 2.6's linspace op (its ``dtype``
+    attribute and formula). start, stop: numbers (constants of ``dtype``) or [1] Tensors; num: an int or an
+    int32 [1] Tensor, read when the program runs."""
+    dtype = _dtype(dtype)
+    check_dtype(dtype, "dtype", ("float32", "float64", "int32", "int64"), "linspace")
+    ends = []
+    for what, v in (("start", start), ("stop", stop)):
+        if isinstance(v, Variable):
+            check_variable_and_dtype(v, what, ("float32", "float64", "int32", "int64"), "linspace")
+            if (convert_dtype(v.dtype) == "float64" and dtype in ("float32", "int32")) or (
+                convert_dtype(v.dtype) == "int64" and dtype == "int32"
+            ):
+                raise ValueError(
+                    f"linspace: {what} is {convert_dtype(v.dtype)} but dtype is {dtype}, which may overflow"
+                )
+        ends.append(v if isinstance(v, Variable) else L.fill_constant([1], dtype, v, force_cpu=True))
+    if isinstance(num, Variable):
+        check_variable_and_dtype(num, "num", ("int32",), "linspace")
+    elif not isinstance(num, numbers.Integral) or num < 1:
+        raise ArgumentValueError(f"linspace: num={num!r} must be an int >= 1")
+    count = num if isinstance(num, Variable) else L.fill_constant([1], "int32", int(num), force_cpu=True)
+    helper = LayerHelper("linspace", name=name)
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op(
+        "linspace", {"Start": [ends[0]], "Stop": [ends[1]], "Num": [count]}, {"Out": [out]}, {"dtype": dtype}
+    )
+    if not isinstance(num, Variable):
+        out.desc.set_shape([int(num)])
+    return out
 
 
 def meshgrid(*args, **kwargs):
@@ -212,22 +241,34 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 
 
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
-    """x's distinct values sorted ascending (x flattened); with ``return_inverse`` the position of
-    each element of x in them, with ``return_counts`` how often each occurs."""
-    if axis is not None:
-        raise PeError("paddle.unique: axis is not supported by pe; unique runs over the flattened x")
-    if return_index:
-        raise PeError("paddle.unique: return_index is not supported by pe")
-    flat = x if len(x.shape) == 1 else reshape_variable(x, [-1])
-    values, index, counts = L.unique_with_counts(flat, dtype=convert_dtype(dtype))
-    ordered, perm = L.argsort(values)
-    out = [ordered]
-    if return_inverse:
-        rank_of = L.argsort(perm)[1]
-        out.append(L.cast(gather(rank_of, index), dtype))
-    if return_counts:
-        out.append(gather(counts, perm))
-    return out[0] if len(out) == 1 else tuple(out)
+    """x's distinct values sorted ascending (x flattened, or its distinct slices along ``axis``); with
+    ``return_index`` where each first occurs, ``return_inverse`` each element's place among them,
+    ``return_counts`` how often each occurs: Paddle 2.6's unique op (is_sorted), indices of ``dtype``."""
+    check_variable_and_dtype(x, "input", ("float16", "float32", "float64", "int32", "int64"), "unique")
+    check_dtype(convert_dtype(dtype), "dtype", ("int32", "int64"), "unique")
+    for what, flag in (
+        ("return_index", return_index),
+        ("return_inverse", return_inverse),
+        ("return_counts", return_counts),
+    ):
+        check_type(flag, what, bool, "unique")
+    axis = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    helper = LayerHelper("unique", name=name)
+    index_dtype = convert_dtype(dtype)
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    extra = {
+        slot: helper.create_variable_for_type_inference(index_dtype, stop_gradient=True)
+        for slot in ("Indices", "Index", "Counts")
+    }
+    attrs = {"dtype": index_dtype, "return_index": return_index, "return_inverse": return_inverse}
+    attrs.update(return_counts=return_counts, axis=axis, is_sorted=True)
+    helper.append_op("unique", {"X": [x]}, {"Out": [out], **{k: [v] for k, v in extra.items()}}, attrs)
+    outs = [out] + [
+        extra[s]
+        for s, asked in (("Indices", return_index), ("Index", return_inverse), ("Counts", return_counts))
+        if asked
+    ]
+    return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 def median(x, axis=None, keepdim=False, name=None):

@@ -9,6 +9,7 @@ from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
+from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper, single as _single
 from .alpha_keywords import renamed
@@ -74,10 +75,9 @@ def _known(x, what, dims=None):
 
 
 def reshape(x, shape, name=None):
-    """x with a new ``shape`` (a list; 0 keeps the dim, -1 is inferred)."""
-    if isinstance(shape, Variable):
-        raise PeError("paddle.reshape: a Tensor shape is not supported by pe; give a list of ints")
-    return reshape_variable(x, list(shape), name=name)
+    """x with a new ``shape``: a list (0 keeps the dim, -1 is inferred) whose entries may be int Tensors of
+    one value (reshape2's ShapeTensor list), or an int Tensor (its Shape input), read when the program runs."""
+    return reshape_variable(x, shape if isinstance(shape, Variable) else list(shape), name=name)
 
 
 reshape_ = reshape
@@ -242,10 +242,14 @@ def _to_axis0(x, axis):
 
 
 def gather(x, index, axis=None, name=None):
-    """The slices x[index[i]] along ``axis`` (None or 0: the first dim)."""
-    axis = 0 if axis is None else int(axis) % len(x.shape)
+    """The slices x[index[i]] along ``axis`` (None or 0: the first dim; an int Tensor: gather's Axis input,
+    read when the program runs)."""
     if isinstance(index, Variable) and len(index.shape) == 2 and index.shape[1] == 1:
         index = reshape_variable(index, [-1])
+    if isinstance(axis, Variable):
+        check_variable_and_dtype(axis, "axis", ("int32", "int64"), "gather")
+        return _single("gather", x, {"X": [x], "Index": [index], "Axis": [axis]}, {"overwrite": False}, name=name)
+    axis = 0 if axis is None else int(axis) % len(x.shape)
     if axis == 0:
         return L.gather(x, index)
     perm, moved = _to_axis0(x, axis)
@@ -291,8 +295,14 @@ def multiplex(inputs, index, name=None):
     return L.multiplex(list(inputs), index)
 
 
+_CAST_FROM = ("bool", "float16", "float32", "float64", "int16", "int32", "int64", "uint8", "uint16")
+
+
 def cast(x, dtype):
-    return L.cast(x, dtype)
+    """x converted to ``dtype``: Paddle 2.6's checks (x of any of its numeric dtypes but int8; any dtype out)."""
+    check_variable_and_dtype(x, "x", _CAST_FROM, "cast")
+    dtype = convert_dtype(dtype)
+    return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 
 def numel(x, name=None):

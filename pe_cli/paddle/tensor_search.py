@@ -89,9 +89,15 @@ def sort(x=None, axis=-1, descending=False, name=None, *, input=None, out=None):
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
     """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
     largest first (smallest first when not ``largest``); the values carry a gradient."""
-    if isinstance(k, Variable):
-        raise PeError("paddle.topk: a Tensor k is not supported by pe; give an int")
     axis = len(x.shape) - 1 if axis is None else int(axis) % len(x.shape)
+    if isinstance(k, Variable):  # top_k_v2's K input, read when the program runs (Paddle 2.6's op)
+        check_variable_and_dtype(k, "k", ("int32", "int64"), "topk")
+        helper = LayerHelper("top_k_v2", x=x, name=name)
+        values = helper.create_variable_for_type_inference(x.dtype)
+        indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+        attrs = {"axis": axis, "largest": bool(largest), "sorted": bool(sorted)}
+        helper.append_op("top_k_v2", {"X": [x], "K": [k]}, {"Out": [values], "Indices": [indices]}, attrs)
+        return values, indices
     values, indices = _sorted(x, axis, bool(largest))
     return L.slice(values, [axis], [0], [int(k)]), L.slice(indices, [axis], [0], [int(k)])
 

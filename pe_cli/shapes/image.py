@@ -115,3 +115,26 @@ def unnormalize(g, size, corners):
     if corners:
         return (g + 1) * ((size - 1) / 2), (size - 1) / 2
     return ((g + 1) * size - 1) / 2, size / 2
+
+
+def padded_coordinate(p, size, corners, padding_mode):
+    """grid_sampler's pixel coordinate ``p`` (an array) after Paddle's padding mode, and d result / d p: 'zeros'
+    keeps it (outside X reads 0), 'border' clips it into [0, size - 1], 'reflection' mirrors it about X's edges
+    (pixel centres with align_corners, else pixel edges) and then clips it."""
+    hi = size - 1
+    if padding_mode == "zeros":
+        return p, np.ones_like(p)
+    if padding_mode == "reflection":
+        if corners and hi == 0:
+            return np.zeros_like(p), np.zeros_like(p)
+        span, shift = (2.0 * hi, 0.0) if corners else (2.0 * size, 0.5)
+        q = p + shift
+        a = np.abs(q)
+        extra = a - np.floor(a / span) * span
+        mirrored = extra > span - extra
+        p = np.where(mirrored, span - extra, extra) - shift
+        slope = np.where(q < 0, -1.0, 1.0) * np.where(mirrored, -1.0, 1.0)
+    else:
+        slope = np.ones_like(p)
+    inside = (p > 0) & (p < hi)
+    return np.clip(p, 0, hi), slope * inside

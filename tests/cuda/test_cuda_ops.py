@@ -92,8 +92,8 @@ def _as_float32(case):
 
     inputs = {k: f32(v) for k, v in case.inputs.items()}
     attrs = dict(case.attrs)
-    if attrs.get("in_dtype") == "float64":
-        attrs["in_dtype"] = "float32"
+    if attrs.get("in_dtype") in ("float64", 6):  # (a name, or Paddle's VarType number: FP64 6, FP32 5)
+        attrs["in_dtype"] = "float32" if attrs["in_dtype"] == "float64" else 5
     return dataclasses.replace(case, inputs=inputs, attrs=attrs, name=case.id + "-float32")
 
 

@@ -92,3 +92,8 @@ CASES = [
         grad=("Input", "Offset", "Filter"),
     ),
 ]
+
+# Paddle 2.6.2 recorded (tools/paddle26_op_cases.py): deform_conv2d's ops, v2 and v1 (issue 96)
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += [c for c in recorded_cases("convolution") if c.op.startswith("deformable_conv")]

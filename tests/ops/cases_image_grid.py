@@ -70,3 +70,8 @@ CASES = [
         name="grid_sampler_no_corners",
     ),
 ]
+
+# Paddle 2.6.2 recorded (tools/paddle26_op_cases.py): the family's cases of issue 96
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("image")

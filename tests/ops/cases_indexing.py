@@ -384,3 +384,8 @@ CASES += [
         name="arg_min_negative_dtype_float_axis",
     ),
 ]
+
+# Paddle 2.6.2 recorded (tools/paddle26_op_cases.py): the family's cases of issue 96
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("indexing")

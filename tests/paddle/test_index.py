@@ -200,8 +200,6 @@ def test_bad_arguments_fail_in_one_line():
         run(lambda x: paddle.broadcast_to(x, [5, 4]), A)
     with pytest.raises(PeError, match="shifts"):
         run(lambda x: paddle.roll(x, [1, 2], axis=0), A)
-    with pytest.raises(PeError, match="return_index"):
-        run(lambda x: paddle.unique(x, return_index=True), A)
     with pytest.raises(PeError, match="not positive definite"):
         run(lambda x: paddle.cholesky(x), -np.eye(2, dtype="float32"))
     with pytest.raises(PeError, match="is singular"):

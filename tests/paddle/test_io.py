@@ -125,6 +125,23 @@ def test_dataloader_feeds_a_static_program():
     assert got == [0 + 1 + 2 + 0 + 1 + 4, 3 + 4 + 5 + 9 + 16 + 25]
 
 
+def test_return_list_gives_every_field_whatever_feed_list_holds():
+    """Paddle 2.6.2, measured (issue 96): ``DataLoader(dataset, feed_list=[x], batch_size=2)`` over samples of
+    two fields, return_list left True, yields both fields each step ([x, label]), and the program fed x from
+    them runs (sums [0, 3], [6, 9], [12]); with return_list=False, Paddle refuses the mismatch (pe too)."""
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [None, 1])
+        y = paddle.sum(x * 3.0, axis=1)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    steps = list(io.DataLoader(Squares(5), feed_list=[x], batch_size=2))
+    assert [len(s) for s in steps] == [2, 2, 2]
+    assert [s[1].ravel().tolist() for s in steps] == [[0, 1], [4, 9], [16]]
+    assert [exe.run(main, feed={"x": s[0]}, fetch_list=[y])[0].tolist() for s in steps] == [[0, 3], [6, 9], [12]]
+    with pytest.raises(PeError, match="a batch has 2 value"):
+        exe.run(main, feed=next(iter(io.DataLoader(Squares(5), feed_list=[x], batch_size=2, return_list=False))))
+
+
 def test_batch_size_none_takes_each_sample_as_a_batch():
     class Batches(io.Dataset):
         def __len__(self):

@@ -13,7 +13,16 @@ CUDA kernels. unfold: one strided copy per kernel tap, its gradient one strided 
 import numpy as np
 
 from ...shapes.conv_pool import unfold_blocks
-from ...shapes.image import base_grid, grid_size, out_size, permutation, source_ratio, taps, unnormalize
+from ...shapes.image import (
+    base_grid,
+    grid_size,
+    out_size,
+    padded_coordinate,
+    permutation,
+    source_ratio,
+    taps,
+    unnormalize,
+)
 
 
 def _forward(op):
@@ -172,12 +181,17 @@ def affine_grid_grad(ins, attrs):
 # -- grid_sampler ---------------------------------------------------------------------------------
 
 
-def _taps(x_shape, grid, corners):
-    """The four neighbours of each grid point: their (row, col) indices, whether inside X, and the
-    point's fractional position (dx, dy) from the top-left one."""
+def _points(x_shape, grid, attrs):
+    """Each grid point's source in pixels after the padding mode: (px, py), and d px / d grid, d py / d grid."""
     h, w = x_shape[2], x_shape[3]
-    px, _ = unnormalize(grid[..., 0], w, corners)
-    py, _ = unnormalize(grid[..., 1], h, corners)
+    corners, mode = attrs["align_corners"], attrs["padding_mode"]
+    (px, sx), (py, sy) = (unnormalize(grid[..., i], n, corners) for i, n in ((0, w), (1, h)))
+    (px, dx), (py, dy) = (padded_coordinate(p, n, corners, mode) for p, n in ((px, w), (py, h)))
+    return px, py, dx * sx, dy * sy
+
+
+def _taps(px, py):
+    """The top-left neighbour of each point and the point's fractional position (dx, dy) from it."""
     x0, y0 = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
     return x0, y0, px - x0, py - y0
 
@@ -189,6 +203,13 @@ def _corners(x0, y0, h, w):
         yield oy, ox, np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1), inside
 
 
+def _nearest(px, py, h, w):
+    """The pixel nearest each point (ties away from 0, as std::round) and whether it lies inside X."""
+    xx, yy = (np.sign(p) * np.floor(np.abs(p) + 0.5) for p in (px, py))
+    inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+    return np.clip(yy, 0, h - 1).astype(np.int64), np.clip(xx, 0, w - 1).astype(np.int64), inside
+
+
 def _gather(x, yy, xx):
     """X at each grid point's (yy, xx): [N, C, Ho, Wo]."""
     n = np.arange(x.shape[0])[:, None, None]
@@ -197,7 +218,11 @@ def _gather(x, yy, xx):
 
 def grid_sampler(ins, attrs):
     x, grid = ins["X"], ins["Grid"]
-    x0, y0, fx, fy = _taps(x.shape, grid, attrs["align_corners"])
+    px, py, _, _ = _points(x.shape, grid, attrs)
+    if attrs["mode"] == "nearest":
+        yy, xx, inside = _nearest(px, py, x.shape[2], x.shape[3])
+        return {"Output": (_gather(x, yy, xx) * inside[:, None]).astype(x.dtype, copy=False)}
+    x0, y0, fx, fy = _taps(px, py)
     out = np.zeros((x.shape[0], x.shape[1]) + grid.shape[1:3], dtype=x.dtype)
     for oy, ox, yy, xx, inside in _corners(x0, y0, x.shape[2], x.shape[3]):
         wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
@@ -205,19 +230,29 @@ def grid_sampler(ins, attrs):
     return {"Output": out}
 
 
-def grid_sampler_grad(ins, attrs):
-    """X's gradient: each output's share added to its four neighbours (one bincount over them all);
-    Grid's: the bilinear weights' derivatives times the neighbours' values, summed over channels."""
-    x, grid, dout = ins["X"], ins["Grid"], ins["Output@GRAD"]
-    corners = attrs["align_corners"]
+def _plane_index(x, yy, xx):
     n, c, h, w = x.shape
-    x0, y0, fx, fy = _taps(x.shape, grid, corners)
-    dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
     plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * (h * w)  # [N, C]
+    return plane[:, :, None, None] + (yy * w + xx)[:, None]
+
+
+def grid_sampler_grad(ins, attrs):
+    """X's gradient: each output's share added to its neighbours (one bincount over them all; nearest: to its
+    nearest pixel, Grid's gradient then 0); Grid's: the bilinear weights' derivatives times the neighbours'
+    values, summed over channels, times the padding's slope."""
+    x, grid, dout = ins["X"], ins["Grid"], ins["Output@GRAD"]
+    h, w = x.shape[2:]
+    px, py, sx, sy = _points(x.shape, grid, attrs)
+    if attrs["mode"] == "nearest":
+        yy, xx, inside = _nearest(px, py, h, w)
+        dx = np.bincount(_plane_index(x, yy, xx).reshape(-1), (dout * inside[:, None]).reshape(-1), x.size)
+        return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": np.zeros_like(grid)}
+    x0, y0, fx, fy = _taps(px, py)
+    dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
     index, shares = [], []
     for oy, ox, yy, xx, inside in _corners(x0, y0, h, w):
         wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
-        index.append(plane[:, :, None, None] + (yy * w + xx)[:, None])
+        index.append(_plane_index(x, yy, xx))
         shares.append(dout * wt[:, None])
         v = (_gather(x, yy, xx) * dout).sum(axis=1) * inside  # [N, Ho, Wo]
         dpx += v * (fy if oy else 1 - fy) * (1 if ox else -1)
@@ -227,8 +262,6 @@ def grid_sampler_grad(ins, attrs):
         weights=np.concatenate([s.reshape(-1) for s in shares]),
         minlength=x.size,
     )
-    _, sx = unnormalize(0, w, corners)
-    _, sy = unnormalize(0, h, corners)
     dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
     return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": dgrid}
 

@@ -104,6 +104,8 @@ def argsort_grad(ins, attrs):
 
 def unique(ins, attrs):
     x = ins["X"]
+    if attrs.get("is_sorted"):
+        return _sorted_unique(x, attrs)
     values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
     order = np.argsort(first, kind="stable")  # distinct values in the order they first appear
     rank = np.empty_like(order)
@@ -113,6 +115,23 @@ def unique(ins, attrs):
         "Out": values[order],
         "Index": rank[inverse.reshape(-1)].astype(dtype),
         "Count": counts[order].astype(dtype),
+    }
+
+
+def _sorted_unique(x, attrs):
+    """Paddle 2.x's unique: the distinct values of x flattened, or its distinct slices along axis (lexicographic
+    order), ascending; where each first occurs, each element's (slice's) place among them, their counts."""
+    axis = [a % x.ndim for a in attrs["axis"]]
+    flat = x.reshape(-1) if not axis else x
+    out, first, inverse, counts = np.unique(
+        flat, return_index=True, return_inverse=True, return_counts=True, axis=axis[0] if axis else None
+    )
+    dtype = np.dtype(attrs["dtype"])
+    return {
+        "Out": out,
+        "Indices": first.astype(dtype),
+        "Index": inverse.reshape(-1).astype(dtype),
+        "Counts": counts.astype(dtype),
     }
 
 

@@ -151,7 +151,32 @@ def _adjacent_swap(x, axis):
 
 
 def cast(ins, attrs):
-    return {"Out": ins["X"].astype(attrs["out_dtype"])}
+    x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
+    if dtype == np.float16 and x.dtype != np.float16:
+        return {"Out": paddle_float16(x)}
+    return {"Out": x.astype(dtype)}
+
+
+_MIN_NORMAL, _MAX_HALF, _INF, _NAN = 0x38800000, 0x477FE000, 0x7F800000, 0x7F802000
+
+
+def paddle_float16(x):
+    """x as float16 the way Paddle's CPU converts (float16.h's software path, the wheel having no F16C): the
+    value made a float32 first, its mantissa then truncated (toward zero, not to nearest); beyond float16's
+    largest, inf; a float16 subnormal from trunc(|x| * 2^37)."""
+    f = np.ascontiguousarray(x, dtype=np.float32)
+    bits = f.view(np.uint32).astype(np.int64)
+    sign = (bits & 0x80000000) >> 16
+    v = bits & 0x7FFFFFFF
+    small = v < _MIN_NORMAL
+    scaled = np.trunc(np.where(small, np.abs(f), 0).astype(np.float64) * 2.0**37).astype(np.int64)
+    v = np.where(small, scaled, v)
+    v = np.where((v > _MAX_HALF) & (v < _INF), _INF, v)
+    v = np.where((v > _INF) & (v < _NAN), _NAN, v)
+    v >>= 13
+    v = np.where(v > _MAX_HALF >> 13, v - 0x1C000, v)  # the exponent rebiased (maxD)
+    v = np.where(v > 0x3FF, v - 0x1C000, v)  # (minD, past the subnormals)
+    return (v | sign).astype(np.uint16).view(np.float16).reshape(f.shape)
 
 
 def expand(ins, attrs):

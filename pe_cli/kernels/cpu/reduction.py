@@ -197,7 +197,13 @@ def p_norm(ins, attrs):
         out = p_norm({"X": x.reshape(-1)}, dict(attrs, asvector=False, axis=0, keepdim=True))["Out"]
         return {"Out": out.reshape((1,) * x.ndim if attrs["keepdim"] else ())}
     axis = _norm_axis(x, attrs)
-    out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), x.dtype.type(1.0 / p))
+    if p == 0:  # Paddle 2.x's: how many are not 0
+        out = np.sum(x != 0, axis=axis, keepdims=True).astype(x.dtype)
+    elif np.isinf(p):  # Paddle 2.x's: the largest |x| (inf), the smallest (-inf)
+        out = (np.max if p > 0 else np.min)(np.abs(x), axis=axis, keepdims=True)
+    else:
+        root = x.dtype.type(np.float32(1) / np.float32(p))  # Paddle's 1.0f / porder, a float's
+        out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), root)
     shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1 :]
     return {"Out": out.astype(x.dtype, copy=False).reshape(shape)}
 
@@ -213,6 +219,10 @@ def p_norm_grad(ins, attrs):
     axis = _norm_axis(x, attrs)
     kept = x.shape[:axis] + (1,) + x.shape[axis + 1 :]
     norm, d = out.reshape(kept), dout.reshape(kept)
+    if p == 0:  # a count: no gradient
+        return {"X@GRAD": np.zeros_like(x)}
+    if np.isinf(p):  # to every element whose |x| is the norm
+        return {"X@GRAD": (d * np.sign(x) * (np.abs(x) == norm)).astype(x.dtype, copy=False)}
     one, eps = x.dtype.type(1), x.dtype.type(attrs["epsilon"])
     dx = np.power(np.abs(x), p - one) / (np.power(norm, p - one) + eps) * d * np.sign(x)
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}

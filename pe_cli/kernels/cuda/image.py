@@ -316,7 +316,14 @@ def fsp_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape), "Y@GRAD": dy.reshape(y.shape)}
 
 
+def _not_bilinear_zeros(attrs):
+    """grid_sampler's nearest mode and border / reflection padding: the CPU's kernels, on the host."""
+    return attrs["mode"] != "bilinear" or attrs["padding_mode"] != "zeros"
+
+
 HOST_OPS = {
+    "grid_sampler": on_host_when(_not_bilinear_zeros, grid_sampler),
+    "grid_sampler_grad": on_host_when(_not_bilinear_zeros, grid_sampler_grad),
     "interp": on_host_when(_bicubic, interp),
     "interp_grad": on_host_when(_bicubic, interp_grad),
     **host_ops("unfold", "unfold_grad"),  # im2col on the host: a copy per kernel tap

@@ -18,6 +18,7 @@ from ...shapes.manipulation_run import (
     unsqueeze_shape,
 )
 from . import runtime as rt
+from ._host import on_host_when
 from ._launch import copy, full
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
@@ -142,6 +143,13 @@ def transpose_grad(ins, attrs):
 
 def cast(ins, attrs):
     return {"Out": copy(ins["X"], np.dtype(attrs["out_dtype"]))}
+
+
+def _narrowing(attrs):
+    """A cast to float16, int8, int16 or uint8: the CPU's kernel on the host, Paddle's CPU conversions (float16's
+    mantissa truncated; ints out of range wrapped), so that both devices give one value (Paddle's own GPU
+    kernel rounds float16 to nearest)."""
+    return np.dtype(attrs["out_dtype"]) in (np.float16, np.int8, np.int16, np.uint8)
 
 
 # -- slice ---------------------------------------------------------------------------------------
@@ -300,3 +308,6 @@ def unstack(ins, attrs, ctx=NO_CONTEXT):
 
 def unstack_grad(ins, attrs):
     return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
+
+
+HOST_OPS = {"cast": on_host_when(_narrowing, cast)}

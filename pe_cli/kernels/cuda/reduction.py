@@ -1,6 +1,8 @@
 """CUDA twins of kernels/cpu/reduction.py: reductions are block reductions (_reduce.py), cumsum one
 thread per line, the gradients one grid-stride pass; the norms elementwise launches around a reduction."""
 
+import math
+
 import numpy as np
 from numba import cuda
 
@@ -272,7 +274,10 @@ def _norm_kept(x, attrs):
 def p_norm(ins, attrs):
     x, p = ins["X"], attrs["porder"]
     axis, kept = _norm_kept(x, attrs)
-    out = _ROOT(reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True), scalar_arg(x.dtype, 1 / p))
+    out = _ROOT(
+        reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True),
+        scalar_arg(x.dtype, np.float32(1) / np.float32(p)),
+    )
     return {"Out": out if attrs["keepdim"] else out.reshape(tuple(x.shape[:axis]) + tuple(x.shape[axis + 1 :]))}
 
 
@@ -286,8 +291,8 @@ def p_norm_grad(ins, attrs):
 
 
 def _as_vector(attrs):
-    """Paddle 2.x's norm of all of X: the CPU's kernels, on the host."""
-    return attrs.get("asvector")
+    """Paddle 2.x's norm of all of X, and its porder 0, inf and -inf: the CPU's kernels, on the host."""
+    return attrs.get("asvector") or attrs["porder"] == 0 or math.isinf(attrs["porder"])
 
 
 def l1_norm(ins, attrs):

@@ -3,7 +3,7 @@
 consecutive samples of an ``IterableDataset`` (each worker iterates it whole: split it with
 ``get_worker_info()``), fed to a static program through ``feed_list`` (one dict per place and step,
 ``exe.run(feed=data)``) or, with ``return_list`` (the default), a list of arrays per step (per
-place when there are several). ``places`` defaults to the CPU;
+place when there are several): every field of the samples, whatever ``feed_list`` holds, as Paddle 2.6 reads it. ``places`` defaults to the CPU;
 ``batch_size=None`` takes each sample as a batch. ``timeout`` > 0 bounds the wait for each batch
 from the workers, whose number is capped by the CPUs (fluid.io.DataLoader). ``prefetch_factor`` and
 ``persistent_workers`` are taken and change nothing in pe."""
@@ -101,7 +101,9 @@ class DataLoader(_fluid_reader.DataLoader):
         return stream
 
     def __iter__(self):
-        steps = super().__iter__()
+        # Paddle 2.6's static DataLoader with return_list reads each step's fields as collated, whatever
+        # feed_list holds (measured: a feed_list of one variable over two-field samples gives both fields)
+        steps = self._lists() if self.return_list else super().__iter__()
         if self.return_list and len(self.places) == 1:
             return (step[0] for step in steps)
         return steps

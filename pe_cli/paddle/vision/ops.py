@@ -1,10 +1,19 @@
-"""``paddle.vision.ops`` in pe: ``distribute_fpn_proposals`` with Paddle 2.6's signature and checks,
-over pe's ``distribute_fpn_proposals`` op (the rois of each image a LoD sequence)."""
+"""``paddle.vision.ops`` in pe, with Paddle 2.6's signatures: ``distribute_fpn_proposals`` over pe's op of
+that name (the rois of each image a LoD sequence); ``yolo_box`` over the yolo_box op; ``deform_conv2d`` and
+``DeformConv2D`` over deformable_conv (with a mask) and deformable_conv_v1 (without), a bias added along
+the channels, as Paddle 2.6's static branch builds them."""
+
+import numpy as np
 
 from ...base.errors import PeError
+from ...layers import detection_yolo as _yolo
+from ...layers.checks import check_variable_and_dtype
 from ...layers.detection_proposals import distribute_fpn_proposals as _distribute
+from ...layers.helper import LayerHelper
+from ..nn.initializer import Normal
+from ..nn.layer import Layer
 
-__all__ = ["distribute_fpn_proposals"]
+__all__ = ["distribute_fpn_proposals", "yolo_box", "deform_conv2d", "DeformConv2D"]
 
 
 def distribute_fpn_proposals(
@@ -27,3 +36,108 @@ def distribute_fpn_proposals(
         fpn_rois, min_level, max_level, refer_level, refer_scale, name, pixel_offset=pixel_offset
     )
     return multi, restore, None
+
+
+def yolo_box(
+    x,
+    img_size,
+    anchors,
+    class_num,
+    conf_thresh,
+    downsample_ratio,
+    clip_bbox=True,
+    name=None,
+    scale_x_y=1.0,
+    iou_aware=False,
+    iou_aware_factor=0.5,
+):
+    """(boxes [N, M, 4], scores [N, M, class_num]): the yolo_box op of x [N, anchors * (5 + class_num), H, W]
+    and img_size [N, 2] int32; iou_aware's extra channels are refused by the op in one line."""
+    return _yolo.yolo_box(
+        x,
+        img_size,
+        anchors,
+        class_num,
+        float(conf_thresh),
+        downsample_ratio,
+        clip_bbox,
+        name,
+        scale_x_y,
+        iou_aware=iou_aware,
+        iou_aware_factor=iou_aware_factor,
+    )
+
+
+def _pair(v, what):
+    v = [v, v] if isinstance(v, int) else list(v)
+    if len(v) != 2:
+        raise ValueError(f"deform_conv2d: {what}={v} must be an int or 2 ints")
+    return [int(e) for e in v]
+
+
+def deform_conv2d(
+    x, offset, weight, bias=None, stride=1, padding=0, dilation=1, deformable_groups=1, groups=1, mask=None, name=None
+):
+    """Deformable convolution of x [N, C, H, W] by weight [C_out, C / groups, kh, kw] at the kernel taps moved
+    by offset [N, 2 * dg * kh * kw, H_out, W_out]: v2 (each tap scaled by mask) with a mask, v1 without;
+    bias [C_out] added along the channels."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "deform_conv2d")
+    check_variable_and_dtype(offset, "offset", ("float32", "float64"), "deform_conv2d")
+    helper = LayerHelper("deformable_conv", name=name)
+    inputs = {"Input": [x], "Filter": [weight], "Offset": [offset]}
+    if mask is not None:
+        inputs["Mask"] = [mask]
+    attrs = {
+        "strides": _pair(stride, "stride"),
+        "paddings": _pair(padding, "padding"),
+        "dilations": _pair(dilation, "dilation"),
+        "groups": int(groups),
+        "deformable_groups": int(deformable_groups),
+        "im2col_step": 1,
+    }
+    out = helper.create_variable_for_type_inference(x.dtype)
+    op_type = "deformable_conv_v1" if mask is None else "deformable_conv"
+    helper.append_op(op_type, inputs, {"Output": [out]}, attrs)
+    if bias is None:
+        return out
+    biased = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("elementwise_add", {"X": [out], "Y": [bias]}, {"Out": [biased]}, {"axis": 1})
+    return biased
+
+
+class DeformConv2D(Layer):
+    """paddle.vision.ops.DeformConv2D: deform_conv2d with a weight (Normal(0, sqrt(2 / (kh * kw * C_in))))
+    and a bias of its own; ``forward(x, offset, mask=None)``."""
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        deformable_groups=1,
+        groups=1,
+        weight_attr=None,
+        bias_attr=None,
+    ):
+        super().__init__()
+        assert weight_attr is not False, "weight_attr should not be False in Conv."
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups.")
+        self._conv = dict(
+            stride=_pair(stride, "stride"),
+            padding=_pair(padding, "padding"),
+            dilation=_pair(dilation, "dilation"),
+            deformable_groups=deformable_groups,
+            groups=groups,
+        )
+        kernel = _pair(kernel_size, "kernel_size")
+        init = Normal(0.0, (2.0 / (np.prod(kernel) * in_channels)) ** 0.5)
+        shape = [out_channels, in_channels // groups] + kernel
+        self.weight = self.create_parameter(shape, weight_attr, default_initializer=init)
+        self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
+
+    def forward(self, x, offset, mask=None):
+        return deform_conv2d(x, offset, self.weight, self.bias, mask=mask, **self._conv)

@@ -8,7 +8,7 @@ import numbers
 from .... import layers as L
 from ....base.errors import PeError
 from ....framework.variable import Variable
-from ....layers.checks import check_type
+from ....layers.checks import check_type, check_variable_and_dtype
 from ....layers.helper import LayerHelper, single as _single
 from ... import tensor_create as TC
 from ...alpha_keywords import or_alpha
@@ -71,19 +71,17 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
 
 
 def one_hot(x, num_classes, name=None):
-    """The float32 one-hot of the int ids ``x``: shape x.shape + [num_classes] (Paddle 2.6's one_hot_v2;
-    ``num_classes`` an int, or an int Variable of one value)."""
+    """The float32 one-hot of the int ids ``x``: shape x.shape + [num_classes] (one_hot_v2; an int Tensor
+    ``num_classes`` is its depth_tensor, read when the program runs)."""
     check_type(num_classes, "num_classes", (numbers.Integral, Variable), "one_hot")
-    helper = LayerHelper("one_hot_v2", x=x, name=name)
-    out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
-    inputs, attrs = {"X": [x]}, {"depth": num_classes, "allow_out_of_range": False}
+    check_variable_and_dtype(x, "input", ("int32", "int64"), "one_hot_v2")
+    inputs, attrs = {"X": [x]}, {"allow_out_of_range": False}
     if isinstance(num_classes, Variable):
         num_classes.stop_gradient = True
-        inputs["depth_tensor"], attrs["depth"] = [num_classes], None
+        inputs["depth_tensor"] = [num_classes]
     else:
         attrs["depth"] = int(num_classes)
-    helper.append_op("one_hot_v2", inputs, {"Out": [out]}, attrs)
-    return out
+    return _single("one_hot_v2", x, inputs, attrs, name=name, dtype="float32", stop_gradient=True)
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "replicate", "circular": "circular"}
@@ -168,15 +166,45 @@ def interpolate(
         "align_mode": int(align_mode),
         "data_layout": "NHWC" if channel_last else "NCHW",
     }
-    if size is not None:
+    inputs = {"X": [x]}
+    if isinstance(size, Variable) or (isinstance(size, (list, tuple)) and any(isinstance(s, Variable) for s in size)):
+        inputs.update(_size_tensors(size, rank, attrs))
+    elif size is not None:
         size = [size] * (n if rank != 3 else 1) if isinstance(size, int) else list(size)
         size = [1] + size if rank == 3 else size
         attrs.update(zip(("out_d", "out_h", "out_w")[3 - n :], [int(s) for s in size]))
     else:
         scales = [scale_factor] * n if isinstance(scale_factor, (int, float)) else list(scale_factor)
         attrs["scale"] = [1.0] + [float(s) for s in scales] if rank == 3 else [float(s) for s in scales]
-    out = _single(op_type, x, {"X": [x]}, attrs, name=name)
+    out = _single(op_type, x, inputs, attrs, name=name)
     return TM.squeeze(out, 1 if channel_last else 2) if rank == 3 else out
+
+
+def _size_tensors(size, rank, attrs):
+    """Paddle 2.6's run-time sizes: an int Tensor ``size`` (cast to int32) is the OutSize input; a list holding
+    int Tensors of one value is the SizeTensor list (its ints as int32 [1] constants, their attributes kept).
+    A 3-D x (resized as [N, C, 1, W]) takes the list form, its height the constant 1."""
+    keys = {3: ("out_h", "out_w"), 4: ("out_h", "out_w"), 5: ("out_d", "out_h", "out_w")}[rank]
+    if isinstance(size, Variable):
+        if len(size.shape) != 1 or size.shape[0] not in (rank - 2, -1):
+            raise ValueError(f"interpolate: a Tensor size must be 1-D of {rank - 2} values, got {list(size.shape)}")
+        size = L.cast(size, "int32")
+        size.stop_gradient = True
+        if rank != 3:
+            return {"OutSize": [size]}
+        size = [size]
+    if len(size) != rank - 2:
+        raise ValueError(f"interpolate: size has {len(size)} values; x of {rank} dims takes {rank - 2}")
+    size = [1] + list(size) if rank == 3 else list(size)
+    tensors = []
+    for key, dim in zip(keys, size):
+        if isinstance(dim, Variable):
+            dim.stop_gradient = True
+            tensors.append(dim)
+        else:
+            attrs[key] = int(dim)
+            tensors.append(L.fill_constant([1], "int32", int(dim), force_cpu=True))
+    return {"SizeTensor": tensors}
 
 
 def upsample(
