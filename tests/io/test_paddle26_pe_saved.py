@@ -99,6 +99,7 @@ def test_a_static_program_pe_builds_is_saved_as_paddle_saves_it(case, tmp_path):
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)
         prefix = str(tmp_path / "model")
-        paddle.static.save_inference_model(prefix, [x], y if isinstance(y, list) else [y], exe, program=main)
+        feeds = x if isinstance(x, list) else [x]
+        paddle.static.save_inference_model(prefix, feeds, y if isinstance(y, list) else [y], exe, program=main)
     ours = _desc(prefix + ".pdmodel")
     _same_as_paddles(_desc(os.path.join(ROOT, case, "model.pdmodel")), ours)
