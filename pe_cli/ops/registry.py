@@ -172,7 +172,8 @@ def refuse_undeclared(op_type, name, value, kind=None):
         else f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
     )
     raise UnsupportedAttributeError(
-        f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather than run {op_type} without it"
+        f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather than "
+        + (f"run {op_type} without it" if op_type else "guess its value")
     )
 
 
