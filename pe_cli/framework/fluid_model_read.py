@@ -337,6 +337,25 @@ def saved_by_paddle2(desc):
     return desc.version.version >= PADDLE2_PROGRAM_VERSION or len(desc.op_version_map.pair) > 0
 
 
+def _op_versions(desc, where):
+    """The ProgramDesc's op_version_map as {op type: version} (None when it has none), each op type the
+    program holds checked against the version pe implements (registry.op_version: Paddle 2.6.2's): a later
+    one is refused in one line naming the op, as pe would run it with an older meaning than its writer's.
+    The map of Paddle lists every op type it has versions of; those the program does not hold are not
+    read."""
+    versions = {pair.op_name: pair.op_version.version for pair in desc.op_version_map.pair}
+    for i, b in enumerate(desc.blocks):
+        for n, op in enumerate(b.ops):
+            have = versions.get(op.type, 0)
+            if op.type in registry.all_op_types() and have > registry.op_version(op.type):
+                raise PeError(
+                    f"{where}: block {i} op {n} ({op.type}): the program's op_version_map gives {op.type} "
+                    f"version {have}, newer than the version pe implements ({registry.op_version(op.type)}, "
+                    f"Paddle 2.6.2's); pe refuses it rather than run the op with an older meaning"
+                )
+    return versions or None
+
+
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
@@ -349,6 +368,7 @@ def read_program_desc(program, desc, where, loaded=True):
     _check_text(desc, where)
     if saved_by_paddle2(desc):
         program._follows_paddle2 = True  # its ops compute as Paddle 2.x's (program_release.mark_paddle2)
+        program._op_versions = _op_versions(desc, where)
     feeds, fetches = _feeds_and_fetches(desc, where)
     for i, b in enumerate(desc.blocks):
         if b.idx != i:

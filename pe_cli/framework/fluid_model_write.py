@@ -216,9 +216,14 @@ PADDLE2_VERSION = 2006002
 
 def _versioned(desc, program):
     """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name;
-    Paddle 2.6.2's version for a program that follows Paddle 2.x (which writes no such table)."""
+    Paddle 2.6.2's version for a program that follows Paddle 2.x (which writes no such table), with the
+    op_version_map of the model it was read from, if any."""
     if getattr(program, "_follows_paddle2", False):
         desc.version.version = PADDLE2_VERSION
+        for op_name, version in sorted((getattr(program, "_op_versions", None) or {}).items()):
+            # the op_version_map of the model it was loaded from, so that its ops keep their meanings
+            pair = desc.op_version_map.pair.add(op_name=op_name)
+            pair.op_version.version = version
         return
     table = desc.op_compatible_map
     for entry in _COMPATIBLE_SINCE_1_6:

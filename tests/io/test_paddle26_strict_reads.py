@@ -125,3 +125,91 @@ def test_pe_infer_refuses_an_unknown_scalar_in_one_line(tmp_path):
     assert run.returncode != 0 and not (tmp_path / "o.npz").exists()
     assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert "(scale): attribute 'scale' holds a Scalar of type 9" in run.stderr
+
+
+# -- op_version_map -------------------------------------------------------------------------------------
+
+
+def _set_version(desc, op_type, version):
+    """The map's entry for ``op_type`` set to ``version`` (None: removed, so the op type is version 0)."""
+    keep = [p for p in desc.op_version_map.pair if p.op_name != op_type]
+    del desc.op_version_map.pair[:]
+    desc.op_version_map.pair.extend(keep)
+    if version is not None:
+        desc.op_version_map.pair.add(op_name=op_type).op_version.version = version
+
+
+def test_pes_op_versions_are_paddle26s():
+    """registry.op_version: every op type pe has that Paddle 2.6.2 versions, at 2.6.2's version; the others 0."""
+    import gzip
+    import json
+
+    from pe_cli.ops import registry
+
+    manifest = json.loads(gzip.decompress((SAVED.parent / "paddle-2.6.2-ops.json.gz").read_bytes()))["ops"]
+    ours = [t for t in manifest if t in set(registry.all_op_types())]
+    assert {t: registry.op_version(t) for t in ours} == {t: manifest[t].get("version", 0) for t in ours}
+    assert registry.op_version("matmul_v2") == 0 and registry.op_version("roi_align") == 3
+
+
+@pytest.mark.parametrize("op_type, version", [("matmul_v2", 99), ("softmax", 1), ("elementwise_add", 2)])
+def test_an_op_version_newer_than_pes_is_refused(tmp_path, op_type, version):
+    """Before: the map was not read, and matmul_v2 of version 99 ran as version 0."""
+    prefix = _model(tmp_path, "linear", lambda d: _set_version(d, op_type, version))
+    desc = messages()["ProgramDesc"].FromString(Path(prefix + ".pdmodel").read_bytes())
+    n = _index(desc, op_type)
+    with pytest.raises(PeError) as e:
+        _load(prefix)
+    ours = {"matmul_v2": 0, "softmax": 0, "elementwise_add": 1}[op_type]
+    assert str(e.value) == (
+        f"{prefix}.pdmodel: block 0 op {n} ({op_type}): the program's op_version_map gives {op_type} version "
+        f"{version}, newer than the version pe implements ({ours}, Paddle 2.6.2's); pe refuses it rather than "
+        "run the op with an older meaning"
+    )
+
+
+def test_a_newer_version_of_an_op_type_the_program_lacks_is_not_read(tmp_path):
+    """Paddle's map lists every op type it versions: a later Paddle's conv2d does not concern a linear model."""
+    rec = np.load(SAVED / "linear" / "record.npz")
+    program, feeds, fetches = _load(_model(tmp_path, "linear", lambda d: _set_version(d, "conv2d", 7)))
+    import pe_cli.paddle as paddle
+
+    (got,) = paddle.static.Executor(paddle.CPUPlace()).run(program, feed={"x0": rec["in:x0"]}, fetch_list=fetches)
+    np.testing.assert_allclose(got, rec["out:0"], rtol=1e-5, atol=1e-5)
+
+
+def _fluid_meanings(x):
+    """leaky_relu(alpha 2) and hard_shrink(threshold -0.5) as Fluid 1.8 (and Paddle before version 1) compute."""
+    return np.fmax(x, 2 * x), x * (x < 0.5) + x * (x > -0.5)
+
+
+def test_an_older_op_version_keeps_its_older_meaning(tmp_path):
+    """static_activations_2x with leaky_relu and hard_shrink at version 0 (a Paddle 2.x before their fixes):
+    their meanings then (Fluid 1.8's), elu's Paddle 2.6's; as recorded (version 1), Paddle 2.6.2's. Saved
+    again by pe, the model keeps its map and so its meanings."""
+    import pe_cli.paddle as paddle
+
+    rec = np.load(SAVED / "static_activations_2x" / "record.npz")
+    x = rec["in:x"]
+
+    def old(desc):
+        _set_version(desc, "leaky_relu", None)
+        _set_version(desc, "hard_shrink", 0)
+
+    prefix = _model(tmp_path, "static_activations_2x", old)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, fetches = _load(prefix)
+        got = exe.run(program, feed={"x": x}, fetch_list=fetches)
+        block = program.global_block()
+        again = str(tmp_path / "again")
+        paddle.static.save_inference_model(again, [block.var(f) for f in feeds], fetches, exe, program=program)
+    for want, value in zip(_fluid_meanings(x), got[:2]):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
+    assert not np.allclose(got[0], rec["out:0"]) and not np.allclose(got[1], rec["out:1"])
+    np.testing.assert_allclose(got[2], rec["out:2"], rtol=1e-5, atol=1e-6)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, fetches = _load(again)
+        got = exe.run(program, feed={"x": x}, fetch_list=fetches)
+    for want, value in zip(_fluid_meanings(x), got[:2]):
+        np.testing.assert_allclose(value, want, rtol=1e-6)
