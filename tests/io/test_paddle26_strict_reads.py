@@ -213,3 +213,85 @@ def test_an_older_op_version_keeps_its_older_meaning(tmp_path):
         got = exe.run(program, feed={"x": x}, fetch_list=fetches)
     for want, value in zip(_fluid_meanings(x), got[:2]):
         np.testing.assert_allclose(value, want, rtol=1e-6)
+
+
+# -- enum attributes ------------------------------------------------------------------------------------
+
+# (case, op type, attribute, value): values Paddle 2.6.2 runs as a default without a word
+# (tools/paddle26_enum_attrs.py: BOGUS padding as EXPLICIT, "same" as EXPLICIT, "nhwc" as NCHW) or refuses
+# in a kernel (softmax's layout); pe refused none of them before
+ENUM_CASES = [
+    ("max_pool", "pool2d", "padding_algorithm", "BOGUS", ["EXPLICIT", "SAME", "VALID"]),
+    ("max_pool", "pool2d", "data_format", "BOGUS", ["NCHW", "NHWC", "AnyLayout"]),
+    ("avg_pool3d_ceil_inclusive", "pool3d", "padding_algorithm", "same", ["EXPLICIT", "SAME", "VALID"]),
+    ("avg_pool3d_ceil_inclusive", "pool3d", "data_format", "NCHW", ["NCDHW", "NDHWC", "AnyLayout"]),
+    ("conv_bn", "conv2d", "padding_algorithm", "BOGUS", ["EXPLICIT", "SAME", "VALID"]),
+    ("conv_bn", "conv2d", "data_format", "nhwc", ["NCHW", "NHWC", "AnyLayout"]),
+    ("conv_transpose", "conv2d_transpose", "padding_algorithm", "BOGUS", ["EXPLICIT", "SAME", "VALID"]),
+    ("max_pool_mask", "max_pool2d_with_index", "padding_algorithm", "BOGUS", ["EXPLICIT", "SAME", "VALID"]),
+    ("max_pool_mask", "max_pool2d_with_index", "data_format", "NHWC", ["NCHW"]),
+    ("linear", "softmax", "data_format", "BOGUS", ["AnyLayout", "NCHW", "NHWC"]),
+    (
+        "upsample_bilinear",
+        "bilinear_interp_v2",
+        "interp_method",
+        "BOGUS",
+        ["bilinear", "nearest", "bicubic", "trilinear"],
+    ),
+    ("upsample_bilinear", "bilinear_interp_v2", "data_layout", "BOGUS", ["NCHW", "NHWC", "AnyLayout"]),
+]
+
+
+@pytest.mark.parametrize("case, op_type, name, value, accepted", ENUM_CASES, ids=lambda v: str(v)[:20])
+def test_an_enum_attribute_paddle_does_not_distinguish_is_refused(tmp_path, case, op_type, name, value, accepted):
+    def edit(desc):
+        _replace(_op(desc, op_type), name, 2).s = value
+
+    prefix = _model(tmp_path, case, edit)
+    n = _index(messages()["ProgramDesc"].FromString(Path(prefix + ".pdmodel").read_bytes()), op_type)
+    with pytest.raises(PeError) as e:
+        _load(prefix)
+    text = str(e.value)
+    assert "\n" not in text
+    assert text.startswith(f"{prefix}.pdmodel: block 0 op {n} ({op_type}): ")
+    assert f"attribute {name}={value!r} is not one of {accepted}" in text
+
+
+def test_every_enum_attribute_pe_reads_has_its_values():
+    """Every text attribute of pe's ops whose value picks a behaviour (a layout, padding, mode, method, kind)
+    takes a closed set of values: "BOGUS" is refused, never run as the default. The exceptions hold names
+    (files, endpoints, tables, equations, messages, dtypes) or steer a backend pe does not have."""
+    from pe_cli.ops import registry
+    from pe_cli.framework import Program
+    from pe_cli.framework.operator import Operator
+
+    names_not_enums = {"mkldnn_data_type", "dtype", "out_dtype", "endpoint", "entry", "table_class"}
+    names_not_enums |= {"lookup_table_version", "place", "equation", "message", "str_value", "atol", "rtol"}
+    block = Program().global_block()
+    open_ended = []
+    for op_type in registry.all_op_types():
+        for name, spec in registry.get(op_type).attrs.items():
+            if not isinstance(spec.default, str) or spec.default == "" or name in names_not_enums:
+                continue
+            try:
+                spec.validate(Operator(block, op_type, {}, {}, {}), name, "BOGUS")
+            except ValueError:
+                continue
+            open_ended.append((op_type, name))
+    assert open_ended == []
+
+
+@pytest.mark.parametrize("name, value", [("mode", "x"), ("data_format", "AnyLayout")])
+def test_pad2d_refuses_what_fluids_kernel_ran_as_a_default(name, value):
+    """Fluid 1.8.5 built and ran pad2d with mode 'x' (as constant) and data_format AnyLayout (as NHWC); its
+    layer writes neither. pe refuses both (tests/ops/test_fluid_build_checks.py's REFUSED_ON_PURPOSE)."""
+    import pe_cli.fluid as fluid
+
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [1, 2, 3, 3], "float32")
+        out = main.global_block().create_var(name="out", dtype="float32")
+        with pytest.raises(ValueError, match=rf"attribute {name}={value!r} is not one of \["):
+            main.global_block().append_op(
+                type="pad2d", inputs={"X": [x]}, outputs={"Out": [out]}, attrs={"paddings": [1, 1, 1, 1], name: value}
+            )
