@@ -344,10 +344,11 @@ def _op_versions(desc, where):
     The map of Paddle lists every op type it has versions of; those the program does not hold are not
     read."""
     versions = {pair.op_name: pair.op_version.version for pair in desc.op_version_map.pair}
+    known = set(registry.all_op_types()) if versions else ()
     for i, b in enumerate(desc.blocks):
-        for n, op in enumerate(b.ops):
+        for n, op in enumerate(b.ops if versions else ()):
             have = versions.get(op.type, 0)
-            if op.type in registry.all_op_types() and have > registry.op_version(op.type):
+            if op.type in known and have > registry.op_version(op.type):
                 raise PeError(
                     f"{where}: block {i} op {n} ({op.type}): the program's op_version_map gives {op.type} "
                     f"version {have}, newer than the version pe implements ({registry.op_version(op.type)}, "
