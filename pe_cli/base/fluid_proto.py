@@ -211,6 +211,39 @@ def messages():
     return proto_module(_SCHEMA)
 
 
+def unknown_enum(message, number):
+    """The value of field ``number`` of ``message`` that protobuf kept as an unknown field (a closed enum's
+    number the schema does not define: framework.proto's AttrType 99, a Scalar of type 9), or None. Read
+    from the message's own bytes, so it works with every protobuf release pe takes."""
+    data, pos, found = message.SerializePartialToString(), 0, None
+
+    def varint():
+        nonlocal pos
+        value, shift = 0, 0
+        while pos < len(data) and shift < 64:
+            byte = data[pos]
+            pos, value, shift = pos + 1, value | (byte & 0x7F) << shift, shift + 7
+            if not byte & 0x80:
+                break
+        return value
+
+    while pos < len(data):
+        tag = varint()
+        field, wire = tag >> 3, tag & 7
+        if wire == 0:
+            value = varint()
+            if field == number:
+                found = value
+        elif wire == 2:
+            size = varint()  # (read before pos: varint moves it)
+            pos += size
+        elif wire in (1, 5):  # a 64-bit or 32-bit value
+            pos += 8 if wire == 1 else 4
+        else:  # (groups: no framework.proto message has one)
+            break
+    return found
+
+
 def parse_program_desc(data, where):
     """The ProgramDesc message of ``data`` (bytes); ``where`` names the file in the error."""
     from google.protobuf.message import DecodeError

@@ -42,6 +42,7 @@ def graph_to_program(graph, program=None):
         copy.ops = [op.clone_into(copy) for op in sub.ops]
         program.blocks.append(copy)
     program.random_seed, program._follows_paddle2 = origin.random_seed, origin._follows_paddle2
+    program._op_versions = getattr(origin, "_op_versions", None)
     program._bump()
     return program
 

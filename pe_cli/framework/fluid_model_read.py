@@ -21,7 +21,13 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError, UnknownOpError
-from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, ATTR_TYPE_NAMES, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES
+from ..base.fluid_proto import (
+    ATTR_FIELDS as _ATTR_FIELDS,
+    ATTR_TYPE_NAMES,
+    DTYPE_ATTRS as _DTYPE_ATTRS,
+    DTYPES,
+    unknown_enum,
+)
 from ..base.limits import check_blocks, check_bytes, check_dims
 from ..base.dims import numel
 from ..base.lod_tensor_file import data_type_code
@@ -59,26 +65,45 @@ _VAR_KINDS = (13, 14)  # Paddle 2.x's VAR, VARS: an attribute a variable gives
 _SCALAR_KINDS = (16, 17)
 
 
-def _scalar(s, where, name):
-    """A Paddle 2.x Scalar message's value (BOOLEAN, LONG, FLOAT64, COMPLEX128)."""
-    if s.type == 1:
-        return bool(s.b)
-    if s.type == 2:
-        return int(s.i)
-    if s.type == 3:
-        return float(s.r)
-    if s.type == 4:
+# framework.proto's Scalar.Type (Paddle 2.6.2): the kinds a Scalar attribute holds, and the field each is in
+_SCALAR_TYPES = {
+    1: ("BOOLEAN", bool, "b"),
+    2: ("LONG", int, "i"),
+    3: ("FLOAT64", float, "r"),
+    4: ("COMPLEX128", None, "c"),
+}
+
+
+def _scalar(s, where, name, present=True):
+    """A Paddle 2.x Scalar message's value (BOOLEAN, LONG, FLOAT64, COMPLEX128, every kind framework.proto
+    of Paddle 2.6.2 defines). A Scalar without a type (protobuf keeps a type number the schema lacks as an
+    unknown field, and the enum then reads as BOOLEAN: 0), or an attribute with no Scalar at all, is
+    refused naming the number, never read as False."""
+    if not present or not s.HasField("type") or s.type not in _SCALAR_TYPES:
+        number = unknown_enum(s, 1) if present else None
+        kinds = ", ".join(f"{k} {v[0]}" for k, v in _SCALAR_TYPES.items())
+        what = (
+            "no Scalar value"
+            if not present
+            else "a Scalar of no type"
+            if number is None
+            else f"a Scalar of type {number}"
+        )
+        raise PeError(
+            f"{where}: attribute '{name}' holds {what}, which framework.proto (Paddle 2.6.2: {kinds}) does "
+            f"not define, so pe cannot read its value"
+        )
+    kind, convert, field = _SCALAR_TYPES[s.type]
+    if convert is None:
         return complex(s.c.r, s.c.i)
-    raise PeError(
-        f"{where}: attribute '{name}' holds a scalar of type {s.type}, which framework.proto does not "
-        f"define, so the model file is damaged"
-    )
+    return convert(getattr(s, field))
 
 
 def _attr_value(attr, program, where, block_idx):
     if not attr.HasField("type") or not 0 <= attr.type < len(_ATTR_FIELDS):
         try:  # (protobuf keeps a type number framework.proto lacks as an unknown field: no type at all)
-            registry.refuse_undeclared(None, attr.name, None, kind=attr.type if attr.HasField("type") else "unknown")
+            number = attr.type if attr.HasField("type") else unknown_enum(attr, 2)
+            registry.refuse_undeclared(None, attr.name, None, kind="unknown" if number is None else number)
         except PeError as e:
             raise PeError(f"{where}: {e}") from None
     if attr.type in _VAR_KINDS:
@@ -89,7 +114,11 @@ def _attr_value(attr, program, where, block_idx):
         )
     value = getattr(attr, _ATTR_FIELDS[attr.type])
     if attr.type in _SCALAR_KINDS:
-        value = _scalar(value, where, attr.name) if attr.type == 16 else [_scalar(s, where, attr.name) for s in value]
+        value = (
+            _scalar(value, where, attr.name, attr.HasField("scalar"))
+            if attr.type == 16
+            else [_scalar(s, where, attr.name) for s in value]
+        )
     elif not isinstance(value, (int, float, str, bool)):
         value = list(value)  # a repeated field
     if attr.type in _BLOCK_KINDS:
@@ -308,6 +337,26 @@ def saved_by_paddle2(desc):
     return desc.version.version >= PADDLE2_PROGRAM_VERSION or len(desc.op_version_map.pair) > 0
 
 
+def _op_versions(desc, where):
+    """The ProgramDesc's op_version_map as {op type: version} (None when it has none), each op type the
+    program holds checked against the version pe implements (registry.op_version: Paddle 2.6.2's): a later
+    one is refused in one line naming the op, as pe would run it with an older meaning than its writer's.
+    The map of Paddle lists every op type it has versions of; those the program does not hold are not
+    read."""
+    versions = {pair.op_name: pair.op_version.version for pair in desc.op_version_map.pair}
+    known = set(registry.all_op_types()) if versions else ()
+    for i, b in enumerate(desc.blocks):
+        for n, op in enumerate(b.ops if versions else ()):
+            have = versions.get(op.type, 0)
+            if op.type in known and have > registry.op_version(op.type):
+                raise PeError(
+                    f"{where}: block {i} op {n} ({op.type}): the program's op_version_map gives {op.type} "
+                    f"version {have}, newer than the version pe implements ({registry.op_version(op.type)}, "
+                    f"Paddle 2.6.2's); pe refuses it rather than run the op with an older meaning"
+                )
+    return versions or None
+
+
 def read_program_desc(program, desc, where, loaded=True):
     """Fills the new, empty ``program`` with the ProgramDesc ``desc`` (its blocks, variables, ops); returns
     (feed names in ``col`` order, fetch names in ``col`` order). ``loaded``: as a model to run (above)."""
@@ -320,6 +369,7 @@ def read_program_desc(program, desc, where, loaded=True):
     _check_text(desc, where)
     if saved_by_paddle2(desc):
         program._follows_paddle2 = True  # its ops compute as Paddle 2.x's (program_release.mark_paddle2)
+        program._op_versions = _op_versions(desc, where)
     feeds, fetches = _feeds_and_fetches(desc, where)
     for i, b in enumerate(desc.blocks):
         if b.idx != i:

@@ -272,10 +272,13 @@ PADDLE2_VERSION = 2006002
 def _versioned(desc, program):
     """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name;
     Paddle 2.6.2's version and op_version_map (every op type's version, as it writes them) for a program
-    that follows Paddle 2.x."""
+    that follows Paddle 2.x, with the versions of the model it was read from, if any, so that its ops keep
+    their meanings."""
     if getattr(program, "_follows_paddle2", False):
         desc.version.version = PADDLE2_VERSION
-        for op_name, version in _PADDLE26_VERSIONS.items():
+        versions = dict(_PADDLE26_VERSIONS)
+        versions.update(getattr(program, "_op_versions", None) or {})
+        for op_name, version in sorted(versions.items()):
             desc.op_version_map.pair.add(op_name=op_name).op_version.version = version
         return
     table = desc.op_compatible_map

@@ -59,9 +59,17 @@ def _variables(block, slots):
 def mark_paddle2(op):
     """An op whose meaning changed between Fluid 1.8 and Paddle 2.x (trait ``paddle2_semantics``: pool2d's
     and pool3d's inclusive average with ceil_mode) computes Paddle 2.x's in a program that follows Paddle
-    2.6: ``op.attrs['_paddle2']``, which its kernels read (docs/COMPAT.md, "Every attribute")."""
-    if op.block.program._follows_paddle2 and op.type in registry.with_trait("paddle2_semantics"):
-        op.attrs["_paddle2"] = True
+    2.6: ``op.attrs['_paddle2']``, which its kernels read (docs/COMPAT.md, "Every attribute"), unless the
+    program's op_version_map (``Program._op_versions``, a model Paddle 2.x saved) gives the op type a version
+    older than the one its meaning changed at (registry.MEANING_CHANGED: leaky_relu, hard_shrink)."""
+    program = op.block.program
+    if not program._follows_paddle2 or op.type not in registry.with_trait("paddle2_semantics"):
+        return
+    versions = getattr(program, "_op_versions", None)  # a loaded program's op_version_map
+    since = registry.MEANING_CHANGED.get(op.type)
+    if versions and since is not None and versions.get(op.type, 0) < since:
+        return  # saved by a Paddle 2.x before the op's meaning changed: it computes the meaning it had then
+    op.attrs["_paddle2"] = True
 
 
 def mark_zero_dim(op):

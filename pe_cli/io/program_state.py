@@ -30,6 +30,7 @@ from .checkpoint import (
 from ..framework.fluid_model_write import whole_program_desc
 from .pdparams import read_state
 from .pdparams_write import write_state
+from .state_checks import wrapped_hint
 
 __all__ = [
     "save",
@@ -237,5 +238,12 @@ def set_program_state(program, state_dict):
     for name, array in chosen.items():
         scope.set_array(name, array)
     unused = [k for k in state_dict if k not in chosen]
-    if unused:
-        warnings.warn(f"{fn}: not set, the program has no such persistable variable: {' '.join(map(str, unused))}")
+    params = [v.name for v in _unique(program, is_parameter)]
+    if unused:  # (Paddle 2.6.2's words, and where a wrapped dict holds the state)
+        warnings.warn(
+            "This list is not set, Because of Paramerter not found in program. There are: "
+            f"{' '.join(map(str, unused))}{wrapped_hint(state_dict, params)}"
+        )
+    kept = [n for n in params if n not in chosen]
+    if kept:
+        warnings.warn(f"{fn}: the state dict does not set the parameter(s) {' '.join(kept)}, which keep their values")

@@ -11,7 +11,7 @@ from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
-from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register
+from .define import LAYOUT_NAME, Attr, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
 def _infer_elementwise(ctx):
@@ -257,7 +257,7 @@ _activation(
     "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
     "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.",
     uses="Out",
-    attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
+    attrs=dict(_AXIS, data_format=LAYOUT_NAME, **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
     infer=_infer_softmax("softmax"),
     traits=("probabilities",),
 )

@@ -126,6 +126,11 @@ BACKEND_ATTRS = {
 }
 
 
+# a layout's name where only a backend reads it (softmax's, transpose's data_format, which Fluid's and Paddle
+# 2.6.2's kernels parse with StringToDataLayout: another string fails there, tools/paddle26_enum_attrs.py)
+LAYOUT_NAME = Attr("AnyLayout", choices=("AnyLayout", "NCHW", "NHWC"))
+
+
 def backend_attrs(*names):
     """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check (height_sections:
     Fluid's LONGS)."""

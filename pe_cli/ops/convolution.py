@@ -54,17 +54,21 @@ def _text(v):
     return isinstance(v, str)
 
 
-# Fluid reads these two strings without checking them: SAME and VALID pad so, any other value takes the
-# explicit paddings (shapes/conv_pool.py conv_paddings); NHWC and NDHWC are channels last, any other value
-# channels first (kernels/layout.py)
-PADDING_ALGORITHM = Attr("EXPLICIT", _text, "a string: SAME, VALID, else the explicit paddings")
+# Fluid and Paddle 2.6.2 read these two strings without checking them: SAME and VALID pad so, any other value
+# takes the explicit paddings (shapes/conv_pool.py conv_paddings); NHWC and NDHWC are channels last, any
+# other value channels first (kernels/layout.py). No writer of theirs writes another value than these
+# (AnyLayout: Fluid 1.5's default), so pe refuses one (tools/paddle26_enum_attrs.py: Paddle runs "BOGUS" as
+# EXPLICIT and as NCHW, "same" as EXPLICIT, "nhwc" as NCHW; docs/COMPAT.md, "Enum attributes")
+PADDING_ALGORITHM = Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID"))
 
 
 _LAST = ("NHWC", "NDHWC")
+_LAYOUTS = {2: ("NCHW", "NHWC", "AnyLayout"), 3: ("NCDHW", "NDHWC", "AnyLayout")}
 
 
-def layout_attr(default):
-    return Attr(default, _text, "a string: NHWC (NDHWC) for channels last, else channels first")
+def layout_attr(default, dims=2):
+    """data_format of a ``dims``-D conv or pool op: channels first or last, or Fluid's AnyLayout (first)."""
+    return Attr(default, choices=tuple(dict.fromkeys((default,) + _LAYOUTS[dims])))
 
 
 # -- conv2d -----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ _ATTRS = {
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": PADDING_ALGORITHM,
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
-    "data_format": layout_attr("NCDHW"),
+    "data_format": layout_attr("NCDHW", 3),
     **backend_attrs(
         "is_test",
         "fuse_relu",
@@ -37,7 +37,7 @@ _ATTRS = {
 _LAST = ("NDHWC", "NHWC")
 # Fluid's conv3d_transpose declares data_format NCHW (channels first) by default
 _TRANSPOSE_ATTRS = dict(
-    _ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"), data_format=layout_attr("NCHW")
+    _ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"), data_format=layout_attr("NCHW", 3)
 )
 
 

@@ -21,6 +21,7 @@ from ..base.dims import fmt_shape  # noqa: F401  (re-exported: op modules format
 from .paddle2_attrs import PADDLE2_ATTRS
 from .attributes import (
     BACKEND_ATTRS as BACKEND_ATTRS,
+    LAYOUT_NAME as LAYOUT_NAME,
     Attr,
     as_long as as_long,
     backend_attrs as backend_attrs,

@@ -10,7 +10,7 @@ registered in manipulation_joining.py.
 from ..base.dtypes import convert_dtype, is_float
 from ..base.dims import is_known, numel
 from ..shapes.manipulation import reshape_target, squeeze_shape, unsqueeze_shape
-from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
+from .define import LAYOUT_NAME, Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
 def _reshape_grad_op(name, attrs):
@@ -219,7 +219,7 @@ def _infer_transpose_grad(ctx):
 
 _TRANSPOSE_ATTRS = {
     "axis": Attr(list, int_list, "a list of ints"),
-    "data_format": "AnyLayout",
+    "data_format": LAYOUT_NAME,
     **backend_attrs("use_quantizer", "use_mkldnn"),
 }
 for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transpose2", ["Out", "XShape"], ["XShape?"])):

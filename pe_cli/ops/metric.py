@@ -55,9 +55,9 @@ register(
     run_infer=True,
     traits=("metric",),
     lod="drop",
-    # (curve: Fluid's kernel computes the ROC area whatever it names)
+    # (curve: Fluid's kernel computes the ROC area whatever it names; its layer writes ROC or PR)
     attrs={
-        "curve": Attr("ROC", lambda v: isinstance(v, str), "a string"),
+        "curve": Attr("ROC", choices=("ROC", "PR")),
         "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
         "slide_steps": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
     },

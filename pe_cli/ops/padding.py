@@ -78,13 +78,14 @@ def _grad_pad2d(g):
     g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **pads}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-# Fluid's kernel reads mode and data_format unchecked: reflect, edge, else constant; NCHW, else
-# channels last (its NHWC); a negative padding crops (checked at run time against the Paddings tensor)
+# Fluid's kernel reads mode and data_format unchecked (reflect, edge, else constant; NCHW, else channels
+# last), its layer writes only these values, which pe takes (another is refused: no default is guessed);
+# a negative padding crops (checked at run time against the Paddings tensor)
 _PAD2D_ATTRS = {
     "paddings": Attr(lambda: [0, 0, 0, 0], int_list, "[top, bottom, left, right], ints (< 0 crops)"),
-    "mode": Attr("constant", lambda v: isinstance(v, str), "a string: reflect, edge, else constant"),
+    "mode": Attr("constant", choices=("constant", "reflect", "edge")),
     "pad_value": 0.0,
-    "data_format": Attr("NCHW", lambda v: isinstance(v, str), "a string: NCHW, else channels last"),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC")),
 }
 register(
     "pad2d",

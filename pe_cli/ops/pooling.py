@@ -148,7 +148,7 @@ _ATTRS = {
     "adaptive": Attr(False, choices=(False, True)),
     "ceil_mode": False,
     "padding_algorithm": PADDING_ALGORITHM,
-    "data_format": layout_attr("NCDHW"),
+    "data_format": layout_attr("NCDHW", 3),
     **backend_attrs("use_cudnn", "use_mkldnn"),
 }
 register(

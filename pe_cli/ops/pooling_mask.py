@@ -12,6 +12,7 @@ kernels in kernels/<device>/pooling_mask.py).
   position of its plane (the mask); the gradient reads Out@GRAD back at those positions."""
 
 from ..shapes.conv_pool import mask_pool_out as pool_out, unpool_out
+from .convolution import PADDING_ALGORITHM
 from .define import Attr, fmt_shape, grads_like, int_list, register
 
 
@@ -32,13 +33,13 @@ def _pool_attrs(n):
         "paddings": Attr([0] * n, lambda v: int_list(v) and len(v) == n, f"{n} ints"),
         "global_pooling": False,
         "adaptive": Attr(False, choices=(False, True)),
-        "pooling_type": "max",
+        "pooling_type": Attr("max", choices=("max",)),
         "ceil_mode": False,
         "exclusive": True,
-        "padding_algorithm": "EXPLICIT",
+        "padding_algorithm": PADDING_ALGORITHM,
         "use_cudnn": True,
         "use_mkldnn": False,
-        "data_format": "NCHW" if n == 2 else "NCDHW",
+        "data_format": Attr("NCHW", choices=("NCHW",)) if n == 2 else Attr("NCDHW", choices=("NCDHW",)),
     }
 
 

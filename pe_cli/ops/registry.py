@@ -18,11 +18,21 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from .attributes import is_default, undeclared_kind
+from .op_versions import MEANING_CHANGED as MEANING_CHANGED, version as op_version  # noqa: F401 (re-exported)
 from ..base.dims import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 from ..shapes.reduction import scalar_shape
 
 _LOADED = False
-_NOT_FAMILIES = {"attributes", "define", "op_definition", "op_traits", "registry", "paddle2_attrs", "paddle26_kinds"}
+_NOT_FAMILIES = {
+    "attributes",
+    "define",
+    "op_definition",
+    "op_traits",
+    "registry",
+    "paddle2_attrs",
+    "paddle26_kinds",
+    "op_versions",
+}
 
 
 class UndeclaredAttributeWarning(UserWarning):
@@ -172,7 +182,8 @@ def refuse_undeclared(op_type, name, value, kind=None):
         else f"={_shown(value)} is not an attribute of {op_type} (neither Fluid 1.8.5 nor Paddle 2.6.2 declares it)"
     )
     raise UnsupportedAttributeError(
-        f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather than run {op_type} without it"
+        f"attribute {name}{' ' if kind is not None else ''}{what}; pe refuses it rather than "
+        + (f"run {op_type} without it" if op_type else "guess its value")
     )
 
 

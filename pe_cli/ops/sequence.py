@@ -1,7 +1,7 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through its kernel context's ``lod`` and says how its outputs' LoD follows (``lod=``)."""
 
-from .define import Attr, backend_attrs, grads_like, lods_like, register
+from .define import LAYOUT_NAME, Attr, backend_attrs, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
@@ -92,7 +92,7 @@ def _grad_softmax(g):
 
 
 # Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
-_SOFTMAX_ATTRS = {"data_format": "AnyLayout", **backend_attrs("use_cudnn")}
+_SOFTMAX_ATTRS = {"data_format": LAYOUT_NAME, **backend_attrs("use_cudnn")}
 register(
     "sequence_softmax",
     kernel_module="sequence",

@@ -21,6 +21,12 @@ from tests.ops.test_ops import all_cases
 
 RECORD = json.loads((Path(__file__).parent.parent / "data" / "fluid_build_checks.json").read_text())["variants"]
 _CASES = {c.id: c for c in all_cases()}
+# recorded cases pe refuses on purpose (an enum value no writer writes, which Fluid's kernel runs as a
+# default: issue 96, "no attribute ever guessed"; tests/io/test_paddle26_strict_reads.py refuses each)
+REFUSED_ON_PURPOSE = {
+    "pad2d_edge_crop_any_layout": "pad2d data_format AnyLayout, which Fluid's kernel ran as NHWC",
+    "pad2d_unknown_mode_constant": "pad2d mode 'x', which Fluid's kernel ran as constant",
+}
 
 
 def _declared(value, variant):
@@ -72,6 +78,8 @@ def _out_slots(case):
 def test_op_cases_build_where_fluid_builds_them(variant):
     refused = []
     for case_id in RECORD[variant]:
+        if case_id in REFUSED_ON_PURPOSE:
+            continue
         try:
             _build(_CASES[case_id], variant)
         except Exception as e:  # noqa: BLE001 -- each refusal is listed

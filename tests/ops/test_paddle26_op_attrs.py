@@ -218,8 +218,8 @@ def test_an_attribute_of_a_type_framework_proto_lacks_is_refused(tmp_path):
     Path(prefix + ".pdmodel").write_bytes(raw.replace(needle, b"\x0a\x04axis\x10\x63\x18\x4d"))  # type 99
     with pytest.raises(
         PeError,
-        match=r"\(softmax\): attribute axis has a type \(unknown\) that framework.proto "
-        r"does not define",
+        match=r"\(softmax\): attribute axis has a type \(99\) that framework.proto "
+        r"does not define; pe refuses it rather than guess its value$",
     ):
         _load(prefix)
 

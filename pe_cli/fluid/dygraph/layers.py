@@ -9,6 +9,8 @@ is the base of Fluid 1.8's ``fluid.dygraph.nn`` classes."""
 
 import collections
 import re
+import warnings
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -16,6 +18,7 @@ from ...base.errors import PeError
 from ...executor import global_scope
 from ...framework import default_main_program, default_startup_program, unique_name
 from ...framework.variable import Parameter, Variable
+from ...io.state_checks import has_value, refuse_unset, warn_unused
 from ...layers.helper import LayerHelper
 from ...training.param_attr import ParamAttr
 from ...training.initializer import global_initializer
@@ -293,23 +296,40 @@ class Layer:
 
     def set_state_dict(self, state_dict, use_structured_name=True):
         """Writes the values of ``state_dict`` (structured names, or parameter names when
-        ``use_structured_name`` is False) into the global scope; returns (missing, unexpected) keys."""
+        ``use_structured_name`` is False) into the global scope; returns (missing, unexpected) keys. As
+        Paddle 2.6.2's: a key the dict lacks, or a value of another shape, is skipped with a warning (a
+        mismatched key is both missing and unexpected); and, pe's (io/state_checks.py): the keys no variable
+        took are named, and a skipped parameter with no value is refused before anything is set."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(
+                f"{self._full_name}.set_state_dict: state_dict must be a dict, got {type(state_dict).__name__}"
+            )
         wanted = self._state_vars()
         if not use_structured_name:
             wanted = collections.OrderedDict((v.name, v) for v in wanted.values())
-        missing = [k for k in wanted if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in wanted]
-        scope = global_scope()
+        missing, unexpected, chosen, scope = [], [k for k in state_dict if k not in wanted], {}, global_scope()
         for key, var in wanted.items():
             if key not in state_dict:
+                warnings.warn(f"Skip loading for {key}. {key} is not found in the provided dict.", stacklevel=2)
+                missing.append(key)
                 continue
             value = np.asarray(state_dict[key])
             if tuple(value.shape) != tuple(var.shape):
-                raise ValueError(
-                    f"{self._full_name}.set_state_dict: '{key}' has shape {list(value.shape)}, "
-                    f"the layer's '{var.name}' {list(var.shape)}"
+                warnings.warn(
+                    f"Skip loading for {key}. {key} receives a shape {list(value.shape)}, but the expected "
+                    f"shape is {list(var.shape)}.",
+                    stacklevel=2,
                 )
-            scope.var(var.name).get_tensor().set(value.astype(var.dtype))
+                missing.append(key)
+                unexpected.append(key)
+                continue
+            chosen[var.name] = value.astype(var.dtype)
+        who = f"{self._full_name}.set_state_dict"
+        unset = [(k, wanted[k].name) for k in missing if not has_value(scope, wanted[k].name)]
+        refuse_unset(who, unset, state_dict, wanted)
+        warn_unused(who, [k for k in unexpected if k not in wanted], state_dict, wanted)
+        for name, value in chosen.items():
+            scope.var(name).get_tensor().set(value)
         return missing, unexpected
 
     set_dict = load_dict = set_state_dict

@@ -40,6 +40,7 @@ from ...io.inference import load_inference_model
 from ...io.pdparams_write import write_object
 from ...io.pickle_data import Refused, parse_data
 from ...io.program_state import is_belong_to_optimizer
+from ...io.state_checks import has_value, refuse_unset, wrapped_hint
 from ...io.tensor_files import (
     is_file_path,
     is_memory_buffer,
@@ -273,11 +274,17 @@ def state_dict(self, mode="all", scope=None):
 
 def set_state_dict(self, state_dict, scope=None):
     """Sets each variable of the program that ``state_dict`` names (through ``Variable.set_value``);
-    a name the program lacks, or a value set_value refuses, is skipped with a warning, as Paddle's."""
+    a name the program lacks, or a value set_value refuses, is skipped with a warning, as Paddle's. pe's
+    besides (io/state_checks.py): a parameter with no value (the startup program has not run) is refused
+    in one line before anything is set, and the parameters the dict does not set are named."""
     if not isinstance(state_dict, dict):
         raise TypeError(f"Type of `state_dict` should be dict, but received {type(state_dict)}.")
     variables = {v.name: v for v in self.list_vars()}
     table = state_dict.get(NAME_TABLE, {})
+    params = [v.name for v in variables.values() if is_parameter(v)]
+    where = scope or global_scope()
+    refuse_unset("Program.set_state_dict", [(n, n) for n in params if not has_value(where, n)], state_dict, params)
+    done = set()
     for name, value in state_dict.items():
         if name == NAME_TABLE:
             continue
@@ -287,8 +294,15 @@ def set_state_dict(self, state_dict, scope=None):
             continue
         try:
             variables[name].set_value(value, scope)
+            done.add(name)
         except (ValueError, TypeError) as err:
             warnings.warn(f"Skip loading for '{name}'. {err}")
+    kept = [n for n in params if n not in done]
+    if kept:
+        warnings.warn(
+            f"Program.set_state_dict: the state dict does not set the parameter(s) {', '.join(kept[:20])}"
+            f"{' and more' if len(kept) > 20 else ''}, which keep their values{wrapped_hint(state_dict, params)}"
+        )
 
 
 def patch_program():
