@@ -1,6 +1,11 @@
-"""Kernels of ops/random.py: draws from the numpy Generator the executor hands them (ctx.rng)."""
+"""Kernels of ops/random.py: draws from the numpy Generator the executor hands them (ctx.rng), or,
+for uniform_random, gaussian_random and truncated_gaussian_random in a program that follows Paddle 2.6,
+Paddle's values from Paddle's engine (ctx.rng a ``Mt19937_64``: _paddle_random.py)."""
 
 import numpy as np
+
+from . import _paddle_random
+from .mersenne_twister import Mt19937_64
 
 from ...shapes.creation import run_shape
 from .creation import batch_size_like
@@ -23,6 +28,20 @@ def _drawn(draw, shape, dtype):
     return out.reshape(shape)
 
 
+def _paddle_drawn(draw, engine, shape, dtype, *args):
+    """``draw(engine, count, *args, t)`` (_paddle_random.py) of ``shape``, in Paddle's type: float64 for
+    float64, else float32 (what Paddle's float16 kernels draw), then stored as ``dtype``; drawn an even
+    number of values at a time (a normal distribution's pairs stay whole), holding the engine."""
+    dtype = np.dtype(dtype)
+    t = np.float64 if dtype == np.float64 else np.float32
+    n = int(np.prod(shape))
+    out = np.empty(n, dtype)
+    with engine.lock:
+        for start in range(0, n, _CHUNK):
+            out[start : start + _CHUNK] = draw(engine, min(_CHUNK, n - start), *args, t)
+    return out.reshape(shape)
+
+
 def _with_diagonal(out, attrs, op):
     """uniform_random's diag_num > 0: the flat positions i * (diag_step + 1), i < diag_num, hold diag_val."""
     diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
@@ -38,6 +57,10 @@ def _with_diagonal(out, attrs, op):
 
 def uniform_random(ins, attrs, ctx):
     rng = ctx.rng
+    if isinstance(rng, Mt19937_64):
+        shape, low, high = run_shape(ins, attrs), attrs["min"], attrs["max"]
+        out = _paddle_drawn(_paddle_random.uniform, rng, shape, attrs["dtype"], low, high)
+        return _with_diagonal(out, attrs, "uniform_random")
     return _with_diagonal(
         _drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size), run_shape(ins, attrs), attrs["dtype"]),
         attrs,
@@ -47,6 +70,9 @@ def uniform_random(ins, attrs, ctx):
 
 def gaussian_random(ins, attrs, ctx):
     rng = ctx.rng
+    if isinstance(rng, Mt19937_64):
+        shape, mean, std = run_shape(ins, attrs), attrs["mean"], attrs["std"]
+        return {"Out": _paddle_drawn(_paddle_random.normal, rng, shape, attrs["dtype"], mean, std)}
     return {
         "Out": _drawn(
             lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), run_shape(ins, attrs), attrs["dtype"]
@@ -57,6 +83,8 @@ def gaussian_random(ins, attrs, ctx):
 def truncated_gaussian_random(ins, attrs, ctx):
     rng = ctx.rng
     mean, std = attrs["mean"], attrs["std"]
+    if isinstance(rng, Mt19937_64):
+        return {"Out": _paddle_drawn(_paddle_random.truncated_normal, rng, attrs["shape"], attrs["dtype"], mean, std)}
     out = rng.normal(mean, std, size=attrs["shape"])
     bad = np.abs(out - mean) > 2 * std
     while bad.any():
