@@ -106,6 +106,39 @@ def _layers(P):
     nn.LayerNorm(6)(P.static.data("w", [2, 6]))
 
 
+def _dropouts(P):
+    """Dropout's masks: upscale_in_train and downscale_in_infer, float32 and float64, after a parameter
+    drawn in the startup program."""
+    P.create_parameter([3, 5], "float32", default_initializer=P.nn.initializer.Normal())
+    F = P.nn.functional
+    x32, x64 = P.full([4, 9], 1.5, "float32"), P.full([5, 3], -2.0, "float64")
+    return [F.dropout(x32, 0.4), F.dropout(x64, 0.25, mode="downscale_in_infer"), P.nn.Dropout(0.7)(x32)]
+
+
+def _integers(seed):
+    """randint and randperm ops with ``seed`` (0: the default generator's), and bernoulli over fixed probabilities."""
+
+    def build(P):
+        block = P.static.default_main_program().global_block()
+        outs = []
+        for op_type, attrs in (
+            ("randint", {"low": -3, "high": 10, "shape": [4, 6], "dtype": P.int64}),
+            ("randint", {"low": -1500000000, "high": 1500000000, "shape": [40], "dtype": P.int64}),
+            ("randint", {"low": 0, "high": 7, "shape": [9], "dtype": P.int32}),
+            ("randperm", {"n": 12, "dtype": P.int64}),
+            ("randperm", {"n": 31, "dtype": P.int32}),
+        ):
+            out = block.create_var(name=f"{op_type}_{len(block.ops)}.out", dtype=attrs["dtype"])
+            block.append_op(type=op_type, outputs={"Out": [out]}, attrs=dict(attrs, seed=seed))
+            outs.append(out)
+        probs = np.linspace(0, 1, 24).reshape(4, 6)
+        for dtype in ("float32", "float64"):
+            outs.append(P.bernoulli(P.to_tensor(probs.astype(dtype))))
+        return outs
+
+    return build
+
+
 def _cases():
     cases = {}
     for op_type in _ATTRS:
@@ -118,6 +151,10 @@ def _cases():
         cases[f"{short}_seed_zero"] = (_ops(op_type, "float32", a=0.5, b=2.0), 0, 0)
     cases["initializers_global_seed"] = (_initializers, 5, 0)
     cases["initializers_program_seed"] = (_initializers, None, 9)  # each op's seed is the program's
+    cases["integers_global_seed"] = (_integers(0), 4, 0)
+    cases["integers_op_seed"] = (_integers(23), 4, 0)  # (bernoulli has no seed: the default generator's)
+    cases["dropout_global_seed"] = (_dropouts, 17, 0)
+    cases["dropout_program_seed"] = (_dropouts, 17, 31)  # the same mask every run, as Paddle's
     cases["layers_global_seed"] = (_layers, 0, 0)
     cases["layers_program_seed"] = (_layers, 7, 123)
     return cases

@@ -1,7 +1,6 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
 only place where a kernel is called, so the sequential and the parallel executor compute the same."""
 
-import functools
 import sys
 from time import perf_counter
 
@@ -14,7 +13,6 @@ from ..base.errors import EnforceNotMet, OpEnforceError, OpError, PeError
 from ..ops import registry
 from ..base.selected_rows import SelectedRows
 from ..framework import default_generator
-from ..kernels.cpu.mersenne_twister import Mt19937_64
 from .sub_block import BlockRunner, runs_block
 
 
@@ -66,14 +64,13 @@ class OpStep:
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         rng = None
         if opdef.needs_rng and paddle_engine(op, opdef):
-            seed = op.attrs.get("seed", 0) or 0
-            self.fresh_rng = functools.partial(Mt19937_64.from_int, seed) if seed else _default_engine
+            self.fresh_rng = _default_engine  # (each call's: paddle.seed may have replaced it)
             rng = self.fresh_rng()
         elif opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)  # None: a stream of its own, from paddle.seed's generator
             rng = np.random.default_rng(default_generator.draw() if self.rng_seed is None else self.rng_seed)
             if self.rng_seed is not None:
-                self.fresh_rng = functools.partial(np.random.default_rng, self.rng_seed)
+                self.fresh_rng = _numpy_stream(self.rng_seed)
         # what the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it
         self.context = KernelContext(
             rng=rng,
@@ -141,12 +138,15 @@ def scope_traffic(block):
 def paddle_engine(op, opdef):
     """Whether ``op`` draws Paddle 2.6's CPU stream: an op whose kernels know Paddle's distributions
     (trait ``paddle_engine``; a CUDA device's draw on the host, as the CPU's) in a program that follows
-    Paddle 2.6. Its ``seed``
-    attribute alone decides where it draws from, as in Paddle: not 0, an engine seeded with it anew
-    for each run (the same values every run); 0, the default generator's engine, which each run
-    advances (``paddle.seed``). The program's ``random_seed`` counts only where the Python that built
-    the op copied it into ``seed``, as Paddle's initializers and dropout do."""
+    Paddle 2.6. Its kernel gets the default generator's engine (``paddle.seed``), which each run
+    advances, and, as Paddle's kernels, draws from an engine of its own instead where its attributes
+    give a seed (kernels/cpu/_paddle_random.engine). The program's ``random_seed`` counts only where
+    the Python that built the op copied it into ``seed``, as Paddle's initializers and dropout do."""
     return opdef.has("paddle_engine") and getattr(op.block.program, "_follows_paddle2", False)
+
+
+def _numpy_stream(seed):
+    return lambda: np.random.default_rng(seed)
 
 
 def _default_engine():

@@ -27,7 +27,7 @@ class Generator:
         self._seeder = None
 
     def manual_seed(self, seed):
-        """Restarts the engine at ``seed`` (modulo 2**64; Paddle takes negative ones too) and the seeder."""
+        """Restarts the engine at ``seed`` (modulo 2**64) and the seeder."""
         seed = int(seed) % (1 << 64)
         with self._lock:
             self.current_seed = seed

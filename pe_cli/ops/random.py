@@ -134,6 +134,7 @@ register(
     outputs=["Out"],
     infer=_infer_randint,
     needs_rng=True,
+    traits=("paddle_engine",),
     lod="drop",
     attrs={
         "shape": Attr(list, int_list, "a list of ints", long=True),
@@ -151,6 +152,7 @@ register(
     inputs=[],
     outputs=["Out"],
     needs_rng=True,
+    traits=("paddle_engine",),
     lod="drop",
     attrs={
         "n": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),

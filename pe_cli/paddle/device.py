@@ -109,8 +109,14 @@ def seed(seed):
     """Restarts the default generator (framework/default_generator.py) at ``seed``, as Paddle 2.6's
     ``paddle.seed``: the random ops of a Paddle 2.x program with seed 0 (its initializers' among them)
     draw Paddle's values from it, and two programs built and run after ``paddle.seed(n)`` get the same
-    weights. Like Paddle's, it leaves the programs' ``random_seed`` as it is. Returns the generator."""
-    return default_generator.manual_seed(int(seed))
+    weights. Like Paddle's, it leaves the programs' ``random_seed`` as it is, and takes an unsigned
+    64-bit seed. Returns the generator."""
+    seed = int(seed)
+    if not 0 <= seed < 1 << 64:
+        raise ValueError(
+            f"paddle.seed: seed {seed} must be in [0, 2**64) (Paddle's generator takes an unsigned 64-bit seed)"
+        )
+    return default_generator.manual_seed(seed)
 
 
 def get_default_dtype():

@@ -67,3 +67,8 @@ def test_static_script_under_pe_fluid_gives_paddles_losses(recorded, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     losses = json.loads(done.stdout.strip().splitlines()[-1])
     np.testing.assert_allclose(losses, recorded["script_losses"], rtol=2e-6, atol=0)
+
+
+def test_a_negative_seed_is_refused_as_paddle_refuses_it():
+    with pytest.raises(ValueError, match=r"^paddle.seed: seed -1 must be in \[0, 2\*\*64\)"):
+        paddle.seed(-1)

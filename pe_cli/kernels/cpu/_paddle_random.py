@@ -17,11 +17,18 @@ import math
 
 import numpy as np
 
+from .mersenne_twister import Mt19937_64
 from .runtime.loops import lazy
 
 _loops = lazy("_random_loops")
 
 _TWO_64 = 2.0**64
+
+
+def engine(seed, default):
+    """The engine a Paddle kernel draws from: a new one seeded with ``seed`` (``engine.seed(seed)``)
+    where it is not 0, else ``default``, the default generator's."""
+    return Mt19937_64.from_int(seed) if seed else default
 
 
 def _canonical(raw, t):
@@ -134,3 +141,51 @@ def truncated_normal(engine, count, mean, std, t):
     p = bounds[0] + (bounds[1] - bounds[0]) * u
     e = erfinv(t(2) * p - t(1), t).astype(np.float64)
     return (math.sqrt(2.0) * e * float(t(np.float32(std))) + float(t(np.float32(mean)))).astype(t)
+
+
+def _below(raw, span):
+    """libstdc++'s (before GCC 11) uniform_int_distribution of one 64-bit output over [0, span): the
+    output divided by floor((2**64 - 1) / span), outputs at or past span times that rejected. Returns
+    (values, kept) for ``raw``."""
+    scaling = np.uint64(((1 << 64) - 1) // span)
+    kept = raw < np.uint64(span) * scaling
+    return raw // scaling, kept
+
+
+def integers(engine, count, low, high):
+    """``count`` values of uniform_int_distribution(low, high - 1) (int64), Paddle's randint."""
+    span = int(high) - int(low)
+    parts, got = [], 0
+    while got < count:
+        want = count - got
+        raw = engine.draw(want + 4)
+        values, kept = _below(raw, span)
+        kept = np.flatnonzero(kept)
+        if len(kept) >= want:
+            engine.put_back(raw[kept[want - 1] + 1 :])
+            kept = kept[:want]
+        parts.append(values[kept].astype(np.int64))
+        got += len(kept)
+    return np.concatenate(parts) + np.int64(low) if parts else np.empty(0, np.int64)
+
+
+def permutation(engine, n):
+    """std::shuffle of 0 .. n - 1 as libstdc++ (GCC 9-10) does it with a 64-bit engine: one output
+    swapping two elements at a time (an even n swaps the second first, on its own); Paddle's randperm."""
+    out = np.arange(n, dtype=np.int64)
+    tries = n // 2 + 8
+    while True:
+        raw = engine.draw(tries)
+        used = _loops().shuffle_two_at_a_time(raw, out)
+        if used >= 0:
+            engine.put_back(raw[used:])
+            return out
+        engine.put_back(raw)  # (rejections ran past the outputs drawn: again, with more)
+        out = np.arange(n, dtype=np.int64)
+        tries *= 2
+
+
+def bernoulli(engine, p):
+    """1 where a uniform_real_distribution<T>(0, 1) value is below the probability, else 0; Paddle's bernoulli."""
+    t = p.dtype.type
+    return (uniform(engine, p.size, 0.0, 1.0, t).reshape(p.shape) < p).astype(p.dtype)

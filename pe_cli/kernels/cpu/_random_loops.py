@@ -54,3 +54,42 @@ def mt_draw(words, start, out):
         y ^= (y << _S3) & _B3
         out[k] = y ^ (y >> _S4)
     return i
+
+
+@_jit
+def _below(raw, at, span):
+    """(value in [0, span), next index) from raw[at:], libstdc++'s rejection; (-1, -1) when raw runs out."""
+    scaling = np.uint64(0xFFFFFFFFFFFFFFFF) // span
+    past = span * scaling
+    while at < raw.size:
+        v = raw[at]
+        at += 1
+        if v < past:
+            return np.int64(v // scaling), at
+    return np.int64(-1), np.int64(-1)
+
+
+@_jit
+def shuffle_two_at_a_time(raw, out):
+    """libstdc++'s std::shuffle of ``out`` taking its draws from ``raw``; returns how many it used, or
+    -1 when it needed more."""
+    n = out.size
+    at = 0
+    i = 1
+    if n % 2 == 0 and n > 1:
+        j, at = _below(raw, at, np.uint64(2))
+        if at < 0:
+            return -1
+        out[i], out[j] = out[j], out[i]
+        i += 1
+    while i < n:
+        b1 = np.uint64(i + 2)
+        x, at = _below(raw, at, np.uint64(i + 1) * b1)
+        if at < 0:
+            return -1
+        p1, p2 = np.int64(np.uint64(x) // b1), np.int64(np.uint64(x) % b1)
+        out[i], out[p1] = out[p1], out[i]
+        i += 1
+        out[i], out[p2] = out[p2], out[i]
+        i += 1
+    return at
