@@ -63,8 +63,10 @@ class OpStep:
         self.rng_seed = self.fresh_rng = None  # fresh_rng(): each call's own Generator or engine
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         rng = None
-        if opdef.needs_rng and paddle_engine(op, opdef):
-            self.fresh_rng = _default_engine  # (each call's: paddle.seed may have replaced it)
+        if opdef.needs_rng and not seed_offset and paddle_engine(op, opdef):
+            # (each call's: paddle.seed may have replaced it); the first device's alone, so that the
+            # others' numpy streams keep a data-parallel run's draws the same from run to run
+            self.fresh_rng = _default_engine
             rng = self.fresh_rng()
         elif opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)  # None: a stream of its own, from paddle.seed's generator
