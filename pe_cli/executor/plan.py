@@ -27,6 +27,7 @@ class OpStep:
         "attrs",
         "device",
         "rng_seed",
+        "fresh_rng",
         "lod",
         "needs_lod",
         "inplace",
@@ -59,12 +60,19 @@ class OpStep:
         self.attrs = op.attrs  # the op's attributes, and only those
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
         self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
-        self.rng_seed = None
+        self.rng_seed = self.fresh_rng = None  # fresh_rng(): each call's own Generator or engine
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         rng = None
-        if opdef.needs_rng:
+        if opdef.needs_rng and not seed_offset and paddle_engine(op, opdef):
+            # (each call's: paddle.seed may have replaced it); the first device's alone, so that the
+            # others' numpy streams keep a data-parallel run's draws the same from run to run
+            self.fresh_rng = _default_engine
+            rng = self.fresh_rng()
+        elif opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)  # None: a stream of its own, from paddle.seed's generator
             rng = np.random.default_rng(default_generator.draw() if self.rng_seed is None else self.rng_seed)
+            if self.rng_seed is not None:
+                self.fresh_rng = _numpy_stream(self.rng_seed)
         # what the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it
         self.context = KernelContext(
             rng=rng,
@@ -127,6 +135,24 @@ def scope_traffic(block):
         key=lambda n: (-rank.get(n, len(reads)), n),
     )
     return reads, writes
+
+
+def paddle_engine(op, opdef):
+    """Whether ``op`` draws Paddle 2.6's CPU stream: an op whose kernels know Paddle's distributions
+    (trait ``paddle_engine``; a CUDA device's draw on the host, as the CPU's) in a program that follows
+    Paddle 2.6. Its kernel gets the default generator's engine (``paddle.seed``), which each run
+    advances, and, as Paddle's kernels, draws from an engine of its own instead where its attributes
+    give a seed (kernels/cpu/_paddle_random.engine). The program's ``random_seed`` counts only where
+    the Python that built the op copied it into ``seed``, as Paddle's initializers and dropout do."""
+    return opdef.has("paddle_engine") and getattr(op.block.program, "_follows_paddle2", False)
+
+
+def _numpy_stream(seed):
+    return lambda: np.random.default_rng(seed)
+
+
+def _default_engine():
+    return default_generator.default_cpu_generator().engine
 
 
 def rng_seed(op, seed_offset):
@@ -325,7 +351,7 @@ def run_step(step, values, profile=None):
     in_lods = _input_lods(step, lods or {}) if lods or step.needs_lod else None
     ctx = None
     if step.told:  # the call's own context: its inputs' LoD, a Generator seeded anew, its permissions
-        rng = None if step.rng_seed is None else np.random.default_rng(step.rng_seed)
+        rng = None if step.fresh_rng is None else step.fresh_rng()
         ctx = step.context.for_call(in_lods if step.needs_lod else None, rng, inplace, update)
     outs = _call(step, ins, step.attrs, ctx, profile)
     _store(step, values, outs)

@@ -51,6 +51,7 @@ register(
     infer=_infer_dropout,
     grad=_grad_dropout,
     needs_rng=True,
+    traits=("paddle_engine",),
     attr_tensors=_PROB_TENSOR,
     doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
     "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "

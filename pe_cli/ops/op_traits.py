@@ -30,6 +30,10 @@ TRAITS = {
     "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
     "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
     "inference and kernels read",
+    "paddle_engine": "a random op whose CPU kernel draws Paddle 2.6's values, in a program that follows Paddle "
+    "2.6: the executor hands it ctx.rng as the default generator's engine (kernels/cpu/mersenne_twister.py, "
+    "executor/plan.paddle_engine), not a numpy Generator; as Paddle's kernels, it draws from an engine of "
+    "its own where its attributes give a seed",
     "keeps_unwritten_outputs": "a run may leave its outputs unwritten (conditional_block when Cond fails), so "
     "they keep what they held: a run takes them from the scope where no earlier op "
     "of the block writes them",

@@ -17,6 +17,7 @@ register(
     outputs=["Out"],
     infer=infer_fill,
     needs_rng=True,
+    traits=("paddle_engine",),
     attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
     doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
     "i < diag_num hold diag_val.",
@@ -28,6 +29,7 @@ register(
     outputs=["Out"],
     infer=infer_fill,
     needs_rng=True,
+    traits=("paddle_engine",),
     attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0, **backend_attrs("use_mkldnn")),
     doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
     "ShapeTensorList).",
@@ -39,6 +41,7 @@ register(
     outputs=["Out"],
     infer=infer_fill,
     needs_rng=True,
+    traits=("paddle_engine",),
     attrs=dict(_RANDOM_ATTRS, shape=Attr([]), mean=0.0, std=1.0),  # Fluid: INTS here
     doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.",
 )
@@ -131,6 +134,7 @@ register(
     outputs=["Out"],
     infer=_infer_randint,
     needs_rng=True,
+    traits=("paddle_engine",),
     lod="drop",
     attrs={
         "shape": Attr(list, int_list, "a list of ints", long=True),
@@ -148,6 +152,7 @@ register(
     inputs=[],
     outputs=["Out"],
     needs_rng=True,
+    traits=("paddle_engine",),
     lod="drop",
     attrs={
         "n": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),

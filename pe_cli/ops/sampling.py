@@ -21,6 +21,7 @@ register(
     attrs=dict(QUANT),
     infer=_like,
     needs_rng=True,
+    traits=("paddle_engine",),
     lod="drop",
     doc="Out = 1 with probability X, else 0 (X's dtype).",
 )

@@ -8,7 +8,7 @@ import numpy as np
 from .. import fluid as _fluid
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, unsupported
-from ..framework import default_generator, default_main_program, default_startup_program
+from ..framework import default_generator
 from ..kernels import is_compiled_with_cuda
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
 from .param_attr import ParamAttr  # noqa: F401 (exported)
@@ -106,13 +106,17 @@ _STATE = {"dtype": "float32", "device": None}
 
 
 def seed(seed):
-    """Seeds the random ops of the default programs: sets their ``random_seed`` (each random op
-    appended after this with seed 0 takes it), and restarts the default generator that the random
-    ops of other programs with no seed draw from (framework/default_generator.py), as Paddle 2.6's
-    ``paddle.seed``: two programs built and run after ``paddle.seed(n)`` get the same weights."""
-    default_generator.manual_seed(seed)
-    default_main_program().random_seed = int(seed)
-    default_startup_program().random_seed = int(seed)
+    """Restarts the default generator (framework/default_generator.py) at ``seed``, as Paddle 2.6's
+    ``paddle.seed``: the random ops of a Paddle 2.x program with seed 0 (its initializers' among them)
+    draw Paddle's values from it, and two programs built and run after ``paddle.seed(n)`` get the same
+    weights. Like Paddle's, it leaves the programs' ``random_seed`` as it is, and takes an unsigned
+    64-bit seed. Returns the generator."""
+    seed = int(seed)
+    if not 0 <= seed < 1 << 64:
+        raise ValueError(
+            f"paddle.seed: seed {seed} must be in [0, 2**64) (Paddle's generator takes an unsigned 64-bit seed)"
+        )
+    return default_generator.manual_seed(seed)
 
 
 def get_default_dtype():

@@ -16,13 +16,16 @@ def _seed(seed, block):
 
 def _fill(block, var, op_type, attrs):
     """Puts the op ``op_type`` filling ``var`` first in ``block`` (Fluid's ``_prepend_op``: a startup
-    program initializes before any op it holds reads) and returns it. It draws its random values
-    as the op at the block's end would (``seed_position``), as pe's initializers did when they
-    appended. A float16 ``var`` is filled as Fluid fills it: the op writes a float32 temporary, and
-    a ``cast`` op appended to the block writes ``var`` from it."""
+    program initializes before any op it holds reads) and returns it; in a program that follows
+    Paddle 2.6, last (2.6's initializers append: its parameters draw from the default generator in
+    the order they are made). It draws pe's random values as the op at the block's end would
+    (``seed_position``), as pe's initializers did when they appended. A float16 ``var`` is filled as
+    Fluid fills it: the op writes a float32 temporary, and a ``cast`` op appended to the block
+    writes ``var`` from it."""
     position = len(block.ops)
+    put = block.append_op if getattr(block.program, "_follows_paddle2", False) else block._prepend_op
     if var.dtype != "float16":
-        op = block._prepend_op(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
+        op = put(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
     else:
         tmp = block.create_var(
             name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"),
@@ -30,7 +33,7 @@ def _fill(block, var, op_type, attrs):
             dtype="float32",
             persistable=False,
         )
-        op = block._prepend_op(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
+        op = put(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
         block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]}, {"in_dtype": "float32", "out_dtype": "float16"})
     op.seed_position = position
     return op

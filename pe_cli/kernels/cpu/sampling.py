@@ -1,9 +1,12 @@
 """Kernels of pe_cli/ops/sampling.py: draws from the seeded numpy Generator the executor hands them
-(ctx.rng), float attributes as the float32 Paddle holds."""
+(ctx.rng), float attributes as the float32 Paddle holds; bernoulli, in a program that follows Paddle
+2.6, Paddle's values from Paddle's engine (ctx.rng a ``Mt19937_64``)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from . import _paddle_random
+from .mersenne_twister import Mt19937_64
 
 
 def _rng(ctx):
@@ -12,6 +15,9 @@ def _rng(ctx):
 
 def bernoulli(ins, attrs, ctx):
     x = ins["X"]
+    if isinstance(ctx.rng, Mt19937_64) and x.dtype in (np.float32, np.float64):
+        with ctx.rng.lock:
+            return {"Out": _paddle_random.bernoulli(ctx.rng, x)}
     return {"Out": (_rng(ctx).random(x.shape) < x).astype(x.dtype)}
 
 

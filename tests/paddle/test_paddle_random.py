@@ -1,0 +1,74 @@
+"""Paddle 2.6.2's random numbers on the CPU, bit for bit (tests/data/paddle_oracle/random.json, written by
+tools/paddle_random_oracle.py on paddlepaddle==2.6.2): uniform_random, gaussian_random and
+truncated_gaussian_random seeded by ``paddle.seed``, by their own ``seed`` (negative too) and by a
+program's ``random_seed`` through the initializers, in float32 and float64, over two runs of a program;
+paddle.nn's initializers and its layers' default ones; and a static training script, unchanged under
+``pe fluid``, whose losses are Paddle's from the first step."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from pe_cli import paddle
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location(
+    "paddle_random_oracle", os.path.join(ROOT, "tools", "paddle_random_oracle.py")
+)
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    with open(oracle.OUT, encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["engine"] == "paddlepaddle 2.6.2"
+    assert sorted(data["cases"]) == sorted(oracle.CASES), "rerun tools/paddle_random_oracle.py on Paddle 2.6.2"
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(oracle.CASES))
+def test_values_are_paddles_bit_for_bit(recorded, name):
+    build, seed, program_seed = oracle.CASES[name]
+    got = oracle.run(paddle, build, seed, program_seed)
+    want = recorded["cases"][name]
+    assert [(v["dtype"], v["shape"]) for v in got] == [(v["dtype"], v["shape"]) for v in want]
+    for i, (g, w) in enumerate(zip(got, want)):
+        expected = np.array(w["values"], dtype=w["dtype"])
+        np.testing.assert_array_equal(np.array(g["values"], dtype=g["dtype"]), expected, err_msg=f"value {i}")
+
+
+def test_two_programs_after_one_seed_draw_alike_and_the_engine_advances():
+    """paddle.seed(n) restarts the default generator: the same weights for a program built after it
+    again, other values for the next run of an unseeded op."""
+    first = oracle.run(paddle, oracle._initializers, 21, 0, runs=0)
+    again = oracle.run(paddle, oracle._initializers, 21, 0, runs=0)
+    assert first == again
+    runs = oracle.run(paddle, oracle._ops("uniform_random", "float32"), 21, 0, runs=2)
+    assert runs[0]["values"] != runs[3]["values"]
+
+
+def test_static_script_under_pe_fluid_gives_paddles_losses(recorded, tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "pe_cli", "fluid", oracle.SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    losses = json.loads(done.stdout.strip().splitlines()[-1])
+    np.testing.assert_allclose(losses, recorded["script_losses"], rtol=2e-6, atol=0)
+
+
+def test_a_negative_seed_is_refused_as_paddle_refuses_it():
+    with pytest.raises(ValueError, match=r"^paddle.seed: seed -1 must be in \[0, 2\*\*64\)"):
+        paddle.seed(-1)
