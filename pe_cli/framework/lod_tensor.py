@@ -108,6 +108,12 @@ class LoDTensor:
         self._own_array().reshape(-1)[i] = value
 
     _get_double_element = _get_float_element
+
+    def _get_complex_element(self, i):
+        return complex(np.asarray(self).reshape(-1)[i])
+
+    _get_complex64_element = _get_complex128_element = _get_complex_element
+    _set_complex64_element = _set_complex128_element = _set_float_element
     _set_double_element = _set_float_element
 
     def __len__(self):

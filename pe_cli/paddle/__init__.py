@@ -52,6 +52,8 @@ complex = _sys.modules[__name__ + ".complex"]  # noqa: A001,F811 -- 1.8.5's modu
 
 _patch_variable(tensor)
 _patch_program()
+from .eager_tensor import Tensor  # noqa: F401,E402
+
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 
