@@ -39,7 +39,7 @@ END = "<!-- end of op tests 2.6 -->"
 # up, which the eager tracer gives; pe's has none (a RuntimeError, which op_test.py turns into None).
 REFUSALS = {
     "PIR": "prepare_python_api_arguments): TypeError: cannot unpack non-iterable NoneType",
-    "dygraph": "called in dygraph mode",
+    "dygraph": "pe runs static graphs only",
     "prim": "primitive-op decompositions",
     "auto-parallel": "semi-automatic parallelism",
 }

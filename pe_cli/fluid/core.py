@@ -283,6 +283,11 @@ def is_compiled_with_xpu():
     return False
 
 
+def is_compiled_with_cinn():
+    """False: pe has no CINN compiler (Paddle 2.6's op tests skip their CINN checks on it)."""
+    return False
+
+
 def _is_bwd_prim_enabled():
     """False: pe builds gradients from its registered grad ops, never from Paddle 2.6's primitive
     ("prim") decompositions."""

@@ -106,6 +106,12 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return reshape_variable(x, new, name=name)
 
 
+def tensor_array_to_tensor(input, axis=1, use_stack=False, name=None):
+    """(the items of the tensor array ``input`` joined, or stacked with ``use_stack``, along ``axis``;
+    each item's size along it): Paddle 2.6's paddle.tensor.manipulation.tensor_array_to_tensor."""
+    return L.tensor_array_to_tensor(input, axis=axis, name=name, use_stack=use_stack)
+
+
 # Paddle 2.6's paddle.concat checks these (its list spells uint8 'unit8', so uint8 is refused).
 _CONCAT_DTYPES = ("bool", "float16", "float32", "float64", "int32", "int64", "int8", "complex64", "complex128")
 

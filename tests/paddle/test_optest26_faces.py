@@ -1,6 +1,7 @@
 """What Paddle 2.6's own op_test.py (test/legacy_test, docs/OPTEST.md) imports and calls beside the
 ops: under ``pe fluid`` its imports resolve (paddle.base.libpaddle, paddle.decomposition,
-paddle.incubate.autograd.primapi, paddle.jit.dy2static.utils, paddle.distributed's placements), the
+paddle.incubate.autograd.primapi, paddle.jit.dy2static.utils, paddle.distributed's placements,
+paddle._C_ops refusing each eager op function), the
 prim switches accept off and refuse on in one line, the eager tracer has no phi kernel signature (a
 RuntimeError, after which the tests run the op itself), eager variables are ``paddle.Tensor``s, a
 guard inside a guard keeps its variables, and one op run on a scope runs after paddle.disable_static()."""
@@ -31,6 +32,12 @@ from paddle.decomposition import decompose
 from paddle.incubate.autograd import primapi
 from paddle.jit.dy2static.utils import parse_arg_and_kwargs
 import paddle.distributed as dist
+from paddle import _C_ops
+assert not core.is_compiled_with_cinn() and not paddle.is_compiled_with_rocm()
+try:
+    _C_ops.p_norm(None)
+except NotImplementedError as e:
+    print("refused:", e)
 assert type(_current_expected_place()) in (paddle.base.libpaddle.CPUPlace, paddle.base.libpaddle.CUDAPlace)
 assert not isinstance(object(), paddle.base.libpaddle.pir.OpResult) and not use_pir_api()
 assert canonicalize_attrs({"axis": 1}, OpProtoHolder.instance().get_op_proto("concat")) == {"axis": 1}
@@ -51,6 +58,7 @@ def test_op_test_imports_resolve_under_pe_fluid(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "imported" in out.stdout
     assert "refused: paddle.decomposition.decompose: Paddle 2.6's primitive-op decompositions" in out.stdout
+    assert "refused: paddle._C_ops.p_norm: Paddle's eager op functions run in dygraph mode" in out.stdout
 
 
 def test_prim_switches_accept_off_and_refuse_on():
