@@ -101,3 +101,15 @@ def test_parse_arg_and_kwargs():
         pass
 
     assert parse_arg_and_kwargs(api) == (["x", "axis", "name"], {"axis": 0, "name": None})
+
+
+def test_op_protos_type_attributes_whose_default_tells_none():
+    """op_test.py's Operator writes each attribute by its proto's type: clip's min/max (no default)
+    are FLOAT and split's sections (default []) INTS, as Paddle 2.6.2's protos say (a STRING type made
+    writing a float fail)."""
+    from pe_cli.fluid.framework import OpProtoHolder
+    from pe_cli.framework.operator import AttrType
+
+    types = {t: {a.name: a.type for a in OpProtoHolder.instance().get_op_proto(t).attrs} for t in ("clip", "split")}
+    assert types["clip"]["min"] == types["clip"]["max"] == AttrType.FLOAT
+    assert types["split"]["sections"] == AttrType.INTS
