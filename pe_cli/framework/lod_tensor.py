@@ -42,6 +42,7 @@ class LoDTensor:
         array = self._array
         if hasattr(array, "copy_to_host"):  # on a GPU (a CUDA place's scope): copy to the host
             array = array.copy_to_host()
+        array = np.asarray(array)  # a kernel's 0-D value may be a numpy scalar: numpy wants an ndarray
         return array if dtype is None else array.astype(dtype)
 
     def shape(self):

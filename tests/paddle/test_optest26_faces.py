@@ -113,3 +113,26 @@ def test_op_protos_type_attributes_whose_default_tells_none():
     types = {t: {a.name: a.type for a in OpProtoHolder.instance().get_op_proto(t).attrs} for t in ("clip", "split")}
     assert types["clip"]["min"] == types["clip"]["max"] == AttrType.FLOAT
     assert types["split"]["sections"] == AttrType.INTS
+
+
+def test_complex_product_and_quotient_gradients_take_the_conjugate():
+    """Paddle 2.6's complex gradients: dX = dOut * conj(Y), dY = dOut * conj(X) for a product (what
+    test_elementwise_mul_op.py's TestComplex* numeric gradients agree with), dX = dOut / conj(Y),
+    dY = -dOut * conj(X / Y / Y) for a quotient (test_elementwise_div_op.py's references). pe's CPU
+    kernels gave dOut * Y, a wrong gradient without a word."""
+    rng = np.random.RandomState(7)
+    x, y, d = (rng.uniform(-1, 1, (2, 3)) + 1j * rng.uniform(-1, 1, (2, 3)) for _ in range(3))
+    scope = fluid.core.Scope()
+    for name, value in {"x": x, "y": y, "d": d, "o": x / y}.items():
+        scope.var(name).get_tensor().set(value, fluid.CPUPlace())
+    grads = {"X@GRAD": "dx", "Y@GRAD": "dy"}
+    Operator("elementwise_mul_grad", X="x", Y="y", **{"Out@GRAD": "d"}, **grads, axis=-1).run(scope, fluid.CPUPlace())
+    got = [np.array(scope.find_var(n).get_tensor()) for n in ("dx", "dy")]
+    np.testing.assert_allclose(got[0], d * np.conj(y))
+    np.testing.assert_allclose(got[1], d * np.conj(x))
+    Operator("elementwise_div_grad", X="x", Y="y", Out="o", **{"Out@GRAD": "d"}, **grads, axis=-1).run(
+        scope, fluid.CPUPlace()
+    )
+    got = [np.array(scope.find_var(n).get_tensor()) for n in ("dx", "dy")]
+    np.testing.assert_allclose(got[0], d / np.conj(y))
+    np.testing.assert_allclose(got[1], -d * np.conj(x / y / y))
