@@ -118,8 +118,9 @@ def test_op_protos_type_attributes_whose_default_tells_none():
 def test_complex_product_and_quotient_gradients_take_the_conjugate():
     """Paddle 2.6's complex gradients: dX = dOut * conj(Y), dY = dOut * conj(X) for a product (what
     test_elementwise_mul_op.py's TestComplex* numeric gradients agree with), dX = dOut / conj(Y),
-    dY = -dOut * conj(X / Y / Y) for a quotient (test_elementwise_div_op.py's references). pe's CPU
-    kernels gave dOut * Y, a wrong gradient without a word."""
+    dY = -dOut * conj(X / Y / Y) for a quotient (test_elementwise_div_op.py's references), and
+    dOut @ conj(Y)^T, conj(X)^T @ dOut for matmul(_v2) (test_matmul_v2_op.py's TestComplexMatMulOp). pe's
+    CPU kernels gave dOut * Y, a wrong gradient without a word."""
     rng = np.random.RandomState(7)
     x, y, d = (rng.uniform(-1, 1, (2, 3)) + 1j * rng.uniform(-1, 1, (2, 3)) for _ in range(3))
     scope = fluid.core.Scope()
@@ -136,3 +137,11 @@ def test_complex_product_and_quotient_gradients_take_the_conjugate():
     got = [np.array(scope.find_var(n).get_tensor()) for n in ("dx", "dy")]
     np.testing.assert_allclose(got[0], d / np.conj(y))
     np.testing.assert_allclose(got[1], -d * np.conj(x / y / y))
+    scope.var("w").get_tensor().set(np.ascontiguousarray(y.T), fluid.CPUPlace())  # [3, 2]: x @ w is [2, 2]
+    scope.var("e").get_tensor().set(d[:, :2].copy(), fluid.CPUPlace())
+    Operator("matmul_grad", X="x", Y="w", **{"Out@GRAD": "e"}, **grads, transpose_X=False, transpose_Y=False).run(
+        scope, fluid.CPUPlace()
+    )
+    got = [np.array(scope.find_var(n).get_tensor()) for n in ("dx", "dy")]
+    np.testing.assert_allclose(got[0], d[:, :2] @ np.conj(y))  # dOut @ conj(W)^T
+    np.testing.assert_allclose(got[1], np.conj(x).T @ d[:, :2])  # conj(X)^T @ dOut
