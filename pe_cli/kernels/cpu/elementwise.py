@@ -234,9 +234,7 @@ _add_grad_numpy = _grad(lambda x, y, out, d: (d, d))
 elementwise_sub_grad = _grad(lambda x, y, out, d: (d, -d))
 
 
-def _conj(a):
-    """a's complex conjugate (a itself when real): Paddle's gradients of complex products and quotients
-    take the conjugate of the other factor (dX = dOut * conj(Y))."""
+def _conj(a):  # Paddle's complex product and quotient gradients conjugate the other factor (dOut * conj(Y))
     return np.conj(a) if np.iscomplexobj(a) else a
 
 
