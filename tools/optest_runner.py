@@ -10,7 +10,8 @@ It runs in the test file's directory. A file that calls ``unittest.main()`` runs
 nothing, on Fluid too) runs by ``unittest.main(module=...)``, as Paddle's CI (``python -m unittest``).
 Each line: ``{"case": id, "outcome": ok | fail | error | skipped | expected failure | unexpected
 success, "error": "<exception type>: <first line of its message>", "seconds": ...}``; an error of
-setUpClass / tearDownClass / a module counts as a case of its own (unittest reports it so), and the
+setUpClass / tearDownClass / a module counts as a case of its own (unittest reports it so); ``"where"``
+of a case that failed: its traceback's innermost frame in the test's folder. The
 last line is ``{"end": exit status}`` when the file ran to its end. Engine-neutral: it imports
 neither Paddle nor pe, and runs on Python 3.8 (Fluid 1.8.5's) as on pe's.
 """
@@ -34,6 +35,14 @@ def error_line(err):
         frames = traceback.extract_tb(err[2])
         text = [frames[-1].line or ""] if frames else [""]
     return f"{name}: {text[0].strip()}"[:300] if text[0].strip() else name
+
+
+def test_frame(err):
+    """``file:line function`` of the innermost frame of a traceback that is in the test's own folder
+    (the test file or its helpers, such as op_test.py): which of the test's checks failed."""
+    folder = os.getcwd()
+    frames = [f for f in traceback.extract_tb(err[2]) if os.path.abspath(f.filename).startswith(folder)]
+    return f"{os.path.basename(frames[-1].filename)}:{frames[-1].lineno} {frames[-1].name}" if frames else ""
 
 
 class Recorder:
@@ -60,6 +69,7 @@ def recording_result(recorder):
             record = {"case": test.id(), "outcome": outcome, "seconds": seconds}
             if err is not None:
                 record["error"] = error_line(err)
+                record["where"] = test_frame(err)
             recorder.write(record)
 
         def addSuccess(self, test):

@@ -74,7 +74,7 @@ def summarize(records, timed_out=None):
     passing = sum(r["outcome"] in ("ok", "expected failure") for r in cases)
     skipped = sum(r["outcome"] == "skipped" for r in cases)
     bad = [r for r in cases if r["outcome"] not in ("ok", "expected failure", "skipped")]
-    first = f"{_short(bad[0]['case'])}: {bad[0].get('error', bad[0]['outcome'])}" if bad else ""
+    first = _one_line(bad[0]) if bad else ""
     if timed_out:
         first = f"timed out after {timed_out} s ({len(cases)} cases ran)" + (
             f"; first failure {first}" if first else ""
@@ -87,7 +87,14 @@ def summarize(records, timed_out=None):
         "skipped": skipped,
         "failing": len(bad),
         "first_failure": first[:240].replace("|", "/").replace("\n", " "),
+        "failures": [_one_line(r) for r in bad],
     }
+
+
+def _one_line(record):
+    """A failing case's line: case (at where): error."""
+    at = f" (at {record['where']})" if record.get("where") else ""
+    return f"{_short(record['case'])}{at}: {record.get('error', record['outcome'])}"[:300]
 
 
 def _short(case):

@@ -48,6 +48,7 @@ from . import (
     unique_name,
 )
 from .backward import append_backward, gradients  # noqa: F401
+from . import core as libpaddle  # noqa: F401 -- Paddle 2.6's name (paddle.base.libpaddle) for its core
 from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .data import data  # noqa: F401
 from .data_feeder import DataFeeder  # noqa: F401

@@ -40,6 +40,16 @@ from .core_classes import *  # noqa: F401,F403 -- the rest of Fluid core's class
 from .core_functions import *  # noqa: F401,F403 -- its functions,
 from .core_names import *  # noqa: F401,F403 -- and its plain values and loader helpers
 from .core_names import print_function  # noqa: F401
+from .core_prim import *  # noqa: F401,F403 -- Paddle 2.6's prim switches (off only)
+from . import core_pir as pir  # noqa: F401 -- Paddle 2.6's libpaddle.pir: PIR's classes, never made
+
+
+class CustomPlace:
+    """Paddle 2.6's place of a plug-in device (its custom-device runtime): pe has no plug-in devices, so
+    no place pe makes is one (the op tests' ``isinstance(place, core.CustomPlace)`` is False)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("paddle.CustomPlace: pe has no plug-in (custom) devices; use CPUPlace or CUDAPlace")
 
 
 class DataType:
@@ -270,6 +280,11 @@ def is_compiled_with_rocm():
 
 def is_compiled_with_xpu():
     """False: pe has no XPU kernels."""
+    return False
+
+
+def is_compiled_with_cinn():
+    """False: pe has no CINN compiler (Paddle 2.6's op tests skip their CINN checks on it)."""
     return False
 
 

@@ -115,6 +115,24 @@ def in_pir_mode():
     return False
 
 
+def canonicalize_attrs(attrs, op_proto):
+    """Paddle 2.6 wraps a SCALAR / SCALARS attribute's value in its Scalar union here; pe's ops read
+    attributes as Python values (the registry converts them), so the attributes are returned as given
+    (a copy, as Paddle's)."""
+    return dict(attrs)
+
+
+def _current_expected_place():
+    """The place Paddle 2.6 runs a program on when none is given: the first CUDA device where pe has
+    CUDA, else the CPU."""
+    return CUDAPlace(0) if is_compiled_with_cuda() else CPUPlace()
+
+
+def use_pir_api():
+    """False: pe builds Programs (Paddle 2.6's old IR), never PIR (``FLAGS_enable_pir_api``)."""
+    return False
+
+
 @contextlib.contextmanager
 def _dygraph_guard(tracer):
     """Paddle 2.6's switch of the eager tracer: ``_dygraph_guard(None)`` (static mode, what its tests

@@ -46,6 +46,8 @@ SPECIAL = {
     "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2": "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
     "paddle.base": "pe_cli.fluid",  # Paddle 2.6's name for paddle.fluid
+    "paddle.base.libpaddle": "pe_cli.fluid.core",  # Paddle 2.6's name for Fluid's core module
+    "paddle._C_ops": "pe_cli.paddle.c_ops",  # pe's module names start with no underscore
 }
 
 

@@ -104,6 +104,7 @@ class Operator:
 
     def _build(self, signature):
         program = Program()
+        program.runs_now = True  # one op run on a scope at once, in static and dygraph mode alike
         block = program.global_block()
         for name, shape, dtype, lod_level, sparse in signature:
             if sparse in ("array", "scopes"):

@@ -115,7 +115,8 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
-        static_mode.check_building(type)
+        if not self.program.runs_now:
+            static_mode.check_building(type)
         attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}  # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         if device_hint.current_device() is not None:

@@ -42,6 +42,7 @@ class LoDTensor:
         array = self._array
         if hasattr(array, "copy_to_host"):  # on a GPU (a CUDA place's scope): copy to the host
             array = array.copy_to_host()
+        array = np.asarray(array)  # a kernel's 0-D value may be a numpy scalar: numpy wants an ndarray
         return array if dtype is None else array.astype(dtype)
 
     def shape(self):
@@ -108,6 +109,12 @@ class LoDTensor:
         self._own_array().reshape(-1)[i] = value
 
     _get_double_element = _get_float_element
+
+    def _get_complex_element(self, i):
+        return complex(np.asarray(self).reshape(-1)[i])
+
+    _get_complex64_element = _get_complex128_element = _get_complex_element
+    _set_complex64_element = _set_complex128_element = _set_float_element
     _set_double_element = _set_float_element
 
     def __len__(self):

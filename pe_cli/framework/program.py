@@ -20,6 +20,11 @@ from .block import Block
 
 
 class Program:
+    # True for a program whose ops run as soon as they are made (the eager program of
+    # fluid.dygraph.guard(), fluid.op.Operator's one op): what Paddle runs the same way in dygraph mode,
+    # so no op of it is refused after paddle.disable_static() (Block._make_op)
+    runs_now = False
+
     def __init__(self):
         self.blocks = [Block(self, 0)]
         self.current_block_idx = 0

@@ -8,8 +8,24 @@ registry has no "intermediate" fact: an output slot that is not optional is repo
 so that a test which gives no expected value for it gets a variable for it, as Fluid makes one
 for its intermediate outputs (XShape, a softmax kept for the gradient)."""
 
-from ..framework.operator import attr_type_of
+from ..base.activations_row import real_number
+from ..framework.operator import AttrType, attr_type_of
 from ..ops import registry
+from ..ops.attributes import int_list, is_int
+
+# the type of an attribute whose default tells none (None, an empty list): from its check
+_BY_CHECK = {real_number: AttrType.FLOAT, is_int: AttrType.INT, int_list: AttrType.INTS}
+_BY_EXPECT = {"a number": AttrType.FLOAT, "a list of ints": AttrType.INTS, "a list of numbers": AttrType.FLOATS}
+
+
+def declared_type(default, spec):
+    """The Fluid type of an attribute: its default's, or where the default is None or an empty list
+    (clip's min, split's sections), the one its check or expected values name."""
+    if default is None or (isinstance(default, (list, tuple)) and not default):
+        found = _BY_CHECK.get(getattr(spec, "check", None)) or _BY_EXPECT.get(getattr(spec, "expect", ""))
+        if found is not None:
+            return found
+    return attr_type_of(default)
 
 
 class VarProto:
@@ -26,7 +42,7 @@ class AttrProto:
         self.name = name
         default = spec.default() if callable(spec.default) else spec.default
         self.default = default
-        self.type = attr_type_of(default)
+        self.type = declared_type(default, spec)
         self.comment = spec.expect
         self.generated = False
         self.support_tensor = support_tensor  # Paddle 2.x's: a Variable may give it (attr_tensors)

@@ -186,7 +186,9 @@ _register_with_xshape(
 
 
 def _infer_transpose(ctx):
+    """A negative axis counts from the end (Paddle 2.6's; Fluid 1.8 refused one)."""
     x, perm = ctx.shape("X"), list(ctx.attrs["axis"])
+    perm = [p + len(x) if -len(x) <= p < 0 else p for p in perm]
     if sorted(perm) != list(range(len(x))):
         ctx.fail(f"axis={perm} is not a permutation of the {len(x)} dims of X {fmt_shape(x)}")
     ctx.set_output("Out", [x[p] for p in perm], ctx.dtype("X"))
@@ -212,7 +214,7 @@ def _grad_transpose_grad(g):
 
 def _infer_transpose_grad(ctx):
     d_out = ctx.input_var("Out@GRAD")
-    perm = list(ctx.attrs["axis"])
+    perm = [p % len(ctx.attrs["axis"]) for p in ctx.attrs["axis"]]
     shape = None if d_out.shape is None else [d_out.shape[perm.index(i)] for i in range(len(perm))]
     ctx.set_output("X@GRAD", shape, d_out.dtype)
 

@@ -53,6 +53,9 @@ complex = _sys.modules[__name__ + ".complex"]  # noqa: A001,F811 -- 1.8.5's modu
 
 _patch_variable(tensor)
 _patch_program()
+from .eager_tensor import Tensor  # noqa: F401,E402
+from . import c_ops as _C_ops  # noqa: F401,E402 -- paddle._C_ops: eager op functions, each refused
+
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 

@@ -24,6 +24,10 @@ __all__ = [
     "get_cudnn_version",
     "is_compiled_with_cuda",
     "is_compiled_with_xpu",
+    "is_compiled_with_rocm",
+    "is_compiled_with_cinn",
+    "is_compiled_with_ipu",
+    "is_compiled_with_custom_device",
     "create_lod_tensor",
     "create_random_int_lodtensor",
     "cuda_pinned_places",
@@ -161,6 +165,26 @@ def get_cudnn_version():
 
 
 def is_compiled_with_xpu():
+    return False
+
+
+def is_compiled_with_rocm():
+    """False: pe has no ROCm kernels."""
+    return False
+
+
+def is_compiled_with_cinn():
+    """False: pe has no CINN compiler."""
+    return False
+
+
+def is_compiled_with_ipu():
+    """False: pe has no IPU kernels."""
+    return False
+
+
+def is_compiled_with_custom_device(device_type):
+    """False: pe has no plug-in (custom) devices."""
     return False
 
 

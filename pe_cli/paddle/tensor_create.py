@@ -82,9 +82,11 @@ def _dtype(dtype, default=None):
 
 
 def _shape(shape):
+    """A shape as fill_constant takes it: an int Tensor, or a list of ints and one-value int Tensors
+    (their values read at run time, Paddle 2.6's ShapeTensor / ShapeTensorList)."""
     if isinstance(shape, Variable):
-        raise PeError("a Tensor shape is not supported by pe; give a list of ints")
-    return [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
+        return shape
+    return [d if isinstance(d, Variable) else int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
 
 
 @renamed(out=True, device=True)

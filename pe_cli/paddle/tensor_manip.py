@@ -11,6 +11,7 @@ from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
+from ..base.dtypes import VarType
 from ..layers.helper import LayerHelper, single as _single
 from .alpha_keywords import renamed
 
@@ -84,7 +85,7 @@ reshape_ = reshape
 
 
 def transpose(x, perm, name=None):
-    return L.transpose(x, list(perm), name=name)
+    return L.transpose(x, perm, name=name)
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
@@ -105,8 +106,27 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return reshape_variable(x, new, name=name)
 
 
+def tensor_array_to_tensor(input, axis=1, use_stack=False, name=None):
+    """(the items of the tensor array ``input`` joined, or stacked with ``use_stack``, along ``axis``;
+    each item's size along it): Paddle 2.6's paddle.tensor.manipulation.tensor_array_to_tensor."""
+    return L.tensor_array_to_tensor(input, axis=axis, name=name, use_stack=use_stack)
+
+
+# Paddle 2.6's paddle.concat checks these (its list spells uint8 'unit8', so uint8 is refused).
+_CONCAT_DTYPES = ("bool", "float16", "float32", "float64", "int32", "int64", "int8", "complex64", "complex128")
+
+
 def concat(x, axis=0, name=None):
-    return L.concat(list(x), axis=int(axis), name=name)
+    """The tensors of the list ``x`` joined along ``axis``; a tensor array's items joined as Paddle
+    2.6 does (its tensor_array_to_tensor op)."""
+    if isinstance(x, Variable) and x.type == VarType.LOD_TENSOR_ARRAY:
+        return L.tensor_array_to_tensor(x, axis=axis, name=name)[0]
+    inputs = [x] if isinstance(x, Variable) else list(x)
+    for i, item in enumerate(inputs):
+        check_variable_and_dtype(item, f"input[{i}]", _CONCAT_DTYPES, "concat")
+        if item.dtype != inputs[0].dtype:
+            raise TypeError("All the Tensors in the input must have the same data type.")
+    return L.concat(inputs, axis=axis, name=name)
 
 
 @renamed(input="x", dim="axis")

@@ -75,13 +75,15 @@ def test_the_runner_records_every_case_and_class_error(tmp_path):
     assert records[-1] == {"end": 1}
     summary = optest_table.summarize(records)
     assert (summary["cases"], summary["passing"], summary["skipped"], summary["failing"]) == (6, 2, 1, 3)
-    # the first failure in run order (unittest runs the classes by name)
-    assert (
-        summary["first_failure"]
-        == "tearDownClass (TestBroken): AssertionError: This test do not have op_type in class attrs"
+    # the first failure in run order (unittest runs the classes by name), with the line of the test's
+    # folder it failed at
+    assert summary["first_failure"] == (
+        "tearDownClass (TestBroken) (at test_mul_op.py:32 tearDownClass): AssertionError: This test do not "
+        "have op_type in class attrs"
     )
     failed = next(r for r in records if r.get("outcome") == "fail")
     assert failed["error"] == "AssertionError: False is not true : Output (Out) has diff"
+    assert failed["where"].startswith("test_mul_op.py:") and failed["where"].endswith(" test_fails")
 
 
 def test_a_file_without_unittest_main_runs_its_cases_by_unittest(tmp_path):
@@ -146,3 +148,51 @@ def test_the_table_counts_files_fluid_passes_and_runs_nothing_cached(tmp_path):
         timeout=120,
     )
     assert out.returncode == 0 and "1 of the 2 files" in out.stdout and cache.read_text() == before
+
+
+def test_the_26_table_counts_paddles_passes_and_names_pes_refusals(tmp_path):
+    """tools/optest26_table.py (Paddle 2.6.2's op tests): the files run are the rows; a file pe fails first
+    on one of its named refusals (Paddle 2.6's PIR check, dygraph mode) is counted as such."""
+    import optest26_table
+
+    for name in ("test_a_op.py", "test_b_op.py", "test_c.py"):
+        (tmp_path / name).write_text("")
+    assert optest26_table.test_files(str(tmp_path)) == ["test_a_op.py", "test_b_op.py"]
+
+    def result(engine, name, cases, passing, first=""):
+        return dict(
+            engine=engine,
+            file=name,
+            cases=cases,
+            passing=passing,
+            skipped=0,
+            failing=cases - passing,
+            first_failure=first,
+            seconds=1.0,
+        )
+
+    pir = (
+        "T.test_check_output (at prim_op_test.py:170 prepare_python_api_arguments): TypeError: cannot unpack "
+        "non-iterable NoneType object"
+    )
+    done = {
+        ("paddle", "test_a_op.py"): result("paddle", "test_a_op.py", 2, 2),
+        ("pe", "test_a_op.py"): result("pe", "test_a_op.py", 2, 2),
+        ("paddle", "test_b_op.py"): result("paddle", "test_b_op.py", 3, 3),
+        ("pe", "test_b_op.py"): dict(result("pe", "test_b_op.py", 3, 1, first=pir), failures=[pir, pir]),
+    }
+    text = optest26_table.table(["test_a_op.py", "test_b_op.py"], done, "b12eb1e5b4" + "0" * 30)
+    assert text.startswith(
+        "**1 of the 2 files Paddle 2.6.2 passes on CPU pass wholly on pe**, and 1 more fail only on pe's "
+        "named refusals (PIR, dygraph, prim, auto-parallel)"
+    )
+    assert "| test_b_op.py | 3 | 1 | 0 | 2 | passes | 1.0 | only pe's refusals (PIR 2) |" in text
+    assert (
+        optest26_table.refusal("X: paddle.to_tensor: called in dygraph mode (...); pe runs static graphs only")
+        == "dygraph"
+    )
+    assert optest26_table.refusal("X: AssertionError: Output (Out) has diff") == ""
+    bug = "T.test_y (at op_test.py:2120 _compare_numpy): AssertionError: Output (Out) has diff"
+    done["pe", "test_b_op.py"]["failures"] = [pir, bug]
+    text = optest26_table.table(["test_a_op.py", "test_b_op.py"], done, "b12eb1e5b4" + "0" * 30)
+    assert f"| test_b_op.py | 3 | 1 | 0 | 1 | passes | 1.0 | {bug} |" in text  # the first failure not refused

@@ -1,6 +1,7 @@
 """pe against Paddle 2.6.2's recorded tensor functions (tests/data/paddle_oracle/functions.json, written by
 tools/paddle_function_oracle.py on paddlepaddle==2.6.2) and paddle.distribution (distributions.json,
-tools/paddle_distribution_oracle.py): each case's static program, built by the same code with pe's
+tools/paddle_distribution_oracle.py) and of cases of Paddle 2.6's own op tests (optest26.json,
+tools/optest26_oracle.py): each case's static program, built by the same code with pe's
 ``paddle``, gives Paddle's outputs (dtype, shape and values: float32 rounding, NaN and +-inf where Paddle
 has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
 and the program holds the op types Paddle's holds for the function (Paddle's op names: digamma, cummax,
@@ -27,7 +28,14 @@ _spec = importlib.util.spec_from_file_location(
 )
 distributions = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(distributions)
-SOURCES = {"functions": (oracle.CASES, oracle.OUT), "distributions": (distributions.CASES, distributions.OUT)}
+_spec = importlib.util.spec_from_file_location("optest26_oracle", os.path.join(ROOT, "tools", "optest26_oracle.py"))
+optest26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(optest26)
+SOURCES = {
+    "functions": (oracle.CASES, oracle.OUT),
+    "distributions": (distributions.CASES, distributions.OUT),
+    "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
+}
 
 # the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types
 # holds it in pe too (the helper ops around it, unsqueeze2 or unsqueeze, fill_constant, may differ)
@@ -44,7 +52,7 @@ def recorded():
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         assert data["engine"] == "paddlepaddle 2.6.2"
-        assert sorted(data["cases"]) == sorted(cases), f"rerun tools/paddle_{source[:-1]}_oracle.py on Paddle 2.6.2"
+        assert sorted(data["cases"]) == sorted(cases), f"rerun the tools/ script that writes {path} on Paddle 2.6.2"
         out[source] = data["cases"]
     return out
 

@@ -25,9 +25,14 @@ def guard(place=None):
     """Within it, ``fluid.default_main_program()`` is an eager program: each op appended to its block
     runs at once by its kernels on ``place`` (default CPUPlace()); so is the startup program, on the
     same scope: a layer's parameters (fluid.dygraph.BatchNorm's) hold their initial values as soon as
-    the layer is made."""
-    program = EagerProgram(place if place is not None else CPUPlace())
-    startup = EagerProgram(program.place, program.scope)
+    the layer is made. A guard inside another of the same place keeps its eager program: variables
+    made outside it are used inside (Paddle's eager tensors outlive a nested guard)."""
+    outer = _active[-1] if _active else None
+    if outer is not None and (place is None or str(place) == str(outer.place)):
+        program, startup = outer, outer.startup
+    else:
+        program = EagerProgram(place if place is not None else CPUPlace())
+        startup = program.startup = EagerProgram(program.place, program.scope)
     old_main, old_startup = switch_main_program(program), switch_startup_program(startup)
     _active.append(program)
     try:

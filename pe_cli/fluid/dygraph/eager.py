@@ -64,6 +64,10 @@ class EagerVariable(Variable):
             return np.asarray(value.values), np.asarray(value.rows)
         return np.array(var.get_tensor())
 
+    def retain_grads(self):
+        """Paddle 2.6's request to keep a non-leaf variable's gradient: the eager program's scope keeps
+        every gradient ``backward()`` computes, so there is nothing to change."""
+
     def _set_grad_type(self, var_type):
         """Fluid's hint that this variable's gradient is row-sparse (or dense): pe's gradient op decides
         that itself (its kernel's value), so the hint changes nothing."""
@@ -110,6 +114,8 @@ class EagerBlock(Block):
 
 
 class EagerProgram(Program):
+    runs_now = True  # its ops run as they are appended
+
     def __init__(self, place, scope=None):
         super().__init__()
         self.blocks = [EagerBlock(self, 0)]
@@ -171,3 +177,10 @@ class Tracer:
 
     def trace_op(self, type, inputs, outputs, attrs, stop_gradient=False):
         _eager_block("trace_op").append_op(type, _names(inputs), _names(outputs), attrs)
+
+    def _get_kernel_signature(self, type, inputs, outputs, attrs):
+        """Paddle 2.6's map from an op's slots and attributes to its phi kernel's arguments, in the
+        order of the op's Python API (its op tests line the API's parameters up with it). pe's kernels
+        take the op's slots by name and have no such order: a RuntimeError, which Paddle's tests take
+        as "no signature" and run the op itself (``trace_op``) instead of its Python API."""
+        raise RuntimeError(f"{type}: pe has no phi kernel signatures (its kernels take the op's slots by name)")

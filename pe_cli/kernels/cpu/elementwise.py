@@ -244,8 +244,14 @@ def _reduce_to(grad, out_shape, like):
 
 _add_grad_numpy = _grad(lambda x, y, out, d: (d, d))
 elementwise_sub_grad = _grad(lambda x, y, out, d: (d, -d))
-elementwise_mul_grad = _grad(lambda x, y, out, d: (d * y, d * x))
-elementwise_div_grad = _grad(lambda x, y, out, d: (d / y, -d * out / y))
+
+
+def _conj(a):  # Paddle's complex product and quotient gradients conjugate the other factor (dOut * conj(Y))
+    return np.conj(a) if np.iscomplexobj(a) else a
+
+
+elementwise_mul_grad = _grad(lambda x, y, out, d: (d * _conj(y), d * _conj(x)))
+elementwise_div_grad = _grad(lambda x, y, out, d: (d / _conj(y), -d * _conj(out / y)))
 # Ties send the gradient to Y, as Fluid does.
 elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
 elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))

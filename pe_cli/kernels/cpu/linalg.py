@@ -275,13 +275,19 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
+def _conj(a):
+    """a's complex conjugate (a itself when real): Paddle's complex matmul gradients are
+    dX = dOut @ conj(Y)^T and dY = conj(X)^T @ dOut."""
+    return np.conj(a) if np.iscomplexobj(a) else a
+
+
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
         return {"X@GRAD": _matmul_heads(ins, attrs, "X", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
-    dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)  # d(Out)/d(xm): [..., M, K]
+    dxm = unbroadcast(_product(d, _conj(ym), trans_b=True), xm.shape)  # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
     return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
@@ -294,9 +300,9 @@ def matmul_grad_y(ins, attrs):
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
     if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:  # the sum over X's leading dims: one GEMM
-        dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
+        dym = _product(_conj(xm).reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:
-        dym = unbroadcast(_product(xm, d, trans_a=True), ym.shape)  # d(Out)/d(ym): [..., K, N]
+        dym = unbroadcast(_product(_conj(xm), d, trans_a=True), ym.shape)  # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}

@@ -105,11 +105,12 @@ def unsqueeze(ins, attrs):
 
 def transpose(ins, attrs):
     x = ins["X"]
-    swap = _adjacent_swap(x, attrs["axis"])
+    perm = [a % x.ndim if x.ndim else a for a in attrs["axis"]]
+    swap = _adjacent_swap(x, perm)
     if swap is None:
-        out = np.ascontiguousarray(np.transpose(x, attrs["axis"]))
+        out = np.ascontiguousarray(np.transpose(x, perm))
     else:  # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
-        out = np.empty(tuple(x.shape[i] for i in attrs["axis"]), dtype=x.dtype)
+        out = np.empty(tuple(x.shape[i] for i in perm), dtype=x.dtype)
         run_in_parts(
             _transpose_loops(),
             "swap_middle",
