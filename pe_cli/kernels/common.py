@@ -20,6 +20,13 @@ SIGMOID_MIN, SIGMOID_MAX = -40.0, 13.0
 PLAIN_SIGMOID = 4
 
 
+def conj(a):
+    """a's complex conjugate (a itself when real). Paddle 2.6's gradients of complex products conjugate the
+    other factor: dX = dOut * conj(Y) (elementwise_mul/div, dot), dX = dOut @ conj(Y)^T (matmul, bmm); the
+    CUDA twins read the same rule (kernels/cuda/_elementwise.py ``conj``, ``.conjugate()`` in device code)."""
+    return np.conj(a) if np.iscomplexobj(a) else a
+
+
 def seq_offsets(ctx, slot, rows):
     """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
     plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""

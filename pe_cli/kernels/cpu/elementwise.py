@@ -19,7 +19,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
-from ..common import div_grad_grad
+from ..common import conj, div_grad_grad
 from ..value_checks import check_divisor
 from ._int_division import floored_div, remainder, truncated_div
 from .selected_rows import sum_with_sparse
@@ -244,14 +244,9 @@ def _reduce_to(grad, out_shape, like):
 
 _add_grad_numpy = _grad(lambda x, y, out, d: (d, d))
 elementwise_sub_grad = _grad(lambda x, y, out, d: (d, -d))
-
-
-def _conj(a):  # Paddle's complex product and quotient gradients conjugate the other factor (dOut * conj(Y))
-    return np.conj(a) if np.iscomplexobj(a) else a
-
-
-elementwise_mul_grad = _grad(lambda x, y, out, d: (d * _conj(y), d * _conj(x)))
-elementwise_div_grad = _grad(lambda x, y, out, d: (d / _conj(y), -d * _conj(out / y)))
+# complex: the other factor's conjugate (kernels/common.py conj)
+elementwise_mul_grad = _grad(lambda x, y, out, d: (d * conj(y), d * conj(x)))
+elementwise_div_grad = _grad(lambda x, y, out, d: (d / conj(y), -d * conj(out / y)))
 # Ties send the gradient to Y, as Fluid does.
 elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
 elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ...shapes.linalg import matmul_flag, matmul_v1_attrs
+from ..common import conj
 from ..fused_math import written_grads
 from ..value_checks import not_invertible, not_positive_definite
 from .runtime import cblas, threads
@@ -177,11 +178,11 @@ def mul_grad(ins, attrs, ctx=NO_CONTEXT):
     wanted = ctx.wanted(("X@GRAD", "Y@GRAD"))
     outs = {}
     if "X@GRAD" in wanted:
-        y2 = _as_matrix(y, yd)
+        y2 = conj(_as_matrix(y, yd))
         dx = matmul2d(dout.reshape(dout.size // max(y2.shape[1], 1), y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
         outs["X@GRAD"] = dx.reshape(x.shape)
     if "Y@GRAD" in wanted:
-        x2 = _as_matrix(x, xd)
+        x2 = conj(_as_matrix(x, xd))
         dy = matmul2d(x2, dout.reshape(x2.shape[0], math.prod(y.shape[yd:])), trans_a=True)
         # not a view where it has the shape already: the update that reads it then sees it own its data
         # (optimizer._may_overlap skips np.may_share_memory)
@@ -275,19 +276,13 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
-def _conj(a):
-    """a's complex conjugate (a itself when real): Paddle's complex matmul gradients are
-    dX = dOut @ conj(Y)^T and dY = conj(X)^T @ dOut."""
-    return np.conj(a) if np.iscomplexobj(a) else a
-
-
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:
         return {"X@GRAD": _matmul_heads(ins, attrs, "X", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
-    dxm = unbroadcast(_product(d, _conj(ym), trans_b=True), xm.shape)  # d(Out)/d(xm): [..., M, K]
+    dxm = unbroadcast(_product(d, conj(ym), trans_b=True), xm.shape)  # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
     return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
@@ -300,9 +295,9 @@ def matmul_grad_y(ins, attrs):
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs)
     if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:  # the sum over X's leading dims: one GEMM
-        dym = _product(_conj(xm).reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
+        dym = _product(conj(xm).reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:
-        dym = unbroadcast(_product(_conj(xm), d, trans_a=True), ym.shape)  # d(Out)/d(ym): [..., K, N]
+        dym = unbroadcast(_product(conj(xm), d, trans_a=True), ym.shape)  # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}

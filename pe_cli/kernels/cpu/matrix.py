@@ -5,6 +5,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
+from ..common import conj
 from . import linalg
 from .elementwise import unbroadcast
 from ..context import NO_CONTEXT
@@ -47,7 +48,8 @@ def dot(ins, attrs):
 def dot_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     dout = dout.reshape(x.shape[:-1] + (1,))
-    return {"X@GRAD": (dout * y).astype(x.dtype, copy=False), "Y@GRAD": (dout * x).astype(y.dtype, copy=False)}
+    dx, dy = dout * conj(y), dout * conj(x)  # complex: the other factor's conjugate, as Paddle 2.6's
+    return {"X@GRAD": dx.astype(x.dtype, copy=False), "Y@GRAD": dy.astype(y.dtype, copy=False)}
 
 
 def cross(ins, attrs):

@@ -215,3 +215,17 @@ def scalar_arg(dtype, value):
     """A scalar kernel argument in the array's dtype, so float32 kernels compute in float32."""
     dtype = np.dtype(dtype)
     return dtype.type(value) if dtype.kind == "f" else value
+
+
+@cuda.jit(device=True, inline=True)
+def _conjugate(a, p, q):
+    return a.conjugate()
+
+
+_CONJ = Unary(_conjugate)
+
+
+def conj(a):
+    """a's complex conjugate (a itself when real): kernels/common.py ``conj``, Paddle's rule for the gradients
+    of complex products (dX = dOut @ conj(Y)^T), on the device."""
+    return _CONJ(a) if np.dtype(a.dtype).kind == "c" else a

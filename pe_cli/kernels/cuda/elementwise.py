@@ -151,8 +151,13 @@ def _device(fn):
 
 elementwise_add_grad = _Grad(None, None)
 elementwise_sub_grad = _Grad(None, _device(lambda x, y, o, d: -d))
-elementwise_mul_grad = _Grad(_device(lambda x, y, o, d: d * y), _device(lambda x, y, o, d: d * x))
-elementwise_div_grad = _Grad(_device(lambda x, y, o, d: d / y), _device(lambda x, y, o, d: -d * o / y))
+# complex: the other factor's conjugate, as Paddle 2.6's (kernels/common.py conj)
+elementwise_mul_grad = _Grad(
+    _device(lambda x, y, o, d: d * y.conjugate()), _device(lambda x, y, o, d: d * x.conjugate())
+)
+elementwise_div_grad = _Grad(
+    _device(lambda x, y, o, d: d / y.conjugate()), _device(lambda x, y, o, d: -d * (o / y).conjugate())
+)
 # Ties send the gradient to Y, as Fluid does.
 elementwise_max_grad = _Grad(
     _device(lambda x, y, o, d: d if x > y else 0 * d), _device(lambda x, y, o, d: d if x <= y else 0 * d)

@@ -12,7 +12,7 @@ from ...shapes.linalg import matmul_flag, matmul_v1_attrs
 from ..fused_math import written_grads
 from . import runtime as rt
 from ..value_checks import not_invertible, not_positive_definite
-from ._elementwise import expand_to
+from ._elementwise import conj, expand_to
 from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
@@ -45,11 +45,11 @@ def mul_grad(ins, attrs, ctx=NO_CONTEXT):
     wanted = ctx.wanted(("X@GRAD", "Y@GRAD"))
     outs = {}
     if "X@GRAD" in wanted:
-        y2 = _as_matrix(y, attrs["y_num_col_dims"])
+        y2 = conj(_as_matrix(y, attrs["y_num_col_dims"]))
         dx = _matmul(dout.reshape((dout.size // max(y2.shape[1], 1), y2.shape[1])), y2, trans_b=True)
         outs["X@GRAD"] = dx.reshape(x.shape)
     if "Y@GRAD" in wanted:
-        x2 = _as_matrix(x, attrs["x_num_col_dims"])
+        x2 = conj(_as_matrix(x, attrs["x_num_col_dims"]))
         dy = _matmul(
             x2, dout.reshape((x2.shape[0], _rows(y.shape[attrs["y_num_col_dims"] :], len(y.shape)))), trans_a=True
         )
@@ -128,7 +128,7 @@ def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
-    alpha = attrs["alpha"]
+    alpha, ys = attrs["alpha"], conj(ys)  # complex: dX = dOut @ conj(Y)^T, as Paddle 2.6's
     if tx:  # X stored [K, M]: dX = alpha * op(Y) @ d^T
         dx = _product(ys, ty, d, True, alpha, batch)
     else:  # dX = alpha * d @ op(Y)^T
@@ -140,7 +140,7 @@ def matmul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
-    alpha = attrs["alpha"]
+    alpha, xs = attrs["alpha"], conj(xs)  # complex: dY = conj(X)^T @ dOut
     if ty:  # Y stored [N, K]: dY = alpha * d^T @ op(X)
         dy = _product(d, True, xs, tx, alpha, batch)
     else:  # dY = alpha * op(X)^T @ d

@@ -8,7 +8,7 @@ from numba import cuda
 from ...base.errors import PeError
 from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
 from . import runtime as rt
-from ._elementwise import Binary, Unary, scalar_arg
+from ._elementwise import Binary, Unary, conj, scalar_arg
 from ._launch import flat, grid, zeros
 from ._matmul import matmul
 from ._reduce import reduce, sum_to_shape
@@ -48,8 +48,8 @@ def addmm_grad(ins, attrs):
     alpha = float(attrs["Alpha"])
     return {
         "Input@GRAD": _SCALE(sum_to_shape(dout, tuple(inp.shape)), scalar_arg(dout.dtype, attrs["Beta"])),
-        "X@GRAD": matmul(dout, y, trans_b=True, alpha=alpha),
-        "Y@GRAD": matmul(x, dout, trans_a=True, alpha=alpha),
+        "X@GRAD": matmul(dout, conj(y), trans_b=True, alpha=alpha),
+        "Y@GRAD": matmul(conj(x), dout, trans_a=True, alpha=alpha),
     }
 
 
@@ -59,7 +59,8 @@ def bmm(ins, attrs):
 
 def bmm_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    return {"X@GRAD": matmul(dout, y, trans_b=True), "Y@GRAD": matmul(x, dout, trans_a=True)}
+    # complex: dX = dOut @ conj(Y)^T, dY = conj(X)^T @ dOut (kernels/common.py conj)
+    return {"X@GRAD": matmul(dout, conj(y), trans_b=True), "Y@GRAD": matmul(conj(x), dout, trans_a=True)}
 
 
 def dot(ins, attrs):
@@ -70,7 +71,7 @@ def dot(ins, attrs):
 def dot_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     dout = dout.reshape(tuple(x.shape[:-1]) + (1,))
-    return {"X@GRAD": _MUL(dout, y, shape=x.shape), "Y@GRAD": _MUL(dout, x, shape=y.shape)}
+    return {"X@GRAD": _MUL(dout, conj(y), shape=x.shape), "Y@GRAD": _MUL(dout, conj(x), shape=y.shape)}
 
 
 # -- cross: one thread per 3-vector -------------------------------------------------------------
