@@ -1,5 +1,5 @@
 """Paddle 2.6.2 as the oracle of the gradients of complex products: elementwise_mul, elementwise_div,
-matmul_v2 (plain and transposed) and dot on complex64 and complex128 inputs, each gradient of its inputs
+matmul_v2 (plain and transposed), dot and abs (its gradient dOut * X / |X|, dOut real) on complex64 and complex128 inputs, each gradient of its inputs
 for a given Out@GRAD (Paddle's: dX = dOut * conj(Y), dX = dOut @ conj(Y)^T, ...). Writes
 tests/data/paddle_oracle/complex_grads.json (inputs and gradients as [real, imag] lists); tests/cuda/
 test_cuda_complex_grads.py runs pe's CPU and CUDA grad kernels on the same inputs. CI never needs Paddle.
@@ -53,6 +53,24 @@ def _case(paddle, name, dtype, seed):
     }
 
 
+def _abs_case(paddle, dtype, seed):
+    rng = np.random.RandomState(seed)
+    x = _complex(rng, (2, 3), dtype)
+    x[0, 0] = 0  # its gradient there: 0
+    dout = rng.uniform(-1, 1, (2, 3)).astype(np.real(x).dtype)
+    tx = paddle.to_tensor(x, stop_gradient=False)
+    out = paddle.abs(tx)
+    (dx,) = paddle.grad([out], [tx], grad_outputs=[paddle.to_tensor(dout)])
+    values = {"X": x, "Out": out.numpy(), "Out@GRAD": dout, "X@GRAD": dx.numpy()}
+    return {
+        "op": "abs",
+        "dtype": dtype,
+        "attrs": {},
+        "shapes": {k: list(v.shape) for k, v in values.items()},
+        "values": {k: _parts(v) for k, v in values.items()},
+    }
+
+
 def main():
     import paddle
 
@@ -60,6 +78,8 @@ def main():
     for i, name in enumerate(CASES):
         for dtype in ("complex64", "complex128"):
             cases[f"{name}-{dtype}"] = _case(paddle, name, dtype, 100 + i)
+    for dtype in ("complex64", "complex128"):
+        cases[f"abs-{dtype}"] = _abs_case(paddle, dtype, 99)
     with open(OUT, "w") as f:
         json.dump({"paddle": paddle.__version__, "cases": cases}, f, indent=0)
         f.write("\n")

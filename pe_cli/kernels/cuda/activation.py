@@ -111,9 +111,23 @@ def _paddle2_form(name):
     return given_cpu_kernel(kernel)
 
 
-# Paddle 2.x's forms of leaky_relu, elu and hard_shrink and their gradients (kernels.kernel_of finds these
-# rows before the table's kernels)
+def _complex_on_host(name):
+    """Of a complex X the op's CPU kernel on the host (abs: |X|, dOut * X / |X|; the table's device functions
+    compare X with 0, which a complex X is not ordered by); the table's kernel otherwise."""
+    table = _ROW_KERNELS[name]
+
+    def kernel(ins, attrs, cpu_kernel):
+        return (on_host(cpu_kernel) if np.dtype(ins["X"].dtype).kind == "c" else table)(ins, attrs)
+
+    kernel.__name__ = name
+    return given_cpu_kernel(kernel)
+
+
+# Paddle 2.x's forms of leaky_relu, elu and hard_shrink and their gradients, and abs of complex values
+# (kernels.kernel_of finds these rows before the table's kernels)
 HOST_OPS = {
+    "abs": _complex_on_host("abs"),
+    "abs_grad": _complex_on_host("abs_grad"),
     "leaky_relu": _paddle2_form("leaky_relu"),
     "leaky_relu_grad": _paddle2_form("leaky_relu_grad"),
     "elu": _paddle2_form("elu"),
@@ -121,7 +135,7 @@ HOST_OPS = {
     "hard_shrink": _paddle2_form("hard_shrink"),
     "hard_shrink_grad": _paddle2_form("hard_shrink_grad"),
 }
-assert {n for name in PADDLE2_FORMS for n in (name, name + "_grad")} == set(HOST_OPS)
+assert {n for name in (*PADDLE2_FORMS, "abs") for n in (name, name + "_grad")} == set(HOST_OPS)
 
 
 def _grad_grad_kernel(second):
