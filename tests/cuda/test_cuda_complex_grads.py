@@ -100,3 +100,15 @@ def test_complex_product_gradients_conjugate_on_both_devices(op_type, dtype):
         got = _run_grad(op_type, {"X": x, "Y": y, "Out@GRAD": dout}, attrs, place())
         for slot in GRADS:
             np.testing.assert_allclose(got[slot], want[slot], rtol=tol, atol=tol, err_msg=f"{device} {slot}")
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_addmm_gradients_conjugate_on_both_devices(dtype):
+    rng = np.random.RandomState(4)
+    inp, x, y, dout = (_complex(rng, s, dtype) for s in ((2, 2), (2, 3), (3, 2), (2, 2)))
+    want = {"X@GRAD": 2 * dout @ np.conj(y).T, "Y@GRAD": 2 * np.conj(x).T @ dout}
+    tol = 1e-5 if dtype == "complex64" else 1e-12
+    for device, place in PLACES.items():
+        got = _run_grad("addmm", {"Input": inp, "X": x, "Y": y, "Out@GRAD": dout}, {"Alpha": 2.0, "Beta": 0.5}, place())
+        for slot in GRADS:
+            np.testing.assert_allclose(got[slot], want[slot], rtol=tol, atol=tol, err_msg=f"{device} {slot}")
