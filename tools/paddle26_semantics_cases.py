@@ -103,3 +103,33 @@ CASES.update(
         "yolo_box_square": _yolo(4, 4, classes=3),
     }
 )
+
+# issue 96, item 3: inputs Paddle 2.6.2 takes that pe refused. Comparisons of the narrow integers (uint8, int8,
+# int16: paddle.equal, less_than, ... take them), broadcast both ways and along an axis; split with a 0 section
+# (an empty part: forward only, Paddle's sum of an empty part for the gradient's loss refuses); fill_constant of
+# int16 (dtype 1).
+_I = np.array([[-3, 0, 7, 120], [5, -128, 0, 2], [9, 9, -1, 4]])
+for _op in ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal"):
+    for _dt in ("int16", "int8", "uint8"):
+        _x = np.abs(_I).astype(_dt) if _dt == "uint8" else _I.astype(_dt)
+        CASES[f"{_op}_{_dt}"] = case(_op, {"X": _x, "Y": _x[::-1].copy()})
+        CASES[f"{_op}_{_dt}_broadcast"] = case(_op, {"X": _x, "Y": _x[1:2, :].copy()}, {"axis": -1})
+CASES.update(
+    {
+        "split_zero_section": case(
+            "split", {"X": u(4, 3)}, {"axis": 0, "num": 0, "sections": [2, 0, 2]}, outputs=[("Out", 3)]
+        ),
+        "split_zero_section_last": case(
+            "split", {"X": u(2, 5)}, {"axis": 1, "num": 0, "sections": [0, -1, 0]}, outputs=[("Out", 3)]
+        ),
+        "split_zero_section_int64": case(
+            "split", {"X": _I.astype(np.int64)}, {"axis": 1, "num": 0, "sections": [1, 0, 3]}, outputs=[("Out", 3)]
+        ),
+        "fill_constant_int16": case(
+            "fill_constant", {}, {"shape": [2, 3], "dtype": 1, "value": -7.0, "str_value": "-7"}
+        ),
+        "fill_constant_int16_wide": case(
+            "fill_constant", {}, {"shape": [3], "dtype": 1, "value": 300.0, "str_value": "300"}
+        ),
+    }
+)

@@ -139,6 +139,11 @@ def _integers(seed):
     return build
 
 
+def _zero_dim_ints(P):
+    """paddle.randint with shape []: 0-D draws (Paddle 2.x's), beside a [2, 3] one."""
+    return [P.randint(-3, 3, shape=[], dtype="int32"), P.randint(0, 100, shape=[]), P.randint(-3, 3, [2, 3], "int32")]
+
+
 def _cases():
     cases = {}
     for op_type in _ATTRS:
@@ -153,6 +158,7 @@ def _cases():
     cases["initializers_program_seed"] = (_initializers, None, 9)  # each op's seed is the program's
     cases["integers_global_seed"] = (_integers(0), 4, 0)
     cases["integers_op_seed"] = (_integers(23), 4, 0)  # (bernoulli has no seed: the default generator's)
+    cases["randint_zero_dim"] = (_zero_dim_ints, 6, 0)
     cases["dropout_global_seed"] = (_dropouts, 17, 0)
     cases["dropout_program_seed"] = (_dropouts, 17, 31)  # the same mask every run, as Paddle's
     cases["layers_global_seed"] = (_layers, 0, 0)

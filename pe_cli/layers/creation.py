@@ -189,7 +189,7 @@ def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
     step is a number or a one-element Variable of ``dtype``. No gradient."""
     dtype = convert_dtype(dtype)
     if dtype not in _RANGE_DTYPES:
-        raise PeError(f"range: dtype {dtype} is not one of {list(_RANGE_DTYPES)}")
+        raise ArgumentTypeError(f"range: dtype {dtype} is not one of {list(_RANGE_DTYPES)}")  # Paddle's TypeError
     numbers_ = [v for v in (start, end, step) if not isinstance(v, Variable)]
     length = None
     if len(numbers_) == 3:

@@ -7,6 +7,8 @@ from .checks import check_type, check_variable_and_dtype, fluid_checks, optional
 from .helper import LayerHelper
 
 _COMPARABLE = ("bool", "float16", "float32", "float64", "int32", "int64")
+# Paddle 2.x's paddle.equal, less_than, ... take the narrow integers too (bfloat16 aside, which pe lacks)
+PADDLE2_COMPARABLE = _COMPARABLE + ("uint8", "int8", "int16")
 
 __all__ = [
     "less_than",
@@ -23,9 +25,9 @@ __all__ = [
 ]
 
 
-def _append_compare(op_type, x, y, cond, force_cpu, name):
+def append_compare(op_type, x, y, cond, force_cpu, name, dtypes=_COMPARABLE):
     for what, v in (("x", x), ("y", y)):
-        check_variable_and_dtype(v, what, _COMPARABLE, op_type)
+        check_variable_and_dtype(v, what, dtypes, op_type)
     check_type(cond, "cond", (Variable, type(None)), op_type)
     if force_cpu is not None:
         check_type(force_cpu, "force_cpu", bool, op_type)
@@ -44,7 +46,7 @@ def _compare(op_type):
     """Fluid 1.8's signature: ``(x, y, cond=None)``; pe's ``force_cpu`` and ``name`` come after, by keyword."""
 
     def layer(x, y, cond=None, *, force_cpu=None, name=None):
-        return _append_compare(op_type, x, y, cond, force_cpu, name)
+        return append_compare(op_type, x, y, cond, force_cpu, name)
 
     layer.__name__ = op_type
     layer.__doc__ = f"``{op_type}(x, y)``: a bool variable, elementwise (Fluid's layers.{op_type})."
@@ -54,7 +56,7 @@ def _compare(op_type):
 def less_than(x, y, force_cpu=None, cond=None, *, name=None):
     """``less_than(x, y)``: a bool variable, elementwise (Fluid's layers.less_than, which alone takes force_cpu
     before cond)."""
-    return _append_compare("less_than", x, y, cond, force_cpu, name)
+    return append_compare("less_than", x, y, cond, force_cpu, name)
 
 
 def _append_logical(op_type, inputs, out, name):
@@ -88,4 +90,4 @@ logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
 
 def elementwise_equal(x, y, name=None):
     """x == y, elementwise, a bool variable (Fluid 1.8's name for ``equal`` in paddle.tensor)."""
-    return _append_compare("equal", x, y, None, False, name)
+    return append_compare("equal", x, y, None, False, name)

@@ -166,9 +166,22 @@ def _randop(op_type, inputs, attrs, out, dtype, stop_gradient):
 
 
 @fluid_checks("randint", shape=optional((list, tuple, Variable)))
-def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_gradient=False, seed=0, name=None):
+def randint(
+    low,
+    high=None,
+    shape=None,
+    out=None,
+    dtype=None,
+    device=None,
+    stop_gradient=False,
+    seed=0,
+    name=None,
+    *,
+    zero_dim=False,
+):
     """Integers uniform in [low, high) (only ``low``: [0, low)), of ``shape`` (None: [1]; a Variable, or a list
-    holding Variables, gives it at run time) and ``dtype`` (None: int64): Fluid 1.8's randint op."""
+    holding Variables, gives it at run time; [] with ``zero_dim``, Paddle 2.x's: a 0-D tensor) and ``dtype``
+    (None: int64): Fluid 1.8's randint op."""
     dtype = _dtype_in("randint", "int64" if dtype is None else dtype, ("int32", "int64"))
     if high is None:
         low, high = 0, low
@@ -178,7 +191,7 @@ def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_
             f"(low must be smaller than high)"
         )
     attrs = {"low": int(low), "high": int(high), "seed": int(seed)}
-    inputs = shape_inputs("randint", [1] if shape is None else shape, {}, attrs)
+    inputs = shape_inputs("randint", [1] if shape is None else shape, {}, attrs, zero_dim=zero_dim)
     return _randop("randint", inputs, attrs, out, dtype, stop_gradient)
 
 

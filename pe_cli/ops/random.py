@@ -122,7 +122,9 @@ def _infer_randint(ctx):
     a = ctx.attrs
     if a["low"] is None or a["high"] is None or not a["low"] < a["high"]:
         ctx.fail(f"randint's low must less then high, but received: low = {a['low']}, high = {a['high']}")
-    if not a["shape"] and not ctx.has_input("ShapeTensor") and not ctx.has_input("ShapeTensorList"):
+    # shape [] in a Paddle 2.x program (attrs['_paddle2']) is a 0-D draw, as Paddle 2.6's; Fluid 1.8's needs a shape
+    given = a["shape"] or ctx.has_input("ShapeTensor") or ctx.has_input("ShapeTensorList")
+    if not given and not a.get("_paddle2"):
         ctx.fail("randint needs its shape: the attribute shape, or ShapeTensor or ShapeTensorList")
     infer_fill(ctx)
 
@@ -134,7 +136,7 @@ register(
     outputs=["Out"],
     infer=_infer_randint,
     needs_rng=True,
-    traits=("paddle_engine",),
+    traits=("paddle_engine", "paddle2_semantics"),
     lod="drop",
     attrs={
         "shape": Attr(list, int_list, "a list of ints", long=True),

@@ -12,9 +12,10 @@ import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
+from ..layers.logic import PADDLE2_COMPARABLE, append_compare
 from ..layers.helper import single as _single
 from .alpha_keywords import renamed, written_to
 from .tensor_products import addmm, bmm, cross, dot, kron, matmul, mm, mul, mv, t  # noqa: F401 (__all__)
@@ -259,7 +260,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if p == "fro" or p == 2:
         return L.sqrt(L.reduce_sum(L.square(x), dim=axis, keep_dim=keepdim), name=name)
     if not isinstance(p, numbers.Number):
-        raise PeError(f"paddle.norm: p={p!r} must be 'fro' or a number")
+        raise ArgumentValueError(f"paddle.norm: p={p!r} must be 'fro' or a number")  # Paddle 2.6.2's ValueError
     if p == math.inf:
         return L.reduce_max(L.abs(x), dim=axis, keep_dim=keepdim, name=name)
     if p == -math.inf:
@@ -375,8 +376,10 @@ def increment(x, value=1.0, name=None):
 
 def _compare(layer):
     def fn(x, y, name=None):
-        return layer(x, _var(y, x), name=name)
+        # Paddle 2.x's dtypes: uint8, int8 and int16 too, which Fluid 1.8's layers refused
+        return append_compare(layer.__name__, x, _var(y, x), None, None, name, PADDLE2_COMPARABLE)
 
+    fn.__name__ = layer.__name__
     fn.__doc__ = layer.__doc__
     return fn
 

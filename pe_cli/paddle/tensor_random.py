@@ -62,7 +62,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 
 def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -- Paddle's default
     """Integers uniform in [low, high) (only ``low`` given: [0, low))."""
-    return L.randint(low, high, _shape(shape), dtype=_dtype(dtype, "int64"))
+    return L.randint(low, high, _shape(shape), dtype=_dtype(dtype, "int64"), zero_dim=True)  # shape []: 0-D
 
 
 def randint_like(x, low=0, high=None, dtype=None, name=None):

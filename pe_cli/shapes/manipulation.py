@@ -78,8 +78,8 @@ def unsqueeze_shape(x_shape, axes):
 
 def split_sizes(x_shape, axis, num, sections):
     """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts (``sections``
-    then unread, as Fluid's), or ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's
-    dim is unknown."""
+    then unread, as Fluid's), or ``sections`` with at most one -1 taking the rest; a 0 section is an empty
+    part, as Paddle 2.x's. Sizes are -1 where X's dim is unknown."""
     dim = x_shape[axis]
     sections = list(sections)
     if not num and not sections:
@@ -91,8 +91,8 @@ def split_sizes(x_shape, axis, num, sections):
                 f"({dim} is not divisible by {num})"
             )
         return [dim // num if dim >= 0 else -1] * num, None
-    if sections.count(-1) > 1 or any(s < -1 or s == 0 for s in sections):
-        return None, f"sections={sections}: each section must be > 0, with at most one -1 (inferred)"
+    if sections.count(-1) > 1 or any(s < -1 for s in sections):
+        return None, f"sections={sections}: each section must be >= 0, with at most one -1 (inferred)"
     if dim < 0:
         return [-1] * len(sections), None
     known = sum(s for s in sections if s > 0)

@@ -231,3 +231,7 @@ CASES += [
         name="fill_constant_str_value_int32",
     ),
 ]
+
+from tests.ops.paddle26 import recorded_cases  # noqa: E402
+
+CASES += recorded_cases("creation")  # recorded from Paddle 2.6.2 (fill_constant of int16)

@@ -1,0 +1,52 @@
+"""Inputs Paddle 2.6.2 takes that pe's Paddle 2.x faces refused (issue 96, item 3; docs/COMPAT.md): the
+comparisons of uint8, int8 and int16 tensors, ``paddle.split`` with a 0 section (an empty part); and where
+Paddle 2.6.2 refuses (``paddle.arange`` of int8, ``paddle.norm(p=[2])``), pe refuses with Paddle's exception
+class. Paddle's values: tests/data/paddle_oracle/semantics26.json (tools/paddle26_semantics_cases.py)."""
+
+import numpy as np
+import pytest
+
+from pe_cli import fluid, paddle
+from tests.ops.paddle26 import RECORDED, array
+
+COMPARES = ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")
+
+
+def _run(build, feeds):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        ins = [paddle.static.data(n, list(v.shape), str(v.dtype)) for n, v in feeds.items()]
+        outs = build(*ins)
+    return fluid.Executor(fluid.CPUPlace()).run(main, feed=feeds, fetch_list=outs)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int8", "uint8"])
+@pytest.mark.parametrize("form", ["", "_broadcast"])
+def test_compares_take_the_narrow_integers(paddle2, dtype, form):
+    recs = [RECORDED[f"{op}_{dtype}{form}"] for op in COMPARES]
+    x, y = array(recs[0]["inputs"]["X"][0]), array(recs[0]["inputs"]["Y"][0])
+    assert x.dtype == dtype
+    got = _run(lambda a, b: [getattr(paddle, op)(a, b) for op in COMPARES], {"x": x, "y": y})
+    for op, rec, value in zip(COMPARES, recs, got):
+        np.testing.assert_array_equal(value, array(rec["outputs"]["Out"][0]), err_msg=op)
+
+
+@pytest.mark.parametrize("name,axis", [("split_zero_section", 0), ("split_zero_section_last", 1)])
+def test_split_with_a_zero_section(paddle2, name, axis):
+    rec = RECORDED[name]
+    x = array(rec["inputs"]["X"][0])
+    got = _run(lambda a: paddle.split(a, rec["attrs"]["sections"], axis), {"x": x})
+    want = [array(v) for v in rec["outputs"]["Out"]]
+    assert [g.shape for g in got] == [w.shape for w in want]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_what_paddle_refuses_raises_its_class(paddle2):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        with pytest.raises(TypeError, match="range: dtype int8"):
+            paddle.arange(0, 5, 1, "int8")  # Paddle 2.6.2: TypeError
+        x = paddle.static.data("x", [2, 2], "float64")
+        with pytest.raises(ValueError, match=r"p=\[2\]"):
+            paddle.norm(x, p=[2])  # Paddle 2.6.2: ValueError ("unspport p for p-order vector norm")
