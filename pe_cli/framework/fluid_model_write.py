@@ -277,7 +277,8 @@ def _versioned(desc, program):
     if getattr(program, "_follows_paddle2", False):
         desc.version.version = PADDLE2_VERSION
         versions = dict(_PADDLE26_VERSIONS)
-        versions.update(getattr(program, "_op_versions", None) or {})
+        loaded = getattr(program, "_op_versions", None) or {}  # (not Paddle's own for_pybind_test__)
+        versions.update({op_name: v for op_name, v in loaded.items() if op_name in versions})
         for op_name, version in sorted(versions.items()):
             desc.op_version_map.pair.add(op_name=op_name).op_version.version = version
         return
