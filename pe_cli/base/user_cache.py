@@ -155,9 +155,13 @@ def remove(path):
         pass
 
 
+def state_home():
+    """``$XDG_STATE_HOME``, else ``~/.local/state``: where the cache's key lives."""
+    return os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+
+
 def _state_dir():
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "pe")
+    return os.path.join(state_home(), "pe")
 
 
 def key():

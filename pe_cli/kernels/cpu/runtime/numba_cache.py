@@ -45,6 +45,9 @@ def install():
     except OSError:
         pass  # nothing is cached: every file operation below declines
     os.environ["NUMBA_CACHE_DIR"] = directory  # (numba rereads it; the helper process inherits it)
+    # a child inherits the folder, so it must inherit the key that signs it too (a child given another HOME
+    # would otherwise sign with another key, and every other process would take its files for foreign ones)
+    os.environ.setdefault("XDG_STATE_HOME", user_cache.state_home())
     config.CACHE_DIR = directory
     _root.append(os.path.realpath(directory))
     files = caching.IndexDataCacheFile
