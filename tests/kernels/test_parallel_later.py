@@ -3,7 +3,6 @@ a helper process (its numpy replica runs meanwhile), a parallel twin after the s
 the helper cannot take compiles in a thread of this process once no other thread is compiling."""
 
 import importlib
-import os
 import textwrap
 import time
 
@@ -75,8 +74,9 @@ def _fresh_module(tmp_path, monkeypatch, name):
 
 
 def test_a_cacheable_loop_is_compiled_by_the_helper_process_then_loaded(tmp_path, monkeypatch):
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))  # the helper's: not the user's
+    # the helper and this process share pe's numba cache folder, as in a run: this process's numba read
+    # its folder once (numba_cache.install()), so pointing only the helper elsewhere would make every
+    # loop it compiled invisible here (the fresh module's folder in that cache is named after tmp_path)
     loops = _fresh_module(tmp_path, monkeypatch, "fresh_loops_a")
     later = _numba._Later()
     x, out = np.arange(5.0), np.empty(5)

@@ -66,15 +66,21 @@ DIFFERENT = {
 
 
 def fullest_cases(op_types):
-    """One op case per op type of ``op_types``: the one that gives the most slots (tools/fluid_grad_ops.py
-    recorded Fluid's grad ops of each as this case makes the op)."""
+    """One op case per op type of ``op_types``: among the cases with a float input (an op of integer inputs
+    only has no gradient to make), the one that gives the most slots (tools/fluid_grad_ops.py recorded
+    Fluid's grad ops of each as this case makes the op)."""
     cases = {}
     for info in pkgutil.iter_modules(_cases_pkg.__path__):
         if info.name.startswith("cases_"):
             for case in importlib.import_module(f"tests.ops.{info.name}").CASES:
-                if case.op in op_types and (case.op not in cases or _slots(case) > _slots(cases[case.op])):
+                if case.op in op_types and (case.op not in cases or _rank(case) > _rank(cases[case.op])):
                     cases[case.op] = case
     return cases
+
+
+def _rank(case):
+    floats = any(is_float(getattr(v, "dtype", "float32")) for v in case.inputs.values() if not isinstance(v, list))
+    return floats, _slots(case)
 
 
 def _slots(case):
