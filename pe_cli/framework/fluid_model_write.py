@@ -277,8 +277,9 @@ def _versioned(desc, program):
     if getattr(program, "_follows_paddle2", False):
         desc.version.version = PADDLE2_VERSION
         versions = dict(_PADDLE26_VERSIONS)
-        loaded = getattr(program, "_op_versions", None) or {}  # (not Paddle's own for_pybind_test__)
-        versions.update({op_name: v for op_name, v in loaded.items() if op_name in versions})
+        loaded = getattr(program, "_op_versions", None)
+        if loaded:  # a loaded model keeps its map: an op type it lacks was read as version 0, and stays 0
+            versions = {op_name: loaded.get(op_name, 0) for op_name in versions}  # (not for_pybind_test__)
         for op_name, version in sorted(versions.items()):
             desc.op_version_map.pair.add(op_name=op_name).op_version.version = version
         return

@@ -183,11 +183,6 @@ def _fluid_meanings(x):
     return np.fmax(x, 2 * x), x * (x < 0.5) + x * (x > -0.5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="after the issue-96 branches merged, a leaky_relu saved at version 0 computes Paddle 2.6's meaning (to find)",
-)
 def test_an_older_op_version_keeps_its_older_meaning(tmp_path):
     """static_activations_2x with leaky_relu and hard_shrink at version 0 (a Paddle 2.x before their fixes):
     their meanings then (Fluid 1.8's), elu's Paddle 2.6's; as recorded (version 1), Paddle 2.6.2's. Saved
