@@ -1,7 +1,9 @@
 """Every shipped config through every command: each ``configs/*.yaml`` is trained a few steps on a
 small slice of its data, then evaluated, used to predict, exported both ways (ONNX and Fluid's
-inference directory), the export run by ``pe infer``, and shown by ``pe summary`` (config and run) and
-``pe graph``, each a real ``pe`` subprocess. Any command that fails, or says "internal error", fails
+inference directory), the export run by ``pe infer``, shown by ``pe summary`` (config and run) and
+``pe graph``, and served by ``pe serve``, whose answers equal ``pe predict``'s on the same rows
+(tests/cli/serving.py; not the two configs whose data are image files, which pe serve refuses to
+read), each a real ``pe`` subprocess. Any command that fails, or says "internal error", fails
 the test with the config, the command and what it printed. Two configs run at a time (the chains are
 independent), each command on at most 64 samples."""
 
@@ -13,6 +15,7 @@ import numpy as np
 import pytest
 import yaml
 
+from tests.cli import serving
 from tests.cli.test_helpers import REPO, pe
 
 CONFIGS = sorted(f for f in os.listdir(os.path.join(REPO, "configs")) if f.endswith((".yaml", ".yml")))
@@ -135,6 +138,11 @@ def _walk(config, tmp):
         said = proc.stdout + proc.stderr
         if proc.returncode != 0 or "internal error" in said:
             return f"{config}: pe {' '.join(args[:2])} exited {proc.returncode}:\n{said[-1500:]}"
+    if config not in serving.IMAGE_FILES:
+        try:
+            serving.served_as_predicted(run, data, os.path.join(tmp, "pred.csv"))
+        except AssertionError as e:
+            return f"{config}: pe serve: {e}"
     return ""
 
 

@@ -1,17 +1,15 @@
 """``pe serve``, the real server: a ``pe serve`` subprocess on a free loopback port, talked to over
-HTTP with urllib. Its answers equal ``pe predict -o x.csv``'s on the same rows for the shipped configs
-(each trained 2 steps), and ``pe infer``'s for a model Paddle 2.6.2 saved; every error status; many
+HTTP with urllib (tests/cli/serving.py). Its answers equal ``pe infer``'s for a model Paddle 2.6.2
+saved (and ``pe predict``'s for every shipped config: tests/cli/test_every_config.py); every error status; many
 concurrent requests run in fewer batches; SIGTERM under load answers every accepted request and
 exits 0. Only 127.0.0.1, every loop bounded in count and time."""
 
 import concurrent.futures
 import csv
 import json
-import math
 import os
 import signal
 import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -19,115 +17,14 @@ import urllib.request
 import numpy as np
 import pytest
 
+from tests.cli.serving import ROWS, Server, call, get, post, request_rows, same_row
 from tests.cli.test_every_config import _data_file, _limits
-from tests.cli.test_helpers import PE, REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 
-ROWS = 12
-# every shipped config but the two whose data are image files (mnist_png*: pe serve refuses an image
-# feed, it reads no file a request names): rows of a table, arrays, sequences, sparse slots
-IMAGE_FILES = ("mnist_png.yaml", "mnist_png_features.yaml")
-CONFIGS = sorted(f for f in os.listdir(os.path.join(REPO, "configs")) if f.endswith(".yaml") and f not in IMAGE_FILES)
 LENET = os.path.join(REPO, "tests", "data", "paddle26_saved", "lenet")
-
-
-def _port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A ``pe serve`` subprocess, ready once /health answers 200 (within 180 s)."""
-
-    def __init__(self, *args, log=None):
-        self.port = _port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log or os.devnull
-        cmd = PE + ["serve", *map(str, args), "--port", str(self.port), "--threads", "1"]
-        env = dict(os.environ)
-        env.pop("PE_DEBUG", None)
-        with open(self.log, "w") as err:
-            self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err, env=env)
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"pe serve exited {self.proc.returncode}: {open(self.log).read()[-2000:]}")
-            try:
-                if get(self.url + "/health")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise AssertionError("pe serve did not answer /health within 180 s")
-
-    def stop(self, timeout=60):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.stop()
-
-
-def _call(request, timeout=60):
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
-def get(url):
-    status, body = _call(urllib.request.Request(url), timeout=5)
-    return status, body
-
-
-def post(url, body, content_type="application/json", timeout=60):
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    status, text = _call(urllib.request.Request(url + "/predict", data, {"Content-Type": content_type}), timeout)
-    return status, json.loads(text)
-
-
-def _rows(data, feed):
-    """ROWS request rows of a pe predict --data file: a table's rows as written (text fields), an
-    array's samples under the feed's name, an .npz's feeds (sequences as lists of steps)."""
-    if data.endswith(".csv"):
-        with open(data, newline="") as f:
-            return [dict(r) for r, _ in zip(csv.DictReader(f), range(ROWS))]
-    if data.endswith(".npy"):
-        return [{feed: a.tolist()} for a in np.load(data)[:ROWS]]
-    z = np.load(data)
-    rows = [{} for _ in range(ROWS)]
-    for key in z.files:
-        if key.endswith("_lengths"):
-            continue
-        if key + "_lengths" in z.files:
-            ends = np.cumsum(z[key + "_lengths"])
-            parts = np.split(z[key], ends[:-1])
-        else:
-            parts = list(z[key])
-        for row, part in zip(rows, parts):
-            row[key] = np.asarray(part).tolist()
-    return rows
-
-
-def _same(served, written):
-    """A served prediction equals pe predict's CSV row: the same columns, text alike, numbers to the
-    CSV's 6 significant digits."""
-    assert list(served) == list(written)
-    for key, value in written.items():
-        if isinstance(served[key], str):
-            assert served[key] == value, key
-        else:
-            assert math.isclose(served[key], float(value), rel_tol=2e-5, abs_tol=1e-6), (key, served[key], value)
 
 
 def _trained(config, tmp):
@@ -161,23 +58,6 @@ def runs(tmp_path_factory):
     return _Runs(str(tmp_path_factory.mktemp("serve")))
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c[:-5])
-def test_answers_equal_pe_predict(config, runs):
-    run, data, written = runs[config]
-    with Server(run) as server:
-        meta = json.loads(get(server.url + "/metadata")[1])
-        rows = _rows(data, meta["inputs"][0]["feed"])
-        status, body = post(server.url, {"rows": rows})
-        assert status == 200, body
-        assert body["model"]["run"] == run and body["model"]["step"] == 2
-        assert len(body["predictions"]) == len(written) == ROWS
-        for served, row in zip(body["predictions"], written):
-            _same(served, row)
-        status, one = post(server.url, {"rows": rows[3:4]})  # a row alone: the same answer
-        _same(one["predictions"][0], written[3])
-        assert server.stop() == 0
-
-
 PENGUIN = {"island": "Biscoe", "bill_length_mm": 40.1, "bill_depth_mm": 18.9, "flipper_length_mm": 190}
 PENGUIN.update(body_mass_g=4300, sex="male")
 
@@ -202,9 +82,9 @@ def test_every_error_status_and_a_later_answer_unchanged(runs, tmp_path):
         ]
         for (status, body), want, says in cases:
             assert status == want and says in body["error"] and "\n" not in body["error"], (status, body)
-        status, text = _call(urllib.request.Request(server.url + "/nowhere"))
+        status, text = call(urllib.request.Request(server.url + "/nowhere"))
         assert status == 404 and "error" in json.loads(text)
-        status, text = _call(urllib.request.Request(server.url + "/predict"))  # GET
+        status, text = call(urllib.request.Request(server.url + "/predict"))  # GET
         assert status == 405 and "error" in json.loads(text)
         notes = post(server.url, {"rows": [dict(PENGUIN, island="Atlantis", bill_length_mm=None)]})[1]["notes"]
         assert notes == [
@@ -236,13 +116,13 @@ def test_every_error_status_and_a_later_answer_unchanged(runs, tmp_path):
 
 def test_concurrent_requests_run_in_fewer_batches(runs):
     run, data, written = runs["penguins.yaml"]
-    rows = _rows(data, None)
+    rows = request_rows(data, None)
     with Server(run, "--max-wait-ms", 100) as server:
         with concurrent.futures.ThreadPoolExecutor(12) as pool:
             answers = list(pool.map(lambda i: post(server.url, {"rows": [rows[i % ROWS]]}), range(3 * ROWS)))
         for i, (status, body) in enumerate(answers):
             assert status == 200
-            _same(body["predictions"][0], written[i % ROWS])
+            same_row(body["predictions"][0], written[i % ROWS])
         metrics = get(server.url + "/metrics")[1].decode()
         batches = int(next(line.split()[1] for line in metrics.splitlines() if line.startswith("pe_batch_rows_count")))
         assert batches < 3 * ROWS, metrics
