@@ -193,3 +193,26 @@ def test_what_cannot_be_an_output_exactly_is_one_line(tmp_path, outputs, says):
     err = proc.stderr.strip()
     assert proc.returncode == 2 and len(err.splitlines()) == 1 and says in err and "m.yaml:2" in err, err
     assert not (tmp_path / "run").exists()
+
+
+def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
+    """pe export --output <one head>: onnxruntime on raw rows gives pe predict's columns of that output."""
+    import onnxruntime as ort
+
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe export")
+    measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
+    for layer, name in (("body_mass_g_pred", "body_mass_g"), ("species_logits", "species"), ("sex_logits", "sex")):
+        proc = pe("export", "c.yaml", "-c", "run", "--onnx", f"{name}.onnx", "--output", layer, cwd=run["dir"])
+        assert proc.returncode == 0, proc.stderr
+        session = ort.InferenceSession(str(run["dir"] / f"{name}.onnx"), providers=["CPUExecutionProvider"])
+        got = dict(zip([o.name for o in session.get_outputs()], session.run(None, {"measures": measures})))
+        if name == "body_mass_g":
+            assert f"the output in {name}'s units" in proc.stdout
+            want = [float(v) for v in run["pred"][name]]
+            np.testing.assert_allclose(got[next(iter(got))].reshape(-1), want, rtol=1e-5)
+        else:
+            assert [str(c) for c in got["class_name"].reshape(-1)] == run["pred"][name]
+            classes = sorted({r[name] for r in run["rows"]})
+            want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
+            np.testing.assert_allclose(got["prob"], want, atol=1e-5)
