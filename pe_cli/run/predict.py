@@ -10,6 +10,9 @@ target's numeric preprocessing and transforms undone). A classifier (its label f
 sample's class and the class probabilities (a softmax of the layer, unless the layer is a
 softmax) and, with a label preprocessing, its class name; anything else gets the layer's
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
+named as below) or .csv (_csv_columns). A model with several outputs (run/inference.py's
+output_heads), without ``--output``: each head's columns in its own units and classes, one after
+the other (an .npz's arrays prefixed ``<label>_``).
 """
 
 import csv
