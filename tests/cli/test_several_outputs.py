@@ -202,7 +202,7 @@ def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
     if run["mix"] != "numeric+category+binary":
         pytest.skip("one mix is enough for pe export")
     measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
-    for layer, name in (("body_mass_g_pred", "body_mass_g"), ("species_logits", "species"), ("sex_logits", "sex")):
+    for layer, name in (("body_mass_g_pred", "body_mass_g"), ("species_logits", "species")):
         proc = pe("export", "c.yaml", "-c", "run", "--onnx", f"{name}.onnx", "--output", layer, cwd=run["dir"])
         assert proc.returncode == 0, proc.stderr
         session = ort.InferenceSession(str(run["dir"] / f"{name}.onnx"), providers=["CPUExecutionProvider"])
@@ -216,3 +216,39 @@ def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
             classes = sorted({r[name] for r in run["rows"]})
             want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
             np.testing.assert_allclose(got["prob"], want, atol=1e-5)
+
+
+HAND_WRITTEN = """\
+feeds:
+  measures: {shape: [2]}
+  species: {shape: [1], dtype: int64}
+  island: {shape: [1], dtype: int64}
+layers:
+  - h: {type: fc, input: measures, size: 8, act: relu}
+  - out_a: {type: fc, input: h, size: auto}
+  - out_b: {type: fc, input: h, size: auto}
+  - la: {type: softmax_with_cross_entropy, logits: out_a, label: species}
+  - lb: {type: softmax_with_cross_entropy, logits: out_b, label: island}
+  - lc: {type: softmax_with_cross_entropy, logits: out_a, label: island}
+  - total: {type: sums, input: [la, lb, lc]}
+  - loss: {type: mean, x: total}
+loss: loss
+"""
+
+
+def test_a_hand_written_model_whose_heads_pe_cannot_tell_apart_is_never_scored_wrong(tmp_path):
+    """Two label feeds, 'island' compared with two layers: no prediction report, and pe predict
+    without --output is one line naming the label and the layers."""
+    _table(tmp_path / "p.csv")
+    (tmp_path / "m.yaml").write_text(HAND_WRITTEN)
+    prep = "  preprocessing:\n    measures: {kind: numeric, columns: [bill_depth_mm, flipper_length_mm]}\n"
+    prep += "    species: {kind: label}\n    island: {kind: label}\n"
+    (tmp_path / "c.yaml").write_text(CONFIG.replace("epochs: 2", "epochs: 1") + prep)
+    proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "prediction" not in json.loads((tmp_path / "run" / "eval.json").read_text())
+    proc = pe("predict", "c.yaml", "-c", "run", "--data", "p.csv", "-o", "pred.csv", cwd=tmp_path)
+    err = proc.stderr.strip().splitlines()
+    assert proc.returncode != 0 and not (tmp_path / "pred.csv").exists(), proc.stdout
+    assert "cannot tell which layer predicts 'island': out_b and out_a both do" in err[-1], err
+    assert "--output LAYER" in err[-1] and not any("Traceback" in line for line in err)
