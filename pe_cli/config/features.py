@@ -146,7 +146,7 @@ def _encoder(doc, path, entry, kind):
     return encoder
 
 
-def loss_weight(doc, path, entry):
+def _loss_weight(doc, path, entry):
     """An output feature's ``loss: {weight: w}``: its loss's factor in the total, a number > 0 (1)."""
     loss = entry.get("loss", {})
     if not isinstance(loss, dict) or set(loss) - {"weight"}:
@@ -273,7 +273,7 @@ def expand_features(doc):
     losses, fetches = [], []
     outputs = _features(doc, "output_features", OUTPUT_KINDS)
     for at, name, _, kind, _, _ in outputs:
-        weight = loss_weight(doc, at, data["output_features"][at[1]])
+        weight = _loss_weight(doc, at, data["output_features"][at[1]])
         layers = head_layers(name, kind, prev, weight)
         _added(x, at, layers)
         losses.append(layers[-1][0] if weight != 1 else f"{name}_loss")
