@@ -178,8 +178,8 @@ def _print_result(cfg, result):
         click.echo(f"held-out ({rows}, {result.eval_samples} samples): {metrics}")
         for value in _accuracies(cfg, result.eval, result.prediction):
             click.echo(f"held-out accuracy: {100 * value:.2f}%")
-        if _regression(result.prediction):
-            click.echo(f"held-out {_regression(result.prediction)}")
+        for line in _regression(result.prediction):
+            click.echo(f"held-out {line}")
     if result.checkpoint:
         click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
@@ -187,16 +187,20 @@ def _print_result(cfg, result):
 
 
 def _regression(prediction):
-    from ..run.predmetrics import regression_line
+    """A regression's line (predmetrics.regression_line), or one line per output of a model with several."""
+    from ..run.predmetrics import held_out_lines, regression_line
 
-    return regression_line(prediction)
+    return held_out_lines(prediction) or [line for line in [regression_line(prediction)] if line]
 
 
 def _accuracies(cfg, metrics, prediction):
     """The fetches made by a metric layer (accuracy), printed again as a percentage; else the output
-    layer's top-1 accuracy on data.eval (eval.json's prediction), for a classifier."""
+    layer's top-1 accuracy on data.eval (eval.json's prediction), for a classifier. None for a model
+    with several outputs: each has its own line (_regression)."""
     from ..ops import registry
 
+    if "outputs" in (prediction or {}):
+        return []
     kinds = set(registry.with_trait("metric"))
     found = [v for name, v in metrics.items() if getattr(cfg.model.layer(name.split("[")[0]), "type", "") in kinds]
     return found or [v for v in [(prediction or {}).get("top1_accuracy")] if v is not None]
@@ -257,8 +261,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
         click.echo(f"  {name}: {value:.6f}")
     for value in _accuracies(cfg, result["metrics"], result.get("prediction")):
         click.echo(f"accuracy: {100 * value:.2f}%")
-    if _regression(result.get("prediction")):
-        click.echo(_regression(result.get("prediction")))
+    for line in _regression(result.get("prediction")):
+        click.echo(line)
     click.echo(f"wrote {result['out']}" + (f" and {result['fetches']}" if result.get("fetches") else ""))
 
 

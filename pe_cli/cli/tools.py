@@ -92,9 +92,11 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     result = run_predict(cfg, checkpoint, list(data_path), out, output, quiet, probabilities, keep)
-    kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
+    classes = "classes and probabilities" if probabilities else "classes"
+    layers = [f"'{layer}' ({classes if classifier else 'values'})" for layer, classifier in result["outputs"]]
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
-    click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
+    which = "layer" if len(layers) == 1 else "layers"
+    click.echo(f"predicted {result['samples']} samples with {which} {', '.join(layers)}: {result['out']}")
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)

@@ -23,6 +23,7 @@ squared error, the target standardized and predicted in its units). Sizes come f
 (``auto``). A feature's ``preprocessing`` map goes to its data.preprocessing entry as written.
 """
 
+import math
 import re
 
 from ..base import limits
@@ -32,6 +33,8 @@ from .errors import suggest
 INPUT_KINDS = ("numeric", "category", "binary", "text", "sequence", "set", "image", "date")
 OUTPUT_KINDS = ("numeric", "category", "binary")
 FEATURE_KEYS = ("column", "kind", "name", "encoder", "preprocessing")
+OUTPUT_KEYS = FEATURE_KEYS[:3] + ("preprocessing", "loss")
+NOT_YET_OUTPUTS = ("text", "sequence", "set", "image", "date")
 ENCODERS = {
     "category": {"type": ("embed", "one_hot"), "size": int},
     "text": {"type": ("pooled", "rnn"), "size": int, "pool": ("average", "max", "sum")},
@@ -67,12 +70,17 @@ def _feature(doc, path, entry, kinds):
         raise doc.error(
             path, "a feature is a mapping {column: ..., kind: ...}", "e.g. {column: island, kind: category}"
         )
+    allowed = OUTPUT_KEYS if kinds is OUTPUT_KINDS else FEATURE_KEYS
     for key in entry:
-        if key not in FEATURE_KEYS:
-            raise doc.error(
-                path + (key,), f"unknown key '{key}' of a feature", suggest(str(key), FEATURE_KEYS), key=True
-            )
+        if key not in allowed:
+            raise doc.error(path + (key,), f"unknown key '{key}' of a feature", suggest(str(key), allowed), key=True)
     column, kind = entry.get("column"), entry.get("kind")
+    if kinds is OUTPUT_KINDS and kind in NOT_YET_OUTPUTS:
+        raise doc.error(
+            path + ("kind",),
+            f"output feature '{entry.get('name', column)}': a {kind} output is not built yet (pe predicts "
+            f"{', '.join(OUTPUT_KINDS)} outputs)",
+        )
     if kind not in kinds:
         raise doc.error(
             path + ("kind",) if "kind" in entry else path,
@@ -136,6 +144,21 @@ def _encoder(doc, path, entry, kind):
         for width in value if want is list else [value] if want is int else []:
             _bounded(doc, path + ("encoder", key), "layer_width", width, f"encoder.{key}")
     return encoder
+
+
+def _loss_weight(doc, path, entry):
+    """An output feature's ``loss: {weight: w}``: its loss's factor in the total, a number > 0 (1)."""
+    loss = entry.get("loss", {})
+    if not isinstance(loss, dict) or set(loss) - {"weight"}:
+        raise doc.error(path + ("loss",), "an output feature's loss takes weight only", "e.g. loss: {weight: 2}")
+    weight = loss.get("weight", 1)
+    number = isinstance(weight, (int, float)) and not isinstance(weight, bool)
+    if not number or not math.isfinite(weight) or weight <= 0:
+        raise doc.error(
+            path + ("loss", "weight"),
+            f"loss.weight is the output's factor in the total loss, a number above 0, not {weight!r}",
+        )
+    return weight
 
 
 def _want(want):
@@ -248,15 +271,17 @@ def expand_features(doc):
     at = ("combiner",) if "combiner" in data else ("input_features",)
     prev = _added(x, at, combiner_layers(encoded, combiner.get("layers", 1), combiner.get("size", 32))) or encoded[0]
     losses, fetches = [], []
-    for at, name, _, kind, _, _ in _features(doc, "output_features", OUTPUT_KINDS):
-        layers = head_layers(name, kind, prev)
+    outputs = _features(doc, "output_features", OUTPUT_KINDS)
+    for at, name, _, kind, _, _ in outputs:
+        weight = _loss_weight(doc, at, data["output_features"][at[1]])
+        layers = head_layers(name, kind, prev, weight)
         _added(x, at, layers)
-        losses.append(f"{name}_loss")
-        fetches += [n for n, _ in layers if n.endswith("_acc")]
+        losses.append(layers[-1][0] if weight != 1 else f"{name}_loss")
+        fetches += [f"{name}_loss"] * (len(outputs) > 1) + [n for n, _ in layers if n.endswith("_acc")]
     loss = losses[0]
     if len(losses) > 1:
         loss = _added(x, ("output_features",), summed_losses(losses))
-    _replace(doc, x, loss, [loss] + fetches)
+    _replace(doc, x, loss, list(dict.fromkeys([loss] + fetches)))
 
 
 def _added(x, at, layers):

@@ -75,6 +75,7 @@ MODEL = Section(
                 "[].kind": "category or binary (a classifier), numeric (a regression)",
                 "[].name": "the feed's name (default: the column's)",
                 "[].preprocessing": "keys of the feed's data.preprocessing entry",
+                "[].loss": "{weight: w}: this output's factor in the total loss (default 1; a number above 0)",
             },
         ),
         "combiner": Custom(

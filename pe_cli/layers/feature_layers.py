@@ -7,7 +7,7 @@ model file's ``layers`` list writes it, sizes the data decides as ``auto``.
 - ``combiner_layers``: the encoded inputs joined (concat) and through fc + relu layers;
 - ``head_layers``: one output: a classifier (fc to the classes, softmax cross entropy, mean,
   accuracy) or a regression (fc to 1, squared error, mean), named ``<name>_logits``/``_pred``,
-  ``_err``, ``_loss``, ``_acc``; ``summed_losses``: several heads' losses summed (``loss``).
+  ``_err``, ``_loss``, ``_acc`` (``_weighted``: the loss times its ``loss.weight``); ``summed_losses``: several heads' losses summed (``loss``).
 """
 
 
@@ -72,19 +72,22 @@ def combiner_layers(encoded, layers, size):
     return out
 
 
-def head_layers(name, kind, prev):
+def head_layers(name, kind, prev, weight=1):
+    """One output's head; a ``weight`` other than 1 adds ``<name>_weighted``, its loss times it."""
+    weighted = [(f"{name}_weighted", {"type": "scale", "x": f"{name}_loss", "scale": float(weight)})]
+    weighted = weighted if weight != 1 else []
     if kind == "numeric":
         return [
             (f"{name}_pred", {"type": "fc", "input": prev, "size": 1}),
             (f"{name}_err", {"type": "square_error_cost", "input": f"{name}_pred", "label": name}),
             (f"{name}_loss", {"type": "mean", "x": f"{name}_err"}),
-        ]
+        ] + weighted
     return [
         (f"{name}_logits", {"type": "fc", "input": prev, "size": "auto"}),
         (f"{name}_err", {"type": "softmax_with_cross_entropy", "logits": f"{name}_logits", "label": name}),
         (f"{name}_loss", {"type": "mean", "x": f"{name}_err"}),
         (f"{name}_acc", {"type": "accuracy", "input": f"{name}_logits", "label": name}),
-    ]
+    ] + weighted
 
 
 def summed_losses(losses):

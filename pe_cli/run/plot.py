@@ -12,7 +12,7 @@ from ..base.atomic_file import write_file
 from ..base.errors import PeError
 from ..base.limits import file_kind, regular_file
 from .output_paths import check_output
-from .predmetrics import regression_line
+from .predmetrics import held_out_lines, regression_line
 
 
 MAX_METRICS_BYTES = 1 << 30  # a metrics.jsonl (a row per report: a long run's is a few MB)
@@ -119,10 +119,12 @@ def plot(run_dir, out=None, metrics=None):
 
 
 def _held_out(run_dir):
-    """' (held out: temp_max: RMSE ...)' of a regression run's eval.json (its last evaluation), or ''."""
+    """' (held out: temp_max: RMSE ...)' of a regression run's eval.json (its last evaluation), or '';
+    a run with several outputs: each one's line (predmetrics.held_out_lines), joined."""
     try:
         with open(os.path.join(run_dir, "eval.json")) as f:
-            line = regression_line(json.load(f).get("prediction"))
+            prediction = json.load(f).get("prediction")
+        line = "; ".join(held_out_lines(prediction)) or regression_line(prediction)
     except (OSError, ValueError, AttributeError):
         return ""
     return f"\nheld out: {line}" if line else ""

@@ -10,6 +10,9 @@ target's numeric preprocessing and transforms undone). A classifier (its label f
 sample's class and the class probabilities (a softmax of the layer, unless the layer is a
 softmax) and, with a label preprocessing, its class name; anything else gets the layer's
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
+named as below) or .csv (_csv_columns). A model with several outputs (run/inference.py's
+output_heads), without ``--output``: each head's columns in its own units and classes, one after
+the other (an .npz's arrays prefixed ``<label>_``).
 """
 
 import csv
@@ -185,19 +188,21 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     for line in notes:
         note(f"{data_path if isinstance(data_path, str) else 'the image files'}: {line}")
     values = _run(cfg, inference, columns, quiet)
-    result, names = prediction_result(inference, values, probabilities)
+    heads = inference.heads or [inference]
+    parts = [prediction_result(h, v, probabilities) + (h.label,) for h, v in zip(heads, values)]
+    extra = {k: v for k, v in kept.items() if k not in ("value", "class", "class_name", "prob")}
     if files is not None:
-        result["path"] = files
-    result = {**{k: v for k, v in kept.items() if k not in result}, **result}
+        extra["path"] = files
     out = out or os.path.join(
         os.path.dirname(os.path.dirname(inference.checkpoint)), f"predictions-step-{inference.step}.npz"
     )
-    _write(out, result, names, inference.labels[0] if inference.labels else None)
+    _write(out, extra, parts, several=inference.heads is not None)
     return {
         "out": out,
-        "samples": len(values),
+        "samples": len(values[0]),
         "output": inference.output,
         "classifier": inference.kind == "classification",
+        "outputs": [(h.output, h.kind == "classification") for h in heads],
         "checkpoint": inference.checkpoint,
         "step": inference.step,
     }
@@ -283,15 +288,17 @@ def _conformed(cfg, name, column, data_path):
 
 
 def _run(cfg, inference, columns, quiet):
+    """[each output's values over all rows] (one output, unless inference.heads has several)."""
     n = len(next(iter(columns.values())))
     size = cfg.data["data"]["eval_batch_size"] or cfg.data["data"]["batch_size"]
     progress = Progress((n + size - 1) // size, quiet)
+    run = inference.run_heads if inference.heads else lambda feed: [inference.run(feed)]
     parts = []
     for i, start in enumerate(range(0, n, size)):
-        parts.append(inference.run({k: v[start : start + size] for k, v in columns.items()}))
+        parts.append(run({k: v[start : start + size] for k, v in columns.items()}))
         progress.update(i + 1, 1, {}, None)
     progress.end()
-    return np.concatenate(parts)
+    return [np.concatenate(p) for p in zip(*parts)]
 
 
 def kept_columns(data_path, names):
@@ -312,17 +319,27 @@ def kept_columns(data_path, names):
         raise PeError(f"--keep: {e.message}" + (f"; {e.hint}" if e.hint else "")) from None
 
 
-def _write(out, result, names=None, target=None):
+def _write(out, extra, parts, several=False):
+    """``extra`` (kept columns, ``path``) and each output's (result, class names, label feed) of
+    ``parts``: a CSV's columns named after each label feed (_csv_columns); an .npz's arrays as they
+    are, each prefixed ``<label>_`` where the model has ``several`` outputs (``price_value``,
+    ``cut_class``, ``cut_prob``, ``cut_class_name``)."""
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
-        header, columns = _csv_columns(result, names, target)
+        header, columns = list(extra), [v.tolist() for v in extra.values()]
+        for result, names, target in parts:
+            h, c = _csv_columns(result, names, target)
+            header, columns = header + h, columns + c
         writer.writerow(header)
         writer.writerows(zip(*columns))
         atomic_write(out, buf.getvalue())
         return
+    arrays = dict(extra)
+    for result, _, target in parts:
+        arrays.update({f"{target}_{k}" if several else k: v for k, v in result.items()})
     buf = io.BytesIO()
-    np.savez(buf, **result)
+    np.savez(buf, **arrays)
     atomic_write(out, buf.getvalue())
 
 

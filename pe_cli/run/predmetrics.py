@@ -16,7 +16,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..data.unscaling import unscaled
-from .inference import output_layer, split_feeds, target_unscaling, task_kind
+from .inference import Head, output_heads, output_layer, split_feeds, target_unscaling, task_kind
 
 
 def prediction_metrics(kind, outputs, labels):
@@ -66,29 +66,52 @@ def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
     """prediction_metrics of the model's output layer over ``batcher`` (data.eval), run in the
     test program; {} for a model without a label feed or without a layer that needs none. A
     regression's predictions and labels are compared in the target's units (``preprocessing``, the
-    run's fitted data.preprocessing, and data.transforms undone: run/inference.py)."""
+    run's fitted data.preprocessing, and data.transforms undone: run/inference.py). A model with
+    several outputs (run/inference.py's output_heads): {"outputs": {label feed: its report}}."""
     spec = cfg.model
     _, labels = split_feeds(spec)
     if not labels:
         return {}
     try:
-        output = output_layer(spec)
-    except PeError:  # every layer needs the label: nothing to call a prediction
+        heads = output_heads(spec) or [Head(output_layer(spec), labels[0], task_kind(spec))]
+    except PeError:  # every layer needs the label, or heads pe cannot tell apart: nothing to call a prediction
         return {}
-    target = programs.model.var(output)
-    target = (target[0] if isinstance(target, (tuple, list)) else target).name
-    outputs, truth = [], []
+    targets = []
+    for head in heads:
+        var = programs.model.var(head.output)
+        targets.append((var[0] if isinstance(var, (tuple, list)) else var).name)
+    outputs, truth = [[] for _ in heads], [[] for _ in heads]
     for _, batch in batcher.epoch(0):
-        outputs.append(np.asarray(exe.run(programs.test, feed=batch, fetch_list=[target])[0]))
-        truth.append(np.asarray(batch[labels[0]]))
-    outputs, truth = np.concatenate(outputs), np.concatenate(truth)
-    units = target_unscaling(cfg, preprocessing, output)
+        for i, value in enumerate(exe.run(programs.test, feed=batch, fetch_list=targets)):
+            outputs[i].append(np.asarray(value))
+            truth[i].append(np.asarray(batch[heads[i].label]))
+    reports = {
+        head.label: _head_report(cfg, preprocessing, head, np.concatenate(o), np.concatenate(t))
+        for head, o, t in zip(heads, outputs, truth)
+    }
+    return reports[heads[0].label] if len(heads) == 1 else {"outputs": reports}
+
+
+def _head_report(cfg, preprocessing, head, outputs, truth):
+    units = target_unscaling(cfg, preprocessing, head.output)
     if units:
         outputs, truth = unscaled(units, outputs), unscaled(units, truth.astype(np.float64))
-    report = prediction_metrics(task_kind(spec), outputs, truth)
+    report = prediction_metrics(head.kind, outputs, truth)
     if report["kind"] == "regression":
-        report["target"] = labels[0]
-    names = preprocessing.class_names(labels[0]) if preprocessing is not None else None
+        report["target"] = head.label
+    names = preprocessing.class_names(head.label) if preprocessing is not None else None
     if report["kind"] == "classification" and names is not None:
         report["classes"] = names  # the confusion matrix's rows and columns, by name
-    return {"output": output, **report}
+    return {"output": head.output, **report}
+
+
+def held_out_lines(prediction):
+    """One line per output of a model with several (eval.json's prediction["outputs"]): a
+    classifier's accuracy, a regression's regression_line; [] for a model with one."""
+    lines = []
+    for name, report in ((prediction or {}).get("outputs") or {}).items():
+        if report.get("kind") == "classification":
+            lines.append(f"{name}: accuracy {100 * report['top1_accuracy']:.2f}%")
+        else:
+            lines.append(regression_line(report))
+    return lines

@@ -104,7 +104,7 @@ class RowModel:
                 f"pe serve: feed '{images[0]}' reads image files (data.preprocessing kind image), and pe serve "
                 f"reads no files a request names; use pe predict --data, or export the model (pe export --onnx)"
             )
-        self.target = self.inference.labels[0] if self.inference.labels else None
+        self.target = self.inference.label
         run_dir = os.path.dirname(os.path.dirname(self.inference.checkpoint))
         self.info = {"run": run_dir, "checkpoint": self.inference.checkpoint, "step": self.inference.step}
 

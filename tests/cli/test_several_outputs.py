@@ -1,0 +1,254 @@
+"""Several output features, each exact (issue 97, item 1): a model with two numeric outputs, two
+category outputs, or numeric + category + binary outputs gets one head per output, and every number
+pe prints and writes for it (the held-out lines of ``pe train`` and ``pe eval``, eval.json,
+metrics.csv's last row, ``pe predict``'s CSV columns) equals a recomputation from its predictions and
+the table's true labels: RMSE/MAE/R² in the output's units, accuracy, the confusion matrix with the
+output's class names, each output's loss and the weighted total (``loss: {weight: w}``). What pe cannot
+predict exactly is one line. Real ``pe`` processes on the bundled penguins table (its complete rows),
+one trained run per mix."""
+
+import csv
+import json
+import math
+import os
+import re
+
+import numpy as np
+import pytest
+
+from tests.cli.test_helpers import REPO, pe
+
+INPUTS = "input_features: [{name: measures, column: [bill_depth_mm, flipper_length_mm], kind: numeric}]\n"
+MIXES = {
+    "numeric+numeric": "[{column: body_mass_g, kind: numeric}, {column: bill_length_mm, kind: numeric}]",
+    "category+category": "[{column: species, kind: category}, {column: island, kind: category, loss: {weight: 0.5}}]",
+    "numeric+category+binary": (
+        "[{column: body_mass_g, kind: numeric, loss: {weight: 2}}, {column: species, kind: category},"
+        " {column: sex, kind: binary}]"
+    ),
+}
+CONFIG = """\
+model: m.yaml
+epochs: 2
+optimizer: {type: Adam, learning_rate: 0.05}
+data:
+  train: {format: csv, path: p.csv}
+  split: {eval: 0.25}
+"""
+MISSING = ("", "NA", "N/A", "NaN", "null", "None", "?")
+
+
+def _table(path):
+    """The bundled penguins rows without a missing field, written to ``path``; returns them."""
+    with open(os.path.join(REPO, "data", "penguins", "penguins.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if not any(v.strip() in MISSING for v in r.values())]
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def _outputs(mix):
+    """[(name, kind, weight)] of a mix's output features."""
+    found = re.findall(r"\{column: (\w+), kind: (\w+)(?:, loss: \{weight: ([\d.]+)\})?\}", MIXES[mix])
+    return [(name, kind, float(w) if w else 1.0) for name, kind, w in found]
+
+
+@pytest.fixture(scope="module", params=list(MIXES))
+def run(request, tmp_path_factory):
+    """One trained run of a mix, and its predictions of the whole table as CSV."""
+    mix = request.param
+    tmp = tmp_path_factory.mktemp(re.sub(r"\W", "_", mix))
+    rows = _table(tmp / "p.csv")
+    (tmp / "m.yaml").write_text(INPUTS + f"output_features: {MIXES[mix]}\n")
+    (tmp / "c.yaml").write_text(CONFIG)
+    train = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp)
+    assert train.returncode == 0, train.stderr
+    predict = pe("predict", "c.yaml", "-c", "run", "--data", "p.csv", "-o", "pred.csv", "-q", cwd=tmp)
+    assert predict.returncode == 0, predict.stderr
+    with open(tmp / "pred.csv") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        predicted = list(reader)
+    split = json.loads((tmp / "run" / "split.json").read_text())
+    return {
+        "mix": mix,
+        "dir": tmp,
+        "rows": rows,
+        "eval": split["eval_rows"],
+        "train": train.stdout,
+        "header": header,
+        "pred": {name: [r[i] for r in predicted] for i, name in enumerate(header)},
+        "eval.json": json.loads((tmp / "run" / "eval.json").read_text()),
+        "prep": json.loads((tmp / "run" / "preprocessing.json").read_text())["feeds"],
+    }
+
+
+def _recomputed(run, name, kind, weight):
+    """(eval.json's report, its held-out line, this output's loss) recomputed from pe predict's CSV
+    and the table's labels of the eval rows."""
+    rows, pred = [run["rows"][i] for i in run["eval"]], run["pred"]
+    if kind == "numeric":
+        y = np.array([float(r[name]) for r in rows])
+        p = np.array([float(pred[name][i]) for i in run["eval"]])
+        err = p - y
+        r2 = 1 - np.sum(err**2) / np.sum((y - y.mean()) ** 2)
+        report = {"rmse": math.sqrt(np.mean(err**2)), "mae": np.mean(np.abs(err)), "r2": r2}
+        line = f"{name}: RMSE {report['rmse']:.4g}  MAE {report['mae']:.4g}  R² {r2:.3f} (in {name}'s units)"
+        loss = np.mean((err / run["prep"][name]["divide"][0]) ** 2)  # the standardized squared error
+        return report, line, loss
+    classes = sorted({r[name] for r in run["rows"]})
+    truth = np.array([classes.index(r[name]) for r in rows])
+    chosen = np.array([classes.index(pred[name][i]) for i in run["eval"]])
+    assert [int(pred[f"{name}_id"][i]) for i in run["eval"]] == chosen.tolist()
+    prob = np.array([[float(pred[f"{name}_prob_{c}"][i]) for c in classes] for i in run["eval"]])
+    assert (prob.argmax(axis=1) == chosen).all()
+    confusion = np.zeros((len(classes), len(classes)), dtype=int)
+    np.add.at(confusion, (truth, chosen), 1)
+    accuracy = float(np.mean(truth == chosen))
+    report = {"top1_accuracy": accuracy, "confusion_matrix": confusion.tolist(), "classes": classes}
+    loss = -np.mean(np.log(prob[np.arange(len(truth)), truth]))
+    return report, f"{name}: accuracy {100 * accuracy:.2f}%", loss
+
+
+def test_each_output_is_scored_against_its_own_labels_in_its_own_units(run):
+    reports = run["eval.json"]["prediction"]["outputs"]
+    outputs = _outputs(run["mix"])
+    assert list(reports) == [name for name, _, _ in outputs]
+    for name, kind, weight in outputs:
+        want, line, _ = _recomputed(run, name, kind, weight)
+        got = reports[name]
+        assert got["samples"] == len(run["eval"]) and got["output"].startswith(name + "_")
+        for key, value in want.items():
+            if isinstance(value, float):
+                assert got[key] == pytest.approx(value, rel=1e-5, abs=1e-9), (name, key)
+            else:
+                assert got[key] == value, (name, key)
+        assert f"held-out {line}" in run["train"], run["train"]
+
+
+def test_the_predict_csv_has_each_outputs_columns_in_its_units_and_classes(run):
+    header = []
+    for name, kind, _ in _outputs(run["mix"]):
+        if kind == "numeric":
+            header.append(name)
+            values = np.array([float(v) for v in run["pred"][name]])
+            mean = np.mean([float(r[name]) for r in run["rows"]])
+            assert abs(values.mean() - mean) < 0.5 * np.std([float(r[name]) for r in run["rows"]])  # in its units
+        else:
+            classes = sorted({r[name] for r in run["rows"]})
+            header += [name, f"{name}_id"] + [f"{name}_prob_{c}" for c in classes]
+            assert set(run["pred"][name]) <= set(classes)
+            ids = [int(i) for i in run["pred"][f"{name}_id"]]
+            assert [classes[i] for i in ids] == run["pred"][name]
+    assert run["header"] == header
+    assert all(len(column) == len(run["rows"]) for column in run["pred"].values())
+
+
+def test_metrics_csv_has_each_outputs_loss_and_the_weighted_total(run):
+    with open(run["dir"] / "run" / "metrics.csv") as f:
+        last = [r for r in csv.DictReader(f) if r["phase"] == "eval"][-1]
+    metrics = run["eval.json"]["metrics"]
+    total = 0.0
+    for name, kind, weight in _outputs(run["mix"]):
+        report, _, loss = _recomputed(run, name, kind, weight)
+        assert float(last[f"{name}_loss"]) == pytest.approx(loss, rel=1e-4)
+        assert metrics[f"{name}_loss"] == pytest.approx(loss, rel=1e-4)
+        if kind != "numeric":
+            assert float(last[f"{name}_acc"]) == pytest.approx(report["top1_accuracy"], rel=1e-5)
+        total += weight * float(last[f"{name}_loss"])
+    assert float(last["loss"]) == pytest.approx(total, rel=1e-4)
+
+
+def test_pe_eval_prints_a_line_per_output_and_export_takes_one_at_a_time(run):
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe eval and pe export")
+    proc = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=run["dir"])
+    assert proc.returncode == 0, proc.stderr
+    for name, kind, weight in _outputs(run["mix"]):
+        assert _recomputed(run, name, kind, weight)[1] in proc.stdout.splitlines(), proc.stdout
+    assert json.loads((run["dir"] / "e.json").read_text())["prediction"] == run["eval.json"]["prediction"]
+    proc = pe("export", "c.yaml", "-c", "run", "--inference-dir", "inf", cwd=run["dir"])
+    err = proc.stderr.strip()
+    assert proc.returncode != 0 and len(err.splitlines()) == 1, err
+    assert "3 outputs (body_mass_g_pred, species_logits, sex_logits)" in err and "--output LAYER" in err
+
+
+@pytest.mark.parametrize(
+    "outputs, says",
+    [
+        ("[{column: species, kind: category, loss: {weight: 0}}]", "output_features[0].loss.weight"),
+        ("[{column: species, kind: category, loss: {weight: two}}]", "not 'two'"),
+        ("[{column: species, kind: category, loss: {weight: -1}}]", "a number above 0, not -1"),
+        ("[{column: species, kind: category}, {column: island, kind: set}]", "output feature 'island': a set output"),
+    ],
+    ids=["zero", "word", "negative", "set"],
+)
+def test_what_cannot_be_an_output_exactly_is_one_line(tmp_path, outputs, says):
+    _table(tmp_path / "p.csv")
+    (tmp_path / "m.yaml").write_text(INPUTS + f"output_features: {outputs}\n")
+    (tmp_path / "c.yaml").write_text(CONFIG)
+    proc = pe("train", "c.yaml", "--out", "run", cwd=tmp_path)
+    err = proc.stderr.strip()
+    assert proc.returncode == 2 and len(err.splitlines()) == 1 and says in err and "m.yaml:2" in err, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
+    """pe export --output <one head>: onnxruntime on raw rows gives pe predict's columns of that output."""
+    import onnxruntime as ort
+
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe export")
+    measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
+    for layer, name in (("body_mass_g_pred", "body_mass_g"), ("species_logits", "species")):
+        proc = pe("export", "c.yaml", "-c", "run", "--onnx", f"{name}.onnx", "--output", layer, cwd=run["dir"])
+        assert proc.returncode == 0, proc.stderr
+        session = ort.InferenceSession(str(run["dir"] / f"{name}.onnx"), providers=["CPUExecutionProvider"])
+        got = dict(zip([o.name for o in session.get_outputs()], session.run(None, {"measures": measures})))
+        if name == "body_mass_g":
+            assert f"the output in {name}'s units" in proc.stdout
+            want = [float(v) for v in run["pred"][name]]
+            np.testing.assert_allclose(got[next(iter(got))].reshape(-1), want, rtol=1e-5)
+        else:
+            assert [str(c) for c in got["class_name"].reshape(-1)] == run["pred"][name]
+            classes = sorted({r[name] for r in run["rows"]})
+            want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
+            np.testing.assert_allclose(got["prob"], want, atol=1e-5)
+
+
+HAND_WRITTEN = """\
+feeds:
+  measures: {shape: [2]}
+  species: {shape: [1], dtype: int64}
+  island: {shape: [1], dtype: int64}
+layers:
+  - h: {type: fc, input: measures, size: 8, act: relu}
+  - out_a: {type: fc, input: h, size: auto}
+  - out_b: {type: fc, input: h, size: auto}
+  - la: {type: softmax_with_cross_entropy, logits: out_a, label: species}
+  - lb: {type: softmax_with_cross_entropy, logits: out_b, label: island}
+  - lc: {type: softmax_with_cross_entropy, logits: out_a, label: island}
+  - total: {type: sums, input: [la, lb, lc]}
+  - loss: {type: mean, x: total}
+loss: loss
+"""
+
+
+def test_a_hand_written_model_whose_heads_pe_cannot_tell_apart_is_never_scored_wrong(tmp_path):
+    """Two label feeds, 'island' compared with two layers: no prediction report, and pe predict
+    without --output is one line naming the label and the layers."""
+    _table(tmp_path / "p.csv")
+    (tmp_path / "m.yaml").write_text(HAND_WRITTEN)
+    prep = "  preprocessing:\n    measures: {kind: numeric, columns: [bill_depth_mm, flipper_length_mm]}\n"
+    prep += "    species: {kind: label}\n    island: {kind: label}\n"
+    (tmp_path / "c.yaml").write_text(CONFIG.replace("epochs: 2", "epochs: 1") + prep)
+    proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "prediction" not in json.loads((tmp_path / "run" / "eval.json").read_text())
+    proc = pe("predict", "c.yaml", "-c", "run", "--data", "p.csv", "-o", "pred.csv", cwd=tmp_path)
+    err = proc.stderr.strip().splitlines()
+    assert proc.returncode != 0 and not (tmp_path / "pred.csv").exists(), proc.stdout
+    assert "cannot tell which layer predicts 'island': out_b and out_a both do" in err[-1], err
+    assert "--output LAYER" in err[-1] and not any("Traceback" in line for line in err)
