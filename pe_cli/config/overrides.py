@@ -88,7 +88,8 @@ FEATURE_KEYS = ("input_features", "output_features", "combiner")
 
 def is_feature_override(arg):
     """Whether ``arg`` (a run config's override) addresses a model file's features or combiner."""
-    return arg.split("=", 1)[0].strip().split(".", 1)[0] == "model" and arg.strip()[6:].startswith(FEATURE_KEYS)
+    parts = re.split(r"[.\[]", arg.split("=", 1)[0].strip())
+    return len(parts) > 1 and parts[0] == "model" and parts[1] in FEATURE_KEYS
 
 
 def apply_feature_overrides(doc, overrides):
