@@ -270,7 +270,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
 
 
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--dot", "fmt", flag_value="dot", default=True, help="Graphviz DOT (the default).")
 @click.option("--text", "fmt", flag_value="text", help="Readable text: feeds, parameters, one line per op.")
@@ -310,7 +310,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
 @debug_option
 @guarded
 def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output, render):
-    """Show the program of a run config or a model file.
+    """Show the program of a run config, a model file, or a run directory or checkpoint (its record's).
 
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.

@@ -29,6 +29,7 @@ import re
 from ..base import limits
 from ..layers.feature_layers import combiner_layers, encoder_layers, head_layers, summed_losses
 from .errors import suggest
+from .yamlfile import format_path
 
 INPUT_KINDS = ("numeric", "category", "binary", "text", "sequence", "set", "image", "date")
 OUTPUT_KINDS = ("numeric", "category", "binary")
@@ -143,6 +144,11 @@ def _encoder(doc, path, entry, kind):
             )
         for width in value if want is list else [value] if want is int else []:
             _bounded(doc, path + ("encoder", key), "layer_width", width, f"encoder.{key}")
+    for key in {"one_hot": ("size",), "rnn": ("pool",)}.get(encoder.get("type"), ()):
+        if key in encoder:  # one-hot has no width; the LSTM's states are max-pooled
+            raise doc.error(
+                path + ("encoder", key), f"encoder.{key} would change nothing with type: {encoder['type']}", key=True
+            )
     return encoder
 
 
@@ -183,6 +189,13 @@ def _check_combiner(doc, combiner):
                 "e.g. combiner: {size: 32, layers: 1}",
             )
     layers, size = combiner.get("layers", 1), combiner.get("size", 32)
+    if layers == 0 and "size" in combiner:
+        raise doc.error(
+            ("combiner", "size"),
+            "combiner.size would change nothing with layers: 0",
+            "drop it (on the command line: model.combiner={layers: 0})",
+            key=True,
+        )
     if layers and size < 1:
         raise doc.error(("combiner", "size"), "combiner.size is the width of its fc layers: at least 1, not 0")
     at = ("combiner", "layers") if "layers" in combiner else ("combiner",)
@@ -203,7 +216,24 @@ def _features(doc, key, kinds):
             raise doc.error((key, j), f"two features make the feed '{feature[0]}'", "give one a name: ...")
         seen.add(feature[0])
         out.append(((key, j),) + feature)
+    if key == "output_features" and isinstance(doc.data.get("input_features"), list):
+        _check_targets(doc, out, _features(doc, "input_features", INPUT_KINDS))
     return out
+
+
+def _check_targets(doc, outputs, inputs):
+    """No output's feed is an input's (the target fed as an input, or two columns under one feed
+    name); an output takes no encoder."""
+    for at, name, *_ in outputs:
+        if "encoder" in doc.data["output_features"][at[1]]:
+            raise doc.error(at + ("encoder",), "an output feature has no encoder: it would change nothing", key=True)
+        for i_at, i_name, *_ in inputs:
+            if i_name == name:
+                raise doc.error(
+                    i_at,
+                    f"the input feed '{name}' is also the feed of {format_path(at)}, the target",
+                    "drop the input, or give one of the two another name",
+                )
 
 
 def binary_feeds(doc):
@@ -248,6 +278,15 @@ def expand_features(doc):
     """Replaces a model file's ``input_features``/``output_features``/``combiner`` by the layers,
     loss and fetches they stand for (in ``doc.data``, each new key marked at its feature's line)."""
     data = doc.data
+    if not has_features(data):
+        if isinstance(data, dict) and "combiner" in data:
+            raise doc.error(
+                ("combiner",),
+                "combiner goes with input_features: in a model file of layers it would change nothing",
+                "drop it (the fc layers are the file's own)",
+                key=True,
+            )
+        return
     if "layers" in data:
         raise doc.error(
             ("layers",),

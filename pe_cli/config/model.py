@@ -19,9 +19,9 @@ from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
-from .features import expand_features, has_features
+from .features import expand_features
 from .model_blocks import BLOCK_TYPES, block_arguments, check_block
-from .overrides import apply_model_overrides
+from .overrides import apply_feature_overrides, apply_model_overrides
 from .resolved import REF_PATTERN, Ref, parse_ref, refs
 from .schema import describe, validate
 from .sizes import check_filled, omittable
@@ -50,8 +50,9 @@ def load_model(path, overrides=(), implied=None, implied_doc=None):
 def _load_model(path, _stack, overrides=(), implied=None, implied_doc=None):
     """A model file and the files it includes, keys and types checked (not references)."""
     doc = load_yaml(path, "model file")
-    if has_features(doc.data) and not _stack:
-        expand_features(doc)  # input_features / output_features: the layers they stand for
+    if not _stack:  # input_features / output_features / combiner, overridden: the layers they stand for
+        overrides = apply_feature_overrides(doc, overrides)
+        expand_features(doc)
     if overrides:
         apply_model_overrides(doc, overrides)
     if not isinstance(doc.data, dict):

@@ -8,7 +8,7 @@ came from, so an error in one names the argument instead of a file line.
 import re
 from dataclasses import dataclass
 
-from .errors import ConfigError
+from .errors import ConfigError, suggest
 from .yamlfile import format_path, parse_yaml
 
 _SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -81,6 +81,58 @@ def apply_model_overrides(doc, overrides):
                 )
             path = ("layers", index) + path[1:]
         _set(doc, path, _parse_value(text, "model." + arg), "model." + arg)
+
+
+FEATURE_KEYS = ("input_features", "output_features", "combiner")
+
+
+def is_feature_override(arg):
+    """Whether ``arg`` (a run config's override) addresses a model file's features or combiner."""
+    parts = re.split(r"[.\[]", arg.split("=", 1)[0].strip())
+    return len(parts) > 1 and parts[0] == "model" and parts[1] in FEATURE_KEYS
+
+
+def apply_feature_overrides(doc, overrides):
+    """Applies the overrides of a model file's features (``input_features[1].encoder.size=4``,
+    ``input_features.island.encoder.size=4``: a feature by its index or its feed's name) and its
+    ``combiner`` to ``doc`` before they are expanded into layers; returns the other overrides, which
+    address the expanded file (``layers.hidden1.size=64``). A model file without features takes none."""
+    rest = []
+    for arg in overrides:
+        key, _, text = arg.partition("=")
+        path = parse_key(key.strip(), "model." + arg)
+        if path[0] not in FEATURE_KEYS:
+            rest.append(arg)
+            continue
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if "input_features" not in data and "output_features" not in data:
+            raise ConfigError(
+                f"the model file {doc.file} has no input_features: '{format_path(path)}' would change nothing",
+                ArgMark("model." + arg),
+                None,
+                "override its layers (model.layers.<name>.<key>=value)",
+            )
+        if len(path) >= 2 and path[0] != "combiner" and isinstance(path[1], str):
+            path = (path[0], _feature_index(doc, path[0], path[1], "model." + arg)) + path[2:]
+        _set(doc, path, _parse_value(text, "model." + arg), "model." + arg)
+    return rest
+
+
+def _feature_index(doc, key, name, arg):
+    """The index of the feature of ``key`` whose feed is ``name`` (its name, else its column)."""
+    names = []
+    for item in doc.data.get(key) or []:
+        column = item.get("column") if isinstance(item, dict) else None
+        names.append(item.get("name", column) if isinstance(item, dict) else None)
+    if name not in names:
+        shown = [n for n in names if isinstance(n, str)]
+        raise ConfigError(
+            f"the model file {doc.file} has no {key[:-1].replace('_', ' ')} '{name}'",
+            ArgMark(arg),
+            None,
+            suggest(name, shown) if shown else f"{key} is empty",
+        )
+    return names.index(name)
 
 
 def _parse_value(text, arg):

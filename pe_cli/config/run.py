@@ -27,7 +27,7 @@ from .features import feature_preprocessing, has_features
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
-from .overrides import ArgMark, apply_overrides, split_model_overrides
+from .overrides import ArgMark, apply_feature_overrides, apply_overrides, split_model_overrides
 from .resolved import OptimizerSpec, Ref, Typed
 from .schema import describe, validate
 from .typed import check_arguments, resolve
@@ -76,7 +76,7 @@ def load_config(path, overrides=()):
     given = tuple(overrides)
     overrides, model_overrides = split_model_overrides(given)
     apply_overrides(doc, overrides)
-    _feature_preprocessing(doc)
+    _feature_preprocessing(doc, model_overrides)
     data = validate(doc, (), doc.data, RUN)
     _resolve_paths(doc, data)
     model_path = data["model"]
@@ -92,14 +92,16 @@ def load_config(path, overrides=()):
     return cfg
 
 
-def _feature_preprocessing(doc):
+def _feature_preprocessing(doc, model_overrides):
     """The data.preprocessing entries of the model file's input and output features (config/features.py),
-    merged under the run config's own (whose keys win), before the run config is validated."""
+    as its overrides leave them, merged under the run config's own (whose keys win), before the run
+    config is validated."""
     model, data = doc.data.get("model"), doc.data.get("data")
     path = os.path.join(_base(doc, ("model",)), model) if isinstance(model, str) else None
     if path is None or not isinstance(data, dict) or not os.path.isfile(path) or limits.file_kind(path) is not None:
         return
     model_doc = load_yaml(path, "model file")
+    apply_feature_overrides(model_doc, model_overrides)
     if not has_features(model_doc.data):
         return
     own = data.get("preprocessing") or {}

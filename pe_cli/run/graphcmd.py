@@ -15,7 +15,26 @@ from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
 from .output_paths import check_output
 from .preprocessing import fill_data_sizes, fit_preprocessing, saved_preprocessing
+from ..base.errors import UsageError
 from ..base.limits import check
+from .run_record import config_record
+from .rundir import read_state, resolve_checkpoint
+
+
+def run_record(path, overrides, command):
+    """``path`` unchanged (a config or a model file: ``(path, "", None)``), or, given a run directory or
+    a checkpoint in one: (the config record in force at that checkpoint, the best where the run kept
+    one; the line that says so; the run directory, whose preprocessing.json gives the ``auto`` sizes)."""
+    if not (os.path.isdir(path) or os.path.basename(os.path.normpath(path)) in ("last", "best")):
+        return path, "", None
+    ckpt, run_dir = resolve_checkpoint(path, prefer_best=True)
+    step = read_state(ckpt).get("step") or 0
+    record = config_record(run_dir, step)
+    if record is None:
+        raise UsageError(f"{command}: {run_dir} holds no config.yaml (the run's record); give the run's config")
+    if overrides:
+        raise UsageError(f"{command}: a run's model is its record ({record}); drop {' '.join(overrides)}")
+    return record, f"checkpoint: {ckpt} (step {step}); model from {record}\n", run_dir
 
 
 def load_spec(path, overrides, run_dir=None):
@@ -40,8 +59,10 @@ def load_spec(path, overrides, run_dir=None):
 
 def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
     """(text, default output name) for the program of ``path`` (a run config or a model file);
-    ``level='layer'``: one box per layer of the model file (the forward phase, DOT)."""
-    spec, cfg = load_spec(path, overrides)
+    ``level='layer'``: one box per layer of the model file (the forward phase, DOT). A run directory or
+    a checkpoint: the model of its record (run_record)."""
+    path, _, run_dir = run_record(path, overrides, "pe graph")
+    spec, cfg = load_spec(path, overrides, run_dir)
     if level == "layer":
         programs = build_programs(spec, cfg, with_optimizer=False)
         return layer_dot(spec, programs.test, f"{spec.name} (layers)"), f"{spec.name}-layers.dot"
@@ -59,7 +80,8 @@ def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
 
 def passes_output(path, overrides, devices):
     """``pe graph --passes``: what each graph pass changes in the multi-device graph of ``path``."""
-    spec, cfg = load_spec(path, overrides)
+    path, _, run_dir = run_record(path, overrides, "pe graph")
+    spec, cfg = load_spec(path, overrides, run_dir)
     programs = build_programs(spec, cfg, with_optimizer=True)
     n = check("devices", devices or (cfg.data["devices"] if cfg is not None else 1), "--devices")
     return passes_text(programs, n, cfg)

@@ -345,11 +345,11 @@ def _write(out, extra, parts, several=False):
 
 def prediction_rows(result, names, target=None):
     """One dict per sample with the columns and values -o x.csv writes (numbers as numbers)."""
-    header, columns = _csv_columns(result, names, target, lambda v: float(f"{v:.6g}"))
+    header, columns = _csv_columns(result, names, target, float)
     return [dict(zip(header, row)) for row in zip(*columns)]
 
 
-def _csv_columns(result, names, target=None, number=lambda v: f"{v:.6g}"):
+def _csv_columns(result, names, target=None, number=lambda v: repr(float(v))):  # float64's shortest exact text
     """(header, one list per column) of the predictions as CSV, named after the ``target`` (the label
     feed): a regression's ``temp_max`` (``temp_max_0``, ... for several values), a classifier's
     ``species`` (the class name, else its id), ``species_id`` beside a name, ``species_prob_<class>``;

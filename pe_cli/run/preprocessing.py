@@ -8,6 +8,7 @@ from ..base.errors import PeError
 from ..base.limits import file_kind
 from ..data.preprocessing import FILE_NAME, Preprocessing
 from ..config.features import binary_feeds, has_features
+from ..config.overrides import apply_feature_overrides, split_model_overrides
 from ..config.sizes import fill_sizes
 from ..config.yamlfile import load_yaml
 from ..data.readers import DataError
@@ -50,6 +51,7 @@ def _check_binary(cfg, fitted, fitted_on):
     if not isinstance(model, str) or file_kind(model) is not None:
         return
     doc = load_yaml(model, "model file")
+    apply_feature_overrides(doc, split_model_overrides(cfg.overrides)[1])
     if not has_features(doc.data):
         return
     for feed, at in binary_feeds(doc).items():

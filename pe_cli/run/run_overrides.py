@@ -13,7 +13,11 @@ import json
 import os
 
 from ..base.errors import PeError
+from ..base.limits import file_kind
 from ..config import ConfigError, load_config
+from ..config.features import has_features
+from ..config.overrides import is_feature_override
+from ..config.yamlfile import load_yaml
 from .record_file import load_record
 from .rundir import atomic_write
 
@@ -53,11 +57,15 @@ def merged(first, then):
 
 def with_recorded_overrides(cfg, run_dir):
     """``cfg`` loaded again with ``run_dir``'s recorded overrides under its own (the rule above)."""
-    recorded = recorded_overrides(run_dir)
-    if not recorded:
+    recorded = kept = recorded_overrides(run_dir)
+    if not _has_features(cfg):  # the run's record: its model.yaml holds the layers they made (kept recorded)
+        recorded = [a for a in recorded if not is_feature_override(a)]
+    if not kept:
         return cfg
     try:
-        return load_config(cfg.path, merged(recorded, cfg.overrides))
+        loaded = load_config(cfg.path, merged(recorded, cfg.overrides))
+        loaded.overrides = tuple(merged(kept, cfg.overrides))
+        return loaded
     except ConfigError as e:
         if not any(e.line().startswith(f"command line '{a[:80]}") for a in recorded):
             raise
@@ -66,3 +74,8 @@ def with_recorded_overrides(cfg, run_dir):
             f"{os.path.join(run_dir, OVERRIDES_FILE)}); override it again on this command line, "
             f"or remove it from that file"
         ) from None
+
+
+def _has_features(cfg):
+    model = cfg.data.get("model")
+    return isinstance(model, str) and file_kind(model) is None and has_features(load_yaml(model, "model file").data)

@@ -3,14 +3,9 @@ layer's type, its output shape, its parameter count and the model-file line that
 run directory (or a checkpoint in one), the model is the run's record in force at that checkpoint
 (run/run_record.py; the best checkpoint where the run kept one), said on a first line."""
 
-import os
-
-from ..base.errors import UsageError
 from ..framework import Parameter
 from .build import build_programs
-from .graphcmd import load_spec
-from .run_record import config_record
-from .rundir import read_state, resolve_checkpoint
+from .graphcmd import load_spec, run_record
 
 
 def _numel(shape):
@@ -43,24 +38,9 @@ def _shape(value):
 
 def summary(path, overrides=()):
     """The table of ``path`` (a run config, a model file, a run directory or a checkpoint) as text."""
-    head, run_dir = "", None
-    if os.path.isdir(path) or os.path.basename(os.path.normpath(path)) in ("last", "best"):
-        path, head, run_dir = _run_record(path, overrides)
+    path, head, run_dir = run_record(path, overrides, "pe summary")
     spec, cfg = load_spec(path, overrides, run_dir)
     return head + summary_table(spec, build_programs(spec, cfg, with_optimizer=False))
-
-
-def _run_record(path, overrides):
-    """(the config record in force at the checkpoint ``path`` names, the line that says so, the run
-    directory, whose preprocessing.json gives the record's ``auto`` sizes)."""
-    ckpt, run_dir = resolve_checkpoint(path, prefer_best=True)
-    step = read_state(ckpt).get("step") or 0
-    record = config_record(run_dir, step)
-    if record is None:
-        raise UsageError(f"pe summary: {run_dir} holds no config.yaml (the run's record); give the run's config")
-    if overrides:
-        raise UsageError(f"pe summary: a run's model is its record ({record}); drop {' '.join(overrides)}")
-    return record, f"checkpoint: {ckpt} (step {step}); model from {record}\n", run_dir
 
 
 def summary_table(spec, programs):
