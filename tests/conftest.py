@@ -12,6 +12,13 @@ if os.environ.get("PE_REAL_GPU") != "1":
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
+# numba's cache is the user's, warmed by `make`, for this process and every `pe` it starts, even one a test
+# gives another HOME (its own per-user folders): such a child inherits the folder and the key that signs it,
+# as the children pe starts do, instead of compiling every kernel it calls into an empty cache
+from pe_cli.kernels.cpu.runtime import numba_cache  # noqa: E402
+
+numba_cache.install()
+
 
 _PROGRAM_RELEASE = []  # turns pe_cli.framework.program_release to Fluid 1.8's, set once collection is done
 
