@@ -223,10 +223,8 @@ def _features(doc, key, kinds):
 
 def _check_targets(doc, outputs, inputs):
     """No output's feed is an input's (the target fed as an input, or two columns under one feed
-    name); an output takes no encoder."""
+    name). (An output's encoder is an unknown key of an output: ``_feature``.)"""
     for at, name, *_ in outputs:
-        if "encoder" in doc.data["output_features"][at[1]]:
-            raise doc.error(at + ("encoder",), "an output feature has no encoder: it would change nothing", key=True)
         for i_at, i_name, *_ in inputs:
             if i_name == name:
                 raise doc.error(

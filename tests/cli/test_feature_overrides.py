@@ -80,7 +80,8 @@ def test_an_input_feature_addressed_by_name_made_one_hot_is_one_hot_in_the_feeds
         (
             MODEL,
             "model.output_features[0].encoder.size=3",
-            "output_features[0].encoder: an output feature has no encoder: it would change nothing",
+            "output_features[0].encoder: unknown key 'encoder' of a feature; valid: column, kind, loss, name, "
+            "preprocessing",
         ),
         (
             MODEL,
