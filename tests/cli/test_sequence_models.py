@@ -241,7 +241,7 @@ def _untrained(path):
     name = output_layer(spec)
     target = programs.model.var(name)
     program = programs.test.clone(for_test=True)
-    _prune(program, target.name)
+    _prune(program, [target.name])
     inputs, labels = split_feeds(spec)
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, None, 0)
 
