@@ -42,6 +42,9 @@ HEAVY_SECONDS = {
     "tests/cli/test_sequence_models.py": 30,
     "tests/cli/test_trust.py": 25,
     "tests/cli/test_preprocessing.py": 25,
+    # rows piped in: a trained run and seven `pe predict` processes (45 s wall, 32 CPU-s on the 2-core
+    # machine at load 3, 2026-11-29, issue 97; placed by estimate, not yet among CI's measured 25)
+    "tests/cli/test_predict_stream.py": 25,
     "tests/kernels/test_replicas.py": 21,
     "tests/cli/test_launch.py": 21,
     "tests/cli/test_smoke.py": 20,

@@ -88,6 +88,7 @@ LAZY = {
         "pe_cli.run.summary",
         "pe_cli.config",
         "pe_cli.run.predict",
+        "pe_cli.run.predict_stream",
         "pe_cli.run.plot",
         "pe_cli.export",
         "pe_cli.run.inference",

@@ -1,10 +1,12 @@
 """The commands beside training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export``, ``pe plot`` and
 ``pe info`` (registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
 
+import functools
 import os
 
 import click
 
+from ..base.errors import UsageError
 from .errors import CONTEXT, EPILOG, debug_option, guarded
 from .options import threads_option, use_threads
 
@@ -43,13 +45,22 @@ def summary(file, overrides):
     metavar="FILE",
     multiple=True,
     help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
-    "column name (.csv, .tsv, .jsonl), a folder of images, or image files (--data a.png --data b.png).",
+    "column name (.csv, .tsv, .jsonl), a folder of images, or image files (--data a.png --data b.png); "
+    "- (stdin) or a FIFO: table rows predicted as they arrive (written to stdout unless -o names a table).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "tsv", "jsonl"]),
+    help="The rows' format where --data's name does not say it (stdin, a FIFO); default: JSON Lines when "
+    "the first non-blank character is '{', else CSV with a header.",
 )
 @click.option(
     "-o",
     "--out",
     metavar="FILE",
-    help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).",
+    help="Where to write the predictions, .npz or .csv, or - (stdout: rows in --data's format, CSV or JSON "
+    "Lines) (default: predictions-step-N.npz in the run directory; stdout for rows piped in).",
 )
 @click.option(
     "--keep",
@@ -68,21 +79,28 @@ def summary(file, overrides):
     show_default=True,
     help="A classifier: write each class's probability beside the class (and its name).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (with -o -: no lines on stderr but errors).")
 @threads_option
 @debug_option
 @guarded
-def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet, threads, keep):
+def predict(config, overrides, checkpoint, data_path, fmt, out, output, probabilities, quiet, threads, keep):
     """Predict with a checkpoint on data without labels.
 
     A classifier (an integer label feed) writes each sample's class, its name (with a label
     preprocessing) and the class probabilities; any other model the prediction layer's values.
-    The run's preprocessing.json is applied to the raw data first.
+    The run's preprocessing.json is applied to the raw data first. With --data - (or a FIFO) table
+    rows are predicted as they arrive, batch by batch, and answered on stdout in their own format.
     """
     from ..config import load_config
     from ..run.output_paths import check_output
     from ..run.predict import predict as run_predict
+    from ..run.predict_stream import is_stream
 
+    if out == "-" or (len(data_path) == 1 and is_stream(data_path[0])) or fmt:
+        cfg = _stream_config(config, overrides, data_path, fmt, out)
+        use_threads(threads, cfg)
+        _predict_rows(cfg, checkpoint, data_path[0], fmt, out or "-", (output, quiet, probabilities, keep))
+        return
     check_output(
         out,
         "pe predict -o",
@@ -97,6 +115,38 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
     which = "layer" if len(layers) == 1 else "layers"
     click.echo(f"predicted {result['samples']} samples with {which} {', '.join(layers)}: {result['out']}")
+
+
+def _stream_config(config, overrides, data_path, fmt, out):
+    """The run config of pe predict on rows as they arrive (--data -, a FIFO, or a table with -o -),
+    once --data and -o are checked: one table, written to stdout or a table file."""
+    from ..config import load_config
+    from ..run.output_paths import check_output
+    from ..run.predict_stream import check_source
+
+    if len(data_path) != 1:
+        raise UsageError("rows read as they arrive (--data -, a FIFO, -o -) come from one --data")
+    check_source(data_path[0], fmt)
+    if out not in (None, "-"):
+        inputs = [(config, "the config")] + ([] if data_path[0] == "-" else [(data_path[0], "the data file")])
+        check_output(out, "pe predict -o", "predictions.csv", inputs=inputs)
+    return load_config(config, overrides)
+
+
+def _predict_rows(cfg, checkpoint, path, fmt, out, how):
+    """pe predict's rows as they arrive (run/predict_stream.py); its lines on stderr (none with -q)
+    where the predictions go to stdout."""
+    from ..run.predict_stream import stream_predict
+
+    output, quiet, probabilities, keep = how
+    result = stream_predict(cfg, checkpoint, path, out, fmt, output, quiet, probabilities, keep)
+    if quiet and out == "-":
+        return
+    layers = [f"'{layer}'" for layer, _ in result["outputs"]]
+    where = "stdout" if out == "-" else out
+    echo = functools.partial(click.echo, err=out == "-")
+    echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
+    echo(f"predicted {result['samples']} rows ({result['format']}) with {', '.join(layers)}: {where}")
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)

@@ -193,13 +193,16 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     body = rows[1:] if header else rows
     first = 2 if header else 1
     for n, row in enumerate(body):
-        if len(row) != len(names):
-            raise DataError(
-                f"{path}:{n + first}: {len(row)} fields, expected {len(names)}",
-                key,
-                "every row needs the same number of fields",
-            )
+        check_width(path, n + first, row, names, key)
     return Table(path, names, body, first)
+
+
+def check_width(path, line, row, names, key=("path",)):
+    """A CSV/TSV row with another number of fields than the header is a DataError naming its line."""
+    if len(row) != len(names):
+        raise DataError(
+            f"{path}:{line}: {len(row)} fields, expected {len(names)}", key, "every row needs the same number of fields"
+        )
 
 
 def _jsonl(path, key):
@@ -208,21 +211,8 @@ def _jsonl(path, key):
     try:
         with open(path, encoding="utf-8-sig") as f:
             for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except ValueError as e:
-                    raise DataError(
-                        f"{path}:{line_no}: not a JSON object ({e})", key, "JSON Lines: one object per line"
-                    ) from None
-                if not isinstance(record, dict):
-                    raise DataError(
-                        f"{path}:{line_no}: a JSON {type(record).__name__}, not an object",
-                        key,
-                        "JSON Lines: one object per line, its keys the columns",
-                    )
-                records.append(record)
+                if line.strip():
+                    records.append(jsonl_record(path, line_no, line, key))
     except UnicodeDecodeError as e:
         raise DataError(
             f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key, "save the file as UTF-8"
@@ -230,6 +220,22 @@ def _jsonl(path, key):
     if not records:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one line")
     return records_table(path, records)
+
+
+def jsonl_record(path, line_no, line, key=("path",)):
+    """The object of one JSON Lines line (a file's, or a row piped in: run/predict_stream.py); anything
+    else is a DataError naming ``path``:``line_no``."""
+    try:
+        record = json.loads(line)
+    except ValueError as e:
+        raise DataError(f"{path}:{line_no}: not a JSON object ({e})", key, "JSON Lines: one object per line") from None
+    if not isinstance(record, dict):
+        raise DataError(
+            f"{path}:{line_no}: a JSON {type(record).__name__}, not an object",
+            key,
+            "JSON Lines: one object per line, its keys the columns",
+        )
+    return record
 
 
 def records_table(path, records):

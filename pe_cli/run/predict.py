@@ -12,7 +12,8 @@ softmax) and, with a label preprocessing, its class name; anything else gets the
 values; a folder of images adds each row's file (``path``). Written as .npz (arrays
 named as below) or .csv (_csv_columns). A model with several outputs (run/inference.py's
 output_heads), without ``--output``: each head's columns in its own units and classes, one after
-the other (an .npz's arrays prefixed ``<label>_``).
+the other (an .npz's arrays prefixed ``<label>_``). Rows piped in (``--data -``, a FIFO) go through
+the same steps batch by batch as they arrive: run/predict_stream.py.
 """
 
 import csv
@@ -327,10 +328,7 @@ def _write(out, extra, parts, several=False):
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
-        header, columns = list(extra), [v.tolist() for v in extra.values()]
-        for result, names, target in parts:
-            h, c = _csv_columns(result, names, target)
-            header, columns = header + h, columns + c
+        header, columns = output_columns(extra, parts)
         writer.writerow(header)
         writer.writerows(zip(*columns))
         atomic_write(out, buf.getvalue())
@@ -343,13 +341,27 @@ def _write(out, extra, parts, several=False):
     atomic_write(out, buf.getvalue())
 
 
+def output_columns(extra, parts, number=None):
+    """(header, one list per column) of the kept columns ``extra`` and each output's (result, class
+    names, label feed) of ``parts``, as -o x.csv writes them (``number``: float gives numbers)."""
+    header, columns = list(extra), [v.tolist() for v in extra.values()]
+    for result, names, target in parts:
+        h, c = _csv_columns(result, names, target, number or _exact)
+        header, columns = header + h, columns + c
+    return header, columns
+
+
 def prediction_rows(result, names, target=None):
     """One dict per sample with the columns and values -o x.csv writes (numbers as numbers)."""
     header, columns = _csv_columns(result, names, target, float)
     return [dict(zip(header, row)) for row in zip(*columns)]
 
 
-def _csv_columns(result, names, target=None, number=lambda v: repr(float(v))):  # float64's shortest exact text
+def _exact(v):
+    return repr(float(v))  # float64's shortest exact text
+
+
+def _csv_columns(result, names, target=None, number=_exact):
     """(header, one list per column) of the predictions as CSV, named after the ``target`` (the label
     feed): a regression's ``temp_max`` (``temp_max_0``, ... for several values), a classifier's
     ``species`` (the class name, else its id), ``species_id`` beside a name, ``species_prob_<class>``;
