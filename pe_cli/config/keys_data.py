@@ -102,6 +102,14 @@ PREPROCESSING = MapOf(
             "scale": Field("float|null", None, "image: multiply the 0..255 values by this (default 1/255)"),
             "mean": Field("float|list[float]|null", None, "image: subtract, per channel (after scale)"),
             "std": Field("float|list[float]|null", None, "image: divide by, per channel (after mean)"),
+            "format": Field(
+                "str|null",
+                None,
+                "date: the strftime format of the fields ('%d/%m/%Y'), read exactly (default: ISO 8601)",
+            ),
+            "year": Field(
+                "bool|null", None, "date: false drops the linear year part (no extrapolation along the years)"
+            ),
         }
     ),
     "per feed, preprocessing fitted on data.train and saved as <run dir>/preprocessing.json",

@@ -22,7 +22,8 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
               a missing file name is refused.
     label     class names <-> ids (the names sorted; numbers in numeric order); pe predict writes
               the names. A row whose label is missing is dropped (missing.py).
-    date      ISO dates or datetimes -> year, month, day, weekday, hour and cyclic parts (dates.py).
+    date      ISO dates or datetimes (or a strftime ``format``; a zone converted to UTC) -> year
+              (none with ``year: false``), month, day, weekday, hour and cyclic parts (dates.py).
 
 A training column that is missing in every row is refused naming the column and the file.
 """
@@ -32,7 +33,7 @@ import json
 import numpy as np
 
 from ..base.limits import LIMITS, limit
-from .dates import apply_date, fit_date
+from .dates import apply_date, check_format, fit_date
 from .images import MODES, load_images
 from .missing import MISSING, Missing, Where
 from .one_hot import COLUMNS_HINT, many_columns, width
@@ -70,7 +71,7 @@ KIND_KEYS = {
     ),
     "image": ("size", "crop", "mode", "scale", "mean", "std", "missing"),
     "label": ("missing",),
-    "date": ("missing",),
+    "date": ("missing", "format", "year"),
 }
 DEFAULTS = {
     "scaling": "standardize",
@@ -166,6 +167,8 @@ def _check_kind(feed, spec, feeds):
         value = spec.get(key)
         if value is not None and (len(value) != 2 or min(value) < 1):
             raise DataError(f"{key} is [height, width], got {value}", (feed, key), f"e.g. {key}: [28, 28]")
+    if kind == "date" and spec["format"] is not None:
+        check_format(spec["format"], (feed, "format"))
     if kind == "image" and spec["mode"] not in MODES:
         raise DataError(f"mode '{spec['mode']}' is not one of {', '.join(MODES)}", (feed, "mode"))
 

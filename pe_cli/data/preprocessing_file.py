@@ -186,6 +186,11 @@ def _date(state, key):
         datetime.datetime.fromisoformat(state.get("fill"))
     except (TypeError, ValueError):
         raise _Bad(f"{key}.fill", "must be an ISO date") from None
+    if not isinstance(state.get("format"), (str, type(None))):
+        raise _Bad(f"{key}.format", "must be a strftime format or null")
+    for flag in ("year", "zone"):
+        if not isinstance(state.get(flag), (bool, type(None))):
+            raise _Bad(f"{key}.{flag}", "must be true, false or null")
 
 
 _KIND = {"numeric": _numeric, "category": _category, "text": _text, "image": _image, "label": _label, "date": _date}

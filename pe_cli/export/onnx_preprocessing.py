@@ -23,8 +23,8 @@ _OUTSIDE = {
     "image": "image decoding, mode, resize and crop (files -> pixel values, float32 [N, C, H, W]: "
     "data/images.py without its scale, mean and std, which are in the graph)",
     "image, all": "image decoding, resize, crop and normalisation (files -> NCHW)",
-    "date": "date parsing (ISO dates -> float32 [N, 13]: year, month, day, weekday, hour and cyclic parts, "
-    "data/dates.py)",
+    "date": "date parsing (ISO dates, or the preprocessing's format, a zone in UTC -> float32 [N, 13]: year "
+    "(0 with year: false), month, day, weekday, hour and cyclic parts, data/dates.py)",
 }
 
 

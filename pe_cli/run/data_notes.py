@@ -1,6 +1,7 @@
 """What a command tells on stderr about the data it reads, where the data is not wrong but the user
-should know: ``pe predict``'s count of the values the run's preprocessing filled and of the
-categories it never saw in training (read as ``<unknown>``), per column; ``pe train``'s warning when
+should know: the count of the values the run's preprocessing filled (numbers, categories, dates; pe
+predict, pe infer, pe train and pe eval) and of the categories it never saw in training (read as
+``<unknown>``; pe predict and pe infer), per column; ``pe train``'s warning when
 a label's column is also read by an input feed (the model would be given the answer)."""
 
 import numpy as np
@@ -8,6 +9,8 @@ import numpy as np
 from ..data.one_hot import fields
 from ..data.vocabulary import UNKNOWN
 from ..data.vocabulary import as_text
+from ..data.dates import missing_dates
+from ..data.missing import note
 from .build import split_feeds
 
 
@@ -15,7 +18,7 @@ def _columns(column):
     return column if isinstance(column, list) else [column]
 
 
-def _numeric(state, raw):
+def _numeric(state, raw, unseen=True):
     x = np.asarray(raw, dtype=np.float64).reshape(len(raw), -1)
     out = []
     for i, column in enumerate(_columns(state["column"])[: x.shape[1]]):
@@ -29,7 +32,17 @@ def _numeric(state, raw):
     return out
 
 
-def _category(state, raw):
+def _date(state, raw, unseen=True):
+    k = missing_dates(raw)
+    if not k:
+        return []
+    column = _columns(state["column"])[0]
+    return [
+        f"column '{column}': {k} missing date{'s' if k != 1 else ''} filled with {state['fill']} (the training dates' median)"
+    ]
+
+
+def _category(state, raw, show_unseen=True):
     x = fields(raw)
     vocabularies = state.get("vocabularies") or [state.get("vocabulary") or []]
     out = []
@@ -41,7 +54,7 @@ def _category(state, raw):
         if missing:
             to = "its fill value" if state.get("fill") is not None else UNKNOWN
             out.append(f"column '{column}': {missing} missing value{'s' if missing != 1 else ''} read as {to}")
-        if unseen:
+        if unseen and show_unseen:
             shown = ", ".join(f"'{v}'" for v in sorted(set(unseen))[:3])
             out.append(
                 f"column '{column}': {len(unseen)} value{'s' if len(unseen) != 1 else ''} not seen in "
@@ -50,18 +63,26 @@ def _category(state, raw):
     return out
 
 
-def input_notes(preprocessing, raw):
+_NOTES = {"numeric": _numeric, "category": _category, "date": _date}
+
+
+def input_notes(preprocessing, raw, unseen=True):
     """Lines (without a prefix) counting, per column of ``raw`` {feed: raw fields}, the missing values
-    ``preprocessing`` fills and the categories its vocabularies do not hold."""
+    ``preprocessing`` fills and (``unseen``) the categories its vocabularies do not hold."""
     if preprocessing is None:
         return []
     out = []
     for feed, state in preprocessing.feeds.items():
-        if feed in raw and state["kind"] == "numeric":
-            out += _numeric(state, raw[feed])
-        elif feed in raw and state["kind"] == "category":
-            out += _category(state, raw[feed])
+        if feed in raw and state["kind"] in _NOTES:
+            out += _NOTES[state["kind"]](state, raw[feed], unseen)
     return out
+
+
+def tell_fills(preprocessing, raw, where):
+    """Writes input_notes' counts of the filled values (not the unseen categories: the training data
+    defined them) on stderr, each line prefixed with ``where`` (pe train's and pe eval's data)."""
+    for line in input_notes(preprocessing, raw, unseen=False):
+        note(f"{where}: {line}")
 
 
 def label_leaks(cfg):
@@ -82,4 +103,4 @@ def label_leaks(cfg):
     return out
 
 
-__all__ = ["input_notes", "label_leaks"]
+__all__ = ["input_notes", "label_leaks", "tell_fills"]

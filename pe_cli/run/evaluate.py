@@ -10,6 +10,7 @@ import numpy as np
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
+from .data_notes import tell_fills
 from .placement import make_place
 from .predmetrics import prediction_report
 from .preprocessing import fill_data_sizes, saved_preprocessing
@@ -52,7 +53,9 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
     preprocessing = saved_preprocessing(cfg, run_dir)
     fill_data_sizes(cfg, preprocessing)  # before the data is conformed to the feeds: a one-hot's width
     rows = Rows(cfg, run_dir)  # data.split: the rows the run recorded
-    eval_data = load_data(cfg, part, preprocessing, rows.columns(part))
+    columns = rows.columns(part)
+    eval_data = load_data(cfg, part, preprocessing, columns)
+    tell_fills(preprocessing, columns, part_name(cfg, part))  # the values preprocessing filled
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
     state = read_state(ckpt)

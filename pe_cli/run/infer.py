@@ -33,6 +33,8 @@ from ..data.unscaling import unscaled
 from ..data.ragged import Ragged, level_arrays, plain_for_sequences
 from ..data.readers import DataError
 from ..data.tables import Table
+from ..data.missing import note
+from .data_notes import input_notes
 from .predict import read_feeds
 from .preprocessing import saved_preprocessing
 from .rundir import atomic_write
@@ -58,15 +60,18 @@ def _fit_array(name, array, var):
     raise PeError(f"feed '{name}' takes samples of shape {sample}; the data's are {list(array.shape[1:])}")
 
 
-def raw_feeds(model_dir, data_path, feeds):
+def raw_feeds(model_dir, data_path, feeds, tell=False):
     """The feeds from the data file, through the preprocessing.json beside the model (pe export
-    --inference-dir writes it) when there is one."""
+    --inference-dir writes it) when there is one; ``tell``: the values it fills (and the categories
+    it never saw) counted per column on stderr, as pe predict does."""
     prep = saved_preprocessing(None, model_dir)
     if prep is None:
         return read_feeds(data_path, feeds)
     lengths = lengths_feeds(prep.feeds)
     raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds(), prep.missing())
     label = data_path.path if isinstance(data_path, Table) else data_path
+    for line in input_notes(prep, raw) if tell else ():
+        note(f"{label}: {line}")
     try:
         raw.update(prep.apply(raw, label))
     except DataError as e:
@@ -153,7 +158,7 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     if not out.endswith(".npz"):
         raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
     model = open_model(model_dir, model_filename, params_filename)
-    columns = model.inputs(raw_feeds(model.model_dir, data_path, model.feeds), data_path)
+    columns = model.inputs(raw_feeds(model.model_dir, data_path, model.feeds, tell=True), data_path)
     n = len(next(iter(columns.values())))
     if not n:
         raise PeError(f"{data_path} holds no samples")

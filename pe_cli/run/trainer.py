@@ -31,7 +31,7 @@ from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401
 from .output_paths import check_run_out
 from .plot import check_curves, plot_at_end
 from ..data.missing import note as tell
-from .data_notes import label_leaks
+from .data_notes import label_leaks, tell_fills
 from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
 from .split import Rows, has_part, save_split
 from .placement import in_run_dir, make_place, train_program
@@ -217,7 +217,8 @@ def _prepare(cfg, resume, max_steps, out=None):
     if processes.pserver_mode:
         processes.plan = pserver_transpile(cfg, programs, processes)
     train_data = load_data(cfg, "train", prep, train_raw)
-    eval_data = load_data(cfg, "eval", prep, rows.columns("eval")) if has_part(cfg, "eval") else None
+    eval_raw = rows.columns("eval") if has_part(cfg, "eval") else None
+    eval_data = load_data(cfg, "eval", prep, eval_raw) if eval_raw is not None else None
     place = make_place(cfg)
     program = train_program(cfg, programs, place, processes.rank)
     check_watches(cfg)
@@ -226,6 +227,8 @@ def _prepare(cfg, resume, max_steps, out=None):
     check_async(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
+    for part, raw in (("train", train_raw), ("eval", eval_raw or {})):
+        tell_fills(prep, raw, rows.describe(part))  # the values preprocessing filled, counted per column
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes, prep, split=rows.split)
 
 
