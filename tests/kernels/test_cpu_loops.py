@@ -681,3 +681,33 @@ def test_which_path_a_stride_1_convolution_takes(x_shape, w_shape, attrs, winogr
     geo = ConvGeometry(x_shape, w_shape, attrs_of("conv2d", **attrs))
     assert _winograd.applies(geo, x_shape, w_shape) is winograd
     assert _conv.wide_applies(geo) is wide
+
+
+@pytest.mark.parametrize("geo", CONV_GEOMETRIES, ids=lambda g: "x".join(map(str, g[:8])))
+def test_every_conv2d_path_agrees_with_numpys(geo, monkeypatch):
+    """Each path of conv2d_paths' tables (forward and both gradients), called directly: a path the host's
+    libraries never pick (COLUMNS runs only where no CBLAS GEMM is installed) is still checked here."""
+    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
+    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
+    x = rng.normal(size=(n, c, h, w)).astype(np.float32)
+    f = rng.normal(size=(m, c // groups, kh, kw)).astype(np.float32)
+    attrs = attrs_of(
+        "conv2d", strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm
+    )
+    g = ConvGeometry(x.shape, f.shape, attrs)
+    dout = rng.normal(size=(n, m, g.ho, g.wo)).astype(np.float32)
+    paths = [conv2d_paths.COLUMNS]
+    if conv2d_paths.cblas.gemm(x.dtype) is not None:
+        paths.append(conv2d_paths.PER_SAMPLE)
+        if _winograd.applies(g, x.shape, f.shape):
+            paths.append(conv2d_paths.WINOGRAD)
+    want = conv2d_paths.NUMPY
+    for path in paths:
+        for table, args in (
+            (conv2d_paths.FORWARD, (x, f, g)),
+            (conv2d_paths.GRAD_FILTER, (x, f, dout, g)),
+            (conv2d_paths.GRAD_INPUT, (x, f, dout, g)),
+        ):
+            got, ref = table[path](*args), table[want](*args)
+            assert got.shape == ref.shape and got.dtype == ref.dtype, (path, got.shape, ref.shape)
+            np.testing.assert_allclose(got, ref, rtol=2e-5, atol=2e-5, err_msg=path)

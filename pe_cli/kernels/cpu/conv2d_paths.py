@@ -92,7 +92,7 @@ def _grad_filter_per_sample(x, w, dout, geo):
 def _grad_filter_columns(x, w, dout, geo):
     threads.for_gemm(geo.gemm_macs(w.shape))
     cols = _conv.cols(x, geo)
-    per_sample = np.matmul(_conv.dout_conv.per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
+    per_sample = np.matmul(_conv.dout_per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
     return np.add.reduce(per_sample, axis=0).reshape(w.shape)
 
 
@@ -125,7 +125,7 @@ def _grad_input_per_sample(x, w, dout, geo):
 def _grad_input_columns(x, w, dout, geo):
     threads.for_gemm(geo.gemm_macs(w.shape))
     wmat = w.reshape(geo.groups, w.shape[0] // geo.groups, -1)
-    dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))  # [N, G, K/G, L]
+    dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))  # [N, G, K/G, L]
     if geo.is_pointwise():
         return dcols.reshape(x.shape)
     dx = np.empty(x.shape, dtype=x.dtype)
