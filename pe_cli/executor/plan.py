@@ -81,6 +81,8 @@ class OpStep:
             # a control-flow op, run_program: its kernel runs the block it owns or names
             block=BlockRunner(op, device, OpStep, run_step, seed_offset) if runs_block(op) else None,
             blocked=blocked,  # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
+            input_names={slot: names for slot, names, _ in self.inputs},
+            op_state=op.run_state,
         )
         self.told = takes_context(self.kernel)
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place

@@ -66,6 +66,12 @@ class Operator:
         # initializer's op goes first in its block, as Fluid puts it, yet draws as if appended.
         self.seed_position = None
         self.attr_vars = {}  # attribute -> the input slot of the Variable that gives it (attribute_variables.py)
+        # the index of the forward op a grad op differentiates, among the ops given to the backward that
+        # appended it (training/backward.py): a loop's gradient reads the values its forward op saw
+        self.fwd_index = None
+        # what the op's kernel keeps from run to run (print's count of prints, as Fluid's op object
+        # keeps it; kernels/context.py op_state): never an attribute, never saved
+        self.run_state = {}
 
     def input(self, slot):
         return list(self.inputs.get(slot, []))
@@ -157,6 +163,8 @@ class Operator:
         )
         op.seed_position = self.seed_position
         op.attr_vars = dict(self.attr_vars)
+        op.fwd_index = self.fwd_index
+        op.run_state = self.run_state  # (a clone prints as many times in all as its op: first_n)
         return op
 
     def describe(self):

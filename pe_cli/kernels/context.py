@@ -21,7 +21,11 @@ class KernelContext:
     - ``block``: the ``BlockRunner`` of the block a control-flow op runs (executor/sub_block.py);
     - ``inplace``: the kernel may write its output over its in-place input (the enable_inplace pass);
     - ``update_in_place``: an update may write its outputs over the inputs they update;
-    - ``blocked``: the slots holding blocked (nChw16c) values (kernels/cpu/blocked.py).
+    - ``blocked``: the slots holding blocked (nChw16c) values (kernels/cpu/blocked.py);
+    - ``input_names``: input slot -> the op's variable names (print names what it prints,
+      read_from_array the array it cannot read), or None: not said;
+    - ``op_state``: the dict the op keeps from run to run (``Operator.run_state``: print's count of
+      prints, per op as Fluid's op object keeps it), or None.
 
     A kernel hands back a LoD only it knows (computed from values) with ``set_lod(slot, lod)`` (or
     ``set_lod_map``), and a duplicable output's LoD per variable with ``set_lods(slot, lods)``: the
@@ -36,6 +40,8 @@ class KernelContext:
         "inplace",
         "update_in_place",
         "blocked",
+        "input_names",
+        "op_state",
         "out_lod",
         "out_lods",
     )
@@ -50,6 +56,8 @@ class KernelContext:
         inplace=False,
         update_in_place=False,
         blocked=frozenset(),
+        input_names=None,
+        op_state=None,
     ):
         self.rng = rng
         self.lod = {} if lod is None else lod
@@ -59,15 +67,27 @@ class KernelContext:
         self.inplace = inplace
         self.update_in_place = update_in_place
         self.blocked = blocked
+        self.input_names = input_names
+        self.op_state = op_state
         self.out_lod = None
         self.out_lods = None
 
     def for_call(self, lod=None, rng=None, inplace=False, update_in_place=False):
         """A context for one call of the kernel: this one's fixed facts (outputs, counts, block, blocked
-        slots), the call's own LoD, Generator (None: this one's) and permissions, no output LoD yet."""
+        slots, input names, the op's state), the call's own LoD, Generator (None: this one's) and
+        permissions, no output LoD yet."""
         rng = self.rng if rng is None else rng
         return KernelContext(
-            rng, lod, self.outputs, self.output_counts, self.block, inplace, update_in_place, self.blocked
+            rng,
+            lod,
+            self.outputs,
+            self.output_counts,
+            self.block,
+            inplace,
+            update_in_place,
+            self.blocked,
+            self.input_names,
+            self.op_state,
         )
 
     def replace(self, lod):

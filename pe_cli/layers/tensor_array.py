@@ -29,7 +29,7 @@ def array_write(x, i, array=None):
 def array_read(array, i):
     helper = LayerHelper("array_read")
     out = helper.create_variable_for_type_inference(array.dtype)
-    helper.append_op("read_from_array", {"X": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
+    helper.append_op("read_from_array", {"X": [array], "I": [i]}, {"Out": [out]})
     return out
 
 

@@ -3,6 +3,7 @@ cholesky, and spectral_norm (a weight over its largest singular value, by power 
 
 from ..base.activations import real_number
 from ..base.dims import known_numel
+from ..base.errors import ShapeError
 from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
@@ -83,16 +84,16 @@ def matmul_operand_shapes(x, y, attrs):
     not in matmul_v2: shapes/linalg.py matmul_flag)."""
     xm = [1] + list(x) if len(x) == 1 else list(x)
     ym = list(y) + [1] if len(y) == 1 else list(y)
-    if matmul_flag(attrs, True, len(x)):
+    if matmul_flag(attrs, True):
         xm[-2], xm[-1] = xm[-1], xm[-2]
-    if matmul_flag(attrs, False, len(y)):
+    if matmul_flag(attrs, False):
         ym[-2], ym[-1] = ym[-1], ym[-2]
     return xm, ym
 
 
 def _infer_matmul(ctx):
-    a = ctx.attrs if "transpose_X" in ctx.attrs else matmul_v1_attrs(ctx.attrs)
     x, y = ctx.shape("X"), ctx.shape("Y")
+    a = ctx.attrs if "transpose_X" in ctx.attrs else matmul_v1_attrs(ctx.attrs, len(x or ()), len(y or ()))
     tx, ty = a["transpose_X"], a["transpose_Y"]
     if not x or not y:
         ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
@@ -141,10 +142,22 @@ def _infer_matmul_heads(ctx, xm, ym, desc):
     ctx.set_output("Out", xm[:-1] + [width], ctx.dtype("X"))
 
 
+def _operand_ranks(g):
+    """The ranks of a matmul_v2's X and Y, which its matmul_grad's flags follow (matmul_v1_attrs); a
+    flag on an operand whose rank the program does not say is refused, not guessed."""
+    ranks = []
+    for slot, flag in (("X", "trans_x"), ("Y", "trans_y")):
+        shape = g.fwd.block._find_var_recursive(g.input(slot)[0]).shape
+        if shape is None and g.attrs[flag]:
+            raise ShapeError(f"{g.fwd.describe()}: {flag}=True on {slot} '{g.input(slot)[0]}', whose rank is unknown")
+        ranks.append(None if shape is None else len(shape))
+    return ranks
+
+
 def _grad_matmul(g):
     """Fluid's one ``matmul_grad``: X@GRAD and Y@GRAD, each written where that input needs a gradient."""
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
-    attrs = g.attrs if "transpose_X" in g.attrs else matmul_v1_attrs(g.attrs)  # matmul_v2's
+    attrs = g.attrs if "transpose_X" in g.attrs else matmul_v1_attrs(g.attrs, *_operand_ranks(g))  # matmul_v2's
     g.op("matmul_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, attrs)
 
 

@@ -1,6 +1,8 @@
 """print (Fluid 1.8's ``layers.Print``; kernels in kernels/<device>/printing.py): Out is In, and In is
 printed to standard output as the op runs, in the layout of Fluid 1.8's print op. Its gradient is a
-print op too (``is_forward`` False), which prints the incoming gradient and passes it through."""
+print op too (``is_forward`` False), which prints the incoming gradient and passes it through. The
+kernel names the printed variable (``ctx.input_names``, as Fluid's op reads its input's name) and counts
+its prints in the op's ``run_state`` (first_n), per op as Fluid's op object counts them."""
 
 from .define import Attr, register
 
@@ -9,15 +11,11 @@ _PHASES = ("FORWARD", "BACKWARD", "BOTH")
 
 def _infer(ctx):
     var = ctx.input_var("In")
-    # the kernel names the printed variable (Fluid's op reads its input's name)
-    ctx.attrs["_in_name"] = var.name
-    ctx.attrs.setdefault("_printed", [0])  # how many times it printed (first_n), per op as Fluid's
     ctx.set_output("Out", var.shape, var.dtype, lod_level=var.lod_level)
 
 
 def _grad(g):
-    attrs = {k: v for k, v in g.attrs.items() if k not in ("_in_name", "_printed")}
-    g.op("print", {"In": g.out_grad("Out")}, {"Out": g.in_grad("In")}, dict(attrs, is_forward=False))
+    g.op("print", {"In": g.out_grad("Out")}, {"Out": g.in_grad("In")}, dict(g.attrs, is_forward=False))
 
 
 _ATTRS = {

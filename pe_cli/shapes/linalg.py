@@ -5,14 +5,14 @@ Fluid's fused transpose-and-reshape of matmul's Out, and how fused_gemm_epilogue
 import math
 
 
-def matmul_v1_attrs(attrs):
-    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares;
-    ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
+def matmul_v1_attrs(attrs, x_ndim, y_ndim):
+    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares, for
+    operands of ranks ``x_ndim`` and ``y_ndim``: a 1-D operand's flag does nothing in matmul_v2 (Paddle
+    2.x's rule), so it is False there, where Fluid 1.8's matmul would transpose the row or column."""
     return {
-        "transpose_X": bool(attrs["trans_x"]),
-        "transpose_Y": bool(attrs["trans_y"]),
+        "transpose_X": bool(attrs["trans_x"]) and x_ndim != 1,
+        "transpose_Y": bool(attrs["trans_y"]) and y_ndim != 1,
         "alpha": 1.0,
-        "_vector_transpose": False,
     }
 
 
@@ -36,10 +36,10 @@ def matmul_fused_out(attrs, out_shape):
     return out
 
 
-def matmul_flag(attrs, is_x, ndim):
-    """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag, and for a 1-D
-    one (made a row X or a column Y) only in Fluid 1.8's matmul (not matmul_v2)."""
-    return bool(attrs["transpose_X" if is_x else "transpose_Y"]) and (ndim > 1 or attrs.get("_vector_transpose", True))
+def matmul_flag(attrs, is_x):
+    """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag (a 1-D one, made
+    a row X or a column Y, too, as Fluid 1.8's matmul does; matmul_v2's is False there: matmul_v1_attrs)."""
+    return bool(attrs["transpose_X" if is_x else "transpose_Y"])
 
 
 def gemm_rows(x_shape, trans_x):

@@ -245,7 +245,7 @@ def _keep_overwritten_reads(block, fwd_ops, grad_ops):
             writers.setdefault(name, []).append(k)
     copies = {}
     for grad_op in grad_ops:
-        k = grad_op.attrs.get("_fwd_index")
+        k = grad_op.fwd_index
         for names in [] if k is None else grad_op.inputs.values():
             for j, name in enumerate(names):
                 if any(w > k for w in writers.get(name, ())) and block.has_var(name):
@@ -267,7 +267,7 @@ def _snapshot(block, op, name, k):
 def _append_op_grads(builder, fwd_ops, live, only=None):
     """The grad ops of ``fwd_ops`` (of those whose ids are in ``only``), last op first, for the ops
     whose outputs have a gradient. Each grad
-    op records the index of its forward op (``_fwd_index``), so the values a variable written several
+    op records the index of its forward op (``Operator.fwd_index``), so the values a variable written several
     times had at that op can be found (a loop's gradient, _keep_overwritten_reads)."""
     for index in range(len(fwd_ops) - 1, -1, -1):
         op = fwd_ops[index]
@@ -289,7 +289,7 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
             builder.frozen = {}
             append_error_clips(builder, builder.block.ops[start:])
         for grad_op in builder.block.ops[start:]:
-            grad_op.attrs["_fwd_index"] = index
+            grad_op.fwd_index = index
 
 
 def _differentiable(var):

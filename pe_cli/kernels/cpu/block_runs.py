@@ -104,7 +104,7 @@ def _restore_plan(block, writes):
         return cached[1]
     body_ops, plan = block.block.parent_block.ops, []
     for step in block.steps:
-        k = step.op.attrs.get("_fwd_index")
+        k = step.op.fwd_index
         made = set(body_ops[k].output_arg_names if k is not None else body_ops[-1].output_arg_names)
         reads = dict.fromkeys(n for n in step.op.input_arg_names if n in writes)
         plan.append((k, tuple((n, n in made) for n in reads)))

@@ -58,7 +58,7 @@ def read_from_array(ins, attrs, ctx):
         return {"Out": np.zeros(like.shape, like.dtype)}
     if not 0 <= i < len(array) or array[i] is None:
         raise PeError(
-            f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
+            f"read_from_array: index {i} is out of range of array '{(ctx.input_names or {}).get('X', ('X',))[0]}' "
             f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})"
         )
     lods = getattr(array, "lods", None)

@@ -195,8 +195,8 @@ def _matmul_operands(x, y, attrs):
     transpose flags swap the last two dims (of a 1-D operand's row or column too, in Fluid's matmul)."""
     xm = x.reshape(1, -1) if x.ndim == 1 else x
     ym = y.reshape(-1, 1) if y.ndim == 1 else y
-    xm = np.swapaxes(xm, -1, -2) if matmul_flag(attrs, True, x.ndim) else xm
-    ym = np.swapaxes(ym, -1, -2) if matmul_flag(attrs, False, y.ndim) else ym
+    xm = np.swapaxes(xm, -1, -2) if matmul_flag(attrs, True) else xm
+    ym = np.swapaxes(ym, -1, -2) if matmul_flag(attrs, False) else ym
     return xm, ym
 
 
@@ -273,7 +273,7 @@ def _matmul_dout(xm, ym, dout, attrs):
 
 
 def matmul_v2(ins, attrs):
-    return matmul(ins, matmul_v1_attrs(attrs))
+    return matmul(ins, matmul_v1_attrs(attrs, ins["X"].ndim, ins["Y"].ndim))
 
 
 def matmul_grad_x(ins, attrs):

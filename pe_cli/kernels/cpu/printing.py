@@ -37,22 +37,23 @@ def format_tensor(x, name, attrs, lod=None, place="CPUPlace"):
     return out + "\tdata: " + "".join(f"{_value(v)}," for v in x.reshape(-1)[:n]) + "\n"
 
 
-def should_print(attrs):
-    """Whether this run of the op prints: its phase, and at most first_n times (counted per op)."""
+def should_print(attrs, state=None):
+    """Whether this run of the op prints: its phase, and at most first_n times (counted per op, in its
+    ``state``: ``Operator.run_state``; None: not counted)."""
     phase = attrs["print_phase"]
     if (attrs["is_forward"] and phase == "BACKWARD") or (not attrs["is_forward"] and phase == "FORWARD"):
         return False
-    counter = attrs.get("_printed")
-    if attrs["first_n"] > 0 and counter is not None:
-        counter[0] += 1
-        return counter[0] <= attrs["first_n"]
+    if attrs["first_n"] > 0 and state is not None:
+        state["printed"] = state.get("printed", 0) + 1
+        return state["printed"] <= attrs["first_n"]
     return True
 
 
 def print_tensor(x, attrs, ctx, place):
-    if should_print(attrs):
+    if should_print(attrs, ctx.op_state):
         lod = ctx.lod.get("In")
-        sys.stdout.write(format_tensor(x, attrs.get("_in_name", ""), attrs, lod, place))
+        name = (ctx.input_names or {}).get("In", ("",))[0]
+        sys.stdout.write(format_tensor(x, name, attrs, lod, place))
         sys.stdout.flush()
 
 

@@ -69,7 +69,7 @@ def _batch_shape(shape):
 
 def _operand(a, attrs, is_x):
     """(stored array as [batch..., r, c] view, transposed?) with a 1-D X a row, a 1-D Y a column."""
-    trans = matmul_flag(attrs, is_x, a.ndim)
+    trans = matmul_flag(attrs, is_x)
     if a.ndim == 1:
         return (a.reshape((1, a.shape[0])) if is_x else a.reshape((a.shape[0], 1))), trans
     return a, trans
@@ -121,7 +121,7 @@ def _dout(dout, xs, tx, ys, ty, batch):
 
 
 def matmul_v2(ins, attrs):
-    return matmul(ins, matmul_v1_attrs(attrs))
+    return matmul(ins, matmul_v1_attrs(attrs, ins["X"].ndim, ins["Y"].ndim))
 
 
 def matmul_grad_x(ins, attrs):
