@@ -82,8 +82,8 @@ def register(
     the function there that serves it when that is another op's kernel (``reshape2`` -> "reshape").
     ``grad_reads``: the forward slots whose values its grad ops read (``("Out",)`` for relu), for
     passes that decide how long a forward value must live. ``inplace``: (output slot, input slot),
-    when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
-    which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
+    when its kernels may write that output into the input's buffer (told ``ctx.inplace``, where the
+    enable_inplace pass marked the op and nothing else holds the input: executor/plan.py). ``channels_last``: the
     image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
     which is written channels first (pe_cli/kernels/layout.py); ``last_axis``: the slots transposed to
     have the dim ``attrs['axis']`` names last around a kernel written for the last axis (``first_axis``:
