@@ -8,7 +8,7 @@ import numpy as np
 
 from pe_cli.base.dtypes import VarType
 from pe_cli.executor import Executor, Scope
-from pe_cli.framework import Program
+from pe_cli.framework import Program, program_release
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.base.places import CPUPlace, CUDAPlace
 from pe_cli.base.selected_rows import SelectedRows
@@ -30,6 +30,9 @@ class OpCase:
     grad_atol: float = 1e-7
     name: str = ""
     num_outputs: dict = None  # duplicable output slot -> how many variables (ref gives a list)
+    # built as a paddle.* call of a Paddle 2.x program builds it: a reduction to one value is 0-D
+    # (Operator.zero_dim, framework/program_release.reductions_0d)
+    zero_dim: bool = False
 
     @property
     def id(self):
@@ -100,7 +103,8 @@ def build_program(case, out_slots, with_loss):
     for names_ in outputs.values():
         for n in names_:
             block.create_var(name=n)
-    block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
+    with program_release.reductions_0d(case.zero_dim):
+        block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
     _declare_uninferred(case, block, outputs)
     if not with_loss:
         return program, names, None, {}

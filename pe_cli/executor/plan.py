@@ -83,6 +83,7 @@ class OpStep:
             blocked=blocked,  # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
             input_names={slot: names for slot, names, _ in self.inputs},
             op_state=op.run_state,
+            zero_dim=op.zero_dim,
         )
         self.told = takes_context(self.kernel)
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place

@@ -69,6 +69,9 @@ class Operator:
         # the index of the forward op a grad op differentiates, among the ops given to the backward that
         # appended it (training/backward.py): a loop's gradient reads the values its forward op saw
         self.fwd_index = None
+        # a reduction to one value gives 0-D ([]), not Fluid's [1] (framework/program_release.mark_zero_dim:
+        # a paddle.* call in a Paddle 2.x program); its shape inference and kernels read it
+        self.zero_dim = False
         # what the op's kernel keeps from run to run (print's count of prints, as Fluid's op object
         # keeps it; kernels/context.py op_state): never an attribute, never saved
         self.run_state = {}
@@ -164,6 +167,7 @@ class Operator:
         op.seed_position = self.seed_position
         op.attr_vars = dict(self.attr_vars)
         op.fwd_index = self.fwd_index
+        op.zero_dim = self.zero_dim
         op.run_state = self.run_state  # (a clone prints as many times in all as its op: first_n)
         return op
 

@@ -10,10 +10,14 @@ function of such a program builds it (``paddle.mean``), and [1] when ``fluid.lay
 (``fluid.layers.mean`` after ``paddle.enable_static()``), as on every Paddle that runs programs mixing
 the two (2.0-2.4): ``mark_zero_dim``."""
 
+import contextlib
+import contextvars
+
 from ..ops import registry
 from .source import called_api
 
 _paddle2 = False
+_zero_dim = contextvars.ContextVar("pe_zero_dim_reductions", default=None)
 
 
 def new_programs_follow_paddle2():
@@ -72,19 +76,33 @@ def mark_paddle2(op):
     op.attrs["_paddle2"] = True
 
 
+@contextlib.contextmanager
+def reductions_0d(flag=True):
+    """Ops appended inside that reduce to one value give 0-D (``flag``; False: [1]) whatever their
+    program and caller: an op run again as the op it stands for (fluid.dygraph's eager ops), a test
+    building an op as a ``paddle.*`` call of a Paddle 2.x program would."""
+    token = _zero_dim.set(bool(flag))
+    try:
+        yield
+    finally:
+        _zero_dim.reset(token)
+
+
 def mark_zero_dim(op):
     """An op appended now that reduces to one value (trait ``scalar_0d_in_paddle2``) gives 0-D ([])
-    rather than Fluid's [1] (``op.attrs['_zero_dim']``, which its shape inference and kernels read)
-    in a Paddle 2.x program, when the user's code called a ``paddle.*`` function (pe_cli.paddle), or
-    pe's own code built it there with no user call on the stack. A program loaded from its desc
-    declares its output first: 0-D where that variable is."""
-    if "_zero_dim" in op.attrs or op.type not in registry.with_trait("scalar_0d_in_paddle2"):
+    rather than Fluid's [1] (``op.zero_dim``, which its shape inference and kernels read) in a Paddle
+    2.x program, when the user's code called a ``paddle.*`` function (pe_cli.paddle), or pe's own code
+    built it there with no user call on the stack; inside ``reductions_0d``, as that says. A program
+    loaded from its desc declares its output first: 0-D where that variable is."""
+    if op.zero_dim or op.type not in registry.with_trait("scalar_0d_in_paddle2"):
         return
     out = op.block._find_var_recursive(op.outputs["Out"][0]) if op.outputs.get("Out") else None
-    if out is not None and out.shape is not None:
+    told = _zero_dim.get()
+    if told is not None:
+        zero_dim = told
+    elif out is not None and out.shape is not None:
         zero_dim = tuple(out.shape) == ()
     else:
         api = called_api() if op.block.program._follows_paddle2 else ""
         zero_dim = api is None or api.startswith("pe_cli.paddle.")
-    if zero_dim:
-        op.attrs["_zero_dim"] = True
+    op.zero_dim = zero_dim

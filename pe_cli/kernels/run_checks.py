@@ -74,9 +74,9 @@ class RunInferContext:
 
     is_runtime = True
 
-    def __init__(self, opdef, ins, attrs, lods):
+    def __init__(self, opdef, ins, attrs, lods, zero_dim=False):
         self.opdef, self.attrs, self._ins = opdef, attrs, ins
-        self._lods = lods
+        self._lods, self._zero_dim = lods, zero_dim
 
     def _values(self, slot):
         value = self._ins.get(slot)
@@ -110,7 +110,7 @@ class RunInferContext:
         pass
 
     def scalar_shape(self):
-        return list(scalar_shape(self.attrs))
+        return list(scalar_shape(self._zero_dim))
 
     def fail(self, message):
         raise EnforceNotMet(f"{self.opdef.type}: {message}")
@@ -127,7 +127,7 @@ def checked(kernel, opdef):
         if opdef.run_lod:
             _check_lod(opdef, ins, lods)
         if opdef.run_infer:
-            opdef.infer(RunInferContext(opdef, ins, attrs, lods))
+            opdef.infer(RunInferContext(opdef, ins, attrs, lods, bool(ctx and ctx[0].zero_dim)))
         return kernel(ins, attrs, *ctx) if passes else kernel(ins, attrs)
 
     run.__name__ = getattr(kernel, "__name__", "kernel")

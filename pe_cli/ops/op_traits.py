@@ -28,8 +28,8 @@ TRAITS = {
     "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
     "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
-    "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
-    "inference and kernels read",
+    "programs): framework/program_release.py sets Operator.zero_dim, which its shape "
+    "inference reads and its kernels get as ctx.zero_dim",
     "paddle_engine": "a random op whose CPU kernel draws Paddle 2.6's values, in a program that follows Paddle "
     "2.6: the executor hands it ctx.rng as the default generator's engine (kernels/cpu/mersenne_twister.py, "
     "executor/plan.paddle_engine), not a numpy Generator; as Paddle's kernels, it draws from an engine of "

@@ -363,9 +363,9 @@ class InferContext:
 
     def scalar_shape(self):
         """The shape of one value reduced from a tensor (mean, a reduction over every dim): [] (0-D)
-        where the op says so (``attrs['_zero_dim']``: a ``paddle.*`` call in a Paddle 2.x program,
+        where the op says so (``Operator.zero_dim``: a ``paddle.*`` call in a Paddle 2.x program,
         framework/program_release.py), else Fluid's [1]."""
-        return list(scalar_shape(self.op.attrs))
+        return list(scalar_shape(self.op.zero_dim))
 
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""

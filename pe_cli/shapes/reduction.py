@@ -2,11 +2,11 @@
 shape of a result with no dims left."""
 
 
-def scalar_shape(attrs):
-    """The shape of a reduction's result with no dims left: 0-D where the op says so
-    (attrs['_zero_dim']: a paddle.* call in a Paddle 2.x program, framework/program_release.py), [1]
-    as in Fluid 1.8."""
-    return () if attrs.get("_zero_dim") else (1,)
+def scalar_shape(zero_dim):
+    """The shape of a reduction's result with no dims left: 0-D where the op says so (``zero_dim``:
+    ``Operator.zero_dim``, a paddle.* call in a Paddle 2.x program, framework/program_release.py;
+    a kernel's ``ctx.zero_dim``), [1] as in Fluid 1.8."""
+    return () if zero_dim else (1,)
 
 
 def reduces_all(attrs):

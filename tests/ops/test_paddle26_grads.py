@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pe_cli.executor import Executor, Scope
-from pe_cli.framework import Program
+from pe_cli.framework import Program, program_release
 from pe_cli.base.places import CPUPlace
 from pe_cli.training.backward import append_backward
 from tests.ops.paddle26 import RECORDED, array, op_case
@@ -72,7 +72,8 @@ def pe_grads(name):
         outs[slot] = [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
         for n in outs[slot]:
             block.create_var(name=n)
-    block.append_op(case.op, names, outs, dict(case.attrs))
+    with program_release.reductions_0d(case.zero_dim):
+        block.append_op(case.op, names, outs, dict(case.attrs))
     terms = []
     for slot, ns in outs.items():
         if slot not in RECORDED[name]["outputs"] or slot not in (RECORDED[name].get("loss") or [slot]):

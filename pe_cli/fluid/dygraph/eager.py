@@ -10,7 +10,7 @@ import numpy as np
 from ...base.dtypes import VarType
 from ...base.selected_rows import SelectedRows
 from ...executor import Scope
-from ...framework import default_main_program, unique_name
+from ...framework import default_main_program, program_release, unique_name
 from ...framework.program import Block, Program
 from ...framework.variable import Variable
 from ...layers.reduction import reduce_sum
@@ -103,9 +103,10 @@ class EagerBlock(Block):
 
     def _run(self, op):
         slots = dict(op.inputs, **op.outputs)
-        Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
-            self.program.scope, self.program.place
-        )
+        with program_release.reductions_0d(op.zero_dim):  # (the op runs as it was built)
+            Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
+                self.program.scope, self.program.place
+            )
         for name in op.output_arg_names:
             array = self.program.scope.find_var(name).get_tensor()._array
             if hasattr(array, "shape") and name in self.vars:  # (not a STEP_SCOPES value)

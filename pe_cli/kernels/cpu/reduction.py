@@ -4,16 +4,17 @@ the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
 import numpy as np
 
 from ...base.dtypes import convert_dtype
+from ..context import NO_CONTEXT
 from .runtime.loops import flat, is_float, lazy, loop_or
 from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
 
 _loops = lazy("_reduce_loops")
 
 
-def mean(ins, attrs):
+def mean(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
-        out = np.empty(scalar_shape(attrs), dtype=x.dtype)
+        out = np.empty(scalar_shape(ctx.zero_dim), dtype=x.dtype)
         if is_float(x):  # the loop a planned step launches (_reduce_loops.mean: numpy's pairwise sum)
             args = (flat(x), out.reshape(-1))
             loop_or(_mean_numpy, _loops().mean, *args)(*args)
@@ -23,7 +24,7 @@ def mean(ins, attrs):
         _mean_numpy(x, out.reshape(-1))
         return {"Out": out}
     out = np.array(x.mean(), dtype=x.dtype)
-    return {"Out": out.reshape(scalar_shape(attrs))}
+    return {"Out": out.reshape(scalar_shape(ctx.zero_dim))}
 
 
 def _mean_numpy(x, out):
@@ -58,10 +59,10 @@ def as_out_dtype(x, attrs):
 
 
 def _reduce(fn):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = as_out_dtype(ins["X"], attrs)
         out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
-        return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
+        return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(ctx.zero_dim))}
 
     return kernel
 
@@ -131,10 +132,10 @@ def cumsum(ins, attrs):
 
 
 def _reduce_over_axes(fn):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = as_out_dtype(ins["X"], attrs) if fn is np.prod else ins["X"]
         out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
-        return {"Out": out.reshape(out.shape or scalar_shape(attrs))}
+        return {"Out": out.reshape(out.shape or scalar_shape(ctx.zero_dim))}
 
     return kernel
 
@@ -173,12 +174,12 @@ def squared_l2_norm_grad(ins, attrs):
     return {"X@GRAD": (x * (x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype))).astype(x.dtype, copy=False)}
 
 
-def frobenius_norm(ins, attrs):
+def frobenius_norm(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     if attrs["out_dtype"] >= 0:
         x = x.astype(convert_dtype(attrs["out_dtype"]))
     out = np.sqrt(np.sum(np.square(x), axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"], dtype=x.dtype))
-    return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
+    return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(ctx.zero_dim))}
 
 
 def frobenius_norm_grad(ins, attrs):

@@ -5,28 +5,29 @@ recorded."""
 import numpy as np
 
 from ...base.errors import PeError
+from ..context import NO_CONTEXT
 from .cumulative import lines
 from ...shapes.reduction import scalar_shape
 
 
-def _shape(x, axes, keepdim, attrs):
+def _shape(x, axes, keepdim, zero_dim):
     out = (
         [1 if i in axes else n for i, n in enumerate(x.shape)]
         if keepdim
         else [n for i, n in enumerate(x.shape) if i not in axes]
     )
-    return tuple(out) if out else scalar_shape(attrs)
+    return tuple(out) if out else scalar_shape(zero_dim)
 
 
 def _axis(x, attrs):
     return attrs["axis"] % max(x.ndim, 1)
 
 
-def kthvalue(ins, attrs):
+def kthvalue(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     flat, _ = lines(x, attrs["axis"])
     at = np.argsort(flat, axis=1, kind="stable")[:, attrs["k"] - 1]
-    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], attrs)
+    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], ctx.zero_dim)
     return {"Out": flat[np.arange(flat.shape[0]), at].reshape(shape), "Indices": at.astype(np.int64).reshape(shape)}
 
 
@@ -42,11 +43,11 @@ def _mode_of(line):
     return values[starts[run]], int(places.max())
 
 
-def mode(ins, attrs):
+def mode(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     flat, _ = lines(x, attrs["axis"])
     found = [_mode_of(line) for line in flat]
-    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], attrs)
+    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], ctx.zero_dim)
     values = np.array([v for v, _ in found], dtype=x.dtype).reshape(shape)
     return {"Out": values, "Indices": np.array([i for _, i in found], dtype=np.int64).reshape(shape)}
 
@@ -76,7 +77,7 @@ def _median_lines(x, attrs):
     return moved.reshape(-1, int(np.prod([x.shape[d] for d in axes], dtype=np.int64))), axes, kept
 
 
-def nanmedian(ins, attrs):
+def nanmedian(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     flat, axes, _ = _median_lines(x, attrs)
     order = np.argsort(flat, axis=1, kind="stable")
@@ -90,7 +91,7 @@ def nanmedian(ins, attrs):
     if none.any():
         middle = np.where(none, np.nan, middle)
         places[none] = -1
-    shape = _shape(x, set(axes), attrs["keepdim"], attrs)
+    shape = _shape(x, set(axes), attrs["keepdim"], ctx.zero_dim)
     return {"Out": middle.astype(x.dtype).reshape(shape), "MedianIndex": places.astype(np.int64).reshape(shape + (2,))}
 
 

@@ -8,6 +8,7 @@ from numba import cuda
 
 from ...base.dtypes import convert_dtype
 from . import runtime as rt
+from ..context import NO_CONTEXT
 from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
 from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid
@@ -16,9 +17,9 @@ from .launcher import jit_kernel
 from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
 
 
-def mean(ins, attrs):
+def mean(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
-    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape(scalar_shape(attrs))}
+    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape(scalar_shape(ctx.zero_dim))}
 
 
 def mean_grad(ins, attrs):
@@ -37,10 +38,10 @@ def _as_out_dtype(x, attrs):
 
 
 def _reduce_kernel(kind, mean=False):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = _as_out_dtype(ins["X"], attrs)
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
-        return {"Out": out if out.ndim else out.reshape(scalar_shape(attrs))}
+        return {"Out": out if out.ndim else out.reshape(scalar_shape(ctx.zero_dim))}
 
     return kernel
 
@@ -139,19 +140,19 @@ def cumsum(ins, attrs):
     return {"Out": out}
 
 
-def _reduced(x, attrs, kind):
+def _reduced(x, attrs, kind, zero_dim):
     axes = reduce_axes(x, attrs)
     out = reduce(x, axes, kind, keepdims=attrs["keep_dim"])
-    return out if out.ndim else out.reshape(scalar_shape(attrs))
+    return out if out.ndim else out.reshape(scalar_shape(zero_dim))
 
 
-def reduce_prod(ins, attrs):
-    return {"Out": _reduced(_as_out_dtype(ins["X"], attrs), attrs, "prod")}
+def reduce_prod(ins, attrs, ctx=NO_CONTEXT):
+    return {"Out": _reduced(_as_out_dtype(ins["X"], attrs), attrs, "prod", ctx.zero_dim)}
 
 
 def _logical(kind):
-    def kernel(ins, attrs):
-        out = _reduced(copy(ins["X"], np.uint8), attrs, kind)
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        out = _reduced(copy(ins["X"], np.uint8), attrs, kind, ctx.zero_dim)
         return {"Out": copy(out, np.bool_)}
 
     return kernel
@@ -250,13 +251,13 @@ _ABS_POW, _ROOT, _OVER_NORM, _P_NORM_GRAD = Unary(_abs_pow), Unary(_root), Terna
 _SIGNED = Binary(_signed)
 
 
-def frobenius_norm(ins, attrs):
+def frobenius_norm(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     if attrs["out_dtype"] >= 0:
         x = copy(x, convert_dtype(attrs["out_dtype"]))
     out = reduce(_square(x), _axes(x, attrs), "sum", keepdims=attrs["keep_dim"])
     out = _ROOT(out, scalar_arg(out.dtype, 0.5))
-    return {"Out": out if out.ndim else out.reshape(scalar_shape(attrs))}
+    return {"Out": out if out.ndim else out.reshape(scalar_shape(ctx.zero_dim))}
 
 
 def frobenius_norm_grad(ins, attrs):
