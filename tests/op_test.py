@@ -33,6 +33,9 @@ class OpCase:
     # built as a paddle.* call of a Paddle 2.x program builds it: a reduction to one value is 0-D
     # (Operator.zero_dim, framework/program_release.reductions_0d)
     zero_dim: bool = False
+    # built as a Paddle 2.x program builds it: it computes Paddle 2.x's meaning where that differs, and so
+    # do its grad ops (Operator.paddle2, framework/program_release.paddle2_meanings)
+    paddle2: bool = False
 
     @property
     def id(self):
@@ -103,7 +106,7 @@ def build_program(case, out_slots, with_loss):
     for names_ in outputs.values():
         for n in names_:
             block.create_var(name=n)
-    with program_release.reductions_0d(case.zero_dim):
+    with program_release.reductions_0d(case.zero_dim), program_release.paddle2_meanings(case.paddle2):
         block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
     _declare_uninferred(case, block, outputs)
     if not with_loss:

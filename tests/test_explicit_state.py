@@ -3,8 +3,8 @@ keeps a flag in an op's attributes under a key beginning with "_" (an attribute 
 saved program loses and a reader cannot find in the op's definition), and none decides anything by
 counting references (``sys.getrefcount``) or by looking at the call stack (``sys._getframe``). What pe
 needs to know about an op beyond its attributes is a field of the Operator (``fwd_index``, ``run_state``,
-``zero_dim``)
-or of the kernel's context (``input_names``, ``op_state``, ``zero_dim``: pe_cli/kernels/context.py).
+``zero_dim``, ``paddle2``)
+or of the kernel's context (``input_names``, ``op_state``, ``zero_dim``, ``paddle2``: pe_cli/kernels/context.py).
 
 The sites not converted yet are named below, each with what it is; the lists only shrink: a site that is
 gone must be taken off its list (the test fails on a stale entry too)."""
@@ -17,22 +17,8 @@ from paths import REPO
 
 ROOT = os.path.join(REPO, "pe_cli")
 
-# attribute keys beginning with "_" still used, file -> keys (issue 95 item 3: each to become a declared
-# attribute or an Operator / context field)
-UNDERSCORE_ATTRS = {
-    "pe_cli/framework/program_release.py": {"_paddle2"},  # where it is set
-    "pe_cli/ops/matrix.py": {"_paddle2"},  # trace's infer
-    "pe_cli/ops/elementwise.py": {"_paddle2"},  # elementwise_floordiv / mod's dtypes
-    "pe_cli/ops/random.py": {"_paddle2"},  # randint's 0-D draw
-    "pe_cli/shapes/pooling.py": {"_paddle2"},  # pool2d / pool3d's inclusive ceil_mode divisor
-    "pe_cli/shapes/conv_plans.py": {"_paddle2"},
-    "pe_cli/kernels/cpu/detection_yolo.py": {"_paddle2"},
-    "pe_cli/kernels/cuda/detection_yolo.py": {"_paddle2"},
-    "pe_cli/kernels/cpu/activation.py": {"_paddle2"},  # leaky_relu, elu, hard_shrink
-    "pe_cli/kernels/cuda/activation.py": {"_paddle2"},
-    "pe_cli/kernels/cpu/elementwise.py": {"_paddle2"},  # floordiv, mod
-    "pe_cli/kernels/cuda/elementwise.py": {"_paddle2"},
-}
+# attribute keys beginning with "_" still used, file -> keys (none left: issue 95 item 3)
+UNDERSCORE_ATTRS = {}
 
 # calls of sys.getrefcount / sys._getframe still made, file -> count
 STACK_AND_REFCOUNTS = {

@@ -6,7 +6,7 @@ import numpy as np
 
 # Where Paddle 2.x's formula differs from Fluid 1.8's (activations.TABLE's) for some attribute values: op ->
 # (differs(attrs), Paddle 2.x's forward(x, attrs), its derivative(x or Out, dOut, attrs) or None where the
-# table's is Paddle 2.x's too). In a program that follows Paddle 2.6 (the op's ``attrs['_paddle2']``) the
+# table's is Paddle 2.x's too). In a program that follows Paddle 2.6 (``Operator.paddle2``, a kernel's ``ctx.paddle2``) the
 # kernels compute these (checked on the 2.6.2 oracle: tests/data/paddle26_saved/static_activations_2x).
 PADDLE2_FORMS = {
     # X where X > 0, else alpha X (Fluid: max(X, alpha X), other for alpha > 1); the table's gradient reads Out,

@@ -84,6 +84,7 @@ class OpStep:
             input_names={slot: names for slot, names, _ in self.inputs},
             op_state=op.run_state,
             zero_dim=op.zero_dim,
+            paddle2=op.paddle2,
         )
         self.told = takes_context(self.kernel)
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place

@@ -72,6 +72,9 @@ class Operator:
         # a reduction to one value gives 0-D ([]), not Fluid's [1] (framework/program_release.mark_zero_dim:
         # a paddle.* call in a Paddle 2.x program); its shape inference and kernels read it
         self.zero_dim = False
+        # the op computes Paddle 2.x's meaning where it differs from Fluid 1.8's (trait paddle2_semantics:
+        # framework/program_release.mark_paddle2); its shape inference and kernels read it
+        self.paddle2 = False
         # what the op's kernel keeps from run to run (print's count of prints, as Fluid's op object
         # keeps it; kernels/context.py op_state): never an attribute, never saved
         self.run_state = {}
@@ -168,6 +171,7 @@ class Operator:
         op.attr_vars = dict(self.attr_vars)
         op.fwd_index = self.fwd_index
         op.zero_dim = self.zero_dim
+        op.paddle2 = self.paddle2
         op.run_state = self.run_state  # (a clone prints as many times in all as its op: first_n)
         return op
 

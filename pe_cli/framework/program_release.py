@@ -18,6 +18,7 @@ from .source import called_api
 
 _paddle2 = False
 _zero_dim = contextvars.ContextVar("pe_zero_dim_reductions", default=None)
+_meanings = contextvars.ContextVar("pe_paddle2_meanings", default=None)
 
 
 def new_programs_follow_paddle2():
@@ -60,20 +61,40 @@ def _variables(block, slots):
                 yield item
 
 
+@contextlib.contextmanager
+def paddle2_meanings(flag=True):
+    """Ops appended inside whose meaning changed (trait ``paddle2_semantics``) compute Paddle 2.x's
+    (``flag``; False: Fluid 1.8's) whatever their program: an op run again as the op it stands for
+    (fluid.dygraph's eager ops), a test building an op as a Paddle 2.x program would."""
+    token = _meanings.set(bool(flag))
+    try:
+        yield
+    finally:
+        _meanings.reset(token)
+
+
 def mark_paddle2(op):
     """An op whose meaning changed between Fluid 1.8 and Paddle 2.x (trait ``paddle2_semantics``: pool2d's
     and pool3d's inclusive average with ceil_mode) computes Paddle 2.x's in a program that follows Paddle
-    2.6: ``op.attrs['_paddle2']``, which its kernels read (docs/COMPAT.md, "Every attribute"), unless the
-    program's op_version_map (``Program._op_versions``, a model Paddle 2.x saved) gives the op type a version
-    older than the one its meaning changed at (registry.MEANING_CHANGED: leaky_relu, hard_shrink)."""
+    2.6: ``op.paddle2``, which its shape inference and kernels read (``ctx.paddle2``; docs/COMPAT.md, "Every
+    attribute"), unless the program's op_version_map (``Program._op_versions``, a model Paddle 2.x saved)
+    gives the op type a version older than the one its meaning changed at (registry.MEANING_CHANGED:
+    leaky_relu, hard_shrink); inside ``paddle2_meanings``, as that says. Its grad ops compute as it does
+    (training/backward.GradContext.op)."""
+    if op.paddle2 or op.type not in registry.with_trait("paddle2_semantics"):
+        return
+    told = _meanings.get()
+    if told is not None:
+        op.paddle2 = told
+        return
     program = op.block.program
-    if not program._follows_paddle2 or op.type not in registry.with_trait("paddle2_semantics"):
+    if not program._follows_paddle2:
         return
     versions = getattr(program, "_op_versions", None)  # a loaded program's op_version_map
     since = registry.MEANING_CHANGED.get(op.type)
     if versions and since is not None and versions.get(op.type, 0) < since:
         return  # saved by a Paddle 2.x before the op's meaning changed: it computes the meaning it had then
-    op.attrs["_paddle2"] = True
+    op.paddle2 = True
 
 
 @contextlib.contextmanager

@@ -26,7 +26,8 @@ class KernelContext:
       read_from_array the array it cannot read), or None: not said;
     - ``op_state``: the dict the op keeps from run to run (``Operator.run_state``: print's count of
       prints, per op as Fluid's op object keeps it), or None;
-    - ``zero_dim``: a reduction's result with no dim left is 0-D, not [1] (``Operator.zero_dim``).
+    - ``zero_dim``: a reduction's result with no dim left is 0-D, not [1] (``Operator.zero_dim``);
+    - ``paddle2``: the op computes Paddle 2.x's meaning where it differs from Fluid 1.8's (``Operator.paddle2``).
 
     A kernel hands back a LoD only it knows (computed from values) with ``set_lod(slot, lod)`` (or
     ``set_lod_map``), and a duplicable output's LoD per variable with ``set_lods(slot, lods)``: the
@@ -44,6 +45,7 @@ class KernelContext:
         "input_names",
         "op_state",
         "zero_dim",
+        "paddle2",
         "out_lod",
         "out_lods",
     )
@@ -61,6 +63,7 @@ class KernelContext:
         input_names=None,
         op_state=None,
         zero_dim=False,
+        paddle2=False,
     ):
         self.rng = rng
         self.lod = {} if lod is None else lod
@@ -73,12 +76,13 @@ class KernelContext:
         self.input_names = input_names
         self.op_state = op_state
         self.zero_dim = zero_dim
+        self.paddle2 = paddle2
         self.out_lod = None
         self.out_lods = None
 
     def for_call(self, lod=None, rng=None, inplace=False, update_in_place=False):
         """A context for one call of the kernel: this one's fixed facts (outputs, counts, block, blocked
-        slots, input names, the op's state, zero_dim), the call's own LoD, Generator (None: this one's) and
+        slots, input names, the op's state, zero_dim, paddle2), the call's own LoD, Generator (None: this one's) and
         permissions, no output LoD yet."""
         rng = self.rng if rng is None else rng
         return KernelContext(
@@ -93,6 +97,7 @@ class KernelContext:
             self.input_names,
             self.op_state,
             self.zero_dim,
+            self.paddle2,
         )
 
     def replace(self, lod):

@@ -11,7 +11,7 @@ takes (an EnforceNotMet, as Fluid's core raises)."""
 from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet
 from ..shapes.reduction import scalar_shape
-from .context import takes_context
+from .context import NO_CONTEXT, takes_context
 
 
 _NAMES = {}  # a value's dtype -> its name (numpy's dtype.name takes microseconds)
@@ -25,9 +25,9 @@ def _dtype_name(value):
     return name
 
 
-def _check_dtypes(opdef, ins, attrs):
+def _check_dtypes(opdef, ins, attrs, ctx):
     for slot, allowed in opdef.run_dtypes.items():
-        allowed = allowed(attrs) if callable(allowed) else allowed  # (per attributes: soft_label's)
+        allowed = allowed(attrs, ctx) if callable(allowed) else allowed  # (per attributes: soft_label's)
         value = ins.get(slot) if allowed else None
         for v in value if isinstance(value, list) else [value]:
             name = _dtype_name(v)
@@ -74,9 +74,9 @@ class RunInferContext:
 
     is_runtime = True
 
-    def __init__(self, opdef, ins, attrs, lods, zero_dim=False):
+    def __init__(self, opdef, ins, attrs, lods, ctx=NO_CONTEXT):
         self.opdef, self.attrs, self._ins = opdef, attrs, ins
-        self._lods, self._zero_dim = lods, zero_dim
+        self._lods, self._zero_dim, self.paddle2 = lods, ctx.zero_dim, ctx.paddle2
 
     def _values(self, slot):
         value = self._ins.get(slot)
@@ -122,12 +122,12 @@ def checked(kernel, opdef):
     passes = takes_context(kernel)
 
     def run(ins, attrs, *ctx):
-        _check_dtypes(opdef, ins, attrs)
+        _check_dtypes(opdef, ins, attrs, ctx[0] if ctx else NO_CONTEXT)
         lods = ctx[0].lod if ctx else {}
         if opdef.run_lod:
             _check_lod(opdef, ins, lods)
         if opdef.run_infer:
-            opdef.infer(RunInferContext(opdef, ins, attrs, lods, bool(ctx and ctx[0].zero_dim)))
+            opdef.infer(RunInferContext(opdef, ins, attrs, lods, ctx[0] if ctx else NO_CONTEXT))
         return kernel(ins, attrs, *ctx) if passes else kernel(ins, attrs)
 
     run.__name__ = getattr(kernel, "__name__", "kernel")

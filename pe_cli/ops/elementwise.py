@@ -120,10 +120,10 @@ register(
 _INTS, _FLOATS = ("int32", "int64"), ("float32", "float64")
 
 
-def _floordiv_dtypes(attrs):
+def _floordiv_dtypes(attrs, ctx):
     """The dtypes of floordiv's X, checked when the op runs (Fluid picks its kernel then): ints in Fluid 1.8,
-    floats too in Paddle 2.x (``_paddle2``)."""
-    return _INTS + _FLOATS if attrs.get("_paddle2") else _INTS
+    floats too in Paddle 2.x (``ctx.paddle2``)."""
+    return _INTS + _FLOATS if ctx.paddle2 else _INTS
 
 
 # Integer division and remainder, which have no gradient, in Fluid 1.8's meaning, and Paddle 2.x's in a

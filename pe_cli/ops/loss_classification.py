@@ -26,9 +26,9 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
         )
 
 
-def hard_labels(attrs):
-    """The dtypes a hard Label holds, checked when the op runs (``run_dtypes``): int64 class ids (or int32);
-    a soft one any."""
+def hard_labels(attrs, ctx=None):
+    """The dtypes a hard Label holds, checked when the op runs (``run_dtypes``, told the kernel's context):
+    int64 class ids (or int32); a soft one any."""
     return None if attrs.get("soft_label") else ("int64", "int32")
 
 

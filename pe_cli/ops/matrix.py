@@ -177,7 +177,7 @@ def _infer_trace(ctx):
         if not -len(x) <= ctx.attrs[what] < len(x):
             ctx.fail(f"{what}={ctx.attrs[what]} is out of range [{-len(x)}, {len(x) - 1}]")
     a, b = ctx.attrs["dim1"] % len(x), ctx.attrs["dim2"] % len(x)
-    if ctx.attrs.get("_paddle2") and ctx.attrs["offset"] and a > b:
+    if ctx.paddle2 and ctx.attrs["offset"] and a > b:
         ctx.fail(
             f"offset={ctx.attrs['offset']} with axis1={ctx.attrs['dim1']} after axis2={ctx.attrs['dim2']}: "
             f"Paddle 2.x moves the diagonal along axis2, Fluid 1.8 along the larger dim; pe computes only "

@@ -25,7 +25,8 @@ TRAITS = {
     "names (select_output writes one of several)",
     "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes or values: in a program "
     "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
-    "it gets attrs['_paddle2'] (framework/program_release.mark_paddle2), which its kernels read",
+    "it gets Operator.paddle2 (framework/program_release.mark_paddle2), which its shape inference reads "
+    "(ctx.paddle2) and its kernels get as ctx.paddle2, as do its grad ops",
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
     "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
     "programs): framework/program_release.py sets Operator.zero_dim, which its shape "

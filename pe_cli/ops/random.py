@@ -122,9 +122,9 @@ def _infer_randint(ctx):
     a = ctx.attrs
     if a["low"] is None or a["high"] is None or not a["low"] < a["high"]:
         ctx.fail(f"randint's low must less then high, but received: low = {a['low']}, high = {a['high']}")
-    # shape [] in a Paddle 2.x program (attrs['_paddle2']) is a 0-D draw, as Paddle 2.6's; Fluid 1.8's needs a shape
+    # shape [] in a Paddle 2.x program (ctx.paddle2) is a 0-D draw, as Paddle 2.6's; Fluid 1.8's needs a shape
     given = a["shape"] or ctx.has_input("ShapeTensor") or ctx.has_input("ShapeTensorList")
-    if not given and not a.get("_paddle2"):
+    if not given and not ctx.paddle2:
         ctx.fail("randint needs its shape: the attribute shape, or ShapeTensor or ShapeTensorList")
     infer_fill(ctx)
 

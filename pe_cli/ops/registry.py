@@ -361,6 +361,11 @@ class InferContext:
         if var_type is not None:
             var._type = var_type
 
+    @property
+    def paddle2(self):
+        """Whether the op computes Paddle 2.x's meaning where it differs (``Operator.paddle2``)."""
+        return self.op.paddle2
+
     def scalar_shape(self):
         """The shape of one value reduced from a tensor (mean, a reduction over every dim): [] (0-D)
         where the op says so (``Operator.zero_dim``: a ``paddle.*`` call in a Paddle 2.x program,

@@ -62,7 +62,7 @@ class PoolGeometry:
 
     __slots__ = ("extent", "ho", "kh", "kw", "pads", "regular", "sh", "sw", "wo")
 
-    def __init__(self, x_shape, attrs):
+    def __init__(self, x_shape, attrs, paddle2=False):
         h, w = x_shape[2:]
         ksize, strides, self.pads = pool_geometry(attrs, (h, w))
         self.kh, self.kw = ksize
@@ -85,7 +85,7 @@ class PoolGeometry:
         )
         # Paddle 2.x's inclusive average with ceil_mode divides a window reaching past the padded input by
         # less than ksize (shapes/pooling.paddle2_window): the box path computes that
-        if ceil and attrs.get("_paddle2") and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
+        if ceil and paddle2 and attrs["pooling_type"] == "avg" and not attrs["exclusive"]:
             self.regular = (
                 self.regular and self.extent[0] <= h + 2 * self.pads[0] and self.extent[1] <= w + 2 * self.pads[2]
             )

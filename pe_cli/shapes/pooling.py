@@ -30,11 +30,12 @@ def box_windows(sizes, ksize, strides, pads, outs, inclusive, padded_end=False):
     return result
 
 
-def paddle2_window(attrs):
-    """Whether an average pool divides as Paddle 2.x does (the op's ``_paddle2``, set in programs that follow
-    Paddle 2.6, framework/program_release.py): inclusive windows with ceil_mode, which differ from Fluid 1.8's."""
+def paddle2_window(attrs, paddle2):
+    """Whether an average pool divides as Paddle 2.x does (``paddle2``: the op's ``Operator.paddle2``, set in
+    programs that follow Paddle 2.6, framework/program_release.py; a kernel's ``ctx.paddle2``): inclusive
+    windows with ceil_mode, which differ from Fluid 1.8's."""
     return (
-        bool(attrs.get("_paddle2"))
+        bool(paddle2)
         and attrs["pooling_type"] == "avg"
         and not attrs["exclusive"]
         and bool(attrs["ceil_mode"])
@@ -50,9 +51,10 @@ def adaptive_max_boxes(sizes, attrs):
     return box_windows(sizes, ksize, attrs["strides"], [0] * (2 * len(sizes)), ksize, False)
 
 
-def windows(x_shape, attrs):
+def windows(x_shape, attrs, paddle2=False):
     """Per spatial dim: (starts, ends) of the windows, clipped to X; and the avg divisor per output
-    position of each dim (multiplied together: the window volume, or ksize's with exclusive off)."""
+    position of each dim (multiplied together: the window volume, or ksize's with exclusive off;
+    ``paddle2``: Paddle 2.x's, paddle2_window)."""
     dhw = list(x_shape[2:])
     out = pool3d_out(attrs, dhw)
     result = []
@@ -66,7 +68,13 @@ def windows(x_shape, attrs):
         return result
     ksize, strides, pads = pool3d_geometry(attrs, dhw)
     return box_windows(
-        dhw, ksize, strides, pads, out, attrs["pooling_type"] == "avg" and not attrs["exclusive"], paddle2_window(attrs)
+        dhw,
+        ksize,
+        strides,
+        pads,
+        out,
+        attrs["pooling_type"] == "avg" and not attrs["exclusive"],
+        paddle2_window(attrs, paddle2),
     )
 
 

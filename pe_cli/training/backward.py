@@ -62,7 +62,10 @@ class GradContext:
         for slot, names in outputs.items():
             if isinstance(names, list) and any(n is None for n in names):
                 outputs[slot] = [n if n is not None else self.builder.scratch_name(self.fwd) for n in names]
-        return self.builder.append(type, inputs, outputs, attrs)
+        op = self.builder.append(type, inputs, outputs, attrs)
+        if op is not None and self.fwd.paddle2:  # (Paddle 2.x's gradient of Paddle 2.x's meaning)
+            op.paddle2 = True
+        return op
 
     def block_grad(self, block, seeds, wanted, live):
         """For an op that owns ``block`` (a recurrence's step): the grad ops of the block's ops, in a

@@ -54,8 +54,8 @@ def op_case(name, rec):
         want["XShape"] = np.empty((0,) + inputs["X"].shape, inputs["X"].dtype)
     grad = () if rec["kink"] else tuple(s for s in rec["grads"])  # at a kink: Paddle's gradient only
     attrs = dict(rec["attrs"])
-    if registry.get(rec["op"]).has("paddle2_semantics"):
-        attrs["_paddle2"] = True  # (framework/program_release.mark_paddle2) Paddle 2.x's meaning, where it differs
+    opdef = registry.get(rec["op"])  # built in a Paddle 2.x program: a reduction to one value is 0-D (zero_dim),
+    # an op computes Paddle 2.x's meaning where it differs (paddle2, framework/program_release.mark_paddle2)
     single = all(a.dtype not in (np.float32, np.complex64) for v in outs.values() for a in v)
     loss = tuple(rec["loss"]) if rec.get("loss") else None
     # outputs Paddle left unwritten (dropout_nd's Mask with is_test): built, not compared, out of the loss
@@ -72,9 +72,8 @@ def op_case(name, rec):
         outputs=tuple(want) + unwritten,
         name=f"paddle26_{name}",
         num_outputs=listed or None,
-        zero_dim=registry.get(rec["op"]).has(
-            "scalar_0d_in_paddle2"
-        ),  # built in a Paddle 2.x program: no dim left is 0-D
+        zero_dim=opdef.has("scalar_0d_in_paddle2"),
+        paddle2=opdef.has("paddle2_semantics"),
         rtol=1e-9 if single else 1e-6,
         atol=1e-12 if single else 1e-7,
     )

@@ -72,7 +72,7 @@ def pe_grads(name):
         outs[slot] = [f"out_{slot}"] if count is None else [f"out_{slot}_{i}" for i in range(count)]
         for n in outs[slot]:
             block.create_var(name=n)
-    with program_release.reductions_0d(case.zero_dim):
+    with program_release.reductions_0d(case.zero_dim), program_release.paddle2_meanings(case.paddle2):
         block.append_op(case.op, names, outs, dict(case.attrs))
     terms = []
     for slot, ns in outs.items():

@@ -103,7 +103,7 @@ class EagerBlock(Block):
 
     def _run(self, op):
         slots = dict(op.inputs, **op.outputs)
-        with program_release.reductions_0d(op.zero_dim):  # (the op runs as it was built)
+        with program_release.reductions_0d(op.zero_dim), program_release.paddle2_meanings(op.paddle2):  # as built
             Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
                 self.program.scope, self.program.place
             )

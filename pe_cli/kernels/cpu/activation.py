@@ -110,13 +110,13 @@ def _paddle2_forms(name):
     differs, forward, derivative = PADDLE2_FORMS[name]
     table, table_grad = _ROW_KERNELS[name], _ROW_KERNELS[name + "_grad"]
 
-    def kernel(ins, attrs):
-        if attrs.get("_paddle2") and differs(attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        if ctx.paddle2 and differs(attrs):
             return {"Out": forward(ins["X"], attrs).astype(ins["X"].dtype, copy=False)}
         return table(ins, attrs)
 
-    def grad(ins, attrs):
-        if derivative is not None and attrs.get("_paddle2") and differs(attrs):
+    def grad(ins, attrs, ctx=NO_CONTEXT):
+        if derivative is not None and ctx.paddle2 and differs(attrs):
             return {"X@GRAD": derivative(ins["X"], ins["Out@GRAD"], attrs).astype(ins["Out@GRAD"].dtype, copy=False)}
         return table_grad(ins, attrs)
 

@@ -4,6 +4,7 @@ label targets) is shared with the CUDA kernels."""
 
 import numpy as np
 
+from ..context import NO_CONTEXT
 from .runtime.loops import lazy
 from .detection_loss import _sigmoid
 from ...shapes.detection import yolov3_loss_plan
@@ -77,8 +78,8 @@ def yolov3_loss_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def yolo_box(ins, attrs):
-    """Paddle 2.x's grid (``_paddle2``): centres over W along x and H along y, sizes over downsample_ratio * W
+def yolo_box(ins, attrs, ctx=NO_CONTEXT):
+    """Paddle 2.x's grid (``ctx.paddle2``): centres over W along x and H along y, sizes over downsample_ratio * W
     and * H; Fluid 1.8's: X's height for both. iou_aware: X's first ``a`` channels one IoU logit per anchor."""
     x, size = ins["X"], np.asarray(ins["ImgSize"], np.int64)
     n, _, h, w = x.shape
@@ -90,7 +91,7 @@ def yolo_box(ins, attrs):
         iou, x = _sigmoid(x[:, :a]), x[:, a:]
     v = x.reshape(n, a, 5 + classes, h, w)
     img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
-    grid_w = w if attrs.get("_paddle2") else h
+    grid_w = w if ctx.paddle2 else h
     input_h, input_w = np.float64(attrs["downsample_ratio"] * h), np.float64(attrs["downsample_ratio"] * grid_w)
     sxy = float(np.float32(attrs["scale_x_y"]))  # (a float attribute: float32, as Paddle's kernels read it)
     bias = -0.5 * (sxy - 1.0)

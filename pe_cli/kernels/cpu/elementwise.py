@@ -255,20 +255,20 @@ elementwise_pow_grad = _grad(
 )
 
 
-def elementwise_floordiv(ins, attrs):
-    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``_paddle2``; floats too)."""
+def elementwise_floordiv(ins, attrs, ctx=NO_CONTEXT):
+    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``ctx.paddle2``; floats too)."""
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_floordiv")
     xa, ya = align_both(x, y, attrs["axis"])
-    out = floored_div(xa, ya) if attrs.get("_paddle2") else truncated_div(xa, ya)
+    out = floored_div(xa, ya) if ctx.paddle2 else truncated_div(xa, ya)
     return {"Out": out.astype(x.dtype, copy=False)}
 
 
-def elementwise_mod(ins, attrs):
-    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``_paddle2``: Y's sign)."""
+def elementwise_mod(ins, attrs, ctx=NO_CONTEXT):
+    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``ctx.paddle2``: Y's sign)."""
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_mod")
-    return {"Out": remainder(*align_both(x, y, attrs["axis"]), attrs.get("_paddle2")).astype(x.dtype, copy=False)}
+    return {"Out": remainder(*align_both(x, y, attrs["axis"]), ctx.paddle2).astype(x.dtype, copy=False)}
 
 
 def sum(ins, attrs):

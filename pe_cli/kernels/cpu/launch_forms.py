@@ -131,7 +131,7 @@ def _pool_geometry(op, table, *names):
     if op.attrs["adaptive"] or not _floats(table, *names) or len(table[names[0]][0]) != 4:
         return None
     try:
-        geo = PoolGeometry(table[names[0]][0], op.attrs)
+        geo = PoolGeometry(table[names[0]][0], op.attrs, op.paddle2)
     except PeError:
         return None
     return (geo, op.attrs["pooling_type"] == "max") if geo.regular else None

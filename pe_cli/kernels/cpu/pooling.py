@@ -17,6 +17,7 @@ with Fluid's values for an empty window: max -FLT_MAX (its loop's start), avg 0 
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
+from ..context import NO_CONTEXT
 from ...shapes.conv_plans import PoolGeometry
 from .runtime.loops import is_float, lazy, parallel_parts, twin
 from ...shapes.pooling import adaptive_attrs, adaptive_max_boxes, box_windows, paddle2_window, spp_levels, windows
@@ -29,27 +30,33 @@ _pool_loops = lazy("_pool_loops")
 _LOWEST = -3.4028234663852886e38  # -FLT_MAX: Fluid's max pooling of an empty window
 
 
-def _pool2d_boxes(x_shape, attrs, geo):
+def _pool2d_boxes(x_shape, attrs, geo, paddle2):
     """pool2d's windows as a depth-1 pool3d's."""
     depth = (np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1))
     if geo is None:  # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
         return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
     inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
     return [depth] + box_windows(
-        x_shape[2:], (geo.kh, geo.kw), (geo.sh, geo.sw), geo.pads, (geo.ho, geo.wo), inclusive, paddle2_window(attrs)
+        x_shape[2:],
+        (geo.kh, geo.kw),
+        (geo.sh, geo.sw),
+        geo.pads,
+        (geo.ho, geo.wo),
+        inclusive,
+        paddle2_window(attrs, paddle2),
     )
 
 
-def pool2d(ins, attrs):
+def pool2d(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     if attrs["adaptive"] and attrs["pooling_type"] == "max":
-        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, None), True)[:, :, 0]}
+        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, None, False), True)[:, :, 0]}
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d(ins, adaptive_attrs(x.shape, attrs))
-    geo = PoolGeometry(x.shape, attrs)
+    geo = PoolGeometry(x.shape, attrs, ctx.paddle2)
     is_max = attrs["pooling_type"] == "max"
     if not geo.regular:
-        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, geo), is_max)[:, :, 0]}
+        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, geo, ctx.paddle2), is_max)[:, :, 0]}
     if is_float(x):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
@@ -69,16 +76,15 @@ def pool2d(ins, attrs):
     return {"Out": _pool.forward(x, geo, is_max, attrs["exclusive"])}
 
 
-def pool2d_grad(ins, attrs):
+def pool2d_grad(ins, attrs, ctx=NO_CONTEXT):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     adaptive_max = attrs["adaptive"] and attrs["pooling_type"] == "max"
     if attrs["adaptive"] and not adaptive_max:
         return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(x.shape, attrs))
-    geo = None if adaptive_max else PoolGeometry(x.shape, attrs)
+    geo = None if adaptive_max else PoolGeometry(x.shape, attrs, ctx.paddle2)
     if adaptive_max or not geo.regular:
-        dx = _pool_boxes_grad(
-            x[:, :, None], dout[:, :, None], _pool2d_boxes(x.shape, attrs, geo), attrs["pooling_type"] == "max"
-        )
+        wins = _pool2d_boxes(x.shape, attrs, geo, ctx.paddle2)
+        dx = _pool_boxes_grad(x[:, :, None], dout[:, :, None], wins, attrs["pooling_type"] == "max")
         return {"X@GRAD": dx[:, :, 0]}
     t, l = geo.pads[0], geo.pads[2]
     is_max = attrs["pooling_type"] == "max"
@@ -158,9 +164,9 @@ def _pool_boxes(x, wins, is_max):
         return (a / _divisor(wins)).astype(x.dtype)
 
 
-def pool3d(ins, attrs):
+def pool3d(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
-    return {"Out": _pool_boxes(x, windows(x.shape, attrs), attrs["pooling_type"] == "max")}
+    return {"Out": _pool_boxes(x, windows(x.shape, attrs, ctx.paddle2), attrs["pooling_type"] == "max")}
 
 
 def _spread_along(g, axis, starts, ends, size):
@@ -192,9 +198,10 @@ def _pool_boxes_grad(x, dout, wins, is_max):
     return g.astype(x.dtype)
 
 
-def pool3d_grad(ins, attrs):
+def pool3d_grad(ins, attrs, ctx=NO_CONTEXT):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": _pool_boxes_grad(x, dout, windows(x.shape, attrs), attrs["pooling_type"] == "max")}
+    wins = windows(x.shape, attrs, ctx.paddle2)
+    return {"X@GRAD": _pool_boxes_grad(x, dout, wins, attrs["pooling_type"] == "max")}
 
 
 # -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------

@@ -101,15 +101,17 @@ def with_args(*args, **kwargs):
 def given_cpu_kernel(cuda_kernel):
     """A wrap for a CUDA kernel ``cuda_kernel(ins, attrs, cpu_kernel)`` that does part of its work with its
     op's CPU kernel (on host copies of some inputs, or for some attributes only); the CPU kernel is told
-    the call's context where it takes one."""
+    the call's context where it takes one, and so is ``cuda_kernel`` where it names a fourth parameter
+    ``ctx`` (``cuda_kernel(ins, attrs, cpu_kernel, ctx)``)."""
+    told = takes_context(cuda_kernel)
 
     def wrap(cpu_kernel):
         def kernel(ins, attrs, *ctx):
             cpu = functools.partial(_told, cpu_kernel, ctx) if ctx else cpu_kernel
-            return cuda_kernel(ins, attrs, cpu)
+            return cuda_kernel(ins, attrs, cpu, *ctx) if told else cuda_kernel(ins, attrs, cpu)
 
         kernel.__name__ = cuda_kernel.__name__
-        kernel.takes_context = takes_context(cpu_kernel)
+        kernel.takes_context = takes_context(cpu_kernel) or told
         return kernel
 
     return wrap

@@ -104,8 +104,8 @@ def _paddle2_form(name):
     table's kernel otherwise."""
     differs, table = PADDLE2_FORMS[name.removesuffix("_grad")][0], _ROW_KERNELS[name]
 
-    def kernel(ins, attrs, cpu_kernel):
-        return (on_host(cpu_kernel) if attrs.get("_paddle2") and differs(attrs) else table)(ins, attrs)
+    def kernel(ins, attrs, cpu_kernel, ctx=NO_CONTEXT):
+        return (on_host(cpu_kernel) if ctx.paddle2 and differs(attrs) else table)(ins, attrs)
 
     kernel.__name__ = name
     return given_cpu_kernel(kernel)

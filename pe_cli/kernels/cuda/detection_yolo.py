@@ -10,6 +10,7 @@ from numba import cuda
 
 from ..elements.yolo import make
 from . import runtime as rt
+from ..context import NO_CONTEXT
 from ._launch import copy, flat, full, grid, zeros
 from .launcher import jit_kernel
 from ...shapes.detection import yolov3_loss_plan
@@ -141,8 +142,8 @@ def _yolo(
         t += step
 
 
-def yolo_box(ins, attrs):
-    """kernels/cpu/detection_yolo.py's yolo_box: Paddle 2.x's W x H grid (``_paddle2``) or Fluid 1.8's."""
+def yolo_box(ins, attrs, ctx=NO_CONTEXT):
+    """kernels/cpu/detection_yolo.py's yolo_box: Paddle 2.x's W x H grid (``ctx.paddle2``) or Fluid 1.8's."""
     x = ins["X"]
     n, _, h, w = x.shape
     classes = attrs["class_num"]
@@ -152,7 +153,7 @@ def yolo_box(ins, attrs):
     if total:
         size = rt.to_device(np.ascontiguousarray(rt.to_host(ins["ImgSize"]), dtype=np.float64).reshape(-1))
         thresh = float(np.asarray(attrs["conf_thresh"], np.dtype(x.dtype)))
-        grid_w = w if attrs.get("_paddle2") else h
+        grid_w = w if ctx.paddle2 else h
         sxy = float(np.float32(attrs["scale_x_y"]))  # (float attributes: float32, as Paddle's kernels read them)
         sizes = rt.to_device(np.array([attrs["downsample_ratio"] * h, attrs["downsample_ratio"] * grid_w], np.float64))
         _yolo[grid(total)](

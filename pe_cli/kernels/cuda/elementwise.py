@@ -14,6 +14,7 @@ from ..common import div_grad_grad
 from ..value_checks import check_divisor
 from . import runtime as rt, selected_rows as _sparse
 from ._host import with_args
+from ..context import NO_CONTEXT
 from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
@@ -201,20 +202,20 @@ def elementwise_div(ins, attrs):
     return _int_div(ins, attrs)
 
 
-def elementwise_floordiv(ins, attrs):
-    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``_paddle2``; floats too)."""
+def elementwise_floordiv(ins, attrs, ctx=NO_CONTEXT):
+    """Fluid 1.8's truncated int division, or Paddle 2.x's floored one (``ctx.paddle2``; floats too)."""
     ints = _ints(ins["X"])
     if ints:
         check_divisor(rt.to_host(ins["Y"]), "elementwise_floordiv")
-    return _floordiv[bool(attrs.get("_paddle2")), ints](ins, attrs)
+    return _floordiv[bool(ctx.paddle2), ints](ins, attrs)
 
 
-def elementwise_mod(ins, attrs):
-    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``_paddle2``: Y's sign)."""
+def elementwise_mod(ins, attrs, ctx=NO_CONTEXT):
+    """Fluid 1.8's remainder (ints: X's sign), or Paddle 2.x's (``ctx.paddle2``: Y's sign)."""
     ints = _ints(ins["Y"])
     if ints:
         check_divisor(rt.to_host(ins["Y"]), "elementwise_mod")
-    return _mod[bool(attrs.get("_paddle2")), ints](ins, attrs)
+    return _mod[bool(ctx.paddle2), ints](ins, attrs)
 
 
 def _sum_kernel(n):

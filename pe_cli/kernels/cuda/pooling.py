@@ -11,6 +11,7 @@ from .. import kernel_of
 from ...shapes.conv_plans import PoolGeometry
 from . import _adaptive_pool, _pool, elementwise, manipulation, runtime as rt
 from ._host import given_cpu_kernel, on_host
+from ..context import NO_CONTEXT
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 from ...shapes.pooling import adaptive_attrs, spp_levels, windows
@@ -19,19 +20,19 @@ from ...shapes.pooling import adaptive_attrs, spp_levels, windows
 # -- pool2d -----------------------------------------------------------------------------------------
 
 
-def _pool_args(x, attrs):
-    geo = PoolGeometry(tuple(x.shape), attrs)
+def _pool_args(x, attrs, paddle2):
+    geo = PoolGeometry(tuple(x.shape), attrs, paddle2)
     h, w = x.shape[2], x.shape[3]
     return geo, (h, w, geo.ho, geo.wo, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
 
 
-def pool2d(ins, attrs, cpu_pool2d):
+def pool2d(ins, attrs, cpu_pool2d, ctx=NO_CONTEXT):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":  # Fluid's plain windows (the CPU's)
         return on_host(cpu_pool2d)(ins, attrs)
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d(ins, adaptive_attrs(tuple(ins["X"].shape), attrs))
     x = ins["X"]
-    geo, args = _pool_args(x, attrs)
+    geo, args = _pool_args(x, attrs, ctx.paddle2)
     if not geo.regular:  # Fluid's windows the device loop does not take: the CPU's, on the host
         return on_host(cpu_pool2d)(ins, attrs)
     out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
@@ -40,13 +41,13 @@ def pool2d(ins, attrs, cpu_pool2d):
     return {"Out": out}
 
 
-def pool2d_grad(ins, attrs, cpu_pool2d_grad):
+def pool2d_grad(ins, attrs, cpu_pool2d_grad, ctx=NO_CONTEXT):
     if attrs["adaptive"] and attrs["pooling_type"] == "max":
         return on_host(cpu_pool2d_grad)(ins, attrs)
     if attrs["adaptive"]:
         return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(tuple(ins["X"].shape), attrs))
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    geo, args = _pool_args(x, attrs)
+    geo, args = _pool_args(x, attrs, ctx.paddle2)
     if not geo.regular:
         return on_host(cpu_pool2d_grad)(ins, attrs)
     if attrs["pooling_type"] == "max":
@@ -63,8 +64,8 @@ def pool2d_grad(ins, attrs, cpu_pool2d_grad):
 # -- pool3d -----------------------------------------------------------------------------------------
 
 
-def _device_windows(x, attrs):
-    wins = windows(tuple(x.shape), attrs)
+def _device_windows(x, attrs, paddle2):
+    wins = windows(tuple(x.shape), attrs, paddle2)
     arrays = []
     for s, e, div in wins:
         arrays += [
@@ -108,17 +109,17 @@ def _pool3d(x, out, dout, dx, ds, de, dd, hs, he, hd, ws, we, wd, d, h, w, od, o
         i += step
 
 
-def _regular_boxes(x, attrs):
+def _regular_boxes(x, attrs, paddle2):
     """Whether every window has elements and a positive divisor (the device loop's windows); Fluid's
     others pool on the host, by the CPU's kernels."""
-    return all((e > s).all() and (div > 0).all() for s, e, div in windows(tuple(x.shape), attrs))
+    return all((e > s).all() and (div > 0).all() for s, e, div in windows(tuple(x.shape), attrs, paddle2))
 
 
-def pool3d(ins, attrs, cpu_pool3d):
+def pool3d(ins, attrs, cpu_pool3d, ctx=NO_CONTEXT):
     x = ins["X"]
-    if not _regular_boxes(x, attrs):
+    if not _regular_boxes(x, attrs, ctx.paddle2):
         return on_host(cpu_pool3d)(ins, attrs)
-    wins, (od, oh, ow) = _device_windows(x, attrs)
+    wins, (od, oh, ow) = _device_windows(x, attrs, ctx.paddle2)
     out = rt.empty(tuple(x.shape[:2]) + (od, oh, ow), x.dtype)
     if out.size:
         _pool3d[grid(out.size)](
@@ -137,11 +138,11 @@ def pool3d(ins, attrs, cpu_pool3d):
     return {"Out": out}
 
 
-def pool3d_grad(ins, attrs, cpu_pool3d_grad):
+def pool3d_grad(ins, attrs, cpu_pool3d_grad, ctx=NO_CONTEXT):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    if not _regular_boxes(x, attrs):
+    if not _regular_boxes(x, attrs, ctx.paddle2):
         return on_host(cpu_pool3d_grad)(ins, attrs)
-    wins, (od, oh, ow) = _device_windows(x, attrs)
+    wins, (od, oh, ow) = _device_windows(x, attrs, ctx.paddle2)
     dx = zeros(x.shape, x.dtype)
     if out.size:
         _pool3d[grid(out.size)](
