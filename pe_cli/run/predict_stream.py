@@ -24,6 +24,7 @@ import sys
 
 import numpy as np
 
+from ..base.atomic_file import write_file
 from ..base.errors import PeError, UsageError
 from ..base.limits import check_bytes
 from ..data.missing import note
@@ -224,13 +225,18 @@ def stream_predict(cfg, checkpoint, path, out, fmt=None, output=None, quiet=Fals
         fmt, rows = stream_format(path, fmt, lines)
         rows = _jsonl_rows(rows, lines) if fmt == "jsonl" else _csv_rows(rows, name, fmt)
         size = cfg.data["data"]["eval_batch_size"] or cfg.data["data"]["batch_size"]
-        sink = sys.stdout.buffer if out == "-" else open(out, "wb")
-        try:
+        counted = []
+
+        def predict_into(sink):
             writer = Writer(sink, written or fmt)
-            samples = _loop(cfg, inference, _batches(rows, lines.ready, size), writer, (name, keep, probabilities))
-        finally:
-            if out != "-":
-                sink.close()
+            counted.append(
+                _loop(cfg, inference, _batches(rows, lines.ready, size), writer, (name, keep, probabilities))
+            )
+
+        # a file gets the rows in a temporary sibling, renamed over the old one only when every row is
+        # written and read back (atomic_file): a bad row midway leaves an earlier file whole
+        predict_into(sys.stdout.buffer) if out == "-" else write_file(out, predict_into)
+        samples = counted[0]
     except DataError as e:
         raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
     finally:

@@ -161,3 +161,19 @@ def test_a_bad_row_mid_stream_ends_with_one_line_naming_it(run):
     assert bad.stderr.decode().splitlines() == [
         "pe: error: stdin:2: a JSON list, not an object; JSON Lines: one object per line, its keys the columns"
     ]
+
+
+def test_a_bad_row_mid_stream_leaves_an_earlier_output_file_whole(run, tmp_path):
+    """-o FILE: the rows go to a temporary sibling renamed over FILE only when all are written, so a run
+    that fails midway replaces nothing (here a file the user kept from before)."""
+    out = tmp_path / "kept.csv"
+    out.write_text("the user's earlier file\n")
+    bad = HEADER + ROWS[0] + "Adelie,Dream,abc,18.7,181,3750,male,2007\n"
+    proc = _pe("predict", CONFIG, "-c", run / "run", "--data", "-", "-o", out, "-q", data=bad.encode())
+    assert proc.returncode == 1 and b"stdin:3" in proc.stderr, proc.stderr
+    assert out.read_text() == "the user's earlier file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv"]  # no temporary file left behind
+    good = _pe("predict", CONFIG, "-c", run / "run", "--data", "-", "-o", out, "-q", data=(HEADER + ROWS[0]).encode())
+    assert good.returncode == 0, good.stderr
+    assert out.read_text().splitlines()[0].startswith("species,species_id,")
+    assert len(out.read_text().splitlines()) == 2
