@@ -20,11 +20,10 @@ dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning 
 
 import math
 
-import numpy as np
 
 from ...base.errors import PeError
 from ...shapes.conv_plans import PoolGeometry
-from . import creation
+from . import creation, pooling
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run
 from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
@@ -33,7 +32,7 @@ from .launches import Shape as _Shape
 from .launches import flat as _flat
 from .launches import floats as _floats
 from .launches import one as _one
-from .loss_classification import WIDE_SOFTMAX
+from .loss_classification import NUMPY_EXP, ROWS, softmax_ce_form
 
 _pointwise = lazy("_pointwise_loops")
 _rows = lazy("_softmax_rows_loops")
@@ -99,9 +98,10 @@ def softmax_with_cross_entropy(op, table):
     shape, dtype = table[logits]
     if table[label][1].kind not in "iu" or not shape or not math.prod(shape) or not _last_axis(op, shape):
         return None
-    if math.prod(shape) >= WIDE_SOFTMAX and dtype != np.float32:  # numpy's exp between two loops
+    form = softmax_ce_form(math.prod(shape), dtype)
+    if form == NUMPY_EXP:  # numpy's exp between two loops: no one launch
         return None
-    loop = _rows().softmax_ce if math.prod(shape) >= WIDE_SOFTMAX else _pointwise().softmax_ce
+    loop = _rows().softmax_ce if form == ROWS else _pointwise().softmax_ce
     rows = (math.prod(shape[:-1]), shape[-1])
     args = [("var", logits, rows), _flat(table, label), ("const", op.attrs["ignore_index"])]
     args += [("var", soft, rows), _flat(table, loss)]
@@ -138,23 +138,16 @@ def _pool_geometry(op, table, *names):
 
 
 def pool2d(op, table):
-    """pooling.pool2d's loop in its regular case (a window always inside X and its padding)."""
+    """pooling.pool2d's loop in its regular case (a window always inside X and its padding), as
+    pooling.pool2d_loop chooses it for the kernel."""
     x, out = _one(op, "X"), _one(op, "Out", "outputs")
     found = _pool_geometry(op, table, x, out)
     if found is None:
         return None
-    (geo, is_max), shape, loops = found, table[x][0], _pool()
-    window = [("const", v) for v in (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.ho, geo.wo)]
-    if geo.is_2x2_inside(shape) and is_max:
-        twin = shape[0] > 1 and parallel_parts(math.prod(shape)) > 1
-        loop, middle = loops.max_pool_2x2_parallel if twin else loops.max_pool_2x2, window[-2:]
-    elif geo.is_2x2_inside(shape):
-        loop, middle = loops.avg_pool_2x2, window[-2:]
-    elif is_max:
-        loop, middle = loops.max_pool, window
-    else:
-        loop, middle = loops.avg_pool, [*window, ("const", bool(op.attrs["exclusive"]))]
-    return [Launch(loop, [("var", x, None), *middle, ("var", out, None)], writes=[out])]
+    geo, is_max = found
+    name, consts = pooling.pool2d_loop(geo, table[x][0], is_max, op.attrs["exclusive"])
+    args = [("var", x, None), *(("const", c) for c in consts), ("var", out, None)]
+    return [Launch(getattr(_pool(), name), args, writes=[out])]
 
 
 def pool2d_grad(op, table):
@@ -162,19 +155,11 @@ def pool2d_grad(op, table):
     found = _pool_geometry(op, table, x, out, dout, dx)
     if found is None:
         return None
-    (geo, is_max), shape, loops = found, table[x][0], _pool()
-    window = [("const", v) for v in (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])]
-    reads = [("var", x, None), ("var", out, None), ("var", dout, None)]
-    if geo.is_2x2_inside(shape) and is_max:
-        twin = shape[0] > 1 and parallel_parts(math.prod(shape)) > 1
-        loop, args = loops.max_pool_2x2_grad_parallel if twin else loops.max_pool_2x2_grad, reads
-    elif is_max:
-        loop, args = loops.max_pool_grad, [*reads, *window]
-    elif geo.is_2x2_inside(shape):
-        loop, args = loops.avg_pool_2x2_grad, reads[2:]
-    else:
-        loop, args = loops.avg_pool_grad, [reads[2], *window, ("const", bool(op.attrs["exclusive"]))]
-    return [Launch(loop, [*args, ("var", dx, None)], writes=[dx])]
+    geo, is_max = found
+    name, reads, consts = pooling.pool2d_grad_loop(geo, table[x][0], is_max, op.attrs["exclusive"])
+    given = {"X": x, "Out": out, "Out@GRAD": dout}
+    args = [*(("var", given[r], None) for r in reads), *(("const", c) for c in consts), ("var", dx, None)]
+    return [Launch(getattr(_pool(), name), args, writes=[dx])]
 
 
 # -- reductions, fills, updates ---------------------------------------------------------------------

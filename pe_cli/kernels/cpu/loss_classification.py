@@ -32,6 +32,17 @@ def _hard_rows(logits, label, attrs):
 # between two numba passes; the one loop calls the scalar exp twice a value (40 us for the MLP's
 # [512, 10], 14 us in the wide form; 1.2 against 2.1 us for [10, 10], where numpy's calls cost more)
 WIDE_SOFTMAX = 1024
+ROWS, NUMPY_EXP, ONE_LOOP = "rows", "numpy_exp", "one_loop"
+
+
+def softmax_ce_form(size, dtype):
+    """How a hard-label softmax_with_cross_entropy over ``size`` logits runs, decided here once for this
+    kernel and a planned step's launch (launch_forms): ROWS (float32 from WIDE_SOFTMAX logits on:
+    _softmax_rows_loops.softmax_ce, rows in parts over threads), NUMPY_EXP (float64 from WIDE_SOFTMAX on:
+    numpy's exp between two loops) or ONE_LOOP (_pointwise_loops.softmax_ce)."""
+    if size < WIDE_SOFTMAX:
+        return ONE_LOOP
+    return ROWS if dtype == np.float32 else NUMPY_EXP
 
 
 def softmax_with_cross_entropy(ins, attrs):
@@ -41,11 +52,11 @@ def softmax_with_cross_entropy(ins, attrs):
         logits2, label1 = rows
         softmax = np.empty(logits.shape, dtype=logits.dtype)
         loss = np.empty(logits.shape[:-1] + (1,), dtype=logits.dtype)
-        soft2, loops = softmax.reshape(logits2.shape), _loops()
-        if logits.size >= WIDE_SOFTMAX and logits.dtype == np.float32:
+        soft2, loops, form = softmax.reshape(logits2.shape), _loops(), softmax_ce_form(logits.size, logits.dtype)
+        if form == ROWS:
             args = (logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
             bad = run_in_parts(_rows(), "softmax_ce", logits.size, *args)
-        elif logits.size >= WIDE_SOFTMAX:
+        elif form == NUMPY_EXP:
             m = np.empty(logits2.shape[0], dtype=logits.dtype)
             loops.row_max_shift(logits2, m, soft2)
             np.exp(soft2, out=soft2)

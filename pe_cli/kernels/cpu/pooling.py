@@ -60,18 +60,13 @@ def pool2d(ins, attrs, ctx=NO_CONTEXT):
     if is_float(x):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
-        loops, t, l = _pool_loops(), geo.pads[0], geo.pads[2]
-        if geo.is_2x2_inside(x.shape):
-            if is_max:
-                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                args = (x, geo.ho, geo.wo, out)
-                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
-            else:
-                loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
-        elif is_max:
-            loops.max_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, out)
+        name, consts = pool2d_loop(geo, x.shape, is_max, attrs["exclusive"])
+        args, loops = (x, *consts, out), _pool_loops()
+        if name.startswith("max_pool_2x2"):  # (its numpy replica runs while the loop compiles)
+            par = name.endswith("_parallel")
+            twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
         else:
-            loops.avg_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, bool(attrs["exclusive"]), out)
+            getattr(loops, name)(*args)
         return {"Out": out}
     return {"Out": _pool.forward(x, geo, is_max, attrs["exclusive"])}
 
@@ -86,32 +81,53 @@ def pool2d_grad(ins, attrs, ctx=NO_CONTEXT):
         wins = _pool2d_boxes(x.shape, attrs, geo, ctx.paddle2)
         dx = _pool_boxes_grad(x[:, :, None], dout[:, :, None], wins, attrs["pooling_type"] == "max")
         return {"X@GRAD": dx[:, :, 0]}
-    t, l = geo.pads[0], geo.pads[2]
     is_max = attrs["pooling_type"] == "max"
     if is_float(x, out, dout):
         dx = np.empty(x.shape, dtype=x.dtype)
-        dout = np.ascontiguousarray(dout)
-        loops = _pool_loops()
-        if is_max:
-            x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
-            if geo.is_2x2_inside(x.shape):
-                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                args = (x, out, dout, dx)
-                twin(
-                    loops.max_pool_2x2_grad,
-                    loops.max_pool_2x2_grad_parallel,
-                    par,
-                    *args,
-                    replica=_replicas.max_pool_2x2_grad,
-                )(*args)
-            else:
-                loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
-        elif geo.is_2x2_inside(x.shape):
-            loops.avg_pool_2x2_grad(dout, dx)
+        name, reads, consts = pool2d_grad_loop(geo, x.shape, is_max, attrs["exclusive"])
+        given = {"X": x, "Out": out, "Out@GRAD": dout}
+        args, loops = (*(np.ascontiguousarray(given[r]) for r in reads), *consts, dx), _pool_loops()
+        if name.startswith("max_pool_2x2"):
+            par = name.endswith("_parallel")
+            twin(
+                loops.max_pool_2x2_grad,
+                loops.max_pool_2x2_grad_parallel,
+                par,
+                *args,
+                replica=_replicas.max_pool_2x2_grad,
+            )(*args)
         else:
-            loops.avg_pool_grad(dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, bool(attrs["exclusive"]), dx)
+            getattr(loops, name)(*args)
         return {"X@GRAD": dx}
     return {"X@GRAD": _pool.backward(x, out, dout, geo, is_max, attrs["exclusive"])}
+
+
+def pool2d_loop(geo, x_shape, is_max, exclusive):
+    """The numba loop (_pool_loops.py) of a regular float pool2d over X of ``x_shape`` and the constants
+    it takes between X and Out: decided here once, for this kernel and for a planned step's launch
+    (launch_forms.pool2d)."""
+    if geo.is_2x2_inside(x_shape):
+        if is_max:
+            par = x_shape[0] > 1 and parallel_parts(int(np.prod(x_shape))) > 1
+            return ("max_pool_2x2_parallel" if par else "max_pool_2x2"), (geo.ho, geo.wo)
+        return "avg_pool_2x2", (geo.ho, geo.wo)
+    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.ho, geo.wo)
+    return ("max_pool", window) if is_max else ("avg_pool", (*window, bool(exclusive)))
+
+
+def pool2d_grad_loop(geo, x_shape, is_max, exclusive):
+    """pool2d_grad's loop, the slots it reads (of X, Out, Out@GRAD, in its order) and its constants
+    before X@GRAD: decided once, for this kernel and launch_forms.pool2d_grad."""
+    full = ("X", "Out", "Out@GRAD")
+    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
+    if geo.is_2x2_inside(x_shape):
+        if is_max:
+            par = x_shape[0] > 1 and parallel_parts(int(np.prod(x_shape))) > 1
+            return ("max_pool_2x2_grad_parallel" if par else "max_pool_2x2_grad"), full, ()
+        return "avg_pool_2x2_grad", ("Out@GRAD",), ()
+    if is_max:
+        return "max_pool_grad", full, window
+    return "avg_pool_grad", ("Out@GRAD",), (*window, bool(exclusive))
 
 
 def _max_along(a, where, axis, starts, ends):
