@@ -33,7 +33,7 @@ class TrainResult:
     step: int
     epoch: int
     train: dict = field(default_factory=dict)  # last reported training metrics
-    eval: dict = field(default_factory=dict)  # final evaluation on data.eval
+    eval: dict = field(default_factory=dict)  # the reported evaluation's fetch means: the last, or keep_best's best
     eval_samples: int = 0
     checkpoint: str = None
     interrupted: bool = False
@@ -47,7 +47,7 @@ class TrainResult:
     best: str = None  # keep_best: the best checkpoint and its metric, as pe train prints it
     reported: str = None  # which checkpoint eval, eval_samples and prediction are of, as pe train prints it
     role: str = "trainer"  # "pserver": a parameter server of pserver mode, which reports nothing
-    prediction: dict = None  # eval.json's prediction: the output layer against data.eval's labels
+    prediction: dict = None  # that evaluation's prediction report: the outputs against data.eval's labels
 
 
 @dataclass

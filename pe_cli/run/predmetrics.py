@@ -16,6 +16,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..data.unscaling import unscaled
+from .build import layer_refs
 from .inference import Head, output_heads, output_layer, split_feeds, target_unscaling, task_kind
 
 
@@ -87,6 +88,7 @@ class Predictions:
             var = programs.model.var(head.output)
             self.names.append((var[0] if isinstance(var, (tuple, list)) else var).name)
         self.outputs, self.truth = [[] for _ in self.heads], [[] for _ in self.heads]
+        self.units = unit_metric_names(cfg)
 
     def add(self, batch, values):
         """One batch's fetched head values (in the order of ``names``) and its labels."""
@@ -113,7 +115,8 @@ class Predictions:
         flat = {}
         for label, one in reports.items():
             for metric, key, _ in UNIT_METRICS[one["kind"]]:
-                flat[f"{label}_{metric}"] = one.get(key)
+                if f"{label}_{metric}" in self.units:
+                    flat[f"{label}_{metric}"] = one.get(key)
         return flat
 
 
@@ -124,11 +127,29 @@ UNIT_METRICS = {
 }
 
 
-def unit_metric_names(spec):
+def unit_metric_names(cfg):
     """{name: "min" or "max"} of the numbers each evaluation reports beside the eval fetches: per output
     (label feed), a regression's ``<label>_rmse``, ``_mae`` (lower is better) and ``_r2``, a
-    classifier's ``<label>_accuracy`` (higher is better)."""
-    return {f"{h.label}_{metric}": mode for h in report_heads(spec) for metric, _, mode in UNIT_METRICS[h.kind]}
+    classifier's ``<label>_accuracy`` (higher is better) unless an eval fetch already is that number
+    (``acc``: an accuracy layer, k 1, of the output and its label)."""
+    names = {}
+    for head in report_heads(cfg.model):
+        for metric, _, mode in UNIT_METRICS[head.kind]:
+            if metric != "accuracy" or not _accuracy_fetched(cfg, head):
+                names[f"{head.label}_{metric}"] = mode
+    return names
+
+
+def _accuracy_fetched(cfg, head):
+    for name in cfg.eval_fetches:
+        layer_name, _, index = name.partition("[")
+        layer = cfg.model.layer(layer_name)
+        if layer is None or layer.type != "accuracy" or index not in ("", "0]") or not layer.kwargs:
+            continue
+        refs = dict(layer_refs(layer))
+        if (refs.get("input"), refs.get("label"), layer.kwargs.get("k", 1)) == (head.output, head.label, 1):
+            return True
+    return False
 
 
 def _head_report(cfg, preprocessing, head, outputs, truth):

@@ -149,7 +149,7 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
     _write_run_files(cfg, setup, run_dir, state, progress)
     progress.message(summary_table(cfg.model, setup.programs).rstrip("\n"))
     since = state["step"] if resuming else None
-    units = list(unit_metric_names(cfg.model)) if setup.eval_data is not None else []  # each evaluation's
+    units = list(unit_metric_names(cfg)) if setup.eval_data is not None else []  # each evaluation's
     metrics = Metrics(run_dir, _union(_union(cfg.train_fetches, cfg.eval_fetches), units), since)
     outputs = Outputs(
         Loggers(metrics, run_dir, logger_names(cfg)),

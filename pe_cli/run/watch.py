@@ -112,7 +112,7 @@ def metric_modes(cfg):
             modes[name] = "max"
         else:
             modes[name] = None
-    for name, mode in unit_metric_names(spec).items():
+    for name, mode in unit_metric_names(cfg).items():
         modes.setdefault(name, mode)
     return modes
 

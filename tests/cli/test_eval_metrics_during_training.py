@@ -61,7 +61,7 @@ def _scores(root, rows, eval_rows, checkpoint):
         "body_mass_g_rmse": math.sqrt(np.mean(err**2)),
         "body_mass_g_mae": float(np.mean(np.abs(err))),
         "body_mass_g_r2": float(1 - np.sum(err**2) / np.sum((y - y.mean()) ** 2)),
-        "species_accuracy": float(np.mean([pred[i]["species"] == rows[i]["species"] for i in eval_rows])),
+        "species_acc": float(np.mean([pred[i]["species"] == rows[i]["species"] for i in eval_rows])),
     }
 
 
@@ -82,10 +82,11 @@ def run(tmp_path_factory):
     return {"root": root, "proc": proc, "evals": evals, "scores": scores}
 
 
-NAMES = ("body_mass_g_rmse", "body_mass_g_mae", "body_mass_g_r2", "species_accuracy")
+NAMES = ("body_mass_g_rmse", "body_mass_g_mae", "body_mass_g_r2", "species_acc")
 
 
 def test_each_evaluation_reports_rmse_mae_r2_in_grams_and_accuracy(run):
+    """species_acc, the output feature's accuracy fetch, is the species' accuracy: no second column."""
     with open(run["root"] / "run" / "metrics.csv", newline="") as f:
         csv_rows = {int(r["step"]): r for r in csv.DictReader(f) if r["phase"] == "eval"}
     lines = [line for line in run["proc"].stderr.splitlines() if line.startswith("eval ")]
@@ -99,6 +100,7 @@ def test_each_evaluation_reports_rmse_mae_r2_in_grams_and_accuracy(run):
             printed = float(re.search(rf"\b{name} (\S+)", line).group(1))
             assert printed == pytest.approx(want[name], rel=1e-3, abs=1e-4), (line, name)
         assert 100 < want["body_mass_g_rmse"] < 2000  # grams, not standardized units
+        assert "species_accuracy" not in row
 
 
 def test_keep_best_on_rmse_keeps_the_lowest_recomputed_and_the_summary_reports_it(run):
@@ -117,7 +119,7 @@ def test_keep_best_on_rmse_keeps_the_lowest_recomputed_and_the_summary_reports_i
     want = scores[best]
     line = f"held-out body_mass_g: RMSE {want['body_mass_g_rmse']:.4g}  MAE {want['body_mass_g_mae']:.4g}  R² "
     assert line + f"{want['body_mass_g_r2']:.3f} (in body_mass_g's units)" in out.splitlines(), out
-    assert f"held-out species: accuracy {100 * want['species_accuracy']:.2f}%" in out.splitlines(), out
+    assert f"held-out species: accuracy {100 * want['species_acc']:.2f}%" in out.splitlines(), out
 
 
 def test_without_keep_best_the_summary_names_the_last_checkpoint(tmp_path):
@@ -138,7 +140,7 @@ def test_watching_accuracy_keeps_the_highest_and_early_stopping_on_mae_stops(run
     proc = pe(
         "train",
         "c.yaml",
-        "checkpoint.keep_best.metric=species_accuracy",
+        "checkpoint.keep_best.metric=species_acc",
         "early_stopping={metric: body_mass_g_mae, patience: 1, min_delta: 1000000}",
         "--out",
         tmp_path / "watched",
@@ -149,8 +151,8 @@ def test_watching_accuracy_keeps_the_highest_and_early_stopping_on_mae_stops(run
     evals = [r for r in map(json.loads, open(tmp_path / "watched" / "metrics.jsonl")) if r["phase"] == "eval"]
     assert [r["step"] for r in evals] == [3, 6]  # no MAE improves by a million grams: one evaluation more
     assert "early stopping: body_mass_g_mae did not improve by more than 1e+06 for 1 evaluations" in proc.stdout
-    highest = max(evals, key=lambda r: r["species_accuracy"])["species_accuracy"]
-    first = min(r["step"] for r in evals if r["species_accuracy"] == highest)
+    highest = max(evals, key=lambda r: r["species_acc"])["species_acc"]
+    first = min(r["step"] for r in evals if r["species_acc"] == highest)
     assert (tmp_path / "watched" / "ckpt" / "best").read_text().strip() == f"step-{first}"  # higher is better
 
 
@@ -161,7 +163,7 @@ def test_watching_accuracy_keeps_the_highest_and_early_stopping_on_mae_stops(run
             ["checkpoint.keep_best.metric=price_rmse"],
             "checkpoint.keep_best.metric: 'price_rmse' is not an evaluation fetch nor a number each evaluation "
             "reports; use one of loss, body_mass_g_loss, species_loss, species_acc, body_mass_g_rmse, "
-            "body_mass_g_mae, body_mass_g_r2, species_accuracy",
+            "body_mass_g_mae, body_mass_g_r2",
         ),
         (
             ["eval.fetches=[loss, species_logits]", "early_stopping.metric=species_logits"],
@@ -175,3 +177,19 @@ def test_a_metric_no_evaluation_reports_or_of_no_known_way_is_refused_in_one_lin
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert said in proc.stderr and f"command line '{overrides[-1]}'" in proc.stderr, proc.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_a_classifier_without_an_accuracy_fetch_reports_its_accuracy_and_keep_best_takes_the_highest(tmp_path):
+    small = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "epochs=1", "output.curves=false"]
+    run = tmp_path / "mnist"
+    watch = ["eval.fetches=[loss]", "eval.every_steps=3", "checkpoint.keep_best.metric=label_accuracy"]
+    proc = pe("train", "configs/mnist_mlp.yaml", *small, *watch, "--out", run)
+    assert proc.returncode == 0, proc.stderr
+    evals = [r for r in map(json.loads, open(run / "metrics.jsonl")) if r["phase"] == "eval"]
+    assert [r["step"] for r in evals] == [3, 6, 9, 10] and all(set(r) >= {"loss", "label_accuracy"} for r in evals)
+    report = json.loads((run / "eval.json").read_text())
+    assert evals[-1]["label_accuracy"] == report["prediction"]["top1_accuracy"]  # the held-out report's number
+    highest = max(r["label_accuracy"] for r in evals)
+    first = min(r["step"] for r in evals if r["label_accuracy"] == highest)
+    assert (run / "ckpt" / "best").read_text().strip() == f"step-{first}"
+    assert f"held-out accuracy: {100 * highest:.2f}%" in proc.stdout.splitlines(), proc.stdout  # the best's
