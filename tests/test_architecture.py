@@ -451,6 +451,7 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
         "load",  # also fluid.io.load / paddle.static.load, functions of the io modules
         "dot",  # also Graphviz's dot (pe graph's format), Fluid 1.8's op of the inner product
         "mode",  # Paddle 2.x's op (the most frequent value); a config key (checkpoint.keep_best's)
+        "accuracy",  # also the top-1 accuracy each evaluation reports per output (<output>_accuracy)
         "save",
     }  # also fluid.save, and the fetch.save key of a run config
     bad = []

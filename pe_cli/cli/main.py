@@ -181,7 +181,8 @@ def _print_result(cfg, result):
         for line in _regression(result.prediction):
             click.echo(f"held-out {line}")
     if result.checkpoint:
-        click.echo(f"checkpoint: {result.checkpoint}" + (f"; best: {result.best}" if result.best else ""))
+        reported = f" ({result.reported})" if result.reported else ""
+        click.echo(f"checkpoint: {result.checkpoint}{reported}" + (f"; best: {result.best}" if result.best else ""))
     if result.curves:
         click.echo(f"curves: {result.curves}")
 

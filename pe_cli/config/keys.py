@@ -246,9 +246,17 @@ RUN = Section(
                 "keep_best": Section(
                     {
                         "metric": Field(
-                            "str|null", None, "an eval fetch: keep the checkpoint where it was best as ckpt/best"
+                            "str|null",
+                            None,
+                            "a number each evaluation reports (an eval fetch, <output>_rmse, _mae, _r2, "
+                            "_accuracy): keep the checkpoint where it was best as ckpt/best",
                         ),
-                        "mode": Field("str", "max", "max: higher is better; min: lower is", choices=("max", "min")),
+                        "mode": Field(
+                            "str|null",
+                            None,
+                            "max: higher is better; min: lower is (null: as the metric is)",
+                            choices=("max", "min"),
+                        ),
                     },
                     "the best checkpoint by an evaluation metric",
                 ),
@@ -257,8 +265,15 @@ RUN = Section(
         ),
         "early_stopping": Section(
             {
-                "metric": Field("str|null", None, "an eval fetch watched after each evaluation (null: off)"),
-                "mode": Field("str", "max", "max: higher is better; min: lower is", choices=("max", "min")),
+                "metric": Field(
+                    "str|null", None, "a number each evaluation reports, watched after each one (null: off)"
+                ),
+                "mode": Field(
+                    "str|null",
+                    None,
+                    "max: higher is better; min: lower is (null: as the metric is)",
+                    choices=("max", "min"),
+                ),
                 "patience": Field("int", 3, "stop after this many evaluations without improvement", min=1),
                 "min_delta": Field("float", 0.0, "an improvement must exceed this", min=0),
             },

@@ -12,22 +12,26 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .data_notes import tell_fills
 from .placement import make_place
-from .predmetrics import prediction_report
+from .predmetrics import Predictions
 from .preprocessing import fill_data_sizes, saved_preprocessing
 from .rundir import atomic_write, read_state
 from .run_record import run_checkpoint
 from .split import Rows, part_name
 
 
-def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
+def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False, predictions=None):
     """Each fetch averaged over ``batcher`` (weighted by batch size); with ``keep_raw`` also the
-    fetched values of every batch, concatenated. Returns (means, raw, samples)."""
+    fetched values of every batch, concatenated; ``predictions`` (predmetrics.Predictions) gathers its
+    heads' values in the same pass. Returns (means, raw, samples)."""
     sums = {n: 0.0 for n in fetch_names}
     raw = {n: [] for n in fetch_names}
     samples = 0
     for _, batch in batcher.epoch(0):
         n = len(next(iter(batch.values())))
-        values = exe.run(program, feed=batch, fetch_list=fetch_vars)
+        heads = predictions.names if predictions is not None else []
+        values = exe.run(program, feed=batch, fetch_list=list(fetch_vars) + heads)
+        if heads:
+            predictions.add(batch, values[len(fetch_vars) :])
         for name, value in zip(fetch_names, values):
             sums[name] += float(np.mean(value)) * n
             if keep_raw:
@@ -67,8 +71,11 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False, part="eval"):
     with scope_guard(Scope()):
         exe.run(programs.startup)
         load_persistables(exe, ckpt, programs.test)
-        means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
-        prediction = prediction_report(cfg, programs, exe, eval_data, preprocessing)
+        predictions = Predictions(cfg, programs, preprocessing)
+        means, raw, samples = run_eval(
+            exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches, predictions=predictions
+        )
+        prediction = predictions.report()
     out = out or os.path.join(run_dir, f"{part}-step-{state.get('step')}.json")
     result = {
         "checkpoint": ckpt,

@@ -22,7 +22,7 @@ from .async_epoch import async_threads
 from .distributed import Trainers
 from .divergence import StepStart, first_bad_op, non_finite, quiet_float_warnings
 from .evaluate import run_eval
-from .predmetrics import prediction_report
+from .predmetrics import Predictions, brief
 from .rundir import atomic_write
 from .watch import watches
 
@@ -33,7 +33,7 @@ class TrainResult:
     step: int
     epoch: int
     train: dict = field(default_factory=dict)  # last reported training metrics
-    eval: dict = field(default_factory=dict)  # final evaluation on data.eval
+    eval: dict = field(default_factory=dict)  # the reported evaluation's fetch means: the last, or keep_best's best
     eval_samples: int = 0
     checkpoint: str = None
     interrupted: bool = False
@@ -45,8 +45,9 @@ class TrainResult:
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
     curves: str = None  # <run dir>/curves.png, drawn at the end where output.curves asks
     best: str = None  # keep_best: the best checkpoint and its metric, as pe train prints it
+    reported: str = None  # which checkpoint eval, eval_samples and prediction are of, as pe train prints it
     role: str = "trainer"  # "pserver": a parameter server of pserver mode, which reports nothing
-    prediction: dict = None  # eval.json's prediction: the output layer against data.eval's labels
+    prediction: dict = None  # that evaluation's prediction report: the outputs against data.eval's labels
 
 
 @dataclass
@@ -133,7 +134,7 @@ class TrainLoop:
         self.step, self.epoch, self.batch = state["step"], state["epoch"], state["batch"]
         self.samples = state["samples"]
         self.wall0 = time.monotonic() - state["wall_s"]
-        self.last_saved = self.last_eval = self.last_step = None
+        self.last_saved = self.last_eval = self.last_step = self.eval_epoch = None
         self.step_of_process = 0
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
@@ -294,21 +295,31 @@ class TrainLoop:
     def _evaluate(self, at_epoch, position=None):
         """``at_epoch``: the 1-based epoch the evaluation follows; ``position``: where training
         continues (for the checkpoint keep_best saves)."""
+        predictions = Predictions(self.cfg, self.setup.programs, self.setup.preprocessing)
         means, _, n = run_eval(
-            self.exe, self.setup.programs.test, self.setup.eval_data, self.eval_names, self.eval_vars
+            self.exe,
+            self.setup.programs.test,
+            self.setup.eval_data,
+            self.eval_names,
+            self.eval_vars,
+            False,
+            predictions,
         )
+        prediction = predictions.report()  # in the outputs' units, as eval.json's (the same pass)
+        row = {**means, **{k: v for k, v in predictions.metrics(prediction).items() if k not in means}}
         self.out.metrics.write(
-            {"phase": "eval", "step": self.step, "epoch": at_epoch, **means, "wall_s": time.monotonic() - self.wall0}
+            {"phase": "eval", "step": self.step, "epoch": at_epoch, **row, "wall_s": time.monotonic() - self.wall0}
         )
-        self.out.progress.report("eval", self.step, at_epoch, means)
-        self.last_eval = self.step
-        self.result.eval, self.result.eval_samples = means, n
-        self._watch(means, position or (self.epoch, self.batch))
+        self.out.progress.report("eval", self.step, at_epoch, row)
+        self.last_eval, self.eval_epoch = self.step, at_epoch
+        self.result.eval, self.result.eval_samples, self.result.prediction = means, n, prediction
+        evaluation = {"epoch": at_epoch, "samples": n, "metrics": means, "prediction": brief(prediction)}
+        self._watch(row, position or (self.epoch, self.batch), evaluation)
 
-    def _watch(self, means, position):
+    def _watch(self, means, position, evaluation):
         """keep_best: a better metric makes this step's checkpoint ckpt/best; early_stopping: too
         many evaluations without improvement end the run (saying why)."""
-        if self.best is not None and self.best.update(means, self.step):
+        if self.best is not None and self.best.update(means, self.step, evaluation):
             if self.last_saved != self.step:
                 self._save(*position)
             self.out.checkpoints.mark_best(self.result.checkpoint)
@@ -338,21 +349,32 @@ class TrainLoop:
             "checkpoint": result.checkpoint,
             "metrics": result.eval,
         }
+        if result.prediction:
+            summary["prediction"] = result.prediction
+        result.reported = f"step {self.step}, epoch {self.eval_epoch}; the held-out numbers are its"
         if self.best is not None:
-            summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
-            best = self.out.checkpoints.pointed("best")
-            if best is not None and self.best.best is not None:
-                result.best = (
-                    f"{best} ({self.best.metric} {self.best.best:.4f}; --checkpoint {result.run_dir} means it)"
-                )
+            self._report_best(summary)
         if result.stopped_early:
             summary["stopped_early"] = result.stopped_early
-        prediction = prediction_report(
-            self.cfg, self.setup.programs, self.exe, self.setup.eval_data, self.setup.preprocessing
-        )
-        if prediction:
-            summary["prediction"] = result.prediction = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")
+
+    def _report_best(self, summary):
+        """keep_best: eval.json's ``best`` (the metric, its value, step, epoch, checkpoint and that
+        evaluation's numbers); pe train's summary reports the best checkpoint's evaluation, saying so."""
+        result, watch = self.result, self.best
+        best = self.out.checkpoints.pointed("best")
+        summary["best"] = {"metric": watch.metric, "value": watch.best, "step": watch.best_step, "checkpoint": best}
+        evaluation = watch.evaluation if best is not None else None
+        if evaluation is not None:
+            summary["best"].update(evaluation)
+            result.eval, result.eval_samples = evaluation["metrics"], evaluation["samples"]
+            result.prediction = evaluation["prediction"]
+        if best is None or watch.best is None:
+            return
+        at = f"at step {watch.best_step}" + (f", epoch {evaluation['epoch']}" if evaluation else "")
+        whose = "the held-out numbers are its" if evaluation else "the held-out numbers are the last checkpoint's"
+        result.reported = f"step {self.step}, epoch {self.eval_epoch}"
+        result.best = f"{best} ({watch.metric} {watch.best:.4f} {at}; --checkpoint {result.run_dir} means it; {whose})"
 
 
 def _scheduled_lr(programs):

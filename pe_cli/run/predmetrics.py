@@ -16,6 +16,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..data.unscaling import unscaled
+from .build import layer_refs
 from .inference import Head, output_heads, output_layer, split_feeds, target_unscaling, task_kind
 
 
@@ -62,34 +63,93 @@ def regression_line(prediction):
     )
 
 
-def prediction_report(cfg, programs, exe, batcher, preprocessing=None):
-    """prediction_metrics of the model's output layer over ``batcher`` (data.eval), run in the
-    test program; {} for a model without a label feed or without a layer that needs none. A
-    regression's predictions and labels are compared in the target's units (``preprocessing``, the
-    run's fitted data.preprocessing, and data.transforms undone: run/inference.py). A model with
-    several outputs (run/inference.py's output_heads): {"outputs": {label feed: its report}}."""
-    spec = cfg.model
+def report_heads(spec):
+    """The Heads whose predictions a report compares with their labels: one per label feed of a model
+    with several, the output layer of a model with one; [] for a model without a label feed or without
+    a layer that needs none (nothing to call a prediction)."""
     _, labels = split_feeds(spec)
     if not labels:
-        return {}
+        return []
     try:
-        heads = output_heads(spec) or [Head(output_layer(spec), labels[0], task_kind(spec))]
-    except PeError:  # every layer needs the label, or heads pe cannot tell apart: nothing to call a prediction
-        return {}
-    targets = []
-    for head in heads:
-        var = programs.model.var(head.output)
-        targets.append((var[0] if isinstance(var, (tuple, list)) else var).name)
-    outputs, truth = [[] for _ in heads], [[] for _ in heads]
-    for _, batch in batcher.epoch(0):
-        for i, value in enumerate(exe.run(programs.test, feed=batch, fetch_list=targets)):
-            outputs[i].append(np.asarray(value))
-            truth[i].append(np.asarray(batch[heads[i].label]))
-    reports = {
-        head.label: _head_report(cfg, preprocessing, head, np.concatenate(o), np.concatenate(t))
-        for head, o, t in zip(heads, outputs, truth)
-    }
-    return reports[heads[0].label] if len(heads) == 1 else {"outputs": reports}
+        return output_heads(spec) or [Head(output_layer(spec), labels[0], task_kind(spec))]
+    except PeError:  # every layer needs the label, or heads pe cannot tell apart
+        return []
+
+
+class Predictions:
+    """The heads' values and labels over one pass of data.eval, gathered batch by batch (run/evaluate.py's
+    run_eval fetches ``names`` with the eval fetches), and their report (prediction_report's)."""
+
+    def __init__(self, cfg, programs, preprocessing=None):
+        self.cfg, self.preprocessing = cfg, preprocessing
+        self.heads = report_heads(cfg.model)
+        self.names = []
+        for head in self.heads:
+            var = programs.model.var(head.output)
+            self.names.append((var[0] if isinstance(var, (tuple, list)) else var).name)
+        self.outputs, self.truth = [[] for _ in self.heads], [[] for _ in self.heads]
+        self.units = unit_metric_names(cfg)
+
+    def add(self, batch, values):
+        """One batch's fetched head values (in the order of ``names``) and its labels."""
+        for i, value in enumerate(values):
+            self.outputs[i].append(np.asarray(value))
+            self.truth[i].append(np.asarray(batch[self.heads[i].label]))
+
+    def report(self):
+        """prediction_metrics of each head's values over the pass; {} for a model without heads. A
+        regression's predictions and labels are compared in the target's units (``preprocessing``, the
+        run's fitted data.preprocessing, and data.transforms undone: run/inference.py). A model with
+        several outputs (run/inference.py's output_heads): {"outputs": {label feed: its report}}."""
+        if not self.heads:
+            return {}
+        reports = {
+            head.label: _head_report(self.cfg, self.preprocessing, head, np.concatenate(o), np.concatenate(t))
+            for head, o, t in zip(self.heads, self.outputs, self.truth)
+        }
+        return reports[self.heads[0].label] if len(self.heads) == 1 else {"outputs": reports}
+
+    def metrics(self, report):
+        """The report's numbers by the names an evaluation reports them under (unit_metric_names)."""
+        reports = report.get("outputs") or ({self.heads[0].label: report} if report else {})
+        flat = {}
+        for label, one in reports.items():
+            for metric, key, _ in UNIT_METRICS[one["kind"]]:
+                if f"{label}_{metric}" in self.units:
+                    flat[f"{label}_{metric}"] = one.get(key)
+        return flat
+
+
+# The numbers each evaluation reports per output, in its units: (name suffix, report key, better when).
+UNIT_METRICS = {
+    "regression": (("rmse", "rmse", "min"), ("mae", "mae", "min"), ("r2", "r2", "max")),
+    "classification": (("accuracy", "top1_accuracy", "max"),),
+}
+
+
+def unit_metric_names(cfg):
+    """{name: "min" or "max"} of the numbers each evaluation reports beside the eval fetches: per output
+    (label feed), a regression's ``<label>_rmse``, ``_mae`` (lower is better) and ``_r2``, a
+    classifier's ``<label>_accuracy`` (higher is better) unless an eval fetch already is that number
+    (``acc``: an accuracy layer, k 1, of the output and its label)."""
+    names = {}
+    for head in report_heads(cfg.model):
+        for metric, _, mode in UNIT_METRICS[head.kind]:
+            if metric != "accuracy" or not _accuracy_fetched(cfg, head):
+                names[f"{head.label}_{metric}"] = mode
+    return names
+
+
+def _accuracy_fetched(cfg, head):
+    for name in cfg.eval_fetches:
+        layer_name, _, index = name.partition("[")
+        layer = cfg.model.layer(layer_name)
+        if layer is None or layer.type != "accuracy" or index not in ("", "0]") or not layer.kwargs:
+            continue
+        refs = dict(layer_refs(layer))
+        if (refs.get("input"), refs.get("label"), layer.kwargs.get("k", 1)) == (head.output, head.label, 1):
+            return True
+    return False
 
 
 def _head_report(cfg, preprocessing, head, outputs, truth):
@@ -103,6 +163,14 @@ def _head_report(cfg, preprocessing, head, outputs, truth):
     if report["kind"] == "classification" and names is not None:
         report["classes"] = names  # the confusion matrix's rows and columns, by name
     return {"output": head.output, **report}
+
+
+def brief(prediction):
+    """A report without its confusion matrices and class names: the numbers pe train's summary prints
+    (kept with keep_best's best evaluation in every checkpoint)."""
+    if "outputs" in (prediction or {}):
+        return {"outputs": {name: brief(one) for name, one in prediction["outputs"].items()}}
+    return {k: v for k, v in (prediction or {}).items() if k not in ("confusion_matrix", "classes")}
 
 
 def held_out_lines(prediction):

@@ -30,6 +30,7 @@ from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
 from .plot import check_curves, plot_at_end
+from .predmetrics import unit_metric_names
 from ..data.missing import note as tell
 from .data_notes import label_leaks, tell_fills
 from .preprocessing import fill_data_sizes, fit_preprocessing, save_preprocessing, saved_preprocessing
@@ -148,7 +149,8 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
     _write_run_files(cfg, setup, run_dir, state, progress)
     progress.message(summary_table(cfg.model, setup.programs).rstrip("\n"))
     since = state["step"] if resuming else None
-    metrics = Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since)
+    units = list(unit_metric_names(cfg)) if setup.eval_data is not None else []  # each evaluation's
+    metrics = Metrics(run_dir, _union(_union(cfg.train_fetches, cfg.eval_fetches), units), since)
     outputs = Outputs(
         Loggers(metrics, run_dir, logger_names(cfg)),
         FetchStore(run_dir, cfg.data["fetch"]["save"], since),

@@ -45,7 +45,16 @@ def test_every_steps_and_the_best_checkpoint(tmp_path):
     assert os.path.isdir(run / "ckpt" / f"step-{first_best}")  # kept though keep=1
     assert (run / "ckpt" / "last").read_text().strip() == "step-20"
     summary = json.loads((run / "eval.json").read_text())
-    assert summary["best"] == {"metric": "acc", "value": best["acc"], "step": first_best}
+    row = next(r for r in evals if r["step"] == first_best)
+    kept = {k: summary["best"][k] for k in ("metric", "value", "step", "epoch", "checkpoint")}
+    assert kept == {
+        "metric": "acc",
+        "value": best["acc"],
+        "step": first_best,
+        "epoch": row["epoch"],
+        "checkpoint": str(run / "ckpt" / f"step-{first_best}"),
+    }
+    assert summary["best"]["metrics"] == {k: v for k, v in row.items() if k in ("loss", "acc")}
     again = pe("eval", CONFIG, *SMALL, "--checkpoint", run / "ckpt" / "best")
     assert again.returncode == 0, again.stderr
     assert json.loads((run / f"eval-step-{first_best}.json").read_text())["metrics"]["acc"] == __import__(
