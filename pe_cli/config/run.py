@@ -24,6 +24,8 @@ from ..data.transforms import check_transform
 from . import registries
 from .data_feeds import implied_feeds, source_columns
 from .features import feature_preprocessing, has_features
+from .ludwig import is_ludwig
+from .ludwig_run import check_run_keys
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
@@ -67,6 +69,13 @@ def load_config(path, overrides=()):
             "this is a model file, not a run config",
             "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file",
         )
+    if isinstance(doc.data, dict) and "model" not in doc.data and has_features(doc.data):
+        raise doc.error(
+            (),
+            "this is a model file of features (a Ludwig config is one), not a run config",
+            f"pe trains it from a run config: model: {os.path.basename(path)} and data: {{train: {{format: csv, "
+            f"path: TABLE.csv}}}} (docs/CONFIG.md, 'Ludwig's spellings')",
+        )
     if not isinstance(doc.data, dict):
         raise doc.error(
             (),
@@ -101,6 +110,7 @@ def _feature_preprocessing(doc, model_overrides):
     if path is None or not isinstance(data, dict) or not os.path.isfile(path) or limits.file_kind(path) is not None:
         return
     model_doc = load_yaml(path, "model file")
+    ludwig = check_run_keys(model_doc) if is_ludwig(model_doc.data) else []
     apply_feature_overrides(model_doc, model_overrides)
     if not has_features(model_doc.data):
         return
@@ -111,6 +121,23 @@ def _feature_preprocessing(doc, model_overrides):
             **{f: {**s, **(own.get(f) or {})} for f, s in specs.items()},
             **{f: s for f, s in own.items() if f not in specs},
         }
+    _ludwig_run_keys(doc, model_doc, ludwig)
+
+
+def _ludwig_run_keys(doc, model_doc, items):
+    """A Ludwig config's trainer and split (config/ludwig_run.py) where the run config (and the command
+    line) do not set them, each marked at its line in the model file."""
+    for path, value, at in items:
+        parent = doc.data
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {}) if isinstance(parent.get(key, {}), dict) else None
+            if parent is None:
+                break
+        if parent is None or path[-1] in parent:
+            continue
+        parent[path[-1]] = value
+        doc.adopt(model_doc, at, path)
+        doc.marks[path] = doc.key_marks[path] = model_doc.mark(at, key=True)
 
 
 def _base(doc, path):
