@@ -25,6 +25,7 @@ HEAVY_SECONDS = {
     "tests/cli/test_cache_trust.py": 64,
     "tests/cli/test_preprocessing.py": 60,
     "tests/cli/test_features.py": 57,
+    "tests/cli/test_ludwig_configs.py": 57,
     "tests/cli/test_first_run.py": 51,
     "tests/cli/test_verified_writes.py": 50,
     "tests/io/test_hostile_pdparams.py": 49,

@@ -21,6 +21,7 @@ The encoded inputs are joined (``concat``), passed through the ``combiner`` (``{
 classifier (fc to the classes, softmax cross entropy, accuracy), numeric a regression (fc to 1,
 squared error, the target standardized and predicted in its units). Sizes come from the data
 (``auto``). A feature's ``preprocessing`` map goes to its data.preprocessing entry as written.
+A file in Ludwig's spellings (``name`` + ``type``) is translated first (config/ludwig.py).
 """
 
 import math

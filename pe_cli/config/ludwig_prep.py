@@ -31,7 +31,7 @@ def translate_preprocessing(doc, at, kind, base_at, base, prep, output):
     if height or width:
         _size(doc, at, kind, height, width, out)
     for key, (where, value) in merged.items():
-        if key in PE_KEYS:
+        if key in PE_KEYS and not (key == "tokenizer" and value in TOKENIZERS):  # space: Ludwig's
             _put(doc, out, key, (where + (key,), value), where + (key,))
             continue
         pe_key, pe_value = _one(doc, where + (key,), kind, key, value)

@@ -120,7 +120,7 @@ def _split(doc, prep):
             )
         if not ("split_probabilities" in prep or "stratify" in prep):
             return []
-        split = {"type": "stratify" if prep.get("stratify") else "random", "column": prep.get("stratify")}
+        split = {"type": "stratify", "column": prep["stratify"]} if prep.get("stratify") else {"type": "random"}
         split["probabilities"] = prep.get("split_probabilities", [0.7, 0.1, 0.2])
         return _parts(doc, ("preprocessing",), split, {"probabilities": "split_probabilities", "column": "stratify"})
     split = prep["split"]
@@ -146,7 +146,7 @@ def _parts(doc, at, split, names):
         raise doc.error(p_at, f"probabilities are the train, validation and test fractions, not {probs!r}")
     if abs(sum(probs) - 1) > 1e-6 or probs[0] <= 0:
         raise doc.error(p_at, f"the probabilities {probs} sum to {sum(probs):g}, not 1 (or train gets none)")
-    out = {"eval": float(probs[1]), "test": float(probs[2])}
+    out = {part: float(p) for part, p in zip(("eval", "test"), probs[1:]) if p > 0}  # pe: a part or none
     if type_ == "stratify":
         column = split.get("column")
         if not isinstance(column, str):
