@@ -27,11 +27,10 @@ DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 FEATURE_KEYS = ("name", "type", "column", "encoder", "preprocessing", "loss")
 TOP_IGNORED = ("ludwig_version",)  # a record of the Ludwig release, no setting
 TOP_REFUSED = ("hyperopt", "backend", "quantization", "adapter", "prompt", "base_model", "generation")
-COMBINER = {"num_fc_layers": "layers", "output_size": "size", "fc_size": "size"}
+COMBINER = {"num_fc_layers": "layers", "output_size": "size", "fc_size": "size", "dropout": "dropout"}
 # Ludwig's concat keys that compute what pe's fc layers do at these values (Ludwig's defaults).
 COMBINER_SAME = {
     "activation": ("relu",),
-    "dropout": (0, 0.0),
     "use_bias": (True,),
     "norm": (None,),
     "norm_params": (None,),
@@ -146,6 +145,9 @@ def _feature(doc, at, entry, defaults, output):
         _move(doc, at + ("name",), at + ("column",))
     if isinstance(entry.get("encoder"), str):  # Ludwig's older spelling: encoder: <type>
         entry["encoder"] = {"type": entry["encoder"]}
+    encoder = entry.get("encoder")
+    if kind == "category" and isinstance(encoder, dict) and encoder.get("type") in ("sparse", "onehot"):
+        encoder["type"] = "one_hot"  # the one-hot row of the vocabulary (with <UNK>): pe's one_hot
     if output and "loss" in entry:
         _loss(doc, at, entry, kind)
     base_at, base = defaults.get(kind, (None, {}))
@@ -200,10 +202,10 @@ def _combiner(doc, combiner):
         raise doc.error(at + ("fc_size",), "combiner gives output_size and fc_size (its old name); one", key=True)
     layers = combiner.get("num_fc_layers", 0)
     new = {"layers": layers}
-    for key in ("output_size", "fc_size"):
-        if key in combiner and layers != 0:
-            new["size"] = combiner[key]
-            _move(doc, at + (key,), at + ("size",))
+    for key in ("output_size", "fc_size", "dropout"):
+        if key in combiner and layers != 0 and combiner[key] != 0:  # none of them counts with no fc layer
+            new[COMBINER[key]] = combiner[key]
+            _move(doc, at + (key,), at + (COMBINER[key],))
     if layers != 0 and "size" not in new:
         new["size"] = 256
     _move(doc, at + ("num_fc_layers",), at + ("layers",))

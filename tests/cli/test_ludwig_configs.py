@@ -62,13 +62,14 @@ input_features:
     preprocessing: {missing_value_strategy: fill_with_const, fill_value: 4000, normalization: minmax}
   - name: island
     type: category
+    encoder: sparse
   - name: sex
     type: binary
 combiner:
   type: concat
   num_fc_layers: 2
   output_size: 16
-  dropout: 0.0
+  dropout: 0.2
   activation: relu
 output_features:
   - name: species
@@ -87,9 +88,9 @@ input_features:
   - {column: bill_length_mm, kind: numeric, preprocessing: {scaling: zscore, fill: mean}}
   - {column: flipper_length_mm, kind: numeric, preprocessing: {scaling: zscore, fill: mean}}
   - {column: body_mass_g, kind: numeric, preprocessing: {scaling: minmax, fill: 4000.0}}
-  - {column: island, kind: category}
+  - {column: island, kind: category, encoder: {type: one_hot}}
   - {column: sex, kind: binary}
-combiner: {size: 16, layers: 2}
+combiner: {size: 16, layers: 2, dropout: 0.2}
 output_features: [{column: species, kind: category}]
 """
 PENGUINS_RUN = f"model: m.yaml\ndata:\n  train: {{format: csv, path: {DATA}/penguins/penguins.csv}}\n"
@@ -102,6 +103,7 @@ TABULAR_PE_RUN = PENGUINS_RUN + (
 def test_a_tabular_ludwig_config_trains_as_its_pe_spelling(tmp_path):
     table, config, result = _same_as_pe(tmp_path, TABULAR, PENGUINS_RUN, TABULAR_PE, TABULAR_PE_RUN)
     assert any(row.startswith("hidden2 (fc)") and row.split()[-1] == "272" for row in table), table  # 16x16+16
+    assert any(row.startswith("hidden2_drop (dropout)") for row in table), table
     assert "  split: {eval: 0.2, test: 0.1, seed: 1, stratify: species}" in config
     assert any(line.startswith("held-out accuracy:") for line in result), result
 
@@ -219,8 +221,8 @@ MINIMAL = "input_features: [{name: island, type: category}]\noutput_features: [{
         ),
         (MINIMAL.replace("island, type: category", "island, type: audio"), "Ludwig's type 'audio' has no pe kind"),
         (
-            MINIMAL + "combiner: {type: concat, num_fc_layers: 3, output_size: 128, dropout: 0.2}\n",
-            "m.yaml:3:71: combiner.dropout: combiner.dropout: 0.2 is not computed by pe's combiner",
+            MINIMAL + "combiner: {type: concat, num_fc_layers: 3, output_size: 128, activation: tanh}\n",
+            "m.yaml:3:74: combiner.activation: combiner.activation: 'tanh' is not computed by pe's combiner",
         ),
         (MINIMAL + "combiner: {type: tabnet}\n", "combiner.type: combiner type 'tabnet': pe's combiner is"),
         (MINIMAL + "combiner: {type: concat, size: 8}\n", "combiner gives pe's size and Ludwig's type: concat"),
@@ -279,7 +281,7 @@ MINIMAL = "input_features: [{name: island, type: category}]\noutput_features: [{
     ids=[
         "kind-and-type",
         "audio",
-        "combiner-dropout",
+        "combiner-activation",
         "combiner-type",
         "combiner-mixed",
         "decoder",
