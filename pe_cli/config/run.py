@@ -70,12 +70,7 @@ def load_config(path, overrides=()):
             "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file",
         )
     if isinstance(doc.data, dict) and "model" not in doc.data and has_features(doc.data):
-        raise doc.error(
-            (),
-            "this is a model file of features (a Ludwig config is one), not a run config",
-            f"pe trains it from a run config: model: {os.path.basename(path)} and data: {{train: {{format: csv, "
-            f"path: TABLE.csv}}}} (docs/CONFIG.md, 'Ludwig's spellings')",
-        )
+        _own_run_config(doc, path, overrides)
     if not isinstance(doc.data, dict):
         raise doc.error(
             (),
@@ -99,6 +94,21 @@ def load_config(path, overrides=()):
     _check_data(cfg)
     _check_fetches(cfg)
     return cfg
+
+
+def _own_run_config(doc, path, overrides):
+    """A model file of features (a Ludwig config) given with its table (``--dataset``: a data.train
+    override) is its own run config: ``model:`` itself, the data the override's, the rest its trainer's
+    and split's (config/ludwig_run.py) or pe's defaults."""
+    if not any(o.split("=", 1)[0].strip().startswith("data.train") for o in overrides):
+        raise doc.error(
+            (),
+            "this is a model file of features (a Ludwig config is one), not a run config",
+            f"give it its table, as Ludwig's --dataset: pe train {os.path.basename(path)} --dataset TABLE.csv, "
+            f"or name it in a run config's model: (docs/CONFIG.md, 'Ludwig's spellings')",
+        )
+    doc.data = {"model": os.path.basename(path)}
+    doc.marks[("model",)] = doc.key_marks[("model",)] = doc.mark(())
 
 
 def _feature_preprocessing(doc, model_overrides):

@@ -40,9 +40,7 @@ def _same_as_pe(tmp_path, ludwig, ludwig_run, pe_model, pe_run, train=True):
         assert summary.returncode == 0 and config.returncode == 0, summary.stderr + config.stderr
         out[name] = [_table(summary.stdout), _config(config.stdout)]
         if train:
-            proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=d, timeout=300)
-            assert proc.returncode == 0, proc.stderr
-            out[name].append([line for line in proc.stdout.splitlines() if not line.startswith(("run dir", "check"))])
+            out[name].append(_results(pe("train", "c.yaml", "--out", "run", "-q", cwd=d, timeout=300)))
     assert out["ludwig"] == out["pe"]
     return out["ludwig"]
 
@@ -100,8 +98,18 @@ TABULAR_PE_RUN = PENGUINS_RUN + (
 )
 
 
+def _results(proc):
+    assert proc.returncode == 0, proc.stderr
+    return [line for line in proc.stdout.splitlines() if not line.startswith(("run dir", "check"))]
+
+
 def test_a_tabular_ludwig_config_trains_as_its_pe_spelling(tmp_path):
     table, config, result = _same_as_pe(tmp_path, TABULAR, PENGUINS_RUN, TABULAR_PE, TABULAR_PE_RUN)
+    # as `ludwig train --config m.yaml --dataset penguins.csv`: the file is its own run config
+    alone = pe(
+        "train", "m.yaml", "--dataset", f"{DATA}/penguins/penguins.csv", "--out", "alone", "-q", cwd=tmp_path / "ludwig"
+    )
+    assert _results(alone) == result
     assert any(row.startswith("hidden2 (fc)") and row.split()[-1] == "272" for row in table), table  # 16x16+16
     assert any(row.startswith("hidden2_drop (dropout)") for row in table), table
     assert "  split: {eval: 0.2, test: 0.1, seed: 1, stratify: species}" in config
@@ -308,9 +316,13 @@ def test_a_ludwig_key_pe_cannot_compute_is_one_line_at_its_key(tmp_path, model, 
     assert not (tmp_path / "run").exists()
 
 
-def test_a_ludwig_config_given_as_the_run_config_says_how_pe_trains_it(tmp_path):
+def test_a_ludwig_config_trained_without_its_table_says_how_pe_trains_it(tmp_path):
     (tmp_path / "m.yaml").write_text(MINIMAL + "trainer: {epochs: 1}\n")
-    proc = pe("train", "m.yaml", cwd=tmp_path)
-    err = proc.stderr.strip()
-    assert proc.returncode == 2 and len(err.splitlines()) == 1, err
-    assert "a Ludwig config is one" in err and "model: m.yaml" in err, err
+    for args, says in (
+        ((), "a Ludwig config is one), not a run config; give it its table, as Ludwig's --dataset: pe train m.yaml"),
+        (("--dataset", "t.parquet"), "--dataset t.parquet: a .csv, .tsv or .jsonl table, or a folder"),
+    ):
+        proc = pe("train", "m.yaml", *args, cwd=tmp_path)
+        err = proc.stderr.strip()
+        assert proc.returncode == 2 and len(err.splitlines()) == 1 and says in err, err
+        assert not (tmp_path / "runs").exists()
