@@ -24,7 +24,10 @@ TYPES = {
 NO_KIND = ("audio", "bag", "h3", "timeseries", "vector")
 DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 # A Ludwig feature's keys pe reads (the rest are refused by name): pe's own and Ludwig's type.
-FEATURE_KEYS = ("name", "type", "column", "encoder", "preprocessing", "loss")
+FEATURE_KEYS = ("name", "type", "column", "encoder", "preprocessing", "loss", "decoder")
+# An output's decoder as pe's head computes it: Ludwig's default decoder with no fc layer.
+DECODERS = {"category": "classifier", "numeric": "regressor"}
+DECODER_SAME = {"num_fc_layers": (0,), "fc_layers": (None,)}
 TOP_IGNORED = ("ludwig_version",)  # a record of the Ludwig release, no setting
 TOP_REFUSED = ("hyperopt", "backend", "quantization", "adapter", "prompt", "base_model", "generation")
 COMBINER = {"num_fc_layers": "layers", "output_size": "size", "fc_size": "size", "dropout": "dropout"}
@@ -150,6 +153,8 @@ def _feature(doc, at, entry, defaults, output):
         encoder["type"] = "one_hot"  # the one-hot row of the vocabulary (with <UNK>): pe's one_hot
     if output and "loss" in entry:
         _loss(doc, at, entry, kind)
+    if "decoder" in entry:
+        _decoder(doc, at, entry, kind, output)
     base_at, base = defaults.get(kind, (None, {}))
     prep = entry.get("preprocessing") or {}
     if not isinstance(prep, dict):
@@ -168,6 +173,28 @@ def _loss(doc, at, entry, kind):
             same = f" (pe's {kind} head: {LOSSES[kind]})" if kind in LOSSES else ""
             raise doc.error(at + ("loss", "type"), f"loss type {loss['type']!r} is not the loss pe computes{same}")
         entry["loss"] = {k: v for k, v in loss.items() if k != "type"}
+
+
+def _decoder(doc, at, entry, kind, output):
+    """An output's ``decoder``: Ludwig's default one (classifier, regressor; no fc layer) is pe's head."""
+    decoder = entry["decoder"]
+    decoder = {"type": decoder} if isinstance(decoder, str) else decoder
+    if not output or not isinstance(decoder, dict):
+        what = "an input feature has no decoder" if not output else "decoder is a mapping"
+        raise doc.error(at + ("decoder",), what, key=True)
+    for key, value in decoder.items():
+        if key == "type" and kind in DECODERS and value == DECODERS[kind]:
+            continue
+        if key != "type" and key in DECODER_SAME and value in DECODER_SAME[key]:
+            continue
+        if key == "type":
+            why = f"pe's {kind} head is Ludwig's {DECODERS[kind]!r}" if kind in DECODERS else "pe's head is a softmax"
+        elif key in DECODER_SAME:
+            why = f"pe's head has no fc layer ({key}: {DECODER_SAME[key][0]!r})"
+        else:
+            why = "a decoder key pe does not have"
+        raise doc.error(at + ("decoder", key), f"decoder.{key}: {value!r}: {why}", f"drop it ({DOC})", key=True)
+    del entry["decoder"]
 
 
 def _combiner(doc, combiner):

@@ -5,7 +5,7 @@ does is one line at its key."""
 
 import math
 
-RUN_KEYS = ("trainer", "training", "preprocessing")
+RUN_KEYS = ("trainer", "training", "preprocessing", "random_seed")
 DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD"}
 # Ludwig's optimizer keys, as pe's optimizer argument (a value computing the same: None).
@@ -14,6 +14,7 @@ OPTIMIZER_KEYS = {
     "sgd": {"momentum": "momentum", "weight_decay": 0, "nesterov": False, "dampening": 0},
 }
 SPLITS = ("random", "stratify")
+VALIDATION = {"validation_field": "combined", "validation_metric": "loss"}  # Ludwig's defaults: what pe watches
 
 
 def _number(value):
@@ -35,6 +36,11 @@ def check_run_keys(doc):
     if not isinstance(prep, dict):
         raise doc.error(("preprocessing",), "preprocessing is a mapping", "e.g. preprocessing: {split: {...}}")
     out += _split(doc, prep)
+    if "random_seed" in data:
+        seed = data["random_seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise doc.error(("random_seed",), f"random_seed is a whole number of at least 0, not {seed!r}")
+        out.append((("seed",), seed, ("random_seed",)))
     return out
 
 
@@ -52,6 +58,9 @@ def _trainer(doc, key, trainer):
             if value > 0:  # Ludwig watches the total loss on the validation rows: pe's eval part
                 outputs = [o for o in doc.data.get("output_features") or [] if isinstance(o, dict)]
                 out.append((("early_stopping",), {"metric": loss_name(outputs), "mode": "min", "patience": value}, at))
+        elif name in VALIDATION:
+            if value != VALIDATION[name]:
+                raise doc.error(at, f"{key}.{name}: pe watches the total loss ({VALIDATION[name]!r}), not {value!r}")
         elif name not in ("learning_rate", "optimizer"):
             raise doc.error(at, f"Ludwig's trainer key '{name}' has no pe equivalent", f"drop it ({DOC})", key=True)
     if "learning_rate" in trainer or "optimizer" in trainer:
