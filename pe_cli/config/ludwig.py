@@ -79,6 +79,8 @@ def translate(doc):
         for j, entry in enumerate(_list(data.get(key))):
             if isinstance(entry, dict) and "type" in entry:
                 _feature(doc, (key, j), entry, defaults, key == "output_features")
+            elif isinstance(entry, dict) and entry.get("kind") in defaults:  # pe's spelling: the defaults too
+                _preprocessing(doc, (key, j), entry, entry["kind"], defaults, key == "output_features")
     if isinstance(data.get("combiner"), dict) and "type" in data["combiner"]:
         _combiner(doc, data["combiner"])
     for key in RUN_KEYS + ("defaults", "model_type") + TOP_IGNORED:
@@ -155,6 +157,11 @@ def _feature(doc, at, entry, defaults, output):
         _loss(doc, at, entry, kind)
     if "decoder" in entry:
         _decoder(doc, at, entry, kind, output)
+    _preprocessing(doc, at, entry, kind, defaults, output)
+
+
+def _preprocessing(doc, at, entry, kind, defaults, output):
+    """A feature's preprocessing over its type's ``defaults``, in pe's keys (ludwig_prep.py)."""
     base_at, base = defaults.get(kind, (None, {}))
     prep = entry.get("preprocessing") or {}
     if not isinstance(prep, dict):

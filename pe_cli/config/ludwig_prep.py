@@ -14,7 +14,6 @@ CHANNELS = {1: "L", 3: "RGB"}
 SAME = {
     "lowercase": {"category": (False,), "binary": (False,)},
     "outlier_strategy": {"numeric": (None,)},
-    "sample_ratio": {},
 }
 TEXT = ("text", "sequence", "set")
 

@@ -53,8 +53,7 @@ defaults:
 input_features:
   - name: bill_length_mm
     type: number
-  - name: flipper_length_mm
-    type: number
+  - {column: flipper_length_mm, kind: numeric}  # pe's spelling beside Ludwig's: the defaults apply too
   - name: body_mass_g
     type: numerical
     preprocessing: {missing_value_strategy: fill_with_const, fill_value: 4000, normalization: minmax}
