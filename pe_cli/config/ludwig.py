@@ -7,20 +7,9 @@ never dropped. The translation is in place, each new key marked where its Ludwig
 """
 
 from .errors import suggest
-from .ludwig_prep import translate_preprocessing
+from .ludwig_prep import TYPES, translate_preprocessing
 from .ludwig_run import RUN_KEYS, check_run_keys
 
-TYPES = {
-    "number": "numeric",
-    "numerical": "numeric",
-    "category": "category",
-    "binary": "binary",
-    "text": "text",
-    "sequence": "sequence",
-    "set": "set",
-    "image": "image",
-    "date": "date",
-}
 NO_KIND = ("audio", "bag", "h3", "timeseries", "vector")
 DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 # A Ludwig feature's keys pe reads (the rest are refused by name): pe's own and Ludwig's type.
@@ -105,11 +94,20 @@ def _defaults(doc):
                 f"write it on each feature ({DOC})",
                 key=True,
             )
-        prep = section.get("preprocessing") or {}
-        if not isinstance(prep, dict):
-            raise doc.error(at + ("preprocessing",), "preprocessing is a mapping")
-        out[TYPES[type_]] = (at + ("preprocessing",), prep)
+        _default(doc, out, type_, at + ("preprocessing",), section.get("preprocessing") or {})
+    top = doc.data.get("preprocessing")
+    for type_, prep in top.items() if isinstance(top, dict) else ():
+        if type_ in TYPES:  # Ludwig before 0.6: type-global preprocessing under the top-level preprocessing
+            _default(doc, out, type_, ("preprocessing", type_), prep or {})
     return out
+
+
+def _default(doc, out, type_, at, prep):
+    if not isinstance(prep, dict):
+        raise doc.error(at, "preprocessing is a mapping")
+    if TYPES[type_] in out:
+        raise doc.error(at, f"the {TYPES[type_]} features' defaults are given twice; keep one", key=True)
+    out[TYPES[type_]] = (at, prep)
 
 
 def _near(value, choices):

@@ -5,6 +5,17 @@ as written; a key given in both spellings (``scaling`` and ``normalization``) is
 
 from .keys_data import PREPROCESSING
 
+TYPES = {
+    "number": "numeric",
+    "numerical": "numeric",
+    "category": "category",
+    "binary": "binary",
+    "text": "text",
+    "sequence": "sequence",
+    "set": "set",
+    "image": "image",
+    "date": "date",
+}
 PE_KEYS = tuple(PREPROCESSING.value.fields)
 DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 NORMALIZATION = {"zscore": "zscore", "minmax": "minmax", "log1p": "log", None: "none"}

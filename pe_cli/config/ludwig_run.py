@@ -5,6 +5,8 @@ does is one line at its key."""
 
 import math
 
+from .ludwig_prep import TYPES
+
 RUN_KEYS = ("trainer", "training", "preprocessing", "random_seed")
 DOC = "docs/CONFIG.md, 'Ludwig's spellings'"
 OPTIMIZERS = {"adam": "Adam", "sgd": "SGD"}
@@ -109,7 +111,7 @@ def _split(doc, prep):
     """Ludwig's ``preprocessing.split`` (or its older split_probabilities, force_split, stratify) as
     pe's ``data.split``: a random or stratified split, the parts' fractions."""
     for name in prep:
-        if name not in ("split", "split_probabilities", "force_split", "stratify", "sample_ratio"):
+        if name not in ("split", "split_probabilities", "force_split", "stratify", "sample_ratio") + tuple(TYPES):
             raise doc.error(
                 ("preprocessing", name),
                 f"Ludwig's preprocessing key '{name}' has no pe equivalent",
@@ -124,7 +126,8 @@ def _split(doc, prep):
         if "split_probabilities" in prep and prep.get("force_split") is not True:
             raise doc.error(
                 ("preprocessing", "split_probabilities"),
-                "without force_split: true Ludwig splits by the dataset's split column, which pe does not read",
+                "without force_split: true Ludwig splits by the table's split column when it has one, which pe "
+                "does not read",
                 "add force_split: true (a random split), or give pe the parts as data.train and data.eval",
             )
         if not ("split_probabilities" in prep or "stratify" in prep):

@@ -119,11 +119,11 @@ def test_a_tabular_ludwig_config_trains_as_its_pe_spelling(tmp_path):
 
 
 TEXT = """\
-# AG news' shape (Ludwig before 0.5: training, force_split and split_probabilities)
+# AG news' shape (Ludwig before 0.5: training, force_split, split_probabilities, type-global preprocessing)
 input_features:
   - name: review
     type: text
-    preprocessing: {tokenizer: space, max_sequence_length: 12, lowercase: true}
+    preprocessing: {tokenizer: space, lowercase: true}
 output_features:
   - name: sentiment
     type: category
@@ -132,6 +132,7 @@ training:
 preprocessing:
   force_split: true
   split_probabilities: [0.7, 0.1, 0.2]
+  text: {max_sequence_length: 12}
 """
 TEXT_PE = """\
 input_features: [{column: review, kind: text, preprocessing: {tokenizer: whitespace, max_length: 12, lowercase: true}}]
@@ -264,7 +265,7 @@ MINIMAL = "input_features: [{name: island, type: category}]\noutput_features: [{
         ),
         (
             MINIMAL + "preprocessing: {split_probabilities: [0.7, 0.1, 0.2]}\n",
-            "preprocessing.split_probabilities: without force_split: true Ludwig splits by the dataset's split column",
+            "preprocessing.split_probabilities: without force_split: true Ludwig splits by the table's split column",
         ),
         (
             MINIMAL + "training: {optimizer: {type: rmsprop}}\n",
