@@ -86,10 +86,12 @@ def _defaults(doc):
         at = ("defaults", type_)
         if type_ not in TYPES:
             raise doc.error(at, f"defaults.{type_}: not a feature type pe has", _near(type_, TYPES), key=True)
-        if not isinstance(section, dict) or set(section) - {"preprocessing"}:
-            extra = sorted(set(section) - {"preprocessing"}) if isinstance(section, dict) else ["?"]
+        if not isinstance(section, dict):
+            raise doc.error(at, f"defaults.{type_} is a mapping", "e.g. {preprocessing: {normalization: zscore}}")
+        if set(section) - {"preprocessing"}:
+            extra = sorted(set(section) - {"preprocessing"})
             raise doc.error(
-                at + ((extra[0],) if isinstance(section, dict) else ()),
+                at + (extra[0],),
                 f"defaults.{type_} takes preprocessing only in pe, not {extra[0]}",
                 f"write it on each feature ({DOC})",
                 key=True,
@@ -230,6 +232,10 @@ def _combiner(doc, combiner):
             raise doc.error(
                 at + (key,), f"Ludwig's combiner key '{key}' has no pe equivalent", f"drop it ({DOC})", key=True
             )
+    for key in ("num_fc_layers", "output_size", "fc_size"):
+        value, least = combiner.get(key, 1), 0 if key == "num_fc_layers" else 1
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise doc.error(at + (key,), f"combiner.{key} is a whole number of at least {least}, not {value!r}")
     if "output_size" in combiner and "fc_size" in combiner:
         raise doc.error(at + ("fc_size",), "combiner gives output_size and fc_size (its old name); one", key=True)
     layers = combiner.get("num_fc_layers", 0)
