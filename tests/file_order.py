@@ -22,6 +22,7 @@ HEAVY_SECONDS = {
     "tests/kernels/test_cpu_loops.py": 119,
     "tests/executor/test_planned_step.py": 105,
     "tests/kernels/test_blocked.py": 102,
+    "tests/cli/test_ludwig_configs.py": 90,
     "tests/cli/test_cache_trust.py": 64,
     "tests/cli/test_preprocessing.py": 60,
     "tests/cli/test_features.py": 57,

@@ -13,7 +13,7 @@ import sys
 import click
 
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
-from .options import check_threads, threads_option, use_threads
+from .options import check_threads, dataset_option, dataset_override, threads_option, use_threads
 from .reference import keys, layers
 from .scripts import fluid, launch
 from .serve import serve  # pe serve: pe_cli/cli/serve.py
@@ -86,6 +86,7 @@ def main():
     metavar="N",
     help="Stop after N steps in all (overrides max_steps).",
 )
+@dataset_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the final summary.")
 @click.option("--print-config", is_flag=True, help="Print the fully resolved config as YAML and exit.")
 @click.option(
@@ -105,7 +106,7 @@ def main():
 @threads_option
 @debug_option
 @guarded
-def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs, threads):
+def train(config, overrides, out, resume, max_steps, dataset, quiet, print_config, check_nan_inf, nprocs, threads):
     """Train the model of a run config.
 
     The model's summary table (as pe summary prints it) and the progress go to stderr: a bar with loss and throughput on a terminal, plain lines every
@@ -122,6 +123,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     from ..run.trainer import train as run_train
 
     check_threads(threads)
+    if dataset is not None:
+        overrides = tuple(overrides) + (dataset_override(dataset),)
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)

@@ -21,6 +21,7 @@ The encoded inputs are joined (``concat``), passed through the ``combiner`` (``{
 classifier (fc to the classes, softmax cross entropy, accuracy), numeric a regression (fc to 1,
 squared error, the target standardized and predicted in its units). Sizes come from the data
 (``auto``). A feature's ``preprocessing`` map goes to its data.preprocessing entry as written.
+A file in Ludwig's spellings (``name`` + ``type``) is translated first (config/ludwig.py).
 """
 
 import math
@@ -42,7 +43,7 @@ ENCODERS = {
     "image": {"type": ("cnn",), "filters": list, "size": int},
 }
 ENCODERS["sequence"] = ENCODERS["set"] = ENCODERS["text"]
-COMBINER = {"size": int, "layers": int}
+COMBINER = {"size": int, "layers": int, "dropout": float}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 
 
@@ -182,10 +183,13 @@ def _bounded(doc, path, name, value, what):
 def _check_combiner(doc, combiner):
     """combiner: {size, layers}, whole numbers within pe's limits, before any layer is made."""
     for key, value in combiner.items() if isinstance(combiner, dict) else [(None, combiner)]:
+        if key == "dropout":
+            _check_dropout(doc, combiner)
+            continue
         if key not in COMBINER or not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise doc.error(
                 ("combiner",) + ((key,) if key is not None else ()),
-                "combiner takes size (its fc layers' width) and layers (how many), whole numbers",
+                "combiner takes size (its fc layers' width) and layers (how many), whole numbers, and dropout",
                 "e.g. combiner: {size: 32, layers: 1}",
             )
     layers, size = combiner.get("layers", 1), combiner.get("size", 32)
@@ -203,6 +207,20 @@ def _check_combiner(doc, combiner):
     _bounded(doc, ("combiner", "size") if "size" in combiner else ("combiner",), "layer_width", size, "combiner.size")
     hidden = max(layers - 1, 0) * (size * size + size)  # the fc layers after the first: size x size each
     _bounded(doc, at, "parameters", hidden, f"the parameter count of combiner {{size: {size}, layers: {layers}}}")
+
+
+def _check_dropout(doc, combiner):
+    """combiner.dropout: the probability of dropping each fc layer's output while training, in [0, 1)."""
+    value = combiner["dropout"]
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 <= value < 1:
+        raise doc.error(
+            ("combiner", "dropout"), f"combiner.dropout is a probability in [0, 1), not {value!r}", "e.g. dropout: 0.2"
+        )
+    if combiner.get("layers", 1) == 0:
+        raise doc.error(
+            ("combiner", "dropout"), "combiner.dropout would change nothing with layers: 0", "drop it", key=True
+        )
 
 
 def _features(doc, key, kinds):
@@ -306,7 +324,8 @@ def expand_features(doc):
     for at, name, _, kind, encoder, _ in _features(doc, "input_features", INPUT_KINDS):
         encoded.append(_added(x, at, encoder_layers(name, kind, encoder)) or name)
     at = ("combiner",) if "combiner" in data else ("input_features",)
-    prev = _added(x, at, combiner_layers(encoded, combiner.get("layers", 1), combiner.get("size", 32))) or encoded[0]
+    layers = combiner_layers(encoded, combiner.get("layers", 1), combiner.get("size", 32), combiner.get("dropout", 0))
+    prev = _added(x, at, layers) or encoded[0]
     losses, fetches = [], []
     outputs = _features(doc, "output_features", OUTPUT_KINDS)
     for at, name, _, kind, _, _ in outputs:

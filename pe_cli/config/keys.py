@@ -80,7 +80,11 @@ MODEL = Section(
         ),
         "combiner": Custom(
             "with input_features: the fc layers between the joined inputs and the heads",
-            {"size": "their width (default 32)", "layers": "how many (default 1; 0: none)"},
+            {
+                "size": "their width (default 32)",
+                "layers": "how many (default 1; 0: none)",
+                "dropout": "the probability of dropping each one's outputs while training (default 0)",
+            },
         ),
     }
 )

@@ -54,7 +54,10 @@ PREPROCESSING = MapOf(
                 "one-hot category: a list of columns side by side); default: the feed's name",
             ),
             "scaling": Field(
-                "str|null", None, "numeric: standardize (default), minmax, log or none", choices=preprocessing.SCALINGS
+                "str|null",
+                None,
+                "numeric: standardize (default), zscore (over n - 1, Ludwig's), minmax, log or none",
+                choices=preprocessing.SCALINGS,
             ),
             "fill": Field(
                 "str|float|null",

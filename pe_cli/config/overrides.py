@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ConfigError, suggest
+from .ludwig import translate
 from .yamlfile import format_path, parse_yaml
 
 _SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -96,7 +97,9 @@ def apply_feature_overrides(doc, overrides):
     """Applies the overrides of a model file's features (``input_features[1].encoder.size=4``,
     ``input_features.island.encoder.size=4``: a feature by its index or its feed's name) and its
     ``combiner`` to ``doc`` before they are expanded into layers; returns the other overrides, which
-    address the expanded file (``layers.hidden1.size=64``). A model file without features takes none."""
+    address the expanded file (``layers.hidden1.size=64``). A model file without features takes none.
+    A file in Ludwig's spellings is translated into pe's first (config/ludwig.py)."""
+    translate(doc)
     rest = []
     for arg in overrides:
         key, _, text = arg.partition("=")

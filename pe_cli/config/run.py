@@ -24,6 +24,8 @@ from ..data.transforms import check_transform
 from . import registries
 from .data_feeds import implied_feeds, source_columns
 from .features import feature_preprocessing, has_features
+from .ludwig import is_ludwig
+from .ludwig_run import check_run_keys
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, default_fetches, load_model
@@ -67,6 +69,8 @@ def load_config(path, overrides=()):
             "this is a model file, not a run config",
             "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file",
         )
+    if isinstance(doc.data, dict) and "model" not in doc.data and has_features(doc.data):
+        _own_run_config(doc, path, overrides)
     if not isinstance(doc.data, dict):
         raise doc.error(
             (),
@@ -92,6 +96,21 @@ def load_config(path, overrides=()):
     return cfg
 
 
+def _own_run_config(doc, path, overrides):
+    """A model file of features (a Ludwig config) given with its table (``--dataset``: a data.train
+    override) is its own run config: ``model:`` itself, the data the override's, the rest its trainer's
+    and split's (config/ludwig_run.py) or pe's defaults."""
+    if not any(o.split("=", 1)[0].strip().startswith("data.train") for o in overrides):
+        raise doc.error(
+            (),
+            "this is a model file of features (a Ludwig config is one), not a run config",
+            f"give it its table, as Ludwig's --dataset: pe train {os.path.basename(path)} --dataset TABLE.csv, "
+            f"or name it in a run config's model: (docs/CONFIG.md, 'Ludwig's spellings')",
+        )
+    doc.data = {"model": os.path.basename(path)}
+    doc.marks[("model",)] = doc.key_marks[("model",)] = doc.mark(())
+
+
 def _feature_preprocessing(doc, model_overrides):
     """The data.preprocessing entries of the model file's input and output features (config/features.py),
     as its overrides leave them, merged under the run config's own (whose keys win), before the run
@@ -101,6 +120,7 @@ def _feature_preprocessing(doc, model_overrides):
     if path is None or not isinstance(data, dict) or not os.path.isfile(path) or limits.file_kind(path) is not None:
         return
     model_doc = load_yaml(path, "model file")
+    ludwig = check_run_keys(model_doc) if is_ludwig(model_doc.data) else []
     apply_feature_overrides(model_doc, model_overrides)
     if not has_features(model_doc.data):
         return
@@ -111,6 +131,23 @@ def _feature_preprocessing(doc, model_overrides):
             **{f: {**s, **(own.get(f) or {})} for f, s in specs.items()},
             **{f: s for f, s in own.items() if f not in specs},
         }
+    _ludwig_run_keys(doc, model_doc, ludwig)
+
+
+def _ludwig_run_keys(doc, model_doc, items):
+    """A Ludwig config's trainer and split (config/ludwig_run.py) where the run config (and the command
+    line) do not set them, each marked at its line in the model file."""
+    for path, value, at in items:
+        parent = doc.data
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {}) if isinstance(parent.get(key, {}), dict) else None
+            if parent is None:
+                break
+        if parent is None or path[-1] in parent:
+            continue
+        parent[path[-1]] = value
+        doc.adopt(model_doc, at, path)
+        doc.marks[path] = doc.key_marks[path] = model_doc.mark(at, key=True)
 
 
 def _base(doc, path):

@@ -110,6 +110,7 @@ class Where:
 EMPTY_HINT = "fill it in, or leave it out of the model (a column without values teaches nothing)"
 _SCALED = {
     "standardize": "its std is 0: pe divides by 1, so the feed is 0 in every training row",
+    "zscore": "its std is 0: pe divides by 1, so the feed is 0 in every training row",
     "minmax": "its max is its min: pe divides by 1, so the feed is 0 in every training row",
 }
 

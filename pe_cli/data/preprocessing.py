@@ -5,7 +5,8 @@ whose parameters are fitted on the TRAINING split only, saved in the run directo
 
     numeric   y = (f(x) - shift) / divide per column; missing values (missing.py) get
               ``fill`` first; f is ln(1 + x) for scaling: log. standardize: shift = mean,
-              divide = std; minmax: shift = min, divide = max - min; log, none: 0 and 1. A
+              divide = std (zscore: the sample std, over n - 1, as Ludwig's); minmax: shift = min,
+              divide = max - min; log, none: 0 and 1. A
               column of one value (std or max - min 0) is divided by 1, with a warning.
     category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never,
               and a missing value unless ``fill`` names the value it stands for), then the

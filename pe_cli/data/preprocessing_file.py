@@ -19,7 +19,7 @@ from .readers import DataError
 from .vocabulary import PAD, TOKENIZERS, UNKNOWN
 
 FILLS = ("mean", "median", "zero")
-SCALINGS = ("standardize", "minmax", "log", "none")
+SCALINGS = ("standardize", "zscore", "minmax", "log", "none")
 SEQUENCES = ("ragged", "padded")
 ENCODINGS = ("ids", "one_hot")
 HINT = "pe writes this file (pe train, pe export --inference-dir): write it again that way rather than edit it"

@@ -58,8 +58,9 @@ def fit_numeric(spec, raw, where):
         "divide": [1.0] * x.shape[1],
     }
     y = _scaled(state, x.astype(np.float32), "the training data")
-    if spec["scaling"] == "standardize":
-        std = y.std(axis=0, dtype=np.float64)
+    if spec["scaling"] in ("standardize", "zscore"):  # zscore: the sample std (n - 1), as Ludwig's
+        ddof = 1 if spec["scaling"] == "zscore" and len(y) > 1 else 0
+        std = y.std(axis=0, dtype=np.float64, ddof=ddof)
         state.update(shift=y.mean(axis=0, dtype=np.float64).tolist(), divide=np.where(std > 0, std, 1.0).tolist())
     elif spec["scaling"] == "minmax":
         lo, hi = y.min(axis=0).astype(np.float64), y.max(axis=0).astype(np.float64)

@@ -4,7 +4,8 @@ model file's ``layers`` list writes it, sizes the data decides as ``auto``.
 
 - ``encoder_layers``: one input feature to a [N, width] variable (none for a numeric, binary or date
   feed, or a one-hot category, which the combiner takes as they are);
-- ``combiner_layers``: the encoded inputs joined (concat) and through fc + relu layers;
+- ``combiner_layers``: the encoded inputs joined (concat) and through fc + relu layers (each then a
+  dropout, upscale_in_train, when ``dropout``);
 - ``head_layers``: one output: a classifier (fc to the classes, softmax cross entropy, mean,
   accuracy) or a regression (fc to 1, squared error, mean), named ``<name>_logits``/``_pred``,
   ``_err``, ``_loss``, ``_acc`` (``_weighted``: the loss times its ``loss.weight``); ``summed_losses``: several heads' losses summed (``loss``).
@@ -61,7 +62,7 @@ def encoder_layers(name, kind, encoder):
     return out + [(f"{name}_vec", {"type": "fc", "input": prev, "size": size or 64, "act": "relu"})]
 
 
-def combiner_layers(encoded, layers, size):
+def combiner_layers(encoded, layers, size, dropout=0):
     out, prev = [], encoded[0]
     if len(encoded) > 1:
         out.append(("combined", {"type": "concat", "input": list(encoded), "axis": 1}))
@@ -69,6 +70,10 @@ def combiner_layers(encoded, layers, size):
     for i in range(layers):
         out.append((f"hidden{i + 1}", {"type": "fc", "input": prev, "size": size, "act": "relu"}))
         prev = f"hidden{i + 1}"
+        if dropout:  # scaled by 1 / (1 - p) while training, nothing at inference (torch's, Ludwig's)
+            drop = {"type": "dropout", "x": prev, "dropout_prob": float(dropout)}
+            out.append((f"{prev}_drop", {**drop, "dropout_implementation": "upscale_in_train"}))
+            prev = f"{prev}_drop"
     return out
 
 
