@@ -242,13 +242,20 @@ def _features(doc, key, kinds):
 def _check_targets(doc, outputs, inputs):
     """No output's feed is an input's (the target fed as an input, or two columns under one feed
     name). (An output's encoder is an unknown key of an output: ``_feature``.)"""
-    for at, name, *_ in outputs:
-        for i_at, i_name, *_ in inputs:
+    for at, name, column, *_ in outputs:
+        for i_at, i_name, i_column, *_ in inputs:
             if i_name == name:
                 raise doc.error(
                     i_at,
                     f"the input feed '{name}' is also the feed of {format_path(at)}, the target",
                     "drop the input, or give one of the two another name",
+                )
+            if column in ([i_column] if isinstance(i_column, str) else i_column):
+                raise doc.error(
+                    i_at,
+                    f"the input '{i_name}' reads column '{column}', the target of {format_path(at)}: the model "
+                    "would be given the answer it is to predict",
+                    "drop that column from the inputs",
                 )
 
 

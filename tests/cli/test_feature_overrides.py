@@ -135,8 +135,17 @@ def test_what_would_change_nothing_is_one_line_naming_the_key(table, model, over
             "{column: year, kind: numeric, name: species}",
             "m.yaml:5:5: input_features[3]: the input feed 'species' is also the feed of output_features[0]",
         ),
+        (
+            "{column: species, kind: category, name: kind_of_penguin}",
+            "m.yaml:5:5: input_features[3]: the input 'kind_of_penguin' reads column 'species', the target of "
+            "output_features[0]: the model would be given the answer it is to predict; drop that column",
+        ),
+        (
+            "{column: [year, species], kind: numeric, name: when_and_what}",
+            "m.yaml:5:5: input_features[3]: the input 'when_and_what' reads column 'species', the target of",
+        ),
     ],
-    ids=["target-as-input", "same-feed-name"],
+    ids=["target-as-input", "same-feed-name", "target-under-another-name", "target-among-columns"],
 )
 def test_a_target_among_the_inputs_is_refused_at_the_input(table, extra, says):
     model = MODEL.replace("kind: binary}\n", "kind: binary}\n  - " + extra + "\n")

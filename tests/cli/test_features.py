@@ -72,7 +72,7 @@ def test_every_input_kind_builds_and_trains(tmp_path):
     words = ["good", "fine", "bad", "late", "broken", "great"]
     with open(tmp_path / "t.csv", "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["note", "tags", "codes", "price", "ok"])
+        writer.writerow(["note", "tags", "codes", "price", "ok", "cost"])
         for i in range(96):
             good = i % 2
             note = " ".join(rng.choice(words[:2] if good else words[2:5]) for _ in range(1 + i % 4))
@@ -83,6 +83,7 @@ def test_every_input_kind_builds_and_trains(tmp_path):
                     "X Y Z"[: 1 + 2 * (i % 3)],
                     f"{rng.uniform(1, 9):.2f}",
                     "yes" if good else "no",
+                    f"{rng.uniform(10, 20):.2f}",
                 ]
             )
     (tmp_path / "m.yaml").write_text("""\
@@ -91,7 +92,7 @@ input_features:
   - {column: tags, kind: set}
   - {column: codes, kind: sequence, encoder: {pool: max, size: 3}}
   - {column: price, kind: numeric}
-output_features: [{column: ok, kind: binary}, {column: price, name: price_out, kind: numeric}]
+output_features: [{column: ok, kind: binary}, {column: cost, name: cost_out, kind: numeric}]
 combiner: {layers: 2, size: 8}
 """)
     (tmp_path / "c.yaml").write_text(
@@ -111,15 +112,15 @@ combiner: {layers: 2, size: 8}
         "hidden2",
         "ok_logits",
         "ok_acc",
-        "price_out_pred",
-        "price_out_loss",
+        "cost_out_pred",
+        "cost_out_loss",
         "loss",
     ):
         assert layer in names, table.stdout
     proc = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     saved = json.loads((tmp_path / "run" / "preprocessing.json").read_text())["feeds"]
-    assert saved["tags"]["tokenizer"] == "whitespace" and saved["price_out"]["column"] == "price"
+    assert saved["tags"]["tokenizer"] == "whitespace" and saved["cost_out"]["column"] == "cost"
 
 
 @pytest.mark.parametrize(
