@@ -14,7 +14,7 @@ from ..lstmp_math import proj_activation
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
-from .lstm import CODES, _act, add_into, _dact, gather_state, scatter_state
+from .lstm import CODES, _act, add_into, _dact, gather_state, scatter_state, _to_batch
 from .gru import _rows
 from .launcher import jit_kernel
 
@@ -198,21 +198,6 @@ def _forward(ins, attrs, ctx):
     return projection, st, nseq
 
 
-@jit_kernel
-def _gates_cell_act(saved, cell, perm, gates, cell_act, d, code):
-    """Fluid's BatchGate (candidate, input, forget, output) and BatchCellPreAct rows, in batch order."""
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < perm.size * d:
-        k, j = t // d, t % d
-        r = perm[k]
-        base, g = r * 6 * d + j, k * 4 * d + j
-        gates[g], gates[g + d], gates[g + 2 * d] = saved[base + 2 * d], saved[base], saved[base + d]
-        gates[g + 3 * d] = saved[base + 3 * d]
-        cell_act[k * d + j] = _act(cell[r * d + j], code)
-        t += step
-
-
 def lstmp(ins, attrs, ctx):
     projection, st, _ = _forward(ins, attrs, ctx)
     outs = {"Projection": projection, "Cell": st["cell"]}
@@ -221,7 +206,7 @@ def lstmp(ins, attrs, ctx):
         cell, d = st["cell"], st["cell"].shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
         if cell.size:
-            _gates_cell_act[grid(cell.size)](
+            _to_batch[grid(cell.size)](
                 flat(st["saved"]),
                 flat(cell),
                 rt.to_device(perm),
