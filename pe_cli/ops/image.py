@@ -7,7 +7,7 @@ sampling of images at grid points); unfold (im2col: each sliding block of a feat
 The resize ops are registered in image_resize.py."""
 
 from ..shapes.conv_pool import unfold_blocks
-from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 
 POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
 
@@ -37,9 +37,6 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
     ``default``) sizes the blocks; ``layouts``: Paddle 2.x's ``data_format`` (NHWC: X and Out channels last,
     transposed around the NCHW kernel, kernels/layout.py)."""
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
     attrs = {attr: Attr(default, POS_INT.check, POS_INT.expect, long=long)}
     if layouts:
         attrs["data_format"] = Attr("NCHW", choices=("NCHW", "NHWC"), fill=False)
@@ -51,7 +48,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
-        grad=grad,
+        grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         doc=doc,
         channels_last=last,
