@@ -275,10 +275,6 @@ def _infer_unfold(ctx):
     ctx.set_output("Y", [x[0], x[1] * kh * kw if x[1] >= 0 else -1, blocks], ctx.dtype("X"))
 
 
-def _grad_unfold(g):
-    g.op("unfold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _UNFOLD_ATTRS = {
     "kernel_sizes": Attr([3, 3], int_list, "2 ints"),
     "strides": Attr([1, 1], int_list, "2 ints"),
@@ -292,7 +288,7 @@ register(
     outputs=["Y"],
     attrs=_UNFOLD_ATTRS,
     infer=_infer_unfold,
-    grad=_grad_unfold,
+    grad=grad_of("unfold_grad", ("X",), out_grads=("Y",)),
     grad_reads=("X",),
     lod="drop",
     doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "

@@ -5,7 +5,7 @@ value), index_add, and fill_diagonal_tensor (behind paddle.diagonal_scatter). Th
 index outside the axis in one line (Paddle's CPU kernels read or write past it)."""
 
 from ..base.dims import fmt_shape
-from .define import Attr, is_int, register
+from .define import Attr, grad_of, is_int, register
 
 _BOOL = (False, True)
 _VALUES = ("float16", "float32", "float64", "int32", "int64", "uint8")
@@ -211,10 +211,6 @@ def _prod(values):
     return out
 
 
-def _grad_fill_diagonal(g):
-    g.op("fill_diagonal_tensor_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _DIAG_ATTRS = {
     "offset": Attr(0, is_int, "an int"),
     "dim1": Attr(0, is_int, "an int"),
@@ -227,7 +223,7 @@ register(
     outputs=["Out"],
     attrs=_DIAG_ATTRS,
     infer=_infer_fill_diagonal,
-    grad=_grad_fill_diagonal,
+    grad=grad_of("fill_diagonal_tensor_grad", ()),
     lod="drop",
     doc="Out = X with diagonal `offset` of dims (dim1, dim2) replaced by Y (X's other dims in order, then "
     "the diagonal; its element t is X[..., t, ..., t + offset, ...], or (t - offset, t) for a negative "
