@@ -12,9 +12,10 @@ from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
 from ..lstm_math import batch_index, schedule
 from ..lstmp_math import proj_activation
 from . import runtime as rt
+from .gather_scatter import take_rows
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
-from .lstm import CODES, _act, add_into, _dact, gather_state, scatter_state, _to_batch
+from .lstm import CODES, _act, add_into, _dact, scatter_state, _to_batch
 from .gru import _rows
 from .launcher import jit_kernel
 
@@ -164,7 +165,7 @@ def _forward(ins, attrs, ctx):
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d, n = rt.to_device(live), rt.to_device(rows), len(live)
         rp, h_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype)
-        gather_state[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
+        take_rows[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
         _cell_step[grid(n * d)](
             flat(x),
             flat(matmul(rp, w)),
@@ -245,8 +246,8 @@ def lstmp_grad(ins, attrs, ctx):
             float(attrs["proj_clip"]),
             _proj_code(attrs),
         )
-        gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
-        gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
+        take_rows[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
+        take_rows[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
         dg = rt.empty((n, 4 * d), x.dtype)
         _cell_back[grid(n * d)](
             flat(matmul(dpa, pw, trans_b=True)),
