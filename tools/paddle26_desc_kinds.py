@@ -3,11 +3,14 @@ does not show, for the op types pe registers, read from Paddle 2.6.2's op manife
 (/work/shared/api/paddle-2.6.2-ops.json: each op's attributes with their framework.proto types, and its op
 version):
 
-- VERSIONS: each op type's version (Paddle 2.6.2 writes them all in a program's op_version_map);
 - KINDS: the attributes whose type a value does not give (FLOATS given as ints, LONG(S), STRINGS of an
   empty list, an INT where pe holds a dtype name...), by AttrType code;
 - RENAMED: the attributes pe keeps under Fluid 1.8's name that Paddle 2.6.2 declares only under its own
   (flip's ``dims`` is 2.6's ``axis``: Attr.alias_of).
+
+The op versions (Paddle 2.6.2 writes them all in a program's op_version_map) are not written here: the one
+table is pe_cli/ops/op_versions.py's VERSIONS, which this script checks against the manifest's (one line
+naming the op types that differ, exit 1).
 
     .venv/bin/python tools/paddle26_desc_kinds.py [MANIFEST]
 
@@ -61,18 +64,15 @@ def _wrapped(words, indent):
     return lines + [line] if line.strip() else lines
 
 
-def write(versions, kinds, renamed):
+def write(kinds, renamed):
     names = {v: k for k, v in CODES.items()}
     out = [
         '"""What Paddle 2.6.2 reads of a saved 2.x program that a value does not show (written by',
-        "tools/paddle26_desc_kinds.py from Paddle 2.6.2's op manifest; fluid_model_write.py writes by it): each op",
-        "type's version (VERSIONS, the op_version_map Paddle 2.6.2 writes), the attribute types by AttrType code",
-        "(KINDS: ``op.attr``), the attributes Paddle 2.6.2 names otherwise than Fluid 1.8 (RENAMED) and the",
-        'values it writes as float64 (FLOAT64_VALUES)."""',
+        "tools/paddle26_desc_kinds.py from Paddle 2.6.2's op manifest; fluid_model_write.py writes by it): the",
+        "attribute types by AttrType code (KINDS: ``op.attr``), the attributes Paddle 2.6.2 names otherwise than",
+        "Fluid 1.8 (RENAMED) and the values it writes as float64 (FLOAT64_VALUES). Each op type's version (the",
+        'op_version_map Paddle 2.6.2 writes) is in op_versions.py (VERSIONS)."""',
         "",
-        "VERSIONS = {",
-        *(f'    "{t}": {v},' for t, v in versions.items()),
-        "}",
         "KINDS = {}",
     ]
     for code in sorted(kinds):
@@ -101,7 +101,12 @@ def main(argv):
     path = argv[0] if argv else "/work/shared/api/paddle-2.6.2-ops.json"
     with open(path, encoding="utf-8") as f:
         versions, kinds, renamed = tables(json.load(f))
-    write(versions, kinds, renamed)
+    from pe_cli.ops.op_versions import VERSIONS
+
+    if versions != VERSIONS:
+        differ = sorted(t for t in set(versions) | set(VERSIONS) if versions.get(t, 0) != VERSIONS.get(t, 0))
+        sys.exit(f"pe_cli/ops/op_versions.py's VERSIONS differ from {path}'s for {', '.join(differ)}")
+    write(kinds, renamed)
     print(f"{len(versions)} op versions, {sum(map(len, kinds.values()))} attribute types, {len(renamed)} renamed")
 
 

@@ -8,6 +8,39 @@ from .options import threads_option, use_threads
 from ..base.errors import PeError
 
 
+# serve's limits, in --help's order: (flag, type, default, help)
+_LIMITS = (
+    ("--max-batch", click.IntRange(min=1), 64, "Rows per executor run, at most."),
+    (
+        "--max-wait-ms",
+        click.FloatRange(min=0),
+        2.0,
+        "How long a batch waits for more rows (only while other requests are being read) before it runs.",
+    ),
+    (
+        "--max-queue",
+        click.IntRange(min=1),
+        256,
+        "Requests accepted and not yet answered, at most; one more is answered 503.",
+    ),
+    ("--max-body-bytes", click.IntRange(min=1), 4 * 1024 * 1024, "A request body over this is answered 413."),
+    (
+        "--timeout",
+        click.FloatRange(min=0.001),
+        30.0,
+        "Seconds a request may wait for its answer (then 503); also the bound on draining at SIGTERM.",
+    ),
+    ("--workers", click.IntRange(min=1), 1, "Processes sharing the port."),
+)
+
+
+def _limits(command):
+    """``command`` with each of _LIMITS as an option (its default shown in --help)."""
+    for flag, kind, default, text in reversed(_LIMITS):
+        command = click.option(flag, type=kind, default=default, show_default=True, help=text)(command)
+    return command
+
+
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
 @click.argument("target", type=click.Path(), metavar="RUN|CONFIG|MODEL_DIR|PREFIX")
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
@@ -23,38 +56,7 @@ from ..base.errors import PeError
 @click.option("--output", metavar="LAYER", help="A run's layer to predict with (as pe predict --output).")
 @click.option("--model-filename", metavar="NAME", help="A MODEL_DIR's program file (default: __model__).")
 @click.option("--params-filename", metavar="NAME", help="A MODEL_DIR's parameters in one file.")
-@click.option(
-    "--max-batch", type=click.IntRange(min=1), default=64, show_default=True, help="Rows per executor run, at most."
-)
-@click.option(
-    "--max-wait-ms",
-    type=click.FloatRange(min=0),
-    default=2.0,
-    show_default=True,
-    help="How long a batch waits for more rows (only while other requests are being read) before it runs.",
-)
-@click.option(
-    "--max-queue",
-    type=click.IntRange(min=1),
-    default=256,
-    show_default=True,
-    help="Requests accepted and not yet answered, at most; one more is answered 503.",
-)
-@click.option(
-    "--max-body-bytes",
-    type=click.IntRange(min=1),
-    default=4 * 1024 * 1024,
-    show_default=True,
-    help="A request body over this is answered 413.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.001),
-    default=30.0,
-    show_default=True,
-    help="Seconds a request may wait for its answer (then 503); also the bound on draining at SIGTERM.",
-)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes sharing the port.")
+@_limits
 @click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),

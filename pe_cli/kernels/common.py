@@ -20,6 +20,20 @@ SIGMOID_MIN, SIGMOID_MAX = -40.0, 13.0
 PLAIN_SIGMOID = 4
 
 
+def table_getattr(table, module):
+    """A kernel module's ``__getattr__`` (PEP 562) over ``table`` ({op type: kernel}, made from a table of
+    rows): the registry finds kernels by op type as module attributes; another name is an AttributeError
+    naming ``module``."""
+
+    def __getattr__(name):
+        try:
+            return table[name]
+        except KeyError:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+
+    return __getattr__
+
+
 def conj(a):
     """a's complex conjugate (a itself when real). Paddle 2.6's gradients of complex products conjugate the
     other factor: dX = dOut * conj(Y) (elementwise_mul/div, dot), dX = dOut @ conj(Y)^T (matmul, bmm); the

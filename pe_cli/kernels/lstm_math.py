@@ -128,9 +128,39 @@ def forward(x, w, b, h0, c0, offs, attrs, table=ACTS):
     return hidden, cellv, saved
 
 
+def cell_grads(dh, dc_carried, d_cell, gates, c, bias, db, peep, fns, inside=None):
+    """One step of an LSTM cell's backward pass (lstm's, and lstmp's below its projection): the gates'
+    gradients dg [n, 4d] (candidate, input, forget, output) and the previous cell's, from the hidden
+    gradient ``dh``, the cell gradient carried from the next step and the Cell output's (``d_cell``, or
+    None); ``gates``: the step's i, f, candidate, o and previous cell; ``c``: its cell; ``fns``: dgate, cell,
+    dcell, dcand. ``inside`` (lstmp's cell_clip derivative) scales the cell gradient after the output
+    gate's peephole; the peepholes' gradients are added into ``db``."""
+    dgate, cell, dcell, dcand = fns
+    i, f, cd, o, cp = gates
+    d = c.shape[1]
+    ac = cell(c)
+    dgo = dh * ac * dgate(o)
+    dc = dc_carried + dh * o * dcell(ac)
+    if d_cell is not None:
+        dc = dc + d_cell
+    if peep:
+        dc = dc + dgo * bias[6 * d : 7 * d]
+        db[6 * d : 7 * d] += (dgo * c).sum(0)
+    if inside is not None:
+        dc = dc * inside
+    dgi, dgf, dgc = dc * cd * dgate(i), dc * cp * dgate(f), dc * i * dcand(cd)
+    dcp = dc * f
+    if peep:
+        dcp = dcp + dgi * bias[4 * d : 5 * d] + dgf * bias[5 * d : 6 * d]
+        db[4 * d : 5 * d] += (dgi * cp).sum(0)
+        db[5 * d : 6 * d] += (dgf * cp).sum(0)
+    return np.concatenate([dgc, dgi, dgf, dgo], axis=1), dcp
+
+
 def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     """Gradients of Input, Weight, Bias (and H0, C0 when ``with_state``)."""
     (_, dgate), (cell, dcell), (_, dcand) = activations(attrs)
+    fns = dgate, cell, dcell, dcand
     d = w.shape[0]
     nseq = len(offs) - 1
     peep = attrs["use_peepholes"]
@@ -139,23 +169,9 @@ def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     dh_state, dc_state = np.zeros((nseq, d), x.dtype), np.zeros((nseq, d), x.dtype)
     for live, rows in reversed(schedule(offs, attrs["is_reverse"])):
         i, f, cd, o, cp, hp = (saved[rows, k] for k in range(6))
-        c = cellv[rows]
-        ac = cell(c)
         dh = d_hidden[rows] + dh_state[live]
-        dgo = dh * ac * dgate(o)
-        dc = dc_state[live] + dh * o * dcell(ac)
-        if d_cell is not None:
-            dc = dc + d_cell[rows]
-        if peep:
-            dc = dc + dgo * bias[6 * d : 7 * d]
-        dgi, dgf, dgc = dc * cd * dgate(i), dc * cp * dgate(f), dc * i * dcand(cd)
-        dcp = dc * f
-        if peep:
-            dcp = dcp + dgi * bias[4 * d : 5 * d] + dgf * bias[5 * d : 6 * d]
-            db[4 * d : 5 * d] += (dgi * cp).sum(0)
-            db[5 * d : 6 * d] += (dgf * cp).sum(0)
-            db[6 * d : 7 * d] += (dgo * c).sum(0)
-        dg = np.concatenate([dgc, dgi, dgf, dgo], axis=1)
+        d_cell_rows = None if d_cell is None else d_cell[rows]
+        dg, dcp = cell_grads(dh, dc_state[live], d_cell_rows, (i, f, cd, o, cp), cellv[rows], bias, db, peep, fns)
         dx[rows] = dg
         dw += hp.T @ dg
         db[: 4 * d] += dg.sum(0)

@@ -11,7 +11,7 @@ BatchGate, BatchCellPreAct and BatchHidden are Fluid's, in Fluid's batch order (
 import numpy as np
 
 from ..base.errors import PeError
-from .lstm_math import ACTS, PLAIN_ACTS, batch_index, schedule
+from .lstm_math import ACTS, PLAIN_ACTS, batch_index, cell_grads, schedule
 
 _NAMES = ("gate_activation", "cell_activation", "candidate_activation", "proj_activation")
 
@@ -90,6 +90,7 @@ def fluid_batch(saved, cellv, offs, attrs):
 def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):
     """Gradients of Input, Weight, ProjWeight, Bias, H0 and C0."""
     (_, dgate), (cell, dcell), (_, dcand), (_, dproj) = _acts(attrs)
+    fns = dgate, cell, dcell, dcand
     d, p, nseq = pw.shape[0], pw.shape[1], len(offs) - 1
     peep = attrs["use_peepholes"]
     bias = b.reshape(-1)
@@ -103,22 +104,9 @@ def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):
         dpa = dr * dproj(pa)
         dpw += h.T @ dpa
         dh = dpa @ pw.T
-        ac = cell(c)
-        dgo = dh * ac * dgate(o)
-        dc = dc_state[live] + dh * o * dcell(ac)
-        if d_cell is not None:
-            dc = dc + d_cell[idx]
-        if peep:
-            dc = dc + dgo * bias[6 * d : 7 * d]
-            db[6 * d : 7 * d] += (dgo * c).sum(0)
-        dc = dc * _inside(c_raw, attrs["cell_clip"])
-        dgi, dgf, dgc = dc * cd * dgate(i), dc * cp * dgate(f), dc * i * dcand(cd)
-        dcp = dc * f
-        if peep:
-            dcp = dcp + dgi * bias[4 * d : 5 * d] + dgf * bias[5 * d : 6 * d]
-            db[4 * d : 5 * d] += (dgi * cp).sum(0)
-            db[5 * d : 6 * d] += (dgf * cp).sum(0)
-        dg = np.concatenate([dgc, dgi, dgf, dgo], axis=1)
+        d_cell_rows = None if d_cell is None else d_cell[idx]
+        inside = _inside(c_raw, attrs["cell_clip"])
+        dg, dcp = cell_grads(dh, dc_state[live], d_cell_rows, (i, f, cd, o, cp), c, bias, db, peep, fns, inside)
         dx[idx] = dg
         dw += rp.T @ dg
         db[: 4 * d] += dg.sum(0)

@@ -54,6 +54,14 @@ def concat_index(offs_list):
     return idx, np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
 
 
+def concat_map(xs, ctx):
+    """(the rows of sequence_concat's Out as rows of the inputs stacked, Out's LoD) of the inputs ``xs``
+    (slot X of ``ctx``), concatenated sequence by sequence along their last LoD level."""
+    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
+    idx, offs = concat_index([lod[-1] for lod in lods])
+    return idx, lods[0][:-1] + [offs]
+
+
 def slice_index(offs, offset, length):
     """sequence_slice: steps offset[i] .. offset[i] + length[i] - 1 of each sequence i; the row map
     and the output's offsets."""

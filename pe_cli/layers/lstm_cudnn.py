@@ -4,18 +4,12 @@ training is cuDNN's random stream, which the op cannot reproduce: that network i
 stepped by StaticRNNs with dropout ops between the layers (rnn_api.unrolled_lstm) instead."""
 
 from ..base.dtypes import VarType
+from ..ops.lstm_cudnn import weight_size
 from .checks import FLOAT32_64, check_variable_and_dtype, fluid_checks
 from .helper import LayerHelper
 from .rnn_api import check_lstm, unrolled_lstm
 
 __all__ = ["lstm"]
-
-
-def _weight_size(input_size, hidden, num_layers, dirs):
-    size = 0
-    for layer in range(num_layers):
-        size += dirs * 4 * hidden * ((input_size if layer == 0 else hidden * dirs) + hidden)
-    return size + num_layers * dirs * 8 * hidden
 
 
 def _cudnn_lstm(
@@ -37,7 +31,7 @@ def _cudnn_lstm(
     dirs = 2 if is_bidirec else 1
     weight = helper.create_parameter(
         None,
-        [_weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
+        [weight_size(input.shape[-1], hidden_size, num_layers, dirs)],
         input.dtype,
         default_initializer=default_initializer,
     )

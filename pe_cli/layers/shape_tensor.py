@@ -31,7 +31,7 @@ def _int32(layer, what, var):
     return out
 
 
-def _constant(value):
+def int32_constant(value):
     """An int32 [1] variable holding ``value`` (Fluid's fill_constant(force_cpu=True))."""
     helper = LayerHelper("fill_constant")
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
@@ -53,7 +53,7 @@ def shape_tensor_list(layer, shape):
         if isinstance(d, Variable):
             out.append(_int32(layer, f"shape[{i}]", d))
         elif isinstance(d, numbers.Integral) and not isinstance(d, bool):
-            out.append(_constant(int(d)))
+            out.append(int32_constant(int(d)))
         else:
             raise ArgumentTypeError(f"{layer}: shape[{i}] must be an int or an int Variable, got {d!r}")
     return out

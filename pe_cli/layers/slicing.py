@@ -4,17 +4,8 @@ manipulation.py offers them with the other shape manipulation layers."""
 
 from ..framework.variable import Variable
 from .checks import check_type, check_variable_and_dtype
-from .helper import LayerHelper, _as_list, check_ints, single
-
-
-def _int_tensor(value):
-    """A one-value int32 tensor holding ``value`` (Fluid's fill_constant of force_cpu)."""
-    helper = LayerHelper("fill_constant")
-    out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op(
-        "fill_constant", {}, {"Out": [out]}, {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True}
-    )
-    return out
+from .helper import _as_list, check_ints, single
+from .shape_tensor import int32_constant
 
 
 def bounds_given(layer, bounds, axes):
@@ -31,7 +22,7 @@ def bounds_given(layer, bounds, axes):
             inputs[f"{slot}Tensor"] = [value]
             flags = [-1] * len(axes)
         elif any(isinstance(v, Variable) for v in value):
-            inputs[f"{slot}TensorList"] = [v if isinstance(v, Variable) else _int_tensor(v) for v in value]
+            inputs[f"{slot}TensorList"] = [v if isinstance(v, Variable) else int32_constant(v) for v in value]
             attrs[what] = [-1 if isinstance(v, Variable) else v for v in value]
             flags = [-1 if isinstance(v, Variable) else f for v, f in zip(value, flags)]
         else:

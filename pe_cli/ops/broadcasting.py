@@ -4,7 +4,7 @@ target_shape without Y) and broadcast_tensors (numpy's broadcast of every X), th
 one strided copy on CUDA) of X with leading 1s. The gradients sum Out@GRAD back over the broadcast dims."""
 
 from ..base.broadcast_shapes import broadcast, expanded_shape
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grad_of, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 
@@ -33,10 +33,6 @@ def _infer_expand_v2(ctx):
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
-def _grad_expand_v2(g):
-    g.op("expand_v2_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _EXPAND_ATTRS = {"shape": Attr(list, int_list, "a list of ints"), **QUANT}
 register(
     "expand_v2",
@@ -45,7 +41,7 @@ register(
     outputs=["Out"],
     attrs=_EXPAND_ATTRS,
     infer=_infer_expand_v2,
-    grad=_grad_expand_v2,
+    grad=grad_of("expand_v2_grad", ("X",)),
     grad_reads=("X",),
     attr_tensors={"Shape": "shape", "expand_shapes_tensor": "shape"},
     doc="Out = X broadcast to `shape` (at least X's rank; -1 keeps X's dim; Shape: the shape in one int "
@@ -74,10 +70,6 @@ def _infer_expand_as_v2(ctx):
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
-def _grad_expand_as_v2(g):
-    g.op("expand_as_v2_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _EXPAND_AS_ATTRS = {"target_shape": Attr(list, int_list, "a list of ints"), **QUANT}
 register(
     "expand_as_v2",
@@ -86,7 +78,7 @@ register(
     outputs=["Out"],
     attrs=_EXPAND_AS_ATTRS,
     infer=_infer_expand_as_v2,
-    grad=_grad_expand_as_v2,
+    grad=grad_of("expand_as_v2_grad", ("X",)),
     grad_reads=("X",),
     no_need_buffer=("Y",),
     doc="Out = X broadcast to Y's shape (to target_shape where no Y is given). No gradient flows to Y.",

@@ -3,7 +3,7 @@
 channels read as [groups, C / groups] and written transposed); data_format NCHW or NHWC. Each moves elements
 to fixed places; the gradient moves them back."""
 
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grad_of, grads_like, register
 from .pointwise_math import QUANT
 
 _FORMAT = Attr("NCHW", choices=("NCHW", "NHWC"))
@@ -39,9 +39,6 @@ def _infer_channel_shuffle(ctx):
 def _op(name, attr, infer, doc):
     attrs = {attr: Attr(1, lambda v: isinstance(v, int) and v > 0, "an int > 0"), "data_format": _FORMAT, **QUANT}
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
     register(
         name,
         kernel_module="channel_rearranging",
@@ -49,7 +46,7 @@ def _op(name, attr, infer, doc):
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
-        grad=grad,
+        grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         doc=doc,
     )

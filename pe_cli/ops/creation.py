@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base.dtypes import is_float
 from ..base.dims import known_numel
-from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
+from .define import Attr, dtype_or_none, fmt_shape, grad_of, int_list, is_int, register, same_as
 
 
 def infer_fill(ctx):
@@ -221,10 +221,6 @@ def _infer_tril_triu(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-def _grad_tril_triu(g):
-    g.op("tril_triu_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _TRI_ATTRS = {"diagonal": Attr(0, is_int, "an int"), "lower": Attr(True, choices=(False, True))}
 register(
     "tril_triu",
@@ -233,7 +229,7 @@ register(
     outputs=["Out"],
     attrs=_TRI_ATTRS,
     infer=_infer_tril_triu,
-    grad=_grad_tril_triu,
+    grad=grad_of("tril_triu_grad", ()),
     lod="drop",
     doc="Out = X where (col - row <= diagonal) if lower, (col - row >= diagonal) if not, in the last two "
     "dims; zeros elsewhere. The gradient passes through the same triangle.",

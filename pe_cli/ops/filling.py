@@ -5,16 +5,12 @@ indices of a rows x cols matrix's lower / upper triangle from diagonal `offset`)
 Base^t for t evenly from Start to Stop, each a 1-element tensor). ``dtype`` attributes are Paddle's VarType codes."""
 
 from ..base.dtypes import convert_dtype
-from .define import Attr, dtype_code, int_list, is_int, register
+from .define import Attr, dtype_code, grad_of, int_list, is_int, register
 from .pointwise_math import QUANT
 
 
 def _dtype_attr(default):
     return Attr(default, dtype_code, "a dtype (Paddle's VarType code)")
-
-
-def _grad_fill_any(g):
-    g.op("fill_any_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 register(
@@ -24,7 +20,7 @@ register(
     outputs=["Out"],
     attrs={"value": Attr(0.0), **QUANT},
     infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
-    grad=_grad_fill_any,
+    grad=grad_of("fill_any_grad", ()),
     no_need_buffer=("X",),
     doc="Out = X's shape and dtype, every element `value` (its gradient to X: zeros).",
 )

@@ -3,7 +3,7 @@ column one kh x kw block) added back into Y [N, C, H, W] (H, W = output_sizes) a
 it (paddings: up, left, down, right; dilations, strides). Kernels: unfold's gradient (col2im) and, for the
 gradient, unfold itself (kernels/<device>/image.py)."""
 
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grad_of, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 _PAIR = Attr(list, lambda v: int_list(v) and len(v) == 2, "two ints")
@@ -36,10 +36,6 @@ def _infer(ctx):
     ctx.set_output("Y", [x[0], x[1] // (kh * kw) if x[1] >= 0 else -1] + list(a["output_sizes"]), ctx.dtype("X"))
 
 
-def _grad(g):
-    g.op("fold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 register(
     "fold",
     kernel_module="folding",
@@ -47,7 +43,7 @@ register(
     outputs=["Y"],
     attrs=_ATTRS,
     infer=_infer,
-    grad=_grad,
+    grad=grad_of("fold_grad", ("X",), out_grads=("Y",)),
     grad_reads=("X",),
     lod="drop",
     doc="Y [N, C, H, W] = the columns of X [N, C * kh * kw, L] added back at their blocks (col2im).",

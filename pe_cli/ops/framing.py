@@ -3,7 +3,7 @@ frame_length every hop_length along its first (axis 0) or last (axis -1) dim: [.
 n_frames], [L, ...] -> [n_frames, frame_length, ...]) and overlap_add (frame's inverse as a sum: the frames laid
 hop_length apart and added). Each one's gradient is the other of Out@GRAD."""
 
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grad_of, grads_like, register
 from .pointwise_math import QUANT
 
 _AXIS = Attr(-1, choices=(0, -1))
@@ -32,9 +32,6 @@ def _infer_overlap_add(ctx):
 def _op(name, infer, attrs, doc):
     attrs = {**attrs, "axis": _AXIS, **QUANT}
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
     register(
         name,
         kernel_module="framing",
@@ -42,7 +39,7 @@ def _op(name, infer, attrs, doc):
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
-        grad=grad,
+        grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         lod="drop",
         doc=doc,

@@ -7,7 +7,7 @@ sampling of images at grid points); unfold (im2col: each sliding block of a feat
 The resize ops are registered in image_resize.py."""
 
 from ..shapes.conv_pool import unfold_blocks
-from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 
 POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
 
@@ -37,9 +37,6 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
     ``default``) sizes the blocks; ``layouts``: Paddle 2.x's ``data_format`` (NHWC: X and Out channels last,
     transposed around the NCHW kernel, kernels/layout.py)."""
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
     attrs = {attr: Attr(default, POS_INT.check, POS_INT.expect, long=long)}
     if layouts:
         attrs["data_format"] = Attr("NCHW", choices=("NCHW", "NHWC"), fill=False)
@@ -51,7 +48,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
-        grad=grad,
+        grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         doc=doc,
         channels_last=last,
@@ -278,10 +275,6 @@ def _infer_unfold(ctx):
     ctx.set_output("Y", [x[0], x[1] * kh * kw if x[1] >= 0 else -1, blocks], ctx.dtype("X"))
 
 
-def _grad_unfold(g):
-    g.op("unfold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _UNFOLD_ATTRS = {
     "kernel_sizes": Attr([3, 3], int_list, "2 ints"),
     "strides": Attr([1, 1], int_list, "2 ints"),
@@ -295,7 +288,7 @@ register(
     outputs=["Y"],
     attrs=_UNFOLD_ATTRS,
     infer=_infer_unfold,
-    grad=_grad_unfold,
+    grad=grad_of("unfold_grad", ("X",), out_grads=("Y",)),
     grad_reads=("X",),
     lod="drop",
     doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "

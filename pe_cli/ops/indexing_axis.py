@@ -4,8 +4,8 @@ put_along_axis (assign, or reduce with add / mul / mean / amin / amax, with or w
 value), index_add, and fill_diagonal_tensor (behind paddle.diagonal_scatter). Their kernels refuse an
 index outside the axis in one line (Paddle's CPU kernels read or write past it)."""
 
-from ..base.dims import fmt_shape
-from .define import Attr, is_int, register
+from ..base.dims import fmt_shape, numel
+from .define import Attr, grad_of, is_int, register
 
 _BOOL = (False, True)
 _VALUES = ("float16", "float32", "float64", "int32", "int64", "uint8")
@@ -199,20 +199,9 @@ def _infer_fill_diagonal(ctx):
         ctx.fail(f"dim1 {a['dim1']} and dim2 {a['dim2']} must be two different dims of X {fmt_shape(x)}")
     y, n = ctx.shape("Y"), _diagonal_length(x, a["offset"], d1, d2)
     rest = [s for i, s in enumerate(x) if i not in (d1, d2)]
-    if int(_prod(y)) != int(_prod(rest)) * n and min(list(y) + list(x)) >= 0:
+    if int(numel(y)) != int(numel(rest)) * n and min(list(y) + list(x)) >= 0:
         ctx.fail(f"Y {fmt_shape(y)} must hold the diagonal's {fmt_shape(rest + [n])} values")
     ctx.set_output("Out", x, ctx.dtype("X"))
-
-
-def _prod(values):
-    out = 1
-    for v in values:
-        out *= v
-    return out
-
-
-def _grad_fill_diagonal(g):
-    g.op("fill_diagonal_tensor_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 _DIAG_ATTRS = {
@@ -227,7 +216,7 @@ register(
     outputs=["Out"],
     attrs=_DIAG_ATTRS,
     infer=_infer_fill_diagonal,
-    grad=_grad_fill_diagonal,
+    grad=grad_of("fill_diagonal_tensor_grad", ()),
     lod="drop",
     doc="Out = X with diagonal `offset` of dims (dim1, dim2) replaced by Y (X's other dims in order, then "
     "the diagonal; its element t is X[..., t, ..., t + offset, ...], or (t - offset, t) for a negative "

@@ -5,6 +5,7 @@ elementwise squares; SquaredX, SquaredY, SquaredXY the three squares). Fluid has
 no gradients; pe's CUDA kernels run the CPU ones on the host (kernels/cuda/_host.py), as Fluid falls
 back to its CPU kernel on a GPU place."""
 
+from ..base.dims import numel
 from .define import Attr, fmt_shape, register
 
 
@@ -18,19 +19,12 @@ def _infer_repeated(ctx):
     for i, (w, b) in enumerate(zip(ws, bs)):
         if len(w) != 2 or width not in (-1, w[0]):
             ctx.fail(f"W[{i}] {fmt_shape(w)} must be [{width}, n]: its rows are the previous layer's width")
-        if -1 not in b and w[1] != -1 and int(abs(_product(b))) != w[1]:
+        if -1 not in b and w[1] != -1 and int(abs(numel(b))) != w[1]:
             ctx.fail(f"Bias[{i}] {fmt_shape(b)} must hold W[{i}]'s {w[1]} columns")
         width = w[1]
         if i < len(ws) - 1:
             ctx.set_output("ReluOut", [x[0], width], ctx.dtype("X"), i=i)
     ctx.set_output("Out", [x[0], width], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
-
-
-def _product(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 register(

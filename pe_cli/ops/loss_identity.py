@@ -1,7 +1,7 @@
 """identity_loss (paddle.incubate.identity_loss): X itself as the loss, reduced by `reduction` (0: sum, 1: mean,
 2: none)."""
 
-from .define import Attr, register
+from .define import Attr, grad_of, register
 from .pointwise_math import QUANT
 
 _ATTRS = {"reduction": Attr(1, choices=(0, 1, 2)), **QUANT}
@@ -11,10 +11,6 @@ def _infer(ctx):
     ctx.set_output("Out", ctx.shape("X") if ctx.attrs["reduction"] == 2 else [], ctx.dtype("X"))
 
 
-def _grad(g):
-    g.op("identity_loss_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 register(
     "identity_loss",
     kernel_module="loss_identity",
@@ -22,7 +18,7 @@ register(
     outputs=["Out"],
     attrs=_ATTRS,
     infer=_infer,
-    grad=_grad,
+    grad=grad_of("identity_loss_grad", ("X",)),
     grad_reads=("X",),
     lod="drop",
     doc="Out = sum(X) (reduction 0), mean(X) (1, 0-D) or X (2).",

@@ -3,6 +3,7 @@ with a kernel that refuses to run): a multi-layer, optionally bidirectional LSTM
 time-major batch, its weights in one flat W laid out as cuDNN lays them out. pe computes it on every
 device (kernels/<device>/lstm_cudnn.py: each layer and direction one run of the lstm op's kernels)."""
 
+from ..base.dims import numel
 from .define import Attr, fmt_shape, register
 
 _ATTRS = {
@@ -39,21 +40,14 @@ def _infer(ctx):
                 f"hidden_size]"
             )
     want = weight_size(x[2], a["hidden_size"], a["num_layers"], dirs) if x[2] > 0 else -1
-    if w is not None and -1 not in (want, *w) and int(_count(w)) != want:
+    if w is not None and -1 not in (want, *w) and int(numel(w)) != want:
         ctx.fail(
-            f"W {fmt_shape(w)} holds {_count(w)} values; {a['num_layers']} layer(s) of hidden size "
+            f"W {fmt_shape(w)} holds {numel(w)} values; {a['num_layers']} layer(s) of hidden size "
             f"{a['hidden_size']} over inputs of {x[2]} need {want} (cuDNN's layout)"
         )
     ctx.set_output("Out", [x[0], x[1], a["hidden_size"] * dirs], ctx.dtype("Input"))
     ctx.set_output("last_h", h0, ctx.dtype("Input"))
     ctx.set_output("last_c", c0, ctx.dtype("Input"))
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _grad(g):

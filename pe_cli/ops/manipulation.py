@@ -9,7 +9,7 @@ registered in manipulation_joining.py.
 
 from ..base.dtypes import convert_dtype, is_float
 from ..base.dims import is_known, numel
-from ..shapes.manipulation import reshape_target, squeeze_shape, unsqueeze_shape
+from ..shapes.manipulation import inverse_axis, reshape_target, squeeze_shape, unsqueeze_shape
 from .define import LAYOUT_NAME, Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
@@ -214,8 +214,7 @@ def _grad_transpose_grad(g):
 
 def _infer_transpose_grad(ctx):
     d_out = ctx.input_var("Out@GRAD")
-    perm = [p % len(ctx.attrs["axis"]) for p in ctx.attrs["axis"]]
-    shape = None if d_out.shape is None else [d_out.shape[perm.index(i)] for i in range(len(perm))]
+    shape = None if d_out.shape is None else [d_out.shape[i] for i in inverse_axis(ctx.attrs["axis"])]
     ctx.set_output("X@GRAD", shape, d_out.dtype)
 
 

@@ -2,7 +2,7 @@
 kernels are the family's (pe_cli/kernels/<device>/manipulation.py)."""
 
 from ..shapes.manipulation import split_sizes
-from .define import Attr, backend_attrs, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import INT, axis_in
 
 
@@ -160,10 +160,6 @@ def _infer_stack(ctx):
     ctx.set_output("Y", out, ctx.dtype("X"))
 
 
-def _grad_stack(g):
-    g.op("stack_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 register(
     "stack",
     kernel_module="manipulation",
@@ -172,7 +168,7 @@ register(
     outputs=["Y"],
     attrs={"axis": INT},
     infer=_infer_stack,
-    grad=_grad_stack,
+    grad=grad_of("stack_grad", ("X",), out_grads=("Y",)),
     doc="Y = the inputs (one shape) stacked along a new dim `axis`.",
 )
 register(

@@ -12,7 +12,9 @@ checkpoint (Paddle's ``kBugfixWithBehaviorChanged``), with that version. pe comp
 op's trait ``paddle2_semantics``: Fluid 1.8's, and Paddle 2.x's): a program whose map gives an older
 version runs the older one (framework/program_release.mark_paddle2)."""
 
-# op type -> version (Paddle 2.6.2's, for the op types pe registers; the others are version 0)
+# op type -> version: Paddle 2.6.2's op_version_map, every op type it versions (the two pe does not register
+# too: framework/fluid_model_write writes the whole map into a Paddle 2.x program, as Paddle 2.6.2 does;
+# tools/paddle26_desc_kinds.py checks it against Paddle 2.6.2's op manifest); the others are version 0
 VERSIONS = {
     "affine_grid": 1,  # align_corners
     "allclose": 2,  # Rtol, Atol inputs; rtol, atol as strings
@@ -74,9 +76,11 @@ VERSIONS = {
     "roi_pool": 2,  # RpnRoisLod; RoisNum
     "roll": 2,  # axis (was dims); ShiftsTensor
     "seed": 1,  # force_cpu
+    "send_and_recv": 1,  # (pe does not register it)
     "set_value": 4,  # ...; values as Scalars
     "softplus": 1,  # beta, threshold
     "trace": 1,  # axis1, axis2 (were dim1, dim2)
+    "transfer_layout": 1,  # (pe does not register it)
     "unique_consecutive": 1,  # Indices, Counts; return_inverse, return_counts, axis
     "yolo_box": 1,  # iou_aware, iou_aware_factor
 }

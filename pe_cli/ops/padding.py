@@ -3,7 +3,7 @@ Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
 
 from ..shapes.manipulation import crop_window
 from ..shapes.padding import padding_mismatch
-from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
+from .define import Attr, fmt_shape, grad_of, grad_of_linear_grad, grads_like, int_list, register
 
 
 def _nonneg_list(v):
@@ -21,10 +21,6 @@ def _infer_pad(ctx):
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
-def _grad_pad(g):
-    g.op("pad_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 _PAD_ATTRS = {"paddings": Attr(list, _nonneg_list, "a list of ints >= 0"), "pad_value": 0.0}
 register(
     "pad",
@@ -33,7 +29,7 @@ register(
     outputs=["Out"],
     attrs=_PAD_ATTRS,
     infer=_infer_pad,
-    grad=_grad_pad,
+    grad=grad_of("pad_grad", ("X",)),
     grad_reads=("X",),
     doc="Out = X with paddings[2i] values before and paddings[2i+1] after it along each dim i, all "
     "pad_value. The gradient is Out@GRAD's window over X.",

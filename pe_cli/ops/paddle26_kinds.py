@@ -1,78 +1,9 @@
 """What Paddle 2.6.2 reads of a saved 2.x program that a value does not show (written by
-tools/paddle26_desc_kinds.py from Paddle 2.6.2's op manifest; fluid_model_write.py writes by it): each op
-type's version (VERSIONS, the op_version_map Paddle 2.6.2 writes), the attribute types by AttrType code
-(KINDS: ``op.attr``), the attributes Paddle 2.6.2 names otherwise than Fluid 1.8 (RENAMED) and the
-values it writes as float64 (FLOAT64_VALUES)."""
+tools/paddle26_desc_kinds.py from Paddle 2.6.2's op manifest; fluid_model_write.py writes by it): the
+attribute types by AttrType code (KINDS: ``op.attr``), the attributes Paddle 2.6.2 names otherwise than
+Fluid 1.8 (RENAMED) and the values it writes as float64 (FLOAT64_VALUES). Each op type's version (the
+op_version_map Paddle 2.6.2 writes) is in op_versions.py (VERSIONS)."""
 
-VERSIONS = {
-    "affine_grid": 1,
-    "allclose": 2,
-    "auc": 1,
-    "clip": 1,
-    "coalesce_tensor": 2,
-    "collect_fpn_proposals": 1,
-    "conv2d": 1,
-    "conv2d_transpose": 2,
-    "conv3d": 1,
-    "conv3d_transpose": 1,
-    "cudnn_lstm": 1,
-    "cumsum": 1,
-    "data_norm": 1,
-    "depthwise_conv2d": 1,
-    "depthwise_conv2d_transpose": 1,
-    "dequantize": 1,
-    "distribute_fpn_proposals": 2,
-    "elementwise_add": 1,
-    "elementwise_div": 1,
-    "elementwise_mul": 1,
-    "elementwise_pow": 1,
-    "elementwise_sub": 1,
-    "equal": 1,
-    "fake_channel_wise_dequantize_max_abs": 2,
-    "fake_channel_wise_quantize_abs_max": 1,
-    "fill_constant": 2,
-    "flip": 1,
-    "gather": 1,
-    "generate_proposal_labels": 2,
-    "generate_proposals": 2,
-    "generate_proposals_v2": 1,
-    "greater_equal": 1,
-    "greater_than": 1,
-    "grid_sampler": 1,
-    "hard_shrink": 1,
-    "instance_norm": 1,
-    "lamb": 1,
-    "leaky_relu": 1,
-    "less_equal": 1,
-    "less_than": 1,
-    "linspace": 1,
-    "lookup_table": 1,
-    "lookup_table_v2": 1,
-    "lstsq": 1,
-    "matmul": 1,
-    "matrix_nms": 1,
-    "mish": 1,
-    "momentum": 1,
-    "moving_average_abs_max_scale": 2,
-    "not_equal": 1,
-    "p_norm": 1,
-    "pixel_shuffle": 1,
-    "print": 1,
-    "quantize": 2,
-    "rank_attention": 1,
-    "requantize": 1,
-    "roi_align": 3,
-    "roi_pool": 2,
-    "roll": 2,
-    "seed": 1,
-    "send_and_recv": 1,
-    "set_value": 4,
-    "softplus": 1,
-    "trace": 1,
-    "transfer_layout": 1,
-    "unique_consecutive": 1,
-    "yolo_box": 1,
-}
 KINDS = {}
 KINDS.update(  # INT
     dict.fromkeys(

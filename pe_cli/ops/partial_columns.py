@@ -4,7 +4,7 @@ CTR models): each input X[i] [batch, n] gives its columns [start_index, start_in
 along the columns, partial_sum adds them. Kernels in kernels/<device>/partial_columns.py."""
 
 from ..shapes.manipulation import column_window
-from .define import Attr, backend_attrs, fmt_shape, grads_like, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, register
 
 _ATTRS = {"start_index": Attr(0), "length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (to the end) or > 0")}
 # partial_concat's kernel takes any length < 0 to the end (partial_sum's only -1)
@@ -38,13 +38,6 @@ def _infer_sum(ctx):
     ctx.set_output("Out", [rows, width], ctx.dtype("X"))
 
 
-def _grad_maker(grad_type):
-    def grad(g):
-        g.op(grad_type, {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-    return grad
-
-
 for _type, _infer, _attrs, _doc in [
     ("partial_concat", _infer_concat, _CONCAT_ATTRS, "Out = concat([X[i][:, start:start + length] for i], axis=1)."),
     (
@@ -61,7 +54,7 @@ for _type, _infer, _attrs, _doc in [
         outputs=["Out"],
         attrs=_attrs,
         infer=_infer,
-        grad=_grad_maker(_type + "_grad"),
+        grad=grad_of(_type + "_grad", ("X",)),
         grad_reads=("X",),
         lod="drop",
         doc=_doc,

@@ -5,7 +5,7 @@ losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their kern
 kernels/<device>/pointwise_math.py) and the formulas of each are there."""
 
 from ..base.broadcast_shapes import broadcast
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grad_of, grads_like, register
 from .elementwise import broadcast_shape
 
 FLOATS = ("float16", "float32", "float64")
@@ -19,9 +19,6 @@ def _same(ctx):
 def _unary(name, doc, attrs=None, differentiable=True, dtypes=FLOATS):
     attrs = {**(attrs or {}), **QUANT}
 
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
     register(
         name,
         kernel_module="pointwise_math",
@@ -29,7 +26,7 @@ def _unary(name, doc, attrs=None, differentiable=True, dtypes=FLOATS):
         outputs=["Out"],
         attrs=attrs,
         infer=_same,
-        grad=grad if differentiable else None,
+        grad=grad_of(f"{name}_grad", ("X",)) if differentiable else None,
         grad_reads=("X",) if differentiable else (),
         run_dtypes={"X": dtypes} if dtypes else None,
         doc=doc,

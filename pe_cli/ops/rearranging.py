@@ -152,10 +152,6 @@ def _infer_unstack(ctx):
         ctx.set_output("Y", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
 
 
-def _grad_unstack(g):
-    g.op("unstack_grad", {"Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 def _infer_unstack_grad(ctx):
     shapes = ctx.shapes("Y@GRAD")
     axis = ctx.attrs["axis"] % (len(shapes[0]) + 1)
@@ -170,7 +166,7 @@ register(
     outputs=["Y*"],
     attrs=_UNSTACK_ATTRS,
     infer=_infer_unstack,
-    grad=_grad_unstack,
+    grad=grad_of("unstack_grad", (), out_grads=("Y",)),
     doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).",
 )
 register(

@@ -1,7 +1,7 @@
 """renorm (paddle.renorm): each slice of X along `axis` whose p-norm exceeds max_norm scaled to max_norm
 (by max_norm / norm, as Paddle 2.6.2's CPU kernel), the others as they are. The gradient is the derivative of that."""
 
-from .define import Attr, grads_like, is_int, register
+from .define import Attr, grad_of, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 _ATTRS = {
@@ -12,17 +12,13 @@ _ATTRS = {
 }
 
 
-def _grad(g):
-    g.op("renorm_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
 register(
     "renorm",
     kernel_module="renormalizing",
     inputs=["X"],
     outputs=["Out"],
     attrs=_ATTRS,
-    grad=_grad,
+    grad=grad_of("renorm_grad", ("X",)),
     grad_reads=("X",),
     infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
     doc="Out = X with each slice along `axis` whose p-norm exceeds max_norm scaled by max_norm / norm.",

@@ -2,21 +2,9 @@
 sequence_expand, sequence_pad / sequence_unpad; sequence_erase (drops the steps holding given
 tokens; no gradient); and sequence_mask (lengths -> a 0/1 mask)."""
 
-from .define import Attr, grads_like, int_list, register
+from .define import Attr, grad_of, grads_like, int_list, register
 from .sequence import need_lod
 from .sequence_metric import check_seq
-
-
-def _row_grad(grad_type, reads, out_slot):
-    def grad(g):
-        g.op(
-            grad_type,
-            {**{s: g.input(s) for s in reads}, f"{out_slot}@GRAD": g.out_grad(out_slot)},
-            {"X@GRAD": g.in_grad("X")},
-            g.attrs,
-        )
-
-    return grad
 
 
 def _infer_reverse(ctx):
@@ -68,7 +56,7 @@ register(
     outputs=["Out"],
     attrs={"ref_level": -1},
     infer=_infer_expand,
-    grad=_row_grad("sequence_expand_grad", ("X", "Y"), "Out"),
+    grad=grad_of("sequence_expand_grad", ("X", "Y")),
     grad_reads=("X", "Y"),
     lod="drop",
     needs_lod=True,
@@ -104,7 +92,7 @@ register(
     outputs=["Out", "Length"],
     attrs=_PAD_ATTRS,
     infer=_infer_pad,
-    grad=_row_grad("sequence_pad_grad", ("X",), "Out"),
+    grad=grad_of("sequence_pad_grad", ("X",)),
     grad_reads=("X",),
     lod="drop",
     needs_lod=True,
@@ -136,7 +124,7 @@ register(
     inputs=["X", "Length"],
     outputs=["Out"],
     infer=_infer_unpad,
-    grad=_row_grad("sequence_unpad_grad", ("X", "Length"), "Out"),
+    grad=grad_of("sequence_unpad_grad", ("X", "Length")),
     grad_reads=("X", "Length"),
     lod="drop",
     needs_lod=True,  # so Out gets its LoD from a plain X too

@@ -2,20 +2,8 @@
 sequence_reshape, and lod_reset (the rows pass through; only the LoD changes). Each kernel computes its output's offsets from the inputs' LoD (and, for
 sequence_slice, from the Offset / Length values) and hands them back with ``ctx.set_lod``."""
 
-from .define import Attr, grads_like, register
+from .define import Attr, grad_of, grads_like, register
 from .sequence import need_lod
-
-
-def _row_grad(grad_type, reads, out_slot="Out"):
-    def grad(g):
-        g.op(
-            grad_type,
-            {**{s: g.input(s) for s in reads}, f"{out_slot}@GRAD": g.out_grad(out_slot)},
-            {"X@GRAD": g.in_grad("X")},
-            g.attrs,
-        )
-
-    return grad
 
 
 def _infer_expand_as(ctx):
@@ -36,7 +24,7 @@ register(
     inputs=["X", "Y"],
     outputs=["Out"],
     infer=_infer_expand_as,
-    grad=_row_grad("sequence_expand_as_grad", ("X", "Y")),
+    grad=grad_of("sequence_expand_as_grad", ("X", "Y")),
     grad_reads=("X", "Y"),
     lod=_expand_as_lod,
     needs_lod=True,
@@ -113,7 +101,7 @@ register(
     inputs=["X", "Offset", "Length"],
     outputs=["Out"],
     infer=_infer_slice,
-    grad=_row_grad("sequence_slice_grad", ("X", "Offset", "Length")),
+    grad=grad_of("sequence_slice_grad", ("X", "Offset", "Length")),
     grad_reads=("X", "Offset", "Length"),
     lod="drop",
     needs_lod=True,
@@ -146,7 +134,7 @@ register(
     outputs=["Out"],
     attrs={"new_dim": Attr(1, lambda v: isinstance(v, int) and v > 0, "an int > 0")},
     infer=_infer_reshape,
-    grad=_row_grad("sequence_reshape_grad", ("X",)),
+    grad=grad_of("sequence_reshape_grad", ("X",)),
     grad_reads=("X",),
     lod="drop",
     needs_lod=True,

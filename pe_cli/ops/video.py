@@ -1,7 +1,7 @@
 """Video ops (kernels in kernels/<device>/video.py): temporal_shift (Fluid 1.8), the temporal shift of
 TSM over clips of seg_num frames stacked in the batch dim."""
 
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grad_of, grads_like, is_int, register
 
 
 # -- temporal_shift (Fluid 1.8, the TSM video layer) -----------------------------------------------------
@@ -14,10 +14,6 @@ def _infer_temporal_shift(ctx):
     if ctx.is_runtime and x[0] % t:  # (Fluid checks it when it runs)
         ctx.fail(f"X's first dim {x[0]} must be a multiple of seg_num={t}")
     ctx.set_output("Out", x, ctx.dtype("X"))
-
-
-def _grad_temporal_shift(g):
-    g.op("temporal_shift_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 _TS_ATTRS = {
@@ -34,7 +30,7 @@ register(
     attrs=_TS_ATTRS,
     run_infer=True,
     infer=_infer_temporal_shift,
-    grad=_grad_temporal_shift,
+    grad=grad_of("temporal_shift_grad", ()),
     lod="drop",
     channels_last=("X", "Out"),
     doc="X as [N, seg_num, C, H, W]: channels below c1 = int(C * shift_ratio) take the previous segment's "

@@ -3,16 +3,10 @@ layer's type, its output shape, its parameter count and the model-file line that
 run directory (or a checkpoint in one), the model is the run's record in force at that checkpoint
 (run/run_record.py; the best checkpoint where the run kept one), said on a first line."""
 
+from ..base.dims import numel
 from ..framework import Parameter
 from .build import build_programs
 from .graphcmd import load_spec, run_record
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _params_by_layer(program):
@@ -51,9 +45,9 @@ def summary_table(spec, programs):
     total = trainable = 0
     for layer in spec.layers:
         mine = params.get(layer.location, [])
-        count = sum(_numel(p.shape) for p in mine)
+        count = sum(numel(p.shape) for p in mine)
         total += count
-        trainable += sum(_numel(p.shape) for p in mine if p.trainable)
+        trainable += sum(numel(p.shape) for p in mine if p.trainable)
         rows.append((f"{layer.name} ({layer.type})", _shape(model.vars[layer.name]), f"{count:,}", layer.location))
     head = ("Layer (type)", "Output shape", "Params", "Declared at")
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]

@@ -177,3 +177,9 @@ def range_length(start, end, step, integer):
     if integer:
         return int((abs(end - start) + abs(step) - 1) // abs(step))
     return int(math.ceil(abs((end - start) / step)))
+
+
+def inverse_axis(axis):
+    """The permutation that undoes transpose's ``axis`` (a negative entry counted from the end): transpose_grad's."""
+    perm = [a % len(axis) for a in axis]
+    return [perm.index(i) for i in range(len(perm))]

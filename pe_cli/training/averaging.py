@@ -31,7 +31,27 @@ def _window(name, value):
     return value
 
 
-class ModelAverage:
+class _Applied:
+    """What ModelAverage and ExponentialMovingAverage share: running their ``apply_program`` and
+    ``restore_program``."""
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        """Sets every averaged parameter to its average (backing the trained value up); restores
+        the trained values on leaving when ``need_restore``."""
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        """Puts back the parameter values ``apply`` backed up."""
+        executor.run(self.restore_program)
+
+
+class ModelAverage(_Applied):
     """``ModelAverage(average_window_rate, min_average_window=10000, max_average_window=10000,
     regularization=None, name=None)``: the window ends (and restarts) once it holds at least
     ``min_average_window`` updates and at least min(``max_average_window``, updates so far *
@@ -98,28 +118,13 @@ class ModelAverage:
                 )
         return apply_program, restore_program
 
-    @contextlib.contextmanager
-    def apply(self, executor, need_restore=True):
-        """Sets every averaged parameter to its average (backing the trained value up); restores
-        the trained values on leaving when ``need_restore``."""
-        executor.run(self.apply_program)
-        try:
-            yield
-        finally:
-            if need_restore:
-                self.restore(executor)
-
-    def restore(self, executor):
-        """Puts back the parameter values ``apply`` backed up."""
-        executor.run(self.restore_program)
-
 
 def _declare(block, name, shape, dtype):
     """A persistable variable ``name`` in ``block`` (the scope holds one value for every program)."""
     return block.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
 
 
-class ExponentialMovingAverage:
+class ExponentialMovingAverage(_Applied):
     """Fluid's EMA of the parameters: ``update()`` appends, to the main program, ema = decay * ema +
     (1 - decay) * param for every parameter (``do_model_average`` not False) and a step counter;
     ``with ema.apply(exe):`` sets each parameter to ema / (1 - decay^step) (ema itself before the
@@ -181,18 +186,6 @@ class ExponentialMovingAverage:
                 kept = T.mul(ema, decay)
                 added = T.mul(param, T.scale(decay, scale=-1.0, bias=1.0))
                 T.assign(T.add(kept, added), ema)
-
-    @contextlib.contextmanager
-    def apply(self, executor, need_restore=True):
-        executor.run(self.apply_program)
-        try:
-            yield
-        finally:
-            if need_restore:
-                self.restore(executor)
-
-    def restore(self, executor):
-        executor.run(self.restore_program)
 
 
 class LookaheadOptimizer:

@@ -17,6 +17,7 @@ from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from . import _replicas
 from .runtime.loops import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
 from ..context import NO_CONTEXT
+from ..common import table_getattr
 
 _loops = lazy("_pointwise_loops")
 _rows = lazy("_softmax_rows_loops")
@@ -91,12 +92,7 @@ def _grad_kernel(row):
 _ROW_KERNELS = kernels(_forward_kernel, _grad_kernel)
 
 
-def __getattr__(name):
-    """The table's kernel of the op type ``name`` (see _ROW_KERNELS)."""
-    try:
-        return _ROW_KERNELS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = table_getattr(_ROW_KERNELS, __name__)
 
 
 def _kernel(name):

@@ -5,6 +5,7 @@ import numpy as np
 
 from ...base.activations_sigmoid import sigmoid_array
 from .elementwise import unbroadcast
+from ..common import table_getattr
 
 
 def _c(x, v):
@@ -84,12 +85,7 @@ for _name, (_f, _d) in UNARY.items():
     _ROW_KERNELS[_name], _ROW_KERNELS[f"{_name}_grad"] = _make_unary(_name, _f, _d)
 
 
-def __getattr__(name):
-    """The UNARY table's kernel of the op type ``name``."""
-    try:
-        return _ROW_KERNELS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = table_getattr(_ROW_KERNELS, __name__)
 
 
 def atan2(ins, attrs):

@@ -4,7 +4,7 @@ offsets come from kernels/common.py; one gather forward, its scatter-add (or inv
 import numpy as np
 
 from ..common import seq_offsets
-from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
+from ..seq_maps import concat_map, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
 from .sequence_rows import _gather, _scatter
 
 
@@ -21,22 +21,16 @@ def sequence_expand_as_grad(ins, attrs, ctx):
     return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs, ctx), ins["X"])}
 
 
-def _concat_map(xs, ctx):
-    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
-    idx, offs = concat_index([lod[-1] for lod in lods])
-    return idx, lods[0][:-1] + [offs]
-
-
 def sequence_concat(ins, attrs, ctx):
     xs = ins["X"]
-    idx, lod = _concat_map(xs, ctx)
+    idx, lod = concat_map(xs, ctx)
     ctx.set_lod_map({"Out": lod_lists(lod)})
     return {"Out": _gather(np.concatenate(xs, axis=0), idx)}
 
 
 def sequence_concat_grad(ins, attrs, ctx):
     xs, dout = ins["X"], ins["Out@GRAD"]
-    idx, _ = _concat_map(xs, ctx)
+    idx, _ = concat_map(xs, ctx)
     stacked = np.empty((len(idx),) + dout.shape[1:], dout.dtype)
     stacked[idx] = dout
     return {"X@GRAD": np.split(stacked, np.cumsum([x.shape[0] for x in xs])[:-1])}

@@ -22,6 +22,7 @@ from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
 from ..context import NO_CONTEXT
+from ..common import table_getattr
 
 
 def _d(fn):
@@ -86,12 +87,7 @@ def _grad_kernel(row):
 _ROW_KERNELS = kernels(_forward_kernel, _grad_kernel)
 
 
-def __getattr__(name):
-    """The table's kernel of the op type ``name`` (see _ROW_KERNELS)."""
-    try:
-        return _ROW_KERNELS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = table_getattr(_ROW_KERNELS, __name__)
 
 
 def _kernel(name):

@@ -82,7 +82,9 @@ def _sample(x, index, out, k, width):
 
 
 @jit_kernel
-def _sample_grad(dout, index, dx, k, width):
+def sample_grad(dout, index, dx, k, width):
+    """dx [rows, width] += dout [rows, k] at each row's columns index [rows, k] (index_sample's and
+    sample_logits' gradients)."""
     o = cuda.grid(1)
     step = cuda.gridsize(1)
     while o < dout.size:
@@ -104,7 +106,7 @@ def index_sample_grad(ins, attrs):
     index = _host_index(ins["Index"], x.shape[1], "index_sample_grad")
     dx = zeros(tuple(x.shape), dout.dtype)
     if dout.size:
-        _sample_grad[grid(dout.size)](flat(dout), flat(index), flat(dx), index.shape[1], x.shape[1])
+        sample_grad[grid(dout.size)](flat(dout), flat(index), flat(dx), index.shape[1], x.shape[1])
     return {"X@GRAD": dx}
 
 
@@ -160,7 +162,8 @@ def _add_rows(updates, positions, out, width):
 
 
 @jit_kernel
-def _take_rows(src, positions, out, width):
+def take_rows(src, positions, out, width):
+    """out [n, width] = the rows ``positions`` [n] of src [*, width]."""
     u = cuda.grid(1)
     step = cuda.gridsize(1)
     while u < out.size:
@@ -190,7 +193,7 @@ def scatter_nd_add_grad(ins, attrs):
     positions, width = _positions(dout.shape, ins["Index"], "scatter_nd_add_grad")
     dupdates = rt.empty(tuple(updates.shape), dout.dtype)
     if dupdates.size:
-        _take_rows[grid(dupdates.size)](flat(dout), positions, flat(dupdates), width)
+        take_rows[grid(dupdates.size)](flat(dout), positions, flat(dupdates), width)
     return {"X@GRAD": copy(dout), "Updates@GRAD": dupdates}
 
 

@@ -13,9 +13,10 @@ from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
 from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
 from ._gru import back_c, back_r, fwd_c, fwd_ur
+from .gather_scatter import take_rows
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
-from .lstm import CODES, add_into, gather_state, scatter_state
+from .lstm import CODES, add_into, scatter_state
 from ._host import host_ops
 from .indexing import _gather_rows
 from .launcher import jit_kernel
@@ -37,7 +38,7 @@ def _forward_step(x, w_ur, w_c, bias, live_d, rows_d, n, h_state, gates, rhps, h
     d = w_c.shape[0]
     bias, has_bias = _opt(bias, x)
     hp = rt.empty((n, d), x.dtype)
-    gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+    take_rows[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
     rhp = rt.empty((n, d), x.dtype)
     fwd_ur[grid(n * d)](
         flat(x),

@@ -11,6 +11,7 @@ from numba import cuda
 
 from . import runtime as rt
 from ._host import host_ops
+from .gather_scatter import sample_grad
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 from ...shapes.loss_sampled import hsigmoid_paths
@@ -120,20 +121,11 @@ def hierarchical_sigmoid_grad(ins, attrs):
     return {"X@GRAD": dx, "W@GRAD": dw, "Bias@GRAD": db}
 
 
-@jit_kernel
-def _scatter(samples, d, dx, width, classes):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < d.size:
-        cuda.atomic.add(dx, (i // width) * classes + samples[i], d[i])
-        i += step
-
-
 def sample_logits_grad(ins, attrs):
     logits, samples, d = ins["Logits"], ins["Samples"], ins["SampledLogits@GRAD"]
     dx = zeros(logits.shape, logits.dtype)
     if d.size:
-        _scatter[grid(d.size)](flat(samples), flat(d), flat(dx), samples.shape[1], logits.shape[1])
+        sample_grad[grid(d.size)](flat(d), flat(samples), flat(dx), samples.shape[1], logits.shape[1])
     return {"Logits@GRAD": dx}
 
 

@@ -12,6 +12,7 @@ from numba import cuda
 from ..common import ACT_CODES as CODES, seq_offsets
 from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
+from .gather_scatter import take_rows
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
 from .launcher import jit_kernel
@@ -39,15 +40,6 @@ def _dact(y, code):
     if code == 2:
         return 1.0 if y > 0 else 0.0
     return 1.0
-
-
-@jit_kernel
-def gather_state(state, live, out, d):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < out.size:
-        out[t] = state[live[t // d] * d + t % d]
-        t += step
 
 
 @jit_kernel
@@ -158,7 +150,7 @@ def _forward(ins, attrs, ctx):
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d = rt.to_device(live), rt.to_device(rows)
         hp = rt.empty((len(live), d), x.dtype)
-        gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+        take_rows[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
         hw = matmul(hp, w)
         _step[grid(hp.size)](
             flat(x),

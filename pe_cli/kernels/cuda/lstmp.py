@@ -12,9 +12,10 @@ from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
 from ..lstm_math import batch_index, schedule
 from ..lstmp_math import proj_activation
 from . import runtime as rt
+from .gather_scatter import take_rows
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
-from .lstm import CODES, _act, add_into, _dact, gather_state, scatter_state
+from .lstm import CODES, _act, add_into, _dact, scatter_state, _to_batch
 from .gru import _rows
 from .launcher import jit_kernel
 
@@ -164,7 +165,7 @@ def _forward(ins, attrs, ctx):
     for live, rows in schedule(offs, attrs["is_reverse"]):
         live_d, rows_d, n = rt.to_device(live), rt.to_device(rows), len(live)
         rp, h_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype)
-        gather_state[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
+        take_rows[grid(rp.size)](flat(r_state), live_d, flat(rp), p)
         _cell_step[grid(n * d)](
             flat(x),
             flat(matmul(rp, w)),
@@ -198,21 +199,6 @@ def _forward(ins, attrs, ctx):
     return projection, st, nseq
 
 
-@jit_kernel
-def _gates_cell_act(saved, cell, perm, gates, cell_act, d, code):
-    """Fluid's BatchGate (candidate, input, forget, output) and BatchCellPreAct rows, in batch order."""
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < perm.size * d:
-        k, j = t // d, t % d
-        r = perm[k]
-        base, g = r * 6 * d + j, k * 4 * d + j
-        gates[g], gates[g + d], gates[g + 2 * d] = saved[base + 2 * d], saved[base], saved[base + d]
-        gates[g + 3 * d] = saved[base + 3 * d]
-        cell_act[k * d + j] = _act(cell[r * d + j], code)
-        t += step
-
-
 def lstmp(ins, attrs, ctx):
     projection, st, _ = _forward(ins, attrs, ctx)
     outs = {"Projection": projection, "Cell": st["cell"]}
@@ -221,7 +207,7 @@ def lstmp(ins, attrs, ctx):
         cell, d = st["cell"], st["cell"].shape[1]
         gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
         if cell.size:
-            _gates_cell_act[grid(cell.size)](
+            _to_batch[grid(cell.size)](
                 flat(st["saved"]),
                 flat(cell),
                 rt.to_device(perm),
@@ -260,8 +246,8 @@ def lstmp_grad(ins, attrs, ctx):
             float(attrs["proj_clip"]),
             _proj_code(attrs),
         )
-        gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
-        gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
+        take_rows[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
+        take_rows[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
         dg = rt.empty((n, 4 * d), x.dtype)
         _cell_back[grid(n * d)](
             flat(matmul(dpa, pw, trans_b=True)),

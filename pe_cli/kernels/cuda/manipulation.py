@@ -6,6 +6,7 @@ import builtins
 
 import numpy as np
 
+from ...shapes.manipulation import inverse_axis
 from ...shapes.manipulation_run import (
     expand_times,
     reshape_shape,
@@ -136,9 +137,7 @@ def transpose(ins, attrs):
 
 def transpose_grad(ins, attrs):
     """X@GRAD = Out@GRAD permuted back (Fluid's transpose_grad / transpose2_grad)."""
-    perm = [a % len(attrs["axis"]) for a in attrs["axis"]]
-    back = [perm.index(i) for i in range(len(perm))]
-    return {"X@GRAD": transpose({"X": ins["Out@GRAD"]}, dict(attrs, axis=back))["Out"]}
+    return {"X@GRAD": transpose({"X": ins["Out@GRAD"]}, dict(attrs, axis=inverse_axis(attrs["axis"])))["Out"]}
 
 
 def cast(ins, attrs):

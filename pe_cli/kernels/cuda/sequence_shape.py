@@ -4,7 +4,7 @@ from the LoD), the gather and atomic scatter-add kernels of cuda/sequence_rows.p
 import numpy as np
 
 from ..common import seq_offsets
-from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
+from ..seq_maps import concat_map, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
 from . import runtime as rt
 from .sequence_rows import _gather, _scatter
 from .manipulation import place_along, take_along
@@ -25,15 +25,9 @@ def sequence_expand_as_grad(ins, attrs, ctx):
     return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs, ctx), x.shape, x.dtype)}
 
 
-def _concat_map(xs, ctx):
-    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
-    idx, offs = concat_index([lod[-1] for lod in lods])
-    return idx, lods[0][:-1] + [offs]
-
-
 def sequence_concat(ins, attrs, ctx):
     xs = ins["X"]
-    idx, lod = _concat_map(xs, ctx)
+    idx, lod = concat_map(xs, ctx)
     shape = (len(idx),) + tuple(xs[0].shape[1:])
     stacked = place_along(xs, rt.empty(shape, xs[0].dtype), 0)
     ctx.set_lod_map({"Out": lod_lists(lod)})
@@ -42,7 +36,7 @@ def sequence_concat(ins, attrs, ctx):
 
 def sequence_concat_grad(ins, attrs, ctx):
     xs, dout = ins["X"], ins["Out@GRAD"]
-    idx, _ = _concat_map(xs, ctx)
+    idx, _ = concat_map(xs, ctx)
     stacked = _gather(dout, np.argsort(idx, kind="stable"), tuple(dout.shape))
     return {"X@GRAD": take_along(stacked, [x.shape[0] for x in xs], 0)}
 

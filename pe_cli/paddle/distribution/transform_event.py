@@ -5,6 +5,7 @@ shape), SoftmaxTransform, StackTransform (one transform per slice along an axis)
 
 import typing
 
+from ...base.dims import numel
 from . import constraint, variable
 from ._tensor import F, P
 from .distribution import sum_rightmost
@@ -119,10 +120,10 @@ class ReshapeTransform(Transform):
                 f"Expected type of 'in_event_shape' and 'out_event_shape' is Squence[int], but got "
                 f"'in_event_shape': {in_event_shape}, 'out_event_shape': {out_event_shape}"
             )
-        if _prod(in_event_shape) != _prod(out_event_shape):
+        if numel(in_event_shape) != numel(out_event_shape):
             raise ValueError(
                 f"The numel of 'in_event_shape' should be 'out_event_shape', but got "
-                f"{_prod(in_event_shape)}!={_prod(out_event_shape)}"
+                f"{numel(in_event_shape)}!={numel(out_event_shape)}"
             )
         self._in_event_shape, self._out_event_shape = tuple(in_event_shape), tuple(out_event_shape)
         super().__init__()
@@ -157,13 +158,6 @@ class ReshapeTransform(Transform):
 
     def _forward_log_det_jacobian(self, x):
         return P.zeros(list(x.shape[: len(x.shape) - len(self._in_event_shape)]), dtype=x.dtype)
-
-
-def _prod(values):
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def _swap_event(shape, old, new):

@@ -3,15 +3,13 @@ that name (the rois of each image a LoD sequence); ``yolo_box`` over the yolo_bo
 ``DeformConv2D`` over deformable_conv (with a mask) and deformable_conv_v1 (without), a bias added along
 the channels, as Paddle 2.6's static branch builds them."""
 
-import numpy as np
-
 from ...base.errors import PeError
 from ...layers import detection_yolo as _yolo
 from ...layers.checks import check_variable_and_dtype
 from ...layers.detection_proposals import distribute_fpn_proposals as _distribute
 from ...layers.helper import LayerHelper
-from ..nn.initializer import Normal
 from ..nn.layer import Layer
+from ..nn.layers.conv import conv_parameters
 
 __all__ = ["distribute_fpn_proposals", "yolo_box", "deform_conv2d", "DeformConv2D"]
 
@@ -134,10 +132,9 @@ class DeformConv2D(Layer):
             groups=groups,
         )
         kernel = _pair(kernel_size, "kernel_size")
-        init = Normal(0.0, (2.0 / (np.prod(kernel) * in_channels)) ** 0.5)
-        shape = [out_channels, in_channels // groups] + kernel
-        self.weight = self.create_parameter(shape, weight_attr, default_initializer=init)
-        self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
+        self.weight, self.bias = conv_parameters(
+            self, in_channels, out_channels, kernel, groups, weight_attr, bias_attr
+        )
 
     def forward(self, x, offset, mask=None):
         return deform_conv2d(x, offset, self.weight, self.bias, mask=mask, **self._conv)

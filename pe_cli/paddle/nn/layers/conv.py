@@ -17,6 +17,19 @@ def _ntuple(value, n):
     return [int(value)] * n if isinstance(value, int) else [int(v) for v in value]
 
 
+def conv_parameters(layer, in_channels, out_channels, kernel, groups, weight_attr, bias_attr, transposed=False):
+    """(weight, bias) of a convolution layer, created on ``layer`` in that order: weight [out, in/groups, *kernel]
+    with Normal(0, sqrt(2 / (prod(kernel) * in))), or [in, out/groups, *kernel] with the default (Xavier) for a
+    transposed one; bias [out]."""
+    if transposed:
+        shape, init = [in_channels, out_channels // groups] + kernel, None
+    else:
+        shape = [out_channels, in_channels // groups] + kernel
+        init = Normal(0.0, (2.0 / (np.prod(kernel) * in_channels)) ** 0.5)
+    weight = layer.create_parameter(shape, weight_attr, default_initializer=init)
+    return weight, layer.create_parameter([out_channels], bias_attr, is_bias=True)
+
+
 class _ConvNd(Layer):
     def __init__(
         self,
@@ -50,13 +63,9 @@ class _ConvNd(Layer):
         self._kernel_size = _ntuple(kernel_size, dims)
         self._stride, self._padding, self._dilation = stride, padding, dilation
         self._padding_mode, self._data_format, self._output_padding = padding_mode, data_format, output_padding
-        if transposed:
-            shape, init = [in_channels, out_channels // groups] + self._kernel_size, None
-        else:
-            shape = [out_channels, in_channels // groups] + self._kernel_size
-            init = Normal(0.0, (2.0 / (np.prod(self._kernel_size) * in_channels)) ** 0.5)
-        self.weight = self.create_parameter(shape, weight_attr, default_initializer=init)
-        self.bias = self.create_parameter([out_channels], bias_attr, is_bias=True)
+        self.weight, self.bias = conv_parameters(
+            self, in_channels, out_channels, self._kernel_size, groups, weight_attr, bias_attr, transposed
+        )
 
     def _padded(self, x, dims):
         """(x, padding): x padded by padding_mode when that is not 'zeros' (then padding 0)."""

@@ -127,8 +127,8 @@ def apply_plan(plan, programs, scope, place):
         for target in targets:
             value = _shrink(np.array(scope.find_var(target).get_tensor()), axis, idx)
             scope.var(target).get_tensor().set(value, place)
-            _set_shape(programs, target, value.shape)
-        _set_shape(programs, name + "@GRAD", _shrink(old, axis, idx).shape)
+            set_shape(programs, target, value.shape)
+        set_shape(programs, name + "@GRAD", _shrink(old, axis, idx).shape)
     for name, (axis, size) in plan.shapes.items():
         for var_name in (name, name + "@GRAD"):
             for program in programs:
@@ -139,7 +139,8 @@ def apply_plan(plan, programs, scope, place):
         program._bump()
 
 
-def _set_shape(programs, name, shape):
+def set_shape(programs, name, shape):
+    """The variable ``name``'s shape set to ``shape`` in each of ``programs`` that declares it."""
     for program in programs:
         var = program.global_block().vars.get(name)
         if var is not None:

@@ -7,7 +7,7 @@ a FLOPs estimate). Each records what it changed first, so the strategy can put i
 
 import numpy as np
 
-from .channel_pruning import _optimizer_states, apply_plan, plan_conv_pruning
+from .channel_pruning import _optimizer_states, apply_plan, plan_conv_pruning, set_shape
 
 
 def _shape_after(shape, axis, count):
@@ -51,7 +51,7 @@ def prune(programs, scope, place, name, idx, mode, value_backup=None, shape_back
     _backup_shapes(programs, plan, scope, shape_backup)
     if mode == "graph":  # the parameters' shapes, as Fluid's only_graph (its FLOPs read them)
         for var, axis, index in plan.tensors:
-            _set_shapes(programs, var, _shape_after(programs[0].global_block().var(var).shape, axis, len(index)))
+            set_shape(programs, var, _shape_after(programs[0].global_block().var(var).shape, axis, len(index)))
         for program in programs:
             program._bump()
         return plan
@@ -78,13 +78,6 @@ def _backup_shapes(programs, plan, scope, shape_backup):
             var = program.global_block().vars.get(name)
             if var is not None and var.shape is not None:
                 shape_backup.setdefault((i, name), tuple(var.shape))
-
-
-def _set_shapes(programs, name, shape):
-    for program in programs:
-        var = program.global_block().vars.get(name)
-        if var is not None:
-            var.shape = tuple(shape)
 
 
 def restore(programs, scope, place, value_backup=None, shape_backup=None):
