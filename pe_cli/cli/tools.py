@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..base.errors import UsageError
+from ..base.errors import PeError, UsageError
 from .errors import CONTEXT, EPILOG, debug_option, guarded
 from .options import threads_option, use_threads
 
@@ -241,7 +241,8 @@ def plot(run_dir, out, metric):
     "--output",
     "output_layer",
     metavar="LAYER",
-    help="The layer to export as the output (default: the last layer that needs no label).",
+    help="The layer to export as the output (default: the last layer that needs no label; of a model "
+    "with several output features, every one's head, in one ONNX model).",
 )
 @threads_option
 @debug_option
@@ -262,9 +263,16 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     inference = load_inference(cfg, checkpoint, output_layer, "export")
+    heads = inference.heads or [inference]
+    if inference_dir and inference.heads:
+        raise PeError(
+            f"pe export --inference-dir: {cfg.model.name} has {len(heads)} outputs "
+            f"({', '.join(h.output for h in heads)}) and the directory's preprocessing.json un-scales one; "
+            f"export the directory one output at a time with --output LAYER (pe export --onnx takes them all)"
+        )
     click.echo(
         f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
-        f"output '{inference.output}' ({inference.target.name})"
+        f"output{'s' if inference.heads else ''} {', '.join(f'{h.output!r} ({h.target.name})' for h in heads)}"
     )
     if onnx_path:
         inputs, outputs, inside, outside = export_onnx(inference, onnx_path)

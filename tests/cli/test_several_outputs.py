@@ -16,6 +16,7 @@ import re
 import numpy as np
 import pytest
 
+from tests.cli.serving import ROWS, Server, get, post, same_row
 from tests.cli.test_helpers import REPO, pe
 
 INPUTS = "input_features: [{name: measures, column: [bill_depth_mm, flipper_length_mm], kind: numeric}]\n"
@@ -161,7 +162,7 @@ def test_metrics_csv_has_each_outputs_loss_and_the_weighted_total(run):
     assert float(last["loss"]) == pytest.approx(total, rel=1e-4)
 
 
-def test_pe_eval_prints_a_line_per_output_and_export_takes_one_at_a_time(run):
+def test_pe_eval_prints_a_line_per_output_and_the_inference_dir_takes_one_at_a_time(run):
     if run["mix"] != "numeric+category+binary":
         pytest.skip("one mix is enough for pe eval and pe export")
     proc = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=run["dir"])
@@ -216,6 +217,59 @@ def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
             classes = sorted({r[name] for r in run["rows"]})
             want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
             np.testing.assert_allclose(got["prob"], want, atol=1e-5)
+
+
+def test_one_onnx_model_holds_every_output_as_pe_predict_writes_it(run):
+    """pe export --onnx without --output: one ONNX model, each output's graph outputs named after it
+    (a regression's values in its units, a classifier's <name>_prob/_class/_class_name); onnxruntime
+    on raw rows gives every one of pe predict's columns."""
+    import onnxruntime as ort
+
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe export")
+    proc = pe("export", "c.yaml", "-c", "run", "--onnx", "all.onnx", cwd=run["dir"])
+    assert proc.returncode == 0, proc.stderr
+    assert "the output in body_mass_g's units" in proc.stdout, proc.stdout
+    assert "the class names (outputs species_class_name, sex_class_name)" in proc.stdout, proc.stdout
+    session = ort.InferenceSession(str(run["dir"] / "all.onnx"), providers=["CPUExecutionProvider"])
+    assert [i.name for i in session.get_inputs()] == ["measures"]
+    measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
+    names = [o.name for o in session.get_outputs()]
+    got = dict(zip(names, session.run(None, {"measures": measures})))
+    assert not {"prob", "class", "class_name"} & set(names), names
+    for name, kind, _ in _outputs(run["mix"]):
+        if kind == "numeric":
+            want = [float(v) for v in run["pred"][name]]
+            np.testing.assert_allclose(got[name].reshape(-1), want, rtol=1e-5)
+            continue
+        classes = sorted({r[name] for r in run["rows"]})
+        assert [str(c) for c in got[f"{name}_class_name"]] == run["pred"][name]
+        assert got[f"{name}_class"].tolist() == [int(i) for i in run["pred"][f"{name}_id"]]
+        want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
+        np.testing.assert_allclose(got[f"{name}_prob"], want, rtol=1e-5, atol=1e-7)
+
+
+def test_pe_serve_answers_every_outputs_columns_as_pe_predict_writes_them(run):
+    """pe serve RUN without --output: each row's answer holds every output's columns, pe predict's
+    CSV row; /metadata names each output, its task and classes."""
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe serve")
+    with open(run["dir"] / "pred.csv", newline="") as f:
+        written = list(csv.DictReader(f))[:ROWS]
+    with Server(run["dir"] / "run", log=run["dir"] / "serve.log") as server:
+        status, body = post(server.url, {"rows": run["rows"][:ROWS]})
+        assert status == 200, body
+        for served, row in zip(body["predictions"], written, strict=True):
+            same_row(served, row)
+        status, meta = get(server.url + "/metadata")
+        assert status == 200 and server.stop() == 0
+    outputs = json.loads(meta)["outputs"]
+    assert [(o["layer"], o["task"], o["target"]) for o in outputs] == [
+        ("body_mass_g_pred", "regression", "body_mass_g"),
+        ("species_logits", "classification", "species"),
+        ("sex_logits", "classification", "sex"),
+    ]
+    assert outputs[1]["classes"] == ["Adelie", "Chinstrap", "Gentoo"] and outputs[2]["classes"] == ["female", "male"]
 
 
 HAND_WRITTEN = """\
