@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..base.errors import PeError, UsageError
+from ..base.errors import UsageError
 from .errors import CONTEXT, EPILOG, debug_option, guarded
 from .options import threads_option, use_threads
 
@@ -242,7 +242,7 @@ def plot(run_dir, out, metric):
     "output_layer",
     metavar="LAYER",
     help="The layer to export as the output (default: the last layer that needs no label; of a model "
-    "with several output features, every one's head, in one ONNX model).",
+    "with several output features, every one's head).",
 )
 @threads_option
 @debug_option
@@ -251,7 +251,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
     from ..config import load_config
-    from ..export import export_inference_dir, export_onnx, summary_line
+    from ..export import export_inference_dir, export_onnx, summary_line, unscaled_targets
     from ..run.inference import load_inference
     from ..run.output_paths import check_output
 
@@ -264,12 +264,8 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     use_threads(threads, cfg)
     inference = load_inference(cfg, checkpoint, output_layer, "export")
     heads = inference.heads or [inference]
-    if inference_dir and inference.heads:
-        raise PeError(
-            f"pe export --inference-dir: {cfg.model.name} has {len(heads)} outputs "
-            f"({', '.join(h.output for h in heads)}) and the directory's preprocessing.json un-scales one; "
-            f"export the directory one output at a time with --output LAYER (pe export --onnx takes them all)"
-        )
+    if inference_dir:
+        unscaled_targets(inference, heads)  # what the directory cannot hold is refused before anything is written
     click.echo(
         f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
         f"output{'s' if inference.heads else ''} {', '.join(f'{h.output!r} ({h.target.name})' for h in heads)}"

@@ -178,7 +178,12 @@ def target_unscaling(cfg, preprocessing, layer):
     inverse of the target's preprocessing and transforms); None for a classifier, another layer,
     or a target the data leaves as it is."""
     head = head_of(cfg.model, layer)
-    if head is None or head.kind != "regression":
+    return head_unscaling(cfg, preprocessing, head) if head is not None else None
+
+
+def head_unscaling(cfg, preprocessing, head):
+    """target_unscaling of a Head: its own label's steps (two heads of one layer each their own)."""
+    if head.kind != "regression":
         return None
     state = preprocessing.feeds.get(head.label) if preprocessing is not None else None
     return unscaling(state, cfg.data["data"]["transforms"].get(head.label) or [])
@@ -273,7 +278,7 @@ def load_inference(cfg, checkpoint, output=None, command="predict"):
                 h.label,
                 h.kind,
                 t,
-                target_unscaling(cfg, preprocessing, h.output),
+                head_unscaling(cfg, preprocessing, h),
                 writes_probabilities(program, t.name),
                 preprocessing,
             )
