@@ -241,7 +241,8 @@ def plot(run_dir, out, metric):
     "--output",
     "output_layer",
     metavar="LAYER",
-    help="The layer to export as the output (default: the last layer that needs no label).",
+    help="The layer to export as the output (default: the last layer that needs no label; of a model "
+    "with several output features, every one's head).",
 )
 @threads_option
 @debug_option
@@ -250,7 +251,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
     from ..config import load_config
-    from ..export import export_inference_dir, export_onnx, summary_line
+    from ..export import export_inference_dir, export_onnx, summary_line, unscaled_targets
     from ..run.inference import load_inference
     from ..run.output_paths import check_output
 
@@ -262,9 +263,12 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     cfg = load_config(config, overrides)
     use_threads(threads, cfg)
     inference = load_inference(cfg, checkpoint, output_layer, "export")
+    heads = inference.heads or [inference]
+    if inference_dir:
+        unscaled_targets(inference, heads)  # what the directory cannot hold is refused before anything is written
     click.echo(
         f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
-        f"output '{inference.output}' ({inference.target.name})"
+        f"output{'s' if inference.heads else ''} {', '.join(f'{h.output!r} ({h.target.name})' for h in heads)}"
     )
     if onnx_path:
         inputs, outputs, inside, outside = export_onnx(inference, onnx_path)

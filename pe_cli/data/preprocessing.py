@@ -184,17 +184,26 @@ class Preprocessing:
 
     def __init__(self, feeds, fitted_on="", target=None):
         self.feeds, self.fitted_on = feeds, fitted_on
-        self.target = target  # {"feed", "output"}: the output that predicts a numeric feed (an export's copy)
+        # {"feed", "output"}: the output that predicts a numeric feed (an export's copy); a list of them
+        # for a model with several
+        self.target = target
 
     def with_target(self, feed, output):
         """A copy that names ``output`` (a variable) as the prediction of the numeric feed ``feed``:
         ``pe infer`` writes it in that feed's units."""
-        return Preprocessing(self.feeds, self.fitted_on, {"feed": feed, "output": output})
+        return self.with_targets([(feed, output)])
+
+    def with_targets(self, pairs):
+        """A copy that names each (numeric feed, output variable) of ``pairs`` as with_target (one:
+        a mapping, as pe has always written it; several: a list of them)."""
+        targets = [{"feed": feed, "output": output} for feed, output in pairs]
+        return Preprocessing(self.feeds, self.fitted_on, targets[0] if len(targets) == 1 else targets or None)
 
     def target_unscaling(self):
-        """(output variable, its unscaling steps) of ``target``, or None."""
-        steps = unscaling(self.feeds[self.target["feed"]], []) if self.target is not None else None
-        return (self.target["output"], steps) if steps else None
+        """{output variable: its unscaling steps} of ``target`` ({} without one)."""
+        targets = [self.target] if isinstance(self.target, dict) else self.target or []
+        steps = {t["output"]: unscaling(self.feeds[t["feed"]], []) for t in targets}
+        return {output: s for output, s in steps.items() if s}
 
     @classmethod
     def fit(cls, specs, raw, columns, fitted_on, source="the training data", missing=MISSING):

@@ -104,12 +104,14 @@ def _check_top(data, version, kinds):
         if markers is not None and not (isinstance(markers, list) and all(isinstance(m, str) for m in markers)):
             raise _Bad(f"{key}.missing", "the missing markers must be a list of strings")
     target = data.get("target")
-    if target is not None and not (
-        isinstance(target, dict)
-        and isinstance(target.get("output"), str)
-        and (feeds.get(target.get("feed")) or {}).get("kind") == "numeric"
+    targets = target if isinstance(target, list) and target else [target]
+    if target is not None and not all(
+        isinstance(t, dict)
+        and isinstance(t.get("output"), str)
+        and (feeds.get(t.get("feed")) or {}).get("kind") == "numeric"
+        for t in targets
     ):
-        raise _Bad("target", "must name a numeric feed and an output variable")
+        raise _Bad("target", "must name a numeric feed and an output variable (or be a list of such)")
 
 
 def _numeric(state, key):

@@ -3,7 +3,8 @@ optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with 
 dimension (a sequence feed of ids: padded plus ``NAME_lengths``, export/onnx_sequence.py; a category
 or text feed: its strings, export/onnx_vocabularies.py), parameters initializers, the output layer
 the first graph output (a classifier's ``prob``, ``class`` and ``class_name`` after it:
-export/onnx_classes.py); each op goes through its converter in onnx_ops.CONVERTERS or
+export/onnx_classes.py; a model with several output features: each one's outputs in turn, named
+after it, _head_outputs); each op goes through its converter in onnx_ops.CONVERTERS or
 onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and dense batches;
 docs/ONNX.md lists them)."""
 
@@ -12,9 +13,9 @@ import numpy as np
 from ..base.atomic_file import atomic_write, write_file
 from ..base.errors import PeError
 from ..base.output_rule import check_side_file
-from .onnx_classes import CLASS_NAME, class_outputs
+from .onnx_classes import class_outputs
 from .onnx_ops import CONVERTERS
-from .onnx_preprocessing import files_beside, preprocessing_nodes
+from .onnx_preprocessing import files_beside, preprocessing_nodes, unscale
 from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_inputs
 from .onnx_vocabularies import ML_DOMAIN, MS_DOMAIN
 
@@ -114,14 +115,16 @@ def _build(inference):
         convert_op(graph, op)
     # the raw columns in (onnx_preprocessing.py), a classifier's probabilities and classes out (onnx_classes.py)
     inputs, inside, outside = preprocessing_nodes(graph, inference, inputs)
-    target = inference.target
-    outputs = [(target.name, _DTYPES.get(str(target.dtype), 1), output_dims(graph, target))]
-    outputs += class_outputs(graph, inference)
-    if any(name == CLASS_NAME for name, _, _ in outputs):
-        inside.append("the class names (output class_name)")
+    outputs = []
+    for head in inference.heads or [inference]:
+        got = _head_outputs(graph, head, inside, several=bool(inference.heads))
+        outputs += [o for o in got if o[0] not in [name for name, _, _ in outputs]]  # a layer two heads share: once
+    named = [name for name, elem, _ in outputs if elem == _DTYPES["string"]]  # the class names
+    if named:
+        inside.append(f"the class names (output{'s' if len(named) > 1 else ''} {', '.join(named)})")
     g = helper.make_graph(
         graph.nodes,
-        inference.output,
+        "+".join(h.output for h in inference.heads or [inference]),
         [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in inputs],
         [helper.make_tensor_value_info(*output) for output in outputs],
         graph.initializers,
@@ -134,6 +137,28 @@ def _build(inference):
         model.doc_string = f"inputs {', '.join(raw)} take raw values: their preprocessing is in the graph"
     onnx.checker.check_model(model)
     return model, inside, outside
+
+
+def _head_outputs(graph, head, inside, several):
+    """The nodes after one output (an Inference, or a HeadView of a model with several); returns its
+    graph outputs [(name, elem type, dims)]: its values (a regression's in its target's units, appended
+    to ``inside``), then a classifier's probabilities and classes (onnx_classes.py). Of several
+    outputs, a regression's values are named after its output feature (its label: body_mass_g) and a
+    classifier's class outputs are prefixed by it (species_prob)."""
+    target, label = head.target, head.labels[0] if head.labels else None
+    name = label if several and head.kind == "regression" else target.name
+    if name != target.name and any(name in op.output_arg_names for op in graph.block.ops):
+        raise PeError(
+            f"cannot export to ONNX: the model has a variable named '{name}', the name of output "
+            f"'{head.output}' in the graph (docs/ONNX.md); rename its layer"
+        )
+    if head.units:
+        unscale(graph, target.name, head.units, out=None if name == target.name else name)
+        inside.append(f"the output in {label}'s units")
+    elif name != target.name:
+        graph.node("Identity", [target.name], [name])
+    outputs = [(name, _DTYPES.get(str(target.dtype), 1), output_dims(graph, target))]
+    return outputs + class_outputs(graph, head, f"{label}_" if several else "")
 
 
 def export_onnx(inference, path, option="pe export --onnx"):

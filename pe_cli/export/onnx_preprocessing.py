@@ -8,7 +8,7 @@ scale, mean and std in the graph). What cannot go in the graph (a regex pattern 
 other transforms) is listed, and the vocabularies and class names are written
 beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
 ``<model>.preprocessing.txt``). A numeric regression target's scaling is undone after the output
-(Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
+(``unscale``: Mul/Add, Exp/Sub for scaling: log), so the graph's output is in the target's units."""
 
 import os
 
@@ -57,9 +57,6 @@ def preprocessing_nodes(graph, inference, inputs):
             graph.nodes += _emit(graph, feed, steps)
             inside.append(feed)
     graph.nodes += model_nodes
-    if getattr(inference, "units", None):
-        _unscale(graph, inference.target.name, inference.units)
-        inside.append(f"the output in {inference.labels[0]}'s units")
     return _raw_inputs(inputs, raw), inside, outside
 
 
@@ -100,18 +97,21 @@ def _rename(nodes, old, new):
                 node.input[i] = new
 
 
-def _unscale(graph, name, steps):
+def unscale(graph, name, steps, out=None):
     """The numeric target's unscaling (data/preprocessing.py's ``unscaling``) after the model's
-    output ``name``, which the graph still outputs (the model's own value is renamed)."""
-    scaled = f"{name}.scaled"
-    for node in graph.nodes:
-        for names in (node.input, node.output):
-            for i, n in enumerate(names):
-                if n == name:
-                    names[i] = scaled
-    current = scaled
+    output ``name``, into ``out``; without ``out`` into ``name``, which the graph still outputs (the
+    model's own value is renamed)."""
+    current = name
+    if out is None:
+        current, out = f"{name}.scaled", name
+        for node in graph.nodes:
+            for names in (node.input, node.output):
+                for i, n in enumerate(names):
+                    if n == name:
+                        names[i] = current
+    last = out
     for i, (op, const) in enumerate(steps):
-        out = name if i == len(steps) - 1 else graph.temp(f"{name}.{op}")
+        out = last if i == len(steps) - 1 else graph.temp(f"{name}.{op}")
         inputs = [current] if const is None else [current, graph.constant(np.asarray(const, np.float32))]
         graph.nodes.append(graph.helper.make_node(op, inputs, [out], name=graph.temp(op)))
         current = out

@@ -117,11 +117,11 @@ class SavedModel:
         """{name: array} of the batches' results ``parts``: each fetch target concatenated, a numeric
         target un-scaled to its units, a sequence target's lengths beside it (NAME_lengths)."""
         values = {}
-        units = self.preprocessing.target_unscaling() if self.preprocessing is not None else None
+        units = self.preprocessing.target_unscaling() if self.preprocessing is not None else {}
         for i, name in enumerate(self.names):
             values[name] = np.concatenate([np.asarray(p[i]) for p in parts])
-            if units is not None and name == units[0]:
-                values[name] = unscaled(units[1], values[name])  # a numeric target in its own units
+            if name in units:
+                values[name] = unscaled(units[name], values[name])  # a numeric target in its own units
             lods = [p[i].recursive_sequence_lengths() for p in parts]
             if lods[0] and all(len(lod) == len(lods[0]) for lod in lods):  # sequences out: lengths beside them
                 levels = [np.concatenate([lod[k] for lod in lods]) for k in range(len(lods[0]))]

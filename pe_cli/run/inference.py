@@ -45,7 +45,7 @@ class Inference:
     units: list = None  # a numeric target's unscaling steps (target_unscaling), or None
     rows_are_probabilities: bool = False  # the output is a softmax's: a classifier's probabilities as they are
     label: str = None  # the label feed the output predicts (names its columns), or None
-    heads: list = None  # several outputs (HeadView each, pe predict without --output), or None
+    heads: list = None  # several outputs (HeadView each: pe predict/export/serve without --output), or None
 
     def run(self, feed):
         with scope_guard(self.scope):
@@ -178,7 +178,12 @@ def target_unscaling(cfg, preprocessing, layer):
     inverse of the target's preprocessing and transforms); None for a classifier, another layer,
     or a target the data leaves as it is."""
     head = head_of(cfg.model, layer)
-    if head is None or head.kind != "regression":
+    return head_unscaling(cfg, preprocessing, head) if head is not None else None
+
+
+def head_unscaling(cfg, preprocessing, head):
+    """target_unscaling of a Head: its own label's steps (two heads of one layer each their own)."""
+    if head.kind != "regression":
         return None
     state = preprocessing.feeds.get(head.label) if preprocessing is not None else None
     return unscaling(state, cfg.data["data"]["transforms"].get(head.label) or [])
@@ -204,16 +209,12 @@ def _prune(program, targets):
     return needed
 
 
-def _chosen(spec, output, command):
-    """(the output layer, its Head or None, every Head where pe predict takes a model's several)."""
+def _chosen(spec, output):
+    """(the output layer, its Head or None, every Head of a model with several outputs without
+    ``output``: pe predict, export and serve take them all)."""
     _, labels = split_feeds(spec)
     if output is None and len(labels) > 1:
         heads = output_heads(spec)
-        if command != "predict":
-            raise PeError(
-                f"pe {command}: {spec.name} has {len(heads)} outputs ({', '.join(h.output for h in heads)}); "
-                f"{command} one at a time with --output LAYER"
-            )
         return heads[0].output, heads[0], heads
     name = output_layer(spec, output)
     return name, head_of(spec, name), None
@@ -225,12 +226,12 @@ def _variable(programs, name):
 
 
 def load_inference(cfg, checkpoint, output=None, command="predict"):
-    """Builds the test program of ``cfg``, prunes it to the output (pe predict of a model with several
-    outputs: to all of them, ``heads``) and loads ``checkpoint`` (``best`` where its run kept one; a
+    """Builds the test program of ``cfg``, prunes it to the output (of a model with several outputs
+    without ``output``: to all of them, ``heads``) and loads ``checkpoint`` (``best`` where its run kept one; a
     CONFIG that disagrees with the run is refused: run/run_record.py)."""
     ckpt, run_dir = run_checkpoint(cfg, checkpoint, command)
     spec = cfg.model
-    name, head, heads = _chosen(spec, output, command)
+    name, head, heads = _chosen(spec, output)
     inputs, labels = split_feeds(spec)
     label = head.label if head else (labels[0] if len(labels) == 1 else None)
     if head is not None:  # labels[0]: the one the output predicts (its classes, its units)
@@ -277,7 +278,7 @@ def load_inference(cfg, checkpoint, output=None, command="predict"):
                 h.label,
                 h.kind,
                 t,
-                target_unscaling(cfg, preprocessing, h.output),
+                head_unscaling(cfg, preprocessing, h),
                 writes_probabilities(program, t.name),
                 preprocessing,
             )

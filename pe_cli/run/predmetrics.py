@@ -17,7 +17,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..data.unscaling import unscaled
 from .build import layer_refs
-from .inference import Head, output_heads, output_layer, split_feeds, target_unscaling, task_kind
+from .inference import Head, head_unscaling, output_heads, output_layer, split_feeds, task_kind
 
 
 def prediction_metrics(kind, outputs, labels):
@@ -153,7 +153,7 @@ def _accuracy_fetched(cfg, head):
 
 
 def _head_report(cfg, preprocessing, head, outputs, truth):
-    units = target_unscaling(cfg, preprocessing, head.output)
+    units = head_unscaling(cfg, preprocessing, head)
     if units:
         outputs, truth = unscaled(units, outputs), unscaled(units, truth.astype(np.float64))
     report = prediction_metrics(head.kind, outputs, truth)

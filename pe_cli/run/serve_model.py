@@ -117,17 +117,29 @@ class RowModel:
         return columns, _length(columns), notes
 
     def run(self, feeds):
-        return self.inference.run(feeds)
+        """The output's values (a model with several outputs: every head's, a list, as pe predict's)."""
+        inf = self.inference
+        return inf.run_heads(feeds) if inf.heads else inf.run(feeds)
 
     def split(self, values, sizes):
-        """Each request's rows of the output, or None where the output is not one row per sample."""
-        if len(values) != sum(sizes):
+        """Each request's rows of the output (of every head), or None where an output is not one row
+        per sample."""
+        several = self.inference.heads is not None
+        arrays = values if several else [values]
+        if any(len(a) != sum(sizes) for a in arrays):
             return None
-        return np.split(values, np.cumsum(sizes)[:-1])
+        parts = [np.split(a, np.cumsum(sizes)[:-1]) for a in arrays]
+        return [list(part) for part in zip(*parts)] if several else parts[0]
 
     def answer(self, values, notes):
-        result, names = prediction_result(self.inference, values)
-        body = {"predictions": prediction_rows(result, names, self.target), "model": self.info}
+        """pe predict's rows: each head's columns in turn, as its CSV."""
+        inf = self.inference
+        rows = None
+        for head, part in zip(inf.heads, values) if inf.heads else [(inf, values)]:
+            result, names = prediction_result(head, part)
+            got = prediction_rows(result, names, head.label if inf.heads else self.target)
+            rows = got if rows is None else [{**row, **more} for row, more in zip(rows, got)]
+        body = {"predictions": rows, "model": self.info}
         return {**body, "notes": notes} if notes else body
 
     def warm_feeds(self, n):
@@ -148,10 +160,13 @@ class RowModel:
             }
             for name in inf.inputs
         ]
-        output = {"layer": inf.output, "task": inf.kind, "target": self.target}
-        if inf.kind == "classification" and prep and inf.labels:
-            output["classes"] = prep.class_names(inf.labels[0])
-        return {"model": self.info, "inputs": inputs, "outputs": [output]}
+        outputs = []
+        for head in inf.heads or [inf]:
+            output = {"layer": head.output, "task": head.kind, "target": head.label if inf.heads else self.target}
+            if head.kind == "classification" and prep and head.labels:
+                output["classes"] = prep.class_names(head.labels[0])
+            outputs.append(output)
+        return {"model": self.info, "inputs": inputs, "outputs": outputs}
 
 
 def _zeros(feed, n):

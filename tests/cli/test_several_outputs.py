@@ -16,6 +16,7 @@ import re
 import numpy as np
 import pytest
 
+from tests.cli.serving import ROWS, Server, get, post, same_row
 from tests.cli.test_helpers import REPO, pe
 
 INPUTS = "input_features: [{name: measures, column: [bill_depth_mm, flipper_length_mm], kind: numeric}]\n"
@@ -161,18 +162,39 @@ def test_metrics_csv_has_each_outputs_loss_and_the_weighted_total(run):
     assert float(last["loss"]) == pytest.approx(total, rel=1e-4)
 
 
-def test_pe_eval_prints_a_line_per_output_and_export_takes_one_at_a_time(run):
+def test_pe_eval_prints_a_line_per_output(run):
     if run["mix"] != "numeric+category+binary":
-        pytest.skip("one mix is enough for pe eval and pe export")
+        pytest.skip("one mix is enough for pe eval")
     proc = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=run["dir"])
     assert proc.returncode == 0, proc.stderr
     for name, kind, weight in _outputs(run["mix"]):
         assert _recomputed(run, name, kind, weight)[1] in proc.stdout.splitlines(), proc.stdout
     assert json.loads((run["dir"] / "e.json").read_text())["prediction"] == run["eval.json"]["prediction"]
+
+
+def test_an_inference_dir_holds_every_output_and_pe_infer_unscales_each_regression(run):
+    """pe export --inference-dir without --output: a fetch target per output; pe infer on the raw rows
+    gives each regression in its units (two of them: preprocessing.json's target is a list) and each
+    classifier's scores, whose softmax is pe predict's probabilities."""
+    if run["mix"] == "category+category":
+        pytest.skip("a regression and a classifier are enough")
     proc = pe("export", "c.yaml", "-c", "run", "--inference-dir", "inf", cwd=run["dir"])
-    err = proc.stderr.strip()
-    assert proc.returncode != 0 and len(err.splitlines()) == 1, err
-    assert "3 outputs (body_mass_g_pred, species_logits, sex_logits)" in err and "--output LAYER" in err
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("infer", "inf", "--data", "p.csv", "-o", "i.npz", cwd=run["dir"])
+    assert proc.returncode == 0, proc.stderr
+    got = dict(np.load(run["dir"] / "i.npz"))
+    outputs = _outputs(run["mix"])
+    assert len(got) == len(outputs), list(got)
+    for name, kind, _ in outputs:
+        (values,) = [v for k, v in got.items() if k.startswith(name + ("_pred." if kind == "numeric" else "_logits."))]
+        if kind == "numeric":
+            np.testing.assert_allclose(values[:, 0], [float(v) for v in run["pred"][name]], rtol=1e-5)
+            continue
+        classes = sorted({r[name] for r in run["rows"]})
+        prob = np.exp(values - values.max(axis=1, keepdims=True))
+        prob /= prob.sum(axis=1, keepdims=True)
+        want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
+        np.testing.assert_allclose(prob, want, rtol=1e-5, atol=1e-7)
 
 
 @pytest.mark.parametrize(
@@ -218,6 +240,59 @@ def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
             np.testing.assert_allclose(got["prob"], want, atol=1e-5)
 
 
+def test_one_onnx_model_holds_every_output_as_pe_predict_writes_it(run):
+    """pe export --onnx without --output: one ONNX model, each output's graph outputs named after it
+    (a regression's values in its units, a classifier's <name>_prob/_class/_class_name); onnxruntime
+    on raw rows gives every one of pe predict's columns."""
+    import onnxruntime as ort
+
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe export")
+    proc = pe("export", "c.yaml", "-c", "run", "--onnx", "all.onnx", cwd=run["dir"])
+    assert proc.returncode == 0, proc.stderr
+    assert "the output in body_mass_g's units" in proc.stdout, proc.stdout
+    assert "the class names (outputs species_class_name, sex_class_name)" in proc.stdout, proc.stdout
+    session = ort.InferenceSession(str(run["dir"] / "all.onnx"), providers=["CPUExecutionProvider"])
+    assert [i.name for i in session.get_inputs()] == ["measures"]
+    measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
+    names = [o.name for o in session.get_outputs()]
+    got = dict(zip(names, session.run(None, {"measures": measures})))
+    assert not {"prob", "class", "class_name"} & set(names), names
+    for name, kind, _ in _outputs(run["mix"]):
+        if kind == "numeric":
+            want = [float(v) for v in run["pred"][name]]
+            np.testing.assert_allclose(got[name].reshape(-1), want, rtol=1e-5)
+            continue
+        classes = sorted({r[name] for r in run["rows"]})
+        assert [str(c) for c in got[f"{name}_class_name"]] == run["pred"][name]
+        assert got[f"{name}_class"].tolist() == [int(i) for i in run["pred"][f"{name}_id"]]
+        want = [[float(run["pred"][f"{name}_prob_{c}"][i]) for c in classes] for i in range(len(run["rows"]))]
+        np.testing.assert_allclose(got[f"{name}_prob"], want, rtol=1e-5, atol=1e-7)
+
+
+def test_pe_serve_answers_every_outputs_columns_as_pe_predict_writes_them(run):
+    """pe serve RUN without --output: each row's answer holds every output's columns, pe predict's
+    CSV row; /metadata names each output, its task and classes."""
+    if run["mix"] != "numeric+category+binary":
+        pytest.skip("one mix is enough for pe serve")
+    with open(run["dir"] / "pred.csv", newline="") as f:
+        written = list(csv.DictReader(f))[:ROWS]
+    with Server(run["dir"] / "run", log=run["dir"] / "serve.log") as server:
+        status, body = post(server.url, {"rows": run["rows"][:ROWS]})
+        assert status == 200, body
+        for served, row in zip(body["predictions"], written, strict=True):
+            same_row(served, row)
+        status, meta = get(server.url + "/metadata")
+        assert status == 200 and server.stop() == 0
+    outputs = json.loads(meta)["outputs"]
+    assert [(o["layer"], o["task"], o["target"]) for o in outputs] == [
+        ("body_mass_g_pred", "regression", "body_mass_g"),
+        ("species_logits", "classification", "species"),
+        ("sex_logits", "classification", "sex"),
+    ]
+    assert outputs[1]["classes"] == ["Adelie", "Chinstrap", "Gentoo"] and outputs[2]["classes"] == ["female", "male"]
+
+
 HAND_WRITTEN = """\
 feeds:
   measures: {shape: [2]}
@@ -252,3 +327,58 @@ def test_a_hand_written_model_whose_heads_pe_cannot_tell_apart_is_never_scored_w
     assert proc.returncode != 0 and not (tmp_path / "pred.csv").exists(), proc.stdout
     assert "cannot tell which layer predicts 'island': out_b and out_a both do" in err[-1], err
     assert "--output LAYER" in err[-1] and not any("Traceback" in line for line in err)
+
+
+SHARED = """\
+feeds:
+  measures: {shape: [2]}
+  body_mass_g: {shape: [1]}
+  bill_length_mm: {shape: [1]}
+layers:
+  - h: {type: fc, input: measures, size: 8, act: relu}
+  - pred: {type: fc, input: h, size: 1}
+  - la: {type: square_error_cost, input: pred, label: body_mass_g}
+  - lb: {type: square_error_cost, input: pred, label: bill_length_mm}
+  - total: {type: sums, input: [la, lb]}
+  - loss: {type: mean, x: total}
+loss: loss
+"""
+
+
+def test_one_layer_predicting_two_numeric_targets_gives_each_in_its_own_units(tmp_path):
+    """A hand-written model whose one layer two losses compare with two numeric labels: pe predict,
+    pe eval and the ONNX model un-scale it by each label's own statistics (not the first one's); the
+    inference dir, whose fetch target has one set of units, is one line and nothing is written."""
+    import onnxruntime as ort
+
+    rows = _table(tmp_path / "p.csv")
+    (tmp_path / "m.yaml").write_text(SHARED)
+    prep = "  preprocessing:\n    measures: {kind: numeric, columns: [bill_depth_mm, flipper_length_mm]}\n"
+    prep += "    body_mass_g: {kind: numeric}\n    bill_length_mm: {kind: numeric}\n"
+    (tmp_path / "c.yaml").write_text(CONFIG.replace("epochs: 2", "epochs: 1") + prep)
+    assert pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp_path).returncode == 0
+    proc = pe("predict", "c.yaml", "-c", "run", "--data", "p.csv", "-o", "pred.csv", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "pred.csv") as f:
+        pred = list(csv.DictReader(f))
+    stats = json.loads((tmp_path / "run" / "preprocessing.json").read_text())["feeds"]
+    scaled = [
+        (float(p["body_mass_g"]) - stats["body_mass_g"]["shift"][0]) / stats["body_mass_g"]["divide"][0] for p in pred
+    ]
+    want = [z * stats["bill_length_mm"]["divide"][0] + stats["bill_length_mm"]["shift"][0] for z in scaled]
+    np.testing.assert_allclose([float(p["bill_length_mm"]) for p in pred], want, rtol=1e-4)
+    proc = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=tmp_path)
+    report = json.loads((tmp_path / "e.json").read_text())["prediction"]["outputs"]["bill_length_mm"]
+    split = json.loads((tmp_path / "run" / "split.json").read_text())["eval_rows"]
+    err = [float(pred[i]["bill_length_mm"]) - float(rows[i]["bill_length_mm"]) for i in split]
+    assert report["rmse"] == pytest.approx(math.sqrt(np.mean(np.square(err))), rel=1e-5)
+    proc = pe("export", "c.yaml", "-c", "run", "--onnx", "m.onnx", "--inference-dir", "inf", cwd=tmp_path)
+    err = proc.stderr.strip()
+    assert proc.returncode == 1 and len(err.splitlines()) == 1 and "predicts body_mass_g and bill_length_mm" in err
+    assert not (tmp_path / "m.onnx").exists() and not (tmp_path / "inf").exists()
+    assert pe("export", "c.yaml", "-c", "run", "--onnx", "m.onnx", cwd=tmp_path).returncode == 0
+    session = ort.InferenceSession(str(tmp_path / "m.onnx"), providers=["CPUExecutionProvider"])
+    measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in rows], np.float32)
+    got = dict(zip([o.name for o in session.get_outputs()], session.run(None, {"measures": measures})))
+    for name in ("body_mass_g", "bill_length_mm"):
+        np.testing.assert_allclose(got[name][:, 0], [float(p[name]) for p in pred], rtol=1e-5)

@@ -139,12 +139,20 @@ def test_a_saved_target_names_a_numeric_feed(tmp_path, cfg):
     prep = fit_preprocessing(cfg).with_target("x", "pred.tmp_1")
     path = tmp_path / "preprocessing.json"
     path.write_text(prep.to_text())
-    output, steps = Preprocessing.read(str(path)).target_unscaling()
+    ((output, steps),) = Preprocessing.read(str(path)).target_unscaling().items()
     state = prep.feeds["x"]
     assert output == "pred.tmp_1" and [op for op, _ in steps] == ["Mul", "Add"]
     z = np.array([[-1.0, 0.5], [0.0, 2.0]], np.float32)  # x: two columns, each its own statistics
     assert np.array_equal(unscaled(steps, z), (z * np.array(state["divide"]) + state["shift"]).astype(np.float32))
     path.write_text(prep.to_text().replace('"feed": "x"', '"feed": "text"'))
+    with pytest.raises(DataError, match="target: must name a numeric feed and an output variable"):
+        Preprocessing.read(str(path))
+    several = fit_preprocessing(cfg).with_targets([("x", "a.tmp_1"), ("x", "b.tmp_1")])  # several outputs
+    path.write_text(several.to_text())
+    units = Preprocessing.read(str(path)).target_unscaling()
+    assert list(units) == ["a.tmp_1", "b.tmp_1"]
+    assert all(np.array_equal(unscaled(u, z), unscaled(steps, z)) for u in units.values())
+    path.write_text(several.to_text().replace('"output": "b.tmp_1"', '"output": 3'))
     with pytest.raises(DataError, match="target: must name a numeric feed and an output variable"):
         Preprocessing.read(str(path))
 
