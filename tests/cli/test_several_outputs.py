@@ -162,9 +162,8 @@ def test_metrics_csv_has_each_outputs_loss_and_the_weighted_total(run):
     assert float(last["loss"]) == pytest.approx(total, rel=1e-4)
 
 
+@pytest.mark.parametrize("run", ["numeric+category+binary"], indirect=True)  # one mix is enough for it
 def test_pe_eval_prints_a_line_per_output(run):
-    if run["mix"] != "numeric+category+binary":
-        pytest.skip("one mix is enough for pe eval")
     proc = pe("eval", "c.yaml", "-c", "run", "-o", "e.json", cwd=run["dir"])
     assert proc.returncode == 0, proc.stderr
     for name, kind, weight in _outputs(run["mix"]):
@@ -172,12 +171,11 @@ def test_pe_eval_prints_a_line_per_output(run):
     assert json.loads((run["dir"] / "e.json").read_text())["prediction"] == run["eval.json"]["prediction"]
 
 
+@pytest.mark.parametrize("run", [m for m in MIXES if m != "category+category"], indirect=True)  # a regression in each
 def test_an_inference_dir_holds_every_output_and_pe_infer_unscales_each_regression(run):
     """pe export --inference-dir without --output: a fetch target per output; pe infer on the raw rows
     gives each regression in its units (two of them: preprocessing.json's target is a list) and each
     classifier's scores, whose softmax is pe predict's probabilities."""
-    if run["mix"] == "category+category":
-        pytest.skip("a regression and a classifier are enough")
     proc = pe("export", "c.yaml", "-c", "run", "--inference-dir", "inf", cwd=run["dir"])
     assert proc.returncode == 0, proc.stderr
     proc = pe("infer", "inf", "--data", "p.csv", "-o", "i.npz", cwd=run["dir"])
@@ -217,12 +215,11 @@ def test_what_cannot_be_an_output_exactly_is_one_line(tmp_path, outputs, says):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("run", ["numeric+category+binary"], indirect=True)  # one mix is enough for it
 def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
     """pe export --output <one head>: onnxruntime on raw rows gives pe predict's columns of that output."""
     import onnxruntime as ort
 
-    if run["mix"] != "numeric+category+binary":
-        pytest.skip("one mix is enough for pe export")
     measures = np.array([[float(r["bill_depth_mm"]), float(r["flipper_length_mm"])] for r in run["rows"]], np.float32)
     for layer, name in (("body_mass_g_pred", "body_mass_g"), ("species_logits", "species")):
         proc = pe("export", "c.yaml", "-c", "run", "--onnx", f"{name}.onnx", "--output", layer, cwd=run["dir"])
@@ -240,14 +237,13 @@ def test_onnx_exports_each_output_in_its_own_units_and_classes(run):
             np.testing.assert_allclose(got["prob"], want, atol=1e-5)
 
 
+@pytest.mark.parametrize("run", ["numeric+category+binary"], indirect=True)  # one mix is enough for it
 def test_one_onnx_model_holds_every_output_as_pe_predict_writes_it(run):
     """pe export --onnx without --output: one ONNX model, each output's graph outputs named after it
     (a regression's values in its units, a classifier's <name>_prob/_class/_class_name); onnxruntime
     on raw rows gives every one of pe predict's columns."""
     import onnxruntime as ort
 
-    if run["mix"] != "numeric+category+binary":
-        pytest.skip("one mix is enough for pe export")
     proc = pe("export", "c.yaml", "-c", "run", "--onnx", "all.onnx", cwd=run["dir"])
     assert proc.returncode == 0, proc.stderr
     assert "the output in body_mass_g's units" in proc.stdout, proc.stdout
@@ -270,11 +266,10 @@ def test_one_onnx_model_holds_every_output_as_pe_predict_writes_it(run):
         np.testing.assert_allclose(got[f"{name}_prob"], want, rtol=1e-5, atol=1e-7)
 
 
+@pytest.mark.parametrize("run", ["numeric+category+binary"], indirect=True)  # one mix is enough for it
 def test_pe_serve_answers_every_outputs_columns_as_pe_predict_writes_them(run):
     """pe serve RUN without --output: each row's answer holds every output's columns, pe predict's
     CSV row; /metadata names each output, its task and classes."""
-    if run["mix"] != "numeric+category+binary":
-        pytest.skip("one mix is enough for pe serve")
     with open(run["dir"] / "pred.csv", newline="") as f:
         written = list(csv.DictReader(f))[:ROWS]
     with Server(run["dir"] / "run", log=run["dir"] / "serve.log") as server:
