@@ -15,7 +15,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.cli.test_helpers import REPO, pe
+from tests.cli.test_helpers import complete_penguins, pe
 
 MODEL = """\
 input_features: [{name: measures, column: [bill_depth_mm, flipper_length_mm, bill_length_mm], kind: numeric}]
@@ -33,17 +33,6 @@ data:
   split: {eval: 0.25}
   batch_size: 64
 """
-MISSING = ("", "NA", "N/A", "NaN", "null", "None", "?")
-
-
-def _table(path):
-    with open(os.path.join(REPO, "data", "penguins", "penguins.csv")) as f:
-        rows = [r for r in csv.DictReader(f) if not any(v.strip() in MISSING for v in r.values())]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return rows
 
 
 def _scores(root, rows, eval_rows, checkpoint):
@@ -70,7 +59,7 @@ def run(tmp_path_factory):
     """A run evaluated every 3 steps (and at its end, step 8), keeping the checkpoint of the lowest RMSE in grams; each
     evaluated checkpoint's numbers recomputed from its predictions."""
     root = tmp_path_factory.mktemp("units")
-    rows = _table(root / "p.csv")
+    rows = complete_penguins(root / "p.csv")
     (root / "m.yaml").write_text(MODEL)
     (root / "c.yaml").write_text(CONFIG)
     proc = pe("train", "c.yaml", "checkpoint.keep_best.metric=body_mass_g_rmse", "--out", "run", cwd=root)
@@ -123,7 +112,7 @@ def test_keep_best_on_rmse_keeps_the_lowest_recomputed_and_the_summary_reports_i
 
 
 def test_without_keep_best_the_summary_names_the_last_checkpoint(tmp_path):
-    _table(tmp_path / "p.csv")
+    complete_penguins(tmp_path / "p.csv")
     (tmp_path / "m.yaml").write_text(MODEL)
     (tmp_path / "c.yaml").write_text(CONFIG.replace("epochs: 2", "epochs: 1"))
     proc = pe("train", "c.yaml", "--out", tmp_path / "run", cwd=tmp_path)

@@ -10,14 +10,13 @@ one trained run per mix."""
 import csv
 import json
 import math
-import os
 import re
 
 import numpy as np
 import pytest
 
 from tests.cli.serving import ROWS, Server, get, post, same_row
-from tests.cli.test_helpers import REPO, pe
+from tests.cli.test_helpers import complete_penguins, pe
 
 INPUTS = "input_features: [{name: measures, column: [bill_depth_mm, flipper_length_mm], kind: numeric}]\n"
 MIXES = {
@@ -36,18 +35,6 @@ data:
   train: {format: csv, path: p.csv}
   split: {eval: 0.25}
 """
-MISSING = ("", "NA", "N/A", "NaN", "null", "None", "?")
-
-
-def _table(path):
-    """The bundled penguins rows without a missing field, written to ``path``; returns them."""
-    with open(os.path.join(REPO, "data", "penguins", "penguins.csv")) as f:
-        rows = [r for r in csv.DictReader(f) if not any(v.strip() in MISSING for v in r.values())]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return rows
 
 
 def _outputs(mix):
@@ -61,7 +48,7 @@ def run(request, tmp_path_factory):
     """One trained run of a mix, and its predictions of the whole table as CSV."""
     mix = request.param
     tmp = tmp_path_factory.mktemp(re.sub(r"\W", "_", mix))
-    rows = _table(tmp / "p.csv")
+    rows = complete_penguins(tmp / "p.csv")
     (tmp / "m.yaml").write_text(INPUTS + f"output_features: {MIXES[mix]}\n")
     (tmp / "c.yaml").write_text(CONFIG)
     train = pe("train", "c.yaml", "--out", "run", "-q", cwd=tmp)
@@ -206,7 +193,7 @@ def test_an_inference_dir_holds_every_output_and_pe_infer_unscales_each_regressi
     ids=["zero", "word", "negative", "set"],
 )
 def test_what_cannot_be_an_output_exactly_is_one_line(tmp_path, outputs, says):
-    _table(tmp_path / "p.csv")
+    complete_penguins(tmp_path / "p.csv")
     (tmp_path / "m.yaml").write_text(INPUTS + f"output_features: {outputs}\n")
     (tmp_path / "c.yaml").write_text(CONFIG)
     proc = pe("train", "c.yaml", "--out", "run", cwd=tmp_path)
@@ -309,7 +296,7 @@ loss: loss
 def test_a_hand_written_model_whose_heads_pe_cannot_tell_apart_is_never_scored_wrong(tmp_path):
     """Two label feeds, 'island' compared with two layers: no prediction report, and pe predict
     without --output is one line naming the label and the layers."""
-    _table(tmp_path / "p.csv")
+    complete_penguins(tmp_path / "p.csv")
     (tmp_path / "m.yaml").write_text(HAND_WRITTEN)
     prep = "  preprocessing:\n    measures: {kind: numeric, columns: [bill_depth_mm, flipper_length_mm]}\n"
     prep += "    species: {kind: label}\n    island: {kind: label}\n"
@@ -346,7 +333,7 @@ def test_one_layer_predicting_two_numeric_targets_gives_each_in_its_own_units(tm
     inference dir, whose fetch target has one set of units, is one line and nothing is written."""
     import onnxruntime as ort
 
-    rows = _table(tmp_path / "p.csv")
+    rows = complete_penguins(tmp_path / "p.csv")
     (tmp_path / "m.yaml").write_text(SHARED)
     prep = "  preprocessing:\n    measures: {kind: numeric, columns: [bill_depth_mm, flipper_length_mm]}\n"
     prep += "    body_mass_g: {kind: numeric}\n    bill_length_mm: {kind: numeric}\n"
