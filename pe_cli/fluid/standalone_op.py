@@ -39,7 +39,7 @@ class Operator:
                 self.inputs[key] = _as_names(value)
             elif key in out_slots:
                 self.outputs[key] = _as_names(value)
-            elif key in opdef.attrs or key.startswith("_") or key in registry.COMMON_ATTRS:
+            elif key in opdef.attrs or key in registry.COMMON_ATTRS:
                 self.attrs[key] = value
             # else: as Fluid's Operator, a keyword that is none of the op's slots and attributes is dropped
         self._program_key = None

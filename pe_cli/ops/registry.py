@@ -127,7 +127,7 @@ def check_attrs(op):
             op.attrs[name] = value = value.tolist()
         spec = opdef.attrs.get(name)
         if spec is None:
-            if not name.startswith("_") and name not in COMMON_ATTRS:
+            if name not in COMMON_ATTRS:
                 _drop_undeclared(op, name, opdef)
             continue
         if spec.alias_of:  # Paddle 2.x's name of a Fluid 1.8 attribute: kept under Fluid's

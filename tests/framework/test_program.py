@@ -181,6 +181,17 @@ def test_undeclared_attribute_is_ignored_with_a_warning():
     assert "scal" not in op.attrs and op.attrs["scale"] == 1.0
 
 
+def test_an_undeclared_attribute_beginning_with_an_underscore_is_ignored_as_any_other():
+    """No op keeps a private flag in its attributes (issue 95 item 3): ``_flag`` is undeclared like ``scal``."""
+    main = fluid.Program()
+    block = main.global_block()
+    block.create_var(name="a", shape=[2, 3])
+    block.create_var(name="b")
+    with pytest.warns(UserWarning, match="attribute '_paddle2' is not one of scale's"):
+        op = block.append_op("scale", {"X": ["a"]}, {"Out": ["b"]}, {"_paddle2": True})
+    assert "_paddle2" not in op.attrs
+
+
 def test_attribute_given_as_none_takes_its_default():
     """Fluid's Operator skips an attribute whose value is None."""
     main = fluid.Program()
