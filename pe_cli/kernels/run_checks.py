@@ -116,6 +116,16 @@ class RunInferContext:
         raise EnforceNotMet(f"{self.opdef.type}: {message}")
 
 
+def dtypes_check(opdef):
+    """``check(ins, attrs, ctx)``: ``opdef``'s run_dtypes checks alone (a structured op's step makes them
+    once per signature of its inputs' shapes and dtypes, with its meta: kernels/structured.StepKernel)."""
+
+    def check(ins, attrs, ctx):
+        _check_dtypes(opdef, ins, attrs, ctx)
+
+    return check
+
+
 def checked(kernel, opdef):
     """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
 
