@@ -20,6 +20,7 @@ from ...base.activations import TABLE, bind
 from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from ...shapes.activation import params_in
 from . import _replicas
+from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or, parallel_parts, parallel_ready, run_in_parts
 
 _loops = lazy("_pointwise_loops")
@@ -109,7 +110,13 @@ def _forward_out(row):
         np.copyto(outs["Out"], forward(x, *params_in(row, attrs, x.dtype)), casting="unsafe")
 
     return _by_variant(
-        f"{row.name}_out", loop=loop, float32_loop=float32_loop, ufunc=ufunc, paddle2=paddle2_form, array=array
+        f"{row.name}_out",
+        loop_launches,
+        loop=loop,
+        float32_loop=float32_loop,
+        ufunc=ufunc,
+        paddle2=paddle2_form,
+        array=array,
     )
 
 
@@ -127,17 +134,31 @@ def _grad_out(row):
         dout = ins["Out@GRAD"]
         np.copyto(outs["X@GRAD"], derivative(ins[reads], dout, *params_in(row, attrs, dout.dtype)), casting="unsafe")
 
-    return _by_variant(f"{row.name}_grad_out", loop=loop, paddle2=paddle2_form, array=array)
+    return _by_variant(f"{row.name}_grad_out", loop_launches, loop=loop, paddle2=paddle2_form, array=array)
 
 
-def _by_variant(name, **variants):
-    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names."""
+def _by_variant(name, launches, **variants):
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names; its
+    ``launches(op, table, meta)``: a planned step's launches of the same (pe_cli/executor/step_plan.py)."""
 
     def out(ins, outs, attrs, meta):
         variants[meta.variant](ins, outs, attrs, meta)
 
     out.__name__ = out.__qualname__ = name
+    out.launches = launches
     return out
+
+
+def loop_launches(op, table, meta):
+    """A planned step's launch of the "loop" variant: the loop ``meta.loop`` over the same flat values
+    (``meta.loop_inputs``, then the output: the serial loop; its parallel twin gives the same bits), or
+    None where the meta chose another variant (the op then runs as a Python launch, its out-kernel)."""
+    (slot,) = meta.outputs
+    names, out = [one(op, s) for s in meta.loop_inputs], one(op, slot, "outputs")
+    if meta.variant != "loop" or out is None or None in names:
+        return None
+    args = [*(flat_arg(table, n) for n in names), flat_arg(table, out)]
+    return [Launch(getattr(_loops(), meta.loop), args, writes=[out])]
 
 
 FORWARD = {row.name: _forward_out(row) for row in TABLE}
