@@ -140,7 +140,7 @@ def checked(kernel, opdef):
             opdef.infer(RunInferContext(opdef, ins, attrs, lods, ctx[0] if ctx else NO_CONTEXT))
         return kernel(ins, attrs, *ctx) if passes else kernel(ins, attrs)
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
+    run.__name__, run.__wrapped__ = getattr(kernel, "__name__", "kernel"), kernel
     # an op whose inputs' LoD is checked here gets a context, whatever its kernel takes
     run.takes_context = passes or (opdef.needs_lod and bool(opdef.run_lod or opdef.run_infer))
     return run
