@@ -60,6 +60,9 @@ def signature(ins):
     return tuple(key)
 
 
+KEPT = 32  # signatures a step keeps the Meta of (more: it forgets them all and starts again)
+
+
 class StepKernel:
     """A structured op's kernel in one executor step: ``meta(attrs, ins, ctx)`` once per signature of its
     inputs (``metas``: signature -> (Meta, its outputs)), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here.
@@ -96,6 +99,8 @@ class StepKernel:
         meta = self.meta(attrs, ins, ctx)
         empties = None if meta.scratch else tuple((slot, shape, dtype) for slot, (shape, dtype) in meta.outputs.items())
         if key is not None:
+            if len(self.metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
+                self.metas.clear()
             self.metas[key] = (meta, empties)
         return meta, empties
 

@@ -118,6 +118,18 @@ def test_a_step_decides_its_meta_once_per_shape_signature(op_type):
     assert calls == [(16,), (2, 3)]
 
 
+def test_a_step_keeps_the_metas_of_a_few_signatures():
+    """Shapes that change every batch (sequence lengths) do not pile up Metas in a step: at most KEPT."""
+    from pe_cli.kernels.structured import KEPT
+
+    step = _step("relu", {"X": ["x"]}, {"Out": ["y"]})
+    for n in range(1, 3 * KEPT):
+        values = Values({"x": np.full(n, -1.0)})
+        run_step(step, values)
+        assert values["y"].shape == (n,) and not values["y"].any()
+        assert 0 < len(step.kernel.metas) <= KEPT
+
+
 def test_a_step_refuses_a_dtype_its_op_does_not_take_on_every_run():
     step = _step("tanh", {"X": ["x"]}, {"Out": ["y"]})
     for _ in range(2):
