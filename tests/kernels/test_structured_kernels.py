@@ -168,3 +168,15 @@ def test_float32_sigmoid_over_its_input_computes_what_it_computes_beside_it():
     want = kernel({"X": x.copy()}, {})["Out"]
     got = kernel({"X": x.copy()}, {}, KernelContext(inplace=True))["Out"]
     assert got.tobytes() == want.tobytes()
+
+
+def test_fused_batch_norm_and_sigmoid_computes_batch_norm_then_sigmoid():
+    """fused_batch_norm_act (the fuse_bn_act_ops pass) lets its sigmoid write over the normalized value: in
+    float32 every value is the sigmoid of batch_norm's, the last size % 8 too (30 values: 6 of them)."""
+    x = rng.standard_normal((2, 3, 1, 5)).astype(np.float32)
+    ins = {"X": x, "Scale": np.ones(3, np.float32), "Bias": np.zeros(3, np.float32)}
+    ins.update(Mean=np.zeros(3, np.float32), Variance=np.ones(3, np.float32))
+    fused = registry.get("fused_batch_norm_act")
+    got = fused.kernel("cpu")(ins, dict(fused.default_attrs(), act_type="sigmoid"))["Y"]
+    y = registry.get("batch_norm").kernel("cpu")(ins, registry.get("batch_norm").default_attrs())["Y"]
+    assert got.tobytes() == registry.get("sigmoid").kernel("cpu")({"X": y}, {})["Out"].tobytes()
