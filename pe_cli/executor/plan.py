@@ -1,7 +1,7 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
 only place where a kernel is called, so the sequential and the parallel executor compute the same.
 An op with a structured kernel on the step's device (pe_cli/shapes/structured.py) runs as a plan of one:
-its step's kernel (kernels/structured.StepKernel) keeps the meta rule's decision per shape signature of
+its step's kernel (kernels/structured.step_kernel) keeps the meta rule's decision per shape signature of
 its inputs, allocates the outputs that decision says and calls the out-kernel into them."""
 
 import sys

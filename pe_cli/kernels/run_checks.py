@@ -118,7 +118,7 @@ class RunInferContext:
 
 def dtypes_check(opdef):
     """``check(ins, attrs, ctx)``: ``opdef``'s run_dtypes checks alone (a structured op's step makes them
-    once per signature of its inputs' shapes and dtypes, with its meta: kernels/structured.StepKernel)."""
+    once per signature of its inputs' shapes and dtypes, with its meta: kernels/structured.step_kernel)."""
 
     def check(ins, attrs, ctx):
         _check_dtypes(opdef, ins, attrs, ctx)

@@ -88,14 +88,14 @@ class OpDef:
 
     def step_kernel(self, device="cpu", blocked=False):
         """The kernel an executor step of this op runs (executor/plan.py's OpStep, one per step): a structured
-        op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.StepKernel,
+        op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.step_kernel,
         its run-time dtype checks made with each meta), where it has one for ``device`` and nothing wraps its
         kernel but those checks; else ``kernel``."""
         out = None if blocked or self.structured is None else self.structured.out_kernel(device)
         if out is None or self._wrappers(blocked) - {"run_dtypes"}:
             return self.kernel(device, blocked)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
-        return importlib.import_module("pe_cli.kernels.structured").StepKernel(
+        return importlib.import_module("pe_cli.kernels.structured").step_kernel(
             self.structured.meta, out, self.kernel_name, check
         )
 

@@ -204,13 +204,11 @@ SPECIALS = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -2.5, 3.0])
 def _loop_and_array(op, ins):
     """(outputs of the "loop" variant its meta rule chooses, outputs of the row's numpy "array" variant) of a
     structured activation op (pe_cli/shapes/activation.py): its out-kernel run with each."""
-    from dataclasses import replace
-
     structured = registry.get(op).structured
     meta = structured.meta({}, ins, KernelContext())
     assert meta.variant == "loop"
     answers = []
-    for variant in (meta, replace(meta, variant="array")):
+    for variant in (meta, meta._replace(variant="array")):
         outs = {slot: np.empty(shape, dtype) for slot, (shape, dtype) in meta.outputs.items()}
         structured.cpu(ins, outs, {}, variant)
         answers.append(outs)

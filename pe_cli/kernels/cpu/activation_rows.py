@@ -138,14 +138,15 @@ def _grad_out(row):
 
 
 def _by_variant(name, launches, **variants):
-    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names; its
-    ``launches(op, table, meta)``: a planned step's launches of the same (pe_cli/executor/step_plan.py)."""
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``:
+    variant -> that function, which a step binds once per Meta); its ``launches(op, table, meta)``: a planned
+    step's launches of the same (pe_cli/executor/step_plan.py)."""
 
     def out(ins, outs, attrs, meta):
         variants[meta.variant](ins, outs, attrs, meta)
 
     out.__name__ = out.__qualname__ = name
-    out.launches = launches
+    out.launches, out.variants = launches, variants
     return out
 
 
