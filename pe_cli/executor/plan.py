@@ -1,5 +1,8 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
-only place where a kernel is called, so the sequential and the parallel executor compute the same."""
+only place where a kernel is called, so the sequential and the parallel executor compute the same.
+An op with a structured kernel on the step's device (pe_cli/shapes/structured.py) runs as a plan of one:
+its step's kernel (kernels/structured.step_kernel) keeps the meta rule's decision per shape signature of
+its inputs, allocates the outputs that decision says and calls the out-kernel into them."""
 
 import sys
 from time import perf_counter
@@ -43,9 +46,10 @@ class OpStep:
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
-        # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there)
+        # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there); a structured
+        # op's is the step's own: its meta per shape signature, its outputs allocated, its out-kernel called
         runtime = kernels.runtime(device)
-        self.kernel = runtime.bind_kernel(opdef.kernel(device.kind, blocked=bool(blocked)), device)
+        self.kernel = runtime.bind_kernel(opdef.step_kernel(device.kind, blocked=bool(blocked)), device)
         # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
         self.densify = (
             None if opdef.has("selected_rows") else runtime.bind_kernel(runtime.selected_rows.densify, device)

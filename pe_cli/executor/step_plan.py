@@ -25,6 +25,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..kernels.cpu import launch_forms
 from ..ops import registry
+from ..shapes.structured import Spec
 from . import nan_check
 from .plan import run_step
 from .segment import Segment, Stale, compile_seconds  # noqa: F401 (compile_seconds: for the benchmarks)
@@ -89,6 +90,36 @@ def infer_outputs(op, table):
     return outs
 
 
+def _out_kernel(step):
+    """The out-kernel of the step's op on its device, where the op has a structured kernel (shapes/structured.py)."""
+    structured = registry.get(step.op.type).structured
+    return None if structured is None else structured.out_kernel(step.device.kind)
+
+
+def _meta(step, table):
+    """The Meta the op's meta rule decides for the shapes and dtypes ``table`` gives its inputs (its step's
+    facts: paddle2), or None where one is unknown or a list; the same rule its op-by-op step runs."""
+    specs = {}
+    for slot, names, dup in step.inputs:
+        if dup or names[0] not in table:
+            return None
+        specs[slot] = Spec(*table[names[0]])
+    return registry.get(step.op.type).structured.meta(step.attrs, specs, step.context)
+
+
+def _meta_outputs(op, meta):
+    """{name: (shape, dtype)} of the outputs the Meta decides, or None (no Meta, or an output it leaves)."""
+    if meta is None:
+        return None
+    outs = {}
+    for slot, (shape, dtype) in meta.outputs.items():
+        names = op.outputs.get(slot) or ()
+        if len(names) != 1:
+            return None
+        outs[names[0]] = (tuple(shape), np.dtype(dtype))
+    return outs if len(outs) == len(op.output_arg_names) else None
+
+
 def _array(value):
     return value if type(value) is np.ndarray else None
 
@@ -144,7 +175,7 @@ class DevicePlan:
         op = step.op
         opdef = registry.get(op.type)
         return (
-            op.type in launch_forms.FORMS
+            (op.type in launch_forms.FORMS or _out_kernel(step) is not None)
             and not opdef.attr_tensors  # (attributes given as tensors: read on the host each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
@@ -155,8 +186,9 @@ class DevicePlan:
         )
 
     def _plan_op(self, step, sample):
-        op = step.op
-        outs = infer_outputs(op, self.table)
+        op, out_kernel = step.op, _out_kernel(step)
+        meta = None if out_kernel is None else _meta(step, self.table)
+        outs = infer_outputs(op, self.table) if out_kernel is None else _meta_outputs(op, meta)
         if outs is None:
             return None
         for name, (shape, dtype) in outs.items():
@@ -168,7 +200,10 @@ class DevicePlan:
                     return None
                 outs[name] = (shape, seen.dtype)
         table = dict(self.table, **outs)
-        launches = launch_forms.FORMS[op.type](op, table)
+        if out_kernel is None:
+            launches = launch_forms.FORMS[op.type](op, table)
+        else:
+            launches = launch_forms.structured(op, table, meta, out_kernel)
         if not launches:
             return None
         block_vars = op.block.vars

@@ -157,8 +157,9 @@ def call(kernel, ins, attrs, ctx):
 
 
 def wraps(kernel, wrapper):
-    """``wrapper`` (taking ``(ins, attrs, *ctx)``) as a kernel standing for ``kernel``: its name, and
-    whether it takes a context."""
+    """``wrapper`` (taking ``(ins, attrs, *ctx)``) as a kernel standing for ``kernel``: its name, whether it
+    takes a context, and the kernel it wraps (``__wrapped__``)."""
     wrapper.__name__ = getattr(kernel, "__name__", "kernel")
     wrapper.takes_context = takes_context(kernel)
+    wrapper.__wrapped__ = kernel  # (inspect.unwrap finds the kernel it runs)
     return wrapper

@@ -116,6 +116,16 @@ class RunInferContext:
         raise EnforceNotMet(f"{self.opdef.type}: {message}")
 
 
+def dtypes_check(opdef):
+    """``check(ins, attrs, ctx)``: ``opdef``'s run_dtypes checks alone (a structured op's step makes them
+    once per signature of its inputs' shapes and dtypes, with its meta: kernels/structured.step_kernel)."""
+
+    def check(ins, attrs, ctx):
+        _check_dtypes(opdef, ins, attrs, ctx)
+
+    return check
+
+
 def checked(kernel, opdef):
     """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
 
@@ -130,7 +140,7 @@ def checked(kernel, opdef):
             opdef.infer(RunInferContext(opdef, ins, attrs, lods, ctx[0] if ctx else NO_CONTEXT))
         return kernel(ins, attrs, *ctx) if passes else kernel(ins, attrs)
 
-    run.__name__ = getattr(kernel, "__name__", "kernel")
+    run.__name__, run.__wrapped__ = getattr(kernel, "__name__", "kernel"), kernel
     # an op whose inputs' LoD is checked here gets a context, whatever its kernel takes
     run.takes_context = passes or (opdef.needs_lod and bool(opdef.run_lod or opdef.run_infer))
     return run

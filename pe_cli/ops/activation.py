@@ -11,7 +11,9 @@ from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
-from .define import LAYOUT_NAME, Attr, backend_attrs, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import activation_rows as cpu_rows
+from ..shapes import activation as meta_rules
+from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
 def _infer_elementwise(ctx):
@@ -32,13 +34,14 @@ def _activation(
     attr_tensors=None,
     grad_as=None,
     traits=(),
+    structured=(None, None),
 ):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
     ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor).
     ``grad_as``: a grad maker of other ops, as Fluid's (sign's: a scale by 0); ``name_grad`` is registered all
-    the same (pe's earlier saves hold it). ``traits``: more than "activation" (define.TRAITS)."""
+    the same (pe's earlier saves hold it). ``traits``: more than "activation" (define.TRAITS); ``structured``: its and its grad op's."""
     attrs, tensors = attrs or {}, dict(attr_tensors or {})
 
     def grad(g):
@@ -61,6 +64,7 @@ def _activation(
         grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
         kernel_module="activation",
         inplace=inplace[0] if inplace else (),
+        structured=structured[0],
     )
     if differentiable:
         register(
@@ -74,6 +78,7 @@ def _activation(
             attr_tensors=tensors,
             grad=_grad_grad(name, uses)[0],
             grad_reads=_grad_grad(name, uses)[1],
+            structured=structured[1],
         )
         if name in ORDERS:
             _register_grad_grad(name, uses, attrs, ("DDOut", "DDX") if inplace else ())
@@ -230,7 +235,17 @@ def _register_row(row):
         attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params}, **_backend(row.name)},
         inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
         attr_tensors=_ROW_TENSORS.get(row.name),
+        structured=_structured(row),
     )
+
+
+def _structured(row):
+    """The row's op's and grad op's structured kernels: the row's meta rules (pe_cli/shapes/activation.py) and
+    CPU out-kernels (pe_cli/kernels/cpu/activation_rows.py); a CUDA device runs kernels/cuda/activation.py's."""
+    forward = Structured(meta=meta_rules.FORWARD[row.name], cpu=cpu_rows.FORWARD[row.name])
+    if row.derivative is None:
+        return forward, None
+    return forward, Structured(meta=meta_rules.GRAD[row.name], cpu=cpu_rows.GRAD[row.name])
 
 
 for _row in TABLE:

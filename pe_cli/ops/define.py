@@ -10,7 +10,10 @@ maker used by autodiff and the forward values that gradient reads (``grad_reads`
 live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the family named at registration) as
 functions named after the op type (or the ``kernel`` named at registration, for an op served by
 another op's kernel) or named in that module's ``HOST_OPS`` (a CPU kernel run on the host:
-``kernels.kernel_of``), found (and imported) only when first run on that device.
+``kernels.kernel_of``), found (and imported) only when first run on that device. An op type with a
+structured kernel (``register(..., structured=Structured(meta=..., cpu=...))``, pe_cli/shapes/structured.py)
+binds it by object instead: its meta rule (pe_cli/shapes/<family>.py) and the out-kernel of each device that
+has one; a device without one runs the kernel ``kernel_module`` names.
 
 Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional,
 ``"X*?"`` a list that may be absent (Fluid's duplicable and dispensable).
@@ -33,6 +36,7 @@ from .attributes import (
     positive as positive,
 )  # (re-exported: op families declare attributes with them)
 from .op_definition import OpDef, Slot
+from ..shapes.structured import Structured as Structured  # (re-exported: op families register with it)
 from .op_traits import LOD_RULES, TRAITS
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
@@ -75,6 +79,7 @@ def register(
     run_dtypes=None,
     run_lod=None,
     run_infer=False,
+    structured=None,
 ):
     """Registers an op type. Called at import time of the module that defines the op.
 
@@ -102,7 +107,7 @@ def register(
     when it is built (a declared dtype or lod_level is no fact yet): the values' dtypes and LoD, checked
     before the kernel (pe_cli/kernels/run_checks.py; ``run_lod`` needs ``needs_lod``). ``run_infer``: the
     infer rule runs again on the values' shapes before the kernel, ``ctx.is_runtime`` true, for the checks
-    Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
+    Fluid's InferShape makes only under ``ctx->IsRuntime()``. ``structured``: its structured kernel (above)."""
     given = dict(locals())  # register's arguments by name (the first statement: nothing else is local yet)
     _check_registration(**given)
     REGISTRY[type] = opdef = _new_opdef(**given)
@@ -135,6 +140,7 @@ def _new_opdef(
     run_dtypes,
     run_lod,
     run_infer,
+    structured,
 ):
     """The OpDef of register's arguments: its slots parsed, its attributes as Attr with Paddle 2.6's further
     ones, every list a tuple and every mapping a dict."""
@@ -166,6 +172,7 @@ def _new_opdef(
         dict(run_dtypes or {}),
         dict(run_lod or {}),
         run_infer,
+        structured,
     )
 
 
@@ -186,6 +193,7 @@ def _check_registration(
     run_dtypes,
     run_lod,
     needs_lod,
+    structured,
     **_others,
 ):
     """register's arguments: an op type not registered yet, naming its own slots and attributes, known
@@ -213,6 +221,8 @@ def _check_registration(
         raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     if set(run_dtypes or {}) - slots or set(run_lod or {}) - slots or (run_lod and not needs_lod):
         raise RuntimeError(f"op '{type}': run_dtypes / run_lod name slots it lacks (run_lod needs needs_lod)")
+    if structured is not None and not (callable(structured.meta) and callable(structured.cpu or structured.cuda)):
+        raise RuntimeError(f"op '{type}': structured= binds a meta rule and an out-kernel, by object")
 
 
 # old op type -> (its op type now, {old slot: new slot}, old slots dropped): names pe's programs had

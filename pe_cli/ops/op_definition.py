@@ -1,6 +1,7 @@
 """What the registry holds for an op type: ``OpDef`` (its slots, attributes, inference rule, gradient
-maker, kernel module and the traits and run-time needs it declares) and ``Slot`` (one input or output
-slot as ``register`` spells it). ``define.register`` makes them; import them from define.py."""
+maker, kernels (a structured kernel bound by object, or a kernel module named) and the traits and run-time
+needs it declares) and ``Slot`` (one input or output slot as ``register`` spells it). ``define.register``
+makes them; import them from define.py."""
 
 import importlib
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ class OpDef:
     run_dtypes: dict = field(default_factory=dict)  # slot -> the dtypes its kernels take, checked when run
     run_lod: dict = field(default_factory=dict)  # slot -> None, or the slot that stands in for its LoD
     run_infer: bool = False  # its infer rule runs again on the values (ctx.is_runtime) before its kernel
+    structured: object = None  # its structured kernel (shapes/structured.py): meta rule and out-kernels, by object
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -68,30 +70,66 @@ class OpDef:
         return out
 
     def kernel(self, device="cpu", blocked=False):
-        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use;
-        ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
+        """The kernel for this op on a device kind ('cpu' or 'cuda'), ``kernel(ins, attrs[, ctx])``, made on
+        first use: its structured kernel's meta rule and out-kernel for that device where it has one
+        (kernels/structured.adapter), else imported from its kernel module; ``blocked``: its kernel on
+        blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
         fn = self._kernels.get((device, blocked))
         if fn is None:
-            module_name = "blocked" if blocked else self.kernel_module
-            fn = importlib.import_module("pe_cli.kernels").kernel_of(device, module_name, self.kernel_name)
-            if fn is None:
-                raise PeError(
-                    f"op '{self.type}' has no {device} kernel "
-                    f"(expected {self.kernel_name}() or a HOST_OPS row in pe_cli/kernels/{device}/{module_name}.py)"
+            out = None if blocked or self.structured is None else self.structured.out_kernel(device)
+            if out is not None:
+                fn = importlib.import_module("pe_cli.kernels.structured").adapter(
+                    self.structured.meta, out, self.kernel_name
                 )
-            if self.channels_last and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
-            if self.last_axis and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
-            if self.first_axis and not blocked:
-                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(
-                    fn, device, self.first_axis, first=True
-                )
-            if self.attr_tensors:
-                fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
-            if self.run_dtypes or self.run_lod or self.run_infer:
-                fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
-            self._kernels[(device, blocked)] = fn
+            else:
+                fn = self._module_kernel(device, blocked)
+            fn = self._kernels[(device, blocked)] = self._wrapped(fn, device, blocked)
+        return fn
+
+    def step_kernel(self, device="cpu", blocked=False):
+        """The kernel an executor step of this op runs (executor/plan.py's OpStep, one per step): a structured
+        op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.step_kernel,
+        its run-time dtype checks made with each meta), where it has one for ``device`` and nothing wraps its
+        kernel but those checks; else ``kernel``."""
+        out = None if blocked or self.structured is None else self.structured.out_kernel(device)
+        if out is None or self._wrappers(blocked) - {"run_dtypes"}:
+            return self.kernel(device, blocked)
+        check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
+        return importlib.import_module("pe_cli.kernels.structured").step_kernel(
+            self.structured.meta, out, self.kernel_name, check
+        )
+
+    def _module_kernel(self, device, blocked):
+        module_name = "blocked" if blocked else self.kernel_module
+        fn = importlib.import_module("pe_cli.kernels").kernel_of(device, module_name, self.kernel_name)
+        if fn is None:
+            raise PeError(
+                f"op '{self.type}' has no {device} kernel "
+                f"(expected {self.kernel_name}() or a HOST_OPS row in pe_cli/kernels/{device}/{module_name}.py)"
+            )
+        return fn
+
+    def _wrappers(self, blocked):
+        """The wrappers around this op's kernel (its layouts, its attributes given by tensors, its run checks)."""
+        found = set()
+        if not blocked:
+            found.update(n for n in ("channels_last", "last_axis", "first_axis") if getattr(self, n))
+        found.update(n for n in ("attr_tensors", "run_dtypes", "run_lod") if getattr(self, n))
+        if self.run_infer:
+            found.add("run_infer")
+        return found
+
+    def _wrapped(self, fn, device, blocked):
+        if self.channels_last and not blocked:
+            fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+        if self.last_axis and not blocked:
+            fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
+        if self.first_axis and not blocked:
+            fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.first_axis, first=True)
+        if self.attr_tensors:
+            fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
+        if self.run_dtypes or self.run_lod or self.run_infer:
+            fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
         return fn
 
     def input_slot(self, name):

@@ -18,12 +18,12 @@ def build(model, extra_op=False, optimizer="momentum"):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        if model == "mlp":
+        if model in ("mlp", "mlp_tanh"):
             x = fluid.layers.data("x", [784])
             label = fluid.layers.data("label", [1], dtype="int64")
             h = x
             for i, size in enumerate([256, 256, 10]):
-                h = fluid.layers.fc(h, size, act="relu" if i < 2 else None)
+                h = fluid.layers.fc(h, size, act=("relu" if model == "mlp" else "tanh") if i < 2 else None)
                 if extra_op and i == 0:
                     h = fluid.layers.scale(h, 0.5)  # scale has no launch form: a Python launch
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
@@ -46,7 +46,7 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    shape = {"mlp": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
+    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
     out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
     if model != "tiny":
         out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
@@ -111,6 +111,17 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
         ops = sum(1 for node in run.sched.nodes if node.is_op)
     assert run.planned_ops == ops  # every op launched
     assert not planned_runs(unplanned[2], devices)
+
+
+def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
+    """A structured op (the activation table's, pe_cli/shapes/activation.py) is planned from the Meta its step
+    decides: tanh_grad's loop launched in a segment, float32 tanh's vectorised loop (no launch form) a Python
+    launch of its out-kernel; the same bits as op by op."""
+    planned = train(monkeypatch, "mlp_tanh", True, 1)
+    assert_same(planned, train(monkeypatch, "mlp_tanh", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    launched = {step.op.type: launches is not None for step, launches in zip(run.plan.steps, run.plan.launches)}
+    assert launched["tanh_grad"] and not launched["tanh"]
 
 
 def test_devices_segments_on_their_threads(monkeypatch):

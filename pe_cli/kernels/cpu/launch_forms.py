@@ -1,7 +1,8 @@
 """Launch forms: the numba part of a CPU kernel, bound once for an op and the shapes and dtypes of
 its values, for a planned step (pe_cli/executor/step_plan.py).
 
-A form ``FORMS[op_type](op, table)`` gets the op and ``table`` (name -> (shape, dtype) of every
+A structured op's form is its out-kernel's (``structured``), of the meta its step decided (no second
+decision of the variant). A form ``FORMS[op_type](op, table)`` gets the op and ``table`` (name -> (shape, dtype) of every
 value the step knows: fed, read from the scope, or set by the registry's shape inference for the
 outputs) and returns a list of ``Launch``es, or None where the op has no launch form for those
 values (it then runs as a Python launch, ``plan.run_step``). A form makes the choices the kernel
@@ -68,19 +69,12 @@ def elementwise_add_grad(op, table):
     return launches
 
 
-def relu(op, table):
-    x, out = _one(op, "X"), _one(op, "Out", "outputs")
-    if not _floats(table, x, out):
-        return None
-    return [Launch(_pointwise().relu, [_flat(table, x), _flat(table, out)], writes=[out])]
-
-
-def relu_grad(op, table):
-    out, dout, dx = _one(op, "Out"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
-    if not _floats(table, out, dout, dx) or table[out][0] != table[dout][0]:
-        return None
-    args = [_flat(table, out), _flat(table, dout), _flat(table, dx)]
-    return [Launch(_pointwise().relu_grad, args, writes=[dx])]
+def structured(op, table, meta, out_kernel):
+    """The launches of a structured op (pe_cli/shapes/structured.py) for the variant its meta rule chose:
+    its out-kernel's own launch form (``out_kernel.launches``: the activation table's relu, relu_grad,
+    tanh_grad, ... run their loop), or None: a Python launch of the out-kernel."""
+    form = getattr(out_kernel, "launches", None)
+    return None if form is None else form(op, table, meta)
 
 
 def _last_axis(op, shape):
@@ -237,8 +231,6 @@ FORMS = {
         elementwise_add_grad,
         pool2d,
         pool2d_grad,
-        relu,
-        relu_grad,
         softmax_with_cross_entropy,
         softmax_with_cross_entropy_grad,
         mean,

@@ -1,0 +1,166 @@
+"""The CPU out-kernels of the activation table's ops (structured kernels, pe_cli/shapes/structured.py): for
+each row, ``FORWARD[name]`` and ``GRAD[name]`` (of ``<name>_grad``), ``out(ins, outs, attrs, meta)``, compute
+the variant the row's meta rule chose (pe_cli/shapes/activation.py) into the output buffer they are handed:
+
+- "loop": the row's numba loop over the flat values (_pointwise_loops.py; its parallel twin for large
+  arrays, in parallel chunks: the same bits), a numpy replica while it compiles (_replicas.py);
+- "float32_loop": _activation_loops' vectorised float32 loop (within 2 ulps of float64 rounded, as numpy's;
+  numpy's float32 tanh took 2.6 ms over the seq2seq attention's [64, 40, 256] where the loop takes 1.3 on
+  one thread, its sigmoid's seven passes 0.37 ms over an LSTM cell's [256, 256] gate);
+- "ufunc": the row's numpy ufunc with ``out``; "paddle2" and "array": the row's numpy form (Paddle 2.x's,
+  or the table's, attributes cast to the values' dtype), its result copied into the output (cast to the
+  output's dtype where they differ: exp of ints stays ints, as Fluid's)."""
+
+import functools
+import math
+
+import numpy as np
+
+from ...base.activations import TABLE, bind
+from ...base.activations_paddle2_forms import PADDLE2_FORMS
+from ...shapes.activation import params_in
+from . import _replicas
+from .launches import Launch, flat as flat_arg, one
+from .runtime.loops import flat, lazy, loop_or, parallel_parts, parallel_ready, run_in_parts
+
+_loops = lazy("_pointwise_loops")
+_act_loops = lazy("_activation_loops")
+
+
+@functools.lru_cache(maxsize=None)
+def _erf_ufunc():
+    """A numba ufunc of math.erf (numpy has none), compiled on first use."""
+    import numba
+
+    @numba.vectorize(["float32(float32)", "float64(float64)"], nopython=True)
+    def erf(v):
+        return math.erf(v)
+
+    return erf
+
+
+def _erf(x):
+    """erf of an array, bound into the table's forms that call it (gelu)."""
+    if x.dtype == np.float16:
+        return _erf_ufunc()(x.astype(np.float32)).astype(np.float16)
+    return _erf_ufunc()(x)
+
+
+def _run_loop(loop, out, *arrays):
+    """``out`` filled by the numba loop named ``loop`` over flat ``arrays`` (its parallel twin
+    ``<loop>_parallel`` for large ones); elementwise, so ``out`` may be the last of ``arrays``."""
+    parts, args = parallel_parts(out.size), (*arrays, out.reshape(-1))
+    if parts > 1 and parallel_ready(getattr(_loops(), loop + "_parallel"), *args, parts):
+        getattr(_loops(), loop + "_parallel")(*args, parts)
+    else:
+        loop_or(*_serial(loop), *args)(*args)
+
+
+@functools.lru_cache(maxsize=None)
+def _serial(loop):
+    """(numpy replica or None, numba loop) of the loop named ``loop``."""
+    return getattr(_replicas, loop, None), getattr(_loops(), loop)
+
+
+def libm_sigmoid(x):
+    """float32 1 / (1 + exp(-x)) with exp correctly rounded to float32 (libm's expf)."""
+    with np.errstate(over="ignore"):  # exp of x < -88 is inf in float32: the sigmoid is 0
+        e = np.exp(-x.astype(np.float64)).astype(np.float32)
+    return np.float32(1) / (np.float32(1) + e)
+
+
+def _libm_tail(x, out):
+    """Fluid's float32 sigmoid (Eigen, 1 / (1 + exp(-x))) computes its exps eight at a time by Cephes'
+    polynomial, as _activation_loops does, and the last size % 8 by libm's expf, whose value (within
+    half an ulp of the exact) these take: the same bits as Fluid's (op_test's float32 finite
+    differences of test_activation_op.py's TestSigmoid, within 1 %, depend on the last bits)."""
+    tail = x.size % 8
+    if tail:
+        out[-tail:] = libm_sigmoid(x[-tail:])
+
+
+_FLOAT32_TAILS = {"sigmoid": _libm_tail}  # what a float32 loop leaves to be computed after it
+
+
+def _float32_loop(x, out, meta):
+    flat_x, flat_out = flat(x), out.reshape(-1)
+    run_in_parts(_act_loops(), meta.loop, x.size, flat_x, flat_out)
+    tail = _FLOAT32_TAILS.get(meta.loop)
+    if tail is not None:
+        tail(flat_x, flat_out)
+
+
+def _forward_out(row):
+    forward, paddle2 = bind(row.forward, _erf=_erf), PADDLE2_FORMS.get(row.name)
+
+    def loop(ins, outs, attrs, meta):
+        _run_loop(meta.loop, outs["Out"], flat(ins["X"]))
+
+    def float32_loop(ins, outs, attrs, meta):
+        _float32_loop(ins["X"], outs["Out"], meta)
+
+    def ufunc(ins, outs, attrs, meta):
+        forward(ins["X"], out=outs["Out"])
+
+    def paddle2_form(ins, outs, attrs, meta):
+        np.copyto(outs["Out"], paddle2[1](ins["X"], attrs), casting="unsafe")
+
+    def array(ins, outs, attrs, meta):
+        x = ins["X"]
+        np.copyto(outs["Out"], forward(x, *params_in(row, attrs, x.dtype)), casting="unsafe")
+
+    return _by_variant(
+        f"{row.name}_out",
+        loop_launches,
+        loop=loop,
+        float32_loop=float32_loop,
+        ufunc=ufunc,
+        paddle2=paddle2_form,
+        array=array,
+    )
+
+
+def _grad_out(row):
+    derivative, paddle2 = bind(row.derivative, _erf=_erf), PADDLE2_FORMS.get(row.name)
+    reads = row.reads or "Out@GRAD"  # (reads nothing: dOut twice)
+
+    def loop(ins, outs, attrs, meta):
+        _run_loop(meta.loop, outs["X@GRAD"], flat(ins[reads]), flat(ins["Out@GRAD"]))
+
+    def paddle2_form(ins, outs, attrs, meta):
+        np.copyto(outs["X@GRAD"], paddle2[2](ins["X"], ins["Out@GRAD"], attrs), casting="unsafe")
+
+    def array(ins, outs, attrs, meta):
+        dout = ins["Out@GRAD"]
+        np.copyto(outs["X@GRAD"], derivative(ins[reads], dout, *params_in(row, attrs, dout.dtype)), casting="unsafe")
+
+    return _by_variant(f"{row.name}_grad_out", loop_launches, loop=loop, paddle2=paddle2_form, array=array)
+
+
+def _by_variant(name, launches, **variants):
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``:
+    variant -> that function, which a step binds once per Meta); its ``launches(op, table, meta)``: a planned
+    step's launches of the same (pe_cli/executor/step_plan.py)."""
+
+    def out(ins, outs, attrs, meta):
+        variants[meta.variant](ins, outs, attrs, meta)
+
+    out.__name__ = out.__qualname__ = name
+    out.launches, out.variants = launches, variants
+    return out
+
+
+def loop_launches(op, table, meta):
+    """A planned step's launch of the "loop" variant: the loop ``meta.loop`` over the same flat values
+    (``meta.loop_inputs``, then the output: the serial loop; its parallel twin gives the same bits), or
+    None where the meta chose another variant (the op then runs as a Python launch, its out-kernel)."""
+    (slot,) = meta.outputs
+    names, out = [one(op, s) for s in meta.loop_inputs], one(op, slot, "outputs")
+    if meta.variant != "loop" or out is None or None in names:
+        return None
+    args = [*(flat_arg(table, n) for n in names), flat_arg(table, out)]
+    return [Launch(getattr(_loops(), meta.loop), args, writes=[out])]
+
+
+FORWARD = {row.name: _forward_out(row) for row in TABLE}
+GRAD = {row.name: _grad_out(row) for row in TABLE if row.derivative is not None}

@@ -1,0 +1,122 @@
+"""Running a structured kernel (pe_cli/shapes/structured.py): its meta rule decides the outputs' shapes and
+dtypes and the loop variant, the outputs are allocated here, and the device's out-kernel computes into them.
+
+Two callers, one computation:
+
+- ``step_kernel``: an executor's step of the op (executor/plan.py binds one per step, ``OpDef.step_kernel``).
+  It keeps the Meta of each shape signature of its inputs (``signature``: their shapes and dtypes), so
+  the rule runs once per signature; each call allocates the outputs the Meta says (or hands the out-kernel
+  the input it may write over, ``Meta.inplace``, where the executor allows it: ``ctx.inplace``) and calls
+  the out-kernel.
+- ``adapter``: the op's ``kernel(ins, attrs[, ctx])`` (``OpDef.kernel``): the same, the rule run on every
+  call, for every caller of a kernel by that name (a Fluid one-op run, an op test, CUDA's host fallbacks,
+  another kernel, layouts)."""
+
+import numpy as np
+
+from .context import NO_CONTEXT
+
+
+def allocate(meta, ins, overwrite=False):
+    """The buffers the out-kernel fills: slot -> an empty array of the Meta's shape and dtype, or the
+    input the Meta lets that output be when ``overwrite`` (the executor's leave) and that input is a
+    writable C-contiguous array of the output's shape and dtype; the Meta's scratch buffers too, by name."""
+    outs = {}
+    for slot, (shape, dtype) in meta.outputs.items():
+        src = meta.inplace.get(slot) if overwrite else None
+        x = None if src is None else ins.get(src)
+        if (
+            isinstance(x, np.ndarray)
+            and x.shape == tuple(shape)
+            and x.dtype == dtype
+            and x.flags.c_contiguous
+            and x.flags.writeable
+        ):
+            outs[slot] = x
+        else:
+            outs[slot] = np.empty(shape, dtype)
+    for name, (shape, dtype) in meta.scratch.items():
+        outs[name] = np.empty(shape, dtype)
+    return outs
+
+
+def _outputs(meta, outs):
+    return {slot: outs[slot] for slot in meta.outputs} if meta.scratch else outs
+
+
+def signature(ins):
+    """The key of the inputs' shapes and dtypes (a list slot's per value), or None where a value is no
+    array (a Meta of it is not kept)."""
+    if len(ins) == 1:  # (a unary op's, the most frequent: a quarter of a microsecond less)
+        for v in ins.values():
+            return ((v.shape, v.dtype),) if type(v) is np.ndarray else None
+    key = []
+    for v in ins.values():
+        if type(v) is np.ndarray:
+            key.append((v.shape, v.dtype))
+        elif type(v) is list and all(type(a) is np.ndarray for a in v):
+            key.append(tuple((a.shape, a.dtype) for a in v))
+        elif v is None:
+            key.append(None)
+        else:
+            return None
+    return tuple(key)
+
+
+KEPT = 32  # signatures a step keeps the Meta of (more: it forgets them all and starts again)
+
+
+def step_kernel(meta, out_kernel, name, check=None):
+    """A structured op's kernel in one executor step, ``kernel(ins, attrs, ctx)``: ``meta(attrs, ins, ctx)``
+    once per signature of its inputs (``kernel.metas``: signature -> (Meta, its outputs as (slot, shape,
+    dtype) or None where it has scratch buffers, the out-kernel's function of the Meta's variant where it
+    names them: ``out_kernel.variants``); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
+    meta)`` into outputs allocated here. ``check(ins, attrs, ctx)``: the op's run-time checks of its
+    inputs' dtypes (kernels/run_checks.py), which a signature decides, made with its meta."""
+    metas = {}
+
+    def decide(key, ins, attrs, ctx):
+        if check is not None:
+            check(ins, attrs, ctx)
+        decided = kernel.meta(attrs, ins, ctx)
+        outputs = decided.outputs.items()
+        empties = None if decided.scratch else tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs)
+        run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
+        if key is not None:
+            if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
+                metas.clear()
+            metas[key] = (decided, empties, run)
+        return decided, empties, run
+
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        key = signature(ins)
+        found = metas.get(key)
+        decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
+        if empties is None or ctx.inplace:  # (scratch, or outputs that may be an input's buffer)
+            outs = allocate(decided, ins, ctx.inplace)
+        elif len(empties) == 1:
+            slot, shape, dtype = empties[0]
+            outs = {slot: np.empty(shape, dtype)}
+        else:
+            outs = {slot: np.empty(shape, dtype) for slot, shape, dtype in empties}
+        run(ins, outs, attrs, decided)
+        return outs if empties is not None else _outputs(decided, outs)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.meta, kernel.metas, kernel.takes_context = meta, metas, True
+    kernel.structured = (meta, out_kernel)
+    return kernel
+
+
+def adapter(meta, out_kernel, name):
+    """The op's ``kernel(ins, attrs, ctx=NO_CONTEXT)`` over its meta rule and out-kernel."""
+
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
+        decided = meta(attrs, ins, ctx)
+        outs = allocate(decided, ins, ctx.inplace)
+        out_kernel(ins, outs, attrs, decided)
+        return _outputs(decided, outs)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.structured = (meta, out_kernel)
+    return kernel

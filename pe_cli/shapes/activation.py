@@ -1,0 +1,122 @@
+"""The meta rules of the activation table's ops (pe_cli/base/activations.py), structured kernels
+(shapes/structured.py): for each row, ``FORWARD[name]`` and ``GRAD[name]`` (of ``<name>_grad``) decide,
+from the op's attributes and its inputs' shapes and dtypes, the output's shape and dtype and which
+variant of the row computes it:
+
+- "loop": the row's compiled loop (``cpu_loop``; its gradient's, or ``grad_loop``'s) over float32 or
+  float64 values of one dtype (a gradient: Out and Out@GRAD of one shape too); the output may be
+  written over its input (``Meta.inplace``) where the executor allows it;
+- "float32_loop": the row's vectorised float32 loop (``float32_loop``: tanh and sigmoid), X not empty;
+- "paddle2": Paddle 2.x's formula, where the op follows Paddle 2.6 and its attributes are where the two
+  differ (activations_paddle2_forms.py);
+- "ufunc": a row whose forward is one numpy ufunc that keeps X's dtype, computed into the output;
+- "array": the row's numpy form, its result cast to X's dtype (a forward: exp of ints stays ints, as
+  Fluid's) or kept in the derivative's own dtype (a gradient).
+
+A result's dtype is decided as the kernels always gave it; a rule refuses nothing: where the values
+cannot be computed (shapes that do not broadcast), the row's form raises as it did when it ran."""
+
+import functools
+
+import numpy as np
+
+from ..base.activations import TABLE, bind
+from ..base.activations_paddle2_forms import PADDLE2_FORMS
+from .structured import Meta
+
+_LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_F32 = np.dtype(np.float32)
+
+
+def _size(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+@functools.lru_cache(maxsize=None)
+def _ufunc_keeps(ufunc, dtype):
+    """Whether ``ufunc`` of a ``dtype`` array gives ``dtype`` (exp of ints gives float64: it does not)."""
+    try:
+        return ufunc(np.zeros(0, dtype)).dtype == dtype
+    except TypeError:
+        return False
+
+
+def forward_meta(row):
+    """The meta rule of the row's op: X -> Out of X's shape and dtype."""
+    paddle2 = PADDLE2_FORMS.get(row.name)
+    ufunc = row.forward if isinstance(row.forward, np.ufunc) else None
+
+    def meta(attrs, ins, facts):
+        x = ins["X"]
+        outputs = {"Out": (x.shape, x.dtype)}
+        if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
+            return Meta(outputs, "paddle2")
+        if row.cpu_loop and x.dtype in _LOOP_DTYPES:
+            return Meta(outputs, "loop", row.cpu_loop, ("X",), {"Out": "X"})
+        if row.float32_loop and x.dtype == _F32 and _size(x.shape):
+            return Meta(outputs, "float32_loop", row.name, ("X",))
+        if ufunc is not None and _ufunc_keeps(ufunc, x.dtype):
+            return Meta(outputs, "ufunc")
+        return Meta(outputs, "array")
+
+    meta.__name__ = meta.__qualname__ = f"{row.name}_meta"
+    return meta
+
+
+def _keeps_dtype(x):
+    """erf in a dtype probe: the devices' erf keeps its argument's float dtype (and no probe has elements)."""
+    return x
+
+
+@functools.lru_cache(maxsize=1024)
+def _derivative_dtype(name, a_dtype, d_dtype, params):
+    """The dtype the row ``name``'s derivative gives on (a, dOut) of these dtypes and its attributes in
+    dOut's dtype (as the kernels pass them): computed on arrays of no element (numpy's result dtypes do
+    not depend on values: NEP 50). None where that raises (the values then raise the same)."""
+    row = _ROWS[name]
+    derivative = bind(row.derivative, _erf=_keeps_dtype)
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(derivative(np.zeros(0, a_dtype), np.zeros(0, d_dtype), *params)).dtype
+    except Exception:
+        return None
+
+
+def _broadcast(a, b):
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:  # (the derivative raises numpy's own error when it runs)
+        return b
+
+
+def params_in(row, attrs, dtype):
+    """A row's attributes as its forms take them: numbers in ``dtype`` (float32 stays float32), flags as bools."""
+    return tuple(v if isinstance(v, bool) else dtype.type(v) for v in (attrs[p.name] for p in row.params))
+
+
+def grad_meta(row):
+    """The meta rule of the row's grad op: (X or Out, as the row reads, and Out@GRAD) -> X@GRAD."""
+    paddle2 = PADDLE2_FORMS.get(row.name)
+    paddle2 = paddle2 if paddle2 is not None and paddle2[2] is not None else None
+    loop = row.cpu_loop + "_grad" if row.cpu_loop else f"{row.name}_grad" if row.grad_loop else ""
+    reads = row.reads or "Out@GRAD"
+
+    def meta(attrs, ins, facts):
+        a, dout = ins[reads], ins["Out@GRAD"]
+        if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
+            return Meta({"X@GRAD": (_broadcast(ins["X"].shape, dout.shape), dout.dtype)}, "paddle2")
+        if loop and dout.dtype in _LOOP_DTYPES and a.dtype == dout.dtype and a.shape == dout.shape:
+            return Meta({"X@GRAD": (dout.shape, dout.dtype)}, "loop", loop, (reads, "Out@GRAD"), {"X@GRAD": "Out@GRAD"})
+        dtype = _derivative_dtype(row.name, a.dtype, dout.dtype, params_in(row, attrs, dout.dtype))
+        return Meta({"X@GRAD": (_broadcast(a.shape, dout.shape), dout.dtype if dtype is None else dtype)}, "array")
+
+    meta.__name__ = meta.__qualname__ = f"{row.name}_grad_meta"
+    return meta
+
+
+_ROWS = {row.name: row for row in TABLE}
+FORWARD = {row.name: forward_meta(row) for row in TABLE}
+GRAD = {row.name: grad_meta(row) for row in TABLE if row.derivative is not None}

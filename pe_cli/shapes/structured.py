@@ -1,0 +1,62 @@
+"""Structured kernels (issue 95): an op type's work split in two, as ATen's structured kernels split it.
+
+- ``meta(attrs, ins, facts) -> Meta``: from the op's attributes, its inputs' shapes and dtypes (``ins``:
+  slot -> anything with ``shape`` and ``dtype``: an array, whose values it never reads, or a ``Spec``)
+  and the op's fixed facts (``facts.paddle2``: the op computes Paddle 2.x's meaning; a kernel context
+  carries them), the shapes and dtypes of its outputs, the loop variant that computes them and the
+  scratch buffers that variant needs. Device-neutral: it lives in pe_cli/shapes/<family>.py, decided
+  once per shape signature where the executor runs the op (kernels/structured.py).
+- an out-kernel per device, ``out_kernel(ins, outs, attrs, meta) -> None``: computes into the output
+  (and ``outs["@scratch"]``) buffers it is handed, with the variant ``meta`` names. It checks no
+  shape, allocates no output and chooses no loop.
+
+An op type registers them together, by object, beside its definition: ``register(...,
+structured=Structured(meta=..., cpu=...))`` (ops/define.py)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
+
+
+class Spec(NamedTuple):
+    """A value's shape and dtype, as a meta rule sees an input it has no array of (a planned step's)."""
+
+    shape: tuple
+    dtype: object
+
+
+_NONE = MappingProxyType({})
+
+
+class Meta(NamedTuple):
+    """What an op's meta rule decided for one shape signature (a tuple: made on every call of an op's kernel
+    by name, it costs a microsecond less than a dataclass).
+
+    ``outputs``: slot -> (shape, dtype) of each output the out-kernel fills; ``variant``: the loop variant
+    that fills them (named by the family: "loop", "array", ...); ``loop``: the compiled loop that variant
+    runs, where it runs one, and ``loop_inputs``: the input slots it takes, in order, before its output
+    (a planned step launches it with the same arguments); ``inplace``: output slot -> the input slot whose
+    buffer it may be, where the executor lets the op write over that input (same shape and dtype);
+    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs."""
+
+    outputs: dict
+    variant: str
+    loop: str = ""
+    loop_inputs: tuple = ()
+    inplace: Mapping = _NONE
+    scratch: Mapping = _NONE
+
+
+@dataclass(frozen=True)
+class Structured:
+    """An op type's structured kernel: its ``meta`` rule and its out-kernel on each device kind that has
+    one (None: that device runs the op's kernel as before)."""
+
+    meta: object
+    cpu: object = None
+    cuda: object = None
+
+    def out_kernel(self, device_kind):
+        """The out-kernel of ``device_kind`` ('cpu' or 'cuda'), or None."""
+        return getattr(self, device_kind, None)

@@ -1,0 +1,182 @@
+"""Structured kernels (pe_cli/shapes/structured.py, issue 95): an op's meta rule decides its outputs and loop
+variant, its out-kernel computes into the buffers it is handed. Checked here: every out-kernel fills the
+buffers it is given, all of them, and hands back nothing of its own; an executor step decides the meta once
+per shape signature; every structured op is bound by object, and the families converted stay converted."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+from op_test import _attrs_with_defaults
+from pe_cli.base.activations import TABLE
+from pe_cli.base.places import CPUPlace
+from pe_cli.executor.plan import OpStep, Values, run_step
+from pe_cli.framework import Program
+from pe_cli.kernels.context import KernelContext
+from pe_cli.ops import registry
+from tests.ops import cases_activation, cases_activation_math
+
+# The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
+# A family converted is listed here and never leaves: the list only grows (issue 95).
+CONVERTED = {
+    "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
+}
+CASES = {
+    "activation table": [
+        c for c in cases_activation.CASES + cases_activation_math.CASES if c.op in CONVERTED["activation table"]
+    ],
+}
+rng = np.random.default_rng(3)
+
+
+def _sentinel_buffers(meta, fill):
+    """slot -> an array of the Meta's shape and dtype holding nothing but ``fill`` (NaN, or 77 in ints)."""
+    outs = {}
+    for slot, (shape, dtype) in meta.outputs.items():
+        dtype = np.dtype(dtype)
+        value = fill if dtype.kind in "fc" else 77 if np.isnan(fill) else -5
+        outs[slot] = np.full(shape, value, dtype)
+    return outs
+
+
+def _filled_completely(op, ins, attrs, ctx):
+    """Runs the op's out-kernel into buffers of two sentinel patterns; returns the outputs of the first."""
+    structured = registry.get(op).structured
+    meta = structured.meta(attrs, ins, ctx)
+    answers = []
+    for fill in (np.nan, -7.25):
+        outs = _sentinel_buffers(meta, fill)
+        given = dict(outs)
+        assert structured.cpu(ins, outs, dict(attrs), meta) is None, f"{op}: the out-kernel returned something"
+        for slot, buffer in given.items():
+            assert outs[slot] is buffer, f"{op}: {slot} is not the buffer it was handed"
+            assert buffer.shape == tuple(meta.outputs[slot][0]) and buffer.dtype == meta.outputs[slot][1]
+        answers.append(outs)
+    for slot in answers[0]:  # an element left unwritten keeps its sentinel, which differs between the runs
+        a, b = answers[0][slot], answers[1][slot]
+        assert a.tobytes() == b.tobytes(), f"{op} ({meta.variant}): {slot} not filled completely"
+    return answers[0]
+
+
+def _grad_inputs(case, ins, attrs, out, dtype):
+    grad = registry.get(case.op + "_grad")
+    given = {"X": ins["X"], "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=np.shape(out)).astype(dtype)}
+    return {s.name: given[s.name] for s in grad.inputs if s.name in given}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (a case's values outside an op's domain)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["activation table"], ids=[c.id for c in CASES["activation table"]])
+def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
+    """Every op case of the family, forward and gradient, in float64 (the cases') and float32 (the loops'):
+    the out-kernel returns nothing, its outputs are the buffers it was handed, of the Meta's shapes and
+    dtypes, every element written, and they are what the op's kernel computes."""
+    attrs, ctx = _attrs_with_defaults(case), KernelContext(paddle2=case.paddle2)
+    ins = {slot: np.asarray(value).astype(dtype) for slot, value in case.inputs.items()}
+    outs = _filled_completely(case.op, ins, attrs, ctx)
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
+    assert all(outs[slot].tobytes() == want[slot].tobytes() for slot in want)
+    grad = registry.get(case.op + "_grad") if case.op + "_grad" in registry.all_op_types() else None
+    if case.grad and "Out" in outs and grad is not None and grad.structured is not None:
+        gins = _grad_inputs(case, ins, attrs, outs["Out"], dtype)
+        douts = _filled_completely(case.op + "_grad", gins, attrs, ctx)
+        want = grad.kernel("cpu")(gins, dict(attrs), ctx)
+        assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
+
+
+def _step(op_type, inputs, outputs):
+    program = Program()
+    block = program.global_block()
+    for name in [n for names in {**inputs, **outputs}.values() for n in names]:
+        block.create_var(name=name)
+    block.append_op(op_type, inputs, outputs, {})
+    return OpStep(block.ops[0], CPUPlace())
+
+
+@pytest.mark.parametrize("op_type", ["relu", "tanh"])
+def test_a_step_decides_its_meta_once_per_shape_signature(op_type):
+    """Repeated runs of one op's step: its meta rule runs once per shape and dtype of its input (tanh's
+    run-time dtype check with it), the outputs are new arrays each run, equal to the op's kernel's."""
+    step = _step(op_type, {"X": ["x"]}, {"Out": ["y"]})
+    rule, calls = step.kernel.meta, []
+
+    def counted(attrs, ins, facts):
+        calls.append(ins["X"].shape)
+        return rule(attrs, ins, facts)
+
+    step.kernel.meta = counted
+    kernel = registry.get(op_type).kernel("cpu")
+    feeds = [np.linspace(-2, 2, 16, dtype=np.float32)] * 3 + [np.ones((2, 3))] * 2 + [np.zeros(16, np.float32)]
+    seen = []
+    for x in feeds:
+        values = Values({"x": x})
+        run_step(step, values)
+        assert values["y"].tobytes() == kernel({"X": x}, {})["Out"].tobytes()
+        assert all(values["y"] is not y for y in seen)
+        seen.append(values["y"])
+    assert calls == [(16,), (2, 3)]
+
+
+def test_a_step_keeps_the_metas_of_a_few_signatures():
+    """Shapes that change every batch (sequence lengths) do not pile up Metas in a step: at most KEPT."""
+    from pe_cli.kernels.structured import KEPT
+
+    step = _step("relu", {"X": ["x"]}, {"Out": ["y"]})
+    for n in range(1, 3 * KEPT):
+        values = Values({"x": np.full(n, -1.0)})
+        run_step(step, values)
+        assert values["y"].shape == (n,) and not values["y"].any()
+        assert 0 < len(step.kernel.metas) <= KEPT
+
+
+def test_a_step_refuses_a_dtype_its_op_does_not_take_on_every_run():
+    step = _step("tanh", {"X": ["x"]}, {"Out": ["y"]})
+    for _ in range(2):
+        with pytest.raises(Exception, match="tanh: X holds int64 values; it takes float16 or float32 or float64"):
+            run_step(step, Values({"x": np.arange(4)}))
+
+
+def test_structured_ops_are_bound_by_object():
+    """Every op type registered with a structured kernel binds its meta rule and out-kernels as functions (no
+    module or function named by a string), and its CPU kernel is made of those two."""
+    structured = {t: registry.get(t) for t in registry.all_op_types() if registry.get(t).structured is not None}
+    assert structured
+    for op_type, opdef in structured.items():
+        s = opdef.structured
+        assert callable(s.meta) and callable(s.cpu) and (s.cuda is None or callable(s.cuda)), op_type
+        assert inspect.unwrap(opdef.kernel("cpu")).structured == (s.meta, s.cpu), op_type
+    unlisted = set(structured) - set().union(*CONVERTED.values())
+    assert not unlisted, f"structured op types of no family listed in CONVERTED: {sorted(unlisted)}"
+
+
+@pytest.mark.parametrize("family", sorted(CONVERTED))
+def test_converted_families_stay_converted(family):
+    """No op type of a converted family is bound to its CPU kernel by its kernel module's name again."""
+    for op_type in sorted(CONVERTED[family]):
+        opdef = registry.get(op_type)
+        assert opdef.structured is not None and opdef.structured.cpu is not None, f"{family}: {op_type}"
+        made_of = getattr(inspect.unwrap(opdef.kernel("cpu")), "structured", None)
+        assert made_of == (opdef.structured.meta, opdef.structured.cpu), f"{family}: {op_type}"
+
+
+def test_float32_sigmoid_over_its_input_computes_what_it_computes_beside_it():
+    """The sigmoid kernel told it may write over its input (a fused batch_norm + sigmoid's) gives the bits it
+    gives into a new array: its last size % 8 values (libm's exp) read the input, not its own output."""
+    x = np.linspace(-3, 3, 15, dtype=np.float32)
+    kernel = registry.get("sigmoid").kernel("cpu")
+    want = kernel({"X": x.copy()}, {})["Out"]
+    got = kernel({"X": x.copy()}, {}, KernelContext(inplace=True))["Out"]
+    assert got.tobytes() == want.tobytes()
+
+
+def test_fused_batch_norm_and_sigmoid_computes_batch_norm_then_sigmoid():
+    """fused_batch_norm_act (the fuse_bn_act_ops pass) lets its sigmoid write over the normalized value: in
+    float32 every value is the sigmoid of batch_norm's, the last size % 8 too (30 values: 6 of them)."""
+    x = rng.standard_normal((2, 3, 1, 5)).astype(np.float32)
+    ins = {"X": x, "Scale": np.ones(3, np.float32), "Bias": np.zeros(3, np.float32)}
+    ins.update(Mean=np.zeros(3, np.float32), Variance=np.ones(3, np.float32))
+    fused = registry.get("fused_batch_norm_act")
+    got = fused.kernel("cpu")(ins, dict(fused.default_attrs(), act_type="sigmoid"))["Y"]
+    y = registry.get("batch_norm").kernel("cpu")(ins, registry.get("batch_norm").default_attrs())["Y"]
+    assert got.tobytes() == registry.get("sigmoid").kernel("cpu")({"X": y}, {})["Out"].tobytes()

@@ -1,0 +1,135 @@
+"""The bytes an op family computes, to compare two trees bit for bit (a kernel rewritten, the same results).
+
+``dump ROOT FAMILY... --out FILE``: runs every op case of tests/ops/cases_<FAMILY>.py of the tree ROOT
+(set PYTHONPATH=ROOT too) through tests/op_test.py's harness, forward (run_forward) and gradient
+(analytic_grads: the grad ops the registered grad maker appends), and, for the activation table, each
+row's op and grad op called directly through its CPU kernel on further dtypes, shapes and contexts
+(float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place);
+writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
+(.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
+
+    PYTHONPATH=/work/main python tools/op_case_bytes.py dump /work/main activation activation_math --out a.npz
+    PYTHONPATH=. python tools/op_case_bytes.py dump . activation activation_math --out b.npz
+    python tools/op_case_bytes.py compare a.npz b.npz
+"""
+
+import argparse
+import importlib
+import os
+import sys
+
+import numpy as np
+
+
+def _as_array(value):
+    value = value.to_dense() if hasattr(value, "to_dense") else value
+    return np.asarray(value)
+
+
+def _record(results, key, fn):
+    try:
+        outs = fn()
+    except Exception as e:  # the same refusal is part of the same behaviour
+        results[key + "|error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
+        return
+    for name, value in sorted(outs.items()):
+        a = _as_array(value)
+        results[f"{key}|{name}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
+
+
+def _op_cases(root, families, results):
+    sys.path[:0] = [os.path.join(root, "tests"), root]
+    op_test = importlib.import_module("op_test")
+    for family in families:
+        for i, case in enumerate(importlib.import_module(f"tests.ops.cases_{family}").CASES):
+            key = f"case|{family}|{i}|{case.id}"
+            _record(results, key + "|forward", lambda: op_test.run_forward(case))
+            if case.grad:
+                _record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
+
+
+def _inputs(row, rng, dtype, shape):
+    x = rng.uniform(-3, 3, size=shape)
+    if row.name in ("log", "sqrt", "rsqrt", "log1p", "reciprocal", "pow"):
+        x = np.abs(x) + 0.25
+    return x.astype(dtype)
+
+
+def _table(results):
+    from pe_cli.base.activations import TABLE
+    from pe_cli.base.activations_paddle2_forms import PADDLE2_FORMS
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    rng = np.random.default_rng(5)
+    for row in TABLE:
+        fwd = registry.get(row.name)
+        dtypes = ["float16", "float32", "float64"] + (["int32", "int64"] if row.dtypes is None else [])
+        attrs = dict(fwd.default_attrs())
+        if row.name in PADDLE2_FORMS:
+            attrs[row.params[0].name] = {"leaky_relu": 2.0, "elu": -0.5, "hard_shrink": -0.2}[row.name]
+        for dtype in dtypes:
+            for shape in [(), (0,), (3, 5), (1 << 17) + 3]:
+                x = _inputs(row, rng, dtype, shape)
+                for told in ("none", "paddle2", "inplace"):
+                    ctx = KernelContext(paddle2=told == "paddle2", inplace=told == "inplace")
+                    key = f"table|{row.name}|{dtype}|{shape}|{told}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x.copy()}, attrs, ctx))
+                    if row.derivative is None or (row.name + "_grad") not in registry.all_op_types():
+                        continue
+                    grad = registry.get(row.name + "_grad")
+                    out = _as_array(_direct(fwd, {"X": x.copy()}, attrs, KernelContext())["Out"])
+                    ins = {"X": x, "Out": out}
+                    gins = {s.name: ins[s.name].copy() for s in grad.inputs if s.name in ins}
+                    gins["Out@GRAD"] = rng.uniform(-1, 1, size=np.shape(x)).astype(dtype)
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+
+
+def _direct(opdef, ins, attrs, ctx):
+    from pe_cli.kernels.context import takes_context
+
+    kernel = opdef.kernel("cpu")
+    return kernel(ins, dict(attrs), ctx) if takes_context(kernel) else kernel(ins, dict(attrs))
+
+
+def dump(root, families, out):
+    results = {}
+    with np.errstate(all="ignore"):
+        _op_cases(root, families, results)
+        if "activation" in families:
+            _table(results)
+    np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
+    print(f"{len(results)} results written to {out}")
+
+
+def compare(a, b):
+    fa, fb = np.load(a), np.load(b)
+    ra = dict(zip(fa["keys"], (fa[f"r{i}"] for i in range(len(fa["keys"])))))
+    rb = dict(zip(fb["keys"], (fb[f"r{i}"] for i in range(len(fb["keys"])))))
+    equal = [k for k in ra if k in rb and np.array_equal(ra[k], rb[k])]
+    differ = [k for k in sorted(set(ra) | set(rb)) if k not in equal]
+    print(f"{len(ra)} results in {a}, {len(rb)} in {b}: {len(equal)} equal, {len(differ)} differ or missing")
+    for k in differ[:20]:
+        print("  ", k, "only in " + (a if k in ra else b) if (k in ra) != (k in rb) else "differs")
+    return not differ
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("dump")
+    d.add_argument("root")
+    d.add_argument("families", nargs="+")
+    d.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("a")
+    c.add_argument("b")
+    args = parser.parse_args()
+    if args.command == "dump":
+        dump(os.path.abspath(args.root), args.families, args.out)
+    else:
+        sys.exit(0 if compare(args.a, args.b) else 1)
+
+
+if __name__ == "__main__":
+    main()
