@@ -39,6 +39,12 @@ OTHER = vector_width.other_code_path()
 def _env():
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_"))}
     env.update(OTHER)
+    # no compile helper: every loop is compiled for the other path on its first call and runs there. With
+    # the helper (a first run's default) the pass's cold cache sent each loop with a numpy replica to a
+    # helper process and ran the replica on that first call (numpy: no numba target reaches it), and the
+    # helper's start and its compiles cost more CPU than compiling in place (195 against 182 CPU-s for the
+    # pass, docs/PERFORMANCE.md)
+    env["PE_COMPILE_HELPER"] = "0"
     return env
 
 
