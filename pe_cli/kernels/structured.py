@@ -20,9 +20,10 @@ from .context import NO_CONTEXT
 def allocate(meta, ins, overwrite=False):
     """The buffers the out-kernel fills: slot -> an empty array of the Meta's shape and dtype, or the
     input the Meta lets that output be when ``overwrite`` (the executor's leave) and that input is a
-    writable C-contiguous array of the output's shape and dtype; the Meta's scratch buffers too, by name."""
+    writable C-contiguous array of the output's shape and dtype (none for a ``fresh`` variant, whose
+    out-kernel puts the arrays its numpy form made); the Meta's scratch buffers too, by name."""
     outs = {}
-    for slot, (shape, dtype) in meta.outputs.items():
+    for slot, (shape, dtype) in () if meta.fresh else meta.outputs.items():
         src = meta.inplace.get(slot) if overwrite else None
         x = None if src is None else ins.get(src)
         if (
@@ -38,6 +39,25 @@ def allocate(meta, ins, overwrite=False):
     for name, (shape, dtype) in meta.scratch.items():
         outs[name] = np.empty(shape, dtype)
     return outs
+
+
+def fresh_output(result, spec, inputs):
+    """The output of a ``fresh`` variant from the array its numpy form made: ``result`` itself where it is a
+    new C-contiguous array of ``spec``'s (shape, dtype), else a copy broadcast and cast to it (as numpy's
+    ``copyto`` would write it into a buffer of that shape and dtype: exp of ints stays ints)."""
+    shape, dtype = spec
+    result = np.asarray(result)
+    if (
+        result.dtype == dtype
+        and result.shape == tuple(shape)
+        and result.base is None
+        and result.flags.c_contiguous
+        and all(result is not a for a in inputs)
+    ):
+        return result
+    out = np.empty(shape, dtype)
+    np.copyto(out, result, casting="unsafe")
+    return out
 
 
 def _outputs(meta, outs):
@@ -80,7 +100,11 @@ def step_kernel(meta, out_kernel, name, check=None):
             check(ins, attrs, ctx)
         decided = kernel.meta(attrs, ins, ctx)
         outputs = decided.outputs.items()
-        empties = None if decided.scratch else tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs)
+        empties = (
+            None
+            if decided.scratch or decided.fresh
+            else tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs)
+        )
         run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
         if key is not None:
             if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
@@ -92,7 +116,7 @@ def step_kernel(meta, out_kernel, name, check=None):
         key = signature(ins)
         found = metas.get(key)
         decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
-        if empties is None or ctx.inplace:  # (scratch, or outputs that may be an input's buffer)
+        if empties is None or ctx.inplace:  # (scratch, a fresh variant, or outputs that may be an input's buffer)
             outs = allocate(decided, ins, ctx.inplace)
         elif len(empties) == 1:
             slot, shape, dtype = empties[0]

@@ -53,14 +53,14 @@ def forward_meta(row):
         x = ins["X"]
         outputs = {"Out": (x.shape, x.dtype)}
         if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
-            return Meta(outputs, "paddle2")
+            return Meta(outputs, "paddle2", fresh=True)
         if row.cpu_loop and x.dtype in _LOOP_DTYPES:
             return Meta(outputs, "loop", row.cpu_loop, ("X",), {"Out": "X"})
         if row.float32_loop and x.dtype == _F32 and _size(x.shape):
             return Meta(outputs, "float32_loop", row.name, ("X",))
         if ufunc is not None and _ufunc_keeps(ufunc, x.dtype):
             return Meta(outputs, "ufunc")
-        return Meta(outputs, "array")
+        return Meta(outputs, "array", fresh=True)
 
     meta.__name__ = meta.__qualname__ = f"{row.name}_meta"
     return meta
@@ -107,11 +107,13 @@ def grad_meta(row):
     def meta(attrs, ins, facts):
         a, dout = ins[reads], ins["Out@GRAD"]
         if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
-            return Meta({"X@GRAD": (_broadcast(ins["X"].shape, dout.shape), dout.dtype)}, "paddle2")
+            return Meta({"X@GRAD": (_broadcast(ins["X"].shape, dout.shape), dout.dtype)}, "paddle2", fresh=True)
         if loop and dout.dtype in _LOOP_DTYPES and a.dtype == dout.dtype and a.shape == dout.shape:
             return Meta({"X@GRAD": (dout.shape, dout.dtype)}, "loop", loop, (reads, "Out@GRAD"), {"X@GRAD": "Out@GRAD"})
         dtype = _derivative_dtype(row.name, a.dtype, dout.dtype, params_in(row, attrs, dout.dtype))
-        return Meta({"X@GRAD": (_broadcast(a.shape, dout.shape), dout.dtype if dtype is None else dtype)}, "array")
+        return Meta(
+            {"X@GRAD": (_broadcast(a.shape, dout.shape), dout.dtype if dtype is None else dtype)}, "array", fresh=True
+        )
 
     meta.__name__ = meta.__qualname__ = f"{row.name}_grad_meta"
     return meta

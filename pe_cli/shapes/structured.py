@@ -8,7 +8,8 @@
   once per shape signature where the executor runs the op (kernels/structured.py).
 - an out-kernel per device, ``out_kernel(ins, outs, attrs, meta) -> None``: computes into the output
   (and ``outs["@scratch"]``) buffers it is handed, with the variant ``meta`` names. It checks no
-  shape, allocates no output and chooses no loop.
+  shape, allocates no output and chooses no loop (a ``fresh`` variant, a numpy form, hands over the
+  array numpy made instead: ``Meta.fresh``, kernels/structured.fresh_output).
 
 An op type registers them together, by object, beside its definition: ``register(...,
 structured=Structured(meta=..., cpu=...))`` (ops/define.py)."""
@@ -38,7 +39,10 @@ class Meta(NamedTuple):
     runs, where it runs one, and ``loop_inputs``: the input slots it takes, in order, before its output
     (a planned step launches it with the same arguments); ``inplace``: output slot -> the input slot whose
     buffer it may be, where the executor lets the op write over that input (same shape and dtype);
-    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs."""
+    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs; ``fresh``: the
+    variant is a numpy form that makes its result as a new array (no ``out=`` to write it through): nothing
+    is allocated for its outputs, and the out-kernel puts the array numpy made in ``outs`` (a copy where
+    it is not a new C-contiguous array of the output's shape and dtype): no extra pass over the values."""
 
     outputs: dict
     variant: str
@@ -46,6 +50,7 @@ class Meta(NamedTuple):
     loop_inputs: tuple = ()
     inplace: Mapping = _NONE
     scratch: Mapping = _NONE
+    fresh: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Structured kernels (pe_cli/shapes/structured.py, issue 95): an op's meta rule decides its outputs and loop
-variant, its out-kernel computes into the buffers it is handed. Checked here: every out-kernel fills the
-buffers it is given, all of them, and hands back nothing of its own; an executor step decides the meta once
-per shape signature; every structured op is bound by object, and the families converted stay converted."""
+variant, its out-kernel computes into the buffers it is handed (a ``fresh`` variant, a numpy form, puts
+the new array numpy made instead). Checked here: every out-kernel fills the buffers it is given, all of
+them (a fresh variant: new arrays of the Meta's shapes and dtypes, sharing no input's memory); an executor
+step decides the meta once per shape signature; every structured op is bound by object, and the families converted stay converted."""
 
 import inspect
 
@@ -50,8 +51,13 @@ def _filled_completely(op, ins, attrs, ctx):
         given = dict(outs)
         assert structured.cpu(ins, outs, dict(attrs), meta) is None, f"{op}: the out-kernel returned something"
         for slot, buffer in given.items():
-            assert outs[slot] is buffer, f"{op}: {slot} is not the buffer it was handed"
-            assert buffer.shape == tuple(meta.outputs[slot][0]) and buffer.dtype == meta.outputs[slot][1]
+            if meta.fresh:  # a numpy form's own new array, never an input's memory
+                assert outs[slot] is not buffer and not any(np.shares_memory(outs[slot], v) for v in ins.values())
+            else:
+                assert outs[slot] is buffer, f"{op}: {slot} is not the buffer it was handed"
+            got = outs[slot]
+            assert got.shape == tuple(meta.outputs[slot][0]) and got.dtype == meta.outputs[slot][1]
+            assert got.flags.c_contiguous
         answers.append(outs)
     for slot in answers[0]:  # an element left unwritten keeps its sentinel, which differs between the runs
         a, b = answers[0][slot], answers[1][slot]
